@@ -1,0 +1,231 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/boxing/execute.h"
+
+#include <optional>
+#include <stdexcept>
+
+#include "meshflow/comm/comm.h"
+
+namespace mf::boxing {
+namespace {
+
+// The counts of `pieces` and whether they lie one after another, in order, in a row-major
+// tensor of `shape`, so that a collective can read or write them in place.
+bool consecutive(const std::vector<Box>& pieces, const Shape& shape) {
+  int64_t next = 0;
+  for (const Box& b : pieces) {
+    if (b.empty()) continue;
+    if (contiguous_offset(b, shape) != next) return false;
+    next += b.numel();
+  }
+  return true;
+}
+
+std::vector<int64_t> counts_of(const std::vector<Box>& pieces) {
+  std::vector<int64_t> counts;
+  for (const Box& b : pieces) counts.push_back(b.numel());
+  return counts;
+}
+
+// `pieces` of `t`, concatenated in order; `t` itself when they already are.
+Tensor pack(const Tensor& t, const std::vector<Box>& pieces) {
+  if (consecutive(pieces, t.shape())) return t;
+  int64_t total = 0;
+  for (const Box& b : pieces) total += b.numel();
+  Tensor buf = Tensor::empty({total}, t.dtype());
+  int64_t offset = 0;
+  for (const Box& b : pieces) {
+    if (b.empty()) continue;
+    copy_box(t, b, buf.view(offset, b.extent), Shape(b.extent.size(), 0));
+    offset += b.numel();
+  }
+  return buf;
+}
+
+// Where a collective should write `pieces` of `out`: `out` itself when they are consecutive
+// there, else a staging buffer that unpack() copies from.
+Tensor staging(const Tensor& out, const std::vector<Box>& pieces) {
+  if (consecutive(pieces, out.shape())) return out;
+  int64_t total = 0;
+  for (const Box& b : pieces) total += b.numel();
+  return Tensor::empty({total}, out.dtype());
+}
+
+void unpack(const Tensor& buf, const std::vector<Box>& pieces, const Tensor& out) {
+  if (buf.data() == out.data()) return;
+  int64_t offset = 0;
+  for (const Box& b : pieces) {
+    if (b.empty()) continue;
+    copy_box(buf.view(offset, b.extent), Box::whole(b.extent), out, b.start);
+    offset += b.numel();
+  }
+}
+
+// out[box] = op(out[box], x)
+void reduce_into_box(const Tensor& out, const Box& box, const Tensor& x, ReduceOp op) {
+  int64_t offset = contiguous_offset(box, out.shape());
+  if (offset >= 0) return reduce_into(out.view(offset, box.extent), x, op);
+  Tensor region = slice(out, box);
+  reduce_into(region, x, op);
+  copy_box(region, Box::whole(box.extent), out, box.start);
+}
+
+Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local) {
+  const Placement& p = step.from.placement;
+  const int me = comm::world_rank();
+  if (!p.contains(me)) return local;
+  const int axis = step.axis;
+  Shape coord = p.coordinate(p.parallel_id(me));
+  const int64_t n = p.hierarchy()[axis];
+  const int my_index = static_cast<int>(coord[axis]);
+  std::vector<Box> src(n), dst(n);
+  for (int64_t m = 0; m < n; ++m) {
+    Shape c = coord;
+    c[axis] = m;
+    src[m] = local_box(logical, p.hierarchy(), step.from.nd_sbp, c);
+    dst[m] = local_box(logical, p.hierarchy(), step.to.nd_sbp, c);
+  }
+  const Box& my_src = src[my_index];
+  const Box& my_dst = dst[my_index];
+  const Sbp& x = step.from.nd_sbp[axis];
+  const Sbp& y = step.to.nd_sbp[axis];
+  const DType dtype = local.dtype();
+  auto group = [&]() -> comm::Group& { return comm::group_of(p.axis_group(me, axis)); };
+
+  switch (step.kind) {
+    case StepKind::kSlice: return slice(local, relative_to(my_dst, my_src));
+    case StepKind::kKeepOrZero:
+      if (y.reduce_op() == ReduceOp::kSum && my_index != 0) return Tensor::zeros(local.shape(), dtype);
+      return local;
+    case StepKind::kScatterIntoPartial: {
+      Tensor out = Tensor::identity_of(y.reduce_op(), my_dst.extent, dtype);
+      copy_box(local, Box::whole(local.shape()), out, relative_to(my_src, my_dst).start);
+      return out;
+    }
+    case StepKind::kAllReduce: {
+      Tensor out = Tensor::empty(local.shape(), dtype);
+      group().all_reduce(local.data(), out.data(), local.numel(), dtype, x.reduce_op());
+      return out;
+    }
+    case StepKind::kAllGather: {
+      Tensor out = Tensor::empty(my_dst.extent, dtype);
+      std::vector<Box> pieces;
+      for (const Box& b : src) pieces.push_back(relative_to(b, my_dst));
+      Tensor recv = staging(out, pieces);
+      group().all_gather(local.data(), recv.data(), counts_of(pieces), dtype);
+      unpack(recv, pieces, out);
+      return out;
+    }
+    case StepKind::kReduceScatter: {
+      Tensor out = Tensor::empty(my_dst.extent, dtype);
+      std::vector<Box> pieces;
+      for (const Box& b : dst) pieces.push_back(relative_to(b, my_src));
+      Tensor send = pack(local, pieces);
+      group().reduce_scatter(send.data(), out.data(), counts_of(pieces), dtype, x.reduce_op());
+      return out;
+    }
+    case StepKind::kAllToAll: {
+      Tensor out = Tensor::empty(my_dst.extent, dtype);
+      std::vector<Box> send_pieces, recv_pieces;
+      for (int64_t m = 0; m < n; ++m) {
+        send_pieces.push_back(relative_to(intersect(my_src, dst[m]), my_src));
+        recv_pieces.push_back(relative_to(intersect(src[m], my_dst), my_dst));
+      }
+      Tensor send = pack(local, send_pieces);
+      Tensor recv = staging(out, recv_pieces);
+      group().all_to_all(send.data(), counts_of(send_pieces), recv.data(), counts_of(recv_pieces), dtype);
+      unpack(recv, recv_pieces, out);
+      return out;
+    }
+    case StepKind::kTransfer: break;
+  }
+  throw std::logic_error("boxing: not an axis step");
+}
+
+Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, const Tensor& local,
+                    const std::vector<Box>* src_boxes = nullptr) {
+  const int me = comm::world_rank();
+  const DType dtype = local.dtype();
+  std::optional<ReduceOp> partial;
+  for (const Sbp& s : from.nd_sbp) {
+    if (s.is_partial()) partial = s.reduce_op();
+  }
+  const int dst_id = to.placement.parallel_id(me);
+  Box my_dst;
+  Tensor out = empty_local(logical, dtype);
+  if (dst_id >= 0) {
+    Shape cd = to.placement.coordinate(dst_id);
+    my_dst = local_box(logical, to.placement.hierarchy(), to.nd_sbp, cd);
+    if (!holds_partial_sum_value(to.nd_sbp, cd)) {
+      out = Tensor::zeros(my_dst.extent, dtype);
+    } else {
+      out = partial ? Tensor::identity_of(*partial, my_dst.extent, dtype) : Tensor::empty(my_dst.extent, dtype);
+    }
+  }
+  Box my_src;
+  const int src_id = from.placement.parallel_id(me);
+  if (src_id >= 0) {
+    my_src = src_boxes ? (*src_boxes)[src_id]
+                       : local_box(logical, from.placement.hierarchy(), from.nd_sbp, from.placement.coordinate(src_id));
+  }
+
+  std::vector<comm::Message> sends, recvs;
+  std::vector<Tensor> keep_alive;
+  std::vector<std::pair<Tensor, Box>> arrivals;  // staged pieces and where they go in `out`
+  for (const TransferMessage& m : transfer_messages(logical, from, to, src_boxes)) {
+    if (m.src_rank != me && m.dst_rank != me) continue;
+    if (m.src_rank == me && m.dst_rank == me) {
+      Tensor piece = slice(local, relative_to(m.box, my_src));
+      Box where = relative_to(m.box, my_dst);
+      if (partial) {
+        reduce_into_box(out, where, piece, *partial);
+      } else {
+        copy_box(piece, Box::whole(piece.shape()), out, where.start);
+      }
+    } else if (m.src_rank == me) {
+      Tensor piece = slice(local, relative_to(m.box, my_src));
+      keep_alive.push_back(piece);
+      sends.push_back({piece.data(), piece.numel(), m.dst_rank});
+    } else {
+      Box where = relative_to(m.box, my_dst);
+      int64_t offset = partial ? -1 : contiguous_offset(where, out.shape());
+      Tensor into = offset >= 0 ? out.view(offset, where.extent) : Tensor::empty(where.extent, dtype);
+      if (offset < 0) arrivals.push_back({into, where});
+      recvs.push_back({into.data(), into.numel(), m.src_rank});
+    }
+  }
+  comm::world().exchange(sends, recvs, dtype);
+  for (auto& [piece, where] : arrivals) {
+    if (partial) {
+      reduce_into_box(out, where, piece, *partial);
+    } else {
+      copy_box(piece, Box::whole(piece.shape()), out, where.start);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor empty_local(const Shape& logical, DType dtype) {
+  return Tensor::empty(logical.empty() ? Shape{0} : Shape(logical.size(), 0), dtype);
+}
+
+Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local) {
+  Tensor t = local;
+  for (const Step& step : plan.steps) {
+    t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t)
+                                         : run_axis_step(step, logical, t);
+  }
+  return t;
+}
+
+Tensor rebalance(const Tensor& local, const Shape& logical, const Layout& layout, const std::vector<Box>& held_boxes) {
+  return run_transfer(layout, layout, logical, local, &held_boxes);
+}
+
+Tensor box(const Tensor& local, const Shape& logical, const Layout& from, const Layout& to) {
+  return execute(plan_boxing(logical, local.dtype(), from, to), logical, local);
+}
+
+}  // namespace mf::boxing

@@ -1,0 +1,66 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/comm/group.h"
+
+#include <numeric>
+#include <stdexcept>
+
+namespace mf::comm {
+
+CommStats& stats() {
+  static CommStats s;
+  return s;
+}
+
+void Group::check_counts(const char* op, const std::vector<int64_t>& counts) const {
+  if (static_cast<int>(counts.size()) != size()) {
+    throw std::invalid_argument(std::string(op) + ": " + std::to_string(counts.size()) +
+                                " counts for a group of " + std::to_string(size()));
+  }
+}
+
+void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) {
+  ++stats().all_reduce;
+  stats().bytes_sent += count * dtype_size(dtype);
+  do_all_reduce(send, recv, count, dtype, op);
+}
+
+void Group::all_gather(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype) {
+  check_counts("all_gather", counts);
+  ++stats().all_gather;
+  stats().bytes_sent += counts[rank()] * dtype_size(dtype);
+  do_all_gather(send, recv, counts, dtype);
+}
+
+void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
+                           ReduceOp op) {
+  check_counts("reduce_scatter", counts);
+  ++stats().reduce_scatter;
+  stats().bytes_sent += std::accumulate(counts.begin(), counts.end(), int64_t{0}) * dtype_size(dtype);
+  do_reduce_scatter(send, recv, counts, dtype, op);
+}
+
+void Group::all_to_all(const void* send, const std::vector<int64_t>& send_counts, void* recv,
+                       const std::vector<int64_t>& recv_counts, DType dtype) {
+  check_counts("all_to_all", send_counts);
+  check_counts("all_to_all", recv_counts);
+  ++stats().all_to_all;
+  stats().bytes_sent += std::accumulate(send_counts.begin(), send_counts.end(), int64_t{0}) * dtype_size(dtype);
+  do_all_to_all(send, send_counts, recv, recv_counts, dtype);
+}
+
+void Group::broadcast(void* data, int64_t count, DType dtype, int root) {
+  ++stats().broadcast;
+  if (root == rank()) stats().bytes_sent += count * dtype_size(dtype);
+  do_broadcast(data, count, dtype, root);
+}
+
+void Group::exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype) {
+  stats().send += static_cast<int64_t>(sends.size());
+  stats().recv += static_cast<int64_t>(recvs.size());
+  for (const Message& m : sends) stats().bytes_sent += m.count * dtype_size(dtype);
+  do_exchange(sends, recvs, dtype);
+}
+
+void Group::gather_metadata(const void* send, void* recv, int64_t bytes) { do_gather_bytes(send, recv, bytes); }
+
+}  // namespace mf::comm

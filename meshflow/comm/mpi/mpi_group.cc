@@ -1,0 +1,132 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/comm/mpi/mpi_group.h"
+
+#include <climits>
+#include <stdexcept>
+#include <string>
+
+namespace mf::comm {
+namespace {
+
+MPI_Datatype mpi_type(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return MPI_FLOAT;
+    case DType::kFloat64: return MPI_DOUBLE;
+    case DType::kInt32: return MPI_INT32_T;
+    case DType::kInt64: break;
+  }
+  return MPI_INT64_T;
+}
+
+MPI_Op mpi_op(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kSum: return MPI_SUM;
+    case ReduceOp::kMax: return MPI_MAX;
+    case ReduceOp::kMin: break;
+  }
+  return MPI_MIN;
+}
+
+// MPI counts are int; larger messages would need derived datatypes, not supported yet.
+int to_int(int64_t count) {
+  if (count < 0 || count > INT_MAX) {
+    throw std::length_error("mpi: message of " + std::to_string(count) +
+                            " elements exceeds MPI's int count limit; split the tensor further");
+  }
+  return static_cast<int>(count);
+}
+
+void check(int rc, const char* what) {
+  if (rc != MPI_SUCCESS) {
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, msg, &len);
+    throw std::runtime_error(std::string("mpi: ") + what + " failed: " + std::string(msg, len));
+  }
+}
+
+void counts_and_displs(const std::vector<int64_t>& counts, std::vector<int>& c, std::vector<int>& d) {
+  c.resize(counts.size());
+  d.resize(counts.size());
+  int64_t offset = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    c[i] = to_int(counts[i]);
+    d[i] = to_int(offset);
+    offset += counts[i];
+  }
+}
+
+}  // namespace
+
+MpiGroup::MpiGroup(MPI_Comm comm, std::vector<int> world_ranks) : comm_(comm), world_ranks_(std::move(world_ranks)) {
+  MPI_Comm_rank(comm_, &rank_);
+}
+
+MpiGroup::~MpiGroup() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (comm_ != MPI_COMM_WORLD && !finalized) MPI_Comm_free(&comm_);
+}
+
+std::unique_ptr<MpiGroup> MpiGroup::create(const std::vector<int>& world_ranks) {
+  MPI_Group world_group, group;
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  MPI_Group_incl(world_group, static_cast<int>(world_ranks.size()), world_ranks.data(), &group);
+  MPI_Comm comm;
+  check(MPI_Comm_create_group(MPI_COMM_WORLD, group, /*tag=*/7, &comm), "MPI_Comm_create_group");
+  MPI_Group_free(&group);
+  MPI_Group_free(&world_group);
+  return std::make_unique<MpiGroup>(comm, world_ranks);
+}
+
+void MpiGroup::do_all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) {
+  check(MPI_Allreduce(send == recv ? MPI_IN_PLACE : send, recv, to_int(count), mpi_type(dtype), mpi_op(op), comm_),
+        "MPI_Allreduce");
+}
+
+void MpiGroup::do_all_gather(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype) {
+  std::vector<int> c, d;
+  counts_and_displs(counts, c, d);
+  check(MPI_Allgatherv(send, c[rank_], mpi_type(dtype), recv, c.data(), d.data(), mpi_type(dtype), comm_),
+        "MPI_Allgatherv");
+}
+
+void MpiGroup::do_reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
+                                 ReduceOp op) {
+  std::vector<int> c, d;
+  counts_and_displs(counts, c, d);
+  check(MPI_Reduce_scatter(send, recv, c.data(), mpi_type(dtype), mpi_op(op), comm_), "MPI_Reduce_scatter");
+}
+
+void MpiGroup::do_all_to_all(const void* send, const std::vector<int64_t>& send_counts, void* recv,
+                             const std::vector<int64_t>& recv_counts, DType dtype) {
+  std::vector<int> sc, sd, rc, rd;
+  counts_and_displs(send_counts, sc, sd);
+  counts_and_displs(recv_counts, rc, rd);
+  check(MPI_Alltoallv(send, sc.data(), sd.data(), mpi_type(dtype), recv, rc.data(), rd.data(), mpi_type(dtype),
+                      comm_),
+        "MPI_Alltoallv");
+}
+
+void MpiGroup::do_broadcast(void* data, int64_t count, DType dtype, int root) {
+  check(MPI_Bcast(data, to_int(count), mpi_type(dtype), root, comm_), "MPI_Bcast");
+}
+
+void MpiGroup::do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype) {
+  constexpr int kTag = 11;
+  std::vector<MPI_Request> requests(sends.size() + recvs.size());
+  size_t i = 0;
+  for (const Message& m : recvs) {
+    check(MPI_Irecv(m.data, to_int(m.count), mpi_type(dtype), m.peer, kTag, comm_, &requests[i++]), "MPI_Irecv");
+  }
+  for (const Message& m : sends) {
+    check(MPI_Isend(m.data, to_int(m.count), mpi_type(dtype), m.peer, kTag, comm_, &requests[i++]), "MPI_Isend");
+  }
+  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+}
+
+void MpiGroup::do_gather_bytes(const void* send, void* recv, int64_t bytes) {
+  check(MPI_Allgather(send, to_int(bytes), MPI_BYTE, recv, to_int(bytes), MPI_BYTE, comm_), "MPI_Allgather");
+}
+
+}  // namespace mf::comm

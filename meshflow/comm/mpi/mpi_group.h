@@ -1,0 +1,43 @@
+// Copyright 2026 The meshflow Authors.
+// The OpenMPI backend: a Group over an MPI communicator.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <vector>
+
+#include "meshflow/comm/group.h"
+
+namespace mf::comm {
+
+class MpiGroup final : public Group {
+ public:
+  // Takes ownership of `comm` unless it is MPI_COMM_WORLD.
+  MpiGroup(MPI_Comm comm, std::vector<int> world_ranks);
+  ~MpiGroup() override;
+  int rank() const override { return rank_; }
+  int size() const override { return static_cast<int>(world_ranks_.size()); }
+  const std::vector<int>& world_ranks() const override { return world_ranks_; }
+
+  // Collective over the members of `world_ranks` only (MPI_Comm_create_group).
+  static std::unique_ptr<MpiGroup> create(const std::vector<int>& world_ranks);
+
+ protected:
+  void do_all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) override;
+  void do_all_gather(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype) override;
+  void do_reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
+                         ReduceOp op) override;
+  void do_all_to_all(const void* send, const std::vector<int64_t>& send_counts, void* recv,
+                     const std::vector<int64_t>& recv_counts, DType dtype) override;
+  void do_broadcast(void* data, int64_t count, DType dtype, int root) override;
+  void do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype) override;
+  void do_gather_bytes(const void* send, void* recv, int64_t bytes) override;
+
+ private:
+  MPI_Comm comm_;
+  std::vector<int> world_ranks_;
+  int rank_;
+};
+
+}  // namespace mf::comm

@@ -1,0 +1,95 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/core/allocator.h"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <new>
+
+namespace mf {
+namespace {
+
+constexpr size_t kAlignment = 64;
+// Larger blocks are rounded to this granule so that nearby sizes share cached blocks.
+constexpr size_t kLargeGranule = size_t{1} << 20;
+constexpr size_t kMaxCachedBytes = size_t{2} << 30;
+
+size_t round_size(size_t nbytes) {
+  if (nbytes <= kLargeGranule) {
+    size_t s = kAlignment;
+    while (s < nbytes) s <<= 1;
+    return s;
+  }
+  return (nbytes + kLargeGranule - 1) / kLargeGranule * kLargeGranule;
+}
+
+class HostCache {
+ public:
+  void* take(size_t size) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = free_.find(size);
+      if (it != free_.end()) {
+        void* p = it->second;
+        free_.erase(it);
+        cached_ -= size;
+        ++hits_;
+        return p;
+      }
+      ++misses_;
+    }
+    void* p = std::aligned_alloc(kAlignment, size);
+    if (!p) throw std::bad_alloc();
+    return p;
+  }
+
+  void give_back(void* p, size_t size) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (cached_ + size <= kMaxCachedBytes) {
+        free_.emplace(size, p);
+        cached_ += size;
+        return;
+      }
+    }
+    std::free(p);
+  }
+
+  HostCacheStats stats() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return {cached_, hits_, misses_};
+  }
+
+  void release() {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [size, p] : free_) std::free(p);
+    free_.clear();
+    cached_ = 0;
+  }
+
+ private:
+  std::mutex mu_;
+  std::multimap<size_t, void*> free_;  // GUARDED_BY(mu_)
+  size_t cached_ = 0;                  // GUARDED_BY(mu_)
+  size_t hits_ = 0;                    // GUARDED_BY(mu_)
+  size_t misses_ = 0;                  // GUARDED_BY(mu_)
+};
+
+// Never destroyed: tensors may be freed during static destruction.
+HostCache& cache() {
+  static HostCache* c = new HostCache;
+  return *c;
+}
+
+}  // namespace
+
+std::shared_ptr<void> allocate_host(size_t nbytes) {
+  size_t size = round_size(nbytes);
+  void* p = cache().take(size);
+  return std::shared_ptr<void>(p, [size](void* q) { cache().give_back(q, size); });
+}
+
+HostCacheStats host_cache_stats() { return cache().stats(); }
+void release_host_cache() { cache().release(); }
+
+}  // namespace mf

@@ -1,0 +1,39 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/core/dtype.h"
+
+#include <stdexcept>
+
+namespace mf {
+
+size_t dtype_size(DType dtype) {
+  return visit_dtype(dtype, [](auto v) { return sizeof(v); });
+}
+
+const char* dtype_name(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return "float32";
+    case DType::kFloat64: return "float64";
+    case DType::kInt32: return "int32";
+    case DType::kInt64: return "int64";
+  }
+  return "?";
+}
+
+DType dtype_from_name(const std::string& name) {
+  for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64}) {
+    if (name == dtype_name(d)) return d;
+  }
+  throw std::invalid_argument("unsupported dtype '" + name +
+                              "'; expected one of float32, float64, int32, int64");
+}
+
+const char* reduce_op_name(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kSum: return "sum";
+    case ReduceOp::kMax: return "max";
+    case ReduceOp::kMin: return "min";
+  }
+  return "?";
+}
+
+}  // namespace mf

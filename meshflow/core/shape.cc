@@ -1,0 +1,62 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/core/shape.h"
+
+#include <algorithm>
+
+namespace mf {
+
+int64_t numel(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+std::string to_string(const Shape& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+std::string Box::str() const {
+  std::string s = "[";
+  for (size_t i = 0; i < start.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(start[i]) + ":" + std::to_string(start[i] + extent[i]);
+  }
+  return s + "]";
+}
+
+Box intersect(const Box& a, const Box& b) {
+  Box r{Shape(a.start.size()), Shape(a.start.size())};
+  for (size_t i = 0; i < a.start.size(); ++i) {
+    int64_t lo = std::max(a.start[i], b.start[i]);
+    int64_t hi = std::min(a.start[i] + a.extent[i], b.start[i] + b.extent[i]);
+    r.start[i] = lo;
+    r.extent[i] = std::max<int64_t>(0, hi - lo);
+  }
+  return r;
+}
+
+Box relative_to(const Box& inner, const Box& outer) {
+  Box r = inner;
+  for (size_t i = 0; i < r.start.size(); ++i) r.start[i] -= outer.start[i];
+  return r;
+}
+
+int64_t contiguous_offset(const Box& box, const Shape& shape) {
+  if (box.empty()) return 0;
+  // Row-major: contiguous iff every dim after the first non-unit extent is whole.
+  size_t d = 0;
+  while (d < shape.size() && box.extent[d] == 1) ++d;
+  for (size_t i = d + 1; i < shape.size(); ++i) {
+    if (box.start[i] != 0 || box.extent[i] != shape[i]) return -1;
+  }
+  int64_t offset = 0;
+  for (size_t i = 0; i < shape.size(); ++i) offset = offset * shape[i] + box.start[i];
+  return offset;
+}
+
+}  // namespace mf

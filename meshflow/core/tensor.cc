@@ -1,0 +1,150 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/core/tensor.h"
+
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+#include "meshflow/core/allocator.h"
+
+namespace mf {
+
+Tensor Tensor::empty(const Shape& shape, DType dtype) {
+  for (int64_t d : shape) {
+    if (d < 0) throw std::invalid_argument("tensor shape " + to_string(shape) + " has a negative dimension");
+  }
+  auto storage = allocate_host(static_cast<size_t>(mf::numel(shape)) * dtype_size(dtype));
+  void* data = storage.get();
+  return Tensor(std::move(storage), data, shape, dtype);
+}
+
+Tensor Tensor::zeros(const Shape& shape, DType dtype) {
+  Tensor t = empty(shape, dtype);
+  std::memset(t.data(), 0, t.nbytes());
+  return t;
+}
+
+Tensor Tensor::identity_of(ReduceOp op, const Shape& shape, DType dtype) {
+  if (op == ReduceOp::kSum) return zeros(shape, dtype);
+  Tensor t = empty(shape, dtype);
+  visit_dtype(dtype, [&](auto v) {
+    using T = decltype(v);
+    T fill = op == ReduceOp::kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    if constexpr (std::numeric_limits<T>::has_infinity) {
+      fill = op == ReduceOp::kMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+    }
+    T* p = t.data_as<T>();
+    for (int64_t i = 0, n = t.numel(); i < n; ++i) p[i] = fill;
+  });
+  return t;
+}
+
+Tensor Tensor::wrap(void* data, const Shape& shape, DType dtype, std::shared_ptr<void> owner) {
+  return Tensor(std::move(owner), data, shape, dtype);
+}
+
+Tensor Tensor::view(int64_t offset, const Shape& shape) const {
+  if (offset < 0 || offset + mf::numel(shape) > numel()) {
+    throw std::out_of_range("view of " + to_string(shape) + " at offset " + std::to_string(offset) +
+                            " does not fit in a tensor of " + to_string(shape_));
+  }
+  return Tensor(storage_, static_cast<char*>(data_) + offset * dtype_size(dtype_), shape, dtype_);
+}
+
+Tensor Tensor::clone() const {
+  Tensor t = empty(shape_, dtype_);
+  if (nbytes()) std::memcpy(t.data(), data_, nbytes());
+  return t;
+}
+
+uint64_t Tensor::content_hash() const {
+  uint64_t h = 1469598103934665603ull;
+  const auto* p = static_cast<const unsigned char*>(data_);
+  for (size_t i = 0, n = nbytes(); i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+namespace {
+
+Shape row_major_strides(const Shape& shape) {
+  Shape strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+// Copies `extent` from src (at byte pointer s) to dst, one dim at a time; `run` trailing
+// dims have been folded into one memcpy of `run_bytes`.
+void copy_rec(const char* s, char* d, const Shape& extent, const Shape& ss, const Shape& ds, size_t dim,
+              size_t last_dim, size_t run_bytes, size_t elem) {
+  if (dim == last_dim) {
+    std::memcpy(d, s, run_bytes);
+    return;
+  }
+  for (int64_t i = 0; i < extent[dim]; ++i) {
+    copy_rec(s + i * ss[dim] * elem, d + i * ds[dim] * elem, extent, ss, ds, dim + 1, last_dim, run_bytes, elem);
+  }
+}
+
+}  // namespace
+
+void copy_box(const Tensor& src, const Box& src_box, const Tensor& dst, const Shape& dst_start) {
+  if (src.dtype() != dst.dtype()) throw std::invalid_argument("copy_box: dtypes differ");
+  if (src_box.empty()) return;
+  const size_t n = src.shape().size();
+  const size_t elem = dtype_size(src.dtype());
+  Shape ss = row_major_strides(src.shape()), ds = row_major_strides(dst.shape());
+  // Fold the longest trailing run that is whole in both tensors into one memcpy.
+  size_t last_dim = n;
+  int64_t run = 1;
+  while (last_dim > 0) {
+    size_t d = last_dim - 1;
+    run *= src_box.extent[d];
+    --last_dim;
+    if (src_box.extent[d] != src.shape()[d] || src_box.extent[d] != dst.shape()[d]) break;
+  }
+  int64_t s_off = 0, d_off = 0;
+  for (size_t i = 0; i < n; ++i) {
+    s_off += src_box.start[i] * ss[i];
+    d_off += dst_start[i] * ds[i];
+  }
+  copy_rec(static_cast<const char*>(src.data()) + s_off * elem, static_cast<char*>(dst.data()) + d_off * elem,
+           src_box.extent, ss, ds, 0, last_dim, static_cast<size_t>(run) * elem, elem);
+}
+
+Tensor slice(const Tensor& src, const Box& box) {
+  int64_t offset = contiguous_offset(box, src.shape());
+  if (offset >= 0) return src.view(box.empty() ? 0 : offset, box.extent);
+  Tensor out = Tensor::empty(box.extent, src.dtype());
+  copy_box(src, box, out, Shape(box.extent.size(), 0));
+  return out;
+}
+
+void reduce_into(const Tensor& acc, const Tensor& x, ReduceOp op) {
+  if (acc.shape() != x.shape() || acc.dtype() != x.dtype()) {
+    throw std::invalid_argument("reduce_into: shapes or dtypes differ: " + to_string(acc.shape()) + " vs " +
+                                to_string(x.shape()));
+  }
+  visit_dtype(acc.dtype(), [&](auto v) {
+    using T = decltype(v);
+    T* a = acc.data_as<T>();
+    const T* b = x.data_as<T>();
+    const int64_t n = acc.numel();
+    switch (op) {
+      case ReduceOp::kSum:
+        for (int64_t i = 0; i < n; ++i) a[i] += b[i];
+        break;
+      case ReduceOp::kMax:
+        for (int64_t i = 0; i < n; ++i) a[i] = a[i] < b[i] ? b[i] : a[i];
+        break;
+      case ReduceOp::kMin:
+        for (int64_t i = 0; i < n; ++i) a[i] = b[i] < a[i] ? b[i] : a[i];
+        break;
+    }
+  });
+}
+
+bool equal(const Tensor& a, const Tensor& b) {
+  return a.dtype() == b.dtype() && a.shape() == b.shape() && std::memcmp(a.data(), b.data(), a.nbytes()) == 0;
+}
+
+}  // namespace mf

@@ -1,0 +1,223 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/global/global_tensor.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <numeric>
+#include <stdexcept>
+
+#include "meshflow/boxing/execute.h"
+#include "meshflow/comm/comm.h"
+
+namespace mf {
+namespace {
+
+constexpr int kMaxDims = 16;
+
+// What each rank tells the others before a local -> global conversion.
+struct PartInfo {
+  int32_t participates;
+  int32_t dtype;
+  int32_t ndim;
+  int32_t pad;
+  int64_t shape[kMaxDims];
+  uint64_t value_hash;
+  uint64_t layout_hash;
+};
+
+[[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("to_global: " + what); }
+
+void check_layout_args(const Placement& placement, const NdSbp& nd_sbp) {
+  placement.check_in_world(comm::world_size());
+  if (static_cast<int>(nd_sbp.size()) != placement.ndim()) check_nd_sbp(nd_sbp, placement, 0);
+}
+
+uint64_t layout_hash(const Placement& p, const NdSbp& s) { return p.hash() * 1000003u ^ hash_value(s); }
+
+std::string rank_name(const Placement& p, int id) {
+  return "rank " + std::to_string(p.ranks()[id]) + " (coordinate " + to_string(p.coordinate(id)) + ")";
+}
+
+// The logical shape formed by the parts of the ranks below `coord[0..axis)`, with each
+// part's region (by parallel id) in `boxes`. Throws when the parts cannot fit together.
+Shape compose(const Placement& p, const NdSbp& nd_sbp, const std::vector<Shape>& parts, Shape& coord, int axis,
+              int& first_id) {
+  if (axis == p.ndim()) {
+    first_id = p.parallel_id(p.rank_at(coord));
+    return parts[first_id];
+  }
+  const Sbp& s = nd_sbp[axis];
+  Shape total;
+  int total_id = -1;
+  for (int64_t i = 0; i < p.hierarchy()[axis]; ++i) {
+    coord[axis] = i;
+    int id = -1;
+    Shape sub = compose(p, nd_sbp, parts, coord, axis + 1, id);
+    if (i == 0) {
+      total = sub;
+      total_id = id;
+      continue;
+    }
+    for (size_t d = 0; d < sub.size(); ++d) {
+      if (s.is_split() && static_cast<int>(d) == s.split_dim()) continue;
+      if (sub[d] != total[d]) {
+        fail("local parts cannot form one tensor with sbp " + to_string(nd_sbp) + ": " + rank_name(p, id) +
+             " has shape " + to_string(sub) + " but " + rank_name(p, total_id) + " has " + to_string(total) +
+             (s.is_split() ? "; expected equal sizes except along split dim " + std::to_string(s.split_dim())
+                           : "; expected equal shapes along " + s.str() + " axis " + std::to_string(axis)));
+      }
+    }
+    if (s.is_split()) total[s.split_dim()] += sub[s.split_dim()];
+  }
+  coord[axis] = 0;
+  return total;
+}
+
+// The region each part covers (by parallel id), laying parts out in coordinate order.
+void place_parts(const Placement& p, const NdSbp& nd_sbp, const std::vector<Shape>& parts, const Shape& logical,
+                 std::vector<Box>& boxes) {
+  boxes.assign(p.size(), Box::whole(logical));
+  for (int id = 0; id < p.size(); ++id) {
+    Shape c = p.coordinate(id);
+    Box& b = boxes[id];
+    b.extent = parts[id];
+    for (int axis = 0; axis < p.ndim(); ++axis) {
+      if (!nd_sbp[axis].is_split()) continue;
+      const int d = nd_sbp[axis].split_dim();
+      // Add the sizes of the earlier siblings along this axis (same outer coordinates).
+      for (int64_t j = 0; j < c[axis]; ++j) {
+        Shape sib = c;
+        sib[axis] = j;
+        for (int inner = axis + 1; inner < p.ndim(); ++inner) sib[inner] = 0;
+        // The sibling's subtree extent along d: sum of its parts along inner splits of d.
+        int64_t extent = 0;
+        std::function<void(Shape, int)> walk = [&](Shape s, int k) {
+          if (k == p.ndim()) {
+            extent += parts[p.parallel_id(p.rank_at(s))][d];
+            return;
+          }
+          if (nd_sbp[k].is_split() && nd_sbp[k].split_dim() == d) {
+            for (int64_t m = 0; m < p.hierarchy()[k]; ++m) {
+              s[k] = m;
+              walk(s, k + 1);
+            }
+          } else {
+            walk(s, k + 1);
+          }
+        };
+        walk(sib, axis + 1);
+        b.start[d] += extent;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool consistency_check_enabled() {
+  const char* v = std::getenv("MESHFLOW_CHECK_CONSISTENCY");
+  return v && std::strcmp(v, "0") != 0 && *v;
+}
+
+GlobalTensor make_global(const Tensor& local, const Placement& placement, const NdSbp& nd_sbp,
+                         bool check_consistency) {
+  check_layout_args(placement, nd_sbp);
+  comm::Group& world = comm::world();
+  const int me = comm::world_rank();
+  PartInfo info{};
+  info.participates = placement.contains(me);
+  info.dtype = static_cast<int32_t>(local.dtype());
+  info.ndim = static_cast<int32_t>(local.ndim());
+  for (int d = 0; d < std::min<int>(info.ndim, kMaxDims); ++d) info.shape[d] = local.shape()[d];
+  info.value_hash = check_consistency && info.participates ? local.content_hash() : 0;
+  info.layout_hash = layout_hash(placement, nd_sbp);
+  std::vector<PartInfo> all(world.size());
+  world.gather_metadata(&info, all.data(), sizeof(PartInfo));
+
+  // Every rank reaches the same verdict from the same gathered facts.
+  for (int r = 0; r < world.size(); ++r) {
+    if (all[r].layout_hash != all[0].layout_hash) {
+      fail("rank " + std::to_string(r) + " passed a different placement or sbp than rank 0; every rank must pass the same");
+    }
+  }
+  std::vector<Shape> parts(placement.size());
+  const PartInfo& first = all[placement.ranks()[0]];
+  for (int id = 0; id < placement.size(); ++id) {
+    const int r = placement.ranks()[id];
+    const PartInfo& pi = all[r];
+    if (pi.ndim > kMaxDims) fail("rank " + std::to_string(r) + "'s part has more than 16 dims; not supported");
+    if (pi.dtype != first.dtype) {
+      fail("rank " + std::to_string(r) + "'s part is " + dtype_name(static_cast<DType>(pi.dtype)) + " but rank " +
+           std::to_string(placement.ranks()[0]) + "'s is " + dtype_name(static_cast<DType>(first.dtype)) +
+           "; expected one dtype");
+    }
+    if (pi.ndim != first.ndim) {
+      fail("rank " + std::to_string(r) + "'s part has " + std::to_string(pi.ndim) + " dims but rank " +
+           std::to_string(placement.ranks()[0]) + "'s has " + std::to_string(first.ndim) + "; expected equal");
+    }
+    parts[id] = Shape(pi.shape, pi.shape + pi.ndim);
+  }
+  check_nd_sbp(nd_sbp, placement, first.ndim);
+  Shape coord(placement.ndim(), 0);
+  int unused = -1;
+  Shape logical = compose(placement, nd_sbp, parts, coord, 0, unused);
+
+  if (check_consistency) {
+    for (int id = 0; id < placement.size(); ++id) {
+      // Replicas differ only along broadcast axes; compare each with its coordinate-0 replica.
+      Shape c = placement.coordinate(id);
+      for (int a = 0; a < placement.ndim(); ++a) {
+        if (nd_sbp[a].is_broadcast()) c[a] = 0;
+      }
+      const int r = placement.ranks()[id], base = placement.rank_at(c);
+      if (all[r].value_hash != all[base].value_hash) {
+        fail("values differ between rank " + std::to_string(base) + " and rank " + std::to_string(r) +
+             ", which should hold equal replicas for sbp " + to_string(nd_sbp));
+      }
+    }
+  }
+
+  const DType dtype = static_cast<DType>(first.dtype);
+  const int my_id = placement.parallel_id(me);
+  std::vector<Box> held;
+  place_parts(placement, nd_sbp, parts, logical, held);
+  bool balanced = true;
+  for (int id = 0; id < placement.size(); ++id) {
+    balanced = balanced && held[id] == local_box(logical, placement.hierarchy(), nd_sbp, placement.coordinate(id));
+  }
+  Tensor mine = my_id >= 0 ? local : boxing::empty_local(logical, dtype);
+  if (!balanced) mine = boxing::rebalance(mine, logical, {placement, nd_sbp}, held);
+  return GlobalTensor(logical, placement, nd_sbp, mine);
+}
+
+GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp) {
+  check_layout_args(placement, nd_sbp);
+  check_nd_sbp(nd_sbp, placement, full.ndim());
+  const int id = placement.parallel_id(comm::world_rank());
+  if (id < 0) return GlobalTensor(full.shape(), placement, nd_sbp, boxing::empty_local(full.shape(), full.dtype()));
+  Shape c = placement.coordinate(id);
+  Box box = local_box(full.shape(), placement.hierarchy(), nd_sbp, c);
+  Tensor local = boxing::holds_partial_sum_value(nd_sbp, c) ? slice(full, box) : Tensor::zeros(box.extent, full.dtype());
+  return GlobalTensor(full.shape(), placement, nd_sbp, local);
+}
+
+GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
+  check_layout_args(placement, nd_sbp);
+  check_nd_sbp(nd_sbp, placement, static_cast<int64_t>(t.shape().size()));
+  Tensor local = boxing::box(t.local(), t.shape(), t.layout(), {placement, nd_sbp});
+  return GlobalTensor(t.shape(), placement, nd_sbp, local);
+}
+
+Tensor gather_full(const GlobalTensor& t) {
+  const int world = comm::world_size();
+  Placement target = t.placement();
+  if (target.size() != world) {
+    std::vector<int> all(world);
+    std::iota(all.begin(), all.end(), 0);
+    target = Placement(t.placement().device_type(), all);
+  }
+  return to_global(t, target, NdSbp(target.ndim(), Sbp::broadcast())).local();
+}
+
+}  // namespace mf

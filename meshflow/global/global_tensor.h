@@ -1,0 +1,54 @@
+// Copyright 2026 The meshflow Authors.
+// The global tensor (CONCEPTS section 3): a logical shape and dtype, a placement, an N-d SBP,
+// and this rank's local tensor, whose shape is always the balanced split's (sbp.h).
+// Ranks outside the placement hold boxing::empty_local(). A GlobalTensor is an immutable
+// value; the functions below are collective: every rank of the world calls them with the
+// same placement and SBP (they check that it does), in the same order. Call from one thread.
+#pragma once
+
+#include "meshflow/boxing/plan.h"
+#include "meshflow/core/tensor.h"
+#include "meshflow/placement/placement.h"
+#include "meshflow/placement/sbp.h"
+
+namespace mf {
+
+class GlobalTensor {
+ public:
+  // Trusts that `local` is this rank's part; use the functions below to build one.
+  GlobalTensor(Shape logical, Placement placement, NdSbp nd_sbp, Tensor local)
+      : shape_(std::move(logical)),
+        placement_(std::move(placement)),
+        nd_sbp_(std::move(nd_sbp)),
+        local_(std::move(local)) {}
+
+  const Shape& shape() const { return shape_; }
+  DType dtype() const { return local_.dtype(); }
+  const Placement& placement() const { return placement_; }
+  const NdSbp& nd_sbp() const { return nd_sbp_; }
+  const Tensor& local() const { return local_; }
+  boxing::Layout layout() const { return {placement_, nd_sbp_}; }
+
+ private:
+  Shape shape_;
+  Placement placement_;
+  NdSbp nd_sbp_;
+  Tensor local_;
+};
+
+// Local -> global: each rank's `local` is its part. Split parts may differ in size along
+// the split dim (they are moved to the balanced split); everything else must agree, or
+// every rank throws std::invalid_argument naming the ranks and shapes. With
+// check_consistency, replicas along broadcast axes must hold equal values.
+GlobalTensor make_global(const Tensor& local, const Placement& placement, const NdSbp& nd_sbp,
+                         bool check_consistency);
+// Every rank holds the whole logical value in `full`; each keeps its part. No communication.
+GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp);
+// Boxing to another placement and/or SBP.
+GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp);
+// The logical value, on every rank of the world.
+Tensor gather_full(const GlobalTensor& t);
+// MESHFLOW_CHECK_CONSISTENCY=1 in the environment.
+bool consistency_check_enabled();
+
+}  // namespace mf

@@ -1,0 +1,59 @@
+// Copyright 2026 The meshflow Authors.
+// A placement: a device type and an N-d array of ranks (CONCEPTS section 1). A value type:
+// comparable, hashable, printable; immutable after construction, so thread-safe.
+// Invariants: hierarchy's product == ranks.size() > 0; ranks are distinct and >= 0.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "meshflow/core/shape.h"
+
+namespace mf {
+
+class Placement {
+ public:
+  // Throws std::invalid_argument naming the problem: unknown device type, empty or
+  // negative ranks, repeated ranks, a hierarchy whose product is not the number of ranks.
+  Placement(std::string device_type, Shape hierarchy, std::vector<int> ranks);
+  // A 1-d placement over `ranks`.
+  Placement(std::string device_type, std::vector<int> ranks);
+
+  const std::string& device_type() const { return device_type_; }
+  const Shape& hierarchy() const { return hierarchy_; }
+  int ndim() const { return static_cast<int>(hierarchy_.size()); }
+  // Ranks in row-major order of the hierarchy: ranks()[parallel_id].
+  const std::vector<int>& ranks() const { return ranks_; }
+  int size() const { return static_cast<int>(ranks_.size()); }
+
+  bool contains(int rank) const { return parallel_id(rank) >= 0; }
+  // The rank's index in ranks(), or -1 when the rank is not in the placement.
+  int parallel_id(int rank) const;
+  Shape coordinate(int parallel_id) const;
+  int rank_at(const Shape& coordinate) const;
+  // The ranks whose coordinates differ from `rank`'s only along `axis`, in axis order.
+  std::vector<int> axis_group(int rank, int axis) const;
+
+  // Throws std::invalid_argument when a rank is not below world_size.
+  void check_in_world(int world_size) const;
+
+  bool operator==(const Placement& o) const {
+    return device_type_ == o.device_type_ && hierarchy_ == o.hierarchy_ && ranks_ == o.ranks_;
+  }
+  bool operator!=(const Placement& o) const { return !(*this == o); }
+  size_t hash() const;
+  std::string str() const;  // placement(type="cpu", ranks=[[0, 1], [2, 3]])
+  std::string ranks_str() const;
+
+ private:
+  std::string device_type_;
+  Shape hierarchy_;
+  std::vector<int> ranks_;
+};
+
+}  // namespace mf
+
+template <>
+struct std::hash<mf::Placement> {
+  size_t operator()(const mf::Placement& p) const { return p.hash(); }
+};
