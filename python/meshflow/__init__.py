@@ -1,0 +1,35 @@
+"""meshflow: global tensors over a mesh of processes.
+
+`import meshflow` starts no communication: MPI starts on first use (a placement, a global
+tensor, `env.get_rank()`), so `python3 -m meshflow.launch` can still exec `mpirun`.
+"""
+import sys as _sys
+
+from . import _C
+from . import env, sbp
+from ._dtype import dtype, float32, float64, int32, int64
+from ._placement import placement
+from ._tensor import Tensor, tensor, from_numpy
+
+
+def comm_stats():
+    """What this rank issued so far: a call count per collective and the payload bytes sent."""
+    return _C.comm_stats()
+
+
+def _abort_job_on_uncaught_error(kind, value, tb):
+    # An uncaught error on one rank would leave the others waiting in a collective forever:
+    # print it, then end every rank of the job.
+    if _C.initialized() and _C.world_size() > 1:
+        import traceback
+        text = "".join(traceback.format_exception(kind, value, tb))
+        _C.abort(f"[rank {_C.world_rank()}] {text}meshflow: aborting the job after an uncaught error on rank "
+                 f"{_C.world_rank()}", 1)
+    _previous_excepthook(kind, value, tb)
+
+
+_previous_excepthook = _sys.excepthook
+_sys.excepthook = _abort_job_on_uncaught_error
+
+__all__ = ["Tensor", "tensor", "from_numpy", "placement", "sbp", "env", "dtype", "float32", "float64", "int32",
+           "int64", "comm_stats"]

@@ -1,0 +1,60 @@
+"""meshflow.placement: a device type and an N-d array of ranks."""
+from . import _C
+
+
+def _flatten(ranks, depth=0):
+    """(hierarchy, flat ranks) of a nested list; raises ValueError when it is ragged."""
+    if isinstance(ranks, int) and not isinstance(ranks, bool):
+        return [], [ranks]
+    if not isinstance(ranks, (list, tuple)) or len(ranks) == 0:
+        raise ValueError(f"placement: ranks must be a non-empty (nested) list of ints, got {ranks!r}")
+    shapes, flat = [], []
+    for item in ranks:
+        shape, items = _flatten(item, depth + 1)
+        shapes.append(shape)
+        flat.extend(items)
+    if any(s != shapes[0] for s in shapes):
+        raise ValueError(f"placement: ranks {ranks!r} are ragged; every row must have the same length")
+    return [len(ranks)] + shapes[0], flat
+
+
+def _nest(flat, hierarchy):
+    nested = list(flat)
+    for size in reversed(hierarchy[1:]):
+        nested = [nested[i:i + size] for i in range(0, len(nested), size)]
+    return nested
+
+
+class placement(_C.Placement):
+    """placement("cpu", ranks=[[0, 1], [2, 3]]): hierarchy [2, 2] over ranks 0..3.
+
+    `type` is the device type ("cpu"; "cuda" is not supported yet); `ranks` a flat or
+    nested list (a nested list gives an N-d hierarchy).
+    """
+
+    def __init__(self, type="cpu", ranks=None):
+        if ranks is None:
+            raise ValueError("placement: ranks are required, e.g. placement(\"cpu\", ranks=[0, 1])")
+        hierarchy, flat = _flatten(ranks)
+        if not hierarchy:
+            hierarchy = [1]
+        super().__init__(type, hierarchy, flat)
+        self._check_in_world(_C.world_size())
+
+    @classmethod
+    def _wrap(cls, base):
+        if isinstance(base, cls):
+            return base
+        return cls(base._type, _nest(base._flat_ranks, base._hierarchy))
+
+    @property
+    def type(self):
+        return self._type
+
+    @property
+    def hierarchy(self):
+        return list(self._hierarchy)
+
+    @property
+    def ranks(self):
+        return _nest(self._flat_ranks, self._hierarchy)

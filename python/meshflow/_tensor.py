@@ -1,0 +1,147 @@
+"""meshflow.Tensor: a local tensor, or a global one (placement + SBP over a mesh of ranks)."""
+import numpy as _np
+
+from . import _C
+from . import _dtype
+from ._placement import placement as _placement
+from .sbp import as_nd_sbp as _as_nd_sbp
+
+
+def _check_placement(p):
+    if not isinstance(p, _C.Placement):
+        raise TypeError(f"placement must be a meshflow.placement, got {type(p).__name__}")
+    return p
+
+
+class Tensor:
+    """A local tensor (one process's array) or a global tensor.
+
+    Global tensors follow CONCEPTS.md: `shape` is the logical shape, `to_local()` this rank's
+    part, `numpy()` the logical value on every rank. Conversions are collective: every rank
+    calls them with the same placement and sbp.
+    """
+
+    __slots__ = ("_local", "_global")
+
+    def __init__(self, local=None, global_=None):
+        self._local = local
+        self._global = global_
+
+    @property
+    def is_global(self):
+        return self._global is not None
+
+    @property
+    def is_local(self):
+        return self._global is None
+
+    @property
+    def shape(self):
+        return (self._global or self._local).shape
+
+    def size(self, dim=None):
+        return self.shape if dim is None else self.shape[dim]
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def dim(self):
+        return self.ndim
+
+    def numel(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    @property
+    def dtype(self):
+        return _dtype.to_dtype((self._global or self._local).dtype)
+
+    @property
+    def placement(self):
+        self._require_global("placement")
+        return _placement._wrap(self._global.placement)
+
+    @property
+    def sbp(self):
+        self._require_global("sbp")
+        return tuple(self._global.nd_sbp)
+
+    def to_global(self, placement=None, sbp=None):
+        """Local -> global (this rank's tensor is its part) or global -> global (boxing)."""
+        if self.is_local:
+            if placement is None or sbp is None:
+                raise ValueError("to_global of a local tensor needs both placement and sbp")
+            placement = _check_placement(placement)
+            nd_sbp = _as_nd_sbp(sbp, placement)
+            return Tensor(global_=_C.make_global(self._local, placement, nd_sbp, _C.consistency_check_enabled()))
+        placement = _check_placement(placement) if placement is not None else self._global.placement
+        nd_sbp = _as_nd_sbp(sbp, placement) if sbp is not None else list(self._global.nd_sbp)
+        return Tensor(global_=_C.to_global(self._global, placement, nd_sbp))
+
+    def to_local(self):
+        """This rank's part of a global tensor, without communication (a local tensor: itself)."""
+        return self if self.is_local else Tensor(local=self._global.local)
+
+    def numpy(self):
+        """Local: a NumPy view of the data. Global: the logical value, on every rank."""
+        if self.is_local:
+            return self._local.numpy()
+        return _C.gather_full(self._global).numpy()
+
+    def tolist(self):
+        return self.numpy().tolist()
+
+    def _require_global(self, what):
+        if not self.is_global:
+            raise ValueError(f"{what} is only defined for global tensors; call to_global() first")
+
+    def __repr__(self):
+        if self.is_local:
+            return f"tensor({self._local.numpy()!r}, dtype={self.dtype!r})"
+        return (f"tensor(shape={self.shape}, dtype={self.dtype!r}, placement={self.placement!r}, "
+                f"sbp={self.sbp!r})")
+
+
+def _as_array(data, dtype):
+    if isinstance(data, Tensor):
+        data = data.numpy()
+    if dtype is not None:
+        return _np.array(data, dtype=_dtype.to_dtype(dtype).numpy, order="C", copy=True)
+    array = _np.array(data, order="C", copy=True)
+    if not isinstance(data, _np.ndarray):
+        # Python numbers follow PyTorch: floats become float32, ints int64.
+        if array.dtype.kind == "f":
+            array = array.astype(_np.float32)
+        elif array.dtype.kind in "iu":
+            array = array.astype(_np.int64)
+    _dtype.to_dtype(array.dtype)  # rejects unsupported dtypes with a clear message
+    return array
+
+
+def tensor(data, dtype=None, placement=None, sbp=None):
+    """A tensor holding a copy of `data`.
+
+    With placement and sbp, a global tensor whose logical value is `data`, which every
+    rank passes in full; each rank keeps its part (no communication).
+    """
+    array = _as_array(data, dtype)
+    local = _C.LocalTensor.from_numpy(array)
+    if placement is None and sbp is None:
+        return Tensor(local=local)
+    if placement is None or sbp is None:
+        raise ValueError("tensor: a global tensor needs both placement and sbp")
+    placement = _check_placement(placement)
+    return Tensor(global_=_C.global_from_full(local, placement, _as_nd_sbp(sbp, placement)))
+
+
+def from_numpy(array):
+    """A local tensor sharing memory with a C-contiguous NumPy array (no copy)."""
+    if not isinstance(array, _np.ndarray):
+        raise TypeError(f"from_numpy expects a numpy.ndarray, got {type(array).__name__}")
+    if not array.flags.c_contiguous:
+        raise ValueError("from_numpy needs a C-contiguous array; use meshflow.tensor(array) to copy")
+    _dtype.to_dtype(array.dtype)
+    return Tensor(local=_C.LocalTensor.from_numpy(array))

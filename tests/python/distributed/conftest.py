@@ -1,0 +1,35 @@
+"""Shared fixtures for the multi-rank suite; a failure on any rank ends the job."""
+import sys
+import traceback
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        rank = mf.env.get_rank()
+        sys.stderr.write(f"[rank {rank}] FAILED {item.nodeid}\n{report.longreprtext}\n")
+        sys.stderr.flush()
+        mf._C.abort(f"[rank {rank}] ending the job after a failed test", 1)
+
+
+@pytest.fixture
+def world():
+    return mf.env.get_world_size()
+
+
+@pytest.fixture
+def rank():
+    return mf.env.get_rank()
+
+
+def logical_value(shape, dtype=np.float32):
+    """Small distinct integers, exact in every dtype, the same on every rank."""
+    n = int(np.prod(shape)) if shape else 1
+    return (np.arange(n) % 97 - 40).astype(dtype).reshape(shape)
