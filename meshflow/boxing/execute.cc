@@ -9,16 +9,19 @@
 namespace mf::boxing {
 namespace {
 
-// The counts of `pieces` and whether they lie one after another, in order, in a row-major
-// tensor of `shape`, so that a collective can read or write them in place.
-bool consecutive(const std::vector<Box>& pieces, const Shape& shape) {
+// Where `pieces` of a row-major tensor of `shape` lie in its memory, when each is one
+// contiguous run (and, if `in_order`, they follow one another in order); else nullopt.
+std::optional<comm::Chunks> chunks_in(const std::vector<Box>& pieces, const Shape& shape, bool in_order) {
+  comm::Chunks chunks;
   int64_t next = 0;
   for (const Box& b : pieces) {
-    if (b.empty()) continue;
-    if (contiguous_offset(b, shape) != next) return false;
-    next += b.numel();
+    int64_t offset = b.empty() ? next : contiguous_offset(b, shape);
+    if (offset < 0 || (in_order && offset != next)) return std::nullopt;
+    chunks.counts.push_back(b.numel());
+    chunks.offsets.push_back(offset);
+    next = offset + b.numel();
   }
-  return true;
+  return chunks;
 }
 
 std::vector<int64_t> counts_of(const std::vector<Box>& pieces) {
@@ -27,37 +30,33 @@ std::vector<int64_t> counts_of(const std::vector<Box>& pieces) {
   return counts;
 }
 
-// `pieces` of `t`, concatenated in order; `t` itself when they already are.
-Tensor pack(const Tensor& t, const std::vector<Box>& pieces) {
-  if (consecutive(pieces, t.shape())) return t;
-  int64_t total = 0;
-  for (const Box& b : pieces) total += b.numel();
+// A buffer holding `pieces` of `t` for a collective to read, and where they are in it: `t`
+// itself when it can be read in place, else the pieces packed one after another.
+std::pair<Tensor, comm::Chunks> readable(const Tensor& t, const std::vector<Box>& pieces, bool in_order) {
+  if (auto chunks = chunks_in(pieces, t.shape(), in_order)) return {t, *chunks};
+  comm::Chunks chunks = comm::Chunks::consecutive(counts_of(pieces));
+  int64_t total = chunks.offsets.back() + chunks.counts.back();
   Tensor buf = Tensor::empty({total}, t.dtype());
-  int64_t offset = 0;
-  for (const Box& b : pieces) {
-    if (b.empty()) continue;
-    copy_box(t, b, buf.view(offset, b.extent), Shape(b.extent.size(), 0));
-    offset += b.numel();
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    if (pieces[i].empty()) continue;
+    copy_box(t, pieces[i], buf.view(chunks.offsets[i], pieces[i].extent), Shape(pieces[i].extent.size(), 0));
   }
-  return buf;
+  return {buf, chunks};
 }
 
-// Where a collective should write `pieces` of `out`: `out` itself when they are consecutive
-// there, else a staging buffer that unpack() copies from.
-Tensor staging(const Tensor& out, const std::vector<Box>& pieces) {
-  if (consecutive(pieces, out.shape())) return out;
-  int64_t total = 0;
-  for (const Box& b : pieces) total += b.numel();
-  return Tensor::empty({total}, out.dtype());
+// Where a collective should write `pieces` of `out`: `out` itself when each piece is one
+// contiguous run there, else a staging buffer that unpack() copies from.
+std::pair<Tensor, comm::Chunks> writable(const Tensor& out, const std::vector<Box>& pieces) {
+  if (auto chunks = chunks_in(pieces, out.shape(), /*in_order=*/false)) return {out, *chunks};
+  comm::Chunks chunks = comm::Chunks::consecutive(counts_of(pieces));
+  return {Tensor::empty({chunks.offsets.back() + chunks.counts.back()}, out.dtype()), chunks};
 }
 
-void unpack(const Tensor& buf, const std::vector<Box>& pieces, const Tensor& out) {
+void unpack(const Tensor& buf, const comm::Chunks& chunks, const std::vector<Box>& pieces, const Tensor& out) {
   if (buf.data() == out.data()) return;
-  int64_t offset = 0;
-  for (const Box& b : pieces) {
-    if (b.empty()) continue;
-    copy_box(buf.view(offset, b.extent), Box::whole(b.extent), out, b.start);
-    offset += b.numel();
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    if (pieces[i].empty()) continue;
+    copy_box(buf.view(chunks.offsets[i], pieces[i].extent), Box::whole(pieces[i].extent), out, pieces[i].start);
   }
 }
 
@@ -111,17 +110,17 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
       Tensor out = Tensor::empty(my_dst.extent, dtype);
       std::vector<Box> pieces;
       for (const Box& b : src) pieces.push_back(relative_to(b, my_dst));
-      Tensor recv = staging(out, pieces);
-      group().all_gather(local.data(), recv.data(), counts_of(pieces), dtype);
-      unpack(recv, pieces, out);
+      auto [recv, chunks] = writable(out, pieces);
+      group().all_gather(local.data(), recv.data(), chunks, dtype);
+      unpack(recv, chunks, pieces, out);
       return out;
     }
     case StepKind::kReduceScatter: {
       Tensor out = Tensor::empty(my_dst.extent, dtype);
       std::vector<Box> pieces;
       for (const Box& b : dst) pieces.push_back(relative_to(b, my_src));
-      Tensor send = pack(local, pieces);
-      group().reduce_scatter(send.data(), out.data(), counts_of(pieces), dtype, x.reduce_op());
+      auto [send, chunks] = readable(local, pieces, /*in_order=*/true);
+      group().reduce_scatter(send.data(), out.data(), chunks.counts, dtype, x.reduce_op());
       return out;
     }
     case StepKind::kAllToAll: {
@@ -131,10 +130,14 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
         send_pieces.push_back(relative_to(intersect(my_src, dst[m]), my_src));
         recv_pieces.push_back(relative_to(intersect(src[m], my_dst), my_dst));
       }
-      Tensor send = pack(local, send_pieces);
-      Tensor recv = staging(out, recv_pieces);
-      group().all_to_all(send.data(), counts_of(send_pieces), recv.data(), counts_of(recv_pieces), dtype);
-      unpack(recv, recv_pieces, out);
+      // This rank's own piece is copied straight across, not through the library.
+      copy_box(local, send_pieces[my_index], out, recv_pieces[my_index].start);
+      const Box none{Shape(logical.size(), 0), Shape(logical.size(), 0)};
+      send_pieces[my_index] = recv_pieces[my_index] = none;
+      auto [send, send_chunks] = readable(local, send_pieces, /*in_order=*/false);
+      auto [recv, recv_chunks] = writable(out, recv_pieces);
+      group().all_to_all(send.data(), send_chunks, recv.data(), recv_chunks, dtype);
+      unpack(recv, recv_chunks, recv_pieces, out);
       return out;
     }
     case StepKind::kTransfer: break;

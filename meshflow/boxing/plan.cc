@@ -51,6 +51,9 @@ bool commutes_with_inner_axes(const NdSbp& state, int axis, const Sbp& x, const 
       if (y.is_split() && y.split_dim() == inner.split_dim()) return false;
     }
     if (inner.is_partial() && x.is_partial() && inner.reduce_op() != x.reduce_op()) return false;
+    // S -> P fills the rest of the full-shape tensor with y's identity, which the inner
+    // reduction must give back: sum over ints of lowest (the identity of max) overflows.
+    if (inner.is_partial() && x.is_split() && y.is_partial() && inner.reduce_op() != y.reduce_op()) return false;
   }
   return true;
 }
@@ -249,6 +252,13 @@ std::vector<TransferMessage> transfer_messages(const Shape& logical, const Layou
       };
       Shape c = rep;
       enumerate(0, c);
+      // Given parts may be cut differently in each replica group: only a replica that holds
+      // the whole piece can send it (the representative always does).
+      if (src_boxes) {
+        replicas.erase(std::remove_if(replicas.begin(), replicas.end(),
+                                      [&](int r) { return intersect((*src_boxes)[sp.parallel_id(r)], piece) != piece; }),
+                       replicas.end());
+      }
       // Prefer a local copy; otherwise spread the receivers over the replicas.
       int src_rank = replicas[q % replicas.size()];
       if (std::find(replicas.begin(), replicas.end(), dst_rank) != replicas.end()) src_rank = dst_rank;

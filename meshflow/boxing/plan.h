@@ -5,8 +5,8 @@
 //
 // Cost of a step: the most bytes that any one rank sends or receives in it (the critical
 // path of the step, which is what the table of CONCEPTS section 5 gives per rank). A plan's
-// cost is the sum over its steps. Among equal costs the planner prefers fewer steps, then
-// collectives over point-to-point transfers.
+// cost is the sum over its steps. Among equal costs the planner prefers collectives over
+// point-to-point transfers, then fewer steps.
 //
 // Same placement: a shortest-path search over N-d SBPs where each hierarchy axis is its
 // source SBP, its target SBP or broadcast; one step changes one axis inside the groups of

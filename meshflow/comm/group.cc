@@ -11,6 +11,16 @@ CommStats& stats() {
   return s;
 }
 
+Chunks Chunks::consecutive(std::vector<int64_t> counts) {
+  Chunks c{std::move(counts), {}};
+  int64_t offset = 0;
+  for (int64_t n : c.counts) {
+    c.offsets.push_back(offset);
+    offset += n;
+  }
+  return c;
+}
+
 void Group::check_counts(const char* op, const std::vector<int64_t>& counts) const {
   if (static_cast<int>(counts.size()) != size()) {
     throw std::invalid_argument(std::string(op) + ": " + std::to_string(counts.size()) +
@@ -24,11 +34,12 @@ void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype,
   do_all_reduce(send, recv, count, dtype, op);
 }
 
-void Group::all_gather(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype) {
-  check_counts("all_gather", counts);
+void Group::all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype) {
+  check_counts("all_gather", recv_chunks.counts);
+  check_counts("all_gather", recv_chunks.offsets);
   ++stats().all_gather;
-  stats().bytes_sent += counts[rank()] * dtype_size(dtype);
-  do_all_gather(send, recv, counts, dtype);
+  stats().bytes_sent += recv_chunks.counts[rank()] * dtype_size(dtype);
+  do_all_gather(send, recv, recv_chunks, dtype);
 }
 
 void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
@@ -39,13 +50,15 @@ void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64
   do_reduce_scatter(send, recv, counts, dtype, op);
 }
 
-void Group::all_to_all(const void* send, const std::vector<int64_t>& send_counts, void* recv,
-                       const std::vector<int64_t>& recv_counts, DType dtype) {
-  check_counts("all_to_all", send_counts);
-  check_counts("all_to_all", recv_counts);
+void Group::all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks,
+                       DType dtype) {
+  for (const auto* v : {&send_chunks.counts, &send_chunks.offsets, &recv_chunks.counts, &recv_chunks.offsets}) {
+    check_counts("all_to_all", *v);
+  }
   ++stats().all_to_all;
-  stats().bytes_sent += std::accumulate(send_counts.begin(), send_counts.end(), int64_t{0}) * dtype_size(dtype);
-  do_all_to_all(send, send_counts, recv, recv_counts, dtype);
+  const auto& sc = send_chunks.counts;
+  stats().bytes_sent += std::accumulate(sc.begin(), sc.end(), int64_t{0}) * dtype_size(dtype);
+  do_all_to_all(send, send_chunks, recv, recv_chunks, dtype);
 }
 
 void Group::broadcast(void* data, int64_t count, DType dtype, int root) {

@@ -30,6 +30,15 @@ struct CommStats {
 
 CommStats& stats();
 
+// Where each member's chunk lies in a buffer: counts[i] elements at element offset offsets[i].
+// Chunks must not overlap in a receive buffer.
+struct Chunks {
+  std::vector<int64_t> counts;
+  std::vector<int64_t> offsets;
+  // Chunks of these sizes one after another.
+  static Chunks consecutive(std::vector<int64_t> counts);
+};
+
 // One message of a batched point-to-point exchange; `peer` is a rank of the group.
 struct Message {
   void* data;
@@ -46,15 +55,13 @@ class Group {
 
   // send == recv is allowed (in place).
   void all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op);
-  // Member i contributes counts[i] elements; recv holds them concatenated in member order.
-  void all_gather(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype);
+  // Member i contributes recv_chunks.counts[i] elements, which land at its chunk of recv.
+  void all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype);
   // send holds size() consecutive chunks of counts[i] elements; member i receives the
   // reduction of everyone's chunk i.
   void reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype, ReduceOp op);
-  // Chunk i of send (send_counts[i] elements) goes to member i; recv holds the chunks from
-  // each member, concatenated in member order.
-  void all_to_all(const void* send, const std::vector<int64_t>& send_counts, void* recv,
-                  const std::vector<int64_t>& recv_counts, DType dtype);
+  // Send chunk i goes to member i; what member i sends this rank lands at recv chunk i.
+  void all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks, DType dtype);
   void broadcast(void* data, int64_t count, DType dtype, int root);
   // Posts every send and receive at once and waits for all, so no ordering can deadlock.
   void exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype);
@@ -64,11 +71,11 @@ class Group {
 
  protected:
   virtual void do_all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) = 0;
-  virtual void do_all_gather(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype) = 0;
+  virtual void do_all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype) = 0;
   virtual void do_reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
                                  ReduceOp op) = 0;
-  virtual void do_all_to_all(const void* send, const std::vector<int64_t>& send_counts, void* recv,
-                             const std::vector<int64_t>& recv_counts, DType dtype) = 0;
+  virtual void do_all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks,
+                             DType dtype) = 0;
   virtual void do_broadcast(void* data, int64_t count, DType dtype, int root) = 0;
   virtual void do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype) = 0;
   virtual void do_gather_bytes(const void* send, void* recv, int64_t bytes) = 0;

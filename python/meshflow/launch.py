@@ -1,7 +1,8 @@
 """Run a script on N ranks: python3 -m meshflow.launch --nproc N [mpirun options] script.py [args].
 
 Options before the script that are not --nproc pass through to mpirun (e.g. --hostfile,
---host), so a job can span several machines. Each rank runs the script with the same
+--host), so a job can span several machines. The script is the first argument ending in
+.py, or the one after `--` (for a program of another name). Each rank runs the script with the same
 Python interpreter as this launcher. Unless set, OMP_NUM_THREADS and OPENBLAS_NUM_THREADS
 are set so that the ranks on this machine share its cores instead of oversubscribing them.
 """
@@ -27,7 +28,7 @@ def parse(argv):
         if arg.startswith("--nproc="):
             nproc, i = arg.split("=", 1)[1], i + 1
             continue
-        if not arg.startswith("-") and (arg.endswith(".py") or os.path.isfile(arg)):
+        if arg.endswith(".py") and not arg.startswith("-"):
             break
         mpirun_options.append(arg)
         i += 1

@@ -16,17 +16,23 @@ class AbortJobOnFailure : public testing::EmptyTestEventListener {
  public:
   explicit AbortJobOnFailure(int rank) : rank_(rank) {}
 
+  // Remembered here: UnitTest::current_test_info() would deadlock inside OnTestPartResult,
+  // which gtest calls with the UnitTest's mutex held.
+  void OnTestStart(const testing::TestInfo& test) override {
+    name_ = std::string(test.test_suite_name()) + "." + test.name();
+  }
+  void OnTestEnd(const testing::TestInfo&) override { name_ = "(outside any test)"; }
+
   void OnTestPartResult(const testing::TestPartResult& result) override {
     if (!result.failed()) return;
-    const testing::TestInfo* test = testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = test ? std::string(test->test_suite_name()) + "." + test->name() : "(outside any test)";
     std::string where;
     if (result.file_name()) where = std::string(result.file_name()) + ":" + std::to_string(result.line_number()) + ": ";
-    mf::comm::abort_job("[rank " + std::to_string(rank_) + "] FAILED " + name + ": " + where + result.message());
+    mf::comm::abort_job("[rank " + std::to_string(rank_) + "] FAILED " + name_ + ": " + where + result.message());
   }
 
  private:
   int rank_;
+  std::string name_ = "(outside any test)";
 };
 
 }  // namespace

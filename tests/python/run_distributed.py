@@ -13,10 +13,10 @@ import meshflow as mf
 
 here = os.path.dirname(os.path.abspath(__file__))
 rank = mf.env.get_rank()
-args = ["-p", "no:cacheprovider", "-q", os.path.join(here, "distributed")] + sys.argv[1:]
+args = ["-p", "no:cacheprovider", "-q", "--color=no", os.path.join(here, "distributed")] + sys.argv[1:]
 if rank != 0:
+    # Keep pytest's terminal plugin (it owns -q and friends) but send its report nowhere.
     sys.stdout = open(os.devnull, "w")
-    args = ["-p", "no:terminal"] + args
 code = pytest.main(args)
 sys.stdout.flush()
 sys.exit(int(code))

@@ -45,15 +45,10 @@ void check(int rc, const char* what) {
   }
 }
 
-void counts_and_displs(const std::vector<int64_t>& counts, std::vector<int>& c, std::vector<int>& d) {
-  c.resize(counts.size());
-  d.resize(counts.size());
-  int64_t offset = 0;
-  for (size_t i = 0; i < counts.size(); ++i) {
-    c[i] = to_int(counts[i]);
-    d[i] = to_int(offset);
-    offset += counts[i];
-  }
+std::vector<int> ints(const std::vector<int64_t>& values) {
+  std::vector<int> r;
+  for (int64_t v : values) r.push_back(to_int(v));
+  return r;
 }
 
 }  // namespace
@@ -84,25 +79,22 @@ void MpiGroup::do_all_reduce(const void* send, void* recv, int64_t count, DType 
         "MPI_Allreduce");
 }
 
-void MpiGroup::do_all_gather(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype) {
-  std::vector<int> c, d;
-  counts_and_displs(counts, c, d);
+void MpiGroup::do_all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype) {
+  std::vector<int> c = ints(recv_chunks.counts), d = ints(recv_chunks.offsets);
   check(MPI_Allgatherv(send, c[rank_], mpi_type(dtype), recv, c.data(), d.data(), mpi_type(dtype), comm_),
         "MPI_Allgatherv");
 }
 
 void MpiGroup::do_reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
                                  ReduceOp op) {
-  std::vector<int> c, d;
-  counts_and_displs(counts, c, d);
+  std::vector<int> c = ints(counts);
   check(MPI_Reduce_scatter(send, recv, c.data(), mpi_type(dtype), mpi_op(op), comm_), "MPI_Reduce_scatter");
 }
 
-void MpiGroup::do_all_to_all(const void* send, const std::vector<int64_t>& send_counts, void* recv,
-                             const std::vector<int64_t>& recv_counts, DType dtype) {
-  std::vector<int> sc, sd, rc, rd;
-  counts_and_displs(send_counts, sc, sd);
-  counts_and_displs(recv_counts, rc, rd);
+void MpiGroup::do_all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks,
+                             DType dtype) {
+  std::vector<int> sc = ints(send_chunks.counts), sd = ints(send_chunks.offsets);
+  std::vector<int> rc = ints(recv_chunks.counts), rd = ints(recv_chunks.offsets);
   check(MPI_Alltoallv(send, sc.data(), sd.data(), mpi_type(dtype), recv, rc.data(), rd.data(), mpi_type(dtype),
                       comm_),
         "MPI_Alltoallv");

@@ -25,11 +25,11 @@ class MpiGroup final : public Group {
 
  protected:
   void do_all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) override;
-  void do_all_gather(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype) override;
+  void do_all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype) override;
   void do_reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
                          ReduceOp op) override;
-  void do_all_to_all(const void* send, const std::vector<int64_t>& send_counts, void* recv,
-                     const std::vector<int64_t>& recv_counts, DType dtype) override;
+  void do_all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks,
+                     DType dtype) override;
   void do_broadcast(void* data, int64_t count, DType dtype, int root) override;
   void do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype) override;
   void do_gather_bytes(const void* send, void* recv, int64_t bytes) override;
