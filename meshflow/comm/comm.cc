@@ -3,6 +3,8 @@
 
 #include <mpi.h>
 
+#include <malloc.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -36,6 +38,11 @@ Context& ctx() {
   int already = 0;
   MPI_Initialized(&already);
   if (!already) {
+    // The library allocates large temporary buffers inside collectives; glibc would map
+    // each afresh and return it to the OS on free, so every call paid page faults. Keep
+    // large blocks on the heap and the heap untrimmed instead.
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
     int provided = 0;
     MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
     std::atexit(finalize);
