@@ -11,6 +11,7 @@
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/allocator.h"
 #include "meshflow/global/global_tensor.h"
+#include "meshflow/ops/dispatch.h"
 
 namespace py = pybind11;
 
@@ -65,6 +66,64 @@ py::dict stats_dict() {
   return d;
 }
 
+Attrs attrs_of(const py::dict& d) {
+  Attrs attrs;
+  for (const auto& [key, value] : d) {
+    const std::string k = py::cast<std::string>(key);
+    if (py::isinstance<py::bool_>(value)) {
+      attrs.set(k, py::cast<bool>(value));
+    } else if (py::isinstance<py::int_>(value)) {
+      attrs.set(k, py::cast<int64_t>(value));
+    } else if (py::isinstance<py::float_>(value)) {
+      attrs.set(k, py::cast<double>(value));
+    } else if (py::isinstance<DType>(value)) {
+      attrs.set(k, py::cast<DType>(value));
+    } else {
+      attrs.set(k, py::cast<std::vector<int64_t>>(value));
+    }
+  }
+  return attrs;
+}
+
+// Runs op `name` on local tensors, or on global ones (then `placement` and `sbp` constrain
+// creation ops and requested output layouts).
+py::list apply(const std::string& name, const py::list& inputs, const py::dict& attr_dict, py::object placement,
+               py::object sbp) {
+  const OpDef& op = find_op(name);
+  const Attrs attrs = attrs_of(attr_dict);
+  bool global = !placement.is_none();
+  for (const auto& in : inputs) global = global || py::isinstance<GlobalTensor>(in);
+  py::list out;
+  if (!global) {
+    std::vector<Tensor> locals;
+    for (const auto& in : inputs) locals.push_back(py::cast<Tensor>(in));
+    std::vector<Tensor> results;
+    {
+      py::gil_scoped_release release;
+      results = apply_local(op, locals, attrs);
+    }
+    for (Tensor& t : results) out.append(py::cast(std::move(t)));
+    return out;
+  }
+  std::vector<GlobalTensor> globals;
+  for (const auto& in : inputs) {
+    if (!py::isinstance<GlobalTensor>(in)) {
+      op_error(name, "mixes local and global tensors; convert the local ones with to_global() first");
+    }
+    globals.push_back(py::cast<GlobalTensor>(in));
+  }
+  Constraints constraints;
+  if (!placement.is_none()) constraints.placement = py::cast<Placement>(placement);
+  if (!sbp.is_none()) constraints.outputs.push_back(py::cast<NdSbp>(sbp));
+  std::vector<GlobalTensor> results;
+  {
+    py::gil_scoped_release release;
+    results = apply_global(op, globals, attrs, constraints);
+  }
+  for (GlobalTensor& t : results) out.append(py::cast(std::move(t)));
+  return out;
+}
+
 }  // namespace
 }  // namespace mf
 
@@ -72,6 +131,12 @@ PYBIND11_MODULE(_C, m) {
   using namespace mf;
   m.doc() = "meshflow's C++ core";
   using release = py::call_guard<py::gil_scoped_release>;
+
+  py::enum_<DType>(m, "DType")
+      .value("float32", DType::kFloat32)
+      .value("float64", DType::kFloat64)
+      .value("int32", DType::kInt32)
+      .value("int64", DType::kInt64);
 
   py::class_<Tensor>(m, "LocalTensor")
       .def_static("from_numpy", &from_numpy, py::arg("array"))
@@ -132,6 +197,17 @@ PYBIND11_MODULE(_C, m) {
       },
       py::arg("shape"), py::arg("dtype"), py::arg("from_placement"), py::arg("from_sbp"), py::arg("to_placement"),
       py::arg("to_sbp"));
+
+  m.def("apply", &apply, py::arg("name"), py::arg("inputs"), py::arg("attrs"), py::arg("placement") = py::none(),
+        py::arg("sbp") = py::none());
+  m.def("op_names", &op_names);
+  m.def("infer_cache_stats", [] {
+    InferCacheStats s = infer_cache_stats();
+    py::dict d;
+    d["hits"] = s.hits;
+    d["misses"] = s.misses;
+    return d;
+  });
 
   m.def("world_rank", &comm::world_rank);
   m.def("world_size", &comm::world_size);

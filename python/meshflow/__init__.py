@@ -10,6 +10,13 @@ from . import env, sbp
 from ._dtype import dtype, float32, float64, int32, int64
 from ._placement import placement
 from ._tensor import Tensor, tensor, from_numpy
+from ._ops_elementwise import add, sub, mul, div
+from ._ops_matmul import matmul
+
+
+def infer_cache_stats():
+    """Hits and misses of the SBP inference cache (shared by every op)."""
+    return _C.infer_cache_stats()
 
 
 def comm_stats():
@@ -32,4 +39,4 @@ _previous_excepthook = _sys.excepthook
 _sys.excepthook = _abort_job_on_uncaught_error
 
 __all__ = ["Tensor", "tensor", "from_numpy", "placement", "sbp", "env", "dtype", "float32", "float64", "int32",
-           "int64", "comm_stats"]
+           "int64", "comm_stats", "infer_cache_stats", "add", "sub", "mul", "div", "matmul"]

@@ -7,6 +7,15 @@ from ._placement import placement as _placement
 from .sbp import as_nd_sbp as _as_nd_sbp
 
 
+def apply(name, inputs, attrs=None, placement=None, sbp=None):
+    """Runs op `name` (C++ registry) on tensors; returns the list of outputs."""
+    nd_sbp = _as_nd_sbp(sbp, placement) if sbp is not None and placement is not None else sbp
+    if nd_sbp is not None and not isinstance(nd_sbp, (list, tuple)):
+        nd_sbp = [nd_sbp]
+    outs = _C.apply(name, [t._impl for t in inputs], attrs or {}, placement, nd_sbp)
+    return [Tensor(o) for o in outs]
+
+
 def _check_placement(p):
     if not isinstance(p, _C.Placement):
         raise TypeError(f"placement must be a meshflow.placement, got {type(p).__name__}")
@@ -21,23 +30,22 @@ class Tensor:
     calls them with the same placement and sbp.
     """
 
-    __slots__ = ("_local", "_global")
+    __slots__ = ("_impl",)
 
-    def __init__(self, local=None, global_=None):
-        self._local = local
-        self._global = global_
+    def __init__(self, impl):
+        self._impl = impl  # a _C.LocalTensor or a _C.GlobalTensor
 
     @property
     def is_global(self):
-        return self._global is not None
+        return isinstance(self._impl, _C.GlobalTensor)
 
     @property
     def is_local(self):
-        return self._global is None
+        return not self.is_global
 
     @property
     def shape(self):
-        return (self._global or self._local).shape
+        return self._impl.shape
 
     def size(self, dim=None):
         return self.shape if dim is None else self.shape[dim]
@@ -57,17 +65,17 @@ class Tensor:
 
     @property
     def dtype(self):
-        return _dtype.to_dtype((self._global or self._local).dtype)
+        return _dtype.to_dtype(self._impl.dtype)
 
     @property
     def placement(self):
         self._require_global("placement")
-        return _placement._wrap(self._global.placement)
+        return _placement._wrap(self._impl.placement)
 
     @property
     def sbp(self):
         self._require_global("sbp")
-        return tuple(self._global.nd_sbp)
+        return tuple(self._impl.nd_sbp)
 
     def to_global(self, placement=None, sbp=None):
         """Local -> global (this rank's tensor is its part) or global -> global (boxing)."""
@@ -76,20 +84,20 @@ class Tensor:
                 raise ValueError("to_global of a local tensor needs both placement and sbp")
             placement = _check_placement(placement)
             nd_sbp = _as_nd_sbp(sbp, placement)
-            return Tensor(global_=_C.make_global(self._local, placement, nd_sbp, _C.consistency_check_enabled()))
-        placement = _check_placement(placement) if placement is not None else self._global.placement
-        nd_sbp = _as_nd_sbp(sbp, placement) if sbp is not None else list(self._global.nd_sbp)
-        return Tensor(global_=_C.to_global(self._global, placement, nd_sbp))
+            return Tensor(_C.make_global(self._impl, placement, nd_sbp, _C.consistency_check_enabled()))
+        placement = _check_placement(placement) if placement is not None else self._impl.placement
+        nd_sbp = _as_nd_sbp(sbp, placement) if sbp is not None else list(self._impl.nd_sbp)
+        return Tensor(_C.to_global(self._impl, placement, nd_sbp))
 
     def to_local(self):
         """This rank's part of a global tensor, without communication (a local tensor: itself)."""
-        return self if self.is_local else Tensor(local=self._global.local)
+        return self if self.is_local else Tensor(self._impl.local)
 
     def numpy(self):
         """Local: a NumPy view of the data. Global: the logical value, on every rank."""
         if self.is_local:
-            return self._local.numpy()
-        return _C.gather_full(self._global).numpy()
+            return self._impl.numpy()
+        return _C.gather_full(self._impl).numpy()
 
     def tolist(self):
         return self.numpy().tolist()
@@ -100,7 +108,7 @@ class Tensor:
 
     def __repr__(self):
         if self.is_local:
-            return f"tensor({self._local.numpy()!r}, dtype={self.dtype!r})"
+            return f"tensor({self._impl.numpy()!r}, dtype={self.dtype!r})"
         return (f"tensor(shape={self.shape}, dtype={self.dtype!r}, placement={self.placement!r}, "
                 f"sbp={self.sbp!r})")
 
@@ -130,11 +138,11 @@ def tensor(data, dtype=None, placement=None, sbp=None):
     array = _as_array(data, dtype)
     local = _C.LocalTensor.from_numpy(array)
     if placement is None and sbp is None:
-        return Tensor(local=local)
+        return Tensor(local)
     if placement is None or sbp is None:
         raise ValueError("tensor: a global tensor needs both placement and sbp")
     placement = _check_placement(placement)
-    return Tensor(global_=_C.global_from_full(local, placement, _as_nd_sbp(sbp, placement)))
+    return Tensor(_C.global_from_full(local, placement, _as_nd_sbp(sbp, placement)))
 
 
 def from_numpy(array):
@@ -144,4 +152,4 @@ def from_numpy(array):
     if not array.flags.c_contiguous:
         raise ValueError("from_numpy needs a C-contiguous array; use meshflow.tensor(array) to copy")
     _dtype.to_dtype(array.dtype)
-    return Tensor(local=_C.LocalTensor.from_numpy(array))
+    return Tensor(_C.LocalTensor.from_numpy(array))

@@ -1,0 +1,253 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/ops/dispatch.h"
+
+#include <functional>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "meshflow/boxing/execute.h"
+#include "meshflow/comm/comm.h"
+
+namespace mf {
+namespace {
+
+struct PlanKey {
+  const OpDef* op;
+  Attrs attrs;
+  std::vector<TensorMeta> inputs;
+  std::vector<NdSbp> sbps;
+  Placement placement;
+  Constraints constraints;
+
+  bool operator==(const PlanKey& o) const {
+    return op == o.op && attrs == o.attrs && inputs == o.inputs && sbps == o.sbps && placement == o.placement &&
+           constraints == o.constraints;
+  }
+};
+
+struct PlanKeyHash {
+  size_t operator()(const PlanKey& k) const {
+    size_t h = std::hash<const void*>()(k.op) ^ k.attrs.hash() * 31;
+    for (const TensorMeta& m : k.inputs) {
+      for (int64_t d : m.shape) h = h * 1000003 + std::hash<int64_t>()(d);
+      h = h * 131 + static_cast<size_t>(m.dtype);
+    }
+    for (const NdSbp& s : k.sbps) h = h * 1000003 + hash_value(s);
+    h = h * 31 + k.placement.hash();
+    for (const auto& o : k.constraints.outputs) h = h * 131 + (o ? hash_value(*o) : 0);
+    return h;
+  }
+};
+
+class PlanCache {
+ public:
+  // Returns the cached plan, or builds it with `make` (outside the lock) and caches it.
+  const OpPlan& get(const PlanKey& key, const std::function<OpPlan()>& make) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = plans_.find(key);
+      if (it != plans_.end()) {
+        ++stats_.hits;
+        return *it->second;
+      }
+      ++stats_.misses;
+    }
+    auto plan = std::make_unique<OpPlan>(make());
+    std::lock_guard<std::mutex> lock(mu_);
+    auto [it, inserted] = plans_.emplace(key, std::move(plan));
+    return *it->second;
+  }
+
+  InferCacheStats stats() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return stats_;
+  }
+
+ private:
+  std::mutex mu_;
+  // Plans are never evicted, so references stay valid.
+  std::unordered_map<PlanKey, std::unique_ptr<OpPlan>, PlanKeyHash> plans_;  // GUARDED_BY(mu_)
+  InferCacheStats stats_;                                                      // GUARDED_BY(mu_)
+};
+
+PlanCache& cache() {
+  static PlanCache* c = new PlanCache;
+  return *c;
+}
+
+bool fits(const Sbp& s, const TensorMeta& m) { return !s.is_split() || s.split_dim() < static_cast<int>(m.shape.size()); }
+
+std::vector<Signature> one_axis_candidates(const OpDef& op, const std::vector<TensorMeta>& inputs,
+                                           const std::vector<TensorMeta>& outputs, const Attrs& attrs) {
+  std::vector<Signature> listed = op.signatures ? op.signatures(inputs, outputs, attrs) : std::vector<Signature>{};
+  listed.push_back(Signature{std::vector<Sbp>(inputs.size(), Sbp::broadcast()),
+                             std::vector<Sbp>(outputs.size(), Sbp::broadcast())});
+  std::vector<Signature> valid;
+  for (const Signature& s : listed) {
+    bool ok = s.inputs.size() == inputs.size() && s.outputs.size() == outputs.size();
+    for (size_t i = 0; ok && i < inputs.size(); ++i) ok = fits(s.inputs[i], inputs[i]);
+    for (size_t i = 0; ok && i < outputs.size(); ++i) ok = fits(s.outputs[i], outputs[i]);
+    if (ok && std::find(valid.begin(), valid.end(), s) == valid.end()) valid.push_back(s);
+  }
+  return valid;
+}
+
+// Calls f with each N-d signature of the direct product, in listed (lexicographic) order.
+void for_each_product(const std::vector<Signature>& one_axis, int axes, size_t n_in, size_t n_out,
+                      const std::function<void(const NdSignature&)>& f) {
+  std::vector<size_t> pick(axes, 0);
+  while (true) {
+    NdSignature nd{std::vector<NdSbp>(n_in, NdSbp(axes, Sbp::broadcast())),
+                   std::vector<NdSbp>(n_out, NdSbp(axes, Sbp::broadcast()))};
+    for (int a = 0; a < axes; ++a) {
+      const Signature& s = one_axis[pick[a]];
+      for (size_t i = 0; i < n_in; ++i) nd.inputs[i][a] = s.inputs[i];
+      for (size_t i = 0; i < n_out; ++i) nd.outputs[i][a] = s.outputs[i];
+    }
+    f(nd);
+    int a = axes - 1;
+    while (a >= 0 && ++pick[a] == one_axis.size()) pick[a--] = 0;
+    if (a < 0) return;
+  }
+}
+
+int64_t bytes_on_first_rank(const TensorMeta& m, const Shape& hierarchy, const NdSbp& nd_sbp) {
+  return local_box(m.shape, hierarchy, nd_sbp, Shape(hierarchy.size(), 0)).numel() *
+         static_cast<int64_t>(dtype_size(m.dtype));
+}
+
+OpPlan choose(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<NdSbp>& sbps,
+              const Placement& placement, const Attrs& attrs, const Constraints& constraints,
+              const std::vector<TensorMeta>& outputs) {
+  const std::vector<Signature> one_axis = one_axis_candidates(op, inputs, outputs, attrs);
+  struct Rank {
+    int64_t cost, kept, out_bytes;
+  };
+  std::optional<OpPlan> best;
+  Rank best_rank{};
+  std::vector<std::string> rejected;
+  for_each_product(one_axis, placement.ndim(), inputs.size(), outputs.size(), [&](const NdSignature& nd) {
+    if (constraints.signature && !(nd == *constraints.signature)) return;
+    for (size_t i = 0; i < constraints.outputs.size() && i < nd.outputs.size(); ++i) {
+      if (constraints.outputs[i] && *constraints.outputs[i] != nd.outputs[i]) return;
+    }
+    // Never box an input into partial: it costs no bytes here but makes every later
+    // consumer reduce (S(0) + S(1) would otherwise become P + P).
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      for (size_t a = 0; a < nd.inputs[i].size(); ++a) {
+        if (nd.inputs[i][a].is_partial() && nd.inputs[i][a] != sbps[i][a]) return;
+      }
+    }
+    OpPlan candidate{nd, outputs, {}, 0};
+    Rank rank{0, 0, 0};
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      candidate.input_plans.push_back(
+          boxing::plan_boxing(inputs[i].shape, inputs[i].dtype, {placement, sbps[i]}, {placement, nd.inputs[i]}));
+      rank.cost += candidate.input_plans.back().cost;
+      rank.kept += sbps[i] == nd.inputs[i];
+    }
+    for (size_t i = 0; i < outputs.size(); ++i) rank.out_bytes += bytes_on_first_rank(outputs[i], placement.hierarchy(), nd.outputs[i]);
+    candidate.cost = rank.cost;
+    auto key = [](const Rank& r) { return std::make_tuple(r.cost, -r.kept, r.out_bytes); };
+    if (!best || key(rank) < key(best_rank)) {
+      best = std::move(candidate);
+      best_rank = rank;
+    }
+  });
+  if (!best) {
+    std::string asked = constraints.signature ? "signature " + constraints.signature->str() : "output sbp";
+    op_error(op.name, "no valid signature satisfies the requested " + asked);
+  }
+  return *best;
+}
+
+std::vector<Box> boxes_of(const std::vector<TensorMeta>& metas, const Placement& p, const std::vector<NdSbp>& sbps,
+                          const Shape& coord) {
+  std::vector<Box> boxes;
+  for (size_t i = 0; i < metas.size(); ++i) boxes.push_back(local_box(metas[i].shape, p.hierarchy(), sbps[i], coord));
+  return boxes;
+}
+
+std::vector<Box> whole_boxes(const std::vector<TensorMeta>& metas) {
+  std::vector<Box> boxes;
+  for (const TensorMeta& m : metas) boxes.push_back(Box::whole(m.shape));
+  return boxes;
+}
+
+}  // namespace
+
+std::vector<NdSignature> valid_nd_signatures(const OpDef& op, const std::vector<TensorMeta>& inputs,
+                                             const Attrs& attrs, int axes) {
+  const std::vector<TensorMeta> outputs = op.infer(inputs, attrs);
+  std::vector<NdSignature> all;
+  for_each_product(one_axis_candidates(op, inputs, outputs, attrs), axes, inputs.size(), outputs.size(),
+                   [&](const NdSignature& nd) { all.push_back(nd); });
+  return all;
+}
+
+const OpPlan& plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<NdSbp>& input_sbps,
+                      const Placement& placement, const Attrs& attrs, const Constraints& constraints) {
+  PlanKey key{&op, attrs, inputs, input_sbps, placement, constraints};
+  return cache().get(key, [&] {
+    std::vector<TensorMeta> outputs = op.infer(inputs, attrs);
+    for (size_t i = 0; i < constraints.outputs.size(); ++i) {
+      if (i >= outputs.size()) op_error(op.name, "more output sbps requested than the op has outputs");
+      if (constraints.outputs[i]) check_nd_sbp(*constraints.outputs[i], placement, static_cast<int64_t>(outputs[i].shape.size()));
+    }
+    return choose(op, inputs, input_sbps, placement, attrs, constraints, outputs);
+  });
+}
+
+InferCacheStats infer_cache_stats() { return cache().stats(); }
+
+std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
+  std::vector<TensorMeta> metas;
+  for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
+  std::vector<TensorMeta> outputs = op.infer(metas, attrs);
+  std::vector<Box> in_boxes = whole_boxes(metas), out_boxes = whole_boxes(outputs);
+  return op.kernel(inputs, KernelContext{attrs, metas, in_boxes, outputs, out_boxes});
+}
+
+std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
+                                       const Constraints& constraints) {
+  if (inputs.empty() && !constraints.placement) op_error(op.name, "an op without inputs needs a placement");
+  const Placement& placement = inputs.empty() ? *constraints.placement : inputs[0].placement();
+  std::vector<TensorMeta> metas;
+  std::vector<NdSbp> sbps;
+  for (const GlobalTensor& t : inputs) {
+    if (t.placement() != placement) {
+      op_error(op.name, "inputs are on different placements: " + placement.str() + " and " + t.placement().str() +
+                            "; move one with to_global(placement=...) first");
+    }
+    metas.push_back({t.shape(), t.dtype()});
+    sbps.push_back(t.nd_sbp());
+  }
+  const OpPlan& plan = plan_op(op, metas, sbps, placement, attrs, constraints);
+
+  const int me = comm::world_rank();
+  std::vector<Tensor> locals;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    locals.push_back(boxing::execute(plan.input_plans[i], metas[i].shape, inputs[i].local()));
+  }
+  std::vector<GlobalTensor> results;
+  const int id = placement.parallel_id(me);
+  if (id < 0) {
+    for (size_t i = 0; i < plan.outputs.size(); ++i) {
+      results.emplace_back(plan.outputs[i].shape, placement, plan.signature.outputs[i],
+                           boxing::empty_local(plan.outputs[i].shape, plan.outputs[i].dtype));
+    }
+    return results;
+  }
+  const Shape coord = placement.coordinate(id);
+  std::vector<Box> in_boxes = boxes_of(metas, placement, plan.signature.inputs, coord);
+  std::vector<Box> out_boxes = boxes_of(plan.outputs, placement, plan.signature.outputs, coord);
+  std::vector<Tensor> outs = op.kernel(locals, KernelContext{attrs, metas, in_boxes, plan.outputs, out_boxes});
+  for (size_t i = 0; i < outs.size(); ++i) {
+    results.emplace_back(plan.outputs[i].shape, placement, plan.signature.outputs[i], std::move(outs[i]));
+  }
+  return results;
+}
+
+}  // namespace mf

@@ -1,0 +1,71 @@
+// Copyright 2026 The meshflow Authors.
+// Running ops on local and global tensors (CONCEPTS section 4).
+//
+// A global op call is split in two: planning, a pure function of the call's key (op,
+// attributes, each input's shape, dtype and N-d SBP, the placement, the constraints) that
+// infers the output metas, picks the N-d signature and plans each input's boxing, cached
+// under that key; and execution on this rank, which boxes the inputs and runs the kernel.
+// The eager VM turns execution into instructions without changing ops or planning.
+//
+// Choosing the signature: the candidates are the direct product over hierarchy axes of the
+// op's 1-d signatures (all-broadcast appended), searched exhaustively; those that split a
+// dim out of range, contradict a constraint, or would box an input into partial are
+// dropped. (Boxing into P costs no bytes, so without that rule S(0) + S(1) would become
+// P + P -> P, whose consumers must then reduce; CONCEPTS section 4's example expects S(0).) Each is ranked by: the bytes
+// boxing its inputs would cost (boxing's cost model; B -> S(k) is free), then how many
+// inputs it takes as they are (more first), then the bytes of its outputs on one rank, then
+// listed order. (CONCEPTS lists output memory before kept inputs; that order turns relu of a
+// B tensor into S(0), which costs an all-gather at the next consumer that needs B.)
+//
+// Thread-safety: the cache is locked; execution drives the communicators, so one thread
+// at a time.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "meshflow/boxing/plan.h"
+#include "meshflow/global/global_tensor.h"
+#include "meshflow/ops/op.h"
+
+namespace mf {
+
+struct Constraints {
+  // Where outputs live when the op has no inputs (creation ops).
+  std::optional<Placement> placement;
+  // The N-d SBP each output must have (empty, or one optional per output).
+  std::vector<std::optional<NdSbp>> outputs;
+  // Force this exact signature (for tests); it must be valid.
+  std::optional<NdSignature> signature;
+
+  bool operator==(const Constraints& o) const {
+    return placement == o.placement && outputs == o.outputs && signature == o.signature;
+  }
+};
+
+// What planning decided for one call key.
+struct OpPlan {
+  NdSignature signature;
+  std::vector<TensorMeta> outputs;
+  std::vector<boxing::Plan> input_plans;
+  int64_t cost = 0;  // bytes, the sum of the input plans' costs
+};
+
+std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs);
+std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
+                                       const Constraints& constraints = {});
+
+// Planning alone (cached). `placement` is the inputs' placement.
+const OpPlan& plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<NdSbp>& input_sbps,
+                      const Placement& placement, const Attrs& attrs, const Constraints& constraints);
+// Every valid N-d signature on `axes` hierarchy axes, in listed order.
+std::vector<NdSignature> valid_nd_signatures(const OpDef& op, const std::vector<TensorMeta>& inputs,
+                                             const Attrs& attrs, int axes);
+
+struct InferCacheStats {
+  int64_t hits = 0;
+  int64_t misses = 0;
+};
+InferCacheStats infer_cache_stats();
+
+}  // namespace mf

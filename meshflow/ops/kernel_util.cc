@@ -1,0 +1,72 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/ops/kernel_util.h"
+
+namespace mf::kernel {
+
+int64_t normalize_dim(const std::string& op, int64_t dim, int64_t ndim) {
+  const int64_t d = dim < 0 ? dim + ndim : dim;
+  if (d < 0 || d >= ndim) {
+    op_error(op, "dim " + std::to_string(dim) + " is out of range for a tensor of " + std::to_string(ndim) +
+                     " dims; expected a dim in [" + std::to_string(-ndim) + ", " + std::to_string(ndim) + ")");
+  }
+  return d;
+}
+
+void expect_inputs(const std::string& op, const std::vector<TensorMeta>& inputs, size_t n) {
+  if (inputs.size() != n) {
+    op_error(op, "takes " + std::to_string(n) + " inputs, got " + std::to_string(inputs.size()));
+  }
+}
+
+void expect_same_dtype(const std::string& op, const TensorMeta& a, const TensorMeta& b) {
+  if (a.dtype != b.dtype) {
+    op_error(op, std::string("dtypes differ: ") + dtype_name(a.dtype) + " and " + dtype_name(b.dtype) +
+                     "; expected one dtype (cast one input first)");
+  }
+}
+
+Shape broadcast_shapes(const std::string& op, const Shape& a, const Shape& b) {
+  const size_t nd = std::max(a.size(), b.size());
+  Shape out(nd);
+  for (size_t i = 0; i < nd; ++i) {
+    const int64_t da = i < nd - a.size() ? 1 : a[i - (nd - a.size())];
+    const int64_t db = i < nd - b.size() ? 1 : b[i - (nd - b.size())];
+    if (da != db && da != 1 && db != 1) {
+      op_error(op, "shapes " + to_string(a) + " and " + to_string(b) + " cannot be broadcast together (dim " +
+                       std::to_string(i) + ": " + std::to_string(da) + " vs " + std::to_string(db) + ")");
+    }
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+std::vector<Signature> broadcast_split_signatures(const std::vector<TensorMeta>& inputs, const Shape& out,
+                                                  size_t n_outputs) {
+  std::vector<Signature> sigs;
+  const int64_t nd = static_cast<int64_t>(out.size());
+  for (int64_t k = 0; k < nd; ++k) {
+    Signature s;
+    for (const TensorMeta& in : inputs) {
+      const int64_t offset = nd - static_cast<int64_t>(in.shape.size());
+      const int64_t d = k - offset;
+      const bool has_dim = d >= 0 && !(in.shape[d] == 1 && out[k] != 1);
+      s.inputs.push_back(has_dim ? Sbp::split(static_cast<int>(d)) : Sbp::broadcast());
+    }
+    s.outputs.assign(n_outputs, Sbp::split(static_cast<int>(k)));
+    sigs.push_back(s);
+  }
+  return sigs;
+}
+
+Shape broadcast_strides(const Shape& shape, const Shape& out) {
+  const size_t nd = out.size(), offset = nd - shape.size();
+  Shape strides(nd, 0);
+  int64_t stride = 1;
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 1; i >= 0; --i) {
+    strides[i + offset] = shape[i] == 1 && out[i + offset] != 1 ? 0 : stride;
+    stride *= shape[i];
+  }
+  return strides;
+}
+
+}  // namespace mf::kernel

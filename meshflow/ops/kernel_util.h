@@ -1,0 +1,66 @@
+// Copyright 2026 The meshflow Authors.
+// Helpers shared by op families: argument checks that raise "[op] ..." errors, NumPy
+// broadcasting of shapes and of elementwise loops, and the split signatures that follow
+// from broadcasting. Kernels here are multi-threaded with OpenMP above a size threshold
+// and written so the compiler vectorizes their inner loops.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "meshflow/ops/op.h"
+
+namespace mf::kernel {
+
+// Elements below which a loop stays on one thread (thread start-up would dominate).
+constexpr int64_t kParallelGrain = 1 << 15;
+
+// The dim index for `dim` (negative counts from the end); throws "[op] dim ... out of range".
+int64_t normalize_dim(const std::string& op, int64_t dim, int64_t ndim);
+void expect_inputs(const std::string& op, const std::vector<TensorMeta>& inputs, size_t n);
+void expect_same_dtype(const std::string& op, const TensorMeta& a, const TensorMeta& b);
+
+// NumPy broadcasting; throws "[op] shapes ... cannot be broadcast".
+Shape broadcast_shapes(const std::string& op, const Shape& a, const Shape& b);
+// For each output dim k: S(k) of the output with each input split on its aligned dim, or
+// broadcast where the input is missing that dim or has size 1 against a larger output.
+std::vector<Signature> broadcast_split_signatures(const std::vector<TensorMeta>& inputs, const Shape& out,
+                                                  size_t n_outputs = 1);
+
+// Strides (in elements) of `shape` seen as broadcast to `out`: 0 on broadcast dims.
+Shape broadcast_strides(const Shape& shape, const Shape& out);
+
+// out[i] = f(a[ia], b[ib]) over the broadcast index space of `out_shape`.
+template <typename TA, typename TB, typename TO, typename F>
+void broadcast_binary(const TA* a, const Shape& a_shape, const TB* b, const Shape& b_shape, TO* out,
+                      const Shape& out_shape, F f) {
+  const int64_t n = numel(out_shape);
+  if (n == 0) return;
+  if (a_shape == out_shape && b_shape == out_shape) {
+#pragma omp parallel for simd if (n > kParallelGrain)
+    for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+    return;
+  }
+  const size_t nd = out_shape.size();
+  const Shape sa = broadcast_strides(a_shape, out_shape), sb = broadcast_strides(b_shape, out_shape);
+  const int64_t inner = nd ? out_shape[nd - 1] : 1;
+  const int64_t ia = nd ? sa[nd - 1] : 0, ib = nd ? sb[nd - 1] : 0;
+  const int64_t rows = n / inner;
+#pragma omp parallel for if (n > kParallelGrain)
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t rest = r, oa = 0, ob = 0;
+    for (int64_t d = static_cast<int64_t>(nd) - 2; d >= 0; --d) {
+      const int64_t i = rest % out_shape[d];
+      rest /= out_shape[d];
+      oa += i * sa[d];
+      ob += i * sb[d];
+    }
+    const TA* pa = a + oa;
+    const TB* pb = b + ob;
+    TO* po = out + r * inner;
+    for (int64_t j = 0; j < inner; ++j) po[j] = f(pa[j * ia], pb[j * ib]);
+  }
+}
+
+}  // namespace mf::kernel

@@ -1,0 +1,72 @@
+// Copyright 2026 The meshflow Authors.
+// An op's definition, all in one place (CONCEPTS section 4): its shape and dtype rule
+// (which also checks attributes), its valid 1-d SBP signatures for given input shapes
+// (all-broadcast is implied and need not be listed), and its CPU kernel on local tensors.
+// Each op family registers its ops in one file (elementwise.cc, matmul.cc, ...); registry.cc
+// lists the families, so the set of ops is visible in one place. Registered once, then
+// read-only: thread-safe.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "meshflow/core/tensor.h"
+#include "meshflow/ops/attrs.h"
+#include "meshflow/placement/sbp.h"
+
+namespace mf {
+
+struct TensorMeta {
+  Shape shape;
+  DType dtype;
+  bool operator==(const TensorMeta& o) const { return shape == o.shape && dtype == o.dtype; }
+};
+
+// One hierarchy axis's SBP for every input and output.
+struct Signature {
+  std::vector<Sbp> inputs;
+  std::vector<Sbp> outputs;
+  bool operator==(const Signature& o) const { return inputs == o.inputs && outputs == o.outputs; }
+  std::string str() const;  // "S(0), B -> S(0)"
+};
+
+// An N-d SBP for every input and output.
+struct NdSignature {
+  std::vector<NdSbp> inputs;
+  std::vector<NdSbp> outputs;
+  bool operator==(const NdSignature& o) const { return inputs == o.inputs && outputs == o.outputs; }
+  std::string str() const;  // "(S(0), B), (B, S(1)) -> (S(0), S(1))"
+};
+
+// What a kernel knows beyond its local inputs: the attributes, the logical metas, and the
+// region of each logical tensor this rank holds (the whole tensor when run locally), for
+// kernels whose result depends on where their part lies (arange, random, embedding...).
+struct KernelContext {
+  const Attrs& attrs;
+  const std::vector<TensorMeta>& inputs;
+  const std::vector<Box>& input_boxes;
+  const std::vector<TensorMeta>& outputs;
+  const std::vector<Box>& output_boxes;
+};
+
+struct OpDef {
+  std::string name;
+  // Output metas from input metas; throws std::invalid_argument on bad input or attributes.
+  std::function<std::vector<TensorMeta>(const std::vector<TensorMeta>& inputs, const Attrs& attrs)> infer;
+  // Valid 1-d signatures besides all-broadcast, in order of preference.
+  std::function<std::vector<Signature>(const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs,
+                                       const Attrs& attrs)>
+      signatures;
+  // Local outputs (shapes ctx.output_boxes[i].extent) from local inputs.
+  std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs, const KernelContext& ctx)> kernel;
+};
+
+// Throws std::invalid_argument("unknown op ...") when no op has that name.
+const OpDef& find_op(const std::string& name);
+std::vector<std::string> op_names();
+
+// "[name] message": the prefix every op error carries.
+[[noreturn]] void op_error(const std::string& op, const std::string& message);
+
+}  // namespace mf

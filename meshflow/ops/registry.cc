@@ -1,0 +1,76 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/ops/registry.h"
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+namespace mf {
+namespace {
+
+using OpMap = std::map<std::string, std::unique_ptr<OpDef>>;
+
+OpMap*& op_map() {
+  static OpMap* ops = nullptr;
+  return ops;
+}
+
+}  // namespace
+
+void OpRegistry::add(OpDef op) {
+  OpMap& ops = *op_map();
+  const std::string name = op.name;
+  if (ops.count(name)) throw std::logic_error("op '" + name + "' is registered twice");
+  ops.emplace(name, std::make_unique<OpDef>(std::move(op)));
+}
+
+namespace {
+
+// Every op family, in one visible list.
+const OpMap& all_ops() {
+  static const OpMap* ops = [] {
+    op_map() = new OpMap;
+    OpRegistry r;
+    register_elementwise_ops(r);
+    register_matmul_ops(r);
+    return op_map();
+  }();
+  return *ops;
+}
+
+}  // namespace
+
+const OpDef& find_op(const std::string& name) {
+  const OpMap& ops = all_ops();
+  auto it = ops.find(name);
+  if (it == ops.end()) throw std::invalid_argument("unknown op '" + name + "'");
+  return *it->second;
+}
+
+std::vector<std::string> op_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, op] : all_ops()) names.push_back(name);
+  return names;
+}
+
+[[noreturn]] void op_error(const std::string& op, const std::string& message) {
+  throw std::invalid_argument("[" + op + "] " + message);
+}
+
+std::string Signature::str() const {
+  std::string s;
+  for (size_t i = 0; i < inputs.size(); ++i) s += (i ? ", " : "") + inputs[i].str();
+  s += " -> ";
+  for (size_t i = 0; i < outputs.size(); ++i) s += (i ? ", " : "") + outputs[i].str();
+  return s;
+}
+
+std::string NdSignature::str() const {
+  std::string s;
+  for (size_t i = 0; i < inputs.size(); ++i) s += (i ? ", " : "") + to_string(inputs[i]);
+  s += " -> ";
+  for (size_t i = 0; i < outputs.size(); ++i) s += (i ? ", " : "") + to_string(outputs[i]);
+  return s;
+}
+
+}  // namespace mf

@@ -1,0 +1,93 @@
+// Copyright 2026 The meshflow Authors.
+// Helpers for the multi-rank suites: logical values, each rank's part of a layout built
+// independently of the library (with non-trivial partial values), and rank checks.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "meshflow/boxing/execute.h"
+#include "meshflow/comm/comm.h"
+#include "meshflow/global/global_tensor.h"
+
+namespace mf::test {
+
+// GTEST_SKIP returns from the test body, so this must be used in the body itself.
+#define REQUIRE_RANKS(n)                                                                        \
+  if (comm::world_size() < (n)) {                                                               \
+    GTEST_SKIP() << "needs " << (n) << " ranks, the world has " << comm::world_size();          \
+  }
+
+inline int me() { return comm::world_rank(); }
+
+// Integer values from -20 to 20, varied enough that a misplaced element shows.
+inline Tensor logical_value(const Shape& shape, DType dtype) {
+  Tensor t = Tensor::empty(shape, dtype);
+  visit_dtype(dtype, [&](auto v) {
+    using T = decltype(v);
+    T* p = t.data_as<T>();
+    for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<T>((i * 37 + 11) % 41 - 20);
+  });
+  return t;
+}
+
+// Small nonnegative integer noise that depends on the element, the axis and the coordinate.
+inline int64_t noise(int64_t element, int axis, int64_t coordinate) { return (element * 7 + axis * 3 + coordinate * 5) % 5; }
+
+// The local value of the rank at `coordinate` (of n) along a partial `op` axis, given the
+// value `v` that the axes outside it leave: reducing the n locals with `op` gives back `v`.
+// Sum: coordinate 0 holds v minus the others' noise, the others hold noise. Max (min):
+// one coordinate per element holds v, the others less (more).
+inline Tensor partial_local(const Tensor& v, ReduceOp op, int axis, int64_t n, int64_t coordinate) {
+  Tensor out = v.clone();
+  visit_dtype(v.dtype(), [&](auto x) {
+    using T = decltype(x);
+    T* p = out.data_as<T>();
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      if (op == ReduceOp::kSum) {
+        if (coordinate != 0) {
+          p[i] = static_cast<T>(noise(i, axis, coordinate));
+          continue;
+        }
+        for (int64_t c = 1; c < n; ++c) p[i] = static_cast<T>(p[i] - noise(i, axis, c));
+      } else if (coordinate != (i + axis) % n) {
+        const int64_t below = 1 + noise(i, axis, coordinate);
+        p[i] = static_cast<T>(op == ReduceOp::kMax ? p[i] - below : p[i] + below);
+      }
+    }
+  });
+  return out;
+}
+
+// The part of `full` that `rank` holds under (placement, nd_sbp), derived independently of
+// the library's local_box: axes outermost first; split cuts the current part into balanced
+// pieces (the first n % k get one more), broadcast keeps it, partial spreads it into partial
+// values. Ranks outside the placement hold an empty tensor.
+inline Tensor local_part(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp, int rank) {
+  const int id = placement.parallel_id(rank);
+  if (id < 0) return boxing::empty_local(full.shape(), full.dtype());
+  const Shape coord = placement.coordinate(id);
+  Tensor t = full;
+  for (int axis = 0; axis < placement.ndim(); ++axis) {
+    const Sbp& s = nd_sbp[axis];
+    const int64_t n = placement.hierarchy()[axis], c = coord[axis];
+    if (s.is_split()) {
+      const int d = s.split_dim();
+      const int64_t size = t.shape()[d], base = size / n, extra = size % n;
+      Box piece = Box::whole(t.shape());
+      piece.start[d] = c * base + std::min(c, extra);
+      piece.extent[d] = base + (c < extra ? 1 : 0);
+      t = slice(t, piece).clone();
+    } else if (s.is_partial()) {
+      t = partial_local(t, s.reduce_op(), axis, n, c);
+    }
+  }
+  return t;
+}
+
+inline GlobalTensor make_source(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp) {
+  return make_global(local_part(full, placement, nd_sbp, me()), placement, nd_sbp, /*check_consistency=*/false);
+}
+
+}  // namespace mf::test

@@ -1,0 +1,87 @@
+// Copyright 2026 The meshflow Authors.
+// The op suites' central check (CONCEPTS section 3): for every valid N-d signature of an op
+// on a placement, forced in turn, the global result gathered equals the single-device
+// result. Inputs are full logical values, identical on every rank.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "meshflow/ops/dispatch.h"
+#include "tests/cpp/dist_util.h"
+
+namespace mf::test {
+
+// |actual - expected| <= tol * (1 + |expected|) elementwise, same shape and dtype.
+inline ::testing::AssertionResult close(const Tensor& actual, const Tensor& expected, double tol) {
+  if (actual.shape() != expected.shape() || actual.dtype() != expected.dtype()) {
+    return ::testing::AssertionFailure() << "shape/dtype " << to_string(actual.shape()) << " "
+                                         << dtype_name(actual.dtype()) << ", expected "
+                                         << to_string(expected.shape()) << " " << dtype_name(expected.dtype());
+  }
+  return visit_dtype(actual.dtype(), [&](auto v) -> ::testing::AssertionResult {
+    using T = decltype(v);
+    const T* a = actual.data_as<T>();
+    const T* e = expected.data_as<T>();
+    for (int64_t i = 0; i < actual.numel(); ++i) {
+      const double x = static_cast<double>(a[i]), y = static_cast<double>(e[i]);
+      const bool both_nan = std::isnan(x) && std::isnan(y);
+      if (!both_nan && !(std::abs(x - y) <= tol * (1 + std::abs(y)))) {
+        return ::testing::AssertionFailure() << "element " << i << " is " << x << ", expected " << y;
+      }
+    }
+    return ::testing::AssertionSuccess();
+  });
+}
+
+// Checks `op` on `inputs` under every valid N-d signature on `placement`; returns how many.
+inline int check_every_signature(const std::string& op_name, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                                 const Placement& placement, double tol = 1e-5) {
+  const OpDef& op = find_op(op_name);
+  const std::vector<Tensor> expected = apply_local(op, inputs, attrs);
+  std::vector<TensorMeta> metas;
+  for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
+  int checked = 0;
+  for (const NdSignature& sig : valid_nd_signatures(op, metas, attrs, placement.ndim())) {
+    std::vector<GlobalTensor> globals;
+    for (size_t i = 0; i < inputs.size(); ++i) globals.push_back(make_source(inputs[i], placement, sig.inputs[i]));
+    Constraints constraints;
+    constraints.signature = sig;
+    if (inputs.empty()) constraints.placement = placement;
+    std::vector<GlobalTensor> outs = apply_global(op, globals, attrs, constraints);
+    for (size_t i = 0; i < outs.size(); ++i) {
+      EXPECT_EQ(outs[i].nd_sbp(), sig.outputs[i]);
+      const Tensor local = outs[i].local();
+      const int id = placement.parallel_id(me());
+      if (id >= 0) {
+        EXPECT_EQ(local.shape(), local_box(outs[i].shape(), placement.hierarchy(), sig.outputs[i],
+                                           placement.coordinate(id)).extent)
+            << op_name << " " << sig.str();
+      }
+      EXPECT_TRUE(close(gather_full(outs[i]), expected[i], tol))
+          << op_name << " " << attrs.str() << " signature " << sig.str() << " on " << placement.str();
+    }
+    ++checked;
+  }
+  return checked;
+}
+
+inline Placement first_ranks(const Shape& hierarchy) {
+  std::vector<int> ranks(numel(hierarchy));
+  for (size_t i = 0; i < ranks.size(); ++i) ranks[i] = static_cast<int>(i);
+  return Placement("cpu", hierarchy, ranks);
+}
+
+// The meshes every op is checked on, those that fit in the world.
+inline std::vector<Placement> op_meshes() {
+  std::vector<Placement> meshes;
+  for (const Shape& h : {Shape{2}, Shape{4}, Shape{2, 2}}) {
+    if (numel(h) <= comm::world_size()) meshes.push_back(first_ranks(h));
+  }
+  return meshes;
+}
+
+}  // namespace mf::test

@@ -1,0 +1,186 @@
+// Copyright 2026 The meshflow Authors.
+// Ops on global tensors under mpirun: every valid signature of every op against the
+// single-device result (op_check.h), SBP inference as CONCEPTS section 4 describes it, the
+// inference cache, and bad input.
+#include <gtest/gtest.h>
+
+#include "meshflow/ops/dispatch.h"
+#include "tests/cpp/op_check.h"
+
+namespace mf {
+namespace {
+
+using namespace test;  // NOLINT: the suite's helpers
+
+const Sbp S0 = Sbp::split(0), S1 = Sbp::split(1), B = Sbp::broadcast(), P = Sbp::partial_sum();
+
+// Values that are exact in float32 sums and products of a few terms.
+Tensor value(const Shape& shape, DType dtype = DType::kFloat32) { return logical_value(shape, dtype); }
+
+TEST(Elementwise, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const char* op : {"add", "sub", "mul"}) {
+      for (const auto& [a, b] : std::vector<std::pair<Shape, Shape>>{
+               {{4, 6}, {4, 6}}, {{5, 3}, {5, 3}}, {{5, 3}, {3}}, {{1, 3}, {5, 1}}, {{2, 5, 3}, {5, 1}}}) {
+        EXPECT_GT(check_every_signature(op, {value(a), value(b)}, {}, p), 1);
+      }
+    }
+    check_every_signature("add", {value({7}, DType::kInt64), value({7}, DType::kInt64)}, {}, p);
+    Tensor divisor = value({5, 3});
+    for (int64_t i = 0; i < divisor.numel(); ++i) divisor.data_as<float>()[i] = static_cast<float>(1 + i % 4);
+    check_every_signature("div", {value({5, 3}), divisor}, {}, p);
+    check_every_signature("add_scalar", {value({5, 3})}, {{"value", 2.5}}, p);
+    check_every_signature("mul_scalar", {value({5, 3})}, {{"value", -3.0}}, p);
+  }
+}
+
+TEST(Matmul, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const auto& [a, b] : std::vector<std::pair<Shape, Shape>>{
+             {{4, 6}, {6, 8}}, {{5, 3}, {3, 7}}, {{3, 5, 4}, {4, 2}}, {{2, 3, 4}, {2, 4, 5}}, {{1, 3, 4}, {2, 4, 3}}}) {
+      EXPECT_GT(check_every_signature("matmul", {value(a), value(b)}, {}, p, 1e-5), 4);
+    }
+    check_every_signature("matmul", {value({5, 3}, DType::kFloat64), value({3, 4}, DType::kFloat64)}, {}, p);
+    check_every_signature("matmul", {value({5, 3}, DType::kInt32), value({3, 4}, DType::kInt32)}, {}, p);
+  }
+}
+
+GlobalTensor global(const Tensor& full, const Placement& p, const NdSbp& sbp) { return make_source(full, p, sbp); }
+
+// The differences in what this rank issued while running f.
+template <typename F>
+comm::CommStats issued_by(F f) {
+  const comm::CommStats before = comm::stats();
+  f();
+  const comm::CommStats after = comm::stats();
+  return {after.all_reduce - before.all_reduce, after.all_gather - before.all_gather,
+          after.reduce_scatter - before.reduce_scatter, after.all_to_all - before.all_to_all,
+          after.broadcast - before.broadcast, after.send - before.send, after.recv - before.recv,
+          after.bytes_sent - before.bytes_sent};
+}
+
+TEST(Inference, SplitPlusSplitGivesSplit0) {
+  REQUIRE_RANKS(2);
+  const Placement p = first_ranks({2});
+  const Tensor x = value({4, 4});
+  GlobalTensor out = apply_global(find_op("add"), {global(x, p, {S0}), global(x, p, {S1})}, {})[0];
+  EXPECT_EQ(out.nd_sbp(), (NdSbp{S0}));
+  EXPECT_TRUE(close(gather_full(out), apply_local(find_op("add"), {x, x}, {})[0], 0));
+}
+
+TEST(Inference, SplitPlusBroadcastCommunicatesNothing) {
+  REQUIRE_RANKS(2);
+  const Placement p = first_ranks({2});
+  const Tensor x = value({4, 4});
+  GlobalTensor a = global(x, p, {S0}), b = global(x, p, {B});
+  std::optional<GlobalTensor> out;
+  comm::CommStats c = issued_by([&] { out = apply_global(find_op("add"), {a, b}, {})[0]; });
+  EXPECT_EQ(out->nd_sbp(), (NdSbp{S0}));
+  EXPECT_EQ(c.all_gather + c.all_reduce + c.all_to_all + c.reduce_scatter + c.send + c.recv + c.broadcast, 0);
+}
+
+TEST(Inference, MatmulOnTwoByTwoMesh) {
+  REQUIRE_RANKS(4);
+  const Placement mesh = first_ranks({2, 2});
+  const Tensor x = value({4, 4});
+  const OpDef& matmul = find_op("matmul");
+  const Tensor expected = apply_local(matmul, {x, x}, {})[0];
+  std::optional<GlobalTensor> out;
+  comm::CommStats c = issued_by(
+      [&] { out = apply_global(matmul, {global(x, mesh, {B, S0}), global(x, mesh, {S1, B})}, {})[0]; });
+  EXPECT_EQ(out->nd_sbp(), (NdSbp{S1, S0}));
+  EXPECT_EQ(c.bytes_sent, 0);
+  EXPECT_TRUE(close(gather_full(*out), expected, 0));
+
+  out = apply_global(matmul, {global(x, mesh, {S0, S1}), global(x, mesh, {B, S0})}, {})[0];
+  EXPECT_EQ(out->nd_sbp(), (NdSbp{S0, P}));
+  std::optional<GlobalTensor> reduced;
+  c = issued_by([&] { reduced = to_global(*out, mesh, {S0, B}); });
+  EXPECT_EQ(c.all_reduce, 1);
+  EXPECT_EQ(c.all_gather + c.all_to_all + c.reduce_scatter + c.send + c.recv, 0);
+  // Inside the mesh rows only: the plan is one all-reduce on axis 1.
+  boxing::Plan plan = boxing::plan_boxing({4, 4}, DType::kFloat32, {mesh, {S0, P}}, {mesh, {S0, B}});
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_EQ(plan.steps[0].axis, 1);
+  EXPECT_TRUE(close(gather_full(*reduced), expected, 0));
+}
+
+TEST(Inference, RepeatedCallHitsTheCacheAndAnyKeyChangeMisses) {
+  REQUIRE_RANKS(2);
+  const Placement p = first_ranks({2});
+  const OpDef& add = find_op("add");
+  const Tensor x = value({6, 4});
+  GlobalTensor a = global(x, p, {S0}), b = global(x, p, {B});
+  apply_global(add, {a, b}, {});
+  InferCacheStats before = infer_cache_stats();
+  apply_global(add, {a, b}, {});
+  InferCacheStats after = infer_cache_stats();
+  EXPECT_EQ(after.hits, before.hits + 1);
+  EXPECT_EQ(after.misses, before.misses);
+
+  auto misses = [&](const std::function<void()>& call) {
+    const InferCacheStats s0 = infer_cache_stats();
+    call();
+    const InferCacheStats s1 = infer_cache_stats();
+    return s1.misses - s0.misses;
+  };
+  EXPECT_EQ(misses([&] { apply_global(find_op("sub"), {a, b}, {}); }), 1);                       // op
+  EXPECT_EQ(misses([&] { apply_global(add, {global(value({5, 4}), p, {S0}), global(value({5, 4}), p, {B})}, {}); }), 1);  // shape
+  EXPECT_EQ(misses([&] { apply_global(add, {global(x, p, {S1}), b}, {}); }), 1);                // sbp
+  EXPECT_EQ(misses([&] {
+              apply_global(add, {global(value({6, 4}, DType::kFloat64), p, {S0}),
+                                 global(value({6, 4}, DType::kFloat64), p, {B})}, {});
+            }), 1);                                                                            // dtype
+  EXPECT_EQ(misses([&] { apply_global(find_op("add_scalar"), {a}, {{"value", 1.0}}); }), 1);
+  EXPECT_EQ(misses([&] { apply_global(find_op("add_scalar"), {a}, {{"value", 2.0}}); }), 1);  // attribute
+  Constraints want_b;
+  want_b.outputs.push_back(NdSbp{B});
+  EXPECT_EQ(misses([&] { apply_global(add, {a, b}, {}, want_b); }), 1);                         // constraint
+  if (comm::world_size() >= 3) {
+    const Placement q("cpu", std::vector<int>{1, 2});
+    EXPECT_EQ(misses([&] { apply_global(add, {global(x, q, {S0}), global(x, q, {B})}, {}); }), 1);  // placement
+  }
+}
+
+TEST(Inference, RequestedOutputSbpIsHonoured) {
+  REQUIRE_RANKS(2);
+  const Placement p = first_ranks({2});
+  const Tensor x = value({6, 4});
+  Constraints c;
+  c.outputs.push_back(NdSbp{S1});
+  GlobalTensor out = apply_global(find_op("add"), {global(x, p, {S0}), global(x, p, {B})}, {}, c)[0];
+  EXPECT_EQ(out.nd_sbp(), (NdSbp{S1}));
+  EXPECT_TRUE(close(gather_full(out), apply_local(find_op("add"), {x, x}, {})[0], 0));
+}
+
+// Every rank throws the same clear error, and the job stays usable.
+template <typename F>
+void expect_error(F f, const std::string& text) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one containing '" << text << "'";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+  const Placement all = first_ranks({comm::world_size()});
+  EXPECT_TRUE(close(gather_full(global(value({3, 2}), all, {S0})), value({3, 2}), 0));
+}
+
+TEST(BadInput, ClearErrorsOnEveryRank) {
+  REQUIRE_RANKS(2);
+  const Placement p = first_ranks({2});
+  const Placement q("cpu", std::vector<int>{1, 0});
+  GlobalTensor a = global(value({4, 3}), p, {S0});
+  expect_error([&] { apply_global(find_op("add"), {a, global(value({4, 5}), p, {S0})}, {}); },
+               "[add] shapes [4, 3] and [4, 5] cannot be broadcast");
+  expect_error([&] { apply_global(find_op("add"), {a, global(value({4, 3}, DType::kInt64), p, {S0})}, {}); },
+               "[add] dtypes differ: float32 and int64");
+  expect_error([&] { apply_global(find_op("add"), {a, global(value({4, 3}), q, {S0})}, {}); },
+               "[add] inputs are on different placements: placement(type=\"cpu\", ranks=[0, 1]) and "
+               "placement(type=\"cpu\", ranks=[1, 0])");
+  expect_error([&] { apply_global(find_op("matmul"), {a, a}, {}); }, "[matmul] inner dims differ");
+  expect_error([&] { find_op("no_such_op"); }, "unknown op 'no_such_op'");
+}
+
+}  // namespace
+}  // namespace mf
