@@ -33,6 +33,10 @@ const OpMap& all_ops() {
     OpRegistry r;
     register_elementwise_ops(r);
     register_matmul_ops(r);
+    register_shape_ops(r);
+    register_reduce_ops(r);
+    register_nn_ops(r);
+    register_creation_ops(r);
     return op_map();
   }();
   return *ops;

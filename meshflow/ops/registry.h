@@ -13,7 +13,11 @@ class OpRegistry {
   void add(OpDef op);
 };
 
-void register_elementwise_ops(OpRegistry& r);
-void register_matmul_ops(OpRegistry& r);
+void register_elementwise_ops(OpRegistry& r);  // elementwise.cc
+void register_matmul_ops(OpRegistry& r);       // matmul.cc
+void register_shape_ops(OpRegistry& r);        // shape.cc: transpose, permute, reshape, slice, cat, ...
+void register_reduce_ops(OpRegistry& r);       // reduce.cc: sum, mean, amax, amin
+void register_nn_ops(OpRegistry& r);           // nn.cc: softmax, layer_norm, embedding, cross_entropy
+void register_creation_ops(OpRegistry& r);     // creation.cc: zeros, ones, full, arange, rand, randn
 
 }  // namespace mf

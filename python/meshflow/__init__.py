@@ -12,6 +12,10 @@ from ._placement import placement
 from ._tensor import Tensor, tensor, from_numpy
 from ._ops_elementwise import add, sub, mul, div
 from ._ops_matmul import matmul
+from ._ops_shape import *  # noqa: F401,F403
+from ._ops_reduce import *  # noqa: F401,F403
+from ._ops_creation import *  # noqa: F401,F403
+from . import nn
 
 
 def infer_cache_stats():

@@ -1,0 +1,2 @@
+"""Placeholder."""
+__all__ = []

@@ -1,0 +1,2 @@
+"""meshflow.nn."""
+from . import functional

@@ -1,0 +1,1 @@
+"""meshflow.nn.functional: softmax, log_softmax, layer_norm, embedding, cross_entropy, relu, gelu, ..."""

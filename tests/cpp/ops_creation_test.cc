@@ -1,0 +1,2 @@
+// Copyright 2026 The meshflow Authors.
+#include <gtest/gtest.h>
