@@ -11,6 +11,7 @@
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/allocator.h"
 #include "meshflow/global/global_tensor.h"
+#include "meshflow/ops/creation.h"
 #include "meshflow/ops/dispatch.h"
 
 namespace py = pybind11;
@@ -201,6 +202,14 @@ PYBIND11_MODULE(_C, m) {
   m.def("apply", &apply, py::arg("name"), py::arg("inputs"), py::arg("attrs"), py::arg("placement") = py::none(),
         py::arg("sbp") = py::none());
   m.def("op_names", &op_names);
+  m.def("manual_seed", &manual_seed, py::arg("seed"));
+  m.def(
+      "next_random_call",
+      [](int64_t numel) {
+        const RandomCall call = next_random_call(numel);
+        return py::make_tuple(call.seed, call.offset);
+      },
+      py::arg("numel"));
   m.def("infer_cache_stats", [] {
     InferCacheStats s = infer_cache_stats();
     py::dict d;

@@ -12,6 +12,7 @@ namespace mf {
 enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64 };
 
 size_t dtype_size(DType dtype);
+inline bool is_floating(DType dtype) { return dtype == DType::kFloat32 || dtype == DType::kFloat64; }
 const char* dtype_name(DType dtype);
 // Throws std::invalid_argument naming the supported dtypes when `name` is not one of them.
 DType dtype_from_name(const std::string& name);

@@ -11,6 +11,12 @@ int64_t numel(const Shape& shape) {
   return n;
 }
 
+Shape row_major_strides(const Shape& shape) {
+  Shape strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
 std::string to_string(const Shape& shape) {
   std::string s = "[";
   for (size_t i = 0; i < shape.size(); ++i) {

@@ -11,6 +11,8 @@ namespace mf {
 using Shape = std::vector<int64_t>;
 
 int64_t numel(const Shape& shape);
+// Elements between consecutive indices of each dim in row-major order.
+Shape row_major_strides(const Shape& shape);
 std::string to_string(const Shape& shape);  // "[2, 3]"
 
 // A region [start, start + extent) of an N-d index space. Invariant: start.size() ==

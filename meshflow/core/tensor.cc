@@ -66,12 +66,6 @@ uint64_t Tensor::content_hash() const {
 
 namespace {
 
-Shape row_major_strides(const Shape& shape) {
-  Shape strides(shape.size(), 1);
-  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
-  return strides;
-}
-
 // Copies `extent` from src (at byte pointer s) to dst, one dim at a time; `run` trailing
 // dims have been folded into one memcpy of `run_bytes`.
 void copy_rec(const char* s, char* d, const Shape& extent, const Shape& ss, const Shape& ds, size_t dim,

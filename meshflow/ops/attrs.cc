@@ -22,6 +22,14 @@ Attrs& Attrs::set(const std::string& key, AttrValue value) {
   return *this;
 }
 
+Attrs Attrs::without(const std::vector<std::string>& keys) const {
+  Attrs kept;
+  for (const auto& item : items_) {
+    if (std::find(keys.begin(), keys.end(), item.first) == keys.end()) kept.items_.push_back(item);
+  }
+  return kept;
+}
+
 const AttrValue* Attrs::find(const std::string& key) const {
   for (const auto& item : items_) {
     if (item.first == key) return &item.second;

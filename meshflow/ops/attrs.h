@@ -22,6 +22,8 @@ class Attrs {
   Attrs(std::initializer_list<std::pair<std::string, AttrValue>> items);
 
   Attrs& set(const std::string& key, AttrValue value);
+  // A copy without the attributes named in `keys`.
+  Attrs without(const std::vector<std::string>& keys) const;
   bool has(const std::string& key) const { return find(key) != nullptr; }
   int64_t get_int(const std::string& key) const;
   double get_float(const std::string& key) const;  // an int attribute reads as a float too

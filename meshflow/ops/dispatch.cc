@@ -189,7 +189,8 @@ std::vector<NdSignature> valid_nd_signatures(const OpDef& op, const std::vector<
 
 const OpPlan& plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<NdSbp>& input_sbps,
                       const Placement& placement, const Attrs& attrs, const Constraints& constraints) {
-  PlanKey key{&op, attrs, inputs, input_sbps, placement, constraints};
+  PlanKey key{&op, op.kernel_only_attrs.empty() ? attrs : attrs.without(op.kernel_only_attrs), inputs, input_sbps,
+              placement, constraints};
   return cache().get(key, [&] {
     std::vector<TensorMeta> outputs = op.infer(inputs, attrs);
     for (size_t i = 0; i < constraints.outputs.size(); ++i) {

@@ -60,6 +60,9 @@ struct OpDef {
       signatures;
   // Local outputs (shapes ctx.output_boxes[i].extent) from local inputs.
   std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs, const KernelContext& ctx)> kernel;
+  // Attributes that only the kernel reads (a random call's seed and offset): they are left
+  // out of the SBP inference cache key, so calls that differ only in them share one plan.
+  std::vector<std::string> kernel_only_attrs;
 };
 
 // Throws std::invalid_argument("unknown op ...") when no op has that name.

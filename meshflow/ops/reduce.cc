@@ -1,8 +1,244 @@
 // Copyright 2026 The meshflow Authors.
+// Reductions with PyTorch's names and semantics: sum, mean, amax, amin over the dims in
+// attribute "dims" (ints, negative ones count from the end, no repeats; empty means every
+// dim, like torch's dim=()), keeping them as size 1 when the optional bool "keepdim" is
+// true. sum of an integer tensor is int64, as in PyTorch; mean takes floating tensors only
+// and the mean of nothing is NaN; amax/amin reject a reduced dim of size 0 (the maximum of
+// nothing has no value) and propagate NaN.
+// Signatures, with op the reduction's partial kind (sum for sum and mean):
+//   S(d) -> P(op) for each reduced dim d;  S(k) -> S(k') for each kept dim k (k' its index
+//   in the output);  P(op) -> P(op).
+// mean divides its local sum by the LOGICAL number of reduced elements, so the partial means
+// of S(d) parts add up to the mean.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
+namespace {
 
-void register_reduce_ops(OpRegistry& r) { (void)r; }
+
+// Which input dims the attributes reduce.
+std::vector<bool> reduced_dims(const std::string& op, const Attrs& attrs, int64_t ndim) {
+  const std::vector<int64_t>& dims = attrs.get_ints("dims");
+  std::vector<bool> reduced(ndim, dims.empty());
+  for (int64_t dim : dims) {
+    const int64_t d = kernel::normalize_dim(op, dim, ndim);
+    if (reduced[d]) {
+      op_error(op, "dim " + std::to_string(d) + " appears more than once in dims; expected distinct dims");
+    }
+    reduced[d] = true;
+  }
+  return reduced;
+}
+
+bool keepdim(const Attrs& attrs) { return attrs.has("keepdim") && attrs.get_bool("keepdim"); }
+
+template <typename T>
+bool is_nan(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::isnan(v);
+  } else {
+    return false;
+  }
+}
+
+template <typename T>
+T identity(ReduceOp op) {
+  constexpr bool inf = std::numeric_limits<T>::has_infinity;
+  switch (op) {
+    case ReduceOp::kMax: return inf ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+    case ReduceOp::kMin: return inf ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+    case ReduceOp::kSum: break;
+  }
+  return T{0};
+}
+
+// A run of adjacent input dims that are all reduced or all kept, merged into one dim.
+struct Group {
+  int64_t size, stride;
+  bool reduced;
+};
+
+// The row-major index space of some groups (outermost first), e.g. the kept ones.
+struct IndexSpace {
+  std::vector<Group> groups;
+
+  int64_t count() const {
+    int64_t n = 1;
+    for (const Group& g : groups) n *= g.size;
+    return n;
+  }
+  // The input offset of flat index i.
+  int64_t offset(int64_t i) const {
+    int64_t off = 0;
+    for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
+      off += i % g->size * g->stride;
+      i /= g->size;
+    }
+    return off;
+  }
+};
+
+// out[o] = f-reduction of the input elements that map to o, starting from `init`. Dims are
+// merged into groups first, so the innermost loop always runs over contiguous memory: along
+// the last group when it is reduced (in kLanes independent accumulators, which the
+// compiler vectorizes), else across it, one output row at a time.
+template <typename TI, typename TO, typename F>
+void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, TO* out, int64_t out_n, TO init,
+            F f) {
+  if (numel(shape) == 0) {
+    std::fill(out, out + out_n, init);
+    return;
+  }
+  std::vector<Group> groups;
+  int64_t stride = numel(shape);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    stride /= shape[d];
+    if (shape[d] == 1) continue;
+    if (!groups.empty() && groups.back().reduced == reduced[d]) {
+      groups.back().size *= shape[d];
+      groups.back().stride = stride;
+    } else {
+      groups.push_back({shape[d], stride, reduced[d]});
+    }
+  }
+  const bool inner_reduced = !groups.empty() && groups.back().reduced;
+  const int64_t inner = groups.empty() ? 1 : groups.back().size;
+  if (!groups.empty()) groups.pop_back();
+  IndexSpace outer, across;
+  for (const Group& g : groups) (g.reduced ? across : outer).groups.push_back(g);
+  const int64_t n_outer = outer.count(), n_across = across.count();
+  const bool parallel = numel(shape) > kernel::kParallelGrain;
+  if (inner_reduced) {
+    constexpr int kLanes = 8;
+#pragma omp parallel for if (parallel)
+    for (int64_t o = 0; o < n_outer; ++o) {
+      const TI* base = in + outer.offset(o);
+      TO lanes[kLanes];
+      std::fill(lanes, lanes + kLanes, init);
+      for (int64_t r = 0; r < n_across; ++r) {
+        const TI* p = base + across.offset(r);
+        int64_t j = 0;
+        for (; j + kLanes <= inner; j += kLanes) {
+          for (int l = 0; l < kLanes; ++l) lanes[l] = f(lanes[l], static_cast<TO>(p[j + l]));
+        }
+        for (; j < inner; ++j) lanes[0] = f(lanes[0], static_cast<TO>(p[j]));
+      }
+      TO acc = lanes[0];
+      for (int l = 1; l < kLanes; ++l) acc = f(acc, lanes[l]);
+      out[o] = acc;
+    }
+    return;
+  }
+#pragma omp parallel for if (parallel)
+  for (int64_t o = 0; o < n_outer; ++o) {
+    const TI* base = in + outer.offset(o);
+    TO* row = out + o * inner;
+    std::fill(row, row + inner, init);
+    for (int64_t r = 0; r < n_across; ++r) {
+      const TI* p = base + across.offset(r);
+      for (int64_t j = 0; j < inner; ++j) row[j] = f(row[j], static_cast<TO>(p[j]));
+    }
+  }
+}
+
+template <typename TI, typename TO>
+void reduce_with(ReduceOp op, const Tensor& in, const std::vector<bool>& reduced, const Tensor& out) {
+  const TI* x = in.data_as<TI>();
+  TO* y = out.data_as<TO>();
+  const TO init = identity<TO>(op);
+  // max/min take b when it is larger/smaller or NaN, unless a is NaN already: NaN propagates,
+  // and the form vectorizes (two compares and a blend).
+  switch (op) {
+    case ReduceOp::kSum:
+      reduce(x, in.shape(), reduced, y, out.numel(), init, [](TO a, TO b) { return a + b; });
+      return;
+    case ReduceOp::kMax:
+      reduce(x, in.shape(), reduced, y, out.numel(), init,
+             [](TO a, TO b) { return !(b <= a) & !is_nan(a) ? b : a; });
+      return;
+    case ReduceOp::kMin:
+      reduce(x, in.shape(), reduced, y, out.numel(), init,
+             [](TO a, TO b) { return !(b >= a) & !is_nan(a) ? b : a; });
+      return;
+  }
+}
+
+OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
+  OpDef def;
+  def.name = name;
+  def.infer = [name, op, mean](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(name, in, 1);
+    const Shape& shape = in[0].shape;
+    const std::vector<bool> reduced = reduced_dims(name, attrs, static_cast<int64_t>(shape.size()));
+    if (mean && !is_floating(in[0].dtype)) {
+      op_error(name, std::string("takes a floating tensor, got ") + dtype_name(in[0].dtype) +
+                         "; expected float32 or float64 (cast first)");
+    }
+    Shape out;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (reduced[d] && op != ReduceOp::kSum && shape[d] == 0) {
+        op_error(name, "cannot reduce dim " + std::to_string(d) + " of size 0 of a tensor of shape " +
+                           to_string(shape) + ": the " + reduce_op_name(op) +
+                           " of nothing has no value; expected nonempty reduced dims");
+      }
+      if (!reduced[d]) out.push_back(shape[d]);
+      if (reduced[d] && keepdim(attrs)) out.push_back(1);
+    }
+    const bool widen = op == ReduceOp::kSum && !is_floating(in[0].dtype);
+    return std::vector<TensorMeta>{{out, widen ? DType::kInt64 : in[0].dtype}};
+  };
+  def.signatures = [name, op](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
+    const int64_t nd = static_cast<int64_t>(in[0].shape.size());
+    const std::vector<bool> reduced = reduced_dims(name, attrs, nd);
+    const bool keep = keepdim(attrs);
+    const Sbp partial = Sbp::partial(op);
+    std::vector<Signature> sigs;
+    int kept = 0;  // kept dims before d
+    for (int d = 0; d < nd; ++d) {
+      const Sbp out = reduced[d] ? partial : Sbp::split(keep ? d : kept);
+      sigs.push_back({{Sbp::split(d)}, {out}});
+      kept += !reduced[d];
+    }
+    sigs.push_back({{partial}, {partial}});
+    return sigs;
+  };
+  def.kernel = [name, op, mean](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const Shape& logical = ctx.inputs[0].shape;
+    const std::vector<bool> reduced = reduced_dims(name, ctx.attrs, static_cast<int64_t>(logical.size()));
+    Tensor out = Tensor::empty(ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_integral_v<T>) {
+        if (out.dtype() != in[0].dtype()) return reduce_with<T, int64_t>(op, in[0], reduced, out);
+      }
+      reduce_with<T, T>(op, in[0], reduced, out);
+      if constexpr (std::is_floating_point_v<T>) {
+        if (!mean) return;
+        int64_t count = 1;
+        for (size_t d = 0; d < logical.size(); ++d) count *= reduced[d] ? logical[d] : 1;
+        T* y = out.data_as<T>();
+        const T divisor = static_cast<T>(count);  // 0 for an empty reduction: 0 / 0 is NaN, as in NumPy
+        for (int64_t i = 0, n = out.numel(); i < n; ++i) y[i] /= divisor;
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+  return def;
+}
+
+}  // namespace
+
+void register_reduce_ops(OpRegistry& r) {
+  r.add(reduction("sum", ReduceOp::kSum, false));
+  r.add(reduction("mean", ReduceOp::kSum, true));
+  r.add(reduction("amax", ReduceOp::kMax, false));
+  r.add(reduction("amin", ReduceOp::kMin, false));
+}
 
 }  // namespace mf

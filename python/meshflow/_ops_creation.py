@@ -1,2 +1,99 @@
-"""Placeholder."""
-__all__ = []
+"""Creation ops, as PyTorch names them: zeros, ones, full, arange, rand, randn, manual_seed.
+
+Each makes a local tensor, or with placement= and sbp= a global one: then every rank calls
+it with the same arguments, and each computes only its own part. A global tensor's value
+does not depend on its placement or SBP; for rand and randn it is also the value that a
+local call after the same manual_seed would give (see meshflow/ops/creation.h).
+"""
+import numbers
+
+from . import _C
+from . import _dtype
+from ._tensor import _check_placement, apply
+
+__all__ = ["zeros", "ones", "full", "arange", "rand", "randn", "manual_seed"]
+
+
+def _size(name, size):
+    """The shape from f(2, 3) or f((2, 3)) / f([2, 3])."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    for d in size:
+        if not isinstance(d, numbers.Integral) or isinstance(d, bool):
+            raise TypeError(f"{name}: sizes must be ints, got {tuple(size)!r}")
+        if d < 0:
+            raise ValueError(f"{name}: size {tuple(size)!r} has a negative dim; expected sizes >= 0")
+    return [int(d) for d in size]
+
+
+def _create(name, attrs, dtype, placement, sbp):
+    attrs["dtype"] = getattr(_C.DType, _dtype.to_dtype(dtype).name)
+    if placement is None and sbp is None:
+        return apply(name, [], attrs)[0]
+    if placement is None or sbp is None:
+        raise ValueError(f"{name}: a global tensor needs both placement and sbp")
+    return apply(name, [], attrs, placement=_check_placement(placement), sbp=sbp)[0]
+
+
+def zeros(*size, dtype=None, placement=None, sbp=None):
+    """A tensor of zeros; zeros(2, 3) or zeros((2, 3)). sbp may also be partial_sum."""
+    return _create("zeros", {"shape": _size("zeros", size)}, dtype or _dtype.float32, placement, sbp)
+
+
+def ones(*size, dtype=None, placement=None, sbp=None):
+    return _create("ones", {"shape": _size("ones", size)}, dtype or _dtype.float32, placement, sbp)
+
+
+def full(size, fill_value, dtype=None, placement=None, sbp=None):
+    """A tensor of `fill_value`; its dtype by default follows PyTorch: int64 for an int, else float32."""
+    if not isinstance(fill_value, numbers.Real):
+        raise TypeError(f"full: fill_value must be a real number, got {type(fill_value).__name__}")
+    exact = isinstance(fill_value, numbers.Integral)
+    if dtype is None:
+        dtype = _dtype.int64 if exact else _dtype.float32
+    value = int(fill_value) if exact else float(fill_value)
+    return _create("full", {"shape": _size("full", (size,)), "value": value}, dtype, placement, sbp)
+
+
+def arange(start, end=None, step=1, dtype=None, placement=None, sbp=None):
+    """start, start + step, ... up to end (excluded); arange(n) is 0 .. n-1.
+
+    The dtype by default is int64 when start, end and step are ints, else float32.
+    """
+    if end is None:
+        start, end = 0, start
+    bounds = {"start": start, "end": end, "step": step}
+    for key, value in bounds.items():
+        if not isinstance(value, numbers.Real):
+            raise TypeError(f"arange: {key} must be a real number, got {type(value).__name__}")
+    exact = all(isinstance(v, numbers.Integral) for v in bounds.values())
+    if dtype is None:
+        dtype = _dtype.int64 if exact else _dtype.float32
+    attrs = {k: int(v) if isinstance(v, numbers.Integral) else float(v) for k, v in bounds.items()}
+    return _create("arange", attrs, dtype, placement, sbp)
+
+
+def manual_seed(seed):
+    """Seeds rand and randn (on this rank; call it with the same seed on every rank)."""
+    if not isinstance(seed, numbers.Integral) or isinstance(seed, bool):
+        raise TypeError(f"manual_seed: seed must be an int, got {type(seed).__name__}")
+    _C.manual_seed(int(seed) % (1 << 64))
+
+
+def _random(name, size, dtype, placement, sbp):
+    shape = _size(name, size)
+    numel = 1
+    for d in shape:
+        numel *= d
+    seed, offset = _C.next_random_call(numel)
+    return _create(name, {"shape": shape, "seed": seed, "offset": offset}, dtype or _dtype.float32, placement, sbp)
+
+
+def rand(*size, dtype=None, placement=None, sbp=None):
+    """Uniform in [0, 1), float32 or float64."""
+    return _random("rand", size, dtype, placement, sbp)
+
+
+def randn(*size, dtype=None, placement=None, sbp=None):
+    """Standard normal, float32 or float64."""
+    return _random("randn", size, dtype, placement, sbp)

@@ -1,63 +1,258 @@
-"""Elementwise ops with NumPy broadcasting: mf.add, sub, mul, div and the operators.
+"""Elementwise ops with NumPy broadcasting, as PyTorch names them (and their operators and
+Tensor methods):
 
-A Python number operand becomes a tensor of the other operand's dtype (a broadcast global
-tensor on its placement when that operand is global), except for the fast scalar forms
-x + c and x * c.
+    add sub mul div floor_divide pow maximum minimum eq ne lt le gt ge where
+    neg abs relu trunc exp log sqrt rsqrt tanh sigmoid, nn.functional.gelu, cast
+
+Dtypes follow PyTorch where meshflow has them:
+- There is no bool dtype: comparisons (==, <, eq, lt, ...) give 1 or 0 in their inputs'
+  dtype, and where() takes any nonzero condition as true.
+- exp, log, sqrt, rsqrt, tanh and sigmoid of an integer tensor are float32; gelu takes
+  floats only.
+- A Python number takes the tensor's dtype, except that an integer tensor meeting a Python
+  float is first cast to float32. Two tensors of different dtypes are an error: cast one
+  (x.float(), x.to(mf.float64), mf.cast(x, dtype)).
+- `/` and div() divide exactly: integer tensors are first cast to float32. `//`,
+  floor_divide() and div(rounding_mode="trunc" or "floor") keep integers, and there a zero
+  divisor raises ValueError. An integer tensor to a negative integer power is an error.
+
+A number becomes a tensor on the other operand's placement (broadcast) when that operand is
+global, except in the scalar forms that need no tensor (x + c, x - c, x * c, x / c, x ** c,
+c ** x, c - x).
 """
 import numbers
 
 import numpy as _np
 
 from . import _C
+from . import _dtype
 from ._tensor import Tensor, apply, tensor
 
+__all__ = ["add", "sub", "mul", "div", "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt",
+           "ge", "where", "neg", "abs", "relu", "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast"]
 
-def _as_tensor(value, like):
-    """`value` as a tensor that can meet `like` in an op."""
-    if isinstance(value, Tensor):
-        return value
-    if not isinstance(value, numbers.Number):
-        raise TypeError(f"expected a meshflow.Tensor or a number, got {type(value).__name__}")
-    array = _np.asarray(value, dtype=like.dtype.numpy)
+_FLOATS = (_dtype.float32, _dtype.float64)
+
+
+def _is_number(value):
+    return isinstance(value, numbers.Real)
+
+
+def _check_number(value):
+    if not _is_number(value):
+        raise TypeError(f"expected a meshflow.Tensor or a real number, got {type(value).__name__}")
+
+
+def _promoted(x, value):
+    """x as the op on (x, value) sees it: cast to float32 when x holds integers and value is a
+    Python float (PyTorch's promotion; a number never changes a tensor's dtype otherwise)."""
+    if not isinstance(value, numbers.Integral) and x.dtype not in _FLOATS:
+        return cast(x, _dtype.float32)
+    return x
+
+
+def _attr(value):
+    """A number as an op attribute; integers stay exact ints."""
+    return int(value) if isinstance(value, numbers.Integral) else float(value)
+
+
+def _scalar_tensor(value, dtype, like):
+    """`value` as a 0-d tensor of `dtype`, broadcast on `like`'s placement if `like` is global."""
+    array = _np.asarray(value, dtype=dtype.numpy)
     if like.is_global:
         placement = like.placement
         return tensor(array, placement=placement, sbp=[_C.Sbp.broadcast()] * len(placement.hierarchy))
     return tensor(array)
 
 
-def _binary(name):
-    def op(a, b):
-        if not isinstance(a, Tensor):
-            a = _as_tensor(a, b)
-        return apply(name, [a, _as_tensor(b, a)])[0]
-    op.__name__ = name
+def _operands(a, b):
+    """(a, b) as two tensors: a number follows the tensor (after _promoted)."""
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        return a, b
+    if isinstance(a, Tensor):
+        _check_number(b)
+        a = _promoted(a, b)
+        return a, _scalar_tensor(b, a.dtype, a)
+    if isinstance(b, Tensor):
+        _check_number(a)
+        b = _promoted(b, a)
+        return _scalar_tensor(a, b.dtype, b), b
+    raise TypeError(f"expected at least one meshflow.Tensor, got {type(a).__name__} and {type(b).__name__}")
+
+
+def _scalar_op(name, x, value):
+    """The C++ op `name` of tensor x and the number `value` (its attribute)."""
+    x = _promoted(x, value)
+    return apply(name, [x], {"value": _attr(value)})[0]
+
+
+def _binary(name, doc):
+    def op(input, other):
+        return apply(name, list(_operands(input, other)))[0]
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
     return op
 
 
-add = _binary("add")
-sub = _binary("sub")
-mul = _binary("mul")
-div = _binary("div")
-
-
-def _with_scalar(name, tensor_op):
-    def op(x, other):
-        if isinstance(other, numbers.Number) and not isinstance(other, bool):
-            return apply(name, [x], {"value": float(other)})[0]
-        return tensor_op(x, other)
+def _unary(name, doc):
+    def op(input):
+        return apply(name, [input])[0]
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
     return op
 
 
-Tensor.__add__ = _with_scalar("add_scalar", add)
-Tensor.__radd__ = Tensor.__add__
-Tensor.__sub__ = lambda x, other: (apply("add_scalar", [x], {"value": -float(other)})[0]
-                                   if isinstance(other, numbers.Number) else sub(x, other))
-Tensor.__rsub__ = lambda x, other: sub(_as_tensor(other, x), x)
-Tensor.__mul__ = _with_scalar("mul_scalar", mul)
-Tensor.__rmul__ = Tensor.__mul__
-Tensor.__truediv__ = lambda x, other: (apply("mul_scalar", [x], {"value": 1.0 / other})[0]
-                                       if isinstance(other, numbers.Number) and x.dtype.name.startswith("float")
-                                       else div(x, other))
-Tensor.__rtruediv__ = lambda x, other: div(_as_tensor(other, x), x)
-Tensor.__neg__ = lambda x: apply("mul_scalar", [x], {"value": -1.0})[0]
-Tensor.add, Tensor.sub, Tensor.mul, Tensor.div = add, sub, mul, div
+# ---------------------------------------------------------------------------------------------
+# Binary ops. Each takes tensors or numbers (at least one tensor).
+
+def add(input, other):
+    """input + other."""
+    if isinstance(input, Tensor) and _is_number(other):
+        return _scalar_op("add_scalar", input, other)
+    if isinstance(other, Tensor) and _is_number(input):
+        return _scalar_op("add_scalar", other, input)
+    return apply("add", list(_operands(input, other)))[0]
+
+
+def sub(input, other):
+    """input - other."""
+    if isinstance(input, Tensor) and _is_number(other):
+        return _scalar_op("add_scalar", input, -other)
+    if isinstance(other, Tensor) and _is_number(input):
+        return _scalar_op("add_scalar", neg(_promoted(other, input)), input)
+    return apply("sub", list(_operands(input, other)))[0]
+
+
+def mul(input, other):
+    """input * other."""
+    if isinstance(input, Tensor) and _is_number(other):
+        return _scalar_op("mul_scalar", input, other)
+    if isinstance(other, Tensor) and _is_number(input):
+        return _scalar_op("mul_scalar", other, input)
+    return apply("mul", list(_operands(input, other)))[0]
+
+
+def _to_float(x):
+    return x if x.dtype in _FLOATS else cast(x, _dtype.float32)
+
+
+def div(input, other, rounding_mode=None):
+    """input / other. rounding_mode None: the exact quotient (integer tensors are cast to
+    float32 first); "trunc": rounded toward zero; "floor": rounded down (= floor_divide)."""
+    if rounding_mode == "floor":
+        return floor_divide(input, other)
+    if rounding_mode not in (None, "trunc"):
+        raise ValueError(f"div: rounding_mode must be None, 'trunc' or 'floor', got {rounding_mode!r}")
+    if rounding_mode is None and isinstance(input, Tensor) and _is_number(other):
+        return _scalar_op("div_scalar", _to_float(input), other)
+    a, b = _operands(input, other)
+    if rounding_mode == "trunc":
+        quotient = apply("div", [a, b])[0]
+        return trunc(quotient) if a.dtype in _FLOATS else quotient
+    if a.dtype == b.dtype:  # a mismatch is left for the op to report
+        a, b = _to_float(a), _to_float(b)
+    return apply("div", [a, b])[0]
+
+
+floor_divide = _binary("floor_divide", "input // other: the quotient rounded down (Python's and PyTorch's //).")
+
+
+def pow(input, exponent):
+    """input ** exponent (torch.pow); either may be a number."""
+    if isinstance(input, Tensor) and _is_number(exponent):
+        return _scalar_op("pow_scalar", input, exponent)
+    if isinstance(exponent, Tensor) and _is_number(input):
+        return _scalar_op("rpow_scalar", exponent, input)
+    return apply("pow", list(_operands(input, exponent)))[0]
+
+
+maximum = _binary("maximum", "The elementwise maximum; NaN if either is NaN.")
+minimum = _binary("minimum", "The elementwise minimum; NaN if either is NaN.")
+eq = _binary("eq", "input == other as 1 or 0 in the inputs' dtype.")
+ne = _binary("ne", "input != other as 1 or 0 in the inputs' dtype.")
+lt = _binary("lt", "input < other as 1 or 0 in the inputs' dtype.")
+le = _binary("le", "input <= other as 1 or 0 in the inputs' dtype.")
+gt = _binary("gt", "input > other as 1 or 0 in the inputs' dtype.")
+ge = _binary("ge", "input >= other as 1 or 0 in the inputs' dtype.")
+
+
+def where(condition, input, other):
+    """input where condition is nonzero, else other; the three broadcast together. The
+    condition may have any dtype; input and other are tensors of one dtype or numbers (two
+    numbers give int64 if both are ints, else float32)."""
+    if not isinstance(condition, Tensor):
+        raise TypeError(f"where: condition must be a meshflow.Tensor, got {type(condition).__name__}")
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        _check_number(input)
+        _check_number(other)
+        ints = isinstance(input, numbers.Integral) and isinstance(other, numbers.Integral)
+        dtype = _dtype.int64 if ints else _dtype.float32
+        input, other = _scalar_tensor(input, dtype, condition), _scalar_tensor(other, dtype, condition)
+    return apply("where", [condition, *_operands(input, other)])[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Unary ops.
+
+neg = _unary("neg", "-input.")
+abs = _unary("abs", "|input|.")
+relu = _unary("relu", "max(input, 0).")
+trunc = _unary("trunc", "input rounded toward zero (integers unchanged).")
+exp = _unary("exp", "e ** input; integers give float32.")
+log = _unary("log", "The natural logarithm; integers give float32.")
+sqrt = _unary("sqrt", "The square root; integers give float32.")
+rsqrt = _unary("rsqrt", "1 / sqrt(input); integers give float32.")
+tanh = _unary("tanh", "The hyperbolic tangent; integers give float32.")
+sigmoid = _unary("sigmoid", "1 / (1 + exp(-input)); integers give float32.")
+
+
+def gelu(input, approximate="none"):
+    """x * Phi(x) with Phi the standard normal CDF (the exact erf form, torch's default);
+    floats only."""
+    if approximate != "none":
+        raise ValueError(f"gelu: approximate={approximate!r} is not supported; expected 'none' (the exact form)")
+    return apply("gelu", [input])[0]
+
+
+def cast(input, dtype):
+    """input converted to `dtype` (floats to integers truncate toward zero)."""
+    return apply("cast", [input], {"dtype": getattr(_C.DType, _dtype.to_dtype(dtype).name)})[0]
+
+
+def _to(self, dtype):
+    """This tensor in `dtype` (itself when it already has it), as torch's Tensor.to(dtype)."""
+    dtype = _dtype.to_dtype(dtype)
+    return self if self.dtype == dtype else cast(self, dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# Operators and methods.
+
+def _operator(f, reflected=False):
+    """A binary operator method; Python raises TypeError for operands that are neither
+    tensors nor numbers (and == compares them by identity)."""
+    def method(self, other):
+        if not isinstance(other, Tensor) and not _is_number(other):
+            return NotImplemented
+        return f(other, self) if reflected else f(self, other)
+    return method
+
+
+for _name, _f in (("add", add), ("sub", sub), ("mul", mul), ("truediv", div), ("floordiv", floor_divide),
+                  ("pow", pow)):
+    setattr(Tensor, f"__{_name}__", _operator(_f))
+    setattr(Tensor, f"__r{_name}__", _operator(_f, reflected=True))
+for _name, _f in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge)):
+    setattr(Tensor, f"__{_name}__", _operator(_f))
+Tensor.__neg__ = neg
+Tensor.__abs__ = abs
+for _f in (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge, neg, abs, relu, trunc,
+           exp, log, sqrt, rsqrt, tanh, sigmoid):
+    setattr(Tensor, _f.__name__, _f)
+Tensor.where = lambda self, condition, other: where(condition, self, other)
+Tensor.to = _to
+Tensor.float = lambda self: _to(self, _dtype.float32)
+Tensor.double = lambda self: _to(self, _dtype.float64)
+Tensor.int = lambda self: _to(self, _dtype.int32)
+Tensor.long = lambda self: _to(self, _dtype.int64)
+del _name, _f

@@ -99,6 +99,18 @@ class Tensor:
             return self._impl.numpy()
         return _C.gather_full(self._impl).numpy()
 
+    def __bool__(self):
+        if self.numel() != 1:
+            raise ValueError(f"the truth value of a tensor of shape {self.shape} is ambiguous; "
+                             "expected exactly one element")
+        return bool(self.numpy().reshape(()))
+
+    def item(self):
+        """The value of a one-element tensor as a Python number."""
+        if self.numel() != 1:
+            raise ValueError(f"item() needs exactly one element, the tensor has shape {self.shape}")
+        return self.numpy().reshape(()).item()
+
     def tolist(self):
         return self.numpy().tolist()
 

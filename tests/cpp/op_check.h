@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,8 @@ inline ::testing::AssertionResult close(const Tensor& actual, const Tensor& expe
     const T* e = expected.data_as<T>();
     for (int64_t i = 0; i < actual.numel(); ++i) {
       const double x = static_cast<double>(a[i]), y = static_cast<double>(e[i]);
-      const bool both_nan = std::isnan(x) && std::isnan(y);
-      if (!both_nan && !(std::abs(x - y) <= tol * (1 + std::abs(y)))) {
+      const bool same = x == y || (std::isnan(x) && std::isnan(y));  // equal infinities too
+      if (!same && !(std::abs(x - y) <= tol * (1 + std::abs(y)))) {
         return ::testing::AssertionFailure() << "element " << i << " is " << x << ", expected " << y;
       }
     }
@@ -67,6 +68,17 @@ inline int check_every_signature(const std::string& op_name, const std::vector<T
     ++checked;
   }
   return checked;
+}
+
+// Runs f on every rank; each must throw std::invalid_argument containing `text`.
+template <typename F>
+void expect_error(F f, const std::string& text) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one containing '" << text << "'";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
 }
 
 inline Placement first_ranks(const Shape& hierarchy) {

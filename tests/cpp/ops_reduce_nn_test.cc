@@ -1,2 +1,317 @@
 // Copyright 2026 The meshflow Authors.
+// Reductions (reduce.cc) and nn ops (nn.cc) under mpirun: every valid signature of every op
+// on every mesh against the single-device result (op_check.h), for even, uneven and
+// zero-size shapes and each attribute variant; the 1-d signature lists themselves; and bad
+// input, which must fail with the same clear error on every rank.
 #include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/cpp/op_check.h"
+
+namespace mf {
+namespace {
+
+using namespace test;  // NOLINT: the suite's helpers
+
+using Dims = std::vector<int64_t>;
+
+Tensor value(const Shape& shape, DType dtype = DType::kFloat32) { return logical_value(shape, dtype); }
+
+// Indices in [0, bound), spread so that every shard touches several rows.
+Tensor indices(const Shape& shape, DType dtype, int64_t bound) {
+  Tensor t = Tensor::empty(shape, dtype);
+  visit_dtype(dtype, [&](auto v) {
+    using T = decltype(v);
+    for (int64_t i = 0; i < t.numel(); ++i) t.data_as<T>()[i] = static_cast<T>((i * 5 + 3) % bound);
+  });
+  return t;
+}
+
+// check_every_signature, expecting more than the all-broadcast signature to be checked.
+void check(const std::string& op, const std::vector<Tensor>& inputs, const Attrs& attrs, const Placement& p) {
+  EXPECT_GT(check_every_signature(op, inputs, attrs, p), 1) << op << " " << attrs.str() << " on " << p.str();
+}
+
+Attrs reduce_attrs(const Dims& dims, bool keepdim) { return {{"dims", dims}, {"keepdim", keepdim}}; }
+
+// The op's valid 1-d signatures, as strings, all-broadcast last.
+std::vector<std::string> one_axis(const std::string& op, const std::vector<TensorMeta>& inputs, const Attrs& attrs) {
+  std::vector<std::string> out;
+  for (const NdSignature& s : valid_nd_signatures(find_op(op), inputs, attrs, 1)) out.push_back(s.str());
+  return out;
+}
+
+std::vector<Tensor> local(const std::string& op, const std::vector<Tensor>& inputs, const Attrs& attrs = {}) {
+  return apply_local(find_op(op), inputs, attrs);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reductions
+
+struct ReduceCase {
+  Shape shape;
+  Dims dims;
+};
+
+// Even, uneven (5 and 7 over 2 and 4 ranks), zero-size and 0-d shapes; one dim, several
+// dims (in any order, negative too) and every dim.
+const std::vector<ReduceCase> kReduceCases = {
+    {{4, 6}, {}}, {{4, 6}, {0}}, {{4, 6}, {-1}}, {{5, 3, 7}, {1}}, {{5, 3, 7}, {2, 0}}, {{5, 3, 7}, {}},
+    {{3, 0, 2}, {0}}, {{3, 0, 2}, {-1, 0}}, {{}, {}}};
+
+TEST(ReduceSum, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const ReduceCase& c : kReduceCases) {
+      for (bool keep : {false, true}) {
+        check("sum", {value(c.shape)}, reduce_attrs(c.dims, keep), p);
+      }
+    }
+    // Over the empty dim, and integers (which sum to int64).
+    check("sum", {value({3, 0, 2})}, reduce_attrs({1}, false), p);
+    check("sum", {value({5, 3, 7}, DType::kInt32)}, reduce_attrs({0, 1}, false), p);
+    check("sum", {value({5, 3}, DType::kInt64)}, reduce_attrs({}, true), p);
+  }
+}
+
+TEST(ReduceMean, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const ReduceCase& c : kReduceCases) {
+      for (bool keep : {false, true}) {
+        check("mean", {value(c.shape, DType::kFloat64)}, reduce_attrs(c.dims, keep), p);
+      }
+    }
+    // The mean of nothing is NaN on every signature; float32 too.
+    check("mean", {value({3, 0, 2})}, reduce_attrs({1}, false), p);
+    check("mean", {value({5, 3, 7})}, reduce_attrs({0, 2}, true), p);
+  }
+}
+
+TEST(ReduceAmaxAmin, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const char* op : {"amax", "amin"}) {
+      for (const ReduceCase& c : kReduceCases) {
+        if (numel(c.shape) == 0 && c.dims.empty()) continue;  // an error, checked below
+        for (bool keep : {false, true}) check(op, {value(c.shape)}, reduce_attrs(c.dims, keep), p);
+      }
+      check(op, {value({5, 3, 7}, DType::kInt64)}, reduce_attrs({1, 2}, false), p);
+      check(op, {value({7}, DType::kInt32)}, reduce_attrs({0}, false), p);
+    }
+  }
+}
+
+TEST(ReduceSignatures, ListedAsConceptsSays) {
+  const std::vector<TensorMeta> x{{{4, 6, 5}, DType::kFloat32}};
+  EXPECT_EQ(one_axis("sum", x, reduce_attrs({1}, false)),
+            (std::vector<std::string>{"(S(0)) -> (S(0))", "(S(1)) -> (P)", "(S(2)) -> (S(1))", "(P) -> (P)",
+                                      "(B) -> (B)"}));
+  EXPECT_EQ(one_axis("mean", x, reduce_attrs({-1, 0}, true)),
+            (std::vector<std::string>{"(S(0)) -> (P)", "(S(1)) -> (S(1))", "(S(2)) -> (P)", "(P) -> (P)",
+                                      "(B) -> (B)"}));
+  EXPECT_EQ(one_axis("amax", x, reduce_attrs({}, false)),
+            (std::vector<std::string>{"(S(0)) -> (P(max))", "(S(1)) -> (P(max))", "(S(2)) -> (P(max))",
+                                      "(P(max)) -> (P(max))", "(B) -> (B)"}));
+  EXPECT_EQ(one_axis("amin", x, reduce_attrs({0}, false))[3], "(P(min)) -> (P(min))");
+}
+
+TEST(ReduceShapes, FollowPyTorch) {
+  const Tensor x = value({2, 3, 4});
+  EXPECT_EQ(local("sum", {x}, reduce_attrs({1}, false))[0].shape(), (Shape{2, 4}));
+  EXPECT_EQ(local("sum", {x}, reduce_attrs({1}, true))[0].shape(), (Shape{2, 1, 4}));
+  EXPECT_EQ(local("mean", {x}, reduce_attrs({}, false))[0].shape(), (Shape{}));
+  EXPECT_EQ(local("amax", {x}, reduce_attrs({}, true))[0].shape(), (Shape{1, 1, 1}));
+  EXPECT_EQ(local("sum", {value({2, 3}, DType::kInt32)}, reduce_attrs({0}, false))[0].dtype(), DType::kInt64);
+  EXPECT_EQ(local("amax", {value({2, 3}, DType::kInt32)}, reduce_attrs({0}, false))[0].dtype(), DType::kInt32);
+  // amax over a nonempty dim of a tensor with an empty one is empty, not an error.
+  EXPECT_EQ(local("amax", {value({0, 3})}, reduce_attrs({1}, false))[0].shape(), (Shape{0}));
+}
+
+TEST(ReduceBadInput, ClearErrors) {
+  const Tensor x = value({4, 3});
+  expect_error([&] { local("sum", {x}, reduce_attrs({2}, false)); },
+               "[sum] dim 2 is out of range for a tensor of 2 dims; expected a dim in [-2, 2)");
+  expect_error([&] { local("amin", {x}, reduce_attrs({0, -2}, false)); },
+               "[amin] dim 0 appears more than once in dims");
+  expect_error([&] { local("mean", {value({4, 3}, DType::kInt64)}, reduce_attrs({0}, false)); },
+               "[mean] takes a floating tensor, got int64; expected float32 or float64");
+  expect_error([&] { local("amax", {value({4, 0})}, reduce_attrs({1}, false)); },
+               "[amax] cannot reduce dim 1 of size 0 of a tensor of shape [4, 0]: the max of nothing has no value");
+  expect_error([&] { local("amin", {value({0})}, reduce_attrs({}, false)); }, "[amin] cannot reduce dim 0 of size 0");
+  expect_error([&] { local("sum", {x, x}, reduce_attrs({0}, false)); }, "[sum] takes 1 inputs, got 2");
+}
+
+// ---------------------------------------------------------------------------------------------
+// softmax, log_softmax
+
+TEST(NnSoftmax, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const char* op : {"softmax", "log_softmax"}) {
+      for (const auto& [shape, dim] : std::vector<std::pair<Shape, int64_t>>{
+               {{4, 6}, 1}, {{4, 6}, 0}, {{5, 3, 7}, -2}, {{5, 3, 7}, 2}, {{3, 0, 2}, 0}, {{3, 0, 2}, 1}}) {
+        check(op, {value(shape)}, {{"dim", dim}}, p);
+      }
+      check(op, {value({5, 7}, DType::kFloat64)}, {{"dim", int64_t{-1}}}, p);
+    }
+  }
+}
+
+TEST(NnSoftmax, SignaturesAndStability) {
+  EXPECT_EQ(one_axis("softmax", {{{4, 6, 5}, DType::kFloat32}}, {{"dim", int64_t{1}}}),
+            (std::vector<std::string>{"(S(0)) -> (S(0))", "(S(2)) -> (S(2))", "(B) -> (B)"}));
+  // Logits far beyond exp's range: the shift by the maximum keeps them finite.
+  Tensor x = Tensor::empty({2}, DType::kFloat32);
+  x.data_as<float>()[0] = 1000;
+  x.data_as<float>()[1] = 999;
+  const Tensor y = local("softmax", {x}, {{"dim", int64_t{0}}})[0];
+  const Tensor ly = local("log_softmax", {x}, {{"dim", int64_t{0}}})[0];
+  EXPECT_NEAR(y.data_as<float>()[0], 1 / (1 + std::exp(-1.0)), 1e-6);
+  EXPECT_NEAR(ly.data_as<float>()[1], -1 - std::log(1 + std::exp(-1.0)), 1e-5);
+}
+
+TEST(NnSoftmax, BadInput) {
+  expect_error([&] { local("softmax", {value({4, 3}, DType::kInt64)}, {{"dim", int64_t{0}}}); },
+               "[softmax] the dtype of the input is int64; expected float32 or float64");
+  expect_error([&] { local("log_softmax", {value({4, 3})}, {{"dim", int64_t{-3}}}); },
+               "[log_softmax] dim -3 is out of range for a tensor of 2 dims");
+}
+
+// ---------------------------------------------------------------------------------------------
+// layer_norm
+
+Attrs layer_norm_attrs(const Dims& normalized, bool weight, bool bias) {
+  return {{"normalized_shape", normalized}, {"eps", 1e-5}, {"has_weight", weight}, {"has_bias", bias}};
+}
+
+TEST(NnLayerNorm, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const auto& [shape, normalized] : std::vector<std::pair<Shape, Dims>>{
+             {{4, 6}, {6}}, {{5, 3, 7}, {7}}, {{5, 3, 7}, {3, 7}}, {{0, 4}, {4}}, {{3, 2, 0}, {0}}}) {
+      for (const auto& [weight, bias] :
+           std::vector<std::pair<bool, bool>>{{false, false}, {true, false}, {false, true}, {true, true}}) {
+        std::vector<Tensor> inputs{value(shape)};
+        if (weight) inputs.push_back(value(normalized));
+        if (bias) inputs.push_back(value(normalized));
+        check("layer_norm", inputs, layer_norm_attrs(normalized, weight, bias), p);
+      }
+    }
+    check("layer_norm", {value({5, 6}, DType::kFloat64)}, {{"normalized_shape", Dims{6}}}, p);
+  }
+}
+
+TEST(NnLayerNorm, SignaturesAndValues) {
+  EXPECT_EQ(one_axis("layer_norm", {{{4, 6, 5}, DType::kFloat32}, {{5}, DType::kFloat32}},
+                     layer_norm_attrs({5}, true, false)),
+            (std::vector<std::string>{"(S(0)), (B) -> (S(0))", "(S(1)), (B) -> (S(1))", "(B), (B) -> (B)"}));
+  // [1, 3] normalized: mean 2, variance 1; then * weight + bias.
+  Tensor x = Tensor::empty({2}, DType::kFloat64), w = Tensor::empty({2}, DType::kFloat64), b = w.clone();
+  x.data_as<double>()[0] = 1, x.data_as<double>()[1] = 3;
+  w.data_as<double>()[0] = 2, w.data_as<double>()[1] = 3;
+  b.data_as<double>()[0] = 10, b.data_as<double>()[1] = 20;
+  const Tensor y = local("layer_norm", {x, w, b}, layer_norm_attrs({2}, true, true))[0];
+  EXPECT_NEAR(y.data_as<double>()[0], 10 - 2 / std::sqrt(1 + 1e-5), 1e-12);
+  EXPECT_NEAR(y.data_as<double>()[1], 20 + 3 / std::sqrt(1 + 1e-5), 1e-12);
+}
+
+TEST(NnLayerNorm, BadInput) {
+  const Tensor x = value({4, 3});
+  expect_error([&] { local("layer_norm", {x}, layer_norm_attrs({4}, false, false)); },
+               "[layer_norm] normalized_shape [4] is not the trailing dims of the input's shape [4, 3]");
+  expect_error([&] { local("layer_norm", {x}, layer_norm_attrs({}, false, false)); },
+               "[layer_norm] normalized_shape [] is not the trailing dims");
+  expect_error([&] { local("layer_norm", {x, value({4})}, layer_norm_attrs({3}, true, false)); },
+               "[layer_norm] weight has shape [4]; expected normalized_shape [3]");
+  expect_error([&] { local("layer_norm", {x, value({3}, DType::kFloat64)}, layer_norm_attrs({3}, false, true)); },
+               "[layer_norm] dtypes differ: float32 and float64");
+  expect_error([&] { local("layer_norm", {x, value({3})}, layer_norm_attrs({3}, false, false)); },
+               "[layer_norm] takes 1 inputs, got 2");
+  expect_error([&] { local("layer_norm", {value({4, 3}, DType::kInt32)}, layer_norm_attrs({3}, false, false)); },
+               "[layer_norm] the dtype of the input is int32; expected float32 or float64");
+}
+
+// ---------------------------------------------------------------------------------------------
+// embedding
+
+TEST(NnEmbedding, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    // Vocabulary 7 and 5: uneven over 2 and 4 ranks, so some ranks hold fewer rows.
+    check("embedding", {indices({3, 5}, DType::kInt64, 7), value({7, 4})}, {}, p);
+    check("embedding", {indices({6}, DType::kInt32, 5), value({5, 3}, DType::kInt64)}, {}, p);
+    check("embedding", {indices({}, DType::kInt64, 7), value({7, 6}, DType::kFloat64)}, {}, p);
+    check("embedding", {indices({0, 2}, DType::kInt64, 7), value({7, 4})}, {}, p);
+    check("embedding", {indices({4}, DType::kInt64, 3), value({3, 0})}, {}, p);
+  }
+}
+
+TEST(NnEmbedding, Signatures) {
+  EXPECT_EQ(one_axis("embedding", {{{3, 5}, DType::kInt64}, {{7, 4}, DType::kFloat32}}, {}),
+            (std::vector<std::string>{"(S(0)), (B) -> (S(0))", "(S(1)), (B) -> (S(1))", "(B), (S(1)) -> (S(2))",
+                                      "(B), (S(0)) -> (P)", "(B), (P) -> (P)", "(B), (B) -> (B)"}));
+}
+
+TEST(NnEmbedding, BadInput) {
+  const Tensor w = value({7, 4});
+  expect_error([&] { local("embedding", {indices({3}, DType::kInt64, 9), w}); },
+               "[embedding] index 8 is out of range; expected values in [0, 7)");
+  Tensor negative = indices({2}, DType::kInt32, 7);
+  negative.data_as<int32_t>()[1] = -1;
+  expect_error([&] { local("embedding", {negative, w}); }, "[embedding] index -1 is out of range");
+  expect_error([&] { local("embedding", {value({3}), w}); },
+               "[embedding] the dtype of indices is float32; expected int32 or int64");
+  expect_error([&] { local("embedding", {indices({3}, DType::kInt64, 7), value({7})}); },
+               "[embedding] weight has shape [7]; expected 2 dims");
+}
+
+// (Ranks outside the placement run no kernel, hence the placement of every rank.)
+TEST(NnEmbedding, OutOfRangeFailsOnEveryRankWhenIndicesAreBroadcast) {
+  REQUIRE_RANKS(2);
+  const Placement p = first_ranks({comm::world_size()});
+  const GlobalTensor idx = make_source(indices({5}, DType::kInt64, 9), p, {Sbp::broadcast()});
+  const GlobalTensor w = make_source(value({7, 4}), p, {Sbp::split(0)});
+  expect_error([&] { apply_global(find_op("embedding"), {idx, w}, {}); }, "[embedding] index 8 is out of range");
+  // The job is still usable.
+  const GlobalTensor ok = make_source(indices({5}, DType::kInt64, 7), p, {Sbp::broadcast()});
+  const GlobalTensor out = apply_global(find_op("embedding"), {ok, w}, {})[0];
+  EXPECT_TRUE(close(gather_full(out), local("embedding", {indices({5}, DType::kInt64, 7), value({7, 4})})[0], 0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// cross_entropy
+
+TEST(NnCrossEntropy, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    check("cross_entropy", {value({6, 5}), indices({6}, DType::kInt64, 5)}, {}, p);
+    check("cross_entropy", {value({5, 3}, DType::kFloat64), indices({5}, DType::kInt32, 3)}, {}, p);
+    check("cross_entropy", {value({0, 4}), indices({0}, DType::kInt64, 4)}, {}, p);  // NaN
+  }
+}
+
+TEST(NnCrossEntropy, SignaturesAndValue) {
+  EXPECT_EQ(one_axis("cross_entropy", {{{6, 5}, DType::kFloat32}, {{6}, DType::kInt64}}, {}),
+            (std::vector<std::string>{"(S(0)), (S(0)) -> (P)", "(B), (B) -> (B)"}));
+  // Rows [0, 0] and [1, 2] with targets 0 and 1: (log 2 + (log(e + e^2) - 2)) / 2.
+  Tensor x = Tensor::empty({2, 2}, DType::kFloat64), t = Tensor::empty({2}, DType::kInt64);
+  double* px = x.data_as<double>();
+  px[0] = 0, px[1] = 0, px[2] = 1, px[3] = 2;
+  t.data_as<int64_t>()[0] = 0, t.data_as<int64_t>()[1] = 1;
+  const Tensor loss = local("cross_entropy", {x, t})[0];
+  EXPECT_EQ(loss.shape(), Shape{});
+  EXPECT_NEAR(loss.data_as<double>()[0], (std::log(2.0) + std::log(std::exp(1.0) + std::exp(2.0)) - 2) / 2, 1e-12);
+}
+
+TEST(NnCrossEntropy, BadInput) {
+  const Tensor x = value({4, 3});
+  expect_error([&] { local("cross_entropy", {x, indices({4}, DType::kInt64, 4)}); },
+               "[cross_entropy] target 3 is out of range; expected values in [0, 3)");
+  expect_error([&] { local("cross_entropy", {value({4, 3, 2}), indices({4}, DType::kInt64, 3)}); },
+               "[cross_entropy] logits have shape [4, 3, 2]; expected 2 dims [batch, classes]");
+  expect_error([&] { local("cross_entropy", {x, indices({3}, DType::kInt64, 3)}); },
+               "[cross_entropy] target has shape [3]; expected [4]");
+  expect_error([&] { local("cross_entropy", {x, value({4})}); },
+               "[cross_entropy] the dtype of target is float32; expected int32 or int64");
+  expect_error([&] { local("cross_entropy", {value({4, 3}, DType::kInt64), indices({4}, DType::kInt64, 3)}); },
+               "[cross_entropy] the dtype of logits is int64");
+}
+
+}  // namespace
+}  // namespace mf

@@ -1,1 +1,30 @@
 """meshflow.nn.functional: softmax, log_softmax, layer_norm, embedding, cross_entropy, relu, gelu, ..."""
+import numbers
+
+from .._ops_reduce import log_softmax, softmax  # noqa: F401: part of this module's API
+from .._tensor import apply
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalizes over the trailing dims `normalized_shape` (biased variance), then scales by
+    `weight` and shifts by `bias` (both of shape `normalized_shape`) when given."""
+    if isinstance(normalized_shape, numbers.Integral):
+        normalized_shape = [normalized_shape]
+    attrs = {"normalized_shape": [int(n) for n in normalized_shape], "eps": float(eps),
+             "has_weight": weight is not None, "has_bias": bias is not None}
+    inputs = [t for t in (input, weight, bias) if t is not None]
+    return apply("layer_norm", inputs, attrs)[0]
+
+
+def embedding(input, weight):
+    """The rows of `weight` [vocabulary, dim] at the int32/int64 indices `input`."""
+    return apply("embedding", [input, weight])[0]
+
+
+def cross_entropy(input, target):
+    """The mean over the batch of -log_softmax(input)[i, target[i]], for logits `input` [N, C]
+    and int32/int64 class indices `target` [N]."""
+    return apply("cross_entropy", [input, target])[0]
+
+
+from .._ops_elementwise import gelu, relu, sigmoid, tanh  # noqa: E402,F401: part of this module's API

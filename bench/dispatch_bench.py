@@ -1,0 +1,65 @@
+"""Dispatch overhead per op from Python: add on 1-element float32 tensors, so the time is what
+a call costs around a kernel that does nothing, beside PyTorch's torch.add when PyTorch is
+installed (it is only a yardstick, never a dependency of meshflow). Run on one rank:
+
+    OMP_NUM_THREADS=1 PYTHONPATH=build/python python3 bench/dispatch_bench.py
+
+Each row is the best of 5 rounds of `--iterations` calls timed with time.perf_counter.
+Rows: mf.add on local tensors; mf.add on global tensors on placement [0] (B + B: a plan
+cache hit, no boxing); meshflow._C.apply, the binding that mf.add calls, to split the time
+between the Python layer and C++; torch.add.
+"""
+import argparse
+import time
+
+import numpy as np
+
+import meshflow as mf
+from meshflow import _C
+
+
+def per_call_us(f, iterations, rounds=5):
+    """The best round's mean time per call of f(), in microseconds."""
+    for _ in range(min(1000, iterations)):
+        f()
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(iterations):
+            f()
+        best = min(best, (time.perf_counter() - start) / iterations)
+    return best * 1e6
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--iterations", type=int, default=100_000)
+    n = parser.parse_args().iterations
+
+    one = np.ones(1, np.float32)
+    a, b = mf.tensor(one), mf.tensor(one)
+    p = mf.placement("cpu", ranks=[0])
+    ga, gb = mf.tensor(one, placement=p, sbp=mf.sbp.broadcast), mf.tensor(one, placement=p, sbp=mf.sbp.broadcast)
+    rows = [
+        ("meshflow", "mf.add, local", per_call_us(lambda: mf.add(a, b), n)),
+        ("meshflow", "mf.add, global [0] B", per_call_us(lambda: mf.add(ga, gb), n)),
+        ("meshflow", "_C.apply('add'), local", per_call_us(lambda: _C.apply("add", [a._impl, b._impl], {}), n)),
+        ("meshflow", "_C.apply('add'), global", per_call_us(lambda: _C.apply("add", [ga._impl, gb._impl], {}), n)),
+    ]
+    try:
+        import torch
+    except ImportError:
+        print("torch not installed: no PyTorch rows")
+    else:
+        torch.set_num_threads(1)
+        ta, tb = torch.ones(1), torch.ones(1)
+        rows.append((f"torch {torch.__version__}", "torch.add", per_call_us(lambda: torch.add(ta, tb), n)))
+
+    print(f"add of two 1-element float32 tensors, {n} calls per round, best of 5 rounds")
+    print(f"{'library':<16} {'call':<26} {'us/op':>8}")
+    for library, call, us in rows:
+        print(f"{library:<16} {call:<26} {us:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()

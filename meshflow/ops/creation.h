@@ -1,0 +1,38 @@
+// Copyright 2026 The meshflow Authors.
+// The random generator that the ops rand and randn draw from, and its seeding.
+//
+// The random ops are counter-based (Philox4x32-10, Salmon et al., SC 2011): element i of a
+// call, i its row-major index in the LOGICAL tensor, takes its bits from
+// philox(counter = offset + i, key = seed). So each rank computes just its own part, and a
+// global tensor holds the same values whatever its placement and SBP: the values of a local
+// call with the same seed and offset.
+//
+// The generator state is the seed and the offset, the next unused counter. Each random call
+// reserves numel counters, so successive calls differ. Every rank makes the same op calls
+// (ranks outside the placement too), so the state stays equal on every rank. A call's seed
+// and offset travel as the op's int attributes "seed" and "offset": the op stays a pure
+// function of its attributes, which the SBP inference cache key includes.
+//
+// Thread-safe: the state is guarded by a mutex.
+#pragma once
+
+#include <cstdint>
+
+namespace mf {
+
+// The state starts as if manual_seed(kDefaultSeed) had been called.
+constexpr uint64_t kDefaultSeed = 67280421310721;  // PyTorch's default seed
+
+// Sets the seed and restarts the offset at 0.
+void manual_seed(uint64_t seed);
+
+// One random call's attributes.
+struct RandomCall {
+  int64_t seed;    // attribute "seed": the seed's 64 bits
+  int64_t offset;  // attribute "offset": the call's first counter
+};
+
+// Reserves `numel` counters (numel >= 0, else std::invalid_argument) for the next call.
+RandomCall next_random_call(int64_t numel);
+
+}  // namespace mf

@@ -1,0 +1,116 @@
+"""Creation ops on local tensors against NumPy: zeros, ones, full, arange; rand and randn
+(range, moments, seeding); bad input. Global tensors: tests/python/distributed/."""
+import numpy as np
+import pytest
+
+import meshflow as mf
+
+DTYPES = [(mf.float32, np.float32), (mf.float64, np.float64), (mf.int32, np.int32), (mf.int64, np.int64)]
+SHAPES = [(4, 6), (5, 3), (2, 3, 5), (0, 3), (3, 0), (7,), ()]
+
+
+def check(t, expected, rtol=0):
+    """t is a local tensor equal to the NumPy array `expected`, dtype included."""
+    assert t.is_local
+    got = t.numpy()
+    assert got.dtype == expected.dtype
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got, expected, rtol=rtol, atol=0)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("dtype,np_dtype", DTYPES)
+def test_zeros_ones_full(shape, dtype, np_dtype):
+    check(mf.zeros(shape, dtype=dtype), np.zeros(shape, np_dtype))
+    check(mf.ones(*shape, dtype=dtype), np.ones(shape, np_dtype))
+    check(mf.full(shape, -7, dtype=dtype), np.full(shape, -7, np_dtype))
+    check(mf.full(list(shape), 2.5, dtype=dtype), np.full(shape, 2.5).astype(np_dtype))
+
+
+def test_default_dtypes_follow_pytorch():
+    check(mf.zeros(2, 3), np.zeros((2, 3), np.float32))
+    check(mf.ones([2]), np.ones(2, np.float32))
+    check(mf.full((2,), 3), np.full(2, 3, np.int64))
+    check(mf.full((2,), 3.5), np.full(2, 3.5, np.float32))
+    assert mf.rand(2).dtype == mf.float32 and mf.randn(2).dtype == mf.float32
+
+
+def test_full_keeps_large_ints_exact():
+    big = (1 << 60) + 1
+    check(mf.full((3,), big), np.full(3, big, np.int64))
+    check(mf.arange(big, big + 7, 3), np.arange(big, big + 7, 3, dtype=np.int64))
+
+
+@pytest.mark.parametrize("args", [(5,), (2, 11, 3), (0, 10, 1), (10, 0, -3), (5, 5), (0, 1), (-4, 4, 2)])
+def test_arange_ints_like_numpy(args):
+    check(mf.arange(*args), np.arange(*args, dtype=np.int64))
+    for dtype, np_dtype in DTYPES:
+        check(mf.arange(*args, dtype=dtype), np.arange(*args).astype(np_dtype))
+
+
+@pytest.mark.parametrize("args", [(0.0, 1.0, 0.1), (1.0, -2.0, -0.5), (0.5, 7.25), (2.5,), (0, 3, 0.75)])
+def test_arange_floats_like_numpy(args):
+    check(mf.arange(*args), np.arange(*args, dtype=np.float64).astype(np.float32), rtol=1e-6)
+    check(mf.arange(*args, dtype=mf.float64), np.arange(*args, dtype=np.float64), rtol=1e-12)
+
+
+@pytest.mark.parametrize("op", [mf.rand, mf.randn])
+@pytest.mark.parametrize("dtype,np_dtype", DTYPES[:2])
+def test_random_shapes_and_seeding(op, dtype, np_dtype):
+    for shape in SHAPES:
+        t = op(*shape, dtype=dtype)
+        assert t.shape == shape and t.numpy().dtype == np_dtype
+    mf.manual_seed(123)
+    first, second = op(4, 5, dtype=dtype).numpy(), op(4, 5, dtype=dtype).numpy()
+    assert not np.array_equal(first, second), "successive calls must differ"
+    mf.manual_seed(123)
+    np.testing.assert_array_equal(op((4, 5), dtype=dtype).numpy(), first)
+    np.testing.assert_array_equal(op([4, 5], dtype=dtype).numpy(), second)
+    mf.manual_seed(124)
+    assert not np.array_equal(op(4, 5, dtype=dtype).numpy(), first), "another seed, other values"
+
+
+@pytest.mark.parametrize("dtype", [mf.float32, mf.float64])
+def test_random_moments(dtype):
+    mf.manual_seed(2026)
+    u = mf.rand(100, 1000, dtype=dtype).numpy().astype(np.float64)
+    assert u.min() >= 0 and u.max() < 1
+    assert abs(u.mean() - 0.5) < 0.006 and abs(u.std() - np.sqrt(1 / 12)) < 0.003
+    n = mf.randn(100000, dtype=dtype).numpy().astype(np.float64)
+    # 1e5 samples: the mean's standard error is 0.0032; allow about 6 of them.
+    assert abs(n.mean()) < 0.02 and abs(n.std() - 1) < 0.01
+    assert abs(np.mean(n ** 3)) < 0.05 and abs(np.mean(n ** 4) - 3) < 0.1  # symmetric, normal tails
+
+
+def test_global_on_one_rank():
+    p = mf.placement("cpu", ranks=[0])
+    g = mf.arange(6, placement=p, sbp=mf.sbp.split(0))
+    assert g.is_global and g.sbp == (mf.sbp.split(0),)
+    np.testing.assert_array_equal(g.numpy(), np.arange(6))
+    assert mf.zeros(2, 2, placement=p, sbp=mf.sbp.partial_sum).sbp == (mf.sbp.partial_sum,)
+    mf.manual_seed(5)
+    local = mf.randn(3, 4).numpy()
+    mf.manual_seed(5)
+    np.testing.assert_array_equal(mf.randn(3, 4, placement=p, sbp=mf.sbp.split(1)).numpy(), local)
+
+
+@pytest.mark.parametrize("call,error,text", [
+    (lambda: mf.zeros(2, -1), ValueError, "zeros: size (2, -1) has a negative dim"),
+    (lambda: mf.ones(2.0), TypeError, "ones: sizes must be ints"),
+    (lambda: mf.full((2,), 1e10, dtype=mf.int32), ValueError, "[full] value 1e+10 does not fit in int32"),
+    (lambda: mf.full((2,), "a"), TypeError, "full: fill_value must be a real number"),
+    (lambda: mf.arange(0, 5, 0), ValueError, "[arange] step must be nonzero"),
+    (lambda: mf.arange(5, 0), ValueError, "[arange] end 0 lies on the wrong side of start 5 for step 1"),
+    (lambda: mf.arange(0, float("inf")), ValueError, "[arange] start, end and step must be finite"),
+    (lambda: mf.rand(2, dtype=mf.int64), ValueError, "[rand] dtype int64 is not supported; expected float32"),
+    (lambda: mf.randn(2, dtype="float16"), ValueError, "unsupported dtype 'float16'"),
+    (lambda: mf.zeros(2, placement=mf.placement("cpu", ranks=[0])), ValueError,
+     "zeros: a global tensor needs both placement and sbp"),
+    (lambda: mf.ones(2, placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.partial_sum), ValueError,
+     "[ones] no valid signature satisfies the requested output sbp"),
+    (lambda: mf.manual_seed(1.5), TypeError, "manual_seed: seed must be an int"),
+])
+def test_bad_input(call, error, text):
+    with pytest.raises(error) as info:
+        call()
+    assert text in str(info.value)

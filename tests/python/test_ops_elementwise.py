@@ -1,0 +1,366 @@
+"""Elementwise ops on local tensors against NumPy: every op, operator and Tensor method, every
+dtype it takes, broadcasting, PyTorch's promotion of Python numbers, integer division and
+powers, and bad input."""
+import math
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn.functional as F
+
+DTYPES = [np.float32, np.float64, np.int32, np.int64]
+FLOATS = [np.float32, np.float64]
+SHAPE_PAIRS = [((5, 3), (5, 3)), ((4, 6), (4, 6)), ((5, 3), (3,)), ((1, 3), (5, 1)), ((2, 5, 3), (5, 1)),
+               ((0, 3), (3,)), ((7,), ())]
+
+
+def values(shape, dtype, low=-9, high=9, seed=0):
+    """Integers in [low, high] (exact in every dtype), with a fractional part for floats."""
+    rng = np.random.default_rng(seed)
+    out = rng.integers(low, high + 1, shape).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        out = out + rng.choice([0, 0.25, 0.5], shape).astype(dtype)
+    return np.asarray(out, dtype)  # 0-d arrays stay arrays (NumPy scalars would become int64/float32)
+
+
+def small(shape, dtype, seed=1):
+    """Few distinct values, so that comparisons meet equal pairs."""
+    return values(shape, dtype, -2, 2, seed)
+
+
+def nonzero(shape, dtype, seed=1):
+    out = values(shape, dtype, -4, 4, seed)
+    return np.where(out == 0, 3, out).astype(dtype)
+
+
+def check(result, expected):
+    """result (a meshflow tensor) equals the NumPy array `expected`, dtype included."""
+    expected = np.asarray(expected)
+    assert result.dtype == mf.dtype(expected.dtype.name), (result.dtype, expected.dtype)
+    assert result.shape == expected.shape
+    rtol = 1e-5 if expected.dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(result.numpy(), expected, rtol=rtol, atol=rtol)
+
+
+def as_float(array):
+    return array if array.dtype.kind == "f" else array.astype(np.float32)
+
+
+# ---------------------------------------------------------------------------------------------
+# Binary ops: functions, operators and methods.
+
+BINARY = {
+    # name: (function, operator or None, NumPy reference, operands)
+    "add": (mf.add, lambda a, b: a + b, np.add, values),
+    "sub": (mf.sub, lambda a, b: a - b, np.subtract, values),
+    "mul": (mf.mul, lambda a, b: a * b, np.multiply, values),
+    "div": (mf.div, lambda a, b: a / b, lambda a, b: as_float(a) / as_float(b), nonzero),
+    "floor_divide": (mf.floor_divide, lambda a, b: a // b, np.floor_divide, nonzero),
+    "maximum": (mf.maximum, None, np.maximum, small),
+    "minimum": (mf.minimum, None, np.minimum, small),
+    "eq": (mf.eq, lambda a, b: a == b, lambda a, b: (a == b).astype(a.dtype), small),
+    "ne": (mf.ne, lambda a, b: a != b, lambda a, b: (a != b).astype(a.dtype), small),
+    "lt": (mf.lt, lambda a, b: a < b, lambda a, b: (a < b).astype(a.dtype), small),
+    "le": (mf.le, lambda a, b: a <= b, lambda a, b: (a <= b).astype(a.dtype), small),
+    "gt": (mf.gt, lambda a, b: a > b, lambda a, b: (a > b).astype(a.dtype), small),
+    "ge": (mf.ge, lambda a, b: a >= b, lambda a, b: (a >= b).astype(a.dtype), small),
+}
+
+
+@pytest.mark.parametrize("shapes", SHAPE_PAIRS, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", list(BINARY))
+def test_binary(name, dtype, shapes):
+    function, operator, reference, operand = BINARY[name]
+    a, b = operand(shapes[0], dtype, seed=4), operand(shapes[1], dtype)
+    expected = reference(a, b)
+    ta, tb = mf.tensor(a), mf.tensor(b)
+    check(function(ta, tb), expected)
+    check(getattr(ta, name)(tb), expected)
+    if operator is not None:
+        check(operator(ta, tb), expected)
+    # Swapped operands (broadcasting the other way).
+    b2 = operand(shapes[0], dtype, seed=5)
+    check(function(mf.tensor(b), mf.tensor(b2)), reference(b, b2))
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
+def test_maximum_minimum_propagate_nan(dtype):
+    a, b = np.array([np.nan, 1, 2], dtype), np.array([0, np.nan, 1], dtype)
+    check(mf.maximum(mf.tensor(a), mf.tensor(b)), np.maximum(a, b))
+    check(mf.minimum(mf.tensor(a), mf.tensor(b)), np.minimum(a, b))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_pow(dtype):
+    a = values((5, 3), dtype, 1, 9) if np.dtype(dtype).kind == "f" else values((5, 3), dtype, -9, 9)
+    b = values((5, 3), dtype, 0, 3, seed=2)
+    if np.dtype(dtype).kind == "f":
+        b = b + np.array(0.5, dtype)  # fractional exponents of positive bases
+    expected = np.power(a, b)
+    check(mf.pow(mf.tensor(a), mf.tensor(b)), expected)
+    check(mf.tensor(a) ** mf.tensor(b), expected)
+    check(mf.tensor(a).pow(mf.tensor(b[0])), np.power(a, b[0]))
+
+
+def test_integer_pow_with_negative_exponents_follows_torch():
+    base = np.array([2, 1, -1, -1, 3, 0, 0], np.int64)
+    exponent = np.array([10, -5, -3, -4, -1, 0, -2], np.int64)
+    check(mf.tensor(base) ** mf.tensor(exponent), np.array([1024, 1, -1, 1, 0, 1, 0], np.int64))
+
+
+def test_integer_division():
+    a, b = np.array([7, -7, 7, -7, 0], np.int32), np.array([2, 2, -2, -2, 5], np.int32)
+    ta, tb = mf.tensor(a), mf.tensor(b)
+    check(ta // tb, np.array([3, -4, -4, 3, 0], np.int32))
+    check(mf.div(ta, tb, rounding_mode="floor"), np.array([3, -4, -4, 3, 0], np.int32))
+    check(mf.div(ta, tb, rounding_mode="trunc"), np.array([3, -3, -3, 3, 0], np.int32))
+    check(ta / tb, a.astype(np.float32) / b.astype(np.float32))  # true division, as torch
+    lowest = np.array([np.iinfo(np.int64).min], np.int64)
+    check(mf.tensor(lowest) // mf.tensor(np.array([-1], np.int64)), lowest)  # wraps, no trap
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
+def test_float_division_rounding(dtype):
+    a, b = values((5, 3), dtype), nonzero((5, 3), dtype)
+    a[0, 0], b[0, 0] = 1, 0.1  # where floor(a / b) would round up to 10: Python gives 9
+    ta, tb = mf.tensor(a), mf.tensor(b)
+    check(ta // tb, np.floor_divide(a, b))
+    check(mf.div(ta, tb, rounding_mode="trunc"), np.trunc(a / b))
+    check(mf.div(ta, tb), a / b)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64], ids=lambda d: np.dtype(d).name)
+def test_integer_division_by_zero_raises(dtype):
+    a, zero = mf.tensor(values((4, 3), dtype)), mf.tensor(np.array([1, 0, 2], dtype))
+    for f in (lambda: a // zero, lambda: a // 0, lambda: mf.div(a, zero, rounding_mode="trunc"),
+              lambda: mf.floor_divide(a, 0)):
+        with pytest.raises(ValueError, match="integer division by zero"):
+            f()
+    # True division promotes to float32 first, so x / 0 is inf as in torch.
+    check(mf.tensor(np.array([1, -1], dtype)) / 0, np.array([np.inf, -np.inf], np.float32))
+    # An empty result divides nothing.
+    check(mf.tensor(np.zeros((0, 3), dtype)) // zero, np.zeros((0, 3), dtype))
+
+
+# ---------------------------------------------------------------------------------------------
+# Python numbers.
+
+SCALAR_OPERATORS = {
+    "+": (lambda x, c: x + c, lambda x, c: c + x),
+    "-": (lambda x, c: x - c, lambda x, c: c - x),
+    "*": (lambda x, c: x * c, lambda x, c: c * x),
+    "/": (lambda x, c: x / c, lambda x, c: c / x),
+    "//": (lambda x, c: x // c, lambda x, c: c // x),
+    "**": (lambda x, c: x ** c, lambda x, c: c ** x),
+    "==": (lambda x, c: x == c, lambda x, c: c == x),
+    "!=": (lambda x, c: x != c, lambda x, c: c != x),
+    "<": (lambda x, c: x < c, lambda x, c: c < x),
+    "<=": (lambda x, c: x <= c, lambda x, c: c <= x),
+    ">": (lambda x, c: x > c, lambda x, c: c > x),
+    ">=": (lambda x, c: x >= c, lambda x, c: c >= x),
+}
+
+
+def promoted_dtype(dtype, scalar):
+    """PyTorch: an integer tensor meeting a Python float becomes float32; else the tensor's dtype."""
+    return np.dtype(np.float32) if isinstance(scalar, float) and np.dtype(dtype).kind == "i" else np.dtype(dtype)
+
+
+def numpy_reference(symbol, x, c, reflected):
+    """The operator on a NumPy array of the result's operand dtype and a 0-d array of c."""
+    c = np.array(c, x.dtype)
+    a, b = (c, x) if reflected else (x, c)
+    if symbol == "/":
+        return as_float(a) / as_float(b)
+    if symbol in ("==", "!=", "<", "<=", ">", ">="):
+        return SCALAR_OPERATORS[symbol][0](a, b).astype(x.dtype)
+    with np.errstate(invalid="ignore"):  # a negative base to a fractional power is NaN
+        return SCALAR_OPERATORS[symbol][0](a, b)
+
+
+@pytest.mark.parametrize("scalar", [3, -2, 2.5, -0.5], ids=repr)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("symbol", list(SCALAR_OPERATORS))
+def test_operator_with_python_number(symbol, dtype, scalar):
+    x = values((4, 3), dtype, 1, 9)  # positive: no zero divisor, real powers
+    operand = x.astype(promoted_dtype(dtype, scalar))
+    for reflected, f in enumerate(SCALAR_OPERATORS[symbol]):
+        if symbol == "**" and not reflected and np.dtype(dtype).kind == "i" and scalar == -2:
+            continue  # an error, checked below
+        expected = numpy_reference(symbol, operand, scalar, bool(reflected))
+        check(f(mf.tensor(x), scalar), expected)
+
+
+def test_python_numbers_follow_torch_promotion():
+    i32, i64, f64 = (mf.tensor(np.array([1, 2], d)) for d in (np.int32, np.int64, np.float64))
+    assert (i32 + 1).dtype == mf.int32 and (i32 + 1.5).dtype == mf.float32 and (i64 * 0.5).dtype == mf.float32
+    assert (f64 + 1).dtype == mf.float64 and (f64 * 0.5).dtype == mf.float64
+    assert (i64 / 2).dtype == mf.float32 and (i64 // 2).dtype == mf.int64 and (i64 // 2.0).dtype == mf.float32
+    assert mf.add(2.5, i32).dtype == mf.float32 and mf.maximum(i32, 1.5).dtype == mf.float32
+    assert (True + i32).dtype == mf.int32
+    # Ints stay exact beyond 2 ** 53.
+    big = mf.tensor(np.array([2 ** 60 + 1], np.int64))
+    assert (big + 2).numpy()[0] == 2 ** 60 + 3 and (big * 1).numpy()[0] == 2 ** 60 + 1
+    assert (big - 1).numpy()[0] == 2 ** 60 and (2 ** 61 - big).numpy()[0] == 2 ** 60 - 1
+
+
+def test_division_by_a_number_is_exact():
+    x = values((6, 5), np.float32)
+    for c in (3, 7.0, 0.1, -11):
+        np.testing.assert_array_equal((mf.tensor(x) / c).numpy(), x / np.float32(c))
+
+
+# ---------------------------------------------------------------------------------------------
+# where.
+
+@pytest.mark.parametrize("cond_dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_where(dtype, cond_dtype):
+    cond = values((5, 3), cond_dtype, -1, 1, seed=3)
+    a, b = values((5, 3), dtype), values((5, 3), dtype, seed=4)
+    expected = np.where(cond != 0, a, b)
+    check(mf.where(mf.tensor(cond), mf.tensor(a), mf.tensor(b)), expected)
+    check(mf.tensor(a).where(mf.tensor(cond), mf.tensor(b)), expected)
+
+
+@pytest.mark.parametrize("shapes", [((5, 1), (3,), (5, 3)), ((2, 1, 3), (5, 1), ()), ((0, 3), (1, 3), (3,)),
+                                    ((), (4,), (2, 1))], ids=str)
+def test_where_broadcasts_three_ways(shapes):
+    cond = values(shapes[0], np.int32, -1, 1, seed=3)
+    a, b = values(shapes[1], np.float32), values(shapes[2], np.float32)
+    check(mf.where(mf.tensor(cond), mf.tensor(a), mf.tensor(b)), np.where(cond != 0, a, b))
+
+
+def test_where_with_numbers():
+    cond = np.array([1, 0, 2], np.float32)
+    x = mf.tensor(np.array([5, 6, 7], np.int64))
+    check(mf.where(mf.tensor(cond), x, 0), np.array([5, 0, 7], np.int64))
+    check(mf.where(mf.tensor(cond), x, 0.5), np.array([5, 0.5, 7], np.float32))
+    check(mf.where(mf.tensor(cond), -1, x), np.array([-1, 6, -1], np.int64))
+    check(mf.where(mf.tensor(cond), 1, 0), np.array([1, 0, 1], np.int64))
+    check(mf.where(mf.tensor(cond), 1.5, 0), np.array([1.5, 0, 1.5], np.float32))
+
+
+# ---------------------------------------------------------------------------------------------
+# Unary ops.
+
+def gelu_reference(x):
+    erf = np.vectorize(math.erf, otypes=[np.float64])
+    return (x.astype(np.float64) * 0.5 * (1 + erf(x.astype(np.float64) / math.sqrt(2)))).astype(x.dtype)
+
+
+UNARY = {
+    # name: (NumPy reference on the promoted input, positive inputs only, keeps integers)
+    "neg": (np.negative, False, True),
+    "abs": (np.abs, False, True),
+    "relu": (lambda x: np.maximum(x, 0).astype(x.dtype), False, True),
+    "trunc": (lambda x: np.trunc(x).astype(x.dtype), False, True),
+    "exp": (np.exp, False, False),
+    "log": (np.log, True, False),
+    "sqrt": (np.sqrt, True, False),
+    "rsqrt": (lambda x: (1 / np.sqrt(x)).astype(x.dtype), True, False),
+    "tanh": (np.tanh, False, False),
+    "sigmoid": (lambda x: (1 / (1 + np.exp(-x))).astype(x.dtype), False, False),
+}
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (4, 6), (0, 3), (7,), ()], ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", list(UNARY))
+def test_unary(name, dtype, shape):
+    reference, positive, keeps_integers = UNARY[name]
+    x = values(shape, dtype, 1, 9) if positive else values(shape, dtype)
+    expected = reference(x if keeps_integers else as_float(x))
+    t = mf.tensor(x)
+    check(getattr(mf, name)(t), expected)
+    check(getattr(t, name)(), expected)
+    if name == "neg":
+        check(-t, expected)
+    if name == "abs":
+        check(abs(t), expected)
+
+
+@pytest.mark.parametrize("name", ["relu", "sigmoid", "tanh"])
+def test_nn_functional_reexports(name):
+    x = values((5, 3), np.float32)
+    check(getattr(F, name)(mf.tensor(x)), UNARY[name][0](x))
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (0, 3), ()], ids=str)
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
+def test_gelu_exact(dtype, shape):
+    x = values(shape, dtype, -4, 4)
+    check(F.gelu(mf.tensor(x)), gelu_reference(x))
+    # Values torch.nn.functional.gelu gives in float32.
+    np.testing.assert_allclose(F.gelu(mf.tensor(np.array([-1.0, 0.0, 1.0, 3.0], dtype))).numpy(),
+                               [-0.15865525, 0.0, 0.8413447, 2.9959502], rtol=1e-6)
+
+
+def test_unary_special_values():
+    x = mf.tensor(np.array([-1.0, 0.0, np.inf, np.nan, -100.0, 100.0], np.float32))
+    with np.errstate(all="ignore"):
+        raw = x.numpy().copy()
+        check(x.relu(), np.where(np.isnan(raw), raw, np.maximum(raw, 0)))
+        check(x.sigmoid(), (1 / (1 + np.exp(-raw))).astype(np.float32))
+        check(x.sqrt(), np.sqrt(raw))
+        check(x.log(), np.log(raw))
+
+
+# ---------------------------------------------------------------------------------------------
+# Casts.
+
+@pytest.mark.parametrize("to", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("source", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_cast(source, to):
+    x = values((5, 3), source)
+    if np.dtype(source).kind == "f":
+        x = x * np.array(1.5, source)  # fractions both ways of zero: truncated toward zero
+    t = mf.tensor(x)
+    mf_to = mf.dtype(np.dtype(to).name)
+    check(mf.cast(t, mf_to), x.astype(to))
+    check(t.to(mf_to), x.astype(to))
+    check(t.to(np.dtype(to)), x.astype(to))
+    method = {np.float32: "float", np.float64: "double", np.int32: "int", np.int64: "long"}[to]
+    check(getattr(t, method)(), x.astype(to))
+    if source == to:
+        assert t.to(mf_to) is t  # as torch: no copy when nothing changes
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input.
+
+def test_bad_input():
+    f32, i64 = mf.tensor(np.ones((4, 3), np.float32)), mf.tensor(np.ones((4, 3), np.int64))
+    with pytest.raises(ValueError, match=r"\[maximum\] dtypes differ: float32 and int64"):
+        mf.maximum(f32, i64)
+    with pytest.raises(ValueError, match=r"\[add\] dtypes differ: float32 and int64"):
+        f32 + i64
+    with pytest.raises(ValueError, match=r"\[lt\] shapes \[4, 3\] and \[4, 5\] cannot be broadcast"):
+        f32 < mf.tensor(np.ones((4, 5), np.float32))
+    with pytest.raises(ValueError, match=r"\[pow_scalar\] integers to negative integer powers are not allowed"):
+        i64 ** -2
+    with pytest.raises(ValueError, match=r"\[gelu\] is defined for float32 and float64, got int64"):
+        F.gelu(i64)
+    with pytest.raises(ValueError, match="approximate='tanh' is not supported"):
+        F.gelu(f32, approximate="tanh")
+    with pytest.raises(ValueError, match=r"\[where\] dtypes differ: float32 and int64"):
+        mf.where(i64, f32, i64)
+    with pytest.raises(ValueError, match=r"\[where\] shapes \[2\] and \[4, 3\] cannot be broadcast"):
+        mf.where(mf.tensor([1, 0]), f32, f32)
+    with pytest.raises(ValueError, match="rounding_mode must be None, 'trunc' or 'floor'"):
+        mf.div(f32, f32, rounding_mode="round")
+    with pytest.raises(ValueError, match="unsupported dtype 'bool'"):
+        f32.to(np.bool_)
+    with pytest.raises(TypeError, match="condition must be a meshflow.Tensor"):
+        mf.where([1, 0], 1, 0)
+    with pytest.raises(TypeError, match="expected a meshflow.Tensor or a real number, got str"):
+        mf.add(f32, "1")
+    with pytest.raises(TypeError):
+        f32 + "1"
+    with pytest.raises(TypeError):
+        f32 < [1]
+    assert (f32 == None) is False  # noqa: E711: Python's identity fallback, as torch
+    assert f32 != "text"
+    assert len({f32, i64}) == 2  # tensors stay hashable

@@ -1,0 +1,221 @@
+"""Reductions (mf.sum, mean, amax, amin), softmax and the nn.functional ops (layer_norm,
+embedding, cross_entropy) on local tensors, against NumPy; bad input gives a ValueError
+naming the problem.
+"""
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn.functional as F
+
+
+def values(shape, dtype=np.float32):
+    """Distinct small values, exact in every dtype, not sorted along any dim."""
+    n = int(np.prod(shape)) if shape else 1
+    return ((np.arange(n) * 37 + 11) % 41 - 20).astype(dtype).reshape(shape)
+
+
+def axes(dim, ndim):
+    """NumPy's axis for a torch dim argument (None and () mean every dim)."""
+    if dim is None or dim == ():
+        return tuple(range(ndim))
+    return (dim,) if isinstance(dim, int) else tuple(dim)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reductions
+
+REFERENCES = {"sum": np.sum, "mean": np.mean, "amax": np.amax, "amin": np.amin}
+REDUCE_CASES = [((4, 6), None), ((4, 6), 0), ((4, 6), -1), ((4, 6), (0, 1)), ((5, 3, 7), 1), ((5, 3, 7), [2, 0]),
+                ((5, 3, 7), (-1, -3)), ((5, 3, 7), ()), ((3, 0, 2), 0), ((3, 0, 2), 2), ((), None)]
+
+
+# mean takes floating tensors only (see test_reduction_errors).
+NAME_DTYPES = [(name, dtype) for name in sorted(REFERENCES) for dtype in (np.float32, np.float64, np.int32, np.int64)
+               if name != "mean" or dtype in (np.float32, np.float64)]
+
+
+@pytest.mark.parametrize("keepdim", [False, True])
+@pytest.mark.parametrize("shape, dim", REDUCE_CASES)
+@pytest.mark.parametrize("name, dtype", NAME_DTYPES)
+def test_reduction_matches_numpy(name, shape, dim, keepdim, dtype):
+    x = values(shape, dtype)
+    expected = REFERENCES[name](x, axis=axes(dim, x.ndim), keepdims=keepdim)
+    if name == "sum" and x.dtype.kind == "i":
+        expected = expected.astype(np.int64)  # as in PyTorch
+    else:
+        expected = np.asarray(expected).astype(dtype)
+    out = getattr(mf, name)(mf.tensor(x), dim=dim, keepdim=keepdim)
+    assert out.dtype == getattr(mf, expected.dtype.name)
+    assert out.shape == expected.shape
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6)
+    # The tensor method is the same op.
+    np.testing.assert_array_equal(getattr(mf.tensor(x), name)(dim, keepdim).numpy(), out.numpy())
+
+
+def test_sum_and_mean_over_an_empty_dim():
+    x = mf.tensor(np.zeros((3, 0, 2), np.float32))
+    np.testing.assert_array_equal(mf.sum(x, 1).numpy(), np.zeros((3, 2), np.float32))
+    assert np.isnan(x.mean(1).numpy()).all() and x.mean(1).shape == (3, 2)
+    assert np.isnan(x.mean().numpy())
+
+
+def test_mean_of_floats_is_accurate():
+    x = np.random.default_rng(0).standard_normal((64, 333)).astype(np.float64)
+    np.testing.assert_allclose(mf.tensor(x).mean(-1).numpy(), x.mean(-1), rtol=1e-10, atol=1e-13)
+    np.testing.assert_allclose(mf.tensor(x).sum(0).numpy(), x.sum(0), rtol=1e-10, atol=1e-12)
+
+
+def test_amax_and_amin_propagate_nan():
+    x = np.array([[1, np.nan, 3], [4, 5, 6]], np.float32)
+    np.testing.assert_array_equal(mf.tensor(x).amax(1).numpy(), np.array([np.nan, 6], np.float32))
+    np.testing.assert_array_equal(mf.tensor(x).amin(0).numpy(), np.array([1, np.nan, 3], np.float32))
+
+
+def test_reduction_errors():
+    x = mf.tensor(values((4, 3)))
+    with pytest.raises(ValueError, match=r"\[sum\] dim 2 is out of range for a tensor of 2 dims"):
+        mf.sum(x, 2)
+    with pytest.raises(ValueError, match=r"\[amax\] dim 1 appears more than once in dims"):
+        x.amax((1, -1))
+    with pytest.raises(ValueError, match=r"\[mean\] takes a floating tensor, got int64; expected float32 or float64"):
+        mf.tensor(values((4, 3), np.int64)).mean()
+    with pytest.raises(ValueError, match=r"\[amin\] cannot reduce dim 0 of size 0 .* the min of nothing has no value"):
+        mf.amin(mf.tensor(np.zeros((0, 3), np.float32)), 0)
+    with pytest.raises(TypeError, match="dim must be None, an int or a list/tuple of ints"):
+        mf.sum(x, 1.5)
+
+
+# ---------------------------------------------------------------------------------------------
+# softmax, log_softmax
+
+def log_softmax_reference(x, dim):
+    shifted = x - x.max(axis=dim, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+
+@pytest.mark.parametrize("shape, dim", [((4, 6), 1), ((4, 6), 0), ((5, 3, 7), -2), ((3, 0, 2), 0), ((7,), 0)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_softmax_matches_numpy(shape, dim, dtype):
+    x = values(shape, dtype) / 4
+    expected = log_softmax_reference(x.astype(np.float64), dim)
+    for out in (mf.softmax(mf.tensor(x), dim), F.softmax(mf.tensor(x), dim), mf.tensor(x).softmax(dim)):
+        assert out.dtype == getattr(mf, np.dtype(dtype).name) and out.shape == shape
+        np.testing.assert_allclose(out.numpy(), np.exp(expected), rtol=1e-5, atol=1e-7)
+    for out in (mf.log_softmax(mf.tensor(x), dim), F.log_softmax(mf.tensor(x), dim), mf.tensor(x).log_softmax(dim)):
+        np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_softmax_does_not_overflow():
+    x = np.array([[1000, 999, -1000], [-1e30, 0, 1e30]], np.float32)
+    out = mf.softmax(mf.tensor(x), 1).numpy()
+    assert np.isfinite(out).all()
+    np.testing.assert_allclose(out, np.exp(log_softmax_reference(x.astype(np.float64), 1)), rtol=1e-5, atol=1e-30)
+    assert np.isfinite(mf.log_softmax(mf.tensor(x), 1).numpy()[0]).all()
+
+
+def test_softmax_errors():
+    with pytest.raises(ValueError, match=r"\[softmax\] the dtype of the input is int32; expected float32 or float64"):
+        mf.softmax(mf.tensor(values((2, 3), np.int32)), 0)
+    with pytest.raises(ValueError, match=r"\[log_softmax\] dim 2 is out of range"):
+        F.log_softmax(mf.tensor(values((2, 3))), 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# layer_norm
+
+def layer_norm_reference(x, normalized, weight, bias, eps):
+    dims = tuple(range(x.ndim - len(normalized), x.ndim))
+    y = (x - x.mean(axis=dims, keepdims=True)) / np.sqrt(x.var(axis=dims, keepdims=True) + eps)
+    return y * (1 if weight is None else weight) + (0 if bias is None else bias)
+
+
+@pytest.mark.parametrize("affine", ["none", "weight", "bias", "both"])
+@pytest.mark.parametrize("shape, normalized", [((4, 6), 6), ((5, 3, 7), (3, 7)), ((5, 3, 7), [7]), ((0, 4), (4,)),
+                                               ((8,), (8,))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_layer_norm_matches_numpy(shape, normalized, affine, dtype):
+    normalized = (normalized,) if isinstance(normalized, int) else tuple(normalized)
+    x = values(shape, dtype)
+    weight = values(normalized, dtype) / 8 if affine in ("weight", "both") else None
+    bias = values(normalized, dtype)[::-1].copy() if affine in ("bias", "both") else None
+    out = F.layer_norm(mf.tensor(x), normalized, None if weight is None else mf.tensor(weight),
+                       None if bias is None else mf.tensor(bias), eps=1e-3)
+    expected = layer_norm_reference(x.astype(np.float64), normalized, weight, bias, 1e-3)
+    assert out.dtype == getattr(mf, np.dtype(dtype).name) and out.shape == shape
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_layer_norm_errors():
+    x = mf.tensor(values((4, 3)))
+    with pytest.raises(ValueError, match=r"\[layer_norm\] normalized_shape \[4\] is not the trailing dims of the "
+                                         r"input's shape \[4, 3\]"):
+        F.layer_norm(x, 4)
+    with pytest.raises(ValueError, match=r"\[layer_norm\] bias has shape \[4\]; expected normalized_shape \[3\]"):
+        F.layer_norm(x, 3, bias=mf.tensor(values((4,))))
+    with pytest.raises(ValueError, match=r"\[layer_norm\] dtypes differ: float32 and float64"):
+        F.layer_norm(x, 3, weight=mf.tensor(values((3,), np.float64)))
+    with pytest.raises(ValueError, match=r"\[layer_norm\] eps is -1.0+; expected eps >= 0"):
+        F.layer_norm(x, 3, eps=-1)
+
+
+# ---------------------------------------------------------------------------------------------
+# embedding
+
+@pytest.mark.parametrize("index_shape", [(3, 5), (6,), (), (0, 2)])
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("weight_dtype", [np.float32, np.float64, np.int32, np.int64])
+def test_embedding_matches_numpy(index_shape, index_dtype, weight_dtype):
+    n = int(np.prod(index_shape)) if index_shape else 1
+    idx = ((np.arange(n) * 5 + 3) % 7).astype(index_dtype).reshape(index_shape)
+    weight = values((7, 4), weight_dtype)
+    out = F.embedding(mf.tensor(idx), mf.tensor(weight))
+    assert out.dtype == getattr(mf, np.dtype(weight_dtype).name)
+    assert out.shape == index_shape + (4,)
+    np.testing.assert_array_equal(out.numpy(), weight[idx])
+
+
+def test_embedding_errors():
+    weight = mf.tensor(values((7, 4)))
+    with pytest.raises(ValueError, match=r"\[embedding\] index 7 is out of range; expected values in \[0, 7\)"):
+        F.embedding(mf.tensor([0, 7, 2]), weight)
+    with pytest.raises(ValueError, match=r"\[embedding\] index -1 is out of range"):
+        F.embedding(mf.tensor([-1]), weight)
+    with pytest.raises(ValueError, match=r"\[embedding\] the dtype of indices is float32; expected int32 or int64"):
+        F.embedding(mf.tensor([0.0]), weight)
+    with pytest.raises(ValueError, match=r"\[embedding\] weight has shape \[7\]; expected 2 dims"):
+        F.embedding(mf.tensor([0]), mf.tensor(values((7,))))
+
+
+# ---------------------------------------------------------------------------------------------
+# cross_entropy
+
+def cross_entropy_reference(logits, target):
+    return -log_softmax_reference(logits, 1)[np.arange(len(target)), target].mean()
+
+
+@pytest.mark.parametrize("n, c", [(6, 5), (1, 3), (9, 1)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("target_dtype", [np.int32, np.int64])
+def test_cross_entropy_matches_numpy(n, c, dtype, target_dtype):
+    logits = values((n, c), dtype) / 4
+    target = ((np.arange(n) * 3 + 1) % c).astype(target_dtype)
+    out = F.cross_entropy(mf.tensor(logits), mf.tensor(target))
+    assert out.shape == () and out.dtype == getattr(mf, np.dtype(dtype).name)
+    np.testing.assert_allclose(out.numpy(), cross_entropy_reference(logits.astype(np.float64), target), rtol=1e-5)
+
+
+def test_cross_entropy_of_an_empty_batch_is_nan():
+    assert np.isnan(F.cross_entropy(mf.tensor(np.zeros((0, 3), np.float32)), mf.tensor(np.zeros(0, np.int64))).numpy())
+
+
+def test_cross_entropy_errors():
+    logits = mf.tensor(values((4, 3)))
+    with pytest.raises(ValueError, match=r"\[cross_entropy\] target 3 is out of range; expected values in \[0, 3\)"):
+        F.cross_entropy(logits, mf.tensor([0, 1, 2, 3]))
+    with pytest.raises(ValueError, match=r"\[cross_entropy\] logits have shape \[12\]; expected 2 dims"):
+        F.cross_entropy(mf.tensor(values((12,))), mf.tensor([0]))
+    with pytest.raises(ValueError, match=r"\[cross_entropy\] target has shape \[4, 1\]; expected \[4\]"):
+        F.cross_entropy(logits, mf.tensor(np.zeros((4, 1), np.int64)))
+    with pytest.raises(ValueError, match=r"\[cross_entropy\] the dtype of target is float32"):
+        F.cross_entropy(logits, mf.tensor([0.0, 1.0, 2.0, 0.0]))

@@ -1,0 +1,205 @@
+"""Shape ops on local tensors against NumPy: transpose, permute, x.T, reshape / view,
+contiguous, indexing, narrow, cat, stack; and bad input."""
+import numpy as np
+import pytest
+
+import meshflow as mf
+
+DTYPES = [np.float32, np.float64, np.int32, np.int64]
+
+
+def value(shape, dtype=np.float32):
+    n = int(np.prod(shape)) if shape else 1
+    return (np.arange(n) * 7 % 23 - 11).astype(dtype).reshape(shape)
+
+
+def check(result, expected):
+    assert result.is_local
+    out = result.numpy()
+    expected = np.asarray(expected)
+    assert out.dtype == expected.dtype
+    assert out.shape == expected.shape
+    np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape, dim0, dim1", [((3, 4), 0, 1), ((3, 4), -1, 0), ((2, 3, 5), 0, 2), ((2, 3, 5), 1, -1),
+                                               ((2, 0, 5), 0, 1), ((4, 3), 1, 1)])
+def test_transpose(dtype, shape, dim0, dim1):
+    a = value(shape, dtype)
+    x = mf.tensor(a)
+    check(mf.transpose(x, dim0, dim1), np.swapaxes(a, dim0, dim1))
+    check(x.transpose(dim0, dim1), np.swapaxes(a, dim0, dim1))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_permute_forms(dtype):
+    a = value((2, 3, 4, 5), dtype)
+    x = mf.tensor(a)
+    expected = np.transpose(a, (2, 0, 3, 1))
+    check(mf.permute(x, (2, 0, 3, 1)), expected)
+    check(x.permute(2, 0, 3, 1), expected)
+    check(x.permute([2, 0, 3, 1]), expected)
+    check(x.permute((-2, 0, -1, 1)), expected)
+    check(mf.permute(mf.tensor(value((0, 3))), [1, 0]), np.zeros((3, 0), np.float32))
+
+
+def test_T():
+    a = value((3, 5), np.int64)
+    check(mf.tensor(a).T, a.T)
+    check(mf.tensor(value((2, 3, 4))).T, value((2, 3, 4)).T)
+    check(mf.tensor(value((4,))).T, value((4,)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape, new", [((4, 6), (24,)), ((4, 6), (2, 2, 6)), ((4, 6), (3, -1)), ((2, 3, 4), (-1,)),
+                                        ((2, 3, 4), (6, 1, 4)), ((5,), (5, 1)), ((1,), ()), ((), (1, 1)),
+                                        ((0, 3), (3, 0)), ((2, 0), (-1, 4))])
+def test_reshape_and_view(dtype, shape, new):
+    a = value(shape, dtype)
+    x = mf.tensor(a)
+    expected = a.reshape(new)
+    check(mf.reshape(x, new), expected)
+    check(x.reshape(new), expected)
+    check(x.reshape(*new), expected)
+    check(x.view(new), expected)
+    check(x.view(*new), expected)
+
+
+def test_view_shares_memory_and_contiguous_is_identity():
+    x = mf.tensor(value((2, 6)))
+    assert np.shares_memory(x.view(3, 4).numpy(), x.numpy())
+    assert x.contiguous() is x
+
+
+@pytest.mark.parametrize("bad, message", [((5, 5), r"\[reshape\] shape \[5, 5\] \(25 elements\) is invalid"),
+                                          ((-1, 5), r"\[reshape\] cannot infer the -1"),
+                                          ((-1, -1), r"\[reshape\] .*at most one -1"),
+                                          ((2, -3), r"\[reshape\] .*sizes >= 0")])
+def test_reshape_errors(bad, message):
+    with pytest.raises(ValueError, match=message):
+        mf.tensor(value((4, 6))).reshape(bad)
+
+
+INDICES = {
+    "int": lambda a: a[1],
+    "negative int": lambda a: a[-1],
+    "slice": lambda a: a[1:3],
+    "step": lambda a: a[::2],
+    "uneven step": lambda a: a[1::3],
+    "column": lambda a: a[:, 1],
+    "ellipsis last": lambda a: a[..., -1],
+    "ellipsis middle": lambda a: a[1, ..., 2:],
+    "negative bounds": lambda a: a[-3:-1, ::3],
+    "empty": lambda a: a[5:2],
+    "clamped": lambda a: a[100:],
+    "clamped negative": lambda a: a[:, -100:2],
+    "ellipsis only": lambda a: a[...],
+    "empty tuple": lambda a: a[()],
+    "every dim int": lambda a: a[2, 1, 3],
+    "numpy int": lambda a: a[np.int64(3), :, np.int32(-2)],
+    "mixed": lambda a: a[-2, 1:, ::2],
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", INDICES)
+def test_getitem(dtype, name):
+    a = value((5, 3, 4), dtype)
+    check(INDICES[name](mf.tensor(a)), INDICES[name](a))
+
+
+def test_getitem_of_chained_and_empty_tensors():
+    a = value((6, 5))
+    check(mf.tensor(a)[1:][::2][:, 3], a[1:][::2][:, 3])
+    check(mf.tensor(value((0, 4)))[:, 1::2], value((0, 4))[:, 1::2])
+    assert [row.tolist() for row in mf.tensor(a[:2])] == a[:2].tolist()  # iteration stops at IndexError
+
+
+@pytest.mark.parametrize("index, error, message", [
+    (10, IndexError, "index 10 is out of range for dim 0 of size 5"),
+    ((0, -4), IndexError, "index -4 is out of range for dim 1 of size 3"),
+    ((0, 0, 0, 0), IndexError, "too many indices"),
+    ((Ellipsis, 0, Ellipsis), IndexError, "single ellipsis"),
+    (slice(None, None, -1), ValueError, "step must be greater than zero"),
+    (None, TypeError, "indexed by ints, slices"),
+    (1.5, TypeError, "indexed by ints, slices"),
+    (True, TypeError, "indexed by ints, slices"),
+])
+def test_getitem_errors(index, error, message):
+    with pytest.raises(error, match=message):
+        mf.tensor(value((5, 3, 4)))[index]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_narrow(dtype):
+    a = value((4, 6), dtype)
+    x = mf.tensor(a)
+    check(mf.narrow(x, 1, 1, 3), a[:, 1:4])
+    check(x.narrow(0, 2, 2), a[2:4])
+    check(x.narrow(-1, -3, 2), a[:, 3:5])
+    check(x.narrow(0, 4, 0), a[4:4])
+
+
+@pytest.mark.parametrize("args, error, message", [
+    ((1, 4, 3), ValueError, r"\[narrow\] start 4 and length 3 are out of range for dim 1 of size 6"),
+    ((0, 0, -1), ValueError, r"\[narrow\] start 0 and length -1"),
+    ((2, 0, 1), ValueError, r"\[narrow\] dim 2 is out of range"),
+])
+def test_narrow_errors(args, error, message):
+    with pytest.raises(error, match=message):
+        mf.tensor(value((4, 6))).narrow(*args)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shapes, dim", [([(3, 4), (2, 4)], 0), ([(3, 4), (3, 1), (3, 0)], -1),
+                                         ([(2, 3, 5), (2, 1, 5)], 1), ([(7,)], 0), ([(0, 3), (4, 3)], 0)])
+def test_cat(dtype, shapes, dim):
+    arrays = [value(s, dtype) + i for i, s in enumerate(shapes)]
+    expected = np.concatenate(arrays, axis=dim)
+    check(mf.cat([mf.tensor(a) for a in arrays], dim), expected)
+    check(mf.cat(tuple(mf.tensor(a) for a in arrays), dim=dim), expected)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape, count, dim", [((3, 4), 2, 0), ((3, 4), 3, 1), ((3, 4), 2, 2), ((3, 4), 2, -1),
+                                               ((5,), 1, 0), ((), 3, 0), ((0, 2), 2, 1)])
+def test_stack(dtype, shape, count, dim):
+    arrays = [np.asarray(value(shape, dtype) + i, dtype) for i in range(count)]
+    check(mf.stack([mf.tensor(a) for a in arrays], dim), np.stack(arrays, axis=dim))
+
+
+@pytest.mark.parametrize("op, tensors, dim, error, message", [
+    (mf.cat, [], 0, ValueError, r"\[cat\] needs at least one tensor"),
+    (mf.cat, [(3, 4), (3, 5)], 0, ValueError, r"\[cat\] input 1 has shape \[3, 5\].*every dim but dim 0"),
+    (mf.cat, [(3, 4), (3, 4, 1)], 1, ValueError, r"\[cat\] input 1 has shape \[3, 4, 1\]"),
+    (mf.cat, [(3, 4), (3, 4)], 2, ValueError, r"\[cat\] dim 2 is out of range"),
+    (mf.stack, [(3, 4), (4, 3)], 0, ValueError, r"\[stack\] input 1 has shape \[4, 3\].*expected equal shapes"),
+    (mf.stack, [(3, 4)], -4, ValueError, r"\[stack\] dim -4 is out of range"),
+    (mf.stack, [], 0, ValueError, r"\[stack\] needs at least one tensor"),
+])
+def test_cat_stack_errors(op, tensors, dim, error, message):
+    with pytest.raises(error, match=message):
+        op([mf.tensor(value(s)) for s in tensors], dim)
+
+
+def test_cat_stack_reject_mixed_dtypes_and_non_tensors():
+    a, b = mf.tensor(value((2, 2))), mf.tensor(value((2, 2), np.int64))
+    for op in (mf.cat, mf.stack):
+        with pytest.raises(ValueError, match=r"dtypes differ: float32 and int64"):
+            op([a, b])
+        with pytest.raises(TypeError, match="list or tuple of meshflow.Tensor"):
+            op([a, value((2, 2))])
+        with pytest.raises(TypeError, match="list or tuple of meshflow.Tensor"):
+            op(a)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda x: x.permute(0), r"\[permute\] dims \[0\] has 1 entries for a tensor of 2 dims"),
+    (lambda x: x.permute(1, 1), r"\[permute\] .*names dim 1 twice"),
+    (lambda x: x.permute(0, 5), r"\[permute\] dim 5 is out of range"),
+    (lambda x: x.transpose(0, 2), r"\[transpose\] dim 2 is out of range for a tensor of 2 dims"),
+])
+def test_permute_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call(mf.tensor(value((4, 6))))
