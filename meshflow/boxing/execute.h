@@ -11,7 +11,7 @@
 namespace mf::boxing {
 
 Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local);
-// plan_boxing + execute.
+// cached_plan + execute.
 Tensor box(const Tensor& local, const Shape& logical, const Layout& from, const Layout& to);
 // Moves local parts that hold `held_boxes` (by parallel id; e.g. uneven parts a user gave)
 // to the balanced split of `layout`.

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <optional>
 #include <queue>
 #include <set>
@@ -309,6 +312,43 @@ Plan plan_boxing(const Shape& logical, DType dtype, const Layout& from, const La
     }
   }
   return *best;
+}
+
+namespace {
+
+struct PlanKey {
+  Shape logical;
+  DType dtype;
+  Layout from, to;
+  bool operator==(const PlanKey& o) const {
+    return logical == o.logical && dtype == o.dtype && from == o.from && to == o.to;
+  }
+};
+
+struct PlanKeyHash {
+  size_t operator()(const PlanKey& k) const {
+    size_t h = static_cast<size_t>(k.dtype);
+    for (int64_t d : k.logical) h = h * 1000003 + std::hash<int64_t>()(d);
+    for (const Layout* l : {&k.from, &k.to}) h = (h * 31 + l->placement.hash()) * 131 + hash_value(l->nd_sbp);
+    return h;
+  }
+};
+
+}  // namespace
+
+const Plan& cached_plan(const Shape& logical, DType dtype, const Layout& from, const Layout& to) {
+  static std::mutex mu;
+  // Never evicted, so references stay valid; never destroyed (used until exit).
+  static auto* plans = new std::unordered_map<PlanKey, std::unique_ptr<Plan>, PlanKeyHash>;
+  PlanKey key{logical, dtype, from, to};
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = plans->find(key);
+    if (it != plans->end()) return *it->second;
+  }
+  auto plan = std::make_unique<Plan>(plan_boxing(logical, dtype, from, to));
+  std::lock_guard<std::mutex> lock(mu);
+  return *plans->emplace(std::move(key), std::move(plan)).first->second;
 }
 
 }  // namespace mf::boxing

@@ -66,6 +66,9 @@ struct Plan {
 };
 
 Plan plan_boxing(const Shape& logical, DType dtype, const Layout& from, const Layout& to);
+// plan_boxing, memoized: plans depend only on their arguments, and planning a conversion
+// costs more than running a small one. Thread-safe; the reference stays valid.
+const Plan& cached_plan(const Shape& logical, DType dtype, const Layout& from, const Layout& to);
 
 // One message of a transfer: `box` (logical coordinates) goes from src_rank to dst_rank.
 struct TransferMessage {

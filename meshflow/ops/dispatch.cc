@@ -144,7 +144,7 @@ OpPlan choose(const OpDef& op, const std::vector<TensorMeta>& inputs, const std:
     Rank rank{0, 0, 0};
     for (size_t i = 0; i < inputs.size(); ++i) {
       candidate.input_plans.push_back(
-          boxing::plan_boxing(inputs[i].shape, inputs[i].dtype, {placement, sbps[i]}, {placement, nd.inputs[i]}));
+          boxing::cached_plan(inputs[i].shape, inputs[i].dtype, {placement, sbps[i]}, {placement, nd.inputs[i]}));
       rank.cost += candidate.input_plans.back().cost;
       rank.kept += sbps[i] == nd.inputs[i];
     }

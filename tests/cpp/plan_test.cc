@@ -484,6 +484,17 @@ const std::vector<Shape> kShapes{{5, 3}, {4, 6}, {1, 2}, {0, 3}, {7}, {}};
 // ---------------------------------------------------------------------------------------
 // The simulator's own check: it must reject a wrong plan.
 
+TEST(CachedPlan, SameArgumentsSamePlanOtherArgumentsOther) {
+  const Placement p = first_n({2, 2});
+  const Layout from{p, {Sbp::split(0), Sbp::split(0)}}, to{p, {Sbp::broadcast(), Sbp::broadcast()}};
+  const Plan& first = cached_plan({5, 3}, DType::kFloat32, from, to);
+  EXPECT_EQ(&first, &cached_plan({5, 3}, DType::kFloat32, from, to));
+  EXPECT_EQ(first.str(), plan_boxing({5, 3}, DType::kFloat32, from, to).str());
+  EXPECT_NE(&first, &cached_plan({5, 4}, DType::kFloat32, from, to));
+  EXPECT_NE(&first, &cached_plan({5, 3}, DType::kFloat64, from, to));
+  EXPECT_NE(&first, &cached_plan({5, 3}, DType::kFloat32, to, from));
+}
+
 TEST(Simulator, RejectsWrongPlans) {
   const Shape logical{5, 3};
   const Placement p = first_n({2, 2});
