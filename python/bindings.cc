@@ -24,6 +24,10 @@ DType dtype_of(const py::dtype& d) {
   if (d.is(py::dtype::of<double>())) return DType::kFloat64;
   if (d.is(py::dtype::of<int32_t>())) return DType::kInt32;
   if (d.is(py::dtype::of<int64_t>())) return DType::kInt64;
+  if (!py::cast<bool>(d.attr("isnative"))) {
+    throw std::invalid_argument("arrays of non-native byte order (" + py::cast<std::string>(d.attr("str")) +
+                                ") are not supported; convert with .astype(a.dtype.newbyteorder('='))");
+  }
   return dtype_from_name(py::cast<std::string>(d.attr("name")));  // throws, naming the dtype and the supported ones
 }
 

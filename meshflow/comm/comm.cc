@@ -4,12 +4,14 @@
 #include <mpi.h>
 
 #include <malloc.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <numeric>
+#include <stdexcept>
 
 #include "meshflow/comm/mpi/mpi_group.h"
 
@@ -23,14 +25,38 @@ struct Context {
 
 Context* context = nullptr;
 
+// Seconds a rank that is exiting waits for the others to exit too (MESHFLOW_EXIT_TIMEOUT).
+double exit_timeout() {
+  const char* v = std::getenv("MESHFLOW_EXIT_TIMEOUT");
+  return v && *v ? std::atof(v) : 30.0;
+}
+
 void finalize() {
   if (!context) return;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  // MPI_Finalize would block forever if another rank is still waiting for this one in a
+  // collective (it exited early, e.g. sys.exit on one rank): wait for every rank to be
+  // exiting, and end the job if they are not within the timeout.
+  MPI_Request all_exiting;
+  MPI_Ibarrier(MPI_COMM_WORLD, &all_exiting);
+  const double deadline = MPI_Wtime() + exit_timeout();
+  for (int done = 0; !done;) {
+    MPI_Test(&all_exiting, &done, MPI_STATUS_IGNORE);
+    if (!done && MPI_Wtime() > deadline) {
+      int rank = 0;
+      MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+      abort_job("meshflow: rank " + std::to_string(rank) +
+                " exited while other ranks had not; ending the job (MESHFLOW_EXIT_TIMEOUT=" +
+                std::to_string(exit_timeout()) + " s)");
+    }
+    if (!done) usleep(1000);
+  }
   // Communicators must be freed before MPI_Finalize.
   context->groups.clear();
   context->world.reset();
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (!finalized) MPI_Finalize();
+  MPI_Finalize();
 }
 
 Context& ctx() {
@@ -73,6 +99,34 @@ Group& group_of(const std::vector<int>& ranks) {
   auto it = c.groups.find(ranks);
   if (it == c.groups.end()) it = c.groups.emplace(ranks, MpiGroup::create(ranks)).first;
   return *it->second;
+}
+
+void agree(const std::string& error, uint64_t call_hash, const std::string& call) {
+  struct Record {
+    uint64_t call_hash;
+    int32_t has_error;
+    char error[500];
+  };
+  Record mine{call_hash, !error.empty(), {}};
+  error.copy(mine.error, sizeof(mine.error) - 1);
+  Group& w = world();
+  std::vector<Record> all(w.size());
+  w.gather_metadata(&mine, all.data(), sizeof(Record));
+  for (int r = 0; r < w.size(); ++r) {
+    if (!all[r].has_error) continue;
+    std::string message(all[r].error);
+    if (r != w.rank()) message += " (raised on rank " + std::to_string(r) + ")";
+    throw std::invalid_argument(message);
+  }
+  std::string differ;
+  for (int r = 1; r < w.size(); ++r) {
+    if (all[r].call_hash != all[0].call_hash) differ += (differ.empty() ? "" : ", ") + std::to_string(r);
+  }
+  if (!differ.empty()) {
+    throw std::invalid_argument(call + ": rank(s) " + differ +
+                                " made a different call than rank 0 (placement, sbp, shape, dtype or attributes); "
+                                "every rank must make the same call");
+  }
 }
 
 void abort_job(const std::string& message, int exit_code) {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -23,17 +24,30 @@ struct PartInfo {
   int32_t pad;
   int64_t shape[kMaxDims];
   uint64_t value_hash;
-  uint64_t layout_hash;
 };
 
 [[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("to_global: " + what); }
 
-void check_layout_args(const Placement& placement, const NdSbp& nd_sbp) {
-  placement.check_in_world(comm::world_size());
-  if (static_cast<int>(nd_sbp.size()) != placement.ndim()) check_nd_sbp(nd_sbp, placement, 0);
+uint64_t layout_hash(const Placement& p, const NdSbp& s) { return p.hash() * 1000003u ^ hash_value(s); }
+
+// Checks the target layout (and, for ndim >= 0, its split dims) on every rank at once: a
+// rank that got bad or different arguments makes every rank throw, none waits forever.
+void agree_on_layout(const Placement& placement, const NdSbp& nd_sbp, int64_t ndim, uint64_t call_hash) {
+  std::string error;
+  try {
+    placement.check_in_world(comm::world_size());
+    check_nd_sbp(nd_sbp, placement, ndim < 0 ? std::numeric_limits<int64_t>::max() : ndim);
+  } catch (const std::invalid_argument& e) {
+    error = e.what();
+  }
+  comm::agree(error, call_hash ^ layout_hash(placement, nd_sbp), "to_global");
 }
 
-uint64_t layout_hash(const Placement& p, const NdSbp& s) { return p.hash() * 1000003u ^ hash_value(s); }
+uint64_t shape_hash(const Shape& shape, DType dtype) {
+  uint64_t h = static_cast<uint64_t>(dtype) + 1;
+  for (int64_t d : shape) h = h * 1000003u + static_cast<uint64_t>(d);
+  return h;
+}
 
 std::string rank_name(const Placement& p, int id) {
   return "rank " + std::to_string(p.ranks()[id]) + " (coordinate " + to_string(p.coordinate(id)) + ")";
@@ -122,7 +136,8 @@ bool consistency_check_enabled() {
 
 GlobalTensor make_global(const Tensor& local, const Placement& placement, const NdSbp& nd_sbp,
                          bool check_consistency) {
-  check_layout_args(placement, nd_sbp);
+  // Split dims are checked below, once the parts' ndim is known on every rank.
+  agree_on_layout(placement, nd_sbp, -1, check_consistency);
   comm::Group& world = comm::world();
   const int me = comm::world_rank();
   PartInfo info{};
@@ -131,16 +146,10 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
   info.ndim = static_cast<int32_t>(local.ndim());
   for (int d = 0; d < std::min<int>(info.ndim, kMaxDims); ++d) info.shape[d] = local.shape()[d];
   info.value_hash = check_consistency && info.participates ? local.content_hash() : 0;
-  info.layout_hash = layout_hash(placement, nd_sbp);
   std::vector<PartInfo> all(world.size());
   world.gather_metadata(&info, all.data(), sizeof(PartInfo));
 
   // Every rank reaches the same verdict from the same gathered facts.
-  for (int r = 0; r < world.size(); ++r) {
-    if (all[r].layout_hash != all[0].layout_hash) {
-      fail("rank " + std::to_string(r) + " passed a different placement or sbp than rank 0; every rank must pass the same");
-    }
-  }
   std::vector<Shape> parts(placement.size());
   const PartInfo& first = all[placement.ranks()[0]];
   for (int id = 0; id < placement.size(); ++id) {
@@ -192,8 +201,7 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
 }
 
 GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp) {
-  check_layout_args(placement, nd_sbp);
-  check_nd_sbp(nd_sbp, placement, full.ndim());
+  agree_on_layout(placement, nd_sbp, full.ndim(), shape_hash(full.shape(), full.dtype()));
   const int id = placement.parallel_id(comm::world_rank());
   if (id < 0) return GlobalTensor(full.shape(), placement, nd_sbp, boxing::empty_local(full.shape(), full.dtype()));
   Shape c = placement.coordinate(id);
@@ -203,8 +211,8 @@ GlobalTensor global_from_full(const Tensor& full, const Placement& placement, co
 }
 
 GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
-  check_layout_args(placement, nd_sbp);
-  check_nd_sbp(nd_sbp, placement, static_cast<int64_t>(t.shape().size()));
+  agree_on_layout(placement, nd_sbp, static_cast<int64_t>(t.shape().size()),
+                  shape_hash(t.shape(), t.dtype()) * 31 + layout_hash(t.placement(), t.nd_sbp()));
   Tensor local = boxing::box(t.local(), t.shape(), t.layout(), {placement, nd_sbp});
   return GlobalTensor(t.shape(), placement, nd_sbp, local);
 }
@@ -217,7 +225,9 @@ Tensor gather_full(const GlobalTensor& t) {
     std::iota(all.begin(), all.end(), 0);
     target = Placement(t.placement().device_type(), all);
   }
-  return to_global(t, target, NdSbp(target.ndim(), Sbp::broadcast())).local();
+  Tensor full = to_global(t, target, NdSbp(target.ndim(), Sbp::broadcast())).local();
+  // A copy when nothing moved, so that writing into the value never changes the tensor.
+  return full.storage() == t.local().storage() ? full.clone() : full;
 }
 
 }  // namespace mf

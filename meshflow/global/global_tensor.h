@@ -3,7 +3,9 @@
 // and this rank's local tensor, whose shape is always the balanced split's (sbp.h).
 // Ranks outside the placement hold boxing::empty_local(). A GlobalTensor is an immutable
 // value; the functions below are collective: every rank of the world calls them with the
-// same placement and SBP (they check that it does), in the same order. Call from one thread.
+// same arguments, in the same order; they check that it does (one small all-gather of a hash
+// and of any argument error), so that a mismatch raises on every rank instead of hanging.
+// Call from one thread.
 #pragma once
 
 #include "meshflow/boxing/plan.h"
@@ -46,7 +48,7 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
 GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp);
 // Boxing to another placement and/or SBP.
 GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp);
-// The logical value, on every rank of the world.
+// The logical value, on every rank of the world, in storage of its own.
 Tensor gather_full(const GlobalTensor& t);
 // MESHFLOW_CHECK_CONSISTENCY=1 in the environment.
 bool consistency_check_enabled();

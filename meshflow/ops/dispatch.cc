@@ -214,6 +214,10 @@ std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inpu
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
                                        const Constraints& constraints) {
   if (inputs.empty() && !constraints.placement) op_error(op.name, "an op without inputs needs a placement");
+  if (!inputs.empty() && constraints.placement && *constraints.placement != inputs[0].placement()) {
+    op_error(op.name, "a placement was given for outputs of inputs on " + inputs[0].placement().str() +
+                          "; ops run where their inputs are: move them with to_global(placement=...) first");
+  }
   const Placement& placement = inputs.empty() ? *constraints.placement : inputs[0].placement();
   std::vector<TensorMeta> metas;
   std::vector<NdSbp> sbps;
@@ -226,25 +230,37 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
     sbps.push_back(t.nd_sbp());
   }
   const OpPlan& plan = plan_op(op, metas, sbps, placement, attrs, constraints);
+  if (consistency_check_enabled()) {
+    const PlanKey key{&op, attrs, metas, sbps, placement, constraints};
+    comm::agree("", PlanKeyHash()(key) ^ std::hash<std::string>()(op.name), "[" + op.name + "]");
+  }
 
   const int me = comm::world_rank();
   std::vector<Tensor> locals;
   for (size_t i = 0; i < inputs.size(); ++i) {
     locals.push_back(boxing::execute(plan.input_plans[i], metas[i].shape, inputs[i].local()));
   }
-  std::vector<GlobalTensor> results;
+  std::vector<Tensor> outs;
   const int id = placement.parallel_id(me);
+  std::string error;
   if (id < 0) {
-    for (size_t i = 0; i < plan.outputs.size(); ++i) {
-      results.emplace_back(plan.outputs[i].shape, placement, plan.signature.outputs[i],
-                           boxing::empty_local(plan.outputs[i].shape, plan.outputs[i].dtype));
+    for (const TensorMeta& m : plan.outputs) outs.push_back(boxing::empty_local(m.shape, m.dtype));
+  } else {
+    const Shape coord = placement.coordinate(id);
+    std::vector<Box> in_boxes = boxes_of(metas, placement, plan.signature.inputs, coord);
+    std::vector<Box> out_boxes = boxes_of(plan.outputs, placement, plan.signature.outputs, coord);
+    try {
+      outs = op.kernel(locals, KernelContext{attrs, metas, in_boxes, plan.outputs, out_boxes});
+    } catch (const std::exception& e) {
+      if (!op.kernel_checks_data) {
+        comm::abort_job("[rank " + std::to_string(me) + "] " + e.what() + "\nmeshflow: the kernel of " + op.name +
+                        " failed on this rank only; ending the job");
+      }
+      error = e.what();
     }
-    return results;
   }
-  const Shape coord = placement.coordinate(id);
-  std::vector<Box> in_boxes = boxes_of(metas, placement, plan.signature.inputs, coord);
-  std::vector<Box> out_boxes = boxes_of(plan.outputs, placement, plan.signature.outputs, coord);
-  std::vector<Tensor> outs = op.kernel(locals, KernelContext{attrs, metas, in_boxes, plan.outputs, out_boxes});
+  if (op.kernel_checks_data) comm::agree(error, 0, "[" + op.name + "]");
+  std::vector<GlobalTensor> results;
   for (size_t i = 0; i < outs.size(); ++i) {
     results.emplace_back(plan.outputs[i].shape, placement, plan.signature.outputs[i], std::move(outs[i]));
   }

@@ -201,6 +201,7 @@ OpDef binary(const std::string& name, RulesOf rules, F f) {
 
 // `op` with its integer divisor (input 1) checked for zeros before the kernel runs.
 OpDef nonzero_integer_divisor(OpDef op) {
+  op.kernel_checks_data = true;
   auto run = op.kernel;
   op.kernel = [run, name = op.name](const std::vector<Tensor>& in, const KernelContext& ctx) {
     visit_dtype(in[1].dtype(), [&](auto v) {

@@ -332,8 +332,9 @@ void register_nn_ops(OpRegistry& r) {
   r.add(softmax("softmax", false));
   r.add(softmax("log_softmax", true));
   r.add(OpDef{kLayerNorm, layer_norm_infer, layer_norm_signatures, layer_norm_kernel});
-  r.add(OpDef{kEmbedding, embedding_infer, embedding_signatures, embedding_kernel});
-  r.add(OpDef{kCrossEntropy, cross_entropy_infer, cross_entropy_signatures, cross_entropy_kernel});
+  r.add(OpDef{kEmbedding, embedding_infer, embedding_signatures, embedding_kernel, {}, /*kernel_checks_data=*/true});
+  r.add(OpDef{kCrossEntropy, cross_entropy_infer, cross_entropy_signatures, cross_entropy_kernel, {},
+              /*kernel_checks_data=*/true});
 }
 
 }  // namespace mf

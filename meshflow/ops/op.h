@@ -63,6 +63,11 @@ struct OpDef {
   // Attributes that only the kernel reads (a random call's seed and offset): they are left
   // out of the SBP inference cache key, so calls that differ only in them share one plan.
   std::vector<std::string> kernel_only_attrs;
+  // Whether the kernel can reject its data (an index out of range, an integer division by
+  // zero): only the ranks whose part holds the bad value see it, so on global tensors every
+  // rank then exchanges its verdict and all raise together. Any other exception in a
+  // kernel is a bug and ends the job with its message.
+  bool kernel_checks_data = false;
 };
 
 // Throws std::invalid_argument("unknown op ...") when no op has that name.

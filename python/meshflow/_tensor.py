@@ -138,6 +138,8 @@ def _as_array(data, dtype):
         elif array.dtype.kind in "iu":
             array = array.astype(_np.int64)
     _dtype.to_dtype(array.dtype)  # rejects unsupported dtypes with a clear message
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
     return array
 
 

@@ -21,12 +21,10 @@ partial_min = _C.Sbp.partial_min()
 
 
 def as_nd_sbp(value, placement):
-    """A list with one SBP per hierarchy axis, from one SBP or a tuple/list of them."""
+    """A list of SBPs from one SBP or a tuple/list of them. Its length is checked in C++,
+    on every rank at once, so that one rank's bad argument cannot leave the others waiting."""
     items = list(value) if isinstance(value, (tuple, list)) else [value]
     for item in items:
         if not isinstance(item, _C.Sbp):
             raise TypeError(f"sbp entries must be meshflow.sbp values, got {item!r}")
-    if len(items) != len(placement._hierarchy):
-        raise ValueError(f"sbp {tuple(items)} has {len(items)} entries but the placement's hierarchy "
-                         f"{list(placement._hierarchy)} has {len(placement._hierarchy)} axes; expected one sbp per axis")
     return items

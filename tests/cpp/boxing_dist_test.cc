@@ -608,7 +608,7 @@ TEST(BadInput, PartsThatCannotFormOneTensor) {
       [&] {
         make_global(Tensor::zeros({2, 3}, DType::kFloat32), p, {odd_one ? Sbp::split(1) : Sbp::split(0)}, false);
       },
-      "different placement or sbp");
+      "rank(s) 1 made a different call than rank 0");
   expect_still_usable();
 }
 

@@ -196,3 +196,45 @@ TEST(BadInput, ClearErrorsOnEveryRank) {
 
 }  // namespace
 }  // namespace mf
+
+namespace mf {
+namespace {
+
+using namespace test;  // NOLINT: the suite's helpers
+
+// Arguments that differ between ranks, or data that only one rank's part holds, make
+// every rank raise together; none is left waiting in a collective.
+TEST(RanksAgree, DifferentTargetLayoutsRaiseOnEveryRank) {
+  REQUIRE_RANKS(2);
+  const Placement all = first_ranks({comm::world_size()});
+  GlobalTensor g = make_source(logical_value({4, 6}, DType::kFloat32), all, {Sbp::split(0)});
+  const bool odd_one = me() == 1;
+  expect_error([&] { to_global(g, all, {odd_one ? Sbp::broadcast() : Sbp::split(1)}); },
+               "to_global: rank(s) 1 made a different call than rank 0");
+  expect_error([&] { make_global(logical_value({2, 3}, DType::kFloat32), all, odd_one ? NdSbp{} : NdSbp{Sbp::split(0)}, false); },
+               "has 0 entries but the placement's hierarchy");
+  EXPECT_TRUE(close(gather_full(g), logical_value({4, 6}, DType::kFloat32), 0));
+}
+
+TEST(RanksAgree, DataErrorOnOneRankRaisesOnEveryRank) {
+  REQUIRE_RANKS(2);
+  const Placement all = first_ranks({comm::world_size()});
+  const Placement first_two = first_ranks({2});  // other ranks hold no part at all
+  for (const Placement& p : {all, first_two}) {
+    Tensor divisor = Tensor::empty({2 * comm::world_size(), 1}, DType::kInt64);
+    for (int64_t i = 0; i < divisor.numel(); ++i) divisor.data_as<int64_t>()[i] = i == 2 ? 0 : 1;  // rank 1's rows
+    const Tensor x = logical_value({2 * comm::world_size(), 3}, DType::kInt64);
+    expect_error([&] { apply_global(find_op("div"), {make_source(x, p, {Sbp::split(0)}),
+                                                     make_source(divisor, p, {Sbp::split(0)})}, {}); },
+                 "[div] integer division by zero");
+  }
+  Tensor indices = Tensor::zeros({4}, DType::kInt64);
+  indices.data_as<int64_t>()[3] = 99;
+  expect_error([&] { apply_global(find_op("embedding"), {make_source(indices, all, {Sbp::split(0)}),
+                                                         make_source(logical_value({5, 2}, DType::kFloat32), all,
+                                                                     {Sbp::broadcast()})}, {}); },
+               "[embedding]");
+}
+
+}  // namespace
+}  // namespace mf

@@ -382,3 +382,32 @@ def test_launch_failure_on_one_rank_ends_the_job(tmp_path):
     assert code != 0, out
     assert "RuntimeError: boom on rank 1" in out, out
     assert "rank 0 finished" not in out, out
+
+
+def test_launch_early_exit_on_one_rank_ends_the_job(tmp_path):
+    code, out = launch_script(tmp_path, """
+        import os, sys
+        import numpy as np
+        import meshflow as mf
+        os.environ["MESHFLOW_EXIT_TIMEOUT"] = "2"
+        if mf.env.get_rank() == 1:
+            sys.exit(3)  # no exception: only the exit path can notice rank 0 still waits
+        mf.tensor(np.ones(2)).to_global(placement=mf.placement("cpu", ranks=[0, 1]), sbp=mf.sbp.split(0)).numpy()
+        print("rank 0 finished")
+    """)
+    assert code != 0, out
+    assert "rank 1 exited while other ranks had not" in out, out
+    assert "rank 0 finished" not in out, out
+
+
+def test_non_native_byte_order():
+    big_endian = np.arange(3, dtype=">f4")
+    np.testing.assert_array_equal(mf.tensor(big_endian).numpy(), [0, 1, 2])
+    with pytest.raises(ValueError, match="non-native byte order"):
+        mf.from_numpy(big_endian)
+
+
+def test_numpy_of_a_global_tensor_is_a_copy():
+    g = mf.tensor(np.arange(3.0), placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.broadcast)
+    g.numpy()[0] = 100
+    assert g.numpy()[0] == 0
