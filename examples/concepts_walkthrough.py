@@ -1,6 +1,6 @@
-"""A 4-rank walk through the examples of CONCEPTS.md: placements, SBP layouts, and every
-boxing conversion with the plan meshflow chose, the collectives each rank issued, the bytes
-moved, and a check that the logical value survived.
+"""A 4-rank walk through the examples of CONCEPTS.md: placements, SBP layouts, every boxing
+conversion with the plan meshflow chose, the collectives each rank issued, the bytes moved,
+and a check that the logical value survived; then ops whose layouts meshflow infers.
 
 Run: scripts/demo   (or: PYTHONPATH=build/python /usr/bin/python3 -m meshflow.launch --nproc 4 examples/concepts_walkthrough.py)
 """
@@ -92,7 +92,37 @@ for (pa, sa), (pb, sb) in [
 ]:
     convert(mf.tensor(big, placement=pa, sbp=sa), pb, sb, big)
 
-line("\n== 7. Bad input raises on every rank, and the job goes on")
+line("\n== 7. Ops: meshflow picks every layout (CONCEPTS section 4)")
+m = (np.arange(16, dtype=np.float32).reshape(4, 4) % 5) - 2
+p2 = mf.placement("cpu", ranks=[0, 1])
+for what, make, expected in [
+    ("S(0) + S(1) on [0, 1]", lambda: mf.tensor(m, placement=p2, sbp=S(0)) + mf.tensor(m, placement=p2, sbp=S(1)), m + m),
+    ("S(0) + B on [0, 1]", lambda: mf.tensor(m, placement=p2, sbp=S(0)) + mf.tensor(m, placement=p2, sbp=B), m + m),
+    ("(B, S(0)) @ (S(1), B) on the mesh",
+     lambda: mf.tensor(m, placement=mesh, sbp=(B, S(0))) @ mf.tensor(m, placement=mesh, sbp=(S(1), B)), m @ m),
+    ("(S(0), S(1)) @ (B, S(0)) on the mesh",
+     lambda: mf.tensor(m, placement=mesh, sbp=(S(0), S(1))) @ mf.tensor(m, placement=mesh, sbp=(B, S(0))), m @ m),
+    ("softmax(relu(x @ x), dim=1), x S(0) on 4 ranks",
+     lambda: mf.softmax(mf.relu(mf.tensor(m, placement=flat, sbp=S(0)) @ mf.tensor(m, placement=flat, sbp=B)), dim=1),
+     None),
+]:
+    before = mf.comm_stats()
+    out = make()
+    after = mf.comm_stats()
+    issued = every_rank([after[k] - before[k] for k in COLLECTIVES])
+    calls = {k: issued[:, i].tolist() for i, k in enumerate(COLLECTIVES) if issued[:, i].any()}
+    if expected is None:
+        e = np.maximum(m @ m, 0)
+        expected = np.exp(e - e.max(axis=1, keepdims=True))
+        expected /= expected.sum(axis=1, keepdims=True)
+    ok = np.allclose(out.numpy(), expected, rtol=1e-5)
+    line(f"  {what:<48} -> sbp {_fmt(out.sbp):<14} issued per rank: {calls or 'nothing'}  "
+         f"{'value ok' if ok else 'VALUE WRONG'}")
+    if not ok:
+        raise SystemExit(f"{what} differs from the single-device result")
+line(f"  SBP inference cache on this rank: {mf.infer_cache_stats()}")
+
+line("\n== 8. Bad input raises on every rank, and the job goes on")
 for what, make in [
     ("split dim out of range", lambda: mf.tensor(x, placement=flat, sbp=S(2))),
     ("sbp tuple of the wrong length", lambda: mf.tensor(x, placement=mesh, sbp=S(0))),
