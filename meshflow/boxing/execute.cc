@@ -145,8 +145,9 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
   throw std::logic_error("boxing: not an axis step");
 }
 
+// `src_boxes`: what each source rank holds, when not the balanced split (see rebalance).
 Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, const Tensor& local,
-                    const std::vector<Box>* src_boxes = nullptr) {
+                    const std::vector<TransferMessage>& messages, const std::vector<Box>* src_boxes = nullptr) {
   const int me = comm::world_rank();
   const DType dtype = local.dtype();
   std::optional<ReduceOp> partial;
@@ -175,7 +176,7 @@ Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, 
   std::vector<comm::Message> sends, recvs;
   std::vector<Tensor> keep_alive;
   std::vector<std::pair<Tensor, Box>> arrivals;  // staged pieces and where they go in `out`
-  for (const TransferMessage& m : transfer_messages(logical, from, to, src_boxes)) {
+  for (const TransferMessage& m : messages) {
     if (m.src_rank != me && m.dst_rank != me) continue;
     if (m.src_rank == me && m.dst_rank == me) {
       Tensor piece = slice(local, relative_to(m.box, my_src));
@@ -217,14 +218,15 @@ Tensor empty_local(const Shape& logical, DType dtype) {
 Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local) {
   Tensor t = local;
   for (const Step& step : plan.steps) {
-    t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t)
+    t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t, step.messages)
                                          : run_axis_step(step, logical, t);
   }
   return t;
 }
 
 Tensor rebalance(const Tensor& local, const Shape& logical, const Layout& layout, const std::vector<Box>& held_boxes) {
-  return run_transfer(layout, layout, logical, local, &held_boxes);
+  return run_transfer(layout, layout, logical, local, transfer_messages(logical, layout, layout, &held_boxes),
+                      &held_boxes);
 }
 
 Tensor box(const Tensor& local, const Shape& logical, const Layout& from, const Layout& to) {

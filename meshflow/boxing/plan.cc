@@ -98,8 +98,9 @@ std::optional<ReduceOp> single_partial_op(const NdSbp& nd_sbp, bool& mixed) {
 }
 
 Plan transfer_plan(const Shape& logical, size_t elem, const Layout& from, const Layout& to) {
+  std::vector<TransferMessage> messages = transfer_messages(logical, from, to);
   std::map<int, int64_t> in, out;
-  for (const TransferMessage& m : transfer_messages(logical, from, to)) {
+  for (const TransferMessage& m : messages) {
     if (m.src_rank == m.dst_rank) continue;
     out[m.src_rank] += m.box.numel();
     in[m.dst_rank] += m.box.numel();
@@ -107,7 +108,7 @@ Plan transfer_plan(const Shape& logical, size_t elem, const Layout& from, const 
   int64_t worst = 0;
   for (auto& [r, e] : in) worst = std::max(worst, e);
   for (auto& [r, e] : out) worst = std::max(worst, e);
-  Step step{StepKind::kTransfer, from, to, -1, worst * static_cast<int64_t>(elem)};
+  Step step{StepKind::kTransfer, from, to, -1, worst * static_cast<int64_t>(elem), std::move(messages)};
   return Plan{{step}, step.cost};
 }
 

@@ -50,12 +50,19 @@ enum class StepKind {
 };
 const char* step_kind_name(StepKind kind);
 
+// One message of a transfer: `box` (logical coordinates) goes from src_rank to dst_rank.
+struct TransferMessage {
+  int src_rank;
+  int dst_rank;
+  Box box;
+};
 struct Step {
   StepKind kind;
   Layout from;
   Layout to;
   int axis;      // the hierarchy axis changed; -1 for kTransfer
   int64_t cost;  // bytes, see the header comment
+  std::vector<TransferMessage> messages;  // kTransfer: every message, planned once
   std::string str() const;
 };
 
@@ -70,12 +77,6 @@ Plan plan_boxing(const Shape& logical, DType dtype, const Layout& from, const La
 // costs more than running a small one. Thread-safe; the reference stays valid.
 const Plan& cached_plan(const Shape& logical, DType dtype, const Layout& from, const Layout& to);
 
-// One message of a transfer: `box` (logical coordinates) goes from src_rank to dst_rank.
-struct TransferMessage {
-  int src_rank;
-  int dst_rank;
-  Box box;
-};
 // The messages of a transfer from `from` to `to`, self-messages included. Requires every
 // partial axis of `from` to use one reduction. Target ranks that hold zeros (coordinate != 0
 // along a partial-sum axis of `to`) receive nothing.
