@@ -33,3 +33,14 @@ def logical_value(shape, dtype=np.float32):
     """Small distinct integers, exact in every dtype, the same on every rank."""
     n = int(np.prod(shape)) if shape else 1
     return (np.arange(n) % 97 - 40).astype(dtype).reshape(shape)
+
+
+COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send", "recv")
+
+
+def collectives(f):
+    """(f(), how many collectives and messages this rank issued inside it)."""
+    before = mf.comm_stats()
+    result = f()
+    after = mf.comm_stats()
+    return result, sum(after[name] - before[name] for name in COLLECTIVES)

@@ -4,10 +4,8 @@ import numpy as np
 import pytest
 
 import meshflow as mf
-from conftest import logical_value
+from conftest import collectives, logical_value
 from sbp_reference import B, P, S, global_from_parts
-
-COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "send", "recv")
 
 
 def line():
@@ -18,14 +16,6 @@ def grid():
     if mf.env.get_world_size() < 4:
         pytest.skip("needs 4 ranks")
     return [[0, 1], [2, 3]]
-
-
-def collectives(f):
-    """(f(), how many collectives this rank issued inside it)."""
-    before = mf.comm_stats()
-    result = f()
-    after = mf.comm_stats()
-    return result, sum(after[name] - before[name] for name in COLLECTIVES)
 
 
 def check(result, expected, sbp=None):
