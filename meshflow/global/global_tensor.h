@@ -44,7 +44,7 @@ class GlobalTensor {
 // check_consistency, replicas along broadcast axes must hold equal values.
 GlobalTensor make_global(const Tensor& local, const Placement& placement, const NdSbp& nd_sbp,
                          bool check_consistency);
-// Every rank holds the whole logical value in `full`; each keeps its part. No communication.
+// Every rank holds the whole logical value in `full`; each keeps its part (no data moves).
 GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp);
 // Boxing to another placement and/or SBP.
 GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp);

@@ -147,7 +147,7 @@ def tensor(data, dtype=None, placement=None, sbp=None):
     """A tensor holding a copy of `data`.
 
     With placement and sbp, a global tensor whose logical value is `data`, which every
-    rank passes in full; each rank keeps its part (no communication).
+    rank passes in full; each rank keeps its part (no data moves).
     """
     array = _as_array(data, dtype)
     local = _C.LocalTensor.from_numpy(array)
