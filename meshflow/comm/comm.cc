@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -97,7 +98,12 @@ Group& group_of(const std::vector<int>& ranks) {
   Context& c = ctx();
   if (ranks.size() == static_cast<size_t>(c.world->size()) && ranks == c.world->world_ranks()) return *c.world;
   auto it = c.groups.find(ranks);
-  if (it == c.groups.end()) it = c.groups.emplace(ranks, MpiGroup::create(ranks)).first;
+  if (it == c.groups.end()) {
+    if (std::find(ranks.begin(), ranks.end(), c.world->rank()) == ranks.end()) {
+      throw std::logic_error("comm: rank " + std::to_string(c.world->rank()) + " asked for a group it is not in");
+    }
+    it = c.groups.emplace(ranks, MpiGroup::create(ranks)).first;
+  }
   return *it->second;
 }
 

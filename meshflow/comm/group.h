@@ -1,8 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 // A communication group: an ordered set of world ranks that run collectives together.
 // Backends (MPI now; NCCL or an in-process one later) implement the protected do_* hooks;
-// the public methods validate sizes and count what this rank issued, so every backend is
-// counted the same way. Buffers are raw memory of `count` elements of `dtype`.
+// the public methods check that per-member vectors have one entry per member and count what
+// this rank issued, so every backend is counted the same way. Buffers are raw memory of `count` elements of `dtype`.
 // Thread-safety: a Group is used by one thread at a time.
 #pragma once
 
