@@ -36,16 +36,6 @@ Generator& generator() {
   return *g;
 }
 
-// Reads an attribute with `get`, naming the op in the error when it is missing or mistyped.
-template <typename F>
-auto read(const std::string& op, F get) {
-  try {
-    return get();
-  } catch (const std::invalid_argument& e) {
-    op_error(op, e.what());
-  }
-}
-
 // The exact value of an int attribute (reading it as a double rounds above 2^53); nullopt
 // for a float attribute.
 std::optional<int64_t> exact_int(const Attrs& attrs, const std::string& key) {
@@ -77,11 +67,11 @@ void check_fits(const std::string& op, const char* what, double value, DType dty
 }
 
 DType dtype_of(const std::string& op, const Attrs& attrs) {
-  return attrs.has("dtype") ? read(op, [&] { return attrs.get_dtype("dtype"); }) : DType::kFloat32;
+  return attrs.has("dtype") ? attrs.get_dtype("dtype") : DType::kFloat32;
 }
 
 TensorMeta meta_from_shape(const std::string& op, const Attrs& attrs) {
-  const Shape shape = read(op, [&] { return attrs.get_ints("shape"); });
+  const Shape shape = attrs.get_ints("shape");
   for (int64_t d : shape) {
     if (d < 0) op_error(op, "shape " + to_string(shape) + " has a negative size; expected sizes >= 0");
   }
@@ -158,7 +148,7 @@ void fill_by_logical_index(const Tensor& out, const Box& box, const Shape& logic
 OpDef constant_op(const std::string& name, std::optional<double> fixed) {
   MetaRule meta = [fixed](const std::string& op, const Attrs& attrs) {
     TensorMeta m = meta_from_shape(op, attrs);
-    if (!fixed) check_fits(op, "value", read(op, [&] { return attrs.get_float("value"); }), m.dtype);
+    if (!fixed) check_fits(op, "value", attrs.get_float("value"), m.dtype);
     return m;
   };
   Fill fill = [fixed](const Tensor& out, const KernelContext& ctx) {
@@ -175,7 +165,7 @@ OpDef constant_op(const std::string& name, std::optional<double> fixed) {
 // ---- arange ----
 
 TensorMeta arange_meta(const std::string& op, const Attrs& attrs) {
-  auto get = [&](const char* key) { return read(op, [&] { return attrs.get_float(key); }); };
+  auto get = [&](const char* key) { return attrs.get_float(key); };
   const double start = get("start"), end = get("end"), step = get("step");
   if (!std::isfinite(start) || !std::isfinite(end) || !std::isfinite(step)) {
     op_error(op, "start, end and step must be finite, got " + str(start) + ", " + str(end) + ", " + str(step));
@@ -253,8 +243,8 @@ TensorMeta random_meta(const std::string& op, const Attrs& attrs) {
     op_error(op, std::string("dtype ") + dtype_name(m.dtype) + " is not supported; expected float32 or float64");
   }
   // Checked here, so that a missing one fails before any rank runs the kernel.
-  read(op, [&] { return attrs.get_int("seed"); });
-  read(op, [&] { return attrs.get_int("offset"); });
+  attrs.get_int("seed");
+  attrs.get_int("offset");
   return m;
 }
 

@@ -176,11 +176,22 @@ std::vector<Box> whole_boxes(const std::vector<TensorMeta>& metas) {
   return boxes;
 }
 
+// op.infer, with errors from reading attributes (Attrs's getters do not know the op)
+// carrying the op's name like every other op error.
+std::vector<TensorMeta> infer_outputs(const OpDef& op, const std::vector<TensorMeta>& inputs, const Attrs& attrs) {
+  try {
+    return op.infer(inputs, attrs);
+  } catch (const std::invalid_argument& e) {
+    if (std::string(e.what()).rfind("[" + op.name + "]", 0) == 0) throw;
+    op_error(op.name, e.what());
+  }
+}
+
 }  // namespace
 
 std::vector<NdSignature> valid_nd_signatures(const OpDef& op, const std::vector<TensorMeta>& inputs,
                                              const Attrs& attrs, int axes) {
-  const std::vector<TensorMeta> outputs = op.infer(inputs, attrs);
+  const std::vector<TensorMeta> outputs = infer_outputs(op, inputs, attrs);
   std::vector<NdSignature> all;
   for_each_product(one_axis_candidates(op, inputs, outputs, attrs), axes, inputs.size(), outputs.size(),
                    [&](const NdSignature& nd) { all.push_back(nd); });
@@ -192,7 +203,7 @@ const OpPlan& plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, co
   PlanKey key{&op, op.kernel_only_attrs.empty() ? attrs : attrs.without(op.kernel_only_attrs), inputs, input_sbps,
               placement, constraints};
   return cache().get(key, [&] {
-    std::vector<TensorMeta> outputs = op.infer(inputs, attrs);
+    std::vector<TensorMeta> outputs = infer_outputs(op, inputs, attrs);
     for (size_t i = 0; i < constraints.outputs.size(); ++i) {
       if (i >= outputs.size()) op_error(op.name, "more output sbps requested than the op has outputs");
       if (constraints.outputs[i]) check_nd_sbp(*constraints.outputs[i], placement, static_cast<int64_t>(outputs[i].shape.size()));
@@ -206,7 +217,7 @@ InferCacheStats infer_cache_stats() { return cache().stats(); }
 std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
   std::vector<TensorMeta> metas;
   for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
-  std::vector<TensorMeta> outputs = op.infer(metas, attrs);
+  std::vector<TensorMeta> outputs = infer_outputs(op, metas, attrs);
   std::vector<Box> in_boxes = whole_boxes(metas), out_boxes = whole_boxes(outputs);
   return op.kernel(inputs, KernelContext{attrs, metas, in_boxes, outputs, out_boxes});
 }

@@ -147,16 +147,6 @@ void map(const TI* in, TO* out, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) out[i] = f(in[i]);
 }
 
-// An attribute read whose error names the op.
-template <typename F>
-auto read_attr(const std::string& op, F read) {
-  try {
-    return read();
-  } catch (const std::invalid_argument& e) {
-    op_error(op, e.what());
-  }
-}
-
 // Attribute "value" in dtype T; an int attribute stays exact for integers beyond 2^53.
 template <typename T>
 T scalar_value(const Attrs& attrs) {
@@ -260,7 +250,7 @@ OpDef with_scalar(const std::string& name, RulesOf rules, F f) {
   op.name = name;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 1);
-    read_attr(name, [&] { return attrs.get_float("value"); });
+    attrs.get_float("value");
     return std::vector<TensorMeta>{in[0]};
   };
   op.signatures = signatures_from(std::move(rules));
@@ -310,7 +300,7 @@ OpDef cast() {
   op.name = name;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 1);
-    return std::vector<TensorMeta>{{in[0].shape, read_attr(name, [&] { return attrs.get_dtype("dtype"); })}};
+    return std::vector<TensorMeta>{{in[0].shape, attrs.get_dtype("dtype")}};
   };
   op.signatures = signatures_from([](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     return increasing(0) + (widens_exactly(in[0].dtype, attrs.get_dtype("dtype")) ? linear({0}) : Rules{});

@@ -52,7 +52,8 @@ struct KernelContext {
 
 struct OpDef {
   std::string name;
-  // Output metas from input metas; throws std::invalid_argument on bad input or attributes.
+  // Output metas from input metas; throws std::invalid_argument on bad input or attributes
+  // (a missing or mistyped attribute's error gets the op's name from the dispatcher).
   std::function<std::vector<TensorMeta>(const std::vector<TensorMeta>& inputs, const Attrs& attrs)> infer;
   // Valid 1-d signatures besides all-broadcast, in order of preference.
   std::function<std::vector<Signature>(const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs,

@@ -105,13 +105,21 @@ def _unary(name, doc):
 # ---------------------------------------------------------------------------------------------
 # Binary ops. Each takes tensors or numbers (at least one tensor).
 
-def add(input, other):
-    """input + other."""
-    if isinstance(input, Tensor) and _is_number(other):
-        return _scalar_op("add_scalar", input, other)
-    if isinstance(other, Tensor) and _is_number(input):
-        return _scalar_op("add_scalar", other, input)
-    return apply("add", list(_operands(input, other)))[0]
+def _commutative(name, scalar_name, doc):
+    """A binary op whose number operand, on either side, becomes the scalar form."""
+    def op(input, other):
+        if isinstance(input, Tensor) and _is_number(other):
+            return _scalar_op(scalar_name, input, other)
+        if isinstance(other, Tensor) and _is_number(input):
+            return _scalar_op(scalar_name, other, input)
+        return apply(name, list(_operands(input, other)))[0]
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    return op
+
+
+add = _commutative("add", "add_scalar", "input + other.")
+mul = _commutative("mul", "mul_scalar", "input * other.")
 
 
 def sub(input, other):
@@ -121,15 +129,6 @@ def sub(input, other):
     if isinstance(other, Tensor) and _is_number(input):
         return _scalar_op("add_scalar", neg(_promoted(other, input)), input)
     return apply("sub", list(_operands(input, other)))[0]
-
-
-def mul(input, other):
-    """input * other."""
-    if isinstance(input, Tensor) and _is_number(other):
-        return _scalar_op("mul_scalar", input, other)
-    if isinstance(other, Tensor) and _is_number(input):
-        return _scalar_op("mul_scalar", other, input)
-    return apply("mul", list(_operands(input, other)))[0]
 
 
 def _to_float(x):
