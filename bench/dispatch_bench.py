@@ -43,8 +43,8 @@ def main():
     rows = [
         ("meshflow", "mf.add, local", per_call_us(lambda: mf.add(a, b), n)),
         ("meshflow", "mf.add, global [0] B", per_call_us(lambda: mf.add(ga, gb), n)),
-        ("meshflow", "_C.apply('add'), local", per_call_us(lambda: _C.apply("add", [a._impl, b._impl], {}), n)),
-        ("meshflow", "_C.apply('add'), global", per_call_us(lambda: _C.apply("add", [ga._impl, gb._impl], {}), n)),
+        ("meshflow", "_C.apply('add'), local", per_call_us(lambda: _C.apply("add", [a._impl, b._impl], {}, None, None), n)),
+        ("meshflow", "_C.apply('add'), global", per_call_us(lambda: _C.apply("add", [ga._impl, gb._impl], {}, None, None), n)),
     ]
     try:
         import torch

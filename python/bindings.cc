@@ -13,6 +13,7 @@
 #include "meshflow/global/global_tensor.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/dispatch.h"
+#include "meshflow/ops/functional.h"
 
 namespace py = pybind11;
 
@@ -90,43 +91,16 @@ Attrs attrs_of(const py::dict& d) {
   return attrs;
 }
 
-// Runs op `name` on local tensors, or on global ones (then `placement` and `sbp` constrain
-// creation ops and requested output layouts).
-py::list apply(const std::string& name, const py::list& inputs, const py::dict& attr_dict, py::object placement,
-               py::object sbp) {
-  const OpDef& op = find_op(name);
+// Runs op `name` through the functional API (recording it for autograd); `placement` and
+// `sbp` constrain creation ops and requested output layouts of global calls.
+std::vector<Var> apply(const std::string& name, const std::vector<Var>& inputs, const py::dict& attr_dict,
+                       py::object placement, py::object sbp) {
   const Attrs attrs = attrs_of(attr_dict);
-  bool global = !placement.is_none();
-  for (const auto& in : inputs) global = global || py::isinstance<GlobalTensor>(in);
-  py::list out;
-  if (!global) {
-    std::vector<Tensor> locals;
-    for (const auto& in : inputs) locals.push_back(py::cast<Tensor>(in));
-    std::vector<Tensor> results;
-    {
-      py::gil_scoped_release release;
-      results = apply_local(op, locals, attrs);
-    }
-    for (Tensor& t : results) out.append(py::cast(std::move(t)));
-    return out;
-  }
-  std::vector<GlobalTensor> globals;
-  for (const auto& in : inputs) {
-    if (!py::isinstance<GlobalTensor>(in)) {
-      op_error(name, "mixes local and global tensors; convert the local ones with to_global() first");
-    }
-    globals.push_back(py::cast<GlobalTensor>(in));
-  }
   Constraints constraints;
   if (!placement.is_none()) constraints.placement = py::cast<Placement>(placement);
   if (!sbp.is_none()) constraints.outputs.push_back(py::cast<NdSbp>(sbp));
-  std::vector<GlobalTensor> results;
-  {
-    py::gil_scoped_release release;
-    results = apply_global(op, globals, attrs, constraints);
-  }
-  for (GlobalTensor& t : results) out.append(py::cast(std::move(t)));
-  return out;
+  py::gil_scoped_release release;
+  return call(name, inputs, attrs, constraints);
 }
 
 }  // namespace
@@ -182,11 +156,52 @@ PYBIND11_MODULE(_C, m) {
       .def_property_readonly("nd_sbp", &GlobalTensor::nd_sbp)
       .def_property_readonly("local", &GlobalTensor::local);
 
-  m.def("make_global", &make_global, py::arg("local"), py::arg("placement"), py::arg("nd_sbp"),
+  // The tensor handle of the Python Tensor: a local or global value plus autograd state.
+  py::class_<Var>(m, "Var")
+      .def(py::init<Tensor, bool>(), py::arg("local"), py::arg("requires_grad") = false)
+      .def(py::init<GlobalTensor, bool>(), py::arg("global_tensor"), py::arg("requires_grad") = false)
+      .def_property_readonly("is_global", &Var::is_global)
+      .def_property_readonly("shape", [](const Var& v) { return py::tuple(py::cast(v.shape())); })
+      .def_property_readonly("dtype", [](const Var& v) { return std::string(dtype_name(v.dtype())); })
+      .def_property_readonly("local_tensor", &Var::local)
+      .def_property_readonly("global_tensor", &Var::global)
+      .def_property_readonly("data", &Var::data)
+      .def_property_readonly("placement", [](const Var& v) { return v.global().placement(); })
+      .def_property_readonly("nd_sbp", [](const Var& v) { return v.global().nd_sbp(); })
+      .def_property("requires_grad", &Var::requires_grad,
+                    [](Var& v, bool requires_grad) { v.set_requires_grad(requires_grad); })
+      .def_property_readonly("is_leaf", &Var::is_leaf)
+      .def_property("grad",
+                    [](const Var& v) -> std::optional<Var> {
+                      Var g = v.grad();
+                      return g.defined() ? std::optional<Var>(g) : std::nullopt;
+                    },
+                    [](Var& v, std::optional<Var> g) { v.set_grad(g ? *g : Var()); })
+      .def_property_readonly("grad_fn_name",
+                             [](const Var& v) -> py::object {
+                               return v.grad_fn() ? py::object(py::str(v.grad_fn()->name)) : py::none();
+                             })
+      .def("detach", &Var::detach)
+      .def("set_data", &Var::set_data, py::arg("value"))
+      .def("same", &Var::same, py::arg("other"))
+      .def("backward", [](const Var& v, std::optional<Var> grad, bool retain_graph) {
+            py::gil_scoped_release release;
+            v.backward(grad ? *grad : Var(), retain_graph);
+          }, py::arg("grad") = py::none(), py::arg("retain_graph") = false);
+
+  m.def("make_global", &local_to_global, py::arg("local"), py::arg("placement"), py::arg("nd_sbp"),
         py::arg("check_consistency"), release());
-  m.def("global_from_full", &global_from_full, py::arg("full"), py::arg("placement"), py::arg("nd_sbp"), release());
-  m.def("to_global", &to_global, py::arg("tensor"), py::arg("placement"), py::arg("nd_sbp"), release());
-  m.def("gather_full", &gather_full, py::arg("tensor"), release());
+  m.def(
+      "global_from_full",
+      [](const Tensor& full, const Placement& p, const NdSbp& s) { return Var(global_from_full(full, p, s)); },
+      py::arg("full"), py::arg("placement"), py::arg("nd_sbp"), release());
+  m.def("to_global", py::overload_cast<const Var&, const Placement&, const NdSbp&>(&to_global), py::arg("tensor"),
+        py::arg("placement"), py::arg("nd_sbp"), release());
+  m.def("to_local", &to_local, py::arg("tensor"), release());
+  m.def(
+      "gather_full", [](const Var& v) { return gather_full(v.global()); }, py::arg("tensor"), release());
+  m.def("grad_enabled", &grad_enabled);
+  m.def("set_grad_enabled", &set_grad_enabled, py::arg("enabled"));
   m.def("consistency_check_enabled", &consistency_check_enabled);
 
   m.def(
@@ -230,4 +245,9 @@ PYBIND11_MODULE(_C, m) {
   m.def("abort", [](const std::string& message, int code) { comm::abort_job(message, code); }, py::arg("message"),
         py::arg("exit_code") = 1);
   m.def("release_host_cache", &release_host_cache);
+  // Every rank passes its error ("" for none); all raise the first one together. Also a
+  // barrier over the world.
+  m.def(
+      "agree", [](const std::string& error, const std::string& call) { comm::agree(error, 0, call); },
+      py::arg("error"), py::arg("call"), release());
 }

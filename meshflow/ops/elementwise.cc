@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
 
@@ -396,9 +397,18 @@ T truncate(T x) {
 
 void register_elementwise_ops(OpRegistry& r) {
   const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
-  r.add(binary("add", always(linear({0, 1}) + increasing(0) + increasing(1)), [](auto x, auto y) { return x + y; }));
+  r.add(with_grad(binary("add", always(linear({0, 1}) + increasing(0) + increasing(1)), [](auto x, auto y) { return x + y; }),
+                  [](const GradContext& g) {
+                    return std::vector<Var>{fn::sum_to(g.grad_outputs[0], g.inputs[0].shape()),
+                                            fn::sum_to(g.grad_outputs[0], g.inputs[1].shape())};
+                  }));
   r.add(binary("sub", always(linear({0, 1}) + increasing(0) + decreasing(1)), [](auto x, auto y) { return x - y; }));
-  r.add(binary("mul", always(linear({0}) + linear({1})), [](auto x, auto y) { return x * y; }));
+  r.add(with_grad(binary("mul", always(linear({0}) + linear({1})), [](auto x, auto y) { return x * y; }),
+                  [](const GradContext& g) {
+                    const Var& dy = g.grad_outputs[0];
+                    return std::vector<Var>{fn::sum_to(fn::mul(dy, g.inputs[1]), g.inputs[0].shape()),
+                                            fn::sum_to(fn::mul(dy, g.inputs[0]), g.inputs[1].shape())};
+                  }));
   r.add(nonzero_integer_divisor(binary("div", division_rules, [](auto x, auto y) { return trunc_div(x, y); })));
   r.add(nonzero_integer_divisor(binary("floor_divide", always({}), [](auto x, auto y) { return floor_div(x, y); })));
   // NaN wins, as in torch.maximum.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
 
@@ -101,8 +102,30 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
   return {out};
 }
 
+// d(a @ b) = dy @ b^T into a and a^T @ dy into b, summed over broadcast batch dims. A
+// matrix b under a batch of a (a linear layer) gets one gemm over the flattened batch.
+std::vector<Var> grad(const GradContext& ctx) {
+  const Var &a = ctx.inputs[0], &b = ctx.inputs[1], &dy = ctx.grad_outputs[0];
+  std::vector<Var> grads(2);
+  if (ctx.needs_grad[0]) grads[0] = fn::sum_to(fn::matmul(dy, fn::transpose(b, -1, -2)), a.shape());
+  if (ctx.needs_grad[1]) {
+    const Shape& as = a.shape();
+    if (b.shape().size() == 2 && as.size() > 2) {
+      const Var flat_a = fn::reshape(a, {-1, as.back()}), flat_dy = fn::reshape(dy, {-1, dy.shape().back()});
+      grads[1] = fn::matmul(fn::transpose(flat_a, 0, 1), flat_dy);
+    } else {
+      grads[1] = fn::sum_to(fn::matmul(fn::transpose(a, -1, -2), dy), b.shape());
+    }
+  }
+  return grads;
+}
+
 }  // namespace
 
-void register_matmul_ops(OpRegistry& r) { r.add(OpDef{kName, infer, signatures, run}); }
+void register_matmul_ops(OpRegistry& r) {
+  OpDef op{kName, infer, signatures, run};
+  op.grad = grad;
+  r.add(op);
+}
 
 }  // namespace mf

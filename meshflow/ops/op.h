@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "meshflow/autograd/var.h"
 #include "meshflow/core/tensor.h"
 #include "meshflow/ops/attrs.h"
 #include "meshflow/placement/sbp.h"
@@ -50,6 +51,19 @@ struct KernelContext {
   const std::vector<Box>& output_boxes;
 };
 
+// What an op's gradient sees: the call's attributes, inputs and outputs (detached), and one
+// gradient per output (zeros where none arrived). Global or local like the call.
+struct GradContext {
+  const Attrs& attrs;
+  const std::vector<Var>& inputs;
+  const std::vector<Var>& outputs;
+  const std::vector<Var>& grad_outputs;
+  // Whether input i wants a gradient; others may be left undefined.
+  const std::vector<bool>& needs_grad;
+};
+
+using GradFn = std::function<std::vector<Var>(const GradContext& ctx)>;
+
 struct OpDef {
   std::string name;
   // Output metas from input metas; throws std::invalid_argument on bad input or attributes
@@ -69,6 +83,17 @@ struct OpDef {
   // rank then exchanges its verdict and all raise together. Any other exception in a
   // kernel is a bug and ends the job with its message.
   bool kernel_checks_data = false;
+  // The inputs' gradients (undefined Var where none flows), written with meshflow ops
+  // (ops/functional.h) so that on global tensors their SBPs are inferred like any call's.
+  // Empty: the op is not differentiable and its outputs never require grad.
+  GradFn grad;
+  // Whether an N-d signature combined from the listed ones is valid on `hierarchy`, for ops
+  // whose listed signatures hold only for some shapes of the mesh (reshape carries a split
+  // through a dim it cuts into several only where every rank's part lines up). Empty:
+  // every combination is valid. The dispatcher never picks nor lists an invalid one.
+  std::function<bool(const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs,
+                     const Attrs& attrs, const NdSignature& signature, const Shape& hierarchy)>
+      valid_on;
 };
 
 // Throws std::invalid_argument("unknown op ...") when no op has that name.

@@ -13,6 +13,12 @@ class OpRegistry {
   void add(OpDef op);
 };
 
+// `op` with its gradient, for registering an op and its gradient in one expression.
+inline OpDef with_grad(OpDef op, GradFn grad) {
+  op.grad = std::move(grad);
+  return op;
+}
+
 void register_elementwise_ops(OpRegistry& r);  // elementwise.cc
 void register_matmul_ops(OpRegistry& r);       // matmul.cc
 void register_shape_ops(OpRegistry& r);        // shape.cc: transpose, permute, reshape, slice, cat, ...

@@ -9,7 +9,7 @@ from . import _C
 from . import env, sbp
 from ._dtype import dtype, float32, float64, int32, int64
 from ._placement import placement
-from ._tensor import Tensor, tensor, from_numpy
+from ._tensor import Tensor, tensor, from_numpy, no_grad, is_grad_enabled
 from ._ops_elementwise import (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge,
                                where, neg, abs, relu, trunc, exp, log, sqrt, rsqrt, tanh, sigmoid, cast)
 from ._ops_matmul import matmul
@@ -18,6 +18,7 @@ from ._ops_shape import *  # noqa: F401,F403
 from ._ops_reduce import *  # noqa: F401,F403
 from ._ops_creation import *  # noqa: F401,F403
 from . import nn
+from ._checkpoint import save, load
 
 
 def infer_cache_stats():
@@ -44,8 +45,8 @@ def _abort_job_on_uncaught_error(kind, value, tb):
 _previous_excepthook = _sys.excepthook
 _sys.excepthook = _abort_job_on_uncaught_error
 
-__all__ = ["Tensor", "tensor", "from_numpy", "placement", "sbp", "env", "dtype", "float32", "float64", "int32",
+__all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "placement", "sbp", "env", "dtype", "float32", "float64", "int32",
            "int64", "comm_stats", "infer_cache_stats", "add", "sub", "mul", "div", "matmul",
            "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "where", "neg", "abs", "relu",
-           "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast", "nn"]
+           "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast", "nn", "save", "load"]
 __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__

@@ -16,6 +16,30 @@ def apply(name, inputs, attrs=None, placement=None, sbp=None):
     return [Tensor(o) for o in outs]
 
 
+class no_grad:
+    """Context manager (and decorator) in which calls are not recorded for autograd."""
+
+    def __enter__(self):
+        self._previous = _C.grad_enabled()
+        _C.set_grad_enabled(False)
+
+    def __exit__(self, *exc):
+        _C.set_grad_enabled(self._previous)
+
+    def __call__(self, function):
+        import functools
+
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            with no_grad():
+                return function(*args, **kwargs)
+        return wrapper
+
+
+def is_grad_enabled():
+    return _C.grad_enabled()
+
+
 def _check_placement(p):
     if not isinstance(p, _C.Placement):
         raise TypeError(f"placement must be a meshflow.placement, got {type(p).__name__}")
@@ -30,14 +54,14 @@ class Tensor:
     calls them with the same placement and sbp.
     """
 
-    __slots__ = ("_impl",)
+    __slots__ = ("_impl", "__weakref__")
 
     def __init__(self, impl):
-        self._impl = impl  # a _C.LocalTensor or a _C.GlobalTensor
+        self._impl = impl  # a _C.Var: the value and its autograd state
 
     @property
     def is_global(self):
-        return isinstance(self._impl, _C.GlobalTensor)
+        return self._impl.is_global
 
     @property
     def is_local(self):
@@ -91,12 +115,12 @@ class Tensor:
 
     def to_local(self):
         """This rank's part of a global tensor, without communication (a local tensor: itself)."""
-        return self if self.is_local else Tensor(self._impl.local)
+        return self if self.is_local else Tensor(_C.to_local(self._impl))
 
     def numpy(self):
         """Local: a NumPy view of the data. Global: the logical value, on every rank."""
         if self.is_local:
-            return self._impl.numpy()
+            return self._impl.local_tensor.numpy()
         return _C.gather_full(self._impl).numpy()
 
     def __bool__(self):
@@ -114,13 +138,52 @@ class Tensor:
     def tolist(self):
         return self.numpy().tolist()
 
+    # Autograd.
+    @property
+    def requires_grad(self):
+        return self._impl.requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self._impl.requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad=True):
+        self._impl.requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad(self):
+        """The gradient accumulated by backward(), with this tensor's placement and SBP."""
+        g = self._impl.grad
+        return None if g is None else Tensor(g)
+
+    @grad.setter
+    def grad(self, value):
+        self._impl.grad = None if value is None else value._impl
+
+    @property
+    def is_leaf(self):
+        return self._impl.is_leaf
+
+    @property
+    def grad_fn(self):
+        """The name of the recorded call that made this tensor (None for leaves)."""
+        return self._impl.grad_fn_name
+
+    def backward(self, gradient=None, retain_graph=False):
+        """Accumulates d(self)/d(leaf) into every leaf's .grad (collective on global tensors)."""
+        self._impl.backward(None if gradient is None else gradient._impl, retain_graph)
+
+    def detach(self):
+        return Tensor(self._impl.detach())
+
     def _require_global(self, what):
         if not self.is_global:
             raise ValueError(f"{what} is only defined for global tensors; call to_global() first")
 
     def __repr__(self):
         if self.is_local:
-            return f"tensor({self._impl.numpy()!r}, dtype={self.dtype!r})"
+            return f"tensor({self.numpy()!r}, dtype={self.dtype!r})"
         return (f"tensor(shape={self.shape}, dtype={self.dtype!r}, placement={self.placement!r}, "
                 f"sbp={self.sbp!r})")
 
@@ -143,7 +206,7 @@ def _as_array(data, dtype):
     return array
 
 
-def tensor(data, dtype=None, placement=None, sbp=None):
+def tensor(data, dtype=None, placement=None, sbp=None, requires_grad=False):
     """A tensor holding a copy of `data`.
 
     With placement and sbp, a global tensor whose logical value is `data`, which every
@@ -152,11 +215,11 @@ def tensor(data, dtype=None, placement=None, sbp=None):
     array = _as_array(data, dtype)
     local = _C.LocalTensor.from_numpy(array)
     if placement is None and sbp is None:
-        return Tensor(local)
+        return Tensor(_C.Var(local)).requires_grad_(requires_grad)
     if placement is None or sbp is None:
         raise ValueError("tensor: a global tensor needs both placement and sbp")
     placement = _check_placement(placement)
-    return Tensor(_C.global_from_full(local, placement, _as_nd_sbp(sbp, placement)))
+    return Tensor(_C.global_from_full(local, placement, _as_nd_sbp(sbp, placement))).requires_grad_(requires_grad)
 
 
 def from_numpy(array):
@@ -166,4 +229,4 @@ def from_numpy(array):
     if not array.flags.c_contiguous:
         raise ValueError("from_numpy needs a C-contiguous array; use meshflow.tensor(array) to copy")
     _dtype.to_dtype(array.dtype)
-    return Tensor(_C.LocalTensor.from_numpy(array))
+    return Tensor(_C.Var(_C.LocalTensor.from_numpy(array)))

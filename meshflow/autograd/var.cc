@@ -1,0 +1,347 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/autograd/var.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "meshflow/boxing/execute.h"
+#include "meshflow/comm/comm.h"
+
+namespace mf {
+
+struct VarImpl {
+  std::variant<Tensor, GlobalTensor> value;
+  bool requires_grad = false;
+  std::shared_ptr<Node> grad_fn;  // null for leaves
+  int output_index = 0;           // which output of grad_fn this is
+  Var grad;
+};
+
+struct VarAccess {
+  static const std::shared_ptr<VarImpl>& impl(const Var& v) { return v.impl_; }
+  static Var wrap(std::shared_ptr<VarImpl> impl) { return Var(std::move(impl)); }
+};
+
+namespace {
+
+VarImpl& checked(const std::shared_ptr<VarImpl>& impl) {
+  if (!impl) throw std::invalid_argument("the tensor is undefined (an absent gradient)");
+  return *impl;
+}
+
+std::shared_ptr<VarImpl> make_impl(std::variant<Tensor, GlobalTensor> value) {
+  auto impl = std::make_shared<VarImpl>();
+  impl->value = std::move(value);
+  return impl;
+}
+
+// The layout a gradient takes for a tensor of `layout`: partial axes become broadcast (a
+// gradient flows back to every rank's summand alike).
+boxing::Layout gradient_layout(const boxing::Layout& layout) {
+  boxing::Layout out = layout;
+  for (Sbp& s : out.nd_sbp) {
+    if (s.is_partial()) s = Sbp::broadcast();
+  }
+  return out;
+}
+
+GlobalTensor zeros_global(const Shape& shape, DType dtype, const boxing::Layout& layout) {
+  const int me = comm::world_rank();
+  const int id = layout.placement.parallel_id(me);
+  if (id < 0) return GlobalTensor(shape, layout.placement, layout.nd_sbp, boxing::empty_local(shape, dtype));
+  const Box box = local_box(shape, layout.placement.hierarchy(), layout.nd_sbp, layout.placement.coordinate(id));
+  return GlobalTensor(shape, layout.placement, layout.nd_sbp, Tensor::zeros(box.extent, dtype));
+}
+
+// a + b for two gradients of one tensor: b is boxed to a's layout, then added locally.
+Var accumulate(const Var& a, const Var& b) {
+  if (!a.defined()) return b;
+  if (!b.defined()) return a;
+  if (a.shape() != b.shape() || a.dtype() != b.dtype() || a.is_global() != b.is_global()) {
+    throw std::logic_error("autograd: gradients of shape " + to_string(b.shape()) + " and " + to_string(a.shape()) +
+                           " (or of different dtypes or kinds) reached one tensor");
+  }
+  if (!a.is_global()) {
+    Tensor sum = a.local().clone();
+    reduce_into(sum, b.local(), ReduceOp::kSum);
+    return Var(sum);
+  }
+  const GlobalTensor& ga = a.global();
+  const GlobalTensor gb = to_global(b.global(), ga.placement(), ga.nd_sbp());
+  Tensor sum = ga.local().clone();
+  reduce_into(sum, gb.local(), ReduceOp::kSum);
+  return Var(GlobalTensor(ga.shape(), ga.placement(), ga.nd_sbp(), sum));
+}
+
+// A leaf's gradient in the leaf's own layout (boxing does any all-reduce of a partial one).
+Var in_layout_of(const Var& grad, const Var& leaf) {
+  if (!leaf.is_global()) return grad;
+  const GlobalTensor& g = grad.global();
+  const GlobalTensor& l = leaf.global();
+  if (g.placement() == l.placement() && g.nd_sbp() == l.nd_sbp()) return grad;
+  return Var(to_global(g, l.placement(), l.nd_sbp()));
+}
+
+thread_local bool grad_mode = true;
+
+}  // namespace
+
+Var::Var(Tensor local, bool requires_grad) : impl_(make_impl(std::move(local))) {
+  if (requires_grad) set_requires_grad(true);
+}
+Var::Var(GlobalTensor global, bool requires_grad) : impl_(make_impl(std::move(global))) {
+  if (requires_grad) set_requires_grad(true);
+}
+
+bool Var::is_global() const { return std::holds_alternative<GlobalTensor>(checked(impl_).value); }
+
+const Tensor& Var::local() const {
+  if (is_global()) throw std::invalid_argument("expected a local tensor, got a global one; call to_local() first");
+  return std::get<Tensor>(impl_->value);
+}
+
+const GlobalTensor& Var::global() const {
+  if (!is_global()) throw std::invalid_argument("expected a global tensor, got a local one; call to_global() first");
+  return std::get<GlobalTensor>(impl_->value);
+}
+
+const Tensor& Var::data() const { return is_global() ? global().local() : local(); }
+const Shape& Var::shape() const { return is_global() ? global().shape() : local().shape(); }
+DType Var::dtype() const { return data().dtype(); }
+bool Var::requires_grad() const { return checked(impl_).requires_grad; }
+bool Var::is_leaf() const { return checked(impl_).grad_fn == nullptr; }
+Var Var::grad() const { return checked(impl_).grad; }
+const std::shared_ptr<Node>& Var::grad_fn() const { return checked(impl_).grad_fn; }
+
+Var& Var::set_requires_grad(bool requires_grad) {
+  VarImpl& impl = checked(impl_);
+  if (impl.grad_fn) {
+    throw std::invalid_argument("requires_grad can only be set on leaf tensors; this one was computed by " +
+                                impl.grad_fn->name + " (use detach() for a leaf)");
+  }
+  if (requires_grad && !is_floating(dtype())) {
+    throw std::invalid_argument(std::string("only floating tensors can require gradients; this one is ") +
+                                dtype_name(dtype()));
+  }
+  impl.requires_grad = requires_grad;
+  return *this;
+}
+
+void Var::set_grad(const Var& grad) {
+  VarImpl& impl = checked(impl_);
+  if (grad.defined() && (grad.shape() != shape() || grad.dtype() != dtype() || grad.is_global() != is_global())) {
+    throw std::invalid_argument("a gradient of shape " + to_string(grad.shape()) + " " + dtype_name(grad.dtype()) +
+                                " cannot be assigned to a tensor of shape " + to_string(shape()) + " " +
+                                dtype_name(dtype()));
+  }
+  impl.grad = grad;
+}
+
+Var Var::detach() const { return Var(make_impl(checked(impl_).value)); }
+
+void Var::set_data(const Var& value) { checked(impl_).value = checked(value.impl_).value; }
+
+bool grad_enabled() { return grad_mode; }
+void set_grad_enabled(bool enabled) { grad_mode = enabled; }
+NoGradGuard::NoGradGuard() : previous_(grad_mode) { grad_mode = false; }
+NoGradGuard::~NoGradGuard() { grad_mode = previous_; }
+
+bool record(const std::string& name, const std::vector<Var>& inputs, std::vector<Var>& outputs,
+            std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward,
+            std::function<void()> release) {
+  if (!grad_mode) return false;
+  const bool any = std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.requires_grad(); });
+  if (!any) return false;
+  auto node = std::make_shared<Node>();
+  node->name = name;
+  for (const Var& in : inputs) {
+    Edge edge;
+    if (in.defined() && in.requires_grad()) {
+      const std::shared_ptr<VarImpl>& impl = VarAccess::impl(in);
+      if (impl->grad_fn) {
+        edge.node = impl->grad_fn;
+        edge.output = impl->output_index;
+      } else {
+        edge.leaf = impl;
+      }
+    }
+    node->inputs.push_back(edge);
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Var& out = outputs[i];
+    Node::OutputMeta meta{out.shape(), out.dtype(), std::nullopt};
+    if (out.is_global()) meta.layout = out.global().layout();
+    node->outputs.push_back(meta);
+    if (is_floating(out.dtype())) {
+      VarImpl& impl = *VarAccess::impl(out);
+      impl.requires_grad = true;
+      impl.grad_fn = node;
+      impl.output_index = static_cast<int>(i);
+    }
+  }
+  node->backward = std::move(backward);
+  node->release = std::move(release);
+  return true;
+}
+
+namespace {
+
+// Every node that leads to `root`, with how many edges from those nodes reach each one.
+std::unordered_map<Node*, int> count_dependents(Node* root) {
+  std::unordered_map<Node*, int> dependents{{root, 0}};
+  std::vector<Node*> stack{root};
+  while (!stack.empty()) {
+    Node* node = stack.back();
+    stack.pop_back();
+    for (const Edge& e : node->inputs) {
+      if (!e.node) continue;
+      auto [it, inserted] = dependents.emplace(e.node.get(), 0);
+      ++it->second;
+      if (inserted) stack.push_back(e.node.get());
+    }
+  }
+  return dependents;
+}
+
+void accumulate_into_leaf(const std::shared_ptr<VarImpl>& leaf, const Var& grad) {
+  const Var leaf_var = VarAccess::wrap(leaf);
+  const Var g = in_layout_of(grad, leaf_var);
+  leaf->grad = accumulate(leaf->grad, g);
+}
+
+Var zeros_for(const Node::OutputMeta& m) {
+  if (m.layout) return Var(zeros_global(m.shape, m.dtype, gradient_layout(*m.layout)));
+  return Var(Tensor::zeros(m.shape, m.dtype));
+}
+
+}  // namespace
+
+void Var::backward(const Var& grad, bool retain_graph) const {
+  VarImpl& impl = checked(impl_);
+  if (!impl.requires_grad) {
+    throw std::invalid_argument("backward() on a tensor that does not require grad: no input of the computation "
+                                "that made it requires grad");
+  }
+  Var seed = grad;
+  if (!seed.defined()) {
+    if (numel(shape()) != 1) {
+      throw std::invalid_argument("backward() without a gradient needs a tensor of one element; this one has shape " +
+                                  to_string(shape()) + " (pass the gradient explicitly)");
+    }
+    Tensor one = Tensor::empty(shape(), dtype());
+    visit_dtype(dtype(), [&](auto v) { *one.data_as<decltype(v)>() = decltype(v){1}; });
+    if (is_global()) {
+      const boxing::Layout layout = gradient_layout(global().layout());
+      const bool holds = layout.placement.parallel_id(comm::world_rank()) >= 0;
+      seed = Var(GlobalTensor(shape(), layout.placement, layout.nd_sbp,
+                              holds ? one : boxing::empty_local(shape(), dtype())));
+    } else {
+      seed = Var(one);
+    }
+  } else if (seed.shape() != shape() || seed.is_global() != is_global()) {
+    throw std::invalid_argument("backward(): the gradient has shape " + to_string(seed.shape()) +
+                                "; expected the tensor's shape " + to_string(shape()));
+  }
+  NoGradGuard no_grad;
+  if (!impl.grad_fn) {
+    accumulate_into_leaf(impl_, seed);
+    return;
+  }
+  Node* root = impl.grad_fn.get();
+  std::unordered_map<Node*, int> dependents = count_dependents(root);
+  std::unordered_map<Node*, std::vector<Var>> pending;
+  pending[root].resize(root->outputs.size());
+  pending[root][impl.output_index] = seed;
+  std::vector<Node*> ready{root};
+  std::vector<Node*> visited;
+  // Keeps every node alive while it runs, whatever the Vars outside do.
+  std::vector<std::shared_ptr<Node>> alive{impl.grad_fn};
+  while (!ready.empty()) {
+    Node* node = ready.back();
+    ready.pop_back();
+    visited.push_back(node);
+    std::vector<Var> grads = std::move(pending[node]);
+    pending.erase(node);
+    grads.resize(node->outputs.size());
+    for (size_t i = 0; i < grads.size(); ++i) {
+      if (!grads[i].defined() && is_floating(node->outputs[i].dtype)) grads[i] = zeros_for(node->outputs[i]);
+    }
+    if (!node->backward) {
+      throw std::invalid_argument("backward() through " + node->name +
+                                  " a second time: its saved values were freed (pass retain_graph=True the first time)");
+    }
+    std::vector<Var> input_grads = node->backward(grads);
+    if (input_grads.size() != node->inputs.size()) {
+      throw std::logic_error("the gradient of " + node->name + " returned " + std::to_string(input_grads.size()) +
+                             " gradients for " + std::to_string(node->inputs.size()) + " inputs");
+    }
+    for (size_t i = 0; i < node->inputs.size(); ++i) {
+      const Edge& e = node->inputs[i];
+      if (e.leaf) {
+        if (input_grads[i].defined()) accumulate_into_leaf(e.leaf, input_grads[i]);
+      } else if (e.node) {
+        std::vector<Var>& slot = pending[e.node.get()];
+        slot.resize(e.node->outputs.size());
+        slot[e.output] = accumulate(slot[e.output], input_grads[i]);
+        if (--dependents[e.node.get()] == 0) {
+          alive.push_back(e.node);
+          ready.push_back(e.node.get());
+        }
+      }
+    }
+  }
+  if (!retain_graph) {
+    for (Node* node : visited) {
+      if (node->release) node->release();
+      node->backward = nullptr;
+    }
+  }
+}
+
+Var to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp) {
+  const GlobalTensor& in = x.global();
+  std::vector<Var> out{Var(to_global(in, placement, nd_sbp))};
+  const boxing::Layout back = gradient_layout(in.layout());
+  record("to_global", {x}, out, [back](const std::vector<Var>& g) {
+    return std::vector<Var>{Var(to_global(g[0].global(), back.placement, back.nd_sbp))};
+  });
+  return out[0];
+}
+
+Var local_to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp, bool check_consistency) {
+  const Tensor& in = x.local();
+  std::vector<Var> out{Var(make_global(in, placement, nd_sbp, check_consistency))};
+  const boxing::Layout back = gradient_layout({placement, nd_sbp});
+  const Shape local_shape = in.shape();
+  record("local_to_global", {x}, out, [back, local_shape](const std::vector<Var>& g) {
+    const Tensor part = to_global(g[0].global(), back.placement, back.nd_sbp).local();
+    if (part.shape() != local_shape) {
+      throw std::invalid_argument("backward through to_global of local parts of uneven sizes is not supported: this "
+                                  "rank's part has shape " + to_string(local_shape) + ", the balanced split's " +
+                                  to_string(part.shape()));
+    }
+    return std::vector<Var>{Var(part)};
+  });
+  return out[0];
+}
+
+Var to_local(const Var& x) {
+  const GlobalTensor& in = x.global();
+  std::vector<Var> out{Var(in.local())};
+  // Each rank's local gradient is its share: broadcast axes gather them as partial sums.
+  NdSbp back = in.nd_sbp();
+  for (Sbp& s : back) {
+    if (s.is_broadcast()) s = Sbp::partial_sum();
+  }
+  const Shape shape = in.shape();
+  const Placement placement = in.placement();
+  record("to_local", {x}, out, [shape, placement, back](const std::vector<Var>& g) {
+    return std::vector<Var>{Var(GlobalTensor(shape, placement, back, g[0].local()))};
+  });
+  return out[0];
+}
+
+}  // namespace mf

@@ -1,0 +1,132 @@
+// Copyright 2026 The meshflow Authors.
+// Var: the tensor users hold, in C++ as in Python. It is a local Tensor or a GlobalTensor
+// plus what reverse-mode autograd needs: whether it requires a gradient, its accumulated
+// gradient, and the graph Node that made it. Copies of a Var share all of that (a handle,
+// like torch::Tensor).
+//
+// The graph: every differentiable call (an op, a layout conversion) whose inputs require
+// gradients records a Node holding the values its backward needs and one Edge per input
+// (the input's own node, or the leaf it accumulates into). backward() walks the nodes that
+// lead to the root in reverse topological order. Gradients are Vars too, computed with
+// meshflow ops, so on global tensors their SBPs are inferred and boxing brings the
+// collectives: a leaf's .grad always ends with the leaf's placement and SBP (a broadcast
+// weight's partial gradient is all-reduced there, by boxing).
+//
+// Thread-safety: like the ops, one thread at a time; grad mode is per thread.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "meshflow/core/tensor.h"
+#include "meshflow/global/global_tensor.h"
+
+namespace mf {
+
+struct Node;
+struct VarImpl;
+
+class Var {
+ public:
+  Var() = default;  // undefined: no value (an absent gradient)
+  explicit Var(Tensor local, bool requires_grad = false);
+  explicit Var(GlobalTensor global, bool requires_grad = false);
+
+  bool defined() const { return impl_ != nullptr; }
+  bool is_global() const;
+  // The value; local() and global() throw std::invalid_argument when it is the other kind.
+  const Tensor& local() const;
+  const GlobalTensor& global() const;
+  // This rank's data: the tensor itself, or the global tensor's local part.
+  const Tensor& data() const;
+  const Shape& shape() const;
+  DType dtype() const;
+
+  bool requires_grad() const;
+  // Only on leaves (Vars no recorded call made), and only floating ones can require grad.
+  Var& set_requires_grad(bool requires_grad);
+  bool is_leaf() const;
+  // The gradient accumulated by backward(); undefined until one arrives.
+  Var grad() const;
+  void set_grad(const Var& grad);
+  const std::shared_ptr<Node>& grad_fn() const;
+
+  // The same value cut from the graph (shares the data, requires no gradient).
+  Var detach() const;
+  // Replaces the value in place, keeping this Var's identity and its place in modules and
+  // optimizers (an optimizer step). Shape, dtype and layout may change; the graph does not.
+  void set_data(const Var& value);
+  // Gradients of this Var with respect to every leaf that leads to it. Without `grad`, the
+  // Var must hold one element and the seed is 1. Frees the graph's saved values unless
+  // retain_graph.
+  void backward(const Var& grad = Var(), bool retain_graph = false) const;
+
+  // Identity, for maps keyed by Var (modules, optimizers).
+  const VarImpl* id() const { return impl_.get(); }
+  bool same(const Var& other) const { return impl_ == other.impl_; }
+
+ private:
+  friend struct VarAccess;
+  explicit Var(std::shared_ptr<VarImpl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<VarImpl> impl_;
+};
+
+// Where a gradient goes: the node that made an input (and which of its outputs the input
+// is), or, for a leaf that requires grad, the leaf itself.
+struct Edge {
+  std::shared_ptr<Node> node;
+  int output = 0;
+  std::shared_ptr<VarImpl> leaf;
+};
+
+// One recorded call. `backward` maps the gradients of its outputs (undefined where none
+// arrived and the output is not floating) to one per input (undefined where none flows).
+struct Node {
+  std::string name;
+  std::vector<Edge> inputs;  // one per input; empty edges take no gradient
+  // Output metas, to build zeros for outputs that received no gradient.
+  struct OutputMeta {
+    Shape shape;
+    DType dtype;
+    std::optional<boxing::Layout> layout;  // set for global outputs
+  };
+  std::vector<OutputMeta> outputs;
+  std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward;
+  // Drops the values `backward` captured (after a backward without retain_graph).
+  std::function<void()> release;
+};
+
+// Records a call: makes `outputs` non-leaf results of a node whose backward is `backward`,
+// when grad mode is on and some input requires grad. Returns whether it recorded.
+// Outputs that are not floating never require grad.
+bool record(const std::string& name, const std::vector<Var>& inputs, std::vector<Var>& outputs,
+            std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward,
+            std::function<void()> release = nullptr);
+
+// Grad mode: on by default, per thread. NoGradGuard turns it off for its scope
+// (optimizer steps, evaluation), as mf.no_grad() does in Python.
+bool grad_enabled();
+class NoGradGuard {
+ public:
+  NoGradGuard();
+  ~NoGradGuard();
+  NoGradGuard(const NoGradGuard&) = delete;
+  NoGradGuard& operator=(const NoGradGuard&) = delete;
+
+ private:
+  bool previous_;
+};
+void set_grad_enabled(bool enabled);
+
+// Layout conversions, differentiable: the gradient of a conversion is the reverse one.
+Var to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp);
+// A local Var as this rank's part of a global one (make_global's rules and checks).
+Var local_to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp, bool check_consistency);
+// A global Var's local part, as a local Var.
+Var to_local(const Var& x);
+
+}  // namespace mf

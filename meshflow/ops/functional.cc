@@ -1,0 +1,161 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/ops/functional.h"
+
+#include <memory>
+#include <stdexcept>
+
+#include "meshflow/ops/registry.h"
+
+namespace mf {
+namespace {
+
+std::vector<Var> run(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
+                     const Constraints& constraints) {
+  const bool global = inputs.empty() ? constraints.placement.has_value() : inputs[0].is_global();
+  for (const Var& in : inputs) {
+    if (!in.defined()) op_error(op.name, "an input is undefined (an absent gradient?)");
+    if (in.is_global() != global) {
+      op_error(op.name, "mixes local and global tensors; convert the local ones with to_global() first");
+    }
+  }
+  std::vector<Var> outputs;
+  if (global) {
+    std::vector<GlobalTensor> args;
+    for (const Var& in : inputs) args.push_back(in.global());
+    for (GlobalTensor& out : apply_global(op, args, attrs, constraints)) outputs.emplace_back(std::move(out));
+  } else {
+    if (!constraints.outputs.empty() || constraints.signature) {
+      op_error(op.name, "an output sbp or signature was given for local tensors; it applies to global ones only");
+    }
+    std::vector<Tensor> args;
+    for (const Var& in : inputs) args.push_back(in.local());
+    for (Tensor& out : apply_local(op, args, attrs)) outputs.emplace_back(std::move(out));
+  }
+  return outputs;
+}
+
+// What an op's backward keeps: the call's values, detached, freed after backward.
+struct Saved {
+  std::vector<Var> inputs;
+  std::vector<Var> outputs;
+  std::vector<bool> needs_grad;
+};
+
+std::vector<Var> detached(const std::vector<Var>& vars) {
+  std::vector<Var> out;
+  for (const Var& v : vars) out.push_back(v.detach());
+  return out;
+}
+
+}  // namespace
+
+std::vector<Var> call(const std::string& name, const std::vector<Var>& inputs, const Attrs& attrs,
+                      const Constraints& constraints) {
+  const OpDef& op = find_op(name);
+  std::vector<Var> outputs = run(op, inputs, attrs, constraints);
+  if (op.grad && grad_enabled()) {
+    auto saved = std::make_shared<Saved>();
+    saved->inputs = detached(inputs);
+    saved->outputs = detached(outputs);
+    for (const Var& in : inputs) saved->needs_grad.push_back(in.requires_grad());
+    record(
+        op.name, inputs, outputs,
+        [&op, attrs, saved](const std::vector<Var>& grad_outputs) {
+          return op.grad(GradContext{attrs, saved->inputs, saved->outputs, grad_outputs, saved->needs_grad});
+        },
+        [saved] { *saved = Saved(); });
+  }
+  return outputs;
+}
+
+Var call1(const std::string& op, const std::vector<Var>& inputs, const Attrs& attrs, const Constraints& constraints) {
+  std::vector<Var> outputs = call(op, inputs, attrs, constraints);
+  if (outputs.size() != 1) {
+    op_error(op, "has " + std::to_string(outputs.size()) + " outputs; call1 expects exactly one");
+  }
+  return outputs[0];
+}
+
+namespace fn {
+
+Var add(const Var& a, const Var& b) { return call1("add", {a, b}); }
+Var sub(const Var& a, const Var& b) { return call1("sub", {a, b}); }
+Var mul(const Var& a, const Var& b) { return call1("mul", {a, b}); }
+Var div(const Var& a, const Var& b) { return call1("div", {a, b}); }
+Var pow(const Var& a, const Var& b) { return call1("pow", {a, b}); }
+Var maximum(const Var& a, const Var& b) { return call1("maximum", {a, b}); }
+Var where(const Var& cond, const Var& a, const Var& b) { return call1("where", {cond, a, b}); }
+Var gt(const Var& a, const Var& b) { return call1("gt", {a, b}); }
+Var add_scalar(const Var& x, double value) { return call1("add_scalar", {x}, {{"value", value}}); }
+Var mul_scalar(const Var& x, double value) { return call1("mul_scalar", {x}, {{"value", value}}); }
+Var pow_scalar(const Var& x, double value) { return call1("pow_scalar", {x}, {{"value", value}}); }
+Var neg(const Var& x) { return call1("neg", {x}); }
+Var exp(const Var& x) { return call1("exp", {x}); }
+Var log(const Var& x) { return call1("log", {x}); }
+Var sqrt(const Var& x) { return call1("sqrt", {x}); }
+Var rsqrt(const Var& x) { return call1("rsqrt", {x}); }
+Var tanh(const Var& x) { return call1("tanh", {x}); }
+Var sigmoid(const Var& x) { return call1("sigmoid", {x}); }
+Var relu(const Var& x) { return call1("relu", {x}); }
+Var gelu(const Var& x) { return call1("gelu", {x}); }
+Var cast(const Var& x, DType dtype) { return call1("cast", {x}, {{"dtype", dtype}}); }
+
+Var matmul(const Var& a, const Var& b) { return call1("matmul", {a, b}); }
+Var permute(const Var& x, const std::vector<int64_t>& dims) { return call1("permute", {x}, {{"dims", dims}}); }
+
+Var transpose(const Var& x, int64_t dim0, int64_t dim1) {
+  const int64_t nd = static_cast<int64_t>(x.shape().size());
+  std::vector<int64_t> dims(nd);
+  for (int64_t i = 0; i < nd; ++i) dims[i] = i;
+  std::swap(dims.at(dim0 < 0 ? dim0 + nd : dim0), dims.at(dim1 < 0 ? dim1 + nd : dim1));
+  return permute(x, dims);
+}
+
+Var reshape(const Var& x, const Shape& shape) { return call1("reshape", {x}, {{"shape", shape}}); }
+
+Var sum(const Var& x, const std::vector<int64_t>& dims, bool keepdim) {
+  return call1("sum", {x}, {{"dims", dims}, {"keepdim", keepdim}});
+}
+Var mean(const Var& x, const std::vector<int64_t>& dims, bool keepdim) {
+  return call1("mean", {x}, {{"dims", dims}, {"keepdim", keepdim}});
+}
+Var amax(const Var& x, const std::vector<int64_t>& dims, bool keepdim) {
+  return call1("amax", {x}, {{"dims", dims}, {"keepdim", keepdim}});
+}
+
+Var sum_to(const Var& x, const Shape& shape) {
+  const Shape& from = x.shape();
+  if (from == shape) return x;
+  const int64_t lead = static_cast<int64_t>(from.size()) - static_cast<int64_t>(shape.size());
+  if (lead < 0) {
+    throw std::invalid_argument("sum_to: shape " + to_string(shape) + " has more dims than " + to_string(from));
+  }
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < static_cast<int64_t>(from.size()); ++d) {
+    if (d < lead || (shape[d - lead] == 1 && from[d] != 1)) dims.push_back(d);
+  }
+  if (dims.empty()) return reshape(x, shape);
+  return reshape(sum(x, dims, /*keepdim=*/true), shape);
+}
+
+Var softmax(const Var& x, int64_t dim) { return call1("softmax", {x}, {{"dim", dim}}); }
+Var log_softmax(const Var& x, int64_t dim) { return call1("log_softmax", {x}, {{"dim", dim}}); }
+Var embedding(const Var& indices, const Var& weight) { return call1("embedding", {indices, weight}); }
+
+Var full_like(const Var& x, double value) {
+  Attrs attrs{{"shape", x.shape()}, {"dtype", x.dtype()}, {"value", value}};
+  if (!x.is_global()) return call1("full", {}, attrs);
+  Constraints c;
+  c.placement = x.global().placement();
+  NdSbp sbp = x.global().nd_sbp();
+  for (Sbp& s : sbp) {
+    if (s.is_partial()) s = Sbp::broadcast();
+  }
+  c.outputs = {sbp};
+  return call1("full", {}, attrs, c);
+}
+Var zeros_like(const Var& x) { return full_like(x, 0); }
+Var ones_like(const Var& x) { return full_like(x, 1); }
+
+}  // namespace fn
+}  // namespace mf

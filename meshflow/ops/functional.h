@@ -1,0 +1,75 @@
+// Copyright 2026 The meshflow Authors.
+// The C++ functional API: every op as a function of Vars, local or global (all inputs of
+// one call the same kind). call() runs an op through the dispatcher and records it for
+// autograd when an input requires grad; the named functions are one-line spellings of it
+// with PyTorch's names. Gradients (OpDef::grad) are written with these functions.
+// Thread-safety: one thread at a time, like the dispatcher.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "meshflow/autograd/var.h"
+#include "meshflow/ops/attrs.h"
+#include "meshflow/ops/dispatch.h"
+
+namespace mf {
+
+std::vector<Var> call(const std::string& op, const std::vector<Var>& inputs, const Attrs& attrs = {},
+                      const Constraints& constraints = {});
+// The single output of a one-output op.
+Var call1(const std::string& op, const std::vector<Var>& inputs, const Attrs& attrs = {},
+          const Constraints& constraints = {});
+
+namespace fn {
+
+// Elementwise, with broadcasting.
+Var add(const Var& a, const Var& b);
+Var sub(const Var& a, const Var& b);
+Var mul(const Var& a, const Var& b);
+Var div(const Var& a, const Var& b);
+Var pow(const Var& a, const Var& b);
+Var maximum(const Var& a, const Var& b);
+Var where(const Var& cond, const Var& a, const Var& b);
+Var gt(const Var& a, const Var& b);
+Var add_scalar(const Var& x, double value);
+Var mul_scalar(const Var& x, double value);
+Var pow_scalar(const Var& x, double value);
+Var neg(const Var& x);
+Var exp(const Var& x);
+Var log(const Var& x);
+Var sqrt(const Var& x);
+Var rsqrt(const Var& x);
+Var tanh(const Var& x);
+Var sigmoid(const Var& x);
+Var relu(const Var& x);
+Var gelu(const Var& x);
+Var cast(const Var& x, DType dtype);
+
+// Linear algebra and shapes.
+Var matmul(const Var& a, const Var& b);
+Var permute(const Var& x, const std::vector<int64_t>& dims);
+Var transpose(const Var& x, int64_t dim0, int64_t dim1);
+Var reshape(const Var& x, const Shape& shape);
+
+// Reductions over `dims` (empty: every dim).
+Var sum(const Var& x, const std::vector<int64_t>& dims = {}, bool keepdim = false);
+Var mean(const Var& x, const std::vector<int64_t>& dims = {}, bool keepdim = false);
+Var amax(const Var& x, const std::vector<int64_t>& dims = {}, bool keepdim = false);
+// Sums the broadcast dims of `x` away so that it has `shape` (the gradient of broadcasting).
+Var sum_to(const Var& x, const Shape& shape);
+
+// Neural-network ops.
+Var softmax(const Var& x, int64_t dim);
+Var log_softmax(const Var& x, int64_t dim);
+Var embedding(const Var& indices, const Var& weight);
+
+// Creation like `x`: same shape, dtype and, for a global x, placement and SBP (partial
+// axes become broadcast: a constant has no partial form).
+Var zeros_like(const Var& x);
+Var ones_like(const Var& x);
+Var full_like(const Var& x, double value);
+
+}  // namespace fn
+}  // namespace mf
