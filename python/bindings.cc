@@ -14,6 +14,7 @@
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
+#include "meshflow/nn/optim.h"
 
 namespace py = pybind11;
 
@@ -200,6 +201,37 @@ PYBIND11_MODULE(_C, m) {
   m.def("to_local", &to_local, py::arg("tensor"), release());
   m.def(
       "gather_full", [](const Var& v) { return gather_full(v.global()); }, py::arg("tensor"), release());
+  py::class_<optim::Optimizer>(m, "Optimizer")
+      .def("step", &optim::Optimizer::step, release())
+      .def("zero_grad", &optim::Optimizer::zero_grad)
+      .def_property("lr", &optim::Optimizer::lr, &optim::Optimizer::set_lr)
+      .def_property_readonly("params", &optim::Optimizer::params)
+      .def_property_readonly("step_count", &optim::Optimizer::step_count)
+      .def("state", &optim::Optimizer::state)
+      .def("load_state", &optim::Optimizer::load_state, py::arg("state"), py::arg("step_count"));
+  py::class_<optim::SGD, optim::Optimizer>(m, "SGD")
+      .def(py::init([](std::vector<Var> params, double lr, double momentum, double dampening, double weight_decay,
+                       bool nesterov) {
+             return optim::SGD(std::move(params), {lr, momentum, dampening, weight_decay, nesterov});
+           }),
+           py::arg("params"), py::arg("lr"), py::arg("momentum"), py::arg("dampening"), py::arg("weight_decay"),
+           py::arg("nesterov"));
+  py::class_<optim::AdamW, optim::Optimizer>(m, "AdamW")
+      .def(py::init([](std::vector<Var> params, double lr, double beta1, double beta2, double eps,
+                       double weight_decay) {
+             return optim::AdamW(std::move(params), {lr, beta1, beta2, eps, weight_decay});
+           }),
+           py::arg("params"), py::arg("lr"), py::arg("beta1"), py::arg("beta2"), py::arg("eps"),
+           py::arg("weight_decay"));
+  m.def("clip_grad_norm", &optim::clip_grad_norm, py::arg("params"), py::arg("max_norm"), release());
+  m.def("warmup_cosine_lr", &optim::warmup_cosine_lr, py::arg("step"), py::arg("warmup"), py::arg("total"),
+        py::arg("max_lr"), py::arg("min_lr"));
+  // Functions the C++ API writes with several ops (functional.h).
+  m.def(
+      "linear", [](const Var& x, const Var& w, std::optional<Var> b) { return fn::linear(x, w, b ? *b : Var()); },
+      py::arg("x"), py::arg("weight"), py::arg("bias"), release());
+  m.def("dropout", &fn::dropout, py::arg("x"), py::arg("p"), py::arg("training"), release());
+  m.def("cross_entropy", &fn::cross_entropy, py::arg("logits"), py::arg("target"), release());
   m.def("grad_enabled", &grad_enabled);
   m.def("set_grad_enabled", &set_grad_enabled, py::arg("enabled"));
   m.def("consistency_check_enabled", &consistency_check_enabled);

@@ -147,12 +147,17 @@ Plan same_placement_plan(const Shape& logical, size_t elem, const Placement& p, 
       for (const Sbp& y : options[a]) {
         const Sbp x = state[a];
         if (x == y) continue;
-        auto kind = one_axis_step(x, y);
-        if (!kind || !commutes_with_inner_axes(state, a, x, y)) continue;
         NdSbp next = state;
         next[a] = y;
-        Step step{*kind, {p, state}, {p, next}, a, axis_step_cost(*kind, logical, elem, p, state, next, a)};
-        Plan candidate = append(current, Plan{{step}, step.cost});
+        Plan candidate = current;
+        // On an axis of one rank every SBP holds the same data (the whole, or the whole
+        // sum): changing it is free and takes no step.
+        if (p.hierarchy()[a] != 1) {
+          auto kind = one_axis_step(x, y);
+          if (!kind || !commutes_with_inner_axes(state, a, x, y)) continue;
+          Step step{*kind, {p, state}, {p, next}, a, axis_step_cost(*kind, logical, elem, p, state, next, a)};
+          candidate = append(current, Plan{{step}, step.cost});
+        }
         auto it = best.find(key(next));
         if (it == best.end() || better(candidate, it->second)) {
           best[key(next)] = candidate;
@@ -178,6 +183,14 @@ NdSbp replace(const NdSbp& nd_sbp, bool (Sbp::*which)() const, const Sbp& with) 
 }  // namespace
 
 std::string Layout::str() const { return placement.str() + " " + to_string(nd_sbp); }
+
+bool Layout::same_data(const Layout& o) const {
+  if (placement != o.placement || nd_sbp.size() != o.nd_sbp.size()) return false;
+  for (size_t a = 0; a < nd_sbp.size(); ++a) {
+    if (placement.hierarchy()[a] != 1 && nd_sbp[a] != o.nd_sbp[a]) return false;
+  }
+  return true;
+}
 
 const char* step_kind_name(StepKind kind) {
   switch (kind) {

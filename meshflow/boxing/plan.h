@@ -36,6 +36,9 @@ struct Layout {
   bool operator==(const Layout& o) const { return placement == o.placement && nd_sbp == o.nd_sbp; }
   bool operator!=(const Layout& o) const { return !(*this == o); }
   std::string str() const;
+  // Whether both put the same data on every rank: equal except on mesh axes of size 1,
+  // where every SBP holds the whole (or the whole sum). Plans change those axes freely.
+  bool same_data(const Layout& o) const;
 };
 
 enum class StepKind {

@@ -17,7 +17,7 @@ from . import _ops_shape, _ops_reduce, _ops_creation
 from ._ops_shape import *  # noqa: F401,F403
 from ._ops_reduce import *  # noqa: F401,F403
 from ._ops_creation import *  # noqa: F401,F403
-from . import nn
+from . import nn, optim
 from ._checkpoint import save, load
 
 

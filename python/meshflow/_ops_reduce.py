@@ -38,14 +38,15 @@ amax = _reduction("amax", "Maximum over `dim` (an int, a list of ints, or None f
 amin = _reduction("amin", "Minimum over `dim` (an int, a list of ints, or None for every dim).")
 
 
-def softmax(input, dim):
-    """exp(x) / sum(exp(x)) along `dim`, computed without overflow."""
-    return apply("softmax", [input], {"dim": int(dim)})[0]
+def softmax(input, dim, causal=False):
+    """exp(x) / sum(exp(x)) along `dim`, computed without overflow. With causal (dim the last
+    of [..., Tq, Tk]), element (i, j) with j > i + Tk - Tq gets probability 0 (attention)."""
+    return apply("softmax", [input], {"dim": int(dim), "causal": bool(causal)})[0]
 
 
-def log_softmax(input, dim):
-    """x - log(sum(exp(x))) along `dim`, computed without overflow."""
-    return apply("log_softmax", [input], {"dim": int(dim)})[0]
+def log_softmax(input, dim, causal=False):
+    """x - log(sum(exp(x))) along `dim`, computed without overflow (causal as in softmax)."""
+    return apply("log_softmax", [input], {"dim": int(dim), "causal": bool(causal)})[0]
 
 
 Tensor.sum, Tensor.mean, Tensor.amax, Tensor.amin = sum, mean, amax, amin

@@ -177,6 +177,16 @@ class Tensor:
     def detach(self):
         return Tensor(self._impl.detach())
 
+    @property
+    def data(self):
+        """The value without its autograd history (shares memory)."""
+        return self.detach()
+
+    @data.setter
+    def data(self, value):
+        # Replaces the value in place: modules and optimizers holding this tensor see it.
+        self._impl.set_data(value._impl)
+
     def _require_global(self, what):
         if not self.is_global:
             raise ValueError(f"{what} is only defined for global tensors; call to_global() first")
@@ -186,6 +196,17 @@ class Tensor:
             return f"tensor({self.numpy()!r}, dtype={self.dtype!r})"
         return (f"tensor(shape={self.shape}, dtype={self.dtype!r}, placement={self.placement!r}, "
                 f"sbp={self.sbp!r})")
+
+
+def _in_layout_of(value, reference):
+    """`value` (local or global) converted to `reference`'s kind and layout; a local value
+    is the full logical value."""
+    if reference.is_global:
+        if value.is_global:
+            return value.to_global(placement=reference.placement, sbp=reference.sbp)
+        return Tensor(_C.global_from_full(value._impl.local_tensor, reference._impl.placement,
+                                          list(reference._impl.nd_sbp)))
+    return Tensor(_C.Var(_C.gather_full(value._impl))) if value.is_global else value
 
 
 def _as_array(data, dtype):

@@ -372,7 +372,7 @@ Locals simulate(const Plan& plan, const Tensor& value, const Layout& from, const
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const Step& step = plan.steps[i];
     try {
-      require(step.from == at, "the step starts from " + step.from.str() + ", not " + at.str());
+      require(step.from.same_data(at), "the step starts from " + step.from.str() + ", not " + at.str());
       locals = step.kind == StepKind::kTransfer ? run_transfer(step, logical, dtype, locals)
                                                 : run_axis_step(step, logical, locals);
       // Every layout on the way holds the value.
@@ -384,7 +384,7 @@ Locals simulate(const Plan& plan, const Tensor& value, const Layout& from, const
     at = step.to;
     cost += step.cost;
   }
-  require(at == to, "the plan ends at " + at.str() + ", not " + to.str());
+  require(at.same_data(to), "the plan ends at " + at.str() + ", not " + to.str());
   require(cost == plan.cost, "the plan's cost " + std::to_string(plan.cost) + " is not the sum of its steps' " +
                                  std::to_string(cost));
   return locals;

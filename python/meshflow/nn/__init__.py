@@ -1,2 +1,4 @@
-"""meshflow.nn."""
+"""meshflow.nn: modules and the functional API."""
 from . import functional
+from .modules import (Module, Parameter, Linear, Embedding, LayerNorm, GELU, ReLU, Dropout, Sequential,
+                      ModuleList)

@@ -1,0 +1,91 @@
+"""Training speed of examples/gpt: tokens/s and communication bytes per step against the
+bytes each layout must move in theory.
+
+    scripts/mpirun 1 /usr/bin/python3 bench/gpt_bench.py --layout 1x1x1
+    scripts/mpirun 2 /usr/bin/python3 bench/gpt_bench.py --layout 2x1x1
+    scripts/mpirun 2 /usr/bin/python3 bench/gpt_bench.py --layout 1x2x1
+
+Model: n_layer 4, n_head 4, n_embd 256, block 128, global batch 8 (the issue's figure; PyTorch's
+speed on the same model is bench/gpt_torch.py's). Timing: median step (forward, backward,
+clipping off, AdamW) after 3 warmup steps. Threads: one rank per core runs 1 thread; one rank
+alone uses both cores (set OMP_NUM_THREADS / OPENBLAS_NUM_THREADS before starting).
+
+Bytes are payloads, as mf.comm_stats() counts them (an all-reduce counts its buffer once;
+a ring implementation sends 2 (p-1)/p times that). Theory, per step, on rank 0:
+- data parallel: one all-reduce of every weight gradient this rank holds: 4 * n_params / m.
+- tensor parallel (Megatron): per block, an all-reduce of [B/d, T, C] after attention and
+  after the MLP in the forward pass, and of their input gradients in the backward pass (4
+  per block), plus the vocabulary-parallel embedding's output and the head's input
+  gradient: (4 L + 2) all-reduces of B/d T C floats; the loss adds three of [B T / d].
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "gpt"))
+
+import meshflow as mf  # noqa: E402
+import data  # noqa: E402
+from model import GPT, Config, input_sbp, parameter_sbp  # noqa: E402
+
+
+def theoretical_bytes(d, tp, n_params, cfg, batch):
+    data_parallel = 4 * n_params / tp if d > 1 else 0
+    tensor_parallel = (4 * cfg.n_layer + 2) * (batch // d) * cfg.block_size * cfg.n_embd * 4 if tp > 1 else 0
+    return data_parallel + tensor_parallel
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--layout", default="1x1x1", help="d x m x 1")
+    ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--layers", type=int, default=4)
+    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--heads", type=int, default=4)
+    ap.add_argument("--block", type=int, default=128)
+    ap.add_argument("--batch", type=int, default=8)
+    args = ap.parse_args()
+    d, tp, pp = map(int, args.layout.split("x"))
+    world = mf.env.get_world_size()
+    if d * tp * pp != world or pp != 1:
+        sys.exit(f"layout {args.layout} needs {d * tp} ranks and pipeline size 1; the job has {world}")
+    placement = mf.placement("cpu", ranks=np.arange(world).reshape(d, tp).tolist())
+    rank = mf.env.get_rank()
+    cfg = Config(vocab_size=data.VOCAB_SIZE, block_size=args.block, n_layer=args.layers, n_head=args.heads,
+                 n_embd=args.hidden)
+    mf.manual_seed(0)
+    model = GPT(cfg).to_global(placement, parameter_sbp)
+    params = model.parameters()
+    n_params = sum(p.numel() for p in params)
+    opt = mf.optim.AdamW(params, lr=1e-3, betas=(0.9, 0.95), weight_decay=0.1)
+    times, sent = [], []
+    for step in range(args.steps + 3):
+        x, y = data.get_batch(step, args.batch, args.block, 0, rank // tp, d)
+        start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
+        xs = mf.from_numpy(x).to_global(placement=placement, sbp=input_sbp())
+        ys = mf.from_numpy(y).to_global(placement=placement, sbp=input_sbp())
+        loss = model(xs, ys)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        loss.item()
+        if step >= 3:
+            times.append(time.perf_counter() - start)
+            sent.append(mf.comm_stats()["bytes_sent"] - before)
+    step_s = statistics.median(times)
+    tokens = args.batch * args.block
+    theory = theoretical_bytes(d, tp, n_params, cfg, args.batch)
+    if rank == 0:
+        threads = os.environ.get("OMP_NUM_THREADS", "unset")
+        print(f"gpt_bench layout={args.layout} ranks={world} threads/rank={threads} params={n_params:,} "
+              f"L={cfg.n_layer} H={cfg.n_head} C={cfg.n_embd} T={cfg.block_size} B={args.batch}")
+        print(f"  step {step_s * 1e3:8.1f} ms   tokens/s {tokens / step_s:9.0f}   comm bytes/step (rank 0) "
+              f"{statistics.median(sent) / 1e6:8.2f} MB   theory {theory / 1e6:8.2f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,185 @@
+"""Trains the GPT of model.py on the fortunes corpus, on any mesh, with one layout argument.
+
+    python3 -m meshflow.launch --nproc 4 examples/gpt/train.py --layout 2x2x1_8_128x2 --steps 200
+
+The layout `dxmxp_B_hxl` is data-parallel size x tensor-parallel size x pipeline size (1
+until graph mode), global batch, hidden size x layers. The ranks form a [d, m] mesh; the
+model is the same code for every layout (model.py says which SBP each parameter gets).
+Prints a progress line per log interval, a generated sample and a summary; with --json,
+rank 0 also writes the per-step losses for comparing layouts.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import meshflow as mf  # noqa: E402
+import data  # noqa: E402
+from model import GPT, Config, input_sbp, parameter_sbp  # noqa: E402
+
+LAYOUT = re.compile(r"^(\d+)x(\d+)x(\d+)_(\d+)_(\d+)x(\d+)$")
+
+
+def parse_layout(text):
+    m = LAYOUT.match(text)
+    if not m:
+        raise ValueError(f"layout {text!r} is not of the form dxmxp_B_hxl, e.g. 2x2x1_8_128x2")
+    d, tp, pp, batch, hidden, layers = map(int, m.groups())
+    if pp != 1:
+        raise ValueError(f"layout {text!r}: pipeline size {pp} is not supported yet (graph mode); expected 1")
+    if batch % d:
+        raise ValueError(f"layout {text!r}: global batch {batch} does not divide by data-parallel size {d}")
+    return d, tp, batch, hidden, layers
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--layout", default="1x1x1_8_128x2")
+    ap.add_argument("--steps", type=int, default=100)
+    ap.add_argument("--block", type=int, default=64, help="context length")
+    ap.add_argument("--heads", type=int, default=4)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--min-lr", type=float, default=3e-4)
+    ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--weight-decay", type=float, default=0.1)
+    ap.add_argument("--clip", type=float, default=1.0, help="gradient clipping by global norm (0: off)")
+    ap.add_argument("--dropout", type=float, default=0.0)
+    ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--dtype", choices=("float32", "float64"), default="float32")
+    ap.add_argument("--log-every", type=int, default=10)
+    ap.add_argument("--eval-every", type=int, default=0, help="validation loss every N steps (0: at the end only)")
+    ap.add_argument("--sample", type=int, default=200, help="bytes to generate at the end (0: none)")
+    ap.add_argument("--json", help="rank 0 writes {layout, losses, ...} here")
+    ap.add_argument("--save", help="save a checkpoint (model and optimizer) here at the end")
+    return ap.parse_args(argv)
+
+
+def mesh(d, tp):
+    world = mf.env.get_world_size()
+    if d * tp != world:
+        raise ValueError(f"the layout needs {d} x {tp} = {d * tp} ranks; the job has {world} "
+                         f"(launch with --nproc {d * tp})")
+    return mf.placement("cpu", ranks=np.arange(world).reshape(d, tp).tolist())
+
+
+def batch_tensor(array, placement, d, sbp):
+    """This data-parallel rank's rows as its part of the global batch."""
+    return mf.from_numpy(np.ascontiguousarray(array)).to_global(placement=placement, sbp=sbp)
+
+
+def evaluate(model, placement, args, d, batch, dp_rank, batches=4):
+    model.eval()
+    total = 0.0
+    with mf.no_grad():
+        for i in range(batches):
+            x, y = data.get_batch(i, batch, args.block, args.seed, dp_rank, d, split="val")
+            total += model(batch_tensor(x, placement, d, input_sbp()),
+                           batch_tensor(y, placement, d, input_sbp())).item()
+    model.train()
+    return total / batches
+
+
+def generate(model, placement, prompt, n, seed):
+    """n bytes sampled after `prompt`; every rank draws the same ones (same logits, same seed)."""
+    model.eval()
+    rng = np.random.default_rng(seed)
+    tokens = list(prompt)
+    whole = [mf.sbp.broadcast] * 2
+    with mf.no_grad():
+        for _ in range(n):
+            context = np.array([tokens[-model.cfg.block_size:]], dtype=np.int64)
+            logits = model(mf.tensor(context, placement=placement, sbp=whole))
+            last = logits[0, -1].numpy().astype(np.float64)
+            p = np.exp(last - last.max())
+            tokens.append(int(rng.choice(len(p), p=p / p.sum())))
+    model.train()
+    return bytes(tokens[len(prompt):])
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    d, tp, batch, hidden, layers = parse_layout(args.layout)
+    placement = mesh(d, tp)
+    rank = mf.env.get_rank()
+    dp_rank = rank // tp
+    say = print if rank == 0 else (lambda *a, **k: None)
+
+    mf.manual_seed(args.seed)
+    cfg = Config(vocab_size=data.VOCAB_SIZE, block_size=args.block, n_layer=layers, n_head=args.heads,
+                 n_embd=hidden, dropout=args.dropout)
+    model = GPT(cfg)
+    if args.dtype == "float64":
+        for p in model.parameters():
+            p.data = p.double()
+    model.to_global(placement, parameter_sbp)
+    params = model.parameters()
+    n_params = sum(p.numel() for p in params)
+    decay = [p for n, p in model.named_parameters() if n.endswith("weight") and p.ndim == 2]
+    no_decay = [p for n, p in model.named_parameters() if not (n.endswith("weight") and p.ndim == 2)]
+    opt_decay = mf.optim.AdamW(decay, lr=args.lr, betas=(0.9, 0.95), weight_decay=args.weight_decay)
+    opt_plain = mf.optim.AdamW(no_decay, lr=args.lr, betas=(0.9, 0.95), weight_decay=0.0)
+
+    corpus = data.load()
+    say(f"gpt: layout {args.layout} on mesh {d}x{tp} ({d} data x {tp} tensor parallel), {layers} layers, "
+        f"hidden {hidden}, {args.heads} heads, block {args.block}, batch {batch}, {n_params:,} parameters, "
+        f"{args.dtype}; text {len(corpus.train):,} bytes (unigram entropy {data.unigram_entropy(corpus.train):.3f} "
+        "nats)")
+    losses, times, comm = [], [], []
+    tokens_per_step = batch * args.block
+    for step in range(args.steps):
+        start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
+        lr = mf.optim.warmup_cosine_lr(step, args.warmup, args.steps, args.lr, args.min_lr)
+        opt_decay.lr = opt_plain.lr = lr
+        x, y = data.get_batch(step, batch, args.block, args.seed, dp_rank, d)
+        loss = model(batch_tensor(x, placement, d, input_sbp()), batch_tensor(y, placement, d, input_sbp()))
+        loss.backward()
+        if args.clip > 0:
+            mf.optim.clip_grad_norm_(params, args.clip)
+        opt_decay.step()
+        opt_plain.step()
+        opt_decay.zero_grad()
+        opt_plain.zero_grad()
+        value = loss.item()
+        times.append(time.perf_counter() - start)
+        comm.append(mf.comm_stats()["bytes_sent"] - before)
+        losses.append(value)
+        if step % args.log_every == 0 or step == args.steps - 1:
+            recent = times[-args.log_every:]
+            say(f"step {step:5d} | loss {value:.4f} | lr {lr:.2e} | "
+                f"{tokens_per_step * len(recent) / sum(recent):9,.0f} tokens/s | "
+                f"comm {comm[-1] / 1e6:8.3f} MB/step (rank 0)", flush=True)
+        if args.eval_every and step and step % args.eval_every == 0:
+            say(f"      val loss {evaluate(model, placement, args, d, batch, dp_rank):.4f}", flush=True)
+
+    val = evaluate(model, placement, args, d, batch, dp_rank)
+    timed = times[1:] or times
+    summary = {
+        "layout": args.layout, "ranks": d * tp, "steps": args.steps, "parameters": n_params,
+        "first_loss": losses[0], "final_loss": losses[-1], "val_loss": val,
+        "unigram_entropy": data.unigram_entropy(corpus.train),
+        "tokens_per_s": tokens_per_step * len(timed) / sum(timed),
+        "comm_bytes_per_step": float(np.mean(comm[1:] or comm)),
+    }
+    if args.sample:
+        text = generate(model, placement, b"The ", args.sample, args.seed)
+        say("sample: " + (b"The " + text).decode("utf-8", errors="replace"))
+    say("summary:")
+    for key, value in summary.items():
+        say(f"  {key:20s} {value:,.4f}" if isinstance(value, float) else f"  {key:20s} {value}")
+    if args.save:
+        mf.save({"model": model.state_dict(), "opt_decay": opt_decay.state_dict(),
+                 "opt_plain": opt_plain.state_dict(), "args": vars(args)}, args.save)
+    if args.json and rank == 0:
+        with open(args.json, "w") as f:
+            json.dump(dict(summary, losses=losses), f)
+    return summary
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,182 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/nn/optim.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "meshflow/ops/functional.h"
+
+namespace mf::optim {
+namespace {
+
+void check_params(const std::vector<Var>& params) {
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (!params[i].defined() || !params[i].is_leaf() || !is_floating(params[i].dtype())) {
+      throw std::invalid_argument("optimizer parameter " + std::to_string(i) +
+                                  " is not a floating leaf tensor; expected parameters (leaves that require grad)");
+    }
+  }
+}
+
+void check_state_size(size_t got, size_t params) {
+  if (got != params) {
+    throw std::invalid_argument("optimizer state has " + std::to_string(got) + " entries; expected one per parameter (" +
+                                std::to_string(params) + ")");
+  }
+}
+
+// The full value of a Var, on every rank.
+Tensor local_value(const Var& v) { return v.is_global() ? gather_full(v.global()) : v.local(); }
+
+// The value of a one-element Var as a double, on every rank.
+double scalar_value(const Var& v) {
+  const Tensor t = local_value(v);
+  return visit_dtype(t.dtype(), [&](auto x) { return static_cast<double>(*t.data_as<decltype(x)>()); });
+}
+
+}  // namespace
+
+Optimizer::Optimizer(std::vector<Var> params, double lr) : params_(std::move(params)), lr_(lr) {
+  check_params(params_);
+}
+
+void Optimizer::zero_grad() {
+  for (Var& p : params_) p.set_grad(Var());
+}
+
+SGD::SGD(std::vector<Var> params, SgdOptions options)
+    : Optimizer(std::move(params), options.lr), options_(options), momentum_(params_.size()) {
+  if (options.lr < 0 || options.momentum < 0 || options.weight_decay < 0) {
+    throw std::invalid_argument("SGD: lr, momentum and weight_decay must be >= 0");
+  }
+  if (options.nesterov && (options.momentum <= 0 || options.dampening != 0)) {
+    throw std::invalid_argument("SGD: nesterov momentum needs momentum > 0 and dampening 0");
+  }
+}
+
+void SGD::step() {
+  NoGradGuard no_grad;
+  ++steps_;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const Var g = params_[i].grad();
+    if (!g.defined()) continue;
+    const bool has_buf = momentum_[i].defined();
+    Attrs attrs{{"lr", lr_},
+                {"momentum", options_.momentum},
+                {"dampening", options_.dampening},
+                {"weight_decay", options_.weight_decay},
+                {"nesterov", options_.nesterov},
+                {"has_buf", has_buf}};
+    std::vector<Var> inputs{params_[i], g};
+    if (has_buf) inputs.push_back(momentum_[i]);
+    const std::vector<Var> out = call("sgd_update", inputs, attrs);
+    params_[i].set_data(out[0]);
+    if (out.size() > 1) momentum_[i] = out[1];
+  }
+}
+
+std::vector<std::map<std::string, Var>> SGD::state() const {
+  std::vector<std::map<std::string, Var>> state(params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (momentum_[i].defined()) state[i]["momentum_buffer"] = momentum_[i];
+  }
+  return state;
+}
+
+void SGD::load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) {
+  check_state_size(state.size(), params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    auto it = state[i].find("momentum_buffer");
+    momentum_[i] = it == state[i].end() ? Var() : it->second;
+  }
+  steps_ = step_count;
+}
+
+AdamW::AdamW(std::vector<Var> params, AdamWOptions options)
+    : Optimizer(std::move(params), options.lr),
+      options_(options),
+      exp_avg_(params_.size()),
+      exp_avg_sq_(params_.size()),
+      param_steps_(params_.size(), 0) {
+  if (options.lr < 0 || options.eps < 0 || options.weight_decay < 0 || options.beta1 < 0 || options.beta1 >= 1 ||
+      options.beta2 < 0 || options.beta2 >= 1) {
+    throw std::invalid_argument("AdamW: expected lr, eps, weight_decay >= 0 and betas in [0, 1)");
+  }
+}
+
+void AdamW::step() {
+  NoGradGuard no_grad;
+  ++steps_;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const Var g = params_[i].grad();
+    if (!g.defined()) continue;
+    if (!exp_avg_[i].defined()) {
+      exp_avg_[i] = fn::zeros_like(params_[i]);
+      exp_avg_sq_[i] = fn::zeros_like(params_[i]);
+    }
+    // Bias correction counts this parameter's own steps, as torch does.
+    const Attrs attrs{{"lr", lr_},
+                      {"beta1", options_.beta1},
+                      {"beta2", options_.beta2},
+                      {"eps", options_.eps},
+                      {"weight_decay", options_.weight_decay},
+                      {"step", ++param_steps_[i]}};
+    const std::vector<Var> out = call("adamw_update", {params_[i], g, exp_avg_[i], exp_avg_sq_[i]}, attrs);
+    params_[i].set_data(out[0]);
+    exp_avg_[i] = out[1];
+    exp_avg_sq_[i] = out[2];
+  }
+}
+
+std::vector<std::map<std::string, Var>> AdamW::state() const {
+  std::vector<std::map<std::string, Var>> state(params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!exp_avg_[i].defined()) continue;
+    state[i]["exp_avg"] = exp_avg_[i];
+    state[i]["exp_avg_sq"] = exp_avg_sq_[i];
+    Tensor step = Tensor::empty({}, DType::kInt64);
+    *step.data_as<int64_t>() = param_steps_[i];
+    state[i]["step"] = Var(step);
+  }
+  return state;
+}
+
+void AdamW::load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) {
+  check_state_size(state.size(), params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    auto avg = state[i].find("exp_avg"), sq = state[i].find("exp_avg_sq");
+    const bool has = avg != state[i].end() && sq != state[i].end();
+    exp_avg_[i] = has ? avg->second : Var();
+    exp_avg_sq_[i] = has ? sq->second : Var();
+    auto step = state[i].find("step");
+    param_steps_[i] = step == state[i].end() ? 0 : *local_value(step->second).data_as<int64_t>();
+  }
+  steps_ = step_count;
+}
+
+double clip_grad_norm(const std::vector<Var>& params, double max_norm) {
+  NoGradGuard no_grad;
+  double total = 0;
+  for (const Var& p : params) {
+    const Var g = p.grad();
+    if (g.defined()) total += scalar_value(fn::sum(fn::mul(g, g)));
+  }
+  const double norm = std::sqrt(total);
+  const double scale = max_norm / (norm + 1e-6);
+  if (scale < 1) {
+    for (const Var& p : params) {
+      Var g = p.grad();
+      if (g.defined()) g.set_data(fn::mul_scalar(g, scale));
+    }
+  }
+  return norm;
+}
+
+double warmup_cosine_lr(int64_t step, int64_t warmup, int64_t total, double max_lr, double min_lr) {
+  if (step < warmup) return max_lr * static_cast<double>(step + 1) / static_cast<double>(warmup);
+  if (step >= total) return min_lr;
+  const double progress = static_cast<double>(step - warmup) / static_cast<double>(std::max<int64_t>(1, total - warmup));
+  return min_lr + 0.5 * (max_lr - min_lr) * (1 + std::cos(M_PI * progress));
+}
+
+}  // namespace mf::optim

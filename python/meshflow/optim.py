@@ -1,0 +1,75 @@
+"""Optimizers (torch.optim semantics), gradient clipping and the learning-rate schedule.
+
+The classes are the C++ ones (meshflow/nn/optim.h): each parameter's update is one fused op
+on tensors that share the parameter's placement and SBP, so a step moves no data.
+"""
+from . import _C
+from ._tensor import Tensor, _in_layout_of
+
+
+def _vars(params):
+    params = list(params)
+    for i, p in enumerate(params):
+        if not isinstance(p, Tensor):
+            raise TypeError(f"parameter {i} is a {type(p).__name__}; expected a meshflow Tensor")
+    return [p._impl for p in params]
+
+
+class Optimizer:
+    def __init__(self, impl):
+        self._impl = impl
+
+    def step(self):
+        self._impl.step()
+
+    def zero_grad(self):
+        self._impl.zero_grad()
+
+    @property
+    def lr(self):
+        return self._impl.lr
+
+    @lr.setter
+    def lr(self, value):
+        self._impl.lr = float(value)
+
+    def state_dict(self):
+        """{"step": n, "state": {index: {name: tensor}}}: the tensors keep their layouts."""
+        state = {i: {k: Tensor(v) for k, v in s.items()} for i, s in enumerate(self._impl.state()) if s}
+        return {"step": self._impl.step_count, "state": state}
+
+    def load_state_dict(self, state_dict):
+        n = len(self._impl.params)
+        state = [{} for _ in range(n)]
+        for i, entries in state_dict["state"].items():
+            i = int(i)
+            if not 0 <= i < n:
+                raise ValueError(f"optimizer state for parameter {i}; the optimizer has {n} parameters")
+            param = Tensor(self._impl.params[i])
+            # Moments take the parameter's layout; scalars (the step) stay as they are.
+            state[i] = {k: (_in_layout_of(v, param) if tuple(v.shape) == tuple(param.shape) else v)._impl
+                        for k, v in entries.items()}
+        self._impl.load_state(state, int(state_dict["step"]))
+
+
+class SGD(Optimizer):
+    def __init__(self, params, lr=1e-3, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False):
+        super().__init__(_C.SGD(_vars(params), float(lr), float(momentum), float(dampening), float(weight_decay),
+                                bool(nesterov)))
+
+
+class AdamW(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
+        super().__init__(_C.AdamW(_vars(params), float(lr), float(betas[0]), float(betas[1]), float(eps),
+                                  float(weight_decay)))
+
+
+def clip_grad_norm_(parameters, max_norm):
+    """Scales all gradients so that their joint 2-norm (over every shard) is at most max_norm;
+    returns the norm before clipping."""
+    return _C.clip_grad_norm([p._impl for p in parameters], float(max_norm))
+
+
+def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):
+    """Linear warmup to max_lr over `warmup` steps, then cosine decay to min_lr at `total`."""
+    return _C.warmup_cosine_lr(int(step), int(warmup), int(total), float(max_lr), float(min_lr))
