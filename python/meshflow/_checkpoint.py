@@ -1,0 +1,441 @@
+"""Checkpoints: `save(state, path)` and `load(path, ...)` for state dicts of tensors.
+
+A state is a dict, possibly nested (dicts with str or int keys, lists, tuples), whose
+leaves are tensors (global or local) or plain values (int, float, str, bool, None); a lone
+tensor or list is a state too.
+
+On disk `path` is a directory: `meshflow_checkpoint.json` holds the state's tree with its
+plain values, and for each tensor its shape, dtype, placement, SBP and shards; each shard is
+one `.npy` file holding a box of the logical tensor (start and extent in the JSON). Only one
+replica of each distinct shard is written (by the rank at coordinate 0 on every broadcast
+axis; partial axes are reduced to broadcast first). A local tensor is taken to be the same
+on every rank (a step count, say): rank 0 writes its copy.
+
+Loading reshards: each rank reads only the parts of the shards that overlap the box it
+holds in the target layout, so a checkpoint saved on one mesh and SBP loads into any other,
+onto one rank, or as local tensors holding the full value.
+
+Both calls are collective over the world: every rank calls them in the same order with the
+same arguments, on a directory that every rank sees (one machine or a shared file system).
+Any rank's error (missing checkpoint, failed write, mismatched template) raises the same
+ValueError on every rank.
+
+Crash safety: a save writes into `path + ".tmp-save"`; once every rank has finished, rank 0
+moves an existing checkpoint to `path + ".old-save"`, renames the new one to `path` and
+deletes the old one. At every moment a complete checkpoint is at `path` or, between the two
+renames, at the ".old-save" directory, which `load` falls back to.
+"""
+import dataclasses
+import itertools
+import json
+import math
+import os
+import re
+import shutil
+
+import numpy as np
+
+from . import _C
+from . import env
+from .sbp import broadcast, partial_max, partial_min, partial_sum, split
+from ._dtype import to_dtype
+from ._placement import placement as _placement
+from ._tensor import Tensor, from_numpy
+
+META_FILE = "meshflow_checkpoint.json"
+FORMAT = "meshflow-checkpoint"
+VERSION = 1
+TMP_SUFFIX = ".tmp-save"
+OLD_SUFFIX = ".old-save"
+LOCAL = "local"  # placement= value (or placement function result) for a local tensor with the full value
+
+_SBP_BY_NAME = {"B": broadcast, "P": partial_sum, "P(max)": partial_max, "P(min)": partial_min}
+
+
+@dataclasses.dataclass(frozen=True)
+class SavedTensor:
+    """What a checkpoint records about a tensor; `load` passes it to placement and sbp functions.
+
+    `ranks` is the nested list of the placement it was saved from and `sbp` its N-d SBP,
+    both None for a local tensor. The placement itself is not built: it may need more ranks
+    than the loading world has.
+    """
+    shape: tuple
+    dtype: object  # a meshflow dtype
+    ranks: object
+    sbp: tuple
+
+    @property
+    def is_global(self):
+        return self.ranks is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# Where the parts of a tensor lie (CONCEPTS.md section 2, as meshflow/placement/sbp.h local_box).
+
+def _local_box(shape, hierarchy, nd_sbp, coordinate):
+    """(start, extent) of the region the rank at `coordinate` holds: each split axis cuts
+    the region that the outer axes left, into balanced parts (the first ones one larger)."""
+    start, extent = [0] * len(shape), list(shape)
+    for parts, sbp, index in zip(hierarchy, nd_sbp, coordinate):
+        if sbp.is_split:
+            n = extent[sbp.dim]
+            start[sbp.dim] += index * (n // parts) + min(index, n % parts)
+            extent[sbp.dim] = n // parts + (1 if index < n % parts else 0)
+    return start, extent
+
+
+def _coordinate(ranks, rank):
+    """The coordinate of `rank` in the nested `ranks`, or None when it is not there."""
+    where = np.argwhere(np.array(ranks) == rank)
+    return tuple(int(i) for i in where[0]) if len(where) else None
+
+
+def _distinct_shards(shape, hierarchy, nd_sbp):
+    """[(coordinate, start, extent)] of the non-empty parts of a layout without partial axes,
+    one per distinct part: coordinate 0 on every broadcast axis holds the replica written."""
+    kept_axes = [range(n) if sbp.is_split else range(1) for n, sbp in zip(hierarchy, nd_sbp)]
+    shards = []
+    for coordinate in itertools.product(*kept_axes):
+        start, extent = _local_box(shape, hierarchy, nd_sbp, coordinate)
+        if math.prod(extent) > 0:
+            shards.append((coordinate, start, extent))
+    return shards
+
+
+def _without_partial(nd_sbp):
+    return tuple(broadcast if sbp.is_partial else sbp for sbp in nd_sbp)
+
+
+def _sbp_from_name(name):
+    if name in _SBP_BY_NAME:
+        return _SBP_BY_NAME[name]
+    match = re.fullmatch(r"S\((\d+)\)", name)
+    if not match:
+        raise ValueError(f"unknown sbp '{name}' in the checkpoint; expected S(k), B, P, P(max) or P(min)")
+    return split(int(match.group(1)))
+
+
+# ---------------------------------------------------------------------------------------------
+# The state's tree <-> JSON. Each node is a one-key dict naming its kind, so that a user's
+# dict never reads as a node.
+
+def _encode(value, path, tensors):
+    """The JSON node of `value` at `path` (a tuple of keys); appends (path, tensor) to `tensors`."""
+    if isinstance(value, Tensor):
+        tensors.append((path, value))
+        return {"tensor": len(tensors) - 1}
+    if isinstance(value, dict):
+        items = []
+        for key, item in value.items():
+            if isinstance(key, bool) or not isinstance(key, (str, int)):
+                raise TypeError(f"{_describe(path)} has the key {key!r}; expected str or int keys")
+            items.append([key, _encode(item, path + (key,), tensors)])
+        return {"dict": items}
+    if isinstance(value, (list, tuple)):
+        kind = "list" if isinstance(value, list) else "tuple"
+        return {kind: [_encode(item, path + (i,), tensors) for i, item in enumerate(value)]}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return {"value": value}
+    raise TypeError(f"{_describe(path)} is a {type(value).__name__}; expected a meshflow.Tensor, "
+                    "dict, list, tuple, int, float, str, bool or None")
+
+
+def _decode(node, tensors):
+    (kind, body), = node.items()
+    if kind == "tensor":
+        return tensors[body]
+    if kind == "dict":
+        return {key: _decode(item, tensors) for key, item in body}
+    if kind == "list":
+        return [_decode(item, tensors) for item in body]
+    if kind == "tuple":
+        return tuple(_decode(item, tensors) for item in body)
+    return body
+
+
+def _name(path):
+    """"model.layers.0.weight" for ("model", "layers", 0, "weight")."""
+    return ".".join(str(key) for key in path)
+
+
+def _describe(path):
+    return f"'{_name(path)}'" if path else "the state"
+
+
+def _tensors_in(template, path=()):
+    """{path: tensor} for every tensor in a nested template (anything else in it is ignored)."""
+    if isinstance(template, Tensor):
+        return {path: template}
+    if isinstance(template, dict):
+        items = template.items()
+    elif isinstance(template, (list, tuple)):
+        items = enumerate(template)
+    else:
+        return {}
+    found = {}
+    for key, item in items:
+        found.update(_tensors_in(item, path + (key,)))
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# save
+
+def _write_shard(file, array):
+    """Writes one shard (tests replace this to simulate a failing disk)."""
+    np.save(file, array, allow_pickle=False)
+
+
+def _shard_file(index, coordinate):
+    return f"t{index}" + "".join(f"-{c}" for c in coordinate) + ".npy"
+
+
+def _plan_tensor(index, path, tensor, rank):
+    """(the JSON record of `tensor`, [(file, array)] this rank writes). Collective for a
+    global tensor with partial axes: they are reduced to broadcast first."""
+    record = {"path": list(path), "shape": list(tensor.shape), "dtype": tensor.dtype.name}
+    if tensor.is_local:
+        shards = [((), [0] * tensor.ndim, list(tensor.shape))] if tensor.numel() > 0 else []
+        writes = [(_shard_file(index, ()), tensor.numpy())] if rank == 0 and shards else []
+        record.update(device=None, ranks=None, sbp=None)
+    else:
+        where = tensor.placement
+        record.update(device=where.type, ranks=where.ranks, sbp=[repr(s) for s in tensor.sbp])
+        plain_sbp = _without_partial(tensor.sbp)
+        if plain_sbp != tensor.sbp:
+            tensor = tensor.to_global(sbp=plain_sbp)
+        shards = _distinct_shards(tensor.shape, where.hierarchy, plain_sbp)
+        mine = _coordinate(where.ranks, rank)
+        writes = [(_shard_file(index, c), tensor.to_local().numpy()) for c, _, _ in shards if c == mine]
+    record["shards"] = [{"file": _shard_file(index, c), "start": list(start), "extent": list(extent)}
+                        for c, start, extent in shards]
+    return record, writes
+
+
+def _check_replaceable(path):
+    """Refuses to replace anything at `path` but a checkpoint (a mistyped path could name a
+    directory of the user's)."""
+    if os.path.lexists(path) and not os.path.isfile(os.path.join(path, META_FILE)):
+        raise ValueError(f"[save] '{path}' exists and is not a meshflow checkpoint (no {META_FILE}); "
+                         "expected a new path or an earlier checkpoint to replace")
+
+
+def _replace(new, path, old):
+    """Moves the complete checkpoint `new` to `path`, keeping a complete checkpoint at `path`
+    or `old` at every moment."""
+    if os.path.exists(path):
+        if os.path.exists(old):
+            shutil.rmtree(old)  # stale: `path` is complete
+        os.rename(path, old)
+    os.rename(new, path)
+    if os.path.exists(old):
+        shutil.rmtree(old)
+
+
+def _message(call, error):
+    """`error` as "[call] ..." (errors raised here already start so)."""
+    text = str(error)
+    return text if text.startswith(f"[{call}]") else f"[{call}] {type(error).__name__}: {text}"
+
+
+def _on_rank0(rank, action):
+    """The error message of action() on rank 0 ("" when it succeeds or on other ranks)."""
+    if rank != 0:
+        return ""
+    try:
+        action()
+    except (OSError, ValueError) as error:
+        return _message("save", error)
+    return ""
+
+
+def save(state, path):
+    """Writes `state` (a dict of tensors and plain values, possibly nested) to the directory
+    `path`, replacing an earlier checkpoint there only once the new one is complete.
+    Collective over the world."""
+    path = os.fspath(path)
+    rank = env.get_rank()
+    tensors, tree, error = [], None, ""
+    try:
+        tree = _encode(state, (), tensors)
+    except TypeError as e:
+        error = f"[save] {e}"
+    _C.agree(error, "save")
+
+    new, old = path + TMP_SUFFIX, path + OLD_SUFFIX
+
+    def make_new_directory():
+        _check_replaceable(path)
+        if os.path.lexists(new):
+            shutil.rmtree(new)  # left by a save that crashed
+        os.makedirs(new)
+
+    _C.agree(_on_rank0(rank, make_new_directory), "save")
+
+    records, error = [], ""
+    for index, (tensor_path, tensor) in enumerate(tensors):
+        record, writes = _plan_tensor(index, tensor_path, tensor, rank)
+        records.append(record)
+        if error:
+            continue  # still take part in the other tensors' conversions
+        try:
+            for file, array in writes:
+                _write_shard(os.path.join(new, file), array)
+        except Exception as e:  # noqa: BLE001 - any failure must reach the other ranks
+            error = f"[save] writing '{_name(tensor_path)}' failed on rank {rank}: {type(e).__name__}: {e}"
+    if not error:
+        error = _on_rank0(rank, lambda: _write_meta(new, tree, records))
+    try:
+        _C.agree(error, "save")
+    except ValueError:
+        _on_rank0(rank, lambda: shutil.rmtree(new, ignore_errors=True))
+        raise
+    _C.agree(_on_rank0(rank, lambda: _replace(new, path, old)), "save")
+
+
+def _write_meta(directory, tree, records):
+    with open(os.path.join(directory, META_FILE), "w") as f:
+        json.dump({"format": FORMAT, "version": VERSION, "state": tree, "tensors": records}, f)
+
+
+# ---------------------------------------------------------------------------------------------
+# load
+
+def _read_meta(path):
+    """(directory, metadata) of the checkpoint at `path`, or at its ".old-save" directory when
+    a save crashed between its two renames."""
+    for directory in (path, path + OLD_SUFFIX):
+        file = os.path.join(directory, META_FILE)
+        if os.path.isfile(file):
+            with open(file) as f:
+                meta = json.load(f)
+            if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("version") != VERSION:
+                raise ValueError(f"[load] '{file}' is not a version-{VERSION} meshflow checkpoint")
+            return directory, meta
+    raise ValueError(f"[load] no checkpoint at '{path}'; expected a directory written by meshflow.save")
+
+
+def _saved_tensor(record):
+    is_global = record["ranks"] is not None
+    return SavedTensor(shape=tuple(record["shape"]), dtype=to_dtype(record["dtype"]),
+                       ranks=record["ranks"] if is_global else None,
+                       sbp=tuple(_sbp_from_name(s) for s in record["sbp"]) if is_global else None)
+
+
+def _target_layout(name, saved, record, placement, sbp, like):
+    """(placement, nd_sbp) to load one tensor into, or (None, None) for a local tensor."""
+    if like is not None:
+        if like.shape != saved.shape or like.dtype != saved.dtype:
+            raise ValueError(f"[load] '{name}' has shape {list(saved.shape)} and dtype {saved.dtype.name} in the "
+                             f"checkpoint; the template expects shape {list(like.shape)} and dtype {like.dtype.name}")
+        return (like.placement, like.sbp) if like.is_global else (None, None)
+    where = placement(name, saved) if callable(placement) else placement
+    if (isinstance(where, str) and where == LOCAL) or (where is None and not saved.is_global):
+        return None, None
+    if where is None:
+        highest = int(np.max(saved.ranks))
+        if highest >= env.get_world_size():
+            raise ValueError(f"[load] '{name}' was saved on ranks {saved.ranks}, the world has "
+                             f"{env.get_world_size()} ranks; pass placement= to load it elsewhere")
+        where = _placement(record["device"], ranks=saved.ranks)
+    if not isinstance(where, _C.Placement):
+        raise TypeError(f"[load] the placement for '{name}' is {where!r}; expected a meshflow.placement, "
+                        f"'{LOCAL}' or None")
+    where = _placement._wrap(where)
+    nd_sbp = sbp(name, saved) if callable(sbp) else sbp
+    if nd_sbp is None:
+        keeps_saved = saved.is_global and len(saved.sbp) == len(where.hierarchy)
+        nd_sbp = saved.sbp if keeps_saved else (broadcast,) * len(where.hierarchy)
+    nd_sbp = tuple(nd_sbp) if isinstance(nd_sbp, (list, tuple)) else (nd_sbp,)
+    if len(nd_sbp) != len(where.hierarchy) or any(s.is_split and s.dim >= len(saved.shape) for s in nd_sbp):
+        raise ValueError(f"[load] sbp {nd_sbp} for '{name}' does not fit a tensor of {len(saved.shape)} dims on "
+                         f"hierarchy {list(where.hierarchy)}; expected one sbp per axis, split dims below the ndim")
+    return where, nd_sbp
+
+
+def _read_box(directory, record, start, extent):
+    """The region (start, extent) of a saved tensor, from the parts of the shards it overlaps."""
+    out = np.empty(extent, to_dtype(record["dtype"]).numpy)
+    if out.size == 0:
+        return out
+    filled = 0
+    for shard in record["shards"]:
+        lo = [max(a, b) for a, b in zip(start, shard["start"])]
+        hi = [min(a + n, b + m) for a, n, b, m in zip(start, extent, shard["start"], shard["extent"])]
+        if any(l >= h for l, h in zip(lo, hi)):
+            continue
+        data = np.load(os.path.join(directory, shard["file"]), mmap_mode="r", allow_pickle=False)
+        if list(data.shape) != shard["extent"] or data.dtype != out.dtype:
+            raise ValueError(f"[load] shard {shard['file']} holds {data.dtype}{list(data.shape)}; the checkpoint "
+                             f"lists {out.dtype}{shard['extent']}")
+        out[tuple(slice(l - s, h - s) for l, h, s in zip(lo, hi, start))] = \
+            data[tuple(slice(l - s, h - s) for l, h, s in zip(lo, hi, shard["start"]))]
+        filled += math.prod(h - l for l, h in zip(lo, hi))
+    if filled != out.size:
+        raise ValueError(f"[load] the shards of '{_name(record['path'])}' cover {filled} of the {out.size} "
+                         "elements needed; the checkpoint is incomplete")
+    return out
+
+
+def _local_part(directory, record, where, nd_sbp, rank):
+    """This rank's part of a tensor in the layout (where, nd_sbp) with partial axes loaded as
+    broadcast; the full value for a local tensor; an empty array outside the placement."""
+    shape = record["shape"]
+    if where is None:
+        return _read_box(directory, record, [0] * len(shape), shape)
+    coordinate = _coordinate(where.ranks, rank)
+    if coordinate is None:
+        return np.zeros((0,) * len(shape), to_dtype(record["dtype"]).numpy)
+    start, extent = _local_box(shape, where.hierarchy, _without_partial(nd_sbp), coordinate)
+    return _read_box(directory, record, start, extent)
+
+
+def load(path, placement=None, sbp=None, template=None):
+    """The state saved at `path`, its tensors in the layout asked for. Collective over the world.
+
+    placement: None (each global tensor on the placement it was saved from, which must fit
+    the world; local ones local), a meshflow.placement, "local" (local tensors holding the
+    full value), or a function (name, SavedTensor) -> one of these.
+    sbp: None (the saved SBP when the placement has as many axes, else broadcast), one sbp
+    or a tuple of them, or a function (name, SavedTensor) -> one of these. Partial targets
+    are loaded as broadcast and converted.
+    template: a state like the saved one; each of its tensors gives the layout of the saved
+    tensor at the same place (its shape and dtype must match) instead of placement and sbp.
+    Names are the keys on the way to a tensor joined by dots: "model.layers.0.weight".
+    """
+    path = os.fspath(path)
+    rank = env.get_rank()
+    error, meta, directory = "", None, None
+    try:
+        directory, meta = _read_meta(path)
+    except (OSError, ValueError) as e:
+        error = _message("load", e)
+    _C.agree(error, "load")
+
+    records = meta["tensors"]
+    templates = _tensors_in(template)
+    layouts, parts, error = [], [], ""
+    try:
+        for record in records:
+            path_in_state = tuple(record["path"])
+            layouts.append(_target_layout(_name(path_in_state), _saved_tensor(record), record, placement, sbp,
+                                          templates.pop(path_in_state, None)))
+        if templates:
+            names = ", ".join(f"'{_name(p)}'" for p in templates)
+            raise ValueError(f"[load] the template's tensor(s) {names} are not in the checkpoint at '{path}'")
+        for record, (where, nd_sbp) in zip(records, layouts):
+            parts.append(_local_part(directory, record, where, nd_sbp, rank))
+    except Exception as e:  # noqa: BLE001 - user functions and the disk may fail on one rank only
+        error = _message("load", e)
+    _C.agree(error, "load")
+
+    tensors = []
+    for part, (where, nd_sbp) in zip(parts, layouts):
+        tensor = from_numpy(part)
+        if where is not None:
+            tensor = tensor.to_global(placement=where, sbp=_without_partial(nd_sbp))
+            if any(s.is_partial for s in nd_sbp):
+                tensor = tensor.to_global(sbp=nd_sbp)
+        tensors.append(tensor)
+    return _decode(meta["state"], tensors)

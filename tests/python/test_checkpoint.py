@@ -1,0 +1,188 @@
+"""mf.save / mf.load in one process: round trips of every SBP and dtype, nested states with
+plain values, the on-disk crash safety (failed renames, leftovers of crashed saves) and errors.
+Resharding between meshes of several ranks is tested in distributed/test_dist_checkpoint.py.
+"""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+from meshflow import _checkpoint
+
+S, B, P, PMAX = mf.sbp.split, mf.sbp.broadcast, mf.sbp.partial_sum, mf.sbp.partial_max
+ONE = mf.placement("cpu", ranks=[0])
+ONE_2D = mf.placement("cpu", ranks=[[0]])
+
+
+def value_of(shape, dtype):
+    n = int(np.prod(shape))
+    return ((np.arange(n) % 23 - 11) * np.where(np.arange(n) % 2, -1, 1)).astype(dtype).reshape(shape)
+
+
+LAYOUTS = [(ONE, (S(0),)), (ONE, (S(1),)), (ONE, (B,)), (ONE, (P,)), (ONE, (PMAX,)), (ONE_2D, (S(1), P)),
+           (ONE_2D, (S(0), S(0)))]
+
+
+@pytest.mark.parametrize("where, nd_sbp", LAYOUTS, ids=[f"{w.hierarchy}{s}" for w, s in LAYOUTS])
+@pytest.mark.parametrize("shape, dtype", [((3, 4), np.float32), ((2, 5), np.float64), ((5, 1), np.int64),
+                                          ((1, 3), np.int32), ((0, 2), np.float32)])
+def test_round_trip_keeps_value_and_layout(tmp_path, where, nd_sbp, shape, dtype):
+    value = value_of(shape, dtype)
+    mf.save({"w": mf.tensor(value, placement=where, sbp=tuple(s if not s.is_partial else B for s in nd_sbp))
+             .to_global(sbp=nd_sbp)}, tmp_path / "ckpt")
+    loaded = mf.load(tmp_path / "ckpt")["w"]
+    assert loaded.placement == where and loaded.sbp == nd_sbp and loaded.dtype == mf.dtype(np.dtype(dtype).name)
+    np.testing.assert_array_equal(loaded.numpy(), value)
+    local = mf.load(tmp_path / "ckpt", placement="local")["w"]
+    assert local.is_local
+    np.testing.assert_array_equal(local.numpy(), value)
+
+
+def test_nested_state_with_plain_values(tmp_path):
+    w, m = value_of((3, 2), np.float32), value_of((4,), np.int64)
+    state = {"model": {"w": mf.tensor(w, placement=ONE, sbp=S(0)), "scalar": mf.tensor(np.array(2.5))},
+             "optimizer": {"step": 10, "lr": 1e-3, "eps": float("inf"), "betas": (0.9, 0.999), "name": "adam",
+                           "flags": [True, None, [1, "two"]], "state": {0: {"m": mf.tensor(m)}, 1: {}}},
+             "history": [mf.tensor(m), 3]}
+    mf.save(state, tmp_path / "ckpt")
+    loaded = mf.load(tmp_path / "ckpt")
+    np.testing.assert_array_equal(loaded["model"]["w"].numpy(), w)
+    assert loaded["model"]["w"].sbp == (S(0),)
+    assert loaded["model"]["scalar"].is_local and loaded["model"]["scalar"].numpy().shape == ()
+    assert loaded["model"]["scalar"].item() == 2.5
+    np.testing.assert_array_equal(loaded["optimizer"]["state"][0]["m"].numpy(), m)
+    np.testing.assert_array_equal(loaded["history"][0].numpy(), m)
+    optimizer = dict(loaded["optimizer"], state=None)
+    assert optimizer == dict(state["optimizer"], state=None)
+    assert loaded["optimizer"]["state"][1] == {} and loaded["history"][1] == 3
+    assert isinstance(loaded["optimizer"]["betas"], tuple)
+
+
+def test_template_and_layout_functions(tmp_path):
+    w = value_of((2, 3), np.float64)
+    mf.save({"a": {"w": mf.tensor(w)}}, tmp_path / "ckpt")
+    like = mf.load(tmp_path / "ckpt", template={"a": {"w": mf.zeros(2, 3, dtype=mf.float64, placement=ONE_2D,
+                                                                    sbp=(B, S(1)))}})
+    assert like["a"]["w"].placement == ONE_2D and like["a"]["w"].sbp == (B, S(1))
+    np.testing.assert_array_equal(like["a"]["w"].numpy(), w)
+    names = []
+    chosen = mf.load(tmp_path / "ckpt", placement=lambda name, saved: names.append(name) or ONE,
+                     sbp=lambda name, saved: P if saved.dtype == mf.float64 else B)["a"]["w"]
+    assert names == ["a.w"] and chosen.sbp == (P,)
+    np.testing.assert_array_equal(chosen.numpy(), w)
+    with pytest.raises(ValueError, match=r"\[load\] 'a.w' has shape \[2, 3\] and dtype float64.*template expects "
+                                         r"shape \[2, 3\] and dtype float32"):
+        mf.load(tmp_path / "ckpt", template={"a": {"w": mf.zeros(2, 3)}})
+
+
+def test_failed_write_keeps_the_previous_checkpoint(tmp_path, monkeypatch):
+    path = tmp_path / "ckpt"
+    mf.save({"w": mf.tensor(value_of((2, 2), np.float32)), "v": mf.tensor(np.ones(3))}, path)
+    written = []
+
+    def write_once_then_fail(file, array):
+        if written:
+            raise OSError("no space left on device")
+        written.append(file)
+        np.save(file, array)
+
+    monkeypatch.setattr(_checkpoint, "_write_shard", write_once_then_fail)
+    with pytest.raises(ValueError, match=r"\[save\] writing 'v' failed on rank 0: OSError: no space left"):
+        mf.save({"w": mf.tensor(np.zeros((2, 2), np.float32)), "v": mf.tensor(np.zeros(3))}, path)
+    assert written and not os.path.exists(str(path) + _checkpoint.TMP_SUFFIX)
+    loaded = mf.load(path)
+    np.testing.assert_array_equal(loaded["w"].numpy(), value_of((2, 2), np.float32))
+    np.testing.assert_array_equal(loaded["v"].numpy(), np.ones(3))
+
+
+def test_crash_between_the_renames_leaves_the_old_checkpoint_loadable(tmp_path, monkeypatch):
+    path = str(tmp_path / "ckpt")
+    mf.save({"step": 1}, path)
+    real_rename = os.rename
+
+    def rename_once_then_crash(src, dst):
+        if dst != path + _checkpoint.OLD_SUFFIX:
+            raise OSError("killed")
+        real_rename(src, dst)
+
+    monkeypatch.setattr(os, "rename", rename_once_then_crash)
+    with pytest.raises(ValueError, match=r"\[save\] OSError: killed"):
+        mf.save({"step": 2}, path)
+    monkeypatch.undo()
+    assert not os.path.exists(path)
+    assert mf.load(path) == {"step": 1}
+    mf.save({"step": 3}, path)
+    assert mf.load(path) == {"step": 3}
+    assert sorted(os.listdir(tmp_path)) == ["ckpt"]
+
+
+def test_leftovers_of_a_crashed_save_are_replaced(tmp_path):
+    path = str(tmp_path / "ckpt")
+    os.makedirs(path + _checkpoint.TMP_SUFFIX)
+    open(os.path.join(path + _checkpoint.TMP_SUFFIX, "t0-0.npy"), "w").close()
+    mf.save({"w": mf.tensor([1.0, 2.0])}, path)
+    np.testing.assert_array_equal(mf.load(path)["w"].numpy(), np.array([1.0, 2.0], np.float32))
+    assert sorted(os.listdir(tmp_path)) == ["ckpt"]
+
+
+def test_refuses_to_replace_what_is_not_a_checkpoint(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "keep.txt").write_text("mine")
+    (tmp_path / "file").write_text("mine too")
+    for name in ("data", "file"):
+        with pytest.raises(ValueError, match=r"\[save\] .* exists and is not a meshflow checkpoint"):
+            mf.save({"step": 1}, tmp_path / name)
+    assert (tmp_path / "data" / "keep.txt").read_text() == "mine" and (tmp_path / "file").read_text() == "mine too"
+
+
+def test_saved_placement_must_fit_the_world(tmp_path):
+    path = tmp_path / "ckpt"
+    mf.save({"w": mf.tensor(value_of((2, 3), np.float32), placement=ONE, sbp=B)}, path)
+    meta_file = path / _checkpoint.META_FILE
+    meta = json.loads(meta_file.read_text())
+    meta["tensors"][0]["ranks"] = [0, 1]  # as if saved by a 2-rank job (B: rank 0 wrote the only shard)
+    meta_file.write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match=r"\[load\] 'w' was saved on ranks \[0, 1\], the world has 1 ranks"):
+        mf.load(path)
+    np.testing.assert_array_equal(mf.load(path, placement=ONE)["w"].numpy(), value_of((2, 3), np.float32))
+
+
+def test_incomplete_or_missing_checkpoints_raise(tmp_path):
+    with pytest.raises(ValueError, match=r"\[load\] no checkpoint at '.*nowhere'"):
+        mf.load(tmp_path / "nowhere")
+    path = tmp_path / "ckpt"
+    mf.save({"w": mf.tensor(value_of((2, 3), np.float32), placement=ONE, sbp=S(0))}, path)
+    meta_file = path / _checkpoint.META_FILE
+    meta = json.loads(meta_file.read_text())
+    meta["tensors"][0]["shards"][0]["extent"] = [1, 3]
+    meta_file.write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match=r"\[load\] shard t0-0.npy holds float32\[2, 3\]"):
+        mf.load(path)
+    os.remove(path / "t0-0.npy")
+    with pytest.raises(ValueError, match=r"\[load\] FileNotFoundError"):
+        mf.load(path)
+    meta_file.write_text("[]")
+    with pytest.raises(ValueError, match=r"\[load\] '.*' is not a version-1 meshflow checkpoint"):
+        mf.load(path)
+
+
+@pytest.mark.parametrize("state, message", [({"w": np.zeros(2)}, r"'w' is a ndarray; expected a meshflow.Tensor"),
+                                            ({"a": [{1, 2}]}, r"'a.0' is a set"),
+                                            ({True: 1}, r"the state has the key True; expected str or int keys"),
+                                            ({"lr": np.float32(0.1)}, r"'lr' is a float32")])
+def test_unsupported_states_raise(tmp_path, state, message):
+    with pytest.raises(ValueError, match=r"\[save\] " + message):
+        mf.save(state, tmp_path / "ckpt")
+    assert not os.path.exists(tmp_path / "ckpt")
+
+
+@pytest.mark.parametrize("placement, sbp, message", [(3, None, r"the placement for 'w' is 3; expected"),
+                                                     (ONE, (B, B), r"sbp \(B, B\) for 'w' does not fit"),
+                                                     (ONE, S(2), r"sbp \(S\(2\),\) for 'w' does not fit"),
+                                                     (lambda name, saved: 1 / 0, None, r"ZeroDivisionError")])
+def test_bad_layouts_raise(tmp_path, placement, sbp, message):
+    mf.save({"w": mf.tensor(np.zeros((2, 2)))}, tmp_path / "ckpt")
+    with pytest.raises(ValueError, match=r"\[load\] .*" + message):
+        mf.load(tmp_path / "ckpt", placement=placement, sbp=sbp)

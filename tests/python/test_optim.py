@@ -1,0 +1,341 @@
+"""mf.optim in one process: SGD and AdamW against NumPy transcriptions of torch.optim's update
+rules, zero_grad, parameters without gradients, state_dict round trips (in memory and through
+mf.save / mf.load), bad hyper-parameters, clip_grad_norm_ and warmup_cosine_lr.
+The same optimizers on meshes of several ranks are tested in distributed/test_dist_nn.py.
+"""
+import math
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+
+SHAPES = [(3, 4), (5,)]
+STEPS = 4
+
+
+def initial_values(seed):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(shape) for shape in SHAPES]
+
+
+def gradients(seed, steps=STEPS):
+    """gradients[step][i] for parameter i (float64), different at every step."""
+    rng = np.random.default_rng(seed)
+    return [[rng.standard_normal(shape) for shape in SHAPES] for _ in range(steps)]
+
+
+def parameters(values):
+    return [mf.tensor(v, requires_grad=True) for v in values]
+
+
+def run_steps(optimizer, params, grads_per_step):
+    for grads in grads_per_step:
+        for p, g in zip(params, grads):
+            p.grad = None if g is None else mf.tensor(g)
+        optimizer.step()
+
+
+# ---------------------------------------------------------------------------------------------
+# NumPy transcriptions of torch.optim.SGD and torch.optim.AdamW (single-tensor, foreach=False).
+
+def sgd_reference(values, grads_per_step, lr, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False):
+    params, buffers = [v.copy() for v in values], [None] * len(values)
+    for grads in grads_per_step:
+        for i, g in enumerate(grads):
+            if g is None:
+                continue
+            d = g + weight_decay * params[i] if weight_decay != 0 else g
+            if momentum != 0:
+                buffers[i] = d.copy() if buffers[i] is None else momentum * buffers[i] + (1 - dampening) * d
+                d = d + momentum * buffers[i] if nesterov else buffers[i]
+            params[i] = params[i] - lr * d
+    return params, buffers
+
+
+def adamw_reference(values, grads_per_step, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
+    beta1, beta2 = betas
+    params = [v.copy() for v in values]
+    exp_avg, exp_avg_sq, steps = [None] * len(values), [None] * len(values), [0] * len(values)
+    for grads in grads_per_step:
+        for i, g in enumerate(grads):
+            if g is None:
+                continue
+            if exp_avg[i] is None:
+                exp_avg[i], exp_avg_sq[i] = np.zeros_like(g), np.zeros_like(g)
+            steps[i] += 1  # torch counts steps per parameter
+            params[i] = params[i] * (1 - lr * weight_decay)
+            exp_avg[i] = beta1 * exp_avg[i] + (1 - beta1) * g
+            exp_avg_sq[i] = beta2 * exp_avg_sq[i] + (1 - beta2) * g * g
+            bias_correction1 = 1 - beta1 ** steps[i]
+            bias_correction2 = 1 - beta2 ** steps[i]
+            denom = np.sqrt(exp_avg_sq[i]) / math.sqrt(bias_correction2) + eps
+            params[i] = params[i] - (lr / bias_correction1) * exp_avg[i] / denom
+    return params, exp_avg, exp_avg_sq
+
+
+def assert_close(tensors, arrays, rtol=1e-12, atol=1e-12):
+    assert len(tensors) == len(arrays)
+    for t, a in zip(tensors, arrays):
+        assert t.dtype == mf.float64 and t.shape == a.shape
+        np.testing.assert_allclose(t.numpy(), a, rtol=rtol, atol=atol)
+
+
+SGD_SETTINGS = [dict(lr=0.1), dict(lr=0.05, momentum=0.9), dict(lr=0.05, momentum=0.8, dampening=0.3),
+                dict(lr=0.05, momentum=0.9, nesterov=True), dict(lr=0.1, weight_decay=0.2),
+                dict(lr=0.03, momentum=0.7, dampening=0.1, weight_decay=0.05),
+                dict(lr=0.03, momentum=0.9, weight_decay=0.1, nesterov=True)]
+
+
+@pytest.mark.parametrize("settings", SGD_SETTINGS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()))
+def test_sgd_matches_torch_rule(settings):
+    values, grads = initial_values(0), gradients(1)
+    params = parameters(values)
+    optimizer = mf.optim.SGD(params, **settings)
+    run_steps(optimizer, params, grads)
+    expected, buffers = sgd_reference(values, grads, **settings)
+    assert_close(params, expected)
+    state = optimizer.state_dict()
+    assert state["step"] == STEPS
+    if settings.get("momentum", 0):
+        assert_close([state["state"][i]["momentum_buffer"] for i in range(len(SHAPES))], buffers)
+    else:
+        assert state["state"] == {}
+
+
+ADAMW_SETTINGS = [dict(lr=0.01), dict(lr=0.1, betas=(0.8, 0.99), eps=1e-6, weight_decay=0.3),
+                  dict(lr=0.05, betas=(0.0, 0.5), weight_decay=0.0), dict(lr=0.02, betas=(0.95, 0.0))]
+
+
+@pytest.mark.parametrize("settings", ADAMW_SETTINGS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()))
+def test_adamw_matches_torch_rule(settings):
+    values, grads = initial_values(2), gradients(3)
+    params = parameters(values)
+    optimizer = mf.optim.AdamW(params, **settings)
+    run_steps(optimizer, params, grads)
+    expected, exp_avg, exp_avg_sq = adamw_reference(values, grads, **settings)
+    assert_close(params, expected)
+    state = optimizer.state_dict()
+    assert state["step"] == STEPS
+    assert_close([state["state"][i]["exp_avg"] for i in range(len(SHAPES))], exp_avg)
+    assert_close([state["state"][i]["exp_avg_sq"] for i in range(len(SHAPES))], exp_avg_sq)
+
+
+def test_adamw_in_float32_follows_the_float64_reference():
+    values, grads = initial_values(4), gradients(5)
+    params = [mf.tensor(v.astype(np.float32), requires_grad=True) for v in values]
+    optimizer = mf.optim.AdamW(params, lr=0.01, weight_decay=0.1)
+    for step_grads in grads:
+        for p, g in zip(params, step_grads):
+            p.grad = mf.tensor(g.astype(np.float32))
+        optimizer.step()
+    expected, _, _ = adamw_reference(values, [[g.astype(np.float32).astype(np.float64) for g in s] for s in grads],
+                                     lr=0.01, weight_decay=0.1)
+    for p, e in zip(params, expected):
+        assert p.dtype == mf.float32
+        np.testing.assert_allclose(p.numpy(), e, rtol=1e-5, atol=1e-6)
+
+
+def test_gradients_from_backward_drive_the_step():
+    """One step on loss = sum(c * w * w) / 2 + sum(d * w): the gradient c * w + d comes from
+    backward, and the parameter object the module holds is updated in place."""
+    rng = np.random.default_rng(6)
+    w0, c, d = rng.standard_normal((3, 4)), rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+    w = mf.tensor(w0, requires_grad=True)
+    optimizer = mf.optim.SGD([w], lr=0.1, momentum=0.9)
+    for _ in range(3):
+        optimizer.zero_grad()
+        loss = (mf.tensor(c) * w * w).sum() / 2 + (mf.tensor(d) * w).sum()
+        loss.backward()
+        optimizer.step()
+    expected, buffer = w0, None
+    for _ in range(3):
+        g = c * expected + d
+        buffer = g if buffer is None else 0.9 * buffer + g
+        expected = expected - 0.1 * buffer
+    np.testing.assert_allclose(w.numpy(), expected, rtol=1e-12)
+    assert w.is_leaf and w.requires_grad
+
+
+def test_zero_grad_drops_every_gradient():
+    params = parameters(initial_values(7))
+    optimizer = mf.optim.AdamW(params)
+    for p, g in zip(params, gradients(8)[0]):
+        p.grad = mf.tensor(g)
+    optimizer.zero_grad()
+    assert all(p.grad is None for p in params)
+    before = [p.numpy().copy() for p in params]
+    optimizer.step()  # nothing to update, and no state is made
+    assert_close(params, before, rtol=0, atol=0)
+    assert optimizer.state_dict()["state"] == {}
+
+
+@pytest.mark.parametrize("make", [lambda ps: mf.optim.SGD(ps, lr=0.1, momentum=0.9, weight_decay=0.1),
+                                  lambda ps: mf.optim.AdamW(ps, lr=0.1, weight_decay=0.1)], ids=["SGD", "AdamW"])
+def test_parameters_without_gradient_are_left_alone(make):
+    """Weight decay is not applied to a parameter without a gradient, and it gets no state."""
+    values, grads = initial_values(9), gradients(10, steps=3)
+    for step in grads:
+        step[1] = None
+    params = parameters(values)
+    optimizer = make(params)
+    run_steps(optimizer, params, grads)
+    np.testing.assert_array_equal(params[1].numpy(), values[1])
+    assert set(optimizer.state_dict()["state"]) == {0}
+    assert not np.allclose(params[0].numpy(), values[0])
+
+
+def test_sgd_momentum_starts_at_a_parameters_first_gradient():
+    values, grads = initial_values(11), gradients(12)
+    grads[0][1] = grads[1][1] = None  # parameter 1 first gets a gradient at step 3
+    params = parameters(values)
+    settings = dict(lr=0.05, momentum=0.9, dampening=0.2)
+    run_steps(mf.optim.SGD(params, **settings), params, grads)
+    assert_close(params, sgd_reference(values, grads, **settings)[0])
+
+
+def test_adamw_bias_correction_counts_a_parameters_own_steps():
+    values, grads = initial_values(13), gradients(14)
+    grads[0][1] = None  # parameter 1 first gets a gradient at step 2
+    params = parameters(values)
+    run_steps(mf.optim.AdamW(params, lr=0.1), params, grads)
+    assert_close(params, adamw_reference(values, grads, lr=0.1)[0])
+
+
+OPTIMIZERS = {"SGD": (mf.optim.SGD, dict(lr=0.05, momentum=0.9, weight_decay=0.1, nesterov=True)),
+              "AdamW": (mf.optim.AdamW, dict(lr=0.05, betas=(0.8, 0.9), weight_decay=0.1))}
+
+
+@pytest.mark.parametrize("through_checkpoint", [False, True], ids=["in-memory", "mf.save"])
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_state_dict_round_trip_continues_identically(name, through_checkpoint, tmp_path):
+    make, settings = OPTIMIZERS[name]
+    values, grads = initial_values(15), gradients(16, steps=5)
+    params = parameters(values)
+    optimizer = make(params, **settings)
+    run_steps(optimizer, params, grads[:2])
+    state = optimizer.state_dict()
+    if through_checkpoint:
+        mf.save({"optimizer": state}, tmp_path / "ckpt")
+        state = mf.load(tmp_path / "ckpt")["optimizer"]
+    resumed_params = parameters([p.numpy().copy() for p in params])
+    resumed = make(resumed_params, **settings)
+    resumed.load_state_dict(state)
+    run_steps(optimizer, params, grads[2:])
+    run_steps(resumed, resumed_params, grads[2:])
+    assert_close(resumed_params, [p.numpy() for p in params], rtol=0, atol=0)
+    assert resumed.state_dict()["step"] == 5
+    reference = sgd_reference if name == "SGD" else adamw_reference
+    assert_close(params, reference(values, grads, **settings)[0])
+
+
+def test_state_dict_is_a_snapshot_and_lr_can_change():
+    values, grads = initial_values(17), gradients(18)
+    params = parameters(values)
+    optimizer = mf.optim.SGD(params, lr=0.1, momentum=0.5)
+    run_steps(optimizer, params, grads[:1])
+    first = optimizer.state_dict()["state"][0]["momentum_buffer"].numpy().copy()
+    optimizer.lr = 0.02
+    assert optimizer.lr == 0.02
+    run_steps(optimizer, params, grads[1:])
+    np.testing.assert_array_equal(first, grads[0][0])  # not changed by the later steps
+    params_ref, buffers = sgd_reference(values, grads[:1], lr=0.1, momentum=0.5)
+    for step_grads in grads[1:]:  # the momentum buffers carry over the lr change
+        for i, g in enumerate(step_grads):
+            buffers[i] = 0.5 * buffers[i] + g
+            params_ref[i] = params_ref[i] - 0.02 * buffers[i]
+    assert_close(params, params_ref)
+
+
+def test_load_state_dict_rejects_a_state_for_another_parameter_count():
+    params = parameters(initial_values(19))
+    optimizer = mf.optim.SGD(params, lr=0.1, momentum=0.9)
+    with pytest.raises(ValueError, match=r"optimizer state for parameter 2; the optimizer has 2 parameters"):
+        optimizer.load_state_dict({"step": 1, "state": {2: {"momentum_buffer": mf.tensor(np.zeros(5))}}})
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda ps: mf.optim.SGD(ps, lr=-0.1), "SGD: lr, momentum and weight_decay must be >= 0"),
+    (lambda ps: mf.optim.SGD(ps, lr=0.1, momentum=-0.5), "SGD: lr, momentum and weight_decay must be >= 0"),
+    (lambda ps: mf.optim.SGD(ps, lr=0.1, weight_decay=-1), "SGD: lr, momentum and weight_decay must be >= 0"),
+    (lambda ps: mf.optim.SGD(ps, lr=0.1, nesterov=True), "nesterov momentum needs momentum > 0 and dampening 0"),
+    (lambda ps: mf.optim.SGD(ps, lr=0.1, momentum=0.9, dampening=0.1, nesterov=True), "nesterov"),
+    (lambda ps: mf.optim.AdamW(ps, lr=-1e-3), "AdamW: expected lr, eps, weight_decay >= 0 and betas in"),
+    (lambda ps: mf.optim.AdamW(ps, eps=-1e-8), "AdamW: expected"),
+    (lambda ps: mf.optim.AdamW(ps, weight_decay=-0.1), "AdamW: expected"),
+    (lambda ps: mf.optim.AdamW(ps, betas=(1.0, 0.999)), "AdamW: expected"),
+    (lambda ps: mf.optim.AdamW(ps, betas=(0.9, 1.0)), "AdamW: expected"),
+    (lambda ps: mf.optim.AdamW(ps, betas=(-0.1, 0.999)), "AdamW: expected"),
+])
+def test_bad_hyper_parameters_raise(make, message):
+    with pytest.raises(ValueError, match=message):
+        make(parameters(initial_values(20)))
+
+
+def test_bad_parameters_raise():
+    with pytest.raises(TypeError, match="parameter 1 is a ndarray; expected a meshflow Tensor"):
+        mf.optim.SGD([mf.tensor(np.zeros(2), requires_grad=True), np.zeros(2)], lr=0.1)
+    leaf = mf.tensor(np.ones(2), requires_grad=True)
+    with pytest.raises(ValueError, match="optimizer parameter 0 is not a floating leaf tensor"):
+        mf.optim.SGD([leaf * 2], lr=0.1)
+    with pytest.raises(ValueError, match="optimizer parameter 1 is not a floating leaf tensor"):
+        mf.optim.AdamW([leaf, mf.tensor(np.zeros(2, np.int64))])
+
+
+# ---------------------------------------------------------------------------------------------
+# Gradient clipping and the schedule.
+
+def clip_reference(grads, max_norm):
+    """torch.nn.utils.clip_grad_norm_: (total 2-norm, the gradients after clipping)."""
+    norm = math.sqrt(sum(float(np.sum(g * g)) for g in grads))
+    scale = min(1.0, max_norm / (norm + 1e-6))
+    return norm, [g * scale for g in grads]
+
+
+@pytest.mark.parametrize("max_norm_factor", [0.25, 0.999, 2.0])
+def test_clip_grad_norm_scales_only_above_max_norm(max_norm_factor):
+    grads = gradients(21, steps=1)[0]
+    params = parameters(initial_values(22)) + [mf.tensor(np.ones(3), requires_grad=True)]  # the last has no grad
+    for p, g in zip(params, grads):
+        p.grad = mf.tensor(g)
+    norm_before = math.sqrt(sum(float(np.sum(g * g)) for g in grads))
+    max_norm = max_norm_factor * norm_before
+    expected_norm, expected = clip_reference(grads, max_norm)
+    norm = mf.optim.clip_grad_norm_(params, max_norm)
+    assert norm == pytest.approx(expected_norm, rel=1e-12)
+    assert_close([p.grad for p in params[:2]], expected)
+    assert params[2].grad is None
+    clipped_norm = math.sqrt(sum(float(np.sum(p.grad.numpy() ** 2)) for p in params[:2]))
+    assert clipped_norm == pytest.approx(min(max_norm, norm_before), rel=1e-6)
+
+
+def test_clip_grad_norm_in_float32_and_without_gradients():
+    g = np.array([[3.0, 4.0], [0.0, 12.0]], np.float32)  # norm 13
+    p = mf.tensor(np.zeros((2, 2), np.float32), requires_grad=True)
+    assert mf.optim.clip_grad_norm_([p], 1.0) == 0.0  # no gradient: norm 0, nothing to scale
+    p.grad = mf.tensor(g)
+    assert mf.optim.clip_grad_norm_(iter([p]), 6.5) == pytest.approx(13.0, rel=1e-6)
+    np.testing.assert_allclose(p.grad.numpy(), g / 2, rtol=1e-5)
+    assert p.grad.dtype == mf.float32
+
+
+def cosine_reference(step, warmup, total, max_lr, min_lr):
+    """Linear warmup reaching max_lr at the last warmup step, then half a cosine from max_lr
+    (at `warmup`) to min_lr (at `total`), then min_lr (llm.c's schedule)."""
+    if step < warmup:
+        return max_lr * (step + 1) / warmup
+    if step >= total:
+        return min_lr
+    return min_lr + (max_lr - min_lr) * 0.5 * (1 + math.cos(math.pi * (step - warmup) / (total - warmup)))
+
+
+@pytest.mark.parametrize("warmup, total, max_lr, min_lr", [(4, 20, 1e-3, 1e-4), (0, 10, 0.5, 0.0), (3, 3, 2.0, 1.0)])
+def test_warmup_cosine_lr(warmup, total, max_lr, min_lr):
+    values = [mf.optim.warmup_cosine_lr(s, warmup, total, max_lr, min_lr) for s in range(total + 3)]
+    expected = [cosine_reference(s, warmup, total, max_lr, min_lr) for s in range(total + 3)]
+    np.testing.assert_allclose(values, expected, rtol=1e-14, atol=0)
+    assert max(values) == pytest.approx(max_lr) and values[-1] == min_lr
+    decay = values[max(warmup - 1, 0):total + 1]
+    assert all(a >= b for a, b in zip(decay, decay[1:]))  # never rises after warmup
+    if total - warmup >= 2 and (total - warmup) % 2 == 0:
+        assert values[warmup + (total - warmup) // 2] == pytest.approx((max_lr + min_lr) / 2)
