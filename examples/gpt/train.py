@@ -60,12 +60,13 @@ def parse_args(argv=None):
     return ap.parse_args(argv)
 
 
-def mesh(d, tp):
+def mesh(d, tp, first_rank=0):
+    """Ranks first_rank .. first_rank + d * tp - 1 as a [d, tp] mesh."""
     world = mf.env.get_world_size()
-    if d * tp != world:
+    if first_rank + d * tp > world:
         raise ValueError(f"the layout needs {d} x {tp} = {d * tp} ranks; the job has {world} "
                          f"(launch with --nproc {d * tp})")
-    return mf.placement("cpu", ranks=np.arange(world).reshape(d, tp).tolist())
+    return mf.placement("cpu", ranks=(first_rank + np.arange(d * tp)).reshape(d, tp).tolist())
 
 
 def batch_tensor(array, placement, d, sbp):
@@ -104,11 +105,21 @@ def generate(model, placement, prompt, n, seed):
 
 def main(argv=None):
     args = parse_args(argv)
+    d, tp, _, _, _ = parse_layout(args.layout)
+    if d * tp != mf.env.get_world_size():
+        raise ValueError(f"layout {args.layout} needs {d * tp} ranks; the job has {mf.env.get_world_size()} "
+                         f"(launch with --nproc {d * tp})")
+    return train(args, mesh(d, tp))
+
+
+def train(args, placement):
+    """Trains on `placement` (a [d, tp] mesh; ranks outside it take part in the collective
+    calls but hold nothing); returns the summary, with the per-step losses."""
     d, tp, batch, hidden, layers = parse_layout(args.layout)
-    placement = mesh(d, tp)
     rank = mf.env.get_rank()
-    dp_rank = rank // tp
-    say = print if rank == 0 else (lambda *a, **k: None)
+    ranks = np.array(placement.ranks)
+    dp_rank = int(np.argwhere(ranks == rank)[0][0]) if rank in ranks else 0
+    say = print if rank == ranks.flat[0] else (lambda *a, **k: None)
 
     mf.manual_seed(args.seed)
     cfg = Config(vocab_size=data.VOCAB_SIZE, block_size=args.block, n_layer=layers, n_head=args.heads,
@@ -175,9 +186,10 @@ def main(argv=None):
     if args.save:
         mf.save({"model": model.state_dict(), "opt_decay": opt_decay.state_dict(),
                  "opt_plain": opt_plain.state_dict(), "args": vars(args)}, args.save)
+    summary["losses"] = losses
     if args.json and rank == 0:
         with open(args.json, "w") as f:
-            json.dump(dict(summary, losses=losses), f)
+            json.dump(summary, f)
     return summary
 
 

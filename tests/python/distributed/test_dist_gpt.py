@@ -1,0 +1,41 @@
+"""The product's promise on a whole model: the GPT of examples/gpt learns exactly what it
+learns on one device, under data, tensor and 2-d parallelism (few steps, tiny model).
+
+Every layout runs in the same job on a sub-mesh of the world (ranks outside it take part in
+the calls and hold nothing), from the same seed, so the loss curves must agree to float32
+rounding.
+"""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", "gpt"))
+import train  # noqa: E402
+
+STEPS = 4
+
+
+def losses(layout, world):
+    d, tp = (int(n) for n in layout.split("x")[:2])
+    if d * tp > world:
+        pytest.skip(f"{layout} needs {d * tp} ranks")
+    args = train.parse_args(["--layout", f"{layout}_4_32x1", "--steps", str(STEPS), "--block", "16", "--heads", "2",
+                             "--sample", "0", "--log-every", "100", "--warmup", "2"])
+    return np.array(train.train(args, train.mesh(d, tp))["losses"])
+
+
+@pytest.mark.parametrize("layout", ["2x1x1", "1x2x1", "2x2x1"])
+def test_layout_learns_what_one_device_learns(layout, world):
+    parallel = losses(layout, world)
+    reference = losses("1x1x1", world)
+    assert np.all(np.isfinite(reference)) and reference[-1] < reference[0]
+    np.testing.assert_allclose(parallel, reference, rtol=2e-5)
+
+
+def test_layout_needs_enough_ranks(world):
+    with pytest.raises(ValueError, match="ranks"):
+        train.mesh(world + 1, 1)
