@@ -40,7 +40,7 @@ class CausalSelfAttention(nn.Module):
         d = self.head_dim
         qkv = self.qkv(x).reshape(b, t, self.n_head, 3 * d)
         q, k, v = (qkv[:, :, :, i * d:(i + 1) * d].permute(0, 2, 1, 3) for i in range(3))  # [b, h, t, d]
-        scores = (q @ k.transpose(-1, -2)) * (1.0 / math.sqrt(d))
+        scores = mf.matmul(q, k, transpose_b=True) * (1.0 / math.sqrt(d))
         att = self.dropout(F.softmax(scores, dim=-1, causal=True))
         y = (att @ v).permute(0, 2, 1, 3).reshape(b, t, c)
         return self.dropout(self.proj(y))

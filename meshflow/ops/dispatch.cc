@@ -140,6 +140,7 @@ OpPlan choose(const OpDef& op, const std::vector<TensorMeta>& inputs, const std:
         if (nd.inputs[i][a].is_partial() && nd.inputs[i][a] != sbps[i][a]) return;
       }
     }
+    if (op.valid_on && !op.valid_on(inputs, outputs, attrs, nd, placement.hierarchy())) return;
     OpPlan candidate{nd, outputs, {}, 0};
     Rank rank{0, 0, 0};
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -190,11 +191,13 @@ std::vector<TensorMeta> infer_outputs(const OpDef& op, const std::vector<TensorM
 }  // namespace
 
 std::vector<NdSignature> valid_nd_signatures(const OpDef& op, const std::vector<TensorMeta>& inputs,
-                                             const Attrs& attrs, int axes) {
+                                             const Attrs& attrs, const Shape& hierarchy) {
   const std::vector<TensorMeta> outputs = infer_outputs(op, inputs, attrs);
   std::vector<NdSignature> all;
-  for_each_product(one_axis_candidates(op, inputs, outputs, attrs), axes, inputs.size(), outputs.size(),
-                   [&](const NdSignature& nd) { all.push_back(nd); });
+  for_each_product(one_axis_candidates(op, inputs, outputs, attrs), static_cast<int>(hierarchy.size()), inputs.size(),
+                   outputs.size(), [&](const NdSignature& nd) {
+                     if (!op.valid_on || op.valid_on(inputs, outputs, attrs, nd, hierarchy)) all.push_back(nd);
+                   });
   return all;
 }
 

@@ -9,9 +9,10 @@
 //
 // Choosing the signature: the candidates are the direct product over hierarchy axes of the
 // op's 1-d signatures (all-broadcast appended), searched exhaustively; those that split a
-// dim out of range, contradict a constraint, or would box an input into partial are
-// dropped. (Boxing into P costs no bytes, so without that rule S(0) + S(1) would become
-// P + P -> P, whose consumers must then reduce; CONCEPTS section 4's example expects S(0).) Each is ranked by: the bytes
+// dim out of range, that the op's valid_on rejects for the hierarchy, contradict a
+// constraint, or would box an input into partial are dropped. (Boxing into P costs no
+// bytes, so without that rule S(0) + S(1) would become P + P -> P, whose consumers must
+// then reduce; CONCEPTS section 4's example expects S(0).) Each is ranked by: the bytes
 // boxing its inputs would cost (boxing's cost model; B -> S(k) is free), then how many
 // inputs it takes as they are (more first), then the bytes of its outputs on one rank, then
 // listed order. (CONCEPTS lists output memory before kept inputs; that order turns relu of a
@@ -58,9 +59,9 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
 // Planning alone (cached). `placement` is the inputs' placement.
 const OpPlan& plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<NdSbp>& input_sbps,
                       const Placement& placement, const Attrs& attrs, const Constraints& constraints);
-// Every valid N-d signature on `axes` hierarchy axes, in listed order.
+// Every valid N-d signature on a mesh of shape `hierarchy`, in listed order.
 std::vector<NdSignature> valid_nd_signatures(const OpDef& op, const std::vector<TensorMeta>& inputs,
-                                             const Attrs& attrs, int axes);
+                                             const Attrs& attrs, const Shape& hierarchy);
 
 struct InferCacheStats {
   int64_t hits = 0;

@@ -20,6 +20,11 @@
 // lattice reduction (maximum: P(max), P(max) -> P(max)). log, sqrt and rsqrt are monotone
 // only on their domain: a rank's part of a valid max or min may lie outside it, so they
 // pass no partial values.
+//
+// Gradients, as torch defines them: every floating op but floor_divide and the comparisons
+// (which have none); where gives none to its condition; maximum and minimum split dy evenly
+// between tied inputs; abs and relu have 0 at 0, trunc 0 everywhere; pow and pow_scalar
+// follow torch where 0 * inf would make NaN. Broadcast inputs get dy summed (fn::sum_to).
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -393,64 +398,171 @@ T truncate(T x) {
   }
 }
 
+// ---------------------------------------------------------------------------------------
+// Gradients, written with meshflow ops so that on global tensors the dispatcher lays them
+// out. Masks multiply dy rather than select from it, so a partial dy stays partial (where
+// would box it to broadcast, an all-reduce).
+
+// A unary op's dx from its input x, output y, y's gradient dy and the call's attributes.
+GradFn unary_grad(std::function<Var(const Var& x, const Var& y, const Var& dy, const Attrs& attrs)> dx) {
+  return [dx](const GradContext& g) {
+    return std::vector<Var>{dx(g.inputs[0], g.outputs[0], g.grad_outputs[0], g.attrs)};
+  };
+}
+
+// A binary op's gradient: each input that wants one gets its term (dy times the partial
+// derivative, at the output's shape) summed over the dims broadcasting added.
+using GradTerm = std::function<Var(const Var& a, const Var& b, const Var& y, const Var& dy)>;
+GradFn binary_grad(GradTerm da, GradTerm db) {
+  return [da, db](const GradContext& g) {
+    const Var &a = g.inputs[0], &b = g.inputs[1], &y = g.outputs[0], &dy = g.grad_outputs[0];
+    return std::vector<Var>{g.needs_grad[0] ? fn::sum_to(da(a, b, y, dy), a.shape()) : Var(),
+                            g.needs_grad[1] ? fn::sum_to(db(a, b, y, dy), b.shape()) : Var()};
+  };
+}
+
+Var zeros_where(const Var& cond, const Var& x) { return fn::where(cond, fn::zeros_like(x), x); }
+
+// pow(a, b): b a^(b - 1) and a^b log(a), zero where torch makes them zero (b == 0 for the
+// base; a == 0 with b >= 0 for the exponent) instead of the NaN of 0 * inf.
+Var pow_base_grad(const Var& a, const Var& b, const Var& dy) {
+  const Var slope = fn::mul(b, fn::pow(a, fn::add_scalar(b, -1)));
+  return fn::mul(dy, zeros_where(fn::eq(b, fn::zeros_like(b)), slope));
+}
+Var pow_exponent_grad(const Var& a, const Var& b, const Var& y, const Var& dy) {
+  const Var base_zero = fn::mul(fn::eq(a, fn::zeros_like(a)), fn::ge(b, fn::zeros_like(b)));
+  return fn::mul(dy, zeros_where(base_zero, fn::mul(y, fn::log(a))));
+}
+
+// maximum (`wins` = "gt") and minimum ("lt"): dy goes to the input that wins, split evenly
+// on ties, as in torch.
+GradFn select_grad(const std::string& wins) {
+  return [wins](const GradContext& g) {
+    const Var &a = g.inputs[0], &b = g.inputs[1], &dy = g.grad_outputs[0];
+    const Var share_of_a = fn::add(call1(wins, {a, b}), fn::mul_scalar(fn::eq(a, b), 0.5));
+    const Var da = fn::mul(dy, share_of_a);
+    return std::vector<Var>{g.needs_grad[0] ? fn::sum_to(da, a.shape()) : Var(),
+                            g.needs_grad[1] ? fn::sum_to(fn::sub(dy, da), b.shape()) : Var()};
+  };
+}
+
+// where(cond, a, b): dy to a where cond holds, to b elsewhere; none to cond. The mask is
+// built at cond's shape (an attention mask is smaller than the scores it selects).
+std::vector<Var> where_grad(const GradContext& g) {
+  const Var &cond = g.inputs[0], &dy = g.grad_outputs[0];
+  Var holds = fn::ne(cond, fn::zeros_like(cond));
+  if (holds.dtype() != dy.dtype()) holds = fn::cast(holds, dy.dtype());
+  const Var to_a = fn::mul(dy, holds);
+  return {Var(), g.needs_grad[1] ? fn::sum_to(to_a, g.inputs[1].shape()) : Var(),
+          g.needs_grad[2] ? fn::sum_to(fn::sub(dy, to_a), g.inputs[2].shape()) : Var()};
+}
+
+// sign(x) in x's dtype: 1, 0 or -1 (abs's derivative, 0 at 0 as in torch).
+Var sign(const Var& x) {
+  const Var zeros = fn::zeros_like(x);
+  return fn::sub(fn::gt(x, zeros), fn::lt(x, zeros));
+}
+
+// The scalar as the kernel used it (rounded to x's dtype).
+double scalar_of(const Var& x, const Attrs& attrs) { return scalar_in(x.dtype(), attrs); }
+
 }  // namespace
 
 void register_elementwise_ops(OpRegistry& r) {
   const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
-  r.add(with_grad(binary("add", always(linear({0, 1}) + increasing(0) + increasing(1)), [](auto x, auto y) { return x + y; }),
-                  [](const GradContext& g) {
-                    return std::vector<Var>{fn::sum_to(g.grad_outputs[0], g.inputs[0].shape()),
-                                            fn::sum_to(g.grad_outputs[0], g.inputs[1].shape())};
-                  }));
-  r.add(binary("sub", always(linear({0, 1}) + increasing(0) + decreasing(1)), [](auto x, auto y) { return x - y; }));
+  using V = const Var&;
+  const GradTerm dy_itself = [](V, V, V, V dy) { return dy; };
+  r.add(with_grad(binary("add", always(linear({0, 1}) + increasing(0) + increasing(1)),
+                         [](auto x, auto y) { return x + y; }),
+                  binary_grad(dy_itself, dy_itself)));
+  r.add(with_grad(binary("sub", always(linear({0, 1}) + increasing(0) + decreasing(1)),
+                         [](auto x, auto y) { return x - y; }),
+                  binary_grad(dy_itself, [](V, V, V, V dy) { return fn::neg(dy); })));
   r.add(with_grad(binary("mul", always(linear({0}) + linear({1})), [](auto x, auto y) { return x * y; }),
-                  [](const GradContext& g) {
-                    const Var& dy = g.grad_outputs[0];
-                    return std::vector<Var>{fn::sum_to(fn::mul(dy, g.inputs[1]), g.inputs[0].shape()),
-                                            fn::sum_to(fn::mul(dy, g.inputs[0]), g.inputs[1].shape())};
-                  }));
-  r.add(nonzero_integer_divisor(binary("div", division_rules, [](auto x, auto y) { return trunc_div(x, y); })));
+                  binary_grad([](V, V b, V, V dy) { return fn::mul(dy, b); },
+                              [](V a, V, V, V dy) { return fn::mul(dy, a); })));
+  // Integer division has no gradient: its inputs cannot require one.
+  r.add(with_grad(
+      nonzero_integer_divisor(binary("div", division_rules, [](auto x, auto y) { return trunc_div(x, y); })),
+      binary_grad([](V, V b, V, V dy) { return fn::div(dy, b); },
+                  [](V, V b, V y, V dy) { return fn::neg(fn::div(fn::mul(dy, y), b)); })));
   r.add(nonzero_integer_divisor(binary("floor_divide", always({}), [](auto x, auto y) { return floor_div(x, y); })));
   // NaN wins, as in torch.maximum.
-  r.add(binary("maximum", always(increasing(0) + increasing(1) + lattice_max),
-               [](auto x, auto y) { return x > y || is_nan(x) ? x : y; }));
-  r.add(binary("minimum", always(increasing(0) + increasing(1) + lattice_min),
-               [](auto x, auto y) { return x < y || is_nan(x) ? x : y; }));
-  r.add(binary("pow", always({}), [](auto x, auto y) { return power(x, y); }));
+  r.add(with_grad(binary("maximum", always(increasing(0) + increasing(1) + lattice_max),
+                         [](auto x, auto y) { return x > y || is_nan(x) ? x : y; }),
+                  select_grad("gt")));
+  r.add(with_grad(binary("minimum", always(increasing(0) + increasing(1) + lattice_min),
+                         [](auto x, auto y) { return x < y || is_nan(x) ? x : y; }),
+                  select_grad("lt")));
+  r.add(with_grad(binary("pow", always({}), [](auto x, auto y) { return power(x, y); }),
+                  binary_grad([](V a, V b, V, V dy) { return pow_base_grad(a, b, dy); }, pow_exponent_grad)));
   r.add(binary("eq", always({}), [](auto x, auto y) { return x == y; }));
   r.add(binary("ne", always({}), [](auto x, auto y) { return x != y; }));
   r.add(binary("lt", always(decreasing(0) + increasing(1)), [](auto x, auto y) { return x < y; }));
   r.add(binary("le", always(decreasing(0) + increasing(1)), [](auto x, auto y) { return x <= y; }));
   r.add(binary("gt", always(increasing(0) + decreasing(1)), [](auto x, auto y) { return x > y; }));
   r.add(binary("ge", always(increasing(0) + decreasing(1)), [](auto x, auto y) { return x >= y; }));
-  r.add(where());
+  r.add(with_grad(where(), where_grad));
 
   using I = Integers;
-  r.add(unary<I::kKeep>("neg", linear({0}) + decreasing(0), [](auto x) { return negate(x); }));
-  r.add(unary<I::kKeep>("abs", {}, [](auto x) { return std::abs(x); }));
-  r.add(unary<I::kKeep>("relu", increasing(0), [](auto x) { return x < decltype(x){0} ? decltype(x){0} : x; }));
-  r.add(unary<I::kKeep>("trunc", increasing(0), [](auto x) { return truncate(x); }));
-  r.add(unary<I::kToFloat32>("exp", increasing(0), [](auto x) { return std::exp(x); }));
-  r.add(unary<I::kToFloat32>("log", {}, [](auto x) { return std::log(x); }));
-  r.add(unary<I::kToFloat32>("sqrt", {}, [](auto x) { return std::sqrt(x); }));
-  r.add(unary<I::kToFloat32>("rsqrt", {}, [](auto x) { return 1 / std::sqrt(x); }));
-  r.add(unary<I::kToFloat32>("tanh", increasing(0), [](auto x) { return std::tanh(x); }));
-  r.add(unary<I::kToFloat32>("sigmoid", increasing(0), [](auto x) { return 1 / (1 + std::exp(-x)); }));
-  r.add(unary<I::kReject>("gelu", {}, [](auto x) {
-    using T = decltype(x);
-    return x * T{0.5} * (1 + std::erf(x * static_cast<T>(M_SQRT1_2)));
-  }));
-  r.add(cast());
+  using A = const Attrs&;
+  r.add(with_grad(unary<I::kKeep>("neg", linear({0}) + decreasing(0), [](auto x) { return negate(x); }),
+                  unary_grad([](V, V, V dy, A) { return fn::neg(dy); })));
+  r.add(with_grad(unary<I::kKeep>("abs", {}, [](auto x) { return std::abs(x); }),
+                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, sign(x)); })));
+  // 0 at 0, as in torch.
+  r.add(with_grad(unary<I::kKeep>("relu", increasing(0),
+                                  [](auto x) { return x < decltype(x){0} ? decltype(x){0} : x; }),
+                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, fn::gt(x, fn::zeros_like(x))); })));
+  // Piecewise constant: 0, as in torch.
+  r.add(with_grad(unary<I::kKeep>("trunc", increasing(0), [](auto x) { return truncate(x); }),
+                  unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
+  r.add(with_grad(unary<I::kToFloat32>("exp", increasing(0), [](auto x) { return std::exp(x); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, y); })));
+  r.add(with_grad(unary<I::kToFloat32>("log", {}, [](auto x) { return std::log(x); }),
+                  unary_grad([](V x, V, V dy, A) { return fn::div(dy, x); })));
+  r.add(with_grad(unary<I::kToFloat32>("sqrt", {}, [](auto x) { return std::sqrt(x); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::div(fn::mul_scalar(dy, 0.5), y); })));
+  // d(x^-1/2) = -x^-3/2 / 2 = -y^3 / 2.
+  r.add(with_grad(unary<I::kToFloat32>("rsqrt", {}, [](auto x) { return 1 / std::sqrt(x); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::mul(fn::mul_scalar(dy, -0.5), fn::pow_scalar(y, 3)); })));
+  r.add(with_grad(unary<I::kToFloat32>("tanh", increasing(0), [](auto x) { return std::tanh(x); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::sub(dy, fn::mul(dy, fn::mul(y, y))); })));
+  r.add(with_grad(unary<I::kToFloat32>("sigmoid", increasing(0), [](auto x) { return 1 / (1 + std::exp(-x)); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, fn::sub(y, fn::mul(y, y))); })));
+  r.add(with_grad(unary<I::kReject>("gelu", {}, [](auto x) {
+                    using T = decltype(x);
+                    return x * T{0.5} * (1 + std::erf(x * static_cast<T>(M_SQRT1_2)));
+                  }),
+                  unary_grad([](V x, V, V dy, A) { return call1("gelu_backward", {x, dy}); })));
+  // Only a floating output takes a gradient, and only a floating input wants one.
+  r.add(with_grad(cast(), unary_grad([](V x, V, V dy, A) { return fn::cast(dy, x.dtype()); })));
 
-  r.add(with_scalar("add_scalar", always(increasing(0)), [](auto x, auto s) { return x + s; }));
-  r.add(with_scalar("mul_scalar", scaling_rules(false), [](auto x, auto s) { return x * s; }));
-  r.add(integer_scalar_check(
-      with_scalar("div_scalar", scaling_rules(true), [](auto x, auto s) { return trunc_div(x, s); }),
-      [](double s) { return s == 0; }, "integer division by zero; expected a nonzero divisor (or a float dtype)"));
-  r.add(integer_scalar_check(
-      with_scalar("pow_scalar", always({}), [](auto x, auto s) { return power(x, s); }), [](double s) { return s < 0; },
-      "integers to negative integer powers are not allowed; expected an exponent >= 0 (or a float dtype)"));
-  r.add(with_scalar("rpow_scalar", rpow_rules, [](auto x, auto s) { return power(s, x); }));
+  r.add(with_grad(with_scalar("add_scalar", always(increasing(0)), [](auto x, auto s) { return x + s; }),
+                  unary_grad([](V, V, V dy, A) { return dy; })));
+  r.add(with_grad(with_scalar("mul_scalar", scaling_rules(false), [](auto x, auto s) { return x * s; }),
+                  unary_grad([](V x, V, V dy, A attrs) { return fn::mul_scalar(dy, scalar_of(x, attrs)); })));
+  r.add(with_grad(
+      integer_scalar_check(
+          with_scalar("div_scalar", scaling_rules(true), [](auto x, auto s) { return trunc_div(x, s); }),
+          [](double s) { return s == 0; }, "integer division by zero; expected a nonzero divisor (or a float dtype)"),
+      unary_grad([](V x, V, V dy, A attrs) { return fn::div_scalar(dy, scalar_of(x, attrs)); })));
+  // d(x^s) = s x^(s - 1), and 0 for s == 0 (not the NaN of 0 * 0^-1), as in torch.
+  r.add(with_grad(
+      integer_scalar_check(
+          with_scalar("pow_scalar", always({}), [](auto x, auto s) { return power(x, s); }),
+          [](double s) { return s < 0; },
+          "integers to negative integer powers are not allowed; expected an exponent >= 0 (or a float dtype)"),
+      unary_grad([](V x, V, V dy, A attrs) {
+        const double s = scalar_of(x, attrs);
+        return s == 0 ? fn::zeros_like(x) : fn::mul(dy, fn::mul_scalar(fn::pow_scalar(x, s - 1), s));
+      })));
+  // d(s^x) = s^x log(s); 0 for s == 0, where it is 0 for x > 0 and undefined elsewhere.
+  r.add(with_grad(with_scalar("rpow_scalar", rpow_rules, [](auto x, auto s) { return power(s, x); }),
+                  unary_grad([](V x, V y, V dy, A attrs) {
+                    const double s = scalar_of(x, attrs);
+                    return s == 0 ? fn::zeros_like(x) : fn::mul(dy, fn::mul_scalar(y, std::log(s)));
+                  })));
 }
 
 }  // namespace mf

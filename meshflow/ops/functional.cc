@@ -4,6 +4,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "meshflow/ops/creation.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
@@ -77,6 +78,22 @@ Var call1(const std::string& op, const std::vector<Var>& inputs, const Attrs& at
 }
 
 namespace fn {
+namespace {
+
+// A creation op's constraints for a result laid out like global `x` (partial axes become
+// broadcast: a created value has no partial form).
+Constraints like(const Var& x) {
+  Constraints c;
+  c.placement = x.global().placement();
+  NdSbp sbp = x.global().nd_sbp();
+  for (Sbp& s : sbp) {
+    if (s.is_partial()) s = Sbp::broadcast();
+  }
+  c.outputs = {sbp};
+  return c;
+}
+
+}  // namespace
 
 Var add(const Var& a, const Var& b) { return call1("add", {a, b}); }
 Var sub(const Var& a, const Var& b) { return call1("sub", {a, b}); }
@@ -85,9 +102,14 @@ Var div(const Var& a, const Var& b) { return call1("div", {a, b}); }
 Var pow(const Var& a, const Var& b) { return call1("pow", {a, b}); }
 Var maximum(const Var& a, const Var& b) { return call1("maximum", {a, b}); }
 Var where(const Var& cond, const Var& a, const Var& b) { return call1("where", {cond, a, b}); }
+Var eq(const Var& a, const Var& b) { return call1("eq", {a, b}); }
+Var ne(const Var& a, const Var& b) { return call1("ne", {a, b}); }
+Var lt(const Var& a, const Var& b) { return call1("lt", {a, b}); }
 Var gt(const Var& a, const Var& b) { return call1("gt", {a, b}); }
+Var ge(const Var& a, const Var& b) { return call1("ge", {a, b}); }
 Var add_scalar(const Var& x, double value) { return call1("add_scalar", {x}, {{"value", value}}); }
 Var mul_scalar(const Var& x, double value) { return call1("mul_scalar", {x}, {{"value", value}}); }
+Var div_scalar(const Var& x, double value) { return call1("div_scalar", {x}, {{"value", value}}); }
 Var pow_scalar(const Var& x, double value) { return call1("pow_scalar", {x}, {{"value", value}}); }
 Var neg(const Var& x) { return call1("neg", {x}); }
 Var exp(const Var& x) { return call1("exp", {x}); }
@@ -100,7 +122,10 @@ Var relu(const Var& x) { return call1("relu", {x}); }
 Var gelu(const Var& x) { return call1("gelu", {x}); }
 Var cast(const Var& x, DType dtype) { return call1("cast", {x}, {{"dtype", dtype}}); }
 
-Var matmul(const Var& a, const Var& b) { return call1("matmul", {a, b}); }
+Var matmul(const Var& a, const Var& b, bool transpose_a, bool transpose_b) {
+  if (!transpose_a && !transpose_b) return call1("matmul", {a, b});
+  return call1("matmul", {a, b}, {{"transpose_a", transpose_a}, {"transpose_b", transpose_b}});
+}
 Var permute(const Var& x, const std::vector<int64_t>& dims) { return call1("permute", {x}, {{"dims", dims}}); }
 
 Var transpose(const Var& x, int64_t dim0, int64_t dim1) {
@@ -112,6 +137,7 @@ Var transpose(const Var& x, int64_t dim0, int64_t dim1) {
 }
 
 Var reshape(const Var& x, const Shape& shape) { return call1("reshape", {x}, {{"shape", shape}}); }
+Var expand(const Var& x, const Shape& shape) { return call1("expand", {x}, {{"shape", shape}}); }
 
 Var sum(const Var& x, const std::vector<int64_t>& dims, bool keepdim) {
   return call1("sum", {x}, {{"dims", dims}, {"keepdim", keepdim}});
@@ -142,17 +168,52 @@ Var softmax(const Var& x, int64_t dim) { return call1("softmax", {x}, {{"dim", d
 Var log_softmax(const Var& x, int64_t dim) { return call1("log_softmax", {x}, {{"dim", dim}}); }
 Var embedding(const Var& indices, const Var& weight) { return call1("embedding", {indices, weight}); }
 
+Var linear(const Var& x, const Var& weight, const Var& bias) {
+  const Var y = matmul(x, weight, false, true);
+  return bias.defined() ? add(y, bias) : y;
+}
+
+Var dropout(const Var& x, double p, bool training) {
+  if (!(p >= 0 && p < 1)) throw std::invalid_argument("dropout: p is " + std::to_string(p) + "; expected 0 <= p < 1");
+  if (!training || p == 0) return x;
+  const RandomCall draw = next_random_call(numel(x.shape()));
+  Attrs attrs{{"shape", x.shape()}, {"dtype", x.dtype()}, {"seed", draw.seed}, {"offset", draw.offset}};
+  Var uniform;
+  if (x.is_global()) {
+    uniform = call1("rand", {}, attrs, like(x));
+  } else {
+    uniform = call1("rand", {}, attrs);
+  }
+  const Var keep = call1("ge", {uniform, full_like(uniform, p)});
+  return mul(x, mul_scalar(keep, 1 / (1 - p)));
+}
+
+Var cross_entropy(const Var& logits, const Var& target) {
+  // The fused op's rule checks shapes and dtypes, with its messages.
+  find_op("cross_entropy").infer({{logits.shape(), logits.dtype()}, {target.shape(), target.dtype()}}, {});
+  // Shifting by the row maximum keeps exp finite; the shift cancels, so it takes no gradient.
+  const Var shifted = sub(logits, amax(logits.detach(), {1}, true));
+  // The row sums are all-reduced, not reduce-scattered as log alone would prefer: log's
+  // backward would then make the [N, C] gradient split on N, and bringing it back to the
+  // class split moves the whole logits.
+  Var sum_exp = sum(exp(shifted), {1}, true);
+  if (sum_exp.is_global()) sum_exp = to_global(sum_exp, sum_exp.global().placement(), *like(sum_exp).outputs[0]);
+  const Var log_sum_exp = log(sum_exp);
+  Var picked;
+  try {
+    picked = call1("gather", {shifted, reshape(target, {-1, 1})}, {{"dim", int64_t{1}}});
+  } catch (const std::invalid_argument& e) {
+    // Every rank gets gather's verdict on the targets; say it in this function's terms.
+    const std::string what = e.what(), prefix = "[gather] index";
+    if (what.rfind(prefix, 0) != 0) throw;
+    throw std::invalid_argument("[cross_entropy] target" + what.substr(prefix.size()));
+  }
+  return mean(sub(log_sum_exp, picked));
+}
+
 Var full_like(const Var& x, double value) {
   Attrs attrs{{"shape", x.shape()}, {"dtype", x.dtype()}, {"value", value}};
-  if (!x.is_global()) return call1("full", {}, attrs);
-  Constraints c;
-  c.placement = x.global().placement();
-  NdSbp sbp = x.global().nd_sbp();
-  for (Sbp& s : sbp) {
-    if (s.is_partial()) s = Sbp::broadcast();
-  }
-  c.outputs = {sbp};
-  return call1("full", {}, attrs, c);
+  return x.is_global() ? call1("full", {}, attrs, like(x)) : call1("full", {}, attrs);
 }
 Var zeros_like(const Var& x) { return full_like(x, 0); }
 Var ones_like(const Var& x) { return full_like(x, 1); }

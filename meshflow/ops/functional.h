@@ -32,9 +32,14 @@ Var div(const Var& a, const Var& b);
 Var pow(const Var& a, const Var& b);
 Var maximum(const Var& a, const Var& b);
 Var where(const Var& cond, const Var& a, const Var& b);
+Var eq(const Var& a, const Var& b);
+Var ne(const Var& a, const Var& b);
+Var lt(const Var& a, const Var& b);
 Var gt(const Var& a, const Var& b);
+Var ge(const Var& a, const Var& b);
 Var add_scalar(const Var& x, double value);
 Var mul_scalar(const Var& x, double value);
+Var div_scalar(const Var& x, double value);
 Var pow_scalar(const Var& x, double value);
 Var neg(const Var& x);
 Var exp(const Var& x);
@@ -48,10 +53,14 @@ Var gelu(const Var& x);
 Var cast(const Var& x, DType dtype);
 
 // Linear algebra and shapes.
-Var matmul(const Var& a, const Var& b);
+// a @ b over the last two dims; transpose_a / transpose_b read an operand transposed
+// (no copy is made).
+Var matmul(const Var& a, const Var& b, bool transpose_a = false, bool transpose_b = false);
 Var permute(const Var& x, const std::vector<int64_t>& dims);
 Var transpose(const Var& x, int64_t dim0, int64_t dim1);
 Var reshape(const Var& x, const Shape& shape);
+// `x` broadcast to `shape` (torch's expand): new leading dims, size-1 dims repeated.
+Var expand(const Var& x, const Shape& shape);
 
 // Reductions over `dims` (empty: every dim).
 Var sum(const Var& x, const std::vector<int64_t>& dims = {}, bool keepdim = false);
@@ -64,6 +73,15 @@ Var sum_to(const Var& x, const Shape& shape);
 Var softmax(const Var& x, int64_t dim);
 Var log_softmax(const Var& x, int64_t dim);
 Var embedding(const Var& indices, const Var& weight);
+// x @ weight^T + bias, weight [out, in] as in torch.nn.Linear; bias may be undefined.
+Var linear(const Var& x, const Var& weight, const Var& bias = Var());
+// Zeroes each element with probability p (drawn from the counter-based generator, so
+// every layout drops the same elements) and scales the rest by 1 / (1 - p).
+Var dropout(const Var& x, double p, bool training = true);
+// The mean over N of -log_softmax(logits)[i, target[i]], logits [N, C], target [N] int.
+// Written with reductions and gather so that logits split on C (vocabulary parallelism)
+// are never gathered: only [N, 1] statistics are reduced across ranks.
+Var cross_entropy(const Var& logits, const Var& target);
 
 // Creation like `x`: same shape, dtype and, for a global x, placement and SBP (partial
 // axes become broadcast: a constant has no partial form).

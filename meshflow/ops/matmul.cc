@@ -1,6 +1,10 @@
 // Copyright 2026 The meshflow Authors.
 // matmul(a[..., m, k], b[..., k, n]) -> [..., m, n], batch dims broadcast as in NumPy.
-// Signatures (CONCEPTS section 4), plus a split of any batch dim:
+// Bool attributes transpose_a / transpose_b (default false) take a as [..., k, m] or b as
+// [..., n, k]: the gemm reads the operand transposed, so x @ w^T (a linear layer) and the
+// gradients never copy a transpose.
+// Signatures (CONCEPTS section 4), plus a split of any batch dim, with m, k, n the
+// operands' dims as the product sees them:
 //   S(m), B -> S(m);  B, S(n) -> S(n);  S(k), S(k) -> P;  P, B -> P;  B, P -> P.
 // float32 runs on oneDNN's sgemm, float64 on OpenBLAS's dgemm, integers on a plain loop.
 #include <cblas.h>
@@ -19,7 +23,15 @@ constexpr const char* kName = "matmul";
 
 Shape batch_of(const Shape& s) { return Shape(s.begin(), s.end() - 2); }
 
-std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs&) {
+bool flag(const Attrs& attrs, const char* key) { return attrs.has(key) && attrs.get_bool(key); }
+
+// The physical dims of an operand's two matrix dims: {rows, cols} as the product reads it.
+std::pair<int, int> matrix_dims(const Shape& s, bool transposed) {
+  const int nd = static_cast<int>(s.size());
+  return transposed ? std::make_pair(nd - 1, nd - 2) : std::make_pair(nd - 2, nd - 1);
+}
+
+std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kName, in, 2);
   kernel::expect_same_dtype(kName, in[0], in[1]);
   const Shape& a = in[0].shape;
@@ -28,49 +40,55 @@ std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs&) {
     op_error(kName, "inputs of shapes " + to_string(a) + " and " + to_string(b) +
                         " must have at least 2 dims (matrices or batches of them)");
   }
-  if (a[a.size() - 1] != b[b.size() - 2]) {
-    op_error(kName, "inner dims differ: " + to_string(a) + " @ " + to_string(b) + " (" +
-                        std::to_string(a.back()) + " vs " + std::to_string(b[b.size() - 2]) + ")");
+  const auto [am, ak] = matrix_dims(a, flag(attrs, "transpose_a"));
+  const auto [bk, bn] = matrix_dims(b, flag(attrs, "transpose_b"));
+  if (a[ak] != b[bk]) {
+    op_error(kName, "inner dims differ: " + to_string(a) + " @ " + to_string(b) + " (" + std::to_string(a[ak]) +
+                        " vs " + std::to_string(b[bk]) + ", transposes applied)");
   }
   Shape out = kernel::broadcast_shapes(kName, batch_of(a), batch_of(b));
-  out.push_back(a[a.size() - 2]);
-  out.push_back(b.back());
+  out.push_back(a[am]);
+  out.push_back(b[bn]);
   return {{out, in[0].dtype}};
 }
 
 std::vector<Signature> signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out,
-                                  const Attrs&) {
-  const int a_nd = static_cast<int>(in[0].shape.size()), b_nd = static_cast<int>(in[1].shape.size());
+                                  const Attrs& attrs) {
+  const auto [am, ak] = matrix_dims(in[0].shape, flag(attrs, "transpose_a"));
+  const auto [bk, bn] = matrix_dims(in[1].shape, flag(attrs, "transpose_b"));
   const int o_nd = static_cast<int>(out[0].shape.size());
   const Sbp b = Sbp::broadcast(), p = Sbp::partial_sum();
   // Batch dims: split like an elementwise op over the batch shapes.
   std::vector<Signature> sigs = kernel::broadcast_split_signatures(
       {{batch_of(in[0].shape), in[0].dtype}, {batch_of(in[1].shape), in[1].dtype}}, batch_of(out[0].shape));
-  sigs.push_back({{Sbp::split(a_nd - 2), b}, {Sbp::split(o_nd - 2)}});
-  sigs.push_back({{b, Sbp::split(b_nd - 1)}, {Sbp::split(o_nd - 1)}});
-  sigs.push_back({{Sbp::split(a_nd - 1), Sbp::split(b_nd - 2)}, {p}});
+  sigs.push_back({{Sbp::split(am), b}, {Sbp::split(o_nd - 2)}});
+  sigs.push_back({{b, Sbp::split(bn)}, {Sbp::split(o_nd - 1)}});
+  sigs.push_back({{Sbp::split(ak), Sbp::split(bk)}, {p}});
   sigs.push_back({{p, b}, {p}});
   sigs.push_back({{b, p}, {p}});
   return sigs;
 }
 
+// c[m, n] = op(a) @ op(b), row-major; op transposes when ta / tb.
 template <typename T>
-void gemm(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
   if (m == 0 || n == 0) return;
   if (k == 0) {  // BLAS leaves C untouched when k == 0; the product of empty shards is 0
     std::fill(c, c + m * n, T{0});
     return;
   }
+  const int64_t lda = ta ? m : k, ldb = tb ? k : n;
   if constexpr (std::is_same_v<T, float>) {
-    dnnl_sgemm('N', 'N', m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+    dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, n);
   } else if constexpr (std::is_same_v<T, double>) {
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, k, b, n, 0.0, c, n);
+    cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda,
+                b, ldb, 0.0, c, n);
   } else {
-    for (int64_t i = 0; i < m * n; ++i) c[i] = 0;
+    std::fill(c, c + m * n, T{0});
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t l = 0; l < k; ++l) {
-        const T x = a[i * k + l];
-        for (int64_t j = 0; j < n; ++j) c[i * n + j] += x * b[l * n + j];
+        const T x = ta ? a[l * lda + i] : a[i * lda + l];
+        for (int64_t j = 0; j < n; ++j) c[i * n + j] += x * (tb ? b[j * ldb + l] : b[l * ldb + j]);
       }
     }
   }
@@ -79,7 +97,9 @@ void gemm(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
 std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Shape& as = in[0].shape();
   const Shape& bs = in[1].shape();
-  const int64_t m = as[as.size() - 2], k = as.back(), n = bs.back();
+  const bool ta = flag(ctx.attrs, "transpose_a"), tb = flag(ctx.attrs, "transpose_b");
+  const auto [am, ak] = matrix_dims(as, ta);
+  const int64_t m = as[am], k = as[ak], n = bs[matrix_dims(bs, tb).second];
   Shape out_shape = kernel::broadcast_shapes(kName, batch_of(as), batch_of(bs));
   const Shape batch = out_shape;
   out_shape.push_back(m);
@@ -95,26 +115,30 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
         ob += rest % batch[d] * sb[d];
         rest /= batch[d];
       }
-      gemm<T>(m, n, k, in[0].data_as<T>() + oa * m * k, in[1].data_as<T>() + ob * k * n,
+      gemm<T>(ta, tb, m, n, k, in[0].data_as<T>() + oa * m * k, in[1].data_as<T>() + ob * k * n,
               out.data_as<T>() + i * m * n);
     }
   });
   return {out};
 }
 
-// d(a @ b) = dy @ b^T into a and a^T @ dy into b, summed over broadcast batch dims. A
-// matrix b under a batch of a (a linear layer) gets one gemm over the flattened batch.
+// y = op(a) @ op(b): d op(a) = dy @ op(b)^T and d op(b) = op(a)^T @ dy, each written as one
+// product with transposes (no copies), summed over broadcast batch dims. A matrix b under a
+// batch of a (a linear layer) gets one gemm over the flattened batch.
 std::vector<Var> grad(const GradContext& ctx) {
   const Var &a = ctx.inputs[0], &b = ctx.inputs[1], &dy = ctx.grad_outputs[0];
+  const bool ta = flag(ctx.attrs, "transpose_a"), tb = flag(ctx.attrs, "transpose_b");
   std::vector<Var> grads(2);
-  if (ctx.needs_grad[0]) grads[0] = fn::sum_to(fn::matmul(dy, fn::transpose(b, -1, -2)), a.shape());
+  if (ctx.needs_grad[0]) {
+    grads[0] = fn::sum_to(ta ? fn::matmul(b, dy, tb, true) : fn::matmul(dy, b, false, !tb), a.shape());
+  }
   if (ctx.needs_grad[1]) {
     const Shape& as = a.shape();
-    if (b.shape().size() == 2 && as.size() > 2) {
+    if (b.shape().size() == 2 && as.size() > 2 && !ta) {
       const Var flat_a = fn::reshape(a, {-1, as.back()}), flat_dy = fn::reshape(dy, {-1, dy.shape().back()});
-      grads[1] = fn::matmul(fn::transpose(flat_a, 0, 1), flat_dy);
+      grads[1] = tb ? fn::matmul(flat_dy, flat_a, true, false) : fn::matmul(flat_a, flat_dy, true, false);
     } else {
-      grads[1] = fn::sum_to(fn::matmul(fn::transpose(a, -1, -2), dy), b.shape());
+      grads[1] = fn::sum_to(tb ? fn::matmul(dy, a, true, ta) : fn::matmul(a, dy, !ta, false), b.shape());
     }
   }
   return grads;

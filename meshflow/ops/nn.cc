@@ -1,21 +1,51 @@
 // Copyright 2026 The meshflow Authors.
-// Neural-network ops with PyTorch's names and semantics. Signatures (B, ... -> B implied):
-//   softmax(x; dim), log_softmax(x; dim), floating x:  S(k) -> S(k) for every k != dim.
+// Neural-network ops with PyTorch's names and semantics, each beside the backward op its
+// gradient calls. Signatures (B, ... -> B implied):
+//   softmax(x; dim, causal = false), log_softmax(x; dim, causal = false), floating x:
+//     S(k) -> S(k) for every k != dim. causal: only with dim the last of >= 2 dims
+//     [.., Tq, Tk], Tq <= Tk; element (i, j) of the last two dims is masked (probability
+//     exactly 0, log-probability -inf) when j > i + Tk - Tq; then S(k) only for k < ndim - 2.
+//   softmax_backward(y, dy; dim, log, causal = false) -> dx, from the forward's output y:
+//     softmax dx = y (dy - sum_dim(dy y)), log_softmax dx = dy - exp(y) sum_dim(dy), 0 where
+//     masked.  S(k), S(k) -> S(k) for the forward's k;  B, P -> P (linear in dy).
 //   layer_norm(x[, weight][, bias]; normalized_shape, eps = 1e-5, has_weight, has_bias =
 //     false), floating: normalizes over the trailing dims normalized_shape (biased variance),
 //     then scales by weight and shifts by bias (of shape normalized_shape) when present.
 //     S(k), B, B -> S(k) for every leading (not normalized) dim k.
+//   layer_norm_backward(x[, weight], dy; the forward's attributes) -> dx[, dweight][, dbias]
+//     (dweight when has_weight, dbias when has_bias): S(k), B, S(k) -> S(k), P, P for every
+//     leading dim k;  B, B, P -> P, P, P (linear in dy).
+//   gelu_backward(x, dy) -> dx for elementwise.cc's exact (erf) gelu, floating, one shape:
+//     S(k), S(k) -> S(k) for every k;  B, P -> P.
 //   embedding(indices int32/int64, weight[V, D]) -> indices.shape + [D], rows of weight:
 //     S(k), B -> S(k) for each indices dim k;  B, S(1) -> S(last);  B, P -> P;
 //     B, S(0) -> P: each rank gathers the vocabulary rows it holds, zeros for the others.
+//   embedding_backward(indices, dy[indices.shape + [D]]; num_weights) -> dweight[num_weights,
+//     D], the sum of the dy rows at each index, added in index order (deterministic):
+//     S(k), S(k) -> P for each indices dim k;  B, S(last) -> S(1);  B, P -> P;
+//     B, B -> S(0): each rank sums only the rows it keeps.
+//   gather(x, index int32/int64; dim) -> [index.shape], torch.gather with index.shape ==
+//     x.shape off dim: out[.., j, ..] = x[.., index[.., j, ..], ..].  S(k), S(k) -> S(k) for
+//     k != dim;  B, S(dim) -> S(dim);  S(dim), B -> P: each rank gives the values its part of
+//     x holds, zeros for the others (so cross-entropy reads target logits off a vocabulary
+//     split without gathering the logits).
+//   gather_backward(index, dy[index.shape]; dim, size) -> dx, index.shape with `size` along
+//     dim: zeros plus dy added at the indices.  S(k), S(k) -> S(k) for k != dim;  B, B ->
+//     S(dim): each rank keeps its part;  S(dim), S(dim) -> P;  B, P -> P.
 //   cross_entropy(logits[N, C] floating, target[N] int32/int64) -> [], the mean over N of
 //     -log_softmax(logits)[i, target[i]]:  S(0), S(0) -> P (local sum over the LOGICAL N).
-// Indices and targets out of range raise an error from the kernel of the rank that holds
-// them, before it writes anything.
+// Indices and targets out of range (of the logical size) raise an error from the kernel of
+// the rank that holds them, before it writes anything. The forward ops' gradients call the
+// backward ops (cross_entropy's: softmax minus gather_backward's one-hot rows); the backward
+// ops have none.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
+#include <utility>
 
+#include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
 
@@ -32,6 +62,22 @@ void expect_index(const std::string& op, const TensorMeta& m, const std::string&
   if (m.dtype != DType::kInt32 && m.dtype != DType::kInt64) {
     op_error(op, "the dtype of " + what + " is " + dtype_name(m.dtype) + "; expected int32 or int64");
   }
+}
+
+void expect_shape(const std::string& op, const TensorMeta& m, const Shape& shape, const std::string& what,
+                  const std::string& why) {
+  if (m.shape != shape) {
+    op_error(op, what + " has shape " + to_string(m.shape) + "; expected " + to_string(shape) + ", " + why);
+  }
+}
+
+bool flag(const Attrs& attrs, const std::string& key) { return attrs.has(key) && attrs.get_bool(key); }
+
+// A nonnegative int attribute.
+int64_t size_attr(const std::string& op, const Attrs& attrs, const std::string& key) {
+  const int64_t size = attrs.get_int(key);
+  if (size < 0) op_error(op, key + " is " + std::to_string(size) + "; expected " + key + " >= 0");
+  return size;
 }
 
 // Calls f(I{}) with I the C++ type of an index dtype (int32 or int64).
@@ -54,12 +100,122 @@ void check_indices(const std::string& op, const I* idx, int64_t n, int64_t size,
   }
 }
 
-// Softmax (or log-softmax) of `width` <= kLines adjacent lines: line c is x[c], x[c + inner],
-// ..., x[c + (n - 1) inner], and likewise in y. Taking adjacent lines together keeps every
-// pass over contiguous memory whatever the dim. Shifting by each line's maximum m keeps exp
-// from overflowing, and results are written in terms of x - m (exact for nearby values).
+// A shape seen as [outer, shape[dim], inner] around `dim`.
+struct AroundDim {
+  int64_t outer = 1, inner = 1;
+};
+
+AroundDim around(const Shape& shape, int64_t dim) {
+  AroundDim a;
+  for (int64_t d = 0; d < dim; ++d) a.outer *= shape[d];
+  for (size_t d = dim + 1; d < shape.size(); ++d) a.inner *= shape[d];
+  return a;
+}
+
+// ---------------------------------------------------------------------------------------------
+// softmax, log_softmax, softmax_backward
+//
+// Kernels on the hot path of training keep their inner loops vectorizable: sums and maxima
+// as OpenMP simd reductions (which allow reassociating them), and exp as exp_nonpositive.
+
+inline uint32_t bits_of(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+inline float float_of(uint32_t bits) {
+  float x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+// exp(x) for x <= 0 (shifted logits, log-probabilities). Float: within 3 ulps of std::exp,
+// 0 below -87.34 (where exp leaves the normal floats), NaN kept; written without a libm call
+// or a floating-point comparison (which may trap), either of which keeps GCC from
+// vectorizing the loop (inline for the same reason). Double: std::exp.
+template <typename T>
+inline T exp_nonpositive(T x) {
+  if constexpr (std::is_same_v<T, double>) {
+    return std::exp(x);
+  } else {
+    constexpr float kLowest = -87.33654f;  // exp(kLowest) is the least normal float
+    constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer, kept in the low bits
+    const uint32_t bits = bits_of(x), lowest = bits_of(kLowest);
+    // All ones where x < kLowest (-inf too: as unsigned, negative floats' bits grow with their
+    // magnitude) and where x is NaN.
+    const uint32_t underflow = 0u - static_cast<uint32_t>((bits > lowest) & (bits <= 0xff800000u));
+    const uint32_t nan = 0u - static_cast<uint32_t>((bits & 0x7fffffffu) > 0x7f800000u);
+    const float clamped = float_of((bits & ~underflow) | (lowest & underflow));
+    // clamped = k ln2 + r with |r| <= ln2 / 2 (ln2 in two parts: k ln2 is exact), then
+    // exp(clamped) = 2^k exp(r), exp(r) by its Taylor polynomial of degree 6.
+    const float rounded = clamped * 1.44269504088896341f + kRound;
+    const float k = rounded - kRound;
+    const float r = (clamped - k * 0.693145751953125f) - k * 1.428606765330187e-06f;
+    const float p = 1 + r * (1 + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
+    const float two_to_k = float_of((bits_of(rounded) - bits_of(kRound) + 127u) << 23);
+    return float_of((bits & nan) | (bits_of(p * two_to_k) & ~nan & ~underflow));
+  }
+}
+
+// Softmax (or log-softmax) of one contiguous row of n elements, x to y. Shifting by the
+// maximum m keeps exp from overflowing, and results are written in terms of x - m (exact
+// for nearby values).
+template <typename T>
+T row_max(const T* x, int64_t n) {
+  T m = -std::numeric_limits<T>::infinity();
+#pragma omp simd reduction(max : m)
+  for (int64_t i = 0; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+// log(sum(exp(x - m))) of a row whose maximum is m.
+template <typename T>
+T log_sum_exp_shifted(const T* x, int64_t n, T m) {
+  T s = 0;
+#pragma omp simd reduction(+ : s)
+  for (int64_t i = 0; i < n; ++i) s += exp_nonpositive(x[i] - m);
+  return std::log(s);
+}
+
+template <typename T>
+void softmax_row(const T* x, T* y, int64_t n, bool log) {
+  const T m = row_max(x, n);
+  if (log) {
+    const T log_s = log_sum_exp_shifted(x, n, m);
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - m) - log_s;
+  } else {
+    T s = 0;
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) {
+      y[i] = exp_nonpositive(x[i] - m);
+      s += y[i];
+    }
+    const T inv_s = 1 / s;
+    for (int64_t i = 0; i < n; ++i) y[i] *= inv_s;
+  }
+}
+
+// The lines along `dim`: line c of outer block b is the n elements from b * n * inner + c,
+// inner apart. Along the last dim (inner == 1) they are rows; otherwise they are processed
+// kLines adjacent ones at a time, so that every pass runs over contiguous memory.
 constexpr int64_t kLines = 16;
 
+// Calls f(offset, width, block), in parallel, for each task of `width` <= kLines adjacent
+// lines of outer block `block` starting at element `offset` (one row when inner == 1).
+template <typename F>
+void for_each_line_task(const Shape& shape, int64_t dim, F f) {
+  const int64_t n = shape[dim], inner = around(shape, dim).inner;
+  const int64_t outer = n == 0 || inner == 0 ? 0 : numel(shape) / (n * inner);
+  const int64_t chunks = (inner + kLines - 1) / kLines;
+#pragma omp parallel for if (numel(shape) > kernel::kParallelGrain)
+  for (int64_t t = 0; t < outer * chunks; ++t) {
+    const int64_t block = t / chunks, first = t % chunks * kLines;
+    f(block * n * inner + first, std::min(kLines, inner - first), block);
+  }
+}
+
+// softmax_row for `width` lines of n elements `inner` apart.
 template <typename T>
 void softmax_lines(const T* x, T* y, int64_t n, int64_t inner, int64_t width, bool log) {
   T m[kLines], s[kLines];
@@ -70,7 +226,7 @@ void softmax_lines(const T* x, T* y, int64_t n, int64_t inner, int64_t width, bo
   }
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t c = 0; c < width; ++c) {
-      const T e = std::exp(x[i * inner + c] - m[c]);
+      const T e = exp_nonpositive(x[i * inner + c] - m[c]);
       s[c] += e;
       if (!log) y[i * inner + c] = e;
     }
@@ -79,96 +235,230 @@ void softmax_lines(const T* x, T* y, int64_t n, int64_t inner, int64_t width, bo
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t c = 0; c < width; ++c) {
       const int64_t k = i * inner + c;
-      y[k] = log ? x[k] - m[c] - s[c] : y[k] * s[c];
+      y[k] = log ? (x[k] - m[c]) - s[c] : y[k] * s[c];
     }
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// softmax, log_softmax
+// The gradient through softmax (or log-softmax) of one row, from its output y.
+template <typename T>
+void softmax_backward_row(const T* y, const T* dy, T* dx, int64_t n, bool log) {
+  T s = 0;
+  if (log) {
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) s += dy[i];
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) dx[i] = dy[i] - exp_nonpositive(y[i]) * s;
+  } else {
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) s += dy[i] * y[i];
+    for (int64_t i = 0; i < n; ++i) dx[i] = y[i] * (dy[i] - s);
+  }
+}
+
+// softmax_backward_row for `width` lines of n elements `inner` apart.
+template <typename T>
+void softmax_backward_lines(const T* y, const T* dy, T* dx, int64_t n, int64_t inner, int64_t width, bool log) {
+  T s[kLines] = {};
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t c = 0; c < width; ++c) {
+      const int64_t k = i * inner + c;
+      s[c] += log ? dy[k] : dy[k] * y[k];
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t c = 0; c < width; ++c) {
+      const int64_t k = i * inner + c;
+      dx[k] = log ? dy[k] - exp_nonpositive(y[k]) * s[c] : y[k] * (dy[k] - s[c]);
+    }
+  }
+}
+
+// Causal masking over the last two dims [.., Tq, Tk] (see the header). Checks its
+// conditions when the attribute is set; otherwise every element of a line is kept.
+class CausalMask {
+ public:
+  CausalMask(const std::string& op, const Shape& shape, int64_t dim, const Attrs& attrs)
+      : on_(flag(attrs, "causal")), length_(shape[dim]) {
+    if (!on_) return;
+    const int64_t nd = static_cast<int64_t>(shape.size());
+    if (nd < 2 || dim != nd - 1) {
+      op_error(op, "causal masking is over the last two dims [.., Tq, Tk] along the last, but dim is " +
+                       std::to_string(dim) + " of a tensor of shape " + to_string(shape) +
+                       "; expected dim -1 of a tensor of at least 2 dims");
+    }
+    rows_ = shape[nd - 2];
+    if (rows_ > length_) {
+      op_error(op, "causal masking of shape " + to_string(shape) + " would mask whole rows (Tq = " +
+                       std::to_string(rows_) + " > Tk = " + std::to_string(length_) + "); expected Tq <= Tk");
+    }
+  }
+  bool on() const { return on_; }
+  // How many leading elements of row `row` (counted over the flattened leading dims) are kept.
+  int64_t kept(int64_t row) const { return on_ ? row % rows_ + 1 + length_ - rows_ : length_; }
+
+ private:
+  bool on_;
+  int64_t length_, rows_ = 0;
+};
+
+// S(k) for every operand, for each dim k that neither the lines nor the causal mask cross.
+std::vector<Signature> line_splits(int64_t nd, int64_t dim, const CausalMask& mask, size_t n_inputs) {
+  std::vector<Signature> sigs;
+  for (int k = 0; k < (mask.on() ? nd - 2 : nd); ++k) {
+    if (k != dim) sigs.push_back({std::vector<Sbp>(n_inputs, Sbp::split(k)), {Sbp::split(k)}});
+  }
+  return sigs;
+}
+
+constexpr const char* kSoftmaxBackward = "softmax_backward";
+
+int64_t softmax_dim(const std::string& op, const Attrs& attrs, const Shape& shape) {
+  return kernel::normalize_dim(op, attrs.get_int("dim"), static_cast<int64_t>(shape.size()));
+}
 
 OpDef softmax(const std::string& name, bool log) {
-  OpDef op;
-  op.name = name;
-  op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  OpDef def;
+  def.name = name;
+  def.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 1);
     expect_floating(name, in[0], "the input");
-    kernel::normalize_dim(name, attrs.get_int("dim"), static_cast<int64_t>(in[0].shape.size()));
+    CausalMask(name, in[0].shape, softmax_dim(name, attrs, in[0].shape), attrs);  // checks causal's conditions
     return std::vector<TensorMeta>{in[0]};
   };
-  op.signatures = [name](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
-    const int64_t nd = static_cast<int64_t>(in[0].shape.size());
-    const int64_t dim = kernel::normalize_dim(name, attrs.get_int("dim"), nd);
-    std::vector<Signature> sigs;
-    for (int k = 0; k < nd; ++k) {
-      if (k != dim) sigs.push_back({{Sbp::split(k)}, {Sbp::split(k)}});
-    }
-    return sigs;
+  def.signatures = [name](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
+    const int64_t dim = softmax_dim(name, attrs, in[0].shape);
+    return line_splits(static_cast<int64_t>(in[0].shape.size()), dim, CausalMask(name, in[0].shape, dim, attrs), 1);
   };
-  op.kernel = [name, log](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  def.kernel = [name, log](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Shape& shape = in[0].shape();
-    const int64_t dim = kernel::normalize_dim(name, ctx.attrs.get_int("dim"), in[0].ndim());
-    const int64_t n = shape[dim];
-    int64_t inner = 1;
-    for (size_t d = dim + 1; d < shape.size(); ++d) inner *= shape[d];
+    const int64_t dim = softmax_dim(name, ctx.attrs, shape), n = shape[dim];
+    const CausalMask mask(name, shape, dim, ctx.attrs);
     Tensor out = Tensor::empty(shape, in[0].dtype());
-    // Tasks of kLines adjacent lines (fewer at the end of a row of `inner` lines).
-    const int64_t outer = n == 0 || inner == 0 ? 0 : in[0].numel() / (n * inner);
-    const int64_t chunks = (inner + kLines - 1) / kLines;
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
-#pragma omp parallel for if (in[0].numel() > kernel::kParallelGrain)
-        for (int64_t t = 0; t < outer * chunks; ++t) {
-          const int64_t first = t % chunks * kLines, start = t / chunks * n * inner + first;
-          softmax_lines(in[0].data_as<T>() + start, out.data_as<T>() + start, n, inner,
-                        std::min(kLines, inner - first), log);
-        }
+        const T* x = in[0].data_as<T>();
+        T* y = out.data_as<T>();
+        const T masked = log ? -std::numeric_limits<T>::infinity() : T{0};
+        const int64_t inner = around(shape, dim).inner;
+        for_each_line_task(shape, dim, [&](int64_t offset, int64_t width, int64_t block) {
+          // Masking is on rows only (inner == 1): the masked elements end each row.
+          const int64_t kept = mask.kept(block);
+          if (inner == 1) {
+            softmax_row(x + offset, y + offset, kept, log);
+          } else {
+            softmax_lines(x + offset, y + offset, kept, inner, width, log);
+          }
+          std::fill(y + offset + kept, y + offset + n, masked);
+        });
       }
     });
     return std::vector<Tensor>{out};
   };
-  return op;
+  def.grad = [log](const GradContext& g) {
+    Attrs attrs = g.attrs;
+    attrs.set("log", log);
+    return std::vector<Var>{call1(kSoftmaxBackward, {g.outputs[0], g.grad_outputs[0]}, attrs)};
+  };
+  return def;
+}
+
+std::vector<TensorMeta> softmax_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kSoftmaxBackward, in, 2);
+  expect_floating(kSoftmaxBackward, in[0], "y");
+  expect_shape(kSoftmaxBackward, in[1], in[0].shape, "dy", "the shape of y");
+  kernel::expect_same_dtype(kSoftmaxBackward, in[0], in[1]);
+  attrs.get_bool("log");  // required: which forward op y came from
+  CausalMask(kSoftmaxBackward, in[0].shape, softmax_dim(kSoftmaxBackward, attrs, in[0].shape), attrs);  // checks
+  return {in[0]};
+}
+
+std::vector<Signature> softmax_backward_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
+                                                   const Attrs& attrs) {
+  const int64_t dim = softmax_dim(kSoftmaxBackward, attrs, in[0].shape);
+  std::vector<Signature> sigs = line_splits(static_cast<int64_t>(in[0].shape.size()), dim,
+                                            CausalMask(kSoftmaxBackward, in[0].shape, dim, attrs), 2);
+  sigs.push_back({{Sbp::broadcast(), Sbp::partial_sum()}, {Sbp::partial_sum()}});
+  return sigs;
+}
+
+std::vector<Tensor> softmax_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Shape& shape = in[0].shape();
+  const int64_t dim = softmax_dim(kSoftmaxBackward, ctx.attrs, shape), n = shape[dim];
+  const CausalMask mask(kSoftmaxBackward, shape, dim, ctx.attrs);
+  const bool log = ctx.attrs.get_bool("log");
+  Tensor out = Tensor::empty(shape, in[0].dtype());
+  visit_dtype(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T* y = in[0].data_as<T>();
+      const T* dy = in[1].data_as<T>();
+      T* dx = out.data_as<T>();
+      const int64_t inner = around(shape, dim).inner;
+      for_each_line_task(shape, dim, [&](int64_t offset, int64_t width, int64_t block) {
+        const int64_t kept = mask.kept(block);
+        if (inner == 1) {
+          softmax_backward_row(y + offset, dy + offset, dx + offset, kept, log);
+        } else {
+          softmax_backward_lines(y + offset, dy + offset, dx + offset, kept, inner, width, log);
+        }
+        std::fill(dx + offset + kept, dx + offset + n, T{0});
+      });
+    }
+  });
+  return {out};
 }
 
 // ---------------------------------------------------------------------------------------------
-// layer_norm
+// layer_norm, layer_norm_backward
 
 constexpr const char* kLayerNorm = "layer_norm";
+constexpr const char* kLayerNormBackward = "layer_norm_backward";
 
-bool flag(const Attrs& attrs, const std::string& key) { return attrs.has(key) && attrs.get_bool(key); }
+// Checks x, normalized_shape (a nonempty suffix of x's shape) and eps.
+void check_normalized(const std::string& op, const TensorMeta& x, const Attrs& attrs) {
+  expect_floating(op, x, "the input");
+  const std::vector<int64_t>& normalized = attrs.get_ints("normalized_shape");
+  const bool trailing = !normalized.empty() && normalized.size() <= x.shape.size() &&
+                        std::equal(normalized.begin(), normalized.end(), x.shape.end() - normalized.size());
+  if (!trailing) {
+    op_error(op, "normalized_shape " + to_string(normalized) + " is not the trailing dims of the input's shape " +
+                     to_string(x.shape) + "; expected a nonempty suffix of it");
+  }
+  if (attrs.has("eps") && !(attrs.get_float("eps") >= 0)) {
+    op_error(op, "eps is " + std::to_string(attrs.get_float("eps")) + "; expected eps >= 0");
+  }
+}
+
+void expect_param(const std::string& op, const TensorMeta& param, const std::string& what, const TensorMeta& x,
+                  const Attrs& attrs) {
+  const Shape& normalized = attrs.get_ints("normalized_shape");
+  if (param.shape != normalized) {
+    op_error(op,
+             what + " has shape " + to_string(param.shape) + "; expected normalized_shape " + to_string(normalized));
+  }
+  kernel::expect_same_dtype(op, x, param);
+}
 
 std::vector<TensorMeta> layer_norm_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   const bool has_weight = flag(attrs, "has_weight"), has_bias = flag(attrs, "has_bias");
   kernel::expect_inputs(kLayerNorm, in, 1 + has_weight + has_bias);
-  expect_floating(kLayerNorm, in[0], "the input");
-  const Shape& x = in[0].shape;
-  const std::vector<int64_t>& normalized = attrs.get_ints("normalized_shape");
-  const bool trailing = !normalized.empty() && normalized.size() <= x.size() &&
-                        std::equal(normalized.begin(), normalized.end(), x.end() - normalized.size());
-  if (!trailing) {
-    op_error(kLayerNorm, "normalized_shape " + to_string(normalized) + " is not the trailing dims of the input's " +
-                             "shape " + to_string(x) + "; expected a nonempty suffix of it");
-  }
-  if (attrs.has("eps") && !(attrs.get_float("eps") >= 0)) {
-    op_error(kLayerNorm, "eps is " + std::to_string(attrs.get_float("eps")) + "; expected eps >= 0");
-  }
+  check_normalized(kLayerNorm, in[0], attrs);
   for (size_t i = 1; i < in.size(); ++i) {
-    const std::string what = i == 1 && has_weight ? "weight" : "bias";
-    if (in[i].shape != normalized) {
-      op_error(kLayerNorm, what + " has shape " + to_string(in[i].shape) + "; expected normalized_shape " +
-                               to_string(normalized));
-    }
-    kernel::expect_same_dtype(kLayerNorm, in[0], in[i]);
+    expect_param(kLayerNorm, in[i], i == 1 && has_weight ? "weight" : "bias", in[0], attrs);
   }
   return {in[0]};
 }
 
+int leading_dims(const TensorMeta& x, const Attrs& attrs) {
+  return static_cast<int>(x.shape.size() - attrs.get_ints("normalized_shape").size());
+}
+
 std::vector<Signature> layer_norm_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
                                              const Attrs& attrs) {
-  const int leading = static_cast<int>(in[0].shape.size() - attrs.get_ints("normalized_shape").size());
   std::vector<Signature> sigs;
-  for (int k = 0; k < leading; ++k) {
+  for (int k = 0; k < leading_dims(in[0], attrs); ++k) {
     Signature s{std::vector<Sbp>(in.size(), Sbp::broadcast()), {Sbp::split(k)}};
     s.inputs[0] = Sbp::split(k);
     sigs.push_back(s);
@@ -176,9 +466,24 @@ std::vector<Signature> layer_norm_signatures(const std::vector<TensorMeta>& in, 
   return sigs;
 }
 
+double eps_attr(const Attrs& attrs) { return attrs.has("eps") ? attrs.get_float("eps") : 1e-5; }
+
+// A row's mean and 1 / standard deviation, computed in double over two passes: no
+// cancellation in the variance.
+template <typename T>
+std::pair<T, T> row_stats(const T* x, int64_t n, double eps) {
+  double mean = 0, var = 0;
+#pragma omp simd reduction(+ : mean)
+  for (int64_t j = 0; j < n; ++j) mean += x[j];
+  mean /= static_cast<double>(n);
+#pragma omp simd reduction(+ : var)
+  for (int64_t j = 0; j < n; ++j) var += (x[j] - mean) * (x[j] - mean);
+  return {static_cast<T>(mean), static_cast<T>(1 / std::sqrt(var / static_cast<double>(n) + eps))};
+}
+
 std::vector<Tensor> layer_norm_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
-  const double eps = ctx.attrs.has("eps") ? ctx.attrs.get_float("eps") : 1e-5;
+  const double eps = eps_attr(ctx.attrs);
   const int64_t n = numel(ctx.attrs.get_ints("normalized_shape"));
   const Tensor& x = in[0];
   Tensor out = Tensor::empty(x.shape(), x.dtype());
@@ -192,12 +497,7 @@ std::vector<Tensor> layer_norm_kernel(const std::vector<Tensor>& in, const Kerne
       for (int64_t r = 0; r < rows; ++r) {
         const T* xr = x.data_as<T>() + r * n;
         T* yr = out.data_as<T>() + r * n;
-        // Statistics in double, two passes: no cancellation in the variance.
-        double mean = 0, var = 0;
-        for (int64_t j = 0; j < n; ++j) mean += xr[j];
-        mean /= static_cast<double>(n);
-        for (int64_t j = 0; j < n; ++j) var += (xr[j] - mean) * (xr[j] - mean);
-        const T m = static_cast<T>(mean), rstd = static_cast<T>(1 / std::sqrt(var / static_cast<double>(n) + eps));
+        const auto [m, rstd] = row_stats(xr, n, eps);
         for (int64_t j = 0; j < n; ++j) {
           T y = (xr[j] - m) * rstd;
           if (w) y *= w[j];
@@ -210,10 +510,175 @@ std::vector<Tensor> layer_norm_kernel(const std::vector<Tensor>& in, const Kerne
   return {out};
 }
 
+std::vector<TensorMeta> layer_norm_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  const bool has_weight = flag(attrs, "has_weight"), has_bias = flag(attrs, "has_bias");
+  kernel::expect_inputs(kLayerNormBackward, in, 2 + has_weight);
+  check_normalized(kLayerNormBackward, in[0], attrs);
+  if (has_weight) expect_param(kLayerNormBackward, in[1], "weight", in[0], attrs);
+  expect_shape(kLayerNormBackward, in.back(), in[0].shape, "dy", "the shape of the input");
+  kernel::expect_same_dtype(kLayerNormBackward, in[0], in.back());
+  std::vector<TensorMeta> out{in[0]};
+  const TensorMeta param{attrs.get_ints("normalized_shape"), in[0].dtype};
+  if (has_weight) out.push_back(param);
+  if (has_bias) out.push_back(param);
+  return out;
+}
+
+std::vector<Signature> layer_norm_backward_signatures(const std::vector<TensorMeta>& in,
+                                                      const std::vector<TensorMeta>& out, const Attrs& attrs) {
+  const Sbp b = Sbp::broadcast(), p = Sbp::partial_sum();
+  std::vector<Signature> sigs;
+  for (int k = 0; k < leading_dims(in[0], attrs); ++k) {
+    Signature s{std::vector<Sbp>(in.size(), b), std::vector<Sbp>(out.size(), p)};
+    s.inputs.front() = s.inputs.back() = s.outputs.front() = Sbp::split(k);
+    sigs.push_back(s);
+  }
+  Signature linear{std::vector<Sbp>(in.size(), b), std::vector<Sbp>(out.size(), p)};
+  linear.inputs.back() = p;
+  sigs.push_back(linear);
+  return sigs;
+}
+
+// Rows are cut into this many blocks (fewer when there are fewer rows), each summing its
+// rows' contributions to dweight and dbias in its own buffer; the buffers are then added in
+// block order, so the result does not depend on the number of threads.
+constexpr int64_t kParamGradBlocks = 64;
+
+// Per row, with x^ = (x - mean) rstd and g = dy * weight: dx = rstd (g - mean(g) - x^ mean(g x^)),
+// dweight += dy x^, dbias += dy.
+std::vector<Tensor> layer_norm_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
+  const double eps = eps_attr(ctx.attrs);
+  const Shape& normalized = ctx.attrs.get_ints("normalized_shape");
+  const int64_t n = numel(normalized);
+  const Tensor& x = in[0];
+  const Tensor& dy = in.back();
+  const int64_t rows = n == 0 ? 0 : x.numel() / n, blocks = std::min(rows, kParamGradBlocks);
+  std::vector<Tensor> out{Tensor::empty(x.shape(), x.dtype())};
+  if (has_weight) out.push_back(Tensor::empty(normalized, x.dtype()));
+  if (has_bias) out.push_back(Tensor::empty(normalized, x.dtype()));
+  visit_dtype(x.dtype(), [&](auto v) {
+    using T = decltype(v);
+    if constexpr (std::is_floating_point_v<T>) {
+      // Without a weight, a weight of ones: one multiplication, no branch in the loops.
+      const std::vector<T> ones(has_weight ? 0 : n, T{1});
+      const T* w = has_weight ? in[1].data_as<T>() : ones.data();
+      // Block b's sums: dweight's at [2b n, (2b + 1) n), dbias's after them.
+      std::vector<T> partial(has_weight || has_bias ? 2 * blocks * n : 0, T{0});
+#pragma omp parallel for if (x.numel() > kernel::kParallelGrain)
+      for (int64_t block = 0; block < blocks; ++block) {
+        T* dw = has_weight ? partial.data() + 2 * block * n : nullptr;
+        T* db = has_bias ? partial.data() + (2 * block + 1) * n : nullptr;
+        for (int64_t r = block * rows / blocks; r < (block + 1) * rows / blocks; ++r) {
+          const T* xr = x.data_as<T>() + r * n;
+          const T* dyr = dy.data_as<T>() + r * n;
+          T* dxr = out[0].data_as<T>() + r * n;
+          const auto [m, rstd] = row_stats(xr, n, eps);
+          T sum_g = 0, sum_gx = 0;
+#pragma omp simd reduction(+ : sum_g, sum_gx)
+          for (int64_t j = 0; j < n; ++j) {
+            const T g = dyr[j] * w[j];
+            sum_g += g;
+            sum_gx += g * (xr[j] - m) * rstd;
+          }
+          const T mean_g = sum_g / static_cast<T>(n), mean_gx = sum_gx / static_cast<T>(n);
+          for (int64_t j = 0; j < n; ++j) dxr[j] = rstd * (dyr[j] * w[j] - mean_g - (xr[j] - m) * rstd * mean_gx);
+          if (dw) {
+            for (int64_t j = 0; j < n; ++j) dw[j] += dyr[j] * (xr[j] - m) * rstd;
+          }
+          if (db) {
+            for (int64_t j = 0; j < n; ++j) db[j] += dyr[j];
+          }
+        }
+      }
+      for (int param = 0; param < has_weight + has_bias; ++param) {
+        const int64_t which = has_weight && param == 0 ? 0 : 1;  // dweight or dbias buffers
+        T* total = out[1 + param].data_as<T>();
+        std::fill(total, total + n, T{0});
+        for (int64_t block = 0; block < blocks; ++block) {
+          const T* part = partial.data() + (2 * block + which) * n;
+          for (int64_t j = 0; j < n; ++j) total[j] += part[j];
+        }
+      }
+    }
+  });
+  return out;
+}
+
+// The backward op's outputs are the gradients of x, weight and bias, in the inputs' order.
+std::vector<Var> layer_norm_grad(const GradContext& g) {
+  std::vector<Var> inputs{g.inputs[0]};
+  if (flag(g.attrs, "has_weight")) inputs.push_back(g.inputs[1]);
+  inputs.push_back(g.grad_outputs[0]);
+  return call(kLayerNormBackward, inputs, g.attrs);
+}
+
 // ---------------------------------------------------------------------------------------------
-// embedding
+// gelu_backward
+
+constexpr const char* kGeluBackward = "gelu_backward";
+
+std::vector<TensorMeta> gelu_backward_infer(const std::vector<TensorMeta>& in, const Attrs&) {
+  kernel::expect_inputs(kGeluBackward, in, 2);
+  expect_floating(kGeluBackward, in[0], "x");
+  expect_shape(kGeluBackward, in[1], in[0].shape, "dy", "the shape of x");
+  kernel::expect_same_dtype(kGeluBackward, in[0], in[1]);
+  return {in[0]};
+}
+
+std::vector<Signature> gelu_backward_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
+                                                const Attrs&) {
+  std::vector<Signature> sigs;
+  for (int k = 0; k < static_cast<int>(in[0].shape.size()); ++k) {
+    sigs.push_back({{Sbp::split(k), Sbp::split(k)}, {Sbp::split(k)}});
+  }
+  sigs.push_back({{Sbp::broadcast(), Sbp::partial_sum()}, {Sbp::partial_sum()}});
+  return sigs;
+}
+
+// gelu(x) = x Phi(x), so gelu'(x) = Phi(x) + x phi(x), with phi(x) = exp(-x^2 / 2) / sqrt(2 pi)
+// and Phi(x) = (1 + erf(x / sqrt 2)) / 2. Float: Phi from Abramowitz and Stegun 7.1.26,
+// 1 - erf(z) = t (a1 + a2 t + ... + a5 t^4) exp(-z^2) with t = 1 / (1 + p z) for z >= 0
+// (absolute error below 1.5e-7), whose exp(-z^2) is phi's exp(-x^2 / 2): no libm call, so the
+// loop vectorizes. Double: std::erf.
+template <typename T>
+inline T gelu_grad(T x) {
+  const T gauss = exp_nonpositive(T{-0.5} * x * x), inv_sqrt_2pi = static_cast<T>(M_2_SQRTPI * M_SQRT1_2 / 2);
+  if constexpr (std::is_same_v<T, double>) {
+    return 0.5 * (1 + std::erf(x * M_SQRT1_2)) + x * inv_sqrt_2pi * gauss;
+  } else {
+    const float t = 1 / (1 + 0.3275911f * static_cast<float>(M_SQRT1_2) * std::fabs(x));
+    const float tail =  // Phi(-|x|) = (1 - erf(|x| / sqrt 2)) / 2
+        0.5f * t * (0.254829592f + t * (-0.284496736f + t * (1.421413741f + t * (-1.453152027f + t * 1.061405429f)))) *
+        gauss;
+    // Phi(x) = tail for negative x, 1 - tail otherwise (chosen by the sign bit, not by a comparison).
+    const uint32_t negative = 0u - (bits_of(x) >> 31);
+    const float cdf = float_of((bits_of(tail) & negative) | (bits_of(1 - tail) & ~negative));
+    return cdf + x * inv_sqrt_2pi * gauss;
+  }
+}
+
+std::vector<Tensor> gelu_backward_kernel(const std::vector<Tensor>& in, const KernelContext&) {
+  Tensor out = Tensor::empty(in[0].shape(), in[0].dtype());
+  const int64_t n = out.numel();
+  visit_dtype(out.dtype(), [&](auto v) {
+    using T = decltype(v);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T* x = in[0].data_as<T>();
+      const T* dy = in[1].data_as<T>();
+      T* dx = out.data_as<T>();
+#pragma omp parallel for simd if (n > kernel::kParallelGrain)
+      for (int64_t i = 0; i < n; ++i) dx[i] = dy[i] * gelu_grad(x[i]);
+    }
+  });
+  return {out};
+}
+
+// ---------------------------------------------------------------------------------------------
+// embedding, embedding_backward
 
 constexpr const char* kEmbedding = "embedding";
+constexpr const char* kEmbeddingBackward = "embedding_backward";
 
 std::vector<TensorMeta> embedding_infer(const std::vector<TensorMeta>& in, const Attrs&) {
   kernel::expect_inputs(kEmbedding, in, 2);
@@ -270,6 +735,216 @@ std::vector<Tensor> embedding_kernel(const std::vector<Tensor>& in, const Kernel
   return {out};
 }
 
+std::vector<TensorMeta> embedding_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kEmbeddingBackward, in, 2);
+  expect_index(kEmbeddingBackward, in[0], "indices");
+  const Shape& dy = in[1].shape;
+  Shape expected = in[0].shape;
+  expected.push_back(dy.empty() ? 0 : dy.back());
+  expect_shape(kEmbeddingBackward, in[1], expected, "dy", "the indices' shape and the embedding dim");
+  return {{{size_attr(kEmbeddingBackward, attrs, "num_weights"), dy.back()}, in[1].dtype}};
+}
+
+std::vector<Signature> embedding_backward_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
+                                                     const Attrs&) {
+  const int nd = static_cast<int>(in[0].shape.size());
+  const Sbp b = Sbp::broadcast(), p = Sbp::partial_sum();
+  std::vector<Signature> sigs;
+  for (int k = 0; k < nd; ++k) sigs.push_back({{Sbp::split(k), Sbp::split(k)}, {p}});
+  sigs.push_back({{b, Sbp::split(nd)}, {Sbp::split(1)}});
+  sigs.push_back({{b, p}, {p}});
+  sigs.push_back({{b, b}, {Sbp::split(0)}});
+  return sigs;
+}
+
+// The output box holds rows [first, first + rows) and the local dy's columns. A counting
+// sort lists, for each of those rows, the positions of its indices in order; then each row
+// is written by one thread, summing its dy rows in that order.
+std::vector<Tensor> embedding_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& indices = in[0];
+  const Tensor& dy = in[1];
+  const Box& box = ctx.output_boxes[0];
+  const int64_t first = box.start[0], rows = box.extent[0], width = box.extent[1], n = indices.numel();
+  Tensor out = Tensor::empty(box.extent, dy.dtype());
+  visit_index(indices.dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* idx = indices.data_as<I>();
+    check_indices(kEmbeddingBackward, idx, n, ctx.outputs[0].shape[0], "index");
+    std::vector<int64_t> row_start(rows + 1, 0);  // row r's positions: [row_start[r], row_start[r + 1])
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t r = idx[i] - first;
+      if (r >= 0 && r < rows) ++row_start[r + 1];
+    }
+    for (int64_t r = 0; r < rows; ++r) row_start[r + 1] += row_start[r];
+    std::vector<int64_t> positions(row_start[rows]), next(row_start.begin(), row_start.end() - 1);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t r = idx[i] - first;
+      if (r >= 0 && r < rows) positions[next[r]++] = i;
+    }
+    visit_dtype(dy.dtype(), [&](auto v) {
+      using T = decltype(v);
+      const T* d = dy.data_as<T>();
+      T* dw = out.data_as<T>();
+#pragma omp parallel for if ((rows + n) * width > kernel::kParallelGrain)
+      for (int64_t r = 0; r < rows; ++r) {
+        T* row = dw + r * width;
+        std::fill(row, row + width, T{0});
+        for (int64_t p = row_start[r]; p < row_start[r + 1]; ++p) {
+          const T* src = d + positions[p] * width;
+          for (int64_t c = 0; c < width; ++c) row[c] += src[c];
+        }
+      }
+    });
+  });
+  return {out};
+}
+
+std::vector<Var> embedding_grad(const GradContext& g) {
+  const Attrs attrs{{"num_weights", g.inputs[1].shape()[0]}};
+  return {Var(), call1(kEmbeddingBackward, {g.inputs[0], g.grad_outputs[0]}, attrs)};
+}
+
+// ---------------------------------------------------------------------------------------------
+// gather, gather_backward
+//
+// Both view index as [outer, m, inner] around dim and x (or dx) as [outer, size, inner]:
+// in every signature the two have the same local extents off dim, and x's local part holds
+// the logical positions [first, first + size) along dim.
+
+constexpr const char* kGather = "gather";
+constexpr const char* kGatherBackward = "gather_backward";
+
+std::vector<TensorMeta> gather_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kGather, in, 2);
+  expect_index(kGather, in[1], "index");
+  const Shape& x = in[0].shape;
+  const Shape& index = in[1].shape;
+  const int64_t dim = kernel::normalize_dim(kGather, attrs.get_int("dim"), static_cast<int64_t>(x.size()));
+  Shape expected = x;
+  if (index.size() == x.size()) expected[dim] = index[dim];
+  expect_shape(kGather, in[1], expected, "index", "the shape of x except along dim " + std::to_string(dim));
+  return {{index, in[0].dtype}};
+}
+
+int64_t gather_dim(const std::string& op, const Attrs& attrs, const Shape& shape) {
+  return kernel::normalize_dim(op, attrs.get_int("dim"), static_cast<int64_t>(shape.size()));
+}
+
+// S(k) on both inputs and the output for every k != dim, then the splits along dim.
+std::vector<Signature> gather_splits(int64_t nd, int64_t dim, std::vector<Signature> along_dim) {
+  std::vector<Signature> sigs;
+  for (int k = 0; k < nd; ++k) {
+    if (k != dim) sigs.push_back({{Sbp::split(k), Sbp::split(k)}, {Sbp::split(k)}});
+  }
+  sigs.insert(sigs.end(), along_dim.begin(), along_dim.end());
+  return sigs;
+}
+
+std::vector<Signature> gather_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
+                                         const Attrs& attrs) {
+  const int dim = static_cast<int>(gather_dim(kGather, attrs, in[0].shape));
+  const Sbp b = Sbp::broadcast(), s = Sbp::split(dim);
+  return gather_splits(static_cast<int64_t>(in[0].shape.size()), dim, {{{b, s}, {s}}, {{s, b}, {Sbp::partial_sum()}}});
+}
+
+std::vector<Tensor> gather_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& x = in[0];
+  const Tensor& index = in[1];
+  const int64_t dim = gather_dim(kGather, ctx.attrs, x.shape());
+  const AroundDim a = around(index.shape(), dim);
+  const int64_t m = index.shape()[dim], size = x.shape()[dim], first = ctx.input_boxes[0].start[dim];
+  Tensor out = Tensor::empty(index.shape(), x.dtype());
+  visit_index(index.dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* idx = index.data_as<I>();
+    check_indices(kGather, idx, index.numel(), ctx.inputs[0].shape[dim], "index");
+    visit_dtype(x.dtype(), [&](auto v) {
+      using T = decltype(v);
+      const T* px = x.data_as<T>();
+      T* po = out.data_as<T>();
+#pragma omp parallel for if (index.numel() > kernel::kParallelGrain)
+      for (int64_t line = 0; line < a.outer * m; ++line) {
+        const T* xo = px + line / m * size * a.inner;
+        const I* il = idx + line * a.inner;
+        T* ol = po + line * a.inner;
+        for (int64_t i = 0; i < a.inner; ++i) {
+          const int64_t at = il[i] - first;
+          ol[i] = at >= 0 && at < size ? xo[at * a.inner + i] : T{0};
+        }
+      }
+    });
+  });
+  return {out};
+}
+
+std::vector<TensorMeta> gather_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kGatherBackward, in, 2);
+  expect_index(kGatherBackward, in[0], "index");
+  expect_shape(kGatherBackward, in[1], in[0].shape, "dy", "the shape of index");
+  Shape dx = in[0].shape;
+  dx[gather_dim(kGatherBackward, attrs, dx)] = size_attr(kGatherBackward, attrs, "size");
+  return {{dx, in[1].dtype}};
+}
+
+std::vector<Signature> gather_backward_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
+                                                  const Attrs& attrs) {
+  const int dim = static_cast<int>(gather_dim(kGatherBackward, attrs, in[0].shape));
+  const Sbp b = Sbp::broadcast(), s = Sbp::split(dim), p = Sbp::partial_sum();
+  return gather_splits(static_cast<int64_t>(in[0].shape.size()), dim, {{{b, b}, {s}}, {{s, s}, {p}}, {{b, p}, {p}}});
+}
+
+// Tasks of one outer block and up to this many inner columns: each owns its slab of dx (no
+// two threads write one element) and adds dy in index order (deterministic).
+constexpr int64_t kGatherColumns = 1024;
+
+std::vector<Tensor> gather_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& index = in[0];
+  const Tensor& dy = in[1];
+  const int64_t dim = gather_dim(kGatherBackward, ctx.attrs, index.shape());
+  const Box& box = ctx.output_boxes[0];
+  const AroundDim a = around(index.shape(), dim);
+  const int64_t m = index.shape()[dim], size = box.extent[dim], first = box.start[dim];
+  const int64_t chunks = (a.inner + kGatherColumns - 1) / kGatherColumns;
+  Tensor out = Tensor::empty(box.extent, dy.dtype());
+  visit_index(index.dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* idx = index.data_as<I>();
+    check_indices(kGatherBackward, idx, index.numel(), ctx.outputs[0].shape[dim], "index");
+    visit_dtype(dy.dtype(), [&](auto v) {
+      using T = decltype(v);
+      const T* d = dy.data_as<T>();
+      T* dx = out.data_as<T>();
+#pragma omp parallel for if (out.numel() + index.numel() > kernel::kParallelGrain)
+      for (int64_t t = 0; t < a.outer * chunks; ++t) {
+        const int64_t o = t / chunks, begin = t % chunks * kGatherColumns;
+        const int64_t end = std::min(a.inner, begin + kGatherColumns);
+        T* slab = dx + o * size * a.inner;
+        if (chunks == 1) {
+          std::fill(slab, slab + size * a.inner, T{0});
+        } else {
+          for (int64_t at = 0; at < size; ++at) std::fill(slab + at * a.inner + begin, slab + at * a.inner + end, T{0});
+        }
+        for (int64_t j = 0; j < m; ++j) {
+          const I* il = idx + (o * m + j) * a.inner;
+          const T* dl = d + (o * m + j) * a.inner;
+          for (int64_t i = begin; i < end; ++i) {
+            const int64_t at = il[i] - first;
+            if (at >= 0 && at < size) slab[at * a.inner + i] += dl[i];
+          }
+        }
+      }
+    });
+  });
+  return {out};
+}
+
+std::vector<Var> gather_grad(const GradContext& g) {
+  const Var& x = g.inputs[0];
+  const int64_t dim = g.attrs.get_int("dim");
+  const Attrs attrs{{"dim", dim}, {"size", x.shape()[gather_dim(kGather, g.attrs, x.shape())]}};
+  return {call1(kGatherBackward, {g.inputs[1], g.grad_outputs[0]}, attrs), Var()};
+}
+
 // ---------------------------------------------------------------------------------------------
 // cross_entropy
 
@@ -284,8 +959,8 @@ std::vector<TensorMeta> cross_entropy_infer(const std::vector<TensorMeta>& in, c
     op_error(kCrossEntropy, "logits have shape " + to_string(logits) + "; expected 2 dims [batch, classes]");
   }
   if (in[1].shape != Shape{logits[0]}) {
-    op_error(kCrossEntropy, "target has shape " + to_string(in[1].shape) + "; expected [" +
-                                std::to_string(logits[0]) + "], one class per row of the logits");
+    op_error(kCrossEntropy, "target has shape " + to_string(in[1].shape) + "; expected [" + std::to_string(logits[0]) +
+                                "], one class per row of the logits");
   }
   return {{Shape{}, in[0].dtype}};
 }
@@ -308,14 +983,11 @@ std::vector<Tensor> cross_entropy_kernel(const std::vector<Tensor>& in, const Ke
       if constexpr (std::is_floating_point_v<T>) {
         const T* x = logits.data_as<T>();
         double total = 0;
-#pragma omp parallel reduction(+ : total) if (rows * classes > kernel::kParallelGrain)
-        {
-          std::vector<T> log_probs(classes);
-#pragma omp for
-          for (int64_t i = 0; i < rows; ++i) {
-            softmax_lines(x + i * classes, log_probs.data(), classes, 1, 1, true);
-            total -= log_probs[target[i]];
-          }
+#pragma omp parallel for reduction(+ : total) if (rows * classes > kernel::kParallelGrain)
+        for (int64_t i = 0; i < rows; ++i) {
+          const T* row = x + i * classes;
+          const T m = row_max(row, classes);
+          total += log_sum_exp_shifted(row, classes, m) - (row[target[i]] - m);  // -log_softmax[target]
         }
         // Over the logical batch size, so that the ranks' partial losses add up to the mean;
         // 0 / 0 is NaN for an empty batch, as in PyTorch.
@@ -326,15 +998,50 @@ std::vector<Tensor> cross_entropy_kernel(const std::vector<Tensor>& in, const Ke
   return {out};
 }
 
+// (softmax(logits) - one_hot(target)) dy / N, the one-hot rows made by gather_backward.
+std::vector<Var> cross_entropy_grad(const GradContext& g) {
+  const Var& logits = g.inputs[0];
+  const int64_t rows = logits.shape()[0], classes = logits.shape()[1];
+  const Var target = fn::reshape(g.inputs[1], {rows, 1});
+  const Var one_hot = call1(kGatherBackward, {target, fn::ones_like(fn::cast(target, logits.dtype()))},
+                            {{"dim", int64_t{1}}, {"size", classes}});
+  const Var scale = fn::mul_scalar(g.grad_outputs[0], 1 / static_cast<double>(rows));
+  return {fn::mul(fn::sub(fn::softmax(logits, 1), one_hot), scale), Var()};
+}
+
+// An op from its parts (OpDef's other fields left empty).
+OpDef make_op(const std::string& name, decltype(OpDef::infer) infer, decltype(OpDef::signatures) signatures,
+              decltype(OpDef::kernel) kernel, bool kernel_checks_data = false) {
+  OpDef def;
+  def.name = name;
+  def.infer = std::move(infer);
+  def.signatures = std::move(signatures);
+  def.kernel = std::move(kernel);
+  def.kernel_checks_data = kernel_checks_data;
+  return def;
+}
+
 }  // namespace
 
 void register_nn_ops(OpRegistry& r) {
+  constexpr bool kChecksData = true;  // the kernel rejects indices out of range
   r.add(softmax("softmax", false));
   r.add(softmax("log_softmax", true));
-  r.add(OpDef{kLayerNorm, layer_norm_infer, layer_norm_signatures, layer_norm_kernel});
-  r.add(OpDef{kEmbedding, embedding_infer, embedding_signatures, embedding_kernel, {}, /*kernel_checks_data=*/true});
-  r.add(OpDef{kCrossEntropy, cross_entropy_infer, cross_entropy_signatures, cross_entropy_kernel, {},
-              /*kernel_checks_data=*/true});
+  r.add(make_op(kSoftmaxBackward, softmax_backward_infer, softmax_backward_signatures, softmax_backward_kernel));
+  r.add(with_grad(make_op(kLayerNorm, layer_norm_infer, layer_norm_signatures, layer_norm_kernel), layer_norm_grad));
+  r.add(make_op(kLayerNormBackward, layer_norm_backward_infer, layer_norm_backward_signatures,
+                layer_norm_backward_kernel));
+  r.add(make_op(kGeluBackward, gelu_backward_infer, gelu_backward_signatures, gelu_backward_kernel));
+  r.add(with_grad(make_op(kEmbedding, embedding_infer, embedding_signatures, embedding_kernel, kChecksData),
+                  embedding_grad));
+  r.add(make_op(kEmbeddingBackward, embedding_backward_infer, embedding_backward_signatures, embedding_backward_kernel,
+                kChecksData));
+  r.add(with_grad(make_op(kGather, gather_infer, gather_signatures, gather_kernel, kChecksData), gather_grad));
+  r.add(
+      make_op(kGatherBackward, gather_backward_infer, gather_backward_signatures, gather_backward_kernel, kChecksData));
+  r.add(with_grad(
+      make_op(kCrossEntropy, cross_entropy_infer, cross_entropy_signatures, cross_entropy_kernel, kChecksData),
+      cross_entropy_grad));
 }
 
 }  // namespace mf

@@ -10,17 +10,19 @@
 //   in the output);  P(op) -> P(op).
 // mean divides its local sum by the LOGICAL number of reduced elements, so the partial means
 // of S(d) parts add up to the mean.
+// Gradients: sum and mean broadcast dy back over the reduced dims (mean divided by their
+// size); amax and amin give it to the elements equal to the result, split evenly among ties.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
+#include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
 namespace {
-
 
 // Which input dims the attributes reduce.
 std::vector<bool> reduced_dims(const std::string& op, const Attrs& attrs, int64_t ndim) {
@@ -232,13 +234,59 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
   return def;
 }
 
+// ---------------------------------------------------------------------------------------
+// Gradients. A value of the output's shape broadcasts back over the input once the reduced
+// dims are restored as size 1 (the keepdim shape).
+
+struct Reduced {
+  Shape keepdim_shape;
+  int64_t count = 1;  // input elements per output element
+};
+
+Reduced reduced_of(const std::string& op, const GradContext& g) {
+  const Shape& shape = g.inputs[0].shape();
+  const std::vector<bool> reduced = reduced_dims(op, g.attrs, static_cast<int64_t>(shape.size()));
+  Reduced r;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    r.keepdim_shape.push_back(reduced[d] ? 1 : shape[d]);
+    if (reduced[d]) r.count *= shape[d];
+  }
+  return r;
+}
+
+// `y`, of the output's shape, with the reduced dims back as size 1.
+Var with_kept_dims(const Var& y, const Reduced& r) {
+  return y.shape() == r.keepdim_shape ? y : fn::reshape(y, r.keepdim_shape);
+}
+
+// sum, and mean (`mean`): every input element gets its output's gradient (over the count).
+GradFn sum_grad(const std::string& op, bool mean) {
+  return [op, mean](const GradContext& g) {
+    const Reduced r = reduced_of(op, g);
+    Var dy = g.grad_outputs[0];
+    if (mean) dy = fn::div_scalar(dy, static_cast<double>(r.count));
+    return std::vector<Var>{fn::expand(with_kept_dims(dy, r), g.inputs[0].shape())};
+  };
+}
+
+// amax, amin: the gradient goes to the elements equal to the result, split evenly among
+// ties, as in torch.
+GradFn extremum_grad(const std::string& op) {
+  return [op](const GradContext& g) {
+    const Reduced r = reduced_of(op, g);
+    const Var is_extremum = fn::eq(g.inputs[0], with_kept_dims(g.outputs[0], r));
+    const Var ties = fn::sum(is_extremum, g.attrs.get_ints("dims"), /*keepdim=*/true);
+    return std::vector<Var>{fn::mul(is_extremum, fn::div(with_kept_dims(g.grad_outputs[0], r), ties))};
+  };
+}
+
 }  // namespace
 
 void register_reduce_ops(OpRegistry& r) {
-  r.add(reduction("sum", ReduceOp::kSum, false));
-  r.add(reduction("mean", ReduceOp::kSum, true));
-  r.add(reduction("amax", ReduceOp::kMax, false));
-  r.add(reduction("amin", ReduceOp::kMin, false));
+  r.add(with_grad(reduction("sum", ReduceOp::kSum, false), sum_grad("sum", false)));
+  r.add(with_grad(reduction("mean", ReduceOp::kSum, true), sum_grad("mean", true)));
+  r.add(with_grad(reduction("amax", ReduceOp::kMax, false), extremum_grad("amax")));
+  r.add(with_grad(reduction("amin", ReduceOp::kMin, false), extremum_grad("amin")));
 }
 
 }  // namespace mf

@@ -37,6 +37,7 @@ const OpMap& all_ops() {
     register_reduce_ops(r);
     register_nn_ops(r);
     register_creation_ops(r);
+    register_optimizer_ops(r);
     return op_map();
   }();
   return *ops;

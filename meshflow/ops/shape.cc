@@ -4,9 +4,14 @@
 // with these.
 //   permute(x; dims)                       output dim i is input dim dims[i]:  S(dims[i]) -> S(i)
 //   reshape(x; shape)                      one -1 inferred:                    S(k) -> S(j), see below
+//   expand(x; shape)                       torch's expand / broadcast_to:      S(k) -> S(k') on dims kept
 //   slice(x; starts, stops, steps, drop_dims)                                  S(k) -> S(k') on whole dims
+//   slice_backward(dy; shape, + slice's)   slice's gradient:                   S(k') -> S(k) on whole dims
 //   cat(x0, x1, ...; dim)                  S(k), ..., S(k) -> S(k) for k != dim
 //   stack(x0, x1, ...; dim)                S(k), ..., S(k) -> S(k), or S(k + 1) from dim on
+// Gradients: permute's is the inverse permute, reshape's the reshape back, expand's the sum
+// over the repeated dims (fn::sum_to), slice's slice_backward, and cat's and stack's are
+// slices of dy. slice_backward has none (no second derivatives).
 // Not listed though valid: S(k) -> P wherever S(k) is not carried through (each rank writes
 // its own elements into zeros). It costs nothing at this op, so cost-based inference would
 // always take it, and the consumer then pays a reduction of the whole output: an
@@ -14,44 +19,59 @@
 // would turn the attention scores partial).
 #include <algorithm>
 
+#include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
 namespace {
 
-// dst[i] = src[base + sum_d i[d] * strides[d]] for every index i of `shape`; dst is contiguous.
+// dst[dst_base + i . dst_strides] = src[src_base + i . src_strides] for every index i of
+// `shape`, where i . s is the sum of i[d] * s[d].
 template <typename T>
-void gather_strided(const T* src, int64_t base, const Shape& strides, T* dst, const Shape& shape) {
+void copy_strided(const T* src, int64_t src_base, const Shape& src_strides, T* dst, int64_t dst_base,
+                  const Shape& dst_strides, const Shape& shape) {
   const int64_t n = numel(shape);
   if (n == 0) return;
   const int64_t nd = static_cast<int64_t>(shape.size());
-  const int64_t inner = nd ? shape[nd - 1] : 1, step = nd ? strides[nd - 1] : 0;
+  const int64_t inner = nd ? shape[nd - 1] : 1;
+  const int64_t src_step = nd ? src_strides[nd - 1] : 0, dst_step = nd ? dst_strides[nd - 1] : 0;
   const int64_t rows = n / inner;
 #pragma omp parallel for if (n > kernel::kParallelGrain)
   for (int64_t r = 0; r < rows; ++r) {
-    int64_t rest = r, offset = base;
+    int64_t rest = r, src_offset = src_base, dst_offset = dst_base;
     for (int64_t d = nd - 2; d >= 0; --d) {
-      offset += rest % shape[d] * strides[d];
+      const int64_t i = rest % shape[d];
       rest /= shape[d];
+      src_offset += i * src_strides[d];
+      dst_offset += i * dst_strides[d];
     }
-    const T* ps = src + offset;
-    T* pd = dst + r * inner;
-    if (step == 1) {
+    const T* ps = src + src_offset;
+    T* pd = dst + dst_offset;
+    if (src_step == 1 && dst_step == 1) {
       std::copy(ps, ps + inner, pd);
     } else {
-      for (int64_t j = 0; j < inner; ++j) pd[j] = ps[j * step];
+      for (int64_t j = 0; j < inner; ++j) pd[j * dst_step] = ps[j * src_step];
     }
   }
 }
 
+// A contiguous tensor of `shape` whose element i is src[base + i . strides].
 Tensor gather_strided(const Tensor& src, int64_t base, const Shape& strides, const Shape& shape) {
   Tensor out = Tensor::empty(shape, src.dtype());
   visit_dtype(src.dtype(), [&](auto v) {
     using T = decltype(v);
-    gather_strided(src.data_as<T>(), base, strides, out.data_as<T>(), shape);
+    copy_strided(src.data_as<T>(), base, strides, out.data_as<T>(), 0, row_major_strides(shape), shape);
   });
   return out;
+}
+
+// dst[base + i . strides] = src[i] for every index i of src.
+void scatter_strided(const Tensor& src, const Tensor& dst, int64_t base, const Shape& strides) {
+  visit_dtype(src.dtype(), [&](auto v) {
+    using T = decltype(v);
+    copy_strided(src.data_as<T>(), 0, row_major_strides(src.shape()), dst.data_as<T>(), base, strides, src.shape());
+  });
 }
 
 Sbp split(int64_t dim) { return Sbp::split(static_cast<int>(dim)); }
@@ -107,19 +127,30 @@ OpDef permute_op() {
     for (int64_t d : dims) strides.push_back(in_strides[d]);
     return std::vector<Tensor>{gather_strided(in[0], 0, strides, ctx.output_boxes[0].extent)};
   };
+  op.grad = [](const GradContext& g) {
+    const std::vector<int64_t> dims = permutation(g.attrs, static_cast<int64_t>(g.inputs[0].shape().size()));
+    std::vector<int64_t> inverse(dims.size());
+    for (size_t i = 0; i < dims.size(); ++i) inverse[dims[i]] = static_cast<int64_t>(i);
+    return std::vector<Var>{fn::permute(g.grad_outputs[0], inverse)};
+  };
   return op;
 }
 
 // ---------------------------------------------------------------------------------------
 // reshape
 //
-// S(k) -> S(j) is valid exactly when input dim k passes through whole: in[k] == out[j] and
-// the dims before it hold as many elements on both sides (prod in[0, k) == prod out[0, j)),
-// so each split part is the same run of rows of the same flat layout. A dim that is split
-// into several (in[k] == out[j] * r) or merged from several is not listed: its parts line
-// up only when every split of out[j] (resp. in[k]) is even (in[k] = 3 * 2 into 2 parts
-// gives 3 + 3 rows; out[j] = 3 gives 2 + 1, that is 4 + 2 rows), and signatures are
-// listed without knowing the hierarchy.
+// Whether a split passes through depends on the mesh, so every S(k) -> S(j) is listed and
+// valid_on decides on the hierarchy: every rank's local box of the input must cover exactly
+// the flat indices of its local box of the output (uneven and nested splits included); the
+// local part then is the same run of memory, and the kernel a view. On one axis this
+// needs equal prefixes, prod in[0, k) == prod out[0, j), so that the elements from dim k
+// on (resp. j on) form the same run for each prefix index; when also in[k] == out[j] it
+// always holds. A dim cut into several (attention heads: [B, T, H * D] -> [B, T, H, D],
+// S(2) -> S(2)) or merged from several lines up only where the splits are even enough:
+// H * D = 3 * 2 into 2 parts gives 3 + 3 elements, H = 3 into 2 parts gives 2 + 1 heads,
+// that is 4 + 2 elements. An inner axis of a nested split sees what the outer axes left,
+// so pairs without equal prefixes hold there: on [2, 2], (S(0), S(0)) -> (S(0), S(1))
+// reshapes [6, 4] into [2, 3, 4].
 
 constexpr const char* kReshape = "reshape";
 
@@ -150,16 +181,72 @@ Shape reshape_target(const Shape& in, const Attrs& attrs) {
   return out;
 }
 
+// Every S(k) -> S(j), in order of preference, since listed order breaks the ties between
+// valid ones (on one rank all are valid): dims that pass whole, then dims cut or merged
+// behind equal prefixes, then the pairs that only an inner axis can carry.
 std::vector<Signature> reshape_signatures(const Shape& in, const Shape& out) {
-  std::vector<Signature> sigs;
+  std::vector<Signature> whole, cut, nested;
   int64_t in_before = 1;
   for (size_t k = 0; k < in.size(); in_before *= in[k++]) {
     int64_t out_before = 1;
     for (size_t j = 0; j < out.size(); out_before *= out[j++]) {
-      if (in_before == out_before && in[k] == out[j]) sigs.push_back({{split(k)}, {split(j)}});
+      std::vector<Signature>& tier = in_before != out_before ? nested : in[k] != out[j] ? cut : whole;
+      tier.push_back({{split(k)}, {split(j)}});
     }
   }
-  return with_partial(sigs, 1);
+  whole.insert(whole.end(), cut.begin(), cut.end());
+  whole.insert(whole.end(), nested.begin(), nested.end());
+  return with_partial(whole, 1);
+}
+
+// One dim of a box in a row-major index space.
+struct FlatDim {
+  int64_t size, start, extent;
+  bool operator==(const FlatDim& o) const { return size == o.size && start == o.start && extent == o.extent; }
+};
+
+// The flat indices that `box` covers in a row-major tensor of `shape`, in a form that is
+// the same for two boxes (of tensors with as many elements) exactly when they cover the
+// same indices: empty for an empty box; otherwise the dims, merged while the inner one is
+// whole or the outer one holds a single index, behind a leading dim of size 1 (so that a
+// 0-d tensor's whole box is not empty).
+std::vector<FlatDim> flat_form(const Box& box, const Shape& shape) {
+  if (box.empty()) return {};
+  std::vector<FlatDim> dims{{1, 0, 1}};
+  for (size_t d = 0; d < shape.size(); ++d) {
+    dims.push_back({shape[d], box.start[d], box.extent[d]});
+    while (dims.size() >= 2) {
+      FlatDim& outer = dims[dims.size() - 2];
+      const FlatDim inner = dims.back();
+      if (inner.extent == inner.size) {
+        outer = {outer.size * inner.size, outer.start * inner.size, outer.extent * inner.size};
+      } else if (outer.extent == 1) {
+        outer = {outer.size * inner.size, outer.start * inner.size + inner.start, inner.extent};
+      } else {
+        break;
+      }
+      dims.pop_back();
+    }
+  }
+  return dims;
+}
+
+// Whether every rank's local box of the input covers exactly the flat indices of its local
+// box of the output.
+bool reshape_valid_on(const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs, const Attrs&,
+                      const NdSignature& sig, const Shape& hierarchy) {
+  const Shape &in = inputs[0].shape, &out = outputs[0].shape;
+  Shape coordinate(hierarchy.size(), 0);
+  for (int64_t id = 0; id < numel(hierarchy); ++id) {
+    for (int64_t a = static_cast<int64_t>(hierarchy.size()) - 1, rest = id; a >= 0; --a) {
+      coordinate[a] = rest % hierarchy[a];
+      rest /= hierarchy[a];
+    }
+    const Box in_box = local_box(in, hierarchy, sig.inputs[0], coordinate);
+    const Box out_box = local_box(out, hierarchy, sig.outputs[0], coordinate);
+    if (!(flat_form(in_box, in) == flat_form(out_box, out))) return false;
+  }
+  return true;
 }
 
 OpDef reshape_op() {
@@ -172,7 +259,8 @@ OpDef reshape_op() {
   op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
     return reshape_signatures(in[0].shape, out[0].shape);
   };
-  // The local part is a run of whole rows of the same flat layout: the result is a view.
+  op.valid_on = reshape_valid_on;
+  // valid_on made the local part the same run of the flat layout: the result is a view.
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Shape& extent = ctx.output_boxes[0].extent;
     if (numel(extent) != in[0].numel()) {
@@ -181,6 +269,73 @@ OpDef reshape_op() {
     }
     return std::vector<Tensor>{in[0].view(0, extent)};
   };
+  op.grad = [](const GradContext& g) { return std::vector<Var>{fn::reshape(g.grad_outputs[0], g.inputs[0].shape())}; };
+  return op;
+}
+
+// ---------------------------------------------------------------------------------------
+// expand: torch's expand / broadcast_to. The target may have new leading dims; -1 keeps a
+// dim; a dim of size 1 repeats to any size. The result is a new tensor (no strided views).
+
+constexpr const char* kExpand = "expand";
+
+Shape expand_target(const Shape& in, const Attrs& attrs) {
+  Shape out = attrs.get_ints("shape");
+  if (out.size() < in.size()) {
+    op_error(kExpand, "shape " + to_string(out) + " has fewer dims than the input's " + to_string(in) +
+                          "; expected at least as many");
+  }
+  const size_t lead = out.size() - in.size();
+  for (size_t j = 0; j < out.size(); ++j) {
+    if (j >= lead && out[j] == -1) out[j] = in[j - lead];
+    if (out[j] < 0) {
+      op_error(kExpand, "shape " + to_string(attrs.get_ints("shape")) + " has size " + std::to_string(out[j]) +
+                            " in dim " + std::to_string(j) + "; expected sizes >= 0, or -1 to keep an existing dim");
+    }
+    if (j < lead || out[j] == in[j - lead] || in[j - lead] == 1) continue;
+    op_error(kExpand, "dim " + std::to_string(j - lead) + " of size " + std::to_string(in[j - lead]) +
+                          " cannot be expanded to " + std::to_string(out[j]) + " (shape " + to_string(in) + " to " +
+                          to_string(attrs.get_ints("shape")) + "); expected size 1 to expand, or -1 or " +
+                          std::to_string(in[j - lead]) + " to keep it");
+  }
+  return out;
+}
+
+OpDef expand_op() {
+  OpDef op;
+  op.name = kExpand;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(kExpand, in, 1);
+    return std::vector<TensorMeta>{{expand_target(in[0].shape, attrs), in[0].dtype}};
+  };
+  // A dim that repeats is not listed: each rank's part of it would read the input's single
+  // index, so the input would be broadcast anyway.
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+    const Shape& shape = in[0].shape;
+    const size_t lead = out[0].shape.size() - shape.size();
+    std::vector<Signature> sigs;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (shape[d] == out[0].shape[d + lead]) sigs.push_back({{split(d)}, {split(d + lead)}});
+    }
+    return with_partial(sigs, 1);
+  };
+  // Output element i reads input element i on kept dims (shifted by where the parts begin)
+  // and element 0 on repeated and new dims (stride 0).
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const Shape& shape = ctx.inputs[0].shape;
+    const Shape& target = ctx.outputs[0].shape;
+    const size_t lead = target.size() - shape.size();
+    const Shape in_strides = row_major_strides(in[0].shape());
+    Shape strides(target.size(), 0);
+    int64_t base = 0;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (shape[d] != target[d + lead]) continue;
+      strides[d + lead] = in_strides[d];
+      base += (ctx.output_boxes[0].start[d + lead] - ctx.input_boxes[0].start[d]) * in_strides[d];
+    }
+    return std::vector<Tensor>{gather_strided(in[0], base, strides, ctx.output_boxes[0].extent)};
+  };
+  op.grad = [](const GradContext& g) { return std::vector<Var>{fn::sum_to(g.grad_outputs[0], g.inputs[0].shape())}; };
   return op;
 }
 
@@ -188,42 +343,46 @@ OpDef reshape_op() {
 // slice: per input dim d the elements start[d], start[d] + step[d], ... below stop[d], with
 // 0 <= start <= stop <= size and step >= 1 (Python resolves negative and clamped indices);
 // dims in drop_dims (integer indices) must hold one element and are removed.
+// slice_backward(dy; shape, starts, ...): the gradient of slicing a tensor of `shape`,
+// zeros with dy written where the slice read.
 
 constexpr const char* kSlice = "slice";
+constexpr const char* kSliceBackward = "slice_backward";
 
 struct SliceSpec {
-  Shape start, step, count;  // per input dim
+  Shape start, step, count;  // per dim of the sliced tensor
   std::vector<bool> dropped;
   Shape out;
 };
 
-SliceSpec slice_spec(const Shape& in, const Attrs& attrs) {
+// `op` names the op in errors.
+SliceSpec slice_spec(const std::string& op, const Shape& in, const Attrs& attrs) {
   const size_t nd = in.size();
   SliceSpec s{attrs.get_ints("starts"), attrs.get_ints("steps"), Shape(nd), std::vector<bool>(nd, false), {}};
   const Shape& stops = attrs.get_ints("stops");
   if (s.start.size() != nd || stops.size() != nd || s.step.size() != nd) {
-    op_error(kSlice, "starts, stops and steps have " + std::to_string(s.start.size()) + ", " +
-                         std::to_string(stops.size()) + " and " + std::to_string(s.step.size()) +
-                         " entries for a tensor of shape " + to_string(in) + "; expected one per dim");
+    op_error(op, "starts, stops and steps have " + std::to_string(s.start.size()) + ", " +
+                     std::to_string(stops.size()) + " and " + std::to_string(s.step.size()) +
+                     " entries for a tensor of shape " + to_string(in) + "; expected one per dim");
   }
   for (size_t d = 0; d < nd; ++d) {
     if (s.step[d] < 1) {
-      op_error(kSlice, "step " + std::to_string(s.step[d]) + " in dim " + std::to_string(d) + "; expected a step >= 1");
+      op_error(op, "step " + std::to_string(s.step[d]) + " in dim " + std::to_string(d) + "; expected a step >= 1");
     }
     if (s.start[d] < 0 || s.start[d] > stops[d] || stops[d] > in[d]) {
-      op_error(kSlice, "range [" + std::to_string(s.start[d]) + ", " + std::to_string(stops[d]) + ") of dim " +
-                           std::to_string(d) + " (size " + std::to_string(in[d]) +
-                           ") is out of bounds; expected 0 <= start <= stop <= size");
+      op_error(op, "range [" + std::to_string(s.start[d]) + ", " + std::to_string(stops[d]) + ") of dim " +
+                       std::to_string(d) + " (size " + std::to_string(in[d]) +
+                       ") is out of bounds; expected 0 <= start <= stop <= size");
     }
     s.count[d] = (stops[d] - s.start[d] + s.step[d] - 1) / s.step[d];
   }
   if (attrs.has("drop_dims")) {
     for (int64_t d : attrs.get_ints("drop_dims")) {
-      d = kernel::normalize_dim(kSlice, d, static_cast<int64_t>(nd));
-      if (s.dropped[d]) op_error(kSlice, "drop_dims names dim " + std::to_string(d) + " twice; expected each dim once");
+      d = kernel::normalize_dim(op, d, static_cast<int64_t>(nd));
+      if (s.dropped[d]) op_error(op, "drop_dims names dim " + std::to_string(d) + " twice; expected each dim once");
       if (s.count[d] != 1) {
-        op_error(kSlice, "dim " + std::to_string(d) + " is dropped (an integer index) but its range holds " +
-                             std::to_string(s.count[d]) + " elements; expected exactly one element");
+        op_error(op, "dim " + std::to_string(d) + " is dropped (an integer index) but its range holds " +
+                         std::to_string(s.count[d]) + " elements; expected exactly one element");
       }
       s.dropped[d] = true;
     }
@@ -234,44 +393,97 @@ SliceSpec slice_spec(const Shape& in, const Attrs& attrs) {
   return s;
 }
 
+// (sliced dim, slice dim) for each dim the slice keeps whole: only there can a split pass
+// through, since a sliced dim would not cut its parts where the other side's balanced
+// split cuts.
+std::vector<std::pair<int64_t, int64_t>> whole_slice_dims(const Shape& shape, const SliceSpec& s) {
+  std::vector<std::pair<int64_t, int64_t>> dims;
+  int64_t out_dim = 0;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (s.dropped[d]) continue;
+    if (s.start[d] == 0 && s.count[d] == shape[d]) dims.emplace_back(d, out_dim);
+    ++out_dim;
+  }
+  return dims;
+}
+
+// Where this rank's part of the slice lies in its part of the sliced tensor: element i of
+// the slice's part (dropped dims kept as size 1, so it has `extent`) is element
+// base + i . strides of the sliced tensor's part. Element o of a dim is logical element
+// start + o * step; both are shifted by where the parts begin.
+struct SliceLocal {
+  int64_t base = 0;
+  Shape strides, extent;
+};
+
+SliceLocal slice_local(const SliceSpec& s, const Box& sliced_box, const Box& slice_box) {
+  const Shape sliced_strides = row_major_strides(sliced_box.extent);
+  SliceLocal l;
+  for (size_t d = 0, j = 0; d < s.start.size(); ++d) {
+    const int64_t slice_start = s.dropped[d] ? 0 : slice_box.start[j];
+    l.extent.push_back(s.dropped[d] ? 1 : slice_box.extent[j++]);
+    l.strides.push_back(sliced_strides[d] * s.step[d]);
+    l.base += (s.start[d] + slice_start * s.step[d] - sliced_box.start[d]) * sliced_strides[d];
+  }
+  return l;
+}
+
 OpDef slice_op() {
   OpDef op;
   op.name = kSlice;
   op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(kSlice, in, 1);
-    return std::vector<TensorMeta>{{slice_spec(in[0].shape, attrs).out, in[0].dtype}};
+    return std::vector<TensorMeta>{{slice_spec(kSlice, in[0].shape, attrs).out, in[0].dtype}};
   };
-  // A split dim must be kept whole: a sliced one would not cut its parts where the output's
-  // balanced split cuts.
   op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
-    const Shape& shape = in[0].shape;
-    const SliceSpec s = slice_spec(shape, attrs);
     std::vector<Signature> sigs;
-    int64_t out_dim = 0;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      if (s.dropped[d]) continue;
-      if (s.start[d] == 0 && s.count[d] == shape[d]) sigs.push_back({{split(d)}, {split(out_dim)}});
-      ++out_dim;
+    for (auto [d, j] : whole_slice_dims(in[0].shape, slice_spec(kSlice, in[0].shape, attrs))) {
+      sigs.push_back({{split(d)}, {split(j)}});
     }
     return with_partial(sigs, 1);
   };
-  // Output element o of a dim reads logical input element start + o * step; both are
-  // shifted by where this rank's parts begin.
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const SliceSpec s = slice_spec(ctx.inputs[0].shape, ctx.attrs);
-    const Box& in_box = ctx.input_boxes[0];
-    const Box& out_box = ctx.output_boxes[0];
-    const Shape in_strides = row_major_strides(in[0].shape());
-    Shape extent, strides;  // the output's local part with dropped dims kept as size 1
-    int64_t base = 0;
-    for (size_t d = 0, j = 0; d < s.start.size(); ++d) {
-      const int64_t out_start = s.dropped[d] ? 0 : out_box.start[j];
-      extent.push_back(s.dropped[d] ? 1 : out_box.extent[j++]);
-      strides.push_back(in_strides[d] * s.step[d]);
-      base += (s.start[d] + out_start * s.step[d] - in_box.start[d]) * in_strides[d];
+    const SliceSpec s = slice_spec(kSlice, ctx.inputs[0].shape, ctx.attrs);
+    const SliceLocal l = slice_local(s, ctx.input_boxes[0], ctx.output_boxes[0]);
+    return std::vector<Tensor>{gather_strided(in[0], l.base, l.strides, l.extent).view(0, ctx.output_boxes[0].extent)};
+  };
+  op.grad = [](const GradContext& g) {
+    return std::vector<Var>{
+        call1(kSliceBackward, {g.grad_outputs[0]}, Attrs(g.attrs).set("shape", g.inputs[0].shape()))};
+  };
+  return op;
+}
+
+OpDef slice_backward_op() {
+  OpDef op;
+  op.name = kSliceBackward;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(kSliceBackward, in, 1);
+    const Shape shape = attrs.get_ints("shape");
+    for (int64_t size : shape) {
+      if (size < 0) op_error(kSliceBackward, "shape " + to_string(shape) + " is invalid; expected sizes >= 0");
     }
-    Tensor out = gather_strided(in[0], base, strides, extent);
-    return std::vector<Tensor>{out.view(0, out_box.extent)};
+    const Shape sliced = slice_spec(kSliceBackward, shape, attrs).out;
+    if (in[0].shape != sliced) {
+      op_error(kSliceBackward, "the gradient has shape " + to_string(in[0].shape) +
+                                   " but the slice of a tensor of shape " + to_string(shape) + " has shape " +
+                                   to_string(sliced) + "; expected them equal");
+    }
+    return std::vector<TensorMeta>{{shape, in[0].dtype}};
+  };
+  op.signatures = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>& out, const Attrs& attrs) {
+    std::vector<Signature> sigs;
+    for (auto [d, j] : whole_slice_dims(out[0].shape, slice_spec(kSliceBackward, out[0].shape, attrs))) {
+      sigs.push_back({{split(j)}, {split(d)}});
+    }
+    return with_partial(sigs, 1);
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const SliceSpec s = slice_spec(kSliceBackward, ctx.outputs[0].shape, ctx.attrs);
+    const SliceLocal l = slice_local(s, ctx.output_boxes[0], ctx.input_boxes[0]);
+    Tensor dx = Tensor::zeros(ctx.output_boxes[0].extent, in[0].dtype());
+    scatter_strided(in[0].view(0, l.extent), dx, l.base, l.strides);
+    return std::vector<Tensor>{dx};
   };
   return op;
 }
@@ -321,6 +533,18 @@ Tensor assemble(const std::vector<Tensor>& parts, const std::vector<Shape>& star
   return out;
 }
 
+// Input i's gradient for cat and stack: dy's elements [start, stop) along `dim`, that dim
+// dropped for stack (stop = start + 1).
+Var slice_along(const Var& dy, int64_t dim, int64_t start, int64_t stop, bool drop) {
+  const Shape& shape = dy.shape();
+  Shape starts(shape.size(), 0), stops = shape;
+  starts[dim] = start;
+  stops[dim] = stop;
+  Attrs attrs{{"starts", starts}, {"stops", stops}, {"steps", Shape(shape.size(), 1)}};
+  if (drop) attrs.set("drop_dims", Shape{dim});
+  return call1(kSlice, {dy}, attrs);
+}
+
 constexpr const char* kCat = "cat";
 
 OpDef cat_op() {
@@ -350,6 +574,18 @@ OpDef cat_op() {
       offset += ctx.inputs[i].shape[dim];
     }
     return std::vector<Tensor>{assemble(in, starts, ctx.output_boxes[0], ctx.outputs[0].dtype)};
+  };
+  op.grad = [](const GradContext& g) {
+    const Var& dy = g.grad_outputs[0];
+    const int64_t dim = kernel::normalize_dim(kCat, g.attrs.get_int("dim"), static_cast<int64_t>(dy.shape().size()));
+    std::vector<Var> grads(g.inputs.size());
+    int64_t offset = 0;
+    for (size_t i = 0; i < g.inputs.size(); ++i) {
+      const int64_t size = g.inputs[i].shape()[dim];
+      if (g.needs_grad[i]) grads[i] = slice_along(dy, dim, offset, offset + size, false);
+      offset += size;
+    }
+    return grads;
   };
   return op;
 }
@@ -387,6 +623,15 @@ OpDef stack_op() {
     }
     return std::vector<Tensor>{assemble(slabs, starts, ctx.output_boxes[0], ctx.outputs[0].dtype)};
   };
+  op.grad = [](const GradContext& g) {
+    const Var& dy = g.grad_outputs[0];
+    const int64_t dim = kernel::normalize_dim(kStack, g.attrs.get_int("dim"), static_cast<int64_t>(dy.shape().size()));
+    std::vector<Var> grads(g.inputs.size());
+    for (size_t i = 0; i < g.inputs.size(); ++i) {
+      if (g.needs_grad[i]) grads[i] = slice_along(dy, dim, static_cast<int64_t>(i), static_cast<int64_t>(i) + 1, true);
+    }
+    return grads;
+  };
   return op;
 }
 
@@ -395,7 +640,9 @@ OpDef stack_op() {
 void register_shape_ops(OpRegistry& r) {
   r.add(permute_op());
   r.add(reshape_op());
+  r.add(expand_op());
   r.add(slice_op());
+  r.add(slice_backward_op());
   r.add(cat_op());
   r.add(stack_op());
 }

@@ -1,16 +1,17 @@
 """Shape ops with PyTorch's names and semantics: transpose, permute, x.T, reshape / view,
-contiguous, indexing (x[1:3, ..., ::2]; an int index drops its dim), narrow, cat, stack.
+contiguous, indexing (x[1:3, ..., ::2]; an int index drops its dim), narrow, cat, stack,
+expand / expand_as / broadcast_to.
 
-They map onto the C++ ops permute, reshape, slice, cat and stack (meshflow/ops/shape.cc,
-which also lists their SBP signatures). Every tensor is contiguous, so view is reshape and
-contiguous() returns the tensor itself.
+They map onto the C++ ops permute, reshape, slice, cat, stack and expand
+(meshflow/ops/shape.cc, which also lists their SBP signatures). Every tensor is contiguous,
+so view is reshape, contiguous() returns the tensor itself, and expand copies.
 """
 import numbers
 import operator
 
 from ._tensor import Tensor, apply
 
-__all__ = ["transpose", "permute", "reshape", "narrow", "cat", "stack"]
+__all__ = ["transpose", "permute", "reshape", "narrow", "cat", "stack", "broadcast_to"]
 
 
 def _normalize_dim(op, dim, ndim):
@@ -45,6 +46,11 @@ def transpose(x, dim0, dim1):
 def reshape(x, shape):
     """x's elements in row-major order with a new shape; one size may be -1 (inferred)."""
     return apply("reshape", [x], {"shape": _ints([shape])})[0]
+
+
+def broadcast_to(x, shape):
+    """x repeated along its size-1 dims (and new leading dims) to `shape`; -1 keeps a dim."""
+    return apply("expand", [x], {"shape": _ints([shape])})[0]
 
 
 def narrow(x, dim, start, length):
@@ -119,6 +125,8 @@ Tensor.transpose = transpose
 Tensor.T = property(lambda x: permute(x, list(reversed(range(x.ndim)))))
 Tensor.reshape = lambda x, *shape: reshape(x, _ints(shape))
 Tensor.view = Tensor.reshape
+Tensor.expand = lambda x, *sizes: broadcast_to(x, _ints(sizes))
+Tensor.expand_as = lambda x, other: broadcast_to(x, other.shape)
 Tensor.contiguous = lambda x: x
 Tensor.narrow = narrow
 Tensor.__getitem__ = _getitem

@@ -46,7 +46,7 @@ inline int check_every_signature(const std::string& op_name, const std::vector<T
   std::vector<TensorMeta> metas;
   for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
   int checked = 0;
-  for (const NdSignature& sig : valid_nd_signatures(op, metas, attrs, placement.ndim())) {
+  for (const NdSignature& sig : valid_nd_signatures(op, metas, attrs, placement.hierarchy())) {
     std::vector<GlobalTensor> globals;
     for (size_t i = 0; i < inputs.size(); ++i) globals.push_back(make_source(inputs[i], placement, sig.inputs[i]));
     Constraints constraints;

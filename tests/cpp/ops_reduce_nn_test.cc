@@ -5,7 +5,9 @@
 // input, which must fail with the same clear error on every rank.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/cpp/op_check.h"
@@ -18,6 +20,16 @@ using namespace test;  // NOLINT: the suite's helpers
 using Dims = std::vector<int64_t>;
 
 Tensor value(const Shape& shape, DType dtype = DType::kFloat32) { return logical_value(shape, dtype); }
+
+// Values in [-2.5, 2.5], where gelu and softmax are far from saturating.
+Tensor small_value(const Shape& shape, DType dtype = DType::kFloat32) {
+  Tensor t = logical_value(shape, dtype);
+  visit_dtype(dtype, [&](auto v) {
+    using T = decltype(v);
+    for (int64_t i = 0; i < t.numel(); ++i) t.data_as<T>()[i] /= 8;
+  });
+  return t;
+}
 
 // Indices in [0, bound), spread so that every shard touches several rows.
 Tensor indices(const Shape& shape, DType dtype, int64_t bound) {
@@ -39,7 +51,7 @@ Attrs reduce_attrs(const Dims& dims, bool keepdim) { return {{"dims", dims}, {"k
 // The op's valid 1-d signatures, as strings, all-broadcast last.
 std::vector<std::string> one_axis(const std::string& op, const std::vector<TensorMeta>& inputs, const Attrs& attrs) {
   std::vector<std::string> out;
-  for (const NdSignature& s : valid_nd_signatures(find_op(op), inputs, attrs, 1)) out.push_back(s.str());
+  for (const NdSignature& s : valid_nd_signatures(find_op(op), inputs, attrs, {1})) out.push_back(s.str());
   return out;
 }
 
@@ -176,6 +188,111 @@ TEST(NnSoftmax, BadInput) {
                "[log_softmax] dim -3 is out of range for a tensor of 2 dims");
 }
 
+Attrs causal_attrs() { return {{"dim", int64_t{-1}}, {"causal", true}}; }
+
+TEST(NnSoftmax, CausalEverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const char* op : {"softmax", "log_softmax"}) {
+      // Tq < Tk (the mask's diagonal shifted right), Tq == Tk, and an empty batch.
+      for (const Shape& shape : std::vector<Shape>{{5, 3, 6}, {3, 2, 4, 4}, {0, 2, 2}}) {
+        check(op, {small_value(shape)}, causal_attrs(), p);
+      }
+      check(op, {small_value({7, 5, 5}, DType::kFloat64)}, causal_attrs(), p);
+    }
+  }
+}
+
+// The causal result is the plain one of the logits with -inf where masked (up to the order
+// of the vectorized sums), and masked probabilities are exactly 0.
+TEST(NnSoftmax, CausalMasksLaterPositions) {
+  const int64_t tq = 3, tk = 5;
+  for (const char* op : {"softmax", "log_softmax"}) {
+    for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
+      const Tensor x = small_value({2, tq, tk}, dtype);
+      Tensor masked = x.clone();
+      visit_dtype(dtype, [&](auto v) {
+        using T = decltype(v);
+        for (int64_t r = 0; r < 2 * tq; ++r) {
+          for (int64_t j = r % tq + 1 + tk - tq; j < tk; ++j) {
+            masked.data_as<T>()[r * tk + j] = -std::numeric_limits<T>::infinity();
+          }
+        }
+      });
+      const Tensor y = local(op, {x}, causal_attrs())[0];
+      EXPECT_TRUE(close(y, local(op, {masked}, {{"dim", int64_t{-1}}})[0], 1e-6)) << op;
+    }
+  }
+  const Tensor y = local("softmax", {small_value({tq, tk})}, causal_attrs())[0];
+  EXPECT_EQ(y.data_as<float>()[0 * tk + 3], 0.0f);
+  EXPECT_GT(y.data_as<float>()[1 * tk + 3], 0.0f);
+  EXPECT_EQ(one_axis("log_softmax", {{{4, 3, 5}, DType::kFloat32}}, causal_attrs()),
+            (std::vector<std::string>{"(S(0)) -> (S(0))", "(B) -> (B)"}));
+}
+
+TEST(NnSoftmax, CausalBadInput) {
+  expect_error([&] { local("softmax", {value({4, 5})}, {{"dim", int64_t{0}}, {"causal", true}}); },
+               "[softmax] causal masking is over the last two dims [.., Tq, Tk] along the last, but dim is 0 of a "
+               "tensor of shape [4, 5]; expected dim -1 of a tensor of at least 2 dims");
+  expect_error([&] { local("log_softmax", {value({5})}, causal_attrs()); },
+               "[log_softmax] causal masking is over the last two dims");
+  expect_error([&] { local("softmax", {value({2, 5, 4})}, causal_attrs()); },
+               "[softmax] causal masking of shape [2, 5, 4] would mask whole rows (Tq = 5 > Tk = 4); expected "
+               "Tq <= Tk");
+}
+
+// ---------------------------------------------------------------------------------------------
+// softmax_backward
+
+Attrs softmax_backward_attrs(int64_t dim, bool log, bool causal = false) {
+  return {{"dim", dim}, {"log", log}, {"causal", causal}};
+}
+
+TEST(NnSoftmaxBackward, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (bool log : {false, true}) {
+      const char* forward = log ? "log_softmax" : "softmax";
+      for (const auto& [shape, dim, causal] : std::vector<std::tuple<Shape, int64_t, bool>>{
+               {{4, 6}, 1, false}, {{5, 3, 7}, -2, false}, {{5, 3, 7}, 0, false}, {{3, 0, 2}, 1, false},
+               {{5, 3, 6}, -1, true}, {{3, 4, 4}, 2, true}}) {
+        const Attrs attrs = softmax_backward_attrs(dim, log, causal);
+        const Tensor y = local(forward, {small_value(shape)}, {{"dim", dim}, {"causal", causal}})[0];
+        check("softmax_backward", {y, value(shape)}, attrs, p);
+      }
+      const Tensor y = local(forward, {small_value({5, 7}, DType::kFloat64)}, {{"dim", int64_t{0}}})[0];
+      check("softmax_backward", {y, value({5, 7}, DType::kFloat64)}, softmax_backward_attrs(0, log), p);
+    }
+  }
+}
+
+TEST(NnSoftmaxBackward, SignaturesAndMask) {
+  const std::vector<TensorMeta> two{{{4, 6, 5}, DType::kFloat32}, {{4, 6, 5}, DType::kFloat32}};
+  EXPECT_EQ(one_axis("softmax_backward", two, softmax_backward_attrs(1, false)),
+            (std::vector<std::string>{"(S(0)), (S(0)) -> (S(0))", "(S(2)), (S(2)) -> (S(2))", "(B), (P) -> (P)",
+                                      "(B), (B) -> (B)"}));
+  const std::vector<TensorMeta> causal{{{4, 5, 6}, DType::kFloat32}, {{4, 5, 6}, DType::kFloat32}};
+  EXPECT_EQ(one_axis("softmax_backward", causal, softmax_backward_attrs(-1, true, true)),
+            (std::vector<std::string>{"(S(0)), (S(0)) -> (S(0))", "(B), (P) -> (P)", "(B), (B) -> (B)"}));
+  // Masked logits get no gradient, whatever arrives at their (constant) outputs.
+  for (bool log : {false, true}) {
+    const Tensor y = local(log ? "log_softmax" : "softmax", {small_value({2, 3})}, causal_attrs())[0];
+    const Tensor dx = local("softmax_backward", {y, value({2, 3})}, softmax_backward_attrs(-1, log, true))[0];
+    EXPECT_EQ(dx.data_as<float>()[2], 0.0f) << log;
+    EXPECT_NE(dx.data_as<float>()[4], 0.0f) << log;
+  }
+}
+
+TEST(NnSoftmaxBackward, BadInput) {
+  const Tensor y = value({4, 3});
+  expect_error([&] { local("softmax_backward", {y, value({4, 2})}, softmax_backward_attrs(0, false)); },
+               "[softmax_backward] dy has shape [4, 2]; expected [4, 3], the shape of y");
+  expect_error([&] { local("softmax_backward", {y, value({4, 3}, DType::kFloat64)}, softmax_backward_attrs(0, true)); },
+               "[softmax_backward] dtypes differ: float32 and float64");
+  expect_error([&] { local("softmax_backward", {y, y}, {{"dim", int64_t{0}}}); },
+               "[softmax_backward] missing attribute 'log'");
+  expect_error([&] { local("softmax_backward", {y, y}, softmax_backward_attrs(0, false, true)); },
+               "[softmax_backward] causal masking is over the last two dims");
+}
+
 // ---------------------------------------------------------------------------------------------
 // layer_norm
 
@@ -230,6 +347,76 @@ TEST(NnLayerNorm, BadInput) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// layer_norm_backward
+
+TEST(NnLayerNormBackward, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const auto& [shape, normalized] : std::vector<std::pair<Shape, Dims>>{
+             {{4, 6}, {6}}, {{5, 3, 7}, {7}}, {{5, 3, 7}, {3, 7}}, {{0, 4}, {4}}}) {
+      for (const auto& [weight, bias] :
+           std::vector<std::pair<bool, bool>>{{false, false}, {true, false}, {false, true}, {true, true}}) {
+        std::vector<Tensor> inputs{small_value(shape)};
+        if (weight) inputs.push_back(value(normalized));
+        inputs.push_back(value(shape));
+        check("layer_norm_backward", inputs, layer_norm_attrs(normalized, weight, bias), p);
+      }
+    }
+    check("layer_norm_backward", {small_value({5, 6}, DType::kFloat64), value({6}, DType::kFloat64),
+                                  value({5, 6}, DType::kFloat64)},
+          layer_norm_attrs({6}, true, true), p);
+  }
+}
+
+TEST(NnLayerNormBackward, Signatures) {
+  const TensorMeta x{{4, 6, 5}, DType::kFloat32}, w{{5}, DType::kFloat32};
+  EXPECT_EQ(one_axis("layer_norm_backward", {x, w, x}, layer_norm_attrs({5}, true, true)),
+            (std::vector<std::string>{"(S(0)), (B), (S(0)) -> (S(0)), (P), (P)",
+                                      "(S(1)), (B), (S(1)) -> (S(1)), (P), (P)", "(B), (B), (P) -> (P), (P), (P)",
+                                      "(B), (B), (B) -> (B), (B), (B)"}));
+  EXPECT_EQ(one_axis("layer_norm_backward", {x, x}, layer_norm_attrs({6, 5}, false, false)),
+            (std::vector<std::string>{"(S(0)), (S(0)) -> (S(0))", "(B), (P) -> (P)", "(B), (B) -> (B)"}));
+  const std::vector<Tensor> grads =
+      local("layer_norm_backward", {value({2, 3}), value({2, 3})}, layer_norm_attrs({3}, false, true));
+  ASSERT_EQ(grads.size(), 2u);
+  EXPECT_EQ(grads[1].shape(), (Shape{3}));
+}
+
+TEST(NnLayerNormBackward, BadInput) {
+  const Tensor x = value({4, 3});
+  expect_error([&] { local("layer_norm_backward", {x, value({4, 2})}, layer_norm_attrs({3}, false, false)); },
+               "[layer_norm_backward] dy has shape [4, 2]; expected [4, 3], the shape of the input");
+  expect_error([&] { local("layer_norm_backward", {x, x}, layer_norm_attrs({3}, true, false)); },
+               "[layer_norm_backward] takes 3 inputs, got 2");
+  expect_error([&] { local("layer_norm_backward", {x, value({2}), x}, layer_norm_attrs({3}, true, false)); },
+               "[layer_norm_backward] weight has shape [2]; expected normalized_shape [3]");
+  expect_error([&] { local("layer_norm_backward", {x, x}, layer_norm_attrs({2}, false, false)); },
+               "[layer_norm_backward] normalized_shape [2] is not the trailing dims");
+}
+
+// ---------------------------------------------------------------------------------------------
+// gelu_backward
+
+TEST(NnGeluBackward, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const Shape& shape : std::vector<Shape>{{4, 6}, {5, 3, 7}, {0, 3}, {}}) {
+      check("gelu_backward", {small_value(shape), value(shape)}, {}, p);
+    }
+    check("gelu_backward", {small_value({7, 5}, DType::kFloat64), value({7, 5}, DType::kFloat64)}, {}, p);
+  }
+}
+
+TEST(NnGeluBackward, SignaturesAndBadInput) {
+  const TensorMeta x{{4, 6}, DType::kFloat32};
+  EXPECT_EQ(one_axis("gelu_backward", {x, x}, {}),
+            (std::vector<std::string>{"(S(0)), (S(0)) -> (S(0))", "(S(1)), (S(1)) -> (S(1))", "(B), (P) -> (P)",
+                                      "(B), (B) -> (B)"}));
+  expect_error([&] { local("gelu_backward", {value({4, 3}), value({3})}); },
+               "[gelu_backward] dy has shape [3]; expected [4, 3], the shape of x");
+  expect_error([&] { local("gelu_backward", {value({3}, DType::kInt64), value({3}, DType::kInt64)}); },
+               "[gelu_backward] the dtype of x is int64; expected float32 or float64");
+}
+
+// ---------------------------------------------------------------------------------------------
 // embedding
 
 TEST(NnEmbedding, EverySignatureMatchesOneDevice) {
@@ -273,6 +460,121 @@ TEST(NnEmbedding, OutOfRangeFailsOnEveryRankWhenIndicesAreBroadcast) {
   const GlobalTensor ok = make_source(indices({5}, DType::kInt64, 7), p, {Sbp::broadcast()});
   const GlobalTensor out = apply_global(find_op("embedding"), {ok, w}, {})[0];
   EXPECT_TRUE(close(gather_full(out), local("embedding", {indices({5}, DType::kInt64, 7), value({7, 4})})[0], 0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// embedding_backward
+
+Attrs num_weights(int64_t n) { return {{"num_weights", n}}; }
+
+TEST(NnEmbeddingBackward, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    // Vocabularies of 7, 5 and 9 rows: uneven over 2 and 4 ranks; rows no index points at
+    // (5 and 9 rows for indices below 4); repeated indices, which add up.
+    check("embedding_backward", {indices({3, 5}, DType::kInt64, 7), value({3, 5, 4})}, num_weights(7), p);
+    check("embedding_backward", {indices({6}, DType::kInt32, 4), value({6, 3}, DType::kFloat64)}, num_weights(5), p);
+    check("embedding_backward", {indices({6}, DType::kInt32, 4), value({6, 3}, DType::kInt64)}, num_weights(9), p);
+    check("embedding_backward", {indices({}, DType::kInt64, 7), value({6})}, num_weights(7), p);
+    check("embedding_backward", {indices({0, 2}, DType::kInt64, 7), value({0, 2, 4})}, num_weights(7), p);
+    check("embedding_backward", {indices({4}, DType::kInt64, 3), value({4, 0})}, num_weights(3), p);
+  }
+}
+
+TEST(NnEmbeddingBackward, SignaturesAndBadInput) {
+  EXPECT_EQ(one_axis("embedding_backward", {{{3, 5}, DType::kInt64}, {{3, 5, 4}, DType::kFloat32}}, num_weights(7)),
+            (std::vector<std::string>{"(S(0)), (S(0)) -> (P)", "(S(1)), (S(1)) -> (P)", "(B), (S(2)) -> (S(1))",
+                                      "(B), (P) -> (P)", "(B), (B) -> (S(0))", "(B), (B) -> (B)"}));
+  const Tensor dy = value({3, 4});
+  expect_error([&] { local("embedding_backward", {indices({3}, DType::kInt64, 9), dy}, num_weights(7)); },
+               "[embedding_backward] index 8 is out of range; expected values in [0, 7)");
+  expect_error([&] { local("embedding_backward", {indices({2}, DType::kInt64, 7), dy}, num_weights(7)); },
+               "[embedding_backward] dy has shape [3, 4]; expected [2, 4], the indices' shape and the embedding dim");
+  expect_error([&] { local("embedding_backward", {indices({3}, DType::kInt64, 7), value({})}, num_weights(7)); },
+               "[embedding_backward] dy has shape []; expected [3, 0]");
+  expect_error([&] { local("embedding_backward", {indices({3}, DType::kInt64, 7), dy}, num_weights(-1)); },
+               "[embedding_backward] num_weights is -1; expected num_weights >= 0");
+  expect_error([&] { local("embedding_backward", {value({3}), dy}, num_weights(7)); },
+               "[embedding_backward] the dtype of indices is float32; expected int32 or int64");
+}
+
+// ---------------------------------------------------------------------------------------------
+// gather, gather_backward
+
+Attrs dim_attr(int64_t dim) { return {{"dim", dim}}; }
+Attrs gather_backward_attrs(int64_t dim, int64_t size) { return {{"dim", dim}, {"size", size}}; }
+
+TEST(NnGather, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    // Cross-entropy's shape (one target per row) and index smaller, larger and equal along
+    // dim; 7, 6 and 4 positions along dim, uneven over 4 ranks.
+    check("gather", {value({5, 7}), indices({5, 1}, DType::kInt64, 7)}, dim_attr(1), p);
+    check("gather", {value({6, 4, 5}, DType::kFloat64), indices({6, 3, 5}, DType::kInt32, 4)}, dim_attr(1), p);
+    check("gather", {value({6, 3}), indices({8, 3}, DType::kInt64, 6)}, dim_attr(0), p);
+    check("gather", {value({6, 3}, DType::kInt32), indices({6, 3}, DType::kInt64, 6)}, dim_attr(-2), p);
+    check("gather", {value({5, 0}), indices({5, 0}, DType::kInt64, 1)}, dim_attr(0), p);
+  }
+}
+
+TEST(NnGather, SignaturesAndBadInput) {
+  EXPECT_EQ(one_axis("gather", {{{4, 7, 5}, DType::kFloat32}, {{4, 2, 5}, DType::kInt64}}, dim_attr(1)),
+            (std::vector<std::string>{"(S(0)), (S(0)) -> (S(0))", "(S(2)), (S(2)) -> (S(2))",
+                                      "(B), (S(1)) -> (S(1))", "(S(1)), (B) -> (P)", "(B), (B) -> (B)"}));
+  const Tensor x = value({4, 3});
+  expect_error([&] { local("gather", {x, indices({4, 2}, DType::kInt64, 4)}, dim_attr(1)); },
+               "[gather] index 3 is out of range; expected values in [0, 3)");
+  expect_error([&] { local("gather", {x, indices({3, 2}, DType::kInt64, 3)}, dim_attr(1)); },
+               "[gather] index has shape [3, 2]; expected [4, 2], the shape of x except along dim 1");
+  expect_error([&] { local("gather", {x, indices({4}, DType::kInt64, 3)}, dim_attr(0)); },
+               "[gather] index has shape [4]; expected [4, 3]");
+  expect_error([&] { local("gather", {x, value({4, 3})}, dim_attr(0)); },
+               "[gather] the dtype of index is float32; expected int32 or int64");
+  expect_error([&] { local("gather", {x, indices({4, 3}, DType::kInt64, 3)}, dim_attr(2)); },
+               "[gather] dim 2 is out of range");
+}
+
+// The target logits off a vocabulary split: every rank raises when any index is bad, and
+// the job goes on.
+TEST(NnGather, OutOfRangeFailsOnEveryRankWhenXIsSplitAlongDim) {
+  REQUIRE_RANKS(2);
+  const Placement p = first_ranks({comm::world_size()});
+  const GlobalTensor logits = make_source(value({3, 7}), p, {Sbp::split(1)});
+  const GlobalTensor bad = make_source(indices({3, 1}, DType::kInt64, 9), p, {Sbp::broadcast()});
+  expect_error([&] { apply_global(find_op("gather"), {logits, bad}, dim_attr(1)); },
+               "[gather] index 8 is out of range; expected values in [0, 7)");
+  const Tensor ok = indices({3, 1}, DType::kInt64, 7);
+  const GlobalTensor out =
+      apply_global(find_op("gather"), {logits, make_source(ok, p, {Sbp::broadcast()})}, dim_attr(1))[0];
+  EXPECT_EQ(out.nd_sbp(), (NdSbp{Sbp::partial_sum()}));
+  EXPECT_TRUE(close(gather_full(out), local("gather", {value({3, 7}), ok}, dim_attr(1))[0], 0));
+}
+
+TEST(NnGatherBackward, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    check("gather_backward", {indices({5, 1}, DType::kInt64, 7), value({5, 1})}, gather_backward_attrs(1, 7), p);
+    check("gather_backward", {indices({6, 3, 5}, DType::kInt32, 4), value({6, 3, 5}, DType::kFloat64)},
+          gather_backward_attrs(1, 4), p);
+    // More index rows than positions: repeated indices add up.
+    check("gather_backward", {indices({8, 3}, DType::kInt64, 6), value({8, 3})}, gather_backward_attrs(0, 6), p);
+    check("gather_backward", {indices({4, 2}, DType::kInt64, 3), value({4, 2}, DType::kInt64)},
+          gather_backward_attrs(-2, 6), p);
+    check("gather_backward", {indices({0, 3}, DType::kInt64, 1), value({0, 3})}, gather_backward_attrs(0, 5), p);
+  }
+}
+
+TEST(NnGatherBackward, SignaturesAndBadInput) {
+  EXPECT_EQ(one_axis("gather_backward", {{{4, 2, 5}, DType::kInt64}, {{4, 2, 5}, DType::kFloat32}},
+                     gather_backward_attrs(1, 7)),
+            (std::vector<std::string>{"(S(0)), (S(0)) -> (S(0))", "(S(2)), (S(2)) -> (S(2))",
+                                      "(B), (B) -> (S(1))", "(S(1)), (S(1)) -> (P)", "(B), (P) -> (P)",
+                                      "(B), (B) -> (B)"}));
+  const Tensor idx = indices({4, 2}, DType::kInt64, 6);
+  EXPECT_EQ(local("gather_backward", {idx, value({4, 2})}, gather_backward_attrs(1, 6))[0].shape(), (Shape{4, 6}));
+  expect_error([&] { local("gather_backward", {idx, value({4, 2})}, gather_backward_attrs(1, 5)); },
+               "[gather_backward] index 5 is out of range; expected values in [0, 5)");
+  expect_error([&] { local("gather_backward", {idx, value({4, 3})}, gather_backward_attrs(1, 6)); },
+               "[gather_backward] dy has shape [4, 3]; expected [4, 2], the shape of index");
+  expect_error([&] { local("gather_backward", {idx, value({4, 2})}, gather_backward_attrs(1, -1)); },
+               "[gather_backward] size is -1; expected size >= 0");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // Copyright 2026 The meshflow Authors.
-// Shape ops (permute, reshape, slice, cat, stack) under mpirun: every valid signature on
-// every mesh against the single-device result, with even, uneven and zero-size shapes; the
-// exact signature lists where they are subtle (reshape); local values; bad input.
+// Shape ops (permute, reshape, expand, slice, slice_backward, cat, stack) under mpirun:
+// every valid signature on every mesh against the single-device result, with even, uneven
+// and zero-size shapes; the exact signature lists where they are subtle (reshape's splits
+// that line up only on some meshes); local values; bad input.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -92,22 +93,122 @@ TEST(ShapeReshape, EverySignatureMatchesOneDevice) {
       {{4, 6}, {24}},          {{4, 6}, {2, 2, 6}},    {{4, 6}, {4, 2, 3}}, {{5, 3}, {3, 5}},
       {{7, 6}, {7, 2, 3}},     {{2, 3, 4}, {6, 4}},    {{6, 4}, {2, 3, 4}}, {{2, 3, 4}, {2, -1}},
       {{5, 3, 2}, {-1, 3, 2}}, {{3, 1, 5}, {3, 5, 1}}, {{1, 5}, {1, 1, 5}}, {{5, 0}, {5, 0, 1}},
-      {{0, 3}, {3, 0}},        {{2, 0, 3}, {0, 7}},    {{1}, {}},           {{}, {1, 1}}};
+      {{0, 3}, {3, 0}},        {{2, 0, 3}, {0, 7}},    {{1}, {}},           {{}, {1, 1}},
+      {{6, 4}, {4, 6}},        {{8, 3}, {2, 4, 3}},    {{2, 4, 3}, {8, 3}}, {{3, 2, 4, 2}, {3, 2, 8}}};
   for (const auto& [in, shape] : cases) sweep("reshape", {value(in)}, {{"shape", shape}});
   sweep("reshape", {value({5, 6}, DType::kInt64)}, {{"shape", Shape{5, 3, 2}}});
   sweep("reshape", {value({5, 6}, DType::kFloat64)}, {{"shape", Shape{30}}});
 }
 
-// A split passes through only where the dim stays whole behind an equal prefix; dims split
-// or merged by the reshape are not carried (their parts line up only for even splits).
-TEST(ShapeReshape, CarriesWholeDimsOnly) {
-  auto sigs = [](const Shape& in, const Shape& shape) { return listed("reshape", {in}, {{"shape", shape}}); };
-  EXPECT_EQ(sigs({4, 6}, {4, 2, 3}), (std::set<std::string>{"S(0) -> S(0)", "P -> P"}));
-  EXPECT_EQ(sigs({6, 4}, {2, 3, 4}), (std::set<std::string>{"S(1) -> S(2)", "P -> P"}));
-  EXPECT_EQ(sigs({2, 3, 4}, {6, 4}), (std::set<std::string>{"S(2) -> S(1)", "P -> P"}));
-  EXPECT_EQ(sigs({2, 12}, {2, 3, 4}), (std::set<std::string>{"S(0) -> S(0)", "P -> P"}));
-  EXPECT_EQ(sigs({5, 3}, {3, 5}), (std::set<std::string>{"P -> P"}));
-  EXPECT_EQ(sigs({3, 1, 5}, {3, 5, 1}), (std::set<std::string>{"S(0) -> S(0)", "S(2) -> S(1)", "P -> P"}));
+// The valid N-d signatures of reshape on a mesh of shape `hierarchy`, as strings.
+std::set<std::string> reshape_valid(const Shape& in, const Shape& shape, const Shape& hierarchy) {
+  std::set<std::string> out;
+  for (const NdSignature& s :
+       valid_nd_signatures(find_op("reshape"), {{in, DType::kFloat32}}, {{"shape", shape}}, hierarchy)) {
+    out.insert(s.str());
+  }
+  return out;
+}
+
+// Attention heads: [B, T, H * D] <-> [B, T, H, D] on uneven B and T carries a split of the
+// heads dim exactly when the mesh axes that cut it divide H (nested axes: their product).
+TEST(ShapeReshape, HeadSplitIsCarriedWhenTheAxesDivideTheHeads) {
+  struct Case {
+    int64_t heads;
+    Shape hierarchy;
+    std::vector<std::string> carried, not_carried;
+  };
+  const std::vector<Case> cases = {
+      {4, {2}, {"(S(2)) -> (S(2))"}, {}},
+      {4, {4}, {"(S(2)) -> (S(2))"}, {}},
+      {6, {2}, {"(S(2)) -> (S(2))"}, {}},
+      {6, {4}, {}, {"(S(2)) -> (S(2))"}},
+      {3, {2}, {}, {"(S(2)) -> (S(2))"}},
+      {4, {2, 2}, {"(S(0), S(2)) -> (S(0), S(2))", "(S(2), S(2)) -> (S(2), S(2))", "(S(2), S(1)) -> (S(2), S(1))"}, {}},
+      {6, {2, 2}, {"(S(0), S(2)) -> (S(0), S(2))", "(S(2), S(0)) -> (S(2), S(0))"}, {"(S(2), S(2)) -> (S(2), S(2))"}},
+      {3, {2, 2}, {"(S(1), S(0)) -> (S(1), S(0))"}, {"(S(0), S(2)) -> (S(0), S(2))", "(S(2), S(2)) -> (S(2), S(2))"}},
+  };
+  const int64_t batch = 3, time = 5, head_dim = 2;
+  for (const Case& c : cases) {
+    const Shape merged{batch, time, c.heads * head_dim}, split_heads{batch, time, c.heads, head_dim};
+    for (const auto& [in, out] : {std::pair{merged, split_heads}, std::pair{split_heads, merged}}) {
+      const std::set<std::string> valid = reshape_valid(in, out, c.hierarchy);
+      for (const std::string& s : c.carried) EXPECT_EQ(valid.count(s), 1u) << s << " " << to_string(in);
+      for (const std::string& s : c.not_carried) EXPECT_EQ(valid.count(s), 0u) << s << " " << to_string(in);
+    }
+  }
+  // Against the single-device result, on the meshes of this world.
+  for (int64_t heads : {2, 3, 4, 6}) {
+    const Shape merged{batch, time, heads * head_dim}, split_heads{batch, time, heads, head_dim};
+    EXPECT_GE(sweep("reshape", {value(merged)}, {{"shape", split_heads}}), 4);
+    EXPECT_GE(sweep("reshape", {value(split_heads)}, {{"shape", merged}}), 4);
+  }
+}
+
+// Whether every rank's part of `in` under in_sbp holds exactly the flat indices of its
+// part of `out` under out_sbp, by listing the indices.
+bool parts_line_up(const Shape& in, const NdSbp& in_sbp, const Shape& out, const NdSbp& out_sbp,
+                   const Shape& hierarchy) {
+  auto flat_indices = [](const Shape& shape, const Box& box) {
+    std::set<int64_t> indices;
+    const Shape strides = row_major_strides(shape);
+    for (int64_t i = 0; i < box.numel(); ++i) {
+      int64_t rest = i, flat = 0;
+      for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+        flat += (box.start[d] + rest % box.extent[d]) * strides[d];
+        rest /= box.extent[d];
+      }
+      indices.insert(flat);
+    }
+    return indices;
+  };
+  for (int64_t id = 0; id < numel(hierarchy); ++id) {
+    Shape coordinate(hierarchy.size());
+    for (int64_t a = static_cast<int64_t>(hierarchy.size()) - 1, rest = id; a >= 0; rest /= hierarchy[a--]) {
+      coordinate[a] = rest % hierarchy[a];
+    }
+    if (flat_indices(in, local_box(in, hierarchy, in_sbp, coordinate)) !=
+        flat_indices(out, local_box(out, hierarchy, out_sbp, coordinate))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Every N-d combination of S(k) -> S(j) (any dims), B -> B and P -> P is valid exactly when
+// the parts line up, on meshes of 2 to 6 ranks; counted by listing flat indices.
+TEST(ShapeReshape, ValidExactlyWhereThePartsLineUp) {
+  const std::vector<std::pair<Shape, Shape>> cases = {
+      {{4, 6}, {24}},       {{5, 6}, {30}},      {{6, 4}, {4, 6}},           {{6, 4}, {2, 3, 4}},
+      {{4, 6}, {4, 2, 3}},  {{5, 3}, {3, 5}},    {{3, 5, 12}, {3, 5, 4, 3}}, {{3, 5, 4, 3}, {3, 5, 12}},
+      {{2, 12}, {2, 3, 4}}, {{8, 3}, {2, 4, 3}}, {{2, 4, 3}, {8, 3}}};
+  const std::vector<Shape> hierarchies = {{2}, {3}, {4}, {2, 2}, {2, 3}, {3, 2}};
+  for (const auto& [in, out] : cases) {
+    std::vector<std::pair<Sbp, Sbp>> one_axis = {{Sbp::broadcast(), Sbp::broadcast()},
+                                                 {Sbp::partial_sum(), Sbp::partial_sum()}};
+    for (size_t k = 0; k < in.size(); ++k) {
+      for (size_t j = 0; j < out.size(); ++j) {
+        one_axis.emplace_back(Sbp::split(static_cast<int>(k)), Sbp::split(static_cast<int>(j)));
+      }
+    }
+    for (const Shape& h : hierarchies) {
+      const std::set<std::string> valid = reshape_valid(in, out, h);
+      size_t lined_up = 0;
+      for (size_t pick = 0; pick < (h.size() == 1 ? one_axis.size() : one_axis.size() * one_axis.size()); ++pick) {
+        NdSbp in_sbp, out_sbp;
+        for (size_t a = 0, rest = pick; a < h.size(); ++a, rest /= one_axis.size()) {
+          in_sbp.insert(in_sbp.begin(), one_axis[rest % one_axis.size()].first);
+          out_sbp.insert(out_sbp.begin(), one_axis[rest % one_axis.size()].second);
+        }
+        const std::string sig = NdSignature{{in_sbp}, {out_sbp}}.str();
+        const bool lines_up = parts_line_up(in, in_sbp, out, out_sbp, h);
+        lined_up += lines_up;
+        EXPECT_EQ(valid.count(sig), lines_up ? 1u : 0u)
+            << sig << " " << to_string(in) << " -> " << to_string(out) << " on " << to_string(h);
+      }
+      EXPECT_EQ(valid.size(), lined_up);
+    }
+  }
 }
 
 TEST(ShapeReshape, ResultIsAViewWithTheNewShape) {
@@ -152,6 +253,71 @@ TEST(ShapeSlice, StepsAndDroppedDims) {
   const Tensor row = local("slice", {x}, slice_attrs({2, 1}, {3, 5}, {1, 1}, {0}));
   EXPECT_EQ(row.shape(), (Shape{4}));
   EXPECT_EQ(values_of(row), (std::vector<int64_t>{11, 12, 13, 14}));
+}
+
+TEST(ShapeSliceBackward, EverySignatureMatchesOneDevice) {
+  const Shape s{6, 5};
+  const std::vector<Attrs> variants = {
+      slice_attrs({0, 0}, {6, 5}, {1, 1}),          // whole
+      slice_attrs({1, 0}, {5, 5}, {2, 1}),          // rows 1, 3
+      slice_attrs({0, 1}, {6, 5}, {1, 3}),          // cols 1, 4
+      slice_attrs({3, 2}, {3, 5}, {1, 1}),          // empty
+      slice_attrs({0, 2}, {6, 3}, {1, 1}, {-1}),    // x[:, 2]
+      slice_attrs({5, 1}, {6, 2}, {1, 1}, {0, 1}),  // x[5, 1]: 0-d
+  };
+  for (const Attrs& a : variants) {
+    const Shape dy_shape = find_op("slice").infer({{s, DType::kFloat32}}, a)[0].shape;
+    EXPECT_GE(sweep("slice_backward", {value(dy_shape)}, Attrs(a).set("shape", s)), 1) << a.str();
+  }
+  const Attrs a = slice_attrs({0, 1, 0}, {3, 7, 4}, {1, 2, 1});
+  EXPECT_GE(sweep("slice_backward", {value({3, 3, 4}, DType::kInt64)}, Attrs(a).set("shape", Shape{3, 7, 4})), 4);
+  sweep("slice_backward", {value({2}, DType::kFloat64)},
+        Attrs(slice_attrs({1, 0, 3}, {2, 7, 4}, {1, 4, 1}, {0, 2})).set("shape", Shape{3, 7, 4}));
+  EXPECT_EQ(listed("slice_backward", {{5, 4}},
+                   Attrs(slice_attrs({2, 0, 0}, {3, 5, 4}, {1, 1, 1}, {0})).set("shape", Shape{6, 5, 4})),
+            (std::set<std::string>{"S(0) -> S(1)", "S(1) -> S(2)", "P -> P"}));
+}
+
+// slice_backward is slice's adjoint: sum(slice(x) * dy) == sum(x * slice_backward(dy)).
+TEST(ShapeSliceBackward, IsTheAdjointOfSlice) {
+  auto dot = [](const Tensor& a, const Tensor& b) {
+    int64_t sum = 0;
+    const std::vector<int64_t> va = values_of(a), vb = values_of(b);
+    for (size_t i = 0; i < va.size(); ++i) sum += va[i] * vb[i];
+    return sum;
+  };
+  const Shape s{4, 7, 3};
+  const Tensor x = value(s, DType::kInt64);
+  for (const Attrs& a :
+       {slice_attrs({1, 0, 0}, {4, 7, 3}, {2, 3, 1}), slice_attrs({2, 1, 0}, {3, 6, 3}, {1, 2, 2}, {0}),
+        slice_attrs({0, 6, 2}, {4, 7, 3}, {1, 1, 1}, {1, 2})}) {
+    const Tensor sliced = local("slice", {x}, a);
+    const Tensor dy = iota(sliced.shape());
+    const Tensor dx = local("slice_backward", {dy}, Attrs(a).set("shape", s));
+    EXPECT_EQ(dx.shape(), s);
+    EXPECT_EQ(dot(sliced, dy), dot(x, dx)) << a.str();
+    int64_t nonzero = 0;
+    for (int64_t v : values_of(dx)) nonzero += v != 0;
+    EXPECT_EQ(nonzero, sliced.numel() - 1) << a.str();  // dy = 0, 1, 2, ...: all but its first land
+  }
+}
+
+TEST(ShapeExpand, EverySignatureMatchesOneDevice) {
+  const std::vector<std::pair<Shape, Shape>> cases = {
+      {{3, 1}, {3, 4}}, {{1, 5}, {2, 4, 5}}, {{5}, {3, -1}}, {{4, 1, 3}, {-1, 6, -1}}, {{}, {2, 3}},
+      {{7, 1}, {7, 1}}, {{0, 1}, {0, 3}},    {{1}, {0}},     {{2, 1, 5}, {3, 2, 4, 5}}};
+  for (const auto& [in, shape] : cases) sweep("expand", {value(in)}, {{"shape", shape}});
+  EXPECT_GE(sweep("expand", {value({5, 1, 3}, DType::kInt64)}, {{"shape", Shape{2, 5, 4, 3}}}), 3);
+  sweep("expand", {value({1, 3}, DType::kFloat64)}, {{"shape", Shape{5, 3}}});
+  sweep("expand", {value({2, 1}, DType::kInt32)}, {{"shape", Shape{2, 3}}});
+  EXPECT_EQ(listed("expand", {{5, 1, 3}}, {{"shape", Shape{2, 5, 4, 3}}}),
+            (std::set<std::string>{"S(0) -> S(1)", "S(2) -> S(3)", "P -> P"}));
+}
+
+TEST(ShapeExpand, RepeatsSizeOneDims) {
+  const Tensor y = local("expand", {iota({2, 1})}, {{"shape", Shape{2, 2, 3}}});
+  EXPECT_EQ(y.shape(), (Shape{2, 2, 3}));
+  EXPECT_EQ(values_of(y), (std::vector<int64_t>{0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1}));
 }
 
 TEST(ShapePermute, MovesDims) {
@@ -217,6 +383,16 @@ TEST(ShapeErrors, BadInputNamesTheProblem) {
   expect_error(message("cat", {x, value({4, 6, 1})}, {{"dim", int64_t{0}}}), "[cat]", "[4, 6, 1]");
   expect_error(message("cat", {x, value({4, 6}, DType::kInt64)}, {{"dim", int64_t{0}}}), "[cat]", "dtypes differ");
   expect_error(message("cat", {x}, {{"dim", int64_t{2}}}), "[cat]", "out of range");
+  expect_error(message("expand", {x}, {{"shape", Shape{6}}}), "[expand]", "fewer dims");
+  expect_error(message("expand", {x}, {{"shape", Shape{4, 7}}}), "[expand]", "dim 1 of size 6 cannot be expanded to 7");
+  expect_error(message("expand", {x}, {{"shape", Shape{-1, 4, 6}}}), "[expand]", "size -1 in dim 0");
+  expect_error(message("expand", {value({4, 1})}, {{"shape", Shape{4, -2}}}), "[expand]", "size -2 in dim 1");
+  const Attrs whole = slice_attrs({0, 0}, {4, 6}, {1, 1});
+  expect_error(message("slice_backward", {value({4, 5})}, Attrs(whole).set("shape", Shape{4, 6})), "[slice_backward]",
+               "the gradient has shape [4, 5]");
+  expect_error(message("slice_backward", {x}, Attrs(whole).set("shape", Shape{4, 5})), "[slice_backward]",
+               "out of bounds");
+  expect_error(message("slice_backward", {x}, whole), "[slice_backward]", "shape");
   expect_error(message("stack", {x, value({4, 5})}, {{"dim", int64_t{0}}}), "[stack]", "expected equal shapes");
   expect_error(message("stack", {x, x}, {{"dim", int64_t{3}}}), "[stack]", "out of range");
 }

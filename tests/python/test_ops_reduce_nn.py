@@ -1,12 +1,17 @@
 """Reductions (mf.sum, mean, amax, amin), softmax and the nn.functional ops (layer_norm,
-embedding, cross_entropy) on local tensors, against NumPy; bad input gives a ValueError
-naming the problem.
+embedding, gather, cross_entropy) on local tensors, against NumPy; their backward ops
+(softmax_backward, layer_norm_backward, gelu_backward, embedding_backward, gather_backward)
+against float64 finite differences of a NumPy forward or NumPy's scatter-add; bad input
+gives a ValueError naming the problem.
 """
+import math
+
 import numpy as np
 import pytest
 
 import meshflow as mf
 import meshflow.nn.functional as F
+from meshflow._tensor import apply
 
 
 def values(shape, dtype=np.float32):
@@ -114,11 +119,126 @@ def test_softmax_does_not_overflow():
     assert np.isfinite(mf.log_softmax(mf.tensor(x), 1).numpy()[0]).all()
 
 
+def causal_mask(shape):
+    """True where causal masking keeps an element of the last two dims [.., Tq, Tk]."""
+    tq, tk = shape[-2:]
+    return np.broadcast_to(np.arange(tk)[None, :] <= np.arange(tq)[:, None] + tk - tq, shape)
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (2, 4, 4), (2, 0, 3)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_causal_softmax_masks_later_positions(shape, dtype):
+    x = values(shape, dtype) / 8
+    expected = log_softmax_reference(np.where(causal_mask(shape), x.astype(np.float64), -np.inf), -1)
+    probs = F.softmax(mf.tensor(x), -1, causal=True).numpy()
+    np.testing.assert_allclose(probs, np.exp(expected), rtol=1e-5, atol=1e-7)
+    assert (probs[~causal_mask(shape)] == 0).all()
+    np.testing.assert_allclose(mf.log_softmax(mf.tensor(x), -1, causal=True).numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
 def test_softmax_errors():
     with pytest.raises(ValueError, match=r"\[softmax\] the dtype of the input is int32; expected float32 or float64"):
         mf.softmax(mf.tensor(values((2, 3), np.int32)), 0)
     with pytest.raises(ValueError, match=r"\[log_softmax\] dim 2 is out of range"):
         F.log_softmax(mf.tensor(values((2, 3))), 2)
+    with pytest.raises(ValueError, match=r"\[softmax\] causal masking is over the last two dims .* expected dim -1"):
+        F.softmax(mf.tensor(values((2, 3))), 0, causal=True)
+    with pytest.raises(ValueError, match=r"\[softmax\] causal masking of shape \[3, 2\] would mask whole rows"):
+        F.softmax(mf.tensor(values((3, 2))), 1, causal=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Backward ops, against finite differences of a NumPy forward
+
+def run(name, inputs, attrs=None):
+    """The op's outputs, as arrays, on local tensors."""
+    return [out.numpy() for out in apply(name, [mf.tensor(x) for x in inputs], attrs)]
+
+
+def vjp(forward, inputs, dy, k, eps=1e-6):
+    """d sum(dy * forward(*inputs)) / d inputs[k], by float64 central differences."""
+    inputs = [np.array(x, np.float64) for x in inputs]
+    grad = np.zeros_like(inputs[k])
+    for i in np.ndindex(grad.shape):
+        saved = inputs[k][i]
+        inputs[k][i] = saved + eps
+        above = np.sum(dy * forward(*inputs))
+        inputs[k][i] = saved - eps
+        below = np.sum(dy * forward(*inputs))
+        inputs[k][i] = saved
+        grad[i] = (above - below) / (2 * eps)
+    return grad
+
+
+def tolerance(dtype):
+    return {"rtol": 1e-4, "atol": 1e-4} if dtype == np.float32 else {"rtol": 1e-6, "atol": 1e-7}
+
+
+@pytest.mark.parametrize("shape, dim, causal", [((4, 6), 1, False), ((3, 4, 5), 0, False), ((3, 4, 5), -2, False),
+                                                ((2, 3, 5), -1, True), ((2, 4, 4), 2, True)])
+@pytest.mark.parametrize("log", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_softmax_backward_matches_finite_differences(shape, dim, causal, log, dtype):
+    x = values(shape, np.float64) / 8
+    dy = values(shape, np.float64)[..., ::-1].copy() / 4
+    kept = causal_mask(shape) if causal else np.ones(shape, bool)
+
+    def forward(x):
+        log_probs = log_softmax_reference(np.where(kept, x, -np.inf), dim)
+        # Masked outputs are constants: they contribute nothing, whatever dy holds there.
+        return np.where(kept, log_probs if log else np.exp(log_probs), 0)
+
+    y = np.where(kept, forward(x), -np.inf if log else 0).astype(dtype)
+    dx = run("softmax_backward", [y, dy.astype(dtype)], {"dim": dim, "log": log, "causal": causal})[0]
+    assert dx.dtype == dtype
+    np.testing.assert_allclose(dx, vjp(forward, [x], dy, 0), **tolerance(dtype))
+    assert (dx[~kept] == 0).all()
+
+
+@pytest.mark.parametrize("affine", ["none", "weight", "bias", "both"])
+@pytest.mark.parametrize("shape, normalized", [((4, 6), (6,)), ((2, 3, 4), (3, 4)), ((0, 3), (3,))])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_layer_norm_backward_matches_finite_differences(shape, normalized, affine, dtype):
+    x = values(shape, np.float64) / 8
+    w = values(normalized, np.float64)[::-1] / 16 + 1 if affine in ("weight", "both") else None
+    b = values(normalized, np.float64) / 16 if affine in ("bias", "both") else None
+    dy = values(shape, np.float64)[::-1].copy() / 4
+    attrs = {"normalized_shape": list(normalized), "eps": 1e-3, "has_weight": w is not None, "has_bias": b is not None}
+    inputs = [x] + ([w] if w is not None else []) + [dy]
+    grads = run("layer_norm_backward", [t.astype(dtype) for t in inputs], attrs)
+    assert len(grads) == 1 + (w is not None) + (b is not None)
+
+    def forward(x, w, b):
+        return layer_norm_reference(x, normalized, w, b, 1e-3)
+
+    params = [x, w if w is not None else np.ones(normalized), b if b is not None else np.zeros(normalized)]
+    for grad, k in zip(grads, [0] + ([1] if w is not None else []) + ([2] if b is not None else [])):
+        assert grad.dtype == dtype and grad.shape == params[k].shape
+        np.testing.assert_allclose(grad, vjp(forward, params, dy, k), **tolerance(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_gelu_backward_matches_finite_differences(dtype):
+    x = np.linspace(-4, 4, 33)
+    dy = np.cos(np.arange(33.0))
+    erf = np.vectorize(math.erf, otypes=[np.float64])
+    dx = run("gelu_backward", [x.astype(dtype), dy.astype(dtype)])[0]
+    np.testing.assert_allclose(dx, vjp(lambda x: x * 0.5 * (1 + erf(x / math.sqrt(2))), [x], dy, 0), **tolerance(dtype))
+
+
+# ---------------------------------------------------------------------------------------------
+# Backward ops: errors
+
+def test_backward_op_errors():
+    x = values((4, 3))
+    with pytest.raises(ValueError, match=r"\[softmax_backward\] dy has shape \[3\]; expected \[4, 3\]"):
+        run("softmax_backward", [x, values((3,))], {"dim": 1, "log": False})
+    with pytest.raises(ValueError, match=r"\[softmax_backward\] missing attribute 'log'"):
+        run("softmax_backward", [x, x], {"dim": 1})
+    with pytest.raises(ValueError, match=r"\[layer_norm_backward\] takes 3 inputs, got 2"):
+        run("layer_norm_backward", [x, x], {"normalized_shape": [3], "has_weight": True})
+    with pytest.raises(ValueError, match=r"\[gelu_backward\] dtypes differ: float32 and float64"):
+        run("gelu_backward", [x, x.astype(np.float64)])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,6 +305,112 @@ def test_embedding_errors():
         F.embedding(mf.tensor([0.0]), weight)
     with pytest.raises(ValueError, match=r"\[embedding\] weight has shape \[7\]; expected 2 dims"):
         F.embedding(mf.tensor([0]), mf.tensor(values((7,))))
+
+
+@pytest.mark.parametrize("index_shape, num_weights", [((3, 5), 7), ((6,), 9), ((), 7), ((0, 2), 7)])
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_embedding_backward_adds_the_rows_of_each_index(index_shape, num_weights, index_dtype, dtype):
+    n = int(np.prod(index_shape)) if index_shape else 1
+    idx = ((np.arange(n) * 5 + 3) % 7).astype(index_dtype).reshape(index_shape)
+    dy = values(index_shape + (4,), dtype)
+    expected = np.zeros((num_weights, 4), dtype)
+    np.add.at(expected, idx.reshape(-1), dy.reshape(-1, 4))
+    out = run("embedding_backward", [idx, dy], {"num_weights": num_weights})[0]
+    assert out.dtype == dtype
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+
+
+def test_embedding_backward_errors():
+    dy = values((3, 4))
+    with pytest.raises(ValueError, match=r"\[embedding_backward\] index 7 is out of range; expected values in "
+                                         r"\[0, 7\)"):
+        run("embedding_backward", [np.array([0, 7, 1]), dy], {"num_weights": 7})
+    with pytest.raises(ValueError, match=r"\[embedding_backward\] dy has shape \[3, 4\]; expected \[2, 4\]"):
+        run("embedding_backward", [np.array([0, 1]), dy], {"num_weights": 7})
+    with pytest.raises(ValueError, match=r"\[embedding_backward\] num_weights is -2; expected num_weights >= 0"):
+        run("embedding_backward", [np.array([0, 1, 2]), dy], {"num_weights": -2})
+
+
+# ---------------------------------------------------------------------------------------------
+# gather, gather_backward
+
+GATHER_CASES = [((5, 7), (5, 1), 1), ((4, 3, 5), (4, 6, 5), 1), ((6, 3), (2, 3), 0), ((6, 3), (6, 3), -2),
+                ((3, 4), (3, 0), 1)]
+
+
+def gather_index(x_shape, index_shape, dim, dtype):
+    n = int(np.prod(index_shape))
+    return ((np.arange(n) * 7 + 2) % x_shape[dim]).astype(dtype).reshape(index_shape)
+
+
+@pytest.mark.parametrize("x_shape, index_shape, dim", GATHER_CASES)
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+def test_gather_matches_numpy(x_shape, index_shape, dim, index_dtype, dtype):
+    x = values(x_shape, dtype)
+    index = gather_index(x_shape, index_shape, dim, index_dtype)
+    out = F.gather(mf.tensor(x), dim, mf.tensor(index))
+    assert out.dtype == getattr(mf, np.dtype(dtype).name) and out.shape == index_shape
+    np.testing.assert_array_equal(out.numpy(), np.take_along_axis(x, index, axis=dim))
+
+
+@pytest.mark.parametrize("x_shape, index_shape, dim", GATHER_CASES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_gather_backward_adds_dy_at_the_indices(x_shape, index_shape, dim, dtype):
+    index = gather_index(x_shape, index_shape, dim, np.int64)
+    dy = values(index_shape, dtype)
+    expected = np.zeros(x_shape, dtype)
+    for i in np.ndindex(index_shape):
+        at = list(i)
+        at[dim] = index[i]
+        expected[tuple(at)] += dy[i]
+    out = run("gather_backward", [index, dy], {"dim": dim, "size": x_shape[dim]})[0]
+    assert out.dtype == dtype
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+
+
+def test_gather_errors():
+    x = mf.tensor(values((4, 3)))
+    with pytest.raises(ValueError, match=r"\[gather\] index 3 is out of range; expected values in \[0, 3\)"):
+        F.gather(x, 1, mf.tensor(np.array([[0], [1], [3], [2]])))
+    with pytest.raises(ValueError, match=r"\[gather\] index -1 is out of range"):
+        F.gather(x, 0, mf.tensor(np.array([[-1, 0, 0]])))
+    with pytest.raises(ValueError, match=r"\[gather\] index has shape \[2, 2\]; expected \[4, 2\], the shape of x "
+                                         r"except along dim 1"):
+        F.gather(x, 1, mf.tensor(np.zeros((2, 2), np.int64)))
+    with pytest.raises(ValueError, match=r"\[gather\] the dtype of index is float32; expected int32 or int64"):
+        F.gather(x, 1, mf.tensor(np.zeros((4, 1), np.float32)))
+    with pytest.raises(ValueError, match=r"\[gather_backward\] index 5 is out of range; expected values in \[0, 5\)"):
+        run("gather_backward", [np.array([[5]]), values((1, 1))], {"dim": 1, "size": 5})
+    with pytest.raises(ValueError, match=r"\[gather_backward\] dy has shape \[2\]; expected \[1\]"):
+        run("gather_backward", [np.array([1]), values((2,))], {"dim": 0, "size": 5})
+
+
+# ---------------------------------------------------------------------------------------------
+# Gradients through autograd reach the leaves
+
+def test_autograd_through_nn_ops_matches_finite_differences():
+    x = values((3, 4), np.float64) / 8
+    w = np.linspace(0.5, 1.5, 4)
+    table = values((5, 4), np.float64) / 8
+    idx = np.array([[4, 0], [4, 2]])
+    dy = values((3, 4), np.float64)[::-1].copy() / 4
+
+    xt, wt = mf.tensor(x).requires_grad_(), mf.tensor(w).requires_grad_()
+    F.layer_norm(F.softmax(xt, 1), 4, weight=wt).backward(mf.tensor(dy))
+    forward = lambda x, w: layer_norm_reference(np.exp(log_softmax_reference(x, 1)), (4,), w, None, 1e-5)  # noqa: E731
+    np.testing.assert_allclose(xt.grad.numpy(), vjp(forward, [x, w], dy, 0), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(wt.grad.numpy(), vjp(forward, [x, w], dy, 1), rtol=1e-6, atol=1e-8)
+
+    tt = mf.tensor(table).requires_grad_()
+    g = dy[:2, :2]
+    F.gather(F.embedding(mf.tensor(idx), tt), 2, mf.tensor(np.array([[[1], [3]], [[0], [0]]]))).backward(
+        mf.tensor(g[..., None].copy()))
+    expected = np.zeros((5, 4))
+    for (i, j, k) in [(0, 0, 1), (0, 1, 3), (1, 0, 0), (1, 1, 0)]:
+        expected[idx[i, j], k] += g[i, j]
+    np.testing.assert_allclose(tt.grad.numpy(), expected, rtol=1e-12)
 
 
 # ---------------------------------------------------------------------------------------------

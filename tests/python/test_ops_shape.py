@@ -1,9 +1,11 @@
 """Shape ops on local tensors against NumPy: transpose, permute, x.T, reshape / view,
-contiguous, indexing, narrow, cat, stack; and bad input."""
+contiguous, indexing, narrow, cat, stack, expand / broadcast_to, slice_backward (the
+gradient of indexing); and bad input."""
 import numpy as np
 import pytest
 
 import meshflow as mf
+from meshflow._tensor import apply
 
 DTYPES = [np.float32, np.float64, np.int32, np.int64]
 
@@ -203,3 +205,59 @@ def test_cat_stack_reject_mixed_dtypes_and_non_tensors():
 def test_permute_errors(call, message):
     with pytest.raises(ValueError, match=message):
         call(mf.tensor(value((4, 6))))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape, new", [((3, 1), (3, 4)), ((1, 5), (2, 4, 5)), ((5,), (3, -1)), ((4, 1, 3), (-1, 6, -1)),
+                                        ((), (2, 3)), ((7, 1), (7, 1)), ((0, 1), (0, 3)), ((1,), (0,)),
+                                        ((2, 1, 5), (3, 2, 4, 5))])
+def test_expand_and_broadcast_to(dtype, shape, new):
+    a = value(shape, dtype)
+    x = mf.tensor(a)
+    resolved = tuple(a.shape[d - (len(new) - a.ndim)] if n == -1 else n for d, n in enumerate(new))
+    expected = np.broadcast_to(a, resolved)
+    check(mf.broadcast_to(x, new), expected)
+    check(x.expand(*new), expected)
+    check(x.expand(new), expected)
+    check(x.expand_as(mf.tensor(np.zeros(resolved, np.float32))), expected)
+
+
+@pytest.mark.parametrize("new, message", [((6,), r"\[expand\] shape \[6\] has fewer dims than the input's \[4, 6\]"),
+                                          ((4, 7), r"\[expand\] dim 1 of size 6 cannot be expanded to 7"),
+                                          ((-1, 4, 6), r"\[expand\] shape \[-1, 4, 6\] has size -1 in dim 0"),
+                                          ((4, -3), r"\[expand\] .*size -3 in dim 1")])
+def test_expand_errors(new, message):
+    with pytest.raises(ValueError, match=message):
+        mf.tensor(value((4, 6))).expand(new)
+
+
+# Indexings of a (5, 3, 4) tensor, as the slice attributes they become and as NumPy indices.
+SLICES = {
+    "rows": (((1, 0, 0), (4, 3, 4), (2, 1, 1), ()), np.s_[1:4:2]),
+    "steps": (((0, 1, 0), (5, 3, 4), (3, 1, 3), ()), np.s_[::3, 1:, ::3]),
+    "int index": (((2, 0, 1), (3, 3, 4), (1, 1, 1), (0,)), np.s_[2, :, 1:]),
+    "every dim int": (((4, 2, 3), (5, 3, 4), (1, 1, 1), (0, 1, 2)), np.s_[4, 2, 3]),
+    "empty": (((3, 0, 0), (3, 3, 4), (1, 1, 1), ()), np.s_[3:3]),
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", SLICES)
+def test_slice_backward_writes_where_slice_read(dtype, name):
+    (starts, stops, steps, drop), index = SLICES[name]
+    attrs = {"starts": list(starts), "stops": list(stops), "steps": list(steps), "shape": [5, 3, 4]}
+    if drop:
+        attrs["drop_dims"] = list(drop)
+    dy = np.asarray(value(np.zeros((5, 3, 4))[index].shape, dtype) + 30, dtype)  # nonzero everywhere
+    expected = np.zeros((5, 3, 4), dtype)
+    expected[index] = dy
+    check(apply("slice_backward", [mf.tensor(dy)], attrs)[0], expected)
+
+
+def test_slice_backward_errors():
+    attrs = {"starts": [0, 0], "stops": [4, 6], "steps": [1, 1], "shape": [4, 6]}
+    with pytest.raises(ValueError, match=r"\[slice_backward\] the gradient has shape \[4, 5\] but the slice of a "
+                                         r"tensor of shape \[4, 6\] has shape \[4, 6\]"):
+        apply("slice_backward", [mf.tensor(value((4, 5)))], attrs)
+    with pytest.raises(ValueError, match=r"\[slice_backward\] .*shape"):
+        apply("slice_backward", [mf.tensor(value((4, 6)))], {k: v for k, v in attrs.items() if k != "shape"})

@@ -2,7 +2,8 @@
 import numbers
 
 from .._ops_reduce import log_softmax, softmax  # noqa: F401: part of this module's API
-from .._tensor import apply
+from .. import _C
+from .._tensor import Tensor, apply
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -21,10 +22,28 @@ def embedding(input, weight):
     return apply("embedding", [input, weight])[0]
 
 
+def gather(input, dim, index):
+    """torch.gather: out[..., j, ...] = input[..., index[..., j, ...], ...] along `dim`, for
+    int32/int64 `index` of input's shape except along `dim`."""
+    return apply("gather", [input, index], {"dim": int(dim)})[0]
+
+
 def cross_entropy(input, target):
     """The mean over the batch of -log_softmax(input)[i, target[i]], for logits `input` [N, C]
-    and int32/int64 class indices `target` [N]."""
-    return apply("cross_entropy", [input, target])[0]
+    and int32/int64 class indices `target` [N]. Logits split on the class dim (vocabulary
+    parallelism) are never gathered: only per-row statistics cross ranks."""
+    return Tensor(_C.cross_entropy(input._impl, target._impl))
+
+
+def linear(input, weight, bias=None):
+    """input @ weight^T + bias, with weight [out_features, in_features] as in torch."""
+    return Tensor(_C.linear(input._impl, weight._impl, None if bias is None else bias._impl))
+
+
+def dropout(input, p=0.5, training=True):
+    """Zeroes elements with probability p and scales the others by 1 / (1 - p). The mask comes
+    from the counter-based generator: every parallel layout drops the same elements."""
+    return Tensor(_C.dropout(input._impl, float(p), bool(training)))
 
 
 from .._ops_elementwise import gelu, relu, sigmoid, tanh  # noqa: E402,F401: part of this module's API

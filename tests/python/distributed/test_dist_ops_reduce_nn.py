@@ -1,6 +1,7 @@
-"""Reductions, softmax and nn.functional ops on global tensors (2 and 4 ranks): the logical
-result equals NumPy's, and the output SBP is the one CONCEPTS section 4 expects. Every rank
-runs every test; those needing more ranks than the world has skip on all of them.
+"""Reductions, softmax and nn.functional ops, their backward ops and gradients on global
+tensors (2 and 4 ranks): the logical result equals NumPy's (or the local gradient), and the
+output SBP is the one CONCEPTS section 4 expects. Every rank runs every test; those needing
+more ranks than the world has skip on all of them.
 """
 import numpy as np
 import pytest
@@ -8,6 +9,7 @@ import pytest
 import meshflow as mf
 import meshflow.nn.functional as F
 from conftest import logical_value
+from meshflow._tensor import apply
 
 S, B, P, PMAX = mf.sbp.split, mf.sbp.broadcast, mf.sbp.partial_sum, mf.sbp.partial_max
 
@@ -94,3 +96,55 @@ def test_out_of_range_index_fails_on_every_rank():
     weight = mf.tensor(logical_value((7, 4), np.float32), placement=p, sbp=S(0))
     with pytest.raises(ValueError, match=r"\[embedding\] index 9 is out of range; expected values in \[0, 7\)"):
         F.embedding(mf.tensor(np.array([1, 9]), placement=p, sbp=B), weight)
+
+
+def test_causal_softmax_keeps_the_batch_split():
+    need(2)
+    p = everyone()
+    x = logical_value((4, 3, 5), np.float64) / 16
+    kept = np.arange(5)[None, :] <= np.arange(3)[:, None] + 2
+    out = F.softmax(mf.tensor(x, placement=p, sbp=S(0)), -1, causal=True)
+    assert out.sbp == (S(0),)
+    np.testing.assert_allclose(out.numpy(), np.exp(log_softmax_reference(np.where(kept, x, -np.inf), 2)), rtol=1e-12)
+
+
+def test_gather_off_a_vocabulary_split_gives_partial():
+    need(2)
+    p = everyone()
+    logits = logical_value((5, 7), np.float32)
+    target = np.array([[6], [0], [3], [2], [5]], np.int64)
+    out = F.gather(mf.tensor(logits, placement=p, sbp=S(1)), 1, mf.tensor(target, placement=p, sbp=B))
+    assert out.sbp == (P,)
+    np.testing.assert_array_equal(out.numpy(), np.take_along_axis(logits, target, axis=1))
+
+
+def test_embedding_backward_of_broadcast_inputs_splits_the_vocabulary():
+    need(2)
+    p = everyone()
+    idx = np.array([[6, 0, 3], [2, 6, 5]], np.int64)
+    dy = logical_value((2, 3, 4), np.float64)
+    out = apply("embedding_backward", [mf.tensor(idx, placement=p, sbp=B), mf.tensor(dy, placement=p, sbp=B)],
+                {"num_weights": 7})[0]
+    assert out.sbp == (S(0),)
+    expected = np.zeros((7, 4))
+    np.add.at(expected, idx.reshape(-1), dy.reshape(-1, 4))
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
+def test_gradients_reach_split_and_broadcast_parameters():
+    need(2)
+    p = everyone()
+    table = logical_value((7, 4), np.float64) / 16
+    w = np.linspace(0.5, 1.5, 4)
+    idx = np.array([[6, 0, 3], [2, 6, 5]], np.int64)
+    dy = logical_value((2, 3, 4), np.float64)[::-1].copy()
+    tt = mf.tensor(table, placement=p, sbp=S(0)).requires_grad_()
+    wt = mf.tensor(w, placement=p, sbp=B).requires_grad_()
+    F.layer_norm(F.embedding(mf.tensor(idx, placement=p, sbp=B), tt), 4, weight=wt).backward(
+        mf.tensor(dy, placement=p, sbp=B))
+    assert tt.grad.sbp == (S(0),) and wt.grad.sbp == (B,)
+    # Local autograd is checked against finite differences in the single-process suite.
+    tl, wl = mf.tensor(table).requires_grad_(), mf.tensor(w).requires_grad_()
+    F.layer_norm(F.embedding(mf.tensor(idx), tl), 4, weight=wl).backward(mf.tensor(dy))
+    np.testing.assert_allclose(tt.grad.numpy(), tl.grad.numpy(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(wt.grad.numpy(), wl.grad.numpy(), rtol=1e-12, atol=1e-12)

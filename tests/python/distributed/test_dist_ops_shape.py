@@ -67,3 +67,50 @@ def test_two_dims_of_splits_move_with_transpose():
     check(result, np.transpose(value, (2, 0, 1)), (S(1), S(0)))
     check(x.reshape(5, 21), value.reshape(5, 21))
     check(x[1:, 2], value[1:, 2])
+
+
+# Attention heads: [B, T, H * D] -> [B, T, H, D] and back carry the split of the heads when
+# the ranks that cut them divide H, with no communication; otherwise the result is still
+# NumPy's. B and T are uneven.
+@pytest.mark.parametrize("heads", [2, 3, 4, 6, 8])
+def test_head_split_is_carried_when_the_ranks_divide_the_heads(heads):
+    n = mf.env.get_world_size()
+    value = logical_value((3, 5, heads * 2), np.float32)
+    x = global_from_parts(value, line(), (S(2),))
+    split_heads, issued = collectives(lambda: x.view(3, 5, heads, 2))
+    merged, issued_back = collectives(lambda: split_heads.reshape(3, 5, heads * 2))
+    check(split_heads, value.reshape(3, 5, heads, 2))
+    check(merged, value)
+    if heads % n == 0:
+        assert issued == 0 and issued_back == 0
+        assert split_heads.sbp == (S(2),) and merged.sbp == (S(2),)
+    else:
+        assert split_heads.sbp != (S(2),)
+
+
+@pytest.mark.parametrize("heads, carried", [(2, False), (4, True), (6, False), (8, True)])
+def test_head_split_on_a_grid(heads, carried):
+    value = logical_value((3, 5, heads * 2), np.float64)
+    x = global_from_parts(value, grid(), (S(0), S(2)))
+    check(x.view(3, 5, heads, 2), value.reshape(3, 5, heads, 2), (S(0), S(2)))
+    nested = global_from_parts(value, grid(), (S(2), S(2)))
+    split_heads, issued = collectives(lambda: nested.view(3, 5, heads, 2))
+    check(split_heads, value.reshape(3, 5, heads, 2))
+    assert (issued == 0 and split_heads.sbp == (S(2), S(2))) == carried
+
+
+@pytest.mark.parametrize("src, out", [((S(0),), (S(1),)), ((S(2),), (S(3),)), ((P,), (P,)), ((B,), (B,))], ids=repr)
+def test_expand_keeps_splits_of_kept_dims(src, out):
+    value = logical_value((2 * mf.env.get_world_size() + 1, 1, 3), np.float32)
+    x = global_from_parts(value, line(), src)
+    result, issued = collectives(lambda: x.expand(4, -1, 5, 3))
+    assert issued == 0
+    check(result, np.broadcast_to(value, (4, value.shape[0], 5, 3)), out)
+
+
+def test_expand_on_a_grid():
+    value = logical_value((5, 1, 7), np.int64)
+    x = global_from_parts(value, grid(), (S(2), S(0)))
+    result, issued = collectives(lambda: x.expand(5, 3, 7))
+    assert issued == 0
+    check(result, np.broadcast_to(value, (5, 3, 7)), (S(2), S(0)))

@@ -1,0 +1,210 @@
+// Copyright 2026 The meshflow Authors.
+// Optimizer updates as ops, with PyTorch's formulas (torch.optim.AdamW, torch.optim.SGD):
+// one elementwise pass reads a parameter, its gradient and its state and writes the new
+// parameter and state as new tensors (functional: the optimizer rebinds its tensors).
+//   adamw_update(param, grad, exp_avg, exp_avg_sq; lr, beta1, beta2, eps, weight_decay, step)
+//       -> (param, exp_avg, exp_avg_sq)
+//   sgd_update(param, grad[, momentum_buf]; lr, momentum, dampening, weight_decay, nesterov, has_buf)
+//       -> (param[, momentum_buf])   a buffer comes out when momentum != 0; without has_buf
+//                                     (the first step) it starts as the gradient
+// Every input has param's shape and dtype (float32 or float64). Signatures: everything
+// S(k), for each k, or everything B (implied); never partial, since the update is not
+// linear. lr and step change every step, so only the kernel reads them (one cached plan
+// per parameter, not per step); infer checks them when it runs, that is on local calls and
+// on a global call's first plan.
+#include <cmath>
+#include <type_traits>
+
+#include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/registry.h"
+
+namespace mf {
+namespace {
+
+// Throws unless there are as many inputs as `names` and all share param's shape and a
+// floating dtype.
+void expect_like_param(const std::string& op, const std::vector<TensorMeta>& in,
+                       const std::vector<std::string>& names) {
+  if (in.size() != names.size()) {
+    std::string listed;
+    for (const std::string& n : names) listed += (listed.empty() ? "" : ", ") + n;
+    op_error(op,
+             "takes " + std::to_string(names.size()) + " inputs (" + listed + "), got " + std::to_string(in.size()));
+  }
+  if (!is_floating(in[0].dtype)) {
+    op_error(op, std::string("param has dtype ") + dtype_name(in[0].dtype) + "; expected float32 or float64");
+  }
+  for (size_t i = 1; i < in.size(); ++i) {
+    if (in[i].shape != in[0].shape || in[i].dtype != in[0].dtype) {
+      op_error(op, names[i] + " is " + dtype_name(in[i].dtype) + " " + to_string(in[i].shape) + " and param " +
+                       dtype_name(in[0].dtype) + " " + to_string(in[0].shape) + "; expected param's shape and dtype");
+    }
+  }
+}
+
+void expect_in_unit_interval(const std::string& op, const std::string& name, double value) {
+  if (!(value >= 0 && value < 1)) {
+    op_error(op, name + " is " + std::to_string(value) + "; expected 0 <= " + name + " < 1");
+  }
+}
+
+// Everything split on dim k, for each k.
+std::vector<Signature> all_split_signatures(size_t n_inputs, size_t n_outputs, size_t ndim) {
+  std::vector<Signature> sigs;
+  for (size_t k = 0; k < ndim; ++k) {
+    const Sbp s = Sbp::split(static_cast<int>(k));
+    sigs.push_back({std::vector<Sbp>(n_inputs, s), std::vector<Sbp>(n_outputs, s)});
+  }
+  return sigs;
+}
+
+std::vector<Tensor> empty_like(const Tensor& t, size_t n) {
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(Tensor::empty(t.shape(), t.dtype()));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// adamw_update
+
+constexpr const char* kAdamW = "adamw_update";
+
+struct AdamW {
+  double lr, beta1, beta2, eps, weight_decay;
+  int64_t step;
+};
+
+AdamW adamw_hyperparameters(const Attrs& attrs) {
+  return {attrs.get_float("lr"),  attrs.get_float("beta1"),        attrs.get_float("beta2"),
+          attrs.get_float("eps"), attrs.get_float("weight_decay"), attrs.get_int("step")};
+}
+
+// torch.optim.AdamW's single-tensor step: decoupled weight decay, then the moments
+// (exp_avg by lerp, as torch does), then the bias-corrected update.
+template <typename T>
+void adamw(const T* param, const T* grad, const T* exp_avg, const T* exp_avg_sq, T* param_out, T* exp_avg_out,
+           T* exp_avg_sq_out, int64_t n, const AdamW& h) {
+  const T decay = static_cast<T>(1 - h.lr * h.weight_decay);
+  const T weight = static_cast<T>(1 - h.beta1), beta2 = static_cast<T>(h.beta2);
+  const T one_minus_beta2 = static_cast<T>(1 - h.beta2), eps = static_cast<T>(h.eps);
+  const T step_size = static_cast<T>(h.lr / (1 - std::pow(h.beta1, static_cast<double>(h.step))));
+  const T correction2_sqrt = static_cast<T>(std::sqrt(1 - std::pow(h.beta2, static_cast<double>(h.step))));
+  const bool small_weight = weight < static_cast<T>(0.5);
+#pragma omp parallel for simd if (n > kernel::kParallelGrain)
+  for (int64_t i = 0; i < n; ++i) {
+    const T g = grad[i], m0 = exp_avg[i];
+    const T m = small_weight ? m0 + weight * (g - m0) : g - (g - m0) * (1 - weight);
+    const T v = exp_avg_sq[i] * beta2 + one_minus_beta2 * (g * g);
+    const T denom = std::sqrt(v) / correction2_sqrt + eps;
+    param_out[i] = param[i] * decay - step_size * (m / denom);
+    exp_avg_out[i] = m;
+    exp_avg_sq_out[i] = v;
+  }
+}
+
+OpDef adamw_op() {
+  OpDef op;
+  op.name = kAdamW;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    expect_like_param(kAdamW, in, {"param", "grad", "exp_avg", "exp_avg_sq"});
+    const AdamW h = adamw_hyperparameters(attrs);
+    expect_in_unit_interval(kAdamW, "beta1", h.beta1);
+    expect_in_unit_interval(kAdamW, "beta2", h.beta2);
+    if (h.step < 1) op_error(kAdamW, "step is " + std::to_string(h.step) + "; expected the step count, from 1");
+    return std::vector<TensorMeta>(3, in[0]);
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+    return all_split_signatures(4, 3, in[0].shape.size());
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const AdamW h = adamw_hyperparameters(ctx.attrs);
+    std::vector<Tensor> out = empty_like(in[0], 3);
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        adamw(in[0].data_as<T>(), in[1].data_as<T>(), in[2].data_as<T>(), in[3].data_as<T>(), out[0].data_as<T>(),
+              out[1].data_as<T>(), out[2].data_as<T>(), in[0].numel(), h);
+      }
+    });
+    return out;
+  };
+  op.kernel_only_attrs = {"lr", "step"};
+  return op;
+}
+
+// ---------------------------------------------------------------------------------------
+// sgd_update
+
+constexpr const char* kSgd = "sgd_update";
+
+struct Sgd {
+  double lr, momentum, dampening, weight_decay;
+  bool nesterov, has_buf;
+};
+
+Sgd sgd_hyperparameters(const Attrs& attrs) {
+  return {attrs.get_float("lr"),           attrs.get_float("momentum"), attrs.get_float("dampening"),
+          attrs.get_float("weight_decay"), attrs.get_bool("nesterov"),  attrs.get_bool("has_buf")};
+}
+
+// torch.optim.SGD's single-tensor step. buf is null without a buffer; buf_out is null
+// without momentum.
+template <typename T>
+void sgd(const T* param, const T* grad, const T* buf, T* param_out, T* buf_out, int64_t n, const Sgd& h) {
+  const T lr = static_cast<T>(h.lr), momentum = static_cast<T>(h.momentum);
+  const T weight_decay = static_cast<T>(h.weight_decay), keep = static_cast<T>(1 - h.dampening);
+  const bool decay = h.weight_decay != 0, nesterov = h.nesterov;
+#pragma omp parallel for simd if (n > kernel::kParallelGrain)
+  for (int64_t i = 0; i < n; ++i) {
+    T d = decay ? grad[i] + weight_decay * param[i] : grad[i];
+    if (buf_out) {
+      const T b = buf ? buf[i] * momentum + keep * d : d;
+      buf_out[i] = b;
+      d = nesterov ? d + momentum * b : b;
+    }
+    param_out[i] = param[i] - lr * d;
+  }
+}
+
+OpDef sgd_op() {
+  OpDef op;
+  op.name = kSgd;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    const Sgd h = sgd_hyperparameters(attrs);
+    if (h.has_buf && h.momentum == 0) op_error(kSgd, "has_buf is set without momentum; expected momentum != 0");
+    if (h.nesterov && (h.momentum <= 0 || h.dampening != 0)) {
+      op_error(kSgd, "nesterov with momentum " + std::to_string(h.momentum) + " and dampening " +
+                         std::to_string(h.dampening) + "; expected momentum > 0 and dampening 0");
+    }
+    expect_like_param(kSgd, in,
+                      h.has_buf ? std::vector<std::string>{"param", "grad", "momentum_buf"}
+                                : std::vector<std::string>{"param", "grad"});
+    return std::vector<TensorMeta>(h.momentum != 0 ? 2 : 1, in[0]);
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+    return all_split_signatures(in.size(), out.size(), in[0].shape.size());
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const Sgd h = sgd_hyperparameters(ctx.attrs);
+    std::vector<Tensor> out = empty_like(in[0], ctx.outputs.size());
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        sgd(in[0].data_as<T>(), in[1].data_as<T>(), h.has_buf ? in[2].data_as<T>() : nullptr, out[0].data_as<T>(),
+            out.size() > 1 ? out[1].data_as<T>() : nullptr, in[0].numel(), h);
+      }
+    });
+    return out;
+  };
+  op.kernel_only_attrs = {"lr"};
+  return op;
+}
+
+}  // namespace
+
+void register_optimizer_ops(OpRegistry& r) {
+  r.add(adamw_op());
+  r.add(sgd_op());
+}
+
+}  // namespace mf

@@ -1,0 +1,198 @@
+// Copyright 2026 The meshflow Authors.
+// Gradients under mpirun (grad_check.h): every differentiable op against finite
+// differences on local tensors, then under its valid signatures on [1], [2], [4] and
+// [2, 2] against the local gradient, each input's .grad in the input's own layout; and no
+// op has a gradient that no case checks. Shapes are small: the finite differences run the
+// op twice per input element.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "tests/cpp/grad_check.h"
+
+namespace mf {
+namespace {
+
+using namespace test;  // NOLINT: the suite's helpers
+
+// Values in +-[0.5, 2): away from the kinks and poles of abs, relu, div, log, sqrt.
+Tensor away_from_zero(const Shape& shape, unsigned seed) {
+  Tensor t = uniform(shape, -1.5, 1.5, seed);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double& x = t.data_as<double>()[i];
+    x += x < 0 ? -0.5 : 0.5;
+  }
+  return t;
+}
+Tensor positive(const Shape& shape, unsigned seed) { return uniform(shape, 0.5, 2, seed); }
+
+// Integer indices in [0, bound).
+Tensor indices(const Shape& shape, int64_t bound) {
+  Tensor t = Tensor::empty(shape, DType::kInt64);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data_as<int64_t>()[i] = (i * 7 + 3) % bound;
+  return t;
+}
+
+using Ints = std::vector<int64_t>;
+
+std::vector<GradCall> binary_calls() {
+  std::vector<GradCall> calls;
+  for (const auto& [sa, sb] : std::vector<std::pair<Shape, Shape>>{{{4, 3}, {4, 3}}, {{4, 3}, {3}}, {{4, 1}, {1, 3}}}) {
+    for (const char* op : {"add", "sub", "mul", "div", "maximum", "minimum"}) {
+      calls.push_back({op, {away_from_zero(sa, 1), away_from_zero(sb, 2)}});
+    }
+    calls.push_back({"pow", {positive(sa, 1), uniform(sb, -2, 2, 2)}});
+  }
+  // Ties split dy evenly, which is also what central differences see at a tie of two.
+  // Eighths, so that partial sums of them (integer noise added) add up exactly and keep
+  // the ties.
+  Tensor a = away_from_zero({4, 3}, 1), b = away_from_zero({4, 3}, 2);
+  double* x = a.data_as<double>();
+  double* y = b.data_as<double>();
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    x[i] = std::round(x[i] * 8) / 8;
+    y[i] = i % 2 ? std::round(y[i] * 8) / 8 : x[i];
+  }
+  calls.push_back({"maximum", {a, b}});
+  calls.push_back({"minimum", {a, b}});
+  const Tensor cond = indices({4, 3}, 2);
+  calls.push_back({"where", {cond, away_from_zero({4, 3}, 1), away_from_zero({4, 3}, 2)}});
+  calls.push_back({"where", {cond, away_from_zero({3}, 1), away_from_zero({4, 1}, 2)}});
+  return calls;
+}
+
+std::vector<GradCall> unary_calls() {
+  const Tensor x = away_from_zero({4, 3}, 1), px = positive({4, 3}, 1);
+  std::vector<GradCall> calls;
+  for (const char* op : {"neg", "abs", "relu", "trunc", "exp", "tanh", "sigmoid", "gelu"}) calls.push_back({op, {x}});
+  for (const char* op : {"log", "sqrt", "rsqrt"}) calls.push_back({op, {px}});
+  // float64 to float64 only: a float32 result is too coarse for finite differences.
+  calls.push_back({"cast", {x}, {{"dtype", DType::kFloat64}}});
+  calls.push_back({"add_scalar", {x}, {{"value", 1.5}}});
+  calls.push_back({"mul_scalar", {x}, {{"value", -2.5}}});
+  calls.push_back({"div_scalar", {x}, {{"value", -0.5}}});
+  calls.push_back({"pow_scalar", {x}, {{"value", 3.0}}});
+  calls.push_back({"pow_scalar", {x}, {{"value", 0.0}}});
+  calls.push_back({"pow_scalar", {px}, {{"value", -1.5}}});
+  calls.push_back({"rpow_scalar", {x}, {{"value", 2.0}}});
+  calls.push_back({"rpow_scalar", {x}, {{"value", 0.5}}});
+  return calls;
+}
+
+std::vector<GradCall> reduction_calls() {
+  const Tensor x = away_from_zero({3, 4, 2}, 1);
+  std::vector<GradCall> calls;
+  for (const char* op : {"sum", "mean", "amax", "amin"}) {
+    for (const Ints& dims : std::vector<Ints>{{}, {1}, {0, -1}}) {
+      for (bool keepdim : {false, true}) calls.push_back({op, {x}, {{"dims", dims}, {"keepdim", keepdim}}});
+    }
+  }
+  return calls;
+}
+
+std::vector<GradCall> matmul_calls() {
+  std::vector<GradCall> calls;
+  // Plain, a matrix under a batch (a linear layer), batches, broadcast batches either way.
+  for (const auto& [sa, sb] : std::vector<std::pair<Shape, Shape>>{{{3, 4}, {4, 2}},
+                                                                   {{2, 3, 4}, {4, 2}},
+                                                                   {{2, 3, 4}, {2, 4, 2}},
+                                                                   {{2, 3, 4}, {1, 4, 2}},
+                                                                   {{3, 4}, {2, 4, 2}}}) {
+    calls.push_back({"matmul", {away_from_zero(sa, 1), away_from_zero(sb, 2)}});
+  }
+  // Operands read transposed: a^T @ b, a linear layer x @ w^T (batched too), a^T @ b^T.
+  calls.push_back({"matmul", {away_from_zero({4, 3}, 1), away_from_zero({4, 2}, 2)}, {{"transpose_a", true}}});
+  calls.push_back({"matmul", {away_from_zero({3, 4}, 1), away_from_zero({2, 4}, 2)}, {{"transpose_b", true}}});
+  calls.push_back({"matmul", {away_from_zero({2, 3, 4}, 1), away_from_zero({2, 4}, 2)}, {{"transpose_b", true}}});
+  calls.push_back({"matmul",
+                   {away_from_zero({2, 4, 3}, 1), away_from_zero({2, 2, 4}, 2)},
+                   {{"transpose_a", true}, {"transpose_b", true}}});
+  return calls;
+}
+
+std::vector<GradCall> nn_calls() {
+  const Tensor x = away_from_zero({3, 4}, 1), x3 = away_from_zero({2, 3, 4}, 1);
+  return {
+      {"softmax", {x}, {{"dim", int64_t{1}}}},
+      {"softmax", {x}, {{"dim", int64_t{0}}}},
+      {"softmax", {x3}, {{"dim", int64_t{-1}}, {"causal", true}}},
+      {"log_softmax", {x}, {{"dim", int64_t{1}}}},
+      {"log_softmax", {x3}, {{"dim", int64_t{-1}}, {"causal", true}}},
+      {"layer_norm",
+       {x, away_from_zero({4}, 2), away_from_zero({4}, 3)},
+       {{"normalized_shape", Ints{4}}, {"has_weight", true}, {"has_bias", true}}},
+      {"layer_norm", {x3}, {{"normalized_shape", Ints{3, 4}}}},
+      {"embedding", {indices({2, 3}, 5), away_from_zero({5, 4}, 2)}},
+      {"gather", {x, indices({3, 2}, 4)}, {{"dim", int64_t{1}}}},
+      {"cross_entropy", {x, indices({3}, 4)}},
+  };
+}
+
+std::vector<GradCall> shape_calls() {
+  const Tensor x = away_from_zero({2, 3, 4}, 1), m = away_from_zero({4, 5}, 2);
+  return {
+      {"permute", {x}, {{"dims", Ints{2, 0, 1}}}},
+      {"reshape", {x}, {{"shape", Ints{6, 4}}}},
+      {"reshape", {x}, {{"shape", Ints{2, -1}}}},
+      {"expand", {away_from_zero({3, 1}, 1)}, {{"shape", Ints{2, 3, 4}}}},
+      {"slice", {m}, {{"starts", Ints{1, 0}}, {"stops", Ints{4, 5}}, {"steps", Ints{2, 2}}}},
+      {"slice", {m}, {{"starts", Ints{2, 1}}, {"stops", Ints{3, 5}}, {"steps", Ints{1, 1}}, {"drop_dims", Ints{0}}}},
+      {"cat", {away_from_zero({2, 3}, 1), away_from_zero({4, 3}, 2)}, {{"dim", int64_t{0}}}},
+      {"cat", {away_from_zero({2, 3}, 1), away_from_zero({2, 1}, 2)}, {{"dim", int64_t{1}}}},
+      {"stack", {away_from_zero({2, 3}, 1), away_from_zero({2, 3}, 2)}, {{"dim", int64_t{1}}}},
+  };
+}
+
+TEST(Grad, Binary) {
+  for (const GradCall& call : binary_calls()) check_gradients(call);
+}
+
+TEST(Grad, Unary) {
+  for (const GradCall& call : unary_calls()) check_gradients(call);
+}
+
+TEST(Grad, Reductions) {
+  for (const GradCall& call : reduction_calls()) check_gradients(call);
+}
+
+// amax's gradient over ties is not what finite differences see (a tie of k takes 1/k of
+// dy, differences 1/2): compared with that rule directly, on one device.
+TEST(Grad, AmaxSplitsTiesEvenly) {
+  Tensor x = Tensor::empty({2, 4}, DType::kFloat64);
+  const double values[] = {1, 3, 3, 3, 2, 5, -1, 5};
+  std::copy(values, values + 8, x.data_as<double>());
+  Var v(x, /*requires_grad=*/true);
+  Tensor dy = Tensor::empty({2}, DType::kFloat64);
+  dy.data_as<double>()[0] = 6;
+  dy.data_as<double>()[1] = 4;
+  fn::amax(v, {1}).backward(Var(dy));
+  const double expected[] = {0, 2, 2, 2, 0, 2, 0, 2};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(v.grad().local().data_as<double>()[i], expected[i]) << "element " << i;
+}
+
+TEST(Grad, Matmul) {
+  for (const GradCall& call : matmul_calls()) check_gradients(call);
+}
+
+TEST(Grad, NeuralNetworkOps) {
+  for (const GradCall& call : nn_calls()) check_gradients(call);
+}
+
+TEST(Grad, ShapeOps) {
+  for (const GradCall& call : shape_calls()) check_gradients(call);
+}
+
+TEST(Grad, EveryOpWithAGradientIsChecked) {
+  std::set<std::string> checked;
+  for (const auto& calls :
+       {binary_calls(), unary_calls(), reduction_calls(), matmul_calls(), nn_calls(), shape_calls()}) {
+    for (const GradCall& call : calls) checked.insert(call.op);
+  }
+  for (const std::string& name : op_names()) {
+    if (find_op(name).grad) EXPECT_TRUE(checked.count(name)) << name << " has a gradient no case checks";
+  }
+}
+
+}  // namespace
+}  // namespace mf

@@ -1,0 +1,103 @@
+"""Optimizer update ops (adamw_update, sgd_update) on local tensors against NumPy
+transcriptions of torch.optim.AdamW and torch.optim.SGD's single-tensor steps, over several
+steps that feed each op its own previous outputs; and bad input."""
+import numpy as np
+import pytest
+
+import meshflow as mf
+from meshflow._tensor import apply
+
+STEPS = 5
+
+
+def gradients(shape, dtype, seed):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(shape).astype(dtype) for _ in range(STEPS)]
+
+
+def adamw_reference(param, exp_avg, exp_avg_sq, grad, lr, beta1, beta2, eps, weight_decay, step):
+    """torch.optim.adamw._single_tensor_adamw, without amsgrad, maximize or capturable."""
+    param = param * (1 - lr * weight_decay)
+    weight = 1 - beta1  # exp_avg.lerp_(grad, 1 - beta1)
+    exp_avg = exp_avg + weight * (grad - exp_avg) if weight < 0.5 else grad - (grad - exp_avg) * (1 - weight)
+    exp_avg_sq = exp_avg_sq * beta2 + (1 - beta2) * grad * grad
+    step_size = lr / (1 - beta1 ** step)
+    denom = np.sqrt(exp_avg_sq) / np.sqrt(1 - beta2 ** step) + eps
+    return param - step_size * (exp_avg / denom), exp_avg, exp_avg_sq
+
+
+def sgd_reference(param, buf, grad, lr, momentum, dampening, weight_decay, nesterov):
+    """torch.optim.sgd._single_tensor_sgd, without maximize; buf None before the first step."""
+    d_p = grad + weight_decay * param if weight_decay != 0 else grad
+    if momentum != 0:
+        buf = d_p.copy() if buf is None else buf * momentum + (1 - dampening) * d_p
+        d_p = d_p + momentum * buf if nesterov else buf
+    return param - lr * d_p, buf
+
+
+def assert_close(actual, expected):
+    assert actual.dtype == expected.dtype and actual.shape == expected.shape
+    rtol = 1e-5 if expected.dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(actual, expected, rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(4, 3), (7,), (), (0, 2)], ids=str)
+@pytest.mark.parametrize("hyper", [dict(lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.01),
+                                   dict(lr=0.1, beta1=0.6, beta2=0.95, eps=1e-6, weight_decay=0.0),
+                                   dict(lr=0.05, beta1=0.0, beta2=0.5, eps=1e-3, weight_decay=0.5)], ids=str)
+def test_adamw_matches_torch_formulas_over_steps(dtype, shape, hyper):
+    param = np.random.default_rng(0).standard_normal(shape).astype(dtype)
+    state = (param, np.zeros(shape, dtype), np.zeros(shape, dtype))
+    expected = state
+    for step, grad in enumerate(gradients(shape, dtype, 1), start=1):
+        outs = apply("adamw_update", [mf.tensor(a) for a in (state[0], grad, state[1], state[2])],
+                     dict(hyper, step=step))
+        state = tuple(o.numpy() for o in outs)
+        expected = adamw_reference(*expected, grad, step=step, **hyper)
+        for actual, reference in zip(state, expected):
+            assert_close(actual, np.asarray(reference, dtype))
+        expected = state  # each step from the op's own state, so errors do not compound
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(4, 3), (), (0, 2)], ids=str)
+@pytest.mark.parametrize("hyper", [dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False),
+                                   dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.01, nesterov=False),
+                                   dict(lr=0.05, momentum=0.9, dampening=0.0, weight_decay=0.0, nesterov=False),
+                                   dict(lr=0.05, momentum=0.9, dampening=0.3, weight_decay=0.1, nesterov=False),
+                                   dict(lr=0.01, momentum=0.8, dampening=0.0, weight_decay=0.01, nesterov=True)],
+                         ids=str)
+def test_sgd_matches_torch_formulas_over_steps(dtype, shape, hyper):
+    param = np.random.default_rng(0).standard_normal(shape).astype(dtype)
+    buf = None
+    for grad in gradients(shape, dtype, 2):
+        inputs = [param, grad] + ([] if buf is None else [buf])
+        outs = apply("sgd_update", [mf.tensor(a) for a in inputs], dict(hyper, has_buf=buf is not None))
+        assert len(outs) == (2 if hyper["momentum"] else 1)
+        expected_param, expected_buf = sgd_reference(param, buf, grad, **hyper)
+        assert_close(outs[0].numpy(), np.asarray(expected_param, dtype))
+        param = outs[0].numpy()
+        if hyper["momentum"]:
+            assert_close(outs[1].numpy(), np.asarray(expected_buf, dtype))
+            buf = outs[1].numpy()
+
+
+ADAMW = dict(lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.01, step=1)
+SGD = dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, has_buf=False)
+
+
+@pytest.mark.parametrize("op, shapes, dtype, attrs, message", [
+    ("adamw_update", [(3,)] * 3, np.float32, ADAMW, r"\[adamw_update\] takes 4 inputs \(param, grad, exp_avg"),
+    ("adamw_update", [(3,), (3,), (3,), (2,)], np.float32, ADAMW, r"exp_avg_sq is float32 \[2\] and param"),
+    ("adamw_update", [(3,)] * 4, np.int64, ADAMW, r"param has dtype int64; expected float32 or float64"),
+    ("adamw_update", [(3,)] * 4, np.float32, dict(ADAMW, step=0), r"step is 0; expected the step count, from 1"),
+    ("adamw_update", [(3,)] * 4, np.float32, dict(ADAMW, beta2=1.0), r"expected 0 <= beta2 < 1"),
+    ("sgd_update", [(3,)] * 3, np.float32, dict(SGD, has_buf=True), r"has_buf is set without momentum"),
+    ("sgd_update", [(3,)] * 2, np.float32, dict(SGD, momentum=0.9, nesterov=True, dampening=0.1),
+     r"expected momentum > 0 and dampening 0"),
+    ("sgd_update", [(3,), (4,)], np.float64, SGD, r"grad is float64 \[4\] and param float64 \[3\]"),
+])
+def test_bad_input(op, shapes, dtype, attrs, message):
+    with pytest.raises(ValueError, match=message):
+        apply(op, [mf.tensor(np.zeros(s, dtype)) for s in shapes], attrs)
