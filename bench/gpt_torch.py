@@ -117,7 +117,8 @@ def build_model(config):
                     elif ".ln_" in name or name.startswith("ln_"):
                         p.fill_(1.0)
                     else:
-                        p.normal_(0.0, 0.02 / math.sqrt(2 * n_layer) if name.endswith("proj.weight") else 0.02)
+                        residual = name.endswith("proj.weight")
+                        p.normal_(0.0, 0.02 / math.sqrt(2 * n_layer) if residual else 0.02)
 
         def forward(self, x, y):
             h = self.wte(x) + self.wpe(torch.arange(x.shape[1]))

@@ -32,6 +32,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
@@ -530,10 +531,7 @@ void register_elementwise_ops(OpRegistry& r) {
                   unary_grad([](V, V y, V dy, A) { return fn::sub(dy, fn::mul(dy, fn::mul(y, y))); })));
   r.add(with_grad(unary<I::kToFloat32>("sigmoid", increasing(0), [](auto x) { return 1 / (1 + std::exp(-x)); }),
                   unary_grad([](V, V y, V dy, A) { return fn::mul(dy, fn::sub(y, fn::mul(y, y))); })));
-  r.add(with_grad(unary<I::kReject>("gelu", {}, [](auto x) {
-                    using T = decltype(x);
-                    return x * T{0.5} * (1 + std::erf(x * static_cast<T>(M_SQRT1_2)));
-                  }),
+  r.add(with_grad(unary<I::kReject>("gelu", {}, [](auto x) { return fast_math::gelu(x); }),
                   unary_grad([](V x, V, V dy, A) { return call1("gelu_backward", {x, dy}); })));
   // Only a floating output takes a gradient, and only a floating input wants one.
   r.add(with_grad(cast(), unary_grad([](V x, V, V dy, A) { return fn::cast(dy, x.dtype()); })));

@@ -10,6 +10,8 @@
 #include <cblas.h>
 #include <oneapi/dnnl/dnnl.h>
 
+#include <omp.h>
+
 #include <algorithm>
 
 #include "meshflow/ops/functional.h"
@@ -105,18 +107,34 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
   out_shape.push_back(m);
   out_shape.push_back(n);
   Tensor out = Tensor::empty(out_shape, in[0].dtype());
-  const Shape sa = kernel::broadcast_strides(batch_of(as), batch), sb = kernel::broadcast_strides(batch_of(bs), batch);
+  const int64_t count = numel(batch);
   visit_dtype(out.dtype(), [&](auto v) {
     using T = decltype(v);
-    for (int64_t i = 0, count = numel(batch); i < count; ++i) {
+    const T* a = in[0].data_as<T>();
+    const T* b = in[1].data_as<T>();
+    T* c = out.data_as<T>();
+    if (bs.size() == 2 && !ta) {
+      // One matrix b under a batch of a (a linear layer): the batch's rows are one matrix.
+      gemm<T>(false, tb, count * m, n, k, a, b, c);
+      return;
+    }
+    const Shape sa = kernel::broadcast_strides(batch_of(as), batch), sb = kernel::broadcast_strides(batch_of(bs), batch);
+    auto one = [&](int64_t i) {
       int64_t rest = i, oa = 0, ob = 0;
       for (int64_t d = static_cast<int64_t>(batch.size()) - 1; d >= 0; --d) {
         oa += rest % batch[d] * sa[d];
         ob += rest % batch[d] * sb[d];
         rest /= batch[d];
       }
-      gemm<T>(ta, tb, m, n, k, in[0].data_as<T>() + oa * m * k, in[1].data_as<T>() + ob * k * n,
-              out.data_as<T>() + i * m * n);
+      gemm<T>(ta, tb, m, n, k, a + oa * m * k, b + ob * k * n, c + i * m * n);
+    };
+    // Many small products (attention heads) go one per thread, each gemm single-threaded
+    // inside the parallel region; a few large ones use the gemm's own threads.
+    if (count >= 2 * omp_get_max_threads() && m * n * k <= (int64_t{1} << 22)) {
+#pragma omp parallel for schedule(static)
+      for (int64_t i = 0; i < count; ++i) one(i);
+    } else {
+      for (int64_t i = 0; i < count; ++i) one(i);
     }
   });
   return {out};

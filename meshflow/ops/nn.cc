@@ -45,6 +45,7 @@
 #include <limits>
 #include <utility>
 
+#include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
@@ -118,45 +119,6 @@ AroundDim around(const Shape& shape, int64_t dim) {
 // Kernels on the hot path of training keep their inner loops vectorizable: sums and maxima
 // as OpenMP simd reductions (which allow reassociating them), and exp as exp_nonpositive.
 
-inline uint32_t bits_of(float x) {
-  uint32_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
-
-inline float float_of(uint32_t bits) {
-  float x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
-
-// exp(x) for x <= 0 (shifted logits, log-probabilities). Float: within 3 ulps of std::exp,
-// 0 below -87.34 (where exp leaves the normal floats), NaN kept; written without a libm call
-// or a floating-point comparison (which may trap), either of which keeps GCC from
-// vectorizing the loop (inline for the same reason). Double: std::exp.
-template <typename T>
-inline T exp_nonpositive(T x) {
-  if constexpr (std::is_same_v<T, double>) {
-    return std::exp(x);
-  } else {
-    constexpr float kLowest = -87.33654f;  // exp(kLowest) is the least normal float
-    constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer, kept in the low bits
-    const uint32_t bits = bits_of(x), lowest = bits_of(kLowest);
-    // All ones where x < kLowest (-inf too: as unsigned, negative floats' bits grow with their
-    // magnitude) and where x is NaN.
-    const uint32_t underflow = 0u - static_cast<uint32_t>((bits > lowest) & (bits <= 0xff800000u));
-    const uint32_t nan = 0u - static_cast<uint32_t>((bits & 0x7fffffffu) > 0x7f800000u);
-    const float clamped = float_of((bits & ~underflow) | (lowest & underflow));
-    // clamped = k ln2 + r with |r| <= ln2 / 2 (ln2 in two parts: k ln2 is exact), then
-    // exp(clamped) = 2^k exp(r), exp(r) by its Taylor polynomial of degree 6.
-    const float rounded = clamped * 1.44269504088896341f + kRound;
-    const float k = rounded - kRound;
-    const float r = (clamped - k * 0.693145751953125f) - k * 1.428606765330187e-06f;
-    const float p = 1 + r * (1 + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
-    const float two_to_k = float_of((bits_of(rounded) - bits_of(kRound) + 127u) << 23);
-    return float_of((bits & nan) | (bits_of(p * two_to_k) & ~nan & ~underflow));
-  }
-}
 
 // Softmax (or log-softmax) of one contiguous row of n elements, x to y. Shifting by the
 // maximum m keeps exp from overflowing, and results are written in terms of x - m (exact
@@ -174,7 +136,7 @@ template <typename T>
 T log_sum_exp_shifted(const T* x, int64_t n, T m) {
   T s = 0;
 #pragma omp simd reduction(+ : s)
-  for (int64_t i = 0; i < n; ++i) s += exp_nonpositive(x[i] - m);
+  for (int64_t i = 0; i < n; ++i) s += fast_math::exp_nonpositive(x[i] - m);
   return std::log(s);
 }
 
@@ -188,7 +150,7 @@ void softmax_row(const T* x, T* y, int64_t n, bool log) {
     T s = 0;
 #pragma omp simd reduction(+ : s)
     for (int64_t i = 0; i < n; ++i) {
-      y[i] = exp_nonpositive(x[i] - m);
+      y[i] = fast_math::exp_nonpositive(x[i] - m);
       s += y[i];
     }
     const T inv_s = 1 / s;
@@ -226,7 +188,7 @@ void softmax_lines(const T* x, T* y, int64_t n, int64_t inner, int64_t width, bo
   }
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t c = 0; c < width; ++c) {
-      const T e = exp_nonpositive(x[i * inner + c] - m[c]);
+      const T e = fast_math::exp_nonpositive(x[i * inner + c] - m[c]);
       s[c] += e;
       if (!log) y[i * inner + c] = e;
     }
@@ -248,7 +210,7 @@ void softmax_backward_row(const T* y, const T* dy, T* dx, int64_t n, bool log) {
 #pragma omp simd reduction(+ : s)
     for (int64_t i = 0; i < n; ++i) s += dy[i];
 #pragma omp simd
-    for (int64_t i = 0; i < n; ++i) dx[i] = dy[i] - exp_nonpositive(y[i]) * s;
+    for (int64_t i = 0; i < n; ++i) dx[i] = dy[i] - fast_math::exp_nonpositive(y[i]) * s;
   } else {
 #pragma omp simd reduction(+ : s)
     for (int64_t i = 0; i < n; ++i) s += dy[i] * y[i];
@@ -269,7 +231,7 @@ void softmax_backward_lines(const T* y, const T* dy, T* dx, int64_t n, int64_t i
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t c = 0; c < width; ++c) {
       const int64_t k = i * inner + c;
-      dx[k] = log ? dy[k] - exp_nonpositive(y[k]) * s[c] : y[k] * (dy[k] - s[c]);
+      dx[k] = log ? dy[k] - fast_math::exp_nonpositive(y[k]) * s[c] : y[k] * (dy[k] - s[c]);
     }
   }
 }
@@ -636,28 +598,6 @@ std::vector<Signature> gelu_backward_signatures(const std::vector<TensorMeta>& i
   return sigs;
 }
 
-// gelu(x) = x Phi(x), so gelu'(x) = Phi(x) + x phi(x), with phi(x) = exp(-x^2 / 2) / sqrt(2 pi)
-// and Phi(x) = (1 + erf(x / sqrt 2)) / 2. Float: Phi from Abramowitz and Stegun 7.1.26,
-// 1 - erf(z) = t (a1 + a2 t + ... + a5 t^4) exp(-z^2) with t = 1 / (1 + p z) for z >= 0
-// (absolute error below 1.5e-7), whose exp(-z^2) is phi's exp(-x^2 / 2): no libm call, so the
-// loop vectorizes. Double: std::erf.
-template <typename T>
-inline T gelu_grad(T x) {
-  const T gauss = exp_nonpositive(T{-0.5} * x * x), inv_sqrt_2pi = static_cast<T>(M_2_SQRTPI * M_SQRT1_2 / 2);
-  if constexpr (std::is_same_v<T, double>) {
-    return 0.5 * (1 + std::erf(x * M_SQRT1_2)) + x * inv_sqrt_2pi * gauss;
-  } else {
-    const float t = 1 / (1 + 0.3275911f * static_cast<float>(M_SQRT1_2) * std::fabs(x));
-    const float tail =  // Phi(-|x|) = (1 - erf(|x| / sqrt 2)) / 2
-        0.5f * t * (0.254829592f + t * (-0.284496736f + t * (1.421413741f + t * (-1.453152027f + t * 1.061405429f)))) *
-        gauss;
-    // Phi(x) = tail for negative x, 1 - tail otherwise (chosen by the sign bit, not by a comparison).
-    const uint32_t negative = 0u - (bits_of(x) >> 31);
-    const float cdf = float_of((bits_of(tail) & negative) | (bits_of(1 - tail) & ~negative));
-    return cdf + x * inv_sqrt_2pi * gauss;
-  }
-}
-
 std::vector<Tensor> gelu_backward_kernel(const std::vector<Tensor>& in, const KernelContext&) {
   Tensor out = Tensor::empty(in[0].shape(), in[0].dtype());
   const int64_t n = out.numel();
@@ -668,7 +608,7 @@ std::vector<Tensor> gelu_backward_kernel(const std::vector<Tensor>& in, const Ke
       const T* dy = in[1].data_as<T>();
       T* dx = out.data_as<T>();
 #pragma omp parallel for simd if (n > kernel::kParallelGrain)
-      for (int64_t i = 0; i < n; ++i) dx[i] = dy[i] * gelu_grad(x[i]);
+      for (int64_t i = 0; i < n; ++i) dx[i] = dy[i] * fast_math::gelu_grad(x[i]);
     }
   });
   return {out};

@@ -83,9 +83,10 @@ std::vector<GradCall> unary_calls() {
 std::vector<GradCall> reduction_calls() {
   const Tensor x = away_from_zero({3, 4, 2}, 1);
   std::vector<GradCall> calls;
+  const std::vector<std::pair<Ints, bool>> dims_and_keepdim = {{{}, false}, {{1}, false}, {{1}, true}, {{0, -1}, true}};
   for (const char* op : {"sum", "mean", "amax", "amin"}) {
-    for (const Ints& dims : std::vector<Ints>{{}, {1}, {0, -1}}) {
-      for (bool keepdim : {false, true}) calls.push_back({op, {x}, {{"dims", dims}, {"keepdim", keepdim}}});
+    for (const auto& [dims, keepdim] : dims_and_keepdim) {
+      calls.push_back({op, {x}, {{"dims", dims}, {"keepdim", keepdim}}});
     }
   }
   return calls;
@@ -190,7 +191,9 @@ TEST(Grad, EveryOpWithAGradientIsChecked) {
     for (const GradCall& call : calls) checked.insert(call.op);
   }
   for (const std::string& name : op_names()) {
-    if (find_op(name).grad) EXPECT_TRUE(checked.count(name)) << name << " has a gradient no case checks";
+    if (find_op(name).grad) {
+      EXPECT_TRUE(checked.count(name)) << name << " has a gradient no case checks";
+    }
   }
 }
 
