@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/ops/functional.h"
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 
@@ -48,24 +49,53 @@ std::vector<Var> detached(const std::vector<Var>& vars) {
   return out;
 }
 
+// The inputs of a recorded global call, each converted to the layout the chosen signature
+// takes it in, by a recorded to_global. So the op's gradient runs on the layouts its forward
+// ran on (the gradient of a column-parallel matmul stays column-parallel) and the gradient
+// of each conversion is the reverse conversion: backward mirrors forward's communication.
+// Left to inference from the original layouts, a backward op may pick a layout that is
+// cheapest for itself but costs more downstream (gathering weights instead of reducing
+// activations).
+std::vector<Var> in_signature_layouts(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
+                                      Constraints& constraints) {
+  const Placement& placement = inputs[0].global().placement();
+  std::vector<TensorMeta> metas;
+  std::vector<NdSbp> sbps;
+  for (const Var& in : inputs) {
+    if (!in.is_global() || in.global().placement() != placement) return inputs;  // apply_global says why
+    metas.push_back({in.shape(), in.dtype()});
+    sbps.push_back(in.global().nd_sbp());
+  }
+  const OpPlan& plan = plan_op(op, metas, sbps, placement, attrs, constraints);
+  constraints.signature = plan.signature;
+  std::vector<Var> boxed = inputs;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!plan.input_plans[i].steps.empty()) boxed[i] = to_global(inputs[i], placement, plan.signature.inputs[i]);
+  }
+  return boxed;
+}
+
 }  // namespace
 
 std::vector<Var> call(const std::string& name, const std::vector<Var>& inputs, const Attrs& attrs,
                       const Constraints& constraints) {
   const OpDef& op = find_op(name);
-  std::vector<Var> outputs = run(op, inputs, attrs, constraints);
-  if (op.grad && grad_enabled()) {
-    auto saved = std::make_shared<Saved>();
-    saved->inputs = detached(inputs);
-    saved->outputs = detached(outputs);
-    for (const Var& in : inputs) saved->needs_grad.push_back(in.requires_grad());
-    record(
-        op.name, inputs, outputs,
-        [&op, attrs, saved](const std::vector<Var>& grad_outputs) {
-          return op.grad(GradContext{attrs, saved->inputs, saved->outputs, grad_outputs, saved->needs_grad});
-        },
-        [saved] { *saved = Saved(); });
-  }
+  const bool records = op.grad && grad_enabled() &&
+                       std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.requires_grad(); });
+  if (!records) return run(op, inputs, attrs, constraints);
+  Constraints fixed = constraints;
+  const std::vector<Var> args = inputs[0].is_global() ? in_signature_layouts(op, inputs, attrs, fixed) : inputs;
+  std::vector<Var> outputs = run(op, args, attrs, fixed);
+  auto saved = std::make_shared<Saved>();
+  saved->inputs = detached(args);
+  saved->outputs = detached(outputs);
+  for (const Var& in : args) saved->needs_grad.push_back(in.requires_grad());
+  record(
+      op.name, args, outputs,
+      [&op, attrs, saved](const std::vector<Var>& grad_outputs) {
+        return op.grad(GradContext{attrs, saved->inputs, saved->outputs, grad_outputs, saved->needs_grad});
+      },
+      [saved] { *saved = Saved(); });
   return outputs;
 }
 
