@@ -69,9 +69,9 @@ def mesh(d, tp, first_rank=0):
     return mf.placement("cpu", ranks=(first_rank + np.arange(d * tp)).reshape(d, tp).tolist())
 
 
-def batch_tensor(array, placement, d, sbp):
+def batch_tensor(array, placement):
     """This data-parallel rank's rows as its part of the global batch."""
-    return mf.from_numpy(np.ascontiguousarray(array)).to_global(placement=placement, sbp=sbp)
+    return mf.from_numpy(np.ascontiguousarray(array)).to_global(placement=placement, sbp=input_sbp())
 
 
 def evaluate(model, placement, args, d, batch, dp_rank, batches=4):
@@ -80,8 +80,7 @@ def evaluate(model, placement, args, d, batch, dp_rank, batches=4):
     with mf.no_grad():
         for i in range(batches):
             x, y = data.get_batch(i, batch, args.block, args.seed, dp_rank, d, split="val")
-            total += model(batch_tensor(x, placement, d, input_sbp()),
-                           batch_tensor(y, placement, d, input_sbp())).item()
+            total += model(batch_tensor(x, placement), batch_tensor(y, placement)).item()
     model.train()
     return total / batches
 
@@ -148,7 +147,7 @@ def train(args, placement):
         lr = mf.optim.warmup_cosine_lr(step, args.warmup, args.steps, args.lr, args.min_lr)
         opt_decay.lr = opt_plain.lr = lr
         x, y = data.get_batch(step, batch, args.block, args.seed, dp_rank, d)
-        loss = model(batch_tensor(x, placement, d, input_sbp()), batch_tensor(y, placement, d, input_sbp()))
+        loss = model(batch_tensor(x, placement), batch_tensor(y, placement))
         loss.backward()
         if args.clip > 0:
             mf.optim.clip_grad_norm_(params, args.clip)

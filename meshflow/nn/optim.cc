@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/nn/optim.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -156,11 +157,30 @@ void AdamW::load_state(const std::vector<std::map<std::string, Var>>& state, int
 
 double clip_grad_norm(const std::vector<Var>& params, double max_norm) {
   NoGradGuard no_grad;
-  double total = 0;
+  // Squared norms summed per placement as partial sums (making a replicated scalar partial
+  // moves nothing), so each placement costs one reduction, not one per parameter.
+  std::vector<Var> sums;  // one per placement (and one for local gradients)
   for (const Var& p : params) {
     const Var g = p.grad();
-    if (g.defined()) total += scalar_value(fn::sum(fn::mul(g, g)));
+    if (!g.defined()) continue;
+    Var square = fn::sum(fn::mul(g, g));
+    if (square.is_global()) {
+      const Placement& placement = square.global().placement();
+      square = to_global(square, placement, NdSbp(placement.ndim(), Sbp::partial_sum()));
+    }
+    auto same_place = [&](const Var& s) {
+      return s.is_global() == square.is_global() &&
+             (!s.is_global() || s.global().placement() == square.global().placement());
+    };
+    auto it = std::find_if(sums.begin(), sums.end(), same_place);
+    if (it == sums.end()) {
+      sums.push_back(square);
+    } else {
+      *it = fn::add(*it, square);
+    }
   }
+  double total = 0;
+  for (const Var& s : sums) total += scalar_value(s);
   const double norm = std::sqrt(total);
   const double scale = max_norm / (norm + 1e-6);
   if (scale < 1) {
