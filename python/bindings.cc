@@ -15,6 +15,7 @@
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/nn/optim.h"
+#include "meshflow/vm/vm.h"
 
 namespace py = pybind11;
 
@@ -45,14 +46,20 @@ Tensor from_numpy(py::array array) {
   PyObject* owner = array.ptr();
   Py_INCREF(owner);
   std::shared_ptr<void> keep(nullptr, [owner](void*) {
+    if (!Py_IsInitialized()) return;  // at exit, after the interpreter: nothing to release
     py::gil_scoped_acquire gil;
     Py_DECREF(owner);
   });
   return Tensor::wrap(array.mutable_data(), shape, dtype, std::move(keep));
 }
 
-// A NumPy view of the tensor's memory; the array keeps the storage alive.
+// A NumPy view of the tensor's memory; the array keeps the storage alive. Waits for the
+// tensor (without the GIL) and raises the error of the instruction that failed to make it.
 py::array to_numpy(const Tensor& t) {
+  {
+    py::gil_scoped_release release;
+    vm::wait(t);
+  }
   auto* keep = new std::shared_ptr<void>(t.storage());
   py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
   std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
@@ -60,7 +67,11 @@ py::array to_numpy(const Tensor& t) {
 }
 
 py::dict stats_dict() {
-  const comm::CommStats& s = comm::stats();
+  comm::CommStats s;
+  {
+    py::gil_scoped_release release;  // waits for the collectives already issued
+    s = comm::stats();
+  }
   py::dict d;
   d["all_reduce"] = s.all_reduce;
   d["all_gather"] = s.all_gather;
@@ -196,8 +207,9 @@ PYBIND11_MODULE(_C, m) {
       "global_from_full",
       [](const Tensor& full, const Placement& p, const NdSbp& s) { return Var(global_from_full(full, p, s)); },
       py::arg("full"), py::arg("placement"), py::arg("nd_sbp"), release());
-  m.def("to_global", py::overload_cast<const Var&, const Placement&, const NdSbp&>(&to_global), py::arg("tensor"),
-        py::arg("placement"), py::arg("nd_sbp"), release());
+  m.def(
+      "to_global", [](const Var& v, const Placement& p, const NdSbp& s) { return to_global(v, p, s); },
+      py::arg("tensor"), py::arg("placement"), py::arg("nd_sbp"), release());
   m.def("to_local", &to_local, py::arg("tensor"), release());
   m.def(
       "gather_full", [](const Var& v) { return gather_full(v.global()); }, py::arg("tensor"), release());
@@ -277,6 +289,21 @@ PYBIND11_MODULE(_C, m) {
   m.def("abort", [](const std::string& message, int code) { comm::abort_job(message, code); }, py::arg("message"),
         py::arg("exit_code") = 1);
   m.def("release_host_cache", &release_host_cache);
+  m.def("synchronize", &vm::synchronize, release());
+  m.def("launch_blocking", &vm::blocking);
+  m.def(
+      "memory_stats",
+      [] {
+        const device::MemoryStats s = vm::device().memory_stats();
+        py::dict d;
+        d["in_use_bytes"] = s.in_use_bytes;
+        d["cached_bytes"] = s.cached_bytes;
+        d["peak_bytes"] = s.peak_bytes;
+        py::dict all;
+        all[py::str(vm::device().name())] = d;
+        return all;
+      });
+  m.def("reset_peak_memory_stats", [] { vm::device().reset_peak(); });
   // Every rank passes its error ("" for none); all raise the first one together. Also a
   // barrier over the world.
   m.def(

@@ -9,6 +9,7 @@
 
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
+#include "meshflow/vm/vm.h"
 
 namespace mf {
 
@@ -57,6 +58,16 @@ GlobalTensor zeros_global(const Shape& shape, DType dtype, const boxing::Layout&
 }
 
 // a + b for two gradients of one tensor: b is boxed to a's layout, then added locally.
+// a + b, issued on the compute stream (the engine must not wait for values mid-backward).
+Tensor add_async(const Tensor& a, const Tensor& b) {
+  return vm::launch("accumulate_grad", device::StreamKind::kCompute, {a, b}, {{a.shape(), a.dtype()}},
+                    [](const std::vector<Tensor>& in) {
+                      Tensor sum = in[0].clone();
+                      reduce_into(sum, in[1], ReduceOp::kSum);
+                      return std::vector<Tensor>{sum};
+                    })[0];
+}
+
 Var accumulate(const Var& a, const Var& b) {
   if (!a.defined()) return b;
   if (!b.defined()) return a;
@@ -64,16 +75,10 @@ Var accumulate(const Var& a, const Var& b) {
     throw std::logic_error("autograd: gradients of shape " + to_string(b.shape()) + " and " + to_string(a.shape()) +
                            " (or of different dtypes or kinds) reached one tensor");
   }
-  if (!a.is_global()) {
-    Tensor sum = a.local().clone();
-    reduce_into(sum, b.local(), ReduceOp::kSum);
-    return Var(sum);
-  }
+  if (!a.is_global()) return Var(add_async(a.local(), b.local()));
   const GlobalTensor& ga = a.global();
-  const GlobalTensor gb = to_global(b.global(), ga.placement(), ga.nd_sbp());
-  Tensor sum = ga.local().clone();
-  reduce_into(sum, gb.local(), ReduceOp::kSum);
-  return Var(GlobalTensor(ga.shape(), ga.placement(), ga.nd_sbp(), sum));
+  const GlobalTensor gb = convert(b.global(), ga.placement(), ga.nd_sbp());
+  return Var(GlobalTensor(ga.shape(), ga.placement(), ga.nd_sbp(), add_async(ga.local(), gb.local())));
 }
 
 // A leaf's gradient in the leaf's own layout (boxing does any all-reduce of a partial one).
@@ -82,7 +87,7 @@ Var in_layout_of(const Var& grad, const Var& leaf) {
   const GlobalTensor& g = grad.global();
   const GlobalTensor& l = leaf.global();
   if (g.placement() == l.placement() && g.nd_sbp() == l.nd_sbp()) return grad;
-  return Var(to_global(g, l.placement(), l.nd_sbp()));
+  return Var(convert(g, l.placement(), l.nd_sbp()));
 }
 
 thread_local bool grad_mode = true;
@@ -301,12 +306,12 @@ void Var::backward(const Var& grad, bool retain_graph) const {
   }
 }
 
-Var to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp) {
+Var to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp, bool agree_on_arguments) {
   const GlobalTensor& in = x.global();
-  std::vector<Var> out{Var(to_global(in, placement, nd_sbp))};
+  std::vector<Var> out{Var(agree_on_arguments ? to_global(in, placement, nd_sbp) : convert(in, placement, nd_sbp))};
   const boxing::Layout back = gradient_layout(in.layout());
   record("to_global", {x}, out, [back](const std::vector<Var>& g) {
-    return std::vector<Var>{Var(to_global(g[0].global(), back.placement, back.nd_sbp))};
+    return std::vector<Var>{Var(convert(g[0].global(), back.placement, back.nd_sbp))};
   });
   return out[0];
 }
@@ -317,7 +322,7 @@ Var local_to_global(const Var& x, const Placement& placement, const NdSbp& nd_sb
   const boxing::Layout back = gradient_layout({placement, nd_sbp});
   const Shape local_shape = in.shape();
   record("local_to_global", {x}, out, [back, local_shape](const std::vector<Var>& g) {
-    const Tensor part = to_global(g[0].global(), back.placement, back.nd_sbp).local();
+    const Tensor part = convert(g[0].global(), back.placement, back.nd_sbp).local();
     if (part.shape() != local_shape) {
       throw std::invalid_argument("backward through to_global of local parts of uneven sizes is not supported: this "
                                   "rank's part has shape " + to_string(local_shape) + ", the balanced split's " +

@@ -123,7 +123,9 @@ class NoGradGuard {
 void set_grad_enabled(bool enabled);
 
 // Layout conversions, differentiable: the gradient of a conversion is the reverse one.
-Var to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp);
+// `agree_on_arguments`: every rank checks the layout with the others first (a user's call);
+// false for layouts that come from planning, which agree by construction.
+Var to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp, bool agree_on_arguments = true);
 // A local Var as this rank's part of a global one (make_global's rules and checks).
 Var local_to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp, bool check_consistency);
 // A global Var's local part, as a local Var.

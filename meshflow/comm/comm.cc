@@ -7,6 +7,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -26,6 +30,50 @@ struct Context {
 
 Context* context = nullptr;
 
+// The VM's hooks (comm.h); set once, before any worker exists.
+std::function<void(const std::function<void()>&)> funnel;
+std::function<void()> drain;
+thread_local bool is_comm_thread = false;
+thread_local std::string current_op;
+
+// The collective running now on the comm thread, if any, for the watchdog.
+struct Running {
+  std::mutex mu;
+  std::condition_variable changed;
+  bool active = false;
+  uint64_t serial = 0;  // counts collectives, so the watchdog tells one long call from many
+  std::string what;
+  std::chrono::steady_clock::time_point since;
+};
+
+Running& running() {
+  static auto* r = new Running;
+  return *r;
+}
+
+// Wakes every second; ends the job when one collective has run past the timeout.
+void watchdog_loop(double timeout) {
+  Running& r = running();
+  std::unique_lock<std::mutex> lock(r.mu);
+  while (true) {
+    r.changed.wait_for(lock, std::chrono::seconds(1));
+    if (!r.active) continue;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.since).count();
+    if (elapsed > timeout) {
+      abort_job("meshflow: rank " + std::to_string(world_rank()) + ": " + r.what + " has not completed after " +
+                std::to_string(static_cast<int>(elapsed)) +
+                " s; another rank of its group is stuck or gone. Ending the job (MESHFLOW_COMM_TIMEOUT=" +
+                std::to_string(timeout) + " s)");
+    }
+  }
+}
+
+std::string ranks_str(const std::vector<int>& ranks) {
+  std::string s = "[";
+  for (size_t i = 0; i < ranks.size(); ++i) s += (i ? ", " : "") + std::to_string(ranks[i]);
+  return s + "]";
+}
+
 // Seconds a rank that is exiting waits for the others to exit too (MESHFLOW_EXIT_TIMEOUT).
 double exit_timeout() {
   const char* v = std::getenv("MESHFLOW_EXIT_TIMEOUT");
@@ -34,6 +82,7 @@ double exit_timeout() {
 
 void finalize() {
   if (!context) return;
+  if (drain) drain();
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized) return;
@@ -96,6 +145,12 @@ std::string backend_name() { return "mpi"; }
 
 Group& group_of(const std::vector<int>& ranks) {
   Context& c = ctx();
+  if (funnel && !is_comm_thread) {
+    // Creating a communicator is collective: in program order, on the comm thread.
+    Group* g = nullptr;
+    on_comm_thread([&] { g = &group_of(ranks); });
+    return *g;
+  }
   if (ranks.size() == static_cast<size_t>(c.world->size()) && ranks == c.world->world_ranks()) return *c.world;
   auto it = c.groups.find(ranks);
   if (it == c.groups.end()) {
@@ -133,6 +188,50 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
                                 " made a different call than rank 0 (placement, sbp, shape, dtype or attributes); "
                                 "every rank must make the same call");
   }
+}
+
+void on_comm_thread(const std::function<void()>& call) {
+  if (funnel && !is_comm_thread) {
+    funnel(call);
+  } else {
+    call();
+  }
+}
+
+void install_funnel(std::function<void(const std::function<void()>&)> f, std::function<void()> d) {
+  funnel = std::move(f);
+  drain = std::move(d);
+}
+
+void mark_comm_thread() { is_comm_thread = true; }
+
+void set_current_op(std::string op) { current_op = std::move(op); }
+
+double comm_timeout() {
+  static const double seconds = [] {
+    const char* v = std::getenv("MESHFLOW_COMM_TIMEOUT");
+    const double t = v && *v ? std::atof(v) : 300.0;
+    return t > 0 ? t : 300.0;
+  }();
+  return seconds;
+}
+
+CollectiveWatch::CollectiveWatch(const char* collective, const std::vector<int>& group_ranks) {
+  static std::once_flag started;
+  std::call_once(started, [] { std::thread(watchdog_loop, comm_timeout()).detach(); });
+  Running& r = running();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.active = true;
+  ++r.serial;
+  r.since = std::chrono::steady_clock::now();
+  r.what = std::string(collective) + " on group " + ranks_str(group_ranks) + " issued by " +
+           (current_op.empty() ? std::string("a direct call") : current_op);
+}
+
+CollectiveWatch::~CollectiveWatch() {
+  Running& r = running();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.active = false;
 }
 
 void abort_job(const std::string& message, int exit_code) {

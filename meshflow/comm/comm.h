@@ -1,9 +1,18 @@
 // Copyright 2026 The meshflow Authors.
 // The process-wide communication context: the backend, the world group and a cache of
 // sub-groups. Initialized lazily on first use (so `import meshflow` starts nothing); the
-// backend is chosen there and reported by backend_name(). Call from one thread.
+// backend is chosen there and reported by backend_name().
+//
+// Threads: collectives must be issued in the same order on every rank, so they all run on
+// one thread, in program order. Without the VM that is the caller's thread. The VM runs
+// them on its comm stream and installs a *funnel*: a collective (or a group creation)
+// issued from any other thread is run through it, on the comm stream after the work
+// already queued there, and the caller waits for it (its exceptions reach the caller).
+// A watchdog ends the job when one collective has run longer than MESHFLOW_COMM_TIMEOUT
+// seconds (default 300), naming the collective, its group and the op that issued it.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +34,25 @@ bool initialized();
 // rank throws std::invalid_argument with the first one's message; when the hashes differ,
 // every rank throws one naming the ranks that made a different `call`.
 void agree(const std::string& error, uint64_t call_hash, const std::string& call);
+
+// Runs `call` (which issues collectives) on the comm thread: directly when this is it or
+// when no funnel is installed, else through the funnel.
+void on_comm_thread(const std::function<void()>& call);
+// The VM's hooks: `funnel` runs a call on the comm stream and waits for it; `drain` is
+// called before MPI is finalized at exit (it must finish the queued collectives).
+void install_funnel(std::function<void(const std::function<void()>&)> funnel, std::function<void()> drain);
+// Marks the calling thread as the one collectives run on (the VM's comm stream worker).
+void mark_comm_thread();
+// What the calling thread is issuing collectives for (an op's name), for the watchdog.
+void set_current_op(std::string op);
+// Seconds a collective may run before the watchdog ends the job (MESHFLOW_COMM_TIMEOUT).
+double comm_timeout();
+// Watches one collective: registered while it runs (see group.cc).
+class CollectiveWatch {
+ public:
+  CollectiveWatch(const char* collective, const std::vector<int>& group_ranks);
+  ~CollectiveWatch();
+};
 
 // Ends every rank of the job now, after printing `message` on this rank's stderr.
 [[noreturn]] void abort_job(const std::string& message, int exit_code = 1);

@@ -1,14 +1,27 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/comm/group.h"
 
+#include "meshflow/comm/comm.h"
+
 #include <numeric>
 #include <stdexcept>
 
 namespace mf::comm {
 
-CommStats& stats() {
+namespace {
+
+// Written only on the comm thread.
+CommStats& counted() {
   static CommStats s;
   return s;
+}
+
+}  // namespace
+
+CommStats stats() {
+  CommStats copy;
+  on_comm_thread([&] { copy = counted(); });
+  return copy;
 }
 
 Chunks Chunks::consecutive(std::vector<int64_t> counts) {
@@ -29,25 +42,34 @@ void Group::check_counts(const char* op, const std::vector<int64_t>& counts) con
 }
 
 void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) {
-  ++stats().all_reduce;
-  stats().bytes_sent += count * dtype_size(dtype);
-  do_all_reduce(send, recv, count, dtype, op);
+  on_comm_thread([&] {
+    CollectiveWatch watch("all_reduce", world_ranks());
+    ++counted().all_reduce;
+    counted().bytes_sent += count * dtype_size(dtype);
+    do_all_reduce(send, recv, count, dtype, op);
+  });
 }
 
 void Group::all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype) {
   check_counts("all_gather", recv_chunks.counts);
   check_counts("all_gather", recv_chunks.offsets);
-  ++stats().all_gather;
-  stats().bytes_sent += recv_chunks.counts[rank()] * dtype_size(dtype);
-  do_all_gather(send, recv, recv_chunks, dtype);
+  on_comm_thread([&] {
+    CollectiveWatch watch("all_gather", world_ranks());
+    ++counted().all_gather;
+    counted().bytes_sent += recv_chunks.counts[rank()] * dtype_size(dtype);
+    do_all_gather(send, recv, recv_chunks, dtype);
+  });
 }
 
 void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
                            ReduceOp op) {
   check_counts("reduce_scatter", counts);
-  ++stats().reduce_scatter;
-  stats().bytes_sent += std::accumulate(counts.begin(), counts.end(), int64_t{0}) * dtype_size(dtype);
-  do_reduce_scatter(send, recv, counts, dtype, op);
+  on_comm_thread([&] {
+    CollectiveWatch watch("reduce_scatter", world_ranks());
+    ++counted().reduce_scatter;
+    counted().bytes_sent += std::accumulate(counts.begin(), counts.end(), int64_t{0}) * dtype_size(dtype);
+    do_reduce_scatter(send, recv, counts, dtype, op);
+  });
 }
 
 void Group::all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks,
@@ -55,25 +77,39 @@ void Group::all_to_all(const void* send, const Chunks& send_chunks, void* recv, 
   for (const auto* v : {&send_chunks.counts, &send_chunks.offsets, &recv_chunks.counts, &recv_chunks.offsets}) {
     check_counts("all_to_all", *v);
   }
-  ++stats().all_to_all;
-  const auto& sc = send_chunks.counts;
-  stats().bytes_sent += std::accumulate(sc.begin(), sc.end(), int64_t{0}) * dtype_size(dtype);
-  do_all_to_all(send, send_chunks, recv, recv_chunks, dtype);
+  on_comm_thread([&] {
+    CollectiveWatch watch("all_to_all", world_ranks());
+    ++counted().all_to_all;
+    const auto& sc = send_chunks.counts;
+    counted().bytes_sent += std::accumulate(sc.begin(), sc.end(), int64_t{0}) * dtype_size(dtype);
+    do_all_to_all(send, send_chunks, recv, recv_chunks, dtype);
+  });
 }
 
 void Group::broadcast(void* data, int64_t count, DType dtype, int root) {
-  ++stats().broadcast;
-  if (root == rank()) stats().bytes_sent += count * dtype_size(dtype);
-  do_broadcast(data, count, dtype, root);
+  on_comm_thread([&] {
+    CollectiveWatch watch("broadcast", world_ranks());
+    ++counted().broadcast;
+    if (root == rank()) counted().bytes_sent += count * dtype_size(dtype);
+    do_broadcast(data, count, dtype, root);
+  });
 }
 
 void Group::exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype) {
-  stats().send += static_cast<int64_t>(sends.size());
-  stats().recv += static_cast<int64_t>(recvs.size());
-  for (const Message& m : sends) stats().bytes_sent += m.count * dtype_size(dtype);
-  do_exchange(sends, recvs, dtype);
+  on_comm_thread([&] {
+    CollectiveWatch watch("exchange (point to point)", world_ranks());
+    counted().send += static_cast<int64_t>(sends.size());
+    counted().recv += static_cast<int64_t>(recvs.size());
+    for (const Message& m : sends) counted().bytes_sent += m.count * dtype_size(dtype);
+    do_exchange(sends, recvs, dtype);
+  });
 }
 
-void Group::gather_metadata(const void* send, void* recv, int64_t bytes) { do_gather_bytes(send, recv, bytes); }
+void Group::gather_metadata(const void* send, void* recv, int64_t bytes) {
+  on_comm_thread([&] {
+    CollectiveWatch watch("all_gather (metadata)", world_ranks());
+    do_gather_bytes(send, recv, bytes);
+  });
+}
 
 }  // namespace mf::comm

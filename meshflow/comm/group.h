@@ -3,7 +3,8 @@
 // Backends (MPI now; NCCL or an in-process one later) implement the protected do_* hooks;
 // the public methods check that per-member vectors have one entry per member and count what
 // this rank issued, so every backend is counted the same way. Buffers are raw memory of `count` elements of `dtype`.
-// Thread-safety: a Group is used by one thread at a time.
+// Thread-safety: the public methods may be called from any thread; they run on the comm
+// thread (comm.h), one at a time, in the order they were issued.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,9 @@ struct CommStats {
   int64_t bytes_sent = 0;
 };
 
-CommStats& stats();
+// This process's figures, after the collectives already issued have run (it waits for the
+// VM's comm stream). Copy them to compare before and after.
+CommStats stats();
 
 // Where each member's chunk lies in a buffer: counts[i] elements at element offset offsets[i].
 // Chunks must not overlap in a receive buffer.

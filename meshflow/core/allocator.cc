@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/core/allocator.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -29,6 +30,8 @@ class HostCache {
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = free_.find(size);
+      in_use_ += size;
+      peak_ = std::max(peak_, in_use_);
       if (it != free_.end()) {
         void* p = it->second;
         free_.erase(it);
@@ -39,13 +42,18 @@ class HostCache {
       ++misses_;
     }
     void* p = std::aligned_alloc(kAlignment, size);
-    if (!p) throw std::bad_alloc();
+    if (!p) {
+      std::lock_guard<std::mutex> lock(mu_);
+      in_use_ -= size;
+      throw std::bad_alloc();
+    }
     return p;
   }
 
   void give_back(void* p, size_t size) {
     {
       std::lock_guard<std::mutex> lock(mu_);
+      in_use_ -= size;
       if (cached_ + size <= kMaxCachedBytes) {
         free_.emplace(size, p);
         cached_ += size;
@@ -57,7 +65,12 @@ class HostCache {
 
   HostCacheStats stats() {
     std::lock_guard<std::mutex> lock(mu_);
-    return {cached_, hits_, misses_};
+    return {cached_, hits_, misses_, in_use_, peak_};
+  }
+
+  void reset_peak() {
+    std::lock_guard<std::mutex> lock(mu_);
+    peak_ = in_use_;
   }
 
   void release() {
@@ -73,6 +86,8 @@ class HostCache {
   size_t cached_ = 0;                  // GUARDED_BY(mu_)
   size_t hits_ = 0;                    // GUARDED_BY(mu_)
   size_t misses_ = 0;                  // GUARDED_BY(mu_)
+  size_t in_use_ = 0;                  // GUARDED_BY(mu_)
+  size_t peak_ = 0;                    // GUARDED_BY(mu_)
 };
 
 // Never destroyed: tensors may be freed during static destruction.
@@ -91,5 +106,6 @@ std::shared_ptr<void> allocate_host(size_t nbytes) {
 
 HostCacheStats host_cache_stats() { return cache().stats(); }
 void release_host_cache() { cache().release(); }
+void reset_peak_host_memory() { cache().reset_peak(); }
 
 }  // namespace mf

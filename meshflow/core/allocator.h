@@ -17,9 +17,12 @@ struct HostCacheStats {
   size_t cached_bytes;  // held in the cache, free for reuse
   size_t hits;
   size_t misses;
+  size_t in_use_bytes;  // held by live blocks (rounded sizes)
+  size_t peak_bytes;    // the most in_use_bytes has been since start or reset_peak_host_memory()
 };
 HostCacheStats host_cache_stats();
 // Returns every cached block to the OS.
 void release_host_cache();
+void reset_peak_host_memory();
 
 }  // namespace mf

@@ -1,21 +1,99 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/core/tensor.h"
 
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <limits>
 #include <stdexcept>
 
 #include "meshflow/core/allocator.h"
 
 namespace mf {
+namespace {
+
+// One condition variable for every storage: waiting for a pending tensor is rare (the
+// user's thread reading a value), producing one is frequent, so producers only lock when
+// someone waits.
+std::mutex& wait_mutex() {
+  static auto* m = new std::mutex;
+  return *m;
+}
+std::condition_variable& wait_cv() {
+  static auto* cv = new std::condition_variable;
+  return *cv;
+}
+std::atomic<int> waiters{0};
+
+}  // namespace
+
+std::shared_ptr<Storage> Storage::ready(void* data, std::shared_ptr<void> owner) {
+  auto s = std::make_shared<Storage>();
+  s->data_ = data;
+  s->owner_ = std::move(owner);
+  s->state_.store(kReady, std::memory_order_relaxed);
+  return s;
+}
+
+std::shared_ptr<Storage> Storage::pending() { return std::make_shared<Storage>(); }
+
+void Storage::wait_done() const {
+  if (is_ready()) return;
+  waiters.fetch_add(1, std::memory_order_seq_cst);
+  {
+    std::unique_lock<std::mutex> lock(wait_mutex());
+    wait_cv().wait(lock, [this] { return state_.load(std::memory_order_seq_cst) != kPending; });
+  }
+  waiters.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+void Storage::wait() const {
+  wait_done();
+  if (error_) std::rethrow_exception(error_);
+}
+
+const std::shared_ptr<void>& Storage::owner() const {
+  wait_done();
+  return owner_;
+}
+
+std::exception_ptr Storage::error() const {
+  wait_done();
+  return error_;
+}
+
+void Storage::publish(State state) {
+  if (state_.load(std::memory_order_relaxed) != kPending) {
+    throw std::logic_error("a storage was produced twice; each is written once");
+  }
+  // Store, then look for waiters (a waiter counts itself, then checks): one of the two sees
+  // the other. With a waiter, lock once so it is either before its check or asleep.
+  state_.store(state, std::memory_order_seq_cst);
+  if (waiters.load(std::memory_order_seq_cst) == 0) return;
+  { std::lock_guard<std::mutex> lock(wait_mutex()); }
+  wait_cv().notify_all();
+}
+
+void Storage::fulfill(void* data, std::shared_ptr<void> owner) {
+  data_ = data;
+  owner_ = std::move(owner);
+  publish(kReady);
+}
+
+void Storage::fail(std::exception_ptr error, void* data, std::shared_ptr<void> owner) {
+  data_ = data;
+  owner_ = std::move(owner);
+  error_ = std::move(error);
+  publish(kFailed);
+}
 
 Tensor Tensor::empty(const Shape& shape, DType dtype) {
   for (int64_t d : shape) {
     if (d < 0) throw std::invalid_argument("tensor shape " + to_string(shape) + " has a negative dimension");
   }
-  auto storage = allocate_host(static_cast<size_t>(mf::numel(shape)) * dtype_size(dtype));
-  void* data = storage.get();
-  return Tensor(std::move(storage), data, shape, dtype);
+  auto memory = allocate_host(static_cast<size_t>(mf::numel(shape)) * dtype_size(dtype));
+  void* data = memory.get();
+  return Tensor(Storage::ready(data, std::move(memory)), 0, shape, dtype);
 }
 
 Tensor Tensor::zeros(const Shape& shape, DType dtype) {
@@ -40,7 +118,18 @@ Tensor Tensor::identity_of(ReduceOp op, const Shape& shape, DType dtype) {
 }
 
 Tensor Tensor::wrap(void* data, const Shape& shape, DType dtype, std::shared_ptr<void> owner) {
-  return Tensor(std::move(owner), data, shape, dtype);
+  return Tensor(Storage::ready(data, std::move(owner)), 0, shape, dtype);
+}
+
+Tensor Tensor::pending(const Shape& shape, DType dtype) {
+  for (int64_t d : shape) {
+    if (d < 0) throw std::invalid_argument("tensor shape " + to_string(shape) + " has a negative dimension");
+  }
+  return Tensor(Storage::pending(), 0, shape, dtype);
+}
+
+bool Tensor::shares_memory(const Tensor& other) const {
+  return storage_ == other.storage_ || (storage_->owner() && storage_->owner() == other.storage_->owner());
 }
 
 Tensor Tensor::view(int64_t offset, const Shape& shape) const {
@@ -48,18 +137,18 @@ Tensor Tensor::view(int64_t offset, const Shape& shape) const {
     throw std::out_of_range("view of " + to_string(shape) + " at offset " + std::to_string(offset) +
                             " does not fit in a tensor of " + to_string(shape_));
   }
-  return Tensor(storage_, static_cast<char*>(data_) + offset * dtype_size(dtype_), shape, dtype_);
+  return Tensor(storage_, offset_ + static_cast<size_t>(offset) * dtype_size(dtype_), shape, dtype_);
 }
 
 Tensor Tensor::clone() const {
   Tensor t = empty(shape_, dtype_);
-  if (nbytes()) std::memcpy(t.data(), data_, nbytes());
+  if (nbytes()) std::memcpy(t.data(), data(), nbytes());
   return t;
 }
 
 uint64_t Tensor::content_hash() const {
   uint64_t h = 1469598103934665603ull;
-  const auto* p = static_cast<const unsigned char*>(data_);
+  const auto* p = static_cast<const unsigned char*>(data());
   for (size_t i = 0, n = nbytes(); i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
   return h;
 }

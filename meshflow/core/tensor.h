@@ -1,16 +1,74 @@
 // Copyright 2026 The meshflow Authors.
 // The local tensor: a dtype, a shape and contiguous row-major storage shared by reference.
 // Copies of a Tensor share the storage (like PyTorch tensors); the functions below that
-// return a new Tensor allocate fresh storage unless they say otherwise. A Tensor is not
-// synchronized: concurrent writers to one storage must coordinate themselves.
+// return a new Tensor allocate fresh storage unless they say otherwise.
+//
+// Storage may be *pending*: its shape and dtype are known but an asynchronous instruction
+// (meshflow/vm) has yet to produce its bytes. data() waits until they are there, so code
+// that reads a tensor is correct whichever thread produced it; a storage is written once,
+// when it is produced, and never after (every op writes new tensors), so readers need no
+// further synchronization. An instruction that failed leaves its outputs *failed*: zeros
+// of the right size (so collectives that read them still move bytes) plus the error, which
+// wait() rethrows. Thread-safety: a Storage is produced by one thread and may be read by
+// any; Tensor values are not synchronized (copy them, do not share one across threads).
 #pragma once
 
+#include <atomic>
+#include <exception>
 #include <memory>
 
 #include "meshflow/core/dtype.h"
 #include "meshflow/core/shape.h"
 
 namespace mf {
+
+// What is known of a tensor before its data: shape and dtype.
+struct TensorMeta {
+  Shape shape;
+  DType dtype;
+  bool operator==(const TensorMeta& o) const { return shape == o.shape && dtype == o.dtype; }
+};
+
+class Storage {
+ public:
+  // Memory owned by `owner` (which may be null for memory that outlives the storage).
+  static std::shared_ptr<Storage> ready(void* data, std::shared_ptr<void> owner);
+  // Storage that fulfill() or fail() will produce later.
+  static std::shared_ptr<Storage> pending();
+
+  bool is_ready() const { return state_.load(std::memory_order_acquire) != kPending; }
+  // Blocks until the storage is produced (or failed); does not throw.
+  void wait_done() const;
+  // Waits, then rethrows the error of a failed storage.
+  void wait() const;
+  // The bytes; waits while pending.
+  void* data() const {
+    if (!is_ready()) wait_done();
+    return data_;
+  }
+  // Who owns the memory (after waiting); two storages with one owner alias each other.
+  const std::shared_ptr<void>& owner() const;
+  // The error a failed storage carries (after waiting); null when it was produced.
+  std::exception_ptr error() const;
+
+  // Producer side, once: the bytes are at `data`, kept alive by `owner`.
+  void fulfill(void* data, std::shared_ptr<void> owner);
+  // Producer side, once: failed with `error`; readers see `data` (zeros of the right size).
+  void fail(std::exception_ptr error, void* data, std::shared_ptr<void> owner);
+
+  // What the VM remembers of this storage's last use (stream and event); touched only by
+  // the thread that issues instructions.
+  std::shared_ptr<void> vm_tag;
+
+ private:
+  enum State : int { kPending, kReady, kFailed };
+  void publish(State state);
+
+  std::atomic<int> state_{kPending};
+  void* data_ = nullptr;
+  std::shared_ptr<void> owner_;
+  std::exception_ptr error_;
+};
 
 class Tensor {
  public:
@@ -22,16 +80,24 @@ class Tensor {
   static Tensor identity_of(ReduceOp op, const Shape& shape, DType dtype);
   // Wraps memory owned elsewhere (e.g. a NumPy array); `owner` keeps it alive. No copy.
   static Tensor wrap(void* data, const Shape& shape, DType dtype, std::shared_ptr<void> owner);
+  // A tensor whose storage an asynchronous instruction will produce.
+  static Tensor pending(const Shape& shape, DType dtype);
 
   const Shape& shape() const { return shape_; }
   int64_t ndim() const { return static_cast<int64_t>(shape_.size()); }
   DType dtype() const { return dtype_; }
   int64_t numel() const { return mf::numel(shape_); }
   size_t nbytes() const { return static_cast<size_t>(numel()) * dtype_size(dtype_); }
-  void* data() const { return data_; }
+  // Waits while the storage is pending (see above).
+  void* data() const { return static_cast<char*>(storage_->data()) + offset_; }
   template <typename T>
-  T* data_as() const { return static_cast<T*>(data_); }
-  const std::shared_ptr<void>& storage() const { return storage_; }
+  T* data_as() const { return static_cast<T*>(data()); }
+  const std::shared_ptr<Storage>& storage() const { return storage_; }
+  bool is_ready() const { return storage_->is_ready(); }
+  // Waits until produced; rethrows the error of a failed instruction.
+  void wait() const { storage_->wait(); }
+  // Whether both read the same memory (waits for both).
+  bool shares_memory(const Tensor& other) const;
 
   // A tensor of `shape` whose data starts `offset` elements into this one's: shares the
   // storage, no copy. Requires the range to fit.
@@ -41,11 +107,11 @@ class Tensor {
   uint64_t content_hash() const;
 
  private:
-  Tensor(std::shared_ptr<void> storage, void* data, Shape shape, DType dtype)
-      : storage_(std::move(storage)), data_(data), shape_(std::move(shape)), dtype_(dtype) {}
+  Tensor(std::shared_ptr<Storage> storage, size_t offset, Shape shape, DType dtype)
+      : storage_(std::move(storage)), offset_(offset), shape_(std::move(shape)), dtype_(dtype) {}
 
-  std::shared_ptr<void> storage_;
-  void* data_;
+  std::shared_ptr<Storage> storage_;
+  size_t offset_;  // bytes from the storage's start
   Shape shape_;
   DType dtype_;
 };

@@ -10,6 +10,7 @@
 
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
+#include "meshflow/vm/vm.h"
 
 namespace mf {
 namespace {
@@ -196,7 +197,14 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
     balanced = balanced && held[id] == local_box(logical, placement.hierarchy(), nd_sbp, placement.coordinate(id));
   }
   Tensor mine = my_id >= 0 ? local : boxing::empty_local(logical, dtype);
-  if (!balanced) mine = boxing::rebalance(mine, logical, {placement, nd_sbp}, held);
+  if (!balanced) {
+    const boxing::Layout layout{placement, nd_sbp};
+    mine = vm::launch("to_global", device::StreamKind::kComm, {mine}, {local_meta(logical, dtype, layout)},
+                      [logical, layout, held](const std::vector<Tensor>& in) {
+                        return std::vector<Tensor>{boxing::rebalance(in[0], logical, layout, held)};
+                      },
+                      {/*run_on_failed_inputs=*/true})[0];
+  }
   return GlobalTensor(logical, placement, nd_sbp, mine);
 }
 
@@ -213,8 +221,31 @@ GlobalTensor global_from_full(const Tensor& full, const Placement& placement, co
 GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
   agree_on_layout(placement, nd_sbp, static_cast<int64_t>(t.shape().size()),
                   shape_hash(t.shape(), t.dtype()) * 31 + layout_hash(t.placement(), t.nd_sbp()));
-  Tensor local = boxing::box(t.local(), t.shape(), t.layout(), {placement, nd_sbp});
-  return GlobalTensor(t.shape(), placement, nd_sbp, local);
+  return convert(t, placement, nd_sbp);
+}
+
+GlobalTensor convert(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
+  const boxing::Layout to{placement, nd_sbp};
+  const boxing::Plan& plan = boxing::cached_plan(t.shape(), t.dtype(), t.layout(), to);
+  return GlobalTensor(t.shape(), placement, nd_sbp, launch_boxing(plan, t.shape(), t.local(), to, "to_global"));
+}
+
+TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& layout) {
+  const int id = layout.placement.parallel_id(comm::world_rank());
+  if (id < 0) return {boxing::empty_local(logical, dtype).shape(), dtype};
+  return {local_box(logical, layout.placement.hierarchy(), layout.nd_sbp, layout.placement.coordinate(id)).extent,
+          dtype};
+}
+
+Tensor launch_boxing(const boxing::Plan& plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
+                     const std::string& name) {
+  if (plan.steps.empty()) return local;
+  const boxing::Plan* p = &plan;  // cached plans are never evicted
+  return vm::launch(name, device::StreamKind::kComm, {local}, {local_meta(logical, local.dtype(), to)},
+                    [p, logical](const std::vector<Tensor>& in) {
+                      return std::vector<Tensor>{boxing::execute(*p, logical, in[0])};
+                    },
+                    {/*run_on_failed_inputs=*/true})[0];
 }
 
 Tensor gather_full(const GlobalTensor& t) {
@@ -227,7 +258,7 @@ Tensor gather_full(const GlobalTensor& t) {
   }
   Tensor full = to_global(t, target, NdSbp(target.ndim(), Sbp::broadcast())).local();
   // A copy when nothing moved, so that writing into the value never changes the tensor.
-  return full.storage() == t.local().storage() ? full.clone() : full;
+  return full.shares_memory(t.local()) ? full.clone() : full;
 }
 
 }  // namespace mf

@@ -5,7 +5,8 @@
 // value; the functions below are collective: every rank of the world calls them with the
 // same arguments, in the same order; they check that it does (one small all-gather of a hash
 // and of any argument error), so that a mismatch raises on every rank instead of hanging.
-// Call from one thread.
+// Data moves asynchronously, as instructions of the VM (vm.h): the local tensors returned
+// may be pending. Call from one thread (the one that issues instructions).
 #pragma once
 
 #include "meshflow/boxing/plan.h"
@@ -46,8 +47,18 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
                          bool check_consistency);
 // Every rank holds the whole logical value in `full`; each keeps its part (no data moves).
 GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp);
-// Boxing to another placement and/or SBP.
+// Boxing to another placement and/or SBP, after every rank agrees on the arguments.
 GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp);
+// Boxing without that agreement, for layouts that come from planning (the same on every
+// rank by construction): issues the conversion and returns at once.
+GlobalTensor convert(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp);
+// Issues `plan` (from the layout `local` is in, to `to`) on the VM's comm stream; returns
+// this rank's local tensor of the result, pending (`local` itself for an empty plan).
+// `name` says what the conversion is for (the op that needs it), in errors and the watchdog.
+Tensor launch_boxing(const boxing::Plan& plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
+                     const std::string& name);
+// This rank's local shape and dtype under `layout` (an empty local outside the placement).
+TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& layout);
 // The logical value, on every rank of the world, in storage of its own.
 Tensor gather_full(const GlobalTensor& t);
 // MESHFLOW_CHECK_CONSISTENCY=1 in the environment.

@@ -166,7 +166,7 @@ double clip_grad_norm(const std::vector<Var>& params, double max_norm) {
     Var square = fn::sum(fn::mul(g, g));
     if (square.is_global()) {
       const Placement& placement = square.global().placement();
-      square = to_global(square, placement, NdSbp(placement.ndim(), Sbp::partial_sum()));
+      square = to_global(square, placement, NdSbp(placement.ndim(), Sbp::partial_sum()), false);
     }
     auto same_place = [&](const Var& s) {
       return s.is_global() == square.is_global() &&

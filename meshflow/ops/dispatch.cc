@@ -9,6 +9,7 @@
 
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
+#include "meshflow/vm/vm.h"
 
 namespace mf {
 namespace {
@@ -177,6 +178,40 @@ std::vector<Box> whole_boxes(const std::vector<TensorMeta>& metas) {
   return boxes;
 }
 
+// What a kernel instruction keeps of its call until it runs (KernelContext holds references).
+struct KernelCall {
+  Attrs attrs;
+  std::vector<TensorMeta> inputs;
+  std::vector<Box> input_boxes;
+  std::vector<TensorMeta> outputs;
+  std::vector<Box> output_boxes;
+  KernelContext context() const { return KernelContext{attrs, inputs, input_boxes, outputs, output_boxes}; }
+};
+
+thread_local std::shared_ptr<const std::function<std::string(const std::string&)>> restatement;
+
+// The kernel as an instruction body, with the restatement in force when it was issued.
+vm::Body kernel_body(const OpDef& op, std::shared_ptr<const KernelCall> call) {
+  return [&op, call, restate = restatement](const std::vector<Tensor>& in) {
+    try {
+      return op.kernel(in, call->context());
+    } catch (const std::invalid_argument& e) {
+      if (!restate) throw;
+      throw std::invalid_argument((*restate)(e.what()));
+    }
+  };
+}
+
+std::string what(std::exception_ptr e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    return x.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
 // op.infer, with errors from reading attributes (Attrs's getters do not know the op)
 // carrying the op's name like every other op error.
 std::vector<TensorMeta> infer_outputs(const OpDef& op, const std::vector<TensorMeta>& inputs, const Attrs& attrs) {
@@ -217,12 +252,19 @@ const OpPlan& plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, co
 
 InferCacheStats infer_cache_stats() { return cache().stats(); }
 
+DataErrorRestatement::DataErrorRestatement(std::function<std::string(const std::string&)> restate)
+    : previous_(restatement) {
+  restatement = std::make_shared<const std::function<std::string(const std::string&)>>(std::move(restate));
+}
+
+DataErrorRestatement::~DataErrorRestatement() { restatement = previous_; }
+
 std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
   std::vector<TensorMeta> metas;
   for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
   std::vector<TensorMeta> outputs = infer_outputs(op, metas, attrs);
-  std::vector<Box> in_boxes = whole_boxes(metas), out_boxes = whole_boxes(outputs);
-  return op.kernel(inputs, KernelContext{attrs, metas, in_boxes, outputs, out_boxes});
+  auto call = std::make_shared<const KernelCall>(KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)});
+  return vm::launch(op.name, device::StreamKind::kCompute, inputs, outputs, kernel_body(op, call));
 }
 
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
@@ -252,28 +294,41 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
   const int me = comm::world_rank();
   std::vector<Tensor> locals;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    locals.push_back(boxing::execute(plan.input_plans[i], metas[i].shape, inputs[i].local()));
+    locals.push_back(launch_boxing(plan.input_plans[i], metas[i].shape, inputs[i].local(),
+                                   {placement, plan.signature.inputs[i]}, op.name));
   }
   std::vector<Tensor> outs;
   const int id = placement.parallel_id(me);
-  std::string error;
   if (id < 0) {
     for (const TensorMeta& m : plan.outputs) outs.push_back(boxing::empty_local(m.shape, m.dtype));
   } else {
     const Shape coord = placement.coordinate(id);
-    std::vector<Box> in_boxes = boxes_of(metas, placement, plan.signature.inputs, coord);
-    std::vector<Box> out_boxes = boxes_of(plan.outputs, placement, plan.signature.outputs, coord);
-    try {
-      outs = op.kernel(locals, KernelContext{attrs, metas, in_boxes, plan.outputs, out_boxes});
-    } catch (const std::exception& e) {
-      if (!op.kernel_checks_data) {
-        comm::abort_job("[rank " + std::to_string(me) + "] " + e.what() + "\nmeshflow: the kernel of " + op.name +
-                        " failed on this rank only; ending the job");
-      }
-      error = e.what();
-    }
+    auto call = std::make_shared<const KernelCall>(KernelCall{attrs, metas, boxes_of(metas, placement, plan.signature.inputs, coord),
+                                                              plan.outputs,
+                                                              boxes_of(plan.outputs, placement, plan.signature.outputs, coord)});
+    std::vector<TensorMeta> local_outputs;
+    for (size_t i = 0; i < plan.outputs.size(); ++i) local_outputs.push_back({call->output_boxes[i].extent, plan.outputs[i].dtype});
+    // A kernel that checks its data agrees with the other ranks below; any other kernel
+    // failing on this rank alone must end the job, or the others would wait for it.
+    outs = vm::launch(op.name, device::StreamKind::kCompute, locals, local_outputs, kernel_body(op, call),
+                      {/*run_on_failed_inputs=*/false, /*abort_on_error=*/!op.kernel_checks_data,
+                       /*report_error=*/!op.kernel_checks_data});
   }
-  if (op.kernel_checks_data) comm::agree(error, 0, "[" + op.name + "]");
+  if (op.kernel_checks_data) {
+    // Every rank raises the data error together: the outputs pass through an agreement.
+    std::vector<TensorMeta> local_outputs;
+    for (const Tensor& t : outs) local_outputs.push_back({t.shape(), t.dtype()});
+    outs = vm::launch(op.name, device::StreamKind::kComm, outs, local_outputs,
+                      [name = op.name](const std::vector<Tensor>& in) {
+                        std::string error;
+                        for (const Tensor& t : in) {
+                          if (std::exception_ptr e = t.storage()->error()) error = what(e);
+                        }
+                        comm::agree(error, 0, "[" + name + "]");
+                        return in;
+                      },
+                      {/*run_on_failed_inputs=*/true});
+  }
   std::vector<GlobalTensor> results;
   for (size_t i = 0; i < outs.size(); ++i) {
     results.emplace_back(plan.outputs[i].shape, placement, plan.signature.outputs[i], std::move(outs[i]));

@@ -22,7 +22,10 @@
 // at a time.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "meshflow/boxing/plan.h"
@@ -62,6 +65,20 @@ const OpPlan& plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, co
 // Every valid N-d signature on a mesh of shape `hierarchy`, in listed order.
 std::vector<NdSignature> valid_nd_signatures(const OpDef& op, const std::vector<TensorMeta>& inputs,
                                              const Attrs& attrs, const Shape& hierarchy);
+
+// While alive, errors that kernels issued by this thread find in their data (raised later,
+// when the kernel runs) are restated by `restate`, so that a composite op reports them in
+// its own terms (cross_entropy's targets are gather's indices).
+class DataErrorRestatement {
+ public:
+  explicit DataErrorRestatement(std::function<std::string(const std::string&)> restate);
+  ~DataErrorRestatement();
+  DataErrorRestatement(const DataErrorRestatement&) = delete;
+  DataErrorRestatement& operator=(const DataErrorRestatement&) = delete;
+
+ private:
+  std::shared_ptr<const std::function<std::string(const std::string&)>> previous_;
+};
 
 struct InferCacheStats {
   int64_t hits = 0;

@@ -70,7 +70,7 @@ std::vector<Var> in_signature_layouts(const OpDef& op, const std::vector<Var>& i
   constraints.signature = plan.signature;
   std::vector<Var> boxed = inputs;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!plan.input_plans[i].steps.empty()) boxed[i] = to_global(inputs[i], placement, plan.signature.inputs[i]);
+    if (!plan.input_plans[i].steps.empty()) boxed[i] = to_global(inputs[i], placement, plan.signature.inputs[i], false);
   }
   return boxed;
 }
@@ -227,17 +227,15 @@ Var cross_entropy(const Var& logits, const Var& target) {
   // backward would then make the [N, C] gradient split on N, and bringing it back to the
   // class split moves the whole logits.
   Var sum_exp = sum(exp(shifted), {1}, true);
-  if (sum_exp.is_global()) sum_exp = to_global(sum_exp, sum_exp.global().placement(), *like(sum_exp).outputs[0]);
+  if (sum_exp.is_global()) sum_exp = to_global(sum_exp, sum_exp.global().placement(), *like(sum_exp).outputs[0], false);
   const Var log_sum_exp = log(sum_exp);
-  Var picked;
-  try {
-    picked = call1("gather", {shifted, reshape(target, {-1, 1})}, {{"dim", int64_t{1}}});
-  } catch (const std::invalid_argument& e) {
-    // Every rank gets gather's verdict on the targets; say it in this function's terms.
-    const std::string what = e.what(), prefix = "[gather] index";
-    if (what.rfind(prefix, 0) != 0) throw;
-    throw std::invalid_argument("[cross_entropy] target" + what.substr(prefix.size()));
-  }
+  // Every rank gets gather's verdict on the targets (when its kernel runs); say it in this
+  // function's terms.
+  const DataErrorRestatement as_targets([](const std::string& what) {
+    const std::string prefix = "[gather] index";
+    return what.rfind(prefix, 0) == 0 ? "[cross_entropy] target" + what.substr(prefix.size()) : what;
+  });
+  const Var picked = call1("gather", {shifted, reshape(target, {-1, 1})}, {{"dim", int64_t{1}}});
   return mean(sub(log_sum_exp, picked));
 }
 

@@ -18,12 +18,6 @@
 
 namespace mf {
 
-struct TensorMeta {
-  Shape shape;
-  DType dtype;
-  bool operator==(const TensorMeta& o) const { return shape == o.shape && dtype == o.dtype; }
-};
-
 // One hierarchy axis's SBP for every input and output.
 struct Signature {
   std::vector<Sbp> inputs;

@@ -3,6 +3,7 @@
 `import meshflow` starts no communication: MPI starts on first use (a placement, a global
 tensor, `env.get_rank()`), so `python3 -m meshflow.launch` can still exec `mpirun`.
 """
+import atexit as _atexit
 import sys as _sys
 
 from . import _C
@@ -31,6 +32,35 @@ def comm_stats():
     return _C.comm_stats()
 
 
+def synchronize():
+    """Waits until every op issued so far has run; raises the first error one of them hit
+    (ops run asynchronously: errors inside kernels and collectives surface here, or when a
+    value is read with numpy(), item() or print)."""
+    _C.synchronize()
+
+
+def memory_stats():
+    """Per device: bytes held by live tensors and queued work (in_use_bytes), freed bytes
+    the caching allocator keeps for reuse (cached_bytes), and the peak in use (peak_bytes)
+    since start or reset_peak_memory_stats()."""
+    return _C.memory_stats()
+
+
+def reset_peak_memory_stats():
+    _C.reset_peak_memory_stats()
+
+
+def _finish_queued_work():
+    # At exit, before the interpreter goes: queued work may still hold NumPy arrays.
+    try:
+        _C.synchronize()
+    except Exception as e:  # an error nobody read: say so rather than lose it
+        print(f"meshflow: an error was raised by queued work at exit: {e}", file=_sys.stderr)
+
+
+_atexit.register(_finish_queued_work)
+
+
 def _abort_job_on_uncaught_error(kind, value, tb):
     # An uncaught error on one rank would leave the others waiting in a collective forever:
     # print it, then end every rank of the job.
@@ -46,7 +76,7 @@ _previous_excepthook = _sys.excepthook
 _sys.excepthook = _abort_job_on_uncaught_error
 
 __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "placement", "sbp", "env", "dtype", "float32", "float64", "int32",
-           "int64", "comm_stats", "infer_cache_stats", "add", "sub", "mul", "div", "matmul",
+           "int64", "comm_stats", "infer_cache_stats", "synchronize", "memory_stats", "reset_peak_memory_stats", "add", "sub", "mul", "div", "matmul",
            "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "where", "neg", "abs", "relu",
            "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast", "nn", "save", "load"]
 __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__

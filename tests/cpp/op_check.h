@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "meshflow/ops/dispatch.h"
+#include "meshflow/vm/vm.h"
 #include "tests/cpp/dist_util.h"
 
 namespace mf::test {
@@ -70,11 +71,14 @@ inline int check_every_signature(const std::string& op_name, const std::vector<T
   return checked;
 }
 
-// Runs f on every rank; each must throw std::invalid_argument containing `text`.
+// Runs f on every rank; each must throw std::invalid_argument containing `text`, either
+// from f or (an error a kernel finds in its data, after the call returned) at the next
+// synchronization.
 template <typename F>
 void expect_error(F f, const std::string& text) {
   try {
     f();
+    vm::synchronize();
     ADD_FAILURE() << "no error; expected one containing '" << text << "'";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "meshflow/ops/dispatch.h"
+#include "meshflow/vm/vm.h"
 #include "tests/cpp/op_check.h"
 
 namespace mf {
@@ -224,16 +225,29 @@ TEST(RanksAgree, DataErrorOnOneRankRaisesOnEveryRank) {
     Tensor divisor = Tensor::empty({2 * comm::world_size(), 1}, DType::kInt64);
     for (int64_t i = 0; i < divisor.numel(); ++i) divisor.data_as<int64_t>()[i] = i == 2 ? 0 : 1;  // rank 1's rows
     const Tensor x = logical_value({2 * comm::world_size(), 3}, DType::kInt64);
-    expect_error([&] { apply_global(find_op("div"), {make_source(x, p, {Sbp::split(0)}),
-                                                     make_source(divisor, p, {Sbp::split(0)})}, {}); },
-                 "[div] integer division by zero");
+    // The kernel runs after the call returns: its error comes at the next synchronization,
+    // on every rank (the ranks agree on it on the comm stream).
+    expect_error([&] {
+      apply_global(find_op("div"), {make_source(x, p, {Sbp::split(0)}), make_source(divisor, p, {Sbp::split(0)})}, {});
+      vm::synchronize();
+    }, "[div] integer division by zero");
   }
   Tensor indices = Tensor::zeros({4}, DType::kInt64);
   indices.data_as<int64_t>()[3] = 99;
-  expect_error([&] { apply_global(find_op("embedding"), {make_source(indices, all, {Sbp::split(0)}),
-                                                         make_source(logical_value({5, 2}, DType::kFloat32), all,
-                                                                     {Sbp::broadcast()})}, {}); },
-               "[embedding]");
+  std::vector<GlobalTensor> looked_up;
+  expect_error([&] {
+    looked_up = apply_global(find_op("embedding"), {make_source(indices, all, {Sbp::split(0)}),
+                                                    make_source(logical_value({5, 2}, DType::kFloat32), all,
+                                                                {Sbp::broadcast()})}, {});
+    vm::wait(looked_up[0].local());
+  }, "[embedding]");
+  // Raised once; the process goes on: later ops run.
+  vm::synchronize();
+  const Tensor ones = Tensor::zeros({4}, DType::kInt64);
+  const GlobalTensor fine = apply_global(find_op("embedding"), {make_source(ones, all, {Sbp::split(0)}),
+                                                                make_source(logical_value({5, 2}, DType::kFloat32),
+                                                                            all, {Sbp::broadcast()})}, {})[0];
+  EXPECT_EQ(gather_full(fine).shape(), (Shape{4, 2}));
 }
 
 }  // namespace

@@ -298,9 +298,9 @@ def test_embedding_matches_numpy(index_shape, index_dtype, weight_dtype):
 def test_embedding_errors():
     weight = mf.tensor(values((7, 4)))
     with pytest.raises(ValueError, match=r"\[embedding\] index 7 is out of range; expected values in \[0, 7\)"):
-        F.embedding(mf.tensor([0, 7, 2]), weight)
+        F.embedding(mf.tensor([0, 7, 2]), weight).numpy()  # data errors come when the kernel has run
     with pytest.raises(ValueError, match=r"\[embedding\] index -1 is out of range"):
-        F.embedding(mf.tensor([-1]), weight)
+        F.embedding(mf.tensor([-1]), weight).numpy()
     with pytest.raises(ValueError, match=r"\[embedding\] the dtype of indices is float32; expected int32 or int64"):
         F.embedding(mf.tensor([0.0]), weight)
     with pytest.raises(ValueError, match=r"\[embedding\] weight has shape \[7\]; expected 2 dims"):
@@ -373,9 +373,9 @@ def test_gather_backward_adds_dy_at_the_indices(x_shape, index_shape, dim, dtype
 def test_gather_errors():
     x = mf.tensor(values((4, 3)))
     with pytest.raises(ValueError, match=r"\[gather\] index 3 is out of range; expected values in \[0, 3\)"):
-        F.gather(x, 1, mf.tensor(np.array([[0], [1], [3], [2]])))
+        F.gather(x, 1, mf.tensor(np.array([[0], [1], [3], [2]]))).numpy()
     with pytest.raises(ValueError, match=r"\[gather\] index -1 is out of range"):
-        F.gather(x, 0, mf.tensor(np.array([[-1, 0, 0]])))
+        F.gather(x, 0, mf.tensor(np.array([[-1, 0, 0]]))).numpy()
     with pytest.raises(ValueError, match=r"\[gather\] index has shape \[2, 2\]; expected \[4, 2\], the shape of x "
                                          r"except along dim 1"):
         F.gather(x, 1, mf.tensor(np.zeros((2, 2), np.int64)))
@@ -438,7 +438,7 @@ def test_cross_entropy_of_an_empty_batch_is_nan():
 def test_cross_entropy_errors():
     logits = mf.tensor(values((4, 3)))
     with pytest.raises(ValueError, match=r"\[cross_entropy\] target 3 is out of range; expected values in \[0, 3\)"):
-        F.cross_entropy(logits, mf.tensor([0, 1, 2, 3]))
+        F.cross_entropy(logits, mf.tensor([0, 1, 2, 3])).item()
     with pytest.raises(ValueError, match=r"\[cross_entropy\] logits have shape \[12\]; expected 2 dims"):
         F.cross_entropy(mf.tensor(values((12,))), mf.tensor([0]))
     with pytest.raises(ValueError, match=r"\[cross_entropy\] target has shape \[4, 1\]; expected \[4\]"):

@@ -1,0 +1,208 @@
+// Copyright 2026 The meshflow Authors.
+// The CPU device: host memory from the caching allocator; each stream a worker thread with
+// a FIFO of work; an event is (stream, how many items it had launched when recorded), so
+// waiting on one is waiting for that stream's completed count to reach the number.
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "meshflow/core/allocator.h"
+#include "meshflow/device/device.h"
+
+namespace mf::device {
+
+const char* stream_kind_name(StreamKind kind) {
+  switch (kind) {
+    case StreamKind::kCompute:
+      return "compute";
+    case StreamKind::kComm:
+      return "comm";
+    case StreamKind::kHostToDevice:
+      return "h2d";
+    case StreamKind::kDeviceToHost:
+      return "d2h";
+  }
+  return "?";
+}
+
+namespace {
+
+class CpuStream;
+
+class CpuEvent : public Event {
+ public:
+  bool query() const override;
+  void synchronize() const override;
+
+  const CpuStream* stream = nullptr;  // null: never recorded, complete
+  uint64_t target = 0;
+};
+
+class CpuStream : public Stream {
+ public:
+  explicit CpuStream(StreamKind kind) : kind_(kind), worker_([this] { loop(); }) {}
+  ~CpuStream() override { stop(); }
+
+  StreamKind kind() const override { return kind_; }
+
+  void launch(std::function<void()> work) override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) throw std::logic_error(std::string("launch on the stopped ") + stream_kind_name(kind_) + " stream");
+      queue_.push_back(std::move(work));
+      ++launched_;
+    }
+    has_work_.notify_one();
+  }
+
+  void record(Event& event) override {
+    auto& e = static_cast<CpuEvent&>(event);
+    std::lock_guard<std::mutex> lock(mu_);
+    e.stream = this;
+    e.target = launched_;
+  }
+
+  void wait(const Event& event) override {
+    const auto& e = static_cast<const CpuEvent&>(event);
+    if (!e.stream || e.stream == this || e.query()) return;  // in order already, or done
+    const CpuStream* other = e.stream;
+    const uint64_t target = e.target;
+    launch([other, target] { other->wait_completed(target); });
+  }
+
+  void synchronize() override {
+    uint64_t target;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      target = launched_;
+    }
+    wait_completed(target);
+  }
+
+  bool on_stream_thread() const override { return std::this_thread::get_id() == worker_.get_id(); }
+
+  bool completed_at_least(uint64_t n) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return completed_ >= n;
+  }
+
+  void wait_completed(uint64_t n) const {
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [&] { return completed_ >= n; });
+  }
+
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) return;
+      stopping_ = true;
+    }
+    has_work_.notify_one();
+    if (worker_.joinable()) worker_.join();
+  }
+
+ private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (true) {
+      has_work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and everything launched has run
+      std::function<void()> work = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      work();
+      work = nullptr;
+      lock.lock();
+      ++completed_;
+      done_.notify_all();
+    }
+  }
+
+  const StreamKind kind_;
+  mutable std::mutex mu_;
+  std::condition_variable has_work_;
+  mutable std::condition_variable done_;
+  std::deque<std::function<void()>> queue_;  // GUARDED_BY(mu_)
+  uint64_t launched_ = 0;                    // GUARDED_BY(mu_)
+  uint64_t completed_ = 0;                   // GUARDED_BY(mu_)
+  bool stopping_ = false;                    // GUARDED_BY(mu_)
+  std::thread worker_;                       // last: starts after the fields above exist
+};
+
+bool CpuEvent::query() const { return !stream || stream->completed_at_least(target); }
+void CpuEvent::synchronize() const {
+  if (stream) stream->wait_completed(target);
+}
+
+class CpuDevice : public Device {
+ public:
+  std::string name() const override { return "cpu"; }
+
+  std::shared_ptr<void> allocate(size_t nbytes) override { return allocate_host(nbytes); }
+
+  Stream& stream(StreamKind kind) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto& s = streams_[static_cast<int>(kind)];
+    if (!s) s = std::make_unique<CpuStream>(kind);
+    return *s;
+  }
+
+  std::shared_ptr<Event> create_event() override {
+    CpuEvent* e = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!pool_.empty()) {
+        e = pool_.back().release();
+        pool_.pop_back();
+      }
+    }
+    if (!e) e = new CpuEvent;
+    e->stream = nullptr;
+    e->target = 0;
+    return std::shared_ptr<Event>(e, [this](Event* p) {
+      std::lock_guard<std::mutex> lock(mu_);
+      pool_.emplace_back(static_cast<CpuEvent*>(p));
+    });
+  }
+
+  MemoryStats memory_stats() const override {
+    const HostCacheStats s = host_cache_stats();
+    return {s.in_use_bytes, s.cached_bytes, s.peak_bytes};
+  }
+
+  void reset_peak() override { reset_peak_host_memory(); }
+
+  void synchronize() override {
+    for (CpuStream* s : started()) s->synchronize();
+  }
+
+  void shutdown() override {
+    for (CpuStream* s : started()) s->stop();
+  }
+
+ private:
+  std::vector<CpuStream*> started() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<CpuStream*> out;
+    for (auto& s : streams_) {
+      if (s) out.push_back(s.get());
+    }
+    return out;
+  }
+
+  std::mutex mu_;
+  std::unique_ptr<CpuStream> streams_[kStreamKinds];  // GUARDED_BY(mu_)
+  std::vector<std::unique_ptr<CpuEvent>> pool_;       // GUARDED_BY(mu_)
+};
+
+}  // namespace
+
+Device& cpu() {
+  static auto* d = new CpuDevice;  // never destroyed: tensors may outlive static destruction
+  return *d;
+}
+
+}  // namespace mf::device

@@ -1,0 +1,86 @@
+// Copyright 2026 The meshflow Authors.
+// The device layer, in the spirit of OneFlow's ep::Device / ep::Stream: a device allocates
+// memory and owns streams and events; a stream runs the work launched on it in launch
+// order, can record an event (which completes when everything launched before it has run)
+// and can wait on an event of another stream (work launched after the wait runs only once
+// the event has completed). Everything above this layer (the VM, and later the actors of
+// graph mode) sees only this interface; the CPU is the first implementation (cpu_device.cc):
+// each stream is a worker thread. A CUDA device would map a stream to a cudaStream_t, an
+// event to a cudaEvent_t and allocate with a caching cudaMalloc; its comm stream would
+// issue NCCL. Ops, SBP inference and boxing do not change for it.
+//
+// Thread-safety: launch/record/wait on one stream from one thread at a time (the VM's
+// issuing thread); Event::query/synchronize from any thread; allocate from any thread.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace mf::device {
+
+enum class StreamKind {
+  kCompute,       // kernels
+  kComm,          // collectives, in program order (the same on every rank)
+  kHostToDevice,  // copies for a device with its own memory (unused by the CPU)
+  kDeviceToHost,
+};
+constexpr int kStreamKinds = 4;
+const char* stream_kind_name(StreamKind kind);
+
+class Stream;
+
+// Completes when the work its stream had launched before record() has run. Events come
+// from their device's pool (Device::create_event); an event may be recorded again.
+class Event {
+ public:
+  virtual ~Event() = default;
+  virtual bool query() const = 0;
+  virtual void synchronize() const = 0;
+};
+
+class Stream {
+ public:
+  virtual ~Stream() = default;
+  virtual StreamKind kind() const = 0;
+  // Runs `work` after everything launched before it on this stream. `work` must not
+  // throw (the VM catches inside it).
+  virtual void launch(std::function<void()> work) = 0;
+  virtual void record(Event& event) = 0;
+  virtual void wait(const Event& event) = 0;
+  // Blocks until everything launched so far has run.
+  virtual void synchronize() = 0;
+  // Whether the calling thread is this stream's worker.
+  virtual bool on_stream_thread() const = 0;
+};
+
+struct MemoryStats {
+  size_t in_use_bytes;  // held by live tensors and in-flight instructions
+  size_t cached_bytes;  // freed, kept by the caching allocator for reuse
+  size_t peak_bytes;    // the most in use at once since start or reset_peak()
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual std::string name() const = 0;
+  // A block of at least `nbytes`, returned to the device's caching allocator when the last
+  // owner drops it.
+  virtual std::shared_ptr<void> allocate(size_t nbytes) = 0;
+  // The stream of this kind, created (with its worker) on first use.
+  virtual Stream& stream(StreamKind kind) = 0;
+  // An event from the pool; it goes back to the pool when the last owner drops it.
+  virtual std::shared_ptr<Event> create_event() = 0;
+  virtual MemoryStats memory_stats() const = 0;
+  virtual void reset_peak() = 0;
+  // Blocks until every stream has run everything launched on it.
+  virtual void synchronize() = 0;
+  // Stops the workers after they have run everything launched (for process exit).
+  virtual void shutdown() = 0;
+};
+
+// The process's CPU device (created on first use, never destroyed).
+Device& cpu();
+
+}  // namespace mf::device

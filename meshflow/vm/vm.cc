@@ -1,0 +1,261 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/vm/vm.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+#include "meshflow/comm/comm.h"
+
+namespace mf::vm {
+namespace {
+
+// What a storage remembers (Storage::vm_tag): the stream and event of its producer.
+struct LastUse {
+  device::Stream* stream;
+  std::shared_ptr<device::Event> event;
+};
+
+struct Instruction {
+  std::string name;
+  device::StreamKind kind;
+  std::vector<Tensor> inputs;
+  std::vector<Tensor> outputs;  // pending
+  Body body;
+  Flags flags;
+};
+
+// "[name] message" with the exception's type kept (ValueError stays ValueError in Python).
+std::exception_ptr named(const std::string& name, std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    if (e.what()[0] == '[') return error;  // already names its op
+    const std::string message = "[" + name + "] " + e.what();
+    if (dynamic_cast<const std::invalid_argument*>(&e)) return std::make_exception_ptr(std::invalid_argument(message));
+    if (dynamic_cast<const std::out_of_range*>(&e)) return std::make_exception_ptr(std::out_of_range(message));
+    return std::make_exception_ptr(std::runtime_error(message));
+  } catch (...) {
+    return std::make_exception_ptr(std::runtime_error("[" + name + "] unknown error"));
+  }
+}
+
+std::string message_of(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
+class Machine {
+ public:
+  Machine() : device_(device::cpu()), blocking_(env_flag("MESHFLOW_LAUNCH_BLOCKING")) {
+    // Collectives issued from the user's thread run on the comm stream, after the queued ones.
+    comm::install_funnel([this](const std::function<void()>& call) { run_on_comm(call); },
+                         [this] { drain_for_exit(); });
+  }
+
+  std::vector<Tensor> launch(const std::string& name, device::StreamKind kind, std::vector<Tensor> inputs,
+                             const std::vector<TensorMeta>& metas, Body body, Flags flags) {
+    drop_retired();
+    auto ins = std::make_shared<Instruction>();
+    ins->name = name;
+    ins->kind = kind;
+    ins->inputs = std::move(inputs);
+    for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype));
+    ins->body = std::move(body);
+    ins->flags = flags;
+
+    device::Stream& stream = stream_of(kind);
+    for (const Tensor& t : ins->inputs) {
+      auto* last = static_cast<LastUse*>(t.storage()->vm_tag.get());
+      if (last && last->stream != &stream && !last->event->query()) stream.wait(*last->event);
+    }
+    stream.launch([this, ins] { run(ins); });
+    auto event = device_.create_event();
+    stream.record(*event);
+    auto tag = std::make_shared<LastUse>(LastUse{&stream, event});
+    for (const Tensor& t : ins->outputs) t.storage()->vm_tag = tag;
+    std::vector<Tensor> outputs = ins->outputs;
+    if (blocking_) {
+      event->synchronize();
+      raise_pending();
+    }
+    return outputs;
+  }
+
+  void synchronize() {
+    device_.synchronize();
+    drop_retired();
+    raise_pending();
+  }
+
+  void wait(const Tensor& t) {
+    t.storage()->wait_done();
+    drop_retired();
+    if (std::exception_ptr e = t.storage()->error()) {
+      clear_pending(e);
+      std::rethrow_exception(e);
+    }
+  }
+
+  bool blocking() const { return blocking_; }
+  device::Device& device() { return device_; }
+
+ private:
+  static bool env_flag(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v && std::strcmp(v, "0") != 0;
+  }
+
+  device::Stream& stream_of(device::StreamKind kind) {
+    device::Stream& s = device_.stream(kind);
+    if (kind == device::StreamKind::kComm && !comm_marked_) {
+      comm_marked_ = true;
+      // MPI starts on this (the user's) thread, before the comm worker issues anything.
+      comm::world();
+      s.launch([] { comm::mark_comm_thread(); });
+    }
+    return s;
+  }
+
+  // On the stream's worker.
+  void run(const std::shared_ptr<Instruction>& ins) {
+    const bool comm_stream = ins->kind == device::StreamKind::kComm;
+    if (comm_stream) comm::set_current_op(ins->name);
+    std::exception_ptr inherited;
+    for (const Tensor& t : ins->inputs) {
+      if (std::exception_ptr e = t.storage()->error()) {
+        inherited = e;
+        break;
+      }
+    }
+    std::vector<Tensor> results;
+    std::exception_ptr error;
+    if (!inherited || ins->flags.run_on_failed_inputs) {
+      try {
+        results = ins->body(ins->inputs);
+        check_results(*ins, results);
+      } catch (...) {
+        error = named(ins->name, std::current_exception());
+      }
+    }
+    if (error && ins->flags.abort_on_error) {
+      comm::abort_job("[rank " + std::to_string(comm::world_rank()) + "] " + message_of(error) + "\nmeshflow: " +
+                      ins->name + " failed on this rank only; ending the job");
+    }
+    if (error && ins->flags.report_error) note_error(error);
+    const std::exception_ptr failed = error ? error : inherited;
+    for (size_t i = 0; i < ins->outputs.size(); ++i) {
+      Storage& out = *ins->outputs[i].storage();
+      if (failed) {
+        Tensor zeros = Tensor::zeros(ins->outputs[i].shape(), ins->outputs[i].dtype());
+        out.fail(failed, zeros.data(), zeros.storage()->owner());
+      } else {
+        const Tensor& r = results[i];
+        const std::shared_ptr<void>& owner = r.storage()->owner();
+        out.fulfill(r.data(), owner ? owner : std::shared_ptr<void>(r.storage()));
+      }
+    }
+    if (comm_stream) comm::set_current_op("");
+    std::lock_guard<std::mutex> lock(mu_);
+    retired_.push_back(ins);
+  }
+
+  static void check_results(const Instruction& ins, const std::vector<Tensor>& results) {
+    bool ok = results.size() == ins.outputs.size();
+    for (size_t i = 0; ok && i < results.size(); ++i) {
+      ok = results[i].shape() == ins.outputs[i].shape() && results[i].dtype() == ins.outputs[i].dtype();
+    }
+    if (!ok) {
+      std::string got, expected;
+      for (const Tensor& t : results) got += std::string(got.empty() ? "" : ", ") + dtype_name(t.dtype()) + to_string(t.shape());
+      for (const Tensor& t : ins.outputs) {
+        expected += std::string(expected.empty() ? "" : ", ") + dtype_name(t.dtype()) + to_string(t.shape());
+      }
+      throw std::logic_error("produced (" + got + ") where its plan said (" + expected + ")");
+    }
+  }
+
+  void note_error(std::exception_ptr e) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!pending_error_) pending_error_ = e;
+  }
+
+  void clear_pending(std::exception_ptr e) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (pending_error_ == e) pending_error_ = nullptr;
+  }
+
+  void raise_pending() {
+    std::exception_ptr e;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      std::swap(e, pending_error_);
+    }
+    drop_retired();
+    if (e) std::rethrow_exception(e);
+  }
+
+  // Drops retired instructions on this (the issuing) thread, outside the lock.
+  void drop_retired() {
+    std::vector<std::shared_ptr<Instruction>> done;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done.swap(retired_);
+    }
+  }
+
+  void run_on_comm(const std::function<void()>& call) {
+    std::exception_ptr error;
+    device::Stream& s = stream_of(device::StreamKind::kComm);
+    auto event = device_.create_event();
+    s.launch([&] {
+      try {
+        call();
+      } catch (...) {
+        error = std::current_exception();
+      }
+    });
+    s.record(*event);
+    event->synchronize();
+    if (error) std::rethrow_exception(error);
+  }
+
+  // Before MPI is finalized at exit: the queued work must finish, and the workers stop.
+  void drain_for_exit() {
+    device_.shutdown();
+    drop_retired();
+  }
+
+  device::Device& device_;
+  const bool blocking_;
+  bool comm_marked_ = false;  // issuing thread only
+  std::mutex mu_;
+  std::vector<std::shared_ptr<Instruction>> retired_;  // GUARDED_BY(mu_)
+  std::exception_ptr pending_error_;                    // GUARDED_BY(mu_)
+};
+
+Machine& machine() {
+  static auto* m = new Machine;  // never destroyed: workers may run during static destruction
+  return *m;
+}
+
+}  // namespace
+
+std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
+                           const std::vector<TensorMeta>& outputs, Body body, Flags flags) {
+  return machine().launch(name, stream, std::move(inputs), outputs, std::move(body), flags);
+}
+
+void synchronize() { machine().synchronize(); }
+void wait(const Tensor& t) { machine().wait(t); }
+bool blocking() { return machine().blocking(); }
+device::Device& device() { return machine().device(); }
+
+}  // namespace mf::vm

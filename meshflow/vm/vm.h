@@ -1,0 +1,68 @@
+// Copyright 2026 The meshflow Authors.
+// The eager virtual machine (CONCEPTS section 6; docs/runtime.md). Every op call and every
+// boxing step becomes an instruction: a body that reads input tensors and returns output
+// tensors, run on a stream of the device layer. launch() returns at once with the outputs
+// as pending tensors (core/tensor.h) whose shapes and dtypes the caller already knows
+// (planning is a pure function); the body fills them later on the stream's worker.
+//
+// Ordering: instructions of one stream run in launch order. Each tensor remembers the
+// stream and event of the instruction that produced it; an instruction on another stream
+// first waits on that event. Storages are written once, by their producer, so nothing else
+// needs ordering: there are no in-place writes to wait for. Collectives run on the comm
+// stream in program order, which is the same on every rank; collectives issued from the
+// user's thread (argument checks, metadata) are funneled onto it (comm.h).
+//
+// Lifetimes: an instruction holds its inputs and outputs until it has run; it is then
+// retired, and the issuing thread drops it at its next launch or synchronize, so storage
+// goes back to the caching allocator only after its last use, and never on a worker (a
+// tensor wrapping a NumPy array must be released under the GIL).
+//
+// Errors: a body that throws fails its outputs (zeros of the right shape plus the error,
+// prefixed with the instruction's name); instructions reading failed inputs skip their
+// body and fail their outputs in turn, except comm instructions, which still run so that
+// every rank issues the same collectives. The first error is raised on the user's thread
+// at the next synchronizing call: synchronize(), or wait() on a tensor (numpy(), item()).
+// MESHFLOW_LAUNCH_BLOCKING=1 runs each instruction before launch() returns and raises its
+// error there.
+//
+// Thread-safety: launch, synchronize and wait are called from one thread (the user's).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "meshflow/core/tensor.h"
+#include "meshflow/device/device.h"
+
+namespace mf::vm {
+
+using Body = std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs)>;
+
+struct Flags {
+  // Run the body even when an input failed (comm: every rank must issue the collective).
+  bool run_on_failed_inputs = false;
+  // A body error ends the job: it happened on this rank only, and the others would wait
+  // for it in the next collective.
+  bool abort_on_error = false;
+  // Count a body error as this rank's pending error. False when a later instruction takes
+  // the error up (an agreement between ranks that fails every rank's outputs alike), so
+  // each rank raises the same error once.
+  bool report_error = true;
+};
+
+// Issues `body` on `stream`; returns its outputs, pending, with the shapes and dtypes of
+// `outputs` (the body must return tensors of exactly these).
+std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
+                           const std::vector<TensorMeta>& outputs, Body body, Flags flags = {});
+
+// Waits for every stream, then raises the first error not raised yet.
+void synchronize();
+// Waits for `t`; raises its error (and counts it as raised).
+void wait(const Tensor& t);
+// MESHFLOW_LAUNCH_BLOCKING=1.
+bool blocking();
+// The device the VM runs on.
+device::Device& device();
+
+}  // namespace mf::vm
