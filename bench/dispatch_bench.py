@@ -7,7 +7,11 @@ installed (it is only a yardstick, never a dependency of meshflow). Run on one r
 Each row is the best of 5 rounds of `--iterations` calls timed with time.perf_counter.
 Rows: mf.add on local tensors; mf.add on global tensors on placement [0] (B + B: a plan
 cache hit, no boxing); meshflow._C.apply, the binding that mf.add calls, to split the time
-between the Python layer and C++; torch.add.
+between the Python layer and C++; torch.add. Ops are issued to the VM and run on its
+compute stream; these rows time the issuing thread (the work runs beside it).
+
+Then a burst: 10,000 chained small adds and one mf.synchronize(), asynchronous against
+blocking mode (each op run before its call returns, as MESHFLOW_LAUNCH_BLOCKING=1).
 """
 import argparse
 import time
@@ -59,6 +63,28 @@ def main():
     print(f"{'library':<16} {'call':<26} {'us/op':>8}")
     for library, call, us in rows:
         print(f"{library:<16} {call:<26} {us:>8.2f}")
+
+    def burst(length=10_000):
+        start = time.perf_counter()
+        x = a
+        for _ in range(length):
+            x = mf.add(x, b)
+        issued = time.perf_counter() - start
+        mf.synchronize()
+        assert x.item() == length + 1
+        return issued, time.perf_counter() - start
+
+    results = {}
+    for mode, blocking in (("async", False), ("blocking", True)):
+        _C.set_launch_blocking(blocking)
+        runs = [burst() for _ in range(5)]
+        results[mode] = min(runs, key=lambda r: r[1])
+    _C.set_launch_blocking(False)
+    print("\n10,000 chained adds of 1-element tensors, then mf.synchronize() (best of 5)")
+    print(f"{'mode':<10} {'issue (ms)':>11} {'total (ms)':>11}")
+    for mode, (issued, total) in results.items():
+        print(f"{mode:<10} {issued * 1e3:>11.1f} {total * 1e3:>11.1f}")
+    print(f"blocking / async total: {results['blocking'][1] / results['async'][1]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -291,6 +291,7 @@ PYBIND11_MODULE(_C, m) {
   m.def("release_host_cache", &release_host_cache);
   m.def("synchronize", &vm::synchronize, release());
   m.def("launch_blocking", &vm::blocking);
+  m.def("set_launch_blocking", &vm::set_blocking, py::arg("on"), release());
   m.def(
       "memory_stats",
       [] {

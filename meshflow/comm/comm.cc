@@ -172,7 +172,11 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
   error.copy(mine.error, sizeof(mine.error) - 1);
   Group& w = world();
   std::vector<Record> all(w.size());
-  w.gather_metadata(&mine, all.data(), sizeof(Record));
+  on_comm_thread([&] {
+    set_current_op("the argument check of " + call);
+    w.gather_metadata(&mine, all.data(), sizeof(Record));
+    set_current_op("");
+  });
   for (int r = 0; r < w.size(); ++r) {
     if (!all[r].has_error) continue;
     std::string message(all[r].error);

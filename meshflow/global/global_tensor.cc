@@ -257,6 +257,7 @@ Tensor gather_full(const GlobalTensor& t) {
     target = Placement(t.placement().device_type(), all);
   }
   Tensor full = to_global(t, target, NdSbp(target.ndim(), Sbp::broadcast())).local();
+  vm::wait(full);  // reading the value: raises the error of the op that failed to make it
   // A copy when nothing moved, so that writing into the value never changes the tensor.
   return full.shares_memory(t.local()) ? full.clone() : full;
 }

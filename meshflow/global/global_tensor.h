@@ -59,7 +59,8 @@ Tensor launch_boxing(const boxing::Plan& plan, const Shape& logical, const Tenso
                      const std::string& name);
 // This rank's local shape and dtype under `layout` (an empty local outside the placement).
 TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& layout);
-// The logical value, on every rank of the world, in storage of its own.
+// The logical value, on every rank of the world, in storage of its own. Waits for it, and
+// raises the error of the op that failed to make it (a synchronizing read).
 Tensor gather_full(const GlobalTensor& t);
 // MESHFLOW_CHECK_CONSISTENCY=1 in the environment.
 bool consistency_check_enabled();

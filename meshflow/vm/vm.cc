@@ -36,6 +36,7 @@ std::exception_ptr named(const std::string& name, std::exception_ptr error) {
     const std::string message = "[" + name + "] " + e.what();
     if (dynamic_cast<const std::invalid_argument*>(&e)) return std::make_exception_ptr(std::invalid_argument(message));
     if (dynamic_cast<const std::out_of_range*>(&e)) return std::make_exception_ptr(std::out_of_range(message));
+    if (dynamic_cast<const std::logic_error*>(&e)) return std::make_exception_ptr(std::logic_error(message));
     return std::make_exception_ptr(std::runtime_error(message));
   } catch (...) {
     return std::make_exception_ptr(std::runtime_error("[" + name + "] unknown error"));
@@ -105,6 +106,7 @@ class Machine {
   }
 
   bool blocking() const { return blocking_; }
+  void set_blocking(bool on) { blocking_ = on; }
   device::Device& device() { return device_; }
 
  private:
@@ -234,7 +236,7 @@ class Machine {
   }
 
   device::Device& device_;
-  const bool blocking_;
+  bool blocking_;  // issuing thread only
   bool comm_marked_ = false;  // issuing thread only
   std::mutex mu_;
   std::vector<std::shared_ptr<Instruction>> retired_;  // GUARDED_BY(mu_)
@@ -256,6 +258,7 @@ std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, s
 void synchronize() { machine().synchronize(); }
 void wait(const Tensor& t) { machine().wait(t); }
 bool blocking() { return machine().blocking(); }
+void set_blocking(bool on) { machine().set_blocking(on); }
 device::Device& device() { return machine().device(); }
 
 }  // namespace mf::vm

@@ -60,8 +60,10 @@ std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, s
 void synchronize();
 // Waits for `t`; raises its error (and counts it as raised).
 void wait(const Tensor& t);
-// MESHFLOW_LAUNCH_BLOCKING=1.
+// Blocking mode: MESHFLOW_LAUNCH_BLOCKING=1 at start, or set_blocking (for tests that
+// compare both modes in one process).
 bool blocking();
+void set_blocking(bool on);
 // The device the VM runs on.
 device::Device& device();
 

@@ -4,6 +4,7 @@ tensors on [0], and the launcher (meshflow.launch), including two real 2-rank jo
 import os
 import signal
 import subprocess
+import time
 import sys
 import textwrap
 
@@ -382,6 +383,33 @@ def test_launch_failure_on_one_rank_ends_the_job(tmp_path):
     assert code != 0, out
     assert "RuntimeError: boom on rank 1" in out, out
     assert "rank 0 finished" not in out, out
+
+
+def test_stuck_rank_ends_the_job_after_the_collective_timeout(tmp_path):
+    # Rank 1 stops answering (SIGSTOP, as a hung host would); rank 0's collective would
+    # wait forever: the watchdog ends the job within MESHFLOW_COMM_TIMEOUT, naming the
+    # collective, its group and the op that issued it.
+    start = time.monotonic()
+    code, out = launch_script(tmp_path, """
+        import os, signal
+        import numpy as np
+        import meshflow as mf
+        os.environ["MESHFLOW_COMM_TIMEOUT"] = "3"
+        p = mf.placement("cpu", ranks=[0, 1])
+        x = mf.tensor(np.ones((4, 4), np.float32), placement=p, sbp=mf.sbp.split(0))
+        w = mf.tensor(np.ones((4, 4), np.float32), placement=p, sbp=mf.sbp.split(0))
+        x.numpy()  # both ranks are up and talking
+        if mf.env.get_rank() == 1:
+            os.kill(os.getpid(), signal.SIGSTOP)
+        y = mf.matmul(x, w)  # needs w gathered: a collective on the comm stream
+        print("rank 0 finished", y.numpy().sum())
+    """, timeout=60)
+    elapsed = time.monotonic() - start
+    assert code != 0, out
+    assert "has not completed after" in out and "on group [0, 1] issued by matmul" in out, out
+    assert "MESHFLOW_COMM_TIMEOUT=3" in out, out
+    assert "rank 0 finished" not in out, out
+    assert elapsed < 30, f"took {elapsed:.0f} s"
 
 
 def test_launch_early_exit_on_one_rank_ends_the_job(tmp_path):

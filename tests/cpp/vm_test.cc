@@ -1,0 +1,220 @@
+// Copyright 2026 The meshflow Authors.
+// The device layer and the VM on one process (no MPI): stream order, events across
+// streams, pending outputs, errors surfacing at synchronization, lifetimes of tensors
+// dropped while queued work uses them, blocking mode. Also run under ThreadSanitizer.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "meshflow/device/device.h"
+#include "meshflow/ops/dispatch.h"
+#include "meshflow/ops/registry.h"
+#include "meshflow/vm/vm.h"
+
+namespace mf {
+namespace {
+
+using device::StreamKind;
+
+// A gate a body can wait on, so a test sees the state before the body has run.
+class Gate {
+ public:
+  void open() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      open_ = true;
+    }
+    cv_.notify_all();
+  }
+  void pass() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return open_; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool open_ = false;
+};
+
+Tensor filled(const Shape& shape, float value) {
+  Tensor t = Tensor::empty(shape, DType::kFloat32);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data_as<float>()[i] = value;
+  return t;
+}
+
+Tensor add_local(const Tensor& a, const Tensor& b) { return apply_local(find_op("add"), {a, b}, {})[0]; }
+
+TEST(Device, StreamRunsInLaunchOrder) {
+  device::Stream& s = device::cpu().stream(StreamKind::kCompute);
+  std::vector<int> seen;
+  for (int i = 0; i < 100; ++i) s.launch([&seen, i] { seen.push_back(i); });
+  s.synchronize();
+  ASSERT_EQ(seen.size(), 100u);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(seen[i], i);
+}
+
+TEST(Device, WaitOnAnotherStreamsEvent) {
+  device::Device& cpu = device::cpu();
+  device::Stream& producer = cpu.stream(StreamKind::kHostToDevice);
+  device::Stream& consumer = cpu.stream(StreamKind::kCompute);
+  Gate gate;
+  std::atomic<int> value{0};
+  producer.launch([&] {
+    gate.pass();
+    value.store(42, std::memory_order_relaxed);
+  });
+  auto event = cpu.create_event();
+  producer.record(*event);
+  EXPECT_FALSE(event->query());
+  consumer.wait(*event);
+  int read = -1;
+  consumer.launch([&] { read = value.load(std::memory_order_relaxed); });
+  gate.open();
+  consumer.synchronize();
+  EXPECT_TRUE(event->query());
+  EXPECT_EQ(read, 42);
+}
+
+TEST(Device, EventsComeFromAPool) {
+  device::Event* first = device::cpu().create_event().get();  // dropped at once: back to the pool
+  auto again = device::cpu().create_event();
+  EXPECT_EQ(again.get(), first);
+  EXPECT_TRUE(again->query());  // never recorded: complete
+}
+
+TEST(Vm, LaunchReturnsPendingOutputsAtOnce) {
+  Gate gate;
+  const Tensor x = filled({3}, 1.0f);
+  std::vector<Tensor> out = vm::launch("held", StreamKind::kCompute, {x}, {{{3}, DType::kFloat32}},
+                                       [&](const std::vector<Tensor>& in) {
+                                         gate.pass();
+                                         return std::vector<Tensor>{in[0].clone()};
+                                       });
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].shape(), (Shape{3}));  // the metadata is known before the data
+  EXPECT_FALSE(out[0].is_ready());
+  gate.open();
+  vm::wait(out[0]);
+  EXPECT_TRUE(out[0].is_ready());
+  EXPECT_EQ(out[0].data_as<float>()[2], 1.0f);
+}
+
+TEST(Vm, ConsumerOnAnotherStreamWaitsForItsProducer) {
+  Gate gate;
+  const Tensor made = vm::launch("slow producer", StreamKind::kHostToDevice, {}, {{{4}, DType::kFloat32}},
+                                 [&](const std::vector<Tensor>&) {
+                                   gate.pass();
+                                   return std::vector<Tensor>{filled({4}, 5.0f)};
+                                 })[0];
+  const Tensor sum = add_local(made, filled({4}, 1.0f));  // compute stream, reads `made`
+  gate.open();
+  vm::wait(sum);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(sum.data_as<float>()[i], 6.0f);
+}
+
+TEST(Vm, LongChainEqualsBlockingMode) {
+  auto run = [] {
+    Tensor acc = filled({257}, 0.5f);
+    for (int i = 0; i < 2000; ++i) acc = add_local(acc, filled({257}, static_cast<float>(i % 7) * 0.25f));
+    vm::wait(acc);
+    return acc;
+  };
+  const Tensor async = run();
+  vm::set_blocking(true);
+  const Tensor blocking = run();
+  vm::set_blocking(false);
+  EXPECT_TRUE(equal(async, blocking));
+}
+
+TEST(Vm, TensorsDroppedWhileQueuedStayAliveUntilUsed) {
+  vm::synchronize();
+  const size_t before = vm::device().memory_stats().in_use_bytes;
+  Gate gate;
+  Tensor result;
+  {
+    Tensor big = filled({1 << 18}, 2.0f);  // 1 MiB, dropped below while the instruction holds it
+    result = vm::launch("reads big", StreamKind::kCompute, {big}, {{{1}, DType::kFloat32}},
+                        [&](const std::vector<Tensor>& in) {
+                          gate.pass();
+                          Tensor out = Tensor::empty({1}, DType::kFloat32);
+                          out.data_as<float>()[0] = in[0].data_as<float>()[(1 << 18) - 1];
+                          return std::vector<Tensor>{out};
+                        })[0];
+  }
+  EXPECT_GE(vm::device().memory_stats().in_use_bytes, before + (size_t{1} << 20));  // still held
+  gate.open();
+  vm::wait(result);
+  EXPECT_EQ(result.data_as<float>()[0], 2.0f);
+  vm::synchronize();  // retires the instruction: its inputs go back to the cache
+  const device::MemoryStats after = vm::device().memory_stats();
+  EXPECT_LT(after.in_use_bytes, before + (size_t{1} << 20));
+  EXPECT_GE(after.cached_bytes, size_t{1} << 20);
+  EXPECT_GE(after.peak_bytes, before + (size_t{1} << 20));
+}
+
+TEST(Vm, ErrorSurfacesAtTheNextSynchronizationWithTheOpName) {
+  std::atomic<bool> dependent_ran{false};
+  const Tensor bad = vm::launch("my_kernel", StreamKind::kCompute, {}, {{{2}, DType::kFloat32}},
+                                [](const std::vector<Tensor>&) -> std::vector<Tensor> {
+                                  throw std::invalid_argument("the data is wrong; expected right data");
+                                })[0];
+  const Tensor after = vm::launch("dependent", StreamKind::kCompute, {bad}, {{{2}, DType::kFloat32}},
+                                  [&](const std::vector<Tensor>& in) {
+                                    dependent_ran = true;
+                                    return std::vector<Tensor>{in[0].clone()};
+                                  })[0];
+  try {
+    vm::synchronize();
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "[my_kernel] the data is wrong; expected right data");
+  }
+  EXPECT_FALSE(dependent_ran);  // skipped: its input failed
+  EXPECT_THROW(vm::wait(after), std::invalid_argument);  // reading a failed tensor raises again
+  vm::synchronize();  // nothing left pending
+  const Tensor fine = add_local(filled({2}, 1.0f), filled({2}, 2.0f));  // the process goes on
+  vm::wait(fine);
+  EXPECT_EQ(fine.data_as<float>()[1], 3.0f);
+}
+
+TEST(Vm, KernelDataErrorKeepsItsType) {
+  Tensor zero = Tensor::zeros({1}, DType::kInt64);
+  const Tensor q = apply_local(find_op("floor_divide"), {Tensor::zeros({3}, DType::kInt64), zero}, {})[0];
+  EXPECT_FALSE(q.shape().empty());
+  try {
+    vm::wait(q);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("[floor_divide] integer division by zero"), std::string::npos) << e.what();
+  }
+  vm::synchronize();
+}
+
+TEST(Vm, BlockingModeRaisesAtTheCall) {
+  vm::set_blocking(true);
+  EXPECT_THROW(apply_local(find_op("floor_divide"), {Tensor::zeros({3}, DType::kInt64), Tensor::zeros({1}, DType::kInt64)}, {}),
+               std::invalid_argument);
+  vm::set_blocking(false);
+  vm::synchronize();
+}
+
+TEST(Vm, OutputsThatDoNotMatchThePlanFail) {
+  const Tensor t = vm::launch("liar", StreamKind::kCompute, {}, {{{2}, DType::kFloat32}},
+                              [](const std::vector<Tensor>&) { return std::vector<Tensor>{filled({3}, 0.0f)}; })[0];
+  try {
+    vm::synchronize();
+    ADD_FAILURE() << "no error";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("[liar] produced (float32[3]) where its plan said (float32[2])"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace mf

@@ -1,0 +1,124 @@
+"""The eager VM on several ranks: asynchronous execution gives exactly what blocking mode
+(MESHFLOW_LAUNCH_BLOCKING=1, here switched in-process) gives, for long sequences that mix
+kernels and boxing on [2], [4] and [2, 2], with tensors dropped while queued work still
+reads them; errors surface at the next synchronization on every rank; collectives issued
+from the user's thread keep program order with the queued ones."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn.functional as F
+from meshflow import sbp
+
+from conftest import logical_value
+
+S, B, P = sbp.split, sbp.broadcast, sbp.partial_sum
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", "gpt"))
+
+
+def mesh(shape, world):
+    n = int(np.prod(shape))
+    if n > world:
+        pytest.skip(f"needs {n} ranks")
+    return mf.placement("cpu", ranks=np.arange(n).reshape(shape).tolist())
+
+
+def in_blocking_mode(f):
+    mf._C.set_launch_blocking(True)
+    try:
+        return f()
+    finally:
+        mf._C.set_launch_blocking(False)
+
+
+def mixed_sequence(placement, steps=60):
+    """Matmuls, elementwise ops and reductions whose operands need boxing between them
+    (S(0) <-> S(1) <-> B <-> P on every mesh axis), keeping only every few results alive."""
+    axes = len(placement.hierarchy)
+    layouts = [(S(0),) * axes, (S(1),) * axes, (B,) * axes, (S(0),) + (S(1),) * (axes - 1)]
+    x = mf.tensor(logical_value((12, 10)) / 16, placement=placement, sbp=layouts[0])
+    w = mf.tensor(logical_value((10, 10)) / 32, placement=placement, sbp=(B,) * axes)
+    kept = []
+    for i in range(steps):
+        y = mf.matmul(x, w)                              # partial or split results, by inference
+        y = mf.tanh(y) + x.to_global(sbp=layouts[i % len(layouts)])
+        x = y * 0.5 + mf.sum(y, 0, keepdim=True) / 64     # a reduction across the split rows
+        if i % 7 == 0:
+            kept.append(x.to_global(sbp=(P,) * axes if i % 14 == 0 else layouts[(i + 1) % len(layouts)]))
+        # every other intermediate is dropped here while its instructions may still be queued
+    return [t.numpy() for t in kept] + [x.numpy()]
+
+
+@pytest.mark.parametrize("shape", [(2,), (4,), (2, 2)], ids=str)
+def test_mixed_sequence_equals_blocking_mode(shape, world):
+    placement = mesh(shape, world)
+    async_values = mixed_sequence(placement)
+    blocking_values = in_blocking_mode(lambda: mixed_sequence(placement))
+    for a, b in zip(async_values, blocking_values):
+        np.testing.assert_array_equal(a, b)
+    # And equal to one device, to float rounding.
+    local = mf.placement("cpu", ranks=[0])
+    one_device = mixed_sequence(local)
+    for a, b in zip(async_values, one_device):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_gpt_losses_equal_blocking_mode(world):
+    import train
+    if world < 4:
+        pytest.skip("needs 4 ranks")
+
+    def losses():
+        args = train.parse_args(["--layout", "2x2x1_4_32x1", "--steps", "3", "--block", "16", "--heads", "2",
+                                 "--sample", "0", "--log-every", "100", "--warmup", "1"])
+        return np.array(train.train(args, train.mesh(2, 2))["losses"])
+
+    np.testing.assert_array_equal(losses(), in_blocking_mode(losses))
+
+
+def test_kernel_error_surfaces_at_the_next_sync_on_every_rank(world):
+    placement = mesh((world,), world)
+    weight = mf.tensor(logical_value((6, 3)), placement=placement, sbp=S(0))
+    bad = mf.tensor(np.array([0, 5, 6, 1]), placement=placement, sbp=S(0))  # 6 is out of range, on one rank
+    out = F.embedding(bad, weight)            # returns at once: the kernel has not run yet
+    assert out.shape == (4, 3)
+    later = out * 2 + 1                       # queued behind the failed op
+    with pytest.raises(ValueError, match=r"\[embedding\] index 6 is out of range"):
+        mf.synchronize()
+    with pytest.raises(ValueError, match=r"\[embedding\] index 6 is out of range"):
+        later.numpy()                         # what depends on it stays failed
+    good = F.embedding(mf.tensor(np.array([0, 5, 2, 1]), placement=placement, sbp=S(0)), weight)
+    np.testing.assert_array_equal(good.numpy(), logical_value((6, 3))[[0, 5, 2, 1]])
+
+
+def test_user_thread_collectives_keep_program_order(world):
+    # make_global's argument check and metadata exchange run on the comm stream after the
+    # boxing already queued there, so they match across ranks whatever is in flight.
+    placement = mesh((world,), world)
+    x = mf.tensor(logical_value((8 * world, 16)), placement=placement, sbp=S(0))
+    pending = [x.to_global(sbp=B).to_global(sbp=S(1)) for _ in range(5)]
+    part = mf.from_numpy(np.full((2, 16), mf.env.get_rank(), np.float32)).to_global(placement=placement, sbp=S(0))
+    expected = np.repeat(np.arange(world, dtype=np.float32), 2)[:, None] * np.ones((1, 16), np.float32)
+    np.testing.assert_array_equal(part.numpy(), expected)
+    for t in pending:
+        np.testing.assert_array_equal(t.numpy(), logical_value((8 * world, 16)))
+
+
+def test_memory_stats_count_live_tensors():
+    mf.synchronize()
+    before = mf.memory_stats()["cpu"]
+    x = mf.tensor(np.ones((256, 1024), np.float32))  # 1 MiB
+    y = x * 2
+    y.numpy()
+    during = mf.memory_stats()["cpu"]
+    assert during["in_use_bytes"] >= before["in_use_bytes"] + (1 << 20)
+    assert during["peak_bytes"] >= during["in_use_bytes"]
+    del x, y
+    mf.synchronize()
+    after = mf.memory_stats()["cpu"]
+    assert after["in_use_bytes"] <= during["in_use_bytes"] - (1 << 20)
+    assert after["cached_bytes"] >= 1 << 20
