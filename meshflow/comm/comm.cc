@@ -119,6 +119,11 @@ Context& ctx() {
     // large blocks on the heap and the heap untrimmed instead.
     mallopt(M_MMAP_THRESHOLD, 1 << 30);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    // A rank waiting in a collective polls; with the VM it shares its cores with its own
+    // compute worker (and, oversubscribed, with other ranks): yield while idle, unless the
+    // user chose otherwise. Measured on 2 ranks on 2 cores: the GPT at 2x1x1 runs 1.6x
+    // faster with it.
+    setenv("OMPI_MCA_mpi_yield_when_idle", "1", /*overwrite=*/0);
     int provided = 0;
     MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
     std::atexit(finalize);
@@ -207,7 +212,7 @@ void install_funnel(std::function<void(const std::function<void()>&)> f, std::fu
   drain = std::move(d);
 }
 
-void mark_comm_thread() { is_comm_thread = true; }
+void mark_comm_thread(bool on) { is_comm_thread = on; }
 
 void set_current_op(std::string op) { current_op = std::move(op); }
 

@@ -41,8 +41,9 @@ void on_comm_thread(const std::function<void()>& call);
 // The VM's hooks: `funnel` runs a call on the comm stream and waits for it; `drain` is
 // called before MPI is finalized at exit (it must finish the queued collectives).
 void install_funnel(std::function<void(const std::function<void()>&)> funnel, std::function<void()> drain);
-// Marks the calling thread as the one collectives run on (the VM's comm stream worker).
-void mark_comm_thread();
+// Marks the calling thread as the one collectives run on (the VM's comm stream worker), or,
+// with false, unmarks it.
+void mark_comm_thread(bool on = true);
 // What the calling thread is issuing collectives for (an op's name), for the watchdog.
 void set_current_op(std::string op);
 // Seconds a collective may run before the watchdog ends the job (MESHFLOW_COMM_TIMEOUT).

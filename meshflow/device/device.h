@@ -51,6 +51,8 @@ class Stream {
   virtual void wait(const Event& event) = 0;
   // Blocks until everything launched so far has run.
   virtual void synchronize() = 0;
+  // Whether everything launched so far has run (cudaStreamQuery).
+  virtual bool query() const = 0;
   // Whether the calling thread is this stream's worker.
   virtual bool on_stream_thread() const = 0;
 };

@@ -121,7 +121,7 @@ class Machine {
       comm_marked_ = true;
       // MPI starts on this (the user's) thread, before the comm worker issues anything.
       comm::world();
-      s.launch([] { comm::mark_comm_thread(); });
+      s.launch([] { comm::mark_comm_thread(true); });
     }
     return s;
   }
@@ -213,9 +213,24 @@ class Machine {
     }
   }
 
+  // A collective from the issuing thread, in program order with the comm stream's work.
   void run_on_comm(const std::function<void()>& call) {
-    std::exception_ptr error;
     device::Stream& s = stream_of(device::StreamKind::kComm);
+    if (s.query()) {
+      // Nothing queued or running there, and only this thread queues: the call is next in
+      // program order and nobody else is inside MPI, so it runs here, without two thread
+      // switches (which cost most when ranks outnumber cores).
+      comm::mark_comm_thread(true);
+      try {
+        call();
+      } catch (...) {
+        comm::mark_comm_thread(false);
+        throw;
+      }
+      comm::mark_comm_thread(false);
+      return;
+    }
+    std::exception_ptr error;
     auto event = device_.create_event();
     s.launch([&] {
       try {

@@ -338,6 +338,51 @@ def test_launch_command():
     assert env["OMP_NUM_THREADS"] == env["OPENBLAS_NUM_THREADS"] and int(env["OMP_NUM_THREADS"]) >= 1
 
 
+@pytest.mark.parametrize("argv, rate, rest", [
+    (["--nproc", "2", "--net-rate", "4gbit", "t.py", "--net-rate", "x"], "4gbit",
+     ["--nproc", "2", "t.py", "--net-rate", "x"]),  # the script's own options are its own
+    (["--net-rate=500mbit", "-n", "2", "t.py"], "500mbit", ["-n", "2", "t.py"]),
+    (["--nproc", "2", "t.py"], None, ["--nproc", "2", "t.py"]),
+])
+def test_launch_split_net_rate(argv, rate, rest):
+    assert launch.split_net_rate(argv) == (rate, rest)
+
+
+def test_launch_net_rate_errors():
+    with pytest.raises(SystemExit, match="is not a rate tc understands"):
+        launch.split_net_rate(["--net-rate", "fast", "t.py"])
+    with pytest.raises(SystemExit, match="needs a value"):
+        launch.split_net_rate(["--net-rate"])
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="--net-rate needs root")
+def test_launch_net_rate_limits_the_link(tmp_path):
+    # An all-gather of 8 MiB on 2 ranks puts 8 MiB through the one loopback: at 200 Mbit/s at
+    # least 0.3 s; through shared memory a few ms. The namespace is gone afterwards.
+    script = tmp_path / "job.py"
+    script.write_text(textwrap.dedent("""
+        import os, time
+        import numpy as np
+        import meshflow as mf
+        p = mf.placement("cpu", ranks=[0, 1])
+        x = mf.tensor(np.ones((2, 1 << 20), np.float32), placement=p, sbp=mf.sbp.split(0))
+        x.to_global(sbp=mf.sbp.broadcast).numpy()  # warm up the connections
+        start = time.perf_counter()
+        y = x.to_global(sbp=mf.sbp.broadcast)
+        mf.synchronize()
+        if mf.env.get_rank() == 0:
+            print(f"seconds {time.perf_counter() - start:.3f} rate {os.environ['MESHFLOW_NET_RATE']}")
+    """))
+    code, out = run([PYTHON, "-m", "meshflow.launch", "--nproc", "2", "--net-rate", "200mbit", str(script)],
+                    timeout=120, cwd=tmp_path)
+    assert code == 0, out
+    seconds = float(out.split("seconds ")[1].split()[0])
+    assert seconds >= 0.15, out
+    assert "rate 200mbit" in out, out
+    namespaces = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    assert "meshflow-" not in namespaces, namespaces
+
+
 def test_launch_command_keeps_thread_settings():
     env = {"OMP_NUM_THREADS": "3"}
     launch.command(2, [], ["train.py"], env)

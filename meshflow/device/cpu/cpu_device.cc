@@ -82,6 +82,11 @@ class CpuStream : public Stream {
     wait_completed(target);
   }
 
+  bool query() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return completed_ == launched_;
+  }
+
   bool on_stream_thread() const override { return std::this_thread::get_id() == worker_.get_id(); }
 
   bool completed_at_least(uint64_t n) const {

@@ -1,0 +1,102 @@
+"""How much of the gradient communication the VM hides behind backward: the GPT under a
+data-parallel layout, step time with the asynchronous VM against blocking mode (each op run
+before its call returns), beside the time of the gradient all-reduces alone. Meant to run
+with the launcher's --net-rate, where waiting on the link takes no CPU:
+
+    PYTHONPATH=build/python /usr/bin/python3 -m meshflow.launch --nproc 2 --net-rate 2gbit \\
+        bench/overlap_bench.py --layout 2x1x1_8_128x2
+
+Prints, per mode, the best step time of --steps steps (after --warmup), t_comm (every
+parameter's partial gradient all-reduced, issued at once, then one synchronize: what the
+gradient conversions cost alone under the same link), and the fraction of communication
+hidden, (t_blocking - t_vm) / t_comm.
+"""
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "gpt"))
+
+import meshflow as mf  # noqa: E402
+import train  # noqa: E402
+import data  # noqa: E402
+from model import GPT, Config, parameter_sbp  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--layout", default="2x1x1_8_128x2")
+    ap.add_argument("--block", type=int, default=64)
+    ap.add_argument("--steps", type=int, default=6)
+    ap.add_argument("--warmup", type=int, default=2)
+    args = ap.parse_args()
+    d, tp, batch, hidden, layers = train.parse_layout(args.layout)
+    placement = train.mesh(d, tp)
+    rank = mf.env.get_rank()
+    dp_rank = rank // tp
+
+    mf.manual_seed(0)
+    model = GPT(Config(vocab_size=data.VOCAB_SIZE, block_size=args.block, n_layer=layers, n_head=4, n_embd=hidden))
+    model.to_global(placement, parameter_sbp)
+    params = model.parameters()
+    opt = mf.optim.AdamW(params, lr=1e-3)
+
+    def step(i):
+        x, y = data.get_batch(i, batch, args.block, 0, dp_rank, d)
+        loss = model(train.batch_tensor(x, placement), train.batch_tensor(y, placement))
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        return loss.item()
+
+    def best_step_time(blocking):
+        mf._C.set_launch_blocking(blocking)
+        try:
+            for i in range(args.warmup):
+                step(i)
+            times = []
+            for i in range(args.steps):
+                mf.synchronize()
+                start = time.perf_counter()
+                step(args.warmup + i)
+                mf.synchronize()
+                times.append(time.perf_counter() - start)
+            return min(times)
+        finally:
+            mf._C.set_launch_blocking(False)
+
+    def comm_alone():
+        # Every gradient as the partial sum backward makes it, then its conversion to the
+        # parameter's layout (relu needs the whole value: boxing P -> B first, as an instruction).
+        partials = []
+        for p in params:
+            sbp = [mf.sbp.partial_sum if s == mf.sbp.broadcast else s for s in p.sbp]
+            partials.append(mf.zeros(*p.shape, placement=placement, sbp=sbp))
+        mf.synchronize()
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            out = [mf.relu(t) for t in partials]
+            mf.synchronize()
+            best = min(best, time.perf_counter() - start)
+            del out
+        return best
+
+    t_comm = comm_alone()
+    t_vm = best_step_time(False)
+    t_blocking = best_step_time(True)
+    if rank == 0:
+        grad_bytes = sum(p.numel() for p in params) * 4
+        print(f"overlap: layout {args.layout}, block {args.block}, {grad_bytes / 2**20:.1f} MiB of gradients, "
+              f"rate {os.environ.get('MESHFLOW_NET_RATE', 'unlimited (shared memory)')}")
+        print(f"  {'step, VM (async)':<28} {t_vm * 1e3:9.1f} ms")
+        print(f"  {'step, blocking mode':<28} {t_blocking * 1e3:9.1f} ms")
+        print(f"  {'gradient all-reduces alone':<28} {t_comm * 1e3:9.1f} ms")
+        print(f"  hidden fraction (t_blocking - t_vm) / t_comm = {(t_blocking - t_vm) / t_comm:.2f}")
+
+
+if __name__ == "__main__":
+    main()
