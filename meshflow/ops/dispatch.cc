@@ -202,16 +202,6 @@ vm::Body kernel_body(const OpDef& op, std::shared_ptr<const KernelCall> call) {
   };
 }
 
-std::string what(std::exception_ptr e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::exception& x) {
-    return x.what();
-  } catch (...) {
-    return "unknown error";
-  }
-}
-
 // op.infer, with errors from reading attributes (Attrs's getters do not know the op)
 // carrying the op's name like every other op error.
 std::vector<TensorMeta> infer_outputs(const OpDef& op, const std::vector<TensorMeta>& inputs, const Attrs& attrs) {
@@ -322,7 +312,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
                       [name = op.name](const std::vector<Tensor>& in) {
                         std::string error;
                         for (const Tensor& t : in) {
-                          if (std::exception_ptr e = t.storage()->error()) error = what(e);
+                          if (std::exception_ptr e = t.storage()->error()) error = vm::error_message(e);
                         }
                         comm::agree(error, 0, "[" + name + "]");
                         return in;

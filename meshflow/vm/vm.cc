@@ -43,16 +43,6 @@ std::exception_ptr named(const std::string& name, std::exception_ptr error) {
   }
 }
 
-std::string message_of(std::exception_ptr error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (...) {
-    return "unknown error";
-  }
-}
-
 class Machine {
  public:
   Machine() : device_(device::cpu()), blocking_(env_flag("MESHFLOW_LAUNCH_BLOCKING")) {
@@ -148,7 +138,7 @@ class Machine {
       }
     }
     if (error && ins->flags.abort_on_error) {
-      comm::abort_job("[rank " + std::to_string(comm::world_rank()) + "] " + message_of(error) + "\nmeshflow: " +
+      comm::abort_job("[rank " + std::to_string(comm::world_rank()) + "] " + error_message(error) + "\nmeshflow: " +
                       ins->name + " failed on this rank only; ending the job");
     }
     if (error && ins->flags.report_error) note_error(error);
@@ -268,6 +258,16 @@ Machine& machine() {
 std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
                            const std::vector<TensorMeta>& outputs, Body body, Flags flags) {
   return machine().launch(name, stream, std::move(inputs), outputs, std::move(body), flags);
+}
+
+std::string error_message(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown error";
+  }
 }
 
 void synchronize() { machine().synchronize(); }

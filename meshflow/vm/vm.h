@@ -64,6 +64,8 @@ void wait(const Tensor& t);
 // compare both modes in one process).
 bool blocking();
 void set_blocking(bool on);
+// The message of an error a failed storage carries (Storage::error()).
+std::string error_message(std::exception_ptr error);
 // The device the VM runs on.
 device::Device& device();
 
