@@ -26,6 +26,9 @@ namespace {
 struct Context {
   std::unique_ptr<Group> world;
   std::map<std::vector<int>, std::unique_ptr<Group>> groups;
+  // The exit barrier's own communicator: on MPI_COMM_WORLD, a rank's exit barrier would be
+  // matched with another rank's non-blocking collective still in flight there.
+  MPI_Comm exit_comm = MPI_COMM_NULL;
 };
 
 Context* context = nullptr;
@@ -90,7 +93,7 @@ void finalize() {
   // collective (it exited early, e.g. sys.exit on one rank): wait for every rank to be
   // exiting, and end the job if they are not within the timeout.
   MPI_Request all_exiting;
-  MPI_Ibarrier(MPI_COMM_WORLD, &all_exiting);
+  MPI_Ibarrier(context->exit_comm, &all_exiting);
   const double deadline = MPI_Wtime() + exit_timeout();
   for (int done = 0; !done;) {
     MPI_Test(&all_exiting, &done, MPI_STATUS_IGNORE);
@@ -106,6 +109,7 @@ void finalize() {
   // Communicators must be freed before MPI_Finalize.
   context->groups.clear();
   context->world.reset();
+  MPI_Comm_free(&context->exit_comm);
   MPI_Finalize();
 }
 
@@ -129,6 +133,7 @@ Context& ctx() {
     std::atexit(finalize);
   }
   context = new Context;
+  MPI_Comm_dup(MPI_COMM_WORLD, &context->exit_comm);
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::vector<int> all(size);
