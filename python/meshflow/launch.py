@@ -62,9 +62,11 @@ def run_with_net_rate(cmd, env, rate):
     if os.geteuid() != 0:
         raise SystemExit("meshflow.launch: --net-rate needs root (ip netns, tc)")
     ns = f"meshflow-{os.getpid()}"
-    # tbf's bucket must hold at least one timer tick of traffic at the rate, or the link
-    # runs slower than asked.
-    burst = max(256 * 1024, int(rate_bytes_per_s(rate) / 100))
+    # tbf's bucket: at least two of loopback's largest packets (64 KiB), else they are
+    # dropped; otherwise about 1 ms of traffic. A bigger bucket fills while a rank computes
+    # and then sends that much at once for free, which flatters traffic that comes in bursts
+    # (blocking mode) over traffic spread through the step (overlap).
+    burst = max(128 * 1024, int(rate_bytes_per_s(rate) / 1000))
     setup = [["ip", "netns", "add", ns],
              ["ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up"],
              ["ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", rate,
