@@ -1,8 +1,10 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/vm/vm.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -43,12 +45,16 @@ std::exception_ptr named(const std::string& name, std::exception_ptr error) {
   }
 }
 
+class Machine;
+Machine& machine();
+
 class Machine {
  public:
   Machine() : device_(device::cpu()), blocking_(env_flag("MESHFLOW_LAUNCH_BLOCKING")) {
     // Collectives issued from the user's thread run on the comm stream, after the queued ones.
     comm::install_funnel([this](const std::function<void()>& call) { run_on_comm(call); },
                          [this] { drain_for_exit(); });
+    if (trace_) std::atexit([] { machine().write_trace(); });  // a process that never started MPI
   }
 
   std::vector<Tensor> launch(const std::string& name, device::StreamKind kind, std::vector<Tensor> inputs,
@@ -118,6 +124,7 @@ class Machine {
 
   // On the stream's worker.
   void run(const std::shared_ptr<Instruction>& ins) {
+    const int64_t start = trace_ ? now_us() : 0;
     const bool comm_stream = ins->kind == device::StreamKind::kComm;
     if (comm_stream) comm::set_current_op(ins->name);
     std::exception_ptr inherited;
@@ -157,6 +164,7 @@ class Machine {
     if (comm_stream) comm::set_current_op("");
     std::lock_guard<std::mutex> lock(mu_);
     retired_.push_back(ins);
+    if (trace_) spans_.push_back({ins->name, ins->kind, start, now_us()});
   }
 
   static void check_results(const Instruction& ins, const std::vector<Tensor>& results) {
@@ -238,14 +246,45 @@ class Machine {
   void drain_for_exit() {
     device_.shutdown();
     drop_retired();
+    write_trace();
   }
 
+  static int64_t now_us() {
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+
+  // MESHFLOW_TRACE=prefix: every instruction's span on its stream, written at exit as a
+  // Chrome trace (chrome://tracing, Perfetto) to prefix.rank<N>.json.
+  void write_trace() {
+    if (!trace_) return;
+    const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");  // no MPI call: this may run after finalize
+    std::ofstream out(std::string(trace_) + ".rank" + (rank ? rank : "0") + ".json");
+    out << "{\"traceEvents\": [\n";
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 0; i < spans_.size(); ++i) {
+      const Span& s = spans_[i];
+      out << (i ? ",\n" : "") << "{\"name\": \"" << s.name << "\", \"ph\": \"X\", \"pid\": " << comm::world_rank()
+          << ", \"tid\": \"" << device::stream_kind_name(s.kind) << "\", \"ts\": " << s.start
+          << ", \"dur\": " << s.end - s.start << "}";
+    }
+    out << "\n]}\n";
+  }
+
+  struct Span {
+    std::string name;
+    device::StreamKind kind;
+    int64_t start, end;
+  };
+
   device::Device& device_;
+  const char* trace_ = std::getenv("MESHFLOW_TRACE");
   bool blocking_;  // issuing thread only
   bool comm_marked_ = false;  // issuing thread only
   std::mutex mu_;
   std::vector<std::shared_ptr<Instruction>> retired_;  // GUARDED_BY(mu_)
   std::exception_ptr pending_error_;                    // GUARDED_BY(mu_)
+  std::vector<Span> spans_;                             // GUARDED_BY(mu_)
 };
 
 Machine& machine() {
