@@ -6,10 +6,10 @@ with the launcher's --net-rate, where waiting on the link takes no CPU:
     PYTHONPATH=build/python /usr/bin/python3 -m meshflow.launch --nproc 2 --net-rate 2gbit \\
         bench/overlap_bench.py --layout 2x1x1_8_128x2
 
-Prints, per mode, the best step time of --steps steps (after --warmup), t_comm (every
-parameter's partial gradient all-reduced, issued at once, then one synchronize: what the
-gradient conversions cost alone under the same link), and the fraction of communication
-hidden, (t_blocking - t_vm) / t_comm.
+Prints, per gradient bucket size, t_comm (a backward whose only work is converting every
+parameter's partial gradient, bucketed alike: what the gradient conversions cost alone
+under the same link), the best step time of --steps steps (after --warmup) with the VM and
+in blocking mode, and the fraction of communication hidden, (t_blocking - t_vm) / t_comm.
 """
 import argparse
 import os
@@ -32,6 +32,8 @@ def main():
     ap.add_argument("--block", type=int, default=64)
     ap.add_argument("--steps", type=int, default=6)
     ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--buckets", type=lambda v: [float(x) for x in v.split(",")], default=[0, 0.25, 1, 4],
+                    help="gradient bucket sizes to measure, in MiB, comma-separated (0: no buckets)")
     args = ap.parse_args()
     d, tp, batch, hidden, layers = train.parse_layout(args.layout)
     placement = train.mesh(d, tp)
@@ -69,33 +71,37 @@ def main():
             mf._C.set_launch_blocking(False)
 
     def comm_alone():
-        # Every gradient as the partial sum backward makes it, then its conversion to the
-        # parameter's layout (relu needs the whole value: boxing P -> B first, as an instruction).
-        partials = []
-        for p in params:
-            sbp = [mf.sbp.partial_sum if s == mf.sbp.broadcast else s for s in p.sbp]
-            partials.append(mf.zeros(*p.shape, placement=placement, sbp=sbp))
-        mf.synchronize()
+        # The gradient conversions alone, bucketed as in a step: leaves in the parameters'
+        # layouts whose gradients arrive as partial sums (to_local's gradient), with no
+        # other work in backward than summing ones.
+        leaves = [mf.zeros(*p.shape, placement=placement, sbp=p.sbp).requires_grad_() for p in params]
         best = float("inf")
         for _ in range(3):
+            mf.synchronize()
             start = time.perf_counter()
-            out = [mf.relu(t) for t in partials]
+            loss = leaves[0].to_local().sum()
+            for q in leaves[1:]:
+                loss = loss + q.to_local().sum()
+            loss.backward()
             mf.synchronize()
             best = min(best, time.perf_counter() - start)
-            del out
+            for q in leaves:
+                q.grad = None
         return best
 
-    t_comm = comm_alone()
-    t_vm = best_step_time(False)
-    t_blocking = best_step_time(True)
+    grad_bytes = sum(p.numel() for p in params) * 4
     if rank == 0:
-        grad_bytes = sum(p.numel() for p in params) * 4
-        print(f"overlap: layout {args.layout}, block {args.block}, {grad_bytes / 2**20:.1f} MiB of gradients, "
+        print(f"overlap: layout {args.layout}, block {args.block}, {grad_bytes / 2**20:.2f} MiB of gradients, "
               f"rate {os.environ.get('MESHFLOW_NET_RATE', 'unlimited (shared memory)')}")
-        print(f"  {'step, VM (async)':<28} {t_vm * 1e3:9.1f} ms")
-        print(f"  {'step, blocking mode':<28} {t_blocking * 1e3:9.1f} ms")
-        print(f"  {'gradient all-reduces alone':<28} {t_comm * 1e3:9.1f} ms")
-        print(f"  hidden fraction (t_blocking - t_vm) / t_comm = {(t_blocking - t_vm) / t_comm:.2f}")
+        print(f"  {'bucket':>8} {'t_comm':>9} {'VM':>9} {'blocking':>9} {'hidden':>7}")
+    for bucket in args.buckets:
+        mf.set_grad_bucket_size(int(bucket * 2**20))
+        t_comm = comm_alone()
+        t_vm = best_step_time(False)
+        t_blocking = best_step_time(True)
+        if rank == 0:
+            print(f"  {bucket:>5g}MiB {t_comm * 1e3:7.1f}ms {t_vm * 1e3:7.1f}ms {t_blocking * 1e3:7.1f}ms "
+                  f"{(t_blocking - t_vm) / t_comm:7.2f}")
 
 
 if __name__ == "__main__":

@@ -246,6 +246,8 @@ PYBIND11_MODULE(_C, m) {
   m.def("cross_entropy", &fn::cross_entropy, py::arg("logits"), py::arg("target"), release());
   m.def("grad_enabled", &grad_enabled);
   m.def("set_grad_enabled", &set_grad_enabled, py::arg("enabled"));
+  m.def("set_grad_bucket_bytes", &set_grad_bucket_bytes, py::arg("bytes"));
+  m.def("grad_bucket_bytes", &grad_bucket_bytes);
   m.def("consistency_check_enabled", &consistency_check_enabled);
 
   m.def(

@@ -122,6 +122,13 @@ class NoGradGuard {
 };
 void set_grad_enabled(bool enabled);
 
+// Gradient buckets: backward() converts each leaf's gradient to the leaf's layout as soon as
+// it is final; conversions that are all-reduces (a broadcast weight's partial gradient, on
+// any mesh) go in buckets of about this many logical bytes, one collective per bucket,
+// issued on the comm stream while backward goes on. 0: every gradient converts alone.
+void set_grad_bucket_bytes(int64_t bytes);
+int64_t grad_bucket_bytes();
+
 // Layout conversions, differentiable: the gradient of a conversion is the reverse one.
 // `agree_on_arguments`: every rank checks the layout with the others first (a user's call);
 // false for layouts that come from planning, which agree by construction.

@@ -224,6 +224,48 @@ Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local) {
   return t;
 }
 
+std::optional<std::string> fusion_key(const Plan& plan) {
+  if (plan.steps.empty()) return std::nullopt;
+  std::string key;
+  for (const Step& step : plan.steps) {
+    if (step.kind != StepKind::kAllReduce) return std::nullopt;
+    key += step.from.placement.str() + " axis " + std::to_string(step.axis) + " " +
+           step.from.nd_sbp[step.axis].str() + "; ";
+  }
+  return key;
+}
+
+std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& locals) {
+  if (!fusion_key(plan)) throw std::logic_error("execute_fused: the plan has a step other than an all-reduce");
+  if (locals.empty()) return {};
+  const DType dtype = locals[0].dtype();
+  int64_t total = 0;
+  for (const Tensor& t : locals) {
+    if (t.dtype() != dtype) throw std::logic_error("execute_fused: tensors of different dtypes");
+    total += t.numel();
+  }
+  Tensor buffer = Tensor::empty({total}, dtype);
+  int64_t offset = 0;
+  for (const Tensor& t : locals) {
+    if (t.numel() > 0) copy_box(t, Box::whole(t.shape()), buffer.view(offset, t.shape()), Shape(t.shape().size(), 0));
+    offset += t.numel();
+  }
+  const int me = comm::world_rank();
+  for (const Step& step : plan.steps) {
+    const Placement& p = step.from.placement;
+    if (!p.contains(me)) continue;
+    comm::group_of(p.axis_group(me, step.axis))
+        .all_reduce(buffer.data(), buffer.data(), total, dtype, step.from.nd_sbp[step.axis].reduce_op());
+  }
+  std::vector<Tensor> out;
+  offset = 0;
+  for (const Tensor& t : locals) {
+    out.push_back(buffer.view(offset, t.shape()));
+    offset += t.numel();
+  }
+  return out;
+}
+
 Tensor rebalance(const Tensor& local, const Shape& logical, const Layout& layout, const std::vector<Box>& held_boxes) {
   return run_transfer(layout, layout, logical, local, transfer_messages(logical, layout, layout, &held_boxes),
                       &held_boxes);

@@ -5,6 +5,10 @@
 // Call from one thread at a time (it drives the communicators).
 #pragma once
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "meshflow/boxing/plan.h"
 #include "meshflow/core/tensor.h"
 
@@ -13,6 +17,14 @@ namespace mf::boxing {
 Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local);
 // cached_plan + execute.
 Tensor box(const Tensor& local, const Shape& logical, const Layout& from, const Layout& to);
+// Fusing conversions (gradient buckets): a plan whose every step is an all-reduce works
+// elementwise on the local buffer, so several tensors' conversions can run as one
+// collective per step on their concatenation. Plans with equal keys (and tensors of one
+// dtype) issue the same collectives on the same groups; nullopt: the plan cannot be fused.
+std::optional<std::string> fusion_key(const Plan& plan);
+// Runs a fusable `plan` on every tensor of `locals` (one dtype) with one collective per
+// step over a buffer holding them all; returns the results, as views of that buffer.
+std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& locals);
 // Moves local parts that hold `held_boxes` (by parallel id; e.g. uneven parts a user gave)
 // to the balanced split of `layout`.
 Tensor rebalance(const Tensor& local, const Shape& logical, const Layout& layout, const std::vector<Box>& held_boxes);

@@ -248,6 +248,16 @@ Tensor launch_boxing(const boxing::Plan& plan, const Shape& logical, const Tenso
                     {/*run_on_failed_inputs=*/true})[0];
 }
 
+std::vector<Tensor> launch_fused_boxing(const boxing::Plan& plan, const std::vector<Tensor>& locals,
+                                        const std::string& name) {
+  std::vector<TensorMeta> metas;
+  for (const Tensor& t : locals) metas.push_back({t.shape(), t.dtype()});
+  const boxing::Plan* p = &plan;  // cached plans are never evicted
+  return vm::launch(name, device::StreamKind::kComm, locals, metas,
+                    [p](const std::vector<Tensor>& in) { return boxing::execute_fused(*p, in); },
+                    {/*run_on_failed_inputs=*/true});
+}
+
 Tensor gather_full(const GlobalTensor& t) {
   const int world = comm::world_size();
   Placement target = t.placement();

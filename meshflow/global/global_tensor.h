@@ -57,6 +57,11 @@ GlobalTensor convert(const GlobalTensor& t, const Placement& placement, const Nd
 // `name` says what the conversion is for (the op that needs it), in errors and the watchdog.
 Tensor launch_boxing(const boxing::Plan& plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
                      const std::string& name);
+// Issues a fusable plan (boxing::fusion_key) for several local tensors of one dtype as one
+// comm instruction: one collective per step over their concatenation. Returns each one's
+// result, pending.
+std::vector<Tensor> launch_fused_boxing(const boxing::Plan& plan, const std::vector<Tensor>& locals,
+                                        const std::string& name);
 // This rank's local shape and dtype under `layout` (an empty local outside the placement).
 TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& layout);
 // The logical value, on every rank of the world, in storage of its own. Waits for it, and

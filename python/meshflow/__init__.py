@@ -50,6 +50,15 @@ def reset_peak_memory_stats():
     _C.reset_peak_memory_stats()
 
 
+def set_grad_bucket_size(nbytes):
+    """backward() all-reduces the gradients of data-parallel (broadcast) weights in buckets
+    of about `nbytes` (default 1 MiB), each issued as soon as it fills, on the comm stream
+    while backward goes on; 0 converts every gradient alone. Returns the previous size."""
+    previous = _C.grad_bucket_bytes()
+    _C.set_grad_bucket_bytes(int(nbytes))
+    return previous
+
+
 def _finish_queued_work():
     # At exit, before the interpreter goes: queued work may still hold NumPy arrays.
     try:
@@ -76,7 +85,7 @@ _previous_excepthook = _sys.excepthook
 _sys.excepthook = _abort_job_on_uncaught_error
 
 __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "placement", "sbp", "env", "dtype", "float32", "float64", "int32",
-           "int64", "comm_stats", "infer_cache_stats", "synchronize", "memory_stats", "reset_peak_memory_stats", "add", "sub", "mul", "div", "matmul",
+           "int64", "comm_stats", "infer_cache_stats", "synchronize", "memory_stats", "reset_peak_memory_stats", "set_grad_bucket_size", "add", "sub", "mul", "div", "matmul",
            "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "where", "neg", "abs", "relu",
            "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast", "nn", "save", "load"]
 __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__

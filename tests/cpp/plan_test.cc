@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "meshflow/boxing/execute.h"
 #include "meshflow/boxing/plan.h"
 #include "meshflow/core/tensor.h"
 #include "meshflow/placement/placement.h"
@@ -558,6 +559,20 @@ TEST_F(OneAxis, CollectivesAndCosts) {
   expect_one(B, Pmax, StepKind::kKeepOrZero, 0);
   expect_one(S0, P, StepKind::kScatterIntoPartial, 0);
   expect_one(S1, Pmin, StepKind::kScatterIntoPartial, 0);
+}
+
+TEST_F(OneAxis, OnlyAllReducePlansFuseAndTheirKeysNameGroupAndReduction) {
+  // Gradient buckets fuse conversions with equal keys: same groups, same reductions,
+  // whatever the logical shapes.
+  const auto other_shape = plan_boxing({3, 5}, DType::kFloat32, {p, {P}}, {p, {B}});
+  ASSERT_TRUE(fusion_key(plan(P, B)).has_value());
+  EXPECT_EQ(fusion_key(plan(P, B)), fusion_key(other_shape));
+  EXPECT_NE(fusion_key(plan(P, B)), fusion_key(plan(Pmax, B)));
+  const Placement two = flat({0, 1});
+  EXPECT_NE(fusion_key(plan(P, B)), fusion_key(plan_boxing(logical, DType::kFloat32, {two, {P}}, {two, {B}})));
+  for (auto [x, y] : {std::pair{P, S0}, {S0, B}, {S0, S1}, {B, S0}, {P, P}}) {
+    EXPECT_FALSE(fusion_key(plan(x, y)).has_value()) << x.str() << " -> " << y.str();
+  }
 }
 
 TEST_F(OneAxis, SameToSameIsNothing) {

@@ -95,25 +95,37 @@ def test_data_parallel_weight_gradient_is_broadcast_and_all_reduced_by_boxing(wo
     x = mf.tensor(xs, placement=p, sbp=S(0))
     w = mf.tensor(ws, placement=p, sbp=B, requires_grad=True)
     b = mf.tensor(bs, placement=p, sbp=B, requires_grad=True)
-    loss = mlp(x, w, b).mean()
-    before = mf.comm_stats()
-    loss.backward()
-    backward = diff(mf.comm_stats(), before)
 
+    def backward_traffic(bucket_bytes):
+        previous = mf.set_grad_bucket_size(bucket_bytes)
+        try:
+            w.grad = b.grad = None
+            loss = mlp(x, w, b).mean()
+            before = mf.comm_stats()
+            loss.backward()
+            return diff(mf.comm_stats(), before)
+        finally:
+            mf.set_grad_bucket_size(previous)
+
+    alone = backward_traffic(0)
     for g, g1 in ((w.grad, w1.grad), (b.grad, b1.grad)):
         assert g.sbp == (B,) and g.placement == p
         np.testing.assert_allclose(g.numpy(), g1.numpy(), rtol=1e-12, atol=1e-14)
     # Each rank's weight gradient is a partial sum over its rows; the one collective is the
     # all-reduce of boxing it to w's broadcast, the same as boxing a partial tensor of w's shape.
-    boxing = {key: 0 for key in backward}
+    boxing = {key: 0 for key in alone}
     for shape in (ws.shape, bs.shape):
         partial = mf.tensor(np.zeros(shape)).to_global(placement=p, sbp=P)
         before = mf.comm_stats()
         partial.to_global(sbp=B)
         for key, value in diff(mf.comm_stats(), before).items():
             boxing[key] += value
-    assert backward == boxing
-    assert backward["all_reduce"] == 2
+    assert alone == boxing
+    assert alone["all_reduce"] == 2
+    # In one gradient bucket: the same bytes in one all-reduce.
+    bucketed = backward_traffic(1 << 20)
+    np.testing.assert_allclose(w.grad.numpy(), w1.grad.numpy(), rtol=1e-12, atol=1e-14)
+    assert bucketed == dict(boxing, all_reduce=1)
 
 
 def diff(after, before):

@@ -122,3 +122,50 @@ def test_memory_stats_count_live_tensors():
     after = mf.memory_stats()["cpu"]
     assert after["in_use_bytes"] <= during["in_use_bytes"] - (1 << 20)
     assert after["cached_bytes"] >= 1 << 20
+
+
+def two_layer_grads(placement, bucket_bytes):
+    """Gradients of a tensor-parallel 2-layer net on `placement` (data parallel on axis 0;
+    on a 2-d mesh the first weight column-split and the second row-split on axis 1), uneven
+    shapes, with backward's gradient buckets of `bucket_bytes`; also the all-reduces issued."""
+    axes = len(placement.hierarchy)
+    tp = lambda s: (B,) + (s,) * (axes - 1)  # noqa: E731
+    w1 = mf.tensor(logical_value((7, 10)) / 16, placement=placement, sbp=tp(S(1)), requires_grad=True)
+    b1 = mf.tensor(logical_value((10,)) / 8, placement=placement, sbp=tp(S(0)), requires_grad=True)
+    w2 = mf.tensor(logical_value((10, 5)) / 16, placement=placement, sbp=tp(S(0)), requires_grad=True)
+    b2 = mf.tensor(logical_value((5,)) / 8, placement=placement, sbp=(B,) * axes, requires_grad=True)
+    scale = mf.tensor(np.array([0.5], np.float32), placement=placement, sbp=(B,) * axes, requires_grad=True)
+    x = mf.tensor(logical_value((9, 7)) / 8, placement=placement, sbp=(S(0),) + (B,) * (axes - 1))
+    previous = mf.set_grad_bucket_size(bucket_bytes)
+    try:
+        before = mf.comm_stats()["all_reduce"]
+        h = mf.relu(mf.matmul(x, w1) + b1)
+        y = mf.matmul(h, w2) + b2
+        loss = mf.sum(y * y * scale) + mf.sum(h * scale)  # `scale` is used twice: its gradient sums both first
+        loss.backward()
+        grads = [p.grad.numpy() for p in (w1, b1, w2, b2, scale)]
+        return grads, mf.comm_stats()["all_reduce"] - before
+    finally:
+        mf.set_grad_bucket_size(previous)
+
+
+@pytest.mark.parametrize("shape", [(2,), (4,), (2, 2)], ids=str)
+def test_gradient_buckets_equal_unbucketed_gradients_and_issue_fewer_all_reduces(shape, world):
+    placement = mesh(shape, world)
+    unbucketed, reduces_alone = two_layer_grads(placement, 0)
+    one_each, reduces_one_each = two_layer_grads(placement, 1)       # every bucket full at once
+    bucketed, reduces_bucketed = two_layer_grads(placement, 4 << 20)  # all in one bucket per group
+    for a, b, c in zip(unbucketed, one_each, bucketed):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, c)
+    assert reduces_one_each == reduces_alone
+    if mf.env.get_rank() < np.prod(shape):  # ranks outside the placement issue nothing
+        assert reduces_bucketed < reduces_alone
+    one_device, _ = two_layer_grads(mf.placement("cpu", ranks=[0]), 0)
+    for a, b in zip(bucketed, one_device):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_gradient_bucket_size_must_not_be_negative():
+    with pytest.raises(ValueError, match="grad bucket size must be >= 0 bytes"):
+        mf.set_grad_bucket_size(-1)
