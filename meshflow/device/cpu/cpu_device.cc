@@ -2,7 +2,11 @@
 // The CPU device: host memory from the caching allocator; each stream a worker thread with
 // a FIFO of work; an event is (stream, how many items it had launched when recorded), so
 // waiting on one is waiting for that stream's completed count to reach the number.
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <stdexcept>
@@ -111,6 +115,16 @@ class CpuStream : public Stream {
 
  private:
   void loop() {
+    // MESHFLOW_COMPUTE_NICE=N lowers the compute worker's priority (and its OpenMP team's,
+    // which inherits it) below the comm worker's. Where ranks fill every core, the comm
+    // worker and the kernel's network stack otherwise wait for a compute time slice at each
+    // step of a transfer, and communication stops overlapping anything. Linux niceness is
+    // per thread; raising it needs no privilege.
+    if (kind_ == StreamKind::kCompute) {
+      if (const char* n = std::getenv("MESHFLOW_COMPUTE_NICE"); n && *n) {
+        setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), std::atoi(n));
+      }
+    }
     std::unique_lock<std::mutex> lock(mu_);
     while (true) {
       has_work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
