@@ -6,8 +6,9 @@ installed (it is only a yardstick, never a dependency of meshflow). Run on one r
 
 Each row is the best of 5 rounds of `--iterations` calls timed with time.perf_counter.
 Rows: mf.add on local tensors; mf.add on global tensors on placement [0] (B + B: a plan
-cache hit, no boxing); meshflow._C.apply, the binding that mf.add calls, to split the time
-between the Python layer and C++; torch.add. Ops are issued to the VM and run on its
+cache hit, no boxing); the op handle that mf.add calls (_C.op("add").binary: looked up
+once, no attribute dict), to split the time between the Python layer and C++; the generic
+binding _C.apply (op by name, attributes in a dict) that other ops go through; torch.add. Ops are issued to the VM and run on its
 compute stream; these rows time the issuing thread (the work runs beside it).
 
 Then a burst: 10,000 chained small adds and one mf.synchronize(), asynchronous against
@@ -44,9 +45,12 @@ def main():
     a, b = mf.tensor(one), mf.tensor(one)
     p = mf.placement("cpu", ranks=[0])
     ga, gb = mf.tensor(one, placement=p, sbp=mf.sbp.broadcast), mf.tensor(one, placement=p, sbp=mf.sbp.broadcast)
+    handle = _C.op("add")
     rows = [
         ("meshflow", "mf.add, local", per_call_us(lambda: mf.add(a, b), n)),
         ("meshflow", "mf.add, global [0] B", per_call_us(lambda: mf.add(ga, gb), n)),
+        ("meshflow", "_C.op('add').binary, local", per_call_us(lambda: handle.binary(a._impl, b._impl), n)),
+        ("meshflow", "_C.op('add').binary, global", per_call_us(lambda: handle.binary(ga._impl, gb._impl), n)),
         ("meshflow", "_C.apply('add'), local", per_call_us(lambda: _C.apply("add", [a._impl, b._impl], {}, None, None), n)),
         ("meshflow", "_C.apply('add'), global", per_call_us(lambda: _C.apply("add", [ga._impl, gb._impl], {}, None, None), n)),
     ]

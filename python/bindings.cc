@@ -115,6 +115,22 @@ std::vector<Var> apply(const std::string& name, const std::vector<Var>& inputs, 
   return call(name, inputs, attrs, constraints);
 }
 
+// An op looked up once (mf._C.op(name)), for the Python fast paths: calling it skips the
+// registry lookup by name, the attribute dict and the list conversions of apply().
+struct OpRef {
+  const OpDef* op;
+};
+
+Var first_output(const OpRef& r, std::vector<Var> inputs, const Attrs& attrs = {}) {
+  std::vector<Var> outputs;
+  {
+    py::gil_scoped_release release;
+    outputs = call(*r.op, inputs, attrs);
+  }
+  if (outputs.empty()) throw std::logic_error(r.op->name + " has no outputs");
+  return outputs[0];
+}
+
 }  // namespace
 }  // namespace mf
 
@@ -267,6 +283,20 @@ PYBIND11_MODULE(_C, m) {
   m.def("apply", &apply, py::arg("name"), py::arg("inputs"), py::arg("attrs"), py::arg("placement") = py::none(),
         py::arg("sbp") = py::none());
   m.def("op_names", &op_names);
+  py::class_<OpRef>(m, "Op")
+      .def_property_readonly("name", [](const OpRef& r) { return r.op->name; })
+      .def("unary", [](const OpRef& r, const Var& a) { return first_output(r, {a}); })
+      .def("binary", [](const OpRef& r, const Var& a, const Var& b) { return first_output(r, {a, b}); })
+      .def("scalar", [](const OpRef& r, const Var& a, const py::object& value) {
+        Attrs attrs;
+        if (py::isinstance<py::int_>(value)) {
+          attrs.set("value", py::cast<int64_t>(value));
+        } else {
+          attrs.set("value", py::cast<double>(value));
+        }
+        return first_output(r, {a}, attrs);
+      });
+  m.def("op", [](const std::string& name) { return OpRef{&find_op(name)}; }, py::arg("name"));
   m.def("manual_seed", &manual_seed, py::arg("seed"));
   m.def(
       "next_random_call",

@@ -3,7 +3,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <map>
+#include <unordered_map>
+#include <vector>
 #include <mutex>
 #include <new>
 
@@ -32,9 +33,9 @@ class HostCache {
       auto it = free_.find(size);
       in_use_ += size;
       peak_ = std::max(peak_, in_use_);
-      if (it != free_.end()) {
-        void* p = it->second;
-        free_.erase(it);
+      if (it != free_.end() && !it->second.empty()) {
+        void* p = it->second.back();
+        it->second.pop_back();
         cached_ -= size;
         ++hits_;
         return p;
@@ -55,7 +56,7 @@ class HostCache {
       std::lock_guard<std::mutex> lock(mu_);
       in_use_ -= size;
       if (cached_ + size <= kMaxCachedBytes) {
-        free_.emplace(size, p);
+        free_[size].push_back(p);
         cached_ += size;
         return;
       }
@@ -75,14 +76,18 @@ class HostCache {
 
   void release() {
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto& [size, p] : free_) std::free(p);
+    for (auto& [size, blocks] : free_) {
+      for (void* p : blocks) std::free(p);
+    }
     free_.clear();
     cached_ = 0;
   }
 
  private:
   std::mutex mu_;
-  std::multimap<size_t, void*> free_;  // GUARDED_BY(mu_)
+  // Free blocks by (rounded) size; the vectors keep their capacity, so taking and giving
+  // back a block allocates nothing in the steady state.
+  std::unordered_map<size_t, std::vector<void*>> free_;  // GUARDED_BY(mu_)
   size_t cached_ = 0;                  // GUARDED_BY(mu_)
   size_t hits_ = 0;                    // GUARDED_BY(mu_)
   size_t misses_ = 0;                  // GUARDED_BY(mu_)

@@ -79,7 +79,11 @@ std::vector<Var> in_signature_layouts(const OpDef& op, const std::vector<Var>& i
 
 std::vector<Var> call(const std::string& name, const std::vector<Var>& inputs, const Attrs& attrs,
                       const Constraints& constraints) {
-  const OpDef& op = find_op(name);
+  return call(find_op(name), inputs, attrs, constraints);
+}
+
+std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
+                      const Constraints& constraints) {
   const bool records = op.grad && grad_enabled() &&
                        std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.requires_grad(); });
   if (!records) return run(op, inputs, attrs, constraints);

@@ -18,6 +18,9 @@ namespace mf {
 
 std::vector<Var> call(const std::string& op, const std::vector<Var>& inputs, const Attrs& attrs = {},
                       const Constraints& constraints = {});
+// The same with the op looked up once by the caller (find_op), for hot paths (bindings).
+std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs = {},
+                      const Constraints& constraints = {});
 // The single output of a one-output op.
 Var call1(const std::string& op, const std::vector<Var>& inputs, const Attrs& attrs = {},
           const Constraints& constraints = {});

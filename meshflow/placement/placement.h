@@ -4,6 +4,7 @@
 // Invariants: hierarchy's product == ranks.size() > 0; ranks are distinct and >= 0.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,12 +20,12 @@ class Placement {
   // A 1-d placement over `ranks`.
   Placement(std::string device_type, std::vector<int> ranks);
 
-  const std::string& device_type() const { return device_type_; }
-  const Shape& hierarchy() const { return hierarchy_; }
-  int ndim() const { return static_cast<int>(hierarchy_.size()); }
+  const std::string& device_type() const { return d_->device_type; }
+  const Shape& hierarchy() const { return d_->hierarchy; }
+  int ndim() const { return static_cast<int>(d_->hierarchy.size()); }
   // Ranks in row-major order of the hierarchy: ranks()[parallel_id].
-  const std::vector<int>& ranks() const { return ranks_; }
-  int size() const { return static_cast<int>(ranks_.size()); }
+  const std::vector<int>& ranks() const { return d_->ranks; }
+  int size() const { return static_cast<int>(d_->ranks.size()); }
 
   bool contains(int rank) const { return parallel_id(rank) >= 0; }
   // The rank's index in ranks(), or -1 when the rank is not in the placement.
@@ -38,17 +39,24 @@ class Placement {
   void check_in_world(int world_size) const;
 
   bool operator==(const Placement& o) const {
-    return device_type_ == o.device_type_ && hierarchy_ == o.hierarchy_ && ranks_ == o.ranks_;
+    return d_ == o.d_ || (d_->hash == o.d_->hash && d_->device_type == o.d_->device_type &&
+                          d_->hierarchy == o.d_->hierarchy && d_->ranks == o.d_->ranks);
   }
   bool operator!=(const Placement& o) const { return !(*this == o); }
-  size_t hash() const;
+  size_t hash() const { return d_->hash; }
   std::string str() const;  // placement(type="cpu", ranks=[[0, 1], [2, 3]])
   std::string ranks_str() const;
 
  private:
-  std::string device_type_;
-  Shape hierarchy_;
-  std::vector<int> ranks_;
+  // Immutable and shared: every tensor, plan and cache key holds its placement, and a copy
+  // is a reference count (dispatch copies placements on every call).
+  struct Data {
+    std::string device_type;
+    Shape hierarchy;
+    std::vector<int> ranks;
+    size_t hash = 0;
+  };
+  std::shared_ptr<const Data> d_;
 };
 
 }  // namespace mf

@@ -80,23 +80,40 @@ def _operands(a, b):
     raise TypeError(f"expected at least one meshflow.Tensor, got {type(a).__name__} and {type(b).__name__}")
 
 
+# Ops looked up once; calling one goes straight to C++ (no lookup by name, no attribute dict).
+_ops = {}
+
+
+def _op(name):
+    if name not in _ops:
+        _ops[name] = _C.op(name)
+    return _ops[name]
+
+
 def _scalar_op(name, x, value):
     """The C++ op `name` of tensor x and the number `value` (its attribute)."""
     x = _promoted(x, value)
-    return apply(name, [x], {"value": _attr(value)})[0]
+    return Tensor(_op(name).scalar(x._impl, _attr(value)))
 
 
 def _binary(name, doc):
+    handle = _op(name)
+
     def op(input, other):
-        return apply(name, list(_operands(input, other)))[0]
+        if type(input) is Tensor and type(other) is Tensor:
+            return Tensor(handle.binary(input._impl, other._impl))
+        a, b = _operands(input, other)
+        return Tensor(handle.binary(a._impl, b._impl))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
     return op
 
 
 def _unary(name, doc):
+    handle = _op(name)
+
     def op(input):
-        return apply(name, [input])[0]
+        return Tensor(handle.unary(input._impl))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
     return op
@@ -107,12 +124,17 @@ def _unary(name, doc):
 
 def _commutative(name, scalar_name, doc):
     """A binary op whose number operand, on either side, becomes the scalar form."""
+    handle = _op(name)
+
     def op(input, other):
+        if type(input) is Tensor and type(other) is Tensor:
+            return Tensor(handle.binary(input._impl, other._impl))
         if isinstance(input, Tensor) and _is_number(other):
             return _scalar_op(scalar_name, input, other)
         if isinstance(other, Tensor) and _is_number(input):
             return _scalar_op(scalar_name, other, input)
-        return apply(name, list(_operands(input, other)))[0]
+        a, b = _operands(input, other)
+        return Tensor(handle.binary(a._impl, b._impl))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
     return op

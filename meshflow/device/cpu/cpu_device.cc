@@ -5,6 +5,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
@@ -36,6 +39,25 @@ namespace {
 
 class CpuStream;
 
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// How long an idle compute worker waits hot for the next op before sleeping: 20 us when
+// this host's ranks leave a core for each rank's issuing thread and compute worker, else 0
+// (spinning where threads outnumber cores takes time from the kernels of other ranks).
+// MESHFLOW_WORKER_SPIN_US overrides it.
+std::chrono::microseconds spin_time(StreamKind kind) {
+  if (const char* v = std::getenv("MESHFLOW_WORKER_SPIN_US"); v && *v) return std::chrono::microseconds(std::atol(v));
+  if (kind != StreamKind::kCompute) return std::chrono::microseconds(0);
+  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  const long ranks = local && *local ? std::max(1L, std::atol(local)) : 1;
+  const long cores = static_cast<long>(std::thread::hardware_concurrency());
+  return std::chrono::microseconds(2 * ranks <= cores ? 20 : 0);
+}
+
 class CpuEvent : public Event {
  public:
   bool query() const override;
@@ -53,13 +75,16 @@ class CpuStream : public Stream {
   StreamKind kind() const override { return kind_; }
 
   void launch(std::function<void()> work) override {
+    bool wake;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (stopping_) throw std::logic_error(std::string("launch on the stopped ") + stream_kind_name(kind_) + " stream");
       queue_.push_back(std::move(work));
       ++launched_;
+      queued_.store(true, std::memory_order_release);
+      wake = sleeping_;
     }
-    has_work_.notify_one();
+    if (wake) has_work_.notify_one();  // a spinning or busy worker needs no system call
   }
 
   void record(Event& event) override {
@@ -88,19 +113,19 @@ class CpuStream : public Stream {
 
   bool query() const override {
     std::lock_guard<std::mutex> lock(mu_);
-    return completed_ == launched_;
+    return completed_.load() == launched_;
   }
 
   bool on_stream_thread() const override { return std::this_thread::get_id() == worker_.get_id(); }
 
-  bool completed_at_least(uint64_t n) const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return completed_ >= n;
-  }
+  bool completed_at_least(uint64_t n) const { return completed_.load() >= n; }
 
   void wait_completed(uint64_t n) const {
+    if (completed_.load() >= n) return;
     std::unique_lock<std::mutex> lock(mu_);
-    done_.wait(lock, [&] { return completed_ >= n; });
+    ++waiters_;
+    done_.wait(lock, [&] { return completed_.load() >= n; });
+    --waiters_;
   }
 
   void stop() {
@@ -125,18 +150,37 @@ class CpuStream : public Stream {
         setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), std::atoi(n));
       }
     }
-    std::unique_lock<std::mutex> lock(mu_);
+    const auto spin = spin_time(kind_);
+    std::deque<std::function<void()>> batch;
     while (true) {
-      has_work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and everything launched has run
-      std::function<void()> work = std::move(queue_.front());
-      queue_.pop_front();
-      lock.unlock();
-      work();
-      work = nullptr;
-      lock.lock();
-      ++completed_;
-      done_.notify_all();
+      if (spin.count() > 0) {
+        // Small ops issued in a burst arrive faster than a sleeping thread wakes (a futex
+        // wake per op on the issuing thread, then a context switch): wait hot a moment.
+        const auto until = std::chrono::steady_clock::now() + spin;
+        for (int i = 0; !queued_.load(std::memory_order_acquire); ++i) {
+          cpu_relax();
+          if (i % 64 == 63 && std::chrono::steady_clock::now() >= until) break;
+        }
+      }
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        sleeping_ = true;
+        has_work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+        sleeping_ = false;
+        if (queue_.empty()) return;  // stopping, and everything launched has run
+        batch.swap(queue_);          // one lock for every item queued so far
+        queued_.store(false, std::memory_order_relaxed);
+      }
+      for (; !batch.empty(); batch.pop_front()) {
+        batch.front()();
+        batch.front() = nullptr;  // the work's captures go before it counts as completed
+        completed_.fetch_add(1);
+        if (waiters_.load() > 0) {
+          // Under the lock: a waiter between its check and its sleep holds it.
+          std::lock_guard<std::mutex> lock(mu_);
+          done_.notify_all();
+        }
+      }
     }
   }
 
@@ -145,10 +189,16 @@ class CpuStream : public Stream {
   std::condition_variable has_work_;
   mutable std::condition_variable done_;
   std::deque<std::function<void()>> queue_;  // GUARDED_BY(mu_)
+  std::atomic<bool> queued_{false};          // !queue_.empty(), read without the lock while spinning
   uint64_t launched_ = 0;                    // GUARDED_BY(mu_)
-  uint64_t completed_ = 0;                   // GUARDED_BY(mu_)
-  bool stopping_ = false;                    // GUARDED_BY(mu_)
-  std::thread worker_;                       // last: starts after the fields above exist
+  // Written by the worker alone; read anywhere. Sequentially consistent with waiters_: a
+  // waiter counts itself then checks completed_, the worker adds then checks waiters_, so
+  // one of them sees the other and no wake-up is lost.
+  std::atomic<uint64_t> completed_{0};
+  mutable std::atomic<int> waiters_{0};  // threads in wait_completed's sleep (changed under mu_)
+  bool sleeping_ = false;                // GUARDED_BY(mu_): the worker waits on has_work_
+  bool stopping_ = false;                // GUARDED_BY(mu_)
+  std::thread worker_;                   // last: starts after the fields above exist
 };
 
 bool CpuEvent::query() const { return !stream || stream->completed_at_least(target); }
