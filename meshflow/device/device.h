@@ -38,6 +38,8 @@ class Event {
   virtual ~Event() = default;
   virtual bool query() const = 0;
   virtual void synchronize() const = 0;
+  // The stream it was last recorded on; null if never recorded.
+  virtual const Stream* stream() const = 0;
 };
 
 class Stream {
@@ -47,6 +49,8 @@ class Stream {
   // Runs `work` after everything launched before it on this stream. `work` must not
   // throw (the VM catches inside it).
   virtual void launch(std::function<void()> work) = 0;
+  // launch(work), then record(event), at once (one lock, where it matters per op).
+  virtual void launch_and_record(std::function<void()> work, Event& event) = 0;
   virtual void record(Event& event) = 0;
   virtual void wait(const Event& event) = 0;
   // Blocks until everything launched so far has run.

@@ -14,11 +14,6 @@
 namespace mf::vm {
 namespace {
 
-// What a storage remembers (Storage::vm_tag): the stream and event of its producer.
-struct LastUse {
-  device::Stream* stream;
-  std::shared_ptr<device::Event> event;
-};
 
 struct Instruction {
   std::string name;
@@ -70,14 +65,13 @@ class Machine {
 
     device::Stream& stream = stream_of(kind);
     for (const Tensor& t : ins->inputs) {
-      auto* last = static_cast<LastUse*>(t.storage()->vm_tag.get());
-      if (last && last->stream != &stream && !last->event->query()) stream.wait(*last->event);
+      // What a storage remembers (Storage::vm_tag): its producer's event, which knows its stream.
+      auto* producer = static_cast<device::Event*>(t.storage()->vm_tag.get());
+      if (producer && producer->stream() != &stream && !producer->query()) stream.wait(*producer);
     }
-    stream.launch([this, ins] { run(ins); });
-    auto event = device_.create_event();
-    stream.record(*event);
-    auto tag = std::make_shared<LastUse>(LastUse{&stream, event});
-    for (const Tensor& t : ins->outputs) t.storage()->vm_tag = tag;
+    std::shared_ptr<device::Event> event = device_.create_event();
+    stream.launch_and_record([this, ins] { run(ins); }, *event);
+    for (const Tensor& t : ins->outputs) t.storage()->vm_tag = event;
     std::vector<Tensor> outputs = ins->outputs;
     if (blocking_) {
       event->synchronize();

@@ -62,8 +62,9 @@ class CpuEvent : public Event {
  public:
   bool query() const override;
   void synchronize() const override;
+  const Stream* stream() const override;
 
-  const CpuStream* stream = nullptr;  // null: never recorded, complete
+  const CpuStream* recorded_on = nullptr;  // null: never recorded, complete
   uint64_t target = 0;
 };
 
@@ -74,30 +75,22 @@ class CpuStream : public Stream {
 
   StreamKind kind() const override { return kind_; }
 
-  void launch(std::function<void()> work) override {
-    bool wake;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (stopping_) throw std::logic_error(std::string("launch on the stopped ") + stream_kind_name(kind_) + " stream");
-      queue_.push_back(std::move(work));
-      ++launched_;
-      queued_.store(true, std::memory_order_release);
-      wake = sleeping_;
-    }
-    if (wake) has_work_.notify_one();  // a spinning or busy worker needs no system call
+  void launch(std::function<void()> work) override { push(std::move(work), nullptr); }
+  void launch_and_record(std::function<void()> work, Event& event) override {
+    push(std::move(work), &static_cast<CpuEvent&>(event));
   }
 
   void record(Event& event) override {
     auto& e = static_cast<CpuEvent&>(event);
     std::lock_guard<std::mutex> lock(mu_);
-    e.stream = this;
+    e.recorded_on = this;
     e.target = launched_;
   }
 
   void wait(const Event& event) override {
     const auto& e = static_cast<const CpuEvent&>(event);
-    if (!e.stream || e.stream == this || e.query()) return;  // in order already, or done
-    const CpuStream* other = e.stream;
+    if (!e.recorded_on || e.recorded_on == this || e.query()) return;  // in order already, or done
+    const CpuStream* other = e.recorded_on;
     const uint64_t target = e.target;
     launch([other, target] { other->wait_completed(target); });
   }
@@ -139,6 +132,23 @@ class CpuStream : public Stream {
   }
 
  private:
+  void push(std::function<void()> work, CpuEvent* record) {
+    bool wake;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) throw std::logic_error(std::string("launch on the stopped ") + stream_kind_name(kind_) + " stream");
+      queue_.push_back(std::move(work));
+      ++launched_;
+      if (record) {
+        record->recorded_on = this;
+        record->target = launched_;
+      }
+      queued_.store(true, std::memory_order_release);
+      wake = sleeping_;
+    }
+    if (wake) has_work_.notify_one();  // a spinning or busy worker needs no system call
+  }
+
   void loop() {
     // MESHFLOW_COMPUTE_NICE=N lowers the compute worker's priority (and its OpenMP team's,
     // which inherits it) below the comm worker's. Where ranks fill every core, the comm
@@ -201,9 +211,11 @@ class CpuStream : public Stream {
   std::thread worker_;                   // last: starts after the fields above exist
 };
 
-bool CpuEvent::query() const { return !stream || stream->completed_at_least(target); }
+const Stream* CpuEvent::stream() const { return recorded_on; }
+
+bool CpuEvent::query() const { return !recorded_on || recorded_on->completed_at_least(target); }
 void CpuEvent::synchronize() const {
-  if (stream) stream->wait_completed(target);
+  if (recorded_on) recorded_on->wait_completed(target);
 }
 
 class CpuDevice : public Device {
@@ -229,7 +241,7 @@ class CpuDevice : public Device {
       }
     }
     if (!e) e = new CpuEvent;
-    e->stream = nullptr;
+    e->recorded_on = nullptr;
     e->target = 0;
     return std::shared_ptr<Event>(e, [this](Event* p) {
       std::lock_guard<std::mutex> lock(mu_);
