@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include "meshflow/boxing/plan.h"
+#include "meshflow/core/shape.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/allocator.h"
 #include "meshflow/global/global_tensor.h"
@@ -18,6 +19,12 @@
 #include "meshflow/vm/vm.h"
 
 namespace py = pybind11;
+
+// Shapes cross to and from Python as lists of ints, as the std::vector they replaced.
+namespace pybind11::detail {
+template <>
+struct type_caster<mf::Shape> : list_caster<mf::Shape, int64_t> {};
+}  // namespace pybind11::detail
 
 namespace mf {
 namespace {

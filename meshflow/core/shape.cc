@@ -2,8 +2,14 @@
 #include "meshflow/core/shape.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace mf {
+
+size_t Shape::checked(size_t i) const {
+  if (i >= size_) throw std::out_of_range("shape index " + std::to_string(i) + " out of range for " + to_string(*this));
+  return i;
+}
 
 int64_t numel(const Shape& shape) {
   int64_t n = 1;

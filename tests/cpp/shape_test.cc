@@ -343,3 +343,48 @@ TEST(Tensor, IdentityOf) {
 
 }  // namespace
 }  // namespace mf
+
+namespace mf {
+namespace {
+
+// Shape keeps short shapes inline and spills longer ones to the heap; it must behave as the
+// std::vector<int64_t> it replaced either way.
+TEST(ShapeStorage, BehavesAsAVectorInlineAndSpilled) {
+  for (size_t n : {size_t{0}, size_t{3}, Shape::kInline, Shape::kInline + 1, size_t{20}}) {
+    std::vector<int64_t> v;
+    Shape s;
+    for (size_t i = 0; i < n; ++i) {
+      v.push_back(static_cast<int64_t>(i * 7 - 3));
+      s.push_back(static_cast<int64_t>(i * 7 - 3));
+    }
+    EXPECT_EQ(s.vec(), v);
+    Shape copy = s;
+    Shape moved = std::move(copy);
+    EXPECT_EQ(moved, s);
+    EXPECT_TRUE(copy.empty());  // NOLINT: a moved-from shape is empty
+    moved.insert(moved.begin(), 42);
+    v.insert(v.begin(), 42);
+    moved.insert(moved.end(), {1, 2});
+    v.insert(v.end(), {1, 2});
+    moved.insert(moved.begin() + 1, moved.begin(), moved.begin() + 2);  // from itself
+    v.insert(v.begin() + 1, v.begin(), v.begin() + 2);
+    EXPECT_EQ(moved.vec(), v);
+    moved.erase(moved.begin() + 1, moved.begin() + 3);
+    v.erase(v.begin() + 1, v.begin() + 3);
+    EXPECT_EQ(moved.vec(), v);
+    Shape assigned;
+    assigned = moved;
+    EXPECT_EQ(assigned, moved);
+    assigned = std::move(moved);
+    EXPECT_EQ(assigned.vec(), v);
+    EXPECT_EQ(Shape(v), assigned);
+  }
+  EXPECT_EQ(Shape(3, 1), (Shape{1, 1, 1}));
+  EXPECT_EQ(Shape{3}.size(), 1u);  // braces list dims, as with std::vector
+  EXPECT_LT((Shape{1, 2}), (Shape{1, 3}));
+  EXPECT_LT((Shape{1, 2}), (Shape{1, 2, 0}));
+  EXPECT_THROW(Shape{1}.at(1), std::out_of_range);
+}
+
+}  // namespace
+}  // namespace mf
