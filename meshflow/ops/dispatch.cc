@@ -168,12 +168,14 @@ OpPlan choose(const OpDef& op, const std::vector<TensorMeta>& inputs, const std:
 std::vector<Box> boxes_of(const std::vector<TensorMeta>& metas, const Placement& p, const std::vector<NdSbp>& sbps,
                           const Shape& coord) {
   std::vector<Box> boxes;
+  boxes.reserve(metas.size());
   for (size_t i = 0; i < metas.size(); ++i) boxes.push_back(local_box(metas[i].shape, p.hierarchy(), sbps[i], coord));
   return boxes;
 }
 
 std::vector<Box> whole_boxes(const std::vector<TensorMeta>& metas) {
   std::vector<Box> boxes;
+  boxes.reserve(metas.size());
   for (const TensorMeta& m : metas) boxes.push_back(Box::whole(m.shape));
   return boxes;
 }
@@ -251,6 +253,7 @@ DataErrorRestatement::~DataErrorRestatement() { restatement = previous_; }
 
 std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
   std::vector<TensorMeta> metas;
+  metas.reserve(inputs.size());
   for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
   std::vector<TensorMeta> outputs = infer_outputs(op, metas, attrs);
   auto call = std::make_shared<const KernelCall>(KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)});
@@ -267,6 +270,8 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
   const Placement& placement = inputs.empty() ? *constraints.placement : inputs[0].placement();
   std::vector<TensorMeta> metas;
   std::vector<NdSbp> sbps;
+  metas.reserve(inputs.size());
+  sbps.reserve(inputs.size());
   for (const GlobalTensor& t : inputs) {
     if (t.placement() != placement) {
       op_error(op.name, "inputs are on different placements: " + placement.str() + " and " + t.placement().str() +
@@ -283,6 +288,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
 
   const int me = comm::world_rank();
   std::vector<Tensor> locals;
+  locals.reserve(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     locals.push_back(launch_boxing(plan.input_plans[i], metas[i].shape, inputs[i].local(),
                                    {placement, plan.signature.inputs[i]}, op.name));

@@ -23,15 +23,21 @@ std::vector<Var> run(const OpDef& op, const std::vector<Var>& inputs, const Attr
   std::vector<Var> outputs;
   if (global) {
     std::vector<GlobalTensor> args;
+    args.reserve(inputs.size());
     for (const Var& in : inputs) args.push_back(in.global());
-    for (GlobalTensor& out : apply_global(op, args, attrs, constraints)) outputs.emplace_back(std::move(out));
+    std::vector<GlobalTensor> results = apply_global(op, args, attrs, constraints);
+    outputs.reserve(results.size());
+    for (GlobalTensor& out : results) outputs.emplace_back(std::move(out));
   } else {
     if (!constraints.outputs.empty() || constraints.signature) {
       op_error(op.name, "an output sbp or signature was given for local tensors; it applies to global ones only");
     }
     std::vector<Tensor> args;
+    args.reserve(inputs.size());
     for (const Var& in : inputs) args.push_back(in.local());
-    for (Tensor& out : apply_local(op, args, attrs)) outputs.emplace_back(std::move(out));
+    std::vector<Tensor> results = apply_local(op, args, attrs);
+    outputs.reserve(results.size());
+    for (Tensor& out : results) outputs.emplace_back(std::move(out));
   }
   return outputs;
 }

@@ -59,6 +59,7 @@ class Machine {
     ins->name = name;
     ins->kind = kind;
     ins->inputs = std::move(inputs);
+    ins->outputs.reserve(metas.size());
     for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype));
     ins->body = std::move(body);
     ins->flags = flags;
