@@ -67,15 +67,17 @@ def test_mixed_sequence_equals_blocking_mode(shape, world):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
-def test_gpt_losses_equal_blocking_mode(world):
+@pytest.mark.parametrize("layout", ["2x1x1", "1x2x1", "2x2x1", "4x1x1"])
+def test_gpt_losses_equal_blocking_mode(layout, world):
     import train
-    if world < 4:
-        pytest.skip("needs 4 ranks")
+    d, m = int(layout[0]), int(layout[2])
+    if d * m > world:
+        pytest.skip(f"needs {d * m} ranks")
 
     def losses():
-        args = train.parse_args(["--layout", "2x2x1_4_32x1", "--steps", "3", "--block", "16", "--heads", "2",
+        args = train.parse_args(["--layout", f"{layout}_4_32x1", "--steps", "3", "--block", "16", "--heads", "2",
                                  "--sample", "0", "--log-every", "100", "--warmup", "1"])
-        return np.array(train.train(args, train.mesh(2, 2))["losses"])
+        return np.array(train.train(args, train.mesh(d, m))["losses"])
 
     np.testing.assert_array_equal(losses(), in_blocking_mode(losses))
 
