@@ -15,6 +15,7 @@
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
+#include "meshflow/graph/compile.h"
 #include "meshflow/nn/optim.h"
 #include "meshflow/vm/vm.h"
 
@@ -259,6 +260,54 @@ PYBIND11_MODULE(_C, m) {
            py::arg("params"), py::arg("lr"), py::arg("beta1"), py::arg("beta2"), py::arg("eps"),
            py::arg("weight_decay"));
   m.def("clip_grad_norm", &optim::clip_grad_norm, py::arg("params"), py::arg("max_norm"), release());
+  m.def("clip_grad_norm_traced", &optim::clip_grad_norm_traced, py::arg("params"), py::arg("max_norm"), release());
+  m.def("tracing", [] { return op_tracer() != nullptr; });
+  // Graph mode (meshflow/graph): the tracer, its scope, and the compiled graph.
+  py::class_<graph::Tracer>(m, "GraphTracer")
+      .def(py::init<>())
+      .def("add_parameter", &graph::Tracer::add_parameter, py::arg("parameter"), py::arg("name"))
+      .def("add_optimizer", &graph::Tracer::add_optimizer, py::arg("optimizer"), py::keep_alive<1, 2>())
+      .def("argument", &graph::Tracer::argument, py::arg("example"))
+      .def("abandon", &graph::Tracer::abandon)
+      .def("finish", [](graph::Tracer& t, const std::vector<Var>& outputs) {
+             return std::make_shared<graph::CompiledGraph>(t.finish(outputs));
+           }, py::arg("outputs"), release());
+  struct TraceScope {
+    graph::Tracer* tracer;
+    std::unique_ptr<graph::Tracer::Scope> scope;
+  };
+  py::class_<TraceScope>(m, "TraceScope")
+      .def(py::init([](graph::Tracer& t) { return TraceScope{&t, nullptr}; }), py::keep_alive<1, 2>())
+      .def("__enter__", [](TraceScope& s) { s.scope = std::make_unique<graph::Tracer::Scope>(*s.tracer); })
+      .def("__exit__", [](TraceScope& s, py::args) { s.scope.reset(); });
+  py::class_<graph::CompiledGraph, std::shared_ptr<graph::CompiledGraph>>(m, "CompiledGraph")
+      .def("run", &graph::CompiledGraph::run, py::arg("arguments"), release())
+      .def("__str__", &graph::CompiledGraph::str)
+      .def("explain", &graph::CompiledGraph::explain)
+      .def("dot", &graph::CompiledGraph::dot)
+      .def("peak_register_use", &graph::CompiledGraph::peak_register_use)
+      .def("memory", [](const graph::CompiledGraph& g) {
+        const graph::MemoryReport& r = g.memory();
+        py::dict d;
+        d["arena_bytes"] = r.arena_bytes;
+        d["no_reuse_bytes"] = r.no_reuse_bytes;
+        d["max_live_bytes"] = r.max_live_bytes;
+        d["persistent_bytes"] = r.persistent_bytes;
+        d["registers"] = r.registers;
+        return d;
+      })
+      .def("stats", [](const graph::CompiledGraph& g) {
+        const graph::CompileStats& s = g.stats();
+        py::dict d;
+        d["traced_nodes"] = s.traced_nodes;
+        d["graph_nodes"] = s.graph_nodes;
+        d["boxing_nodes"] = s.boxing_nodes;
+        d["tasks"] = s.tasks;
+        d["eager_boxing_bytes"] = s.eager_boxing_bytes;
+        d["graph_boxing_bytes"] = s.graph_boxing_bytes;
+        d["compile_ms"] = s.compile_ms;
+        return d;
+      });
   m.def("warmup_cosine_lr", &optim::warmup_cosine_lr, py::arg("step"), py::arg("warmup"), py::arg("total"),
         py::arg("max_lr"), py::arg("min_lr"));
   // Functions the C++ API writes with several ops (functional.h).

@@ -339,7 +339,9 @@ void Var::backward(const Var& grad, bool retain_graph) const {
   }
   std::unordered_map<VarImpl*, Var> leaf_sums;
   std::vector<std::shared_ptr<VarImpl>> leaves_in_order;  // first contribution first
-  GradConversions conversions(bucket_bytes);
+  // While a graph is traced, conversions are recorded one by one (the graph compiler
+  // places them); buckets would issue collectives directly.
+  GradConversions conversions(conversion_tracer() ? 0 : bucket_bytes.load());
   std::unordered_map<Node*, std::vector<Var>> pending;
   pending[root].resize(root->outputs.size());
   pending[root][impl.output_index] = seed;

@@ -103,7 +103,24 @@ HostCache& cache() {
 
 }  // namespace
 
+namespace {
+thread_local std::vector<PlannedAllocations::Slot>* planned = nullptr;
+}  // namespace
+
+PlannedAllocations::PlannedAllocations(std::vector<Slot> slots) : slots_(std::move(slots)), previous_(planned) {
+  planned = &slots_;
+}
+PlannedAllocations::~PlannedAllocations() { planned = previous_; }
+
 std::shared_ptr<void> allocate_host(size_t nbytes) {
+  if (planned && nbytes > 0) {
+    for (PlannedAllocations::Slot& slot : *planned) {
+      if (!slot.taken && slot.nbytes == nbytes) {
+        slot.taken = true;
+        return std::shared_ptr<void>(slot.data, [](void*) {});  // the planner's memory
+      }
+    }
+  }
   size_t size = round_size(nbytes);
   void* p = cache().take(size);
   return std::shared_ptr<void>(p, [size](void* q) { cache().give_back(q, size); });

@@ -6,12 +6,37 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 namespace mf {
 
 // A 64-byte aligned block of at least `nbytes`; the block goes back to the cache when the
 // last owner drops it. nbytes == 0 gives a valid empty block.
 std::shared_ptr<void> allocate_host(size_t nbytes);
+
+// Graph mode's planned memory: while alive on this thread, allocate_host serves each request
+// whose size equals that of a slot not yet taken from that slot (first fit), so that a
+// kernel that allocates its outputs writes them straight into the registers the memory
+// plan gave them. The slots' memory belongs to the caller, who must check where each output
+// actually is (a kernel may take a slot for a temporary of the same size, or return a view
+// of an input) and copy it into its register otherwise. Allocations on other threads (a
+// kernel's OpenMP team) are not served.
+class PlannedAllocations {
+ public:
+  struct Slot {
+    void* data;
+    size_t nbytes;
+    bool taken = false;
+  };
+  explicit PlannedAllocations(std::vector<Slot> slots);
+  ~PlannedAllocations();
+  PlannedAllocations(const PlannedAllocations&) = delete;
+  PlannedAllocations& operator=(const PlannedAllocations&) = delete;
+
+ private:
+  std::vector<Slot> slots_;
+  std::vector<Slot>* previous_;
+};
 
 struct HostCacheStats {
   size_t cached_bytes;  // held in the cache, free for reuse

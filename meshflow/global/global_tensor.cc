@@ -218,14 +218,23 @@ GlobalTensor global_from_full(const Tensor& full, const Placement& placement, co
   return GlobalTensor(full.shape(), placement, nd_sbp, local);
 }
 
+namespace {
+thread_local ConversionTracer* tracer = nullptr;
+}  // namespace
+
+ConversionTracer* conversion_tracer() { return tracer; }
+void set_conversion_tracer(ConversionTracer* t) { tracer = t; }
+
 GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
   agree_on_layout(placement, nd_sbp, static_cast<int64_t>(t.shape().size()),
                   shape_hash(t.shape(), t.dtype()) * 31 + layout_hash(t.placement(), t.nd_sbp()));
+  if (tracer) return tracer->trace_conversion(t, {placement, nd_sbp}, /*user=*/true);
   return convert(t, placement, nd_sbp);
 }
 
 GlobalTensor convert(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
   const boxing::Layout to{placement, nd_sbp};
+  if (tracer) return tracer->trace_conversion(t, to, /*user=*/false);
   const boxing::Plan& plan = boxing::cached_plan(t.shape(), t.dtype(), t.layout(), to);
   return GlobalTensor(t.shape(), placement, nd_sbp, launch_boxing(plan, t.shape(), t.local(), to, "to_global"));
 }

@@ -70,4 +70,17 @@ Tensor gather_full(const GlobalTensor& t);
 // MESHFLOW_CHECK_CONSISTENCY=1 in the environment.
 bool consistency_check_enabled();
 
+// Graph mode's tracing hook (graph/tracer.h installs one while a graph's build is traced):
+// while one is installed on this thread, to_global and convert record the conversion and
+// return its result as a lazy tensor (the metadata only; no data moves, nothing runs).
+class ConversionTracer {
+ public:
+  virtual ~ConversionTracer() = default;
+  // `user`: a to_global the user asked for (its layout is a constraint of the graph), not a
+  // conversion planning chose (convert), which the graph compiler may choose anew.
+  virtual GlobalTensor trace_conversion(const GlobalTensor& t, const boxing::Layout& to, bool user) = 0;
+};
+ConversionTracer* conversion_tracer();
+void set_conversion_tracer(ConversionTracer* tracer);  // null: none; per thread
+
 }  // namespace mf

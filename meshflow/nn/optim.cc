@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
 
 namespace mf::optim {
@@ -62,18 +63,41 @@ void SGD::step() {
     const Var g = params_[i].grad();
     if (!g.defined()) continue;
     const bool has_buf = momentum_[i].defined();
-    Attrs attrs{{"lr", lr_},
-                {"momentum", options_.momentum},
-                {"dampening", options_.dampening},
-                {"weight_decay", options_.weight_decay},
-                {"nesterov", options_.nesterov},
-                {"has_buf", has_buf}};
     std::vector<Var> inputs{params_[i], g};
     if (has_buf) inputs.push_back(momentum_[i]);
-    const std::vector<Var> out = call("sgd_update", inputs, attrs);
+    RunTimeAttrs run_time([this, has_buf] { return update_attrs(has_buf); });
+    const std::vector<Var> out = call("sgd_update", inputs, update_attrs(has_buf));
     params_[i].set_data(out[0]);
     if (out.size() > 1) momentum_[i] = out[1];
   }
+}
+
+Attrs SGD::update_attrs(bool has_buf) const {
+  return Attrs{{"lr", lr_},
+               {"momentum", options_.momentum},
+               {"dampening", options_.dampening},
+               {"weight_decay", options_.weight_decay},
+               {"nesterov", options_.nesterov},
+               {"has_buf", has_buf}};
+}
+
+std::vector<Var*> SGD::graph_state() {
+  std::vector<Var*> slots;
+  if (options_.momentum == 0) return slots;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!momentum_[i].defined()) {
+      // A first step sets the buffer to the gradient; updating a zero buffer gives the same
+      // only without dampening.
+      if (options_.dampening != 0) {
+        throw std::invalid_argument("SGD with dampening in graph mode needs its momentum buffers: take one eager "
+                                    "step first, or load them");
+      }
+      NoGradGuard no_grad;
+      momentum_[i] = fn::zeros_like(params_[i]);
+    }
+    slots.push_back(&momentum_[i]);
+  }
+  return slots;
 }
 
 std::vector<std::map<std::string, Var>> SGD::state() const {
@@ -115,18 +139,57 @@ void AdamW::step() {
       exp_avg_[i] = fn::zeros_like(params_[i]);
       exp_avg_sq_[i] = fn::zeros_like(params_[i]);
     }
-    // Bias correction counts this parameter's own steps, as torch does.
-    const Attrs attrs{{"lr", lr_},
-                      {"beta1", options_.beta1},
-                      {"beta2", options_.beta2},
-                      {"eps", options_.eps},
-                      {"weight_decay", options_.weight_decay},
-                      {"step", ++param_steps_[i]}};
-    const std::vector<Var> out = call("adamw_update", {params_[i], g, exp_avg_[i], exp_avg_sq_[i]}, attrs);
+    ++param_steps_[i];
+    RunTimeAttrs run_time([this, i] { return update_attrs(i); });
+    const std::vector<Var> out = call("adamw_update", {params_[i], g, exp_avg_[i], exp_avg_sq_[i]}, update_attrs(i));
     params_[i].set_data(out[0]);
     exp_avg_[i] = out[1];
     exp_avg_sq_[i] = out[2];
   }
+}
+
+// Bias correction counts each parameter's own steps, as torch does.
+Attrs AdamW::update_attrs(size_t i) const {
+  return Attrs{{"lr", lr_},
+               {"beta1", options_.beta1},
+               {"beta2", options_.beta2},
+               {"eps", options_.eps},
+               {"weight_decay", options_.weight_decay},
+               {"step", param_steps_[i]}};
+}
+
+std::vector<Var*> AdamW::graph_state() {
+  NoGradGuard no_grad;
+  std::vector<Var*> slots;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!exp_avg_[i].defined()) {
+      exp_avg_[i] = fn::zeros_like(params_[i]);
+      exp_avg_sq_[i] = fn::zeros_like(params_[i]);
+    }
+    slots.push_back(&exp_avg_[i]);
+    slots.push_back(&exp_avg_sq_[i]);
+  }
+  return slots;
+}
+
+std::vector<int64_t> AdamW::counters() const {
+  std::vector<int64_t> c{steps_};
+  c.insert(c.end(), param_steps_.begin(), param_steps_.end());
+  return c;
+}
+
+void AdamW::set_counters(const std::vector<int64_t>& counters) {
+  check_state_size(counters.size() - 1, params_.size());
+  steps_ = counters[0];
+  std::copy(counters.begin() + 1, counters.end(), param_steps_.begin());
+}
+
+// Every parameter steps: the graph updates all of them (a parameter without a gradient
+// in the traced step keeps its count, but a graph traced without its gradient never
+// updates it, so its count is unused).
+void AdamW::count_step() {
+  ++steps_;
+  for (int64_t& s : param_steps_) ++s;
 }
 
 std::vector<std::map<std::string, Var>> AdamW::state() const {
@@ -155,8 +218,10 @@ void AdamW::load_state(const std::vector<std::map<std::string, Var>>& state, int
   steps_ = step_count;
 }
 
-double clip_grad_norm(const std::vector<Var>& params, double max_norm) {
-  NoGradGuard no_grad;
+namespace {
+
+// One squared-norm sum per placement (and one for local gradients).
+std::vector<Var> squared_norm_sums(const std::vector<Var>& params) {
   // Squared norms summed per placement as partial sums (making a replicated scalar partial
   // moves nothing), so each placement costs one reduction, not one per parameter.
   std::vector<Var> sums;  // one per placement (and one for local gradients)
@@ -179,6 +244,14 @@ double clip_grad_norm(const std::vector<Var>& params, double max_norm) {
       *it = fn::add(*it, square);
     }
   }
+  return sums;
+}
+
+}  // namespace
+
+double clip_grad_norm(const std::vector<Var>& params, double max_norm) {
+  NoGradGuard no_grad;
+  const std::vector<Var> sums = squared_norm_sums(params);
   double total = 0;
   for (const Var& s : sums) total += scalar_value(s);
   const double norm = std::sqrt(total);
@@ -188,6 +261,22 @@ double clip_grad_norm(const std::vector<Var>& params, double max_norm) {
       Var g = p.grad();
       if (g.defined()) g.set_data(fn::mul_scalar(g, scale));
     }
+  }
+  return norm;
+}
+
+Var clip_grad_norm_traced(const std::vector<Var>& params, double max_norm) {
+  NoGradGuard no_grad;
+  const std::vector<Var> sums = squared_norm_sums(params);
+  if (sums.size() != 1 || !sums[0].is_global()) {
+    throw std::invalid_argument("clip_grad_norm_ in a graph: expected the gradients to be global tensors on one placement");
+  }
+  const Var norm = fn::sqrt(sums[0]);
+  const Var ratio = fn::mul_scalar(fn::pow_scalar(fn::add_scalar(norm, 1e-6), -1), max_norm);
+  const Var scale = call1("minimum", {ratio, fn::ones_like(ratio)});
+  for (const Var& p : params) {
+    Var g = p.grad();
+    if (g.defined()) g.set_data(fn::mul(g, scale));
   }
   return norm;
 }

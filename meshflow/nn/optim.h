@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "meshflow/autograd/var.h"
+#include "meshflow/ops/attrs.h"
 
 namespace mf::optim {
 
@@ -35,6 +36,17 @@ class Optimizer {
   virtual void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) = 0;
   int64_t step_count() const { return steps_; }
 
+  // For graph mode, which traces step() once and runs it many times. graph_state() creates
+  // any state a first step would create (zeros) and returns every state slot, so that the
+  // compiled graph reads and writes them like parameters. counters() / set_counters() are
+  // the host-side step counts (saved around the trace), and count_step() advances them as
+  // step() would, before each run; the learning rate and counts the update ops read are
+  // taken anew at each run (ops/dispatch.h, RunTimeAttrs).
+  virtual std::vector<Var*> graph_state() = 0;
+  virtual std::vector<int64_t> counters() const { return {steps_}; }
+  virtual void set_counters(const std::vector<int64_t>& counters) { steps_ = counters.at(0); }
+  virtual void count_step() { ++steps_; }
+
  protected:
   std::vector<Var> params_;
   double lr_;
@@ -55,8 +67,11 @@ class SGD : public Optimizer {
   void step() override;
   std::vector<std::map<std::string, Var>> state() const override;
   void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) override;
+  std::vector<Var*> graph_state() override;
 
  private:
+  Attrs update_attrs(bool has_buf) const;
+
   SgdOptions options_;
   std::vector<Var> momentum_;  // per parameter; undefined until its first step
 };
@@ -75,8 +90,14 @@ class AdamW : public Optimizer {
   void step() override;
   std::vector<std::map<std::string, Var>> state() const override;
   void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) override;
+  std::vector<Var*> graph_state() override;
+  std::vector<int64_t> counters() const override;
+  void set_counters(const std::vector<int64_t>& counters) override;
+  void count_step() override;
 
  private:
+  Attrs update_attrs(size_t i) const;
+
   AdamWOptions options_;
   std::vector<Var> exp_avg_, exp_avg_sq_;  // per parameter; undefined until its first step
   std::vector<int64_t> param_steps_;       // per parameter: the steps it took (bias correction)
@@ -85,6 +106,11 @@ class AdamW : public Optimizer {
 // Scales every gradient by min(1, max_norm / total_norm), where total_norm is the 2-norm of
 // all gradients together (over every shard of every parameter); returns total_norm.
 double clip_grad_norm(const std::vector<Var>& params, double max_norm);
+
+// clip_grad_norm for graph mode (while a graph is traced): the norm stays a tensor and the
+// scale min(1, max_norm / total_norm) is applied with ops; returns total_norm, a global
+// scalar. The gradients must be global and on one placement.
+Var clip_grad_norm_traced(const std::vector<Var>& params, double max_norm);
 
 // Linear warmup from 0 to max_lr over `warmup` steps, then cosine decay to min_lr at `total`
 // steps (min_lr after).

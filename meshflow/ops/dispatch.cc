@@ -191,6 +191,8 @@ struct KernelCall {
 };
 
 thread_local std::shared_ptr<const std::function<std::string(const std::string&)>> restatement;
+thread_local OpTracer* tracer = nullptr;
+thread_local std::shared_ptr<const AttrsSource> attrs_source;
 
 // The kernel as an instruction body, with the restatement in force when it was issued.
 vm::Body kernel_body(const OpDef& op, std::shared_ptr<const KernelCall> call) {
@@ -244,6 +246,15 @@ const OpPlan& plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, co
 
 InferCacheStats infer_cache_stats() { return cache().stats(); }
 
+OpTracer* op_tracer() { return tracer; }
+void set_op_tracer(OpTracer* t) { tracer = t; }
+
+RunTimeAttrs::RunTimeAttrs(AttrsSource source) : previous_(attrs_source) {
+  attrs_source = std::make_shared<const AttrsSource>(std::move(source));
+}
+RunTimeAttrs::~RunTimeAttrs() { attrs_source = previous_; }
+const std::shared_ptr<const AttrsSource>& RunTimeAttrs::current() { return attrs_source; }
+
 DataErrorRestatement::DataErrorRestatement(std::function<std::string(const std::string&)> restate)
     : previous_(restatement) {
   restatement = std::make_shared<const std::function<std::string(const std::string&)>>(std::move(restate));
@@ -285,6 +296,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
     const PlanKey key{&op, attrs, metas, sbps, placement, constraints};
     comm::agree("", PlanKeyHash()(key) ^ std::hash<std::string>()(op.name), "[" + op.name + "]");
   }
+  if (tracer) return tracer->trace_op(op, inputs, attrs, constraints, plan);
 
   const int me = comm::world_rank();
   std::vector<Tensor> locals;

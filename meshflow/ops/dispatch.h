@@ -80,6 +80,37 @@ class DataErrorRestatement {
   std::shared_ptr<const std::function<std::string(const std::string&)>> previous_;
 };
 
+// Graph mode's tracing hook (graph/tracer.h installs one while a graph's build is traced):
+// while one is installed on this thread, apply_global plans the call as always (so bad
+// arguments raise at the call) and hands it to the tracer, which records it and returns
+// lazy outputs, instead of running it.
+class OpTracer {
+ public:
+  virtual ~OpTracer() = default;
+  virtual std::vector<GlobalTensor> trace_op(const OpDef& op, const std::vector<GlobalTensor>& inputs,
+                                             const Attrs& attrs, const Constraints& constraints,
+                                             const OpPlan& plan) = 0;
+};
+OpTracer* op_tracer();
+void set_op_tracer(OpTracer* tracer);  // null: none; per thread
+
+// Attributes that a traced call must read anew at every run of the compiled graph (an
+// optimizer's learning rate and step count): while a RunTimeAttrs is alive, the calls made
+// on this thread record `source`, and the compiled graph calls it before each run.
+using AttrsSource = std::function<Attrs()>;
+class RunTimeAttrs {
+ public:
+  explicit RunTimeAttrs(AttrsSource source);
+  ~RunTimeAttrs();
+  RunTimeAttrs(const RunTimeAttrs&) = delete;
+  RunTimeAttrs& operator=(const RunTimeAttrs&) = delete;
+  // The source in force on this thread, or null.
+  static const std::shared_ptr<const AttrsSource>& current();
+
+ private:
+  std::shared_ptr<const AttrsSource> previous_;
+};
+
 struct InferCacheStats {
   int64_t hits = 0;
   int64_t misses = 0;

@@ -45,6 +45,12 @@ Machine& machine();
 
 class Machine {
  public:
+  bool tracing() const { return trace_ != nullptr; }
+  void record_span(const std::string& name, device::StreamKind kind, int64_t start, int64_t end) {
+    std::lock_guard<std::mutex> lock(mu_);
+    spans_.push_back({name, kind, start, end});
+  }
+
   Machine() : device_(device::cpu()), blocking_(env_flag("MESHFLOW_LAUNCH_BLOCKING")) {
     // Collectives issued from the user's thread run on the comm stream, after the queued ones.
     comm::install_funnel([this](const std::function<void()>& call) { run_on_comm(call); },
@@ -302,6 +308,15 @@ std::string error_message(std::exception_ptr error) {
   } catch (...) {
     return "unknown error";
   }
+}
+
+bool tracing() { return machine().tracing(); }
+int64_t now_us() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+void record_span(const std::string& name, device::StreamKind stream, int64_t start_us, int64_t end_us) {
+  machine().record_span(name, stream, start_us, end_us);
 }
 
 void synchronize() { machine().synchronize(); }

@@ -68,5 +68,11 @@ void set_blocking(bool on);
 std::string error_message(std::exception_ptr error);
 // The device the VM runs on.
 device::Device& device();
+// MESHFLOW_TRACE=prefix: spans of work on streams, written at exit as a Chrome trace
+// (prefix.rank<N>.json). record_span adds one for work the VM did not issue (the actors of
+// graph mode); thread-safe.
+bool tracing();
+int64_t now_us();  // the clock of the spans
+void record_span(const std::string& name, device::StreamKind stream, int64_t start_us, int64_t end_us);
 
 }  // namespace mf::vm

@@ -1,0 +1,130 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/graph/actor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "meshflow/vm/vm.h"
+
+namespace mf::graph {
+
+ActorSystem::ActorSystem(device::Device& device, std::vector<ActorSpec> actors, std::vector<int> regst_nums)
+    : device_(device), actors_(std::move(actors)), registers_(regst_nums.size()), state_(actors_.size()),
+      peak_(regst_nums.size(), 0) {
+  for (size_t r = 0; r < regst_nums.size(); ++r) {
+    if (regst_nums[r] < 1) throw std::invalid_argument("actor system: regst_num must be >= 1");
+    registers_[r].regst_num = regst_nums[r];
+  }
+  for (size_t a = 0; a < actors_.size(); ++a) {
+    for (int r : actors_[a].outputs) {
+      if (r < 0 || r >= static_cast<int>(registers_.size()) || registers_[r].producer >= 0) {
+        throw std::invalid_argument("actor system: register " + std::to_string(r) + " has no single producer");
+      }
+      registers_[r].producer = static_cast<int>(a);
+    }
+    for (int r : actors_[a].inputs) {
+      if (r < 0 || r >= static_cast<int>(registers_.size())) {
+        throw std::invalid_argument("actor system: actor '" + actors_[a].name + "' reads an unknown register");
+      }
+      registers_[r].consumers.push_back(static_cast<int>(a));
+    }
+    if (actors_[a].ordered) {
+      state_[a].order = static_cast<int>(ordered_.size());
+      ordered_.push_back(static_cast<int>(a));
+    }
+  }
+  for (size_t r = 0; r < registers_.size(); ++r) {
+    if (registers_[r].producer < 0) throw std::invalid_argument("actor system: register " + std::to_string(r) + " has no producer");
+  }
+}
+
+int64_t ActorSystem::min_read(const RegisterState& r) const {
+  if (r.consumers.empty()) return r.written;
+  return *std::min_element(r.read.begin(), r.read.end());
+}
+
+void ActorSystem::try_act(int a) {
+  ActorState& s = state_[a];
+  if (s.running || s.acted == pieces_) return;
+  const int64_t piece = s.acted;
+  const ActorSpec& spec = actors_[a];
+  for (int r : spec.inputs) {
+    if (registers_[r].written <= piece) return;  // piece not there yet
+  }
+  for (int r : spec.outputs) {
+    const RegisterState& reg = registers_[r];
+    if (reg.written - min_read(reg) >= reg.regst_num) return;  // no free slot: back pressure
+  }
+  if (s.order >= 0 && next_turn_ != piece * static_cast<int64_t>(ordered_.size()) + s.order) return;
+  s.running = true;
+  ++s.acted;
+  device_.stream(spec.stream).launch([this, a, piece] {
+    const ActorSpec& spec = actors_[a];
+    const bool trace = vm::tracing();
+    const int64_t start = trace ? vm::now_us() : 0;
+    try {
+      spec.act(piece);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!error_) error_ = std::current_exception();
+    }
+    if (trace) vm::record_span(spec.name, spec.stream, start, vm::now_us());
+    completed(a, piece);
+  });
+}
+
+void ActorSystem::completed(int a, int64_t piece) {
+  (void)piece;
+  std::lock_guard<std::mutex> lock(mu_);
+  ActorState& s = state_[a];
+  const ActorSpec& spec = actors_[a];
+  s.running = false;
+  for (int r : spec.outputs) {
+    RegisterState& reg = registers_[r];
+    ++reg.written;
+    peak_[r] = std::max<int>(peak_[r], static_cast<int>(reg.written - min_read(reg)));
+  }
+  for (int r : spec.inputs) {
+    RegisterState& reg = registers_[r];
+    for (size_t c = 0; c < reg.consumers.size(); ++c) {
+      if (reg.consumers[c] == a) ++reg.read[c];
+    }
+  }
+  if (s.order >= 0) ++next_turn_;
+  --remaining_;
+  // Messages: whoever may act now that this act is done.
+  try_act(a);
+  for (int r : spec.outputs) {
+    for (int c : registers_[r].consumers) try_act(c);
+  }
+  for (int r : spec.inputs) try_act(registers_[r].producer);
+  if (!ordered_.empty()) {
+    const int64_t turn = next_turn_;
+    if (turn < pieces_ * static_cast<int64_t>(ordered_.size())) try_act(ordered_[turn % ordered_.size()]);
+  }
+  if (remaining_ == 0) done_cv_.notify_all();
+}
+
+void ActorSystem::run(int64_t pieces) {
+  if (pieces < 1) throw std::invalid_argument("actor system: pieces must be >= 1");
+  std::unique_lock<std::mutex> lock(mu_);
+  pieces_ = pieces;
+  next_turn_ = 0;
+  error_ = nullptr;
+  remaining_ = pieces * static_cast<int64_t>(actors_.size());
+  for (RegisterState& r : registers_) {
+    r.written = 0;
+    r.read.assign(r.consumers.size(), 0);
+  }
+  std::fill(peak_.begin(), peak_.end(), 0);
+  for (ActorState& s : state_) {
+    s.acted = 0;
+    s.running = false;
+  }
+  for (size_t a = 0; a < actors_.size(); ++a) try_act(static_cast<int>(a));
+  done_cv_.wait(lock, [&] { return remaining_ == 0; });
+  if (error_) std::rethrow_exception(error_);
+}
+
+}  // namespace mf::graph

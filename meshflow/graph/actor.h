@@ -1,0 +1,98 @@
+// Copyright 2026 The meshflow Authors.
+// Actors and registers (CONCEPTS section 7; seed article 001): how a compiled graph runs
+// on one rank, with no central scheduler.
+//
+// Each task of the rank's plan is an actor; each output of a task is a register with
+// `regst_num` slots. An actor acts on piece p (a step, or a micro-batch) when every register
+// it reads holds piece p and every register it writes has a free slot; it runs its work on
+// its stream of the device layer, then tells its consumers that piece p is there and its
+// producers that it is done reading. A slot is free again once every consumer has read it,
+// so `regst_num` bounds how far a producer runs ahead of its slowest consumer: that is the
+// back pressure, and with regst_num >= 2 consecutive actors work on consecutive pieces at
+// once (pipelining).
+//
+// Collectives must be issued in the same order on every rank, or MPI deadlocks (rank 0
+// waits in one all-reduce while rank 1 waits in another). Actors marked `ordered` (those
+// that communicate) therefore act in one order fixed at compile time, the same on every
+// rank: piece by piece, and within a piece in the order of the plan, which is a
+// topological order. An ordered actor waits for its turn even when its inputs are there;
+// its inputs never depend on a later turn, so every turn comes.
+//
+// Messages between actors are counter updates under one mutex per system; acts run on the
+// device's stream workers, never under it.
+//
+// Thread-safety: run() from one thread at a time; acts run on stream workers.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "meshflow/device/device.h"
+
+namespace mf::graph {
+
+struct ActorSpec {
+  std::string name;
+  device::StreamKind stream = device::StreamKind::kCompute;
+  std::vector<int> inputs;   // registers read
+  std::vector<int> outputs;  // registers written
+  bool ordered = false;      // a communicating actor: acts in the fixed order (above)
+  // The work for one piece; it reads its inputs' slot piece % regst_num and writes its
+  // outputs' slot piece % regst_num. An exception is kept and rethrown by run().
+  std::function<void(int64_t piece)> act;
+};
+
+class ActorSystem {
+ public:
+  // `regst_nums[r]`: register r's slot count (>= 1). Every register is written by exactly
+  // one actor.
+  ActorSystem(device::Device& device, std::vector<ActorSpec> actors, std::vector<int> regst_nums);
+
+  // Runs every actor on pieces 0 .. pieces-1; returns when all have acted. Every act runs
+  // even after one failed (a collective must still be issued on every rank); then the
+  // first error is rethrown.
+  void run(int64_t pieces);
+
+  // The most slots of each register that held unread data at once, during the last run.
+  const std::vector<int>& peak_in_use() const { return peak_; }
+  size_t size() const { return actors_.size(); }
+
+ private:
+  struct RegisterState {
+    int producer = -1;
+    std::vector<int> consumers;
+    int regst_num = 1;
+    int64_t written = 0;
+    std::vector<int64_t> read;  // per consumer
+  };
+  struct ActorState {
+    int64_t acted = 0;  // pieces started
+    bool running = false;
+    int order = -1;  // position among ordered actors
+  };
+
+  int64_t min_read(const RegisterState& r) const;
+  // Starts actor a's next piece if it may act now. Requires mu_.
+  void try_act(int a);
+  void completed(int a, int64_t piece);
+
+  device::Device& device_;
+  std::vector<ActorSpec> actors_;
+  std::vector<int> ordered_;  // ordered actors in their fixed order
+  std::mutex mu_;
+  std::condition_variable done_cv_;
+  std::vector<RegisterState> registers_;  // GUARDED_BY(mu_)
+  std::vector<ActorState> state_;         // GUARDED_BY(mu_)
+  std::vector<int> peak_;                 // GUARDED_BY(mu_)
+  int64_t pieces_ = 0;
+  int64_t next_turn_ = 0;   // GUARDED_BY(mu_): the ordered act whose turn it is
+  int64_t remaining_ = 0;   // GUARDED_BY(mu_): acts not yet completed
+  std::exception_ptr error_;  // GUARDED_BY(mu_)
+};
+
+}  // namespace mf::graph

@@ -1,0 +1,745 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/graph/compile.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+#include "meshflow/boxing/execute.h"
+#include "meshflow/comm/comm.h"
+#include "meshflow/core/allocator.h"
+#include "meshflow/ops/op.h"
+#include "meshflow/vm/vm.h"
+
+namespace mf::graph {
+namespace {
+
+constexpr int64_t kInf = std::numeric_limits<int64_t>::max() / 4;
+constexpr int64_t kAlign = 64;
+
+int64_t add_sat(int64_t a, int64_t b) { return std::min(kInf, a + b); }
+int64_t aligned(int64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+int64_t box_cost(const Value& v, const boxing::Layout& from, const boxing::Layout& to) {
+  if (from == to || from.same_data(to)) return 0;
+  return boxing::cached_plan(v.shape, v.dtype, from, to).cost;
+}
+
+// Eager's rule: an input is never boxed into partial (it costs nothing here but makes every
+// later consumer reduce).
+bool partial_ok(const NdSbp& have, const NdSbp& want) {
+  for (size_t a = 0; a < want.size(); ++a) {
+    if (want[a].is_partial() && want[a] != have[a]) return false;
+  }
+  return true;
+}
+
+int64_t bytes_on_first_rank(const Value& v, const Shape& hierarchy, const NdSbp& nd_sbp) {
+  return local_box(v.shape, hierarchy, nd_sbp, Shape(hierarchy.size(), 0)).numel() *
+         static_cast<int64_t>(dtype_size(v.dtype));
+}
+
+bool satisfies(const NdSignature& s, const Constraints& c) {
+  if (c.signature && !(s == *c.signature)) return false;
+  for (size_t i = 0; i < c.outputs.size() && i < s.outputs.size(); ++i) {
+    if (c.outputs[i] && *c.outputs[i] != s.outputs[i]) return false;
+  }
+  return true;
+}
+
+// Where a value goes: an op's input, a kept conversion's input, or a sink (a layout the
+// run must deliver: a returned output, a variable's new value).
+struct Use {
+  int node = -1;  // -1: a sink
+  int input = 0;
+  std::optional<boxing::Layout> sink;
+};
+
+// What a kernel task keeps (KernelContext holds references into it).
+struct KernelCall {
+  Attrs attrs;
+  std::vector<TensorMeta> inputs;
+  std::vector<Box> input_boxes;
+  std::vector<TensorMeta> outputs;
+  std::vector<Box> output_boxes;
+};
+
+}  // namespace
+
+int64_t plan_arena(const std::vector<RegisterUse>& registers, const std::function<bool(int, int)>& ordered,
+                   std::vector<int64_t>& offsets) {
+  offsets.assign(registers.size(), 0);
+  // Whether every reader of q finishes before r's writer starts.
+  auto dead_before = [&](const RegisterUse& q, const RegisterUse& r) {
+    if (q.consumers.empty()) return ordered(q.producer, r.producer);
+    for (int c : q.consumers) {
+      if (!ordered(c, r.producer)) return false;
+    }
+    return true;
+  };
+  std::vector<int> order(registers.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return registers[a].bytes > registers[b].bytes; });
+  std::vector<int> placed;
+  int64_t arena = 0;
+  for (int r : order) {
+    const int64_t size = aligned(registers[r].bytes);
+    if (size == 0) continue;
+    std::vector<std::pair<int64_t, int64_t>> taken;  // [begin, end) of conflicting registers
+    for (int q : placed) {
+      if (!dead_before(registers[q], registers[r]) && !dead_before(registers[r], registers[q])) {
+        taken.emplace_back(offsets[q], offsets[q] + aligned(registers[q].bytes));
+      }
+    }
+    std::sort(taken.begin(), taken.end());
+    int64_t offset = 0;
+    for (const auto& [begin, end] : taken) {
+      if (begin - offset >= size) break;
+      offset = std::max(offset, end);
+    }
+    offsets[r] = offset;
+    arena = std::max(arena, offset + size);
+    placed.push_back(r);
+  }
+  return arena;
+}
+
+int64_t max_live_bytes(const std::vector<RegisterUse>& registers, int tasks) {
+  std::vector<int64_t> delta(static_cast<size_t>(tasks) + 1, 0);
+  for (const RegisterUse& r : registers) {
+    int last = r.producer;
+    for (int c : r.consumers) last = std::max(last, c);
+    delta[r.producer] += aligned(r.bytes);
+    delta[last + 1] -= aligned(r.bytes);
+  }
+  int64_t live = 0, peak = 0;
+  for (int t = 0; t < tasks; ++t) peak = std::max(peak, live += delta[t]);
+  return peak;
+}
+
+struct CompiledGraph::Impl {
+  LogicalGraph traced;
+  LogicalGraph phys;  // after the passes: op nodes carry their chosen signature
+  std::vector<const boxing::Plan*> plans;  // per phys node (boxing nodes)
+  std::vector<std::string> reasons;        // explain(), one per boxing node the compiler placed
+
+  // This rank's plan.
+  struct Ref {
+    enum Kind { kRegister, kBound, kFixed } kind;
+    int index;
+  };
+  struct Register {
+    TensorMeta meta;
+    bool persistent = false;
+    int64_t offset = 0;
+    Tensor slot;   // non-persistent: its arena memory
+    Tensor value;  // persistent: what the last run produced
+  };
+  struct Task {
+    int node;
+    std::vector<Ref> inputs;
+    std::vector<int> outputs;  // registers
+    std::shared_ptr<KernelCall> call;  // op tasks
+  };
+  std::vector<Ref> refs;      // per phys value
+  std::vector<Tensor> bound;  // per phys value of an input node, set at each run
+  std::vector<Tensor> fixed;
+  std::vector<Register> registers;
+  std::vector<Task> tasks;
+  std::shared_ptr<void> arena;
+  std::unique_ptr<ActorSystem> actors;
+
+  Tensor input_of(const Ref& r) const {
+    switch (r.kind) {
+      case Ref::kRegister: {
+        const Register& reg = registers[r.index];
+        return reg.persistent ? reg.value : reg.slot;
+      }
+      case Ref::kBound:
+        return bound[r.index];
+      case Ref::kFixed:
+        return fixed[r.index];
+    }
+    return {};
+  }
+
+  bool in_arena(const Tensor& t) const {
+    if (!arena || t.nbytes() == 0) return false;
+    const char* p = static_cast<const char*>(t.data());
+    const char* base = static_cast<const char*>(arena.get());
+    return p >= base && p < base + memory_arena_bytes;
+  }
+  int64_t memory_arena_bytes = 0;
+
+  // Puts a task's results into its registers: persistent ones keep the tensor (cloned when
+  // it lies in the arena, which the next run reuses); the others are copied into their
+  // slot unless the kernel already wrote them there.
+  void store(const Task& task, std::vector<Tensor>& outs) {
+    for (size_t k = 0; k < outs.size(); ++k) {
+      const Register& reg = registers[task.outputs[k]];
+      const bool in_place = !reg.persistent && (reg.slot.nbytes() == 0 || outs[k].data() == reg.slot.data());
+      if (!in_place && in_arena(outs[k])) outs[k] = outs[k].clone();  // before any slot is overwritten
+    }
+    for (size_t k = 0; k < outs.size(); ++k) {
+      Register& reg = registers[task.outputs[k]];
+      if (reg.persistent) {
+        reg.value = outs[k];
+      } else if (reg.slot.nbytes() && outs[k].data() != reg.slot.data()) {
+        std::memcpy(reg.slot.data(), outs[k].data(), reg.slot.nbytes());
+      }
+    }
+  }
+
+  std::vector<PlannedAllocations::Slot> slots_of(const Task& task) const {
+    std::vector<PlannedAllocations::Slot> slots;
+    for (int r : task.outputs) {
+      if (!registers[r].persistent && registers[r].slot.nbytes()) {
+        slots.push_back({registers[r].slot.data(), registers[r].slot.nbytes()});
+      }
+    }
+    return slots;
+  }
+
+  void act(int t) {
+    const Task& task = tasks[t];
+    const Node& node = phys.nodes[task.node];
+    std::vector<Tensor> in;
+    in.reserve(task.inputs.size());
+    for (const Ref& r : task.inputs) in.push_back(input_of(r));
+    std::vector<Tensor> outs;
+    {
+      PlannedAllocations planned(slots_of(task));
+      if (node.kind == NodeKind::kOp) {
+        const KernelCall& c = *task.call;
+        try {
+          outs = node.op->kernel(in, KernelContext{c.attrs, c.inputs, c.input_boxes, c.outputs, c.output_boxes});
+        } catch (const std::exception& e) {
+          // Zeros of the right sizes, so that the collectives after it still move what the
+          // other ranks expect; the error is raised after the run.
+          for (int r : task.outputs) registers[r].value = Tensor::zeros(registers[r].meta.shape, registers[r].meta.dtype);
+          const std::string what = e.what();
+          if (what.rfind("[" + node.name + "]", 0) == 0) throw;
+          op_error(node.name, what);
+        }
+      } else {
+        const Value& v = phys.values[node.outputs[0]];
+        outs.push_back(boxing::execute(*plans[task.node], v.shape, in[0]));
+      }
+    }
+    store(task, outs);
+  }
+};
+
+CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>()) {
+  const auto start = std::chrono::steady_clock::now();
+  Impl& m = *impl_;
+  m.traced = std::move(traced);
+  const LogicalGraph& g = m.traced;
+  stats_.traced_nodes = static_cast<int>(g.nodes.size());
+
+  // 1. Drop planning's conversions (within a placement) and what nothing uses.
+  std::vector<int> alias(g.values.size());
+  for (size_t v = 0; v < alias.size(); ++v) alias[v] = static_cast<int>(v);
+  std::vector<bool> dropped(g.nodes.size(), false);
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const Node& node = g.nodes[n];
+    if (node.kind != NodeKind::kBoxing || node.user) continue;
+    const int in = alias[node.inputs[0]];
+    if (g.values[in].layout.placement != node.to->placement) continue;
+    alias[node.outputs[0]] = in;
+    dropped[n] = true;
+  }
+  std::vector<bool> needed(g.values.size(), false);
+  for (int v : g.outputs) needed[alias[v]] = true;
+  for (const auto& [var, v] : g.writes) needed[alias[v]] = true;
+  std::vector<bool> live(g.nodes.size(), false);
+  for (size_t n = g.nodes.size(); n-- > 0;) {
+    const Node& node = g.nodes[n];
+    if (dropped[n]) continue;
+    bool used = node.kind == NodeKind::kInput;
+    for (int v : node.outputs) used = used || needed[v];
+    if (!used) continue;
+    live[n] = true;
+    for (int v : node.inputs) needed[alias[v]] = true;
+  }
+
+  // Uses of each value, by live nodes and sinks.
+  std::vector<std::vector<Use>> uses(g.values.size());
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    if (!live[n]) continue;
+    for (size_t j = 0; j < g.nodes[n].inputs.size(); ++j) {
+      uses[alias[g.nodes[n].inputs[j]]].push_back({static_cast<int>(n), static_cast<int>(j), std::nullopt});
+    }
+  }
+  for (int v : g.outputs) uses[alias[v]].push_back({-1, 0, g.values[v].layout});
+  for (const auto& [var, v] : g.writes) uses[alias[v]].push_back({-1, 0, g.values[g.variable_values[var]].layout});
+
+  // 2. SBP over the whole graph.
+  auto placement_of = [&](const Node& node) -> const Placement& { return g.values[node.outputs[0]].layout.placement; };
+  std::vector<std::vector<NdSignature>> cands(g.nodes.size());
+  std::vector<int> choice(g.nodes.size(), -1);
+  std::vector<std::vector<TensorMeta>> metas(g.nodes.size());
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const Node& node = g.nodes[n];
+    if (!live[n] || node.kind != NodeKind::kOp) continue;
+    for (int v : node.inputs) metas[n].push_back({g.values[v].shape, g.values[v].dtype});
+    for (const NdSignature& s : valid_nd_signatures(*node.op, metas[n], node.attrs, placement_of(node).hierarchy())) {
+      if (satisfies(s, node.constraints)) cands[n].push_back(s);
+    }
+    if (cands[n].empty()) op_error(node.name, "graph: no valid signature satisfies the traced constraints");
+  }
+  auto layout_of = [&](int v) -> boxing::Layout {
+    const Value& val = g.values[v];
+    const Node& p = g.nodes[val.producer];
+    if (p.kind != NodeKind::kOp) return val.layout;
+    return {val.layout.placement, cands[val.producer][choice[val.producer]].outputs[val.index]};
+  };
+  auto use_cost = [&](int v, const boxing::Layout& have, const Use& u) -> int64_t {
+    if (u.node < 0) return box_cost(g.values[v], have, *u.sink);
+    const Node& c = g.nodes[u.node];
+    if (c.kind == NodeKind::kBoxing) return box_cost(g.values[v], have, *c.to);
+    const NdSbp& want = cands[u.node][choice[u.node]].inputs[u.input];
+    if (!partial_ok(have.nd_sbp, want)) return kInf;
+    return box_cost(g.values[v], have, {placement_of(c), want});
+  };
+  auto input_cost = [&](size_t n, const NdSignature& s, int* kept) -> int64_t {
+    const Node& node = g.nodes[n];
+    int64_t cost = 0;
+    for (size_t j = 0; j < node.inputs.size(); ++j) {
+      const int v = alias[node.inputs[j]];
+      const boxing::Layout have = layout_of(v);
+      if (!partial_ok(have.nd_sbp, s.inputs[j])) return kInf;
+      cost = add_sat(cost, box_cost(g.values[v], have, {placement_of(node), s.inputs[j]}));
+      if (kept) *kept += have.nd_sbp == s.inputs[j];
+    }
+    return cost;
+  };
+  // The bytes node n costs with signature s: boxing its inputs and its outputs' uses.
+  auto objective = [&](size_t n, int s) {
+    const int saved = choice[n];
+    choice[n] = s;
+    int64_t cost = input_cost(n, cands[n][s], nullptr);
+    for (int v : g.nodes[n].outputs) {
+      for (const Use& u : uses[v]) cost = add_sat(cost, use_cost(v, layout_of(v), u));
+    }
+    choice[n] = saved;
+    return cost;
+  };
+  // Eager's rule first, in program order.
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    if (cands[n].empty()) continue;
+    std::tuple<int64_t, int, int64_t> best{kInf, 0, 0};
+    for (size_t s = 0; s < cands[n].size(); ++s) {
+      int kept = 0;
+      const int64_t cost = input_cost(n, cands[n][s], &kept);
+      int64_t out_bytes = 0;
+      for (size_t k = 0; k < g.nodes[n].outputs.size(); ++k) {
+        out_bytes += bytes_on_first_rank(g.values[g.nodes[n].outputs[k]], placement_of(g.nodes[n]).hierarchy(),
+                                         cands[n][s].outputs[k]);
+      }
+      const std::tuple<int64_t, int, int64_t> key{cost, -kept, out_bytes};
+      if (choice[n] < 0 || key < best) {
+        best = key;
+        choice[n] = static_cast<int>(s);
+      }
+    }
+  }
+  auto total_cost = [&] {
+    int64_t total = 0;
+    for (size_t v = 0; v < g.values.size(); ++v) {
+      if (g.values[v].producer < 0 || !live[g.values[v].producer]) continue;
+      for (const Use& u : uses[v]) total = add_sat(total, use_cost(static_cast<int>(v), layout_of(static_cast<int>(v)), u));
+    }
+    return total;
+  };
+  stats_.eager_boxing_bytes = total_cost();
+  std::vector<std::pair<int, int64_t>> alternative(g.nodes.size(), {-1, kInf});  // best rejected signature
+  for (int round = 0; round < 8; ++round) {
+    bool changed = false;
+    for (size_t n = 0; n < g.nodes.size(); ++n) {
+      if (cands[n].empty() || cands[n].size() == 1) continue;
+      const int64_t current = objective(n, choice[n]);
+      int best = choice[n];
+      int64_t best_cost = current;
+      for (size_t s = 0; s < cands[n].size(); ++s) {
+        if (static_cast<int>(s) == choice[n]) continue;
+        const int64_t c = objective(n, static_cast<int>(s));
+        if (c < best_cost) {
+          best = static_cast<int>(s);
+          best_cost = c;
+        }
+      }
+      if (best != choice[n]) {
+        choice[n] = best;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    for (size_t s = 0; s < cands[n].size(); ++s) {
+      if (static_cast<int>(s) == choice[n]) continue;
+      const int64_t c = objective(n, static_cast<int>(s));
+      if (c < alternative[n].second) alternative[n] = {static_cast<int>(s), c};
+    }
+  }
+  stats_.graph_boxing_bytes = total_cost();
+
+  // 3. The compiled graph, with explicit boxing.
+  LogicalGraph& p = m.phys;
+  p.arguments.clear();
+  std::vector<int> new_id(g.values.size(), -1);
+  std::map<std::pair<int, std::string>, int> conversions;  // (value, layout) -> converted value
+  auto add_value = [&](const Value& like, const boxing::Layout& layout, int producer, int index) {
+    p.values.push_back(Value{like.shape, like.dtype, layout, producer, index});
+    return static_cast<int>(p.values.size()) - 1;
+  };
+  auto add_boxing = [&](int nv, const boxing::Layout& to, bool user, const std::string& why) {
+    const Value& from = p.values[nv];
+    Node node{NodeKind::kBoxing, "to_global", {nv}, {}};
+    node.to = to;
+    node.user = user;
+    const int id = static_cast<int>(p.nodes.size());
+    const int out = add_value(from, to, id, 0);
+    node.outputs.push_back(out);
+    m.plans.resize(p.nodes.size() + 1, nullptr);
+    m.plans[id] = &boxing::cached_plan(from.shape, from.dtype, from.layout, to);
+    p.nodes.push_back(std::move(node));
+    if (!why.empty()) {
+      m.reasons.push_back("%" + std::to_string(out) + " = to_global(%" + std::to_string(nv) + "): " +
+                          from.layout.str() + " -> " + to.str() + ", " + std::to_string(m.plans[id]->cost) +
+                          " bytes (" + m.plans[id]->str() + "); " + why);
+    }
+    return out;
+  };
+  // `nv` in `want`, through a shared conversion when its layout differs.
+  auto in_layout = [&](int nv, const boxing::Layout& want, const std::function<std::string()>& why) {
+    const boxing::Layout& have = p.values[nv].layout;
+    if (have == want || have.same_data(want)) return nv;
+    const auto key = std::make_pair(nv, want.str());
+    auto it = conversions.find(key);
+    if (it != conversions.end()) return it->second;
+    const int out = add_boxing(nv, want, false, why());
+    conversions.emplace(key, out);
+    return out;
+  };
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    if (!live[n]) continue;
+    const Node& node = g.nodes[n];
+    Node copy = node;
+    copy.inputs.clear();
+    copy.outputs.clear();
+    if (node.kind == NodeKind::kOp) {
+      copy.signature = cands[n][choice[n]];
+      for (size_t j = 0; j < node.inputs.size(); ++j) {
+        const boxing::Layout want{placement_of(node), copy.signature.inputs[j]};
+        copy.inputs.push_back(in_layout(new_id[alias[node.inputs[j]]], want, [&] {
+          std::string why = "input " + std::to_string(j) + " of " + node.name + " " + copy.signature.str();
+          if (alternative[n].first >= 0) {
+            why += "; the cheapest other signature, " + cands[n][alternative[n].first].str() + ", would cost " +
+                   (alternative[n].second >= kInf ? std::string("(invalid)")
+                                                  : std::to_string(alternative[n].second) + " bytes") +
+                   " against " + std::to_string(objective(n, choice[n])) + " for the node and its consumers";
+          }
+          return why;
+        }));
+      }
+    } else if (node.kind == NodeKind::kBoxing) {
+      copy.inputs.push_back(new_id[alias[node.inputs[0]]]);
+    }
+    const int id = static_cast<int>(p.nodes.size());
+    m.plans.resize(p.nodes.size() + 1, nullptr);
+    if (node.kind == NodeKind::kBoxing) {
+      const Value& from = p.values[copy.inputs[0]];
+      m.plans[id] = &boxing::cached_plan(from.shape, from.dtype, from.layout, *node.to);
+    }
+    for (size_t k = 0; k < node.outputs.size(); ++k) {
+      const int v = node.outputs[k];
+      const boxing::Layout layout = node.kind == NodeKind::kOp ? layout_of(v) : g.values[v].layout;
+      new_id[v] = add_value(g.values[v], layout, id, static_cast<int>(k));
+      copy.outputs.push_back(new_id[v]);
+    }
+    if (node.kind == NodeKind::kInput && node.input_kind == InputKind::kArgument) p.arguments.push_back(copy.outputs[0]);
+    p.nodes.push_back(std::move(copy));
+  }
+  for (int v : g.outputs) {
+    p.outputs.push_back(in_layout(new_id[alias[v]], g.values[v].layout, [] { return std::string("a returned output"); }));
+  }
+  for (const auto& [var, v] : g.writes) {
+    p.writes.emplace_back(var, in_layout(new_id[alias[v]], g.values[g.variable_values[var]].layout,
+                                         [&] { return "the new value of " + g.variables[var].name; }));
+  }
+  for (size_t n = 0; n < p.nodes.size(); ++n) stats_.boxing_nodes += p.nodes[n].kind == NodeKind::kBoxing;
+  stats_.graph_nodes = static_cast<int>(p.nodes.size());
+
+  // 4. This rank's tasks and registers.
+  const int me = comm::world_rank();
+  std::vector<bool> persistent(p.values.size(), false);
+  for (int v : p.outputs) persistent[v] = true;
+  for (const auto& [var, v] : p.writes) persistent[v] = true;
+  m.refs.assign(p.values.size(), Impl::Ref{Impl::Ref::kFixed, -1});
+  m.bound.assign(p.values.size(), Tensor());
+  auto new_register = [&](int v) {
+    const Value& val = p.values[v];
+    Impl::Register reg;
+    reg.meta = local_meta(val.shape, val.dtype, val.layout);
+    reg.persistent = persistent[v];
+    m.registers.push_back(std::move(reg));
+    m.refs[v] = {Impl::Ref::kRegister, static_cast<int>(m.registers.size()) - 1};
+    return static_cast<int>(m.registers.size()) - 1;
+  };
+  for (size_t n = 0; n < p.nodes.size(); ++n) {
+    const Node& node = p.nodes[n];
+    if (node.kind == NodeKind::kInput) {
+      m.refs[node.outputs[0]] = {Impl::Ref::kBound, node.outputs[0]};
+      continue;
+    }
+    Impl::Task task;
+    task.node = static_cast<int>(n);
+    for (int v : node.inputs) task.inputs.push_back(m.refs[v]);
+    if (node.kind == NodeKind::kBoxing && m.plans[n]->steps.empty()) {
+      m.refs[node.outputs[0]] = m.refs[node.inputs[0]];  // same local data
+      if (persistent[node.outputs[0]] && !persistent[node.inputs[0]] && m.refs[node.inputs[0]].kind == Impl::Ref::kRegister) {
+        m.registers[m.refs[node.inputs[0]].index].persistent = true;
+      }
+      continue;
+    }
+    if (node.kind == NodeKind::kOp) {
+      const Placement& placement = p.values[node.outputs[0]].layout.placement;
+      const int pid = placement.parallel_id(me);
+      if (pid < 0) {
+        for (int v : node.outputs) {
+          m.fixed.push_back(boxing::empty_local(p.values[v].shape, p.values[v].dtype));
+          m.refs[v] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1};
+        }
+        continue;
+      }
+      const Shape coord = placement.coordinate(pid);
+      auto call = std::make_shared<KernelCall>();
+      call->attrs = node.attrs;
+      for (size_t j = 0; j < node.inputs.size(); ++j) {
+        const Value& v = p.values[node.inputs[j]];
+        call->inputs.push_back({v.shape, v.dtype});
+        call->input_boxes.push_back(local_box(v.shape, placement.hierarchy(), node.signature.inputs[j], coord));
+      }
+      for (size_t k = 0; k < node.outputs.size(); ++k) {
+        const Value& v = p.values[node.outputs[k]];
+        call->outputs.push_back({v.shape, v.dtype});
+        call->output_boxes.push_back(local_box(v.shape, placement.hierarchy(), node.signature.outputs[k], coord));
+      }
+      task.call = std::move(call);
+    }
+    for (int v : node.outputs) task.outputs.push_back(new_register(v));
+    m.tasks.push_back(std::move(task));
+  }
+  stats_.tasks = static_cast<int>(m.tasks.size());
+
+  // 5. The memory plan. Task a is ordered before b when b depends on a, or both
+  // communicate and a comes first (the fixed order of collectives).
+  const size_t T = m.tasks.size();
+  const size_t words = (T + 63) / 64;
+  std::vector<uint64_t> ancestors(T * words, 0);
+  std::vector<int> producer_task(m.registers.size(), -1);
+  std::vector<std::vector<int>> readers(m.registers.size());
+  int last_comm = -1;
+  for (size_t t = 0; t < T; ++t) {
+    uint64_t* mine = &ancestors[t * words];
+    auto inherit = [&](int a) {
+      const uint64_t* theirs = &ancestors[static_cast<size_t>(a) * words];
+      for (size_t w = 0; w < words; ++w) mine[w] |= theirs[w];
+      mine[a / 64] |= uint64_t{1} << (a % 64);
+    };
+    for (const Impl::Ref& r : m.tasks[t].inputs) {
+      if (r.kind != Impl::Ref::kRegister) continue;
+      inherit(producer_task[r.index]);
+      readers[r.index].push_back(static_cast<int>(t));
+    }
+    const bool comm_task = m.phys.nodes[m.tasks[t].node].kind == NodeKind::kBoxing;
+    if (comm_task) {
+      if (last_comm >= 0) inherit(last_comm);
+      last_comm = static_cast<int>(t);
+    }
+    for (int r : m.tasks[t].outputs) producer_task[r] = static_cast<int>(t);
+  }
+  auto ordered = [&](int a, int b) { return (ancestors[static_cast<size_t>(b) * words + a / 64] >> (a % 64)) & 1; };
+  std::vector<RegisterUse> uses_of;
+  std::vector<int> planned;  // register index of each planned use
+  for (size_t r = 0; r < m.registers.size(); ++r) {
+    const int64_t bytes = static_cast<int64_t>(numel(m.registers[r].meta.shape) * dtype_size(m.registers[r].meta.dtype));
+    if (m.registers[r].persistent) {
+      memory_.persistent_bytes += bytes;
+      continue;
+    }
+    uses_of.push_back({bytes, producer_task[r], readers[r]});
+    planned.push_back(static_cast<int>(r));
+    memory_.no_reuse_bytes += aligned(bytes);
+  }
+  std::vector<int64_t> offsets;
+  memory_.arena_bytes = plan_arena(uses_of, ordered, offsets);
+  memory_.max_live_bytes = max_live_bytes(uses_of, static_cast<int>(T));
+  memory_.registers = static_cast<int>(m.registers.size());
+  m.memory_arena_bytes = memory_.arena_bytes;
+  m.arena = vm::device().allocate(static_cast<size_t>(memory_.arena_bytes));
+  for (size_t i = 0; i < planned.size(); ++i) {
+    Impl::Register& reg = m.registers[planned[i]];
+    reg.offset = offsets[i];
+    reg.slot = Tensor::wrap(static_cast<char*>(m.arena.get()) + offsets[i], reg.meta.shape, reg.meta.dtype, m.arena);
+  }
+
+  // 6. One actor per task; communication tasks act in the plan's order.
+  std::vector<ActorSpec> specs;
+  for (size_t t = 0; t < T; ++t) {
+    const Impl::Task& task = m.tasks[t];
+    const Node& node = p.nodes[task.node];
+    ActorSpec spec;
+    spec.name = node.name;
+    const bool comm_task = node.kind == NodeKind::kBoxing;
+    spec.stream = comm_task ? device::StreamKind::kComm : device::StreamKind::kCompute;
+    spec.ordered = comm_task;
+    for (const Impl::Ref& r : task.inputs) {
+      if (r.kind == Impl::Ref::kRegister &&
+          std::find(spec.inputs.begin(), spec.inputs.end(), r.index) == spec.inputs.end()) {
+        spec.inputs.push_back(r.index);
+      }
+    }
+    spec.outputs = task.outputs;
+    spec.act = [&m, t](int64_t) { m.act(static_cast<int>(t)); };
+    specs.push_back(std::move(spec));
+  }
+  m.actors = std::make_unique<ActorSystem>(vm::device(), std::move(specs), std::vector<int>(m.registers.size(), 1));
+  stats_.compile_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+CompiledGraph::~CompiledGraph() = default;
+
+std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
+  Impl& m = *impl_;
+  const LogicalGraph& p = m.phys;
+  if (arguments.size() != p.arguments.size()) {
+    throw std::invalid_argument("graph: expected " + std::to_string(p.arguments.size()) + " arguments, got " +
+                                std::to_string(arguments.size()));
+  }
+  auto check = [](const std::string& what, const Value& want, const Var& got) {
+    if (!got.defined() || !got.is_global()) throw std::invalid_argument("graph: " + what + " is not a global tensor");
+    const GlobalTensor& t = got.global();
+    if (t.shape() != want.shape || t.dtype() != want.dtype || t.layout() != want.layout) {
+      throw std::invalid_argument("graph: " + what + " is " + to_string(t.shape()) + " " + dtype_name(t.dtype()) +
+                                  " " + t.layout().str() + "; the graph was compiled for " + to_string(want.shape) +
+                                  " " + dtype_name(want.dtype) + " " + want.layout.str());
+    }
+    vm::wait(t.local());  // eager work that made it has run (and raised its errors)
+    return t.local();
+  };
+  for (const std::function<void()>& f : m.traced.before_run) f();
+  for (size_t n = 0; n < p.nodes.size(); ++n) {
+    const Node& node = p.nodes[n];
+    if (node.kind != NodeKind::kInput) continue;
+    const int v = node.outputs[0];
+    switch (node.input_kind) {
+      case InputKind::kArgument:
+        m.bound[v] = check("argument " + std::to_string(node.input_index), p.values[v], arguments[node.input_index]);
+        break;
+      case InputKind::kVariable:
+        m.bound[v] = check("variable " + m.traced.variables[node.input_index].name, p.values[v],
+                           m.traced.variables[node.input_index].get());
+        break;
+      case InputKind::kConstant:
+        m.bound[v] = m.traced.constants[node.input_index].local();
+        vm::wait(m.bound[v]);
+        break;
+    }
+  }
+  for (Impl::Task& task : m.tasks) {
+    const Node& node = p.nodes[task.node];
+    if (node.run_time_attrs) task.call->attrs = (*node.run_time_attrs)();
+  }
+  std::string error;
+  try {
+    m.actors->run(1);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  comm::agree(error, 0, "[graph]");
+  auto value_of = [&](int v) {
+    const Value& val = p.values[v];
+    return Var(GlobalTensor(val.shape, val.layout.placement, val.layout.nd_sbp, m.input_of(m.refs[v])));
+  };
+  for (const auto& [var, v] : p.writes) m.traced.variables[var].set(value_of(v));
+  std::vector<Var> outputs;
+  for (int v : p.outputs) outputs.push_back(value_of(v));
+  for (size_t v = 0; v < m.bound.size(); ++v) m.bound[v] = Tensor();
+  return outputs;
+}
+
+std::vector<int> CompiledGraph::peak_register_use() const { return impl_->actors->peak_in_use(); }
+
+std::string CompiledGraph::str() const {
+  const Impl& m = *impl_;
+  const LogicalGraph& p = m.phys;
+  std::ostringstream s;
+  s << "graph: " << stats_.traced_nodes << " traced nodes -> " << stats_.graph_nodes << " nodes (" << stats_.boxing_nodes
+    << " boxing), " << stats_.tasks << " tasks on rank " << comm::world_rank() << "; boxing " << stats_.graph_boxing_bytes
+    << " bytes (eager's choices: " << stats_.eager_boxing_bytes << "); arena " << memory_.arena_bytes
+    << " bytes (no reuse " << memory_.no_reuse_bytes << ", max live " << memory_.max_live_bytes << ")\n";
+  for (size_t n = 0; n < p.nodes.size(); ++n) {
+    const Node& node = p.nodes[n];
+    s << "  ";
+    for (size_t i = 0; i < node.outputs.size(); ++i) s << (i ? ", " : "") << "%" << node.outputs[i];
+    s << " = " << node.name << "(";
+    for (size_t i = 0; i < node.inputs.size(); ++i) s << (i ? ", " : "") << "%" << node.inputs[i];
+    s << ")";
+    if (node.kind == NodeKind::kOp) s << "  " << node.signature.str();
+    if (node.kind == NodeKind::kInput) s << "  " << p.values[node.outputs[0]].layout.str();
+    if (node.kind == NodeKind::kBoxing) {
+      s << "  -> " << node.to->str() << (node.user ? " (user)" : "") << ": ";
+      const boxing::Plan& plan = *m.plans[n];
+      if (plan.steps.empty()) s << "no data moves";
+      for (size_t i = 0; i < plan.steps.size(); ++i) {
+        s << (i ? ", " : "") << boxing::step_kind_name(plan.steps[i].kind);
+      }
+      s << ", " << plan.cost << " bytes";
+    }
+    const Value& v = p.values[node.outputs[0]];
+    s << "  [";
+    for (size_t i = 0; i < v.shape.size(); ++i) s << (i ? ", " : "") << v.shape[i];
+    s << "] " << dtype_name(v.dtype) << "\n";
+  }
+  return s.str();
+}
+
+std::string CompiledGraph::explain() const {
+  std::ostringstream s;
+  s << "boxing " << stats_.graph_boxing_bytes << " bytes with the whole-graph choice, " << stats_.eager_boxing_bytes
+    << " with eager's per-op choices\n";
+  if (impl_->reasons.empty()) s << "no boxing: every producer's layout is what its consumers take\n";
+  for (const std::string& r : impl_->reasons) s << "  " << r << "\n";
+  return s.str();
+}
+
+std::string CompiledGraph::dot() const {
+  const LogicalGraph& p = impl_->phys;
+  std::ostringstream s;
+  s << "digraph meshflow {\n  rankdir=TB;\n  node [fontname=\"monospace\", fontsize=10];\n";
+  for (size_t n = 0; n < p.nodes.size(); ++n) {
+    const Node& node = p.nodes[n];
+    s << "  n" << n << " [label=\"" << node.name;
+    if (node.kind == NodeKind::kOp) s << "\\n" << node.signature.str();
+    if (node.kind == NodeKind::kBoxing) s << "\\n-> " << node.to->nd_sbp.size() << "-d " << node.to->str() << "\\n" << impl_->plans[n]->cost << " bytes";
+    s << "\"";
+    if (node.kind == NodeKind::kBoxing) s << ", shape=box, style=filled, fillcolor=orange";
+    if (node.kind == NodeKind::kInput) s << ", shape=ellipse";
+    if (node.kind == NodeKind::kOp) s << ", shape=box";
+    s << "];\n";
+    for (int v : node.inputs) s << "  n" << p.values[v].producer << " -> n" << n << ";\n";
+  }
+  s << "}\n";
+  return s.str();
+}
+
+}  // namespace mf::graph

@@ -1,0 +1,107 @@
+// Copyright 2026 The meshflow Authors.
+// Graph mode, second half (CONCEPTS section 7; seed article 004): compiling a traced
+// logical graph into this rank's plan, and running it with actors (actor.h).
+//
+// Passes, in order:
+// 1. Conversions that planning inserted while tracing (eager's boxing of each call's
+//    inputs, autograd's conversion of each gradient to its leaf's layout) are dropped; the
+//    user's to_global calls stay, as constraints. Nodes whose results nothing uses are
+//    dropped.
+// 2. SBP over the whole graph. Every op node's N-d signature is chosen among the same
+//    candidates as eager inference (valid_nd_signatures), with the same byte costs (the
+//    boxing planner's). The choice starts from eager's rule, node by node in program order
+//    (so the graph is never worse than eager), then improves: each node in turn takes the
+//    signature that minimizes the bytes of boxing its inputs *plus* the bytes its
+//    consumers, as they stand, would then need to box its outputs; rounds repeat until no
+//    node changes. The total never grows, so the result is at least as good as eager's.
+//    Sinks (the variables a step writes, the outputs it returns) keep their layouts.
+// 3. Boxing becomes explicit nodes wherever a producer's layout differs from what its
+//    consumer's signature takes (one node per value and layout, shared by consumers).
+// 4. The rank's task graph: one compute task per op node this rank takes part in, one
+//    communication task per boxing node (every rank runs every conversion, as in eager);
+//    each task output is a register.
+// 5. The memory plan: every register that does not outlive a run gets an offset in one
+//    arena per rank. Two registers share memory only when the graph orders them (every
+//    reader of one finishes before the writer of the other starts), so any order the actors
+//    take is safe. Reported against the sum without reuse and the max-live lower bound.
+//
+// Running: arguments and variables are bound, the host-side bookkeeping runs (optimizer
+// step counts), run-time attributes are read (learning rates), the actors run one piece,
+// then variables get their new values. The run is synchronous: it returns when the step is
+// done (errors in any act are agreed across ranks, then raised on every rank).
+//
+// Thread-safety: compile and run from one thread (the user's).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "meshflow/graph/actor.h"
+#include "meshflow/graph/logical_graph.h"
+
+namespace mf::graph {
+
+struct MemoryReport {
+  int64_t arena_bytes = 0;     // the planned arena
+  int64_t no_reuse_bytes = 0;  // every register in memory of its own
+  int64_t max_live_bytes = 0;  // the most bytes live at once in the plan's order: a lower bound
+  int64_t persistent_bytes = 0;  // registers that outlive a run (outputs, new variable values)
+  int registers = 0;
+};
+
+struct CompileStats {
+  int traced_nodes = 0;    // as traced
+  int graph_nodes = 0;     // after the passes, boxing included
+  int boxing_nodes = 0;
+  int tasks = 0;           // on this rank
+  int64_t eager_boxing_bytes = 0;  // boxing bytes with eager's per-op choices
+  int64_t graph_boxing_bytes = 0;  // with the whole-graph choice
+  double compile_ms = 0;
+};
+
+// A registers' arena layout: a pure function, for tests.
+struct RegisterUse {
+  int64_t bytes;
+  int producer;                // task index
+  std::vector<int> consumers;  // task indices
+};
+// Offsets for `registers`, given `ordered(a, b)`: whether task a finishes before task b
+// starts in every run. Returns the arena size.
+int64_t plan_arena(const std::vector<RegisterUse>& registers, const std::function<bool(int, int)>& ordered,
+                   std::vector<int64_t>& offsets);
+// The most bytes live at once when the tasks run in index order.
+int64_t max_live_bytes(const std::vector<RegisterUse>& registers, int tasks);
+
+class CompiledGraph {
+ public:
+  explicit CompiledGraph(LogicalGraph traced);
+  ~CompiledGraph();
+  CompiledGraph(const CompiledGraph&) = delete;
+  CompiledGraph& operator=(const CompiledGraph&) = delete;
+
+  // Runs one step on `arguments` (global, with the metas the graph was traced with);
+  // returns the step's outputs. Variables are updated in place.
+  std::vector<Var> run(const std::vector<Var>& arguments);
+
+  // The compiled logical graph: each node with its signature, each boxing node with its
+  // collectives and bytes.
+  std::string str() const;
+  // Why each boxing node is there: the producer's layout, the consumer's signature, the
+  // bytes, and the cheapest signature of the consumer that was rejected, with its cost.
+  std::string explain() const;
+  // Graphviz: boxing nodes coloured.
+  std::string dot() const;
+  const MemoryReport& memory() const { return memory_; }
+  const CompileStats& stats() const { return stats_; }
+  // The most register slots in use at once during the last run, per register.
+  std::vector<int> peak_register_use() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  MemoryReport memory_;
+  CompileStats stats_;
+};
+
+}  // namespace mf::graph

@@ -1,0 +1,235 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/graph/logical_graph.h"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include "meshflow/comm/comm.h"
+#include "meshflow/ops/op.h"
+
+namespace mf::graph {
+namespace {
+
+// The error a lazy tensor's storage carries: reading it raises this.
+struct LazyTensorError : std::logic_error {
+  LazyTensorError()
+      : std::logic_error(
+            "this tensor is lazy: it was made while a graph's build was traced and holds no value; return it from "
+            "build and read the graph's result instead") {}
+};
+
+std::string value_name(int v) { return "%" + std::to_string(v); }
+
+std::string meta_str(const Value& v) {
+  std::ostringstream s;
+  s << "[";
+  for (size_t i = 0; i < v.shape.size(); ++i) s << (i ? ", " : "") << v.shape[i];
+  s << "] " << dtype_name(v.dtype);
+  return s.str();
+}
+
+}  // namespace
+
+std::string LogicalGraph::str() const {
+  std::ostringstream s;
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const Node& node = nodes[n];
+    s << "  ";
+    for (size_t i = 0; i < node.outputs.size(); ++i) s << (i ? ", " : "") << value_name(node.outputs[i]);
+    s << " = " << node.name << "(";
+    for (size_t i = 0; i < node.inputs.size(); ++i) s << (i ? ", " : "") << value_name(node.inputs[i]);
+    s << ")";
+    if (node.kind == NodeKind::kOp) s << "  " << node.signature.str();
+    if (node.kind == NodeKind::kBoxing) s << "  -> " << node.to->str() << (node.user ? " (user)" : "");
+    if (!node.outputs.empty()) s << "  " << meta_str(values[node.outputs[0]]);
+    s << "\n";
+  }
+  return s.str();
+}
+
+bool Tracer::is_lazy(const Tensor& t) {
+  if (t.is_ready() == false) return false;
+  const std::exception_ptr e = t.storage()->error();
+  if (!e) return false;
+  try {
+    std::rethrow_exception(e);
+  } catch (const LazyTensorError&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+Tracer::Tracer() = default;
+
+Tracer::~Tracer() { restore(); }
+
+Tracer::Scope::Scope(Tracer& tracer) : previous_op_(op_tracer()), previous_conversion_(conversion_tracer()) {
+  set_op_tracer(&tracer);
+  set_conversion_tracer(&tracer);
+}
+
+Tracer::Scope::~Scope() {
+  set_op_tracer(previous_op_);
+  set_conversion_tracer(previous_conversion_);
+}
+
+void Tracer::add_variable(VariableSlot slot) {
+  const Var current = slot.get();
+  if (!current.defined() || !current.is_global()) {
+    throw std::invalid_argument("graph: variable '" + slot.name +
+                                "' is not a global tensor; graph mode runs on global tensors (module.to_global)");
+  }
+  const int index = static_cast<int>(graph_.variables.size());
+  variable_originals_.push_back(current.detach());  // the value, not the handle
+  graph_.variable_values.push_back(add_input(current.global(), InputKind::kVariable, index, slot.name));
+  graph_.variables.push_back(std::move(slot));
+}
+
+void Tracer::add_parameter(const Var& parameter, const std::string& name) {
+  if (std::find(parameters_.begin(), parameters_.end(), parameter.id()) != parameters_.end()) return;
+  parameters_.push_back(parameter.id());
+  add_variable({name, [parameter] { return parameter; },
+                [parameter](const Var& value) {
+                  Var p = parameter;
+                  p.set_data(value);
+                }});
+  const Var grad = parameter.grad();
+  add_bookkeeping(
+      [parameter, grad] {
+        Var p = parameter;
+        p.set_grad(grad);
+      },
+      [] {});
+}
+
+void Tracer::add_optimizer(optim::Optimizer& optimizer) {
+  const std::vector<Var>& params = optimizer.params();
+  for (size_t i = 0; i < params.size(); ++i) add_parameter(params[i], "param " + std::to_string(i));
+  const std::vector<Var*> slots = optimizer.graph_state();
+  for (size_t i = 0; i < slots.size(); ++i) {
+    Var* slot = slots[i];
+    add_variable({"optimizer state " + std::to_string(i), [slot] { return *slot; },
+                  [slot](const Var& value) { *slot = value; }});
+  }
+  const std::vector<int64_t> counters = optimizer.counters();
+  add_bookkeeping([&optimizer, counters] { optimizer.set_counters(counters); }, [&optimizer] { optimizer.count_step(); });
+}
+
+void Tracer::add_bookkeeping(std::function<void()> restore, std::function<void()> before_run) {
+  restores_.push_back(std::move(restore));
+  graph_.before_run.push_back(std::move(before_run));
+}
+
+Var Tracer::argument(const Var& example) {
+  if (!example.defined() || !example.is_global()) {
+    throw std::invalid_argument("graph: argument " + std::to_string(graph_.arguments.size()) +
+                                " is not a global tensor; graph mode runs on global tensors (to_global first)");
+  }
+  const int index = static_cast<int>(graph_.arguments.size());
+  const GlobalTensor& g = example.global();
+  Value v{g.shape(), g.dtype(), g.layout(), -1, 0};
+  graph_.values.push_back(v);
+  const int id = static_cast<int>(graph_.values.size()) - 1;
+  Node node{NodeKind::kInput, "argument " + std::to_string(index), {}, {id}};
+  node.input_kind = InputKind::kArgument;
+  node.input_index = index;
+  graph_.values[id].producer = static_cast<int>(graph_.nodes.size());
+  graph_.nodes.push_back(std::move(node));
+  graph_.arguments.push_back(id);
+  return Var(lazy(id));
+}
+
+int Tracer::add_input(const GlobalTensor& t, InputKind kind, int index, const std::string& name) {
+  graph_.values.push_back(Value{t.shape(), t.dtype(), t.layout(), static_cast<int>(graph_.nodes.size()), 0});
+  const int id = static_cast<int>(graph_.values.size()) - 1;
+  Node node{NodeKind::kInput, name, {}, {id}};
+  node.input_kind = kind;
+  node.input_index = index;
+  graph_.nodes.push_back(std::move(node));
+  value_ids_[t.local().storage().get()] = id;
+  storages_.push_back(t.local().storage());
+  return id;
+}
+
+int Tracer::value_of(const GlobalTensor& t) {
+  auto it = value_ids_.find(t.local().storage().get());
+  if (it != value_ids_.end()) return it->second;
+  if (is_lazy(t.local())) {
+    throw std::invalid_argument(
+        "graph: a lazy tensor from another trace (or from a local tensor taken inside build) was used; graph mode "
+        "runs global ops on the tensors build receives and makes");
+  }
+  const int index = static_cast<int>(graph_.constants.size());
+  graph_.constants.push_back(t);
+  return add_input(t, InputKind::kConstant, index, "constant " + std::to_string(index));
+}
+
+GlobalTensor Tracer::lazy(int value) {
+  const Value& v = graph_.values[value];
+  const TensorMeta local = local_meta(v.shape, v.dtype, v.layout);
+  Tensor t = Tensor::pending(local.shape, local.dtype);
+  t.storage()->fail(std::make_exception_ptr(LazyTensorError()), nullptr, nullptr);
+  value_ids_[t.storage().get()] = value;
+  storages_.push_back(t.storage());
+  return GlobalTensor(v.shape, v.layout.placement, v.layout.nd_sbp, t);
+}
+
+std::vector<GlobalTensor> Tracer::trace_op(const OpDef& op, const std::vector<GlobalTensor>& inputs,
+                                           const Attrs& attrs, const Constraints& constraints, const OpPlan& plan) {
+  Node node{NodeKind::kOp, op.name, {}, {}};
+  for (const GlobalTensor& t : inputs) node.inputs.push_back(value_of(t));
+  node.op = &op;
+  node.attrs = attrs;
+  node.constraints = constraints;
+  node.run_time_attrs = RunTimeAttrs::current();
+  node.signature = plan.signature;
+  const Placement& placement = inputs.empty() ? *constraints.placement : inputs[0].placement();
+  const int id = static_cast<int>(graph_.nodes.size());
+  std::vector<GlobalTensor> results;
+  for (size_t i = 0; i < plan.outputs.size(); ++i) {
+    graph_.values.push_back(Value{plan.outputs[i].shape, plan.outputs[i].dtype,
+                                  {placement, plan.signature.outputs[i]}, id, static_cast<int>(i)});
+    node.outputs.push_back(static_cast<int>(graph_.values.size()) - 1);
+  }
+  graph_.nodes.push_back(std::move(node));
+  for (int v : graph_.nodes[id].outputs) results.push_back(lazy(v));
+  return results;
+}
+
+GlobalTensor Tracer::trace_conversion(const GlobalTensor& t, const boxing::Layout& to, bool user) {
+  Node node{NodeKind::kBoxing, "to_global", {value_of(t)}, {}};
+  node.to = to;
+  node.user = user;
+  const int id = static_cast<int>(graph_.nodes.size());
+  graph_.values.push_back(Value{t.shape(), t.dtype(), to, id, 0});
+  node.outputs.push_back(static_cast<int>(graph_.values.size()) - 1);
+  graph_.nodes.push_back(std::move(node));
+  return lazy(graph_.nodes[id].outputs[0]);
+}
+
+LogicalGraph Tracer::finish(const std::vector<Var>& outputs) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i].defined() || !outputs[i].is_global()) {
+      throw std::invalid_argument("graph: output " + std::to_string(i) + " of build is not a global tensor");
+    }
+    graph_.outputs.push_back(value_of(outputs[i].global()));
+  }
+  for (size_t i = 0; i < graph_.variables.size(); ++i) {
+    const Var now = graph_.variables[i].get();
+    const int v = value_of(now.global());
+    if (v != graph_.variable_values[i]) graph_.writes.emplace_back(static_cast<int>(i), v);
+  }
+  restore();
+  return std::move(graph_);
+}
+
+void Tracer::restore() {
+  if (finished_) return;
+  finished_ = true;
+  for (size_t i = 0; i < variable_originals_.size(); ++i) graph_.variables[i].set(variable_originals_[i]);
+  for (auto& r : restores_) r();
+}
+
+}  // namespace mf::graph

@@ -1,0 +1,155 @@
+// Copyright 2026 The meshflow Authors.
+// Graph mode, first half (CONCEPTS section 7): the logical graph of a traced step, and the
+// tracer that records it.
+//
+// Tracing: while a Tracer is installed (Tracer::Scope), every global op call and every
+// conversion on this thread is planned as in eager mode (so bad arguments raise at the
+// call, with the op's name) and then recorded as a node instead of run; its results are
+// *lazy* global tensors: their metadata (shape, dtype, placement, SBP) is real, their
+// storage never holds data, and reading it raises. Autograd and optimizers need nothing of
+// their own: backward() calls the ops' gradients, an optimizer's step() calls its update
+// ops, and both are recorded like any call.
+//
+// The graph's inputs are of three kinds: arguments (lazy stand-ins for each run's inputs),
+// variables (state slots, such as parameters and optimizer moments, read at each run and
+// written back when the step gives them a new value), and constants (tensors the step
+// read that are neither: captured as they are).
+//
+// A logical graph is a value: nodes in program order (a topological order), each with its
+// op, attributes, inputs and outputs (value ids), and for each value its logical meta and
+// layout. Compiling it (compile.h) chooses layouts anew over the whole graph.
+//
+// Thread-safety: a Tracer is used by the thread that installed it; a LogicalGraph is
+// immutable once traced.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "meshflow/autograd/var.h"
+#include "meshflow/nn/optim.h"
+#include "meshflow/ops/dispatch.h"
+
+namespace mf::graph {
+
+struct Value {
+  Shape shape;
+  DType dtype;
+  boxing::Layout layout;  // as traced; compile() chooses anew for op outputs
+  int producer = -1;      // node id
+  int index = 0;          // which output of the producer
+};
+
+enum class NodeKind { kInput, kOp, kBoxing };
+enum class InputKind { kArgument, kVariable, kConstant };
+
+struct Node {
+  Node(NodeKind kind, std::string name, std::vector<int> inputs, std::vector<int> outputs)
+      : kind(kind), name(std::move(name)), inputs(std::move(inputs)), outputs(std::move(outputs)) {}
+  NodeKind kind;
+  std::string name;  // the op's name, "to_global", or the input's name
+  std::vector<int> inputs;   // value ids
+  std::vector<int> outputs;  // value ids
+  // kInput: which argument, variable or constant.
+  InputKind input_kind = InputKind::kArgument;
+  int input_index = 0;
+  // kOp.
+  const OpDef* op = nullptr;
+  Attrs attrs;
+  Constraints constraints;
+  std::shared_ptr<const AttrsSource> run_time_attrs;  // attributes read anew at each run
+  NdSignature signature;  // eager's choice while tracing; the compiler's in a compiled graph
+  // kBoxing: the target layout; `user` when the user asked for it (a constraint), not
+  // planning (the compiler drops those and places conversions where its choice needs them).
+  std::optional<boxing::Layout> to;
+  bool user = false;
+};
+
+// A state slot the step reads and may replace: a parameter, an optimizer's moment.
+struct VariableSlot {
+  std::string name;
+  std::function<Var()> get;
+  std::function<void(const Var&)> set;
+};
+
+struct LogicalGraph {
+  std::vector<Node> nodes;
+  std::vector<Value> values;
+  std::vector<int> arguments;  // value id of each argument
+  std::vector<VariableSlot> variables;
+  std::vector<int> variable_values;  // value id of each variable as read
+  std::vector<GlobalTensor> constants;
+  std::vector<int> outputs;                       // value ids the step returns
+  std::vector<std::pair<int, int>> writes;        // (variable, value id of its new value)
+  std::vector<std::function<void()>> before_run;  // host-side bookkeeping (optimizer counts)
+
+  // One line per node: "%7 = matmul(%3, %5) (S(0), B) -> S(0)  [2, 64] f32", inputs first.
+  std::string str() const;
+};
+
+// Records a step. Usage: construct, add_variable() for each state slot, argument() for each
+// input, then, inside a Scope, run the step; finish() with its outputs. finish() (or the
+// destructor) puts every variable back as it was before tracing.
+class Tracer : public OpTracer, public ConversionTracer {
+ public:
+  Tracer();
+  ~Tracer() override;
+  Tracer(const Tracer&) = delete;
+  Tracer& operator=(const Tracer&) = delete;
+
+  void add_variable(VariableSlot slot);
+  // A parameter: a variable whose new value is set in place (Var::set_data), so modules
+  // and optimizers holding it see it; its gradient is put back after tracing.
+  void add_parameter(const Var& parameter, const std::string& name);
+  // An optimizer: its parameters (once each), its state slots (materialized), and its step
+  // counts (restored after tracing, advanced before each run). It must outlive the graph.
+  void add_optimizer(optim::Optimizer& optimizer);
+  // Host-side state to restore after tracing and to advance before every run.
+  void add_bookkeeping(std::function<void()> restore, std::function<void()> before_run);
+  // A lazy global tensor with `example`'s metadata standing for argument i of each run.
+  Var argument(const Var& example);
+
+  // Installs the tracer on this thread for its lifetime.
+  class Scope {
+   public:
+    explicit Scope(Tracer& tracer);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    OpTracer* previous_op_;
+    ConversionTracer* previous_conversion_;
+  };
+
+  LogicalGraph finish(const std::vector<Var>& outputs);
+  // Gives up (build raised): puts every variable back.
+  void abandon() { restore(); }
+
+  std::vector<GlobalTensor> trace_op(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
+                                     const Constraints& constraints, const OpPlan& plan) override;
+  GlobalTensor trace_conversion(const GlobalTensor& t, const boxing::Layout& to, bool user) override;
+
+  // Whether `t` is a lazy tensor (made by some tracer).
+  static bool is_lazy(const Tensor& t);
+
+ private:
+  int value_of(const GlobalTensor& t);  // a known value, or a new constant
+  int add_input(const GlobalTensor& t, InputKind kind, int index, const std::string& name);
+  GlobalTensor lazy(int value);
+  void restore();
+
+  LogicalGraph graph_;
+  std::unordered_map<const Storage*, int> value_ids_;
+  std::vector<std::shared_ptr<Storage>> storages_;  // keeps keys alive
+  std::vector<Var> variable_originals_;
+  std::vector<std::function<void()>> restores_;
+  std::vector<const VarImpl*> parameters_;
+  bool finished_ = false;
+};
+
+}  // namespace mf::graph
