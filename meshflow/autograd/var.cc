@@ -79,6 +79,7 @@ Var accumulate(const Var& a, const Var& b) {
   if (!a.is_global()) return Var(add_async(a.local(), b.local()));
   const GlobalTensor& ga = a.global();
   const GlobalTensor gb = convert(b.global(), ga.placement(), ga.nd_sbp());
+  if (ConversionTracer* tracer = conversion_tracer()) return Var(tracer->trace_accumulate(ga, gb));
   return Var(GlobalTensor(ga.shape(), ga.placement(), ga.nd_sbp(), add_async(ga.local(), gb.local())));
 }
 

@@ -79,6 +79,8 @@ class ConversionTracer {
   // `user`: a to_global the user asked for (its layout is a constraint of the graph), not a
   // conversion planning chose (convert), which the graph compiler may choose anew.
   virtual GlobalTensor trace_conversion(const GlobalTensor& t, const boxing::Layout& to, bool user) = 0;
+  // a + b, two gradients of one tensor in one layout (autograd sums them without an op).
+  virtual GlobalTensor trace_accumulate(const GlobalTensor& a, const GlobalTensor& b) = 0;
 };
 ConversionTracer* conversion_tracer();
 void set_conversion_tracer(ConversionTracer* tracer);  // null: none; per thread

@@ -209,6 +209,13 @@ GlobalTensor Tracer::trace_conversion(const GlobalTensor& t, const boxing::Layou
   return lazy(graph_.nodes[id].outputs[0]);
 }
 
+GlobalTensor Tracer::trace_accumulate(const GlobalTensor& a, const GlobalTensor& b) {
+  const OpDef& add = find_op("add");
+  const OpPlan& plan = plan_op(add, {{a.shape(), a.dtype()}, {b.shape(), b.dtype()}}, {a.nd_sbp(), b.nd_sbp()},
+                               a.placement(), {}, {});
+  return trace_op(add, {a, b}, {}, {}, plan)[0];
+}
+
 LogicalGraph Tracer::finish(const std::vector<Var>& outputs) {
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (!outputs[i].defined() || !outputs[i].is_global()) {

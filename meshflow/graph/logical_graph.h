@@ -133,6 +133,7 @@ class Tracer : public OpTracer, public ConversionTracer {
   std::vector<GlobalTensor> trace_op(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
                                      const Constraints& constraints, const OpPlan& plan) override;
   GlobalTensor trace_conversion(const GlobalTensor& t, const boxing::Layout& to, bool user) override;
+  GlobalTensor trace_accumulate(const GlobalTensor& a, const GlobalTensor& b) override;
 
   // Whether `t` is a lazy tensor (made by some tracer).
   static bool is_lazy(const Tensor& t);

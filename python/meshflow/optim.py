@@ -66,8 +66,12 @@ class AdamW(Optimizer):
 
 def clip_grad_norm_(parameters, max_norm):
     """Scales all gradients so that their joint 2-norm (over every shard) is at most max_norm;
-    returns the norm before clipping."""
-    return _C.clip_grad_norm([p._impl for p in parameters], float(max_norm))
+    returns the norm before clipping (a float; inside a Graph's build, a scalar tensor, since
+    values are not known while tracing)."""
+    params = [p._impl for p in parameters]
+    if _C.tracing():
+        return Tensor(_C.clip_grad_norm_traced(params, float(max_norm)))
+    return _C.clip_grad_norm(params, float(max_norm))
 
 
 def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):

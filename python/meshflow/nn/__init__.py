@@ -2,3 +2,4 @@
 from . import functional
 from .modules import (Module, Parameter, Linear, Embedding, LayerNorm, GELU, ReLU, Dropout, Sequential,
                       ModuleList)
+from .graph import Graph

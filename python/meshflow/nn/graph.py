@@ -1,0 +1,140 @@
+"""meshflow.nn.Graph: a step traced once, compiled for the whole mesh, and run by actors.
+
+As OneFlow's nn.Graph: subclass it, keep modules as attributes, add optimizers, write the
+step in build(); the first call traces build with lazy tensors, compiles the logical graph
+(whole-graph SBP, explicit boxing, a task graph per rank with a planned memory arena) and
+runs it; later calls with the same input metas (shape, dtype, placement, SBP) run the
+compiled plan. Module parameters and optimizer state stay shared with eager code: eager
+code after a call sees the updated weights, and mf.save / mf.load work as before.
+
+    class TrainStep(mf.nn.Graph):
+        def __init__(self, model, opt):
+            super().__init__()
+            self.model = model
+            self.add_optimizer(opt)
+        def build(self, x, y):
+            loss = F.cross_entropy(self.model(x), y)
+            loss.backward()
+            return loss
+
+The optimizers' step() runs after build, inside the graph (gradients are not kept after a
+call). Set an optimizer's lr between calls as in eager code: it is read at every run.
+Graph mode runs global tensors (placements and SBP); random ops draw the same values at
+every run (their seed is fixed when traced).
+"""
+import sys
+import traceback
+
+from .. import _C
+from .._tensor import Tensor
+from .modules import Module
+
+
+def _flatten(outputs):
+    if isinstance(outputs, Tensor):
+        return [outputs], None
+    if isinstance(outputs, (tuple, list)) and all(isinstance(o, Tensor) for o in outputs):
+        return list(outputs), type(outputs)
+    raise TypeError(f"build must return a Tensor or a tuple/list of Tensors, got {type(outputs).__name__}")
+
+
+class Graph:
+    def __init__(self):
+        self._optimizers = []
+        self._compiled = {}  # input metas -> _C.CompiledGraph
+        self._structures = {}
+        self._last = None
+
+    def add_optimizer(self, optimizer):
+        """Runs optimizer.step() after build, inside the graph, at every call."""
+        self._optimizers.append(optimizer)
+
+    def build(self, *args):
+        raise NotImplementedError("subclasses of Graph define build(self, *inputs)")
+
+    def _modules(self):
+        return [(name, m) for name, m in vars(self).items() if isinstance(m, Module)]
+
+    @staticmethod
+    def _key(args):
+        for i, a in enumerate(args):
+            if not isinstance(a, Tensor) or not a.is_global:
+                raise TypeError(f"graph input {i} must be a global Tensor (graph mode runs on placements and SBP), "
+                                f"got {type(a).__name__ if not isinstance(a, Tensor) else 'a local Tensor'}")
+        return tuple((tuple(a.shape), str(a.dtype), str(a.placement), str(a.sbp)) for a in args)
+
+    def __call__(self, *args):
+        key = self._key(args)
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            compiled = self._compile(args)
+            self._compiled[key] = compiled
+        self._last = compiled
+        outputs = [Tensor(o) for o in compiled.run([a._impl for a in args])]
+        kind = self._structures[key]
+        return outputs[0] if kind is None else kind(outputs)
+
+    def _compile(self, args):
+        tracer = _C.GraphTracer()
+        for name, module in self._modules():
+            for pname, p in module.named_parameters():
+                tracer.add_parameter(p._impl, f"{name}.{pname}")
+        for opt in self._optimizers:
+            tracer.add_optimizer(opt._impl)
+        lazy = [Tensor(tracer.argument(a._impl)) for a in args]
+        try:
+            with _C.TraceScope(tracer):
+                outputs = self.build(*lazy)
+                flat, kind = _flatten(outputs)
+                for opt in self._optimizers:
+                    opt.step()
+        except Exception as e:
+            tracer.abandon()
+            raise _with_build_location(e, type(self).build) from None
+        self._structures[self._key(args)] = kind
+        return tracer.finish([o._impl for o in flat])
+
+    def _compiled_last(self):
+        if self._last is None:
+            raise RuntimeError("the graph has not been compiled yet: call it once first")
+        return self._last
+
+    def __repr__(self):
+        if self._last is None:
+            return f"{type(self).__name__}(not compiled yet)"
+        return f"{type(self).__name__}:\n{self._last}"
+
+    def explain(self):
+        """For every boxing node of the last compiled plan: the producer's layout, the
+        consumer's signature, the bytes, and the cheapest signature that was rejected."""
+        return self._compiled_last().explain()
+
+    def to_dot(self, path):
+        """Writes the last compiled graph for Graphviz (dot -Tsvg); boxing nodes are orange."""
+        with open(path, "w") as f:
+            f.write(self._compiled_last().dot())
+
+    def memory_plan(self):
+        """This rank's arena against the sum without reuse and the max-live lower bound."""
+        return self._compiled_last().memory()
+
+    def compile_stats(self):
+        return self._compiled_last().stats()
+
+
+def _with_build_location(error, build):
+    """The error, its message extended with the line of build that made the failing call."""
+    code = build.__code__
+    where = None
+    for frame, line in traceback.walk_tb(sys.exc_info()[2]):
+        if frame.f_code is code:
+            where = (code.co_filename, line)
+    if where is None:
+        return error
+    import linecache
+    text = linecache.getline(where[0], where[1]).strip()
+    message = f"{error} (while tracing build, {where[0]}:{where[1]}: {text})"
+    try:
+        return type(error)(message)
+    except Exception:
+        return error
