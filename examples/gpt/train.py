@@ -3,7 +3,8 @@
     python3 -m meshflow.launch --nproc 4 examples/gpt/train.py --layout 2x2x1_8_128x2 --steps 200
 
 The layout `dxmxp_B_hxl` is data-parallel size x tensor-parallel size x pipeline size (1
-until graph mode), global batch, hidden size x layers. The ranks form a [d, m] mesh; the
+for now), global batch, hidden size x layers. --graph runs each step as a compiled graph
+(mf.nn.Graph) instead of eagerly. The ranks form a [d, m] mesh; the
 model is the same code for every layout (model.py says which SBP each parameter gets).
 Prints a progress line per log interval, a generated sample and a summary; with --json,
 rank 0 also writes the per-step losses for comparing layouts.
@@ -57,6 +58,8 @@ def parse_args(argv=None):
     ap.add_argument("--sample", type=int, default=200, help="bytes to generate at the end (0: none)")
     ap.add_argument("--json", help="rank 0 writes {layout, losses, ...} here")
     ap.add_argument("--save", help="save a checkpoint (model and optimizer) here at the end")
+    ap.add_argument("--graph", action="store_true",
+                    help="graph mode: the training step traced once, compiled and run by actors (mf.nn.Graph)")
     return ap.parse_args(argv)
 
 
@@ -102,6 +105,24 @@ def generate(model, placement, prompt, n, seed):
     return bytes(tokens[len(prompt):])
 
 
+class TrainStep(mf.nn.Graph):
+    """The eager loop's step as a graph: forward, backward, clipping, both optimizers."""
+
+    def __init__(self, model, optimizers, clip):
+        super().__init__()
+        self.model = model
+        self.clip = clip
+        for opt in optimizers:
+            self.add_optimizer(opt)
+
+    def build(self, x, y):
+        loss = self.model(x, y)
+        loss.backward()
+        if self.clip > 0:
+            mf.optim.clip_grad_norm_(self.model.parameters(), self.clip)
+        return loss
+
+
 def main(argv=None):
     args = parse_args(argv)
     d, tp, _, _, _ = parse_layout(args.layout)
@@ -142,19 +163,23 @@ def train(args, placement):
         "nats)")
     losses, times, comm = [], [], []
     tokens_per_step = batch * args.block
+    step_graph = TrainStep(model, [opt_decay, opt_plain], args.clip) if args.graph else None
     for step in range(args.steps):
         start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
         lr = mf.optim.warmup_cosine_lr(step, args.warmup, args.steps, args.lr, args.min_lr)
         opt_decay.lr = opt_plain.lr = lr
         x, y = data.get_batch(step, batch, args.block, args.seed, dp_rank, d)
-        loss = model(batch_tensor(x, placement), batch_tensor(y, placement))
-        loss.backward()
-        if args.clip > 0:
-            mf.optim.clip_grad_norm_(params, args.clip)
-        opt_decay.step()
-        opt_plain.step()
-        opt_decay.zero_grad()
-        opt_plain.zero_grad()
+        if step_graph is not None:
+            loss = step_graph(batch_tensor(x, placement), batch_tensor(y, placement))
+        else:
+            loss = model(batch_tensor(x, placement), batch_tensor(y, placement))
+            loss.backward()
+            if args.clip > 0:
+                mf.optim.clip_grad_norm_(params, args.clip)
+            opt_decay.step()
+            opt_plain.step()
+            opt_decay.zero_grad()
+            opt_plain.zero_grad()
         value = loss.item()
         times.append(time.perf_counter() - start)
         comm.append(mf.comm_stats()["bytes_sent"] - before)

@@ -29,9 +29,10 @@ ActorSystem::ActorSystem(device::Device& device, std::vector<ActorSpec> actors, 
       }
       registers_[r].consumers.push_back(static_cast<int>(a));
     }
-    if (actors_[a].ordered) {
-      state_[a].order = static_cast<int>(ordered_.size());
-      ordered_.push_back(static_cast<int>(a));
+    if (const int g = actors_[a].order_group; g >= 0) {
+      if (g >= static_cast<int>(groups_.size())) groups_.resize(g + 1);
+      state_[a].order = static_cast<int>(groups_[g].actors.size());
+      groups_[g].actors.push_back(static_cast<int>(a));
     }
   }
   for (size_t r = 0; r < registers_.size(); ++r) {
@@ -56,7 +57,10 @@ void ActorSystem::try_act(int a) {
     const RegisterState& reg = registers_[r];
     if (reg.written - min_read(reg) >= reg.regst_num) return;  // no free slot: back pressure
   }
-  if (s.order >= 0 && next_turn_ != piece * static_cast<int64_t>(ordered_.size()) + s.order) return;
+  if (s.order >= 0) {
+    const OrderGroup& g = groups_[spec.order_group];
+    if (g.next_turn != piece * static_cast<int64_t>(g.actors.size()) + s.order) return;
+  }
   s.running = true;
   ++s.acted;
   device_.stream(spec.stream).launch([this, a, piece] {
@@ -91,7 +95,7 @@ void ActorSystem::completed(int a, int64_t piece) {
       if (reg.consumers[c] == a) ++reg.read[c];
     }
   }
-  if (s.order >= 0) ++next_turn_;
+  if (s.order >= 0) ++groups_[spec.order_group].next_turn;
   --remaining_;
   // Messages: whoever may act now that this act is done.
   try_act(a);
@@ -99,9 +103,9 @@ void ActorSystem::completed(int a, int64_t piece) {
     for (int c : registers_[r].consumers) try_act(c);
   }
   for (int r : spec.inputs) try_act(registers_[r].producer);
-  if (!ordered_.empty()) {
-    const int64_t turn = next_turn_;
-    if (turn < pieces_ * static_cast<int64_t>(ordered_.size())) try_act(ordered_[turn % ordered_.size()]);
+  if (s.order >= 0) {
+    const OrderGroup& g = groups_[spec.order_group];
+    if (g.next_turn < pieces_ * static_cast<int64_t>(g.actors.size())) try_act(g.actors[g.next_turn % g.actors.size()]);
   }
   if (remaining_ == 0) done_cv_.notify_all();
 }
@@ -110,7 +114,7 @@ void ActorSystem::run(int64_t pieces) {
   if (pieces < 1) throw std::invalid_argument("actor system: pieces must be >= 1");
   std::unique_lock<std::mutex> lock(mu_);
   pieces_ = pieces;
-  next_turn_ = 0;
+  for (OrderGroup& g : groups_) g.next_turn = 0;
   error_ = nullptr;
   remaining_ = pieces * static_cast<int64_t>(actors_.size());
   for (RegisterState& r : registers_) {

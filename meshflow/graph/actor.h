@@ -12,10 +12,10 @@
 // once (pipelining).
 //
 // Collectives must be issued in the same order on every rank, or MPI deadlocks (rank 0
-// waits in one all-reduce while rank 1 waits in another). Actors marked `ordered` (those
+// waits in one all-reduce while rank 1 waits in another). Actors of order group 0 (those
 // that communicate) therefore act in one order fixed at compile time, the same on every
 // rank: piece by piece, and within a piece in the order of the plan, which is a
-// topological order. An ordered actor waits for its turn even when its inputs are there;
+// topological order. An actor of an order group waits for its turn even when its inputs are there;
 // its inputs never depend on a later turn, so every turn comes.
 //
 // Messages between actors are counter updates under one mutex per system; acts run on the
@@ -41,7 +41,10 @@ struct ActorSpec {
   device::StreamKind stream = device::StreamKind::kCompute;
   std::vector<int> inputs;   // registers read
   std::vector<int> outputs;  // registers written
-  bool ordered = false;      // a communicating actor: acts in the fixed order (above)
+  // Actors of one order group (>= 0) act in one fixed order, piece by piece: group 0 for
+  // those that communicate (above); the compiler puts compute actors in another, so that
+  // they run in the plan's order and its memory plan can reuse more. -1: no order.
+  int order_group = -1;
   // The work for one piece; it reads its inputs' slot piece % regst_num and writes its
   // outputs' slot piece % regst_num. An exception is kept and rethrown by run().
   std::function<void(int64_t piece)> act;
@@ -73,7 +76,7 @@ class ActorSystem {
   struct ActorState {
     int64_t acted = 0;  // pieces started
     bool running = false;
-    int order = -1;  // position among ordered actors
+    int order = -1;  // position in its order group
   };
 
   int64_t min_read(const RegisterState& r) const;
@@ -83,14 +86,17 @@ class ActorSystem {
 
   device::Device& device_;
   std::vector<ActorSpec> actors_;
-  std::vector<int> ordered_;  // ordered actors in their fixed order
+  struct OrderGroup {
+    std::vector<int> actors;  // in their fixed order
+    int64_t next_turn = 0;    // GUARDED_BY(mu_): the act whose turn it is
+  };
+  std::vector<OrderGroup> groups_;
   std::mutex mu_;
   std::condition_variable done_cv_;
   std::vector<RegisterState> registers_;  // GUARDED_BY(mu_)
   std::vector<ActorState> state_;         // GUARDED_BY(mu_)
   std::vector<int> peak_;                 // GUARDED_BY(mu_)
   int64_t pieces_ = 0;
-  int64_t next_turn_ = 0;   // GUARDED_BY(mu_): the ordered act whose turn it is
   int64_t remaining_ = 0;   // GUARDED_BY(mu_): acts not yet completed
   std::exception_ptr error_;  // GUARDED_BY(mu_)
 };

@@ -400,7 +400,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     return static_cast<int>(p.values.size()) - 1;
   };
   auto add_boxing = [&](int nv, const boxing::Layout& to, bool user, const std::string& why) {
-    const Value& from = p.values[nv];
+    const Value from = p.values[nv];  // a copy: add_value below may move the vector
     Node node{NodeKind::kBoxing, "to_global", {nv}, {}};
     node.to = to;
     node.user = user;
@@ -419,8 +419,9 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   };
   // `nv` in `want`, through a shared conversion when its layout differs.
   auto in_layout = [&](int nv, const boxing::Layout& want, const std::function<std::string()>& why) {
-    const boxing::Layout& have = p.values[nv].layout;
-    if (have == want || have.same_data(want)) return nv;
+    // Layouts with the same data (they differ on mesh axes of size 1) still get a node, with
+    // an empty plan: it moves nothing, and labels the value as its consumer takes it.
+    if (p.values[nv].layout == want) return nv;
     const auto key = std::make_pair(nv, want.str());
     auto it = conversions.find(key);
     if (it != conversions.end()) return it->second;
@@ -539,14 +540,14 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   }
   stats_.tasks = static_cast<int>(m.tasks.size());
 
-  // 5. The memory plan. Task a is ordered before b when b depends on a, or both
-  // communicate and a comes first (the fixed order of collectives).
+  // 5. The memory plan. Task a is ordered before b when b depends on a, or both run on
+  // one stream and a comes first (each stream's actors act in plan order).
   const size_t T = m.tasks.size();
   const size_t words = (T + 63) / 64;
   std::vector<uint64_t> ancestors(T * words, 0);
   std::vector<int> producer_task(m.registers.size(), -1);
   std::vector<std::vector<int>> readers(m.registers.size());
-  int last_comm = -1;
+  int last_of_stream[2] = {-1, -1};  // compute, comm: each acts in plan order
   for (size_t t = 0; t < T; ++t) {
     uint64_t* mine = &ancestors[t * words];
     auto inherit = [&](int a) {
@@ -559,11 +560,9 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       inherit(producer_task[r.index]);
       readers[r.index].push_back(static_cast<int>(t));
     }
-    const bool comm_task = m.phys.nodes[m.tasks[t].node].kind == NodeKind::kBoxing;
-    if (comm_task) {
-      if (last_comm >= 0) inherit(last_comm);
-      last_comm = static_cast<int>(t);
-    }
+    int& last = last_of_stream[m.phys.nodes[m.tasks[t].node].kind == NodeKind::kBoxing];
+    if (last >= 0) inherit(last);
+    last = static_cast<int>(t);
     for (int r : m.tasks[t].outputs) producer_task[r] = static_cast<int>(t);
   }
   auto ordered = [&](int a, int b) { return (ancestors[static_cast<size_t>(b) * words + a / 64] >> (a % 64)) & 1; };
@@ -600,7 +599,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     spec.name = node.name;
     const bool comm_task = node.kind == NodeKind::kBoxing;
     spec.stream = comm_task ? device::StreamKind::kComm : device::StreamKind::kCompute;
-    spec.ordered = comm_task;
+    spec.order_group = comm_task ? 0 : 1;
     for (const Impl::Ref& r : task.inputs) {
       if (r.kind == Impl::Ref::kRegister &&
           std::find(spec.inputs.begin(), spec.inputs.end(), r.index) == spec.inputs.end()) {

@@ -37,12 +37,12 @@ TEST(Graph, BackPressureBoundsRegistersInUse) {
       ++consumed[r];
     };
     std::vector<ActorSpec> actors(3);
-    actors[0] = {"source", StreamKind::kCompute, {}, {0}, false, [&](int64_t) { write(0); }};
-    actors[1] = {"middle", StreamKind::kComm, {0}, {1}, false, [&](int64_t) {
+    actors[0] = {"source", StreamKind::kHostToDevice, {}, {0}, -1, [&](int64_t) { write(0); }};
+    actors[1] = {"middle", StreamKind::kComm, {0}, {1}, -1, [&](int64_t) {
                    read(0);
                    write(1);
                  }};
-    actors[2] = {"sink", StreamKind::kCompute, {1}, {}, false, [&](int64_t p) {
+    actors[2] = {"sink", StreamKind::kCompute, {1}, {}, -1, [&](int64_t p) {
                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
                    read(1);
                    std::lock_guard<std::mutex> lock(mu);
@@ -56,7 +56,7 @@ TEST(Graph, BackPressureBoundsRegistersInUse) {
       EXPECT_LE(system.peak_in_use()[r], regst_num) << "register " << r;
       EXPECT_LE(most[r], regst_num) << "register " << r;
     }
-    // The producer runs ahead as far as the slots let it, no further.
+    // The producer (on a stream of its own) runs ahead as far as the slots let it, no further.
     EXPECT_EQ(system.peak_in_use()[1], regst_num);
   }
 }
@@ -72,11 +72,11 @@ TEST(Graph, OrderedActorsKeepTheirOrder) {
   };
   std::vector<ActorSpec> actors(3);
   // "slow" feeds the first ordered actor; the second is ready at once.
-  actors[0] = {"slow", StreamKind::kCompute, {}, {0}, false, [&](int64_t) {
+  actors[0] = {"slow", StreamKind::kCompute, {}, {0}, -1, [&](int64_t) {
                  std::this_thread::sleep_for(std::chrono::milliseconds(5));
                }};
-  actors[1] = {"first", StreamKind::kComm, {0}, {}, true, [&](int64_t p) { log("first" + std::to_string(p)); }};
-  actors[2] = {"second", StreamKind::kComm, {}, {}, true, [&](int64_t p) { log("second" + std::to_string(p)); }};
+  actors[1] = {"first", StreamKind::kComm, {0}, {}, 0, [&](int64_t p) { log("first" + std::to_string(p)); }};
+  actors[2] = {"second", StreamKind::kComm, {}, {}, 0, [&](int64_t p) { log("second" + std::to_string(p)); }};
   ActorSystem system(vm::device(), actors, {2});
   system.run(2);
   EXPECT_EQ(order, (std::vector<std::string>{"first0", "second0", "first1", "second1"}));
@@ -85,11 +85,11 @@ TEST(Graph, OrderedActorsKeepTheirOrder) {
 TEST(Graph, ActErrorsAreRaisedAfterEveryActRan) {
   std::atomic<int> ran{0};
   std::vector<ActorSpec> actors(2);
-  actors[0] = {"bad", StreamKind::kCompute, {}, {0}, false, [&](int64_t) {
+  actors[0] = {"bad", StreamKind::kCompute, {}, {0}, -1, [&](int64_t) {
                  ++ran;
                  throw std::invalid_argument("[bad] broken");
                }};
-  actors[1] = {"after", StreamKind::kComm, {0}, {}, true, [&](int64_t) { ++ran; }};
+  actors[1] = {"after", StreamKind::kComm, {0}, {}, 0, [&](int64_t) { ++ran; }};
   ActorSystem system(vm::device(), actors, {1});
   EXPECT_THROW(
       {
@@ -102,7 +102,7 @@ TEST(Graph, ActErrorsAreRaisedAfterEveryActRan) {
       },
       std::invalid_argument);
   EXPECT_EQ(ran.load(), 6);
-  EXPECT_THROW(ActorSystem(vm::device(), {{"x", StreamKind::kCompute, {}, {0}, false, {}}}, {0}), std::invalid_argument);
+  EXPECT_THROW(ActorSystem(vm::device(), {{"x", StreamKind::kCompute, {}, {0}, -1, {}}}, {0}), std::invalid_argument);
 }
 
 // The memory plan on a chain t0 -> t1 -> t2 -> t3: r0 (t0 -> t1) and r2 (t2 -> t3) never

@@ -1,0 +1,112 @@
+"""Graph mode on one process: compiling, recompiling for new shapes, eager code and
+checkpoints between calls, errors while tracing and on bad input."""
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn as nn
+import meshflow.nn.functional as F
+
+def placement():
+    return mf.placement("cpu", ranks=[0])
+
+
+def model_and_opt():
+    mf.manual_seed(0)
+    m = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+    m.to_global(placement(), mf.sbp.broadcast)
+    return m, mf.optim.SGD(m.parameters(), lr=0.1)
+
+
+class Step(nn.Graph):
+    def __init__(self, model, opt=None):
+        super().__init__()
+        self.model = model
+        if opt is not None:
+            self.add_optimizer(opt)
+
+    def build(self, x, y):
+        loss = F.cross_entropy(self.model(x), y)
+        loss.backward()
+        return loss
+
+
+def data(rows, seed=0):
+    rng = np.random.default_rng(seed)
+    x = mf.tensor(rng.standard_normal((rows, 4)).astype(np.float32), placement=placement(), sbp=mf.sbp.broadcast)
+    y = mf.tensor(rng.integers(0, 3, rows).astype(np.int64), placement=placement(), sbp=mf.sbp.broadcast)
+    return x, y
+
+
+def test_recompiles_for_new_shapes_and_keeps_state_shared(tmp_path):
+    model, opt = model_and_opt()
+    step = Step(model, opt)
+    before = model[0].weight.numpy().copy()
+    step(*data(5))
+    assert not np.array_equal(model[0].weight.numpy(), before)  # eager sees the update
+    assert model[0].weight.grad is None
+    first = step._last
+    step(*data(7))                                                # new shape: compiles again
+    assert step._last is not first
+    step(*data(5, seed=1))                                        # cached plan
+    assert step._last is first
+    # Eager code between calls, and checkpoints around them.
+    with mf.no_grad():
+        model[0].weight.data = model[0].weight * 0.5
+    mf.save({"model": model.state_dict()}, str(tmp_path / "ckpt"))
+    expected = step(*data(5, seed=2)).numpy()
+    state = mf.load(str(tmp_path / "ckpt"), placement=placement(), sbp=mf.sbp.broadcast)
+    model.load_state_dict(state["model"])
+    assert np.allclose(step(*data(5, seed=2)).numpy(), expected)
+    assert "matmul" in repr(step) and "boxing" in step.explain()
+
+
+def test_evaluation_graph_without_backward(tmp_path):
+    model, _ = model_and_opt()
+
+    class Eval(nn.Graph):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+
+        def build(self, x):
+            return self.model(x).softmax(dim=1)
+
+    x, _ = data(3)
+    expected = model(x).softmax(dim=1).numpy()
+    g = Eval()
+    np.testing.assert_allclose(g(x).numpy(), expected, rtol=1e-6)
+    g.to_dot(str(tmp_path / "g.dot"))
+    assert (tmp_path / "g.dot").read_text().startswith("digraph")
+
+
+def test_error_while_tracing_names_the_line_of_build():
+    model, _ = model_and_opt()
+
+    class Bad(nn.Graph):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+
+        def build(self, x):
+            h = self.model(x)
+            return x.matmul(h)  # [3, 4] @ [3, 3]
+
+    x, _ = data(3)
+    with pytest.raises(ValueError, match=r"\[matmul\].*test_graph.py:\d+: return x.matmul\(h\)"):
+        Bad()(x)
+    # The trace left nothing behind: the model still works eagerly.
+    assert model(x).numpy().shape == (3, 3)
+
+
+def test_bad_input_is_refused():
+    model, opt = model_and_opt()
+    step = Step(model, opt)
+    x, y = data(4)
+    with pytest.raises(TypeError, match="global"):
+        step(mf.tensor(np.zeros((4, 4), np.float32)), y)
+    with pytest.raises(RuntimeError, match="lazy"):
+        class Reads(Step):
+            def build(self, x, y):
+                return self.model(x).sum() + float(self.model(x).sum().item())
+        Reads(model)(x, y)
