@@ -48,6 +48,9 @@ def main():
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--block", type=int, default=128)
     ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--graph", action="store_true",
+                    help="also time the step in graph mode (mf.nn.Graph) in the same run, beside eager, with the "
+                         "compile time, the memory plan and the peak memory of each mode")
     args = ap.parse_args()
     d, tp, pp = map(int, args.layout.split("x"))
     world = mf.env.get_world_size()
@@ -57,34 +60,64 @@ def main():
     rank = mf.env.get_rank()
     cfg = Config(vocab_size=data.VOCAB_SIZE, block_size=args.block, n_layer=args.layers, n_head=args.heads,
                  n_embd=args.hidden)
-    mf.manual_seed(0)
-    model = GPT(cfg).to_global(placement, parameter_sbp)
-    params = model.parameters()
-    n_params = sum(p.numel() for p in params)
-    opt = mf.optim.AdamW(params, lr=1e-3, betas=(0.9, 0.95), weight_decay=0.1)
-    times, sent = [], []
-    for step in range(args.steps + 3):
-        x, y = data.get_batch(step, args.batch, args.block, 0, rank // tp, d)
-        start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
-        xs = mf.from_numpy(x).to_global(placement=placement, sbp=input_sbp())
-        ys = mf.from_numpy(y).to_global(placement=placement, sbp=input_sbp())
-        loss = model(xs, ys)
-        loss.backward()
-        opt.step()
-        opt.zero_grad()
-        loss.item()
-        if step >= 3:
-            times.append(time.perf_counter() - start)
-            sent.append(mf.comm_stats()["bytes_sent"] - before)
-    step_s = statistics.median(times)
     tokens = args.batch * args.block
-    theory = theoretical_bytes(d, tp, n_params, cfg, args.batch)
-    if rank == 0:
-        threads = os.environ.get("OMP_NUM_THREADS", "unset")
-        print(f"gpt_bench layout={args.layout} ranks={world} threads/rank={threads} params={n_params:,} "
-              f"L={cfg.n_layer} H={cfg.n_head} C={cfg.n_embd} T={cfg.block_size} B={args.batch}")
-        print(f"  step {step_s * 1e3:8.1f} ms   tokens/s {tokens / step_s:9.0f}   comm bytes/step (rank 0) "
-              f"{statistics.median(sent) / 1e6:8.2f} MB   theory {theory / 1e6:8.2f} MB")
+    for mode in (["eager", "graph"] if args.graph else ["eager"]):
+        mf.manual_seed(0)
+        model = GPT(cfg).to_global(placement, parameter_sbp)
+        params = model.parameters()
+        n_params = sum(p.numel() for p in params)
+        opt = mf.optim.AdamW(params, lr=1e-3, betas=(0.9, 0.95), weight_decay=0.1)
+        step_graph = None
+        if mode == "graph":
+            class Step(mf.nn.Graph):
+                def __init__(self):
+                    super().__init__()
+                    self.model = model
+                    self.add_optimizer(opt)
+
+                def build(self, x, y):
+                    loss = self.model(x, y)
+                    loss.backward()
+                    return loss
+            step_graph = Step()
+        mf.synchronize()
+        mf.reset_peak_memory_stats()
+        times, sent = [], []
+        for step in range(args.steps + 3):
+            x, y = data.get_batch(step, args.batch, args.block, 0, rank // tp, d)
+            start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
+            xs = mf.from_numpy(x).to_global(placement=placement, sbp=input_sbp())
+            ys = mf.from_numpy(y).to_global(placement=placement, sbp=input_sbp())
+            if step_graph is not None:
+                loss = step_graph(xs, ys)
+            else:
+                loss = model(xs, ys)
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+            loss.item()
+            if step >= 3:
+                times.append(time.perf_counter() - start)
+                sent.append(mf.comm_stats()["bytes_sent"] - before)
+        step_s = statistics.median(times)
+        theory = theoretical_bytes(d, tp, n_params, cfg, args.batch)
+        peak = mf.memory_stats()["cpu"]["peak_bytes"]
+        if rank == 0:
+            threads = os.environ.get("OMP_NUM_THREADS", "unset")
+            print(f"gpt_bench {mode} layout={args.layout} ranks={world} threads/rank={threads} params={n_params:,} "
+                  f"L={cfg.n_layer} H={cfg.n_head} C={cfg.n_embd} T={cfg.block_size} B={args.batch}")
+            print(f"  step {step_s * 1e3:8.1f} ms   tokens/s {tokens / step_s:9.0f}   comm bytes/step (rank 0) "
+                  f"{statistics.median(sent) / 1e6:8.2f} MB   theory {theory / 1e6:8.2f} MB   peak memory "
+                  f"{peak / 1e6:8.1f} MB")
+            if step_graph is not None:
+                st, mem = step_graph.compile_stats(), step_graph.memory_plan()
+                print(f"  compile {st['compile_ms']:.1f} ms for {st['traced_nodes']} traced nodes "
+                      f"({st['compile_ms'] * 1e3 / st['traced_nodes']:.1f} us per node) -> {st['graph_nodes']} nodes, "
+                      f"{st['boxing_nodes']} boxing, {st['tasks']} tasks; boxing {st['graph_boxing_bytes']} B "
+                      f"(eager's choices {st['eager_boxing_bytes']} B)")
+                print(f"  arena {mem['arena_bytes'] / 1e6:.2f} MB, max-live bound {mem['max_live_bytes'] / 1e6:.2f} MB "
+                      f"({mem['arena_bytes'] / max(1, mem['max_live_bytes']):.3f}x), no reuse "
+                      f"{mem['no_reuse_bytes'] / 1e6:.2f} MB")
 
 
 if __name__ == "__main__":
