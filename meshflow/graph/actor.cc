@@ -74,12 +74,11 @@ void ActorSystem::try_act(int a) {
       if (!error_) error_ = std::current_exception();
     }
     if (trace) vm::record_span(spec.name, spec.stream, start, vm::now_us());
-    completed(a, piece);
+    completed(a);
   });
 }
 
-void ActorSystem::completed(int a, int64_t piece) {
-  (void)piece;
+void ActorSystem::completed(int a) {
   std::lock_guard<std::mutex> lock(mu_);
   ActorState& s = state_[a];
   const ActorSpec& spec = actors_[a];

@@ -82,7 +82,7 @@ class ActorSystem {
   int64_t min_read(const RegisterState& r) const;
   // Starts actor a's next piece if it may act now. Requires mu_.
   void try_act(int a);
-  void completed(int a, int64_t piece);
+  void completed(int a);  // on a's stream worker, after its act
 
   device::Device& device_;
   std::vector<ActorSpec> actors_;

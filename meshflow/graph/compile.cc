@@ -60,15 +60,6 @@ struct Use {
   std::optional<boxing::Layout> sink;
 };
 
-// What a kernel task keeps (KernelContext holds references into it).
-struct KernelCall {
-  Attrs attrs;
-  std::vector<TensorMeta> inputs;
-  std::vector<Box> input_boxes;
-  std::vector<TensorMeta> outputs;
-  std::vector<Box> output_boxes;
-};
-
 }  // namespace
 
 int64_t plan_arena(const std::vector<RegisterUse>& registers, const std::function<bool(int, int)>& ordered,
@@ -124,8 +115,7 @@ int64_t max_live_bytes(const std::vector<RegisterUse>& registers, int tasks) {
 
 struct CompiledGraph::Impl {
   LogicalGraph traced;
-  LogicalGraph phys;  // after the passes: op nodes carry their chosen signature
-  std::vector<const boxing::Plan*> plans;  // per phys node (boxing nodes)
+  LogicalGraph phys;  // after the passes: op nodes carry their chosen signature, boxing nodes their plan
   std::vector<std::string> reasons;        // explain(), one per boxing node the compiler placed
 
   // This rank's plan.
@@ -152,6 +142,7 @@ struct CompiledGraph::Impl {
   std::vector<Register> registers;
   std::vector<Task> tasks;
   std::shared_ptr<void> arena;
+  int64_t arena_bytes = 0;
   std::unique_ptr<ActorSystem> actors;
 
   Tensor input_of(const Ref& r) const {
@@ -172,9 +163,8 @@ struct CompiledGraph::Impl {
     if (!arena || t.nbytes() == 0) return false;
     const char* p = static_cast<const char*>(t.data());
     const char* base = static_cast<const char*>(arena.get());
-    return p >= base && p < base + memory_arena_bytes;
+    return p >= base && p < base + arena_bytes;
   }
-  int64_t memory_arena_bytes = 0;
 
   // Puts a task's results into its registers: persistent ones keep the tensor (cloned when
   // it lies in the arena, which the next run reuses); the others are copied into their
@@ -215,20 +205,21 @@ struct CompiledGraph::Impl {
     {
       PlannedAllocations planned(slots_of(task));
       if (node.kind == NodeKind::kOp) {
-        const KernelCall& c = *task.call;
         try {
-          outs = node.op->kernel(in, KernelContext{c.attrs, c.inputs, c.input_boxes, c.outputs, c.output_boxes});
+          outs = node.op->kernel(in, task.call->context());
         } catch (const std::exception& e) {
-          // Zeros of the right sizes, so that the collectives after it still move what the
-          // other ranks expect; the error is raised after the run.
-          for (int r : task.outputs) registers[r].value = Tensor::zeros(registers[r].meta.shape, registers[r].meta.dtype);
+          // Results of the right sizes (zeros; slots keep what they hold), so that the acts
+          // after it still move what the other ranks expect; the error is raised after the run.
+          for (int r : task.outputs) {
+            if (registers[r].persistent) registers[r].value = Tensor::zeros(registers[r].meta.shape, registers[r].meta.dtype);
+          }
           const std::string what = e.what();
           if (what.rfind("[" + node.name + "]", 0) == 0) throw;
           op_error(node.name, what);
         }
       } else {
         const Value& v = phys.values[node.outputs[0]];
-        outs.push_back(boxing::execute(*plans[task.node], v.shape, in[0]));
+        outs.push_back(boxing::execute(*node.plan, v.shape, in[0]));
       }
     }
     store(task, outs);
@@ -399,22 +390,19 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     p.values.push_back(Value{like.shape, like.dtype, layout, producer, index});
     return static_cast<int>(p.values.size()) - 1;
   };
-  auto add_boxing = [&](int nv, const boxing::Layout& to, bool user, const std::string& why) {
+  auto add_boxing = [&](int nv, const boxing::Layout& to, const std::string& why) {
     const Value from = p.values[nv];  // a copy: add_value below may move the vector
     Node node{NodeKind::kBoxing, "to_global", {nv}, {}};
     node.to = to;
-    node.user = user;
-    const int id = static_cast<int>(p.nodes.size());
-    const int out = add_value(from, to, id, 0);
+    const int out = add_value(from, to, static_cast<int>(p.nodes.size()), 0);
     node.outputs.push_back(out);
-    m.plans.resize(p.nodes.size() + 1, nullptr);
-    m.plans[id] = &boxing::cached_plan(from.shape, from.dtype, from.layout, to);
-    p.nodes.push_back(std::move(node));
-    if (!why.empty()) {
+    node.plan = &boxing::cached_plan(from.shape, from.dtype, from.layout, to);
+    if (!node.plan->steps.empty()) {
       m.reasons.push_back("%" + std::to_string(out) + " = to_global(%" + std::to_string(nv) + "): " +
-                          from.layout.str() + " -> " + to.str() + ", " + std::to_string(m.plans[id]->cost) +
-                          " bytes (" + m.plans[id]->str() + "); " + why);
+                          from.layout.str() + " -> " + to.str() + ", " + std::to_string(node.plan->cost) +
+                          " bytes (" + node.plan->str() + "); " + why);
     }
+    p.nodes.push_back(std::move(node));
     return out;
   };
   // `nv` in `want`, through a shared conversion when its layout differs.
@@ -425,7 +413,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     const auto key = std::make_pair(nv, want.str());
     auto it = conversions.find(key);
     if (it != conversions.end()) return it->second;
-    const int out = add_boxing(nv, want, false, why());
+    const int out = add_boxing(nv, want, why());
     conversions.emplace(key, out);
     return out;
   };
@@ -454,10 +442,9 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       copy.inputs.push_back(new_id[alias[node.inputs[0]]]);
     }
     const int id = static_cast<int>(p.nodes.size());
-    m.plans.resize(p.nodes.size() + 1, nullptr);
     if (node.kind == NodeKind::kBoxing) {
       const Value& from = p.values[copy.inputs[0]];
-      m.plans[id] = &boxing::cached_plan(from.shape, from.dtype, from.layout, *node.to);
+      copy.plan = &boxing::cached_plan(from.shape, from.dtype, from.layout, *node.to);
     }
     for (size_t k = 0; k < node.outputs.size(); ++k) {
       const int v = node.outputs[k];
@@ -475,7 +462,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     p.writes.emplace_back(var, in_layout(new_id[alias[v]], g.values[g.variable_values[var]].layout,
                                          [&] { return "the new value of " + g.variables[var].name; }));
   }
-  for (size_t n = 0; n < p.nodes.size(); ++n) stats_.boxing_nodes += p.nodes[n].kind == NodeKind::kBoxing;
+  for (const Node& node : p.nodes) stats_.boxing_nodes += node.kind == NodeKind::kBoxing && !node.plan->steps.empty();
   stats_.graph_nodes = static_cast<int>(p.nodes.size());
 
   // 4. This rank's tasks and registers.
@@ -503,7 +490,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     Impl::Task task;
     task.node = static_cast<int>(n);
     for (int v : node.inputs) task.inputs.push_back(m.refs[v]);
-    if (node.kind == NodeKind::kBoxing && m.plans[n]->steps.empty()) {
+    if (node.kind == NodeKind::kBoxing && node.plan->steps.empty()) {
       m.refs[node.outputs[0]] = m.refs[node.inputs[0]];  // same local data
       if (persistent[node.outputs[0]] && !persistent[node.inputs[0]] && m.refs[node.inputs[0]].kind == Impl::Ref::kRegister) {
         m.registers[m.refs[node.inputs[0]].index].persistent = true;
@@ -582,7 +569,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   memory_.arena_bytes = plan_arena(uses_of, ordered, offsets);
   memory_.max_live_bytes = max_live_bytes(uses_of, static_cast<int>(T));
   memory_.registers = static_cast<int>(m.registers.size());
-  m.memory_arena_bytes = memory_.arena_bytes;
+  m.arena_bytes = memory_.arena_bytes;
   m.arena = vm::device().allocate(static_cast<size_t>(memory_.arena_bytes));
   for (size_t i = 0; i < planned.size(); ++i) {
     Impl::Register& reg = m.registers[planned[i]];
@@ -679,37 +666,13 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
 std::vector<int> CompiledGraph::peak_register_use() const { return impl_->actors->peak_in_use(); }
 
 std::string CompiledGraph::str() const {
-  const Impl& m = *impl_;
-  const LogicalGraph& p = m.phys;
   std::ostringstream s;
   s << "graph: " << stats_.traced_nodes << " traced nodes -> " << stats_.graph_nodes << " nodes (" << stats_.boxing_nodes
-    << " boxing), " << stats_.tasks << " tasks on rank " << comm::world_rank() << "; boxing " << stats_.graph_boxing_bytes
-    << " bytes (eager's choices: " << stats_.eager_boxing_bytes << "); arena " << memory_.arena_bytes
-    << " bytes (no reuse " << memory_.no_reuse_bytes << ", max live " << memory_.max_live_bytes << ")\n";
-  for (size_t n = 0; n < p.nodes.size(); ++n) {
-    const Node& node = p.nodes[n];
-    s << "  ";
-    for (size_t i = 0; i < node.outputs.size(); ++i) s << (i ? ", " : "") << "%" << node.outputs[i];
-    s << " = " << node.name << "(";
-    for (size_t i = 0; i < node.inputs.size(); ++i) s << (i ? ", " : "") << "%" << node.inputs[i];
-    s << ")";
-    if (node.kind == NodeKind::kOp) s << "  " << node.signature.str();
-    if (node.kind == NodeKind::kInput) s << "  " << p.values[node.outputs[0]].layout.str();
-    if (node.kind == NodeKind::kBoxing) {
-      s << "  -> " << node.to->str() << (node.user ? " (user)" : "") << ": ";
-      const boxing::Plan& plan = *m.plans[n];
-      if (plan.steps.empty()) s << "no data moves";
-      for (size_t i = 0; i < plan.steps.size(); ++i) {
-        s << (i ? ", " : "") << boxing::step_kind_name(plan.steps[i].kind);
-      }
-      s << ", " << plan.cost << " bytes";
-    }
-    const Value& v = p.values[node.outputs[0]];
-    s << "  [";
-    for (size_t i = 0; i < v.shape.size(); ++i) s << (i ? ", " : "") << v.shape[i];
-    s << "] " << dtype_name(v.dtype) << "\n";
-  }
-  return s.str();
+    << " boxing that move data), " << stats_.tasks << " tasks on rank " << comm::world_rank() << "; boxing "
+    << stats_.graph_boxing_bytes << " bytes (eager's choices: " << stats_.eager_boxing_bytes << "); arena "
+    << memory_.arena_bytes << " bytes (no reuse " << memory_.no_reuse_bytes << ", max live " << memory_.max_live_bytes
+    << ")\n";
+  return s.str() + impl_->phys.str();
 }
 
 std::string CompiledGraph::explain() const {
@@ -729,7 +692,7 @@ std::string CompiledGraph::dot() const {
     const Node& node = p.nodes[n];
     s << "  n" << n << " [label=\"" << node.name;
     if (node.kind == NodeKind::kOp) s << "\\n" << node.signature.str();
-    if (node.kind == NodeKind::kBoxing) s << "\\n-> " << node.to->nd_sbp.size() << "-d " << node.to->str() << "\\n" << impl_->plans[n]->cost << " bytes";
+    if (node.kind == NodeKind::kBoxing) s << "\\n-> " << node.to->str() << "\\n" << node.plan->cost << " bytes";
     s << "\"";
     if (node.kind == NodeKind::kBoxing) s << ", shape=box, style=filled, fillcolor=orange";
     if (node.kind == NodeKind::kInput) s << ", shape=ellipse";

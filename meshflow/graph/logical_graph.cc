@@ -5,7 +5,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "meshflow/comm/comm.h"
 #include "meshflow/ops/op.h"
 
 namespace mf::graph {
@@ -33,23 +32,32 @@ std::string meta_str(const Value& v) {
 
 std::string LogicalGraph::str() const {
   std::ostringstream s;
-  for (size_t n = 0; n < nodes.size(); ++n) {
-    const Node& node = nodes[n];
+  for (const Node& node : nodes) {
     s << "  ";
     for (size_t i = 0; i < node.outputs.size(); ++i) s << (i ? ", " : "") << value_name(node.outputs[i]);
     s << " = " << node.name << "(";
     for (size_t i = 0; i < node.inputs.size(); ++i) s << (i ? ", " : "") << value_name(node.inputs[i]);
     s << ")";
+    if (node.kind == NodeKind::kInput) s << "  " << values[node.outputs[0]].layout.str();
     if (node.kind == NodeKind::kOp) s << "  " << node.signature.str();
-    if (node.kind == NodeKind::kBoxing) s << "  -> " << node.to->str() << (node.user ? " (user)" : "");
-    if (!node.outputs.empty()) s << "  " << meta_str(values[node.outputs[0]]);
-    s << "\n";
+    if (node.kind == NodeKind::kBoxing) {
+      s << "  -> " << node.to->str() << (node.user ? " (user)" : "");
+      if (node.plan) {
+        s << ": ";
+        if (node.plan->steps.empty()) s << "no data moves";
+        for (size_t i = 0; i < node.plan->steps.size(); ++i) {
+          s << (i ? ", " : "") << boxing::step_kind_name(node.plan->steps[i].kind);
+        }
+        s << ", " << node.plan->cost << " bytes";
+      }
+    }
+    s << "  " << meta_str(values[node.outputs[0]]) << "\n";
   }
   return s.str();
 }
 
 bool Tracer::is_lazy(const Tensor& t) {
-  if (t.is_ready() == false) return false;
+  if (!t.is_ready()) return false;
   const std::exception_ptr e = t.storage()->error();
   if (!e) return false;
   try {
@@ -83,7 +91,7 @@ void Tracer::add_variable(VariableSlot slot) {
   }
   const int index = static_cast<int>(graph_.variables.size());
   variable_originals_.push_back(current.detach());  // the value, not the handle
-  graph_.variable_values.push_back(add_input(current.global(), InputKind::kVariable, index, slot.name));
+  graph_.variable_values.push_back(add_input(current.global(), InputKind::kVariable, index, slot.name, true));
   graph_.variables.push_back(std::move(slot));
 }
 
@@ -128,28 +136,22 @@ Var Tracer::argument(const Var& example) {
                                 " is not a global tensor; graph mode runs on global tensors (to_global first)");
   }
   const int index = static_cast<int>(graph_.arguments.size());
-  const GlobalTensor& g = example.global();
-  Value v{g.shape(), g.dtype(), g.layout(), -1, 0};
-  graph_.values.push_back(v);
-  const int id = static_cast<int>(graph_.values.size()) - 1;
-  Node node{NodeKind::kInput, "argument " + std::to_string(index), {}, {id}};
-  node.input_kind = InputKind::kArgument;
-  node.input_index = index;
-  graph_.values[id].producer = static_cast<int>(graph_.nodes.size());
-  graph_.nodes.push_back(std::move(node));
+  const int id = add_input(example.global(), InputKind::kArgument, index, "argument " + std::to_string(index), false);
   graph_.arguments.push_back(id);
   return Var(lazy(id));
 }
 
-int Tracer::add_input(const GlobalTensor& t, InputKind kind, int index, const std::string& name) {
+int Tracer::add_input(const GlobalTensor& t, InputKind kind, int index, const std::string& name, bool bind) {
   graph_.values.push_back(Value{t.shape(), t.dtype(), t.layout(), static_cast<int>(graph_.nodes.size()), 0});
   const int id = static_cast<int>(graph_.values.size()) - 1;
   Node node{NodeKind::kInput, name, {}, {id}};
   node.input_kind = kind;
   node.input_index = index;
   graph_.nodes.push_back(std::move(node));
-  value_ids_[t.local().storage().get()] = id;
-  storages_.push_back(t.local().storage());
+  if (bind) {
+    value_ids_[t.local().storage().get()] = id;
+    storages_.push_back(t.local().storage());
+  }
   return id;
 }
 
@@ -163,7 +165,7 @@ int Tracer::value_of(const GlobalTensor& t) {
   }
   const int index = static_cast<int>(graph_.constants.size());
   graph_.constants.push_back(t);
-  return add_input(t, InputKind::kConstant, index, "constant " + std::to_string(index));
+  return add_input(t, InputKind::kConstant, index, "constant " + std::to_string(index), true);
 }
 
 GlobalTensor Tracer::lazy(int value) {

@@ -67,6 +67,7 @@ struct Node {
   // planning (the compiler drops those and places conversions where its choice needs them).
   std::optional<boxing::Layout> to;
   bool user = false;
+  const boxing::Plan* plan = nullptr;  // in a compiled graph (cached plans live for the process)
 };
 
 // A state slot the step reads and may replace: a parameter, an optimizer's moment.
@@ -87,7 +88,9 @@ struct LogicalGraph {
   std::vector<std::pair<int, int>> writes;        // (variable, value id of its new value)
   std::vector<std::function<void()>> before_run;  // host-side bookkeeping (optimizer counts)
 
-  // One line per node: "%7 = matmul(%3, %5) (S(0), B) -> S(0)  [2, 64] f32", inputs first.
+  // One line per node, in order: "%7 = matmul(%3, %5)  (S(0)), (B) -> (S(0))  [2, 64] float32";
+  // inputs with their layout, boxing nodes with their target (and, compiled, their steps
+  // and bytes).
   std::string str() const;
 };
 
@@ -140,7 +143,9 @@ class Tracer : public OpTracer, public ConversionTracer {
 
  private:
   int value_of(const GlobalTensor& t);  // a known value, or a new constant
-  int add_input(const GlobalTensor& t, InputKind kind, int index, const std::string& name);
+  // A new input node (and its value) with t's metadata; `t`'s storage stands for it when
+  // `bind`, as a variable's or a constant's does (an argument is a lazy stand-in instead).
+  int add_input(const GlobalTensor& t, InputKind kind, int index, const std::string& name, bool bind);
   GlobalTensor lazy(int value);
   void restore();
 

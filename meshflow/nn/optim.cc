@@ -184,9 +184,8 @@ void AdamW::set_counters(const std::vector<int64_t>& counters) {
   std::copy(counters.begin() + 1, counters.end(), param_steps_.begin());
 }
 
-// Every parameter steps: the graph updates all of them (a parameter without a gradient
-// in the traced step keeps its count, but a graph traced without its gradient never
-// updates it, so its count is unused).
+// As step() counts: a graph steps every parameter that had a gradient when it was traced,
+// and the others' counts are read by no update.
 void AdamW::count_step() {
   ++steps_;
   for (int64_t& s : param_steps_) ++s;

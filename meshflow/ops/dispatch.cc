@@ -180,16 +180,6 @@ std::vector<Box> whole_boxes(const std::vector<TensorMeta>& metas) {
   return boxes;
 }
 
-// What a kernel instruction keeps of its call until it runs (KernelContext holds references).
-struct KernelCall {
-  Attrs attrs;
-  std::vector<TensorMeta> inputs;
-  std::vector<Box> input_boxes;
-  std::vector<TensorMeta> outputs;
-  std::vector<Box> output_boxes;
-  KernelContext context() const { return KernelContext{attrs, inputs, input_boxes, outputs, output_boxes}; }
-};
-
 thread_local std::shared_ptr<const std::function<std::string(const std::string&)>> restatement;
 thread_local OpTracer* tracer = nullptr;
 thread_local std::shared_ptr<const AttrsSource> attrs_source;

@@ -45,6 +45,17 @@ struct KernelContext {
   const std::vector<Box>& output_boxes;
 };
 
+// What a kernel call keeps from planning until it runs (KernelContext holds references
+// into it): the eager VM's instructions and graph mode's tasks both hold one.
+struct KernelCall {
+  Attrs attrs;
+  std::vector<TensorMeta> inputs;
+  std::vector<Box> input_boxes;
+  std::vector<TensorMeta> outputs;
+  std::vector<Box> output_boxes;
+  KernelContext context() const { return KernelContext{attrs, inputs, input_boxes, outputs, output_boxes}; }
+};
+
 // What an op's gradient sees: the call's attributes, inputs and outputs (detached), and one
 // gradient per output (zeros where none arrived). Global or local like the call.
 struct GradContext {

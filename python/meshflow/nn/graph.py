@@ -22,6 +22,7 @@ call). Set an optimizer's lr between calls as in eager code: it is read at every
 Graph mode runs global tensors (placements and SBP); random ops draw the same values at
 every run (their seed is fixed when traced).
 """
+import linecache
 import sys
 import traceback
 
@@ -41,8 +42,7 @@ def _flatten(outputs):
 class Graph:
     def __init__(self):
         self._optimizers = []
-        self._compiled = {}  # input metas -> _C.CompiledGraph
-        self._structures = {}
+        self._compiled = {}  # input metas -> (_C.CompiledGraph, the structure of build's outputs)
         self._last = None
 
     def add_optimizer(self, optimizer):
@@ -65,13 +65,11 @@ class Graph:
 
     def __call__(self, *args):
         key = self._key(args)
-        compiled = self._compiled.get(key)
-        if compiled is None:
-            compiled = self._compile(args)
-            self._compiled[key] = compiled
+        if key not in self._compiled:
+            self._compiled[key] = self._compile(args)
+        compiled, kind = self._compiled[key]
         self._last = compiled
         outputs = [Tensor(o) for o in compiled.run([a._impl for a in args])]
-        kind = self._structures[key]
         return outputs[0] if kind is None else kind(outputs)
 
     def _compile(self, args):
@@ -91,8 +89,7 @@ class Graph:
         except Exception as e:
             tracer.abandon()
             raise _with_build_location(e, type(self).build) from None
-        self._structures[self._key(args)] = kind
-        return tracer.finish([o._impl for o in flat])
+        return tracer.finish([o._impl for o in flat]), kind
 
     def _compiled_last(self):
         if self._last is None:
@@ -131,7 +128,6 @@ def _with_build_location(error, build):
             where = (code.co_filename, line)
     if where is None:
         return error
-    import linecache
     text = linecache.getline(where[0], where[1]).strip()
     message = f"{error} (while tracing build, {where[0]}:{where[1]}: {text})"
     try:

@@ -89,6 +89,8 @@ def test_training_step_equals_eager(name, tensor_parallel, optimizer, world):
         np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-6)
     stats = step.compile_stats()
     assert stats["graph_boxing_bytes"] <= stats["eager_boxing_bytes"]
+    # Every boxing node that moves data is explained, and only those.
+    assert step.explain().count("\n  %") == stats["boxing_nodes"]
     plan = step.memory_plan()
     assert plan["max_live_bytes"] <= plan["arena_bytes"] <= plan["no_reuse_bytes"]
 
