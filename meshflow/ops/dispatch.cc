@@ -14,6 +14,12 @@
 namespace mf {
 namespace {
 
+size_t hash_meta(const TensorMeta& m) {
+  size_t h = static_cast<size_t>(m.dtype);
+  for (int64_t d : m.shape) h = h * 1000003 + std::hash<int64_t>()(d);
+  return h;
+}
+
 struct PlanKey {
   const OpDef* op;
   Attrs attrs;
@@ -31,10 +37,7 @@ struct PlanKey {
 struct PlanKeyHash {
   size_t operator()(const PlanKey& k) const {
     size_t h = std::hash<const void*>()(k.op) ^ k.attrs.hash() * 31;
-    for (const TensorMeta& m : k.inputs) {
-      for (int64_t d : m.shape) h = h * 1000003 + std::hash<int64_t>()(d);
-      h = h * 131 + static_cast<size_t>(m.dtype);
-    }
+    for (const TensorMeta& m : k.inputs) h = h * 131 + hash_meta(m);
     for (const NdSbp& s : k.sbps) h = h * 1000003 + hash_value(s);
     h = h * 31 + k.placement.hash();
     for (const auto& o : k.constraints.outputs) h = h * 131 + (o ? hash_value(*o) : 0);
@@ -75,6 +78,53 @@ class PlanCache {
 
 PlanCache& cache() {
   static PlanCache* c = new PlanCache;
+  return *c;
+}
+
+// A local call's kernel call by (op, attributes, input metas): its output metas are
+// inferred once, and issuing it again allocates only the instruction.
+struct LocalKey {
+  const OpDef* op;
+  Attrs attrs;
+  std::vector<TensorMeta> inputs;
+  bool operator==(const LocalKey& o) const { return op == o.op && attrs == o.attrs && inputs == o.inputs; }
+};
+
+struct LocalKeyHash {
+  size_t operator()(const LocalKey& k) const {
+    size_t h = std::hash<const void*>()(k.op) ^ k.attrs.hash() * 31;
+    for (const TensorMeta& m : k.inputs) h = h * 131 + hash_meta(m);
+    return h;
+  }
+};
+
+using LocalCall = std::shared_ptr<const KernelCall>;
+
+// Calls are handed out by value, so the cache may forget them: it starts again when full
+// (a loop adding a new Python number at every step must not grow it without bound).
+class LocalCallCache {
+ public:
+  LocalCall get(const LocalKey& key, const std::function<LocalCall()>& make) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = calls_.find(key);
+      if (it != calls_.end()) return it->second;
+    }
+    LocalCall call = make();
+    std::lock_guard<std::mutex> lock(mu_);
+    if (calls_.size() >= kMaxEntries) calls_.clear();
+    calls_.emplace(key, call);
+    return call;
+  }
+
+ private:
+  static constexpr size_t kMaxEntries = 4096;
+  std::mutex mu_;
+  std::unordered_map<LocalKey, LocalCall, LocalKeyHash> calls_;  // GUARDED_BY(mu_)
+};
+
+LocalCallCache& local_cache() {
+  static auto* c = new LocalCallCache;
   return *c;
 }
 
@@ -253,12 +303,17 @@ DataErrorRestatement::DataErrorRestatement(std::function<std::string(const std::
 DataErrorRestatement::~DataErrorRestatement() { restatement = previous_; }
 
 std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
-  std::vector<TensorMeta> metas;
-  metas.reserve(inputs.size());
-  for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
-  std::vector<TensorMeta> outputs = infer_outputs(op, metas, attrs);
-  auto call = std::make_shared<const KernelCall>(KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)});
-  return vm::launch(op.name, device::StreamKind::kCompute, inputs, outputs, kernel_body(op, call));
+  LocalKey key{&op, attrs, {}};
+  key.inputs.reserve(inputs.size());
+  for (const Tensor& t : inputs) key.inputs.push_back({t.shape(), t.dtype()});
+  auto make = [&] {
+    const std::vector<TensorMeta>& metas = key.inputs;
+    std::vector<TensorMeta> outputs = infer_outputs(op, metas, attrs);
+    return std::make_shared<const KernelCall>(KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)});
+  };
+  // Kernel-only attributes (random ops' seeds) change at every call: those are not cached.
+  const LocalCall call = op.kernel_only_attrs.empty() ? local_cache().get(key, make) : make();
+  return vm::launch(op.name, device::StreamKind::kCompute, inputs, call->outputs, kernel_body(op, call));
 }
 
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,

@@ -10,7 +10,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
-#include <deque>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -161,7 +160,10 @@ class CpuStream : public Stream {
       }
     }
     const auto spin = spin_time(kind_);
-    std::deque<std::function<void()>> batch;
+    // Two vectors swapped back and forth keep their capacity: no item costs an allocation,
+    // and nothing the issuing thread allocated is freed here (a free across threads takes
+    // the other thread's malloc arena lock).
+    std::vector<std::function<void()>> batch;
     while (true) {
       if (spin.count() > 0) {
         // Small ops issued in a burst arrive faster than a sleeping thread wakes (a futex
@@ -181,9 +183,9 @@ class CpuStream : public Stream {
         batch.swap(queue_);          // one lock for every item queued so far
         queued_.store(false, std::memory_order_relaxed);
       }
-      for (; !batch.empty(); batch.pop_front()) {
-        batch.front()();
-        batch.front() = nullptr;  // the work's captures go before it counts as completed
+      for (std::function<void()>& work : batch) {
+        work();
+        work = nullptr;  // the work's captures go before it counts as completed
         completed_.fetch_add(1);
         if (waiters_.load() > 0) {
           // Under the lock: a waiter between its check and its sleep holds it.
@@ -191,6 +193,7 @@ class CpuStream : public Stream {
           done_.notify_all();
         }
       }
+      batch.clear();
     }
   }
 
@@ -198,7 +201,7 @@ class CpuStream : public Stream {
   mutable std::mutex mu_;
   std::condition_variable has_work_;
   mutable std::condition_variable done_;
-  std::deque<std::function<void()>> queue_;  // GUARDED_BY(mu_)
+  std::vector<std::function<void()>> queue_;  // GUARDED_BY(mu_)
   std::atomic<bool> queued_{false};          // !queue_.empty(), read without the lock while spinning
   uint64_t launched_ = 0;                    // GUARDED_BY(mu_)
   // Written by the worker alone; read anywhere. Sequentially consistent with waiters_: a
