@@ -259,10 +259,12 @@ class Machine {
   // Chrome trace (chrome://tracing, Perfetto) to prefix.rank<N>.json.
   void write_trace() {
     if (!trace_) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    // A process that ran nothing (the launcher imports meshflow too) leaves the ranks' files.
+    if (spans_.empty()) return;
     const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");  // no MPI call: this may run after finalize
     std::ofstream out(std::string(trace_) + ".rank" + (rank ? rank : "0") + ".json");
     out << "{\"traceEvents\": [\n";
-    std::lock_guard<std::mutex> lock(mu_);
     for (size_t i = 0; i < spans_.size(); ++i) {
       const Span& s = spans_[i];
       out << (i ? ",\n" : "") << "{\"name\": \"" << s.name << "\", \"ph\": \"X\", \"pid\": " << comm::world_rank()
