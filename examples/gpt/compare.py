@@ -23,15 +23,17 @@ def main(argv=None):
         if len(run["losses"]) != len(reference):
             sys.exit(f"{run['layout']} has {len(run['losses'])} steps, the reference {len(reference)}")
     names = [r["layout"] for r in runs]
-    print("step  " + "".join(f"{n:>16s}" for n in names))
+    print(f"{'step':<14s}" + "".join(f"{n:>20s}" for n in names))
     for step in range(len(reference)):
         if step % args.every == 0 or step == len(reference) - 1:
-            print(f"{step:4d}  " + "".join(f"{r['losses'][step]:16.6f}" for r in runs))
+            print(f"{step:<14d}" + "".join(f"{r['losses'][step]:20.6f}" for r in runs))
     worst = []
     for run in runs:
         diff = max(abs(a - b) / abs(b) for a, b in zip(run["losses"], reference))
         worst.append(diff)
-    print("max rel diff vs " + names[0] + ": " + "".join(f"{w:16.2e}" for w in worst))
+    print(f"{'max rel diff':<14s}" + "".join(f"{w:20.2e}" for w in worst) + f"   (against {names[0]})")
+    if all("tokens_per_s" in r for r in runs):
+        print(f"{'tokens/s':<14s}" + "".join(f"{r['tokens_per_s']:20,.0f}" for r in runs))
     failed = [n for n, w in zip(names, worst) if w > args.tol]
     if failed:
         sys.exit(f"FAILED: {', '.join(failed)} differ from {names[0]} by more than {args.tol:g}")

@@ -60,6 +60,7 @@ def parse_args(argv=None):
     ap.add_argument("--save", help="save a checkpoint (model and optimizer) here at the end")
     ap.add_argument("--graph", action="store_true",
                     help="graph mode: the training step traced once, compiled and run by actors (mf.nn.Graph)")
+    ap.add_argument("--dot", help="with --graph: write the compiled step's graph here for Graphviz (rank 0)")
     return ap.parse_args(argv)
 
 
@@ -171,6 +172,8 @@ def train(args, placement):
         x, y = data.get_batch(step, batch, args.block, args.seed, dp_rank, d)
         if step_graph is not None:
             loss = step_graph(batch_tensor(x, placement), batch_tensor(y, placement))
+            if step == 0 and args.dot and rank == 0:
+                step_graph.to_dot(args.dot)
         else:
             loss = model(batch_tensor(x, placement), batch_tensor(y, placement))
             loss.backward()
@@ -195,7 +198,7 @@ def train(args, placement):
     val = evaluate(model, placement, args, d, batch, dp_rank)
     timed = times[1:] or times
     summary = {
-        "layout": args.layout, "ranks": d * tp, "steps": args.steps, "parameters": n_params,
+        "layout": args.layout + (" graph" if args.graph else ""), "ranks": d * tp, "steps": args.steps, "parameters": n_params,
         "first_loss": losses[0], "final_loss": losses[-1], "val_loss": val,
         "unigram_entropy": data.unigram_entropy(corpus.train),
         "tokens_per_s": tokens_per_step * len(timed) / sum(timed),
