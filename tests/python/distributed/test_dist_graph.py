@@ -89,6 +89,10 @@ def test_training_step_equals_eager(name, tensor_parallel, optimizer, world):
         np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-6)
     stats = step.compile_stats()
     assert stats["graph_boxing_bytes"] <= stats["eager_boxing_bytes"]
+    if tensor_parallel and name in ("4", "2x2"):
+        # Here choosing each signature for the producer and its consumers together moves
+        # fewer bytes than eager's op-by-op choice (2,012 against 2,340 on [4]).
+        assert stats["graph_boxing_bytes"] < stats["eager_boxing_bytes"]
     # Every boxing node that moves data is explained, and only those.
     assert step.explain().count("\n  %") == stats["boxing_nodes"]
     plan = step.memory_plan()
