@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
+#include "meshflow/ops/creation.h"
 #include "meshflow/ops/op.h"
 
 namespace mf::graph {
@@ -168,6 +170,25 @@ int Tracer::value_of(const GlobalTensor& t) {
   return add_input(t, InputKind::kConstant, index, "constant " + std::to_string(index), true);
 }
 
+namespace {
+
+// A random op's attributes at each run: the traced call for the first (tracing drew it from
+// the generator, as the first eager step would have), then a new call each time, drawn in
+// node order, which is the order of the traced (eager) program.
+std::shared_ptr<const AttrsSource> random_attrs(const Attrs& traced, const Shape& shape) {
+  auto first = std::make_shared<bool>(true);
+  return std::make_shared<const AttrsSource>([traced, numel = numel(shape), first] {
+    if (std::exchange(*first, false)) return traced;
+    const RandomCall call = next_random_call(numel);
+    Attrs attrs = traced;
+    attrs.set("seed", call.seed);
+    attrs.set("offset", call.offset);
+    return attrs;
+  });
+}
+
+}  // namespace
+
 GlobalTensor Tracer::lazy(int value) {
   const Value& v = graph_.values[value];
   const TensorMeta local = local_meta(v.shape, v.dtype, v.layout);
@@ -186,6 +207,7 @@ std::vector<GlobalTensor> Tracer::trace_op(const OpDef& op, const std::vector<Gl
   node.attrs = attrs;
   node.constraints = constraints;
   node.run_time_attrs = RunTimeAttrs::current();
+  if (op.draws_random && !node.run_time_attrs) node.run_time_attrs = random_attrs(attrs, plan.outputs[0].shape);
   node.signature = plan.signature;
   const Placement& placement = inputs.empty() ? *constraints.placement : inputs[0].placement();
   const int id = static_cast<int>(graph_.nodes.size());

@@ -267,6 +267,7 @@ OpDef random_op(const std::string& name, Sample sample) {
   };
   OpDef op = creation_op(name, random_meta, false, fill);
   op.kernel_only_attrs = {"seed", "offset"};
+  op.draws_random = true;
   return op;
 }
 

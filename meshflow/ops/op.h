@@ -83,6 +83,10 @@ struct OpDef {
   // Attributes that only the kernel reads (a random call's seed and offset): they are left
   // out of the SBP inference cache key, so calls that differ only in them share one plan.
   std::vector<std::string> kernel_only_attrs;
+  // Whether the op's values come from the generator through the attributes "seed" and
+  // "offset" (one next_random_call for its output's elements): a compiled graph then draws
+  // them anew at every run after the first, as the eager step would.
+  bool draws_random = false;
   // Whether the kernel can reject its data (an index out of range, an integer division by
   // zero): only the ranks whose part holds the bad value see it, so on global tensors every
   // rank then exchanges its verdict and all raise together. Any other exception in a

@@ -112,3 +112,32 @@ def test_bad_input_is_refused():
             def build(self, x, y):
                 return self.model(x).sum() + float(self.model(x).sum().item())
         Reads(model)(x, y)
+
+
+def test_random_ops_draw_anew_at_every_run_as_eager():
+    """Dropout and rand inside build give new values at each call, the ones the eager step
+    draws at the same point of the program (the generator advances alike in both)."""
+    p = placement()
+
+    def f(x):
+        return F.dropout(x, 0.5) + mf.rand(5, 6, placement=p, sbp=mf.sbp.broadcast)
+
+    class Noisy(nn.Graph):
+        def build(self, x):
+            return f(x)
+
+    x = mf.tensor(np.ones((5, 6), np.float32), placement=p, sbp=mf.sbp.broadcast)
+    mf.manual_seed(11)
+    expected = [f(x).numpy() for _ in range(3)]
+    mf.manual_seed(11)
+    graph = Noisy()
+    got = [graph(x).numpy() for _ in range(3)]
+    for e, g in zip(expected, got):
+        np.testing.assert_array_equal(g, e)
+    assert not np.array_equal(got[0], got[1])
+    # Eager code after the calls continues the same sequence.
+    after_graph = mf.rand(3, placement=p, sbp=mf.sbp.broadcast).numpy()
+    mf.manual_seed(11)
+    for _ in range(3):
+        f(x)
+    np.testing.assert_array_equal(after_graph, mf.rand(3, placement=p, sbp=mf.sbp.broadcast).numpy())

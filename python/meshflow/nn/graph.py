@@ -19,8 +19,8 @@ code after a call sees the updated weights, and mf.save / mf.load work as before
 
 The optimizers' step() runs after build, inside the graph (gradients are not kept after a
 call). Set an optimizer's lr between calls as in eager code: it is read at every run.
-Graph mode runs global tensors (placements and SBP); random ops draw the same values at
-every run (their seed is fixed when traced).
+Graph mode runs global tensors (placements and SBP). Random ops (rand, randn, dropout)
+draw new values at every call, the ones the eager step would draw at the same point.
 """
 import linecache
 import sys
