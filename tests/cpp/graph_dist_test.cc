@@ -7,6 +7,10 @@
 
 #include "op_check.h"
 #include "meshflow/graph/compile.h"
+#include "meshflow/graph/graph.h"
+#include "meshflow/nn/module.h"
+#include "meshflow/nn/optim.h"
+#include "meshflow/ops/creation.h"
 #include "meshflow/ops/functional.h"
 
 namespace mf {
@@ -42,6 +46,96 @@ TEST(GraphDist, MatmulStepEqualsEager) {
     EXPECT_LE(compiled.memory().arena_bytes, compiled.memory().no_reuse_bytes);
     EXPECT_GE(compiled.memory().arena_bytes, compiled.memory().max_live_bytes);
   }
+}
+
+// ---- mf::nn::Graph, the C++ mirror of mf.nn.Graph (tests/python/.../test_dist_graph.py) ----
+
+std::shared_ptr<nn::Sequential> mlp(const Placement& p, bool tensor_parallel) {
+  manual_seed(3);
+  auto model = std::make_shared<nn::Sequential>();
+  model->append(std::make_shared<nn::Linear>(8, 16)).append(std::make_shared<nn::GELU>());
+  model->append(std::make_shared<nn::Linear>(16, 4));
+  const size_t last = p.ndim() - 1;
+  model->to_global(p, [&](const std::string& name, const Var&) {
+    NdSbp nd(p.ndim(), Sbp::broadcast());
+    if (tensor_parallel && name.rfind("0.", 0) == 0) nd[last] = Sbp::split(0);  // column parallel
+    if (tensor_parallel && name == "2.weight") nd[last] = Sbp::split(1);       // row parallel
+    return nd;
+  });
+  return model;
+}
+
+class TrainStep : public nn::Graph {
+ public:
+  TrainStep(std::shared_ptr<nn::Sequential> model, std::shared_ptr<optim::Optimizer> opt) : model_(model) {
+    register_module("model", model);
+    add_optimizer(std::move(opt));
+  }
+  std::vector<Var> build(const std::vector<Var>& in) override {
+    Var loss = fn::cross_entropy(model_->forward(in[0]), in[1]);
+    loss.backward();
+    optim::clip_grad_norm_traced(model_->parameters(), 0.5);
+    return {loss};
+  }
+
+ private:
+  std::shared_ptr<nn::Sequential> model_;
+};
+
+std::pair<Var, Var> batch(const Placement& p, int64_t rows, int seed) {
+  Tensor x = Tensor::empty({rows, 8}, DType::kFloat32), y = Tensor::empty({rows}, DType::kInt64);
+  for (int64_t i = 0; i < x.numel(); ++i) x.data_as<float>()[i] = static_cast<float>(std::sin(seed + 0.7 * i));
+  for (int64_t i = 0; i < rows; ++i) y.data_as<int64_t>()[i] = (i * 3 + seed) % 4;
+  NdSbp split(p.ndim(), Sbp::broadcast());
+  split[0] = Sbp::split(0);
+  return {Var(global_from_full(x, p, split)), Var(global_from_full(y, p, split))};
+}
+
+TEST(GraphDist, CppGraphTrainingEqualsEager) {
+  std::vector<Placement> meshes = test::op_meshes();
+  meshes.insert(meshes.begin(), test::first_ranks({1}));
+  for (const Placement& p : meshes) {
+    for (bool tensor_parallel : {false, true}) {
+      const std::string where = p.str() + (tensor_parallel ? " tensor parallel" : " data parallel");
+      auto eager_model = mlp(p, tensor_parallel), graph_model = mlp(p, tensor_parallel);
+      const optim::AdamWOptions options{/*lr=*/1e-2, 0.9, 0.999, 1e-8, 0.01};
+      optim::AdamW eager_opt(eager_model->parameters(), options);
+      auto graph_opt = std::make_shared<optim::AdamW>(graph_model->parameters(), options);
+      TrainStep step(graph_model, graph_opt);
+      EXPECT_EQ(step.str(), "(not compiled yet)");
+      for (int i = 0; i < 4; ++i) {
+        eager_opt.set_lr(1e-2 / (i + 1));  // read anew at every call
+        graph_opt->set_lr(1e-2 / (i + 1));
+        // Six rows, then five: a new batch shape compiles a second plan.
+        const auto [x, y] = batch(p, i < 2 ? 6 : 5, i);
+        const Var loss = fn::cross_entropy(eager_model->forward(x), y);
+        loss.backward();
+        optim::clip_grad_norm(eager_model->parameters(), 0.5);
+        eager_opt.step();
+        eager_opt.zero_grad();
+        const std::vector<Var> got = step({x, y});
+        ASSERT_EQ(got.size(), 1u);
+        EXPECT_EQ(got[0].global().layout(), loss.global().layout()) << where;
+        EXPECT_TRUE(test::close(gather_full(got[0].global()), gather_full(loss.global()), 1e-5)) << where << " step " << i;
+      }
+      const auto expected = eager_model->parameters(), actual = graph_model->parameters();
+      for (size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(actual[i].global().layout(), expected[i].global().layout());
+        EXPECT_TRUE(test::close(gather_full(actual[i].global()), gather_full(expected[i].global()), 1e-5)) << where;
+      }
+      EXPECT_LE(step.compile_stats().graph_boxing_bytes, step.compile_stats().eager_boxing_bytes);
+      EXPECT_LE(step.memory_plan().max_live_bytes, step.memory_plan().arena_bytes);
+      EXPECT_NE(step.str().find("model.2.weight"), std::string::npos) << step.str();
+    }
+  }
+}
+
+TEST(GraphDist, CppGraphRefusesLocalInputsAndReportsBeforeCompiling) {
+  const Placement p = test::first_ranks({1});
+  TrainStep step(mlp(p, false), std::make_shared<optim::AdamW>(std::vector<Var>{}, optim::AdamWOptions{}));
+  const Var local(Tensor::zeros({2, 8}, DType::kFloat32));
+  test::expect_error([&] { step({local, local}); }, "graph input 0 must be a global tensor");
+  EXPECT_THROW(step.explain(), std::logic_error);
 }
 
 }  // namespace

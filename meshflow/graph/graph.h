@@ -1,0 +1,83 @@
+// Copyright 2026 The meshflow Authors.
+// mf::nn::Graph: the C++ mirror of Python's mf.nn.Graph (python/meshflow/nn/graph.py), as
+// libtorch mirrors PyTorch. Subclass it, register the modules whose parameters the step
+// updates, add optimizers, write the step in build(); the first call traces build with lazy
+// tensors, compiles the logical graph (graph/compile.h) and runs it; later calls whose
+// inputs have the same metas (shape, dtype, placement, SBP) run the cached plan, and new
+// metas compile again. Parameters and optimizer state stay shared with eager code: eager
+// code after a call sees the updated values, and an optimizer's lr is read at every call.
+// Optimizers step after build, inside the graph. Random ops draw new values at every call.
+//
+//   class TrainStep : public mf::nn::Graph {
+//    public:
+//     TrainStep(std::shared_ptr<Mlp> model, std::shared_ptr<mf::optim::Optimizer> opt) : model_(model) {
+//       register_module("model", model);
+//       add_optimizer(opt);
+//     }
+//     std::vector<mf::Var> build(const std::vector<mf::Var>& in) override {
+//       mf::Var loss = mf::fn::cross_entropy(model_->forward(in[0]), in[1]);
+//       loss.backward();
+//       return {loss};
+//     }
+//   };
+//
+// It lives in graph/ (the layer above nn/ and the compiler), in namespace nn like Python's.
+// Thread-safety: one thread at a time, like eager code; a call is collective (every rank
+// of the inputs' placements makes it alike).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "meshflow/graph/compile.h"
+#include "meshflow/nn/module.h"
+#include "meshflow/nn/optim.h"
+
+namespace mf::nn {
+
+class Graph {
+ public:
+  Graph() = default;
+  virtual ~Graph() = default;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  // The step, run once on lazy tensors while compiling. Inputs are global.
+  virtual std::vector<Var> build(const std::vector<Var>& inputs) = 0;
+
+  // Runs the step on `inputs` (global tensors; std::invalid_argument otherwise), compiling
+  // it first for inputs with new metas.
+  std::vector<Var> operator()(const std::vector<Var>& inputs);
+
+  // The modules whose parameters the graph reads and updates (Python finds them among the
+  // attributes); their parameters are named "<name>.<parameter name>" in the graph.
+  template <typename M>
+  std::shared_ptr<M> register_module(const std::string& name, std::shared_ptr<M> module) {
+    modules_.emplace_back(name, module);
+    return module;
+  }
+  // Runs optimizer->step() after build, inside the graph, at every call.
+  void add_optimizer(std::shared_ptr<optim::Optimizer> optimizer) { optimizers_.push_back(std::move(optimizer)); }
+
+  // The last compiled plan (std::logic_error before the first call): its logical graph,
+  // why each boxing node is there, Graphviz text, memory plan and compile figures.
+  std::string str() const;
+  std::string explain() const;
+  void to_dot(const std::string& path) const;
+  const graph::MemoryReport& memory_plan() const { return last().memory(); }
+  const graph::CompileStats& compile_stats() const { return last().stats(); }
+
+ private:
+  std::unique_ptr<graph::CompiledGraph> compile(const std::vector<Var>& inputs);
+  const graph::CompiledGraph& last() const;
+
+  std::vector<std::pair<std::string, std::shared_ptr<Module>>> modules_;
+  std::vector<std::shared_ptr<optim::Optimizer>> optimizers_;
+  std::map<std::string, std::unique_ptr<graph::CompiledGraph>> compiled_;  // by input metas
+  graph::CompiledGraph* last_ = nullptr;
+};
+
+}  // namespace mf::nn
