@@ -122,6 +122,7 @@ struct CompiledGraph::Impl {
   struct Ref {
     enum Kind { kRegister, kBound, kFixed } kind;
     int index;
+    std::optional<Shape> view;  // read in this local shape (the output of a reshape)
   };
   struct Register {
     TensorMeta meta;
@@ -146,17 +147,21 @@ struct CompiledGraph::Impl {
   std::unique_ptr<ActorSystem> actors;
 
   Tensor input_of(const Ref& r) const {
+    Tensor t;
     switch (r.kind) {
       case Ref::kRegister: {
         const Register& reg = registers[r.index];
-        return reg.persistent ? reg.value : reg.slot;
+        t = reg.persistent ? reg.value : reg.slot;
+        break;
       }
       case Ref::kBound:
-        return bound[r.index];
+        t = bound[r.index];
+        break;
       case Ref::kFixed:
-        return fixed[r.index];
+        t = fixed[r.index];
+        break;
     }
-    return {};
+    return r.view ? t.view(0, *r.view) : t;
   }
 
   bool in_arena(const Tensor& t) const {
@@ -508,6 +513,14 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
         continue;
       }
       const Shape coord = placement.coordinate(pid);
+      if (node.op->output_views_input && !persistent[node.outputs[0]]) {
+        // No copy: consumers read the input's memory in the output's local shape.
+        const Value& out = p.values[node.outputs[0]];
+        Impl::Ref view = m.refs[node.inputs[0]];
+        view.view = local_box(out.shape, placement.hierarchy(), node.signature.outputs[0], coord).extent;
+        m.refs[node.outputs[0]] = view;
+        continue;
+      }
       auto call = std::make_shared<KernelCall>();
       call->attrs = node.attrs;
       for (size_t j = 0; j < node.inputs.size(); ++j) {

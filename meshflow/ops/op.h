@@ -92,6 +92,10 @@ struct OpDef {
   // rank then exchanges its verdict and all raise together. Any other exception in a
   // kernel is a bug and ends the job with its message.
   bool kernel_checks_data = false;
+  // Whether the kernel's only output is its first input's local memory read in the output's
+  // local shape (a reshape): graph mode then gives the output no register and no task, and
+  // its consumers read the input's register in that shape.
+  bool output_views_input = false;
   // The inputs' gradients (undefined Var where none flows), written with meshflow ops
   // (ops/functional.h) so that on global tensors their SBPs are inferred like any call's.
   // Empty: the op is not differentiable and its outputs never require grad.

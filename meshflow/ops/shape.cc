@@ -261,6 +261,7 @@ OpDef reshape_op() {
   };
   op.valid_on = reshape_valid_on;
   // valid_on made the local part the same run of the flat layout: the result is a view.
+  op.output_views_input = true;
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Shape& extent = ctx.output_boxes[0].extent;
     if (numel(extent) != in[0].numel()) {
