@@ -95,6 +95,15 @@ Var in_layout_of(const Var& grad, const Var& leaf) {
 thread_local bool grad_mode = true;
 std::atomic<int64_t> bucket_bytes{1 << 20};  // bench/overlap_bench.py: 0.25-1 MiB best, 4 MiB slower, 16 MiB no overlap
 
+// leaf.grad += grad, told to a graph tracer (which runs what reads gradients once per step
+// when the step is split into micro-batches).
+void add_to_grad(VarImpl& leaf, const Var& grad) {
+  leaf.grad = accumulate(leaf.grad, grad);
+  if (ConversionTracer* tracer = conversion_tracer(); tracer && leaf.grad.is_global()) {
+    tracer->trace_leaf_gradient(&leaf, leaf.grad.global());
+  }
+}
+
 // Converts leaves' final gradients to the leaves' layouts during backward. A conversion
 // that fuses (boxing::fusion_key: all-reduces, whatever the layout) waits in the bucket of
 // its key until the bucket holds bucket_bytes, and the bucket goes as one comm
@@ -108,7 +117,7 @@ class GradConversions {
   void add(const std::shared_ptr<VarImpl>& leaf, const Var& grad) {
     const Var leaf_var = VarAccess::wrap(leaf);
     if (!leaf_var.is_global()) {
-      leaf->grad = accumulate(leaf->grad, grad);
+      add_to_grad(*leaf, grad);
       return;
     }
     const GlobalTensor& g = grad.global();
@@ -116,7 +125,7 @@ class GradConversions {
     const boxing::Plan& plan = boxing::cached_plan(g.shape(), g.dtype(), g.layout(), to);
     std::optional<std::string> key = bucket_bytes_ > 0 ? boxing::fusion_key(plan) : std::nullopt;
     if (!key) {
-      leaf->grad = accumulate(leaf->grad, in_layout_of(grad, leaf_var));
+      add_to_grad(*leaf, in_layout_of(grad, leaf_var));
       return;
     }
     *key += dtype_name(g.dtype());
@@ -287,7 +296,7 @@ std::unordered_map<Node*, int> count_dependents(Node* root) {
 void accumulate_into_leaf(const std::shared_ptr<VarImpl>& leaf, const Var& grad) {
   const Var leaf_var = VarAccess::wrap(leaf);
   const Var g = in_layout_of(grad, leaf_var);
-  leaf->grad = accumulate(leaf->grad, g);
+  add_to_grad(*leaf, g);
 }
 
 Var zeros_for(const Node::OutputMeta& m) {

@@ -81,6 +81,12 @@ class ConversionTracer {
   virtual GlobalTensor trace_conversion(const GlobalTensor& t, const boxing::Layout& to, bool user) = 0;
   // a + b, two gradients of one tensor in one layout (autograd sums them without an op).
   virtual GlobalTensor trace_accumulate(const GlobalTensor& a, const GlobalTensor& b) = 0;
+  // A leaf's gradient as a backward left it. A step split into micro-batches runs what
+  // reads these once, on their sum over the micro-batches (graph/compile.h).
+  virtual void trace_leaf_gradient(const void* leaf, const GlobalTensor& grad) {
+    (void)leaf;
+    (void)grad;
+  }
 };
 ConversionTracer* conversion_tracer();
 void set_conversion_tracer(ConversionTracer* tracer);  // null: none; per thread

@@ -113,6 +113,11 @@ int64_t max_live_bytes(const std::vector<RegisterUse>& registers, int tasks) {
   return peak;
 }
 
+// Where a task runs in a run split into micro-batches: once before them (what reads only
+// variables and constants), once per micro-batch (what reads the arguments), once after
+// them (what reads the gradients: clipping, the optimizers).
+enum class Phase { kPre = 0, kMicro = 1, kPost = 2 };
+
 struct CompiledGraph::Impl {
   LogicalGraph traced;
   LogicalGraph phys;  // after the passes: op nodes carry their chosen signature, boxing nodes their plan
@@ -120,7 +125,7 @@ struct CompiledGraph::Impl {
 
   // This rank's plan.
   struct Ref {
-    enum Kind { kRegister, kBound, kFixed } kind;
+    enum Kind { kRegister, kBound, kFixed, kAccumulator } kind;
     int index;
     std::optional<Shape> view;  // read in this local shape (the output of a reshape)
   };
@@ -136,15 +141,24 @@ struct CompiledGraph::Impl {
     std::vector<Ref> inputs;
     std::vector<int> outputs;  // registers
     std::shared_ptr<KernelCall> call;  // op tasks
+    Phase phase = Phase::kMicro;
+    int accumulator = -1;  // an accumulate task: adds its input into this accumulator
   };
   std::vector<Ref> refs;      // per phys value
   std::vector<Tensor> bound;  // per phys value of an input node, set at each run
   std::vector<Tensor> fixed;
   std::vector<Register> registers;
   std::vector<Task> tasks;
+  // Gradient accumulation: per-run sums (then means) of the micro-batches' values that the
+  // step's end reads, and the micro-batch the micro phase is running.
+  std::vector<Tensor> accumulators;
+  std::vector<Ref> output_refs;  // where each returned output is read after a run
+  int micro_batches = 1;
+  int piece = 0;
+  std::vector<std::unique_ptr<ActorSystem>> phases;  // pre, micro, post (empty ones null)
+  std::vector<int> register_phase_index;  // each register's index in its phase's system
   std::shared_ptr<void> arena;
   int64_t arena_bytes = 0;
-  std::unique_ptr<ActorSystem> actors;
 
   Tensor input_of(const Ref& r) const {
     Tensor t;
@@ -159,6 +173,9 @@ struct CompiledGraph::Impl {
         break;
       case Ref::kFixed:
         t = fixed[r.index];
+        break;
+      case Ref::kAccumulator:
+        t = accumulators[r.index];
         break;
     }
     return r.view ? t.view(0, *r.view) : t;
@@ -190,6 +207,30 @@ struct CompiledGraph::Impl {
     }
   }
 
+  // acc = x at the first micro-batch, acc += x at the others, acc /= m after the last.
+  void accumulate(Tensor& acc, const Tensor& x) const {
+    visit_dtype(x.dtype(), [&](auto zero) {
+      using T = decltype(zero);
+      if constexpr (std::is_floating_point_v<T>) {
+        T* a = acc.data_as<T>();
+        const T* v = x.data_as<T>();
+        const int64_t n = x.numel();
+        if (piece == 0) {
+          std::copy(v, v + n, a);
+        } else {
+          for (int64_t i = 0; i < n; ++i) a[i] += v[i];
+        }
+        if (piece == micro_batches - 1) {
+          const T scale = T{1} / static_cast<T>(micro_batches);
+          for (int64_t i = 0; i < n; ++i) a[i] *= scale;
+        }
+      } else {
+        throw std::invalid_argument("graph: gradient accumulation averages floating values; a " +
+                                    std::string(dtype_name(x.dtype())) + " value crosses from the micro-batches");
+      }
+    });
+  }
+
   std::vector<PlannedAllocations::Slot> slots_of(const Task& task) const {
     std::vector<PlannedAllocations::Slot> slots;
     for (int r : task.outputs) {
@@ -203,6 +244,10 @@ struct CompiledGraph::Impl {
   void act(int t) {
     const Task& task = tasks[t];
     const Node& node = phys.nodes[task.node];
+    if (task.accumulator >= 0) {
+      accumulate(accumulators[task.accumulator], input_of(task.inputs[0]));
+      return;
+    }
     std::vector<Tensor> in;
     in.reserve(task.inputs.size());
     for (const Ref& r : task.inputs) in.push_back(input_of(r));
@@ -470,10 +515,46 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   for (const Node& node : p.nodes) stats_.boxing_nodes += node.kind == NodeKind::kBoxing && !node.plan->steps.empty();
   stats_.graph_nodes = static_cast<int>(p.nodes.size());
 
-  // 4. This rank's tasks and registers.
+  // 4. This rank's tasks and registers. With micro-batches, each node gets a phase: a
+  // value's phase is its producer's; arguments are per micro-batch; a node reading a
+  // gradient runs after the micro-batches, on the gradients' mean (accumulated by a task
+  // after each gradient's producer), as do returned outputs made per micro-batch.
   const int me = comm::world_rank();
+  const int mb = g.micro_batches;
+  m.micro_batches = mb;
+  std::vector<Phase> phase(p.values.size(), Phase::kPre);
+  std::vector<bool> is_gradient(p.values.size(), false);
+  for (int v : g.gradients) is_gradient[new_id[alias[v]]] = true;
+  std::vector<bool> accumulated(p.values.size(), false);  // read after the micro-batches
+  std::vector<Phase> node_phase(p.nodes.size(), Phase::kMicro);
+  if (mb > 1) {
+    for (size_t n = 0; n < p.nodes.size(); ++n) {
+      const Node& node = p.nodes[n];
+      Phase ph = node.kind == NodeKind::kInput && node.input_kind == InputKind::kArgument ? Phase::kMicro : Phase::kPre;
+      for (int v : node.inputs) ph = std::max(ph, is_gradient[v] && phase[v] == Phase::kMicro ? Phase::kPost : phase[v]);
+      for (int v : node.inputs) {
+        if (ph != Phase::kPost || phase[v] != Phase::kMicro) continue;
+        if (!is_gradient[v]) {
+          throw std::invalid_argument(
+              "graph: with gradient accumulation, what reads the gradients runs once per call on their mean, but " +
+              node.name + " also reads %" + std::to_string(v) + ", a value of each micro-batch");
+        }
+        accumulated[v] = true;
+      }
+      node_phase[n] = ph;
+      for (int v : node.outputs) phase[v] = ph;
+    }
+    for (int v : p.outputs) accumulated[v] = accumulated[v] || phase[v] == Phase::kMicro;
+    for (const auto& [var, v] : p.writes) {
+      if (phase[v] == Phase::kMicro) {
+        throw std::invalid_argument("graph: with gradient accumulation, " + g.variables[var].name +
+                                    " would get a new value per micro-batch; only what reads the gradients may "
+                                    "update variables");
+      }
+    }
+  }
   std::vector<bool> persistent(p.values.size(), false);
-  for (int v : p.outputs) persistent[v] = true;
+  for (int v : p.outputs) persistent[v] = !accumulated[v];
   for (const auto& [var, v] : p.writes) persistent[v] = true;
   m.refs.assign(p.values.size(), Impl::Ref{Impl::Ref::kFixed, -1});
   m.bound.assign(p.values.size(), Tensor());
@@ -486,6 +567,25 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     m.refs[v] = {Impl::Ref::kRegister, static_cast<int>(m.registers.size()) - 1};
     return static_cast<int>(m.registers.size()) - 1;
   };
+  std::vector<Impl::Ref> accumulator_of(p.values.size(), Impl::Ref{Impl::Ref::kFixed, -1});
+  // After the task that made v (or now, for a value without one): its accumulator.
+  auto accumulate = [&](int v) {
+    const Impl::Ref made = m.refs[v];
+    if (made.kind == Impl::Ref::kFixed) {
+      accumulator_of[v] = made;  // this rank holds nothing of it
+      return;
+    }
+    m.accumulators.push_back(Tensor::empty(local_meta(p.values[v].shape, p.values[v].dtype, p.values[v].layout).shape,
+                                           p.values[v].dtype));
+    accumulator_of[v] = {Impl::Ref::kAccumulator, static_cast<int>(m.accumulators.size()) - 1};
+    Impl::Task task;
+    task.node = p.values[v].producer;
+    task.inputs = {made};
+    task.phase = Phase::kMicro;
+    task.accumulator = accumulator_of[v].index;
+    m.tasks.push_back(std::move(task));
+  };
+  auto read = [&](int v, Phase reader) { return reader == Phase::kPost && accumulated[v] ? accumulator_of[v] : m.refs[v]; };
   for (size_t n = 0; n < p.nodes.size(); ++n) {
     const Node& node = p.nodes[n];
     if (node.kind == NodeKind::kInput) {
@@ -494,12 +594,15 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     }
     Impl::Task task;
     task.node = static_cast<int>(n);
-    for (int v : node.inputs) task.inputs.push_back(m.refs[v]);
+    task.phase = node_phase[n];
+    for (int v : node.inputs) task.inputs.push_back(read(v, task.phase));
     if (node.kind == NodeKind::kBoxing && node.plan->steps.empty()) {
-      m.refs[node.outputs[0]] = m.refs[node.inputs[0]];  // same local data
-      if (persistent[node.outputs[0]] && !persistent[node.inputs[0]] && m.refs[node.inputs[0]].kind == Impl::Ref::kRegister) {
-        m.registers[m.refs[node.inputs[0]].index].persistent = true;
+      m.refs[node.outputs[0]] = task.inputs[0];  // same local data
+      const Impl::Ref& in = task.inputs[0];
+      if (persistent[node.outputs[0]] && !persistent[node.inputs[0]] && in.kind == Impl::Ref::kRegister) {
+        m.registers[in.index].persistent = true;
       }
+      if (accumulated[node.outputs[0]]) accumulate(node.outputs[0]);
       continue;
     }
     if (node.kind == NodeKind::kOp) {
@@ -509,14 +612,15 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
         for (int v : node.outputs) {
           m.fixed.push_back(boxing::empty_local(p.values[v].shape, p.values[v].dtype));
           m.refs[v] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1};
+          if (accumulated[v]) accumulate(v);
         }
         continue;
       }
       const Shape coord = placement.coordinate(pid);
-      if (node.op->output_views_input && !persistent[node.outputs[0]]) {
+      if (node.op->output_views_input && !persistent[node.outputs[0]] && !accumulated[node.outputs[0]]) {
         // No copy: consumers read the input's memory in the output's local shape.
         const Value& out = p.values[node.outputs[0]];
-        Impl::Ref view = m.refs[node.inputs[0]];
+        Impl::Ref view = task.inputs[0];
         view.view = local_box(out.shape, placement.hierarchy(), node.signature.outputs[0], coord).extent;
         m.refs[node.outputs[0]] = view;
         continue;
@@ -537,19 +641,44 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     }
     for (int v : node.outputs) task.outputs.push_back(new_register(v));
     m.tasks.push_back(std::move(task));
+    for (int v : node.outputs) {
+      if (accumulated[v]) accumulate(v);
+    }
+  }
+  for (int v : p.outputs) m.output_refs.push_back(accumulated[v] ? accumulator_of[v] : m.refs[v]);
+  // Tasks in the order they run: phase by phase, each in plan order. A register read in a
+  // later phase than its producer's keeps memory of its own (each phase reuses the arena).
+  std::stable_sort(m.tasks.begin(), m.tasks.end(),
+                   [](const Impl::Task& a, const Impl::Task& b) { return a.phase < b.phase; });
+  {
+    std::vector<Phase> made_in(m.registers.size(), Phase::kPre);
+    for (const Impl::Task& task : m.tasks) {
+      for (int r : task.outputs) made_in[r] = task.phase;
+    }
+    for (const Impl::Task& task : m.tasks) {
+      for (const Impl::Ref& r : task.inputs) {
+        if (r.kind == Impl::Ref::kRegister && made_in[r.index] != task.phase) m.registers[r.index].persistent = true;
+      }
+    }
   }
   stats_.tasks = static_cast<int>(m.tasks.size());
 
   // 5. The memory plan. Task a is ordered before b when b depends on a, or both run on
-  // one stream and a comes first (each stream's actors act in plan order).
+  // one stream and a comes first (each stream's actors act in plan order), or a's phase
+  // runs before b's.
   const size_t T = m.tasks.size();
   const size_t words = (T + 63) / 64;
   std::vector<uint64_t> ancestors(T * words, 0);
+  std::vector<uint64_t> earlier_phases(words, 0);
   std::vector<int> producer_task(m.registers.size(), -1);
   std::vector<std::vector<int>> readers(m.registers.size());
   int last_of_stream[2] = {-1, -1};  // compute, comm: each acts in plan order
   for (size_t t = 0; t < T; ++t) {
     uint64_t* mine = &ancestors[t * words];
+    if (t > 0 && m.tasks[t].phase != m.tasks[t - 1].phase) {
+      for (size_t a = 0; a < t; ++a) earlier_phases[a / 64] |= uint64_t{1} << (a % 64);
+    }
+    for (size_t w = 0; w < words; ++w) mine[w] |= earlier_phases[w];
     auto inherit = [&](int a) {
       const uint64_t* theirs = &ancestors[static_cast<size_t>(a) * words];
       for (size_t w = 0; w < words; ++w) mine[w] |= theirs[w];
@@ -560,7 +689,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       inherit(producer_task[r.index]);
       readers[r.index].push_back(static_cast<int>(t));
     }
-    int& last = last_of_stream[m.phys.nodes[m.tasks[t].node].kind == NodeKind::kBoxing];
+    int& last = last_of_stream[m.phys.nodes[m.tasks[t].node].kind == NodeKind::kBoxing && m.tasks[t].accumulator < 0];
     if (last >= 0) inherit(last);
     last = static_cast<int>(t);
     for (int r : m.tasks[t].outputs) producer_task[r] = static_cast<int>(t);
@@ -590,27 +719,44 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     reg.slot = Tensor::wrap(static_cast<char*>(m.arena.get()) + offsets[i], reg.meta.shape, reg.meta.dtype, m.arena);
   }
 
-  // 6. One actor per task; communication tasks act in the plan's order.
-  std::vector<ActorSpec> specs;
-  for (size_t t = 0; t < T; ++t) {
-    const Impl::Task& task = m.tasks[t];
-    const Node& node = p.nodes[task.node];
-    ActorSpec spec;
-    spec.name = node.name;
-    const bool comm_task = node.kind == NodeKind::kBoxing;
-    spec.stream = comm_task ? device::StreamKind::kComm : device::StreamKind::kCompute;
-    spec.order_group = comm_task ? 0 : 1;
-    for (const Impl::Ref& r : task.inputs) {
-      if (r.kind == Impl::Ref::kRegister &&
-          std::find(spec.inputs.begin(), spec.inputs.end(), r.index) == spec.inputs.end()) {
-        spec.inputs.push_back(r.index);
+  // 6. One actor per task; communication tasks act in the plan's order. One actor system
+  // per phase (a single one without micro-batches); a register made in an earlier phase
+  // is there before the phase starts, so its readers do not wait on it.
+  m.register_phase_index.assign(m.registers.size(), -1);
+  for (const Phase ph : {Phase::kPre, Phase::kMicro, Phase::kPost}) {
+    std::vector<ActorSpec> specs;
+    std::vector<int> local(m.registers.size(), -1);
+    std::vector<int> regst_nums;
+    for (size_t t = 0; t < T; ++t) {
+      if (m.tasks[t].phase != ph) continue;
+      for (int r : m.tasks[t].outputs) {
+        local[r] = static_cast<int>(regst_nums.size());
+        m.register_phase_index[r] = local[r];
+        regst_nums.push_back(1);
       }
     }
-    spec.outputs = task.outputs;
-    spec.act = [&m, t](int64_t) { m.act(static_cast<int>(t)); };
-    specs.push_back(std::move(spec));
+    for (size_t t = 0; t < T; ++t) {
+      const Impl::Task& task = m.tasks[t];
+      if (task.phase != ph) continue;
+      const Node& node = p.nodes[task.node];
+      ActorSpec spec;
+      const bool comm_task = node.kind == NodeKind::kBoxing && task.accumulator < 0;
+      spec.name = task.accumulator >= 0 ? "accumulate" : node.name;
+      spec.stream = comm_task ? device::StreamKind::kComm : device::StreamKind::kCompute;
+      spec.order_group = comm_task ? 0 : 1;
+      for (const Impl::Ref& r : task.inputs) {
+        if (r.kind == Impl::Ref::kRegister && local[r.index] >= 0 &&
+            std::find(spec.inputs.begin(), spec.inputs.end(), local[r.index]) == spec.inputs.end()) {
+          spec.inputs.push_back(local[r.index]);
+        }
+      }
+      for (int r : task.outputs) spec.outputs.push_back(local[r]);
+      spec.act = [&m, t](int64_t) { m.act(static_cast<int>(t)); };
+      specs.push_back(std::move(spec));
+    }
+    m.phases.push_back(specs.empty() ? nullptr
+                                     : std::make_unique<ActorSystem>(vm::device(), std::move(specs), regst_nums));
   }
-  m.actors = std::make_unique<ActorSystem>(vm::device(), std::move(specs), std::vector<int>(m.registers.size(), 1));
   stats_.compile_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -624,29 +770,34 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
     throw std::invalid_argument("graph: expected " + std::to_string(p.arguments.size()) + " arguments, got " +
                                 std::to_string(arguments.size()));
   }
-  auto check = [](const std::string& what, const Value& want, const Var& got) {
+  const int mb = m.micro_batches;
+  auto check = [mb](const std::string& what, const Value& want, const Var& got, bool argument) {
     if (!got.defined() || !got.is_global()) throw std::invalid_argument("graph: " + what + " is not a global tensor");
     const GlobalTensor& t = got.global();
-    if (t.shape() != want.shape || t.dtype() != want.dtype || t.layout() != want.layout) {
+    Shape shape = want.shape;
+    if (argument && mb > 1) shape[0] *= mb;  // compiled for one micro-batch
+    if (t.shape() != shape || t.dtype() != want.dtype || t.layout() != want.layout) {
       throw std::invalid_argument("graph: " + what + " is " + to_string(t.shape()) + " " + dtype_name(t.dtype()) +
-                                  " " + t.layout().str() + "; the graph was compiled for " + to_string(want.shape) +
+                                  " " + t.layout().str() + "; the graph was compiled for " + to_string(shape) +
                                   " " + dtype_name(want.dtype) + " " + want.layout.str());
     }
     vm::wait(t.local());  // eager work that made it has run (and raised its errors)
     return t.local();
   };
   for (const std::function<void()>& f : m.traced.before_run) f();
+  std::vector<std::pair<int, Tensor>> whole_arguments;  // (value, this rank's part of the whole batch)
   for (size_t n = 0; n < p.nodes.size(); ++n) {
     const Node& node = p.nodes[n];
     if (node.kind != NodeKind::kInput) continue;
     const int v = node.outputs[0];
     switch (node.input_kind) {
       case InputKind::kArgument:
-        m.bound[v] = check("argument " + std::to_string(node.input_index), p.values[v], arguments[node.input_index]);
+        m.bound[v] = check("argument " + std::to_string(node.input_index), p.values[v], arguments[node.input_index], true);
+        whole_arguments.emplace_back(v, m.bound[v]);
         break;
       case InputKind::kVariable:
         m.bound[v] = check("variable " + m.traced.variables[node.input_index].name, p.values[v],
-                           m.traced.variables[node.input_index].get());
+                           m.traced.variables[node.input_index].get(), false);
         break;
       case InputKind::kConstant:
         m.bound[v] = m.traced.constants[node.input_index].local();
@@ -656,27 +807,57 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
   }
   for (Impl::Task& task : m.tasks) {
     const Node& node = p.nodes[task.node];
-    if (node.run_time_attrs) task.call->attrs = (*node.run_time_attrs)();
+    if (node.run_time_attrs && task.call) task.call->attrs = (*node.run_time_attrs)();
   }
+  // Every phase runs even after an error: the other ranks issue their collectives.
   std::string error;
-  try {
-    m.actors->run(1);
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  comm::agree(error, 0, "[graph]");
-  auto value_of = [&](int v) {
-    const Value& val = p.values[v];
-    return Var(GlobalTensor(val.shape, val.layout.placement, val.layout.nd_sbp, m.input_of(m.refs[v])));
+  auto run_phase = [&](Phase ph) {
+    const std::unique_ptr<ActorSystem>& system = m.phases[static_cast<int>(ph)];
+    if (!system) return;
+    try {
+      system->run(1);
+    } catch (const std::exception& e) {
+      if (error.empty()) error = e.what();
+    }
   };
-  for (const auto& [var, v] : p.writes) m.traced.variables[var].set(value_of(v));
+  run_phase(Phase::kPre);
+  for (int k = 0; k < mb; ++k) {
+    m.piece = k;
+    if (mb > 1) {
+      for (const auto& [v, whole] : whole_arguments) {
+        const Shape part = local_meta(p.values[v].shape, p.values[v].dtype, p.values[v].layout).shape;
+        m.bound[v] = whole.view(k * numel(part), part);
+      }
+    }
+    if (k > 0) {
+      for (Impl::Task& task : m.tasks) {  // each micro-batch draws its own random values
+        const Node& node = p.nodes[task.node];
+        if (task.phase == Phase::kMicro && task.call && node.op->draws_random) task.call->attrs = (*node.run_time_attrs)();
+      }
+    }
+    run_phase(Phase::kMicro);
+  }
+  run_phase(Phase::kPost);
+  comm::agree(error, 0, "[graph]");
+  auto value_of = [&](int v, const Impl::Ref& ref) {
+    const Value& val = p.values[v];
+    return Var(GlobalTensor(val.shape, val.layout.placement, val.layout.nd_sbp, m.input_of(ref)));
+  };
+  for (const auto& [var, v] : p.writes) m.traced.variables[var].set(value_of(v, m.refs[v]));
   std::vector<Var> outputs;
-  for (int v : p.outputs) outputs.push_back(value_of(v));
+  for (size_t i = 0; i < p.outputs.size(); ++i) outputs.push_back(value_of(p.outputs[i], m.output_refs[i]));
   for (size_t v = 0; v < m.bound.size(); ++v) m.bound[v] = Tensor();
   return outputs;
 }
 
-std::vector<int> CompiledGraph::peak_register_use() const { return impl_->actors->peak_in_use(); }
+std::vector<int> CompiledGraph::peak_register_use() const {
+  const Impl& m = *impl_;
+  std::vector<int> peaks(m.registers.size(), 0);
+  for (const Impl::Task& task : m.tasks) {
+    for (int r : task.outputs) peaks[r] = m.phases[static_cast<int>(task.phase)]->peak_in_use()[m.register_phase_index[r]];
+  }
+  return peaks;
+}
 
 std::string CompiledGraph::str() const {
   std::ostringstream s;

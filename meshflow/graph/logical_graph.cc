@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "meshflow/comm/comm.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/op.h"
 
@@ -132,13 +133,41 @@ void Tracer::add_bookkeeping(std::function<void()> restore, std::function<void()
   graph_.before_run.push_back(std::move(before_run));
 }
 
+void Tracer::set_micro_batches(int m) {
+  if (m < 1) throw std::invalid_argument("graph: gradient accumulation steps must be >= 1, got " + std::to_string(m));
+  if (!graph_.arguments.empty()) throw std::logic_error("graph: set_micro_batches after an argument");
+  graph_.micro_batches = m;
+}
+
 Var Tracer::argument(const Var& example) {
   if (!example.defined() || !example.is_global()) {
     throw std::invalid_argument("graph: argument " + std::to_string(graph_.arguments.size()) +
                                 " is not a global tensor; graph mode runs on global tensors (to_global first)");
   }
   const int index = static_cast<int>(graph_.arguments.size());
-  const int id = add_input(example.global(), InputKind::kArgument, index, "argument " + std::to_string(index), false);
+  GlobalTensor meta = example.global();
+  if (const int m = graph_.micro_batches; m > 1) {
+    // One micro-batch: dim 0 of every rank's part cut into m equal runs of rows.
+    std::string error;
+    Shape shape = meta.shape();
+    if (shape.empty() || shape[0] % m != 0) {
+      error = "has shape " + to_string(shape) + ", whose dim 0 cannot be cut into " + std::to_string(m) + " micro-batches";
+    } else {
+      shape[0] /= m;
+      const Shape whole = meta.local().shape(), part = local_meta(shape, meta.dtype(), meta.layout()).shape;
+      Shape expected = part;
+      if (!expected.empty()) expected[0] *= m;
+      if (whole != expected) {
+        error = "has the local part " + to_string(whole) + " on rank " + std::to_string(comm::world_rank()) +
+                ", which does not cut into " + std::to_string(m) + " micro-batches of " + to_string(part) +
+                " (dim 0 must split evenly on every rank)";
+      } else {
+        meta = GlobalTensor(shape, meta.placement(), meta.nd_sbp(), meta.local().view(0, part));
+      }
+    }
+    comm::agree(error.empty() ? "" : "graph: argument " + std::to_string(index) + " " + error, 0, "[graph]");
+  }
+  const int id = add_input(meta, InputKind::kArgument, index, "argument " + std::to_string(index), false);
   graph_.arguments.push_back(id);
   return Var(lazy(id));
 }
@@ -240,7 +269,11 @@ GlobalTensor Tracer::trace_accumulate(const GlobalTensor& a, const GlobalTensor&
   return trace_op(add, {a, b}, {}, {}, plan)[0];
 }
 
+void Tracer::trace_leaf_gradient(const void* leaf, const GlobalTensor& grad) { leaf_gradients_[leaf] = value_of(grad); }
+
 LogicalGraph Tracer::finish(const std::vector<Var>& outputs) {
+  for (const auto& [leaf, v] : leaf_gradients_) graph_.gradients.push_back(v);
+  std::sort(graph_.gradients.begin(), graph_.gradients.end());
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (!outputs[i].defined() || !outputs[i].is_global()) {
       throw std::invalid_argument("graph: output " + std::to_string(i) + " of build is not a global tensor");

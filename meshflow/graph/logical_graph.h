@@ -87,6 +87,12 @@ struct LogicalGraph {
   std::vector<int> outputs;                       // value ids the step returns
   std::vector<std::pair<int, int>> writes;        // (variable, value id of its new value)
   std::vector<std::function<void()>> before_run;  // host-side bookkeeping (optimizer counts)
+  // Micro-batches per run (gradient accumulation): arguments were traced as one micro-batch
+  // (dim 0 of every rank's part divided by this), and `gradients` holds the value id of
+  // each leaf's gradient as backward left it: what reads them runs once per run, on their
+  // mean over the micro-batches (compile.h).
+  int micro_batches = 1;
+  std::vector<int> gradients;
 
   // One line per node, in order: "%7 = matmul(%3, %5)  (S(0)), (B) -> (S(0))  [2, 64] float32";
   // inputs with their layout, boxing nodes with their target (and, compiled, their steps
@@ -113,7 +119,12 @@ class Tracer : public OpTracer, public ConversionTracer {
   void add_optimizer(optim::Optimizer& optimizer);
   // Host-side state to restore after tracing and to advance before every run.
   void add_bookkeeping(std::function<void()> restore, std::function<void()> before_run);
-  // A lazy global tensor with `example`'s metadata standing for argument i of each run.
+  // Splits each run into `m` micro-batches (before the first argument()): every argument's
+  // dim 0 is cut into m parts on each rank, and the step is traced on one of them.
+  void set_micro_batches(int m);
+  // A lazy global tensor with `example`'s metadata (one micro-batch of it) standing for
+  // argument i of each run. Collective: an example that cannot be cut evenly on some rank
+  // raises std::invalid_argument on every rank.
   Var argument(const Var& example);
 
   // Installs the tracer on this thread for its lifetime.
@@ -137,6 +148,7 @@ class Tracer : public OpTracer, public ConversionTracer {
                                      const Constraints& constraints, const OpPlan& plan) override;
   GlobalTensor trace_conversion(const GlobalTensor& t, const boxing::Layout& to, bool user) override;
   GlobalTensor trace_accumulate(const GlobalTensor& a, const GlobalTensor& b) override;
+  void trace_leaf_gradient(const void* leaf, const GlobalTensor& grad) override;
 
   // Whether `t` is a lazy tensor (made by some tracer).
   static bool is_lazy(const Tensor& t);
@@ -155,6 +167,7 @@ class Tracer : public OpTracer, public ConversionTracer {
   std::vector<Var> variable_originals_;
   std::vector<std::function<void()>> restores_;
   std::vector<const VarImpl*> parameters_;
+  std::unordered_map<const void*, int> leaf_gradients_;  // leaf -> value id of its gradient
   bool finished_ = false;
 };
 

@@ -39,8 +39,26 @@ def _flatten(outputs):
     raise TypeError(f"build must return a Tensor or a tuple/list of Tensors, got {type(outputs).__name__}")
 
 
+class GraphConfig:
+    """A graph's settings (OneFlow's nn.Graph.config)."""
+
+    def __init__(self):
+        self.gradient_accumulation_steps = 1
+
+    def set_gradient_accumulation_steps(self, steps):
+        """Splits each call's batch into `steps` micro-batches: dim 0 of every argument is cut
+        into `steps` equal parts on each rank, forward and backward run on each part, and
+        what reads the gradients (clipping, the optimizers) runs once, on their mean. The
+        result equals the step on the whole batch (for a loss that is a mean over the
+        batch); returned values are averaged over the micro-batches."""
+        if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
+            raise ValueError(f"gradient accumulation steps must be an int >= 1, got {steps!r}")
+        self.gradient_accumulation_steps = steps
+
+
 class Graph:
     def __init__(self):
+        self.config = GraphConfig()
         self._optimizers = []
         self._compiled = {}  # input metas -> (_C.CompiledGraph, the structure of build's outputs)
         self._last = None
@@ -64,7 +82,7 @@ class Graph:
         return tuple((tuple(a.shape), str(a.dtype), str(a.placement), str(a.sbp)) for a in args)
 
     def __call__(self, *args):
-        key = self._key(args)
+        key = (self._key(args), self.config.gradient_accumulation_steps)
         if key not in self._compiled:
             self._compiled[key] = self._compile(args)
         compiled, kind = self._compiled[key]
@@ -74,6 +92,7 @@ class Graph:
 
     def _compile(self, args):
         tracer = _C.GraphTracer()
+        tracer.set_micro_batches(self.config.gradient_accumulation_steps)
         for name, module in self._modules():
             for pname, p in module.named_parameters():
                 tracer.add_parameter(p._impl, f"{name}.{pname}")

@@ -139,3 +139,37 @@ def test_gpt_graph_losses_equal_eager(layout, world):
                                 + (["--graph"] if graph else []))
         run[graph] = np.array(train.train(args, train.mesh(d, tp))["losses"])
     np.testing.assert_allclose(run[True], run[False], rtol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["1", "2", "2x2"])
+@pytest.mark.parametrize("tensor_parallel", [False, True])
+@pytest.mark.parametrize("micro_batches", [2, 3])
+def test_gradient_accumulation_equals_the_whole_batch(name, tensor_parallel, micro_batches, world):
+    """set_gradient_accumulation_steps(m): forward and backward per micro-batch, clipping and
+    AdamW once on the mean gradient: the eager step on the whole batch, the same loss."""
+    p = mesh(name, world)
+    eager_model, graph_model = mlp(p, tensor_parallel), mlp(p, tensor_parallel)
+    eager_opt = mf.optim.AdamW(eager_model.parameters(), lr=1e-2)
+    step = Step(graph_model, mf.optim.AdamW(graph_model.parameters(), lr=1e-2))
+    step.config.set_gradient_accumulation_steps(micro_batches)
+    rows = 6 * micro_batches * (2 if name != "1" else 1)
+    for x, y in batches(p, 3, rows=rows):
+        loss = F.cross_entropy(eager_model(x), y)
+        loss.backward()
+        mf.optim.clip_grad_norm_(eager_model.parameters(), 0.5)
+        eager_opt.step()
+        eager_opt.zero_grad()
+        got = step(x, y)
+        assert got.shape == loss.shape and got.sbp == loss.sbp
+        np.testing.assert_allclose(got.numpy(), loss.numpy(), rtol=1e-5)
+    for a, b in zip(eager_model.parameters(), graph_model.parameters()):
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-4, atol=1e-6)
+
+
+def test_gradient_accumulation_refuses_a_batch_that_does_not_cut(world):
+    p = mesh("2", world)
+    step = Step(mlp(p, False), mf.optim.SGD(mlp(p, False).parameters(), lr=0.1))
+    step.config.set_gradient_accumulation_steps(4)
+    x, y = batches(p, 1, rows=6)[0]  # 3 rows per rank
+    with pytest.raises(ValueError, match="cut into 4 micro-batches"):
+        step(x, y)
