@@ -287,6 +287,18 @@ PYBIND11_MODULE(_C, m) {
       .def("explain", &graph::CompiledGraph::explain)
       .def("dot", &graph::CompiledGraph::dot)
       .def("peak_register_use", &graph::CompiledGraph::peak_register_use)
+      .def("registers", [](const graph::CompiledGraph& g) {
+        py::list out;
+        for (const auto& r : g.registers()) {
+          py::dict d;
+          d["stage"] = r.stage;
+          d["slots"] = r.slots;
+          d["peak"] = r.peak;
+          d["bytes"] = r.bytes;
+          out.append(d);
+        }
+        return out;
+      })
       .def("memory", [](const graph::CompiledGraph& g) {
         const graph::MemoryReport& r = g.memory();
         py::dict d;
@@ -294,6 +306,7 @@ PYBIND11_MODULE(_C, m) {
         d["no_reuse_bytes"] = r.no_reuse_bytes;
         d["max_live_bytes"] = r.max_live_bytes;
         d["persistent_bytes"] = r.persistent_bytes;
+        d["buffer_bytes"] = r.buffer_bytes;
         d["registers"] = r.registers;
         return d;
       })

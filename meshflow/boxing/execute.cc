@@ -1,6 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/boxing/execute.h"
 
+#include <algorithm>
+
 #include <optional>
 #include <stdexcept>
 
@@ -147,7 +149,8 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
 
 // `src_boxes`: what each source rank holds, when not the balanced split (see rebalance).
 Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, const Tensor& local,
-                    const std::vector<TransferMessage>& messages, const std::vector<Box>* src_boxes = nullptr) {
+                    const std::vector<TransferMessage>& messages, const std::vector<Box>* src_boxes = nullptr,
+                    int lane = 0) {
   const int me = comm::world_rank();
   const DType dtype = local.dtype();
   std::optional<ReduceOp> partial;
@@ -198,7 +201,7 @@ Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, 
       recvs.push_back({into.data(), into.numel(), m.src_rank});
     }
   }
-  comm::world().exchange(sends, recvs, dtype);
+  comm::world().exchange(sends, recvs, dtype, lane);
   for (auto& [piece, where] : arrivals) {
     if (partial) {
       reduce_into_box(out, where, piece, *partial);
@@ -215,10 +218,15 @@ Tensor empty_local(const Shape& logical, DType dtype) {
   return Tensor::empty(logical.empty() ? Shape{0} : Shape(logical.size(), 0), dtype);
 }
 
-Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local) {
+bool transfers_only(const Plan& plan) {
+  return std::all_of(plan.steps.begin(), plan.steps.end(), [](const Step& s) { return s.kind == StepKind::kTransfer; });
+}
+
+Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int lane) {
+  if (lane > 0 && !transfers_only(plan)) throw std::logic_error("boxing: a plan with collectives cannot run on a lane");
   Tensor t = local;
   for (const Step& step : plan.steps) {
-    t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t, step.messages)
+    t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t, step.messages, nullptr, lane)
                                          : run_axis_step(step, logical, t);
   }
   return t;

@@ -14,7 +14,11 @@
 
 namespace mf::boxing {
 
-Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local);
+// `lane` > 0: the plan's steps are all point-to-point transfers, made on the calling thread
+// with the lane's own message tag (comm/group.h, Group::exchange).
+Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int lane = 0);
+// Whether every step of `plan` is a point-to-point transfer (it may then run on a lane).
+bool transfers_only(const Plan& plan);
 // cached_plan + execute.
 Tensor box(const Tensor& local, const Shape& logical, const Layout& from, const Layout& to);
 // Fusing conversions (gradient buckets): a plan whose every step is an all-reduce works

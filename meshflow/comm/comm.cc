@@ -40,13 +40,17 @@ thread_local bool is_comm_thread = false;
 thread_local std::string current_op;
 
 // The collective running now on the comm thread, if any, for the watchdog.
+// The collectives in flight on this rank: one on the comm thread, and one per pipeline
+// lane (graph mode's point-to-point transfers between stages run on threads of their own).
 struct Running {
+  struct Call {
+    std::string what;
+    std::chrono::steady_clock::time_point since;
+  };
   std::mutex mu;
   std::condition_variable changed;
-  bool active = false;
-  uint64_t serial = 0;  // counts collectives, so the watchdog tells one long call from many
-  std::string what;
-  std::chrono::steady_clock::time_point since;
+  uint64_t serial = 0;
+  std::map<uint64_t, Call> active;  // by serial: the oldest first
 };
 
 Running& running() {
@@ -54,16 +58,16 @@ Running& running() {
   return *r;
 }
 
-// Wakes every second; ends the job when one collective has run past the timeout.
 void watchdog_loop(double timeout) {
   Running& r = running();
   std::unique_lock<std::mutex> lock(r.mu);
   while (true) {
     r.changed.wait_for(lock, std::chrono::seconds(1));
-    if (!r.active) continue;
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.since).count();
+    if (r.active.empty()) continue;
+    const Running::Call& oldest = r.active.begin()->second;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - oldest.since).count();
     if (elapsed > timeout) {
-      abort_job("meshflow: rank " + std::to_string(world_rank()) + ": " + r.what + " has not completed after " +
+      abort_job("meshflow: rank " + std::to_string(world_rank()) + ": " + oldest.what + " has not completed after " +
                 std::to_string(static_cast<int>(elapsed)) +
                 " s; another rank of its group is stuck or gone. Ending the job (MESHFLOW_COMM_TIMEOUT=" +
                 std::to_string(timeout) + " s)");
@@ -235,17 +239,16 @@ CollectiveWatch::CollectiveWatch(const char* collective, const std::vector<int>&
   std::call_once(started, [] { std::thread(watchdog_loop, comm_timeout()).detach(); });
   Running& r = running();
   std::lock_guard<std::mutex> lock(r.mu);
-  r.active = true;
-  ++r.serial;
-  r.since = std::chrono::steady_clock::now();
-  r.what = std::string(collective) + " on group " + ranks_str(group_ranks) + " issued by " +
-           (current_op.empty() ? std::string("a direct call") : current_op);
+  serial_ = ++r.serial;
+  r.active[serial_] = {std::string(collective) + " on group " + ranks_str(group_ranks) + " issued by " +
+                           (current_op.empty() ? std::string("a direct call") : current_op),
+                       std::chrono::steady_clock::now()};
 }
 
 CollectiveWatch::~CollectiveWatch() {
   Running& r = running();
   std::lock_guard<std::mutex> lock(r.mu);
-  r.active = false;
+  r.active.erase(serial_);
 }
 
 void abort_job(const std::string& message, int exit_code) {

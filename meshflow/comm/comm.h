@@ -53,6 +53,11 @@ class CollectiveWatch {
  public:
   CollectiveWatch(const char* collective, const std::vector<int>& group_ranks);
   ~CollectiveWatch();
+  CollectiveWatch(const CollectiveWatch&) = delete;
+  CollectiveWatch& operator=(const CollectiveWatch&) = delete;
+
+ private:
+  uint64_t serial_;
 };
 
 // Ends every rank of the job now, after printing `message` on this rank's stderr.

@@ -3,6 +3,7 @@
 
 #include "meshflow/comm/comm.h"
 
+#include <mutex>
 #include <numeric>
 #include <stdexcept>
 
@@ -10,17 +11,31 @@ namespace mf::comm {
 
 namespace {
 
-// Written only on the comm thread.
-CommStats& counted() {
-  static CommStats s;
-  return s;
-}
+// This process's figures, held under their lock while a Counted lives (the comm thread
+// and graph mode's pipeline lanes both count).
+class Counted {
+ public:
+  Counted() : lock_(mu()) {}
+  CommStats* operator->() { return &stats(); }
+  CommStats& operator*() { return stats(); }
+
+ private:
+  static std::mutex& mu() {
+    static auto* m = new std::mutex;
+    return *m;
+  }
+  static CommStats& stats() {
+    static CommStats s;
+    return s;
+  }
+  std::lock_guard<std::mutex> lock_;
+};
 
 }  // namespace
 
 CommStats stats() {
   CommStats copy;
-  on_comm_thread([&] { copy = counted(); });
+  on_comm_thread([&] { copy = *Counted(); });
   return copy;
 }
 
@@ -44,8 +59,8 @@ void Group::check_counts(const char* op, const std::vector<int64_t>& counts) con
 void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) {
   on_comm_thread([&] {
     CollectiveWatch watch("all_reduce", world_ranks());
-    ++counted().all_reduce;
-    counted().bytes_sent += count * dtype_size(dtype);
+    ++Counted()->all_reduce;
+    Counted()->bytes_sent += count * dtype_size(dtype);
     do_all_reduce(send, recv, count, dtype, op);
   });
 }
@@ -55,8 +70,8 @@ void Group::all_gather(const void* send, void* recv, const Chunks& recv_chunks, 
   check_counts("all_gather", recv_chunks.offsets);
   on_comm_thread([&] {
     CollectiveWatch watch("all_gather", world_ranks());
-    ++counted().all_gather;
-    counted().bytes_sent += recv_chunks.counts[rank()] * dtype_size(dtype);
+    ++Counted()->all_gather;
+    Counted()->bytes_sent += recv_chunks.counts[rank()] * dtype_size(dtype);
     do_all_gather(send, recv, recv_chunks, dtype);
   });
 }
@@ -66,8 +81,8 @@ void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64
   check_counts("reduce_scatter", counts);
   on_comm_thread([&] {
     CollectiveWatch watch("reduce_scatter", world_ranks());
-    ++counted().reduce_scatter;
-    counted().bytes_sent += std::accumulate(counts.begin(), counts.end(), int64_t{0}) * dtype_size(dtype);
+    ++Counted()->reduce_scatter;
+    Counted()->bytes_sent += std::accumulate(counts.begin(), counts.end(), int64_t{0}) * dtype_size(dtype);
     do_reduce_scatter(send, recv, counts, dtype, op);
   });
 }
@@ -79,9 +94,9 @@ void Group::all_to_all(const void* send, const Chunks& send_chunks, void* recv, 
   }
   on_comm_thread([&] {
     CollectiveWatch watch("all_to_all", world_ranks());
-    ++counted().all_to_all;
+    ++Counted()->all_to_all;
     const auto& sc = send_chunks.counts;
-    counted().bytes_sent += std::accumulate(sc.begin(), sc.end(), int64_t{0}) * dtype_size(dtype);
+    Counted()->bytes_sent += std::accumulate(sc.begin(), sc.end(), int64_t{0}) * dtype_size(dtype);
     do_all_to_all(send, send_chunks, recv, recv_chunks, dtype);
   });
 }
@@ -89,20 +104,28 @@ void Group::all_to_all(const void* send, const Chunks& send_chunks, void* recv, 
 void Group::broadcast(void* data, int64_t count, DType dtype, int root) {
   on_comm_thread([&] {
     CollectiveWatch watch("broadcast", world_ranks());
-    ++counted().broadcast;
-    if (root == rank()) counted().bytes_sent += count * dtype_size(dtype);
+    ++Counted()->broadcast;
+    if (root == rank()) Counted()->bytes_sent += count * dtype_size(dtype);
     do_broadcast(data, count, dtype, root);
   });
 }
 
-void Group::exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype) {
-  on_comm_thread([&] {
+void Group::exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype, int lane) {
+  auto call = [&] {
     CollectiveWatch watch("exchange (point to point)", world_ranks());
-    counted().send += static_cast<int64_t>(sends.size());
-    counted().recv += static_cast<int64_t>(recvs.size());
-    for (const Message& m : sends) counted().bytes_sent += m.count * dtype_size(dtype);
-    do_exchange(sends, recvs, dtype);
-  });
+    {
+      Counted c;
+      c->send += static_cast<int64_t>(sends.size());
+      c->recv += static_cast<int64_t>(recvs.size());
+      for (const Message& m : sends) c->bytes_sent += m.count * dtype_size(dtype);
+    }
+    do_exchange(sends, recvs, dtype, lane);
+  };
+  if (lane > 0) {
+    call();  // on the lane's own thread
+  } else {
+    on_comm_thread(call);
+  }
 }
 
 void Group::gather_metadata(const void* send, void* recv, int64_t bytes) {

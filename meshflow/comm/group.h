@@ -67,7 +67,10 @@ class Group {
   void all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks, DType dtype);
   void broadcast(void* data, int64_t count, DType dtype, int root);
   // Posts every send and receive at once and waits for all, so no ordering can deadlock.
-  void exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype);
+  // `lane` > 0: a transfer between pipeline stages, made on the calling thread (a lane of
+  // its own, graph/compile.h) with a tag of its own, so that lanes never match each other's
+  // messages; 0: on the comm thread like the collectives.
+  void exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype, int lane = 0);
 
   // Internal metadata: not counted in stats(). recv holds size() * count bytes.
   void gather_metadata(const void* send, void* recv, int64_t bytes);
@@ -80,7 +83,8 @@ class Group {
   virtual void do_all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks,
                              DType dtype) = 0;
   virtual void do_broadcast(void* data, int64_t count, DType dtype, int root) = 0;
-  virtual void do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype) = 0;
+  virtual void do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype,
+                           int lane) = 0;
   virtual void do_gather_bytes(const void* send, void* recv, int64_t bytes) = 0;
 
  private:

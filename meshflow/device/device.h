@@ -76,6 +76,10 @@ class Device {
   virtual std::shared_ptr<void> allocate(size_t nbytes) = 0;
   // The stream of this kind, created (with its worker) on first use.
   virtual Stream& stream(StreamKind kind) = 0;
+  // A stream of this kind with a worker of its own, owned by the caller, for work that
+  // must not queue behind the shared stream of its kind (graph mode's pipeline lanes: each
+  // transfer between two stages runs in order on its own, whatever the others wait for).
+  virtual std::unique_ptr<Stream> create_stream(StreamKind kind) = 0;
   // An event from the pool; it goes back to the pool when the last owner drops it.
   virtual std::shared_ptr<Event> create_event() = 0;
   virtual MemoryStats memory_stats() const = 0;

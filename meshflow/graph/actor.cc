@@ -63,7 +63,7 @@ void ActorSystem::try_act(int a) {
   }
   s.running = true;
   ++s.acted;
-  device_.stream(spec.stream).launch([this, a, piece] {
+  (spec.own_stream ? *spec.own_stream : device_.stream(spec.stream)).launch([this, a, piece] {
     const ActorSpec& spec = actors_[a];
     const bool trace = vm::tracing();
     const int64_t start = trace ? vm::now_us() : 0;

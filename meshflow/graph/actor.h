@@ -48,6 +48,7 @@ struct ActorSpec {
   // The work for one piece; it reads its inputs' slot piece % regst_num and writes its
   // outputs' slot piece % regst_num. An exception is kept and rethrown by run().
   std::function<void(int64_t piece)> act;
+  device::Stream* own_stream = nullptr;  // if set, acts run there instead of on `stream` (a pipeline lane)
 };
 
 class ActorSystem {

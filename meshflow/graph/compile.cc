@@ -133,7 +133,14 @@ struct CompiledGraph::Impl {
     TensorMeta meta;
     bool persistent = false;
     int64_t offset = 0;
-    Tensor slot;   // non-persistent: its arena memory
+    // Non-persistent: its memory, one slot per piece in flight (regst_num): one in the
+    // arena, or several of their own for a pipeline's micro-batches.
+    std::vector<Tensor> slots;
+    const Tensor& slot(int piece) const {
+      static const Tensor none;
+      return slots.empty() ? none : slots[static_cast<size_t>(piece) % slots.size()];
+    }
+    int stage = 0;  // the pipeline stage its value lives on
     Tensor value;  // persistent: what the last run produced
   };
   struct Task {
@@ -141,6 +148,9 @@ struct CompiledGraph::Impl {
     std::vector<Ref> inputs;
     std::vector<int> outputs;  // registers
     std::shared_ptr<KernelCall> call;  // op tasks
+    std::vector<std::shared_ptr<KernelCall>> piece_calls;  // a pipelined random op: its call per micro-batch
+    device::Stream* lane = nullptr;  // a transfer between pipeline stages: its stream
+    int lane_id = 0;
     Phase phase = Phase::kMicro;
     int accumulator = -1;  // an accumulate task: adds its input into this accumulator
   };
@@ -154,22 +164,26 @@ struct CompiledGraph::Impl {
   std::vector<Tensor> accumulators;
   std::vector<Ref> output_refs;  // where each returned output is read after a run
   int micro_batches = 1;
-  int piece = 0;
+  int piece = 0;  // the micro-batch running, when they run one after another
+  bool pipelined = false;  // micro-batches in flight at once (stages on several placements)
+  std::vector<std::vector<Tensor>> argument_pieces;  // pipelined: each argument's micro-batches
+  std::vector<std::unique_ptr<device::Stream>> lanes;
   std::vector<std::unique_ptr<ActorSystem>> phases;  // pre, micro, post (empty ones null)
   std::vector<int> register_phase_index;  // each register's index in its phase's system
   std::shared_ptr<void> arena;
   int64_t arena_bytes = 0;
 
-  Tensor input_of(const Ref& r) const {
+  Tensor input_of(const Ref& r, int at) const {
     Tensor t;
     switch (r.kind) {
       case Ref::kRegister: {
         const Register& reg = registers[r.index];
-        t = reg.persistent ? reg.value : reg.slot;
+        t = reg.persistent ? reg.value : reg.slot(at);
         break;
       }
       case Ref::kBound:
-        t = bound[r.index];
+        t = pipelined && !argument_pieces.empty() && !argument_pieces[r.index].empty() ? argument_pieces[r.index][at]
+                                                                                        : bound[r.index];
         break;
       case Ref::kFixed:
         t = fixed[r.index];
@@ -191,36 +205,36 @@ struct CompiledGraph::Impl {
   // Puts a task's results into its registers: persistent ones keep the tensor (cloned when
   // it lies in the arena, which the next run reuses); the others are copied into their
   // slot unless the kernel already wrote them there.
-  void store(const Task& task, std::vector<Tensor>& outs) {
+  void store(const Task& task, std::vector<Tensor>& outs, int at) {
     for (size_t k = 0; k < outs.size(); ++k) {
       const Register& reg = registers[task.outputs[k]];
-      const bool in_place = !reg.persistent && (reg.slot.nbytes() == 0 || outs[k].data() == reg.slot.data());
+      const bool in_place = !reg.persistent && (reg.slot(at).nbytes() == 0 || outs[k].data() == reg.slot(at).data());
       if (!in_place && in_arena(outs[k])) outs[k] = outs[k].clone();  // before any slot is overwritten
     }
     for (size_t k = 0; k < outs.size(); ++k) {
       Register& reg = registers[task.outputs[k]];
       if (reg.persistent) {
         reg.value = outs[k];
-      } else if (reg.slot.nbytes() && outs[k].data() != reg.slot.data()) {
-        std::memcpy(reg.slot.data(), outs[k].data(), reg.slot.nbytes());
+      } else if (reg.slot(at).nbytes() && outs[k].data() != reg.slot(at).data()) {
+        std::memcpy(reg.slot(at).data(), outs[k].data(), reg.slot(at).nbytes());
       }
     }
   }
 
   // acc = x at the first micro-batch, acc += x at the others, acc /= m after the last.
-  void accumulate(Tensor& acc, const Tensor& x) const {
+  void accumulate(Tensor& acc, const Tensor& x, int at) const {
     visit_dtype(x.dtype(), [&](auto zero) {
       using T = decltype(zero);
       if constexpr (std::is_floating_point_v<T>) {
         T* a = acc.data_as<T>();
         const T* v = x.data_as<T>();
         const int64_t n = x.numel();
-        if (piece == 0) {
+        if (at == 0) {
           std::copy(v, v + n, a);
         } else {
           for (int64_t i = 0; i < n; ++i) a[i] += v[i];
         }
-        if (piece == micro_batches - 1) {
+        if (at == micro_batches - 1) {
           const T scale = T{1} / static_cast<T>(micro_batches);
           for (int64_t i = 0; i < n; ++i) a[i] *= scale;
         }
@@ -231,32 +245,36 @@ struct CompiledGraph::Impl {
     });
   }
 
-  std::vector<PlannedAllocations::Slot> slots_of(const Task& task) const {
+  std::vector<PlannedAllocations::Slot> slots_of(const Task& task, int at) const {
     std::vector<PlannedAllocations::Slot> slots;
     for (int r : task.outputs) {
-      if (!registers[r].persistent && registers[r].slot.nbytes()) {
-        slots.push_back({registers[r].slot.data(), registers[r].slot.nbytes()});
+      if (!registers[r].persistent && registers[r].slot(at).nbytes()) {
+        slots.push_back({registers[r].slot(at).data(), registers[r].slot(at).nbytes()});
       }
     }
     return slots;
   }
 
-  void act(int t) {
+  // Task t on micro-batch `system_piece` as its actor system counts (pipelined), else on
+  // the micro-batch running.
+  void act(int t, int64_t system_piece) {
+    const int at = pipelined ? static_cast<int>(system_piece) : piece;
     const Task& task = tasks[t];
     const Node& node = phys.nodes[task.node];
     if (task.accumulator >= 0) {
-      accumulate(accumulators[task.accumulator], input_of(task.inputs[0]));
+      accumulate(accumulators[task.accumulator], input_of(task.inputs[0], at), at);
       return;
     }
     std::vector<Tensor> in;
     in.reserve(task.inputs.size());
-    for (const Ref& r : task.inputs) in.push_back(input_of(r));
+    for (const Ref& r : task.inputs) in.push_back(input_of(r, at));
     std::vector<Tensor> outs;
     {
-      PlannedAllocations planned(slots_of(task));
+      PlannedAllocations planned(slots_of(task, at));
       if (node.kind == NodeKind::kOp) {
+        const KernelCall& call = task.piece_calls.empty() ? *task.call : *task.piece_calls[at];
         try {
-          outs = node.op->kernel(in, task.call->context());
+          outs = node.op->kernel(in, call.context());
         } catch (const std::exception& e) {
           // Results of the right sizes (zeros; slots keep what they hold), so that the acts
           // after it still move what the other ranks expect; the error is raised after the run.
@@ -269,10 +287,10 @@ struct CompiledGraph::Impl {
         }
       } else {
         const Value& v = phys.values[node.outputs[0]];
-        outs.push_back(boxing::execute(*node.plan, v.shape, in[0]));
+        outs.push_back(boxing::execute(*node.plan, v.shape, in[0], task.lane_id));
       }
     }
-    store(task, outs);
+    store(task, outs, at);
   }
 };
 
@@ -553,6 +571,22 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       }
     }
   }
+  // Pipeline stages: the placements of the micro-batches' ops, in the order they first
+  // appear (forward order). With several, micro-batches are in flight at once: each
+  // register of stage s gets (stages - s) slots, so stage s can run that many forward
+  // passes ahead of their backward passes, and one-forward-one-backward follows.
+  std::vector<Placement> stages;
+  for (size_t n = 0; n < p.nodes.size() && mb > 1; ++n) {
+    const Node& node = p.nodes[n];
+    if (node_phase[n] != Phase::kMicro || node.kind != NodeKind::kOp) continue;
+    const Placement& placement = p.values[node.outputs[0]].layout.placement;
+    if (std::find(stages.begin(), stages.end(), placement) == stages.end()) stages.push_back(placement);
+  }
+  m.pipelined = stages.size() > 1;
+  auto stage_of = [&](const Placement& placement) {
+    const auto it = std::find(stages.begin(), stages.end(), placement);
+    return it == stages.end() ? 0 : static_cast<int>(it - stages.begin());
+  };
   std::vector<bool> persistent(p.values.size(), false);
   for (int v : p.outputs) persistent[v] = !accumulated[v];
   for (const auto& [var, v] : p.writes) persistent[v] = true;
@@ -563,6 +597,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     Impl::Register reg;
     reg.meta = local_meta(val.shape, val.dtype, val.layout);
     reg.persistent = persistent[v];
+    reg.stage = stage_of(val.layout.placement);
     m.registers.push_back(std::move(reg));
     m.refs[v] = {Impl::Ref::kRegister, static_cast<int>(m.registers.size()) - 1};
     return static_cast<int>(m.registers.size()) - 1;
@@ -586,6 +621,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     m.tasks.push_back(std::move(task));
   };
   auto read = [&](int v, Phase reader) { return reader == Phase::kPost && accumulated[v] ? accumulator_of[v] : m.refs[v]; };
+  int lanes_seen = 0;
   for (size_t n = 0; n < p.nodes.size(); ++n) {
     const Node& node = p.nodes[n];
     if (node.kind == NodeKind::kInput) {
@@ -639,6 +675,22 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       }
       task.call = std::move(call);
     }
+    if (m.pipelined && task.phase == Phase::kMicro && node.kind == NodeKind::kBoxing &&
+        boxing::transfers_only(*node.plan)) {
+      // A transfer between stages: on a lane of its own, only on the ranks it involves. Its
+      // number (and message tag) counts every such transfer, so it is the same on all ranks.
+      const int lane_id = ++lanes_seen;
+      const Value& from = p.values[node.inputs[0]];
+      if (from.layout.placement.parallel_id(me) < 0 && node.to->placement.parallel_id(me) < 0) {
+        m.fixed.push_back(boxing::empty_local(p.values[node.outputs[0]].shape, p.values[node.outputs[0]].dtype));
+        m.refs[node.outputs[0]] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1};
+        if (accumulated[node.outputs[0]]) accumulate(node.outputs[0]);
+        continue;
+      }
+      m.lanes.push_back(vm::device().create_stream(device::StreamKind::kComm));
+      task.lane = m.lanes.back().get();
+      task.lane_id = lane_id;
+    }
     for (int v : node.outputs) task.outputs.push_back(new_register(v));
     m.tasks.push_back(std::move(task));
     for (int v : node.outputs) {
@@ -650,15 +702,13 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   // later phase than its producer's keeps memory of its own (each phase reuses the arena).
   std::stable_sort(m.tasks.begin(), m.tasks.end(),
                    [](const Impl::Task& a, const Impl::Task& b) { return a.phase < b.phase; });
-  {
-    std::vector<Phase> made_in(m.registers.size(), Phase::kPre);
-    for (const Impl::Task& task : m.tasks) {
-      for (int r : task.outputs) made_in[r] = task.phase;
-    }
-    for (const Impl::Task& task : m.tasks) {
-      for (const Impl::Ref& r : task.inputs) {
-        if (r.kind == Impl::Ref::kRegister && made_in[r.index] != task.phase) m.registers[r.index].persistent = true;
-      }
+  std::vector<Phase> made_in(m.registers.size(), Phase::kPre);
+  for (const Impl::Task& task : m.tasks) {
+    for (int r : task.outputs) made_in[r] = task.phase;
+  }
+  for (const Impl::Task& task : m.tasks) {
+    for (const Impl::Ref& r : task.inputs) {
+      if (r.kind == Impl::Ref::kRegister && made_in[r.index] != task.phase) m.registers[r.index].persistent = true;
     }
   }
   stats_.tasks = static_cast<int>(m.tasks.size());
@@ -703,6 +753,14 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       memory_.persistent_bytes += bytes;
       continue;
     }
+    if (m.pipelined && made_in[r] == Phase::kMicro) {
+      Impl::Register& reg = m.registers[r];
+      for (int k = 0; k < static_cast<int>(stages.size()) - reg.stage; ++k) {
+        reg.slots.push_back(Tensor::empty(reg.meta.shape, reg.meta.dtype));
+        memory_.buffer_bytes += bytes;
+      }
+      continue;
+    }
     uses_of.push_back({bytes, producer_task[r], readers[r]});
     planned.push_back(static_cast<int>(r));
     memory_.no_reuse_bytes += aligned(bytes);
@@ -716,7 +774,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   for (size_t i = 0; i < planned.size(); ++i) {
     Impl::Register& reg = m.registers[planned[i]];
     reg.offset = offsets[i];
-    reg.slot = Tensor::wrap(static_cast<char*>(m.arena.get()) + offsets[i], reg.meta.shape, reg.meta.dtype, m.arena);
+    reg.slots = {Tensor::wrap(static_cast<char*>(m.arena.get()) + offsets[i], reg.meta.shape, reg.meta.dtype, m.arena)};
   }
 
   // 6. One actor per task; communication tasks act in the plan's order. One actor system
@@ -732,7 +790,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       for (int r : m.tasks[t].outputs) {
         local[r] = static_cast<int>(regst_nums.size());
         m.register_phase_index[r] = local[r];
-        regst_nums.push_back(1);
+        regst_nums.push_back(std::max<int>(1, static_cast<int>(m.registers[r].slots.size())));
       }
     }
     for (size_t t = 0; t < T; ++t) {
@@ -744,6 +802,12 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       spec.name = task.accumulator >= 0 ? "accumulate" : node.name;
       spec.stream = comm_task ? device::StreamKind::kComm : device::StreamKind::kCompute;
       spec.order_group = comm_task ? 0 : 1;
+      if (m.pipelined && ph == Phase::kMicro) {
+        // Micro-batches in flight: compute acts whenever its data is there (the buffers
+        // bound how far ahead); transfers between stages act in piece order on their lanes.
+        spec.own_stream = task.lane;
+        if (task.lane || !comm_task) spec.order_group = -1;
+      }
       for (const Impl::Ref& r : task.inputs) {
         if (r.kind == Impl::Ref::kRegister && local[r.index] >= 0 &&
             std::find(spec.inputs.begin(), spec.inputs.end(), local[r.index]) == spec.inputs.end()) {
@@ -751,7 +815,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
         }
       }
       for (int r : task.outputs) spec.outputs.push_back(local[r]);
-      spec.act = [&m, t](int64_t) { m.act(static_cast<int>(t)); };
+      spec.act = [&m, t](int64_t piece) { m.act(static_cast<int>(t), piece); };
       specs.push_back(std::move(spec));
     }
     m.phases.push_back(specs.empty() ? nullptr
@@ -820,28 +884,54 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
       if (error.empty()) error = e.what();
     }
   };
+  auto micro_batch = [&](int v, const Tensor& whole, int k) {
+    const Shape part = local_meta(p.values[v].shape, p.values[v].dtype, p.values[v].layout).shape;
+    return whole.view(k * numel(part), part);
+  };
+  // Each micro-batch draws its own random values.
+  auto draw_again = [&](Impl::Task& task) -> std::shared_ptr<KernelCall> {
+    auto call = std::make_shared<KernelCall>(*task.call);
+    call->attrs = (*p.nodes[task.node].run_time_attrs)();
+    return call;
+  };
+  auto draws = [&](const Impl::Task& task) {
+    return task.phase == Phase::kMicro && task.call && p.nodes[task.node].op->draws_random;
+  };
   run_phase(Phase::kPre);
-  for (int k = 0; k < mb; ++k) {
-    m.piece = k;
-    if (mb > 1) {
-      for (const auto& [v, whole] : whole_arguments) {
-        const Shape part = local_meta(p.values[v].shape, p.values[v].dtype, p.values[v].layout).shape;
-        m.bound[v] = whole.view(k * numel(part), part);
-      }
+  if (m.pipelined) {
+    m.argument_pieces.assign(p.values.size(), {});
+    for (const auto& [v, whole] : whole_arguments) {
+      for (int k = 0; k < mb; ++k) m.argument_pieces[v].push_back(micro_batch(v, whole, k));
     }
-    if (k > 0) {
-      for (Impl::Task& task : m.tasks) {  // each micro-batch draws its own random values
-        const Node& node = p.nodes[task.node];
-        if (task.phase == Phase::kMicro && task.call && node.op->draws_random) task.call->attrs = (*node.run_time_attrs)();
-      }
+    for (Impl::Task& task : m.tasks) {
+      if (!draws(task)) continue;
+      task.piece_calls = {task.call};
+      for (int k = 1; k < mb; ++k) task.piece_calls.push_back(draw_again(task));
     }
-    run_phase(Phase::kMicro);
+    const std::unique_ptr<ActorSystem>& micro = m.phases[static_cast<int>(Phase::kMicro)];
+    try {
+      if (micro) micro->run(mb);
+    } catch (const std::exception& e) {
+      if (error.empty()) error = e.what();
+    }
+    m.argument_pieces.clear();
+  } else {
+    for (int k = 0; k < mb; ++k) {
+      m.piece = k;
+      if (mb > 1) {
+        for (const auto& [v, whole] : whole_arguments) m.bound[v] = micro_batch(v, whole, k);
+      }
+      for (Impl::Task& task : m.tasks) {
+        if (k > 0 && draws(task)) task.call = draw_again(task);
+      }
+      run_phase(Phase::kMicro);
+    }
   }
   run_phase(Phase::kPost);
   comm::agree(error, 0, "[graph]");
   auto value_of = [&](int v, const Impl::Ref& ref) {
     const Value& val = p.values[v];
-    return Var(GlobalTensor(val.shape, val.layout.placement, val.layout.nd_sbp, m.input_of(ref)));
+    return Var(GlobalTensor(val.shape, val.layout.placement, val.layout.nd_sbp, m.input_of(ref, 0)));
   };
   for (const auto& [var, v] : p.writes) m.traced.variables[var].set(value_of(v, m.refs[v]));
   std::vector<Var> outputs;
@@ -857,6 +947,17 @@ std::vector<int> CompiledGraph::peak_register_use() const {
     for (int r : task.outputs) peaks[r] = m.phases[static_cast<int>(task.phase)]->peak_in_use()[m.register_phase_index[r]];
   }
   return peaks;
+}
+
+std::vector<CompiledGraph::RegisterReport> CompiledGraph::registers() const {
+  const std::vector<int> peaks = peak_register_use();
+  std::vector<RegisterReport> out;
+  for (size_t r = 0; r < impl_->registers.size(); ++r) {
+    const Impl::Register& reg = impl_->registers[r];
+    out.push_back({reg.stage, std::max<int>(1, static_cast<int>(reg.slots.size())), peaks[r],
+                   static_cast<int64_t>(numel(reg.meta.shape) * dtype_size(reg.meta.dtype))});
+  }
+  return out;
 }
 
 std::string CompiledGraph::str() const {

@@ -47,6 +47,7 @@ struct MemoryReport {
   int64_t no_reuse_bytes = 0;  // every register in memory of its own
   int64_t max_live_bytes = 0;  // the most bytes live at once in the plan's order: a lower bound
   int64_t persistent_bytes = 0;  // registers that outlive a run (outputs, new variable values)
+  int64_t buffer_bytes = 0;  // a pipeline's micro-batch registers, every slot (outside the arena)
   int registers = 0;
 };
 
@@ -96,6 +97,15 @@ class CompiledGraph {
   const CompileStats& stats() const { return stats_; }
   // The most register slots in use at once during the last run, per register.
   std::vector<int> peak_register_use() const;
+  // This rank's registers: pipeline stage, slots (regst_num), the most slots holding data
+  // at once during the last run, and bytes per slot.
+  struct RegisterReport {
+    int stage;
+    int slots;
+    int peak;
+    int64_t bytes;
+  };
+  std::vector<RegisterReport> registers() const;
 
  private:
   struct Impl;

@@ -267,15 +267,25 @@ double clip_grad_norm(const std::vector<Var>& params, double max_norm) {
 Var clip_grad_norm_traced(const std::vector<Var>& params, double max_norm) {
   NoGradGuard no_grad;
   const std::vector<Var> sums = squared_norm_sums(params);
-  if (sums.size() != 1 || !sums[0].is_global()) {
-    throw std::invalid_argument("clip_grad_norm_ in a graph: expected the gradients to be global tensors on one placement");
+  if (sums.empty() || !std::all_of(sums.begin(), sums.end(), [](const Var& s) { return s.is_global(); })) {
+    throw std::invalid_argument("clip_grad_norm_ in a graph: expected the gradients to be global tensors");
   }
-  const Var norm = fn::sqrt(sums[0]);
+  // Gradients on several placements (pipeline stages): their sums meet on the first one,
+  // and the scale goes back to each.
+  auto replicated_on = [](const Var& x, const Placement& placement) {
+    return to_global(x, placement, NdSbp(placement.ndim(), Sbp::broadcast()), false);
+  };
+  const Placement& first = sums[0].global().placement();
+  Var total = sums[0];
+  for (size_t i = 1; i < sums.size(); ++i) total = fn::add(total, replicated_on(sums[i], first));
+  const Var norm = fn::sqrt(total);
   const Var ratio = fn::mul_scalar(fn::pow_scalar(fn::add_scalar(norm, 1e-6), -1), max_norm);
   const Var scale = call1("minimum", {ratio, fn::ones_like(ratio)});
   for (const Var& p : params) {
     Var g = p.grad();
-    if (g.defined()) g.set_data(fn::mul(g, scale));
+    if (!g.defined()) continue;
+    const Placement& placement = g.global().placement();
+    g.set_data(fn::mul(g, placement == first ? scale : replicated_on(scale, placement)));
   }
   return norm;
 }

@@ -142,8 +142,9 @@ void MpiGroup::do_broadcast(void* data, int64_t count, DType dtype, int root) {
   wait_politely(r, "MPI_Ibcast");
 }
 
-void MpiGroup::do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype) {
-  constexpr int kTag = 11;
+void MpiGroup::do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype,
+                           int lane) {
+  const int kTag = 11 + lane;
   std::vector<MPI_Request> requests(sends.size() + recvs.size());
   size_t i = 0;
   for (const Message& m : recvs) {

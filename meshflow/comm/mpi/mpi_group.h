@@ -31,7 +31,8 @@ class MpiGroup final : public Group {
   void do_all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks,
                      DType dtype) override;
   void do_broadcast(void* data, int64_t count, DType dtype, int root) override;
-  void do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype) override;
+  void do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype,
+                   int lane) override;
   void do_gather_bytes(const void* send, void* recv, int64_t bytes) override;
 
  private:

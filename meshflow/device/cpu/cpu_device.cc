@@ -234,6 +234,8 @@ class CpuDevice : public Device {
     return *s;
   }
 
+  std::unique_ptr<Stream> create_stream(StreamKind kind) override { return std::make_unique<CpuStream>(kind); }
+
   std::shared_ptr<Event> create_event() override {
     CpuEvent* e = nullptr;
     {

@@ -134,6 +134,11 @@ class Graph:
         """This rank's arena against the sum without reuse and the max-live lower bound."""
         return self._compiled_last().memory()
 
+    def registers(self):
+        """This rank's registers in the last compiled plan: pipeline stage, slots (regst_num),
+        the most slots holding data at once during the last call, bytes per slot."""
+        return self._compiled_last().registers()
+
     def compile_stats(self):
         return self._compiled_last().stats()
 
