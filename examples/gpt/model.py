@@ -105,11 +105,43 @@ class GPT(nn.Module):
             if idx.is_global else mf.arange(t)
         x = self.drop(self.wte(idx) + self.wpe(pos))
         for block in self.blocks:
-            x = block(x)
-        logits = self.lm_head(self.ln_f(x))
+            x = block(_to_stage_of(block, x))
+        logits = self.lm_head(self.ln_f(_to_stage_of(self.ln_f, x)))
         if targets is None:
             return logits
         return F.cross_entropy(logits.reshape(b * t, -1), targets.reshape(b * t))
+
+
+def _to_stage_of(module, x):
+    """x moved to the placement of module's parameters (the next pipeline stage), with its
+    SBP; unchanged when it is there already."""
+    p = next(iter(module.parameters()), None)
+    if p is None or not x.is_global or p.placement == x.placement:
+        return x
+    return x.to_global(placement=p.placement, sbp=x.sbp)
+
+
+def stage_layers(n_layer, n_stages):
+    """How many blocks each pipeline stage holds: as even as possible, the first stages one
+    more when they do not divide (the embeddings ride with the first stage, the final norm,
+    head and loss with the last)."""
+    return [n_layer // n_stages + (1 if s < n_layer % n_stages else 0) for s in range(n_stages)]
+
+
+def place(model, stages, sbp=None):
+    """Puts the model's parameters on pipeline stages (placements of one shape): the
+    embeddings on the first, the blocks spread by stage_layers, the final norm and the head
+    on the last; each parameter gets sbp(name, parameter) (parameter_sbp by default) there."""
+    sbp = sbp or parameter_sbp
+    parts = [("wte.", model.wte, 0), ("wpe.", model.wpe, 0)]
+    layer = 0
+    for s, count in enumerate(stage_layers(len(model.blocks), len(stages))):
+        for _ in range(count):
+            parts.append((f"blocks.{layer}.", model.blocks[layer], s))
+            layer += 1
+    parts += [("ln_f.", model.ln_f, len(stages) - 1), ("lm_head.", model.lm_head, len(stages) - 1)]
+    for prefix, module, s in parts:
+        module.to_global(stages[s], lambda name, p, prefix=prefix: sbp(prefix + name, p))
 
 
 def parameter_sbp(name, param):

@@ -2,10 +2,13 @@
 
     python3 -m meshflow.launch --nproc 4 examples/gpt/train.py --layout 2x2x1_8_128x2 --steps 200
 
-The layout `dxmxp_B_hxl` is data-parallel size x tensor-parallel size x pipeline size (1
-for now), global batch, hidden size x layers. --graph runs each step as a compiled graph
-(mf.nn.Graph) instead of eagerly. The ranks form a [d, m] mesh; the
-model is the same code for every layout (model.py says which SBP each parameter gets).
+The layout `dxmxp_B_hxl` is data-parallel size x tensor-parallel size x pipeline size,
+global batch, hidden size x layers. --graph runs each step as a compiled graph
+(mf.nn.Graph) instead of eagerly. The ranks form p stages of a [d, m] mesh each (stage i:
+ranks i*d*m ..); the model is the same code for every layout (model.py says which SBP each
+parameter gets and which stage holds which layers). With p > 1 in graph mode each step is
+split into --micro-batches (default 2p) that flow through the stages, one forward one
+backward; eagerly, the stages take turns on the whole batch.
 Prints a progress line per log interval, a generated sample and a summary; with --json,
 rank 0 also writes the per-step losses for comparing layouts.
 """
@@ -22,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import meshflow as mf  # noqa: E402
 import data  # noqa: E402
-from model import GPT, Config, input_sbp, parameter_sbp  # noqa: E402
+from model import GPT, Config, input_sbp, parameter_sbp, place  # noqa: E402
 
 LAYOUT = re.compile(r"^(\d+)x(\d+)x(\d+)_(\d+)_(\d+)x(\d+)$")
 
@@ -32,11 +35,17 @@ def parse_layout(text):
     if not m:
         raise ValueError(f"layout {text!r} is not of the form dxmxp_B_hxl, e.g. 2x2x1_8_128x2")
     d, tp, pp, batch, hidden, layers = map(int, m.groups())
-    if pp != 1:
-        raise ValueError(f"layout {text!r}: pipeline size {pp} is not supported yet (graph mode); expected 1")
+    if pp < 1:
+        raise ValueError(f"layout {text!r}: pipeline size {pp}; expected at least 1")
     if batch % d:
         raise ValueError(f"layout {text!r}: global batch {batch} does not divide by data-parallel size {d}")
     return d, tp, batch, hidden, layers
+
+
+def pipeline_size(text):
+    """The p of a layout dxmxp_B_hxl."""
+    parse_layout(text)
+    return int(LAYOUT.match(text).group(3))
 
 
 def parse_args(argv=None):
@@ -61,6 +70,9 @@ def parse_args(argv=None):
     ap.add_argument("--graph", action="store_true",
                     help="graph mode: the training step traced once, compiled and run by actors (mf.nn.Graph)")
     ap.add_argument("--dot", help="with --graph: write the compiled step's graph here for Graphviz (rank 0)")
+    ap.add_argument("--micro-batches", type=int, default=0,
+                    help="with --graph: micro-batches per step (gradient accumulation; default 2p with p > 1 "
+                         "pipeline stages, else 1)")
     return ap.parse_args(argv)
 
 
@@ -78,18 +90,23 @@ def batch_tensor(array, placement):
     return mf.from_numpy(np.ascontiguousarray(array)).to_global(placement=placement, sbp=input_sbp())
 
 
-def evaluate(model, placement, args, d, batch, dp_rank, batches=4):
+def stage_meshes(d, tp, pp):
+    """The pipeline's stages: stage i is ranks i*d*tp .. as a [d, tp] mesh."""
+    return [mesh(d, tp, first_rank=i * d * tp) for i in range(pp)]
+
+
+def evaluate(model, stages, args, d, batch, dp_rank, batches=4):
     model.eval()
     total = 0.0
     with mf.no_grad():
         for i in range(batches):
             x, y = data.get_batch(i, batch, args.block, args.seed, dp_rank, d, split="val")
-            total += model(batch_tensor(x, placement), batch_tensor(y, placement)).item()
+            total += model(batch_tensor(x, stages[0]), batch_tensor(y, stages[-1])).item()
     model.train()
     return total / batches
 
 
-def generate(model, placement, prompt, n, seed):
+def generate(model, stages, prompt, n, seed):
     """n bytes sampled after `prompt`; every rank draws the same ones (same logits, same seed)."""
     model.eval()
     rng = np.random.default_rng(seed)
@@ -98,7 +115,7 @@ def generate(model, placement, prompt, n, seed):
     with mf.no_grad():
         for _ in range(n):
             context = np.array([tokens[-model.cfg.block_size:]], dtype=np.int64)
-            logits = model(mf.tensor(context, placement=placement, sbp=whole))
+            logits = model(mf.tensor(context, placement=stages[0], sbp=whole))
             last = logits[0, -1].numpy().astype(np.float64)
             p = np.exp(last - last.max())
             tokens.append(int(rng.choice(len(p), p=p / p.sum())))
@@ -109,12 +126,13 @@ def generate(model, placement, prompt, n, seed):
 class TrainStep(mf.nn.Graph):
     """The eager loop's step as a graph: forward, backward, clipping, both optimizers."""
 
-    def __init__(self, model, optimizers, clip):
+    def __init__(self, model, optimizers, clip, micro_batches=1):
         super().__init__()
         self.model = model
         self.clip = clip
         for opt in optimizers:
             self.add_optimizer(opt)
+        self.config.set_gradient_accumulation_steps(micro_batches)
 
     def build(self, x, y):
         loss = self.model(x, y)
@@ -127,20 +145,27 @@ class TrainStep(mf.nn.Graph):
 def main(argv=None):
     args = parse_args(argv)
     d, tp, _, _, _ = parse_layout(args.layout)
-    if d * tp != mf.env.get_world_size():
-        raise ValueError(f"layout {args.layout} needs {d * tp} ranks; the job has {mf.env.get_world_size()} "
-                         f"(launch with --nproc {d * tp})")
-    return train(args, mesh(d, tp))
+    pp = pipeline_size(args.layout)
+    if d * tp * pp != mf.env.get_world_size():
+        raise ValueError(f"layout {args.layout} needs {d * tp * pp} ranks; the job has {mf.env.get_world_size()} "
+                         f"(launch with --nproc {d * tp * pp})")
+    return train(args)
 
 
-def train(args, placement):
-    """Trains on `placement` (a [d, tp] mesh; ranks outside it take part in the collective
-    calls but hold nothing); returns the summary, with the per-step losses."""
+def train(args, placement=None):
+    """Trains on the layout's stages (or on `placement`, one [d, tp] mesh; ranks outside
+    take part in the collective calls but hold nothing); returns the summary, with the
+    per-step losses."""
     d, tp, batch, hidden, layers = parse_layout(args.layout)
+    pp = pipeline_size(args.layout)
+    stages = [placement] if placement is not None else stage_meshes(d, tp, pp)
+    if len(stages) != pp:
+        raise ValueError(f"layout {args.layout} has {pp} pipeline stages; train() was given one placement")
     rank = mf.env.get_rank()
-    ranks = np.array(placement.ranks)
-    dp_rank = int(np.argwhere(ranks == rank)[0][0]) if rank in ranks else 0
-    say = print if rank == ranks.flat[0] else (lambda *a, **k: None)
+    mine = [np.array(s.ranks) for s in stages if rank in np.array(s.ranks)]
+    dp_rank = int(np.argwhere(mine[0] == rank)[0][0]) if mine else 0
+    say = print if rank == np.array(stages[0].ranks).flat[0] else (lambda *a, **k: None)
+    micro_batches = args.micro_batches or (2 * pp if pp > 1 else 1)
 
     mf.manual_seed(args.seed)
     cfg = Config(vocab_size=data.VOCAB_SIZE, block_size=args.block, n_layer=layers, n_head=args.heads,
@@ -149,7 +174,7 @@ def train(args, placement):
     if args.dtype == "float64":
         for p in model.parameters():
             p.data = p.double()
-    model.to_global(placement, parameter_sbp)
+    place(model, stages, parameter_sbp)
     params = model.parameters()
     n_params = sum(p.numel() for p in params)
     decay = [p for n, p in model.named_parameters() if n.endswith("weight") and p.ndim == 2]
@@ -158,24 +183,25 @@ def train(args, placement):
     opt_plain = mf.optim.AdamW(no_decay, lr=args.lr, betas=(0.9, 0.95), weight_decay=0.0)
 
     corpus = data.load()
-    say(f"gpt: layout {args.layout} on mesh {d}x{tp} ({d} data x {tp} tensor parallel), {layers} layers, "
+    say(f"gpt: layout {args.layout} on {pp} stage(s) of a {d}x{tp} mesh ({d} data x {tp} tensor parallel x {pp} "
+        f"pipeline{f', {micro_batches} micro-batches' if args.graph and micro_batches > 1 else ''}), {layers} layers, "
         f"hidden {hidden}, {args.heads} heads, block {args.block}, batch {batch}, {n_params:,} parameters, "
         f"{args.dtype}; text {len(corpus.train):,} bytes (unigram entropy {data.unigram_entropy(corpus.train):.3f} "
         "nats)")
     losses, times, comm = [], [], []
     tokens_per_step = batch * args.block
-    step_graph = TrainStep(model, [opt_decay, opt_plain], args.clip) if args.graph else None
+    step_graph = TrainStep(model, [opt_decay, opt_plain], args.clip, micro_batches) if args.graph else None
     for step in range(args.steps):
         start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
         lr = mf.optim.warmup_cosine_lr(step, args.warmup, args.steps, args.lr, args.min_lr)
         opt_decay.lr = opt_plain.lr = lr
         x, y = data.get_batch(step, batch, args.block, args.seed, dp_rank, d)
         if step_graph is not None:
-            loss = step_graph(batch_tensor(x, placement), batch_tensor(y, placement))
+            loss = step_graph(batch_tensor(x, stages[0]), batch_tensor(y, stages[-1]))
             if step == 0 and args.dot and rank == 0:
                 step_graph.to_dot(args.dot)
         else:
-            loss = model(batch_tensor(x, placement), batch_tensor(y, placement))
+            loss = model(batch_tensor(x, stages[0]), batch_tensor(y, stages[-1]))
             loss.backward()
             if args.clip > 0:
                 mf.optim.clip_grad_norm_(params, args.clip)
@@ -193,19 +219,19 @@ def train(args, placement):
                 f"{tokens_per_step * len(recent) / sum(recent):9,.0f} tokens/s | "
                 f"comm {comm[-1] / 1e6:8.3f} MB/step (rank 0)", flush=True)
         if args.eval_every and step and step % args.eval_every == 0:
-            say(f"      val loss {evaluate(model, placement, args, d, batch, dp_rank):.4f}", flush=True)
+            say(f"      val loss {evaluate(model, stages, args, d, batch, dp_rank):.4f}", flush=True)
 
-    val = evaluate(model, placement, args, d, batch, dp_rank)
+    val = evaluate(model, stages, args, d, batch, dp_rank)
     timed = times[1:] or times
     summary = {
-        "layout": args.layout + (" graph" if args.graph else ""), "ranks": d * tp, "steps": args.steps, "parameters": n_params,
+        "layout": args.layout + (" graph" if args.graph else ""), "ranks": d * tp * pp, "steps": args.steps, "parameters": n_params,
         "first_loss": losses[0], "final_loss": losses[-1], "val_loss": val,
         "unigram_entropy": data.unigram_entropy(corpus.train),
         "tokens_per_s": tokens_per_step * len(timed) / sum(timed),
         "comm_bytes_per_step": float(np.mean(comm[1:] or comm)),
     }
     if args.sample:
-        text = generate(model, placement, b"The ", args.sample, args.seed)
+        text = generate(model, stages, b"The ", args.sample, args.seed)
         say("sample: " + (b"The " + text).decode("utf-8", errors="replace"))
     say("summary:")
     for key, value in summary.items():
