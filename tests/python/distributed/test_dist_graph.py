@@ -141,6 +141,22 @@ def test_gpt_graph_losses_equal_eager(layout, world):
     np.testing.assert_allclose(run[True], run[False], rtol=1e-5)
 
 
+@pytest.mark.parametrize("layout", ["1x1x2", "1x1x4", "2x1x2", "1x2x2"])
+def test_gpt_pipelined_losses_equal_one_device(layout, world):
+    """The GPT with pipeline stages (3 layers: uneven over 2 and over 4 stages), 4 micro-
+    batches flowing through them in graph mode: the losses of eager 1x1x1."""
+    d, tp, pp = (int(n) for n in layout.split("x"))
+    if d * tp * pp > world:
+        pytest.skip(f"{layout} needs {d * tp * pp} ranks")
+    run = {}
+    for lay in ("1x1x1", layout):
+        args = train.parse_args(["--layout", f"{lay}_8_32x3", "--steps", "4", "--block", "16", "--heads", "2",
+                                 "--sample", "0", "--log-every", "100", "--warmup", "2", "--micro-batches", "4"]
+                                + (["--graph"] if lay == layout else []))
+        run[lay] = np.array(train.train(args, train.mesh(1, 1) if lay == "1x1x1" else None)["losses"])
+    np.testing.assert_allclose(run[layout], run["1x1x1"], rtol=1e-5)
+
+
 @pytest.mark.parametrize("name", ["1", "2", "2x2"])
 @pytest.mark.parametrize("tensor_parallel", [False, True])
 @pytest.mark.parametrize("micro_batches", [2, 3])
@@ -249,3 +265,55 @@ def test_pipeline_of_three_uneven_stages_equals_eager(micro_batches, world):
         assert all(r["stage"] == rank and r["slots"] == 3 - rank for r in held)
         assert held or rank == 2  # the last stage needs one slot
         assert all(r["peak"] <= r["slots"] for r in registers)
+
+
+class TiedAcrossStages(nn.Module):
+    """An embedding on the first stage whose weight is also the output head on the last
+    (GPT-2's tying): the head reads it through a transfer, and its gradient is the sum of
+    both uses."""
+
+    def __init__(self, first, last):
+        super().__init__()
+        mf.manual_seed(9)
+        self.first, self.last = first, last
+        self.embed = nn.Embedding(10, 6)
+        self.mix = nn.Linear(6, 6)
+        self.embed.to_global(first, mf.sbp.broadcast)
+        self.mix.to_global(last, mf.sbp.broadcast)
+
+    def forward(self, idx):
+        h = self.embed(idx).to_global(placement=self.last, sbp=mf.sbp.broadcast)
+        h = F.gelu(self.mix(h))
+        weight = self.embed.weight.to_global(placement=self.last, sbp=mf.sbp.broadcast)
+        return h @ weight.T
+
+
+def test_tied_embedding_across_stages_equals_eager(world):
+    first, last = mf.placement("cpu", ranks=[0]), mf.placement("cpu", ranks=[1])
+    eager_model, graph_model = TiedAcrossStages(first, last), TiedAcrossStages(first, last)
+    eager_opt = mf.optim.SGD(eager_model.parameters(), lr=0.5)
+
+    class TiedStep(nn.Graph):
+        def __init__(self):
+            super().__init__()
+            self.model = graph_model
+            self.add_optimizer(mf.optim.SGD(graph_model.parameters(), lr=0.5))
+            self.config.set_gradient_accumulation_steps(2)
+
+        def build(self, idx, y):
+            loss = F.cross_entropy(self.model(idx), y)
+            loss.backward()
+            return loss
+
+    step = TiedStep()
+    rng = np.random.default_rng(4)
+    for _ in range(3):
+        idx = mf.tensor(rng.integers(0, 10, 8).astype(np.int64), placement=first, sbp=mf.sbp.broadcast)
+        y = mf.tensor(rng.integers(0, 10, 8).astype(np.int64), placement=last, sbp=mf.sbp.broadcast)
+        loss = F.cross_entropy(eager_model(idx), y)
+        loss.backward()
+        eager_opt.step()
+        eager_opt.zero_grad()
+        np.testing.assert_allclose(step(idx, y).numpy(), loss.numpy(), rtol=1e-5)
+    for a, b in zip(eager_model.parameters(), graph_model.parameters()):
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-7)
