@@ -262,6 +262,13 @@ PYBIND11_MODULE(_C, m) {
   m.def("clip_grad_norm", &optim::clip_grad_norm, py::arg("params"), py::arg("max_norm"), release());
   m.def("clip_grad_norm_traced", &optim::clip_grad_norm_traced, py::arg("params"), py::arg("max_norm"), release());
   m.def("tracing", [] { return op_tracer() != nullptr; });
+  m.def("trace_spans", [] {
+    py::list out;
+    for (const vm::TraceSpan& s : vm::trace_spans()) {
+      out.append(py::make_tuple(s.name, device::stream_kind_name(s.stream), s.start_us, s.end_us));
+    }
+    return out;
+  });
   // Graph mode (meshflow/graph): the tracer, its scope, and the compiled graph.
   py::class_<graph::Tracer>(m, "GraphTracer")
       .def(py::init<>())
@@ -287,6 +294,7 @@ PYBIND11_MODULE(_C, m) {
       .def("explain", &graph::CompiledGraph::explain)
       .def("dot", &graph::CompiledGraph::dot)
       .def("peak_register_use", &graph::CompiledGraph::peak_register_use)
+      .def("last_pipeline_us", &graph::CompiledGraph::last_pipeline_us)
       .def("registers", [](const graph::CompiledGraph& g) {
         py::list out;
         for (const auto& r : g.registers()) {

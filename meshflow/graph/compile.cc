@@ -168,6 +168,7 @@ struct CompiledGraph::Impl {
   bool pipelined = false;  // micro-batches in flight at once (stages on several placements)
   std::vector<std::vector<Tensor>> argument_pieces;  // pipelined: each argument's micro-batches
   std::vector<std::unique_ptr<device::Stream>> lanes;
+  std::pair<int64_t, int64_t> micro_window{0, 0};  // pipelined: the last run's micro-batches (vm::now_us)
   std::vector<std::unique_ptr<ActorSystem>> phases;  // pre, micro, post (empty ones null)
   std::vector<int> register_phase_index;  // each register's index in its phase's system
   std::shared_ptr<void> arena;
@@ -542,7 +543,9 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   m.micro_batches = mb;
   std::vector<Phase> phase(p.values.size(), Phase::kPre);
   std::vector<bool> is_gradient(p.values.size(), false);
-  for (int v : g.gradients) is_gradient[new_id[alias[v]]] = true;
+  for (int v : g.gradients) {
+    if (new_id[alias[v]] >= 0) is_gradient[new_id[alias[v]]] = true;  // -1: nothing reads it
+  }
   std::vector<bool> accumulated(p.values.size(), false);  // read after the micro-batches
   std::vector<Phase> node_phase(p.nodes.size(), Phase::kMicro);
   if (mb > 1) {
@@ -703,8 +706,12 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   std::stable_sort(m.tasks.begin(), m.tasks.end(),
                    [](const Impl::Task& a, const Impl::Task& b) { return a.phase < b.phase; });
   std::vector<Phase> made_in(m.registers.size(), Phase::kPre);
+  std::vector<bool> received(m.registers.size(), false);  // written by a transfer between stages
   for (const Impl::Task& task : m.tasks) {
-    for (int r : task.outputs) made_in[r] = task.phase;
+    for (int r : task.outputs) {
+      made_in[r] = task.phase;
+      received[r] = task.lane != nullptr;
+    }
   }
   for (const Impl::Task& task : m.tasks) {
     for (const Impl::Ref& r : task.inputs) {
@@ -754,8 +761,11 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       continue;
     }
     if (m.pipelined && made_in[r] == Phase::kMicro) {
+      // A transfer's output gets one slot more, so the next micro-batch arrives while this
+      // one is still being read (the receiving stage never waits for the link).
       Impl::Register& reg = m.registers[r];
-      for (int k = 0; k < static_cast<int>(stages.size()) - reg.stage; ++k) {
+      const int slots = static_cast<int>(stages.size()) - reg.stage + (received[r] ? 1 : 0);
+      for (int k = 0; k < slots; ++k) {
         reg.slots.push_back(Tensor::empty(reg.meta.shape, reg.meta.dtype));
         memory_.buffer_bytes += bytes;
       }
@@ -909,11 +919,13 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
       for (int k = 1; k < mb; ++k) task.piece_calls.push_back(draw_again(task));
     }
     const std::unique_ptr<ActorSystem>& micro = m.phases[static_cast<int>(Phase::kMicro)];
+    m.micro_window.first = vm::now_us();
     try {
       if (micro) micro->run(mb);
     } catch (const std::exception& e) {
       if (error.empty()) error = e.what();
     }
+    m.micro_window.second = vm::now_us();
     m.argument_pieces.clear();
   } else {
     for (int k = 0; k < mb; ++k) {
@@ -948,6 +960,8 @@ std::vector<int> CompiledGraph::peak_register_use() const {
   }
   return peaks;
 }
+
+std::pair<int64_t, int64_t> CompiledGraph::last_pipeline_us() const { return impl_->micro_window; }
 
 std::vector<CompiledGraph::RegisterReport> CompiledGraph::registers() const {
   const std::vector<int> peaks = peak_register_use();

@@ -35,6 +35,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "meshflow/graph/actor.h"
@@ -106,6 +107,9 @@ class CompiledGraph {
     int64_t bytes;
   };
   std::vector<RegisterReport> registers() const;
+  // When the last run's pipelined micro-batches started and ended on this rank, on the
+  // clock of vm::now_us ({0, 0} without a pipeline).
+  std::pair<int64_t, int64_t> last_pipeline_us() const;
 
  private:
   struct Impl;

@@ -46,6 +46,10 @@ Machine& machine();
 class Machine {
  public:
   bool tracing() const { return trace_ != nullptr; }
+  std::vector<TraceSpan> spans() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return spans_;
+  }
   void record_span(const std::string& name, device::StreamKind kind, int64_t start, int64_t end) {
     std::lock_guard<std::mutex> lock(mu_);
     spans_.push_back({name, kind, start, end});
@@ -266,19 +270,14 @@ class Machine {
     std::ofstream out(std::string(trace_) + ".rank" + (rank ? rank : "0") + ".json");
     out << "{\"traceEvents\": [\n";
     for (size_t i = 0; i < spans_.size(); ++i) {
-      const Span& s = spans_[i];
+      const TraceSpan& s = spans_[i];
       out << (i ? ",\n" : "") << "{\"name\": \"" << s.name << "\", \"ph\": \"X\", \"pid\": " << comm::world_rank()
-          << ", \"tid\": \"" << device::stream_kind_name(s.kind) << "\", \"ts\": " << s.start
-          << ", \"dur\": " << s.end - s.start << "}";
+          << ", \"tid\": \"" << device::stream_kind_name(s.stream) << "\", \"ts\": " << s.start_us
+          << ", \"dur\": " << s.end_us - s.start_us << "}";
     }
     out << "\n]}\n";
   }
 
-  struct Span {
-    std::string name;
-    device::StreamKind kind;
-    int64_t start, end;
-  };
 
   device::Device& device_;
   const char* trace_ = std::getenv("MESHFLOW_TRACE");
@@ -287,7 +286,7 @@ class Machine {
   std::mutex mu_;
   std::vector<std::shared_ptr<Instruction>> retired_;  // GUARDED_BY(mu_)
   std::exception_ptr pending_error_;                    // GUARDED_BY(mu_)
-  std::vector<Span> spans_;                             // GUARDED_BY(mu_)
+  std::vector<TraceSpan> spans_;                             // GUARDED_BY(mu_)
 };
 
 Machine& machine() {
@@ -321,6 +320,7 @@ void record_span(const std::string& name, device::StreamKind stream, int64_t sta
   machine().record_span(name, stream, start_us, end_us);
 }
 
+std::vector<TraceSpan> trace_spans() { return machine().spans(); }
 void synchronize() { machine().synchronize(); }
 void wait(const Tensor& t) { machine().wait(t); }
 bool blocking() { return machine().blocking(); }

@@ -74,5 +74,13 @@ device::Device& device();
 bool tracing();
 int64_t now_us();  // the clock of the spans
 void record_span(const std::string& name, device::StreamKind stream, int64_t start_us, int64_t end_us);
+struct TraceSpan {
+  std::string name;
+  device::StreamKind stream;
+  int64_t start_us, end_us;
+};
+// The spans recorded so far on this rank (empty unless tracing), for tools that measure
+// from them (bench/pipeline_bench.py).
+std::vector<TraceSpan> trace_spans();
 
 }  // namespace mf::vm

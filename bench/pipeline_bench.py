@@ -1,0 +1,115 @@
+"""Pipeline bubble: how long each stage's compute thread idles while micro-batches flow
+through p stages, beside Megatron's (p-1)/(m+p-1) for one-forward-one-backward. Run with p
+ranks (one stage each), with the trace on:
+
+    MESHFLOW_TRACE=/tmp/pipe PYTHONPATH=build/python /usr/bin/python3 -m meshflow.launch \\
+        --nproc 2 bench/pipeline_bench.py --micro-batches 4,8,16
+
+The model: p stages of --layers Linear(--width, --width) + GELU each (balanced, as the
+formula assumes), cross-entropy at the end, SGD; a call of mf.nn.Graph with m micro-batches of
+--rows rows. For each m, after --warmup calls, the best of --steps calls: the pipelined
+part of the call (from the first rank starting its micro-batches to the last one ending
+them), each stage's compute busy time inside it (its actors' spans), and the idle
+fraction 1 - busy / window, which is the bubble when the stages take equal time. Also the
+peak slots each stage's registers held (p - s at most: the buffers that bound 1F1B).
+"""
+import argparse
+import os
+
+import numpy as np
+
+import meshflow as mf
+import meshflow.nn as nn
+import meshflow.nn.functional as F
+
+
+class Stages(nn.Module):
+    def __init__(self, placements, width, layers):
+        super().__init__()
+        self.placements = placements
+        self.stages = nn.ModuleList()
+        for placement in placements:
+            seq = nn.Sequential(*[m for _ in range(layers) for m in (nn.Linear(width, width), nn.GELU())])
+            seq.to_global(placement, mf.sbp.broadcast)
+            self.stages.append(seq)
+
+    def forward(self, x):
+        for placement, seq in zip(self.placements, self.stages):
+            x = seq(x.to_global(placement=placement, sbp=mf.sbp.broadcast))
+        return x
+
+
+class Step(nn.Graph):
+    def __init__(self, model, m):
+        super().__init__()
+        self.model = model
+        self.add_optimizer(mf.optim.SGD(model.parameters(), lr=1e-3))
+        self.config.set_gradient_accumulation_steps(m)
+
+    def build(self, x, y):
+        # The input's gradient too, so that the first stage's backward costs what the
+        # others' do (the formula assumes equal stages).
+        x.requires_grad = True
+        loss = F.cross_entropy(self.model(x), y)
+        loss.backward()
+        return loss
+
+
+def gather(value, placement):
+    """Every rank's float `value`, on every rank."""
+    local = mf.tensor(np.array([value], np.float64))
+    return local.to_global(placement=placement, sbp=mf.sbp.split(0)).numpy()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--micro-batches", default="4,8,16")
+    ap.add_argument("--rows", type=int, default=16, help="rows per micro-batch")
+    ap.add_argument("--width", type=int, default=512)
+    ap.add_argument("--layers", type=int, default=2, help="layers per stage")
+    ap.add_argument("--steps", type=int, default=5)
+    ap.add_argument("--warmup", type=int, default=2)
+    args = ap.parse_args()
+    if not os.environ.get("MESHFLOW_TRACE"):
+        raise SystemExit("pipeline_bench measures from the actors' spans: set MESHFLOW_TRACE=<prefix>")
+    p = mf.env.get_world_size()
+    rank = mf.env.get_rank()
+    everyone = mf.placement("cpu", ranks=list(range(p)))
+    placements = [mf.placement("cpu", ranks=[r]) for r in range(p)]
+    mf.manual_seed(0)
+    model = Stages(placements, args.width, args.layers)
+    rng = np.random.default_rng(0)
+    if rank == 0:
+        print(f"pipeline: {p} stages x {args.layers} x Linear({args.width}, {args.width}), {args.rows} rows per "
+              f"micro-batch; bubble = idle share of each stage's compute inside the pipelined part of a call")
+        print(f"  {'m':>3} {'theory':>7} {'window':>9}  " + "".join(f"{'stage ' + str(s):>9}" for s in range(p)) +
+              "   peak slots per stage")
+    for m in [int(v) for v in args.micro_batches.split(",")]:
+        step = Step(model, m)
+        rows = m * args.rows
+        x = mf.tensor(rng.standard_normal((rows, args.width)).astype(np.float32), placement=placements[0],
+                      sbp=mf.sbp.broadcast)
+        y = mf.tensor(rng.integers(0, args.width, rows).astype(np.int64), placement=placements[-1],
+                      sbp=mf.sbp.broadcast)
+        best = None
+        for i in range(args.warmup + args.steps):
+            mf.synchronize()
+            step(x, y).numpy()
+            start, end = step._compiled_last().last_pipeline_us()
+            busy = sum(min(e, end) - max(s, start) for _, stream, s, e in mf._C.trace_spans()
+                       if stream == "compute" and e > start and s < end)
+            starts, ends, busies = gather(start, everyone), gather(end, everyone), gather(busy, everyone)
+            window = ends.max() - starts.min()
+            bubbles = 1 - busies / window
+            if i >= args.warmup and (best is None or window < best[0]):
+                best = (window, bubbles)
+        peaks = max((r["peak"] for r in step.registers() if r["bytes"] > 0 and r["stage"] == rank), default=0)
+        peaks = gather(peaks, everyone).astype(int)
+        if rank == 0:
+            theory = (p - 1) / (m + p - 1)
+            print(f"  {m:>3} {theory:7.3f} {best[0] / 1e3:7.1f}ms  " + "".join(f"{b:9.3f}" for b in best[1]) +
+                  "   " + " ".join(str(v) for v in peaks))
+
+
+if __name__ == "__main__":
+    main()
