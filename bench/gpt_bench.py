@@ -30,7 +30,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import meshflow as mf  # noqa: E402
 import data  # noqa: E402
-from model import GPT, Config, input_sbp, parameter_sbp  # noqa: E402
+import train  # noqa: E402
+from model import GPT, Config, input_sbp, parameter_sbp, place  # noqa: E402
 
 
 def theoretical_bytes(d, tp, n_params, cfg, batch):
@@ -41,7 +42,7 @@ def theoretical_bytes(d, tp, n_params, cfg, batch):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--layout", default="1x1x1", help="d x m x 1")
+    ap.add_argument("--layout", default="1x1x1", help="d x m x p (p > 1: pipeline stages, graph mode)")
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--layers", type=int, default=4)
     ap.add_argument("--hidden", type=int, default=256)
@@ -51,19 +52,23 @@ def main():
     ap.add_argument("--graph", action="store_true",
                     help="also time the step in graph mode (mf.nn.Graph) in the same run, beside eager, with the "
                          "compile time, the memory plan and the peak memory of each mode")
+    ap.add_argument("--micro-batches", type=int, default=0,
+                    help="graph mode: micro-batches per step (default 2p with p > 1 stages, else 1)")
     args = ap.parse_args()
     d, tp, pp = map(int, args.layout.split("x"))
     world = mf.env.get_world_size()
-    if d * tp * pp != world or pp != 1:
-        sys.exit(f"layout {args.layout} needs {d * tp} ranks and pipeline size 1; the job has {world}")
-    placement = mf.placement("cpu", ranks=np.arange(world).reshape(d, tp).tolist())
+    if d * tp * pp != world:
+        sys.exit(f"layout {args.layout} needs {d * tp * pp} ranks; the job has {world}")
+    stages = train.stage_meshes(d, tp, pp)
+    micro_batches = args.micro_batches or (2 * pp if pp > 1 else 1)
     rank = mf.env.get_rank()
     cfg = Config(vocab_size=data.VOCAB_SIZE, block_size=args.block, n_layer=args.layers, n_head=args.heads,
                  n_embd=args.hidden)
     tokens = args.batch * args.block
     for mode in (["eager", "graph"] if args.graph else ["eager"]):
         mf.manual_seed(0)
-        model = GPT(cfg).to_global(placement, parameter_sbp)
+        model = GPT(cfg)
+        place(model, stages, parameter_sbp)
         params = model.parameters()
         n_params = sum(p.numel() for p in params)
         opt = mf.optim.AdamW(params, lr=1e-3, betas=(0.9, 0.95), weight_decay=0.1)
@@ -74,6 +79,7 @@ def main():
                     super().__init__()
                     self.model = model
                     self.add_optimizer(opt)
+                    self.config.set_gradient_accumulation_steps(micro_batches)
 
                 def build(self, x, y):
                     loss = self.model(x, y)
@@ -84,10 +90,10 @@ def main():
         mf.reset_peak_memory_stats()
         times, sent = [], []
         for step in range(args.steps + 3):
-            x, y = data.get_batch(step, args.batch, args.block, 0, rank // tp, d)
+            x, y = data.get_batch(step, args.batch, args.block, 0, rank % (d * tp) // tp, d)
             start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
-            xs = mf.from_numpy(x).to_global(placement=placement, sbp=input_sbp())
-            ys = mf.from_numpy(y).to_global(placement=placement, sbp=input_sbp())
+            xs = mf.from_numpy(x).to_global(placement=stages[0], sbp=input_sbp())
+            ys = mf.from_numpy(y).to_global(placement=stages[-1], sbp=input_sbp())
             if step_graph is not None:
                 loss = step_graph(xs, ys)
             else:
@@ -100,11 +106,12 @@ def main():
                 times.append(time.perf_counter() - start)
                 sent.append(mf.comm_stats()["bytes_sent"] - before)
         step_s = statistics.median(times)
-        theory = theoretical_bytes(d, tp, n_params, cfg, args.batch)
+        theory = theoretical_bytes(d, tp, n_params, cfg, args.batch) if pp == 1 else float("nan")
         peak = mf.memory_stats()["cpu"]["peak_bytes"]
         if rank == 0:
             threads = os.environ.get("OMP_NUM_THREADS", "unset")
-            print(f"gpt_bench {mode} layout={args.layout} ranks={world} threads/rank={threads} params={n_params:,} "
+            pipeline = f" micro-batches={micro_batches}" if mode == "graph" and micro_batches > 1 else ""
+            print(f"gpt_bench {mode} layout={args.layout}{pipeline} ranks={world} threads/rank={threads} params={n_params:,} "
                   f"L={cfg.n_layer} H={cfg.n_head} C={cfg.n_embd} T={cfg.block_size} B={args.batch}")
             print(f"  step {step_s * 1e3:8.1f} ms   tokens/s {tokens / step_s:9.0f}   comm bytes/step (rank 0) "
                   f"{statistics.median(sent) / 1e6:8.2f} MB   theory {theory / 1e6:8.2f} MB   peak memory "
