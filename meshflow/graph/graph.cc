@@ -24,8 +24,13 @@ std::string key_of(const std::vector<Var>& inputs) {
 
 }  // namespace
 
+void GraphConfig::set_gradient_accumulation_steps(int steps) {
+  if (steps < 1) throw std::invalid_argument("gradient accumulation steps must be >= 1, got " + std::to_string(steps));
+  steps_ = steps;
+}
+
 std::vector<Var> Graph::operator()(const std::vector<Var>& inputs) {
-  const std::string key = key_of(inputs);
+  const std::string key = key_of(inputs) + std::to_string(config_.gradient_accumulation_steps());
   auto it = compiled_.find(key);
   if (it == compiled_.end()) it = compiled_.emplace(key, compile(inputs)).first;
   last_ = it->second.get();
@@ -34,6 +39,7 @@ std::vector<Var> Graph::operator()(const std::vector<Var>& inputs) {
 
 std::unique_ptr<graph::CompiledGraph> Graph::compile(const std::vector<Var>& inputs) {
   graph::Tracer tracer;
+  tracer.set_micro_batches(config_.gradient_accumulation_steps());
   for (const auto& [name, module] : modules_) {
     for (const auto& [pname, p] : module->named_parameters()) tracer.add_parameter(p, name + "." + pname);
   }

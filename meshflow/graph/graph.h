@@ -38,6 +38,19 @@
 
 namespace mf::nn {
 
+// A graph's settings (Python's Graph.config).
+class GraphConfig {
+ public:
+  // Splits each call's batch into `steps` micro-batches (dim 0 of every argument cut into
+  // equal parts on each rank): forward and backward per micro-batch, what reads the
+  // gradients once on their mean; with ops on several placements, a pipeline (compile.h).
+  void set_gradient_accumulation_steps(int steps);
+  int gradient_accumulation_steps() const { return steps_; }
+
+ private:
+  int steps_ = 1;
+};
+
 class Graph {
  public:
   Graph() = default;
@@ -59,6 +72,7 @@ class Graph {
     modules_.emplace_back(name, module);
     return module;
   }
+  GraphConfig& config() { return config_; }
   // Runs optimizer->step() after build, inside the graph, at every call.
   void add_optimizer(std::shared_ptr<optim::Optimizer> optimizer) { optimizers_.push_back(std::move(optimizer)); }
 
@@ -76,6 +90,7 @@ class Graph {
 
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> modules_;
   std::vector<std::shared_ptr<optim::Optimizer>> optimizers_;
+  GraphConfig config_;
   std::map<std::string, std::unique_ptr<graph::CompiledGraph>> compiled_;  // by input metas
   graph::CompiledGraph* last_ = nullptr;
 };

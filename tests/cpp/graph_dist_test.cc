@@ -130,6 +130,30 @@ TEST(GraphDist, CppGraphTrainingEqualsEager) {
   }
 }
 
+TEST(GraphDist, CppGraphAccumulatesMicroBatchesAsTheWholeBatch) {
+  for (const Placement& p : test::op_meshes()) {
+    auto eager_model = mlp(p, true), graph_model = mlp(p, true);
+    const optim::AdamWOptions options{/*lr=*/1e-2, 0.9, 0.999, 1e-8, 0.01};
+    optim::AdamW eager_opt(eager_model->parameters(), options);
+    TrainStep step(graph_model, std::make_shared<optim::AdamW>(graph_model->parameters(), options));
+    step.config().set_gradient_accumulation_steps(3);
+    for (int i = 0; i < 2; ++i) {
+      const auto [x, y] = batch(p, 12, i);
+      const Var loss = fn::cross_entropy(eager_model->forward(x), y);
+      loss.backward();
+      optim::clip_grad_norm(eager_model->parameters(), 0.5);
+      eager_opt.step();
+      eager_opt.zero_grad();
+      const std::vector<Var> got = step({x, y});
+      EXPECT_TRUE(test::close(gather_full(got[0].global()), gather_full(loss.global()), 1e-5)) << p.str();
+    }
+    const auto expected = eager_model->parameters(), actual = graph_model->parameters();
+    for (size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_TRUE(test::close(gather_full(actual[i].global()), gather_full(expected[i].global()), 1e-4)) << p.str();
+    }
+  }
+}
+
 TEST(GraphDist, CppGraphRefusesLocalInputsAndReportsBeforeCompiling) {
   const Placement p = test::first_ranks({1});
   TrainStep step(mlp(p, false), std::make_shared<optim::AdamW>(std::vector<Var>{}, optim::AdamWOptions{}));
