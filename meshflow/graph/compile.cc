@@ -706,12 +706,8 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   std::stable_sort(m.tasks.begin(), m.tasks.end(),
                    [](const Impl::Task& a, const Impl::Task& b) { return a.phase < b.phase; });
   std::vector<Phase> made_in(m.registers.size(), Phase::kPre);
-  std::vector<bool> received(m.registers.size(), false);  // written by a transfer between stages
   for (const Impl::Task& task : m.tasks) {
-    for (int r : task.outputs) {
-      made_in[r] = task.phase;
-      received[r] = task.lane != nullptr;
-    }
+    for (int r : task.outputs) made_in[r] = task.phase;
   }
   for (const Impl::Task& task : m.tasks) {
     for (const Impl::Ref& r : task.inputs) {
@@ -761,11 +757,8 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       continue;
     }
     if (m.pipelined && made_in[r] == Phase::kMicro) {
-      // A transfer's output gets one slot more, so the next micro-batch arrives while this
-      // one is still being read (the receiving stage never waits for the link).
       Impl::Register& reg = m.registers[r];
-      const int slots = static_cast<int>(stages.size()) - reg.stage + (received[r] ? 1 : 0);
-      for (int k = 0; k < slots; ++k) {
+      for (int k = 0; k < static_cast<int>(stages.size()) - reg.stage; ++k) {
         reg.slots.push_back(Tensor::empty(reg.meta.shape, reg.meta.dtype));
         memory_.buffer_bytes += bytes;
       }
