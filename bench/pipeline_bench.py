@@ -10,8 +10,11 @@ formula assumes), cross-entropy at the end, SGD; a call of mf.nn.Graph with m mi
 --rows rows. For each m, after --warmup calls, the best of --steps calls: the pipelined
 part of the call (from the first rank starting its micro-batches to the last one ending
 them), each stage's compute busy time inside it (its actors' spans), and the idle
-fraction 1 - busy / window, which is the bubble when the stages take equal time. Also the
-peak slots each stage's registers held (p - s at most: the buffers that bound 1F1B).
+fraction 1 - busy / window, which is the bubble when the stages take equal time. They
+nearly do: the first stage skips its input's gradient (one matmul of six per micro-batch)
+and the last adds the loss, so the first stage idles a little more than the formula. Also the
+peak slots each stage's registers held (p - s at most: the buffers that bound 1F1B), and
+the most micro-batch memory each stage held at once, in units of one micro-batch's.
 """
 import argparse
 import os
@@ -47,9 +50,6 @@ class Step(nn.Graph):
         self.config.set_gradient_accumulation_steps(m)
 
     def build(self, x, y):
-        # The input's gradient too, so that the first stage's backward costs what the
-        # others' do (the formula assumes equal stages).
-        x.requires_grad = True
         loss = F.cross_entropy(self.model(x), y)
         loss.backward()
         return loss
@@ -83,7 +83,7 @@ def main():
         print(f"pipeline: {p} stages x {args.layers} x Linear({args.width}, {args.width}), {args.rows} rows per "
               f"micro-batch; bubble = idle share of each stage's compute inside the pipelined part of a call")
         print(f"  {'m':>3} {'theory':>7} {'window':>9}  " + "".join(f"{'stage ' + str(s):>9}" for s in range(p)) +
-              "   peak slots per stage")
+              "   peak slots per stage; micro-batch memory held per stage (x one micro-batch)")
     for m in [int(v) for v in args.micro_batches.split(",")]:
         step = Step(model, m)
         rows = m * args.rows
@@ -103,12 +103,17 @@ def main():
             bubbles = 1 - busies / window
             if i >= args.warmup and (best is None or window < best[0]):
                 best = (window, bubbles)
-        peaks = max((r["peak"] for r in step.registers() if r["bytes"] > 0 and r["stage"] == rank), default=0)
-        peaks = gather(peaks, everyone).astype(int)
+        mine = [r for r in step.registers() if r["bytes"] > 0 and r["stage"] == rank and r["slots"] == p - rank]
+        peaks = gather(max((r["peak"] for r in mine), default=0), everyone).astype(int)
+        # Micro-batch memory: the most bytes this stage's buffers held at once (each register's
+        # peak slots), in units of one micro-batch's registers.
+        held = gather(sum(r["bytes"] * r["peak"] for r in mine) / 1e6, everyone)
+        one = gather(sum(r["bytes"] for r in mine) / 1e6, everyone)
         if rank == 0:
             theory = (p - 1) / (m + p - 1)
             print(f"  {m:>3} {theory:7.3f} {best[0] / 1e3:7.1f}ms  " + "".join(f"{b:9.3f}" for b in best[1]) +
-                  "   " + " ".join(str(v) for v in peaks))
+                  "   " + " ".join(str(v) for v in peaks) + "   held " +
+                  ", ".join(f"{h:.1f} MB = {h / o:.1f} x {o:.1f} MB" for h, o in zip(held, one)))
 
 
 if __name__ == "__main__":
