@@ -10,9 +10,9 @@ formula assumes), cross-entropy at the end, SGD; a call of mf.nn.Graph with m mi
 --rows rows. For each m, after --warmup calls, the best of --steps calls: the pipelined
 part of the call (from the first rank starting its micro-batches to the last one ending
 them), each stage's compute busy time inside it (its actors' spans), and the idle
-fraction 1 - busy / window, which is the bubble when the stages take equal time. They
-nearly do: the first stage skips its input's gradient (one matmul of six per micro-batch)
-and the last adds the loss, so the first stage idles a little more than the formula. Also the
+fraction 1 - busy / window, which is the bubble when the stages take equal time (the step
+returns the input's gradient, so that the first stage's backward is not one matmul
+shorter than the others'; the last stage still adds the loss). Also the
 peak slots each stage's registers held (p - s at most: the buffers that bound 1F1B), and
 the most micro-batch memory each stage held at once, in units of one micro-batch's.
 """
@@ -50,9 +50,12 @@ class Step(nn.Graph):
         self.config.set_gradient_accumulation_steps(m)
 
     def build(self, x, y):
+        # The input's gradient too (returned, so it is computed): the first stage's backward
+        # then costs what the others' do, as the formula assumes.
+        x.requires_grad = True
         loss = F.cross_entropy(self.model(x), y)
         loss.backward()
-        return loss
+        return loss, x.grad.sum()
 
 
 def gather(value, placement):
@@ -94,7 +97,7 @@ def main():
         best = None
         for i in range(args.warmup + args.steps):
             mf.synchronize()
-            step(x, y).numpy()
+            step(x, y)[0].numpy()
             start, end = step._compiled_last().last_pipeline_us()
             busy = sum(min(e, end) - max(s, start) for _, stream, s, e in mf._C.trace_spans()
                        if stream == "compute" and e > start and s < end)

@@ -63,7 +63,26 @@ void ActorSystem::try_act(int a) {
   }
   s.running = true;
   ++s.acted;
-  (spec.own_stream ? *spec.own_stream : device_.stream(spec.stream)).launch([this, a, piece] {
+  lane_of(a).ready.push({piece, a});  // launched by pump_all, lowest piece first
+}
+
+void ActorSystem::pump_all() {
+  for (auto& [stream, lane] : lanes_) pump(lane);
+}
+
+ActorSystem::Lane& ActorSystem::lane_of(int a) {
+  const ActorSpec& spec = actors_[a];
+  device::Stream* stream = spec.own_stream ? spec.own_stream : &device_.stream(spec.stream);
+  return lanes_[stream];
+}
+
+void ActorSystem::pump(Lane& lane) {
+  if (lane.busy || lane.ready.empty()) return;
+  const auto [piece, a] = lane.ready.top();
+  lane.ready.pop();
+  lane.busy = true;
+  const ActorSpec& spec = actors_[a];
+  (spec.own_stream ? *spec.own_stream : device_.stream(spec.stream)).launch([this, a = a, piece = piece] {
     const ActorSpec& spec = actors_[a];
     const bool trace = vm::tracing();
     const int64_t start = trace ? vm::now_us() : 0;
@@ -96,6 +115,7 @@ void ActorSystem::completed(int a) {
   }
   if (s.order >= 0) ++groups_[spec.order_group].next_turn;
   --remaining_;
+  lane_of(a).busy = false;
   // Messages: whoever may act now that this act is done.
   try_act(a);
   for (int r : spec.outputs) {
@@ -106,6 +126,7 @@ void ActorSystem::completed(int a) {
     const OrderGroup& g = groups_[spec.order_group];
     if (g.next_turn < pieces_ * static_cast<int64_t>(g.actors.size())) try_act(g.actors[g.next_turn % g.actors.size()]);
   }
+  pump_all();
   if (remaining_ == 0) done_cv_.notify_all();
 }
 
@@ -126,6 +147,7 @@ void ActorSystem::run(int64_t pieces) {
     s.running = false;
   }
   for (size_t a = 0; a < actors_.size(); ++a) try_act(static_cast<int>(a));
+  pump_all();
   done_cv_.wait(lock, [&] { return remaining_ == 0; });
   if (error_) std::rethrow_exception(error_);
 }
