@@ -578,7 +578,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   // appear (forward order). With several, micro-batches are in flight at once: each
   // register of stage s gets (stages - s) slots, so stage s can run that many forward
   // passes ahead of their backward passes, and one-forward-one-backward follows.
-  std::vector<Placement> stages;
+  std::vector<Placement> stages = mb > 1 ? g.stage_order : std::vector<Placement>{};
   for (size_t n = 0; n < p.nodes.size() && mb > 1; ++n) {
     const Node& node = p.nodes[n];
     if (node_phase[n] != Phase::kMicro || node.kind != NodeKind::kOp) continue;

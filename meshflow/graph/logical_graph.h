@@ -93,6 +93,9 @@ struct LogicalGraph {
   // mean over the micro-batches (compile.h).
   int micro_batches = 1;
   std::vector<int> gradients;
+  // Pipeline stages named by the user, first to last (Graph.config.set_stage); placements
+  // not named follow, in the order the traced forward pass meets them.
+  std::vector<Placement> stage_order;
 
   // One line per node, in order: "%7 = matmul(%3, %5)  (S(0)), (B) -> (S(0))  [2, 64] float32";
   // inputs with their layout, boxing nodes with their target (and, compiled, their steps
@@ -122,6 +125,8 @@ class Tracer : public OpTracer, public ConversionTracer {
   // Splits each run into `m` micro-batches (before the first argument()): every argument's
   // dim 0 is cut into m parts on each rank, and the step is traced on one of them.
   void set_micro_batches(int m);
+  // Names the pipeline stages' order by their placements (first to last).
+  void set_stage_order(std::vector<Placement> stages) { graph_.stage_order = std::move(stages); }
   // A lazy global tensor with `example`'s metadata (one micro-batch of it) standing for
   // argument i of each run. Collective: an example that cannot be cut evenly on some rank
   // raises std::invalid_argument on every rank.

@@ -44,6 +44,7 @@ class GraphConfig:
 
     def __init__(self):
         self.gradient_accumulation_steps = 1
+        self.stages = {}  # module -> stage id
 
     def set_gradient_accumulation_steps(self, steps):
         """Splits each call's batch into `steps` micro-batches: dim 0 of every argument is cut
@@ -54,6 +55,29 @@ class GraphConfig:
         if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
             raise ValueError(f"gradient accumulation steps must be an int >= 1, got {steps!r}")
         self.gradient_accumulation_steps = steps
+
+    def set_stage(self, module, stage_id):
+        """Puts the placement of `module`'s parameters at position `stage_id` of the pipeline
+        (0 first). Without it, stages follow the order in which the forward pass meets their
+        placements, which is what most models need."""
+        if not isinstance(stage_id, int) or isinstance(stage_id, bool) or stage_id < 0:
+            raise ValueError(f"set_stage: stage_id must be an int >= 0, got {stage_id!r}")
+        self.stages[module] = stage_id
+
+    def _stage_order(self):
+        """The named stages' placements, by stage id."""
+        by_id = {}
+        for module, stage_id in self.stages.items():
+            params = module.parameters()
+            if not params or not params[0].is_global:
+                raise ValueError(f"set_stage: {type(module).__name__} has no global parameters to place its stage")
+            placement = params[0].placement
+            if by_id.setdefault(stage_id, placement) != placement:
+                raise ValueError(f"set_stage: stage {stage_id} was given two placements, {by_id[stage_id]} and "
+                                 f"{placement}")
+        if sorted(by_id) != list(range(len(by_id))):
+            raise ValueError(f"set_stage: stage ids must be 0 .. {len(by_id) - 1}, got {sorted(by_id)}")
+        return [by_id[i] for i in range(len(by_id))]
 
 
 class Graph:
@@ -82,7 +106,8 @@ class Graph:
         return tuple((tuple(a.shape), str(a.dtype), str(a.placement), str(a.sbp)) for a in args)
 
     def __call__(self, *args):
-        key = (self._key(args), self.config.gradient_accumulation_steps)
+        key = (self._key(args), self.config.gradient_accumulation_steps,
+               tuple(sorted((s, id(m)) for m, s in self.config.stages.items())))
         if key not in self._compiled:
             self._compiled[key] = self._compile(args)
         compiled, kind = self._compiled[key]
@@ -93,6 +118,7 @@ class Graph:
     def _compile(self, args):
         tracer = _C.GraphTracer()
         tracer.set_micro_batches(self.config.gradient_accumulation_steps)
+        tracer.set_stage_order(self.config._stage_order())
         for name, module in self._modules():
             for pname, p in module.named_parameters():
                 tracer.add_parameter(p._impl, f"{name}.{pname}")

@@ -319,3 +319,36 @@ def test_tied_embedding_across_stages_equals_eager(world):
         np.testing.assert_allclose(step(idx, y).numpy(), loss.numpy(), rtol=1e-5)
     for a, b in zip(eager_model.parameters(), graph_model.parameters()):
         np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-7)
+
+
+def test_set_stage_orders_the_pipeline(world):
+    """config.set_stage names the stage order; here the reverse of the forward's, which
+    gives the last placement the most slots (and still computes the same step)."""
+    if world < 3:
+        pytest.skip("needs 3 ranks")
+    placements = [mf.placement("cpu", ranks=[r]) for r in range(3)]
+    widths = [[16, 12], [10], [12, 6, 4]]
+    eager_model, graph_model = Staged(placements, widths), Staged(placements, widths)
+    eager_opt = mf.optim.SGD(eager_model.parameters(), lr=0.1)
+    step = PipelineStep(graph_model, mf.optim.SGD(graph_model.parameters(), lr=0.1), 3)
+    for stage_id, module in enumerate(reversed(list(graph_model.stages))):
+        step.config.set_stage(module, stage_id)
+    rng = np.random.default_rng(8)
+    x = mf.tensor(rng.standard_normal((6, 8)).astype(np.float32), placement=placements[0], sbp=mf.sbp.broadcast)
+    y = mf.tensor(rng.integers(0, 4, 6).astype(np.int64), placement=placements[2], sbp=mf.sbp.broadcast)
+    loss = F.cross_entropy(eager_model(x), y)
+    loss.backward()
+    mf.optim.clip_grad_norm_(eager_model.parameters(), 0.5)
+    eager_opt.step()
+    np.testing.assert_allclose(step(x, y).numpy(), loss.numpy(), rtol=1e-5)
+    for a, b in zip(eager_model.parameters(), graph_model.parameters()):
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-7)
+    rank = mf.env.get_rank()
+    if rank < 3:
+        held = [r for r in step.registers() if r["bytes"] > 0 and r["stage"] == 2 - rank]
+        assert held and all(r["slots"] in (1, rank + 1) for r in held)
+        assert any(r["slots"] == rank + 1 for r in held)
+    with pytest.raises(ValueError, match="stage ids must be 0 .. 0"):
+        bad = PipelineStep(Staged(placements, widths), mf.optim.SGD(eager_model.parameters(), lr=0.1), 3)
+        bad.config.set_stage(bad.model.stages[0], 1)
+        bad(x, y)
