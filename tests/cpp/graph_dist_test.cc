@@ -91,6 +91,26 @@ std::pair<Var, Var> batch(const Placement& p, int64_t rows, int seed) {
   return {Var(global_from_full(x, p, split)), Var(global_from_full(y, p, split))};
 }
 
+// The step the graphs here compile, run eagerly: returns the loss.
+template <typename M>
+Var eager_step(M& model, optim::Optimizer& opt, const Var& x, const Var& y, double clip) {
+  const Var loss = fn::cross_entropy(model.forward(x), y);
+  loss.backward();
+  if (clip > 0) optim::clip_grad_norm(model.parameters(), clip);
+  opt.step();
+  opt.zero_grad();
+  return loss;
+}
+
+void expect_same_parameters(const nn::Module& expected, const nn::Module& actual, double tol, const std::string& where) {
+  const auto e = expected.parameters(), a = actual.parameters();
+  ASSERT_EQ(e.size(), a.size());
+  for (size_t i = 0; i < e.size(); ++i) {
+    EXPECT_EQ(a[i].global().layout(), e[i].global().layout()) << where;
+    EXPECT_TRUE(test::close(gather_full(a[i].global()), gather_full(e[i].global()), tol)) << where;
+  }
+}
+
 TEST(GraphDist, CppGraphTrainingEqualsEager) {
   std::vector<Placement> meshes = test::op_meshes();
   meshes.insert(meshes.begin(), test::first_ranks({1}));
@@ -108,21 +128,13 @@ TEST(GraphDist, CppGraphTrainingEqualsEager) {
         graph_opt->set_lr(1e-2 / (i + 1));
         // Six rows, then five: a new batch shape compiles a second plan.
         const auto [x, y] = batch(p, i < 2 ? 6 : 5, i);
-        const Var loss = fn::cross_entropy(eager_model->forward(x), y);
-        loss.backward();
-        optim::clip_grad_norm(eager_model->parameters(), 0.5);
-        eager_opt.step();
-        eager_opt.zero_grad();
+        const Var loss = eager_step(*eager_model, eager_opt, x, y, 0.5);
         const std::vector<Var> got = step({x, y});
         ASSERT_EQ(got.size(), 1u);
         EXPECT_EQ(got[0].global().layout(), loss.global().layout()) << where;
         EXPECT_TRUE(test::close(gather_full(got[0].global()), gather_full(loss.global()), 1e-5)) << where << " step " << i;
       }
-      const auto expected = eager_model->parameters(), actual = graph_model->parameters();
-      for (size_t i = 0; i < expected.size(); ++i) {
-        EXPECT_EQ(actual[i].global().layout(), expected[i].global().layout());
-        EXPECT_TRUE(test::close(gather_full(actual[i].global()), gather_full(expected[i].global()), 1e-5)) << where;
-      }
+      expect_same_parameters(*eager_model, *graph_model, 1e-5, where);
       EXPECT_LE(step.compile_stats().graph_boxing_bytes, step.compile_stats().eager_boxing_bytes);
       EXPECT_LE(step.memory_plan().max_live_bytes, step.memory_plan().arena_bytes);
       EXPECT_NE(step.str().find("model.2.weight"), std::string::npos) << step.str();
@@ -139,18 +151,11 @@ TEST(GraphDist, CppGraphAccumulatesMicroBatchesAsTheWholeBatch) {
     step.config().set_gradient_accumulation_steps(3);
     for (int i = 0; i < 2; ++i) {
       const auto [x, y] = batch(p, 12, i);
-      const Var loss = fn::cross_entropy(eager_model->forward(x), y);
-      loss.backward();
-      optim::clip_grad_norm(eager_model->parameters(), 0.5);
-      eager_opt.step();
-      eager_opt.zero_grad();
+      const Var loss = eager_step(*eager_model, eager_opt, x, y, 0.5);
       const std::vector<Var> got = step({x, y});
       EXPECT_TRUE(test::close(gather_full(got[0].global()), gather_full(loss.global()), 1e-5)) << p.str();
     }
-    const auto expected = eager_model->parameters(), actual = graph_model->parameters();
-    for (size_t i = 0; i < expected.size(); ++i) {
-      EXPECT_TRUE(test::close(gather_full(actual[i].global()), gather_full(expected[i].global()), 1e-4)) << p.str();
-    }
+    expect_same_parameters(*eager_model, *graph_model, 1e-4, p.str());
   }
 }
 
@@ -204,17 +209,11 @@ TEST(GraphDist, CppTwoStagePipelineEqualsEager) {
     for (int64_t k = 0; k < xs.numel(); ++k) xs.data_as<float>()[k] = static_cast<float>(std::cos(i + 0.3 * k));
     for (int64_t k = 0; k < 8; ++k) ys.data_as<int64_t>()[k] = (k + i) % 4;
     const Var x(global_from_full(xs, first, {Sbp::broadcast()})), y(global_from_full(ys, second, {Sbp::broadcast()}));
-    const Var loss = fn::cross_entropy(eager_model->forward(x), y);
-    loss.backward();
-    eager_opt.step();
-    eager_opt.zero_grad();
+    const Var loss = eager_step(*eager_model, eager_opt, x, y, 0);
     const std::vector<Var> got = step({x, y});
     EXPECT_TRUE(test::close(gather_full(got[0].global()), gather_full(loss.global()), 1e-5));
   }
-  const auto expected = eager_model->parameters(), actual = graph_model->parameters();
-  for (size_t i = 0; i < expected.size(); ++i) {
-    EXPECT_TRUE(test::close(gather_full(actual[i].global()), gather_full(expected[i].global()), 1e-5));
-  }
+  expect_same_parameters(*eager_model, *graph_model, 1e-5, "two stages");
 }
 
 TEST(GraphDist, CppGraphRefusesLocalInputsAndReportsBeforeCompiling) {

@@ -64,6 +64,23 @@ def batches(placement, n, rows=6):
     return out
 
 
+def eager_step(model, opt, x, y, clip=0.5):
+    """The step the graphs below compile, run eagerly: returns the loss."""
+    loss = F.cross_entropy(model(x), y)
+    loss.backward()
+    if clip:
+        mf.optim.clip_grad_norm_(model.parameters(), clip)
+    opt.step()
+    opt.zero_grad()
+    return loss
+
+
+def assert_same_parameters(expected_model, actual_model, rtol=1e-5, atol=1e-6):
+    for a, b in zip(expected_model.parameters(), actual_model.parameters()):
+        assert a.sbp == b.sbp
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=rtol, atol=atol)
+
+
 @pytest.mark.parametrize("name", ["1", "2", "4", "2x2"])
 @pytest.mark.parametrize("tensor_parallel", [False, True])
 @pytest.mark.parametrize("optimizer", ["adamw", "sgd"])
@@ -76,17 +93,11 @@ def test_training_step_equals_eager(name, tensor_parallel, optimizer, world):
     step = Step(graph_model, graph_opt)
     for i, (x, y) in enumerate(batches(p, 4)):
         eager_opt.lr = graph_opt.lr = 1e-2 / (i + 1)  # read anew at every run
-        loss = F.cross_entropy(eager_model(x), y)
-        loss.backward()
-        mf.optim.clip_grad_norm_(eager_model.parameters(), 0.5)
-        eager_opt.step()
-        eager_opt.zero_grad()
+        loss = eager_step(eager_model, eager_opt, x, y)
         got = step(x, y)
         assert got.sbp == loss.sbp and got.placement == loss.placement
         np.testing.assert_allclose(got.numpy(), loss.numpy(), rtol=1e-5)
-    for a, b in zip(eager_model.parameters(), graph_model.parameters()):
-        assert a.sbp == b.sbp
-        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-6)
+    assert_same_parameters(eager_model, graph_model)
     stats = step.compile_stats()
     assert stats["graph_boxing_bytes"] <= stats["eager_boxing_bytes"]
     if tensor_parallel and name in ("4", "2x2"):
@@ -170,16 +181,11 @@ def test_gradient_accumulation_equals_the_whole_batch(name, tensor_parallel, mic
     step.config.set_gradient_accumulation_steps(micro_batches)
     rows = 6 * micro_batches * (2 if name != "1" else 1)
     for x, y in batches(p, 3, rows=rows):
-        loss = F.cross_entropy(eager_model(x), y)
-        loss.backward()
-        mf.optim.clip_grad_norm_(eager_model.parameters(), 0.5)
-        eager_opt.step()
-        eager_opt.zero_grad()
+        loss = eager_step(eager_model, eager_opt, x, y)
         got = step(x, y)
         assert got.shape == loss.shape and got.sbp == loss.sbp
         np.testing.assert_allclose(got.numpy(), loss.numpy(), rtol=1e-5)
-    for a, b in zip(eager_model.parameters(), graph_model.parameters()):
-        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-4, atol=1e-6)
+    assert_same_parameters(eager_model, graph_model, rtol=1e-4)
 
 
 def test_gradient_accumulation_refuses_a_batch_that_does_not_cut(world):
@@ -247,15 +253,10 @@ def test_pipeline_of_three_uneven_stages_equals_eager(micro_batches, world):
         rows = 2 * micro_batches
         x = mf.tensor(rng.standard_normal((rows, 8)).astype(np.float32), placement=placements[0], sbp=mf.sbp.broadcast)
         y = mf.tensor(rng.integers(0, 4, rows).astype(np.int64), placement=placements[2], sbp=mf.sbp.broadcast)
-        loss = F.cross_entropy(eager_model(x), y)
-        loss.backward()
-        mf.optim.clip_grad_norm_(eager_model.parameters(), 0.5)
-        eager_opt.step()
-        eager_opt.zero_grad()
+        loss = eager_step(eager_model, eager_opt, x, y)
         got = step(x, y)
         np.testing.assert_allclose(got.numpy(), loss.numpy(), rtol=1e-5)
-    for a, b in zip(eager_model.parameters(), graph_model.parameters()):
-        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-4, atol=1e-6)
+    assert_same_parameters(eager_model, graph_model, rtol=1e-4)
     rank = mf.env.get_rank()
     if rank < 3:
         # This stage's registers (those holding data here) have 3 - s slots, and no more
@@ -312,13 +313,9 @@ def test_tied_embedding_across_stages_equals_eager(world):
     for _ in range(3):
         idx = mf.tensor(rng.integers(0, 10, 8).astype(np.int64), placement=first, sbp=mf.sbp.broadcast)
         y = mf.tensor(rng.integers(0, 10, 8).astype(np.int64), placement=last, sbp=mf.sbp.broadcast)
-        loss = F.cross_entropy(eager_model(idx), y)
-        loss.backward()
-        eager_opt.step()
-        eager_opt.zero_grad()
+        loss = eager_step(eager_model, eager_opt, idx, y, clip=0)
         np.testing.assert_allclose(step(idx, y).numpy(), loss.numpy(), rtol=1e-5)
-    for a, b in zip(eager_model.parameters(), graph_model.parameters()):
-        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-7)
+    assert_same_parameters(eager_model, graph_model, atol=1e-7)
 
 
 def test_set_stage_orders_the_pipeline(world):
@@ -336,13 +333,9 @@ def test_set_stage_orders_the_pipeline(world):
     rng = np.random.default_rng(8)
     x = mf.tensor(rng.standard_normal((6, 8)).astype(np.float32), placement=placements[0], sbp=mf.sbp.broadcast)
     y = mf.tensor(rng.integers(0, 4, 6).astype(np.int64), placement=placements[2], sbp=mf.sbp.broadcast)
-    loss = F.cross_entropy(eager_model(x), y)
-    loss.backward()
-    mf.optim.clip_grad_norm_(eager_model.parameters(), 0.5)
-    eager_opt.step()
+    loss = eager_step(eager_model, eager_opt, x, y)
     np.testing.assert_allclose(step(x, y).numpy(), loss.numpy(), rtol=1e-5)
-    for a, b in zip(eager_model.parameters(), graph_model.parameters()):
-        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-7)
+    assert_same_parameters(eager_model, graph_model, atol=1e-7)
     rank = mf.env.get_rank()
     if rank < 3:
         held = [r for r in step.registers() if r["bytes"] > 0 and r["stage"] == 2 - rank]
