@@ -574,8 +574,9 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       }
     }
   }
-  // Pipeline stages: the placements of the micro-batches' ops, in the order they first
-  // appear (forward order). With several, micro-batches are in flight at once: each
+  // Pipeline stages: the placements of the micro-batches' ops, those the user named first
+  // (set_stage), then in the order they first appear (forward order). With several,
+  // micro-batches are in flight at once: each
   // register of stage s gets (stages - s) slots, so stage s can run that many forward
   // passes ahead of their backward passes, and one-forward-one-backward follows.
   std::vector<Placement> stages = mb > 1 ? g.stage_order : std::vector<Placement>{};
