@@ -92,7 +92,11 @@ void ActorSystem::pump(Lane& lane) {
       std::lock_guard<std::mutex> lock(mu_);
       if (!error_) error_ = std::current_exception();
     }
-    if (trace) vm::record_span(spec.name, spec.stream, start, vm::now_us());
+    if (trace) {
+      // With several pieces in flight (micro-batches), the span says which one it was.
+      vm::record_span(pieces_ > 1 ? spec.name + " #" + std::to_string(piece) : spec.name, spec.stream, start,
+                      vm::now_us());
+    }
     completed(a);
   });
 }
