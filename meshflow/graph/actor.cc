@@ -63,7 +63,7 @@ void ActorSystem::try_act(int a) {
   }
   s.running = true;
   ++s.acted;
-  lane_of(a).ready.push({piece, a});  // launched by pump_all, lowest piece first
+  lane_of(a).ready.push({spec.deferrable, piece, a});  // launched by pump_all
 }
 
 void ActorSystem::pump_all() {
@@ -78,7 +78,7 @@ ActorSystem::Lane& ActorSystem::lane_of(int a) {
 
 void ActorSystem::pump(Lane& lane) {
   if (lane.busy || lane.ready.empty()) return;
-  const auto [piece, a] = lane.ready.top();
+  const auto [deferrable, piece, a] = lane.ready.top();
   lane.ready.pop();
   lane.busy = true;
   const ActorSpec& spec = actors_[a];

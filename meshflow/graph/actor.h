@@ -30,6 +30,7 @@
 #include <functional>
 #include <map>
 #include <queue>
+#include <tuple>
 #include <utility>
 #include <mutex>
 #include <string>
@@ -52,6 +53,9 @@ struct ActorSpec {
   // outputs' slot piece % regst_num. An exception is kept and rethrown by run().
   std::function<void(int64_t piece)> act;
   device::Stream* own_stream = nullptr;  // if set, acts run there instead of on `stream` (a pipeline lane)
+  // Acts only when nothing else of its stream is ready: work whose results nothing waits
+  // for until later (a pipeline's weight gradients), left for the stream's idle moments.
+  bool deferrable = false;
 };
 
 class ActorSystem {
@@ -88,7 +92,9 @@ class ActorSystem {
   // needs before it starts on a later one: a pipeline stage hands each micro-batch on as
   // soon as it can, instead of taking every micro-batch through its first layer first.
   struct Lane {
-    std::priority_queue<std::pair<int64_t, int>, std::vector<std::pair<int64_t, int>>, std::greater<>> ready;
+    // (deferrable, piece, actor): the smallest first.
+    using Ready = std::tuple<bool, int64_t, int>;
+    std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready;
     bool busy = false;  // an act of it is launched and not completed
   };
   Lane& lane_of(int a);  // Requires mu_.

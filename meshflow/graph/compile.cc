@@ -784,6 +784,31 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   // 6. One actor per task; communication tasks act in the plan's order. One actor system
   // per phase (a single one without micro-batches); a register made in an earlier phase
   // is there before the phase starts, so its readers do not wait on it.
+  // In a pipeline, what only feeds the gradients' accumulation (the weight gradients) can
+  // wait: deferred, it fills the stage's idle moments instead of delaying the input
+  // gradient the previous stage waits for (as zero-bubble schedules do, here by priority).
+  std::vector<bool> deferrable(T, false);
+  if (m.pipelined) {
+    std::vector<std::vector<int>> readers_of(m.registers.size());
+    for (size_t t = 0; t < T; ++t) {
+      for (const Impl::Ref& r : m.tasks[t].inputs) {
+        if (r.kind == Impl::Ref::kRegister) readers_of[r.index].push_back(static_cast<int>(t));
+      }
+    }
+    for (size_t t = T; t-- > 0;) {
+      const Impl::Task& task = m.tasks[t];
+      if (task.phase != Phase::kMicro || task.lane || p.nodes[task.node].kind == NodeKind::kBoxing) {
+        deferrable[t] = task.accumulator >= 0;
+        continue;
+      }
+      bool only_deferred = !task.outputs.empty();
+      for (int r : task.outputs) {
+        for (int reader : readers_of[r]) only_deferred = only_deferred && deferrable[reader];
+        only_deferred = only_deferred && !readers_of[r].empty();
+      }
+      deferrable[t] = only_deferred;
+    }
+  }
   m.register_phase_index.assign(m.registers.size(), -1);
   for (const Phase ph : {Phase::kPre, Phase::kMicro, Phase::kPost}) {
     std::vector<ActorSpec> specs;
@@ -811,6 +836,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
         // bound how far ahead); transfers between stages act in piece order on their lanes.
         spec.own_stream = task.lane;
         if (task.lane || !comm_task) spec.order_group = -1;
+        spec.deferrable = deferrable[t];
       }
       for (const Impl::Ref& r : task.inputs) {
         if (r.kind == Impl::Ref::kRegister && local[r.index] >= 0 &&
