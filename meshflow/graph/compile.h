@@ -25,10 +25,20 @@
 //    reader of one finishes before the writer of the other starts), so any order the actors
 //    take is safe. Reported against the sum without reuse and the max-live lower bound.
 //
+// 6. Micro-batches (LogicalGraph::micro_batches > 1): each task gets a phase, pre (reads
+//    only variables), micro (reads the arguments: forward and backward) or post (reads a
+//    gradient: clipping, optimizers, the gradients' boxing); accumulate tasks average each
+//    gradient and returned output over the micro-batches. When the micro tasks' ops live on
+//    several placements, those are pipeline stages: stage s's registers get (stages - s)
+//    slots of their own, compute acts on data in no fixed order, transfers between stages
+//    run on lanes (a stream and a message tag each), and the micro-batches are in flight at
+//    once, one forward one backward following from the slot counts.
+//
 // Running: arguments and variables are bound, the host-side bookkeeping runs (optimizer
-// step counts), run-time attributes are read (learning rates), the actors run one piece,
-// then variables get their new values. The run is synchronous: it returns when the step is
-// done (errors in any act are agreed across ranks, then raised on every rank).
+// step counts), run-time attributes are read (learning rates, random draws), the phases'
+// actors run (the micro phase once per micro-batch, or once for all of them when
+// pipelined), then variables get their new values. The run is synchronous: it returns when
+// the step is done (errors in any act are agreed across ranks, then raised on every rank).
 //
 // Thread-safety: compile and run from one thread (the user's).
 #pragma once
