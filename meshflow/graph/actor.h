@@ -18,8 +18,10 @@
 // topological order. An actor of an order group waits for its turn even when its inputs are there;
 // its inputs never depend on a later turn, so every turn comes.
 //
-// Messages between actors are counter updates under one mutex per system; acts run on the
-// device's stream workers, never under it.
+// Each stream gets one act at a time from the system, the lowest piece first (deferrable
+// acts last), so a stream finishes what an earlier piece needs before it starts a later
+// one. Messages between actors are counter updates under one mutex per system; acts run
+// on the device's stream workers (or an actor's own stream), never under it.
 //
 // Thread-safety: run() from one thread at a time; acts run on stream workers.
 #pragma once
