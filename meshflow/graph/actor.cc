@@ -38,6 +38,12 @@ ActorSystem::ActorSystem(device::Device& device, std::vector<ActorSpec> actors, 
   for (size_t r = 0; r < registers_.size(); ++r) {
     if (registers_[r].producer < 0) throw std::invalid_argument("actor system: register " + std::to_string(r) + " has no producer");
   }
+  for (const ActorSpec& spec : actors_) {
+    device::Stream* stream = spec.own_stream ? spec.own_stream : &device_.stream(spec.stream);
+    auto it = std::find_if(queues_.begin(), queues_.end(), [&](const StreamQueue& q) { return q.stream == stream; });
+    if (it == queues_.end()) it = queues_.insert(queues_.end(), StreamQueue{stream, {}, false});
+    queue_of_.push_back(static_cast<int>(it - queues_.begin()));
+  }
 }
 
 int64_t ActorSystem::min_read(const RegisterState& r) const {
@@ -63,26 +69,19 @@ void ActorSystem::try_act(int a) {
   }
   s.running = true;
   ++s.acted;
-  lane_of(a).ready.push({spec.deferrable, piece, a});  // launched by pump_all
+  queues_[queue_of_[a]].ready.push({spec.deferrable, piece, a});  // launched by pump_all
 }
 
 void ActorSystem::pump_all() {
-  for (auto& [stream, lane] : lanes_) pump(lane);
+  for (StreamQueue& q : queues_) pump(q);
 }
 
-ActorSystem::Lane& ActorSystem::lane_of(int a) {
-  const ActorSpec& spec = actors_[a];
-  device::Stream* stream = spec.own_stream ? spec.own_stream : &device_.stream(spec.stream);
-  return lanes_[stream];
-}
-
-void ActorSystem::pump(Lane& lane) {
-  if (lane.busy || lane.ready.empty()) return;
-  const auto [deferrable, piece, a] = lane.ready.top();
-  lane.ready.pop();
-  lane.busy = true;
-  const ActorSpec& spec = actors_[a];
-  (spec.own_stream ? *spec.own_stream : device_.stream(spec.stream)).launch([this, a = a, piece = piece] {
+void ActorSystem::pump(StreamQueue& q) {
+  if (q.busy || q.ready.empty()) return;
+  const auto [deferrable, piece, a] = q.ready.top();
+  q.ready.pop();
+  q.busy = true;
+  q.stream->launch([this, a = a, piece = piece] {
     const ActorSpec& spec = actors_[a];
     const bool trace = vm::tracing();
     const int64_t start = trace ? vm::now_us() : 0;
@@ -119,7 +118,7 @@ void ActorSystem::completed(int a) {
   }
   if (s.order >= 0) ++groups_[spec.order_group].next_turn;
   --remaining_;
-  lane_of(a).busy = false;
+  queues_[queue_of_[a]].busy = false;
   // Messages: whoever may act now that this act is done.
   try_act(a);
   for (int r : spec.outputs) {

@@ -30,7 +30,6 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
-#include <map>
 #include <queue>
 #include <tuple>
 #include <utility>
@@ -89,19 +88,20 @@ class ActorSystem {
     int order = -1;  // position in its order group
   };
 
-  // The acts that may run, per stream: one at a time is launched, the lowest piece first
-  // (then the lowest actor, plan order). A stream thus finishes what an earlier piece
-  // needs before it starts on a later one: a pipeline stage hands each micro-batch on as
-  // soon as it can, instead of taking every micro-batch through its first layer first.
-  struct Lane {
+  // The acts that may run, per stream: one at a time is launched, deferrable ones last,
+  // else the lowest piece first, then the lowest actor (plan order). A stream thus
+  // finishes what an earlier piece needs before it starts on a later one: a pipeline stage
+  // hands each micro-batch on as soon as it can, instead of taking every micro-batch
+  // through its first layer first.
+  struct StreamQueue {
+    device::Stream* stream;
     // (deferrable, piece, actor): the smallest first.
     using Ready = std::tuple<bool, int64_t, int>;
-    std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready;
-    bool busy = false;  // an act of it is launched and not completed
+    std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready;  // GUARDED_BY(mu_)
+    bool busy = false;  // GUARDED_BY(mu_): an act of it is launched and not completed
   };
-  Lane& lane_of(int a);  // Requires mu_.
-  void pump(Lane& lane);  // launches the next ready act unless one runs. Requires mu_.
-  void pump_all();        // Requires mu_.
+  void pump(StreamQueue& q);  // launches q's next ready act unless one runs. Requires mu_.
+  void pump_all();            // Requires mu_.
   int64_t min_read(const RegisterState& r) const;
   // Makes actor a's next piece ready if it may act now. Requires mu_.
   void try_act(int a);
@@ -119,7 +119,8 @@ class ActorSystem {
   std::vector<RegisterState> registers_;  // GUARDED_BY(mu_)
   std::vector<ActorState> state_;         // GUARDED_BY(mu_)
   std::vector<int> peak_;                 // GUARDED_BY(mu_)
-  std::map<device::Stream*, Lane> lanes_;  // GUARDED_BY(mu_)
+  std::vector<StreamQueue> queues_;  // one per stream the actors use
+  std::vector<int> queue_of_;        // per actor
   int64_t pieces_ = 0;
   int64_t remaining_ = 0;   // GUARDED_BY(mu_): acts not yet completed
   std::exception_ptr error_;  // GUARDED_BY(mu_)

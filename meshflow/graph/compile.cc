@@ -132,7 +132,6 @@ struct CompiledGraph::Impl {
   struct Register {
     TensorMeta meta;
     bool persistent = false;
-    int64_t offset = 0;
     // Non-persistent: its memory, one slot per piece in flight (regst_num): one in the
     // arena, or several of their own for a pipeline's micro-batches.
     std::vector<Tensor> slots;
@@ -148,7 +147,7 @@ struct CompiledGraph::Impl {
     std::vector<Ref> inputs;
     std::vector<int> outputs;  // registers
     std::shared_ptr<KernelCall> call;  // op tasks
-    std::vector<std::shared_ptr<KernelCall>> piece_calls;  // a pipelined random op: its call per micro-batch
+    std::vector<std::shared_ptr<KernelCall>> piece_calls;  // a random op among micro-batches: its call per micro-batch
     device::Stream* lane = nullptr;  // a transfer between pipeline stages: its stream
     int lane_id = 0;
     Phase phase = Phase::kMicro;
@@ -166,7 +165,7 @@ struct CompiledGraph::Impl {
   int micro_batches = 1;
   int piece = 0;  // the micro-batch running, when they run one after another
   bool pipelined = false;  // micro-batches in flight at once (stages on several placements)
-  std::vector<std::vector<Tensor>> argument_pieces;  // pipelined: each argument's micro-batches
+  std::vector<std::vector<Tensor>> argument_pieces;  // per phys value: an argument's micro-batches, during a run
   std::vector<std::unique_ptr<device::Stream>> lanes;
   std::pair<int64_t, int64_t> micro_window{0, 0};  // pipelined: the last run's micro-batches (vm::now_us)
   std::vector<std::unique_ptr<ActorSystem>> phases;  // pre, micro, post (empty ones null)
@@ -183,8 +182,7 @@ struct CompiledGraph::Impl {
         break;
       }
       case Ref::kBound:
-        t = pipelined && !argument_pieces.empty() && !argument_pieces[r.index].empty() ? argument_pieces[r.index][at]
-                                                                                        : bound[r.index];
+        t = argument_pieces[r.index].empty() ? bound[r.index] : argument_pieces[r.index][at];
         break;
       case Ref::kFixed:
         t = fixed[r.index];
@@ -596,6 +594,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   for (const auto& [var, v] : p.writes) persistent[v] = true;
   m.refs.assign(p.values.size(), Impl::Ref{Impl::Ref::kFixed, -1});
   m.bound.assign(p.values.size(), Tensor());
+  m.argument_pieces.assign(p.values.size(), {});
   auto new_register = [&](int v) {
     const Value& val = p.values[v];
     Impl::Register reg;
@@ -777,7 +776,6 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   m.arena = vm::device().allocate(static_cast<size_t>(memory_.arena_bytes));
   for (size_t i = 0; i < planned.size(); ++i) {
     Impl::Register& reg = m.registers[planned[i]];
-    reg.offset = offsets[i];
     reg.slots = {Tensor::wrap(static_cast<char*>(m.arena.get()) + offsets[i], reg.meta.shape, reg.meta.dtype, m.arena)};
   }
 
@@ -789,12 +787,6 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   // gradient the previous stage waits for (as zero-bubble schedules do, here by priority).
   std::vector<bool> deferrable(T, false);
   if (m.pipelined) {
-    std::vector<std::vector<int>> readers_of(m.registers.size());
-    for (size_t t = 0; t < T; ++t) {
-      for (const Impl::Ref& r : m.tasks[t].inputs) {
-        if (r.kind == Impl::Ref::kRegister) readers_of[r.index].push_back(static_cast<int>(t));
-      }
-    }
     for (size_t t = T; t-- > 0;) {
       const Impl::Task& task = m.tasks[t];
       if (task.phase != Phase::kMicro || task.lane || p.nodes[task.node].kind == NodeKind::kBoxing) {
@@ -803,8 +795,8 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       }
       bool only_deferred = !task.outputs.empty();
       for (int r : task.outputs) {
-        for (int reader : readers_of[r]) only_deferred = only_deferred && deferrable[reader];
-        only_deferred = only_deferred && !readers_of[r].empty();
+        for (int reader : readers[r]) only_deferred = only_deferred && deferrable[reader];
+        only_deferred = only_deferred && !readers[r].empty();
       }
       deferrable[t] = only_deferred;
     }
@@ -905,61 +897,39 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
   }
   // Every phase runs even after an error: the other ranks issue their collectives.
   std::string error;
-  auto run_phase = [&](Phase ph) {
+  auto run_phase = [&](Phase ph, int64_t pieces) {
     const std::unique_ptr<ActorSystem>& system = m.phases[static_cast<int>(ph)];
     if (!system) return;
     try {
-      system->run(1);
+      system->run(pieces);
     } catch (const std::exception& e) {
       if (error.empty()) error = e.what();
     }
   };
-  auto micro_batch = [&](int v, const Tensor& whole, int k) {
-    const Shape part = local_meta(p.values[v].shape, p.values[v].dtype, p.values[v].layout).shape;
-    return whole.view(k * numel(part), part);
-  };
-  // Each micro-batch draws its own random values.
-  auto draw_again = [&](Impl::Task& task) -> std::shared_ptr<KernelCall> {
-    auto call = std::make_shared<KernelCall>(*task.call);
-    call->attrs = (*p.nodes[task.node].run_time_attrs)();
-    return call;
-  };
-  auto draws = [&](const Impl::Task& task) {
-    return task.phase == Phase::kMicro && task.call && p.nodes[task.node].op->draws_random;
-  };
-  run_phase(Phase::kPre);
-  if (m.pipelined) {
-    m.argument_pieces.assign(p.values.size(), {});
+  if (mb > 1) {
+    // Each micro-batch reads its rows of every argument and draws its own random values.
     for (const auto& [v, whole] : whole_arguments) {
-      for (int k = 0; k < mb; ++k) m.argument_pieces[v].push_back(micro_batch(v, whole, k));
+      const Shape part = local_meta(p.values[v].shape, p.values[v].dtype, p.values[v].layout).shape;
+      for (int k = 0; k < mb; ++k) m.argument_pieces[v].push_back(whole.view(k * numel(part), part));
     }
     for (Impl::Task& task : m.tasks) {
-      if (!draws(task)) continue;
+      if (task.phase != Phase::kMicro || !task.call || !p.nodes[task.node].op->draws_random) continue;
       task.piece_calls = {task.call};
-      for (int k = 1; k < mb; ++k) task.piece_calls.push_back(draw_again(task));
-    }
-    const std::unique_ptr<ActorSystem>& micro = m.phases[static_cast<int>(Phase::kMicro)];
-    m.micro_window.first = vm::now_us();
-    try {
-      if (micro) micro->run(mb);
-    } catch (const std::exception& e) {
-      if (error.empty()) error = e.what();
-    }
-    m.micro_window.second = vm::now_us();
-    m.argument_pieces.clear();
-  } else {
-    for (int k = 0; k < mb; ++k) {
-      m.piece = k;
-      if (mb > 1) {
-        for (const auto& [v, whole] : whole_arguments) m.bound[v] = micro_batch(v, whole, k);
+      for (int k = 1; k < mb; ++k) {
+        task.piece_calls.push_back(std::make_shared<KernelCall>(*task.call));
+        task.piece_calls.back()->attrs = (*p.nodes[task.node].run_time_attrs)();
       }
-      for (Impl::Task& task : m.tasks) {
-        if (k > 0 && draws(task)) task.call = draw_again(task);
-      }
-      run_phase(Phase::kMicro);
     }
   }
-  run_phase(Phase::kPost);
+  run_phase(Phase::kPre, 1);
+  if (m.pipelined) {
+    m.micro_window.first = vm::now_us();
+    run_phase(Phase::kMicro, mb);
+    m.micro_window.second = vm::now_us();
+  } else {
+    for (m.piece = 0; m.piece < mb; ++m.piece) run_phase(Phase::kMicro, 1);
+  }
+  run_phase(Phase::kPost, 1);
   comm::agree(error, 0, "[graph]");
   auto value_of = [&](int v, const Impl::Ref& ref) {
     const Value& val = p.values[v];
@@ -968,7 +938,10 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
   for (const auto& [var, v] : p.writes) m.traced.variables[var].set(value_of(v, m.refs[v]));
   std::vector<Var> outputs;
   for (size_t i = 0; i < p.outputs.size(); ++i) outputs.push_back(value_of(p.outputs[i], m.output_refs[i]));
-  for (size_t v = 0; v < m.bound.size(); ++v) m.bound[v] = Tensor();
+  for (size_t v = 0; v < m.bound.size(); ++v) {
+    m.bound[v] = Tensor();
+    m.argument_pieces[v].clear();
+  }
   return outputs;
 }
 
