@@ -394,6 +394,8 @@ PYBIND11_MODULE(_C, m) {
 
   m.def("world_rank", &comm::world_rank);
   m.def("world_size", &comm::world_size);
+  m.def("local_rank", &comm::local_rank);
+  m.def("local_size", &comm::local_size);
   m.def("initialized", &comm::initialized);
   m.def("backend_name", &comm::backend_name);
   m.def("comm_stats", &stats_dict);

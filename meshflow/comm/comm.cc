@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 
 #include "meshflow/comm/mpi/mpi_group.h"
@@ -29,6 +30,8 @@ struct Context {
   // The exit barrier's own communicator: on MPI_COMM_WORLD, a rank's exit barrier would be
   // matched with another rank's non-blocking collective still in flight there.
   MPI_Comm exit_comm = MPI_COMM_NULL;
+  int local_rank = 0;  // this process's index among the ranks of its host
+  int local_size = 1;
 };
 
 Context* context = nullptr;
@@ -58,6 +61,13 @@ Running& running() {
   return *r;
 }
 
+// "3" for 3.0, "0.5" for 0.5: as a user would write the setting.
+std::string seconds_str(double seconds) {
+  std::ostringstream out;
+  out << seconds;
+  return out.str();
+}
+
 void watchdog_loop(double timeout) {
   Running& r = running();
   std::unique_lock<std::mutex> lock(r.mu);
@@ -70,7 +80,7 @@ void watchdog_loop(double timeout) {
       abort_job("meshflow: rank " + std::to_string(world_rank()) + ": " + oldest.what + " has not completed after " +
                 std::to_string(static_cast<int>(elapsed)) +
                 " s; another rank of its group is stuck or gone. Ending the job (MESHFLOW_COMM_TIMEOUT=" +
-                std::to_string(timeout) + " s)");
+                seconds_str(timeout) + " s)");
     }
   }
 }
@@ -106,7 +116,7 @@ void finalize() {
       MPI_Comm_rank(MPI_COMM_WORLD, &rank);
       abort_job("meshflow: rank " + std::to_string(rank) +
                 " exited while other ranks had not; ending the job (MESHFLOW_EXIT_TIMEOUT=" +
-                std::to_string(exit_timeout()) + " s)");
+                seconds_str(exit_timeout()) + " s)");
     }
     if (!done) usleep(1000);
   }
@@ -143,6 +153,13 @@ Context& ctx() {
   std::vector<int> all(size);
   std::iota(all.begin(), all.end(), 0);
   context->world = std::make_unique<MpiGroup>(MPI_COMM_WORLD, all);
+  // The ranks that share this one's memory are those of its host (as the launcher placed
+  // them, simulated hosts included).
+  MPI_Comm host = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+  MPI_Comm_rank(host, &context->local_rank);
+  MPI_Comm_size(host, &context->local_size);
+  MPI_Comm_free(&host);
   return *context;
 }
 
@@ -153,6 +170,8 @@ int world_rank() {
   return w.rank();
 }
 int world_size() { return world().size(); }
+int local_rank() { return ctx().local_rank; }
+int local_size() { return ctx().local_size; }
 Group& world() { return *ctx().world; }
 bool initialized() { return context != nullptr; }
 std::string backend_name() { return "mpi"; }

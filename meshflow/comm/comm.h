@@ -22,6 +22,9 @@ namespace mf::comm {
 
 int world_rank();
 int world_size();
+// This process's index among the ranks on its host, and how many they are.
+int local_rank();
+int local_size();
 Group& world();
 // The group over `ranks` (world ranks, in this order), created on first use and cached.
 // Creating one is collective over its members only; the caller must be a member.

@@ -4,9 +4,25 @@
 tensor, `env.get_rank()`), so `python3 -m meshflow.launch` can still exec `mpirun`.
 """
 import atexit as _atexit
+import os as _os
 import sys as _sys
 
-from . import _C
+
+def _share_the_host_s_cores():
+    """A rank started by mpirun whose thread counts are unset takes its host's cores divided
+    by its host's ranks, before _C loads OpenBLAS and oneDNN, which read them once: ranks on
+    one host would otherwise each start a thread per core and oversubscribe it."""
+    local_size = _os.environ.get("OMPI_COMM_WORLD_LOCAL_SIZE")
+    if local_size is None or not local_size.isdigit() or int(local_size) < 1:
+        return
+    threads = str(max(1, len(_os.sched_getaffinity(0)) // int(local_size)))
+    _os.environ.setdefault("OMP_NUM_THREADS", threads)
+    _os.environ.setdefault("OPENBLAS_NUM_THREADS", _os.environ["OMP_NUM_THREADS"])
+
+
+_share_the_host_s_cores()
+
+from . import _C  # noqa: E402
 from . import env, sbp
 from ._dtype import dtype, float32, float64, int32, int64
 from ._placement import placement

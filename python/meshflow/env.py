@@ -10,6 +10,16 @@ def get_world_size():
     return _C.world_size()
 
 
+def get_local_rank():
+    """This rank's index among the ranks on its host (0 .. get_local_world_size() - 1)."""
+    return _C.local_rank()
+
+
+def get_local_world_size():
+    """How many ranks run on this rank's host."""
+    return _C.local_size()
+
+
 def backend():
     """The communication backend in use ("mpi")."""
     return _C.backend_name()

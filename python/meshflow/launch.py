@@ -1,17 +1,31 @@
-"""Run a script on N ranks: python3 -m meshflow.launch --nproc N [--net-rate RATE] [mpirun options] script.py [args].
+"""Run a script on N ranks, on this machine or several:
 
-Options before the script that are not --nproc pass through to mpirun (e.g. --hostfile,
---host), so a job can span several machines. The script is the first argument ending in
-.py, or the one after `--` (for a program of another name). Each rank runs the script with the same
-Python interpreter as this launcher. Unless set, OMP_NUM_THREADS and OPENBLAS_NUM_THREADS
-are set so that the ranks on this machine share its cores instead of oversubscribing them.
+    python3 -m meshflow.launch --nproc N [mpirun options] script.py [args]
+    python3 -m meshflow.launch --hosts a,b --nproc-per-host K script.py [args]
+    python3 -m meshflow.launch --hostfile FILE --nproc N script.py [args]
+    python3 -m meshflow.launch --sim-hosts H --nproc N [--net-rate RATE] script.py [args]
+
+Options before the script that are not the launcher's pass through to mpirun (--hostfile,
+--host, --mca ...). The script is the first argument ending in .py, or the one after `--`
+(for a program of another name). Each rank runs the script with the same Python interpreter
+as this launcher (the same path must exist on every host). Ranks fill the hosts in order,
+K per host; `mf.env.get_local_rank()` is a rank's index on its host. A rank whose
+OMP_NUM_THREADS is unset takes its host's cores / its host's ranks BLAS and OpenMP threads
+(meshflow/__init__.py does it before loading the kernels), so hosts of different sizes are
+each used fully and none oversubscribed.
 
 --net-rate RATE (e.g. 4gbit, 500mbit; root only) runs the job as if its ranks talked over a
 network of that rate: inside a private network namespace whose loopback is rate-limited
 with `tc qdisc ... tbf`, with OpenMPI forced onto TCP over loopback. On one machine ranks
 otherwise talk through shared memory, where copying takes CPU and communication cannot
-overlap computation; waiting on a network link takes none. The namespace is removed when
-the job ends, also after a failure or Ctrl-C.
+overlap computation; waiting on a network link takes none.
+
+--sim-hosts H (root only) runs the job on H simulated hosts on this machine: network
+namespaces joined by a switch, N/H ranks in each, started by mpirun through a launch agent
+that enters the namespace instead of ssh (meshflow/_netns.py). Ranks on one host talk
+through shared memory, ranks on two hosts over real TCP; with --net-rate each host's link
+is limited to RATE each way. The namespaces are removed when the job ends, also after a
+failure, Ctrl-C or SIGTERM.
 """
 import os
 import re
@@ -19,135 +33,195 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 
-USAGE = "usage: python3 -m meshflow.launch --nproc N [--net-rate RATE] [mpirun options] script.py [args...]"
+from . import _netns
+
+USAGE = ("usage: python3 -m meshflow.launch (--nproc N | --hosts A,B --nproc-per-host K) [--sim-hosts H] "
+         "[--net-rate RATE] [mpirun options] script.py [args...]")
 RATE = re.compile(r"^\d+(\.\d+)?([kmg]?bit|[kmg]?bps)$")
 TCP_OVER_LOOPBACK = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include",
                      "lo"]
+# mpirun learns that a host is gone (its link cut, the machine down) when its daemon's
+# connection fails; an idle connection fails only through TCP keepalives, which OpenMPI
+# sends after 300 s by default. These declare a silent host lost after about 5 + 3 x 2 s.
+HOST_LOSS = ["--mca", "oob_tcp_keepalive_time", "5", "--mca", "oob_tcp_keepalive_intvl", "2",
+             "--mca", "oob_tcp_keepalive_probes", "3"]
+# The launcher's own options and whether each takes a value.
+OWN = {"--nproc": True, "-n": True, "-np": True, "--net-rate": True, "--sim-hosts": True, "--hosts": True,
+       "--nproc-per-host": True}
+CANONICAL = {"-n": "--nproc", "-np": "--nproc"}
 
 
-def split_net_rate(argv):
-    """(the --net-rate value or None, argv without it); only options before the script count."""
-    rest, rate, i = [], None, 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--" or (arg.endswith(".py") and not arg.startswith("-")):
-            rest += argv[i:]
-            break
-        if arg == "--net-rate" or arg.startswith("--net-rate="):
-            if "=" in arg:
-                rate, i = arg.split("=", 1)[1], i + 1
-            elif i + 1 < len(argv):
-                rate, i = argv[i + 1], i + 2
-            else:
-                raise SystemExit(f"meshflow.launch: --net-rate needs a value\n{USAGE}")
-            if not RATE.match(rate):
-                raise SystemExit(f"meshflow.launch: --net-rate {rate!r} is not a rate tc understands; expected e.g. "
-                                 f"4gbit, 500mbit or 100mbps\n{USAGE}")
-            continue
-        rest.append(arg)
-        i += 1
-    return rate, rest
+def fail(message):
+    raise SystemExit(f"meshflow.launch: {message}\n{USAGE}")
 
 
-def rate_bytes_per_s(rate):
-    number, unit = re.match(r"^([\d.]+)(.*)$", rate).groups()
-    scale = {"": 1, "k": 1e3, "m": 1e6, "g": 1e9}[unit[0] if unit[0] in "kmg" else ""]
-    return float(number) * scale / (8 if unit.endswith("bit") else 1)
-
-
-def run_with_net_rate(cmd, env, rate):
-    """Runs cmd in a new network namespace whose loopback is limited to `rate`; returns its
-    exit code. The namespace is deleted whatever happens."""
-    if os.geteuid() != 0:
-        raise SystemExit("meshflow.launch: --net-rate needs root (ip netns, tc)")
-    ns = f"meshflow-{os.getpid()}"
-    # tbf's bucket: at least two of loopback's largest packets (64 KiB), else they are
-    # dropped; otherwise about 1 ms of traffic. A bigger bucket fills while a rank computes
-    # and then sends that much at once for free, which flatters traffic that comes in bursts
-    # (blocking mode) over traffic spread through the step (overlap).
-    burst = max(128 * 1024, int(rate_bytes_per_s(rate) / 1000))
-    setup = [["ip", "netns", "add", ns],
-             ["ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up"],
-             ["ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", rate,
-              "burst", str(burst), "latency", "100ms"]]
-    child = None
-    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-
-    def forward(sig, _frame):
-        if child is not None and child.poll() is None:
-            child.send_signal(sig)
-    try:
-        for step in setup:
-            done = subprocess.run(step, capture_output=True, text=True)
-            if done.returncode:
-                raise SystemExit(f"meshflow.launch: {' '.join(step)} failed: {done.stderr.strip()}")
-        for sig in previous:
-            signal.signal(sig, forward)
-        child = subprocess.Popen(["ip", "netns", "exec", ns] + cmd, env=env)
-        return child.wait()
-    finally:
-        if child is not None and child.poll() is None:
-            child.kill()
-            child.wait()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+def positive(option, value):
+    if not str(value).isdigit() or int(value) < 1:
+        fail(f"{option} must be a positive integer, got {value!r}")
+    return int(value)
 
 
 def parse(argv):
-    nproc, mpirun_options, i = None, [], 0
+    """({launcher option: value}, mpirun options, [script, args...])."""
+    own, mpirun_options, i = {}, [], 0
     while i < len(argv):
         arg = argv[i]
         if arg == "--":
             i += 1
             break
-        if arg in ("--nproc", "-n", "-np"):
-            if i + 1 >= len(argv):
-                raise SystemExit(f"meshflow.launch: {arg} needs a value\n{USAGE}")
-            nproc, i = argv[i + 1], i + 2
-            continue
-        if arg.startswith("--nproc="):
-            nproc, i = arg.split("=", 1)[1], i + 1
-            continue
         if arg.endswith(".py") and not arg.startswith("-"):
             break
-        mpirun_options.append(arg)
+        name, value = (arg.split("=", 1) + [None])[:2] if arg.startswith("--") else (arg, None)
+        if name in OWN:
+            if value is None:
+                if i + 1 >= len(argv):
+                    fail(f"{name} needs a value")
+                value, i = argv[i + 1], i + 1
+            own[CANONICAL.get(name, name)] = value
+        else:
+            mpirun_options.append(arg)
         i += 1
     if i >= len(argv):
-        raise SystemExit(f"meshflow.launch: no script given\n{USAGE}")
-    if nproc is None or not str(nproc).isdigit() or int(nproc) < 1:
-        raise SystemExit(f"meshflow.launch: --nproc must be a positive integer, got {nproc!r}\n{USAGE}")
-    return int(nproc), mpirun_options, argv[i:]
+        fail("no script given")
+    if "--net-rate" in own and not RATE.match(own["--net-rate"]):
+        fail(f"--net-rate {own['--net-rate']!r} is not a rate tc understands; expected e.g. 4gbit, 500mbit or 100mbps")
+    return own, mpirun_options, argv[i:]
+
+
+def layout(own):
+    """(ranks, [hosts] or None, ranks per host or None) from the launcher's options."""
+    hosts = None
+    if "--sim-hosts" in own:
+        if "--hosts" in own:
+            fail("--sim-hosts and --hosts exclude each other: the simulated hosts are this machine's")
+        hosts = [_netns.host_address(i) for i in range(positive("--sim-hosts", own["--sim-hosts"]))]
+    elif "--hosts" in own:
+        hosts = [h for h in own["--hosts"].split(",") if h]
+        if not hosts:
+            fail(f"--hosts {own['--hosts']!r} names no host; expected e.g. --hosts node1,node2")
+    per_host = positive("--nproc-per-host", own["--nproc-per-host"]) if "--nproc-per-host" in own else None
+    nproc = positive("--nproc", own["--nproc"]) if "--nproc" in own else None
+    if hosts is None:
+        if per_host is not None:
+            fail("--nproc-per-host needs --hosts or --sim-hosts")
+        if nproc is None:
+            fail("--nproc is missing")
+        return nproc, None, None
+    if per_host is None:
+        if nproc is None:
+            fail("give --nproc or --nproc-per-host with the hosts")
+        if nproc % len(hosts):
+            fail(f"--nproc {nproc} does not divide over {len(hosts)} hosts; expected a multiple of {len(hosts)}")
+        per_host = nproc // len(hosts)
+    if nproc is not None and nproc != per_host * len(hosts):
+        fail(f"--nproc {nproc} is not {len(hosts)} hosts x {per_host} ranks per host")
+    return per_host * len(hosts), hosts, per_host
 
 
 def command(nproc, mpirun_options, script_and_args, env):
     mpirun = shutil.which("mpirun")
     if mpirun is None:
         raise SystemExit("meshflow.launch: mpirun not found; install openmpi-bin (scripts/build does)")
-    threads = str(max(1, (os.cpu_count() or 1) // nproc))
-    env.setdefault("OMP_NUM_THREADS", threads)
-    env.setdefault("OPENBLAS_NUM_THREADS", env["OMP_NUM_THREADS"])
     cmd = [mpirun, "-n", str(nproc), "--oversubscribe", "--bind-to", "none"]
     if os.geteuid() == 0:
         cmd.append("--allow-run-as-root")
-    for name in ("PYTHONPATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MESHFLOW_CHECK_CONSISTENCY",
-                 "MESHFLOW_COMM_TIMEOUT", "MESHFLOW_LAUNCH_BLOCKING", "MESHFLOW_NET_RATE"):
-        if name in env:
+    # Ranks on this host inherit the environment; those on other hosts get what -x names.
+    for name in sorted(env):
+        if name in ("PYTHONPATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS") or name.startswith("MESHFLOW_"):
             cmd += ["-x", name]
     return cmd + mpirun_options + [sys.executable, "-u"] + script_and_args
 
 
+# What mpirun and meshflow print when a job fails. Once one is seen, mpirun has GRACE seconds
+# to end the job: it cannot when a host is unreachable (its link cut, the machine down),
+# since it waits for that host's daemon to confirm its ranks are dead, over a connection
+# that TCP retries for many minutes. The launcher then kills mpirun; the unreachable host's
+# daemon kills its ranks when its own connection to mpirun fails (HOST_LOSS's keepalives).
+FAILURE_MARKS = (b"MPI_ABORT was invoked", b"mpirun noticed that process rank", b"ORTE has lost communication",
+                 b"Ending the job", b"ending the job")
+GRACE = 5.0
+
+
+def _relay(source, sink, failed):
+    """Copies `source` to `sink` as it comes; sets `failed` on a failure mark."""
+    tail = b""
+    for chunk in iter(lambda: os.read(source.fileno(), 65536), b""):
+        sink.write(chunk)
+        sink.flush()
+        tail = tail[-200:] + chunk
+        if any(mark in tail for mark in FAILURE_MARKS):
+            failed.set()
+
+
+def run_inside(prefix, cmd, env, supervise=False):
+    """Runs `prefix + cmd` and returns its exit code. SIGINT and SIGTERM go to the child (mpirun
+    ends the job); a second one kills it. With `supervise`, a child still running GRACE
+    seconds after the job failed is killed. The caller's `with` block then removes what it
+    made."""
+    child = None
+    received = []
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def forward(sig, _frame):
+        received.append(sig)
+        if child is not None and child.poll() is None:
+            child.send_signal(sig if len(received) == 1 else signal.SIGKILL)
+    try:
+        for sig in previous:
+            signal.signal(sig, forward)
+        pipe = subprocess.PIPE if supervise else None
+        child = subprocess.Popen(prefix + cmd, env=env, stdout=pipe, stderr=pipe)
+        if not supervise:
+            return child.wait()
+        failed = threading.Event()
+        relays = [threading.Thread(target=_relay, args=(stream, sink, failed), daemon=True)
+                  for stream, sink in ((child.stdout, sys.stdout.buffer), (child.stderr, sys.stderr.buffer))]
+        for relay in relays:
+            relay.start()
+        while child.poll() is None:
+            if failed.wait(0.2):
+                try:
+                    child.wait(GRACE)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    print(f"meshflow.launch: the job failed and mpirun had not ended it after {GRACE:g} s (a host "
+                          "may be unreachable); killed mpirun", file=sys.stderr, flush=True)
+                break
+        code = child.wait()
+        for relay in relays:
+            relay.join(1.0)
+        return 128 - code if code < 0 else code  # killed by a signal: as a shell reports it
+    finally:
+        if child is not None and child.poll() is None:
+            child.kill()
+            child.wait()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def main(argv=None):
-    rate, argv = split_net_rate(sys.argv[1:] if argv is None else argv)
-    nproc, mpirun_options, script_and_args = parse(argv)
+    own, mpirun_options, script_and_args = parse(sys.argv[1:] if argv is None else argv)
+    nproc, hosts, per_host = layout(own)
+    rate = own.get("--net-rate")
     env = dict(os.environ)
-    if rate is None:
-        cmd = command(nproc, mpirun_options, script_and_args, env)
-        os.execvpe(cmd[0], cmd, env)
-    env["MESHFLOW_NET_RATE"] = rate
-    cmd = command(nproc, mpirun_options + TCP_OVER_LOOPBACK, script_and_args, env)
-    sys.exit(run_with_net_rate(cmd, env, rate))
+    if rate is not None:
+        env["MESHFLOW_NET_RATE"] = rate
+    if hosts is not None:
+        mpirun_options = ["--host", ",".join(f"{h}:{per_host}" for h in hosts)] + HOST_LOSS + mpirun_options
+    if "--sim-hosts" in own:
+        with _netns.simulated_hosts(len(hosts), rate) as sim:
+            cmd = command(nproc, sim.mpirun_options + mpirun_options, script_and_args, env)
+            sys.exit(run_inside(sim.prefix, cmd, env, supervise=True))
+    if rate is not None:
+        with _netns.rate_limited_loopback(rate) as prefix:
+            cmd = command(nproc, TCP_OVER_LOOPBACK + mpirun_options, script_and_args, env)
+            sys.exit(run_inside(prefix, cmd, env))
+    cmd = command(nproc, mpirun_options, script_and_args, env)
+    if hosts is not None:
+        sys.exit(run_inside([], cmd, env, supervise=True))
+    os.execvpe(cmd[0], cmd, env)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import pytest
 import meshflow as mf
 import meshflow.nn.functional as F
 from gradcheck import check_gradients
-from test_local import launch_script
+from jobs import launch_script
 
 
 def rand(*shape, seed=0, low=-2.0, high=2.0):
