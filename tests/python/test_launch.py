@@ -414,3 +414,20 @@ def test_simulated_hosts_links_are_rate_limited(tmp_path):
     assert code == 0, out
     assert float(out.split("seconds ")[1].split()[0]) >= 0.15, out
     assert_no_namespaces_left()
+
+
+@needs_root
+def test_gpt_2x2x1_on_two_simulated_hosts_equals_one_host(tmp_path):
+    # Data parallel across the hosts, tensor parallel inside each (ranks 0, 1 on host 0).
+    train = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                         "examples", "gpt", "train.py")
+    losses = {}
+    for name, options in (("one host", ["--nproc", "4"]), ("two hosts", ["--sim-hosts", "2", "--nproc", "4"])):
+        summary = tmp_path / f"{name.replace(' ', '-')}.json"
+        code, out = finish(start([PYTHON, "-m", "meshflow.launch", *options, train, "--layout", "2x2x1_8_64x2",
+                                  "--steps", "4", "--block", "32", "--sample", "0", "--json", str(summary)],
+                                 cwd=tmp_path, OMP_NUM_THREADS="1"), timeout=180)
+        assert code == 0, out
+        losses[name] = json.loads(summary.read_text())["losses"]
+    # Bitwise: OpenMPI picks a collective's algorithm by its size and group, not its transport.
+    assert losses["one host"] == losses["two hosts"], losses
