@@ -20,15 +20,24 @@ same arguments, on a directory that every rank sees (one machine or a shared fil
 Any rank's error (missing checkpoint, failed write, mismatched template) raises the same
 ValueError on every rank.
 
-Crash safety: a save writes into `path + ".tmp-save"`; once every rank has finished, rank 0
-moves an existing checkpoint to `path + ".old-save"`, renames the new one to `path` and
-deletes the old one. At every moment a complete checkpoint is at `path` or, between the two
-renames, at the ".old-save" directory, which `load` falls back to.
+Crash safety: a save writes into `path + ".tmp-save"` and flushes every file to the disk
+(fsync); once every rank has finished, rank 0 moves an existing checkpoint to
+`path + ".old-save"`, renames the new one to `path` and deletes the old one. At every moment
+a complete checkpoint is at `path` or, between the two renames, at the ".old-save"
+directory, which `load` falls back to. A process killed at any point, or a disk that fills
+up, leaves the previous checkpoint whole; a power cut too, since nothing is renamed before
+its files are on the disk.
+
+Integrity: the JSON records a CRC-32 of each shard's data and of its own contents; `load`
+checks those it reads and raises naming the file when one differs, so a damaged or
+truncated file is never read as values. (Version-1 checkpoints, without checksums, still
+load unchecked.)
 """
 import dataclasses
 import itertools
 import json
 import math
+import zlib
 import os
 import re
 import shutil
@@ -44,7 +53,8 @@ from ._tensor import Tensor, from_numpy
 
 META_FILE = "meshflow_checkpoint.json"
 FORMAT = "meshflow-checkpoint"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1 had no checksums
 TMP_SUFFIX = ".tmp-save"
 OLD_SUFFIX = ".old-save"
 LOCAL = "local"  # placement= value (or placement function result) for a local tensor with the full value
@@ -182,9 +192,39 @@ def _tensors_in(template, path=()):
 # ---------------------------------------------------------------------------------------------
 # save
 
+def _crc32(array):
+    """The CRC-32 of an array's elements in row-major order."""
+    return zlib.crc32(memoryview(np.ascontiguousarray(array)).cast("B"))
+
+
+def _write_durably(file, write):
+    """Creates `file`, lets write(f) fill it and flushes it to the disk before returning."""
+    with open(file, "wb") as f:
+        write(f)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _sync_directory(directory):
+    """Flushes a directory's entries (files created or renamed in it) to the disk."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_npy(f, array):
+    """Writes `array` in NumPy's .npy format with file writes, whose errors carry the
+    system's reason ("No space left on device"); np.save's tofile loses it."""
+    array = np.require(array, requirements="C")  # keeps 0-d arrays 0-d, unlike ascontiguousarray
+    np.lib.format.write_array_header_1_0(f, np.lib.format.header_data_from_array_1_0(array))
+    f.write(memoryview(array).cast("B"))
+
+
 def _write_shard(file, array):
     """Writes one shard (tests replace this to simulate a failing disk)."""
-    np.save(file, array, allow_pickle=False)
+    _write_durably(file, lambda f: _write_npy(f, array))
 
 
 def _shard_file(index, coordinate):
@@ -192,11 +232,13 @@ def _shard_file(index, coordinate):
 
 
 def _plan_tensor(index, path, tensor, rank):
-    """(the JSON record of `tensor`, [(file, array)] this rank writes). Collective for a
-    global tensor with partial axes: they are reduced to broadcast first."""
+    """(the JSON record of `tensor`, [(file, array)] this rank writes); each shard in the
+    record names the rank that writes it. Collective for a global tensor with partial axes:
+    they are reduced to broadcast first."""
     record = {"path": list(path), "shape": list(tensor.shape), "dtype": tensor.dtype.name}
     if tensor.is_local:
         shards = [((), [0] * tensor.ndim, list(tensor.shape))] if tensor.numel() > 0 else []
+        writers = [0] * len(shards)
         writes = [(_shard_file(index, ()), tensor.numpy())] if rank == 0 and shards else []
         record.update(device=None, ranks=None, sbp=None)
     else:
@@ -206,11 +248,29 @@ def _plan_tensor(index, path, tensor, rank):
         if plain_sbp != tensor.sbp:
             tensor = tensor.to_global(sbp=plain_sbp)
         shards = _distinct_shards(tensor.shape, where.hierarchy, plain_sbp)
+        writers = [int(np.array(where.ranks)[c]) for c, _, _ in shards]
         mine = _coordinate(where.ranks, rank)
         writes = [(_shard_file(index, c), tensor.to_local().numpy()) for c, _, _ in shards if c == mine]
-    record["shards"] = [{"file": _shard_file(index, c), "start": list(start), "extent": list(extent)}
-                        for c, start, extent in shards]
+    record["shards"] = [{"file": _shard_file(index, c), "start": list(start), "extent": list(extent), "writer": w}
+                        for (c, start, extent), w in zip(shards, writers)]
     return record, writes
+
+
+def _share_crcs(records, crcs):
+    """Sets every shard's "crc32" (dropping "writer") from `crcs`, {tensor index: CRC of the
+    shard this rank wrote}: one all-gather of a [world, tensors] table, as every rank writes
+    at most one shard of each tensor. Collective over the world."""
+    world = env.get_world_size()
+    row = np.full((1, max(1, len(records))), -1, np.int64)
+    for index, crc in crcs.items():
+        row[0, index] = crc
+    table = row
+    if world > 1:
+        table = from_numpy(row).to_global(placement=_placement("cpu", ranks=list(range(world))), sbp=split(0))
+        table = table.to_global(sbp=broadcast).numpy()
+    for index, record in enumerate(records):
+        for shard in record["shards"]:
+            shard["crc32"] = int(table[shard.pop("writer"), index])
 
 
 def _check_replaceable(path):
@@ -229,6 +289,7 @@ def _replace(new, path, old):
             shutil.rmtree(old)  # stale: `path` is complete
         os.rename(path, old)
     os.rename(new, path)
+    _sync_directory(os.path.dirname(os.path.abspath(path)))
     if os.path.exists(old):
         shutil.rmtree(old)
 
@@ -273,7 +334,7 @@ def save(state, path):
 
     _C.agree(_on_rank0(rank, make_new_directory), "save")
 
-    records, error = [], ""
+    records, crcs, error = [], {}, ""
     for index, (tensor_path, tensor) in enumerate(tensors):
         record, writes = _plan_tensor(index, tensor_path, tensor, rank)
         records.append(record)
@@ -281,9 +342,11 @@ def save(state, path):
             continue  # still take part in the other tensors' conversions
         try:
             for file, array in writes:
+                crcs[index] = _crc32(array)
                 _write_shard(os.path.join(new, file), array)
         except Exception as e:  # noqa: BLE001 - any failure must reach the other ranks
             error = f"[save] writing '{_name(tensor_path)}' failed on rank {rank}: {type(e).__name__}: {e}"
+    _share_crcs(records, crcs)
     if not error:
         error = _on_rank0(rank, lambda: _write_meta(new, tree, records))
     try:
@@ -294,9 +357,18 @@ def save(state, path):
     _C.agree(_on_rank0(rank, lambda: _replace(new, path, old)), "save")
 
 
+def _contents_crc32(meta):
+    """The CRC-32 of the checkpoint's contents (state and tensors) in a canonical JSON form,
+    which a parsed file gives back exactly."""
+    canonical = json.dumps([meta["state"], meta["tensors"]], sort_keys=True, separators=(",", ":"))
+    return zlib.crc32(canonical.encode())
+
+
 def _write_meta(directory, tree, records):
-    with open(os.path.join(directory, META_FILE), "w") as f:
-        json.dump({"format": FORMAT, "version": VERSION, "state": tree, "tensors": records}, f)
+    meta = {"format": FORMAT, "version": VERSION, "state": tree, "tensors": records}
+    meta["crc32"] = _contents_crc32(meta)
+    _write_durably(os.path.join(directory, META_FILE), lambda f: f.write(json.dumps(meta).encode()))
+    _sync_directory(directory)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -308,10 +380,17 @@ def _read_meta(path):
     for directory in (path, path + OLD_SUFFIX):
         file = os.path.join(directory, META_FILE)
         if os.path.isfile(file):
-            with open(file) as f:
-                meta = json.load(f)
-            if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("version") != VERSION:
-                raise ValueError(f"[load] '{file}' is not a version-{VERSION} meshflow checkpoint")
+            try:
+                with open(file, "rb") as f:
+                    meta = json.loads(f.read())
+            except (UnicodeDecodeError, json.JSONDecodeError) as e:
+                raise ValueError(f"[load] '{file}' is damaged or truncated (not JSON: {e})") from None
+            if (not isinstance(meta, dict) or meta.get("format") != FORMAT
+                    or meta.get("version") not in READABLE_VERSIONS):
+                raise ValueError(f"[load] '{file}' is not a meshflow checkpoint of version "
+                                 f"{' or '.join(map(str, READABLE_VERSIONS))}")
+            if meta["version"] >= 2 and meta.get("crc32") != _contents_crc32(meta):
+                raise ValueError(f"[load] '{file}' is damaged: its contents do not match their checksum")
             return directory, meta
     raise ValueError(f"[load] no checkpoint at '{path}'; expected a directory written by meshflow.save")
 
@@ -354,6 +433,22 @@ def _target_layout(name, saved, record, placement, sbp, like):
     return where, nd_sbp
 
 
+def _read_shard(file, shard, dtype):
+    """The shard's array (memory-mapped), checked against what the checkpoint lists."""
+    try:
+        data = np.load(file, mmap_mode="r", allow_pickle=False)
+    except FileNotFoundError:
+        raise ValueError(f"[load] '{file}' is missing; the checkpoint is incomplete") from None
+    except (ValueError, OSError) as e:  # a damaged header, a file shorter than its header says
+        raise ValueError(f"[load] '{file}' is damaged or truncated ({type(e).__name__}: {e})") from None
+    if list(data.shape) != shard["extent"] or data.dtype != dtype:
+        raise ValueError(f"[load] '{file}' holds {data.dtype}{list(data.shape)}; the checkpoint lists "
+                         f"{dtype}{shard['extent']}")
+    if "crc32" in shard and _crc32(data) != shard["crc32"]:
+        raise ValueError(f"[load] '{file}' is damaged: its data do not match their checksum")
+    return data
+
+
 def _read_box(directory, record, start, extent):
     """The region (start, extent) of a saved tensor, from the parts of the shards it overlaps."""
     out = np.empty(extent, to_dtype(record["dtype"]).numpy)
@@ -365,10 +460,7 @@ def _read_box(directory, record, start, extent):
         hi = [min(a + n, b + m) for a, n, b, m in zip(start, extent, shard["start"], shard["extent"])]
         if any(l >= h for l, h in zip(lo, hi)):
             continue
-        data = np.load(os.path.join(directory, shard["file"]), mmap_mode="r", allow_pickle=False)
-        if list(data.shape) != shard["extent"] or data.dtype != out.dtype:
-            raise ValueError(f"[load] shard {shard['file']} holds {data.dtype}{list(data.shape)}; the checkpoint "
-                             f"lists {out.dtype}{shard['extent']}")
+        data = _read_shard(os.path.join(directory, shard["file"]), shard, out.dtype)
         out[tuple(slice(l - s, h - s) for l, h, s in zip(lo, hi, start))] = \
             data[tuple(slice(l - s, h - s) for l, h, s in zip(lo, hi, shard["start"]))]
         filled += math.prod(h - l for l, h in zip(lo, hi))

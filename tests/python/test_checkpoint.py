@@ -1,19 +1,34 @@
 """mf.save / mf.load in one process: round trips of every SBP and dtype, nested states with
-plain values, the on-disk crash safety (failed renames, leftovers of crashed saves) and errors.
+plain values, the on-disk crash safety (failed renames, leftovers of crashed saves, processes
+killed while saving, a full disk), damaged and truncated files, and errors.
 Resharding between meshes of several ranks is tested in distributed/test_dist_checkpoint.py.
 """
 import json
 import os
+import subprocess
+import time
 
 import numpy as np
 import pytest
 
 import meshflow as mf
 from meshflow import _checkpoint
+from jobs import PYTHON, launch_script, start, write_script
 
 S, B, P, PMAX = mf.sbp.split, mf.sbp.broadcast, mf.sbp.partial_sum, mf.sbp.partial_max
 ONE = mf.placement("cpu", ranks=[0])
 ONE_2D = mf.placement("cpu", ranks=[[0]])
+
+
+def edit_meta(path, edit):
+    """Changes a checkpoint's JSON with edit(meta) and seals it again with a valid checksum,
+    as a checkpoint that is whole but says something else would be."""
+    meta_file = path / _checkpoint.META_FILE
+    meta = json.loads(meta_file.read_text())
+    edit(meta)
+    if meta["version"] >= 2:
+        meta["crc32"] = _checkpoint._contents_crc32(meta)
+    meta_file.write_text(json.dumps(meta))
 
 
 def value_of(shape, dtype):
@@ -140,10 +155,8 @@ def test_refuses_to_replace_what_is_not_a_checkpoint(tmp_path):
 def test_saved_placement_must_fit_the_world(tmp_path):
     path = tmp_path / "ckpt"
     mf.save({"w": mf.tensor(value_of((2, 3), np.float32), placement=ONE, sbp=B)}, path)
-    meta_file = path / _checkpoint.META_FILE
-    meta = json.loads(meta_file.read_text())
-    meta["tensors"][0]["ranks"] = [0, 1]  # as if saved by a 2-rank job (B: rank 0 wrote the only shard)
-    meta_file.write_text(json.dumps(meta))
+    # As if saved by a 2-rank job (B: rank 0 wrote the only shard).
+    edit_meta(path, lambda meta: meta["tensors"][0].update(ranks=[0, 1]))
     with pytest.raises(ValueError, match=r"\[load\] 'w' was saved on ranks \[0, 1\], the world has 1 ranks"):
         mf.load(path)
     np.testing.assert_array_equal(mf.load(path, placement=ONE)["w"].numpy(), value_of((2, 3), np.float32))
@@ -154,18 +167,71 @@ def test_incomplete_or_missing_checkpoints_raise(tmp_path):
         mf.load(tmp_path / "nowhere")
     path = tmp_path / "ckpt"
     mf.save({"w": mf.tensor(value_of((2, 3), np.float32), placement=ONE, sbp=S(0))}, path)
-    meta_file = path / _checkpoint.META_FILE
-    meta = json.loads(meta_file.read_text())
-    meta["tensors"][0]["shards"][0]["extent"] = [1, 3]
-    meta_file.write_text(json.dumps(meta))
-    with pytest.raises(ValueError, match=r"\[load\] shard t0-0.npy holds float32\[2, 3\]"):
+    edit_meta(path, lambda meta: meta["tensors"][0]["shards"][0].update(extent=[1, 3]))
+    with pytest.raises(ValueError, match=r"\[load\] '.*t0-0.npy' holds float32\[2, 3\]; the checkpoint lists "
+                                         r"float32\[1, 3\]"):
         mf.load(path)
     os.remove(path / "t0-0.npy")
-    with pytest.raises(ValueError, match=r"\[load\] FileNotFoundError"):
+    with pytest.raises(ValueError, match=r"\[load\] '.*t0-0.npy' is missing; the checkpoint is incomplete"):
         mf.load(path)
-    meta_file.write_text("[]")
-    with pytest.raises(ValueError, match=r"\[load\] '.*' is not a version-1 meshflow checkpoint"):
+    (path / _checkpoint.META_FILE).write_text("[]")
+    with pytest.raises(ValueError, match=r"\[load\] '.*' is not a meshflow checkpoint of version 1 or 2"):
         mf.load(path)
+
+
+def saved_for_damage(tmp_path):
+    path = tmp_path / "ckpt"
+    mf.save({"step": 7, "w": mf.tensor(value_of((64, 64), np.float32), placement=ONE, sbp=S(0))}, path)
+    return path, path / "t0-0.npy", path / _checkpoint.META_FILE
+
+
+@pytest.mark.parametrize("where", ["data", "header"])
+def test_a_damaged_shard_raises_naming_it(tmp_path, where):
+    path, shard, _ = saved_for_damage(tmp_path)
+    raw = bytearray(shard.read_bytes())
+    raw[len(raw) - 100 if where == "data" else 20] ^= 0x40  # one bit, as a failing disk would
+    shard.write_bytes(bytes(raw))
+    with pytest.raises(ValueError, match=r"\[load\] '.*t0-0.npy' is damaged"):
+        mf.load(path)
+
+
+def test_a_truncated_shard_raises_naming_it(tmp_path):
+    path, shard, _ = saved_for_damage(tmp_path)
+    raw = shard.read_bytes()
+    for length in (len(raw) - 1, len(raw) // 2, 10, 0):
+        shard.write_bytes(raw[:length])
+        with pytest.raises(ValueError, match=r"\[load\] '.*t0-0.npy' is damaged or truncated"):
+            mf.load(path)
+
+
+def test_a_damaged_or_truncated_index_raises_naming_it(tmp_path):
+    path, _, meta_file = saved_for_damage(tmp_path)
+    text = meta_file.read_text()
+    # A changed number that still parses: the step count 7 read as 9.
+    meta_file.write_text(text.replace('{"value": 7}', '{"value": 9}'))
+    with pytest.raises(ValueError, match=r"\[load\] '.*meshflow_checkpoint.json' is damaged: its contents do not "
+                                         r"match their checksum"):
+        mf.load(path)
+    meta_file.write_text(text[:len(text) // 2])
+    with pytest.raises(ValueError, match=r"\[load\] '.*meshflow_checkpoint.json' is damaged or truncated"):
+        mf.load(path)
+    meta_file.write_text(text)
+    assert mf.load(path)["step"] == 7
+
+
+def test_version_1_checkpoints_without_checksums_still_load(tmp_path):
+    path = tmp_path / "ckpt"
+    mf.save({"step": 7, "w": mf.tensor([1.0, 2.0])}, path)
+
+    def as_version_1(meta):
+        meta["version"] = 1
+        del meta["crc32"]
+        for record in meta["tensors"]:
+            for shard in record["shards"]:
+                del shard["crc32"]
+    edit_meta(path, as_version_1)
+    loaded = mf.load(path)
+    assert loaded["step"] == 7 and loaded["w"].numpy().tolist() == [1.0, 2.0]
 
 
 @pytest.mark.parametrize("state, message", [({"w": np.zeros(2)}, r"'w' is a ndarray; expected a meshflow.Tensor"),
@@ -186,3 +252,76 @@ def test_bad_layouts_raise(tmp_path, placement, sbp, message):
     mf.save({"w": mf.tensor(np.zeros((2, 2)))}, tmp_path / "ckpt")
     with pytest.raises(ValueError, match=r"\[load\] .*" + message):
         mf.load(tmp_path / "ckpt", placement=placement, sbp=sbp)
+
+
+# ---------------------------------------------------------------------------------------------
+# Real crashes and a full disk, in jobs of their own.
+
+SAVING_FOREVER = """
+    import sys
+    import numpy as np
+    import meshflow as mf
+    path = sys.argv[1]
+    for version in range(1000000):
+        # 4 MiB of tensor: a save takes long enough for the kill to land anywhere in it.
+        mf.save({"version": version, "w": mf.full((1024, 1024), float(version))}, path)
+        print(f"saved {version}", flush=True)
+"""
+
+
+def test_a_process_killed_while_saving_leaves_the_last_checkpoint_whole(tmp_path):
+    # Many trials, each killing the saving process (SIGKILL) at a random moment: the path
+    # always loads, as the last version whose save returned or the one being saved.
+    rng = np.random.default_rng(0)
+    script = write_script(tmp_path, SAVING_FOREVER)
+    path = str(tmp_path / "ckpt")
+    seen = set()
+    for trial in range(20):
+        proc = start([PYTHON, str(script), path], OMP_NUM_THREADS="1")
+        last = None
+        for line in proc.stdout:
+            last = int(line.split()[1])
+            if last >= 1:  # an earlier checkpoint exists; now kill the next save somewhere
+                time.sleep(rng.uniform(0, 0.05))
+                proc.kill()
+                break
+        proc.wait()
+        for line in proc.stdout:  # what it printed before it died: the last save that returned
+            last = int(line.split()[1])
+        state = mf.load(path)
+        version = state["version"]
+        assert version in (last, last + 1), (trial, last, version)
+        np.testing.assert_array_equal(state["w"].numpy(), np.full((1024, 1024), float(version), np.float32))
+        seen.add(version - last)
+    assert seen  # both outcomes are allowed; which occur depends on timing
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small tmpfs needs root")
+def test_a_full_disk_raises_on_every_rank_and_keeps_the_previous_checkpoint(tmp_path):
+    disk = tmp_path / "small-disk"
+    disk.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(disk)], check=True)
+    try:
+        code, out = launch_script(tmp_path, f"""
+            import numpy as np
+            import meshflow as mf
+            p = mf.placement("cpu", ranks=[0, 1])
+            path = "{disk}/ckpt"
+            small = mf.full((64, 64), 1.0, placement=p, sbp=mf.sbp.split(0))
+            mf.save({{"w": small}}, path)
+            big = mf.full((1024, 1024), 2.0, placement=p, sbp=mf.sbp.split(0))  # 4 MiB > 3 MiB
+            try:
+                mf.save({{"w": big}}, path)
+            except ValueError as e:
+                print(f"rank {{mf.env.get_rank()}} raised: {{e}}", flush=True)
+            loaded = mf.load(path)["w"]
+            print(f"rank {{mf.env.get_rank()}} loaded {{loaded.shape}} {{float(loaded.sum().item())}}", flush=True)
+        """, timeout=60)
+        assert code == 0, out
+        for rank in (0, 1):
+            assert f"rank {rank} raised: [save] writing 'w' failed on rank" in out, out
+            assert f"rank {rank} loaded (64, 64) 4096.0" in out, out
+        assert "No space left on device" in out, out
+        assert sorted(os.listdir(disk)) == ["ckpt"]  # the failed save's files are gone
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)
