@@ -377,6 +377,11 @@ PYBIND11_MODULE(_C, m) {
       });
   m.def("op", [](const std::string& name) { return OpRef{&find_op(name)}; }, py::arg("name"));
   m.def("manual_seed", &manual_seed, py::arg("seed"));
+  m.def("generator_state", [] {
+    const GeneratorState s = generator_state();
+    return std::make_pair(s.seed, s.offset);
+  });
+  m.def("set_generator_state", [](uint64_t seed, uint64_t offset) { set_generator_state({seed, offset}); });
   m.def(
       "next_random_call",
       [](int64_t numel) {

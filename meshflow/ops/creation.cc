@@ -280,6 +280,19 @@ void manual_seed(uint64_t seed) {
   g.offset = 0;
 }
 
+GeneratorState generator_state() {
+  Generator& g = generator();
+  std::lock_guard<std::mutex> lock(g.mu);
+  return {g.seed, g.offset};
+}
+
+void set_generator_state(const GeneratorState& state) {
+  Generator& g = generator();
+  std::lock_guard<std::mutex> lock(g.mu);
+  g.seed = state.seed;
+  g.offset = state.offset;
+}
+
 RandomCall next_random_call(int64_t numel) {
   if (numel < 0) throw std::invalid_argument("next_random_call: numel " + std::to_string(numel) + " is negative");
   Generator& g = generator();

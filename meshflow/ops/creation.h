@@ -32,6 +32,15 @@ struct RandomCall {
   int64_t offset;  // attribute "offset": the call's first counter
 };
 
+// The generator's whole state, to save with a checkpoint and restore on resuming: the
+// calls after set_generator_state(s) draw what the calls after generator_state() == s drew.
+struct GeneratorState {
+  uint64_t seed;
+  uint64_t offset;
+};
+GeneratorState generator_state();
+void set_generator_state(const GeneratorState& state);
+
 // Reserves `numel` counters (numel >= 0, else std::invalid_argument) for the next call.
 RandomCall next_random_call(int64_t numel);
 

@@ -1,4 +1,5 @@
-"""Creation ops, as PyTorch names them: zeros, ones, full, arange, rand, randn, manual_seed.
+"""Creation ops, as PyTorch names them: zeros, ones, full, arange, rand, randn, manual_seed,
+get_rng_state, set_rng_state.
 
 Each makes a local tensor, or with placement= and sbp= a global one: then every rank calls
 it with the same arguments, and each computes only its own part. A global tensor's value
@@ -11,7 +12,7 @@ from . import _C
 from . import _dtype
 from ._tensor import _check_placement, apply
 
-__all__ = ["zeros", "ones", "full", "arange", "rand", "randn", "manual_seed"]
+__all__ = ["zeros", "ones", "full", "arange", "rand", "randn", "manual_seed", "get_rng_state", "set_rng_state"]
 
 
 def _size(name, size):
@@ -78,6 +79,23 @@ def manual_seed(seed):
     if not isinstance(seed, numbers.Integral) or isinstance(seed, bool):
         raise TypeError(f"manual_seed: seed must be an int, got {type(seed).__name__}")
     _C.manual_seed(int(seed) % (1 << 64))
+
+
+def get_rng_state():
+    """The random generator's state, {"seed": int, "offset": int}: plain values, so it goes
+    into a checkpoint with mf.save. set_rng_state(state) makes later draws repeat those that
+    followed this call."""
+    seed, offset = _C.generator_state()
+    return {"seed": seed, "offset": offset}
+
+
+def set_rng_state(state):
+    """Restores a state from get_rng_state() (on every rank, as manual_seed)."""
+    if not isinstance(state, dict) or set(state) != {"seed", "offset"} or not all(
+            isinstance(state[k], numbers.Integral) and not isinstance(state[k], bool) and 0 <= state[k] < 1 << 64
+            for k in state):
+        raise ValueError(f"set_rng_state: expected {{'seed': int, 'offset': int}} from get_rng_state(), got {state!r}")
+    _C.set_generator_state(int(state["seed"]), int(state["offset"]))
 
 
 def _random(name, size, dtype, placement, sbp):

@@ -153,6 +153,16 @@ TEST(Creation, SeedAndOffsetState) {
   manual_seed(7);
   EXPECT_EQ(next_random_call(1).offset, 0);
   EXPECT_THROW(next_random_call(-1), std::invalid_argument);
+  // A saved state replays the draws that followed it.
+  const GeneratorState saved = generator_state();
+  EXPECT_EQ(saved.seed, 7u);
+  EXPECT_EQ(saved.offset, 1u);
+  const RandomCall after = next_random_call(4);
+  manual_seed(99);
+  set_generator_state(saved);
+  const RandomCall replayed = next_random_call(4);
+  EXPECT_EQ(replayed.seed, after.seed);
+  EXPECT_EQ(replayed.offset, after.offset);
   // Counters are logical indices: two calls of n equal one call of 2n.
   const Attrs base = shaped({6}, DType::kFloat32).set("seed", int64_t{3});
   const Tensor both = local("rand", Attrs(base).set("shape", Shape{12}).set("offset", int64_t{0}));

@@ -70,6 +70,22 @@ def test_random_shapes_and_seeding(op, dtype, np_dtype):
     assert not np.array_equal(op(4, 5, dtype=dtype).numpy(), first), "another seed, other values"
 
 
+def test_rng_state_replays_the_draws_after_it(tmp_path):
+    mf.manual_seed(5)
+    mf.rand(3)
+    state = mf.get_rng_state()
+    assert state == {"seed": 5, "offset": 3}
+    first, second = mf.rand(4, 4).numpy(), mf.randn(7).numpy()
+    mf.manual_seed(6)
+    mf.save({"rng": state}, tmp_path / "ckpt")  # it goes through a checkpoint as it is
+    mf.set_rng_state(mf.load(tmp_path / "ckpt")["rng"])
+    np.testing.assert_array_equal(mf.rand(4, 4).numpy(), first)
+    np.testing.assert_array_equal(mf.randn(7).numpy(), second)
+    for bad in ({"seed": 1}, {"seed": 1, "offset": -1}, {"seed": "1", "offset": 0}, [1, 2]):
+        with pytest.raises(ValueError, match="set_rng_state: expected"):
+            mf.set_rng_state(bad)
+
+
 @pytest.mark.parametrize("dtype", [mf.float32, mf.float64])
 def test_random_moments(dtype):
     mf.manual_seed(2026)
