@@ -11,6 +11,12 @@ split into --micro-batches (default 2p) that flow through the stages, one forwar
 backward; eagerly, the stages take turns on the whole batch.
 Prints a progress line per log interval, a generated sample and a summary; with --json,
 rank 0 also writes the per-step losses for comparing layouts.
+
+--save PATH writes the training state at the end, and every --save-every N steps: model,
+optimizers, the step (which is also the data position, since step k's batch is drawn from
+(seed, k), and the learning rate's), and the random generator's state. --resume PATH
+continues from it, on any layout of the same model: the same layout repeats the
+uninterrupted run's losses bitwise, another one to rounding.
 """
 import argparse
 import json
@@ -66,14 +72,49 @@ def parse_args(argv=None):
     ap.add_argument("--eval-every", type=int, default=0, help="validation loss every N steps (0: at the end only)")
     ap.add_argument("--sample", type=int, default=200, help="bytes to generate at the end (0: none)")
     ap.add_argument("--json", help="rank 0 writes {layout, losses, ...} here")
-    ap.add_argument("--save", help="save a checkpoint (model and optimizer) here at the end")
+    ap.add_argument("--save", help="save the training state here at the end (and every --save-every steps)")
+    ap.add_argument("--save-every", type=int, default=0, help="with --save: also save every N steps (0: at the end)")
+    ap.add_argument("--resume", help="continue from the training state saved here (any layout of the same model)")
     ap.add_argument("--graph", action="store_true",
                     help="graph mode: the training step traced once, compiled and run by actors (mf.nn.Graph)")
     ap.add_argument("--dot", help="with --graph: write the compiled step's graph here for Graphviz (rank 0)")
     ap.add_argument("--micro-batches", type=int, default=0,
                     help="with --graph: micro-batches per step (gradient accumulation; default 2p with p > 1 "
                          "pipeline stages, else 1)")
-    return ap.parse_args(argv)
+    args = ap.parse_args(argv)
+    if args.save_every and not args.save:
+        ap.error("--save-every needs --save PATH")
+    return args
+
+
+# What a resumed run must share with the run that saved: the model and the schedule. The
+# layout's parallel sizes, graph mode and micro-batches may change.
+RUN_CONFIG = ("block", "heads", "lr", "min_lr", "warmup", "weight_decay", "clip", "dropout", "seed", "dtype", "steps")
+
+
+def run_config(args):
+    _, _, batch, hidden, layers = parse_layout(args.layout)
+    config = {name: getattr(args, name) for name in RUN_CONFIG}
+    config.update(batch=batch, hidden=hidden, layers=layers)
+    return config
+
+
+def resume(path, args, model, optimizers):
+    """Loads the training state at `path` into the model, the optimizers and the random
+    generator; returns the step to continue from."""
+    state = mf.load(path, placement="local")  # full values: any layout takes them
+    saved, wanted = state["config"], run_config(args)
+    differ = [f"{k} {saved.get(k)!r} -> {wanted[k]!r}" for k in wanted if saved.get(k) != wanted[k]]
+    if differ:
+        raise ValueError(f"--resume {path}: saved by a run of another model or schedule ({', '.join(differ)}); "
+                         "only the layout's parallel sizes, --graph and --micro-batches may change")
+    if state["step"] >= args.steps:
+        raise ValueError(f"--resume {path}: saved at step {state['step']}; --steps {args.steps} leaves nothing to do")
+    model.load_state_dict(state["model"])
+    for name, opt in optimizers.items():
+        opt.load_state_dict(state[name])
+    mf.set_rng_state(state["rng"])
+    return state["step"]
 
 
 def mesh(d, tp, first_rank=0):
@@ -188,17 +229,28 @@ def train(args, placement=None):
         f"hidden {hidden}, {args.heads} heads, block {args.block}, batch {batch}, {n_params:,} parameters, "
         f"{args.dtype}; text {len(corpus.train):,} bytes (unigram entropy {data.unigram_entropy(corpus.train):.3f} "
         "nats)")
+    optimizers = {"opt_decay": opt_decay, "opt_plain": opt_plain}
+
+    def save(step):
+        """Saves the state after `step` steps (collective)."""
+        mf.save({"step": step, "model": model.state_dict(), "rng": mf.get_rng_state(), "config": run_config(args),
+                 **{name: opt.state_dict() for name, opt in optimizers.items()}}, args.save)
+        say(f"checkpoint: step {step} saved to {args.save}", flush=True)
+
+    first = resume(args.resume, args, model, optimizers) if args.resume else 0
+    if first:
+        say(f"resumed from {args.resume} at step {first}", flush=True)
     losses, times, comm = [], [], []
     tokens_per_step = batch * args.block
     step_graph = TrainStep(model, [opt_decay, opt_plain], args.clip, micro_batches) if args.graph else None
-    for step in range(args.steps):
+    for step in range(first, args.steps):
         start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
         lr = mf.optim.warmup_cosine_lr(step, args.warmup, args.steps, args.lr, args.min_lr)
         opt_decay.lr = opt_plain.lr = lr
         x, y = data.get_batch(step, batch, args.block, args.seed, dp_rank, d)
         if step_graph is not None:
             loss = step_graph(batch_tensor(x, stages[0]), batch_tensor(y, stages[-1]))
-            if step == 0 and args.dot and rank == 0:
+            if step == first and args.dot and rank == 0:
                 step_graph.to_dot(args.dot)
         else:
             loss = model(batch_tensor(x, stages[0]), batch_tensor(y, stages[-1]))
@@ -220,11 +272,14 @@ def train(args, placement=None):
                 f"comm {comm[-1] / 1e6:8.3f} MB/step (rank 0)", flush=True)
         if args.eval_every and step and step % args.eval_every == 0:
             say(f"      val loss {evaluate(model, stages, args, d, batch, dp_rank):.4f}", flush=True)
+        if args.save and args.save_every and (step + 1) % args.save_every == 0 and step + 1 < args.steps:
+            save(step + 1)
 
     val = evaluate(model, stages, args, d, batch, dp_rank)
     timed = times[1:] or times
     summary = {
-        "layout": args.layout + (" graph" if args.graph else ""), "ranks": d * tp * pp, "steps": args.steps, "parameters": n_params,
+        "layout": args.layout + (" graph" if args.graph else ""), "ranks": d * tp * pp, "steps": args.steps,
+        "first_step": first, "parameters": n_params,
         "first_loss": losses[0], "final_loss": losses[-1], "val_loss": val,
         "unigram_entropy": data.unigram_entropy(corpus.train),
         "tokens_per_s": tokens_per_step * len(timed) / sum(timed),
@@ -237,8 +292,7 @@ def train(args, placement=None):
     for key, value in summary.items():
         say(f"  {key:20s} {value:,.4f}" if isinstance(value, float) else f"  {key:20s} {value}")
     if args.save:
-        mf.save({"model": model.state_dict(), "opt_decay": opt_decay.state_dict(),
-                 "opt_plain": opt_plain.state_dict(), "args": vars(args)}, args.save)
+        save(args.steps)
     summary["losses"] = losses
     if args.json and rank == 0:
         with open(args.json, "w") as f:
