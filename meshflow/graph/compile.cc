@@ -170,6 +170,9 @@ struct CompiledGraph::Impl {
   std::pair<int64_t, int64_t> micro_window{0, 0};  // pipelined: the last run's micro-batches (vm::now_us)
   std::vector<std::unique_ptr<ActorSystem>> phases;  // pre, micro, post (empty ones null)
   std::vector<int> register_phase_index;  // each register's index in its phase's system
+  // Per phys node: how many sets of attributes it reads anew at each call (0: none; a
+  // random op among micro-batches: one per micro-batch).
+  std::vector<int> fresh_attrs;
   std::shared_ptr<void> arena;
   int64_t arena_bytes = 0;
 
@@ -550,6 +553,9 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     for (size_t n = 0; n < p.nodes.size(); ++n) {
       const Node& node = p.nodes[n];
       Phase ph = node.kind == NodeKind::kInput && node.input_kind == InputKind::kArgument ? Phase::kMicro : Phase::kPre;
+      // A random op (dropout's mask) draws anew for each micro-batch, as each eager step
+      // would, even when it reads nothing of the micro-batch.
+      if (node.kind == NodeKind::kOp && node.op->draws_random) ph = Phase::kMicro;
       for (int v : node.inputs) ph = std::max(ph, is_gradient[v] && phase[v] == Phase::kMicro ? Phase::kPost : phase[v]);
       for (int v : node.inputs) {
         if (ph != Phase::kPost || phase[v] != Phase::kMicro) continue;
@@ -577,6 +583,13 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   // micro-batches are in flight at once: each
   // register of stage s gets (stages - s) slots, so stage s can run that many forward
   // passes ahead of their backward passes, and one-forward-one-backward follows.
+  m.fresh_attrs.assign(p.nodes.size(), 0);
+  for (size_t n = 0; n < p.nodes.size(); ++n) {
+    const Node& node = p.nodes[n];
+    if (!node.run_time_attrs) continue;
+    const bool per_micro_batch = node.kind == NodeKind::kOp && node.op->draws_random && node_phase[n] == Phase::kMicro;
+    m.fresh_attrs[n] = per_micro_batch ? mb : 1;
+  }
   std::vector<Placement> stages = mb > 1 ? g.stage_order : std::vector<Placement>{};
   for (size_t n = 0; n < p.nodes.size() && mb > 1; ++n) {
     const Node& node = p.nodes[n];
@@ -891,9 +904,27 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
         break;
     }
   }
+  // Attributes read anew (random draws, a schedule's values) node by node, on every rank
+  // whether or not it runs the node, micro-batch k's after those of micro-batches 0 .. k-1
+  // as eager steps over the micro-batches in turn would draw them. So the generator
+  // advances alike on every rank and in every call, the first included (the trace drew its
+  // micro-batch 0).
+  std::vector<std::vector<Attrs>> fresh(p.nodes.size());
+  for (int k = 0; k < mb; ++k) {
+    for (size_t n = 0; n < p.nodes.size(); ++n) {
+      if (m.fresh_attrs[n] > k) fresh[n].push_back((*p.nodes[n].run_time_attrs)());
+    }
+  }
   for (Impl::Task& task : m.tasks) {
-    const Node& node = p.nodes[task.node];
-    if (node.run_time_attrs && task.call) task.call->attrs = (*node.run_time_attrs)();
+    const std::vector<Attrs>& attrs = fresh[task.node];
+    if (attrs.empty() || !task.call) continue;
+    task.call->attrs = attrs[0];
+    if (attrs.size() == 1) continue;
+    task.piece_calls = {task.call};
+    for (size_t k = 1; k < attrs.size(); ++k) {
+      task.piece_calls.push_back(std::make_shared<KernelCall>(*task.call));
+      task.piece_calls.back()->attrs = attrs[k];
+    }
   }
   // Every phase runs even after an error: the other ranks issue their collectives.
   std::string error;
@@ -907,18 +938,10 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
     }
   };
   if (mb > 1) {
-    // Each micro-batch reads its rows of every argument and draws its own random values.
+    // Each micro-batch reads its rows of every argument.
     for (const auto& [v, whole] : whole_arguments) {
       const Shape part = local_meta(p.values[v].shape, p.values[v].dtype, p.values[v].layout).shape;
       for (int k = 0; k < mb; ++k) m.argument_pieces[v].push_back(whole.view(k * numel(part), part));
-    }
-    for (Impl::Task& task : m.tasks) {
-      if (task.phase != Phase::kMicro || !task.call || !p.nodes[task.node].op->draws_random) continue;
-      task.piece_calls = {task.call};
-      for (int k = 1; k < mb; ++k) {
-        task.piece_calls.push_back(std::make_shared<KernelCall>(*task.call));
-        task.piece_calls.back()->attrs = (*p.nodes[task.node].run_time_attrs)();
-      }
     }
   }
   run_phase(Phase::kPre, 1);

@@ -101,6 +101,41 @@ def test_error_while_tracing_names_the_line_of_build():
     assert model(x).numpy().shape == (3, 3)
 
 
+@pytest.mark.parametrize("micro_batches", [1, 2, 3])
+def test_random_draws_per_micro_batch_alike_in_every_call(micro_batches):
+    """Each micro-batch draws its own dropout mask, and a call draws the same counters
+    whether it is a graph's first (the one that compiles) or a later one: a graph made
+    after set_rng_state(s) gives what an older graph gives after it (resuming a run)."""
+    p = placement()
+
+    class Dropped(nn.Graph):
+        def __init__(self):
+            super().__init__()
+            self.config.set_gradient_accumulation_steps(micro_batches)
+
+        def build(self, x):
+            return (F.dropout(x, 0.5) * x).sum()
+
+    x = mf.tensor(np.arange(1.0, 37.0, dtype=np.float32).reshape(6, 6), placement=p, sbp=mf.sbp.broadcast)
+    older = Dropped()
+    offsets = [mf.get_rng_state()["offset"]]
+    for _ in range(3):
+        older(x).numpy()
+        offsets.append(mf.get_rng_state()["offset"])
+    assert np.diff(offsets).tolist() == [36] * 3  # the whole batch's elements each call, the first too
+    state = mf.get_rng_state()
+    expected = older(x).numpy()
+    mf.set_rng_state(state)
+    np.testing.assert_array_equal(Dropped()(x).numpy(), expected)
+    # Eagerly, micro-batch k's mask is drawn after those of micro-batches 0 .. k-1; the call
+    # returns the micro-batches' mean.
+    mf.set_rng_state(state)
+    rows = 6 // micro_batches
+    eager = [(F.dropout(x[k * rows:(k + 1) * rows], 0.5) * x[k * rows:(k + 1) * rows]).sum().numpy()
+             for k in range(micro_batches)]
+    np.testing.assert_allclose(expected, np.mean(eager), rtol=1e-6)
+
+
 def test_bad_input_is_refused():
     model, opt = model_and_opt()
     step = Step(model, opt)

@@ -345,3 +345,37 @@ def test_set_stage_orders_the_pipeline(world):
         bad = PipelineStep(Staged(placements, widths), mf.optim.SGD(eager_model.parameters(), lr=0.1), 3)
         bad.config.set_stage(bad.model.stages[0], 1)
         bad(x, y)
+
+
+def test_pipelined_dropout_keeps_every_rank_s_generator_alike(world):
+    """Dropout on both stages of a 2-stage pipeline: each rank runs only its stage, yet every
+    rank's generator advances by the same draws, each call (the first one too) by the whole
+    batch's masks, so random ops after the graph agree across ranks."""
+    if world < 2:
+        pytest.skip("needs 2 ranks")
+    placements = [mf.placement("cpu", ranks=[r]) for r in range(2)]
+
+    class Dropped(nn.Module):
+        def __init__(self):
+            super().__init__()
+            mf.manual_seed(5)
+            self.first, self.second = nn.Linear(8, 8), nn.Linear(8, 4)
+            self.first.to_global(placements[0], [mf.sbp.broadcast])
+            self.second.to_global(placements[1], [mf.sbp.broadcast])
+
+        def forward(self, x):
+            x = F.dropout(self.first(x), 0.5)
+            return F.dropout(self.second(x.to_global(placement=placements[1], sbp=mf.sbp.broadcast)), 0.25)
+
+    model = Dropped()
+    step = PipelineStep(model, mf.optim.SGD(model.parameters(), lr=1e-2), micro_batches=2)
+    x = mf.tensor(np.ones((4, 8), np.float32), placement=placements[0], sbp=mf.sbp.broadcast)
+    y = mf.tensor(np.zeros(4, np.int64), placement=placements[1], sbp=mf.sbp.broadcast)
+    offsets = [mf.get_rng_state()["offset"]]
+    for _ in range(3):
+        step(x, y).numpy()
+        offsets.append(mf.get_rng_state()["offset"])
+    assert np.diff(offsets).tolist() == [4 * 8 + 4 * 4] * 3
+    everyone = mf.tensor(np.array([offsets[-1]], np.int64)).to_global(
+        placement=mf.placement("cpu", ranks=list(range(world))), sbp=mf.sbp.split(0))
+    assert set(everyone.to_global(sbp=mf.sbp.broadcast).numpy().tolist()) == {offsets[-1]}
