@@ -4,6 +4,12 @@ bytes each layout must move in theory.
     scripts/mpirun 1 /usr/bin/python3 bench/gpt_bench.py --layout 1x1x1
     scripts/mpirun 2 /usr/bin/python3 bench/gpt_bench.py --layout 2x1x1
     scripts/mpirun 2 /usr/bin/python3 bench/gpt_bench.py --layout 1x2x1
+    python3 -m meshflow.launch --sim-hosts 2 --nproc 4 bench/gpt_bench.py --layout 2x2x1
+
+On simulated hosts (the launcher's --sim-hosts) it also reports the bytes that crossed
+between hosts per step: what the hosts' network cards sent (TCP/IP and OpenMPI's own
+framing included; a ring all-reduce sends 2 (p-1)/p times its buffer) beside the payload
+all ranks sent; the rest moved inside hosts through shared memory.
 
 Model: n_layer 4, n_head 4, n_embd 256, block 128, global batch 8 (the issue's figure; PyTorch's
 speed on the same model is bench/gpt_torch.py's). Timing: median step (forward, backward,
@@ -38,6 +44,25 @@ def theoretical_bytes(d, tp, n_params, cfg, batch):
     data_parallel = 4 * n_params / tp if d > 1 else 0
     tensor_parallel = (4 * cfg.n_layer + 2) * (batch // d) * cfg.block_size * cfg.n_embd * 4 if tp > 1 else 0
     return data_parallel + tensor_parallel
+
+
+def host_sent_bytes():
+    """Bytes this host's network card has sent, read by the first rank of each simulated
+    host (0 elsewhere): what crossed between hosts."""
+    if "MESHFLOW_SIM_HOSTS" not in os.environ or mf.env.get_local_rank() != 0:
+        return 0
+    with open("/sys/class/net/eth0/statistics/tx_bytes") as f:
+        return int(f.read())
+
+
+def summed_over_ranks(value):
+    """The sum of an int over every rank (collective)."""
+    world = mf.env.get_world_size()
+    if world == 1:
+        return value
+    everyone = mf.tensor(np.array([value], np.int64)).to_global(
+        placement=mf.placement("cpu", ranks=list(range(world))), sbp=mf.sbp.split(0))
+    return int(everyone.to_global(sbp=mf.sbp.broadcast).numpy().sum())
 
 
 def main():
@@ -89,7 +114,10 @@ def main():
         mf.synchronize()
         mf.reset_peak_memory_stats()
         times, sent = [], []
+        crossed, all_sent = 0, 0
         for step in range(args.steps + 3):
+            if step == 3:
+                crossed, all_sent = -host_sent_bytes(), -mf.comm_stats()["bytes_sent"]
             x, y = data.get_batch(step, args.batch, args.block, 0, rank % (d * tp) // tp, d)
             start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
             xs = mf.from_numpy(x).to_global(placement=stages[0], sbp=input_sbp())
@@ -105,6 +133,8 @@ def main():
             if step >= 3:
                 times.append(time.perf_counter() - start)
                 sent.append(mf.comm_stats()["bytes_sent"] - before)
+        crossed = summed_over_ranks(crossed + host_sent_bytes()) / args.steps
+        all_sent = summed_over_ranks(all_sent + mf.comm_stats()["bytes_sent"]) / args.steps
         step_s = statistics.median(times)
         theory = theoretical_bytes(d, tp, n_params, cfg, args.batch) if pp == 1 else float("nan")
         peak = mf.memory_stats()["cpu"]["peak_bytes"]
@@ -116,6 +146,10 @@ def main():
             print(f"  step {step_s * 1e3:8.1f} ms   tokens/s {tokens / step_s:9.0f}   comm bytes/step (rank 0) "
                   f"{statistics.median(sent) / 1e6:8.2f} MB   theory {theory / 1e6:8.2f} MB   peak memory "
                   f"{peak / 1e6:8.1f} MB")
+            if "MESHFLOW_SIM_HOSTS" in os.environ:
+                print(f"  {os.environ['MESHFLOW_SIM_HOSTS']} simulated hosts: payload sent by all ranks "
+                      f"{all_sent / 1e6:8.2f} MB/step, of which between hosts (network cards) {crossed / 1e6:8.2f} "
+                      f"MB/step")
             if step_graph is not None:
                 st, mem = step_graph.compile_stats(), step_graph.memory_plan()
                 print(f"  compile {st['compile_ms']:.1f} ms for {st['traced_nodes']} traced nodes "

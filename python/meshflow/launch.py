@@ -211,6 +211,7 @@ def main(argv=None):
     if hosts is not None:
         mpirun_options = ["--host", ",".join(f"{h}:{per_host}" for h in hosts)] + HOST_LOSS + mpirun_options
     if "--sim-hosts" in own:
+        env["MESHFLOW_SIM_HOSTS"] = str(len(hosts))  # the ranks' hint (benchmarks report what crossed hosts)
         with _netns.simulated_hosts(len(hosts), rate) as sim:
             cmd = command(nproc, sim.mpirun_options + mpirun_options, script_and_args, env)
             sys.exit(run_inside(sim.prefix, cmd, env, supervise=True))
