@@ -74,6 +74,8 @@ def main():
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--block", type=int, default=128)
     ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--dtype", choices=("float32", "bf16"), default="float32",
+                    help="bf16: the forward pass under mf.autocast (matmuls in bfloat16)")
     ap.add_argument("--graph", action="store_true",
                     help="also time the step in graph mode (mf.nn.Graph) in the same run, beside eager, with the "
                          "compile time, the memory plan and the peak memory of each mode")
@@ -122,10 +124,13 @@ def main():
             start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
             xs = mf.from_numpy(x).to_global(placement=stages[0], sbp=input_sbp())
             ys = mf.from_numpy(y).to_global(placement=stages[-1], sbp=input_sbp())
+            autocast = mf.autocast("cpu", dtype=mf.bfloat16, enabled=args.dtype == "bf16")
             if step_graph is not None:
-                loss = step_graph(xs, ys)
+                with autocast:
+                    loss = step_graph(xs, ys)
             else:
-                loss = model(xs, ys)
+                with autocast:
+                    loss = model(xs, ys)
                 loss.backward()
                 opt.step()
                 opt.zero_grad()
@@ -141,7 +146,7 @@ def main():
         if rank == 0:
             threads = os.environ.get("OMP_NUM_THREADS", "unset")
             pipeline = f" micro-batches={micro_batches}" if mode == "graph" and micro_batches > 1 else ""
-            print(f"gpt_bench {mode} layout={args.layout}{pipeline} ranks={world} threads/rank={threads} params={n_params:,} "
+            print(f"gpt_bench {mode} {args.dtype} layout={args.layout}{pipeline} ranks={world} threads/rank={threads} params={n_params:,} "
                   f"L={cfg.n_layer} H={cfg.n_head} C={cfg.n_embd} T={cfg.block_size} B={args.batch}")
             print(f"  step {step_s * 1e3:8.1f} ms   tokens/s {tokens / step_s:9.0f}   comm bytes/step (rank 0) "
                   f"{statistics.median(sent) / 1e6:8.2f} MB   theory {theory / 1e6:8.2f} MB   peak memory "

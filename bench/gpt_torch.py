@@ -130,15 +130,17 @@ def build_model(config):
     return GPT(**config)
 
 
-def trainer():
-    """The CONFIG model seeded with SEED, its AdamW, and step(x, y) -> the loss before the update."""
+def trainer(autocast=False):
+    """The CONFIG model seeded with SEED, its AdamW, and step(x, y) -> the loss before the update;
+    with `autocast`, the forward pass under torch.autocast("cpu", dtype=torch.bfloat16)."""
     import torch
     torch.manual_seed(SEED)
     model = build_model(CONFIG)
     optimizer = torch.optim.AdamW(model.parameters(), **ADAMW)
 
     def step(x, y):
-        loss = model(torch.from_numpy(x), torch.from_numpy(y))
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+            loss = model(torch.from_numpy(x), torch.from_numpy(y))
         loss.backward()
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
@@ -152,12 +154,12 @@ def batch(step):
     return data.get_batch(step, CONFIG["batch"], CONFIG["block"], SEED)
 
 
-def time_training(intra_threads, seconds):
+def time_training(intra_threads, seconds, autocast=False):
     """Tokens per second of the median training step after the warmup, over at least `seconds`
     (the median, so that a burst of other work on a shared machine moves it little)."""
     import torch
     torch.set_num_threads(intra_threads)
-    _, step = trainer()
+    _, step = trainer(autocast)
     for i in range(WARMUP_STEPS):
         step(*batch(i))
     step_seconds = []
@@ -169,13 +171,14 @@ def time_training(intra_threads, seconds):
     return CONFIG["batch"] * CONFIG["block"] / float(np.median(step_seconds))
 
 
-def sweep(seconds):
+def sweep(seconds, autocast=False):
     """Runs time_training in a subprocess per thread setting; prints a row each and the best."""
     results = {}
     for intra, blas in itertools.product((1, 2), (1, 2)):
         env = dict(os.environ, OPENBLAS_NUM_THREADS=str(blas))
         env.pop("OMP_NUM_THREADS", None)
-        out = subprocess.run([sys.executable, __file__, "--worker", str(intra), "--seconds", str(seconds)],
+        out = subprocess.run([sys.executable, __file__, "--worker", str(intra), "--seconds", str(seconds)]
+                             + (["--autocast"] if autocast else []),
                              env=env, check=True, capture_output=True, text=True).stdout
         results[intra, blas] = json.loads(out.splitlines()[-1])["tokens_per_s"]
         print(f"torch threads {intra}, OPENBLAS_NUM_THREADS {blas}: {results[intra, blas]:8.0f} tokens/s",
@@ -198,18 +201,21 @@ def main():
     parser.add_argument("--seconds", type=float, default=6.0, help="timed seconds per setting")
     parser.add_argument("--reference", metavar="NPZ", help="write initial weights and losses here")
     parser.add_argument("--steps", type=int, default=20, help="training steps for --reference")
+    parser.add_argument("--autocast", action="store_true",
+                        help='the forward pass under torch.autocast("cpu", dtype=torch.bfloat16)')
     parser.add_argument("--worker", type=int, metavar="THREADS", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps({"tokens_per_s": time_training(args.worker, args.seconds)}))
+        print(json.dumps({"tokens_per_s": time_training(args.worker, args.seconds, args.autocast)}))
     elif args.reference:
         write_reference(args.reference, args.steps)
     else:
         import torch
         n_params = sum(p.numel() for p in build_model(CONFIG).parameters())
         print(f"PyTorch {torch.__version__} GPT {CONFIG}, {n_params} parameters; "
-              f"{WARMUP_STEPS} warmup steps, then the median step over >= {args.seconds:g} s per setting")
-        sweep(args.seconds)
+              f"{WARMUP_STEPS} warmup steps, then the median step over >= {args.seconds:g} s per setting"
+              + (", forward under torch.autocast(bfloat16)" if args.autocast else ""))
+        sweep(args.seconds, args.autocast)
 
 
 if __name__ == "__main__":

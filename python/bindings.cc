@@ -3,6 +3,8 @@
 // (python/meshflow) shapes them into the user API. C++ exceptions become Python ones
 // (std::invalid_argument -> ValueError, std::out_of_range -> IndexError). Calls that
 // communicate release the GIL.
+#include <cstring>
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -67,6 +69,14 @@ py::array to_numpy(const Tensor& t) {
   {
     py::gil_scoped_release release;
     vm::wait(t);
+  }
+  if (t.dtype() == DType::kBFloat16) {  // NumPy has no bfloat16: its values as float32 (exact)
+    std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
+    py::array_t<float> out(shape);
+    const bfloat16* in = t.data_as<bfloat16>();
+    float* o = out.mutable_data();
+    for (int64_t i = 0; i < t.numel(); ++i) o[i] = to_float(in[i]);
+    return std::move(out);
   }
   auto* keep = new std::shared_ptr<void>(t.storage());
   py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
@@ -151,11 +161,29 @@ PYBIND11_MODULE(_C, m) {
       .value("float32", DType::kFloat32)
       .value("float64", DType::kFloat64)
       .value("int32", DType::kInt32)
-      .value("int64", DType::kInt64);
+      .value("int64", DType::kInt64)
+      .value("bfloat16", DType::kBFloat16);
 
   py::class_<Tensor>(m, "LocalTensor")
       .def_static("from_numpy", &from_numpy, py::arg("array"))
       .def("numpy", &to_numpy)
+      // A bfloat16 tensor's bits as uint16 (a view; for checkpoints), and back (a copy).
+      .def("bits", [](const Tensor& t) {
+        if (t.dtype() != DType::kBFloat16) throw std::invalid_argument("bits(): the tensor is not bfloat16");
+        {
+          py::gil_scoped_release release;
+          vm::wait(t);
+        }
+        auto* keep = new std::shared_ptr<void>(t.storage());
+        py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
+        std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
+        return py::array(py::dtype::of<uint16_t>(), shape, t.data(), base);
+      })
+      .def_static("from_bits", [](py::array_t<uint16_t, py::array::c_style | py::array::forcecast> bits) {
+        Tensor t = Tensor::empty(Shape(bits.shape(), bits.shape() + bits.ndim()), DType::kBFloat16);
+        std::memcpy(t.data(), bits.data(), t.nbytes());
+        return t;
+      })
       .def_property_readonly("shape", [](const Tensor& t) { return py::tuple(py::cast(t.shape())); })
       .def_property_readonly("dtype", [](const Tensor& t) { return std::string(dtype_name(t.dtype())); });
 
@@ -235,6 +263,10 @@ PYBIND11_MODULE(_C, m) {
       "to_global", [](const Var& v, const Placement& p, const NdSbp& s) { return to_global(v, p, s); },
       py::arg("tensor"), py::arg("placement"), py::arg("nd_sbp"), release());
   m.def("to_local", &to_local, py::arg("tensor"), release());
+  m.def(
+      "cast_local",
+      [](const Tensor& t, DType dtype) { return apply_local(find_op("cast"), {t}, Attrs{{"dtype", dtype}})[0]; },
+      py::arg("tensor"), py::arg("dtype"), release());
   m.def(
       "gather_full", [](const Var& v) { return gather_full(v.global()); }, py::arg("tensor"), release());
   py::class_<optim::Optimizer>(m, "Optimizer")
@@ -359,6 +391,14 @@ PYBIND11_MODULE(_C, m) {
       py::arg("shape"), py::arg("dtype"), py::arg("from_placement"), py::arg("from_sbp"), py::arg("to_placement"),
       py::arg("to_sbp"));
 
+  m.def("autocast_dtype", [] {
+    const std::optional<DType> d = autocast_dtype();
+    return d ? py::object(py::str(dtype_name(*d))) : py::object(py::none());
+  });
+  m.def("set_autocast_dtype", [](std::optional<std::string> name) {
+    const std::optional<DType> previous = set_autocast_dtype(name ? std::optional(dtype_from_name(*name)) : std::nullopt);
+    return previous ? py::object(py::str(dtype_name(*previous))) : py::object(py::none());
+  }, py::arg("dtype"));
   m.def("apply", &apply, py::arg("name"), py::arg("inputs"), py::arg("attrs"), py::arg("placement") = py::none(),
         py::arg("sbp") = py::none());
   m.def("op_names", &op_names);

@@ -67,7 +67,8 @@ def parse_args(argv=None):
     ap.add_argument("--clip", type=float, default=1.0, help="gradient clipping by global norm (0: off)")
     ap.add_argument("--dropout", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=1234)
-    ap.add_argument("--dtype", choices=("float32", "float64"), default="float32")
+    ap.add_argument("--dtype", choices=("float32", "float64", "bf16"), default="float32",
+                    help="bf16: mixed precision (mf.autocast: matmuls in bfloat16, the rest and the weights float32)")
     ap.add_argument("--log-every", type=int, default=10)
     ap.add_argument("--eval-every", type=int, default=0, help="validation loss every N steps (0: at the end only)")
     ap.add_argument("--sample", type=int, default=200, help="bytes to generate at the end (0: none)")
@@ -231,6 +232,10 @@ def train(args, placement=None):
         "nats)")
     optimizers = {"opt_decay": opt_decay, "opt_plain": opt_plain}
 
+    def precision():
+        """The forward pass's precision: autocast to bfloat16 with --dtype bf16."""
+        return mf.autocast("cpu", dtype=mf.bfloat16, enabled=args.dtype == "bf16")
+
     def save(step):
         """Saves the state after `step` steps (collective)."""
         mf.save({"step": step, "model": model.state_dict(), "rng": mf.get_rng_state(), "config": run_config(args),
@@ -249,11 +254,13 @@ def train(args, placement=None):
         opt_decay.lr = opt_plain.lr = lr
         x, y = data.get_batch(step, batch, args.block, args.seed, dp_rank, d)
         if step_graph is not None:
-            loss = step_graph(batch_tensor(x, stages[0]), batch_tensor(y, stages[-1]))
+            with precision():
+                loss = step_graph(batch_tensor(x, stages[0]), batch_tensor(y, stages[-1]))
             if step == first and args.dot and rank == 0:
                 step_graph.to_dot(args.dot)
         else:
-            loss = model(batch_tensor(x, stages[0]), batch_tensor(y, stages[-1]))
+            with precision():
+                loss = model(batch_tensor(x, stages[0]), batch_tensor(y, stages[-1]))
             loss.backward()
             if args.clip > 0:
                 mf.optim.clip_grad_norm_(params, args.clip)

@@ -56,7 +56,30 @@ void Group::check_counts(const char* op, const std::vector<int64_t>& counts) con
   }
 }
 
+namespace {
+
+// bfloat16 is reduced in float32 (no library reduces it, and one rounding at the end keeps
+// the sum as exact as float32's): the values widened, reduced, then rounded.
+std::vector<float> widened(const void* data, int64_t count) {
+  const auto* b = static_cast<const bfloat16*>(data);
+  std::vector<float> out(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i) out[i] = to_float(b[i]);
+  return out;
+}
+
+void narrow_into(const std::vector<float>& values, void* data) {
+  auto* b = static_cast<bfloat16*>(data);
+  for (size_t i = 0; i < values.size(); ++i) b[i] = to_bfloat16(values[i]);
+}
+
+}  // namespace
+
 void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) {
+  if (dtype == DType::kBFloat16) {
+    std::vector<float> wide = widened(send, count), out(static_cast<size_t>(count));
+    all_reduce(wide.data(), out.data(), count, DType::kFloat32, op);
+    return narrow_into(out, recv);
+  }
   on_comm_thread([&] {
     CollectiveWatch watch("all_reduce", world_ranks());
     ++Counted()->all_reduce;
@@ -79,6 +102,12 @@ void Group::all_gather(const void* send, void* recv, const Chunks& recv_chunks, 
 void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
                            ReduceOp op) {
   check_counts("reduce_scatter", counts);
+  if (dtype == DType::kBFloat16) {
+    const int64_t total = std::accumulate(counts.begin(), counts.end(), int64_t{0});
+    std::vector<float> wide = widened(send, total), out(static_cast<size_t>(counts.at(rank())));
+    reduce_scatter(wide.data(), out.data(), counts, DType::kFloat32, op);
+    return narrow_into(out, recv);
+  }
   on_comm_thread([&] {
     CollectiveWatch watch("reduce_scatter", world_ranks());
     ++Counted()->reduce_scatter;

@@ -6,7 +6,12 @@
 namespace mf {
 
 size_t dtype_size(DType dtype) {
-  return visit_dtype(dtype, [](auto v) { return sizeof(v); });
+  return visit_storage(dtype, [](auto v) { return sizeof(v); });
+}
+
+void no_arithmetic_on(DType dtype) {
+  throw std::invalid_argument(std::string("no arithmetic kernel for ") + dtype_name(dtype) +
+                              "; cast to float32 (mf.autocast runs matmuls in bfloat16 and the rest in float32)");
 }
 
 const char* dtype_name(DType dtype) {
@@ -15,16 +20,17 @@ const char* dtype_name(DType dtype) {
     case DType::kFloat64: return "float64";
     case DType::kInt32: return "int32";
     case DType::kInt64: return "int64";
+    case DType::kBFloat16: return "bfloat16";
   }
   return "?";
 }
 
 DType dtype_from_name(const std::string& name) {
-  for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64}) {
+  for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kBFloat16}) {
     if (name == dtype_name(d)) return d;
   }
   throw std::invalid_argument("unsupported dtype '" + name +
-                              "'; expected one of float32, float64, int32, int64");
+                              "'; expected one of float32, float64, int32, int64, bfloat16");
 }
 
 const char* reduce_op_name(ReduceOp op) {

@@ -1,23 +1,55 @@
 // Copyright 2026 The meshflow Authors.
 // Element types of tensors and the reduction ops that partial values use.
 // Plain value types; thread-safe.
+//
+// bfloat16 is a storage type: the upper 16 bits of a float32 (its 8 exponent bits, 7 of its
+// mantissa bits). Tensors of it are stored, cast, moved by boxing, saved and multiplied
+// (matmul, with float32 accumulation); ops that compute element by element do not take it
+// (they say so at the call) and run in float32, which is what mf.autocast arranges.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace mf {
 
-enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64 };
+enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kBFloat16 };
+
+// A bfloat16 value's bits. Convert with to_float / to_bfloat16; no arithmetic on purpose.
+struct bfloat16 {
+  uint16_t bits;
+};
+
+inline float to_float(bfloat16 x) {
+  const uint32_t u = static_cast<uint32_t>(x.bits) << 16;
+  float f;
+  __builtin_memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+// Rounds to the nearest bfloat16, ties to even; NaN stays NaN (quiet), infinities stay.
+inline bfloat16 to_bfloat16(float f) {
+  uint32_t u;
+  __builtin_memcpy(&u, &f, sizeof u);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return bfloat16{static_cast<uint16_t>((u >> 16) | 0x40)};
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return bfloat16{static_cast<uint16_t>(u >> 16)};
+}
 
 size_t dtype_size(DType dtype);
-inline bool is_floating(DType dtype) { return dtype == DType::kFloat32 || dtype == DType::kFloat64; }
+inline bool is_floating(DType dtype) {
+  return dtype == DType::kFloat32 || dtype == DType::kFloat64 || dtype == DType::kBFloat16;
+}
 const char* dtype_name(DType dtype);
 // Throws std::invalid_argument naming the supported dtypes when `name` is not one of them.
 DType dtype_from_name(const std::string& name);
 
-// Calls f(T{}) with T the C++ type of `dtype`, so a kernel is written once for every dtype.
+// Calls f(T{}) with T the C++ type of `dtype`, so a kernel is written once for every dtype
+// it computes in. bfloat16 has no arithmetic: it throws (ops that do not take bfloat16 are
+// refused at the call, see OpDef::bfloat16, so a kernel never sees one).
+[[noreturn]] void no_arithmetic_on(DType dtype);
 template <typename F>
 decltype(auto) visit_dtype(DType dtype, F&& f) {
   switch (dtype) {
@@ -25,8 +57,16 @@ decltype(auto) visit_dtype(DType dtype, F&& f) {
     case DType::kFloat64: return f(double{});
     case DType::kInt32: return f(int32_t{});
     case DType::kInt64: break;
+    case DType::kBFloat16: no_arithmetic_on(dtype);
   }
   return f(int64_t{});
+}
+
+// As visit_dtype, for kernels that only move elements (copies, gathers): bfloat16 too.
+template <typename F>
+decltype(auto) visit_storage(DType dtype, F&& f) {
+  if (dtype == DType::kBFloat16) return f(bfloat16{});
+  return visit_dtype(dtype, std::forward<F>(f));
 }
 
 // How partial values combine into the logical value.

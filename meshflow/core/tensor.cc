@@ -114,6 +114,12 @@ Tensor Tensor::zeros(const Shape& shape, DType dtype) {
 Tensor Tensor::identity_of(ReduceOp op, const Shape& shape, DType dtype) {
   if (op == ReduceOp::kSum) return zeros(shape, dtype);
   Tensor t = empty(shape, dtype);
+  if (dtype == DType::kBFloat16) {
+    const bfloat16 fill = to_bfloat16(op == ReduceOp::kMax ? -std::numeric_limits<float>::infinity()
+                                                           : std::numeric_limits<float>::infinity());
+    std::fill_n(t.data_as<bfloat16>(), t.numel(), fill);
+    return t;
+  }
   visit_dtype(dtype, [&](auto v) {
     using T = decltype(v);
     T fill = op == ReduceOp::kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
@@ -215,6 +221,17 @@ void reduce_into(const Tensor& acc, const Tensor& x, ReduceOp op) {
   if (acc.shape() != x.shape() || acc.dtype() != x.dtype()) {
     throw std::invalid_argument("reduce_into: shapes or dtypes differ: " + to_string(acc.shape()) + " vs " +
                                 to_string(x.shape()));
+  }
+  if (acc.dtype() == DType::kBFloat16) {  // in float32, rounded once
+    bfloat16* a = acc.data_as<bfloat16>();
+    const bfloat16* b = x.data_as<bfloat16>();
+    for (int64_t i = 0, n = acc.numel(); i < n; ++i) {
+      const float x_i = to_float(b[i]), a_i = to_float(a[i]);
+      const float r = op == ReduceOp::kSum ? a_i + x_i : op == ReduceOp::kMax ? (a_i < x_i ? x_i : a_i)
+                                                                              : (x_i < a_i ? x_i : a_i);
+      a[i] = to_bfloat16(r);
+    }
+    return;
   }
   visit_dtype(acc.dtype(), [&](auto v) {
     using T = decltype(v);

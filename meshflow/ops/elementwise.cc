@@ -298,6 +298,7 @@ RulesOf scaling_rules(bool divides) {
 // A sum of casts is the cast of the sum when every value of `from` is exact in `to`.
 bool widens_exactly(DType from, DType to) {
   return from == to || (from == DType::kFloat32 && to == DType::kFloat64) ||
+         (from == DType::kBFloat16 && (to == DType::kFloat32 || to == DType::kFloat64)) ||
          (from == DType::kInt32 && (to == DType::kInt64 || to == DType::kFloat64));
 }
 
@@ -312,17 +313,29 @@ OpDef cast() {
   op.signatures = signatures_from([](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     return increasing(0) + (widens_exactly(in[0].dtype, attrs.get_dtype("dtype")) ? linear({0}) : Rules{});
   });
+  // bfloat16 goes through float32 (exact one way; rounded to nearest even the other).
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = Tensor::empty(in[0].shape(), ctx.outputs[0].dtype);
-    visit_dtype(in[0].dtype(), [&](auto from) {
-      visit_dtype(out.dtype(), [&](auto to) {
+    visit_storage(in[0].dtype(), [&](auto from) {
+      visit_storage(out.dtype(), [&](auto to) {
         using TI = decltype(from);
         using TO = decltype(to);
-        map(in[0].data_as<TI>(), out.data_as<TO>(), in[0].numel(), [](TI x) { return static_cast<TO>(x); });
+        map(in[0].data_as<TI>(), out.data_as<TO>(), in[0].numel(), [](TI x) {
+          if constexpr (std::is_same_v<TI, bfloat16> && std::is_same_v<TO, bfloat16>) {
+            return x;
+          } else if constexpr (std::is_same_v<TI, bfloat16>) {
+            return static_cast<TO>(to_float(x));
+          } else if constexpr (std::is_same_v<TO, bfloat16>) {
+            return to_bfloat16(static_cast<float>(x));
+          } else {
+            return static_cast<TO>(x);
+          }
+        });
       });
     });
     return std::vector<Tensor>{out};
   };
+  op.bfloat16 = true;
   return op;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/registry.h"
@@ -83,6 +84,26 @@ std::vector<Var> in_signature_layouts(const OpDef& op, const std::vector<Var>& i
 
 }  // namespace
 
+namespace {
+
+thread_local std::optional<DType> autocast;
+
+bool autocasts(const OpDef& op, const std::vector<Var>& inputs) {
+  return op.autocast && autocast &&
+         std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.dtype() == DType::kFloat32; });
+}
+
+}  // namespace
+
+std::optional<DType> autocast_dtype() { return autocast; }
+
+std::optional<DType> set_autocast_dtype(std::optional<DType> dtype) {
+  if (dtype && *dtype != DType::kBFloat16) {
+    throw std::invalid_argument(std::string("autocast: dtype ") + dtype_name(*dtype) + " is not supported; expected bfloat16");
+  }
+  return std::exchange(autocast, dtype);
+}
+
 std::vector<Var> call(const std::string& name, const std::vector<Var>& inputs, const Attrs& attrs,
                       const Constraints& constraints) {
   return call(find_op(name), inputs, attrs, constraints);
@@ -90,6 +111,13 @@ std::vector<Var> call(const std::string& name, const std::vector<Var>& inputs, c
 
 std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
                       const Constraints& constraints) {
+  if (autocasts(op, inputs)) {
+    std::vector<Var> low;
+    for (const Var& v : inputs) low.push_back(v.dtype() == DType::kFloat32 ? fn::cast(v, *autocast) : v);
+    Attrs wide = attrs;
+    wide.set("float32_out", true);
+    return call(op, low, wide, constraints);
+  }
   const bool records = op.grad && grad_enabled() &&
                        std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.requires_grad(); });
   if (!records) return run(op, inputs, attrs, constraints);

@@ -7,8 +7,17 @@
 // operands' dims as the product sees them:
 //   S(m), B -> S(m);  B, S(n) -> S(n);  S(k), S(k) -> P;  P, B -> P;  B, P -> P.
 // float32 runs on oneDNN's sgemm, float64 on OpenBLAS's dgemm, integers on a plain loop.
+// bfloat16 runs on oneDNN's matmul primitive (AVX512-BF16 or AMX where the CPU has them),
+// accumulating in float32; the result is bfloat16, or float32 with the bool attribute
+// "float32_out" (what mf.autocast asks for: no rounding before the next op, and partial
+// sums of a split k that stay float32).
 #include <cblas.h>
 #include <oneapi/dnnl/dnnl.h>
+
+#include <map>
+#include <mutex>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <tuple>
 
 #include <omp.h>
 
@@ -33,6 +42,12 @@ std::pair<int, int> matrix_dims(const Shape& s, bool transposed) {
   return transposed ? std::make_pair(nd - 1, nd - 2) : std::make_pair(nd - 2, nd - 1);
 }
 
+DType out_dtype(DType in, const Attrs& attrs) {
+  if (!flag(attrs, "float32_out")) return in;
+  if (in != DType::kBFloat16) op_error(kName, "float32_out is for bfloat16 inputs; these are " + std::string(dtype_name(in)));
+  return DType::kFloat32;
+}
+
 std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kName, in, 2);
   kernel::expect_same_dtype(kName, in[0], in[1]);
@@ -51,7 +66,7 @@ std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs& at
   Shape out = kernel::broadcast_shapes(kName, batch_of(a), batch_of(b));
   out.push_back(a[am]);
   out.push_back(b[bn]);
-  return {{out, in[0].dtype}};
+  return {{out, out_dtype(in[0].dtype, attrs)}};
 }
 
 std::vector<Signature> signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out,
@@ -96,6 +111,54 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T
   }
 }
 
+// c[m, n] = op(a) @ op(b) for bfloat16 a, b; c is float32 or bfloat16 (Out). One oneDNN
+// matmul primitive per shape, made once: making one costs more than a small product.
+template <typename Out>
+void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const bfloat16* a, const bfloat16* b, Out* c) {
+  using dnnl::memory;
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    std::fill(c, c + m * n, Out{});
+    return;
+  }
+  struct Product {
+    dnnl::matmul primitive;
+    memory::desc a, b, c;
+  };
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  static std::mutex mu;
+  static std::map<std::tuple<bool, bool, int64_t, int64_t, int64_t, bool>, Product> products;
+  thread_local dnnl::stream stream(engine);
+  constexpr bool kFloatOut = std::is_same_v<Out, float>;
+  const Product* p;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto [it, made] = products.try_emplace({ta, tb, m, n, k, kFloatOut});
+    if (made) {
+      Product& q = it->second;
+      q.a = memory::desc({m, k}, memory::data_type::bf16, ta ? memory::dims{1, m} : memory::dims{k, 1});
+      q.b = memory::desc({k, n}, memory::data_type::bf16, tb ? memory::dims{1, k} : memory::dims{n, 1});
+      q.c = memory::desc({m, n}, kFloatOut ? memory::data_type::f32 : memory::data_type::bf16, memory::dims{n, 1});
+      q.primitive = dnnl::matmul(dnnl::matmul::primitive_desc(dnnl::matmul::desc(q.a, q.b, q.c), engine));
+    }
+    p = &it->second;  // std::map never moves its values
+  }
+  p->primitive.execute(stream, {{DNNL_ARG_SRC, memory(p->a, engine, const_cast<bfloat16*>(a))},
+                                {DNNL_ARG_WEIGHTS, memory(p->b, engine, const_cast<bfloat16*>(b))},
+                                {DNNL_ARG_DST, memory(p->c, engine, c)}});
+  stream.wait();
+}
+
+// One product of the batch loop below, in the inputs' dtype T with output type O.
+template <typename T, typename O>
+void product(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, O* c) {
+  if constexpr (std::is_same_v<T, bfloat16>) {
+    gemm_bf16<O>(ta, tb, m, n, k, a, b, c);
+  } else {
+    gemm<T>(ta, tb, m, n, k, a, b, c);
+  }
+}
+
 std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Shape& as = in[0].shape();
   const Shape& bs = in[1].shape();
@@ -106,16 +169,17 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
   const Shape batch = out_shape;
   out_shape.push_back(m);
   out_shape.push_back(n);
-  Tensor out = Tensor::empty(out_shape, in[0].dtype());
+  Tensor out = Tensor::empty(out_shape, ctx.outputs[0].dtype);
   const int64_t count = numel(batch);
-  visit_dtype(out.dtype(), [&](auto v) {
-    using T = decltype(v);
+  auto products = [&](auto in_type, auto out_type) {
+    using T = decltype(in_type);
+    using O = decltype(out_type);
     const T* a = in[0].data_as<T>();
     const T* b = in[1].data_as<T>();
-    T* c = out.data_as<T>();
+    O* c = out.data_as<O>();
     if (bs.size() == 2 && !ta) {
       // One matrix b under a batch of a (a linear layer): the batch's rows are one matrix.
-      gemm<T>(false, tb, count * m, n, k, a, b, c);
+      product<T, O>(false, tb, count * m, n, k, a, b, c);
       return;
     }
     const Shape sa = kernel::broadcast_strides(batch_of(as), batch), sb = kernel::broadcast_strides(batch_of(bs), batch);
@@ -126,7 +190,7 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
         ob += rest % batch[d] * sb[d];
         rest /= batch[d];
       }
-      gemm<T>(ta, tb, m, n, k, a + oa * m * k, b + ob * k * n, c + i * m * n);
+      product<T, O>(ta, tb, m, n, k, a + oa * m * k, b + ob * k * n, c + i * m * n);
     };
     // Many small products (attention heads) go one per thread, each gemm single-threaded
     // inside the parallel region; a few large ones use the gemm's own threads.
@@ -136,15 +200,27 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
     } else {
       for (int64_t i = 0; i < count; ++i) one(i);
     }
-  });
+  };
+  if (in[0].dtype() == DType::kBFloat16) {
+    if (out.dtype() == DType::kFloat32) {
+      products(bfloat16{}, float{});
+    } else {
+      products(bfloat16{}, bfloat16{});
+    }
+  } else {
+    visit_dtype(out.dtype(), [&](auto v) { products(v, v); });
+  }
   return {out};
 }
 
 // y = op(a) @ op(b): d op(a) = dy @ op(b)^T and d op(b) = op(a)^T @ dy, each written as one
 // product with transposes (no copies), summed over broadcast batch dims. A matrix b under a
 // batch of a (a linear layer) gets one gemm over the flattened batch.
+// bfloat16 operands: dy is rounded to bfloat16 (a float32_out product's dy is float32), and
+// the gradients come out in bfloat16, the operands' dtype.
 std::vector<Var> grad(const GradContext& ctx) {
-  const Var &a = ctx.inputs[0], &b = ctx.inputs[1], &dy = ctx.grad_outputs[0];
+  const Var &a = ctx.inputs[0], &b = ctx.inputs[1];
+  const Var dy = ctx.grad_outputs[0].dtype() == a.dtype() ? ctx.grad_outputs[0] : fn::cast(ctx.grad_outputs[0], a.dtype());
   const bool ta = flag(ctx.attrs, "transpose_a"), tb = flag(ctx.attrs, "transpose_b");
   std::vector<Var> grads(2);
   if (ctx.needs_grad[0]) {
@@ -167,6 +243,8 @@ std::vector<Var> grad(const GradContext& ctx) {
 void register_matmul_ops(OpRegistry& r) {
   OpDef op{kName, infer, signatures, run};
   op.grad = grad;
+  op.bfloat16 = true;
+  op.autocast = true;
   r.add(op);
 }
 

@@ -96,6 +96,12 @@ struct OpDef {
   // local shape (a reshape): graph mode then gives the output no register and no task, and
   // its consumers read the input's register in that shape.
   bool output_views_input = false;
+  // Whether the op takes bfloat16 inputs (moves them, or computes with float32 accumulation
+  // inside). Registering an op without it makes its infer refuse them, naming the op.
+  bool bfloat16 = false;
+  // Whether mf.autocast runs it in the autocast dtype: its float32 inputs are cast down and
+  // the attribute "float32_out" asks for a float32 result (a matmul's float32 accumulator).
+  bool autocast = false;
   // The inputs' gradients (undefined Var where none flows), written with meshflow ops
   // (ops/functional.h) so that on global tensors their SBPs are inferred like any call's.
   // Empty: the op is not differentiable and its outputs never require grad.

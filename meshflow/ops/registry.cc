@@ -21,6 +21,21 @@ void OpRegistry::add(OpDef op) {
   OpMap& ops = *op_map();
   const std::string name = op.name;
   if (ops.count(name)) throw std::logic_error("op '" + name + "' is registered twice");
+  if (!op.bfloat16) {
+    op.infer = [name, infer = std::move(op.infer)](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+      auto refuse = [&](const std::vector<TensorMeta>& metas, const char* what) {
+        for (const TensorMeta& m : metas) {
+          if (m.dtype != DType::kBFloat16) continue;
+          op_error(name, std::string("does not ") + what + " bfloat16; use float32 and cast (under mf.autocast, "
+                         "matmuls run in bfloat16 and everything else in float32)");
+        }
+      };
+      refuse(in, "take");
+      std::vector<TensorMeta> out = infer(in, attrs);
+      refuse(out, "make");
+      return out;
+    };
+  }
   ops.emplace(name, std::make_unique<OpDef>(std::move(op)));
 }
 

@@ -59,7 +59,7 @@ void copy_strided(const T* src, int64_t src_base, const Shape& src_strides, T* d
 // A contiguous tensor of `shape` whose element i is src[base + i . strides].
 Tensor gather_strided(const Tensor& src, int64_t base, const Shape& strides, const Shape& shape) {
   Tensor out = Tensor::empty(shape, src.dtype());
-  visit_dtype(src.dtype(), [&](auto v) {
+  visit_storage(src.dtype(), [&](auto v) {
     using T = decltype(v);
     copy_strided(src.data_as<T>(), base, strides, out.data_as<T>(), 0, row_major_strides(shape), shape);
   });
@@ -68,7 +68,7 @@ Tensor gather_strided(const Tensor& src, int64_t base, const Shape& strides, con
 
 // dst[base + i . strides] = src[i] for every index i of src.
 void scatter_strided(const Tensor& src, const Tensor& dst, int64_t base, const Shape& strides) {
-  visit_dtype(src.dtype(), [&](auto v) {
+  visit_storage(src.dtype(), [&](auto v) {
     using T = decltype(v);
     copy_strided(src.data_as<T>(), 0, row_major_strides(src.shape()), dst.data_as<T>(), base, strides, src.shape());
   });
@@ -639,13 +639,11 @@ OpDef stack_op() {
 }  // namespace
 
 void register_shape_ops(OpRegistry& r) {
-  r.add(permute_op());
-  r.add(reshape_op());
-  r.add(expand_op());
-  r.add(slice_op());
-  r.add(slice_backward_op());
-  r.add(cat_op());
-  r.add(stack_op());
+  // They only move elements: bfloat16 too.
+  for (OpDef op : {permute_op(), reshape_op(), expand_op(), slice_op(), slice_backward_op(), cat_op(), stack_op()}) {
+    op.bfloat16 = true;
+    r.add(std::move(op));
+  }
 }
 
 }  // namespace mf

@@ -24,7 +24,8 @@ _share_the_host_s_cores()
 
 from . import _C  # noqa: E402
 from . import env, sbp
-from ._dtype import dtype, float32, float64, int32, int64
+from ._dtype import dtype, float32, float64, int32, int64, bfloat16
+from ._autocast import autocast
 from ._placement import placement
 from ._tensor import Tensor, tensor, from_numpy, no_grad, is_grad_enabled
 from ._ops_elementwise import (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge,

@@ -6,7 +6,8 @@ tensor or list is a state too.
 
 On disk `path` is a directory: `meshflow_checkpoint.json` holds the state's tree with its
 plain values, and for each tensor its shape, dtype, placement, SBP and shards; each shard is
-one `.npy` file holding a box of the logical tensor (start and extent in the JSON). Only one
+one `.npy` file holding a box of the logical tensor (start and extent in the JSON); bfloat16
+shards hold the values' bits as uint16. Only one
 replica of each distinct shard is written (by the rank at coordinate 0 on every broadcast
 axis; partial axes are reduced to broadcast first). A local tensor is taken to be the same
 on every rank (a step count, say): rank 0 writes its copy.
@@ -47,7 +48,7 @@ import numpy as np
 from . import _C
 from . import env
 from .sbp import broadcast, partial_max, partial_min, partial_sum, split
-from ._dtype import to_dtype
+from ._dtype import bfloat16, to_dtype
 from ._placement import placement as _placement
 from ._tensor import Tensor, from_numpy
 
@@ -192,6 +193,26 @@ def _tensors_in(template, path=()):
 # ---------------------------------------------------------------------------------------------
 # save
 
+def _stored(local):
+    """A local tensor's elements as a NumPy array to save: bfloat16 as its uint16 bits, so
+    they load back exactly."""
+    if local.dtype == bfloat16:
+        return local._impl.local_tensor.bits()
+    return local.numpy()
+
+
+def _storage_dtype(name):
+    """The NumPy dtype a saved tensor of meshflow dtype `name` is stored in."""
+    return np.dtype(np.uint16) if to_dtype(name) == bfloat16 else to_dtype(name).numpy
+
+
+def _from_stored(array, name):
+    """The local tensor of a stored array (bfloat16 bits back to bfloat16)."""
+    if to_dtype(name) == bfloat16:
+        return Tensor(_C.Var(_C.LocalTensor.from_bits(array)))
+    return from_numpy(array)
+
+
 def _crc32(array):
     """The CRC-32 of an array's elements in row-major order."""
     return zlib.crc32(memoryview(np.ascontiguousarray(array)).cast("B"))
@@ -239,7 +260,7 @@ def _plan_tensor(index, path, tensor, rank):
     if tensor.is_local:
         shards = [((), [0] * tensor.ndim, list(tensor.shape))] if tensor.numel() > 0 else []
         writers = [0] * len(shards)
-        writes = [(_shard_file(index, ()), tensor.numpy())] if rank == 0 and shards else []
+        writes = [(_shard_file(index, ()), _stored(tensor))] if rank == 0 and shards else []
         record.update(device=None, ranks=None, sbp=None)
     else:
         where = tensor.placement
@@ -250,7 +271,7 @@ def _plan_tensor(index, path, tensor, rank):
         shards = _distinct_shards(tensor.shape, where.hierarchy, plain_sbp)
         writers = [int(np.array(where.ranks)[c]) for c, _, _ in shards]
         mine = _coordinate(where.ranks, rank)
-        writes = [(_shard_file(index, c), tensor.to_local().numpy()) for c, _, _ in shards if c == mine]
+        writes = [(_shard_file(index, c), _stored(tensor.to_local())) for c, _, _ in shards if c == mine]
     record["shards"] = [{"file": _shard_file(index, c), "start": list(start), "extent": list(extent), "writer": w}
                         for (c, start, extent), w in zip(shards, writers)]
     return record, writes
@@ -451,7 +472,7 @@ def _read_shard(file, shard, dtype):
 
 def _read_box(directory, record, start, extent):
     """The region (start, extent) of a saved tensor, from the parts of the shards it overlaps."""
-    out = np.empty(extent, to_dtype(record["dtype"]).numpy)
+    out = np.empty(extent, _storage_dtype(record["dtype"]))
     if out.size == 0:
         return out
     filled = 0
@@ -478,7 +499,7 @@ def _local_part(directory, record, where, nd_sbp, rank):
         return _read_box(directory, record, [0] * len(shape), shape)
     coordinate = _coordinate(where.ranks, rank)
     if coordinate is None:
-        return np.zeros((0,) * len(shape), to_dtype(record["dtype"]).numpy)
+        return np.zeros((0,) * len(shape), _storage_dtype(record["dtype"]))
     start, extent = _local_box(shape, where.hierarchy, _without_partial(nd_sbp), coordinate)
     return _read_box(directory, record, start, extent)
 
@@ -523,8 +544,8 @@ def load(path, placement=None, sbp=None, template=None):
     _C.agree(error, "load")
 
     tensors = []
-    for part, (where, nd_sbp) in zip(parts, layouts):
-        tensor = from_numpy(part)
+    for part, (where, nd_sbp), record in zip(parts, layouts, records):
+        tensor = _from_stored(np.ascontiguousarray(part), record["dtype"])
         if where is not None:
             tensor = tensor.to_global(placement=where, sbp=_without_partial(nd_sbp))
             if any(s.is_partial for s in nd_sbp):

@@ -1,13 +1,17 @@
-"""Element types: meshflow.float32, float64, int32, int64."""
+"""Element types: meshflow.float32, float64, int32, int64, bfloat16.
+
+bfloat16 has no NumPy type: its values come out of numpy() as float32 (exactly), and data
+given with dtype=bfloat16 is rounded from float32 to the nearest bfloat16 (ties to even).
+"""
 import numpy as _np
 
 
 class dtype:
     __slots__ = ("name", "numpy")
 
-    def __init__(self, name):
+    def __init__(self, name, numpy=None):
         self.name = name
-        self.numpy = _np.dtype(name)
+        self.numpy = _np.dtype(numpy or name)  # the NumPy dtype its values come out as
 
     def __repr__(self):
         return f"meshflow.{self.name}"
@@ -23,7 +27,8 @@ float32 = dtype("float32")
 float64 = dtype("float64")
 int32 = dtype("int32")
 int64 = dtype("int64")
-_BY_NAME = {d.name: d for d in (float32, float64, int32, int64)}
+bfloat16 = dtype("bfloat16", numpy="float32")
+_BY_NAME = {d.name: d for d in (float32, float64, int32, int64, bfloat16)}
 
 
 def to_dtype(value):
@@ -35,5 +40,5 @@ def to_dtype(value):
     except TypeError:
         name = str(value)
     if name not in _BY_NAME:
-        raise ValueError(f"unsupported dtype '{name}'; expected one of float32, float64, int32, int64")
+        raise ValueError(f"unsupported dtype '{name}'; expected one of float32, float64, int32, int64, bfloat16")
     return _BY_NAME[name]

@@ -235,6 +235,8 @@ def tensor(data, dtype=None, placement=None, sbp=None, requires_grad=False):
     """
     array = _as_array(data, dtype)
     local = _C.LocalTensor.from_numpy(array)
+    if dtype is not None and _dtype.to_dtype(dtype) == _dtype.bfloat16:
+        local = _C.cast_local(local, _C.DType.bfloat16)  # rounded from float32
     if placement is None and sbp is None:
         return Tensor(_C.Var(local)).requires_grad_(requires_grad)
     if placement is None or sbp is None:

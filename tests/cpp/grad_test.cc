@@ -197,5 +197,43 @@ TEST(Grad, EveryOpWithAGradientIsChecked) {
   }
 }
 
+// bfloat16: rounding, casts, matmul with float32 accumulation, and autocast, whose
+// gradients reach float32 leaves in float32 (the Python suite covers layouts and graphs).
+TEST(BFloat16, RoundingMatmulAndAutocast) {
+  EXPECT_EQ(to_bfloat16(1.0f + 1.0f / 256).bits, to_bfloat16(1.0f).bits);  // a tie goes to even
+  EXPECT_EQ(to_float(to_bfloat16(1.0f + 3.0f / 256)), 1.0f + 1.0f / 64);   // above a tie, up
+  EXPECT_TRUE(std::isnan(to_float(to_bfloat16(std::nanf("")))));
+  EXPECT_EQ(dtype_size(DType::kBFloat16), 2u);
+  EXPECT_THROW(visit_dtype(DType::kBFloat16, [](auto) { return 0; }), std::invalid_argument);
+
+  Tensor a = Tensor::empty({3, 4}, DType::kFloat32), b = Tensor::empty({4, 2}, DType::kFloat32);
+  for (int i = 0; i < 12; ++i) a.data_as<float>()[i] = 0.5f * static_cast<float>(i % 5) - 1.0f;
+  for (int i = 0; i < 8; ++i) b.data_as<float>()[i] = 0.25f * static_cast<float>(i) - 0.75f;
+  Var x(a, /*requires_grad=*/true), w(b, /*requires_grad=*/true);
+  const Var exact = fn::matmul(Var(a), Var(b));
+  const Var low = fn::matmul(fn::cast(Var(a), DType::kBFloat16), fn::cast(Var(b), DType::kBFloat16));
+  EXPECT_EQ(low.dtype(), DType::kBFloat16);
+  EXPECT_THROW(fn::add(low, low), std::invalid_argument);  // no elementwise arithmetic on bfloat16
+
+  EXPECT_FALSE(autocast_dtype());
+  const std::optional<DType> before = set_autocast_dtype(DType::kBFloat16);
+  const Var y = fn::matmul(x, w);
+  set_autocast_dtype(before);
+  EXPECT_EQ(y.dtype(), DType::kFloat32);
+  // These values are exact in bfloat16 and their products' sums in float32: equal to float32.
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(y.local().data_as<float>()[i], exact.local().data_as<float>()[i]) << i;
+    EXPECT_EQ(to_float(low.local().data_as<bfloat16>()[i]), exact.local().data_as<float>()[i]) << i;
+  }
+  fn::sum(y).backward();
+  EXPECT_EQ(x.grad().dtype(), DType::kFloat32);
+  EXPECT_EQ(w.grad().dtype(), DType::kFloat32);
+  for (int i = 0; i < 12; ++i) {  // d sum(x @ w) / dx[i, l] = sum_j w[l, j]
+    const float* wv = b.data_as<float>();
+    EXPECT_EQ(x.grad().local().data_as<float>()[i], wv[(i % 4) * 2] + wv[(i % 4) * 2 + 1]) << i;
+  }
+  EXPECT_THROW(set_autocast_dtype(DType::kFloat64), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace mf

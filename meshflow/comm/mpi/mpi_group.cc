@@ -17,6 +17,7 @@ MPI_Datatype mpi_type(DType dtype) {
     case DType::kFloat64: return MPI_DOUBLE;
     case DType::kInt32: return MPI_INT32_T;
     case DType::kInt64: break;
+    case DType::kBFloat16: return MPI_UINT16_T;  // moved as bits; reductions are widened first (group.cc)
   }
   return MPI_INT64_T;
 }

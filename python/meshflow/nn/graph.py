@@ -106,8 +106,9 @@ class Graph:
         return tuple((tuple(a.shape), str(a.dtype), str(a.placement), str(a.sbp)) for a in args)
 
     def __call__(self, *args):
+        # mf.autocast around the call changes what build traces: a plan per setting.
         key = (self._key(args), self.config.gradient_accumulation_steps,
-               tuple(sorted((s, id(m)) for m, s in self.config.stages.items())))
+               tuple(sorted((s, id(m)) for m, s in self.config.stages.items())), _C.autocast_dtype())
         if key not in self._compiled:
             self._compiled[key] = self._compile(args)
         compiled, kind = self._compiled[key]

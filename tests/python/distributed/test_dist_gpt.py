@@ -19,12 +19,12 @@ import train  # noqa: E402
 STEPS = 4
 
 
-def losses(layout, world):
+def losses(layout, world, dtype="float32"):
     d, tp = (int(n) for n in layout.split("x")[:2])
     if d * tp > world:
         pytest.skip(f"{layout} needs {d * tp} ranks")
     args = train.parse_args(["--layout", f"{layout}_4_32x1", "--steps", str(STEPS), "--block", "16", "--heads", "2",
-                             "--sample", "0", "--log-every", "100", "--warmup", "2"])
+                             "--sample", "0", "--log-every", "100", "--warmup", "2", "--dtype", dtype])
     return np.array(train.train(args, train.mesh(d, tp))["losses"])
 
 
@@ -34,6 +34,20 @@ def test_layout_learns_what_one_device_learns(layout, world):
     reference = losses("1x1x1", world)
     assert np.all(np.isfinite(reference)) and reference[-1] < reference[0]
     np.testing.assert_allclose(parallel, reference, rtol=2e-5)
+
+
+@pytest.mark.parametrize("layout", ["2x1x1", "1x2x1", "2x2x1"])
+def test_mixed_precision_layout_learns_what_one_device_learns(layout, world):
+    """Under mf.autocast every layout rounds the same values to bfloat16 (elementwise, before
+    the matmuls) and sums in float32 (a split k's partial sums stay float32), so the layouts
+    agree to float32 rounding while bfloat16 moves the losses away from float32's."""
+    parallel = losses(layout, world, "bf16")
+    reference = losses("1x1x1", world, "bf16")
+    assert np.all(np.isfinite(reference)) and reference[-1] < reference[0]
+    np.testing.assert_allclose(parallel, reference, rtol=2e-5)
+    full = losses("1x1x1", world)
+    assert not np.array_equal(reference, full)
+    np.testing.assert_allclose(reference, full, rtol=2e-2)
 
 
 def test_layout_needs_enough_ranks(world):

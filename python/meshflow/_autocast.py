@@ -1,0 +1,42 @@
+"""mf.autocast: automatic mixed precision, as torch.autocast.
+
+    with mf.autocast("cpu", dtype=mf.bfloat16):
+        loss = model(x, y)          # matmuls and linear layers in bfloat16
+    loss.backward()                 # gradients reach the float32 weights in float32
+
+Inside, a matmul (and so a linear layer) with float32 inputs runs on them cast to bfloat16,
+with oneDNN's bfloat16 kernels (AVX512-BF16 or AMX where the CPU has them) accumulating in
+float32, and gives a float32 result. Everything else runs as called, so softmax, layer norm,
+losses and reductions stay float32, and the weights and optimizer state stay float32
+(master weights). Unlike torch, a matmul's result is float32 rather than bfloat16: the ops
+after it need no bfloat16 kernels and nothing is rounded twice. The casts are ordinary ops:
+autograd, every parallel layout and graph mode (traced inside the block) handle them.
+The setting is per thread; blocks nest and restore what was set before.
+"""
+from . import _C
+from . import _dtype
+
+
+class autocast:
+    def __init__(self, device_type="cpu", dtype=_dtype.bfloat16, enabled=True):
+        if device_type != "cpu":
+            raise ValueError(f"autocast: device_type {device_type!r} is not supported; expected 'cpu'")
+        dtype = _dtype.to_dtype(dtype)
+        if dtype != _dtype.bfloat16:
+            raise ValueError(f"autocast: dtype {dtype!r} is not supported; expected meshflow.bfloat16")
+        self._dtype = dtype.name if enabled else None
+        self._previous = []
+
+    def __enter__(self):
+        self._previous.append(_C.set_autocast_dtype(self._dtype))
+        return self
+
+    def __exit__(self, *exc):
+        _C.set_autocast_dtype(self._previous.pop())
+        return False
+
+
+def autocast_dtype():
+    """The dtype autocast runs matmuls in on this thread, or None when it is off."""
+    name = _C.autocast_dtype()
+    return None if name is None else _dtype.to_dtype(name)

@@ -1,0 +1,69 @@
+"""bfloat16 on meshes of several ranks: boxing moves it between every pair of SBPs (its
+partial sums reduced in float32 and rounded once), and its matmul under every signature
+equals one device."""
+import itertools
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+
+S, B, P = mf.sbp.split, mf.sbp.broadcast, mf.sbp.partial_sum
+BF16 = mf.bfloat16
+MESHES = {"2": [0, 1], "4": [0, 1, 2, 3], "2x2": [[0, 1], [2, 3]]}
+
+
+def mesh(name, world):
+    ranks = MESHES[name]
+    if np.array(ranks).size > world:
+        pytest.skip(f"mesh {name} needs {np.array(ranks).size} ranks")
+    return mf.placement("cpu", ranks=ranks)
+
+
+def layouts(ndim):
+    return list(itertools.product([S(0), S(1), B, P], repeat=ndim))
+
+
+def rounded(x):
+    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16).astype(np.uint32).view(np.float32)
+
+
+@pytest.mark.parametrize("name", ["2", "4", "2x2"])
+def test_boxing_moves_bfloat16_between_every_layout(name, world):
+    p = mesh(name, world)
+    value = rounded(np.random.default_rng(1).standard_normal((5, 7)))  # uneven on every mesh
+    for src, dst in itertools.product(layouts(len(p.hierarchy)), repeat=2):
+        x = mf.tensor(value, dtype=BF16, placement=p, sbp=src)
+        y = x.to_global(sbp=dst)
+        assert y.dtype == BF16 and y.sbp == dst
+        np.testing.assert_array_equal(y.numpy(), value, err_msg=f"{src} -> {dst}")
+
+
+@pytest.mark.parametrize("name", ["2", "4"])
+def test_partial_bfloat16_sums_in_float32_and_rounds_once(name, world, rank):
+    p = mesh(name, world)
+    n = len(p.ranks)
+    parts = [rounded(np.full(6, 1.0 + k * 2.0 ** -7)) for k in range(n)]  # each part exact in bfloat16
+    mine = parts[rank] if rank < n else np.zeros(6, np.float32)
+    x = mf.tensor(mine, dtype=BF16).to_global(placement=p, sbp=P)
+    expected = rounded(np.sum(parts, axis=0, dtype=np.float32))
+    np.testing.assert_array_equal(x.to_global(sbp=B).numpy(), expected)
+    np.testing.assert_array_equal(x.to_global(sbp=S(0)).numpy(), expected)
+
+
+@pytest.mark.parametrize("name", ["2", "2x2"])
+def test_matmul_signatures_equal_one_device(name, world):
+    p = mesh(name, world)
+    rng = np.random.default_rng(2)
+    a, b = rounded(rng.standard_normal((6, 8))), rounded(rng.standard_normal((8, 5)))
+    one = mf.matmul(mf.tensor(a, dtype=BF16), mf.tensor(b, dtype=BF16)).numpy()
+    for sa, sb in [((S(0),), (B,)), ((B,), (S(1),)), ((S(1),), (S(0),)), ((B,), (B,))]:
+        nd = len(p.hierarchy)
+        ga = mf.tensor(a, dtype=BF16, placement=p, sbp=sa * nd)
+        gb = mf.tensor(b, dtype=BF16, placement=p, sbp=sb * nd)
+        got = mf.matmul(ga, gb)
+        if sa[0] == S(1):  # a split k: partial products, each rounded, summed in float32 and rounded
+            np.testing.assert_allclose(got.numpy(), one, rtol=2 ** -6, atol=2 ** -6)
+        else:
+            np.testing.assert_array_equal(got.numpy(), one)

@@ -1,0 +1,170 @@
+"""bfloat16 in one process: the dtype and its rounding, casts, NumPy interop, printing,
+checkpoints, the ops that take it (matmul, shape ops) and those that refuse it, and
+mf.autocast (matmuls in bfloat16, the rest float32, gradients back to float32; graph mode
+traces it). Layouts of several ranks: distributed/test_dist_bfloat16.py."""
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn as nn
+import meshflow.nn.functional as F
+
+BF16 = mf.bfloat16
+RNG = np.random.default_rng(7)
+
+
+def rounded(x):
+    """x rounded to bfloat16 (nearest, ties to even) as float32: the reference."""
+    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def test_the_dtype():
+    assert repr(BF16) == "meshflow.bfloat16" and mf._dtype.to_dtype("bfloat16") == BF16
+    t = mf.tensor([1.5, -2.0], dtype=BF16)
+    assert t.dtype == BF16 and t.numpy().dtype == np.float32
+    assert "dtype=meshflow.bfloat16" in repr(t)
+
+
+def test_rounds_to_nearest_even():
+    ulp = 2.0 ** -7  # at 1.0
+    values = np.array([1 + ulp / 2, 1 + 1.5 * ulp, 1 + ulp / 2 + 2 ** -20, -(1 + ulp / 2), 3.14159265, 1e-40,
+                       np.float32(3.4028235e38), np.inf, -np.inf, 0.0, -0.0], np.float32)
+    got = mf.tensor(values, dtype=BF16).numpy()
+    np.testing.assert_array_equal(got[:4], [1.0, 1 + 2 * ulp, 1 + ulp, -1.0])  # ties to even; above a tie up
+    np.testing.assert_array_equal(got, rounded(values))
+    assert np.isinf(got[6]) and np.signbit(got[10])  # past the largest bfloat16: inf; -0 stays -0
+    assert np.isnan(mf.tensor([np.nan], dtype=BF16).numpy()[0])
+
+
+@pytest.mark.parametrize("dtype", [mf.float32, mf.float64, mf.int32, mf.int64])
+def test_casts_to_and_from_every_dtype(dtype):
+    values = np.array([0, 1, -3, 100, 256, -1024], dtype.numpy)
+    b = mf.tensor(values).to(BF16)
+    assert b.dtype == BF16
+    np.testing.assert_array_equal(b.numpy(), values.astype(np.float32))  # all exact in bfloat16
+    back = b.to(dtype)
+    assert back.dtype == dtype
+    np.testing.assert_array_equal(back.numpy(), values)
+    np.testing.assert_array_equal(mf.tensor([2.75, -7.5], dtype=BF16).to(mf.int32).numpy(), [2, -7])  # truncates
+
+
+def test_shape_ops_move_bfloat16():
+    x = rounded(RNG.standard_normal((4, 6)))
+    b = mf.tensor(x, dtype=BF16)
+    np.testing.assert_array_equal(b.reshape(6, 4).numpy(), x.reshape(6, 4))
+    np.testing.assert_array_equal(b.permute(1, 0).numpy(), x.T)
+    np.testing.assert_array_equal(b[1:3].numpy(), x[1:3])
+    np.testing.assert_array_equal(mf.cat([b, b], dim=1).numpy(), np.concatenate([x, x], 1))
+
+
+def test_ops_that_compute_elementwise_refuse_bfloat16():
+    b = mf.tensor([1.0, 2.0], dtype=BF16)
+    for call, op in ((lambda: b + b, "add"), (lambda: b.exp(), "exp"), (lambda: b.sum(), "sum"),
+                     (lambda: F.softmax(b, dim=0), "softmax")):
+        with pytest.raises(ValueError, match=rf"\[{op}\] does not take bfloat16; use float32 and cast"):
+            call()
+    with pytest.raises(ValueError, match=r"\[zeros\] does not make bfloat16"):
+        mf.zeros(2, dtype=BF16)
+
+
+@pytest.mark.parametrize("sa, sb, kw", [((33, 20), (20, 17), {}), ((20, 33), (20, 17), {"transpose_a": True}),
+                                        ((33, 20), (17, 20), {"transpose_b": True}),
+                                        ((3, 2, 9, 8), (3, 1, 8, 5), {}), ((4, 9, 8), (8, 5), {})])
+def test_matmul_accumulates_in_float32(sa, sb, kw):
+    a, b = rounded(RNG.standard_normal(sa)), rounded(RNG.standard_normal(sb))
+    ta = np.swapaxes(a, -1, -2) if kw.get("transpose_a") else a
+    tb = np.swapaxes(b, -1, -2) if kw.get("transpose_b") else b
+    exact = np.matmul(ta.astype(np.float64), tb.astype(np.float64))
+    A, B = mf.tensor(a, dtype=BF16), mf.tensor(b, dtype=BF16)
+    c = mf.matmul(A, B, **kw)
+    assert c.dtype == BF16
+    # One rounding, of a float32 sum: within half a bfloat16 ulp (2^-8 relative).
+    np.testing.assert_allclose(c.numpy(), exact, rtol=2 ** -8 * 1.01, atol=1e-5)
+    wide = mf._tensor.apply("matmul", [A, B], dict(kw, float32_out=True))[0]
+    assert wide.dtype == mf.float32
+    np.testing.assert_allclose(wide.numpy(), exact, rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="float32_out is for bfloat16 inputs"):
+        mf._tensor.apply("matmul", [mf.tensor(a), mf.tensor(b)], dict(kw, float32_out=True))
+
+
+def test_checkpoints_keep_the_bits(tmp_path):
+    x = mf.tensor(RNG.standard_normal((5, 3)), dtype=BF16)
+    g = mf.tensor(RNG.standard_normal((4, 2)), dtype=BF16, placement=mf.placement("cpu", ranks=[0]),
+                  sbp=mf.sbp.split(0))
+    mf.save({"x": x, "g": g}, tmp_path / "ckpt")
+    loaded = mf.load(tmp_path / "ckpt")
+    for name, t in (("x", x), ("g", g)):
+        assert loaded[name].dtype == BF16
+        np.testing.assert_array_equal(loaded[name].numpy(), t.numpy())
+    assert np.load(tmp_path / "ckpt" / "t0.npy").dtype == np.uint16  # stored as bits
+
+
+def linear_model():
+    mf.manual_seed(3)
+    return nn.Sequential(nn.Linear(16, 32), nn.GELU(), nn.Linear(32, 4))
+
+
+def test_autocast_runs_matmuls_in_bfloat16_and_the_rest_in_float32():
+    x = mf.tensor(RNG.standard_normal((8, 16)).astype(np.float32))
+    model = linear_model()
+    with mf.autocast("cpu", dtype=mf.bfloat16):
+        assert mf._autocast.autocast_dtype() == BF16
+        y = model(x)
+        probabilities = F.softmax(y, dim=-1)
+        with mf.autocast("cpu", enabled=False):
+            assert mf._autocast.autocast_dtype() is None
+            exact = model(x)
+    assert mf._autocast.autocast_dtype() is None
+    assert y.dtype == mf.float32 and probabilities.dtype == mf.float32 and exact.dtype == mf.float32
+    # The same as casting the matmul operands by hand, and close to float32.
+    w1, b1, w2, b2 = [p.detach() for p in model.parameters()]
+    h = F.gelu(mf._tensor.apply("matmul", [x.to(BF16), w1.to(BF16)], {"transpose_b": True, "float32_out": True})[0]
+               + b1)
+    by_hand = mf._tensor.apply("matmul", [h.to(BF16), w2.to(BF16)], {"transpose_b": True, "float32_out": True})[0] + b2
+    np.testing.assert_array_equal(y.numpy(), by_hand.numpy())
+    np.testing.assert_allclose(y.numpy(), exact.numpy(), rtol=0.05, atol=0.05)
+    assert not np.array_equal(y.numpy(), exact.numpy())
+
+
+def test_autocast_gradients_reach_the_float32_weights():
+    x = mf.tensor(RNG.standard_normal((8, 16)).astype(np.float32))
+    model, reference = linear_model(), linear_model()
+    with mf.autocast("cpu", dtype=mf.bfloat16):
+        model(x).pow(2).mean().backward()
+    reference(x).pow(2).mean().backward()
+    for p, r in zip(model.parameters(), reference.parameters()):
+        assert p.dtype == mf.float32 and p.grad.dtype == mf.float32
+        np.testing.assert_allclose(p.grad.numpy(), r.grad.numpy(), rtol=0.1, atol=0.02)
+
+
+def test_autocast_refuses_what_it_cannot_do():
+    with pytest.raises(ValueError, match="device_type 'cuda' is not supported"):
+        mf.autocast("cuda")
+    with pytest.raises(ValueError, match="dtype meshflow.float64 is not supported"):
+        mf.autocast("cpu", dtype=mf.float64)
+
+
+def test_graph_traced_under_autocast_equals_eager():
+    p = mf.placement("cpu", ranks=[0])
+    model = linear_model()
+    model.to_global(p, mf.sbp.broadcast)
+
+    class Forward(nn.Graph):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+
+        def build(self, x):
+            return self.model(x)
+
+    x = mf.tensor(RNG.standard_normal((8, 16)).astype(np.float32), placement=p, sbp=mf.sbp.broadcast)
+    graph = Forward()
+    with mf.autocast("cpu", dtype=mf.bfloat16):
+        eager = model(x).numpy()
+        traced = graph(x).numpy()
+    np.testing.assert_array_equal(traced, eager)
+    # Without autocast the graph compiles again, in float32.
+    np.testing.assert_array_equal(graph(x).numpy(), model(x).numpy())
+    assert not np.array_equal(graph(x).numpy(), eager)
