@@ -233,6 +233,11 @@ Var sum_to(const Var& x, const Shape& shape) {
 }
 
 Var softmax(const Var& x, int64_t dim) { return call1("softmax", {x}, {{"dim", dim}}); }
+Var scaled_dot_product_attention(const Var& q, const Var& k, const Var& v, bool causal, double scale) {
+  Attrs attrs{{"causal", causal}};
+  if (scale != 0) attrs.set("scale", scale);
+  return call("scaled_dot_product_attention", {q, k, v}, attrs)[0];
+}
 Var log_softmax(const Var& x, int64_t dim) { return call1("log_softmax", {x}, {{"dim", dim}}); }
 Var embedding(const Var& indices, const Var& weight) { return call1("embedding", {indices, weight}); }
 

@@ -84,6 +84,9 @@ Var sum_to(const Var& x, const Shape& shape);
 
 // Neural-network ops.
 Var softmax(const Var& x, int64_t dim);
+// softmax(q k^T * scale [causal: key j <= query i]) v in one fused op (ops/attention.cc);
+// scale 0 means 1 / sqrt(head dim).
+Var scaled_dot_product_attention(const Var& q, const Var& k, const Var& v, bool causal = false, double scale = 0);
 Var log_softmax(const Var& x, int64_t dim);
 Var embedding(const Var& indices, const Var& weight);
 // x @ weight^T + bias, weight [out, in] as in torch.nn.Linear; bias may be undefined.

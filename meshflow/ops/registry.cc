@@ -51,6 +51,7 @@ const OpMap& all_ops() {
     register_shape_ops(r);
     register_reduce_ops(r);
     register_nn_ops(r);
+    register_attention_ops(r);
     register_creation_ops(r);
     register_optimizer_ops(r);
     return op_map();

@@ -24,6 +24,7 @@ void register_matmul_ops(OpRegistry& r);       // matmul.cc
 void register_shape_ops(OpRegistry& r);        // shape.cc: transpose, permute, reshape, slice, cat, ...
 void register_reduce_ops(OpRegistry& r);       // reduce.cc: sum, mean, amax, amin
 void register_nn_ops(OpRegistry& r);           // nn.cc: softmax, layer_norm, embedding, cross_entropy
+void register_attention_ops(OpRegistry& r);    // attention.cc: scaled_dot_product_attention
 void register_creation_ops(OpRegistry& r);     // creation.cc: zeros, ones, full, arange, rand, randn
 void register_optimizer_ops(OpRegistry& r);    // optimizer_ops.cc: adamw_update, sgd_update
 

@@ -127,6 +127,10 @@ std::vector<GradCall> nn_calls() {
       {"embedding", {indices({2, 3}, 5), away_from_zero({5, 4}, 2)}},
       {"gather", {x, indices({3, 2}, 4)}, {{"dim", int64_t{1}}}},
       {"cross_entropy", {x, indices({3}, 4)}},
+      {"scaled_dot_product_attention", {x3, away_from_zero({2, 3, 4}, 2), away_from_zero({2, 3, 2}, 3)}},
+      {"scaled_dot_product_attention",
+       {x3, away_from_zero({2, 5, 4}, 2), away_from_zero({2, 5, 2}, 3)},
+       {{"causal", true}, {"scale", 0.7}}},
   };
 }
 

@@ -40,6 +40,20 @@ def linear(input, weight, bias=None):
     return Tensor(_C.linear(input._impl, weight._impl, None if bias is None else bias._impl))
 
 
+def scaled_dot_product_attention(query, key, value, is_causal=False, scale=None):
+    """softmax(query @ key^T * scale) @ value over the last two dims, as torch's: query
+    [..., Tq, D], key [..., Tk, D], value [..., Tk, Dv] with the same leading dims (batch,
+    heads); is_causal masks key j > query i; scale defaults to 1 / sqrt(D). One fused op: the
+    [..., Tq, Tk] probabilities are never stored, and the backward pass recomputes them
+    block by block. Splits of the leading dims (heads, batch) carry through."""
+    attrs = {"causal": bool(is_causal)}
+    if scale is not None:
+        if not isinstance(scale, numbers.Real) or not scale > 0:
+            raise ValueError(f"scaled_dot_product_attention: scale must be a positive number, got {scale!r}")
+        attrs["scale"] = float(scale)
+    return apply("scaled_dot_product_attention", [query, key, value], attrs)[0]
+
+
 def dropout(input, p=0.5, training=True):
     """Zeroes elements with probability p and scales the others by 1 / (1 - p). The mask comes
     from the counter-based generator: every parallel layout drops the same elements."""

@@ -1,0 +1,68 @@
+"""F.scaled_dot_product_attention, the fused op: equal to the composition it replaces
+(matmul, softmax, matmul) forward and backward, its gradients against finite differences,
+causal and not, queries and keys of different lengths and blocks that do not divide them,
+and its errors. Split layouts: distributed/test_dist_attention.py."""
+import math
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn.functional as F
+from gradcheck import check_gradients
+
+RNG = np.random.default_rng(11)
+
+
+def composed(q, k, v, causal, scale=None):
+    scores = mf.matmul(q, k, transpose_b=True) * (scale or 1 / math.sqrt(q.shape[-1]))
+    if causal:  # key j > query i masked out
+        tq, tk = scores.shape[-2:]
+        scores = scores + mf.tensor(np.where(np.tril(np.ones((tq, tk))), 0.0, -np.inf)).to(scores.dtype)
+    return F.softmax(scores, dim=-1) @ v
+
+
+SHAPES = [((2, 3, 70, 8), (2, 3, 70, 8), (2, 3, 70, 8)),      # two query blocks, the second partial
+          ((1, 2, 130, 16), (1, 2, 130, 16), (1, 2, 130, 4)),  # three blocks, Dv != D
+          ((2, 5, 4), (2, 9, 4), (2, 9, 3)),                   # Tq != Tk, one leading dim
+          ((3, 1, 1), (3, 1, 1), (3, 1, 2))]
+
+
+@pytest.mark.parametrize("dtype, tol", [(np.float32, 2e-6), (np.float64, 1e-13)])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("shapes", SHAPES, ids=[str(s[0]) for s in SHAPES])
+def test_equals_the_composition(shapes, causal, dtype, tol):
+    arrays = [RNG.standard_normal(s).astype(dtype) for s in shapes]
+    dy = mf.tensor(RNG.standard_normal(shapes[0][:-1] + (shapes[2][-1],)).astype(dtype))
+    results = []
+    for f in (lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=causal),
+              lambda q, k, v: composed(q, k, v, causal)):
+        q, k, v = (mf.tensor(a, requires_grad=True) for a in arrays)
+        y = f(q, k, v)
+        (y * dy).sum().backward()
+        results.append([y.numpy()] + [t.grad.numpy() for t in (q, k, v)])
+    for fused, reference in zip(*results):
+        np.testing.assert_allclose(fused, reference, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_gradients_match_finite_differences(causal):
+    q, k, v = (RNG.standard_normal((2, 6, 3)) for _ in range(3))
+    check_gradients(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=0.7), [q, k, v])
+
+
+def test_scale():
+    q, k, v = (mf.tensor(RNG.standard_normal((2, 4, 3)).astype(np.float64)) for _ in range(3))
+    np.testing.assert_allclose(F.scaled_dot_product_attention(q, k, v, scale=0.3).numpy(),
+                               composed(q, k, v, False, scale=0.3).numpy(), rtol=1e-13)
+
+
+def test_bad_inputs_raise():
+    q = mf.tensor(np.zeros((2, 4, 3), np.float32))
+    with pytest.raises(ValueError, match=r"\[scaled_dot_product_attention\] q \[2, 4, 3\], k \[2, 4, 5\]"):
+        F.scaled_dot_product_attention(q, mf.tensor(np.zeros((2, 4, 5), np.float32)), q)
+    with pytest.raises(ValueError, match="takes float32 or float64 inputs, got int64"):
+        i = mf.tensor(np.zeros((2, 4, 3), np.int64))
+        F.scaled_dot_product_attention(i, i, i)
+    with pytest.raises(ValueError, match="scale must be a positive number"):
+        F.scaled_dot_product_attention(q, q, q, scale=0)
