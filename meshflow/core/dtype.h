@@ -30,12 +30,13 @@ inline float to_float(bfloat16 x) {
 }
 
 // Rounds to the nearest bfloat16, ties to even; NaN stays NaN (quiet), infinities stay.
+// Branch-free, so that loops of it vectorize.
 inline bfloat16 to_bfloat16(float f) {
   uint32_t u;
   __builtin_memcpy(&u, &f, sizeof u);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return bfloat16{static_cast<uint16_t>((u >> 16) | 0x40)};
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return bfloat16{static_cast<uint16_t>(u >> 16)};
+  const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  const uint32_t quiet_nan = (u >> 16) | 0x40u;
+  return bfloat16{static_cast<uint16_t>((u & 0x7fffffffu) > 0x7f800000u ? quiet_nan : rounded)};
 }
 
 size_t dtype_size(DType dtype);

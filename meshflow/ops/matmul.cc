@@ -15,7 +15,6 @@
 #include <oneapi/dnnl/dnnl.h>
 
 #include <map>
-#include <mutex>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <tuple>
 
@@ -112,7 +111,8 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T
 }
 
 // c[m, n] = op(a) @ op(b) for bfloat16 a, b; c is float32 or bfloat16 (Out). One oneDNN
-// matmul primitive per shape, made once: making one costs more than a small product.
+// matmul primitive per shape and thread, made once: making one costs more than a small
+// product.
 template <typename Out>
 void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const bfloat16* a, const bfloat16* b, Out* c) {
   using dnnl::memory;
@@ -126,23 +126,20 @@ void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const bfloat16
     memory::desc a, b, c;
   };
   static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  static std::mutex mu;
-  static std::map<std::tuple<bool, bool, int64_t, int64_t, int64_t, bool>, Product> products;
+  // Per thread: a primitive's library-managed scratchpad is not safe to share between
+  // concurrent executions (the batched products below run on several threads at once).
+  thread_local std::map<std::tuple<bool, bool, int64_t, int64_t, int64_t, bool>, Product> products;
   thread_local dnnl::stream stream(engine);
   constexpr bool kFloatOut = std::is_same_v<Out, float>;
-  const Product* p;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    auto [it, made] = products.try_emplace({ta, tb, m, n, k, kFloatOut});
-    if (made) {
-      Product& q = it->second;
-      q.a = memory::desc({m, k}, memory::data_type::bf16, ta ? memory::dims{1, m} : memory::dims{k, 1});
-      q.b = memory::desc({k, n}, memory::data_type::bf16, tb ? memory::dims{1, k} : memory::dims{n, 1});
-      q.c = memory::desc({m, n}, kFloatOut ? memory::data_type::f32 : memory::data_type::bf16, memory::dims{n, 1});
-      q.primitive = dnnl::matmul(dnnl::matmul::primitive_desc(dnnl::matmul::desc(q.a, q.b, q.c), engine));
-    }
-    p = &it->second;  // std::map never moves its values
+  auto [it, made] = products.try_emplace({ta, tb, m, n, k, kFloatOut});
+  if (made) {
+    Product& q = it->second;
+    q.a = memory::desc({m, k}, memory::data_type::bf16, ta ? memory::dims{1, m} : memory::dims{k, 1});
+    q.b = memory::desc({k, n}, memory::data_type::bf16, tb ? memory::dims{1, k} : memory::dims{n, 1});
+    q.c = memory::desc({m, n}, kFloatOut ? memory::data_type::f32 : memory::data_type::bf16, memory::dims{n, 1});
+    q.primitive = dnnl::matmul(dnnl::matmul::primitive_desc(dnnl::matmul::desc(q.a, q.b, q.c), engine));
   }
+  const Product* p = &it->second;
   p->primitive.execute(stream, {{DNNL_ARG_SRC, memory(p->a, engine, const_cast<bfloat16*>(a))},
                                 {DNNL_ARG_WEIGHTS, memory(p->b, engine, const_cast<bfloat16*>(b))},
                                 {DNNL_ARG_DST, memory(p->c, engine, c)}});
