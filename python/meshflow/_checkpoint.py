@@ -545,7 +545,7 @@ def load(path, placement=None, sbp=None, template=None):
 
     tensors = []
     for part, (where, nd_sbp), record in zip(parts, layouts, records):
-        tensor = _from_stored(np.ascontiguousarray(part), record["dtype"])
+        tensor = _from_stored(np.require(part, requirements="C"), record["dtype"])
         if where is not None:
             tensor = tensor.to_global(placement=where, sbp=_without_partial(nd_sbp))
             if any(s.is_partial for s in nd_sbp):
