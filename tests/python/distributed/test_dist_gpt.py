@@ -38,16 +38,19 @@ def test_layout_learns_what_one_device_learns(layout, world):
 
 @pytest.mark.parametrize("layout", ["2x1x1", "1x2x1", "2x2x1"])
 def test_mixed_precision_layout_learns_what_one_device_learns(layout, world):
-    """Under mf.autocast every layout rounds the same values to bfloat16 (elementwise, before
-    the matmuls) and sums in float32 (a split k's partial sums stay float32), so the layouts
-    agree to float32 rounding while bfloat16 moves the losses away from float32's."""
+    """Under mf.autocast every layout rounds its matmuls' inputs to bfloat16 elementwise and
+    sums in float32 (a split k's partial sums stay float32). The layouts' float32 values
+    differ by rounding, which now and then puts one on the other side of a bfloat16 rounding
+    boundary: they agree within 1e-4 (measured: up to 2.2e-5 relative on 2x2x1). On this tiny
+    model bfloat16 moves the losses by about 1e-5 from float32's: they must differ, which
+    shows autocast ran, and stay close."""
     parallel = losses(layout, world, "bf16")
     reference = losses("1x1x1", world, "bf16")
     assert np.all(np.isfinite(reference)) and reference[-1] < reference[0]
-    np.testing.assert_allclose(parallel, reference, rtol=2e-5)
+    np.testing.assert_allclose(parallel, reference, rtol=1e-4)
     full = losses("1x1x1", world)
     assert not np.array_equal(reference, full)
-    np.testing.assert_allclose(reference, full, rtol=2e-2)
+    np.testing.assert_allclose(reference, full, rtol=1e-3)
 
 
 def test_layout_needs_enough_ranks(world):
