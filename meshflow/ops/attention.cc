@@ -183,11 +183,18 @@ void backward_one(const Dims& s, bool is_causal, T scale, const T* q, const T* k
   }
 }
 
-// One head at a time on each thread, each gemm single-threaded inside the parallel region.
+// f(T{}, scale, head) for every head, T the inputs' floating type: one head at a time on
+// each thread, each gemm single-threaded inside the parallel region.
 template <typename F>
-void each_head(int64_t count, F f) {
+void each_head(const Tensor& q, const Attrs& attrs, const Dims& s, F f) {
+  visit_dtype(q.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T scale = static_cast<T>(scale_of(attrs, s.d));
 #pragma omp parallel for schedule(dynamic)
-  for (int64_t i = 0; i < count; ++i) f(i);
+      for (int64_t h = 0; h < s.count; ++h) f(zero, scale, h);
+    }
+  });
 }
 
 std::vector<Tensor> forward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
@@ -196,17 +203,12 @@ std::vector<Tensor> forward_kernel(const std::vector<Tensor>& in, const KernelCo
   out_shape.back() = s.dv;
   Tensor out = Tensor::empty(out_shape, in[0].dtype()), lse = Tensor::empty(lse_shape, in[0].dtype());
   const bool is_causal = causal(ctx.attrs);
-  visit_dtype(in[0].dtype(), [&](auto zero) {
+  each_head(in[0], ctx.attrs, s, [&](auto zero, auto scale, int64_t h) {
     using T = decltype(zero);
-    if constexpr (std::is_floating_point_v<T>) {
-      const T scale = static_cast<T>(scale_of(ctx.attrs, s.d));
-      each_head(s.count, [&](int64_t h) {
-        std::vector<T> scores;
-        forward_one<T>(s, is_causal, scale, in[0].data_as<T>() + h * s.tq * s.d, in[1].data_as<T>() + h * s.tk * s.d,
-                       in[2].data_as<T>() + h * s.tk * s.dv, out.data_as<T>() + h * s.tq * s.dv,
-                       lse.data_as<T>() + h * s.tq, scores);
-      });
-    }
+    std::vector<T> scores;
+    forward_one<T>(s, is_causal, scale, in[0].data_as<T>() + h * s.tq * s.d, in[1].data_as<T>() + h * s.tk * s.d,
+                   in[2].data_as<T>() + h * s.tk * s.dv, out.data_as<T>() + h * s.tq * s.dv, lse.data_as<T>() + h * s.tq,
+                   scores);
   });
   return {out, lse};
 }
@@ -234,19 +236,14 @@ std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelC
   Tensor dq = Tensor::empty(in[0].shape(), in[0].dtype()), dk = Tensor::empty(in[1].shape(), in[0].dtype()),
          dv = Tensor::empty(in[2].shape(), in[0].dtype());
   const bool is_causal = causal(ctx.attrs);
-  visit_dtype(in[0].dtype(), [&](auto zero) {
+  each_head(in[0], ctx.attrs, s, [&](auto zero, auto scale, int64_t h) {
     using T = decltype(zero);
-    if constexpr (std::is_floating_point_v<T>) {
-      const T scale = static_cast<T>(scale_of(ctx.attrs, s.d));
-      each_head(s.count, [&](int64_t h) {
-        std::vector<T> p, dp;
-        backward_one<T>(s, is_causal, scale, in[0].data_as<T>() + h * s.tq * s.d, in[1].data_as<T>() + h * s.tk * s.d,
-                        in[2].data_as<T>() + h * s.tk * s.dv, in[3].data_as<T>() + h * s.tq * s.dv,
-                        in[4].data_as<T>() + h * s.tq, in[5].data_as<T>() + h * s.tq * s.dv,
-                        in[6].data_as<T>() + h * s.tq, dq.data_as<T>() + h * s.tq * s.d, dk.data_as<T>() + h * s.tk * s.d,
-                        dv.data_as<T>() + h * s.tk * s.dv, p, dp);
-      });
-    }
+    std::vector<T> p, dp;
+    backward_one<T>(s, is_causal, scale, in[0].data_as<T>() + h * s.tq * s.d, in[1].data_as<T>() + h * s.tk * s.d,
+                    in[2].data_as<T>() + h * s.tk * s.dv, in[3].data_as<T>() + h * s.tq * s.dv,
+                    in[4].data_as<T>() + h * s.tq, in[5].data_as<T>() + h * s.tq * s.dv, in[6].data_as<T>() + h * s.tq,
+                    dq.data_as<T>() + h * s.tq * s.d, dk.data_as<T>() + h * s.tk * s.d, dv.data_as<T>() + h * s.tk * s.dv,
+                    p, dp);
   });
   return {dq, dk, dv};
 }
