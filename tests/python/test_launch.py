@@ -216,6 +216,25 @@ def test_launch_early_exit_on_one_rank_ends_the_job(tmp_path):
 
 
 
+def test_hosts_option_supervises_the_job(tmp_path):
+    # --hosts runs mpirun under the launcher's supervision (its output relayed as it comes);
+    # localhost stands in for a list of machines.
+    code, out = launch_script(tmp_path, """
+        import numpy as np
+        import meshflow as mf
+        rank = mf.env.get_rank()
+        g = mf.tensor(np.full(2, rank + 1.0)).to_global(placement=mf.placement("cpu", ranks=[0, 1]),
+                                                        sbp=mf.sbp.partial_sum)
+        print(f"rank {rank} local {mf.env.get_local_rank()} sum {g.numpy().tolist()}", flush=True)
+        if rank == 1:
+            raise RuntimeError("boom on rank 1")
+        g.to_global(sbp=mf.sbp.broadcast).numpy()  # waits for rank 1, which is gone
+    """, options=["--hosts", "localhost", "--nproc-per-host", "2"], timeout=60)
+    assert code != 0, out
+    assert "rank 0 local 0 sum [3.0, 3.0]" in out and "rank 1 local 1 sum [3.0, 3.0]" in out, out
+    assert "RuntimeError: boom on rank 1" in out, out
+
+
 # ---------------------------------------------------------------------------------------------
 # Faults in a training loop: a rank killed, a rank that stops answering, a host's link cut.
 # Each is injected from outside while the job runs; the job must end with a message.
