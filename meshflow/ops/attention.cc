@@ -205,7 +205,7 @@ std::vector<Tensor> forward_kernel(const std::vector<Tensor>& in, const KernelCo
   const bool is_causal = causal(ctx.attrs);
   each_head(in[0], ctx.attrs, s, [&](auto zero, auto scale, int64_t h) {
     using T = decltype(zero);
-    std::vector<T> scores;
+    thread_local std::vector<T> scores;  // reused across heads and calls: no allocation per head
     forward_one<T>(s, is_causal, scale, in[0].data_as<T>() + h * s.tq * s.d, in[1].data_as<T>() + h * s.tk * s.d,
                    in[2].data_as<T>() + h * s.tk * s.dv, out.data_as<T>() + h * s.tq * s.dv, lse.data_as<T>() + h * s.tq,
                    scores);
@@ -238,7 +238,7 @@ std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelC
   const bool is_causal = causal(ctx.attrs);
   each_head(in[0], ctx.attrs, s, [&](auto zero, auto scale, int64_t h) {
     using T = decltype(zero);
-    std::vector<T> p, dp;
+    thread_local std::vector<T> p, dp;
     backward_one<T>(s, is_causal, scale, in[0].data_as<T>() + h * s.tq * s.d, in[1].data_as<T>() + h * s.tk * s.d,
                     in[2].data_as<T>() + h * s.tk * s.dv, in[3].data_as<T>() + h * s.tq * s.dv,
                     in[4].data_as<T>() + h * s.tq, in[5].data_as<T>() + h * s.tq * s.dv, in[6].data_as<T>() + h * s.tq,

@@ -42,11 +42,6 @@ USAGE = ("usage: python3 -m meshflow.launch (--nproc N | --hosts A,B --nproc-per
 RATE = re.compile(r"^\d+(\.\d+)?([kmg]?bit|[kmg]?bps)$")
 TCP_OVER_LOOPBACK = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include",
                      "lo"]
-# mpirun learns that a host is gone (its link cut, the machine down) when its daemon's
-# connection fails; an idle connection fails only through TCP keepalives, which OpenMPI
-# sends after 300 s by default. These declare a silent host lost after about 5 + 3 x 2 s.
-HOST_LOSS = ["--mca", "oob_tcp_keepalive_time", "5", "--mca", "oob_tcp_keepalive_intvl", "2",
-             "--mca", "oob_tcp_keepalive_probes", "3"]
 # The launcher's own options and whether each takes a value.
 OWN = {"--nproc": True, "-n": True, "-np": True, "--net-rate": True, "--sim-hosts": True, "--hosts": True,
        "--nproc-per-host": True}
@@ -138,7 +133,7 @@ def command(nproc, mpirun_options, script_and_args, env):
 # to end the job: it cannot when a host is unreachable (its link cut, the machine down),
 # since it waits for that host's daemon to confirm its ranks are dead, over a connection
 # that TCP retries for many minutes. The launcher then kills mpirun; the unreachable host's
-# daemon kills its ranks when its own connection to mpirun fails (HOST_LOSS's keepalives).
+# ranks end on their own, through the collective watchdog.
 FAILURE_MARKS = (b"MPI_ABORT was invoked", b"mpirun noticed that process rank", b"ORTE has lost communication",
                  b"Ending the job", b"ending the job")
 GRACE = 5.0
@@ -209,7 +204,7 @@ def main(argv=None):
     if rate is not None:
         env["MESHFLOW_NET_RATE"] = rate
     if hosts is not None:
-        mpirun_options = ["--host", ",".join(f"{h}:{per_host}" for h in hosts)] + HOST_LOSS + mpirun_options
+        mpirun_options = ["--host", ",".join(f"{h}:{per_host}" for h in hosts)] + mpirun_options
     if "--sim-hosts" in own:
         env["MESHFLOW_SIM_HOSTS"] = str(len(hosts))  # the ranks' hint (benchmarks report what crossed hosts)
         with _netns.simulated_hosts(len(hosts), rate) as sim:

@@ -8,16 +8,10 @@ import pytest
 import meshflow as mf
 import meshflow.nn as nn
 import meshflow.nn.functional as F
+from bfloat16_reference import rounded
 
 BF16 = mf.bfloat16
 RNG = np.random.default_rng(7)
-
-
-def rounded(x):
-    """x rounded to bfloat16 (nearest, ties to even) as float32: the reference."""
-    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
-    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
-    return bits.astype(np.uint32).view(np.float32)
 
 
 def test_the_dtype():

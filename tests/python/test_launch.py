@@ -155,7 +155,9 @@ def test_trace_has_every_rank_s_instructions_on_their_streams(tmp_path):
         assert all(e["ph"] == "X" and e["dur"] >= 0 and e["pid"] == rank for e in events)
 
 
-def test_launch_failure_on_one_rank_ends_the_job(tmp_path):
+@pytest.mark.parametrize("options", [[], ["--hosts", "localhost", "--nproc-per-host", "2"]],
+                         ids=["one host (exec)", "--hosts (supervised, output relayed)"])
+def test_launch_failure_on_one_rank_ends_the_job(tmp_path, options):
     code, out = launch_script(tmp_path, """
         import numpy as np
         import meshflow as mf
@@ -165,7 +167,7 @@ def test_launch_failure_on_one_rank_ends_the_job(tmp_path):
         # Rank 0 waits in a collective that rank 1 never joins: only ending the job frees it.
         mf.tensor(np.ones(2)).to_global(placement=mf.placement("cpu", ranks=[0, 1]), sbp=mf.sbp.split(0)).numpy()
         print("rank 0 finished")
-    """)
+    """, options=options, timeout=60)
     assert code != 0, out
     assert "RuntimeError: boom on rank 1" in out, out
     assert "rank 0 finished" not in out, out
@@ -212,27 +214,6 @@ def test_launch_early_exit_on_one_rank_ends_the_job(tmp_path):
     assert code != 0, out
     assert "rank 1 exited while other ranks had not" in out, out
     assert "rank 0 finished" not in out, out
-
-
-
-
-def test_hosts_option_supervises_the_job(tmp_path):
-    # --hosts runs mpirun under the launcher's supervision (its output relayed as it comes);
-    # localhost stands in for a list of machines.
-    code, out = launch_script(tmp_path, """
-        import numpy as np
-        import meshflow as mf
-        rank = mf.env.get_rank()
-        g = mf.tensor(np.full(2, rank + 1.0)).to_global(placement=mf.placement("cpu", ranks=[0, 1]),
-                                                        sbp=mf.sbp.partial_sum)
-        print(f"rank {rank} local {mf.env.get_local_rank()} sum {g.numpy().tolist()}", flush=True)
-        if rank == 1:
-            raise RuntimeError("boom on rank 1")
-        g.to_global(sbp=mf.sbp.broadcast).numpy()  # waits for rank 1, which is gone
-    """, options=["--hosts", "localhost", "--nproc-per-host", "2"], timeout=60)
-    assert code != 0, out
-    assert "rank 0 local 0 sum [3.0, 3.0]" in out and "rank 1 local 1 sum [3.0, 3.0]" in out, out
-    assert "RuntimeError: boom on rank 1" in out, out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ checkpoint and resumed from it gives the uninterrupted run's losses: bitwise on 
 layout, to rounding on another. Dropout is on, so the random generator's state is part of
 what must come back."""
 import json
+import math
 import os
 import shutil
 import signal
@@ -16,9 +17,14 @@ TRAIN = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abs
 MODEL = ["--block", "32", "--sample", "0", "--steps", "8", "--dropout", "0.1", "--log-every", "1"]
 
 
+def ranks_of(layout):
+    """The ranks a layout needs: "2x1x1_8_64x2" -> 2."""
+    return math.prod(int(n) for n in layout.split("_")[0].split("x"))
+
+
 def train(tmp_path, layout, *options, timeout=180):
     """The losses of steps first_step .. 7 of a run of `layout`, and its first step."""
-    ranks = eval(layout.split("_")[0].replace("x", "*"))  # noqa: S307 - "2x1x1" -> 2
+    ranks = ranks_of(layout)
     summary = tmp_path / "summary.json"
     code, out = finish(start([PYTHON, "-m", "meshflow.launch", "--nproc", str(ranks), TRAIN, "--layout", layout,
                               *MODEL, "--json", str(summary), *options], cwd=tmp_path, OMP_NUM_THREADS="1"),
@@ -32,7 +38,7 @@ def train(tmp_path, layout, *options, timeout=180):
 def train_and_kill(tmp_path, layout, checkpoint, *options, timeout=180):
     """Runs `layout` with a checkpoint every 3 steps and kills the whole job (SIGKILL) once
     the first checkpoint is written."""
-    ranks = eval(layout.split("_")[0].replace("x", "*"))  # noqa: S307
+    ranks = ranks_of(layout)
     proc = start([PYTHON, "-m", "meshflow.launch", "--nproc", str(ranks), TRAIN, "--layout", layout, *MODEL,
                   "--save", str(checkpoint), "--save-every", "3", *options], cwd=tmp_path, OMP_NUM_THREADS="1")
     out = []

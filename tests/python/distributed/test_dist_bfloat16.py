@@ -2,11 +2,16 @@
 partial sums reduced in float32 and rounded once), and its matmul under every signature
 equals one device."""
 import itertools
+import os
+import sys
 
 import numpy as np
 import pytest
 
 import meshflow as mf
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from bfloat16_reference import rounded  # noqa: E402
 
 S, B, P = mf.sbp.split, mf.sbp.broadcast, mf.sbp.partial_sum
 BF16 = mf.bfloat16
@@ -22,11 +27,6 @@ def mesh(name, world):
 
 def layouts(ndim):
     return list(itertools.product([S(0), S(1), B, P], repeat=ndim))
-
-
-def rounded(x):
-    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
-    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16).astype(np.uint32).view(np.float32)
 
 
 @pytest.mark.parametrize("name", ["2", "4", "2x2"])
