@@ -79,6 +79,8 @@ def main():
     ap.add_argument("--graph", action="store_true",
                     help="also time the step in graph mode (mf.nn.Graph) in the same run, beside eager, with the "
                          "compile time, the memory plan and the peak memory of each mode")
+    ap.add_argument("--unfused", action="store_true",
+                    help="with --graph: also time graph mode without fusing elementwise chains")
     ap.add_argument("--micro-batches", type=int, default=0,
                     help="graph mode: micro-batches per step (default 2p with p > 1 stages, else 1)")
     args = ap.parse_args()
@@ -92,7 +94,8 @@ def main():
     cfg = Config(vocab_size=data.VOCAB_SIZE, block_size=args.block, n_layer=args.layers, n_head=args.heads,
                  n_embd=args.hidden)
     tokens = args.batch * args.block
-    for mode in (["eager", "graph"] if args.graph else ["eager"]):
+    modes = ["eager"] + (["graph"] if args.graph else []) + (["graph-unfused"] if args.graph and args.unfused else [])
+    for mode in modes:
         mf.manual_seed(0)
         model = GPT(cfg)
         place(model, stages, parameter_sbp)
@@ -100,13 +103,14 @@ def main():
         n_params = sum(p.numel() for p in params)
         opt = mf.optim.AdamW(params, lr=1e-3, betas=(0.9, 0.95), weight_decay=0.1)
         step_graph = None
-        if mode == "graph":
+        if mode.startswith("graph"):
             class Step(mf.nn.Graph):
                 def __init__(self):
                     super().__init__()
                     self.model = model
                     self.add_optimizer(opt)
                     self.config.set_gradient_accumulation_steps(micro_batches)
+                    self.config.enable_fusion(mode == "graph")
 
                 def build(self, x, y):
                     loss = self.model(x, y)
@@ -145,7 +149,7 @@ def main():
         peak = mf.memory_stats()["cpu"]["peak_bytes"]
         if rank == 0:
             threads = os.environ.get("OMP_NUM_THREADS", "unset")
-            pipeline = f" micro-batches={micro_batches}" if mode == "graph" and micro_batches > 1 else ""
+            pipeline = f" micro-batches={micro_batches}" if mode.startswith("graph") and micro_batches > 1 else ""
             print(f"gpt_bench {mode} {args.dtype} layout={args.layout}{pipeline} ranks={world} threads/rank={threads} params={n_params:,} "
                   f"L={cfg.n_layer} H={cfg.n_head} C={cfg.n_embd} T={cfg.block_size} B={args.batch}")
             print(f"  step {step_s * 1e3:8.1f} ms   tokens/s {tokens / step_s:9.0f}   comm bytes/step (rank 0) "
@@ -159,11 +163,13 @@ def main():
                 st, mem = step_graph.compile_stats(), step_graph.memory_plan()
                 print(f"  compile {st['compile_ms']:.1f} ms for {st['traced_nodes']} traced nodes "
                       f"({st['compile_ms'] * 1e3 / st['traced_nodes']:.1f} us per node) -> {st['graph_nodes']} nodes, "
-                      f"{st['boxing_nodes']} boxing, {st['tasks']} tasks; boxing {st['graph_boxing_bytes']} B "
+                      f"{st['boxing_nodes']} boxing, {st['tasks']} tasks, {st['fused_ops']} ops fused into "
+                      f"{st['fused_chains']} chains; boxing {st['graph_boxing_bytes']} B "
                       f"(eager's choices {st['eager_boxing_bytes']} B)")
                 print(f"  arena {mem['arena_bytes'] / 1e6:.2f} MB, max-live bound {mem['max_live_bytes'] / 1e6:.2f} MB "
                       f"({mem['arena_bytes'] / max(1, mem['max_live_bytes']):.3f}x), no reuse "
-                      f"{mem['no_reuse_bytes'] / 1e6:.2f} MB")
+                      f"{mem['no_reuse_bytes'] / 1e6:.2f} MB; fusion kept {mem['unstored_bytes'] / 1e6:.2f} MB of "
+                      f"intermediate results out of registers")
 
 
 if __name__ == "__main__":

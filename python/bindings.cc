@@ -308,6 +308,7 @@ PYBIND11_MODULE(_C, m) {
       .def("add_optimizer", &graph::Tracer::add_optimizer, py::arg("optimizer"), py::keep_alive<1, 2>())
       .def("set_micro_batches", &graph::Tracer::set_micro_batches, py::arg("m"))
       .def("set_stage_order", &graph::Tracer::set_stage_order, py::arg("stages"))
+      .def("set_fusion", &graph::Tracer::set_fusion, py::arg("on"))
       .def("argument", &graph::Tracer::argument, py::arg("example"), release())
       .def("abandon", &graph::Tracer::abandon)
       .def("finish", [](graph::Tracer& t, const std::vector<Var>& outputs) {
@@ -348,6 +349,7 @@ PYBIND11_MODULE(_C, m) {
         d["max_live_bytes"] = r.max_live_bytes;
         d["persistent_bytes"] = r.persistent_bytes;
         d["buffer_bytes"] = r.buffer_bytes;
+        d["unstored_bytes"] = r.unstored_bytes;
         d["registers"] = r.registers;
         return d;
       })
@@ -357,6 +359,8 @@ PYBIND11_MODULE(_C, m) {
         d["traced_nodes"] = s.traced_nodes;
         d["graph_nodes"] = s.graph_nodes;
         d["boxing_nodes"] = s.boxing_nodes;
+        d["fused_chains"] = s.fused_chains;
+        d["fused_ops"] = s.fused_ops;
         d["tasks"] = s.tasks;
         d["eager_boxing_bytes"] = s.eager_boxing_bytes;
         d["graph_boxing_bytes"] = s.graph_boxing_bytes;

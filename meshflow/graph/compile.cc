@@ -13,6 +13,7 @@
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/allocator.h"
+#include "meshflow/graph/fusion.h"
 #include "meshflow/ops/op.h"
 #include "meshflow/vm/vm.h"
 
@@ -547,36 +548,55 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   for (int v : g.gradients) {
     if (new_id[alias[v]] >= 0) is_gradient[new_id[alias[v]]] = true;  // -1: nothing reads it
   }
-  std::vector<bool> accumulated(p.values.size(), false);  // read after the micro-batches
-  std::vector<Phase> node_phase(p.nodes.size(), Phase::kMicro);
-  if (mb > 1) {
-    for (size_t n = 0; n < p.nodes.size(); ++n) {
-      const Node& node = p.nodes[n];
-      Phase ph = node.kind == NodeKind::kInput && node.input_kind == InputKind::kArgument ? Phase::kMicro : Phase::kPre;
-      // A random op (dropout's mask) draws anew for each micro-batch, as each eager step
-      // would, even when it reads nothing of the micro-batch.
-      if (node.kind == NodeKind::kOp && node.op->draws_random) ph = Phase::kMicro;
-      for (int v : node.inputs) ph = std::max(ph, is_gradient[v] && phase[v] == Phase::kMicro ? Phase::kPost : phase[v]);
-      for (int v : node.inputs) {
-        if (ph != Phase::kPost || phase[v] != Phase::kMicro) continue;
-        if (!is_gradient[v]) {
-          throw std::invalid_argument(
-              "graph: with gradient accumulation, what reads the gradients runs once per call on their mean, but " +
-              node.name + " also reads %" + std::to_string(v) + ", a value of each micro-batch");
+  std::vector<bool> accumulated;  // read after the micro-batches
+  std::vector<Phase> node_phase;
+  auto assign_phases = [&] {
+    accumulated.assign(p.values.size(), false);
+    node_phase.assign(p.nodes.size(), Phase::kMicro);
+    if (mb > 1) {
+      for (size_t n = 0; n < p.nodes.size(); ++n) {
+        const Node& node = p.nodes[n];
+        Phase ph = node.kind == NodeKind::kInput && node.input_kind == InputKind::kArgument ? Phase::kMicro : Phase::kPre;
+        // A random op (dropout's mask) draws anew for each micro-batch, as each eager step
+        // would, even when it reads nothing of the micro-batch.
+        if (node.kind == NodeKind::kOp && node.op->draws_random) ph = Phase::kMicro;
+        for (int v : node.inputs) ph = std::max(ph, is_gradient[v] && phase[v] == Phase::kMicro ? Phase::kPost : phase[v]);
+        for (int v : node.inputs) {
+          if (ph != Phase::kPost || phase[v] != Phase::kMicro) continue;
+          if (!is_gradient[v]) {
+            throw std::invalid_argument(
+                "graph: with gradient accumulation, what reads the gradients runs once per call on their mean, but " +
+                node.name + " also reads %" + std::to_string(v) + ", a value of each micro-batch");
+          }
+          accumulated[v] = true;
         }
-        accumulated[v] = true;
+        node_phase[n] = ph;
+        for (int v : node.outputs) phase[v] = ph;
       }
-      node_phase[n] = ph;
-      for (int v : node.outputs) phase[v] = ph;
-    }
-    for (int v : p.outputs) accumulated[v] = accumulated[v] || phase[v] == Phase::kMicro;
-    for (const auto& [var, v] : p.writes) {
-      if (phase[v] == Phase::kMicro) {
-        throw std::invalid_argument("graph: with gradient accumulation, " + g.variables[var].name +
-                                    " would get a new value per micro-batch; only what reads the gradients may "
-                                    "update variables");
+      for (int v : p.outputs) accumulated[v] = accumulated[v] || phase[v] == Phase::kMicro;
+      for (const auto& [var, v] : p.writes) {
+        if (phase[v] == Phase::kMicro) {
+          throw std::invalid_argument("graph: with gradient accumulation, " + g.variables[var].name +
+                                      " would get a new value per micro-batch; only what reads the gradients may "
+                                      "update variables");
+        }
       }
     }
+  };
+  assign_phases();
+  if (g.fuse) {
+    // 3b. Fusion (fusion.h), within a phase; then the phases of the fused graph.
+    std::vector<bool> keep(p.values.size(), false);
+    for (int v : p.outputs) keep[v] = true;
+    for (const auto& [var, v] : p.writes) keep[v] = true;
+    std::vector<int> node_class;
+    for (const Phase ph : node_phase) node_class.push_back(static_cast<int>(ph));
+    const FusionStats fused = fuse_elementwise(p, node_class, keep, me);
+    stats_.fused_chains = fused.chains;
+    stats_.fused_ops = fused.fused_ops;
+    memory_.unstored_bytes = fused.unstored_bytes;
+    stats_.graph_nodes = static_cast<int>(p.nodes.size());
+    assign_phases();
   }
   // Pipeline stages: the placements of the micro-batches' ops, those the user named first
   // (set_stage), then in the order they first appear (forward order). With several,
@@ -993,7 +1013,8 @@ std::vector<CompiledGraph::RegisterReport> CompiledGraph::registers() const {
 std::string CompiledGraph::str() const {
   std::ostringstream s;
   s << "graph: " << stats_.traced_nodes << " traced nodes -> " << stats_.graph_nodes << " nodes (" << stats_.boxing_nodes
-    << " boxing that move data), " << stats_.tasks << " tasks on rank " << comm::world_rank() << "; boxing "
+    << " boxing that move data), " << stats_.tasks << " tasks on rank " << comm::world_rank() << " ("
+    << stats_.fused_ops << " ops fused into " << stats_.fused_chains << " chains); boxing "
     << stats_.graph_boxing_bytes << " bytes (eager's choices: " << stats_.eager_boxing_bytes << "); arena "
     << memory_.arena_bytes << " bytes (no reuse " << memory_.no_reuse_bytes << ", max live " << memory_.max_live_bytes
     << ")\n";

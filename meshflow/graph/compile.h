@@ -17,6 +17,8 @@
 //    Sinks (the variables a step writes, the outputs it returns) keep their layouts.
 // 3. Boxing becomes explicit nodes wherever a producer's layout differs from what its
 //    consumer's signature takes (one node per value and layout, shared by consumers).
+// 3b. Fusion (fusion.h): chains of elementwise ops become one node each, run block of rows
+//    by block of rows; results only their chain reads get no register.
 // 4. The rank's task graph: one compute task per op node this rank takes part in, one
 //    communication task per boxing node (every rank runs every conversion, as in eager);
 //    each task output is a register.
@@ -59,6 +61,7 @@ struct MemoryReport {
   int64_t max_live_bytes = 0;  // the most bytes live at once in the plan's order: a lower bound
   int64_t persistent_bytes = 0;  // registers that outlive a run (outputs, new variable values)
   int64_t buffer_bytes = 0;  // a pipeline's micro-batch registers, every slot (outside the arena)
+  int64_t unstored_bytes = 0;  // results that fusion keeps out of registers (fusion.h)
   int registers = 0;
 };
 
@@ -66,6 +69,8 @@ struct CompileStats {
   int traced_nodes = 0;    // as traced
   int graph_nodes = 0;     // after the passes, boxing included
   int boxing_nodes = 0;
+  int fused_chains = 0;    // fused nodes (fusion.h), and the op nodes they replaced
+  int fused_ops = 0;
   int tasks = 0;           // on this rank
   int64_t eager_boxing_bytes = 0;  // boxing bytes with eager's per-op choices
   int64_t graph_boxing_bytes = 0;  // with the whole-graph choice

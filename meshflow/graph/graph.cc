@@ -30,7 +30,8 @@ void GraphConfig::set_gradient_accumulation_steps(int steps) {
 }
 
 std::vector<Var> Graph::operator()(const std::vector<Var>& inputs) {
-  const std::string key = key_of(inputs) + std::to_string(config_.gradient_accumulation_steps());
+  const std::string key =
+      key_of(inputs) + std::to_string(config_.gradient_accumulation_steps()) + (config_.fusion() ? "f" : "");
   auto it = compiled_.find(key);
   if (it == compiled_.end()) it = compiled_.emplace(key, compile(inputs)).first;
   last_ = it->second.get();
@@ -40,6 +41,7 @@ std::vector<Var> Graph::operator()(const std::vector<Var>& inputs) {
 std::unique_ptr<graph::CompiledGraph> Graph::compile(const std::vector<Var>& inputs) {
   graph::Tracer tracer;
   tracer.set_micro_batches(config_.gradient_accumulation_steps());
+  tracer.set_fusion(config_.fusion());
   for (const auto& [name, module] : modules_) {
     for (const auto& [pname, p] : module->named_parameters()) tracer.add_parameter(p, name + "." + pname);
   }

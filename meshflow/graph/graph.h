@@ -46,9 +46,13 @@ class GraphConfig {
   // gradients once on their mean; with ops on several placements, a pipeline (compile.h).
   void set_gradient_accumulation_steps(int steps);
   int gradient_accumulation_steps() const { return steps_; }
+  // Whether compiling fuses chains of elementwise ops (graph/fusion.h); on by default.
+  void enable_fusion(bool on) { fusion_ = on; }
+  bool fusion() const { return fusion_; }
 
  private:
   int steps_ = 1;
+  bool fusion_ = true;
 };
 
 class Graph {

@@ -96,6 +96,9 @@ struct LogicalGraph {
   // Pipeline stages named by the user, first to last (Graph.config.set_stage); placements
   // not named follow, in the order the traced forward pass meets them.
   std::vector<Placement> stage_order;
+  // Whether compiling fuses chains of elementwise ops (fusion.h); ops such passes made.
+  bool fuse = true;
+  std::vector<std::shared_ptr<const OpDef>> fused_ops;
 
   // One line per node, in order: "%7 = matmul(%3, %5)  (S(0)), (B) -> (S(0))  [2, 64] float32";
   // inputs with their layout, boxing nodes with their target (and, compiled, their steps
@@ -127,6 +130,8 @@ class Tracer : public OpTracer, public ConversionTracer {
   void set_micro_batches(int m);
   // Names the pipeline stages' order by their placements (first to last).
   void set_stage_order(std::vector<Placement> stages) { graph_.stage_order = std::move(stages); }
+  // Whether compiling fuses chains of elementwise ops (on by default).
+  void set_fusion(bool on) { graph_.fuse = on; }
   // A lazy global tensor with `example`'s metadata (one micro-batch of it) standing for
   // argument i of each run. Collective: an example that cannot be cut evenly on some rank
   // raises std::invalid_argument on every rank.

@@ -107,8 +107,7 @@ template <typename T>
 void fill_constant(const Tensor& out, T value) {
   T* o = out.data_as<T>();
   const int64_t n = out.numel();
-#pragma omp parallel for simd if (n > kernel::kParallelGrain)
-  for (int64_t i = 0; i < n; ++i) o[i] = value;
+  kernel::simd_for(n, [&](int64_t i) { o[i] = value; });
 }
 
 // Fills `out`, the part `box` of a logical tensor of shape `logical`, with value_at(i), i the

@@ -150,8 +150,7 @@ T power(T base, T exp) {
 // out[i] = f(in[i]): the loop of every op without broadcasting.
 template <typename TI, typename TO, typename F>
 void map(const TI* in, TO* out, int64_t n, F f) {
-#pragma omp parallel for simd if (n > kParallelGrain)
-  for (int64_t i = 0; i < n; ++i) out[i] = f(in[i]);
+  kernel::simd_for(n, [&](int64_t i) { out[i] = f(in[i]); });
 }
 
 // Attribute "value" in dtype T; an int attribute stays exact for integers beyond 2^53.
@@ -178,6 +177,7 @@ template <typename F>
 OpDef binary(const std::string& name, RulesOf rules, F f) {
   OpDef op;
   op.name = name;
+  op.elementwise = true;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 2);
     kernel::expect_same_dtype(name, in[0], in[1]);
@@ -224,6 +224,7 @@ template <Integers kIntegers, typename F>
 OpDef unary(const std::string& name, Rules rules, F f) {
   OpDef op;
   op.name = name;
+  op.elementwise = true;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 1);
     DType out = in[0].dtype;
@@ -255,6 +256,7 @@ template <typename F>
 OpDef with_scalar(const std::string& name, RulesOf rules, F f) {
   OpDef op;
   op.name = name;
+  op.elementwise = true;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 1);
     attrs.get_float("value");
@@ -306,6 +308,7 @@ OpDef cast() {
   const std::string name = "cast";
   OpDef op;
   op.name = name;
+  op.elementwise = true;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 1);
     return std::vector<TensorMeta>{{in[0].shape, attrs.get_dtype("dtype")}};
@@ -355,6 +358,7 @@ OpDef where() {
   const std::string name = "where";
   OpDef op;
   op.name = name;
+  op.elementwise = true;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 3);
     kernel::expect_same_dtype(name, in[1], in[2]);
@@ -380,11 +384,10 @@ OpDef where() {
         T* po = out.data_as<T>();
         const int64_t n = out.numel();
         // Both values are loaded unconditionally, so the selection compiles to a blend.
-#pragma omp parallel for simd if (n > kParallelGrain)
-        for (int64_t i = 0; i < n; ++i) {
+        kernel::simd_for(n, [&](int64_t i) {
           const T x = pa[i], y = pb[i];
           po[i] = pc[i] != TC{0} ? x : y;
-        }
+        });
       });
     });
     return std::vector<Tensor>{out};

@@ -16,6 +16,32 @@ namespace mf::kernel {
 // Elements below which a loop stays on one thread (thread start-up would dominate).
 constexpr int64_t kParallelGrain = 1 << 15;
 
+// body(i) for i in [0, n) as one vectorized loop, on the OpenMP team when n is large. A
+// small loop opens no parallel region at all: opening one costs about a microsecond even
+// for a team of one, which graph mode's fused chains (graph/fusion.h) would pay per op and
+// block. (An `if` clause on `parallel for simd` would also turn off the vectorization.)
+template <typename F>
+inline void simd_for(int64_t n, F body) {
+  if (n > kParallelGrain) {
+#pragma omp parallel for simd
+    for (int64_t i = 0; i < n; ++i) body(i);
+  } else {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) body(i);
+  }
+}
+
+// body(i) for i in [0, n), on the OpenMP team when `parallel` (no region opened otherwise).
+template <typename F>
+inline void team_for(int64_t n, bool parallel, F body) {
+  if (parallel) {
+#pragma omp parallel for
+    for (int64_t i = 0; i < n; ++i) body(i);
+  } else {
+    for (int64_t i = 0; i < n; ++i) body(i);
+  }
+}
+
 // The dim index for `dim` (negative counts from the end); throws "[op] dim ... out of range".
 int64_t normalize_dim(const std::string& op, int64_t dim, int64_t ndim);
 void expect_inputs(const std::string& op, const std::vector<TensorMeta>& inputs, size_t n);
@@ -38,8 +64,7 @@ void broadcast_binary(const TA* a, const Shape& a_shape, const TB* b, const Shap
   const int64_t n = numel(out_shape);
   if (n == 0) return;
   if (a_shape == out_shape && b_shape == out_shape) {
-#pragma omp parallel for simd if (n > kParallelGrain)
-    for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+    simd_for(n, [&](int64_t i) { out[i] = f(a[i], b[i]); });
     return;
   }
   const size_t nd = out_shape.size();
@@ -47,8 +72,7 @@ void broadcast_binary(const TA* a, const Shape& a_shape, const TB* b, const Shap
   const int64_t inner = nd ? out_shape[nd - 1] : 1;
   const int64_t ia = nd ? sa[nd - 1] : 0, ib = nd ? sb[nd - 1] : 0;
   const int64_t rows = n / inner;
-#pragma omp parallel for if (n > kParallelGrain)
-  for (int64_t r = 0; r < rows; ++r) {
+  team_for(rows, n > kParallelGrain, [&](int64_t r) {
     int64_t rest = r, oa = 0, ob = 0;
     for (int64_t d = static_cast<int64_t>(nd) - 2; d >= 0; --d) {
       const int64_t i = rest % out_shape[d];
@@ -59,8 +83,22 @@ void broadcast_binary(const TA* a, const Shape& a_shape, const TB* b, const Shap
     const TA* pa = a + oa;
     const TB* pb = b + ob;
     TO* po = out + r * inner;
-    for (int64_t j = 0; j < inner; ++j) po[j] = f(pa[j * ia], pb[j * ib]);
-  }
+    // The common strides get loops the compiler vectorizes (a bias row, a per-row scale).
+    if (ia == 1 && ib == 1) {
+#pragma omp simd
+      for (int64_t j = 0; j < inner; ++j) po[j] = f(pa[j], pb[j]);
+    } else if (ia == 1 && ib == 0) {
+      const TB y = *pb;
+#pragma omp simd
+      for (int64_t j = 0; j < inner; ++j) po[j] = f(pa[j], y);
+    } else if (ia == 0 && ib == 1) {
+      const TA x = *pa;
+#pragma omp simd
+      for (int64_t j = 0; j < inner; ++j) po[j] = f(x, pb[j]);
+    } else {
+      for (int64_t j = 0; j < inner; ++j) po[j] = f(pa[j * ia], pb[j * ib]);
+    }
+  });
 }
 
 }  // namespace mf::kernel

@@ -607,8 +607,7 @@ std::vector<Tensor> gelu_backward_kernel(const std::vector<Tensor>& in, const Ke
       const T* x = in[0].data_as<T>();
       const T* dy = in[1].data_as<T>();
       T* dx = out.data_as<T>();
-#pragma omp parallel for simd if (n > kernel::kParallelGrain)
-      for (int64_t i = 0; i < n; ++i) dx[i] = dy[i] * fast_math::gelu_grad(x[i]);
+      kernel::simd_for(n, [&](int64_t i) { dx[i] = dy[i] * fast_math::gelu_grad(x[i]); });
     }
   });
   return {out};
@@ -971,7 +970,9 @@ void register_nn_ops(OpRegistry& r) {
   r.add(with_grad(make_op(kLayerNorm, layer_norm_infer, layer_norm_signatures, layer_norm_kernel), layer_norm_grad));
   r.add(make_op(kLayerNormBackward, layer_norm_backward_infer, layer_norm_backward_signatures,
                 layer_norm_backward_kernel));
-  r.add(make_op(kGeluBackward, gelu_backward_infer, gelu_backward_signatures, gelu_backward_kernel));
+  OpDef gelu_backward = make_op(kGeluBackward, gelu_backward_infer, gelu_backward_signatures, gelu_backward_kernel);
+  gelu_backward.elementwise = true;
+  r.add(std::move(gelu_backward));
   r.add(with_grad(make_op(kEmbedding, embedding_infer, embedding_signatures, embedding_kernel, kChecksData),
                   embedding_grad));
   r.add(make_op(kEmbeddingBackward, embedding_backward_infer, embedding_backward_signatures, embedding_backward_kernel,

@@ -96,6 +96,11 @@ struct OpDef {
   // local shape (a reshape): graph mode then gives the output no register and no task, and
   // its consumers read the input's register in that shape.
   bool output_views_input = false;
+  // Whether output element i depends only on element i of each input (with broadcasting):
+  // every output has the inputs' broadcast shape, and the kernel takes its output shape from
+  // its local inputs or ctx.output_boxes, never from where its part lies. Graph mode then
+  // runs chains of such ops as one task, block of rows by block of rows (graph/fusion.h).
+  bool elementwise = false;
   // Whether the op takes bfloat16 inputs (moves them, or computes with float32 accumulation
   // inside). Registering an op without it makes its infer refuse them, naming the op.
   bool bfloat16 = false;

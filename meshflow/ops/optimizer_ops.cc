@@ -90,8 +90,7 @@ void adamw(const T* param, const T* grad, const T* exp_avg, const T* exp_avg_sq,
   const T step_size = static_cast<T>(h.lr / (1 - std::pow(h.beta1, static_cast<double>(h.step))));
   const T correction2_sqrt = static_cast<T>(std::sqrt(1 - std::pow(h.beta2, static_cast<double>(h.step))));
   const bool small_weight = weight < static_cast<T>(0.5);
-#pragma omp parallel for simd if (n > kernel::kParallelGrain)
-  for (int64_t i = 0; i < n; ++i) {
+  kernel::simd_for(n, [&](int64_t i) {
     const T g = grad[i], m0 = exp_avg[i];
     const T m = small_weight ? m0 + weight * (g - m0) : g - (g - m0) * (1 - weight);
     const T v = exp_avg_sq[i] * beta2 + one_minus_beta2 * (g * g);
@@ -99,7 +98,7 @@ void adamw(const T* param, const T* grad, const T* exp_avg, const T* exp_avg_sq,
     param_out[i] = param[i] * decay - step_size * (m / denom);
     exp_avg_out[i] = m;
     exp_avg_sq_out[i] = v;
-  }
+  });
 }
 
 OpDef adamw_op() {
@@ -154,8 +153,7 @@ void sgd(const T* param, const T* grad, const T* buf, T* param_out, T* buf_out, 
   const T lr = static_cast<T>(h.lr), momentum = static_cast<T>(h.momentum);
   const T weight_decay = static_cast<T>(h.weight_decay), keep = static_cast<T>(1 - h.dampening);
   const bool decay = h.weight_decay != 0, nesterov = h.nesterov;
-#pragma omp parallel for simd if (n > kernel::kParallelGrain)
-  for (int64_t i = 0; i < n; ++i) {
+  kernel::simd_for(n, [&](int64_t i) {
     T d = decay ? grad[i] + weight_decay * param[i] : grad[i];
     if (buf_out) {
       const T b = buf ? buf[i] * momentum + keep * d : d;
@@ -163,7 +161,7 @@ void sgd(const T* param, const T* grad, const T* buf, T* param_out, T* buf_out, 
       d = nesterov ? d + momentum * b : b;
     }
     param_out[i] = param[i] - lr * d;
-  }
+  });
 }
 
 OpDef sgd_op() {

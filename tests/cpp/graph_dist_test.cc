@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "op_check.h"
 #include "meshflow/graph/compile.h"
@@ -156,6 +157,50 @@ TEST(GraphDist, CppGraphAccumulatesMicroBatchesAsTheWholeBatch) {
       EXPECT_TRUE(test::close(gather_full(got[0].global()), gather_full(loss.global()), 1e-5)) << p.str();
     }
     expect_same_parameters(*eager_model, *graph_model, 1e-4, p.str());
+  }
+}
+
+// A chain of elementwise ops with a broadcast bias, a residual, and an intermediate the
+// step also returns (so it is stored although the chain reads it too).
+class ChainStep : public nn::Graph {
+ public:
+  explicit ChainStep(bool fuse) { config().enable_fusion(fuse); }
+  std::vector<Var> build(const std::vector<Var>& in) override {
+    const Var h = fn::gelu(fn::add(in[0], in[1]));
+    return {fn::add_scalar(fn::mul(fn::mul_scalar(h, 2.0), in[0]), -1.0), h};
+  }
+};
+
+TEST(GraphDist, CppFusedChainsEqualTheUnfusedOpsBitwise) {
+  std::vector<Placement> meshes = test::op_meshes();
+  meshes.insert(meshes.begin(), test::first_ranks({1}));
+  for (const Placement& p : meshes) {
+    // 4099 rows (uneven over the ranks, several blocks of rows and a shorter last one).
+    Tensor x = Tensor::empty({4099, 64}, DType::kFloat32), b = Tensor::empty({64}, DType::kFloat32);
+    for (int64_t i = 0; i < x.numel(); ++i) x.data_as<float>()[i] = static_cast<float>(std::sin(0.37 * i));
+    for (int64_t i = 0; i < b.numel(); ++i) b.data_as<float>()[i] = static_cast<float>(std::cos(1.3 * i));
+    for (int axis = 0; axis < 2; ++axis) {  // rows split, then columns (the bias split alike)
+      NdSbp xs(p.ndim(), Sbp::broadcast()), bs(p.ndim(), Sbp::broadcast());
+      xs[0] = Sbp::split(axis);
+      if (axis == 1) bs[0] = Sbp::split(0);
+      const Var gx(global_from_full(x, p, xs)), gb(global_from_full(b, p, bs));
+      const std::string where = p.str() + " x " + xs[0].str();
+      ChainStep fused(true), unfused(false);
+      const std::vector<Var> a = fused({gx, gb}), e = unfused({gx, gb});
+      ASSERT_EQ(a.size(), 2u);
+      for (size_t k = 0; k < a.size(); ++k) {
+        EXPECT_EQ(a[k].global().layout(), e[k].global().layout()) << where;
+        const Tensor got = gather_full(a[k].global()), want = gather_full(e[k].global());
+        EXPECT_EQ(std::memcmp(got.data(), want.data(), want.nbytes()), 0) << where << " output " << k;
+      }
+      EXPECT_EQ(unfused.compile_stats().fused_chains, 0) << where;
+      if (p.parallel_id(comm::world_rank()) < 0) continue;  // fusion is of this rank's tasks
+      EXPECT_EQ(fused.compile_stats().fused_chains, 1) << where << "\n" << fused.str();
+      EXPECT_EQ(fused.compile_stats().fused_ops, 5) << where;
+      EXPECT_LT(fused.compile_stats().tasks, unfused.compile_stats().tasks) << where;
+      EXPECT_GT(fused.memory_plan().unstored_bytes, 0) << where;
+      EXPECT_NE(fused.str().find("fused(add, gelu, mul_scalar, mul, add_scalar)"), std::string::npos) << fused.str();
+    }
   }
 }
 

@@ -45,6 +45,16 @@ class GraphConfig:
     def __init__(self):
         self.gradient_accumulation_steps = 1
         self.stages = {}  # module -> stage id
+        self.fusion = True
+
+    def enable_fusion(self, on=True):
+        """Whether compiling fuses chains of elementwise ops (a bias add and its gelu, a
+        residual add) into one kernel that runs them block of rows by block of rows: the
+        intermediate results stay in cache, and those only the chain reads take no memory.
+        On by default; the results are bitwise the same either way."""
+        if not isinstance(on, bool):
+            raise ValueError(f"enable_fusion takes a bool, got {on!r}")
+        self.fusion = on
 
     def set_gradient_accumulation_steps(self, steps):
         """Splits each call's batch into `steps` micro-batches: dim 0 of every argument is cut
@@ -108,7 +118,8 @@ class Graph:
     def __call__(self, *args):
         # mf.autocast around the call changes what build traces: a plan per setting.
         key = (self._key(args), self.config.gradient_accumulation_steps,
-               tuple(sorted((s, id(m)) for m, s in self.config.stages.items())), _C.autocast_dtype())
+               tuple(sorted((s, id(m)) for m, s in self.config.stages.items())), _C.autocast_dtype(),
+               self.config.fusion)
         if key not in self._compiled:
             self._compiled[key] = self._compile(args)
         compiled, kind = self._compiled[key]
@@ -120,6 +131,7 @@ class Graph:
         tracer = _C.GraphTracer()
         tracer.set_micro_batches(self.config.gradient_accumulation_steps)
         tracer.set_stage_order(self.config._stage_order())
+        tracer.set_fusion(self.config.fusion)
         for name, module in self._modules():
             for pname, p in module.named_parameters():
                 tracer.add_parameter(p._impl, f"{name}.{pname}")

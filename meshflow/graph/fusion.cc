@@ -1,0 +1,316 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/graph/fusion.h"
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "meshflow/core/allocator.h"
+#include "meshflow/ops/op.h"
+
+namespace mf::graph {
+namespace {
+
+// Elements in one op's result for a block: a chain's blocks stay in the core's L2 cache
+// while the kernel calls are still long enough to amortize their set-up.
+constexpr int64_t kBlockElements = int64_t{1} << 16;
+
+Shape leading(const Shape& s) { return s.empty() ? Shape{} : Shape(s.begin(), s.end() - 1); }
+
+// `rows` rows of a tensor of local shape s, in s's rank: [1, .., 1, rows, s.back()].
+Shape block_shape(const Shape& s, int64_t rows) {
+  Shape b(s.size(), 1);
+  b[b.size() - 2] = rows;
+  b.back() = s.back();
+  return b;
+}
+
+// Where an op of a chain reads input j.
+struct Source {
+  int member = -1;  // -1: the fused node's input `index`; else that member's output `index`
+  int index = 0;
+  bool rows = true;  // a block of rows of it, or all of it (broadcast to every block)
+};
+
+struct Member {
+  const OpDef* op = nullptr;
+  std::vector<Source> inputs;
+  std::vector<int> stored_as;  // per output: the fused node's output index, or -1 (block buffers only)
+  KernelCall calls[2];         // on a full block, and on the last, shorter one
+};
+
+// Rows in a block of a chain whose results have local shape s.
+int64_t block_rows_of(const Shape& s) {
+  return std::max<int64_t>(1, std::min(numel(leading(s)), kBlockElements / std::max<int64_t>(1, s.back())));
+}
+
+// A fused chain's kernel.
+class Chain {
+ public:
+  Chain(std::vector<Member> members, const Shape& shape, std::vector<TensorMeta> outputs)
+      : members_(std::move(members)),
+        outputs_(std::move(outputs)),
+        rows_(numel(leading(shape))),
+        block_rows_(block_rows_of(shape)) {}
+
+  std::vector<Tensor> run(const std::vector<Tensor>& in) const {
+    std::vector<Tensor> outs;
+    for (const TensorMeta& m : outputs_) outs.push_back(Tensor::empty(m.shape, m.dtype));
+    const int64_t blocks = (rows_ + block_rows_ - 1) / block_rows_;
+    std::exception_ptr error;
+#pragma omp parallel if (blocks > 1)
+    {
+      // This thread's buffers for the results no register stores, and each member's
+      // results on the block at hand.
+      std::vector<std::vector<Tensor>> buffers(members_.size()), results(members_.size());
+      for (size_t i = 0; i < members_.size(); ++i) {
+        for (size_t k = 0; k < members_[i].stored_as.size(); ++k) {
+          const TensorMeta& meta = members_[i].calls[0].outputs[k];
+          buffers[i].push_back(members_[i].stored_as[k] < 0 ? Tensor::empty(meta.shape, meta.dtype) : Tensor());
+        }
+      }
+#pragma omp for schedule(static)
+      for (int64_t b = 0; b < blocks; ++b) {
+        try {
+          run_block(b, in, outs, buffers, results);
+        } catch (...) {
+#pragma omp critical(mf_fusion_error)
+          if (!error) error = std::current_exception();
+        }
+      }
+    }
+    if (error) std::rethrow_exception(error);
+    return outs;
+  }
+
+ private:
+  void run_block(int64_t b, const std::vector<Tensor>& in, const std::vector<Tensor>& outs,
+                 const std::vector<std::vector<Tensor>>& buffers, std::vector<std::vector<Tensor>>& results) const {
+    const int64_t first = b * block_rows_;
+    const bool short_block = rows_ - first < block_rows_;
+    for (size_t i = 0; i < members_.size(); ++i) {
+      const Member& m = members_[i];
+      const KernelCall& call = m.calls[short_block];
+      std::vector<Tensor> args;
+      for (size_t j = 0; j < m.inputs.size(); ++j) {
+        const Source& s = m.inputs[j];
+        if (s.member >= 0) {
+          args.push_back(results[s.member][s.index]);
+        } else if (s.rows) {
+          args.push_back(in[s.index].view(first * in[s.index].shape().back(), call.inputs[j].shape));
+        } else {
+          args.push_back(in[s.index]);
+        }
+      }
+      // Results go straight where they belong: the fused output's rows, or the buffer.
+      std::vector<Tensor>& dest = results[i];
+      dest.clear();
+      std::vector<PlannedAllocations::Slot> slots;
+      for (size_t k = 0; k < m.stored_as.size(); ++k) {
+        const Shape& shape = call.outputs[k].shape;
+        dest.push_back(m.stored_as[k] >= 0 ? outs[m.stored_as[k]].view(first * shape.back(), shape)
+                                           : buffers[i][k].view(0, shape));
+        slots.push_back({dest.back().data(), dest.back().nbytes()});
+      }
+      std::vector<Tensor> got;
+      {
+        PlannedAllocations planned(std::move(slots));
+        got = m.op->kernel(args, call.context());
+      }
+      for (size_t k = 0; k < dest.size(); ++k) {
+        if (got[k].data() != dest[k].data()) std::memcpy(dest[k].data(), got[k].data(), dest[k].nbytes());
+      }
+    }
+  }
+
+  std::vector<Member> members_;
+  std::vector<TensorMeta> outputs_;
+  int64_t rows_;  // of every member's results (all of one local shape)
+  int64_t block_rows_;
+};
+
+// What the pass knows of an op node it may fuse, on this rank.
+struct Candidate {
+  bool ok = false;
+  Shape shape;                // local shape of every output
+  std::vector<Shape> inputs;  // local shapes
+  std::vector<bool> rows;     // input j read by rows (else whole)
+};
+
+Candidate candidate(const LogicalGraph& g, const Node& node, int rank) {
+  Candidate c;
+  if (node.kind != NodeKind::kOp || !node.op->elementwise || node.op->draws_random || node.op->kernel_checks_data ||
+      node.run_time_attrs) {
+    return c;
+  }
+  const Placement& placement = g.values[node.outputs[0]].layout.placement;
+  const int pid = placement.parallel_id(rank);
+  if (pid < 0) return c;
+  const Shape coord = placement.coordinate(pid);
+  auto local = [&](int v, const NdSbp& nd_sbp) {
+    return local_box(g.values[v].shape, placement.hierarchy(), nd_sbp, coord).extent;
+  };
+  c.shape = local(node.outputs[0], node.signature.outputs[0]);
+  if (c.shape.size() < 2 || numel(c.shape) == 0) return c;
+  for (size_t k = 0; k < node.outputs.size(); ++k) {
+    if (local(node.outputs[k], node.signature.outputs[k]) != c.shape) return c;
+  }
+  for (size_t j = 0; j < node.inputs.size(); ++j) {
+    const Shape x = local(node.inputs[j], node.signature.inputs[j]);
+    const bool rows = x.size() == c.shape.size() && leading(x) == leading(c.shape);
+    if (!rows && (x.size() > c.shape.size() || numel(leading(x)) != 1)) return c;
+    c.inputs.push_back(x);
+    c.rows.push_back(rows);
+  }
+  c.ok = true;
+  return c;
+}
+
+KernelCall block_call(const LogicalGraph& g, const Node& node, const Candidate& c, int64_t rows) {
+  KernelCall call;
+  call.attrs = node.attrs;
+  for (size_t j = 0; j < node.inputs.size(); ++j) {
+    const Shape shape = c.rows[j] ? block_shape(c.inputs[j], rows) : c.inputs[j];
+    call.inputs.push_back({shape, g.values[node.inputs[j]].dtype});
+    call.input_boxes.push_back(Box::whole(shape));
+  }
+  for (int v : node.outputs) {
+    const Shape shape = block_shape(c.shape, rows);
+    call.outputs.push_back({shape, g.values[v].dtype});
+    call.output_boxes.push_back(Box::whole(shape));
+  }
+  return call;
+}
+
+}  // namespace
+
+FusionStats fuse_elementwise(LogicalGraph& g, const std::vector<int>& node_class, const std::vector<bool>& keep,
+                             int rank) {
+  FusionStats stats;
+  const size_t count = g.nodes.size();
+  std::vector<Candidate> cands(count);
+  for (size_t n = 0; n < count; ++n) cands[n] = candidate(g, g.nodes[n], rank);
+  std::vector<std::vector<int>> readers(g.values.size());
+  for (size_t n = 0; n < count; ++n) {
+    for (int v : g.nodes[n].inputs) readers[v].push_back(static_cast<int>(n));
+  }
+
+  // Chains, in program order: a node joins the chain of an input's producer when it may.
+  std::vector<int> chain_of(count, -1);
+  std::vector<std::vector<int>> chains;
+  for (size_t n = 0; n < count; ++n) {
+    if (!cands[n].ok) continue;
+    const Node& node = g.nodes[n];
+    int joined = -1;
+    for (size_t j = 0; j < node.inputs.size() && joined < 0; ++j) {
+      const int u = g.values[node.inputs[j]].producer;
+      if (chain_of[u] < 0 || cands[u].shape != cands[n].shape) continue;
+      const int c = chain_of[u];
+      const int first = chains[c].front();
+      if (node_class[first] != node_class[n]) continue;
+      bool ordered = true;
+      for (int v : node.inputs) {
+        const int p = g.values[v].producer;
+        ordered = ordered && (g.nodes[p].kind == NodeKind::kInput || chain_of[p] == c || p < first);
+      }
+      if (ordered) joined = c;
+    }
+    if (joined < 0) {
+      joined = static_cast<int>(chains.size());
+      chains.emplace_back();
+    }
+    chains[joined].push_back(static_cast<int>(n));
+    chain_of[n] = joined;
+  }
+
+  // Each chain of two or more ops becomes one node, in its first op's place.
+  auto fused_node = [&](const std::vector<int>& chain) {
+    std::vector<int> member_of(count, -1);
+    for (size_t i = 0; i < chain.size(); ++i) member_of[chain[i]] = static_cast<int>(i);
+    const Candidate& head = cands[chain.front()];
+    std::string name = "fused(";
+    Node fused(NodeKind::kOp, "", {}, {});
+    std::vector<Member> members;
+    std::vector<TensorMeta> outputs;
+    for (size_t i = 0; i < chain.size(); ++i) {
+      const Node& node = g.nodes[chain[i]];
+      const Candidate& c = cands[chain[i]];
+      name += (i ? ", " : "") + node.name;
+      Member m;
+      m.op = node.op;
+      for (size_t j = 0; j < node.inputs.size(); ++j) {
+        const int v = node.inputs[j];
+        const int from = member_of[g.values[v].producer];
+        if (from >= 0) {
+          m.inputs.push_back({from, g.values[v].index, true});
+          continue;
+        }
+        auto at = std::find(fused.inputs.begin(), fused.inputs.end(), v);
+        if (at == fused.inputs.end()) {
+          fused.inputs.push_back(v);
+          fused.signature.inputs.push_back(g.values[v].layout.nd_sbp);
+          at = fused.inputs.end() - 1;
+        }
+        m.inputs.push_back({-1, static_cast<int>(at - fused.inputs.begin()), c.rows[j]});
+      }
+      for (int v : node.outputs) {
+        bool stored = keep[v];
+        for (int r : readers[v]) stored = stored || member_of[r] < 0;
+        if (stored) {
+          m.stored_as.push_back(static_cast<int>(fused.outputs.size()));
+          fused.outputs.push_back(v);
+          fused.signature.outputs.push_back(g.values[v].layout.nd_sbp);
+          outputs.push_back({c.shape, g.values[v].dtype});
+        } else {
+          m.stored_as.push_back(-1);
+          stats.unstored_bytes += numel(c.shape) * static_cast<int64_t>(dtype_size(g.values[v].dtype));
+        }
+      }
+      members.push_back(std::move(m));
+    }
+    fused.name = name + ")";
+    const int64_t full = block_rows_of(head.shape), last = numel(leading(head.shape)) % full;
+    for (size_t i = 0; i < chain.size(); ++i) {
+      members[i].calls[0] = block_call(g, g.nodes[chain[i]], cands[chain[i]], full);
+      members[i].calls[1] = block_call(g, g.nodes[chain[i]], cands[chain[i]], last ? last : full);
+    }
+    auto kernel = std::make_shared<const Chain>(std::move(members), head.shape, std::move(outputs));
+    auto op = std::make_shared<OpDef>();
+    op->name = fused.name;
+    op->kernel = [kernel](const std::vector<Tensor>& in, const KernelContext&) { return kernel->run(in); };
+    fused.op = op.get();
+    g.fused_ops.push_back(std::move(op));
+    stats.chains += 1;
+    stats.fused_ops += static_cast<int>(chain.size());
+    return fused;
+  };
+
+  std::vector<Node> nodes;
+  nodes.reserve(count);
+  for (size_t n = 0; n < count; ++n) {
+    const int c = chain_of[n];
+    if (c < 0 || chains[c].size() < 2) {
+      nodes.push_back(std::move(g.nodes[n]));
+    } else if (chains[c].front() == static_cast<int>(n)) {
+      Node fused = fused_node(chains[c]);
+      for (int member : chains[c]) {
+        for (int v : g.nodes[member].outputs)
+          g.values[v] = {g.values[v].shape, g.values[v].dtype, g.values[v].layout, static_cast<int>(nodes.size()), -1};
+      }
+      nodes.push_back(std::move(fused));
+    }
+  }
+  g.nodes = std::move(nodes);
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    for (size_t k = 0; k < g.nodes[n].outputs.size(); ++k) {
+      g.values[g.nodes[n].outputs[k]].producer = static_cast<int>(n);
+      g.values[g.nodes[n].outputs[k]].index = static_cast<int>(k);
+    }
+  }
+  return stats;
+}
+
+}  // namespace mf::graph
