@@ -350,6 +350,7 @@ PYBIND11_MODULE(_C, m) {
         d["persistent_bytes"] = r.persistent_bytes;
         d["buffer_bytes"] = r.buffer_bytes;
         d["unstored_bytes"] = r.unstored_bytes;
+        d["folded_bytes"] = r.folded_bytes;
         d["registers"] = r.registers;
         return d;
       })
@@ -361,6 +362,7 @@ PYBIND11_MODULE(_C, m) {
         d["boxing_nodes"] = s.boxing_nodes;
         d["fused_chains"] = s.fused_chains;
         d["fused_ops"] = s.fused_ops;
+        d["folded_ops"] = s.folded_ops;
         d["tasks"] = s.tasks;
         d["eager_boxing_bytes"] = s.eager_boxing_bytes;
         d["graph_boxing_bytes"] = s.graph_boxing_bytes;

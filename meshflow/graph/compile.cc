@@ -584,13 +584,28 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     }
   };
   assign_phases();
+  // Constants: what an op computes from nothing but other constants, drawing nothing random
+  // and reading no attribute anew, is the same in every run: folded below (pass 4), it
+  // runs once, while compiling.
+  std::vector<bool> constant(p.values.size(), false);
+  for (const Node& node : p.nodes) {
+    bool c = node.kind == NodeKind::kOp
+                 ? !node.op->draws_random && !node.op->kernel_checks_data && !node.run_time_attrs
+                 : node.kind == NodeKind::kBoxing && node.plan->steps.empty();
+    for (int v : node.inputs) c = c && constant[v];
+    for (int v : node.outputs) constant[v] = c;
+  }
   if (g.fuse) {
     // 3b. Fusion (fusion.h), within a phase; then the phases of the fused graph.
     std::vector<bool> keep(p.values.size(), false);
     for (int v : p.outputs) keep[v] = true;
     for (const auto& [var, v] : p.writes) keep[v] = true;
+    // Constant ops fuse only among themselves: their chains are folded too.
     std::vector<int> node_class;
-    for (const Phase ph : node_phase) node_class.push_back(static_cast<int>(ph));
+    for (size_t n = 0; n < p.nodes.size(); ++n) {
+      const bool folds = !p.nodes[n].outputs.empty() && constant[p.nodes[n].outputs[0]];
+      node_class.push_back(folds ? -1 : static_cast<int>(node_phase[n]));
+    }
     const FusionStats fused = fuse_elementwise(p, node_class, keep, me);
     stats_.fused_chains = fused.chains;
     stats_.fused_ops = fused.fused_ops;
@@ -710,6 +725,20 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
         call->output_boxes.push_back(local_box(v.shape, placement.hierarchy(), node.signature.outputs[k], coord));
       }
       task.call = std::move(call);
+      bool fold = true;
+      for (int v : node.outputs) fold = fold && constant[v] && !persistent[v] && !accumulated[v];
+      if (fold) {
+        std::vector<Tensor> in;
+        for (const Impl::Ref& r : task.inputs) in.push_back(m.input_of(r, 0));
+        const std::vector<Tensor> outs = node.op->kernel(in, task.call->context());
+        for (size_t k = 0; k < outs.size(); ++k) {
+          m.fixed.push_back(outs[k]);
+          m.refs[node.outputs[k]] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1};
+          memory_.folded_bytes += static_cast<int64_t>(outs[k].nbytes());
+        }
+        stats_.folded_ops += 1;
+        continue;
+      }
     }
     if (m.pipelined && task.phase == Phase::kMicro && node.kind == NodeKind::kBoxing &&
         boxing::transfers_only(*node.plan)) {
@@ -1014,7 +1043,8 @@ std::string CompiledGraph::str() const {
   std::ostringstream s;
   s << "graph: " << stats_.traced_nodes << " traced nodes -> " << stats_.graph_nodes << " nodes (" << stats_.boxing_nodes
     << " boxing that move data), " << stats_.tasks << " tasks on rank " << comm::world_rank() << " ("
-    << stats_.fused_ops << " ops fused into " << stats_.fused_chains << " chains); boxing "
+    << stats_.fused_ops << " ops fused into " << stats_.fused_chains << " chains, " << stats_.folded_ops
+    << " folded); boxing "
     << stats_.graph_boxing_bytes << " bytes (eager's choices: " << stats_.eager_boxing_bytes << "); arena "
     << memory_.arena_bytes << " bytes (no reuse " << memory_.no_reuse_bytes << ", max live " << memory_.max_live_bytes
     << ")\n";

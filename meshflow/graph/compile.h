@@ -21,7 +21,10 @@
 //    by block of rows; results only their chain reads get no register.
 // 4. The rank's task graph: one compute task per op node this rank takes part in, one
 //    communication task per boxing node (every rank runs every conversion, as in eager);
-//    each task output is a register.
+//    each task output is a register. Constant folding: an op node that computes from
+//    nothing but other folded results (arange, full, and ops on them), draws nothing
+//    random and reads no attribute anew runs once, while compiling; its results are fixed
+//    tensors of the plan, with no task.
 // 5. The memory plan: every register that does not outlive a run gets an offset in one
 //    arena per rank. Two registers share memory only when the graph orders them (every
 //    reader of one finishes before the writer of the other starts), so any order the actors
@@ -62,6 +65,7 @@ struct MemoryReport {
   int64_t persistent_bytes = 0;  // registers that outlive a run (outputs, new variable values)
   int64_t buffer_bytes = 0;  // a pipeline's micro-batch registers, every slot (outside the arena)
   int64_t unstored_bytes = 0;  // results that fusion keeps out of registers (fusion.h)
+  int64_t folded_bytes = 0;    // constants computed while compiling, kept for every run
   int registers = 0;
 };
 
@@ -71,6 +75,7 @@ struct CompileStats {
   int boxing_nodes = 0;
   int fused_chains = 0;    // fused nodes (fusion.h), and the op nodes they replaced
   int fused_ops = 0;
+  int folded_ops = 0;      // op nodes computed while compiling (constant folding), on this rank
   int tasks = 0;           // on this rank
   int64_t eager_boxing_bytes = 0;  // boxing bytes with eager's per-op choices
   int64_t graph_boxing_bytes = 0;  // with the whole-graph choice

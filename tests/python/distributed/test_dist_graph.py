@@ -214,6 +214,36 @@ def test_fusion_changes_no_bit(name, tensor_parallel, micro_batches, world):
     assert steps[1].compile_stats()["fused_chains"] == 0
 
 
+@pytest.mark.parametrize("name", ["1", "2", "4", "2x2"])
+def test_constants_are_folded_while_compiling(name, world):
+    """What a step computes from nothing but constants (arange, ones, and ops on them, a
+    fused chain among them) runs once while compiling, each rank its part; the results
+    equal eager's at every call."""
+    p = mesh(name, world)
+    split = [mf.sbp.split(0)] + [mf.sbp.broadcast] * (len(p.hierarchy) - 1)
+    rng = np.random.default_rng(5)
+
+    def f(x):
+        ramp = mf.arange(0.0, 10.0, 1.0, placement=p, sbp=split).reshape(10, 1)
+        scale = mf.ones(10, 3, placement=p, sbp=split) * 3.0 + 1.0
+        return x * scale + ramp, mf.randn(10, 3, placement=p, sbp=split) * 0.0 + x
+
+    class Eval(nn.Graph):
+        def build(self, x):
+            return f(x)
+
+    step = Eval()
+    for _ in range(2):
+        x = mf.tensor(rng.standard_normal((10, 3)).astype(np.float32), placement=p, sbp=split)
+        for e, g in zip(f(x), step(x)):
+            np.testing.assert_array_equal(g.numpy(), e.numpy())
+    if mf.env.get_rank() in np.array(MESHES[name]).ravel():
+        # arange and its reshape's copy (the reshape itself is a view), ones and the fused
+        # (mul_scalar, add_scalar); not randn (random) nor what reads x.
+        assert step.compile_stats()["folded_ops"] == 3, str(step)
+        assert "fused(mul_scalar, add_scalar)" in str(step)
+
+
 def test_gradient_accumulation_refuses_a_batch_that_does_not_cut(world):
     p = mesh("2", world)
     step = Step(mlp(p, False), mf.optim.SGD(mlp(p, False).parameters(), lr=0.1))
