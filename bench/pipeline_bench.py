@@ -12,7 +12,11 @@ part of the call (from the first rank starting its micro-batches to the last one
 them), each stage's compute busy time inside it (its actors' spans), and the idle
 fraction 1 - busy / window, which is the bubble when the stages take equal time (the step
 returns the input's gradient, so that the first stage's backward is not one matmul
-shorter than the others'; the last stage still adds the loss). Also the
+shorter than the others'; the last stage still adds the loss). The default stages (2 x
+Linear(2048) on 64 rows, about 20 ms per micro-batch and stage) keep the last stage's loss
+and the transfers between stages small beside a stage's work; with Linear(1024) the loss
+makes the last stage about 3% slower, and the first stage's idle share grows by that
+difference on top of the bubble (no schedule can remove it). Also the
 peak slots each stage's registers held (p - s at most: the buffers that bound 1F1B), and
 the most micro-batch memory each stage held at once, in units of one micro-batch's.
 """
@@ -67,8 +71,8 @@ def gather(value, placement):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--micro-batches", default="4,8,16")
-    ap.add_argument("--rows", type=int, default=16, help="rows per micro-batch")
-    ap.add_argument("--width", type=int, default=512)
+    ap.add_argument("--rows", type=int, default=64, help="rows per micro-batch")
+    ap.add_argument("--width", type=int, default=2048)
     ap.add_argument("--layers", type=int, default=2, help="layers per stage")
     ap.add_argument("--steps", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=2)

@@ -69,7 +69,7 @@ void ActorSystem::try_act(int a) {
   }
   s.running = true;
   ++s.acted;
-  queues_[queue_of_[a]].ready.push({spec.deferrable, piece, a});  // launched by pump_all
+  queues_[queue_of_[a]].ready.push({spec.urgent ? 0 : spec.deferrable ? 2 : 1, piece, a});  // launched by pump_all
 }
 
 void ActorSystem::pump_all() {
@@ -78,7 +78,7 @@ void ActorSystem::pump_all() {
 
 void ActorSystem::pump(StreamQueue& q) {
   if (q.busy || q.ready.empty()) return;
-  const auto [deferrable, piece, a] = q.ready.top();
+  const auto [priority, piece, a] = q.ready.top();
   q.ready.pop();
   q.busy = true;
   q.stream->launch([this, a = a, piece = piece] {

@@ -18,8 +18,8 @@
 // topological order. An actor of an order group waits for its turn even when its inputs are there;
 // its inputs never depend on a later turn, so every turn comes.
 //
-// Each stream gets one act at a time from the system, the lowest piece first (deferrable
-// acts last), so a stream finishes what an earlier piece needs before it starts a later
+// Each stream gets one act at a time from the system, the lowest piece first (urgent acts
+// first, deferrable acts last), so a stream finishes what an earlier piece needs before it starts a later
 // one. Messages between actors are counter updates under one mutex per system; acts run
 // on the device's stream workers (or an actor's own stream), never under it.
 //
@@ -57,6 +57,10 @@ struct ActorSpec {
   // Acts only when nothing else of its stream is ready: work whose results nothing waits
   // for until later (a pipeline's weight gradients), left for the stream's idle moments.
   bool deferrable = false;
+  // Acts before anything else of its stream that is ready: work another pipeline stage
+  // waits for (what leads to a transfer to the next stage), so that a short act ending a
+  // micro-batch's forward pass is not queued behind a whole backward pass.
+  bool urgent = false;
 };
 
 class ActorSystem {
@@ -88,15 +92,15 @@ class ActorSystem {
     int order = -1;  // position in its order group
   };
 
-  // The acts that may run, per stream: one at a time is launched, deferrable ones last,
-  // else the lowest piece first, then the lowest actor (plan order). A stream thus
+  // The acts that may run, per stream: one at a time is launched, urgent ones first and
+  // deferrable ones last, else the lowest piece first, then the lowest actor (plan order). A stream thus
   // finishes what an earlier piece needs before it starts on a later one: a pipeline stage
   // hands each micro-batch on as soon as it can, instead of taking every micro-batch
   // through its first layer first.
   struct StreamQueue {
     device::Stream* stream;
-    // (deferrable, piece, actor): the smallest first.
-    using Ready = std::tuple<bool, int64_t, int>;
+    // (class: 0 urgent, 1 plain, 2 deferrable; piece; actor): the smallest first.
+    using Ready = std::tuple<int, int64_t, int>;
     std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready;  // GUARDED_BY(mu_)
     bool busy = false;  // GUARDED_BY(mu_): an act of it is launched and not completed
   };

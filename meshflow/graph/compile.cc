@@ -847,8 +847,18 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   // In a pipeline, what only feeds the gradients' accumulation (the weight gradients) can
   // wait: deferred, it fills the stage's idle moments instead of delaying the input
   // gradient the previous stage waits for (as zero-bubble schedules do, here by priority).
-  std::vector<bool> deferrable(T, false);
+  // What leads to a transfer to the next stage is urgent: it acts before anything else its
+  // stream has ready (the first stage's forward pass before its backward pass: one
+  // forward, one backward, each activation handed on as soon as it is made).
+  std::vector<bool> deferrable(T, false), urgent(T, false);
   if (m.pipelined) {
+    for (size_t t = T; t-- > 0;) {
+      const Impl::Task& task = m.tasks[t];
+      if (task.phase != Phase::kMicro || task.lane || p.nodes[task.node].kind == NodeKind::kBoxing) continue;
+      for (int r : task.outputs) {
+        for (int reader : readers[r]) urgent[t] = urgent[t] || m.tasks[reader].lane || urgent[reader];
+      }
+    }
     for (size_t t = T; t-- > 0;) {
       const Impl::Task& task = m.tasks[t];
       if (task.phase != Phase::kMicro || task.lane || p.nodes[task.node].kind == NodeKind::kBoxing) {
@@ -891,6 +901,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
         spec.own_stream = task.lane;
         if (task.lane || !comm_task) spec.order_group = -1;
         spec.deferrable = deferrable[t];
+        spec.urgent = urgent[t];
       }
       for (const Impl::Ref& r : task.inputs) {
         if (r.kind == Impl::Ref::kRegister && local[r.index] >= 0 &&
