@@ -16,12 +16,22 @@ namespace mf::kernel {
 // Elements below which a loop stays on one thread (thread start-up would dominate).
 constexpr int64_t kParallelGrain = 1 << 15;
 
+// The hot elementwise loops below are compiled for three x86-64 levels, one picked at load
+// time for the CPU at hand (GCC's function multiversioning): AVX-512 and AVX2 machines run
+// 16- and 8-wide loops while the library still runs on any x86-64. Floating-point
+// contraction is off in the build (CMakeLists.txt), so every version gives the same bits.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define MF_MULTIVERSIONED __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define MF_MULTIVERSIONED
+#endif
+
 // body(i) for i in [0, n) as one vectorized loop, on the OpenMP team when n is large. A
 // small loop opens no parallel region at all: opening one costs about a microsecond even
 // for a team of one, which graph mode's fused chains (graph/fusion.h) would pay per op and
 // block. (An `if` clause on `parallel for simd` would also turn off the vectorization.)
 template <typename F>
-inline void simd_for(int64_t n, F body) {
+MF_MULTIVERSIONED void simd_for(int64_t n, F body) {
   if (n > kParallelGrain) {
 #pragma omp parallel for simd
     for (int64_t i = 0; i < n; ++i) body(i);
@@ -33,7 +43,7 @@ inline void simd_for(int64_t n, F body) {
 
 // body(i) for i in [0, n), on the OpenMP team when `parallel` (no region opened otherwise).
 template <typename F>
-inline void team_for(int64_t n, bool parallel, F body) {
+MF_MULTIVERSIONED void team_for(int64_t n, bool parallel, F body) {
   if (parallel) {
 #pragma omp parallel for
     for (int64_t i = 0; i < n; ++i) body(i);
