@@ -20,7 +20,9 @@ constexpr int64_t kParallelGrain = 1 << 15;
 // time for the CPU at hand (GCC's function multiversioning): AVX-512 and AVX2 machines run
 // 16- and 8-wide loops while the library still runs on any x86-64. Floating-point
 // contraction is off in the build (CMakeLists.txt), so every version gives the same bits.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// Not under ThreadSanitizer: the loader runs the versions' resolvers before its runtime is
+// up, and the process crashes at start.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
 #define MF_MULTIVERSIONED __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define MF_MULTIVERSIONED
