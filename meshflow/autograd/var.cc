@@ -63,9 +63,7 @@ GlobalTensor zeros_global(const Shape& shape, DType dtype, const boxing::Layout&
 Tensor add_async(const Tensor& a, const Tensor& b) {
   return vm::launch("accumulate_grad", device::StreamKind::kCompute, {a, b}, {{a.shape(), a.dtype()}},
                     [](const std::vector<Tensor>& in) {
-                      Tensor sum = in[0].clone();
-                      reduce_into(sum, in[1], ReduceOp::kSum);
-                      return std::vector<Tensor>{sum};
+                      return std::vector<Tensor>{reduced(in[0], in[1], ReduceOp::kSum)};
                     })[0];
 }
 

@@ -5,10 +5,12 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <limits>
 #include <stdexcept>
 
 #include "meshflow/core/allocator.h"
+#include "meshflow/core/loops.h"
 
 namespace mf {
 namespace {
@@ -217,39 +219,64 @@ Tensor slice(const Tensor& src, const Box& box) {
   return out;
 }
 
-void reduce_into(const Tensor& acc, const Tensor& x, ReduceOp op) {
-  if (acc.shape() != x.shape() || acc.dtype() != x.dtype()) {
-    throw std::invalid_argument("reduce_into: shapes or dtypes differ: " + to_string(acc.shape()) + " vs " +
-                                to_string(x.shape()));
+namespace {
+
+void check_reducible(const Tensor& a, const Tensor& b) {
+  if (a.shape() != b.shape() || a.dtype() != b.dtype()) {
+    throw std::invalid_argument("reduce_into: shapes or dtypes differ: " + to_string(a.shape()) + " vs " +
+                                to_string(b.shape()));
   }
-  if (acc.dtype() == DType::kBFloat16) {  // in float32, rounded once
-    bfloat16* a = acc.data_as<bfloat16>();
-    const bfloat16* b = x.data_as<bfloat16>();
-    for (int64_t i = 0, n = acc.numel(); i < n; ++i) {
-      const float x_i = to_float(b[i]), a_i = to_float(a[i]);
-      const float r = op == ReduceOp::kSum ? a_i + x_i : op == ReduceOp::kMax ? (a_i < x_i ? x_i : a_i)
-                                                                              : (x_i < a_i ? x_i : a_i);
-      a[i] = to_bfloat16(r);
-    }
-    return;
-  }
-  visit_dtype(acc.dtype(), [&](auto v) {
-    using T = decltype(v);
-    T* a = acc.data_as<T>();
-    const T* b = x.data_as<T>();
-    const int64_t n = acc.numel();
+}
+
+// out[i] = op(a[i], b[i]) (out may be a), bfloat16 in float32 rounded once; by `loop`
+// (kernel::simd_for or simd_loop) with the op chosen outside it, so that it vectorizes.
+template <typename Loop>
+void reduce_elements(const Tensor& out, const Tensor& a, const Tensor& b, ReduceOp op, Loop loop) {
+  visit_storage(a.dtype(), [&](auto v) {
+    using S = decltype(v);
+    using T = std::conditional_t<std::is_same_v<S, bfloat16>, float, S>;
+    const S* pa = a.data_as<S>();
+    const S* pb = b.data_as<S>();
+    S* po = out.data_as<S>();
+    auto widen = [](S x) -> T {
+      if constexpr (std::is_same_v<S, bfloat16>) return to_float(x); else return x;
+    };
+    auto narrow = [](T x) -> S {
+      if constexpr (std::is_same_v<S, bfloat16>) return to_bfloat16(x); else return x;
+    };
+    const int64_t n = a.numel();
     switch (op) {
       case ReduceOp::kSum:
-        for (int64_t i = 0; i < n; ++i) a[i] += b[i];
+        loop(n, [&](int64_t i) { po[i] = narrow(widen(pa[i]) + widen(pb[i])); });
         break;
       case ReduceOp::kMax:
-        for (int64_t i = 0; i < n; ++i) a[i] = a[i] < b[i] ? b[i] : a[i];
+        loop(n, [&](int64_t i) {
+          const T x = widen(pa[i]), y = widen(pb[i]);
+          po[i] = narrow(x < y ? y : x);
+        });
         break;
       case ReduceOp::kMin:
-        for (int64_t i = 0; i < n; ++i) a[i] = b[i] < a[i] ? b[i] : a[i];
+        loop(n, [&](int64_t i) {
+          const T x = widen(pa[i]), y = widen(pb[i]);
+          po[i] = narrow(y < x ? y : x);
+        });
         break;
     }
   });
+}
+
+}  // namespace
+
+void reduce_into(const Tensor& acc, const Tensor& x, ReduceOp op) {
+  check_reducible(acc, x);
+  reduce_elements(acc, acc, x, op, [](int64_t n, auto body) { kernel::simd_loop(n, body); });
+}
+
+Tensor reduced(const Tensor& a, const Tensor& b, ReduceOp op) {
+  check_reducible(a, b);
+  Tensor out = Tensor::empty(a.shape(), a.dtype());
+  reduce_elements(out, a, b, op, [](int64_t n, auto body) { kernel::simd_for(n, body); });
+  return out;
 }
 
 bool equal(const Tensor& a, const Tensor& b) {

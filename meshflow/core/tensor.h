@@ -121,8 +121,12 @@ class Tensor {
 void copy_box(const Tensor& src, const Box& src_box, const Tensor& dst, const Shape& dst_start);
 // The region `box` of `src` as a tensor: a view when the region is contiguous, else a copy.
 Tensor slice(const Tensor& src, const Box& box);
-// acc = op(acc, x) elementwise; same shape and dtype.
+// acc = op(acc, x) elementwise; same shape and dtype. On the calling thread only (boxing
+// reduces on the comm thread); bfloat16 in float32, rounded once.
 void reduce_into(const Tensor& acc, const Tensor& x, ReduceOp op);
+// op(a, b) elementwise, in one pass, on the OpenMP team for large tensors (the compute
+// stream's sums of two gradients).
+Tensor reduced(const Tensor& a, const Tensor& b, ReduceOp op);
 bool equal(const Tensor& a, const Tensor& b);
 
 }  // namespace mf

@@ -9,50 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "meshflow/core/loops.h"
 #include "meshflow/ops/op.h"
 
 namespace mf::kernel {
-
-// Elements below which a loop stays on one thread (thread start-up would dominate).
-constexpr int64_t kParallelGrain = 1 << 15;
-
-// The hot elementwise loops below are compiled for three x86-64 levels, one picked at load
-// time for the CPU at hand (GCC's function multiversioning): AVX-512 and AVX2 machines run
-// 16- and 8-wide loops while the library still runs on any x86-64. Floating-point
-// contraction is off in the build (CMakeLists.txt), so every version gives the same bits.
-// Not under ThreadSanitizer: the loader runs the versions' resolvers before its runtime is
-// up, and the process crashes at start.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
-#define MF_MULTIVERSIONED __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define MF_MULTIVERSIONED
-#endif
-
-// body(i) for i in [0, n) as one vectorized loop, on the OpenMP team when n is large. A
-// small loop opens no parallel region at all: opening one costs about a microsecond even
-// for a team of one, which graph mode's fused chains (graph/fusion.h) would pay per op and
-// block. (An `if` clause on `parallel for simd` would also turn off the vectorization.)
-template <typename F>
-MF_MULTIVERSIONED void simd_for(int64_t n, F body) {
-  if (n > kParallelGrain) {
-#pragma omp parallel for simd
-    for (int64_t i = 0; i < n; ++i) body(i);
-  } else {
-#pragma omp simd
-    for (int64_t i = 0; i < n; ++i) body(i);
-  }
-}
-
-// body(i) for i in [0, n), on the OpenMP team when `parallel` (no region opened otherwise).
-template <typename F>
-MF_MULTIVERSIONED void team_for(int64_t n, bool parallel, F body) {
-  if (parallel) {
-#pragma omp parallel for
-    for (int64_t i = 0; i < n; ++i) body(i);
-  } else {
-    for (int64_t i = 0; i < n; ++i) body(i);
-  }
-}
 
 // The dim index for `dim` (negative counts from the end); throws "[op] dim ... out of range".
 int64_t normalize_dim(const std::string& op, int64_t dim, int64_t ndim);
