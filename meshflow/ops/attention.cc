@@ -87,18 +87,8 @@ std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs& at
   return {{out, in[0].dtype}, {lse, in[0].dtype}};
 }
 
-// Every input and output split alike on leading dim `dim`.
-std::vector<Signature> leading_splits(size_t leading, size_t inputs, size_t outputs) {
-  std::vector<Signature> sigs;
-  for (size_t dim = 0; dim < leading; ++dim) {
-    const Sbp s = Sbp::split(static_cast<int>(dim));
-    sigs.push_back({std::vector<Sbp>(inputs, s), std::vector<Sbp>(outputs, s)});
-  }
-  return sigs;
-}
-
 std::vector<Signature> signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
-  return leading_splits(in[0].shape.size() - 2, 3, 2);
+  return kernel::split_alike_signatures(in[0].shape.size() - 2, 3, 2);  // the leading dims
 }
 
 // The keys block [q0, q0 + rows) reads: all, or with a causal mask those up to its last query.
@@ -228,7 +218,7 @@ std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const 
 
 std::vector<Signature> backward_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
                                            const Attrs&) {
-  return leading_splits(in[0].shape.size() - 2, 7, 3);
+  return kernel::split_alike_signatures(in[0].shape.size() - 2, 7, 3);
 }
 
 std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {

@@ -69,4 +69,13 @@ Shape broadcast_strides(const Shape& shape, const Shape& out) {
   return strides;
 }
 
+std::vector<Signature> split_alike_signatures(size_t dims, size_t n_inputs, size_t n_outputs) {
+  std::vector<Signature> sigs;
+  for (size_t k = 0; k < dims; ++k) {
+    const Sbp s = Sbp::split(static_cast<int>(k));
+    sigs.push_back({std::vector<Sbp>(n_inputs, s), std::vector<Sbp>(n_outputs, s)});
+  }
+  return sigs;
+}
+
 }  // namespace mf::kernel

@@ -26,6 +26,10 @@ Shape broadcast_shapes(const std::string& op, const Shape& a, const Shape& b);
 std::vector<Signature> broadcast_split_signatures(const std::vector<TensorMeta>& inputs, const Shape& out,
                                                   size_t n_outputs = 1);
 
+// For each dim k < dims: every input and output split on dim k (ops whose inputs and
+// outputs share their leading dims, element for element).
+std::vector<Signature> split_alike_signatures(size_t dims, size_t n_inputs, size_t n_outputs);
+
 // Strides (in elements) of `shape` seen as broadcast to `out`: 0 on broadcast dims.
 Shape broadcast_strides(const Shape& shape, const Shape& out);
 

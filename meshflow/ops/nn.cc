@@ -590,10 +590,7 @@ std::vector<TensorMeta> gelu_backward_infer(const std::vector<TensorMeta>& in, c
 
 std::vector<Signature> gelu_backward_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
                                                 const Attrs&) {
-  std::vector<Signature> sigs;
-  for (int k = 0; k < static_cast<int>(in[0].shape.size()); ++k) {
-    sigs.push_back({{Sbp::split(k), Sbp::split(k)}, {Sbp::split(k)}});
-  }
+  std::vector<Signature> sigs = kernel::split_alike_signatures(in[0].shape.size(), 2, 1);
   sigs.push_back({{Sbp::broadcast(), Sbp::partial_sum()}, {Sbp::partial_sum()}});
   return sigs;
 }

@@ -48,15 +48,6 @@ void expect_in_unit_interval(const std::string& op, const std::string& name, dou
   }
 }
 
-// Everything split on dim k, for each k.
-std::vector<Signature> all_split_signatures(size_t n_inputs, size_t n_outputs, size_t ndim) {
-  std::vector<Signature> sigs;
-  for (size_t k = 0; k < ndim; ++k) {
-    const Sbp s = Sbp::split(static_cast<int>(k));
-    sigs.push_back({std::vector<Sbp>(n_inputs, s), std::vector<Sbp>(n_outputs, s)});
-  }
-  return sigs;
-}
 
 std::vector<Tensor> empty_like(const Tensor& t, size_t n) {
   std::vector<Tensor> out;
@@ -113,7 +104,7 @@ OpDef adamw_op() {
     return std::vector<TensorMeta>(3, in[0]);
   };
   op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
-    return all_split_signatures(4, 3, in[0].shape.size());
+    return kernel::split_alike_signatures(in[0].shape.size(), 4, 3);
   };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const AdamW h = adamw_hyperparameters(ctx.attrs);
@@ -180,7 +171,7 @@ OpDef sgd_op() {
     return std::vector<TensorMeta>(h.momentum != 0 ? 2 : 1, in[0]);
   };
   op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
-    return all_split_signatures(in.size(), out.size(), in[0].shape.size());
+    return kernel::split_alike_signatures(in[0].shape.size(), in.size(), out.size());
   };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Sgd h = sgd_hyperparameters(ctx.attrs);
