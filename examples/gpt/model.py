@@ -39,13 +39,14 @@ class CausalSelfAttention(nn.Module):
         b, t, c = x.shape
         d = self.head_dim
         qkv = self.qkv(x).reshape(b, t, self.n_head, 3 * d)
-        q, k, v = (qkv[:, :, :, i * d:(i + 1) * d].permute(0, 2, 1, 3) for i in range(3))  # [b, h, t, d]
         if self.dropout.p == 0 or not self.training:
-            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)  # fused: no [b, h, t, t] tensor
+            # Fused, reading q, k, v in place: no [b, h, t, t] tensor, no slices or permutes.
+            y = F.packed_qkv_attention(qkv, is_causal=True).reshape(b, t, c)
         else:  # dropout on the attention probabilities needs them
+            q, k, v = (qkv[:, :, :, i * d:(i + 1) * d].permute(0, 2, 1, 3) for i in range(3))  # [b, h, t, d]
             scores = mf.matmul(q, k, transpose_b=True) * (1.0 / math.sqrt(d))
             y = self.dropout(F.softmax(scores, dim=-1, causal=True)) @ v
-        y = y.permute(0, 2, 1, 3).reshape(b, t, c)
+            y = y.permute(0, 2, 1, 3).reshape(b, t, c)
         return self.dropout(self.proj(y))
 
 

@@ -8,6 +8,12 @@
 // probabilities. The leading dims (batch, heads) are equal in q, k and v.
 //   attention_backward(q, k, v, out, lse, dout, dlse; the forward's attributes) -> dq, dk, dv
 // (lse is differentiable too: d lse_i / d score_ij = p_ij.)
+//   packed_qkv_attention(qkv[..., T, H, 3D]; causal, scale) -> out[..., T, H, D], lse[..., T, H]
+//   packed_qkv_attention_backward(qkv, out, lse, dout, dlse; attributes) -> dqkv
+// The same attention on q, k, v packed per token and head, as one fused projection makes
+// them (OneFlow's "BM(H3K)" layout, FlashAttention's qkvpacked form): the kernels read them
+// and write out and dqkv in place with row strides, so the slices and permutes that separate
+// q, k and v, and their gradients' zero-padded copies and sums, never run.
 //
 // The kernels work one leading index (one head of one sequence) at a time, in blocks of
 // kBlock queries: scores and probabilities exist only for one block at a time ([kBlock, Tk]
@@ -16,7 +22,8 @@
 // each block's probabilities from lse (as FlashAttention does) instead of storing them.
 //
 // Signatures: a split of any leading dim, on every input and output alike (heads split
-// for tensor parallelism, batch split for data parallelism); no partial form.
+// for tensor parallelism, batch split for data parallelism); no partial form. Packed: a
+// split of a leading dim or of H.
 #include <cblas.h>
 #include <oneapi/dnnl/dnnl.h>
 
@@ -35,6 +42,8 @@ namespace {
 
 constexpr const char* kAttention = "scaled_dot_product_attention";
 constexpr const char* kAttentionBackward = "attention_backward";
+constexpr const char* kPackedAttention = "packed_qkv_attention";
+constexpr const char* kPackedAttentionBackward = "packed_qkv_attention_backward";
 constexpr int64_t kBlock = 64;
 
 bool causal(const Attrs& attrs) { return attrs.has("causal") && attrs.get_bool("causal"); }
@@ -96,13 +105,25 @@ int64_t keys_for(bool is_causal, int64_t q0, int64_t rows, int64_t tk) {
   return is_causal ? std::min(tk, q0 + rows) : tk;
 }
 
+// One head's matrices: where each starts and the distance between its rows (elements), so
+// that the same loops read q, k, v as separate [T, D] tensors or as slices of one packed
+// [B, T, H, 3D] tensor, whose rows of one head are H * 3D apart.
 template <typename T>
-void forward_one(const Dims& s, bool is_causal, T scale, const T* q, const T* k, const T* v, T* out, T* lse,
-                 std::vector<T>& scores) {
+struct Head {
+  T *q, *k, *v;  // writable where the caller passes gradients
+  int64_t ldq, ldk, ldv;
+  T* out;  // also the forward's output read by the backward pass
+  int64_t ldo;
+  T* lse;
+  int64_t lse_stride;
+};
+
+template <typename T>
+void forward_one(const Dims& s, bool is_causal, T scale, const Head<T>& h, std::vector<T>& scores) {
   for (int64_t q0 = 0; q0 < s.tq; q0 += kBlock) {
     const int64_t rows = std::min(kBlock, s.tq - q0), keys = keys_for(is_causal, q0, rows, s.tk);
     scores.resize(static_cast<size_t>(rows * std::max<int64_t>(keys, 1)));
-    gemm<T>(false, true, rows, keys, s.d, scale, q + q0 * s.d, s.d, k, s.d, T{0}, scores.data(), keys);
+    gemm<T>(false, true, rows, keys, s.d, scale, h.q + q0 * h.ldq, h.ldq, h.k, h.ldk, T{0}, scores.data(), keys);
     for (int64_t i = 0; i < rows; ++i) {
       // Vectorizable loops, as nn.cc's softmax: simd reductions, exp without libm.
       T* row = scores.data() + i * keys;
@@ -119,58 +140,92 @@ void forward_one(const Dims& s, bool is_causal, T scale, const T* q, const T* k,
       const T inv = 1 / sum;  // seen >= 1: a row sees at least its own key
       for (int64_t j = 0; j < seen; ++j) row[j] *= inv;
       std::fill(row + seen, row + keys, T{0});
-      lse[q0 + i] = top + std::log(sum);
+      h.lse[(q0 + i) * h.lse_stride] = top + std::log(sum);
     }
     if (keys == 0) {
-      std::fill(out + q0 * s.dv, out + (q0 + rows) * s.dv, T{0});
+      for (int64_t i = q0; i < q0 + rows; ++i) std::fill(h.out + i * h.ldo, h.out + i * h.ldo + s.dv, T{0});
     } else {
-      gemm<T>(false, false, rows, s.dv, keys, T{1}, scores.data(), keys, v, s.dv, T{0}, out + q0 * s.dv, s.dv);
+      gemm<T>(false, false, rows, s.dv, keys, T{1}, scores.data(), keys, h.v, h.ldv, T{0}, h.out + q0 * h.ldo, h.ldo);
     }
   }
 }
 
+// The backward pass of one head: `h` the forward's inputs and results, `dh` the gradients,
+// dh.out/dh.lse the incoming ones (dout, dlse) and dh.q/k/v where dq, dk, dv go.
 template <typename T>
-void backward_one(const Dims& s, bool is_causal, T scale, const T* q, const T* k, const T* v, const T* out,
-                  const T* lse, const T* dout, const T* dlse, T* dq, T* dk, T* dv, std::vector<T>& p,
+void backward_one(const Dims& s, bool is_causal, T scale, const Head<T>& h, const Head<T>& dh, std::vector<T>& p,
                   std::vector<T>& dp) {
-  std::fill(dk, dk + s.tk * s.d, T{0});
-  std::fill(dv, dv + s.tk * s.dv, T{0});
+  T *dq = dh.q, *dk = dh.k, *dv = dh.v;
+  for (int64_t j = 0; j < s.tk; ++j) {
+    std::fill(dk + j * dh.ldk, dk + j * dh.ldk + s.d, T{0});
+    std::fill(dv + j * dh.ldv, dv + j * dh.ldv + s.dv, T{0});
+  }
   for (int64_t q0 = 0; q0 < s.tq; q0 += kBlock) {
     const int64_t rows = std::min(kBlock, s.tq - q0), keys = keys_for(is_causal, q0, rows, s.tk);
     if (keys == 0) {
-      std::fill(dq + q0 * s.d, dq + (q0 + rows) * s.d, T{0});
+      for (int64_t i = q0; i < q0 + rows; ++i) std::fill(dq + i * dh.ldq, dq + i * dh.ldq + s.d, T{0});
       continue;
     }
     p.resize(static_cast<size_t>(rows * keys));
     dp.resize(p.size());
     // The block's probabilities again, from the scores and the rows' log-sum-exp.
-    gemm<T>(false, true, rows, keys, s.d, scale, q + q0 * s.d, s.d, k, s.d, T{0}, p.data(), keys);
+    gemm<T>(false, true, rows, keys, s.d, scale, h.q + q0 * h.ldq, h.ldq, h.k, h.ldk, T{0}, p.data(), keys);
     for (int64_t i = 0; i < rows; ++i) {
       const int64_t seen = is_causal ? std::min(keys, q0 + i + 1) : keys;
       T* row = p.data() + i * keys;
-      const T shift = lse[q0 + i];
+      const T shift = h.lse[(q0 + i) * h.lse_stride];
 #pragma omp simd
       for (int64_t j = 0; j < seen; ++j) row[j] = fast_math::exp_nonpositive(row[j] - shift);
       std::fill(row + seen, row + keys, T{0});
     }
-    const T* dout_block = dout + q0 * s.dv;
-    gemm<T>(true, false, keys, s.dv, rows, T{1}, p.data(), keys, dout_block, s.dv, T{1}, dv, s.dv);  // dv += p^T dout
-    gemm<T>(false, true, rows, keys, s.dv, T{1}, dout_block, s.dv, v, s.dv, T{0}, dp.data(), keys);  // dp = dout v^T
+    const T* dout_block = dh.out + q0 * dh.ldo;
+    gemm<T>(true, false, keys, s.dv, rows, T{1}, p.data(), keys, dout_block, dh.ldo, T{1}, dv, dh.ldv);  // dv += p^T dout
+    gemm<T>(false, true, rows, keys, s.dv, T{1}, dout_block, dh.ldo, h.v, h.ldv, T{0}, dp.data(), keys);  // dp = dout v^T
     for (int64_t i = 0; i < rows; ++i) {
       // The softmax's backward: ds = p (dp - sum_j p dp), and sum_j p dp = dout . out; lse's
       // gradient adds p dlse.
+      const T* dout_row = dout_block + i * dh.ldo;
+      const T* out_row = h.out + (q0 + i) * h.ldo;
       T dot = 0;
 #pragma omp simd reduction(+ : dot)
-      for (int64_t c = 0; c < s.dv; ++c) dot += dout_block[i * s.dv + c] * out[(q0 + i) * s.dv + c];
-      dot -= dlse[q0 + i];
+      for (int64_t c = 0; c < s.dv; ++c) dot += dout_row[c] * out_row[c];
+      dot -= dh.lse[(q0 + i) * dh.lse_stride];
       T* ds = dp.data() + i * keys;
       const T* pr = p.data() + i * keys;
 #pragma omp simd
       for (int64_t j = 0; j < keys; ++j) ds[j] = pr[j] * (ds[j] - dot) * scale;
     }
-    gemm<T>(false, false, rows, s.d, keys, T{1}, dp.data(), keys, k, s.d, T{0}, dq + q0 * s.d, s.d);  // dq = ds k
-    gemm<T>(true, false, keys, s.d, rows, T{1}, dp.data(), keys, q + q0 * s.d, s.d, T{1}, dk, s.d);  // dk += ds^T q
+    gemm<T>(false, false, rows, s.d, keys, T{1}, dp.data(), keys, h.k, h.ldk, T{0}, dq + q0 * dh.ldq, dh.ldq);  // dq = ds k
+    gemm<T>(true, false, keys, s.d, rows, T{1}, dp.data(), keys, h.q + q0 * h.ldq, h.ldq, T{1}, dk, dh.ldk);  // dk += ds^T q
   }
+}
+
+// Where one head's matrices lie in the tensors of an op's call. Separate: q [..., Tq, D],
+// k [..., Tk, D], v [..., Tk, Dv], out [..., Tq, Dv], lse [..., Tq], head i the i-th leading
+// index. Packed: qkv [..., T, H, 3D] (one head's q, k, v side by side, as the GPT's fused
+// projection makes them), out [..., T, H, D], lse [..., T, H], head i = (leading index i / H,
+// head i % H).
+struct Layout {
+  bool packed;
+  int64_t heads;  // H when packed
+
+  template <typename T>
+  Head<T> head(const Dims& s, int64_t i, T* q, T* k, T* v, T* out, T* lse) const {
+    if (!packed) {
+      return {q + i * s.tq * s.d, k + i * s.tk * s.d, v + i * s.tk * s.dv, s.d, s.d, s.dv,
+              out + i * s.tq * s.dv, s.dv, lse + i * s.tq, 1};
+    }
+    const int64_t b = i / heads, h = i % heads, ld = heads * 3 * s.d;
+    T* base = q + b * s.tq * ld + h * 3 * s.d;
+    return {base, base + s.d, base + 2 * s.d, ld, ld, ld, out + b * s.tq * heads * s.d + h * s.d, heads * s.d,
+            lse + b * s.tq * heads + h, heads};
+  }
+};
+
+Dims packed_dims(const Shape& qkv) {
+  const size_t nd = qkv.size();
+  const int64_t d = qkv[nd - 1] / 3;
+  return {numel(Shape(qkv.begin(), qkv.end() - 3)) * qkv[nd - 2], qkv[nd - 3], qkv[nd - 3], d, d};
 }
 
 // f(T{}, scale, head) for every head, T the inputs' floating type: one head at a time on
@@ -187,20 +242,47 @@ void each_head(const Tensor& q, const Attrs& attrs, const Dims& s, F f) {
   });
 }
 
+// in: q, k, v (separate) or qkv (packed); out and lse of `out_shape` and `lse_shape`.
+std::vector<Tensor> run_forward(const std::vector<Tensor>& in, const KernelContext& ctx, const Dims& s,
+                                const Layout& layout, const Shape& out_shape, const Shape& lse_shape) {
+  Tensor out = Tensor::empty(out_shape, in[0].dtype()), lse = Tensor::empty(lse_shape, in[0].dtype());
+  const bool is_causal = causal(ctx.attrs);
+  const Tensor &k = in[layout.packed ? 0 : 1], &v = in[layout.packed ? 0 : 2];
+  each_head(in[0], ctx.attrs, s, [&](auto zero, auto scale, int64_t i) {
+    using T = decltype(zero);
+    thread_local std::vector<T> scores;  // reused across heads and calls: no allocation per head
+    forward_one<T>(s, is_causal, scale,
+                   layout.head<T>(s, i, in[0].data_as<T>(), k.data_as<T>(), v.data_as<T>(), out.data_as<T>(),
+                                  lse.data_as<T>()),
+                   scores);
+  });
+  return {out, lse};
+}
+
+// in: the forward's inputs, then out, lse, dout, dlse; grads: dq, dk, dv or dqkv.
+void run_backward(const std::vector<Tensor>& in, const KernelContext& ctx, const Dims& s, const Layout& layout,
+                  const std::vector<Tensor>& grads) {
+  const bool is_causal = causal(ctx.attrs);
+  const size_t n = layout.packed ? 1 : 3;  // the forward's inputs
+  const Tensor &q = in[0], &k = in[n == 1 ? 0 : 1], &v = in[n == 1 ? 0 : 2];
+  const Tensor &out = in[n], &lse = in[n + 1], &dout = in[n + 2], &dlse = in[n + 3];
+  const Tensor &dq = grads[0], &dk = grads[grads.size() == 1 ? 0 : 1], &dv = grads.back();
+  each_head(in[0], ctx.attrs, s, [&](auto zero, auto scale, int64_t i) {
+    using T = decltype(zero);
+    thread_local std::vector<T> p, dp;
+    backward_one<T>(
+        s, is_causal, scale,
+        layout.head<T>(s, i, q.data_as<T>(), k.data_as<T>(), v.data_as<T>(), out.data_as<T>(), lse.data_as<T>()),
+        layout.head<T>(s, i, dq.data_as<T>(), dk.data_as<T>(), dv.data_as<T>(), dout.data_as<T>(), dlse.data_as<T>()),
+        p, dp);
+  });
+}
+
 std::vector<Tensor> forward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Dims s = dims_of(in[0].shape(), in[1].shape(), in[2].shape());
   Shape out_shape = in[0].shape(), lse_shape(out_shape.begin(), out_shape.end() - 1);
   out_shape.back() = s.dv;
-  Tensor out = Tensor::empty(out_shape, in[0].dtype()), lse = Tensor::empty(lse_shape, in[0].dtype());
-  const bool is_causal = causal(ctx.attrs);
-  each_head(in[0], ctx.attrs, s, [&](auto zero, auto scale, int64_t h) {
-    using T = decltype(zero);
-    thread_local std::vector<T> scores;  // reused across heads and calls: no allocation per head
-    forward_one<T>(s, is_causal, scale, in[0].data_as<T>() + h * s.tq * s.d, in[1].data_as<T>() + h * s.tk * s.d,
-                   in[2].data_as<T>() + h * s.tk * s.dv, out.data_as<T>() + h * s.tq * s.dv, lse.data_as<T>() + h * s.tq,
-                   scores);
-  });
-  return {out, lse};
+  return run_forward(in, ctx, s, Layout{false, 1}, out_shape, lse_shape);
 }
 
 std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
@@ -223,26 +305,80 @@ std::vector<Signature> backward_signatures(const std::vector<TensorMeta>& in, co
 
 std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Dims s = dims_of(in[0].shape(), in[1].shape(), in[2].shape());
-  Tensor dq = Tensor::empty(in[0].shape(), in[0].dtype()), dk = Tensor::empty(in[1].shape(), in[0].dtype()),
-         dv = Tensor::empty(in[2].shape(), in[0].dtype());
-  const bool is_causal = causal(ctx.attrs);
-  each_head(in[0], ctx.attrs, s, [&](auto zero, auto scale, int64_t h) {
-    using T = decltype(zero);
-    thread_local std::vector<T> p, dp;
-    backward_one<T>(s, is_causal, scale, in[0].data_as<T>() + h * s.tq * s.d, in[1].data_as<T>() + h * s.tk * s.d,
-                    in[2].data_as<T>() + h * s.tk * s.dv, in[3].data_as<T>() + h * s.tq * s.dv,
-                    in[4].data_as<T>() + h * s.tq, in[5].data_as<T>() + h * s.tq * s.dv, in[6].data_as<T>() + h * s.tq,
-                    dq.data_as<T>() + h * s.tq * s.d, dk.data_as<T>() + h * s.tk * s.d, dv.data_as<T>() + h * s.tk * s.dv,
-                    p, dp);
-  });
-  return {dq, dk, dv};
+  std::vector<Tensor> grads;
+  for (int i = 0; i < 3; ++i) grads.push_back(Tensor::empty(in[i].shape(), in[i].dtype()));
+  run_backward(in, ctx, s, Layout{false, 1}, grads);
+  return grads;
+}
+
+// The incoming gradient of output i, zeros where none arrived (the kernels read both).
+Var grad_or_zeros(const GradContext& g, size_t i) {
+  return g.grad_outputs[i].defined() ? g.grad_outputs[i] : fn::zeros_like(g.outputs[i]);
 }
 
 std::vector<Var> grad(const GradContext& g) {
-  const Var dout = g.grad_outputs[0].defined() ? g.grad_outputs[0] : fn::zeros_like(g.outputs[0]);
-  const Var dlse = g.grad_outputs[1].defined() ? g.grad_outputs[1] : fn::zeros_like(g.outputs[1]);
-  return call(kAttentionBackward, {g.inputs[0], g.inputs[1], g.inputs[2], g.outputs[0], g.outputs[1], dout, dlse},
+  return call(kAttentionBackward,
+              {g.inputs[0], g.inputs[1], g.inputs[2], g.outputs[0], g.outputs[1], grad_or_zeros(g, 0),
+               grad_or_zeros(g, 1)},
               g.attrs);
+}
+
+// The packed form.
+std::vector<TensorMeta> packed_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kPackedAttention, in, 1);
+  const Shape& qkv = in[0].shape;
+  if (in[0].dtype != DType::kFloat32 && in[0].dtype != DType::kFloat64) {
+    op_error(kPackedAttention, std::string("takes a float32 or float64 qkv, got ") + dtype_name(in[0].dtype));
+  }
+  if (qkv.size() < 3 || qkv.back() % 3 != 0) {
+    op_error(kPackedAttention, "qkv is " + to_string(qkv) +
+                                   "; expected [..., T, H, 3 D]: per token and head, q, k and v of D elements each");
+  }
+  if (attrs.has("scale") && !(attrs.get_float("scale") > 0)) op_error(kPackedAttention, "scale must be positive");
+  Shape out = qkv, lse(qkv.begin(), qkv.end() - 1);
+  out.back() /= 3;
+  return {{out, in[0].dtype}, {lse, in[0].dtype}};
+}
+
+// A split of a leading dim or of the heads, on qkv and every result alike (the heads are
+// dim nd - 2 of qkv, out and lse).
+std::vector<Signature> packed_signatures(const Shape& qkv, size_t n_inputs, size_t n_outputs) {
+  std::vector<Signature> sigs = kernel::split_alike_signatures(qkv.size() - 3, n_inputs, n_outputs);
+  const Sbp heads = Sbp::split(static_cast<int>(qkv.size() - 2));
+  sigs.push_back({std::vector<Sbp>(n_inputs, heads), std::vector<Sbp>(n_outputs, heads)});
+  return sigs;
+}
+
+std::vector<Tensor> packed_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Shape& qkv = in[0].shape();
+  Shape out_shape = qkv, lse_shape(qkv.begin(), qkv.end() - 1);
+  out_shape.back() /= 3;
+  return run_forward(in, ctx, packed_dims(qkv), Layout{true, qkv[qkv.size() - 2]}, out_shape, lse_shape);
+}
+
+std::vector<TensorMeta> packed_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kPackedAttentionBackward, in, 5);
+  const std::vector<TensorMeta> forward = packed_infer({in[0]}, attrs);
+  for (int i = 1; i < 5; ++i) {
+    const TensorMeta& expected = forward[i % 2 == 0 ? 1 : 0];
+    if (in[i].shape != expected.shape || in[i].dtype != expected.dtype) {
+      op_error(kPackedAttentionBackward, "input " + std::to_string(i) + " has shape " + to_string(in[i].shape) +
+                                             "; expected " + to_string(expected.shape));
+    }
+  }
+  return {in[0]};
+}
+
+std::vector<Tensor> packed_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Shape& qkv = in[0].shape();
+  Tensor dqkv = Tensor::empty(qkv, in[0].dtype());
+  run_backward(in, ctx, packed_dims(qkv), Layout{true, qkv[qkv.size() - 2]}, {dqkv});
+  return {dqkv};
+}
+
+std::vector<Var> packed_grad(const GradContext& g) {
+  return call(kPackedAttentionBackward,
+              {g.inputs[0], g.outputs[0], g.outputs[1], grad_or_zeros(g, 0), grad_or_zeros(g, 1)}, g.attrs);
 }
 
 }  // namespace
@@ -252,6 +388,18 @@ void register_attention_ops(OpRegistry& r) {
   forward.grad = grad;
   r.add(forward);
   r.add(OpDef{kAttentionBackward, backward_infer, backward_signatures, backward_kernel});
+  OpDef packed{kPackedAttention, packed_infer,
+               [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+                 return packed_signatures(in[0].shape, 1, 2);
+               },
+               packed_kernel};
+  packed.grad = packed_grad;
+  r.add(packed);
+  r.add(OpDef{kPackedAttentionBackward, packed_backward_infer,
+              [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+                return packed_signatures(in[0].shape, 5, 1);
+              },
+              packed_backward_kernel});
 }
 
 }  // namespace mf

@@ -233,10 +233,18 @@ Var sum_to(const Var& x, const Shape& shape) {
 }
 
 Var softmax(const Var& x, int64_t dim) { return call1("softmax", {x}, {{"dim", dim}}); }
-Var scaled_dot_product_attention(const Var& q, const Var& k, const Var& v, bool causal, double scale) {
+namespace {
+Attrs attention_attrs(bool causal, double scale) {
   Attrs attrs{{"causal", causal}};
   if (scale != 0) attrs.set("scale", scale);
-  return call("scaled_dot_product_attention", {q, k, v}, attrs)[0];
+  return attrs;
+}
+}  // namespace
+Var scaled_dot_product_attention(const Var& q, const Var& k, const Var& v, bool causal, double scale) {
+  return call("scaled_dot_product_attention", {q, k, v}, attention_attrs(causal, scale))[0];
+}
+Var packed_qkv_attention(const Var& qkv, bool causal, double scale) {
+  return call("packed_qkv_attention", {qkv}, attention_attrs(causal, scale))[0];
 }
 Var log_softmax(const Var& x, int64_t dim) { return call1("log_softmax", {x}, {{"dim", dim}}); }
 Var embedding(const Var& indices, const Var& weight) { return call1("embedding", {indices, weight}); }

@@ -87,6 +87,8 @@ Var softmax(const Var& x, int64_t dim);
 // softmax(q k^T * scale [causal: key j <= query i]) v in one fused op (ops/attention.cc);
 // scale 0 means 1 / sqrt(head dim).
 Var scaled_dot_product_attention(const Var& q, const Var& k, const Var& v, bool causal = false, double scale = 0);
+// The same on q, k, v packed per token and head: qkv [..., T, H, 3D] -> out [..., T, H, D].
+Var packed_qkv_attention(const Var& qkv, bool causal = false, double scale = 0);
 Var log_softmax(const Var& x, int64_t dim);
 Var embedding(const Var& indices, const Var& weight);
 // x @ weight^T + bias, weight [out, in] as in torch.nn.Linear; bias may be undefined.

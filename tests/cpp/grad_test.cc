@@ -131,6 +131,9 @@ std::vector<GradCall> nn_calls() {
       {"scaled_dot_product_attention",
        {x3, away_from_zero({2, 5, 4}, 2), away_from_zero({2, 5, 2}, 3)},
        {{"causal", true}, {"scale", 0.7}}},
+      // qkv [B, T, H, 3D]: two heads of D = 2 read in place.
+      {"packed_qkv_attention", {away_from_zero({2, 3, 2, 6}, 4)}},
+      {"packed_qkv_attention", {away_from_zero({1, 5, 2, 3}, 5)}, {{"causal", true}, {"scale", 0.7}}},
   };
 }
 

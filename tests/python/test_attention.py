@@ -1,7 +1,8 @@
 """F.scaled_dot_product_attention, the fused op: equal to the composition it replaces
 (matmul, softmax, matmul) forward and backward, its gradients against finite differences,
 causal and not, queries and keys of different lengths and blocks that do not divide them,
-and its errors. Split layouts: distributed/test_dist_attention.py."""
+and its errors. F.packed_qkv_attention: bitwise equal to slicing q, k, v out of the packed
+tensor and calling the fused op. Split layouts: distributed/test_dist_attention.py."""
 import math
 
 import numpy as np
@@ -66,3 +67,47 @@ def test_bad_inputs_raise():
         F.scaled_dot_product_attention(i, i, i)
     with pytest.raises(ValueError, match="scale must be a positive number"):
         F.scaled_dot_product_attention(q, q, q, scale=0)
+
+
+def unpacked(qkv, causal):
+    """packed_qkv_attention by slices, permutes and scaled_dot_product_attention."""
+    n, d = len(qkv.shape), qkv.shape[-1] // 3
+    heads_first = list(range(n - 3)) + [n - 2, n - 3, n - 1]  # [..., T, H, D] <-> [..., H, T, D]
+    q, k, v = (qkv[(slice(None),) * (n - 1) + (slice(i * d, (i + 1) * d),)].permute(*heads_first) for i in range(3))
+    return F.scaled_dot_product_attention(q, k, v, is_causal=causal).permute(*heads_first)
+
+
+# [..., T, H, 3D]: two query blocks with a partial one, three heads; one token; two leading dims.
+PACKED = [(2, 70, 3, 24), (1, 130, 2, 12), (3, 1, 1, 3), (2, 2, 67, 2, 6)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("shape", PACKED, ids=str)
+def test_packed_equals_the_separate_op_bitwise(shape, causal, dtype):
+    a = RNG.standard_normal(shape).astype(dtype)
+    dy = mf.tensor(RNG.standard_normal(shape[:-1] + (shape[-1] // 3,)).astype(dtype))
+    results = []
+    for f in (lambda qkv: F.packed_qkv_attention(qkv, is_causal=causal), lambda qkv: unpacked(qkv, causal)):
+        qkv = mf.tensor(a, requires_grad=True)
+        y = f(qkv)
+        (y * dy).sum().backward()
+        results.append((y.numpy(), qkv.grad.numpy()))
+    for packed, separate in zip(*results):
+        np.testing.assert_array_equal(packed, separate)
+
+
+def test_packed_gradients_match_finite_differences():
+    check_gradients(lambda qkv: F.packed_qkv_attention(qkv, is_causal=True, scale=0.7),
+                    [RNG.standard_normal((2, 5, 2, 9))])
+
+
+def test_packed_bad_inputs_raise():
+    with pytest.raises(ValueError, match=r"\[packed_qkv_attention\] qkv is \[2, 4, 3, 5\]; expected \[\.\.\., T, H, 3 D\]"):
+        F.packed_qkv_attention(mf.tensor(np.zeros((2, 4, 3, 5), np.float32)))
+    with pytest.raises(ValueError, match=r"qkv is \[4, 6\]"):
+        F.packed_qkv_attention(mf.tensor(np.zeros((4, 6), np.float32)))
+    with pytest.raises(ValueError, match="takes a float32 or float64 qkv, got int64"):
+        F.packed_qkv_attention(mf.tensor(np.zeros((2, 4, 3, 6), np.int64)))
+    with pytest.raises(ValueError, match="packed_qkv_attention: scale must be a positive number"):
+        F.packed_qkv_attention(mf.tensor(np.zeros((2, 4, 3, 6), np.float32)), scale=-1.0)

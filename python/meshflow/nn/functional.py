@@ -46,12 +46,27 @@ def scaled_dot_product_attention(query, key, value, is_causal=False, scale=None)
     heads); is_causal masks key j > query i; scale defaults to 1 / sqrt(D). One fused op: the
     [..., Tq, Tk] probabilities are never stored, and the backward pass recomputes them
     block by block. Splits of the leading dims (heads, batch) carry through."""
+    return apply("scaled_dot_product_attention", [query, key, value],
+                 _attention_attrs("scaled_dot_product_attention", is_causal, scale))[0]
+
+
+def packed_qkv_attention(qkv, is_causal=False, scale=None):
+    """scaled_dot_product_attention on q, k and v packed per token and head, as one fused
+    projection makes them: qkv [..., T, H, 3 * D] holds, for each token and head, that head's
+    query, key and value (D elements each); returns [..., T, H, D] (reshape to [..., T, H * D]
+    for the output projection). The kernel reads the three in place, so no slice, permute or
+    copy separates them, forward or backward (OneFlow's "BM(H3K)" layout, FlashAttention's
+    qkvpacked form). Splits of the leading dims (batch) and of H (heads) carry through."""
+    return apply("packed_qkv_attention", [qkv], _attention_attrs("packed_qkv_attention", is_causal, scale))[0]
+
+
+def _attention_attrs(op, is_causal, scale):
     attrs = {"causal": bool(is_causal)}
     if scale is not None:
         if not isinstance(scale, numbers.Real) or not scale > 0:
-            raise ValueError(f"scaled_dot_product_attention: scale must be a positive number, got {scale!r}")
+            raise ValueError(f"{op}: scale must be a positive number, got {scale!r}")
         attrs["scale"] = float(scale)
-    return apply("scaled_dot_product_attention", [query, key, value], attrs)[0]
+    return attrs
 
 
 def dropout(input, p=0.5, training=True):
