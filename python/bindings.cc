@@ -95,6 +95,7 @@ py::dict stats_dict() {
   d["all_gather"] = s.all_gather;
   d["reduce_scatter"] = s.reduce_scatter;
   d["all_to_all"] = s.all_to_all;
+  d["direct_all_to_all"] = s.direct_all_to_all;
   d["broadcast"] = s.broadcast;
   d["send"] = s.send;
   d["recv"] = s.recv;

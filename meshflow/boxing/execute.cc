@@ -62,6 +62,21 @@ void unpack(const Tensor& buf, const comm::Chunks& chunks, const std::vector<Box
   }
 }
 
+// All-to-alls of at least this many logical bytes copy directly between ranks where they
+// can (comm::Group::all_to_all_direct): below it, the direct path's three small collectives
+// cost more than the packing they save (bench/boxing_bench.cc).
+constexpr int64_t kDirectAllToAllBytes = int64_t{1} << 20;
+
+// The memory of `box` of `t` as runs of bytes.
+comm::Runs runs_of(const Tensor& t, const Box& box) {
+  comm::Runs runs;
+  const int64_t size = dtype_size(t.dtype());
+  for (const auto& [offset, count] : contiguous_runs(box, t.shape())) {
+    runs.push_back({static_cast<char*>(t.data()) + offset * size, count * size});
+  }
+  return runs;
+}
+
 // out[box] = op(out[box], x)
 void reduce_into_box(const Tensor& out, const Box& box, const Tensor& x, ReduceOp op) {
   int64_t offset = contiguous_offset(box, out.shape());
@@ -136,6 +151,17 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
       copy_box(local, send_pieces[my_index], out, recv_pieces[my_index].start);
       const Box none{Shape(logical.size(), 0), Shape(logical.size(), 0)};
       send_pieces[my_index] = recv_pieces[my_index] = none;
+      // Large pieces go straight from the sender's memory into the receiver's where the
+      // group allows it (a strided piece would otherwise be packed, then copied again by
+      // MPI). Every rank decides alike: on the logical size.
+      if (numel(logical) * dtype_size(dtype) >= kDirectAllToAllBytes) {
+        std::vector<comm::Runs> send_runs, recv_runs;
+        for (int64_t m = 0; m < n; ++m) {
+          send_runs.push_back(runs_of(local, send_pieces[m]));
+          recv_runs.push_back(runs_of(out, recv_pieces[m]));
+        }
+        if (group().all_to_all_direct(send_runs, recv_runs)) return out;
+      }
       auto [send, send_chunks] = readable(local, send_pieces, /*in_order=*/false);
       auto [recv, recv_chunks] = writable(out, recv_pieces);
       group().all_to_all(send.data(), send_chunks, recv.data(), recv_chunks, dtype);

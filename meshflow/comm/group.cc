@@ -130,6 +130,30 @@ void Group::all_to_all(const void* send, const Chunks& send_chunks, void* recv, 
   });
 }
 
+bool Group::all_to_all_direct(const std::vector<Runs>& send, const std::vector<Runs>& recv) {
+  if (static_cast<int>(send.size()) != size() || static_cast<int>(recv.size()) != size()) {
+    throw std::invalid_argument("all_to_all_direct: " + std::to_string(send.size()) + " send and " +
+                                std::to_string(recv.size()) + " receive pieces for a group of " +
+                                std::to_string(size()) + "; expected one of each per member");
+  }
+  if (!send[rank()].empty() || !recv[rank()].empty()) {
+    throw std::invalid_argument("all_to_all_direct: this rank's own piece must be empty (copy it locally)");
+  }
+  bool done = false;
+  on_comm_thread([&] {
+    CollectiveWatch watch("all_to_all", world_ranks());
+    done = do_all_to_all_direct(send, recv);
+    if (!done) return;
+    Counted c;
+    ++c->all_to_all;
+    ++c->direct_all_to_all;
+    for (const Runs& runs : send) {
+      for (const Run& r : runs) c->bytes_sent += r.bytes;
+    }
+  });
+  return done;
+}
+
 void Group::broadcast(void* data, int64_t count, DType dtype, int root) {
   on_comm_thread([&] {
     CollectiveWatch watch("broadcast", world_ranks());

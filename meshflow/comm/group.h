@@ -23,6 +23,7 @@ struct CommStats {
   int64_t all_gather = 0;
   int64_t reduce_scatter = 0;
   int64_t all_to_all = 0;
+  int64_t direct_all_to_all = 0;  // of all_to_all: those copied straight between processes
   int64_t broadcast = 0;
   int64_t send = 0;
   int64_t recv = 0;
@@ -49,6 +50,13 @@ struct Message {
   int peer;
 };
 
+// A piece of this process's memory as contiguous runs of bytes, in the piece's order.
+struct Run {
+  void* data;
+  int64_t bytes;
+};
+using Runs = std::vector<Run>;
+
 class Group {
  public:
   virtual ~Group() = default;
@@ -65,6 +73,13 @@ class Group {
   void reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype, ReduceOp op);
   // Send chunk i goes to member i; what member i sends this rank lands at recv chunk i.
   void all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks, DType dtype);
+  // all_to_all on pieces held as runs of memory (a strided piece of a tensor is many): send[i]
+  // goes to member i and lands in recv[i] of member i, byte totals equal; this rank's own
+  // entries must be empty. Where the members may read and write each other's memory (one
+  // host, cross-memory attach allowed), each piece is copied once, straight from the
+  // sender's runs into the receiver's, with no packing or staging. Returns false, having
+  // moved nothing, where they may not; every member gets the same answer.
+  bool all_to_all_direct(const std::vector<Runs>& send, const std::vector<Runs>& recv);
   void broadcast(void* data, int64_t count, DType dtype, int root);
   // Posts every send and receive at once and waits for all, so no ordering can deadlock.
   // `lane` > 0: a transfer between pipeline stages, made on the calling thread (a lane of
@@ -82,6 +97,10 @@ class Group {
                                  ReduceOp op) = 0;
   virtual void do_all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks,
                              DType dtype) = 0;
+  // Backends without direct copies keep the default.
+  virtual bool do_all_to_all_direct(const std::vector<Runs>& /*send*/, const std::vector<Runs>& /*recv*/) {
+    return false;
+  }
   virtual void do_broadcast(void* data, int64_t count, DType dtype, int root) = 0;
   virtual void do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype,
                            int lane) = 0;

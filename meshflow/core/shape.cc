@@ -71,4 +71,27 @@ int64_t contiguous_offset(const Box& box, const Shape& shape) {
   return offset;
 }
 
+std::vector<std::pair<int64_t, int64_t>> contiguous_runs(const Box& box, const Shape& shape) {
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  if (box.empty()) return runs;
+  // A run spans dims [outer, nd): dims after `outer` whole, so each index of the dims
+  // before it starts one run.
+  size_t outer = shape.size();
+  int64_t length = 1;
+  while (outer > 0) {
+    --outer;
+    length *= box.extent[outer];
+    if (box.start[outer] != 0 || box.extent[outer] != shape[outer]) break;
+  }
+  Shape index(outer, 0);  // over the box's extent in dims [0, outer)
+  for (;;) {
+    int64_t offset = 0;
+    for (size_t i = 0; i < shape.size(); ++i) offset = offset * shape[i] + box.start[i] + (i < outer ? index[i] : 0);
+    runs.emplace_back(offset, length);
+    size_t d = outer;
+    while (d > 0 && ++index[d - 1] == box.extent[d - 1]) index[--d] = 0;
+    if (d == 0) return runs;
+  }
+}
+
 }  // namespace mf

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace mf {
@@ -221,5 +222,8 @@ Box relative_to(const Box& inner, const Box& outer);
 // When `box` (inside a row-major tensor of `shape`) is one contiguous run of memory,
 // returns its first element's offset; otherwise -1. Empty boxes count as contiguous.
 int64_t contiguous_offset(const Box& box, const Shape& shape);
+// `box` (inside a row-major tensor of `shape`) as contiguous runs of memory, in memory
+// order: (offset of the first element, elements) each; none for an empty box.
+std::vector<std::pair<int64_t, int64_t>> contiguous_runs(const Box& box, const Shape& shape);
 
 }  // namespace mf

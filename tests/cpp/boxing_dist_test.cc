@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -338,6 +339,7 @@ comm::CommStats issued_by(const std::function<void()>& f) {
   d.all_gather = after.all_gather - before.all_gather;
   d.reduce_scatter = after.reduce_scatter - before.reduce_scatter;
   d.all_to_all = after.all_to_all - before.all_to_all;
+  d.direct_all_to_all = after.direct_all_to_all - before.direct_all_to_all;
   d.broadcast = after.broadcast - before.broadcast;
   d.send = after.send - before.send;
   d.recv = after.recv - before.recv;
@@ -348,6 +350,7 @@ comm::CommStats issued_by(const std::function<void()>& f) {
 std::string str(const comm::CommStats& s) {
   return "all_reduce=" + std::to_string(s.all_reduce) + " all_gather=" + std::to_string(s.all_gather) +
          " reduce_scatter=" + std::to_string(s.reduce_scatter) + " all_to_all=" + std::to_string(s.all_to_all) +
+         " direct_all_to_all=" + std::to_string(s.direct_all_to_all) +
          " broadcast=" + std::to_string(s.broadcast) + " send=" + std::to_string(s.send) +
          " recv=" + std::to_string(s.recv) + " bytes_sent=" + std::to_string(s.bytes_sent);
 }
@@ -402,6 +405,52 @@ TEST(BoxingCollectives, OneAxisConversionsOnFourRanks) {
                                 : 0;
     to_all.bytes_sent = part_bytes(full, p, {s0}) - kept;
     expect_issues(full, p, {s0}, {s1}, to_all);
+  }
+}
+
+// Whether this machine lets a process read and write its peers' memory (Yama's ptrace
+// scope 0, or no Yama): then large all-to-alls must take the direct path.
+bool cross_memory_allowed() {
+  std::FILE* f = std::fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
+  if (!f) return true;
+  int scope = 1;
+  if (std::fscanf(f, "%d", &scope) != 1) scope = 1;
+  std::fclose(f);
+  return scope == 0;
+}
+
+// Split-to-split conversions of tensors of over 1 MiB copy straight between the ranks'
+// memory (no packing): pieces strided on the sending side, on the receiving side, on both
+// (3-d), uneven on every dim, on 1-d and 2-d meshes, float64 and float32.
+TEST(BoxingCollectives, LargeSplitToSplitCopiesDirectly) {
+  const std::vector<Placement> meshes = {flat(2), flat(3), flat(4), Placement("cpu", {2, 2}, {0, 1, 2, 3})};
+  for (const Placement& p : meshes) {
+    if (p.size() > comm::world_size()) continue;
+    const bool inside = p.contains(me());
+    for (const auto& [shape, dtype] : {std::pair{Shape{7, 203, 97}, DType::kFloat64},
+                                       std::pair{Shape{5, 409, 263}, DType::kFloat32}}) {
+      const Tensor full = logical_value(shape, dtype);
+      std::vector<NdSbp> splits;
+      for (const NdSbp& s : all_nd_sbps(shape.size(), p.ndim())) {
+        if (std::all_of(s.begin(), s.end(), [](const Sbp& x) { return x.is_split(); })) splits.push_back(s);
+      }
+      for (const NdSbp& from : splits) {
+        GlobalTensor src = make_source(full, p, from);
+        for (const NdSbp& to : splits) {
+          if (from == to) continue;
+          auto what = [&] { return describe(shape, dtype, {p, from}, {p, to}); };
+          std::optional<GlobalTensor> out;
+          const comm::CommStats issued = issued_by([&] { out = to_global(src, p, to); });
+          EXPECT_TRUE(same_values(gather_full(*out), full)) << what();
+          expect_local_is_balanced_part(*out, full, what);
+          if (inside && cross_memory_allowed()) {
+            // A 1-d mesh's split-to-split is one all-to-all; a 2-d mesh's may be a transfer.
+            if (p.ndim() == 1) EXPECT_EQ(issued.all_to_all, 1) << str(issued) << "\n" << what();
+            EXPECT_EQ(issued.direct_all_to_all, issued.all_to_all) << str(issued) << "\n" << what();
+          }
+        }
+      }
+    }
   }
 }
 

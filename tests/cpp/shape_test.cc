@@ -155,6 +155,38 @@ TEST(Box, ContiguousOffset) {
   }
 }
 
+// The reference: the box's elements in row-major order, consecutive ones joined.
+std::vector<std::pair<int64_t, int64_t>> naive_runs(const Box& box, const Shape& shape) {
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  for (int64_t i = 0; i < box.numel(); ++i) {
+    Shape idx = unflatten(i, box.extent);
+    for (size_t k = 0; k < idx.size(); ++k) idx[k] += box.start[k];
+    const int64_t f = flat_index(idx, shape);
+    if (!runs.empty() && runs.back().first + runs.back().second == f) {
+      ++runs.back().second;
+    } else {
+      runs.emplace_back(f, 1);
+    }
+  }
+  return runs;
+}
+
+TEST(Box, ContiguousRuns) {
+  const Shape shape{4, 5, 3};
+  using Runs = std::vector<std::pair<int64_t, int64_t>>;
+  EXPECT_EQ(contiguous_runs(Box::whole(shape), shape), (Runs{{0, 60}}));
+  EXPECT_EQ(contiguous_runs({{1, 2, 0}, {2, 2, 3}}, shape), (Runs{{21, 6}, {36, 6}}));  // rows of whole dims
+  EXPECT_EQ(contiguous_runs({{0, 0, 1}, {1, 2, 2}}, shape), (Runs{{1, 2}, {4, 2}}));
+  EXPECT_TRUE(contiguous_runs({{0, 0, 0}, {2, 0, 3}}, shape).empty());
+  std::mt19937 rng(3);
+  for (const Shape& s : {Shape{6}, Shape{3, 4}, Shape{2, 3, 4}, Shape{1, 3, 1, 2}}) {
+    for (int trial = 0; trial < 400; ++trial) {
+      Box b = random_box(rng, s);
+      EXPECT_EQ(contiguous_runs(b, s), naive_runs(b, s)) << b.str() << " in " << to_string(s);
+    }
+  }
+}
+
 TEST(DType, NamesAndSizes) {
   EXPECT_STREQ(dtype_name(DType::kFloat32), "float32");
   EXPECT_STREQ(dtype_name(DType::kFloat64), "float64");

@@ -1,6 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/comm/mpi/mpi_group.h"
 
+#include "meshflow/comm/mpi/cross_memory.h"
+
 #include <time.h>
 
 #include <algorithm>
@@ -135,6 +137,77 @@ void MpiGroup::do_all_to_all(const void* send, const Chunks& send_chunks, void* 
                        comm_, &r),
         "MPI_Ialltoallv");
   wait_politely(r, "MPI_Ialltoallv");
+}
+
+// Each piece is copied by one side: the one holding it in more runs, so that the other
+// side's runs, whose addresses travel, are the few (cross_memory.h). Three small collectives
+// carry the run counts, the addresses and, at the end, every rank's verdict, which also
+// tells each rank that its pieces have arrived and that its own may be reused.
+bool MpiGroup::do_all_to_all_direct(const std::vector<Runs>& send, const std::vector<Runs>& recv) {
+  if (!cross_memory_) cross_memory_ = cross_memory::usable(comm_, &pids_);
+  if (!*cross_memory_) return false;
+  const int n = size();
+  std::vector<int64_t> mine(2 * n), theirs(2 * n);  // per member: runs it sends me, runs it receives from me
+  for (int p = 0; p < n; ++p) {
+    mine[2 * p] = static_cast<int64_t>(send[p].size());
+    mine[2 * p + 1] = static_cast<int64_t>(recv[p].size());
+  }
+  check(MPI_Alltoall(mine.data(), 2, MPI_INT64_T, theirs.data(), 2, MPI_INT64_T, comm_), "MPI_Alltoall");
+  // Whether the sender copies the piece from member `from` to member `to` (else the receiver).
+  auto sender_copies = [&](int from, int to) {
+    return from == rank_ ? mine[2 * to] >= theirs[2 * to + 1] : theirs[2 * from] >= mine[2 * from + 1];
+  };
+  // To member p: my runs for p -> me when p copies them, then my runs for me -> p when p
+  // copies those; as (address, bytes) pairs.
+  std::vector<uint64_t> out_runs, in_runs;
+  std::vector<int> out_counts(n), out_offsets(n), in_counts(n), in_offsets(n);
+  for (int p = 0; p < n; ++p) {
+    out_offsets[p] = static_cast<int>(out_runs.size());
+    auto publish = [&](const Runs& runs) {
+      for (const Run& r : runs) {
+        out_runs.push_back(reinterpret_cast<uint64_t>(r.data));
+        out_runs.push_back(static_cast<uint64_t>(r.bytes));
+      }
+    };
+    if (p != rank_ && sender_copies(p, rank_)) publish(recv[p]);
+    if (p != rank_ && !sender_copies(rank_, p)) publish(send[p]);
+    out_counts[p] = static_cast<int>(out_runs.size()) - out_offsets[p];
+    in_offsets[p] = p == 0 ? 0 : in_offsets[p - 1] + in_counts[p - 1];
+    in_counts[p] = p == rank_ ? 0
+                              : 2 * static_cast<int>((sender_copies(rank_, p) ? theirs[2 * p + 1] : 0) +
+                                                     (sender_copies(p, rank_) ? 0 : theirs[2 * p]));
+  }
+  in_runs.resize(static_cast<size_t>(in_offsets[n - 1] + in_counts[n - 1]));
+  check(MPI_Alltoallv(out_runs.data(), out_counts.data(), out_offsets.data(), MPI_UINT64_T, in_runs.data(),
+                      in_counts.data(), in_offsets.data(), MPI_UINT64_T, comm_),
+        "MPI_Alltoallv");
+  std::string error;
+  try {
+    for (int p = 0; p < n; ++p) {
+      if (p == rank_) continue;
+      const uint64_t* at = in_runs.data() + in_offsets[p];
+      auto take = [&](int64_t count) {
+        Runs runs;
+        for (int64_t i = 0; i < count; ++i, at += 2) {
+          runs.push_back({reinterpret_cast<void*>(at[0]), static_cast<int64_t>(at[1])});
+        }
+        return runs;
+      };
+      if (sender_copies(rank_, p)) cross_memory::copy(pids_[p], send[p], take(theirs[2 * p + 1]), /*write=*/true);
+      if (!sender_copies(p, rank_)) cross_memory::copy(pids_[p], recv[p], take(theirs[2 * p]), /*write=*/false);
+    }
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  int ok = error.empty(), all_ok = 0;
+  MPI_Request r;
+  check(MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm_, &r), "MPI_Iallreduce");
+  wait_politely(r, "MPI_Iallreduce");
+  if (!all_ok) {
+    throw std::runtime_error("all_to_all: a direct copy between ranks failed" +
+                             (error.empty() ? std::string(" on another rank") : ": " + error));
+  }
+  return true;
 }
 
 void MpiGroup::do_broadcast(void* data, int64_t count, DType dtype, int root) {
