@@ -23,11 +23,11 @@ struct CommStats {
   int64_t all_gather = 0;
   int64_t reduce_scatter = 0;
   int64_t all_to_all = 0;
-  int64_t direct_all_to_all = 0;  // of all_to_all: those copied straight between processes
   int64_t broadcast = 0;
   int64_t send = 0;
   int64_t recv = 0;
   int64_t bytes_sent = 0;
+  int64_t direct_all_to_all = 0;  // of all_to_all: those copied straight between processes
 };
 
 // This process's figures, after the collectives already issued have run (it waits for the
