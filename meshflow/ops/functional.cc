@@ -116,6 +116,12 @@ std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Att
     for (const Var& v : inputs) low.push_back(v.dtype() == DType::kFloat32 ? fn::cast(v, *autocast) : v);
     Attrs wide = attrs;
     wide.set("float32_out", true);
+    // When every operand is one of these casts, nothing else reads them: their gradients
+    // may stay float32, which the casts' own gradient passes through to the float32
+    // originals, with no rounding to bfloat16 and back.
+    if (std::all_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.dtype() == DType::kFloat32; })) {
+      wide.set("float32_grads", true);
+    }
     return call(op, low, wide, constraints);
   }
   const bool records = op.grad && grad_enabled() &&
@@ -188,7 +194,7 @@ Var tanh(const Var& x) { return call1("tanh", {x}); }
 Var sigmoid(const Var& x) { return call1("sigmoid", {x}); }
 Var relu(const Var& x) { return call1("relu", {x}); }
 Var gelu(const Var& x) { return call1("gelu", {x}); }
-Var cast(const Var& x, DType dtype) { return call1("cast", {x}, {{"dtype", dtype}}); }
+Var cast(const Var& x, DType dtype) { return x.dtype() == dtype ? x : call1("cast", {x}, {{"dtype", dtype}}); }
 
 Var matmul(const Var& a, const Var& b, bool transpose_a, bool transpose_b) {
   if (!transpose_a && !transpose_b) return call1("matmul", {a, b});

@@ -214,22 +214,29 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
 // product with transposes (no copies), summed over broadcast batch dims. A matrix b under a
 // batch of a (a linear layer) gets one gemm over the flattened batch.
 // bfloat16 operands: dy is rounded to bfloat16 (a float32_out product's dy is float32), and
-// the gradients come out in bfloat16, the operands' dtype.
+// the gradients come out in bfloat16, the operands' dtype, or in float32 with the bool
+// attribute "float32_grads" (set by mf.autocast when both operands are its own casts of
+// float32 tensors, whose gradients then reach them unrounded).
 std::vector<Var> grad(const GradContext& ctx) {
   const Var &a = ctx.inputs[0], &b = ctx.inputs[1];
-  const Var dy = ctx.grad_outputs[0].dtype() == a.dtype() ? ctx.grad_outputs[0] : fn::cast(ctx.grad_outputs[0], a.dtype());
+  const Var dy = fn::cast(ctx.grad_outputs[0], a.dtype());
   const bool ta = flag(ctx.attrs, "transpose_a"), tb = flag(ctx.attrs, "transpose_b");
+  const bool wide = flag(ctx.attrs, "float32_grads");
+  auto product = [wide](const Var& x, const Var& y, bool tx, bool ty) {
+    if (!wide) return fn::matmul(x, y, tx, ty);
+    return call1(kName, {x, y}, {{"transpose_a", tx}, {"transpose_b", ty}, {"float32_out", true}});
+  };
   std::vector<Var> grads(2);
   if (ctx.needs_grad[0]) {
-    grads[0] = fn::sum_to(ta ? fn::matmul(b, dy, tb, true) : fn::matmul(dy, b, false, !tb), a.shape());
+    grads[0] = fn::sum_to(ta ? product(b, dy, tb, true) : product(dy, b, false, !tb), a.shape());
   }
   if (ctx.needs_grad[1]) {
     const Shape& as = a.shape();
     if (b.shape().size() == 2 && as.size() > 2 && !ta) {
       const Var flat_a = fn::reshape(a, {-1, as.back()}), flat_dy = fn::reshape(dy, {-1, dy.shape().back()});
-      grads[1] = tb ? fn::matmul(flat_dy, flat_a, true, false) : fn::matmul(flat_a, flat_dy, true, false);
+      grads[1] = tb ? product(flat_dy, flat_a, true, false) : product(flat_a, flat_dy, true, false);
     } else {
-      grads[1] = fn::sum_to(tb ? fn::matmul(dy, a, true, ta) : fn::matmul(a, dy, !ta, false), b.shape());
+      grads[1] = fn::sum_to(tb ? product(dy, a, true, ta) : product(a, dy, !ta, false), b.shape());
     }
   }
   return grads;

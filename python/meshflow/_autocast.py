@@ -9,7 +9,9 @@ with oneDNN's bfloat16 kernels (AVX512-BF16 or AMX where the CPU has them) accum
 float32, and gives a float32 result. Everything else runs as called, so softmax, layer norm,
 losses and reductions stay float32, and the weights and optimizer state stay float32
 (master weights). Unlike torch, a matmul's result is float32 rather than bfloat16: the ops
-after it need no bfloat16 kernels and nothing is rounded twice. The casts are ordinary ops:
+after it need no bfloat16 kernels and nothing is rounded twice. Its backward products run in
+bfloat16 too, and their float32 accumulators go straight to the float32 operands' gradients,
+never rounded to bfloat16. The casts are ordinary ops:
 autograd, every parallel layout and graph mode (traced inside the block) handle them.
 The setting is per thread; blocks nest and restore what was set before.
 """

@@ -133,6 +133,22 @@ def test_autocast_gradients_reach_the_float32_weights():
         np.testing.assert_allclose(p.grad.numpy(), r.grad.numpy(), rtol=0.1, atol=0.02)
 
 
+def test_autocast_gradients_are_unrounded_products_of_the_bfloat16_operands():
+    # y = x @ w^T on bfloat16 casts: dx = dy @ w and dw = dy^T @ x, with dy, w and x rounded
+    # to bfloat16 and the products accumulated and kept in float32 (never rounded to bfloat16).
+    x = mf.tensor(RNG.standard_normal((8, 16)).astype(np.float32), requires_grad=True)
+    w = mf.tensor(RNG.standard_normal((4, 16)).astype(np.float32), requires_grad=True)
+    dy = RNG.standard_normal((8, 4)).astype(np.float32)
+    with mf.autocast("cpu", dtype=mf.bfloat16):
+        y = mf.matmul(x, w, transpose_b=True)
+    (y * mf.tensor(dy)).sum().backward()
+    xs, ws, dys = (rounded(a) for a in (x.numpy(), w.numpy(), dy))
+    np.testing.assert_allclose(x.grad.numpy(), dys @ ws, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(w.grad.numpy(), dys.T @ xs, rtol=1e-6, atol=1e-6)
+    for g in (x.grad.numpy(), w.grad.numpy()):
+        assert not np.array_equal(g, rounded(g))  # float32 values, not bfloat16 ones widened
+
+
 def test_autocast_refuses_what_it_cannot_do():
     with pytest.raises(ValueError, match="device_type 'cuda' is not supported"):
         mf.autocast("cuda")
