@@ -32,6 +32,7 @@
 #include <limits>
 #include <vector>
 
+#include "meshflow/core/loops.h"
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
@@ -131,14 +132,15 @@ void forward_one(const Dims& s, bool is_causal, T scale, const Head<T>& h, std::
       T top = -std::numeric_limits<T>::infinity();
 #pragma omp simd reduction(max : top)
       for (int64_t j = 0; j < seen; ++j) top = row[j] > top ? row[j] : top;
+      // The elementwise loops run at the CPU's full vector width (kernel::simd_loop); the
+      // sum stays a baseline-width reduction, so its order, and so the bits, are the same on
+      // every CPU.
+      kernel::simd_loop(seen, [&](int64_t j) { row[j] = fast_math::exp_nonpositive(row[j] - top); });
       T sum = 0;
 #pragma omp simd reduction(+ : sum)
-      for (int64_t j = 0; j < seen; ++j) {
-        row[j] = fast_math::exp_nonpositive(row[j] - top);
-        sum += row[j];
-      }
+      for (int64_t j = 0; j < seen; ++j) sum += row[j];
       const T inv = 1 / sum;  // seen >= 1: a row sees at least its own key
-      for (int64_t j = 0; j < seen; ++j) row[j] *= inv;
+      kernel::simd_loop(seen, [&](int64_t j) { row[j] *= inv; });
       std::fill(row + seen, row + keys, T{0});
       h.lse[(q0 + i) * h.lse_stride] = top + std::log(sum);
     }
@@ -174,8 +176,7 @@ void backward_one(const Dims& s, bool is_causal, T scale, const Head<T>& h, cons
       const int64_t seen = is_causal ? std::min(keys, q0 + i + 1) : keys;
       T* row = p.data() + i * keys;
       const T shift = h.lse[(q0 + i) * h.lse_stride];
-#pragma omp simd
-      for (int64_t j = 0; j < seen; ++j) row[j] = fast_math::exp_nonpositive(row[j] - shift);
+      kernel::simd_loop(seen, [&](int64_t j) { row[j] = fast_math::exp_nonpositive(row[j] - shift); });
       std::fill(row + seen, row + keys, T{0});
     }
     const T* dout_block = dh.out + q0 * dh.ldo;
@@ -192,8 +193,7 @@ void backward_one(const Dims& s, bool is_causal, T scale, const Head<T>& h, cons
       dot -= dh.lse[(q0 + i) * dh.lse_stride];
       T* ds = dp.data() + i * keys;
       const T* pr = p.data() + i * keys;
-#pragma omp simd
-      for (int64_t j = 0; j < keys; ++j) ds[j] = pr[j] * (ds[j] - dot) * scale;
+      kernel::simd_loop(keys, [&](int64_t j) { ds[j] = pr[j] * (ds[j] - dot) * scale; });
     }
     gemm<T>(false, false, rows, s.d, keys, T{1}, dp.data(), keys, h.k, h.ldk, T{0}, dq + q0 * dh.ldq, dh.ldq);  // dq = ds k
     gemm<T>(true, false, keys, s.d, rows, T{1}, dp.data(), keys, h.q + q0 * h.ldq, h.ldq, T{1}, dk, dh.ldk);  // dk += ds^T q

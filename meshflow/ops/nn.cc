@@ -45,6 +45,7 @@
 #include <limits>
 #include <utility>
 
+#include "meshflow/core/loops.h"
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
@@ -145,16 +146,14 @@ void softmax_row(const T* x, T* y, int64_t n, bool log) {
   const T m = row_max(x, n);
   if (log) {
     const T log_s = log_sum_exp_shifted(x, n, m);
-    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - m) - log_s;
+    kernel::simd_loop(n, [&](int64_t i) { y[i] = (x[i] - m) - log_s; });
   } else {
+    kernel::simd_loop(n, [&](int64_t i) { y[i] = fast_math::exp_nonpositive(x[i] - m); });
     T s = 0;
 #pragma omp simd reduction(+ : s)
-    for (int64_t i = 0; i < n; ++i) {
-      y[i] = fast_math::exp_nonpositive(x[i] - m);
-      s += y[i];
-    }
+    for (int64_t i = 0; i < n; ++i) s += y[i];
     const T inv_s = 1 / s;
-    for (int64_t i = 0; i < n; ++i) y[i] *= inv_s;
+    kernel::simd_loop(n, [&](int64_t i) { y[i] *= inv_s; });
   }
 }
 
@@ -209,12 +208,11 @@ void softmax_backward_row(const T* y, const T* dy, T* dx, int64_t n, bool log) {
   if (log) {
 #pragma omp simd reduction(+ : s)
     for (int64_t i = 0; i < n; ++i) s += dy[i];
-#pragma omp simd
-    for (int64_t i = 0; i < n; ++i) dx[i] = dy[i] - fast_math::exp_nonpositive(y[i]) * s;
+    kernel::simd_loop(n, [&](int64_t i) { dx[i] = dy[i] - fast_math::exp_nonpositive(y[i]) * s; });
   } else {
 #pragma omp simd reduction(+ : s)
     for (int64_t i = 0; i < n; ++i) s += dy[i] * y[i];
-    for (int64_t i = 0; i < n; ++i) dx[i] = y[i] * (dy[i] - s);
+    kernel::simd_loop(n, [&](int64_t i) { dx[i] = y[i] * (dy[i] - s); });
   }
 }
 
@@ -460,12 +458,12 @@ std::vector<Tensor> layer_norm_kernel(const std::vector<Tensor>& in, const Kerne
         const T* xr = x.data_as<T>() + r * n;
         T* yr = out.data_as<T>() + r * n;
         const auto [m, rstd] = row_stats(xr, n, eps);
-        for (int64_t j = 0; j < n; ++j) {
+        kernel::simd_loop(n, [&](int64_t j) {
           T y = (xr[j] - m) * rstd;
           if (w) y *= w[j];
           if (b) y += b[j];
           yr[j] = y;
-        }
+        });
       }
     }
   });
@@ -544,13 +542,11 @@ std::vector<Tensor> layer_norm_backward_kernel(const std::vector<Tensor>& in, co
             sum_gx += g * (xr[j] - m) * rstd;
           }
           const T mean_g = sum_g / static_cast<T>(n), mean_gx = sum_gx / static_cast<T>(n);
-          for (int64_t j = 0; j < n; ++j) dxr[j] = rstd * (dyr[j] * w[j] - mean_g - (xr[j] - m) * rstd * mean_gx);
-          if (dw) {
-            for (int64_t j = 0; j < n; ++j) dw[j] += dyr[j] * (xr[j] - m) * rstd;
-          }
-          if (db) {
-            for (int64_t j = 0; j < n; ++j) db[j] += dyr[j];
-          }
+          kernel::simd_loop(n, [&](int64_t j) {
+            dxr[j] = rstd * (dyr[j] * w[j] - mean_g - (xr[j] - m) * rstd * mean_gx);
+          });
+          if (dw) kernel::simd_loop(n, [&](int64_t j) { dw[j] += dyr[j] * (xr[j] - m) * rstd; });
+          if (db) kernel::simd_loop(n, [&](int64_t j) { db[j] += dyr[j]; });
         }
       }
       for (int param = 0; param < has_weight + has_bias; ++param) {
