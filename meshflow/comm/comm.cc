@@ -152,7 +152,13 @@ Context& ctx() {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   std::vector<int> all(size);
   std::iota(all.begin(), all.end(), 0);
-  context->world = std::make_unique<MpiGroup>(MPI_COMM_WORLD, all);
+  // Every group's collectives run on communicators of meshflow's own (a duplicate of
+  // MPI_COMM_WORLD and groups made from it), so that MPI calls the program makes itself on
+  // MPI_COMM_WORLD, from another thread while the comm thread works, can never be matched
+  // with meshflow's.
+  MPI_Comm world_comm = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &world_comm);
+  context->world = std::make_unique<MpiGroup>(world_comm, all);
   // The ranks that share this one's memory are those of its host (as the launcher placed
   // them, simulated hosts included).
   MPI_Comm host = MPI_COMM_NULL;
@@ -190,7 +196,7 @@ Group& group_of(const std::vector<int>& ranks) {
     if (std::find(ranks.begin(), ranks.end(), c.world->rank()) == ranks.end()) {
       throw std::logic_error("comm: rank " + std::to_string(c.world->rank()) + " asked for a group it is not in");
     }
-    it = c.groups.emplace(ranks, MpiGroup::create(ranks)).first;
+    it = c.groups.emplace(ranks, MpiGroup::create(static_cast<MpiGroup&>(*c.world), ranks)).first;
   }
   return *it->second;
 }

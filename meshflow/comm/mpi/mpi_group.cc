@@ -93,12 +93,12 @@ MpiGroup::~MpiGroup() {
   if (comm_ != MPI_COMM_WORLD && !finalized) MPI_Comm_free(&comm_);
 }
 
-std::unique_ptr<MpiGroup> MpiGroup::create(const std::vector<int>& world_ranks) {
+std::unique_ptr<MpiGroup> MpiGroup::create(const MpiGroup& world, const std::vector<int>& world_ranks) {
   MPI_Group world_group, group;
-  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  MPI_Comm_group(world.comm_, &world_group);
   MPI_Group_incl(world_group, static_cast<int>(world_ranks.size()), world_ranks.data(), &group);
   MPI_Comm comm;
-  check(MPI_Comm_create_group(MPI_COMM_WORLD, group, /*tag=*/7, &comm), "MPI_Comm_create_group");
+  check(MPI_Comm_create_group(world.comm_, group, /*tag=*/7, &comm), "MPI_Comm_create_group");
   MPI_Group_free(&group);
   MPI_Group_free(&world_group);
   return std::make_unique<MpiGroup>(comm, world_ranks);

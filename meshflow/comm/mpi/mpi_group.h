@@ -23,8 +23,9 @@ class MpiGroup final : public Group {
   int size() const override { return static_cast<int>(world_ranks_.size()); }
   const std::vector<int>& world_ranks() const override { return world_ranks_; }
 
-  // Collective over the members of `world_ranks` only (MPI_Comm_create_group).
-  static std::unique_ptr<MpiGroup> create(const std::vector<int>& world_ranks);
+  // Collective over the members of `world_ranks` only (MPI_Comm_create_group on `world`'s
+  // communicator, whose ranks are the world ranks).
+  static std::unique_ptr<MpiGroup> create(const MpiGroup& world, const std::vector<int>& world_ranks);
 
  protected:
   void do_all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) override;
