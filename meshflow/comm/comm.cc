@@ -25,7 +25,7 @@ namespace mf::comm {
 namespace {
 
 struct Context {
-  std::unique_ptr<Group> world;
+  std::unique_ptr<MpiGroup> world;
   std::map<std::vector<int>, std::unique_ptr<Group>> groups;
   // The exit barrier's own communicator: on MPI_COMM_WORLD, a rank's exit barrier would be
   // matched with another rank's non-blocking collective still in flight there.
@@ -196,7 +196,7 @@ Group& group_of(const std::vector<int>& ranks) {
     if (std::find(ranks.begin(), ranks.end(), c.world->rank()) == ranks.end()) {
       throw std::logic_error("comm: rank " + std::to_string(c.world->rank()) + " asked for a group it is not in");
     }
-    it = c.groups.emplace(ranks, MpiGroup::create(static_cast<MpiGroup&>(*c.world), ranks)).first;
+    it = c.groups.emplace(ranks, MpiGroup::create(*c.world, ranks)).first;
   }
   return *it->second;
 }

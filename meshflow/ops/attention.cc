@@ -75,6 +75,22 @@ Dims dims_of(const Shape& q, const Shape& k, const Shape& v) {
   return {numel(Shape(q.begin(), q.end() - 2)), q[nd - 2], k[nd - 2], q[nd - 1], v[nd - 1]};
 }
 
+void check_scale(const char* op, const Attrs& attrs) {
+  if (attrs.has("scale") && !(attrs.get_float("scale") > 0)) op_error(op, "scale must be positive");
+}
+
+// A backward op's inputs from `first` on: out, lse, dout, dlse, with the forward's shapes.
+void expect_forward_results(const char* op, const std::vector<TensorMeta>& in, size_t first,
+                            const std::vector<TensorMeta>& forward) {
+  for (size_t i = first; i < first + 4; ++i) {
+    const TensorMeta& expected = forward[(i - first) % 2];
+    if (in[i].shape != expected.shape || in[i].dtype != expected.dtype) {
+      op_error(op, "input " + std::to_string(i) + " has shape " + to_string(in[i].shape) + "; expected " +
+                       to_string(expected.shape));
+    }
+  }
+}
+
 std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kAttention, in, 3);
   const Shape &q = in[0].shape, &k = in[1].shape, &v = in[2].shape;
@@ -91,7 +107,7 @@ std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs& at
                              " do not fit; expected q [..., Tq, D], k [..., Tk, D], v [..., Tk, Dv] with the same "
                              "leading dims");
   }
-  if (attrs.has("scale") && !(attrs.get_float("scale") > 0)) op_error(kAttention, "scale must be positive");
+  check_scale(kAttention, attrs);
   Shape out = q, lse(q.begin(), q.end() - 1);
   out.back() = v[nd - 1];
   return {{out, in[0].dtype}, {lse, in[0].dtype}};
@@ -242,10 +258,11 @@ void each_head(const Tensor& q, const Attrs& attrs, const Dims& s, F f) {
   });
 }
 
-// in: q, k, v (separate) or qkv (packed); out and lse of `out_shape` and `lse_shape`.
+// in: q, k, v (separate) or qkv (packed); returns out and lse, of the shapes infer gave.
 std::vector<Tensor> run_forward(const std::vector<Tensor>& in, const KernelContext& ctx, const Dims& s,
-                                const Layout& layout, const Shape& out_shape, const Shape& lse_shape) {
-  Tensor out = Tensor::empty(out_shape, in[0].dtype()), lse = Tensor::empty(lse_shape, in[0].dtype());
+                                const Layout& layout) {
+  Tensor out = Tensor::empty(ctx.output_boxes[0].extent, in[0].dtype());
+  Tensor lse = Tensor::empty(ctx.output_boxes[1].extent, in[0].dtype());
   const bool is_causal = causal(ctx.attrs);
   const Tensor &k = in[layout.packed ? 0 : 1], &v = in[layout.packed ? 0 : 2];
   each_head(in[0], ctx.attrs, s, [&](auto zero, auto scale, int64_t i) {
@@ -279,22 +296,12 @@ void run_backward(const std::vector<Tensor>& in, const KernelContext& ctx, const
 }
 
 std::vector<Tensor> forward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Dims s = dims_of(in[0].shape(), in[1].shape(), in[2].shape());
-  Shape out_shape = in[0].shape(), lse_shape(out_shape.begin(), out_shape.end() - 1);
-  out_shape.back() = s.dv;
-  return run_forward(in, ctx, s, Layout{false, 1}, out_shape, lse_shape);
+  return run_forward(in, ctx, dims_of(in[0].shape(), in[1].shape(), in[2].shape()), Layout{false, 1});
 }
 
 std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kAttentionBackward, in, 7);
-  const std::vector<TensorMeta> forward = infer({in[0], in[1], in[2]}, attrs);
-  for (int i = 3; i < 7; ++i) {
-    const TensorMeta& expected = forward[i == 4 || i == 6 ? 1 : 0];
-    if (in[i].shape != expected.shape || in[i].dtype != expected.dtype) {
-      op_error(kAttentionBackward, "input " + std::to_string(i) + " has shape " + to_string(in[i].shape) +
-                                       "; expected " + to_string(expected.shape));
-    }
-  }
+  expect_forward_results(kAttentionBackward, in, 3, infer({in[0], in[1], in[2]}, attrs));
   return {in[0], in[1], in[2]};
 }
 
@@ -334,7 +341,7 @@ std::vector<TensorMeta> packed_infer(const std::vector<TensorMeta>& in, const At
     op_error(kPackedAttention, "qkv is " + to_string(qkv) +
                                    "; expected [..., T, H, 3 D]: per token and head, q, k and v of D elements each");
   }
-  if (attrs.has("scale") && !(attrs.get_float("scale") > 0)) op_error(kPackedAttention, "scale must be positive");
+  check_scale(kPackedAttention, attrs);
   Shape out = qkv, lse(qkv.begin(), qkv.end() - 1);
   out.back() /= 3;
   return {{out, in[0].dtype}, {lse, in[0].dtype}};
@@ -351,21 +358,12 @@ std::vector<Signature> packed_signatures(const Shape& qkv, size_t n_inputs, size
 
 std::vector<Tensor> packed_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Shape& qkv = in[0].shape();
-  Shape out_shape = qkv, lse_shape(qkv.begin(), qkv.end() - 1);
-  out_shape.back() /= 3;
-  return run_forward(in, ctx, packed_dims(qkv), Layout{true, qkv[qkv.size() - 2]}, out_shape, lse_shape);
+  return run_forward(in, ctx, packed_dims(qkv), Layout{true, qkv[qkv.size() - 2]});
 }
 
 std::vector<TensorMeta> packed_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kPackedAttentionBackward, in, 5);
-  const std::vector<TensorMeta> forward = packed_infer({in[0]}, attrs);
-  for (int i = 1; i < 5; ++i) {
-    const TensorMeta& expected = forward[i % 2 == 0 ? 1 : 0];
-    if (in[i].shape != expected.shape || in[i].dtype != expected.dtype) {
-      op_error(kPackedAttentionBackward, "input " + std::to_string(i) + " has shape " + to_string(in[i].shape) +
-                                             "; expected " + to_string(expected.shape));
-    }
-  }
+  expect_forward_results(kPackedAttentionBackward, in, 1, packed_infer({in[0]}, attrs));
   return {in[0]};
 }
 
