@@ -96,6 +96,7 @@ py::dict stats_dict() {
   d["reduce_scatter"] = s.reduce_scatter;
   d["all_to_all"] = s.all_to_all;
   d["direct_all_to_all"] = s.direct_all_to_all;
+  d["mapped_all_to_all"] = s.mapped_all_to_all;
   d["broadcast"] = s.broadcast;
   d["send"] = s.send;
   d["recv"] = s.recv;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "meshflow/comm/comm.h"
+#include "meshflow/core/allocator.h"
 
 namespace mf::boxing {
 namespace {
@@ -67,11 +68,20 @@ void unpack(const Tensor& buf, const comm::Chunks& chunks, const std::vector<Box
 // cost more than the packing they save (bench/boxing_bench.cc).
 constexpr int64_t kDirectAllToAllBytes = int64_t{1} << 20;
 
+// An uninitialized tensor that peers of this host can write into (core/allocator.h).
+Tensor shared_empty(const Shape& shape, DType dtype) {
+  std::shared_ptr<void> memory = allocate_host_shared(static_cast<size_t>(numel(shape)) * dtype_size(dtype));
+  void* data = memory.get();
+  return Tensor::wrap(data, shape, dtype, std::move(memory));
+}
+
 // The memory of `box` of `t` as runs of bytes.
 comm::Runs runs_of(const Tensor& t, const Box& box) {
   comm::Runs runs;
   const int64_t size = dtype_size(t.dtype());
-  for (const auto& [offset, count] : contiguous_runs(box, t.shape())) {
+  const std::vector<std::pair<int64_t, int64_t>> offsets = contiguous_runs(box, t.shape());
+  runs.reserve(offsets.size());
+  for (const auto& [offset, count] : offsets) {
     runs.push_back({static_cast<char*>(t.data()) + offset * size, count * size});
   }
   return runs;
@@ -141,20 +151,18 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
       return out;
     }
     case StepKind::kAllToAll: {
-      Tensor out = Tensor::empty(my_dst.extent, dtype);
+      // Large pieces go straight from the sender's memory into the receiver's where the
+      // group allows it (a strided piece would otherwise be packed, then copied again by
+      // MPI); peers then write into `out` through a mapping. Every rank decides alike: on
+      // the logical size.
+      const bool direct = numel(logical) * dtype_size(dtype) >= kDirectAllToAllBytes;
+      Tensor out = direct ? shared_empty(my_dst.extent, dtype) : Tensor::empty(my_dst.extent, dtype);
       std::vector<Box> send_pieces, recv_pieces;
       for (int64_t m = 0; m < n; ++m) {
         send_pieces.push_back(relative_to(intersect(my_src, dst[m]), my_src));
         recv_pieces.push_back(relative_to(intersect(src[m], my_dst), my_dst));
       }
-      // This rank's own piece is copied straight across, not through the library.
-      copy_box(local, send_pieces[my_index], out, recv_pieces[my_index].start);
-      const Box none{Shape(logical.size(), 0), Shape(logical.size(), 0)};
-      send_pieces[my_index] = recv_pieces[my_index] = none;
-      // Large pieces go straight from the sender's memory into the receiver's where the
-      // group allows it (a strided piece would otherwise be packed, then copied again by
-      // MPI). Every rank decides alike: on the logical size.
-      if (numel(logical) * dtype_size(dtype) >= kDirectAllToAllBytes) {
+      if (direct) {
         std::vector<comm::Runs> send_runs, recv_runs;
         for (int64_t m = 0; m < n; ++m) {
           send_runs.push_back(runs_of(local, send_pieces[m]));
@@ -162,6 +170,10 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
         }
         if (group().all_to_all_direct(send_runs, recv_runs)) return out;
       }
+      // This rank's own piece is copied straight across, not through the library.
+      copy_box(local, send_pieces[my_index], out, recv_pieces[my_index].start);
+      const Box none{Shape(logical.size(), 0), Shape(logical.size(), 0)};
+      send_pieces[my_index] = recv_pieces[my_index] = none;
       auto [send, send_chunks] = readable(local, send_pieces, /*in_order=*/false);
       auto [recv, recv_chunks] = writable(out, recv_pieces);
       group().all_to_all(send.data(), send_chunks, recv.data(), recv_chunks, dtype);

@@ -136,22 +136,21 @@ bool Group::all_to_all_direct(const std::vector<Runs>& send, const std::vector<R
                                 std::to_string(recv.size()) + " receive pieces for a group of " +
                                 std::to_string(size()) + "; expected one of each per member");
   }
-  if (!send[rank()].empty() || !recv[rank()].empty()) {
-    throw std::invalid_argument("all_to_all_direct: this rank's own piece must be empty (copy it locally)");
-  }
-  bool done = false;
+  Direct how = Direct::kNo;
   on_comm_thread([&] {
     CollectiveWatch watch("all_to_all", world_ranks());
-    done = do_all_to_all_direct(send, recv);
-    if (!done) return;
+    how = do_all_to_all_direct(send, recv);
+    if (how == Direct::kNo) return;
     Counted c;
     ++c->all_to_all;
     ++c->direct_all_to_all;
-    for (const Runs& runs : send) {
-      for (const Run& r : runs) c->bytes_sent += r.bytes;
+    c->mapped_all_to_all += how == Direct::kMapped;
+    for (int p = 0; p < size(); ++p) {
+      if (p == rank()) continue;  // as all_to_all, which never sends a rank's own piece
+      for (const Run& r : send[p]) c->bytes_sent += r.bytes;
     }
   });
-  return done;
+  return how != Direct::kNo;
 }
 
 void Group::broadcast(void* data, int64_t count, DType dtype, int root) {

@@ -28,6 +28,7 @@ struct CommStats {
   int64_t recv = 0;
   int64_t bytes_sent = 0;
   int64_t direct_all_to_all = 0;  // of all_to_all: those copied straight between processes
+  int64_t mapped_all_to_all = 0;  // of direct_all_to_all: those written into peers' mapped memory
 };
 
 // This process's figures, after the collectives already issued have run (it waits for the
@@ -74,11 +75,12 @@ class Group {
   // Send chunk i goes to member i; what member i sends this rank lands at recv chunk i.
   void all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks, DType dtype);
   // all_to_all on pieces held as runs of memory (a strided piece of a tensor is many): send[i]
-  // goes to member i and lands in recv[i] of member i, byte totals equal; this rank's own
-  // entries must be empty. Where the members may read and write each other's memory (one
-  // host, cross-memory attach allowed), each piece is copied once, straight from the
-  // sender's runs into the receiver's, with no packing or staging. Returns false, having
-  // moved nothing, where they may not; every member gets the same answer.
+  // goes to member i and lands in recv[i] of member i, byte totals equal, this rank's own
+  // piece included. Where the members may reach each other's memory (one host; receivers'
+  // runs in shared blocks peers map, core/allocator.h, or cross-memory attach allowed),
+  // each piece is copied once, straight from the sender's runs into the receiver's, with
+  // no packing or staging. Returns false, having moved nothing (not even this rank's own
+  // piece), where they may not; every member gets the same answer.
   bool all_to_all_direct(const std::vector<Runs>& send, const std::vector<Runs>& recv);
   void broadcast(void* data, int64_t count, DType dtype, int root);
   // Posts every send and receive at once and waits for all, so no ordering can deadlock.
@@ -97,9 +99,11 @@ class Group {
                                  ReduceOp op) = 0;
   virtual void do_all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks,
                              DType dtype) = 0;
+  // How do_all_to_all_direct moved the pieces (comm/mpi/cross_memory.h).
+  enum class Direct { kNo, kAttached, kMapped };
   // Backends without direct copies keep the default.
-  virtual bool do_all_to_all_direct(const std::vector<Runs>& /*send*/, const std::vector<Runs>& /*recv*/) {
-    return false;
+  virtual Direct do_all_to_all_direct(const std::vector<Runs>& /*send*/, const std::vector<Runs>& /*recv*/) {
+    return Direct::kNo;
   }
   virtual void do_broadcast(void* data, int64_t count, DType dtype, int root) = 0;
   virtual void do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype,

@@ -2,13 +2,16 @@
 #include "meshflow/core/allocator.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <unordered_map>
-#include <vector>
+#include <map>
 #include <mutex>
 #include <new>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace mf {
 namespace {
@@ -28,52 +31,103 @@ size_t round_size(size_t nbytes) {
   return (nbytes + kLargeGranule - 1) / kLargeGranule * kLargeGranule;
 }
 
+// Where a block lives: ordinary memory, or a memfd peers can map.
+enum class Kind { kPrivate, kShared };
+constexpr int kKinds = 2;
+
+void* allocate_private(size_t size) {
+  void* p = nullptr;
+  if (size >= kHugePage) {
+    // Transparent huge pages where the system gives them on request: a 2 MiB page is one
+    // fault instead of 512 and one TLB entry, and cross-memory copies (all-to-all
+    // boxing) pin one page per 2 MiB.
+    if (posix_memalign(&p, kHugePage, size) != 0) p = nullptr;
+    if (p) madvise(p, size, MADV_HUGEPAGE);
+  } else {
+    p = std::aligned_alloc(kAlignment, size);
+  }
+  return p;
+}
+
+// A memfd of `size` bytes, mapped; nullopt where the system refuses one.
+std::optional<SharedBlock> map_shared(size_t size, uint64_t serial) {
+  const int fd = memfd_create("meshflow", MFD_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  void* p = MAP_FAILED;
+  if (ftruncate(fd, static_cast<off_t>(size)) == 0) {
+    p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  }
+  if (p == MAP_FAILED) {
+    close(fd);
+    return std::nullopt;
+  }
+  return SharedBlock{fd, serial, static_cast<char*>(p), size};
+}
+
 class HostCache {
  public:
-  void* take(size_t size) {
+  // A block of `size` (rounded) bytes of `kind`, or of private memory where shared memory
+  // is refused; returns the kind it is.
+  std::pair<void*, Kind> take(size_t size, Kind kind) {
     {
       std::lock_guard<std::mutex> lock(mu_);
-      auto it = free_.find(size);
+      auto& free = free_[static_cast<int>(kind)];
+      auto it = free.find(size);
       in_use_ += size;
       peak_ = std::max(peak_, in_use_);
-      if (it != free_.end() && !it->second.empty()) {
+      if (it != free.end() && !it->second.empty()) {
         void* p = it->second.back();
         it->second.pop_back();
         cached_ -= size;
         ++hits_;
-        return p;
+        return {p, kind};
       }
       ++misses_;
     }
-    void* p = nullptr;
-    if (size >= kHugePage) {
-      // Transparent huge pages where the system gives them on request: a 2 MiB page is one
-      // fault instead of 512 and one TLB entry, and cross-memory copies (all-to-all
-      // boxing) pin one page per 2 MiB.
-      if (posix_memalign(&p, kHugePage, size) != 0) p = nullptr;
-      if (p) madvise(p, size, MADV_HUGEPAGE);
-    } else {
-      p = std::aligned_alloc(kAlignment, size);
+    if (kind == Kind::kShared) {
+      uint64_t serial = 0;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        serial = ++serials_;
+      }
+      if (std::optional<SharedBlock> block = map_shared(size, serial)) {
+        std::lock_guard<std::mutex> lock(mu_);
+        shared_[reinterpret_cast<uintptr_t>(block->base)] = *block;
+        return {block->base, kind};
+      }
+      kind = Kind::kPrivate;
     }
+    void* p = allocate_private(size);
     if (!p) {
       std::lock_guard<std::mutex> lock(mu_);
       in_use_ -= size;
       throw std::bad_alloc();
     }
-    return p;
+    return {p, kind};
   }
 
-  void give_back(void* p, size_t size) {
+  void give_back(void* p, size_t size, Kind kind) {
     {
       std::lock_guard<std::mutex> lock(mu_);
       in_use_ -= size;
       if (cached_ + size <= kMaxCachedBytes) {
-        free_[size].push_back(p);
+        free_[static_cast<int>(kind)][size].push_back(p);
         cached_ += size;
         return;
       }
     }
-    std::free(p);
+    release_block(p, size, kind);
+  }
+
+  std::optional<SharedBlock> find_shared(const void* p, size_t nbytes) {
+    const auto at = reinterpret_cast<uintptr_t>(p);
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = shared_.upper_bound(at);
+    if (it == shared_.begin()) return std::nullopt;
+    --it;
+    const SharedBlock& b = it->second;
+    if (at + nbytes > it->first + b.bytes) return std::nullopt;
+    return b;
   }
 
   HostCacheStats stats() {
@@ -87,24 +141,44 @@ class HostCache {
   }
 
   void release() {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto& [size, blocks] : free_) {
-      for (void* p : blocks) std::free(p);
+    std::unordered_map<size_t, std::vector<void*>> free[kKinds];
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (int k = 0; k < kKinds; ++k) free[k].swap(free_[k]);
+      cached_ = 0;
     }
-    free_.clear();
-    cached_ = 0;
+    for (int k = 0; k < kKinds; ++k) {
+      for (auto& [size, blocks] : free[k]) {
+        for (void* p : blocks) release_block(p, size, static_cast<Kind>(k));
+      }
+    }
   }
 
  private:
+  void release_block(void* p, size_t size, Kind kind) {
+    if (kind == Kind::kPrivate) return std::free(p);
+    int fd = -1;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = shared_.find(reinterpret_cast<uintptr_t>(p));
+      fd = it->second.fd;
+      shared_.erase(it);
+    }
+    munmap(p, size);
+    close(fd);
+  }
+
   std::mutex mu_;
-  // Free blocks by (rounded) size; the vectors keep their capacity, so taking and giving
-  // back a block allocates nothing in the steady state.
-  std::unordered_map<size_t, std::vector<void*>> free_;  // GUARDED_BY(mu_)
-  size_t cached_ = 0;                  // GUARDED_BY(mu_)
-  size_t hits_ = 0;                    // GUARDED_BY(mu_)
-  size_t misses_ = 0;                  // GUARDED_BY(mu_)
-  size_t in_use_ = 0;                  // GUARDED_BY(mu_)
-  size_t peak_ = 0;                    // GUARDED_BY(mu_)
+  // Free blocks by kind and (rounded) size; the vectors keep their capacity, so taking and
+  // giving back a block allocates nothing in the steady state.
+  std::unordered_map<size_t, std::vector<void*>> free_[kKinds];  // GUARDED_BY(mu_)
+  std::map<uintptr_t, SharedBlock> shared_;                       // by base; GUARDED_BY(mu_)
+  uint64_t serials_ = 0;                                          // GUARDED_BY(mu_)
+  size_t cached_ = 0;                                             // GUARDED_BY(mu_)
+  size_t hits_ = 0;                                               // GUARDED_BY(mu_)
+  size_t misses_ = 0;                                             // GUARDED_BY(mu_)
+  size_t in_use_ = 0;                                             // GUARDED_BY(mu_)
+  size_t peak_ = 0;                                               // GUARDED_BY(mu_)
 };
 
 // Never destroyed: tensors may be freed during static destruction.
@@ -124,7 +198,9 @@ PlannedAllocations::PlannedAllocations(std::vector<Slot> slots) : slots_(std::mo
 }
 PlannedAllocations::~PlannedAllocations() { planned = previous_; }
 
-std::shared_ptr<void> allocate_host(size_t nbytes) {
+namespace {
+
+std::shared_ptr<void> allocate(size_t nbytes, Kind kind) {
   if (planned && nbytes > 0) {
     for (PlannedAllocations::Slot& slot : *planned) {
       if (!slot.taken && slot.nbytes == nbytes) {
@@ -133,10 +209,17 @@ std::shared_ptr<void> allocate_host(size_t nbytes) {
       }
     }
   }
-  size_t size = round_size(nbytes);
-  void* p = cache().take(size);
-  return std::shared_ptr<void>(p, [size](void* q) { cache().give_back(q, size); });
+  const size_t size = round_size(nbytes);
+  const auto [p, got] = cache().take(size, kind);
+  return std::shared_ptr<void>(p, [size, got = got](void* q) { cache().give_back(q, size, got); });
 }
+
+}  // namespace
+
+std::shared_ptr<void> allocate_host(size_t nbytes) { return allocate(nbytes, Kind::kPrivate); }
+std::shared_ptr<void> allocate_host_shared(size_t nbytes) { return allocate(nbytes, Kind::kShared); }
+
+std::optional<SharedBlock> shared_block_of(const void* p, size_t nbytes) { return cache().find_shared(p, nbytes); }
 
 HostCacheStats host_cache_stats() { return cache().stats(); }
 void release_host_cache() { cache().release(); }

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace mf {
@@ -13,6 +15,27 @@ namespace mf {
 // A 64-byte aligned block of at least `nbytes`; the block goes back to the cache when the
 // last owner drops it. nbytes == 0 gives a valid empty block.
 std::shared_ptr<void> allocate_host(size_t nbytes);
+
+// Like allocate_host, but a fresh block is a memfd of its own, which other processes of
+// this host can map (shared_block_of says where), so that a collective can copy straight
+// into a peer's tensor with plain stores (comm/mpi/cross_memory.h). Such blocks have 4 KiB
+// pages (the kernel gives shared memory no transparent huge pages by default), so only
+// what peers write into is allocated here. Where a planned slot serves the request, or the
+// system has no memfd, the block is ordinary memory and shared_block_of finds nothing.
+std::shared_ptr<void> allocate_host_shared(size_t nbytes);
+
+// A block from allocate_host_shared, as this process sees it. A peer maps it by opening
+// /proc/<pid>/fd/<fd> while the block is alive; `serial` names the block for the life of
+// the process (descriptors and addresses are reused, serials never), so that peers can
+// keep their mappings.
+struct SharedBlock {
+  int fd;
+  uint64_t serial;
+  char* base;
+  size_t bytes;
+};
+// The shared block holding all of [p, p + nbytes), if any.
+std::optional<SharedBlock> shared_block_of(const void* p, size_t nbytes);
 
 // Graph mode's planned memory: while alive on this thread, allocate_host serves each request
 // whose size equals that of a slot not yet taken from that slot (first fit), so that a
@@ -46,7 +69,8 @@ struct HostCacheStats {
   size_t peak_bytes;    // the most in_use_bytes has been since start or reset_peak_host_memory()
 };
 HostCacheStats host_cache_stats();
-// Returns every cached block to the OS.
+// Returns every cached block to the OS (a shared block that a peer has mapped lives on
+// until the peer drops its mapping).
 void release_host_cache();
 void reset_peak_host_memory();
 

@@ -84,6 +84,9 @@ std::vector<std::pair<int64_t, int64_t>> contiguous_runs(const Box& box, const S
     if (box.start[outer] != 0 || box.extent[outer] != shape[outer]) break;
   }
   Shape index(outer, 0);  // over the box's extent in dims [0, outer)
+  int64_t count = 1;
+  for (size_t d = 0; d < outer; ++d) count *= box.extent[d];
+  runs.reserve(static_cast<size_t>(count));
   for (;;) {
     int64_t offset = 0;
     for (size_t i = 0; i < shape.size(); ++i) offset = offset * shape[i] + box.start[i] + (i < outer ? index[i] : 0);

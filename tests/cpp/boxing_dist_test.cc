@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -21,6 +22,7 @@
 #include "meshflow/boxing/execute.h"
 #include "meshflow/boxing/plan.h"
 #include "meshflow/comm/comm.h"
+#include "meshflow/core/allocator.h"
 #include "meshflow/global/global_tensor.h"
 #include "tests/cpp/dist_util.h"
 
@@ -340,6 +342,7 @@ comm::CommStats issued_by(const std::function<void()>& f) {
   d.reduce_scatter = after.reduce_scatter - before.reduce_scatter;
   d.all_to_all = after.all_to_all - before.all_to_all;
   d.direct_all_to_all = after.direct_all_to_all - before.direct_all_to_all;
+  d.mapped_all_to_all = after.mapped_all_to_all - before.mapped_all_to_all;
   d.broadcast = after.broadcast - before.broadcast;
   d.send = after.send - before.send;
   d.recv = after.recv - before.recv;
@@ -351,6 +354,7 @@ std::string str(const comm::CommStats& s) {
   return "all_reduce=" + std::to_string(s.all_reduce) + " all_gather=" + std::to_string(s.all_gather) +
          " reduce_scatter=" + std::to_string(s.reduce_scatter) + " all_to_all=" + std::to_string(s.all_to_all) +
          " direct_all_to_all=" + std::to_string(s.direct_all_to_all) +
+         " mapped_all_to_all=" + std::to_string(s.mapped_all_to_all) +
          " broadcast=" + std::to_string(s.broadcast) + " send=" + std::to_string(s.send) +
          " recv=" + std::to_string(s.recv) + " bytes_sent=" + std::to_string(s.bytes_sent);
 }
@@ -443,14 +447,83 @@ TEST(BoxingCollectives, LargeSplitToSplitCopiesDirectly) {
           const comm::CommStats issued = issued_by([&] { out = to_global(src, p, to); });
           EXPECT_TRUE(same_values(gather_full(*out), full)) << what();
           expect_local_is_balanced_part(*out, full, what);
-          if (inside && cross_memory_allowed()) {
+          if (inside) {
             // A 1-d mesh's split-to-split is one all-to-all; a 2-d mesh's may be a transfer.
+            // Its output is a shared block, so the pieces are written through mappings.
             if (p.ndim() == 1) EXPECT_EQ(issued.all_to_all, 1) << str(issued) << "\n" << what();
             EXPECT_EQ(issued.direct_all_to_all, issued.all_to_all) << str(issued) << "\n" << what();
+            EXPECT_EQ(issued.mapped_all_to_all, issued.all_to_all) << str(issued) << "\n" << what();
           }
         }
       }
     }
+  }
+}
+
+// Group::all_to_all_direct picks its way per call: through mappings where every receiver's
+// buffer is a shared block, else by cross-memory attach (where Yama allows it), else not
+// at all; every member alike. Each rank sends every member a column block of its rows
+// (strided runs) and receives row blocks (one run each), with its own piece among them;
+// rows and columns uneven.
+TEST(BoxingCollectives, DirectAllToAllMapsSharedReceiversAndAttachesOtherwise) {
+  const int n = comm::world_size();
+  std::vector<int> everyone(static_cast<size_t>(n));
+  for (int r = 0; r < n; ++r) everyone[static_cast<size_t>(r)] = r;
+  comm::Group& group = comm::group_of(everyone);
+  auto rows_of = [](int r) { return int64_t{3} + r; };
+  auto cols_of = [](int r) { return int64_t{5} + 2 * r; };
+  int64_t all_rows = 0, all_cols = 0;
+  for (int r = 0; r < n; ++r) all_rows += rows_of(r), all_cols += cols_of(r);
+  auto value = [](int rank, int64_t i, int64_t j) { return static_cast<double>(rank * 100000 + i * 1000 + j); };
+  // Rank r's input: its rows_of(r) rows of all columns; its output: every rank's rows of
+  // its own columns, rank by rank.
+  Tensor in = Tensor::empty({rows_of(me()), all_cols}, DType::kFloat64);
+  for (int64_t i = 0; i < rows_of(me()); ++i) {
+    for (int64_t j = 0; j < all_cols; ++j) in.data_as<double>()[i * all_cols + j] = value(me(), i, j);
+  }
+  struct Case {
+    const char* name;
+    bool (*shared)(int rank);
+  };
+  const Case cases[] = {{"every receiver shared", [](int) { return true; }},
+                        {"no receiver shared", [](int) { return false; }},
+                        {"rank 0's receiver private", [](int r) { return r != 0; }}};
+  for (const Case& c : cases) {
+    const size_t out_bytes = static_cast<size_t>(all_rows * cols_of(me())) * sizeof(double);
+    std::shared_ptr<void> memory = c.shared(me()) ? allocate_host_shared(out_bytes) : allocate_host(out_bytes);
+    EXPECT_EQ(shared_block_of(memory.get(), out_bytes).has_value(), c.shared(me())) << c.name;
+    auto* out = static_cast<double*>(memory.get());
+    std::fill(out, out + all_rows * cols_of(me()), -1.0);
+    std::vector<comm::Runs> send(static_cast<size_t>(n)), recv(static_cast<size_t>(n));
+    int64_t col = 0, row = 0;
+    for (int m = 0; m < n; ++m) {
+      for (int64_t i = 0; i < rows_of(me()); ++i) {
+        send[static_cast<size_t>(m)].push_back(
+            {in.data_as<double>() + i * all_cols + col, cols_of(m) * static_cast<int64_t>(sizeof(double))});
+      }
+      recv[static_cast<size_t>(m)].push_back(
+          {out + row * cols_of(me()), rows_of(m) * cols_of(me()) * static_cast<int64_t>(sizeof(double))});
+      col += cols_of(m);
+      row += rows_of(m);
+    }
+    bool all_shared = true;
+    for (int r = 0; r < n; ++r) all_shared = all_shared && c.shared(r);
+    const comm::CommStats before = comm::stats();
+    const bool done = group.all_to_all_direct(send, recv);
+    const comm::CommStats after = comm::stats();
+    ASSERT_EQ(done, all_shared || cross_memory_allowed()) << c.name;
+    if (!done) continue;
+    EXPECT_EQ(after.mapped_all_to_all - before.mapped_all_to_all, all_shared ? 1 : 0) << c.name;
+    int64_t my_col = 0;
+    for (int r = 0; r < me(); ++r) my_col += cols_of(r);
+    int64_t wrong = 0;
+    row = 0;
+    for (int m = 0; m < n; ++m) {
+      for (int64_t i = 0; i < rows_of(m); ++i, ++row) {
+        for (int64_t j = 0; j < cols_of(me()); ++j) wrong += out[row * cols_of(me()) + j] != value(m, i, my_col + j);
+      }
+    }
+    EXPECT_EQ(wrong, 0) << c.name;
   }
 }
 

@@ -57,7 +57,8 @@ comm::CommStats issued_by(F f) {
   return {after.all_reduce - before.all_reduce, after.all_gather - before.all_gather,
           after.reduce_scatter - before.reduce_scatter, after.all_to_all - before.all_to_all,
           after.broadcast - before.broadcast, after.send - before.send, after.recv - before.recv,
-          after.bytes_sent - before.bytes_sent, after.direct_all_to_all - before.direct_all_to_all};
+          after.bytes_sent - before.bytes_sent, after.direct_all_to_all - before.direct_all_to_all,
+          after.mapped_all_to_all - before.mapped_all_to_all};
 }
 
 TEST(Inference, SplitPlusSplitGivesSplit0) {

@@ -1,6 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/comm/mpi/cross_memory.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -8,20 +10,69 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
+
+#include "meshflow/core/allocator.h"
 
 namespace mf::comm::cross_memory {
 namespace {
 
 constexpr size_t kMaxRuns = 1024;  // IOV_MAX: runs per system call, on either side
 
+// What a member publishes for its peers to check: a value only it holds, at an address
+// they read by cross-memory attach and in a shared block they map.
 struct Probe {
   int64_t pid;
   uint64_t address;
   uint64_t value;
+  PeerBlock block;
 };
+
+std::string system_error(const std::string& what) { return what + ": " + std::strerror(errno); }
+
+// Peers' blocks mapped here, by (pid, serial). Bounded: a peer may free a block without
+// telling (its serial is then never published again), and each mapping keeps its pages.
+class Mappings {
+ public:
+  std::shared_ptr<char> get(pid_t pid, const PeerBlock& block) {
+    const std::pair<pid_t, uint64_t> key{pid, block.serial};
+    std::lock_guard<std::mutex> lock(mu_);
+    if (auto it = mapped_.find(key); it != mapped_.end()) return it->second;
+    const std::string path = "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(block.fd);
+    const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) throw std::runtime_error(system_error("cannot open " + path));
+    void* p = mmap(nullptr, block.bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) throw std::runtime_error(system_error("cannot map " + path));
+    const size_t bytes = block.bytes;
+    std::shared_ptr<char> mapping(static_cast<char*>(p), [bytes](char* q) { munmap(q, bytes); });
+    if (order_.size() == kMaxMappings) {
+      mapped_.erase(order_.front());
+      order_.pop_front();
+    }
+    mapped_[key] = mapping;
+    order_.push_back(key);
+    return mapping;
+  }
+
+ private:
+  static constexpr size_t kMaxMappings = 64;
+  std::mutex mu_;
+  std::map<std::pair<pid_t, uint64_t>, std::shared_ptr<char>> mapped_;  // GUARDED_BY(mu_)
+  std::deque<std::pair<pid_t, uint64_t>> order_;                         // oldest first; GUARDED_BY(mu_)
+};
+
+// Never destroyed: a collective may run during static destruction.
+Mappings& mappings() {
+  static Mappings* m = new Mappings;
+  return *m;
+}
 
 // Batches matched pieces of the two run lists into system calls.
 class Batch {
@@ -78,9 +129,40 @@ int64_t total(const Runs& runs) {
   return bytes;
 }
 
+// Walks two run lists of equal byte totals in step: their matched stretches, in order.
+class Stretches {
+ public:
+  Stretches(const Runs& from, const Runs& to, const char* what) : from_(from), to_(to) {
+    if (total(from) != total(to)) {
+      throw std::invalid_argument(std::string(what) + ": " + std::to_string(total(from)) + " source bytes against " +
+                                  std::to_string(total(to)) + " destination bytes; expected equal totals");
+    }
+    skip_empty();
+  }
+  bool done() const { return fi_ == from_.size() || ti_ == to_.size(); }
+  char* from() const { return static_cast<char*>(from_[fi_].data) + from_offset_; }
+  char* to() const { return static_cast<char*>(to_[ti_].data) + to_offset_; }
+  size_t bytes() const { return static_cast<size_t>(std::min(from_[fi_].bytes - from_offset_, to_[ti_].bytes - to_offset_)); }
+  void advance() {
+    const auto n = static_cast<int64_t>(bytes());
+    from_offset_ += n;
+    to_offset_ += n;
+    skip_empty();
+  }
+
+ private:
+  void skip_empty() {
+    while (fi_ < from_.size() && from_offset_ == from_[fi_].bytes) ++fi_, from_offset_ = 0;
+    while (ti_ < to_.size() && to_offset_ == to_[ti_].bytes) ++ti_, to_offset_ = 0;
+  }
+  const Runs& from_;
+  const Runs& to_;
+  size_t fi_ = 0, ti_ = 0;
+  int64_t from_offset_ = 0, to_offset_ = 0;  // bytes already passed of from_[fi_] and to_[ti_]
+};
 }  // namespace
 
-bool usable(MPI_Comm comm, std::vector<pid_t>* pids) {
+Access probe(MPI_Comm comm, std::vector<pid_t>* pids) {
   int size = 0, rank = 0;
   MPI_Comm_size(comm, &size);
   MPI_Comm_rank(comm, &rank);
@@ -90,46 +172,66 @@ bool usable(MPI_Comm comm, std::vector<pid_t>* pids) {
   MPI_Comm_size(node, &node_size);
   MPI_Comm_free(&node);
 
-  // A value only this process holds, at an address its peers read.
   static const uint64_t secret = std::random_device{}() * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(getpid());
-  const Probe mine{getpid(), reinterpret_cast<uint64_t>(&secret), secret};
+  // Kept for the life of the process: peers may have mapped it.
+  static const std::shared_ptr<void>* shown = [] {
+    auto* block = new std::shared_ptr<void>(allocate_host_shared(sizeof secret));
+    std::memcpy(block->get(), &secret, sizeof secret);
+    return block;
+  }();
+  Probe mine{getpid(), reinterpret_cast<uint64_t>(&secret), secret, {}};
+  if (std::optional<SharedBlock> b = shared_block_of(shown->get(), sizeof secret)) {
+    mine.block = {b->fd, b->serial, reinterpret_cast<uint64_t>(b->base), b->bytes};
+  }
   std::vector<Probe> all(static_cast<size_t>(size));
   MPI_Allgather(&mine, sizeof(Probe), MPI_BYTE, all.data(), sizeof(Probe), MPI_BYTE, comm);
-  int ok = node_size == size;
-  for (int r = 0; ok && r < size; ++r) {
+  int ok[2] = {node_size == size, node_size == size};  // attach, map
+  for (int r = 0; r < size; ++r) {
     if (r == rank) continue;
+    const auto pid = static_cast<pid_t>(all[r].pid);
     uint64_t seen = 0;
     iovec local{&seen, sizeof seen}, remote{reinterpret_cast<void*>(all[r].address), sizeof seen};
-    ok = process_vm_readv(static_cast<pid_t>(all[r].pid), &local, 1, &remote, 1, 0) == sizeof seen &&
-         seen == all[r].value;
+    ok[0] = ok[0] && process_vm_readv(pid, &local, 1, &remote, 1, 0) == sizeof seen && seen == all[r].value;
+    if (ok[1] && all[r].block.fd >= 0) {
+      try {
+        std::memcpy(&seen, map(pid, all[r].block).get(), sizeof seen);
+        ok[1] = seen == all[r].value;
+      } catch (const std::runtime_error&) {
+        ok[1] = 0;
+      }
+    } else {
+      ok[1] = 0;
+    }
   }
-  int all_ok = 0;
-  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+  int all_ok[2] = {0, 0};
+  MPI_Allreduce(ok, all_ok, 2, MPI_INT, MPI_MIN, comm);
   pids->clear();
   for (const Probe& p : all) pids->push_back(static_cast<pid_t>(p.pid));
-  return all_ok != 0;
+  return {all_ok[0] != 0, all_ok[1] != 0};
 }
 
+std::shared_ptr<char> map(pid_t pid, const PeerBlock& block) { return mappings().get(pid, block); }
+
 void copy(pid_t pid, const Runs& local, const Runs& remote, bool write) {
-  if (total(local) != total(remote)) {
-    throw std::invalid_argument("cross-memory copy: " + std::to_string(total(local)) + " local bytes against " +
-                                std::to_string(total(remote)) + " remote; expected equal totals");
-  }
   Batch batch(pid, write);
-  size_t li = 0, ri = 0;
-  int64_t lo = 0, ro = 0;  // bytes already matched in local[li] and remote[ri]
-  while (li < local.size() && ri < remote.size()) {
-    const int64_t bytes = std::min(local[li].bytes - lo, remote[ri].bytes - ro);
-    if (bytes > 0) {
-      batch.add(static_cast<char*>(local[li].data) + lo, static_cast<char*>(remote[ri].data) + ro,
-                static_cast<size_t>(bytes));
-    }
-    lo += bytes;
-    ro += bytes;
-    if (lo == local[li].bytes) ++li, lo = 0;
-    if (ro == remote[ri].bytes) ++ri, ro = 0;
-  }
+  // local runs as "from", remote as "to", whichever way the bytes go
+  for (Stretches s(local, remote, "cross-memory copy"); !s.done(); s.advance()) batch.add(s.from(), s.to(), s.bytes());
   batch.flush();
+}
+
+void copy_interleaved(const std::vector<Piece>& pieces) {
+  std::vector<Stretches> cursors;
+  for (const Piece& p : pieces) cursors.emplace_back(*p.from, p.to, "copy");
+  // Few cursors (one per member), so the one with the lowest source is found by a scan.
+  for (;;) {
+    Stretches* next = nullptr;
+    for (Stretches& c : cursors) {
+      if (!c.done() && (!next || c.from() < next->from())) next = &c;
+    }
+    if (!next) return;
+    std::memcpy(next->to(), next->from(), next->bytes());
+    next->advance();
+  }
 }
 
 }  // namespace mf::comm::cross_memory

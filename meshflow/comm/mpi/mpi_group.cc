@@ -2,11 +2,15 @@
 #include "meshflow/comm/mpi/mpi_group.h"
 
 #include "meshflow/comm/mpi/cross_memory.h"
+#include "meshflow/core/allocator.h"
 
 #include <time.h>
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -139,23 +143,72 @@ void MpiGroup::do_all_to_all(const void* send, const Chunks& send_chunks, void* 
   wait_politely(r, "MPI_Ialltoallv");
 }
 
-// Each piece is copied by one side: the one holding it in more runs, so that the other
-// side's runs, whose addresses travel, are the few (cross_memory.h). Three small collectives
-// carry the run counts, the addresses and, at the end, every rank's verdict, which also
-// tells each rank that its pieces have arrived and that its own may be reused.
-bool MpiGroup::do_all_to_all_direct(const std::vector<Runs>& send, const std::vector<Runs>& recv) {
-  if (!cross_memory_) cross_memory_ = cross_memory::usable(comm_, &pids_);
-  if (!*cross_memory_) return false;
-  const int n = size();
-  std::vector<int64_t> mine(2 * n), theirs(2 * n);  // per member: runs it sends me, runs it receives from me
-  for (int p = 0; p < n; ++p) {
-    mine[2 * p] = static_cast<int64_t>(send[p].size());
-    mine[2 * p + 1] = static_cast<int64_t>(recv[p].size());
+namespace {
+
+// Where the runs of `recv` lie: the shared block holding all of them (peers then write in
+// through a mapping), kNothing when there are none, else fd -1.
+constexpr int64_t kNothing = -2;
+cross_memory::PeerBlock receiving_block(const std::vector<Runs>& recv) {
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (const Runs& runs : recv) {
+    for (const Run& r : runs) {
+      lo = std::min(lo, reinterpret_cast<uintptr_t>(r.data));
+      hi = std::max(hi, reinterpret_cast<uintptr_t>(r.data) + static_cast<uintptr_t>(r.bytes));
+    }
   }
-  check(MPI_Alltoall(mine.data(), 2, MPI_INT64_T, theirs.data(), 2, MPI_INT64_T, comm_), "MPI_Alltoall");
+  if (hi == 0) return {kNothing, 0, 0, 0};
+  const std::optional<SharedBlock> b = shared_block_of(reinterpret_cast<const void*>(lo), hi - lo);
+  if (!b) return {};
+  return {b->fd, b->serial, reinterpret_cast<uint64_t>(b->base), b->bytes};
+}
+
+}  // namespace
+
+// Each piece is copied by one side. Where every receiver's tensor lies in a shared block
+// and the members may map each other's, the sender copies each piece, its own among them,
+// into the receiver's mapped tensor with plain stores, in one pass over its tensor
+// (cross_memory::copy_interleaved: strided pieces at the speed of contiguous ones). Otherwise, by
+// cross-memory attach, the side holding the piece in more runs copies it, so that the
+// other side's runs, whose addresses travel, are the few (cross_memory.h). Three small
+// collectives carry the run counts and blocks, the addresses and, at the end, every rank's
+// verdict, which also tells each rank that its pieces have arrived and that its own may
+// be reused.
+MpiGroup::Direct MpiGroup::do_all_to_all_direct(const std::vector<Runs>& send, const std::vector<Runs>& recv) {
+  if (!access_) access_ = cross_memory::probe(comm_, &pids_);
+  if (!access_->attach && !access_->map) return Direct::kNo;
+  const int n = size();
+  // Per member: runs I send it, runs I receive from it, then the block my runs lie in (the
+  // same to all).
+  constexpr int kFields = 6;
+  const cross_memory::PeerBlock my_block = receiving_block(recv);
+  std::vector<int64_t> mine(kFields * n), theirs(kFields * n);
+  for (int p = 0; p < n; ++p) {
+    int64_t* at = &mine[kFields * p];
+    at[0] = static_cast<int64_t>(send[p].size());
+    at[1] = static_cast<int64_t>(recv[p].size());
+    at[2] = my_block.fd;
+    at[3] = static_cast<int64_t>(my_block.serial);
+    at[4] = static_cast<int64_t>(my_block.base);
+    at[5] = static_cast<int64_t>(my_block.bytes);
+  }
+  MPI_Request r;
+  check(MPI_Ialltoall(mine.data(), kFields, MPI_INT64_T, theirs.data(), kFields, MPI_INT64_T, comm_, &r),
+        "MPI_Ialltoall");
+  wait_politely(r, "MPI_Ialltoall");
+  auto block_of = [&](int p) {
+    const int64_t* at = &theirs[kFields * p];
+    return cross_memory::PeerBlock{at[2], static_cast<uint64_t>(at[3]), static_cast<uint64_t>(at[4]),
+                                   static_cast<uint64_t>(at[5])};
+  };
+  bool push = access_->map;
+  for (int p = 0; p < n; ++p) push = push && (p == rank_ ? my_block : block_of(p)).fd != -1;
+  if (!push && !access_->attach) return Direct::kNo;  // every member decides alike
+  auto sends = [&](int p) { return theirs[kFields * p]; };     // runs p sends me
+  auto receives = [&](int p) { return theirs[kFields * p + 1]; };  // runs p receives from me
   // Whether the sender copies the piece from member `from` to member `to` (else the receiver).
   auto sender_copies = [&](int from, int to) {
-    return from == rank_ ? mine[2 * to] >= theirs[2 * to + 1] : theirs[2 * from] >= mine[2 * from + 1];
+    if (push) return true;
+    return from == rank_ ? mine[kFields * to] >= receives(to) : sends(from) >= mine[kFields * from + 1];
   };
   // To member p: my runs for p -> me when p copies them, then my runs for me -> p when p
   // copies those; as (address, bytes) pairs.
@@ -174,40 +227,57 @@ bool MpiGroup::do_all_to_all_direct(const std::vector<Runs>& send, const std::ve
     out_counts[p] = static_cast<int>(out_runs.size()) - out_offsets[p];
     in_offsets[p] = p == 0 ? 0 : in_offsets[p - 1] + in_counts[p - 1];
     in_counts[p] = p == rank_ ? 0
-                              : 2 * static_cast<int>((sender_copies(rank_, p) ? theirs[2 * p + 1] : 0) +
-                                                     (sender_copies(p, rank_) ? 0 : theirs[2 * p]));
+                              : 2 * static_cast<int>((sender_copies(rank_, p) ? receives(p) : 0) +
+                                                     (sender_copies(p, rank_) ? 0 : sends(p)));
   }
   in_runs.resize(static_cast<size_t>(in_offsets[n - 1] + in_counts[n - 1]));
-  check(MPI_Alltoallv(out_runs.data(), out_counts.data(), out_offsets.data(), MPI_UINT64_T, in_runs.data(),
-                      in_counts.data(), in_offsets.data(), MPI_UINT64_T, comm_),
-        "MPI_Alltoallv");
+  check(MPI_Ialltoallv(out_runs.data(), out_counts.data(), out_offsets.data(), MPI_UINT64_T, in_runs.data(),
+                       in_counts.data(), in_offsets.data(), MPI_UINT64_T, comm_, &r),
+        "MPI_Ialltoallv");
+  wait_politely(r, "MPI_Ialltoallv");
   std::string error;
   try {
+    std::vector<cross_memory::Piece> here{{&send[rank_], recv[rank_]}};  // copied in this address space
+    std::vector<std::shared_ptr<char>> mapped;                            // alive while copying
     for (int p = 0; p < n; ++p) {
       if (p == rank_) continue;
       const uint64_t* at = in_runs.data() + in_offsets[p];
-      auto take = [&](int64_t count) {
+      // p's runs, as addresses in p (`mapping` null) or in `mapping` of p's `block`.
+      auto take = [&](int64_t count, const char* mapping, const cross_memory::PeerBlock& block) {
         Runs runs;
         for (int64_t i = 0; i < count; ++i, at += 2) {
-          runs.push_back({reinterpret_cast<void*>(at[0]), static_cast<int64_t>(at[1])});
+          uint64_t address = at[0];
+          if (mapping) {
+            if (address < block.base || address + at[1] > block.base + block.bytes) {
+              throw std::runtime_error("rank " + std::to_string(p) + " published a run outside its shared block");
+            }
+            address = reinterpret_cast<uint64_t>(mapping) + (address - block.base);
+          }
+          runs.push_back({reinterpret_cast<void*>(address), static_cast<int64_t>(at[1])});
         }
         return runs;
       };
-      if (sender_copies(rank_, p)) cross_memory::copy(pids_[p], send[p], take(theirs[2 * p + 1]), /*write=*/true);
-      if (!sender_copies(p, rank_)) cross_memory::copy(pids_[p], recv[p], take(theirs[2 * p]), /*write=*/false);
+      if (push) {
+        const cross_memory::PeerBlock block = block_of(p);
+        if (block.fd >= 0) mapped.push_back(cross_memory::map(pids_[p], block));
+        here.push_back({&send[p], take(receives(p), block.fd >= 0 ? mapped.back().get() : nullptr, block)});
+        continue;
+      }
+      if (sender_copies(rank_, p)) cross_memory::copy(pids_[p], send[p], take(receives(p), nullptr, {}), true);
+      if (!sender_copies(p, rank_)) cross_memory::copy(pids_[p], recv[p], take(sends(p), nullptr, {}), false);
     }
+    cross_memory::copy_interleaved(here);
   } catch (const std::exception& e) {
     error = e.what();
   }
   int ok = error.empty(), all_ok = 0;
-  MPI_Request r;
   check(MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm_, &r), "MPI_Iallreduce");
   wait_politely(r, "MPI_Iallreduce");
   if (!all_ok) {
     throw std::runtime_error("all_to_all: a direct copy between ranks failed" +
                              (error.empty() ? std::string(" on another rank") : ": " + error));
   }
-  return true;
+  return push ? Direct::kMapped : Direct::kAttached;
 }
 
 void MpiGroup::do_broadcast(void* data, int64_t count, DType dtype, int root) {

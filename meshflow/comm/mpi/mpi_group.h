@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "meshflow/comm/group.h"
+#include "meshflow/comm/mpi/cross_memory.h"
 
 namespace mf::comm {
 
@@ -34,7 +35,7 @@ class MpiGroup final : public Group {
                          ReduceOp op) override;
   void do_all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks,
                      DType dtype) override;
-  bool do_all_to_all_direct(const std::vector<Runs>& send, const std::vector<Runs>& recv) override;
+  Direct do_all_to_all_direct(const std::vector<Runs>& send, const std::vector<Runs>& recv) override;
   void do_broadcast(void* data, int64_t count, DType dtype, int root) override;
   void do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype,
                    int lane) override;
@@ -44,9 +45,9 @@ class MpiGroup final : public Group {
   MPI_Comm comm_;
   std::vector<int> world_ranks_;
   int rank_;
-  // Whether the members may copy to and from each other's memory (cross_memory.h), probed
-  // by the first all_to_all_direct; the members' process ids. Comm thread only.
-  std::optional<bool> cross_memory_;
+  // What the members may do with each other's memory (cross_memory.h), probed by the first
+  // all_to_all_direct; the members' process ids. Comm thread only.
+  std::optional<cross_memory::Access> access_;
   std::vector<pid_t> pids_;
 };
 
