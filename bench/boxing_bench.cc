@@ -137,6 +137,11 @@ int64_t output_elems(Op op, int64_t local_elems, int n) {
   }
 }
 
+// Runs before timing, for connections and pages: on these virtual machines a buffer's
+// first copies stay slow for a few rounds even after its pages are touched (16 MiB copies
+// take about 4x, 2x, 1.5x their steady time), so three are not enough.
+constexpr int kWarmUps = 8;
+
 // Mean iteration time of the bare collective, by "op/size", for the boxing rows' ratio.
 std::map<std::string, double>& bare_means() {
   static std::map<std::string, double> m;
@@ -175,7 +180,7 @@ void BM_mpi(benchmark::State& state, Op op, int64_t local_bytes) {
   const int n = world_size();
   Tensor in = local_input(local_bytes);
   Tensor out = Tensor::empty({output_elems(op, in.numel(), n)}, mf::DType::kFloat32);
-  for (int i = 0; i < 3; ++i) bare(op, in, out);  // warm up: connections, pages
+  for (int i = 0; i < kWarmUps; ++i) bare(op, in, out);
   const double mean = timed_loop(state, [&] { bare(op, in, out); });
   bare_means()[key(op, local_bytes)] = mean;
   set_counters(state, op, local_bytes, mean);
@@ -191,7 +196,7 @@ void BM_mpi_reduce_scatter(benchmark::State& state, int64_t local_bytes) {
   auto once = [&] {
     MPI_Reduce_scatter(in.data(), out.data(), counts.data(), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
   };
-  for (int i = 0; i < 3; ++i) once();
+  for (int i = 0; i < kWarmUps; ++i) once();
   set_counters(state, Op::kPToS0, local_bytes, timed_loop(state, once));
 }
 
@@ -202,7 +207,7 @@ void BM_boxing(benchmark::State& state, Op op, int64_t local_bytes) {
   const GlobalTensor source(logical, placement, source_sbp(op), local_input(local_bytes));
   const NdSbp target = target_sbp(op);
   // Warm up, and wait: the raw MPI calls below must not run beside queued boxing.
-  for (int i = 0; i < 3; ++i) mf::to_global(source, placement, target).local().data();
+  for (int i = 0; i < kWarmUps; ++i) mf::to_global(source, placement, target).local().data();
 
   // Where the bare collective's output means the same thing, the results must agree
   // (every rank reaches the same verdict, so all skip together).

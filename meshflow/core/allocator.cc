@@ -55,7 +55,7 @@ std::optional<SharedBlock> map_shared(size_t size, uint64_t serial) {
   if (fd < 0) return std::nullopt;
   void* p = MAP_FAILED;
   if (ftruncate(fd, static_cast<off_t>(size)) == 0) {
-    p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
   }
   if (p == MAP_FAILED) {
     close(fd);

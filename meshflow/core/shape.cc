@@ -83,17 +83,30 @@ std::vector<std::pair<int64_t, int64_t>> contiguous_runs(const Box& box, const S
     length *= box.extent[outer];
     if (box.start[outer] != 0 || box.extent[outer] != shape[outer]) break;
   }
-  Shape index(outer, 0);  // over the box's extent in dims [0, outer)
+  std::vector<int64_t> stride(shape.size(), 1);  // row-major, in elements
+  for (size_t i = shape.size(); i-- > 1;) stride[i - 1] = stride[i] * shape[i];
+  int64_t base = 0;  // the offset of the current run of the innermost outer dim's first index
+  for (size_t i = 0; i < shape.size(); ++i) base += box.start[i] * stride[i];
+  if (outer == 0) {
+    runs.emplace_back(base, length);
+    return runs;
+  }
   int64_t count = 1;
   for (size_t d = 0; d < outer; ++d) count *= box.extent[d];
   runs.reserve(static_cast<size_t>(count));
+  const size_t last = outer - 1;  // each of its indices starts a run
+  Shape index(last, 0);           // over the box's extent in dims [0, last)
   for (;;) {
-    int64_t offset = 0;
-    for (size_t i = 0; i < shape.size(); ++i) offset = offset * shape[i] + box.start[i] + (i < outer ? index[i] : 0);
-    runs.emplace_back(offset, length);
-    size_t d = outer;
-    while (d > 0 && ++index[d - 1] == box.extent[d - 1]) index[--d] = 0;
-    if (d == 0) return runs;
+    for (int64_t i = 0; i < box.extent[last]; ++i) runs.emplace_back(base + i * stride[last], length);
+    size_t d = last;
+    for (;;) {
+      if (d == 0) return runs;
+      --d;
+      base += stride[d];
+      if (++index[d] < box.extent[d]) break;
+      base -= box.extent[d] * stride[d];
+      index[d] = 0;
+    }
   }
 }
 
