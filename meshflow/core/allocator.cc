@@ -21,6 +21,10 @@ constexpr size_t kAlignment = 64;
 constexpr size_t kLargeGranule = size_t{1} << 20;
 constexpr size_t kMaxCachedBytes = size_t{2} << 30;
 constexpr size_t kHugePage = size_t{2} << 20;
+// Each shared block holds a descriptor open (peers open it through /proc), so their number
+// is bounded well below the usual limit of 1024 descriptors; past it, shared requests get
+// ordinary memory.
+constexpr size_t kMaxSharedBlocks = 128;
 
 size_t round_size(size_t nbytes) {
   if (nbytes <= kLargeGranule) {
@@ -86,11 +90,24 @@ class HostCache {
     }
     if (kind == Kind::kShared) {
       uint64_t serial = 0;
+      bool room = false;
+      std::pair<void*, size_t> evicted{nullptr, 0};  // a cached shared block of another size, to make room
       {
         std::lock_guard<std::mutex> lock(mu_);
         serial = ++serials_;
+        room = shared_.size() < kMaxSharedBlocks;
+        for (auto& [cached_size, blocks] : free_[static_cast<int>(Kind::kShared)]) {
+          if (room || blocks.empty()) continue;
+          evicted = {blocks.back(), cached_size};
+          blocks.pop_back();
+          cached_ -= cached_size;
+          room = true;
+        }
       }
-      if (std::optional<SharedBlock> block = map_shared(size, serial)) {
+      if (evicted.first) release_block(evicted.first, evicted.second, Kind::kShared);
+      std::optional<SharedBlock> block;
+      if (room) block = map_shared(size, serial);
+      if (block) {
         std::lock_guard<std::mutex> lock(mu_);
         shared_[reinterpret_cast<uintptr_t>(block->base)] = *block;
         return {block->base, kind};

@@ -20,8 +20,10 @@ std::shared_ptr<void> allocate_host(size_t nbytes);
 // this host can map (shared_block_of says where), so that a collective can copy straight
 // into a peer's tensor with plain stores (comm/mpi/cross_memory.h). Such blocks have 4 KiB
 // pages (the kernel gives shared memory no transparent huge pages by default), so only
-// what peers write into is allocated here. Where a planned slot serves the request, or the
-// system has no memfd, the block is ordinary memory and shared_block_of finds nothing.
+// what peers write into is allocated here. Where a planned slot serves the request, the
+// system has no memfd, or 128 shared blocks are in use already (each holds a descriptor
+// open; cached ones are released to make room), the block is ordinary memory and
+// shared_block_of finds nothing.
 std::shared_ptr<void> allocate_host_shared(size_t nbytes);
 
 // A block from allocate_host_shared, as this process sees it. A peer maps it by opening

@@ -1,15 +1,24 @@
 // Copyright 2026 The meshflow Authors.
 // The device layer and the VM on one process (no MPI): stream order, events across
 // streams, pending outputs, errors surfacing at synchronization, lifetimes of tensors
-// dropped while queued work uses them, blocking mode. Also run under ThreadSanitizer.
+// dropped while queued work uses them, blocking mode; the host allocator's shared blocks.
+// Also run under ThreadSanitizer.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include "meshflow/core/allocator.h"
 #include "meshflow/device/device.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/registry.h"
@@ -85,6 +94,48 @@ TEST(Device, EventsComeFromAPool) {
   auto again = device::cpu().create_event();
   EXPECT_EQ(again.get(), first);
   EXPECT_TRUE(again->query());  // never recorded: complete
+}
+
+// Shared blocks (core/allocator.h): found by any address inside them, mappable by another
+// process through /proc (here this one, through a second mapping, sees a write through the
+// first), reused from the cache, and bounded in number, cached ones released to make room.
+TEST(Device, SharedBlocksAreMappableFoundAndBounded) {
+  constexpr size_t kBytes = size_t{3} << 20;
+  std::shared_ptr<void> a = allocate_host_shared(kBytes);
+  const std::optional<SharedBlock> block = shared_block_of(static_cast<char*>(a.get()) + 100, 200);
+  ASSERT_TRUE(block.has_value());
+  EXPECT_EQ(block->base, a.get());
+  EXPECT_GE(block->bytes, kBytes);
+  EXPECT_FALSE(shared_block_of(static_cast<char*>(a.get()) + 100, block->bytes).has_value());  // runs past it
+  std::shared_ptr<void> private_block = allocate_host(kBytes);
+  EXPECT_FALSE(shared_block_of(private_block.get(), 1).has_value());
+
+  const std::string path = "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(block->fd);
+  const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0) << path;
+  void* again = mmap(nullptr, block->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  ASSERT_NE(again, MAP_FAILED);
+  static_cast<char*>(again)[12345] = 42;
+  EXPECT_EQ(static_cast<char*>(a.get())[12345], 42);
+  munmap(again, block->bytes);
+
+  const uint64_t serial = block->serial;
+  void* const at = a.get();
+  a.reset();
+  a = allocate_host_shared(kBytes);  // the cached block again
+  EXPECT_EQ(a.get(), at);
+  EXPECT_EQ(shared_block_of(a.get(), 1)->serial, serial);
+
+  std::vector<std::shared_ptr<void>> many;
+  for (int i = 0; i < 200; ++i) many.push_back(allocate_host_shared(4096));
+  int shared = 0;
+  for (const auto& b : many) shared += shared_block_of(b.get(), 1).has_value();
+  EXPECT_LT(shared, 200);  // bounded: the rest are ordinary memory
+  EXPECT_GT(shared, 100);
+  many.clear();  // cached now; a new size takes the room they held
+  std::shared_ptr<void> other = allocate_host_shared(8192);
+  EXPECT_TRUE(shared_block_of(other.get(), 1).has_value());
 }
 
 TEST(Vm, LaunchReturnsPendingOutputsAtOnce) {
