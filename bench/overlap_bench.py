@@ -1,15 +1,23 @@
 """How much of the gradient communication the VM hides behind backward: the GPT under a
 data-parallel layout, step time with the asynchronous VM against blocking mode (each op run
 before its call returns), beside the time of the gradient all-reduces alone. Meant to run
-with the launcher's --net-rate, where waiting on the link takes no CPU:
+with the launcher's --net-rate (a rate-limited TCP loopback):
 
-    PYTHONPATH=build/python /usr/bin/python3 -m meshflow.launch --nproc 2 --net-rate 2gbit \\
-        bench/overlap_bench.py --layout 2x1x1_8_128x2
+    PYTHONPATH=build/python /usr/bin/python3 -m meshflow.launch --nproc 2 --net-rate 10gbit \\
+        bench/overlap_bench.py --layout 2x1x1_8_256x4 --block 128
 
-Prints, per gradient bucket size, t_comm (a backward whose only work is converting every
-parameter's partial gradient, bucketed alike: what the gradient conversions cost alone
-under the same link), the best step time of --steps steps (after --warmup) with the VM and
-in blocking mode (the two modes alternate step by step, so both see the same machine), and the fraction of communication hidden, (t_blocking - t_vm) / t_comm.
+Prints, per gradient bucket size:
+- t_comm: the gradient conversions alone under the same link (as many all-reduces as one
+  backward issues, of as many bytes, back to back), best of --steps;
+- cpu: the CPU time this process spends in them (median). On one machine the simulated
+  network is not free: TCP over loopback copies every byte in and out of the kernel on the
+  same cores, and the comm worker polls MPI; whatever of it falls during backward slows
+  backward, so at most (t_comm - cpu) / t_comm of the communication can hide;
+- the best step time of --steps steps (after --warmup) with the VM and in blocking mode
+  (the two modes alternate step by step, so both see the same machine);
+- hidden: (t_blocking - t_vm) / t_comm from those best times, and paired: the median over
+  neighbouring pairs of steps of (t_blocking - t_vm), over t_comm (less moved by a machine
+  whose speed drifts).
 """
 import argparse
 import os
@@ -60,50 +68,65 @@ def main():
         for i in range(args.warmup):
             step(i)
         best = {False: float("inf"), True: float("inf")}
+        saved = []  # per pair of neighbouring steps: blocking's time less the VM's
         try:
             for i in range(args.steps):
+                took = {}
                 for blocking in (False, True):
                     mf._C.set_launch_blocking(blocking)
                     mf.synchronize()
                     start = time.perf_counter()
                     step(args.warmup + i)
                     mf.synchronize()
-                    best[blocking] = min(best[blocking], time.perf_counter() - start)
+                    took[blocking] = time.perf_counter() - start
+                    best[blocking] = min(best[blocking], took[blocking])
+                saved.append(took[True] - took[False])
         finally:
             mf._C.set_launch_blocking(False)
-        return best[False], best[True]
+        return best[False], best[True], float(np.median(saved))
 
     def comm_alone():
-        # The gradient conversions alone, bucketed as in a step: leaves in the parameters'
-        # layouts whose gradients arrive as partial sums (to_local's gradient), with no
-        # other work in backward than summing ones.
+        # The gradient conversions alone: what one backward issues for them (counted by
+        # comm_stats: how many all-reduces, how many bytes), then as many all-reduces of
+        # flat tensors holding those bytes, back to back, with no backward around them.
+        # (Timing a backward whose only work is converting gradients would count its own
+        # kernels too: about 9 ms of this GPT's 28 at 10gbit.)
         leaves = [mf.zeros(*p.shape, placement=placement, sbp=p.sbp).requires_grad_() for p in params]
+        before = mf.comm_stats()
+        loss = leaves[0].to_local().sum()
+        for q in leaves[1:]:
+            loss = loss + q.to_local().sum()
+        loss.backward()
+        mf.synchronize()
+        after = mf.comm_stats()
+        count = after["all_reduce"] - before["all_reduce"]
+        elems = (after["bytes_sent"] - before["bytes_sent"]) // 4 // max(count, 1)
+        partial = [mf.sbp.partial_sum] + [mf.sbp.broadcast] * (len(placement.hierarchy) - 1)
+        flats = [mf.zeros(elems, placement=placement, sbp=partial) for _ in range(count)]
         best = float("inf")
+        cpu = []  # this process's CPU seconds per round (its threads, and the network stack's work charged to it)
         for _ in range(args.steps):
             mf.synchronize()
-            start = time.perf_counter()
-            loss = leaves[0].to_local().sum()
-            for q in leaves[1:]:
-                loss = loss + q.to_local().sum()
-            loss.backward()
+            start, used = time.perf_counter(), time.process_time()
+            for f in flats:
+                f.to_global(sbp=[mf.sbp.broadcast] * len(partial))
             mf.synchronize()
             best = min(best, time.perf_counter() - start)
-            for q in leaves:
-                q.grad = None
-        return best
+            cpu.append(time.process_time() - used)
+        return best, float(np.median(cpu))
 
     grad_bytes = sum(p.numel() for p in params) * 4
     if rank == 0:
         print(f"overlap: layout {args.layout}, block {args.block}, {grad_bytes / 2**20:.2f} MiB of gradients, "
               f"rate {os.environ.get('MESHFLOW_NET_RATE', 'unlimited (shared memory)')}")
-        print(f"  {'bucket':>8} {'t_comm':>9} {'VM':>9} {'blocking':>9} {'hidden':>7}")
+        print(f"  {'bucket':>8} {'t_comm':>9} {'cpu':>8} {'VM':>9} {'blocking':>9} {'hidden':>7} {'paired':>7}")
     for bucket in args.buckets:
         mf.set_grad_bucket_size(int(bucket * 2**20))
-        t_comm = comm_alone()
-        t_vm, t_blocking = best_step_times()
+        t_comm, cpu = comm_alone()
+        t_vm, t_blocking, saved = best_step_times()
         if rank == 0:
-            print(f"  {bucket:>5g}MiB {t_comm * 1e3:7.1f}ms {t_vm * 1e3:7.1f}ms {t_blocking * 1e3:7.1f}ms "
-                  f"{(t_blocking - t_vm) / t_comm:7.2f}")
+            print(f"  {bucket:>5g}MiB {t_comm * 1e3:7.1f}ms {cpu * 1e3:6.1f}ms {t_vm * 1e3:7.1f}ms "
+                  f"{t_blocking * 1e3:7.1f}ms {(t_blocking - t_vm) / t_comm:7.2f} {saved / t_comm:7.2f}")
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ USAGE = ("usage: python3 -m meshflow.launch (--nproc N | --hosts A,B --nproc-per
          "[--net-rate RATE] [mpirun options] script.py [args...]")
 RATE = re.compile(r"^\d+(\.\d+)?([kmg]?bit|[kmg]?bps)$")
 TCP_OVER_LOOPBACK = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include",
-                     "lo"]
+                     "lo"] + _netns.TCP_PROGRESS_THREAD
 # The launcher's own options and whether each takes a value.
 OWN = {"--nproc": True, "-n": True, "-np": True, "--net-rate": True, "--sim-hosts": True, "--hosts": True,
        "--nproc-per-host": True}
@@ -211,6 +211,9 @@ def main(argv=None):
             cmd = command(nproc, sim.mpirun_options + mpirun_options, script_and_args, env)
             sys.exit(run_inside(sim.prefix, cmd, env, supervise=True))
     if rate is not None:
+        # Every byte goes over TCP, moved by OpenMPI's progress thread: the comm workers can
+        # test for completion less often (meshflow/comm/mpi/mpi_group.cc, max_pause_ns).
+        env.setdefault("MESHFLOW_COMM_POLL_US", "100")
         with _netns.rate_limited_loopback(rate) as prefix:
             cmd = command(nproc, TCP_OVER_LOOPBACK + mpirun_options, script_and_args, env)
             sys.exit(run_inside(prefix, cmd, env))

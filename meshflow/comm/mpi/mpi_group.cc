@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -55,13 +56,31 @@ void check(int rc, const char* what) {
   }
 }
 
+// The longest pause between two tests of a collective's completion: 50 us, or
+// MESHFLOW_COMM_POLL_US. Shared memory moves bytes only while a rank's thread is in MPI,
+// so tests must come often; where a progress thread moves them (OpenMPI's TCP transport
+// with btl_tcp_progress_thread, as meshflow.launch --net-rate sets it), tests only notice
+// that a step of the collective has finished, and rarer ones leave more of the cores to
+// compute (each wake costs several microseconds).
+long max_pause_ns() {
+  static const long ns = [] {
+    const char* v = std::getenv("MESHFLOW_COMM_POLL_US");
+    const long us = v && *v ? std::atol(v) : 50;
+    if (us < 1 || us > 100'000) {
+      throw std::invalid_argument("MESHFLOW_COMM_POLL_US=" + std::string(v) + ": expected 1 to 100000 microseconds");
+    }
+    return us * 1'000;
+  }();
+  return ns;
+}
+
 // Waits for `requests` the way a thread that shares its cores should: MPI_Testall in a
 // loop, hot for a short while (most collectives complete fast), then sleeping between
-// tests with a growing pause (up to 50 us). A blocking MPI call would poll the whole time,
-// taking a core from the compute stream's kernels while it waits on a slow peer or link.
+// tests with a growing pause (up to max_pause_ns). A blocking MPI call would poll the whole
+// time, taking a core from the compute stream's kernels while it waits on a slow peer or link.
 void wait_politely(std::vector<MPI_Request>& requests, const char* what) {
   constexpr int kHotTests = 200;
-  constexpr long kMaxPauseNs = 50'000;
+  const long max_pause = max_pause_ns();
   long pause_ns = 1'000;
   for (int tests = 0;; ++tests) {
     int done = 0;
@@ -70,7 +89,7 @@ void wait_politely(std::vector<MPI_Request>& requests, const char* what) {
     if (tests < kHotTests) continue;
     timespec pause{0, pause_ns};
     nanosleep(&pause, nullptr);
-    pause_ns = std::min(pause_ns * 2, kMaxPauseNs);
+    pause_ns = std::min(pause_ns * 2, max_pause);
   }
 }
 
