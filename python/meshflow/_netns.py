@@ -151,8 +151,9 @@ def simulated_hosts(count, rate=None):
                 f.write(AGENT.format(cases=cases))
             os.chmod(agent, 0o755)
             os.chmod(scratch, 0o755)
-            options = ["--mca", "plm_rsh_agent", agent, "--mca", "btl", "tcp,self,vader",
-                       "--mca", "btl_tcp_if_include", SUBNET, "--mca", "oob_tcp_if_include", SUBNET] + TCP_PROGRESS_THREAD
+            options = (["--mca", "plm_rsh_agent", agent, "--mca", "btl", "tcp,self,vader",
+                        "--mca", "btl_tcp_if_include", SUBNET, "--mca", "oob_tcp_if_include", SUBNET]
+                       + TCP_PROGRESS_THREAD)
             yield SimHosts(in_switch, [host_address(i) for i in range(count)], options)
         finally:
             _remove(made[::-1])

@@ -142,7 +142,9 @@ class Stretches {
   bool done() const { return fi_ == from_.size() || ti_ == to_.size(); }
   char* from() const { return static_cast<char*>(from_[fi_].data) + from_offset_; }
   char* to() const { return static_cast<char*>(to_[ti_].data) + to_offset_; }
-  size_t bytes() const { return static_cast<size_t>(std::min(from_[fi_].bytes - from_offset_, to_[ti_].bytes - to_offset_)); }
+  size_t bytes() const {
+    return static_cast<size_t>(std::min(from_[fi_].bytes - from_offset_, to_[ti_].bytes - to_offset_));
+  }
   void advance() {
     const auto n = static_cast<int64_t>(bytes());
     from_offset_ += n;
@@ -160,6 +162,7 @@ class Stretches {
   size_t fi_ = 0, ti_ = 0;
   int64_t from_offset_ = 0, to_offset_ = 0;  // bytes already passed of from_[fi_] and to_[ti_]
 };
+
 }  // namespace
 
 Access probe(MPI_Comm comm, std::vector<pid_t>* pids) {
