@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <iterator>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -68,17 +71,52 @@ std::optional<SharedBlock> map_shared(size_t size, uint64_t serial) {
   return SharedBlock{fd, serial, static_cast<char*>(p), size};
 }
 
+// Small private blocks (an op's scalar results, shapes' worth of data) pass through a
+// front of free lists per thread: the issuing thread frees them and the compute worker
+// allocates them once per op each, and a lock they both took per block made each wait on
+// the other (futex waits and wakes in a profile of 1-element ops). A front takes and gives
+// blocks to the shared lists in batches.
+constexpr size_t kSmallBytes = 1024;
+constexpr size_t kBatch = 32;
+
+class Front {
+ public:
+  ~Front();
+  void* take(size_t size);
+  void give(void* p, size_t size);
+  void flush();
+
+ private:
+  static int size_class(size_t size) {  // 64, 128, ... 1024
+    int c = 0;
+    for (size_t s = kAlignment; s < size; s <<= 1) ++c;
+    return c;
+  }
+  std::vector<void*> lists_[5];
+};
+
+// This thread's front; null while the thread exits (blocks freed then go to the shared lists).
+Front* front();
+
 class HostCache {
  public:
   // A block of `size` (rounded) bytes of `kind`, or of private memory where shared memory
   // is refused; returns the kind it is.
   std::pair<void*, Kind> take(size_t size, Kind kind) {
+    count_in_use(size);
+    if (kind == Kind::kPrivate && size <= kSmallBytes) {
+      if (Front* f = front()) {
+        if (void* p = f->take(size)) {
+          cached_ -= size;
+          ++hits_;
+          return {p, kind};
+        }
+      }
+    }
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto& free = free_[static_cast<int>(kind)];
       auto it = free.find(size);
-      in_use_ += size;
-      peak_ = std::max(peak_, in_use_);
       if (it != free.end() && !it->second.empty()) {
         void* p = it->second.back();
         it->second.pop_back();
@@ -116,7 +154,6 @@ class HostCache {
     }
     void* p = allocate_private(size);
     if (!p) {
-      std::lock_guard<std::mutex> lock(mu_);
       in_use_ -= size;
       throw std::bad_alloc();
     }
@@ -124,9 +161,15 @@ class HostCache {
   }
 
   void give_back(void* p, size_t size, Kind kind) {
+    in_use_ -= size;
+    if (kind == Kind::kPrivate && size <= kSmallBytes) {
+      if (Front* f = front()) {
+        cached_ += size;
+        return f->give(p, size);
+      }
+    }
     {
       std::lock_guard<std::mutex> lock(mu_);
-      in_use_ -= size;
       if (cached_ + size <= kMaxCachedBytes) {
         free_[static_cast<int>(kind)][size].push_back(p);
         cached_ += size;
@@ -134,6 +177,23 @@ class HostCache {
       }
     }
     release_block(p, size, kind);
+  }
+
+  // Moves up to `count` free blocks of `size` from the shared lists to `to`.
+  void take_batch(size_t size, std::vector<void*>& to, size_t count) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<void*>& from = free_[static_cast<int>(Kind::kPrivate)][size];
+    const size_t n = std::min(count, from.size());
+    to.insert(to.end(), from.end() - static_cast<std::ptrdiff_t>(n), from.end());
+    from.resize(from.size() - n);
+  }
+
+  // Moves the last `count` blocks of `from` (free, of `size`) to the shared lists.
+  void give_batch(size_t size, std::vector<void*>& from, size_t count) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<void*>& to = free_[static_cast<int>(Kind::kPrivate)][size];
+    to.insert(to.end(), from.end() - static_cast<std::ptrdiff_t>(count), from.end());
+    from.resize(from.size() - count);
   }
 
   std::optional<SharedBlock> find_shared(const void* p, size_t nbytes) {
@@ -147,31 +207,32 @@ class HostCache {
     return b;
   }
 
-  HostCacheStats stats() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return {cached_, hits_, misses_, in_use_, peak_};
-  }
+  HostCacheStats stats() { return {cached_.load(), hits_.load(), misses_.load(), in_use_.load(), peak_.load()}; }
 
-  void reset_peak() {
-    std::lock_guard<std::mutex> lock(mu_);
-    peak_ = in_use_;
-  }
+  void reset_peak() { peak_ = in_use_.load(); }
 
   void release() {
     std::unordered_map<size_t, std::vector<void*>> free[kKinds];
     {
       std::lock_guard<std::mutex> lock(mu_);
       for (int k = 0; k < kKinds; ++k) free[k].swap(free_[k]);
-      cached_ = 0;
     }
     for (int k = 0; k < kKinds; ++k) {
       for (auto& [size, blocks] : free[k]) {
+        cached_ -= size * blocks.size();
         for (void* p : blocks) release_block(p, size, static_cast<Kind>(k));
       }
     }
   }
 
  private:
+  void count_in_use(size_t size) {
+    const size_t now = in_use_.fetch_add(size) + size;
+    size_t peak = peak_.load();
+    while (now > peak && !peak_.compare_exchange_weak(peak, now)) {
+    }
+  }
+
   void release_block(void* p, size_t size, Kind kind) {
     if (kind == Kind::kPrivate) return std::free(p);
     int fd = -1;
@@ -191,17 +252,59 @@ class HostCache {
   std::unordered_map<size_t, std::vector<void*>> free_[kKinds];  // GUARDED_BY(mu_)
   std::map<uintptr_t, SharedBlock> shared_;                       // by base; GUARDED_BY(mu_)
   uint64_t serials_ = 0;                                          // GUARDED_BY(mu_)
-  size_t cached_ = 0;                                             // GUARDED_BY(mu_)
-  size_t hits_ = 0;                                               // GUARDED_BY(mu_)
-  size_t misses_ = 0;                                             // GUARDED_BY(mu_)
-  size_t in_use_ = 0;                                             // GUARDED_BY(mu_)
-  size_t peak_ = 0;                                               // GUARDED_BY(mu_)
+  // Figures, kept outside the lock: the per-thread fronts change them without it.
+  std::atomic<size_t> cached_{0}, hits_{0}, misses_{0}, in_use_{0}, peak_{0};
 };
 
 // Never destroyed: tensors may be freed during static destruction.
 HostCache& cache() {
   static HostCache* c = new HostCache;
   return *c;
+}
+
+Front::~Front() { flush(); }
+
+void* Front::take(size_t size) {
+  std::vector<void*>& list = lists_[size_class(size)];
+  if (list.empty()) cache().take_batch(size, list, kBatch);
+  if (list.empty()) return nullptr;
+  void* p = list.back();
+  list.pop_back();
+  return p;
+}
+
+void Front::give(void* p, size_t size) {
+  std::vector<void*>& list = lists_[size_class(size)];
+  list.push_back(p);
+  if (list.size() >= 2 * kBatch) cache().give_batch(size, list, kBatch);
+}
+
+void Front::flush() {
+  for (size_t c = 0; c < std::size(lists_); ++c) {
+    if (!lists_[c].empty()) cache().give_batch(kAlignment << c, lists_[c], lists_[c].size());
+  }
+}
+
+thread_local Front* t_front = nullptr;  // trivially destructible: readable during thread exit
+thread_local bool t_front_gone = false;
+// Owns t_front; its destructor (at thread exit) gives the blocks back.
+struct FrontOwner {
+  bool armed = false;
+  ~FrontOwner() {
+    delete t_front;
+    t_front = nullptr;
+    t_front_gone = true;
+  }
+};
+thread_local FrontOwner t_front_owner;
+
+Front* front() {
+  if (t_front_gone) return nullptr;
+  if (!t_front) {
+    t_front_owner.armed = true;  // constructs it, so that its destructor runs at this thread's exit
+    t_front = new Front;
+  }
+  return t_front;
 }
 
 }  // namespace
