@@ -77,6 +77,8 @@ std::optional<SharedBlock> map_shared(size_t size, uint64_t serial) {
 // the other (futex waits and wakes in a profile of 1-element ops). A front takes and gives
 // blocks to the shared lists in batches.
 constexpr size_t kSmallBytes = 1024;
+constexpr size_t kSmallClasses = 5;  // 64, 128, ... kSmallBytes
+static_assert(kAlignment << (kSmallClasses - 1) == kSmallBytes);
 constexpr size_t kBatch = 32;
 
 class Front {
@@ -87,12 +89,12 @@ class Front {
   void flush();
 
  private:
-  static int size_class(size_t size) {  // 64, 128, ... 1024
-    int c = 0;
+  static size_t size_class(size_t size) {
+    size_t c = 0;
     for (size_t s = kAlignment; s < size; s <<= 1) ++c;
     return c;
   }
-  std::vector<void*> lists_[5];
+  std::vector<void*> lists_[kSmallClasses];
 };
 
 // This thread's front; null while the thread exits (blocks freed then go to the shared lists).
@@ -104,52 +106,14 @@ class HostCache {
   // is refused; returns the kind it is.
   std::pair<void*, Kind> take(size_t size, Kind kind) {
     count_in_use(size);
-    if (kind == Kind::kPrivate && size <= kSmallBytes) {
-      if (Front* f = front()) {
-        if (void* p = f->take(size)) {
-          cached_ -= size;
-          ++hits_;
-          return {p, kind};
-        }
-      }
+    if (void* p = reuse(size, kind)) {
+      cached_ -= size;
+      ++hits_;
+      return {p, kind};
     }
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      auto& free = free_[static_cast<int>(kind)];
-      auto it = free.find(size);
-      if (it != free.end() && !it->second.empty()) {
-        void* p = it->second.back();
-        it->second.pop_back();
-        cached_ -= size;
-        ++hits_;
-        return {p, kind};
-      }
-      ++misses_;
-    }
+    ++misses_;
     if (kind == Kind::kShared) {
-      uint64_t serial = 0;
-      bool room = false;
-      std::pair<void*, size_t> evicted{nullptr, 0};  // a cached shared block of another size, to make room
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        serial = ++serials_;
-        room = shared_.size() < kMaxSharedBlocks;
-        for (auto& [cached_size, blocks] : free_[static_cast<int>(Kind::kShared)]) {
-          if (room || blocks.empty()) continue;
-          evicted = {blocks.back(), cached_size};
-          blocks.pop_back();
-          cached_ -= cached_size;
-          room = true;
-        }
-      }
-      if (evicted.first) release_block(evicted.first, evicted.second, Kind::kShared);
-      std::optional<SharedBlock> block;
-      if (room) block = map_shared(size, serial);
-      if (block) {
-        std::lock_guard<std::mutex> lock(mu_);
-        shared_[reinterpret_cast<uintptr_t>(block->base)] = *block;
-        return {block->base, kind};
-      }
+      if (void* p = make_shared_block(size)) return {p, kind};
       kind = Kind::kPrivate;
     }
     void* p = allocate_private(size);
@@ -226,6 +190,47 @@ class HostCache {
   }
 
  private:
+  // A cached free block of `size` and `kind`, or null. Small private blocks come from this
+  // thread's front, which refills from the shared lists itself.
+  void* reuse(size_t size, Kind kind) {
+    if (kind == Kind::kPrivate && size <= kSmallBytes) {
+      if (Front* f = front()) return f->take(size);
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    auto& free = free_[static_cast<int>(kind)];
+    auto it = free.find(size);
+    if (it == free.end() || it->second.empty()) return nullptr;
+    void* p = it->second.back();
+    it->second.pop_back();
+    return p;
+  }
+
+  // A new shared block of `size`, registered; null where the system refuses one or
+  // kMaxSharedBlocks are in use (a cached one of another size is released to make room).
+  void* make_shared_block(size_t size) {
+    uint64_t serial = 0;
+    std::pair<void*, size_t> evicted{nullptr, 0};
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      serial = ++serials_;
+      bool room = shared_.size() < kMaxSharedBlocks;
+      for (auto& [cached_size, blocks] : free_[static_cast<int>(Kind::kShared)]) {
+        if (room || blocks.empty()) continue;
+        evicted = {blocks.back(), cached_size};
+        blocks.pop_back();
+        cached_ -= cached_size;
+        room = true;
+      }
+      if (!room) return nullptr;
+    }
+    if (evicted.first) release_block(evicted.first, evicted.second, Kind::kShared);
+    std::optional<SharedBlock> block = map_shared(size, serial);
+    if (!block) return nullptr;
+    std::lock_guard<std::mutex> lock(mu_);
+    shared_[reinterpret_cast<uintptr_t>(block->base)] = *block;
+    return block->base;
+  }
+
   void count_in_use(size_t size) {
     const size_t now = in_use_.fetch_add(size) + size;
     size_t peak = peak_.load();

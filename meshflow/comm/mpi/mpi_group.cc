@@ -277,9 +277,10 @@ MpiGroup::Direct MpiGroup::do_all_to_all_direct(const std::vector<Runs>& send, c
         return runs;
       };
       if (push) {
+        // Mapped only where p receives from this rank (block.fd >= 0 then).
         const cross_memory::PeerBlock block = block_of(p);
-        if (block.fd >= 0) mapped.push_back(cross_memory::map(pids_[p], block));
-        here.push_back({&send[p], take(receives(p), block.fd >= 0 ? mapped.back().get() : nullptr, block)});
+        if (receives(p) > 0) mapped.push_back(cross_memory::map(pids_[p], block));
+        here.push_back({&send[p], take(receives(p), receives(p) > 0 ? mapped.back().get() : nullptr, block)});
         continue;
       }
       if (sender_copies(rank_, p)) cross_memory::copy(pids_[p], send[p], take(receives(p), nullptr, {}), true);
