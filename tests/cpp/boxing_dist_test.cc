@@ -471,59 +471,63 @@ TEST(BoxingCollectives, DirectAllToAllMapsSharedReceiversAndAttachesOtherwise) {
   for (int r = 0; r < n; ++r) everyone[static_cast<size_t>(r)] = r;
   comm::Group& group = comm::group_of(everyone);
   auto rows_of = [](int r) { return int64_t{3} + r; };
-  auto cols_of = [](int r) { return int64_t{5} + 2 * r; };
-  int64_t all_rows = 0, all_cols = 0;
-  for (int r = 0; r < n; ++r) all_rows += rows_of(r), all_cols += cols_of(r);
-  auto value = [](int rank, int64_t i, int64_t j) { return static_cast<double>(rank * 100000 + i * 1000 + j); };
-  // Rank r's input: its rows_of(r) rows of all columns; its output: every rank's rows of
-  // its own columns, rank by rank.
-  Tensor in = Tensor::empty({rows_of(me()), all_cols}, DType::kFloat64);
-  for (int64_t i = 0; i < rows_of(me()); ++i) {
-    for (int64_t j = 0; j < all_cols; ++j) in.data_as<double>()[i * all_cols + j] = value(me(), i, j);
-  }
-  struct Case {
-    const char* name;
-    bool (*shared)(int rank);
-  };
-  const Case cases[] = {{"every receiver shared", [](int) { return true; }},
-                        {"no receiver shared", [](int) { return false; }},
-                        {"rank 0's receiver private", [](int r) { return r != 0; }}};
-  for (const Case& c : cases) {
-    const size_t out_bytes = static_cast<size_t>(all_rows * cols_of(me())) * sizeof(double);
-    std::shared_ptr<void> memory = c.shared(me()) ? allocate_host_shared(out_bytes) : allocate_host(out_bytes);
-    EXPECT_EQ(shared_block_of(memory.get(), out_bytes).has_value(), c.shared(me())) << c.name;
-    auto* out = static_cast<double*>(memory.get());
-    std::fill(out, out + all_rows * cols_of(me()), -1.0);
-    std::vector<comm::Runs> send(static_cast<size_t>(n)), recv(static_cast<size_t>(n));
-    int64_t col = 0, row = 0;
-    for (int m = 0; m < n; ++m) {
-      for (int64_t i = 0; i < rows_of(me()); ++i) {
-        send[static_cast<size_t>(m)].push_back(
-            {in.data_as<double>() + i * all_cols + col, cols_of(m) * static_cast<int64_t>(sizeof(double))});
-      }
-      recv[static_cast<size_t>(m)].push_back(
-          {out + row * cols_of(me()), rows_of(m) * cols_of(me()) * static_cast<int64_t>(sizeof(double))});
-      col += cols_of(m);
-      row += rows_of(m);
+  // Rows of 40 bytes and more are copied whole; of 296 and more (37 doubles) with
+  // non-temporal stores between an unaligned head and tail.
+  for (const int64_t narrowest : {int64_t{5}, int64_t{37}}) {
+    auto cols_of = [narrowest](int r) { return narrowest + 2 * r; };
+    int64_t all_rows = 0, all_cols = 0;
+    for (int r = 0; r < n; ++r) all_rows += rows_of(r), all_cols += cols_of(r);
+    auto value = [](int rank, int64_t i, int64_t j) { return static_cast<double>(rank * 100000 + i * 1000 + j); };
+    // Rank r's input: its rows_of(r) rows of all columns; its output: every rank's rows of
+    // its own columns, rank by rank.
+    Tensor in = Tensor::empty({rows_of(me()), all_cols}, DType::kFloat64);
+    for (int64_t i = 0; i < rows_of(me()); ++i) {
+      for (int64_t j = 0; j < all_cols; ++j) in.data_as<double>()[i * all_cols + j] = value(me(), i, j);
     }
-    bool all_shared = true;
-    for (int r = 0; r < n; ++r) all_shared = all_shared && c.shared(r);
-    const comm::CommStats before = comm::stats();
-    const bool done = group.all_to_all_direct(send, recv);
-    const comm::CommStats after = comm::stats();
-    ASSERT_EQ(done, all_shared || cross_memory_allowed()) << c.name;
-    if (!done) continue;
-    EXPECT_EQ(after.mapped_all_to_all - before.mapped_all_to_all, all_shared ? 1 : 0) << c.name;
-    int64_t my_col = 0;
-    for (int r = 0; r < me(); ++r) my_col += cols_of(r);
-    int64_t wrong = 0;
-    row = 0;
-    for (int m = 0; m < n; ++m) {
-      for (int64_t i = 0; i < rows_of(m); ++i, ++row) {
-        for (int64_t j = 0; j < cols_of(me()); ++j) wrong += out[row * cols_of(me()) + j] != value(m, i, my_col + j);
+    struct Case {
+      const char* name;
+      bool (*shared)(int rank);
+    };
+    const Case cases[] = {{"every receiver shared", [](int) { return true; }},
+                          {"no receiver shared", [](int) { return false; }},
+                          {"rank 0's receiver private", [](int r) { return r != 0; }}};
+    for (const Case& c : cases) {
+      const size_t out_bytes = static_cast<size_t>(all_rows * cols_of(me())) * sizeof(double);
+      std::shared_ptr<void> memory = c.shared(me()) ? allocate_host_shared(out_bytes) : allocate_host(out_bytes);
+      EXPECT_EQ(shared_block_of(memory.get(), out_bytes).has_value(), c.shared(me())) << c.name;
+      auto* out = static_cast<double*>(memory.get());
+      std::fill(out, out + all_rows * cols_of(me()), -1.0);
+      std::vector<comm::Runs> send(static_cast<size_t>(n)), recv(static_cast<size_t>(n));
+      int64_t col = 0, row = 0;
+      for (int m = 0; m < n; ++m) {
+        for (int64_t i = 0; i < rows_of(me()); ++i) {
+          send[static_cast<size_t>(m)].push_back(
+              {in.data_as<double>() + i * all_cols + col, cols_of(m) * static_cast<int64_t>(sizeof(double))});
+        }
+        recv[static_cast<size_t>(m)].push_back(
+            {out + row * cols_of(me()), rows_of(m) * cols_of(me()) * static_cast<int64_t>(sizeof(double))});
+        col += cols_of(m);
+        row += rows_of(m);
       }
+      bool all_shared = true;
+      for (int r = 0; r < n; ++r) all_shared = all_shared && c.shared(r);
+      const comm::CommStats before = comm::stats();
+      const bool done = group.all_to_all_direct(send, recv);
+      const comm::CommStats after = comm::stats();
+      ASSERT_EQ(done, all_shared || cross_memory_allowed()) << c.name;
+      if (!done) continue;
+      EXPECT_EQ(after.mapped_all_to_all - before.mapped_all_to_all, all_shared ? 1 : 0) << c.name;
+      int64_t my_col = 0;
+      for (int r = 0; r < me(); ++r) my_col += cols_of(r);
+      int64_t wrong = 0;
+      row = 0;
+      for (int m = 0; m < n; ++m) {
+        for (int64_t i = 0; i < rows_of(m); ++i, ++row) {
+          for (int64_t j = 0; j < cols_of(me()); ++j) wrong += out[row * cols_of(me()) + j] != value(m, i, my_col + j);
+        }
+      }
+      EXPECT_EQ(wrong, 0) << c.name << ", rows of " << narrowest << " columns and more";
     }
-    EXPECT_EQ(wrong, 0) << c.name;
   }
 }
 

@@ -20,6 +20,10 @@
 
 #include "meshflow/core/allocator.h"
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 namespace mf::comm::cross_memory {
 namespace {
 
@@ -163,6 +167,43 @@ class Stretches {
   int64_t from_offset_ = 0, to_offset_ = 0;  // bytes already passed of from_[fi_] and to_[ti_]
 };
 
+// Copies a stretch that no one here reads again soon (it is a peer's, or this rank's output
+// of an all-to-all larger than the caches) with non-temporal stores, which write whole
+// lines to memory without reading them into the cache first. glibc's memcpy is no fit for
+// the interleaved copies' stretches either: on AMD Zen 4 it copies 2 KiB stretches whose
+// source and destination lie a multiple of 2 KiB apart (rows split in halves) at a quarter
+// of its speed on other sizes (2.4 against 0.6 ms per 16 MiB). SSE2 stores: every x86-64
+// has them, and the write-combining buffers fill whole lines from them as from wider ones.
+// Callers end with stream_fence() before telling peers the data is there.
+void stream_copy(char* to, const char* from, size_t bytes) {
+#if defined(__x86_64__)
+  constexpr size_t kLine = 64;
+  if (bytes >= 4 * kLine) {
+    const size_t head = (kLine - reinterpret_cast<uintptr_t>(to) % kLine) % kLine;
+    std::memcpy(to, from, head);
+    to += head, from += head, bytes -= head;
+    for (; bytes >= kLine; to += kLine, from += kLine, bytes -= kLine) {
+      const auto* s = reinterpret_cast<const __m128i*>(from);
+      auto* d = reinterpret_cast<__m128i*>(to);
+      const __m128i a = _mm_loadu_si128(s), b = _mm_loadu_si128(s + 1), c = _mm_loadu_si128(s + 2),
+                    e = _mm_loadu_si128(s + 3);
+      _mm_stream_si128(d, a);
+      _mm_stream_si128(d + 1, b);
+      _mm_stream_si128(d + 2, c);
+      _mm_stream_si128(d + 3, e);
+    }
+  }
+#endif
+  std::memcpy(to, from, bytes);
+}
+
+// Makes stream_copy's stores visible to other cores before any later store.
+void stream_fence() {
+#if defined(__x86_64__)
+  _mm_sfence();
+#endif
+}
+
 }  // namespace
 
 Access probe(MPI_Comm comm, std::vector<pid_t>* pids) {
@@ -231,10 +272,11 @@ void copy_interleaved(const std::vector<Piece>& pieces) {
     for (Stretches& c : cursors) {
       if (!c.done() && (!next || c.from() < next->from())) next = &c;
     }
-    if (!next) return;
-    std::memcpy(next->to(), next->from(), next->bytes());
+    if (!next) break;
+    stream_copy(next->to(), next->from(), next->bytes());
     next->advance();
   }
+  stream_fence();
 }
 
 }  // namespace mf::comm::cross_memory

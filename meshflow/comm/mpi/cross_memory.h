@@ -3,7 +3,8 @@
 // all-to-alls whose pieces are strided on one side (between splits of different dims),
 // which MPI would otherwise need packed into a staging buffer first. Two ways:
 // - mapping: a receiver's tensor lies in a shared block (core/allocator.h) that the sender
-//   maps, and the sender copies its piece in with plain stores, as fast as a local copy;
+//   maps, and the sender copies its piece in with (non-temporal) stores, as fast as a local
+//   copy;
 // - cross-memory attach (process_vm_readv / process_vm_writev, as OpenMPI's shared-memory
 //   transport uses for contiguous messages): the kernel copies, pinning the remote pages
 //   per remote run, so the side holding the piece in many runs passes them as its local
@@ -62,7 +63,8 @@ struct Piece {
 // Copies every piece in one pass over the sources in address order: where a source is
 // split among destinations in strided runs (rows split by columns), it is read once,
 // front to back, and each destination written front to back: the speed of contiguous
-// copies, where piece by piece would read each source row in strided parts.
+// copies, where piece by piece would read each source row in strided parts. Stretches of
+// 256 bytes and more are written with non-temporal stores, fenced before returning.
 void copy_interleaved(const std::vector<Piece>& pieces);
 
 }  // namespace mf::comm::cross_memory
