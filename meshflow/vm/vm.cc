@@ -2,6 +2,7 @@
 #include "meshflow/vm/vm.h"
 
 #include <chrono>
+#include <deque>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -87,11 +88,21 @@ class Machine {
     if (blocking_) {
       event->synchronize();
       raise_pending();
+    } else {
+      hold_back(std::move(event));
     }
     return outputs;
   }
 
   void synchronize() {
+    // Drops what has run every kDropEvery instructions, so that the outputs of up to
+    // kMaxInFlight queued instructions are not all held at once when the wait ends.
+    constexpr size_t kDropEvery = 64;
+    for (size_t i = kDropEvery; i < in_flight_.size(); i += kDropEvery) {
+      in_flight_[i]->synchronize();
+      drop_retired();
+    }
+    in_flight_.clear();
     device_.synchronize();
     drop_retired();
     raise_pending();
@@ -207,6 +218,23 @@ class Machine {
     if (e) std::rethrow_exception(e);
   }
 
+  // Back pressure, as a CUDA launch queue's depth: the issuing thread runs at most
+  // kMaxInFlight instructions ahead of the workers. Without a bound, a loop that never
+  // synchronizes would queue without limit, and the outputs its instructions have made
+  // would wait for the issuing thread to drop them (at its next launch) all together: 3,000
+  // adds of 1 MiB issued at once held 3 GB. With it, at most kMaxInFlight outputs are
+  // made and not yet dropped. No rank waits on a collective that no other rank can reach:
+  // every rank only waits for work it issued, in the program order all ranks share.
+  void hold_back(std::shared_ptr<device::Event> event) {
+    constexpr size_t kMaxInFlight = 1024;
+    in_flight_.push_back(std::move(event));
+    if (in_flight_.size() <= kMaxInFlight) return;
+    in_flight_.front()->synchronize();
+    in_flight_.pop_front();
+    while (!in_flight_.empty() && in_flight_.front()->query()) in_flight_.pop_front();
+    drop_retired();
+  }
+
   // Drops retired instructions on this (the issuing) thread, outside the lock.
   void drop_retired() {
     std::vector<std::shared_ptr<Instruction>> done;
@@ -283,6 +311,8 @@ class Machine {
   const char* trace_ = std::getenv("MESHFLOW_TRACE");
   bool blocking_;  // issuing thread only
   bool comm_marked_ = false;  // issuing thread only
+  // The events of the newest launches, oldest first (hold_back); issuing thread only.
+  std::deque<std::shared_ptr<device::Event>> in_flight_;
   std::mutex mu_;
   std::vector<std::shared_ptr<Instruction>> retired_;  // GUARDED_BY(mu_)
   std::exception_ptr pending_error_;                    // GUARDED_BY(mu_)

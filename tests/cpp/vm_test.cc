@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -206,6 +207,44 @@ TEST(Vm, TensorsDroppedWhileQueuedStayAliveUntilUsed) {
   EXPECT_LT(after.in_use_bytes, before + (size_t{1} << 20));
   EXPECT_GE(after.cached_bytes, size_t{1} << 20);
   EXPECT_GE(after.peak_bytes, before + (size_t{1} << 20));
+}
+
+TEST(Vm, IssuingRunsBoundedAheadSoDroppedOutputsDoNotPileUp) {
+  // Adds of 256 KiB whose results are dropped at once, issued while the compute stream is
+  // held, so that the issuing thread is ahead of it. The outputs made are held by their
+  // instructions until the issuing thread drops those; the peak memory counts them.
+  constexpr int64_t kElems = 1 << 16;
+  constexpr size_t kBytes = kElems * sizeof(float);
+  const Tensor x = filled({kElems}, 1.0f);
+  // Issues `adds` adds behind a held instruction that a thread releases 50 ms later; then
+  // `finish`; returns the peak of memory in use over the start, in outputs.
+  auto peak_outputs = [&](int adds, const std::function<void(const Tensor& last)>& finish) {
+    vm::synchronize();
+    reset_peak_host_memory();
+    const size_t before = host_cache_stats().in_use_bytes;
+    Gate gate;
+    vm::launch("held", StreamKind::kCompute, {}, {}, [&](const std::vector<Tensor>&) {
+      gate.pass();
+      return std::vector<Tensor>{};
+    });
+    std::thread opener([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      gate.open();
+    });
+    Tensor last;
+    for (int i = 0; i < adds; ++i) last = add_local(x, x);
+    finish(last);
+    opener.join();
+    vm::synchronize();
+    return static_cast<double>(host_cache_stats().peak_bytes - before) / kBytes;
+  };
+  // 3,000 adds: unbounded, the issuing thread would queue them all, and waiting for the
+  // last one would hold every output (750 MiB) until the wait ends. The queue depth (1,024,
+  // as a CUDA launch queue's) makes the issuing thread wait instead, dropping as it goes.
+  EXPECT_LT(peak_outputs(3000, [](const Tensor& last) { vm::wait(last); }), 1100);
+  // 1,000 adds (within the depth), then synchronize: it drops every 64 instructions as the
+  // queue drains, so the outputs are not all held at the end.
+  EXPECT_LT(peak_outputs(1000, [](const Tensor&) { vm::synchronize(); }), 800);
 }
 
 TEST(Vm, ErrorSurfacesAtTheNextSynchronizationWithTheOpName) {
