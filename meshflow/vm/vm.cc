@@ -2,9 +2,9 @@
 #include "meshflow/vm/vm.h"
 
 #include <chrono>
-#include <deque>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <memory>
 #include <mutex>

@@ -11,12 +11,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "meshflow/boxing/execute.h"
@@ -24,6 +27,7 @@
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/allocator.h"
 #include "meshflow/global/global_tensor.h"
+#include "meshflow/vm/vm.h"
 #include "tests/cpp/dist_util.h"
 
 namespace mf {
@@ -450,7 +454,9 @@ TEST(BoxingCollectives, LargeSplitToSplitCopiesDirectly) {
           if (inside) {
             // A 1-d mesh's split-to-split is one all-to-all; a 2-d mesh's may be a transfer.
             // Its output is a shared block, so the pieces are written through mappings.
-            if (p.ndim() == 1) EXPECT_EQ(issued.all_to_all, 1) << str(issued) << "\n" << what();
+            if (p.ndim() == 1) {
+              EXPECT_EQ(issued.all_to_all, 1) << str(issued) << "\n" << what();
+            }
             EXPECT_EQ(issued.direct_all_to_all, issued.all_to_all) << str(issued) << "\n" << what();
             EXPECT_EQ(issued.mapped_all_to_all, issued.all_to_all) << str(issued) << "\n" << what();
           }
@@ -758,6 +764,37 @@ TEST(MakeGlobal, UnevenPartsCutDifferentlyInEachReplica) {
                            {4, 2},
                            {{{0, 0}, {3, 2}}, {{3, 0}, {1, 2}}, {{0, 0}, {1, 2}}, {{1, 0}, {3, 2}}}},
                           DType::kFloat32);
+}
+
+// The VM's queue depth (vm.cc's back pressure) across ranks: rank 0's compute stream is held
+// while every rank issues 1,500 conversions, more than the 1,024 instructions an issuing
+// thread may run ahead. Rank 0's issuing thread then waits for its own queue, the others
+// for collectives that rank 0 has issued but not run; once it is released, every
+// collective must still meet its match and the value come back whole (a deadlock would end
+// in the suite's time limit).
+TEST(BoxingCollectives, ConversionsBeyondTheQueueDepthWithOneRankHeldKeepTheValue) {
+  REQUIRE_RANKS(2);
+  const Placement p = flat(comm::world_size());
+  const Tensor full = logical_value({12, 10}, DType::kFloat32);
+  const NdSbp start{Sbp::split(0)};
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  const Tensor mine = local_part(full, p, start, me());
+  // The source's local part, made on the compute stream: on rank 0 only after the release.
+  const Tensor held = vm::launch("held", device::StreamKind::kCompute, {mine}, {{mine.shape(), mine.dtype()}},
+                                 [&](const std::vector<Tensor>& in) {
+                                   if (me() == 0) released.wait();
+                                   return std::vector<Tensor>{in[0].clone()};
+                                 })[0];
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    release.set_value();
+  });
+  GlobalTensor x(full.shape(), p, start, held);
+  const NdSbp layouts[] = {{Sbp::split(1)}, {Sbp::broadcast()}, {Sbp::split(0)}};
+  for (int i = 0; i < 1500; ++i) x = to_global(x, p, layouts[i % 3]);
+  EXPECT_TRUE(same_values(gather_full(x), full));
+  opener.join();
 }
 
 }  // namespace
