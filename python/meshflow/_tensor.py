@@ -118,25 +118,44 @@ class Tensor:
         return self if self.is_local else Tensor(_C.to_local(self._impl))
 
     def numpy(self):
-        """Local: a NumPy view of the data. Global: the logical value, on every rank."""
+        """Local: a NumPy view of the data. Global: the logical value, on every rank (a
+        collective read: every rank calls it)."""
+        return self._value("numpy()")
+
+    def _value(self, call):
+        """numpy() for `call`, the read the user made: on a global tensor a collective that
+        every rank must make, which the error says when the ranks' calls differ (a read
+        under `if rank == 0:`) instead of naming the conversion inside."""
         if self.is_local:
             return self._impl.local_tensor.numpy()
-        return _C.gather_full(self._impl).numpy()
+        try:
+            return _C.gather_full(self._impl).numpy()
+        except ValueError as e:
+            if "made a different call" not in str(e):
+                raise
+            raise ValueError(f"{call} on a global tensor is a collective read: every rank must call it, in the same "
+                             f"order ({e})") from None
+
+    def __array__(self, dtype=None, copy=None):
+        """np.asarray(x), np.array(x): the value, as numpy() gives it."""
+        value = self._value("np.asarray()")
+        return value if dtype is None else value.astype(dtype, copy=False)
 
     def __bool__(self):
         if self.numel() != 1:
             raise ValueError(f"the truth value of a tensor of shape {self.shape} is ambiguous; "
                              "expected exactly one element")
-        return bool(self.numpy().reshape(()))
+        return bool(self._value("bool()").reshape(()))
 
     def item(self):
-        """The value of a one-element tensor as a Python number."""
+        """The value of a one-element tensor as a Python number (collective on a global
+        tensor, as numpy())."""
         if self.numel() != 1:
             raise ValueError(f"item() needs exactly one element, the tensor has shape {self.shape}")
-        return self.numpy().reshape(()).item()
+        return self._value("item()").reshape(()).item()
 
     def tolist(self):
-        return self.numpy().tolist()
+        return self._value("tolist()").tolist()
 
     # Autograd.
     @property
@@ -192,10 +211,15 @@ class Tensor:
             raise ValueError(f"{what} is only defined for global tensors; call to_global() first")
 
     def __repr__(self):
+        """The values and dtype; a global tensor's also its placement and SBP, as OneFlow's.
+        Its values are a collective read, as numpy(): print a global tensor on every rank,
+        never under `if rank == 0:` (while a Graph traces, there are no values to show)."""
         if self.is_local:
             return f"tensor({self.numpy()!r}, dtype={self.dtype!r})"
-        return (f"tensor(shape={self.shape}, dtype={self.dtype!r}, placement={self.placement!r}, "
-                f"sbp={self.sbp!r})")
+        layout = f"placement={self.placement!r}, sbp={self.sbp!r}, dtype={self.dtype!r}"
+        if _C.tracing():
+            return f"tensor(shape={self.shape}, {layout})"
+        return f"tensor({self._value('repr()')!r}, {layout})"
 
 
 def _in_layout_of(value, reference):

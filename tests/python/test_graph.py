@@ -38,6 +38,21 @@ def data(rows, seed=0):
     return x, y
 
 
+def test_repr_while_tracing_shows_the_layout_without_values():
+    # A global tensor's repr reads its values, which do not exist yet while build traces.
+    seen = []
+
+    class Show(nn.Graph):
+        def build(self, x):
+            seen.append(repr(x))
+            return x * 2
+
+    x = mf.tensor(np.ones((2, 3), np.float32), placement=placement(), sbp=mf.sbp.split(0))
+    np.testing.assert_array_equal(Show()(x).numpy(), np.full((2, 3), 2, np.float32))
+    assert seen == ['tensor(shape=(2, 3), placement=placement(type="cpu", ranks=[0]), sbp=(S(0),), '
+                    'dtype=meshflow.float32)']
+
+
 def test_recompiles_for_new_shapes_and_keeps_state_shared(tmp_path):
     model, opt = model_and_opt()
     step = Step(model, opt)

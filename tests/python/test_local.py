@@ -262,3 +262,15 @@ def test_numpy_of_a_global_tensor_is_a_copy():
     g = mf.tensor(np.arange(3.0), placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.broadcast)
     g.numpy()[0] = 100
     assert g.numpy()[0] == 0
+
+
+@pytest.mark.parametrize("sbp", [S(1), B, P], ids=repr)
+def test_repr_shows_the_values_of_global_tensors_too(sbp):
+    # As OneFlow's: a global tensor's repr reads its logical value (collectively; see
+    # distributed/test_global.py), then names its layout.
+    x = mf.tensor([[1.5, -2.0]])
+    assert repr(x) == "tensor(array([[ 1.5, -2. ]], dtype=float32), dtype=meshflow.float32)"
+    g = mf.tensor([[1.5, -2.0]], placement=mf.placement("cpu", ranks=[0]), sbp=sbp)
+    assert repr(g) == (f'tensor(array([[ 1.5, -2. ]], dtype=float32), placement=placement(type="cpu", ranks=[0]), '
+                       f'sbp=({sbp!r},), dtype=meshflow.float32)')
+    assert str(g) == repr(g)

@@ -3,6 +3,8 @@
 Every rank runs every test in the same order (a test that needs more ranks than the world
 has is skipped on all of them), since conversions are collective.
 """
+import re
+
 import numpy as np
 import pytest
 
@@ -279,3 +281,29 @@ def test_consistency_check_names_the_differing_rank(monkeypatch, ranks, sbp, odd
     # Without the check, nothing compares the replicas.
     mf.tensor(mine).to_global(placement=placement, sbp=sbp)
     assert_job_usable()
+
+
+def test_repr_is_a_collective_read_of_the_value():
+    value = logical_value((2 * world_size() + 1, 2), np.float32)
+    g = mf.tensor(value, placement=mf.placement("cpu", ranks=list(range(world_size()))), sbp=S(0))
+    assert repr(g) == (f"tensor({value!r}, placement={g.placement!r}, sbp=(S(0),), dtype=meshflow.float32)")
+
+
+@pytest.mark.parametrize("read", ["item", "numpy", "tolist", "repr", "bool"])
+def test_a_read_on_some_ranks_only_names_the_collective_read(read):
+    # `if rank == 0: print(loss.item())` while the other ranks go on to their next collective:
+    # rank 0's error names the read it made, not the conversion inside it.
+    if world_size() < 2:
+        pytest.skip("needs 2 ranks")
+    everyone = mf.placement("cpu", ranks=list(range(world_size())))
+    loss, other = mf.ones(world_size(), placement=everyone, sbp=S(0)).sum(), mf.ones(3, placement=everyone, sbp=S(0))
+    calls = {"item": loss.item, "numpy": loss.numpy, "tolist": loss.tolist, "repr": lambda: repr(loss),
+             "bool": lambda: bool(loss)}
+    with pytest.raises(ValueError) as raised:
+        calls[read]() if mf.env.get_rank() == 0 else other.to_global(sbp=B)
+    name = "repr()" if read == "repr" else f"{read}()"
+    expected = (rf"^{re.escape(name)} on a global tensor is a collective read: every rank must call it, in the same "
+                r"order \(to_global: rank\(s\) .* made a different call than rank 0" if mf.env.get_rank() == 0 else
+                r"^to_global: rank\(s\) .* made a different call than rank 0")
+    assert re.search(expected, str(raised.value)), str(raised.value)
+    assert loss.item() == world_size()  # every rank reading: the value
