@@ -26,7 +26,7 @@ import numpy as _np
 
 from . import _C
 from . import _dtype
-from ._tensor import Tensor, apply, tensor
+from ._tensor import Tensor, _impl_of, _type_name, apply, tensor
 
 __all__ = ["add", "sub", "mul", "div", "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt",
            "ge", "where", "neg", "abs", "relu", "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast"]
@@ -40,7 +40,7 @@ def _is_number(value):
 
 def _check_number(value):
     if not _is_number(value):
-        raise TypeError(f"expected a meshflow.Tensor or a real number, got {type(value).__name__}")
+        raise TypeError(f"expected a meshflow.Tensor or a real number, got {_type_name(value)}")
 
 
 def _promoted(x, value):
@@ -77,7 +77,7 @@ def _operands(a, b):
         _check_number(a)
         b = _promoted(b, a)
         return _scalar_tensor(a, b.dtype, b), b
-    raise TypeError(f"expected at least one meshflow.Tensor, got {type(a).__name__} and {type(b).__name__}")
+    raise TypeError(f"expected at least one meshflow.Tensor, got {_type_name(a)} and {_type_name(b)}")
 
 
 # Ops looked up once; calling one goes straight to C++ (no lookup by name, no attribute dict).
@@ -113,7 +113,7 @@ def _unary(name, doc):
     handle = _op(name)
 
     def op(input):
-        return Tensor(handle.unary(input._impl))
+        return Tensor(handle.unary(input._impl if type(input) is Tensor else _impl_of(name, input)))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
     return op
@@ -249,11 +249,24 @@ def _to(self, dtype):
 # ---------------------------------------------------------------------------------------------
 # Operators and methods.
 
+def _array_operand(x, array):
+    """A NumPy array meeting tensor x in an operator, as a tensor of the array's dtype (a copy),
+    as torch's operators take arrays. Beside a global tensor it is an error: whether the array
+    would be the full value or this rank's part is a guess."""
+    if x.is_global:
+        raise TypeError(f"a numpy.ndarray of shape {array.shape} cannot meet a global tensor in an operator; "
+                        "expected a global tensor: mf.tensor(array, placement=..., sbp=...) makes one")
+    return tensor(array)
+
+
 def _operator(f, reflected=False):
-    """A binary operator method; Python raises TypeError for operands that are neither
-    tensors nor numbers (and == compares them by identity)."""
+    """A binary operator method. A NumPy array becomes a tensor (_array_operand); for other
+    operands that are neither tensors nor numbers Python raises TypeError (and == compares
+    them by identity)."""
     def method(self, other):
-        if not isinstance(other, Tensor) and not _is_number(other):
+        if isinstance(other, _np.ndarray):
+            other = _array_operand(self, other)
+        elif not isinstance(other, Tensor) and not _is_number(other):
             return NotImplemented
         return f(other, self) if reflected else f(self, other)
     return method

@@ -7,12 +7,27 @@ from ._placement import placement as _placement
 from .sbp import as_nd_sbp as _as_nd_sbp
 
 
+def _type_name(value):
+    """The full name of value's type, as a user would import it: numpy.ndarray, torch.Tensor,
+    list (builtins unprefixed)."""
+    kind = type(value)
+    return kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _impl_of(op, value):
+    """value's _C.Var. Every Python op reaches C++ through here or `apply`, so that a NumPy
+    array or a torch tensor passed by mistake is named, not an AttributeError on '_impl'."""
+    if isinstance(value, Tensor):
+        return value._impl
+    raise TypeError(f"[{op}] expected a meshflow Tensor, got {_type_name(value)}")
+
+
 def apply(name, inputs, attrs=None, placement=None, sbp=None):
     """Runs op `name` (C++ registry) on tensors; returns the list of outputs."""
     nd_sbp = _as_nd_sbp(sbp, placement) if sbp is not None and placement is not None else sbp
     if nd_sbp is not None and not isinstance(nd_sbp, (list, tuple)):
         nd_sbp = [nd_sbp]
-    outs = _C.apply(name, [t._impl for t in inputs], attrs or {}, placement, nd_sbp)
+    outs = _C.apply(name, [_impl_of(name, t) for t in inputs], attrs or {}, placement, nd_sbp)
     return [Tensor(o) for o in outs]
 
 
@@ -55,6 +70,10 @@ class Tensor:
     """
 
     __slots__ = ("_impl", "__weakref__")
+
+    # NumPy defers to Tensor's operators (x + array, array + x) instead of broadcasting the
+    # tensor as an object inside an object array; np.add(x, array) raises TypeError.
+    __array_ufunc__ = None
 
     def __init__(self, impl):
         self._impl = impl  # a _C.Var: the value and its autograd state
@@ -178,7 +197,7 @@ class Tensor:
 
     @grad.setter
     def grad(self, value):
-        self._impl.grad = None if value is None else value._impl
+        self._impl.grad = None if value is None else _impl_of("grad", value)
 
     @property
     def is_leaf(self):
@@ -191,7 +210,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=False):
         """Accumulates d(self)/d(leaf) into every leaf's .grad (collective on global tensors)."""
-        self._impl.backward(None if gradient is None else gradient._impl, retain_graph)
+        self._impl.backward(None if gradient is None else _impl_of("backward", gradient), retain_graph)
 
     def detach(self):
         return Tensor(self._impl.detach())
@@ -204,7 +223,7 @@ class Tensor:
     @data.setter
     def data(self, value):
         # Replaces the value in place: modules and optimizers holding this tensor see it.
-        self._impl.set_data(value._impl)
+        self._impl.set_data(_impl_of("data", value))
 
     def _require_global(self, what):
         if not self.is_global:

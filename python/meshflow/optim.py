@@ -4,14 +4,19 @@ The classes are the C++ ones (meshflow/nn/optim.h): each parameter's update is o
 on tensors that share the parameter's placement and SBP, so a step moves no data.
 """
 from . import _C
-from ._tensor import Tensor, _in_layout_of
+from ._tensor import Tensor, _impl_of, _in_layout_of, _type_name
 
 
 def _vars(params):
+    # A lone tensor would iterate as its rows (copies, not the parameter): torch refuses it too.
+    if isinstance(params, Tensor):
+        raise TypeError("params must be an iterable of meshflow Tensors (model.parameters()), got a single Tensor")
     params = list(params)
+    if not params:
+        raise ValueError("optimizer got an empty parameter list")
     for i, p in enumerate(params):
         if not isinstance(p, Tensor):
-            raise TypeError(f"parameter {i} is a {type(p).__name__}; expected a meshflow Tensor")
+            raise TypeError(f"parameter {i} is a {_type_name(p)}; expected a meshflow Tensor")
     return [p._impl for p in params]
 
 
@@ -46,6 +51,10 @@ class Optimizer:
             if not 0 <= i < n:
                 raise ValueError(f"optimizer state for parameter {i}; the optimizer has {n} parameters")
             param = Tensor(self._impl.params[i])
+            for k, v in entries.items():
+                if not isinstance(v, Tensor):
+                    raise TypeError(f"[load_state_dict] state {k!r} of parameter {i} is a {_type_name(v)}; "
+                                    "expected a meshflow Tensor")
             # Moments take the parameter's layout; scalars (the step) stay as they are.
             state[i] = {k: (_in_layout_of(v, param) if tuple(v.shape) == tuple(param.shape) else v)._impl
                         for k, v in entries.items()}
@@ -68,7 +77,8 @@ def clip_grad_norm_(parameters, max_norm):
     """Scales all gradients so that their joint 2-norm (over every shard) is at most max_norm;
     returns the norm before clipping (a float; inside a Graph's build, a scalar tensor, since
     values are not known while tracing)."""
-    params = [p._impl for p in parameters]
+    parameters = [parameters] if isinstance(parameters, Tensor) else parameters  # as torch's
+    params = [_impl_of("clip_grad_norm_", p) for p in parameters]
     if _C.tracing():
         return Tensor(_C.clip_grad_norm_traced(params, float(max_norm)))
     return _C.clip_grad_norm(params, float(max_norm))

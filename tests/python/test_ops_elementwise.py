@@ -152,6 +152,42 @@ def test_integer_division_by_zero_raises(dtype):
     check(mf.tensor(np.zeros((0, 3), dtype)) // zero, np.zeros((0, 3), dtype))
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("name", [name for name, entry in BINARY.items() if entry[1] is not None])
+def test_operator_with_a_numpy_array(name, dtype):
+    # The choice: an array beside a local tensor in an operator becomes a tensor of the
+    # array's dtype, on either side, and the result is a tensor (torch's operators take arrays
+    # too; without this NumPy made an object array of tensors). Dtypes do not promote, as
+    # between two tensors: a float64 array beside a float32 tensor raises.
+    _, operator, reference, operand = BINARY[name]
+    a, b = operand((5, 3), dtype, seed=4), operand((3,), dtype)
+    check(operator(mf.tensor(a), b), reference(a, b))
+    check(operator(a, mf.tensor(b)), reference(a, b))
+    other = np.float32 if dtype == np.float64 else np.float64
+    with pytest.raises(ValueError, match=r"dtypes differ"):
+        operator(mf.tensor(a), b.astype(other))
+
+
+def test_numpy_arrays_meet_tensors_only_through_operators():
+    x, a = mf.tensor(np.ones(3, np.float32)), np.arange(3, dtype=np.float32)
+    with pytest.raises(TypeError, match="does not support ufuncs"):
+        np.add(a, x)
+    with pytest.raises(TypeError, match=r"expected a meshflow.Tensor or a real number, got numpy.ndarray"):
+        mf.add(x, a)
+    with pytest.raises(TypeError, match=r"^\[exp\] expected a meshflow Tensor, got numpy.ndarray$"):
+        mf.exp(a)
+    with pytest.raises(TypeError, match=r"^\[matmul\] expected a meshflow Tensor, got numpy.ndarray$"):
+        x @ a
+    # A global tensor's array operand would be a guess (the full value or this rank's part?).
+    g = mf.tensor(np.ones(3, np.float32), placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.split(0))
+    for operation in (lambda: g + a, lambda: a * g, lambda: g < a):
+        with pytest.raises(TypeError, match=r"a numpy.ndarray of shape \(3,\) cannot meet a global tensor"):
+            operation()
+    # NumPy reads a tensor's value (np.asarray was a 0-d object array).
+    np.testing.assert_array_equal(np.asarray(x + a), [1, 2, 3])
+    assert np.asarray(g, np.float64).dtype == np.float64 and np.array(g).tolist() == [1, 1, 1]
+
+
 # ---------------------------------------------------------------------------------------------
 # Python numbers.
 

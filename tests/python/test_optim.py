@@ -254,6 +254,13 @@ def test_load_state_dict_rejects_a_state_for_another_parameter_count():
         optimizer.load_state_dict({"step": 1, "state": {2: {"momentum_buffer": mf.tensor(np.zeros(5))}}})
 
 
+def test_load_state_dict_names_a_value_that_is_not_a_tensor():
+    optimizer = mf.optim.SGD(parameters(initial_values(19)), lr=0.1, momentum=0.9)
+    with pytest.raises(TypeError, match=r"\[load_state_dict\] state 'momentum_buffer' of parameter 1 is a "
+                                        r"numpy.ndarray; expected a meshflow Tensor"):
+        optimizer.load_state_dict({"step": 1, "state": {1: {"momentum_buffer": np.zeros(5)}}})
+
+
 @pytest.mark.parametrize("make, message", [
     (lambda ps: mf.optim.SGD(ps, lr=-0.1), "SGD: lr, momentum and weight_decay must be >= 0"),
     (lambda ps: mf.optim.SGD(ps, lr=0.1, momentum=-0.5), "SGD: lr, momentum and weight_decay must be >= 0"),
@@ -272,9 +279,24 @@ def test_bad_hyper_parameters_raise(make, message):
         make(parameters(initial_values(20)))
 
 
-def test_bad_parameters_raise():
-    with pytest.raises(TypeError, match="parameter 1 is a ndarray; expected a meshflow Tensor"):
-        mf.optim.SGD([mf.tensor(np.zeros(2), requires_grad=True), np.zeros(2)], lr=0.1)
+@pytest.mark.parametrize("make", [lambda ps: mf.optim.SGD(ps, lr=0.1), lambda ps: mf.optim.AdamW(ps)])
+def test_bad_parameters_raise(make):
+    # As torch: an empty list and a lone tensor (which would iterate as copies of its rows,
+    # so that step() changed nothing) are refused at the call, not accepted as a no-op.
+    leaf = mf.tensor(np.ones(2), requires_grad=True)
+    with pytest.raises(ValueError, match=r"^optimizer got an empty parameter list$"):
+        make([])
+    with pytest.raises(ValueError, match=r"^optimizer got an empty parameter list$"):
+        make(p for p in [])
+    with pytest.raises(TypeError, match="params must be an iterable of meshflow Tensors .* got a single Tensor"):
+        make(leaf)
+    with pytest.raises(TypeError, match=r"parameter 1 is a numpy.ndarray; expected a meshflow Tensor"):
+        make([leaf, np.zeros(2)])
+    with pytest.raises(TypeError, match=r"parameter 0 is a dict; expected a meshflow Tensor"):
+        make([{"params": [leaf]}])
+
+
+def test_non_leaf_or_integer_parameters_raise():
     leaf = mf.tensor(np.ones(2), requires_grad=True)
     with pytest.raises(ValueError, match="optimizer parameter 0 is not a floating leaf tensor"):
         mf.optim.SGD([leaf * 2], lr=0.1)
@@ -317,6 +339,9 @@ def test_clip_grad_norm_in_float32_and_without_gradients():
     assert mf.optim.clip_grad_norm_(iter([p]), 6.5) == pytest.approx(13.0, rel=1e-6)
     np.testing.assert_allclose(p.grad.numpy(), g / 2, rtol=1e-5)
     assert p.grad.dtype == mf.float32
+    assert mf.optim.clip_grad_norm_(p, 100.0) == pytest.approx(6.5, rel=1e-6)  # a lone tensor, as torch
+    with pytest.raises(TypeError, match=r"\[clip_grad_norm_\] expected a meshflow Tensor, got numpy.ndarray"):
+        mf.optim.clip_grad_norm_([p, np.zeros(2)], 1.0)
 
 
 def cosine_reference(step, warmup, total, max_lr, min_lr):

@@ -3,7 +3,7 @@ import numbers
 
 from .._ops_reduce import log_softmax, softmax  # noqa: F401: part of this module's API
 from .. import _C
-from .._tensor import Tensor, apply
+from .._tensor import Tensor, _impl_of, apply
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -32,12 +32,13 @@ def cross_entropy(input, target):
     """The mean over the batch of -log_softmax(input)[i, target[i]], for logits `input` [N, C]
     and int32/int64 class indices `target` [N]. Logits split on the class dim (vocabulary
     parallelism) are never gathered: only per-row statistics cross ranks."""
-    return Tensor(_C.cross_entropy(input._impl, target._impl))
+    return Tensor(_C.cross_entropy(_impl_of("cross_entropy", input), _impl_of("cross_entropy", target)))
 
 
 def linear(input, weight, bias=None):
     """input @ weight^T + bias, with weight [out_features, in_features] as in torch."""
-    return Tensor(_C.linear(input._impl, weight._impl, None if bias is None else bias._impl))
+    bias = None if bias is None else _impl_of("linear", bias)
+    return Tensor(_C.linear(_impl_of("linear", input), _impl_of("linear", weight), bias))
 
 
 def scaled_dot_product_attention(query, key, value, is_causal=False, scale=None):
@@ -72,7 +73,7 @@ def _attention_attrs(op, is_causal, scale):
 def dropout(input, p=0.5, training=True):
     """Zeroes elements with probability p and scales the others by 1 / (1 - p). The mask comes
     from the counter-based generator: every parallel layout drops the same elements."""
-    return Tensor(_C.dropout(input._impl, float(p), bool(training)))
+    return Tensor(_C.dropout(_impl_of("dropout", input), float(p), bool(training)))
 
 
 from .._ops_elementwise import gelu, relu, sigmoid, tanh  # noqa: E402,F401: part of this module's API
