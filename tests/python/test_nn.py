@@ -3,6 +3,7 @@ ModuleList, Sequential, tied weights), state_dict / load_state_dict and their er
 train / eval, Dropout, and the forward values and gradients of Linear, LayerNorm, Embedding,
 GELU and ReLU against NumPy. Layouts over several ranks: distributed/test_dist_nn.py.
 """
+import collections
 import math
 
 import numpy as np
@@ -104,6 +105,50 @@ def test_module_misuse_raises():
         nn.Linear(2, 2).wieght
 
 
+def test_sequential_takes_modules_or_an_ordered_dict_and_nothing_else():
+    # As torch: an OrderedDict names the modules; a list (or any non-Module) raises instead of
+    # becoming a plain attribute that forward skips (an identity network).
+    first, second = nn.Linear(3, 4), nn.Linear(4, 2)
+    named = nn.Sequential(collections.OrderedDict([("encoder", first), ("act", nn.ReLU()), ("head", second)]))
+    assert len(named) == 3 and named[0] is first and named.head is second
+    assert list(named.state_dict()) == ["encoder.weight", "encoder.bias", "head.weight", "head.bias"]
+    x = mf.tensor(random((2, 3), 30), dtype=mf.float32)
+    np.testing.assert_array_equal(named(x).numpy(), second(mf.relu(first(x))).numpy())
+    for bad, type_name in (([first, second], "list"), (first.weight, "meshflow.nn.modules.Parameter"),
+                           (np.zeros(2), "numpy.ndarray"), ({"a": first}, "dict")):
+        with pytest.raises(TypeError, match=rf"Sequential: '0' is a {type_name}, not a meshflow.nn.Module"):
+            nn.Sequential(bad)
+    with pytest.raises(TypeError, match=r"Sequential: '1' is a function, not a meshflow.nn.Module"):
+        nn.Sequential(first, mf.relu)
+    with pytest.raises(TypeError, match=r"ModuleList: '1' is a int, not a meshflow.nn.Module"):
+        nn.ModuleList([first, 3])
+    for name in ("a.b", "", "training", "forward"):
+        with pytest.raises(KeyError, match=rf"Sequential: module name '{name}' is empty, has a '.' or is an attr"):
+            nn.Sequential(collections.OrderedDict([(name, first)]))
+
+
+def test_arrays_in_place_of_tensors_are_named():
+    # NumPy arrays (and torch tensors: any foreign type is named by its module) raise a
+    # TypeError naming the type at the call, not an AttributeError on '_impl' inside.
+    class FakeTorchTensor:
+        pass
+    FakeTorchTensor.__module__, FakeTorchTensor.__qualname__ = "torch", "Tensor"
+    linear, array = nn.Linear(3, 2), np.ones((2, 3), np.float32)
+    for foreign, type_name in ((array, "numpy.ndarray"), (FakeTorchTensor(), "torch.Tensor")):
+        with pytest.raises(TypeError, match=rf"^\[linear\] expected a meshflow Tensor, got {type_name}$"):
+            linear(foreign)
+        with pytest.raises(TypeError, match=rf"^\[cross_entropy\] expected a meshflow Tensor, got {type_name}$"):
+            F.cross_entropy(foreign, mf.tensor([0, 1]))
+        with pytest.raises(TypeError, match=rf"^\[layer_norm\] expected a meshflow Tensor, got {type_name}$"):
+            nn.LayerNorm(3)(foreign)
+        with pytest.raises(TypeError, match=rf"^\[dropout\] expected a meshflow Tensor, got {type_name}$"):
+            F.dropout(foreign)
+        with pytest.raises(TypeError, match=rf"^\[Parameter\] expected a meshflow Tensor, got {type_name}$"):
+            nn.Parameter(foreign)
+        with pytest.raises(TypeError, match=rf"load_state_dict: weight is a {type_name}; expected a meshflow Tensor"):
+            linear.load_state_dict({"weight": foreign, "bias": linear.bias})
+
+
 def test_train_and_eval_set_every_submodule():
     model = TiedModel()
     assert all(m.training for m in model.modules())
@@ -180,6 +225,18 @@ def test_load_state_dict_rejects_a_shape_mismatch():
     state = dict(model.state_dict(), weight=mf.zeros(3, 4))
     with pytest.raises(ValueError, match=r"weight has shape \(3, 4\); the module's parameter has shape \(4, 3\)"):
         model.load_state_dict(state)
+
+
+@pytest.mark.parametrize("bad_bias, error", [(mf.zeros(3), ValueError), (np.zeros(2), TypeError)],
+                         ids=["shape", "type"])
+def test_load_state_dict_is_all_or_nothing(bad_bias, error):
+    # The weight comes first and is good: it must not be assigned when the bias is refused.
+    model = nn.Linear(3, 2)
+    weight, bias = model.weight.numpy().copy(), model.bias.numpy().copy()
+    with pytest.raises(error, match="load_state_dict: bias"):
+        model.load_state_dict({"weight": mf.zeros(2, 3), "bias": bad_bias})
+    np.testing.assert_array_equal(model.weight.numpy(), weight)
+    np.testing.assert_array_equal(model.bias.numpy(), bias)
 
 
 def test_load_state_dict_keeps_the_parameters_dtype():

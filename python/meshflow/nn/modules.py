@@ -9,7 +9,7 @@ import collections
 import math
 
 from .. import _C
-from .._tensor import Tensor, _in_layout_of
+from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name
 from .._ops_creation import ones, rand, randn, zeros
 from .._ops_elementwise import cast
 from ..sbp import as_nd_sbp as _as_nd_sbp
@@ -22,7 +22,7 @@ class Parameter(Tensor):
     __slots__ = ()
 
     def __init__(self, data, requires_grad=True):
-        super().__init__(data._impl.detach())
+        super().__init__(_impl_of("Parameter", data).detach())
         self.requires_grad = requires_grad
 
     def __repr__(self):
@@ -107,21 +107,29 @@ class Module:
 
     def load_state_dict(self, state_dict, strict=True):
         """Copies values into the parameters, converting each to the parameter's layout and
-        dtype (as torch's copy_: a float64 checkpoint loads into a float32 model)."""
+        dtype (as torch's copy_: a float64 checkpoint loads into a float32 model).
+
+        All or nothing, as the C++ Module: every entry is checked and converted before any
+        parameter changes, so an error leaves the module as it was."""
         own = self.state_dict()
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
         if strict and (missing or unexpected):
             raise KeyError(f"load_state_dict: missing keys {missing}, unexpected keys {unexpected}")
-        for name, p in own.items():
-            if name not in state_dict:
-                continue
-            value = state_dict[name]
+        entries = [(name, p, state_dict[name]) for name, p in own.items() if name in state_dict]
+        for name, p, value in entries:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"load_state_dict: {name} is a {_type_name(value)}; expected a meshflow Tensor")
             if tuple(value.shape) != tuple(p.shape):
                 raise ValueError(f"load_state_dict: {name} has shape {tuple(value.shape)}; the module's parameter "
                                  f"has shape {tuple(p.shape)}")
+        # Converting can fail too (a layout the value cannot take): convert all, then assign.
+        values = []
+        for _, p, value in entries:
             value = _in_layout_of(value.detach(), p)
-            p.data = value if value.dtype == p.dtype else cast(value, p.dtype)
+            values.append(value if value.dtype == p.dtype else cast(value, p.dtype))
+        for (_, p, _), value in zip(entries, values):
+            p.data = value
 
     def to_global(self, placement, sbp):
         """Gives every parameter `placement` and an SBP: `sbp` is one SBP or tuple for every
@@ -225,11 +233,31 @@ class Dropout(Module):
         return f"p={self.p}"
 
 
+def _add_module(owner, name, module):
+    """Registers a child of a container: anything but a Module would become a plain attribute
+    and the container would silently skip it (Sequential([a, b]) an identity)."""
+    if not isinstance(module, Module):
+        raise TypeError(f"{type(owner).__name__}: {name!r} is a {_type_name(module)}, not a meshflow.nn.Module")
+    if not isinstance(name, str):
+        raise TypeError(f"{type(owner).__name__}: module name {name!r} is a {_type_name(name)}; expected a str")
+    if not name or "." in name or (hasattr(owner, name) and name not in owner._modules):
+        raise KeyError(f"{type(owner).__name__}: module name {name!r} is empty, has a '.' or is an attribute "
+                       "already; expected a new name without '.' (names join with '.' in state_dict)")
+    setattr(owner, name, module)
+
+
 class Sequential(Module):
+    """Calls its modules in order: Sequential(a, b) names them "0" and "1", as torch does;
+    Sequential(OrderedDict(name=module, ...)) by the keys."""
+
     def __init__(self, *modules):
         super().__init__()
-        for i, m in enumerate(modules):
-            setattr(self, str(i), m)
+        if len(modules) == 1 and isinstance(modules[0], collections.OrderedDict):
+            named = modules[0].items()
+        else:
+            named = ((str(i), m) for i, m in enumerate(modules))
+        for name, m in named:
+            _add_module(self, name, m)
 
     def forward(self, x):
         for m in self._modules.values():
@@ -250,7 +278,7 @@ class ModuleList(Module):
             self.append(m)
 
     def append(self, module):
-        setattr(self, str(len(self._modules)), module)
+        _add_module(self, str(len(self._modules)), module)
         return self
 
     def __getitem__(self, i):
