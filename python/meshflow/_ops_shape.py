@@ -1,6 +1,6 @@
 """Shape ops with PyTorch's names and semantics: transpose, permute, x.T, reshape / view,
-contiguous, indexing (x[1:3, ..., ::2]; an int index drops its dim), narrow, cat, stack,
-expand / expand_as / broadcast_to.
+contiguous, indexing (x[1:3, ..., ::2]; an int index drops its dim, None adds one), narrow,
+cat, stack, expand / expand_as / broadcast_to.
 
 They map onto the C++ ops permute, reshape, slice, cat, stack and expand
 (meshflow/ops/shape.cc, which also lists their SBP signatures). Every tensor is contiguous,
@@ -86,23 +86,32 @@ def stack(tensors, dim=0):
 
 
 def _getitem(x, index):
-    """Basic indexing: ints (negative from the end), slices with steps >= 1, one Ellipsis."""
+    """Basic indexing: ints (negative from the end), slices with steps >= 1, one Ellipsis, and
+    None (a new dim of size 1, as NumPy's and torch's x[:, None])."""
     index = index if isinstance(index, tuple) else (index,)
     ellipses = sum(i is Ellipsis for i in index)
     if ellipses > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    if len(index) - ellipses > x.ndim:
-        raise IndexError(f"too many indices for a tensor of {x.ndim} dims: {len(index) - ellipses}")
-    fill = [slice(None)] * (x.ndim - len(index) + ellipses)
+    indexed = len(index) - ellipses - sum(i is None for i in index)  # the dims of x the index names
+    if indexed > x.ndim:
+        raise IndexError(f"too many indices for a tensor of {x.ndim} dims: {indexed}")
+    fill = [slice(None)] * (x.ndim - indexed)
     at = next((i for i, item in enumerate(index) if item is Ellipsis), len(index))
     index = index[:at] + tuple(fill) + index[at + ellipses:]
-    starts, stops, steps, drop = [], [], [], []
-    for dim, (item, size) in enumerate(zip(index, x.shape)):
+    # The slice op takes one item per dim of x; the Nones only shape its result.
+    starts, stops, steps, drop, shape = [], [], [], [], []
+    dims = iter(enumerate(x.shape))
+    for item in index:
+        if item is None:
+            shape.append(1)
+            continue
+        dim, size = next(dims)
         if isinstance(item, slice):
             if item.step is not None and operator.index(item.step) <= 0:
                 raise ValueError(f"slice step must be greater than zero, got {item.step} in dim {dim}")
             start, stop, step = item.indices(size)
             stop = max(stop, start)
+            shape.append(len(range(start, stop, step)))
         elif isinstance(item, numbers.Integral) and not isinstance(item, bool):
             item = operator.index(item)
             if not -size <= item < size:
@@ -110,14 +119,16 @@ def _getitem(x, index):
             start, stop, step = item % size, item % size + 1, 1
             drop.append(dim)
         else:
-            raise TypeError(f"meshflow tensors are indexed by ints, slices and '...'; got {type(item).__name__}")
+            raise TypeError(f"meshflow tensors are indexed by ints, slices, '...' and None; got "
+                            f"{type(item).__name__}")
         starts.append(start)
         stops.append(stop)
         steps.append(step)
     attrs = {"starts": starts, "stops": stops, "steps": steps}
     if drop:
         attrs["drop_dims"] = drop
-    return apply("slice", [x], attrs)[0]
+    out = apply("slice", [x], attrs)[0]
+    return out if len(shape) == out.ndim else reshape(out, shape)
 
 
 Tensor.permute = lambda x, *dims: permute(x, _ints(dims))

@@ -101,6 +101,12 @@ INDICES = {
     "every dim int": lambda a: a[2, 1, 3],
     "numpy int": lambda a: a[np.int64(3), :, np.int32(-2)],
     "mixed": lambda a: a[-2, 1:, ::2],
+    # None inserts a dim of size 1 where it stands, as NumPy's and torch's.
+    "new dim": lambda a: a[:, None],
+    "new dims only": lambda a: a[None, None],
+    "new dims around ints and ellipsis": lambda a: a[None, 1, ..., None, ::2],
+    "new dim last": lambda a: a[..., None],
+    "new dim between ints": lambda a: a[0, None, 2],
 }
 
 
@@ -124,13 +130,20 @@ def test_getitem_of_chained_and_empty_tensors():
     ((0, 0, 0, 0), IndexError, "too many indices"),
     ((Ellipsis, 0, Ellipsis), IndexError, "single ellipsis"),
     (slice(None, None, -1), ValueError, "step must be greater than zero"),
-    (None, TypeError, "indexed by ints, slices"),
+    ((None, 0, 0, 0, 0), IndexError, "too many indices for a tensor of 3 dims: 4"),
     (1.5, TypeError, "indexed by ints, slices"),
     (True, TypeError, "indexed by ints, slices"),
 ])
 def test_getitem_errors(index, error, message):
     with pytest.raises(error, match=message):
         mf.tensor(value((5, 3, 4)))[index]
+
+
+def test_getitem_with_new_dims_of_a_scalar_and_its_gradient():
+    check(mf.tensor(np.float32(2))[None, ..., None], np.full((1, 1), 2, np.float32))
+    x = mf.tensor(value((2, 3)), requires_grad=True)
+    (x[:, None, 1:] * mf.tensor(value((2, 1, 2)))).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.pad(value((2, 2)), ((0, 0), (1, 0))))
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)

@@ -33,6 +33,8 @@ def check(result, expected, sbp=None):
     ("view splits dim 2", lambda x: x.view(x.shape[0], 3, 2, 2), lambda a: a.reshape(a.shape[0], 3, 2, 2), S(1), S(1)),
     ("slice of other dims", lambda x: x[:, 1:, ::3], lambda a: a[:, 1:, ::3], S(0), S(0)),
     ("int index", lambda x: x[..., -1], lambda a: a[..., -1], S(1), S(1)),
+    ("new dims", lambda x: x[:, None, ..., None], lambda a: a[:, None, ..., None], S(0), S(0)),
+    ("new dim first", lambda x: x[None, :, 1], lambda a: a[None, :, 1], S(2), S(2)),
     ("narrow", lambda x: x.narrow(2, 1, 2), lambda a: a[:, :, 1:3], S(0), S(0)),
     ("cat", lambda x: mf.cat([x, x[:, :1]], dim=1), lambda a: np.concatenate([a, a[:, :1]], axis=1), S(2), S(2)),
     ("stack", lambda x: mf.stack([x, x], dim=1), lambda a: np.stack([a, a], axis=1), S(2), S(3)),
