@@ -62,7 +62,7 @@ void BM_plan_hit(benchmark::State& state) {
   const mf::OpDef& add = mf::find_op("add");
   const std::vector<mf::TensorMeta> metas(2, {{1}, mf::DType::kFloat32});
   const std::vector<mf::NdSbp> sbps(2, {mf::Sbp::broadcast()});
-  for (auto _ : state) benchmark::DoNotOptimize(&mf::plan_op(add, metas, sbps, rank0(), {}, {}));
+  for (auto _ : state) benchmark::DoNotOptimize(mf::plan_op(add, metas, sbps, rank0(), {}, {}));
 }
 
 void BM_kernel_only(benchmark::State& state) {

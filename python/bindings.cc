@@ -48,40 +48,35 @@ py::dtype numpy_dtype(DType d) {
   return visit_dtype(d, [](auto v) { return py::dtype::of<decltype(v)>(); });
 }
 
-// Wraps a C-contiguous array without copying; the tensor keeps the array alive.
+// A copy of the array: the VM runs ops after their call returns, so a tensor sharing the
+// array's memory would see whatever the program wrote into it later (docs/runtime.md: an op's
+// result is the value of its inputs at the call).
 Tensor from_numpy(py::array array) {
   if (!(array.flags() & py::array::c_style)) array = py::array::ensure(array, py::array::c_style);
-  DType dtype = dtype_of(array.dtype());
-  Shape shape(array.shape(), array.shape() + array.ndim());
-  PyObject* owner = array.ptr();
-  Py_INCREF(owner);
-  std::shared_ptr<void> keep(nullptr, [owner](void*) {
-    if (!Py_IsInitialized()) return;  // at exit, after the interpreter: nothing to release
-    py::gil_scoped_acquire gil;
-    Py_DECREF(owner);
-  });
-  return Tensor::wrap(array.mutable_data(), shape, dtype, std::move(keep));
+  Tensor t = Tensor::empty(Shape(array.shape(), array.shape() + array.ndim()), dtype_of(array.dtype()));
+  std::memcpy(t.data(), array.data(), t.nbytes());
+  return t;
 }
 
-// A NumPy view of the tensor's memory; the array keeps the storage alive. Waits for the
-// tensor (without the GIL) and raises the error of the instruction that failed to make it.
+// A copy of the tensor's value, once the instructions making it have run (waited for without
+// the GIL; raises the error of the one that failed). A copy, not a view: writes through the
+// array cannot reach ops issued on the tensor, nor later in-place updates the array.
 py::array to_numpy(const Tensor& t) {
   {
     py::gil_scoped_release release;
     vm::wait(t);
   }
+  std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
   if (t.dtype() == DType::kBFloat16) {  // NumPy has no bfloat16: its values as float32 (exact)
-    std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
     py::array_t<float> out(shape);
     const bfloat16* in = t.data_as<bfloat16>();
     float* o = out.mutable_data();
     for (int64_t i = 0; i < t.numel(); ++i) o[i] = to_float(in[i]);
     return std::move(out);
   }
-  auto* keep = new std::shared_ptr<void>(t.storage());
-  py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
-  std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
-  return py::array(numpy_dtype(t.dtype()), shape, t.data(), base);
+  py::array out(numpy_dtype(t.dtype()), shape);
+  std::memcpy(out.mutable_data(), t.data(), t.nbytes());
+  return out;
 }
 
 py::dict stats_dict() {
@@ -104,6 +99,25 @@ py::dict stats_dict() {
   return d;
 }
 
+// A Python int as int64, or nullopt beyond its range (Python ints have no bound).
+std::optional<int64_t> int64_of(const py::handle& value) {
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow) return std::nullopt;
+  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return static_cast<int64_t>(v);
+}
+
+// A Python number beside tensor x. An int beyond int64 is a float beside a float tensor (as
+// Python's own arithmetic would make it) and refused beside an integer one, naming both.
+Scalar scalar_of(const py::handle& value, const std::string& op, const Var& x) {
+  if (!py::isinstance<py::int_>(value)) return py::cast<double>(value);
+  if (const std::optional<int64_t> i = int64_of(value)) return *i;
+  if (is_floating(x.dtype())) return py::cast<double>(value);
+  op_error(op, "value " + py::str(value).cast<std::string>() + " does not fit in " + dtype_name(x.dtype()) +
+                   ", the dtype of its tensor operand");
+}
+
 Attrs attrs_of(const py::dict& d) {
   Attrs attrs;
   for (const auto& [key, value] : d) {
@@ -111,7 +125,13 @@ Attrs attrs_of(const py::dict& d) {
     if (py::isinstance<py::bool_>(value)) {
       attrs.set(k, py::cast<bool>(value));
     } else if (py::isinstance<py::int_>(value)) {
-      attrs.set(k, py::cast<int64_t>(value));
+      // Beyond int64 an int is kept as a float: ops that need it exact say it does not fit.
+      const std::optional<int64_t> i = int64_of(value);
+      if (i) {
+        attrs.set(k, *i);
+      } else {
+        attrs.set(k, py::cast<double>(value));
+      }
     } else if (py::isinstance<py::float_>(value)) {
       attrs.set(k, py::cast<double>(value));
     } else if (py::isinstance<DType>(value)) {
@@ -415,14 +435,13 @@ PYBIND11_MODULE(_C, m) {
       .def("unary", [](const OpRef& r, const Var& a) { return first_output(r, {a}); })
       .def("binary", [](const OpRef& r, const Var& a, const Var& b) { return first_output(r, {a, b}); })
       .def("scalar", [](const OpRef& r, const Var& a, const py::object& value) {
-        Attrs attrs;
-        if (py::isinstance<py::int_>(value)) {
-          attrs.set("value", py::cast<int64_t>(value));
-        } else {
-          attrs.set("value", py::cast<double>(value));
-        }
-        return first_output(r, {a}, attrs);
+        const Scalar s = scalar_of(value, r.op->name, a);
+        py::gil_scoped_release release;
+        return scalar_op(*r.op, a, s);
       });
+  m.def("promote_for_scalar", [](const Var& x, const py::object& value) {
+    return promote_for_scalar(x, scalar_of(value, "promote_for_scalar", x));
+  }, py::arg("x"), py::arg("value"));
   m.def("op", [](const std::string& name) { return OpRef{&find_op(name)}; }, py::arg("name"));
   m.def("manual_seed", &manual_seed, py::arg("seed"));
   m.def("generator_state", [] {
@@ -437,13 +456,17 @@ PYBIND11_MODULE(_C, m) {
         return py::make_tuple(call.seed, call.offset);
       },
       py::arg("numel"));
-  m.def("infer_cache_stats", [] {
-    InferCacheStats s = infer_cache_stats();
+  auto cache_dict = [](const LruCacheStats& s) {
     py::dict d;
     d["hits"] = s.hits;
     d["misses"] = s.misses;
+    d["entries"] = s.entries;
+    d["capacity"] = s.capacity;
     return d;
-  });
+  };
+  m.def("infer_cache_stats", [cache_dict] { return cache_dict(infer_cache_stats()); });
+  m.def("boxing_cache_stats", [cache_dict] { return cache_dict(boxing::boxing_cache_stats()); });
+  m.def("set_plan_cache_capacity", &set_plan_cache_capacity, py::arg("entries"));
 
   m.def("world_rank", &comm::world_rank);
   m.def("world_size", &comm::world_size);

@@ -20,6 +20,7 @@ struct VarImpl {
   std::shared_ptr<Node> grad_fn;  // null for leaves
   int output_index = 0;           // which output of grad_fn this is
   Var grad;
+  uint64_t version = 0;  // set_data calls so far: backward refuses values changed since a call
 };
 
 struct VarAccess {
@@ -120,8 +121,8 @@ class GradConversions {
     }
     const GlobalTensor& g = grad.global();
     const boxing::Layout to = leaf_var.global().layout();
-    const boxing::Plan& plan = boxing::cached_plan(g.shape(), g.dtype(), g.layout(), to);
-    std::optional<std::string> key = bucket_bytes_ > 0 ? boxing::fusion_key(plan) : std::nullopt;
+    std::shared_ptr<const boxing::Plan> plan = boxing::cached_plan(g.shape(), g.dtype(), g.layout(), to);
+    std::optional<std::string> key = bucket_bytes_ > 0 ? boxing::fusion_key(*plan) : std::nullopt;
     if (!key) {
       add_to_grad(*leaf, in_layout_of(grad, leaf_var));
       return;
@@ -130,7 +131,7 @@ class GradConversions {
     auto [it, inserted] = buckets_.try_emplace(*key);
     if (inserted) order_.push_back(*key);
     Bucket& b = it->second;
-    b.plan = &plan;
+    b.plan = std::move(plan);
     b.leaves.push_back(leaf);
     b.grads.push_back(g.local());
     b.bytes += numel(g.shape()) * static_cast<int64_t>(dtype_size(g.dtype()));
@@ -144,7 +145,7 @@ class GradConversions {
 
  private:
   struct Bucket {
-    const boxing::Plan* plan = nullptr;  // cached plans live for the process
+    std::shared_ptr<const boxing::Plan> plan;
     std::vector<std::shared_ptr<VarImpl>> leaves;
     std::vector<Tensor> grads;  // local parts, in the gradients' layout
     int64_t bytes = 0;
@@ -152,7 +153,7 @@ class GradConversions {
 
   static void issue(Bucket& b) {
     if (b.leaves.empty()) return;
-    std::vector<Tensor> locals = launch_fused_boxing(*b.plan, b.grads, "grad_bucket");
+    std::vector<Tensor> locals = launch_fused_boxing(b.plan, b.grads, "grad_bucket");
     for (size_t i = 0; i < b.leaves.size(); ++i) {
       VarImpl& leaf = *b.leaves[i];
       const GlobalTensor& l = std::get<GlobalTensor>(leaf.value);
@@ -227,7 +228,11 @@ void Var::set_grad(const Var& grad) {
 
 Var Var::detach() const { return Var(make_impl(checked(impl_).value)); }
 
-void Var::set_data(const Var& value) { checked(impl_).value = checked(value.impl_).value; }
+void Var::set_data(const Var& value) {
+  VarImpl& impl = checked(impl_);
+  impl.value = checked(value.impl_).value;
+  ++impl.version;
+}
 
 bool grad_enabled() { return grad_mode; }
 void set_grad_enabled(bool enabled) { grad_mode = enabled; }
@@ -254,6 +259,7 @@ bool record(const std::string& name, const std::vector<Var>& inputs, std::vector
       }
     }
     node->inputs.push_back(edge);
+    if (in.defined()) node->saved.push_back({VarAccess::impl(in), VarAccess::impl(in)->version});
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
     const Var& out = outputs[i];
@@ -370,6 +376,16 @@ void Var::backward(const Var& grad, bool retain_graph) const {
     if (!node->backward) {
       throw std::invalid_argument("backward() through " + node->name +
                                   " a second time: its saved values were freed (pass retain_graph=True the first time)");
+    }
+    for (const Node::Saved& saved : node->saved) {
+      const std::shared_ptr<VarImpl> var = saved.var.lock();
+      if (var && var->version != saved.version) {
+        throw std::invalid_argument("backward() through " + node->name +
+                                    ": one of its inputs was modified in place after the call (set_data, .data =, "
+                                    "an optimizer step): it is at version " + std::to_string(var->version) +
+                                    ", the call saw version " + std::to_string(saved.version) +
+                                    "; expected it unchanged until backward (step after backward, or clone it)");
+      }
     }
     std::vector<Var> input_grads = node->backward(grads);
     if (input_grads.size() != node->inputs.size()) {

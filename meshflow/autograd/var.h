@@ -88,6 +88,13 @@ struct Edge {
 struct Node {
   std::string name;
   std::vector<Edge> inputs;  // one per input; empty edges take no gradient
+  // The inputs' versions at the call (Var::set_data counts them): backward raises for an
+  // input changed since, whose value the gradient may have captured (PyTorch's check).
+  struct Saved {
+    std::weak_ptr<VarImpl> var;
+    uint64_t version;
+  };
+  std::vector<Saved> saved;
   // Output metas, to build zeros for outputs that received no gradient.
   struct OutputMeta {
     Shape shape;

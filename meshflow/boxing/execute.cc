@@ -318,7 +318,7 @@ Tensor rebalance(const Tensor& local, const Shape& logical, const Layout& layout
 }
 
 Tensor box(const Tensor& local, const Shape& logical, const Layout& from, const Layout& to) {
-  return execute(cached_plan(logical, local.dtype(), from, to), logical, local);
+  return execute(*cached_plan(logical, local.dtype(), from, to), logical, local);
 }
 
 }  // namespace mf::boxing

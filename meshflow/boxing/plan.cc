@@ -155,7 +155,7 @@ Plan same_placement_plan(const Shape& logical, size_t elem, const Placement& p, 
         if (p.hierarchy()[a] != 1) {
           auto kind = one_axis_step(x, y);
           if (!kind || !commutes_with_inner_axes(state, a, x, y)) continue;
-          Step step{*kind, {p, state}, {p, next}, a, axis_step_cost(*kind, logical, elem, p, state, next, a)};
+          Step step{*kind, {p, state}, {p, next}, a, axis_step_cost(*kind, logical, elem, p, state, next, a), {}};
           candidate = append(current, Plan{{step}, step.cost});
         }
         auto it = best.find(key(next));
@@ -348,21 +348,20 @@ struct PlanKeyHash {
   }
 };
 
+using PlanCache = LruCache<PlanKey, Plan, PlanKeyHash>;
+
+PlanCache& plan_cache() {
+  static auto* cache = new PlanCache(default_cache_capacity());  // never destroyed: used until exit
+  return *cache;
+}
+
 }  // namespace
 
-const Plan& cached_plan(const Shape& logical, DType dtype, const Layout& from, const Layout& to) {
-  static std::mutex mu;
-  // Never evicted, so references stay valid; never destroyed (used until exit).
-  static auto* plans = new std::unordered_map<PlanKey, std::unique_ptr<Plan>, PlanKeyHash>;
-  PlanKey key{logical, dtype, from, to};
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = plans->find(key);
-    if (it != plans->end()) return *it->second;
-  }
-  auto plan = std::make_unique<Plan>(plan_boxing(logical, dtype, from, to));
-  std::lock_guard<std::mutex> lock(mu);
-  return *plans->emplace(std::move(key), std::move(plan)).first->second;
+std::shared_ptr<const Plan> cached_plan(const Shape& logical, DType dtype, const Layout& from, const Layout& to) {
+  return plan_cache().get(PlanKey{logical, dtype, from, to}, [&] { return plan_boxing(logical, dtype, from, to); });
 }
+
+void set_boxing_cache_capacity(size_t plans) { plan_cache().set_capacity(plans); }
+LruCacheStats boxing_cache_stats() { return plan_cache().stats(); }
 
 }  // namespace mf::boxing

@@ -20,9 +20,11 @@
 // spreads the sending load.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "meshflow/core/lru_cache.h"
 #include "meshflow/core/dtype.h"
 #include "meshflow/core/shape.h"
 #include "meshflow/placement/placement.h"
@@ -77,8 +79,12 @@ struct Plan {
 
 Plan plan_boxing(const Shape& logical, DType dtype, const Layout& from, const Layout& to);
 // plan_boxing, memoized: plans depend only on their arguments, and planning a conversion
-// costs more than running a small one. Thread-safe; the reference stays valid.
-const Plan& cached_plan(const Shape& logical, DType dtype, const Layout& from, const Layout& to);
+// costs more than running a small one. Thread-safe. The cache keeps the most recently used
+// plans (set_plan_cache_capacity in ops/dispatch.h); a plan lives while anyone holds it.
+std::shared_ptr<const Plan> cached_plan(const Shape& logical, DType dtype, const Layout& from, const Layout& to);
+// The boxing plan cache's capacity in plans, and its counts.
+void set_boxing_cache_capacity(size_t plans);
+LruCacheStats boxing_cache_stats();
 
 // The messages of a transfer from `from` to `to`, self-messages included. Requires every
 // partial axis of `from` to use one reduction. Target ranks that hold zeros (coordinate != 0

@@ -19,6 +19,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "meshflow/comm/mpi/mpi_check.h"
 #include "meshflow/comm/mpi/mpi_group.h"
 
 namespace mf::comm {
@@ -127,6 +128,15 @@ void finalize() {
   MPI_Finalize();
 }
 
+const char* thread_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    default: return "MPI_THREAD_MULTIPLE";
+  }
+}
+
 Context& ctx() {
   if (context) return *context;
   int already = 0;
@@ -143,13 +153,26 @@ Context& ctx() {
     // faster with it.
     setenv("OMPI_MCA_mpi_yield_when_idle", "1", /*overwrite=*/0);
     int provided = 0;
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
+    check_mpi(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided), "MPI_Init_thread");
     std::atexit(finalize);
   }
+  // MPI errors return (as exceptions, see check_mpi) instead of aborting every rank; the
+  // communicators below are duplicates, which inherit it.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  // Graph mode's pipeline transfers call MPI from their own threads, beside the comm thread.
+  int level = 0;
+  check_mpi(MPI_Query_thread(&level), "MPI_Query_thread");
+  if (level < MPI_THREAD_MULTIPLE) {
+    throw std::runtime_error(
+        "comm: this MPI library provides thread level " + std::string(thread_level_name(level)) +
+        ", but meshflow calls MPI from several threads and needs MPI_THREAD_MULTIPLE; use an MPI built with "
+        "thread support (Debian's OpenMPI is)");
+  }
   context = new Context;
-  MPI_Comm_dup(MPI_COMM_WORLD, &context->exit_comm);
+  check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &context->exit_comm), "MPI_Comm_dup");
   int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  check_mpi(MPI_Comm_size(MPI_COMM_WORLD, &size), "MPI_Comm_size");
   std::vector<int> all(size);
   std::iota(all.begin(), all.end(), 0);
   // Every group's collectives run on communicators of meshflow's own (a duplicate of
@@ -157,15 +180,15 @@ Context& ctx() {
   // MPI_COMM_WORLD, from another thread while the comm thread works, can never be matched
   // with meshflow's.
   MPI_Comm world_comm = MPI_COMM_NULL;
-  MPI_Comm_dup(MPI_COMM_WORLD, &world_comm);
+  check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &world_comm), "MPI_Comm_dup");
   context->world = std::make_unique<MpiGroup>(world_comm, all);
   // The ranks that share this one's memory are those of its host (as the launcher placed
   // them, simulated hosts included).
   MPI_Comm host = MPI_COMM_NULL;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
-  MPI_Comm_rank(host, &context->local_rank);
-  MPI_Comm_size(host, &context->local_size);
-  MPI_Comm_free(&host);
+  check_mpi(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
+  check_mpi(MPI_Comm_rank(host, &context->local_rank), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(host, &context->local_size), "MPI_Comm_size");
+  check_mpi(MPI_Comm_free(&host), "MPI_Comm_free");
   return *context;
 }
 

@@ -13,8 +13,21 @@ size_t Shape::checked(size_t i) const {
 
 int64_t numel(const Shape& shape) {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape) {
+    if (__builtin_mul_overflow(n, d, &n)) {
+      throw std::invalid_argument("shape " + to_string(shape) + " has more elements than int64 can count");
+    }
+  }
   return n;
+}
+
+int64_t checked_nbytes(const Shape& shape, size_t element_size) {
+  int64_t bytes;
+  if (__builtin_mul_overflow(numel(shape), static_cast<int64_t>(element_size), &bytes)) {
+    throw std::invalid_argument("shape " + to_string(shape) + " of " + std::to_string(element_size) +
+                                "-byte elements has more bytes than int64 can count");
+  }
+  return bytes;
 }
 
 Shape row_major_strides(const Shape& shape) {

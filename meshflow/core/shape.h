@@ -196,7 +196,11 @@ class Shape {
   int64_t inline_[kInline];
 };
 
+// The product of the dims. Throws std::invalid_argument naming the shape when it overflows
+// int64, so no size computed from a shape wraps (a wrapped count would allocate too little).
 int64_t numel(const Shape& shape);
+// numel(shape) * element_size, checked the same way.
+int64_t checked_nbytes(const Shape& shape, size_t element_size);
 // Elements between consecutive indices of each dim in row-major order.
 Shape row_major_strides(const Shape& shape);
 std::string to_string(const Shape& shape);  // "[2, 3]"

@@ -102,7 +102,7 @@ Tensor Tensor::empty(const Shape& shape, DType dtype) {
   for (int64_t d : shape) {
     if (d < 0) throw std::invalid_argument("tensor shape " + to_string(shape) + " has a negative dimension");
   }
-  auto memory = allocate_host(static_cast<size_t>(mf::numel(shape)) * dtype_size(dtype));
+  auto memory = allocate_host(static_cast<size_t>(checked_nbytes(shape, dtype_size(dtype))));
   void* data = memory.get();
   return Tensor(Storage::ready(data, std::move(memory)), 0, shape, dtype);
 }

@@ -87,7 +87,7 @@ class Tensor {
   int64_t ndim() const { return static_cast<int64_t>(shape_.size()); }
   DType dtype() const { return dtype_; }
   int64_t numel() const { return mf::numel(shape_); }
-  size_t nbytes() const { return static_cast<size_t>(numel()) * dtype_size(dtype_); }
+  size_t nbytes() const { return static_cast<size_t>(checked_nbytes(shape_, dtype_size(dtype_))); }
   // Waits while the storage is pending (see above).
   void* data() const { return static_cast<char*>(storage_->data()) + offset_; }
   template <typename T>

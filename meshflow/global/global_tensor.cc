@@ -235,8 +235,9 @@ GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const 
 GlobalTensor convert(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
   const boxing::Layout to{placement, nd_sbp};
   if (tracer) return tracer->trace_conversion(t, to, /*user=*/false);
-  const boxing::Plan& plan = boxing::cached_plan(t.shape(), t.dtype(), t.layout(), to);
-  return GlobalTensor(t.shape(), placement, nd_sbp, launch_boxing(plan, t.shape(), t.local(), to, "to_global"));
+  return GlobalTensor(t.shape(), placement, nd_sbp,
+                      launch_boxing(boxing::cached_plan(t.shape(), t.dtype(), t.layout(), to), t.shape(), t.local(),
+                                    to, "to_global"));
 }
 
 TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& layout) {
@@ -246,24 +247,23 @@ TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& l
           dtype};
 }
 
-Tensor launch_boxing(const boxing::Plan& plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
+Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
                      const std::string& name) {
-  if (plan.steps.empty()) return local;
-  const boxing::Plan* p = &plan;  // cached plans are never evicted
+  if (plan->steps.empty()) return local;
+  // The instruction holds the plan: the cache may evict it before the instruction runs.
   return vm::launch(name, device::StreamKind::kComm, {local}, {local_meta(logical, local.dtype(), to)},
-                    [p, logical](const std::vector<Tensor>& in) {
+                    [p = std::move(plan), logical](const std::vector<Tensor>& in) {
                       return std::vector<Tensor>{boxing::execute(*p, logical, in[0])};
                     },
                     {/*run_on_failed_inputs=*/true})[0];
 }
 
-std::vector<Tensor> launch_fused_boxing(const boxing::Plan& plan, const std::vector<Tensor>& locals,
+std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan, const std::vector<Tensor>& locals,
                                         const std::string& name) {
   std::vector<TensorMeta> metas;
   for (const Tensor& t : locals) metas.push_back({t.shape(), t.dtype()});
-  const boxing::Plan* p = &plan;  // cached plans are never evicted
   return vm::launch(name, device::StreamKind::kComm, locals, metas,
-                    [p](const std::vector<Tensor>& in) { return boxing::execute_fused(*p, in); },
+                    [p = std::move(plan)](const std::vector<Tensor>& in) { return boxing::execute_fused(*p, in); },
                     {/*run_on_failed_inputs=*/true});
 }
 

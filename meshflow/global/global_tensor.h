@@ -55,12 +55,12 @@ GlobalTensor convert(const GlobalTensor& t, const Placement& placement, const Nd
 // Issues `plan` (from the layout `local` is in, to `to`) on the VM's comm stream; returns
 // this rank's local tensor of the result, pending (`local` itself for an empty plan).
 // `name` says what the conversion is for (the op that needs it), in errors and the watchdog.
-Tensor launch_boxing(const boxing::Plan& plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
+Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
                      const std::string& name);
 // Issues a fusable plan (boxing::fusion_key) for several local tensors of one dtype as one
 // comm instruction: one collective per step over their concatenation. Returns each one's
 // result, pending.
-std::vector<Tensor> launch_fused_boxing(const boxing::Plan& plan, const std::vector<Tensor>& locals,
+std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan, const std::vector<Tensor>& locals,
                                         const std::string& name);
 // This rank's local shape and dtype under `layout` (an empty local outside the placement).
 TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& layout);

@@ -28,7 +28,7 @@ int64_t aligned(int64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 int64_t box_cost(const Value& v, const boxing::Layout& from, const boxing::Layout& to) {
   if (from == to || from.same_data(to)) return 0;
-  return boxing::cached_plan(v.shape, v.dtype, from, to).cost;
+  return boxing::cached_plan(v.shape, v.dtype, from, to)->cost;
 }
 
 // Eager's rule: an input is never boxed into partial (it costs nothing here but makes every
@@ -467,7 +467,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     node.to = to;
     const int out = add_value(from, to, static_cast<int>(p.nodes.size()), 0);
     node.outputs.push_back(out);
-    node.plan = &boxing::cached_plan(from.shape, from.dtype, from.layout, to);
+    node.plan = boxing::cached_plan(from.shape, from.dtype, from.layout, to);
     if (!node.plan->steps.empty()) {
       m.reasons.push_back("%" + std::to_string(out) + " = to_global(%" + std::to_string(nv) + "): " +
                           from.layout.str() + " -> " + to.str() + ", " + std::to_string(node.plan->cost) +
@@ -515,7 +515,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     const int id = static_cast<int>(p.nodes.size());
     if (node.kind == NodeKind::kBoxing) {
       const Value& from = p.values[copy.inputs[0]];
-      copy.plan = &boxing::cached_plan(from.shape, from.dtype, from.layout, *node.to);
+      copy.plan = boxing::cached_plan(from.shape, from.dtype, from.layout, *node.to);
     }
     for (size_t k = 0; k < node.outputs.size(); ++k) {
       const int v = node.outputs[k];
@@ -640,7 +640,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   std::vector<bool> persistent(p.values.size(), false);
   for (int v : p.outputs) persistent[v] = !accumulated[v];
   for (const auto& [var, v] : p.writes) persistent[v] = true;
-  m.refs.assign(p.values.size(), Impl::Ref{Impl::Ref::kFixed, -1});
+  m.refs.assign(p.values.size(), Impl::Ref{Impl::Ref::kFixed, -1, {}});
   m.bound.assign(p.values.size(), Tensor());
   m.argument_pieces.assign(p.values.size(), {});
   auto new_register = [&](int v) {
@@ -650,10 +650,10 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     reg.persistent = persistent[v];
     reg.stage = stage_of(val.layout.placement);
     m.registers.push_back(std::move(reg));
-    m.refs[v] = {Impl::Ref::kRegister, static_cast<int>(m.registers.size()) - 1};
+    m.refs[v] = {Impl::Ref::kRegister, static_cast<int>(m.registers.size()) - 1, {}};
     return static_cast<int>(m.registers.size()) - 1;
   };
-  std::vector<Impl::Ref> accumulator_of(p.values.size(), Impl::Ref{Impl::Ref::kFixed, -1});
+  std::vector<Impl::Ref> accumulator_of(p.values.size(), Impl::Ref{Impl::Ref::kFixed, -1, {}});
   // After the task that made v (or now, for a value without one): its accumulator.
   auto accumulate = [&](int v) {
     const Impl::Ref made = m.refs[v];
@@ -663,7 +663,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     }
     m.accumulators.push_back(Tensor::empty(local_meta(p.values[v].shape, p.values[v].dtype, p.values[v].layout).shape,
                                            p.values[v].dtype));
-    accumulator_of[v] = {Impl::Ref::kAccumulator, static_cast<int>(m.accumulators.size()) - 1};
+    accumulator_of[v] = {Impl::Ref::kAccumulator, static_cast<int>(m.accumulators.size()) - 1, {}};
     Impl::Task task;
     task.node = p.values[v].producer;
     task.inputs = {made};
@@ -676,7 +676,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   for (size_t n = 0; n < p.nodes.size(); ++n) {
     const Node& node = p.nodes[n];
     if (node.kind == NodeKind::kInput) {
-      m.refs[node.outputs[0]] = {Impl::Ref::kBound, node.outputs[0]};
+      m.refs[node.outputs[0]] = {Impl::Ref::kBound, node.outputs[0], {}};
       continue;
     }
     Impl::Task task;
@@ -698,7 +698,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       if (pid < 0) {
         for (int v : node.outputs) {
           m.fixed.push_back(boxing::empty_local(p.values[v].shape, p.values[v].dtype));
-          m.refs[v] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1};
+          m.refs[v] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1, {}};
           if (accumulated[v]) accumulate(v);
         }
         continue;
@@ -733,7 +733,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
         const std::vector<Tensor> outs = node.op->kernel(in, task.call->context());
         for (size_t k = 0; k < outs.size(); ++k) {
           m.fixed.push_back(outs[k]);
-          m.refs[node.outputs[k]] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1};
+          m.refs[node.outputs[k]] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1, {}};
           memory_.folded_bytes += static_cast<int64_t>(outs[k].nbytes());
         }
         stats_.folded_ops += 1;
@@ -748,7 +748,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       const Value& from = p.values[node.inputs[0]];
       if (from.layout.placement.parallel_id(me) < 0 && node.to->placement.parallel_id(me) < 0) {
         m.fixed.push_back(boxing::empty_local(p.values[node.outputs[0]].shape, p.values[node.outputs[0]].dtype));
-        m.refs[node.outputs[0]] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1};
+        m.refs[node.outputs[0]] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1, {}};
         if (accumulated[node.outputs[0]]) accumulate(node.outputs[0]);
         continue;
       }

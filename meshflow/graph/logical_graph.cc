@@ -264,9 +264,9 @@ GlobalTensor Tracer::trace_conversion(const GlobalTensor& t, const boxing::Layou
 
 GlobalTensor Tracer::trace_accumulate(const GlobalTensor& a, const GlobalTensor& b) {
   const OpDef& add = find_op("add");
-  const OpPlan& plan = plan_op(add, {{a.shape(), a.dtype()}, {b.shape(), b.dtype()}}, {a.nd_sbp(), b.nd_sbp()},
-                               a.placement(), {}, {});
-  return trace_op(add, {a, b}, {}, {}, plan)[0];
+  const std::shared_ptr<const OpPlan> plan = plan_op(
+      add, {{a.shape(), a.dtype()}, {b.shape(), b.dtype()}}, {a.nd_sbp(), b.nd_sbp()}, a.placement(), {}, {});
+  return trace_op(add, {a, b}, {}, {}, *plan)[0];
 }
 
 void Tracer::trace_leaf_gradient(const void* leaf, const GlobalTensor& grad) { leaf_gradients_[leaf] = value_of(grad); }

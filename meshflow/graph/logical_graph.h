@@ -67,7 +67,7 @@ struct Node {
   // planning (the compiler drops those and places conversions where its choice needs them).
   std::optional<boxing::Layout> to;
   bool user = false;
-  const boxing::Plan* plan = nullptr;  // in a compiled graph (cached plans live for the process)
+  std::shared_ptr<const boxing::Plan> plan;  // in a compiled graph
 };
 
 // A state slot the step reads and may replace: a parameter, an optimizer's moment.

@@ -382,22 +382,22 @@ std::vector<Var> packed_grad(const GradContext& g) {
 }  // namespace
 
 void register_attention_ops(OpRegistry& r) {
-  OpDef forward{kAttention, infer, signatures, forward_kernel};
+  OpDef forward = make_op(kAttention, infer, signatures, forward_kernel);
   forward.grad = grad;
   r.add(forward);
-  r.add(OpDef{kAttentionBackward, backward_infer, backward_signatures, backward_kernel});
-  OpDef packed{kPackedAttention, packed_infer,
-               [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
-                 return packed_signatures(in[0].shape, 1, 2);
-               },
-               packed_kernel};
+  r.add(make_op(kAttentionBackward, backward_infer, backward_signatures, backward_kernel));
+  OpDef packed = make_op(kPackedAttention, packed_infer,
+                         [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+                           return packed_signatures(in[0].shape, 1, 2);
+                         },
+                         packed_kernel);
   packed.grad = packed_grad;
   r.add(packed);
-  r.add(OpDef{kPackedAttentionBackward, packed_backward_infer,
-              [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
-                return packed_signatures(in[0].shape, 5, 1);
-              },
-              packed_backward_kernel});
+  r.add(make_op(kPackedAttentionBackward, packed_backward_infer,
+                [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+                  return packed_signatures(in[0].shape, 5, 1);
+                },
+                packed_backward_kernel));
 }
 
 }  // namespace mf

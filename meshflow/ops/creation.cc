@@ -51,21 +51,6 @@ std::string str(double value) {
   return out.str();
 }
 
-// Integer dtypes only hold values in [-2^(b-1), 2^(b-1)); both bounds are exact doubles.
-void check_fits(const std::string& op, const char* what, double value, DType dtype) {
-  visit_dtype(dtype, [&](auto v) {
-    using T = decltype(v);
-    if constexpr (std::is_integral_v<T>) {
-      const double low = static_cast<double>(std::numeric_limits<T>::lowest());
-      if (!(value >= low && value < -low)) {
-        op_error(op, std::string(what) + " " + str(value) + " does not fit in " + dtype_name(dtype) +
-                         "; expected a value in [" + std::to_string(std::numeric_limits<T>::lowest()) + ", " +
-                         std::to_string(std::numeric_limits<T>::max()) + "]");
-      }
-    }
-  });
-}
-
 DType dtype_of(const std::string& op, const Attrs& attrs) {
   return attrs.has("dtype") ? attrs.get_dtype("dtype") : DType::kFloat32;
 }
@@ -147,7 +132,7 @@ void fill_by_logical_index(const Tensor& out, const Box& box, const Shape& logic
 OpDef constant_op(const std::string& name, std::optional<double> fixed) {
   MetaRule meta = [fixed](const std::string& op, const Attrs& attrs) {
     TensorMeta m = meta_from_shape(op, attrs);
-    if (!fixed) check_fits(op, "value", attrs.get_float("value"), m.dtype);
+    if (!fixed) kernel::check_fits(op, "value", attrs, m.dtype);
     return m;
   };
   Fill fill = [fixed](const Tensor& out, const KernelContext& ctx) {
@@ -173,17 +158,22 @@ TensorMeta arange_meta(const std::string& op, const Attrs& attrs) {
   double count = std::ceil((end - start) / step);
   const std::optional<int64_t> start_int = exact_int(attrs, "start"), end_int = exact_int(attrs, "end"),
                                step_int = exact_int(attrs, "step");
-  if (start_int && end_int && step_int) {  // exact where doubles round: ceil(diff / step) in ints
-    const int64_t diff = *end_int - *start_int;
+  int64_t diff;
+  if (start_int && end_int && step_int && !__builtin_sub_overflow(*end_int, *start_int, &diff)) {
+    // Exact where doubles round: ceil(diff / step) in ints.
     count = static_cast<double>(diff / *step_int + (diff % *step_int != 0 && (diff < 0) == (*step_int < 0)));
   }
   if (count < 0) {
     op_error(op, "end " + str(end) + " lies on the wrong side of start " + str(start) + " for step " + str(step) +
                      "; expected (end - start) of step's sign, or zero");
   }
+  if (count >= 0x1p63) {
+    op_error(op, "from " + str(start) + " to " + str(end) + " by " + str(step) + " has " + str(count) +
+                     " elements; expected at most 2^63 - 1");
+  }
   const DType dtype = dtype_of(op, attrs);
-  check_fits(op, "start", start, dtype);
-  check_fits(op, "end", end, dtype);
+  kernel::check_fits(op, "start", attrs, dtype);
+  kernel::check_fits(op, "end", attrs, dtype);
   return {{static_cast<int64_t>(count)}, dtype};
 }
 

@@ -34,50 +34,30 @@ struct PlanKey {
   }
 };
 
+// The key's fields, the op counted by `op_hash`: its address within one process (the cache),
+// its name across processes (the consistency check: the registry's address differs between
+// processes).
+size_t hash_key(const PlanKey& k, size_t op_hash) {
+  size_t h = op_hash ^ k.attrs.hash() * 31;
+  for (const TensorMeta& m : k.inputs) h = h * 131 + hash_meta(m);
+  for (const NdSbp& s : k.sbps) h = h * 1000003 + hash_value(s);
+  h = h * 31 + k.placement.hash();
+  for (const auto& o : k.constraints.outputs) h = h * 131 + (o ? hash_value(*o) : 0);
+  if (k.constraints.signature) {
+    for (const NdSbp& s : k.constraints.signature->inputs) h = h * 1000003 + hash_value(s);
+    for (const NdSbp& s : k.constraints.signature->outputs) h = h * 1000003 + hash_value(s);
+  }
+  return h;
+}
+
 struct PlanKeyHash {
-  size_t operator()(const PlanKey& k) const {
-    size_t h = std::hash<const void*>()(k.op) ^ k.attrs.hash() * 31;
-    for (const TensorMeta& m : k.inputs) h = h * 131 + hash_meta(m);
-    for (const NdSbp& s : k.sbps) h = h * 1000003 + hash_value(s);
-    h = h * 31 + k.placement.hash();
-    for (const auto& o : k.constraints.outputs) h = h * 131 + (o ? hash_value(*o) : 0);
-    return h;
-  }
+  size_t operator()(const PlanKey& k) const { return hash_key(k, std::hash<const void*>()(k.op)); }
 };
 
-class PlanCache {
- public:
-  // Returns the cached plan, or builds it with `make` (outside the lock) and caches it.
-  const OpPlan& get(const PlanKey& key, const std::function<OpPlan()>& make) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      auto it = plans_.find(key);
-      if (it != plans_.end()) {
-        ++stats_.hits;
-        return *it->second;
-      }
-      ++stats_.misses;
-    }
-    auto plan = std::make_unique<OpPlan>(make());
-    std::lock_guard<std::mutex> lock(mu_);
-    auto [it, inserted] = plans_.emplace(key, std::move(plan));
-    return *it->second;
-  }
-
-  InferCacheStats stats() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return stats_;
-  }
-
- private:
-  std::mutex mu_;
-  // Plans are never evicted, so references stay valid.
-  std::unordered_map<PlanKey, std::unique_ptr<OpPlan>, PlanKeyHash> plans_;  // GUARDED_BY(mu_)
-  InferCacheStats stats_;                                                      // GUARDED_BY(mu_)
-};
+using PlanCache = LruCache<PlanKey, OpPlan, PlanKeyHash>;
 
 PlanCache& cache() {
-  static PlanCache* c = new PlanCache;
+  static auto* c = new PlanCache(default_cache_capacity());
   return *c;
 }
 
@@ -99,32 +79,10 @@ struct LocalKeyHash {
 };
 
 using LocalCall = std::shared_ptr<const KernelCall>;
-
-// Calls are handed out by value, so the cache may forget them: it starts again when full
-// (a loop adding a new Python number at every step must not grow it without bound).
-class LocalCallCache {
- public:
-  LocalCall get(const LocalKey& key, const std::function<LocalCall()>& make) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      auto it = calls_.find(key);
-      if (it != calls_.end()) return it->second;
-    }
-    LocalCall call = make();
-    std::lock_guard<std::mutex> lock(mu_);
-    if (calls_.size() >= kMaxEntries) calls_.clear();
-    calls_.emplace(key, call);
-    return call;
-  }
-
- private:
-  static constexpr size_t kMaxEntries = 4096;
-  std::mutex mu_;
-  std::unordered_map<LocalKey, LocalCall, LocalKeyHash> calls_;  // GUARDED_BY(mu_)
-};
+using LocalCallCache = LruCache<LocalKey, KernelCall, LocalKeyHash>;
 
 LocalCallCache& local_cache() {
-  static auto* c = new LocalCallCache;
+  static auto* c = new LocalCallCache(default_cache_capacity());
   return *c;
 }
 
@@ -197,7 +155,7 @@ OpPlan choose(const OpDef& op, const std::vector<TensorMeta>& inputs, const std:
     for (size_t i = 0; i < inputs.size(); ++i) {
       candidate.input_plans.push_back(
           boxing::cached_plan(inputs[i].shape, inputs[i].dtype, {placement, sbps[i]}, {placement, nd.inputs[i]}));
-      rank.cost += candidate.input_plans.back().cost;
+      rank.cost += candidate.input_plans.back()->cost;
       rank.kept += sbps[i] == nd.inputs[i];
     }
     for (size_t i = 0; i < outputs.size(); ++i) rank.out_bytes += bytes_on_first_rank(outputs[i], placement.hierarchy(), nd.outputs[i]);
@@ -248,9 +206,18 @@ vm::Body kernel_body(const OpDef& op, std::shared_ptr<const KernelCall> call) {
 
 // op.infer, with errors from reading attributes (Attrs's getters do not know the op)
 // carrying the op's name like every other op error.
+// Every output's size is checked here, once for every op: a shape whose element or byte count
+// overflows (an expand or a creation op asked for too much) never reaches an allocation.
 std::vector<TensorMeta> infer_outputs(const OpDef& op, const std::vector<TensorMeta>& inputs, const Attrs& attrs) {
   try {
-    return op.infer(inputs, attrs);
+    std::vector<TensorMeta> outputs = op.infer(inputs, attrs);
+    for (const TensorMeta& m : outputs) {
+      for (int64_t d : m.shape) {
+        if (d < 0) op_error(op.name, "output shape " + to_string(m.shape) + " has a negative size");
+      }
+      checked_nbytes(m.shape, dtype_size(m.dtype));
+    }
+    return outputs;
   } catch (const std::invalid_argument& e) {
     if (std::string(e.what()).rfind("[" + op.name + "]", 0) == 0) throw;
     op_error(op.name, e.what());
@@ -270,7 +237,7 @@ std::vector<NdSignature> valid_nd_signatures(const OpDef& op, const std::vector<
   return all;
 }
 
-const OpPlan& plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<NdSbp>& input_sbps,
+std::shared_ptr<const OpPlan> plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<NdSbp>& input_sbps,
                       const Placement& placement, const Attrs& attrs, const Constraints& constraints) {
   PlanKey key{&op, op.kernel_only_attrs.empty() ? attrs : attrs.without(op.kernel_only_attrs), inputs, input_sbps,
               placement, constraints};
@@ -285,6 +252,12 @@ const OpPlan& plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, co
 }
 
 InferCacheStats infer_cache_stats() { return cache().stats(); }
+
+void set_plan_cache_capacity(size_t entries) {
+  cache().set_capacity(entries);
+  local_cache().set_capacity(entries);
+  boxing::set_boxing_cache_capacity(entries);
+}
 
 OpTracer* op_tracer() { return tracer; }
 void set_op_tracer(OpTracer* t) { tracer = t; }
@@ -309,10 +282,11 @@ std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inpu
   auto make = [&] {
     const std::vector<TensorMeta>& metas = key.inputs;
     std::vector<TensorMeta> outputs = infer_outputs(op, metas, attrs);
-    return std::make_shared<const KernelCall>(KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)});
+    return KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)};
   };
   // Kernel-only attributes (random ops' seeds) change at every call: those are not cached.
-  const LocalCall call = op.kernel_only_attrs.empty() ? local_cache().get(key, make) : make();
+  const LocalCall call =
+      op.kernel_only_attrs.empty() ? local_cache().get(key, make) : std::make_shared<const KernelCall>(make());
   return vm::launch(op.name, device::StreamKind::kCompute, inputs, call->outputs, kernel_body(op, call));
 }
 
@@ -336,11 +310,20 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
     metas.push_back({t.shape(), t.dtype()});
     sbps.push_back(t.nd_sbp());
   }
-  const OpPlan& plan = plan_op(op, metas, sbps, placement, attrs, constraints);
   if (consistency_check_enabled()) {
+    // Every rank agrees on the call before any plans it, so a rank whose planning fails
+    // (its arguments differ) raises with the others instead of leaving them waiting.
+    std::string error;
+    try {
+      plan_op(op, metas, sbps, placement, attrs, constraints);
+    } catch (const std::invalid_argument& e) {
+      error = e.what();
+    }
     const PlanKey key{&op, attrs, metas, sbps, placement, constraints};
-    comm::agree("", PlanKeyHash()(key) ^ std::hash<std::string>()(op.name), "[" + op.name + "]");
+    comm::agree(error, hash_key(key, std::hash<std::string>()(op.name)), "[" + op.name + "]");
   }
+  const std::shared_ptr<const OpPlan> planned = plan_op(op, metas, sbps, placement, attrs, constraints);
+  const OpPlan& plan = *planned;
   if (tracer) return tracer->trace_op(op, inputs, attrs, constraints, plan);
 
   const int me = comm::world_rank();

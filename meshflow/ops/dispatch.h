@@ -51,7 +51,7 @@ struct Constraints {
 struct OpPlan {
   NdSignature signature;
   std::vector<TensorMeta> outputs;
-  std::vector<boxing::Plan> input_plans;
+  std::vector<std::shared_ptr<const boxing::Plan>> input_plans;
   int64_t cost = 0;  // bytes, the sum of the input plans' costs
 };
 
@@ -59,8 +59,8 @@ std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inpu
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
                                        const Constraints& constraints = {});
 
-// Planning alone (cached). `placement` is the inputs' placement.
-const OpPlan& plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<NdSbp>& input_sbps,
+// Planning alone (cached; set_plan_cache_capacity). `placement` is the inputs' placement.
+std::shared_ptr<const OpPlan> plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<NdSbp>& input_sbps,
                       const Placement& placement, const Attrs& attrs, const Constraints& constraints);
 // Every valid N-d signature on a mesh of shape `hierarchy`, in listed order.
 std::vector<NdSignature> valid_nd_signatures(const OpDef& op, const std::vector<TensorMeta>& inputs,
@@ -111,10 +111,10 @@ class RunTimeAttrs {
   std::shared_ptr<const AttrsSource> previous_;
 };
 
-struct InferCacheStats {
-  int64_t hits = 0;
-  int64_t misses = 0;
-};
+using InferCacheStats = LruCacheStats;
 InferCacheStats infer_cache_stats();
+// The capacity of each of meshflow's plan caches (op plans, local calls, boxing plans), in
+// entries; MESHFLOW_CACHE_ENTRIES sets the starting one. The least recently used go first.
+void set_plan_cache_capacity(size_t entries);
 
 }  // namespace mf

@@ -4,7 +4,7 @@
 //   where(cond, a, b):  cond of any dtype, nonzero meaning true; a and b of one dtype
 //   unary:              neg abs relu trunc (every dtype); exp log sqrt rsqrt tanh sigmoid
 //                       (integers give float32, as torch does); gelu, exact erf form (floats)
-//   cast(x, dtype)      C++ conversion (floats to integers truncate toward zero)
+//   cast(x, dtype)      C++ conversion (floats to integers truncate toward zero, saturate, NaN -> 0)
 //   with a scalar (attribute "value", taken in x's dtype): add_scalar mul_scalar div_scalar
 //                       pow_scalar (x ** value), rpow_scalar (value ** x)
 // There is no bool dtype: comparisons give 1 or 0 in their inputs' dtype. Integer division
@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 #include <type_traits>
 #include <variant>
@@ -260,6 +261,7 @@ OpDef with_scalar(const std::string& name, RulesOf rules, F f) {
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 1);
     attrs.get_float("value");
+    kernel::check_fits(name, "value", attrs, in[0].dtype);
     return std::vector<TensorMeta>{in[0]};
   };
   op.signatures = signatures_from(std::move(rules));
@@ -297,11 +299,32 @@ RulesOf scaling_rules(bool divides) {
   };
 }
 
-// A sum of casts is the cast of the sum when every value of `from` is exact in `to`.
+// A sum of casts is the cast of the sum when every value of `from` is exact in `to` and the
+// sums agree: floats widen (up to the rounding every partial sum has); an integer sum wraps
+// where a wider type's would not, so integers keep P(sum) only as themselves.
 bool widens_exactly(DType from, DType to) {
   return from == to || (from == DType::kFloat32 && to == DType::kFloat64) ||
-         (from == DType::kBFloat16 && (to == DType::kFloat32 || to == DType::kFloat64)) ||
-         (from == DType::kInt32 && (to == DType::kInt64 || to == DType::kFloat64));
+         (from == DType::kBFloat16 && (to == DType::kFloat32 || to == DType::kFloat64));
+}
+
+// A float to an integer truncates toward zero and saturates at the integer's range; NaN gives
+// 0 (C++ leaves both undefined, and x86 gives the lowest value for each).
+template <typename TO, typename TI>
+TO float_to_integer(TI x) {
+  constexpr TI lo = static_cast<TI>(std::numeric_limits<TO>::min());
+  constexpr TI hi = static_cast<TI>(std::numeric_limits<TO>::max());  // rounds up to a power of 2
+  if (!(x == x)) return 0;
+  if (x >= hi) return std::numeric_limits<TO>::max();
+  return x <= lo ? std::numeric_limits<TO>::min() : static_cast<TO>(x);
+}
+
+// The max of casts is the cast of the max when the conversion is nondecreasing over every
+// value of `from`: rounding to a float is (it saturates to infinity), a float to an integer
+// is (truncation, then saturation: float_to_integer), and so is widening an integer; only an
+// integer narrowing wraps. (NaN is outside every order, as for relu or exp.)
+bool preserves_order(DType from, DType to) {
+  if (is_floating(from) || is_floating(to)) return true;
+  return dtype_size(from) <= dtype_size(to);
 }
 
 OpDef cast() {
@@ -314,7 +337,8 @@ OpDef cast() {
     return std::vector<TensorMeta>{{in[0].shape, attrs.get_dtype("dtype")}};
   };
   op.signatures = signatures_from([](const std::vector<TensorMeta>& in, const Attrs& attrs) {
-    return increasing(0) + (widens_exactly(in[0].dtype, attrs.get_dtype("dtype")) ? linear({0}) : Rules{});
+    const DType from = in[0].dtype, to = attrs.get_dtype("dtype");
+    return (preserves_order(from, to) ? increasing(0) : Rules{}) + (widens_exactly(from, to) ? linear({0}) : Rules{});
   });
   // bfloat16 goes through float32 (exact one way; rounded to nearest even the other).
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
@@ -330,6 +354,8 @@ OpDef cast() {
             return static_cast<TO>(to_float(x));
           } else if constexpr (std::is_same_v<TO, bfloat16>) {
             return to_bfloat16(static_cast<float>(x));
+          } else if constexpr (std::is_floating_point_v<TI> && std::is_integral_v<TO>) {
+            return float_to_integer<TO>(x);
           } else {
             return static_cast<TO>(x);
           }

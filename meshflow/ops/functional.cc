@@ -73,11 +73,11 @@ std::vector<Var> in_signature_layouts(const OpDef& op, const std::vector<Var>& i
     metas.push_back({in.shape(), in.dtype()});
     sbps.push_back(in.global().nd_sbp());
   }
-  const OpPlan& plan = plan_op(op, metas, sbps, placement, attrs, constraints);
-  constraints.signature = plan.signature;
+  const std::shared_ptr<const OpPlan> plan = plan_op(op, metas, sbps, placement, attrs, constraints);
+  constraints.signature = plan->signature;
   std::vector<Var> boxed = inputs;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!plan.input_plans[i].steps.empty()) boxed[i] = to_global(inputs[i], placement, plan.signature.inputs[i], false);
+    if (!plan->input_plans[i]->steps.empty()) boxed[i] = to_global(inputs[i], placement, plan->signature.inputs[i], false);
   }
   return boxed;
 }
@@ -151,6 +151,15 @@ Var call1(const std::string& op, const std::vector<Var>& inputs, const Attrs& at
   return outputs[0];
 }
 
+Var promote_for_scalar(const Var& x, const Scalar& value) {
+  return value.is_float() && !is_floating(x.dtype()) ? fn::cast(x, DType::kFloat32) : x;
+}
+
+Var scalar_op(const OpDef& op, const Var& x, const Scalar& value) {
+  const std::vector<Var> out = call(op, {promote_for_scalar(x, value)}, Attrs{{"value", value.value()}});
+  return out[0];
+}
+
 namespace fn {
 namespace {
 
@@ -181,10 +190,10 @@ Var ne(const Var& a, const Var& b) { return call1("ne", {a, b}); }
 Var lt(const Var& a, const Var& b) { return call1("lt", {a, b}); }
 Var gt(const Var& a, const Var& b) { return call1("gt", {a, b}); }
 Var ge(const Var& a, const Var& b) { return call1("ge", {a, b}); }
-Var add_scalar(const Var& x, double value) { return call1("add_scalar", {x}, {{"value", value}}); }
-Var mul_scalar(const Var& x, double value) { return call1("mul_scalar", {x}, {{"value", value}}); }
-Var div_scalar(const Var& x, double value) { return call1("div_scalar", {x}, {{"value", value}}); }
-Var pow_scalar(const Var& x, double value) { return call1("pow_scalar", {x}, {{"value", value}}); }
+Var add_scalar(const Var& x, Scalar value) { return scalar_op(find_op("add_scalar"), x, value); }
+Var mul_scalar(const Var& x, Scalar value) { return scalar_op(find_op("mul_scalar"), x, value); }
+Var div_scalar(const Var& x, Scalar value) { return scalar_op(find_op("div_scalar"), x, value); }
+Var pow_scalar(const Var& x, Scalar value) { return scalar_op(find_op("pow_scalar"), x, value); }
 Var neg(const Var& x) { return call1("neg", {x}); }
 Var exp(const Var& x) { return call1("exp", {x}); }
 Var log(const Var& x) { return call1("log", {x}); }

@@ -8,6 +8,8 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "meshflow/autograd/var.h"
@@ -35,6 +37,28 @@ std::optional<DType> set_autocast_dtype(std::optional<DType> dtype);
 Var call1(const std::string& op, const std::vector<Var>& inputs, const Attrs& attrs = {},
           const Constraints& constraints = {});
 
+// A number beside a tensor: an integer stays exact at any size (int64), a float is a double.
+class Scalar {
+ public:
+  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  Scalar(T v) : value_(static_cast<int64_t>(v)) {}  // NOLINT: implicit, as a number literal
+  template <typename T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
+  Scalar(T v) : value_(static_cast<double>(v)) {}  // NOLINT: implicit, as a number literal
+  bool is_float() const { return std::holds_alternative<double>(value_); }
+  const AttrValue& value() const { return value_; }
+
+ private:
+  AttrValue value_;
+};
+
+// x as an op with the number `value` computes on it: PyTorch's promotion, the one rule for
+// C++ and Python. A float number makes an integer tensor float32; otherwise x is unchanged
+// (a number never widens a tensor's dtype).
+Var promote_for_scalar(const Var& x, const Scalar& value);
+// `op` (add_scalar, mul_scalar, div_scalar, pow_scalar, rpow_scalar) of x promoted and value,
+// its attribute "value"; a value outside the dtype's range is refused, naming both.
+Var scalar_op(const OpDef& op, const Var& x, const Scalar& value);
+
 namespace fn {
 
 // Elementwise, with broadcasting.
@@ -50,10 +74,10 @@ Var ne(const Var& a, const Var& b);
 Var lt(const Var& a, const Var& b);
 Var gt(const Var& a, const Var& b);
 Var ge(const Var& a, const Var& b);
-Var add_scalar(const Var& x, double value);
-Var mul_scalar(const Var& x, double value);
-Var div_scalar(const Var& x, double value);
-Var pow_scalar(const Var& x, double value);
+Var add_scalar(const Var& x, Scalar value);
+Var mul_scalar(const Var& x, Scalar value);
+Var div_scalar(const Var& x, Scalar value);
+Var pow_scalar(const Var& x, Scalar value);
 Var neg(const Var& x);
 Var exp(const Var& x);
 Var log(const Var& x);

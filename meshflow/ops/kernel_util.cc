@@ -1,6 +1,10 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/ops/kernel_util.h"
 
+#include <iomanip>
+#include <limits>
+#include <sstream>
+
 namespace mf::kernel {
 
 int64_t normalize_dim(const std::string& op, int64_t dim, int64_t ndim) {
@@ -16,6 +20,32 @@ void expect_inputs(const std::string& op, const std::vector<TensorMeta>& inputs,
   if (inputs.size() != n) {
     op_error(op, "takes " + std::to_string(n) + " inputs, got " + std::to_string(inputs.size()));
   }
+}
+
+void check_fits(const std::string& op, const std::string& key, const Attrs& attrs, DType dtype) {
+  if (is_floating(dtype)) return;
+  visit_dtype(dtype, [&](auto v) {
+    using T = decltype(v);
+    constexpr T lo = std::numeric_limits<T>::lowest(), hi = std::numeric_limits<T>::max();
+    std::string shown;
+    for (const auto& [k, value] : attrs.items()) {
+      if (k != key) continue;
+      if (const int64_t* i = std::get_if<int64_t>(&value)) {
+        if (*i >= lo && *i <= hi) return;
+        shown = std::to_string(*i);
+      } else {
+        // [-2^(b-1), 2^(b-1)) as doubles: both bounds are exact.
+        const double x = attrs.get_float(key), low = static_cast<double>(lo);
+        if (x >= low && x < -low) return;
+        std::ostringstream out;
+        out << std::setprecision(17) << x;
+        shown = out.str();
+      }
+    }
+    if (shown.empty()) return;  // absent: the op's own reading reports it
+    op_error(op, key + " " + shown + " does not fit in " + dtype_name(dtype) + "; expected a value in [" +
+                     std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  });
 }
 
 void expect_same_dtype(const std::string& op, const TensorMeta& a, const TensorMeta& b) {

@@ -18,6 +18,10 @@ namespace mf::kernel {
 int64_t normalize_dim(const std::string& op, int64_t dim, int64_t ndim);
 void expect_inputs(const std::string& op, const std::vector<TensorMeta>& inputs, size_t n);
 void expect_same_dtype(const std::string& op, const TensorMeta& a, const TensorMeta& b);
+// Throws naming the attribute, its value and the dtype unless attribute `key` (an int, exact
+// at any size, or a float) fits in `dtype`: integer dtypes hold [lowest, max]; a float dtype
+// takes any number (beyond its range a number becomes an infinity, as in PyTorch).
+void check_fits(const std::string& op, const std::string& key, const Attrs& attrs, DType dtype);
 
 // NumPy broadcasting; throws "[op] shapes ... cannot be broadcast".
 Shape broadcast_shapes(const std::string& op, const Shape& a, const Shape& b);

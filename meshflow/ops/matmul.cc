@@ -245,7 +245,7 @@ std::vector<Var> grad(const GradContext& ctx) {
 }  // namespace
 
 void register_matmul_ops(OpRegistry& r) {
-  OpDef op{kName, infer, signatures, run};
+  OpDef op = make_op(kName, infer, signatures, run);
   op.grad = grad;
   op.bfloat16 = true;
   op.autocast = true;

@@ -941,18 +941,6 @@ std::vector<Var> cross_entropy_grad(const GradContext& g) {
   return {fn::mul(fn::sub(fn::softmax(logits, 1), one_hot), scale), Var()};
 }
 
-// An op from its parts (OpDef's other fields left empty).
-OpDef make_op(const std::string& name, decltype(OpDef::infer) infer, decltype(OpDef::signatures) signatures,
-              decltype(OpDef::kernel) kernel, bool kernel_checks_data = false) {
-  OpDef def;
-  def.name = name;
-  def.infer = std::move(infer);
-  def.signatures = std::move(signatures);
-  def.kernel = std::move(kernel);
-  def.kernel_checks_data = kernel_checks_data;
-  return def;
-}
-
 }  // namespace
 
 void register_nn_ops(OpRegistry& r) {

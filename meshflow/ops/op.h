@@ -121,6 +121,19 @@ struct OpDef {
 };
 
 // Throws std::invalid_argument("unknown op ...") when no op has that name.
+// An op of the four parts every op has (and whether its kernel checks its data); the other
+// fields are set on the result.
+inline OpDef make_op(std::string name, decltype(OpDef::infer) infer, decltype(OpDef::signatures) signatures,
+                     decltype(OpDef::kernel) kernel, bool kernel_checks_data = false) {
+  OpDef op;
+  op.name = std::move(name);
+  op.infer = std::move(infer);
+  op.signatures = std::move(signatures);
+  op.kernel = std::move(kernel);
+  op.kernel_checks_data = kernel_checks_data;
+  return op;
+}
+
 const OpDef& find_op(const std::string& name);
 std::vector<std::string> op_names();
 

@@ -385,6 +385,22 @@ int64_t part_bytes(const Tensor& full, const Placement& p, const NdSbp& nd_sbp) 
          static_cast<int64_t>(dtype_size(full.dtype()));
 }
 
+// MPI returns its errors (MPI_ERRORS_RETURN) and meshflow raises them with the call named;
+// the job goes on: a collective afterwards still works on every rank.
+TEST(BoxingCollectives, MpiErrorsBecomeExceptionsNotAborts) {
+  float x = 1;
+  const int bad_peer = comm::world_size() + 3;
+  try {
+    comm::world().exchange({comm::Message{&x, 1, bad_peer}}, {}, DType::kFloat32, 0);
+    ADD_FAILURE() << "a send to rank " << bad_peer << " did not raise";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("MPI_Isend failed"), std::string::npos) << e.what();
+  }
+  const Placement all = first_ranks({comm::world_size()});
+  GlobalTensor g = make_source(logical_value({6, 2}, DType::kFloat32), all, {Sbp::split(0)});
+  EXPECT_TRUE(same_values(gather_full(g), logical_value({6, 2}, DType::kFloat32)));
+}
+
 TEST(BoxingCollectives, OneAxisConversionsOnFourRanks) {
   REQUIRE_RANKS(4);
   const Placement p = flat(4);

@@ -232,7 +232,17 @@ TEST(Creation, BadInputGivesClearErrors) {
   expect_error([] { local("ones", {{"dtype", DType::kFloat32}}); }, "[ones] missing attribute 'shape'");
   expect_error([] { local("full", shaped({2}, DType::kFloat32)); }, "[full] missing attribute 'value'");
   expect_error([] { local("full", shaped({2}, DType::kInt32).set("value", 1e10)); },
-               "[full] value 1e+10 does not fit in int32; expected a value in [-2147483648, 2147483647]");
+               "[full] value 10000000000 does not fit in int32; expected a value in [-2147483648, 2147483647]");
+  expect_error([] { local("full", shaped({2}, DType::kInt64).set("value", int64_t{1} << 40).set("dtype", DType::kInt32)); },
+               "[full] value 1099511627776 does not fit in int32");
+  // Sizes that overflow are refused at the call, naming the shape.
+  expect_error([] { local("zeros", shaped({int64_t{1} << 40, int64_t{1} << 40}, DType::kFloat32)); },
+               "[zeros] shape [1099511627776, 1099511627776] has more elements than int64 can count");
+  expect_error([] { local("zeros", shaped({int64_t{1} << 62}, DType::kFloat32)); },
+               "[zeros] shape [4611686018427387904] of 4-byte elements has more bytes than int64 can count");
+  expect_error([] { local("arange", {{"start", int64_t{-(int64_t{1} << 62)}}, {"end", int64_t{1} << 62}, {"step", int64_t{1}},
+                                     {"dtype", DType::kInt64}}); },
+               "elements; expected at most 2^63 - 1");
   expect_error([] { local("rand", shaped({2}, DType::kInt64).set("seed", int64_t{0}).set("offset", int64_t{0})); },
                "[rand] dtype int64 is not supported; expected float32 or float64");
   expect_error([] { local("randn", shaped({2}, DType::kFloat32)); }, "[randn] missing attribute 'seed'");

@@ -4,6 +4,10 @@
 // inference cache, and bad input.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <limits>
+#include <map>
+
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/vm/vm.h"
 #include "tests/cpp/op_check.h"
@@ -32,6 +36,44 @@ TEST(Elementwise, EverySignatureMatchesOneDevice) {
     check_every_signature("div", {value({5, 3}), divisor}, {}, p);
     check_every_signature("add_scalar", {value({5, 3})}, {{"value", 2.5}}, p);
     check_every_signature("mul_scalar", {value({5, 3})}, {{"value", -3.0}}, p);
+  }
+}
+
+// Casts between every pair of dtypes, on values at and beyond the target's range (where an
+// integer narrowing wraps and a float saturates): each signature offered must hold, and a
+// partial max or min must survive the cast exactly when the conversion keeps order (all but
+// integer narrowing). Values
+// stay a few units inside the source's own range, where the suite's partial values go.
+TEST(Cast, EverySignatureMatchesOneDeviceBeyondTheTargetsRange) {
+  const int64_t i32_max = std::numeric_limits<int32_t>::max(), i32_min = std::numeric_limits<int32_t>::min();
+  const std::map<DType, std::vector<double>> reals = {
+      {DType::kFloat64, {1e300, -1e300, 3e38, -3e9, 2147483648.0, 2147483647.0, 16777217.0, -2.5}},
+      {DType::kFloat32, {3e38, -3e38, 3e9, -3e9, 2147483648.0, 2147483520.0, 16777216.0, -2.5}}};
+  const std::map<DType, std::vector<int64_t>> ints = {
+      {DType::kInt64, {i32_max + 1, i32_max, i32_min - 1, int64_t{1} << 40, (int64_t{1} << 53) + 1, -3, 5, i32_min}},
+      {DType::kInt32, {i32_max - 8, i32_min + 8, (1 << 24) + 1, -7, 0, 3, 1 << 30, -(1 << 30)}}};
+  for (const Placement& p : op_meshes()) {
+    for (DType from : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64}) {
+      Tensor x = Tensor::empty({8}, from);
+      visit_dtype(from, [&](auto v) {
+        using T = decltype(v);
+        for (int64_t i = 0; i < 8; ++i) {
+          x.data_as<T>()[i] = is_floating(from) ? static_cast<T>(reals.at(from)[i]) : static_cast<T>(ints.at(from)[i]);
+        }
+      });
+      for (DType to : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64}) {
+        const Attrs attrs{{"dtype", to}};
+        const bool keeps_order = is_floating(to) || is_floating(from) || dtype_size(from) <= dtype_size(to);
+        bool offers_max_or_min = false;
+        for (const NdSignature& sig :
+             valid_nd_signatures(find_op("cast"), {{x.shape(), from}}, attrs, p.hierarchy())) {
+          for (const Sbp& s : sig.inputs[0]) offers_max_or_min |= s.is_partial() && s.reduce_op() != ReduceOp::kSum;
+        }
+        EXPECT_EQ(offers_max_or_min, keeps_order) << dtype_name(from) << " -> " << dtype_name(to);
+        // Partial sums of floats round differently once widened; integers must be exact.
+        check_every_signature("cast", {x}, attrs, p, is_floating(to) ? 1e-6 : 0);
+      }
+    }
   }
 }
 
@@ -216,6 +258,39 @@ TEST(RanksAgree, DifferentTargetLayoutsRaiseOnEveryRank) {
   expect_error([&] { make_global(logical_value({2, 3}, DType::kFloat32), all, odd_one ? NdSbp{} : NdSbp{Sbp::split(0)}, false); },
                "has 0 entries but the placement's hierarchy");
   EXPECT_TRUE(close(gather_full(g), logical_value({4, 6}, DType::kFloat32), 0));
+}
+
+// MESHFLOW_CHECK_CONSISTENCY=1 for the scope of a test.
+class ConsistencyCheck {
+ public:
+  ConsistencyCheck() { setenv("MESHFLOW_CHECK_CONSISTENCY", "1", 1); }
+  ~ConsistencyCheck() { unsetenv("MESHFLOW_CHECK_CONSISTENCY"); }
+};
+
+// The per-op check passes a correct program (its hash is the same in every process), and a
+// call that differs on one rank raises on every rank, also where only that rank's planning
+// fails (every rank agrees before any plans).
+TEST(RanksAgree, ConsistencyCheckPassesEqualCallsAndRaisesOnEveryRankOtherwise) {
+  REQUIRE_RANKS(2);
+  ConsistencyCheck on;
+  const Placement all = first_ranks({comm::world_size()});
+  const Tensor x = logical_value({4, 6}, DType::kFloat32);
+  GlobalTensor a = make_source(x, all, {S0}), b = make_source(x, all, {B});
+  GlobalTensor sum = apply_global(find_op("add"), {a, b}, {})[0];
+  GlobalTensor y = apply_global(find_op("matmul"), {sum, make_source(logical_value({6, 3}, DType::kFloat32), all, {B})}, {})[0];
+  GlobalTensor scaled = apply_global(find_op("mul_scalar"), {y}, {{"value", 2.0}})[0];
+  EXPECT_TRUE(close(gather_full(scaled), apply_local(find_op("mul_scalar"),
+                                                      {apply_local(find_op("matmul"), {apply_local(find_op("add"), {x, x}, {})[0],
+                                                                                       logical_value({6, 3}, DType::kFloat32)}, {})[0]},
+                                                      {{"value", 2.0}})[0], 1e-6));
+  const bool odd_one = me() == 1;
+  expect_error([&] { apply_global(find_op("mul_scalar"), {y}, {{"value", odd_one ? 3.0 : 2.0}}); },
+               "[mul_scalar]: rank(s) 1 made a different call than rank 0");
+  // Only rank 1's shapes cannot broadcast: its planning fails, and every rank raises its error.
+  const Shape odd_shape{4, odd_one ? 5 : 6};  // made directly: make_global would refuse it
+  GlobalTensor c(odd_shape, all, {B}, logical_value(odd_shape, DType::kFloat32));
+  expect_error([&] { apply_global(find_op("add"), {b, c}, {}); }, "[add]");
+  expect_error([&] { apply_global(find_op("add"), {b, c}, {}); }, odd_one ? "[add]" : "(raised on rank 1)");
 }
 
 TEST(RanksAgree, DataErrorOnOneRankRaisesOnEveryRank) {

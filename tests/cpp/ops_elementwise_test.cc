@@ -183,6 +183,10 @@ TEST(ElementwiseSignatures, PartialOnlyWhereExact) {
   EXPECT_EQ(listed("cast", {x}, {{"dtype", F64}}), with_splits({"P -> P", "P(max) -> P(max)", "P(min) -> P(min)"}, s1));
   EXPECT_EQ(listed("cast", {x}, {{"dtype", I64}}), with_splits(monotone, s1));
   EXPECT_EQ(listed("cast", {{{5, 3}, I64}}, {{"dtype", F32}}), with_splits(monotone, s1));
+  // An integer narrowing wraps (2^31 becomes the lowest int32): no max or min passes it; an
+  // integer sum wraps where a wider one would not: P passes only a float widening.
+  EXPECT_EQ(listed("cast", {{{5, 3}, I64}}, {{"dtype", DType::kInt32}}), s1);
+  EXPECT_EQ(listed("cast", {{{5, 3}, DType::kInt32}}, {{"dtype", I64}}), with_splits(monotone, s1));
 
   const std::set<std::string> s2 = {"S(0), S(0) -> S(0)", "S(1), S(1) -> S(1)"};
   const std::set<std::string> max_min_both = {"P(max), B -> P(max)", "P(min), B -> P(min)", "B, P(max) -> P(max)",

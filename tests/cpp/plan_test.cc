@@ -444,7 +444,7 @@ std::string check_pair(const Shape& logical, DType dtype, const Layout& from, co
       require(plan.cost <= direct, "cost " + std::to_string(plan.cost) + " exceeds the direct transfer's " +
                                        std::to_string(direct));
       // And the direct transfer itself is valid.
-      Plan transfer{{Step{StepKind::kTransfer, from, to, -1, direct}}, direct};
+      Plan transfer{{Step{StepKind::kTransfer, from, to, -1, direct, {}}}, direct};
       Tensor direct_value = assemble(simulate(transfer, value, from, to, distribute(value, from)), logical,
                                      dtype, to);
       require(equal(direct_value, value), "the direct transfer gives " + values_str(direct_value));
@@ -488,12 +488,34 @@ const std::vector<Shape> kShapes{{5, 3}, {4, 6}, {1, 2}, {0, 3}, {7}, {}};
 TEST(CachedPlan, SameArgumentsSamePlanOtherArgumentsOther) {
   const Placement p = first_n({2, 2});
   const Layout from{p, {Sbp::split(0), Sbp::split(0)}}, to{p, {Sbp::broadcast(), Sbp::broadcast()}};
-  const Plan& first = cached_plan({5, 3}, DType::kFloat32, from, to);
-  EXPECT_EQ(&first, &cached_plan({5, 3}, DType::kFloat32, from, to));
-  EXPECT_EQ(first.str(), plan_boxing({5, 3}, DType::kFloat32, from, to).str());
-  EXPECT_NE(&first, &cached_plan({5, 4}, DType::kFloat32, from, to));
-  EXPECT_NE(&first, &cached_plan({5, 3}, DType::kFloat64, from, to));
-  EXPECT_NE(&first, &cached_plan({5, 3}, DType::kFloat32, to, from));
+  const std::shared_ptr<const Plan> first = cached_plan({5, 3}, DType::kFloat32, from, to);
+  EXPECT_EQ(first, cached_plan({5, 3}, DType::kFloat32, from, to));
+  EXPECT_EQ(first->str(), plan_boxing({5, 3}, DType::kFloat32, from, to).str());
+  EXPECT_NE(first, cached_plan({5, 4}, DType::kFloat32, from, to));
+  EXPECT_NE(first, cached_plan({5, 3}, DType::kFloat64, from, to));
+  EXPECT_NE(first, cached_plan({5, 3}, DType::kFloat32, to, from));
+}
+
+// A program whose shapes never repeat keeps at most the capacity's plans; the most recently
+// used survive, and a plan evicted while held stays valid for its holder.
+TEST(CachedPlan, BoundedLeastRecentlyUsedFirst) {
+  const Placement p = first_n({2});
+  const Layout from{p, {Sbp::split(0)}}, to{p, {Sbp::broadcast()}};
+  set_boxing_cache_capacity(8);
+  const std::shared_ptr<const Plan> held = cached_plan({1, 3}, DType::kFloat32, from, to);
+  const std::string text = held->str();
+  for (int64_t n = 2; n < 2002; ++n) {
+    cached_plan({n, 3}, DType::kFloat32, from, to);
+    EXPECT_LE(boxing_cache_stats().entries, 8);
+  }
+  EXPECT_EQ(boxing_cache_stats().entries, 8);
+  EXPECT_EQ(held->str(), text);
+  const int64_t misses = boxing_cache_stats().misses;
+  cached_plan({2001, 3}, DType::kFloat32, from, to);  // recent: kept
+  EXPECT_EQ(boxing_cache_stats().misses, misses);
+  cached_plan({1, 3}, DType::kFloat32, from, to);  // the oldest: evicted, planned again
+  EXPECT_EQ(boxing_cache_stats().misses, misses + 1);
+  set_boxing_cache_capacity(default_cache_capacity());
 }
 
 TEST(Simulator, RejectsWrongPlans) {
@@ -501,12 +523,12 @@ TEST(Simulator, RejectsWrongPlans) {
   const Placement p = first_n({2, 2});
   // (S(0), S(0)) -> (B, S(0)) as one all-gather on axis 0 is wrong: the inner split must be undone first.
   Layout a{p, {S0, S0}}, b{p, {B, S0}};
-  Plan wrong{{Step{StepKind::kAllGather, a, b, 0, 0}}, 0};
+  Plan wrong{{Step{StepKind::kAllGather, a, b, 0, 0, {}}}, 0};
   Tensor value = logical_value(logical, DType::kFloat32);
   EXPECT_THROW(simulate(wrong, value, a, b, distribute(value, a)), std::runtime_error);
   // (P, P(max)) -> (B, P(max)) by an all-reduce sum on axis 0 mixes the reductions: wrong value.
   Layout c{p, {P, Pmax}}, d{p, {B, Pmax}};
-  Plan mixed{{Step{StepKind::kAllReduce, c, d, 0, 0}}, 0};
+  Plan mixed{{Step{StepKind::kAllReduce, c, d, 0, 0, {}}}, 0};
   EXPECT_THROW(simulate(mixed, value, c, d, distribute(value, c)), std::runtime_error);
   // A plan that stops early.
   EXPECT_THROW(simulate(Plan{}, value, a, b, distribute(value, a)), std::runtime_error);

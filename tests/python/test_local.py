@@ -43,20 +43,20 @@ def test_local_round_trip(mf_dtype, np_dtype):
     np.testing.assert_array_equal(mf.from_numpy(array).numpy(), array)
 
 
-def test_to_local_numpy_shares_memory():
+def test_numpy_is_a_copy():
+    # The VM runs ops after their call returns: a view would let later writes reach them.
     t = mf.tensor(np.zeros((2, 3), np.float32))
     view = t.to_local().numpy()
-    assert np.shares_memory(view, t.numpy())
+    assert not np.shares_memory(view, t.numpy())
     view[1, 2] = 7
-    assert t.numpy()[1, 2] == 7
+    assert t.numpy()[1, 2] == 0
 
 
-def test_from_numpy_shares_memory():
+def test_from_numpy_copies_the_value_at_the_call():
     array = np.zeros((2, 3), np.int64)
     t = mf.from_numpy(array)
-    assert np.shares_memory(t.numpy(), array)
     array[0, 1] = 5
-    assert t.numpy()[0, 1] == 5
+    assert t.numpy()[0, 1] == 0 and t.dtype == mf.int64
 
 
 def test_from_numpy_rejects_what_it_cannot_share():

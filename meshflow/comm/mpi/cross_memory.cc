@@ -18,6 +18,7 @@
 #include <string>
 #include <utility>
 
+#include "meshflow/comm/mpi/mpi_check.h"
 #include "meshflow/core/allocator.h"
 
 #if defined(__x86_64__)
@@ -208,13 +209,13 @@ void stream_fence() {
 
 Access probe(MPI_Comm comm, std::vector<pid_t>* pids) {
   int size = 0, rank = 0;
-  MPI_Comm_size(comm, &size);
-  MPI_Comm_rank(comm, &rank);
+  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   MPI_Comm node;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
   int node_size = 0;
-  MPI_Comm_size(node, &node_size);
-  MPI_Comm_free(&node);
+  check_mpi(MPI_Comm_size(node, &node_size), "MPI_Comm_size");
+  check_mpi(MPI_Comm_free(&node), "MPI_Comm_free");
 
   static const uint64_t secret = std::random_device{}() * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(getpid());
   // Kept for the life of the process: peers may have mapped it.
@@ -228,7 +229,7 @@ Access probe(MPI_Comm comm, std::vector<pid_t>* pids) {
     mine.block = {b->fd, b->serial, reinterpret_cast<uint64_t>(b->base), b->bytes};
   }
   std::vector<Probe> all(static_cast<size_t>(size));
-  MPI_Allgather(&mine, sizeof(Probe), MPI_BYTE, all.data(), sizeof(Probe), MPI_BYTE, comm);
+  check_mpi(MPI_Allgather(&mine, sizeof(Probe), MPI_BYTE, all.data(), sizeof(Probe), MPI_BYTE, comm), "MPI_Allgather");
   int ok[2] = {node_size == size, node_size == size};  // attach, map
   for (int r = 0; r < size; ++r) {
     if (r == rank) continue;
@@ -248,7 +249,7 @@ Access probe(MPI_Comm comm, std::vector<pid_t>* pids) {
     }
   }
   int all_ok[2] = {0, 0};
-  MPI_Allreduce(ok, all_ok, 2, MPI_INT, MPI_MIN, comm);
+  check_mpi(MPI_Allreduce(ok, all_ok, 2, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
   pids->clear();
   for (const Probe& p : all) pids->push_back(static_cast<pid_t>(p.pid));
   return {all_ok[0] != 0, all_ok[1] != 0};

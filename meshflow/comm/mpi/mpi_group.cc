@@ -2,6 +2,7 @@
 #include "meshflow/comm/mpi/mpi_group.h"
 
 #include "meshflow/comm/mpi/cross_memory.h"
+#include "meshflow/comm/mpi/mpi_check.h"
 #include "meshflow/core/allocator.h"
 
 #include <time.h>
@@ -47,15 +48,6 @@ int to_int(int64_t count) {
   return static_cast<int>(count);
 }
 
-void check(int rc, const char* what) {
-  if (rc != MPI_SUCCESS) {
-    char msg[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    MPI_Error_string(rc, msg, &len);
-    throw std::runtime_error(std::string("mpi: ") + what + " failed: " + std::string(msg, len));
-  }
-}
-
 // The longest pause between two tests of a collective's completion: 50 us, or
 // MESHFLOW_COMM_POLL_US. Shared memory moves bytes only while a rank's thread is in MPI,
 // so tests must come often; where a progress thread moves them (OpenMPI's TCP transport
@@ -84,7 +76,7 @@ void wait_politely(std::vector<MPI_Request>& requests, const char* what) {
   long pause_ns = 1'000;
   for (int tests = 0;; ++tests) {
     int done = 0;
-    check(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE), what);
+    check_mpi(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE), what);
     if (done) return;
     if (tests < kHotTests) continue;
     timespec pause{0, pause_ns};
@@ -107,7 +99,8 @@ std::vector<int> ints(const std::vector<int64_t>& values) {
 }  // namespace
 
 MpiGroup::MpiGroup(MPI_Comm comm, std::vector<int> world_ranks) : comm_(comm), world_ranks_(std::move(world_ranks)) {
-  MPI_Comm_rank(comm_, &rank_);
+  check_mpi(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
 }
 
 MpiGroup::~MpiGroup() {
@@ -118,10 +111,11 @@ MpiGroup::~MpiGroup() {
 
 std::unique_ptr<MpiGroup> MpiGroup::create(const MpiGroup& world, const std::vector<int>& world_ranks) {
   MPI_Group world_group, group;
-  MPI_Comm_group(world.comm_, &world_group);
-  MPI_Group_incl(world_group, static_cast<int>(world_ranks.size()), world_ranks.data(), &group);
+  check_mpi(MPI_Comm_group(world.comm_, &world_group), "MPI_Comm_group");
+  check_mpi(MPI_Group_incl(world_group, static_cast<int>(world_ranks.size()), world_ranks.data(), &group),
+            "MPI_Group_incl");
   MPI_Comm comm;
-  check(MPI_Comm_create_group(world.comm_, group, /*tag=*/7, &comm), "MPI_Comm_create_group");
+  check_mpi(MPI_Comm_create_group(world.comm_, group, /*tag=*/7, &comm), "MPI_Comm_create_group");
   MPI_Group_free(&group);
   MPI_Group_free(&world_group);
   return std::make_unique<MpiGroup>(comm, world_ranks);
@@ -129,7 +123,7 @@ std::unique_ptr<MpiGroup> MpiGroup::create(const MpiGroup& world, const std::vec
 
 void MpiGroup::do_all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) {
   MPI_Request r;
-  check(MPI_Iallreduce(send == recv ? MPI_IN_PLACE : send, recv, to_int(count), mpi_type(dtype), mpi_op(op), comm_,
+  check_mpi(MPI_Iallreduce(send == recv ? MPI_IN_PLACE : send, recv, to_int(count), mpi_type(dtype), mpi_op(op), comm_,
                        &r),
         "MPI_Iallreduce");
   wait_politely(r, "MPI_Iallreduce");
@@ -138,7 +132,7 @@ void MpiGroup::do_all_reduce(const void* send, void* recv, int64_t count, DType 
 void MpiGroup::do_all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype) {
   std::vector<int> c = ints(recv_chunks.counts), d = ints(recv_chunks.offsets);
   MPI_Request r;
-  check(MPI_Iallgatherv(send, c[rank_], mpi_type(dtype), recv, c.data(), d.data(), mpi_type(dtype), comm_, &r),
+  check_mpi(MPI_Iallgatherv(send, c[rank_], mpi_type(dtype), recv, c.data(), d.data(), mpi_type(dtype), comm_, &r),
         "MPI_Iallgatherv");
   wait_politely(r, "MPI_Iallgatherv");
 }
@@ -147,7 +141,7 @@ void MpiGroup::do_reduce_scatter(const void* send, void* recv, const std::vector
                                  ReduceOp op) {
   std::vector<int> c = ints(counts);
   MPI_Request r;
-  check(MPI_Ireduce_scatter(send, recv, c.data(), mpi_type(dtype), mpi_op(op), comm_, &r), "MPI_Ireduce_scatter");
+  check_mpi(MPI_Ireduce_scatter(send, recv, c.data(), mpi_type(dtype), mpi_op(op), comm_, &r), "MPI_Ireduce_scatter");
   wait_politely(r, "MPI_Ireduce_scatter");
 }
 
@@ -156,7 +150,7 @@ void MpiGroup::do_all_to_all(const void* send, const Chunks& send_chunks, void* 
   std::vector<int> sc = ints(send_chunks.counts), sd = ints(send_chunks.offsets);
   std::vector<int> rc = ints(recv_chunks.counts), rd = ints(recv_chunks.offsets);
   MPI_Request r;
-  check(MPI_Ialltoallv(send, sc.data(), sd.data(), mpi_type(dtype), recv, rc.data(), rd.data(), mpi_type(dtype),
+  check_mpi(MPI_Ialltoallv(send, sc.data(), sd.data(), mpi_type(dtype), recv, rc.data(), rd.data(), mpi_type(dtype),
                        comm_, &r),
         "MPI_Ialltoallv");
   wait_politely(r, "MPI_Ialltoallv");
@@ -211,7 +205,7 @@ MpiGroup::Direct MpiGroup::do_all_to_all_direct(const std::vector<Runs>& send, c
     at[5] = static_cast<int64_t>(my_block.bytes);
   }
   MPI_Request r;
-  check(MPI_Ialltoall(mine.data(), kFields, MPI_INT64_T, theirs.data(), kFields, MPI_INT64_T, comm_, &r),
+  check_mpi(MPI_Ialltoall(mine.data(), kFields, MPI_INT64_T, theirs.data(), kFields, MPI_INT64_T, comm_, &r),
         "MPI_Ialltoall");
   wait_politely(r, "MPI_Ialltoall");
   auto block_of = [&](int p) {
@@ -250,7 +244,7 @@ MpiGroup::Direct MpiGroup::do_all_to_all_direct(const std::vector<Runs>& send, c
                                                      (sender_copies(p, rank_) ? 0 : sends(p)));
   }
   in_runs.resize(static_cast<size_t>(in_offsets[n - 1] + in_counts[n - 1]));
-  check(MPI_Ialltoallv(out_runs.data(), out_counts.data(), out_offsets.data(), MPI_UINT64_T, in_runs.data(),
+  check_mpi(MPI_Ialltoallv(out_runs.data(), out_counts.data(), out_offsets.data(), MPI_UINT64_T, in_runs.data(),
                        in_counts.data(), in_offsets.data(), MPI_UINT64_T, comm_, &r),
         "MPI_Ialltoallv");
   wait_politely(r, "MPI_Ialltoallv");
@@ -291,7 +285,7 @@ MpiGroup::Direct MpiGroup::do_all_to_all_direct(const std::vector<Runs>& send, c
     error = e.what();
   }
   int ok = error.empty(), all_ok = 0;
-  check(MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm_, &r), "MPI_Iallreduce");
+  check_mpi(MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm_, &r), "MPI_Iallreduce");
   wait_politely(r, "MPI_Iallreduce");
   if (!all_ok) {
     throw std::runtime_error("all_to_all: a direct copy between ranks failed" +
@@ -302,7 +296,7 @@ MpiGroup::Direct MpiGroup::do_all_to_all_direct(const std::vector<Runs>& send, c
 
 void MpiGroup::do_broadcast(void* data, int64_t count, DType dtype, int root) {
   MPI_Request r;
-  check(MPI_Ibcast(data, to_int(count), mpi_type(dtype), root, comm_, &r), "MPI_Ibcast");
+  check_mpi(MPI_Ibcast(data, to_int(count), mpi_type(dtype), root, comm_, &r), "MPI_Ibcast");
   wait_politely(r, "MPI_Ibcast");
 }
 
@@ -312,17 +306,17 @@ void MpiGroup::do_exchange(const std::vector<Message>& sends, const std::vector<
   std::vector<MPI_Request> requests(sends.size() + recvs.size());
   size_t i = 0;
   for (const Message& m : recvs) {
-    check(MPI_Irecv(m.data, to_int(m.count), mpi_type(dtype), m.peer, kTag, comm_, &requests[i++]), "MPI_Irecv");
+    check_mpi(MPI_Irecv(m.data, to_int(m.count), mpi_type(dtype), m.peer, kTag, comm_, &requests[i++]), "MPI_Irecv");
   }
   for (const Message& m : sends) {
-    check(MPI_Isend(m.data, to_int(m.count), mpi_type(dtype), m.peer, kTag, comm_, &requests[i++]), "MPI_Isend");
+    check_mpi(MPI_Isend(m.data, to_int(m.count), mpi_type(dtype), m.peer, kTag, comm_, &requests[i++]), "MPI_Isend");
   }
   wait_politely(requests, "MPI_Isend/MPI_Irecv");
 }
 
 void MpiGroup::do_gather_bytes(const void* send, void* recv, int64_t bytes) {
   MPI_Request r;
-  check(MPI_Iallgather(send, to_int(bytes), MPI_BYTE, recv, to_int(bytes), MPI_BYTE, comm_, &r), "MPI_Iallgather");
+  check_mpi(MPI_Iallgather(send, to_int(bytes), MPI_BYTE, recv, to_int(bytes), MPI_BYTE, comm_, &r), "MPI_Iallgather");
   wait_politely(r, "MPI_Iallgather");
 }
 

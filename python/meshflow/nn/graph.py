@@ -22,6 +22,7 @@ call). Set an optimizer's lr between calls as in eager code: it is read at every
 Graph mode runs global tensors (placements and SBP). Random ops (rand, randn, dropout)
 draw new values at every call, the ones the eager step would draw at the same point.
 """
+import collections
 import linecache
 import sys
 import traceback
@@ -46,6 +47,17 @@ class GraphConfig:
         self.gradient_accumulation_steps = 1
         self.stages = {}  # module -> stage id
         self.fusion = True
+        self.max_compiled = 8
+
+    def set_max_compiled(self, n):
+        """How many compiled plans the graph keeps, one per distinct call (input shapes,
+        dtypes, layouts, settings); the least recently used goes first. Each holds its memory
+        plan's arena and its transfer threads, so a program whose shapes keep changing (a
+        short last batch, variable sequence lengths) must not keep them all. Default 8; the next
+        call drops any beyond it."""
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise ValueError(f"set_max_compiled takes an int >= 1, got {n!r}")
+        self.max_compiled = n
 
     def enable_fusion(self, on=True):
         """Whether compiling fuses chains of elementwise ops (a bias add and its gelu, a
@@ -94,7 +106,9 @@ class Graph:
     def __init__(self):
         self.config = GraphConfig()
         self._optimizers = []
-        self._compiled = {}  # input metas -> (_C.CompiledGraph, the structure of build's outputs)
+        # Call key -> (_C.CompiledGraph, the structure of build's outputs), least recently
+        # used first, at most config.max_compiled.
+        self._compiled = collections.OrderedDict()
         self._last = None
 
     def add_optimizer(self, optimizer):
@@ -120,8 +134,12 @@ class Graph:
         key = (self._key(args), self.config.gradient_accumulation_steps,
                tuple(sorted((s, id(m)) for m, s in self.config.stages.items())), _C.autocast_dtype(),
                self.config.fusion)
-        if key not in self._compiled:
+        if key in self._compiled:
+            self._compiled.move_to_end(key)
+        else:
             self._compiled[key] = self._compile(args)
+            while len(self._compiled) > self.config.max_compiled:
+                self._compiled.popitem(last=False)  # its arena and threads go with it
         compiled, kind = self._compiled[key]
         self._last = compiled
         outputs = [Tensor(o) for o in compiled.run([a._impl for a in args])]
