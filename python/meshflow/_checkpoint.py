@@ -42,6 +42,7 @@ import zlib
 import os
 import re
 import shutil
+import stat
 
 import numpy as np
 
@@ -59,6 +60,7 @@ READABLE_VERSIONS = (1, 2)  # version 1 had no checksums
 TMP_SUFFIX = ".tmp-save"
 OLD_SUFFIX = ".old-save"
 LOCAL = "local"  # placement= value (or placement function result) for a local tensor with the full value
+INT64_MAX = 2**63 - 1  # sizes beyond this overflow the C++ shapes and byte counts
 
 _SBP_BY_NAME = {"B": broadcast, "P": partial_sum, "P(max)": partial_max, "P(min)": partial_min}
 
@@ -412,8 +414,41 @@ def _read_meta(path):
                                  f"{' or '.join(map(str, READABLE_VERSIONS))}")
             if meta["version"] >= 2 and meta.get("crc32") != _contents_crc32(meta):
                 raise ValueError(f"[load] '{file}' is damaged: its contents do not match their checksum")
+            _check_index(file, meta)
             return directory, meta
     raise ValueError(f"[load] no checkpoint at '{path}'; expected a directory written by meshflow.save")
+
+
+def _check_index(file, meta):
+    """Refuses an index that names a file outside its directory, or sizes that overflow or lie
+    outside their tensor. A checkpoint may come from elsewhere: its checksum says that it is
+    whole, not that it is honest, and load must never read elsewhere or allocate without end."""
+    def is_ints(values):
+        return isinstance(values, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+    def refuse(what, expected):
+        raise ValueError(f"[load] '{file}' lists {what}; expected {expected}")
+
+    try:
+        for record in meta["tensors"]:
+            path, shape = record["path"], record["shape"]
+            name = f"'{_name(path)}'" if isinstance(path, list) else repr(path)
+            if not is_ints(shape) or not all(0 <= d <= INT64_MAX for d in shape):
+                refuse(f"{name} with shape {shape!r}", "a list of sizes >= 0")
+            if math.prod(shape) * _storage_dtype(record["dtype"]).itemsize > INT64_MAX:
+                refuse(f"{name} with shape {shape}, whose size in bytes overflows int64", "a shape that fits memory")
+            for shard in record["shards"]:
+                file_name, start, extent = shard["file"], shard["start"], shard["extent"]
+                if (not isinstance(file_name, str) or file_name in ("", ".", "..")
+                        or any(c in file_name for c in "/\\\0")):
+                    refuse(f"the shard file {file_name!r} for {name}",
+                           "a plain file name in the checkpoint's directory")
+                if (not is_ints(start) or not is_ints(extent) or not len(start) == len(extent) == len(shape)
+                        or not all(0 <= a and 0 <= n and a + n <= d for a, n, d in zip(start, extent, shape))):
+                    refuse(f"the shard '{file_name}' of {name} at start {start!r} with extent {extent!r}",
+                           f"a box inside the shape {shape}")
+    except (KeyError, TypeError, AttributeError) as e:  # not the structure save writes
+        raise ValueError(f"[load] '{file}' is not a valid index ({type(e).__name__}: {e})") from None
 
 
 def _saved_tensor(record):
@@ -457,11 +492,14 @@ def _target_layout(name, saved, record, placement, sbp, like):
 def _read_shard(file, shard, dtype):
     """The shard's array (memory-mapped), checked against what the checkpoint lists."""
     try:
-        data = np.load(file, mmap_mode="r", allow_pickle=False)
+        regular = stat.S_ISREG(os.lstat(file).st_mode)
+        data = np.load(file, mmap_mode="r", allow_pickle=False) if regular else None
     except FileNotFoundError:
         raise ValueError(f"[load] '{file}' is missing; the checkpoint is incomplete") from None
     except (ValueError, OSError) as e:  # a damaged header, a file shorter than its header says
         raise ValueError(f"[load] '{file}' is damaged or truncated ({type(e).__name__}: {e})") from None
+    if not regular:  # a link could lead out of the checkpoint, a FIFO block forever
+        raise ValueError(f"[load] '{file}' is not a regular file; expected a shard written by meshflow.save")
     if list(data.shape) != shard["extent"] or data.dtype != dtype:
         raise ValueError(f"[load] '{file}' holds {data.dtype}{list(data.shape)}; the checkpoint lists "
                          f"{dtype}{shard['extent']}")
@@ -471,23 +509,29 @@ def _read_shard(file, shard, dtype):
 
 
 def _read_box(directory, record, start, extent):
-    """The region (start, extent) of a saved tensor, from the parts of the shards it overlaps."""
-    out = np.empty(extent, _storage_dtype(record["dtype"]))
-    if out.size == 0:
-        return out
-    filled = 0
+    """The region (start, extent) of a saved tensor, from the parts of the shards it overlaps.
+    The shards are opened and checked before the region is allocated, so an index listing
+    sizes that no file holds raises instead of allocating them."""
+    dtype, size = _storage_dtype(record["dtype"]), math.prod(extent)
+    if size == 0:
+        return np.empty(extent, dtype)
+    pieces = []
     for shard in record["shards"]:
         lo = [max(a, b) for a, b in zip(start, shard["start"])]
         hi = [min(a + n, b + m) for a, n, b, m in zip(start, extent, shard["start"], shard["extent"])]
         if any(l >= h for l, h in zip(lo, hi)):
             continue
-        data = _read_shard(os.path.join(directory, shard["file"]), shard, out.dtype)
-        out[tuple(slice(l - s, h - s) for l, h, s in zip(lo, hi, start))] = \
-            data[tuple(slice(l - s, h - s) for l, h, s in zip(lo, hi, shard["start"]))]
-        filled += math.prod(h - l for l, h in zip(lo, hi))
-    if filled != out.size:
-        raise ValueError(f"[load] the shards of '{_name(record['path'])}' cover {filled} of the {out.size} "
+        pieces.append((_read_shard(os.path.join(directory, shard["file"]), shard, dtype), shard["start"], lo, hi))
+    filled = sum(math.prod(h - l for l, h in zip(lo, hi)) for _, _, lo, hi in pieces)
+    if filled != size:
+        raise ValueError(f"[load] the shards of '{_name(record['path'])}' cover {filled} of the {size} "
                          "elements needed; the checkpoint is incomplete")
+    # Zeros, not empty: shards that overlap (only a crafted index lists them) may leave holes,
+    # which must not show this process's memory.
+    out = np.zeros(extent, dtype)
+    for data, shard_start, lo, hi in pieces:
+        out[tuple(slice(l - s, h - s) for l, h, s in zip(lo, hi, start))] = \
+            data[tuple(slice(l - s, h - s) for l, h, s in zip(lo, hi, shard_start))]
     return out
 
 

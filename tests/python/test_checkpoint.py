@@ -5,6 +5,7 @@ Resharding between meshes of several ranks is tested in distributed/test_dist_ch
 """
 import json
 import os
+import re
 import subprocess
 import time
 
@@ -232,6 +233,80 @@ def test_version_1_checkpoints_without_checksums_still_load(tmp_path):
     edit_meta(path, as_version_1)
     loaded = mf.load(path)
     assert loaded["step"] == 7 and loaded["w"].numpy().tolist() == [1.0, 2.0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Crafted indices: a checkpoint may come from elsewhere. Each index below is sealed with a
+# valid checksum (edit_meta), so it is the index's contents that load must refuse.
+
+def saved_with_a_copy_outside(tmp_path):
+    """A checkpoint of 'w' [2, 3] and copies of its shard where a crafted index could point:
+    outside the checkpoint and in a folder inside it. Following such a name would load."""
+    path = tmp_path / "ckpt"
+    mf.save({"w": mf.tensor(value_of((2, 3), np.float32), placement=ONE, sbp=S(0))}, path)
+    shard = (path / "t0-0.npy").read_bytes()
+    (tmp_path / "outside.npy").write_bytes(shard)
+    (path / "sub").mkdir()
+    (path / "sub" / "t0-0.npy").write_bytes(shard)
+    return path
+
+
+@pytest.mark.parametrize("name", ["../outside.npy", "{outside}", "sub/t0-0.npy", "./t0-0.npy", "sub\\t0-0.npy", "",
+                                  ".", "..", "t0-0.npy\0", 7, None])
+def test_shard_names_that_are_not_plain_file_names_are_refused(tmp_path, name):
+    path = saved_with_a_copy_outside(tmp_path)
+    name = name.format(outside=tmp_path / "outside.npy") if isinstance(name, str) else name
+    edit_meta(path, lambda meta: meta["tensors"][0]["shards"][0].update(file=name))
+    with pytest.raises(ValueError, match=rf"\[load\] '.*meshflow_checkpoint.json' lists the shard file "
+                                         rf"{re.escape(repr(name))} for 'w'; expected a plain file name in the "
+                                         r"checkpoint's directory"):
+        mf.load(path)
+
+
+def test_a_shard_that_is_a_link_is_refused(tmp_path):
+    path = saved_with_a_copy_outside(tmp_path)
+    os.remove(path / "t0-0.npy")
+    os.symlink(tmp_path / "outside.npy", path / "t0-0.npy")
+    with pytest.raises(ValueError, match=r"^\[load\] '[^']*/t0-0.npy' is not a regular file; expected a shard written "
+                                         r"by meshflow.save$"):
+        mf.load(path)
+
+
+@pytest.mark.parametrize("shape, message", [
+    ([-1, 3], r"'w' with shape \[-1, 3\]; expected a list of sizes >= 0"),
+    ([2, "3"], r"'w' with shape \[2, '3'\]; expected a list of sizes >= 0"),
+    ([2**63, 0], r"'w' with shape \[9223372036854775808, 0\]; expected a list of sizes >= 0"),
+    ([2**62, 2], r"'w' with shape \[4611686018427387904, 2\], whose size in bytes overflows int64"),
+    ([2**40, 3], None),  # 12 TiB: fits int64, but no shard holds it
+])
+def test_shapes_that_overflow_or_no_shard_holds_are_refused(tmp_path, shape, message):
+    path = tmp_path / "ckpt"
+    mf.save({"w": mf.tensor(value_of((2, 3), np.float32))}, path)
+    edit_meta(path, lambda meta: meta["tensors"][0].update(shape=shape))
+    with pytest.raises(ValueError, match=r"\[load\] " + (f"'.*' lists {message}" if message else
+                                                        r"the shards of 'w' cover 6 of the 3298534883328 elements")):
+        mf.load(path, placement="local")  # the full value: what a huge shape would allocate
+
+
+@pytest.mark.parametrize("start, extent", [([1, 0], [2, 3]), ([-1, 0], [2, 3]), ([0, 0], [2, -3]), ([0], [2]),
+                                           ([0, 0], [2, 3, 1]), ([0, 0.0], [2, 3]), (None, [2, 3])])
+def test_shard_boxes_outside_the_shape_are_refused(tmp_path, start, extent):
+    path = saved_with_a_copy_outside(tmp_path)
+    edit_meta(path, lambda meta: meta["tensors"][0]["shards"][0].update(start=start, extent=extent))
+    with pytest.raises(ValueError, match=rf"\[load\] '.*' lists the shard 't0-0.npy' of 'w' at start "
+                                         rf"{re.escape(repr(start))} with extent {re.escape(repr(extent))}; expected "
+                                         r"a box inside the shape \[2, 3\]"):
+        mf.load(path)
+
+
+def test_an_index_without_the_structure_save_writes_is_refused(tmp_path):
+    path = saved_with_a_copy_outside(tmp_path)
+    edit_meta(path, lambda meta: meta["tensors"][0].pop("shards"))
+    with pytest.raises(ValueError, match=r"\[load\] '.*' is not a valid index \(KeyError: 'shards'\)"):
+        mf.load(path)
+    edit_meta(path, lambda meta: meta.update(tensors=[["not", "a", "record"]]))
+    with pytest.raises(ValueError, match=r"\[load\] '.*' is not a valid index \(TypeError: "):
+        mf.load(path)
 
 
 @pytest.mark.parametrize("state, message", [({"w": np.zeros(2)}, r"'w' is a ndarray; expected a meshflow.Tensor"),
