@@ -34,6 +34,9 @@ __all__ = ["add", "sub", "mul", "div", "floor_divide", "pow", "maximum", "minimu
 _FLOATS = (_dtype.float32, _dtype.float64)
 
 
+_PLAIN_NUMBERS = (int, float)  # exact types: bool and NumPy numbers take the general path
+
+
 def _is_number(value):
     return isinstance(value, numbers.Real)
 
@@ -44,11 +47,9 @@ def _check_number(value):
 
 
 def _promoted(x, value):
-    """x as the op on (x, value) sees it: cast to float32 when x holds integers and value is a
-    Python float (PyTorch's promotion; a number never changes a tensor's dtype otherwise)."""
-    if not isinstance(value, numbers.Integral) and x.dtype not in _FLOATS:
-        return cast(x, _dtype.float32)
-    return x
+    """x as the op on (x, value) sees it: C++'s one rule (promote_for_scalar), PyTorch's: a
+    Python float makes an integer tensor float32; a number never changes its dtype otherwise."""
+    return Tensor(_C.promote_for_scalar(x._impl, _attr(value)))
 
 
 def _attr(value):
@@ -91,8 +92,7 @@ def _op(name):
 
 
 def _scalar_op(name, x, value):
-    """The C++ op `name` of tensor x and the number `value` (its attribute)."""
-    x = _promoted(x, value)
+    """The C++ op `name` of tensor x and the number `value` (promoted there)."""
     return Tensor(_op(name).scalar(x._impl, _attr(value)))
 
 
@@ -124,11 +124,16 @@ def _unary(name, doc):
 
 def _commutative(name, scalar_name, doc):
     """A binary op whose number operand, on either side, becomes the scalar form."""
-    handle = _op(name)
+    handle, scalar_handle = _op(name), _op(scalar_name)
 
     def op(input, other):
-        if type(input) is Tensor and type(other) is Tensor:
-            return Tensor(handle.binary(input._impl, other._impl))
+        if type(input) is Tensor:  # the common cases first, without ABC checks
+            if type(other) is Tensor:
+                return Tensor(handle.binary(input._impl, other._impl))
+            if type(other) in _PLAIN_NUMBERS:
+                return Tensor(scalar_handle.scalar(input._impl, other))
+        elif type(other) is Tensor and type(input) in _PLAIN_NUMBERS:
+            return Tensor(scalar_handle.scalar(other._impl, input))
         if isinstance(input, Tensor) and _is_number(other):
             return _scalar_op(scalar_name, input, other)
         if isinstance(other, Tensor) and _is_number(input):
@@ -146,6 +151,11 @@ mul = _commutative("mul", "mul_scalar", "input * other.")
 
 def sub(input, other):
     """input - other."""
+    if type(input) is Tensor:  # the common cases first, without ABC checks
+        if type(other) is Tensor:
+            return Tensor(_op("sub").binary(input._impl, other._impl))
+        if type(other) in _PLAIN_NUMBERS:
+            return Tensor(_op("add_scalar").scalar(input._impl, -other))
     if isinstance(input, Tensor) and _is_number(other):
         return _scalar_op("add_scalar", input, -other)
     if isinstance(other, Tensor) and _is_number(input):
@@ -160,6 +170,8 @@ def _to_float(x):
 def div(input, other, rounding_mode=None):
     """input / other. rounding_mode None: the exact quotient (integer tensors are cast to
     float32 first); "trunc": rounded toward zero; "floor": rounded down (= floor_divide)."""
+    if rounding_mode is None and type(input) is Tensor and type(other) in _PLAIN_NUMBERS:
+        return Tensor(_op("div_scalar").scalar(_to_float(input)._impl, other))
     if rounding_mode == "floor":
         return floor_divide(input, other)
     if rounding_mode not in (None, "trunc"):
@@ -264,6 +276,8 @@ def _operator(f, reflected=False):
     operands that are neither tensors nor numbers Python raises TypeError (and == compares
     them by identity)."""
     def method(self, other):
+        if type(other) is Tensor or type(other) in _PLAIN_NUMBERS:
+            return f(other, self) if reflected else f(self, other)
         if isinstance(other, _np.ndarray):
             other = _array_operand(self, other)
         elif not isinstance(other, Tensor) and not _is_number(other):
