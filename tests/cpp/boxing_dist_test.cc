@@ -396,8 +396,7 @@ TEST(BoxingCollectives, MpiErrorsBecomeExceptionsNotAborts) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("MPI_Isend failed"), std::string::npos) << e.what();
   }
-  const Placement all = first_ranks({comm::world_size()});
-  GlobalTensor g = make_source(logical_value({6, 2}, DType::kFloat32), all, {Sbp::split(0)});
+  GlobalTensor g = make_source(logical_value({6, 2}, DType::kFloat32), flat(comm::world_size()), {Sbp::split(0)});
   EXPECT_TRUE(same_values(gather_full(g), logical_value({6, 2}, DType::kFloat32)));
 }
 
