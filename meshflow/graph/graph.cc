@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/graph/graph.h"
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -13,8 +14,8 @@ std::string key_of(const std::vector<Var>& inputs) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].defined() || !inputs[i].is_global()) {
       throw std::invalid_argument("graph input " + std::to_string(i) +
-                                  " must be a global tensor (graph mode runs on placements and SBP), got " +
-                                  (inputs[i].defined() ? "a local tensor" : "an undefined Var"));
+                                  " must be a tensor, all of them local or all global; got " +
+                                  (inputs[i].defined() ? "a local tensor beside global ones" : "an undefined Var"));
     }
     const GlobalTensor& t = inputs[i].global();
     key += to_string(t.shape()) + dtype_name(t.dtype()) + t.layout().str() + ";";
@@ -24,18 +25,39 @@ std::string key_of(const std::vector<Var>& inputs) {
 
 }  // namespace
 
+void GraphConfig::set_max_compiled(int n) {
+  if (n < 1) throw std::invalid_argument("set_max_compiled takes an int >= 1, got " + std::to_string(n));
+  max_compiled_ = n;
+}
+
 void GraphConfig::set_gradient_accumulation_steps(int steps) {
   if (steps < 1) throw std::invalid_argument("gradient accumulation steps must be >= 1, got " + std::to_string(steps));
   steps_ = steps;
 }
 
-std::vector<Var> Graph::operator()(const std::vector<Var>& inputs) {
+std::vector<Var> Graph::operator()(const std::vector<Var>& given) {
+  // Local inputs (a program that placed nothing) run as global tensors of this rank alone,
+  // and their outputs come back local.
+  const bool local = !given.empty() && std::none_of(given.begin(), given.end(), [](const Var& v) {
+    return v.defined() && v.is_global();
+  });
+  std::vector<Var> inputs;
+  for (const Var& v : given) inputs.push_back(local ? graph::as_global_here(v) : v);
   const std::string key =
       key_of(inputs) + std::to_string(config_.gradient_accumulation_steps()) + (config_.fusion() ? "f" : "");
-  auto it = compiled_.find(key);
-  if (it == compiled_.end()) it = compiled_.emplace(key, compile(inputs)).first;
-  last_ = it->second.get();
-  return last_->run(inputs);
+  auto it = std::find_if(compiled_.begin(), compiled_.end(), [&](const auto& c) { return c.first == key; });
+  if (it != compiled_.end()) {
+    compiled_.splice(compiled_.begin(), compiled_, it);  // most recently used first
+  } else {
+    compiled_.emplace_front(key, compile(inputs));
+    while (static_cast<int>(compiled_.size()) > config_.max_compiled()) compiled_.pop_back();
+  }
+  last_ = compiled_.front().second.get();
+  std::vector<Var> outputs = last_->run(inputs);
+  if (local) {
+    for (Var& o : outputs) o = Var(o.global().local());
+  }
+  return outputs;
 }
 
 std::unique_ptr<graph::CompiledGraph> Graph::compile(const std::vector<Var>& inputs) {

@@ -26,7 +26,7 @@
 // of the inputs' placements makes it alike).
 #pragma once
 
-#include <map>
+#include <list>
 #include <memory>
 #include <string>
 #include <utility>
@@ -49,10 +49,15 @@ class GraphConfig {
   // Whether compiling fuses chains of elementwise ops (graph/fusion.h); on by default.
   void enable_fusion(bool on) { fusion_ = on; }
   bool fusion() const { return fusion_; }
+  // How many compiled plans the graph keeps (one per distinct input metas and settings), the
+  // least recently used dropped first: each holds an arena and transfer threads. Default 8.
+  void set_max_compiled(int n);
+  int max_compiled() const { return max_compiled_; }
 
  private:
   int steps_ = 1;
   bool fusion_ = true;
+  int max_compiled_ = 8;
 };
 
 class Graph {
@@ -65,8 +70,10 @@ class Graph {
   // The step, run once on lazy tensors while compiling. Inputs are global.
   virtual std::vector<Var> build(const std::vector<Var>& inputs) = 0;
 
-  // Runs the step on `inputs` (global tensors; std::invalid_argument otherwise), compiling
-  // it first for inputs with new metas.
+  // Runs the step on `inputs`, compiling it first for inputs with new metas. Inputs are all
+  // global, or all local (a program that placed nothing): local ones, and local parameters
+  // and optimizer state, run as global tensors of this rank alone (graph::as_global_here),
+  // and the outputs come back local. std::invalid_argument for a mix.
   std::vector<Var> operator()(const std::vector<Var>& inputs);
 
   // The modules whose parameters the graph reads and updates (Python finds them among the
@@ -95,7 +102,8 @@ class Graph {
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> modules_;
   std::vector<std::shared_ptr<optim::Optimizer>> optimizers_;
   GraphConfig config_;
-  std::map<std::string, std::unique_ptr<graph::CompiledGraph>> compiled_;  // by input metas
+  // By input metas and settings, most recently used first; at most config_.max_compiled().
+  std::list<std::pair<std::string, std::unique_ptr<graph::CompiledGraph>>> compiled_;
   graph::CompiledGraph* last_ = nullptr;
 };
 

@@ -86,7 +86,20 @@ Tracer::Scope::~Scope() {
   set_conversion_tracer(previous_conversion_);
 }
 
+Var as_global_here(const Var& v) {
+  if (!v.defined() || v.is_global()) return v;
+  const Placement here("cpu", {comm::world_rank()});
+  return Var(GlobalTensor(v.shape(), here, NdSbp{Sbp::broadcast()}, v.local()), v.requires_grad());
+}
+
 void Tracer::add_variable(VariableSlot slot) {
+  if (slot.get().defined() && !slot.get().is_global()) {
+    // Module code computes on the variable itself while tracing: it holds the global view
+    // until restore() writes back the local value.
+    slot.set(as_global_here(slot.get()));
+    slot = {slot.name, [get = slot.get] { return as_global_here(get()); },
+            [set = slot.set](const Var& value) { set(value.is_global() ? Var(value.global().local()) : value); }};
+  }
   const Var current = slot.get();
   if (!current.defined() || !current.is_global()) {
     throw std::invalid_argument("graph: variable '" + slot.name +

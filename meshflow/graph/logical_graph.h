@@ -70,6 +70,11 @@ struct Node {
   std::shared_ptr<const boxing::Plan> plan;  // in a compiled graph
 };
 
+// A local Var as the global tensor of a one-rank placement on this rank, broadcast (the
+// same memory): how graph mode runs a program that placed nothing, as OneFlow's nn.Graph
+// runs single-device programs. A global Var passes through.
+Var as_global_here(const Var& v);
+
 // A state slot the step reads and may replace: a parameter, an optimizer's moment.
 struct VariableSlot {
   std::string name;
@@ -116,6 +121,8 @@ class Tracer : public OpTracer, public ConversionTracer {
   Tracer(const Tracer&) = delete;
   Tracer& operator=(const Tracer&) = delete;
 
+  // A local variable is seen as_global_here while the graph traces and runs, and written
+  // back as a local value.
   void add_variable(VariableSlot slot);
   // A parameter: a variable whose new value is set in place (Var::set_data), so modules
   // and optimizers holding it see it; its gradient is put back after tracing.

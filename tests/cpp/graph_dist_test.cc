@@ -261,12 +261,42 @@ TEST(GraphDist, CppTwoStagePipelineEqualsEager) {
   expect_same_parameters(*eager_model, *graph_model, 1e-5, "two stages");
 }
 
-TEST(GraphDist, CppGraphRefusesLocalInputsAndReportsBeforeCompiling) {
-  const Placement p = test::first_ranks({1});
-  TrainStep step(mlp(p, false), std::make_shared<optim::AdamW>(std::vector<Var>{}, optim::AdamWOptions{}));
-  const Var local(Tensor::zeros({2, 8}, DType::kFloat32));
-  test::expect_error([&] { step({local, local}); }, "graph input 0 must be a global tensor");
-  EXPECT_THROW(step.explain(), std::logic_error);
+// A program that placed nothing: local inputs, parameters and optimizer state run as
+// global tensors of this rank alone; outputs and parameters stay local and equal eager's,
+// over more batch shapes than the graph keeps compiled plans.
+TEST(GraphDist, CppGraphRunsLocalProgramsAsEagerWithBoundedPlans) {
+  auto local_mlp = [] {
+    manual_seed(3);
+    auto model = std::make_shared<nn::Sequential>();
+    model->append(std::make_shared<nn::Linear>(8, 16)).append(std::make_shared<nn::GELU>());
+    model->append(std::make_shared<nn::Linear>(16, 4));
+    return model;
+  };
+  auto eager_model = local_mlp(), graph_model = local_mlp();
+  const optim::AdamWOptions options{/*lr=*/1e-2, 0.9, 0.999, 1e-8, 0.01};
+  optim::AdamW eager_opt(eager_model->parameters(), options);
+  TrainStep step(graph_model, std::make_shared<optim::AdamW>(graph_model->parameters(), options));
+  step.config().set_max_compiled(2);
+  EXPECT_THROW(step.config().set_max_compiled(0), std::invalid_argument);
+  const Placement here = test::first_ranks({1});
+  for (int i = 0; i < 6; ++i) {
+    const auto [gx, gy] = batch(here, 3 + i % 4, i);  // 4 shapes, 2 plans kept
+    const Var x(gather_full(gx.global())), y(gather_full(gy.global()));
+    const Var loss = eager_step(*eager_model, eager_opt, x, y, 0.5);
+    const std::vector<Var> got = step({x, y});
+    ASSERT_FALSE(got[0].is_global());
+    EXPECT_TRUE(test::close(got[0].local(), loss.local(), 1e-6)) << "step " << i;
+  }
+  const auto e = eager_model->parameters(), a = graph_model->parameters();
+  for (size_t i = 0; i < e.size(); ++i) {
+    ASSERT_FALSE(a[i].is_global());
+    EXPECT_TRUE(test::close(a[i].local(), e[i].local(), 1e-5)) << i;
+  }
+  // All local or all global: a mix is refused before compiling.
+  const auto [gx, gy] = batch(here, 4, 0);
+  test::expect_error([&] { step({gx, Var(gather_full(gy.global()))}); }, "all of them local or all global");
+  TrainStep fresh(local_mlp(), std::make_shared<optim::AdamW>(std::vector<Var>{}, optim::AdamWOptions{}));
+  EXPECT_THROW(fresh.explain(), std::logic_error);
 }
 
 }  // namespace

@@ -155,8 +155,10 @@ def test_bad_input_is_refused():
     model, opt = model_and_opt()
     step = Step(model, opt)
     x, y = data(4)
-    with pytest.raises(TypeError, match="global"):
+    with pytest.raises(TypeError, match="all of them local or all global"):
         step(mf.tensor(np.zeros((4, 4), np.float32)), y)
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        step(x, np.zeros(4))
     with pytest.raises(RuntimeError, match="lazy"):
         class Reads(Step):
             def build(self, x, y):
@@ -191,3 +193,40 @@ def test_random_ops_draw_anew_at_every_run_as_eager():
     for _ in range(3):
         f(x)
     np.testing.assert_array_equal(after_graph, mf.rand(3, placement=p, sbp=mf.sbp.broadcast).numpy())
+
+
+@pytest.mark.parametrize("optimizer", [lambda p: mf.optim.SGD(p, lr=0.1, momentum=0.9),
+                                       lambda p: mf.optim.AdamW(p, lr=0.05)])
+def test_local_program_runs_as_eager(optimizer):
+    """A program that placed nothing: local inputs, parameters and optimizer state (eager
+    steps made before the graph's included) run as global tensors of this rank alone; the
+    outputs and parameters stay local, bitwise equal to eager, over more batch shapes than
+    the graph keeps compiled."""
+    def local_model():
+        mf.manual_seed(0)
+        return nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+    eager, graphed = local_model(), local_model()
+    eager_opt, graph_opt = optimizer(eager.parameters()), optimizer(graphed.parameters())
+    step = Step(graphed, graph_opt)
+    step.config.set_max_compiled(2)
+    rng = np.random.default_rng(0)
+    for i in range(7):
+        rows = 3 + i % 4
+        x = mf.tensor(rng.standard_normal((rows, 4)).astype(np.float32))
+        y = mf.tensor(rng.integers(0, 3, rows))
+        loss = F.cross_entropy(eager(x), y)
+        loss.backward()
+        eager_opt.step()
+        eager_opt.zero_grad()
+        if i == 0:  # an eager step first: the graph takes over local optimizer state
+            graph_loss = F.cross_entropy(graphed(x), y)
+            graph_loss.backward()
+            graph_opt.step()
+            graph_opt.zero_grad()
+        else:
+            graph_loss = step(x, y)
+        assert not graph_loss.is_global and graph_loss.item() == loss.item()
+        assert len(step._compiled) <= 2
+    for (name, a), (_, b) in zip(eager.named_parameters(), graphed.named_parameters()):
+        assert not b.is_global
+        np.testing.assert_array_equal(a.numpy(), b.numpy(), err_msg=name)

@@ -28,7 +28,7 @@ import sys
 import traceback
 
 from .. import _C
-from .._tensor import Tensor
+from .._tensor import Tensor, _type_name
 from .modules import Module
 
 
@@ -38,6 +38,11 @@ def _flatten(outputs):
     if isinstance(outputs, (tuple, list)) and all(isinstance(o, Tensor) for o in outputs):
         return list(outputs), type(outputs)
     raise TypeError(f"build must return a Tensor or a tuple/list of Tensors, got {type(outputs).__name__}")
+
+
+def _map_outputs(outputs, f):
+    """build's outputs (a Tensor, or a tuple/list of them) with f applied to each."""
+    return f(outputs) if isinstance(outputs, Tensor) else type(outputs)(f(o) for o in outputs)
 
 
 class GraphConfig:
@@ -125,11 +130,21 @@ class Graph:
     def _key(args):
         for i, a in enumerate(args):
             if not isinstance(a, Tensor) or not a.is_global:
-                raise TypeError(f"graph input {i} must be a global Tensor (graph mode runs on placements and SBP), "
-                                f"got {type(a).__name__ if not isinstance(a, Tensor) else 'a local Tensor'}")
+                raise TypeError(f"graph input {i} must be a meshflow Tensor, all of them local or all global; got "
+                                f"{_type_name(a) if not isinstance(a, Tensor) else 'a local Tensor beside global ones'}")
         return tuple((tuple(a.shape), str(a.dtype), str(a.placement), str(a.sbp)) for a in args)
 
     def __call__(self, *args):
+        """Runs the step. Inputs are all global, or all local (a program that placed nothing):
+        local inputs, parameters and optimizer state then run as global tensors of this rank
+        alone, and the outputs come back local, as OneFlow's nn.Graph runs single-device code."""
+        if args and not any(isinstance(a, Tensor) and a.is_global for a in args):
+            if all(isinstance(a, Tensor) for a in args):
+                outputs = self._run([Tensor(_C.as_global_here(a._impl)) for a in args])
+                return _map_outputs(outputs, lambda t: Tensor(_C.to_local(t._impl)))
+        return self._run(args)
+
+    def _run(self, args):
         # mf.autocast around the call changes what build traces: a plan per setting.
         key = (self._key(args), self.config.gradient_accumulation_steps,
                tuple(sorted((s, id(m)) for m, s in self.config.stages.items())), _C.autocast_dtype(),
