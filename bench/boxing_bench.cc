@@ -16,7 +16,9 @@
 // busbw = algbw * (n-1)/n (all-gather, reduce-scatter, all-to-all) or * 2(n-1)/n
 // (all-reduce), in GB/s (1e9 bytes). `vs_mpi` on a boxing row is its mean time over the
 // mean time of the bare collective on the same bytes (the row above it). P -> S(0) has one
-// more row, MPI_Reduce_scatter with equal counts: the call boxing itself makes.
+// more row, MPI_Reduce_scatter with equal counts (boxing's reduce-scatter is an exchange of
+// chunks and a local sum, comm/mpi/mpi_group.cc; scripts/guard-reduce-scatter keeps it
+// within MPI's time).
 #include <benchmark/benchmark.h>
 #include <mpi.h>
 
@@ -186,8 +188,8 @@ void BM_mpi(benchmark::State& state, Op op, int64_t local_bytes) {
   set_counters(state, op, local_bytes, mean);
 }
 
-// P -> S(0) with MPI_Reduce_scatter (one count per rank), the call that boxing makes: in
-// Open MPI 4.1 its algorithm differs from MPI_Reduce_scatter_block's.
+// P -> S(0) with MPI_Reduce_scatter (one count per rank), which takes uneven counts as
+// boxing does: in Open MPI 4.1 its algorithm differs from MPI_Reduce_scatter_block's.
 void BM_mpi_reduce_scatter(benchmark::State& state, int64_t local_bytes) {
   const int n = world_size();
   Tensor in = local_input(local_bytes);

@@ -137,12 +137,73 @@ void MpiGroup::do_all_gather(const void* send, void* recv, const Chunks& recv_ch
   wait_politely(r, "MPI_Iallgatherv");
 }
 
+namespace {
+
+// out = parts[0] op parts[1] op ... in that order: count elements of dtype each.
+void combine(const std::vector<const void*>& parts, void* out, int64_t count, DType dtype, ReduceOp op) {
+  visit_dtype(dtype, [&](auto v) {
+    using T = decltype(v);
+    T* o = static_cast<T*>(out);
+    auto apply = [&](const T* a, const T* b) {
+      switch (op) {
+        case ReduceOp::kSum:
+          for (int64_t i = 0; i < count; ++i) o[i] = a[i] + b[i];
+          break;
+        case ReduceOp::kMax:
+          for (int64_t i = 0; i < count; ++i) o[i] = a[i] > b[i] ? a[i] : b[i];
+          break;
+        case ReduceOp::kMin:
+          for (int64_t i = 0; i < count; ++i) o[i] = a[i] < b[i] ? a[i] : b[i];
+          break;
+      }
+    };
+    if (parts.size() == 1) {
+      std::copy_n(static_cast<const T*>(parts[0]), count, o);
+      return;
+    }
+    apply(static_cast<const T*>(parts[0]), static_cast<const T*>(parts[1]));
+    for (size_t k = 2; k < parts.size(); ++k) apply(o, static_cast<const T*>(parts[k]));
+  });
+}
+
+}  // namespace
+
+// One exchange: each member sends every other its chunk, then combines the chunks it got
+// with its own in member order (the same on every member, whatever arrives first). Open
+// MPI's MPI_Ireduce_scatter (libnbc) took 2.5x the blocking MPI_Reduce_scatter here, and a
+// blocking call would hold the core that the compute worker needs.
 void MpiGroup::do_reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
                                  ReduceOp op) {
-  std::vector<int> c = ints(counts);
-  MPI_Request r;
-  check_mpi(MPI_Ireduce_scatter(send, recv, c.data(), mpi_type(dtype), mpi_op(op), comm_, &r), "MPI_Ireduce_scatter");
-  wait_politely(r, "MPI_Ireduce_scatter");
+  constexpr int kTag = 3;  // apart from exchange's lanes (11 + lane)
+  const int n = size();
+  const size_t elem = dtype_size(dtype);
+  const int64_t mine = counts[rank_];
+  const char* in = static_cast<const char*>(send);
+  std::vector<int64_t> offsets(n, 0);
+  for (int p = 1; p < n; ++p) offsets[p] = offsets[p - 1] + counts[p - 1];
+  const std::shared_ptr<void> scratch = allocate_host(static_cast<size_t>(mine) * elem * static_cast<size_t>(n - 1));
+  char* next = static_cast<char*>(scratch.get());
+  std::vector<const void*> parts(n);  // each member's chunk for this one
+  std::vector<MPI_Request> requests;
+  requests.reserve(2 * static_cast<size_t>(n));
+  for (int p = 0; p < n; ++p) {
+    if (p == rank_) {
+      parts[p] = in + offsets[p] * elem;
+      continue;
+    }
+    parts[p] = next;
+    requests.emplace_back();
+    check_mpi(MPI_Irecv(next, to_int(mine), mpi_type(dtype), p, kTag, comm_, &requests.back()), "MPI_Irecv");
+    next += mine * elem;
+  }
+  for (int p = 0; p < n; ++p) {
+    if (p == rank_) continue;
+    requests.emplace_back();
+    check_mpi(MPI_Isend(in + offsets[p] * elem, to_int(counts[p]), mpi_type(dtype), p, kTag, comm_, &requests.back()),
+              "MPI_Isend");
+  }
+  wait_politely(requests, "reduce_scatter (MPI_Isend/MPI_Irecv)");
+  combine(parts, recv, mine, dtype, op);
 }
 
 void MpiGroup::do_all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks,
