@@ -290,7 +290,8 @@ PYBIND11_MODULE(_C, m) {
       [](const Tensor& t, DType dtype) { return apply_local(find_op("cast"), {t}, Attrs{{"dtype", dtype}})[0]; },
       py::arg("tensor"), py::arg("dtype"), release());
   m.def(
-      "gather_full", [](const Var& v) { return gather_full(v.global()); }, py::arg("tensor"), release());
+      "gather_full", [](const Var& v, const std::string& read) { return gather_full(v.global(), read); },
+      py::arg("tensor"), py::arg("read") = "gather_full", release());
   py::class_<optim::Optimizer>(m, "Optimizer")
       .def("step", &optim::Optimizer::step, release())
       .def("zero_grad", &optim::Optimizer::zero_grad)

@@ -33,7 +33,8 @@ uint64_t layout_hash(const Placement& p, const NdSbp& s) { return p.hash() * 100
 
 // Checks the target layout (and, for ndim >= 0, its split dims) on every rank at once: a
 // rank that got bad or different arguments makes every rank throw, none waits forever.
-void agree_on_layout(const Placement& placement, const NdSbp& nd_sbp, int64_t ndim, uint64_t call_hash) {
+void agree_on_layout(const Placement& placement, const NdSbp& nd_sbp, int64_t ndim, uint64_t call_hash,
+                     const std::string& call = "to_global") {
   std::string error;
   try {
     placement.check_in_world(comm::world_size());
@@ -41,7 +42,7 @@ void agree_on_layout(const Placement& placement, const NdSbp& nd_sbp, int64_t nd
   } catch (const std::invalid_argument& e) {
     error = e.what();
   }
-  comm::agree(error, call_hash ^ layout_hash(placement, nd_sbp), "to_global");
+  comm::agree(error, call_hash ^ layout_hash(placement, nd_sbp), call);
 }
 
 uint64_t shape_hash(const Shape& shape, DType dtype) {
@@ -267,7 +268,7 @@ std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan
                     {/*run_on_failed_inputs=*/true});
 }
 
-Tensor gather_full(const GlobalTensor& t) {
+Tensor gather_full(const GlobalTensor& t, const std::string& read) {
   const int world = comm::world_size();
   Placement target = t.placement();
   if (target.size() != world) {
@@ -275,7 +276,13 @@ Tensor gather_full(const GlobalTensor& t) {
     std::iota(all.begin(), all.end(), 0);
     target = Placement(t.placement().device_type(), all);
   }
-  Tensor full = to_global(t, target, NdSbp(target.ndim(), Sbp::broadcast())).local();
+  const NdSbp broadcast(target.ndim(), Sbp::broadcast());
+  // Agreed on as a read, apart from any conversion (its hash and its name differ): a read
+  // some ranks make while others convert raises naming the read, never pairs with them.
+  agree_on_layout(target, broadcast, static_cast<int64_t>(t.shape().size()),
+                  ~(shape_hash(t.shape(), t.dtype()) * 31 + layout_hash(t.placement(), t.nd_sbp())),
+                  read + " on a global tensor (a collective read: every rank must make it, in the same order)");
+  Tensor full = convert(t, target, broadcast).local();
   vm::wait(full);  // reading the value: raises the error of the op that failed to make it
   // A copy when nothing moved, so that writing into the value never changes the tensor.
   return full.shares_memory(t.local()) ? full.clone() : full;

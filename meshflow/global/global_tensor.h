@@ -66,7 +66,7 @@ std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan
 TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& layout);
 // The logical value, on every rank of the world, in storage of its own. Waits for it, and
 // raises the error of the op that failed to make it (a synchronizing read).
-Tensor gather_full(const GlobalTensor& t);
+Tensor gather_full(const GlobalTensor& t, const std::string& read = "gather_full");
 // MESHFLOW_CHECK_CONSISTENCY=1 in the environment.
 bool consistency_check_enabled();
 

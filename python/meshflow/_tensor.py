@@ -147,13 +147,7 @@ class Tensor:
         under `if rank == 0:`) instead of naming the conversion inside."""
         if self.is_local:
             return self._impl.local_tensor.numpy()
-        try:
-            return _C.gather_full(self._impl).numpy()
-        except ValueError as e:
-            if "made a different call" not in str(e):
-                raise
-            raise ValueError(f"{call} on a global tensor is a collective read: every rank must call it, in the same "
-                             f"order ({e})") from None
+        return _C.gather_full(self._impl, call).numpy()
 
     def __array__(self, dtype=None, copy=None):
         """np.asarray(x), np.array(x): the value, as numpy() gives it."""

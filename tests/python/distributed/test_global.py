@@ -302,8 +302,21 @@ def test_a_read_on_some_ranks_only_names_the_collective_read(read):
     with pytest.raises(ValueError) as raised:
         calls[read]() if mf.env.get_rank() == 0 else other.to_global(sbp=B)
     name = "repr()" if read == "repr" else f"{read}()"
-    expected = (rf"^{re.escape(name)} on a global tensor is a collective read: every rank must call it, in the same "
-                r"order \(to_global: rank\(s\) .* made a different call than rank 0" if mf.env.get_rank() == 0 else
+    expected = (rf"^{re.escape(name)} on a global tensor \(a collective read: every rank must make it, in the same "
+                r"order\): rank\(s\) .* made a different call than rank 0" if mf.env.get_rank() == 0 else
                 r"^to_global: rank\(s\) .* made a different call than rank 0")
     assert re.search(expected, str(raised.value)), str(raised.value)
     assert loss.item() == world_size()  # every rank reading: the value
+
+
+def test_a_read_never_pairs_with_a_conversion_of_the_same_layout():
+    # Rank 0 reads while the others convert a tensor of the same shape and layout to the
+    # layout the read gathers to: the collectives would pair and rank 0 would print the
+    # others' value; the agreement tells a read from a conversion.
+    if world_size() < 2:
+        pytest.skip("needs 2 ranks")
+    everyone = mf.placement("cpu", ranks=list(range(world_size())))
+    loss = mf.ones(world_size(), placement=everyone, sbp=S(0)).sum()
+    with pytest.raises(ValueError, match="made a different call than rank 0"):
+        loss.item() if mf.env.get_rank() == 0 else (loss * 2).to_global(sbp=B)
+    assert loss.item() == world_size()
