@@ -6,12 +6,19 @@
 // once.
 #pragma once
 
+#include <omp.h>
+
 #include <cstdint>
 
 namespace mf::kernel {
 
 // Elements below which a loop stays on one thread (thread start-up would dominate).
 constexpr int64_t kParallelGrain = 1 << 15;
+
+// Whether a loop of `work` elements opens the OpenMP team: only above the grain, and never
+// from inside a parallel region (graph mode's fused chains run blocks on the team; a kernel
+// inside one must not open a nested team, which libgomp starts with threads of its own).
+inline bool use_team(int64_t work) { return work > kParallelGrain && !omp_in_parallel(); }
 
 // The hot elementwise loops below are compiled for three x86-64 levels, one picked at load
 // time for the CPU at hand (GCC's function multiversioning): AVX-512 and AVX2 machines run
@@ -31,7 +38,7 @@ constexpr int64_t kParallelGrain = 1 << 15;
 // block. (An `if` clause on `parallel for simd` would also turn off the vectorization.)
 template <typename F>
 MF_MULTIVERSIONED void simd_for(int64_t n, F body) {
-  if (n > kParallelGrain) {
+  if (use_team(n)) {
 #pragma omp parallel for simd
     for (int64_t i = 0; i < n; ++i) body(i);
   } else {
@@ -48,10 +55,11 @@ MF_MULTIVERSIONED void simd_loop(int64_t n, F body) {
   for (int64_t i = 0; i < n; ++i) body(i);
 }
 
-// body(i) for i in [0, n), on the OpenMP team when `parallel` (no region opened otherwise).
+// body(i) for i in [0, n), on the OpenMP team when `parallel` and not already inside a
+// parallel region (no region opened otherwise: even an inactive one costs a microsecond).
 template <typename F>
 MF_MULTIVERSIONED void team_for(int64_t n, bool parallel, F body) {
-  if (parallel) {
+  if (parallel && !omp_in_parallel()) {
 #pragma omp parallel for
     for (int64_t i = 0; i < n; ++i) body(i);
   } else {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <omp.h>
+
 #include <exception>
 #include <memory>
 #include <string>
@@ -61,10 +63,9 @@ class Chain {
     for (const TensorMeta& m : outputs_) outs.push_back(Tensor::empty(m.shape, m.dtype));
     const int64_t blocks = (rows_ + block_rows_ - 1) / block_rows_;
     std::exception_ptr error;
-#pragma omp parallel if (blocks > 1)
-    {
-      // This thread's buffers for the results no register stores, and each member's
-      // results on the block at hand.
+    // Blocks first, stride apart, on this thread, with its own buffers for the results no
+    // register stores and each member's results on the block at hand.
+    auto run_blocks = [&](int64_t first, int64_t stride) {
       std::vector<std::vector<Tensor>> buffers(members_.size()), results(members_.size());
       for (size_t i = 0; i < members_.size(); ++i) {
         for (size_t k = 0; k < members_[i].stored_as.size(); ++k) {
@@ -72,8 +73,7 @@ class Chain {
           buffers[i].push_back(members_[i].stored_as[k] < 0 ? Tensor::empty(meta.shape, meta.dtype) : Tensor());
         }
       }
-#pragma omp for schedule(static)
-      for (int64_t b = 0; b < blocks; ++b) {
+      for (int64_t b = first; b < blocks; b += stride) {
         try {
           run_block(b, in, outs, buffers, results);
         } catch (...) {
@@ -81,6 +81,14 @@ class Chain {
           if (!error) error = std::current_exception();
         }
       }
+    };
+    // The team takes the blocks; members' kernels inside then stay on their thread
+    // (kernel::use_team). One block runs here, its kernels free to use the team.
+    if (blocks > 1 && !omp_in_parallel()) {
+#pragma omp parallel
+      run_blocks(omp_get_thread_num(), omp_get_num_threads());
+    } else {
+      run_blocks(0, 1);
     }
     if (error) std::rethrow_exception(error);
     return outs;

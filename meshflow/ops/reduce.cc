@@ -118,8 +118,7 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
   const bool parallel = numel(shape) > kernel::kParallelGrain;
   if (inner_reduced) {
     constexpr int kLanes = 8;
-#pragma omp parallel for if (parallel)
-    for (int64_t o = 0; o < n_outer; ++o) {
+    kernel::team_for(n_outer, parallel, [&](int64_t o) {
       const TI* base = in + outer.offset(o);
       TO lanes[kLanes];
       std::fill(lanes, lanes + kLanes, init);
@@ -134,11 +133,10 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
       TO acc = lanes[0];
       for (int l = 1; l < kLanes; ++l) acc = f(acc, lanes[l]);
       out[o] = acc;
-    }
+    });
     return;
   }
-#pragma omp parallel for if (parallel)
-  for (int64_t o = 0; o < n_outer; ++o) {
+  kernel::team_for(n_outer, parallel, [&](int64_t o) {
     const TI* base = in + outer.offset(o);
     TO* row = out + o * inner;
     std::fill(row, row + inner, init);
@@ -146,7 +144,7 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
       const TI* p = base + across.offset(r);
       for (int64_t j = 0; j < inner; ++j) row[j] = f(row[j], static_cast<TO>(p[j]));
     }
-  }
+  });
 }
 
 template <typename TI, typename TO>
