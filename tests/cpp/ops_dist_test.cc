@@ -22,12 +22,25 @@ const Sbp S0 = Sbp::split(0), S1 = Sbp::split(1), B = Sbp::broadcast(), P = Sbp:
 // Values that are exact in float32 sums and products of a few terms.
 Tensor value(const Shape& shape, DType dtype = DType::kFloat32) { return logical_value(shape, dtype); }
 
+// Signatures on a mesh of `ndim` axes, `per_axis` on each: every product is valid here (the
+// shapes split evenly enough on 2 and 4 ranks), so exactly per_axis^ndim.
+int64_t products(int64_t per_axis, int ndim) {
+  int64_t n = 1;
+  for (int i = 0; i < ndim; ++i) n *= per_axis;
+  return n;
+}
+
 TEST(Elementwise, EverySignatureMatchesOneDevice) {
+  // Per axis: a split of each output dim, all-broadcast, and the partial rules
+  // (ops_elementwise_test's ElementwiseSignatures lists them): add and sub 5, mul 2.
+  const std::map<std::string, int64_t> partial_rules = {{"add", 5}, {"sub", 5}, {"mul", 2}};
   for (const Placement& p : op_meshes()) {
     for (const char* op : {"add", "sub", "mul"}) {
       for (const auto& [a, b] : std::vector<std::pair<Shape, Shape>>{
                {{4, 6}, {4, 6}}, {{5, 3}, {5, 3}}, {{5, 3}, {3}}, {{1, 3}, {5, 1}}, {{2, 5, 3}, {5, 1}}}) {
-        EXPECT_GT(check_every_signature(op, {value(a), value(b)}, {}, p), 1);
+        const int64_t per_axis = static_cast<int64_t>(std::max(a.size(), b.size())) + 1 + partial_rules.at(op);
+        EXPECT_EQ(check_every_signature(op, {value(a), value(b)}, {}, p), products(per_axis, p.ndim()))
+            << op << " " << to_string(a) << " " << to_string(b) << " on " << p.str();
       }
     }
     check_every_signature("add", {value({7}, DType::kInt64), value({7}, DType::kInt64)}, {}, p);
@@ -81,7 +94,11 @@ TEST(Matmul, EverySignatureMatchesOneDevice) {
   for (const Placement& p : op_meshes()) {
     for (const auto& [a, b] : std::vector<std::pair<Shape, Shape>>{
              {{4, 6}, {6, 8}}, {{5, 3}, {3, 7}}, {{3, 5, 4}, {4, 2}}, {{2, 3, 4}, {2, 4, 5}}, {{1, 3, 4}, {2, 4, 3}}}) {
-      EXPECT_GT(check_every_signature("matmul", {value(a), value(b)}, {}, p, 1e-5), 4);
+      // Per axis: rows of a, columns of b, the contracted dim (partial), P with B either
+      // way, all-broadcast, and a split of each batch dim of the output.
+      const int64_t per_axis = 6 + static_cast<int64_t>(std::max(a.size(), b.size())) - 2;
+      EXPECT_EQ(check_every_signature("matmul", {value(a), value(b)}, {}, p, 1e-5), products(per_axis, p.ndim()))
+          << to_string(a) << " @ " << to_string(b) << " on " << p.str();
     }
     check_every_signature("matmul", {value({5, 3}, DType::kFloat64), value({3, 4}, DType::kFloat64)}, {}, p);
     check_every_signature("matmul", {value({5, 3}, DType::kInt32), value({3, 4}, DType::kInt32)}, {}, p);
