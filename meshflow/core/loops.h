@@ -67,4 +67,18 @@ MF_MULTIVERSIONED void team_for(int64_t n, bool parallel, F body) {
   }
 }
 
+// team_for built once, at the build's baseline: for loops over rows or chunks whose bodies
+// are not the hot elementwise math (normalizations, gathers, copies). Multiversioning them
+// too would triple their code and push large translation units (ops/nn.cc) past GCC's
+// inlining budget, after which the fast_math calls in their hot loops stay out of line.
+template <typename F>
+void parallel_for(int64_t n, bool parallel, F body) {
+  if (parallel && !omp_in_parallel()) {
+#pragma omp parallel for
+    for (int64_t i = 0; i < n; ++i) body(i);
+  } else {
+    for (int64_t i = 0; i < n; ++i) body(i);
+  }
+}
+
 }  // namespace mf::kernel

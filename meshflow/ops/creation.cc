@@ -116,7 +116,7 @@ void fill_by_logical_index(const Tensor& out, const Box& box, const Shape& logic
   };
   constexpr int64_t kChunk = 4096;
   T* o = out.data_as<T>();
-  kernel::team_for((n + kChunk - 1) / kChunk, n > kernel::kParallelGrain, [&](int64_t c) {
+  kernel::parallel_for((n + kChunk - 1) / kChunk, n > kernel::kParallelGrain, [&](int64_t c) {
     for (int64_t i = c * kChunk, end = std::min(n, i + kChunk); i < end;) {
       const int64_t j = i % inner, run = std::min(end - i, inner - j);
       const int64_t first = row_start(i / inner) + j;

@@ -11,13 +11,18 @@
 
 namespace mf::fast_math {
 
-inline uint32_t bits_of(float x) {
+// Always inlined: a loop calling one of these vectorizes only when the call is inlined, and
+// GCC stops inlining once a translation unit grows past its budget (nn.cc did: gelu_backward
+// ran 12x slower with exp_nonpositive called out of line).
+#define MF_ALWAYS_INLINE __attribute__((always_inline)) inline
+
+MF_ALWAYS_INLINE uint32_t bits_of(float x) {
   uint32_t bits;
   std::memcpy(&bits, &x, sizeof bits);
   return bits;
 }
 
-inline float float_of(uint32_t bits) {
+MF_ALWAYS_INLINE float float_of(uint32_t bits) {
   float x;
   std::memcpy(&x, &bits, sizeof x);
   return x;
@@ -28,7 +33,7 @@ inline float float_of(uint32_t bits) {
 // or a floating-point comparison (which may trap), either of which keeps GCC from
 // vectorizing the loop (inline for the same reason). Double: std::exp.
 template <typename T>
-inline T exp_nonpositive(T x) {
+MF_ALWAYS_INLINE T exp_nonpositive(T x) {
   if constexpr (std::is_same_v<T, double>) {
     return std::exp(x);
   } else {
@@ -57,7 +62,7 @@ inline T exp_nonpositive(T x) {
 // (absolute error below 1.5e-7), whose exp(-z^2) is phi's exp(-x^2 / 2): no libm call, so the
 // loop vectorizes. Double: std::erf.
 template <typename T>
-inline T normal_cdf_and_density(T x, T& density) {
+MF_ALWAYS_INLINE T normal_cdf_and_density(T x, T& density) {
   const T gauss = exp_nonpositive(T{-0.5} * x * x), inv_sqrt_2pi = static_cast<T>(M_2_SQRTPI * M_SQRT1_2 / 2);
   density = inv_sqrt_2pi * gauss;
   if constexpr (std::is_same_v<T, double>) {
@@ -74,13 +79,13 @@ inline T normal_cdf_and_density(T x, T& density) {
 }
 
 template <typename T>
-inline T gelu(T x) {
+MF_ALWAYS_INLINE T gelu(T x) {
   T density;
   return x * normal_cdf_and_density(x, density);
 }
 
 template <typename T>
-inline T gelu_grad(T x) {
+MF_ALWAYS_INLINE T gelu_grad(T x) {
   T density;
   const T cdf = normal_cdf_and_density(x, density);
   return cdf + x * density;

@@ -169,7 +169,7 @@ void for_each_line_task(const Shape& shape, int64_t dim, F f) {
   const int64_t n = shape[dim], inner = around(shape, dim).inner;
   const int64_t outer = n == 0 || inner == 0 ? 0 : numel(shape) / (n * inner);
   const int64_t chunks = (inner + kLines - 1) / kLines;
-  kernel::team_for(outer * chunks, numel(shape) > kernel::kParallelGrain, [&](int64_t t) {
+  kernel::parallel_for(outer * chunks, numel(shape) > kernel::kParallelGrain, [&](int64_t t) {
     const int64_t block = t / chunks, first = t % chunks * kLines;
     f(block * n * inner + first, std::min(kLines, inner - first), block);
   });
@@ -452,7 +452,7 @@ std::vector<Tensor> layer_norm_kernel(const std::vector<Tensor>& in, const Kerne
     if constexpr (std::is_floating_point_v<T>) {
       const T* w = has_weight ? in[1].data_as<T>() : nullptr;
       const T* b = has_bias ? in[1 + has_weight].data_as<T>() : nullptr;
-      kernel::team_for(rows, x.numel() > kernel::kParallelGrain, [&](int64_t r) {
+      kernel::parallel_for(rows, x.numel() > kernel::kParallelGrain, [&](int64_t r) {
         const T* xr = x.data_as<T>() + r * n;
         T* yr = out.data_as<T>() + r * n;
         const auto [m, rstd] = row_stats(xr, n, eps);
@@ -523,7 +523,8 @@ std::vector<Tensor> layer_norm_backward_kernel(const std::vector<Tensor>& in, co
       const T* w = has_weight ? in[1].data_as<T>() : ones.data();
       // Block b's sums: dweight's at [2b n, (2b + 1) n), dbias's after them.
       std::vector<T> partial(has_weight || has_bias ? 2 * blocks * n : 0, T{0});
-      kernel::team_for(blocks, x.numel() > kernel::kParallelGrain, [&](int64_t block) {
+#pragma omp parallel for if (kernel::use_team(x.numel()))
+      for (int64_t block = 0; block < blocks; ++block) {
         T* dw = has_weight ? partial.data() + 2 * block * n : nullptr;
         T* db = has_bias ? partial.data() + (2 * block + 1) * n : nullptr;
         for (int64_t r = block * rows / blocks; r < (block + 1) * rows / blocks; ++r) {
@@ -545,7 +546,7 @@ std::vector<Tensor> layer_norm_backward_kernel(const std::vector<Tensor>& in, co
           if (dw) kernel::simd_loop(n, [&](int64_t j) { dw[j] += dyr[j] * (xr[j] - m) * rstd; });
           if (db) kernel::simd_loop(n, [&](int64_t j) { db[j] += dyr[j]; });
         }
-      });
+      }
       for (int param = 0; param < has_weight + has_bias; ++param) {
         const int64_t which = has_weight && param == 0 ? 0 : 1;  // dweight or dbias buffers
         T* total = out[1 + param].data_as<T>();
@@ -649,7 +650,7 @@ std::vector<Tensor> embedding_kernel(const std::vector<Tensor>& in, const Kernel
       using T = decltype(wv);
       const T* w = weight.data_as<T>();
       T* y = out.data_as<T>();
-      kernel::team_for(n, n * width > kernel::kParallelGrain, [&](int64_t i) {
+      kernel::parallel_for(n, n * width > kernel::kParallelGrain, [&](int64_t i) {
         const int64_t r = idx[i] - first;
         T* yi = y + i * width;
         if (r >= 0 && r < rows) {
@@ -713,7 +714,7 @@ std::vector<Tensor> embedding_backward_kernel(const std::vector<Tensor>& in, con
       using T = decltype(v);
       const T* d = dy.data_as<T>();
       T* dw = out.data_as<T>();
-      kernel::team_for(rows, (rows + n) * width > kernel::kParallelGrain, [&](int64_t r) {
+      kernel::parallel_for(rows, (rows + n) * width > kernel::kParallelGrain, [&](int64_t r) {
         T* row = dw + r * width;
         std::fill(row, row + width, T{0});
         for (int64_t p = row_start[r]; p < row_start[r + 1]; ++p) {
@@ -789,7 +790,7 @@ std::vector<Tensor> gather_kernel(const std::vector<Tensor>& in, const KernelCon
       using T = decltype(v);
       const T* px = x.data_as<T>();
       T* po = out.data_as<T>();
-      kernel::team_for(a.outer * m, index.numel() > kernel::kParallelGrain, [&](int64_t line) {
+      kernel::parallel_for(a.outer * m, index.numel() > kernel::kParallelGrain, [&](int64_t line) {
         const T* xo = px + line / m * size * a.inner;
         const I* il = idx + line * a.inner;
         T* ol = po + line * a.inner;
@@ -840,7 +841,7 @@ std::vector<Tensor> gather_backward_kernel(const std::vector<Tensor>& in, const 
       using T = decltype(v);
       const T* d = dy.data_as<T>();
       T* dx = out.data_as<T>();
-      kernel::team_for(a.outer * chunks, out.numel() + index.numel() > kernel::kParallelGrain, [&](int64_t t) {
+      kernel::parallel_for(a.outer * chunks, out.numel() + index.numel() > kernel::kParallelGrain, [&](int64_t t) {
         const int64_t o = t / chunks, begin = t % chunks * kGatherColumns;
         const int64_t end = std::min(a.inner, begin + kGatherColumns);
         T* slab = dx + o * size * a.inner;

@@ -118,7 +118,7 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
   const bool parallel = numel(shape) > kernel::kParallelGrain;
   if (inner_reduced) {
     constexpr int kLanes = 8;
-    kernel::team_for(n_outer, parallel, [&](int64_t o) {
+    kernel::parallel_for(n_outer, parallel, [&](int64_t o) {
       const TI* base = in + outer.offset(o);
       TO lanes[kLanes];
       std::fill(lanes, lanes + kLanes, init);
@@ -136,7 +136,7 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
     });
     return;
   }
-  kernel::team_for(n_outer, parallel, [&](int64_t o) {
+  kernel::parallel_for(n_outer, parallel, [&](int64_t o) {
     const TI* base = in + outer.offset(o);
     TO* row = out + o * inner;
     std::fill(row, row + inner, init);

@@ -37,7 +37,7 @@ void copy_strided(const T* src, int64_t src_base, const Shape& src_strides, T* d
   const int64_t inner = nd ? shape[nd - 1] : 1;
   const int64_t src_step = nd ? src_strides[nd - 1] : 0, dst_step = nd ? dst_strides[nd - 1] : 0;
   const int64_t rows = n / inner;
-  kernel::team_for(rows, n > kernel::kParallelGrain, [&](int64_t r) {
+  kernel::parallel_for(rows, n > kernel::kParallelGrain, [&](int64_t r) {
     int64_t rest = r, src_offset = src_base, dst_offset = dst_base;
     for (int64_t d = nd - 2; d >= 0; --d) {
       const int64_t i = rest % shape[d];
