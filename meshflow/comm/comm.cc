@@ -117,7 +117,9 @@ void finalize() {
       MPI_Comm_rank(MPI_COMM_WORLD, &rank);
       abort_job("meshflow: rank " + std::to_string(rank) +
                 " exited while other ranks had not; ending the job (MESHFLOW_EXIT_TIMEOUT=" +
-                seconds_str(exit_timeout()) + " s)");
+                seconds_str(exit_timeout()) + " s). Another rank may be waiting in a collective this one never "
+                "made: reading a global tensor (item(), numpy(), tolist(), printing it) is one, which every rank "
+                "must make, not only rank 0");
     }
     if (!done) usleep(1000);
   }
