@@ -23,10 +23,25 @@
 
 namespace py = pybind11;
 
-// Shapes cross to and from Python as lists of ints, as the std::vector they replaced.
+// Shapes cross to and from Python as lists of ints, as the std::vector they replaced; a size
+// beyond int64 is an error naming it (pybind alone would say "Unable to cast").
 namespace pybind11::detail {
 template <>
-struct type_caster<mf::Shape> : list_caster<mf::Shape, int64_t> {};
+struct type_caster<mf::Shape> : list_caster<mf::Shape, int64_t> {
+  bool load(handle src, bool convert) {
+    if (isinstance<sequence>(src) && !isinstance<str>(src)) {
+      for (handle item : reinterpret_borrow<sequence>(src)) {
+        int overflow = 0;
+        if (PyLong_Check(item.ptr())) PyLong_AsLongLongAndOverflow(item.ptr(), &overflow);
+        if (overflow) {
+          throw value_error("shape " + std::string(str(src)) + " has the size " + std::string(str(item)) +
+                            ", which does not fit in int64");
+        }
+      }
+    }
+    return list_caster<mf::Shape, int64_t>::load(src, convert);
+  }
+};
 }  // namespace pybind11::detail
 
 namespace mf {
@@ -137,7 +152,7 @@ Attrs attrs_of(const py::dict& d) {
     } else if (py::isinstance<DType>(value)) {
       attrs.set(k, py::cast<DType>(value));
     } else {
-      attrs.set(k, py::cast<std::vector<int64_t>>(value));
+      attrs.set(k, py::cast<Shape>(value).vec());
     }
   }
   return attrs;

@@ -102,7 +102,14 @@ Tensor Tensor::empty(const Shape& shape, DType dtype) {
   for (int64_t d : shape) {
     if (d < 0) throw std::invalid_argument("tensor shape " + to_string(shape) + " has a negative dimension");
   }
-  auto memory = allocate_host(static_cast<size_t>(checked_nbytes(shape, dtype_size(dtype))));
+  const int64_t bytes = checked_nbytes(shape, dtype_size(dtype));
+  std::shared_ptr<void> memory;
+  try {
+    memory = allocate_host(static_cast<size_t>(bytes));
+  } catch (const std::bad_alloc&) {
+    throw std::runtime_error("out of memory: a " + std::string(dtype_name(dtype)) + " tensor of shape " +
+                             to_string(shape) + " needs " + std::to_string(bytes) + " bytes");
+  }
   void* data = memory.get();
   return Tensor(Storage::ready(data, std::move(memory)), 0, shape, dtype);
 }

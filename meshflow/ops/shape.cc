@@ -162,8 +162,8 @@ Shape reshape_target(const Shape& in, const Attrs& attrs) {
       inferred = static_cast<int64_t>(i);
     } else if (out[i] < 0) {
       op_error(kReshape, "shape " + to_string(out) + " is invalid; expected sizes >= 0 and at most one -1");
-    } else {
-      known *= out[i];
+    } else if (__builtin_mul_overflow(known, out[i], &known)) {
+      op_error(kReshape, "shape " + to_string(out) + " has more elements than int64 can count");
     }
   }
   if (inferred >= 0) {

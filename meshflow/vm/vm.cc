@@ -169,8 +169,14 @@ class Machine {
     for (size_t i = 0; i < ins->outputs.size(); ++i) {
       Storage& out = *ins->outputs[i].storage();
       if (failed) {
-        Tensor zeros = Tensor::zeros(ins->outputs[i].shape(), ins->outputs[i].dtype());
-        out.fail(failed, zeros.data(), zeros.storage()->owner());
+        // Zeros, for consumers that run on failed inputs (collectives stay matched); none
+        // where even they cannot be had (the op failed for want of that memory).
+        try {
+          Tensor zeros = Tensor::zeros(ins->outputs[i].shape(), ins->outputs[i].dtype());
+          out.fail(failed, zeros.data(), zeros.storage()->owner());
+        } catch (const std::exception&) {
+          out.fail(failed, nullptr, nullptr);
+        }
       } else {
         const Tensor& r = results[i];
         const std::shared_ptr<void>& owner = r.storage()->owner();

@@ -24,6 +24,11 @@ def _size(name, size):
             raise TypeError(f"{name}: sizes must be ints, got {tuple(size)!r}")
         if d < 0:
             raise ValueError(f"{name}: size {tuple(size)!r} has a negative dim; expected sizes >= 0")
+    numel = 1
+    for d in size:
+        numel *= int(d)
+    if numel >= 1 << 63 or any(d >= 1 << 63 for d in size):
+        raise ValueError(f"{name}: size {tuple(size)!r} has more elements than int64 can count")
     return [int(d) for d in size]
 
 

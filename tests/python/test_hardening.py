@@ -23,10 +23,16 @@ from meshflow import _C
     lambda: mf.ones(1, 1).expand(2**40, 2**40).sum(),
     lambda: mf.ones(6).reshape(2**62, 2**62, 0, -1),
     lambda: mf.zeros(2**31, 2**31, 2**2),
+    lambda: mf.ones(1).view(2**62, 4),
+    lambda: mf.ones(1).reshape(2**64),
+    lambda: mf.zeros(2**70),
+    lambda: mf.randn(2**33, 2**33),
+    lambda: mf.ones(1).expand(2**70),
 ])
 def test_sizes_that_overflow_raise_naming_the_shape(make):
-    with pytest.raises(ValueError, match=r"int64|2\^63|elements"):
+    with pytest.raises(ValueError, match=r"int64|2\^63|elements") as e:
         make()
+    assert "Unable to cast" not in str(e.value) and "(0 elements)" not in str(e.value)
 
 
 def test_global_shapes_that_overflow_raise():
@@ -114,3 +120,11 @@ def test_too_low_mpi_thread_level_is_a_clear_error():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode != 0
     assert "MPI_THREAD_MULTIPLE" in r.stderr and "MPI_THREAD_SINGLE" in r.stderr, r.stderr[-2000:]
+
+
+def test_a_tensor_too_large_for_memory_raises_at_the_read_and_the_process_goes_on():
+    x = mf.ones(2**20, 2**20)  # 4 TiB: fits int64, not the machine
+    with pytest.raises(RuntimeError, match=r"out of memory: a float32 tensor of shape \[1048576, 1048576\] needs "
+                                           r"4398046511104 bytes"):
+        (x + 1).sum().item()
+    assert mf.ones(3).sum().item() == 3
