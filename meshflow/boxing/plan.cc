@@ -112,6 +112,27 @@ Plan transfer_plan(const Shape& logical, size_t elem, const Layout& from, const 
   return Plan{{step}, step.cost};
 }
 
+// At most a transfer's cost, in O(ranks). What a target rank needs and does not hold whole
+// itself must come from others; from partial values on K ranks (the partial axes' sizes
+// multiplied), each of the K layers of partial values covers what it needs, and at most
+// one layer can be its own: K - 1 times what it needs.
+int64_t transfer_lower_bound(const Shape& logical, size_t elem, const Layout& from, const Layout& to) {
+  const Placement& p = from.placement;
+  int64_t layers = 1;
+  for (int a = 0; a < p.ndim(); ++a) layers *= from.nd_sbp[a].is_partial() ? p.hierarchy()[a] : 1;
+  int64_t worst = 0;
+  for (int id = 0; id < p.size(); ++id) {
+    const Shape c = p.coordinate(id);
+    if (!holds_partial_sum_value(to.nd_sbp, c)) continue;
+    const Box need = local_box(logical, p.hierarchy(), to.nd_sbp, c);
+    const int64_t from_others =
+        layers > 1 ? (layers - 1) * need.numel()
+                   : need.numel() - intersect(need, local_box(logical, p.hierarchy(), from.nd_sbp, c)).numel();
+    worst = std::max(worst, from_others);
+  }
+  return worst * static_cast<int64_t>(elem);
+}
+
 bool transferable(const NdSbp& from) {
   bool mixed = false;
   single_partial_op(from, mixed);
@@ -298,7 +319,14 @@ Plan plan_boxing(const Shape& logical, DType dtype, const Layout& from, const La
   std::optional<Plan> best;
   if (from.placement == to.placement) {
     best = same_placement_plan(logical, elem, from.placement, from.nd_sbp, to.nd_sbp);
-    if (transferable(from.nd_sbp)) consider(best, transfer_plan(logical, elem, from, to));
+    // Listing a direct transfer's messages costs the square of the ranks, so it is built
+    // only where it could win: never on one axis (it moves as much as the one collective at
+    // best, and ties go to collectives), and on N-d meshes only when its lower bound is
+    // below the collectives' cost (where it skips intermediate layouts).
+    if (from.placement.ndim() > 1 && transferable(from.nd_sbp) &&
+        transfer_lower_bound(logical, elem, from, to) < best->cost) {
+      consider(best, transfer_plan(logical, elem, from, to));
+    }
     return *best;
   }
   // Sources to transfer from: as given, or with partial axes reduced first.
