@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "meshflow/ops/dispatch.h"
@@ -23,6 +24,17 @@ int sweep(const std::string& op, const std::vector<Tensor>& inputs, const Attrs&
   int fewest = 1 << 30;
   for (const Placement& p : op_meshes()) fewest = std::min(fewest, check_every_signature(op, inputs, attrs, p));
   return fewest;
+}
+
+// check_every_signature on every mesh of this world, expecting exactly `per_axis` 1-d
+// signatures and their products on N-d meshes: each axis takes the op's 1-d signatures
+// independently (no valid_on restricts these ops).
+void expect_signatures(const std::string& op, const std::vector<Tensor>& inputs, const Attrs& attrs, int64_t per_axis) {
+  for (const Placement& p : op_meshes()) {
+    int64_t expected = 1;
+    for (int a = 0; a < p.ndim(); ++a) expected *= per_axis;
+    EXPECT_EQ(check_every_signature(op, inputs, attrs, p), expected) << op << " " << attrs.str() << " on " << p.str();
+  }
 }
 
 // The listed 1-d signatures besides all-broadcast, as strings.
@@ -77,11 +89,11 @@ Attrs slice_attrs(const Shape& starts, const Shape& stops, const Shape& steps, c
 TEST(ShapePermute, EverySignatureMatchesOneDevice) {
   for (const Shape& dims : std::vector<Shape>{{1, 0}, {0, 1}, {-1, -2}}) {
     for (const Shape& s : std::vector<Shape>{{4, 6}, {5, 3}, {0, 3}}) {
-      EXPECT_GE(sweep("permute", {value(s)}, {{"dims", dims}}), 4);
+      expect_signatures("permute", {value(s)}, {{"dims", dims}}, 4);  // a split per dim, B, P
     }
   }
   for (const Shape& dims : std::vector<Shape>{{2, 0, 1}, {1, 2, 0}, {0, 2, 1}, {-1, 1, 0}}) {
-    EXPECT_GE(sweep("permute", {value({2, 3, 5})}, {{"dims", dims}}), 5);
+    expect_signatures("permute", {value({2, 3, 5})}, {{"dims", dims}}, 5);
     sweep("permute", {value({3, 0, 5}, DType::kInt32)}, {{"dims", dims}});
   }
   sweep("permute", {value({5, 2}, DType::kFloat64)}, {{"dims", Shape{1, 0}}});
@@ -137,11 +149,21 @@ TEST(ShapeReshape, HeadSplitIsCarriedWhenTheAxesDivideTheHeads) {
       for (const std::string& s : c.not_carried) EXPECT_EQ(valid.count(s), 0u) << s << " " << to_string(in);
     }
   }
-  // Against the single-device result, on the meshes of this world.
-  for (int64_t heads : {2, 3, 4, 6}) {
+  // Against the single-device result, on the meshes of this world: exactly the signatures
+  // valid on each (the heads split over 4 ranks only when 4 divides them; on [2, 2] a split
+  // of the heads twice needs 4 | heads too).
+  const std::map<int64_t, std::map<std::string, int64_t>> counts = {
+      {2, {{"[2]", 5}, {"[4]", 4}, {"[2, 2]", 25}}},
+      {3, {{"[2]", 4}, {"[4]", 4}, {"[2, 2]", 16}}},
+      {4, {{"[2]", 5}, {"[4]", 5}, {"[2, 2]", 25}}},
+      {6, {{"[2]", 5}, {"[4]", 4}, {"[2, 2]", 24}}}};
+  for (const auto& [heads, on] : counts) {
     const Shape merged{batch, time, heads * head_dim}, split_heads{batch, time, heads, head_dim};
-    EXPECT_GE(sweep("reshape", {value(merged)}, {{"shape", split_heads}}), 4);
-    EXPECT_GE(sweep("reshape", {value(split_heads)}, {{"shape", merged}}), 4);
+    for (const Placement& p : op_meshes()) {
+      const int64_t expected = on.at(to_string(p.hierarchy()));
+      EXPECT_EQ(check_every_signature("reshape", {value(merged)}, {{"shape", split_heads}}, p), expected) << heads;
+      EXPECT_EQ(check_every_signature("reshape", {value(split_heads)}, {{"shape", merged}}, p), expected) << heads;
+    }
   }
 }
 
@@ -221,18 +243,19 @@ TEST(ShapeReshape, ResultIsAViewWithTheNewShape) {
 
 TEST(ShapeSlice, EverySignatureMatchesOneDevice) {
   const Shape s{6, 5};
-  const std::vector<Attrs> variants = {
-      slice_attrs({0, 0}, {6, 5}, {1, 1}),          // whole
-      slice_attrs({1, 0}, {5, 5}, {2, 1}),          // rows 1, 3
-      slice_attrs({0, 1}, {6, 5}, {1, 3}),          // cols 1, 4
-      slice_attrs({2, 4}, {6, 5}, {3, 1}),          // uneven steps, one column
-      slice_attrs({3, 2}, {3, 5}, {1, 1}),          // empty
-      slice_attrs({4, 0}, {5, 5}, {1, 1}, {0}),     // x[4]
-      slice_attrs({0, 2}, {6, 3}, {1, 1}, {-1}),    // x[:, 2]
-      slice_attrs({5, 1}, {6, 2}, {1, 1}, {0, 1}),  // x[5, 1]: 0-d
+  // Per axis: a split of each dim the slice keeps whole, B, and P (the sum of slices).
+  const std::vector<std::pair<Attrs, int64_t>> variants = {
+      {slice_attrs({0, 0}, {6, 5}, {1, 1}), 4},          // whole
+      {slice_attrs({1, 0}, {5, 5}, {2, 1}), 3},          // rows 1, 3
+      {slice_attrs({0, 1}, {6, 5}, {1, 3}), 3},          // cols 1, 4
+      {slice_attrs({2, 4}, {6, 5}, {3, 1}), 2},          // uneven steps, one column
+      {slice_attrs({3, 2}, {3, 5}, {1, 1}), 2},          // empty
+      {slice_attrs({4, 0}, {5, 5}, {1, 1}, {0}), 3},     // x[4]
+      {slice_attrs({0, 2}, {6, 3}, {1, 1}, {-1}), 3},    // x[:, 2]
+      {slice_attrs({5, 1}, {6, 2}, {1, 1}, {0, 1}), 2},  // x[5, 1]: 0-d
   };
-  for (const Attrs& a : variants) EXPECT_GE(sweep("slice", {value(s)}, a), 1) << a.str();
-  EXPECT_GE(sweep("slice", {value({3, 7, 4}, DType::kInt64)}, slice_attrs({0, 1, 0}, {3, 7, 4}, {1, 2, 1})), 4);
+  for (const auto& [a, per_axis] : variants) expect_signatures("slice", {value(s)}, a, per_axis);
+  expect_signatures("slice", {value({3, 7, 4}, DType::kInt64)}, slice_attrs({0, 1, 0}, {3, 7, 4}, {1, 2, 1}), 4);
   sweep("slice", {value({3, 7, 4}, DType::kFloat64)}, slice_attrs({1, 0, 3}, {2, 7, 4}, {1, 1, 1}, {0, 2}));
   sweep("slice", {value({0, 4})}, slice_attrs({0, 1}, {0, 4}, {1, 2}));
   sweep("slice", {value({5, 1, 3}, DType::kInt32)}, slice_attrs({0, 0, 0}, {5, 1, 3}, {2, 4, 1}));
@@ -257,20 +280,20 @@ TEST(ShapeSlice, StepsAndDroppedDims) {
 
 TEST(ShapeSliceBackward, EverySignatureMatchesOneDevice) {
   const Shape s{6, 5};
-  const std::vector<Attrs> variants = {
-      slice_attrs({0, 0}, {6, 5}, {1, 1}),          // whole
-      slice_attrs({1, 0}, {5, 5}, {2, 1}),          // rows 1, 3
-      slice_attrs({0, 1}, {6, 5}, {1, 3}),          // cols 1, 4
-      slice_attrs({3, 2}, {3, 5}, {1, 1}),          // empty
-      slice_attrs({0, 2}, {6, 3}, {1, 1}, {-1}),    // x[:, 2]
-      slice_attrs({5, 1}, {6, 2}, {1, 1}, {0, 1}),  // x[5, 1]: 0-d
+  const std::vector<std::pair<Attrs, int64_t>> variants = {
+      {slice_attrs({0, 0}, {6, 5}, {1, 1}), 4},          // whole
+      {slice_attrs({1, 0}, {5, 5}, {2, 1}), 3},          // rows 1, 3
+      {slice_attrs({0, 1}, {6, 5}, {1, 3}), 3},          // cols 1, 4
+      {slice_attrs({3, 2}, {3, 5}, {1, 1}), 2},          // empty
+      {slice_attrs({0, 2}, {6, 3}, {1, 1}, {-1}), 3},    // x[:, 2]
+      {slice_attrs({5, 1}, {6, 2}, {1, 1}, {0, 1}), 2},  // x[5, 1]: 0-d
   };
-  for (const Attrs& a : variants) {
+  for (const auto& [a, per_axis] : variants) {
     const Shape dy_shape = find_op("slice").infer({{s, DType::kFloat32}}, a)[0].shape;
-    EXPECT_GE(sweep("slice_backward", {value(dy_shape)}, Attrs(a).set("shape", s)), 1) << a.str();
+    expect_signatures("slice_backward", {value(dy_shape)}, Attrs(a).set("shape", s), per_axis);
   }
   const Attrs a = slice_attrs({0, 1, 0}, {3, 7, 4}, {1, 2, 1});
-  EXPECT_GE(sweep("slice_backward", {value({3, 3, 4}, DType::kInt64)}, Attrs(a).set("shape", Shape{3, 7, 4})), 4);
+  expect_signatures("slice_backward", {value({3, 3, 4}, DType::kInt64)}, Attrs(a).set("shape", Shape{3, 7, 4}), 4);
   sweep("slice_backward", {value({2}, DType::kFloat64)},
         Attrs(slice_attrs({1, 0, 3}, {2, 7, 4}, {1, 4, 1}, {0, 2})).set("shape", Shape{3, 7, 4}));
   EXPECT_EQ(listed("slice_backward", {{5, 4}},
@@ -307,7 +330,7 @@ TEST(ShapeExpand, EverySignatureMatchesOneDevice) {
       {{3, 1}, {3, 4}}, {{1, 5}, {2, 4, 5}}, {{5}, {3, -1}}, {{4, 1, 3}, {-1, 6, -1}}, {{}, {2, 3}},
       {{7, 1}, {7, 1}}, {{0, 1}, {0, 3}},    {{1}, {0}},     {{2, 1, 5}, {3, 2, 4, 5}}};
   for (const auto& [in, shape] : cases) sweep("expand", {value(in)}, {{"shape", shape}});
-  EXPECT_GE(sweep("expand", {value({5, 1, 3}, DType::kInt64)}, {{"shape", Shape{2, 5, 4, 3}}}), 3);
+  expect_signatures("expand", {value({5, 1, 3}, DType::kInt64)}, {{"shape", Shape{2, 5, 4, 3}}}, 4);
   sweep("expand", {value({1, 3}, DType::kFloat64)}, {{"shape", Shape{5, 3}}});
   sweep("expand", {value({2, 1}, DType::kInt32)}, {{"shape", Shape{2, 3}}});
   EXPECT_EQ(listed("expand", {{5, 1, 3}}, {{"shape", Shape{2, 5, 4, 3}}}),
@@ -327,9 +350,10 @@ TEST(ShapePermute, MovesDims) {
 }
 
 TEST(ShapeCat, EverySignatureMatchesOneDevice) {
-  EXPECT_GE(sweep("cat", {value({3, 4}), value({2, 4})}, {{"dim", int64_t{0}}}), 3);
-  EXPECT_GE(sweep("cat", {value({5, 4}), value({5, 1}), value({5, 0})}, {{"dim", int64_t{-1}}}), 3);
-  EXPECT_GE(sweep("cat", {value({2, 3, 5}), value({2, 1, 5})}, {{"dim", int64_t{1}}}), 4);
+  // Per axis: a split of each dim but the joined one, B, P.
+  expect_signatures("cat", {value({3, 4}), value({2, 4})}, {{"dim", int64_t{0}}}, 3);
+  expect_signatures("cat", {value({5, 4}), value({5, 1}), value({5, 0})}, {{"dim", int64_t{-1}}}, 3);
+  expect_signatures("cat", {value({2, 3, 5}), value({2, 1, 5})}, {{"dim", int64_t{1}}}, 4);
   sweep("cat", {value({7, 3}, DType::kInt64)}, {{"dim", int64_t{1}}});
   sweep("cat", {value({0, 3}, DType::kFloat64), value({0, 3}, DType::kFloat64)}, {{"dim", int64_t{1}}});
   sweep("cat", {value({0, 3}, DType::kInt32), value({5, 3}, DType::kInt32)}, {{"dim", int64_t{0}}});
@@ -341,8 +365,9 @@ TEST(ShapeCat, JoinsAlongDim) {
 }
 
 TEST(ShapeStack, EverySignatureMatchesOneDevice) {
-  for (int64_t dim : {0, 1, 2, -1}) EXPECT_GE(sweep("stack", {value({5, 4}), value({5, 4})}, {{"dim", dim}}), 4);
-  EXPECT_GE(sweep("stack", {value({7}), value({7}), value({7})}, {{"dim", int64_t{1}}}), 3);
+  // Per axis: a split of each input dim, B, P.
+  for (int64_t dim : {0, 1, 2, -1}) expect_signatures("stack", {value({5, 4}), value({5, 4})}, {{"dim", dim}}, 4);
+  expect_signatures("stack", {value({7}), value({7}), value({7})}, {{"dim", int64_t{1}}}, 3);
   sweep("stack", {value({0, 3}, DType::kInt64), value({0, 3}, DType::kInt64)}, {{"dim", int64_t{0}}});
   sweep("stack", {value({3}, DType::kFloat64)}, {{"dim", int64_t{0}}});
   sweep("stack", {value({}, DType::kInt32), value({}, DType::kInt32)}, {{"dim", int64_t{0}}});
