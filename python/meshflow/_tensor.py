@@ -246,14 +246,36 @@ def _in_layout_of(value, reference):
     return Tensor(_C.Var(_C.gather_full(value._impl))) if value.is_global else value
 
 
+def _out_of_range(data, probe, lo, hi):
+    """A Python int of `data` outside [lo, hi], if any. NumPy turns such ints into floats,
+    uint64 or objects (or wraps them, given an integer dtype), so the array `probe` made
+    without a dtype tells where to look: ints beyond int64 make a value of magnitude 2^63."""
+    if probe.dtype == object or (probe.dtype.kind in "uif" and probe.size and
+                                 (float(probe.max()) > hi or float(probe.min()) < lo)):
+        for v in _np.array(data, dtype=object).ravel():
+            if isinstance(v, (int, _np.integer)) and not isinstance(v, bool) and not lo <= int(v) <= hi:
+                return int(v)
+    return None
+
+
 def _as_array(data, dtype):
     if isinstance(data, Tensor):
         data = data.numpy()
     if dtype is not None:
-        return _np.array(data, dtype=_dtype.to_dtype(dtype).numpy, order="C", copy=True)
+        target = _dtype.to_dtype(dtype)
+        if target.numpy.kind == "i" and not isinstance(data, _np.ndarray):
+            info = _np.iinfo(target.numpy)
+            bad = _out_of_range(data, _np.array(data), info.min, info.max)
+            if bad is not None:
+                raise ValueError(f"tensor: value {bad} does not fit in {target.name}")
+        return _np.array(data, dtype=target.numpy, order="C", copy=True)
     array = _np.array(data, order="C", copy=True)
     if not isinstance(data, _np.ndarray):
-        # Python numbers follow PyTorch: floats become float32, ints int64.
+        # Python numbers follow PyTorch: floats become float32, ints int64 (those beyond
+        # int64 are an error, never a wrapped or rounded value).
+        bad = _out_of_range(data, array, -2**63, 2**63 - 1)
+        if bad is not None:
+            raise ValueError(f"tensor: value {bad} does not fit in int64")
         if array.dtype.kind == "f":
             array = array.astype(_np.float32)
         elif array.dtype.kind in "iu":
@@ -283,10 +305,9 @@ def tensor(data, dtype=None, placement=None, sbp=None, requires_grad=False):
 
 
 def from_numpy(array):
-    """A local tensor sharing memory with a C-contiguous NumPy array (no copy)."""
+    """A local tensor holding a copy of a NumPy array, of the array's dtype (PyTorch shares the
+    memory; meshflow copies, since ops run after their call returns: docs/runtime.md)."""
     if not isinstance(array, _np.ndarray):
         raise TypeError(f"from_numpy expects a numpy.ndarray, got {type(array).__name__}")
-    if not array.flags.c_contiguous:
-        raise ValueError("from_numpy needs a C-contiguous array; use meshflow.tensor(array) to copy")
     _dtype.to_dtype(array.dtype)
     return Tensor(_C.Var(_C.LocalTensor.from_numpy(array)))

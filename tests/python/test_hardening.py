@@ -58,6 +58,15 @@ def test_numbers_that_do_not_fit_name_value_and_dtype(make, value, dtype):
     assert "Unable to cast" not in str(e.value)
 
 
+@pytest.mark.parametrize("make, value", [(lambda: mf.tensor(2**70), "1180591620717411303424"),
+                                         (lambda: mf.tensor([1, 2**63]), "9223372036854775808"),
+                                         (lambda: mf.tensor([2**64 - 1]), "18446744073709551615"),
+                                         (lambda: mf.tensor([2**40], dtype=mf.int32), "int32")])
+def test_data_that_does_not_fit_int64_is_refused_not_wrapped(make, value):
+    with pytest.raises(ValueError, match=value):
+        make()
+
+
 def test_numbers_that_fit_a_float_dtype_work():
     assert mf.full((2,), 2**70, dtype=mf.float32).numpy()[0] == np.float32(2**70)
     assert (mf.ones(2) * 2**70).numpy()[0] == np.float32(2**70)
