@@ -166,6 +166,10 @@ struct CompiledGraph::Impl {
   int micro_batches = 1;
   int piece = 0;  // the micro-batch running, when they run one after another
   bool pipelined = false;  // micro-batches in flight at once (stages on several placements)
+  // Every value on this rank alone (a program that placed nothing, graph::as_global_here):
+  // no other rank takes part, so a call's errors need no agreement (and the call may be
+  // made on some ranks only).
+  bool alone = false;
   std::vector<std::vector<Tensor>> argument_pieces;  // per phys value: an argument's micro-batches, during a run
   std::vector<std::unique_ptr<device::Stream>> lanes;
   std::pair<int64_t, int64_t> micro_window{0, 0};  // pipelined: the last run's micro-batches (vm::now_us)
@@ -633,6 +637,10 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     if (std::find(stages.begin(), stages.end(), placement) == stages.end()) stages.push_back(placement);
   }
   m.pipelined = stages.size() > 1;
+  m.alone = std::all_of(p.values.begin(), p.values.end(), [](const Value& v) {
+    const Placement& pl = v.layout.placement;
+    return pl.size() == 1 && pl.ranks()[0] == comm::world_rank();
+  });
   auto stage_of = [&](const Placement& placement) {
     const auto it = std::find(stages.begin(), stages.end(), placement);
     return it == stages.end() ? 0 : static_cast<int>(it - stages.begin());
@@ -1013,7 +1021,11 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
     for (m.piece = 0; m.piece < mb; ++m.piece) run_phase(Phase::kMicro, 1);
   }
   run_phase(Phase::kPost, 1);
-  comm::agree(error, 0, "[graph]");
+  if (!m.alone) {
+    comm::agree(error, 0, "[graph]");
+  } else if (!error.empty()) {
+    throw std::invalid_argument(error);
+  }
   auto value_of = [&](int v, const Impl::Ref& ref) {
     const Value& val = p.values[v];
     return Var(GlobalTensor(val.shape, val.layout.placement, val.layout.nd_sbp, m.input_of(ref, 0)));

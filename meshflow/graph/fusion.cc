@@ -65,21 +65,20 @@ class Chain {
     std::exception_ptr error;
     // Blocks first, stride apart, on this thread, with its own buffers for the results no
     // register stores and each member's results on the block at hand.
+    // Nothing may leave an OpenMP region by an exception: errors are kept for after it.
     auto run_blocks = [&](int64_t first, int64_t stride) {
-      std::vector<std::vector<Tensor>> buffers(members_.size()), results(members_.size());
-      for (size_t i = 0; i < members_.size(); ++i) {
-        for (size_t k = 0; k < members_[i].stored_as.size(); ++k) {
-          const TensorMeta& meta = members_[i].calls[0].outputs[k];
-          buffers[i].push_back(members_[i].stored_as[k] < 0 ? Tensor::empty(meta.shape, meta.dtype) : Tensor());
+      try {
+        std::vector<std::vector<Tensor>> buffers(members_.size()), results(members_.size());
+        for (size_t i = 0; i < members_.size(); ++i) {
+          for (size_t k = 0; k < members_[i].stored_as.size(); ++k) {
+            const TensorMeta& meta = members_[i].calls[0].outputs[k];
+            buffers[i].push_back(members_[i].stored_as[k] < 0 ? Tensor::empty(meta.shape, meta.dtype) : Tensor());
+          }
         }
-      }
-      for (int64_t b = first; b < blocks; b += stride) {
-        try {
-          run_block(b, in, outs, buffers, results);
-        } catch (...) {
+        for (int64_t b = first; b < blocks; b += stride) run_block(b, in, outs, buffers, results);
+      } catch (...) {
 #pragma omp critical(mf_fusion_error)
-          if (!error) error = std::current_exception();
-        }
+        if (!error) error = std::current_exception();
       }
     };
     // The team takes the blocks; members' kernels inside then stay on their thread

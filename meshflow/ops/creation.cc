@@ -158,7 +158,8 @@ TensorMeta arange_meta(const std::string& op, const Attrs& attrs) {
   const std::optional<int64_t> start_int = exact_int(attrs, "start"), end_int = exact_int(attrs, "end"),
                                step_int = exact_int(attrs, "step");
   int64_t diff;
-  if (start_int && end_int && step_int && !__builtin_sub_overflow(*end_int, *start_int, &diff)) {
+  if (start_int && end_int && step_int && !__builtin_sub_overflow(*end_int, *start_int, &diff) &&
+      !(diff == std::numeric_limits<int64_t>::min() && *step_int == -1)) {  // that quotient traps
     // Exact where doubles round: ceil(diff / step) in ints.
     count = static_cast<double>(diff / *step_int + (diff % *step_int != 0 && (diff < 0) == (*step_int < 0)));
   }

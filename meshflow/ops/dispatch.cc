@@ -316,7 +316,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
     std::string error;
     try {
       plan_op(op, metas, sbps, placement, attrs, constraints);
-    } catch (const std::invalid_argument& e) {
+    } catch (const std::exception& e) {
       error = e.what();
     }
     const PlanKey key{&op, attrs, metas, sbps, placement, constraints};

@@ -350,6 +350,8 @@ OpDef cast() {
         map(in[0].data_as<TI>(), out.data_as<TO>(), in[0].numel(), [](TI x) {
           if constexpr (std::is_same_v<TI, bfloat16> && std::is_same_v<TO, bfloat16>) {
             return x;
+          } else if constexpr (std::is_same_v<TI, bfloat16> && std::is_integral_v<TO>) {
+            return float_to_integer<TO>(to_float(x));
           } else if constexpr (std::is_same_v<TI, bfloat16>) {
             return static_cast<TO>(to_float(x));
           } else if constexpr (std::is_same_v<TO, bfloat16>) {

@@ -1,6 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/vm/vm.h"
 
+#include <sys/mman.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -169,13 +171,17 @@ class Machine {
     for (size_t i = 0; i < ins->outputs.size(); ++i) {
       Storage& out = *ins->outputs[i].storage();
       if (failed) {
-        // Zeros, for consumers that run on failed inputs (collectives stay matched); none
-        // where even they cannot be had (the op failed for want of that memory).
+        // Zeros, for consumers that run on failed inputs (collectives stay matched); where
+        // even they cannot be had (the op failed for want of that memory), zero pages that
+        // commit no memory.
         try {
           Tensor zeros = Tensor::zeros(ins->outputs[i].shape(), ins->outputs[i].dtype());
           out.fail(failed, zeros.data(), zeros.storage()->owner());
         } catch (const std::exception&) {
-          out.fail(failed, nullptr, nullptr);
+          const size_t bytes = ins->outputs[i].nbytes();
+          void* p = mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+          if (p == MAP_FAILED) p = nullptr;
+          out.fail(failed, p, p ? std::shared_ptr<void>(p, [bytes](void* q) { munmap(q, bytes); }) : nullptr);
         }
       } else {
         const Tensor& r = results[i];

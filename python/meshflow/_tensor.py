@@ -137,8 +137,8 @@ class Tensor:
         return self if self.is_local else Tensor(_C.to_local(self._impl))
 
     def numpy(self):
-        """Local: a NumPy view of the data. Global: the logical value, on every rank (a
-        collective read: every rank calls it)."""
+        """A NumPy copy of the value, once the ops making it have run. Local: the data.
+        Global: the logical value, on every rank (a collective read: every rank calls it)."""
         return self._value("numpy()")
 
     def _value(self, call):

@@ -137,3 +137,16 @@ def test_a_tensor_too_large_for_memory_raises_at_the_read_and_the_process_goes_o
                                            r"4398046511104 bytes"):
         (x + 1).sum().item()
     assert mf.ones(3).sum().item() == 3
+
+
+def test_float_and_bfloat16_to_integer_casts_saturate():
+    values = np.array([np.nan, np.inf, -np.inf, 3.7, -3.7, 1e20], np.float32)
+    expected = [0, 2**31 - 1, -2**31, 3, -3, 2**31 - 1]
+    for dtype in (mf.float32, mf.bfloat16):
+        x = mf.tensor(values, dtype=dtype)
+        np.testing.assert_array_equal(mf.cast(x, mf.int32).numpy(), expected, err_msg=str(dtype))
+
+
+def test_arange_whose_quotient_would_trap_raises():
+    with pytest.raises(ValueError, match=r"2\^63 - 1"):
+        mf.arange(0, -2**63, -1)

@@ -15,6 +15,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace mf::comm {
 namespace {
@@ -139,7 +140,8 @@ void MpiGroup::do_all_gather(const void* send, void* recv, const Chunks& recv_ch
 
 namespace {
 
-// out = parts[0] op parts[1] op ... in that order: count elements of dtype each.
+// out = parts[0] op parts[1] op ... in that order: count elements of dtype each. Integer
+// sums wrap (as MPI_SUM's do); max and min are MPI_MAX's and MPI_MIN's (and the all-reduce's).
 void combine(const std::vector<const void*>& parts, void* out, int64_t count, DType dtype, ReduceOp op) {
   visit_dtype(dtype, [&](auto v) {
     using T = decltype(v);
@@ -147,7 +149,12 @@ void combine(const std::vector<const void*>& parts, void* out, int64_t count, DT
     auto apply = [&](const T* a, const T* b) {
       switch (op) {
         case ReduceOp::kSum:
-          for (int64_t i = 0; i < count; ++i) o[i] = a[i] + b[i];
+          if constexpr (std::is_integral_v<T>) {
+            using U = std::make_unsigned_t<T>;
+            for (int64_t i = 0; i < count; ++i) o[i] = static_cast<T>(static_cast<U>(a[i]) + static_cast<U>(b[i]));
+          } else {
+            for (int64_t i = 0; i < count; ++i) o[i] = a[i] + b[i];
+          }
           break;
         case ReduceOp::kMax:
           for (int64_t i = 0; i < count; ++i) o[i] = a[i] > b[i] ? a[i] : b[i];
@@ -177,6 +184,7 @@ void MpiGroup::do_reduce_scatter(const void* send, void* recv, const std::vector
   constexpr int kTag = 3;  // apart from exchange's lanes (11 + lane)
   const int n = size();
   const size_t elem = dtype_size(dtype);
+  const std::vector<int> c = ints(counts);  // every count checked before any request is posted
   const int64_t mine = counts[rank_];
   const char* in = static_cast<const char*>(send);
   std::vector<int64_t> offsets(n, 0);
@@ -193,14 +201,13 @@ void MpiGroup::do_reduce_scatter(const void* send, void* recv, const std::vector
     }
     parts[p] = next;
     requests.emplace_back();
-    check_mpi(MPI_Irecv(next, to_int(mine), mpi_type(dtype), p, kTag, comm_, &requests.back()), "MPI_Irecv");
+    check_mpi(MPI_Irecv(next, c[rank_], mpi_type(dtype), p, kTag, comm_, &requests.back()), "MPI_Irecv");
     next += mine * elem;
   }
   for (int p = 0; p < n; ++p) {
     if (p == rank_) continue;
     requests.emplace_back();
-    check_mpi(MPI_Isend(in + offsets[p] * elem, to_int(counts[p]), mpi_type(dtype), p, kTag, comm_, &requests.back()),
-              "MPI_Isend");
+    check_mpi(MPI_Isend(in + offsets[p] * elem, c[p], mpi_type(dtype), p, kTag, comm_, &requests.back()), "MPI_Isend");
   }
   wait_politely(requests, "reduce_scatter (MPI_Isend/MPI_Irecv)");
   combine(parts, recv, mine, dtype, op);

@@ -435,3 +435,24 @@ def test_pipelined_dropout_keeps_every_rank_s_generator_alike(world):
     everyone = mf.tensor(np.array([offsets[-1]], np.int64)).to_global(
         placement=mf.placement("cpu", ranks=list(range(world))), sbp=mf.sbp.split(0))
     assert set(everyone.to_global(sbp=mf.sbp.broadcast).numpy().tolist()) == {offsets[-1]}
+
+
+def test_a_local_graph_runs_on_the_ranks_that_call_it():
+    # A program that placed nothing runs its graph on each rank alone: no agreement with the
+    # others, so one rank may call it while the others do not (the suite's time limit would
+    # end a hang).
+    mf.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+
+    class Forward(nn.Graph):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+
+        def build(self, x):
+            return self.model(x).sum()
+
+    x = mf.tensor(np.arange(8, dtype=np.float32).reshape(2, 4))
+    if mf.env.get_rank() == 0:
+        assert Forward()(x).item() == pytest.approx(model(x).sum().item(), rel=1e-6)
+    assert model(x).sum().item() == pytest.approx(model(x).sum().item())  # every rank goes on
