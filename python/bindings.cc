@@ -346,6 +346,7 @@ PYBIND11_MODULE(_C, m) {
       .def("add_parameter", &graph::Tracer::add_parameter, py::arg("parameter"), py::arg("name"))
       .def("add_optimizer", &graph::Tracer::add_optimizer, py::arg("optimizer"), py::keep_alive<1, 2>())
       .def("set_micro_batches", &graph::Tracer::set_micro_batches, py::arg("m"))
+      .def("set_local", &graph::Tracer::set_local, py::arg("local"))
       .def("set_stage_order", &graph::Tracer::set_stage_order, py::arg("stages"))
       .def("set_fusion", &graph::Tracer::set_fusion, py::arg("on"))
       .def("argument", &graph::Tracer::argument, py::arg("example"), release())

@@ -166,9 +166,8 @@ struct CompiledGraph::Impl {
   int micro_batches = 1;
   int piece = 0;  // the micro-batch running, when they run one after another
   bool pipelined = false;  // micro-batches in flight at once (stages on several placements)
-  // Every value on this rank alone (a program that placed nothing, graph::as_global_here):
-  // no other rank takes part, so a call's errors need no agreement (and the call may be
-  // made on some ranks only).
+  // A program that placed nothing (LogicalGraph::local): no other rank takes part, so a
+  // call's errors need no agreement (and the call may be made on some ranks only).
   bool alone = false;
   std::vector<std::vector<Tensor>> argument_pieces;  // per phys value: an argument's micro-batches, during a run
   std::vector<std::unique_ptr<device::Stream>> lanes;
@@ -637,10 +636,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     if (std::find(stages.begin(), stages.end(), placement) == stages.end()) stages.push_back(placement);
   }
   m.pipelined = stages.size() > 1;
-  m.alone = std::all_of(p.values.begin(), p.values.end(), [](const Value& v) {
-    const Placement& pl = v.layout.placement;
-    return pl.size() == 1 && pl.ranks()[0] == comm::world_rank();
-  });
+  m.alone = g.local;
   auto stage_of = [&](const Placement& placement) {
     const auto it = std::find(stages.begin(), stages.end(), placement);
     return it == stages.end() ? 0 : static_cast<int>(it - stages.begin());

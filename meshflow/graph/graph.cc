@@ -43,13 +43,13 @@ std::vector<Var> Graph::operator()(const std::vector<Var>& given) {
   });
   std::vector<Var> inputs;
   for (const Var& v : given) inputs.push_back(local ? graph::as_global_here(v) : v);
-  const std::string key =
-      key_of(inputs) + std::to_string(config_.gradient_accumulation_steps()) + (config_.fusion() ? "f" : "");
+  const std::string key = key_of(inputs) + std::to_string(config_.gradient_accumulation_steps()) +
+                          (config_.fusion() ? "f" : "") + (local ? "L" : "");
   auto it = std::find_if(compiled_.begin(), compiled_.end(), [&](const auto& c) { return c.first == key; });
   if (it != compiled_.end()) {
     compiled_.splice(compiled_.begin(), compiled_, it);  // most recently used first
   } else {
-    compiled_.emplace_front(key, compile(inputs));
+    compiled_.emplace_front(key, compile(inputs, local));
     while (static_cast<int>(compiled_.size()) > config_.max_compiled()) compiled_.pop_back();
   }
   last_ = compiled_.front().second.get();
@@ -60,8 +60,9 @@ std::vector<Var> Graph::operator()(const std::vector<Var>& given) {
   return outputs;
 }
 
-std::unique_ptr<graph::CompiledGraph> Graph::compile(const std::vector<Var>& inputs) {
+std::unique_ptr<graph::CompiledGraph> Graph::compile(const std::vector<Var>& inputs, bool local) {
   graph::Tracer tracer;
+  tracer.set_local(local);
   tracer.set_micro_batches(config_.gradient_accumulation_steps());
   tracer.set_fusion(config_.fusion());
   for (const auto& [name, module] : modules_) {

@@ -96,7 +96,7 @@ class Graph {
   const graph::CompileStats& compile_stats() const { return last().stats(); }
 
  private:
-  std::unique_ptr<graph::CompiledGraph> compile(const std::vector<Var>& inputs);
+  std::unique_ptr<graph::CompiledGraph> compile(const std::vector<Var>& inputs, bool local);
   const graph::CompiledGraph& last() const;
 
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> modules_;

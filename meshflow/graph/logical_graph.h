@@ -104,6 +104,9 @@ struct LogicalGraph {
   // Whether compiling fuses chains of elementwise ops (fusion.h); ops such passes made.
   bool fuse = true;
   std::vector<std::shared_ptr<const OpDef>> fused_ops;
+  // A program that placed nothing (every input local, seen as_global_here): each rank runs
+  // its own step, on its own, so a call agrees with no other rank.
+  bool local = false;
 
   // One line per node, in order: "%7 = matmul(%3, %5)  (S(0)), (B) -> (S(0))  [2, 64] float32";
   // inputs with their layout, boxing nodes with their target (and, compiled, their steps
@@ -139,6 +142,8 @@ class Tracer : public OpTracer, public ConversionTracer {
   void set_stage_order(std::vector<Placement> stages) { graph_.stage_order = std::move(stages); }
   // Whether compiling fuses chains of elementwise ops (on by default).
   void set_fusion(bool on) { graph_.fuse = on; }
+  // A step of a program that placed nothing (LogicalGraph::local).
+  void set_local(bool local) { graph_.local = local; }
   // A lazy global tensor with `example`'s metadata (one micro-batch of it) standing for
   // argument i of each run. Collective: an example that cannot be cut evenly on some rank
   // raises std::invalid_argument on every rank.

@@ -140,19 +140,19 @@ class Graph:
         alone, and the outputs come back local, as OneFlow's nn.Graph runs single-device code."""
         if args and not any(isinstance(a, Tensor) and a.is_global for a in args):
             if all(isinstance(a, Tensor) for a in args):
-                outputs = self._run([Tensor(_C.as_global_here(a._impl)) for a in args])
+                outputs = self._run([Tensor(_C.as_global_here(a._impl)) for a in args], local=True)
                 return _map_outputs(outputs, lambda t: Tensor(_C.to_local(t._impl)))
-        return self._run(args)
+        return self._run(args, local=False)
 
-    def _run(self, args):
+    def _run(self, args, local):
         # mf.autocast around the call changes what build traces: a plan per setting.
         key = (self._key(args), self.config.gradient_accumulation_steps,
                tuple(sorted((s, id(m)) for m, s in self.config.stages.items())), _C.autocast_dtype(),
-               self.config.fusion)
+               self.config.fusion, local)
         if key in self._compiled:
             self._compiled.move_to_end(key)
         else:
-            self._compiled[key] = self._compile(args)
+            self._compiled[key] = self._compile(args, local)
             while len(self._compiled) > self.config.max_compiled:
                 self._compiled.popitem(last=False)  # its arena and threads go with it
         compiled, kind = self._compiled[key]
@@ -160,8 +160,9 @@ class Graph:
         outputs = [Tensor(o) for o in compiled.run([a._impl for a in args])]
         return outputs[0] if kind is None else kind(outputs)
 
-    def _compile(self, args):
+    def _compile(self, args, local):
         tracer = _C.GraphTracer()
+        tracer.set_local(local)
         tracer.set_micro_batches(self.config.gradient_accumulation_steps)
         tracer.set_stage_order(self.config._stage_order())
         tracer.set_fusion(self.config.fusion)
