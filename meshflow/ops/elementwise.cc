@@ -69,6 +69,21 @@ RulesOf always(Rules rules) {
   return [rules](const std::vector<TensorMeta>&, const Attrs&) { return rules; };
 }
 
+// `rules` without those of max and min where an input is an integer: adding, subtracting,
+// negating and scaling wrap at an integer's range (the largest int32 plus 1 is the lowest),
+// so they keep no order there; partial sums stay, as wrapping sums are still sums.
+RulesOf order_for_floats_only(RulesOf rules) {
+  return [rules](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    Rules all = rules(in, attrs);
+    if (std::all_of(in.begin(), in.end(), [](const TensorMeta& m) { return is_floating(m.dtype); })) return all;
+    Rules sums;
+    for (const PartialRule& r : all) {
+      if (r.in == ReduceOp::kSum && r.out == ReduceOp::kSum) sums.push_back(r);
+    }
+    return sums;
+  };
+}
+
 // The splits that broadcasting allows, then one signature per partial rule.
 decltype(OpDef::signatures) signatures_from(RulesOf rules) {
   return [rules](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs& attrs) {
@@ -291,12 +306,15 @@ OpDef integer_scalar_check(OpDef op, Bad bad, const std::string& why) {
 
 // x * s and x / s: linear for a finite s (a nonzero one for division), monotone by s's sign.
 RulesOf scaling_rules(bool divides) {
-  return [divides](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  RulesOf rules = [divides](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     const double s = scalar_in(in[0].dtype, attrs);
     if (!std::isfinite(s) || (divides && s == 0)) return Rules{};
-    const Rules by_sign = s >= 0 ? increasing(0) : decreasing(0);
-    return divides && !is_floating(in[0].dtype) ? by_sign : linear({0}) + by_sign;
+    const bool integers = !is_floating(in[0].dtype);
+    // An integer quotient never leaves the range, but for the lowest value over -1.
+    if (divides && integers) return s == -1 ? Rules{} : s > 0 ? increasing(0) : decreasing(0);
+    return linear({0}) + (s >= 0 ? increasing(0) : decreasing(0));
   };
+  return divides ? rules : order_for_floats_only(rules);
 }
 
 // A sum of casts is the cast of the sum when every value of `from` is exact in `to` and the
@@ -517,10 +535,10 @@ void register_elementwise_ops(OpRegistry& r) {
   const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
   using V = const Var&;
   const GradTerm dy_itself = [](V, V, V, V dy) { return dy; };
-  r.add(with_grad(binary("add", always(linear({0, 1}) + increasing(0) + increasing(1)),
+  r.add(with_grad(binary("add", order_for_floats_only(always(linear({0, 1}) + increasing(0) + increasing(1))),
                          [](auto x, auto y) { return x + y; }),
                   binary_grad(dy_itself, dy_itself)));
-  r.add(with_grad(binary("sub", always(linear({0, 1}) + increasing(0) + decreasing(1)),
+  r.add(with_grad(binary("sub", order_for_floats_only(always(linear({0, 1}) + increasing(0) + decreasing(1))),
                          [](auto x, auto y) { return x - y; }),
                   binary_grad(dy_itself, [](V, V, V, V dy) { return fn::neg(dy); })));
   r.add(with_grad(binary("mul", always(linear({0}) + linear({1})), [](auto x, auto y) { return x * y; }),
@@ -551,8 +569,9 @@ void register_elementwise_ops(OpRegistry& r) {
 
   using I = Integers;
   using A = const Attrs&;
-  r.add(with_grad(unary<I::kKeep>("neg", linear({0}) + decreasing(0), [](auto x) { return negate(x); }),
-                  unary_grad([](V, V, V dy, A) { return fn::neg(dy); })));
+  OpDef neg = unary<I::kKeep>("neg", {}, [](auto x) { return negate(x); });
+  neg.signatures = signatures_from(order_for_floats_only(always(linear({0}) + decreasing(0))));
+  r.add(with_grad(std::move(neg), unary_grad([](V, V, V dy, A) { return fn::neg(dy); })));
   r.add(with_grad(unary<I::kKeep>("abs", {}, [](auto x) { return std::abs(x); }),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, sign(x)); })));
   // 0 at 0, as in torch.
@@ -580,7 +599,8 @@ void register_elementwise_ops(OpRegistry& r) {
   // Only a floating output takes a gradient, and only a floating input wants one.
   r.add(with_grad(cast(), unary_grad([](V x, V, V dy, A) { return fn::cast(dy, x.dtype()); })));
 
-  r.add(with_grad(with_scalar("add_scalar", always(increasing(0)), [](auto x, auto s) { return x + s; }),
+  r.add(with_grad(with_scalar("add_scalar", order_for_floats_only(always(increasing(0))),
+                              [](auto x, auto s) { return x + s; }),
                   unary_grad([](V, V, V dy, A) { return dy; })));
   r.add(with_grad(with_scalar("mul_scalar", scaling_rules(false), [](auto x, auto s) { return x * s; }),
                   unary_grad([](V x, V, V dy, A attrs) { return fn::mul_scalar(dy, scalar_of(x, attrs)); })));

@@ -197,6 +197,13 @@ TEST(ElementwiseSignatures, PartialOnlyWhereExact) {
   EXPECT_EQ(listed("mul", {x, x}), with_splits({"P, B -> P", "B, P -> P"}, s2));
   EXPECT_EQ(listed("div", {x, x}), with_splits({"P, B -> P"}, s2));
   EXPECT_EQ(listed("div", {xi, xi}), s2);
+  // Integers wrap at their range: adding, subtracting, negating and scaling keep sums but
+  // no order (the largest int32 plus 1 is the lowest).
+  EXPECT_EQ(listed("add", {xi, xi}), with_splits({"P, P -> P"}, s2));
+  EXPECT_EQ(listed("sub", {xi, xi}), with_splits({"P, P -> P"}, s2));
+  EXPECT_EQ(listed("neg", {xi}), with_splits({"P -> P"}, s1));
+  EXPECT_EQ(listed("add_scalar", {xi}, {{"value", int64_t{1}}}), s1);
+  EXPECT_EQ(listed("mul_scalar", {xi}, {{"value", int64_t{-3}}}), with_splits({"P -> P"}, s1));
   EXPECT_EQ(listed("maximum", {x, x}), with_splits(with_splits({"P(max), P(max) -> P(max)"}, max_min_both), s2));
   EXPECT_EQ(listed("minimum", {x, x}), with_splits(with_splits({"P(min), P(min) -> P(min)"}, max_min_both), s2));
   EXPECT_EQ(listed("gt", {x, x}), with_splits({"P(max), B -> P(max)", "P(min), B -> P(min)", "B, P(max) -> P(min)",
