@@ -4,6 +4,7 @@
 // (std::invalid_argument -> ValueError, std::out_of_range -> IndexError). Calls that
 // communicate release the GIL.
 #include <cstring>
+#include <optional>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -23,6 +24,17 @@
 
 namespace py = pybind11;
 
+namespace mf {
+// A Python int as int64, or nullopt beyond its range (Python ints have no bound).
+std::optional<int64_t> int64_of(const py::handle& value) {
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow) return std::nullopt;
+  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return static_cast<int64_t>(v);
+}
+}  // namespace mf
+
 // Shapes cross to and from Python as lists of ints, as the std::vector they replaced; a size
 // beyond int64 is an error naming it (pybind alone would say "Unable to cast").
 namespace pybind11::detail {
@@ -31,9 +43,7 @@ struct type_caster<mf::Shape> : list_caster<mf::Shape, int64_t> {
   bool load(handle src, bool convert) {
     if (isinstance<sequence>(src) && !isinstance<str>(src)) {
       for (handle item : reinterpret_borrow<sequence>(src)) {
-        int overflow = 0;
-        if (PyLong_Check(item.ptr())) PyLong_AsLongLongAndOverflow(item.ptr(), &overflow);
-        if (overflow) {
+        if (PyLong_Check(item.ptr()) && !mf::int64_of(item)) {
           throw value_error("shape " + std::string(str(src)) + " has the size " + std::string(str(item)) +
                             ", which does not fit in int64");
         }
@@ -114,14 +124,6 @@ py::dict stats_dict() {
   return d;
 }
 
-// A Python int as int64, or nullopt beyond its range (Python ints have no bound).
-std::optional<int64_t> int64_of(const py::handle& value) {
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
-  if (overflow) return std::nullopt;
-  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
-  return static_cast<int64_t>(v);
-}
 
 // A Python number beside tensor x. An int beyond int64 is a float beside a float tensor (as
 // Python's own arithmetic would make it) and refused beside an integer one, naming both.

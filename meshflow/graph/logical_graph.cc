@@ -93,7 +93,7 @@ Var as_global_here(const Var& v) {
 }
 
 void Tracer::add_variable(VariableSlot slot) {
-  if (slot.get().defined() && !slot.get().is_global()) {
+  if (graph_.local && slot.get().defined() && !slot.get().is_global()) {
     // Module code computes on the variable itself while tracing: it holds the global view
     // until restore() writes back the local value.
     slot.set(as_global_here(slot.get()));

@@ -124,8 +124,8 @@ class Tracer : public OpTracer, public ConversionTracer {
   Tracer(const Tracer&) = delete;
   Tracer& operator=(const Tracer&) = delete;
 
-  // A local variable is seen as_global_here while the graph traces and runs, and written
-  // back as a local value.
+  // In a local program's step (set_local first), a local variable is seen as_global_here
+  // while the graph traces and runs, and written back as a local value.
   void add_variable(VariableSlot slot);
   // A parameter: a variable whose new value is set in place (Var::set_data), so modules
   // and optimizers holding it see it; its gradient is put back after tracing.
@@ -142,7 +142,7 @@ class Tracer : public OpTracer, public ConversionTracer {
   void set_stage_order(std::vector<Placement> stages) { graph_.stage_order = std::move(stages); }
   // Whether compiling fuses chains of elementwise ops (on by default).
   void set_fusion(bool on) { graph_.fuse = on; }
-  // A step of a program that placed nothing (LogicalGraph::local).
+  // A step of a program that placed nothing (LogicalGraph::local); before add_variable.
   void set_local(bool local) { graph_.local = local; }
   // A lazy global tensor with `example`'s metadata (one micro-batch of it) standing for
   // argument i of each run. Collective: an example that cannot be cut evenly on some rank

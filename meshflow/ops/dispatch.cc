@@ -310,19 +310,22 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
     metas.push_back({t.shape(), t.dtype()});
     sbps.push_back(t.nd_sbp());
   }
+  std::shared_ptr<const OpPlan> planned;
   if (consistency_check_enabled()) {
-    // Every rank agrees on the call before any plans it, so a rank whose planning fails
-    // (its arguments differ) raises with the others instead of leaving them waiting.
+    // Every rank agrees on the call, and on whether planning it failed, before any acts on
+    // its plan: a rank whose planning fails (its arguments differ) raises with the others
+    // instead of leaving them waiting.
     std::string error;
     try {
-      plan_op(op, metas, sbps, placement, attrs, constraints);
+      planned = plan_op(op, metas, sbps, placement, attrs, constraints);
     } catch (const std::exception& e) {
       error = e.what();
     }
     const PlanKey key{&op, attrs, metas, sbps, placement, constraints};
     comm::agree(error, hash_key(key, std::hash<std::string>()(op.name)), "[" + op.name + "]");
+  } else {
+    planned = plan_op(op, metas, sbps, placement, attrs, constraints);
   }
-  const std::shared_ptr<const OpPlan> planned = plan_op(op, metas, sbps, placement, attrs, constraints);
   const OpPlan& plan = *planned;
   if (tracer) return tracer->trace_op(op, inputs, attrs, constraints, plan);
 

@@ -569,6 +569,7 @@ void register_elementwise_ops(OpRegistry& r) {
 
   using I = Integers;
   using A = const Attrs&;
+  // neg's rules depend on the dtype (unary takes fixed ones): its signatures are set here.
   OpDef neg = unary<I::kKeep>("neg", {}, [](auto x) { return negate(x); });
   neg.signatures = signatures_from(order_for_floats_only(always(linear({0}) + decreasing(0))));
   r.add(with_grad(std::move(neg), unary_grad([](V, V, V dy, A) { return fn::neg(dy); })));

@@ -27,9 +27,10 @@ def rss_mb():
 
 @pytest.fixture
 def small_caches():
+    before = _C.infer_cache_stats()["capacity"]
     _C.set_plan_cache_capacity(64)
     yield 64
-    _C.set_plan_cache_capacity(4096)
+    _C.set_plan_cache_capacity(before)
 
 
 def test_eager_plan_caches_stay_within_capacity(small_caches):

@@ -5,6 +5,7 @@ link is cut. Every job runs under a timeout that kills it, so a hang fails its t
 import json
 import os
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -332,7 +333,9 @@ def test_fault_across_simulated_hosts_ends_the_job(tmp_path, fault):
     print(f"fault {fault} across hosts: the job ended {elapsed:.1f} s after it")  # for the figures (pytest -s)
     assert code != 0, out
     if fault == "kill":
-        assert "process rank 1" in out and "signal 9" in out, out
+        # Across hosts mpirun reports the first death it notices: rank 1's, or rank 0's when
+        # host 1's daemon has already had rank 0 killed for it (seen about 1 run in 10).
+        assert re.search(r"process rank [01] .*signal 9", out, re.S), out
         assert elapsed < 10, f"the job took {elapsed:.1f} s to end after rank 1 was killed"
     else:
         # The watchdog (MESHFLOW_COMM_TIMEOUT=3) names the collective and the op; a cut link
