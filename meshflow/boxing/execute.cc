@@ -187,8 +187,7 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
 
 // `src_boxes`: what each source rank holds, when not the balanced split (see rebalance).
 Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, const Tensor& local,
-                    const std::vector<TransferMessage>& messages, const std::vector<Box>* src_boxes = nullptr,
-                    int lane = 0) {
+                    const std::vector<Box>* src_boxes = nullptr, int lane = 0) {
   const int me = comm::world_rank();
   const DType dtype = local.dtype();
   std::optional<ReduceOp> partial;
@@ -217,8 +216,7 @@ Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, 
   std::vector<comm::Message> sends, recvs;
   std::vector<Tensor> keep_alive;
   std::vector<std::pair<Tensor, Box>> arrivals;  // staged pieces and where they go in `out`
-  for (const TransferMessage& m : messages) {
-    if (m.src_rank != me && m.dst_rank != me) continue;
+  for (const TransferMessage& m : transfer_messages(logical, from, to, me, src_boxes)) {
     if (m.src_rank == me && m.dst_rank == me) {
       Tensor piece = slice(local, relative_to(m.box, my_src));
       Box where = relative_to(m.box, my_dst);
@@ -264,7 +262,7 @@ Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int 
   if (lane > 0 && !transfers_only(plan)) throw std::logic_error("boxing: a plan with collectives cannot run on a lane");
   Tensor t = local;
   for (const Step& step : plan.steps) {
-    t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t, step.messages, nullptr, lane)
+    t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t, nullptr, lane)
                                          : run_axis_step(step, logical, t);
   }
   return t;
@@ -313,8 +311,7 @@ std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& l
 }
 
 Tensor rebalance(const Tensor& local, const Shape& logical, const Layout& layout, const std::vector<Box>& held_boxes) {
-  return run_transfer(layout, layout, logical, local, transfer_messages(logical, layout, layout, &held_boxes),
-                      &held_boxes);
+  return run_transfer(layout, layout, logical, local, &held_boxes);
 }
 
 Tensor box(const Tensor& local, const Shape& logical, const Layout& from, const Layout& to) {

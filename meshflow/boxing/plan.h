@@ -14,6 +14,9 @@
 // axes (a split nested inside another split on the same dim must be undone first; partial
 // values of different reductions must not be mixed). The general transfer is always a
 // candidate too.
+// A direct transfer's plan is symbolic (each rank derives its messages when it runs) and
+// its cost takes O(ranks · log ranks) to find between placements of one hierarchy (one
+// placement included), O(messages) between different hierarchies.
 // Different placements: a transfer in which each target rank receives exactly the slices
 // it needs (partial values reduced on arrival), possibly preceded by reducing partial axes
 // on the source placement, or followed by an all-gather on the target placement when that
@@ -67,7 +70,6 @@ struct Step {
   Layout to;
   int axis;      // the hierarchy axis changed; -1 for kTransfer
   int64_t cost;  // bytes, see the header comment
-  std::vector<TransferMessage> messages;  // kTransfer: every message, planned once
   std::string str() const;
 };
 
@@ -86,12 +88,19 @@ std::shared_ptr<const Plan> cached_plan(const Shape& logical, DType dtype, const
 void set_boxing_cache_capacity(size_t plans);
 LruCacheStats boxing_cache_stats();
 
-// The messages of a transfer from `from` to `to`, self-messages included. Requires every
-// partial axis of `from` to use one reduction. Target ranks that hold zeros (coordinate != 0
-// along a partial-sum axis of `to`) receive nothing.
+// The direct transfer alone, the candidate the planner weighs against collectives.
+// Requires every partial axis of `from` to use one reduction.
+Plan direct_transfer(const Shape& logical, DType dtype, const Layout& from, const Layout& to);
+
+// The messages of a transfer from `from` to `to` that `rank` sends or receives, its local
+// copy included, at most one per pair of ranks. Every rank derives its own, so a plan stays
+// O(ranks) to build and hold however many messages the transfer has. Requires every
+// partial axis of `from` to use one reduction. Each group of sources holding the same part
+// (they differ along broadcast axes) sends each target the piece it needs once; target
+// ranks that hold zeros (coordinate != 0 along a partial-sum axis of `to`) receive nothing.
 // `src_boxes`, when given, are the regions the source ranks hold (by parallel id) in place
 // of the balanced split's (for local parts of arbitrary sizes).
-std::vector<TransferMessage> transfer_messages(const Shape& logical, const Layout& from, const Layout& to,
+std::vector<TransferMessage> transfer_messages(const Shape& logical, const Layout& from, const Layout& to, int rank,
                                                const std::vector<Box>* src_boxes = nullptr);
 // True when the rank at `coordinate` of `layout` holds the value (not the zeros) along
 // every partial-sum axis.

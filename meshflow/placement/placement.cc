@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <set>
 #include <stdexcept>
 
 namespace mf {
@@ -17,7 +16,9 @@ Placement::Placement(std::string device_type, Shape hierarchy, std::vector<int> 
   for (int64_t x : d->hierarchy) h = h * 31 + std::hash<int64_t>()(x);
   for (int r : d->ranks) h = h * 131 + std::hash<int>()(r);
   d->hash = h;
-  d_ = std::move(d);
+  for (size_t i = 0; i < d->ranks.size(); ++i) d->ids.emplace_back(d->ranks[i], static_cast<int>(i));
+  std::sort(d->ids.begin(), d->ids.end());
+  d_ = d;
   if (d_->device_type != "cpu") {
     throw std::invalid_argument("placement: device type '" + d_->device_type +
                                 "' is not supported; expected \"cpu\" (cuda is not supported yet)");
@@ -32,11 +33,12 @@ Placement::Placement(std::string device_type, Shape hierarchy, std::vector<int> 
                                 std::to_string(numel(d_->hierarchy)) + " ranks but " + std::to_string(d_->ranks.size()) +
                                 " were given");
   }
-  std::set<int> seen;
   for (int r : d_->ranks) {
     if (r < 0) throw std::invalid_argument("placement: rank " + std::to_string(r) + " is negative");
-    if (!seen.insert(r).second) {
-      throw std::invalid_argument("placement: rank " + std::to_string(r) + " is repeated in " + ranks_str());
+  }
+  for (size_t i = 1; i < d->ids.size(); ++i) {
+    if (d->ids[i].first == d->ids[i - 1].first) {
+      throw std::invalid_argument("placement: rank " + std::to_string(d->ids[i].first) + " is repeated in " + ranks_str());
     }
   }
 }
@@ -45,8 +47,8 @@ Placement::Placement(std::string device_type, std::vector<int> ranks)
     : Placement(std::move(device_type), Shape{static_cast<int64_t>(ranks.size())}, ranks) {}
 
 int Placement::parallel_id(int rank) const {
-  auto it = std::find(d_->ranks.begin(), d_->ranks.end(), rank);
-  return it == d_->ranks.end() ? -1 : static_cast<int>(it - d_->ranks.begin());
+  auto it = std::lower_bound(d_->ids.begin(), d_->ids.end(), std::make_pair(rank, -1));
+  return it != d_->ids.end() && it->first == rank ? it->second : -1;
 }
 
 Shape Placement::coordinate(int parallel_id) const {
@@ -86,17 +88,25 @@ void Placement::check_in_world(int world_size) const {
 }
 
 std::string Placement::ranks_str() const {
-  // Nested lists, one level per hierarchy axis.
-  std::function<std::string(int, size_t&)> nest = [&](int axis, size_t& next) {
+  // Nested lists, one level per hierarchy axis; beyond a thousand ranks, as NumPy prints
+  // large arrays, the first and last three along each axis (messages stay readable).
+  const bool summarize = size() > 1000;
+  std::function<std::string(int, int64_t)> nest = [&](int axis, int64_t offset) {
     std::string s = "[";
-    for (int64_t i = 0; i < d_->hierarchy[axis]; ++i) {
+    const int64_t n = d_->hierarchy[axis];
+    for (int64_t i = 0; i < n; ++i) {
+      if (summarize && n > 6 && i == 3) {
+        s += ", ...";
+        i = n - 4;
+        continue;
+      }
       if (i) s += ", ";
-      s += axis + 1 == ndim() ? std::to_string(d_->ranks[next++]) : nest(axis + 1, next);
+      const int64_t at = offset * n + i;
+      s += axis + 1 == ndim() ? std::to_string(d_->ranks[at]) : nest(axis + 1, at);
     }
     return s + "]";
   };
-  size_t next = 0;
-  return nest(0, next);
+  return nest(0, 0);
 }
 
 std::string Placement::str() const { return "placement(type=\"" + d_->device_type + "\", ranks=" + ranks_str() + ")"; }

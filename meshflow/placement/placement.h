@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "meshflow/core/shape.h"
@@ -54,6 +55,9 @@ class Placement {
     std::string device_type;
     Shape hierarchy;
     std::vector<int> ranks;
+    // (rank, parallel id) sorted by rank: parallel_id in O(log ranks), which plans on
+    // meshes of thousands of ranks call per message.
+    std::vector<std::pair<int, int>> ids;
     size_t hash = 0;
   };
   std::shared_ptr<const Data> d_;

@@ -83,6 +83,24 @@ TEST(Placement, OneDimensional) {
   EXPECT_EQ(p.str(), "placement(type=\"cpu\", ranks=[2, 5, 7])");
 }
 
+// Beyond a thousand ranks a placement prints as NumPy prints large arrays: the first and
+// last three along each axis.
+TEST(Placement, LargePlacementsPrintSummarized) {
+  std::vector<int> ranks(64 * 32);
+  for (size_t i = 0; i < ranks.size(); ++i) ranks[i] = static_cast<int>(ranks.size() - i);
+  const Placement p("cpu", {64, 32}, ranks);
+  const std::string row0 = "[2048, 2047, 2046, ..., 2019, 2018, 2017]";
+  const std::string last = "[32, 31, 30, ..., 3, 2, 1]";
+  EXPECT_EQ(p.ranks_str().rfind("[" + row0 + ", ", 0), 0u) << p.ranks_str();
+  EXPECT_NE(p.ranks_str().find("], ..., ["), std::string::npos) << p.ranks_str();
+  EXPECT_EQ(p.ranks_str().substr(p.ranks_str().size() - last.size() - 1), last + "]");
+  EXPECT_EQ(p.parallel_id(1), 64 * 32 - 1);
+  EXPECT_EQ(p.parallel_id(2048), 0);
+  EXPECT_EQ(p.parallel_id(0), -1);
+  EXPECT_EQ(Placement("cpu", std::vector<int>(ranks.begin(), ranks.begin() + 1000)).ranks_str().find("..."),
+            std::string::npos);
+}
+
 TEST(Placement, EqualityAndHash) {
   Placement flat("cpu", {0, 1, 2, 3});
   Placement grid("cpu", {2, 2}, {0, 1, 2, 3});
