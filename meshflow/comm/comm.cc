@@ -226,35 +226,43 @@ Group& group_of(const std::vector<int>& ranks) {
   return *it->second;
 }
 
-void agree(const std::string& error, uint64_t call_hash, const std::string& call) {
+void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks) {
   struct Record {
     uint64_t call_hash;
-    int32_t has_error;
-    char error[500];
+    int64_t has_error;
   };
-  Record mine{call_hash, !error.empty(), {}};
-  error.copy(mine.error, sizeof(mine.error) - 1);
-  Group& w = world();
-  std::vector<Record> all(w.size());
+  struct Message {
+    char text[500];
+  };
+  Group& g = ranks.empty() ? world() : group_of(ranks);
+  Record mine{call_hash, !error.empty()};
+  std::vector<Record> all(g.size());
+  std::vector<Message> messages;
   on_comm_thread([&] {
     set_current_op("the argument check of " + call);
-    w.gather_metadata(&mine, all.data(), sizeof(Record));
+    g.gather_metadata(&mine, all.data(), sizeof(Record));
+    if (std::any_of(all.begin(), all.end(), [](const Record& r) { return r.has_error; })) {
+      Message text{};
+      error.copy(text.text, sizeof(text.text) - 1);
+      messages.resize(g.size());
+      g.gather_metadata(&text, messages.data(), sizeof(Message));
+    }
     set_current_op("");
   });
-  for (int r = 0; r < w.size(); ++r) {
+  for (int r = 0; r < g.size(); ++r) {
     if (!all[r].has_error) continue;
-    std::string message(all[r].error);
-    if (r != w.rank()) message += " (raised on rank " + std::to_string(r) + ")";
+    std::string message(messages[r].text);
+    if (r != g.rank()) message += " (raised on rank " + std::to_string(g.world_ranks()[r]) + ")";
     throw std::invalid_argument(message);
   }
   std::string differ;
-  for (int r = 1; r < w.size(); ++r) {
-    if (all[r].call_hash != all[0].call_hash) differ += (differ.empty() ? "" : ", ") + std::to_string(r);
+  for (int r = 1; r < g.size(); ++r) {
+    if (all[r].call_hash != all[0].call_hash) differ += (differ.empty() ? "" : ", ") + std::to_string(g.world_ranks()[r]);
   }
   if (!differ.empty()) {
-    throw std::invalid_argument(call + ": rank(s) " + differ +
-                                " made a different call than rank 0 (placement, sbp, shape, dtype or attributes); "
-                                "every rank must make the same call");
+    throw std::invalid_argument(call + ": rank(s) " + differ + " made a different call than rank " +
+                                std::to_string(g.world_ranks()[0]) +
+                                " (placement, sbp, shape, dtype or attributes); every rank must make the same call");
   }
 }
 

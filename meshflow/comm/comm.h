@@ -31,12 +31,13 @@ Group& world();
 Group& group_of(const std::vector<int>& ranks);
 std::string backend_name();
 bool initialized();
-// Collective over the world, so that every rank raises together instead of one rank
-// raising while the others wait in the next collective. Each rank passes the error it hit
-// (empty when none) and a hash of the call it is making; when any rank has an error, every
-// rank throws std::invalid_argument with the first one's message; when the hashes differ,
-// every rank throws one naming the ranks that made a different `call`.
-void agree(const std::string& error, uint64_t call_hash, const std::string& call);
+// Collective over `ranks` (the world when empty; the caller must be one of them), so that
+// they raise together instead of one raising while the others wait in the next collective.
+// Each rank passes the error it hit (empty when none) and a hash of the call it is making;
+// when any rank has an error, every rank throws std::invalid_argument with the first one's
+// message; when the hashes differ, every rank throws one naming the ranks that made a
+// different `call`. Moves 16 bytes a rank, and the messages only when one has an error.
+void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks = {});
 
 // Runs `call` (which issues collectives) on the comm thread: directly when this is it or
 // when no funnel is installed, else through the funnel.

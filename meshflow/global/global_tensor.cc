@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <set>
 #include <stdexcept>
 
 #include "meshflow/boxing/execute.h"
@@ -210,7 +211,14 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
 }
 
 GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp) {
-  agree_on_layout(placement, nd_sbp, full.ndim(), shape_hash(full.shape(), full.dtype()));
+  // Nothing moves, and an invalid layout is invalid on every rank alike: ranks agree (on
+  // the shape too) only when the consistency check asks.
+  if (consistency_check_enabled()) {
+    agree_on_layout(placement, nd_sbp, full.ndim(), shape_hash(full.shape(), full.dtype()));
+  } else {
+    placement.check_in_world(comm::world_size());
+    check_nd_sbp(nd_sbp, placement, full.ndim());
+  }
   const int id = placement.parallel_id(comm::world_rank());
   if (id < 0) return GlobalTensor(full.shape(), placement, nd_sbp, boxing::empty_local(full.shape(), full.dtype()));
   Shape c = placement.coordinate(id);
@@ -251,9 +259,33 @@ TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& l
 Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
                      const std::string& name) {
   if (plan->steps.empty()) return local;
+  // The ranks that must learn whether the source failed: all of the plan's, when some
+  // target is outside the source placement.
+  const Placement& source = plan->steps.front().from.placement;
+  std::set<int> members;
+  bool reaches_out = false;
+  for (const boxing::Step& step : plan->steps) {
+    for (const Placement* p : {&step.from.placement, &step.to.placement}) {
+      members.insert(p->ranks().begin(), p->ranks().end());
+      for (int r : p->ranks()) reaches_out = reaches_out || !source.contains(r);
+    }
+  }
+  std::vector<int> told;
+  if (reaches_out && members.count(comm::world_rank())) told.assign(members.begin(), members.end());
   // The instruction holds the plan: the cache may evict it before the instruction runs.
-  return vm::launch(name, device::StreamKind::kComm, {local}, {local_meta(logical, local.dtype(), to)},
-                    [p = std::move(plan), logical](const std::vector<Tensor>& in) {
+  const TensorMeta out = local_meta(logical, local.dtype(), to);
+  return vm::launch(name, device::StreamKind::kComm, {local}, {out},
+                    [p = std::move(plan), logical, told = std::move(told), name, out](const std::vector<Tensor>& in) {
+                      if (!told.empty()) {
+                        const std::exception_ptr failed = in[0].storage()->error();
+                        try {
+                          comm::agree(failed ? vm::error_message(failed) : "", 0, name, told);
+                        } catch (const std::invalid_argument&) {
+                          if (!failed) throw;  // the source's error, learned here
+                          // Its own error, raised once already: the output inherits it.
+                          return std::vector<Tensor>{Tensor::zeros(out.shape, out.dtype)};
+                        }
+                      }
                       return std::vector<Tensor>{boxing::execute(*p, logical, in[0])};
                     },
                     {/*run_on_failed_inputs=*/true})[0];

@@ -46,6 +46,8 @@ class GlobalTensor {
 GlobalTensor make_global(const Tensor& local, const Placement& placement, const NdSbp& nd_sbp,
                          bool check_consistency);
 // Every rank holds the whole logical value in `full`; each keeps its part (no data moves).
+// Ranks check the arguments alone (the errors are the same on every rank) and agree on
+// them, shape included, only under the consistency check.
 GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp);
 // Boxing to another placement and/or SBP, after every rank agrees on the arguments.
 GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp);
@@ -55,6 +57,10 @@ GlobalTensor convert(const GlobalTensor& t, const Placement& placement, const Nd
 // Issues `plan` (from the layout `local` is in, to `to`) on the VM's comm stream; returns
 // this rank's local tensor of the result, pending (`local` itself for an empty plan).
 // `name` says what the conversion is for (the op that needs it), in errors and the watchdog.
+// A source whose value failed sends zeros, and its placement's ranks all know it failed
+// (errors are agreed within a placement); a plan that moves data to ranks outside its
+// source placement first agrees among all its ranks on whether the source failed, so that
+// those ranks fail too, with the source's error, instead of receiving zeros.
 Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
                      const std::string& name);
 // Issues a fusable plan (boxing::fusion_key) for several local tensors of one dtype as one

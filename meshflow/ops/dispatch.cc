@@ -347,26 +347,32 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
                                                               boxes_of(plan.outputs, placement, plan.signature.outputs, coord)});
     std::vector<TensorMeta> local_outputs;
     for (size_t i = 0; i < plan.outputs.size(); ++i) local_outputs.push_back({call->output_boxes[i].extent, plan.outputs[i].dtype});
-    // A kernel that checks its data agrees with the other ranks below; any other kernel
-    // failing on this rank alone must end the job, or the others would wait for it.
+    // A kernel that checks its data agrees with the placement's other ranks below, where
+    // they may see other data; any other kernel failing on this rank alone must end the
+    // job, or the others would wait for it.
+    const bool agree = op.kernel_checks_data && placement.size() > 1 &&
+                       !std::all_of(plan.signature.inputs.begin(), plan.signature.inputs.end(), [](const NdSbp& s) {
+                         return std::all_of(s.begin(), s.end(), [](const Sbp& x) { return x.is_broadcast(); });
+                       });
     outs = vm::launch(op.name, device::StreamKind::kCompute, locals, local_outputs, kernel_body(op, call),
                       {/*run_on_failed_inputs=*/false, /*abort_on_error=*/!op.kernel_checks_data,
-                       /*report_error=*/!op.kernel_checks_data});
-  }
-  if (op.kernel_checks_data) {
-    // Every rank raises the data error together: the outputs pass through an agreement.
-    std::vector<TensorMeta> local_outputs;
-    for (const Tensor& t : outs) local_outputs.push_back({t.shape(), t.dtype()});
-    outs = vm::launch(op.name, device::StreamKind::kComm, outs, local_outputs,
-                      [name = op.name](const std::vector<Tensor>& in) {
-                        std::string error;
-                        for (const Tensor& t : in) {
-                          if (std::exception_ptr e = t.storage()->error()) error = vm::error_message(e);
-                        }
-                        comm::agree(error, 0, "[" + name + "]");
-                        return in;
-                      },
-                      {/*run_on_failed_inputs=*/true});
+                       /*report_error=*/!agree});
+    if (agree) {
+      // The placement's ranks raise the data error together: the outputs pass through an
+      // agreement among them. Ranks outside hold no part and take no part; a transfer of
+      // the outputs to them carries the error (global/global_tensor.h, launch_boxing).
+      for (size_t i = 0; i < local_outputs.size(); ++i) local_outputs[i] = {outs[i].shape(), outs[i].dtype()};
+      outs = vm::launch(op.name, device::StreamKind::kComm, outs, local_outputs,
+                        [name = op.name, ranks = placement.ranks()](const std::vector<Tensor>& in) {
+                          std::string error;
+                          for (const Tensor& t : in) {
+                            if (std::exception_ptr e = t.storage()->error()) error = vm::error_message(e);
+                          }
+                          comm::agree(error, 0, "[" + name + "]", ranks);
+                          return in;
+                        },
+                        {/*run_on_failed_inputs=*/true});
+    }
   }
   std::vector<GlobalTensor> results;
   for (size_t i = 0; i < outs.size(); ++i) {

@@ -310,7 +310,9 @@ TEST(RanksAgree, ConsistencyCheckPassesEqualCallsAndRaisesOnEveryRankOtherwise) 
   expect_error([&] { apply_global(find_op("add"), {b, c}, {}); }, odd_one ? "[add]" : "(raised on rank 1)");
 }
 
-TEST(RanksAgree, DataErrorOnOneRankRaisesOnEveryRank) {
+// A data error raises on every rank of the op's placement, and on any rank the failed value
+// is moved to.
+TEST(RanksAgree, DataErrorOnOneRankRaisesOnEveryRankItReaches) {
   REQUIRE_RANKS(2);
   const Placement all = first_ranks({comm::world_size()});
   const Placement first_two = first_ranks({2});  // other ranks hold no part at all
@@ -319,12 +321,27 @@ TEST(RanksAgree, DataErrorOnOneRankRaisesOnEveryRank) {
     for (int64_t i = 0; i < divisor.numel(); ++i) divisor.data_as<int64_t>()[i] = i == 2 ? 0 : 1;  // rank 1's rows
     const Tensor x = logical_value({2 * comm::world_size(), 3}, DType::kInt64);
     // The kernel runs after the call returns: its error comes at the next synchronization,
-    // on every rank (the ranks agree on it on the comm stream).
-    expect_error([&] {
-      apply_global(find_op("div"), {make_source(x, p, {Sbp::split(0)}), make_source(divisor, p, {Sbp::split(0)})}, {});
+    // on every rank of the placement (they agree on it on the comm stream). Ranks outside
+    // hold no part and take no part; the error reaches them with the value (a read here).
+    std::vector<GlobalTensor> q;
+    auto divide = [&] {
+      q = apply_global(find_op("div"), {make_source(x, p, {Sbp::split(0)}), make_source(divisor, p, {Sbp::split(0)})}, {});
       vm::synchronize();
-    }, "[div] integer division by zero");
+    };
+    if (p.contains(me())) {
+      expect_error(divide, "[div] integer division by zero");
+    } else {
+      divide();
+    }
+    expect_error([&] { gather_full(q[0]); }, "[div] integer division by zero");
   }
+  // Data every rank holds whole fails alike on every rank, with no agreement.
+  Tensor zeros = Tensor::zeros({2, 1}, DType::kInt64);
+  const Tensor x = logical_value({2, 3}, DType::kInt64);
+  expect_error([&] {
+    apply_global(find_op("div"), {make_source(x, all, {Sbp::broadcast()}), make_source(zeros, all, {Sbp::broadcast()})}, {});
+    vm::synchronize();
+  }, "[div] integer division by zero");
   Tensor indices = Tensor::zeros({4}, DType::kInt64);
   indices.data_as<int64_t>()[3] = 99;
   std::vector<GlobalTensor> looked_up;

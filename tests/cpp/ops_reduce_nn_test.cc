@@ -41,9 +41,14 @@ Tensor indices(const Shape& shape, DType dtype, int64_t bound) {
   return t;
 }
 
-// check_every_signature, expecting more than the all-broadcast signature to be checked.
+// check_every_signature, expecting every combination of the op's 1-d signatures (each
+// axis of the mesh picks one) to be checked.
 void check(const std::string& op, const std::vector<Tensor>& inputs, const Attrs& attrs, const Placement& p) {
-  EXPECT_GT(check_every_signature(op, inputs, attrs, p), 1) << op << " " << attrs.str() << " on " << p.str();
+  std::vector<TensorMeta> metas;
+  for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
+  int64_t expected = 1;
+  for (int a = 0; a < p.ndim(); ++a) expected *= static_cast<int64_t>(valid_nd_signatures(find_op(op), metas, attrs, {1}).size());
+  EXPECT_EQ(check_every_signature(op, inputs, attrs, p), expected) << op << " " << attrs.str() << " on " << p.str();
 }
 
 Attrs reduce_attrs(const Dims& dims, bool keepdim) { return {{"dims", dims}, {"keepdim", keepdim}}; }

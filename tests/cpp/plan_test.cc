@@ -839,6 +839,7 @@ TEST(Sweep, OverlappingPlacementsOfOneHierarchy) {
   sweep(flat({0, 1, 2}), flat({1, 2, 3}), kShapes, DType::kFloat32);
   sweep(flat({0, 1, 2}), flat({2, 0, 1}), kShapes, DType::kFloat32);
   sweep(first_n({2, 2}), grid({2, 2}, {3, 1, 2, 0}), {{5, 3}, {2}}, DType::kFloat32);
+  sweep(first_n({2, 2}), grid({2, 2}, {0, 2, 1, 3}), {{5, 3}, {2}}, DType::kFloat32);
 }
 
 TEST(Sweep, FlatToGrid) {

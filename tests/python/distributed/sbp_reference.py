@@ -88,9 +88,19 @@ def local_parts(value, hierarchy, nd_sbp, seed=0):
     """
     rng = np.random.default_rng(seed)
     level = {(): value}
-    for parts, sbp in zip(hierarchy, nd_sbp):
-        level = {prefix + (i,): child for prefix, v in level.items()
-                 for i, child in enumerate(_children(v, parts, sbp, rng))}
+    broadcast_axes = []
+    for axis, (parts, sbp) in enumerate(zip(hierarchy, nd_sbp)):
+        # Replicas along broadcast axes hold equal parts (the layout's invariant): their
+        # subtrees are cut once, by the coordinates along the other axes.
+        cut = {}
+        for prefix, v in level.items():
+            key = tuple(c for a, c in enumerate(prefix) if a not in broadcast_axes)
+            if key not in cut:
+                cut[key] = _children(v, parts, sbp, rng)
+        level = {prefix + (i,): child for prefix in level
+                 for i, child in enumerate(cut[tuple(c for a, c in enumerate(prefix) if a not in broadcast_axes)])}
+        if sbp == mf.sbp.broadcast:
+            broadcast_axes.append(axis)
     return {c: np.ascontiguousarray(v) for c, v in level.items()}
 
 
