@@ -335,7 +335,7 @@ TEST(RanksAgree, DataErrorOnOneRankRaisesOnEveryRankItReaches) {
     }
     expect_error([&] { gather_full(q[0]); }, "[div] integer division by zero");
   }
-  // Data every rank holds whole fails alike on every rank, with no agreement.
+  // Data every rank holds whole fails alike on every rank.
   Tensor zeros = Tensor::zeros({2, 1}, DType::kInt64);
   const Tensor x = logical_value({2, 3}, DType::kInt64);
   expect_error([&] {
