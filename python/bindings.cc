@@ -14,6 +14,7 @@
 #include "meshflow/core/shape.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/allocator.h"
+#include "meshflow/device/device.h"
 #include "meshflow/global/global_tensor.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/dispatch.h"
@@ -424,6 +425,7 @@ PYBIND11_MODULE(_C, m) {
   m.def("set_grad_bucket_bytes", &set_grad_bucket_bytes, py::arg("bytes"));
   m.def("grad_bucket_bytes", &grad_bucket_bytes);
   m.def("consistency_check_enabled", &consistency_check_enabled);
+  m.def("device_types", &device::types);
 
   m.def(
       "plan_boxing",

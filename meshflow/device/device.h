@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mf::device {
 
@@ -92,5 +93,22 @@ class Device {
 
 // The process's CPU device (created on first use, never destroyed).
 Device& cpu();
+
+// ---- Device types. A device type plugs in by registering the factory of its devices (one
+// per index, created on first use and never destroyed); placements, tensors and kernels
+// name devices by type. "cpu" is always registered. Thread-safe.
+
+// The device of `type` at `index`, made by the factory on first use.
+using DeviceFactory = std::function<Device&(int index)>;
+// Throws std::invalid_argument when `type` is empty or already registered.
+void register_type(const std::string& type, DeviceFactory factory);
+// The registered types, in registration order ("cpu" first).
+std::vector<std::string> types();
+bool is_registered(const std::string& type);
+// Throws std::invalid_argument naming the registered types when `type` is not one of them,
+// or when index is negative.
+Device& get(const std::string& type, int index = 0);
+// "'tpu' is not a registered device type; registered: cpu", for errors elsewhere.
+std::string unregistered_message(const std::string& type);
 
 }  // namespace mf::device

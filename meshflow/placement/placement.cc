@@ -5,6 +5,8 @@
 #include <functional>
 #include <stdexcept>
 
+#include "meshflow/device/device.h"
+
 namespace mf {
 
 Placement::Placement(std::string device_type, Shape hierarchy, std::vector<int> ranks) {
@@ -19,9 +21,8 @@ Placement::Placement(std::string device_type, Shape hierarchy, std::vector<int> 
   for (size_t i = 0; i < d->ranks.size(); ++i) d->ids.emplace_back(d->ranks[i], static_cast<int>(i));
   std::sort(d->ids.begin(), d->ids.end());
   d_ = d;
-  if (d_->device_type != "cpu") {
-    throw std::invalid_argument("placement: device type '" + d_->device_type +
-                                "' is not supported; expected \"cpu\" (cuda is not supported yet)");
+  if (!device::is_registered(d_->device_type)) {
+    throw std::invalid_argument("placement: " + device::unregistered_message(d_->device_type));
   }
   if (d_->ranks.empty()) throw std::invalid_argument("placement: ranks are empty; expected at least one rank");
   if (d_->hierarchy.empty()) throw std::invalid_argument("placement: hierarchy is empty");

@@ -27,6 +27,7 @@ from . import env, sbp
 from ._dtype import dtype, float32, float64, int32, int64, bfloat16
 from ._autocast import autocast
 from ._placement import placement
+from ._device import device, device_types
 from ._tensor import Tensor, tensor, from_numpy, no_grad, is_grad_enabled
 from ._ops_elementwise import (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge,
                                where, neg, abs, relu, trunc, exp, log, sqrt, rsqrt, tanh, sigmoid, cast)
@@ -101,7 +102,7 @@ def _abort_job_on_uncaught_error(kind, value, tb):
 _previous_excepthook = _sys.excepthook
 _sys.excepthook = _abort_job_on_uncaught_error
 
-__all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "placement", "sbp", "env", "dtype", "float32", "float64", "int32",
+__all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "placement", "device", "device_types", "sbp", "env", "dtype", "float32", "float64", "int32",
            "int64", "comm_stats", "infer_cache_stats", "synchronize", "memory_stats", "reset_peak_memory_stats", "set_grad_bucket_size", "add", "sub", "mul", "div", "matmul",
            "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "where", "neg", "abs", "relu",
            "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast", "nn", "save", "load"]

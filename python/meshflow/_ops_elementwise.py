@@ -252,12 +252,6 @@ def cast(input, dtype):
     return apply("cast", [input], {"dtype": getattr(_C.DType, _dtype.to_dtype(dtype).name)})[0]
 
 
-def _to(self, dtype):
-    """This tensor in `dtype` (itself when it already has it), as torch's Tensor.to(dtype)."""
-    dtype = _dtype.to_dtype(dtype)
-    return self if self.dtype == dtype else cast(self, dtype)
-
-
 # ---------------------------------------------------------------------------------------------
 # Operators and methods.
 
@@ -298,9 +292,8 @@ for _f in (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, 
            exp, log, sqrt, rsqrt, tanh, sigmoid):
     setattr(Tensor, _f.__name__, _f)
 Tensor.where = lambda self, condition, other: where(condition, self, other)
-Tensor.to = _to
-Tensor.float = lambda self: _to(self, _dtype.float32)
-Tensor.double = lambda self: _to(self, _dtype.float64)
-Tensor.int = lambda self: _to(self, _dtype.int32)
-Tensor.long = lambda self: _to(self, _dtype.int64)
+Tensor.float = lambda self: self.to(_dtype.float32)
+Tensor.double = lambda self: self.to(_dtype.float64)
+Tensor.int = lambda self: self.to(_dtype.int32)
+Tensor.long = lambda self: self.to(_dtype.int64)
 del _name, _f

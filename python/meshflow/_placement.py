@@ -28,7 +28,7 @@ def _nest(flat, hierarchy):
 class placement(_C.Placement):
     """placement("cpu", ranks=[[0, 1], [2, 3]]): hierarchy [2, 2] over ranks 0..3.
 
-    `type` is the device type ("cpu"; "cuda" is not supported yet); `ranks` a flat or
+    `type` is a registered device type (meshflow.device_types()); `ranks` a flat or
     nested list (a nested list gives an N-d hierarchy).
     """
 

@@ -1,7 +1,7 @@
 """meshflow.Tensor: a local tensor, or a global one (placement + SBP over a mesh of ranks)."""
 import numpy as _np
 
-from . import _C
+from . import _C, _device
 from . import _dtype
 from ._placement import placement as _placement
 from .sbp import as_nd_sbp as _as_nd_sbp
@@ -109,6 +109,47 @@ class Tensor:
     @property
     def dtype(self):
         return _dtype.to_dtype(self._impl.dtype)
+
+    @property
+    def device(self):
+        """The device a local tensor lives on (OneFlow: a global tensor has a placement)."""
+        if self.is_global:
+            raise RuntimeError("device: a global tensor has no device; its placement "
+                               f"({self.placement!r}) names its device type")
+        return _device.device("cpu")
+
+    def to(self, *args, **kwargs):
+        """to(device), to(dtype) or to(device, dtype), as PyTorch: itself when nothing changes."""
+        target, dtype = None, kwargs.pop("dtype", None)
+        if "device" in kwargs:
+            target = kwargs.pop("device")
+        if kwargs:
+            raise TypeError(f"to: unexpected keyword argument(s) {', '.join(kwargs)}")
+        for arg in args:
+            if isinstance(arg, _device.device) or (isinstance(arg, str) and not _names_dtype(arg)):
+                if target is not None:
+                    raise TypeError(f"to: two devices, {target!r} and {arg!r}")
+                target = arg  # a name that is no dtype: the device's error names the registered types
+            elif dtype is None:
+                dtype = arg  # a meshflow dtype, or anything to_dtype takes (NumPy's too)
+            else:
+                raise TypeError(f"to: unexpected argument {arg!r}; expected a device and/or a dtype")
+        out = self
+        if target is not None:
+            target = _device.device(target)
+            if self.is_global:
+                raise RuntimeError("to: a global tensor moves between devices by to_global with a placement "
+                                   "of the target device type")
+            if target.type != self.device.type:
+                raise NotImplementedError(f"to: moving a tensor to {target} is not supported yet")
+        if dtype is not None and _dtype.to_dtype(dtype) != self.dtype:
+            from ._ops_elementwise import cast
+            out = cast(out, dtype)
+        return out
+
+    def cpu(self):
+        """This tensor on the CPU: itself, for a tensor there already."""
+        return self.to("cpu")
 
     @property
     def placement(self):
@@ -286,12 +327,26 @@ def _as_array(data, dtype):
     return array
 
 
-def tensor(data, dtype=None, placement=None, sbp=None, requires_grad=False):
-    """A tensor holding a copy of `data`.
+def _names_dtype(name):
+    try:
+        _dtype.to_dtype(name)
+        return True
+    except ValueError:
+        return False
+
+
+def tensor(data, dtype=None, placement=None, sbp=None, requires_grad=False, device=None):
+    """A tensor holding a copy of `data`, on `device` (a local tensor; "cpu" by default).
 
     With placement and sbp, a global tensor whose logical value is `data`, which every
     rank passes in full; each rank keeps its part (no data moves).
     """
+    if device is not None:
+        device = _device.device(device)
+        if placement is not None:
+            raise ValueError("tensor: give a device (a local tensor) or a placement (a global one), not both")
+        if device.type != "cpu":
+            raise NotImplementedError(f"tensor: tensors on {device} are not supported yet")
     array = _as_array(data, dtype)
     local = _C.LocalTensor.from_numpy(array)
     if dtype is not None and _dtype.to_dtype(dtype) == _dtype.bfloat16:

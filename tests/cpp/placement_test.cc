@@ -7,6 +7,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "meshflow/device/device.h"
 #include "meshflow/placement/placement.h"
 #include "meshflow/placement/sbp.h"
 
@@ -99,6 +100,24 @@ TEST(Placement, LargePlacementsPrintSummarized) {
   EXPECT_EQ(p.parallel_id(0), -1);
   EXPECT_EQ(Placement("cpu", std::vector<int>(ranks.begin(), ranks.begin() + 1000)).ranks_str().find("..."),
             std::string::npos);
+}
+
+// A placement names any registered device type; the registry lists "cpu" first and
+// refuses a type twice, and an unknown type's error lists the registered ones.
+TEST(Placement, OnRegisteredDeviceTypes) {
+  EXPECT_EQ(device::types().front(), "cpu");
+  EXPECT_EQ(&device::get("cpu"), &device::cpu());
+  expect_invalid([] { Placement("registered_later", {0}); }, {"'registered_later' is not a registered device type",
+                                                                "registered: cpu"});
+  device::register_type("registered_later", [](int) -> device::Device& { return device::cpu(); });
+  EXPECT_TRUE(device::is_registered("registered_later"));
+  EXPECT_EQ(device::types().back(), "registered_later");
+  EXPECT_EQ(Placement("registered_later", {0, 1}).device_type(), "registered_later");
+  EXPECT_NE(Placement("registered_later", {0, 1}), Placement("cpu", {0, 1}));
+  expect_invalid([] { device::register_type("registered_later", [](int) -> device::Device& { return device::cpu(); }); },
+                 {"already registered"});
+  expect_invalid([] { device::get("tpu"); }, {"'tpu' is not a registered device type", "cpu, registered_later"});
+  expect_invalid([] { device::get("cpu", -1); }, {"index -1"});
 }
 
 TEST(Placement, EqualityAndHash) {
