@@ -87,9 +87,11 @@ Tensor from_numpy(py::array array) {
 // A copy of the tensor's value, once the instructions making it have run (waited for without
 // the GIL; raises the error of the one that failed). A copy, not a view: writes through the
 // array cannot reach ops issued on the tensor, nor later in-place updates the array.
-py::array to_numpy(const Tensor& t) {
+py::array to_numpy(const Tensor& on_device) {
+  Tensor t = on_device;
   {
     py::gil_scoped_release release;
+    t = vm::copy_to(on_device, device::cpu());  // itself on the host
     vm::wait(t);
   }
   std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
@@ -268,6 +270,7 @@ PYBIND11_MODULE(_C, m) {
       .def_property_readonly("shape", [](const Var& v) { return py::tuple(py::cast(v.shape())); })
       .def_property_readonly("dtype", [](const Var& v) { return std::string(dtype_name(v.dtype())); })
       .def_property_readonly("local_tensor", &Var::local)
+      .def_property_readonly("device_type", [](const Var& v) { return v.local().memory().device_type(); })
       .def_property_readonly("global_tensor", &Var::global)
       .def_property_readonly("data", &Var::data)
       .def_property_readonly("placement", [](const Var& v) { return v.global().placement(); })
@@ -426,6 +429,9 @@ PYBIND11_MODULE(_C, m) {
   m.def("grad_bucket_bytes", &grad_bucket_bytes);
   m.def("consistency_check_enabled", &consistency_check_enabled);
   m.def("device_types", &device::types);
+  m.def(
+      "to_device", [](const Var& x, const std::string& type) { return to_device(x, device::get(type)); },
+      py::arg("x"), py::arg("device_type"), release());
 
   m.def(
       "plan_boxing",

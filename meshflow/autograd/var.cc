@@ -60,8 +60,14 @@ GlobalTensor zeros_global(const Shape& shape, DType dtype, const boxing::Layout&
 }
 
 // a + b for two gradients of one tensor: b is boxed to a's layout, then added locally.
+std::function<Tensor(const Tensor&, const Tensor&)>& device_gradient_sum() {
+  static auto* sum = new std::function<Tensor(const Tensor&, const Tensor&)>;  // set once, at load
+  return *sum;
+}
+
 // a + b, issued on the compute stream (the engine must not wait for values mid-backward).
 Tensor add_async(const Tensor& a, const Tensor& b) {
+  if (!a.memory().host_accessible()) return device_gradient_sum()(a, b);
   return vm::launch("accumulate_grad", device::StreamKind::kCompute, {a, b}, {{a.shape(), a.dtype()}},
                     [](const std::vector<Tensor>& in) {
                       return std::vector<Tensor>{reduced(in[0], in[1], ReduceOp::kSum)};
@@ -263,8 +269,12 @@ bool record(const std::string& name, const std::vector<Var>& inputs, std::vector
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
     const Var& out = outputs[i];
-    Node::OutputMeta meta{out.shape(), out.dtype(), std::nullopt};
-    if (out.is_global()) meta.layout = out.global().layout();
+    Node::OutputMeta meta{out.shape(), out.dtype(), std::nullopt, &host_memory()};
+    if (out.is_global()) {
+      meta.layout = out.global().layout();
+    } else {
+      meta.memory = &out.local().memory();
+    }
     node->outputs.push_back(meta);
     if (is_floating(out.dtype())) {
       VarImpl& impl = *VarAccess::impl(out);
@@ -305,7 +315,7 @@ void accumulate_into_leaf(const std::shared_ptr<VarImpl>& leaf, const Var& grad)
 
 Var zeros_for(const Node::OutputMeta& m) {
   if (m.layout) return Var(zeros_global(m.shape, m.dtype, gradient_layout(*m.layout)));
-  return Var(Tensor::zeros(m.shape, m.dtype));
+  return Var(Tensor::zeros(m.shape, m.dtype, *m.memory));
 }
 
 }  // namespace
@@ -330,7 +340,7 @@ void Var::backward(const Var& grad, bool retain_graph) const {
       seed = Var(GlobalTensor(shape(), layout.placement, layout.nd_sbp,
                               holds ? one : boxing::empty_local(shape(), dtype())));
     } else {
-      seed = Var(one);
+      seed = Var(vm::copy_to(one, device::of(local().memory())));
     }
   } else if (seed.shape() != shape() || seed.is_global() != is_global()) {
     throw std::invalid_argument("backward(): the gradient has shape " + to_string(seed.shape()) +
@@ -453,6 +463,20 @@ Var local_to_global(const Var& x, const Placement& placement, const NdSbp& nd_sb
     }
     return std::vector<Var>{Var(part)};
   });
+  return out[0];
+}
+
+void set_device_gradient_sum(std::function<Tensor(const Tensor& a, const Tensor& b)> sum) {
+  device_gradient_sum() = std::move(sum);
+}
+
+Var to_device(const Var& x, device::Device& target) {
+  if (x.is_global()) throw std::invalid_argument("to: a global tensor moves to another device by to_global with a placement");
+  const Tensor& in = x.local();
+  if (&in.memory() == &target.memory()) return x;
+  device::Device& source = device::of(in.memory());
+  std::vector<Var> out{Var(vm::copy_to(in, target))};
+  record("to", {x}, out, [&source](const std::vector<Var>& g) { return std::vector<Var>{to_device(g[0], source)}; });
   return out[0];
 }
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "meshflow/core/tensor.h"
+#include "meshflow/device/device.h"
 #include "meshflow/global/global_tensor.h"
 
 namespace mf {
@@ -100,6 +101,7 @@ struct Node {
     Shape shape;
     DType dtype;
     std::optional<boxing::Layout> layout;  // set for global outputs
+    Memory* memory;                         // where a local output lives
   };
   std::vector<OutputMeta> outputs;
   std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward;
@@ -144,5 +146,12 @@ Var to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp, boo
 Var local_to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp, bool check_consistency);
 // A global Var's local part, as a local Var.
 Var to_local(const Var& x);
+// How two local gradients on a device whose memory the host cannot touch are summed: the
+// ops layer installs its add op (which runs each device's kernel); host gradients are summed
+// here without it.
+void set_device_gradient_sum(std::function<Tensor(const Tensor& a, const Tensor& b)> sum);
+
+// A local tensor on `target` (its gradient goes back to x's device); x itself when there.
+Var to_device(const Var& x, device::Device& target);
 
 }  // namespace mf

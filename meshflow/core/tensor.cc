@@ -31,15 +31,20 @@ constexpr int kYieldsBeforeSleep = 64;
 
 }  // namespace
 
-std::shared_ptr<Storage> Storage::ready(void* data, std::shared_ptr<void> owner) {
+std::shared_ptr<Storage> Storage::ready(void* data, std::shared_ptr<void> owner, Memory& memory) {
   auto s = std::make_shared<Storage>();
+  s->memory_ = &memory;
   s->data_ = data;
   s->owner_ = std::move(owner);
   s->state_.store(kReady, std::memory_order_relaxed);
   return s;
 }
 
-std::shared_ptr<Storage> Storage::pending() { return std::make_shared<Storage>(); }
+std::shared_ptr<Storage> Storage::pending(Memory& memory) {
+  auto s = std::make_shared<Storage>();
+  s->memory_ = &memory;
+  return s;
+}
 
 void Storage::wait_done() const {
   if (is_ready()) return;
@@ -98,25 +103,25 @@ void Storage::fail(std::exception_ptr error, void* data, std::shared_ptr<void> o
   publish(kFailed);
 }
 
-Tensor Tensor::empty(const Shape& shape, DType dtype) {
+Tensor Tensor::empty(const Shape& shape, DType dtype, Memory& memory) {
   for (int64_t d : shape) {
     if (d < 0) throw std::invalid_argument("tensor shape " + to_string(shape) + " has a negative dimension");
   }
   const int64_t bytes = checked_nbytes(shape, dtype_size(dtype));
-  std::shared_ptr<void> memory;
+  std::shared_ptr<void> block;
   try {
-    memory = allocate_host(static_cast<size_t>(bytes));
+    block = memory.allocate(static_cast<size_t>(bytes));
   } catch (const std::bad_alloc&) {
     throw std::runtime_error("out of memory: a " + std::string(dtype_name(dtype)) + " tensor of shape " +
-                             to_string(shape) + " needs " + std::to_string(bytes) + " bytes");
+                             to_string(shape) + " needs " + std::to_string(bytes) + " bytes on " + memory.device_str());
   }
-  void* data = memory.get();
-  return Tensor(Storage::ready(data, std::move(memory)), 0, shape, dtype);
+  void* data = block.get();
+  return Tensor(Storage::ready(data, std::move(block), memory), 0, shape, dtype);
 }
 
-Tensor Tensor::zeros(const Shape& shape, DType dtype) {
-  Tensor t = empty(shape, dtype);
-  std::memset(t.data(), 0, t.nbytes());
+Tensor Tensor::zeros(const Shape& shape, DType dtype, Memory& memory) {
+  Tensor t = empty(shape, dtype, memory);
+  memory.zero(t.data(), t.nbytes());
   return t;
 }
 
@@ -145,11 +150,53 @@ Tensor Tensor::wrap(void* data, const Shape& shape, DType dtype, std::shared_ptr
   return Tensor(Storage::ready(data, std::move(owner)), 0, shape, dtype);
 }
 
-Tensor Tensor::pending(const Shape& shape, DType dtype) {
+Tensor Tensor::pending(const Shape& shape, DType dtype, Memory& memory) {
   for (int64_t d : shape) {
     if (d < 0) throw std::invalid_argument("tensor shape " + to_string(shape) + " has a negative dimension");
   }
-  return Tensor(Storage::pending(), 0, shape, dtype);
+  return Tensor(Storage::pending(memory), 0, shape, dtype);
+}
+
+Tensor Tensor::copy_to(Memory& target) const {
+  Tensor out = empty(shape_, dtype_, target);
+  Memory& source = memory();
+  const size_t n = nbytes();
+  if (n == 0) return out;
+  if (source.host_accessible()) {
+    target.copy_from_host(out.data(), data(), n);
+  } else if (target.host_accessible()) {
+    source.copy_to_host(out.data(), data(), n);
+  } else if (&source == &target) {
+    source.copy_within(out.data(), data(), n);
+  } else {  // between two devices: through the host
+    Tensor staged = empty(shape_, dtype_);
+    source.copy_to_host(staged.data(), data(), n);
+    target.copy_from_host(out.data(), staged.data(), n);
+  }
+  return out;
+}
+
+namespace {
+
+class HostMemory : public Memory {
+ public:
+  const std::string& device_type() const override { return type_; }
+  bool host_accessible() const override { return true; }
+  std::shared_ptr<void> allocate(size_t nbytes) override { return allocate_host(nbytes); }
+  void copy_to_host(void* host, const void* src, size_t nbytes) const override { std::memcpy(host, src, nbytes); }
+  void copy_from_host(void* dst, const void* host, size_t nbytes) const override { std::memcpy(dst, host, nbytes); }
+  void copy_within(void* dst, const void* src, size_t nbytes) const override { std::memcpy(dst, src, nbytes); }
+  void zero(void* dst, size_t nbytes) const override { std::memset(dst, 0, nbytes); }
+
+ private:
+  const std::string type_ = "cpu";
+};
+
+}  // namespace
+
+Memory& host_memory() {
+  static auto* m = new HostMemory;  // never destroyed: tensors may outlive static destruction
+  return *m;
 }
 
 bool Tensor::shares_memory(const Tensor& other) const {
@@ -165,8 +212,8 @@ Tensor Tensor::view(int64_t offset, const Shape& shape) const {
 }
 
 Tensor Tensor::clone() const {
-  Tensor t = empty(shape_, dtype_);
-  if (nbytes()) std::memcpy(t.data(), data(), nbytes());
+  Tensor t = empty(shape_, dtype_, memory());
+  if (nbytes()) memory().copy_within(t.data(), data(), nbytes());
   return t;
 }
 

@@ -18,6 +18,7 @@
 #include <memory>
 
 #include "meshflow/core/dtype.h"
+#include "meshflow/core/memory.h"
 #include "meshflow/core/shape.h"
 
 namespace mf {
@@ -31,10 +32,14 @@ struct TensorMeta {
 
 class Storage {
  public:
-  // Memory owned by `owner` (which may be null for memory that outlives the storage).
-  static std::shared_ptr<Storage> ready(void* data, std::shared_ptr<void> owner);
-  // Storage that fulfill() or fail() will produce later.
-  static std::shared_ptr<Storage> pending();
+  // Memory owned by `owner` (which may be null for memory that outlives the storage), in
+  // `memory` (a device's; the host's by default).
+  static std::shared_ptr<Storage> ready(void* data, std::shared_ptr<void> owner, Memory& memory = host_memory());
+  // Storage that fulfill() or fail() will produce later, in `memory`.
+  static std::shared_ptr<Storage> pending(Memory& memory = host_memory());
+
+  // Where the bytes live; known before they are produced.
+  Memory& memory() const { return *memory_; }
 
   bool is_ready() const { return state_.load(std::memory_order_acquire) != kPending; }
   // Blocks until the storage is produced (or failed); does not throw.
@@ -65,6 +70,7 @@ class Storage {
   void publish(State state);
 
   std::atomic<int> state_{kPending};
+  Memory* memory_ = &host_memory();
   void* data_ = nullptr;
   std::shared_ptr<void> owner_;
   std::exception_ptr error_;
@@ -74,14 +80,15 @@ class Tensor {
  public:
   Tensor() : Tensor(empty({0}, DType::kFloat32)) {}
 
-  static Tensor empty(const Shape& shape, DType dtype);
-  static Tensor zeros(const Shape& shape, DType dtype);
+  // In `memory` (a device's; the host's by default).
+  static Tensor empty(const Shape& shape, DType dtype, Memory& memory = host_memory());
+  static Tensor zeros(const Shape& shape, DType dtype, Memory& memory = host_memory());
   // Filled with the identity of `op` (0 for sum, lowest for max, highest for min).
   static Tensor identity_of(ReduceOp op, const Shape& shape, DType dtype);
   // Wraps memory owned elsewhere (e.g. a NumPy array); `owner` keeps it alive. No copy.
   static Tensor wrap(void* data, const Shape& shape, DType dtype, std::shared_ptr<void> owner);
-  // A tensor whose storage an asynchronous instruction will produce.
-  static Tensor pending(const Shape& shape, DType dtype);
+  // A tensor whose storage an asynchronous instruction will produce, in `memory`.
+  static Tensor pending(const Shape& shape, DType dtype, Memory& memory = host_memory());
 
   const Shape& shape() const { return shape_; }
   int64_t ndim() const { return static_cast<int64_t>(shape_.size()); }
@@ -93,6 +100,9 @@ class Tensor {
   template <typename T>
   T* data_as() const { return static_cast<T*>(data()); }
   const std::shared_ptr<Storage>& storage() const { return storage_; }
+  Memory& memory() const { return storage_->memory(); }
+  // A copy in `memory` (waits for this tensor's data; copies on the calling thread).
+  Tensor copy_to(Memory& memory) const;
   bool is_ready() const { return storage_->is_ready(); }
   // Waits until produced; rethrows the error of a failed instruction.
   void wait() const { storage_->wait(); }

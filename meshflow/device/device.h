@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "meshflow/core/memory.h"
+
 namespace mf::device {
 
 enum class StreamKind {
@@ -71,10 +73,13 @@ struct MemoryStats {
 class Device {
  public:
   virtual ~Device() = default;
+  // Its type ("cpu").
   virtual std::string name() const = 0;
+  // Its memory: where tensors on it live, how bytes move to and from the host.
+  virtual Memory& memory() = 0;
   // A block of at least `nbytes`, returned to the device's caching allocator when the last
   // owner drops it.
-  virtual std::shared_ptr<void> allocate(size_t nbytes) = 0;
+  std::shared_ptr<void> allocate(size_t nbytes) { return memory().allocate(nbytes); }
   // The stream of this kind, created (with its worker) on first use.
   virtual Stream& stream(StreamKind kind) = 0;
   // A stream of this kind with a worker of its own, owned by the caller, for work that
@@ -93,6 +98,9 @@ class Device {
 
 // The process's CPU device (created on first use, never destroyed).
 Device& cpu();
+
+// The device a memory belongs to (by its type and index).
+Device& of(const Memory& memory);
 
 // ---- Device types. A device type plugs in by registering the factory of its devices (one
 // per index, created on first use and never destroyed); placements, tensors and kernels

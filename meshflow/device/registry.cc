@@ -5,13 +5,16 @@
 #include <utility>
 
 #include "meshflow/device/device.h"
+#include "meshflow/device/testdev/testdev.h"
 
 namespace mf::device {
 namespace {
 
 struct Registry {
   std::mutex mu;
-  std::vector<std::pair<std::string, DeviceFactory>> types{{"cpu", [](int) -> Device& { return cpu(); }}};
+  // The built-in types: the CPU, and the test device (one of each).
+  std::vector<std::pair<std::string, DeviceFactory>> types{{"cpu", [](int) -> Device& { return cpu(); }},
+                                                          {"testdev", [](int) -> Device& { return testdev::device(); }}};
 
   const DeviceFactory* find(const std::string& type) {
     auto it = std::find_if(types.begin(), types.end(), [&](const auto& t) { return t.first == type; });
@@ -53,6 +56,8 @@ std::string unregistered_message(const std::string& type) {
   for (const std::string& t : types()) names += (names.empty() ? "" : ", ") + t;
   return "'" + type + "' is not a registered device type; registered: " + names;
 }
+
+Device& of(const Memory& memory) { return get(memory.device_type(), memory.device_index()); }
 
 Device& get(const std::string& type, int index) {
   if (index < 0) throw std::invalid_argument("device: index " + std::to_string(index) + " is negative");

@@ -11,6 +11,7 @@
 
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
+#include "meshflow/device/device.h"
 #include "meshflow/vm/vm.h"
 
 namespace mf {
@@ -132,6 +133,13 @@ void place_parts(const Placement& p, const NdSbp& nd_sbp, const std::vector<Shap
 
 }  // namespace
 
+void require_host_placement(const Placement& placement, const std::string& what) {
+  const std::string& type = placement.device_type();
+  if (type == "cpu" || device::get(type).memory().host_accessible()) return;
+  throw std::invalid_argument(what + ": global tensors on '" + type + "' are not supported yet (local tensors are: "
+                              "tensor.to(\"" + type + "\"))");
+}
+
 bool consistency_check_enabled() {
   const char* v = std::getenv("MESHFLOW_CHECK_CONSISTENCY");
   return v && std::strcmp(v, "0") != 0 && *v;
@@ -139,6 +147,7 @@ bool consistency_check_enabled() {
 
 GlobalTensor make_global(const Tensor& local, const Placement& placement, const NdSbp& nd_sbp,
                          bool check_consistency) {
+  require_host_placement(placement, "to_global");
   // Split dims are checked below, once the parts' ndim is known on every rank.
   agree_on_layout(placement, nd_sbp, -1, check_consistency);
   comm::Group& world = comm::world();
@@ -211,6 +220,7 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
 }
 
 GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp) {
+  require_host_placement(placement, "to_global");
   // Nothing moves, and an invalid layout is invalid on every rank alike: ranks agree (on
   // the shape too) only when the consistency check asks.
   if (consistency_check_enabled()) {
@@ -235,6 +245,7 @@ ConversionTracer* conversion_tracer() { return tracer; }
 void set_conversion_tracer(ConversionTracer* t) { tracer = t; }
 
 GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
+  require_host_placement(placement, "to_global");
   agree_on_layout(placement, nd_sbp, static_cast<int64_t>(t.shape().size()),
                   shape_hash(t.shape(), t.dtype()) * 31 + layout_hash(t.placement(), t.nd_sbp()));
   if (tracer) return tracer->trace_conversion(t, {placement, nd_sbp}, /*user=*/true);

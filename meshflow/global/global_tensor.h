@@ -39,6 +39,10 @@ class GlobalTensor {
   Tensor local_;
 };
 
+// Throws std::invalid_argument, starting with `what`, for a placement on a device type whose
+// memory the host cannot touch: boxing and collectives move host memory only so far.
+void require_host_placement(const Placement& placement, const std::string& what);
+
 // Local -> global: each rank's `local` is its part. Split parts may differ in size along
 // the split dim (they are moved to the balanced split); everything else must agree, or
 // every rank throws std::invalid_argument naming the ranks and shapes. With

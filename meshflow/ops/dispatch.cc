@@ -9,6 +9,7 @@
 
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
+#include "meshflow/device/device.h"
 #include "meshflow/vm/vm.h"
 
 namespace mf {
@@ -193,10 +194,10 @@ thread_local OpTracer* tracer = nullptr;
 thread_local std::shared_ptr<const AttrsSource> attrs_source;
 
 // The kernel as an instruction body, with the restatement in force when it was issued.
-vm::Body kernel_body(const OpDef& op, std::shared_ptr<const KernelCall> call) {
-  return [&op, call, restate = restatement](const std::vector<Tensor>& in) {
+vm::Body kernel_body(const OpDef& op, std::shared_ptr<const KernelCall> call, const Memory& memory = host_memory()) {
+  return [&op, &kernel = kernel_for(op, memory), call, restate = restatement](const std::vector<Tensor>& in) {
     try {
-      return op.kernel(in, call->context());
+      return kernel(in, call->context());
     } catch (const std::invalid_argument& e) {
       if (!restate) throw;
       throw std::invalid_argument((*restate)(e.what()));
@@ -275,6 +276,14 @@ DataErrorRestatement::DataErrorRestatement(std::function<std::string(const std::
 
 DataErrorRestatement::~DataErrorRestatement() { restatement = previous_; }
 
+namespace {
+// Gradients on devices the host cannot touch sum through the add op's kernel for them.
+const bool device_gradient_sum_installed = [] {
+  set_device_gradient_sum([](const Tensor& a, const Tensor& b) { return apply_local(find_op("add"), {a, b}, {})[0]; });
+  return true;
+}();
+}  // namespace
+
 std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
   LocalKey key{&op, attrs, {}};
   key.inputs.reserve(inputs.size());
@@ -287,7 +296,17 @@ std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inpu
   // Kernel-only attributes (random ops' seeds) change at every call: those are not cached.
   const LocalCall call =
       op.kernel_only_attrs.empty() ? local_cache().get(key, make) : std::make_shared<const KernelCall>(make());
-  return vm::launch(op.name, device::StreamKind::kCompute, inputs, call->outputs, kernel_body(op, call));
+  // Ops run on their inputs' device (creation ops, with none, on the host's).
+  Memory& memory = inputs.empty() ? host_memory() : inputs[0].memory();
+  for (const Tensor& t : inputs) {
+    if (&t.memory() != &memory) {
+      op_error(op.name, "expected every input on one device, got " + memory.device_str() + " and " +
+                            t.memory().device_str() + "; move them with to(device) first");
+    }
+  }
+  vm::Flags flags;
+  if (&memory != &host_memory()) flags.device = &device::of(memory);
+  return vm::launch(op.name, device::StreamKind::kCompute, inputs, call->outputs, kernel_body(op, call, memory), flags);
 }
 
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
@@ -298,6 +317,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
                           "; ops run where their inputs are: move them with to_global(placement=...) first");
   }
   const Placement& placement = inputs.empty() ? *constraints.placement : inputs[0].placement();
+  if (placement.device_type() != "cpu") require_host_placement(placement, "[" + op.name + "]");
   std::vector<TensorMeta> metas;
   std::vector<NdSbp> sbps;
   metas.reserve(inputs.size());

@@ -137,6 +137,13 @@ inline OpDef make_op(std::string name, decltype(OpDef::infer) infer, decltype(Op
 const OpDef& find_op(const std::string& name);
 std::vector<std::string> op_names();
 
+using Kernel = decltype(OpDef::kernel);
+using KernelMaker = std::function<Kernel(const OpDef& op)>;
+// The op's kernel for tensors in `memory`: OpDef::kernel where the host can touch it, else
+// the one its device type made (made once). Throws std::invalid_argument naming the op and
+// the device type when that type has no kernels.
+const Kernel& kernel_for(const OpDef& op, const Memory& memory);
+
 // "[name] message": the prefix every op error carries.
 [[noreturn]] void op_error(const std::string& op, const std::string& message);
 

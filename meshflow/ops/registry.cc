@@ -3,6 +3,8 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
+#include <utility>
 #include <stdexcept>
 
 namespace mf {
@@ -13,6 +15,18 @@ using OpMap = std::map<std::string, std::unique_ptr<OpDef>>;
 OpMap*& op_map() {
   static OpMap* ops = nullptr;
   return ops;
+}
+
+// Device types' kernel makers, and the kernels made (node-based: references stay valid).
+struct DeviceKernels {
+  std::mutex mu;
+  std::map<std::string, KernelMaker> makers;
+  std::map<std::pair<const OpDef*, std::string>, Kernel> made;  // GUARDED_BY(mu)
+};
+
+DeviceKernels& device_kernels() {
+  static auto* k = new DeviceKernels;  // never destroyed: kernels may run during exit
+  return *k;
 }
 
 }  // namespace
@@ -39,9 +53,17 @@ void OpRegistry::add(OpDef op) {
   ops.emplace(name, std::make_unique<OpDef>(std::move(op)));
 }
 
+void OpRegistry::add_device_kernels(const std::string& device_type, KernelMaker make) {
+  DeviceKernels& k = device_kernels();
+  std::lock_guard<std::mutex> lock(k.mu);
+  if (!k.makers.emplace(device_type, std::move(make)).second) {
+    throw std::logic_error("device type '" + device_type + "' has kernels registered twice");
+  }
+}
+
 namespace {
 
-// Every op family, in one visible list.
+// Every op family, and every device type's kernels, in one visible list.
 const OpMap& all_ops() {
   static const OpMap* ops = [] {
     op_map() = new OpMap;
@@ -54,6 +76,7 @@ const OpMap& all_ops() {
     register_attention_ops(r);
     register_creation_ops(r);
     register_optimizer_ops(r);
+    register_testdev_kernels(r);
     return op_map();
   }();
   return *ops;
@@ -72,6 +95,19 @@ std::vector<std::string> op_names() {
   std::vector<std::string> names;
   for (const auto& [name, op] : all_ops()) names.push_back(name);
   return names;
+}
+
+const Kernel& kernel_for(const OpDef& op, const Memory& memory) {
+  if (memory.host_accessible()) return op.kernel;
+  all_ops();  // the makers are registered with the ops
+  DeviceKernels& k = device_kernels();
+  std::lock_guard<std::mutex> lock(k.mu);
+  auto key = std::make_pair(&op, memory.device_type());
+  auto it = k.made.find(key);
+  if (it != k.made.end()) return it->second;
+  auto maker = k.makers.find(memory.device_type());
+  if (maker == k.makers.end()) op_error(op.name, "has no kernel for device type '" + memory.device_type() + "'");
+  return k.made.emplace(key, maker->second(op)).first->second;
 }
 
 [[noreturn]] void op_error(const std::string& op, const std::string& message) {

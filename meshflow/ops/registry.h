@@ -11,6 +11,9 @@ class OpRegistry {
  public:
   // Throws std::logic_error when the name is taken.
   void add(OpDef op);
+  // How a device type whose memory the host cannot touch makes its kernel of each op (the
+  // CPU's is OpDef::kernel). Throws std::logic_error when the type has one already.
+  void add_device_kernels(const std::string& device_type, KernelMaker make);
 };
 
 // `op` with its gradient, for registering an op and its gradient in one expression.
@@ -27,5 +30,7 @@ void register_nn_ops(OpRegistry& r);           // nn.cc: softmax, layer_norm, em
 void register_attention_ops(OpRegistry& r);    // attention.cc: scaled_dot_product_attention
 void register_creation_ops(OpRegistry& r);     // creation.cc: zeros, ones, full, arange, rand, randn
 void register_optimizer_ops(OpRegistry& r);    // optimizer_ops.cc: adamw_update, sgd_update
+// The kernels of each device type besides the CPU, in its own folder.
+void register_testdev_kernels(OpRegistry& r);  // testdev/kernels.cc: the CPU kernels on host views
 
 }  // namespace mf

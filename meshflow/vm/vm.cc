@@ -3,6 +3,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -72,18 +73,20 @@ class Machine {
     ins->name = name;
     ins->kind = kind;
     ins->inputs = std::move(inputs);
+    device::Device& dev = flags.device ? *flags.device : device_;
+    if (&dev != &device_ && std::find(others_.begin(), others_.end(), &dev) == others_.end()) others_.push_back(&dev);
     ins->outputs.reserve(metas.size());
-    for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype));
+    for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype, dev.memory()));
     ins->body = std::move(body);
     ins->flags = flags;
 
-    device::Stream& stream = stream_of(kind);
+    device::Stream& stream = &dev == &device_ ? stream_of(kind) : dev.stream(kind);
     for (const Tensor& t : ins->inputs) {
       // What a storage remembers (Storage::vm_tag): its producer's event, which knows its stream.
       auto* producer = static_cast<device::Event*>(t.storage()->vm_tag.get());
       if (producer && producer->stream() != &stream && !producer->query()) stream.wait(*producer);
     }
-    std::shared_ptr<device::Event> event = device_.create_event();
+    std::shared_ptr<device::Event> event = dev.create_event();
     stream.launch_and_record([this, ins] { run(ins); }, *event);
     for (const Tensor& t : ins->outputs) t.storage()->vm_tag = event;
     std::vector<Tensor> outputs = ins->outputs;
@@ -106,6 +109,7 @@ class Machine {
     }
     in_flight_.clear();
     device_.synchronize();
+    for (device::Device* d : others_) d->synchronize();
     drop_retired();
     raise_pending();
   }
@@ -175,7 +179,7 @@ class Machine {
         // even they cannot be had (the op failed for want of that memory), zero pages that
         // commit no memory.
         try {
-          Tensor zeros = Tensor::zeros(ins->outputs[i].shape(), ins->outputs[i].dtype());
+          Tensor zeros = Tensor::zeros(ins->outputs[i].shape(), ins->outputs[i].dtype(), out.memory());
           out.fail(failed, zeros.data(), zeros.storage()->owner());
         } catch (const std::exception&) {
           const size_t bytes = ins->outputs[i].nbytes();
@@ -290,6 +294,7 @@ class Machine {
   // Before MPI is finalized at exit: the queued work must finish, and the workers stop.
   void drain_for_exit() {
     device_.shutdown();
+    for (device::Device* d : others_) d->shutdown();
     drop_retired();
     write_trace();
   }
@@ -320,6 +325,8 @@ class Machine {
 
 
   device::Device& device_;
+  // The other devices instructions have run on; issuing thread only.
+  std::vector<device::Device*> others_;
   const char* trace_ = std::getenv("MESHFLOW_TRACE");
   bool blocking_;  // issuing thread only
   bool comm_marked_ = false;  // issuing thread only
@@ -363,6 +370,18 @@ void record_span(const std::string& name, device::StreamKind stream, int64_t sta
 }
 
 std::vector<TraceSpan> trace_spans() { return machine().spans(); }
+Tensor copy_to(const Tensor& t, device::Device& target) {
+  Memory& memory = target.memory();
+  if (&t.memory() == &memory) return t;
+  const bool to_host = &target == &device::cpu();
+  Flags flags;
+  flags.device = to_host ? nullptr : &target;
+  return launch("copy to " + memory.device_str(),
+                to_host ? device::StreamKind::kDeviceToHost : device::StreamKind::kHostToDevice, {t},
+                {{t.shape(), t.dtype()}},
+                [&memory](const std::vector<Tensor>& in) { return std::vector<Tensor>{in[0].copy_to(memory)}; }, flags)[0];
+}
+
 void synchronize() { machine().synchronize(); }
 void wait(const Tensor& t) { machine().wait(t); }
 bool blocking() { return machine().blocking(); }

@@ -49,12 +49,19 @@ struct Flags {
   // the error up (an agreement between ranks that fails every rank's outputs alike), so
   // each rank raises the same error once.
   bool report_error = true;
+  // The device whose stream of the kind runs it and whose memory holds its outputs; the
+  // CPU when null.
+  device::Device* device = nullptr;
 };
 
 // Issues `body` on `stream`; returns its outputs, pending, with the shapes and dtypes of
 // `outputs` (the body must return tensors of exactly these).
 std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
                            const std::vector<TensorMeta>& outputs, Body body, Flags flags = {});
+
+// A copy of `t` in `target`'s memory, issued on `target`'s host-to-device stream (the
+// device-to-host stream when `target` is the CPU); `t` itself when it is there already.
+Tensor copy_to(const Tensor& t, device::Device& target);
 
 // Waits for every stream, then raises the first error not raised yet.
 void synchronize();

@@ -116,7 +116,7 @@ class Tensor:
         if self.is_global:
             raise RuntimeError("device: a global tensor has no device; its placement "
                                f"({self.placement!r}) names its device type")
-        return _device.device("cpu")
+        return _device.device(self._impl.device_type)
 
     def to(self, *args, **kwargs):
         """to(device), to(dtype) or to(device, dtype), as PyTorch: itself when nothing changes."""
@@ -141,7 +141,7 @@ class Tensor:
                 raise RuntimeError("to: a global tensor moves between devices by to_global with a placement "
                                    "of the target device type")
             if target.type != self.device.type:
-                raise NotImplementedError(f"to: moving a tensor to {target} is not supported yet")
+                out = Tensor(_C.to_device(self._impl, target.type))
         if dtype is not None and _dtype.to_dtype(dtype) != self.dtype:
             from ._ops_elementwise import cast
             out = cast(out, dtype)
@@ -345,14 +345,13 @@ def tensor(data, dtype=None, placement=None, sbp=None, requires_grad=False, devi
         device = _device.device(device)
         if placement is not None:
             raise ValueError("tensor: give a device (a local tensor) or a placement (a global one), not both")
-        if device.type != "cpu":
-            raise NotImplementedError(f"tensor: tensors on {device} are not supported yet")
     array = _as_array(data, dtype)
     local = _C.LocalTensor.from_numpy(array)
     if dtype is not None and _dtype.to_dtype(dtype) == _dtype.bfloat16:
         local = _C.cast_local(local, _C.DType.bfloat16)  # rounded from float32
     if placement is None and sbp is None:
-        return Tensor(_C.Var(local)).requires_grad_(requires_grad)
+        t = Tensor(_C.Var(local))
+        return (t if device is None else t.to(device)).requires_grad_(requires_grad)
     if placement is None or sbp is None:
         raise ValueError("tensor: a global tensor needs both placement and sbp")
     placement = _check_placement(placement)

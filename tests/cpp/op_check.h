@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "meshflow/device/device.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/vm/vm.h"
 #include "tests/cpp/dist_util.h"
@@ -40,10 +42,30 @@ inline ::testing::AssertionResult close(const Tensor& actual, const Tensor& expe
 }
 
 // Checks `op` on `inputs` under every valid N-d signature on `placement`; returns how many.
+// The op on the test device (memory the host cannot touch, device/testdev) gives the CPU's
+// `expected`, bit for bit (ops without inputs run where creation puts them: the host).
+inline void expect_same_on_test_device(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                                       const std::vector<Tensor>& expected) {
+  if (inputs.empty()) return;
+  Memory& testdev = device::get("testdev").memory();
+  std::vector<Tensor> on_device;
+  for (const Tensor& t : inputs) on_device.push_back(t.copy_to(testdev));
+  const std::vector<Tensor> got = apply_local(op, on_device, attrs);
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(&got[i].memory(), &testdev) << op.name;
+    const Tensor back = got[i].copy_to(host_memory());
+    EXPECT_TRUE(back.shape() == expected[i].shape() && back.dtype() == expected[i].dtype() &&
+                std::memcmp(back.data(), expected[i].data(), back.nbytes()) == 0)
+        << op.name << " " << attrs.str() << ": output " << i << " on testdev differs from the CPU's";
+  }
+}
+
 inline int check_every_signature(const std::string& op_name, const std::vector<Tensor>& inputs, const Attrs& attrs,
                                  const Placement& placement, double tol = 1e-5) {
   const OpDef& op = find_op(op_name);
   const std::vector<Tensor> expected = apply_local(op, inputs, attrs);
+  expect_same_on_test_device(op, inputs, attrs, expected);
   std::vector<TensorMeta> metas;
   for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
   int checked = 0;

@@ -116,7 +116,7 @@ TEST(Placement, OnRegisteredDeviceTypes) {
   EXPECT_NE(Placement("registered_later", {0, 1}), Placement("cpu", {0, 1}));
   expect_invalid([] { device::register_type("registered_later", [](int) -> device::Device& { return device::cpu(); }); },
                  {"already registered"});
-  expect_invalid([] { device::get("tpu"); }, {"'tpu' is not a registered device type", "cpu, registered_later"});
+  expect_invalid([] { device::get("tpu"); }, {"'tpu' is not a registered device type", "cpu, testdev, registered_later"});
   expect_invalid([] { device::get("cpu", -1); }, {"index -1"});
 }
 

@@ -24,7 +24,7 @@ def test_device_parses_as_torch(args, text, rep):
 
 
 @pytest.mark.parametrize("args, error, match", [
-    (("tpu",), ValueError, "'tpu' is not a registered device type; registered: cpu"),
+    (("tpu",), ValueError, "'tpu' is not a registered device type; registered: cpu, testdev"),
     (("cuda:0",), ValueError, "'cuda' is not a registered device type"),
     (("cpu:x",), ValueError, "non-negative integer"),
     (("cpu:0", 1), ValueError, "has an index already"),
@@ -58,3 +58,45 @@ def test_global_tensors_have_a_placement_not_a_device():
         g.device
     with pytest.raises(ValueError, match="a device .* or a placement"):
         mf.tensor([1.0], device="cpu", placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.broadcast)
+
+
+def _mlp_step(device):
+    """One forward and backward of a small MLP with every tensor on `device`."""
+    rng = np.random.default_rng(0)
+    x = mf.tensor(rng.standard_normal((8, 5)).astype(np.float32), device=device)
+    w1 = mf.tensor(rng.standard_normal((5, 7)).astype(np.float32), device=device, requires_grad=True)
+    b1 = mf.tensor(rng.standard_normal(7).astype(np.float32), device=device, requires_grad=True)
+    w2 = mf.tensor(rng.standard_normal((7, 3)).astype(np.float32), device=device, requires_grad=True)
+    target = mf.tensor(rng.integers(0, 3, 8), device=device)
+    h = mf.nn.functional.gelu(mf.matmul(x, w1) + b1)
+    loss = mf.nn.functional.cross_entropy(mf.matmul(h, w2), target) + mf.log(mf.softmax(h, -1)).mean()
+    loss.backward()
+    return loss, [w1.grad, b1.grad, w2.grad]
+
+
+def test_the_test_device_computes_what_the_cpu_does_bit_for_bit():
+    """testdev's memory cannot be read by host code (its addresses are not host addresses):
+    forward, backward and the reads below go through its kernels and copies only."""
+    loss_cpu, grads_cpu = _mlp_step("cpu")
+    loss_dev, grads_dev = _mlp_step("testdev")
+    assert loss_dev.device == "testdev" and all(g.device == "testdev" for g in grads_dev)
+    assert loss_dev.numpy().tobytes() == loss_cpu.numpy().tobytes()
+    for g_dev, g_cpu in zip(grads_dev, grads_cpu):
+        assert g_dev.numpy().tobytes() == g_cpu.numpy().tobytes()
+
+
+def test_copies_between_devices_carry_values_and_gradients():
+    x = mf.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    on_dev = x.to("testdev")
+    assert on_dev.device == mf.device("testdev") and on_dev.to("testdev") is on_dev
+    back = (on_dev * 2.0).cpu()
+    assert back.device == "cpu" and back.numpy().tolist() == [2.0, -4.0, 6.0]
+    back.sum().backward()
+    assert x.grad.device == "cpu" and x.grad.numpy().tolist() == [2.0, 2.0, 2.0]
+
+
+def test_ops_refuse_inputs_on_different_devices():
+    with pytest.raises(ValueError, match=r"\[add\] expected every input on one device, got testdev and cpu"):
+        mf.tensor([1.0], device="testdev") + mf.tensor([1.0])
+    with pytest.raises(ValueError, match="global tensors on 'testdev' are not supported yet"):
+        mf.tensor([1.0], placement=mf.placement("testdev", ranks=[0]), sbp=mf.sbp.broadcast)

@@ -13,9 +13,11 @@
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "meshflow/core/allocator.h"
+#include "meshflow/device/cpu/cpu_device.h"
 #include "meshflow/device/device.h"
 
 namespace mf::device {
@@ -223,9 +225,9 @@ void CpuEvent::synchronize() const {
 
 class CpuDevice : public Device {
  public:
-  std::string name() const override { return "cpu"; }
-
-  std::shared_ptr<void> allocate(size_t nbytes) override { return allocate_host(nbytes); }
+  CpuDevice(std::string type, Memory& memory) : type_(std::move(type)), memory_(memory) {}
+  std::string name() const override { return type_; }
+  Memory& memory() override { return memory_; }
 
   Stream& stream(StreamKind kind) override {
     std::lock_guard<std::mutex> lock(mu_);
@@ -279,6 +281,8 @@ class CpuDevice : public Device {
     return out;
   }
 
+  const std::string type_;
+  Memory& memory_;
   std::mutex mu_;
   std::unique_ptr<CpuStream> streams_[kStreamKinds];  // GUARDED_BY(mu_)
   std::vector<std::unique_ptr<CpuEvent>> pool_;       // GUARDED_BY(mu_)
@@ -287,8 +291,12 @@ class CpuDevice : public Device {
 }  // namespace
 
 Device& cpu() {
-  static auto* d = new CpuDevice;  // never destroyed: tensors may outlive static destruction
+  static auto* d = new CpuDevice("cpu", host_memory());  // never destroyed: tensors may outlive static destruction
   return *d;
+}
+
+std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory) {
+  return std::make_unique<CpuDevice>(std::move(type), memory);
 }
 
 }  // namespace mf::device

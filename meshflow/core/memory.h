@@ -1,0 +1,43 @@
+// Copyright 2026 The meshflow Authors.
+// Where a storage's bytes live. Each device (meshflow/device) has one Memory: it allocates
+// blocks and copies bytes between itself and the host. Core code may read and write a
+// tensor's data() only where host_accessible(); other memory is moved with the copies
+// (Tensor::to_host, Tensor::copy_to), which run on the calling thread: callers run them
+// on a stream's worker. The host's memory (the CPU device's) is host_memory().
+// Thread-safety: every member may be called from any thread.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace mf {
+
+class Memory {
+ public:
+  virtual ~Memory() = default;
+  // The device type and index it belongs to ("cpu", 0).
+  virtual const std::string& device_type() const = 0;
+  virtual int device_index() const { return 0; }
+  // Whether host code may dereference its addresses.
+  virtual bool host_accessible() const = 0;
+  // A block of at least `nbytes` (0 gives a valid empty block), returned to the device's
+  // cache when the last owner drops it. Throws std::bad_alloc when there is no room.
+  virtual std::shared_ptr<void> allocate(size_t nbytes) = 0;
+  // `nbytes` from `src` in this memory to host memory at `host`, and back; and within this
+  // memory. Blocking.
+  virtual void copy_to_host(void* host, const void* src, size_t nbytes) const = 0;
+  virtual void copy_from_host(void* dst, const void* host, size_t nbytes) const = 0;
+  virtual void copy_within(void* dst, const void* src, size_t nbytes) const = 0;
+  // `nbytes` of zero bytes at `dst`.
+  virtual void zero(void* dst, size_t nbytes) const = 0;
+  // "cpu", or "testdev:1" for an index other than 0: for errors.
+  std::string device_str() const {
+    return device_index() == 0 ? device_type() : device_type() + ":" + std::to_string(device_index());
+  }
+};
+
+// Host memory, from the caching host allocator (core/allocator.h).
+Memory& host_memory();
+
+}  // namespace mf

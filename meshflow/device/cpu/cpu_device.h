@@ -1,0 +1,18 @@
+// Copyright 2026 The meshflow Authors.
+// Devices whose streams are host worker threads: the CPU (device::cpu()), and devices that
+// run host code on memory of their own (the test device, device/testdev). Thread-safety as
+// device.h says.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "meshflow/device/device.h"
+
+namespace mf::device {
+
+// A device of `type` over `memory`, with a worker thread per stream and the CPU's events;
+// its memory statistics are the host allocator's.
+std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory);
+
+}  // namespace mf::device

@@ -1,0 +1,59 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/device/testdev/testdev.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "meshflow/core/allocator.h"
+#include "meshflow/device/cpu/cpu_device.h"
+
+namespace mf::device::testdev {
+namespace {
+
+// Adding it makes any user-space address (below 2^47 on x86-64 and AArch64 Linux)
+// non-canonical; subtracting it gives the address back.
+constexpr uintptr_t kOffset = uintptr_t{1} << 63;
+
+void* device_address(void* host) { return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(host) + kOffset); }
+
+class TestMemory : public Memory {
+ public:
+  const std::string& device_type() const override { return type_; }
+  bool host_accessible() const override { return false; }
+  std::shared_ptr<void> allocate(size_t nbytes) override {
+    std::shared_ptr<void> block = allocate_host(nbytes);
+    return std::shared_ptr<void>(block, device_address(block.get()));
+  }
+  void copy_to_host(void* host, const void* src, size_t nbytes) const override {
+    std::memcpy(host, host_address(src), nbytes);
+  }
+  void copy_from_host(void* dst, const void* host, size_t nbytes) const override {
+    std::memcpy(host_address(dst), host, nbytes);
+  }
+  void copy_within(void* dst, const void* src, size_t nbytes) const override {
+    std::memcpy(host_address(dst), host_address(src), nbytes);
+  }
+  void zero(void* dst, size_t nbytes) const override { std::memset(host_address(dst), 0, nbytes); }
+
+ private:
+  const std::string type_ = "testdev";
+};
+
+}  // namespace
+
+void* host_address(const void* address) {
+  return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(address) - kOffset);
+}
+
+Device& device() {
+  static auto* memory = new TestMemory;                                   // never destroyed, as the CPU's
+  static Device* d = make_worker_device("testdev", *memory).release();  // never destroyed
+  return *d;
+}
+
+Tensor host_view(const Tensor& t) {
+  return Tensor::wrap(host_address(t.data()), t.shape(), t.dtype(), t.storage()->owner());
+}
+
+}  // namespace mf::device::testdev

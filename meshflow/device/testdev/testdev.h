@@ -1,0 +1,25 @@
+// Copyright 2026 The meshflow Authors.
+// The test device ("testdev"): a device whose memory host code cannot dereference, to prove
+// the runtime device-generic on machines without accelerators. Its blocks are host blocks
+// whose addresses are moved by a fixed offset into the non-canonical half of the address
+// space: a host read or write of one faults at once (ASan names it), while pointer
+// arithmetic (views, offsets) works as on any device. Only its copies and its kernels (the
+// CPU kernels run on host_address views, ops/testdev) translate. Its streams are worker
+// threads of their own (device/cpu/cpu_device.h).
+#pragma once
+
+#include <cstdint>
+
+#include "meshflow/core/tensor.h"
+#include "meshflow/device/device.h"
+
+namespace mf::device::testdev {
+
+// The device (registered as "testdev"), created on first use, never destroyed.
+Device& device();
+// The host address behind a test-device address.
+void* host_address(const void* address);
+// `t` (on the test device) as a host tensor over the same bytes, sharing its storage's life.
+Tensor host_view(const Tensor& t);
+
+}  // namespace mf::device::testdev
