@@ -133,11 +133,24 @@ void place_parts(const Placement& p, const NdSbp& nd_sbp, const std::vector<Shap
 
 }  // namespace
 
+Memory& memory_of(const Placement& placement) { return placement.memory(); }
+
+std::vector<Tensor> through_host(const std::vector<Tensor>& in, Memory& target,
+                                 const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& f) {
+  std::vector<Tensor> host;
+  host.reserve(in.size());
+  for (const Tensor& t : in) host.push_back(t.memory().host_accessible() ? t : t.copy_to(host_memory()));
+  std::vector<Tensor> out = f(host);
+  for (Tensor& t : out) {
+    if (&t.memory() != &target) t = t.copy_to(target);
+  }
+  return out;
+}
+
 void require_host_placement(const Placement& placement, const std::string& what) {
   const std::string& type = placement.device_type();
   if (type == "cpu" || device::get(type).memory().host_accessible()) return;
-  throw std::invalid_argument(what + ": global tensors on '" + type + "' are not supported yet (local tensors are: "
-                              "tensor.to(\"" + type + "\"))");
+  throw std::invalid_argument(what + ": graph mode on '" + type + "' is not supported yet (eager mode is)");
 }
 
 bool consistency_check_enabled() {
@@ -147,7 +160,6 @@ bool consistency_check_enabled() {
 
 GlobalTensor make_global(const Tensor& local, const Placement& placement, const NdSbp& nd_sbp,
                          bool check_consistency) {
-  require_host_placement(placement, "to_global");
   // Split dims are checked below, once the parts' ndim is known on every rank.
   agree_on_layout(placement, nd_sbp, -1, check_consistency);
   comm::Group& world = comm::world();
@@ -157,7 +169,9 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
   info.dtype = static_cast<int32_t>(local.dtype());
   info.ndim = static_cast<int32_t>(local.ndim());
   for (int d = 0; d < std::min<int>(info.ndim, kMaxDims); ++d) info.shape[d] = local.shape()[d];
-  info.value_hash = check_consistency && info.participates ? local.content_hash() : 0;
+  info.value_hash = check_consistency && info.participates
+                        ? (local.memory().host_accessible() ? local : local.copy_to(host_memory())).content_hash()
+                        : 0;
   std::vector<PartInfo> all(world.size());
   world.gather_metadata(&info, all.data(), sizeof(PartInfo));
 
@@ -207,20 +221,27 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
   for (int id = 0; id < placement.size(); ++id) {
     balanced = balanced && held[id] == local_box(logical, placement.hierarchy(), nd_sbp, placement.coordinate(id));
   }
+  // The part moves to the placement's device.
+  Memory& memory = memory_of(placement);
   Tensor mine = my_id >= 0 ? local : boxing::empty_local(logical, dtype);
+  if (my_id >= 0 && &mine.memory() != &memory) mine = vm::copy_to(mine, device::of(memory));
   if (!balanced) {
     const boxing::Layout layout{placement, nd_sbp};
+    vm::Flags flags;
+    flags.run_on_failed_inputs = true;
+    if (&memory != &host_memory()) flags.outputs_in = &memory;
     mine = vm::launch("to_global", device::StreamKind::kComm, {mine}, {local_meta(logical, dtype, layout)},
-                      [logical, layout, held](const std::vector<Tensor>& in) {
-                        return std::vector<Tensor>{boxing::rebalance(in[0], logical, layout, held)};
+                      [logical, layout, held, &memory](const std::vector<Tensor>& in) {
+                        return through_host(in, memory, [&](const std::vector<Tensor>& host) {
+                          return std::vector<Tensor>{boxing::rebalance(host[0], logical, layout, held)};
+                        });
                       },
-                      {/*run_on_failed_inputs=*/true})[0];
+                      flags)[0];
   }
   return GlobalTensor(logical, placement, nd_sbp, mine);
 }
 
 GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp) {
-  require_host_placement(placement, "to_global");
   // Nothing moves, and an invalid layout is invalid on every rank alike: ranks agree (on
   // the shape too) only when the consistency check asks.
   if (consistency_check_enabled()) {
@@ -233,7 +254,10 @@ GlobalTensor global_from_full(const Tensor& full, const Placement& placement, co
   if (id < 0) return GlobalTensor(full.shape(), placement, nd_sbp, boxing::empty_local(full.shape(), full.dtype()));
   Shape c = placement.coordinate(id);
   Box box = local_box(full.shape(), placement.hierarchy(), nd_sbp, c);
-  Tensor local = boxing::holds_partial_sum_value(nd_sbp, c) ? slice(full, box) : Tensor::zeros(box.extent, full.dtype());
+  const Tensor host = full.memory().host_accessible() ? full : full.copy_to(host_memory());
+  Tensor local = boxing::holds_partial_sum_value(nd_sbp, c) ? slice(host, box) : Tensor::zeros(box.extent, full.dtype());
+  Memory& memory = memory_of(placement);
+  if (&memory != &host_memory()) local = vm::copy_to(local, device::of(memory));
   return GlobalTensor(full.shape(), placement, nd_sbp, local);
 }
 
@@ -245,7 +269,6 @@ ConversionTracer* conversion_tracer() { return tracer; }
 void set_conversion_tracer(ConversionTracer* t) { tracer = t; }
 
 GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
-  require_host_placement(placement, "to_global");
   agree_on_layout(placement, nd_sbp, static_cast<int64_t>(t.shape().size()),
                   shape_hash(t.shape(), t.dtype()) * 31 + layout_hash(t.placement(), t.nd_sbp()));
   if (tracer) return tracer->trace_conversion(t, {placement, nd_sbp}, /*user=*/true);
@@ -285,8 +308,12 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
   if (reaches_out && members.count(comm::world_rank())) told.assign(members.begin(), members.end());
   // The instruction holds the plan: the cache may evict it before the instruction runs.
   const TensorMeta out = local_meta(logical, local.dtype(), to);
+  Memory& target = memory_of(to.placement);
+  vm::Flags flags;
+  flags.run_on_failed_inputs = true;
+  if (&target != &host_memory()) flags.outputs_in = &target;
   return vm::launch(name, device::StreamKind::kComm, {local}, {out},
-                    [p = std::move(plan), logical, told = std::move(told), name, out](const std::vector<Tensor>& in) {
+                    [p = std::move(plan), logical, told = std::move(told), name, out, &target](const std::vector<Tensor>& in) {
                       if (!told.empty()) {
                         const std::exception_ptr failed = in[0].storage()->error();
                         try {
@@ -294,21 +321,31 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
                         } catch (const std::invalid_argument&) {
                           if (!failed) throw;  // the source's error, learned here
                           // Its own error, raised once already: the output inherits it.
-                          return std::vector<Tensor>{Tensor::zeros(out.shape, out.dtype)};
+                          return std::vector<Tensor>{Tensor::zeros(out.shape, out.dtype, target)};
                         }
                       }
-                      return std::vector<Tensor>{boxing::execute(*p, logical, in[0])};
+                      return through_host(in, target, [&](const std::vector<Tensor>& host) {
+                        return std::vector<Tensor>{boxing::execute(*p, logical, host[0])};
+                      });
                     },
-                    {/*run_on_failed_inputs=*/true})[0];
+                    flags)[0];
 }
 
 std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan, const std::vector<Tensor>& locals,
                                         const std::string& name) {
   std::vector<TensorMeta> metas;
   for (const Tensor& t : locals) metas.push_back({t.shape(), t.dtype()});
+  Memory& target = locals.empty() ? host_memory() : locals[0].memory();
+  vm::Flags flags;
+  flags.run_on_failed_inputs = true;
+  if (&target != &host_memory()) flags.outputs_in = &target;
   return vm::launch(name, device::StreamKind::kComm, locals, metas,
-                    [p = std::move(plan)](const std::vector<Tensor>& in) { return boxing::execute_fused(*p, in); },
-                    {/*run_on_failed_inputs=*/true});
+                    [p = std::move(plan), &target](const std::vector<Tensor>& in) {
+                      return through_host(in, target, [&](const std::vector<Tensor>& host) {
+                        return boxing::execute_fused(*p, host);
+                      });
+                    },
+                    flags);
 }
 
 Tensor gather_full(const GlobalTensor& t, const std::string& read) {

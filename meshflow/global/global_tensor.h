@@ -9,6 +9,8 @@
 // may be pending. Call from one thread (the one that issues instructions).
 #pragma once
 
+#include <functional>
+
 #include "meshflow/boxing/plan.h"
 #include "meshflow/core/tensor.h"
 #include "meshflow/placement/placement.h"
@@ -39,8 +41,15 @@ class GlobalTensor {
   Tensor local_;
 };
 
+// The memory of the placement's device type: where its tensors' parts live on this rank.
+Memory& memory_of(const Placement& placement);
+// Host code `f` on `in`, copied to the host where they live elsewhere; its results copied into
+// `target` where that is not the host. The comm layer moves host memory: boxing and
+// collectives of other devices' tensors run through this (on the calling stream's worker).
+std::vector<Tensor> through_host(const std::vector<Tensor>& in, Memory& target,
+                                 const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& f);
 // Throws std::invalid_argument, starting with `what`, for a placement on a device type whose
-// memory the host cannot touch: boxing and collectives move host memory only so far.
+// memory the host cannot touch (for what is host-only so far: graph mode).
 void require_host_placement(const Placement& placement, const std::string& what);
 
 // Local -> global: each rank's `local` is its part. Split parts may differ in size along

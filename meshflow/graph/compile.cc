@@ -306,6 +306,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   m.traced = std::move(traced);
   const LogicalGraph& g = m.traced;
   stats_.traced_nodes = static_cast<int>(g.nodes.size());
+  for (const Value& v : g.values) require_host_placement(v.layout.placement, "nn.Graph");
 
   // 1. Drop planning's conversions (within a placement) and what nothing uses.
   std::vector<int> alias(g.values.size());

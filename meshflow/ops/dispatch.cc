@@ -317,7 +317,6 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
                           "; ops run where their inputs are: move them with to_global(placement=...) first");
   }
   const Placement& placement = inputs.empty() ? *constraints.placement : inputs[0].placement();
-  if (placement.device_type() != "cpu") require_host_placement(placement, "[" + op.name + "]");
   std::vector<TensorMeta> metas;
   std::vector<NdSbp> sbps;
   metas.reserve(inputs.size());
@@ -372,9 +371,11 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
     // for it. (The agreement stays on one rank and on broadcast inputs too: without it as a
     // fence the eager GPT's peak memory grew by a quarter.)
     const bool agree = op.kernel_checks_data;
-    outs = vm::launch(op.name, device::StreamKind::kCompute, locals, local_outputs, kernel_body(op, call),
-                      {/*run_on_failed_inputs=*/false, /*abort_on_error=*/!op.kernel_checks_data,
-                       /*report_error=*/!agree});
+    Memory& memory = memory_of(placement);
+    vm::Flags flags{/*run_on_failed_inputs=*/false, /*abort_on_error=*/!op.kernel_checks_data,
+                    /*report_error=*/!agree};
+    if (&memory != &host_memory()) flags.device = &device::of(memory);
+    outs = vm::launch(op.name, device::StreamKind::kCompute, locals, local_outputs, kernel_body(op, call, memory), flags);
     if (agree) {
       // The placement's ranks raise the data error together: the outputs pass through an
       // agreement among them. Ranks outside hold no part and take no part; a transfer of
@@ -389,7 +390,8 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
                           comm::agree(error, 0, "[" + name + "]", ranks);
                           return in;
                         },
-                        {/*run_on_failed_inputs=*/true});
+                        {/*run_on_failed_inputs=*/true, false, true, nullptr,
+                         &memory == &host_memory() ? nullptr : &memory});
     }
   }
   std::vector<GlobalTensor> results;

@@ -21,9 +21,10 @@ Placement::Placement(std::string device_type, Shape hierarchy, std::vector<int> 
   for (size_t i = 0; i < d->ranks.size(); ++i) d->ids.emplace_back(d->ranks[i], static_cast<int>(i));
   std::sort(d->ids.begin(), d->ids.end());
   d_ = d;
-  if (!device::is_registered(d_->device_type)) {
-    throw std::invalid_argument("placement: " + device::unregistered_message(d_->device_type));
+  if (!device::is_registered(d->device_type)) {
+    throw std::invalid_argument("placement: " + device::unregistered_message(d->device_type));
   }
+  d->memory = &device::get(d->device_type).memory();
   if (d_->ranks.empty()) throw std::invalid_argument("placement: ranks are empty; expected at least one rank");
   if (d_->hierarchy.empty()) throw std::invalid_argument("placement: hierarchy is empty");
   for (int64_t d : d_->hierarchy) {

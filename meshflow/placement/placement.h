@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "meshflow/core/memory.h"
 #include "meshflow/core/shape.h"
 
 namespace mf {
@@ -22,6 +23,8 @@ class Placement {
   Placement(std::string device_type, std::vector<int> ranks);
 
   const std::string& device_type() const { return d_->device_type; }
+  // The memory of its device type: where its tensors' parts live.
+  Memory& memory() const { return *d_->memory; }
   const Shape& hierarchy() const { return d_->hierarchy; }
   int ndim() const { return static_cast<int>(d_->hierarchy.size()); }
   // Ranks in row-major order of the hierarchy: ranks()[parallel_id].
@@ -58,6 +61,7 @@ class Placement {
     // (rank, parallel id) sorted by rank: parallel_id in O(log ranks), which plans on
     // meshes of thousands of ranks call per message.
     std::vector<std::pair<int, int>> ids;
+    Memory* memory = nullptr;
     size_t hash = 0;
   };
   std::shared_ptr<const Data> d_;

@@ -76,7 +76,8 @@ class Machine {
     device::Device& dev = flags.device ? *flags.device : device_;
     if (&dev != &device_ && std::find(others_.begin(), others_.end(), &dev) == others_.end()) others_.push_back(&dev);
     ins->outputs.reserve(metas.size());
-    for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype, dev.memory()));
+    Memory& memory = flags.outputs_in ? *flags.outputs_in : dev.memory();
+    for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype, memory));
     ins->body = std::move(body);
     ins->flags = flags;
 

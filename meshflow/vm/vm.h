@@ -52,6 +52,9 @@ struct Flags {
   // The device whose stream of the kind runs it and whose memory holds its outputs; the
   // CPU when null.
   device::Device* device = nullptr;
+  // Where its outputs live when not in that device's memory (boxing of another device's
+  // tensors runs on the CPU's comm stream, staging them through the host).
+  Memory* outputs_in = nullptr;
 };
 
 // Issues `body` on `stream`; returns its outputs, pending, with the shapes and dtypes of

@@ -42,6 +42,11 @@ inline ::testing::AssertionResult close(const Tensor& actual, const Tensor& expe
 }
 
 // Checks `op` on `inputs` under every valid N-d signature on `placement`; returns how many.
+// Bytes equal, shapes and dtypes too (host tensors).
+inline bool bitwise_equal(const Tensor& a, const Tensor& b) {
+  return a.shape() == b.shape() && a.dtype() == b.dtype() && std::memcmp(a.data(), b.data(), a.nbytes()) == 0;
+}
+
 // The op on the test device (memory the host cannot touch, device/testdev) gives the CPU's
 // `expected`, bit for bit (ops without inputs run where creation puts them: the host).
 inline void expect_same_on_test_device(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
@@ -55,12 +60,14 @@ inline void expect_same_on_test_device(const OpDef& op, const std::vector<Tensor
   for (size_t i = 0; i < got.size(); ++i) {
     EXPECT_EQ(&got[i].memory(), &testdev) << op.name;
     const Tensor back = got[i].copy_to(host_memory());
-    EXPECT_TRUE(back.shape() == expected[i].shape() && back.dtype() == expected[i].dtype() &&
-                std::memcmp(back.data(), expected[i].data(), back.nbytes()) == 0)
+    EXPECT_TRUE(bitwise_equal(back, expected[i]))
         << op.name << " " << attrs.str() << ": output " << i << " on testdev differs from the CPU's";
   }
 }
 
+// Every valid signature of the op on `placement` gives the one-device result, and the same
+// placement on the test device gives the CPU's result bit for bit. Returns how many
+// signatures it checked.
 inline int check_every_signature(const std::string& op_name, const std::vector<Tensor>& inputs, const Attrs& attrs,
                                  const Placement& placement, double tol = 1e-5) {
   const OpDef& op = find_op(op_name);
@@ -68,25 +75,37 @@ inline int check_every_signature(const std::string& op_name, const std::vector<T
   expect_same_on_test_device(op, inputs, attrs, expected);
   std::vector<TensorMeta> metas;
   for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
+  const Placement on_testdev("testdev", placement.hierarchy(), placement.ranks());
   int checked = 0;
   for (const NdSignature& sig : valid_nd_signatures(op, metas, attrs, placement.hierarchy())) {
-    std::vector<GlobalTensor> globals;
-    for (size_t i = 0; i < inputs.size(); ++i) globals.push_back(make_source(inputs[i], placement, sig.inputs[i]));
-    Constraints constraints;
-    constraints.signature = sig;
-    if (inputs.empty()) constraints.placement = placement;
-    std::vector<GlobalTensor> outs = apply_global(op, globals, attrs, constraints);
-    for (size_t i = 0; i < outs.size(); ++i) {
-      EXPECT_EQ(outs[i].nd_sbp(), sig.outputs[i]);
-      const Tensor local = outs[i].local();
-      const int id = placement.parallel_id(me());
-      if (id >= 0) {
-        EXPECT_EQ(local.shape(), local_box(outs[i].shape(), placement.hierarchy(), sig.outputs[i],
-                                           placement.coordinate(id)).extent)
-            << op_name << " " << sig.str();
+    std::vector<Tensor> on_cpu;
+    for (const bool testdev : {false, true}) {
+      const Placement& p = testdev ? on_testdev : placement;
+      std::vector<GlobalTensor> globals;
+      for (size_t i = 0; i < inputs.size(); ++i) globals.push_back(make_source(inputs[i], p, sig.inputs[i]));
+      Constraints constraints;
+      constraints.signature = sig;
+      if (inputs.empty()) constraints.placement = p;
+      std::vector<GlobalTensor> outs = apply_global(op, globals, attrs, constraints);
+      for (size_t i = 0; i < outs.size(); ++i) {
+        EXPECT_EQ(outs[i].nd_sbp(), sig.outputs[i]);
+        const int id = p.parallel_id(me());
+        if (id >= 0) {
+          EXPECT_EQ(outs[i].local().shape(),
+                    local_box(outs[i].shape(), p.hierarchy(), sig.outputs[i], p.coordinate(id)).extent)
+              << op_name << " " << sig.str();
+          EXPECT_EQ(&outs[i].local().memory(), &memory_of(p)) << op_name << " " << sig.str();
+        }
+        const Tensor full = gather_full(outs[i]).copy_to(host_memory());
+        if (!testdev) {
+          EXPECT_TRUE(close(full, expected[i], tol))
+              << op_name << " " << attrs.str() << " signature " << sig.str() << " on " << p.str();
+          on_cpu.push_back(full);
+        } else {
+          EXPECT_TRUE(bitwise_equal(full, on_cpu[i]))
+              << op_name << " " << attrs.str() << " signature " << sig.str() << " on testdev differs from the CPU's";
+        }
       }
-      EXPECT_TRUE(close(gather_full(outs[i]), expected[i], tol))
-          << op_name << " " << attrs.str() << " signature " << sig.str() << " on " << placement.str();
     }
     ++checked;
   }

@@ -98,5 +98,31 @@ def test_copies_between_devices_carry_values_and_gradients():
 def test_ops_refuse_inputs_on_different_devices():
     with pytest.raises(ValueError, match=r"\[add\] expected every input on one device, got testdev and cpu"):
         mf.tensor([1.0], device="testdev") + mf.tensor([1.0])
-    with pytest.raises(ValueError, match="global tensors on 'testdev' are not supported yet"):
-        mf.tensor([1.0], placement=mf.placement("testdev", ranks=[0]), sbp=mf.sbp.broadcast)
+
+
+def _global_step(device_type):
+    rng = np.random.default_rng(1)
+    p = mf.placement(device_type, ranks=[0])
+    x = mf.tensor(rng.standard_normal((6, 4)).astype(np.float32), placement=p, sbp=mf.sbp.split(0))
+    w = mf.tensor(rng.standard_normal((4, 3)).astype(np.float32), placement=p, sbp=mf.sbp.broadcast,
+                  requires_grad=True)
+    loss = mf.matmul(x, w).relu().sum()
+    loss.backward()
+    return loss.numpy(), w.grad.numpy(), w.grad.to_local().device
+
+
+def test_global_tensors_on_the_test_device_equal_the_cpu():
+    loss_cpu, grad_cpu, _ = _global_step("cpu")
+    loss_dev, grad_dev, where = _global_step("testdev")
+    assert where == "testdev"
+    assert loss_dev.tobytes() == loss_cpu.tobytes() and grad_dev.tobytes() == grad_cpu.tobytes()
+
+
+def test_graph_mode_is_host_only_so_far():
+    class Double(mf.nn.Graph):
+        def build(self, x):
+            return x * 2.0
+
+    x = mf.tensor([1.0, 2.0], placement=mf.placement("testdev", ranks=[0]), sbp=mf.sbp.broadcast)
+    with pytest.raises(ValueError, match="graph mode on 'testdev' is not supported yet"):
+        Double()(x)
