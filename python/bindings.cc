@@ -210,10 +210,12 @@ PYBIND11_MODULE(_C, m) {
       .def_static("from_numpy", &from_numpy, py::arg("array"))
       .def("numpy", &to_numpy)
       // A bfloat16 tensor's bits as uint16 (a view; for checkpoints), and back (a copy).
-      .def("bits", [](const Tensor& t) {
-        if (t.dtype() != DType::kBFloat16) throw std::invalid_argument("bits(): the tensor is not bfloat16");
+      .def("bits", [](const Tensor& on_device) {
+        if (on_device.dtype() != DType::kBFloat16) throw std::invalid_argument("bits(): the tensor is not bfloat16");
+        Tensor t = on_device;
         {
           py::gil_scoped_release release;
+          t = vm::copy_to(on_device, device::cpu());  // itself on the host
           vm::wait(t);
         }
         auto* keep = new std::shared_ptr<void>(t.storage());

@@ -67,6 +67,7 @@ def parse_args(argv=None):
     ap.add_argument("--clip", type=float, default=1.0, help="gradient clipping by global norm (0: off)")
     ap.add_argument("--dropout", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--device", default="cpu", help="the device type of the meshes (mf.device_types())")
     ap.add_argument("--dtype", choices=("float32", "float64", "bf16"), default="float32",
                     help="bf16: mixed precision (mf.autocast: matmuls in bfloat16, the rest and the weights float32)")
     ap.add_argument("--log-every", type=int, default=10)
@@ -118,13 +119,13 @@ def resume(path, args, model, optimizers):
     return state["step"]
 
 
-def mesh(d, tp, first_rank=0):
-    """Ranks first_rank .. first_rank + d * tp - 1 as a [d, tp] mesh."""
+def mesh(d, tp, first_rank=0, device="cpu"):
+    """Ranks first_rank .. first_rank + d * tp - 1 as a [d, tp] mesh of `device` type."""
     world = mf.env.get_world_size()
     if first_rank + d * tp > world:
         raise ValueError(f"the layout needs {d} x {tp} = {d * tp} ranks; the job has {world} "
                          f"(launch with --nproc {d * tp})")
-    return mf.placement("cpu", ranks=(first_rank + np.arange(d * tp)).reshape(d, tp).tolist())
+    return mf.placement(device, ranks=(first_rank + np.arange(d * tp)).reshape(d, tp).tolist())
 
 
 def batch_tensor(array, placement):
@@ -132,9 +133,9 @@ def batch_tensor(array, placement):
     return mf.from_numpy(np.ascontiguousarray(array)).to_global(placement=placement, sbp=input_sbp())
 
 
-def stage_meshes(d, tp, pp):
+def stage_meshes(d, tp, pp, device="cpu"):
     """The pipeline's stages: stage i is ranks i*d*tp .. as a [d, tp] mesh."""
-    return [mesh(d, tp, first_rank=i * d * tp) for i in range(pp)]
+    return [mesh(d, tp, first_rank=i * d * tp, device=device) for i in range(pp)]
 
 
 def evaluate(model, stages, args, d, batch, dp_rank, batches=4):
@@ -200,7 +201,7 @@ def train(args, placement=None):
     per-step losses."""
     d, tp, batch, hidden, layers = parse_layout(args.layout)
     pp = pipeline_size(args.layout)
-    stages = [placement] if placement is not None else stage_meshes(d, tp, pp)
+    stages = [placement] if placement is not None else stage_meshes(d, tp, pp, args.device)
     if len(stages) != pp:
         raise ValueError(f"layout {args.layout} has {pp} pipeline stages; train() was given one placement")
     rank = mf.env.get_rank()

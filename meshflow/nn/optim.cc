@@ -5,8 +5,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "meshflow/device/device.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
+#include "meshflow/vm/vm.h"
 
 namespace mf::optim {
 namespace {
@@ -27,8 +29,10 @@ void check_state_size(size_t got, size_t params) {
   }
 }
 
-// The full value of a Var, on every rank.
-Tensor local_value(const Var& v) { return v.is_global() ? gather_full(v.global()) : v.local(); }
+// The full value of a Var, on every rank, in host memory (read here).
+Tensor local_value(const Var& v) {
+  return vm::copy_to(v.is_global() ? gather_full(v.global()) : v.local(), device::cpu());
+}
 
 // The value of a one-element Var as a double, on every rank.
 double scalar_value(const Var& v) {

@@ -19,13 +19,14 @@ import train  # noqa: E402
 STEPS = 4
 
 
-def losses(layout, world, dtype="float32"):
+def losses(layout, world, dtype="float32", device="cpu"):
     d, tp = (int(n) for n in layout.split("x")[:2])
     if d * tp > world:
         pytest.skip(f"{layout} needs {d * tp} ranks")
     args = train.parse_args(["--layout", f"{layout}_4_32x1", "--steps", str(STEPS), "--block", "16", "--heads", "2",
-                             "--sample", "0", "--log-every", "100", "--warmup", "2", "--dtype", dtype])
-    return np.array(train.train(args, train.mesh(d, tp))["losses"])
+                             "--sample", "0", "--log-every", "100", "--warmup", "2", "--dtype", dtype,
+                             "--device", device])
+    return np.array(train.train(args, train.mesh(d, tp, device=device))["losses"])
 
 
 @pytest.mark.parametrize("layout", ["2x1x1", "1x2x1", "2x2x1"])
@@ -34,6 +35,15 @@ def test_layout_learns_what_one_device_learns(layout, world):
     reference = losses("1x1x1", world)
     assert np.all(np.isfinite(reference)) and reference[-1] < reference[0]
     np.testing.assert_allclose(parallel, reference, rtol=2e-5)
+
+
+@pytest.mark.parametrize("layout", ["1x1x1", "2x1x1", "1x2x1", "2x2x1"])
+def test_layout_on_the_test_device_learns_what_it_learns_on_the_cpu(layout, world):
+    """The test device's memory cannot be read by host code; its kernels are the CPU's, and
+    its tensors' boxing goes through the host: every loss equals the CPU's bit for bit."""
+    on_device = losses(layout, world, device="testdev")
+    on_cpu = losses(layout, world)
+    assert on_device.tobytes() == on_cpu.tobytes()
 
 
 @pytest.mark.parametrize("layout", ["2x1x1", "1x2x1", "2x2x1"])
