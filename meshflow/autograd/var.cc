@@ -60,6 +60,16 @@ GlobalTensor zeros_global(const Shape& shape, DType dtype, const boxing::Layout&
 }
 
 // a + b for two gradients of one tensor: b is boxed to a's layout, then added locally.
+// Throws std::invalid_argument unless local `value` lives on `target`'s device.
+void require_same_device(const std::string& what, const Var& value, const Var& target) {
+  const Memory& have = value.local().memory();
+  const Memory& want = target.local().memory();
+  if (&have != &want) {
+    throw std::invalid_argument(what + " on " + have.device_str() + " cannot go to a tensor on " + want.device_str() +
+                                "; move it with to(\"" + want.device_str() + "\") first");
+  }
+}
+
 std::function<Tensor(const Tensor&, const Tensor&)>& device_gradient_sum() {
   static auto* sum = new std::function<Tensor(const Tensor&, const Tensor&)>;  // set once, at load
   return *sum;
@@ -67,6 +77,10 @@ std::function<Tensor(const Tensor&, const Tensor&)>& device_gradient_sum() {
 
 // a + b, issued on the compute stream (the engine must not wait for values mid-backward).
 Tensor add_async(const Tensor& a, const Tensor& b) {
+  if (&a.memory() != &b.memory()) {
+    throw std::invalid_argument("autograd: gradients on " + a.memory().device_str() + " and " + b.memory().device_str() +
+                                " reached one tensor; expected one device");
+  }
   if (!a.memory().host_accessible()) return device_gradient_sum()(a, b);
   return vm::launch("accumulate_grad", device::StreamKind::kCompute, {a, b}, {{a.shape(), a.dtype()}},
                     [](const std::vector<Tensor>& in) {
@@ -229,6 +243,7 @@ void Var::set_grad(const Var& grad) {
                                 " cannot be assigned to a tensor of shape " + to_string(shape()) + " " +
                                 dtype_name(dtype()));
   }
+  if (grad.defined() && !is_global()) require_same_device("a gradient", grad, *this);
   impl.grad = grad;
 }
 
@@ -346,6 +361,8 @@ void Var::backward(const Var& grad, bool retain_graph) const {
   } else if (seed.shape() != shape() || seed.is_global() != is_global()) {
     throw std::invalid_argument("backward(): the gradient has shape " + to_string(seed.shape()) +
                                 "; expected the tensor's shape " + to_string(shape()));
+  } else if (!is_global()) {
+    require_same_device("backward(): the gradient", seed, *this);
   }
   NoGradGuard no_grad;
   if (!impl.grad_fn) {

@@ -169,9 +169,7 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
   info.dtype = static_cast<int32_t>(local.dtype());
   info.ndim = static_cast<int32_t>(local.ndim());
   for (int d = 0; d < std::min<int>(info.ndim, kMaxDims); ++d) info.shape[d] = local.shape()[d];
-  info.value_hash = check_consistency && info.participates
-                        ? (local.memory().host_accessible() ? local : local.copy_to(host_memory())).content_hash()
-                        : 0;
+  info.value_hash = check_consistency && info.participates ? vm::copy_to(local, device::cpu()).content_hash() : 0;
   std::vector<PartInfo> all(world.size());
   world.gather_metadata(&info, all.data(), sizeof(PartInfo));
 
@@ -254,7 +252,7 @@ GlobalTensor global_from_full(const Tensor& full, const Placement& placement, co
   if (id < 0) return GlobalTensor(full.shape(), placement, nd_sbp, boxing::empty_local(full.shape(), full.dtype()));
   Shape c = placement.coordinate(id);
   Box box = local_box(full.shape(), placement.hierarchy(), nd_sbp, c);
-  const Tensor host = full.memory().host_accessible() ? full : full.copy_to(host_memory());
+  const Tensor host = vm::copy_to(full, device::cpu());
   Tensor local = boxing::holds_partial_sum_value(nd_sbp, c) ? slice(host, box) : Tensor::zeros(box.extent, full.dtype());
   Memory& memory = memory_of(placement);
   if (&memory != &host_memory()) local = vm::copy_to(local, device::of(memory));

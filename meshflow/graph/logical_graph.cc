@@ -88,7 +88,7 @@ Tracer::Scope::~Scope() {
 
 Var as_global_here(const Var& v) {
   if (!v.defined() || v.is_global()) return v;
-  const Placement here("cpu", {comm::world_rank()});
+  const Placement here(v.local().memory().device_type(), {comm::world_rank()});
   return Var(GlobalTensor(v.shape(), here, NdSbp{Sbp::broadcast()}, v.local()), v.requires_grad());
 }
 

@@ -238,7 +238,8 @@ std::vector<Var> squared_norm_sums(const std::vector<Var>& params) {
     }
     auto same_place = [&](const Var& s) {
       return s.is_global() == square.is_global() &&
-             (!s.is_global() || s.global().placement() == square.global().placement());
+             (s.is_global() ? s.global().placement() == square.global().placement()
+                            : &s.local().memory() == &square.local().memory());
     };
     auto it = std::find_if(sums.begin(), sums.end(), same_place);
     if (it == sums.end()) {

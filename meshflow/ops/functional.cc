@@ -269,17 +269,20 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
   return bias.defined() ? add(y, bias) : y;
 }
 
+namespace {
+// `made` (by a creation op: on the host) on local x's device.
+Var on_device_of(const Var& made, const Var& x) {
+  const Memory& memory = x.local().memory();
+  return memory.host_accessible() ? made : to_device(made, device::of(memory));
+}
+}  // namespace
+
 Var dropout(const Var& x, double p, bool training) {
   if (!(p >= 0 && p < 1)) throw std::invalid_argument("dropout: p is " + std::to_string(p) + "; expected 0 <= p < 1");
   if (!training || p == 0) return x;
   const RandomCall draw = next_random_call(numel(x.shape()));
   Attrs attrs{{"shape", x.shape()}, {"dtype", x.dtype()}, {"seed", draw.seed}, {"offset", draw.offset}};
-  Var uniform;
-  if (x.is_global()) {
-    uniform = call1("rand", {}, attrs, like(x));
-  } else {
-    uniform = call1("rand", {}, attrs);
-  }
+  const Var uniform = x.is_global() ? call1("rand", {}, attrs, like(x)) : on_device_of(call1("rand", {}, attrs), x);
   const Var keep = call1("ge", {uniform, full_like(uniform, p)});
   return mul(x, mul_scalar(keep, 1 / (1 - p)));
 }
@@ -307,7 +310,7 @@ Var cross_entropy(const Var& logits, const Var& target) {
 
 Var full_like(const Var& x, double value) {
   Attrs attrs{{"shape", x.shape()}, {"dtype", x.dtype()}, {"value", value}};
-  return x.is_global() ? call1("full", {}, attrs, like(x)) : call1("full", {}, attrs);
+  return x.is_global() ? call1("full", {}, attrs, like(x)) : on_device_of(call1("full", {}, attrs), x);
 }
 Var zeros_like(const Var& x) { return full_like(x, 0); }
 Var ones_like(const Var& x) { return full_like(x, 1); }

@@ -7,6 +7,18 @@ A local tensor lives on one device; a global tensor's placement names its device
 from . import _C
 
 
+_known = ("cpu",)
+
+
+def _registered(name):
+    """Whether `name` is a registered device type (asking C++ only for names not seen yet:
+    types are only ever added)."""
+    global _known
+    if name not in _known:
+        _known = tuple(_C.device_types())
+    return name in _known
+
+
 def device_types():
     """The registered device types, "cpu" first."""
     return list(_C.device_types())
@@ -32,7 +44,7 @@ class device:
             if not text.isdigit():
                 raise ValueError(f"device: {type!r}: the index after ':' must be a non-negative integer")
             index = int(text)
-        if name not in _C.device_types():
+        if not _registered(name):
             raise ValueError(f"device: '{name}' is not a registered device type; registered: "
                              + ", ".join(_C.device_types()))
         if index is not None and (not isinstance(index, int) or isinstance(index, bool) or index < 0):

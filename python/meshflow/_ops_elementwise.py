@@ -63,7 +63,13 @@ def _scalar_tensor(value, dtype, like):
     if like.is_global:
         placement = like.placement
         return tensor(array, placement=placement, sbp=[_C.Sbp.broadcast()] * len(placement.hierarchy))
-    return tensor(array)
+    return _on_device_of(tensor(array), like)
+
+
+def _on_device_of(t, like):
+    """Local tensor t on local tensor `like`'s device."""
+    where = like._impl.device_type
+    return t if where == "cpu" else t.to(where)
 
 
 def _operands(a, b):
@@ -262,7 +268,7 @@ def _array_operand(x, array):
     if x.is_global:
         raise TypeError(f"a numpy.ndarray of shape {array.shape} cannot meet a global tensor in an operator; "
                         "expected a global tensor: mf.tensor(array, placement=..., sbp=...) makes one")
-    return tensor(array)
+    return _on_device_of(tensor(array), x)
 
 
 def _operator(f, reflected=False):

@@ -284,7 +284,8 @@ def _in_layout_of(value, reference):
             return value.to_global(placement=reference.placement, sbp=reference.sbp)
         return Tensor(_C.global_from_full(value._impl.local_tensor, reference._impl.placement,
                                           list(reference._impl.nd_sbp)))
-    return Tensor(_C.Var(_C.gather_full(value._impl))) if value.is_global else value
+    value = Tensor(_C.Var(_C.gather_full(value._impl))) if value.is_global else value
+    return value.to(reference.device)  # itself when on the reference's device
 
 
 def _out_of_range(data, probe, lo, hi):

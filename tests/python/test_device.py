@@ -126,3 +126,47 @@ def test_graph_mode_is_host_only_so_far():
     x = mf.tensor([1.0, 2.0], placement=mf.placement("testdev", ranks=[0]), sbp=mf.sbp.broadcast)
     with pytest.raises(ValueError, match="graph mode on 'testdev' is not supported yet"):
         Double()(x)
+
+
+def test_everyday_code_runs_on_the_test_device_as_on_the_cpu():
+    """Gradients made with zeros_like (relu, abs, where, maximum), Python numbers and arrays
+    beside a device tensor, dropout's mask, AdamW's moments and clipping all stay on the device."""
+    def run(device):
+        mf.manual_seed(3)
+        rng = np.random.default_rng(4)
+        x = mf.tensor(rng.standard_normal((4, 6)).astype(np.float32), device=device)
+        w = mf.tensor(rng.standard_normal((6, 6)).astype(np.float32), device=device, requires_grad=True)
+        opt = mf.optim.AdamW([w], lr=0.1)
+        h = mf.matmul(x, w).relu() + mf.matmul(x, w).abs() * 0.5
+        h = mf.maximum(h, 0.25) + (h > 1.0).float() + np.ones(6, np.float32)
+        loss = mf.nn.functional.dropout(h, 0.5, training=True).mean()
+        loss.backward()
+        norm = mf.optim.clip_grad_norm_([w], 0.5)
+        opt.step()
+        return loss.numpy(), w.numpy(), norm
+
+    loss_cpu, w_cpu, norm_cpu = run("cpu")
+    loss_dev, w_dev, norm_dev = run("testdev")
+    assert loss_dev.tobytes() == loss_cpu.tobytes() and w_dev.tobytes() == w_cpu.tobytes() and norm_dev == norm_cpu
+
+
+def test_values_keep_their_device_and_refuse_another():
+    w = mf.tensor([1.0, 2.0], device="testdev", requires_grad=True)
+    with pytest.raises(ValueError, match="a gradient on cpu cannot go to a tensor on testdev"):
+        w.grad = mf.tensor([1.0, 1.0])
+    with pytest.raises(ValueError, match=r"backward\(\): the gradient on cpu cannot go to a tensor on testdev"):
+        (w * 2.0).backward(mf.tensor([1.0, 1.0]))
+    layer = mf.nn.Linear(2, 2)
+    for p in layer.parameters():
+        p.data = p.to("testdev").detach()
+    layer.load_state_dict({k: v.cpu() for k, v in layer.state_dict().items()})
+    assert all(p.device == "testdev" for p in layer.parameters())
+
+
+def test_graph_mode_refuses_local_tensors_on_the_test_device():
+    class Double(mf.nn.Graph):
+        def build(self, x):
+            return x * 2.0
+
+    with pytest.raises(ValueError, match="graph mode on 'testdev' is not supported yet"):
+        Double()(mf.tensor([1.0, 2.0], device="testdev"))
