@@ -55,6 +55,10 @@ class Stream {
   // launch(work), then record(event), at once (one lock, where it matters per op).
   virtual void launch_and_record(std::function<void()> work, Event& event) = 0;
   virtual void record(Event& event) = 0;
+  // `event` may come from another device (the VM orders a copy's target stream after its
+  // source's work): a device whose events are of another kind than `event`'s must wait for
+  // it on the host (Event::synchronize) rather than assume its own type. The CPU and the test
+  // device share one kind.
   virtual void wait(const Event& event) = 0;
   // Blocks until everything launched so far has run.
   virtual void synchronize() = 0;
