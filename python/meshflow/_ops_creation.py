@@ -1,15 +1,16 @@
 """Creation ops, as PyTorch names them: zeros, ones, full, arange, rand, randn, manual_seed,
 get_rng_state, set_rng_state.
 
-Each makes a local tensor, or with placement= and sbp= a global one: then every rank calls
-it with the same arguments, and each computes only its own part. A global tensor's value
+Each makes a local tensor (on device=, the CPU by default), or with placement= and sbp= a
+global one: then every rank calls it with the same arguments, and each computes only its own
+part. A global tensor's value
 does not depend on its placement or SBP; for rand and randn it is also the value that a
 local call after the same manual_seed would give (see meshflow/ops/creation.h).
 """
 import numbers
 
 from . import _C
-from . import _dtype
+from . import _device, _dtype
 from ._tensor import _check_placement, apply
 
 __all__ = ["zeros", "ones", "full", "arange", "rand", "randn", "manual_seed", "get_rng_state", "set_rng_state"]
@@ -32,25 +33,30 @@ def _size(name, size):
     return [int(d) for d in size]
 
 
-def _create(name, attrs, dtype, placement, sbp):
+def _create(name, attrs, dtype, placement, sbp, device):
     attrs["dtype"] = getattr(_C.DType, _dtype.to_dtype(dtype).name)
+    if device is not None:
+        device = _device.device(device)  # checked first, whatever else is given
+        if placement is not None:
+            raise ValueError(f"{name}: give a device (a local tensor) or a placement (a global one), not both")
     if placement is None and sbp is None:
-        return apply(name, [], attrs)[0]
+        made = apply(name, [], attrs)[0]  # creation runs on the host
+        return made if device is None else made.to(device)
     if placement is None or sbp is None:
         raise ValueError(f"{name}: a global tensor needs both placement and sbp")
     return apply(name, [], attrs, placement=_check_placement(placement), sbp=sbp)[0]
 
 
-def zeros(*size, dtype=None, placement=None, sbp=None):
+def zeros(*size, dtype=None, placement=None, sbp=None, device=None):
     """A tensor of zeros; zeros(2, 3) or zeros((2, 3)). sbp may also be partial_sum."""
-    return _create("zeros", {"shape": _size("zeros", size)}, dtype or _dtype.float32, placement, sbp)
+    return _create("zeros", {"shape": _size("zeros", size)}, dtype or _dtype.float32, placement, sbp, device)
 
 
-def ones(*size, dtype=None, placement=None, sbp=None):
-    return _create("ones", {"shape": _size("ones", size)}, dtype or _dtype.float32, placement, sbp)
+def ones(*size, dtype=None, placement=None, sbp=None, device=None):
+    return _create("ones", {"shape": _size("ones", size)}, dtype or _dtype.float32, placement, sbp, device)
 
 
-def full(size, fill_value, dtype=None, placement=None, sbp=None):
+def full(size, fill_value, dtype=None, placement=None, sbp=None, device=None):
     """A tensor of `fill_value`; its dtype by default follows PyTorch: int64 for an int, else float32."""
     if not isinstance(fill_value, numbers.Real):
         raise TypeError(f"full: fill_value must be a real number, got {type(fill_value).__name__}")
@@ -58,10 +64,10 @@ def full(size, fill_value, dtype=None, placement=None, sbp=None):
     if dtype is None:
         dtype = _dtype.int64 if exact else _dtype.float32
     value = int(fill_value) if exact else float(fill_value)
-    return _create("full", {"shape": _size("full", (size,)), "value": value}, dtype, placement, sbp)
+    return _create("full", {"shape": _size("full", (size,)), "value": value}, dtype, placement, sbp, device)
 
 
-def arange(start, end=None, step=1, dtype=None, placement=None, sbp=None):
+def arange(start, end=None, step=1, dtype=None, placement=None, sbp=None, device=None):
     """start, start + step, ... up to end (excluded); arange(n) is 0 .. n-1.
 
     The dtype by default is int64 when start, end and step are ints, else float32.
@@ -76,7 +82,7 @@ def arange(start, end=None, step=1, dtype=None, placement=None, sbp=None):
     if dtype is None:
         dtype = _dtype.int64 if exact else _dtype.float32
     attrs = {k: int(v) if isinstance(v, numbers.Integral) else float(v) for k, v in bounds.items()}
-    return _create("arange", attrs, dtype, placement, sbp)
+    return _create("arange", attrs, dtype, placement, sbp, device)
 
 
 def manual_seed(seed):
@@ -103,20 +109,21 @@ def set_rng_state(state):
     _C.set_generator_state(int(state["seed"]), int(state["offset"]))
 
 
-def _random(name, size, dtype, placement, sbp):
+def _random(name, size, dtype, placement, sbp, device):
     shape = _size(name, size)
     numel = 1
     for d in shape:
         numel *= d
     seed, offset = _C.next_random_call(numel)
-    return _create(name, {"shape": shape, "seed": seed, "offset": offset}, dtype or _dtype.float32, placement, sbp)
+    return _create(name, {"shape": shape, "seed": seed, "offset": offset}, dtype or _dtype.float32, placement, sbp,
+                   device)
 
 
-def rand(*size, dtype=None, placement=None, sbp=None):
+def rand(*size, dtype=None, placement=None, sbp=None, device=None):
     """Uniform in [0, 1), float32 or float64."""
-    return _random("rand", size, dtype, placement, sbp)
+    return _random("rand", size, dtype, placement, sbp, device)
 
 
-def randn(*size, dtype=None, placement=None, sbp=None):
+def randn(*size, dtype=None, placement=None, sbp=None, device=None):
     """Standard normal, float32 or float64."""
-    return _random("randn", size, dtype, placement, sbp)
+    return _random("randn", size, dtype, placement, sbp, device)

@@ -170,3 +170,29 @@ def test_graph_mode_refuses_local_tensors_on_the_test_device():
 
     with pytest.raises(ValueError, match="graph mode on 'testdev' is not supported yet"):
         Double()(mf.tensor([1.0, 2.0], device="testdev"))
+
+
+def test_creation_takes_a_device():
+    mf.manual_seed(5)
+    on_cpu = mf.randn(3, 2)
+    mf.manual_seed(5)
+    on_dev = mf.randn(3, 2, device="testdev")
+    assert on_dev.device == "testdev" and on_dev.numpy().tobytes() == on_cpu.numpy().tobytes()
+    assert mf.zeros(2, device="testdev").device == "testdev"
+    assert mf.arange(4, device="testdev").numpy().tolist() == [0, 1, 2, 3]
+    assert mf.full((2,), 7, device="testdev").numpy().tolist() == [7, 7]
+    with pytest.raises(ValueError, match="not both"):
+        mf.ones(2, device="testdev", placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.broadcast)
+
+
+def test_checkpoints_go_from_the_test_device_to_the_cpu_and_back(tmp_path):
+    p_dev = mf.placement("testdev", ranks=[0])
+    w = mf.tensor(np.arange(6, dtype=np.float32).reshape(2, 3), placement=p_dev, sbp=mf.sbp.split(0))
+    b = mf.tensor(np.array([1, -1], dtype=np.int64), device="testdev")
+    mf.save({"w": w, "b": b, "step": 3}, tmp_path / "ckpt")
+    on_cpu = mf.load(tmp_path / "ckpt", placement=mf.placement("cpu", ranks=[0]))
+    assert on_cpu["w"].placement.type == "cpu" and on_cpu["w"].numpy().tolist() == w.numpy().tolist()
+    assert on_cpu["b"].numpy().tolist() == [1, -1] and on_cpu["step"] == 3
+    mf.save(on_cpu, tmp_path / "back")
+    again = mf.load(tmp_path / "back", placement=p_dev)
+    assert again["w"].to_local().device == "testdev" and again["w"].numpy().tolist() == w.numpy().tolist()
