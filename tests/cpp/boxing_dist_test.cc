@@ -102,7 +102,7 @@ bool has_partial(const NdSbp& nd_sbp) {
 // exactly that slice of `full`; outside the placement it is empty.
 void expect_local_is_balanced_part(const GlobalTensor& g, const Tensor& full,
                                    const std::function<std::string()>& what) {
-  const Tensor& local = g.local();
+  const Tensor local = g.local().copy_to(host_memory());  // read here, wherever it lives
   EXPECT_EQ(local.dtype(), full.dtype()) << what();
   const int id = g.placement().parallel_id(me());
   if (id < 0) {
@@ -112,6 +112,7 @@ void expect_local_is_balanced_part(const GlobalTensor& g, const Tensor& full,
   }
   const Box box = local_box(full.shape(), g.placement().hierarchy(), g.nd_sbp(), g.placement().coordinate(id));
   ASSERT_EQ(local.shape(), box.extent) << what();
+  EXPECT_EQ(&g.local().memory(), &g.placement().memory()) << "the part is not on its placement's device; " << what();
   if (!has_partial(g.nd_sbp())) {
     EXPECT_TRUE(same_values(local, slice(full, box))) << "local values differ; " << what();
   }
@@ -122,7 +123,7 @@ void expect_converts(const GlobalTensor& src, const Tensor& full, const Placemen
   GlobalTensor out = to_global(src, placement, nd_sbp);
   EXPECT_EQ(out.shape(), full.shape()) << what();
   expect_local_is_balanced_part(out, full, what);
-  EXPECT_TRUE(same_values(gather_full(out), full)) << "logical value differs; " << what();
+  EXPECT_TRUE(same_values(gather_full(out).copy_to(host_memory()), full)) << "logical value differs; " << what();
 }
 
 // Converts every source in `from` to every target in `to` and checks each result.
@@ -132,15 +133,19 @@ void sweep(const Tensor& full, const Placement& src_placement, const std::vector
     GlobalTensor src = make_source(full, src_placement, src_sbp);
     auto what = [&] { return "source " + src_placement.str() + " " + to_string(src_sbp); };
     expect_local_is_balanced_part(src, full, what);
-    ASSERT_TRUE(same_values(gather_full(src), full)) << "the source itself is wrong; " << what();
+    ASSERT_TRUE(same_values(gather_full(src).copy_to(host_memory()), full)) << "the source itself is wrong; " << what();
     for (const NdSbp& dst_sbp : to) expect_converts(src, full, dst_placement, dst_sbp);
   }
 }
 
-// Every pair of N-d SBPs on one placement.
+// The same ranks on the test device, whose memory host code cannot touch (device/testdev).
+Placement on_testdev(const Placement& p) { return Placement("testdev", p.hierarchy(), p.ranks()); }
+
+// Every pair of N-d SBPs on one placement, on the CPU and on the test device.
 void sweep_all_pairs(const Placement& placement, const Shape& shape, DType dtype) {
   const std::vector<NdSbp> sbps = all_nd_sbps(shape.size(), placement.ndim());
   sweep(logical_value(shape, dtype), placement, sbps, placement, sbps);
+  sweep(logical_value(shape, dtype), on_testdev(placement), sbps, on_testdev(placement), sbps);
 }
 
 Placement flat(int n) {
@@ -233,11 +238,16 @@ struct PlacementPair {
   Placement from, to;
 };
 
-// Every pair of N-d SBPs between each pair of placements, on ranks inside and outside them.
+// Every pair of N-d SBPs between each pair of placements, on ranks inside and outside them;
+// then with the target on the test device, and between two test-device placements (boxing
+// across placements of different device types is the same planner's transfer).
 void sweep_placements(const std::vector<PlacementPair>& pairs, const Shape& shape, DType dtype) {
   const Tensor full = logical_value(shape, dtype);
   for (const PlacementPair& pp : pairs) {
-    sweep(full, pp.from, all_nd_sbps(shape.size(), pp.from.ndim()), pp.to, all_nd_sbps(shape.size(), pp.to.ndim()));
+    const std::vector<NdSbp> from = all_nd_sbps(shape.size(), pp.from.ndim()), to = all_nd_sbps(shape.size(), pp.to.ndim());
+    sweep(full, pp.from, from, pp.to, to);
+    sweep(full, pp.from, from, on_testdev(pp.to), to);
+    sweep(full, on_testdev(pp.from), from, on_testdev(pp.to), to);
   }
 }
 
