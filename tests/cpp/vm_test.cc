@@ -308,3 +308,86 @@ TEST(Vm, OutputsThatDoNotMatchThePlanFail) {
 
 }  // namespace
 }  // namespace mf
+
+namespace mf {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// The test device: memory that host code cannot touch (device/testdev). Named apart from the
+// Device suite, which also runs under TSan: a death test forks.
+
+Memory& testdev_memory() { return device::get("testdev").memory(); }
+
+TEST(TestDeviceDeathTest, HostCodeCannotTouchItsMemory) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const Tensor t = Tensor::zeros({4}, DType::kFloat32, testdev_memory());
+  EXPECT_FALSE(testdev_memory().host_accessible());
+  EXPECT_DEATH(
+      {
+        volatile float x = t.data_as<float>()[0];
+        (void)x;
+      },
+      "");
+}
+
+TEST(TestDevice, CopiesRoundTripAndViewsStayOnTheDevice) {
+  Tensor host = Tensor::empty({6}, DType::kFloat32);
+  for (int i = 0; i < 6; ++i) host.data_as<float>()[i] = static_cast<float>(i) - 2.5f;
+  const Tensor dev = host.copy_to(testdev_memory());
+  EXPECT_EQ(&dev.memory(), &testdev_memory());
+  const Tensor clone = dev.clone();
+  EXPECT_EQ(&clone.memory(), &testdev_memory());
+  const Tensor back = clone.view(2, {3}).copy_to(host_memory());
+  EXPECT_EQ(&back.memory(), &host_memory());
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(back.data_as<float>()[i], host.data_as<float>()[i + 2]);
+  const Tensor zeros = Tensor::zeros({3}, DType::kInt64, testdev_memory()).copy_to(host_memory());
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(zeros.data_as<int64_t>()[i], 0);
+}
+
+TEST(TestDevice, OpsRunItsKernelsAndRefuseInputsOnTwoDevices) {
+  Tensor a = Tensor::empty({3}, DType::kFloat32);
+  for (int i = 0; i < 3; ++i) a.data_as<float>()[i] = static_cast<float>(i);
+  const Tensor on_dev = vm::copy_to(a, device::get("testdev"));
+  const Tensor sum = apply_local(find_op("add"), {on_dev, on_dev}, {})[0];
+  EXPECT_EQ(&sum.memory(), &testdev_memory());
+  const Tensor got = vm::copy_to(sum, device::cpu());
+  vm::wait(got);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(got.data_as<float>()[i], 2.0f * static_cast<float>(i));
+  try {
+    apply_local(find_op("add"), {on_dev, a}, {});
+    ADD_FAILURE() << "no error for inputs on two devices";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("[add] expected every input on one device, got testdev and cpu"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Memory of a type that registered no kernels.
+class NoKernelsMemory : public Memory {
+ public:
+  const std::string& device_type() const override { return type_; }
+  bool host_accessible() const override { return false; }
+  std::shared_ptr<void> allocate(size_t) override { return nullptr; }
+  void copy_to_host(void*, const void*, size_t) const override {}
+  void copy_from_host(void*, const void*, size_t) const override {}
+  void copy_within(void*, const void*, size_t) const override {}
+  void zero(void*, size_t) const override {}
+
+ private:
+  const std::string type_ = "nokernels";
+};
+
+TEST(TestDevice, ADeviceTypeWithoutKernelsSaysSo) {
+  NoKernelsMemory memory;
+  try {
+    kernel_for(find_op("add"), memory);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "[add] has no kernel for device type 'nokernels'");
+  }
+  EXPECT_EQ(&kernel_for(find_op("add"), host_memory()), &find_op("add").kernel);
+}
+
+}  // namespace
+}  // namespace mf
