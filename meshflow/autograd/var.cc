@@ -56,7 +56,7 @@ GlobalTensor zeros_global(const Shape& shape, DType dtype, const boxing::Layout&
   const int id = layout.placement.parallel_id(me);
   if (id < 0) return GlobalTensor(shape, layout.placement, layout.nd_sbp, boxing::empty_local(shape, dtype));
   const Box box = local_box(shape, layout.placement.hierarchy(), layout.nd_sbp, layout.placement.coordinate(id));
-  return GlobalTensor(shape, layout.placement, layout.nd_sbp, Tensor::zeros(box.extent, dtype, memory_of(layout.placement)));
+  return GlobalTensor(shape, layout.placement, layout.nd_sbp, Tensor::zeros(box.extent, dtype, layout.placement.memory()));
 }
 
 // a + b for two gradients of one tensor: b is boxed to a's layout, then added locally.
@@ -353,7 +353,7 @@ void Var::backward(const Var& grad, bool retain_graph) const {
       const boxing::Layout layout = gradient_layout(global().layout());
       const bool holds = layout.placement.parallel_id(comm::world_rank()) >= 0;
       seed = Var(GlobalTensor(shape(), layout.placement, layout.nd_sbp,
-                              holds ? vm::copy_to(one, device::of(memory_of(layout.placement)))
+                              holds ? vm::copy_to(one, layout.placement.device())
                                     : boxing::empty_local(shape(), dtype())));
     } else {
       seed = Var(vm::copy_to(one, device::of(local().memory())));

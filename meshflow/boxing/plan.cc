@@ -239,12 +239,6 @@ void advance(const Shape& hierarchy, Shape& coordinate) {
   }
 }
 
-int parallel_id_at(const Shape& hierarchy, const Shape& coordinate) {
-  int64_t id = 0;
-  for (size_t a = 0; a < hierarchy.size(); ++a) id = id * hierarchy[a] + coordinate[a];
-  return static_cast<int>(id);
-}
-
 // `coordinate` along the axes where `nd_sbp` broadcasts set to 0: the representative of the
 // source group holding the same part.
 Shape representative(const NdSbp& nd_sbp, Shape coordinate) {
@@ -370,7 +364,7 @@ int64_t aligned_sends(const Shape& logical, const Layout& source, const Layout& 
     const Shape co = p.coordinate(own);
     Shape counted = co;
     for (int a = 0; a < p.ndim(); ++a) counted[a] = from[a].is_broadcast() ? cq[a] : co[a];
-    sent_by[parallel_id_at(h, counted)] -=
+    sent_by[p.parallel_id_at(counted)] -=
         intersect(local_box(logical, h, from, co), local_box(logical, h, to, cq)).numel();
   }
   return *std::max_element(sent_by.begin(), sent_by.end());
@@ -388,7 +382,7 @@ int64_t unaligned_sends(const Shape& logical, const Layout& from, const Layout& 
     if (representative(from.nd_sbp, rep) != rep) continue;
     const Box held = local_box(logical, sp.hierarchy(), from.nd_sbp, rep);
     for_each_overlapping(logical, dp.hierarchy(), to.nd_sbp, held, targets, [&](const Shape& cq) {
-      const int q = parallel_id_at(dp.hierarchy(), cq);
+      const int q = dp.parallel_id_at(cq);
       const Box piece = intersect(held, local_box(logical, dp.hierarchy(), to.nd_sbp, cq));
       const int src = sender(from, to, rep, q, piece, nullptr);
       if (!piece.empty() && src != dp.ranks()[q]) sent[sp.parallel_id(src)] += piece.numel();
@@ -552,7 +546,7 @@ std::vector<TransferMessage> transfer_messages(const Shape& logical, const Layou
   const Placement& sp = from.placement;
   const Placement& dp = to.placement;
   auto held_by = [&](const Shape& rep) {
-    return src_boxes ? (*src_boxes)[parallel_id_at(sp.hierarchy(), rep)]
+    return src_boxes ? (*src_boxes)[sp.parallel_id_at(rep)]
                      : local_box(logical, sp.hierarchy(), from.nd_sbp, rep);
   };
   std::vector<TransferMessage> messages;
@@ -581,7 +575,7 @@ std::vector<TransferMessage> transfer_messages(const Shape& logical, const Layou
     const Shape rep = representative(from.nd_sbp, sp.coordinate(s));
     const Box held = held_by(rep);
     for_each_overlapping(logical, dp.hierarchy(), to.nd_sbp, held, value_holders(to.nd_sbp), [&](const Shape& cq) {
-      const int target = parallel_id_at(dp.hierarchy(), cq);
+      const int target = dp.parallel_id_at(cq);
       const Box piece = intersect(held, local_box(logical, dp.hierarchy(), to.nd_sbp, cq));
       if (dp.ranks()[target] != rank && !piece.empty() && sender(from, to, rep, target, piece, src_boxes) == rank) {
         messages.push_back({rank, dp.ranks()[target], piece});

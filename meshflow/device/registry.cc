@@ -57,7 +57,9 @@ std::string unregistered_message(const std::string& type) {
   return "'" + type + "' is not a registered device type; registered: " + names;
 }
 
-Device& of(const Memory& memory) { return get(memory.device_type(), memory.device_index()); }
+Device& of(const Memory& memory) {
+  return &memory == &host_memory() ? cpu() : get(memory.device_type(), memory.device_index());  // the host: no lock
+}
 
 Device& get(const std::string& type, int index) {
   if (index < 0) throw std::invalid_argument("device: index " + std::to_string(index) + " is negative");

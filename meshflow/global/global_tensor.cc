@@ -133,7 +133,15 @@ void place_parts(const Placement& p, const NdSbp& nd_sbp, const std::vector<Shap
 
 }  // namespace
 
-Memory& memory_of(const Placement& placement) { return placement.memory(); }
+namespace {
+// Comm work: it runs on failed inputs (every rank must take part), its outputs in `outputs`.
+vm::Flags comm_flags(Memory& outputs) {
+  vm::Flags flags;
+  flags.run_on_failed_inputs = true;
+  flags.outputs_in = &outputs;
+  return flags;
+}
+}  // namespace
 
 std::vector<Tensor> through_host(const std::vector<Tensor>& in, Memory& target,
                                  const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& f) {
@@ -148,9 +156,8 @@ std::vector<Tensor> through_host(const std::vector<Tensor>& in, Memory& target,
 }
 
 void require_host_placement(const Placement& placement, const std::string& what) {
-  const std::string& type = placement.device_type();
-  if (type == "cpu" || device::get(type).memory().host_accessible()) return;
-  throw std::invalid_argument(what + ": graph mode on '" + type + "' is not supported yet (eager mode is)");
+  if (placement.memory().host_accessible()) return;
+  throw std::invalid_argument(what + ": graph mode on '" + placement.device_type() + "' is not supported yet (eager mode is)");
 }
 
 bool consistency_check_enabled() {
@@ -220,21 +227,17 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
     balanced = balanced && held[id] == local_box(logical, placement.hierarchy(), nd_sbp, placement.coordinate(id));
   }
   // The part moves to the placement's device.
-  Memory& memory = memory_of(placement);
-  Tensor mine = my_id >= 0 ? local : boxing::empty_local(logical, dtype);
-  if (my_id >= 0 && &mine.memory() != &memory) mine = vm::copy_to(mine, device::of(memory));
+  Memory& memory = placement.memory();
+  Tensor mine = my_id >= 0 ? vm::copy_to(local, placement.device()) : boxing::empty_local(logical, dtype);
   if (!balanced) {
     const boxing::Layout layout{placement, nd_sbp};
-    vm::Flags flags;
-    flags.run_on_failed_inputs = true;
-    if (&memory != &host_memory()) flags.outputs_in = &memory;
     mine = vm::launch("to_global", device::StreamKind::kComm, {mine}, {local_meta(logical, dtype, layout)},
                       [logical, layout, held, &memory](const std::vector<Tensor>& in) {
                         return through_host(in, memory, [&](const std::vector<Tensor>& host) {
                           return std::vector<Tensor>{boxing::rebalance(host[0], logical, layout, held)};
                         });
                       },
-                      flags)[0];
+                      comm_flags(memory))[0];
   }
   return GlobalTensor(logical, placement, nd_sbp, mine);
 }
@@ -254,9 +257,7 @@ GlobalTensor global_from_full(const Tensor& full, const Placement& placement, co
   Box box = local_box(full.shape(), placement.hierarchy(), nd_sbp, c);
   const Tensor host = vm::copy_to(full, device::cpu());
   Tensor local = boxing::holds_partial_sum_value(nd_sbp, c) ? slice(host, box) : Tensor::zeros(box.extent, full.dtype());
-  Memory& memory = memory_of(placement);
-  if (&memory != &host_memory()) local = vm::copy_to(local, device::of(memory));
-  return GlobalTensor(full.shape(), placement, nd_sbp, local);
+  return GlobalTensor(full.shape(), placement, nd_sbp, vm::copy_to(local, placement.device()));
 }
 
 namespace {
@@ -294,22 +295,22 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
   // The ranks that must learn whether the source failed: all of the plan's, when some
   // target is outside the source placement.
   const Placement& source = plan->steps.front().from.placement;
-  std::set<int> members;
   bool reaches_out = false;
   for (const boxing::Step& step : plan->steps) {
-    for (const Placement* p : {&step.from.placement, &step.to.placement}) {
-      members.insert(p->ranks().begin(), p->ranks().end());
-      for (int r : p->ranks()) reaches_out = reaches_out || !source.contains(r);
-    }
+    if (step.to.placement == source) continue;  // most plans: checked in O(steps)
+    for (int r : step.to.placement.ranks()) reaches_out = reaches_out || !source.contains(r);
   }
   std::vector<int> told;
-  if (reaches_out && members.count(comm::world_rank())) told.assign(members.begin(), members.end());
+  if (reaches_out) {
+    std::set<int> members;
+    for (const boxing::Step& step : plan->steps) {
+      for (const Placement* p : {&step.from.placement, &step.to.placement}) members.insert(p->ranks().begin(), p->ranks().end());
+    }
+    if (members.count(comm::world_rank())) told.assign(members.begin(), members.end());
+  }
   // The instruction holds the plan: the cache may evict it before the instruction runs.
   const TensorMeta out = local_meta(logical, local.dtype(), to);
-  Memory& target = memory_of(to.placement);
-  vm::Flags flags;
-  flags.run_on_failed_inputs = true;
-  if (&target != &host_memory()) flags.outputs_in = &target;
+  Memory& target = to.placement.memory();
   return vm::launch(name, device::StreamKind::kComm, {local}, {out},
                     [p = std::move(plan), logical, told = std::move(told), name, out, &target](const std::vector<Tensor>& in) {
                       if (!told.empty()) {
@@ -326,7 +327,7 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
                         return std::vector<Tensor>{boxing::execute(*p, logical, host[0])};
                       });
                     },
-                    flags)[0];
+                    comm_flags(target))[0];
 }
 
 std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan, const std::vector<Tensor>& locals,
@@ -334,16 +335,13 @@ std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan
   std::vector<TensorMeta> metas;
   for (const Tensor& t : locals) metas.push_back({t.shape(), t.dtype()});
   Memory& target = locals.empty() ? host_memory() : locals[0].memory();
-  vm::Flags flags;
-  flags.run_on_failed_inputs = true;
-  if (&target != &host_memory()) flags.outputs_in = &target;
   return vm::launch(name, device::StreamKind::kComm, locals, metas,
                     [p = std::move(plan), &target](const std::vector<Tensor>& in) {
                       return through_host(in, target, [&](const std::vector<Tensor>& host) {
                         return boxing::execute_fused(*p, host);
                       });
                     },
-                    flags);
+                    comm_flags(target));
 }
 
 Tensor gather_full(const GlobalTensor& t, const std::string& read) {

@@ -41,8 +41,6 @@ class GlobalTensor {
   Tensor local_;
 };
 
-// The memory of the placement's device type: where its tensors' parts live on this rank.
-Memory& memory_of(const Placement& placement);
 // Host code `f` on `in`, copied to the host where they live elsewhere; its results copied into
 // `target` where that is not the host. The comm layer moves host memory: boxing and
 // collectives of other devices' tensors run through this (on the calling stream's worker).

@@ -305,7 +305,7 @@ std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inpu
     }
   }
   vm::Flags flags;
-  if (&memory != &host_memory()) flags.device = &device::of(memory);
+  flags.device = &device::of(memory);
   return vm::launch(op.name, device::StreamKind::kCompute, inputs, call->outputs, kernel_body(op, call, memory), flags);
 }
 
@@ -366,21 +366,23 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
                                                               boxes_of(plan.outputs, placement, plan.signature.outputs, coord)});
     std::vector<TensorMeta> local_outputs;
     for (size_t i = 0; i < plan.outputs.size(); ++i) local_outputs.push_back({call->output_boxes[i].extent, plan.outputs[i].dtype});
-    // A kernel that checks its data agrees with the placement's other ranks below; any
-    // other kernel failing on this rank alone must end the job, or the others would wait
-    // for it. (The agreement stays on one rank and on broadcast inputs too: without it as a
-    // fence the eager GPT's peak memory grew by a quarter.)
-    const bool agree = op.kernel_checks_data;
-    Memory& memory = memory_of(placement);
-    vm::Flags flags{/*run_on_failed_inputs=*/false, /*abort_on_error=*/!op.kernel_checks_data,
-                    /*report_error=*/!agree};
-    if (&memory != &host_memory()) flags.device = &device::of(memory);
-    outs = vm::launch(op.name, device::StreamKind::kCompute, locals, local_outputs, kernel_body(op, call, memory), flags);
-    if (agree) {
+    // A kernel that checks its data agrees with the placement's other ranks below (on one
+    // rank too: the agreement also paces how far issuing runs ahead, which bounds memory);
+    // any other kernel failing on this rank alone must end the job, or the others would
+    // wait for it.
+    vm::Flags flags;
+    flags.abort_on_error = !op.kernel_checks_data;
+    flags.report_error = !op.kernel_checks_data;
+    flags.device = &placement.device();
+    outs = vm::launch(op.name, device::StreamKind::kCompute, locals, local_outputs,
+                      kernel_body(op, call, placement.memory()), flags);
+    if (op.kernel_checks_data) {
       // The placement's ranks raise the data error together: the outputs pass through an
       // agreement among them. Ranks outside hold no part and take no part; a transfer of
       // the outputs to them carries the error (global/global_tensor.h, launch_boxing).
-      for (size_t i = 0; i < local_outputs.size(); ++i) local_outputs[i] = {outs[i].shape(), outs[i].dtype()};
+      vm::Flags agreement;
+      agreement.run_on_failed_inputs = true;
+      agreement.outputs_in = &placement.memory();
       outs = vm::launch(op.name, device::StreamKind::kComm, outs, local_outputs,
                         [name = op.name, ranks = placement.ranks()](const std::vector<Tensor>& in) {
                           std::string error;
@@ -390,8 +392,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
                           comm::agree(error, 0, "[" + name + "]", ranks);
                           return in;
                         },
-                        {/*run_on_failed_inputs=*/true, false, true, nullptr,
-                         &memory == &host_memory() ? nullptr : &memory});
+                        agreement);
     }
   }
   std::vector<GlobalTensor> results;

@@ -24,7 +24,7 @@ Placement::Placement(std::string device_type, Shape hierarchy, std::vector<int> 
   if (!device::is_registered(d->device_type)) {
     throw std::invalid_argument("placement: " + device::unregistered_message(d->device_type));
   }
-  d->memory = &device::get(d->device_type).memory();
+  d->device = &device::get(d->device_type);
   if (d_->ranks.empty()) throw std::invalid_argument("placement: ranks are empty; expected at least one rank");
   if (d_->hierarchy.empty()) throw std::invalid_argument("placement: hierarchy is empty");
   for (int64_t d : d_->hierarchy) {
@@ -63,11 +63,13 @@ Shape Placement::coordinate(int parallel_id) const {
   return c;
 }
 
-int Placement::rank_at(const Shape& coordinate) const {
+int Placement::parallel_id_at(const Shape& coordinate) const {
   int64_t id = 0;
   for (int i = 0; i < ndim(); ++i) id = id * d_->hierarchy[i] + coordinate[i];
-  return d_->ranks[id];
+  return static_cast<int>(id);
 }
+
+Memory& Placement::memory() const { return d_->device->memory(); }
 
 std::vector<int> Placement::axis_group(int rank, int axis) const {
   Shape c = coordinate(parallel_id(rank));

@@ -12,6 +12,10 @@
 #include "meshflow/core/memory.h"
 #include "meshflow/core/shape.h"
 
+namespace mf::device {
+class Device;
+}  // namespace mf::device
+
 namespace mf {
 
 class Placement {
@@ -23,8 +27,9 @@ class Placement {
   Placement(std::string device_type, std::vector<int> ranks);
 
   const std::string& device_type() const { return d_->device_type; }
-  // The memory of its device type: where its tensors' parts live.
-  Memory& memory() const { return *d_->memory; }
+  // The device of its type (on this rank), and its memory: where its tensors' parts live.
+  device::Device& device() const { return *d_->device; }
+  Memory& memory() const;
   const Shape& hierarchy() const { return d_->hierarchy; }
   int ndim() const { return static_cast<int>(d_->hierarchy.size()); }
   // Ranks in row-major order of the hierarchy: ranks()[parallel_id].
@@ -35,7 +40,9 @@ class Placement {
   // The rank's index in ranks(), or -1 when the rank is not in the placement.
   int parallel_id(int rank) const;
   Shape coordinate(int parallel_id) const;
-  int rank_at(const Shape& coordinate) const;
+  // The parallel id at `coordinate` (row-major), and the rank there.
+  int parallel_id_at(const Shape& coordinate) const;
+  int rank_at(const Shape& coordinate) const { return d_->ranks[parallel_id_at(coordinate)]; }
   // The ranks whose coordinates differ from `rank`'s only along `axis`, in axis order.
   std::vector<int> axis_group(int rank, int axis) const;
 
@@ -61,7 +68,7 @@ class Placement {
     // (rank, parallel id) sorted by rank: parallel_id in O(log ranks), which plans on
     // meshes of thousands of ranks call per message.
     std::vector<std::pair<int, int>> ids;
-    Memory* memory = nullptr;
+    device::Device* device = nullptr;
     size_t hash = 0;
   };
   std::shared_ptr<const Data> d_;

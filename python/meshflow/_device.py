@@ -76,7 +76,3 @@ class device:
         return f"device(type='{self._type}')" if self._index is None else \
             f"device(type='{self._type}', index={self._index})"
 
-
-def as_device(value):
-    """`value` (a device or a name) as a device; None stays None."""
-    return None if value is None else device(value)

@@ -94,7 +94,7 @@ inline int check_every_signature(const std::string& op_name, const std::vector<T
           EXPECT_EQ(outs[i].local().shape(),
                     local_box(outs[i].shape(), p.hierarchy(), sig.outputs[i], p.coordinate(id)).extent)
               << op_name << " " << sig.str();
-          EXPECT_EQ(&outs[i].local().memory(), &memory_of(p)) << op_name << " " << sig.str();
+          EXPECT_EQ(&outs[i].local().memory(), &p.memory()) << op_name << " " << sig.str();
         }
         const Tensor full = gather_full(outs[i]).copy_to(host_memory());
         if (!testdev) {
