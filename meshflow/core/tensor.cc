@@ -146,8 +146,8 @@ Tensor Tensor::identity_of(ReduceOp op, const Shape& shape, DType dtype) {
   return t;
 }
 
-Tensor Tensor::wrap(void* data, const Shape& shape, DType dtype, std::shared_ptr<void> owner) {
-  return Tensor(Storage::ready(data, std::move(owner)), 0, shape, dtype);
+Tensor Tensor::wrap(void* data, const Shape& shape, DType dtype, std::shared_ptr<void> owner, Memory& memory) {
+  return Tensor(Storage::ready(data, std::move(owner), memory), 0, shape, dtype);
 }
 
 Tensor Tensor::pending(const Shape& shape, DType dtype, Memory& memory) {

@@ -85,8 +85,10 @@ class Tensor {
   static Tensor zeros(const Shape& shape, DType dtype, Memory& memory = host_memory());
   // Filled with the identity of `op` (0 for sum, lowest for max, highest for min).
   static Tensor identity_of(ReduceOp op, const Shape& shape, DType dtype);
-  // Wraps memory owned elsewhere (e.g. a NumPy array); `owner` keeps it alive. No copy.
-  static Tensor wrap(void* data, const Shape& shape, DType dtype, std::shared_ptr<void> owner);
+  // Wraps memory owned elsewhere (e.g. a NumPy array, or a block of a device's `memory`);
+  // `owner` keeps it alive. No copy.
+  static Tensor wrap(void* data, const Shape& shape, DType dtype, std::shared_ptr<void> owner,
+                     Memory& memory = host_memory());
   // A tensor whose storage an asynchronous instruction will produce, in `memory`.
   static Tensor pending(const Shape& shape, DType dtype, Memory& memory = host_memory());
 

@@ -155,11 +155,6 @@ std::vector<Tensor> through_host(const std::vector<Tensor>& in, Memory& target,
   return out;
 }
 
-void require_host_placement(const Placement& placement, const std::string& what) {
-  if (placement.memory().host_accessible()) return;
-  throw std::invalid_argument(what + ": graph mode on '" + placement.device_type() + "' is not supported yet (eager mode is)");
-}
-
 bool consistency_check_enabled() {
   const char* v = std::getenv("MESHFLOW_CHECK_CONSISTENCY");
   return v && std::strcmp(v, "0") != 0 && *v;

@@ -46,9 +46,6 @@ class GlobalTensor {
 // collectives of other devices' tensors run through this (on the calling stream's worker).
 std::vector<Tensor> through_host(const std::vector<Tensor>& in, Memory& target,
                                  const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& f);
-// Throws std::invalid_argument, starting with `what`, for a placement on a device type whose
-// memory the host cannot touch (for what is host-only so far: graph mode).
-void require_host_placement(const Placement& placement, const std::string& what);
 
 // Local -> global: each rank's `local` is its part. Split parts may differ in size along
 // the split dim (they are moved to the balanced split); everything else must agree, or

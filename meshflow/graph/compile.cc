@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
@@ -13,6 +12,7 @@
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/allocator.h"
+#include "meshflow/global/global_tensor.h"
 #include "meshflow/graph/fusion.h"
 #include "meshflow/ops/op.h"
 #include "meshflow/vm/vm.h"
@@ -119,6 +119,22 @@ int64_t max_live_bytes(const std::vector<RegisterUse>& registers, int tasks) {
 // them (what reads the gradients: clipping, the optimizers).
 enum class Phase { kPre = 0, kMicro = 1, kPost = 2 };
 
+// The device of every placement in the graph: a graph runs on one device type (a conversion
+// between device types is eager's copy through the host, which no task holds yet).
+device::Device& device_of(const LogicalGraph& g) {
+  device::Device* found = nullptr;
+  for (const Value& v : g.values) {
+    device::Device& d = v.layout.placement.device();
+    if (found && found != &d) {
+      throw std::invalid_argument("nn.Graph: a graph runs on one device type; this one has tensors on '" +
+                                  found->name() + "' and on '" + d.name() +
+                                  "' (convert them with to_global before calling it)");
+    }
+    found = &d;
+  }
+  return found ? *found : vm::device();
+}
+
 struct CompiledGraph::Impl {
   LogicalGraph traced;
   LogicalGraph phys;  // after the passes: op nodes carry their chosen signature, boxing nodes their plan
@@ -148,6 +164,7 @@ struct CompiledGraph::Impl {
     std::vector<Ref> inputs;
     std::vector<int> outputs;  // registers
     std::shared_ptr<KernelCall> call;  // op tasks
+    Kernel kernel;                     // op tasks: the op's kernel for the graph's device
     std::vector<std::shared_ptr<KernelCall>> piece_calls;  // a random op among micro-batches: its call per micro-batch
     device::Stream* lane = nullptr;  // a transfer between pipeline stages: its stream
     int lane_id = 0;
@@ -179,6 +196,12 @@ struct CompiledGraph::Impl {
   std::vector<int> fresh_attrs;
   std::shared_ptr<void> arena;
   int64_t arena_bytes = 0;
+  // Where every tensor of the graph lives, and the tasks run (collectives aside: those run
+  // on the host's comm stream, in one program order with eager's, through the host).
+  device::Device* device = nullptr;
+  Memory* memory = nullptr;
+  // Gradient accumulation's kernels, on the graph's device: acc + x, and acc * (1/m).
+  Kernel add_kernel, scale_kernel;
 
   Tensor input_of(const Ref& r, int at) const {
     Tensor t;
@@ -222,33 +245,42 @@ struct CompiledGraph::Impl {
       if (reg.persistent) {
         reg.value = outs[k];
       } else if (reg.slot(at).nbytes() && outs[k].data() != reg.slot(at).data()) {
-        std::memcpy(reg.slot(at).data(), outs[k].data(), reg.slot(at).nbytes());
+        memory->copy_within(reg.slot(at).data(), outs[k].data(), reg.slot(at).nbytes());
       }
     }
   }
 
-  // acc = x at the first micro-batch, acc += x at the others, acc /= m after the last.
+  // acc = x at the first micro-batch, acc += x at the others, acc *= 1/m after the last,
+  // with the add and mul_scalar ops' kernels for the graph's device.
   void accumulate(Tensor& acc, const Tensor& x, int at) const {
     visit_dtype(x.dtype(), [&](auto zero) {
-      using T = decltype(zero);
-      if constexpr (std::is_floating_point_v<T>) {
-        T* a = acc.data_as<T>();
-        const T* v = x.data_as<T>();
-        const int64_t n = x.numel();
-        if (at == 0) {
-          std::copy(v, v + n, a);
-        } else {
-          for (int64_t i = 0; i < n; ++i) a[i] += v[i];
-        }
-        if (at == micro_batches - 1) {
-          const T scale = T{1} / static_cast<T>(micro_batches);
-          for (int64_t i = 0; i < n; ++i) a[i] *= scale;
-        }
-      } else {
+      if constexpr (!std::is_floating_point_v<decltype(zero)>) {
         throw std::invalid_argument("graph: gradient accumulation averages floating values; a " +
                                     std::string(dtype_name(x.dtype())) + " value crosses from the micro-batches");
       }
     });
+    const size_t n = acc.nbytes();
+    if (at == 0) {
+      memory->copy_within(acc.data(), x.data(), n);
+    } else {
+      memory->copy_within(acc.data(), run_local(add_kernel, {acc, x}, {}).data(), n);
+    }
+    if (at == micro_batches - 1) {
+      memory->copy_within(acc.data(), run_local(scale_kernel, {acc}, Attrs{{"value", 1.0 / micro_batches}}).data(), n);
+    }
+  }
+
+  // A local kernel call on whole tensors of one shape (the accumulators').
+  static Tensor run_local(const Kernel& kernel, const std::vector<Tensor>& in, const Attrs& attrs) {
+    std::vector<TensorMeta> metas;
+    std::vector<Box> boxes;
+    for (const Tensor& t : in) {
+      metas.push_back({t.shape(), t.dtype()});
+      boxes.push_back(Box::whole(t.shape()));
+    }
+    const std::vector<TensorMeta> outputs{metas[0]};
+    const std::vector<Box> output_boxes{boxes[0]};
+    return kernel(in, KernelContext{attrs, metas, boxes, outputs, output_boxes})[0];
   }
 
   std::vector<PlannedAllocations::Slot> slots_of(const Task& task, int at) const {
@@ -276,16 +308,21 @@ struct CompiledGraph::Impl {
     for (const Ref& r : task.inputs) in.push_back(input_of(r, at));
     std::vector<Tensor> outs;
     {
-      PlannedAllocations planned(slots_of(task, at));
+      // Host kernels allocate their outputs straight into their registers; other devices'
+      // results are copied there (store).
+      std::optional<PlannedAllocations> planned;
+      if (memory->host_accessible()) planned.emplace(slots_of(task, at));
       if (node.kind == NodeKind::kOp) {
         const KernelCall& call = task.piece_calls.empty() ? *task.call : *task.piece_calls[at];
         try {
-          outs = node.op->kernel(in, call.context());
+          outs = task.kernel(in, call.context());
         } catch (const std::exception& e) {
           // Results of the right sizes (zeros; slots keep what they hold), so that the acts
           // after it still move what the other ranks expect; the error is raised after the run.
           for (int r : task.outputs) {
-            if (registers[r].persistent) registers[r].value = Tensor::zeros(registers[r].meta.shape, registers[r].meta.dtype);
+            if (registers[r].persistent) {
+              registers[r].value = Tensor::zeros(registers[r].meta.shape, registers[r].meta.dtype, *memory);
+            }
           }
           const std::string what = e.what();
           if (what.rfind("[" + node.name + "]", 0) == 0) throw;
@@ -293,7 +330,9 @@ struct CompiledGraph::Impl {
         }
       } else {
         const Value& v = phys.values[node.outputs[0]];
-        outs.push_back(boxing::execute(*node.plan, v.shape, in[0], task.lane_id));
+        outs = through_host(in, *memory, [&](const std::vector<Tensor>& host) {
+          return std::vector<Tensor>{boxing::execute(*node.plan, v.shape, host[0], task.lane_id)};
+        });
       }
     }
     store(task, outs, at);
@@ -306,7 +345,10 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   m.traced = std::move(traced);
   const LogicalGraph& g = m.traced;
   stats_.traced_nodes = static_cast<int>(g.nodes.size());
-  for (const Value& v : g.values) require_host_placement(v.layout.placement, "nn.Graph");
+  m.device = &device_of(g);
+  m.memory = &m.device->memory();
+  m.add_kernel = kernel_for(find_op("add"), *m.memory);
+  m.scale_kernel = kernel_for(find_op("mul_scalar"), *m.memory);
 
   // 1. Drop planning's conversions (within a placement) and what nothing uses.
   std::vector<int> alias(g.values.size());
@@ -667,7 +709,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       return;
     }
     m.accumulators.push_back(Tensor::empty(local_meta(p.values[v].shape, p.values[v].dtype, p.values[v].layout).shape,
-                                           p.values[v].dtype));
+                                           p.values[v].dtype, *m.memory));
     accumulator_of[v] = {Impl::Ref::kAccumulator, static_cast<int>(m.accumulators.size()) - 1, {}};
     Impl::Task task;
     task.node = p.values[v].producer;
@@ -677,13 +719,15 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     m.tasks.push_back(std::move(task));
   };
   auto read = [&](int v, Phase reader) { return reader == Phase::kPost && accumulated[v] ? accumulator_of[v] : m.refs[v]; };
+  // Inputs first: an input node may come after a fused node that reads it (fusion puts a
+  // chain at its first op's place, and a constant's node is made where it is first used).
+  for (const Node& node : p.nodes) {
+    if (node.kind == NodeKind::kInput) m.refs[node.outputs[0]] = {Impl::Ref::kBound, node.outputs[0], {}};
+  }
   int lanes_seen = 0;
   for (size_t n = 0; n < p.nodes.size(); ++n) {
     const Node& node = p.nodes[n];
-    if (node.kind == NodeKind::kInput) {
-      m.refs[node.outputs[0]] = {Impl::Ref::kBound, node.outputs[0], {}};
-      continue;
-    }
+    if (node.kind == NodeKind::kInput) continue;
     Impl::Task task;
     task.node = static_cast<int>(n);
     task.phase = node_phase[n];
@@ -730,12 +774,13 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
         call->output_boxes.push_back(local_box(v.shape, placement.hierarchy(), node.signature.outputs[k], coord));
       }
       task.call = std::move(call);
+      task.kernel = make_kernel_for(*node.op, *m.memory);
       bool fold = true;
       for (int v : node.outputs) fold = fold && constant[v] && !persistent[v] && !accumulated[v];
       if (fold) {
         std::vector<Tensor> in;
         for (const Impl::Ref& r : task.inputs) in.push_back(m.input_of(r, 0));
-        const std::vector<Tensor> outs = node.op->kernel(in, task.call->context());
+        const std::vector<Tensor> outs = task.kernel(in, task.call->context());
         for (size_t k = 0; k < outs.size(); ++k) {
           m.fixed.push_back(outs[k]);
           m.refs[node.outputs[k]] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1, {}};
@@ -826,7 +871,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     if (m.pipelined && made_in[r] == Phase::kMicro) {
       Impl::Register& reg = m.registers[r];
       for (int k = 0; k < static_cast<int>(stages.size()) - reg.stage; ++k) {
-        reg.slots.push_back(Tensor::empty(reg.meta.shape, reg.meta.dtype));
+        reg.slots.push_back(Tensor::empty(reg.meta.shape, reg.meta.dtype, *m.memory));
         memory_.buffer_bytes += bytes;
       }
       continue;
@@ -840,10 +885,11 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   memory_.max_live_bytes = max_live_bytes(uses_of, static_cast<int>(T));
   memory_.registers = static_cast<int>(m.registers.size());
   m.arena_bytes = memory_.arena_bytes;
-  m.arena = vm::device().allocate(static_cast<size_t>(memory_.arena_bytes));
+  m.arena = m.memory->allocate(static_cast<size_t>(memory_.arena_bytes));
   for (size_t i = 0; i < planned.size(); ++i) {
     Impl::Register& reg = m.registers[planned[i]];
-    reg.slots = {Tensor::wrap(static_cast<char*>(m.arena.get()) + offsets[i], reg.meta.shape, reg.meta.dtype, m.arena)};
+    reg.slots = {Tensor::wrap(static_cast<char*>(m.arena.get()) + offsets[i], reg.meta.shape, reg.meta.dtype, m.arena,
+                              *m.memory)};
   }
 
   // 6. One actor per task; communication tasks act in the plan's order. One actor system
@@ -908,6 +954,10 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
         spec.deferrable = deferrable[t];
         spec.urgent = urgent[t];
       }
+      // Collectives keep one program order with eager's: on the host's comm stream.
+      if (comm_task && !spec.own_stream && m.device != &vm::device()) {
+        spec.own_stream = &vm::device().stream(device::StreamKind::kComm);
+      }
       for (const Impl::Ref& r : task.inputs) {
         if (r.kind == Impl::Ref::kRegister && local[r.index] >= 0 &&
             std::find(spec.inputs.begin(), spec.inputs.end(), local[r.index]) == spec.inputs.end()) {
@@ -919,7 +969,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       specs.push_back(std::move(spec));
     }
     m.phases.push_back(specs.empty() ? nullptr
-                                     : std::make_unique<ActorSystem>(vm::device(), std::move(specs), regst_nums));
+                                     : std::make_unique<ActorSystem>(*m.device, std::move(specs), regst_nums));
   }
   stats_.compile_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

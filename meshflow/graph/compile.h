@@ -39,6 +39,11 @@
 //    run on lanes (a stream and a message tag each), and the micro-batches are in flight at
 //    once, one forward one backward following from the slot counts.
 //
+// Devices: a graph runs on the device of its placements (one device type per graph, else
+// std::invalid_argument): its arena, buffers and accumulators are that device's memory, its
+// tasks call the ops' kernels for it (kernel_for), and its boxing goes through the host on
+// the host's comm stream, as eager's does.
+//
 // Running: arguments and variables are bound, the host-side bookkeeping runs (optimizer
 // step counts), run-time attributes are read (learning rates, random draws), the phases'
 // actors run (the micro phase once per micro-batch, or once for all of them when

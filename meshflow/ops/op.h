@@ -141,8 +141,12 @@ using Kernel = decltype(OpDef::kernel);
 using KernelMaker = std::function<Kernel(const OpDef& op)>;
 // The op's kernel for tensors in `memory`: OpDef::kernel where the host can touch it, else
 // the one its device type made (made once). Throws std::invalid_argument naming the op and
-// the device type when that type has no kernels.
+// the device type when that type has no kernels. For ops of the registry (the made kernels
+// are kept by the op's address, for the life of the process).
 const Kernel& kernel_for(const OpDef& op, const Memory& memory);
+// The same, made anew and not kept: for ops that live shorter than the process (graph
+// mode's fused chains), whose addresses are reused.
+Kernel make_kernel_for(const OpDef& op, const Memory& memory);
 
 // "[name] message": the prefix every op error carries.
 [[noreturn]] void op_error(const std::string& op, const std::string& message);

@@ -22,6 +22,13 @@ struct DeviceKernels {
   std::mutex mu;
   std::map<std::string, KernelMaker> makers;
   std::map<std::pair<const OpDef*, std::string>, Kernel> made;  // GUARDED_BY(mu)
+
+  // REQUIRES(mu)
+  const KernelMaker& maker(const OpDef& op, const Memory& memory) const {
+    auto it = makers.find(memory.device_type());
+    if (it == makers.end()) op_error(op.name, "has no kernel for device type '" + memory.device_type() + "'");
+    return it->second;
+  }
 };
 
 DeviceKernels& device_kernels() {
@@ -105,9 +112,15 @@ const Kernel& kernel_for(const OpDef& op, const Memory& memory) {
   auto key = std::make_pair(&op, memory.device_type());
   auto it = k.made.find(key);
   if (it != k.made.end()) return it->second;
-  auto maker = k.makers.find(memory.device_type());
-  if (maker == k.makers.end()) op_error(op.name, "has no kernel for device type '" + memory.device_type() + "'");
-  return k.made.emplace(key, maker->second(op)).first->second;
+  return k.made.emplace(key, k.maker(op, memory)(op)).first->second;
+}
+
+Kernel make_kernel_for(const OpDef& op, const Memory& memory) {
+  if (memory.host_accessible()) return op.kernel;
+  all_ops();
+  DeviceKernels& k = device_kernels();
+  std::lock_guard<std::mutex> lock(k.mu);
+  return k.maker(op, memory)(op);
 }
 
 [[noreturn]] void op_error(const std::string& op, const std::string& message) {

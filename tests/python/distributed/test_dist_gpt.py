@@ -19,14 +19,14 @@ import train  # noqa: E402
 STEPS = 4
 
 
-def losses(layout, world, dtype="float32", device="cpu"):
-    d, tp = (int(n) for n in layout.split("x")[:2])
-    if d * tp > world:
-        pytest.skip(f"{layout} needs {d * tp} ranks")
-    args = train.parse_args(["--layout", f"{layout}_4_32x1", "--steps", str(STEPS), "--block", "16", "--heads", "2",
+def losses(layout, world, dtype="float32", device="cpu", graph=False, shape="4_32x1"):
+    d, tp, pp = (int(n) for n in layout.split("x"))
+    if d * tp * pp > world:
+        pytest.skip(f"{layout} needs {d * tp * pp} ranks")
+    args = train.parse_args(["--layout", f"{layout}_{shape}", "--steps", str(STEPS), "--block", "16", "--heads", "2",
                              "--sample", "0", "--log-every", "100", "--warmup", "2", "--dtype", dtype,
-                             "--device", device])
-    return np.array(train.train(args, train.mesh(d, tp, device=device))["losses"])
+                             "--device", device] + (["--graph", "--micro-batches", "2"] if graph else []))
+    return np.array(train.train(args, train.mesh(d, tp, device=device) if pp == 1 else None)["losses"])
 
 
 @pytest.mark.parametrize("layout", ["2x1x1", "1x2x1", "2x2x1"])
@@ -43,6 +43,15 @@ def test_layout_on_the_test_device_learns_what_it_learns_on_the_cpu(layout, worl
     its tensors' boxing goes through the host: every loss equals the CPU's bit for bit."""
     on_device = losses(layout, world, device="testdev")
     on_cpu = losses(layout, world)
+    assert on_device.tobytes() == on_cpu.tobytes()
+
+
+@pytest.mark.parametrize("layout", ["1x1x1", "2x2x1", "1x1x2", "2x1x2", "1x2x2"])
+def test_graph_and_pipeline_on_the_test_device_learn_what_they_learn_on_the_cpu(layout, world):
+    """Graph mode with two micro-batches (pipelined over the stages where p > 1) on the test
+    device: every loss equals the CPU's bit for bit."""
+    on_device = losses(layout, world, device="testdev", graph=True, shape="8_32x2")
+    on_cpu = losses(layout, world, graph=True, shape="8_32x2")
     assert on_device.tobytes() == on_cpu.tobytes()
 
 

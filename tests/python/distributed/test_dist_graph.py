@@ -17,11 +17,11 @@ import train  # noqa: E402
 MESHES = {"1": [0], "2": [0, 1], "4": [0, 1, 2, 3], "2x2": [[0, 1], [2, 3]]}
 
 
-def mesh(name, world):
+def mesh(name, world, device="cpu"):
     ranks = MESHES[name]
     if np.array(ranks).size > world:
         pytest.skip(f"mesh {name} needs {np.array(ranks).size} ranks")
-    return mf.placement("cpu", ranks=ranks)
+    return mf.placement(device, ranks=ranks)
 
 
 def mlp(placement, tensor_parallel):
@@ -253,6 +253,32 @@ def test_gradient_accumulation_refuses_a_batch_that_does_not_cut(world):
         step(x, y)
 
 
+@pytest.mark.parametrize("name", ["1", "2", "4", "2x2"])
+@pytest.mark.parametrize("tensor_parallel", [False, True])
+@pytest.mark.parametrize("micro_batches", [1, 2])
+def test_the_test_device_runs_graphs_as_the_cpu_bit_for_bit(name, tensor_parallel, micro_batches, world):
+    """The test device's memory cannot be read by host code: graph mode's arena, registers,
+    fused chains, boxing and gradient accumulation go through its kernels and copies, and
+    every loss and weight equals the CPU's bit for bit, with the same plan."""
+    def run(device):
+        p = mesh(name, world, device)
+        model = mlp(p, tensor_parallel)
+        step = Step(model, mf.optim.AdamW(model.parameters(), lr=1e-2))
+        step.config.set_gradient_accumulation_steps(micro_batches)
+        losses = [step(x, y).numpy() for x, y in batches(p, 3, rows=16)]
+        return np.array(losses), [q.numpy() for q in model.parameters()], model, step
+
+    loss_cpu, w_cpu, _, step_cpu = run("cpu")
+    loss_dev, w_dev, model_dev, step_dev = run("testdev")
+    assert loss_dev.tobytes() == loss_cpu.tobytes()
+    for a, b in zip(w_cpu, w_dev):
+        assert a.tobytes() == b.tobytes()
+    if mf.env.get_rank() in np.array(MESHES[name]).ravel():
+        assert all(q.to_local().device == "testdev" for q in model_dev.parameters())
+    assert step_dev.memory_plan() == step_cpu.memory_plan()
+    assert step_dev.compile_stats()["tasks"] == step_cpu.compile_stats()["tasks"]
+
+
 class Staged(nn.Module):
     """Linear layers spread over pipeline stages (one placement each, uneven layer counts);
     the activation moves to the next stage's placement between them."""
@@ -294,17 +320,28 @@ class PipelineStep(nn.Graph):
 
 @pytest.mark.parametrize("micro_batches", [3, 4])
 def test_pipeline_of_three_uneven_stages_equals_eager(micro_batches, world):
+    pipeline_of_three_uneven_stages(micro_batches, world, "cpu")
+
+
+def test_pipeline_on_the_test_device_equals_the_cpu_bit_for_bit(world):
+    """The same pipeline with every stage on the test device: the CPU's losses and weights,
+    bit for bit."""
+    assert pipeline_of_three_uneven_stages(3, world, "testdev") == pipeline_of_three_uneven_stages(3, world, "cpu")
+
+
+def pipeline_of_three_uneven_stages(micro_batches, world, device):
     """Three stages ([0], [1], [2]) holding 2, 1 and 3 layers; micro-batches in flight at
     once through buffers of (3 - s) slots on stage s: the same losses and weights as the
     eager step on the whole batch, and stage s never holds more than 3 - s micro-batches."""
     if world < 3:
         pytest.skip("needs 3 ranks")
-    placements = [mf.placement("cpu", ranks=[r]) for r in range(3)]
+    placements = [mf.placement(device, ranks=[r]) for r in range(3)]
     widths = [[16, 12], [10], [12, 6, 4]]
     eager_model, graph_model = Staged(placements, widths), Staged(placements, widths)
     eager_opt = mf.optim.AdamW(eager_model.parameters(), lr=1e-2)
     step = PipelineStep(graph_model, mf.optim.AdamW(graph_model.parameters(), lr=1e-2), micro_batches)
     rng = np.random.default_rng(3)
+    losses = []
     for _ in range(3):
         rows = 2 * micro_batches
         x = mf.tensor(rng.standard_normal((rows, 8)).astype(np.float32), placement=placements[0], sbp=mf.sbp.broadcast)
@@ -312,6 +349,7 @@ def test_pipeline_of_three_uneven_stages_equals_eager(micro_batches, world):
         loss = eager_step(eager_model, eager_opt, x, y)
         got = step(x, y)
         np.testing.assert_allclose(got.numpy(), loss.numpy(), rtol=1e-5)
+        losses.append(got.numpy().tobytes())
     assert_same_parameters(eager_model, graph_model, rtol=1e-4)
     rank = mf.env.get_rank()
     if rank < 3:
@@ -322,6 +360,7 @@ def test_pipeline_of_three_uneven_stages_equals_eager(micro_batches, world):
         assert all(r["stage"] == rank and r["slots"] == 3 - rank for r in held)
         assert held or rank == 2  # the last stage needs one slot
         assert all(r["peak"] <= r["slots"] for r in registers)
+    return losses, [q.numpy().tobytes() for q in graph_model.parameters()]
 
 
 class TiedAcrossStages(nn.Module):
