@@ -348,7 +348,7 @@ PYBIND11_MODULE(_C, m) {
     return out;
   });
   // Graph mode (meshflow/graph): the tracer, its scope, and the compiled graph.
-  m.def("as_global_here", &graph::as_global_here, py::arg("tensor"));
+  m.def("as_global_here", &as_global_here, py::arg("tensor"));
   py::class_<graph::Tracer>(m, "GraphTracer")
       .def(py::init<>())
       .def("add_parameter", &graph::Tracer::add_parameter, py::arg("parameter"), py::arg("name"))

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <fstream>
 #include <stdexcept>
+#include <vector>
+
+#include "meshflow/ops/functional.h"
 
 namespace mf::nn {
 namespace {
@@ -42,7 +45,7 @@ std::vector<Var> Graph::operator()(const std::vector<Var>& given) {
     return v.defined() && v.is_global();
   });
   std::vector<Var> inputs;
-  for (const Var& v : given) inputs.push_back(local ? graph::as_global_here(v) : v);
+  for (const Var& v : given) inputs.push_back(local ? as_global_here(v) : v);
   const std::string key = key_of(inputs) + std::to_string(config_.gradient_accumulation_steps()) +
                           (config_.fusion() ? "f" : "") + (local ? "L" : "");
   auto it = std::find_if(compiled_.begin(), compiled_.end(), [&](const auto& c) { return c.first == key; });

@@ -8,6 +8,7 @@
 
 #include "meshflow/comm/comm.h"
 #include "meshflow/ops/creation.h"
+#include "meshflow/ops/functional.h"
 #include "meshflow/ops/op.h"
 
 namespace mf::graph {
@@ -84,12 +85,6 @@ Tracer::Scope::Scope(Tracer& tracer) : previous_op_(op_tracer()), previous_conve
 Tracer::Scope::~Scope() {
   set_op_tracer(previous_op_);
   set_conversion_tracer(previous_conversion_);
-}
-
-Var as_global_here(const Var& v) {
-  if (!v.defined() || v.is_global()) return v;
-  const Placement here(v.local().memory().device_type(), {comm::world_rank()});
-  return Var(GlobalTensor(v.shape(), here, NdSbp{Sbp::broadcast()}, v.local()), v.requires_grad());
 }
 
 void Tracer::add_variable(VariableSlot slot) {
@@ -234,7 +229,7 @@ std::shared_ptr<const AttrsSource> random_attrs(const Attrs& traced, const Shape
 GlobalTensor Tracer::lazy(int value) {
   const Value& v = graph_.values[value];
   const TensorMeta local = local_meta(v.shape, v.dtype, v.layout);
-  Tensor t = Tensor::pending(local.shape, local.dtype);
+  Tensor t = Tensor::pending(local.shape, local.dtype, v.layout.placement.memory());  // where its value would live
   t.storage()->fail(std::make_exception_ptr(LazyTensorError()), nullptr, nullptr);
   value_ids_[t.storage().get()] = value;
   storages_.push_back(t.storage());

@@ -70,11 +70,6 @@ struct Node {
   std::shared_ptr<const boxing::Plan> plan;  // in a compiled graph
 };
 
-// A local Var as the global tensor of a one-rank placement on this rank, broadcast (the
-// same memory): how graph mode runs a program that placed nothing, as OneFlow's nn.Graph
-// runs single-device programs. A global Var passes through.
-Var as_global_here(const Var& v);
-
 // A state slot the step reads and may replace: a parameter, an optimizer's moment.
 struct VariableSlot {
   std::string name;
@@ -144,6 +139,7 @@ class Tracer : public OpTracer, public ConversionTracer {
   void set_fusion(bool on) { graph_.fuse = on; }
   // A step of a program that placed nothing (LogicalGraph::local); before add_variable.
   void set_local(bool local) { graph_.local = local; }
+  bool local_program() const override { return graph_.local; }
   // A lazy global tensor with `example`'s metadata (one micro-batch of it) standing for
   // argument i of each run. Collective: an example that cannot be cut evenly on some rank
   // raises std::invalid_argument on every rank.

@@ -90,6 +90,8 @@ class OpTracer {
   virtual std::vector<GlobalTensor> trace_op(const OpDef& op, const std::vector<GlobalTensor>& inputs,
                                              const Attrs& attrs, const Constraints& constraints,
                                              const OpPlan& plan) = 0;
+  // Whether the step traced is a program that placed nothing (graph mode's local steps).
+  virtual bool local_program() const { return false; }
 };
 OpTracer* op_tracer();
 void set_op_tracer(OpTracer* tracer);  // null: none; per thread

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "meshflow/comm/comm.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/registry.h"
 
@@ -41,6 +42,15 @@ std::vector<Var> run(const OpDef& op, const std::vector<Var>& inputs, const Attr
     for (Tensor& out : results) outputs.emplace_back(std::move(out));
   }
   return outputs;
+}
+
+bool mixes_local_and_global(const std::vector<Var>& inputs) {
+  bool local = false, global = false;
+  for (const Var& v : inputs) {
+    if (!v.defined()) continue;
+    (v.is_global() ? global : local) = true;
+  }
+  return local && global;
 }
 
 // What an op's backward keeps: the call's values, detached, freed after backward.
@@ -109,8 +119,22 @@ std::vector<Var> call(const std::string& name, const std::vector<Var>& inputs, c
   return call(find_op(name), inputs, attrs, constraints);
 }
 
+Var as_global_here(const Var& v) {
+  if (!v.defined() || v.is_global()) return v;
+  const Placement here(v.local().memory().device_type(), {comm::world_rank()});
+  return Var(GlobalTensor(v.shape(), here, NdSbp{Sbp::broadcast()}, v.local()), v.requires_grad());
+}
+
 std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
                       const Constraints& constraints) {
+  if (mixes_local_and_global(inputs) && op_tracer() && op_tracer()->local_program()) {
+    // A local tensor made while a local program's step is traced (mf.arange, a tensor of a
+    // number) meets the step's values, which are global on this rank alone: it is a
+    // constant of the graph, on this rank alone too.
+    std::vector<Var> here;
+    for (const Var& v : inputs) here.push_back(as_global_here(v));
+    return call(op, here, attrs, constraints);
+  }
   if (autocasts(op, inputs)) {
     std::vector<Var> low;
     for (const Var& v : inputs) low.push_back(v.dtype() == DType::kFloat32 ? fn::cast(v, *autocast) : v);

@@ -33,6 +33,11 @@ std::optional<DType> autocast_dtype();
 // Sets it on this thread; returns the previous setting, for a scope to restore.
 std::optional<DType> set_autocast_dtype(std::optional<DType> dtype);
 
+// A local Var as the global tensor of a one-rank placement on this rank, broadcast (the
+// same memory): how graph mode runs a program that placed nothing, as OneFlow's nn.Graph
+// runs single-device programs. A global Var passes through.
+Var as_global_here(const Var& v);
+
 // The single output of a one-output op.
 Var call1(const std::string& op, const std::vector<Var>& inputs, const Attrs& attrs = {},
           const Constraints& constraints = {});

@@ -230,3 +230,26 @@ def test_local_program_runs_as_eager(optimizer):
     for (name, a), (_, b) in zip(eager.named_parameters(), graphed.named_parameters()):
         assert not b.is_global
         np.testing.assert_array_equal(a.numpy(), b.numpy(), err_msg=name)
+
+
+@pytest.mark.parametrize("device", ["cpu", "testdev"])
+def test_local_program_makes_its_own_constants(device):
+    """Tensors a local program's build makes (positions from mf.arange, a mask from
+    mf.ones, a tensor of a number) are constants of the graph beside its inputs, computed
+    once while tracing, as eager computes them. The mask's input node comes after the
+    multiply that the fused chain starts with, which the chain still reads."""
+    def f(x):
+        positions = mf.arange(x.shape[1], device=device).float()
+        mask = mf.ones(x.shape[1], device=device) * 0.5
+        return (x * positions + mask).sum(dim=1) + mf.tensor(2.0, device=device)
+
+    class Eval(nn.Graph):
+        def build(self, x):
+            return f(x)
+
+    x = mf.tensor(np.arange(12, dtype=np.float32).reshape(3, 4), device=device)
+    graph = Eval()
+    got = graph(x)
+    assert not got.is_global and got.device == device
+    assert got.numpy().tobytes() == f(x).numpy().tobytes()
+    assert graph.compile_stats()["fused_chains"] >= 1
