@@ -96,7 +96,16 @@ void reduce_into_box(const Tensor& out, const Box& box, const Tensor& x, ReduceO
   copy_box(region, Box::whole(box.extent), out, box.start);
 }
 
-Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local) {
+// A step's result of `shape`: `into` where it is a tensor of that shape and dtype (the last
+// step of a conversion whose caller gave memory for the result), else new memory.
+bool fits(const Tensor* into, const Shape& shape, DType dtype) {
+  return into && into->nbytes() > 0 && into->shape() == shape && into->dtype() == dtype;
+}
+Tensor output_of(const Tensor* into, const Shape& shape, DType dtype) {
+  return fits(into, shape, dtype) ? *into : Tensor::empty(shape, dtype);
+}
+
+Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local, const Tensor* into) {
   const Placement& p = step.from.placement;
   const int me = comm::world_rank();
   if (!p.contains(me)) return local;
@@ -119,22 +128,32 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
   auto group = [&]() -> comm::Group& { return comm::group_of(p.axis_group(me, axis)); };
 
   switch (step.kind) {
-    case StepKind::kSlice: return slice(local, relative_to(my_dst, my_src));
+    case StepKind::kSlice: {
+      const Box part = relative_to(my_dst, my_src);
+      if (!fits(into, part.extent, dtype)) return slice(local, part);
+      copy_box(local, part, *into, Shape(part.extent.size(), 0));
+      return *into;
+    }
     case StepKind::kKeepOrZero:
-      if (y.reduce_op() == ReduceOp::kSum && my_index != 0) return Tensor::zeros(local.shape(), dtype);
+      if (y.reduce_op() == ReduceOp::kSum && my_index != 0) {
+        Tensor out = output_of(into, local.shape(), dtype);
+        out.fill_identity(ReduceOp::kSum);
+        return out;
+      }
       return local;
     case StepKind::kScatterIntoPartial: {
-      Tensor out = Tensor::identity_of(y.reduce_op(), my_dst.extent, dtype);
+      Tensor out = output_of(into, my_dst.extent, dtype);
+      out.fill_identity(y.reduce_op());
       copy_box(local, Box::whole(local.shape()), out, relative_to(my_src, my_dst).start);
       return out;
     }
     case StepKind::kAllReduce: {
-      Tensor out = Tensor::empty(local.shape(), dtype);
+      Tensor out = output_of(into, local.shape(), dtype);
       group().all_reduce(local.data(), out.data(), local.numel(), dtype, x.reduce_op());
       return out;
     }
     case StepKind::kAllGather: {
-      Tensor out = Tensor::empty(my_dst.extent, dtype);
+      Tensor out = output_of(into, my_dst.extent, dtype);
       std::vector<Box> pieces;
       for (const Box& b : src) pieces.push_back(relative_to(b, my_dst));
       auto [recv, chunks] = writable(out, pieces);
@@ -143,7 +162,7 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
       return out;
     }
     case StepKind::kReduceScatter: {
-      Tensor out = Tensor::empty(my_dst.extent, dtype);
+      Tensor out = output_of(into, my_dst.extent, dtype);
       std::vector<Box> pieces;
       for (const Box& b : dst) pieces.push_back(relative_to(b, my_src));
       auto [send, chunks] = readable(local, pieces, /*in_order=*/true);
@@ -154,9 +173,12 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
       // Large pieces go straight from the sender's memory into the receiver's where the
       // group allows it (a strided piece would otherwise be packed, then copied again by
       // MPI); peers then write into `out` through a mapping. Every rank decides alike: on
-      // the logical size.
+      // the logical size. (Memory the caller gave is not a shared block: peers reach it by
+      // attaching to this process where they may, else the pieces are packed.)
       const bool direct = numel(logical) * dtype_size(dtype) >= kDirectAllToAllBytes;
-      Tensor out = direct ? shared_empty(my_dst.extent, dtype) : Tensor::empty(my_dst.extent, dtype);
+      Tensor out = fits(into, my_dst.extent, dtype) ? *into
+                   : direct                         ? shared_empty(my_dst.extent, dtype)
+                                                    : Tensor::empty(my_dst.extent, dtype);
       std::vector<Box> send_pieces, recv_pieces;
       for (int64_t m = 0; m < n; ++m) {
         send_pieces.push_back(relative_to(intersect(my_src, dst[m]), my_src));
@@ -187,7 +209,7 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
 
 // `src_boxes`: what each source rank holds, when not the balanced split (see rebalance).
 Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, const Tensor& local,
-                    const std::vector<Box>* src_boxes = nullptr, int lane = 0) {
+                    const std::vector<Box>* src_boxes = nullptr, int lane = 0, const Tensor* into = nullptr) {
   const int me = comm::world_rank();
   const DType dtype = local.dtype();
   std::optional<ReduceOp> partial;
@@ -200,10 +222,11 @@ Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, 
   if (dst_id >= 0) {
     Shape cd = to.placement.coordinate(dst_id);
     my_dst = local_box(logical, to.placement.hierarchy(), to.nd_sbp, cd);
+    out = output_of(into, my_dst.extent, dtype);
     if (!holds_partial_sum_value(to.nd_sbp, cd)) {
-      out = Tensor::zeros(my_dst.extent, dtype);
-    } else {
-      out = partial ? Tensor::identity_of(*partial, my_dst.extent, dtype) : Tensor::empty(my_dst.extent, dtype);
+      out.fill_identity(ReduceOp::kSum);
+    } else if (partial) {
+      out.fill_identity(*partial);
     }
   }
   Box my_src;
@@ -258,12 +281,14 @@ bool transfers_only(const Plan& plan) {
   return std::all_of(plan.steps.begin(), plan.steps.end(), [](const Step& s) { return s.kind == StepKind::kTransfer; });
 }
 
-Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int lane) {
+Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int lane, const Tensor* into) {
   if (lane > 0 && !transfers_only(plan)) throw std::logic_error("boxing: a plan with collectives cannot run on a lane");
   Tensor t = local;
-  for (const Step& step : plan.steps) {
-    t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t, nullptr, lane)
-                                         : run_axis_step(step, logical, t);
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    const Step& step = plan.steps[i];
+    const Tensor* last = i + 1 == plan.steps.size() ? into : nullptr;
+    t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t, nullptr, lane, last)
+                                         : run_axis_step(step, logical, t, last);
   }
   return t;
 }

@@ -15,8 +15,11 @@
 namespace mf::boxing {
 
 // `lane` > 0: the plan's steps are all point-to-point transfers, made on the calling thread
-// with the lane's own message tag (comm/group.h, Group::exchange).
-Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int lane = 0);
+// with the lane's own message tag (comm/group.h, Group::exchange). The result is written
+// into `*into` where that is a host tensor of its local shape and dtype (graph mode's
+// register; not memory the plan reads), else into new memory; a last step that keeps its
+// input as it is (a broadcast kept) returns that input.
+Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int lane = 0, const Tensor* into = nullptr);
 // Whether every step of `plan` is a point-to-point transfer (it may then run on a lane).
 bool transfers_only(const Plan& plan);
 // cached_plan + execute.

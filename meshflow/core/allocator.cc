@@ -315,25 +315,8 @@ Front* front() {
 }  // namespace
 
 namespace {
-thread_local std::vector<PlannedAllocations::Slot>* planned = nullptr;
-}  // namespace
-
-PlannedAllocations::PlannedAllocations(std::vector<Slot> slots) : slots_(std::move(slots)), previous_(planned) {
-  planned = &slots_;
-}
-PlannedAllocations::~PlannedAllocations() { planned = previous_; }
-
-namespace {
 
 std::shared_ptr<void> allocate(size_t nbytes, Kind kind) {
-  if (planned && nbytes > 0) {
-    for (PlannedAllocations::Slot& slot : *planned) {
-      if (!slot.taken && slot.nbytes == nbytes) {
-        slot.taken = true;
-        return std::shared_ptr<void>(slot.data, [](void*) {});  // the planner's memory
-      }
-    }
-  }
   const size_t size = round_size(nbytes);
   const auto [p, got] = cache().take(size, kind);
   return std::shared_ptr<void>(p, [size, got = got](void* q) { cache().give_back(q, size, got); });

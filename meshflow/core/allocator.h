@@ -23,10 +23,9 @@ std::shared_ptr<void> allocate_host(size_t nbytes);
 // this host can map (shared_block_of says where), so that a collective can copy straight
 // into a peer's tensor with plain stores (comm/mpi/cross_memory.h). Such blocks have 4 KiB
 // pages (the kernel gives shared memory no transparent huge pages by default), so only
-// what peers write into is allocated here. Where a planned slot serves the request, the
-// system has no memfd, or 128 shared blocks are in use already (each holds a descriptor
-// open; cached ones are released to make room), the block is ordinary memory and
-// shared_block_of finds nothing.
+// what peers write into is allocated here. Where the system has no memfd, or 128 shared
+// blocks are in use already (each holds a descriptor open; cached ones are released to make
+// room), the block is ordinary memory and shared_block_of finds nothing.
 std::shared_ptr<void> allocate_host_shared(size_t nbytes);
 
 // A block from allocate_host_shared, as this process sees it. A peer maps it by opening
@@ -41,30 +40,6 @@ struct SharedBlock {
 };
 // The shared block holding all of [p, p + nbytes), if any.
 std::optional<SharedBlock> shared_block_of(const void* p, size_t nbytes);
-
-// Graph mode's planned memory: while alive on this thread, allocate_host serves each request
-// whose size equals that of a slot not yet taken from that slot (first fit), so that a
-// kernel that allocates its outputs writes them straight into the registers the memory
-// plan gave them. The slots' memory belongs to the caller, who must check where each output
-// actually is (a kernel may take a slot for a temporary of the same size, or return a view
-// of an input) and copy it into its register otherwise. Allocations on other threads (a
-// kernel's OpenMP team) are not served.
-class PlannedAllocations {
- public:
-  struct Slot {
-    void* data;
-    size_t nbytes;
-    bool taken = false;
-  };
-  explicit PlannedAllocations(std::vector<Slot> slots);
-  ~PlannedAllocations();
-  PlannedAllocations(const PlannedAllocations&) = delete;
-  PlannedAllocations& operator=(const PlannedAllocations&) = delete;
-
- private:
-  std::vector<Slot> slots_;
-  std::vector<Slot>* previous_;
-};
 
 struct HostCacheStats {
   size_t cached_bytes;  // held in the cache, free for reuse

@@ -126,24 +126,31 @@ Tensor Tensor::zeros(const Shape& shape, DType dtype, Memory& memory) {
 }
 
 Tensor Tensor::identity_of(ReduceOp op, const Shape& shape, DType dtype) {
-  if (op == ReduceOp::kSum) return zeros(shape, dtype);
   Tensor t = empty(shape, dtype);
-  if (dtype == DType::kBFloat16) {
+  t.fill_identity(op);
+  return t;
+}
+
+void Tensor::fill_identity(ReduceOp op) const {
+  if (op == ReduceOp::kSum) {
+    std::memset(data(), 0, nbytes());
+    return;
+  }
+  if (dtype_ == DType::kBFloat16) {
     const bfloat16 fill = to_bfloat16(op == ReduceOp::kMax ? -std::numeric_limits<float>::infinity()
                                                            : std::numeric_limits<float>::infinity());
-    std::fill_n(t.data_as<bfloat16>(), t.numel(), fill);
-    return t;
+    std::fill_n(data_as<bfloat16>(), numel(), fill);
+    return;
   }
-  visit_dtype(dtype, [&](auto v) {
+  visit_dtype(dtype_, [&](auto v) {
     using T = decltype(v);
     T fill = op == ReduceOp::kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
     if constexpr (std::numeric_limits<T>::has_infinity) {
       fill = op == ReduceOp::kMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
     }
-    T* p = t.data_as<T>();
-    for (int64_t i = 0, n = t.numel(); i < n; ++i) p[i] = fill;
+    T* p = data_as<T>();
+    for (int64_t i = 0, n = numel(); i < n; ++i) p[i] = fill;
   });
-  return t;
 }
 
 Tensor Tensor::wrap(void* data, const Shape& shape, DType dtype, std::shared_ptr<void> owner, Memory& memory) {

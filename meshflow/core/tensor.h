@@ -101,6 +101,8 @@ class Tensor {
   void* data() const { return static_cast<char*>(storage_->data()) + offset_; }
   template <typename T>
   T* data_as() const { return static_cast<T*>(data()); }
+  // Writes the identity of `op` into every element (host memory: identity_of's fill).
+  void fill_identity(ReduceOp op) const;
   const std::shared_ptr<Storage>& storage() const { return storage_; }
   Memory& memory() const { return storage_->memory(); }
   // A copy in `memory` (waits for this tensor's data; copies on the calling thread).

@@ -3,15 +3,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
-#include "meshflow/core/allocator.h"
 #include "meshflow/global/global_tensor.h"
 #include "meshflow/graph/fusion.h"
 #include "meshflow/ops/op.h"
@@ -251,7 +254,8 @@ struct CompiledGraph::Impl {
   }
 
   // acc = x at the first micro-batch, acc += x at the others, acc *= 1/m after the last,
-  // with the add and mul_scalar ops' kernels for the graph's device.
+  // with the add and mul_scalar ops' kernels for the graph's device, writing into acc
+  // (elementwise on operands of one shape: element i reads only element i).
   void accumulate(Tensor& acc, const Tensor& x, int at) const {
     visit_dtype(x.dtype(), [&](auto zero) {
       if constexpr (!std::is_floating_point_v<decltype(zero)>) {
@@ -259,19 +263,17 @@ struct CompiledGraph::Impl {
                                     std::string(dtype_name(x.dtype())) + " value crosses from the micro-batches");
       }
     });
-    const size_t n = acc.nbytes();
     if (at == 0) {
-      memory->copy_within(acc.data(), x.data(), n);
+      memory->copy_within(acc.data(), x.data(), acc.nbytes());
     } else {
-      memory->copy_within(acc.data(), run_local(add_kernel, {acc, x}, {}).data(), n);
+      run_into(acc, add_kernel, {acc, x}, {});
     }
-    if (at == micro_batches - 1) {
-      memory->copy_within(acc.data(), run_local(scale_kernel, {acc}, Attrs{{"value", 1.0 / micro_batches}}).data(), n);
-    }
+    if (at == micro_batches - 1) run_into(acc, scale_kernel, {acc}, Attrs{{"value", 1.0 / micro_batches}});
   }
 
-  // A local kernel call on whole tensors of one shape (the accumulators').
-  static Tensor run_local(const Kernel& kernel, const std::vector<Tensor>& in, const Attrs& attrs) {
+  // A local kernel call on whole tensors of acc's shape, its result written into acc (copied
+  // there if the kernel put it elsewhere).
+  void run_into(const Tensor& acc, const Kernel& kernel, const std::vector<Tensor>& in, const Attrs& attrs) const {
     std::vector<TensorMeta> metas;
     std::vector<Box> boxes;
     for (const Tensor& t : in) {
@@ -280,17 +282,11 @@ struct CompiledGraph::Impl {
     }
     const std::vector<TensorMeta> outputs{metas[0]};
     const std::vector<Box> output_boxes{boxes[0]};
-    return kernel(in, KernelContext{attrs, metas, boxes, outputs, output_boxes})[0];
-  }
-
-  std::vector<PlannedAllocations::Slot> slots_of(const Task& task, int at) const {
-    std::vector<PlannedAllocations::Slot> slots;
-    for (int r : task.outputs) {
-      if (!registers[r].persistent && registers[r].slot(at).nbytes()) {
-        slots.push_back({registers[r].slot(at).data(), registers[r].slot(at).nbytes()});
-      }
-    }
-    return slots;
+    const std::vector<Tensor> given{acc};
+    KernelContext ctx{attrs, metas, boxes, outputs, output_boxes};
+    ctx.given = &given;
+    const Tensor out = kernel(in, ctx)[0];
+    if (out.data() != acc.data()) memory->copy_within(acc.data(), out.data(), acc.nbytes());
   }
 
   // Task t on micro-batch `system_piece` as its actor system counts (pipelined), else on
@@ -306,34 +302,38 @@ struct CompiledGraph::Impl {
     std::vector<Tensor> in;
     in.reserve(task.inputs.size());
     for (const Ref& r : task.inputs) in.push_back(input_of(r, at));
+    // Results go straight into their registers' slots (none for registers that outlive the
+    // run: those keep what the kernel made); store() copies what went elsewhere.
+    static const Tensor none;
+    std::vector<Tensor> given;
+    given.reserve(task.outputs.size());
+    for (int r : task.outputs) given.push_back(registers[r].persistent ? none : registers[r].slot(at));
     std::vector<Tensor> outs;
-    {
-      // Host kernels allocate their outputs straight into their registers; other devices'
-      // results are copied there (store).
-      std::optional<PlannedAllocations> planned;
-      if (memory->host_accessible()) planned.emplace(slots_of(task, at));
-      if (node.kind == NodeKind::kOp) {
-        const KernelCall& call = task.piece_calls.empty() ? *task.call : *task.piece_calls[at];
-        try {
-          outs = task.kernel(in, call.context());
-        } catch (const std::exception& e) {
-          // Results of the right sizes (zeros; slots keep what they hold), so that the acts
-          // after it still move what the other ranks expect; the error is raised after the run.
-          for (int r : task.outputs) {
-            if (registers[r].persistent) {
-              registers[r].value = Tensor::zeros(registers[r].meta.shape, registers[r].meta.dtype, *memory);
-            }
+    if (node.kind == NodeKind::kOp) {
+      const KernelCall& call = task.piece_calls.empty() ? *task.call : *task.piece_calls[at];
+      KernelContext ctx = call.context();
+      ctx.given = &given;
+      try {
+        outs = task.kernel(in, ctx);
+      } catch (const std::exception& e) {
+        // Results of the right sizes (zeros; slots keep what they hold), so that the acts
+        // after it still move what the other ranks expect; the error is raised after the run.
+        for (int r : task.outputs) {
+          if (registers[r].persistent) {
+            registers[r].value = Tensor::zeros(registers[r].meta.shape, registers[r].meta.dtype, *memory);
           }
-          const std::string what = e.what();
-          if (what.rfind("[" + node.name + "]", 0) == 0) throw;
-          op_error(node.name, what);
         }
-      } else {
-        const Value& v = phys.values[node.outputs[0]];
-        outs = through_host(in, *memory, [&](const std::vector<Tensor>& host) {
-          return std::vector<Tensor>{boxing::execute(*node.plan, v.shape, host[0], task.lane_id)};
-        });
+        const std::string what = e.what();
+        if (what.rfind("[" + node.name + "]", 0) == 0) throw;
+        op_error(node.name, what);
       }
+    } else {
+      const Value& v = phys.values[node.outputs[0]];
+      // Boxing writes host memory: into the register where that is host memory.
+      const Tensor* into = memory->host_accessible() ? &given[0] : nullptr;
+      outs = through_host(in, *memory, [&](const std::vector<Tensor>& host) {
+        return std::vector<Tensor>{boxing::execute(*node.plan, v.shape, host[0], task.lane_id, into)};
+      });
     }
     store(task, outs, at);
   }

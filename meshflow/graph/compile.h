@@ -41,7 +41,7 @@
 //
 // Devices: a graph runs on the device of its placements (one device type per graph, else
 // std::invalid_argument): its arena, buffers and accumulators are that device's memory, its
-// tasks call the ops' kernels for it (kernel_for), and its boxing goes through the host on
+// tasks call the ops' kernels for it (make_kernel_for), and its boxing goes through the host on
 // the host's comm stream, as eager's does.
 //
 // Running: arguments and variables are bound, the host-side bookkeeping runs (optimizer

@@ -10,7 +10,6 @@
 #include <string>
 #include <utility>
 
-#include "meshflow/core/allocator.h"
 #include "meshflow/ops/op.h"
 
 namespace mf::graph {
@@ -58,9 +57,9 @@ class Chain {
         rows_(numel(leading(shape))),
         block_rows_(block_rows_of(shape)) {}
 
-  std::vector<Tensor> run(const std::vector<Tensor>& in) const {
+  std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx) const {
     std::vector<Tensor> outs;
-    for (const TensorMeta& m : outputs_) outs.push_back(Tensor::empty(m.shape, m.dtype));
+    for (size_t k = 0; k < outputs_.size(); ++k) outs.push_back(ctx.output(k, outputs_[k].shape, outputs_[k].dtype));
     const int64_t blocks = (rows_ + block_rows_ - 1) / block_rows_;
     std::exception_ptr error;
     // Blocks first, stride apart, on this thread, with its own buffers for the results no
@@ -115,18 +114,14 @@ class Chain {
       // Results go straight where they belong: the fused output's rows, or the buffer.
       std::vector<Tensor>& dest = results[i];
       dest.clear();
-      std::vector<PlannedAllocations::Slot> slots;
       for (size_t k = 0; k < m.stored_as.size(); ++k) {
         const Shape& shape = call.outputs[k].shape;
         dest.push_back(m.stored_as[k] >= 0 ? outs[m.stored_as[k]].view(first * shape.back(), shape)
                                            : buffers[i][k].view(0, shape));
-        slots.push_back({dest.back().data(), dest.back().nbytes()});
       }
-      std::vector<Tensor> got;
-      {
-        PlannedAllocations planned(std::move(slots));
-        got = m.op->kernel(args, call.context());
-      }
+      KernelContext ctx = call.context();
+      ctx.given = &dest;
+      const std::vector<Tensor> got = m.op->kernel(args, ctx);
       for (size_t k = 0; k < dest.size(); ++k) {
         if (got[k].data() != dest[k].data()) std::memcpy(dest[k].data(), got[k].data(), dest[k].nbytes());
       }
@@ -287,7 +282,7 @@ FusionStats fuse_elementwise(LogicalGraph& g, const std::vector<int>& node_class
     auto kernel = std::make_shared<const Chain>(std::move(members), head.shape, std::move(outputs));
     auto op = std::make_shared<OpDef>();
     op->name = fused.name;
-    op->kernel = [kernel](const std::vector<Tensor>& in, const KernelContext&) { return kernel->run(in); };
+    op->kernel = [kernel](const std::vector<Tensor>& in, const KernelContext& ctx) { return kernel->run(in, ctx); };
     fused.op = op.get();
     g.fused_ops.push_back(std::move(op));
     stats.chains += 1;

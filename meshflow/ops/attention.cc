@@ -261,8 +261,8 @@ void each_head(const Tensor& q, const Attrs& attrs, const Dims& s, F f) {
 // in: q, k, v (separate) or qkv (packed); returns out and lse, of the shapes infer gave.
 std::vector<Tensor> run_forward(const std::vector<Tensor>& in, const KernelContext& ctx, const Dims& s,
                                 const Layout& layout) {
-  Tensor out = Tensor::empty(ctx.output_boxes[0].extent, in[0].dtype());
-  Tensor lse = Tensor::empty(ctx.output_boxes[1].extent, in[0].dtype());
+  Tensor out = ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype());
+  Tensor lse = ctx.output(1, ctx.output_boxes[1].extent, in[0].dtype());
   const bool is_causal = causal(ctx.attrs);
   const Tensor &k = in[layout.packed ? 0 : 1], &v = in[layout.packed ? 0 : 2];
   each_head(in[0], ctx.attrs, s, [&](auto zero, auto scale, int64_t i) {
@@ -313,7 +313,7 @@ std::vector<Signature> backward_signatures(const std::vector<TensorMeta>& in, co
 std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Dims s = dims_of(in[0].shape(), in[1].shape(), in[2].shape());
   std::vector<Tensor> grads;
-  for (int i = 0; i < 3; ++i) grads.push_back(Tensor::empty(in[i].shape(), in[i].dtype()));
+  for (size_t i = 0; i < 3; ++i) grads.push_back(ctx.output(i, in[i].shape(), in[i].dtype()));
   run_backward(in, ctx, s, Layout{false, 1}, grads);
   return grads;
 }
@@ -369,7 +369,7 @@ std::vector<TensorMeta> packed_backward_infer(const std::vector<TensorMeta>& in,
 
 std::vector<Tensor> packed_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Shape& qkv = in[0].shape();
-  Tensor dqkv = Tensor::empty(qkv, in[0].dtype());
+  Tensor dqkv = ctx.output(0, qkv, in[0].dtype());
   run_backward(in, ctx, packed_dims(qkv), Layout{true, qkv[qkv.size() - 2]}, {dqkv});
   return {dqkv};
 }

@@ -81,7 +81,7 @@ OpDef creation_op(const std::string& name, const MetaRule& meta, bool partial_su
     return sigs;
   };
   op.kernel = [fill](const std::vector<Tensor>&, const KernelContext& ctx) {
-    Tensor out = Tensor::empty(ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+    Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
     fill(out, ctx);
     return std::vector<Tensor>{out};
   };

@@ -201,7 +201,7 @@ OpDef binary(const std::string& name, RulesOf rules, F f) {
   };
   op.signatures = signatures_from(std::move(rules));
   op.kernel = [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    Tensor out = Tensor::empty(ctx.output_boxes[0].extent, in[0].dtype());
+    Tensor out = ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype());
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       kernel::broadcast_binary(in[0].data_as<T>(), in[0].shape(), in[1].data_as<T>(), in[1].shape(),
@@ -253,7 +253,7 @@ OpDef unary(const std::string& name, Rules rules, F f) {
   };
   op.signatures = signatures_from(always(std::move(rules)));
   op.kernel = [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    Tensor out = Tensor::empty(in[0].shape(), ctx.outputs[0].dtype);
+    Tensor out = ctx.output(0, in[0].shape(), ctx.outputs[0].dtype);
     visit_dtype(in[0].dtype(), [&](auto v) {
       using TI = decltype(v);
       constexpr bool kInt = std::is_integral_v<TI>;
@@ -281,7 +281,7 @@ OpDef with_scalar(const std::string& name, RulesOf rules, F f) {
   };
   op.signatures = signatures_from(std::move(rules));
   op.kernel = [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    Tensor out = Tensor::empty(in[0].shape(), in[0].dtype());
+    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       const T s = scalar_value<T>(ctx.attrs);
@@ -360,7 +360,7 @@ OpDef cast() {
   });
   // bfloat16 goes through float32 (exact one way; rounded to nearest even the other).
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    Tensor out = Tensor::empty(in[0].shape(), ctx.outputs[0].dtype);
+    Tensor out = ctx.output(0, in[0].shape(), ctx.outputs[0].dtype);
     visit_storage(in[0].dtype(), [&](auto from) {
       visit_storage(out.dtype(), [&](auto to) {
         using TI = decltype(from);
@@ -417,7 +417,7 @@ OpDef where() {
                                          Rules{{kMax, {1, 2}, kMax}, {kMin, {1, 2}, kMin}}));
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Shape& shape = ctx.output_boxes[0].extent;
-    Tensor out = Tensor::empty(shape, in[1].dtype());
+    Tensor out = ctx.output(0, shape, in[1].dtype());
     // Broadcasting up front keeps the selection one flat loop.
     const Tensor cond = expand(in[0], shape), a = expand(in[1], shape), b = expand(in[2], shape);
     visit_dtype(cond.dtype(), [&](auto c) {

@@ -166,7 +166,7 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
   const Shape batch = out_shape;
   out_shape.push_back(m);
   out_shape.push_back(n);
-  Tensor out = Tensor::empty(out_shape, ctx.outputs[0].dtype);
+  Tensor out = ctx.output(0, out_shape, ctx.outputs[0].dtype);
   const int64_t count = numel(batch);
   auto products = [&](auto in_type, auto out_type) {
     using T = decltype(in_type);

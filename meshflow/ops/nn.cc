@@ -293,7 +293,7 @@ OpDef softmax(const std::string& name, bool log) {
     const Shape& shape = in[0].shape();
     const int64_t dim = softmax_dim(name, ctx.attrs, shape), n = shape[dim];
     const CausalMask mask(name, shape, dim, ctx.attrs);
-    Tensor out = Tensor::empty(shape, in[0].dtype());
+    Tensor out = ctx.output(0, shape, in[0].dtype());
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
@@ -347,7 +347,7 @@ std::vector<Tensor> softmax_backward_kernel(const std::vector<Tensor>& in, const
   const int64_t dim = softmax_dim(kSoftmaxBackward, ctx.attrs, shape), n = shape[dim];
   const CausalMask mask(kSoftmaxBackward, shape, dim, ctx.attrs);
   const bool log = ctx.attrs.get_bool("log");
-  Tensor out = Tensor::empty(shape, in[0].dtype());
+  Tensor out = ctx.output(0, shape, in[0].dtype());
   visit_dtype(in[0].dtype(), [&](auto v) {
     using T = decltype(v);
     if constexpr (std::is_floating_point_v<T>) {
@@ -445,7 +445,7 @@ std::vector<Tensor> layer_norm_kernel(const std::vector<Tensor>& in, const Kerne
   const double eps = eps_attr(ctx.attrs);
   const int64_t n = numel(ctx.attrs.get_ints("normalized_shape"));
   const Tensor& x = in[0];
-  Tensor out = Tensor::empty(x.shape(), x.dtype());
+  Tensor out = ctx.output(0, x.shape(), x.dtype());
   const int64_t rows = n == 0 ? 0 : x.numel() / n;
   visit_dtype(x.dtype(), [&](auto v) {
     using T = decltype(v);
@@ -512,9 +512,9 @@ std::vector<Tensor> layer_norm_backward_kernel(const std::vector<Tensor>& in, co
   const Tensor& x = in[0];
   const Tensor& dy = in.back();
   const int64_t rows = n == 0 ? 0 : x.numel() / n, blocks = std::min(rows, kParamGradBlocks);
-  std::vector<Tensor> out{Tensor::empty(x.shape(), x.dtype())};
-  if (has_weight) out.push_back(Tensor::empty(normalized, x.dtype()));
-  if (has_bias) out.push_back(Tensor::empty(normalized, x.dtype()));
+  std::vector<Tensor> out{ctx.output(0, x.shape(), x.dtype())};
+  if (has_weight) out.push_back(ctx.output(out.size(), normalized, x.dtype()));
+  if (has_bias) out.push_back(ctx.output(out.size(), normalized, x.dtype()));
   visit_dtype(x.dtype(), [&](auto v) {
     using T = decltype(v);
     if constexpr (std::is_floating_point_v<T>) {
@@ -589,8 +589,8 @@ std::vector<Signature> gelu_backward_signatures(const std::vector<TensorMeta>& i
   return sigs;
 }
 
-std::vector<Tensor> gelu_backward_kernel(const std::vector<Tensor>& in, const KernelContext&) {
-  Tensor out = Tensor::empty(in[0].shape(), in[0].dtype());
+std::vector<Tensor> gelu_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
   const int64_t n = out.numel();
   visit_dtype(out.dtype(), [&](auto v) {
     using T = decltype(v);
@@ -640,7 +640,7 @@ std::vector<Tensor> embedding_kernel(const std::vector<Tensor>& in, const Kernel
   const Tensor& indices = in[0];
   const Tensor& weight = in[1];
   const int64_t first = ctx.input_boxes[1].start[0], rows = weight.shape()[0], width = weight.shape()[1];
-  Tensor out = Tensor::empty(ctx.output_boxes[0].extent, weight.dtype());
+  Tensor out = ctx.output(0, ctx.output_boxes[0].extent, weight.dtype());
   const int64_t n = indices.numel();
   visit_index(indices.dtype(), [&](auto iv) {
     using I = decltype(iv);
@@ -694,7 +694,7 @@ std::vector<Tensor> embedding_backward_kernel(const std::vector<Tensor>& in, con
   const Tensor& dy = in[1];
   const Box& box = ctx.output_boxes[0];
   const int64_t first = box.start[0], rows = box.extent[0], width = box.extent[1], n = indices.numel();
-  Tensor out = Tensor::empty(box.extent, dy.dtype());
+  Tensor out = ctx.output(0, box.extent, dy.dtype());
   visit_index(indices.dtype(), [&](auto iv) {
     using I = decltype(iv);
     const I* idx = indices.data_as<I>();
@@ -781,7 +781,7 @@ std::vector<Tensor> gather_kernel(const std::vector<Tensor>& in, const KernelCon
   const int64_t dim = gather_dim(kGather, ctx.attrs, x.shape());
   const AroundDim a = around(index.shape(), dim);
   const int64_t m = index.shape()[dim], size = x.shape()[dim], first = ctx.input_boxes[0].start[dim];
-  Tensor out = Tensor::empty(index.shape(), x.dtype());
+  Tensor out = ctx.output(0, index.shape(), x.dtype());
   visit_index(index.dtype(), [&](auto iv) {
     using I = decltype(iv);
     const I* idx = index.data_as<I>();
@@ -832,7 +832,7 @@ std::vector<Tensor> gather_backward_kernel(const std::vector<Tensor>& in, const 
   const AroundDim a = around(index.shape(), dim);
   const int64_t m = index.shape()[dim], size = box.extent[dim], first = box.start[dim];
   const int64_t chunks = (a.inner + kGatherColumns - 1) / kGatherColumns;
-  Tensor out = Tensor::empty(box.extent, dy.dtype());
+  Tensor out = ctx.output(0, box.extent, dy.dtype());
   visit_index(index.dtype(), [&](auto iv) {
     using I = decltype(iv);
     const I* idx = index.data_as<I>();
@@ -899,7 +899,7 @@ std::vector<Signature> cross_entropy_signatures(const std::vector<TensorMeta>&, 
 std::vector<Tensor> cross_entropy_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& logits = in[0];
   const int64_t rows = logits.shape()[0], classes = logits.shape()[1];
-  Tensor out = Tensor::empty({}, logits.dtype());
+  Tensor out = ctx.output(0, {}, logits.dtype());
   visit_index(in[1].dtype(), [&](auto iv) {
     using I = decltype(iv);
     const I* target = in[1].data_as<I>();

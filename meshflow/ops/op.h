@@ -37,12 +37,30 @@ struct NdSignature {
 // What a kernel knows beyond its local inputs: the attributes, the logical metas, and the
 // region of each logical tensor this rank holds (the whole tensor when run locally), for
 // kernels whose result depends on where their part lies (arange, random, embedding...).
+//
+// Outputs: a kernel takes output k's memory from output(k, ...), which is where the caller
+// wants it when the caller gave it (graph mode's registers: the memory plan's slots) and new
+// memory otherwise. A kernel may return something else instead (a view of an input); the
+// caller then copies it where it wanted it.
 struct KernelContext {
   const Attrs& attrs;
   const std::vector<TensorMeta>& inputs;
   const std::vector<Box>& input_boxes;
   const std::vector<TensorMeta>& outputs;
   const std::vector<Box>& output_boxes;
+  // Per output, where the caller wants it: a tensor of its local shape and dtype, or
+  // anything else (an empty tensor) for "new memory". Null: new memory for every output.
+  const std::vector<Tensor>* given = nullptr;
+
+  // Output k, of `shape` and `dtype`: the given tensor when it is one of those, else new
+  // host memory (a kernel for another device wraps the CPU's: device kernels see their own).
+  Tensor output(size_t k, const Shape& shape, DType dtype) const {
+    if (given && k < given->size()) {
+      const Tensor& t = (*given)[k];
+      if (t.nbytes() > 0 && t.shape() == shape && t.dtype() == dtype) return t;
+    }
+    return Tensor::empty(shape, dtype);
+  }
 };
 
 // What a kernel call keeps from planning until it runs (KernelContext holds references

@@ -49,9 +49,10 @@ void expect_in_unit_interval(const std::string& op, const std::string& name, dou
 }
 
 
-std::vector<Tensor> empty_like(const Tensor& t, size_t n) {
+// The kernel's n outputs, each of t's shape and dtype.
+std::vector<Tensor> outputs_like(const KernelContext& ctx, const Tensor& t, size_t n) {
   std::vector<Tensor> out;
-  for (size_t i = 0; i < n; ++i) out.push_back(Tensor::empty(t.shape(), t.dtype()));
+  for (size_t i = 0; i < n; ++i) out.push_back(ctx.output(i, t.shape(), t.dtype()));
   return out;
 }
 
@@ -108,7 +109,7 @@ OpDef adamw_op() {
   };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const AdamW h = adamw_hyperparameters(ctx.attrs);
-    std::vector<Tensor> out = empty_like(in[0], 3);
+    std::vector<Tensor> out = outputs_like(ctx, in[0], 3);
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
@@ -175,7 +176,7 @@ OpDef sgd_op() {
   };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Sgd h = sgd_hyperparameters(ctx.attrs);
-    std::vector<Tensor> out = empty_like(in[0], ctx.outputs.size());
+    std::vector<Tensor> out = outputs_like(ctx, in[0], ctx.outputs.size());
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {

@@ -211,7 +211,7 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
   def.kernel = [name, op, mean](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Shape& logical = ctx.inputs[0].shape;
     const std::vector<bool> reduced = reduced_dims(name, ctx.attrs, static_cast<int64_t>(logical.size()));
-    Tensor out = Tensor::empty(ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+    Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_integral_v<T>) {

@@ -18,6 +18,7 @@
 // all-reduce, twice the bytes of the all-gather it replaces (slicing q out of a split qkv
 // would turn the attention scores partial).
 #include <algorithm>
+#include <cstring>
 
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
@@ -55,9 +56,9 @@ void copy_strided(const T* src, int64_t src_base, const Shape& src_strides, T* d
   });
 }
 
-// A contiguous tensor of `shape` whose element i is src[base + i . strides].
-Tensor gather_strided(const Tensor& src, int64_t base, const Shape& strides, const Shape& shape) {
-  Tensor out = Tensor::empty(shape, src.dtype());
+// Fills `out` (contiguous, of src's dtype): element i is src[base + i . strides]. Returns it.
+Tensor gather_strided(const Tensor& src, int64_t base, const Shape& strides, const Tensor& out) {
+  const Shape& shape = out.shape();
   visit_storage(src.dtype(), [&](auto v) {
     using T = decltype(v);
     copy_strided(src.data_as<T>(), base, strides, out.data_as<T>(), 0, row_major_strides(shape), shape);
@@ -124,7 +125,7 @@ OpDef permute_op() {
     const Shape in_strides = row_major_strides(in[0].shape());
     Shape strides;
     for (int64_t d : dims) strides.push_back(in_strides[d]);
-    return std::vector<Tensor>{gather_strided(in[0], 0, strides, ctx.output_boxes[0].extent)};
+    return std::vector<Tensor>{gather_strided(in[0], 0, strides, ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype()))};
   };
   op.grad = [](const GradContext& g) {
     const std::vector<int64_t> dims = permutation(g.attrs, static_cast<int64_t>(g.inputs[0].shape().size()));
@@ -333,7 +334,7 @@ OpDef expand_op() {
       strides[d + lead] = in_strides[d];
       base += (ctx.output_boxes[0].start[d + lead] - ctx.input_boxes[0].start[d]) * in_strides[d];
     }
-    return std::vector<Tensor>{gather_strided(in[0], base, strides, ctx.output_boxes[0].extent)};
+    return std::vector<Tensor>{gather_strided(in[0], base, strides, ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype()))};
   };
   op.grad = [](const GradContext& g) { return std::vector<Var>{fn::sum_to(g.grad_outputs[0], g.inputs[0].shape())}; };
   return op;
@@ -445,7 +446,9 @@ OpDef slice_op() {
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const SliceSpec s = slice_spec(kSlice, ctx.inputs[0].shape, ctx.attrs);
     const SliceLocal l = slice_local(s, ctx.input_boxes[0], ctx.output_boxes[0]);
-    return std::vector<Tensor>{gather_strided(in[0], l.base, l.strides, l.extent).view(0, ctx.output_boxes[0].extent)};
+    const Tensor out = ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype());
+    gather_strided(in[0], l.base, l.strides, out.view(0, l.extent));
+    return std::vector<Tensor>{out};
   };
   op.grad = [](const GradContext& g) {
     return std::vector<Var>{
@@ -481,7 +484,8 @@ OpDef slice_backward_op() {
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const SliceSpec s = slice_spec(kSliceBackward, ctx.outputs[0].shape, ctx.attrs);
     const SliceLocal l = slice_local(s, ctx.output_boxes[0], ctx.input_boxes[0]);
-    Tensor dx = Tensor::zeros(ctx.output_boxes[0].extent, in[0].dtype());
+    Tensor dx = ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype());
+    std::memset(dx.data(), 0, dx.nbytes());
     scatter_strided(in[0].view(0, l.extent), dx, l.base, l.strides);
     return std::vector<Tensor>{dx};
   };
@@ -522,9 +526,9 @@ std::vector<Signature> same_split_signatures(size_t n_inputs, int64_t ndim, Keep
   return with_partial(sigs, n_inputs);
 }
 
-// The output's local part from parts[i], which lies at logical position starts[i].
-Tensor assemble(const std::vector<Tensor>& parts, const std::vector<Shape>& starts, const Box& out_box, DType dtype) {
-  Tensor out = Tensor::empty(out_box.extent, dtype);
+// Fills `out`, the output's local part (out_box), from parts[i], which lies at logical
+// position starts[i]. Returns it.
+Tensor assemble(const std::vector<Tensor>& parts, const std::vector<Shape>& starts, const Box& out_box, const Tensor& out) {
   for (size_t i = 0; i < parts.size(); ++i) {
     Shape at = starts[i];
     for (size_t d = 0; d < at.size(); ++d) at[d] -= out_box.start[d];
@@ -573,7 +577,8 @@ OpDef cat_op() {
       starts.back()[dim] += offset;
       offset += ctx.inputs[i].shape[dim];
     }
-    return std::vector<Tensor>{assemble(in, starts, ctx.output_boxes[0], ctx.outputs[0].dtype)};
+    return std::vector<Tensor>{
+        assemble(in, starts, ctx.output_boxes[0], ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype))};
   };
   op.grad = [](const GradContext& g) {
     const Var& dy = g.grad_outputs[0];
@@ -621,7 +626,8 @@ OpDef stack_op() {
       slabs.push_back(in[i].view(0, shape));
       starts.push_back(start);
     }
-    return std::vector<Tensor>{assemble(slabs, starts, ctx.output_boxes[0], ctx.outputs[0].dtype)};
+    return std::vector<Tensor>{
+        assemble(slabs, starts, ctx.output_boxes[0], ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype))};
   };
   op.grad = [](const GradContext& g) {
     const Var& dy = g.grad_outputs[0];

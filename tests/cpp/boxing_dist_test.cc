@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <functional>
 #include <future>
@@ -118,12 +119,31 @@ void expect_local_is_balanced_part(const GlobalTensor& g, const Tensor& full,
   }
 }
 
+// The conversion run with memory given for its result (graph mode's registers) that holds
+// garbage: the same local part, written there (a step that zeros or fills with a partial
+// identity must do so in the given memory too). Every rank runs it: its collectives.
+void expect_converts_into_given_memory(const GlobalTensor& src, const GlobalTensor& out,
+                                       const std::function<std::string()>& what) {
+  const Tensor expected = out.local().copy_to(host_memory());
+  Tensor given = Tensor::empty(expected.shape(), expected.dtype());
+  std::memset(given.data(), 0x7b, given.nbytes());
+  const std::shared_ptr<const boxing::Plan> plan = boxing::cached_plan(src.shape(), src.dtype(), src.layout(), out.layout());
+  const Tensor got = vm::launch("into given memory", device::StreamKind::kComm, {src.local()},
+                                {{expected.shape(), expected.dtype()}}, [&](const std::vector<Tensor>& in) {
+                                  return std::vector<Tensor>{boxing::execute(*plan, src.shape(), in[0], 0, &given)};
+                                })[0];
+  EXPECT_TRUE(same_values(got, expected)) << "with memory given for the result; " << what();
+}
+
 void expect_converts(const GlobalTensor& src, const Tensor& full, const Placement& placement, const NdSbp& nd_sbp) {
   auto what = [&] { return describe(full.shape(), full.dtype(), src.layout(), {placement, nd_sbp}); };
   GlobalTensor out = to_global(src, placement, nd_sbp);
   EXPECT_EQ(out.shape(), full.shape()) << what();
   expect_local_is_balanced_part(out, full, what);
   EXPECT_TRUE(same_values(gather_full(out).copy_to(host_memory()), full)) << "logical value differs; " << what();
+  if (placement.memory().host_accessible() && src.placement().memory().host_accessible()) {
+    expect_converts_into_given_memory(src, out, what);
+  }
 }
 
 // Converts every source in `from` to every target in `to` and checks each result.

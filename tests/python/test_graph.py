@@ -253,3 +253,35 @@ def test_local_program_makes_its_own_constants(device):
     assert not got.is_global and got.device == device
     assert got.numpy().tobytes() == f(x).numpy().tobytes()
     assert graph.compile_stats()["fused_chains"] >= 1
+
+
+@pytest.mark.parametrize("device", ["cpu", "testdev"])
+def test_kernels_write_their_results_into_the_memory_plan(device):
+    """Each task hands its kernel its register's slot in the arena, and the kernel writes its
+    result there (on the test device too, through the host view of its memory): a run takes
+    no memory of a result's size beyond what it returns (a result made elsewhere and copied
+    in would)."""
+    n = 256  # every intermediate result is n * n * 4 bytes, or twice that
+    rng = np.random.default_rng(0)
+    p = mf.placement(device, ranks=[0])
+    a = mf.tensor(rng.standard_normal((n, n)).astype(np.float32), placement=p, sbp=mf.sbp.broadcast)
+    w = mf.tensor(rng.standard_normal((n, n)).astype(np.float32), placement=p, sbp=mf.sbp.broadcast)
+
+    class Eval(nn.Graph):
+        def build(self, a, w):
+            h = F.softmax(mf.matmul(a, w), dim=-1) * 2.0 + a
+            h = F.layer_norm(h, (n,))
+            h = F.gelu(mf.cat([h.T, h], dim=0)).relu()
+            return h.sum(dim=1)
+
+    graph = Eval()
+    graph.config.enable_fusion(False)
+    expected = graph(a, w).numpy()
+    mf.synchronize()
+    mf.reset_peak_memory_stats()
+    before = mf.memory_stats()["cpu"]["in_use_bytes"]
+    got = graph(a, w)
+    mf.synchronize()
+    grown = mf.memory_stats()["cpu"]["peak_bytes"] - before
+    assert got.numpy().tobytes() == expected.tobytes()
+    assert grown < n * n * 4 // 2, f"a run took {grown} bytes more"

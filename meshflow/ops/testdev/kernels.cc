@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 // The test device's kernels: each op's CPU kernel, run on host views of the test device's
-// memory (device/testdev/testdev.h), with its outputs copied into the device's memory. The
+// memory (device/testdev/testdev.h), its outputs written where the caller gave memory for
+// them (KernelContext::output) or copied into the device's memory. The
 // inputs are never read through their device addresses, so a path that forgets to go
 // through a kernel or a copy faults (ASan names it).
 #include <vector>
@@ -10,14 +11,31 @@
 
 namespace mf {
 
+namespace {
+// What the CPU kernel sees of `t`: a host view of the test device's memory.
+Tensor seen_from_host(const Tensor& t) {
+  return &t.memory() == &device::testdev::device().memory() ? device::testdev::host_view(t) : t;
+}
+}  // namespace
+
 void register_testdev_kernels(OpRegistry& r) {
   r.add_device_kernels("testdev", [](const OpDef& op) -> Kernel {
     return [&op](const std::vector<Tensor>& inputs, const KernelContext& ctx) {
-      std::vector<Tensor> host;
+      std::vector<Tensor> host, given;
       host.reserve(inputs.size());
-      for (const Tensor& t : inputs) host.push_back(device::testdev::host_view(t));
-      std::vector<Tensor> outputs;
-      for (const Tensor& t : op.kernel(host, ctx)) outputs.push_back(t.copy_to(device::testdev::device().memory()));
+      for (const Tensor& t : inputs) host.push_back(seen_from_host(t));
+      KernelContext on_host = ctx;
+      if (ctx.given) {
+        for (const Tensor& t : *ctx.given) given.push_back(seen_from_host(t));
+        on_host.given = &given;
+      }
+      std::vector<Tensor> outputs = op.kernel(host, on_host);
+      for (size_t k = 0; k < outputs.size(); ++k) {
+        // Written where the caller wanted it: hand back the device's tensor; else a copy.
+        const bool in_place = k < given.size() && given[k].nbytes() > 0 && outputs[k].data() == given[k].data() &&
+                              outputs[k].shape() == given[k].shape();
+        outputs[k] = in_place ? (*ctx.given)[k] : outputs[k].copy_to(device::testdev::device().memory());
+      }
       return outputs;
     };
   });
