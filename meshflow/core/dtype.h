@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace mf {
@@ -68,6 +69,19 @@ template <typename F>
 decltype(auto) visit_storage(DType dtype, F&& f) {
   if (dtype == DType::kBFloat16) return f(bfloat16{});
   return visit_dtype(dtype, std::forward<F>(f));
+}
+
+// f(x, y) (+, - or *) with integers wrapping around modulo 2^bits, as PyTorch's do: signed
+// overflow is undefined in C++, so integers compute in their unsigned type. Floats compute
+// as they are.
+template <typename T, typename F>
+T wrapping(T x, T y, F f) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(f(static_cast<U>(x), static_cast<U>(y)));
+  } else {
+    return f(x, y);
+  }
 }
 
 // How partial values combine into the logical value.

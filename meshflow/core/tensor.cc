@@ -3,6 +3,7 @@
 
 #include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -308,7 +309,7 @@ void reduce_elements(const Tensor& out, const Tensor& a, const Tensor& b, Reduce
     const int64_t n = a.numel();
     switch (op) {
       case ReduceOp::kSum:
-        loop(n, [&](int64_t i) { po[i] = narrow(widen(pa[i]) + widen(pb[i])); });
+        loop(n, [&](int64_t i) { po[i] = narrow(wrapping(widen(pa[i]), widen(pb[i]), std::plus<>())); });
         break;
       case ReduceOp::kMax:
         loop(n, [&](int64_t i) {

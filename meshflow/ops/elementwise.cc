@@ -115,6 +115,16 @@ T negate(T x) {
   return -x;
 }
 
+// |x|; the lowest integer is its own absolute value (it wraps, as in torch).
+template <typename T>
+T absolute(T x) {
+  if constexpr (std::is_integral_v<T>) {
+    return x < 0 ? negate(x) : x;
+  } else {
+    return std::abs(x);
+  }
+}
+
 // Integers: the quotient truncated toward zero; x / -1 is a negation, which cannot trap on
 // the lowest value as the CPU's division does.
 template <typename T>
@@ -536,12 +546,13 @@ void register_elementwise_ops(OpRegistry& r) {
   using V = const Var&;
   const GradTerm dy_itself = [](V, V, V, V dy) { return dy; };
   r.add(with_grad(binary("add", order_for_floats_only(always(linear({0, 1}) + increasing(0) + increasing(1))),
-                         [](auto x, auto y) { return x + y; }),
+                         [](auto x, auto y) { return wrapping(x, y, std::plus<>()); }),
                   binary_grad(dy_itself, dy_itself)));
   r.add(with_grad(binary("sub", order_for_floats_only(always(linear({0, 1}) + increasing(0) + decreasing(1))),
-                         [](auto x, auto y) { return x - y; }),
+                         [](auto x, auto y) { return wrapping(x, y, std::minus<>()); }),
                   binary_grad(dy_itself, [](V, V, V, V dy) { return fn::neg(dy); })));
-  r.add(with_grad(binary("mul", always(linear({0}) + linear({1})), [](auto x, auto y) { return x * y; }),
+  r.add(with_grad(binary("mul", always(linear({0}) + linear({1})),
+                         [](auto x, auto y) { return wrapping(x, y, std::multiplies<>()); }),
                   binary_grad([](V, V b, V, V dy) { return fn::mul(dy, b); },
                               [](V a, V, V, V dy) { return fn::mul(dy, a); })));
   // Integer division has no gradient: its inputs cannot require one.
@@ -573,7 +584,7 @@ void register_elementwise_ops(OpRegistry& r) {
   OpDef neg = unary<I::kKeep>("neg", {}, [](auto x) { return negate(x); });
   neg.signatures = signatures_from(order_for_floats_only(always(linear({0}) + decreasing(0))));
   r.add(with_grad(std::move(neg), unary_grad([](V, V, V dy, A) { return fn::neg(dy); })));
-  r.add(with_grad(unary<I::kKeep>("abs", {}, [](auto x) { return std::abs(x); }),
+  r.add(with_grad(unary<I::kKeep>("abs", {}, [](auto x) { return absolute(x); }),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, sign(x)); })));
   // 0 at 0, as in torch.
   r.add(with_grad(unary<I::kKeep>("relu", increasing(0),
@@ -601,9 +612,10 @@ void register_elementwise_ops(OpRegistry& r) {
   r.add(with_grad(cast(), unary_grad([](V x, V, V dy, A) { return fn::cast(dy, x.dtype()); })));
 
   r.add(with_grad(with_scalar("add_scalar", order_for_floats_only(always(increasing(0))),
-                              [](auto x, auto s) { return x + s; }),
+                              [](auto x, auto s) { return wrapping(x, s, std::plus<>()); }),
                   unary_grad([](V, V, V dy, A) { return dy; })));
-  r.add(with_grad(with_scalar("mul_scalar", scaling_rules(false), [](auto x, auto s) { return x * s; }),
+  r.add(with_grad(with_scalar("mul_scalar", scaling_rules(false),
+                              [](auto x, auto s) { return wrapping(x, s, std::multiplies<>()); }),
                   unary_grad([](V x, V, V dy, A attrs) { return fn::mul_scalar(dy, scalar_of(x, attrs)); })));
   r.add(with_grad(
       integer_scalar_check(

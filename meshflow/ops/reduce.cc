@@ -14,6 +14,7 @@
 // size); amax and amin give it to the elements equal to the result, split evenly among ties.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <type_traits>
 
@@ -156,7 +157,7 @@ void reduce_with(ReduceOp op, const Tensor& in, const std::vector<bool>& reduced
   // and the form vectorizes (two compares and a blend).
   switch (op) {
     case ReduceOp::kSum:
-      reduce(x, in.shape(), reduced, y, out.numel(), init, [](TO a, TO b) { return a + b; });
+      reduce(x, in.shape(), reduced, y, out.numel(), init, [](TO a, TO b) { return wrapping(a, b, std::plus<>()); });
       return;
     case ReduceOp::kMax:
       reduce(x, in.shape(), reduced, y, out.numel(), init,

@@ -244,6 +244,25 @@ TEST(ElementwiseIntegers, PyTorchSemantics) {
   EXPECT_EQ(local("div", {value({0, 3}, I64), ints({0, 1, 2})}).numel(), 0);
 }
 
+// Integers wrap around modulo 2^bits, as in PyTorch and NumPy (UBSan checks that no signed
+// overflow happens on the way): sums, differences, products, scalars, abs, neg, reductions.
+TEST(ElementwiseIntegers, OverflowWrapsAround) {
+  const Tensor a = ints({INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, 3});
+  const Tensor b = ints({1, -1, 2, INT64_MIN, INT64_MAX});
+  EXPECT_TRUE(close(local("add", {a, b}), ints({INT64_MIN, INT64_MAX, INT64_MIN + 1, 0, INT64_MIN + 2}), 0));
+  EXPECT_TRUE(close(local("sub", {a, b}), ints({INT64_MAX - 1, INT64_MIN + 1, INT64_MAX - 2, 0, INT64_MIN + 4}), 0));
+  EXPECT_TRUE(close(local("mul", {a, b}), ints({INT64_MAX, INT64_MIN, -2, 0, INT64_MAX - 2}), 0));
+  EXPECT_TRUE(close(local("add_scalar", {a}, {{"value", int64_t{1}}}), ints({INT64_MIN, INT64_MIN + 1, INT64_MIN, INT64_MIN + 1, 4}), 0));
+  EXPECT_TRUE(close(local("mul_scalar", {a}, {{"value", int64_t{2}}}), ints({-2, 0, -2, 0, 6}), 0));
+  EXPECT_TRUE(close(local("abs", {a}), ints({INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, 3}), 0));
+  EXPECT_TRUE(close(local("neg", {a}), ints({INT64_MIN + 1, INT64_MIN, INT64_MIN + 1, INT64_MIN, -3}), 0));
+  EXPECT_TRUE(close(local("sum", {ints({INT64_MAX, 1, INT64_MAX, 2})}, {{"dims", std::vector<int64_t>{0}}}),
+                    filled({}, I64, [](int64_t) { return int64_t{1}; }), 0));
+  const Tensor i32 = filled({2}, I32, [](int64_t i) { return i ? INT32_MIN : INT32_MAX; });
+  EXPECT_TRUE(close(local("add", {i32, i32}), filled({2}, I32, [](int64_t i) { return i ? 0 : -2; }), 0));
+  EXPECT_EQ(local("sum", {i32}, {{"dims", std::vector<int64_t>{0}}}).dtype(), I64);  // summed in int64: exact
+}
+
 TEST(ElementwiseBadInput, ClearErrors) {
   const Tensor x = value({4, 3}, F32), xi = value({4, 3}, I64);
   expect_error([&] { local("maximum", {x, xi}); }, "[maximum] dtypes differ: float32 and int64");

@@ -408,3 +408,15 @@ def test_bad_input():
     assert (f32 == None) is False  # noqa: E711: Python's identity fallback, as torch
     assert f32 != "text"
     assert len({f32, i64}) == 2  # tensors stay hashable
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_integer_overflow_wraps_around_as_numpy(dtype):
+    info = np.iinfo(dtype)
+    a = np.array([info.max, info.min, info.max, info.min, 3], dtype)
+    b = np.array([1, -1, 2, info.min, info.max], dtype)
+    x, y = mf.tensor(a), mf.tensor(b)
+    for got, expected in ((x + y, a + b), (x - y, a - b), (x * y, a * b), (x + 1, a + dtype(1)),
+                          (x * 3, a * dtype(3)), (abs(x), np.abs(a)), (-x, -a)):
+        assert got.dtype == x.dtype and np.array_equal(got.numpy(), expected)
+    assert x.sum().item() == int(a.astype(np.int64).sum())
