@@ -39,7 +39,7 @@ std::pair<Tensor, comm::Chunks> readable(const Tensor& t, const std::vector<Box>
   if (auto chunks = chunks_in(pieces, t.shape(), in_order)) return {t, *chunks};
   comm::Chunks chunks = comm::Chunks::consecutive(counts_of(pieces));
   int64_t total = chunks.offsets.back() + chunks.counts.back();
-  Tensor buf = Tensor::empty({total}, t.dtype());
+  Tensor buf = Tensor::empty({total}, t.dtype(), t.memory());
   for (size_t i = 0; i < pieces.size(); ++i) {
     if (pieces[i].empty()) continue;
     copy_box(t, pieces[i], buf.view(chunks.offsets[i], pieces[i].extent), Shape(pieces[i].extent.size(), 0));
@@ -52,7 +52,7 @@ std::pair<Tensor, comm::Chunks> readable(const Tensor& t, const std::vector<Box>
 std::pair<Tensor, comm::Chunks> writable(const Tensor& out, const std::vector<Box>& pieces) {
   if (auto chunks = chunks_in(pieces, out.shape(), /*in_order=*/false)) return {out, *chunks};
   comm::Chunks chunks = comm::Chunks::consecutive(counts_of(pieces));
-  return {Tensor::empty({chunks.offsets.back() + chunks.counts.back()}, out.dtype()), chunks};
+  return {Tensor::empty({chunks.offsets.back() + chunks.counts.back()}, out.dtype(), out.memory()), chunks};
 }
 
 void unpack(const Tensor& buf, const comm::Chunks& chunks, const std::vector<Box>& pieces, const Tensor& out) {
@@ -87,22 +87,23 @@ comm::Runs runs_of(const Tensor& t, const Box& box) {
   return runs;
 }
 
-// out[box] = op(out[box], x)
+// out[box] = op(out[box], x) (x moved to out's memory first where it lives elsewhere)
 void reduce_into_box(const Tensor& out, const Box& box, const Tensor& x, ReduceOp op) {
+  const Tensor there = &x.memory() == &out.memory() ? x : x.copy_to(out.memory());
   int64_t offset = contiguous_offset(box, out.shape());
-  if (offset >= 0) return reduce_into(out.view(offset, box.extent), x, op);
+  if (offset >= 0) return reduce_into(out.view(offset, box.extent), there, op);
   Tensor region = slice(out, box);
-  reduce_into(region, x, op);
+  reduce_into(region, there, op);
   copy_box(region, Box::whole(box.extent), out, box.start);
 }
 
-// A step's result of `shape`: `into` where it is a tensor of that shape and dtype (the last
-// step of a conversion whose caller gave memory for the result), else new memory.
-bool fits(const Tensor* into, const Shape& shape, DType dtype) {
-  return into && into->nbytes() > 0 && into->shape() == shape && into->dtype() == dtype;
+// A step's result of `shape` in `memory`: `into` where it is such a tensor (the last step of
+// a conversion whose caller gave memory for the result), else new memory.
+bool fits(const Tensor* into, const Shape& shape, DType dtype, const Memory& memory) {
+  return into && into->nbytes() > 0 && into->shape() == shape && into->dtype() == dtype && &into->memory() == &memory;
 }
-Tensor output_of(const Tensor* into, const Shape& shape, DType dtype) {
-  return fits(into, shape, dtype) ? *into : Tensor::empty(shape, dtype);
+Tensor output_of(const Tensor* into, const Shape& shape, DType dtype, Memory& memory) {
+  return fits(into, shape, dtype, memory) ? *into : Tensor::empty(shape, dtype, memory);
 }
 
 Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local, const Tensor* into) {
@@ -125,48 +126,49 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
   const Sbp& x = step.from.nd_sbp[axis];
   const Sbp& y = step.to.nd_sbp[axis];
   const DType dtype = local.dtype();
+  Memory& memory = local.memory();  // the placement's, which the collectives read and write
   auto group = [&]() -> comm::Group& { return comm::group_of(p.axis_group(me, axis)); };
 
   switch (step.kind) {
     case StepKind::kSlice: {
       const Box part = relative_to(my_dst, my_src);
-      if (!fits(into, part.extent, dtype)) return slice(local, part);
+      if (!fits(into, part.extent, dtype, memory)) return slice(local, part);
       copy_box(local, part, *into, Shape(part.extent.size(), 0));
       return *into;
     }
     case StepKind::kKeepOrZero:
       if (y.reduce_op() == ReduceOp::kSum && my_index != 0) {
-        Tensor out = output_of(into, local.shape(), dtype);
+        Tensor out = output_of(into, local.shape(), dtype, memory);
         out.fill_identity(ReduceOp::kSum);
         return out;
       }
       return local;
     case StepKind::kScatterIntoPartial: {
-      Tensor out = output_of(into, my_dst.extent, dtype);
+      Tensor out = output_of(into, my_dst.extent, dtype, memory);
       out.fill_identity(y.reduce_op());
       copy_box(local, Box::whole(local.shape()), out, relative_to(my_src, my_dst).start);
       return out;
     }
     case StepKind::kAllReduce: {
-      Tensor out = output_of(into, local.shape(), dtype);
-      group().all_reduce(local.data(), out.data(), local.numel(), dtype, x.reduce_op());
+      Tensor out = output_of(into, local.shape(), dtype, memory);
+      group().all_reduce(local.data(), out.data(), local.numel(), dtype, x.reduce_op(), memory);
       return out;
     }
     case StepKind::kAllGather: {
-      Tensor out = output_of(into, my_dst.extent, dtype);
+      Tensor out = output_of(into, my_dst.extent, dtype, memory);
       std::vector<Box> pieces;
       for (const Box& b : src) pieces.push_back(relative_to(b, my_dst));
       auto [recv, chunks] = writable(out, pieces);
-      group().all_gather(local.data(), recv.data(), chunks, dtype);
+      group().all_gather(local.data(), recv.data(), chunks, dtype, memory);
       unpack(recv, chunks, pieces, out);
       return out;
     }
     case StepKind::kReduceScatter: {
-      Tensor out = output_of(into, my_dst.extent, dtype);
+      Tensor out = output_of(into, my_dst.extent, dtype, memory);
       std::vector<Box> pieces;
       for (const Box& b : dst) pieces.push_back(relative_to(b, my_src));
       auto [send, chunks] = readable(local, pieces, /*in_order=*/true);
-      group().reduce_scatter(send.data(), out.data(), chunks.counts, dtype, x.reduce_op());
+      group().reduce_scatter(send.data(), out.data(), chunks.counts, dtype, x.reduce_op(), memory);
       return out;
     }
     case StepKind::kAllToAll: {
@@ -175,10 +177,11 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
       // MPI); peers then write into `out` through a mapping. Every rank decides alike: on
       // the logical size. (Memory the caller gave is not a shared block: peers reach it by
       // attaching to this process where they may, else the pieces are packed.)
-      const bool direct = numel(logical) * dtype_size(dtype) >= kDirectAllToAllBytes;
-      Tensor out = fits(into, my_dst.extent, dtype) ? *into
-                   : direct                         ? shared_empty(my_dst.extent, dtype)
-                                                    : Tensor::empty(my_dst.extent, dtype);
+      // Host memory only: other memories' pieces are moved by the group's copies.
+      const bool direct = numel(logical) * dtype_size(dtype) >= kDirectAllToAllBytes && memory.host_accessible();
+      Tensor out = fits(into, my_dst.extent, dtype, memory) ? *into
+                   : direct                                 ? shared_empty(my_dst.extent, dtype)
+                                                            : Tensor::empty(my_dst.extent, dtype, memory);
       std::vector<Box> send_pieces, recv_pieces;
       for (int64_t m = 0; m < n; ++m) {
         send_pieces.push_back(relative_to(intersect(my_src, dst[m]), my_src));
@@ -198,7 +201,7 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
       send_pieces[my_index] = recv_pieces[my_index] = none;
       auto [send, send_chunks] = readable(local, send_pieces, /*in_order=*/false);
       auto [recv, recv_chunks] = writable(out, recv_pieces);
-      group().all_to_all(send.data(), send_chunks, recv.data(), recv_chunks, dtype);
+      group().all_to_all(send.data(), send_chunks, recv.data(), recv_chunks, dtype, memory);
       unpack(recv, recv_chunks, recv_pieces, out);
       return out;
     }
@@ -222,7 +225,7 @@ Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, 
   if (dst_id >= 0) {
     Shape cd = to.placement.coordinate(dst_id);
     my_dst = local_box(logical, to.placement.hierarchy(), to.nd_sbp, cd);
-    out = output_of(into, my_dst.extent, dtype);
+    out = output_of(into, my_dst.extent, dtype, to.placement.memory());
     if (!holds_partial_sum_value(to.nd_sbp, cd)) {
       out.fill_identity(ReduceOp::kSum);
     } else if (partial) {
@@ -251,13 +254,13 @@ Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, 
     } else if (m.src_rank == me) {
       Tensor piece = slice(local, relative_to(m.box, my_src));
       keep_alive.push_back(piece);
-      sends.push_back({piece.data(), piece.numel(), m.dst_rank});
+      sends.push_back({piece.data(), piece.numel(), m.dst_rank, &piece.memory()});
     } else {
       Box where = relative_to(m.box, my_dst);
       int64_t offset = partial ? -1 : contiguous_offset(where, out.shape());
-      Tensor into = offset >= 0 ? out.view(offset, where.extent) : Tensor::empty(where.extent, dtype);
-      if (offset < 0) arrivals.push_back({into, where});
-      recvs.push_back({into.data(), into.numel(), m.src_rank});
+      Tensor landing = offset >= 0 ? out.view(offset, where.extent) : Tensor::empty(where.extent, dtype, out.memory());
+      if (offset < 0) arrivals.push_back({landing, where});
+      recvs.push_back({landing.data(), landing.numel(), m.src_rank, &landing.memory()});
     }
   }
   comm::world().exchange(sends, recvs, dtype, lane);
@@ -313,7 +316,8 @@ std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& l
     if (t.dtype() != dtype) throw std::logic_error("execute_fused: tensors of different dtypes");
     total += t.numel();
   }
-  Tensor buffer = Tensor::empty({total}, dtype);
+  Memory& memory = locals[0].memory();
+  Tensor buffer = Tensor::empty({total}, dtype, memory);
   int64_t offset = 0;
   for (const Tensor& t : locals) {
     if (t.numel() > 0) copy_box(t, Box::whole(t.shape()), buffer.view(offset, t.shape()), Shape(t.shape().size(), 0));
@@ -324,7 +328,7 @@ std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& l
     const Placement& p = step.from.placement;
     if (!p.contains(me)) continue;
     comm::group_of(p.axis_group(me, step.axis))
-        .all_reduce(buffer.data(), buffer.data(), total, dtype, step.from.nd_sbp[step.axis].reduce_op());
+        .all_reduce(buffer.data(), buffer.data(), total, dtype, step.from.nd_sbp[step.axis].reduce_op(), memory);
   }
   std::vector<Tensor> out;
   offset = 0;

@@ -2,6 +2,11 @@
 // Runs boxing plans (plan.h) over the communication layer. Every rank of the world calls
 // with the same arguments but its own local tensor; a rank outside a step's placements
 // skips it. Ranks outside the target placement end with an empty local tensor.
+// Devices: local tensors live in their placement's memory, whatever its device: the pieces
+// are sliced, packed and reduced there (core/tensor.h's copy_box and reduce_into, which go
+// through the memory), the collectives are handed those buffers (comm/group.h stages them
+// where the backend does not take that memory), and the result lives in the target
+// placement's memory.
 // Call from one thread at a time (it drives the communicators).
 #pragma once
 
@@ -16,9 +21,9 @@ namespace mf::boxing {
 
 // `lane` > 0: the plan's steps are all point-to-point transfers, made on the calling thread
 // with the lane's own message tag (comm/group.h, Group::exchange). The result is written
-// into `*into` where that is a host tensor of its local shape and dtype (graph mode's
-// register; not memory the plan reads), else into new memory; a last step that keeps its
-// input as it is (a broadcast kept) returns that input.
+// into `*into` where that is a tensor of its local shape and dtype in the target's memory
+// (graph mode's register; not memory the plan reads), else into new memory; a last step
+// that keeps its input as it is (a broadcast kept) returns that input.
 Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int lane = 0, const Tensor* into = nullptr);
 // Whether every step of `plan` is a point-to-point transfer (it may then run on a lane).
 bool transfers_only(const Plan& plan);

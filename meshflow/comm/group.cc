@@ -3,6 +3,8 @@
 
 #include "meshflow/comm/comm.h"
 
+#include <algorithm>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
@@ -72,9 +74,80 @@ void narrow_into(const std::vector<float>& values, void* data) {
   for (size_t i = 0; i < values.size(); ++i) b[i] = to_bfloat16(values[i]);
 }
 
+// Host copies of buffers in a memory the backend does not take (group.h): read() copies a
+// buffer in, write() gives the host buffer a result goes to (the read copy of the same
+// buffer, for collectives in place), finish() copies the results out: the whole buffer, or
+// only the chunks the collective writes (a receive buffer may hold other data between them).
+class Staging {
+ public:
+  explicit Staging(const Memory& memory) : memory_(memory) {}
+
+  const void* read(const void* data, size_t bytes) {
+    void* host = hold(bytes);
+    memory_.copy_to_host(host, data, bytes);
+    read_.emplace_back(data, host);
+    return host;
+  }
+  void* write(void* data, size_t bytes, const Chunks* written = nullptr, DType dtype = DType::kFloat32) {
+    void* host = nullptr;
+    for (const auto& [device, copy] : read_) {
+      if (device == data) host = copy;
+    }
+    if (!host) host = hold(bytes);
+    if (!written) {
+      writes_.push_back({data, host, 0, bytes});
+      return host;
+    }
+    for (size_t i = 0; i < written->counts.size(); ++i) {
+      const size_t elem = dtype_size(dtype);
+      writes_.push_back({data, host, static_cast<size_t>(written->offsets[i]) * elem,
+                         static_cast<size_t>(written->counts[i]) * elem});
+    }
+    return host;
+  }
+  void finish() const {
+    for (const Write& w : writes_) {
+      if (w.bytes) memory_.copy_from_host(static_cast<char*>(w.device) + w.offset, static_cast<char*>(w.host) + w.offset, w.bytes);
+    }
+  }
+
+ private:
+  void* hold(size_t bytes) {
+    held_.push_back(memory_.allocate_staging(bytes));
+    return held_.back().get();
+  }
+  struct Write {
+    void* device;
+    void* host;
+    size_t offset;
+    size_t bytes;
+  };
+  const Memory& memory_;
+  std::vector<std::shared_ptr<void>> held_;
+  std::vector<std::pair<const void*, void*>> read_;
+  std::vector<Write> writes_;
+};
+
+// The bytes a buffer laid out in `chunks` spans.
+size_t extent_bytes(const Chunks& chunks, DType dtype) {
+  int64_t end = 0;
+  for (size_t i = 0; i < chunks.counts.size(); ++i) {
+    if (chunks.counts[i] > 0) end = std::max(end, chunks.offsets[i] + chunks.counts[i]);
+  }
+  return static_cast<size_t>(end) * dtype_size(dtype);
+}
+
+size_t bytes_of(int64_t count, DType dtype) { return static_cast<size_t>(count) * dtype_size(dtype); }
+
 }  // namespace
 
-void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) {
+void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op, const Memory& memory) {
+  if (!takes(memory)) {
+    Staging staged(memory);
+    const void* host_send = staged.read(send, bytes_of(count, dtype));
+    all_reduce(host_send, staged.write(recv, bytes_of(count, dtype)), count, dtype, op);
+    return staged.finish();
+  }
   if (dtype == DType::kBFloat16) {
     std::vector<float> wide = widened(send, count), out(static_cast<size_t>(count));
     all_reduce(wide.data(), out.data(), count, DType::kFloat32, op);
@@ -88,9 +161,15 @@ void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype,
   });
 }
 
-void Group::all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype) {
+void Group::all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype, const Memory& memory) {
   check_counts("all_gather", recv_chunks.counts);
   check_counts("all_gather", recv_chunks.offsets);
+  if (!takes(memory)) {
+    Staging staged(memory);
+    const void* host_send = staged.read(send, bytes_of(recv_chunks.counts[rank()], dtype));
+    all_gather(host_send, staged.write(recv, extent_bytes(recv_chunks, dtype), &recv_chunks, dtype), recv_chunks, dtype);
+    return staged.finish();
+  }
   on_comm_thread([&] {
     CollectiveWatch watch("all_gather", world_ranks());
     ++Counted()->all_gather;
@@ -100,8 +179,15 @@ void Group::all_gather(const void* send, void* recv, const Chunks& recv_chunks, 
 }
 
 void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
-                           ReduceOp op) {
+                           ReduceOp op, const Memory& memory) {
   check_counts("reduce_scatter", counts);
+  if (!takes(memory)) {
+    Staging staged(memory);
+    const int64_t total = std::accumulate(counts.begin(), counts.end(), int64_t{0});
+    const void* host_send = staged.read(send, bytes_of(total, dtype));
+    reduce_scatter(host_send, staged.write(recv, bytes_of(counts[rank()], dtype)), counts, dtype, op);
+    return staged.finish();
+  }
   if (dtype == DType::kBFloat16) {
     const int64_t total = std::accumulate(counts.begin(), counts.end(), int64_t{0});
     std::vector<float> wide = widened(send, total), out(static_cast<size_t>(counts.at(rank())));
@@ -117,9 +203,16 @@ void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64
 }
 
 void Group::all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks,
-                       DType dtype) {
+                       DType dtype, const Memory& memory) {
   for (const auto* v : {&send_chunks.counts, &send_chunks.offsets, &recv_chunks.counts, &recv_chunks.offsets}) {
     check_counts("all_to_all", *v);
+  }
+  if (!takes(memory)) {
+    Staging staged(memory);
+    const void* host_send = staged.read(send, extent_bytes(send_chunks, dtype));
+    all_to_all(host_send, send_chunks, staged.write(recv, extent_bytes(recv_chunks, dtype), &recv_chunks, dtype),
+               recv_chunks, dtype);
+    return staged.finish();
   }
   on_comm_thread([&] {
     CollectiveWatch watch("all_to_all", world_ranks());
@@ -153,7 +246,13 @@ bool Group::all_to_all_direct(const std::vector<Runs>& send, const std::vector<R
   return how != Direct::kNo;
 }
 
-void Group::broadcast(void* data, int64_t count, DType dtype, int root) {
+void Group::broadcast(void* data, int64_t count, DType dtype, int root, const Memory& memory) {
+  if (!takes(memory)) {
+    Staging staged(memory);
+    staged.read(data, bytes_of(count, dtype));
+    broadcast(staged.write(data, bytes_of(count, dtype)), count, dtype, root);
+    return staged.finish();
+  }
   on_comm_thread([&] {
     CollectiveWatch watch("broadcast", world_ranks());
     ++Counted()->broadcast;
@@ -163,6 +262,25 @@ void Group::broadcast(void* data, int64_t count, DType dtype, int root) {
 }
 
 void Group::exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype, int lane) {
+  auto staged = [&](const Message& m) { return m.memory && !takes(*m.memory); };
+  if (std::any_of(sends.begin(), sends.end(), staged) || std::any_of(recvs.begin(), recvs.end(), staged)) {
+    // Each message of a memory not taken goes through a host copy of its own.
+    std::vector<std::unique_ptr<Staging>> staging;
+    auto host_message = [&](const Message& m, bool received) {
+      if (!staged(m)) return m;
+      staging.push_back(std::make_unique<Staging>(*m.memory));
+      const size_t bytes = bytes_of(m.count, dtype);
+      void* host = received ? staging.back()->write(m.data, bytes)
+                            : const_cast<void*>(staging.back()->read(m.data, bytes));
+      return Message{host, m.count, m.peer};
+    };
+    std::vector<Message> host_sends, host_recvs;
+    for (const Message& m : sends) host_sends.push_back(host_message(m, false));
+    for (const Message& m : recvs) host_recvs.push_back(host_message(m, true));
+    exchange(host_sends, host_recvs, dtype, lane);
+    for (const auto& s : staging) s->finish();
+    return;
+  }
   auto call = [&] {
     CollectiveWatch watch("exchange (point to point)", world_ranks());
     {

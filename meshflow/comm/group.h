@@ -2,7 +2,12 @@
 // A communication group: an ordered set of world ranks that run collectives together.
 // Backends (MPI now; NCCL or an in-process one later) implement the protected do_* hooks;
 // the public methods check that per-member vectors have one entry per member and count what
-// this rank issued, so every backend is counted the same way. Buffers are raw memory of `count` elements of `dtype`.
+// this rank issued, so every backend is counted the same way. Buffers are raw memory of
+// `count` elements of `dtype`, in `memory` (the host's by default; a message says its own).
+// A backend takes the memories it can read (takes()); the buffers of any other memory are
+// staged by the public methods, for every backend alike: copied into host buffers from the
+// memory's staging allocator (Memory::allocate_staging: pinned, for an accelerator), the
+// collective run on those, and the results copied back, in order on the calling thread.
 // Thread-safety: the public methods may be called from any thread; they run on the comm
 // thread (comm.h), one at a time, in the order they were issued.
 #pragma once
@@ -12,6 +17,7 @@
 #include <vector>
 
 #include "meshflow/core/dtype.h"
+#include "meshflow/core/memory.h"
 
 namespace mf::comm {
 
@@ -44,11 +50,13 @@ struct Chunks {
   static Chunks consecutive(std::vector<int64_t> counts);
 };
 
-// One message of a batched point-to-point exchange; `peer` is a rank of the group.
+// One message of a batched point-to-point exchange; `peer` is a rank of the group; `memory`
+// holds `data` (null: the host's).
 struct Message {
   void* data;
   int64_t count;
   int peer;
+  const Memory* memory = nullptr;
 };
 
 // A piece of this process's memory as contiguous runs of bytes, in the piece's order.
@@ -66,14 +74,18 @@ class Group {
   virtual const std::vector<int>& world_ranks() const = 0;
 
   // send == recv is allowed (in place).
-  void all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op);
+  void all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op,
+                  const Memory& memory = host_memory());
   // Member i contributes recv_chunks.counts[i] elements, which land at its chunk of recv.
-  void all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype);
+  void all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype,
+                  const Memory& memory = host_memory());
   // send holds size() consecutive chunks of counts[i] elements; member i receives the
   // reduction of everyone's chunk i.
-  void reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype, ReduceOp op);
+  void reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype, ReduceOp op,
+                      const Memory& memory = host_memory());
   // Send chunk i goes to member i; what member i sends this rank lands at recv chunk i.
-  void all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks, DType dtype);
+  void all_to_all(const void* send, const Chunks& send_chunks, void* recv, const Chunks& recv_chunks, DType dtype,
+                  const Memory& memory = host_memory());
   // all_to_all on pieces held as runs of memory (a strided piece of a tensor is many): send[i]
   // goes to member i and lands in recv[i] of member i, byte totals equal, this rank's own
   // piece included. Where the members may reach each other's memory (one host; receivers'
@@ -82,7 +94,7 @@ class Group {
   // no packing or staging. Returns false, having moved nothing (not even this rank's own
   // piece), where they may not; every member gets the same answer.
   bool all_to_all_direct(const std::vector<Runs>& send, const std::vector<Runs>& recv);
-  void broadcast(void* data, int64_t count, DType dtype, int root);
+  void broadcast(void* data, int64_t count, DType dtype, int root, const Memory& memory = host_memory());
   // Posts every send and receive at once and waits for all, so no ordering can deadlock.
   // `lane` > 0: a transfer between pipeline stages, made on the calling thread (a lane of
   // its own, graph/compile.h) with a tag of its own, so that lanes never match each other's
@@ -91,6 +103,8 @@ class Group {
 
   // Internal metadata: not counted in stats(). recv holds size() * count bytes.
   void gather_metadata(const void* send, void* recv, int64_t bytes);
+  // Whether the backend reads and writes buffers in `memory` itself (else they are staged).
+  virtual bool takes(const Memory& memory) const { return memory.host_accessible(); }
 
  protected:
   virtual void do_all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) = 0;

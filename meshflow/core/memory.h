@@ -8,8 +8,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
+
+#include "meshflow/core/dtype.h"
 
 namespace mf {
 
@@ -31,6 +34,14 @@ class Memory {
   virtual void copy_within(void* dst, const void* src, size_t nbytes) const = 0;
   // `nbytes` of zero bytes at `dst`.
   virtual void zero(void* dst, size_t nbytes) const = 0;
+
+  // What the comm layer needs besides copies; a device may leave these to the defaults, which
+  // go through host memory. acc[i] = op(acc[i], x[i]) for n elements of `dtype` (bfloat16 in
+  // float32, rounded once), both in this memory.
+  virtual void reduce_into(void* acc, const void* x, int64_t n, DType dtype, ReduceOp op) const;
+  // Host memory for staging copies to and from this memory (an accelerator's pinned memory,
+  // which its copies reach without another copy): allocate_host's by default.
+  virtual std::shared_ptr<void> allocate_staging(size_t nbytes) const;
   // "cpu", or "testdev:1" for an index other than 0: for errors.
   std::string device_str() const {
     return device_index() == 0 ? device_type() : device_type() + ":" + std::to_string(device_index());
@@ -39,5 +50,8 @@ class Memory {
 
 // Host memory, from the caching host allocator (core/allocator.h).
 Memory& host_memory();
+
+// Memory::reduce_into on host memory.
+void reduce_into_host(void* acc, const void* x, int64_t n, DType dtype, ReduceOp op);
 
 }  // namespace mf

@@ -134,7 +134,12 @@ Tensor Tensor::identity_of(ReduceOp op, const Shape& shape, DType dtype) {
 
 void Tensor::fill_identity(ReduceOp op) const {
   if (op == ReduceOp::kSum) {
-    std::memset(data(), 0, nbytes());
+    memory().zero(data(), nbytes());
+    return;
+  }
+  if (!memory().host_accessible()) {
+    const Tensor host = identity_of(op, shape_, dtype_);
+    memory().copy_from_host(data(), host.data(), nbytes());
     return;
   }
   if (dtype_ == DType::kBFloat16) {
@@ -195,6 +200,9 @@ class HostMemory : public Memory {
   void copy_from_host(void* dst, const void* host, size_t nbytes) const override { std::memcpy(dst, host, nbytes); }
   void copy_within(void* dst, const void* src, size_t nbytes) const override { std::memcpy(dst, src, nbytes); }
   void zero(void* dst, size_t nbytes) const override { std::memset(dst, 0, nbytes); }
+  void reduce_into(void* acc, const void* x, int64_t n, DType dtype, ReduceOp op) const override {
+    reduce_into_host(acc, x, n, dtype, op);
+  }
 
  private:
   const std::string type_ = "cpu";
@@ -235,15 +243,16 @@ uint64_t Tensor::content_hash() const {
 namespace {
 
 // Copies `extent` from src (at byte pointer s) to dst, one dim at a time; `run` trailing
-// dims have been folded into one memcpy of `run_bytes`.
+// dims have been folded into one copy of `run_bytes` (copy(d, s, bytes)).
+template <typename Copy>
 void copy_rec(const char* s, char* d, const Shape& extent, const Shape& ss, const Shape& ds, size_t dim,
-              size_t last_dim, size_t run_bytes, size_t elem) {
+              size_t last_dim, size_t run_bytes, size_t elem, const Copy& copy) {
   if (dim == last_dim) {
-    std::memcpy(d, s, run_bytes);
+    copy(d, s, run_bytes);
     return;
   }
   for (int64_t i = 0; i < extent[dim]; ++i) {
-    copy_rec(s + i * ss[dim] * elem, d + i * ds[dim] * elem, extent, ss, ds, dim + 1, last_dim, run_bytes, elem);
+    copy_rec(s + i * ss[dim] * elem, d + i * ds[dim] * elem, extent, ss, ds, dim + 1, last_dim, run_bytes, elem, copy);
   }
 }
 
@@ -269,14 +278,35 @@ void copy_box(const Tensor& src, const Box& src_box, const Tensor& dst, const Sh
     s_off += src_box.start[i] * ss[i];
     d_off += dst_start[i] * ds[i];
   }
-  copy_rec(static_cast<const char*>(src.data()) + s_off * elem, static_cast<char*>(dst.data()) + d_off * elem,
-           src_box.extent, ss, ds, 0, last_dim, static_cast<size_t>(run) * elem, elem);
+  const char* s = static_cast<const char*>(src.data()) + s_off * elem;
+  char* d = static_cast<char*>(dst.data()) + d_off * elem;
+  auto rec = [&](const auto& copy) {
+    copy_rec(s, d, src_box.extent, ss, ds, 0, last_dim, static_cast<size_t>(run) * elem, elem, copy);
+  };
+  // Each run moves with the copy between the two memories (devices: one call per run).
+  const Memory& from = src.memory();
+  const Memory& to = dst.memory();
+  if (from.host_accessible() && to.host_accessible()) {
+    rec([](char* dd, const char* sd, size_t bytes) { std::memcpy(dd, sd, bytes); });
+  } else if (&from == &to) {
+    rec([&](char* dd, const char* sd, size_t bytes) { to.copy_within(dd, sd, bytes); });
+  } else if (from.host_accessible()) {
+    rec([&](char* dd, const char* sd, size_t bytes) { to.copy_from_host(dd, sd, bytes); });
+  } else if (to.host_accessible()) {
+    rec([&](char* dd, const char* sd, size_t bytes) { from.copy_to_host(dd, sd, bytes); });
+  } else {
+    std::shared_ptr<void> staging = from.allocate_staging(static_cast<size_t>(run) * elem);
+    rec([&](char* dd, const char* sd, size_t bytes) {
+      from.copy_to_host(staging.get(), sd, bytes);
+      to.copy_from_host(dd, staging.get(), bytes);
+    });
+  }
 }
 
 Tensor slice(const Tensor& src, const Box& box) {
   int64_t offset = contiguous_offset(box, src.shape());
   if (offset >= 0) return src.view(box.empty() ? 0 : offset, box.extent);
-  Tensor out = Tensor::empty(box.extent, src.dtype());
+  Tensor out = Tensor::empty(box.extent, src.dtype(), src.memory());
   copy_box(src, box, out, Shape(box.extent.size(), 0));
   return out;
 }
@@ -293,20 +323,19 @@ void check_reducible(const Tensor& a, const Tensor& b) {
 // out[i] = op(a[i], b[i]) (out may be a), bfloat16 in float32 rounded once; by `loop`
 // (kernel::simd_for or simd_loop) with the op chosen outside it, so that it vectorizes.
 template <typename Loop>
-void reduce_elements(const Tensor& out, const Tensor& a, const Tensor& b, ReduceOp op, Loop loop) {
-  visit_storage(a.dtype(), [&](auto v) {
+void reduce_elements(void* out, const void* a, const void* b, int64_t n, DType dtype, ReduceOp op, Loop loop) {
+  visit_storage(dtype, [&](auto v) {
     using S = decltype(v);
     using T = std::conditional_t<std::is_same_v<S, bfloat16>, float, S>;
-    const S* pa = a.data_as<S>();
-    const S* pb = b.data_as<S>();
-    S* po = out.data_as<S>();
+    const S* pa = static_cast<const S*>(a);
+    const S* pb = static_cast<const S*>(b);
+    S* po = static_cast<S*>(out);
     auto widen = [](S x) -> T {
       if constexpr (std::is_same_v<S, bfloat16>) return to_float(x); else return x;
     };
     auto narrow = [](T x) -> S {
       if constexpr (std::is_same_v<S, bfloat16>) return to_bfloat16(x); else return x;
     };
-    const int64_t n = a.numel();
     switch (op) {
       case ReduceOp::kSum:
         loop(n, [&](int64_t i) { po[i] = narrow(wrapping(widen(pa[i]), widen(pb[i]), std::plus<>())); });
@@ -329,15 +358,35 @@ void reduce_elements(const Tensor& out, const Tensor& a, const Tensor& b, Reduce
 
 }  // namespace
 
+void reduce_into_host(void* acc, const void* x, int64_t n, DType dtype, ReduceOp op) {
+  reduce_elements(acc, acc, x, n, dtype, op, [](int64_t count, auto body) { kernel::simd_loop(count, body); });
+}
+
+void Memory::reduce_into(void* acc, const void* x, int64_t n, DType dtype, ReduceOp op) const {
+  const size_t bytes = static_cast<size_t>(n) * dtype_size(dtype);
+  std::shared_ptr<void> a = allocate_staging(bytes), b = allocate_staging(bytes);
+  copy_to_host(a.get(), acc, bytes);
+  copy_to_host(b.get(), x, bytes);
+  reduce_into_host(a.get(), b.get(), n, dtype, op);
+  copy_from_host(acc, a.get(), bytes);
+}
+
+std::shared_ptr<void> Memory::allocate_staging(size_t nbytes) const { return allocate_host(nbytes); }
+
 void reduce_into(const Tensor& acc, const Tensor& x, ReduceOp op) {
   check_reducible(acc, x);
-  reduce_elements(acc, acc, x, op, [](int64_t n, auto body) { kernel::simd_loop(n, body); });
+  if (&acc.memory() != &x.memory()) {
+    throw std::invalid_argument("reduce_into: operands on " + acc.memory().device_str() + " and " +
+                                x.memory().device_str() + "; expected one memory");
+  }
+  acc.memory().reduce_into(acc.data(), x.data(), acc.numel(), acc.dtype(), op);
 }
 
 Tensor reduced(const Tensor& a, const Tensor& b, ReduceOp op) {
   check_reducible(a, b);
   Tensor out = Tensor::empty(a.shape(), a.dtype());
-  reduce_elements(out, a, b, op, [](int64_t n, auto body) { kernel::simd_for(n, body); });
+  reduce_elements(out.data(), a.data(), b.data(), a.numel(), a.dtype(), op,
+                  [](int64_t n, auto body) { kernel::simd_for(n, body); });
   return out;
 }
 

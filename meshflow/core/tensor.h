@@ -101,7 +101,7 @@ class Tensor {
   void* data() const { return static_cast<char*>(storage_->data()) + offset_; }
   template <typename T>
   T* data_as() const { return static_cast<T*>(data()); }
-  // Writes the identity of `op` into every element (host memory: identity_of's fill).
+  // Writes the identity of `op` into every element, in whatever memory it lives.
   void fill_identity(ReduceOp op) const;
   const std::shared_ptr<Storage>& storage() const { return storage_; }
   Memory& memory() const { return storage_->memory(); }
@@ -131,12 +131,14 @@ class Tensor {
 };
 
 // Copies the region `src_box` of `src` into `dst` at `dst_start`. Boxes are in each
-// tensor's own index space; dtypes must match.
+// tensor's own index space; dtypes must match. Either may live in any memory (runs move
+// with the memories' copies, on the calling thread).
 void copy_box(const Tensor& src, const Box& src_box, const Tensor& dst, const Shape& dst_start);
-// The region `box` of `src` as a tensor: a view when the region is contiguous, else a copy.
+// The region `box` of `src` as a tensor: a view when the region is contiguous, else a copy
+// (in src's memory).
 Tensor slice(const Tensor& src, const Box& box);
-// acc = op(acc, x) elementwise; same shape and dtype. On the calling thread only (boxing
-// reduces on the comm thread); bfloat16 in float32, rounded once.
+// acc = op(acc, x) elementwise; same shape, dtype and memory (Memory::reduce_into). On the
+// calling thread only (boxing reduces on the comm thread); bfloat16 in float32, rounded once.
 void reduce_into(const Tensor& acc, const Tensor& x, ReduceOp op);
 // op(a, b) elementwise, in one pass, on the OpenMP team for large tensors (the compute
 // stream's sums of two gradients).

@@ -143,18 +143,6 @@ vm::Flags comm_flags(Memory& outputs) {
 }
 }  // namespace
 
-std::vector<Tensor> through_host(const std::vector<Tensor>& in, Memory& target,
-                                 const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& f) {
-  std::vector<Tensor> host;
-  host.reserve(in.size());
-  for (const Tensor& t : in) host.push_back(t.memory().host_accessible() ? t : t.copy_to(host_memory()));
-  std::vector<Tensor> out = f(host);
-  for (Tensor& t : out) {
-    if (&t.memory() != &target) t = t.copy_to(target);
-  }
-  return out;
-}
-
 bool consistency_check_enabled() {
   const char* v = std::getenv("MESHFLOW_CHECK_CONSISTENCY");
   return v && std::strcmp(v, "0") != 0 && *v;
@@ -227,10 +215,8 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
   if (!balanced) {
     const boxing::Layout layout{placement, nd_sbp};
     mine = vm::launch("to_global", device::StreamKind::kComm, {mine}, {local_meta(logical, dtype, layout)},
-                      [logical, layout, held, &memory](const std::vector<Tensor>& in) {
-                        return through_host(in, memory, [&](const std::vector<Tensor>& host) {
-                          return std::vector<Tensor>{boxing::rebalance(host[0], logical, layout, held)};
-                        });
+                      [logical, layout, held](const std::vector<Tensor>& in) {
+                        return std::vector<Tensor>{boxing::rebalance(in[0], logical, layout, held)};
                       },
                       comm_flags(memory))[0];
   }
@@ -318,9 +304,7 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
                           return std::vector<Tensor>{Tensor::zeros(out.shape, out.dtype, target)};
                         }
                       }
-                      return through_host(in, target, [&](const std::vector<Tensor>& host) {
-                        return std::vector<Tensor>{boxing::execute(*p, logical, host[0])};
-                      });
+                      return std::vector<Tensor>{boxing::execute(*p, logical, in[0])};
                     },
                     comm_flags(target))[0];
 }
@@ -331,11 +315,7 @@ std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan
   for (const Tensor& t : locals) metas.push_back({t.shape(), t.dtype()});
   Memory& target = locals.empty() ? host_memory() : locals[0].memory();
   return vm::launch(name, device::StreamKind::kComm, locals, metas,
-                    [p = std::move(plan), &target](const std::vector<Tensor>& in) {
-                      return through_host(in, target, [&](const std::vector<Tensor>& host) {
-                        return boxing::execute_fused(*p, host);
-                      });
-                    },
+                    [p = std::move(plan)](const std::vector<Tensor>& in) { return boxing::execute_fused(*p, in); },
                     comm_flags(target));
 }
 

@@ -41,12 +41,6 @@ class GlobalTensor {
   Tensor local_;
 };
 
-// Host code `f` on `in`, copied to the host where they live elsewhere; its results copied into
-// `target` where that is not the host. The comm layer moves host memory: boxing and
-// collectives of other devices' tensors run through this (on the calling stream's worker).
-std::vector<Tensor> through_host(const std::vector<Tensor>& in, Memory& target,
-                                 const std::function<std::vector<Tensor>(const std::vector<Tensor>&)>& f);
-
 // Local -> global: each rank's `local` is its part. Split parts may differ in size along
 // the split dim (they are moved to the balanced split); everything else must agree, or
 // every rank throws std::invalid_argument naming the ranks and shapes. With

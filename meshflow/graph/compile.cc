@@ -15,7 +15,6 @@
 
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
-#include "meshflow/global/global_tensor.h"
 #include "meshflow/graph/fusion.h"
 #include "meshflow/ops/op.h"
 #include "meshflow/vm/vm.h"
@@ -329,11 +328,7 @@ struct CompiledGraph::Impl {
       }
     } else {
       const Value& v = phys.values[node.outputs[0]];
-      // Boxing writes host memory: into the register where that is host memory.
-      const Tensor* into = memory->host_accessible() ? &given[0] : nullptr;
-      outs = through_host(in, *memory, [&](const std::vector<Tensor>& host) {
-        return std::vector<Tensor>{boxing::execute(*node.plan, v.shape, host[0], task.lane_id, into)};
-      });
+      outs.push_back(boxing::execute(*node.plan, v.shape, in[0], task.lane_id, &given[0]));
     }
     store(task, outs, at);
   }
@@ -954,10 +949,10 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
         spec.deferrable = deferrable[t];
         spec.urgent = urgent[t];
       }
-      // Collectives keep one program order with eager's: on the host's comm stream.
-      if (comm_task && !spec.own_stream && m.device != &vm::device()) {
-        spec.own_stream = &vm::device().stream(device::StreamKind::kComm);
-      }
+      // Collectives keep one program order with eager's, on the VM's comm stream, whatever the
+      // graph's device (its worker is the comm thread: a group made at the first collective
+      // of the program, inside this graph, is made right there).
+      if (comm_task && !spec.own_stream) spec.own_stream = &vm::comm_stream();
       for (const Impl::Ref& r : task.inputs) {
         if (r.kind == Impl::Ref::kRegister && local[r.index] >= 0 &&
             std::find(spec.inputs.begin(), spec.inputs.end(), local[r.index]) == spec.inputs.end()) {

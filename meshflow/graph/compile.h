@@ -41,8 +41,8 @@
 //
 // Devices: a graph runs on the device of its placements (one device type per graph, else
 // std::invalid_argument): its arena, buffers and accumulators are that device's memory, its
-// tasks call the ops' kernels for it (make_kernel_for), and its boxing goes through the host on
-// the host's comm stream, as eager's does.
+// tasks call the ops' kernels for it (make_kernel_for), and its boxing runs on the host's comm
+// stream, in one order with eager's collectives, on the device's buffers (boxing/execute.h).
 //
 // Running: arguments and variables are bound, the host-side bookkeeping runs (optimizer
 // step counts), run-time attributes are read (learning rates, random draws), the phases'

@@ -124,16 +124,7 @@ class Machine {
     }
   }
 
-  bool blocking() const { return blocking_; }
-  void set_blocking(bool on) { blocking_ = on; }
-  device::Device& device() { return device_; }
-
- private:
-  static bool env_flag(const char* name) {
-    const char* v = std::getenv(name);
-    return v && *v && std::strcmp(v, "0") != 0;
-  }
-
+  // The device's stream of `kind`; the comm stream's worker marked the comm thread first.
   device::Stream& stream_of(device::StreamKind kind) {
     device::Stream& s = device_.stream(kind);
     if (kind == device::StreamKind::kComm && !comm_marked_) {
@@ -143,6 +134,16 @@ class Machine {
       s.launch([] { comm::mark_comm_thread(true); });
     }
     return s;
+  }
+
+  bool blocking() const { return blocking_; }
+  void set_blocking(bool on) { blocking_ = on; }
+  device::Device& device() { return device_; }
+
+ private:
+  static bool env_flag(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v && std::strcmp(v, "0") != 0;
   }
 
   // On the stream's worker.
@@ -388,5 +389,6 @@ void wait(const Tensor& t) { machine().wait(t); }
 bool blocking() { return machine().blocking(); }
 void set_blocking(bool on) { machine().set_blocking(on); }
 device::Device& device() { return machine().device(); }
+device::Stream& comm_stream() { return machine().stream_of(device::StreamKind::kComm); }
 
 }  // namespace mf::vm

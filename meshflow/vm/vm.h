@@ -78,6 +78,10 @@ void set_blocking(bool on);
 std::string error_message(std::exception_ptr error);
 // The device the VM runs on.
 device::Device& device();
+// The stream collectives run on, in program order (the CPU's comm stream). Work that issues
+// collectives outside the VM's instructions (graph mode's actors) runs there: its worker is
+// the comm thread (comm.h), which creating a group's communicator needs.
+device::Stream& comm_stream();
 // MESHFLOW_TRACE=prefix: spans of work on streams, written at exit as a Chrome trace
 // (prefix.rank<N>.json). record_span adds one for work the VM did not issue (the actors of
 // graph mode); thread-safe.

@@ -259,14 +259,16 @@ struct PlacementPair {
 };
 
 // Every pair of N-d SBPs between each pair of placements, on ranks inside and outside them;
-// then with the target on the test device, and between two test-device placements (boxing
-// across placements of different device types is the same planner's transfer).
+// then from the CPU to the test device and back, and between two test-device placements
+// (boxing across placements of different device types is the same planner's transfer, each
+// piece moved with the copy between the two memories).
 void sweep_placements(const std::vector<PlacementPair>& pairs, const Shape& shape, DType dtype) {
   const Tensor full = logical_value(shape, dtype);
   for (const PlacementPair& pp : pairs) {
     const std::vector<NdSbp> from = all_nd_sbps(shape.size(), pp.from.ndim()), to = all_nd_sbps(shape.size(), pp.to.ndim());
     sweep(full, pp.from, from, pp.to, to);
     sweep(full, pp.from, from, on_testdev(pp.to), to);
+    sweep(full, on_testdev(pp.from), from, pp.to, to);
     sweep(full, on_testdev(pp.from), from, on_testdev(pp.to), to);
   }
 }

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -342,6 +343,35 @@ TEST(TestDevice, CopiesRoundTripAndViewsStayOnTheDevice) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(back.data_as<float>()[i], host.data_as<float>()[i + 2]);
   const Tensor zeros = Tensor::zeros({3}, DType::kInt64, testdev_memory()).copy_to(host_memory());
   for (int i = 0; i < 3; ++i) EXPECT_EQ(zeros.data_as<int64_t>()[i], 0);
+}
+
+// What boxing does in a placement's memory: boxes copied between any two memories, reduced
+// and filled there, and the comm layer's staging (a group call on test-device buffers).
+TEST(TestDevice, BoxesCopyReduceAndFillInItsMemory) {
+  Tensor host = Tensor::empty({3, 4}, DType::kFloat32);
+  for (int i = 0; i < 12; ++i) host.data_as<float>()[i] = static_cast<float>(i);
+  const Tensor dev = host.copy_to(testdev_memory());
+  const Box inner{{1, 1}, {2, 2}};  // not contiguous: a run per row
+  const Tensor part = slice(dev, inner);
+  EXPECT_EQ(&part.memory(), &testdev_memory());
+  Tensor into_host = Tensor::zeros({2, 2}, DType::kFloat32);
+  copy_box(part, Box::whole({2, 2}), into_host, {0, 0});
+  EXPECT_TRUE(equal(into_host, slice(host, inner)));
+  const Tensor back = Tensor::zeros({3, 4}, DType::kFloat32, testdev_memory());
+  copy_box(into_host, Box::whole({2, 2}), back, {1, 2});  // host -> device
+  reduce_into(back, dev, ReduceOp::kSum);
+  const Tensor got = back.copy_to(host_memory());
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 4; ++c) {
+      const bool moved = r >= 1 && c >= 2;
+      const float expected = host.data_as<float>()[r * 4 + c] + (moved ? host.data_as<float>()[r * 4 + c - 1] : 0);
+      EXPECT_EQ(got.data_as<float>()[r * 4 + c], expected) << r << ", " << c;
+    }
+  }
+  back.fill_identity(ReduceOp::kMax);
+  const Tensor lowest = back.copy_to(host_memory());
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(lowest.data_as<float>()[i], -std::numeric_limits<float>::infinity());
+  EXPECT_THROW(reduce_into(back, host, ReduceOp::kSum), std::invalid_argument);
 }
 
 TEST(TestDevice, OpsRunItsKernelsAndRefuseInputsOnTwoDevices) {

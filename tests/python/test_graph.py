@@ -6,6 +6,8 @@ import pytest
 import meshflow as mf
 import meshflow.nn as nn
 import meshflow.nn.functional as F
+from jobs import launch_script
+
 
 def placement():
     return mf.placement("cpu", ranks=[0])
@@ -285,3 +287,27 @@ def test_kernels_write_their_results_into_the_memory_plan(device):
     grown = mf.memory_stats()["cpu"]["peak_bytes"] - before
     assert got.numpy().tobytes() == expected.tobytes()
     assert grown < n * n * 4 // 2, f"a run took {grown} bytes more"
+
+
+@pytest.mark.parametrize("device", ["cpu", "testdev"])
+def test_a_graph_may_issue_a_program_s_first_collective(tmp_path, device):
+    """Nothing before the graph communicates (global tensors made from full values move
+    nothing), so the all-gather inside it is the program's first collective: it runs on the
+    comm thread like every collective (a run whose collective waited for that thread from
+    another stream, behind itself, hung)."""
+    code, out = launch_script(tmp_path, f"""
+        import numpy as np
+        import meshflow as mf
+        p = mf.placement("{device}", ranks=[0, 1])
+        w = mf.tensor(np.ones((4, 4), np.float32), placement=p, sbp=mf.sbp.split(1))
+        x = mf.tensor(np.ones((2, 4), np.float32), placement=p, sbp=mf.sbp.broadcast)
+
+        class Eval(mf.nn.Graph):
+            def build(self, x):
+                return (x @ w).to_global(sbp=mf.sbp.broadcast).sum(dim=1)
+
+        print("rank", mf.env.get_rank(), Eval()(x).numpy().tolist())
+    """, timeout=60)
+    assert code == 0, out
+    for rank in (0, 1):
+        assert f"rank {rank} [16.0, 16.0]" in out, out

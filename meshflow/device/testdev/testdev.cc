@@ -35,6 +35,9 @@ class TestMemory : public Memory {
     std::memcpy(host_address(dst), host_address(src), nbytes);
   }
   void zero(void* dst, size_t nbytes) const override { std::memset(host_address(dst), 0, nbytes); }
+  void reduce_into(void* acc, const void* x, int64_t n, DType dtype, ReduceOp op) const override {
+    reduce_into_host(host_address(acc), host_address(x), n, dtype, op);
+  }
 
  private:
   const std::string type_ = "testdev";
