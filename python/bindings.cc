@@ -273,6 +273,7 @@ PYBIND11_MODULE(_C, m) {
       .def_property_readonly("dtype", [](const Var& v) { return std::string(dtype_name(v.dtype())); })
       .def_property_readonly("local_tensor", &Var::local)
       .def_property_readonly("device_type", [](const Var& v) { return v.local().memory().device_type(); })
+      .def_property_readonly("device_index", [](const Var& v) { return v.local().memory().device_index(); })
       .def_property_readonly("global_tensor", &Var::global)
       .def_property_readonly("data", &Var::data)
       .def_property_readonly("placement", [](const Var& v) { return v.global().placement(); })
@@ -432,8 +433,9 @@ PYBIND11_MODULE(_C, m) {
   m.def("consistency_check_enabled", &consistency_check_enabled);
   m.def("device_types", &device::types);
   m.def(
-      "to_device", [](const Var& x, const std::string& type) { return to_device(x, device::get(type)); },
-      py::arg("x"), py::arg("device_type"), release());
+      "to_device",
+      [](const Var& x, const std::string& type, int index) { return to_device(x, device::get(type, index)); },
+      py::arg("x"), py::arg("device_type"), py::arg("index") = 0, release());
 
   m.def(
       "plan_boxing",

@@ -42,9 +42,9 @@ class Memory {
   // Host memory for staging copies to and from this memory (an accelerator's pinned memory,
   // which its copies reach without another copy): allocate_host's by default.
   virtual std::shared_ptr<void> allocate_staging(size_t nbytes) const;
-  // "cpu", or "testdev:1" for an index other than 0: for errors.
+  // "cpu" (one device), "testdev:0", "testdev:1": for errors, as PyTorch names devices.
   std::string device_str() const {
-    return device_index() == 0 ? device_type() : device_type() + ":" + std::to_string(device_index());
+    return host_accessible() ? device_type() : device_type() + ":" + std::to_string(device_index());
   }
 };
 

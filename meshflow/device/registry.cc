@@ -12,9 +12,10 @@ namespace {
 
 struct Registry {
   std::mutex mu;
-  // The built-in types: the CPU, and the test device (one of each).
+  // The built-in types: the CPU (one device, whatever the index, as in PyTorch) and the test
+  // devices (testdev/testdev.h).
   std::vector<std::pair<std::string, DeviceFactory>> types{{"cpu", [](int) -> Device& { return cpu(); }},
-                                                          {"testdev", [](int) -> Device& { return testdev::device(); }}};
+                                                          {"testdev", [](int index) -> Device& { return testdev::device(index); }}};
 
   const DeviceFactory* find(const std::string& type) {
     auto it = std::find_if(types.begin(), types.end(), [&](const auto& t) { return t.first == type; });

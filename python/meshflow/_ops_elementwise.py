@@ -68,8 +68,7 @@ def _scalar_tensor(value, dtype, like):
 
 def _on_device_of(t, like):
     """Local tensor t on local tensor `like`'s device."""
-    where = like._impl.device_type
-    return t if where == "cpu" else t.to(where)
+    return t if like._impl.device_type == "cpu" else t.to(like.device)
 
 
 def _operands(a, b):

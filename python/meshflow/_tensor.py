@@ -112,11 +112,13 @@ class Tensor:
 
     @property
     def device(self):
-        """The device a local tensor lives on (OneFlow: a global tensor has a placement)."""
+        """The device a local tensor lives on (OneFlow: a global tensor has a placement): with
+        its index, as PyTorch's, except the CPU's (one device)."""
         if self.is_global:
             raise RuntimeError("device: a global tensor has no device; its placement "
                                f"({self.placement!r}) names its device type")
-        return _device.device(self._impl.device_type)
+        kind = self._impl.device_type
+        return _device.device(kind) if kind == "cpu" else _device.device(kind, self._impl.device_index)
 
     def to(self, *args, **kwargs):
         """to(device), to(dtype) or to(device, dtype), as PyTorch: itself when nothing changes."""
@@ -140,8 +142,12 @@ class Tensor:
             if self.is_global:
                 raise RuntimeError("to: a global tensor moves between devices by to_global with a placement "
                                    "of the target device type")
-            if target.type != self.device.type:
-                out = Tensor(_C.to_device(self._impl, target.type))
+            here = self.device
+            # An index-less name means the type's current device: index 0 unless the tensor
+            # is on one of that type already (PyTorch's current device).
+            index = target.index if target.index is not None else (here.index or 0) if target.type == here.type else 0
+            if target.type != here.type or (target.type != "cpu" and index != here.index):
+                out = Tensor(_C.to_device(self._impl, target.type, index))
         if dtype is not None and _dtype.to_dtype(dtype) != self.dtype:
             from ._ops_elementwise import cast
             out = cast(out, dtype)

@@ -374,6 +374,24 @@ TEST(TestDevice, BoxesCopyReduceAndFillInItsMemory) {
   EXPECT_THROW(reduce_into(back, host, ReduceOp::kSum), std::invalid_argument);
 }
 
+TEST(TestDevice, EachIndexIsADeviceOfItsOwn) {
+  device::Device& first = device::get("testdev", 0);
+  device::Device& second = device::get("testdev", 1);
+  EXPECT_NE(&first, &second);
+  EXPECT_NE(&first.memory(), &second.memory());
+  EXPECT_EQ(second.memory().device_index(), 1);
+  EXPECT_EQ(second.memory().device_str(), "testdev:1");
+  EXPECT_EQ(first.memory().device_str(), "testdev:0");
+  EXPECT_EQ(&device::of(second.memory()), &second);
+  Tensor host = Tensor::empty({3}, DType::kInt64);
+  for (int i = 0; i < 3; ++i) host.data_as<int64_t>()[i] = 7 * i - 4;
+  const Tensor moved = host.copy_to(first.memory()).copy_to(second.memory());
+  EXPECT_EQ(&moved.memory(), &second.memory());
+  EXPECT_TRUE(equal(moved.copy_to(host_memory()), host));
+  EXPECT_THROW(device::get("testdev", 2), std::invalid_argument);
+  EXPECT_EQ(&device::get("cpu", 3), &device::cpu());  // one CPU, whatever the index
+}
+
 TEST(TestDevice, OpsRunItsKernelsAndRefuseInputsOnTwoDevices) {
   Tensor a = Tensor::empty({3}, DType::kFloat32);
   for (int i = 0; i < 3; ++i) a.data_as<float>()[i] = static_cast<float>(i);
@@ -387,7 +405,7 @@ TEST(TestDevice, OpsRunItsKernelsAndRefuseInputsOnTwoDevices) {
     apply_local(find_op("add"), {on_dev, a}, {});
     ADD_FAILURE() << "no error for inputs on two devices";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("[add] expected every input on one device, got testdev and cpu"),
+    EXPECT_NE(std::string(e.what()).find("[add] expected every input on one device, got testdev:0 and cpu"),
               std::string::npos)
         << e.what();
   }

@@ -79,7 +79,7 @@ def test_the_test_device_computes_what_the_cpu_does_bit_for_bit():
     forward, backward and the reads below go through its kernels and copies only."""
     loss_cpu, grads_cpu = _mlp_step("cpu")
     loss_dev, grads_dev = _mlp_step("testdev")
-    assert loss_dev.device == "testdev" and all(g.device == "testdev" for g in grads_dev)
+    assert loss_dev.device == "testdev:0" and all(g.device == "testdev:0" for g in grads_dev)
     assert loss_dev.numpy().tobytes() == loss_cpu.numpy().tobytes()
     for g_dev, g_cpu in zip(grads_dev, grads_cpu):
         assert g_dev.numpy().tobytes() == g_cpu.numpy().tobytes()
@@ -88,7 +88,7 @@ def test_the_test_device_computes_what_the_cpu_does_bit_for_bit():
 def test_copies_between_devices_carry_values_and_gradients():
     x = mf.tensor([1.0, -2.0, 3.0], requires_grad=True)
     on_dev = x.to("testdev")
-    assert on_dev.device == mf.device("testdev") and on_dev.to("testdev") is on_dev
+    assert on_dev.device == mf.device("testdev", 0) and on_dev.to("testdev") is on_dev
     back = (on_dev * 2.0).cpu()
     assert back.device == "cpu" and back.numpy().tolist() == [2.0, -4.0, 6.0]
     back.sum().backward()
@@ -96,7 +96,7 @@ def test_copies_between_devices_carry_values_and_gradients():
 
 
 def test_ops_refuse_inputs_on_different_devices():
-    with pytest.raises(ValueError, match=r"\[add\] expected every input on one device, got testdev and cpu"):
+    with pytest.raises(ValueError, match=r"\[add\] expected every input on one device, got testdev:0 and cpu"):
         mf.tensor([1.0], device="testdev") + mf.tensor([1.0])
 
 
@@ -114,7 +114,7 @@ def _global_step(device_type):
 def test_global_tensors_on_the_test_device_equal_the_cpu():
     loss_cpu, grad_cpu, _ = _global_step("cpu")
     loss_dev, grad_dev, where = _global_step("testdev")
-    assert where == "testdev"
+    assert where == "testdev:0"
     assert loss_dev.tobytes() == loss_cpu.tobytes() and grad_dev.tobytes() == grad_cpu.tobytes()
 
 
@@ -147,9 +147,9 @@ def _graph_steps(device, micro_batches, fusion):
         x = mf.tensor(rng.standard_normal((12, 6)).astype(np.float32), device=device)
         y = mf.tensor(rng.integers(0, 3, 12), device=device)
         loss = step(x, y)
-        assert loss.device == device
+        assert loss.device.type == device
         losses.append(loss.numpy())
-    assert all(p.device == device for p in model.parameters())
+    assert all(p.device.type == device for p in model.parameters())
     return np.array(losses), [p.numpy() for p in model.parameters()], step
 
 
@@ -204,15 +204,15 @@ def test_everyday_code_runs_on_the_test_device_as_on_the_cpu():
 
 def test_values_keep_their_device_and_refuse_another():
     w = mf.tensor([1.0, 2.0], device="testdev", requires_grad=True)
-    with pytest.raises(ValueError, match="a gradient on cpu cannot go to a tensor on testdev"):
+    with pytest.raises(ValueError, match="a gradient on cpu cannot go to a tensor on testdev:0"):
         w.grad = mf.tensor([1.0, 1.0])
-    with pytest.raises(ValueError, match=r"backward\(\): the gradient on cpu cannot go to a tensor on testdev"):
+    with pytest.raises(ValueError, match=r"backward\(\): the gradient on cpu cannot go to a tensor on testdev:0"):
         (w * 2.0).backward(mf.tensor([1.0, 1.0]))
     layer = mf.nn.Linear(2, 2)
     for p in layer.parameters():
         p.data = p.to("testdev").detach()
     layer.load_state_dict({k: v.cpu() for k, v in layer.state_dict().items()})
-    assert all(p.device == "testdev" for p in layer.parameters())
+    assert all(p.device == "testdev:0" for p in layer.parameters())
 
 
 def test_creation_takes_a_device():
@@ -220,8 +220,8 @@ def test_creation_takes_a_device():
     on_cpu = mf.randn(3, 2)
     mf.manual_seed(5)
     on_dev = mf.randn(3, 2, device="testdev")
-    assert on_dev.device == "testdev" and on_dev.numpy().tobytes() == on_cpu.numpy().tobytes()
-    assert mf.zeros(2, device="testdev").device == "testdev"
+    assert on_dev.device == "testdev:0" and on_dev.numpy().tobytes() == on_cpu.numpy().tobytes()
+    assert mf.zeros(2, device="testdev").device == "testdev:0"
     assert mf.arange(4, device="testdev").numpy().tolist() == [0, 1, 2, 3]
     assert mf.full((2,), 7, device="testdev").numpy().tolist() == [7, 7]
     with pytest.raises(ValueError, match="not both"):
@@ -238,4 +238,25 @@ def test_checkpoints_go_from_the_test_device_to_the_cpu_and_back(tmp_path):
     assert on_cpu["b"].numpy().tolist() == [1, -1] and on_cpu["step"] == 3
     mf.save(on_cpu, tmp_path / "back")
     again = mf.load(tmp_path / "back", placement=p_dev)
-    assert again["w"].to_local().device == "testdev" and again["w"].numpy().tolist() == w.numpy().tolist()
+    assert again["w"].to_local().device == "testdev:0" and again["w"].numpy().tolist() == w.numpy().tolist()
+
+
+def test_a_process_has_two_test_devices_each_with_its_own_memory():
+    """testdev:0 and testdev:1 are separate devices, as two GPUs of a host: tensors move
+    between them, ops and gradients stay where their inputs are, and mixing them is refused."""
+    x = mf.tensor([1.0, -2.0, 3.0])
+    a = x.to("testdev")
+    b = a.to("testdev:1")
+    assert a.device == mf.device("testdev", 0) and b.device == "testdev:1" and repr(b.device) == \
+        "device(type='testdev', index=1)"
+    assert b.to("testdev") is b and a.to("testdev:0") is a  # an index-less name: the device it is on
+    assert b.to("testdev:0").device == "testdev:0" and b.numpy().tolist() == [1.0, -2.0, 3.0]
+    w = mf.tensor([0.5, 1.0, 2.0], device="testdev:1", requires_grad=True)
+    loss = (w * b).sum()
+    loss.backward()
+    assert loss.device == "testdev:1" and w.grad.device == "testdev:1" and w.grad.numpy().tolist() == [1.0, -2.0, 3.0]
+    with pytest.raises(ValueError, match=r"\[mul\] expected every input on one device, got testdev:0 and testdev:1"):
+        a * b
+    with pytest.raises(ValueError, match="testdev:2 does not exist; this process has 2 test devices"):
+        x.to("testdev:2")
+    assert x.to("cpu:1") is x  # one CPU, whatever the index (as PyTorch)

@@ -3,6 +3,8 @@
 
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <stdexcept>
 #include <string>
 
 #include "meshflow/core/allocator.h"
@@ -19,7 +21,9 @@ void* device_address(void* host) { return reinterpret_cast<void*>(reinterpret_ca
 
 class TestMemory : public Memory {
  public:
+  explicit TestMemory(int index) : index_(index) {}
   const std::string& device_type() const override { return type_; }
+  int device_index() const override { return index_; }
   bool host_accessible() const override { return false; }
   std::shared_ptr<void> allocate(size_t nbytes) override {
     std::shared_ptr<void> block = allocate_host(nbytes);
@@ -41,6 +45,7 @@ class TestMemory : public Memory {
 
  private:
   const std::string type_ = "testdev";
+  const int index_;
 };
 
 }  // namespace
@@ -49,11 +54,22 @@ void* host_address(const void* address) {
   return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(address) - kOffset);
 }
 
-Device& device() {
-  static auto* memory = new TestMemory;                                   // never destroyed, as the CPU's
-  static Device* d = make_worker_device("testdev", *memory).release();  // never destroyed
-  return *d;
+Device& device(int index) {
+  if (index < 0 || index >= kCount) {
+    throw std::invalid_argument("device: testdev:" + std::to_string(index) + " does not exist; this process has " +
+                                std::to_string(kCount) + " test devices, testdev:0 to testdev:" +
+                                std::to_string(kCount - 1));
+  }
+  // Never destroyed, as the CPU's: work may run during exit.
+  static Device* devices[kCount] = {};
+  static std::once_flag made[kCount];
+  std::call_once(made[index], [index] {
+    devices[index] = make_worker_device("testdev", *new TestMemory(index)).release();
+  });
+  return *devices[index];
 }
+
+bool is_testdev(const Memory& memory) { return memory.device_type() == "testdev"; }
 
 Tensor host_view(const Tensor& t) {
   return Tensor::wrap(host_address(t.data()), t.shape(), t.dtype(), t.storage()->owner());

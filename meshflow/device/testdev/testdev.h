@@ -5,7 +5,9 @@
 // space: a host read or write of one faults at once (ASan names it), while pointer
 // arithmetic (views, offsets) works as on any device. Only its copies and its kernels (the
 // CPU kernels run on host_address views, ops/testdev) translate. Its streams are worker
-// threads of their own (device/cpu/cpu_device.h).
+// threads of their own (device/cpu/cpu_device.h). A process has kCount of them ("testdev:0",
+// "testdev:1"), as a host has several GPUs: each has its own memory and streams, so moves
+// between devices of one type are tested too.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +17,12 @@
 
 namespace mf::device::testdev {
 
-// The device (registered as "testdev"), created on first use, never destroyed.
-Device& device();
+constexpr int kCount = 2;
+// Test device `index` (registered as "testdev"), created on first use, never destroyed.
+// Throws std::invalid_argument for an index outside [0, kCount).
+Device& device(int index = 0);
+// Whether `memory` is a test device's (any index).
+bool is_testdev(const Memory& memory);
 // The host address behind a test-device address.
 void* host_address(const void* address);
 // `t` (on the test device) as a host tensor over the same bytes, sharing its storage's life.

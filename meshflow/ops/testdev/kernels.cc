@@ -14,7 +14,7 @@ namespace mf {
 namespace {
 // What the CPU kernel sees of `t`: a host view of the test device's memory.
 Tensor seen_from_host(const Tensor& t) {
-  return &t.memory() == &device::testdev::device().memory() ? device::testdev::host_view(t) : t;
+  return device::testdev::is_testdev(t.memory()) ? device::testdev::host_view(t) : t;
 }
 }  // namespace
 
@@ -30,11 +30,19 @@ void register_testdev_kernels(OpRegistry& r) {
         on_host.given = &given;
       }
       std::vector<Tensor> outputs = op.kernel(host, on_host);
+      // The op runs on its inputs' device (creation ops have none: testdev:0).
+      Memory* memory = &device::testdev::device().memory();
+      for (const Tensor& t : inputs) {
+        if (device::testdev::is_testdev(t.memory())) {
+          memory = &t.memory();
+          break;
+        }
+      }
       for (size_t k = 0; k < outputs.size(); ++k) {
         // Written where the caller wanted it: hand back the device's tensor; else a copy.
         const bool in_place = k < given.size() && given[k].nbytes() > 0 && outputs[k].data() == given[k].data() &&
                               outputs[k].shape() == given[k].shape();
-        outputs[k] = in_place ? (*ctx.given)[k] : outputs[k].copy_to(device::testdev::device().memory());
+        outputs[k] = in_place ? (*ctx.given)[k] : outputs[k].copy_to(*memory);
       }
       return outputs;
     };
