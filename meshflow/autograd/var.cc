@@ -54,7 +54,9 @@ boxing::Layout gradient_layout(const boxing::Layout& layout) {
 GlobalTensor zeros_global(const Shape& shape, DType dtype, const boxing::Layout& layout) {
   const int me = comm::world_rank();
   const int id = layout.placement.parallel_id(me);
-  if (id < 0) return GlobalTensor(shape, layout.placement, layout.nd_sbp, boxing::empty_local(shape, dtype));
+  if (id < 0) {
+    return GlobalTensor(shape, layout.placement, layout.nd_sbp, boxing::empty_local(shape, dtype, layout.placement.memory()));
+  }
   const Box box = local_box(shape, layout.placement.hierarchy(), layout.nd_sbp, layout.placement.coordinate(id));
   return GlobalTensor(shape, layout.placement, layout.nd_sbp, Tensor::zeros(box.extent, dtype, layout.placement.memory()));
 }
@@ -354,7 +356,7 @@ void Var::backward(const Var& grad, bool retain_graph) const {
       const bool holds = layout.placement.parallel_id(comm::world_rank()) >= 0;
       seed = Var(GlobalTensor(shape(), layout.placement, layout.nd_sbp,
                               holds ? vm::copy_to(one, layout.placement.device())
-                                    : boxing::empty_local(shape(), dtype())));
+                                    : boxing::empty_local(shape(), dtype(), layout.placement.memory())));
     } else {
       seed = Var(vm::copy_to(one, device::of(local().memory())));
     }

@@ -221,7 +221,7 @@ Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, 
   }
   const int dst_id = to.placement.parallel_id(me);
   Box my_dst;
-  Tensor out = empty_local(logical, dtype);
+  Tensor out = empty_local(logical, dtype, to.placement.memory());
   if (dst_id >= 0) {
     Shape cd = to.placement.coordinate(dst_id);
     my_dst = local_box(logical, to.placement.hierarchy(), to.nd_sbp, cd);
@@ -276,8 +276,8 @@ Tensor run_transfer(const Layout& from, const Layout& to, const Shape& logical, 
 
 }  // namespace
 
-Tensor empty_local(const Shape& logical, DType dtype) {
-  return Tensor::empty(logical.empty() ? Shape{0} : Shape(logical.size(), 0), dtype);
+Tensor empty_local(const Shape& logical, DType dtype, Memory& memory) {
+  return Tensor::empty(logical.empty() ? Shape{0} : Shape(logical.size(), 0), dtype, memory);
 }
 
 bool transfers_only(const Plan& plan) {

@@ -40,7 +40,8 @@ std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& l
 // Moves local parts that hold `held_boxes` (by parallel id; e.g. uneven parts a user gave)
 // to the balanced split of `layout`.
 Tensor rebalance(const Tensor& local, const Shape& logical, const Layout& layout, const std::vector<Box>& held_boxes);
-// The local tensor a rank outside a placement holds: every dim 0 (a 1-d empty for scalars).
-Tensor empty_local(const Shape& logical, DType dtype);
+// The local tensor a rank outside a placement holds: every dim 0 (a 1-d empty for scalars),
+// in the placement's memory.
+Tensor empty_local(const Shape& logical, DType dtype, Memory& memory = host_memory());
 
 }  // namespace mf::boxing

@@ -85,13 +85,13 @@ class Staging {
   const void* read(const void* data, size_t bytes) {
     void* host = hold(bytes);
     memory_.copy_to_host(host, data, bytes);
-    read_.emplace_back(data, host);
+    read_.push_back({data, host, bytes});
     return host;
   }
   void* write(void* data, size_t bytes, const Chunks* written = nullptr, DType dtype = DType::kFloat32) {
     void* host = nullptr;
-    for (const auto& [device, copy] : read_) {
-      if (device == data) host = copy;
+    for (const Read& r : read_) {
+      if (r.device == data && r.bytes == bytes) host = r.host;  // in place
     }
     if (!host) host = hold(bytes);
     if (!written) {
@@ -116,6 +116,11 @@ class Staging {
     held_.push_back(memory_.allocate_staging(bytes));
     return held_.back().get();
   }
+  struct Read {
+    const void* device;
+    void* host;
+    size_t bytes;
+  };
   struct Write {
     void* device;
     void* host;
@@ -124,7 +129,7 @@ class Staging {
   };
   const Memory& memory_;
   std::vector<std::shared_ptr<void>> held_;
-  std::vector<std::pair<const void*, void*>> read_;
+  std::vector<Read> read_;
   std::vector<Write> writes_;
 };
 
@@ -142,7 +147,7 @@ size_t bytes_of(int64_t count, DType dtype) { return static_cast<size_t>(count) 
 }  // namespace
 
 void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op, const Memory& memory) {
-  if (!takes(memory)) {
+  if (!takes(memory) || (dtype == DType::kBFloat16 && !memory.host_accessible())) {  // bfloat16 widens on the host
     Staging staged(memory);
     const void* host_send = staged.read(send, bytes_of(count, dtype));
     all_reduce(host_send, staged.write(recv, bytes_of(count, dtype)), count, dtype, op);
@@ -181,7 +186,7 @@ void Group::all_gather(const void* send, void* recv, const Chunks& recv_chunks, 
 void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
                            ReduceOp op, const Memory& memory) {
   check_counts("reduce_scatter", counts);
-  if (!takes(memory)) {
+  if (!takes(memory) || (dtype == DType::kBFloat16 && !memory.host_accessible())) {  // bfloat16 widens on the host
     Staging staged(memory);
     const int64_t total = std::accumulate(counts.begin(), counts.end(), int64_t{0});
     const void* host_send = staged.read(send, bytes_of(total, dtype));

@@ -211,7 +211,7 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
   }
   // The part moves to the placement's device.
   Memory& memory = placement.memory();
-  Tensor mine = my_id >= 0 ? vm::copy_to(local, placement.device()) : boxing::empty_local(logical, dtype);
+  Tensor mine = my_id >= 0 ? vm::copy_to(local, placement.device()) : boxing::empty_local(logical, dtype, memory);
   if (!balanced) {
     const boxing::Layout layout{placement, nd_sbp};
     mine = vm::launch("to_global", device::StreamKind::kComm, {mine}, {local_meta(logical, dtype, layout)},
@@ -233,7 +233,9 @@ GlobalTensor global_from_full(const Tensor& full, const Placement& placement, co
     check_nd_sbp(nd_sbp, placement, full.ndim());
   }
   const int id = placement.parallel_id(comm::world_rank());
-  if (id < 0) return GlobalTensor(full.shape(), placement, nd_sbp, boxing::empty_local(full.shape(), full.dtype()));
+  if (id < 0) {
+    return GlobalTensor(full.shape(), placement, nd_sbp, boxing::empty_local(full.shape(), full.dtype(), placement.memory()));
+  }
   Shape c = placement.coordinate(id);
   Box box = local_box(full.shape(), placement.hierarchy(), nd_sbp, c);
   const Tensor host = vm::copy_to(full, device::cpu());

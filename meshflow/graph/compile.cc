@@ -741,7 +741,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       const int pid = placement.parallel_id(me);
       if (pid < 0) {
         for (int v : node.outputs) {
-          m.fixed.push_back(boxing::empty_local(p.values[v].shape, p.values[v].dtype));
+          m.fixed.push_back(boxing::empty_local(p.values[v].shape, p.values[v].dtype, *m.memory));
           m.refs[v] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1, {}};
           if (accumulated[v]) accumulate(v);
         }
@@ -792,7 +792,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       const int lane_id = ++lanes_seen;
       const Value& from = p.values[node.inputs[0]];
       if (from.layout.placement.parallel_id(me) < 0 && node.to->placement.parallel_id(me) < 0) {
-        m.fixed.push_back(boxing::empty_local(p.values[node.outputs[0]].shape, p.values[node.outputs[0]].dtype));
+        m.fixed.push_back(boxing::empty_local(p.values[node.outputs[0]].shape, p.values[node.outputs[0]].dtype, *m.memory));
         m.refs[node.outputs[0]] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1, {}};
         if (accumulated[node.outputs[0]]) accumulate(node.outputs[0]);
         continue;

@@ -358,7 +358,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
   std::vector<Tensor> outs;
   const int id = placement.parallel_id(me);
   if (id < 0) {
-    for (const TensorMeta& m : plan.outputs) outs.push_back(boxing::empty_local(m.shape, m.dtype));
+    for (const TensorMeta& m : plan.outputs) outs.push_back(boxing::empty_local(m.shape, m.dtype, placement.memory()));
   } else {
     const Shape coord = placement.coordinate(id);
     auto call = std::make_shared<const KernelCall>(KernelCall{attrs, metas, boxes_of(metas, placement, plan.signature.inputs, coord),

@@ -121,7 +121,14 @@ std::vector<Var> call(const std::string& name, const std::vector<Var>& inputs, c
 
 Var as_global_here(const Var& v) {
   if (!v.defined() || v.is_global()) return v;
-  const Placement here(v.local().memory().device_type(), {comm::world_rank()});
+  const Memory& memory = v.local().memory();
+  const Placement here(memory.device_type(), {comm::world_rank()});
+  if (&here.memory() != &memory) {
+    // A placement's ranks use index 0 of its device type.
+    throw std::invalid_argument("graph: a local program's tensors run on " + here.memory().device_str() +
+                                "; this one is on " + memory.device_str() + " (move it with to(\"" +
+                                here.memory().device_str() + "\") first)");
+  }
   return Var(GlobalTensor(v.shape(), here, NdSbp{Sbp::broadcast()}, v.local()), v.requires_grad());
 }
 

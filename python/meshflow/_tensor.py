@@ -143,8 +143,8 @@ class Tensor:
                 raise RuntimeError("to: a global tensor moves between devices by to_global with a placement "
                                    "of the target device type")
             here = self.device
-            # An index-less name means the type's current device: index 0 unless the tensor
-            # is on one of that type already (PyTorch's current device).
+            # An index-less name means the device of that type the tensor is on already, else
+            # index 0 (PyTorch would take its current device, which meshflow does not keep).
             index = target.index if target.index is not None else (here.index or 0) if target.type == here.type else 0
             if target.type != here.type or (target.type != "cpu" and index != here.index):
                 out = Tensor(_C.to_device(self._impl, target.type, index))

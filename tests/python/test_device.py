@@ -260,3 +260,12 @@ def test_a_process_has_two_test_devices_each_with_its_own_memory():
     with pytest.raises(ValueError, match="testdev:2 does not exist; this process has 2 test devices"):
         x.to("testdev:2")
     assert x.to("cpu:1") is x  # one CPU, whatever the index (as PyTorch)
+
+    class Double(mf.nn.Graph):
+        def build(self, t):
+            return t * 2.0
+
+    # A placement's ranks use index 0 of their device type; a local program's graph too.
+    with pytest.raises(ValueError, match="a local program's tensors run on testdev:0; this one is on testdev:1"):
+        Double()(b)
+    assert Double()(a).numpy().tolist() == [2.0, -4.0, 6.0]
