@@ -201,9 +201,11 @@ struct CompiledGraph::Impl {
   // Where every tensor of the graph lives, and the tasks run (collectives aside: those run
   // on the host's comm stream, in one program order with eager's, through the host).
   device::Device* device = nullptr;
-  Memory* memory = nullptr;
-  // Gradient accumulation's kernels, on the graph's device: acc + x, and acc * (1/m).
-  Kernel add_kernel, scale_kernel;
+  Memory& memory() const { return device->memory(); }
+  // Gradient accumulation's kernels, on the graph's device: acc + x, and acc * (1/m)
+  // (kernel_for's, kept for the life of the process).
+  const Kernel* add_kernel = nullptr;
+  const Kernel* scale_kernel = nullptr;
 
   Tensor input_of(const Ref& r, int at) const {
     Tensor t;
@@ -247,7 +249,7 @@ struct CompiledGraph::Impl {
       if (reg.persistent) {
         reg.value = outs[k];
       } else if (reg.slot(at).nbytes() && outs[k].data() != reg.slot(at).data()) {
-        memory->copy_within(reg.slot(at).data(), outs[k].data(), reg.slot(at).nbytes());
+        memory().copy_within(reg.slot(at).data(), outs[k].data(), reg.slot(at).nbytes());
       }
     }
   }
@@ -263,11 +265,11 @@ struct CompiledGraph::Impl {
       }
     });
     if (at == 0) {
-      memory->copy_within(acc.data(), x.data(), acc.nbytes());
+      memory().copy_within(acc.data(), x.data(), acc.nbytes());
     } else {
-      run_into(acc, add_kernel, {acc, x}, {});
+      run_into(acc, *add_kernel, {acc, x}, {});
     }
-    if (at == micro_batches - 1) run_into(acc, scale_kernel, {acc}, Attrs{{"value", 1.0 / micro_batches}});
+    if (at == micro_batches - 1) run_into(acc, *scale_kernel, {acc}, Attrs{{"value", 1.0 / micro_batches}});
   }
 
   // A local kernel call on whole tensors of acc's shape, its result written into acc (copied
@@ -285,7 +287,7 @@ struct CompiledGraph::Impl {
     KernelContext ctx{attrs, metas, boxes, outputs, output_boxes};
     ctx.given = &given;
     const Tensor out = kernel(in, ctx)[0];
-    if (out.data() != acc.data()) memory->copy_within(acc.data(), out.data(), acc.nbytes());
+    if (out.data() != acc.data()) memory().copy_within(acc.data(), out.data(), acc.nbytes());
   }
 
   // Task t on micro-batch `system_piece` as its actor system counts (pipelined), else on
@@ -319,7 +321,7 @@ struct CompiledGraph::Impl {
         // after it still move what the other ranks expect; the error is raised after the run.
         for (int r : task.outputs) {
           if (registers[r].persistent) {
-            registers[r].value = Tensor::zeros(registers[r].meta.shape, registers[r].meta.dtype, *memory);
+            registers[r].value = Tensor::zeros(registers[r].meta.shape, registers[r].meta.dtype, memory());
           }
         }
         const std::string what = e.what();
@@ -341,9 +343,8 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   const LogicalGraph& g = m.traced;
   stats_.traced_nodes = static_cast<int>(g.nodes.size());
   m.device = &device_of(g);
-  m.memory = &m.device->memory();
-  m.add_kernel = kernel_for(find_op("add"), *m.memory);
-  m.scale_kernel = kernel_for(find_op("mul_scalar"), *m.memory);
+  m.add_kernel = &kernel_for(find_op("add"), m.memory());
+  m.scale_kernel = &kernel_for(find_op("mul_scalar"), m.memory());
 
   // 1. Drop planning's conversions (within a placement) and what nothing uses.
   std::vector<int> alias(g.values.size());
@@ -704,7 +705,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       return;
     }
     m.accumulators.push_back(Tensor::empty(local_meta(p.values[v].shape, p.values[v].dtype, p.values[v].layout).shape,
-                                           p.values[v].dtype, *m.memory));
+                                           p.values[v].dtype, m.memory()));
     accumulator_of[v] = {Impl::Ref::kAccumulator, static_cast<int>(m.accumulators.size()) - 1, {}};
     Impl::Task task;
     task.node = p.values[v].producer;
@@ -741,7 +742,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       const int pid = placement.parallel_id(me);
       if (pid < 0) {
         for (int v : node.outputs) {
-          m.fixed.push_back(boxing::empty_local(p.values[v].shape, p.values[v].dtype, *m.memory));
+          m.fixed.push_back(boxing::empty_local(p.values[v].shape, p.values[v].dtype, m.memory()));
           m.refs[v] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1, {}};
           if (accumulated[v]) accumulate(v);
         }
@@ -769,7 +770,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
         call->output_boxes.push_back(local_box(v.shape, placement.hierarchy(), node.signature.outputs[k], coord));
       }
       task.call = std::move(call);
-      task.kernel = make_kernel_for(*node.op, *m.memory);
+      task.kernel = make_kernel_for(*node.op, m.memory());
       bool fold = true;
       for (int v : node.outputs) fold = fold && constant[v] && !persistent[v] && !accumulated[v];
       if (fold) {
@@ -792,7 +793,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       const int lane_id = ++lanes_seen;
       const Value& from = p.values[node.inputs[0]];
       if (from.layout.placement.parallel_id(me) < 0 && node.to->placement.parallel_id(me) < 0) {
-        m.fixed.push_back(boxing::empty_local(p.values[node.outputs[0]].shape, p.values[node.outputs[0]].dtype, *m.memory));
+        m.fixed.push_back(boxing::empty_local(p.values[node.outputs[0]].shape, p.values[node.outputs[0]].dtype, m.memory()));
         m.refs[node.outputs[0]] = {Impl::Ref::kFixed, static_cast<int>(m.fixed.size()) - 1, {}};
         if (accumulated[node.outputs[0]]) accumulate(node.outputs[0]);
         continue;
@@ -866,7 +867,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     if (m.pipelined && made_in[r] == Phase::kMicro) {
       Impl::Register& reg = m.registers[r];
       for (int k = 0; k < static_cast<int>(stages.size()) - reg.stage; ++k) {
-        reg.slots.push_back(Tensor::empty(reg.meta.shape, reg.meta.dtype, *m.memory));
+        reg.slots.push_back(Tensor::empty(reg.meta.shape, reg.meta.dtype, m.memory()));
         memory_.buffer_bytes += bytes;
       }
       continue;
@@ -880,11 +881,11 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
   memory_.max_live_bytes = max_live_bytes(uses_of, static_cast<int>(T));
   memory_.registers = static_cast<int>(m.registers.size());
   m.arena_bytes = memory_.arena_bytes;
-  m.arena = m.memory->allocate(static_cast<size_t>(memory_.arena_bytes));
+  m.arena = m.memory().allocate(static_cast<size_t>(memory_.arena_bytes));
   for (size_t i = 0; i < planned.size(); ++i) {
     Impl::Register& reg = m.registers[planned[i]];
     reg.slots = {Tensor::wrap(static_cast<char*>(m.arena.get()) + offsets[i], reg.meta.shape, reg.meta.dtype, m.arena,
-                              *m.memory)};
+                              m.memory())};
   }
 
   // 6. One actor per task; communication tasks act in the plan's order. One actor system
