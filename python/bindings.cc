@@ -515,17 +515,17 @@ PYBIND11_MODULE(_C, m) {
   m.def("set_launch_blocking", &vm::set_blocking, py::arg("on"), release());
   m.def(
       "memory_stats",
-      [] {
-        const device::MemoryStats s = vm::device().memory_stats();
+      [](const std::string& type, int index) {
+        const device::MemoryStats s = device::get(type, index).memory_stats();
         py::dict d;
         d["in_use_bytes"] = s.in_use_bytes;
         d["cached_bytes"] = s.cached_bytes;
         d["peak_bytes"] = s.peak_bytes;
-        py::dict all;
-        all[py::str(vm::device().name())] = d;
-        return all;
-      });
-  m.def("reset_peak_memory_stats", [] { vm::device().reset_peak(); });
+        return d;
+      },
+      py::arg("type"), py::arg("index"));
+  m.def("reset_peak_memory_stats", [](const std::string& type, int index) { device::get(type, index).reset_peak(); },
+        py::arg("type"), py::arg("index"));
   // Every rank passes its error ("" for none); all raise the first one together. Also a
   // barrier over the world.
   m.def(

@@ -18,13 +18,15 @@ dp ranks' batches concatenated in rank order are the global batch of a 1-rank ru
 Needs only NumPy; `python3 data.py` prints the corpus statistics quoted in README.md.
 """
 import functools
+import os
 import re
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
-FORTUNE_DIR = Path("/usr/share/games/fortunes")
+# MESHFLOW_FORTUNE_DIR: elsewhere (a machine where the package is unpacked, not installed).
+FORTUNE_DIR = Path(os.environ.get("MESHFLOW_FORTUNE_DIR", "/usr/share/games/fortunes"))
 EXCLUDED_FILES = frozenset({"ascii-art"})
 VAL_EVERY = 10
 VOCAB_SIZE = 256

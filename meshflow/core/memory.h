@@ -28,7 +28,8 @@ class Memory {
   // cache when the last owner drops it. Throws std::bad_alloc when there is no room.
   virtual std::shared_ptr<void> allocate(size_t nbytes) = 0;
   // `nbytes` from `src` in this memory to host memory at `host`, and back; and within this
-  // memory. Blocking.
+  // memory. Blocking, except that a device may order copies within its memory and zero fills
+  // on the calling worker's stream instead (its later work on that stream sees them).
   virtual void copy_to_host(void* host, const void* src, size_t nbytes) const = 0;
   virtual void copy_from_host(void* dst, const void* host, size_t nbytes) const = 0;
   virtual void copy_within(void* dst, const void* src, size_t nbytes) const = 0;

@@ -5,9 +5,9 @@
 // and can wait on an event of another stream (work launched after the wait runs only once
 // the event has completed). Everything above this layer (the VM, and later the actors of
 // graph mode) sees only this interface; the CPU is the first implementation (cpu_device.cc):
-// each stream is a worker thread. A CUDA device would map a stream to a cudaStream_t, an
-// event to a cudaEvent_t and allocate with a caching cudaMalloc; its comm stream would
-// issue NCCL. Ops, SBP inference and boxing do not change for it.
+// each stream is a worker thread. The CUDA device (cuda/cuda_device.h) pairs each worker with
+// a cudaStream_t, an event with a cudaEvent_t, and allocates with a stream-ordered caching
+// cudaMalloc. Ops, SBP inference and boxing do not change for it.
 //
 // Thread-safety: launch/record/wait on one stream from one thread at a time (the VM's
 // issuing thread); Event::query/synchronize from any thread; allocate from any thread.
@@ -112,14 +112,18 @@ Device& of(const Memory& memory);
 
 // The device of `type` at `index`, made by the factory on first use.
 using DeviceFactory = std::function<Device&(int index)>;
-// Throws std::invalid_argument when `type` is empty or already registered.
-void register_type(const std::string& type, DeviceFactory factory);
+// Throws std::invalid_argument when `type` is empty or already registered. `rank_index`
+// says which index of the type a placement uses on this rank (a host's GPUs are shared out
+// by local rank); none: index 0.
+void register_type(const std::string& type, DeviceFactory factory, std::function<int()> rank_index = {});
 // The registered types, in registration order ("cpu" first).
 std::vector<std::string> types();
 bool is_registered(const std::string& type);
 // Throws std::invalid_argument naming the registered types when `type` is not one of them,
 // or when index is negative.
 Device& get(const std::string& type, int index = 0);
+// The device of `type` that placements on it use on this rank.
+Device& for_placement(const std::string& type);
 // "'tpu' is not a registered device type; registered: cpu", for errors elsewhere.
 std::string unregistered_message(const std::string& type);
 

@@ -6,20 +6,33 @@
 
 #include "meshflow/device/device.h"
 #include "meshflow/device/testdev/testdev.h"
+#ifdef MESHFLOW_CUDA
+#include "meshflow/device/cuda/cuda_device.h"
+#endif
 
 namespace mf::device {
 namespace {
 
+struct Type {
+  std::string name;
+  DeviceFactory factory;
+  std::function<int()> rank_index;
+};
+
 struct Registry {
   std::mutex mu;
-  // The built-in types: the CPU (one device, whatever the index, as in PyTorch) and the test
-  // devices (testdev/testdev.h).
-  std::vector<std::pair<std::string, DeviceFactory>> types{{"cpu", [](int) -> Device& { return cpu(); }},
-                                                          {"testdev", [](int index) -> Device& { return testdev::device(index); }}};
+  // The built-in types: the CPU (one device, whatever the index, as in PyTorch), the test
+  // devices (testdev/testdev.h) and, where built with CUDA, the GPUs (cuda/cuda_device.h).
+  std::vector<Type> types{{"cpu", [](int) -> Device& { return cpu(); }, {}},
+                          {"testdev", [](int index) -> Device& { return testdev::device(index); }, {}},
+#ifdef MESHFLOW_CUDA
+                          {"cuda", [](int index) -> Device& { return cuda::device(index); }, &cuda::rank_device_index},
+#endif
+  };
 
-  const DeviceFactory* find(const std::string& type) {
-    auto it = std::find_if(types.begin(), types.end(), [&](const auto& t) { return t.first == type; });
-    return it == types.end() ? nullptr : &it->second;
+  const Type* find(const std::string& type) {
+    auto it = std::find_if(types.begin(), types.end(), [&](const Type& t) { return t.name == type; });
+    return it == types.end() ? nullptr : &*it;
   }
 };
 
@@ -30,19 +43,19 @@ Registry& registry() {
 
 }  // namespace
 
-void register_type(const std::string& type, DeviceFactory factory) {
+void register_type(const std::string& type, DeviceFactory factory, std::function<int()> rank_index) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   if (type.empty()) throw std::invalid_argument("device: a device type needs a name");
   if (r.find(type)) throw std::invalid_argument("device: device type '" + type + "' is already registered");
-  r.types.emplace_back(type, std::move(factory));
+  r.types.push_back({type, std::move(factory), std::move(rank_index)});
 }
 
 std::vector<std::string> types() {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   std::vector<std::string> out;
-  for (const auto& t : r.types) out.push_back(t.first);
+  for (const Type& t : r.types) out.push_back(t.name);
   return out;
 }
 
@@ -68,10 +81,20 @@ Device& get(const std::string& type, int index) {
   {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mu);
-    if (const DeviceFactory* f = r.find(type)) factory = *f;
+    if (const Type* t = r.find(type)) factory = t->factory;
   }
   if (!factory) throw std::invalid_argument("device: " + unregistered_message(type));
   return factory(index);
+}
+
+Device& for_placement(const std::string& type) {
+  std::function<int()> rank_index;
+  {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mu);
+    if (const Type* t = r.find(type)) rank_index = t->rank_index;
+  }
+  return get(type, rank_index ? rank_index() : 0);
 }
 
 }  // namespace mf::device

@@ -637,7 +637,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
     for (int v : node.inputs) c = c && constant[v];
     for (int v : node.outputs) constant[v] = c;
   }
-  if (g.fuse) {
+  if (g.fuse && runs_fused_chains(m.memory())) {
     // 3b. Fusion (fusion.h), within a phase; then the phases of the fused graph.
     std::vector<bool> keep(p.values.size(), false);
     for (int v : p.outputs) keep[v] = true;

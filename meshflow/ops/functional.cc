@@ -124,7 +124,7 @@ Var as_global_here(const Var& v) {
   const Memory& memory = v.local().memory();
   const Placement here(memory.device_type(), {comm::world_rank()});
   if (&here.memory() != &memory) {
-    // A placement's ranks use index 0 of its device type.
+    // A placement's ranks use their rank's device of its type (device::for_placement).
     throw std::invalid_argument("graph: a local program's tensors run on " + here.memory().device_str() +
                                 "; this one is on " + memory.device_str() + " (move it with to(\"" +
                                 here.memory().device_str() + "\") first)");

@@ -36,7 +36,8 @@ std::optional<DType> set_autocast_dtype(std::optional<DType> dtype);
 // A local Var as the global tensor of a one-rank placement on this rank, broadcast (the
 // same memory): how graph mode runs a program that placed nothing, as OneFlow's nn.Graph
 // runs single-device programs. A global Var passes through. Throws std::invalid_argument
-// for a local on a device other than its type's index 0 (the one placements use).
+// for a local on a device of its type other than the one placements use on this rank
+// (device::for_placement).
 Var as_global_here(const Var& v);
 
 // The single output of a one-output op.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,52 @@ void broadcast_binary(const TA* a, const Shape& a_shape, const TB* b, const Shap
       for (int64_t j = 0; j < inner; ++j) po[j] = f(pa[j * ia], pb[j * ib]);
     }
   });
+}
+
+// ---- Shared by the CPU's and other devices' kernels (ops/<device>/).
+
+// A slice's attributes ("starts", "stops", "steps", "drop_dims") on a tensor of shape `in`,
+// checked ("[op] ..." errors).
+struct SliceSpec {
+  Shape start, step, count;  // per dim of the sliced tensor
+  std::vector<bool> dropped;
+  Shape out;
+};
+SliceSpec slice_spec(const std::string& op, const Shape& in, const Attrs& attrs);
+
+// Where this rank's part of the slice lies in its part of the sliced tensor: element i of
+// the slice's part (dropped dims kept as size 1, so it has `extent`) is element
+// base + i . strides of the sliced tensor's part. Element o of a dim is logical element
+// start + o * step; both are shifted by where the parts begin.
+struct SliceLocal {
+  int64_t base = 0;
+  Shape strides, extent;
+};
+SliceLocal slice_local(const SliceSpec& s, const Box& sliced_box, const Box& slice_box);
+
+// Calls f(I{}) with I the index type of an index tensor's dtype (int32 or int64).
+template <typename F>
+void visit_index(DType dtype, F&& f) {
+  if (dtype == DType::kInt32) {
+    f(int32_t{});
+  } else {
+    f(int64_t{});
+  }
+}
+
+// The identity of a reduction in T: 0, or the lowest (highest) value, an infinity for floats.
+template <typename T>
+T identity(ReduceOp op) {
+  constexpr bool inf = std::numeric_limits<T>::has_infinity;
+  switch (op) {
+    case ReduceOp::kMax:
+      return inf ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+    case ReduceOp::kMin:
+      return inf ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+    case ReduceOp::kSum:
+      break;
+  }
+  return T{0};
 }
 
 }  // namespace mf::kernel

@@ -82,16 +82,6 @@ int64_t size_attr(const std::string& op, const Attrs& attrs, const std::string& 
   return size;
 }
 
-// Calls f(I{}) with I the C++ type of an index dtype (int32 or int64).
-template <typename F>
-void visit_index(DType dtype, F&& f) {
-  if (dtype == DType::kInt32) {
-    f(int32_t{});
-  } else {
-    f(int64_t{});
-  }
-}
-
 // Throws unless every one of the n indices is in [0, size).
 template <typename I>
 void check_indices(const std::string& op, const I* idx, int64_t n, int64_t size, const std::string& what) {
@@ -642,7 +632,7 @@ std::vector<Tensor> embedding_kernel(const std::vector<Tensor>& in, const Kernel
   const int64_t first = ctx.input_boxes[1].start[0], rows = weight.shape()[0], width = weight.shape()[1];
   Tensor out = ctx.output(0, ctx.output_boxes[0].extent, weight.dtype());
   const int64_t n = indices.numel();
-  visit_index(indices.dtype(), [&](auto iv) {
+  kernel::visit_index(indices.dtype(), [&](auto iv) {
     using I = decltype(iv);
     const I* idx = indices.data_as<I>();
     check_indices(kEmbedding, idx, n, ctx.inputs[1].shape[0], "index");
@@ -695,7 +685,7 @@ std::vector<Tensor> embedding_backward_kernel(const std::vector<Tensor>& in, con
   const Box& box = ctx.output_boxes[0];
   const int64_t first = box.start[0], rows = box.extent[0], width = box.extent[1], n = indices.numel();
   Tensor out = ctx.output(0, box.extent, dy.dtype());
-  visit_index(indices.dtype(), [&](auto iv) {
+  kernel::visit_index(indices.dtype(), [&](auto iv) {
     using I = decltype(iv);
     const I* idx = indices.data_as<I>();
     check_indices(kEmbeddingBackward, idx, n, ctx.outputs[0].shape[0], "index");
@@ -782,7 +772,7 @@ std::vector<Tensor> gather_kernel(const std::vector<Tensor>& in, const KernelCon
   const AroundDim a = around(index.shape(), dim);
   const int64_t m = index.shape()[dim], size = x.shape()[dim], first = ctx.input_boxes[0].start[dim];
   Tensor out = ctx.output(0, index.shape(), x.dtype());
-  visit_index(index.dtype(), [&](auto iv) {
+  kernel::visit_index(index.dtype(), [&](auto iv) {
     using I = decltype(iv);
     const I* idx = index.data_as<I>();
     check_indices(kGather, idx, index.numel(), ctx.inputs[0].shape[dim], "index");
@@ -833,7 +823,7 @@ std::vector<Tensor> gather_backward_kernel(const std::vector<Tensor>& in, const 
   const int64_t m = index.shape()[dim], size = box.extent[dim], first = box.start[dim];
   const int64_t chunks = (a.inner + kGatherColumns - 1) / kGatherColumns;
   Tensor out = ctx.output(0, box.extent, dy.dtype());
-  visit_index(index.dtype(), [&](auto iv) {
+  kernel::visit_index(index.dtype(), [&](auto iv) {
     using I = decltype(iv);
     const I* idx = index.data_as<I>();
     check_indices(kGatherBackward, idx, index.numel(), ctx.outputs[0].shape[dim], "index");
@@ -900,7 +890,7 @@ std::vector<Tensor> cross_entropy_kernel(const std::vector<Tensor>& in, const Ke
   const Tensor& logits = in[0];
   const int64_t rows = logits.shape()[0], classes = logits.shape()[1];
   Tensor out = ctx.output(0, {}, logits.dtype());
-  visit_index(in[1].dtype(), [&](auto iv) {
+  kernel::visit_index(in[1].dtype(), [&](auto iv) {
     using I = decltype(iv);
     const I* target = in[1].data_as<I>();
     check_indices(kCrossEntropy, target, rows, classes, "target");

@@ -166,6 +166,10 @@ const Kernel& kernel_for(const OpDef& op, const Memory& memory);
 // mode's fused chains), whose addresses are reused.
 Kernel make_kernel_for(const OpDef& op, const Memory& memory);
 
+// Whether graph mode may fuse chains of elementwise ops on tensors in `memory`
+// (OpRegistry::add_device_kernels).
+bool runs_fused_chains(const Memory& memory);
+
 // "[name] message": the prefix every op error carries.
 [[noreturn]] void op_error(const std::string& op, const std::string& message);
 

@@ -50,17 +50,6 @@ bool is_nan(T v) {
   }
 }
 
-template <typename T>
-T identity(ReduceOp op) {
-  constexpr bool inf = std::numeric_limits<T>::has_infinity;
-  switch (op) {
-    case ReduceOp::kMax: return inf ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
-    case ReduceOp::kMin: return inf ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
-    case ReduceOp::kSum: break;
-  }
-  return T{0};
-}
-
 // A run of adjacent input dims that are all reduced or all kept, merged into one dim.
 struct Group {
   int64_t size, stride;
@@ -152,7 +141,7 @@ template <typename TI, typename TO>
 void reduce_with(ReduceOp op, const Tensor& in, const std::vector<bool>& reduced, const Tensor& out) {
   const TI* x = in.data_as<TI>();
   TO* y = out.data_as<TO>();
-  const TO init = identity<TO>(op);
+  const TO init = kernel::identity<TO>(op);
   // max/min take b when it is larger/smaller or NaN, unless a is NaN already: NaN propagates,
   // and the form vectorizes (two compares and a blend).
   switch (op) {

@@ -21,6 +21,7 @@ OpMap*& op_map() {
 struct DeviceKernels {
   std::mutex mu;
   std::map<std::string, KernelMaker> makers;
+  std::map<std::string, bool> fuses;  // runs_fused_chains, per device type
   std::map<std::pair<const OpDef*, std::string>, Kernel> made;  // GUARDED_BY(mu)
 
   // REQUIRES(mu)
@@ -60,12 +61,13 @@ void OpRegistry::add(OpDef op) {
   ops.emplace(name, std::make_unique<OpDef>(std::move(op)));
 }
 
-void OpRegistry::add_device_kernels(const std::string& device_type, KernelMaker make) {
+void OpRegistry::add_device_kernels(const std::string& device_type, KernelMaker make, bool runs_fused_chains) {
   DeviceKernels& k = device_kernels();
   std::lock_guard<std::mutex> lock(k.mu);
   if (!k.makers.emplace(device_type, std::move(make)).second) {
     throw std::logic_error("device type '" + device_type + "' has kernels registered twice");
   }
+  k.fuses[device_type] = runs_fused_chains;
 }
 
 namespace {
@@ -84,6 +86,9 @@ const OpMap& all_ops() {
     register_creation_ops(r);
     register_optimizer_ops(r);
     register_testdev_kernels(r);
+#ifdef MESHFLOW_CUDA
+    register_cuda_kernels(r);
+#endif
     return op_map();
   }();
   return *ops;
@@ -121,6 +126,15 @@ Kernel make_kernel_for(const OpDef& op, const Memory& memory) {
   DeviceKernels& k = device_kernels();
   std::lock_guard<std::mutex> lock(k.mu);
   return k.maker(op, memory)(op);
+}
+
+bool runs_fused_chains(const Memory& memory) {
+  if (memory.host_accessible()) return true;
+  all_ops();
+  DeviceKernels& k = device_kernels();
+  std::lock_guard<std::mutex> lock(k.mu);
+  auto it = k.fuses.find(memory.device_type());
+  return it == k.fuses.end() || it->second;
 }
 
 [[noreturn]] void op_error(const std::string& op, const std::string& message) {

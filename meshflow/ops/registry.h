@@ -12,8 +12,11 @@ class OpRegistry {
   // Throws std::logic_error when the name is taken.
   void add(OpDef op);
   // How a device type whose memory the host cannot touch makes its kernel of each op (the
-  // CPU's is OpDef::kernel). Throws std::logic_error when the type has one already.
-  void add_device_kernels(const std::string& device_type, KernelMaker make);
+  // CPU's is OpDef::kernel). `runs_fused_chains`: whether the kernels it makes of graph mode's
+  // fused chains (host loops over blocks of rows calling each member's kernel, graph/fusion.h)
+  // can run; a device whose kernels are not host code says no, and its graphs are not fused.
+  // Throws std::logic_error when the type has one already.
+  void add_device_kernels(const std::string& device_type, KernelMaker make, bool runs_fused_chains = true);
 };
 
 // `op` with its gradient, for registering an op and its gradient in one expression.
@@ -32,5 +35,8 @@ void register_creation_ops(OpRegistry& r);     // creation.cc: zeros, ones, full
 void register_optimizer_ops(OpRegistry& r);    // optimizer_ops.cc: adamw_update, sgd_update
 // The kernels of each device type besides the CPU, in its own folder.
 void register_testdev_kernels(OpRegistry& r);  // testdev/kernels.cc: the CPU kernels on host views
+#ifdef MESHFLOW_CUDA
+void register_cuda_kernels(OpRegistry& r);     // cuda/kernels.cc: the CUDA kernels of cuda/*.cu
+#endif
 
 }  // namespace mf

@@ -350,54 +350,10 @@ OpDef expand_op() {
 constexpr const char* kSlice = "slice";
 constexpr const char* kSliceBackward = "slice_backward";
 
-struct SliceSpec {
-  Shape start, step, count;  // per dim of the sliced tensor
-  std::vector<bool> dropped;
-  Shape out;
-};
-
-// `op` names the op in errors.
-SliceSpec slice_spec(const std::string& op, const Shape& in, const Attrs& attrs) {
-  const size_t nd = in.size();
-  SliceSpec s{attrs.get_ints("starts"), attrs.get_ints("steps"), Shape(nd), std::vector<bool>(nd, false), {}};
-  const Shape& stops = attrs.get_ints("stops");
-  if (s.start.size() != nd || stops.size() != nd || s.step.size() != nd) {
-    op_error(op, "starts, stops and steps have " + std::to_string(s.start.size()) + ", " +
-                     std::to_string(stops.size()) + " and " + std::to_string(s.step.size()) +
-                     " entries for a tensor of shape " + to_string(in) + "; expected one per dim");
-  }
-  for (size_t d = 0; d < nd; ++d) {
-    if (s.step[d] < 1) {
-      op_error(op, "step " + std::to_string(s.step[d]) + " in dim " + std::to_string(d) + "; expected a step >= 1");
-    }
-    if (s.start[d] < 0 || s.start[d] > stops[d] || stops[d] > in[d]) {
-      op_error(op, "range [" + std::to_string(s.start[d]) + ", " + std::to_string(stops[d]) + ") of dim " +
-                       std::to_string(d) + " (size " + std::to_string(in[d]) +
-                       ") is out of bounds; expected 0 <= start <= stop <= size");
-    }
-    s.count[d] = (stops[d] - s.start[d] + s.step[d] - 1) / s.step[d];
-  }
-  if (attrs.has("drop_dims")) {
-    for (int64_t d : attrs.get_ints("drop_dims")) {
-      d = kernel::normalize_dim(op, d, static_cast<int64_t>(nd));
-      if (s.dropped[d]) op_error(op, "drop_dims names dim " + std::to_string(d) + " twice; expected each dim once");
-      if (s.count[d] != 1) {
-        op_error(op, "dim " + std::to_string(d) + " is dropped (an integer index) but its range holds " +
-                         std::to_string(s.count[d]) + " elements; expected exactly one element");
-      }
-      s.dropped[d] = true;
-    }
-  }
-  for (size_t d = 0; d < nd; ++d) {
-    if (!s.dropped[d]) s.out.push_back(s.count[d]);
-  }
-  return s;
-}
-
 // (sliced dim, slice dim) for each dim the slice keeps whole: only there can a split pass
 // through, since a sliced dim would not cut its parts where the other side's balanced
 // split cuts.
-std::vector<std::pair<int64_t, int64_t>> whole_slice_dims(const Shape& shape, const SliceSpec& s) {
+std::vector<std::pair<int64_t, int64_t>> whole_slice_dims(const Shape& shape, const kernel::SliceSpec& s) {
   std::vector<std::pair<int64_t, int64_t>> dims;
   int64_t out_dim = 0;
   for (size_t d = 0; d < shape.size(); ++d) {
@@ -408,44 +364,24 @@ std::vector<std::pair<int64_t, int64_t>> whole_slice_dims(const Shape& shape, co
   return dims;
 }
 
-// Where this rank's part of the slice lies in its part of the sliced tensor: element i of
-// the slice's part (dropped dims kept as size 1, so it has `extent`) is element
-// base + i . strides of the sliced tensor's part. Element o of a dim is logical element
-// start + o * step; both are shifted by where the parts begin.
-struct SliceLocal {
-  int64_t base = 0;
-  Shape strides, extent;
-};
-
-SliceLocal slice_local(const SliceSpec& s, const Box& sliced_box, const Box& slice_box) {
-  const Shape sliced_strides = row_major_strides(sliced_box.extent);
-  SliceLocal l;
-  for (size_t d = 0, j = 0; d < s.start.size(); ++d) {
-    const int64_t slice_start = s.dropped[d] ? 0 : slice_box.start[j];
-    l.extent.push_back(s.dropped[d] ? 1 : slice_box.extent[j++]);
-    l.strides.push_back(sliced_strides[d] * s.step[d]);
-    l.base += (s.start[d] + slice_start * s.step[d] - sliced_box.start[d]) * sliced_strides[d];
-  }
-  return l;
-}
 
 OpDef slice_op() {
   OpDef op;
   op.name = kSlice;
   op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(kSlice, in, 1);
-    return std::vector<TensorMeta>{{slice_spec(kSlice, in[0].shape, attrs).out, in[0].dtype}};
+    return std::vector<TensorMeta>{{kernel::slice_spec(kSlice, in[0].shape, attrs).out, in[0].dtype}};
   };
   op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
     std::vector<Signature> sigs;
-    for (auto [d, j] : whole_slice_dims(in[0].shape, slice_spec(kSlice, in[0].shape, attrs))) {
+    for (auto [d, j] : whole_slice_dims(in[0].shape, kernel::slice_spec(kSlice, in[0].shape, attrs))) {
       sigs.push_back({{split(d)}, {split(j)}});
     }
     return with_partial(sigs, 1);
   };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const SliceSpec s = slice_spec(kSlice, ctx.inputs[0].shape, ctx.attrs);
-    const SliceLocal l = slice_local(s, ctx.input_boxes[0], ctx.output_boxes[0]);
+    const kernel::SliceSpec s = kernel::slice_spec(kSlice, ctx.inputs[0].shape, ctx.attrs);
+    const kernel::SliceLocal l = kernel::slice_local(s, ctx.input_boxes[0], ctx.output_boxes[0]);
     const Tensor out = ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype());
     gather_strided(in[0], l.base, l.strides, out.view(0, l.extent));
     return std::vector<Tensor>{out};
@@ -466,7 +402,7 @@ OpDef slice_backward_op() {
     for (int64_t size : shape) {
       if (size < 0) op_error(kSliceBackward, "shape " + to_string(shape) + " is invalid; expected sizes >= 0");
     }
-    const Shape sliced = slice_spec(kSliceBackward, shape, attrs).out;
+    const Shape sliced = kernel::slice_spec(kSliceBackward, shape, attrs).out;
     if (in[0].shape != sliced) {
       op_error(kSliceBackward, "the gradient has shape " + to_string(in[0].shape) +
                                    " but the slice of a tensor of shape " + to_string(shape) + " has shape " +
@@ -476,14 +412,14 @@ OpDef slice_backward_op() {
   };
   op.signatures = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>& out, const Attrs& attrs) {
     std::vector<Signature> sigs;
-    for (auto [d, j] : whole_slice_dims(out[0].shape, slice_spec(kSliceBackward, out[0].shape, attrs))) {
+    for (auto [d, j] : whole_slice_dims(out[0].shape, kernel::slice_spec(kSliceBackward, out[0].shape, attrs))) {
       sigs.push_back({{split(j)}, {split(d)}});
     }
     return with_partial(sigs, 1);
   };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const SliceSpec s = slice_spec(kSliceBackward, ctx.outputs[0].shape, ctx.attrs);
-    const SliceLocal l = slice_local(s, ctx.output_boxes[0], ctx.input_boxes[0]);
+    const kernel::SliceSpec s = kernel::slice_spec(kSliceBackward, ctx.outputs[0].shape, ctx.attrs);
+    const kernel::SliceLocal l = kernel::slice_local(s, ctx.output_boxes[0], ctx.input_boxes[0]);
     Tensor dx = ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype());
     std::memset(dx.data(), 0, dx.nbytes());
     scatter_strided(in[0].view(0, l.extent), dx, l.base, l.strides);
@@ -652,3 +588,56 @@ void register_shape_ops(OpRegistry& r) {
 }
 
 }  // namespace mf
+
+namespace mf::kernel {
+
+SliceSpec slice_spec(const std::string& op, const Shape& in, const Attrs& attrs) {
+  const size_t nd = in.size();
+  SliceSpec s{attrs.get_ints("starts"), attrs.get_ints("steps"), Shape(nd), std::vector<bool>(nd, false), {}};
+  const Shape& stops = attrs.get_ints("stops");
+  if (s.start.size() != nd || stops.size() != nd || s.step.size() != nd) {
+    op_error(op, "starts, stops and steps have " + std::to_string(s.start.size()) + ", " +
+                     std::to_string(stops.size()) + " and " + std::to_string(s.step.size()) +
+                     " entries for a tensor of shape " + to_string(in) + "; expected one per dim");
+  }
+  for (size_t d = 0; d < nd; ++d) {
+    if (s.step[d] < 1) {
+      op_error(op, "step " + std::to_string(s.step[d]) + " in dim " + std::to_string(d) + "; expected a step >= 1");
+    }
+    if (s.start[d] < 0 || s.start[d] > stops[d] || stops[d] > in[d]) {
+      op_error(op, "range [" + std::to_string(s.start[d]) + ", " + std::to_string(stops[d]) + ") of dim " +
+                       std::to_string(d) + " (size " + std::to_string(in[d]) +
+                       ") is out of bounds; expected 0 <= start <= stop <= size");
+    }
+    s.count[d] = (stops[d] - s.start[d] + s.step[d] - 1) / s.step[d];
+  }
+  if (attrs.has("drop_dims")) {
+    for (int64_t d : attrs.get_ints("drop_dims")) {
+      d = kernel::normalize_dim(op, d, static_cast<int64_t>(nd));
+      if (s.dropped[d]) op_error(op, "drop_dims names dim " + std::to_string(d) + " twice; expected each dim once");
+      if (s.count[d] != 1) {
+        op_error(op, "dim " + std::to_string(d) + " is dropped (an integer index) but its range holds " +
+                         std::to_string(s.count[d]) + " elements; expected exactly one element");
+      }
+      s.dropped[d] = true;
+    }
+  }
+  for (size_t d = 0; d < nd; ++d) {
+    if (!s.dropped[d]) s.out.push_back(s.count[d]);
+  }
+  return s;
+}
+
+SliceLocal slice_local(const SliceSpec& s, const Box& sliced_box, const Box& slice_box) {
+  const Shape sliced_strides = row_major_strides(sliced_box.extent);
+  SliceLocal l;
+  for (size_t d = 0, j = 0; d < s.start.size(); ++d) {
+    const int64_t slice_start = s.dropped[d] ? 0 : slice_box.start[j];
+    l.extent.push_back(s.dropped[d] ? 1 : slice_box.extent[j++]);
+    l.strides.push_back(sliced_strides[d] * s.step[d]);
+    l.base += (s.start[d] + slice_start * s.step[d] - sliced_box.start[d]) * sliced_strides[d];
+  }
+  return l;
+}
+
+}  // namespace mf::kernel

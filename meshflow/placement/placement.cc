@@ -24,7 +24,7 @@ Placement::Placement(std::string device_type, Shape hierarchy, std::vector<int> 
   if (!device::is_registered(d->device_type)) {
     throw std::invalid_argument("placement: " + device::unregistered_message(d->device_type));
   }
-  d->device = &device::get(d->device_type);
+  d->device = &device::for_placement(d->device_type);
   if (d_->ranks.empty()) throw std::invalid_argument("placement: ranks are empty; expected at least one rank");
   if (d_->hierarchy.empty()) throw std::invalid_argument("placement: hierarchy is empty");
   for (int64_t d : d_->hierarchy) {

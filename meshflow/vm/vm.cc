@@ -376,8 +376,11 @@ Tensor copy_to(const Tensor& t, device::Device& target) {
   Memory& memory = target.memory();
   if (&t.memory() == &memory) return t;
   const bool to_host = &target == &device::cpu();
+  // On the copy stream of the device that is not the host (the source's, to the host), as
+  // an accelerator's copies run on its copy engines.
   Flags flags;
-  flags.device = to_host ? nullptr : &target;
+  flags.device = to_host ? &device::of(t.memory()) : &target;
+  flags.outputs_in = &memory;
   return launch("copy to " + memory.device_str(),
                 to_host ? device::StreamKind::kDeviceToHost : device::StreamKind::kHostToDevice, {t},
                 {{t.shape(), t.dtype()}},

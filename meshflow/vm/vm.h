@@ -62,8 +62,9 @@ struct Flags {
 std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
                            const std::vector<TensorMeta>& outputs, Body body, Flags flags = {});
 
-// A copy of `t` in `target`'s memory, issued on `target`'s host-to-device stream (the
-// device-to-host stream when `target` is the CPU); `t` itself when it is there already.
+// A copy of `t` in `target`'s memory, issued on `target`'s host-to-device stream (on the
+// source device's device-to-host stream when `target` is the CPU); `t` itself when it is
+// there already.
 Tensor copy_to(const Tensor& t, device::Device& target);
 
 // Waits for every stream, then raises the first error not raised yet.

@@ -28,6 +28,7 @@ from ._dtype import dtype, float32, float64, int32, int64, bfloat16
 from ._autocast import autocast
 from ._placement import placement
 from ._device import device, device_types
+from ._device import device as _device_of
 from ._tensor import Tensor, tensor, from_numpy, no_grad, is_grad_enabled
 from ._ops_elementwise import (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge,
                                where, neg, abs, relu, trunc, exp, log, sqrt, rsqrt, tanh, sigmoid, cast)
@@ -57,15 +58,20 @@ def synchronize():
     _C.synchronize()
 
 
-def memory_stats():
-    """Per device: bytes held by live tensors and queued work (in_use_bytes), freed bytes
-    the caching allocator keeps for reuse (cached_bytes), and the peak in use (peak_bytes)
-    since start or reset_peak_memory_stats()."""
-    return _C.memory_stats()
+def memory_stats(device=None):
+    """Bytes held by live tensors and queued work (in_use_bytes), freed bytes the caching
+    allocator keeps for reuse (cached_bytes), and the peak in use (peak_bytes) since start
+    or reset_peak_memory_stats(), of one device (an mf.device or its name: "cuda",
+    "cuda:1"); without one, {"cpu": the host's}."""
+    if device is None:
+        return {"cpu": _C.memory_stats("cpu", 0)}
+    d = _device_of(device)
+    return _C.memory_stats(d.type, d.index or 0)
 
 
-def reset_peak_memory_stats():
-    _C.reset_peak_memory_stats()
+def reset_peak_memory_stats(device="cpu"):
+    d = _device_of(device)
+    _C.reset_peak_memory_stats(d.type, d.index or 0)
 
 
 def set_grad_bucket_size(nbytes):

@@ -13,16 +13,20 @@ after it need no bfloat16 kernels and nothing is rounded twice. Its backward pro
 bfloat16 too, and their float32 accumulators go straight to the float32 operands' gradients,
 never rounded to bfloat16. The casts are ordinary ops:
 autograd, every parallel layout and graph mode (traced inside the block) handle them.
-The setting is per thread; blocks nest and restore what was set before.
+The setting is per thread; blocks nest and restore what was set before. `device_type` is
+any registered type (mf.device_types(): "cpu", "cuda", ...); unlike torch, the setting
+applies to the ops of every device, which for a model on one device is the same.
 """
 from . import _C
+from . import _device
 from . import _dtype
 
 
 class autocast:
     def __init__(self, device_type="cpu", dtype=_dtype.bfloat16, enabled=True):
-        if device_type != "cpu":
-            raise ValueError(f"autocast: device_type {device_type!r} is not supported; expected 'cpu'")
+        if not isinstance(device_type, str) or device_type not in _device.device_types():
+            raise ValueError(f"autocast: device_type {device_type!r} is not supported; expected one of "
+                             + ", ".join(_device.device_types()))
         dtype = _dtype.to_dtype(dtype)
         if dtype != _dtype.bfloat16:
             raise ValueError(f"autocast: dtype {dtype!r} is not supported; expected meshflow.bfloat16")

@@ -157,6 +157,12 @@ class Tensor:
         """This tensor on the CPU: itself, for a tensor there already."""
         return self.to("cpu")
 
+    def cuda(self, device=None):
+        """This tensor on a GPU (`device`: an index or "cuda:N"; default the current one)."""
+        if device is None:
+            return self.to("cuda")
+        return self.to(f"cuda:{device}" if isinstance(device, int) else device)
+
     @property
     def placement(self):
         self._require_global("placement")

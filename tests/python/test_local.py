@@ -189,11 +189,11 @@ def test_placement_repr():
     (dict(ranks=[0, 0]), "rank 0 is repeated"),
     (dict(ranks=[0, 1]), "rank 1 is outside the world"),
     (dict(ranks=[[0, 1], [2, 3]]), "outside the world"),
-    (dict(type="cuda", ranks=[0]), "'cuda' is not a registered device type; registered: cpu, testdev"),
+    (dict(type="xla", ranks=[0]), "'xla' is not a registered device type; registered: cpu, testdev"),
     (dict(type="tpu", ranks=[0]), "'tpu' is not a registered device type"),
     (dict(ranks=[]), "non-empty"),
     (dict(), "ranks are required"),
-], ids=["ragged", "repeated", "outside world", "outside world 2-d", "cuda", "tpu", "empty", "no ranks"])
+], ids=["ragged", "repeated", "outside world", "outside world 2-d", "xla", "tpu", "empty", "no ranks"])
 def test_placement_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
         mf.placement(**kwargs)

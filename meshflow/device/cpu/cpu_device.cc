@@ -89,7 +89,14 @@ class CpuStream : public Stream {
   }
 
   void wait(const Event& event) override {
-    const auto& e = static_cast<const CpuEvent&>(event);
+    const auto* cpu_event = dynamic_cast<const CpuEvent*>(&event);
+    if (!cpu_event) {
+      // Another kind of device's (a GPU's): its completion is known only to its device, and
+      // the event may be recorded again once this returns, so the caller waits for it here.
+      event.synchronize();
+      return;
+    }
+    const CpuEvent& e = *cpu_event;
     if (!e.recorded_on || e.recorded_on == this || e.query()) return;  // in order already, or done
     const CpuStream* other = e.recorded_on;
     const uint64_t target = e.target;
@@ -298,5 +305,7 @@ Device& cpu() {
 std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory) {
   return std::make_unique<CpuDevice>(std::move(type), memory);
 }
+
+std::unique_ptr<Stream> make_worker_stream(StreamKind kind) { return std::make_unique<CpuStream>(kind); }
 
 }  // namespace mf::device

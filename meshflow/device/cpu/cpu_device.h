@@ -14,5 +14,9 @@ namespace mf::device {
 // A device of `type` over `memory`, with a worker thread per stream and the CPU's events;
 // its memory statistics are the host allocator's.
 std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory);
+// A stream of `kind` with a worker thread of its own, whose events are the CPU's
+// (device::cpu().create_event()): for devices that run host work in order before handing it
+// to their own queues (device/cuda).
+std::unique_ptr<Stream> make_worker_stream(StreamKind kind);
 
 }  // namespace mf::device
