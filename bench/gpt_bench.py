@@ -81,6 +81,14 @@ def main():
                          "compile time, the memory plan and the peak memory of each mode")
     ap.add_argument("--unfused", action="store_true",
                     help="with --graph: also time graph mode without fusing elementwise chains")
+    ap.add_argument("--device", default="cpu", help="the device type of the meshes (mf.device_types())")
+    ap.add_argument("--vocab", type=int, default=data.VOCAB_SIZE,
+                    help="vocabulary size (GPT-2's padded one is 50304; the data's bytes fill the first 256)")
+    ap.add_argument("--torch", action="store_true",
+                    help="--device cuda: also time PyTorch on the same model and GPU (eager, then torch.compile), "
+                         "and print each mode's model FLOP utilization against --peak-tflops")
+    ap.add_argument("--peak-tflops", type=float, default=989.0,
+                    help="the GPU's dense bfloat16 peak for MFU (H100/H200 SXM: 989)")
     ap.add_argument("--micro-batches", type=int, default=0,
                     help="graph mode: micro-batches per step (default 2p with p > 1 stages, else 1)")
     args = ap.parse_args()
@@ -88,12 +96,20 @@ def main():
     world = mf.env.get_world_size()
     if d * tp * pp != world:
         sys.exit(f"layout {args.layout} needs {d * tp * pp} ranks; the job has {world}")
-    stages = train.stage_meshes(d, tp, pp)
+    stages = train.stage_meshes(d, tp, pp, args.device)
     micro_batches = args.micro_batches or (2 * pp if pp > 1 else 1)
     rank = mf.env.get_rank()
-    cfg = Config(vocab_size=data.VOCAB_SIZE, block_size=args.block, n_layer=args.layers, n_head=args.heads,
+    cfg = Config(vocab_size=args.vocab, block_size=args.block, n_layer=args.layers, n_head=args.heads,
                  n_embd=args.hidden)
     tokens = args.batch * args.block
+    # Model FLOPs per token: 6 per parameter (forward and backward) plus attention's 6 L C T.
+    flops_per_token = None
+
+    def mfu(tokens_per_s):
+        if flops_per_token is None or args.device == "cpu":
+            return ""
+        return f" (MFU {100 * tokens_per_s * flops_per_token / (args.peak_tflops * 1e12):5.1f}%)"
+
     modes = ["eager"] + (["graph"] if args.graph else []) + (["graph-unfused"] if args.graph and args.unfused else [])
     for mode in modes:
         mf.manual_seed(0)
@@ -101,6 +117,7 @@ def main():
         place(model, stages, parameter_sbp)
         params = model.parameters()
         n_params = sum(p.numel() for p in params)
+        flops_per_token = 6 * n_params + 6 * cfg.n_layer * cfg.n_embd * cfg.block_size
         opt = mf.optim.AdamW(params, lr=1e-3, betas=(0.9, 0.95), weight_decay=0.1)
         step_graph = None
         if mode.startswith("graph"):
@@ -128,7 +145,7 @@ def main():
             start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
             xs = mf.from_numpy(x).to_global(placement=stages[0], sbp=input_sbp())
             ys = mf.from_numpy(y).to_global(placement=stages[-1], sbp=input_sbp())
-            autocast = mf.autocast("cpu", dtype=mf.bfloat16, enabled=args.dtype == "bf16")
+            autocast = mf.autocast(args.device, dtype=mf.bfloat16, enabled=args.dtype == "bf16")
             if step_graph is not None:
                 with autocast:
                     loss = step_graph(xs, ys)
@@ -146,13 +163,13 @@ def main():
         all_sent = summed_over_ranks(all_sent + mf.comm_stats()["bytes_sent"]) / args.steps
         step_s = statistics.median(times)
         theory = theoretical_bytes(d, tp, n_params, cfg, args.batch) if pp == 1 else float("nan")
-        peak = mf.memory_stats()["cpu"]["peak_bytes"]
+        peak = mf.memory_stats(args.device)["peak_bytes"]
         if rank == 0:
             threads = os.environ.get("OMP_NUM_THREADS", "unset")
             pipeline = f" micro-batches={micro_batches}" if mode.startswith("graph") and micro_batches > 1 else ""
             print(f"gpt_bench {mode} {args.dtype} layout={args.layout}{pipeline} ranks={world} threads/rank={threads} params={n_params:,} "
                   f"L={cfg.n_layer} H={cfg.n_head} C={cfg.n_embd} T={cfg.block_size} B={args.batch}")
-            print(f"  step {step_s * 1e3:8.1f} ms   tokens/s {tokens / step_s:9.0f}   comm bytes/step (rank 0) "
+            print(f"  step {step_s * 1e3:8.1f} ms   tokens/s {tokens / step_s:9.0f}{mfu(tokens / step_s)}   comm bytes/step (rank 0) "
                   f"{statistics.median(sent) / 1e6:8.2f} MB   theory {theory / 1e6:8.2f} MB   peak memory "
                   f"{peak / 1e6:8.1f} MB")
             if "MESHFLOW_SIM_HOSTS" in os.environ:
@@ -170,6 +187,15 @@ def main():
                       f"({mem['arena_bytes'] / max(1, mem['max_live_bytes']):.3f}x), no reuse "
                       f"{mem['no_reuse_bytes'] / 1e6:.2f} MB; fusion kept {mem['unstored_bytes'] / 1e6:.2f} MB of "
                       f"intermediate results out of registers")
+    if args.torch and rank == 0:
+        import gpt_torch
+        import torch
+        config = dict(n_layer=cfg.n_layer, n_head=cfg.n_head, n_embd=cfg.n_embd, block=cfg.block_size,
+                      batch=args.batch, vocab=cfg.vocab_size)
+        for compiled in (False, True):
+            rate = gpt_torch.gpu_tokens_per_s(config, args.steps, args.dtype == "bf16", compiled)
+            print(f"PyTorch {torch.__version__} {'torch.compile' if compiled else 'eager'} {args.dtype} on "
+                  f"{torch.cuda.get_device_name()}: tokens/s {rate:9.0f}{mfu(rate)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -121,7 +121,7 @@ def build_model(config):
                         p.normal_(0.0, 0.02 / math.sqrt(2 * n_layer) if residual else 0.02)
 
         def forward(self, x, y):
-            h = self.wte(x) + self.wpe(torch.arange(x.shape[1]))
+            h = self.wte(x) + self.wpe(torch.arange(x.shape[1], device=x.device))
             for block in self.blocks:
                 h = block(h)
             logits = self.lm_head(self.ln_f(h))
@@ -147,6 +147,30 @@ def trainer(autocast=False):
         return loss.item()
 
     return model, step
+
+
+def gpu_tokens_per_s(config, steps, autocast, compiled):
+    """PyTorch's training speed of `config` on the GPU (bench/gpt_bench.py --torch): the median
+    step after WARMUP_STEPS (torch.compile's compilation in them), AdamW as above."""
+    import torch
+    torch.manual_seed(SEED)
+    model = build_model(config).cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), **ADAMW)
+    forward = torch.compile(model) if compiled else model
+    times = []
+    for i in range(WARMUP_STEPS + steps):
+        x, y = (torch.from_numpy(a).cuda() for a in data.get_batch(i, config["batch"], config["block"], SEED))
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
+            loss = forward(x, y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+        loss.item()
+        if i >= WARMUP_STEPS:
+            times.append(time.perf_counter() - start)
+    return config["batch"] * config["block"] / float(np.median(times))
 
 
 def batch(step):

@@ -158,14 +158,22 @@ void sweep(const Tensor& full, const Placement& src_placement, const std::vector
   }
 }
 
-// The same ranks on the test device, whose memory host code cannot touch (device/testdev).
-Placement on_testdev(const Placement& p) { return Placement("testdev", p.hierarchy(), p.ranks()); }
+// The same ranks on another device type: the test device, whose memory host code cannot
+// touch (device/testdev), and a GPU where there is one.
+Placement on(const std::string& type, const Placement& p) { return Placement(type, p.hierarchy(), p.ranks()); }
+std::vector<std::string> accelerators() {
+  std::vector<std::string> out{"testdev"};
+  if (gpu_here()) out.push_back("cuda");
+  return out;
+}
 
-// Every pair of N-d SBPs on one placement, on the CPU and on the test device.
+// Every pair of N-d SBPs on one placement, on the CPU and on every other device.
 void sweep_all_pairs(const Placement& placement, const Shape& shape, DType dtype) {
   const std::vector<NdSbp> sbps = all_nd_sbps(shape.size(), placement.ndim());
   sweep(logical_value(shape, dtype), placement, sbps, placement, sbps);
-  sweep(logical_value(shape, dtype), on_testdev(placement), sbps, on_testdev(placement), sbps);
+  for (const std::string& type : accelerators()) {
+    sweep(logical_value(shape, dtype), on(type, placement), sbps, on(type, placement), sbps);
+  }
 }
 
 Placement flat(int n) {
@@ -267,9 +275,11 @@ void sweep_placements(const std::vector<PlacementPair>& pairs, const Shape& shap
   for (const PlacementPair& pp : pairs) {
     const std::vector<NdSbp> from = all_nd_sbps(shape.size(), pp.from.ndim()), to = all_nd_sbps(shape.size(), pp.to.ndim());
     sweep(full, pp.from, from, pp.to, to);
-    sweep(full, pp.from, from, on_testdev(pp.to), to);
-    sweep(full, on_testdev(pp.from), from, pp.to, to);
-    sweep(full, on_testdev(pp.from), from, on_testdev(pp.to), to);
+    for (const std::string& type : accelerators()) {
+      sweep(full, pp.from, from, on(type, pp.to), to);
+      sweep(full, on(type, pp.from), from, pp.to, to);
+      sweep(full, on(type, pp.from), from, on(type, pp.to), to);
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "meshflow/device/device.h"
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/global/global_tensor.h"
@@ -88,6 +89,21 @@ inline Tensor local_part(const Tensor& full, const Placement& placement, const N
 
 inline GlobalTensor make_source(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp) {
   return make_global(local_part(full, placement, nd_sbp, me()), placement, nd_sbp, /*check_consistency=*/false);
+}
+
+// Whether this process has a GPU to check ops on: the CUDA device is built and a GPU is
+// visible (elsewhere the CUDA checks are skipped; tests/cpp/cuda_test.cc says why).
+inline bool gpu_here() {
+  static const bool here = [] {
+    if (!device::is_registered("cuda")) return false;
+    try {
+      device::get("cuda");
+      return true;
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+  }();
+  return here;
 }
 
 }  // namespace mf::test

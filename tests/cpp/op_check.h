@@ -47,26 +47,60 @@ inline bool bitwise_equal(const Tensor& a, const Tensor& b) {
   return a.shape() == b.shape() && a.dtype() == b.dtype() && std::memcmp(a.data(), b.data(), a.nbytes()) == 0;
 }
 
-// The op on the test device (memory the host cannot touch, device/testdev) gives the CPU's
-// `expected`, bit for bit (ops without inputs run where creation puts them: the host).
+// How far a GPU's result may lie from the CPU's: rounding differs (fused multiply-adds, the
+// order of sums, the math library), never by more than a few units in the last place.
+inline double gpu_tolerance(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return 1e-4;
+    case DType::kFloat64:
+      return 1e-9;
+    case DType::kBFloat16:
+      return 2e-2;
+    default:
+      return 0;
+  }
+}
+
+// The devices an op's results are compared on besides the CPU: the test device (bit for bit:
+// it runs the CPU's kernels behind its memory), and a GPU where there is one.
+inline std::vector<std::string> other_devices() {
+  std::vector<std::string> out{"testdev"};
+  if (gpu_here()) out.push_back("cuda");
+  return out;
+}
+
+// `got` (on `device`) against the CPU's `expected`: the same bits on the test device, within
+// the dtype's rounding on a GPU.
+inline ::testing::AssertionResult same_as_cpu(const std::string& device, const Tensor& got, const Tensor& expected) {
+  if (device == "testdev") {
+    return bitwise_equal(got, expected) ? ::testing::AssertionSuccess()
+                                        : ::testing::AssertionFailure() << "differs from the CPU's bit for bit";
+  }
+  return close(got, expected, gpu_tolerance(expected.dtype()));
+}
+
+// The op on each other device (memory the host cannot touch) gives the CPU's `expected`
+// (ops without inputs run where creation puts them: the host).
 inline void expect_same_on_test_device(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
                                        const std::vector<Tensor>& expected) {
   if (inputs.empty()) return;
-  Memory& testdev = device::get("testdev").memory();
-  std::vector<Tensor> on_device;
-  for (const Tensor& t : inputs) on_device.push_back(t.copy_to(testdev));
-  const std::vector<Tensor> got = apply_local(op, on_device, attrs);
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    EXPECT_EQ(&got[i].memory(), &testdev) << op.name;
-    const Tensor back = got[i].copy_to(host_memory());
-    EXPECT_TRUE(bitwise_equal(back, expected[i]))
-        << op.name << " " << attrs.str() << ": output " << i << " on testdev differs from the CPU's";
+  for (const std::string& type : other_devices()) {
+    Memory& memory = device::for_placement(type).memory();
+    std::vector<Tensor> on_device;
+    for (const Tensor& t : inputs) on_device.push_back(t.copy_to(memory));
+    const std::vector<Tensor> got = apply_local(op, on_device, attrs);
+    ASSERT_EQ(got.size(), expected.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(&got[i].memory(), &memory) << op.name;
+      EXPECT_TRUE(same_as_cpu(type, got[i].copy_to(host_memory()), expected[i]))
+          << op.name << " " << attrs.str() << ": output " << i << " on " << memory.device_str();
+    }
   }
 }
 
 // Every valid signature of the op on `placement` gives the one-device result, and the same
-// placement on the test device gives the CPU's result bit for bit. Returns how many
+// placement on every other device gives the CPU's result (same_as_cpu). Returns how many
 // signatures it checked.
 inline int check_every_signature(const std::string& op_name, const std::vector<Tensor>& inputs, const Attrs& attrs,
                                  const Placement& placement, double tol = 1e-5) {
@@ -75,12 +109,13 @@ inline int check_every_signature(const std::string& op_name, const std::vector<T
   expect_same_on_test_device(op, inputs, attrs, expected);
   std::vector<TensorMeta> metas;
   for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
-  const Placement on_testdev("testdev", placement.hierarchy(), placement.ranks());
+  std::vector<std::string> devices{"cpu"};
+  for (const std::string& d : other_devices()) devices.push_back(d);
   int checked = 0;
   for (const NdSignature& sig : valid_nd_signatures(op, metas, attrs, placement.hierarchy())) {
     std::vector<Tensor> on_cpu;
-    for (const bool testdev : {false, true}) {
-      const Placement& p = testdev ? on_testdev : placement;
+    for (const std::string& device : devices) {
+      const Placement p(device, placement.hierarchy(), placement.ranks());
       std::vector<GlobalTensor> globals;
       for (size_t i = 0; i < inputs.size(); ++i) globals.push_back(make_source(inputs[i], p, sig.inputs[i]));
       Constraints constraints;
@@ -97,13 +132,13 @@ inline int check_every_signature(const std::string& op_name, const std::vector<T
           EXPECT_EQ(&outs[i].local().memory(), &p.memory()) << op_name << " " << sig.str();
         }
         const Tensor full = gather_full(outs[i]).copy_to(host_memory());
-        if (!testdev) {
+        if (device == "cpu") {
           EXPECT_TRUE(close(full, expected[i], tol))
               << op_name << " " << attrs.str() << " signature " << sig.str() << " on " << p.str();
           on_cpu.push_back(full);
         } else {
-          EXPECT_TRUE(bitwise_equal(full, on_cpu[i]))
-              << op_name << " " << attrs.str() << " signature " << sig.str() << " on testdev differs from the CPU's";
+          EXPECT_TRUE(same_as_cpu(device, full, on_cpu[i]))
+              << op_name << " " << attrs.str() << " signature " << sig.str() << " on " << p.str();
         }
       }
     }

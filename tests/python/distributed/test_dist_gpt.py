@@ -72,6 +72,31 @@ def test_mixed_precision_layout_learns_what_one_device_learns(layout, world):
     np.testing.assert_allclose(reference, full, rtol=1e-3)
 
 
+def _gpu():
+    try:
+        return "cuda" in mf.device_types() and mf.zeros(1, device="cuda") is not None
+    except ValueError:
+        return False
+
+
+gpu = pytest.mark.skipif(not _gpu(), reason="no GPU visible: scripts/test-gpu runs these on a machine with one")
+
+
+@gpu
+@pytest.mark.parametrize("layout", ["1x1x1", "2x1x1", "1x2x1", "2x2x1"])
+def test_layout_on_the_gpu_learns_what_it_learns_on_the_cpu(layout, world):
+    """Every rank's part on the GPU (ranks share the machine's GPUs): the losses equal the
+    CPU's within float32 rounding (the GPU's kernels sum in other orders)."""
+    np.testing.assert_allclose(losses(layout, world, device="cuda"), losses(layout, world), rtol=1e-4)
+
+
+@gpu
+@pytest.mark.parametrize("layout", ["1x1x1", "2x2x1", "1x1x2"])
+def test_graph_and_pipeline_on_the_gpu_learn_what_they_learn_on_the_cpu(layout, world):
+    np.testing.assert_allclose(losses(layout, world, device="cuda", graph=True, shape="8_32x2"),
+                               losses(layout, world, graph=True, shape="8_32x2"), rtol=1e-4)
+
+
 def test_layout_needs_enough_ranks(world):
     with pytest.raises(ValueError, match="ranks"):
         train.mesh(world + 1, 1)

@@ -1,0 +1,52 @@
+// Copyright 2026 The meshflow Authors.
+// The CUDA kernels of the ops (CONCEPTS section 4: one op definition, a kernel per device
+// type). Each family file registers its kernels by op name in a table; kernels.cc makes the
+// table the "cuda" device type's kernels. A kernel has the CPU kernel's contract
+// (ops/op.h): local inputs in, local outputs out, the same values within the dtype's
+// rounding. It runs on a CUDA stream's worker (device/cuda/cuda_device.h): it enqueues its
+// work on stream() and returns at once; its outputs are valid for work ordered after it.
+// Inputs are contiguous and row-major, as on the CPU. An op without a CUDA kernel raises
+// "[op] has no CUDA kernel" when called on a GPU.
+//
+// Thread-safety: tables are filled once at registration; kernels run on any worker.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "meshflow/ops/op.h"
+
+namespace mf::cuda {
+
+using KernelTable = std::unordered_map<std::string, Kernel>;
+
+// The stream the calling worker's kernels go on.
+cudaStream_t stream();
+// The GPU memory an op's outputs go to: its first input's on a GPU, else (creation ops)
+// the calling worker's GPU.
+Memory& memory_of(const std::vector<Tensor>& inputs);
+// Output k of `shape` and `dtype`: where the caller gave memory for it (ctx.given), else new
+// memory in `memory`.
+Tensor output(const KernelContext& ctx, size_t k, const Shape& shape, DType dtype, Memory& memory);
+// Throws naming `kernel` when the last launch on this thread failed (cudaGetLastError).
+void check_launch(const char* kernel);
+// Multiprocessors of the calling worker's GPU (grid sizes of grid-stride loops).
+int multiprocessors();
+// Blocks for n items of `threads` each, at most a few waves of the GPU (grid-stride loops
+// cover the rest); at least 1.
+unsigned blocks_for(int64_t n, int threads);
+
+void add_elementwise_kernels(KernelTable& t);  // elementwise.cu: unary, binary, scalar, compare, where, cast, gelu
+void add_reduce_kernels(KernelTable& t);       // reduce.cu: sum, mean, amax, amin
+void add_nn_kernels(KernelTable& t);           // nn.cu: softmax, layer_norm, embedding, cross_entropy, gather
+void add_matmul_kernels(KernelTable& t);       // matmul.cu: matmul through cuBLASLt
+void add_attention_kernels(KernelTable& t);    // attention.cu: causal attention forward and backward
+void add_shape_kernels(KernelTable& t);        // shape.cu: permute, slice, cat, stack, expand, reshape
+void add_creation_kernels(KernelTable& t);     // creation.cu: zeros, ones, full, arange, rand, randn
+void add_optimizer_kernels(KernelTable& t);    // optimizer.cu: adamw_update, sgd_update
+
+}  // namespace mf::cuda

@@ -1,0 +1,705 @@
+// Copyright 2026 The meshflow Authors.
+// The CUDA kernels of the elementwise ops (ops/elementwise.cc) and of gelu_backward
+// (ops/nn.cc). Each op's math is a __device__ functor written once for every dtype, mirroring
+// the CPU's scalar functions (integers wrap, divide toward zero or down, raise to powers as
+// torch.pow does); every op runs through one kernel template that reads each input at its
+// NumPy-broadcast position. Broadcast dims are merged on the host first, so the common
+// cases (equal shapes, a bias row) take few or no divisions per element.
+//
+// Float32 computes with the float functions (expf, logf, ...) and float64 with the double
+// ones, as the CPU does; the CPU's float32 gelu uses a polynomial erf (ops/fast_math.h), here
+// it is the library's erfc, within that polynomial's error of it.
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/kernel_util.h"
+
+namespace mf::cuda {
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Scalar math, as ops/elementwise.cc defines it. The math functions are called by their
+// overloaded names, which CUDA resolves to the float versions (expf, ...) for float.
+
+template <typename T>
+constexpr bool kIntegral = std::is_integral_v<T>;
+
+template <typename T>
+__host__ __device__ constexpr T highest() {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(~U{0}) >> 1);
+}
+
+template <typename T>
+__host__ __device__ constexpr T lowest() {
+  return static_cast<T>(-highest<T>() - 1);
+}
+
+// -x; integers wrap (the lowest value is its own negation).
+template <typename T>
+__device__ T negate(T x) {
+  if constexpr (kIntegral<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(U{0} - static_cast<U>(x));
+  } else {
+    return -x;
+  }
+}
+
+// |x|; the lowest integer is its own absolute value.
+template <typename T>
+__device__ T absolute(T x) {
+  if constexpr (kIntegral<T>) {
+    return x < 0 ? negate(x) : x;
+  } else {
+    return fabs(x);
+  }
+}
+
+// op(x, y) with integers computed in their unsigned type: they wrap modulo 2^bits (signed
+// overflow is undefined), as core/dtype.h's wrapping().
+template <typename T, typename Op>
+__device__ T wrapping(T x, T y, Op op) {
+  if constexpr (kIntegral<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(op(static_cast<U>(x), static_cast<U>(y)));
+  } else {
+    return op(x, y);
+  }
+}
+
+// The quotient truncated toward zero; x / -1 is a negation, so the lowest value wraps.
+template <typename T>
+__device__ T trunc_div(T x, T y) {
+  if constexpr (kIntegral<T>) {
+    if (y == -1) return negate(x);
+  }
+  return x / y;
+}
+
+// torch.floor_divide; floats use PyTorch's correction of floor(x / y).
+template <typename T>
+__device__ T floor_div(T x, T y) {
+  if constexpr (kIntegral<T>) {
+    if (y == -1) return negate(x);
+    const T q = x / y;
+    return q * y != x && (x < 0) != (y < 0) ? q - 1 : q;
+  } else {
+    if (y == 0) return x / y;
+    const T mod = fmod(x, y);
+    T div = (x - mod) / y;
+    if (mod != 0 && (y < 0) != (mod < 0)) div -= 1;
+    if (div == 0) return copysign(T{0}, x / y);
+    T down = floor(div);
+    if (div - down > static_cast<T>(0.5)) down += 1;
+    return down;
+  }
+}
+
+// torch.pow: floats pow; integers exact by squaring (wrapping), a negative exponent giving 1
+// for base 1, +-1 for base -1, else 0.
+template <typename T>
+__device__ T power(T base, T exp) {
+  if constexpr (kIntegral<T>) {
+    if (exp < 0) return base == 1 ? 1 : base == -1 ? (exp % 2 == 0 ? 1 : -1) : 0;
+    using U = std::make_unsigned_t<T>;
+    U result = 1, b = static_cast<U>(base);
+    for (; exp; exp >>= 1) {
+      if (exp & 1) result *= b;
+      b *= b;
+    }
+    return static_cast<T>(result);
+  } else {
+    return pow(base, exp);
+  }
+}
+
+template <typename T>
+__device__ bool is_nan(T x) {
+  if constexpr (kIntegral<T>) {
+    return false;
+  } else {
+    return x != x;
+  }
+}
+
+// Phi(x) = (1 + erf(x / sqrt 2)) / 2, through erfc: no cancellation for negative x.
+template <typename T>
+__device__ T normal_cdf(T x) {
+  return static_cast<T>(0.5) * erfc(-x * static_cast<T>(M_SQRT1_2));
+}
+
+// bfloat16: the upper half of a float32's bits; rounding as core/dtype.h's to_bfloat16 (to
+// nearest, ties to even; NaN stays a quiet NaN of the same sign).
+__device__ float widen(bfloat16 x) { return __uint_as_float(static_cast<uint32_t>(x.bits) << 16); }
+
+__device__ bfloat16 round_to_bfloat16(float f) {
+  const uint32_t u = __float_as_uint(f);
+  const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  const uint32_t quiet_nan = (u >> 16) | 0x40u;
+  return bfloat16{static_cast<uint16_t>((u & 0x7fffffffu) > 0x7f800000u ? quiet_nan : rounded)};
+}
+
+// A float to an integer: truncated toward zero, saturated at the integer's range, NaN -> 0.
+template <typename TO, typename TI>
+__device__ TO float_to_integer(TI x) {
+  constexpr TI lo = static_cast<TI>(lowest<TO>());
+  constexpr TI hi = static_cast<TI>(highest<TO>());  // rounds up to a power of 2
+  if (!(x == x)) return 0;
+  if (x >= hi) return highest<TO>();
+  return x <= lo ? lowest<TO>() : static_cast<TO>(x);
+}
+
+// ---------------------------------------------------------------------------------------
+// The ops' functors: operator() of one element of each input.
+
+struct Add {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return wrapping(x, y, [](auto a, auto b) { return a + b; });
+  }
+};
+struct Sub {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return wrapping(x, y, [](auto a, auto b) { return a - b; });
+  }
+};
+struct Mul {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return wrapping(x, y, [](auto a, auto b) { return a * b; });
+  }
+};
+struct Div {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return trunc_div(x, y);
+  }
+};
+struct FloorDivide {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return floor_div(x, y);
+  }
+};
+// NaN wins, as in torch.maximum and torch.minimum.
+struct Maximum {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return x > y || is_nan(x) ? x : y;
+  }
+};
+struct Minimum {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return x < y || is_nan(x) ? x : y;
+  }
+};
+struct Pow {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return power(x, y);
+  }
+};
+// value ** x.
+struct RPow {
+  template <typename T>
+  __device__ T operator()(T x, T s) const {
+    return power(s, x);
+  }
+};
+// Comparisons give 1 or 0 in their inputs' dtype.
+struct Eq {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return static_cast<T>(x == y);
+  }
+};
+struct Ne {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return static_cast<T>(x != y);
+  }
+};
+struct Lt {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return static_cast<T>(x < y);
+  }
+};
+struct Le {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return static_cast<T>(x <= y);
+  }
+};
+struct Gt {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return static_cast<T>(x > y);
+  }
+};
+struct Ge {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return static_cast<T>(x >= y);
+  }
+};
+
+struct Neg {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return negate(x);
+  }
+};
+struct Abs {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return absolute(x);
+  }
+};
+// 0 for negative x; NaN stays.
+struct Relu {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return x < T{0} ? T{0} : x;
+  }
+};
+struct Trunc {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    if constexpr (kIntegral<T>) {
+      return x;
+    } else {
+      return trunc(x);
+    }
+  }
+};
+struct Exp {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return exp(x);
+  }
+};
+struct Log {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return log(x);
+  }
+};
+struct Sqrt {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return sqrt(x);
+  }
+};
+// 1 / sqrt(x), both correctly rounded as on the CPU (rsqrt's approximation is not).
+struct Rsqrt {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return 1 / sqrt(x);
+  }
+};
+struct Tanh {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return tanh(x);
+  }
+};
+struct Sigmoid {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return 1 / (1 + exp(-x));
+  }
+};
+// x Phi(x), the exact (erf) form.
+struct Gelu {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return x * normal_cdf(x);
+  }
+};
+// dy gelu'(x) = dy (Phi(x) + x phi(x)), phi(x) = exp(-x^2 / 2) / sqrt(2 pi).
+struct GeluBackward {
+  template <typename T>
+  __device__ T operator()(T x, T dy) const {
+    const T density = static_cast<T>(M_2_SQRTPI * M_SQRT1_2 / 2) * exp(static_cast<T>(-0.5) * x * x);
+    return dy * (normal_cdf(x) + x * density);
+  }
+};
+
+// where(cond, a, b): nonzero cond (NaN included) takes a.
+struct Select {
+  template <typename TC, typename T>
+  __device__ T operator()(TC cond, T a, T b) const {
+    return cond != TC{0} ? a : b;
+  }
+};
+
+// cast: bfloat16 goes through float32 (exact one way; rounded to nearest even the other).
+template <typename TO>
+struct Cast {
+  template <typename TI>
+  __device__ TO operator()(TI x) const {
+    if constexpr (std::is_same_v<TI, bfloat16> && std::is_same_v<TO, bfloat16>) {
+      return x;
+    } else if constexpr (std::is_same_v<TI, bfloat16> && kIntegral<TO>) {
+      return float_to_integer<TO>(widen(x));
+    } else if constexpr (std::is_same_v<TI, bfloat16>) {
+      return static_cast<TO>(widen(x));
+    } else if constexpr (std::is_same_v<TO, bfloat16>) {
+      return round_to_bfloat16(static_cast<float>(x));
+    } else if constexpr (!kIntegral<TI> && kIntegral<TO>) {
+      return float_to_integer<TO>(x);
+    } else {
+      return static_cast<TO>(x);
+    }
+  }
+};
+
+// A unary op computing in TO: integers given to an op that makes them float32 are
+// converted first (TO is the input's own type otherwise).
+template <typename TO, typename F>
+struct In {
+  template <typename TI>
+  __device__ TO operator()(TI x) const {
+    return F{}(static_cast<TO>(x));
+  }
+};
+
+// x op s, s the attribute "value" in x's dtype.
+template <typename F, typename T>
+struct WithScalar {
+  T s;
+  __device__ T operator()(T x) const { return F{}(x, s); }
+};
+
+// ---------------------------------------------------------------------------------------
+// The one elementwise kernel: out[i] = f(in_0[o_0(i)], ...), o_k(i) input k's broadcast
+// offset of output index i.
+
+constexpr int kThreads = 256;
+// Elements a thread loads before it stores any: loads in flight hide memory latency.
+constexpr int kUnroll = 4;
+// Dims left after merging (the ones broadcasting cannot merge away).
+constexpr int kMaxDims = 12;
+
+// The output's dims (merged where every input runs contiguously across them) and each
+// input's strides on them (0 where it is broadcast).
+template <size_t N>
+struct Layout {
+  int nd = 0;
+  bool narrow = true;  // every index and offset fits 32 bits: cheaper divisions
+  int64_t dims[kMaxDims] = {};
+  int64_t strides[N][kMaxDims] = {};
+
+  template <typename I>
+  __device__ void walk(I i, int64_t (&off)[N]) const {
+    I o[N] = {};
+    for (int d = nd - 1; d >= 0; --d) {
+      const I dim = static_cast<I>(dims[d]);
+      const I q = i / dim;
+      const I idx = i - q * dim;
+      i = q;
+#pragma unroll
+      for (size_t k = 0; k < N; ++k) o[k] += idx * static_cast<I>(strides[k][d]);
+    }
+#pragma unroll
+    for (size_t k = 0; k < N; ++k) off[k] = static_cast<int64_t>(o[k]);
+  }
+
+  __device__ void offsets(int64_t i, int64_t (&off)[N]) const {
+    if (narrow) {
+      walk(static_cast<uint32_t>(i), off);
+    } else {
+      walk(i, off);
+    }
+  }
+};
+
+// f of the inputs at output index i; kSame: every input has the output's layout (offset i).
+template <bool kSame, typename F, size_t... Is, typename... TI>
+__device__ auto apply(const F& f, const Layout<sizeof...(TI)>& layout, int64_t i, std::index_sequence<Is...>,
+                      const TI*... in) {
+  if constexpr (kSame) {
+    return f(in[i]...);
+  } else {
+    int64_t off[sizeof...(TI)];
+    layout.offsets(i, off);
+    return f(in[off[Is]]...);
+  }
+}
+
+template <bool kSame, typename F, typename TO, typename... TI>
+__global__ void __launch_bounds__(kThreads)
+    elementwise_kernel(F f, int64_t n, Layout<sizeof...(TI)> layout, TO* out, const TI*... in) {
+  const int64_t tile = static_cast<int64_t>(blockDim.x) * kUnroll;
+  const int64_t step = tile * gridDim.x;
+  for (int64_t base = blockIdx.x * tile + threadIdx.x; base < n; base += step) {
+    // All loads (and results) first, then the stores: an output that is an input's memory
+    // is still read before it is written.
+    TO result[kUnroll];
+#pragma unroll
+    for (int j = 0; j < kUnroll; ++j) {
+      const int64_t i = base + static_cast<int64_t>(j) * blockDim.x;
+      if (i < n) result[j] = apply<kSame>(f, layout, i, std::index_sequence_for<TI...>{}, in...);
+    }
+#pragma unroll
+    for (int j = 0; j < kUnroll; ++j) {
+      const int64_t i = base + static_cast<int64_t>(j) * blockDim.x;
+      if (i < n) out[i] = result[j];
+    }
+  }
+}
+
+// The layout of `in` read at `out`'s indices; returns whether every input has out's layout.
+template <size_t N>
+bool make_layout(const char* name, const Shape& out, const std::array<const Tensor*, N>& in, Layout<N>& layout) {
+  std::array<Shape, N> strides;
+  for (size_t k = 0; k < N; ++k) strides[k] = kernel::broadcast_strides(in[k]->shape(), out);
+  // Outermost first; dims of size 1 index nothing. A dim merges into the one outside it when
+  // every input steps across the boundary as it steps within (stride 0 merges with 0).
+  struct Dim {
+    int64_t size;
+    std::array<int64_t, N> stride;
+  };
+  std::vector<Dim> dims;
+  for (size_t d = 0; d < out.size(); ++d) {
+    if (out[d] == 1) continue;
+    Dim dim{out[d], {}};
+    for (size_t k = 0; k < N; ++k) dim.stride[k] = strides[k][d];
+    bool merges = !dims.empty();
+    for (size_t k = 0; k < N && merges; ++k) merges = dims.back().stride[k] == dim.stride[k] * dim.size;
+    if (merges) {
+      dims.back().size *= dim.size;
+      dims.back().stride = dim.stride;
+    } else {
+      dims.push_back(dim);
+    }
+  }
+  if (dims.size() > static_cast<size_t>(kMaxDims)) {
+    op_error(name, "the CUDA kernel broadcasts over at most " + std::to_string(kMaxDims) + " unmergeable dims, got " +
+                       std::to_string(dims.size()));
+  }
+  layout.nd = static_cast<int>(dims.size());
+  layout.narrow = numel(out) <= static_cast<int64_t>(UINT32_MAX);
+  bool same = dims.size() <= 1;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    layout.dims[d] = dims[d].size;
+    for (size_t k = 0; k < N; ++k) {
+      layout.strides[k][d] = dims[d].stride[k];
+      same = same && dims[d].stride[k] == 1;
+    }
+  }
+  return same;
+}
+
+template <typename TO, typename... TI, typename F, size_t... Is>
+void launch_on(const char* name, const F& f, const Tensor& out, const std::array<const Tensor*, sizeof...(TI)>& in,
+               std::index_sequence<Is...>) {
+  const int64_t n = out.numel();
+  if (n == 0) return;
+  Layout<sizeof...(TI)> layout;
+  // One-input ops (unary, with a scalar, cast) have their input's shape: only two or more
+  // inputs broadcast, and only they get the broadcasting kernel built.
+  constexpr bool kOneInput = sizeof...(TI) == 1;
+  const bool same = kOneInput || make_layout(name, out.shape(), in, layout);
+  const unsigned blocks = blocks_for((n + kUnroll - 1) / kUnroll, kThreads);
+  if (same) {
+    elementwise_kernel<true><<<blocks, kThreads, 0, stream()>>>(f, n, layout, out.data_as<TO>(),
+                                                                 in[Is]->template data_as<TI>()...);
+  } else if constexpr (!kOneInput) {
+    elementwise_kernel<false><<<blocks, kThreads, 0, stream()>>>(f, n, layout, out.data_as<TO>(),
+                                                                  in[Is]->template data_as<TI>()...);
+  }
+  check_launch(name);
+}
+
+// out = f(in...) elementwise, in of dtypes TI... broadcast to out's shape, out of dtype TO.
+template <typename TO, typename... TI, typename F>
+void launch(const char* name, const F& f, const Tensor& out, const std::array<const Tensor*, sizeof...(TI)>& in) {
+  launch_on<TO, TI...>(name, f, out, in, std::index_sequence_for<TI...>{});
+}
+
+// ---------------------------------------------------------------------------------------
+// Integer division by zero: raised before any element is computed, as on the CPU.
+
+template <typename T>
+__global__ void find_zero(const T* y, int64_t n, int* found) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
+    if (y[i] == 0) *found = 1;  // every writer stores the same value
+  }
+}
+
+void check_cuda(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
+}
+
+void expect_nonzero_divisor(const std::string& name, const Tensor& y, Memory& mem) {
+  visit_dtype(y.dtype(), [&](auto v) {
+    using T = decltype(v);
+    if constexpr (kIntegral<T>) {
+      const int64_t n = y.numel();
+      if (n == 0) return;
+      std::shared_ptr<void> flag = mem.allocate(sizeof(int));
+      check_cuda(cudaMemsetAsync(flag.get(), 0, sizeof(int), stream()), "cudaMemsetAsync");
+      find_zero<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(y.data_as<T>(), n, static_cast<int*>(flag.get()));
+      check_launch("find_zero");
+      int found = 0;
+      check_cuda(cudaMemcpyAsync(&found, flag.get(), sizeof(int), cudaMemcpyDeviceToHost, stream()), "cudaMemcpyAsync");
+      check_cuda(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
+      if (found) op_error(name, "integer division by zero; expected nonzero divisors (or a float dtype)");
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Kernels by kind of op, as elementwise.cc builds them.
+
+// Two inputs of one dtype, broadcast to the output; `divides`: integer divisors are checked.
+template <typename F>
+Kernel binary(const char* name, bool divides = false) {
+  return [name, divides](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Memory& mem = memory_of(in);
+    const Shape& shape = ctx.output_boxes[0].extent;
+    if (divides && numel(shape) > 0) expect_nonzero_divisor(name, in[1], mem);
+    Tensor out = output(ctx, 0, shape, in[0].dtype(), mem);
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      launch<T, T, T>(name, F{}, out, {&in[0], &in[1]});
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
+// What a unary op does with integer inputs.
+enum class Integers { kKeep, kToFloat32, kReject };
+
+template <typename F, Integers kIntegers>
+Kernel unary(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, in[0].shape(), ctx.outputs[0].dtype, memory_of(in));
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using TI = decltype(v);
+      // The op's infer refuses integers for kReject.
+      if constexpr (!kIntegral<TI> || kIntegers != Integers::kReject) {
+        using TO = std::conditional_t<kIntegral<TI> && kIntegers == Integers::kToFloat32, float, TI>;
+        launch<TO, TI>(name, In<TO, F>{}, out, {&in[0]});
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
+// Attribute "value" in dtype T, read as the CPU reads it: an int attribute stays exact for
+// integers beyond 2^53.
+template <typename T>
+T scalar_value(const Attrs& attrs) {
+  if constexpr (kIntegral<T>) {
+    for (const auto& [key, value] : attrs.items()) {
+      if (key == "value" && std::holds_alternative<int64_t>(value)) return static_cast<T>(std::get<int64_t>(value));
+    }
+  }
+  return static_cast<T>(attrs.get_float("value"));
+}
+
+template <typename F>
+Kernel with_scalar(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      launch<T, T>(name, WithScalar<F, T>{scalar_value<T>(ctx.attrs)}, out, {&in[0]});
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
+std::vector<Tensor> where(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, in[1].dtype(), memory_of(in));
+  visit_dtype(in[0].dtype(), [&](auto c) {
+    visit_dtype(out.dtype(), [&](auto v) {
+      using TC = decltype(c);
+      using T = decltype(v);
+      launch<T, TC, T, T>("where", Select{}, out, {&in[0], &in[1], &in[2]});
+    });
+  });
+  return {out};
+}
+
+std::vector<Tensor> cast(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  Tensor out = output(ctx, 0, in[0].shape(), ctx.outputs[0].dtype, memory_of(in));
+  visit_storage(in[0].dtype(), [&](auto from) {
+    visit_storage(out.dtype(), [&](auto to) {
+      using TI = decltype(from);
+      using TO = decltype(to);
+      launch<TO, TI>("cast", Cast<TO>{}, out, {&in[0]});
+    });
+  });
+  return {out};
+}
+
+// Floats only (its infer refuses the rest); x and dy of one shape.
+std::vector<Tensor> gelu_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+  visit_dtype(out.dtype(), [&](auto v) {
+    using T = decltype(v);
+    if constexpr (!kIntegral<T>) launch<T, T, T>("gelu_backward", GeluBackward{}, out, {&in[0], &in[1]});
+  });
+  return {out};
+}
+
+}  // namespace
+
+void add_elementwise_kernels(KernelTable& t) {
+  t["add"] = binary<Add>("add");
+  t["sub"] = binary<Sub>("sub");
+  t["mul"] = binary<Mul>("mul");
+  t["div"] = binary<Div>("div", true);
+  t["floor_divide"] = binary<FloorDivide>("floor_divide", true);
+  t["maximum"] = binary<Maximum>("maximum");
+  t["minimum"] = binary<Minimum>("minimum");
+  t["pow"] = binary<Pow>("pow");
+  t["eq"] = binary<Eq>("eq");
+  t["ne"] = binary<Ne>("ne");
+  t["lt"] = binary<Lt>("lt");
+  t["le"] = binary<Le>("le");
+  t["gt"] = binary<Gt>("gt");
+  t["ge"] = binary<Ge>("ge");
+  t["where"] = where;
+
+  using I = Integers;
+  t["neg"] = unary<Neg, I::kKeep>("neg");
+  t["abs"] = unary<Abs, I::kKeep>("abs");
+  t["relu"] = unary<Relu, I::kKeep>("relu");
+  t["trunc"] = unary<Trunc, I::kKeep>("trunc");
+  t["exp"] = unary<Exp, I::kToFloat32>("exp");
+  t["log"] = unary<Log, I::kToFloat32>("log");
+  t["sqrt"] = unary<Sqrt, I::kToFloat32>("sqrt");
+  t["rsqrt"] = unary<Rsqrt, I::kToFloat32>("rsqrt");
+  t["tanh"] = unary<Tanh, I::kToFloat32>("tanh");
+  t["sigmoid"] = unary<Sigmoid, I::kToFloat32>("sigmoid");
+  t["gelu"] = unary<Gelu, I::kReject>("gelu");
+  t["gelu_backward"] = gelu_backward;
+  t["cast"] = cast;
+
+  t["add_scalar"] = with_scalar<Add>("add_scalar");
+  t["mul_scalar"] = with_scalar<Mul>("mul_scalar");
+  t["div_scalar"] = with_scalar<Div>("div_scalar");
+  t["pow_scalar"] = with_scalar<Pow>("pow_scalar");
+  t["rpow_scalar"] = with_scalar<RPow>("rpow_scalar");
+}
+
+}  // namespace mf::cuda

@@ -1,0 +1,89 @@
+// Copyright 2026 The meshflow Authors.
+// The "cuda" device type's kernels: each family file's table, one lookup by op name. Graph
+// mode's fused chains are host loops, so graphs on GPUs run their ops unfused. A kernel
+// called off the device's workers (graph mode folding constants, tests) runs on the
+// compute stream's worker and is waited for, so its caller may use the result at once.
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "meshflow/device/cuda/cuda_device.h"
+#include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/registry.h"
+
+namespace mf {
+namespace cuda {
+
+cudaStream_t stream() { return device::cuda::current_stream(); }
+
+Memory& memory_of(const std::vector<Tensor>& inputs) {
+  for (const Tensor& t : inputs) {
+    if (device::cuda::is_cuda(t.memory())) return t.memory();
+  }
+  const int index = device::cuda::current_device_index();
+  return device::cuda::device(index >= 0 ? index : device::cuda::rank_device_index()).memory();
+}
+
+Tensor output(const KernelContext& ctx, size_t k, const Shape& shape, DType dtype, Memory& memory) {
+  if (ctx.given && k < ctx.given->size()) {
+    const Tensor& t = (*ctx.given)[k];
+    if (t.nbytes() > 0 && t.shape() == shape && t.dtype() == dtype && &t.memory() == &memory) return t;
+  }
+  return Tensor::empty(shape, dtype, memory);
+}
+
+void check_launch(const char* kernel) { device::cuda::check(cudaGetLastError(), kernel); }
+
+int multiprocessors() {
+  static std::atomic<int> count[64] = {};
+  int d = 0;
+  device::cuda::check(cudaGetDevice(&d), "cudaGetDevice");
+  if (d < 64 && count[d].load(std::memory_order_relaxed) > 0) return count[d].load(std::memory_order_relaxed);
+  int n = 0;
+  device::cuda::check(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, d), "cudaDeviceGetAttribute");
+  if (d < 64) count[d].store(n, std::memory_order_relaxed);
+  return n;
+}
+
+unsigned blocks_for(int64_t n, int threads) {
+  const int64_t wanted = (n + threads - 1) / threads;
+  const int64_t cap = int64_t{multiprocessors()} * 8;
+  return static_cast<unsigned>(std::max<int64_t>(1, std::min(wanted, cap)));
+}
+
+}  // namespace cuda
+
+void register_cuda_kernels(OpRegistry& r) {
+  static const cuda::KernelTable* table = [] {
+    auto* t = new cuda::KernelTable;
+    cuda::add_elementwise_kernels(*t);
+    cuda::add_reduce_kernels(*t);
+    cuda::add_nn_kernels(*t);
+    cuda::add_matmul_kernels(*t);
+    cuda::add_attention_kernels(*t);
+    cuda::add_shape_kernels(*t);
+    cuda::add_creation_kernels(*t);
+    cuda::add_optimizer_kernels(*t);
+    return t;
+  }();
+  r.add_device_kernels("cuda", [](const OpDef& op) -> Kernel {
+    auto it = table->find(op.name);
+    if (it == table->end()) {
+      // By name: ops made while compiling live shorter than the kernel made for them.
+      return [name = op.name](const std::vector<Tensor>&, const KernelContext&) -> std::vector<Tensor> {
+        op_error(name, "has no CUDA kernel");
+      };
+    }
+    return [&kernel = it->second](const std::vector<Tensor>& inputs, const KernelContext& ctx) {
+      if (cuda::stream()) return kernel(inputs, ctx);
+      std::vector<Tensor> outputs;
+      const Memory& memory = cuda::memory_of(inputs);
+      device::cuda::run_on_compute(memory.device_index(), [&] { outputs = kernel(inputs, ctx); });
+      return outputs;
+    };
+  }, /*runs_fused_chains=*/false);
+}
+
+}  // namespace mf
