@@ -13,7 +13,8 @@ from . import _C
 from . import _device, _dtype
 from ._tensor import _check_placement, apply
 
-__all__ = ["zeros", "ones", "full", "arange", "rand", "randn", "manual_seed", "get_rng_state", "set_rng_state"]
+__all__ = ["zeros", "ones", "full", "arange", "rand", "randn", "manual_seed", "get_rng_state", "set_rng_state",
+           "zeros_like", "ones_like", "full_like", "rand_like", "randn_like"]
 
 
 def _size(name, size):
@@ -127,3 +128,34 @@ def rand(*size, dtype=None, placement=None, sbp=None, device=None):
 def randn(*size, dtype=None, placement=None, sbp=None, device=None):
     """Standard normal, float32 or float64."""
     return _random("randn", size, dtype, placement, sbp, device)
+
+
+def _like(make, t, dtype, *args):
+    """make(*args, shape of t) with t's dtype (or `dtype`) where t is: its device, or its
+    placement and SBP (a partial one as broadcast: the value is what is made, not its parts)."""
+    from .sbp import broadcast
+    dtype = dtype or t.dtype
+    if t.is_global:
+        sbp = tuple(broadcast if s.is_partial else s for s in t.sbp)
+        return make(*args, t.shape, dtype=dtype, placement=t.placement, sbp=sbp)
+    return make(*args, t.shape, dtype=dtype, device=t.device)
+
+
+def zeros_like(input, dtype=None):
+    return _like(zeros, input, dtype)
+
+
+def ones_like(input, dtype=None):
+    return _like(ones, input, dtype)
+
+
+def full_like(input, fill_value, dtype=None):
+    return _like(lambda value, shape, **kw: full(shape, value, **kw), input, dtype, fill_value)
+
+
+def rand_like(input, dtype=None):
+    return _like(rand, input, dtype)
+
+
+def randn_like(input, dtype=None):
+    return _like(randn, input, dtype)

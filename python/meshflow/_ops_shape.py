@@ -1,17 +1,21 @@
 """Shape ops with PyTorch's names and semantics: transpose, permute, x.T, reshape / view,
 contiguous, indexing (x[1:3, ..., ::2]; an int index drops its dim, None adds one), narrow,
-cat, stack, expand / expand_as / broadcast_to.
+cat, stack, expand / expand_as / broadcast_to; flatten, squeeze, unsqueeze, split, chunk,
+unbind.
 
 They map onto the C++ ops permute, reshape, slice, cat, stack and expand
-(meshflow/ops/shape.cc, which also lists their SBP signatures). Every tensor is contiguous,
-so view is reshape, contiguous() returns the tensor itself, and expand copies.
+(meshflow/ops/shape.cc, which also lists their SBP signatures); the last six are reshapes
+and slices, so they work on every device and layout and carry gradients as those do. Every
+tensor is contiguous, so view is reshape, contiguous() returns the tensor itself, and
+expand copies.
 """
 import numbers
 import operator
 
 from ._tensor import Tensor, apply
 
-__all__ = ["transpose", "permute", "reshape", "narrow", "cat", "stack", "broadcast_to"]
+__all__ = ["transpose", "permute", "reshape", "narrow", "cat", "stack", "broadcast_to", "flatten", "squeeze",
+           "unsqueeze", "split", "chunk", "unbind"]
 
 
 def _normalize_dim(op, dim, ndim):
@@ -66,6 +70,77 @@ def narrow(x, dim, start, length):
     starts, stops = [0] * x.ndim, list(x.shape)
     starts[dim], stops[dim] = start, start + length
     return apply("slice", [x], {"starts": starts, "stops": stops, "steps": [1] * x.ndim})[0]
+
+
+def flatten(x, start_dim=0, end_dim=-1):
+    """x with dims start_dim .. end_dim merged into one (a 0-d tensor becomes 1-d)."""
+    if x.ndim == 0:
+        return reshape(x, [1])
+    start = _normalize_dim("flatten", start_dim, x.ndim)
+    end = _normalize_dim("flatten", end_dim, x.ndim)
+    if start > end:
+        raise ValueError(f"[flatten] start_dim {start_dim} comes after end_dim {end_dim}; expected "
+                         "start_dim <= end_dim")
+    merged = 1
+    for size in x.shape[start:end + 1]:
+        merged *= size
+    return reshape(x, list(x.shape[:start]) + [merged] + list(x.shape[end + 1:]))
+
+
+def squeeze(x, dim=None):
+    """x without its dims of size 1 (only those of `dim`, an int or a tuple, when given; a
+    named dim of another size stays, as in torch)."""
+    if dim is None:
+        dims = [d for d, size in enumerate(x.shape) if size == 1]
+    else:
+        named = dim if isinstance(dim, (tuple, list)) else (dim,)
+        dims = [_normalize_dim("squeeze", d, max(x.ndim, 1)) for d in named]
+    keep = [size for d, size in enumerate(x.shape) if not (d in dims and size == 1)]
+    return x if len(keep) == x.ndim else reshape(x, keep)
+
+
+def unsqueeze(x, dim):
+    """x with a new dim of size 1 at `dim` (in [-ndim - 1, ndim])."""
+    dim = _normalize_dim("unsqueeze", dim, x.ndim + 1)
+    return reshape(x, list(x.shape[:dim]) + [1] + list(x.shape[dim:]))
+
+
+def split(x, split_size_or_sections, dim=0):
+    """x cut along `dim` into pieces of split_size_or_sections elements (the last may be
+    shorter), or of the sizes a list gives (which must add up to the dim's size)."""
+    dim = _normalize_dim("split", dim, x.ndim)
+    size = x.shape[dim]
+    if isinstance(split_size_or_sections, (tuple, list)):
+        sizes = [operator.index(n) for n in split_size_or_sections]
+        if any(n < 0 for n in sizes) or sum(sizes) != size:
+            raise ValueError(f"[split] sizes {sizes} do not add up to dim {dim}'s size {size}; expected "
+                             "non-negative sizes with that sum")
+    else:
+        step = operator.index(split_size_or_sections)
+        if step <= 0 and size > 0:
+            raise ValueError(f"[split] split size {step}; expected a positive size")
+        sizes = [min(step, size - start) for start in range(0, size, step)] if size else [0]
+    pieces, start = [], 0
+    for n in sizes:
+        pieces.append(narrow(x, dim, start, n))
+        start += n
+    return tuple(pieces)
+
+
+def chunk(x, chunks, dim=0):
+    """x cut along `dim` into at most `chunks` pieces of ceil(size / chunks) elements, as torch."""
+    chunks = operator.index(chunks)
+    if chunks <= 0:
+        raise ValueError(f"[chunk] {chunks} chunks; expected a positive number")
+    size = x.shape[_normalize_dim("chunk", dim, x.ndim)]
+    return split(x, max(1, -(-size // chunks)), dim)
+
+
+def unbind(x, dim=0):
+    """The slices of x along `dim`, each without that dim."""
+    dim = _normalize_dim("unbind", dim, x.ndim)
+    index = [slice(None)] * dim
+    return tuple(x[tuple(index + [i])] for i in range(x.shape[dim]))
 
 
 def _tensors(op, tensors):
@@ -141,3 +216,9 @@ Tensor.expand_as = lambda x, other: broadcast_to(x, other.shape)
 Tensor.contiguous = lambda x: x
 Tensor.narrow = narrow
 Tensor.__getitem__ = _getitem
+Tensor.flatten = flatten
+Tensor.squeeze = squeeze
+Tensor.unsqueeze = unsqueeze
+Tensor.split = split
+Tensor.chunk = chunk
+Tensor.unbind = unbind

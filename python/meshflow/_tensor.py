@@ -213,6 +213,22 @@ class Tensor:
                              "expected exactly one element")
         return bool(self._value("bool()").reshape(()))
 
+    def __len__(self):
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __float__(self):
+        return float(self._one_value("float()"))
+
+    def __int__(self):
+        return int(self._one_value("int()"))
+
+    def _one_value(self, what):
+        if self.numel() != 1:
+            raise ValueError(f"{what} takes a tensor of one element; this one has shape {self.shape}")
+        return self._value(what).reshape(())
+
     def item(self):
         """The value of a one-element tensor as a Python number (collective on a global
         tensor, as numpy())."""

@@ -130,3 +130,20 @@ def test_bad_input(call, error, text):
     with pytest.raises(error) as info:
         call()
     assert text in str(info.value)
+
+
+def test_like_takes_the_dtype_device_and_layout_of_its_input():
+    x = mf.tensor(np.arange(6, dtype=np.int32).reshape(2, 3))
+    for made, value in ((mf.zeros_like(x), 0), (mf.ones_like(x), 1), (mf.full_like(x, 7), 7)):
+        assert made.dtype == mf.int32 and made.shape == (2, 3) and made.device == "cpu"
+        assert np.all(made.numpy() == value)
+    assert mf.zeros_like(x, dtype=mf.float64).dtype == mf.float64
+    mf.manual_seed(1)
+    a = mf.randn_like(mf.zeros(4, 5, dtype=mf.float64))
+    mf.manual_seed(1)
+    np.testing.assert_array_equal(a.numpy(), mf.randn(4, 5, dtype=mf.float64).numpy())
+    assert mf.rand_like(mf.zeros(3, device="testdev")).device == "testdev:0"
+    p = mf.placement("cpu", ranks=[0])
+    g = mf.tensor(np.ones((2, 3), np.float32), placement=p, sbp=mf.sbp.partial_sum)
+    ones = mf.ones_like(g)  # the value is made, not the parts: partial becomes broadcast
+    assert ones.sbp == (mf.sbp.broadcast,) and ones.placement == p and np.all(ones.numpy() == 1)

@@ -274,3 +274,74 @@ def test_slice_backward_errors():
         apply("slice_backward", [mf.tensor(value((4, 5)))], attrs)
     with pytest.raises(ValueError, match=r"\[slice_backward\] .*shape"):
         apply("slice_backward", [mf.tensor(value((4, 6)))], {k: v for k, v in attrs.items() if k != "shape"})
+
+
+# ---- flatten, squeeze, unsqueeze, split, chunk, unbind: reshapes and slices, as torch.
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_flatten_squeeze_unsqueeze(dtype):
+    a = value((2, 1, 3, 4), dtype)
+    x = mf.tensor(a)
+    check(x.flatten(), a.reshape(-1))
+    check(mf.flatten(x, 1), a.reshape(2, -1))
+    check(x.flatten(1, 2), a.reshape(2, 3, 4))
+    check(x.flatten(-2, -1), a.reshape(2, 1, 12))
+    check(mf.tensor(np.array(3, dtype)).flatten(), np.array([3], dtype))
+    check(x.squeeze(), a.reshape(2, 3, 4))
+    check(x.squeeze(1), a.reshape(2, 3, 4))
+    check(x.squeeze(0), a)  # a dim of another size stays, as in torch
+    check(x.squeeze((0, 1)), a.reshape(2, 3, 4))
+    check(x.unsqueeze(0), a[None])
+    check(mf.unsqueeze(x, -1), a[..., None])
+    check(x.unsqueeze(2), a[:, :, None])
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_split_chunk_unbind(dtype):
+    a = value((5, 4), dtype)
+    x = mf.tensor(a)
+    for got, want in zip(x.split(2), np.split(a, [2, 4])):
+        check(got, want)
+    assert [p.shape for p in x.split([1, 3], dim=1)] == [(5, 1), (5, 3)]
+    for got, want in zip(mf.split(x, [1, 3], 1), np.split(a, [1], axis=1)):
+        check(got, want)
+    assert [p.shape[0] for p in x.chunk(3)] == [2, 2, 1]  # ceil(5 / 3) rows each, as torch
+    assert [p.shape[1] for p in x.chunk(4, dim=1)] == [1, 1, 1, 1]
+    assert len(x.chunk(10)) == 5
+    for i, row in enumerate(x.unbind()):
+        check(row, a[i])
+    for j, col in enumerate(mf.unbind(x, 1)):
+        check(col, a[:, j])
+
+
+def test_split_pieces_carry_gradients():
+    x = mf.tensor(value((4, 6)), requires_grad=True)
+    q, k, v = x.split(2, dim=1)
+    (q * 1.0 + k * 2.0 + v * 3.0).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.tile(np.repeat([1.0, 2.0, 3.0], 2), (4, 1)).astype(np.float32))
+    y = mf.tensor(value((3,)), requires_grad=True)
+    (y.unsqueeze(0).flatten() * mf.tensor([1.0, 2.0, 3.0])).sum().backward()
+    np.testing.assert_array_equal(y.grad.numpy(), [1.0, 2.0, 3.0])
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda x: x.split([1, 2]), ValueError, r"\[split\] sizes \[1, 2\] do not add up to dim 0's size 5"),
+    (lambda x: x.split(0), ValueError, r"\[split\] split size 0"),
+    (lambda x: x.chunk(0), ValueError, r"\[chunk\] 0 chunks"),
+    (lambda x: x.flatten(1, 0), ValueError, r"\[flatten\] start_dim 1 comes after end_dim 0"),
+    (lambda x: x.unsqueeze(3), ValueError, r"\[unsqueeze\] dim 3 is out of range"),
+    (lambda x: x.unbind(2), ValueError, r"\[unbind\] dim 2 is out of range"),
+])
+def test_split_family_errors(call, error, message):
+    with pytest.raises(error, match=message):
+        call(mf.tensor(value((5, 4))))
+
+
+def test_python_number_conversions():
+    x = mf.tensor(value((5, 4)))
+    assert len(x) == 5 and float(mf.tensor([2.5])) == 2.5 and int(mf.tensor([[7]])) == 7
+    assert isinstance(float(mf.tensor(3)), float) and isinstance(int(mf.tensor(2.9)), int)
+    with pytest.raises(TypeError, match="len\\(\\) of a 0-d tensor"):
+        len(mf.tensor(1.0))
+    with pytest.raises(ValueError, match=r"float\(\) takes a tensor of one element; this one has shape \(5, 4\)"):
+        float(x)

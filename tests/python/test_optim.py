@@ -364,3 +364,61 @@ def test_warmup_cosine_lr(warmup, total, max_lr, min_lr):
     assert all(a >= b for a, b in zip(decay, decay[1:]))  # never rises after warmup
     if total - warmup >= 2 and (total - warmup) % 2 == 0:
         assert values[warmup + (total - warmup) // 2] == pytest.approx((max_lr + min_lr) / 2)
+
+
+# ---- torch.optim's everyday surface: param_groups, zero_grad(set_to_none), the schedulers.
+
+def _lrs(optimizer, scheduler, steps):
+    out = []
+    for _ in range(steps):
+        out.append(optimizer.param_groups[0]["lr"])
+        optimizer.step()
+        scheduler.step()
+    return out
+
+
+def test_param_groups_are_the_optimizers_learning_rate():
+    w = mf.tensor([1.0, -2.0], requires_grad=True)
+    opt = mf.optim.SGD([w], lr=0.5)
+    (group,) = opt.param_groups
+    assert group["lr"] == 0.5 and group["params"][0] is not None and "lr" in group
+    for g in opt.param_groups:
+        g["lr"] = 0.25
+    assert opt.lr == 0.25
+    (w * w).sum().backward()
+    opt.step()
+    np.testing.assert_allclose(w.numpy(), [1.0 - 0.25 * 2.0, -2.0 + 0.25 * 4.0])
+    (w * w).sum().backward()
+    opt.zero_grad(set_to_none=False)
+    assert w.grad.numpy().tolist() == [0.0, 0.0]
+    opt.zero_grad()
+    assert w.grad is None
+
+
+def test_schedulers_follow_torchs_formulas():
+    from meshflow.optim import lr_scheduler as sched
+
+    def opt(lr=0.1):
+        return mf.optim.SGD([mf.tensor([1.0], requires_grad=True)], lr=lr)
+
+    o = opt()
+    np.testing.assert_allclose(_lrs(o, sched.StepLR(o, step_size=2, gamma=0.5), 5), [0.1, 0.1, 0.05, 0.05, 0.025])
+    o = opt()
+    np.testing.assert_allclose(_lrs(o, sched.MultiStepLR(o, [1, 3], gamma=0.1), 4), [0.1, 0.01, 0.01, 0.001])
+    o = opt()
+    np.testing.assert_allclose(_lrs(o, sched.ExponentialLR(o, 0.9), 3), [0.1, 0.09, 0.081])
+    o = opt()
+    np.testing.assert_allclose(_lrs(o, sched.LambdaLR(o, lambda e: 1.0 / (e + 1)), 3), [0.1, 0.05, 0.1 / 3])
+    o = opt(0.3)
+    np.testing.assert_allclose(_lrs(o, sched.LinearLR(o, start_factor=0.5, total_iters=2), 4), [0.15, 0.225, 0.3, 0.3])
+    o = opt()
+    s = sched.CosineAnnealingLR(o, T_max=4, eta_min=0.02)
+    np.testing.assert_allclose(_lrs(o, s, 5), [0.1, 0.02 + 0.08 * (1 + math.cos(math.pi / 4)) / 2, 0.06,
+                                               0.02 + 0.08 * (1 + math.cos(3 * math.pi / 4)) / 2, 0.02])
+    assert s.get_last_lr() == [o.lr]
+    o = opt()
+    lrs = _lrs(o, sched.OneCycleLR(o, max_lr=1.0, total_steps=10), 10)
+    np.testing.assert_allclose([lrs[0], lrs[2], lrs[-1]], [1.0 / 25, 1.0, 1.0 / 25 / 1e4])
+    assert lrs[1] == pytest.approx((1.0 + 1.0 / 25) / 2) and all(a > b for a, b in zip(lrs[2:], lrs[3:]))
+    with pytest.raises(ValueError, match="give total_steps"):
+        sched.OneCycleLR(opt(), max_lr=1.0)

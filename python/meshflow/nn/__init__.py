@@ -1,5 +1,6 @@
 """meshflow.nn: modules and the functional API."""
 from . import functional
 from .modules import (Module, Parameter, Linear, Embedding, LayerNorm, GELU, ReLU, Dropout, Sequential,
-                      ModuleList)
+                      ModuleList, Identity, Flatten, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss,
+                      NLLLoss, CrossEntropyLoss)
 from .graph import Graph

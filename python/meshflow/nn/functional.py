@@ -1,6 +1,12 @@
-"""meshflow.nn.functional: softmax, log_softmax, layer_norm, embedding, cross_entropy, relu, gelu, ..."""
+"""meshflow.nn.functional: softmax, log_softmax, layer_norm, embedding, cross_entropy, relu, gelu,
+the losses (mse_loss, l1_loss, smooth_l1_loss, nll_loss, binary_cross_entropy(_with_logits)), ...
+
+The losses other than cross_entropy are compositions of elementwise ops, gather and
+reductions, as torch defines them: they run on every device and layout the ops do, and their
+gradients are those ops'."""
 import numbers
 
+from .._ops_elementwise import exp, log, maximum, where
 from .._ops_reduce import log_softmax, softmax  # noqa: F401: part of this module's API
 from .. import _C
 from .._tensor import Tensor, _impl_of, apply
@@ -33,6 +39,87 @@ def cross_entropy(input, target):
     and int32/int64 class indices `target` [N]. Logits split on the class dim (vocabulary
     parallelism) are never gathered: only per-row statistics cross ranks."""
     return Tensor(_C.cross_entropy(_impl_of("cross_entropy", input), _impl_of("cross_entropy", target)))
+
+
+def _reduce(loss, reduction, op):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"[{op}] reduction {reduction!r}; expected 'mean', 'sum' or 'none'")
+
+
+def _same_shape(op, input, target):
+    if input.shape != target.shape:
+        raise ValueError(f"[{op}] input of shape {input.shape} and target of shape {target.shape}; expected one shape")
+
+
+def mse_loss(input, target, reduction="mean"):
+    """(input - target)^2, reduced ('mean', 'sum' or 'none')."""
+    _same_shape("mse_loss", input, target)
+    diff = input - target
+    return _reduce(diff * diff, reduction, "mse_loss")
+
+
+def l1_loss(input, target, reduction="mean"):
+    """|input - target|, reduced."""
+    _same_shape("l1_loss", input, target)
+    return _reduce((input - target).abs(), reduction, "l1_loss")
+
+
+def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta, for d = input - target (torch's;
+    beta 0 is l1_loss)."""
+    _same_shape("smooth_l1_loss", input, target)
+    if beta < 0:
+        raise ValueError(f"[smooth_l1_loss] beta {beta}; expected beta >= 0")
+    d = (input - target).abs()
+    if beta == 0:
+        return _reduce(d, reduction, "smooth_l1_loss")
+    return _reduce(where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta), reduction, "smooth_l1_loss")
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean", pos_weight=None):
+    """-w [p y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))], computed stably as torch does:
+    (1 - y) x + (1 + (p - 1) y) (log(1 + exp(-|x|)) + max(-x, 0))."""
+    _same_shape("binary_cross_entropy_with_logits", input, target)
+    softplus_neg = log(exp(-input.abs()) + 1.0) + maximum(-input, 0.0)  # log(1 + exp(-x))
+    scale = 1.0 if pos_weight is None else (pos_weight - 1.0) * target + 1.0
+    loss = (1.0 - target) * input + scale * softplus_neg
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction, "binary_cross_entropy_with_logits")
+
+
+def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+    """-w [y log(p) + (1 - y) log(1 - p)] for probabilities `input`, each log clamped at -100
+    as torch does."""
+    _same_shape("binary_cross_entropy", input, target)
+    loss = -(target * maximum(log(input), -100.0) + (1.0 - target) * maximum(log(1.0 - input), -100.0))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction, "binary_cross_entropy")
+
+
+def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    """-input[i, target[i]] (times weight[target[i]]) for log-probabilities `input` [N, C] and
+    class indices `target` [N]; targets equal to ignore_index count nothing, and 'mean'
+    divides by the weights of the targets counted, as torch."""
+    if input.ndim != 2 or target.ndim != 1 or target.shape[0] != input.shape[0]:
+        raise ValueError(f"[nll_loss] input of shape {input.shape} and target of shape {target.shape}; expected "
+                         "[N, C] and [N]")
+    kept = target != ignore_index
+    safe = where(kept, target, 0)
+    picked = -gather(input, 1, safe.unsqueeze(1)).squeeze(1)
+    w = kept.to(input.dtype)
+    if weight is not None:
+        w = w * embedding(safe, weight.unsqueeze(1)).squeeze(1)
+    loss = picked * w
+    if reduction == "mean":
+        return loss.sum() / w.sum()
+    return _reduce(loss, reduction, "nll_loss")
 
 
 def linear(input, weight, bias=None):

@@ -219,6 +219,82 @@ class ReLU(Module):
         return F.relu(x)
 
 
+class Identity(Module):
+    """Its input, as it is (torch.nn.Identity; arguments to the constructor are ignored)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, x):
+        return x
+
+
+class Flatten(Module):
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim, self.end_dim = start_dim, end_dim
+
+    def forward(self, x):
+        return x.flatten(self.start_dim, self.end_dim)
+
+
+class _Loss(Module):
+    """A loss module: the functional loss of the same name with the constructor's arguments."""
+
+    _function = None
+
+    def __init__(self, reduction="mean", **kwargs):
+        super().__init__()
+        self.reduction, self._kwargs = reduction, kwargs
+
+    def forward(self, input, target):
+        return type(self)._function(input, target, reduction=self.reduction, **self._kwargs)
+
+
+class MSELoss(_Loss):
+    _function = staticmethod(F.mse_loss)
+
+
+class L1Loss(_Loss):
+    _function = staticmethod(F.l1_loss)
+
+
+class SmoothL1Loss(_Loss):
+    _function = staticmethod(F.smooth_l1_loss)
+
+    def __init__(self, reduction="mean", beta=1.0):
+        super().__init__(reduction, beta=beta)
+
+
+class BCELoss(_Loss):
+    _function = staticmethod(F.binary_cross_entropy)
+
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__(reduction, weight=weight)
+
+
+class BCEWithLogitsLoss(_Loss):
+    _function = staticmethod(F.binary_cross_entropy_with_logits)
+
+    def __init__(self, weight=None, reduction="mean", pos_weight=None):
+        super().__init__(reduction, weight=weight, pos_weight=pos_weight)
+
+
+class NLLLoss(_Loss):
+    _function = staticmethod(F.nll_loss)
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
+        super().__init__(reduction, weight=weight, ignore_index=ignore_index)
+
+
+class CrossEntropyLoss(Module):
+    """The mean cross-entropy of logits [N, C] against class indices [N] (F.cross_entropy;
+    the other arguments of torch's are not taken yet)."""
+
+    def forward(self, input, target):
+        return F.cross_entropy(input, target)
+
+
 class Dropout(Module):
     def __init__(self, p=0.5):
         super().__init__()

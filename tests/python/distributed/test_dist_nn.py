@@ -186,3 +186,29 @@ def test_vocabulary_parallel_cross_entropy_matches_one_device_without_gathering(
     assert x.grad.sbp == x.sbp
     np.testing.assert_allclose(loss.numpy(), local_loss.numpy(), rtol=1e-12)
     np.testing.assert_allclose(x.grad.numpy(), local_logits.grad.numpy(), rtol=1e-10, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", ["mse_loss", "l1_loss", "smooth_l1_loss", "binary_cross_entropy_with_logits",
+                                  "nll_loss"])
+@pytest.mark.parametrize("sbp", [S(0), S(1), B], ids=repr)
+def test_composed_losses_equal_one_device(name, sbp):
+    """Losses composed of ops (nn/functional.py) on split inputs: the one-device value and
+    gradient, each gradient in its input's layout."""
+    rng = np.random.default_rng(11)
+    a, b = rng.standard_normal((7, 5)), rng.integers(0, 2, (7, 5)).astype(np.float64)
+    ranks = list(range(mf.env.get_world_size()))
+    f = {"mse_loss": F.mse_loss, "l1_loss": F.l1_loss, "smooth_l1_loss": F.smooth_l1_loss,
+         "binary_cross_entropy_with_logits": F.binary_cross_entropy_with_logits,
+         "nll_loss": lambda x, y: F.nll_loss(F.log_softmax(x, -1), y)}[name]
+    target = (np.arange(7) % 5) if name == "nll_loss" else b
+    x_local = mf.tensor(a, requires_grad=True)
+    expected = f(x_local, mf.tensor(target))
+    expected.backward()
+    target_sbp = S(0) if name == "nll_loss" and sbp == S(1) else sbp
+    x = global_from_parts(a, ranks, (sbp,))
+    x.requires_grad_()
+    got = f(x, global_from_parts(target, ranks, (target_sbp,)))
+    got.backward()
+    np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-12)
+    assert x.grad.sbp == x.sbp
+    np.testing.assert_allclose(x.grad.numpy(), x_local.grad.numpy(), rtol=1e-12, atol=1e-15)

@@ -39,6 +39,12 @@ def check(result, expected, sbp=None):
     ("cat", lambda x: mf.cat([x, x[:, :1]], dim=1), lambda a: np.concatenate([a, a[:, :1]], axis=1), S(2), S(2)),
     ("stack", lambda x: mf.stack([x, x], dim=1), lambda a: np.stack([a, a], axis=1), S(2), S(3)),
     ("partial", lambda x: x.T.reshape(4, -1)[1:3], lambda a: a.T.reshape(4, -1)[1:3], P, P),
+    ("flatten", lambda x: x.flatten(1), lambda a: a.reshape(a.shape[0], -1), S(0), S(0)),
+    ("unsqueeze", lambda x: x.unsqueeze(1), lambda a: a[:, None], S(2), S(3)),
+    ("squeeze", lambda x: x[:, :1].squeeze(1), lambda a: a[:, 0], S(0), S(0)),
+    ("split", lambda x: x.split([1, 3], dim=2)[1], lambda a: a[:, :, 1:], S(0), S(0)),
+    ("chunk", lambda x: x.chunk(2, dim=1)[1], lambda a: a[:, 2:], S(2), S(2)),
+    ("unbind", lambda x: x.unbind(2)[3], lambda a: a[:, :, 3], S(1), S(1)),
 ], ids=lambda v: v if isinstance(v, str) else "")
 def test_split_carried_without_communication(name, op, reference, src, out):
     value = logical_value((2 * mf.env.get_world_size() + 1, 3, 4), np.float32)

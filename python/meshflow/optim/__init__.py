@@ -1,10 +1,14 @@
-"""Optimizers (torch.optim semantics), gradient clipping and the learning-rate schedule.
+"""Optimizers (torch.optim semantics), gradient clipping and the learning-rate schedule
+(torch's schedulers are in meshflow.optim.lr_scheduler).
 
 The classes are the C++ ones (meshflow/nn/optim.h): each parameter's update is one fused op
-on tensors that share the parameter's placement and SBP, so a step moves no data.
+on tensors that share the parameter's placement and SBP, so a step moves no data. An
+optimizer has one parameter group: `param_groups` is a one-element list whose "lr" reads and
+writes the optimizer's learning rate, as torch's code (and its schedulers) use it.
 """
-from . import _C
-from ._tensor import Tensor, _impl_of, _in_layout_of, _type_name
+from .. import _C
+from .._ops_creation import zeros_like
+from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name
 
 
 def _vars(params):
@@ -20,15 +24,47 @@ def _vars(params):
     return [p._impl for p in params]
 
 
+class _ParamGroup(dict):
+    """The optimizer's one parameter group, as torch's dict: "lr" is the optimizer's learning
+    rate (setting it sets the optimizer's); other keys are kept as they are (schedulers keep
+    "initial_lr" there)."""
+
+    def __init__(self, optimizer):
+        super().__init__(params=[Tensor(p) for p in optimizer._impl.params])
+        self._optimizer = optimizer
+
+    def __getitem__(self, key):
+        return self._optimizer.lr if key == "lr" else super().__getitem__(key)
+
+    def __setitem__(self, key, value):
+        if key == "lr":
+            self._optimizer.lr = value
+        else:
+            super().__setitem__(key, value)
+
+    def __contains__(self, key):
+        return key == "lr" or super().__contains__(key)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+
 class Optimizer:
     def __init__(self, impl):
         self._impl = impl
+        self.param_groups = [_ParamGroup(self)]
 
     def step(self):
         self._impl.step()
 
-    def zero_grad(self):
-        self._impl.zero_grad()
+    def zero_grad(self, set_to_none=True):
+        """Drops every gradient (set_to_none=False: makes each a tensor of zeros instead)."""
+        if set_to_none:
+            self._impl.zero_grad()
+            return
+        for p in self.param_groups[0]["params"]:
+            if p.grad is not None:
+                p.grad = zeros_like(p.grad)
 
     @property
     def lr(self):
@@ -87,3 +123,6 @@ def clip_grad_norm_(parameters, max_norm):
 def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):
     """Linear warmup to max_lr over `warmup` steps, then cosine decay to min_lr at `total`."""
     return _C.warmup_cosine_lr(int(step), int(warmup), int(total), float(max_lr), float(min_lr))
+
+
+from . import lr_scheduler  # noqa: E402: meshflow.optim.lr_scheduler, as torch.optim.lr_scheduler

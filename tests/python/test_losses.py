@@ -1,0 +1,131 @@
+"""The losses of torch.nn.functional that meshflow composes from its ops (mse_loss, l1_loss,
+smooth_l1_loss, binary_cross_entropy(_with_logits), nll_loss) and their modules, against
+NumPy transcriptions of torch's definitions; gradients against finite differences; on
+global tensors equal to one device."""
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn.functional as F
+from meshflow import nn
+from gradcheck import check_gradients
+
+RNG = np.random.default_rng(3)
+X = RNG.standard_normal((6, 4))
+Y = RNG.standard_normal((6, 4))
+P = RNG.uniform(0.05, 0.95, (6, 4))
+T01 = RNG.integers(0, 2, (6, 4)).astype(np.float64)
+W = RNG.uniform(0.5, 2.0, (6, 4))
+
+
+def reduce(v, reduction):
+    return {"mean": v.mean(), "sum": v.sum(), "none": v}[reduction]
+
+
+def smooth_l1(d, beta):
+    a = np.abs(d)
+    return np.where(a < beta, 0.5 * a * a / beta, a - 0.5 * beta)
+
+
+def bce_logits(x, y, w=1.0, pw=1.0):
+    log_sig, log_1m_sig = -np.logaddexp(0, -x), -np.logaddexp(0, x)
+    return -w * (pw * y * log_sig + (1 - y) * log_1m_sig)
+
+
+CASES = {
+    "mse_loss": (lambda x, y, r: F.mse_loss(x, y, reduction=r), lambda x, y: (x - y) ** 2, (X, Y)),
+    "l1_loss": (lambda x, y, r: F.l1_loss(x, y, reduction=r), lambda x, y: np.abs(x - y), (X, Y)),
+    "smooth_l1_loss": (lambda x, y, r: F.smooth_l1_loss(x, y, reduction=r, beta=0.7),
+                       lambda x, y: smooth_l1(x - y, 0.7), (X, Y)),
+    "binary_cross_entropy": (lambda p, t, r: F.binary_cross_entropy(p, t, reduction=r),
+                             lambda p, t: -(t * np.log(p) + (1 - t) * np.log(1 - p)), (P, T01)),
+    "binary_cross_entropy_with_logits": (lambda x, t, r: F.binary_cross_entropy_with_logits(x, t, reduction=r),
+                                         bce_logits, (X * 5, T01)),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_loss_matches_torchs_definition(name, reduction):
+    f, reference, (a, b) = CASES[name]
+    for dtype in (np.float32, np.float64):
+        got = f(mf.tensor(a.astype(dtype)), mf.tensor(b.astype(dtype)), reduction)
+        assert got.dtype == (mf.float32 if dtype == np.float32 else mf.float64)
+        np.testing.assert_allclose(got.numpy(), reduce(reference(a, b), reduction),
+                                   rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_loss_gradients(name):
+    f, _, (a, b) = CASES[name]
+    check_gradients(lambda x, y: f(x, y, "none"), [a, b])
+
+
+def test_weights_pos_weight_and_clamped_logs():
+    got = F.binary_cross_entropy_with_logits(mf.tensor(X), mf.tensor(T01), weight=mf.tensor(W),
+                                             pos_weight=mf.tensor(np.full(4, 3.0)), reduction="sum")
+    np.testing.assert_allclose(got.numpy(), bce_logits(X, T01, W, 3.0).sum(), rtol=1e-12)
+    # Large logits stay finite (computed without exp overflowing).
+    big = F.binary_cross_entropy_with_logits(mf.tensor([800.0, -800.0]), mf.tensor([0.0, 1.0]), reduction="none")
+    np.testing.assert_allclose(big.numpy(), [800.0, 800.0])
+    # torch clamps each log at -100: a probability of exactly 0 or 1 costs 100, not inf.
+    edge = F.binary_cross_entropy(mf.tensor([0.0, 1.0]), mf.tensor([1.0, 0.0]), reduction="none")
+    np.testing.assert_allclose(edge.numpy(), [100.0, 100.0])
+
+
+def test_nll_loss_with_weights_and_ignore_index():
+    logp = np.log(RNG.dirichlet(np.ones(5), 7))
+    target = np.array([0, 4, -100, 2, 2, 1, -100])
+    weight = np.array([1.0, 2.0, 0.5, 1.5, 3.0])
+    kept = target != -100
+    picked = -logp[np.arange(7)[kept], target[kept]]
+    w = weight[target[kept]]
+    x, t = mf.tensor(logp), mf.tensor(target)
+    np.testing.assert_allclose(F.nll_loss(x, t).numpy(), picked.mean(), rtol=1e-12)
+    np.testing.assert_allclose(F.nll_loss(x, t, weight=mf.tensor(weight)).numpy(), (picked * w).sum() / w.sum(),
+                               rtol=1e-12)
+    np.testing.assert_allclose(F.nll_loss(x, t, reduction="sum").numpy(), picked.sum(), rtol=1e-12)
+    none = F.nll_loss(x, t, reduction="none").numpy()
+    np.testing.assert_allclose(none[kept], picked, rtol=1e-12)
+    assert np.all(none[~kept] == 0)
+    # With log_softmax first it is cross-entropy.
+    logits = RNG.standard_normal((7, 5))
+    np.testing.assert_allclose(F.nll_loss(F.log_softmax(mf.tensor(logits), -1), mf.tensor(np.arange(7) % 5)).numpy(),
+                               F.cross_entropy(mf.tensor(logits), mf.tensor(np.arange(7) % 5)).numpy(), rtol=1e-12)
+    check_gradients(lambda a: F.nll_loss(a, t, reduction="none"), [logp])
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: F.mse_loss(mf.tensor(X), mf.tensor(Y[:3])), r"\[mse_loss\] input of shape \(6, 4\) and target of "
+                                                          r"shape \(3, 4\); expected one shape"),
+    (lambda: F.l1_loss(mf.tensor(X), mf.tensor(Y), reduction="avg"), r"\[l1_loss\] reduction 'avg'"),
+    (lambda: F.smooth_l1_loss(mf.tensor(X), mf.tensor(Y), beta=-1.0), r"\[smooth_l1_loss\] beta -1.0"),
+    (lambda: F.nll_loss(mf.tensor(X), mf.tensor([0, 1])), r"\[nll_loss\] input of shape \(6, 4\) and target of "
+                                                           r"shape \(2,\)"),
+])
+def test_loss_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_loss_modules_and_layers():
+    x, y = mf.tensor(X), mf.tensor(Y)
+    assert nn.MSELoss()(x, y).item() == pytest.approx(((X - Y) ** 2).mean())
+    assert nn.L1Loss(reduction="sum")(x, y).item() == pytest.approx(np.abs(X - Y).sum())
+    assert nn.SmoothL1Loss(beta=0.5)(x, y).item() == pytest.approx(smooth_l1(X - Y, 0.5).mean())
+    assert nn.BCEWithLogitsLoss(pos_weight=mf.tensor(np.full(4, 2.0)))(x, mf.tensor(T01)).item() == \
+        pytest.approx(bce_logits(X, T01, 1.0, 2.0).mean())
+    assert nn.BCELoss()(mf.tensor(P), mf.tensor(T01)).item() == pytest.approx(
+        -(T01 * np.log(P) + (1 - T01) * np.log(1 - P)).mean())
+    assert nn.CrossEntropyLoss()(x, mf.tensor([0, 1, 2, 3, 0, 1])).item() == pytest.approx(
+        F.cross_entropy(x, mf.tensor([0, 1, 2, 3, 0, 1])).item())
+    assert nn.NLLLoss(ignore_index=1)(F.log_softmax(x, -1), mf.tensor([0, 1, 2, 3, 0, 1])).item() == pytest.approx(
+        F.nll_loss(F.log_softmax(x, -1), mf.tensor([0, 1, 2, 3, 0, 1]), ignore_index=1).item())
+    images = mf.tensor(RNG.standard_normal((2, 3, 4, 5)))
+    assert nn.Flatten()(images).shape == (2, 60) and nn.Flatten(0, 1)(images).shape == (6, 4, 5)
+    assert nn.Identity(54, unused=True)(images) is images
+    model = nn.Sequential(nn.Flatten(), nn.Linear(60, 3), nn.Identity())
+    loss = nn.MSELoss()(model(mf.tensor(RNG.standard_normal((2, 3, 4, 5)).astype(np.float32))),
+                        mf.zeros(2, 3))
+    loss.backward()
+    assert model[1].weight.grad.shape == (3, 60)
