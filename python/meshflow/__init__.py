@@ -31,9 +31,10 @@ from ._device import device, device_types
 from ._device import device as _device_of
 from ._tensor import Tensor, tensor, from_numpy, no_grad, is_grad_enabled
 from ._ops_elementwise import (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge,
-                               where, neg, abs, relu, trunc, exp, log, sqrt, rsqrt, tanh, sigmoid, cast)
-from ._ops_matmul import matmul
-from . import _ops_shape, _ops_reduce, _ops_creation
+                               where, neg, abs, relu, trunc, exp, log, sqrt, rsqrt, tanh, sigmoid, cast, clamp, clip,
+                               floor, ceil, remainder, silu, softplus, lerp)
+from ._ops_matmul import *  # noqa: F401,F403
+from . import _ops_shape, _ops_reduce, _ops_creation, _ops_matmul
 from ._ops_shape import *  # noqa: F401,F403
 from ._ops_reduce import *  # noqa: F401,F403
 from ._ops_creation import *  # noqa: F401,F403
@@ -112,4 +113,6 @@ __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "plac
            "int64", "comm_stats", "infer_cache_stats", "synchronize", "memory_stats", "reset_peak_memory_stats", "set_grad_bucket_size", "add", "sub", "mul", "div", "matmul",
            "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "where", "neg", "abs", "relu",
            "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast", "nn", "save", "load"]
-__all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__
+__all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
+    "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp"] + [
+    n for n in _ops_matmul.__all__ if n != "matmul"]

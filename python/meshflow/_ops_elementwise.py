@@ -29,7 +29,8 @@ from . import _dtype
 from ._tensor import Tensor, _impl_of, _type_name, apply, tensor
 
 __all__ = ["add", "sub", "mul", "div", "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt",
-           "ge", "where", "neg", "abs", "relu", "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast"]
+           "ge", "where", "neg", "abs", "relu", "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast",
+           "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp"]
 
 _FLOATS = (_dtype.float32, _dtype.float64)
 
@@ -260,6 +261,57 @@ def cast(input, dtype):
 # ---------------------------------------------------------------------------------------------
 # Operators and methods.
 
+# ---- Composed of the ops above (so every device, layout and gradient is theirs), as torch.
+
+def clamp(input, min=None, max=None):
+    """input limited to [min, max] (either may be None; a number or a tensor)."""
+    if min is None and max is None:
+        raise ValueError("clamp: at least one of min and max must be given")
+    out = input if min is None else maximum(input, min)
+    return out if max is None else minimum(out, max)
+
+
+clip = clamp
+
+
+def floor(input):
+    """The largest integer value <= input (integers stay as they are)."""
+    if input.dtype not in _FLOATS:
+        return input
+    t = trunc(input)
+    return t - cast(lt(input, t), input.dtype)
+
+
+def ceil(input):
+    """The smallest integer value >= input (integers stay as they are)."""
+    if input.dtype not in _FLOATS:
+        return input
+    t = trunc(input)
+    return t + cast(gt(input, t), input.dtype)
+
+
+def remainder(input, other):
+    """input - floor(input / other) * other: the sign of the divisor, as Python's % and torch's."""
+    return input - floor_divide(input, other) * other
+
+
+def silu(input):
+    """input * sigmoid(input)."""
+    return input * sigmoid(input)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (torch's)."""
+    scaled = input * beta
+    smooth = (log(exp(-abs(scaled)) + 1.0) + relu(scaled)) / beta  # stable for any sign
+    return where(gt(scaled, threshold), input, smooth)
+
+
+def lerp(input, end, weight):
+    """input + weight * (end - input)."""
+    return input + weight * (end - input)
+
+
 def _array_operand(x, array):
     """A NumPy array meeting tensor x in an operator, as a tensor of the array's dtype (a copy),
     as torch's operators take arrays. Beside a global tensor it is an error: whether the array
@@ -286,7 +338,7 @@ def _operator(f, reflected=False):
 
 
 for _name, _f in (("add", add), ("sub", sub), ("mul", mul), ("truediv", div), ("floordiv", floor_divide),
-                  ("pow", pow)):
+                  ("pow", pow), ("mod", remainder)):
     setattr(Tensor, f"__{_name}__", _operator(_f))
     setattr(Tensor, f"__r{_name}__", _operator(_f, reflected=True))
 for _name, _f in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge)):
@@ -294,7 +346,7 @@ for _name, _f in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("
 Tensor.__neg__ = neg
 Tensor.__abs__ = abs
 for _f in (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge, neg, abs, relu, trunc,
-           exp, log, sqrt, rsqrt, tanh, sigmoid):
+           exp, log, sqrt, rsqrt, tanh, sigmoid, clamp, clip, floor, ceil, remainder, lerp):
     setattr(Tensor, _f.__name__, _f)
 Tensor.where = lambda self, condition, other: where(condition, self, other)
 Tensor.float = lambda self: self.to(_dtype.float32)

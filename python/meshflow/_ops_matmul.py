@@ -1,13 +1,61 @@
-"""mf.matmul: 2-d and batched (batch dims broadcast), also the @ operator."""
+"""mf.matmul: 2-d and batched (batch dims broadcast), also the @ operator; torch's 1-d forms
+(vector @ matrix, matrix @ vector, vector @ vector) as a matrix product with the vector's
+dim added and then dropped; mm, bmm, mv and dot as its named forms."""
 from ._tensor import Tensor, apply
+
+__all__ = ["matmul", "mm", "bmm", "mv", "dot"]
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False):
     """a @ b over the last two dims; transpose_a / transpose_b read an operand transposed
-    without copying it (matmul(q, k, transpose_b=True) is q @ k^T)."""
+    without copying it (matmul(q, k, transpose_b=True) is q @ k^T). A 1-d operand is a row
+    (first) or a column (second) vector, and its dim is dropped from the result."""
     flags = {"transpose_a": transpose_a, "transpose_b": transpose_b}
-    return apply("matmul", [a, b], {key: True for key, on in flags.items() if on})[0]
+    attrs = {key: True for key, on in flags.items() if on}
+    vector_a, vector_b = a.ndim == 1, b.ndim == 1
+    if not vector_a and not vector_b:
+        return apply("matmul", [a, b], attrs)[0]
+    out = apply("matmul", [a.unsqueeze(0) if vector_a else a, b.unsqueeze(-1) if vector_b else b], attrs)[0]
+    if vector_b:
+        out = out.squeeze(-1)  # the column
+    if vector_a:
+        out = out.squeeze(-1 if vector_b else -2)  # the row
+    return out
+
+
+def _expect(op, t, ndim):
+    if t.ndim != ndim:
+        raise ValueError(f"[{op}] expected a {ndim}-d tensor, got shape {t.shape}")
+
+
+def mm(a, b):
+    """a @ b for matrices."""
+    _expect("mm", a, 2)
+    _expect("mm", b, 2)
+    return matmul(a, b)
+
+
+def bmm(a, b):
+    """a @ b for batches of matrices [B, n, k] @ [B, k, m]."""
+    _expect("bmm", a, 3)
+    _expect("bmm", b, 3)
+    return matmul(a, b)
+
+
+def mv(a, v):
+    """matrix @ vector."""
+    _expect("mv", a, 2)
+    _expect("mv", v, 1)
+    return matmul(a, v)
+
+
+def dot(a, b):
+    """The sum of a * b for two vectors."""
+    _expect("dot", a, 1)
+    _expect("dot", b, 1)
+    return matmul(a, b)
 
 
 Tensor.__matmul__ = matmul
 Tensor.matmul = matmul
+Tensor.mm, Tensor.bmm, Tensor.mv, Tensor.dot = mm, bmm, mv, dot

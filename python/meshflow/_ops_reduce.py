@@ -3,13 +3,14 @@ dim, a list of dims or every dim (dim=None), with keepdim; mf.softmax and mf.log
 along a dim. Also tensor methods (x.sum(1), x.softmax(-1), ...).
 
 sum of an integer tensor is int64; mean takes floating tensors; amax/amin of an empty dim
-is an error.
+is an error. var, std, logsumexp and norm are composed of these and elementwise ops, so
+every device and layout runs them and their gradients are those ops'.
 """
 import numbers
 
 from ._tensor import Tensor, apply
 
-__all__ = ["sum", "mean", "amax", "amin", "softmax", "log_softmax"]
+__all__ = ["sum", "mean", "amax", "amin", "softmax", "log_softmax", "var", "std", "logsumexp", "norm"]
 
 
 def _dims(dim):
@@ -49,5 +50,53 @@ def log_softmax(input, dim, causal=False):
     return apply("log_softmax", [input], {"dim": int(dim), "causal": bool(causal)})[0]
 
 
+def _count(input, dim):
+    n = 1
+    for d in ([range(input.ndim)] if dim is None else [_dims(dim)])[0]:
+        n *= input.shape[d]
+    return n
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """The variance over `dim`: sum((x - mean)^2) / (n - correction), correction 1 by default
+    (torch's; unbiased=False is correction 0)."""
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    centered = input - mean(input, dim, keepdim=True)
+    return sum(centered * centered, dim, keepdim) / max(_count(input, dim) - correction, 0)
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """The square root of var (same arguments)."""
+    return var(input, dim, unbiased, keepdim, correction=correction) ** 0.5
+
+
+def logsumexp(input, dim, keepdim=False):
+    """log(sum(exp(x))) over `dim`, without overflow (the maximum taken out first)."""
+    from ._ops_elementwise import exp, log, where
+    top = amax(input, dim, keepdim=True).detach()
+    top = where(top.abs() == float("inf"), 0.0, top)  # all -inf (or inf) rows: no nan from inf - inf
+    out = log(sum(exp(input - top), dim, keepdim=True)) + top
+    return out if keepdim else out.reshape([n for d, n in enumerate(out.shape) if d not in
+                                            [k % input.ndim for k in _dims(dim)]])
+
+
+def norm(input, p="fro", dim=None, keepdim=False):
+    """The p-norm over `dim` (every dim by default): 2 ("fro"), 1, inf, -inf, or any p > 0."""
+    x = input.abs()
+    if p in ("fro", 2):
+        return sum(x * x, dim, keepdim) ** 0.5
+    if p == float("inf"):
+        return amax(x, dim, keepdim)
+    if p == float("-inf"):
+        return amin(x, dim, keepdim)
+    if p == 1:
+        return sum(x, dim, keepdim)
+    if isinstance(p, numbers.Real) and p > 0:
+        return sum(x ** p, dim, keepdim) ** (1.0 / p)
+    raise ValueError(f"norm: p={p!r}; expected 'fro', inf, -inf or a number > 0")
+
+
 Tensor.sum, Tensor.mean, Tensor.amax, Tensor.amin = sum, mean, amax, amin
 Tensor.softmax, Tensor.log_softmax = softmax, log_softmax
+Tensor.var, Tensor.std, Tensor.logsumexp, Tensor.norm = var, std, logsumexp, norm

@@ -2,5 +2,5 @@
 from . import functional
 from .modules import (Module, Parameter, Linear, Embedding, LayerNorm, GELU, ReLU, Dropout, Sequential,
                       ModuleList, Identity, Flatten, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss,
-                      NLLLoss, CrossEntropyLoss)
+                      NLLLoss, CrossEntropyLoss, SiLU, Tanh, Sigmoid)
 from .graph import Graph

@@ -163,4 +163,4 @@ def dropout(input, p=0.5, training=True):
     return Tensor(_C.dropout(_impl_of("dropout", input), float(p), bool(training)))
 
 
-from .._ops_elementwise import gelu, relu, sigmoid, tanh  # noqa: E402,F401: part of this module's API
+from .._ops_elementwise import gelu, relu, sigmoid, silu, softplus, tanh  # noqa: E402,F401: part of this module's API

@@ -219,6 +219,21 @@ class ReLU(Module):
         return F.relu(x)
 
 
+class SiLU(Module):
+    def forward(self, x):
+        return F.silu(x)
+
+
+class Tanh(Module):
+    def forward(self, x):
+        return F.tanh(x)
+
+
+class Sigmoid(Module):
+    def forward(self, x):
+        return F.sigmoid(x)
+
+
 class Identity(Module):
     """Its input, as it is (torch.nn.Identity; arguments to the constructor are ignored)."""
 

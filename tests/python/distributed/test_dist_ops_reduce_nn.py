@@ -148,3 +148,29 @@ def test_gradients_reach_split_and_broadcast_parameters():
     F.layer_norm(F.embedding(mf.tensor(idx), tl), 4, weight=wl).backward(mf.tensor(dy))
     np.testing.assert_allclose(tt.grad.numpy(), tl.grad.numpy(), rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(wt.grad.numpy(), wl.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def beside(x, value):
+    """`value` as a tensor of x's kind: broadcast on x's placement for a global x."""
+    return mf.tensor(value, placement=x.placement, sbp=B) if x.is_global else mf.tensor(value)
+
+
+@pytest.mark.parametrize("name, f", [
+    ("clamp", lambda x: mf.clamp(x, -1.0, 2.0)), ("remainder", lambda x: x % 1.7), ("softplus", F.softplus),
+    ("var", lambda x: x.var(1)), ("std", lambda x: x.std(0)), ("logsumexp", lambda x: mf.logsumexp(x, 1)),
+    ("norm", lambda x: x.norm(dim=0)), ("matvec", lambda x: x @ beside(x, np.arange(5.0))),
+])
+@pytest.mark.parametrize("sbp", [S(0), S(1), B], ids=repr)
+def test_composed_ops_on_global_tensors_equal_one_device(name, f, sbp):
+    """Ops composed of others (var, logsumexp, norm, matrix @ vector, ...): values and
+    gradients equal one device's, the gradient in its input's layout."""
+    a = logical_value((7, 5), np.float64) * 0.37 + 0.05
+    x_local = mf.tensor(a, requires_grad=True)
+    expected = f(x_local)
+    expected.sum().backward()
+    x = mf.tensor(a, placement=everyone(), sbp=sbp, requires_grad=True)
+    got = f(x)
+    got.sum().backward()
+    np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-12, atol=1e-14)
+    assert x.grad.sbp == x.sbp
+    np.testing.assert_allclose(x.grad.numpy(), x_local.grad.numpy(), rtol=1e-12, atol=1e-14)

@@ -1,0 +1,87 @@
+"""Ops composed of meshflow's ops (so every device, layout and gradient is theirs), against
+NumPy and torch's definitions: clamp, floor, ceil, remainder (%), silu, softplus, lerp; var,
+std, logsumexp, norm; matmul's 1-d forms, mm, bmm, mv, dot."""
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn.functional as F
+from gradcheck import check_gradients
+
+RNG = np.random.default_rng(5)
+A = RNG.standard_normal((4, 5)) * 3
+
+
+def close(got, want, dtype=np.float64):
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6 if dtype == np.float32 else 1e-12, atol=1e-7)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_elementwise_compositions(dtype):
+    a = A.astype(dtype)
+    x = mf.tensor(a)
+    close(mf.clamp(x, -1.0, 2.0), np.clip(a, -1, 2), dtype)
+    close(x.clamp(min=0.5), np.maximum(a, 0.5), dtype)
+    close(mf.clip(x, max=-0.5), np.minimum(a, -0.5), dtype)
+    close(mf.floor(x), np.floor(a), dtype)
+    close(x.ceil(), np.ceil(a), dtype)
+    close(x % 1.5, np.mod(a, 1.5), dtype)
+    close(mf.remainder(x, -2.0), np.mod(a, -2.0), dtype)
+    close(F.silu(x), a / (1 + np.exp(-a)), dtype)
+    close(F.softplus(x), np.logaddexp(0, a), dtype)
+    close(F.softplus(x, beta=2.0, threshold=3.0), np.where(2 * a > 3, a, np.logaddexp(0, 2 * a) / 2), dtype)
+    close(mf.lerp(x, x * 2, 0.25), a + 0.25 * a, dtype)
+    with pytest.raises(ValueError, match="at least one of min and max"):
+        mf.clamp(x)
+
+
+def test_integer_remainder_and_floor():
+    a = np.array([-7, -1, 0, 5, 9], np.int64)
+    x = mf.tensor(a)
+    assert (x % 4).numpy().tolist() == np.mod(a, 4).tolist() and (x % 4).dtype == mf.int64
+    assert mf.floor(x) is x and mf.ceil(x) is x
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_reduction_compositions(dtype):
+    a = A.astype(dtype)
+    x = mf.tensor(a)
+    close(x.var(), np.var(a, ddof=1), dtype)
+    close(mf.var(x, 1, unbiased=False), np.var(a, 1), dtype)
+    close(x.std(0, keepdim=True), np.std(a, 0, ddof=1, keepdims=True), dtype)
+    close(mf.std(x, [0, 1], correction=0), np.std(a), dtype)
+    close(mf.logsumexp(x, 1), np.log(np.exp(a).sum(1)), dtype)
+    close(x.logsumexp(0, keepdim=True), np.log(np.exp(a).sum(0, keepdims=True)), dtype)
+    close(mf.logsumexp(mf.tensor(np.array([[1000.0, 1000.0], [-np.inf, -np.inf]], dtype)), -1),
+          [1000.0 + np.log(2), -np.inf], dtype)
+    close(x.norm(), np.linalg.norm(a), dtype)
+    close(mf.norm(x, 1, dim=1), np.abs(a).sum(1), dtype)
+    close(mf.norm(x, float("inf"), dim=0), np.abs(a).max(0), dtype)
+    close(mf.norm(x, 3, dim=1), (np.abs(a) ** 3).sum(1) ** (1 / 3), dtype)
+
+
+def test_matmul_forms():
+    m, v, b = RNG.standard_normal((4, 5)), RNG.standard_normal(5), RNG.standard_normal((3, 4, 5))
+    w = RNG.standard_normal(4)
+    close(mf.tensor(m) @ mf.tensor(v), m @ v)
+    close(mf.tensor(w) @ mf.tensor(m), w @ m)
+    got = mf.tensor(v) @ mf.tensor(v)
+    assert got.shape == () and got.item() == pytest.approx(v @ v)
+    close(mf.tensor(b) @ mf.tensor(v), b @ v)
+    close(mf.tensor(w) @ mf.tensor(b), w @ b)
+    close(mf.mm(mf.tensor(m), mf.tensor(m.T)), m @ m.T)
+    close(mf.bmm(mf.tensor(b), mf.tensor(b.transpose(0, 2, 1))), b @ b.transpose(0, 2, 1))
+    close(mf.tensor(m).mv(mf.tensor(v)), m @ v)
+    close(mf.dot(mf.tensor(v), mf.tensor(v)), v @ v)
+    with pytest.raises(ValueError, match=r"\[bmm\] expected a 3-d tensor, got shape \(4, 5\)"):
+        mf.bmm(mf.tensor(m), mf.tensor(m))
+
+
+@pytest.mark.parametrize("name, f", [
+    ("clamp", lambda x: mf.clamp(x, -1.0, 2.0)), ("silu", F.silu), ("softplus", F.softplus),
+    ("remainder", lambda x: x % 1.7), ("var", lambda x: x.var(1)), ("std", lambda x: x.std(0)),
+    ("logsumexp", lambda x: mf.logsumexp(x, 1)), ("norm", lambda x: x.norm(dim=1)),
+    ("matvec", lambda x: x @ mf.tensor(np.arange(5.0))),
+])
+def test_gradients(name, f):
+    check_gradients(f, [A + 0.05])  # away from the kinks of clamp and %
