@@ -422,3 +422,19 @@ def test_schedulers_follow_torchs_formulas():
     assert lrs[1] == pytest.approx((1.0 + 1.0 / 25) / 2) and all(a > b for a, b in zip(lrs[2:], lrs[3:]))
     with pytest.raises(ValueError, match="give total_steps"):
         sched.OneCycleLR(opt(), max_lr=1.0)
+
+
+def test_a_dropped_optimizer_goes_at_once():
+    """No reference cycle (param_groups -> optimizer): its state (AdamW's moments) is freed
+    when the last reference goes, not at the garbage collector's next run."""
+    import gc
+    import weakref
+    gc.disable()
+    try:
+        opt = mf.optim.AdamW([mf.tensor([1.0, 2.0], requires_grad=True)], lr=0.1)
+        opt.param_groups[0]["lr"] = 0.2
+        gone = weakref.ref(opt)
+        del opt
+        assert gone() is None
+    finally:
+        gc.enable()

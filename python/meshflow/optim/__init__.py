@@ -29,16 +29,18 @@ class _ParamGroup(dict):
     rate (setting it sets the optimizer's); other keys are kept as they are (schedulers keep
     "initial_lr" there)."""
 
-    def __init__(self, optimizer):
-        super().__init__(params=[Tensor(p) for p in optimizer._impl.params])
-        self._optimizer = optimizer
+    def __init__(self, impl):
+        super().__init__(params=[Tensor(p) for p in impl.params])
+        # The C++ optimizer, not the Python one: a cycle between that and its groups would keep
+        # the optimizer's state (AdamW's moments) alive until the garbage collector runs.
+        self._impl = impl
 
     def __getitem__(self, key):
-        return self._optimizer.lr if key == "lr" else super().__getitem__(key)
+        return self._impl.lr if key == "lr" else super().__getitem__(key)
 
     def __setitem__(self, key, value):
         if key == "lr":
-            self._optimizer.lr = value
+            self._impl.lr = float(value)
         else:
             super().__setitem__(key, value)
 
@@ -52,7 +54,7 @@ class _ParamGroup(dict):
 class Optimizer:
     def __init__(self, impl):
         self._impl = impl
-        self.param_groups = [_ParamGroup(self)]
+        self.param_groups = [_ParamGroup(impl)]
 
     def step(self):
         self._impl.step()
