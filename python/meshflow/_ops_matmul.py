@@ -1,7 +1,7 @@
 """mf.matmul: 2-d and batched (batch dims broadcast), also the @ operator; torch's 1-d forms
 (vector @ matrix, matrix @ vector, vector @ vector) as a matrix product with the vector's
 dim added and then dropped; mm, bmm, mv and dot as its named forms."""
-from ._tensor import Tensor, apply
+from ._tensor import Tensor, _impl_of, apply
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot"]
 
@@ -12,6 +12,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False):
     (first) or a column (second) vector, and its dim is dropped from the result."""
     flags = {"transpose_a": transpose_a, "transpose_b": transpose_b}
     attrs = {key: True for key, on in flags.items() if on}
+    for t in (a, b):
+        _impl_of("matmul", t)  # a TypeError naming the op for anything but a tensor
     vector_a, vector_b = a.ndim == 1, b.ndim == 1
     if not vector_a and not vector_b:
         return apply("matmul", [a, b], attrs)[0]
