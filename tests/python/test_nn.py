@@ -434,3 +434,51 @@ def test_module_zero_grad_and_no_grad():
     assert linear.weight.grad is not None and linear.bias.grad is not None
     linear.zero_grad()
     assert linear.weight.grad is None and linear.bias.grad is None
+
+
+# ---- torch.nn.init and torch.nn.utils.
+
+def test_init_replaces_values_in_place_with_torchs_distributions():
+    from meshflow.nn import init
+    layer = nn.Linear(400, 300)
+    w = layer.weight
+    assert init.xavier_uniform_(w) is w and layer.weight is w
+    bound = math.sqrt(6.0 / 700)
+    values = w.numpy()
+    assert np.abs(values).max() <= bound and values.std() == pytest.approx(bound / math.sqrt(3), rel=0.02)
+    init.kaiming_normal_(w, mode="fan_out", nonlinearity="relu")
+    assert w.numpy().std() == pytest.approx(math.sqrt(2.0 / 300), rel=0.02)
+    init.kaiming_uniform_(w, a=math.sqrt(5))  # torch's Linear default
+    assert np.abs(w.numpy()).max() <= 1 / math.sqrt(400)
+    init.normal_(w, mean=1.0, std=0.5)
+    assert w.numpy().mean() == pytest.approx(1.0, abs=0.01) and w.numpy().std() == pytest.approx(0.5, rel=0.02)
+    init.uniform_(layer.bias, -0.1, 0.3)
+    assert layer.bias.numpy().min() >= -0.1 and layer.bias.numpy().max() < 0.3
+    init.zeros_(layer.bias)
+    assert not layer.bias.numpy().any() and layer.bias.requires_grad and layer.bias.dtype == mf.float32
+    init.constant_(w, 0.25)
+    assert np.all(w.numpy() == 0.25)
+    assert init.calculate_gain("tanh") == pytest.approx(5 / 3) and init.calculate_gain("leaky_relu", 0.2) == \
+        pytest.approx(math.sqrt(2 / 1.04))
+    with pytest.raises(ValueError, match="at least 2 dims"):
+        init.xavier_normal_(layer.bias)
+    # The optimizer holds the same tensors: it updates the new values.
+    opt = mf.optim.SGD(layer.parameters(), lr=1.0)
+    layer(mf.ones(2, 400)).sum().backward()
+    opt.step()
+    assert np.allclose(w.numpy(), 0.25 - 2.0)
+
+
+def test_init_keeps_a_global_parameters_layout():
+    from meshflow.nn import init
+    p = mf.placement("cpu", ranks=[0])
+    w = mf.tensor(np.zeros((6, 4), np.float32), placement=p, sbp=mf.sbp.split(0), requires_grad=True)
+    init.ones_(w)
+    assert w.sbp == (mf.sbp.split(0),) and w.placement == p and np.all(w.numpy() == 1)
+
+
+def test_utils_clip_grad_norm_is_the_optimizers():
+    w = mf.tensor([3.0, 4.0], requires_grad=True)
+    (w * w).sum().backward()
+    assert nn.utils.clip_grad_norm_([w], 1.0) == pytest.approx(10.0)
+    np.testing.assert_allclose(w.grad.numpy(), [0.6, 0.8], rtol=1e-6)
