@@ -129,3 +129,58 @@ def test_loss_modules_and_layers():
                         mf.zeros(2, 3))
     loss.backward()
     assert model[1].weight.grad.shape == (3, 60)
+
+
+def torch_cross_entropy(logits, target, weight=None, ignore_index=-100, reduction="mean", smoothing=0.0):
+    """torch's cross_entropy for class indices (its label-smoothing code transcribed)."""
+    if logits.ndim > 2:
+        logits = np.moveaxis(logits, 1, -1).reshape(-1, logits.shape[1])
+        target = target.reshape(-1)
+    c = logits.shape[1]
+    logp = logits - logits.max(1, keepdims=True)
+    logp = logp - np.log(np.exp(logp).sum(1, keepdims=True))
+    w = np.ones(c) if weight is None else weight
+    kept = target != ignore_index
+    safe = np.where(kept, target, 0)
+    nll = -logp[np.arange(len(target)), safe] * w[safe] * kept
+    smooth = -(logp * w).sum(1) * kept
+    if reduction == "mean":
+        denominator = (w[safe] * kept).sum()
+        nll, smooth = nll.sum() / denominator, smooth.sum() / (denominator if weight is not None else kept.sum())
+    elif reduction == "sum":
+        nll, smooth = nll.sum(), smooth.sum()
+    return (1 - smoothing) * nll + smoothing / c * smooth
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(ignore_index=-100), dict(ignore_index=2, reduction="sum"), dict(reduction="none"),
+    dict(weight=np.array([1.0, 2.0, 0.5, 3.0])), dict(label_smoothing=0.1),
+    dict(label_smoothing=0.2, weight=np.array([1.0, 2.0, 0.5, 3.0]), ignore_index=-100),
+    dict(label_smoothing=0.3, reduction="sum", ignore_index=1),
+], ids=lambda k: ",".join(f"{a}={'w' if a == 'weight' else b}" for a, b in k.items()))
+def test_cross_entropy_takes_torchs_arguments(kwargs):
+    logits = RNG.standard_normal((6, 4))
+    target = np.array([0, 3, -100, 1, 2, 1])
+    if kwargs.get("ignore_index", -100) != -100 or "ignore_index" not in kwargs:
+        target = np.where(target == -100, 2, target)
+    ours = dict(kwargs)
+    if "weight" in ours:
+        ours["weight"] = mf.tensor(ours["weight"])
+    got = F.cross_entropy(mf.tensor(logits), mf.tensor(target), **ours)
+    expected = torch_cross_entropy(logits, target, kwargs.get("weight"), kwargs.get("ignore_index", -100),
+                                   kwargs.get("reduction", "mean"), kwargs.get("label_smoothing", 0.0))
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12)
+    if kwargs.get("reduction", "mean") == "none":
+        check_gradients(lambda x: F.cross_entropy(x, mf.tensor(target), **ours), [logits])
+
+
+def test_cross_entropy_over_nd_inputs_and_the_module():
+    logits = RNG.standard_normal((2, 5, 3, 4))  # [N, C, H, W]
+    target = RNG.integers(0, 5, (2, 3, 4))
+    got = F.cross_entropy(mf.tensor(logits), mf.tensor(target))
+    np.testing.assert_allclose(got.numpy(), torch_cross_entropy(logits, target), rtol=1e-12)
+    loss = nn.CrossEntropyLoss(ignore_index=0, label_smoothing=0.1)
+    np.testing.assert_allclose(loss(mf.tensor(logits), mf.tensor(target)).numpy(),
+                               torch_cross_entropy(logits, target, ignore_index=0, smoothing=0.1), rtol=1e-12)
+    with pytest.raises(ValueError, match=r"\[cross_entropy\] label_smoothing 1.5"):
+        F.cross_entropy(mf.tensor(logits), mf.tensor(target), label_smoothing=1.5)

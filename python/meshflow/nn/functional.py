@@ -34,11 +34,44 @@ def gather(input, dim, index):
     return apply("gather", [input, index], {"dim": int(dim)})[0]
 
 
-def cross_entropy(input, target):
-    """The mean over the batch of -log_softmax(input)[i, target[i]], for logits `input` [N, C]
-    and int32/int64 class indices `target` [N]. Logits split on the class dim (vocabulary
-    parallelism) are never gathered: only per-row statistics cross ranks."""
-    return Tensor(_C.cross_entropy(_impl_of("cross_entropy", input), _impl_of("cross_entropy", target)))
+_NO_IGNORE = object()
+
+
+def cross_entropy(input, target, weight=None, ignore_index=_NO_IGNORE, reduction="mean", label_smoothing=0.0):
+    """-log_softmax(input)[i, target[i]] over the batch, for logits `input` [N, C] (or
+    [N, C, d1, ...], the class dim second) and int32/int64 class indices `target` [N] (or
+    [N, d1, ...]), with torch's weight, ignore_index, reduction and label_smoothing.
+
+    With the defaults (logits [N, C], mean, no weight, no smoothing, no ignore_index given)
+    it is one fused op whose logits split on the class dim (vocabulary parallelism) are never
+    gathered: only per-row statistics cross ranks; a target out of [0, C) is an error there.
+    Otherwise it is log_softmax then nll_loss, as torch defines it (ignore_index -100 unless
+    given)."""
+    logits, classes = _impl_of("cross_entropy", input), _impl_of("cross_entropy", target)
+    if (weight is None and ignore_index is _NO_IGNORE and reduction == "mean" and not label_smoothing
+            and input.ndim <= 2):  # the fused op (which also names a logits tensor of too few dims)
+        return Tensor(_C.cross_entropy(logits, classes))
+    if ignore_index is _NO_IGNORE:
+        ignore_index = -100
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"[cross_entropy] label_smoothing {label_smoothing}; expected a value in [0, 1]")
+    if input.ndim > 2:  # classes last, then one row per position
+        classes = input.shape[1]
+        input = input.permute([0] + list(range(2, input.ndim)) + [1]).reshape(-1, classes)
+        target = target.reshape(-1)
+    logp = log_softmax(input, -1)
+    nll = nll_loss(logp, target, weight, ignore_index, reduction)
+    if not label_smoothing:
+        return nll
+    kept = (target != ignore_index).to(logp.dtype)
+    smooth = -(logp if weight is None else logp * weight).sum(-1) * kept
+    if reduction == "mean":
+        counted = kept if weight is None else kept * embedding(where(target != ignore_index, target, 0),
+                                                                weight.unsqueeze(1)).squeeze(1)
+        smooth = smooth.sum() / counted.sum()
+    else:
+        smooth = _reduce(smooth, reduction, "cross_entropy")
+    return nll * (1.0 - label_smoothing) + smooth * (label_smoothing / input.shape[-1])
 
 
 def _reduce(loss, reduction, op):

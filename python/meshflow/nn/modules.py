@@ -302,12 +302,14 @@ class NLLLoss(_Loss):
         super().__init__(reduction, weight=weight, ignore_index=ignore_index)
 
 
-class CrossEntropyLoss(Module):
-    """The mean cross-entropy of logits [N, C] against class indices [N] (F.cross_entropy;
-    the other arguments of torch's are not taken yet)."""
+class CrossEntropyLoss(_Loss):
+    _function = staticmethod(F.cross_entropy)
 
-    def forward(self, input, target):
-        return F.cross_entropy(input, target)
+    def __init__(self, weight=None, ignore_index=None, reduction="mean", label_smoothing=0.0):
+        kwargs = dict(weight=weight, label_smoothing=label_smoothing)
+        if ignore_index is not None:
+            kwargs["ignore_index"] = ignore_index
+        super().__init__(reduction, **kwargs)
 
 
 class Dropout(Module):

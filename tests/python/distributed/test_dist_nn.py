@@ -189,7 +189,7 @@ def test_vocabulary_parallel_cross_entropy_matches_one_device_without_gathering(
 
 
 @pytest.mark.parametrize("name", ["mse_loss", "l1_loss", "smooth_l1_loss", "binary_cross_entropy_with_logits",
-                                  "nll_loss"])
+                                  "nll_loss", "cross_entropy_smoothed"])
 @pytest.mark.parametrize("sbp", [S(0), S(1), B], ids=repr)
 def test_composed_losses_equal_one_device(name, sbp):
     """Losses composed of ops (nn/functional.py) on split inputs: the one-device value and
@@ -199,12 +199,14 @@ def test_composed_losses_equal_one_device(name, sbp):
     ranks = list(range(mf.env.get_world_size()))
     f = {"mse_loss": F.mse_loss, "l1_loss": F.l1_loss, "smooth_l1_loss": F.smooth_l1_loss,
          "binary_cross_entropy_with_logits": F.binary_cross_entropy_with_logits,
-         "nll_loss": lambda x, y: F.nll_loss(F.log_softmax(x, -1), y)}[name]
-    target = (np.arange(7) % 5) if name == "nll_loss" else b
+         "nll_loss": lambda x, y: F.nll_loss(F.log_softmax(x, -1), y),
+         "cross_entropy_smoothed": lambda x, y: F.cross_entropy(x, y, ignore_index=3, label_smoothing=0.1)}[name]
+    by_class = name in ("nll_loss", "cross_entropy_smoothed")
+    target = (np.arange(7) % 5) if by_class else b
     x_local = mf.tensor(a, requires_grad=True)
     expected = f(x_local, mf.tensor(target))
     expected.backward()
-    target_sbp = S(0) if name == "nll_loss" and sbp == S(1) else sbp
+    target_sbp = S(0) if by_class and sbp == S(1) else sbp
     x = global_from_parts(a, ranks, (sbp,))
     x.requires_grad_()
     got = f(x, global_from_parts(target, ranks, (target_sbp,)))
