@@ -34,9 +34,10 @@ from ._ops_elementwise import (add, sub, mul, div, floor_divide, pow, maximum, m
                                where, neg, abs, relu, trunc, exp, log, sqrt, rsqrt, tanh, sigmoid, cast, clamp, clip,
                                floor, ceil, remainder, silu, softplus, lerp)
 from ._ops_matmul import *  # noqa: F401,F403
-from . import _ops_shape, _ops_reduce, _ops_creation, _ops_matmul
+from . import _ops_shape, _ops_reduce, _ops_creation, _ops_matmul, _ops_select
 from ._ops_shape import *  # noqa: F401,F403
 from ._ops_reduce import *  # noqa: F401,F403
+from ._ops_select import *  # noqa: F401,F403
 from ._ops_creation import *  # noqa: F401,F403
 from . import nn, optim
 from ._checkpoint import save, load
@@ -115,4 +116,4 @@ __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "plac
            "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast", "nn", "save", "load"]
 __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp"] + [
-    n for n in _ops_matmul.__all__ if n != "matmul"]
+    n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__

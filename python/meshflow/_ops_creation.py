@@ -14,7 +14,7 @@ from . import _device, _dtype
 from ._tensor import _check_placement, apply
 
 __all__ = ["zeros", "ones", "full", "arange", "rand", "randn", "manual_seed", "get_rng_state", "set_rng_state",
-           "zeros_like", "ones_like", "full_like", "rand_like", "randn_like"]
+           "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "eye", "linspace"]
 
 
 def _size(name, size):
@@ -159,3 +159,22 @@ def rand_like(input, dtype=None):
 
 def randn_like(input, dtype=None):
     return _like(randn, input, dtype)
+
+
+def eye(n, m=None, dtype=None, placement=None, sbp=None, device=None):
+    """The n x m identity (ones on the diagonal, zeros elsewhere)."""
+    from ._ops_elementwise import cast, eq
+    m = n if m is None else m
+    rows = arange(n, placement=placement, sbp=sbp, device=device).reshape(n, 1)
+    cols = arange(m, placement=placement, sbp=sbp, device=device).reshape(1, m)
+    return cast(eq(rows, cols), dtype or _dtype.float32)
+
+
+def linspace(start, end, steps, dtype=None, placement=None, sbp=None, device=None):
+    """`steps` values from start to end, evenly spaced, both ends included (torch's)."""
+    steps = int(steps)
+    if steps < 0:
+        raise ValueError(f"linspace: steps {steps}; expected steps >= 0")
+    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    dtype = dtype or _dtype.float32
+    return arange(steps, dtype=_dtype.float64, placement=placement, sbp=sbp, device=device).to(dtype) * step + start

@@ -143,6 +143,22 @@ def unbind(x, dim=0):
     return tuple(x[tuple(index + [i])] for i in range(x.shape[dim]))
 
 
+def repeat(x, *sizes):
+    """x tiled: repeated sizes[i] times along dim i (sizes may add leading dims), as torch's
+    Tensor.repeat: an expand over interleaved new dims, then a reshape."""
+    sizes = _ints(sizes)
+    if len(sizes) < x.ndim:
+        raise ValueError(f"[repeat] {len(sizes)} repeat counts for a tensor of {x.ndim} dims; expected at least "
+                         f"{x.ndim}")
+    shape = [1] * (len(sizes) - x.ndim) + list(x.shape)
+    interleaved, expanded, result = [], [], []
+    for r, n in zip(sizes, shape):
+        interleaved += [1, n]
+        expanded += [r, n]
+        result.append(r * n)
+    return reshape(broadcast_to(reshape(x, interleaved), expanded), result)
+
+
 def _tensors(op, tensors):
     tensors = list(tensors) if isinstance(tensors, (tuple, list)) else tensors
     if not isinstance(tensors, list) or not all(isinstance(t, Tensor) for t in tensors):
@@ -222,3 +238,4 @@ Tensor.unsqueeze = unsqueeze
 Tensor.split = split
 Tensor.chunk = chunk
 Tensor.unbind = unbind
+Tensor.repeat = repeat

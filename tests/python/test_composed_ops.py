@@ -85,3 +85,52 @@ def test_matmul_forms():
 ])
 def test_gradients(name, f):
     check_gradients(f, [A + 0.05])  # away from the kinks of clamp and %
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
+def test_argmax_argmin_max_min(dtype):
+    a = np.array([[3, 7, 7, -1], [2, 2, 0, 5], [9, -4, 9, 9]], dtype)
+    x = mf.tensor(a)
+    for dim in (0, 1, -1):
+        got = mf.argmax(x, dim)
+        assert got.dtype == mf.int64
+        np.testing.assert_array_equal(got.numpy(), np.argmax(a, dim))  # the first of ties, as NumPy and torch
+        np.testing.assert_array_equal(x.argmin(dim, keepdim=True).numpy(), np.expand_dims(np.argmin(a, dim), dim))
+        values, indices = x.max(dim)
+        np.testing.assert_array_equal(values.numpy(), a.max(dim))
+        np.testing.assert_array_equal(indices.numpy(), np.argmax(a, dim))
+        result = mf.min(x, dim=dim, keepdim=True)
+        np.testing.assert_array_equal(result.values.numpy(), a.min(dim, keepdims=True))
+        np.testing.assert_array_equal(result.indices.numpy(), np.expand_dims(np.argmin(a, dim), dim))
+    assert x.argmax().item() == np.argmax(a) and x.argmin().shape == ()
+    assert x.max().item() == a.max() and mf.min(x).item() == a.min()
+    np.testing.assert_array_equal(mf.max(x, mf.tensor(np.full_like(a, 4))).numpy(), np.maximum(a, 4))
+
+
+def test_max_values_carry_gradients():
+    x = mf.tensor(A, requires_grad=True)
+    values, _ = x.max(1)
+    values.sum().backward()
+    expected = np.zeros_like(A)
+    expected[np.arange(4), A.argmax(1)] = 1
+    np.testing.assert_array_equal(x.grad.numpy(), expected)
+
+
+def test_tril_triu_eye_linspace_repeat():
+    a = RNG.standard_normal((2, 4, 5))
+    a[0, 0, 4] = np.inf  # zeroed, not NaN
+    x = mf.tensor(a)
+    for k in (-1, 0, 2):
+        np.testing.assert_array_equal(mf.tril(x, k).numpy(), np.tril(a, k))
+        np.testing.assert_array_equal(x.triu(k).numpy(), np.triu(a, k))
+    np.testing.assert_array_equal(mf.eye(3).numpy(), np.eye(3, dtype=np.float32))
+    assert mf.eye(2, 4, dtype=mf.int64).numpy().tolist() == np.eye(2, 4, dtype=np.int64).tolist()
+    np.testing.assert_allclose(mf.linspace(-1, 2, 7).numpy(), np.linspace(-1, 2, 7, dtype=np.float32), rtol=1e-6)
+    assert mf.linspace(0, 1, 1).numpy().tolist() == [0.0] and mf.linspace(0, 1, 0).shape == (0,)
+    b = RNG.standard_normal((2, 3))
+    np.testing.assert_array_equal(mf.tensor(b).repeat(2, 3).numpy(), np.tile(b, (2, 3)))
+    np.testing.assert_array_equal(mf.tensor(b).repeat(4, 1, 2).numpy(), np.tile(b, (4, 1, 2)))
+    with pytest.raises(ValueError, match=r"\[repeat\] 1 repeat counts for a tensor of 2 dims"):
+        mf.tensor(b).repeat(2)
+    check_gradients(lambda t: t.repeat(2, 2), [b])
+    check_gradients(lambda t: mf.tril(t, 1), [b])

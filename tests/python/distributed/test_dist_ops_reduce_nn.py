@@ -174,3 +174,17 @@ def test_composed_ops_on_global_tensors_equal_one_device(name, f, sbp):
     np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-12, atol=1e-14)
     assert x.grad.sbp == x.sbp
     np.testing.assert_allclose(x.grad.numpy(), x_local.grad.numpy(), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("sbp", [S(0), S(1), B], ids=repr)
+def test_argmax_max_and_triangles_on_global_tensors_equal_one_device(sbp):
+    a = logical_value((7, 5), np.float64)
+    x = mf.tensor(a, placement=everyone(), sbp=sbp)
+    for dim in (0, 1):
+        np.testing.assert_array_equal(x.argmax(dim).numpy(), np.argmax(a, dim))
+        values, indices = x.min(dim)
+        np.testing.assert_array_equal(values.numpy(), a.min(dim))
+        np.testing.assert_array_equal(indices.numpy(), np.argmin(a, dim))
+    assert x.argmax().item() == np.argmax(a)
+    np.testing.assert_array_equal(x.tril(-1).numpy(), np.tril(a, -1))
+    np.testing.assert_array_equal(x.repeat(2, 1).numpy(), np.tile(a, (2, 1)))

@@ -1,0 +1,95 @@
+"""argmax, argmin, and max / min with a dim (values and indices), torch's; tril and triu.
+Composed of reductions, comparisons, where and arange, so every device and layout runs them:
+the index of the first extreme element (torch's choice among ties), int64. NaN compares as
+no value here (torch takes NaN as the maximum)."""
+import builtins
+import collections
+import operator
+
+from ._ops_creation import arange
+from ._ops_elementwise import eq, ge, le, maximum, minimum, where
+from ._ops_reduce import amax, amin
+from ._tensor import Tensor
+
+__all__ = ["argmax", "argmin", "max", "min", "tril", "triu"]
+
+_MaxMin = collections.namedtuple("_MaxMin", ["values", "indices"])  # torch.return_types.max's fields
+
+
+def _positions(x, n, dim, ndim):
+    """0 .. n-1 along `dim` of an ndim-d tensor (size 1 elsewhere), where x is: its device,
+    or its placement (broadcast)."""
+    from .sbp import broadcast
+    if x.is_global:
+        idx = arange(n, placement=x.placement, sbp=[broadcast] * len(x.sbp))
+    else:
+        idx = arange(n, device=x.device)
+    shape = [1] * ndim
+    shape[dim] = n
+    return idx.reshape(shape)
+
+
+def _arg(name, reduce, input, dim, keepdim):
+    if dim is None:
+        flat = input.reshape(-1)
+        out = _arg(name, reduce, flat, 0, False)
+        return out.reshape([1] * input.ndim) if keepdim else out
+    d = operator.index(dim) % builtins.max(input.ndim, 1)
+    n = input.shape[d]
+    if n == 0:
+        raise ValueError(f"[{name}] dim {dim} is empty; expected at least one element")
+    extreme = reduce(input, d, keepdim=True)
+    candidates = where(eq(input, extreme), _positions(input, n, d, input.ndim), n)
+    return amin(candidates, d, keepdim=keepdim)
+
+
+def argmax(input, dim=None, keepdim=False):
+    """The index of the first largest element along `dim` (of the flattened tensor for None)."""
+    return _arg("argmax", amax, input, dim, keepdim)
+
+
+def argmin(input, dim=None, keepdim=False):
+    """The index of the first smallest element along `dim` (of the flattened tensor for None)."""
+    return _arg("argmin", amin, input, dim, keepdim)
+
+
+def _extreme(name, reduce, pairwise, arg, input, dim, keepdim):
+    if isinstance(dim, Tensor):  # torch.max(a, b): elementwise
+        return pairwise(input, dim)
+    if dim is None:
+        return reduce(input)
+    return _MaxMin(reduce(input, dim, keepdim=keepdim), arg(input, dim, keepdim))
+
+
+def max(input, dim=None, keepdim=False):
+    """The largest element; with `dim`, (values, indices) along it; with a tensor, maximum."""
+    return _extreme("max", amax, maximum, argmax, input, dim, keepdim)
+
+
+def min(input, dim=None, keepdim=False):
+    """The smallest element; with `dim`, (values, indices) along it; with a tensor, minimum."""
+    return _extreme("min", amin, minimum, argmin, input, dim, keepdim)
+
+
+def _triangle(name, keep, input, diagonal):
+    if input.ndim < 2:
+        raise ValueError(f"[{name}] expected a tensor of at least 2 dims, got shape {input.shape}")
+    rows, cols = input.shape[-2], input.shape[-1]
+    i = _positions(input, rows, 0, 2)
+    j = _positions(input, cols, 1, 2)
+    mask = keep(j - i, operator.index(diagonal))  # j - i <= diagonal (tril) or >= (triu), as 1 / 0
+    return where(mask, input, 0)  # not a product: inf * 0 would leave NaN where torch has 0
+
+
+def tril(input, diagonal=0):
+    """The lower triangle of the last two dims (j - i <= diagonal), zeros above."""
+    return _triangle("tril", le, input, diagonal)
+
+
+def triu(input, diagonal=0):
+    """The upper triangle of the last two dims (j - i >= diagonal), zeros below."""
+    return _triangle("triu", ge, input, diagonal)
+
+
+Tensor.argmax, Tensor.argmin, Tensor.max, Tensor.min = argmax, argmin, max, min
+Tensor.tril, Tensor.triu = tril, triu
