@@ -35,6 +35,7 @@
 
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
+#include "meshflow/ops/integer_math.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
 
@@ -155,21 +156,13 @@ T floor_div(T x, T y) {
   }
 }
 
-// torch.pow: floats std::pow; integers exact by squaring (wrapping), a negative exponent
-// giving 1 for base 1, +-1 for base -1, else 0.
+// torch.pow: floats std::pow; integers kernel::integer_power (shared with the GPU's kernels).
 template <typename T>
 T power(T base, T exp) {
   if constexpr (std::is_floating_point_v<T>) {
     return std::pow(base, exp);
   } else {
-    if (exp < 0) return base == 1 ? 1 : base == -1 ? (exp % 2 == 0 ? 1 : -1) : 0;
-    using U = std::make_unsigned_t<T>;
-    U result = 1, b = static_cast<U>(base);
-    for (; exp; exp >>= 1) {
-      if (exp & 1) result *= b;
-      b *= b;
-    }
-    return static_cast<T>(result);
+    return kernel::integer_power(base, exp);
   }
 }
 

@@ -103,6 +103,15 @@ struct SliceLocal {
 };
 SliceLocal slice_local(const SliceSpec& s, const Box& sliced_box, const Box& slice_box);
 
+// Where expand's output part reads its input part: output element i is input element
+// base + i . strides (stride 0 on repeated and new dims; kept dims shifted by where the
+// parts begin).
+struct ExpandSource {
+  int64_t base = 0;
+  Shape strides;
+};
+ExpandSource expand_source(const KernelContext& ctx, const Shape& local_input);
+
 // Calls f(I{}) with I the index type of an index tensor's dtype (int32 or int64).
 template <typename F>
 void visit_index(DType dtype, F&& f) {

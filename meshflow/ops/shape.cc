@@ -320,21 +320,10 @@ OpDef expand_op() {
     }
     return with_partial(sigs, 1);
   };
-  // Output element i reads input element i on kept dims (shifted by where the parts begin)
-  // and element 0 on repeated and new dims (stride 0).
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const Shape& shape = ctx.inputs[0].shape;
-    const Shape& target = ctx.outputs[0].shape;
-    const size_t lead = target.size() - shape.size();
-    const Shape in_strides = row_major_strides(in[0].shape());
-    Shape strides(target.size(), 0);
-    int64_t base = 0;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      if (shape[d] != target[d + lead]) continue;
-      strides[d + lead] = in_strides[d];
-      base += (ctx.output_boxes[0].start[d + lead] - ctx.input_boxes[0].start[d]) * in_strides[d];
-    }
-    return std::vector<Tensor>{gather_strided(in[0], base, strides, ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype()))};
+    const kernel::ExpandSource src = kernel::expand_source(ctx, in[0].shape());
+    return std::vector<Tensor>{
+        gather_strided(in[0], src.base, src.strides, ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype()))};
   };
   op.grad = [](const GradContext& g) { return std::vector<Var>{fn::sum_to(g.grad_outputs[0], g.inputs[0].shape())}; };
   return op;
@@ -638,6 +627,20 @@ SliceLocal slice_local(const SliceSpec& s, const Box& sliced_box, const Box& sli
     l.base += (s.start[d] + slice_start * s.step[d] - sliced_box.start[d]) * sliced_strides[d];
   }
   return l;
+}
+
+ExpandSource expand_source(const KernelContext& ctx, const Shape& local_input) {
+  const Shape& shape = ctx.inputs[0].shape;
+  const Shape& target = ctx.outputs[0].shape;
+  const size_t lead = target.size() - shape.size();
+  const Shape in_strides = row_major_strides(local_input);
+  ExpandSource src{0, Shape(target.size(), 0)};
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] != target[d + lead]) continue;
+    src.strides[d + lead] = in_strides[d];
+    src.base += (ctx.output_boxes[0].start[d + lead] - ctx.input_boxes[0].start[d]) * in_strides[d];
+  }
+  return src;
 }
 
 }  // namespace mf::kernel

@@ -25,37 +25,22 @@ def matmul(a, b, transpose_a=False, transpose_b=False):
     return out
 
 
-def _expect(op, t, ndim):
-    if t.ndim != ndim:
-        raise ValueError(f"[{op}] expected a {ndim}-d tensor, got shape {t.shape}")
+def _named(name, ndims, doc):
+    """matmul under torch's name for operands of exactly these dims."""
+    def op(a, b):
+        for t, ndim in zip((a, b), ndims):
+            _impl_of(name, t)
+            if t.ndim != ndim:
+                raise ValueError(f"[{name}] expected a {ndim}-d tensor, got shape {t.shape}")
+        return matmul(a, b)
+    op.__name__, op.__doc__ = name, doc
+    return op
 
 
-def mm(a, b):
-    """a @ b for matrices."""
-    _expect("mm", a, 2)
-    _expect("mm", b, 2)
-    return matmul(a, b)
-
-
-def bmm(a, b):
-    """a @ b for batches of matrices [B, n, k] @ [B, k, m]."""
-    _expect("bmm", a, 3)
-    _expect("bmm", b, 3)
-    return matmul(a, b)
-
-
-def mv(a, v):
-    """matrix @ vector."""
-    _expect("mv", a, 2)
-    _expect("mv", v, 1)
-    return matmul(a, v)
-
-
-def dot(a, b):
-    """The sum of a * b for two vectors."""
-    _expect("dot", a, 1)
-    _expect("dot", b, 1)
-    return matmul(a, b)
+mm = _named("mm", (2, 2), "a @ b for matrices.")
+bmm = _named("bmm", (3, 3), "a @ b for batches of matrices [B, n, k] @ [B, k, m].")
+mv = _named("mv", (2, 1), "matrix @ vector.")
+dot = _named("dot", (1, 1), "The sum of a * b for two vectors.")
 
 
 Tensor.__matmul__ = matmul

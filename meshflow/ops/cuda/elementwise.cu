@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/integer_math.h"
 #include "meshflow/ops/kernel_util.h"
 
 namespace mf::cuda {
@@ -106,19 +107,11 @@ __device__ T floor_div(T x, T y) {
   }
 }
 
-// torch.pow: floats pow; integers exact by squaring (wrapping), a negative exponent giving 1
-// for base 1, +-1 for base -1, else 0.
+// torch.pow: floats pow; integers kernel::integer_power (shared with the CPU's kernels).
 template <typename T>
 __device__ T power(T base, T exp) {
   if constexpr (kIntegral<T>) {
-    if (exp < 0) return base == 1 ? 1 : base == -1 ? (exp % 2 == 0 ? 1 : -1) : 0;
-    using U = std::make_unsigned_t<T>;
-    U result = 1, b = static_cast<U>(base);
-    for (; exp; exp >>= 1) {
-      if (exp & 1) result *= b;
-      b *= b;
-    }
-    return static_cast<T>(result);
+    return kernel::integer_power(base, exp);
   } else {
     return pow(base, exp);
   }

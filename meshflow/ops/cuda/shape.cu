@@ -205,22 +205,11 @@ void add_shape_kernels(KernelTable& t) {
     return std::vector<Tensor>{in[0].view(0, extent)};
   };
 
-  // Output element i reads input element i on kept dims (shifted by where the parts begin)
-  // and element 0 on repeated and new dims (stride 0).
+  // Where each output element reads: kernel::expand_source, as on the CPU.
   t["expand"] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const Shape& shape = ctx.inputs[0].shape;
-    const Shape& target = ctx.outputs[0].shape;
-    const size_t lead = target.size() - shape.size();
-    const Shape in_strides = row_major_strides(in[0].shape());
-    Shape strides(target.size(), 0);
-    int64_t base = 0;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      if (shape[d] != target[d + lead]) continue;
-      strides[d + lead] = in_strides[d];
-      base += (ctx.output_boxes[0].start[d + lead] - ctx.input_boxes[0].start[d]) * in_strides[d];
-    }
+    const kernel::ExpandSource src = kernel::expand_source(ctx, in[0].shape());
     const Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, in[0].dtype(), memory_of(in));
-    gather_strided(in[0], base, strides, out);
+    gather_strided(in[0], src.base, src.strides, out);
     return std::vector<Tensor>{out};
   };
 

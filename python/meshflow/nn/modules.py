@@ -209,29 +209,33 @@ class LayerNorm(Module):
         return f"{self.normalized_shape}, eps={self.eps}"
 
 
-class GELU(Module):
+class _Activation(Module):
+    """A module applying the functional op of the same name to its input."""
+
+    _function = None
+
     def forward(self, x):
-        return F.gelu(x)
+        return type(self)._function(x)
 
 
-class ReLU(Module):
-    def forward(self, x):
-        return F.relu(x)
+class GELU(_Activation):
+    _function = staticmethod(F.gelu)
 
 
-class SiLU(Module):
-    def forward(self, x):
-        return F.silu(x)
+class ReLU(_Activation):
+    _function = staticmethod(F.relu)
 
 
-class Tanh(Module):
-    def forward(self, x):
-        return F.tanh(x)
+class SiLU(_Activation):
+    _function = staticmethod(F.silu)
 
 
-class Sigmoid(Module):
-    def forward(self, x):
-        return F.sigmoid(x)
+class Tanh(_Activation):
+    _function = staticmethod(F.tanh)
+
+
+class Sigmoid(_Activation):
+    _function = staticmethod(F.sigmoid)
 
 
 class Identity(Module):

@@ -1,0 +1,31 @@
+// Copyright 2026 The meshflow Authors.
+// Integer arithmetic with torch's rules, written once for the CPU's kernels (ops/*.cc) and the
+// GPU's (ops/cuda/*.cu): host and device code alike. Header-only; no state.
+#pragma once
+
+#include <type_traits>
+
+#ifdef __CUDACC__
+#define MF_HOST_DEVICE __host__ __device__
+#else
+#define MF_HOST_DEVICE
+#endif
+
+namespace mf::kernel {
+
+// torch.pow on integers: exact by squaring, wrapping modulo 2^bits; a negative exponent
+// gives 1 for base 1, +-1 for base -1, else 0.
+template <typename T>
+MF_HOST_DEVICE T integer_power(T base, T exp) {
+  static_assert(std::is_integral_v<T>, "integer_power takes integers");
+  if (exp < 0) return base == 1 ? 1 : base == -1 ? (exp % 2 == 0 ? 1 : -1) : 0;
+  using U = std::make_unsigned_t<T>;
+  U result = 1, b = static_cast<U>(base);
+  for (; exp; exp >>= 1) {
+    if (exp & 1) result *= b;
+    b *= b;
+  }
+  return static_cast<T>(result);
+}
+
+}  // namespace mf::kernel
