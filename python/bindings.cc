@@ -293,6 +293,7 @@ PYBIND11_MODULE(_C, m) {
                              })
       .def("detach", &Var::detach)
       .def("set_data", &Var::set_data, py::arg("value"))
+      .def("assign", &Var::assign, py::arg("result"))
       .def("same", &Var::same, py::arg("other"))
       .def("backward", [](const Var& v, std::optional<Var> grad, bool retain_graph) {
             py::gil_scoped_release release;

@@ -257,6 +257,24 @@ void Var::set_data(const Var& value) {
   ++impl.version;
 }
 
+void Var::assign(const Var& result) {
+  VarImpl& impl = checked(impl_);
+  const VarImpl& r = checked(result.impl_);
+  if (!grad_mode) {
+    impl.value = r.value;
+    return;
+  }
+  if (impl.requires_grad && !impl.grad_fn) {
+    throw std::invalid_argument(
+        "a leaf tensor that requires grad is used in an in-place operation; expected the write under "
+        "mf.no_grad() (as an optimizer step), or on a copy (clone) of the leaf");
+  }
+  impl.value = r.value;
+  impl.requires_grad = r.requires_grad;
+  impl.grad_fn = r.grad_fn;
+  impl.output_index = r.output_index;
+}
+
 bool grad_enabled() { return grad_mode; }
 void set_grad_enabled(bool enabled) { grad_mode = enabled; }
 NoGradGuard::NoGradGuard() : previous_(grad_mode) { grad_mode = false; }

@@ -61,6 +61,12 @@ class Var {
   // Replaces the value in place, keeping this Var's identity and its place in modules and
   // optimizers (an optimizer step). Shape, dtype and layout may change; the graph does not.
   void set_data(const Var& value);
+  // An in-place op's write (x.add_(y), x[i] = v): this Var takes `result`'s value, computed
+  // out of place from the old one, and while gradients are recorded, result's place in the
+  // graph too (a leaf that requires grad refuses, as PyTorch's). The calls that read the old
+  // value keep it: their gradients stay exact, so no version check is needed for them.
+  // Without recording (no_grad) only the value changes, as set_data's.
+  void assign(const Var& result);
   // Gradients of this Var with respect to every leaf that leads to it. Without `grad`, the
   // Var must hold one element and the seed is 1. Frees the graph's saved values unless
   // retain_graph.

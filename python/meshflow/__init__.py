@@ -39,7 +39,9 @@ from ._ops_shape import *  # noqa: F401,F403
 from ._ops_reduce import *  # noqa: F401,F403
 from ._ops_select import *  # noqa: F401,F403
 from ._ops_creation import *  # noqa: F401,F403
-from . import nn, optim
+from ._api import *  # noqa: F401,F403
+from . import nn, optim, linalg, cuda, utils
+from . import _inplace  # after every module that attaches Tensor methods: it wraps them
 from ._checkpoint import save, load
 
 

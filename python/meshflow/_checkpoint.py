@@ -334,10 +334,40 @@ def _on_rank0(rank, action):
     return ""
 
 
+def _is_file_object(target):
+    return not isinstance(target, (str, bytes, os.PathLike)) and (hasattr(target, "write") or hasattr(target, "read"))
+
+
+def _save_to_file(state, f):
+    """`state` with local tensors only, into an open binary file (io.BytesIO, a file opened
+    "wb"): one NumPy .npz stream, its structure as JSON beside the arrays (no pickle)."""
+    tensors = []
+    tree = _encode(state, (), tensors)
+    if any(t.is_global for _, t in tensors):
+        raise ValueError("[save] a file object holds local tensors only; expected a directory path to save global "
+                         "tensors (each rank writes its part)")
+    arrays = {f"t{i}": t.numpy() for i, (_, t) in enumerate(tensors)}
+    meta = {"tree": tree, "dtypes": [t.dtype.name for _, t in tensors],
+            "devices": [str(t.device) for _, t in tensors]}
+    np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
+
+
+def _load_from_file(f):
+    from ._tensor import tensor
+    with np.load(f, allow_pickle=False) as data:
+        meta = json.loads(str(data["__meta__"]))
+        tensors = [tensor(data[f"t{i}"], dtype=dtype, device=device)
+                   for i, (dtype, device) in enumerate(zip(meta["dtypes"], meta["devices"]))]
+    return _decode(meta["tree"], tensors)
+
+
 def save(state, path):
     """Writes `state` (a dict of tensors and plain values, possibly nested) to the directory
     `path`, replacing an earlier checkpoint there only once the new one is complete.
-    Collective over the world."""
+    Collective over the world. `path` may also be an open binary file (io.BytesIO), for a
+    state of local tensors, as torch.save's."""
+    if _is_file_object(path):
+        return _save_to_file(state, path)
     path = os.fspath(path)
     rank = env.get_rank()
     tensors, tree, error = [], None, ""
@@ -548,7 +578,7 @@ def _local_part(directory, record, where, nd_sbp, rank):
     return _read_box(directory, record, start, extent)
 
 
-def load(path, placement=None, sbp=None, template=None):
+def load(path, placement=None, sbp=None, template=None, map_location=None, weights_only=None):
     """The state saved at `path`, its tensors in the layout asked for. Collective over the world.
 
     placement: None (each global tensor on the placement it was saved from, which must fit
@@ -560,7 +590,11 @@ def load(path, placement=None, sbp=None, template=None):
     template: a state like the saved one; each of its tensors gives the layout of the saved
     tensor at the same place (its shape and dtype must match) instead of placement and sbp.
     Names are the keys on the way to a tensor joined by dots: "model.layers.0.weight".
+    `path` may also be an open binary file that save() wrote (local tensors; torch.load's
+    map_location and weights_only are accepted and ignored there).
     """
+    if _is_file_object(path):
+        return _load_from_file(path)
     path = os.fspath(path)
     rank = env.get_rank()
     error, meta, directory = "", None, None

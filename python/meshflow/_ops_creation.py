@@ -178,3 +178,31 @@ def linspace(start, end, steps, dtype=None, placement=None, sbp=None, device=Non
     step = (end - start) / (steps - 1) if steps > 1 else 0.0
     dtype = dtype or _dtype.float32
     return arange(steps, dtype=_dtype.float64, placement=placement, sbp=sbp, device=device).to(dtype) * step + start
+
+
+def empty(*size, dtype=None, placement=None, sbp=None, device=None):
+    """A tensor whose values the caller will overwrite: zeros here (meshflow never hands out
+    uninitialized memory, so results never depend on what it held)."""
+    return _create("zeros", {"shape": _size("empty", size)}, dtype or _dtype.float32, placement, sbp, device)
+
+
+def empty_like(input, dtype=None):
+    return _like(empty, input, dtype)
+
+
+def _taking_requires_grad(make):
+    """make(...) with PyTorch's requires_grad= keyword (a leaf that requires grad)."""
+    import functools
+
+    @functools.wraps(make)
+    def made(*args, requires_grad=False, **kwargs):
+        out = make(*args, **kwargs)
+        return out.requires_grad_(True) if requires_grad else out
+    return made
+
+
+__all__ += ["empty", "empty_like"]
+for _name in __all__:
+    if _name not in ("manual_seed", "get_rng_state", "set_rng_state"):
+        globals()[_name] = _taking_requires_grad(globals()[_name])
+del _name

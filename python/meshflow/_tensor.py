@@ -69,7 +69,8 @@ class Tensor:
     calls them with the same placement and sbp.
     """
 
-    __slots__ = ("_impl", "__weakref__")
+    # _view / _views: set on views and their bases only (_inplace.py); unset slots read as absent.
+    __slots__ = ("_impl", "_view", "_views", "__weakref__")
 
     # NumPy defers to Tensor's operators (x + array, array + x) instead of broadcasting the
     # tensor as an object inside an object array; np.add(x, array) raises TypeError.

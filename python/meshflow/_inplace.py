@@ -1,0 +1,341 @@
+"""In-place ops and views, as PyTorch's: x.add_(y), x += y, x.zero_(), x[i] = v, and writes
+through views (row = x[0]; row += 1 changes x; x.add_(1) changes row).
+
+Every meshflow op computes out of place. An in-place op computes the new value out of place
+and the tensor takes it (`Var.assign`): every name bound to the tensor, and the modules and
+optimizers holding it, see the write, and while gradients are recorded the tensor takes the
+new value's place in the graph. The calls that read the old value keep it, so their
+gradients stay exact where PyTorch raises instead (docs/porting.md).
+
+A view (the ops PyTorch makes views with: view/reshape, basic indexing, permute, transpose,
+squeeze, unsqueeze, flatten, narrow, split, chunk, unbind, expand, detach) records its base,
+weakly, with how to take it again (`take`) and how to put a new value of it back into the
+base (`put`). A write to a view writes its base (recorded for autograd like any op), and a
+write to a base takes its live views again, so that aliasing is as PyTorch's. Only the
+Tensor methods make views; the functions (mf.reshape(x, ...)) return new tensors.
+"""
+import weakref
+
+from . import _dtype
+from ._tensor import Tensor, no_grad, is_grad_enabled
+
+
+class _View:
+    """How view `of` a base was made: `take(base)` takes it again, `put(base, value)` is the
+    base with the view's part replaced by `value`; `detached`: a detach() view, through which
+    writes change values only, never the graph."""
+    __slots__ = ("base", "take", "put", "detached")
+
+    def __init__(self, base, take, put, detached=False):
+        self.base, self.take, self.put, self.detached = weakref.ref(base), take, put, detached
+
+
+def _link(base, view, take, put, detached=False):
+    """Records `view` as a view of `base`; returns `view`."""
+    view._view = _View(base, take, put, detached)
+    views = getattr(base, "_views", None)
+    if views is None:
+        base._views = [weakref.ref(view)]
+    else:
+        views.append(weakref.ref(view))
+        if len(views) >= 16 and len(views) & (len(views) - 1) == 0:  # prune dead ones at powers of two
+            views[:] = [r for r in views if r() is not None]
+    return view
+
+
+def _live_views(t):
+    views = getattr(t, "_views", None)
+    return [] if views is None else [v for v in (r() for r in views) if v is not None]
+
+
+def _root_leaf_requiring_grad(t):
+    """The leaf that requires grad which a write to `t` would change in place, if any (t
+    itself or the base of a chain of views)."""
+    while True:
+        if t.requires_grad and t.is_leaf:
+            return t
+        view = getattr(t, "_view", None)
+        base = None if view is None or view.detached else view.base()
+        if base is None:
+            return None
+        t = base
+
+
+def _retake_views(t, skip=None):
+    """Takes every live view of `t` (but `skip`) again from t's new value, and theirs."""
+    for v in _live_views(t):
+        if v is skip:
+            continue
+        view = v._view
+        if view.detached:
+            with no_grad():
+                v._impl.assign(view.take(t)._impl)
+        else:
+            v._impl.assign(view.take(t)._impl)
+        _retake_views(v)
+
+
+def _write(t, value, skip=None):
+    """t takes `value` (of t's shape and dtype), then its views and its base follow."""
+    t._impl.assign(value._impl)
+    _retake_views(t, skip)
+    view = getattr(t, "_view", None)
+    base = None if view is None else view.base()
+    if base is None:
+        return
+    if view.detached:
+        with no_grad():
+            _write(base, view.put(base, t), skip=t)
+    else:
+        _write(base, view.put(base, t), skip=t)
+
+
+def _category(dtype):
+    """PyTorch's dtype categories, which an in-place result may not climb: bool < integer < float."""
+    if dtype.name == "bool":
+        return 0
+    return 1 if dtype.name.startswith(("int", "uint")) else 2
+
+
+def _inplace(t, result, op):
+    """The in-place op `op` on t, whose out-of-place result is `result`: t takes it (cast to
+    t's dtype, broadcast to t's shape, as PyTorch's) and is returned."""
+    if not isinstance(result, Tensor):
+        from ._ops_creation import full_like
+        result = full_like(t, result)
+    if tuple(result.shape) != tuple(t.shape):
+        from ._ops_shape import broadcast_to
+        try:
+            result = broadcast_to(result, t.shape)
+        except (ValueError, RuntimeError):
+            raise RuntimeError(f"{op}: output with shape {list(t.shape)} doesn't match the broadcast shape "
+                               f"{list(result.shape)}") from None
+    if result.dtype != t.dtype:
+        if _category(result.dtype) > _category(t.dtype):
+            raise RuntimeError(f"{op}: result type {result.dtype.name} can't be cast to the desired output type "
+                               f"{t.dtype.name}")
+        result = result.to(t.dtype)
+    if is_grad_enabled():
+        leaf = _root_leaf_requiring_grad(t)
+        if leaf is not None:
+            what = "a leaf Variable" if leaf is t else "a view of a leaf Variable"
+            raise RuntimeError(f"{op}: {what} that requires grad is being used in an in-place operation "
+                               "(write under mf.no_grad(), or to a clone)")
+    _write(t, result)
+    return t
+
+
+# ---------------------------------------------------------------------------------------------
+# In-place ops: each is its out-of-place method, written back.
+
+def _inplace_of(name):
+    def method(self, *args, **kwargs):
+        return _inplace(self, getattr(Tensor, name)(self, *args, **kwargs), name + "_")
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"In place: self takes self.{name}(...) (cast to self's dtype)."
+    return method
+
+
+# Methods whose in-place form is the method written back; installed when the out-of-place
+# method exists (at import, or by install_inplace_methods() after more are attached).
+_INPLACE = ("sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "relu",
+            "clamp", "clip", "clamp_min", "clamp_max", "floor", "ceil", "trunc", "round", "sign", "remainder",
+            "fmod", "floor_divide", "lerp", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "erf",
+            "erfinv", "log1p", "expm1", "log2", "log10", "exp2", "reciprocal", "square", "frac", "atan2", "hypot",
+            "copysign", "masked_fill", "scatter", "scatter_add", "index_add", "index_fill", "logical_and",
+            "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+            "addcmul", "addcdiv", "silu", "softmax", "log_softmax", "cumsum", "float_power", "xlogy", "nan_to_num")
+
+
+def install_inplace_methods():
+    for name in _INPLACE:
+        if hasattr(Tensor, name) and not hasattr(Tensor, name + "_"):
+            setattr(Tensor, name + "_", _inplace_of(name))
+
+
+def _add_(self, other, alpha=1):
+    return _inplace(self, self + (other * alpha if alpha != 1 else other), "add_")
+
+
+def _sub_(self, other, alpha=1):
+    return _inplace(self, self - (other * alpha if alpha != 1 else other), "sub_")
+
+
+def _fill_(self, value):
+    from ._ops_creation import full_like
+    if isinstance(value, Tensor):
+        if value.numel() != 1 or value.ndim != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.ndim} dimensions")
+        return _inplace(self, value.to(self.dtype), "fill_")
+    return _inplace(self, full_like(self, value), "fill_")
+
+
+def _zero_(self):
+    from ._ops_creation import zeros_like
+    return _inplace(self, zeros_like(self), "zero_")
+
+
+def _copy_(self, src, non_blocking=False):
+    """self takes src's values (broadcast, cast, moved to self's device or layout)."""
+    from ._tensor import _in_layout_of
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_: expected a meshflow Tensor as src, got {type(src).__name__}")
+    if src.is_global or self.is_global:
+        src = _in_layout_of(src if src.ndim == self.ndim else src.expand_as(self), self)
+    elif src.device != self.device:
+        src = src.to(self.device)
+    return _inplace(self, src.to(self.dtype), "copy_")
+
+
+def _uniform_(self, a=0.0, b=1.0):
+    from ._ops_creation import rand_like
+    return _inplace(self, rand_like(self) * (b - a) + a, "uniform_")
+
+
+def _normal_(self, mean=0.0, std=1.0):
+    from ._ops_creation import randn_like
+    return _inplace(self, randn_like(self) * std + mean, "normal_")
+
+
+def _setitem(self, index, value):
+    """self[index] = value: every index __getitem__ takes (ints, slices, None, '...',
+    integer and boolean tensors); value a number or a tensor broadcast to the part."""
+    from ._ops_index import index_put
+    if isinstance(value, Tensor) and value.dtype != self.dtype:
+        value = value.to(self.dtype)
+    _inplace(self, index_put(self, index, value), "__setitem__")
+
+
+Tensor.add_ = _add_
+Tensor.sub_ = _sub_
+Tensor.fill_ = _fill_
+Tensor.zero_ = _zero_
+Tensor.copy_ = _copy_
+Tensor.uniform_ = _uniform_
+Tensor.normal_ = _normal_
+Tensor.__setitem__ = _setitem
+for _name, _op in (("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("mul", lambda a, b: a * b),
+                   ("truediv", lambda a, b: a / b), ("floordiv", lambda a, b: a // b), ("mod", lambda a, b: a % b),
+                   ("pow", lambda a, b: a ** b), ("and", lambda a, b: a & b), ("or", lambda a, b: a | b),
+                   ("xor", lambda a, b: a ^ b), ("matmul", lambda a, b: a @ b)):
+    def _augmented(self, other, _op=_op, _name=_name):
+        return _inplace(self, _op(self, other), f"__i{_name}__")
+    setattr(Tensor, f"__i{_name}__", _augmented)
+
+
+# ---------------------------------------------------------------------------------------------
+# Views: the Tensor methods PyTorch makes views with, recorded.
+
+_RAW = {name: getattr(Tensor, name) for name in ("reshape", "permute", "transpose", "detach")}
+
+
+def _reshape_back(base, value):
+    return _RAW["reshape"](value, *base.shape)
+
+
+def _viewing(raw, put=_reshape_back):
+    """Method `raw` recording its result as a view whose put is `put(base, value, *args)`
+    (default: the value reshaped to the base's shape)."""
+    def method(self, *args, **kwargs):
+        out = raw(self, *args, **kwargs)
+        if out is self:
+            return out
+        return _link(self, out, lambda base: raw(base, *args, **kwargs),
+                     put if put is _reshape_back else (lambda base, value: put(base, value, *args, **kwargs)))
+    method.__name__ = method.__qualname__ = raw.__name__
+    method.__doc__ = raw.__doc__
+    return method
+
+
+def _basic_index(index):
+    """Whether `index` is basic indexing (ints, slices, None, '...'), which makes a view."""
+    import numbers
+    items = index if isinstance(index, tuple) else (index,)
+    return all(i is None or i is Ellipsis or isinstance(i, slice) or
+               (isinstance(i, numbers.Integral) and not isinstance(i, bool)) for i in items)
+
+
+def _put_index(base, value, index):
+    from ._ops_index import index_put
+    return index_put(base, index, value)
+
+
+def _permute_back(base, value, *dims):
+    dims = list(dims[0]) if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else list(dims)
+    inverse = [0] * len(dims)
+    for i, d in enumerate(dims):
+        inverse[d % len(dims)] = i
+    return _RAW["permute"](value, *inverse)
+
+
+def _transpose_back(base, value, dim0, dim1):
+    return _RAW["transpose"](value, dim0, dim1)
+
+
+def _not_writable(base, value, *args, **kwargs):
+    raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                       "memory location (an expanded view); clone it before writing")
+
+
+def _getitem_viewing(raw):
+    def getitem(self, index):
+        out = raw(self, index)
+        if out is self or not _basic_index(index):
+            return out
+        return _link(self, out, lambda base: raw(base, index), lambda base, value: _put_index(base, value, index))
+    getitem.__doc__ = raw.__doc__
+    return getitem
+
+
+def _pieces_viewing(raw):
+    """split/chunk/unbind: each piece a view of its slice (or index) along the dim."""
+    def method(self, *args, **kwargs):
+        pieces = raw(self, *args, **kwargs)
+        dim = kwargs.get("dim", args[1] if len(args) > 1 else 0) if raw.__name__ != "unbind" else \
+            kwargs.get("dim", args[0] if args else 0)
+        dim %= max(self.ndim, 1)
+        start = 0
+        for i, piece in enumerate(pieces):
+            if raw.__name__ == "unbind":
+                item = i
+            else:
+                item = slice(start, start + piece.shape[dim])
+                start += piece.shape[dim]
+            index = (slice(None),) * dim + (item,)
+            _link(self, piece, lambda base, index=index: base[index],
+                  lambda base, value, index=index: _put_index(base, value, index))
+        return pieces
+    method.__name__ = method.__qualname__ = raw.__name__
+    method.__doc__ = raw.__doc__
+    return method
+
+
+def _narrow_back(base, value, dim, start, length):
+    dim %= base.ndim
+    return _put_index(base, value, (slice(None),) * dim + (slice(start, start + length),))
+
+
+def _detach_viewing(raw):
+    def detach(self):
+        return _link(self, raw(self), lambda base: raw(base), lambda base, value: raw(value), detached=True)
+    detach.__doc__ = raw.__doc__
+    return detach
+
+
+for _name in ("reshape", "view", "squeeze", "unsqueeze", "flatten", "view_as"):
+    if hasattr(Tensor, _name):
+        setattr(Tensor, _name, _viewing(getattr(Tensor, _name)))
+Tensor.permute = _viewing(Tensor.permute, _permute_back)
+Tensor.transpose = _viewing(Tensor.transpose, _transpose_back)
+Tensor.expand = _viewing(Tensor.expand, _not_writable)
+Tensor.expand_as = _viewing(Tensor.expand_as, _not_writable)
+Tensor.narrow = _viewing(Tensor.narrow, _narrow_back)
+Tensor.T = property(_viewing(Tensor.T.fget, lambda base, value: _RAW["permute"](value, *reversed(range(value.ndim)))))
+Tensor.__getitem__ = _getitem_viewing(Tensor.__getitem__)
+for _name in ("split", "chunk", "unbind"):
+    setattr(Tensor, _name, _pieces_viewing(getattr(Tensor, _name)))
+Tensor.detach = _detach_viewing(Tensor.detach)
+Tensor.data = property(lambda self: self.detach(), Tensor.data.fset, doc=Tensor.data.__doc__)
+install_inplace_methods()
+del _name

@@ -1,0 +1,41 @@
+"""meshflow.cuda: torch.cuda's queries, answered by the device layer (a GPU is usable when the
+build has the CUDA device and the driver shows one)."""
+from . import _C
+
+__all__ = ["is_available", "device_count", "synchronize", "manual_seed", "manual_seed_all"]
+
+
+_count = None
+
+
+def device_count():
+    """How many GPUs this process sees (0 without the CUDA device or a GPU); the first call
+    opens each of them, as a first use would."""
+    global _count
+    if _count is None:
+        from ._ops_creation import zeros
+        _count = 0
+        while "cuda" in _C.device_types():
+            try:
+                zeros(1, device=f"cuda:{_count}")
+            except ValueError:
+                break
+            _count += 1
+    return _count
+
+
+def is_available():
+    return device_count() > 0
+
+
+def synchronize(device=None):
+    _C.synchronize()
+
+
+def manual_seed(seed):
+    """meshflow has one generator for every device: mf.manual_seed."""
+    from ._ops_creation import manual_seed as seed_all
+    seed_all(seed)
+
+
+manual_seed_all = manual_seed

@@ -1,0 +1,145 @@
+"""In-place ops and views (python/meshflow/_inplace.py): values, dtypes, autograd and aliasing
+as PyTorch's (the expected values are worked out by hand or with NumPy)."""
+import numpy as np
+import pytest
+
+import meshflow as mf
+
+
+def test_inplace_ops_change_the_tensor_and_return_it():
+    x = mf.tensor([1.0, 2.0, 3.0])
+    same = x
+    assert x.add_(mf.ones(3), alpha=2) is x
+    x += 1
+    x.mul_(2).sub_(1)
+    x /= 2
+    np.testing.assert_allclose(same.numpy(), ((np.array([1.0, 2, 3]) + 3) * 2 - 1) / 2)
+    x.clamp_(max=4.0)
+    x.neg_().abs_().sqrt_()
+    np.testing.assert_allclose(x.numpy(), np.sqrt(np.minimum(((np.array([1.0, 2, 3]) + 3) * 2 - 1) / 2, 4)),
+                               rtol=1e-6)
+    assert x.zero_().numpy().tolist() == [0, 0, 0] and x.fill_(2.5).numpy().tolist() == [2.5] * 3
+
+
+def test_inplace_keeps_the_dtype_and_refuses_a_higher_category():
+    i = mf.tensor([1, 2, 3])
+    i += 2
+    i *= mf.tensor([2, 2, 2], dtype=mf.int32)
+    assert i.dtype == mf.int64 and i.numpy().tolist() == [6, 8, 10]
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        i += 0.5
+    f = mf.tensor([1.0, 2.0])
+    f += mf.tensor([0.5, 0.5], dtype=mf.float64)
+    assert f.dtype == mf.float32 and f.numpy().tolist() == [1.5, 2.5]
+    with pytest.raises(RuntimeError, match="doesn't match the broadcast shape"):
+        f.add_(mf.ones(2, 2))
+
+
+def test_inplace_on_a_non_leaf_is_recorded_for_autograd():
+    a = mf.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 2
+    b.add_(1)
+    b.mul_(b)  # (2a + 1)^2: the old b stays with the calls that read it
+    b.sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), 4 * (2 * np.array([1.0, 2.0]) + 1))
+
+
+def test_a_leaf_that_requires_grad_is_written_only_under_no_grad():
+    w = mf.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf Variable"):
+        w.add_(1)
+    with pytest.raises(RuntimeError, match="view of a leaf"):
+        w[0:1].mul_(2)
+    (w * w).sum().backward()
+    with mf.no_grad():
+        w.sub_(w.grad, alpha=0.25)
+    assert w.requires_grad and w.is_leaf
+    np.testing.assert_allclose(w.numpy(), [0.5, 1.0])
+
+
+def test_a_write_through_a_view_reaches_the_base_and_its_other_views():
+    x = mf.zeros(2, 3)
+    flat = x.view(6)
+    col = x.T
+    flat.add_(mf.arange(6.0))
+    np.testing.assert_array_equal(x.numpy(), np.arange(6.0).reshape(2, 3))
+    np.testing.assert_array_equal(col.numpy(), np.arange(6.0).reshape(2, 3).T)
+    col.mul_(10)  # through the transpose
+    np.testing.assert_array_equal(x.numpy(), 10 * np.arange(6.0).reshape(2, 3))
+    x.fill_(1.0)  # the base written: the views follow
+    assert flat.numpy().tolist() == [1.0] * 6
+
+
+def test_writes_through_indexing_views_and_pieces():
+    x = mf.arange(12.0).reshape(3, 4)
+    expected = np.arange(12.0).reshape(3, 4)
+    row = x[1]
+    row.fill_(-1.0)
+    expected[1] = -1
+    first, second = x.split(2, dim=1)
+    second.mul_(2)
+    expected[:, 2:] *= 2
+    x.narrow(0, 0, 1).zero_()
+    expected[0] = 0
+    last = x.unbind(0)[2]
+    last += 100
+    expected[2] += 100
+    np.testing.assert_array_equal(x.numpy(), expected)
+    np.testing.assert_array_equal(first.numpy(), expected[:, :2])
+
+
+def test_item_assignment_writes_in_place():
+    x = mf.zeros(3, 4)
+    x[0] = 1.0
+    x[:, 1:3] = mf.tensor([[5.0, 6.0]])
+    x[2, -1] = 7
+    expected = np.zeros((3, 4), np.float32)
+    expected[0] = 1
+    expected[:, 1:3] = [[5, 6]]
+    expected[2, -1] = 7
+    np.testing.assert_array_equal(x.numpy(), expected)
+
+
+def test_item_assignment_is_differentiable():
+    w = mf.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = mf.tensor([10.0], requires_grad=True)
+    x = w * 1
+    x[1:2] = v * v
+    (x * mf.tensor([1.0, 2.0, 3.0])).sum().backward()
+    np.testing.assert_allclose(w.grad.numpy(), [1.0, 0.0, 3.0])
+    np.testing.assert_allclose(v.grad.numpy(), [2 * 2 * 10.0])
+
+
+def test_detach_and_data_share_the_value_not_the_graph():
+    w = mf.tensor([1.0, 2.0], requires_grad=True)
+    w.detach().mul_(3)
+    np.testing.assert_array_equal(w.numpy(), [3.0, 6.0])
+    w.data.add_(1)
+    assert w.requires_grad and w.is_leaf and w.numpy().tolist() == [4.0, 7.0]
+    lin = mf.nn.Linear(2, 2)
+    with mf.no_grad():
+        lin.weight.copy_(mf.tensor([[1.0, 2.0], [3.0, 4.0]]))
+        lin.bias.zero_()
+    np.testing.assert_array_equal(lin(mf.ones(1, 2)).numpy(), [[3.0, 7.0]])
+
+
+def test_copy_broadcasts_and_casts_and_random_fills_keep_their_bounds():
+    x = mf.zeros(2, 3, dtype=mf.float64)
+    x.copy_(mf.tensor([1, 2, 3]))
+    assert x.dtype == mf.float64 and x.numpy().tolist() == [[1, 2, 3]] * 2
+    u = mf.empty(1000).uniform_(-2, 2)
+    assert -2 <= u.numpy().min() and u.numpy().max() < 2
+    n = mf.empty(2000).normal_(5.0, 0.1)
+    assert abs(n.numpy().mean() - 5.0) < 0.02
+
+
+def test_inplace_ops_in_a_compiled_graph_equal_eager():
+    class Step(mf.nn.Graph):
+        def build(self, x):
+            y = x * 2
+            y += 1
+            y.mul_(y)
+            return y
+
+    x = mf.arange(4.0).to_global(placement=mf.placement("cpu", [0]), sbp=mf.sbp.broadcast)
+    np.testing.assert_allclose(Step()(x).numpy(), (2 * np.arange(4.0) + 1) ** 2)
