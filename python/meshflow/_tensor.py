@@ -294,15 +294,37 @@ class Tensor:
             raise ValueError(f"{what} is only defined for global tensors; call to_global() first")
 
     def __repr__(self):
-        """The values and dtype; a global tensor's also its placement and SBP, as OneFlow's.
-        Its values are a collective read, as numpy(): print a global tensor on every rank,
-        never under `if rank == 0:` (while a Graph traces, there are no values to show)."""
-        if self.is_local:
-            return f"tensor({self.numpy()!r}, dtype={self.dtype!r})"
-        layout = f"placement={self.placement!r}, sbp={self.sbp!r}, dtype={self.dtype!r}"
-        if _C.tracing():
-            return f"tensor(shape={self.shape}, {layout})"
-        return f"tensor({self._value('repr()')!r}, {layout})"
+        """As PyTorch prints: the values, then the dtype where it is not the default of its
+        kind, the device where it is not the CPU, and the autograd state; a global tensor's
+        placement and SBP too, as OneFlow's. Its values are a collective read, as numpy():
+        print a global tensor on every rank, never under `if rank == 0:` (while a Graph
+        traces, there are no values to show)."""
+        extra = []
+        if self.is_global:
+            extra = [f"placement={self.placement!r}", f"sbp={self.sbp!r}", f"dtype={self.dtype!r}"]
+        else:
+            if self.dtype.name not in ("float32", "int64", "bool"):
+                extra.append(f"dtype={self.dtype!r}")
+            if self._impl.device_type != "cpu":
+                extra.append(f"device='{self.device}'")
+        if self.grad_fn is not None:
+            extra.append(f"grad_fn=<{self.grad_fn}>")
+        elif self.requires_grad:
+            extra.append("requires_grad=True")
+        if self.is_global and _C.tracing():
+            values = f"shape={self.shape}"
+        else:
+            array = self._value("repr()")
+            values = _np.array2string(array, separator=", ", prefix="tensor(", threshold=1000, edgeitems=3)
+            if array.size == 0:
+                extra.insert(0, f"size={tuple(self.shape)}")
+        return "tensor(" + ", ".join([values] + extra) + ")"
+
+    def __format__(self, spec):
+        """f"{t:.3f}": a one-element tensor formats as its number; others as repr."""
+        if spec and self.numel() == 1:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
 
 
 def _in_layout_of(value, reference):
