@@ -427,6 +427,45 @@ PYBIND11_MODULE(_C, m) {
       py::arg("x"), py::arg("weight"), py::arg("bias"), release());
   m.def("dropout", &fn::dropout, py::arg("x"), py::arg("p"), py::arg("training"), release());
   m.def("cross_entropy", &fn::cross_entropy, py::arg("logits"), py::arg("target"), release());
+  // A Python autograd.Function's call: `outputs` (computed without recording) become the
+  // results of a node whose gradient is the Python `backward(grad_outputs) -> grads`, one per
+  // input (None where none flows). Backward runs with the GIL released, so the callable is
+  // called, and dropped, under the GIL.
+  m.def(
+      "record_function",
+      [](const std::string& name, const std::vector<Var>& inputs, std::vector<Var> outputs, py::function backward) {
+        struct Callable {
+          py::object fn;
+          ~Callable() {
+            py::gil_scoped_acquire gil;
+            fn = py::object();
+          }
+        };
+        auto callable = std::make_shared<Callable>();
+        callable->fn = std::move(backward);
+        const size_t n = inputs.size();
+        record(
+            name, inputs, outputs,
+            [callable, n, name](const std::vector<Var>& grads) {
+              py::gil_scoped_acquire gil;
+              py::list args;
+              for (const Var& g : grads) args.append(g.defined() ? py::cast(g) : py::none());
+              const py::object result = callable->fn(args);
+              std::vector<Var> out;
+              for (const py::handle item : result) out.push_back(item.is_none() ? Var() : item.cast<Var>());
+              if (out.size() != n) {
+                throw std::invalid_argument(name + ".backward returned " + std::to_string(out.size()) +
+                                            " gradients; expected one per tensor input (" + std::to_string(n) + ")");
+              }
+              return out;
+            },
+            [callable] {
+              py::gil_scoped_acquire gil;
+              callable->fn = py::none();
+            });
+        return outputs;
+      },
+      py::arg("name"), py::arg("inputs"), py::arg("outputs"), py::arg("backward"));
   m.def("grad_enabled", &grad_enabled);
   m.def("set_grad_enabled", &set_grad_enabled, py::arg("enabled"));
   m.def("set_grad_bucket_bytes", &set_grad_bucket_bytes, py::arg("bytes"));

@@ -1,0 +1,65 @@
+"""autograd.Function: an op written in Python with its own forward and backward, as torch's.
+
+forward(ctx, *args) runs without recording (meshflow ops inside it are not differentiated);
+its tensor outputs become the results of one recorded call whose gradient is
+backward(ctx, *grad_outputs), which returns one gradient (or None) per argument of forward.
+Backward itself runs without recording (no second derivatives through a Function).
+"""
+from . import _C
+from ._tensor import Tensor, no_grad
+
+
+class FunctionCtx:
+    """What forward leaves for backward: save_for_backward(*tensors) -> saved_tensors, any
+    attribute, needs_input_grad (one bool per argument of forward)."""
+
+    def save_for_backward(self, *tensors):
+        self.saved_tensors = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        self.non_differentiable = tensors
+
+    def set_materialize_grads(self, value):
+        self.materialize_grads = bool(value)
+
+
+class Function:
+    """Subclass with static forward(ctx, ...) and backward(ctx, *grads); call Sub.apply(...)."""
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("a Function subclass defines forward(ctx, *args)")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("a Function subclass defines backward(ctx, *grad_outputs)")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        ctx = FunctionCtx()
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        with no_grad():
+            out = cls.forward(ctx, *args, **kwargs)
+        single = isinstance(out, Tensor)
+        outs = (out,) if single else tuple(out)
+        inputs = [a for a in args if isinstance(a, Tensor)]
+        if not (_C.grad_enabled() and any(t.requires_grad for t in inputs)):
+            return out
+        # Fresh Vars: an output that is an input (or a view of one) must not take its place.
+        made = [Tensor(o._impl.detach()) if isinstance(o, Tensor) else o for o in outs]
+        tensor_outs = [o for o in made if isinstance(o, Tensor)]
+        tensor_args = [isinstance(a, Tensor) for a in args]
+
+        def backward(grads):
+            with no_grad():
+                result = cls.backward(ctx, *[None if g is None else Tensor(g) for g in grads])
+            result = result if isinstance(result, tuple) else (result,)
+            if len(result) < len(args):
+                result = result + (None,) * (len(args) - len(result))
+            return [None if r is None else r._impl for r, is_tensor in zip(result, tensor_args) if is_tensor]
+
+        recorded = _C.record_function(cls.__name__, [t._impl for t in inputs], [o._impl for o in tensor_outs],
+                                      backward)
+        recorded = iter(Tensor(v) for v in recorded)
+        made = tuple(next(recorded) if isinstance(o, Tensor) else o for o in made)
+        return made[0] if single else made
