@@ -184,3 +184,17 @@ def test_cross_entropy_over_nd_inputs_and_the_module():
                                torch_cross_entropy(logits, target, ignore_index=0, smoothing=0.1), rtol=1e-12)
     with pytest.raises(ValueError, match=r"\[cross_entropy\] label_smoothing 1.5"):
         F.cross_entropy(mf.tensor(logits), mf.tensor(target), label_smoothing=1.5)
+
+
+@pytest.mark.parametrize("smoothing, reduction", [(0.0, "mean"), (0.1, "sum"), (0.2, "none")])
+def test_cross_entropy_with_class_probabilities(smoothing, reduction):
+    x = np.array([[1.0, 2.0, 0.5], [0.1, -1.0, 2.0]], np.float32)
+    p = np.array([[0.2, 0.7, 0.1], [0.0, 0.5, 0.5]], np.float32)
+    w = np.array([1.0, 2.0, 0.5], np.float32)
+    logp = x - np.log(np.exp(x).sum(1, keepdims=True))
+    q = p * (1 - smoothing) + smoothing / 3
+    rows = -(logp * q * w).sum(1)
+    expected = {"mean": rows.mean(), "sum": rows.sum(), "none": rows}[reduction]
+    got = F.cross_entropy(mf.tensor(x), mf.tensor(p), weight=mf.tensor(w), reduction=reduction,
+                          label_smoothing=smoothing)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)

@@ -48,6 +48,8 @@ def cross_entropy(input, target, weight=None, ignore_index=_NO_IGNORE, reduction
     Otherwise it is log_softmax then nll_loss, as torch defines it (ignore_index -100 unless
     given)."""
     logits, classes = _impl_of("cross_entropy", input), _impl_of("cross_entropy", target)
+    if target.dtype.name.startswith(("float", "bfloat")):
+        return _cross_entropy_with_probabilities(input, target, weight, reduction, label_smoothing)
     if (weight is None and ignore_index is _NO_IGNORE and reduction == "mean" and not label_smoothing
             and input.ndim <= 2):  # the fused op (which also names a logits tensor of too few dims)
         return Tensor(_C.cross_entropy(logits, classes))
@@ -72,6 +74,23 @@ def cross_entropy(input, target, weight=None, ignore_index=_NO_IGNORE, reduction
     else:
         smooth = _reduce(smooth, reduction, "cross_entropy")
     return nll * (1.0 - label_smoothing) + smooth * (label_smoothing / input.shape[-1])
+
+
+def _cross_entropy_with_probabilities(input, target, weight, reduction, label_smoothing):
+    """cross_entropy with class probabilities as the target (of input's shape), as torch's:
+    -sum_c w_c p_c log_softmax(input)_c per row, the mean over rows without weighting."""
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"[cross_entropy] probabilities target of shape {tuple(target.shape)}; expected the "
+                         f"input's shape {tuple(input.shape)}")
+    dim = 1 if input.ndim > 1 else 0
+    classes = input.shape[dim]
+    if label_smoothing:
+        target = target * (1.0 - label_smoothing) + label_smoothing / classes
+    logp = log_softmax(input, dim)
+    if weight is not None:
+        logp = logp * weight.reshape([classes] + [1] * (input.ndim - dim - 1))
+    loss = -(logp * target).sum(dim)
+    return _reduce(loss, reduction, "cross_entropy")
 
 
 def _reduce(loss, reduction, op):
