@@ -23,16 +23,18 @@ from ._tensor import Tensor, no_grad, is_grad_enabled
 class _View:
     """How view `of` a base was made: `take(base)` takes it again, `put(base, value)` is the
     base with the view's part replaced by `value`; `detached`: a detach() view, through which
-    writes change values only, never the graph."""
-    __slots__ = ("base", "take", "put", "detached")
+    writes change values only, never the graph; `strided`: a view PyTorch would not lay out
+    contiguously (permuted, transposed, expanded), which view() refuses to reshape."""
+    __slots__ = ("base", "take", "put", "detached", "strided")
 
-    def __init__(self, base, take, put, detached=False):
+    def __init__(self, base, take, put, detached=False, strided=False):
         self.base, self.take, self.put, self.detached = weakref.ref(base), take, put, detached
+        self.strided = strided
 
 
-def _link(base, view, take, put, detached=False):
+def _link(base, view, take, put, detached=False, strided=False):
     """Records `view` as a view of `base`; returns `view`."""
-    view._view = _View(base, take, put, detached)
+    view._view = _View(base, take, put, detached, strided)
     views = getattr(base, "_views", None)
     if views is None:
         base._views = [weakref.ref(view)]
@@ -234,15 +236,17 @@ def _reshape_back(base, value):
     return _RAW["reshape"](value, *base.shape)
 
 
-def _viewing(raw, put=_reshape_back):
+def _viewing(raw, put=_reshape_back, strided=None):
     """Method `raw` recording its result as a view whose put is `put(base, value, *args)`
-    (default: the value reshaped to the base's shape)."""
+    (default: the value reshaped to the base's shape); `strided(base, view, *args)`: whether
+    PyTorch would lay the view out non-contiguously."""
     def method(self, *args, **kwargs):
         out = raw(self, *args, **kwargs)
         if out is self:
             return out
         return _link(self, out, lambda base: raw(base, *args, **kwargs),
-                     put if put is _reshape_back else (lambda base, value: put(base, value, *args, **kwargs)))
+                     put if put is _reshape_back else (lambda base, value: put(base, value, *args, **kwargs)),
+                     strided=strided is not None and strided(self, out, *args, **kwargs))
     method.__name__ = method.__qualname__ = raw.__name__
     method.__doc__ = raw.__doc__
     return method
@@ -323,15 +327,64 @@ def _detach_viewing(raw):
     return detach
 
 
+def _moves_dims(base, view, *dims):
+    """Whether a permutation of base's dims (as permute takes it) reorders dims of size > 1."""
+    dims = list(dims[0]) if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else list(dims)
+    kept = [d % base.ndim for d in dims if base.shape[d % base.ndim] != 1]
+    return kept != sorted(kept)
+
+
+def _swaps_dims(base, view, dim0, dim1):
+    order = list(range(base.ndim))
+    order[dim0], order[dim1] = order[dim1], order[dim0]
+    return _moves_dims(base, view, order)
+
+
+def _reverses_dims(base, view):
+    return _moves_dims(base, view, list(reversed(range(base.ndim))))
+
+
+def _expands(base, view, *args):
+    return tuple(view.shape) != tuple(base.shape)
+
+
+def is_contiguous(self, memory_format=None):
+    """False for the direct result of permute, transpose or expand that moved elements (as
+    PyTorch's strides would say), True otherwise (meshflow's ops make dense results)."""
+    view = getattr(self, "_view", None)
+    return view is None or not view.strided
+
+
+def _contiguous(self, memory_format=None):
+    """Itself when contiguous, else a dense copy (PyTorch's .contiguous())."""
+    return self if is_contiguous(self) else self.clone()
+
+
+def _checked_view(raw):
+    def view(self, *shape):
+        if not is_contiguous(self):
+            sizes = list(shape[0]) if len(shape) == 1 and isinstance(shape[0], (list, tuple)) else list(shape)
+            if [d for d in sizes if d != 1] != [d for d in self.shape if d != 1]:
+                raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
+                                   "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+        return raw(self, *shape)
+    view.__doc__ = raw.__doc__
+    return view
+
+
 for _name in ("reshape", "view", "squeeze", "unsqueeze", "flatten", "view_as"):
     if hasattr(Tensor, _name):
         setattr(Tensor, _name, _viewing(getattr(Tensor, _name)))
-Tensor.permute = _viewing(Tensor.permute, _permute_back)
-Tensor.transpose = _viewing(Tensor.transpose, _transpose_back)
-Tensor.expand = _viewing(Tensor.expand, _not_writable)
-Tensor.expand_as = _viewing(Tensor.expand_as, _not_writable)
+Tensor.view = _checked_view(Tensor.view)
+Tensor.is_contiguous = is_contiguous
+Tensor.contiguous = _contiguous
+Tensor.permute = _viewing(Tensor.permute, _permute_back, _moves_dims)
+Tensor.transpose = _viewing(Tensor.transpose, _transpose_back, _swaps_dims)
+Tensor.expand = _viewing(Tensor.expand, _not_writable, _expands)
+Tensor.expand_as = _viewing(Tensor.expand_as, _not_writable, _expands)
 Tensor.narrow = _viewing(Tensor.narrow, _narrow_back)
-Tensor.T = property(_viewing(Tensor.T.fget, lambda base, value: _RAW["permute"](value, *reversed(range(value.ndim)))))
+Tensor.T = property(_viewing(Tensor.T.fget, lambda base, value: _RAW["permute"](value, *reversed(range(value.ndim))),
+                             _reverses_dims))
 Tensor.__getitem__ = _getitem_viewing(Tensor.__getitem__)
 for _name in ("split", "chunk", "unbind"):
     setattr(Tensor, _name, _pieces_viewing(getattr(Tensor, _name)))

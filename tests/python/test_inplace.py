@@ -143,3 +143,15 @@ def test_inplace_ops_in_a_compiled_graph_equal_eager():
 
     x = mf.arange(4.0).to_global(placement=mf.placement("cpu", [0]), sbp=mf.sbp.broadcast)
     np.testing.assert_allclose(Step()(x).numpy(), (2 * np.arange(4.0) + 1) ** 2)
+
+
+def test_view_refuses_a_transposed_tensor_as_pytorch_and_contiguous_copies_it():
+    x = mf.arange(6).reshape(2, 3)
+    assert x.is_contiguous() and not x.t().is_contiguous() and not x.permute(1, 0).is_contiguous()
+    assert x.permute(0, 1).is_contiguous() and x.unsqueeze(0).transpose(0, 1).is_contiguous()
+    assert not mf.ones(3, 1).expand(3, 4).is_contiguous()
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        x.t().view(6)
+    assert x.t().reshape(6).numpy().tolist() == [0, 3, 1, 4, 2, 5]
+    assert x.t().contiguous().view(6).numpy().tolist() == [0, 3, 1, 4, 2, 5]
+    assert x.t().view(1, 3, 2).shape == (1, 3, 2)  # only size-1 dims added: allowed
