@@ -5,6 +5,8 @@
 //                              to int64 first, as torch.cumsum's result dtype)
 //   cumprod(x; dim)            running products along dim
 //   cumprod_backward(x, dy; dim) -> dx, exact where x holds zeros
+//   logcumsumexp(x; dim)       log of the running sums of exp(x), floats only, without overflow
+//   logcumsumexp_backward(x, y, dy; dim) -> dx
 //   sort(x; dim, descending) -> values, indices (int64): stable (ties keep their order);
 //                              NaN is the largest value, as in torch
 //   flip(x; dims)              the order of elements reversed along each of dims
@@ -12,14 +14,15 @@
 //
 // Signatures: every op splits its inputs and outputs alike on any dim other than the one it
 // scans or sorts (flip: any dim it does not flip). cumsum is linear (P(sum) -> P(sum)) and so
-// is cumprod_backward in dy; flip only moves elements, so every partial passes through it.
+// are the backward ops in dy; flip only moves elements, so every partial passes through it.
 // A product over a split dim would be a partial product, which meshflow has no kind for.
 //
-// Gradients: cumsum's is the reverse cumsum; cumprod's is cumprod_backward; sort's values
-// give theirs back through the indices (gather_backward); flip's is flip.
+// Gradients: cumsum's is the reverse cumsum; cumprod's and logcumsumexp's are their backward
+// ops; sort's values give theirs back through the indices (gather_backward); flip's is flip.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <type_traits>
@@ -74,53 +77,72 @@ template <typename T>
 using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
 
 // ---------------------------------------------------------------------------------------
-// cumsum, cumprod
+// cumsum, cumprod, logcumsumexp and their backward ops
 
 constexpr const char* kCumsum = "cumsum";
 constexpr const char* kCumprod = "cumprod";
+constexpr const char* kLogcumsumexp = "logcumsumexp";
 constexpr const char* kCumprodBackward = "cumprod_backward";
+constexpr const char* kLogcumsumexpBackward = "logcumsumexp_backward";
+
+enum class Scan { kSum, kProduct, kLogSumExp };
+
+// log(exp(a) + exp(b)) without overflow; infinities and NaN as torch.logcumsumexp has them.
+inline double log_add_exp(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return a + b;
+  const double hi = std::max(a, b), lo = std::min(a, b);
+  if (lo == -std::numeric_limits<double>::infinity() || hi == std::numeric_limits<double>::infinity()) return hi;
+  return hi + std::log1p(std::exp(lo - hi));
+}
 
 // out[k] = x[0] op ... op x[k] along dim (from the end when `reverse`).
-template <typename T, typename Op>
-void scan(const T* x, T* out, const Lines& lines, bool reverse, Acc<T> init, Op op) {
+template <Scan kScan, typename T>
+void scan(const T* x, T* out, const Lines& lines, bool reverse) {
+  using A = Acc<T>;
   for_each_line(lines, [&](int64_t s) {
-    Acc<T> acc = init;
+    A acc = kScan == Scan::kSum ? A{0} : kScan == Scan::kProduct ? A{1} : -std::numeric_limits<A>::infinity();
     for (int64_t j = 0; j < lines.n; ++j) {
       const int64_t at = s + (reverse ? lines.n - 1 - j : j) * lines.inner;
-      acc = op(acc, static_cast<Acc<T>>(x[at]));
+      const A v = static_cast<A>(x[at]);
+      if constexpr (kScan == Scan::kSum) {
+        acc = wrapping(acc, v, std::plus<>());
+      } else if constexpr (kScan == Scan::kProduct) {
+        acc = wrapping(acc, v, std::multiplies<>());
+      } else {
+        acc = log_add_exp(acc, v);
+      }
       out[at] = static_cast<T>(acc);
     }
   });
 }
 
-OpDef scan_op(const std::string& name, bool product) {
+template <Scan kScan>
+OpDef scan_op(const std::string& name) {
   OpDef op;
   op.name = name;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 1);
     dim_of(name, attrs, in[0].shape);
+    if (kScan == Scan::kLogSumExp && !is_floating(in[0].dtype)) {
+      op_error(name, std::string("is defined for float32 and float64, got ") + dtype_name(in[0].dtype) +
+                         "; cast the input to a float dtype first");
+    }
     return std::vector<TensorMeta>{in[0]};
   };
-  op.signatures = [name, product](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
-                                  const Attrs& attrs) {
+  op.signatures = [name](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
     std::vector<Signature> linear;
-    if (!product) linear.push_back({{Sbp::partial_sum()}, {Sbp::partial_sum()}});
+    if (kScan == Scan::kSum) linear.push_back({{Sbp::partial_sum()}, {Sbp::partial_sum()}});
     const int64_t nd = static_cast<int64_t>(in[0].shape.size());
     return splits_but(nd, dim_of(name, attrs, in[0].shape), 1, 1, linear);
   };
-  op.kernel = [name, product](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  op.kernel = [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Lines lines(in[0].shape(), dim_of(name, ctx.attrs, in[0].shape()));
     const bool reverse = ctx.attrs.has("reverse") && ctx.attrs.get_bool("reverse");
     Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
-      using A = Acc<T>;
-      if (product) {
-        scan(in[0].data_as<T>(), out.data_as<T>(), lines, reverse, A{1},
-             [](A a, A b) { return wrapping(a, b, std::multiplies<>()); });
-      } else {
-        scan(in[0].data_as<T>(), out.data_as<T>(), lines, reverse, A{0},
-             [](A a, A b) { return wrapping(a, b, std::plus<>()); });
+      if constexpr (kScan != Scan::kLogSumExp || std::is_floating_point_v<T>) {
+        scan<kScan>(in[0].data_as<T>(), out.data_as<T>(), lines, reverse);
       }
     });
     return std::vector<Tensor>{out};
@@ -137,54 +159,99 @@ std::vector<Var> cumprod_grad(const GradContext& g) {
   return {call1(kCumprodBackward, {g.inputs[0], g.grad_outputs[0]}, Attrs{{"dim", g.attrs.get_int("dim")}})};
 }
 
-// dx[k] = sum_{j >= k} dy[j] prod_{i <= j, i != k} x[i] = P[k] S[k], with P[k] the product
-// of x before k and S[k] = dy[k] + x[k + 1] S[k + 1]: no division, so zeros in x are exact.
-OpDef cumprod_backward_op() {
+std::vector<Var> logcumsumexp_grad(const GradContext& g) {
+  return {call1(kLogcumsumexpBackward, {g.inputs[0], g.outputs[0], g.grad_outputs[0]},
+                Attrs{{"dim", g.attrs.get_int("dim")}})};
+}
+
+// A scan's backward op: inputs of one float dtype and shape, dy last; output dx.
+// `line(in, dx, s, n, step)` computes one line's dx (in: the inputs' data, dx's dtype).
+template <typename Line>
+OpDef scan_backward_op(const std::string& name, size_t n_inputs, Line line) {
   OpDef op;
-  op.name = kCumprodBackward;
-  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
-    kernel::expect_inputs(kCumprodBackward, in, 2);
-    kernel::expect_same_dtype(kCumprodBackward, in[0], in[1]);
-    if (in[0].shape != in[1].shape) {
-      op_error(kCumprodBackward, "x has shape " + to_string(in[0].shape) + " and dy " + to_string(in[1].shape) +
-                                     "; expected equal shapes");
+  op.name = name;
+  op.infer = [name, n_inputs](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(name, in, n_inputs);
+    for (const TensorMeta& m : in) {
+      kernel::expect_same_dtype(name, in[0], m);
+      if (m.shape != in[0].shape) {
+        op_error(name, "inputs of shapes " + to_string(in[0].shape) + " and " + to_string(m.shape) +
+                           "; expected equal shapes");
+      }
     }
-    if (!is_floating(in[0].dtype)) op_error(kCumprodBackward, "expected a float dtype");
-    dim_of(kCumprodBackward, attrs, in[0].shape);
-    return std::vector<TensorMeta>{in[1]};
+    if (!is_floating(in[0].dtype)) op_error(name, "expected a float dtype, got " + std::string(dtype_name(in[0].dtype)));
+    dim_of(name, attrs, in[0].shape);
+    return std::vector<TensorMeta>{in.back()};
   };
-  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
+  // Linear in dy: a partial dy with the rest broadcast gives a partial dx.
+  op.signatures = [name, n_inputs](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
+                                   const Attrs& attrs) {
+    std::vector<Sbp> linear(n_inputs, Sbp::broadcast());
+    linear.back() = Sbp::partial_sum();
     const int64_t nd = static_cast<int64_t>(in[0].shape.size());
-    return splits_but(nd, dim_of(kCumprodBackward, attrs, in[0].shape), 2, 1,
-                      {{{Sbp::broadcast(), Sbp::partial_sum()}, {Sbp::partial_sum()}}});
+    return splits_but(nd, dim_of(name, attrs, in[0].shape), n_inputs, 1, {{linear, {Sbp::partial_sum()}}});
   };
-  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const Lines lines(in[0].shape(), dim_of(kCumprodBackward, ctx.attrs, in[0].shape()));
-    Tensor out = ctx.output(0, in[1].shape(), in[1].dtype());
+  op.kernel = [name, line](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const Lines lines(in[0].shape(), dim_of(name, ctx.attrs, in[0].shape()));
+    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
-        const T* x = in[0].data_as<T>();
-        const T* dy = in[1].data_as<T>();
+        std::vector<const T*> data;
+        for (const Tensor& t : in) data.push_back(t.data_as<T>());
         T* dx = out.data_as<T>();
-        const int64_t n = lines.n, step = lines.inner;
-        for_each_line(lines, [&](int64_t s) {
-          double suffix = 0;
-          for (int64_t k = n - 1; k >= 0; --k) {
-            suffix = static_cast<double>(dy[s + k * step]) + (k + 1 < n ? static_cast<double>(x[s + (k + 1) * step]) : 0) * suffix;
-            dx[s + k * step] = static_cast<T>(suffix);
-          }
-          double prefix = 1;
-          for (int64_t k = 0; k < n; ++k) {
-            dx[s + k * step] = static_cast<T>(prefix * static_cast<double>(dx[s + k * step]));
-            prefix *= static_cast<double>(x[s + k * step]);
-          }
-        });
+        for_each_line(lines, [&](int64_t s) { line(data.data(), dx, s, lines.n, lines.inner); });
       }
     });
     return std::vector<Tensor>{out};
   };
   return op;
+}
+
+// cumprod: dx[k] = sum_{j >= k} dy[j] prod_{i <= j, i != k} x[i] = P[k] S[k], with P[k] the
+// product of x before k and S[k] = dy[k] + x[k + 1] S[k + 1]: no division, so zeros in x are
+// exact.
+OpDef cumprod_backward_op() {
+  return scan_backward_op(kCumprodBackward, 2, [](const auto* const* in, auto* dx, int64_t s, int64_t n, int64_t step) {
+    using T = std::remove_pointer_t<decltype(dx)>;
+    const T* x = in[0];
+    const T* dy = in[1];
+    double suffix = 0;
+    for (int64_t k = n - 1; k >= 0; --k) {
+      const double next = k + 1 < n ? static_cast<double>(x[s + (k + 1) * step]) : 0;
+      suffix = static_cast<double>(dy[s + k * step]) + next * suffix;
+      dx[s + k * step] = static_cast<T>(suffix);
+    }
+    double prefix = 1;
+    for (int64_t k = 0; k < n; ++k) {
+      dx[s + k * step] = static_cast<T>(prefix * static_cast<double>(dx[s + k * step]));
+      prefix *= static_cast<double>(x[s + k * step]);
+    }
+  });
+}
+
+// exp(a - b) for a <= b, 1 where they are equal (two infinities of one sign included).
+inline double exp_below(double a, double b) { return a == b ? 1 : std::exp(a - b); }
+
+// logcumsumexp: dx[k] = sum_{j >= k} dy[j] exp(x[k] - y[j]) = exp(x[k] - y[k]) Q[k] with
+// Q[k] = dy[k] + exp(y[k] - y[k + 1]) Q[k + 1]: y does not decrease, so no exponential
+// overflows.
+OpDef logcumsumexp_backward_op() {
+  return scan_backward_op(kLogcumsumexpBackward, 3,
+                          [](const auto* const* in, auto* dx, int64_t s, int64_t n, int64_t step) {
+                            using T = std::remove_pointer_t<decltype(dx)>;
+                            const T* x = in[0];
+                            const T* y = in[1];
+                            const T* dy = in[2];
+                            double q = 0;
+                            for (int64_t k = n - 1; k >= 0; --k) {
+                              const int64_t at = s + k * step;
+                              const double yk = static_cast<double>(y[at]);
+                              const double decay = k + 1 < n ? exp_below(yk, static_cast<double>(y[at + step])) : 0;
+                              q = static_cast<double>(dy[at]) + decay * q;
+                              dx[at] = static_cast<T>(exp_below(static_cast<double>(x[at]), yk) * q);
+                            }
+                          });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -326,9 +393,11 @@ OpDef flip_op() {
 }  // namespace
 
 void register_sort_ops(OpRegistry& r) {
-  r.add(with_grad(scan_op(kCumsum, false), cumsum_grad));
-  r.add(with_grad(scan_op(kCumprod, true), cumprod_grad));
+  r.add(with_grad(scan_op<Scan::kSum>(kCumsum), cumsum_grad));
+  r.add(with_grad(scan_op<Scan::kProduct>(kCumprod), cumprod_grad));
+  r.add(with_grad(scan_op<Scan::kLogSumExp>(kLogcumsumexp), logcumsumexp_grad));
   r.add(cumprod_backward_op());
+  r.add(logcumsumexp_backward_op());
   r.add(sort_op());
   r.add(flip_op());
 }

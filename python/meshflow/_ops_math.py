@@ -2,7 +2,7 @@
 
     sin cos tan asin acos atan sinh cosh asinh acosh atanh erf erfc erfinv log1p expm1 log2
     log10 exp2 reciprocal sign (sgn) round frac square; atan2 fmod hypot copysign
-    cumsum cumprod prod; sort argsort topk kthvalue median; flip fliplr flipud roll
+    cumsum cumprod logcumsumexp prod; sort argsort topk kthvalue median; flip fliplr flipud roll
 
 Dtypes as torch's: the transcendental functions and reciprocal of an integer tensor are
 float32, as are atan2 and copysign of integers; sign, round, square and fmod keep integers;
@@ -26,7 +26,7 @@ __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
            "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "erf", "erfc", "erfinv", "log1p", "expm1", "log2",
            "log10", "exp2", "reciprocal", "sign", "sgn", "round", "frac", "square", "atan2", "arctan2", "fmod",
            "hypot", "copysign", "absolute", "negative", "clamp_min", "clamp_max", "fix", "cumsum", "cumprod",
-           "prod", "sort", "argsort", "topk", "kthvalue", "median", "flip", "fliplr", "flipud", "roll"]
+           "logcumsumexp", "prod", "sort", "argsort", "topk", "kthvalue", "median", "flip", "fliplr", "flipud", "roll"]
 
 _FLOATS = (_dtype.float32, _dtype.float64)
 
@@ -141,6 +141,11 @@ def cumprod(input, dim, *, dtype=None):
     """Running products along dim; integers give int64 unless `dtype` says otherwise."""
     x = _accumulated(input, dtype)
     return apply("cumprod", [x], {"dim": _dim("cumprod", dim, x.ndim)})[0]
+
+
+def logcumsumexp(input, dim):
+    """log(cumsum(exp(input), dim)) without overflow; floats only."""
+    return apply("logcumsumexp", [input], {"dim": _dim("logcumsumexp", dim, input.ndim)})[0]
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):

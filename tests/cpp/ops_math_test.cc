@@ -184,7 +184,12 @@ TEST(Scans, EverySignatureMatchesOneDevice) {
         sweep("cumprod", {divisor(shape, dtype)}, {{"dim", dim}});
       }
       sweep("cumsum", {value(shape, F64)}, {{"dim", dim}, {"reverse", true}});
-      for (DType dtype : kFloats) sweep("cumprod_backward", {ties(shape, dtype), value(shape, dtype)}, {{"dim", dim}});
+      for (DType dtype : kFloats) {
+        sweep("cumprod_backward", {ties(shape, dtype), value(shape, dtype)}, {{"dim", dim}});
+        sweep("logcumsumexp", {value(shape, dtype)}, {{"dim", dim}});
+        const Tensor y = run("logcumsumexp", {value(shape, dtype)}, {{"dim", dim}});
+        sweep("logcumsumexp_backward", {value(shape, dtype), y, ties(shape, dtype)}, {{"dim", dim}});
+      }
     }
   }
   sweep("cumsum", {value({}, F32)}, {{"dim", int64_t{0}}});
@@ -196,6 +201,9 @@ TEST(Scans, SignaturesSplitOtherDims) {
   EXPECT_EQ(listed("cumprod", {x}, {{"dim", int64_t{-1}}}), (std::set<std::string>{"S(0) -> S(0)", "S(1) -> S(1)"}));
   EXPECT_EQ(listed("cumprod_backward", {x, x}, {{"dim", int64_t{0}}}),
             (std::set<std::string>{"S(1), S(1) -> S(1)", "S(2), S(2) -> S(2)", "B, P -> P"}));
+  EXPECT_EQ(listed("logcumsumexp", {x}, {{"dim", int64_t{1}}}), (std::set<std::string>{"S(0) -> S(0)", "S(2) -> S(2)"}));
+  EXPECT_EQ(listed("logcumsumexp_backward", {x, x, x}, {{"dim", int64_t{2}}}),
+            (std::set<std::string>{"S(0), S(0), S(0) -> S(0)", "S(1), S(1), S(1) -> S(1)", "B, B, P -> P"}));
   EXPECT_EQ(listed("sort", {x}, {{"dim", int64_t{2}}, {"descending", false}}),
             (std::set<std::string>{"S(0) -> S(0), S(0)", "S(1) -> S(1), S(1)"}));
   EXPECT_EQ(listed("flip", {x}, {{"dims", std::vector<int64_t>{0, -1}}}),

@@ -174,6 +174,23 @@ def test_cumsum_cumprod_values_and_dtypes():
         mf.cumsum(x, 3)
 
 
+def test_logcumsumexp():
+    a = RNG.uniform(-3, 3, (3, 5))
+    for dim in (0, 1, -1):
+        close(mf.logcumsumexp(mf.tensor(a), dim), np.log(np.cumsum(np.exp(a), dim)))
+    # No overflow, and -inf and +inf as torch has them.
+    big = np.array([1000.0, 1000.0, -1000.0, -np.inf, np.inf])
+    np.testing.assert_allclose(mf.tensor(big).logcumsumexp(0).numpy(),
+                               [1000.0, 1000.0 + np.log(2), 1000.0 + np.log(2), 1000.0 + np.log(2), np.inf])
+    np.testing.assert_array_equal(mf.logcumsumexp(mf.tensor(np.array([-np.inf, -np.inf, 0.0])), 0).numpy(),
+                                  [-np.inf, -np.inf, 0.0])
+    assert mf.logcumsumexp(mf.tensor(a.astype(np.float32)), 0).dtype == mf.float32
+    with pytest.raises(ValueError, match="float32 and float64"):
+        mf.logcumsumexp(mf.tensor(np.arange(3)), 0)
+    check_gradients(lambda t: mf.logcumsumexp(t, 1), [a])
+    check_gradients(lambda t: mf.logcumsumexp(t, 0), [a * 100])
+
+
 def test_prod():
     a = RNG.uniform(0.5, 1.5, (3, 4))
     x = mf.tensor(a)

@@ -1,5 +1,6 @@
 // Copyright 2026 The meshflow Authors.
-// The CUDA kernels of ops/sort.cc: cumsum, cumprod, cumprod_backward, sort, flip.
+// The CUDA kernels of ops/sort.cc: cumsum, cumprod, logcumsumexp, their backward ops, sort,
+// flip.
 //
 // Scans run one thread per line (a tensor seen as [outer, n, inner] around the scanned dim
 // has outer * inner lines of n elements), accumulating floats in double as the CPU does, so
@@ -51,31 +52,45 @@ int64_t dim_of(const std::string& op, const Attrs& attrs, const Shape& shape) {
 template <typename T>
 using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
 
-// op(a, b) with integers wrapping (computed unsigned), as the CPU's wrapping().
-template <typename T, bool kProduct>
-__device__ T combine(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(kProduct ? static_cast<U>(a) * static_cast<U>(b) : static_cast<U>(a) + static_cast<U>(b));
+enum class Scan { kSum, kProduct, kLogSumExp };
+
+// log(exp(a) + exp(b)) as the CPU's (sort.cc).
+__device__ double log_add_exp(double a, double b) {
+  if (a != a || b != b) return a + b;
+  const double hi = fmax(a, b), lo = fmin(a, b);
+  if (lo == -INFINITY || hi == INFINITY) return hi;
+  return hi + log1p(exp(lo - hi));
+}
+
+// acc op v, integers wrapping (computed unsigned) as the CPU's wrapping().
+template <Scan kScan, typename A>
+__device__ A combine(A acc, A v) {
+  if constexpr (kScan == Scan::kLogSumExp) {
+    return log_add_exp(acc, v);
+  } else if constexpr (std::is_integral_v<A>) {
+    using U = std::make_unsigned_t<A>;
+    const U a = static_cast<U>(acc), b = static_cast<U>(v);
+    return static_cast<A>(kScan == Scan::kProduct ? a * b : a + b);
   } else {
-    return kProduct ? a * b : a + b;
+    return kScan == Scan::kProduct ? acc * v : acc + v;
   }
 }
 
-template <typename T, bool kProduct>
+template <Scan kScan, typename T>
 __global__ void scan_kernel(const T* __restrict__ x, T* __restrict__ out, Lines lines, bool reverse) {
+  using A = Acc<T>;
   for (int64_t l = first_index(); l < lines.count(); l += grid_step()) {
     const int64_t s = lines.start(l);
-    Acc<T> acc = kProduct ? Acc<T>{1} : Acc<T>{0};
+    A acc = kScan == Scan::kSum ? A{0} : kScan == Scan::kProduct ? A{1} : static_cast<A>(-INFINITY);
     for (int64_t j = 0; j < lines.n; ++j) {
       const int64_t at = s + (reverse ? lines.n - 1 - j : j) * lines.inner;
-      acc = combine<Acc<T>, kProduct>(acc, static_cast<Acc<T>>(x[at]));
+      acc = combine<kScan>(acc, static_cast<A>(x[at]));
       out[at] = static_cast<T>(acc);
     }
   }
 }
 
-template <bool kProduct>
+template <Scan kScan>
 Kernel scan(const char* name) {
   return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Lines lines(in[0].shape(), dim_of(name, ctx.attrs, in[0].shape()));
@@ -84,22 +99,21 @@ Kernel scan(const char* name) {
     if (in[0].numel() == 0) return std::vector<Tensor>{out};
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
-      scan_kernel<T, kProduct><<<blocks_for(lines.count(), kThreads), kThreads, 0, stream()>>>(
-          in[0].data_as<T>(), out.data_as<T>(), lines, reverse);
-      check_launch(name);
+      if constexpr (kScan != Scan::kLogSumExp || std::is_floating_point_v<T>) {  // infer refuses the rest
+        scan_kernel<kScan, T><<<blocks_for(lines.count(), kThreads), kThreads, 0, stream()>>>(
+            in[0].data_as<T>(), out.data_as<T>(), lines, reverse);
+        check_launch(name);
+      }
     });
     return std::vector<Tensor>{out};
   };
 }
 
-// dx[k] = P[k] S[k]: S from the end (S[k] = dy[k] + x[k + 1] S[k + 1]), then the running
-// product P of x before k, as the CPU's.
-template <typename T>
-__global__ void cumprod_backward_kernel(const T* __restrict__ x, const T* __restrict__ dy, T* __restrict__ dx,
-                                        Lines lines) {
-  const int64_t n = lines.n, step = lines.inner;
-  for (int64_t l = first_index(); l < lines.count(); l += grid_step()) {
-    const int64_t s = lines.start(l);
+// cumprod_backward: dx[k] = P[k] S[k], S from the end (S[k] = dy[k] + x[k + 1] S[k + 1]),
+// then the running product P of x before k, as the CPU's.
+struct CumprodLine {
+  template <typename T>
+  __device__ void operator()(const T* x, const T*, const T* dy, T* dx, int64_t s, int64_t n, int64_t step) const {
     double suffix = 0;
     for (int64_t k = n - 1; k >= 0; --k) {
       const double next = k + 1 < n ? static_cast<double>(x[s + (k + 1) * step]) : 0;
@@ -112,21 +126,52 @@ __global__ void cumprod_backward_kernel(const T* __restrict__ x, const T* __rest
       prefix *= static_cast<double>(x[s + k * step]);
     }
   }
+};
+
+// exp(a - b) for a <= b, 1 where they are equal (two infinities of one sign included).
+__device__ double exp_below(double a, double b) { return a == b ? 1 : exp(a - b); }
+
+// logcumsumexp_backward: dx[k] = exp(x[k] - y[k]) Q[k], Q[k] = dy[k] + exp(y[k] - y[k + 1])
+// Q[k + 1], as the CPU's.
+struct LogcumsumexpLine {
+  template <typename T>
+  __device__ void operator()(const T* x, const T* y, const T* dy, T* dx, int64_t s, int64_t n, int64_t step) const {
+    double q = 0;
+    for (int64_t k = n - 1; k >= 0; --k) {
+      const int64_t at = s + k * step;
+      const double yk = static_cast<double>(y[at]);
+      const double decay = k + 1 < n ? exp_below(yk, static_cast<double>(y[at + step])) : 0;
+      q = static_cast<double>(dy[at]) + decay * q;
+      dx[at] = static_cast<T>(exp_below(static_cast<double>(x[at]), yk) * q);
+    }
+  }
+};
+
+template <typename Line, typename T>
+__global__ void scan_backward_kernel(Line line, const T* x, const T* y, const T* dy, T* dx, Lines lines) {
+  for (int64_t l = first_index(); l < lines.count(); l += grid_step()) {
+    line(x, y, dy, dx, lines.start(l), lines.n, lines.inner);
+  }
 }
 
-std::vector<Tensor> cumprod_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Lines lines(in[0].shape(), dim_of("cumprod_backward", ctx.attrs, in[0].shape()));
-  Tensor out = output(ctx, 0, in[1].shape(), in[1].dtype(), memory_of(in));
-  if (in[0].numel() == 0) return {out};
-  visit_dtype(in[0].dtype(), [&](auto v) {
-    using T = decltype(v);
-    if constexpr (std::is_floating_point_v<T>) {  // infer refuses the rest
-      cumprod_backward_kernel<<<blocks_for(lines.count(), kThreads), kThreads, 0, stream()>>>(
-          in[0].data_as<T>(), in[1].data_as<T>(), out.data_as<T>(), lines);
-      check_launch("cumprod_backward");
-    }
-  });
-  return {out};
+// A scan's backward op: inputs x, [y,] dy of one float dtype and shape; output dx.
+template <typename Line>
+Kernel scan_backward(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const Lines lines(in[0].shape(), dim_of(name, ctx.attrs, in[0].shape()));
+    Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+    if (in[0].numel() == 0) return std::vector<Tensor>{out};
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {  // infer refuses the rest
+        const T* y = in.size() == 3 ? in[1].data_as<T>() : nullptr;
+        scan_backward_kernel<<<blocks_for(lines.count(), kThreads), kThreads, 0, stream()>>>(
+            Line{}, in[0].data_as<T>(), y, in.back().data_as<T>(), out.data_as<T>(), lines);
+        check_launch(name);
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -254,9 +299,11 @@ std::vector<Tensor> flip(const std::vector<Tensor>& in, const KernelContext& ctx
 }  // namespace
 
 void add_sort_kernels(KernelTable& t) {
-  t["cumsum"] = scan<false>("cumsum");
-  t["cumprod"] = scan<true>("cumprod");
-  t["cumprod_backward"] = cumprod_backward;
+  t["cumsum"] = scan<Scan::kSum>("cumsum");
+  t["cumprod"] = scan<Scan::kProduct>("cumprod");
+  t["logcumsumexp"] = scan<Scan::kLogSumExp>("logcumsumexp");
+  t["cumprod_backward"] = scan_backward<CumprodLine>("cumprod_backward");
+  t["logcumsumexp_backward"] = scan_backward<LogcumsumexpLine>("logcumsumexp_backward");
   t["sort"] = sort;
   t["flip"] = flip;
 }
