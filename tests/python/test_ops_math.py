@@ -328,3 +328,21 @@ def test_flip_and_roll_gradients():
     check_gradients(lambda t: mf.flip(t, [0, 1]), [a])
     check_gradients(lambda t: mf.roll(t, (1, -1), (0, 1)), [a])
     check_gradients(lambda t: mf.roll(t, 5), [a])
+
+
+def test_graph_mode_equals_eager():
+    """Compiled (the elementwise ones fused into chains) as run eagerly."""
+    placement = mf.placement("cpu", ranks=[0])
+    a = RNG.uniform(-0.9, 0.9, (6, 5))
+    x = mf.tensor(a, placement=placement, sbp=mf.sbp.broadcast)
+
+    def f(t):
+        y = mf.erfinv(mf.sin(t) * 0.5) + mf.atan2(t, mf.cos(t)).round(decimals=1)
+        values, indices = mf.sort(mf.cumsum(y, 1), 0, descending=True)
+        return mf.flip(values, [1]) + mf.logcumsumexp(t, 0) + mf.topk(t, 2).values.sum() + indices.double()
+
+    class G(mf.nn.Graph):
+        def build(self, t):
+            return f(t)
+
+    np.testing.assert_allclose(G()(x).numpy(), f(x).numpy(), rtol=1e-12, atol=1e-12)
