@@ -116,10 +116,11 @@ def clamp_max(input, max):
 # Scans and products.
 
 def _dim(name, dim, ndim):
+    """dim in [0, ndim) (a 0-d tensor has one dim here, as in torch), with the C++ ops' wording."""
     d = operator.index(dim)
     n = builtins.max(ndim, 1)
     if not -n <= d < n:
-        raise IndexError(f"[{name}] dim {d} is out of range for a tensor of {ndim} dims; expected [{-n}, {n - 1}]")
+        raise ValueError(f"[{name}] dim {d} is out of range for a tensor of {ndim} dims; expected a dim in [{-n}, {n})")
     return d % n
 
 
@@ -253,6 +254,11 @@ def flip(input, dims):
     return apply("flip", [input], {"dims": _dims(dims)})[0]
 
 
+def _flip_method(self, *dims):
+    """x.flip(dims) or x.flip(d0, d1, ...), as torch's."""
+    return flip(self, dims[0] if len(dims) == 1 else list(dims))
+
+
 def fliplr(input):
     """input reversed along dim 1 (left to right); at least 2 dims."""
     if input.ndim < 2:
@@ -290,4 +296,5 @@ def roll(input, shifts, dims=None):
 
 for _name in __all__:
     setattr(Tensor, _name, globals()[_name])
+Tensor.flip = _flip_method
 del _name
