@@ -616,9 +616,7 @@ void register_math_ops(OpRegistry& r) {
   using A = const Attrs&;
   using I = Integers;
   auto f = [](V x, double c) { return fn::full_like(x, c); };
-  // dy / g(x) and dy * g(x), the shapes of most of these gradients.
   auto over = [](V dy, V g) { return fn::div(dy, g); };
-  // sqrt(1 - x^2) and sqrt(x^2 + s).
   auto one_minus_square = [f](V x) { return fn::sub(f(x, 1), fn::mul(x, x)); };
   r.add(with_grad(unary<I::kToFloat32>("sin", {}, [](auto x) { return std::sin(x); }),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("cos", {x})); })));
@@ -685,13 +683,17 @@ void register_math_ops(OpRegistry& r) {
   r.add(with_grad(nonzero_integer_divisor(binary("fmod", always({}),
                                                  [](auto x, auto y) { return truncated_remainder(x, y); })),
                   binary_grad([](V, V, V, V dy) { return dy; },
-                              [](V a, V b, V, V dy) { return fn::neg(fn::mul(dy, call1("trunc", {fn::div(a, b)}))); })));
+                              [](V a, V b, V, V dy) {
+                                return fn::neg(fn::mul(dy, call1("trunc", {fn::div(a, b)})));
+                              })));
   r.add(with_grad(floats_only(binary("hypot", always({}), [](auto x, auto y) { return std::hypot(x, y); })),
                   binary_grad([](V a, V, V y, V dy) { return fn::div(fn::mul(dy, a), y); },
                               [](V, V b, V y, V dy) { return fn::div(fn::mul(dy, b), y); })));
   // |a| with b's sign: dy y / a, 0 where a is 0 (torch's); b gets none (0).
   r.add(with_grad(floats_only(binary("copysign", always({}), [](auto x, auto y) { return std::copysign(x, y); })),
-                  binary_grad([](V a, V, V y, V dy) { return fn::mul(dy, zeros_where(fn::eq(a, fn::zeros_like(a)), fn::div(y, a))); },
+                  binary_grad([](V a, V, V y, V dy) {
+                                return fn::mul(dy, zeros_where(fn::eq(a, fn::zeros_like(a)), fn::div(y, a)));
+                              },
                               [](V, V b, V, V) { return fn::zeros_like(b); })));
 }
 

@@ -179,7 +179,9 @@ OpDef scan_backward_op(const std::string& name, size_t n_inputs, Line line) {
                            "; expected equal shapes");
       }
     }
-    if (!is_floating(in[0].dtype)) op_error(name, "expected a float dtype, got " + std::string(dtype_name(in[0].dtype)));
+    if (!is_floating(in[0].dtype)) {
+      op_error(name, "expected a float dtype, got " + std::string(dtype_name(in[0].dtype)));
+    }
     dim_of(name, attrs, in[0].shape);
     return std::vector<TensorMeta>{in.back()};
   };

@@ -197,11 +197,13 @@ TEST(Scans, EverySignatureMatchesOneDevice) {
 
 TEST(Scans, SignaturesSplitOtherDims) {
   const TensorMeta x{{5, 3, 4}, F32};
-  EXPECT_EQ(listed("cumsum", {x}, {{"dim", int64_t{1}}}), (std::set<std::string>{"S(0) -> S(0)", "S(2) -> S(2)", "P -> P"}));
+  EXPECT_EQ(listed("cumsum", {x}, {{"dim", int64_t{1}}}),
+            (std::set<std::string>{"S(0) -> S(0)", "S(2) -> S(2)", "P -> P"}));
   EXPECT_EQ(listed("cumprod", {x}, {{"dim", int64_t{-1}}}), (std::set<std::string>{"S(0) -> S(0)", "S(1) -> S(1)"}));
   EXPECT_EQ(listed("cumprod_backward", {x, x}, {{"dim", int64_t{0}}}),
             (std::set<std::string>{"S(1), S(1) -> S(1)", "S(2), S(2) -> S(2)", "B, P -> P"}));
-  EXPECT_EQ(listed("logcumsumexp", {x}, {{"dim", int64_t{1}}}), (std::set<std::string>{"S(0) -> S(0)", "S(2) -> S(2)"}));
+  EXPECT_EQ(listed("logcumsumexp", {x}, {{"dim", int64_t{1}}}),
+            (std::set<std::string>{"S(0) -> S(0)", "S(2) -> S(2)"}));
   EXPECT_EQ(listed("logcumsumexp_backward", {x, x, x}, {{"dim", int64_t{2}}}),
             (std::set<std::string>{"S(0), S(0), S(0) -> S(0)", "S(1), S(1), S(1) -> S(1)", "B, B, P -> P"}));
   EXPECT_EQ(listed("sort", {x}, {{"dim", int64_t{2}}, {"descending", false}}),
