@@ -95,12 +95,24 @@ inline double log_add_exp(double a, double b) {
   return hi + std::log1p(std::exp(lo - hi));
 }
 
+// The identity of a scan's operation.
+template <Scan kScan, typename A>
+A scan_identity() {
+  if constexpr (kScan == Scan::kSum) {
+    return A{0};
+  } else if constexpr (kScan == Scan::kProduct) {
+    return A{1};
+  } else {
+    return -std::numeric_limits<A>::infinity();
+  }
+}
+
 // out[k] = x[0] op ... op x[k] along dim (from the end when `reverse`).
 template <Scan kScan, typename T>
 void scan(const T* x, T* out, const Lines& lines, bool reverse) {
   using A = Acc<T>;
   for_each_line(lines, [&](int64_t s) {
-    A acc = kScan == Scan::kSum ? A{0} : kScan == Scan::kProduct ? A{1} : -std::numeric_limits<A>::infinity();
+    A acc = scan_identity<kScan, A>();
     for (int64_t j = 0; j < lines.n; ++j) {
       const int64_t at = s + (reverse ? lines.n - 1 - j : j) * lines.inner;
       const A v = static_cast<A>(x[at]);

@@ -76,12 +76,24 @@ __device__ A combine(A acc, A v) {
   }
 }
 
+// The identity of a scan's operation.
+template <Scan kScan, typename A>
+__device__ A scan_identity() {
+  if constexpr (kScan == Scan::kSum) {
+    return A{0};
+  } else if constexpr (kScan == Scan::kProduct) {
+    return A{1};
+  } else {
+    return -INFINITY;
+  }
+}
+
 template <Scan kScan, typename T>
 __global__ void scan_kernel(const T* __restrict__ x, T* __restrict__ out, Lines lines, bool reverse) {
   using A = Acc<T>;
   for (int64_t l = first_index(); l < lines.count(); l += grid_step()) {
     const int64_t s = lines.start(l);
-    A acc = kScan == Scan::kSum ? A{0} : kScan == Scan::kProduct ? A{1} : static_cast<A>(-INFINITY);
+    A acc = scan_identity<kScan, A>();
     for (int64_t j = 0; j < lines.n; ++j) {
       const int64_t at = s + (reverse ? lines.n - 1 - j : j) * lines.inner;
       acc = combine<kScan>(acc, static_cast<A>(x[at]));
