@@ -347,3 +347,50 @@ def test_graph_mode_equals_eager():
             return f(t)
 
     np.testing.assert_allclose(G()(x).numpy(), f(x).numpy(), rtol=1e-12, atol=1e-12)
+
+
+def _gpu():
+    if "cuda" not in mf.device_types():
+        return False
+    try:
+        mf.zeros(1, device="cuda")
+        return True
+    except ValueError:
+        return False
+
+
+@pytest.mark.skipif(not _gpu(), reason="no GPU visible (or meshflow built without CUDA): scripts/test-gpu runs it")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_gpu_equals_the_cpu(dtype):
+    """Every op's CUDA kernel (values, and gradients through them) against the CPU's."""
+    tol = dict(rtol=1e-4, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-10, atol=1e-12)
+    a = RNG.uniform(-0.9, 0.9, (37, 300)).astype(dtype)
+    a[3, 7] = a[5, 0] = NAN
+    a[4, :40] = 0.25  # ties
+    i = RNG.integers(-50, 50, (33, 65)).astype(np.int64)
+
+    def run(device):
+        x, k = mf.tensor(a, device=device), mf.tensor(i, device=device)
+        outs = [getattr(mf, name)(x) for name, _, _ in UNARY if name not in ("acosh",)]
+        outs += [mf.acosh(x.abs() + 1), mf.sign(x), mf.round(x, decimals=1), mf.sign(k), mf.round(k)]
+        outs += [mf.atan2(x, x[0]), mf.hypot(x, 0.5), mf.copysign(x, -x), mf.fmod(x, 0.3), mf.fmod(k, 7)]
+        for dim in (0, 1):
+            outs += [mf.cumsum(x, dim), mf.cumprod(x, dim), mf.logcumsumexp(x, dim), mf.cumsum(k, dim),
+                     mf.cumprod(k, dim), mf.flip(x, dim), mf.flip(k, [0, 1])]
+            for descending in (False, True):
+                outs += list(mf.sort(x, dim, descending)) + list(mf.sort(k, dim, descending))
+        outs += list(mf.topk(x, 5)) + list(mf.median(x, 0)) + [mf.prod(x[:, :8], 1), mf.roll(x, 3, 1)]
+        big = mf.tensor(np.tile(a[:, :200], (1, 500)), device=device)  # lines of 100000
+        outs += list(mf.sort(big, 1)) + [mf.cumsum(big, 1)]
+        return [o.cpu().numpy() for o in outs]
+
+    for got, want in zip(run("cuda"), run("cpu")):
+        np.testing.assert_allclose(got, want, **tol)
+
+    def grads(device):
+        x = mf.tensor(np.nan_to_num(a[:, :20]), device=device, requires_grad=True)
+        y = (mf.sort(x, 1).values * 2 + mf.cumprod(x, 0) + mf.logcumsumexp(x, 1) + mf.flip(x, [0])).sum()
+        y.backward()
+        return x.grad.cpu().numpy()
+
+    np.testing.assert_allclose(grads("cuda"), grads("cpu"), **tol)
