@@ -534,6 +534,171 @@ double scalar_of(const Var& x, const Attrs& attrs) { return scalar_in(x.dtype(),
 
 }  // namespace
 
+// ---------------------------------------------------------------------------------------
+// The math ops of torch's names (issue 26): trigonometric, hyperbolic, erf family, logs and
+// exponentials of other bases, sign, round, frac, and the binary atan2, fmod, hypot, copysign.
+namespace {
+
+// torch.sign: 1, 0 or -1 in x's dtype; NaN gives 0, as (0 < x) - (x < 0) does in torch.
+template <typename T>
+T signum(T x) {
+  return static_cast<T>((T{0} < x) - (x < T{0}));
+}
+
+// Half to even (the default rounding mode's nearest), as torch.round; integers stay.
+template <typename T>
+T round_even(T x) {
+  if constexpr (std::is_integral_v<T>) {
+    return x;
+  } else {
+    return std::nearbyint(x);
+  }
+}
+
+// erf^-1: Giles' single-precision approximation ("Approximating the erfinv function", 2010)
+// refined by two Newton steps in double, which reach double precision; +-1 give +-inf and
+// anything outside [-1, 1] NaN, as torch.erfinv.
+template <typename T>
+T inverse_erf(T y) {
+  const double v = static_cast<double>(y);
+  if (!(v > -1 && v < 1)) {
+    return v == 1 || v == -1 ? static_cast<T>(std::copysign(std::numeric_limits<double>::infinity(), v))
+                             : std::numeric_limits<T>::quiet_NaN();
+  }
+  double w = -std::log((1 - v) * (1 + v)), p;
+  if (w < 5) {
+    w -= 2.5;
+    p = 2.81022636e-08;
+    for (double c : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503, -0.00417768164,
+                     0.246640727, 1.50140941}) {
+      p = c + p * w;
+    }
+  } else {
+    w = std::sqrt(w) - 3;
+    p = -0.000200214257;
+    for (double c : {0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047,
+                     1.00167406, 2.83297682}) {
+      p = c + p * w;
+    }
+  }
+  double x = p * v;
+  for (int step = 0; step < 2; ++step) x -= (std::erf(x) - v) / (M_2_SQRTPI * std::exp(-x * x));
+  return static_cast<T>(x);
+}
+
+// C's fmod: the remainder of the quotient truncated toward zero, the dividend's sign;
+// x fmod -1 is 0 (the CPU's division traps on the lowest value over -1).
+template <typename T>
+T truncated_remainder(T x, T y) {
+  if constexpr (std::is_integral_v<T>) {
+    return y == -1 ? T{0} : static_cast<T>(x % y);
+  } else {
+    return std::fmod(x, y);
+  }
+}
+
+// `op` refusing integer inputs, for the binary ops torch defines on floats only (its
+// Python functions cast integers to float32 first where torch does).
+OpDef floats_only(OpDef op) {
+  op.infer = [infer = op.infer, name = op.name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    std::vector<TensorMeta> out = infer(in, attrs);
+    if (!is_floating(out[0].dtype)) {
+      op_error(name, std::string("is defined for float32 and float64, got ") + dtype_name(out[0].dtype) +
+                         "; cast the inputs to a float dtype first");
+    }
+    return out;
+  };
+  return op;
+}
+
+void register_math_ops(OpRegistry& r) {
+  using V = const Var&;
+  using A = const Attrs&;
+  using I = Integers;
+  auto f = [](V x, double c) { return fn::full_like(x, c); };
+  auto over = [](V dy, V g) { return fn::div(dy, g); };
+  auto one_minus_square = [f](V x) { return fn::sub(f(x, 1), fn::mul(x, x)); };
+  r.add(with_grad(unary<I::kToFloat32>("sin", {}, [](auto x) { return std::sin(x); }),
+                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("cos", {x})); })));
+  r.add(with_grad(unary<I::kToFloat32>("cos", {}, [](auto x) { return std::cos(x); }),
+                  unary_grad([](V x, V, V dy, A) { return fn::neg(fn::mul(dy, call1("sin", {x}))); })));
+  // 1 + tan^2.
+  r.add(with_grad(unary<I::kToFloat32>("tan", {}, [](auto x) { return std::tan(x); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::add(dy, fn::mul(dy, fn::mul(y, y))); })));
+  // asin, acos and atanh are monotone only on their domain (as log in the header's note).
+  r.add(with_grad(unary<I::kToFloat32>("asin", {}, [](auto x) { return std::asin(x); }),
+                  unary_grad([=](V x, V, V dy, A) { return over(dy, fn::sqrt(one_minus_square(x))); })));
+  r.add(with_grad(unary<I::kToFloat32>("acos", {}, [](auto x) { return std::acos(x); }),
+                  unary_grad([=](V x, V, V dy, A) { return fn::neg(over(dy, fn::sqrt(one_minus_square(x)))); })));
+  r.add(with_grad(unary<I::kToFloat32>("atan", increasing(0), [](auto x) { return std::atan(x); }),
+                  unary_grad([f, over](V x, V, V dy, A) { return over(dy, fn::add(f(x, 1), fn::mul(x, x))); })));
+  r.add(with_grad(unary<I::kToFloat32>("sinh", increasing(0), [](auto x) { return std::sinh(x); }),
+                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("cosh", {x})); })));
+  r.add(with_grad(unary<I::kToFloat32>("cosh", {}, [](auto x) { return std::cosh(x); }),
+                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("sinh", {x})); })));
+  r.add(with_grad(unary<I::kToFloat32>("asinh", increasing(0), [](auto x) { return std::asinh(x); }),
+                  unary_grad([=](V x, V, V dy, A) { return over(dy, fn::sqrt(fn::add(fn::mul(x, x), f(x, 1)))); })));
+  r.add(with_grad(unary<I::kToFloat32>("acosh", {}, [](auto x) { return std::acosh(x); }),
+                  unary_grad([=](V x, V, V dy, A) { return over(dy, fn::sqrt(fn::sub(fn::mul(x, x), f(x, 1)))); })));
+  r.add(with_grad(unary<I::kToFloat32>("atanh", {}, [](auto x) { return std::atanh(x); }),
+                  unary_grad([=](V x, V, V dy, A) { return over(dy, one_minus_square(x)); })));
+  // erf' = 2 / sqrt(pi) exp(-x^2).
+  auto erf_slope = [](V x) { return fn::mul_scalar(fn::exp(fn::neg(fn::mul(x, x))), M_2_SQRTPI); };
+  r.add(with_grad(unary<I::kToFloat32>("erf", increasing(0), [](auto x) { return std::erf(x); }),
+                  unary_grad([=](V x, V, V dy, A) { return fn::mul(dy, erf_slope(x)); })));
+  r.add(with_grad(unary<I::kToFloat32>("erfc", decreasing(0), [](auto x) { return std::erfc(x); }),
+                  unary_grad([=](V x, V, V dy, A) { return fn::neg(fn::mul(dy, erf_slope(x))); })));
+  // (erf^-1)' = sqrt(pi) / 2 exp(y^2).
+  r.add(with_grad(unary<I::kToFloat32>("erfinv", {}, [](auto x) { return inverse_erf(x); }),
+                  unary_grad([](V, V y, V dy, A) {
+                    return fn::mul(dy, fn::mul_scalar(fn::exp(fn::mul(y, y)), 1 / M_2_SQRTPI));
+                  })));
+  r.add(with_grad(unary<I::kToFloat32>("log1p", {}, [](auto x) { return std::log1p(x); }),
+                  unary_grad([f, over](V x, V, V dy, A) { return over(dy, fn::add(x, f(x, 1))); })));
+  r.add(with_grad(unary<I::kToFloat32>("expm1", increasing(0), [](auto x) { return std::expm1(x); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::add(dy, fn::mul(dy, y)); })));
+  r.add(with_grad(unary<I::kToFloat32>("log2", {}, [](auto x) { return std::log2(x); }),
+                  unary_grad([over](V x, V, V dy, A) { return over(dy, fn::mul_scalar(x, M_LN2)); })));
+  r.add(with_grad(unary<I::kToFloat32>("log10", {}, [](auto x) { return std::log10(x); }),
+                  unary_grad([over](V x, V, V dy, A) { return over(dy, fn::mul_scalar(x, M_LN10)); })));
+  r.add(with_grad(unary<I::kToFloat32>("exp2", increasing(0), [](auto x) { return std::exp2(x); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, fn::mul_scalar(y, M_LN2)); })));
+  // -1 / x^2 = -y^2.
+  r.add(with_grad(unary<I::kToFloat32>("reciprocal", {}, [](auto x) { return 1 / x; }),
+                  unary_grad([](V, V y, V dy, A) { return fn::neg(fn::mul(dy, fn::mul(y, y))); })));
+  // Piecewise constant: 0, as in torch. Nondecreasing, so maxima and minima pass through.
+  r.add(with_grad(unary<I::kKeep>("sign", increasing(0), [](auto x) { return signum(x); }),
+                  unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
+  r.add(with_grad(unary<I::kKeep>("round", increasing(0), [](auto x) { return round_even(x); }),
+                  unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
+  r.add(with_grad(unary<I::kReject>("frac", {}, [](auto x) { return x - std::trunc(x); }),
+                  unary_grad([](V, V, V dy, A) { return dy; })));
+
+  // atan2(a, b) = angle of (b, a): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2).
+  auto norm2 = [](V a, V b) { return fn::add(fn::mul(a, a), fn::mul(b, b)); };
+  r.add(with_grad(floats_only(binary("atan2", always({}), [](auto x, auto y) { return std::atan2(x, y); })),
+                  binary_grad([=](V a, V b, V, V dy) { return fn::div(fn::mul(dy, b), norm2(a, b)); },
+                              [=](V a, V b, V, V dy) { return fn::neg(fn::div(fn::mul(dy, a), norm2(a, b))); })));
+  // x - trunc(x / y) y: dy and -trunc(x / y) dy, as torch.
+  r.add(with_grad(nonzero_integer_divisor(binary("fmod", always({}),
+                                                 [](auto x, auto y) { return truncated_remainder(x, y); })),
+                  binary_grad([](V, V, V, V dy) { return dy; },
+                              [](V a, V b, V, V dy) {
+                                return fn::neg(fn::mul(dy, call1("trunc", {fn::div(a, b)})));
+                              })));
+  r.add(with_grad(floats_only(binary("hypot", always({}), [](auto x, auto y) { return std::hypot(x, y); })),
+                  binary_grad([](V a, V, V y, V dy) { return fn::div(fn::mul(dy, a), y); },
+                              [](V, V b, V y, V dy) { return fn::div(fn::mul(dy, b), y); })));
+  // |a| with b's sign: dy y / a, 0 where a is 0 (torch's); b gets none (0).
+  r.add(with_grad(floats_only(binary("copysign", always({}), [](auto x, auto y) { return std::copysign(x, y); })),
+                  binary_grad([](V a, V, V y, V dy) {
+                                return fn::mul(dy, zeros_where(fn::eq(a, fn::zeros_like(a)), fn::div(y, a)));
+                              },
+                              [](V, V b, V, V) { return fn::zeros_like(b); })));
+}
+
+}  // namespace
+
 void register_elementwise_ops(OpRegistry& r) {
   const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
   using V = const Var&;
@@ -631,6 +796,8 @@ void register_elementwise_ops(OpRegistry& r) {
                     const double s = scalar_of(x, attrs);
                     return s == 0 ? fn::zeros_like(x) : fn::mul(dy, fn::mul_scalar(y, std::log(s)));
                   })));
+
+  register_math_ops(r);
 }
 
 }  // namespace mf

@@ -39,6 +39,8 @@ from ._ops_shape import *  # noqa: F401,F403
 from ._ops_reduce import *  # noqa: F401,F403
 from ._ops_select import *  # noqa: F401,F403
 from ._ops_creation import *  # noqa: F401,F403
+from . import _ops_math
+from ._ops_math import *  # noqa: F401,F403
 from ._api import *  # noqa: F401,F403
 from . import nn, optim, linalg, cuda, utils
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them
@@ -119,3 +121,4 @@ __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "plac
 __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
+__all__ += _ops_math.__all__

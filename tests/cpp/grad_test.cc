@@ -152,6 +152,33 @@ std::vector<GradCall> shape_calls() {
   };
 }
 
+// The math ops (elementwise.cc's register_math_ops) and the line ops of sort.cc.
+std::vector<GradCall> math_calls() {
+  const Tensor x = away_from_zero({4, 3}, 1), px = positive({4, 3}, 1), unit = uniform({4, 3}, -0.9, 0.9, 1);
+  std::vector<GradCall> calls;
+  for (const char* op : {"sin", "cos", "tan", "atan", "sinh", "cosh", "asinh", "erf", "erfc", "expm1", "exp2",
+                         "reciprocal", "sign", "round", "frac"}) {
+    calls.push_back({op, {x}});
+  }
+  for (const char* op : {"asin", "acos", "atanh", "erfinv"}) calls.push_back({op, {unit}});
+  for (const char* op : {"log1p", "log2", "log10"}) calls.push_back({op, {px}});
+  calls.push_back({"acosh", {uniform({4, 3}, 1.2, 3, 1)}});
+  for (const char* op : {"atan2", "hypot", "copysign", "fmod"}) {
+    calls.push_back({op, {away_from_zero({4, 3}, 1), away_from_zero({3}, 2)}});
+  }
+  const Tensor x3 = away_from_zero({3, 4, 2}, 3);
+  for (int64_t dim : {0, 1, -1}) {
+    calls.push_back({"cumsum", {x3}, {{"dim", dim}}});
+    calls.push_back({"cumprod", {x3}, {{"dim", dim}}});
+    calls.push_back({"logcumsumexp", {x3}, {{"dim", dim}}});
+    calls.push_back({"sort", {x3}, {{"dim", dim}, {"descending", dim == 1}}});
+  }
+  calls.push_back({"cumsum", {x3}, {{"dim", int64_t{1}}, {"reverse", true}}});
+  calls.push_back({"flip", {x3}, {{"dims", Ints{0, 2}}}});
+  calls.push_back({"flip", {x3}, {{"dims", Ints{1}}}});
+  return calls;
+}
+
 TEST(Grad, Binary) {
   for (const GradCall& call : binary_calls()) check_gradients(call);
 }
@@ -191,10 +218,14 @@ TEST(Grad, ShapeOps) {
   for (const GradCall& call : shape_calls()) check_gradients(call);
 }
 
+TEST(Grad, MathOps) {
+  for (const GradCall& call : math_calls()) check_gradients(call);
+}
+
 TEST(Grad, EveryOpWithAGradientIsChecked) {
   std::set<std::string> checked;
   for (const auto& calls :
-       {binary_calls(), unary_calls(), reduction_calls(), matmul_calls(), nn_calls(), shape_calls()}) {
+       {binary_calls(), unary_calls(), reduction_calls(), matmul_calls(), nn_calls(), shape_calls(), math_calls()}) {
     for (const GradCall& call : calls) checked.insert(call.op);
   }
   for (const std::string& name : op_names()) {

@@ -654,6 +654,102 @@ std::vector<Tensor> gelu_backward(const std::vector<Tensor>& in, const KernelCon
   return {out};
 }
 
+// ---------------------------------------------------------------------------------------
+// The math ops of torch's names (elementwise.cc's register_math_ops). Float32 calls the
+// float functions through their overloaded names, as above.
+
+// A unary math function's functor: NAME(x).
+#define MF_MATH_FUNCTOR(Type, call)    \
+  struct Type {                        \
+    template <typename T>              \
+    __device__ T operator()(T x) const { \
+      return call;                     \
+    }                                  \
+  };
+MF_MATH_FUNCTOR(Sin, sin(x))
+MF_MATH_FUNCTOR(Cos, cos(x))
+MF_MATH_FUNCTOR(Tan, tan(x))
+MF_MATH_FUNCTOR(Asin, asin(x))
+MF_MATH_FUNCTOR(Acos, acos(x))
+MF_MATH_FUNCTOR(Atan, atan(x))
+MF_MATH_FUNCTOR(Sinh, sinh(x))
+MF_MATH_FUNCTOR(Cosh, cosh(x))
+MF_MATH_FUNCTOR(Asinh, asinh(x))
+MF_MATH_FUNCTOR(Acosh, acosh(x))
+MF_MATH_FUNCTOR(Atanh, atanh(x))
+MF_MATH_FUNCTOR(Erf, erf(x))
+MF_MATH_FUNCTOR(Erfc, erfc(x))
+MF_MATH_FUNCTOR(Erfinv, erfinv(x))
+MF_MATH_FUNCTOR(Log1p, log1p(x))
+MF_MATH_FUNCTOR(Expm1, expm1(x))
+MF_MATH_FUNCTOR(Log2, log2(x))
+MF_MATH_FUNCTOR(Log10, log10(x))
+MF_MATH_FUNCTOR(Exp2, exp2(x))
+MF_MATH_FUNCTOR(Reciprocal, 1 / x)
+MF_MATH_FUNCTOR(Frac, x - trunc(x))
+#undef MF_MATH_FUNCTOR
+
+// 1, 0 or -1 in x's dtype; NaN gives 0, as on the CPU.
+struct Sign {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return static_cast<T>((T{0} < x) - (x < T{0}));
+  }
+};
+// Half to even (rint), as torch.round; integers stay.
+struct Round {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    if constexpr (kIntegral<T>) {
+      return x;
+    } else {
+      return rint(x);
+    }
+  }
+};
+// C's fmod; an integer x fmod -1 is 0 (x % -1 traps on the lowest value).
+struct Fmod {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    if constexpr (kIntegral<T>) {
+      return y == -1 ? T{0} : static_cast<T>(x % y);
+    } else {
+      return fmod(x, y);
+    }
+  }
+};
+struct Atan2 {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return atan2(x, y);
+  }
+};
+struct Hypot {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return hypot(x, y);
+  }
+};
+struct Copysign {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return copysign(x, y);
+  }
+};
+
+// A binary op on floats only (its infer refuses the rest).
+template <typename F>
+Kernel float_binary(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, in[0].dtype(), memory_of(in));
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (!kIntegral<T>) launch<T, T, T>(name, F{}, out, {&in[0], &in[1]});
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
 }  // namespace
 
 void add_elementwise_kernels(KernelTable& t) {
@@ -693,6 +789,35 @@ void add_elementwise_kernels(KernelTable& t) {
   t["div_scalar"] = with_scalar<Div>("div_scalar");
   t["pow_scalar"] = with_scalar<Pow>("pow_scalar");
   t["rpow_scalar"] = with_scalar<RPow>("rpow_scalar");
+
+  // The math ops (elementwise.cc's register_math_ops).
+  t["sin"] = unary<Sin, I::kToFloat32>("sin");
+  t["cos"] = unary<Cos, I::kToFloat32>("cos");
+  t["tan"] = unary<Tan, I::kToFloat32>("tan");
+  t["asin"] = unary<Asin, I::kToFloat32>("asin");
+  t["acos"] = unary<Acos, I::kToFloat32>("acos");
+  t["atan"] = unary<Atan, I::kToFloat32>("atan");
+  t["sinh"] = unary<Sinh, I::kToFloat32>("sinh");
+  t["cosh"] = unary<Cosh, I::kToFloat32>("cosh");
+  t["asinh"] = unary<Asinh, I::kToFloat32>("asinh");
+  t["acosh"] = unary<Acosh, I::kToFloat32>("acosh");
+  t["atanh"] = unary<Atanh, I::kToFloat32>("atanh");
+  t["erf"] = unary<Erf, I::kToFloat32>("erf");
+  t["erfc"] = unary<Erfc, I::kToFloat32>("erfc");
+  t["erfinv"] = unary<Erfinv, I::kToFloat32>("erfinv");
+  t["log1p"] = unary<Log1p, I::kToFloat32>("log1p");
+  t["expm1"] = unary<Expm1, I::kToFloat32>("expm1");
+  t["log2"] = unary<Log2, I::kToFloat32>("log2");
+  t["log10"] = unary<Log10, I::kToFloat32>("log10");
+  t["exp2"] = unary<Exp2, I::kToFloat32>("exp2");
+  t["reciprocal"] = unary<Reciprocal, I::kToFloat32>("reciprocal");
+  t["sign"] = unary<Sign, I::kKeep>("sign");
+  t["round"] = unary<Round, I::kKeep>("round");
+  t["frac"] = unary<Frac, I::kReject>("frac");
+  t["atan2"] = float_binary<Atan2>("atan2");
+  t["fmod"] = binary<Fmod>("fmod", true);
+  t["hypot"] = float_binary<Hypot>("hypot");
+  t["copysign"] = float_binary<Copysign>("copysign");
 }
 
 }  // namespace mf::cuda

@@ -1,0 +1,323 @@
+// Copyright 2026 The meshflow Authors.
+// The CUDA kernels of ops/sort.cc: cumsum, cumprod, logcumsumexp, their backward ops, sort,
+// flip.
+//
+// Scans run one thread per line (a tensor seen as [outer, n, inner] around the scanned dim
+// has outer * inner lines of n elements), accumulating floats in double as the CPU does, so
+// both give the same values; neighbouring threads read neighbouring elements when inner > 1.
+// A few very long lines get little parallelism this way; tensors scanned in practice
+// (positions, masks, probabilities per row) have many lines.
+//
+// sort: every element's flat index, merge-sorted at once (cub::DeviceMergeSort, stable) by
+// (line, value, position along the line), NaN the largest value as on the CPU; each line's
+// elements then lie together in sorted order and one kernel scatters values and indices.
+#include <cuda_runtime.h>
+
+#include <cub/device/device_merge_sort.cuh>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "meshflow/device/cuda/cuda_device.h"
+#include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/kernel_util.h"
+
+namespace mf::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+
+__device__ int64_t first_index() { return blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; }
+__device__ int64_t grid_step() { return static_cast<int64_t>(blockDim.x) * gridDim.x; }
+
+// [outer, n, inner] around dim, as sort.cc's Lines.
+struct Lines {
+  int64_t outer = 1, n = 1, inner = 1;
+  Lines(const Shape& shape, int64_t dim) {
+    for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+      (d < dim ? outer : d == dim ? n : inner) *= shape[d];
+    }
+  }
+  __host__ __device__ int64_t count() const { return outer * inner; }
+  __device__ int64_t start(int64_t l) const { return l / inner * n * inner + l % inner; }
+};
+
+int64_t dim_of(const std::string& op, const Attrs& attrs, const Shape& shape) {
+  return kernel::normalize_dim(op, attrs.get_int("dim"), std::max<int64_t>(static_cast<int64_t>(shape.size()), 1));
+}
+
+template <typename T>
+using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+
+enum class Scan { kSum, kProduct, kLogSumExp };
+
+// log(exp(a) + exp(b)) as the CPU's (sort.cc).
+__device__ double log_add_exp(double a, double b) {
+  if (a != a || b != b) return a + b;
+  const double hi = fmax(a, b), lo = fmin(a, b);
+  if (lo == -INFINITY || hi == INFINITY) return hi;
+  return hi + log1p(exp(lo - hi));
+}
+
+// acc op v, integers wrapping (computed unsigned) as the CPU's wrapping().
+template <Scan kScan, typename A>
+__device__ A combine(A acc, A v) {
+  if constexpr (kScan == Scan::kLogSumExp) {
+    return log_add_exp(acc, v);
+  } else if constexpr (std::is_integral_v<A>) {
+    using U = std::make_unsigned_t<A>;
+    const U a = static_cast<U>(acc), b = static_cast<U>(v);
+    return static_cast<A>(kScan == Scan::kProduct ? a * b : a + b);
+  } else {
+    return kScan == Scan::kProduct ? acc * v : acc + v;
+  }
+}
+
+// The identity of a scan's operation.
+template <Scan kScan, typename A>
+__device__ A scan_identity() {
+  if constexpr (kScan == Scan::kSum) {
+    return A{0};
+  } else if constexpr (kScan == Scan::kProduct) {
+    return A{1};
+  } else {
+    return -INFINITY;
+  }
+}
+
+template <Scan kScan, typename T>
+__global__ void scan_kernel(const T* __restrict__ x, T* __restrict__ out, Lines lines, bool reverse) {
+  using A = Acc<T>;
+  for (int64_t l = first_index(); l < lines.count(); l += grid_step()) {
+    const int64_t s = lines.start(l);
+    A acc = scan_identity<kScan, A>();
+    for (int64_t j = 0; j < lines.n; ++j) {
+      const int64_t at = s + (reverse ? lines.n - 1 - j : j) * lines.inner;
+      acc = combine<kScan>(acc, static_cast<A>(x[at]));
+      out[at] = static_cast<T>(acc);
+    }
+  }
+}
+
+template <Scan kScan>
+Kernel scan(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const Lines lines(in[0].shape(), dim_of(name, ctx.attrs, in[0].shape()));
+    const bool reverse = ctx.attrs.has("reverse") && ctx.attrs.get_bool("reverse");
+    Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+    if (in[0].numel() == 0) return std::vector<Tensor>{out};
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (kScan != Scan::kLogSumExp || std::is_floating_point_v<T>) {  // infer refuses the rest
+        scan_kernel<kScan, T><<<blocks_for(lines.count(), kThreads), kThreads, 0, stream()>>>(
+            in[0].data_as<T>(), out.data_as<T>(), lines, reverse);
+        check_launch(name);
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
+// cumprod_backward: dx[k] = P[k] S[k], S from the end (S[k] = dy[k] + x[k + 1] S[k + 1]),
+// then the running product P of x before k, as the CPU's.
+struct CumprodLine {
+  template <typename T>
+  __device__ void operator()(const T* x, const T*, const T* dy, T* dx, int64_t s, int64_t n, int64_t step) const {
+    double suffix = 0;
+    for (int64_t k = n - 1; k >= 0; --k) {
+      const double next = k + 1 < n ? static_cast<double>(x[s + (k + 1) * step]) : 0;
+      suffix = static_cast<double>(dy[s + k * step]) + next * suffix;
+      dx[s + k * step] = static_cast<T>(suffix);
+    }
+    double prefix = 1;
+    for (int64_t k = 0; k < n; ++k) {
+      dx[s + k * step] = static_cast<T>(prefix * static_cast<double>(dx[s + k * step]));
+      prefix *= static_cast<double>(x[s + k * step]);
+    }
+  }
+};
+
+// exp(a - b) for a <= b, 1 where they are equal (two infinities of one sign included).
+__device__ double exp_below(double a, double b) { return a == b ? 1 : exp(a - b); }
+
+// logcumsumexp_backward: dx[k] = exp(x[k] - y[k]) Q[k], Q[k] = dy[k] + exp(y[k] - y[k + 1])
+// Q[k + 1], as the CPU's.
+struct LogcumsumexpLine {
+  template <typename T>
+  __device__ void operator()(const T* x, const T* y, const T* dy, T* dx, int64_t s, int64_t n, int64_t step) const {
+    double q = 0;
+    for (int64_t k = n - 1; k >= 0; --k) {
+      const int64_t at = s + k * step;
+      const double yk = static_cast<double>(y[at]);
+      const double decay = k + 1 < n ? exp_below(yk, static_cast<double>(y[at + step])) : 0;
+      q = static_cast<double>(dy[at]) + decay * q;
+      dx[at] = static_cast<T>(exp_below(static_cast<double>(x[at]), yk) * q);
+    }
+  }
+};
+
+template <typename Line, typename T>
+__global__ void scan_backward_kernel(Line line, const T* x, const T* y, const T* dy, T* dx, Lines lines) {
+  for (int64_t l = first_index(); l < lines.count(); l += grid_step()) {
+    line(x, y, dy, dx, lines.start(l), lines.n, lines.inner);
+  }
+}
+
+// A scan's backward op: inputs x, [y,] dy of one float dtype and shape; output dx.
+template <typename Line>
+Kernel scan_backward(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const Lines lines(in[0].shape(), dim_of(name, ctx.attrs, in[0].shape()));
+    Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+    if (in[0].numel() == 0) return std::vector<Tensor>{out};
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {  // infer refuses the rest
+        const T* y = in.size() == 3 ? in[1].data_as<T>() : nullptr;
+        scan_backward_kernel<<<blocks_for(lines.count(), kThreads), kThreads, 0, stream()>>>(
+            Line{}, in[0].data_as<T>(), y, in.back().data_as<T>(), out.data_as<T>(), lines);
+        check_launch(name);
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// sort
+
+// Orders flat indices by (line, value, position along the line): a strict total order, so
+// the merge sort's result is the CPU's stable sort, line by line.
+template <typename T>
+struct Before {
+  const T* x;
+  Lines lines;
+  bool descending;
+
+  __device__ bool operator()(int64_t a, int64_t b) const {
+    const int64_t line_a = a / (lines.n * lines.inner) * lines.inner + a % lines.inner;
+    const int64_t line_b = b / (lines.n * lines.inner) * lines.inner + b % lines.inner;
+    if (line_a != line_b) return line_a < line_b;
+    const T va = x[a], vb = x[b];
+    bool a_nan = false, b_nan = false;
+    if constexpr (std::is_floating_point_v<T>) {
+      a_nan = va != va;
+      b_nan = vb != vb;
+    }
+    if (a_nan != b_nan) return descending ? a_nan : b_nan;
+    if (!a_nan && va != vb) return descending ? va > vb : va < vb;
+    return a < b;  // same line: a's position comes first
+  }
+};
+
+__global__ void iota_kernel(int64_t* keys, int64_t n) {
+  for (int64_t i = first_index(); i < n; i += grid_step()) keys[i] = i;
+}
+
+// Sorted position p holds line p / n's element of rank p % n: written to its place.
+template <typename T>
+__global__ void scatter_sorted(const int64_t* __restrict__ keys, const T* __restrict__ x, T* __restrict__ values,
+                               int64_t* __restrict__ indices, Lines lines) {
+  const int64_t total = lines.count() * lines.n;
+  for (int64_t p = first_index(); p < total; p += grid_step()) {
+    const int64_t line = p / lines.n, rank = p % lines.n;
+    const int64_t at = lines.start(line) + rank * lines.inner;
+    const int64_t from = keys[p];
+    values[at] = x[from];
+    indices[at] = from / lines.inner % lines.n;
+  }
+}
+
+std::vector<Tensor> sort(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  Memory& mem = memory_of(in);
+  const Lines lines(in[0].shape(), dim_of("sort", ctx.attrs, in[0].shape()));
+  const bool descending = ctx.attrs.get_bool("descending");
+  Tensor values = output(ctx, 0, in[0].shape(), in[0].dtype(), mem);
+  Tensor indices = output(ctx, 1, in[0].shape(), DType::kInt64, mem);
+  const int64_t n = in[0].numel();
+  if (n == 0) return {values, indices};
+  visit_dtype(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    const std::shared_ptr<void> keys_memory = mem.allocate(static_cast<size_t>(n) * sizeof(int64_t));
+    auto* keys = static_cast<int64_t*>(keys_memory.get());
+    iota_kernel<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(keys, n);
+    check_launch("sort");
+    const Before<T> before{in[0].data_as<T>(), lines, descending};
+    size_t scratch_bytes = 0;
+    device::cuda::check(cub::DeviceMergeSort::StableSortKeys(nullptr, scratch_bytes, keys, n, before, stream()),
+                        "cub::DeviceMergeSort::StableSortKeys");
+    const std::shared_ptr<void> scratch = mem.allocate(scratch_bytes > 0 ? scratch_bytes : 1);
+    device::cuda::check(cub::DeviceMergeSort::StableSortKeys(scratch.get(), scratch_bytes, keys, n, before, stream()),
+                        "cub::DeviceMergeSort::StableSortKeys");
+    scatter_sorted<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(keys, in[0].data_as<T>(), values.data_as<T>(),
+                                                                       indices.data_as<int64_t>(), lines);
+    check_launch("sort");
+  });
+  return {values, indices};
+}
+
+// ---------------------------------------------------------------------------------------
+// flip
+
+constexpr int kMaxFlipDims = 16;
+
+struct FlipLayout {
+  int nd = 0;
+  int64_t dims[kMaxFlipDims] = {};
+  bool flipped[kMaxFlipDims] = {};
+};
+
+template <typename T>
+__global__ void flip_kernel(const T* __restrict__ x, T* __restrict__ y, int64_t n, FlipLayout layout) {
+  for (int64_t i = first_index(); i < n; i += grid_step()) {
+    int64_t rest = i, from = 0, stride = 1;
+    for (int d = layout.nd - 1; d >= 0; --d) {
+      const int64_t size = layout.dims[d], at = rest % size;
+      rest /= size;
+      from += (layout.flipped[d] ? size - 1 - at : at) * stride;
+      stride *= size;
+    }
+    y[i] = x[from];
+  }
+}
+
+std::vector<Tensor> flip(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Shape& shape = in[0].shape();
+  Tensor out = output(ctx, 0, shape, in[0].dtype(), memory_of(in));
+  const int64_t n = in[0].numel();
+  if (n == 0) return {out};
+  FlipLayout layout;
+  const int64_t nd = static_cast<int64_t>(shape.size());
+  if (nd > kMaxFlipDims) {
+    op_error("flip", "the CUDA kernel takes at most " + std::to_string(kMaxFlipDims) + " dims, got " +
+                         std::to_string(nd));
+  }
+  layout.nd = static_cast<int>(nd);
+  for (int64_t d = 0; d < nd; ++d) layout.dims[d] = shape[d];
+  for (int64_t d : ctx.attrs.get_ints("dims")) {
+    if (nd) layout.flipped[kernel::normalize_dim("flip", d, nd)] = true;
+  }
+  visit_storage(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    flip_kernel<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(in[0].data_as<T>(), out.data_as<T>(), n, layout);
+    check_launch("flip");
+  });
+  return {out};
+}
+
+}  // namespace
+
+void add_sort_kernels(KernelTable& t) {
+  t["cumsum"] = scan<Scan::kSum>("cumsum");
+  t["cumprod"] = scan<Scan::kProduct>("cumprod");
+  t["logcumsumexp"] = scan<Scan::kLogSumExp>("logcumsumexp");
+  t["cumprod_backward"] = scan_backward<CumprodLine>("cumprod_backward");
+  t["logcumsumexp_backward"] = scan_backward<LogcumsumexpLine>("logcumsumexp_backward");
+  t["sort"] = sort;
+  t["flip"] = flip;
+}
+
+}  // namespace mf::cuda

@@ -1,0 +1,419 @@
+// Copyright 2026 The meshflow Authors.
+// Ops that read a whole line along one dim, with torch's semantics:
+//   cumsum(x; dim, reverse)    running sums along dim (reverse: from the end, the gradient's
+//                              form); one dtype in and out (the Python front casts integers
+//                              to int64 first, as torch.cumsum's result dtype)
+//   cumprod(x; dim)            running products along dim
+//   cumprod_backward(x, dy; dim) -> dx, exact where x holds zeros
+//   logcumsumexp(x; dim)       log of the running sums of exp(x), floats only, without overflow
+//   logcumsumexp_backward(x, y, dy; dim) -> dx
+//   sort(x; dim, descending) -> values, indices (int64): stable (ties keep their order);
+//                              NaN is the largest value, as in torch
+//   flip(x; dims)              the order of elements reversed along each of dims
+// Floats accumulate their scans in double (torch's CPU accumulator); integers wrap.
+//
+// Signatures: every op splits its inputs and outputs alike on any dim other than the one it
+// scans or sorts (flip: any dim it does not flip). cumsum is linear (P(sum) -> P(sum)) and so
+// are the backward ops in dy; flip only moves elements, so every partial passes through it.
+// A product over a split dim would be a partial product, which meshflow has no kind for.
+//
+// Gradients: cumsum's is the reverse cumsum; cumprod's and logcumsumexp's are their backward
+// ops; sort's values give theirs back through the indices (gather_backward); flip's is flip.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "meshflow/ops/functional.h"
+#include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/registry.h"
+
+namespace mf {
+namespace {
+
+// A tensor seen as [outer, n, inner] around `dim`: lines of n elements `inner` apart.
+struct Lines {
+  int64_t outer = 1, n = 1, inner = 1;
+  Lines(const Shape& shape, int64_t dim) {
+    for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+      (d < dim ? outer : d == dim ? n : inner) *= shape[d];
+    }
+  }
+  int64_t count() const { return outer * inner; }
+  // The offset of line l's first element.
+  int64_t start(int64_t l) const { return l / inner * n * inner + l % inner; }
+};
+
+int64_t dim_of(const std::string& op, const Attrs& attrs, const Shape& shape) {
+  return kernel::normalize_dim(op, attrs.get_int("dim"), std::max<int64_t>(static_cast<int64_t>(shape.size()), 1));
+}
+
+// S(k) of every input and output for every dim k other than `dim`, then `more`.
+std::vector<Signature> splits_but(int64_t nd, int64_t dim, size_t n_inputs, size_t n_outputs,
+                                  std::vector<Signature> more = {}) {
+  std::vector<Signature> sigs;
+  for (int64_t k = 0; k < nd; ++k) {
+    if (k == dim) continue;
+    sigs.push_back({std::vector<Sbp>(n_inputs, Sbp::split(static_cast<int>(k))),
+                    std::vector<Sbp>(n_outputs, Sbp::split(static_cast<int>(k)))});
+  }
+  sigs.insert(sigs.end(), more.begin(), more.end());
+  return sigs;
+}
+
+// f(line's first element offset) for every line, in parallel above the grain.
+template <typename F>
+void for_each_line(const Lines& lines, F f) {
+  kernel::parallel_for(lines.count(), lines.count() * lines.n > kernel::kParallelGrain,
+                       [&](int64_t l) { f(lines.start(l)); });
+}
+
+// The type a scan of T accumulates in: double for floats, T (wrapping) for integers.
+template <typename T>
+using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+
+// ---------------------------------------------------------------------------------------
+// cumsum, cumprod, logcumsumexp and their backward ops
+
+constexpr const char* kCumsum = "cumsum";
+constexpr const char* kCumprod = "cumprod";
+constexpr const char* kLogcumsumexp = "logcumsumexp";
+constexpr const char* kCumprodBackward = "cumprod_backward";
+constexpr const char* kLogcumsumexpBackward = "logcumsumexp_backward";
+
+enum class Scan { kSum, kProduct, kLogSumExp };
+
+// log(exp(a) + exp(b)) without overflow; infinities and NaN as torch.logcumsumexp has them.
+inline double log_add_exp(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return a + b;
+  const double hi = std::max(a, b), lo = std::min(a, b);
+  if (lo == -std::numeric_limits<double>::infinity() || hi == std::numeric_limits<double>::infinity()) return hi;
+  return hi + std::log1p(std::exp(lo - hi));
+}
+
+// The identity of a scan's operation.
+template <Scan kScan, typename A>
+A scan_identity() {
+  if constexpr (kScan == Scan::kSum) {
+    return A{0};
+  } else if constexpr (kScan == Scan::kProduct) {
+    return A{1};
+  } else {
+    return -std::numeric_limits<A>::infinity();
+  }
+}
+
+// out[k] = x[0] op ... op x[k] along dim (from the end when `reverse`).
+template <Scan kScan, typename T>
+void scan(const T* x, T* out, const Lines& lines, bool reverse) {
+  using A = Acc<T>;
+  for_each_line(lines, [&](int64_t s) {
+    A acc = scan_identity<kScan, A>();
+    for (int64_t j = 0; j < lines.n; ++j) {
+      const int64_t at = s + (reverse ? lines.n - 1 - j : j) * lines.inner;
+      const A v = static_cast<A>(x[at]);
+      if constexpr (kScan == Scan::kSum) {
+        acc = wrapping(acc, v, std::plus<>());
+      } else if constexpr (kScan == Scan::kProduct) {
+        acc = wrapping(acc, v, std::multiplies<>());
+      } else {
+        acc = log_add_exp(acc, v);
+      }
+      out[at] = static_cast<T>(acc);
+    }
+  });
+}
+
+template <Scan kScan>
+OpDef scan_op(const std::string& name) {
+  OpDef op;
+  op.name = name;
+  op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(name, in, 1);
+    dim_of(name, attrs, in[0].shape);
+    if (kScan == Scan::kLogSumExp && !is_floating(in[0].dtype)) {
+      op_error(name, std::string("is defined for float32 and float64, got ") + dtype_name(in[0].dtype) +
+                         "; cast the input to a float dtype first");
+    }
+    return std::vector<TensorMeta>{in[0]};
+  };
+  op.signatures = [name](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
+    std::vector<Signature> linear;
+    if (kScan == Scan::kSum) linear.push_back({{Sbp::partial_sum()}, {Sbp::partial_sum()}});
+    const int64_t nd = static_cast<int64_t>(in[0].shape.size());
+    return splits_but(nd, dim_of(name, attrs, in[0].shape), 1, 1, linear);
+  };
+  op.kernel = [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const Lines lines(in[0].shape(), dim_of(name, ctx.attrs, in[0].shape()));
+    const bool reverse = ctx.attrs.has("reverse") && ctx.attrs.get_bool("reverse");
+    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (kScan != Scan::kLogSumExp || std::is_floating_point_v<T>) {
+        scan<kScan>(in[0].data_as<T>(), out.data_as<T>(), lines, reverse);
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+std::vector<Var> cumsum_grad(const GradContext& g) {
+  const bool reverse = g.attrs.has("reverse") && g.attrs.get_bool("reverse");
+  return {call1(kCumsum, {g.grad_outputs[0]}, Attrs{{"dim", g.attrs.get_int("dim")}, {"reverse", !reverse}})};
+}
+
+std::vector<Var> cumprod_grad(const GradContext& g) {
+  return {call1(kCumprodBackward, {g.inputs[0], g.grad_outputs[0]}, Attrs{{"dim", g.attrs.get_int("dim")}})};
+}
+
+std::vector<Var> logcumsumexp_grad(const GradContext& g) {
+  return {call1(kLogcumsumexpBackward, {g.inputs[0], g.outputs[0], g.grad_outputs[0]},
+                Attrs{{"dim", g.attrs.get_int("dim")}})};
+}
+
+// A scan's backward op: inputs of one float dtype and shape, dy last; output dx.
+// `line(in, dx, s, n, step)` computes one line's dx (in: the inputs' data, dx's dtype).
+template <typename Line>
+OpDef scan_backward_op(const std::string& name, size_t n_inputs, Line line) {
+  OpDef op;
+  op.name = name;
+  op.infer = [name, n_inputs](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(name, in, n_inputs);
+    for (const TensorMeta& m : in) {
+      kernel::expect_same_dtype(name, in[0], m);
+      if (m.shape != in[0].shape) {
+        op_error(name, "inputs of shapes " + to_string(in[0].shape) + " and " + to_string(m.shape) +
+                           "; expected equal shapes");
+      }
+    }
+    if (!is_floating(in[0].dtype)) {
+      op_error(name, "expected a float dtype, got " + std::string(dtype_name(in[0].dtype)));
+    }
+    dim_of(name, attrs, in[0].shape);
+    return std::vector<TensorMeta>{in.back()};
+  };
+  // Linear in dy: a partial dy with the rest broadcast gives a partial dx.
+  op.signatures = [name, n_inputs](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
+                                   const Attrs& attrs) {
+    std::vector<Sbp> linear(n_inputs, Sbp::broadcast());
+    linear.back() = Sbp::partial_sum();
+    const int64_t nd = static_cast<int64_t>(in[0].shape.size());
+    return splits_but(nd, dim_of(name, attrs, in[0].shape), n_inputs, 1, {{linear, {Sbp::partial_sum()}}});
+  };
+  op.kernel = [name, line](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const Lines lines(in[0].shape(), dim_of(name, ctx.attrs, in[0].shape()));
+    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        std::vector<const T*> data;
+        for (const Tensor& t : in) data.push_back(t.data_as<T>());
+        T* dx = out.data_as<T>();
+        for_each_line(lines, [&](int64_t s) { line(data.data(), dx, s, lines.n, lines.inner); });
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+// cumprod: dx[k] = sum_{j >= k} dy[j] prod_{i <= j, i != k} x[i] = P[k] S[k], with P[k] the
+// product of x before k and S[k] = dy[k] + x[k + 1] S[k + 1]: no division, so zeros in x are
+// exact.
+OpDef cumprod_backward_op() {
+  return scan_backward_op(kCumprodBackward, 2, [](const auto* const* in, auto* dx, int64_t s, int64_t n, int64_t step) {
+    using T = std::remove_pointer_t<decltype(dx)>;
+    const T* x = in[0];
+    const T* dy = in[1];
+    double suffix = 0;
+    for (int64_t k = n - 1; k >= 0; --k) {
+      const double next = k + 1 < n ? static_cast<double>(x[s + (k + 1) * step]) : 0;
+      suffix = static_cast<double>(dy[s + k * step]) + next * suffix;
+      dx[s + k * step] = static_cast<T>(suffix);
+    }
+    double prefix = 1;
+    for (int64_t k = 0; k < n; ++k) {
+      dx[s + k * step] = static_cast<T>(prefix * static_cast<double>(dx[s + k * step]));
+      prefix *= static_cast<double>(x[s + k * step]);
+    }
+  });
+}
+
+// exp(a - b) for a <= b, 1 where they are equal (two infinities of one sign included).
+inline double exp_below(double a, double b) { return a == b ? 1 : std::exp(a - b); }
+
+// logcumsumexp: dx[k] = sum_{j >= k} dy[j] exp(x[k] - y[j]) = exp(x[k] - y[k]) Q[k] with
+// Q[k] = dy[k] + exp(y[k] - y[k + 1]) Q[k + 1]: y does not decrease, so no exponential
+// overflows.
+OpDef logcumsumexp_backward_op() {
+  return scan_backward_op(kLogcumsumexpBackward, 3,
+                          [](const auto* const* in, auto* dx, int64_t s, int64_t n, int64_t step) {
+                            using T = std::remove_pointer_t<decltype(dx)>;
+                            const T* x = in[0];
+                            const T* y = in[1];
+                            const T* dy = in[2];
+                            double q = 0;
+                            for (int64_t k = n - 1; k >= 0; --k) {
+                              const int64_t at = s + k * step;
+                              const double yk = static_cast<double>(y[at]);
+                              const double decay = k + 1 < n ? exp_below(yk, static_cast<double>(y[at + step])) : 0;
+                              q = static_cast<double>(dy[at]) + decay * q;
+                              dx[at] = static_cast<T>(exp_below(static_cast<double>(x[at]), yk) * q);
+                            }
+                          });
+}
+
+// ---------------------------------------------------------------------------------------
+// sort
+
+constexpr const char* kSort = "sort";
+
+// Whether a comes before b: ascending or descending, NaN the largest value.
+template <typename T>
+bool before(T a, T b, bool descending) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const bool a_nan = std::isnan(a), b_nan = std::isnan(b);
+    if (a_nan || b_nan) return descending ? a_nan && !b_nan : b_nan && !a_nan;
+  }
+  return descending ? a > b : a < b;
+}
+
+OpDef sort_op() {
+  OpDef op;
+  op.name = kSort;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(kSort, in, 1);
+    dim_of(kSort, attrs, in[0].shape);
+    attrs.get_bool("descending");
+    return std::vector<TensorMeta>{in[0], {in[0].shape, DType::kInt64}};
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
+    return splits_but(static_cast<int64_t>(in[0].shape.size()), dim_of(kSort, attrs, in[0].shape), 1, 2);
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const Lines lines(in[0].shape(), dim_of(kSort, ctx.attrs, in[0].shape()));
+    const bool descending = ctx.attrs.get_bool("descending");
+    Tensor values = ctx.output(0, in[0].shape(), in[0].dtype());
+    Tensor indices = ctx.output(1, in[0].shape(), DType::kInt64);
+    int64_t* pi = indices.data_as<int64_t>();
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      const T* x = in[0].data_as<T>();
+      T* pv = values.data_as<T>();
+      const int64_t n = lines.n, step = lines.inner;
+      kernel::parallel_for(lines.count(), lines.count() * n > kernel::kParallelGrain, [&](int64_t l) {
+        const int64_t s = lines.start(l);
+        std::vector<int64_t> order(static_cast<size_t>(n));
+        std::iota(order.begin(), order.end(), int64_t{0});
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int64_t a, int64_t b) { return before(x[s + a * step], x[s + b * step], descending); });
+        for (int64_t j = 0; j < n; ++j) {
+          pv[s + j * step] = x[s + order[j] * step];
+          pi[s + j * step] = order[j];
+        }
+      });
+    });
+    return std::vector<Tensor>{values, indices};
+  };
+  op.grad = [](const GradContext& g) {
+    const Var& x = g.inputs[0];
+    const int64_t dim = dim_of(kSort, g.attrs, x.shape());
+    const int64_t size = x.shape().empty() ? 1 : x.shape()[dim];
+    if (x.shape().empty()) return std::vector<Var>{g.grad_outputs[0]};
+    return std::vector<Var>{
+        call1("gather_backward", {g.outputs[1], g.grad_outputs[0]}, Attrs{{"dim", dim}, {"size", size}})};
+  };
+  return op;
+}
+
+// ---------------------------------------------------------------------------------------
+// flip
+
+constexpr const char* kFlip = "flip";
+
+// Whether each dim is flipped; throws on a dim out of range or named twice.
+std::vector<bool> flipped_dims(const Attrs& attrs, int64_t nd) {
+  std::vector<bool> flipped(static_cast<size_t>(nd), false);
+  for (int64_t d : attrs.get_ints("dims")) {
+    d = kernel::normalize_dim(kFlip, d, std::max<int64_t>(nd, 1));
+    if (nd == 0) continue;
+    if (flipped[d]) op_error(kFlip, "dims names dim " + std::to_string(d) + " twice; expected each dim once");
+    flipped[d] = true;
+  }
+  return flipped;
+}
+
+OpDef flip_op() {
+  OpDef op;
+  op.name = kFlip;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(kFlip, in, 1);
+    flipped_dims(attrs, static_cast<int64_t>(in[0].shape.size()));
+    return std::vector<TensorMeta>{in[0]};
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
+    const std::vector<bool> flipped = flipped_dims(attrs, static_cast<int64_t>(in[0].shape.size()));
+    std::vector<Signature> sigs;
+    for (size_t k = 0; k < flipped.size(); ++k) {
+      if (!flipped[k]) sigs.push_back({{Sbp::split(static_cast<int>(k))}, {Sbp::split(static_cast<int>(k))}});
+    }
+    for (ReduceOp r : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin}) {
+      sigs.push_back({{Sbp::partial(r)}, {Sbp::partial(r)}});
+    }
+    return sigs;
+  };
+  // Row by row (rows: all dims but the last): each output row is one input row, read
+  // backward when the last dim is flipped.
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const Shape& shape = in[0].shape();
+    const int64_t nd = static_cast<int64_t>(shape.size());
+    const std::vector<bool> flipped = flipped_dims(ctx.attrs, nd);
+    Tensor out = ctx.output(0, shape, in[0].dtype());
+    const int64_t width = nd ? shape[nd - 1] : 1, rows = width ? in[0].numel() / width : 0;
+    const bool reversed = nd && flipped[nd - 1];
+    const Shape strides = row_major_strides(shape);
+    visit_storage(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      const T* x = in[0].data_as<T>();
+      T* y = out.data_as<T>();
+      kernel::parallel_for(rows, in[0].numel() > kernel::kParallelGrain, [&](int64_t r) {
+        int64_t rest = r, from = 0;
+        for (int64_t d = nd - 2; d >= 0; --d) {
+          const int64_t i = rest % shape[d];
+          rest /= shape[d];
+          from += (flipped[d] ? shape[d] - 1 - i : i) * strides[d];
+        }
+        const T* src = x + from;
+        T* dst = y + r * width;
+        if (reversed) {
+          std::reverse_copy(src, src + width, dst);
+        } else {
+          std::copy(src, src + width, dst);
+        }
+      });
+    });
+    return std::vector<Tensor>{out};
+  };
+  op.grad = [](const GradContext& g) { return std::vector<Var>{call1(kFlip, {g.grad_outputs[0]}, g.attrs)}; };
+  op.bfloat16 = true;
+  return op;
+}
+
+}  // namespace
+
+void register_sort_ops(OpRegistry& r) {
+  r.add(with_grad(scan_op<Scan::kSum>(kCumsum), cumsum_grad));
+  r.add(with_grad(scan_op<Scan::kProduct>(kCumprod), cumprod_grad));
+  r.add(with_grad(scan_op<Scan::kLogSumExp>(kLogcumsumexp), logcumsumexp_grad));
+  r.add(cumprod_backward_op());
+  r.add(logcumsumexp_backward_op());
+  r.add(sort_op());
+  r.add(flip_op());
+}
+
+}  // namespace mf

@@ -1,0 +1,300 @@
+"""Math ops of torch's names, their Tensor methods and aliases:
+
+    sin cos tan asin acos atan sinh cosh asinh acosh atanh erf erfc erfinv log1p expm1 log2
+    log10 exp2 reciprocal sign (sgn) round frac square; atan2 fmod hypot copysign
+    cumsum cumprod logcumsumexp prod; sort argsort topk kthvalue median; flip fliplr flipud roll
+
+Dtypes as torch's: the transcendental functions and reciprocal of an integer tensor are
+float32, as are atan2 and copysign of integers; sign, round, square and fmod keep integers;
+frac and hypot take floats only. cumsum, cumprod and prod of integers are int64 (or `dtype`).
+Sorting is stable, with NaN the largest value; sort, topk, kthvalue and median with a dim
+give (values, indices), unpackable like torch.return_types. topk, kthvalue, median, prod and
+roll are composed of sort, cumprod, slices and cat, so every device, layout and gradient is
+theirs.
+"""
+import builtins
+import operator
+
+from . import _dtype
+from ._ops_elementwise import _binary, _operands, _unary, abs, cast, clamp, gt, mul, ne, neg, where
+from ._ops_reduce import sum as _sum
+from ._ops_select import _MaxMin
+from ._ops_shape import cat, narrow, reshape, squeeze
+from ._tensor import Tensor, apply
+
+__all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsin",
+           "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "erf", "erfc", "erfinv", "log1p", "expm1", "log2",
+           "log10", "exp2", "reciprocal", "sign", "sgn", "round", "frac", "square", "atan2", "arctan2", "fmod",
+           "hypot", "copysign", "absolute", "negative", "clamp_min", "clamp_max", "fix", "cumsum", "cumprod",
+           "logcumsumexp", "prod", "sort", "argsort", "topk", "kthvalue", "median", "flip", "fliplr", "flipud", "roll"]
+
+_FLOATS = (_dtype.float32, _dtype.float64)
+
+# ---------------------------------------------------------------------------------------------
+# Elementwise.
+
+sin = _unary("sin", "The sine; integers give float32.")
+cos = _unary("cos", "The cosine; integers give float32.")
+tan = _unary("tan", "The tangent; integers give float32.")
+asin = _unary("asin", "The inverse sine (NaN outside [-1, 1]); integers give float32.")
+acos = _unary("acos", "The inverse cosine (NaN outside [-1, 1]); integers give float32.")
+atan = _unary("atan", "The inverse tangent; integers give float32.")
+sinh = _unary("sinh", "The hyperbolic sine; integers give float32.")
+cosh = _unary("cosh", "The hyperbolic cosine; integers give float32.")
+asinh = _unary("asinh", "The inverse hyperbolic sine; integers give float32.")
+acosh = _unary("acosh", "The inverse hyperbolic cosine (NaN below 1); integers give float32.")
+atanh = _unary("atanh", "The inverse hyperbolic tangent (NaN outside [-1, 1]); integers give float32.")
+erf = _unary("erf", "The error function; integers give float32.")
+erfc = _unary("erfc", "1 - erf(input), without its cancellation; integers give float32.")
+erfinv = _unary("erfinv", "The inverse error function (+-inf at +-1, NaN outside); integers give float32.")
+log1p = _unary("log1p", "log(1 + input), exact for small input; integers give float32.")
+expm1 = _unary("expm1", "exp(input) - 1, exact for small input; integers give float32.")
+log2 = _unary("log2", "The base-2 logarithm; integers give float32.")
+log10 = _unary("log10", "The base-10 logarithm; integers give float32.")
+exp2 = _unary("exp2", "2 ** input; integers give float32.")
+reciprocal = _unary("reciprocal", "1 / input; integers give float32.")
+sign = _unary("sign", "1, 0 or -1 in input's dtype (0 for NaN).")
+frac = _unary("frac", "input - trunc(input), floats only.")
+arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+sgn = sign
+fix = _unary("trunc", "input rounded toward zero (integers unchanged).")
+absolute = abs
+negative = neg
+
+_round = _unary("round", "")
+
+
+def round(input, *, decimals=0):
+    """input rounded to `decimals` decimal places, halves to even (torch.round); integers stay."""
+    decimals = operator.index(decimals)
+    if decimals == 0 or input.dtype not in _FLOATS:
+        return _round(input)
+    if decimals > 0:
+        scale = 10.0 ** decimals
+        return _round(input * scale) / scale
+    scale = 10.0 ** -decimals
+    return _round(input / scale) * scale
+
+
+def square(input):
+    """input * input (integers stay integers)."""
+    return mul(input, input)
+
+
+def _float_binary(name, doc, integers_to_float):
+    handle = _binary(name, doc)
+
+    def op(input, other):
+        a, b = _operands(input, other)
+        if integers_to_float and a.dtype == b.dtype and a.dtype not in _FLOATS:
+            a, b = cast(a, _dtype.float32), cast(b, _dtype.float32)
+        return handle(a, b)
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    return op
+
+
+atan2 = _float_binary("atan2", "The angle of the point (other, input), in [-pi, pi]; integers give float32.", True)
+arctan2 = atan2
+hypot = _float_binary("hypot", "sqrt(input ** 2 + other ** 2) without overflow; floats only.", False)
+copysign = _float_binary("copysign", "|input| with the sign of other; integers give float32.", True)
+fmod = _binary("fmod", "C's fmod: the remainder with the dividend's sign (integers keep their dtype; an integer "
+                       "zero divisor raises ValueError).")
+
+
+def clamp_min(input, min):
+    """max(input, min)."""
+    return clamp(input, min=min)
+
+
+def clamp_max(input, max):
+    """min(input, max)."""
+    return clamp(input, max=max)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scans and products.
+
+def _dim(name, dim, ndim):
+    """dim in [0, ndim) (a 0-d tensor has one dim here, as in torch), with the C++ ops' wording."""
+    d = operator.index(dim)
+    n = builtins.max(ndim, 1)
+    if not -n <= d < n:
+        raise ValueError(f"[{name}] dim {d} is out of range for a tensor of {ndim} dims; expected a dim in [{-n}, {n})")
+    return d % n
+
+
+def _accumulated(input, dtype):
+    """input in the dtype of its scan or product: `dtype`, else int64 for integers (torch's)."""
+    if dtype is not None:
+        dtype = _dtype.to_dtype(dtype)
+        return input if input.dtype == dtype else cast(input, dtype)
+    return input if input.dtype in _FLOATS else cast(input, _dtype.int64)
+
+
+def cumsum(input, dim, *, dtype=None):
+    """Running sums along dim; integers give int64 unless `dtype` says otherwise."""
+    x = _accumulated(input, dtype)
+    return apply("cumsum", [x], {"dim": _dim("cumsum", dim, x.ndim)})[0]
+
+
+def cumprod(input, dim, *, dtype=None):
+    """Running products along dim; integers give int64 unless `dtype` says otherwise."""
+    x = _accumulated(input, dtype)
+    return apply("cumprod", [x], {"dim": _dim("cumprod", dim, x.ndim)})[0]
+
+
+def logcumsumexp(input, dim):
+    """log(cumsum(exp(input), dim)) without overflow; floats only."""
+    return apply("logcumsumexp", [input], {"dim": _dim("logcumsumexp", dim, input.ndim)})[0]
+
+
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    """The product of all elements, or along dim (keepdim keeps it as size 1); integers give
+    int64 unless `dtype` says otherwise. The last running product (cumprod), so zeros get
+    their exact gradient."""
+    x = _accumulated(input, dtype)
+    if dim is None:
+        flat = reshape(x, [-1])
+        if flat.shape[0] == 0:
+            return _sum(flat) + 1
+        return reshape(narrow(cumprod(flat, 0), 0, flat.shape[0] - 1, 1), [])
+    d = _dim("prod", dim, x.ndim)
+    if x.ndim == 0:
+        return x
+    n = x.shape[d]
+    if n == 0:
+        return _sum(x, d, keepdim=keepdim) + 1
+    out = narrow(cumprod(x, d), d, n - 1, 1)
+    return out if keepdim else squeeze(out, d)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sorting.
+
+def sort(input, dim=-1, descending=False, stable=False):
+    """(values, indices) along dim, ascending unless `descending`; always stable (ties keep
+    their order), NaN the largest value."""
+    d = _dim("sort", dim, input.ndim)
+    values, indices = apply("sort", [input], {"dim": d, "descending": bool(descending)})
+    return _MaxMin(values, indices)
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    """The indices that sort input along dim (sort's indices)."""
+    return sort(input, dim, descending, stable).indices
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    """The k largest (smallest: largest=False) elements along dim and their indices, in
+    sorted order."""
+    d = _dim("topk", dim, input.ndim)
+    n = input.shape[d] if input.ndim else 1
+    k = operator.index(k)
+    if not 0 <= k <= n:
+        raise ValueError(f"[topk] k = {k} is out of range for dim {d} of size {n}; expected 0 <= k <= {n}")
+    values, indices = sort(input, d, descending=largest)
+    if input.ndim == 0:
+        return _MaxMin(values, indices)
+    return _MaxMin(narrow(values, d, 0, k), narrow(indices, d, 0, k))
+
+
+def _select(values, indices, d, position, keepdim):
+    """Element `position` along d of sorted values and indices."""
+    if values.ndim == 0:
+        return _MaxMin(values, indices)
+    v, i = narrow(values, d, position, 1), narrow(indices, d, position, 1)
+    return _MaxMin(v, i) if keepdim else _MaxMin(squeeze(v, d), squeeze(i, d))
+
+
+def kthvalue(input, k, dim=-1, keepdim=False):
+    """The k-th smallest element along dim (k from 1) and its index."""
+    d = _dim("kthvalue", dim, input.ndim)
+    n = input.shape[d] if input.ndim else 1
+    k = operator.index(k)
+    if not 1 <= k <= n:
+        raise ValueError(f"[kthvalue] k = {k} is out of range for dim {d} of size {n}; expected 1 <= k <= {n}")
+    values, indices = sort(input, d)
+    return _select(values, indices, d, k - 1, keepdim)
+
+
+def median(input, dim=None, keepdim=False):
+    """The lower median: of all elements (a 0-d tensor), or (values, indices) along dim.
+    NaN where a NaN is present (its first one along dim), as torch."""
+    if dim is None:
+        flat = reshape(input, [-1])
+        if flat.shape[0] == 0:
+            raise ValueError("[median] the tensor is empty; expected at least one element")
+        return reshape(median(flat, 0).values, [])
+    d = _dim("median", dim, input.ndim)
+    n = input.shape[d] if input.ndim else 1
+    if n == 0:
+        raise ValueError(f"[median] dim {d} is empty; expected at least one element")
+    values, indices = sort(input, d)
+    k = (n - 1) // 2
+    if input.dtype not in _FLOATS or input.ndim == 0:
+        return _select(values, indices, d, k, keepdim)
+    # NaNs sort last, in their order: the first one is at n - (their count).
+    nans = _sum(cast(ne(input, input), _dtype.int64), d, keepdim=True)
+    position = where(gt(nans, 0), n - nans, k)
+    v = apply("gather", [values, position], {"dim": d})[0]
+    i = apply("gather", [indices, position], {"dim": d})[0]
+    return _MaxMin(v, i) if keepdim else _MaxMin(squeeze(v, d), squeeze(i, d))
+
+
+# ---------------------------------------------------------------------------------------------
+# Flips and rolls.
+
+def _dims(dims):
+    return [operator.index(dims)] if not isinstance(dims, (list, tuple)) else [operator.index(d) for d in dims]
+
+
+def flip(input, dims):
+    """input with the order of its elements reversed along each of dims."""
+    return apply("flip", [input], {"dims": _dims(dims)})[0]
+
+
+def _flip_method(self, *dims):
+    """x.flip(dims) or x.flip(d0, d1, ...), as torch's."""
+    return flip(self, dims[0] if len(dims) == 1 else list(dims))
+
+
+def fliplr(input):
+    """input reversed along dim 1 (left to right); at least 2 dims."""
+    if input.ndim < 2:
+        raise ValueError(f"[fliplr] expected a tensor of at least 2 dims, got shape {input.shape}")
+    return flip(input, [1])
+
+
+def flipud(input):
+    """input reversed along dim 0 (up to down); at least 1 dim."""
+    if input.ndim < 1:
+        raise ValueError(f"[flipud] expected a tensor of at least 1 dim, got shape {input.shape}")
+    return flip(input, [0])
+
+
+def roll(input, shifts, dims=None):
+    """Elements moved `shifts` places along dims (wrapping around); dims None: along the
+    flattened tensor, its shape kept."""
+    if dims is None:
+        if isinstance(shifts, (list, tuple)) and len(shifts) != 1:
+            raise ValueError(f"[roll] {len(shifts)} shifts without dims; expected one shift to roll the flattened "
+                             "tensor by, or one shift per dim")
+        return reshape(roll(reshape(input, [-1]), shifts, 0), list(input.shape))
+    shifts, dims = _dims(shifts), _dims(dims)
+    if len(shifts) != len(dims):
+        raise ValueError(f"[roll] {len(shifts)} shifts for {len(dims)} dims; expected one shift per dim")
+    out = input
+    for shift, dim in zip(shifts, dims):
+        d = _dim("roll", dim, input.ndim)
+        n = out.shape[d] if out.ndim else 1
+        s = shift % n if n else 0
+        if s and out.ndim:
+            out = cat([narrow(out, d, n - s, s), narrow(out, d, 0, n - s)], d)
+    return out
+
+
+for _name in __all__:
+    setattr(Tensor, _name, globals()[_name])
+Tensor.flip = _flip_method
+del _name
