@@ -419,3 +419,39 @@ def test_small_cnn_trains():
         opt.step()
         losses.append(loss.item())
     assert losses[-1] < 0.5 * losses[0], losses
+
+
+def test_graph_mode_runs_the_layers_as_eager():
+    x = mf.tensor(RNG.standard_normal((4, 1, 6, 6)).astype(np.float32))
+    y = mf.tensor(np.arange(4) % 3)
+
+    def make(track):
+        mf.manual_seed(1)
+        model = nn.Sequential(nn.Conv2d(1, 3, 3, padding="same"), nn.BatchNorm2d(3, track_running_stats=track),
+                              nn.ReLU(), nn.AvgPool2d(2), nn.Conv2d(3, 4, 2, stride=2, bias=False), nn.MaxPool2d(1),
+                              nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 3))
+        return model, mf.optim.SGD(model.parameters(), lr=0.1)
+
+    class Step(mf.nn.Graph):
+        def __init__(self, model, opt):
+            super().__init__()
+            self.model = model
+            self.add_optimizer(opt)
+
+        def build(self, x, y):
+            loss = F.cross_entropy(self.model(x), y)
+            loss.backward()
+            return loss
+
+    model, opt = make(False)
+    eager = []
+    for _ in range(3):
+        loss = F.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        eager.append(loss.item())
+    step = Step(*make(False))
+    np.testing.assert_allclose([step(x, y).item() for _ in range(3)], eager, rtol=1e-5)
+    with pytest.raises(NotImplementedError, match="running statistics are not updated inside nn.Graph"):
+        Step(*make(True))(x, y)

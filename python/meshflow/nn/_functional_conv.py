@@ -256,6 +256,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             y = centered * (var + eps).rsqrt()
             batch_mean, batch_var = batch_mean.reshape(channels), var.reshape(channels)
         if training and running_mean is not None and running_var is not None:
+            if _C.tracing():
+                raise NotImplementedError(
+                    "[batch_norm] running statistics are not updated inside nn.Graph yet (a graph updates only "
+                    "parameters and optimizer state); train with track_running_stats=False, or in eager mode")
             with no_grad():
                 unbiased = batch_var * (count / (count - 1))
                 for running, batch in ((running_mean, batch_mean), (running_var, unbiased)):
