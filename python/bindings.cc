@@ -426,6 +426,15 @@ PYBIND11_MODULE(_C, m) {
       py::arg("x"), py::arg("weight"), py::arg("bias"), release());
   m.def("dropout", &fn::dropout, py::arg("x"), py::arg("p"), py::arg("training"), release());
   m.def("cross_entropy", &fn::cross_entropy, py::arg("logits"), py::arg("target"), release());
+  m.def(
+      "batch_norm",
+      [](const Var& x, std::optional<Var> running_mean, std::optional<Var> running_var, std::optional<Var> weight,
+         std::optional<Var> bias, bool training, double momentum, double eps) {
+        auto get = [](const std::optional<Var>& v) { return v ? *v : Var(); };
+        return fn::batch_norm(x, get(running_mean), get(running_var), get(weight), get(bias), training, momentum,
+                              eps);
+      },
+      release());
   m.def("grad_enabled", &grad_enabled);
   m.def("set_grad_enabled", &set_grad_enabled, py::arg("enabled"));
   m.def("set_grad_bucket_bytes", &set_grad_bucket_bytes, py::arg("bytes"));

@@ -13,7 +13,7 @@ import numbers
 
 from .. import _C
 from .. import sbp as _sbp
-from .._tensor import Tensor, _in_layout_of, apply, no_grad
+from .._tensor import Tensor, _impl_of, _in_layout_of, apply, no_grad
 from .._ops_reduce import mean
 
 __all__ = ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d",
@@ -227,47 +227,40 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     SyncBatchNorm). local_stats=True gives each rank's part of the batch its own statistics
     instead, as PyTorch's plain BatchNorm under DDP; the running statistics then take the mean
     of the parts' statistics (the same on every rank). It needs a batch split evenly."""
-    if input.ndim < 2:
-        raise ValueError(f"[batch_norm] the input has shape {tuple(input.shape)}; expected [N, C, ...]")
-    ndim, channels = input.ndim, input.shape[1]
+    if not isinstance(input, Tensor):
+        raise TypeError(f"[batch_norm] expected a meshflow Tensor, got {type(input).__name__}")
+    if training and running_mean is not None and running_var is not None and _C.tracing():
+        raise NotImplementedError(
+            "[batch_norm] running statistics are not updated inside nn.Graph yet (a graph updates only parameters "
+            "and optimizer state); train with track_running_stats=False, or in eager mode")
     use_batch = training or running_mean is None or running_var is None
-    if use_batch:
-        count = input.numel() // channels if channels else 0
-        if training and count <= 1:
-            raise ValueError(f"[batch_norm] expected more than 1 value per channel when training, got input of "
-                             f"shape {tuple(input.shape)}")
-        parts = _batch_parts(input) if local_stats else 1
-        if parts > 1:
-            if input.shape[0] % parts:
-                raise ValueError(f"[batch_norm] local_stats with a batch of {input.shape[0]} split over {parts} "
-                                 "ranks; expected a batch that splits evenly")
-            grouped = input.reshape([parts, input.shape[0] // parts] + list(input.shape[1:]))
-            dims = [1] + list(range(3, ndim + 1))
-            centered = grouped - mean(grouped, dims, keepdim=True)
-            var = mean(centered * centered, dims, keepdim=True)
-            y = (centered * (var + eps).rsqrt()).reshape(input.shape)
+    parts = _batch_parts(input) if local_stats and use_batch else 1
+    if parts == 1:  # the C++ composition (functional.h), shared with the C++ modules
+        impl = [None if t is None else _impl_of("batch_norm", t) for t in (running_mean, running_var, weight, bias)]
+        return Tensor(_C.batch_norm(_impl_of("batch_norm", input), *impl, bool(training), float(momentum),
+                                    float(eps)))
+    # Each part of the batch alone: the batch dim cut into [parts, N / parts], which keeps
+    # the split (each rank holds one part), and reduced within each part.
+    ndim, channels = input.ndim, input.shape[1]
+    if input.shape[0] % parts:
+        raise ValueError(f"[batch_norm] local_stats with a batch of {input.shape[0]} split over {parts} ranks; "
+                         "expected a batch that splits evenly")
+    count = input.numel() // channels // parts
+    if training and count <= 1:
+        raise ValueError(f"[batch_norm] expected more than 1 value per channel when training, got input of shape "
+                         f"{tuple(input.shape)} split over {parts} ranks")
+    grouped = input.reshape([parts, input.shape[0] // parts] + list(input.shape[1:]))
+    dims = [1] + list(range(3, ndim + 1))
+    centered = grouped - mean(grouped, dims, keepdim=True)
+    var = mean(centered * centered, dims, keepdim=True)
+    y = (centered * (var + eps).rsqrt()).reshape(input.shape)
+    if training and running_mean is not None and running_var is not None:
+        with no_grad():
             batch_mean, batch_var = mean(grouped, dims).mean(0), var.reshape(parts, channels).mean(0)
-            count //= parts
-        else:
-            dims = [0] + list(range(2, ndim))
-            batch_mean = mean(input, dims, keepdim=True)
-            centered = input - batch_mean
-            var = mean(centered * centered, dims, keepdim=True)
-            y = centered * (var + eps).rsqrt()
-            batch_mean, batch_var = batch_mean.reshape(channels), var.reshape(channels)
-        if training and running_mean is not None and running_var is not None:
-            if _C.tracing():
-                raise NotImplementedError(
-                    "[batch_norm] running statistics are not updated inside nn.Graph yet (a graph updates only "
-                    "parameters and optimizer state); train with track_running_stats=False, or in eager mode")
-            with no_grad():
-                unbiased = batch_var * (count / (count - 1))
-                for running, batch in ((running_mean, batch_mean), (running_var, unbiased)):
-                    updated = _broadcast_beside(running, batch) * (1 - momentum) + batch * momentum
-                    running.data = _in_layout_of(updated, running)
-    else:
-        running_mean, running_var = _broadcast_beside(running_mean, input), _broadcast_beside(running_var, input)
-        y = (input - _channel_view(running_mean, ndim)) * _channel_view((running_var + eps).rsqrt(), ndim)
+            unbiased = batch_var * (count / (count - 1))
+            for running, batch in ((running_mean, batch_mean), (running_var, unbiased)):
+                updated = _broadcast_beside(running, batch) * (1 - momentum) + batch * momentum
+                running.data = _in_layout_of(updated, running)
     if weight is not None:
         y = y * _channel_view(weight, ndim)
     if bias is not None:

@@ -206,8 +206,6 @@ class _BatchNorm(Module):
         running = self.running_mean, self.running_var
         if self.training and not self.track_running_stats:
             running = None, None
-        if not self.training:
-            running = tuple(F._broadcast_beside(t, input) for t in running)
         return F.batch_norm(input, running[0], running[1], self.weight, self.bias, use_batch, factor, self.eps,
                             local_stats=self.local_stats)
 
