@@ -20,8 +20,11 @@
 //   avg_pool2d(x; kernel_size, stride, padding, ceil_mode, count_include_pad,
 //     divisor_override (0: none)), adaptive_avg_pool2d(x; output_size), their backward ops
 //     (dy; the forward's attributes, input_size):  S(k) -> S(k) for k < 2;  P -> P.
-//   pad(x; pads (torch's order: last dim first), value = 0) -> constant padding; negative
-//     pads crop:  S(k) -> S(k) for each dim k not padded;  P -> P when value == 0.
+//   pad(x; pads (torch's order: last dim first), mode (0 constant, 1 reflect, 2 replicate),
+//     value = 0), any dtype; constant's negative pads crop:  S(k) -> S(k) for each dim k not
+//     padded;  P -> P unless a constant other than 0 is added.
+//   pad_backward(dy; pads, mode, input_shape) -> dx, floating, for reflect and replicate (each
+//     input element's dy summed in output order):  the same.
 //
 // The CPU's convolutions run as im2col and a product (kernel::gemm: oneDNN's sgemm, OpenBLAS's
 // dgemm) per image and group: each image's result is computed alone, so it does not depend
@@ -126,24 +129,43 @@ PoolGeometry pool_geometry(const std::string& op, const Attrs& attrs, const Shap
   return g;
 }
 
-PadSpec pad_spec(const std::string& op, const Attrs& attrs, const Shape& input) {
+PadGeometry pad_geometry(const std::string& op, const Attrs& attrs, const Shape& input) {
   const std::vector<int64_t>& pads = attrs.get_ints("pads");
   const size_t nd = input.size();
   if (pads.size() % 2 != 0 || pads.size() > 2 * nd) {
     op_error(op, "pads " + to_string(pads) + " on an input of shape " + to_string(input) +
                      "; expected an even number of pads, two per dim for at most " + std::to_string(nd) + " dims");
   }
-  PadSpec s{Shape(nd, 0), Shape(nd, 0), input};
+  if (nd > kMaxPadDims) {
+    op_error(op, "the input has shape " + to_string(input) + "; expected at most " + std::to_string(kMaxPadDims) +
+                     " dims");
+  }
+  PadGeometry g;
+  g.nd = static_cast<int>(nd);
+  g.mode = attrs.has("mode") ? attrs.get_int("mode") : kPadConstant;
+  if (g.mode != kPadConstant && g.mode != kPadReflect && g.mode != kPadReplicate) {
+    op_error(op, "mode is " + std::to_string(g.mode) + "; expected 0 (constant), 1 (reflect) or 2 (replicate)");
+  }
+  for (size_t d = 0; d < nd; ++d) g.in[d] = g.out[d] = input[d];
   for (size_t i = 0; i < pads.size() / 2; ++i) {
     const size_t d = nd - 1 - i;
-    s.before[d] = pads[2 * i], s.after[d] = pads[2 * i + 1];
-    s.out[d] = input[d] + s.before[d] + s.after[d];
-    if (s.out[d] < 0) {
+    const int64_t before = pads[2 * i], after = pads[2 * i + 1];
+    g.before[d] = before;
+    g.out[d] = input[d] + before + after;
+    if (g.out[d] < 0) {
       op_error(op, "pads " + to_string(pads) + " make dim " + std::to_string(d) + " of the input's shape " +
                        to_string(input) + " negative; expected pads that leave every size >= 0");
     }
+    if (g.mode != kPadConstant && (before || after)) {
+      const bool reflect = g.mode == kPadReflect;
+      if (before < 0 || after < 0 || (reflect && (before >= input[d] || after >= input[d])) || input[d] == 0) {
+        op_error(op, "pads " + to_string(pads) + " on dim " + std::to_string(d) + " of the input's shape " +
+                         to_string(input) + "; expected " + (reflect ? "reflect" : "replicate") +
+                         " pads >= 0" + (reflect ? " and smaller than the dim" : " of a nonempty dim"));
+      }
+    }
   }
-  return s;
+  return g;
 }
 
 }  // namespace kernel
@@ -166,6 +188,7 @@ constexpr const char* kAvgPoolBackward = "avg_pool2d_backward";
 constexpr const char* kAdaptiveAvgPool = "adaptive_avg_pool2d";
 constexpr const char* kAdaptiveAvgPoolBackward = "adaptive_avg_pool2d_backward";
 constexpr const char* kPad = "pad";
+constexpr const char* kPadBackward = "pad_backward";
 
 void expect_floating(const std::string& op, const TensorMeta& m, const std::string& what) {
   if (!is_floating(m.dtype)) {
@@ -632,75 +655,129 @@ OpDef avg_pool_backward(const char* name, bool adaptive) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// pad (constant)
+// pad, pad_backward
 
 double pad_value(const Attrs& attrs) { return attrs.has("value") ? attrs.get_float("value") : 0.0; }
+
+bool padded(const kernel::PadGeometry& g, int d) { return g.before[d] != 0 || g.out[d] != g.in[d]; }
+
+// A split of each dim not padded; P -> P where padding adds no value (a zero, or a copy of
+// the input's elements).
+std::vector<Signature> pad_like_signatures(const kernel::PadGeometry& g, const Attrs& attrs) {
+  std::vector<Signature> sigs;
+  for (int d = 0; d < g.nd; ++d) {
+    if (!padded(g, d)) sigs.push_back({{Sbp::split(d)}, {Sbp::split(d)}});
+  }
+  if (g.mode != kernel::kPadConstant || pad_value(attrs) == 0) sigs.push_back({{kP}, {kP}});
+  return sigs;
+}
+
+Shape pad_out_shape(const kernel::PadGeometry& g) { return Shape(g.out, g.out + g.nd); }
 
 std::vector<TensorMeta> pad_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kPad, in, 1);
   if (attrs.has("value")) kernel::check_fits(kPad, "value", attrs, in[0].dtype);
-  return {{kernel::pad_spec(kPad, attrs, in[0].shape).out, in[0].dtype}};
+  return {{pad_out_shape(kernel::pad_geometry(kPad, attrs, in[0].shape)), in[0].dtype}};
 }
 
 std::vector<Signature> pad_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
                                       const Attrs& attrs) {
-  const kernel::PadSpec s = kernel::pad_spec(kPad, attrs, in[0].shape);
-  std::vector<Signature> sigs;
-  for (size_t d = 0; d < s.out.size(); ++d) {
-    if (s.before[d] == 0 && s.after[d] == 0) sigs.push_back({{Sbp::split(static_cast<int>(d))}, {Sbp::split(static_cast<int>(d))}});
-  }
-  if (pad_value(attrs) == 0) sigs.push_back({{kP}, {kP}});
-  return sigs;
+  return pad_like_signatures(kernel::pad_geometry(kPad, attrs, in[0].shape), attrs);
 }
 
-// Row by row of the output's last dim: each row copies its input row's overlap (if the row
-// lies in the input) between runs of the value.
+// Row by row of the output's last dim: the input row each reads (or none: the value), then
+// each element's source in it.
 std::vector<Tensor> pad_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& x = in[0];
-  const kernel::PadSpec s = kernel::pad_spec(kPad, ctx.attrs, x.shape());
-  Tensor y = ctx.output(0, s.out, x.dtype());
-  const int64_t nd = static_cast<int64_t>(s.out.size());
+  const kernel::PadGeometry g = kernel::pad_geometry(kPad, ctx.attrs, x.shape());
+  Tensor y = ctx.output(0, pad_out_shape(g), x.dtype());
   if (y.numel() == 0) return {y};
-  if (nd == 0) {
+  if (g.nd == 0) {
     std::memcpy(y.data(), x.data(), x.nbytes());
     return {y};
   }
   const double value = pad_value(ctx.attrs);
+  const int last = g.nd - 1;
   visit_dtype(x.dtype(), [&](auto v) {
     using T = decltype(v);
     const T fill = static_cast<T>(value);
-    const int64_t width = s.out[nd - 1], in_width = x.shape()[nd - 1], rows = y.numel() / width;
-    const int64_t lo = std::max<int64_t>(0, s.before[nd - 1]), hi = std::min(width, s.before[nd - 1] + in_width);
+    const int64_t width = g.out[last], rows = y.numel() / width;
     kernel::parallel_for(rows, y.numel() > kernel::kParallelGrain, [&](int64_t r) {
       T* out = y.data_as<T>() + r * width;
-      // The input row: each outer dim's index shifted back by its padding.
-      int64_t rest = r, src = 0, stride = in_width;
+      int64_t rest = r, src = 0, stride = g.in[last];
       bool inside = true;
-      for (int64_t d = nd - 2; d >= 0; --d) {
-        const int64_t i = rest % s.out[d] - s.before[d];
-        rest /= s.out[d];
-        inside = inside && i >= 0 && i < x.shape()[d];
+      for (int d = last - 1; d >= 0; --d) {
+        const int64_t i = kernel::pad_source(g, d, rest % g.out[d]);
+        rest /= g.out[d];
+        inside = inside && i >= 0;
         src += i * stride;
-        stride *= x.shape()[d];
+        stride *= g.in[d];
       }
-      if (!inside || lo >= hi) {
-        std::fill(out, out + width, fill);
-        return;
+      const T* row = x.data_as<T>() + (inside ? src : 0);
+      for (int64_t j = 0; j < width; ++j) {
+        const int64_t i = inside ? kernel::pad_source(g, last, j) : -1;
+        out[j] = i >= 0 ? row[i] : fill;
       }
-      const T* row = x.data_as<T>() + src;
-      std::fill(out, out + lo, fill);
-      std::copy(row + (lo - s.before[nd - 1]), row + (hi - s.before[nd - 1]), out + lo);
-      std::fill(out + hi, out + width, fill);
     });
   });
   return {y};
 }
 
-// The gradient of padding is the crop back: pad with the pads negated.
+// pad_backward(dy; pads, mode, input_shape) -> dx: each input element's sum of the dy
+// elements that read it (kernel::pad_backward_at), for reflect and replicate.
+Shape pad_backward_input(const Attrs& attrs, const Shape& dy, const kernel::PadGeometry& logical) {
+  Shape x(attrs.get_ints("input_shape"));
+  for (int d = 0; d < logical.nd; ++d) {
+    if (!padded(logical, d)) x[d] = dy[d];  // a split dim: this rank's part
+  }
+  return x;
+}
+
+std::vector<TensorMeta> pad_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kPadBackward, in, 1);
+  const Shape x(attrs.get_ints("input_shape"));
+  const Shape out = pad_out_shape(kernel::pad_geometry(kPadBackward, attrs, x));
+  if (out != in[0].shape) {
+    op_error(kPadBackward, "dy has shape " + to_string(in[0].shape) + "; expected " + to_string(out) +
+                               ", input_shape " + to_string(x) + " padded");
+  }
+  return {{x, in[0].dtype}};
+}
+
+std::vector<Signature> pad_backward_signatures(const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
+                                               const Attrs& attrs) {
+  return pad_like_signatures(kernel::pad_geometry(kPadBackward, attrs, Shape(attrs.get_ints("input_shape"))), attrs);
+}
+
+std::vector<Tensor> pad_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& dy = in[0];
+  const Shape logical(ctx.attrs.get_ints("input_shape"));
+  const Shape xs = pad_backward_input(ctx.attrs, dy.shape(), kernel::pad_geometry(kPadBackward, ctx.attrs, logical));
+  const kernel::PadGeometry g = kernel::pad_geometry(kPadBackward, ctx.attrs, xs);
+  Tensor dx = ctx.output(0, xs, dy.dtype());
+  visit_dtype(dy.dtype(), [&](auto v) {
+    using T = decltype(v);
+    if constexpr (std::is_floating_point_v<T>) {
+      T* d = dx.data_as<T>();
+      kernel::parallel_for(dx.numel(), dx.numel() > kernel::kParallelGrain / 4,
+                           [&](int64_t e) { d[e] = kernel::pad_backward_at(g, dy.data_as<T>(), e); });
+    }
+  });
+  return {dx};
+}
+
+// Constant padding's gradient is the crop back (pad with the pads negated); reflect's and
+// replicate's add the copies' gradients too.
 std::vector<Var> pad_grad(const GradContext& ctx) {
-  std::vector<int64_t> pads = ctx.attrs.get_ints("pads");
-  for (int64_t& p : pads) p = -p;
-  return {call1(kPad, {ctx.grad_outputs[0]}, {{"pads", pads}})};
+  const int64_t mode = ctx.attrs.has("mode") ? ctx.attrs.get_int("mode") : kernel::kPadConstant;
+  if (mode == kernel::kPadConstant) {
+    std::vector<int64_t> pads = ctx.attrs.get_ints("pads");
+    for (int64_t& p : pads) p = -p;
+    return {call1(kPad, {ctx.grad_outputs[0]}, {{"pads", pads}})};
+  }
+  const Shape& x = ctx.inputs[0].shape();
+  return {call1(kPadBackward, {ctx.grad_outputs[0]},
+                {{"pads", ctx.attrs.get_ints("pads")}, {"mode", mode}, {"input_shape", std::vector<int64_t>(x.begin(), x.end())}})};
 }
 
 }  // namespace
@@ -723,6 +800,7 @@ void register_conv_ops(OpRegistry& r) {
   r.add(avg_pool(kAdaptiveAvgPool, kAdaptiveAvgPoolBackward, true));
   r.add(avg_pool_backward(kAdaptiveAvgPoolBackward, true));
   r.add(with_grad(make_op(kPad, pad_infer, pad_signatures, pad_kernel), pad_grad));
+  r.add(make_op(kPadBackward, pad_backward_infer, pad_backward_signatures, pad_backward_kernel));
 }
 
 }  // namespace mf

@@ -87,11 +87,75 @@ MF_HOST_DEVICE inline int64_t avg_pool_divisor(const PoolGeometry& g, int64_t oh
 // adaptive ones "output_size". Checked: "[op] ..." errors.
 PoolGeometry pool_geometry(const std::string& op, const Attrs& attrs, const Shape& input, bool adaptive);
 
-// pad's attribute "pads" (torch's order: the last dim's before and after, then the previous
-// dim's, ...) as per-dim before / after amounts of a tensor of `ndim` dims.
-struct PadSpec {
-  Shape before, after, out;
+// pad's attributes: "pads" (torch's order: the last dim's before and after, then the
+// previous dim's, ...), "mode" (PadMode; constant when absent) and "value", as per-dim
+// amounts in a struct kernels can take by value (at most kMaxPadDims dims). Output element
+// o of a dim reads input element pad_source(o): o - before, reflected at the edges (reflect:
+// ... 2 1 | 0 1 2 ... n-1 | n-2 ...), clamped (replicate), or none (-1, constant: the value).
+enum PadMode : int64_t { kPadConstant = 0, kPadReflect = 1, kPadReplicate = 2 };
+constexpr int kMaxPadDims = 8;
+
+struct PadGeometry {
+  int nd = 0;
+  int64_t mode = kPadConstant;
+  int64_t in[kMaxPadDims] = {}, out[kMaxPadDims] = {}, before[kMaxPadDims] = {};
 };
-PadSpec pad_spec(const std::string& op, const Attrs& attrs, const Shape& input);
+
+// Checked ("[op] ..." errors): even pads for at most every dim, sizes >= 0; reflect and
+// replicate take pads >= 0, reflect smaller than the dim, replicate a nonempty dim.
+PadGeometry pad_geometry(const std::string& op, const Attrs& attrs, const Shape& input);
+
+MF_HOST_DEVICE inline int64_t pad_source(const PadGeometry& g, int d, int64_t o) {
+  const int64_t i = o - g.before[d], n = g.in[d];
+  if (g.mode == kPadReflect) return i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i;
+  if (g.mode == kPadReplicate) return i < 0 ? 0 : i >= n ? n - 1 : i;
+  return i >= 0 && i < n ? i : -1;
+}
+
+// The output positions of dim d that read input position i, ascending: `first` (or -1),
+// then [lo, hi), then `last` (or -1).
+struct PadPreimage {
+  int64_t first, lo, hi, last;
+  MF_HOST_DEVICE int64_t size() const { return (first >= 0) + (hi - lo) + (last >= 0); }
+  MF_HOST_DEVICE int64_t at(int64_t k) const {  // k < size()
+    if (first >= 0 && k-- == 0) return first;
+    return k < hi - lo ? lo + k : last;
+  }
+};
+
+MF_HOST_DEVICE inline PadPreimage pad_preimage(const PadGeometry& g, int d, int64_t i) {
+  const int64_t b = g.before[d], n = g.in[d], out = g.out[d], o = i + b;
+  if (g.mode == kPadReplicate) return {-1, i == 0 ? 0 : o, i == n - 1 ? out : o + 1, -1};
+  if (g.mode == kPadReflect) {
+    const int64_t mirror_end = b + 2 * (n - 1) - i;
+    return {i >= 1 && i <= b ? b - i : -1, o, o + 1, i <= n - 2 && mirror_end < out ? mirror_end : -1};
+  }
+  return o >= 0 && o < out ? PadPreimage{-1, o, o + 1, -1} : PadPreimage{-1, 0, 0, -1};
+}
+
+// dx's element at flat index e: the sum of dy over every output element that reads it, in
+// ascending order of the output's flat index (deterministic; the same on every device).
+template <typename T>
+MF_HOST_DEVICE T pad_backward_at(const PadGeometry& g, const T* dy, int64_t e) {
+  PadPreimage pre[kMaxPadDims];
+  int64_t count = 1, rest = e;
+  for (int d = g.nd - 1; d >= 0; --d) {
+    pre[d] = pad_preimage(g, d, rest % g.in[d]);
+    rest /= g.in[d];
+    count *= pre[d].size();
+  }
+  T sum = 0;
+  for (int64_t t = 0; t < count; ++t) {
+    int64_t r = t, flat = 0, stride = 1;
+    for (int d = g.nd - 1; d >= 0; --d) {
+      const int64_t c = pre[d].size();
+      flat += pre[d].at(r % c) * stride;
+      r /= c;
+      stride *= g.out[d];
+    }
+    sum += dy[flat];
+  }
+  return sum;
+}
 
 }  // namespace mf::kernel

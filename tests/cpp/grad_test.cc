@@ -177,6 +177,8 @@ std::vector<GradCall> conv_calls() {
       {"adaptive_avg_pool2d", {x}, {{"output_size", Ints{4, 4}}}},
       {"pad", {x}, {{"pads", Ints{1, 2, -1, 0}}}},
       {"pad", {away_from_zero({3, 4}, 4)}, {{"pads", Ints{0, 1, 2, 0}}, {"value", 1.5}}},
+      {"pad", {x}, {{"pads", Ints{2, 1, 0, 3}}, {"mode", int64_t{1}}}},
+      {"pad", {x}, {{"pads", Ints{0, 2, 1, 1}}, {"mode", int64_t{2}}}},
   };
 }
 

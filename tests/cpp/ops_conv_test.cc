@@ -203,7 +203,28 @@ TEST(Pad, EverySignatureMatchesOneDevice) {
     check("pad", {value({5, 3, 4})}, {{"pads", Dims{1, 2}}}, p);
     check("pad", {value({5, 3, 4})}, {{"pads", Dims{-1, 2, 0, 1}}, {"value", 2.5}}, p);
     check("pad", {value({4, 6}, DType::kInt64)}, {{"pads", Dims{0, 0, 1, 1}}, {"value", int64_t{-3}}}, p);
+    for (int64_t mode : {1, 2}) {  // reflect, replicate
+      const Attrs attrs{{"pads", Dims{2, 1, 1, 2}}, {"mode", mode}};
+      check("pad", {value({5, 3, 4})}, attrs, p);
+      Attrs backward = attrs;
+      backward.set("input_shape", Dims{5, 3, 4});
+      check("pad_backward", {value({5, 6, 7})}, backward, p);
+    }
   }
+  // Reflect: 1 2 3 -> 3 2 | 1 2 3 | 2; replicate: 1 1 | 1 2 3 | 3.
+  Tensor x = Tensor::empty({3}, DType::kFloat64);
+  for (int i = 0; i < 3; ++i) x.data_as<double>()[i] = i + 1;
+  const Tensor reflect = local("pad", {x}, {{"pads", Dims{2, 1}}, {"mode", int64_t{1}}})[0];
+  const Tensor replicate = local("pad", {x}, {{"pads", Dims{2, 1}}, {"mode", int64_t{2}}})[0];
+  const double want_reflect[] = {3, 2, 1, 2, 3, 2}, want_replicate[] = {1, 1, 1, 2, 3, 3};
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(reflect.data_as<double>()[i], want_reflect[i]) << i;
+    EXPECT_EQ(replicate.data_as<double>()[i], want_replicate[i]) << i;
+  }
+  expect_error([&] { local("pad", {value({2, 3})}, {{"pads", Dims{3, 0}}, {"mode", int64_t{1}}}); },
+               "[pad] pads [3, 0] on dim 1 of the input's shape [2, 3]; expected reflect pads >= 0 and smaller");
+  expect_error([&] { local("pad", {value({2, 3})}, {{"pads", Dims{1, 0}}, {"mode", int64_t{3}}}); },
+               "[pad] mode is 3; expected 0 (constant), 1 (reflect) or 2 (replicate)");
   EXPECT_EQ(one_axis("pad", {{{5, 3, 4}, DType::kFloat32}}, {{"pads", Dims{1, 2}}}),
             (std::vector<std::string>{"(S(0)) -> (S(0))", "(S(1)) -> (S(1))", "(P) -> (P)", "(B) -> (B)"}));
   expect_error([&] { local("pad", {value({2, 3})}, {{"pads", Dims{1, 2, 3}}}); },

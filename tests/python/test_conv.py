@@ -250,10 +250,28 @@ def test_pad():
     assert got.dtype == mf.int64
     np.testing.assert_array_equal(got.numpy(), np.pad(i, ((0, 0), (1, 1)), constant_values=-1))
     check_gradients(lambda t: F.pad(t, (1, -1, 0, 2), value=3.0), [x])
-    with pytest.raises(NotImplementedError, match="mode 'reflect'"):
-        F.pad(mf.tensor(x), (1, 1), mode="reflect")
+    with pytest.raises(NotImplementedError, match="mode 'circular'"):
+        F.pad(mf.tensor(x), (1, 1), mode="circular")
+    with pytest.raises(ValueError, match="doesn't take in value"):
+        F.pad(mf.tensor(x), (1, 1), mode="reflect", value=1.0)
+    with pytest.raises(ValueError, match=r"\[pad\] pads \[4, 1\] on dim 2 .* expected reflect pads >= 0 and smaller"):
+        F.pad(mf.tensor(x), (4, 1), mode="reflect")
     with pytest.raises(ValueError, match=r"\[pad\] pads \[1, 2, 3\]"):
         F.pad(mf.tensor(x), (1, 2, 3))
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate"])
+@pytest.mark.parametrize("shape,pads", [((2, 5), (2, 3)), ((2, 3, 4), (1, 3, 2, 0)), ((1, 2, 3, 4, 5), (1, 2, 0, 1, 2, 2)),
+                                        ((3, 1), (0, 2))])
+def test_pad_reflect_and_replicate(mode, shape, pads):
+    x = randn(*shape)
+    if mode == "reflect" and any(p >= n for p, n in zip(pads, [s for s in reversed(shape) for _ in (0, 1)])):
+        pytest.skip("reflect pads must be smaller than the dim")
+    widths = [(0, 0)] * (len(shape) - len(pads) // 2) + [(pads[2 * i], pads[2 * i + 1])
+                                                           for i in reversed(range(len(pads) // 2))]
+    want = np.pad(x, widths, mode="reflect" if mode == "reflect" else "edge")
+    np.testing.assert_array_equal(F.pad(mf.tensor(x), pads, mode=mode).numpy(), want)
+    check_gradients(lambda t: F.pad(t, pads, mode=mode), [x])
 
 
 # ---- Normalization

@@ -341,26 +341,19 @@ Kernel avg_pool_backward(const char* name, bool adaptive) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// pad
-
-constexpr int kMaxPadDims = 8;
-
-struct PadDims {
-  int nd;
-  int64_t out[kMaxPadDims], in[kMaxPadDims], before[kMaxPadDims];
-};
+// pad, pad_backward
 
 template <typename T>
-__global__ void pad_kernel(PadDims p, const T* __restrict__ x, T* __restrict__ y, T fill, int64_t total) {
+__global__ void pad_kernel(kernel::PadGeometry g, const T* __restrict__ x, T* __restrict__ y, T fill, int64_t total) {
   for (int64_t e = first_index(); e < total; e += grid_step()) {
     int64_t rest = e, src = 0, stride = 1;
     bool inside = true;
-    for (int d = p.nd - 1; d >= 0; --d) {
-      const int64_t i = rest % p.out[d] - p.before[d];
-      rest /= p.out[d];
-      inside = inside && i >= 0 && i < p.in[d];
+    for (int d = g.nd - 1; d >= 0; --d) {
+      const int64_t i = kernel::pad_source(g, d, rest % g.out[d]);
+      rest /= g.out[d];
+      inside = inside && i >= 0;
       src += i * stride;
-      stride *= p.in[d];
+      stride *= g.in[d];
     }
     y[e] = inside ? x[src] : fill;
   }
@@ -368,22 +361,46 @@ __global__ void pad_kernel(PadDims p, const T* __restrict__ x, T* __restrict__ y
 
 std::vector<Tensor> pad(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& x = in[0];
-  const kernel::PadSpec s = kernel::pad_spec("pad", ctx.attrs, x.shape());
+  const kernel::PadGeometry g = kernel::pad_geometry("pad", ctx.attrs, x.shape());
   Memory& mem = memory_of(in);
-  Tensor y = output(ctx, 0, s.out, x.dtype(), mem);
+  Tensor y = output(ctx, 0, Shape(g.out, g.out + g.nd), x.dtype(), mem);
   const int64_t total = y.numel();
   if (total == 0) return {y};
-  if (s.out.size() > kMaxPadDims) op_error("pad", "on a GPU takes at most 8 dims; the input has " + to_string(x.shape()));
-  PadDims p{static_cast<int>(s.out.size()), {}, {}, {}};
-  for (int d = 0; d < p.nd; ++d) p.out[d] = s.out[d], p.in[d] = x.shape()[d], p.before[d] = s.before[d];
   const double value = ctx.attrs.has("value") ? ctx.attrs.get_float("value") : 0.0;
   visit_dtype(x.dtype(), [&](auto v) {
     using T = decltype(v);
-    pad_kernel<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(p, x.data_as<T>(), y.data_as<T>(),
+    pad_kernel<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(g, x.data_as<T>(), y.data_as<T>(),
                                                                        static_cast<T>(value), total);
     check_launch("pad");
   });
   return {y};
+}
+
+template <typename T>
+__global__ void pad_backward_kernel(kernel::PadGeometry g, const T* __restrict__ dy, T* __restrict__ dx, int64_t total) {
+  for (int64_t e = first_index(); e < total; e += grid_step()) dx[e] = kernel::pad_backward_at(g, dy, e);
+}
+
+std::vector<Tensor> pad_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& dy = in[0];
+  const std::vector<int64_t>& logical = ctx.attrs.get_ints("input_shape");
+  const kernel::PadGeometry whole = kernel::pad_geometry("pad_backward", ctx.attrs, logical);
+  Shape xs(logical);
+  for (int d = 0; d < whole.nd; ++d) {
+    if (whole.before[d] == 0 && whole.out[d] == whole.in[d]) xs[d] = dy.shape()[d];  // a split dim's part
+  }
+  const kernel::PadGeometry g = kernel::pad_geometry("pad_backward", ctx.attrs, xs);
+  Memory& mem = memory_of(in);
+  Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
+  const int64_t total = dx.numel();
+  if (total == 0) return {dx};
+  visit_floating(dy.dtype(), [&](auto v) {
+    using T = decltype(v);
+    pad_backward_kernel<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(g, dy.data_as<T>(), dx.data_as<T>(),
+                                                                                total);
+    check_launch("pad_backward");
+  });
+  return {dx};
 }
 
 }  // namespace
@@ -400,6 +417,7 @@ void add_conv_kernels(KernelTable& t) {
   t["avg_pool2d_backward"] = avg_pool_backward("avg_pool2d_backward", false);
   t["adaptive_avg_pool2d_backward"] = avg_pool_backward("adaptive_avg_pool2d_backward", true);
   t["pad"] = pad;
+  t["pad_backward"] = pad_backward;
 }
 
 }  // namespace mf::cuda

@@ -181,16 +181,32 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     return (y, indices) if return_indices else y
 
 
+_PAD_MODES = {"constant": 0, "reflect": 1, "replicate": 2}
+
+
 def pad(input, pad, mode="constant", value=None):
     """Pads input by `pad` (torch's order: the last dim's before and after, then the previous
-    dim's, ...) with `value` (0 by default); negative pads crop. Only mode 'constant'."""
-    if mode != "constant":
-        raise NotImplementedError(f"[pad] mode {mode!r} is not implemented; meshflow pads with mode 'constant'")
+    dim's, ...). mode 'constant' fills with `value` (0 by default; negative pads crop);
+    'reflect' mirrors the input without repeating its edge, 'replicate' repeats the edge:
+    those pad the last 1 to 3 dims of an input with 1 or 2 more dims (batch, channels), as
+    torch's."""
     if not isinstance(pad, (tuple, list)) or not all(isinstance(p, numbers.Integral) and not isinstance(p, bool)
                                                      for p in pad):
         raise TypeError(f"[pad] pad is {pad!r}; expected a tuple of ints")
-    attrs = {"pads": [int(p) for p in pad]}
-    if value is not None and value != 0:
+    if mode not in _PAD_MODES:
+        if mode == "circular":
+            raise NotImplementedError("[pad] mode 'circular' is not implemented; meshflow pads with mode 'constant', "
+                                      "'reflect' or 'replicate'")
+        raise ValueError(f"[pad] mode {mode!r}; expected 'constant', 'reflect', 'replicate' or 'circular'")
+    attrs = {"pads": [int(p) for p in pad], "mode": _PAD_MODES[mode]}
+    if mode != "constant":
+        if value is not None and value != 0:
+            raise ValueError(f"[pad] padding mode {mode!r} doesn't take in value argument")
+        dims = len(pad) // 2
+        if not 1 <= dims <= 3 or input.ndim not in (dims + 1, dims + 2):
+            raise NotImplementedError(f"[pad] mode {mode!r} pads the last 1 to 3 dims of an input with 1 or 2 more "
+                                      f"dims; got {len(pad)} pads for an input of shape {tuple(input.shape)}")
+    elif value is not None and value != 0:
         attrs["value"] = value
     return apply("pad", [input], attrs)[0]
 

@@ -81,6 +81,8 @@ POOLS = {
     "adaptive_avg_pool2d": lambda x: F.adaptive_avg_pool2d(x, (3, 2)),
     "adaptive_max_pool2d": lambda x: F.adaptive_max_pool2d(x, (3, 2)),
     "pad": lambda x: F.pad(x, (1, 2, 0, 1), value=0.5),
+    "pad_reflect": lambda x: F.pad(x, (2, 1, 1, 0), mode="reflect"),
+    "pad_replicate": lambda x: F.pad(x, (0, 2, 1, 3), mode="replicate"),
 }
 
 
