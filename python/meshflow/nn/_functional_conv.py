@@ -245,10 +245,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     of the parts' statistics (the same on every rank). It needs a batch split evenly."""
     if not isinstance(input, Tensor):
         raise TypeError(f"[batch_norm] expected a meshflow Tensor, got {type(input).__name__}")
-    if training and running_mean is not None and running_var is not None and _C.tracing():
-        raise NotImplementedError(
-            "[batch_norm] running statistics are not updated inside nn.Graph yet (a graph updates only parameters "
-            "and optimizer state); train with track_running_stats=False, or in eager mode")
+    if training and running_mean is not None and running_var is not None:
+        _refuse_tracing()
     use_batch = training or running_mean is None or running_var is None
     parts = _batch_parts(input) if local_stats and use_batch else 1
     if parts == 1:  # the C++ composition (functional.h), shared with the C++ modules
@@ -282,6 +280,15 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if bias is not None:
         y = y + _channel_view(bias, ndim)
     return y
+
+
+def _refuse_tracing():
+    """Raises inside nn.Graph's build: a graph would not carry the running statistics'
+    updates to the next call."""
+    if _C.tracing():
+        raise NotImplementedError(
+            "[batch_norm] running statistics are not updated inside nn.Graph yet (a graph updates only parameters "
+            "and optimizer state); train with track_running_stats=False, or in eager mode")
 
 
 def _broadcast_beside(t, x):

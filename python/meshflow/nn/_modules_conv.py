@@ -198,6 +198,7 @@ class _BatchNorm(Module):
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
+            F._refuse_tracing()  # before anything changes
             with no_grad():
                 self.num_batches_tracked.data = self.num_batches_tracked + 1
             if self.momentum is None:  # a cumulative moving average
