@@ -25,6 +25,10 @@
 //     padded;  P -> P unless a constant other than 0 is added.
 //   pad_backward(dy; pads, mode, input_shape) -> dx, floating, for reflect and replicate (each
 //     input element's dy summed in output order):  the same.
+//   upsample_nearest(x[N, C, d1 (, d2 (, d3))]; output_size, scale0.. (given scale factors))
+//     -> torch's interpolate(mode='nearest'), and upsample_nearest_backward(dy; the same,
+//     input_size) -> dx (each input element's dy summed in output order):  S(0) -> S(0);
+//     S(1) -> S(1);  P -> P.
 //
 // The CPU's convolutions run as im2col and a product (kernel::gemm: oneDNN's sgemm, OpenBLAS's
 // dgemm) per image and group: each image's result is computed alone, so it does not depend
@@ -163,6 +167,27 @@ PadGeometry pad_geometry(const std::string& op, const Attrs& attrs, const Shape&
                          to_string(input) + "; expected " + (reflect ? "reflect" : "replicate") +
                          " pads >= 0" + (reflect ? " and smaller than the dim" : " of a nonempty dim"));
       }
+    }
+  }
+  return g;
+}
+
+UpsampleGeometry upsample_geometry(const std::string& op, const Attrs& attrs, const Shape& input) {
+  const std::vector<int64_t>& size = attrs.get_ints("output_size");
+  if (input.size() < 3 || input.size() > 5 || size.size() != input.size() - 2) {
+    op_error(op, "the input has shape " + to_string(input) + " and output_size is " + to_string(size) +
+                     "; expected [N, C] and 1 to 3 more dims, an output size for each");
+  }
+  UpsampleGeometry g;
+  g.k = static_cast<int>(size.size());
+  g.planes = input[0] * input[1];
+  for (int d = 0; d < g.k; ++d) {
+    g.in[d] = input[2 + d], g.out[d] = size[d];
+    const std::string key = "scale" + std::to_string(d);
+    g.scale[d] = attrs.has(key) ? static_cast<float>(attrs.get_float(key)) : 0.0f;
+    if (g.out[d] < 1 || g.in[d] < 1 || g.scale[d] < 0) {
+      op_error(op, "the input has shape " + to_string(input) + ", output_size " + to_string(size) +
+                       "; expected sizes >= 1 and scale factors > 0");
     }
   }
   return g;
@@ -780,6 +805,88 @@ std::vector<Var> pad_grad(const GradContext& ctx) {
                 {{"pads", ctx.attrs.get_ints("pads")}, {"mode", mode}, {"input_shape", std::vector<int64_t>(x.begin(), x.end())}})};
 }
 
+// ---------------------------------------------------------------------------------------------
+// upsample_nearest, upsample_nearest_backward
+
+constexpr const char* kUpsample = "upsample_nearest";
+constexpr const char* kUpsampleBackward = "upsample_nearest_backward";
+
+Shape upsampled_shape(const Shape& x, const kernel::UpsampleGeometry& g) {
+  Shape out{x[0], x[1]};
+  for (int d = 0; d < g.k; ++d) out.push_back(g.out[d]);
+  return out;
+}
+
+// dy's N and C with the attribute input_size: the shape of dx.
+Shape upsample_input(const std::string& op, const Attrs& attrs, const Shape& dy) {
+  const std::vector<int64_t>& size = attrs.get_ints("input_size");
+  if (dy.size() != size.size() + 2) {
+    op_error(op, "dy has shape " + to_string(dy) + " and input_size is " + to_string(size) +
+                     "; expected [N, C] and a size for each of dy's other dims");
+  }
+  Shape x{dy[0], dy[1]};
+  for (int64_t n : size) x.push_back(n);
+  return x;
+}
+
+std::vector<TensorMeta> upsample_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kUpsample, in, 1);
+  expect_floating(kUpsample, in[0], "the input");
+  return {{upsampled_shape(in[0].shape, kernel::upsample_geometry(kUpsample, attrs, in[0].shape)), in[0].dtype}};
+}
+
+std::vector<Tensor> upsample_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& x = in[0];
+  const kernel::UpsampleGeometry g = kernel::upsample_geometry(kUpsample, ctx.attrs, x.shape());
+  Tensor y = ctx.output(0, upsampled_shape(x.shape(), g), x.dtype());
+  const int64_t plane_in = g.in[0] * g.in[1] * g.in[2], plane_out = g.out[0] * g.out[1] * g.out[2];
+  visit_floating(x.dtype(), [&](auto v) {
+    using T = decltype(v);
+    kernel::parallel_for(y.numel(), y.numel() > kernel::kParallelGrain, [&](int64_t e) {
+      int64_t rest = e % plane_out, src = 0, stride = 1;
+      for (int d = g.k - 1; d >= 0; --d) {
+        src += kernel::nearest_source(g, d, rest % g.out[d]) * stride;
+        rest /= g.out[d];
+        stride *= g.in[d];
+      }
+      y.data_as<T>()[e] = x.data_as<T>()[e / plane_out * plane_in + src];
+    });
+  });
+  return {y};
+}
+
+std::vector<TensorMeta> upsample_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kUpsampleBackward, in, 1);
+  expect_floating(kUpsampleBackward, in[0], "dy");
+  const Shape x = upsample_input(kUpsampleBackward, attrs, in[0].shape);
+  const Shape expected = upsampled_shape(x, kernel::upsample_geometry(kUpsampleBackward, attrs, x));
+  if (expected != in[0].shape) {
+    op_error(kUpsampleBackward, "dy has shape " + to_string(in[0].shape) + "; expected " + to_string(expected));
+  }
+  return {{x, in[0].dtype}};
+}
+
+std::vector<Tensor> upsample_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& dy = in[0];
+  const Shape xs = upsample_input(kUpsampleBackward, ctx.attrs, dy.shape());
+  const kernel::UpsampleGeometry g = kernel::upsample_geometry(kUpsampleBackward, ctx.attrs, xs);
+  Tensor dx = ctx.output(0, xs, dy.dtype());
+  visit_floating(dy.dtype(), [&](auto v) {
+    using T = decltype(v);
+    T* d = dx.data_as<T>();
+    kernel::parallel_for(dx.numel(), dx.numel() > kernel::kParallelGrain / 4,
+                         [&](int64_t e) { d[e] = kernel::nearest_backward_at(g, dy.data_as<T>(), e); });
+  });
+  return {dx};
+}
+
+std::vector<Var> upsample_grad(const GradContext& ctx) {
+  const Shape& x = ctx.inputs[0].shape();
+  Attrs attrs = ctx.attrs;
+  attrs.set("input_size", std::vector<int64_t>(x.begin() + 2, x.end()));
+  return {call1(kUpsampleBackward, {ctx.grad_outputs[0]}, attrs)};
+}
+
 }  // namespace
 
 void register_conv_ops(OpRegistry& r) {
@@ -801,6 +908,11 @@ void register_conv_ops(OpRegistry& r) {
   r.add(avg_pool_backward(kAdaptiveAvgPoolBackward, true));
   r.add(with_grad(make_op(kPad, pad_infer, pad_signatures, pad_kernel), pad_grad));
   r.add(make_op(kPadBackward, pad_backward_infer, pad_backward_signatures, pad_backward_kernel));
+  auto planes = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
+    return plane_signatures(1, 1, true);
+  };
+  r.add(with_grad(make_op(kUpsample, upsample_infer, planes, upsample_kernel), upsample_grad));
+  r.add(make_op(kUpsampleBackward, upsample_backward_infer, planes, upsample_backward_kernel));
 }
 
 }  // namespace mf

@@ -5,6 +5,7 @@
 // NCHW, row-major. Header-only; no state.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -154,6 +155,73 @@ MF_HOST_DEVICE T pad_backward_at(const PadGeometry& g, const T* dy, int64_t e) {
       stride *= g.out[d];
     }
     sum += dy[flat];
+  }
+  return sum;
+}
+
+// Nearest-neighbour resizing of the last k = 1..3 dims of [N, C, ...] (torch's
+// interpolate(mode='nearest')): output o of a dim reads input min(floor(o * scale), in - 1),
+// the product in float, scale 1 / scale_factor when the caller gave one, else in / out (an
+// output of the input's size or twice it reads o or o / 2).
+struct UpsampleGeometry {
+  int k = 0;
+  int64_t planes = 0;  // N * C
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+  float scale[3] = {0, 0, 0};  // 0: in / out
+};
+
+// From the attributes "output_size" (k ints) and "scales" (k given scale factors, 0 for none),
+// checked ("[op] ..." errors), on an input of shape `input`.
+UpsampleGeometry upsample_geometry(const std::string& op, const Attrs& attrs, const Shape& input);
+
+MF_HOST_DEVICE inline int64_t nearest_source(const UpsampleGeometry& g, int d, int64_t o) {
+  const int64_t in = g.in[d], out = g.out[d];
+  if (out == in) return o;
+  if (out == 2 * in) return o >> 1;
+  const float scale = g.scale[d] > 0 ? 1.0f / g.scale[d] : static_cast<float>(in) / static_cast<float>(out);
+  const int64_t i = static_cast<int64_t>(floorf(static_cast<float>(o) * scale));
+  return i < in - 1 ? i : in - 1;
+}
+
+// The outputs [lo, hi) of dim d that read input i (nearest_source does not decrease in o).
+MF_HOST_DEVICE inline void nearest_preimage(const UpsampleGeometry& g, int d, int64_t i, int64_t* lo, int64_t* hi) {
+  int64_t a = 0, b = g.out[d];  // the first o with source >= i
+  while (a < b) {
+    const int64_t m = (a + b) / 2;
+    if (nearest_source(g, d, m) < i) {
+      a = m + 1;
+    } else {
+      b = m;
+    }
+  }
+  *lo = a;
+  b = g.out[d];  // the first o with source > i
+  while (a < b) {
+    const int64_t m = (a + b) / 2;
+    if (nearest_source(g, d, m) <= i) {
+      a = m + 1;
+    } else {
+      b = m;
+    }
+  }
+  *hi = a;
+}
+
+// dx's element e (of [planes, in...]): the sum of dy over the outputs that read it, in
+// ascending order of their flat index.
+template <typename T>
+MF_HOST_DEVICE T nearest_backward_at(const UpsampleGeometry& g, const T* dy, int64_t e) {
+  int64_t lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, rest = e;
+  for (int d = g.k - 1; d >= 0; --d) {
+    nearest_preimage(g, d, rest % g.in[d], &lo[d], &hi[d]);
+    rest /= g.in[d];
+  }
+  const T* plane = dy + rest * g.out[0] * g.out[1] * g.out[2];
+  T sum = 0;
+  for (int64_t a = lo[0]; a < hi[0]; ++a) {
+    for (int64_t b = lo[1]; b < hi[1]; ++b) {
+      for (int64_t c = lo[2]; c < hi[2]; ++c) sum += plane[(a * g.out[1] + b) * g.out[2] + c];
+    }
   }
   return sum;
 }

@@ -179,6 +179,8 @@ std::vector<GradCall> conv_calls() {
       {"pad", {away_from_zero({3, 4}, 4)}, {{"pads", Ints{0, 1, 2, 0}}, {"value", 1.5}}},
       {"pad", {x}, {{"pads", Ints{2, 1, 0, 3}}, {"mode", int64_t{1}}}},
       {"pad", {x}, {{"pads", Ints{0, 2, 1, 1}}, {"mode", int64_t{2}}}},
+      {"upsample_nearest", {x}, {{"output_size", Ints{7, 9}}, {"scale0", 1.5}}},
+      {"upsample_nearest", {away_from_zero({2, 2, 5}, 5)}, {{"output_size", Ints{3}}}},
   };
 }
 

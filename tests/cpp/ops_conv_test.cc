@@ -233,5 +233,22 @@ TEST(Pad, EverySignatureMatchesOneDevice) {
                "[pad] pads [-2, -2] make dim 1 of the input's shape [2, 3] negative");
 }
 
+TEST(UpsampleNearest, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const auto& [shape, attrs] : std::vector<std::pair<Shape, Attrs>>{
+             {{5, 3, 4}, {{"output_size", Dims{7}}}},
+             {{5, 3, 4, 5}, {{"output_size", Dims{6, 3}}, {"scale0", 1.5}, {"scale1", 0.7}}},
+             {{4, 2, 2, 3, 2}, {{"output_size", Dims{4, 3, 5}}}}}) {
+      check("upsample_nearest", {value(shape)}, attrs, p);
+      const Tensor y = local("upsample_nearest", {value(shape)}, attrs)[0];
+      Attrs backward = attrs;
+      backward.set("input_size", Dims(shape.begin() + 2, shape.end()));
+      check("upsample_nearest_backward", {value(y.shape())}, backward, p);
+    }
+  }
+  expect_error([&] { local("upsample_nearest", {value({2, 3})}, {{"output_size", Dims{4}}}); },
+               "[upsample_nearest] the input has shape [2, 3] and output_size is [4]; expected [N, C] and 1 to 3");
+}
+
 }  // namespace
 }  // namespace mf

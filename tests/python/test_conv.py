@@ -274,6 +274,40 @@ def test_pad_reflect_and_replicate(mode, shape, pads):
     check_gradients(lambda t: F.pad(t, pads, mode=mode), [x])
 
 
+def np_nearest(x, out, scales):
+    """torch's nearest source index per dim: floor(o * scale) in float32, clamped."""
+    for d, (n_out, s) in enumerate(zip(out, scales)):
+        n_in = x.shape[2 + d]
+        scale = np.float32(1 / s) if s else np.float32(n_in) / np.float32(n_out)
+        src = np.minimum(np.floor(np.arange(n_out, dtype=np.float32) * scale).astype(np.int64), n_in - 1)
+        if n_out == n_in:
+            src = np.arange(n_out)
+        elif n_out == 2 * n_in:
+            src = np.arange(n_out) // 2
+        x = np.take(x, src, axis=2 + d)
+    return x
+
+
+@pytest.mark.parametrize("shape,kw,out,scales", [
+    ((2, 3, 5), dict(size=7), (7,), (None,)),
+    ((2, 3, 5), dict(scale_factor=1.5), (7,), (1.5,)),
+    ((1, 2, 4, 5), dict(size=(8, 3)), (8, 3), (None, None)),
+    ((1, 2, 4, 5), dict(scale_factor=(2, 0.7)), (8, 3), (2, 0.7)),
+    ((1, 1, 3, 4, 5), dict(size=(6, 4, 2)), (6, 4, 2), (None,) * 3),
+    ((1, 2, 7, 6), dict(scale_factor=1.7, recompute_scale_factor=True), (11, 10), (None, None)),
+])
+def test_interpolate_nearest(shape, kw, out, scales):
+    x = randn(*shape)
+    y = F.interpolate(mf.tensor(x), **kw)
+    np.testing.assert_array_equal(y.numpy(), np_nearest(x, out, scales))
+    check_gradients(lambda t: F.interpolate(t, **kw), [x])
+    assert nn.Upsample(**kw)(mf.tensor(x)).shape == y.shape
+    with pytest.raises(NotImplementedError, match="mode 'bilinear'"):
+        F.interpolate(mf.tensor(x), scale_factor=2, mode="bilinear")
+    with pytest.raises(ValueError, match="exactly one of size and scale_factor"):
+        F.interpolate(mf.tensor(x))
+
+
 # ---- Normalization
 
 def np_batch_norm(x, w, b, eps):
@@ -426,7 +460,7 @@ def test_small_cnn_trains():
     model = nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2),
                           nn.Conv2d(4, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
                           nn.Flatten(), nn.Linear(8, 3))
-    x = mf.tensor(RNG.standard_normal((12, 1, 8, 8)).astype(np.float32))
+    x = mf.tensor(np.random.default_rng(0).standard_normal((12, 1, 8, 8)).astype(np.float32))
     y = mf.tensor(np.arange(12) % 3)
     opt = mf.optim.AdamW(model.parameters(), lr=0.05, weight_decay=0.0)
     losses = []

@@ -403,6 +403,64 @@ std::vector<Tensor> pad_backward(const std::vector<Tensor>& in, const KernelCont
   return {dx};
 }
 
+// ---------------------------------------------------------------------------------------------
+// upsample_nearest, upsample_nearest_backward
+
+template <typename T>
+__global__ void upsample_kernel(kernel::UpsampleGeometry g, const T* __restrict__ x, T* __restrict__ y, int64_t total) {
+  const int64_t plane_in = g.in[0] * g.in[1] * g.in[2], plane_out = g.out[0] * g.out[1] * g.out[2];
+  for (int64_t e = first_index(); e < total; e += grid_step()) {
+    int64_t rest = e % plane_out, src = 0, stride = 1;
+    for (int d = g.k - 1; d >= 0; --d) {
+      src += kernel::nearest_source(g, d, rest % g.out[d]) * stride;
+      rest /= g.out[d];
+      stride *= g.in[d];
+    }
+    y[e] = x[e / plane_out * plane_in + src];
+  }
+}
+
+std::vector<Tensor> upsample_nearest(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& x = in[0];
+  const kernel::UpsampleGeometry g = kernel::upsample_geometry("upsample_nearest", ctx.attrs, x.shape());
+  Shape out{x.shape()[0], x.shape()[1]};
+  for (int d = 0; d < g.k; ++d) out.push_back(g.out[d]);
+  Memory& mem = memory_of(in);
+  Tensor y = output(ctx, 0, out, x.dtype(), mem);
+  const int64_t total = y.numel();
+  if (total == 0) return {y};
+  visit_floating(x.dtype(), [&](auto v) {
+    using T = decltype(v);
+    upsample_kernel<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(g, x.data_as<T>(), y.data_as<T>(), total);
+    check_launch("upsample_nearest");
+  });
+  return {y};
+}
+
+template <typename T>
+__global__ void upsample_backward_kernel(kernel::UpsampleGeometry g, const T* __restrict__ dy, T* __restrict__ dx,
+                                         int64_t total) {
+  for (int64_t e = first_index(); e < total; e += grid_step()) dx[e] = kernel::nearest_backward_at(g, dy, e);
+}
+
+std::vector<Tensor> upsample_nearest_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& dy = in[0];
+  Shape xs{dy.shape()[0], dy.shape()[1]};
+  for (int64_t n : ctx.attrs.get_ints("input_size")) xs.push_back(n);
+  const kernel::UpsampleGeometry g = kernel::upsample_geometry("upsample_nearest_backward", ctx.attrs, xs);
+  Memory& mem = memory_of(in);
+  Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
+  const int64_t total = dx.numel();
+  if (total == 0) return {dx};
+  visit_floating(dy.dtype(), [&](auto v) {
+    using T = decltype(v);
+    upsample_backward_kernel<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(g, dy.data_as<T>(),
+                                                                                     dx.data_as<T>(), total);
+    check_launch("upsample_nearest_backward");
+  });
+  return {dx};
+}
+
 }  // namespace
 
 void add_conv_kernels(KernelTable& t) {
@@ -418,6 +476,8 @@ void add_conv_kernels(KernelTable& t) {
   t["adaptive_avg_pool2d_backward"] = avg_pool_backward("adaptive_avg_pool2d_backward", true);
   t["pad"] = pad;
   t["pad_backward"] = pad_backward;
+  t["upsample_nearest"] = upsample_nearest;
+  t["upsample_nearest_backward"] = upsample_nearest_backward;
 }
 
 }  // namespace mf::cuda

@@ -1,6 +1,6 @@
 """The functional layers of convolutional networks, torch.nn.functional's names, arguments and
 defaults: conv1d, conv2d, max_pool1d/2d, avg_pool1d/2d, adaptive_avg_pool2d,
-adaptive_max_pool2d, pad, batch_norm, group_norm, rms_norm. Re-exported by
+adaptive_max_pool2d, pad, interpolate (nearest), batch_norm, group_norm, rms_norm. Re-exported by
 meshflow.nn.functional.
 
 conv2d, the pooling ops and pad are ops of their own (meshflow/ops/conv.cc: CPU and CUDA
@@ -9,6 +9,7 @@ bias is an add. The normalizations are compositions of reductions and elementwis
 global tensors their statistics are reduced over the logical tensor: batch_norm over a batch
 split across data-parallel ranks is synchronized (equal to one device) without a special op.
 """
+import math
 import numbers
 
 from .. import _C
@@ -17,7 +18,7 @@ from .._tensor import Tensor, _impl_of, _in_layout_of, apply, no_grad
 from .._ops_reduce import mean
 
 __all__ = ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d",
-           "adaptive_max_pool2d", "pad", "batch_norm", "group_norm", "rms_norm"]
+           "adaptive_max_pool2d", "pad", "interpolate", "batch_norm", "group_norm", "rms_norm"]
 
 
 def _pair(op, name, value):
@@ -209,6 +210,38 @@ def pad(input, pad, mode="constant", value=None):
     elif value is not None and value != 0:
         attrs["value"] = value
     return apply("pad", [input], attrs)[0]
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """Resizes the last 1 to 3 dims of [N, C, ...] to `size`, or by `scale_factor` (the size
+    floor(in * scale_factor)); only mode 'nearest' (torch's: output o reads input
+    floor(o * in / out), or floor(o / scale_factor) with a scale factor)."""
+    if mode != "nearest":
+        raise NotImplementedError(f"[interpolate] mode {mode!r} is not implemented; meshflow interpolates with mode "
+                                  "'nearest'")
+    if align_corners is not None or antialias:
+        raise ValueError("[interpolate] align_corners and antialias are for the interpolating modes, not 'nearest'")
+    k = input.ndim - 2
+    if not 1 <= k <= 3:
+        raise ValueError(f"[interpolate] the input has shape {tuple(input.shape)}; expected 3 to 5 dims [N, C, ...]")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("[interpolate] expected exactly one of size and scale_factor")
+    spatial = list(input.shape[2:])
+    attrs = {}
+    if size is not None:
+        sizes = list(size) if isinstance(size, (tuple, list)) else [size] * k
+        if len(sizes) != k:
+            raise ValueError(f"[interpolate] size {size!r} for {k} spatial dims")
+        attrs["output_size"] = [int(n) for n in sizes]
+    else:
+        scales = list(scale_factor) if isinstance(scale_factor, (tuple, list)) else [scale_factor] * k
+        if len(scales) != k:
+            raise ValueError(f"[interpolate] scale_factor {scale_factor!r} for {k} spatial dims")
+        attrs["output_size"] = [int(math.floor(float(n) * float(s))) for n, s in zip(spatial, scales)]
+        if not recompute_scale_factor:
+            attrs.update({f"scale{d}": float(s) for d, s in enumerate(scales)})
+    return apply("upsample_nearest", [input], attrs)[0]
 
 
 # ---- Normalization

@@ -1,6 +1,6 @@
 """The modules of convolutional networks, shaped like torch.nn's: Conv1d, Conv2d, MaxPool1d/2d,
-AvgPool1d/2d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, BatchNorm1d/2d, SyncBatchNorm, GroupNorm,
-RMSNorm. Re-exported by meshflow.nn.
+AvgPool1d/2d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, Upsample, BatchNorm1d/2d, SyncBatchNorm,
+GroupNorm, RMSNorm. Re-exported by meshflow.nn.
 
 Weights are initialized with torch's formulas from meshflow's generator (same seed, same
 values on every rank and layout); BatchNorm's running statistics are buffers: tensors the
@@ -249,6 +249,24 @@ class SyncBatchNorm(_BatchNorm):
     def _check_input_dim(self, input):
         if input.ndim < 2:
             raise ValueError(f"expected at least 2D input (got {input.ndim}D input)")
+
+
+class Upsample(Module):
+    """F.interpolate as a module (mode 'nearest')."""
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        self.size, self.scale_factor, self.mode = size, scale_factor, mode
+        self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
+
+    def forward(self, input):
+        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                             self.recompute_scale_factor)
+
+    def extra_repr(self):
+        what = f"size={self.size}" if self.size is not None else f"scale_factor={self.scale_factor}"
+        return f"{what}, mode={self.mode!r}"
 
 
 class GroupNorm(Module):

@@ -83,6 +83,7 @@ POOLS = {
     "pad": lambda x: F.pad(x, (1, 2, 0, 1), value=0.5),
     "pad_reflect": lambda x: F.pad(x, (2, 1, 1, 0), mode="reflect"),
     "pad_replicate": lambda x: F.pad(x, (0, 2, 1, 3), mode="replicate"),
+    "interpolate": lambda x: F.interpolate(x, scale_factor=(1.5, 0.7)),
 }
 
 
