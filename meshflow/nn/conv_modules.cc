@@ -11,8 +11,8 @@
 
 namespace mf::nn {
 
-Conv2d::Conv2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size,
-               fn::Conv2dOptions options, bool bias)
+Conv2d::Conv2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size, fn::Conv2dOptions options,
+               bool bias)
     : in_channels_(in_channels),
       out_channels_(out_channels),
       kernel_size_(std::move(kernel_size)),
@@ -26,8 +26,8 @@ Conv2d::Conv2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> k
   }
   const int64_t fan_in = in_channels / groups * kernel_size_[0] * kernel_size_[1];
   const double bound = fan_in > 0 ? 1 / std::sqrt(static_cast<double>(fan_in)) : 0;
-  register_parameter("weight",
-                     detail::uniform_init({out_channels, in_channels / groups, kernel_size_[0], kernel_size_[1]}, bound));
+  register_parameter(
+      "weight", detail::uniform_init({out_channels, in_channels / groups, kernel_size_[0], kernel_size_[1]}, bound));
   if (bias) register_parameter("bias", detail::uniform_init({out_channels}, bound));
 }
 
@@ -35,7 +35,8 @@ Var Conv2d::forward(const Var& x) const { return fn::conv2d(x, weight(), bias(),
 
 std::string Conv2d::extra_repr() const {
   std::string s = std::to_string(in_channels_) + ", " + std::to_string(out_channels_) +
-                  ", kernel_size=" + detail::tuple_repr(kernel_size_) + ", stride=" + detail::tuple_repr(options_.stride);
+                  ", kernel_size=" + detail::tuple_repr(kernel_size_) +
+                  ", stride=" + detail::tuple_repr(options_.stride);
   if (options_.pad_begin != options_.pad_end || options_.pad_begin != std::vector<int64_t>{0, 0}) {
     s += ", padding=" + detail::tuple_repr(options_.pad_begin);
   }

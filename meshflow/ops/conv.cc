@@ -126,8 +126,8 @@ PoolGeometry pool_geometry(const std::string& op, const Attrs& attrs, const Shap
     a.out = span < 0 ? 0 : span / a.stride + 1;
     if (ceil_mode && a.out > 0 && (a.out - 1) * a.stride >= a.in + a.pad) --a.out;
     if (a.out < 1) {
-      op_error(op, "the input has shape " + to_string(input) + ": the output's size would be " +
-                       std::to_string(a.out) + "; expected a window that fits the padded input");
+      op_error(op, "the input has shape " + to_string(input) + ": the output's size would be " + std::to_string(a.out) +
+                       "; expected a window that fits the padded input");
     }
   }
   return g;
@@ -141,8 +141,8 @@ PadGeometry pad_geometry(const std::string& op, const Attrs& attrs, const Shape&
                      "; expected an even number of pads, two per dim for at most " + std::to_string(nd) + " dims");
   }
   if (nd > kMaxPadDims) {
-    op_error(op, "the input has shape " + to_string(input) + "; expected at most " + std::to_string(kMaxPadDims) +
-                     " dims");
+    op_error(op,
+             "the input has shape " + to_string(input) + "; expected at most " + std::to_string(kMaxPadDims) + " dims");
   }
   PadGeometry g;
   g.nd = static_cast<int>(nd);
@@ -164,8 +164,8 @@ PadGeometry pad_geometry(const std::string& op, const Attrs& attrs, const Shape&
       const bool reflect = g.mode == kPadReflect;
       if (before < 0 || after < 0 || (reflect && (before >= input[d] || after >= input[d])) || input[d] == 0) {
         op_error(op, "pads " + to_string(pads) + " on dim " + std::to_string(d) + " of the input's shape " +
-                         to_string(input) + "; expected " + (reflect ? "reflect" : "replicate") +
-                         " pads >= 0" + (reflect ? " and smaller than the dim" : " of a nonempty dim"));
+                         to_string(input) + "; expected " + (reflect ? "reflect" : "replicate") + " pads >= 0" +
+                         (reflect ? " and smaller than the dim" : " of a nonempty dim"));
       }
     }
   }
@@ -258,7 +258,8 @@ ConvGeometry checked_geometry(const std::string& op, const Attrs& attrs, const T
   const ConvGeometry g = geometry_of(op, attrs, x.shape, w.shape);
   if (g.in_channels % g.groups != 0 || g.out_channels % g.groups != 0 || w.shape[1] * g.groups != g.in_channels) {
     op_error(op, "the input has shape " + to_string(x.shape) + " and the weight " + to_string(w.shape) + " with " +
-                     std::to_string(g.groups) + " groups; expected C_in and C_out divisible by groups and the "
+                     std::to_string(g.groups) +
+                     " groups; expected C_in and C_out divisible by groups and the "
                      "weight's dim 1 equal to C_in / groups");
   }
   return g;
@@ -552,8 +553,7 @@ std::vector<TensorMeta> max_pool_backward_infer(const std::vector<TensorMeta>& i
   expect_floating(kMaxPoolBackward, in[0], "dy");
   if (in[1].dtype != DType::kInt64 || in[1].shape != in[0].shape) {
     op_error(kMaxPoolBackward, "indices are " + std::string(dtype_name(in[1].dtype)) + " of shape " +
-                                   to_string(in[1].shape) + "; expected int64 of dy's shape " +
-                                   to_string(in[0].shape));
+                                   to_string(in[1].shape) + "; expected int64 of dy's shape " + to_string(in[0].shape));
   }
   return {{backward_input_shape(kMaxPoolBackward, attrs, in[0].shape), in[0].dtype}};
 }
@@ -580,7 +580,9 @@ std::vector<Tensor> max_pool_backward_kernel(const std::vector<Tensor>& in, cons
 
 // avg_pool2d's attributes beyond the window: count_include_pad (default true) and
 // divisor_override (0 or absent: none).
-bool count_include_pad(const Attrs& attrs) { return !attrs.has("count_include_pad") || attrs.get_bool("count_include_pad"); }
+bool count_include_pad(const Attrs& attrs) {
+  return !attrs.has("count_include_pad") || attrs.get_bool("count_include_pad");
+}
 int64_t divisor_override(const Attrs& attrs) {
   return attrs.has("divisor_override") ? attrs.get_int("divisor_override") : 0;
 }
@@ -802,7 +804,9 @@ std::vector<Var> pad_grad(const GradContext& ctx) {
   }
   const Shape& x = ctx.inputs[0].shape();
   return {call1(kPadBackward, {ctx.grad_outputs[0]},
-                {{"pads", ctx.attrs.get_ints("pads")}, {"mode", mode}, {"input_shape", std::vector<int64_t>(x.begin(), x.end())}})};
+                {{"pads", ctx.attrs.get_ints("pads")},
+                 {"mode", mode},
+                 {"input_shape", std::vector<int64_t>(x.begin(), x.end())}})};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -895,13 +899,14 @@ void register_conv_ops(OpRegistry& r) {
   r.add(make_op(kConvWeight, conv_weight_infer, conv_weight_signatures, conv_weight_kernel));
   r.add(max_pool(kMaxPool, false));
   r.add(max_pool(kAdaptiveMaxPool, true));
-  r.add(make_op(kMaxPoolBackward, max_pool_backward_infer,
-                [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
-                  std::vector<Signature> sigs = kernel::split_alike_signatures(2, 2, 1);
-                  sigs.push_back({{kP, kB}, {kP}});
-                  return sigs;
-                },
-                max_pool_backward_kernel));
+  r.add(make_op(
+      kMaxPoolBackward, max_pool_backward_infer,
+      [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
+        std::vector<Signature> sigs = kernel::split_alike_signatures(2, 2, 1);
+        sigs.push_back({{kP, kB}, {kP}});
+        return sigs;
+      },
+      max_pool_backward_kernel));
   r.add(avg_pool(kAvgPool, kAvgPoolBackward, false));
   r.add(avg_pool_backward(kAvgPoolBackward, false));
   r.add(avg_pool(kAdaptiveAvgPool, kAdaptiveAvgPoolBackward, true));

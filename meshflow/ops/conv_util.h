@@ -27,8 +27,7 @@ struct ConvGeometry {
 
 // The output size along one axis: floor((in + pad_begin + pad_end - dilation (kernel - 1) - 1)
 // / stride) + 1, or less than 1 when the padded input is smaller than the dilated kernel.
-int64_t conv_out_size(int64_t in, int64_t kernel, int64_t stride, int64_t pad_begin, int64_t pad_end,
-                      int64_t dilation);
+int64_t conv_out_size(int64_t in, int64_t kernel, int64_t stride, int64_t pad_begin, int64_t pad_end, int64_t dilation);
 
 // The geometry of conv2d's (or its backward ops') call: attributes "stride", "pad_begin",
 // "pad_end", "dilation" (two ints each) and "groups", checked ("[op] ..." errors), with the

@@ -44,23 +44,32 @@ std::vector<int64_t> or_kernel(std::vector<int64_t> stride, const std::vector<in
 
 Var conv2d(const Var& x, const Var& weight, const Var& bias, const Conv2dOptions& o) {
   const Var y = call1("conv2d", {x, weight},
-                      {{"stride", o.stride}, {"pad_begin", o.pad_begin}, {"pad_end", o.pad_end},
-                       {"dilation", o.dilation}, {"groups", o.groups}});
+                      {{"stride", o.stride},
+                       {"pad_begin", o.pad_begin},
+                       {"pad_end", o.pad_end},
+                       {"dilation", o.dilation},
+                       {"groups", o.groups}});
   return bias.defined() ? add(y, reshape(bias, {1, -1, 1, 1})) : y;
 }
 
 Var max_pool2d(const Var& x, const std::vector<int64_t>& kernel_size, std::vector<int64_t> stride,
                const std::vector<int64_t>& padding) {
   return call("max_pool2d", {x},
-              {{"kernel_size", kernel_size}, {"stride", or_kernel(std::move(stride), kernel_size)},
-               {"padding", padding}, {"dilation", std::vector<int64_t>{1, 1}}, {"ceil_mode", false}})[0];
+              {{"kernel_size", kernel_size},
+               {"stride", or_kernel(std::move(stride), kernel_size)},
+               {"padding", padding},
+               {"dilation", std::vector<int64_t>{1, 1}},
+               {"ceil_mode", false}})[0];
 }
 
 Var avg_pool2d(const Var& x, const std::vector<int64_t>& kernel_size, std::vector<int64_t> stride,
                const std::vector<int64_t>& padding, bool count_include_pad) {
   return call1("avg_pool2d", {x},
-               {{"kernel_size", kernel_size}, {"stride", or_kernel(std::move(stride), kernel_size)},
-                {"padding", padding}, {"ceil_mode", false}, {"count_include_pad", count_include_pad}});
+               {{"kernel_size", kernel_size},
+                {"stride", or_kernel(std::move(stride), kernel_size)},
+                {"padding", padding},
+                {"ceil_mode", false},
+                {"count_include_pad", count_include_pad}});
 }
 
 Var adaptive_avg_pool2d(const Var& x, const std::vector<int64_t>& output_size) {
@@ -78,8 +87,10 @@ Var batch_norm(const Var& x, const Var& running_mean, const Var& running_var, co
   Var y;
   if (training || !running_mean.defined() || !running_var.defined()) {
     if (training && count <= 1) {
-      throw std::invalid_argument("[batch_norm] expected more than 1 value per channel when training, got input of "
-                                  "shape " + to_string(shape));
+      throw std::invalid_argument(
+          "[batch_norm] expected more than 1 value per channel when training, got input of "
+          "shape " +
+          to_string(shape));
     }
     std::vector<int64_t> dims{0};
     for (size_t d = 2; d < nd; ++d) dims.push_back(static_cast<int64_t>(d));

@@ -192,7 +192,9 @@ Shape backward_input_shape(const Attrs& attrs, const Shape& dy) {
   return {dy[0], dy[1], size[0], size[1]};
 }
 
-bool count_include_pad(const Attrs& attrs) { return !attrs.has("count_include_pad") || attrs.get_bool("count_include_pad"); }
+bool count_include_pad(const Attrs& attrs) {
+  return !attrs.has("count_include_pad") || attrs.get_bool("count_include_pad");
+}
 int64_t divisor_override(const Attrs& attrs) {
   return attrs.has("divisor_override") ? attrs.get_int("divisor_override") : 0;
 }
@@ -232,8 +234,8 @@ Kernel max_pool(const char* name, bool adaptive) {
     if (total == 0) return {y, indices};
     visit_floating(x.dtype(), [&](auto v) {
       using T = decltype(v);
-      max_pool_forward<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(
-          g, x.data_as<T>(), y.data_as<T>(), indices.data_as<int64_t>(), total);
+      max_pool_forward<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(g, x.data_as<T>(), y.data_as<T>(),
+                                                                               indices.data_as<int64_t>(), total);
       check_launch(name);
     });
     return {y, indices};
@@ -377,7 +379,8 @@ std::vector<Tensor> pad(const std::vector<Tensor>& in, const KernelContext& ctx)
 }
 
 template <typename T>
-__global__ void pad_backward_kernel(kernel::PadGeometry g, const T* __restrict__ dy, T* __restrict__ dx, int64_t total) {
+__global__ void pad_backward_kernel(kernel::PadGeometry g, const T* __restrict__ dy, T* __restrict__ dx,
+                                    int64_t total) {
   for (int64_t e = first_index(); e < total; e += grid_step()) dx[e] = kernel::pad_backward_at(g, dy, e);
 }
 
