@@ -253,6 +253,16 @@ class SyncBatchNorm(_BatchNorm):
         if input.ndim < 2:
             raise ValueError(f"expected at least 2D input (got {input.ndim}D input)")
 
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """torch's converter: every BatchNorm under `module` made synchronized (local_stats
+        off; meshflow's BatchNorm layers compute the logical batch's statistics then).
+        Returns `module`, changed in place."""
+        for m in module.modules():
+            if isinstance(m, _BatchNorm):
+                m.local_stats = False
+        return module
+
 
 class Upsample(Module):
     """F.interpolate as a module (mode 'nearest')."""

@@ -150,6 +150,9 @@ def test_batch_norm_local_stats_are_per_rank(kind):
     np.testing.assert_allclose(m.running_var.numpy(), 0.5 + 0.5 * variances, rtol=1e-10)
     with pytest.raises(ValueError, match="local_stats with a batch of 5"):
         m(on(values(5, 3, 2, 2), p, batch))
+    # Converted to synchronized statistics: the whole batch's.
+    nn.SyncBatchNorm.convert_sync_batchnorm(nn.Sequential(m))
+    np.testing.assert_allclose(m(on(x, p, batch)).numpy(), np_batch_norm(x), rtol=1e-10, atol=1e-12)
 
 
 # ---- A small CNN trained data parallel
