@@ -466,6 +466,15 @@ PYBIND11_MODULE(_C, m) {
         return outputs;
       },
       py::arg("name"), py::arg("inputs"), py::arg("outputs"), py::arg("backward"));
+  m.def(
+      "batch_norm",
+      [](const Var& x, std::optional<Var> running_mean, std::optional<Var> running_var, std::optional<Var> weight,
+         std::optional<Var> bias, bool training, double momentum, double eps) {
+        auto get = [](const std::optional<Var>& v) { return v ? *v : Var(); };
+        return fn::batch_norm(x, get(running_mean), get(running_var), get(weight), get(bias), training, momentum,
+                              eps);
+      },
+      release());
   m.def("grad_enabled", &grad_enabled);
   m.def("set_grad_enabled", &set_grad_enabled, py::arg("enabled"));
   m.def("set_grad_bucket_bytes", &set_grad_bucket_bytes, py::arg("bytes"));

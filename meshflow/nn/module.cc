@@ -310,6 +310,11 @@ size_t python_index(int64_t i, size_t size, const std::string& owner) {
   return static_cast<size_t>(i < 0 ? i + n : i);
 }
 
+Var uniform_init(const Shape& shape, double bound) { return uniform(shape, bound); }
+Var constant_init(const std::string& op, const Shape& shape) { return constant(op, shape); }
+std::string shortest_repr(double x) { return shortest(x); }
+std::string tuple_repr(const Shape& shape) { return tuple(shape); }
+
 }  // namespace detail
 
 void Sequential::add_step(std::shared_ptr<Module> module, std::function<Var(const Var&)> forward) {

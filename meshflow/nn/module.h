@@ -131,6 +131,13 @@ namespace detail {
 // For Sequential and ModuleList: the position of Python index i (negative from the end) in
 // `size` elements, or std::out_of_range naming `owner`.
 size_t python_index(int64_t i, size_t size, const std::string& owner);
+// For layers defined beside this file (nn/conv_modules.h): U(-bound, bound) and the creation
+// op `op` ("ones", "zeros") as the layers here draw their float32 initial values; Python's
+// repr of a float and of a shape as a tuple.
+Var uniform_init(const Shape& shape, double bound);
+Var constant_init(const std::string& op, const Shape& shape);
+std::string shortest_repr(double x);
+std::string tuple_repr(const Shape& shape);
 // `m` as an M, or std::invalid_argument naming `owner`, the index and m's type.
 template <typename M>
 std::shared_ptr<M> module_as(const std::shared_ptr<Module>& m, const std::string& owner, int64_t i) {

@@ -138,5 +138,28 @@ Var zeros_like(const Var& x);
 Var ones_like(const Var& x);
 Var full_like(const Var& x, double value);
 
+// Convolutional networks on NCHW tensors (ops/conv.cc; defined in functional_conv.cc), with
+// torch.nn.functional's semantics; pairs are (height, width).
+struct Conv2dOptions {
+  std::vector<int64_t> stride{1, 1}, pad_begin{0, 0}, pad_end{0, 0}, dilation{1, 1};
+  int64_t groups = 1;
+};
+// x [N, C_in, H, W] with weight [C_out, C_in / groups, kh, kw], plus bias [C_out] if defined.
+Var conv2d(const Var& x, const Var& weight, const Var& bias = Var(), const Conv2dOptions& options = {});
+// Windows of kernel_size, stride (empty: the kernel size), padding.
+Var max_pool2d(const Var& x, const std::vector<int64_t>& kernel_size, std::vector<int64_t> stride = {},
+               const std::vector<int64_t>& padding = {0, 0});
+Var avg_pool2d(const Var& x, const std::vector<int64_t>& kernel_size, std::vector<int64_t> stride = {},
+               const std::vector<int64_t>& padding = {0, 0}, bool count_include_pad = true);
+Var adaptive_avg_pool2d(const Var& x, const std::vector<int64_t>& output_size);
+// Normalizes x [N, C, ...] over every dim but C with the batch's statistics (training, or a
+// running statistic undefined) or with running_mean / running_var, then scales by weight and
+// shifts by bias ([C], each optional). On a global x the batch statistics are the logical
+// batch's: with the batch split across data-parallel ranks they are synchronized. Training
+// sets defined running statistics in place (Var::set_data, each keeping its own layout) to
+// (1 - momentum) running + momentum batch, the variance unbiased (n / (n - 1)).
+Var batch_norm(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight = Var(),
+               const Var& bias = Var(), bool training = false, double momentum = 0.1, double eps = 1e-5);
+
 }  // namespace fn
 }  // namespace mf

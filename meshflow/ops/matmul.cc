@@ -23,6 +23,7 @@
 #include <algorithm>
 
 #include "meshflow/ops/functional.h"
+#include "meshflow/ops/gemm.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
 
@@ -243,6 +244,14 @@ std::vector<Var> grad(const GradContext& ctx) {
 }
 
 }  // namespace
+
+void kernel::gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
+  mf::gemm<float>(ta, tb, m, n, k, a, b, c);
+}
+
+void kernel::gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c) {
+  mf::gemm<double>(ta, tb, m, n, k, a, b, c);
+}
 
 void register_matmul_ops(OpRegistry& r) {
   OpDef op = make_op(kName, infer, signatures, run);

@@ -86,6 +86,7 @@ const OpMap& all_ops() {
     register_creation_ops(r);
     register_optimizer_ops(r);
     register_sort_ops(r);
+    register_conv_ops(r);
     register_testdev_kernels(r);
 #ifdef MESHFLOW_CUDA
     register_cuda_kernels(r);

@@ -179,6 +179,42 @@ std::vector<GradCall> math_calls() {
   return calls;
 }
 
+// Convolution, pooling and padding (conv.cc): strides, padding, dilation and groups; windows
+// that overlap (the backward ops add), ceil_mode's partial windows, adaptive windows.
+std::vector<GradCall> conv_calls() {
+  const Tensor x = away_from_zero({2, 4, 5, 6}, 1);
+  auto conv = [](int64_t groups, Ints stride, Ints pad_begin, Ints pad_end, Ints dilation) {
+    return Attrs{{"groups", groups}, {"stride", stride}, {"pad_begin", pad_begin}, {"pad_end", pad_end},
+                 {"dilation", dilation}};
+  };
+  return {
+      {"conv2d", {x, away_from_zero({3, 4, 3, 2}, 2)}, conv(1, {2, 1}, {1, 0}, {1, 1}, {1, 2})},
+      {"conv2d", {x, away_from_zero({6, 2, 2, 3}, 3)}, conv(2, {1, 2}, {0, 1}, {1, 1}, {2, 1})},
+      {"max_pool2d",
+       {x},
+       {{"kernel_size", Ints{3, 2}}, {"stride", Ints{2, 1}}, {"padding", Ints{1, 1}}, {"dilation", Ints{1, 2}},
+        {"ceil_mode", true}}},
+      {"adaptive_max_pool2d", {x}, {{"output_size", Ints{3, 4}}}},
+      {"avg_pool2d",
+       {x},
+       {{"kernel_size", Ints{3, 3}}, {"stride", Ints{2, 2}}, {"padding", Ints{1, 1}}, {"ceil_mode", true},
+        {"count_include_pad", false}}},
+      {"avg_pool2d", {x}, {{"kernel_size", Ints{2, 3}}, {"stride", Ints{1, 2}}, {"padding", Ints{0, 1}},
+                           {"divisor_override", int64_t{4}}}},
+      {"adaptive_avg_pool2d", {x}, {{"output_size", Ints{4, 4}}}},
+      {"pad", {x}, {{"pads", Ints{1, 2, -1, 0}}}},
+      {"pad", {away_from_zero({3, 4}, 4)}, {{"pads", Ints{0, 1, 2, 0}}, {"value", 1.5}}},
+      {"pad", {x}, {{"pads", Ints{2, 1, 0, 3}}, {"mode", int64_t{1}}}},
+      {"pad", {x}, {{"pads", Ints{0, 2, 1, 1}}, {"mode", int64_t{2}}}},
+      {"upsample_nearest", {x}, {{"output_size", Ints{7, 9}}, {"scale0", 1.5}}},
+      {"upsample_nearest", {away_from_zero({2, 2, 5}, 5)}, {{"output_size", Ints{3}}}},
+  };
+}
+
+TEST(Grad, ConvolutionPoolingPadding) {
+  for (const GradCall& call : conv_calls()) check_gradients(call);
+}
+
 TEST(Grad, Binary) {
   for (const GradCall& call : binary_calls()) check_gradients(call);
 }
@@ -225,7 +261,8 @@ TEST(Grad, MathOps) {
 TEST(Grad, EveryOpWithAGradientIsChecked) {
   std::set<std::string> checked;
   for (const auto& calls :
-       {binary_calls(), unary_calls(), reduction_calls(), matmul_calls(), nn_calls(), shape_calls(), math_calls()}) {
+       {binary_calls(), unary_calls(), reduction_calls(), matmul_calls(), nn_calls(), shape_calls(), math_calls(),
+        conv_calls()}) {
     for (const GradCall& call : calls) checked.insert(call.op);
   }
   for (const std::string& name : op_names()) {

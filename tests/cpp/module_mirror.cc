@@ -4,10 +4,12 @@
 // and compares: parameter names, initial values, the forward pass, the gradients and the
 // values after an AdamW step. Python's modules mirror C++'s; this keeps them equal.
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "meshflow/nn/conv_modules.h"
 #include "meshflow/nn/module.h"
 #include "meshflow/nn/optim.h"
 #include "meshflow/ops/creation.h"
@@ -38,6 +40,22 @@ std::string params_json(const mf::nn::Module& m, bool grads) {
   return s + "}";
 }
 
+// The model's parameters, forward pass, loss, gradients and parameters after an AdamW step
+// on x, y, as a JSON object; `extra` adds entries.
+std::string run(mf::nn::Sequential& model, const mf::Tensor& x, const mf::Tensor& y,
+                const std::function<std::string()>& extra = nullptr) {
+  using namespace mf;
+  const std::string init = params_json(model, false);
+  const Var out = model.forward(Var(x));
+  const Var loss = fn::cross_entropy(out, Var(y));
+  loss.backward();
+  const std::string grads = params_json(model, true);
+  optim::AdamW opt(model.parameters(), optim::AdamWOptions{/*lr=*/0.05, 0.9, 0.999, 1e-8, 0.1});
+  opt.step();
+  return "{\"init\":" + init + ",\"forward\":" + json(out) + ",\"loss\":" + json(loss) + ",\"grads\":" + grads +
+         ",\"stepped\":" + params_json(model, false) + (extra ? extra() : "") + "}";
+}
+
 }  // namespace
 
 int main() {
@@ -48,17 +66,37 @@ int main() {
       .append(std::make_shared<nn::Linear>(8, 16))
       .append(std::make_shared<nn::GELU>())
       .append(std::make_shared<nn::Linear>(16, 4));
-  const std::string init = params_json(*model, false);
   Tensor x = Tensor::empty({6, 8}, DType::kFloat32), y = Tensor::empty({6}, DType::kInt64);
   for (int64_t i = 0; i < x.numel(); ++i) x.data_as<float>()[i] = static_cast<float>((i * 7 % 13) - 6) / 4;
   for (int64_t i = 0; i < 6; ++i) y.data_as<int64_t>()[i] = i % 4;
-  const Var out = model->forward(Var(x));
-  const Var loss = fn::cross_entropy(out, Var(y));
-  loss.backward();
-  const std::string grads = params_json(*model, true);
-  optim::AdamW opt(model->parameters(), optim::AdamWOptions{/*lr=*/0.05, 0.9, 0.999, 1e-8, 0.1});
-  opt.step();
-  std::printf("{\"init\":%s,\"forward\":%s,\"loss\":%s,\"grads\":%s,\"stepped\":%s}\n", init.c_str(), json(out).c_str(),
-              json(loss).c_str(), grads.c_str(), params_json(*model, false).c_str());
+  const std::string mlp = run(*model, x, y);
+
+  // A small CNN (nn/conv_modules.h); its BatchNorm2d's running statistics after the step.
+  manual_seed(8);
+  fn::Conv2dOptions same;
+  same.pad_begin = same.pad_end = {1, 1};
+  fn::Conv2dOptions strided;
+  strided.stride = {2, 2};
+  strided.groups = 2;
+  auto bn = std::make_shared<nn::BatchNorm2d>(4);
+  auto cnn = std::make_shared<nn::Sequential>();
+  cnn->append(std::make_shared<nn::Conv2d>(2, 4, std::vector<int64_t>{3, 3}, same))
+      .append(bn)
+      .append(std::make_shared<nn::ReLU>())
+      .append(std::make_shared<nn::MaxPool2d>(std::vector<int64_t>{2, 2}))
+      .append(std::make_shared<nn::Conv2d>(4, 6, std::vector<int64_t>{2, 2}, strided, false))
+      .append(std::make_shared<nn::AvgPool2d>(std::vector<int64_t>{1, 1}))
+      .append(std::make_shared<nn::AdaptiveAvgPool2d>(std::vector<int64_t>{1, 1}))
+      .append(std::make_shared<nn::Flatten>())
+      .append(std::make_shared<nn::Linear>(6, 3));
+  Tensor images = Tensor::empty({4, 2, 8, 8}, DType::kFloat32), labels = Tensor::empty({4}, DType::kInt64);
+  for (int64_t i = 0; i < images.numel(); ++i) {
+    images.data_as<float>()[i] = static_cast<float>((i * 11 % 17) - 8) / 4;
+  }
+  for (int64_t i = 0; i < 4; ++i) labels.data_as<int64_t>()[i] = i % 3;
+  const std::string conv = run(*cnn, images, labels, [&] {
+    return ",\"running_mean\":" + json(bn->running_mean()) + ",\"running_var\":" + json(bn->running_var());
+  });
+  std::printf("{\"mlp\":%s,\"cnn\":%s}\n", mlp.c_str(), conv.c_str());
   return 0;
 }

@@ -49,5 +49,6 @@ void add_shape_kernels(KernelTable& t);        // shape.cu: permute, slice, cat,
 void add_creation_kernels(KernelTable& t);     // creation.cu: zeros, ones, full, arange, rand, randn
 void add_optimizer_kernels(KernelTable& t);    // optimizer.cu: adamw_update, sgd_update
 void add_sort_kernels(KernelTable& t);         // sort.cu: cumsum, cumprod, logcumsumexp, sort, flip
+void add_conv_kernels(KernelTable& t);         // conv.cu: conv2d, pooling, pad
 
 }  // namespace mf::cuda

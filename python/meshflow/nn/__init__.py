@@ -4,3 +4,6 @@ from .modules import (Module, Parameter, Linear, Embedding, LayerNorm, GELU, ReL
                       ModuleList, Identity, Flatten, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss,
                       NLLLoss, CrossEntropyLoss, SiLU, Tanh, Sigmoid)
 from .graph import Graph
+from ._modules_conv import (Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d,  # noqa: E402
+                            AdaptiveAvgPool2d, AdaptiveMaxPool2d, BatchNorm1d, BatchNorm2d, SyncBatchNorm, GroupNorm,
+                            RMSNorm, Upsample)

@@ -216,3 +216,8 @@ def dropout(input, p=0.5, training=True):
 
 
 from .._ops_elementwise import gelu, relu, sigmoid, silu, softplus, tanh  # noqa: E402,F401: part of this module's API
+
+# Convolutional networks' layers: convolution, pooling, padding, normalization.
+from ._functional_conv import (conv1d, conv2d, max_pool1d, max_pool2d, avg_pool1d, avg_pool2d,  # noqa: E402,F401
+                               adaptive_avg_pool2d, adaptive_max_pool2d, pad, interpolate, batch_norm, group_norm,
+                               rms_norm)

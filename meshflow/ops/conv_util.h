@@ -1,0 +1,228 @@
+// Copyright 2026 The meshflow Authors.
+// The geometry of convolutions, pooling and padding (ops/conv.cc), written once for the CPU's
+// kernels and the GPU's (ops/cuda/conv.cu): the attributes read and checked into plain
+// structs on the host, and the window arithmetic as host and device code alike. Tensors are
+// NCHW, row-major. Header-only; no state.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "meshflow/ops/integer_math.h"  // MF_HOST_DEVICE
+#include "meshflow/ops/op.h"
+
+namespace mf::kernel {
+
+// conv2d over x [N, C_in, H, W] with weight [C_out, C_in / groups, kh, kw]; axis 0 is the
+// height, 1 the width. Output element (n, co, oh, ow) reads input rows
+// oh * stride - pad_begin + i * dilation for i < kernel (zeros outside the input).
+struct ConvGeometry {
+  int64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
+  int64_t in[2] = {0, 0}, out[2] = {0, 0}, kernel[2] = {0, 0};
+  int64_t stride[2] = {1, 1}, pad[2] = {0, 0}, dilation[2] = {1, 1};  // pad: at the beginning
+  MF_HOST_DEVICE int64_t in_per_group() const { return in_channels / groups; }
+  MF_HOST_DEVICE int64_t out_per_group() const { return out_channels / groups; }
+};
+
+// The output size along one axis: floor((in + pad_begin + pad_end - dilation (kernel - 1) - 1)
+// / stride) + 1, or less than 1 when the padded input is smaller than the dilated kernel.
+int64_t conv_out_size(int64_t in, int64_t kernel, int64_t stride, int64_t pad_begin, int64_t pad_end, int64_t dilation);
+
+// The geometry of conv2d's (or its backward ops') call: attributes "stride", "pad_begin",
+// "pad_end", "dilation" (two ints each) and "groups", checked ("[op] ..." errors), with the
+// channel counts and sizes given (local ones in kernels).
+ConvGeometry conv_geometry(const std::string& op, const Attrs& attrs, int64_t batch, int64_t in_channels,
+                           int64_t out_channels, const int64_t in[2], const int64_t kernel[2]);
+
+// Pooling over the last two dims of [N, C, H, W]. Regular windows (max_pool2d, avg_pool2d):
+// output o of an axis covers positions o * stride - pad + i * dilation, i < kernel; adaptive
+// ones (adaptive_*_pool2d) cover [floor(o in / out), ceil((o + 1) in / out)), torch's formula.
+struct PoolAxis {
+  int64_t in = 0, out = 0, kernel = 1, stride = 1, pad = 0, dilation = 1;
+  bool adaptive = false;
+};
+
+struct PoolGeometry {
+  PoolAxis axis[2];
+  int64_t planes = 0;  // N * C
+};
+
+// The positions of output o's window that lie in the input: first, first + step, ... < stop.
+struct Window {
+  int64_t first, stop, step;
+};
+
+MF_HOST_DEVICE inline Window pool_window(const PoolAxis& a, int64_t o) {
+  if (a.adaptive) return {o * a.in / a.out, ((o + 1) * a.in + a.out - 1) / a.out, 1};
+  const int64_t start = o * a.stride - a.pad;
+  // The first i with start + i * dilation >= 0, and the end of the dilated window clipped.
+  const int64_t skip = start < 0 ? (-start + a.dilation - 1) / a.dilation : 0;
+  const int64_t end = start + (a.kernel - 1) * a.dilation + 1;
+  return {start + skip * a.dilation, end < a.in ? end : a.in, a.dilation};
+}
+
+// avg_pool2d's divisor of output (oh, ow): divisor_override when positive, else the window's
+// size counting padding (clipped at in + pad, as torch) or only the input's elements.
+MF_HOST_DEVICE inline int64_t avg_pool_divisor(const PoolGeometry& g, int64_t oh, int64_t ow, bool count_include_pad,
+                                               int64_t divisor_override) {
+  if (divisor_override > 0) return divisor_override;
+  int64_t size[2];
+  for (int k = 0; k < 2; ++k) {
+    const PoolAxis& a = g.axis[k];
+    const int64_t o = k == 0 ? oh : ow;
+    if (a.adaptive || !count_include_pad) {
+      const Window w = pool_window(a, o);
+      size[k] = w.stop - w.first;
+    } else {
+      const int64_t start = o * a.stride - a.pad, end = start + a.kernel, limit = a.in + a.pad;
+      size[k] = (end < limit ? end : limit) - start;
+    }
+  }
+  return size[0] * size[1];
+}
+
+// The geometry of a pooling call on input [N, C, H, W] (local sizes in kernels). Regular
+// ops read "kernel_size", "stride", "padding", "dilation" (two ints each) and "ceil_mode";
+// adaptive ones "output_size". Checked: "[op] ..." errors.
+PoolGeometry pool_geometry(const std::string& op, const Attrs& attrs, const Shape& input, bool adaptive);
+
+// pad's attributes: "pads" (torch's order: the last dim's before and after, then the
+// previous dim's, ...), "mode" (PadMode; constant when absent) and "value", as per-dim
+// amounts in a struct kernels can take by value (at most kMaxPadDims dims). Output element
+// o of a dim reads input element pad_source(o): o - before, reflected at the edges (reflect:
+// ... 2 1 | 0 1 2 ... n-1 | n-2 ...), clamped (replicate), or none (-1, constant: the value).
+enum PadMode : int64_t { kPadConstant = 0, kPadReflect = 1, kPadReplicate = 2 };
+constexpr int kMaxPadDims = 8;
+
+struct PadGeometry {
+  int nd = 0;
+  int64_t mode = kPadConstant;
+  int64_t in[kMaxPadDims] = {}, out[kMaxPadDims] = {}, before[kMaxPadDims] = {};
+};
+
+// Checked ("[op] ..." errors): even pads for at most every dim, sizes >= 0; reflect and
+// replicate take pads >= 0, reflect smaller than the dim, replicate a nonempty dim.
+PadGeometry pad_geometry(const std::string& op, const Attrs& attrs, const Shape& input);
+
+MF_HOST_DEVICE inline int64_t pad_source(const PadGeometry& g, int d, int64_t o) {
+  const int64_t i = o - g.before[d], n = g.in[d];
+  if (g.mode == kPadReflect) return i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i;
+  if (g.mode == kPadReplicate) return i < 0 ? 0 : i >= n ? n - 1 : i;
+  return i >= 0 && i < n ? i : -1;
+}
+
+// The output positions of dim d that read input position i, ascending: `first` (or -1),
+// then [lo, hi), then `last` (or -1).
+struct PadPreimage {
+  int64_t first, lo, hi, last;
+  MF_HOST_DEVICE int64_t size() const { return (first >= 0) + (hi - lo) + (last >= 0); }
+  MF_HOST_DEVICE int64_t at(int64_t k) const {  // k < size()
+    if (first >= 0 && k-- == 0) return first;
+    return k < hi - lo ? lo + k : last;
+  }
+};
+
+MF_HOST_DEVICE inline PadPreimage pad_preimage(const PadGeometry& g, int d, int64_t i) {
+  const int64_t b = g.before[d], n = g.in[d], out = g.out[d], o = i + b;
+  if (g.mode == kPadReplicate) return {-1, i == 0 ? 0 : o, i == n - 1 ? out : o + 1, -1};
+  if (g.mode == kPadReflect) {
+    const int64_t mirror_end = b + 2 * (n - 1) - i;
+    return {i >= 1 && i <= b ? b - i : -1, o, o + 1, i <= n - 2 && mirror_end < out ? mirror_end : -1};
+  }
+  return o >= 0 && o < out ? PadPreimage{-1, o, o + 1, -1} : PadPreimage{-1, 0, 0, -1};
+}
+
+// dx's element at flat index e: the sum of dy over every output element that reads it, in
+// ascending order of the output's flat index (deterministic; the same on every device).
+template <typename T>
+MF_HOST_DEVICE T pad_backward_at(const PadGeometry& g, const T* dy, int64_t e) {
+  PadPreimage pre[kMaxPadDims];
+  int64_t count = 1, rest = e;
+  for (int d = g.nd - 1; d >= 0; --d) {
+    pre[d] = pad_preimage(g, d, rest % g.in[d]);
+    rest /= g.in[d];
+    count *= pre[d].size();
+  }
+  T sum = 0;
+  for (int64_t t = 0; t < count; ++t) {
+    int64_t r = t, flat = 0, stride = 1;
+    for (int d = g.nd - 1; d >= 0; --d) {
+      const int64_t c = pre[d].size();
+      flat += pre[d].at(r % c) * stride;
+      r /= c;
+      stride *= g.out[d];
+    }
+    sum += dy[flat];
+  }
+  return sum;
+}
+
+// Nearest-neighbour resizing of the last k = 1..3 dims of [N, C, ...] (torch's
+// interpolate(mode='nearest')): output o of a dim reads input min(floor(o * scale), in - 1),
+// the product in float, scale 1 / scale_factor when the caller gave one, else in / out (an
+// output of the input's size or twice it reads o or o / 2).
+struct UpsampleGeometry {
+  int k = 0;
+  int64_t planes = 0;  // N * C
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+  float scale[3] = {0, 0, 0};  // 0: in / out
+};
+
+// From the attributes "output_size" (k ints) and "scales" (k given scale factors, 0 for none),
+// checked ("[op] ..." errors), on an input of shape `input`.
+UpsampleGeometry upsample_geometry(const std::string& op, const Attrs& attrs, const Shape& input);
+
+MF_HOST_DEVICE inline int64_t nearest_source(const UpsampleGeometry& g, int d, int64_t o) {
+  const int64_t in = g.in[d], out = g.out[d];
+  if (out == in) return o;
+  if (out == 2 * in) return o >> 1;
+  const float scale = g.scale[d] > 0 ? 1.0f / g.scale[d] : static_cast<float>(in) / static_cast<float>(out);
+  const int64_t i = static_cast<int64_t>(floorf(static_cast<float>(o) * scale));
+  return i < in - 1 ? i : in - 1;
+}
+
+// The outputs [lo, hi) of dim d that read input i (nearest_source does not decrease in o).
+MF_HOST_DEVICE inline void nearest_preimage(const UpsampleGeometry& g, int d, int64_t i, int64_t* lo, int64_t* hi) {
+  int64_t a = 0, b = g.out[d];  // the first o with source >= i
+  while (a < b) {
+    const int64_t m = (a + b) / 2;
+    if (nearest_source(g, d, m) < i) {
+      a = m + 1;
+    } else {
+      b = m;
+    }
+  }
+  *lo = a;
+  b = g.out[d];  // the first o with source > i
+  while (a < b) {
+    const int64_t m = (a + b) / 2;
+    if (nearest_source(g, d, m) <= i) {
+      a = m + 1;
+    } else {
+      b = m;
+    }
+  }
+  *hi = a;
+}
+
+// dx's element e (of [planes, in...]): the sum of dy over the outputs that read it, in
+// ascending order of their flat index.
+template <typename T>
+MF_HOST_DEVICE T nearest_backward_at(const UpsampleGeometry& g, const T* dy, int64_t e) {
+  int64_t lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, rest = e;
+  for (int d = g.k - 1; d >= 0; --d) {
+    nearest_preimage(g, d, rest % g.in[d], &lo[d], &hi[d]);
+    rest /= g.in[d];
+  }
+  const T* plane = dy + rest * g.out[0] * g.out[1] * g.out[2];
+  T sum = 0;
+  for (int64_t a = lo[0]; a < hi[0]; ++a) {
+    for (int64_t b = lo[1]; b < hi[1]; ++b) {
+      for (int64_t c = lo[2]; c < hi[2]; ++c) sum += plane[(a * g.out[1] + b) * g.out[2] + c];
+    }
+  }
+  return sum;
+}
+
+}  // namespace mf::kernel

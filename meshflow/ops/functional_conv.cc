@@ -1,0 +1,119 @@
+// Copyright 2026 The meshflow Authors.
+// The functional forms of convolutional networks' layers (functional.h): conv2d and the
+// pooling ops spelled with their attributes, and batch_norm composed of reductions and
+// elementwise ops (so its statistics follow the input's layout and its gradient is theirs).
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "meshflow/ops/functional.h"
+
+namespace mf::fn {
+namespace {
+
+// [C] as [1, C, 1, ...] against a tensor of ndim dims.
+Var channel_view(const Var& t, size_t ndim) {
+  Shape shape(ndim, 1);
+  shape[1] = -1;
+  return reshape(t, shape);
+}
+
+// t (a running statistic: local unless its owner made it global) as a broadcast global
+// tensor on x's placement where x is global and t is not; otherwise t.
+Var beside(const Var& t, const Var& x) {
+  if (!x.is_global() || t.is_global()) return t;
+  const GlobalTensor& g = x.global();
+  return Var(global_from_full(t.local(), g.placement(), NdSbp(g.nd_sbp().size(), Sbp::broadcast())));
+}
+
+// value in reference's kind and layout (a local reference: the full value).
+Var in_layout_of(const Var& value, const Var& reference) {
+  if (reference.is_global()) {
+    const GlobalTensor& r = reference.global();
+    return Var(value.is_global() ? to_global(value.global(), r.placement(), r.nd_sbp())
+                                 : global_from_full(value.local(), r.placement(), r.nd_sbp()));
+  }
+  return value.is_global() ? Var(gather_full(value.global())) : value;
+}
+
+std::vector<int64_t> or_kernel(std::vector<int64_t> stride, const std::vector<int64_t>& kernel_size) {
+  return stride.empty() ? kernel_size : stride;
+}
+
+}  // namespace
+
+Var conv2d(const Var& x, const Var& weight, const Var& bias, const Conv2dOptions& o) {
+  const Var y = call1("conv2d", {x, weight},
+                      {{"stride", o.stride},
+                       {"pad_begin", o.pad_begin},
+                       {"pad_end", o.pad_end},
+                       {"dilation", o.dilation},
+                       {"groups", o.groups}});
+  return bias.defined() ? add(y, reshape(bias, {1, -1, 1, 1})) : y;
+}
+
+Var max_pool2d(const Var& x, const std::vector<int64_t>& kernel_size, std::vector<int64_t> stride,
+               const std::vector<int64_t>& padding) {
+  return call("max_pool2d", {x},
+              {{"kernel_size", kernel_size},
+               {"stride", or_kernel(std::move(stride), kernel_size)},
+               {"padding", padding},
+               {"dilation", std::vector<int64_t>{1, 1}},
+               {"ceil_mode", false}})[0];
+}
+
+Var avg_pool2d(const Var& x, const std::vector<int64_t>& kernel_size, std::vector<int64_t> stride,
+               const std::vector<int64_t>& padding, bool count_include_pad) {
+  return call1("avg_pool2d", {x},
+               {{"kernel_size", kernel_size},
+                {"stride", or_kernel(std::move(stride), kernel_size)},
+                {"padding", padding},
+                {"ceil_mode", false},
+                {"count_include_pad", count_include_pad}});
+}
+
+Var adaptive_avg_pool2d(const Var& x, const std::vector<int64_t>& output_size) {
+  return call1("adaptive_avg_pool2d", {x}, {{"output_size", output_size}});
+}
+
+Var batch_norm(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight, const Var& bias,
+               bool training, double momentum, double eps) {
+  const Shape& shape = x.shape();
+  if (shape.size() < 2) {
+    throw std::invalid_argument("[batch_norm] the input has shape " + to_string(shape) + "; expected [N, C, ...]");
+  }
+  const size_t nd = shape.size();
+  const int64_t channels = shape[1], count = channels ? numel(shape) / channels : 0;
+  Var y;
+  if (training || !running_mean.defined() || !running_var.defined()) {
+    if (training && count <= 1) {
+      throw std::invalid_argument(
+          "[batch_norm] expected more than 1 value per channel when training, got input of "
+          "shape " +
+          to_string(shape));
+    }
+    std::vector<int64_t> dims{0};
+    for (size_t d = 2; d < nd; ++d) dims.push_back(static_cast<int64_t>(d));
+    const Var batch_mean = mean(x, dims, true);
+    const Var centered = sub(x, batch_mean);
+    const Var var = mean(mul(centered, centered), dims, true);
+    y = mul(centered, rsqrt(add_scalar(var, eps)));
+    if (training && running_mean.defined() && running_var.defined()) {
+      NoGradGuard no_grad;
+      const Var unbiased = mul_scalar(reshape(var, {channels}), static_cast<double>(count) / (count - 1));
+      for (const auto& [running, batch] : {std::pair<Var, Var>{running_mean, reshape(batch_mean, {channels})},
+                                           std::pair<Var, Var>{running_var, unbiased}}) {
+        const Var updated = add(mul_scalar(beside(running, batch), 1 - momentum), mul_scalar(batch, momentum));
+        Var(running).set_data(in_layout_of(updated, running));
+      }
+    }
+  } else {
+    y = mul(sub(x, channel_view(beside(running_mean, x), nd)),
+            channel_view(rsqrt(add_scalar(beside(running_var, x), eps)), nd));
+  }
+  if (weight.defined()) y = mul(y, channel_view(weight, nd));
+  if (bias.defined()) y = add(y, channel_view(bias, nd));
+  return y;
+}
+
+}  // namespace mf::fn

@@ -1,0 +1,370 @@
+"""The functional layers of convolutional networks, torch.nn.functional's names, arguments and
+defaults: conv1d, conv2d, max_pool1d/2d, avg_pool1d/2d, adaptive_avg_pool2d,
+adaptive_max_pool2d, pad, interpolate (nearest), batch_norm, group_norm, rms_norm. Re-exported by
+meshflow.nn.functional.
+
+conv2d, the pooling ops and pad are ops of their own (meshflow/ops/conv.cc: CPU and CUDA
+kernels, SBP signatures, gradients); the 1-d forms are the 2-d ones on a height of 1, and the
+bias is an add. The normalizations are compositions of reductions and elementwise ops, so on
+global tensors their statistics are reduced over the logical tensor: batch_norm over a batch
+split across data-parallel ranks is synchronized (equal to one device) without a special op.
+"""
+import math
+import numbers
+
+from .. import _C
+from .. import sbp as _sbp
+from .._tensor import Tensor, _impl_of, _in_layout_of, apply, no_grad
+from .._ops_reduce import mean
+
+__all__ = ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d",
+           "adaptive_max_pool2d", "pad", "interpolate", "batch_norm", "group_norm", "rms_norm"]
+
+
+def _pair(op, name, value):
+    """An int or a pair of ints as a list of two ints."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return [int(value), int(value)]
+    if isinstance(value, (tuple, list)) and len(value) == 2 and all(
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in value):
+        return [int(v) for v in value]
+    raise TypeError(f"[{op}] {name} is {value!r}; expected an int or a tuple of two ints")
+
+
+def _single(op, name, value):
+    """An int or a 1-tuple of an int, as an int (the 1-d forms' arguments)."""
+    if isinstance(value, (tuple, list)) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    raise TypeError(f"[{op}] {name} is {value!r}; expected an int or a tuple of one int")
+
+
+def _batched(op, input, dims):
+    """(input with a batch dim, whether one was added): torch's ops take an unbatched input
+    of one dim less."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"[{op}] expected a meshflow Tensor, got {type(input).__name__}")
+    if input.ndim == dims:
+        return input, False
+    if input.ndim == dims - 1:
+        return input.unsqueeze(0), True
+    raise ValueError(f"[{op}] the input has shape {tuple(input.shape)}; expected {dims} dims (batched) or "
+                     f"{dims - 1} (unbatched)")
+
+
+def _conv_padding(op, padding, weight_size, dilation, stride):
+    """(pad_begin, pad_end) of conv2d's padding: ints, 'valid' or 'same' (torch's: the extra
+    element of an odd total goes at the end)."""
+    if isinstance(padding, str):
+        if padding == "valid":
+            return [0, 0], [0, 0]
+        if padding == "same":
+            if stride != [1, 1]:
+                raise ValueError(f"[{op}] padding='same' is not supported for strided convolutions")
+            total = [d * (k - 1) for d, k in zip(dilation, weight_size)]
+            begin = [t // 2 for t in total]
+            return begin, [t - b for t, b in zip(total, begin)]
+        raise ValueError(f"[{op}] padding {padding!r}; expected 'valid', 'same', an int or a tuple of ints")
+    pads = _pair(op, "padding", padding)
+    return pads, pads
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-d convolution (cross-correlation, as torch) of input [N, C_in, H, W] (or [C_in, H,
+    W]) with weight [C_out, C_in / groups, kH, kW], plus bias [C_out]. padding: an int, a
+    pair, 'valid' or 'same' (zeros)."""
+    x, unbatched = _batched("conv2d", input, 4)
+    stride, dilation = _pair("conv2d", "stride", stride), _pair("conv2d", "dilation", dilation)
+    if weight.ndim != 4:
+        raise ValueError(f"[conv2d] the weight has shape {tuple(weight.shape)}; expected 4 dims "
+                         "[C_out, C_in / groups, kH, kW]")
+    begin, end = _conv_padding("conv2d", padding, list(weight.shape[2:]), dilation, stride)
+    attrs = {"stride": stride, "pad_begin": begin, "pad_end": end, "dilation": dilation, "groups": int(groups)}
+    y = apply("conv2d", [x, weight], attrs)[0]
+    if bias is not None:
+        y = y + bias.reshape(1, -1, 1, 1)
+    return y.squeeze(0) if unbatched else y
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-d convolution of input [N, C_in, L] (or [C_in, L]) with weight [C_out, C_in / groups,
+    k], plus bias [C_out]: conv2d on a height of 1."""
+    x, unbatched = _batched("conv1d", input, 3)
+    if weight.ndim != 3:
+        raise ValueError(f"[conv1d] the weight has shape {tuple(weight.shape)}; expected 3 dims "
+                         "[C_out, C_in / groups, k]")
+    if not isinstance(padding, str):
+        padding = (0, _single("conv1d", "padding", padding))
+    y = conv2d(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, _single("conv1d", "stride", stride)), padding,
+               (1, _single("conv1d", "dilation", dilation)), groups).squeeze(2)
+    return y.squeeze(0) if unbatched else y
+
+
+def _pool_attrs(op, kernel_size, stride, padding):
+    kernel = _pair(op, "kernel_size", kernel_size)
+    stride = kernel if stride is None or (isinstance(stride, (tuple, list)) and not stride) else \
+        _pair(op, "stride", stride)
+    return {"kernel_size": kernel, "stride": stride, "padding": _pair(op, "padding", padding)}
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The maximum of each window of input [N, C, H, W] (or [C, H, W]); padding counts as
+    -inf. With return_indices, also the int64 index h * W + w of each maximum in its plane."""
+    x, unbatched = _batched("max_pool2d", input, 4)
+    attrs = _pool_attrs("max_pool2d", kernel_size, stride, padding)
+    attrs.update(dilation=_pair("max_pool2d", "dilation", dilation), ceil_mode=bool(ceil_mode))
+    y, indices = apply("max_pool2d", [x], attrs)
+    if unbatched:
+        y, indices = y.squeeze(0), indices.squeeze(0)
+    return (y, indices) if return_indices else y
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """max_pool2d over the last dim of [N, C, L] (or [C, L])."""
+    x, unbatched = _batched("max_pool1d", input, 3)
+    one = lambda name, v: (1, _single("max_pool1d", name, v))  # noqa: E731
+    out = max_pool2d(x.unsqueeze(2), one("kernel_size", kernel_size),
+                     None if stride is None else one("stride", stride), (0, _single("max_pool1d", "padding", padding)),
+                     one("dilation", dilation), ceil_mode, True)
+    y, indices = (t.squeeze(2) for t in out)
+    if unbatched:
+        y, indices = y.squeeze(0), indices.squeeze(0)
+    return (y, indices) if return_indices else y
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """The mean of each window of input [N, C, H, W] (or [C, H, W]): divided by the window's
+    size with padding (count_include_pad) or without, or by divisor_override."""
+    x, unbatched = _batched("avg_pool2d", input, 4)
+    attrs = _pool_attrs("avg_pool2d", kernel_size, stride, padding)
+    attrs.update(ceil_mode=bool(ceil_mode), count_include_pad=bool(count_include_pad))
+    if divisor_override is not None:
+        if not isinstance(divisor_override, numbers.Integral) or divisor_override <= 0:
+            raise ValueError(f"[avg_pool2d] divisor_override is {divisor_override!r}; expected a positive int")
+        attrs["divisor_override"] = int(divisor_override)
+    y = apply("avg_pool2d", [x], attrs)[0]
+    return y.squeeze(0) if unbatched else y
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    """avg_pool2d over the last dim of [N, C, L] (or [C, L])."""
+    x, unbatched = _batched("avg_pool1d", input, 3)
+    one = lambda name, v: (1, _single("avg_pool1d", name, v))  # noqa: E731
+    y = avg_pool2d(x.unsqueeze(2), one("kernel_size", kernel_size), None if stride is None else one("stride", stride),
+                   (0, _single("avg_pool1d", "padding", padding)), ceil_mode, count_include_pad).squeeze(2)
+    return y.squeeze(0) if unbatched else y
+
+
+def _output_size(op, output_size, x):
+    """Two ints; None entries keep the input's size, as torch."""
+    if isinstance(output_size, (tuple, list)) and len(output_size) == 2:
+        output_size = [x.shape[2 + i] if s is None else s for i, s in enumerate(output_size)]
+    return _pair(op, "output_size", output_size)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """Averages over output_size windows of input [N, C, H, W] (or [C, H, W]); window o of an
+    axis covers [floor(o * in / out), ceil((o + 1) * in / out))."""
+    x, unbatched = _batched("adaptive_avg_pool2d", input, 4)
+    y = apply("adaptive_avg_pool2d", [x], {"output_size": _output_size("adaptive_avg_pool2d", output_size, x)})[0]
+    return y.squeeze(0) if unbatched else y
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """Maxima over adaptive_avg_pool2d's windows; with return_indices, also their indices."""
+    x, unbatched = _batched("adaptive_max_pool2d", input, 4)
+    y, indices = apply("adaptive_max_pool2d", [x],
+                       {"output_size": _output_size("adaptive_max_pool2d", output_size, x)})
+    if unbatched:
+        y, indices = y.squeeze(0), indices.squeeze(0)
+    return (y, indices) if return_indices else y
+
+
+_PAD_MODES = {"constant": 0, "reflect": 1, "replicate": 2}
+
+
+def pad(input, pad, mode="constant", value=None):
+    """Pads input by `pad` (torch's order: the last dim's before and after, then the previous
+    dim's, ...). mode 'constant' fills with `value` (0 by default; negative pads crop);
+    'reflect' mirrors the input without repeating its edge, 'replicate' repeats the edge:
+    those pad the last 1 to 3 dims of an input with 1 or 2 more dims (batch, channels), as
+    torch's."""
+    if not isinstance(pad, (tuple, list)) or not all(isinstance(p, numbers.Integral) and not isinstance(p, bool)
+                                                     for p in pad):
+        raise TypeError(f"[pad] pad is {pad!r}; expected a tuple of ints")
+    if mode not in _PAD_MODES:
+        if mode == "circular":
+            raise NotImplementedError("[pad] mode 'circular' is not implemented; meshflow pads with mode 'constant', "
+                                      "'reflect' or 'replicate'")
+        raise ValueError(f"[pad] mode {mode!r}; expected 'constant', 'reflect', 'replicate' or 'circular'")
+    attrs = {"pads": [int(p) for p in pad], "mode": _PAD_MODES[mode]}
+    if mode != "constant":
+        if value is not None and value != 0:
+            raise ValueError(f"[pad] padding mode {mode!r} doesn't take in value argument")
+        dims = len(pad) // 2
+        if not 1 <= dims <= 3 or input.ndim not in (dims + 1, dims + 2):
+            raise NotImplementedError(f"[pad] mode {mode!r} pads the last 1 to 3 dims of an input with 1 or 2 more "
+                                      f"dims; got {len(pad)} pads for an input of shape {tuple(input.shape)}")
+    elif value is not None and value != 0:
+        attrs["value"] = value
+    return apply("pad", [input], attrs)[0]
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """Resizes the last 1 to 3 dims of [N, C, ...] to `size`, or by `scale_factor` (the size
+    floor(in * scale_factor)); only mode 'nearest' (torch's: output o reads input
+    floor(o * in / out), or floor(o / scale_factor) with a scale factor)."""
+    if mode != "nearest":
+        raise NotImplementedError(f"[interpolate] mode {mode!r} is not implemented; meshflow interpolates with mode "
+                                  "'nearest'")
+    if align_corners is not None or antialias:
+        raise ValueError("[interpolate] align_corners and antialias are for the interpolating modes, not 'nearest'")
+    k = input.ndim - 2
+    if not 1 <= k <= 3:
+        raise ValueError(f"[interpolate] the input has shape {tuple(input.shape)}; expected 3 to 5 dims [N, C, ...]")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("[interpolate] expected exactly one of size and scale_factor")
+    spatial = list(input.shape[2:])
+    attrs = {}
+    if size is not None:
+        sizes = list(size) if isinstance(size, (tuple, list)) else [size] * k
+        if len(sizes) != k:
+            raise ValueError(f"[interpolate] size {size!r} for {k} spatial dims")
+        attrs["output_size"] = [int(n) for n in sizes]
+    else:
+        scales = list(scale_factor) if isinstance(scale_factor, (tuple, list)) else [scale_factor] * k
+        if len(scales) != k:
+            raise ValueError(f"[interpolate] scale_factor {scale_factor!r} for {k} spatial dims")
+        attrs["output_size"] = [int(math.floor(float(n) * float(s))) for n, s in zip(spatial, scales)]
+        if not recompute_scale_factor:
+            attrs.update({f"scale{d}": float(s) for d, s in enumerate(scales)})
+    return apply("upsample_nearest", [input], attrs)[0]
+
+
+# ---- Normalization
+
+def _channel_view(t, ndim):
+    """A per-channel vector [C] shaped [1, C, 1, ...] against an input of ndim dims."""
+    return t.reshape([1, -1] + [1] * (ndim - 2))
+
+
+def _batch_parts(x):
+    """How many parts the batch dim of x is split into across ranks (1 for a local tensor)."""
+    if not x.is_global:
+        return 1
+    parts = 1
+    for size, s in zip(x.placement.hierarchy, x.sbp):
+        if s.is_split and s.dim == 0:
+            parts *= size
+    return parts
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5,
+               *, local_stats=False):
+    """torch.nn.functional.batch_norm over input [N, C, ...]: normalized with the batch's
+    statistics over every dim but C (training, or no running statistics) or with
+    running_mean / running_var, then scaled by weight and shifted by bias ([C] each).
+
+    In training, running_mean and running_var (when given) take their new values in place:
+    (1 - momentum) * running + momentum * batch statistic, the variance unbiased (n / (n - 1)).
+
+    On a global input the batch statistics are reduced over the logical batch: with the batch
+    split across data-parallel ranks they are synchronized, equal to one device (as
+    SyncBatchNorm). local_stats=True gives each rank's part of the batch its own statistics
+    instead, as PyTorch's plain BatchNorm under DDP; the running statistics then take the mean
+    of the parts' statistics (the same on every rank). It needs a batch split evenly."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"[batch_norm] expected a meshflow Tensor, got {type(input).__name__}")
+    if training and running_mean is not None and running_var is not None:
+        _refuse_tracing()
+    use_batch = training or running_mean is None or running_var is None
+    parts = _batch_parts(input) if local_stats and use_batch else 1
+    if parts == 1:  # the C++ composition (functional.h), shared with the C++ modules
+        impl = [None if t is None else _impl_of("batch_norm", t) for t in (running_mean, running_var, weight, bias)]
+        return Tensor(_C.batch_norm(_impl_of("batch_norm", input), *impl, bool(training), float(momentum),
+                                    float(eps)))
+    # Each part of the batch alone: the batch dim cut into [parts, N / parts], which keeps
+    # the split (each rank holds one part), and reduced within each part.
+    ndim, channels = input.ndim, input.shape[1]
+    if input.shape[0] % parts:
+        raise ValueError(f"[batch_norm] local_stats with a batch of {input.shape[0]} split over {parts} ranks; "
+                         "expected a batch that splits evenly")
+    count = input.numel() // channels // parts
+    if training and count <= 1:
+        raise ValueError(f"[batch_norm] expected more than 1 value per channel when training, got input of shape "
+                         f"{tuple(input.shape)} split over {parts} ranks")
+    grouped = input.reshape([parts, input.shape[0] // parts] + list(input.shape[1:]))
+    dims = [1] + list(range(3, ndim + 1))
+    centered = grouped - mean(grouped, dims, keepdim=True)
+    var = mean(centered * centered, dims, keepdim=True)
+    y = (centered * (var + eps).rsqrt()).reshape(input.shape)
+    if training and running_mean is not None and running_var is not None:
+        with no_grad():
+            batch_mean, batch_var = mean(grouped, dims).mean(0), var.reshape(parts, channels).mean(0)
+            unbiased = batch_var * (count / (count - 1))
+            for running, batch in ((running_mean, batch_mean), (running_var, unbiased)):
+                updated = _broadcast_beside(running, batch) * (1 - momentum) + batch * momentum
+                running.data = _in_layout_of(updated, running)
+    if weight is not None:
+        y = y * _channel_view(weight, ndim)
+    if bias is not None:
+        y = y + _channel_view(bias, ndim)
+    return y
+
+
+def _refuse_tracing():
+    """Raises inside nn.Graph's build: a graph would not carry the running statistics'
+    updates to the next call."""
+    if _C.tracing():
+        raise NotImplementedError(
+            "[batch_norm] running statistics are not updated inside nn.Graph yet (a graph updates only parameters "
+            "and optimizer state); train with track_running_stats=False, or in eager mode")
+
+
+def _broadcast_beside(t, x):
+    """t (a running statistic: local until modules convert their buffers) as a broadcast
+    global tensor on x's placement when x is global and t is not; otherwise t."""
+    if t is None or not x.is_global or t.is_global:
+        return t
+    return Tensor(_C.global_from_full(t._impl.local_tensor, x._impl.placement, [_sbp.broadcast] * len(x.sbp)))
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalizes input [N, C, ...] over each of num_groups groups of C / num_groups channels
+    (with every dim after C), then scales by weight and shifts by bias ([C] each)."""
+    if input.ndim < 2 or num_groups <= 0 or input.shape[1] % num_groups:
+        raise ValueError(f"[group_norm] the input has shape {tuple(input.shape)} and num_groups is {num_groups}; "
+                         "expected [N, C, ...] with C divisible by num_groups")
+    n = input.shape[0]
+    grouped = input.reshape(n, num_groups, -1)
+    y = apply("layer_norm", [grouped], {"normalized_shape": [grouped.shape[2]], "eps": float(eps),
+                                        "has_weight": False, "has_bias": False})[0].reshape(input.shape)
+    if weight is not None:
+        y = y * _channel_view(weight, input.ndim)
+    if bias is not None:
+        y = y + _channel_view(bias, input.ndim)
+    return y
+
+
+_FLOAT_EPS = {"float32": 2.0 ** -23, "float64": 2.0 ** -52}
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """x / sqrt(mean(x^2) + eps) over the trailing dims normalized_shape, times weight; eps
+    None is the machine epsilon of input's dtype (torch 2.4's)."""
+    if isinstance(normalized_shape, numbers.Integral):
+        normalized_shape = (normalized_shape,)
+    normalized_shape = tuple(int(s) for s in normalized_shape)
+    k = len(normalized_shape)
+    if not k or tuple(input.shape[input.ndim - k:]) != normalized_shape or k > input.ndim:
+        raise ValueError(f"[rms_norm] normalized_shape {list(normalized_shape)} is not the trailing dims of the "
+                         f"input's shape {list(input.shape)}")
+    if eps is None:
+        eps = _FLOAT_EPS.get(input.dtype.name, 2.0 ** -23)
+    dims = list(range(input.ndim - k, input.ndim))
+    y = input * (mean(input * input, dims, keepdim=True) + eps).rsqrt()
+    return y * weight if weight is not None else y
+

@@ -1,0 +1,314 @@
+"""The modules of convolutional networks, shaped like torch.nn's: Conv1d, Conv2d, MaxPool1d/2d,
+AvgPool1d/2d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, Upsample, BatchNorm1d/2d, SyncBatchNorm,
+GroupNorm, RMSNorm. Re-exported by meshflow.nn.
+
+Weights are initialized with torch's formulas from meshflow's generator (same seed, same
+values on every rank and layout); BatchNorm's running statistics are buffers: tensors the
+module updates in training and reads in eval, not trained.
+"""
+import math
+import numbers
+
+from .._ops_creation import ones, zeros
+from .._tensor import no_grad, tensor
+from . import _functional_conv as F
+from .modules import Module, Parameter, _uniform
+
+
+def _register_buffer(module, name, value):
+    """Module.register_buffer where Module has it (then state_dict, to_global and friends
+    see the buffer); until then a plain attribute that only this module reads."""
+    register = getattr(module, "register_buffer", None)
+    if register is not None:
+        register(name, value)
+    else:
+        object.__setattr__(module, name, value)
+
+
+def _tuple(value, n):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
+class _ConvNd(Module):
+    _dims = 2
+    _function = None
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros"):
+        super().__init__()
+        name = type(self).__name__
+        if groups <= 0 or in_channels % groups or out_channels % groups:
+            raise ValueError(f"{name}: in_channels {in_channels} and out_channels {out_channels} must be divisible "
+                             f"by groups {groups} (a positive int)")
+        if padding_mode != "zeros":
+            if padding_mode in ("reflect", "replicate", "circular"):
+                raise NotImplementedError(f"{name}: padding_mode {padding_mode!r} is not implemented; meshflow pads "
+                                          "with zeros")
+            raise ValueError(f"{name}: padding_mode {padding_mode!r}; expected 'zeros', 'reflect', 'replicate' or "
+                             "'circular'")
+        if isinstance(padding, str) and padding not in ("same", "valid"):
+            raise ValueError(f"{name}: padding {padding!r}; expected 'valid', 'same', an int or a tuple of ints")
+        self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+        self.kernel_size = _tuple(kernel_size, self._dims)
+        self.stride, self.dilation = _tuple(stride, self._dims), _tuple(dilation, self._dims)
+        self.padding = padding if isinstance(padding, str) else _tuple(padding, self._dims)
+        self.padding_mode = padding_mode
+        if padding == "same" and any(s != 1 for s in self.stride):
+            raise ValueError(f"{name}: padding='same' is not supported for strided convolutions")
+        # torch's reset_parameters: kaiming_uniform_(a=sqrt(5)) is U(-1/sqrt(fan_in), 1/sqrt(fan_in)),
+        # and so is the bias.
+        fan_in = in_channels // groups * math.prod(self.kernel_size)
+        bound = 1 / math.sqrt(fan_in) if fan_in else 0
+        self.weight = Parameter(_uniform((out_channels, in_channels // groups) + self.kernel_size, bound))
+        self.bias = Parameter(_uniform((out_channels,), bound)) if bias else None
+
+    def forward(self, input):
+        return type(self)._function(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                                    self.groups)
+
+    def extra_repr(self):
+        s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}")
+        if self.padding != (0,) * self._dims:
+            s += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
+        if self.dilation != (1,) * self._dims:
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s
+
+
+class Conv2d(_ConvNd):
+    """2-d convolution over [N, C_in, H, W] (torch.nn.Conv2d)."""
+    _dims = 2
+    _function = staticmethod(F.conv2d)
+
+
+class Conv1d(_ConvNd):
+    """1-d convolution over [N, C_in, L] (torch.nn.Conv1d)."""
+    _dims = 1
+    _function = staticmethod(F.conv1d)
+
+    def forward(self, input):
+        padding = self.padding if isinstance(self.padding, str) else self.padding[0]
+        return F.conv1d(input, self.weight, self.bias, self.stride[0], padding, self.dilation[0], self.groups)
+
+
+class MaxPool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.kernel_size, self.padding = kernel_size, padding
+        self.stride = stride if stride is not None else kernel_size
+        self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
+
+    _function = staticmethod(F.max_pool2d)
+
+    def forward(self, input):
+        return type(self)._function(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                                    self.ceil_mode, self.return_indices)
+
+    def extra_repr(self):
+        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool1d(MaxPool2d):
+    _function = staticmethod(F.max_pool1d)
+
+
+class AvgPool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
+        super().__init__()
+        self.kernel_size, self.padding = kernel_size, padding
+        self.stride = stride if stride is not None else kernel_size
+        self.ceil_mode, self.count_include_pad, self.divisor_override = ceil_mode, count_include_pad, divisor_override
+
+    def forward(self, input):
+        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool1d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        super().__init__()
+        self.kernel_size, self.padding = kernel_size, padding
+        self.stride = stride if stride is not None else kernel_size
+        self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
+
+    def forward(self, input):
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool2d(Module):
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input):
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool2d(Module):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def forward(self, input):
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class _BatchNorm(Module):
+    """torch's _BatchNorm: normalizes over every dim but the channels (dim 1) with the batch's
+    statistics in training, the running ones in eval (track_running_stats)."""
+
+    _sync = False
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, *,
+                 local_stats=False):
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        self.local_stats = bool(local_stats) and not self._sync
+        self.weight = Parameter(ones(num_features)) if affine else None
+        self.bias = Parameter(zeros(num_features)) if affine else None
+        if track_running_stats:
+            _register_buffer(self, "running_mean", zeros(num_features))
+            _register_buffer(self, "running_var", ones(num_features))
+            _register_buffer(self, "num_batches_tracked", tensor(0))
+        else:
+            for name in ("running_mean", "running_var", "num_batches_tracked"):
+                _register_buffer(self, name, None)
+
+    def _check_input_dim(self, input):
+        pass
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats:
+            F._refuse_tracing()  # before anything changes
+            with no_grad():
+                self.num_batches_tracked.data = self.num_batches_tracked + 1
+            if self.momentum is None:  # a cumulative moving average
+                factor = 1.0 / int(self.num_batches_tracked.item())
+        use_batch = self.training or self.running_mean is None
+        running = self.running_mean, self.running_var
+        if self.training and not self.track_running_stats:
+            running = None, None
+        return F.batch_norm(input, running[0], running[1], self.weight, self.bias, use_batch, factor, self.eps,
+                            local_stats=self.local_stats)
+
+    def extra_repr(self):
+        s = (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+             f"track_running_stats={self.track_running_stats}")
+        return s + (", local_stats=True" if self.local_stats else "")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalization of [N, C] or [N, C, L]. On global tensors the batch statistics are
+    those of the logical batch (synchronized across data-parallel ranks, as SyncBatchNorm);
+    local_stats=True normalizes each rank's part of the batch with its own statistics, as
+    PyTorch's BatchNorm1d under DDP (see functional.batch_norm)."""
+
+    def _check_input_dim(self, input):
+        if input.ndim not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.ndim}D input)")
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalization of [N, C, H, W]; statistics as in BatchNorm1d (local_stats too)."""
+
+    def _check_input_dim(self, input):
+        if input.ndim != 4:
+            raise ValueError(f"expected 4D input (got {input.ndim}D input)")
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalization with the statistics of the whole logical batch, across every
+    data-parallel rank (torch.nn.SyncBatchNorm): what BatchNorm1d/2d do by default on global
+    tensors. process_group is accepted for torch's signature; the placement decides."""
+
+    _sync = True
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 process_group=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats)
+
+    def _check_input_dim(self, input):
+        if input.ndim < 2:
+            raise ValueError(f"expected at least 2D input (got {input.ndim}D input)")
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module, process_group=None):
+        """torch's converter: every BatchNorm under `module` made synchronized (local_stats
+        off; meshflow's BatchNorm layers compute the logical batch's statistics then).
+        Returns `module`, changed in place."""
+        for m in module.modules():
+            if isinstance(m, _BatchNorm):
+                m.local_stats = False
+        return module
+
+
+class Upsample(Module):
+    """F.interpolate as a module (mode 'nearest')."""
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        self.size, self.scale_factor, self.mode = size, scale_factor, mode
+        self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
+
+    def forward(self, input):
+        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                             self.recompute_scale_factor)
+
+    def extra_repr(self):
+        what = f"size={self.size}" if self.size is not None else f"scale_factor={self.scale_factor}"
+        return f"{what}, mode={self.mode!r}"
+
+
+class GroupNorm(Module):
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True):
+        super().__init__()
+        if num_groups <= 0 or num_channels % num_groups:
+            raise ValueError(f"GroupNorm: num_channels {num_channels} must be divisible by num_groups {num_groups}")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        self.weight = Parameter(ones(num_channels)) if affine else None
+        self.bias = Parameter(zeros(num_channels)) if affine else None
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+
+
+class RMSNorm(Module):
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape, self.eps = tuple(normalized_shape), eps
+        self.elementwise_affine = elementwise_affine
+        self.weight = Parameter(ones(*self.normalized_shape)) if elementwise_affine else None
+
+    def forward(self, input):
+        return F.rms_norm(input, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
