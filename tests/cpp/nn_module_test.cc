@@ -273,6 +273,55 @@ TEST(NnModule, ToGlobalKeepsEachRanksPartThenBoxes) {
   }
 }
 
+// A module with a persistent and a non-persistent buffer (a norm layer's running statistics).
+class WithBuffers : public Module {
+ public:
+  WithBuffers() : linear(register_module("linear", std::make_shared<nn::Linear>(3, 2))) {
+    register_buffer("running", fn::zeros_like(linear->bias().detach()));
+    register_buffer("scratch", fn::zeros_like(linear->bias().detach()), /*persistent=*/false);
+  }
+  std::string type_name() const override { return "WithBuffers"; }
+  std::string extra_repr() const override { return "momentum=0.1"; }
+  std::shared_ptr<nn::Linear> linear;
+};
+
+TEST(NnModule, BuffersAreStateButNotParameters) {
+  auto m = std::make_shared<WithBuffers>();
+  EXPECT_EQ(names_of(m->named_parameters()), (std::vector<std::string>{"linear.weight", "linear.bias"}));
+  EXPECT_EQ(names_of(m->named_buffers()), (std::vector<std::string>{"running", "scratch"}));
+  EXPECT_FALSE(m->buffer("running").requires_grad());
+  std::vector<std::string> keys;
+  for (const auto& entry : m->state_dict()) keys.push_back(entry.first);
+  // torch's order: own parameters, own persistent buffers, then the children's.
+  EXPECT_EQ(keys, (std::vector<std::string>{"running", "linear.weight", "linear.bias"}));
+  EXPECT_EQ(m->repr(), "WithBuffers(\n  momentum=0.1\n  (linear): Linear(in_features=3, out_features=2, bias=True)\n)");
+
+  Tensor value = Tensor::empty({2}, DType::kFloat64);
+  value.data_as<double>()[0] = 1.5;
+  value.data_as<double>()[1] = -2;
+  nn::StateDict state = m->state_dict();
+  state.set("running", Var(value));
+  const Var held = m->buffer("running");
+  m->load_state_dict(state);
+  EXPECT_TRUE(held.same(m->buffer("running")));
+  EXPECT_EQ(held.dtype(), DType::kFloat32);
+  EXPECT_EQ(held.local().data_as<float>()[0], 1.5f);
+  EXPECT_EQ(held.local().data_as<float>()[1], -2.0f);
+  state.set("scratch", Var(value));
+  EXPECT_THROW(m->load_state_dict(state), std::invalid_argument);  // not in state_dict: unexpected
+
+  m->to_global(world(), NdSbp{B});
+  EXPECT_TRUE(held.is_global());
+  EXPECT_TRUE(m->buffer("scratch").is_global());
+  EXPECT_TRUE(close(as_float64(full_value(held)), value, 0));
+
+  m->register_buffer("running", Var());  // unregisters
+  EXPECT_EQ(names_of(m->named_buffers()), (std::vector<std::string>{"scratch"}));
+  m->register_parameter("scratch", fn::zeros_like(m->linear->bias().detach()));  // a name changes kind
+  EXPECT_TRUE(m->named_buffers().empty());
+  EXPECT_EQ(m->named_parameters()[0].first, "scratch");
+}
+
 TEST(NnModule, LoadStateDictConvertsToEachParametersKindLayoutAndDtype) {
   const auto source = make_mlp(1, DType::kFloat64);
   std::vector<Tensor> expected;

@@ -3,4 +3,5 @@ from . import functional, init, utils
 from .modules import (Module, Parameter, Linear, Embedding, LayerNorm, GELU, ReLU, Dropout, Sequential,
                       ModuleList, Identity, Flatten, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss,
                       NLLLoss, CrossEntropyLoss, SiLU, Tanh, Sigmoid)
+from .modules import ModuleDict, ParameterList, ParameterDict
 from .graph import Graph

@@ -95,7 +95,7 @@ class GraphConfig:
         """The named stages' placements, by stage id."""
         by_id = {}
         for module, stage_id in self.stages.items():
-            params = module.parameters()
+            params = list(module.parameters())
             if not params or not params[0].is_global:
                 raise ValueError(f"set_stage: {type(module).__name__} has no global parameters to place its stage")
             placement = params[0].placement
