@@ -40,6 +40,8 @@ from ._ops_reduce import *  # noqa: F401,F403
 from ._ops_select import *  # noqa: F401,F403
 from ._ops_creation import *  # noqa: F401,F403
 from . import nn, optim
+from . import autograd
+from .autograd import enable_grad, set_grad_enabled, inference_mode, is_inference_mode_enabled
 from ._checkpoint import save, load
 
 
@@ -117,3 +119,4 @@ __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "plac
 __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
+__all__ += ["autograd", "optim", "enable_grad", "set_grad_enabled", "inference_mode", "is_inference_mode_enabled"]
