@@ -51,7 +51,6 @@ void Optimizer::zero_grad() {
 }
 
 void Optimizer::add_param_group(std::vector<Var> params, const GroupOptions& options) {
-  if (params.empty()) throw std::invalid_argument(name_ + ": a parameter group has no parameters");
   check_params(params);
   GroupOptions group = defaults_;
   for (const auto& [key, value] : options) {

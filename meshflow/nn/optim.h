@@ -40,7 +40,8 @@ class Optimizer {
   void zero_grad();
 
   // Adds a group; options it leaves out are the defaults. Throws std::invalid_argument for
-  // an unknown name, an invalid value, no parameters or a parameter already in a group.
+  // an unknown name, an invalid value or a parameter already in a group (an empty group is
+  // allowed here; Python refuses it, as torch).
   void add_param_group(std::vector<Var> params, const GroupOptions& options = {});
   size_t group_count() const { return groups_.size(); }
   // Group g's parameters and options (every name the optimizer knows).
