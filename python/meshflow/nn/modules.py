@@ -494,8 +494,20 @@ class _Activation(Module):
         return type(self)._function(x)
 
 
-class GELU(_Activation):
-    _function = staticmethod(F.gelu)
+class GELU(Module):
+    """gelu, exact ('none') or torch's tanh approximation."""
+
+    def __init__(self, approximate="none"):
+        super().__init__()
+        if approximate not in ("none", "tanh"):
+            raise ValueError(f"GELU: approximate={approximate!r}; expected 'none' or 'tanh'")
+        self.approximate = approximate
+
+    def forward(self, x):
+        return F.gelu(x, approximate=self.approximate)
+
+    def extra_repr(self):
+        return f"approximate={self.approximate!r}"
 
 
 class ReLU(_Activation):
@@ -904,3 +916,82 @@ class ParameterDict(Module):
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("ParameterDict should not be called.")
+
+
+# ---- Activations and losses with arguments (issue 26).
+
+class _SoftmaxLike(Module):
+    _function = None
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x):
+        dim = F._softmax_dim(type(self).__name__, x.ndim) if self.dim is None else self.dim
+        return type(self)._function(x, dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class Softmax(_SoftmaxLike):
+    _function = staticmethod(F.softmax)
+
+
+class LogSoftmax(_SoftmaxLike):
+    _function = staticmethod(F.log_softmax)
+
+
+class Softmin(_SoftmaxLike):
+    _function = staticmethod(F.softmin)
+
+
+class LeakyReLU(Module):
+    def __init__(self, negative_slope=0.01, inplace=False):
+        super().__init__()
+        self.negative_slope, self.inplace = negative_slope, inplace
+
+    def forward(self, x):
+        return F.leaky_relu(x, self.negative_slope)
+
+    def extra_repr(self):
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+
+
+class ELU(Module):
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, x):
+        return F.elu(x, self.alpha)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class CosineSimilarity(Module):
+    def __init__(self, dim=1, eps=1e-8):
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def forward(self, x1, x2):
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)
+
+
+class KLDivLoss(_Loss):
+    _function = staticmethod(F.kl_div)
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        if size_average is not None or reduce is not None:
+            raise ValueError("KLDivLoss: size_average and reduce are deprecated in torch and not supported; use "
+                             "reduction")
+        super().__init__(reduction, log_target=log_target)
+
+
+class HuberLoss(_Loss):
+    _function = staticmethod(F.huber_loss)
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction, delta=delta)

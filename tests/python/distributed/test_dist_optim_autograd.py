@@ -1,12 +1,16 @@
-"""Optimizer parameter groups and the autograd API on global tensors, on 2 and 4 ranks:
+"""Optimizer parameter groups, the autograd API and the composed losses on global tensors,
+on 2 and 4 ranks:
 an optimizer with two groups (their own lr, weight decay, betas / momentum) over parameters
 in several layouts, on meshes [world] and [2, 2], ends with the values of the same steps on
 one device, its state in each parameter's layout; autograd.grad, autograd.backward, hooks
-and retain_grad give gradients in each tensor's placement and SBP, equal to one device."""
+and retain_grad give gradients in each tensor's placement and SBP, equal to one device;
+kl_div, cosine_similarity, normalize, huber_loss, leaky_relu and elu equal one device, with
+their gradients in the inputs' layouts."""
 import numpy as np
 import pytest
 
 import meshflow as mf
+import meshflow.nn.functional as F
 
 S, B = mf.sbp.split, mf.sbp.broadcast
 STEPS = 3
@@ -105,3 +109,35 @@ def test_autograd_grad_hooks_and_retain_grad_on_global_tensors(kind):
     w.grad = None
     loss.backward()
     np.testing.assert_allclose(w.grad.numpy(), 2 * xv * xv * wv, rtol=1e-12)
+
+
+LOSSES = {
+    "kl_div": lambda a, b: F.kl_div(F.log_softmax(a, 1), F.softmax(b, 1), reduction="batchmean"),
+    "kl_div_log_target": lambda a, b: F.kl_div(F.log_softmax(a, 1), F.log_softmax(b, 1), reduction="sum",
+                                               log_target=True),
+    "cosine_similarity": lambda a, b: F.cosine_similarity(a, b).sum(),
+    "normalize": lambda a, b: (F.normalize(a, dim=1) * b).sum(),
+    "huber_loss": lambda a, b: F.huber_loss(a, b, delta=0.5),
+    "activations": lambda a, b: (F.leaky_relu(a, 0.2) * F.elu(b, 1.5)).sum(),
+}
+
+
+@pytest.mark.parametrize("kind", ["world", "2x2"])
+@pytest.mark.parametrize("name", sorted(LOSSES))
+def test_losses_on_global_tensors_equal_one_device(name, kind):
+    f = LOSSES[name]
+    rng = np.random.default_rng(9)
+    av, bv = rng.standard_normal((5, 7)), rng.standard_normal((5, 7))
+    a, b = mf.tensor(av, requires_grad=True), mf.tensor(bv, requires_grad=True)
+    expected = f(a, b)
+    expected.backward()
+    placement = mesh(kind)
+    for a_sbp, b_sbp in zip(layouts(kind), layouts(kind)[1:] + layouts(kind)[:1]):
+        ga = mf.tensor(av, placement=placement, sbp=a_sbp, requires_grad=True)
+        gb = mf.tensor(bv, placement=placement, sbp=b_sbp, requires_grad=True)
+        loss = f(ga, gb)
+        loss.backward()
+        np.testing.assert_allclose(loss.numpy(), expected.numpy(), rtol=1e-12)
+        for g, t, want in ((ga.grad, ga, a.grad), (gb.grad, gb, b.grad)):
+            assert g.sbp == t.sbp
+            np.testing.assert_allclose(g.numpy(), want.numpy(), rtol=1e-10, atol=1e-14)
