@@ -225,3 +225,34 @@ def test_parameter_list_and_dict_register_parameters():
     assert "Parameter containing: [meshflow.float32 of size 3]" in repr(plist)
     with pytest.raises(RuntimeError, match="ParameterList should not be called"):
         plist()
+
+
+def test_graph_mode_reads_and_writes_buffers():
+    # A buffer updated in forward (as running statistics are) is graph state: each run reads
+    # the current value and writes the new one back.
+    class Counter(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("calls", mf.zeros(1))
+
+        def forward(self, x):
+            self.calls.data = self.calls + 1
+            return x + self.calls
+
+    class Run(nn.Graph):
+        def __init__(self, model):
+            super().__init__()
+            self.model = model
+
+        def build(self, x):
+            return self.model(x)
+
+    placement = mf.placement("cpu", ranks=[0])
+    model = Counter().to_global(placement, mf.sbp.broadcast)
+    assert model.calls.is_global
+    run = Run(model)
+    x = mf.tensor(np.zeros(1, np.float32), placement=placement, sbp=mf.sbp.broadcast)
+    assert [run(x).numpy().item() for _ in range(3)] == [1.0, 2.0, 3.0]
+    assert model.calls.numpy().item() == 3.0
+    model.calls.data = mf.tensor(np.full(1, 10, np.float32), placement=placement, sbp=mf.sbp.broadcast)
+    assert run(x).numpy().item() == 11.0  # eager changes between runs are read

@@ -169,6 +169,10 @@ class Graph:
         for name, module in self._modules():
             for pname, p in module.named_parameters():
                 tracer.add_parameter(p._impl, f"{name}.{pname}")
+            # Buffers are state too: a forward that updates one (running statistics) writes it
+            # back at every run.
+            for bname, b in module.named_buffers():
+                tracer.add_parameter(b._impl, f"{name}.{bname}")
         for opt in self._optimizers:
             tracer.add_optimizer(opt._impl)
         lazy = [Tensor(tracer.argument(a._impl)) for a in args]
