@@ -215,6 +215,17 @@ void Module::zero_grad() {
   for (Var& p : parameters()) p.set_grad(Var());
 }
 
+Module& Module::requires_grad_(bool requires_grad) {
+  for (Var& p : parameters()) p.set_requires_grad(requires_grad);
+  return *this;
+}
+
+Module& Module::apply(const std::function<void(Module&)>& fn) {
+  for (const auto& entry : children_) entry.second->apply(fn);
+  fn(*this);
+  return *this;
+}
+
 StateDict Module::state_dict() const {
   StateDict state;
   for (const auto& [name, v] : named_tensors("", true, true, true)) state.set(name, v);

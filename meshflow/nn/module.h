@@ -89,8 +89,9 @@ class Module {
   Var buffer(const std::string& name) const;
   std::shared_ptr<Module> child(const std::string& name) const;
 
-  // The direct submodules, in registration order.
+  // The direct submodules, in registration order (named: named_children).
   std::vector<std::shared_ptr<Module>> children() const;
+  std::vector<std::pair<std::string, std::shared_ptr<Module>>> named_children() const { return children_; }
   // This module (named `prefix`) and every module under it, parents before children.
   std::vector<std::pair<std::string, const Module*>> named_modules(const std::string& prefix = "") const;
   std::vector<std::pair<std::string, Module*>> named_modules(const std::string& prefix = "");
@@ -106,6 +107,10 @@ class Module {
   bool is_training() const { return training_; }
   // Drops every parameter's gradient.
   void zero_grad();
+  // Sets whether every parameter requires grad (freezing a part of a model).
+  Module& requires_grad_(bool requires_grad = true);
+  // Calls fn on every submodule (children first, as torch), then on this one.
+  Module& apply(const std::function<void(Module&)>& fn);
 
   // The parameters and persistent buffers themselves (global ones stay global), in torch's
   // order: each module's parameters, its buffers, then its submodules'.

@@ -315,6 +315,15 @@ TEST(NnModule, BuffersAreStateButNotParameters) {
   EXPECT_TRUE(m->buffer("scratch").is_global());
   EXPECT_TRUE(close(as_float64(full_value(held)), value, 0));
 
+  std::vector<std::string> applied;
+  m->apply([&applied](Module& module) { applied.push_back(module.type_name()); });
+  EXPECT_EQ(applied, (std::vector<std::string>{"Linear", "WithBuffers"}));  // children first
+  EXPECT_EQ(m->named_children().at(0).first, "linear");
+  m->requires_grad_(false);
+  EXPECT_FALSE(m->linear->weight().requires_grad());
+  m->requires_grad_();
+  EXPECT_TRUE(m->linear->weight().requires_grad());
+
   m->register_buffer("running", Var());  // unregisters
   EXPECT_EQ(names_of(m->named_buffers()), (std::vector<std::string>{"scratch"}));
   m->register_parameter("scratch", fn::zeros_like(m->linear->bias().detach()));  // a name changes kind
