@@ -193,7 +193,7 @@ def test_linear_initialization_is_uniform_within_torch_bound():
 
 def test_load_state_dict_copies_values_into_the_same_parameters():
     source, target = TiedModel(), TiedModel()
-    parameters_before = target.parameters()
+    parameters_before = list(target.parameters())
     optimizer = mf.optim.SGD(target.parameters(), lr=0.1)
     target.load_state_dict(source.state_dict())
     assert all(a is b for a, b in zip(target.parameters(), parameters_before))
