@@ -145,6 +145,8 @@ def test_edited_groups_are_read_at_the_next_step():
     with pytest.raises(ValueError, match=r"betas in \[0, 1\)"):
         optimizer.param_groups[0]["betas"] = (1.5, 0.9)
     assert optimizer.param_groups[0]["betas"] == (0.9, 0.999)  # refused values are not kept
+    with pytest.raises(ValueError, match="params cannot be replaced; add parameters with add_param_group"):
+        optimizer.param_groups[0]["params"] = params
 
 
 def test_add_param_group_and_its_checks():
@@ -174,6 +176,8 @@ def test_state_dict_has_torchs_structure_and_resumes():
     assert state["param_groups"][1]["lr"] == 0.01 and state["param_groups"][0]["betas"] == (0.9, 0.999)
     assert sorted(state["state"]) == [0, 1, 2] and set(state["state"][0]) == {"exp_avg", "exp_avg_sq", "step"}
     assert int(state["state"][2]["step"].item()) == 2
+    assert set(optimizer.state[params[0]]) == {"exp_avg", "exp_avg_sq", "step"}  # keyed by parameter, as torch
+    np.testing.assert_array_equal(optimizer.state[params[2]]["exp_avg"].numpy(), state["state"][2]["exp_avg"].numpy())
     snapshot = copy.deepcopy({k: v for k, v in state.items() if k != "state"})
 
     # A fresh optimizer (other lrs) loads the options and state, then steps as the first one.

@@ -6,6 +6,8 @@ on tensors that share the parameter's placement and SBP, so a step moves no data
 groups are torch's: `param_groups` is a list of dicts, each with its own hyperparameters,
 and what is written there (a scheduler's "lr") is what the next step uses.
 """
+import collections
+
 from .. import _C
 from .._ops_creation import zeros_like
 from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name
@@ -38,6 +40,8 @@ class _ParamGroup(dict):
         super().__init__(values)
 
     def __setitem__(self, key, value):
+        if key == "params":
+            raise ValueError("a parameter group's params cannot be replaced; add parameters with add_param_group")
         if key in self._options:
             for name, number in self._options[key](value).items():
                 self._impl.set_group_option(self._index, name, number)  # checks the value first
@@ -163,11 +167,15 @@ class Optimizer:
         for group in self.param_groups:
             group["lr"] = value
 
+    def _indexed_state(self):
+        return {i: {k: Tensor(v) for k, v in s.items()} for i, s in enumerate(self._impl.state()) if s}
+
     @property
     def state(self):
-        """Parameter index -> its state ({name: tensor}), for the parameters that have one
-        (torch keys this by the parameter; state_dict() uses the same indices)."""
-        return {i: {k: Tensor(v) for k, v in s.items()} for i, s in enumerate(self._impl.state()) if s}
+        """Parameter -> its state ({name: tensor}), as torch's (a snapshot: the optimizer
+        rebinds its state tensors at each step)."""
+        params = [p for group in self.param_groups for p in group["params"]]
+        return collections.defaultdict(dict, {params[i]: s for i, s in self._indexed_state().items()})
 
     def state_dict(self):
         """torch's structure: {"state": {index: {name: tensor}}, "param_groups": [{options...,
@@ -179,7 +187,7 @@ class Optimizer:
             groups.append({**{k: v for k, v in group.items() if k != "params"},
                            "params": list(range(start, start + n))})
             start += n
-        return {"state": self.state, "param_groups": groups, "step": self._impl.step_count}
+        return {"state": self._indexed_state(), "param_groups": groups, "step": self._impl.step_count}
 
     def load_state_dict(self, state_dict):
         """Loads a state_dict() (also one without "param_groups", as meshflow wrote before):
