@@ -252,3 +252,48 @@ def test_groups_do_not_keep_the_optimizer_alive():
         assert ref() is None
     finally:
         gc.enable()
+
+
+def test_a_compiled_graph_reads_each_groups_options_at_every_run():
+    import meshflow.nn as nn
+    import meshflow.nn.functional as F
+
+    placement = mf.placement("cpu", ranks=[0])
+
+    def setup():
+        mf.manual_seed(0)
+        model = nn.Sequential(nn.Linear(4, 6), nn.ReLU(), nn.Linear(6, 3))
+        model.to_global(placement, mf.sbp.broadcast)
+        params = list(model.parameters())
+        optimizer = mf.optim.Adam([{"params": params[:2], "weight_decay": 0.1},
+                                   {"params": params[2:], "lr": 0.02, "betas": (0.8, 0.9)}], lr=0.05)
+        return model, optimizer
+
+    class Step(nn.Graph):
+        def __init__(self, model, optimizer):
+            super().__init__()
+            self.model = model
+            self.add_optimizer(optimizer)
+
+        def build(self, x, y):
+            loss = F.cross_entropy(self.model(x), y)
+            loss.backward()
+            return loss
+
+    rng = np.random.default_rng(0)
+    x = mf.tensor(rng.standard_normal((5, 4)).astype(np.float32), placement=placement, sbp=mf.sbp.broadcast)
+    y = mf.tensor(rng.integers(0, 3, 5), placement=placement, sbp=mf.sbp.broadcast)
+    eager_model, eager_opt = setup()
+    graph_model, graph_opt = setup()
+    step = Step(graph_model, graph_opt)
+    for i in range(4):
+        for opt in (eager_opt, graph_opt):
+            opt.param_groups[1]["lr"] = 0.02 / (i + 1)  # a per-group schedule
+            opt.param_groups[0]["weight_decay"] = 0.1 * i
+        loss = F.cross_entropy(eager_model(x), y)
+        loss.backward()
+        eager_opt.step()
+        eager_opt.zero_grad()
+        np.testing.assert_allclose(step(x, y).numpy(), loss.numpy(), rtol=1e-6)
+    for a, b in zip(eager_model.parameters(), graph_model.parameters()):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-7)
