@@ -154,7 +154,7 @@ void set_grad_enabled(bool enabled);
 
 // While alive, backward() hands every leaf's final gradient (after the leaf's hooks, in its
 // layout) to `sink` instead of accumulating it into grad(): torch.autograd.grad, which
-// leaves every .grad as it was. One per thread at a time.
+// leaves every .grad as it was. Per thread; guards nest (the innermost sink takes them).
 class GradSinkGuard {
  public:
   explicit GradSinkGuard(std::function<void(const VarImpl* leaf, const Var& grad)> sink);

@@ -113,7 +113,8 @@ GroupOptions adam_defaults(const AdamWOptions& o) {
 
 }  // namespace
 
-SGD::SGD(std::vector<Var> params, SgdOptions options) : SGD(std::vector<ParamGroup>{{std::move(params), {}}}, options) {}
+SGD::SGD(std::vector<Var> params, SgdOptions options)
+    : SGD(std::vector<ParamGroup>{{std::move(params), {}}}, options) {}
 
 SGD::SGD(std::vector<ParamGroup> groups, SgdOptions defaults) : Optimizer("SGD", sgd_defaults(defaults)) {
   check_options(defaults_);

@@ -1,5 +1,6 @@
 """meshflow.nn.functional: softmax, log_softmax, layer_norm, embedding, cross_entropy, relu, gelu,
-the losses (mse_loss, l1_loss, smooth_l1_loss, nll_loss, binary_cross_entropy(_with_logits)), ...
+the losses (mse_loss, l1_loss, smooth_l1_loss, nll_loss, binary_cross_entropy(_with_logits),
+kl_div, huber_loss), cosine_similarity, normalize, softmin, leaky_relu, elu, ...
 
 The losses other than cross_entropy are compositions of elementwise ops, gather and
 reductions, as torch defines them: they run on every device and layout the ops do, and their
@@ -196,7 +197,8 @@ def dropout(input, p=0.5, training=True):
     return Tensor(_C.dropout(_impl_of("dropout", input), float(p), bool(training)))
 
 
-from .._ops_elementwise import gelu, relu, sigmoid, silu, softplus, tanh  # noqa: E402,F401: part of this module's API
+# Part of this module's API (gelu: below).
+from .._ops_elementwise import relu, sigmoid, silu, softplus, tanh  # noqa: E402,F401
 
 
 # ---- Activations and losses composed of existing ops (issue 26): their devices, layouts and

@@ -56,7 +56,7 @@ def _add_indent(text, spaces):
     return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
 
 
-def _check_name(owner, kind, name):
+def _check_name(kind, name):
     if not isinstance(name, str):
         raise TypeError(f"{kind} name should be a string, got {_type_name(name)}")
     if not name or "." in name:
@@ -80,7 +80,7 @@ class Module:
         """Registers `param` (a Parameter, or None for an absent one) as `name`."""
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
-        _check_name(self, "parameter", name)
+        _check_name("parameter", name)
         if hasattr(self, name) and name not in self._parameters:
             raise KeyError(f"attribute '{name}' already exists")
         if param is not None and not isinstance(param, Parameter):
@@ -93,7 +93,7 @@ class Module:
         running mean), in state_dict when `persistent`, moved by to() and to_global()."""
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
-        _check_name(self, "buffer", name)
+        _check_name("buffer", name)
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists")
         if tensor is not None and not isinstance(tensor, Tensor):
@@ -109,7 +109,7 @@ class Module:
         """Registers `module` (or None) as the submodule `name`."""
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_type_name(module)} is not a Module subclass")
-        _check_name(self, "module", name)
+        _check_name("module", name)
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
         self._modules[name] = module
@@ -356,22 +356,20 @@ class Module:
         return _IncompatibleKeys(missing, unexpected)
 
     def _tensors(self):
-        """(table owner, table, key, tensor) of every parameter and buffer, each once."""
+        """Every parameter and buffer, each once."""
         seen = set()
         for module in self.modules():
             for table in ("_parameters", "_buffers"):
-                for key, value in module.__dict__[table].items():
+                for value in module.__dict__[table].values():
                     if value is not None and id(value) not in seen:
                         seen.add(id(value))
-                        yield module, table, key, value
+                        yield value
 
     def to(self, *args, **kwargs):
         """Moves parameters and buffers to a device and/or casts the floating ones to a dtype,
         as torch's Module.to; parameters keep their identity (optimizers still hold them)."""
-        probe = Tensor.to
-        for _, table, _, t in list(self._tensors()):
-            floating = _is_floating(t)
-            moved = probe(t, *args, **kwargs) if floating else _to_device_only(t, *args, **kwargs)
+        for t in list(self._tensors()):
+            moved = t.to(*args, **kwargs) if _is_floating(t) else _to_device_only(t, *args, **kwargs)
             if moved is not t:
                 t.data = moved
         return self
@@ -869,7 +867,7 @@ class ParameterDict(Module):
         return self._parameters[key]
 
     def __setitem__(self, key, value):
-        _check_name(self, "parameter", key)
+        _check_name("parameter", key)
         setattr(self, key, _as_parameter(value))
 
     def __delitem__(self, key):
