@@ -297,3 +297,40 @@ def test_a_compiled_graph_reads_each_groups_options_at_every_run():
         np.testing.assert_allclose(step(x, y).numpy(), loss.numpy(), rtol=1e-6)
     for a, b in zip(eager_model.parameters(), graph_model.parameters()):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-7)
+
+
+def _gpu():
+    if "cuda" not in mf.device_types():
+        return False
+    try:
+        mf.zeros(1, device="cuda")
+        return True
+    except ValueError:
+        return False
+
+
+@pytest.mark.skipif(not _gpu(), reason="no GPU visible (or meshflow built without CUDA): scripts/test-gpu runs it")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_gpu_equals_the_cpu(dtype):
+    """adam_update's, adamw_update's and sgd_update's CUDA kernels, through groups with their
+    own options, against the CPU's (the kernels round as the CPU does)."""
+    tol = dict(rtol=1e-6, atol=1e-7) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-14)
+    makers = [lambda ps: mf.optim.Adam([{"params": ps[:1], "weight_decay": 0.1}, {"params": ps[1:]}], lr=0.05),
+              lambda ps: mf.optim.AdamW([{"params": ps[:1]}, {"params": ps[1:], "betas": (0.8, 0.9)}], lr=0.05),
+              lambda ps: mf.optim.SGD([{"params": ps[:1], "momentum": 0.9, "nesterov": True},
+                                       {"params": ps[1:], "weight_decay": 0.1, "momentum": 0.5}], lr=0.1)]
+    rng = np.random.default_rng(2)
+    values = [rng.standard_normal((300, 7)).astype(dtype), rng.standard_normal((1000,)).astype(dtype)]
+
+    def run(make, device):
+        params = [mf.tensor(v, device=device, requires_grad=True) for v in values]
+        optimizer = make(params)
+        for i in range(3):
+            for k, p in enumerate(params):
+                p.grad = mf.tensor(gradient(i, k, tuple(p.shape)).astype(dtype), device=device)
+            optimizer.step()
+        return [p.cpu().numpy() for p in params]
+
+    for make in makers:
+        for got, want in zip(run(make, "cuda"), run(make, "cpu")):
+            np.testing.assert_allclose(got, want, **tol)
