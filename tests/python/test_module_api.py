@@ -222,7 +222,11 @@ def test_parameter_list_and_dict_register_parameters():
             self.ps = plist
             self.pd = pdict
     assert list(Holder().state_dict()) == ["ps.0", "ps.1", "ps.2", "pd.scale", "pd.shift"]
-    assert "Parameter containing: [meshflow.float32 of size 3]" in repr(plist)
+    assert repr(plist) == ("ParameterList(\n    (0): Parameter containing: [meshflow.float32 of size 2]\n"
+                           "    (1): Parameter containing: [meshflow.float32 of size 3]\n"
+                           "    (2): Parameter containing: [meshflow.float32 of size 1]\n)")  # torch's
+    assert repr(nn.ParameterList([mf.ones(2)])) == "ParameterList(  (0): Parameter containing: [meshflow.float32 " \
+                                                   "of size 2])"
     with pytest.raises(RuntimeError, match="ParameterList should not be called"):
         plist()
 

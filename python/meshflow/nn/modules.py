@@ -845,11 +845,8 @@ class ParameterList(Module):
         return self
 
     def extra_repr(self):
-        return "\n".join(f"({i}): {_parameter_repr(p)}" for i, p in enumerate(self))
-
-    def __repr__(self):
-        lines = self.extra_repr()
-        return f"{self._get_name()}(" + (f"\n  {lines.replace(chr(10), chr(10) + '  ')}\n" if lines else "") + ")"
+        # torch's lines, indented once more by Module.__repr__.
+        return "\n".join(f"  ({i}): {_parameter_repr(p)}" for i, p in enumerate(self))
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("ParameterList should not be called.")
@@ -908,9 +905,7 @@ class ParameterDict(Module):
             self[key] = value
 
     def extra_repr(self):
-        return "\n".join(f"({k}): {_parameter_repr(p)}" for k, p in self.items())
-
-    __repr__ = ParameterList.__repr__
+        return "\n".join(f"  ({k}): {_parameter_repr(p)}" for k, p in self.items())
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("ParameterDict should not be called.")
