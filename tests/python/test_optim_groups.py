@@ -188,6 +188,14 @@ def test_state_dict_has_torchs_structure_and_resumes():
     assert [list(g) for g in snapshot["param_groups"]] == [list(g) for g in optimizer.state_dict()["param_groups"]]
     for a, b in zip(run(optimizer, params, steps=2), run(resumed, copies, steps=2)):
         np.testing.assert_array_equal(a, b)
+    # float64 state loads into float32 parameters in their dtype, as torch casts it.
+    singles = [mf.tensor(p.numpy().astype(np.float32), requires_grad=True) for p in params]
+    cast_into = mf.optim.Adam([{"params": singles[:2]}, {"params": singles[2:]}])
+    cast_into.load_state_dict(optimizer.state_dict())
+    assert cast_into.state[singles[0]]["exp_avg"].dtype == mf.float32
+    for p in singles:
+        p.grad = mf.ones(*p.shape)
+    cast_into.step()  # the update op takes float32 state with float32 parameters
     with pytest.raises(ValueError, match="different number of parameter groups"):
         mf.optim.Adam(copies).load_state_dict(state)
     with pytest.raises(ValueError, match="doesn't match the size of optimizer's group"):

@@ -10,6 +10,7 @@ import collections
 
 from .. import _C
 from .._ops_creation import zeros_like
+from .._ops_elementwise import cast
 from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name
 
 
@@ -23,6 +24,11 @@ def _tensors(params, what="params"):
         if not isinstance(p, Tensor):
             raise TypeError(f"parameter {i} is a {_type_name(p)}; expected a meshflow Tensor")
     return params
+
+
+def _like_param(value, param):
+    value = _in_layout_of(value, param)
+    return value if value.dtype == param.dtype else cast(value, param.dtype)
 
 
 class _ParamGroup(dict):
@@ -213,8 +219,9 @@ class Optimizer:
                 if not isinstance(v, Tensor):
                     raise TypeError(f"[load_state_dict] state {k!r} of parameter {i} is a {_type_name(v)}; "
                                     "expected a meshflow Tensor")
-            # Moments take the parameter's layout; scalars (the step) stay as they are.
-            state[i] = {k: (_in_layout_of(v, param) if tuple(v.shape) == tuple(param.shape) else v)._impl
+            # Moments take the parameter's layout and dtype (as torch casts them); scalars (the
+            # step) stay as they are.
+            state[i] = {k: (_like_param(v, param) if tuple(v.shape) == tuple(param.shape) else v)._impl
                         for k, v in entries.items()}
         if saved_groups is not None:
             for saved, group in zip(saved_groups, self.param_groups):
