@@ -100,7 +100,7 @@ def test_module_misuse_raises():
         def __init__(self):
             self.weight = nn.Parameter(mf.zeros(2))
 
-    with pytest.raises(AttributeError, match=r"cannot assign attributes before Module.__init__\(\) call"):
+    with pytest.raises(AttributeError, match=r"cannot assign parameter before Module.__init__\(\) call"):
         NoInit()
     with pytest.raises(NotImplementedError, match="Module does not define forward"):
         nn.Module()(mf.zeros(2))

@@ -143,8 +143,12 @@ class Module:
         (None is allowed for each; a buffer takes any Tensor); anything else is a plain
         attribute."""
         params = self.__dict__.get("_parameters")
-        if params is None:
-            raise AttributeError("cannot assign attributes before Module.__init__() call")
+        if params is None:  # before Module.__init__: plain attributes only, as torch
+            if isinstance(value, (Parameter, Module)):
+                kind = "parameter" if isinstance(value, Parameter) else "module"
+                raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+            object.__setattr__(self, name, value)
+            return
         if isinstance(value, Parameter):
             self._remove_from(name, keep="_parameters")
             self.register_parameter(name, value)
