@@ -1,9 +1,9 @@
 // Copyright 2026 The meshflow Authors.
 // The CUDA kernels of the optimizer updates (ops/optimizer_ops.cc): adamw_update,
-// adam_update and sgd_update, one elementwise pass each, with the CPU's formulas in the CPU's order. The
-// CPU build turns off floating-point contraction, so every operation here goes through a
-// round-to-nearest intrinsic (nvcc would otherwise fuse multiplies and adds): the GPU
-// gives the CPU's bits, step after step, instead of drifting from it.
+// adam_update and sgd_update, one elementwise pass each, with the CPU's formulas in the
+// CPU's order. The CPU build turns off floating-point contraction, so every operation here
+// goes through a round-to-nearest intrinsic (nvcc would otherwise fuse multiplies and adds):
+// the GPU gives the CPU's bits, step after step, instead of drifting from it.
 #include <cuda_runtime.h>
 
 #include <cmath>
