@@ -272,6 +272,54 @@ void Var::set_data(const Var& value) {
   ++impl.version;
 }
 
+bool grad_enabled() { return grad_mode; }
+void set_grad_enabled(bool enabled) { grad_mode = enabled; }
+NoGradGuard::NoGradGuard() : previous_(grad_mode) { grad_mode = false; }
+NoGradGuard::~NoGradGuard() { grad_mode = previous_; }
+
+bool record(const std::string& name, const std::vector<Var>& inputs, std::vector<Var>& outputs,
+            std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward,
+            std::function<void()> release) {
+  if (!grad_mode) return false;
+  const bool any = std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.requires_grad(); });
+  if (!any) return false;
+  auto node = std::make_shared<Node>();
+  node->name = name;
+  for (const Var& in : inputs) {
+    Edge edge;
+    if (in.defined() && in.requires_grad()) {
+      const std::shared_ptr<VarImpl>& impl = VarAccess::impl(in);
+      if (impl->grad_fn) {
+        edge.node = impl->grad_fn;
+        edge.output = impl->output_index;
+      } else {
+        edge.leaf = impl;
+      }
+    }
+    node->inputs.push_back(edge);
+    if (in.defined()) node->saved.push_back({VarAccess::impl(in), VarAccess::impl(in)->version});
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Var& out = outputs[i];
+    Node::OutputMeta meta{out.shape(), out.dtype(), std::nullopt, &host_memory()};
+    if (out.is_global()) {
+      meta.layout = out.global().layout();
+    } else {
+      meta.memory = &out.local().memory();
+    }
+    node->outputs.push_back(meta);
+    if (is_floating(out.dtype())) {
+      VarImpl& impl = *VarAccess::impl(out);
+      impl.requires_grad = true;
+      impl.grad_fn = node;
+      impl.output_index = static_cast<int>(i);
+    }
+  }
+  node->backward = std::move(backward);
+  node->release = std::move(release);
+  return true;
+}
+
 int64_t Var::add_hook(std::function<Var(const Var& grad)> hook) {
   VarImpl& impl = checked(impl_);
   if (!impl.requires_grad) {
@@ -320,54 +368,6 @@ GradSinkGuard::GradSinkGuard(std::function<void(const VarImpl* leaf, const Var& 
 }
 
 GradSinkGuard::~GradSinkGuard() { grad_sink = previous_; }
-
-bool grad_enabled() { return grad_mode; }
-void set_grad_enabled(bool enabled) { grad_mode = enabled; }
-NoGradGuard::NoGradGuard() : previous_(grad_mode) { grad_mode = false; }
-NoGradGuard::~NoGradGuard() { grad_mode = previous_; }
-
-bool record(const std::string& name, const std::vector<Var>& inputs, std::vector<Var>& outputs,
-            std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward,
-            std::function<void()> release) {
-  if (!grad_mode) return false;
-  const bool any = std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.requires_grad(); });
-  if (!any) return false;
-  auto node = std::make_shared<Node>();
-  node->name = name;
-  for (const Var& in : inputs) {
-    Edge edge;
-    if (in.defined() && in.requires_grad()) {
-      const std::shared_ptr<VarImpl>& impl = VarAccess::impl(in);
-      if (impl->grad_fn) {
-        edge.node = impl->grad_fn;
-        edge.output = impl->output_index;
-      } else {
-        edge.leaf = impl;
-      }
-    }
-    node->inputs.push_back(edge);
-    if (in.defined()) node->saved.push_back({VarAccess::impl(in), VarAccess::impl(in)->version});
-  }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const Var& out = outputs[i];
-    Node::OutputMeta meta{out.shape(), out.dtype(), std::nullopt, &host_memory()};
-    if (out.is_global()) {
-      meta.layout = out.global().layout();
-    } else {
-      meta.memory = &out.local().memory();
-    }
-    node->outputs.push_back(meta);
-    if (is_floating(out.dtype())) {
-      VarImpl& impl = *VarAccess::impl(out);
-      impl.requires_grad = true;
-      impl.grad_fn = node;
-      impl.output_index = static_cast<int>(i);
-    }
-  }
-  node->backward = std::move(backward);
-  node->release = std::move(release);
-  return true;
-}
 
 namespace {
 

@@ -1,7 +1,6 @@
 """Python's modules against C++'s (item 7 of issue 23): the same model built from each, with
 the same seed, must give the same parameter names, initial values, forward pass, gradients
-and values after an AdamW step and an Adam step with two parameter groups. The C++ half is
-build/module_mirror (tests/cpp/module_mirror.cc)."""
+and values after an AdamW step. The C++ half is build/module_mirror (tests/cpp/module_mirror.cc)."""
 import json
 import os
 import subprocess
@@ -30,15 +29,8 @@ def python_half():
     opt = mf.optim.AdamW(model.parameters(), lr=0.05, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.1)
     opt.step()
     stepped = {name: p.numpy().ravel().tolist() for name, p in model.named_parameters()}
-    model.zero_grad()
-    F.cross_entropy(model(x), y).backward()
-    params = list(model.parameters())
-    adam = mf.optim.Adam([{"params": params[:4], "weight_decay": 0.1},
-                          {"params": params[4:], "lr": 0.01, "betas": (0.8, 0.9)}], lr=0.05)
-    adam.step()
-    stepped_groups = {name: p.numpy().ravel().tolist() for name, p in model.named_parameters()}
     return {"init": init, "forward": out.numpy().ravel().tolist(), "loss": [loss.item()], "grads": grads,
-            "stepped": stepped, "stepped_groups": stepped_groups}
+            "stepped": stepped}
 
 
 @pytest.mark.skipif(not os.path.exists(MIRROR), reason="build/module_mirror is not built")
@@ -47,7 +39,7 @@ def test_python_modules_equal_the_cpp_ones():
     cpp = json.loads(subprocess.run([MIRROR], capture_output=True, text=True, check=True, timeout=120,
                                     env=env).stdout)
     py = python_half()
-    for part in ("init", "grads", "stepped", "stepped_groups"):
+    for part in ("init", "grads", "stepped"):
         assert list(py[part]) == list(cpp[part]), f"{part}: parameter names or order differ"
         for name in py[part]:
             np.testing.assert_allclose(py[part][name], cpp[part][name], rtol=1e-6, atol=1e-7,

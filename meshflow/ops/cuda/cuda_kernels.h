@@ -47,6 +47,6 @@ void add_matmul_kernels(KernelTable& t);       // matmul.cu: matmul through cuBL
 void add_attention_kernels(KernelTable& t);    // attention.cu: causal attention forward and backward
 void add_shape_kernels(KernelTable& t);        // shape.cu: permute, slice, cat, stack, expand, reshape
 void add_creation_kernels(KernelTable& t);     // creation.cu: zeros, ones, full, arange, rand, randn
-void add_optimizer_kernels(KernelTable& t);    // optimizer.cu: adamw_update, adam_update, sgd_update
+void add_optimizer_kernels(KernelTable& t);    // optimizer.cu: adamw_update, sgd_update
 
 }  // namespace mf::cuda
