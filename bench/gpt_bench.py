@@ -115,7 +115,7 @@ def main():
         mf.manual_seed(0)
         model = GPT(cfg)
         place(model, stages, parameter_sbp)
-        params = model.parameters()
+        params = list(model.parameters())
         n_params = sum(p.numel() for p in params)
         flops_per_token = 6 * n_params + 6 * cfg.n_layer * cfg.n_embd * cfg.block_size
         opt = mf.optim.AdamW(params, lr=1e-3, betas=(0.9, 0.95), weight_decay=0.1)

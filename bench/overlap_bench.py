@@ -51,7 +51,7 @@ def main():
     mf.manual_seed(0)
     model = GPT(Config(vocab_size=data.VOCAB_SIZE, block_size=args.block, n_layer=layers, n_head=4, n_embd=hidden))
     model.to_global(placement, parameter_sbp)
-    params = model.parameters()
+    params = list(model.parameters())
     opt = mf.optim.AdamW(params, lr=1e-3)
 
     def step(i):

@@ -10,6 +10,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "meshflow/autograd/grad_api.h"
 #include "meshflow/boxing/plan.h"
 #include "meshflow/core/shape.h"
 #include "meshflow/comm/comm.h"
@@ -298,7 +299,44 @@ PYBIND11_MODULE(_C, m) {
       .def("backward", [](const Var& v, std::optional<Var> grad, bool retain_graph) {
             py::gil_scoped_release release;
             v.backward(grad ? *grad : Var(), retain_graph);
-          }, py::arg("grad") = py::none(), py::arg("retain_graph") = false);
+          }, py::arg("grad") = py::none(), py::arg("retain_graph") = false)
+      .def("add_hook", [](Var& v, py::function fn) {
+            // The function goes with the graph node or the leaf; whoever drops the last
+            // reference (possibly without the GIL, inside backward) takes the GIL to free it.
+            std::shared_ptr<py::function> held(new py::function(std::move(fn)), [](py::function* f) {
+              if (!Py_IsInitialized()) return;  // at exit: leave it to the OS
+              py::gil_scoped_acquire gil;
+              delete f;
+            });
+            return v.add_hook([held](const Var& grad) -> Var {
+              py::gil_scoped_acquire gil;
+              py::object replaced = (*held)(grad);
+              return replaced.is_none() ? Var() : replaced.cast<Var>();
+            });
+          }, py::arg("hook"))
+      .def("remove_hook", &Var::remove_hook, py::arg("id"))
+      .def("retain_grad", &Var::retain_grad)
+      .def_property_readonly("retains_grad", &Var::retains_grad);
+  m.def("autograd_backward", [](const std::vector<Var>& roots, const std::vector<std::optional<Var>>& grads,
+                                bool retain_graph) {
+          std::vector<Var> seeds;
+          for (const auto& g : grads) seeds.push_back(g ? *g : Var());
+          py::gil_scoped_release release;
+          autograd::backward(roots, seeds, retain_graph);
+        }, py::arg("tensors"), py::arg("grad_tensors"), py::arg("retain_graph"));
+  m.def("autograd_grad", [](const std::vector<Var>& outputs, const std::vector<Var>& inputs,
+                            const std::vector<std::optional<Var>>& grad_outputs, bool retain_graph) {
+          std::vector<Var> seeds;
+          for (const auto& g : grad_outputs) seeds.push_back(g ? *g : Var());
+          std::vector<Var> grads;
+          {
+            py::gil_scoped_release release;
+            grads = autograd::grad(outputs, inputs, seeds, retain_graph);
+          }
+          std::vector<std::optional<Var>> out;
+          for (const Var& g : grads) out.push_back(g.defined() ? std::optional<Var>(g) : std::nullopt);
+          return out;
+        }, py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs"), py::arg("retain_graph"));
 
   m.def("make_global", &local_to_global, py::arg("local"), py::arg("placement"), py::arg("nd_sbp"),
         py::arg("check_consistency"), release());
@@ -323,21 +361,42 @@ PYBIND11_MODULE(_C, m) {
       .def_property("lr", &optim::Optimizer::lr, &optim::Optimizer::set_lr)
       .def_property_readonly("params", &optim::Optimizer::params)
       .def_property_readonly("step_count", &optim::Optimizer::step_count)
+      .def_property_readonly("group_count", &optim::Optimizer::group_count)
+      .def_property_readonly("defaults", &optim::Optimizer::defaults)
+      .def("add_param_group", &optim::Optimizer::add_param_group, py::arg("params"), py::arg("options"))
+      .def("group_params", &optim::Optimizer::group_params, py::arg("group"))
+      .def("group_options", &optim::Optimizer::group_options, py::arg("group"))
+      .def("set_group_option", &optim::Optimizer::set_group_option, py::arg("group"), py::arg("name"),
+           py::arg("value"))
       .def("state", &optim::Optimizer::state)
       .def("load_state", &optim::Optimizer::load_state, py::arg("state"), py::arg("step_count"));
+  // Constructed from [(params, {option: value})] groups and the defaults.
+  using Groups = std::vector<std::pair<std::vector<Var>, optim::GroupOptions>>;
+  auto param_groups = [](Groups groups) {
+    std::vector<optim::ParamGroup> out;
+    for (auto& [params, options] : groups) out.push_back({std::move(params), std::move(options)});
+    return out;
+  };
   py::class_<optim::SGD, optim::Optimizer>(m, "SGD")
-      .def(py::init([](std::vector<Var> params, double lr, double momentum, double dampening, double weight_decay,
-                       bool nesterov) {
-             return optim::SGD(std::move(params), {lr, momentum, dampening, weight_decay, nesterov});
+      .def(py::init([param_groups](Groups groups, double lr, double momentum, double dampening, double weight_decay,
+                                   bool nesterov) {
+             return optim::SGD(param_groups(std::move(groups)), {lr, momentum, dampening, weight_decay, nesterov});
            }),
-           py::arg("params"), py::arg("lr"), py::arg("momentum"), py::arg("dampening"), py::arg("weight_decay"),
+           py::arg("groups"), py::arg("lr"), py::arg("momentum"), py::arg("dampening"), py::arg("weight_decay"),
            py::arg("nesterov"));
   py::class_<optim::AdamW, optim::Optimizer>(m, "AdamW")
-      .def(py::init([](std::vector<Var> params, double lr, double beta1, double beta2, double eps,
-                       double weight_decay) {
-             return optim::AdamW(std::move(params), {lr, beta1, beta2, eps, weight_decay});
+      .def(py::init([param_groups](Groups groups, double lr, double beta1, double beta2, double eps,
+                                   double weight_decay) {
+             return optim::AdamW(param_groups(std::move(groups)), {lr, beta1, beta2, eps, weight_decay});
            }),
-           py::arg("params"), py::arg("lr"), py::arg("beta1"), py::arg("beta2"), py::arg("eps"),
+           py::arg("groups"), py::arg("lr"), py::arg("beta1"), py::arg("beta2"), py::arg("eps"),
+           py::arg("weight_decay"));
+  py::class_<optim::Adam, optim::AdamW>(m, "Adam")
+      .def(py::init([param_groups](Groups groups, double lr, double beta1, double beta2, double eps,
+                                   double weight_decay) {
+             return optim::Adam(param_groups(std::move(groups)), {lr, beta1, beta2, eps, weight_decay});
+           }),
+           py::arg("groups"), py::arg("lr"), py::arg("beta1"), py::arg("beta2"), py::arg("eps"),
            py::arg("weight_decay"));
   m.def("clip_grad_norm", &optim::clip_grad_norm, py::arg("params"), py::arg("max_norm"), release());
   m.def("clip_grad_norm_traced", &optim::clip_grad_norm_traced, py::arg("params"), py::arg("max_norm"), release());

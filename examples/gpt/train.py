@@ -218,7 +218,7 @@ def train(args, placement=None):
         for p in model.parameters():
             p.data = p.double()
     place(model, stages, parameter_sbp)
-    params = model.parameters()
+    params = list(model.parameters())
     n_params = sum(p.numel() for p in params)
     decay = [p for n, p in model.named_parameters() if n.endswith("weight") and p.ndim == 2]
     no_decay = [p for n, p in model.named_parameters() if not (n.endswith("weight") and p.ndim == 2)]

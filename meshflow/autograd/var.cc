@@ -21,6 +21,9 @@ struct VarImpl {
   int output_index = 0;           // which output of grad_fn this is
   Var grad;
   uint64_t version = 0;  // set_data calls so far: backward refuses values changed since a call
+  // A leaf's hooks (Var::add_hook), in order; a non-leaf's live in its grad_fn.
+  std::vector<std::pair<int64_t, std::function<Var(const Var&)>>> hooks;
+  bool retains_grad = false;
 };
 
 struct VarAccess {
@@ -116,9 +119,21 @@ Var in_layout_of(const Var& grad, const Var& leaf) {
 thread_local bool grad_mode = true;
 std::atomic<int64_t> bucket_bytes{1 << 20};  // bench/overlap_bench.py: 0.25-1 MiB best, 4 MiB slower, 16 MiB no overlap
 
-// leaf.grad += grad, told to a graph tracer (which runs what reads gradients once per step
-// when the step is split into micro-batches).
-void add_to_grad(VarImpl& leaf, const Var& grad) {
+thread_local const std::function<void(const VarImpl*, const Var&)>* grad_sink = nullptr;
+std::atomic<int64_t> next_hook_id{1};
+
+// leaf.grad += grad (after the leaf's hooks; to the sink instead while one is set), told
+// to a graph tracer (which runs what reads gradients once per step when the step is split
+// into micro-batches).
+void add_to_grad(VarImpl& leaf, Var grad) {
+  for (const auto& hook : leaf.hooks) {
+    Var replaced = hook.second(grad);  // an undefined result keeps the gradient
+    if (replaced.defined()) grad = std::move(replaced);
+  }
+  if (grad_sink) {
+    (*grad_sink)(&leaf, grad);
+    return;
+  }
   leaf.grad = accumulate(leaf.grad, grad);
   if (ConversionTracer* tracer = conversion_tracer(); tracer && leaf.grad.is_global()) {
     tracer->trace_leaf_gradient(&leaf, leaf.grad.global());
@@ -179,7 +194,7 @@ class GradConversions {
     for (size_t i = 0; i < b.leaves.size(); ++i) {
       VarImpl& leaf = *b.leaves[i];
       const GlobalTensor& l = std::get<GlobalTensor>(leaf.value);
-      leaf.grad = accumulate(leaf.grad, Var(GlobalTensor(l.shape(), l.placement(), l.nd_sbp(), locals[i])));
+      add_to_grad(leaf, Var(GlobalTensor(l.shape(), l.placement(), l.nd_sbp(), locals[i])));
     }
     b = Bucket{};
   }
@@ -323,6 +338,55 @@ bool record(const std::string& name, const std::vector<Var>& inputs, std::vector
   return true;
 }
 
+int64_t Var::add_hook(std::function<Var(const Var& grad)> hook) {
+  VarImpl& impl = checked(impl_);
+  if (!impl.requires_grad) {
+    throw std::invalid_argument("cannot register a hook on a tensor that doesn't require gradient");
+  }
+  const int64_t id = next_hook_id++;
+  if (impl.grad_fn) {
+    impl.grad_fn->hooks.push_back({impl.output_index, id, std::move(hook)});
+  } else {
+    impl.hooks.emplace_back(id, std::move(hook));
+  }
+  return id;
+}
+
+void Var::remove_hook(int64_t id) {
+  VarImpl& impl = checked(impl_);
+  auto& leaf = impl.hooks;
+  leaf.erase(std::remove_if(leaf.begin(), leaf.end(), [id](const auto& h) { return h.first == id; }), leaf.end());
+  if (impl.grad_fn) {
+    auto& node = impl.grad_fn->hooks;
+    node.erase(std::remove_if(node.begin(), node.end(), [id](const Node::Hook& h) { return h.id == id; }),
+               node.end());
+  }
+}
+
+void Var::retain_grad() {
+  VarImpl& impl = checked(impl_);
+  if (!impl.requires_grad) throw std::invalid_argument("can't retain_grad on Tensor that has requires_grad=False");
+  if (!impl.grad_fn || impl.retains_grad) return;
+  impl.retains_grad = true;
+  // Weak: the node must not keep the Var (which holds the node) alive.
+  std::weak_ptr<VarImpl> weak = impl_;
+  add_hook([weak](const Var& grad) {
+    if (const std::shared_ptr<VarImpl> var = weak.lock()) {
+      var->grad = accumulate(var->grad, in_layout_of(grad, VarAccess::wrap(var)));
+    }
+    return Var();
+  });
+}
+
+bool Var::retains_grad() const { return checked(impl_).retains_grad; }
+
+GradSinkGuard::GradSinkGuard(std::function<void(const VarImpl* leaf, const Var& grad)> sink)
+    : sink_(std::move(sink)), previous_(grad_sink) {
+  grad_sink = &sink_;
+}
+
+GradSinkGuard::~GradSinkGuard() { grad_sink = previous_; }
+
 namespace {
 
 // Every node that leads to `root`, with how many edges from those nodes reach each one.
@@ -420,6 +484,10 @@ void Var::backward(const Var& grad, bool retain_graph) const {
     grads.resize(node->outputs.size());
     for (size_t i = 0; i < grads.size(); ++i) {
       if (!grads[i].defined() && is_floating(node->outputs[i].dtype)) grads[i] = zeros_for(node->outputs[i]);
+    }
+    for (const Node::Hook& hook : node->hooks) {
+      Var replaced = hook.fn(grads[hook.output]);
+      if (replaced.defined()) grads[hook.output] = std::move(replaced);
     }
     if (!node->backward) {
       throw std::invalid_argument("backward() through " + node->name +

@@ -72,6 +72,19 @@ class Var {
   // retain_graph.
   void backward(const Var& grad = Var(), bool retain_graph = false) const;
 
+  // Tensor hooks (torch's Tensor.register_hook): `hook` sees this Var's gradient when
+  // backward computes it and returns the gradient to use instead (or an undefined Var to
+  // keep it). A leaf's hooks see each gradient backward delivers, in the leaf's layout,
+  // before it is accumulated into grad(); a non-leaf's see the sum of what reaches it, before
+  // it flows further back. Returns an id for remove_hook. Throws std::invalid_argument on a
+  // Var that does not require grad.
+  int64_t add_hook(std::function<Var(const Var& grad)> hook);
+  void remove_hook(int64_t id);
+  // Makes backward keep this non-leaf's gradient in grad(), in its layout (torch's
+  // retain_grad); nothing to do on a leaf.
+  void retain_grad();
+  bool retains_grad() const;
+
   // Identity, for maps keyed by Var (modules, optimizers).
   const VarImpl* id() const { return impl_.get(); }
   bool same(const Var& other) const { return impl_ == other.impl_; }
@@ -113,6 +126,14 @@ struct Node {
   std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward;
   // Drops the values `backward` captured (after a backward without retain_graph).
   std::function<void()> release;
+  // The hooks of this node's outputs (Var::add_hook on a non-leaf), applied in order to the
+  // output's gradient before `backward` runs.
+  struct Hook {
+    int output;
+    int64_t id;
+    std::function<Var(const Var& grad)> fn;
+  };
+  std::vector<Hook> hooks;
 };
 
 // Records a call: makes `outputs` non-leaf results of a node whose backward is `backward`,
@@ -136,6 +157,21 @@ class NoGradGuard {
   bool previous_;
 };
 void set_grad_enabled(bool enabled);
+
+// While alive, backward() hands every leaf's final gradient (after the leaf's hooks, in its
+// layout) to `sink` instead of accumulating it into grad(): torch.autograd.grad, which
+// leaves every .grad as it was. Per thread; guards nest (the innermost sink takes them).
+class GradSinkGuard {
+ public:
+  explicit GradSinkGuard(std::function<void(const VarImpl* leaf, const Var& grad)> sink);
+  ~GradSinkGuard();
+  GradSinkGuard(const GradSinkGuard&) = delete;
+  GradSinkGuard& operator=(const GradSinkGuard&) = delete;
+
+ private:
+  std::function<void(const VarImpl*, const Var&)> sink_;
+  const std::function<void(const VarImpl*, const Var&)>* previous_;
+};
 
 // Gradient buckets: backward() converts each leaf's gradient to the leaf's layout as soon as
 // it is final; conversions that are all-reduces (a broadcast weight's partial gradient, on

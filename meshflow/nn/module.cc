@@ -104,6 +104,13 @@ Var Module::register_parameter(const std::string& name, Var param, bool requires
   return param;
 }
 
+Var Module::register_buffer(const std::string& name, Var tensor, bool persistent) {
+  check_name("register_buffer", name);
+  remove(name);
+  if (tensor.defined()) buffers_.emplace_back(name, Buffer{tensor, persistent});
+  return tensor;
+}
+
 void Module::set_child(const std::string& name, std::shared_ptr<Module> module) {
   check_name("register_module", name);
   remove(name);
@@ -113,12 +120,20 @@ void Module::set_child(const std::string& name, std::shared_ptr<Module> module) 
 void Module::remove(const std::string& name) {
   auto named = [&name](const auto& entry) { return entry.first == name; };
   parameters_.erase(std::remove_if(parameters_.begin(), parameters_.end(), named), parameters_.end());
+  buffers_.erase(std::remove_if(buffers_.begin(), buffers_.end(), named), buffers_.end());
   children_.erase(std::remove_if(children_.begin(), children_.end(), named), children_.end());
 }
 
 Var Module::parameter(const std::string& name) const {
   for (const auto& [n, p] : parameters_) {
     if (n == name) return p;
+  }
+  return Var();
+}
+
+Var Module::buffer(const std::string& name) const {
+  for (const auto& [n, b] : buffers_) {
+    if (n == name) return b.value;
   }
   return Var();
 }
@@ -151,14 +166,37 @@ std::vector<std::pair<std::string, Module*>> Module::named_modules(const std::st
   return out;
 }
 
-std::vector<std::pair<std::string, Var>> Module::named_parameters(const std::string& prefix) const {
+std::vector<std::pair<std::string, Var>> Module::named_tensors(const std::string& prefix, bool params, bool buffers,
+                                                               bool persistent_only) const {
   std::vector<std::pair<std::string, Var>> out;
   std::set<const VarImpl*> seen;
   for (const auto& [module_name, m] : named_modules(prefix)) {
-    for (const auto& [name, p] : m->parameters_) {
-      if (seen.insert(p.id()).second) out.emplace_back(module_name.empty() ? name : module_name + "." + name, p);
+    auto add = [&, &module_name = module_name](const std::string& name, const Var& v) {
+      if (seen.insert(v.id()).second) out.emplace_back(module_name.empty() ? name : module_name + "." + name, v);
+    };
+    if (params) {
+      for (const auto& [name, p] : m->parameters_) add(name, p);
+    }
+    if (buffers) {
+      for (const auto& [name, b] : m->buffers_) {
+        if (b.persistent || !persistent_only) add(name, b.value);
+      }
     }
   }
+  return out;
+}
+
+std::vector<std::pair<std::string, Var>> Module::named_parameters(const std::string& prefix) const {
+  return named_tensors(prefix, true, false, false);
+}
+
+std::vector<std::pair<std::string, Var>> Module::named_buffers(const std::string& prefix) const {
+  return named_tensors(prefix, false, true, false);
+}
+
+std::vector<Var> Module::buffers() const {
+  std::vector<Var> out;
+  for (const auto& entry : named_buffers()) out.push_back(entry.second);
   return out;
 }
 
@@ -177,14 +215,27 @@ void Module::zero_grad() {
   for (Var& p : parameters()) p.set_grad(Var());
 }
 
+Module& Module::requires_grad_(bool requires_grad) {
+  for (Var& p : parameters()) p.set_requires_grad(requires_grad);
+  return *this;
+}
+
+Module& Module::apply(const std::function<void(Module&)>& fn) {
+  for (const auto& entry : children_) entry.second->apply(fn);
+  fn(*this);
+  return *this;
+}
+
 StateDict Module::state_dict() const {
   StateDict state;
-  for (const auto& [name, p] : named_parameters()) state.set(name, p);
+  for (const auto& [name, v] : named_tensors("", true, true, true)) state.set(name, v);
   return state;
 }
 
 void Module::load_state_dict(const StateDict& state, bool strict) {
-  const std::vector<std::pair<std::string, Var>> own = named_parameters();
+  const std::vector<std::pair<std::string, Var>> own = named_tensors("", true, true, true);
+  std::set<const VarImpl*> params;
+  for (const Var& p : parameters()) params.insert(p.id());
   std::set<std::string> own_names;
   std::vector<std::string> missing, unexpected;
   for (const auto& entry : own) {
@@ -204,7 +255,8 @@ void Module::load_state_dict(const StateDict& state, bool strict) {
     if (!value.defined()) op_error("load_state_dict", name + " is undefined; expected a tensor");
     if (value.shape() != p.shape()) {
       op_error("load_state_dict", name + " has shape " + to_string(value.shape()) +
-                                      "; the module's parameter has shape " + to_string(p.shape()));
+                                      "; the module's " + (params.count(p.id()) ? "parameter" : "buffer") +
+                                      " has shape " + to_string(p.shape()));
     }
   }
   NoGradGuard no_grad;
@@ -220,7 +272,7 @@ Module& Module::to_global(const Placement& placement, const NdSbp& nd_sbp) {
 }
 
 Module& Module::to_global(const Placement& placement, const SbpRule& sbp_of) {
-  for (auto [name, p] : named_parameters()) {
+  for (auto [name, p] : named_tensors("", true, true, false)) {
     const NdSbp nd_sbp = sbp_of(name, p);
     p.set_data(Var(p.is_global() ? mf::to_global(p.global(), placement, nd_sbp)
                                  : global_from_full(p.local(), placement, nd_sbp)));
@@ -229,14 +281,17 @@ Module& Module::to_global(const Placement& placement, const SbpRule& sbp_of) {
   return *this;
 }
 
+// torch's format: the extra_repr's lines, then "(name): child" lines, indented.
 std::string Module::repr() const {
-  if (children_.empty()) return type_name() + "(" + extra_repr() + ")";
+  const std::string extra = extra_repr();
+  if (children_.empty() && extra.find('\n') == std::string::npos) return type_name() + "(" + extra + ")";
   std::string s = type_name() + "(";
-  for (const auto& [name, m] : children_) {
-    std::string line = "(" + name + "): " + m->repr();
+  auto add_line = [&s](std::string line) {
     for (size_t at = line.find('\n'); at != std::string::npos; at = line.find('\n', at + 3)) line.insert(at + 1, "  ");
     s += "\n  " + line;
-  }
+  };
+  if (!extra.empty()) add_line(extra);
+  for (const auto& [name, m] : children_) add_line("(" + name + "): " + m->repr());
   return s + "\n)";
 }
 

@@ -1,11 +1,13 @@
 // Copyright 2026 The meshflow Authors.
 // Modules in C++, the same as the Python ones (python/meshflow/nn/modules.py), shaped like
-// torch.nn.Module. A Module owns parameters (leaf Vars that require grad) and submodules,
-// each registered under a name. named_parameters() and state_dict() name parameters by their
-// dotted path from the root ("blocks.0.mlp.2.weight"): each module's own parameters in
-// registration order, then its submodules' in theirs; a parameter registered in two places
-// (tied weights) is listed once, under its first name. Registering a name again replaces
-// what it named (a parameter or a module), as assigning an attribute does in Python.
+// torch.nn.Module. A Module owns parameters (leaf Vars that require grad), buffers (state
+// that is not trained: running statistics) and submodules, each registered under a name.
+// named_parameters() and state_dict() name entries by their dotted path from the root
+// ("blocks.0.mlp.2.weight"): each module's own parameters in registration order, then its
+// persistent buffers (state_dict only), then its submodules'; a tensor registered in two
+// places (tied weights) is listed once, under its first name. Registering a name again
+// replaces what it named (a parameter, buffer or module), as assigning an attribute does in
+// Python.
 //
 // Layers draw their initial values from the counter-based generator (ops/creation.h) with
 // torch's formulas and in the Python layers' order, so a seed and a construction order give
@@ -71,6 +73,10 @@ class Module {
   // ties them. An undefined `param` unregisters `name` (Python's `self.bias = None`).
   // Names are non-empty and dot-free; a non-leaf (the result of a recorded call) is refused.
   Var register_parameter(const std::string& name, Var param, bool requires_grad = true);
+  // Registers `tensor` as the buffer `name` and returns it: no parameter (it takes no
+  // gradient, optimizers do not see it), in state_dict() when `persistent`, converted by
+  // to_global() and loaded by load_state_dict(). An undefined `tensor` unregisters `name`.
+  Var register_buffer(const std::string& name, Var tensor, bool persistent = true);
   // Registers `module` as `name` and returns it; nullptr unregisters `name`.
   template <typename M>
   std::shared_ptr<M> register_module(const std::string& name, std::shared_ptr<M> module) {
@@ -80,15 +86,20 @@ class Module {
 
   // What `name` names here; undefined / nullptr when nothing does (an attribute set to None).
   Var parameter(const std::string& name) const;
+  Var buffer(const std::string& name) const;
   std::shared_ptr<Module> child(const std::string& name) const;
 
-  // The direct submodules, in registration order.
+  // The direct submodules, in registration order (named: named_children).
   std::vector<std::shared_ptr<Module>> children() const;
+  std::vector<std::pair<std::string, std::shared_ptr<Module>>> named_children() const { return children_; }
   // This module (named `prefix`) and every module under it, parents before children.
   std::vector<std::pair<std::string, const Module*>> named_modules(const std::string& prefix = "") const;
   std::vector<std::pair<std::string, Module*>> named_modules(const std::string& prefix = "");
   std::vector<std::pair<std::string, Var>> named_parameters(const std::string& prefix = "") const;
   std::vector<Var> parameters() const;
+  // Every buffer (persistent or not), named and ordered as named_parameters().
+  std::vector<std::pair<std::string, Var>> named_buffers(const std::string& prefix = "") const;
+  std::vector<Var> buffers() const;
 
   // Sets the training mode of this module and every module under it (Dropout reads it).
   Module& train(bool on = true);
@@ -96,17 +107,22 @@ class Module {
   bool is_training() const { return training_; }
   // Drops every parameter's gradient.
   void zero_grad();
+  // Sets whether every parameter requires grad (freezing a part of a model).
+  Module& requires_grad_(bool requires_grad = true);
+  // Calls fn on every submodule (children first, as torch), then on this one.
+  Module& apply(const std::function<void(Module&)>& fn);
 
-  // named_parameters() as a StateDict: the parameters themselves (global ones stay global).
+  // The parameters and persistent buffers themselves (global ones stay global), in torch's
+  // order: each module's parameters, its buffers, then its submodules'.
   StateDict state_dict() const;
-  // Sets each parameter's value to the entry of its name, converted to the parameter's
-  // kind, layout and dtype (a local entry is the full value; a float64 checkpoint loads
-  // into a float32 model). Checks every entry before changing any: with `strict`, the keys
-  // must be exactly the state_dict's; shapes must match.
+  // Sets each parameter's and persistent buffer's value to the entry of its name, converted
+  // to the target's kind, layout and dtype (a local entry is the full value; a float64
+  // checkpoint loads into a float32 model). Checks every entry before changing any: with
+  // `strict`, the keys must be exactly the state_dict's; shapes must match.
   void load_state_dict(const StateDict& state, bool strict = true);
-  // Gives every parameter `placement` and an N-d SBP (one for all, or chosen per parameter)
-  // and drops its gradient. A local parameter holds the full value on every rank, which
-  // keeps its part; a global one is boxed.
+  // Gives every parameter and buffer `placement` and an N-d SBP (one for all, or chosen per
+  // tensor by its name) and drops parameters' gradients. A local tensor holds the full
+  // value on every rank, which keeps its part; a global one is boxed.
   Module& to_global(const Placement& placement, const NdSbp& nd_sbp);
   Module& to_global(const Placement& placement, const SbpRule& sbp_of);
 
@@ -119,9 +135,18 @@ class Module {
  private:
   void set_child(const std::string& name, std::shared_ptr<Module> module);
   void remove(const std::string& name);
+  // (name, tensor) of parameters_ (or buffers_, the persistent ones only when
+  // `persistent_only`) over the tree, named from `prefix`, each tensor once.
+  std::vector<std::pair<std::string, Var>> named_tensors(const std::string& prefix, bool params, bool buffers,
+                                                         bool persistent_only) const;
 
-  // Own entries, in registration order; a name is in at most one of the two.
+  struct Buffer {
+    Var value;
+    bool persistent;
+  };
+  // Own entries, in registration order; a name is in at most one of the three.
   std::vector<std::pair<std::string, Var>> parameters_;
+  std::vector<std::pair<std::string, Buffer>> buffers_;
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> children_;
   bool training_ = true;
 };

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <stdexcept>
 
 #include "meshflow/device/device.h"
@@ -42,20 +43,89 @@ double scalar_value(const Var& v) {
 
 }  // namespace
 
-Optimizer::Optimizer(std::vector<Var> params, double lr) : params_(std::move(params)), lr_(lr) {
-  check_params(params_);
-}
+Optimizer::Optimizer(std::string name, GroupOptions defaults)
+    : name_(std::move(name)), defaults_(std::move(defaults)) {}
 
 void Optimizer::zero_grad() {
   for (Var& p : params_) p.set_grad(Var());
 }
 
+void Optimizer::add_param_group(std::vector<Var> params, const GroupOptions& options) {
+  check_params(params);
+  GroupOptions group = defaults_;
+  for (const auto& [key, value] : options) {
+    if (!defaults_.count(key)) {
+      throw std::invalid_argument(name_ + ": unknown option \"" + key + "\" in a parameter group");
+    }
+    group[key] = value;
+  }
+  check_options(group);
+  std::set<const VarImpl*> seen;
+  for (const Var& p : params_) seen.insert(p.id());
+  for (const Var& p : params) {
+    if (!seen.insert(p.id()).second) {
+      throw std::invalid_argument(name_ + ": some parameters appear in more than one parameter group");
+    }
+  }
+  groups_.push_back(std::move(group));
+  for (Var& p : params) {
+    params_.push_back(std::move(p));
+    group_of_.push_back(groups_.size() - 1);
+  }
+  params_added();
+}
+
+std::vector<Var> Optimizer::group_params(size_t g) const {
+  if (g >= groups_.size()) throw std::out_of_range(name_ + ": no parameter group " + std::to_string(g));
+  std::vector<Var> out;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (group_of_[i] == g) out.push_back(params_[i]);
+  }
+  return out;
+}
+
+void Optimizer::set_group_option(size_t g, const std::string& name, double value) {
+  if (g >= groups_.size()) throw std::out_of_range(name_ + ": no parameter group " + std::to_string(g));
+  if (!defaults_.count(name)) throw std::invalid_argument(name_ + ": unknown option \"" + name + "\"");
+  GroupOptions group = groups_[g];
+  group[name] = value;
+  check_options(group);
+  groups_[g] = std::move(group);
+}
+
+void Optimizer::set_lr(double lr) {
+  for (size_t g = 0; g < groups_.size(); ++g) set_group_option(g, "lr", lr);
+}
+
+namespace {
+
+GroupOptions sgd_defaults(const SgdOptions& o) {
+  return {{"lr", o.lr},
+          {"momentum", o.momentum},
+          {"dampening", o.dampening},
+          {"weight_decay", o.weight_decay},
+          {"nesterov", o.nesterov ? 1.0 : 0.0}};
+}
+
+GroupOptions adam_defaults(const AdamWOptions& o) {
+  return {{"lr", o.lr}, {"beta1", o.beta1}, {"beta2", o.beta2}, {"eps", o.eps}, {"weight_decay", o.weight_decay}};
+}
+
+}  // namespace
+
 SGD::SGD(std::vector<Var> params, SgdOptions options)
-    : Optimizer(std::move(params), options.lr), options_(options), momentum_(params_.size()) {
-  if (options.lr < 0 || options.momentum < 0 || options.weight_decay < 0) {
+    : SGD(std::vector<ParamGroup>{{std::move(params), {}}}, options) {}
+
+SGD::SGD(std::vector<ParamGroup> groups, SgdOptions defaults) : Optimizer("SGD", sgd_defaults(defaults)) {
+  check_options(defaults_);
+  for (ParamGroup& g : groups) add_param_group(std::move(g.params), g.options);
+}
+
+void SGD::check_options(const GroupOptions& o) const {
+  if (!(o.at("lr") >= 0) || !(o.at("momentum") >= 0) || !(o.at("weight_decay") >= 0)) {
     throw std::invalid_argument("SGD: lr, momentum and weight_decay must be >= 0");
   }
-  if (options.nesterov && (options.momentum <= 0 || options.dampening != 0)) {
+  if (o.at("nesterov") != 0 && (o.at("momentum") <= 0 || o.at("dampening") != 0)) {
     throw std::invalid_argument("SGD: nesterov momentum needs momentum > 0 and dampening 0");
   }
 }
@@ -69,30 +139,30 @@ void SGD::step() {
     const bool has_buf = momentum_[i].defined();
     std::vector<Var> inputs{params_[i], g};
     if (has_buf) inputs.push_back(momentum_[i]);
-    RunTimeAttrs run_time([this, has_buf] { return update_attrs(has_buf); });
-    const std::vector<Var> out = call("sgd_update", inputs, update_attrs(has_buf));
+    RunTimeAttrs run_time([this, i, has_buf] { return update_attrs(i, has_buf); });
+    const std::vector<Var> out = call("sgd_update", inputs, update_attrs(i, has_buf));
     params_[i].set_data(out[0]);
     if (out.size() > 1) momentum_[i] = out[1];
   }
 }
 
-Attrs SGD::update_attrs(bool has_buf) const {
-  return Attrs{{"lr", lr_},
-               {"momentum", options_.momentum},
-               {"dampening", options_.dampening},
-               {"weight_decay", options_.weight_decay},
-               {"nesterov", options_.nesterov},
+Attrs SGD::update_attrs(size_t i, bool has_buf) const {
+  return Attrs{{"lr", option(i, "lr")},
+               {"momentum", option(i, "momentum")},
+               {"dampening", option(i, "dampening")},
+               {"weight_decay", option(i, "weight_decay")},
+               {"nesterov", option(i, "nesterov") != 0},
                {"has_buf", has_buf}};
 }
 
 std::vector<Var*> SGD::graph_state() {
   std::vector<Var*> slots;
-  if (options_.momentum == 0) return slots;
   for (size_t i = 0; i < params_.size(); ++i) {
+    if (option(i, "momentum") == 0) continue;
     if (!momentum_[i].defined()) {
       // A first step sets the buffer to the gradient; updating a zero buffer gives the same
       // only without dampening.
-      if (options_.dampening != 0) {
+      if (option(i, "dampening") != 0) {
         throw std::invalid_argument("SGD with dampening in graph mode needs its momentum buffers: take one eager "
                                     "step first, or load them");
       }
@@ -122,16 +192,36 @@ void SGD::load_state(const std::vector<std::map<std::string, Var>>& state, int64
 }
 
 AdamW::AdamW(std::vector<Var> params, AdamWOptions options)
-    : Optimizer(std::move(params), options.lr),
-      options_(options),
-      exp_avg_(params_.size()),
-      exp_avg_sq_(params_.size()),
-      param_steps_(params_.size(), 0) {
-  if (options.lr < 0 || options.eps < 0 || options.weight_decay < 0 || options.beta1 < 0 || options.beta1 >= 1 ||
-      options.beta2 < 0 || options.beta2 >= 1) {
-    throw std::invalid_argument("AdamW: expected lr, eps, weight_decay >= 0 and betas in [0, 1)");
+    : AdamW(std::vector<ParamGroup>{{std::move(params), {}}}, options) {}
+
+AdamW::AdamW(std::vector<ParamGroup> groups, AdamWOptions defaults)
+    : AdamW("AdamW", "adamw_update", std::move(groups), defaults) {}
+
+AdamW::AdamW(std::string name, std::string op, std::vector<ParamGroup> groups, AdamWOptions defaults)
+    : Optimizer(std::move(name), adam_defaults(defaults)), op_(std::move(op)) {
+  check_options(defaults_);
+  for (ParamGroup& g : groups) add_param_group(std::move(g.params), g.options);
+}
+
+void AdamW::check_options(const GroupOptions& o) const {
+  const double beta1 = o.at("beta1"), beta2 = o.at("beta2");
+  if (!(o.at("lr") >= 0) || !(o.at("eps") >= 0) || !(o.at("weight_decay") >= 0) || !(beta1 >= 0) || beta1 >= 1 ||
+      !(beta2 >= 0) || beta2 >= 1) {
+    throw std::invalid_argument(name_ + ": expected lr, eps, weight_decay >= 0 and betas in [0, 1)");
   }
 }
+
+void AdamW::params_added() {
+  exp_avg_.resize(params_.size());
+  exp_avg_sq_.resize(params_.size());
+  param_steps_.resize(params_.size(), 0);
+}
+
+Adam::Adam(std::vector<Var> params, AdamWOptions options)
+    : Adam(std::vector<ParamGroup>{{std::move(params), {}}}, options) {}
+
+Adam::Adam(std::vector<ParamGroup> groups, AdamWOptions defaults)
+    : AdamW("Adam", "adam_update", std::move(groups), defaults) {}
 
 void AdamW::step() {
   NoGradGuard no_grad;
@@ -145,7 +235,7 @@ void AdamW::step() {
     }
     ++param_steps_[i];
     RunTimeAttrs run_time([this, i] { return update_attrs(i); });
-    const std::vector<Var> out = call("adamw_update", {params_[i], g, exp_avg_[i], exp_avg_sq_[i]}, update_attrs(i));
+    const std::vector<Var> out = call(op_, {params_[i], g, exp_avg_[i], exp_avg_sq_[i]}, update_attrs(i));
     params_[i].set_data(out[0]);
     exp_avg_[i] = out[1];
     exp_avg_sq_[i] = out[2];
@@ -154,11 +244,11 @@ void AdamW::step() {
 
 // Bias correction counts each parameter's own steps, as torch does.
 Attrs AdamW::update_attrs(size_t i) const {
-  return Attrs{{"lr", lr_},
-               {"beta1", options_.beta1},
-               {"beta2", options_.beta2},
-               {"eps", options_.eps},
-               {"weight_decay", options_.weight_decay},
+  return Attrs{{"lr", option(i, "lr")},
+               {"beta1", option(i, "beta1")},
+               {"beta2", option(i, "beta2")},
+               {"eps", option(i, "eps")},
+               {"weight_decay", option(i, "weight_decay")},
                {"step", param_steps_[i]}};
 }
 

@@ -1,9 +1,9 @@
 // Copyright 2026 The meshflow Authors.
-// Optimizers over Vars, local or global, with PyTorch's semantics (torch.optim.SGD and
-// AdamW). Each parameter's update is one fused elementwise op (optimizer_ops.cc) on the
-// parameter, its gradient and its state, which all share the parameter's placement and SBP
-// (the autograd engine delivers gradients in that layout), so a step moves no data. The
-// Python classes mf.optim.SGD / AdamW are these.
+// Optimizers over Vars, local or global, with PyTorch's semantics (torch.optim.SGD, Adam
+// and AdamW, with parameter groups). Each parameter's update is one fused elementwise op
+// (optimizer_ops.cc) on the parameter, its gradient and its state, which all share the
+// parameter's placement and SBP (the autograd engine delivers gradients in that layout), so
+// a step moves no data. The Python classes mf.optim.SGD / Adam / AdamW are these.
 // Thread-safety: one thread at a time, like every op.
 #pragma once
 
@@ -16,9 +16,21 @@
 
 namespace mf::optim {
 
+// A parameter group's hyperparameters by torch's names ("lr", "momentum", "beta1", ...;
+// booleans as 0 / 1): torch.optim's group dicts. A group leaves out what the optimizer's
+// defaults give.
+using GroupOptions = std::map<std::string, double>;
+
+struct ParamGroup {
+  std::vector<Var> params;
+  GroupOptions options;
+};
+
+// Parameters in groups, as torch.optim.Optimizer: each group has its own hyperparameters
+// (defaults filled from the optimizer's), params() lists every group's parameters in order
+// (the indices of state() and of torch's state_dict), and the state stays per parameter.
 class Optimizer {
  public:
-  explicit Optimizer(std::vector<Var> params, double lr);
   virtual ~Optimizer() = default;
 
   // Updates every parameter that has a gradient, in place (Var::set_data), without
@@ -27,8 +39,22 @@ class Optimizer {
   // Drops the parameters' gradients (the next backward starts from none).
   void zero_grad();
 
-  double lr() const { return lr_; }
-  void set_lr(double lr) { lr_ = lr; }
+  // Adds a group; options it leaves out are the defaults. Throws std::invalid_argument for
+  // an unknown name, an invalid value or a parameter already in a group (an empty group is
+  // allowed here; Python refuses it, as torch).
+  void add_param_group(std::vector<Var> params, const GroupOptions& options = {});
+  size_t group_count() const { return groups_.size(); }
+  // Group g's parameters and options (every name the optimizer knows).
+  std::vector<Var> group_params(size_t g) const;
+  const GroupOptions& group_options(size_t g) const { return groups_.at(g); }
+  // Sets one option of group g, checked as add_param_group checks it; read at the next step
+  // (and at every run of a graph that traced the step).
+  void set_group_option(size_t g, const std::string& name, double value);
+  const GroupOptions& defaults() const { return defaults_; }
+
+  // The first group's learning rate; set_lr sets every group's.
+  double lr() const { return groups_.at(0).at("lr"); }
+  void set_lr(double lr);
   const std::vector<Var>& params() const { return params_; }
   // Per-parameter state tensors by name ("exp_avg", ...), for checkpoints; `step_count` is
   // the number of steps taken.
@@ -48,8 +74,20 @@ class Optimizer {
   virtual void count_step() { ++steps_; }
 
  protected:
-  std::vector<Var> params_;
-  double lr_;
+  // `name` names the optimizer in errors; `defaults` lists every option it knows.
+  Optimizer(std::string name, GroupOptions defaults);
+  // Throws std::invalid_argument when a group's options are invalid together.
+  virtual void check_options(const GroupOptions& options) const = 0;
+  // Grows the per-parameter state to params_.size() after a group is added.
+  virtual void params_added() = 0;
+  // Option `key` of parameter i's group.
+  double option(size_t i, const std::string& key) const { return groups_[group_of_[i]].at(key); }
+
+  std::string name_;
+  std::vector<Var> params_;      // every group's, in order
+  std::vector<size_t> group_of_;  // per parameter
+  GroupOptions defaults_;
+  std::vector<GroupOptions> groups_;
   int64_t steps_ = 0;
 };
 
@@ -61,18 +99,21 @@ struct SgdOptions {
   bool nesterov = false;
 };
 
+// torch.optim.SGD: options lr, momentum, dampening, weight_decay, nesterov.
 class SGD : public Optimizer {
  public:
   SGD(std::vector<Var> params, SgdOptions options);
+  SGD(std::vector<ParamGroup> groups, SgdOptions defaults);
   void step() override;
   std::vector<std::map<std::string, Var>> state() const override;
   void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) override;
   std::vector<Var*> graph_state() override;
 
  private:
-  Attrs update_attrs(bool has_buf) const;
+  void check_options(const GroupOptions& options) const override;
+  void params_added() override { momentum_.resize(params_.size()); }
+  Attrs update_attrs(size_t i, bool has_buf) const;
 
-  SgdOptions options_;
   std::vector<Var> momentum_;  // per parameter; undefined until its first step
 };
 
@@ -84,9 +125,11 @@ struct AdamWOptions {
   double weight_decay = 1e-2;
 };
 
+// torch.optim.AdamW (decoupled weight decay); options lr, beta1, beta2, eps, weight_decay.
 class AdamW : public Optimizer {
  public:
   AdamW(std::vector<Var> params, AdamWOptions options);
+  AdamW(std::vector<ParamGroup> groups, AdamWOptions defaults);
   void step() override;
   std::vector<std::map<std::string, Var>> state() const override;
   void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) override;
@@ -95,12 +138,26 @@ class AdamW : public Optimizer {
   void set_counters(const std::vector<int64_t>& counters) override;
   void count_step() override;
 
+ protected:
+  // Adam's: `op` is the update op (adam_update adds the L2 term to the gradient).
+  AdamW(std::string name, std::string op, std::vector<ParamGroup> groups, AdamWOptions defaults);
+
  private:
+  void check_options(const GroupOptions& options) const override;
+  void params_added() override;
   Attrs update_attrs(size_t i) const;
 
-  AdamWOptions options_;
+  std::string op_;
   std::vector<Var> exp_avg_, exp_avg_sq_;  // per parameter; undefined until its first step
   std::vector<int64_t> param_steps_;       // per parameter: the steps it took (bias correction)
+};
+
+// torch.optim.Adam (amsgrad=False): weight_decay is an L2 term added to the gradient.
+// Options and state as AdamW's; the default weight_decay is 0.
+class Adam : public AdamW {
+ public:
+  Adam(std::vector<Var> params, AdamWOptions options);
+  Adam(std::vector<ParamGroup> groups, AdamWOptions defaults);
 };
 
 // Scales every gradient by min(1, max_norm / total_norm), where total_norm is the 2-norm of

@@ -1,9 +1,10 @@
 // Copyright 2026 The meshflow Authors.
-// Optimizer updates as ops, with PyTorch's formulas (torch.optim.AdamW, torch.optim.SGD):
+// Optimizer updates as ops, with PyTorch's formulas (torch.optim.AdamW, Adam, SGD):
 // one elementwise pass reads a parameter, its gradient and its state and writes the new
 // parameter and state as new tensors (functional: the optimizer rebinds its tensors).
 //   adamw_update(param, grad, exp_avg, exp_avg_sq; lr, beta1, beta2, eps, weight_decay, step)
 //       -> (param, exp_avg, exp_avg_sq)
+//   adam_update(the same)   torch.optim.Adam: weight decay is L2, added to the gradient
 //   sgd_update(param, grad[, momentum_buf]; lr, momentum, dampening, weight_decay, nesterov, has_buf)
 //       -> (param[, momentum_buf])   a buffer comes out when momentum != 0; without has_buf
 //                                     (the first step) it starts as the gradient
@@ -59,56 +60,60 @@ std::vector<Tensor> outputs_like(const KernelContext& ctx, const Tensor& t, size
 // ---------------------------------------------------------------------------------------
 // adamw_update
 
-constexpr const char* kAdamW = "adamw_update";
-
 struct AdamW {
   double lr, beta1, beta2, eps, weight_decay;
   int64_t step;
+  bool decoupled;  // AdamW's decay of the parameter; else Adam's L2 term in the gradient
 };
 
-AdamW adamw_hyperparameters(const Attrs& attrs) {
-  return {attrs.get_float("lr"),  attrs.get_float("beta1"),        attrs.get_float("beta2"),
-          attrs.get_float("eps"), attrs.get_float("weight_decay"), attrs.get_int("step")};
+AdamW adamw_hyperparameters(const Attrs& attrs, bool decoupled) {
+  return {attrs.get_float("lr"),          attrs.get_float("beta1"), attrs.get_float("beta2"), attrs.get_float("eps"),
+          attrs.get_float("weight_decay"), attrs.get_int("step"),   decoupled};
 }
 
 // torch.optim.AdamW's single-tensor step: decoupled weight decay, then the moments
-// (exp_avg by lerp, as torch does), then the bias-corrected update.
+// (exp_avg by lerp, as torch does), then the bias-corrected update. Adam's instead adds
+// weight_decay * param to the gradient first (torch's grad.add(param, alpha=wd)).
 template <typename T>
 void adamw(const T* param, const T* grad, const T* exp_avg, const T* exp_avg_sq, T* param_out, T* exp_avg_out,
            T* exp_avg_sq_out, int64_t n, const AdamW& h) {
-  const T decay = static_cast<T>(1 - h.lr * h.weight_decay);
+  const T decay = static_cast<T>(h.decoupled ? 1 - h.lr * h.weight_decay : 1);
+  const T l2 = static_cast<T>(h.weight_decay);
+  const bool add_l2 = !h.decoupled && h.weight_decay != 0;
   const T weight = static_cast<T>(1 - h.beta1), beta2 = static_cast<T>(h.beta2);
   const T one_minus_beta2 = static_cast<T>(1 - h.beta2), eps = static_cast<T>(h.eps);
   const T step_size = static_cast<T>(h.lr / (1 - std::pow(h.beta1, static_cast<double>(h.step))));
   const T correction2_sqrt = static_cast<T>(std::sqrt(1 - std::pow(h.beta2, static_cast<double>(h.step))));
   const bool small_weight = weight < static_cast<T>(0.5);
   kernel::simd_for(n, [&](int64_t i) {
-    const T g = grad[i], m0 = exp_avg[i];
+    const T g = add_l2 ? grad[i] + l2 * param[i] : grad[i], m0 = exp_avg[i];
     const T m = small_weight ? m0 + weight * (g - m0) : g - (g - m0) * (1 - weight);
     const T v = exp_avg_sq[i] * beta2 + one_minus_beta2 * (g * g);
     const T denom = std::sqrt(v) / correction2_sqrt + eps;
-    param_out[i] = param[i] * decay - step_size * (m / denom);
+    param_out[i] = (h.decoupled ? param[i] * decay : param[i]) - step_size * (m / denom);
     exp_avg_out[i] = m;
     exp_avg_sq_out[i] = v;
   });
 }
 
-OpDef adamw_op() {
+// adamw_update, or adam_update when not `decoupled`.
+OpDef adamw_op(bool decoupled) {
+  const std::string name = decoupled ? "adamw_update" : "adam_update";
   OpDef op;
-  op.name = kAdamW;
-  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
-    expect_like_param(kAdamW, in, {"param", "grad", "exp_avg", "exp_avg_sq"});
-    const AdamW h = adamw_hyperparameters(attrs);
-    expect_in_unit_interval(kAdamW, "beta1", h.beta1);
-    expect_in_unit_interval(kAdamW, "beta2", h.beta2);
-    if (h.step < 1) op_error(kAdamW, "step is " + std::to_string(h.step) + "; expected the step count, from 1");
+  op.name = name;
+  op.infer = [name, decoupled](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    expect_like_param(name, in, {"param", "grad", "exp_avg", "exp_avg_sq"});
+    const AdamW h = adamw_hyperparameters(attrs, decoupled);
+    expect_in_unit_interval(name, "beta1", h.beta1);
+    expect_in_unit_interval(name, "beta2", h.beta2);
+    if (h.step < 1) op_error(name, "step is " + std::to_string(h.step) + "; expected the step count, from 1");
     return std::vector<TensorMeta>(3, in[0]);
   };
   op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
     return kernel::split_alike_signatures(in[0].shape.size(), 4, 3);
   };
-  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const AdamW h = adamw_hyperparameters(ctx.attrs);
+  op.kernel = [decoupled](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const AdamW h = adamw_hyperparameters(ctx.attrs, decoupled);
     std::vector<Tensor> out = outputs_like(ctx, in[0], 3);
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
@@ -193,7 +198,8 @@ OpDef sgd_op() {
 }  // namespace
 
 void register_optimizer_ops(OpRegistry& r) {
-  r.add(adamw_op());
+  r.add(adamw_op(true));
+  r.add(adamw_op(false));
   r.add(sgd_op());
 }
 

@@ -30,6 +30,8 @@ from ._placement import placement
 from ._device import device, device_types
 from ._device import device as _device_of
 from ._tensor import Tensor, tensor, from_numpy, no_grad, is_grad_enabled
+from . import autograd
+from .autograd import enable_grad, set_grad_enabled, inference_mode, is_inference_mode_enabled
 from ._ops_elementwise import (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge,
                                where, neg, abs, relu, trunc, exp, log, sqrt, rsqrt, tanh, sigmoid, cast, clamp, clip,
                                floor, ceil, remainder, silu, softplus, lerp)
@@ -118,6 +120,7 @@ __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "plac
            "int64", "comm_stats", "infer_cache_stats", "synchronize", "memory_stats", "reset_peak_memory_stats", "set_grad_bucket_size", "add", "sub", "mul", "div", "matmul",
            "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "where", "neg", "abs", "relu",
            "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast", "nn", "save", "load"]
+__all__ += ["autograd", "optim", "enable_grad", "set_grad_enabled", "inference_mode", "is_inference_mode_enabled"]
 __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__

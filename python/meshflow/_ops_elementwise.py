@@ -246,10 +246,14 @@ sigmoid = _unary("sigmoid", "1 / (1 + exp(-input)); integers give float32.")
 
 
 def gelu(input, approximate="none"):
-    """x * Phi(x) with Phi the standard normal CDF (the exact erf form, torch's default);
-    floats only."""
+    """x * Phi(x) with Phi the standard normal CDF: the exact erf form ('none', torch's
+    default; floats only) or torch's tanh approximation 0.5 x (1 + tanh(sqrt(2 / pi) (x +
+    0.044715 x^3))) ('tanh', composed of ops)."""
+    if approximate == "tanh":
+        inner = (input + input * input * input * 0.044715) * 0.7978845608028654  # sqrt(2 / pi)
+        return input * (tanh(inner) + 1.0) * 0.5
     if approximate != "none":
-        raise ValueError(f"gelu: approximate={approximate!r} is not supported; expected 'none' (the exact form)")
+        raise ValueError(f"gelu: approximate={approximate!r}; expected 'none' or 'tanh'")
     return apply("gelu", [input])[0]
 
 

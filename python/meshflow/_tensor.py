@@ -247,11 +247,46 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
-        self._impl.requires_grad = bool(value)
+        self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad=True):
+        if not self._impl.is_leaf:  # as torch: a computed tensor's flag follows its inputs
+            if not requires_grad:
+                raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to use a "
+                                   "computed variable in a subgraph that doesn't require differentiation use "
+                                   "var_no_grad = var.detach().")
+            return self
         self._impl.requires_grad = bool(requires_grad)
         return self
+
+    def retain_grad(self):
+        """Keeps this non-leaf's gradient in .grad at the next backward (a leaf's is kept
+        anyway), in this tensor's placement and SBP."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        self._impl.retain_grad()
+
+    @property
+    def retains_grad(self):
+        return self._impl.retains_grad
+
+    def register_hook(self, hook):
+        """Calls hook(grad) when backward computes this tensor's gradient; a tensor it returns
+        replaces the gradient (None keeps it). Returns a handle whose remove() unregisters it."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        shape = tuple(self.shape)
+
+        def call(grad):
+            replaced = hook(Tensor(grad))
+            if replaced is None:
+                return None
+            replaced = _impl_of("register_hook", replaced)
+            if tuple(replaced.shape) != shape:
+                raise RuntimeError(f"hook returned a gradient of shape {tuple(replaced.shape)}; expected the tensor's "
+                                   f"shape {shape}")
+            return replaced
+        return _HookHandle(self._impl, self._impl.add_hook(call))
 
     @property
     def grad(self):
@@ -325,6 +360,26 @@ class Tensor:
         if spec and self.numel() == 1:
             return format(self.item(), spec)
         return format(repr(self), spec)
+
+
+class _HookHandle:
+    """What register_hook returns (torch's RemovableHandle): remove() unregisters the hook."""
+
+    __slots__ = ("_impl", "id")
+
+    def __init__(self, impl, hook_id):
+        self._impl, self.id = impl, hook_id
+
+    def remove(self):
+        if self._impl is not None:
+            self._impl.remove_hook(self.id)
+            self._impl = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
 
 
 def _in_layout_of(value, reference):

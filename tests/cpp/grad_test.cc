@@ -9,6 +9,7 @@
 #include <cmath>
 #include <set>
 
+#include "meshflow/autograd/grad_api.h"
 #include "tests/cpp/grad_check.h"
 
 namespace mf {
@@ -274,6 +275,53 @@ TEST(Grad, EveryOpWithAGradientIsChecked) {
 
 // bfloat16: rounding, casts, matmul with float32 accumulation, and autocast, whose
 // gradients reach float32 leaves in float32 (the Python suite covers layouts and graphs).
+// ---- the autograd API (autograd/grad_api.h) and tensor hooks ----
+
+// x * w summed, x split over the world and w broadcast: the gradients land in each
+// tensor's layout; grad() changes no leaf's .grad; hooks see and replace gradients.
+TEST(AutogradApi, GradBackwardAndHooksOnGlobalTensors) {
+  const Placement world_mesh = first_ranks({comm::world_size()});
+  const Tensor xs = uniform({6}, -1, 1, 3), ws = uniform({6}, -1, 1, 4);
+  Var x(global_from_full(xs, world_mesh, NdSbp{Sbp::split(0)}), true);
+  Var w(global_from_full(ws, world_mesh, NdSbp{Sbp::broadcast()}), true);
+  Var y = fn::mul(x, w);
+  y.retain_grad();
+  const Var loss = fn::sum(fn::mul(y, y));
+  // d loss / dx = 2 x w^2, / dw = 2 x^2 w, / dy = 2 y.
+  const std::vector<Var> grads = autograd::grad({loss}, {x, w, y}, {Var()}, /*retain_graph=*/true);
+  EXPECT_FALSE(x.grad().defined());
+  ASSERT_EQ(grads.size(), 3u);
+  // As torch: a retained gradient is kept by grad() too.
+  ASSERT_TRUE(y.grad().defined());
+  y.set_grad(Var());
+  EXPECT_EQ(grads[0].global().nd_sbp(), NdSbp{Sbp::split(0)});
+  EXPECT_EQ(grads[1].global().nd_sbp(), NdSbp{Sbp::broadcast()});
+  const Tensor gx = gather_full(grads[0].global()), gw = gather_full(grads[1].global());
+  const Tensor gy = gather_full(grads[2].global());
+  for (int64_t i = 0; i < 6; ++i) {
+    const double a = xs.data_as<double>()[i], b = ws.data_as<double>()[i];
+    EXPECT_NEAR(gx.data_as<double>()[i], 2 * a * b * b, 1e-12);
+    EXPECT_NEAR(gw.data_as<double>()[i], 2 * a * a * b, 1e-12);
+    EXPECT_NEAR(gy.data_as<double>()[i], 2 * a * b, 1e-12);
+  }
+  // A hook doubling w's gradient, and y's retained gradient in y's layout.
+  const int64_t id = w.add_hook([](const Var& g) { return fn::mul_scalar(g, 2); });
+  autograd::backward({loss}, {Var()}, /*retain_graph=*/true);
+  EXPECT_EQ(w.grad().global().nd_sbp(), NdSbp{Sbp::broadcast()});
+  const Tensor doubled = gather_full(w.grad().global());
+  for (int64_t i = 0; i < 6; ++i) EXPECT_NEAR(doubled.data_as<double>()[i], 2 * gw.data_as<double>()[i], 1e-12);
+  ASSERT_TRUE(y.grad().defined());
+  EXPECT_EQ(y.grad().global().nd_sbp(), y.global().nd_sbp());
+  EXPECT_TRUE(close(gather_full(y.grad().global()), gy, 1e-12));
+  w.remove_hook(id);
+  w.set_grad(Var());
+  // Two roots in one pass: the sum of their gradients.
+  autograd::backward({loss, fn::sum(w)}, {Var(), Var()}, false);
+  const Tensor both = gather_full(w.grad().global());
+  for (int64_t i = 0; i < 6; ++i) EXPECT_NEAR(both.data_as<double>()[i], gw.data_as<double>()[i] + 1, 1e-12);
+  EXPECT_THROW(autograd::backward({fn::sum(Var(xs))}, {Var()}, false), std::invalid_argument);
+}
+
 TEST(BFloat16, RoundingMatmulAndAutocast) {
   EXPECT_EQ(to_bfloat16(1.0f + 1.0f / 256).bits, to_bfloat16(1.0f).bits);  // a tie goes to even
   EXPECT_EQ(to_float(to_bfloat16(1.0f + 3.0f / 256)), 1.0f + 1.0f / 64);   // above a tie, up

@@ -4,8 +4,9 @@
 // counters with torch's formulas, to_global per parameter, state_dict / load_state_dict
 // across kinds, layouts and dtypes, and an MLP trained with AdamW and cross_entropy under
 // data, tensor and [2, 2] hybrid parallelism that ends with the parameters of the same
-// training on one device; errors. The Python modules' tests (tests/python/test_nn.py,
-// distributed/test_dist_nn.py) check the same behaviour.
+// training on one device; buffers; optimizer parameter groups; errors. The Python modules'
+// tests (tests/python/test_nn.py, test_module_api.py, distributed/test_dist_nn.py) check the
+// same behaviour.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -271,6 +272,95 @@ TEST(NnModule, ToGlobalKeepsEachRanksPartThenBoxes) {
       EXPECT_TRUE(close(mlp->parameters()[i].data(), expected[i].second.local(), 0)) << named[i].first;
     }
   }
+}
+
+// A module with a persistent and a non-persistent buffer (a norm layer's running statistics).
+class WithBuffers : public Module {
+ public:
+  WithBuffers() : linear(register_module("linear", std::make_shared<nn::Linear>(3, 2))) {
+    register_buffer("running", fn::zeros_like(linear->bias().detach()));
+    register_buffer("scratch", fn::zeros_like(linear->bias().detach()), /*persistent=*/false);
+  }
+  std::string type_name() const override { return "WithBuffers"; }
+  std::string extra_repr() const override { return "momentum=0.1"; }
+  std::shared_ptr<nn::Linear> linear;
+};
+
+TEST(NnModule, BuffersAreStateButNotParameters) {
+  auto m = std::make_shared<WithBuffers>();
+  EXPECT_EQ(names_of(m->named_parameters()), (std::vector<std::string>{"linear.weight", "linear.bias"}));
+  EXPECT_EQ(names_of(m->named_buffers()), (std::vector<std::string>{"running", "scratch"}));
+  EXPECT_FALSE(m->buffer("running").requires_grad());
+  std::vector<std::string> keys;
+  for (const auto& entry : m->state_dict()) keys.push_back(entry.first);
+  // torch's order: own parameters, own persistent buffers, then the children's.
+  EXPECT_EQ(keys, (std::vector<std::string>{"running", "linear.weight", "linear.bias"}));
+  EXPECT_EQ(m->repr(), "WithBuffers(\n  momentum=0.1\n  (linear): Linear(in_features=3, out_features=2, bias=True)\n)");
+
+  Tensor value = Tensor::empty({2}, DType::kFloat64);
+  value.data_as<double>()[0] = 1.5;
+  value.data_as<double>()[1] = -2;
+  nn::StateDict state = m->state_dict();
+  state.set("running", Var(value));
+  const Var held = m->buffer("running");
+  m->load_state_dict(state);
+  EXPECT_TRUE(held.same(m->buffer("running")));
+  EXPECT_EQ(held.dtype(), DType::kFloat32);
+  EXPECT_EQ(held.local().data_as<float>()[0], 1.5f);
+  EXPECT_EQ(held.local().data_as<float>()[1], -2.0f);
+  state.set("scratch", Var(value));
+  EXPECT_THROW(m->load_state_dict(state), std::invalid_argument);  // not in state_dict: unexpected
+
+  m->to_global(world(), NdSbp{B});
+  EXPECT_TRUE(held.is_global());
+  EXPECT_TRUE(m->buffer("scratch").is_global());
+  EXPECT_TRUE(close(as_float64(full_value(held)), value, 0));
+
+  std::vector<std::string> applied;
+  m->apply([&applied](Module& module) { applied.push_back(module.type_name()); });
+  EXPECT_EQ(applied, (std::vector<std::string>{"Linear", "WithBuffers"}));  // children first
+  EXPECT_EQ(m->named_children().at(0).first, "linear");
+  m->requires_grad_(false);
+  EXPECT_FALSE(m->linear->weight().requires_grad());
+  m->requires_grad_();
+  EXPECT_TRUE(m->linear->weight().requires_grad());
+
+  m->register_buffer("running", Var());  // unregisters
+  EXPECT_EQ(names_of(m->named_buffers()), (std::vector<std::string>{"scratch"}));
+  m->register_parameter("scratch", fn::zeros_like(m->linear->bias().detach()));  // a name changes kind
+  EXPECT_TRUE(m->named_buffers().empty());
+  EXPECT_EQ(m->named_parameters()[0].first, "scratch");
+}
+
+// Parameter groups (optim.h): options per group over the defaults, checked when added and
+// when set; a parameter in one group only.
+TEST(NnModule, OptimizerGroupsTakeTheirOwnOptions) {
+  auto leaf = [](double v) {
+    Tensor t = Tensor::empty({2}, DType::kFloat64);
+    t.data_as<double>()[0] = t.data_as<double>()[1] = v;
+    return Var(t, true);
+  };
+  Var a = leaf(1), b = leaf(1), c = leaf(1);
+  optim::SGD sgd({{{a}, {}}, {{b}, {{"lr", 0.5}, {"weight_decay", 0.1}}}}, optim::SgdOptions{0.1});
+  ASSERT_EQ(sgd.group_count(), 2u);
+  EXPECT_EQ(sgd.group_options(0).at("lr"), 0.1);
+  EXPECT_EQ(sgd.group_options(1).at("weight_decay"), 0.1);
+  EXPECT_EQ(sgd.group_options(1).at("momentum"), 0.0);  // the default
+  for (Var* p : {&a, &b}) p->set_grad(leaf(1).detach());
+  sgd.step();
+  EXPECT_DOUBLE_EQ(a.local().data_as<double>()[0], 1 - 0.1);
+  EXPECT_DOUBLE_EQ(b.local().data_as<double>()[0], 1 - 0.5 * (1 + 0.1));
+  sgd.add_param_group({c}, {{"momentum", 0.9}});
+  EXPECT_TRUE(sgd.group_params(2)[0].same(c));
+  EXPECT_EQ(sgd.params().size(), 3u);
+  sgd.set_lr(0.01);
+  for (size_t g = 0; g < 3; ++g) EXPECT_EQ(sgd.group_options(g).at("lr"), 0.01);
+  EXPECT_THROW(sgd.add_param_group({a}), std::invalid_argument);                        // in a group already
+  EXPECT_THROW(sgd.add_param_group({leaf(0)}, {{"betas", 0.9}}), std::invalid_argument);  // unknown option
+  EXPECT_THROW(sgd.set_group_option(0, "lr", -1), std::invalid_argument);
+  EXPECT_THROW(sgd.set_group_option(0, "nesterov", 1), std::invalid_argument);  // needs momentum
+  EXPECT_EQ(sgd.group_options(0).at("lr"), 0.01);  // a refused value changes nothing
+  EXPECT_THROW(sgd.set_group_option(3, "lr", 1), std::out_of_range);
 }
 
 TEST(NnModule, LoadStateDictConvertsToEachParametersKindLayoutAndDtype) {

@@ -1,10 +1,11 @@
 // Copyright 2026 The meshflow Authors.
-// Optimizer update ops (adamw_update, sgd_update) under mpirun: every valid signature on
+// Optimizer update ops (adamw_update, adam_update, sgd_update) under mpirun: every valid signature on
 // every mesh against the single-device result, even and uneven shapes, both float dtypes;
 // the signature lists; bad input. Their values against PyTorch's formulas are checked in
 // tests/python/test_ops_optimizer.py.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "tests/cpp/op_check.h"
@@ -59,8 +60,31 @@ TEST(OptimizerAdamW, EverySignatureMatchesOneDevice) {
       const std::vector<Tensor> in = {value(s, dtype), value(s, dtype), value(s, dtype), value(s, dtype, true)};
       sweep("adamw_update", in, adamw_attrs(1));
       sweep("adamw_update", in, adamw_attrs(7, 0));
+      sweep("adam_update", in, adamw_attrs(1));
+      sweep("adam_update", in, adamw_attrs(3, 0));
     }
   }
+}
+
+// Adam's L2 term against AdamW's decoupled decay, one element by hand (torch's formulas).
+TEST(OptimizerAdam, AddsTheWeightDecayToTheGradient) {
+  auto one = [](double x) {
+    Tensor t = Tensor::empty({1}, DType::kFloat64);
+    t.data_as<double>()[0] = x;
+    return t;
+  };
+  const double p = 0.5, g = 0.2, lr = 1e-2, wd = 0.1, b1 = 0.9, b2 = 0.999, eps = 1e-8;
+  const std::vector<Tensor> in = {one(p), one(g), one(0), one(0)};
+  auto param_after = [&](const std::string& op) {
+    return apply_local(find_op(op), in, adamw_attrs(1))[0].data_as<double>()[0];
+  };
+  const double g_l2 = g + wd * p;
+  const double m = (1 - b1) * g_l2, v = (1 - b2) * g_l2 * g_l2;
+  const double adam = p - lr / (1 - b1) * m / (std::sqrt(v) / std::sqrt(1 - b2) + eps);
+  EXPECT_NEAR(param_after("adam_update"), adam, 1e-15);
+  const double mw = (1 - b1) * g, vw = (1 - b2) * g * g;
+  const double adamw = p * (1 - lr * wd) - lr / (1 - b1) * mw / (std::sqrt(vw) / std::sqrt(1 - b2) + eps);
+  EXPECT_NEAR(param_after("adamw_update"), adamw, 1e-15);
 }
 
 TEST(OptimizerSgd, EverySignatureMatchesOneDevice) {

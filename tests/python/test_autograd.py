@@ -158,8 +158,10 @@ def test_no_grad_records_nothing_and_restores_the_mode():
 
 
 def test_requires_grad_only_on_floating_leaves():
-    with pytest.raises(ValueError, match="leaf"):
-        (leaf() * 2).requires_grad = True
+    computed = leaf() * 2
+    computed.requires_grad = True  # as torch: a computed tensor that requires grad already, unchanged
+    with pytest.raises(RuntimeError, match="you can only change requires_grad flags of leaf variables"):
+        computed.requires_grad = False
     with pytest.raises(ValueError, match="floating"):
         mf.tensor(np.arange(3)).requires_grad = True
 

@@ -61,7 +61,7 @@ def test_parameter_names_follow_the_module_tree_and_list_tied_weights_once():
     expected = ["embed.weight"] + [f"blocks.{i}.{name}" for i in range(2) for name in block]
     assert [name for name, _ in model.named_parameters()] == expected
     assert list(model.state_dict()) == expected
-    assert len(model.parameters()) == len(expected)
+    assert len(list(model.parameters())) == len(expected)
     assert model.head.weight is model.embed.weight and model.head.bias is None
     assert all(isinstance(p, nn.Parameter) and p.requires_grad and p.is_leaf for p in model.parameters())
     assert [name for name, _ in model.named_modules()][:5] == ["", "embed", "blocks", "blocks.0", "blocks.0.norm"]
@@ -82,9 +82,12 @@ def test_reassigning_an_attribute_changes_what_is_registered():
     np.testing.assert_allclose(linear(x).numpy(), x.numpy() @ linear.weight.numpy().T, rtol=1e-6)
     bias.data = mf.ones(2)
     np.testing.assert_allclose(linear(x).numpy(), x.numpy() @ linear.weight.numpy().T + 1, rtol=1e-6)
-    linear.weight = "not a parameter any more"
+    with pytest.raises(TypeError, match=r"cannot assign 'str' as parameter 'weight' \(meshflow.nn.Parameter or None"):
+        linear.weight = "not a parameter any more"  # as torch: a parameter's name takes a Parameter or None
+    del linear.weight
+    linear.weight = "a plain attribute now"
     assert [name for name, _ in linear.named_parameters()] == ["bias"]
-    assert linear.weight == "not a parameter any more"
+    assert linear.weight == "a plain attribute now"
     sub = nn.ReLU()
     linear.extra = sub
     assert list(linear.children()) == [sub]
@@ -97,11 +100,11 @@ def test_module_misuse_raises():
         def __init__(self):
             self.weight = nn.Parameter(mf.zeros(2))
 
-    with pytest.raises(AttributeError, match=r"call Module.__init__\(\) before assigning attributes"):
+    with pytest.raises(AttributeError, match=r"cannot assign parameter before Module.__init__\(\) call"):
         NoInit()
     with pytest.raises(NotImplementedError, match="Module does not define forward"):
         nn.Module()(mf.zeros(2))
-    with pytest.raises(AttributeError, match="Linear has no attribute 'wieght'"):
+    with pytest.raises(AttributeError, match="'Linear' object has no attribute 'wieght'"):
         nn.Linear(2, 2).wieght
 
 
@@ -190,7 +193,7 @@ def test_linear_initialization_is_uniform_within_torch_bound():
 
 def test_load_state_dict_copies_values_into_the_same_parameters():
     source, target = TiedModel(), TiedModel()
-    parameters_before = target.parameters()
+    parameters_before = list(target.parameters())
     optimizer = mf.optim.SGD(target.parameters(), lr=0.1)
     target.load_state_dict(source.state_dict())
     assert all(a is b for a, b in zip(target.parameters(), parameters_before))
@@ -369,7 +372,7 @@ def test_layer_norm_forward_and_gradients():
 
 def test_layer_norm_without_affine_parameters():
     norm = nn.LayerNorm((2, 3), elementwise_affine=False)
-    assert norm.parameters() == []
+    assert list(norm.parameters()) == []
     value = random((4, 2, 3), 13)
     flat = value.reshape(4, 6)
     expected = (flat - flat.mean(-1, keepdims=True)) / np.sqrt(flat.var(-1, keepdims=True) + 1e-5)

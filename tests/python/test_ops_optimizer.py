@@ -1,5 +1,5 @@
-"""Optimizer update ops (adamw_update, sgd_update) on local tensors against NumPy
-transcriptions of torch.optim.AdamW and torch.optim.SGD's single-tensor steps, over several
+"""Optimizer update ops (adamw_update, adam_update, sgd_update) on local tensors against
+NumPy transcriptions of torch.optim.AdamW, Adam and SGD's single-tensor steps, over several
 steps that feed each op its own previous outputs; and bad input."""
 import numpy as np
 import pytest
@@ -15,9 +15,13 @@ def gradients(shape, dtype, seed):
     return [rng.standard_normal(shape).astype(dtype) for _ in range(STEPS)]
 
 
-def adamw_reference(param, exp_avg, exp_avg_sq, grad, lr, beta1, beta2, eps, weight_decay, step):
-    """torch.optim.adamw._single_tensor_adamw, without amsgrad, maximize or capturable."""
-    param = param * (1 - lr * weight_decay)
+def adamw_reference(param, exp_avg, exp_avg_sq, grad, lr, beta1, beta2, eps, weight_decay, step, decoupled=True):
+    """torch.optim.adamw._single_tensor_adamw, without amsgrad, maximize or capturable; not
+    decoupled: torch.optim.adam's, whose weight decay is added to the gradient."""
+    if decoupled:
+        param = param * (1 - lr * weight_decay)
+    elif weight_decay != 0:
+        grad = grad + weight_decay * param
     weight = 1 - beta1  # exp_avg.lerp_(grad, 1 - beta1)
     exp_avg = exp_avg + weight * (grad - exp_avg) if weight < 0.5 else grad - (grad - exp_avg) * (1 - weight)
     exp_avg_sq = exp_avg_sq * beta2 + (1 - beta2) * grad * grad
@@ -46,15 +50,15 @@ def assert_close(actual, expected):
 @pytest.mark.parametrize("hyper", [dict(lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.01),
                                    dict(lr=0.1, beta1=0.6, beta2=0.95, eps=1e-6, weight_decay=0.0),
                                    dict(lr=0.05, beta1=0.0, beta2=0.5, eps=1e-3, weight_decay=0.5)], ids=str)
-def test_adamw_matches_torch_formulas_over_steps(dtype, shape, hyper):
+@pytest.mark.parametrize("op", ["adamw_update", "adam_update"])
+def test_adamw_matches_torch_formulas_over_steps(dtype, shape, hyper, op):
     param = np.random.default_rng(0).standard_normal(shape).astype(dtype)
     state = (param, np.zeros(shape, dtype), np.zeros(shape, dtype))
     expected = state
     for step, grad in enumerate(gradients(shape, dtype, 1), start=1):
-        outs = apply("adamw_update", [mf.tensor(a) for a in (state[0], grad, state[1], state[2])],
-                     dict(hyper, step=step))
+        outs = apply(op, [mf.tensor(a) for a in (state[0], grad, state[1], state[2])], dict(hyper, step=step))
         state = tuple(o.numpy() for o in outs)
-        expected = adamw_reference(*expected, grad, step=step, **hyper)
+        expected = adamw_reference(*expected, grad, step=step, decoupled=op == "adamw_update", **hyper)
         for actual, reference in zip(state, expected):
             assert_close(actual, np.asarray(reference, dtype))
         expected = state  # each step from the op's own state, so errors do not compound
@@ -93,6 +97,8 @@ SGD = dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False
     ("adamw_update", [(3,)] * 4, np.int64, ADAMW, r"param has dtype int64; expected float32 or float64"),
     ("adamw_update", [(3,)] * 4, np.float32, dict(ADAMW, step=0), r"step is 0; expected the step count, from 1"),
     ("adamw_update", [(3,)] * 4, np.float32, dict(ADAMW, beta2=1.0), r"expected 0 <= beta2 < 1"),
+    ("adam_update", [(3,)] * 3, np.float32, ADAMW, r"\[adam_update\] takes 4 inputs \(param, grad, exp_avg"),
+    ("adam_update", [(3,)] * 4, np.float32, dict(ADAMW, step=0), r"\[adam_update\] step is 0"),
     ("sgd_update", [(3,)] * 3, np.float32, dict(SGD, has_buf=True), r"has_buf is set without momentum"),
     ("sgd_update", [(3,)] * 2, np.float32, dict(SGD, momentum=0.9, nesterov=True, dampening=0.1),
      r"expected momentum > 0 and dampening 0"),

@@ -292,8 +292,8 @@ def test_bad_parameters_raise(make):
         make(leaf)
     with pytest.raises(TypeError, match=r"parameter 1 is a numpy.ndarray; expected a meshflow Tensor"):
         make([leaf, np.zeros(2)])
-    with pytest.raises(TypeError, match=r"parameter 0 is a dict; expected a meshflow Tensor"):
-        make([{"params": [leaf]}])
+    with pytest.raises(ValueError, match=r"a parameter group needs a 'params' entry"):
+        make([{"lr": 0.1}])  # groups are dicts with "params" (tests/python/test_optim_groups.py)
 
 
 def test_non_leaf_or_integer_parameters_raise():

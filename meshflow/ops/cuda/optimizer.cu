@@ -1,9 +1,9 @@
 // Copyright 2026 The meshflow Authors.
-// The CUDA kernels of the optimizer updates (ops/optimizer_ops.cc): adamw_update and
-// sgd_update, one elementwise pass each, with the CPU's formulas in the CPU's order. The
-// CPU build turns off floating-point contraction, so every operation here goes through a
-// round-to-nearest intrinsic (nvcc would otherwise fuse multiplies and adds): the GPU
-// gives the CPU's bits, step after step, instead of drifting from it.
+// The CUDA kernels of the optimizer updates (ops/optimizer_ops.cc): adamw_update,
+// adam_update and sgd_update, one elementwise pass each, with the CPU's formulas in the
+// CPU's order. The CPU build turns off floating-point contraction, so every operation here
+// goes through a round-to-nearest intrinsic (nvcc would otherwise fuse multiplies and adds):
+// the GPU gives the CPU's bits, step after step, instead of drifting from it.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -50,16 +50,21 @@ void visit_floating(DType dtype, F f) {
 // What every element shares, computed on the host in doubles as the CPU does.
 template <typename T>
 struct AdamW {
-  T decay, weight, one_minus_weight, beta2, one_minus_beta2, eps, step_size, correction2_sqrt;
-  bool small_weight;
+  T decay, l2, weight, one_minus_weight, beta2, one_minus_beta2, eps, step_size, correction2_sqrt;
+  bool small_weight, decoupled, add_l2;
 };
 
+// decoupled: AdamW's decay of the parameter; else Adam's L2 term added to the gradient.
 template <typename T>
-AdamW<T> adamw_constants(const Attrs& attrs) {
+AdamW<T> adamw_constants(const Attrs& attrs, bool decoupled) {
   const double lr = attrs.get_float("lr"), beta1 = attrs.get_float("beta1"), beta2 = attrs.get_float("beta2");
   const double step = static_cast<double>(attrs.get_int("step"));
   AdamW<T> c;
-  c.decay = static_cast<T>(1 - lr * attrs.get_float("weight_decay"));
+  const double weight_decay = attrs.get_float("weight_decay");
+  c.decay = static_cast<T>(decoupled ? 1 - lr * weight_decay : 1);
+  c.l2 = static_cast<T>(weight_decay);
+  c.decoupled = decoupled;
+  c.add_l2 = !decoupled && weight_decay != 0;
   c.weight = static_cast<T>(1 - beta1);
   c.one_minus_weight = 1 - c.weight;
   c.beta2 = static_cast<T>(beta2);
@@ -71,25 +76,25 @@ AdamW<T> adamw_constants(const Attrs& attrs) {
   return c;
 }
 
-// Decoupled weight decay, then the moments (exp_avg by lerp, as torch does), then the
-// bias-corrected update.
+// Decoupled weight decay (or Adam's L2 gradient term), then the moments (exp_avg by lerp,
+// as torch does), then the bias-corrected update.
 template <typename T>
 __global__ void adamw_kernel(const T* __restrict__ param, const T* __restrict__ grad, const T* __restrict__ exp_avg,
                              const T* __restrict__ exp_avg_sq, T* __restrict__ param_out, T* __restrict__ exp_avg_out,
                              T* __restrict__ exp_avg_sq_out, int64_t n, AdamW<T> c) {
   const int64_t grid_step = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += grid_step) {
-    const T g = grad[i], m0 = exp_avg[i];
+    const T g = c.add_l2 ? add(grad[i], mul(c.l2, param[i])) : grad[i], m0 = exp_avg[i];
     const T m = c.small_weight ? add(m0, mul(c.weight, sub(g, m0))) : sub(g, mul(sub(g, m0), c.one_minus_weight));
     const T v = add(mul(exp_avg_sq[i], c.beta2), mul(c.one_minus_beta2, mul(g, g)));
     const T denom = add(div(root(v), c.correction2_sqrt), c.eps);
-    param_out[i] = sub(mul(param[i], c.decay), mul(c.step_size, div(m, denom)));
+    param_out[i] = sub(c.decoupled ? mul(param[i], c.decay) : param[i], mul(c.step_size, div(m, denom)));
     exp_avg_out[i] = m;
     exp_avg_sq_out[i] = v;
   }
 }
 
-std::vector<Tensor> adamw_update(const std::vector<Tensor>& in, const KernelContext& ctx) {
+std::vector<Tensor> adam_family_update(const std::vector<Tensor>& in, const KernelContext& ctx, bool decoupled) {
   const std::vector<Tensor> out = outputs_like(in, ctx, 3);
   const int64_t n = in[0].numel();
   if (n == 0) return out;
@@ -97,10 +102,18 @@ std::vector<Tensor> adamw_update(const std::vector<Tensor>& in, const KernelCont
     using T = decltype(v);
     adamw_kernel<T><<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(
         in[0].data_as<T>(), in[1].data_as<T>(), in[2].data_as<T>(), in[3].data_as<T>(), out[0].data_as<T>(),
-        out[1].data_as<T>(), out[2].data_as<T>(), n, adamw_constants<T>(ctx.attrs));
-    check_launch("adamw_update");
+        out[1].data_as<T>(), out[2].data_as<T>(), n, adamw_constants<T>(ctx.attrs, decoupled));
+    check_launch(decoupled ? "adamw_update" : "adam_update");
   });
   return out;
+}
+
+std::vector<Tensor> adamw_update(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  return adam_family_update(in, ctx, true);
+}
+
+std::vector<Tensor> adam_update(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  return adam_family_update(in, ctx, false);
 }
 
 // ---- sgd_update: torch.optim.SGD's single-tensor step, as the CPU's sgd().
@@ -154,6 +167,7 @@ std::vector<Tensor> sgd_update(const std::vector<Tensor>& in, const KernelContex
 
 void add_optimizer_kernels(KernelTable& t) {
   t["adamw_update"] = adamw_update;
+  t["adam_update"] = adam_update;
   t["sgd_update"] = sgd_update;
 }
 

@@ -3,6 +3,8 @@ from . import functional, init, utils
 from .modules import (Module, Parameter, Linear, Embedding, LayerNorm, GELU, ReLU, Dropout, Sequential,
                       ModuleList, Identity, Flatten, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss,
                       NLLLoss, CrossEntropyLoss, SiLU, Tanh, Sigmoid)
+from .modules import ModuleDict, ParameterList, ParameterDict
+from .modules import (Softmax, LogSoftmax, Softmin, LeakyReLU, ELU, CosineSimilarity, KLDivLoss, HuberLoss)
 from .graph import Graph
 from ._modules_conv import (Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d,  # noqa: E402
                             AdaptiveAvgPool2d, AdaptiveMaxPool2d, BatchNorm1d, BatchNorm2d, SyncBatchNorm, GroupNorm,

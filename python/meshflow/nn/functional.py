@@ -1,13 +1,17 @@
 """meshflow.nn.functional: softmax, log_softmax, layer_norm, embedding, cross_entropy, relu, gelu,
-the losses (mse_loss, l1_loss, smooth_l1_loss, nll_loss, binary_cross_entropy(_with_logits)), ...
+the losses (mse_loss, l1_loss, smooth_l1_loss, nll_loss, binary_cross_entropy(_with_logits),
+kl_div, huber_loss), cosine_similarity, normalize, softmin, leaky_relu, elu, ...
 
 The losses other than cross_entropy are compositions of elementwise ops, gather and
 reductions, as torch defines them: they run on every device and layout the ops do, and their
 gradients are those ops'."""
 import numbers
 
-from .._ops_elementwise import exp, log, maximum, where
-from .._ops_reduce import log_softmax, softmax  # noqa: F401: part of this module's API
+import numpy as _np
+
+from .._ops_elementwise import exp, log, maximum, minimum as _minimum, where
+from .._ops_reduce import log_softmax, norm as _norm, softmax  # noqa: F401: part of this module's API
+from .._ops_shape import broadcast_to as _broadcast_to
 from .. import _C
 from .._tensor import Tensor, _impl_of, apply
 
@@ -172,6 +176,80 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     if reduction == "mean":
         return loss.sum() / w.sum()
     return _reduce(loss, reduction, "nll_loss")
+
+
+# ---- Activations and losses composed of existing ops (issue 26): their devices, layouts and
+# gradients are those ops'. Comparisons feed `where` only, which takes their result whatever
+# its dtype. (gelu, with approximate='tanh', is mf.gelu.)
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """x where x > 0, else negative_slope * x (the gradient at 0 is negative_slope, as torch's)."""
+    return where(input > 0, input, input * negative_slope)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """x where x > 0, else alpha (exp(x) - 1); exp sees min(x, 0) so that large inputs make no
+    inf whose zero gradient would become NaN."""
+    return where(input > 0, input, (exp(_minimum(input, 0.0)) - 1.0) * alpha)
+
+
+def _softmax_dim(name, ndim):
+    # torch's legacy choice when dim is None.
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(-input) along dim."""
+    dim = _softmax_dim("softmin", input.ndim) if dim is None else dim
+    x = input if dtype is None else input.to(dtype)
+    return softmax(-x, dim)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input / max(||input||_p along dim, eps)."""
+    if out is not None:
+        raise TypeError("normalize: out= is not supported")
+    return input / maximum(_norm(input, p, dim, keepdim=True), eps)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """sum(x1 / max(||x1||, eps) * x2 / max(||x2||, eps)) along dim, after broadcasting, as
+    torch computes it."""
+    if x1.shape != x2.shape:
+        shape = _np.broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
+        x1, x2 = _broadcast_to(x1, shape), _broadcast_to(x2, shape)
+    n1 = maximum(_norm(x1, 2, dim, keepdim=True), eps)
+    n2 = maximum(_norm(x2, 2, dim, keepdim=True), eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """target (log target - input) pointwise, with `input` log-probabilities (0 where target
+    is 0, as torch's xlogy); log_target: exp(target) (target - input). reduction
+    'batchmean' divides the sum by the batch size (input.shape[0]), the mathematical KL
+    divergence; 'mean' by the element count, as torch."""
+    if size_average is not None or reduce is not None:
+        raise ValueError("kl_div: size_average and reduce are deprecated in torch and not supported; use reduction")
+    _same_shape("kl_div", input, target)
+    if log_target:
+        pointwise = exp(target) * (target - input)
+    else:
+        pointwise = target * log(where(target > 0, target, 1.0)) - target * input
+    if reduction == "batchmean":
+        return pointwise.sum() / (input.shape[0] if input.ndim else 1)
+    return _reduce(pointwise, reduction, "kl_div")
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta), for d = input - target."""
+    _same_shape("huber_loss", input, target)
+    if delta <= 0:
+        raise ValueError(f"[huber_loss] delta {delta}; expected delta > 0")
+    d = (input - target).abs()
+    loss = where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction, "huber_loss")
 
 
 def linear(input, weight, bias=None):

@@ -95,7 +95,7 @@ class GraphConfig:
         """The named stages' placements, by stage id."""
         by_id = {}
         for module, stage_id in self.stages.items():
-            params = module.parameters()
+            params = list(module.parameters())
             if not params or not params[0].is_global:
                 raise ValueError(f"set_stage: {type(module).__name__} has no global parameters to place its stage")
             placement = params[0].placement
@@ -169,6 +169,10 @@ class Graph:
         for name, module in self._modules():
             for pname, p in module.named_parameters():
                 tracer.add_parameter(p._impl, f"{name}.{pname}")
+            # Buffers are state too: a forward that updates one (running statistics) writes it
+            # back at every run.
+            for bname, b in module.named_buffers():
+                tracer.add_parameter(b._impl, f"{name}.{bname}")
         for opt in self._optimizers:
             tracer.add_optimizer(opt._impl)
         lazy = [Tensor(tracer.argument(a._impl)) for a in args]

@@ -9,8 +9,9 @@ import collections
 import math
 
 from .. import _C
-from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name
-from .._ops_creation import ones, rand, randn, zeros
+from .. import _device, _dtype
+from .._tensor import Tensor, _impl_of, _in_layout_of, _names_dtype, _type_name
+from .._ops_creation import ones, rand, randn, zeros, zeros_like
 from .._ops_elementwise import cast
 from ..sbp import as_nd_sbp as _as_nd_sbp
 from . import functional as F
@@ -29,33 +30,175 @@ class Parameter(Tensor):
         return "Parameter(" + super().__repr__() + ")"
 
 
+class _StateDictError(RuntimeError, KeyError):
+    """load_state_dict's key errors: a RuntimeError as torch raises, and a KeyError as
+    meshflow raised before (callers catching either keep working)."""
+
+    def __str__(self):  # KeyError's str would quote the message
+        return RuntimeError.__str__(self)
+
+
+class _ShapeError(RuntimeError, ValueError):
+    """load_state_dict's shape mismatch: torch's RuntimeError, meshflow's earlier ValueError."""
+
+
+_IncompatibleKeys = collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+
+
+def _is_floating(t):
+    return t.dtype.name.startswith(("float", "bfloat"))
+
+
+def _add_indent(text, spaces):
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
+
+
+def _check_name(kind, name):
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} name should be a string, got {_type_name(name)}")
+    if not name or "." in name:
+        raise KeyError(f"{kind} name {name!r} is empty or has a '.'; expected a name without '.' (names join "
+                       "with '.' in state_dict)")
+
+
 class Module:
-    """Base class of layers and models, shaped like torch.nn.Module."""
+    """Base class of layers and models, shaped like torch.nn.Module: parameters, buffers and
+    submodules registered by assignment (or register_*), each table in registration order."""
 
     def __init__(self):
-        object.__setattr__(self, "_parameters", collections.OrderedDict())
-        object.__setattr__(self, "_modules", collections.OrderedDict())
         object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", collections.OrderedDict())
+        object.__setattr__(self, "_buffers", collections.OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
+        object.__setattr__(self, "_modules", collections.OrderedDict())
+
+    # Registration.
+    def register_parameter(self, name, param):
+        """Registers `param` (a Parameter, or None for an absent one) as `name`."""
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        _check_name("parameter", name)
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_type_name(param)}' object to parameter '{name}' "
+                            "(meshflow.nn.Parameter or None required)")
+        self._parameters[name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        """Registers `tensor` (or None) as the buffer `name`: state that is no parameter (a
+        running mean), in state_dict when `persistent`, moved by to() and to_global()."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        _check_name("buffer", name)
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
+                            "(meshflow Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name, module):
+        """Registers `module` (or None) as the submodule `name`."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{_type_name(module)} is not a Module subclass")
+        _check_name("module", name)
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def get_submodule(self, target):
+        module = self
+        for item in target.split(".") if target else ():
+            if not isinstance(module._modules.get(item), Module):
+                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
+            module = module._modules[item]
+        return module
+
+    def get_parameter(self, target):
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if name not in module._parameters:
+            raise AttributeError(f"{type(module).__name__} has no parameter `{name}`")
+        return module._parameters[name]
+
+    def get_buffer(self, target):
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if name not in module._buffers:
+            raise AttributeError(f"{type(module).__name__} has no buffer `{name}`")
+        return module._buffers[name]
 
     def __setattr__(self, name, value):
-        if "_parameters" not in self.__dict__:
-            raise AttributeError("call Module.__init__() before assigning attributes")
-        for table in (self._parameters, self._modules):
-            table.pop(name, None)
-        if isinstance(value, (Parameter, Module)):
-            # A plain attribute of this name (bias = None) would hide the table entry from
-            # __getattr__.
-            self.__dict__.pop(name, None)
-            (self._parameters if isinstance(value, Parameter) else self._modules)[name] = value
+        """As torch: a Parameter or Module registers; a name already registered keeps its kind
+        (None is allowed for each; a buffer takes any Tensor); anything else is a plain
+        attribute."""
+        params = self.__dict__.get("_parameters")
+        if params is None:  # before Module.__init__: plain attributes only, as torch
+            if isinstance(value, (Parameter, Module)):
+                kind = "parameter" if isinstance(value, Parameter) else "module"
+                raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+            object.__setattr__(self, name, value)
+            return
+        if isinstance(value, Parameter):
+            self._remove_from(name, keep="_parameters")
+            self.register_parameter(name, value)
+        elif name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
+                                "(meshflow.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            self._remove_from(name, keep="_modules")
+            self._modules[name] = value
+        elif name in self._modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_type_name(value)}' as child module '{name}' "
+                                "(meshflow.nn.Module or None expected)")
+            self._modules[name] = value
+        elif name in self._buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{_type_name(value)}' as buffer '{name}' "
+                                "(meshflow Tensor or None expected)")
+            self._buffers[name] = value
         else:
             object.__setattr__(self, name, value)
 
+    def _remove_from(self, name, keep):
+        # A plain attribute of this name (bias = None) would hide the table entry from
+        # __getattr__.
+        self.__dict__.pop(name, None)
+        for table in ("_parameters", "_buffers", "_modules"):
+            if table != keep:
+                self.__dict__[table].pop(name, None)
+        self._non_persistent_buffers_set.discard(name)
+
     def __getattr__(self, name):
-        for table in ("_parameters", "_modules"):
+        for table in ("_parameters", "_buffers", "_modules"):
             entries = self.__dict__.get(table, {})
             if name in entries:
                 return entries[name]
-        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        for table in ("_parameters", "_buffers", "_modules"):
+            if name in self.__dict__.get(table, {}):
+                del self.__dict__[table][name]
+                self._non_persistent_buffers_set.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules))
 
     def __call__(self, *args, **kwargs):
         return self.forward(*args, **kwargs)
@@ -64,97 +207,232 @@ class Module:
         raise NotImplementedError(f"{type(self).__name__} does not define forward()")
 
     # Traversal.
-    def named_modules(self, prefix=""):
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        """(name, module) for this module (named `prefix`) and every module under it, parents
+        first; a module reachable twice is listed once unless remove_duplicate is False."""
+        if memo is None:
+            memo = set()
+        if remove_duplicate:
+            if id(self) in memo:
+                return
+            memo.add(id(self))
         yield prefix, self
         for name, module in self._modules.items():
-            yield from module.named_modules(f"{prefix}.{name}" if prefix else name)
+            if module is not None:
+                yield from module.named_modules(memo, f"{prefix}.{name}" if prefix else name, remove_duplicate)
 
     def modules(self):
-        return (m for _, m in self.named_modules())
+        for _, m in self.named_modules():
+            yield m
+
+    def named_children(self):
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and id(module) not in seen:
+                seen.add(id(module))
+                yield name, module
 
     def children(self):
-        return iter(self._modules.values())
+        for _, m in self.named_children():
+            yield m
 
-    def named_parameters(self, prefix=""):
-        """(name, parameter) pairs, names as in state_dict; a parameter shared by two modules
-        (tied weights) is listed once."""
+    def _named_members(self, table, prefix, recurse, remove_duplicate):
         seen = set()
-        for module_name, module in self.named_modules(prefix):
-            for name, p in module._parameters.items():
-                if id(p) not in seen:
-                    seen.add(id(p))
-                    yield (f"{module_name}.{name}" if module_name else name), p
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        for module_name, module in modules:
+            for name, value in module.__dict__[table].items():
+                if value is None or (remove_duplicate and id(value) in seen):
+                    continue
+                seen.add(id(value))
+                yield (f"{module_name}.{name}" if module_name else name), value
 
-    def parameters(self):
-        return [p for _, p in self.named_parameters()]
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        """(name, parameter) pairs, names as in state_dict, in registration order; a parameter
+        shared by two modules (tied weights) is listed once."""
+        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse=True):
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse=True):
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    def apply(self, fn):
+        """Calls fn on every submodule (children first), then on this module; returns self."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
 
     def train(self, mode=True):
-        for m in self.modules():
-            object.__setattr__(m, "training", bool(mode))
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        object.__setattr__(self, "training", mode)
+        for module in self.children():
+            module.train(mode)
         return self
 
     def eval(self):
         return self.train(False)
 
-    def zero_grad(self):
+    def requires_grad_(self, requires_grad=True):
         for p in self.parameters():
-            p.grad = None
-
-    # State.
-    def state_dict(self):
-        """Name -> parameter (global tensors stay global: .numpy() gives the full value)."""
-        return collections.OrderedDict(self.named_parameters())
-
-    def load_state_dict(self, state_dict, strict=True):
-        """Copies values into the parameters, converting each to the parameter's layout and
-        dtype (as torch's copy_: a float64 checkpoint loads into a float32 model).
-
-        All or nothing, as the C++ Module: every entry is checked and converted before any
-        parameter changes, so an error leaves the module as it was."""
-        own = self.state_dict()
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
-        if strict and (missing or unexpected):
-            raise KeyError(f"load_state_dict: missing keys {missing}, unexpected keys {unexpected}")
-        entries = [(name, p, state_dict[name]) for name, p in own.items() if name in state_dict]
-        for name, p, value in entries:
-            if not isinstance(value, Tensor):
-                raise TypeError(f"load_state_dict: {name} is a {_type_name(value)}; expected a meshflow Tensor")
-            if tuple(value.shape) != tuple(p.shape):
-                raise ValueError(f"load_state_dict: {name} has shape {tuple(value.shape)}; the module's parameter "
-                                 f"has shape {tuple(p.shape)}")
-        # Converting can fail too (a layout the value cannot take): convert all, then assign.
-        values = []
-        for _, p, value in entries:
-            value = _in_layout_of(value.detach(), p)
-            values.append(value if value.dtype == p.dtype else cast(value, p.dtype))
-        for (_, p, _), value in zip(entries, values):
-            p.data = value
-
-    def to_global(self, placement, sbp):
-        """Gives every parameter `placement` and an SBP: `sbp` is one SBP or tuple for every
-        parameter, or a function (name, parameter) -> SBP (names as in state_dict). A local
-        parameter holds the full value on every rank; each rank keeps its part."""
-        for name, p in self.named_parameters():
-            chosen = sbp(name, p) if callable(sbp) else sbp
-            nd_sbp = _as_nd_sbp(chosen, placement)
-            if p.is_global:
-                value = _C.to_global(p._impl.detach(), placement, nd_sbp)
-            else:
-                value = _C.global_from_full(p._impl.local_tensor, placement, nd_sbp)
-            p.data = Tensor(value)
-            p.grad = None
+            p.requires_grad_(requires_grad)
         return self
 
+    def zero_grad(self, set_to_none=True):
+        """Drops every parameter's gradient (set_to_none=False: zeroes it instead)."""
+        for p in self.parameters():
+            if p.grad is None:
+                continue
+            p.grad = None if set_to_none else zeros_like(p.grad)
+
+    # State.
+    def state_dict(self, destination=None, prefix="", keep_vars=False):
+        """Name -> value of every parameter and persistent buffer: each module's parameters,
+        then its buffers, then its submodules', as torch orders them; a tensor registered
+        twice (tied weights) is listed once, under its first name. Values are detached
+        (sharing memory) unless keep_vars; global tensors stay global."""
+        if destination is None:
+            destination = collections.OrderedDict()
+        for name, module, table, key in self._state_entries(prefix):
+            value = module.__dict__[table][key]
+            destination[name] = value if keep_vars else value.detach()
+        return destination
+
+    def _state_entries(self, prefix=""):
+        """(name, owning module, table, key) of every state_dict entry."""
+        entries, seen = [], set()
+        for module_name, module in self.named_modules(prefix=prefix.rstrip(".")):
+            path = module_name + "." if module_name else ""
+            for table in ("_parameters", "_buffers"):
+                for key, value in module.__dict__[table].items():
+                    if value is None or (table == "_buffers" and key in module._non_persistent_buffers_set):
+                        continue
+                    if id(value) not in seen:
+                        seen.add(id(value))
+                        entries.append((path + key, module, table, key))
+        return entries
+
+    def load_state_dict(self, state_dict, strict=True):
+        """Copies values into the parameters and persistent buffers, converting each to the
+        target's layout and dtype (as torch's copy_: a float64 checkpoint loads into a float32
+        model). Returns (missing_keys, unexpected_keys).
+
+        All or nothing, as the C++ Module: every entry is checked and converted before any
+        value changes, so an error leaves the module as it was."""
+        entries = self._state_entries()
+        names = {name for name, *_ in entries}
+        missing = [name for name, *_ in entries if name not in state_dict]
+        unexpected = [k for k in state_dict if k not in names]
+        if strict and (missing or unexpected):
+            problems = []
+            if unexpected:
+                problems.append("Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+            if missing:
+                problems.append("Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
+            raise _StateDictError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                                  + "\n\t".join(problems) + f"(load_state_dict: missing keys {missing}, "
+                                  f"unexpected keys {unexpected})")
+        present = [(name, module, table, key, state_dict[name]) for name, module, table, key in entries
+                   if name in state_dict]
+        for name, module, table, key, value in present:
+            target = module.__dict__[table][key]
+            if not isinstance(value, Tensor):
+                raise TypeError(f"load_state_dict: {name} is a {_type_name(value)}; expected a meshflow Tensor")
+            if tuple(value.shape) != tuple(target.shape):
+                raise _ShapeError(f"load_state_dict: {name} has shape {tuple(value.shape)}; the module's "
+                                  f"{'parameter' if table == '_parameters' else 'buffer'} has shape "
+                                  f"{tuple(target.shape)} (size mismatch for {name})")
+        # Converting can fail too (a layout the value cannot take): convert all, then assign.
+        values = []
+        for _, module, table, key, value in present:
+            target = module.__dict__[table][key]
+            value = _in_layout_of(value.detach(), target)
+            values.append(value if value.dtype == target.dtype else cast(value, target.dtype))
+        for (_, module, table, key, _), value in zip(present, values):
+            module.__dict__[table][key].data = value
+        return _IncompatibleKeys(missing, unexpected)
+
+    def _tensors(self):
+        """Every parameter and buffer, each once."""
+        seen = set()
+        for module in self.modules():
+            for table in ("_parameters", "_buffers"):
+                for value in module.__dict__[table].values():
+                    if value is not None and id(value) not in seen:
+                        seen.add(id(value))
+                        yield value
+
+    def to(self, *args, **kwargs):
+        """Moves parameters and buffers to a device and/or casts the floating ones to a dtype,
+        as torch's Module.to; parameters keep their identity (optimizers still hold them)."""
+        for t in list(self._tensors()):
+            moved = t.to(*args, **kwargs) if _is_floating(t) else _to_device_only(t, *args, **kwargs)
+            if moved is not t:
+                t.data = moved
+        return self
+
+    def cpu(self):
+        return self.to("cpu")
+
+    def cuda(self, device=None):
+        return self.to("cuda" if device is None else device if isinstance(device, str) else f"cuda:{device}")
+
+    def double(self):
+        return self.to(_dtype.float64)
+
+    def float(self):
+        return self.to(_dtype.float32)
+
+    def to_global(self, placement, sbp):
+        """Gives every parameter and buffer `placement` and an SBP: `sbp` is one SBP or tuple
+        for all, or a function (name, tensor) -> SBP (names as in state_dict and
+        named_buffers). A local tensor holds the full value on every rank; each rank keeps
+        its part."""
+        named = list(self.named_parameters()) + list(self.named_buffers())
+        for name, t in named:
+            chosen = sbp(name, t) if callable(sbp) else sbp
+            nd_sbp = _as_nd_sbp(chosen, placement)
+            if t.is_global:
+                value = _C.to_global(t._impl.detach(), placement, nd_sbp)
+            else:
+                value = _C.global_from_full(t._impl.local_tensor, placement, nd_sbp)
+            t.data = Tensor(value)
+            t.grad = None
+        return self
+
+    def _get_name(self):
+        return type(self).__name__
+
     def __repr__(self):
-        lines = [f"({name}): {module!r}".replace("\n", "\n  ") for name, module in self._modules.items()]
+        """torch's nested format: the extra_repr, then "(name): child" lines indented."""
         extra = self.extra_repr()
-        if not lines:
-            return f"{type(self).__name__}({extra})"
-        return f"{type(self).__name__}(\n  " + "\n  ".join(lines) + "\n)"
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({name}): " + _add_indent(repr(module), 2) for name, module in self._modules.items()]
+        lines = extra_lines + child_lines
+        body = ""
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                body = extra_lines[0]
+            else:
+                body = "\n  " + "\n  ".join(lines) + "\n"
+        return f"{self._get_name()}({body})"
 
     def extra_repr(self):
         return ""
+
+
+def _to_device_only(t, *args, **kwargs):
+    """Tensor.to with the dtype dropped: Module.to casts floating tensors only, as torch."""
+    kwargs.pop("dtype", None)
+    devices = [a for a in args if isinstance(a, _device.device) or (isinstance(a, str) and not _names_dtype(a))]
+    return t.to(*devices, **kwargs)
 
 
 def _uniform(shape, bound):
@@ -218,8 +496,20 @@ class _Activation(Module):
         return type(self)._function(x)
 
 
-class GELU(_Activation):
-    _function = staticmethod(F.gelu)
+class GELU(Module):
+    """gelu, exact ('none') or torch's tanh approximation."""
+
+    def __init__(self, approximate="none"):
+        super().__init__()
+        if approximate not in ("none", "tanh"):
+            raise ValueError(f"GELU: approximate={approximate!r}; expected 'none' or 'tanh'")
+        self.approximate = approximate
+
+    def forward(self, x):
+        return F.gelu(x, approximate=self.approximate)
+
+    def extra_repr(self):
+        return f"approximate={self.approximate!r}"
 
 
 class ReLU(_Activation):
@@ -343,7 +633,85 @@ def _add_module(owner, name, module):
     setattr(owner, name, module)
 
 
-class Sequential(Module):
+def _index(owner, i, size):
+    """Python index i (negative from the end) as a position in `size` elements."""
+    if not isinstance(i, int) or isinstance(i, bool):
+        raise TypeError(f"{type(owner).__name__} indices must be integers or slices, not {_type_name(i)}")
+    if not -size <= i < size:
+        raise IndexError(f"index {i} is out of range for {type(owner).__name__} of length {size}")
+    return i % size
+
+
+class _IndexedModules(Module):
+    """Sequential's and ModuleList's list behaviour over _modules, named "0", "1", ..."""
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            if isinstance(self, Sequential):
+                return Sequential(collections.OrderedDict(list(self._modules.items())[i]))
+            return ModuleList(list(self._modules.values())[i])
+        return list(self._modules.values())[_index(self, i, len(self._modules))]
+
+    def __setitem__(self, i, module):
+        key = list(self._modules)[_index(self, i, len(self._modules))]
+        _add_module(self, key, module)
+
+    def __delitem__(self, i):
+        keys = list(self._modules)
+        for key in (keys[i] if isinstance(i, slice) else [keys[_index(self, i, len(keys))]]):
+            del self._modules[key]
+        # torch numbers what is left anew: "0", "1", ...
+        modules = list(self._modules.values())
+        self._modules.clear()
+        for j, m in enumerate(modules):
+            self._modules[str(j)] = m
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        _add_module(self, str(len(self._modules)), module)
+        return self
+
+    def extend(self, modules):
+        for m in modules:
+            self.append(m)
+        return self
+
+    def insert(self, index, module):
+        modules = list(self._modules.values())
+        n = len(modules)
+        index = max(0, min(n, index if index >= 0 else n + index))
+        if not isinstance(module, Module):
+            raise TypeError(f"{type(self).__name__}: {module!r} is a {_type_name(module)}, not a meshflow.nn.Module")
+        modules.insert(index, module)
+        self._modules.clear()
+        for j, m in enumerate(modules):
+            self._modules[str(j)] = m
+
+    def __repr__(self):
+        """torch's: runs of equal reprs folded into "(0-2): 3 x Linear(...)"."""
+        lines, items = [], [(name, repr(m)) for name, m in self._modules.items()]
+        start = 0
+        while start < len(items):
+            end = start
+            while end + 1 < len(items) and items[end + 1][1] == items[start][1]:
+                end += 1
+            body = _add_indent(items[start][1], 2)
+            if end > start:
+                lines.append(f"({items[start][0]}-{items[end][0]}): {end - start + 1} x {body}")
+            else:
+                lines.append(f"({items[start][0]}): {body}")
+            start = end + 1
+        if not lines:
+            return f"{self._get_name()}()"
+        return f"{self._get_name()}(\n  " + "\n  ".join(lines) + "\n)"
+
+
+class Sequential(_IndexedModules):
     """Calls its modules in order: Sequential(a, b) names them "0" and "1", as torch does;
     Sequential(OrderedDict(name=module, ...)) by the keys."""
 
@@ -361,28 +729,266 @@ class Sequential(Module):
             x = m(x)
         return x
 
-    def __getitem__(self, i):
-        return list(self._modules.values())[i]
-
-    def __len__(self):
-        return len(self._modules)
+    __repr__ = Module.__repr__
 
 
-class ModuleList(Module):
-    def __init__(self, modules=()):
+class ModuleList(_IndexedModules):
+    def __init__(self, modules=None):
         super().__init__()
-        for m in modules:
+        for m in modules or ():
             self.append(m)
 
-    def append(self, module):
-        _add_module(self, str(len(self._modules)), module)
-        return self
+    def __iadd__(self, modules):
+        return self.extend(modules)
 
-    def __getitem__(self, i):
-        return list(self._modules.values())[i]
+    def __add__(self, other):
+        return ModuleList(list(self) + list(other))
 
-    def __iter__(self):
-        return iter(self._modules.values())
+
+class ModuleDict(Module):
+    """Modules by name, in insertion order, as torch.nn.ModuleDict."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        _add_module(self, key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
 
     def __len__(self):
         return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def clear(self):
+        self._modules.clear()
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def update(self, modules):
+        items = modules.items() if hasattr(modules, "items") else modules
+        for j, item in enumerate(items):
+            if hasattr(modules, "items"):
+                key, module = item
+            else:
+                if not isinstance(item, (list, tuple)) or len(item) != 2:
+                    raise ValueError(f"ModuleDict update sequence element #{j} should be a (name, module) pair")
+                key, module = item
+            self[key] = module
+
+
+def _as_parameter(value):
+    """torch's containers wrap a plain tensor as a Parameter."""
+    if isinstance(value, Tensor) and not isinstance(value, Parameter):
+        return Parameter(value)
+    return value
+
+
+def _parameter_repr(p):
+    kind = "Parameter containing" if isinstance(p, Parameter) else "Tensor containing"
+    return f"{kind}: [{p.dtype!r} of size {'x'.join(str(d) for d in p.shape)}]"
+
+
+class ParameterList(Module):
+    """Parameters in a list, registered as "0", "1", ... (tensors become Parameters)."""
+
+    def __init__(self, values=None):
+        super().__init__()
+        for v in values or ():
+            self.append(v)
+
+    def __getitem__(self, i):
+        values = list(self._parameters.values())
+        if isinstance(i, slice):
+            return ParameterList(values[i])
+        return values[_index(self, i, len(values))]
+
+    def __setitem__(self, i, value):
+        key = list(self._parameters)[_index(self, i, len(self._parameters))]
+        setattr(self, key, _as_parameter(value))
+
+    def __len__(self):
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters.values())
+
+    def __iadd__(self, values):
+        return self.extend(values)
+
+    def append(self, value):
+        setattr(self, str(len(self._parameters)), _as_parameter(value))
+        return self
+
+    def extend(self, values):
+        for v in values:
+            self.append(v)
+        return self
+
+    def extra_repr(self):
+        # torch's lines, indented once more by Module.__repr__.
+        return "\n".join(f"  ({i}): {_parameter_repr(p)}" for i, p in enumerate(self))
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterList should not be called.")
+
+
+class ParameterDict(Module):
+    """Parameters by name, in insertion order (tensors become Parameters)."""
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key):
+        return self._parameters[key]
+
+    def __setitem__(self, key, value):
+        _check_name("parameter", key)
+        setattr(self, key, _as_parameter(value))
+
+    def __delitem__(self, key):
+        del self._parameters[key]
+
+    def __len__(self):
+        return len(self._parameters)
+
+    def __iter__(self):
+        return iter(self._parameters)
+
+    def __contains__(self, key):
+        return key in self._parameters
+
+    def keys(self):
+        return self._parameters.keys()
+
+    def items(self):
+        return self._parameters.items()
+
+    def values(self):
+        return self._parameters.values()
+
+    def get(self, key, default=None):
+        return self._parameters.get(key, default)
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def clear(self):
+        self._parameters.clear()
+
+    def update(self, parameters):
+        items = parameters.items() if hasattr(parameters, "items") else parameters
+        for key, value in items:
+            self[key] = value
+
+    def extra_repr(self):
+        return "\n".join(f"  ({k}): {_parameter_repr(p)}" for k, p in self.items())
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterDict should not be called.")
+
+
+# ---- Activations and losses with arguments (issue 26).
+
+class _SoftmaxLike(Module):
+    _function = None
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x):
+        dim = F._softmax_dim(type(self).__name__, x.ndim) if self.dim is None else self.dim
+        return type(self)._function(x, dim)
+
+    def extra_repr(self):
+        return f"dim={self.dim}"
+
+
+class Softmax(_SoftmaxLike):
+    _function = staticmethod(F.softmax)
+
+
+class LogSoftmax(_SoftmaxLike):
+    _function = staticmethod(F.log_softmax)
+
+
+class Softmin(_SoftmaxLike):
+    _function = staticmethod(F.softmin)
+
+
+class LeakyReLU(Module):
+    def __init__(self, negative_slope=0.01, inplace=False):
+        super().__init__()
+        self.negative_slope, self.inplace = negative_slope, inplace
+
+    def forward(self, x):
+        return F.leaky_relu(x, self.negative_slope)
+
+    def extra_repr(self):
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+
+
+class ELU(Module):
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, x):
+        return F.elu(x, self.alpha)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class CosineSimilarity(Module):
+    def __init__(self, dim=1, eps=1e-8):
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def forward(self, x1, x2):
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)
+
+
+class KLDivLoss(_Loss):
+    _function = staticmethod(F.kl_div)
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        if size_average is not None or reduce is not None:
+            raise ValueError("KLDivLoss: size_average and reduce are deprecated in torch and not supported; use "
+                             "reduction")
+        super().__init__(reduction, log_target=log_target)
+
+
+class HuberLoss(_Loss):
+    _function = staticmethod(F.huber_loss)
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction, delta=delta)

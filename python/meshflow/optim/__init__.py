@@ -1,114 +1,298 @@
 """Optimizers (torch.optim semantics), gradient clipping and the learning-rate schedule
 (torch's schedulers are in meshflow.optim.lr_scheduler).
 
-The classes are the C++ ones (meshflow/nn/optim.h): each parameter's update is one fused op
-on tensors that share the parameter's placement and SBP, so a step moves no data. An
-optimizer has one parameter group: `param_groups` is a one-element list whose "lr" reads and
-writes the optimizer's learning rate, as torch's code (and its schedulers) use it.
+The classes wrap the C++ ones (meshflow/nn/optim.h): each parameter's update is one fused op
+on tensors that share the parameter's placement and SBP, so a step moves no data. Parameter
+groups are torch's: `param_groups` is a list of dicts, each with its own hyperparameters,
+and what is written there (a scheduler's "lr") is what the next step uses.
 """
+import collections
+
 from .. import _C
 from .._ops_creation import zeros_like
+from .._ops_elementwise import cast
 from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name
 
 
-def _vars(params):
+def _tensors(params, what="params"):
     # A lone tensor would iterate as its rows (copies, not the parameter): torch refuses it too.
     if isinstance(params, Tensor):
-        raise TypeError("params must be an iterable of meshflow Tensors (model.parameters()), got a single Tensor")
+        raise TypeError(f"{what} must be an iterable of meshflow Tensors (model.parameters()) or of dicts, got a "
+                        "single Tensor")
     params = list(params)
-    if not params:
-        raise ValueError("optimizer got an empty parameter list")
     for i, p in enumerate(params):
         if not isinstance(p, Tensor):
             raise TypeError(f"parameter {i} is a {_type_name(p)}; expected a meshflow Tensor")
-    return [p._impl for p in params]
+    return params
+
+
+def _like_param(value, param):
+    value = _in_layout_of(value, param)
+    return value if value.dtype == param.dtype else cast(value, param.dtype)
 
 
 class _ParamGroup(dict):
-    """The optimizer's one parameter group, as torch's dict: "lr" is the optimizer's learning
-    rate (setting it sets the optimizer's); other keys are kept as they are (schedulers keep
-    "initial_lr" there)."""
+    """One parameter group: a dict as torch's ({"params": [...], "lr": ..., ...}) whose
+    hyperparameters write through to the C++ optimizer, so a changed "lr" (a scheduler's) is
+    read by the next step and by every run of a graph that traced the step. Other keys are
+    kept as they are (schedulers keep "initial_lr" here)."""
 
-    def __init__(self, impl):
-        super().__init__(params=[Tensor(p) for p in impl.params])
+    __slots__ = ("_impl", "_index", "_options")
+
+    def __init__(self, impl, index, options, values):
         # The C++ optimizer, not the Python one: a cycle between that and its groups would keep
         # the optimizer's state (AdamW's moments) alive until the garbage collector runs.
-        self._impl = impl
-
-    def __getitem__(self, key):
-        return self._impl.lr if key == "lr" else super().__getitem__(key)
+        self._impl, self._index, self._options = impl, index, options
+        super().__init__(values)
 
     def __setitem__(self, key, value):
-        if key == "lr":
-            self._impl.lr = float(value)
-        else:
-            super().__setitem__(key, value)
+        if key == "params":
+            raise ValueError("a parameter group's params cannot be replaced; add parameters with add_param_group")
+        if key in self._options:
+            for name, number in self._options[key](value).items():
+                self._impl.set_group_option(self._index, name, number)  # checks the value first
+        super().__setitem__(key, value)
 
-    def __contains__(self, key):
-        return key == "lr" or super().__contains__(key)
+    def update(self, *args, **kwargs):
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
 
-    def get(self, key, default=None):
-        return self[key] if key in self else default
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def __reduce__(self):  # copies and pickles are plain dicts, as torch's
+        return dict, (dict(self),)
+
+
+def _float_option(name):
+    return lambda value: {name: float(value)}
+
+
+def _bool_option(name):
+    return lambda value: {name: 1.0 if value else 0.0}
+
+
+def _betas_option(value):
+    beta1, beta2 = value
+    return {"beta1": float(beta1), "beta2": float(beta2)}
+
+
+def _unsupported(name, allowed):
+    def check(value):
+        if value != allowed:
+            raise NotImplementedError(f"{name}={value!r} is not supported by meshflow's optimizers")
+        return {}
+    return check
 
 
 class Optimizer:
-    def __init__(self, impl):
-        self._impl = impl
-        self.param_groups = [_ParamGroup(impl)]
+    """torch.optim.Optimizer over a C++ optimizer (meshflow/nn/optim.h): parameter groups as
+    dicts in param_groups (editable, each with its own hyperparameters), add_param_group,
+    state_dict / load_state_dict in torch's structure, zero_grad(set_to_none=True)."""
 
-    def step(self):
+    # Group key -> function from its value to the C++ options it sets ({} for a checked key
+    # the C++ optimizer does not read).
+    _options = {}
+
+    def __init__(self, params, defaults):
+        self.defaults = dict(defaults)
+        groups = list(params) if not isinstance(params, Tensor) else _tensors(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        groups = [self._complete(g) for g in groups]
+        self._impl = self._make([(g["params"], self._cxx(g)) for g in groups])
+        self.param_groups = [_ParamGroup(self._impl, i, self._options, g) for i, g in enumerate(groups)]
+
+    def _make(self, groups):
+        raise NotImplementedError
+
+    def _complete(self, group):
+        """`group` with its params as a list of tensors and the defaults filled in."""
+        if not isinstance(group, dict):
+            raise TypeError(f"param group must be a dict, but got {_type_name(group)}")
+        if "params" not in group:
+            raise ValueError("a parameter group needs a 'params' entry")
+        params = group["params"]
+        params = [params] if isinstance(params, Tensor) else _tensors(params)
+        if not params:
+            raise ValueError("optimizer got an empty parameter list")
+        unknown = [k for k in group if k != "params" and k not in self.defaults]
+        if unknown:
+            raise ValueError(f"{type(self).__name__}: unknown option(s) {unknown} in a parameter group; expected "
+                             f"{sorted(self.defaults)}")
+        complete = dict(group, params=params)
+        for key, value in self.defaults.items():
+            complete.setdefault(key, value)
+        return complete
+
+    def _cxx(self, group):
+        options = {}
+        for key, value in group.items():
+            if key in self._options:
+                options.update(self._options[key](value))
+        return options
+
+    def add_param_group(self, param_group):
+        """Adds a group (a dict with "params"); the options it leaves out are the defaults."""
+        group = self._complete(param_group)
+        self._impl.add_param_group([p._impl for p in group["params"]], self._cxx(group))
+        self.param_groups.append(_ParamGroup(self._impl, len(self.param_groups), self._options, group))
+
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient; with a closure, calls it first
+        (with grad enabled) and returns its loss, as torch."""
+        loss = None
+        if closure is not None:
+            from ..autograd import enable_grad
+            with enable_grad():
+                loss = closure()
         self._impl.step()
+        return loss
 
     def zero_grad(self, set_to_none=True):
         """Drops every gradient (set_to_none=False: makes each a tensor of zeros instead)."""
         if set_to_none:
             self._impl.zero_grad()
             return
-        for p in self.param_groups[0]["params"]:
-            if p.grad is not None:
-                p.grad = zeros_like(p.grad)
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    p.grad = zeros_like(p.grad)
 
     @property
     def lr(self):
-        return self._impl.lr
+        """The first group's learning rate; setting it sets every group's."""
+        return self.param_groups[0]["lr"]
 
     @lr.setter
     def lr(self, value):
-        self._impl.lr = float(value)
+        for group in self.param_groups:
+            group["lr"] = value
+
+    def _indexed_state(self):
+        return {i: {k: Tensor(v) for k, v in s.items()} for i, s in enumerate(self._impl.state()) if s}
+
+    @property
+    def state(self):
+        """Parameter -> its state ({name: tensor}), as torch's (a snapshot: the optimizer
+        rebinds its state tensors at each step)."""
+        params = [p for group in self.param_groups for p in group["params"]]
+        return collections.defaultdict(dict, {params[i]: s for i, s in self._indexed_state().items()})
 
     def state_dict(self):
-        """{"step": n, "state": {index: {name: tensor}}}: the tensors keep their layouts."""
-        state = {i: {k: Tensor(v) for k, v in s.items()} for i, s in enumerate(self._impl.state()) if s}
-        return {"step": self._impl.step_count, "state": state}
+        """torch's structure: {"state": {index: {name: tensor}}, "param_groups": [{options...,
+        "params": [indices]}]}, indices counting the parameters of every group in order; and
+        "step", the number of steps taken. The tensors keep their layouts."""
+        groups, start = [], 0
+        for group in self.param_groups:
+            n = len(group["params"])
+            groups.append({**{k: v for k, v in group.items() if k != "params"},
+                           "params": list(range(start, start + n))})
+            start += n
+        return {"state": self._indexed_state(), "param_groups": groups, "step": self._impl.step_count}
 
     def load_state_dict(self, state_dict):
-        n = len(self._impl.params)
+        """Loads a state_dict() (also one without "param_groups", as meshflow wrote before):
+        the groups' options, then the per-parameter state, each tensor in its parameter's
+        layout."""
+        saved_groups = state_dict.get("param_groups")
+        if saved_groups is not None:
+            if len(saved_groups) != len(self.param_groups):
+                raise ValueError("loaded state dict has a different number of parameter groups")
+            for saved, group in zip(saved_groups, self.param_groups):
+                if len(saved["params"]) != len(group["params"]):
+                    raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                                     "optimizer's group")
+        params = [Tensor(p) for p in self._impl.params]
+        n = len(params)
         state = [{} for _ in range(n)]
         for i, entries in state_dict["state"].items():
             i = int(i)
             if not 0 <= i < n:
                 raise ValueError(f"optimizer state for parameter {i}; the optimizer has {n} parameters")
-            param = Tensor(self._impl.params[i])
+            param = params[i]
             for k, v in entries.items():
                 if not isinstance(v, Tensor):
                     raise TypeError(f"[load_state_dict] state {k!r} of parameter {i} is a {_type_name(v)}; "
                                     "expected a meshflow Tensor")
-            # Moments take the parameter's layout; scalars (the step) stay as they are.
-            state[i] = {k: (_in_layout_of(v, param) if tuple(v.shape) == tuple(param.shape) else v)._impl
+            # Moments take the parameter's layout and dtype (as torch casts them); scalars (the
+            # step) stay as they are.
+            state[i] = {k: (_like_param(v, param) if tuple(v.shape) == tuple(param.shape) else v)._impl
                         for k, v in entries.items()}
-        self._impl.load_state(state, int(state_dict["step"]))
+        if saved_groups is not None:
+            for saved, group in zip(saved_groups, self.param_groups):
+                group.update({k: v for k, v in saved.items() if k != "params"})
+        self._impl.load_state(state, int(state_dict.get("step", 0)))
+
+    def __repr__(self):
+        lines = [f"{type(self).__name__} ("]
+        for i, group in enumerate(self.param_groups):
+            lines.append(f"Parameter Group {i}")
+            lines.extend(f"    {k}: {group[k]}" for k in sorted(group) if k != "params")
+        return "\n".join(lines) + "\n)"
 
 
 class SGD(Optimizer):
-    def __init__(self, params, lr=1e-3, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False):
-        super().__init__(_C.SGD(_vars(params), float(lr), float(momentum), float(dampening), float(weight_decay),
-                                bool(nesterov)))
+    """torch.optim.SGD: momentum, dampening, nesterov, weight_decay (L2), per group."""
+
+    _options = {"lr": _float_option("lr"), "momentum": _float_option("momentum"),
+                "dampening": _float_option("dampening"), "weight_decay": _float_option("weight_decay"),
+                "nesterov": _bool_option("nesterov"), "maximize": _unsupported("maximize", False)}
+
+    def __init__(self, params, lr=1e-3, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, *,
+                 maximize=False):
+        super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
+                                      nesterov=nesterov, maximize=maximize))
+
+    def _make(self, groups):
+        d = self.defaults
+        _unsupported("maximize", False)(d["maximize"])
+        return _C.SGD([([p._impl for p in params], options) for params, options in groups], float(d["lr"]),
+                      float(d["momentum"]), float(d["dampening"]), float(d["weight_decay"]), bool(d["nesterov"]))
 
 
-class AdamW(Optimizer):
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
-        super().__init__(_C.AdamW(_vars(params), float(lr), float(betas[0]), float(betas[1]), float(eps),
-                                  float(weight_decay)))
+class _AdamBase(Optimizer):
+    _options = {"lr": _float_option("lr"), "betas": _betas_option, "eps": _float_option("eps"),
+                "weight_decay": _float_option("weight_decay"), "amsgrad": _unsupported("amsgrad", False),
+                "maximize": _unsupported("maximize", False)}
+    _cxx_class = None
+
+    def __init__(self, params, lr, betas, eps, weight_decay, amsgrad, maximize):
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      amsgrad=amsgrad, maximize=maximize))
+
+    def _make(self, groups):
+        d = self.defaults
+        _unsupported("amsgrad", False)(d["amsgrad"])
+        _unsupported("maximize", False)(d["maximize"])
+        beta1, beta2 = d["betas"]
+        return type(self)._cxx_class([([p._impl for p in params], options) for params, options in groups],
+                                     float(d["lr"]), float(beta1), float(beta2), float(d["eps"]),
+                                     float(d["weight_decay"]))
+
+
+class AdamW(_AdamBase):
+    """torch.optim.AdamW: decoupled weight decay (amsgrad=False)."""
+
+    _cxx_class = _C.AdamW
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
+                 maximize=False):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)
+
+
+class Adam(_AdamBase):
+    """torch.optim.Adam: weight_decay is an L2 term added to the gradient (amsgrad=False)."""
+
+    _cxx_class = _C.Adam
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, amsgrad=False, *,
+                 maximize=False):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)
 
 
 def clip_grad_norm_(parameters, max_norm):

@@ -1,7 +1,7 @@
 """Learning-rate schedules with torch.optim.lr_scheduler's names and values: each scheduler
-sets its optimizer's learning rate (param_groups[0]["lr"]) from the base rate and the count
-of step() calls, in closed form. Constructing one sets the rate for step 0; call step() after
-each optimizer.step()."""
+sets the learning rate of every parameter group (group["lr"]) from that group's base rate
+(group["initial_lr"]) and the count of step() calls, in closed form. Constructing one sets
+the rates for step 0; call step() after each optimizer.step()."""
 import bisect
 import math
 
@@ -12,24 +12,29 @@ __all__ = ["LRScheduler", "LambdaLR", "StepLR", "MultiStepLR", "ExponentialLR", 
 class LRScheduler:
     def __init__(self, optimizer, last_epoch=-1):
         self.optimizer = optimizer
-        group = optimizer.param_groups[0]
-        if last_epoch == -1:
-            group.setdefault("initial_lr", group["lr"])
-        elif "initial_lr" not in group:
-            raise KeyError("param 'initial_lr' is not specified in param_groups[0] when resuming an optimizer")
-        self.base_lrs = [group["initial_lr"]]
+        for i, group in enumerate(optimizer.param_groups):
+            if last_epoch == -1:
+                group.setdefault("initial_lr", group["lr"])
+            elif "initial_lr" not in group:
+                raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] when resuming an optimizer")
+        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self.step()
 
     def lr_at(self, epoch, base_lr):
         raise NotImplementedError
 
+    def _lr(self, epoch, group_index):
+        """Group group_index's rate at `epoch`; per-group schedules override this."""
+        return self.lr_at(epoch, self.base_lrs[group_index])
+
     def get_last_lr(self):
-        return [self.optimizer.param_groups[0]["lr"]]
+        return [group["lr"] for group in self.optimizer.param_groups]
 
     def step(self):
         self.last_epoch += 1
-        self.optimizer.param_groups[0]["lr"] = self.lr_at(self.last_epoch, self.base_lrs[0])
+        for i, group in enumerate(self.optimizer.param_groups):
+            group["lr"] = self._lr(self.last_epoch, i)
 
     def state_dict(self):
         return {k: v for k, v in self.__dict__.items() if k != "optimizer" and not callable(v)}
@@ -39,14 +44,22 @@ class LRScheduler:
 
 
 class LambdaLR(LRScheduler):
-    """base_lr * lr_lambda(epoch)."""
+    """base_lr * lr_lambda(epoch); lr_lambda may be a list, one function per group."""
 
     def __init__(self, optimizer, lr_lambda, last_epoch=-1):
-        self.lr_lambda = lr_lambda
+        if isinstance(lr_lambda, (list, tuple)):
+            if len(lr_lambda) != len(optimizer.param_groups):
+                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}")
+            self.lr_lambdas = list(lr_lambda)
+        else:
+            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
         super().__init__(optimizer, last_epoch)
 
-    def lr_at(self, epoch, base_lr):
-        return base_lr * self.lr_lambda(epoch)
+    def _lr(self, epoch, group_index):
+        return self.base_lrs[group_index] * self.lr_lambdas[group_index](epoch)
+
+    def state_dict(self):
+        return {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
 
 
 class StepLR(LRScheduler):
@@ -124,16 +137,23 @@ class OneCycleLR(LRScheduler):
         if anneal_strategy not in ("cos", "linear"):
             raise ValueError(f"OneCycleLR: anneal_strategy {anneal_strategy!r}; expected 'cos' or 'linear'")
         self.total_steps, self.anneal_strategy = total_steps, anneal_strategy
-        initial = max_lr / div_factor
-        low = initial / final_div_factor
+        groups = optimizer.param_groups
+        max_lrs = list(max_lr) if isinstance(max_lr, (list, tuple)) else [max_lr] * len(groups)
+        if len(max_lrs) != len(groups):
+            raise ValueError(f"expected {len(groups)} values for max_lr, got {len(max_lrs)}")
         up = float(pct_start * total_steps) - 1
-        if three_phase:
-            self.phases = [(up, initial, max_lr), (2 * up, max_lr, initial), (total_steps - 1, initial, low)]
-        else:
-            self.phases = [(up, initial, max_lr), (total_steps - 1, max_lr, low)]
-        if last_epoch == -1:
-            optimizer.param_groups[0]["lr"] = initial
-            optimizer.param_groups[0]["initial_lr"] = initial
+        self.group_phases = []  # per group: (end step, start rate, end rate) of each phase
+        for group, top in zip(groups, max_lrs):
+            initial = top / div_factor
+            low = initial / final_div_factor
+            if three_phase:
+                phases = [(up, initial, top), (2 * up, top, initial), (total_steps - 1, initial, low)]
+            else:
+                phases = [(up, initial, top), (total_steps - 1, top, low)]
+            self.group_phases.append(phases)
+            if last_epoch == -1:
+                group["lr"] = initial
+                group["initial_lr"] = initial
         super().__init__(optimizer, last_epoch)
 
     def _anneal(self, start, end, pct):
@@ -141,12 +161,13 @@ class OneCycleLR(LRScheduler):
             return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
         return (end - start) * pct + start
 
-    def lr_at(self, epoch, base_lr):
+    def _lr(self, epoch, group_index):
         if epoch > self.total_steps:
             raise ValueError(f"OneCycleLR: stepped {epoch} times; it was made for {self.total_steps} steps")
         begin = 0.0
-        for i, (end_step, start, end) in enumerate(self.phases):
-            if epoch <= end_step or i == len(self.phases) - 1:
+        phases = self.group_phases[group_index]
+        for i, (end_step, start, end) in enumerate(phases):
+            if epoch <= end_step or i == len(phases) - 1:
                 return self._anneal(start, end, (epoch - begin) / (end_step - begin))
             begin = end_step
         raise AssertionError("unreachable")

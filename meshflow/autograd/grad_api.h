@@ -1,0 +1,28 @@
+// Copyright 2026 The meshflow Authors.
+// torch.autograd's functions over the engine of var.h: backward() from several roots at
+// once, and grad(), which returns gradients instead of accumulating them into .grad.
+// Both are collective on global tensors, like Var::backward (every rank calls them alike).
+// Thread-safety: one thread at a time, like the ops.
+#pragma once
+
+#include <vector>
+
+#include "meshflow/autograd/var.h"
+
+namespace mf::autograd {
+
+// Accumulates d(sum of roots[i] * grads[i])/d(leaf) into every leaf's grad(), in one pass
+// over the graph. grads[i] may be undefined for a root of one element (the seed is 1); else
+// it has the root's shape. Frees the graph's saved values unless retain_graph. Throws
+// std::invalid_argument for a root that does not require grad, a size mismatch or a
+// missing gradient for a root of several elements.
+void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool retain_graph);
+
+// The gradients of sum(outputs[i] * grad_outputs[i]) with respect to each of `inputs`
+// (leaves or not, each requiring grad), each in its input's placement and SBP; no .grad
+// changes. An input no gradient reaches gets an undefined Var. Hooks of the inputs run as
+// in backward().
+std::vector<Var> grad(const std::vector<Var>& outputs, const std::vector<Var>& inputs,
+                      const std::vector<Var>& grad_outputs, bool retain_graph);
+
+}  // namespace mf::autograd

@@ -1,0 +1,129 @@
+"""kl_div (every reduction, log_target), cosine_similarity, normalize, huber_loss, softmin,
+leaky_relu, elu, gelu(approximate='tanh') and their modules (KLDivLoss, HuberLoss, Softmax,
+LogSoftmax, Softmin, LeakyReLU, ELU, GELU, CosineSimilarity) against NumPy versions of
+torch's formulas, gradients against finite differences. Global tensors:
+distributed/test_dist_optim_autograd.py."""
+import math
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn.functional as F
+from meshflow import nn
+from gradcheck import check_gradients
+
+RNG = np.random.default_rng(11)
+X = RNG.standard_normal((4, 5))
+Y = RNG.standard_normal((4, 5))
+
+
+def log_softmax(a, axis=1):
+    m = a.max(axis, keepdims=True)
+    return a - m - np.log(np.exp(a - m).sum(axis, keepdims=True))
+
+
+def softmax(a, axis=1):
+    return np.exp(log_softmax(a, axis))
+
+
+def reduce(loss, reduction, batch=None):
+    return {"mean": loss.mean(), "sum": loss.sum(), "none": loss, "batchmean": loss.sum() / (batch or 1)}[reduction]
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "batchmean", "none"])
+@pytest.mark.parametrize("log_target", [False, True])
+def test_kl_div(reduction, log_target):
+    inp = log_softmax(X)
+    target = softmax(Y)
+    target[0, 0] = 0.0  # xlogy: contributes 0, not NaN
+    if log_target:
+        target = log_softmax(Y)
+        pointwise = np.exp(target) * (target - inp)
+    else:
+        with np.errstate(divide="ignore"):
+            pointwise = np.where(target > 0, target * np.log(np.where(target > 0, target, 1)), 0) - target * inp
+    expected = reduce(pointwise, reduction, batch=4)
+    got = F.kl_div(mf.tensor(inp), mf.tensor(target), reduction=reduction, log_target=log_target)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12, atol=1e-15)
+    module = nn.KLDivLoss(reduction=reduction, log_target=log_target)
+    np.testing.assert_allclose(module(mf.tensor(inp), mf.tensor(target)).numpy(), expected, rtol=1e-12, atol=1e-15)
+    # Gradients where the target is positive (0 is the edge of target log target's domain).
+    smooth_target = log_softmax(Y) if log_target else softmax(Y)
+    check_gradients(lambda a, t: F.kl_div(a, t, reduction=reduction, log_target=log_target), [inp, smooth_target])
+
+
+def test_kl_div_checks():
+    with pytest.raises(ValueError, match="reduction 'avg'"):
+        F.kl_div(mf.tensor(X), mf.tensor(Y), reduction="avg")
+    with pytest.raises(ValueError, match="size_average and reduce are deprecated"):
+        F.kl_div(mf.tensor(X), mf.tensor(Y), size_average=True)
+
+
+def test_cosine_similarity_and_normalize():
+    def cosine(a, b, axis, eps=1e-8):
+        a, b = np.broadcast_arrays(a, b)
+        na = np.maximum(np.linalg.norm(a, axis=axis, keepdims=True), eps)
+        nb = np.maximum(np.linalg.norm(b, axis=axis, keepdims=True), eps)
+        return ((a / na) * (b / nb)).sum(axis)
+    np.testing.assert_allclose(F.cosine_similarity(mf.tensor(X), mf.tensor(Y)).numpy(), cosine(X, Y, 1), rtol=1e-12)
+    np.testing.assert_allclose(F.cosine_similarity(mf.tensor(X), mf.tensor(Y[:1]), dim=-1).numpy(),
+                               cosine(X, Y[:1], -1), rtol=1e-12)
+    np.testing.assert_allclose(nn.CosineSimilarity(dim=0)(mf.tensor(X), mf.tensor(Y)).numpy(), cosine(X, Y, 0),
+                               rtol=1e-12)
+    zeros = np.zeros((2, 3))
+    np.testing.assert_array_equal(F.cosine_similarity(mf.tensor(zeros), mf.tensor(zeros)).numpy(), [0.0, 0.0])
+    check_gradients(lambda a, b: F.cosine_similarity(a, b), [X, Y])
+
+    def normalized(a, p, axis, eps=1e-12):
+        return a / np.maximum((np.abs(a) ** p).sum(axis, keepdims=True) ** (1 / p), eps)
+    np.testing.assert_allclose(F.normalize(mf.tensor(X)).numpy(), normalized(X, 2, 1), rtol=1e-12)
+    np.testing.assert_allclose(F.normalize(mf.tensor(X), p=3, dim=0).numpy(), normalized(X, 3, 0), rtol=1e-12)
+    np.testing.assert_array_equal(F.normalize(mf.tensor(zeros)).numpy(), zeros)
+    check_gradients(lambda a: F.normalize(a, dim=1), [X])
+
+
+@pytest.mark.parametrize("delta", [1.0, 0.4])
+def test_huber_loss(delta):
+    d = np.abs(X - Y)
+    pointwise = np.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+    for reduction in ("mean", "sum", "none"):
+        got = F.huber_loss(mf.tensor(X), mf.tensor(Y), reduction=reduction, delta=delta)
+        np.testing.assert_allclose(got.numpy(), reduce(pointwise, reduction), rtol=1e-12)
+    np.testing.assert_allclose(nn.HuberLoss(delta=delta)(mf.tensor(X), mf.tensor(Y)).numpy(), pointwise.mean(),
+                               rtol=1e-12)
+    # Huber is delta * smooth_l1 with beta = delta.
+    np.testing.assert_allclose(F.huber_loss(mf.tensor(X), mf.tensor(Y), delta=delta).numpy(),
+                               delta * F.smooth_l1_loss(mf.tensor(X), mf.tensor(Y), beta=delta).numpy(), rtol=1e-12)
+    check_gradients(lambda a, b: F.huber_loss(a, b, delta=delta, reduction="sum"), [X, Y])
+    with pytest.raises(ValueError, match="delta 0; expected delta > 0"):
+        F.huber_loss(mf.tensor(X), mf.tensor(Y), delta=0)
+
+
+def test_activations():
+    x = mf.tensor(X)
+    np.testing.assert_allclose(F.leaky_relu(x, 0.2).numpy(), np.where(X > 0, X, 0.2 * X))
+    np.testing.assert_allclose(nn.LeakyReLU()(x).numpy(), np.where(X > 0, X, 0.01 * X))
+    np.testing.assert_allclose(F.elu(x, 1.5).numpy(), np.where(X > 0, X, 1.5 * np.expm1(X)), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(nn.ELU()(x).numpy(), np.where(X > 0, X, np.expm1(X)), rtol=1e-12, atol=1e-15)
+    tanh_gelu = 0.5 * X * (1 + np.tanh(math.sqrt(2 / math.pi) * (X + 0.044715 * X ** 3)))
+    np.testing.assert_allclose(F.gelu(x, approximate="tanh").numpy(), tanh_gelu, rtol=1e-12)
+    np.testing.assert_allclose(nn.GELU(approximate="tanh")(x).numpy(), tanh_gelu, rtol=1e-12)
+    np.testing.assert_allclose(nn.GELU()(x).numpy(), F.gelu(x).numpy())
+    np.testing.assert_allclose(F.softmin(x, dim=1).numpy(), softmax(-X, 1), rtol=1e-12)
+    np.testing.assert_allclose(nn.Softmin(dim=0)(x).numpy(), softmax(-X, 0), rtol=1e-12)
+    np.testing.assert_allclose(nn.Softmax(dim=1)(x).numpy(), softmax(X, 1), rtol=1e-12)
+    np.testing.assert_allclose(nn.LogSoftmax(dim=-1)(x).numpy(), log_softmax(X, -1), rtol=1e-12)
+    np.testing.assert_allclose(nn.Softmax()(x).numpy(), softmax(X, 1), rtol=1e-12)  # torch's implicit dim: 1 in 2-d
+    # A large input makes no NaN in elu's gradient.
+    big = mf.tensor(np.array([1000.0, -2.0]), requires_grad=True)
+    F.elu(big).sum().backward()
+    np.testing.assert_allclose(big.grad.numpy(), [1.0, math.exp(-2.0)])
+    away = np.where(np.abs(X) < 0.1, 0.5, X)  # the kink of leaky_relu and elu
+    for f in (lambda a: F.leaky_relu(a, 0.2), lambda a: F.elu(a, 1.5), lambda a: F.gelu(a, approximate="tanh"),
+              lambda a: F.softmin(a, 1)):
+        check_gradients(f, [away])
+    assert repr(nn.GELU(approximate="tanh")) == "GELU(approximate='tanh')"
+    assert repr(nn.LeakyReLU(0.2)) == "LeakyReLU(negative_slope=0.2)" and repr(nn.Softmax(1)) == "Softmax(dim=1)"
+    with pytest.raises(ValueError, match="approximate='fast'"):
+        nn.GELU(approximate="fast")
