@@ -9,8 +9,9 @@ import functools
 
 from . import _C
 from ._tensor import Tensor, _impl_of, no_grad, is_grad_enabled
+from ._function import Function, FunctionCtx
 
-__all__ = ["grad", "backward", "enable_grad", "set_grad_enabled", "inference_mode", "no_grad", "is_grad_enabled",
+__all__ = ["Function", "FunctionCtx", "grad", "backward", "enable_grad", "set_grad_enabled", "inference_mode", "no_grad", "is_grad_enabled",
            "is_inference_mode_enabled"]
 
 
