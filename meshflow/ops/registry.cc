@@ -85,6 +85,7 @@ const OpMap& all_ops() {
     register_attention_ops(r);
     register_creation_ops(r);
     register_optimizer_ops(r);
+    register_index_ops(r);
     register_testdev_kernels(r);
 #ifdef MESHFLOW_CUDA
     register_cuda_kernels(r);

@@ -33,6 +33,7 @@ void register_nn_ops(OpRegistry& r);           // nn.cc: softmax, layer_norm, em
 void register_attention_ops(OpRegistry& r);    // attention.cc: scaled_dot_product_attention
 void register_creation_ops(OpRegistry& r);     // creation.cc: zeros, ones, full, arange, rand, randn
 void register_optimizer_ops(OpRegistry& r);    // optimizer_ops.cc: adamw_update, sgd_update
+void register_index_ops(OpRegistry& r);        // index.cc: flat_index, index_put
 // The kernels of each device type besides the CPU, in its own folder.
 void register_testdev_kernels(OpRegistry& r);  // testdev/kernels.cc: the CPU kernels on host views
 #ifdef MESHFLOW_CUDA
