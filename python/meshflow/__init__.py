@@ -39,6 +39,10 @@ from ._ops_shape import *  # noqa: F401,F403
 from ._ops_reduce import *  # noqa: F401,F403
 from ._ops_select import *  # noqa: F401,F403
 from ._ops_creation import *  # noqa: F401,F403
+from . import _ops_index, _ops_random, _ops_einsum
+from ._ops_index import *  # noqa: F401,F403  (its where(condition) also takes one argument)
+from ._ops_random import *  # noqa: F401,F403
+from ._ops_einsum import einsum
 from . import nn, optim
 from ._checkpoint import save, load
 

@@ -197,3 +197,4 @@ def dropout(input, p=0.5, training=True):
 
 
 from .._ops_elementwise import gelu, relu, sigmoid, silu, softplus, tanh  # noqa: E402,F401: part of this module's API
+from .._ops_index import one_hot  # noqa: E402,F401: part of this module's API
