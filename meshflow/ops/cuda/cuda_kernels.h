@@ -48,5 +48,6 @@ void add_attention_kernels(KernelTable& t);    // attention.cu: causal attention
 void add_shape_kernels(KernelTable& t);        // shape.cu: permute, slice, cat, stack, expand, reshape
 void add_creation_kernels(KernelTable& t);     // creation.cu: zeros, ones, full, arange, rand, randn
 void add_optimizer_kernels(KernelTable& t);    // optimizer.cu: adamw_update, sgd_update
+void add_index_kernels(KernelTable& t);        // index.cu: flat_index, index_put
 
 }  // namespace mf::cuda

@@ -66,6 +66,7 @@ void register_cuda_kernels(OpRegistry& r) {
     cuda::add_shape_kernels(*t);
     cuda::add_creation_kernels(*t);
     cuda::add_optimizer_kernels(*t);
+    cuda::add_index_kernels(*t);
     return t;
   }();
   r.add_device_kernels("cuda", [](const OpDef& op) -> Kernel {
