@@ -253,7 +253,8 @@ def index_put(x, indices, values, accumulate=False):
     element more than once, the last value in row-major order of x[indices] stays (torch's
     CPU result; torch leaves it undefined), or with accumulate all are added, in that order
     (deterministic). Differentiable in x (its gradient: zero at the written elements, or
-    dy with accumulate) and in values (dy at their elements, summed over broadcast dims).
+    dy with accumulate) and in values (dy at their elements, summed over broadcast dims;
+    as torch's, also for a value that a repeated index overwrites).
 
     Works on every device and layout: the positions of the indexed elements come from
     indexing an int64 arange of x's numel (x's size in int64 on each rank; broadcast on a
