@@ -327,13 +327,16 @@ def gather(input, dim, index):
                            f"{list(input.shape)} off dim {dim}; expected index.size(d) <= input.size(d) for d != {dim}")
     if any(index.shape[d] != input.shape[d] for d in range(input.ndim) if d != dim):
         input = getitem(input, tuple(slice(None) if d == dim else slice(0, index.shape[d]) for d in range(input.ndim)))
-    return apply("gather", [input, index], {"dim": dim})[0]
+    return apply("gather", [input, _placed_like(input, index) if index.is_global != input.is_global else index],
+                 {"dim": dim})[0]
 
 
 def take_along_dim(input, indices, dim=None):
     """torch.take_along_dim: gather with input and indices broadcast together off `dim`; with
     no dim, the flattened input at the flattened indices."""
     _check_index_tensor("take_along_dim", indices)
+    if indices.is_global != input.is_global:
+        indices = _placed_like(input, indices)
     if dim is None:
         return gather(reshape(input, [-1]), 0, reshape(indices, [-1]))
     dim = _normalize_dim("take_along_dim", dim, builtins.max(input.ndim, 1))
