@@ -125,9 +125,9 @@ def _as_index_item(x, item):
     if item is None or item is Ellipsis or isinstance(item, slice):
         return "basic", item
     if isinstance(item, bool):
-        if item:
-            return "basic", None  # x[True] adds a dim, as None
-        raise IndexError("meshflow does not index with the scalar False; use an empty index list")
+        # 0-d masks: a new dim indexed by [0] (True) or [] (False), as torch (x[True] alone
+        # is x[None]).
+        return ("true" if item else "false"), None
     if isinstance(item, numbers.Integral):
         return "basic", operator.index(item)
     if isinstance(item, Tensor):
@@ -160,6 +160,9 @@ def _parse_index(x, index):
     if ellipses > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     consumed = sum(i.ndim if kind == "mask" else 0 if i is None or i is Ellipsis else 1 for kind, i in items)
+    advanced = any(kind in ("mask", "tensor", "false") for kind, _ in items)
+    items = [("new", _ints_like(x, _np.zeros(0 if kind == "false" else 1, _np.int64))) if kind == "false" or (
+        kind == "true" and advanced) else ("basic", None) if kind == "true" else (kind, i) for kind, i in items]
     if consumed > x.ndim:
         raise IndexError(f"too many indices for a tensor of {x.ndim} dims: {consumed}")
     out, dim = [], 0
@@ -182,8 +185,8 @@ def _parse_index(x, index):
             dim += len(shape)
         else:
             out.append((kind, item))
-            dim += 0 if item is None else 1
-    return out, any(kind == "tensor" for kind, _ in out)
+            dim += 0 if item is None or kind == "new" else 1
+    return out, any(kind in ("tensor", "new") for kind, _ in out)
 
 
 def _advanced(x, items):
@@ -191,16 +194,16 @@ def _advanced(x, items):
     the tensors (broadcast together) replacing their dims where adjacent, else first."""
     basic, at, tensors, dims, dim, r = [], [], [], [], 0, 0  # r: the dim of the basic result
     for kind, item in items:
-        if kind == "tensor":
-            basic.append(slice(None))
+        if kind in ("tensor", "new"):  # "new": an index into a new dim of size 1 (x[False])
+            basic.append(slice(None) if kind == "tensor" else None)
             at.append(r)
             tensors.append(item)
             dims.append(dim)
         else:
             basic.append(item)
-        if item is not None:
+        if item is not None and kind != "new":
             dim += 1
-        if kind == "tensor" or item is None or isinstance(item, slice):
+        if kind in ("tensor", "new") or item is None or isinstance(item, slice):
             r += 1
     y = _basic_getitem(x, tuple(basic))
     sizes = [y.shape[a] for a in at]

@@ -132,7 +132,6 @@ def test_getitem_of_chained_and_empty_tensors():
     (slice(None, None, -1), ValueError, "step must be greater than zero"),
     ((None, 0, 0, 0, 0), IndexError, "too many indices for a tensor of 3 dims: 4"),
     (1.5, TypeError, "indexed by ints, slices"),
-    (True, TypeError, "indexed by ints, slices"),
 ])
 def test_getitem_errors(index, error, message):
     with pytest.raises(error, match=message):
