@@ -24,7 +24,7 @@ from ._ops_shape import _getitem as _basic_getitem
 from ._ops_shape import _normalize_dim, broadcast_to, permute, reshape
 from ._tensor import Tensor, apply, tensor
 
-__all__ = ["index_put", "index_select", "gather", "take_along_dim", "scatter", "scatter_add", "index_add",
+__all__ = ["index_put", "index_select", "gather", "take", "take_along_dim", "scatter", "scatter_add", "index_add",
            "index_copy", "masked_select", "nonzero", "argwhere", "one_hot", "where"]
 
 
@@ -334,6 +334,13 @@ def gather(input, dim, index):
                  {"dim": dim})[0]
 
 
+def take(input, index):
+    """torch.take: the elements of the flattened input at `index` (any shape, negative from the
+    end); the result has index's shape."""
+    _check_index_tensor("take", index)
+    return getitem(reshape(input, [-1]), index)
+
+
 def take_along_dim(input, indices, dim=None):
     """torch.take_along_dim: gather with input and indices broadcast together off `dim`; with
     no dim, the flattened input at the flattened indices."""
@@ -497,6 +504,7 @@ Tensor.__getitem__ = getitem
 Tensor.index_put = lambda self, indices, values, accumulate=False: index_put(self, indices, values, accumulate)
 Tensor.index_select = index_select
 Tensor.gather = gather
+Tensor.take = take
 Tensor.take_along_dim = take_along_dim
 Tensor.scatter = scatter
 Tensor.scatter_add = scatter_add

@@ -168,3 +168,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, placement=No
         __import__("numpy").broadcast_shapes(tuple(mean.shape), tuple(std.shape)))
     like = tensors[0] if list(tensors[0].shape) == shape else broadcast_to(tensors[0], shape)
     return randn_like(like.detach()) * std + mean
+
+
+Tensor.bernoulli = bernoulli
+Tensor.multinomial = multinomial

@@ -204,6 +204,15 @@ def test_gather_as_torch():
         mf.gather(x, 0, mf.tensor(np.zeros((1, 6, 1), np.int64)))
 
 
+def test_take():
+    x = mf.tensor(A)
+    idx = np.array([[-1, 0], [7, 119]])
+    np.testing.assert_array_equal(mf.take(x, mf.tensor(idx)).numpy(), np.take(A, idx))
+    np.testing.assert_array_equal(x.take(mf.tensor(3)).numpy(), A.reshape(-1)[3])
+    with pytest.raises(ValueError, match="index 120 is out of bounds"):
+        mf.take(x, mf.tensor([120])).numpy()
+
+
 def test_take_along_dim():
     x = mf.tensor(A)
     idx = RNG.integers(0, 6, (4, 1, 3))

@@ -64,6 +64,7 @@ def test_bernoulli():
     np.testing.assert_allclose(v.mean(1), np.linspace(0, 1, 5), atol=0.03)
     assert v[0].sum() == 0 and v[-1].sum() == 4000
     np.testing.assert_allclose(mf.bernoulli(mf.zeros(10000), 0.25).numpy().mean(), 0.25, atol=0.02)
+    assert p.bernoulli().shape == (5, 4000)
 
 
 def test_multinomial():
@@ -76,7 +77,7 @@ def test_multinomial():
     w = mf.multinomial(mf.tensor(probs), 3)  # without replacement: distinct, never a zero weight
     for row, p in zip(w.numpy(), probs):
         assert len(set(row)) == 3 and all(p[row] > 0)
-    one = mf.multinomial(mf.tensor(np.array([0.0, 0.0, 5.0])), 1)
+    one = mf.tensor(np.array([0.0, 0.0, 5.0])).multinomial(1)
     np.testing.assert_array_equal(one.numpy(), [2])
     with pytest.raises(RuntimeError, match="not enough non-negative category"):
         mf.multinomial(mf.tensor(probs), 4)
