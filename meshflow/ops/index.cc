@@ -19,9 +19,11 @@
 //     dvalues = dy at the positions (a gather of the flat dy).
 // Positions of index_put out of [0, numel(x)) raise an error from the kernel of the rank that
 // holds them, before it writes anything (the Python compositions never make such positions).
-// Both kernels are sequential loops: index_put's order defines its result.
+// index_put's kernel is a sequential loop: its order defines the result.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -73,39 +75,44 @@ std::vector<Tensor> flat_index_kernel(const std::vector<Tensor>& in, const Kerne
   const std::vector<int64_t>& sizes = ctx.attrs.get_ints("sizes");
   const bool wrap = ctx.attrs.has("wrap") && ctx.attrs.get_bool("wrap");
   const Shape& shape = ctx.output_boxes[0].extent;
-  const size_t m = in.size(), nd = shape.size();
+  const size_t nd = shape.size();
   Tensor out = ctx.output(0, shape, DType::kInt64);
   int64_t* po = out.data_as<int64_t>();
   const int64_t n = numel(shape);
   std::fill(po, po + n, int64_t{0});
-  std::vector<int64_t> value(static_cast<size_t>(n));
-  for (size_t k = 0; k < m; ++k) {
+  for (size_t k = 0; k < in.size(); ++k) {
     const Shape strides = kernel::broadcast_strides(in[k].shape(), shape);
-    // Index k's value at each output element, read through its broadcast strides.
+    const int64_t size = sizes[k];
     kernel::visit_index(in[k].dtype(), [&](auto iv) {
       using I = decltype(iv);
       const I* idx = in[k].data_as<I>();
-      for (int64_t i = 0; i < n; ++i) {
+      // Index k's value at output element i, read through its broadcast strides.
+      auto value_at = [&](int64_t i) {
         int64_t rest = i, at = 0;
         for (size_t d = nd; d-- > 0;) {
           at += rest % shape[d] * strides[d];
           rest /= shape[d];
         }
-        value[static_cast<size_t>(i)] = static_cast<int64_t>(idx[at]);
+        return static_cast<int64_t>(idx[at]);
+      };
+      std::atomic<int64_t> first_bad{n};  // the first bad element in row-major order
+      kernel::parallel_for(n, n > kernel::kParallelGrain, [&](int64_t i) {
+        int64_t v = value_at(i);
+        if (wrap && v < 0) v += size;
+        if (v < 0 || v >= size) {
+          int64_t seen = first_bad.load();
+          while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+          }
+          return;
+        }
+        po[i] = po[i] * size + v;
+      });
+      if (first_bad.load() < n) {
+        const int64_t dim = ctx.attrs.has("dims") ? ctx.attrs.get_ints("dims")[k] : static_cast<int64_t>(k);
+        op_error(kFlatIndex, "index " + std::to_string(value_at(first_bad.load())) + " is out of bounds for dimension " +
+                                 std::to_string(dim) + " with size " + std::to_string(size));
       }
     });
-    const int64_t size = sizes[k];
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t v = value[static_cast<size_t>(i)];
-      if (wrap && v < 0) v += size;
-      if (v < 0 || v >= size) {
-        const int64_t dim = ctx.attrs.has("dims") ? ctx.attrs.get_ints("dims")[k] : static_cast<int64_t>(k);
-        op_error(kFlatIndex, "index " + std::to_string(value[static_cast<size_t>(i)]) +
-                                 " is out of bounds for dimension " + std::to_string(dim) + " with size " +
-                                 std::to_string(size));
-      }
-      po[i] = po[i] * size + v;
-    }
   }
   return {out};
 }
@@ -157,6 +164,13 @@ std::vector<Tensor> index_put_kernel(const std::vector<Tensor>& in, const Kernel
       const T* pv = values.data_as<T>();
       T* po = out.data_as<T>();
       if (po != px) std::copy(px, px + x.numel(), po);
+      if (x.numel() == total) {  // this rank holds the whole tensor: positions are local
+        for (int64_t i = 0; i < n; ++i) {
+          T& o = po[pos[i]];
+          o = accumulate ? wrapping(o, pv[i], std::plus<>()) : pv[i];
+        }
+        return;
+      }
       for (int64_t i = 0; i < n; ++i) {
         // The logical position's coordinates, kept when they lie in this rank's box.
         int64_t rest = static_cast<int64_t>(pos[i]), local = 0, stride = 1;
@@ -172,7 +186,7 @@ std::vector<Tensor> index_put_kernel(const std::vector<Tensor>& in, const Kernel
           stride *= box.extent[d];
         }
         if (!here) continue;
-        po[local] = accumulate ? static_cast<T>(po[local] + pv[i]) : pv[i];
+        po[local] = accumulate ? wrapping(po[local], pv[i], std::plus<>()) : pv[i];
       }
     });
   });

@@ -95,6 +95,13 @@ TEST(IndexFlatIndex, BadInput) {
                                                                {"dims", std::vector<int64_t>{2}}});
       },
       "[flat_index] index -4 is out of bounds for dimension 2 with size 3");
+  // Many indices (a parallel loop): the first bad one in row-major order is named.
+  std::vector<int64_t> many(100000, 1);
+  many[70001] = 9;
+  many[90000] = -8;
+  many[5] = 7;
+  expect_error([&] { local("flat_index", {ints({100000}, DType::kInt32, many)}, flat_attrs({4}, false)); },
+               "[flat_index] index 7 is out of bounds for dimension 0 with size 4");
   expect_error([&] { local("flat_index", {value({2})}, flat_attrs({3}, false)); },
                "[flat_index] the dtype of index 0 is float32; expected int32 or int64");
   expect_error([&] { local("flat_index", {ints({1}, DType::kInt64, {0})}, flat_attrs({3, 3}, false)); },
