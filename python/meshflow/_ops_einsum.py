@@ -32,18 +32,19 @@ def _parse(equation, operands):
         lhs, out, explicit = eq, None, False
     terms = lhs.split(",")
     if len(terms) != len(operands):
-        raise ValueError(f"einsum(): more operands were provided than specified in the equation" if len(operands) >
+        raise ValueError("einsum(): more operands were provided than specified in the equation" if len(operands) >
                          len(terms) else "einsum(): fewer operands were provided than specified in the equation")
     ell_ndim = 0
-    for term, t in zip(terms, operands):
+    for k, (term, t) in enumerate(zip(terms, operands)):
         letters = term.replace("...", "")
-        if not all(c.isalpha() for c in letters):
+        if not all(c.isalpha() for c in letters) or term.count("...") > 1:
             raise ValueError(f"einsum(): invalid subscript given in the equation string {equation!r}")
-        if "..." in term:
+        if "..." in term and len(letters) <= t.ndim:
             ell_ndim = max(ell_ndim, t.ndim - len(letters))
         elif len(letters) != t.ndim:
-            raise ValueError(f"einsum(): the number of subscripts in the equation ({len(letters)}) does not match the "
-                             f"number of dimensions ({t.ndim}) for operand {terms.index(term)} and no ellipsis was given")
+            raise ValueError(f"einsum(): the number of subscripts in the equation ({len(letters)}) does not match "
+                             f"the number of dimensions ({t.ndim}) for operand {k}"
+                             + ("" if "..." in term else " and no ellipsis was given"))
     ell = _ELLIPSIS_LETTERS[:ell_ndim]
     subs = []
     for term, t in zip(terms, operands):
@@ -61,7 +62,8 @@ def _parse(equation, operands):
             out_subs = list(out)
         for c in out_subs:
             if c not in ell and not any(c in s for s in subs):
-                raise ValueError(f"einsum(): output subscript {c} does not appear in the equation for any input operand")
+                raise ValueError(f"einsum(): output subscript {c} does not appear in the equation for any input "
+                                 "operand")
         if len(set(out_subs)) != len(out_subs):
             raise ValueError("einsum(): output subscript appears more than once in the output")
     else:

@@ -37,7 +37,10 @@ def _broadcast_sbp(x):
 
 
 def _placed_like(x, t):
-    """Tensor t where x is: on x's device, or broadcast on x's placement."""
+    """Tensor t where x is: on x's device, or on x's placement (t's layout kept when it is
+    there already, else broadcast)."""
+    if x.is_global and t.is_global and t.placement == x.placement:
+        return t
     if x.is_global:
         if t.is_global:
             return t.to_global(placement=x.placement, sbp=_broadcast_sbp(x))
@@ -269,7 +272,7 @@ def index_put(x, indices, values, accumulate=False):
         flat = arange(x.numel(), device=x.device)
     positions = getitem(reshape(flat, list(x.shape)), indices)
     if isinstance(values, Tensor):
-        values = _placed_like(positions, values) if values.is_global != x.is_global or not x.is_global else values
+        values = _placed_like(positions, values)
         if values.dtype != x.dtype:
             values = values.to(x.dtype)
         try:
@@ -330,8 +333,7 @@ def gather(input, dim, index):
                            f"{list(input.shape)} off dim {dim}; expected index.size(d) <= input.size(d) for d != {dim}")
     if any(index.shape[d] != input.shape[d] for d in range(input.ndim) if d != dim):
         input = getitem(input, tuple(slice(None) if d == dim else slice(0, index.shape[d]) for d in range(input.ndim)))
-    return apply("gather", [input, _placed_like(input, index) if index.is_global != input.is_global else index],
-                 {"dim": dim})[0]
+    return apply("gather", [input, _placed_like(input, index)], {"dim": dim})[0]
 
 
 def take(input, index):
@@ -345,8 +347,7 @@ def take_along_dim(input, indices, dim=None):
     """torch.take_along_dim: gather with input and indices broadcast together off `dim`; with
     no dim, the flattened input at the flattened indices."""
     _check_index_tensor("take_along_dim", indices)
-    if indices.is_global != input.is_global:
-        indices = _placed_like(input, indices)
+    indices = _placed_like(input, indices)
     if dim is None:
         return gather(reshape(input, [-1]), 0, reshape(indices, [-1]))
     dim = _normalize_dim("take_along_dim", dim, builtins.max(input.ndim, 1))
@@ -388,7 +389,7 @@ def _values_like(x, values, shape):
         if x.is_global:
             return full(shape, values, dtype=x.dtype, placement=x.placement, sbp=_broadcast_sbp(x))
         return full(shape, values, dtype=x.dtype, device=x.device)
-    values = _placed_like(x, values) if x.is_global != values.is_global else values
+    values = _placed_like(x, values)
     return values if values.dtype == x.dtype else values.to(x.dtype)
 
 

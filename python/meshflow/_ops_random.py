@@ -8,8 +8,6 @@ multinomial and normal are compositions of rand and randn; randperm is its own o
 of Philox keys, meshflow/ops/creation.h). The values differ from torch's (another
 generator), their distributions do not.
 """
-import builtins
-import numbers
 import operator
 
 from . import _C
@@ -125,17 +123,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
     if num_samples <= 0:
         raise RuntimeError(f"multinomial: cannot sample n_sample <= 0 samples, got {num_samples}")
     probs = input if input.ndim == 2 else reshape(input, [1, -1])
-    values = probs.numpy()
-    if (values < 0).any() or not (values == values).all():
-        raise RuntimeError("multinomial: probability tensor contains either `inf`, `nan` or element < 0")
-    if (values.sum(-1) <= 0).any():
-        raise RuntimeError("multinomial: invalid multinomial distribution (sum of probabilities <= 0)")
-    if not replacement:
-        if num_samples > probs.shape[1]:
-            raise RuntimeError("multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-        if ((values > 0).sum(-1) < num_samples).any():
-            raise RuntimeError("multinomial: invalid multinomial distribution (with replacement=False, not enough "
-                               "non-negative category to sample)")
+    if not _C.tracing():  # the checks read the weights (torch checks them too)
+        _check_weights(probs, num_samples, replacement)
     probs = probs.detach()
     if replacement:
         out = _sample_rows(probs, num_samples)
@@ -149,6 +138,20 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
             probs = probs * (1 - one_hot(reshape(pick, [-1]), probs.shape[1]).to(probs.dtype))
         out = cat(drawn, 1)
     return out if input.ndim == 2 else reshape(out, [-1])
+
+
+def _check_weights(probs, num_samples, replacement):
+    values = probs.numpy()
+    if (values < 0).any() or not (values == values).all():
+        raise RuntimeError("multinomial: probability tensor contains either `inf`, `nan` or element < 0")
+    if (values.sum(-1) <= 0).any():
+        raise RuntimeError("multinomial: invalid multinomial distribution (sum of probabilities <= 0)")
+    if not replacement:
+        if num_samples > probs.shape[1]:
+            raise RuntimeError("multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+        if ((values > 0).sum(-1) < num_samples).any():
+            raise RuntimeError("multinomial: invalid multinomial distribution (with replacement=False, not enough "
+                               "non-negative category to sample)")
 
 
 def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, placement=None, sbp=None, device=None):
