@@ -264,8 +264,15 @@ def index_put(x, indices, values, accumulate=False):
 
     Works on every device and layout: the positions of the indexed elements come from
     indexing an int64 arange of x's numel (x's size in int64 on each rank; broadcast on a
-    global x's placement), and index_put writes them into each rank's part of x.
+    global x's placement), and index_put writes them into each rank's part of x. A mask of
+    x's whole shape with one value (x[mask] = v, the common case) is a where() instead: no
+    positions, and a global mask stays in its layout.
     """
+    whole = _whole_mask(x, indices, values)
+    if whole is not None:
+        from ._ops_elementwise import where as _where
+        cond, value = whole
+        return x + _where(cond, value, _values_like(x, 0, [])) if accumulate else _where(cond, value, x)
     if x.is_global:
         flat = arange(x.numel(), placement=x.placement, sbp=_broadcast_sbp(x))
     else:
@@ -293,6 +300,31 @@ def index_put(x, indices, values, accumulate=False):
     else:
         raise TypeError(f"index_put: values must be a meshflow.Tensor or a number, got {type(values).__name__}")
     return apply("index_put", [x, positions, values], {"accumulate": bool(accumulate)})[0]
+
+
+def _whole_mask(x, indices, values):
+    """For index_put(x, mask, v) with a boolean mask of x's shape and a single value: the
+    mask as a where() condition where x is, and v as a 0-d tensor of x's dtype there; else
+    None."""
+    index = indices[0] if isinstance(indices, tuple) and len(indices) == 1 else indices
+    if isinstance(index, Tensor):
+        if not _is_bool(index) or tuple(index.shape) != tuple(x.shape):
+            return None
+        cond = _placed_like(x, index)
+    elif isinstance(index, (list, _np.ndarray)):
+        array = _np.asarray(index)
+        if array.dtype != bool or array.shape != tuple(x.shape):
+            return None
+        cond = _ints_like(x, array)
+    else:
+        return None
+    if isinstance(values, Tensor):
+        if values.numel() != 1:
+            return None
+        return cond, _values_like(x, reshape(values, []), [])
+    if not isinstance(values, numbers.Number):
+        return None
+    return cond, _values_like(x, values, [])
 
 
 # ---------------------------------------------------------------------------------------------

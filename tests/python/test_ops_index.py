@@ -142,7 +142,19 @@ def test_index_put_every_index_form(index):
 def test_index_put_masks_casts_and_repeats():
     x = mf.tensor(A)
     mask = A > 0.5
-    np.testing.assert_array_equal(mf.index_put(x, mask, 0.0).numpy(), np.where(mask, 0, A))
+    np.testing.assert_array_equal(mf.index_put(x, mask, 0.0).numpy(), np.where(mask, 0, A))  # (a where())
+    np.testing.assert_array_equal(mf.index_put(x, mask, mf.tensor([[-1.0]]), accumulate=True).numpy(),
+                                  np.where(mask, A - 1, A))
+    np.testing.assert_array_equal(mf.index_put(x, (mask,), mf.tensor(3.0)).numpy(), np.where(mask, 3, A))
+    part = mask[:, :, 0]  # a mask of the leading dims: positions
+    rows = RNG.standard_normal((int(part.sum()), 6))
+    want = A.copy()
+    want[part] = rows
+    np.testing.assert_array_equal(mf.index_put(x, part, mf.tensor(rows)).numpy(), want)
+    want[part] += rows
+    np.testing.assert_array_equal(mf.index_put(mf.tensor(want - 0), part, 1.5).numpy()[part], 1.5)
+    check_gradients(lambda x, v: mf.index_put(x, mask, v), [A, np.array(2.0)])
+    check_gradients(lambda x, v: mf.index_put(x, mask, v, True), [A, np.array([2.0])])
     ints = mf.tensor(np.arange(6, dtype=np.int64))
     np.testing.assert_array_equal(mf.index_put(ints, [1, 4], mf.tensor([7.9, -2.2])).numpy(), [0, 7, 2, 3, -2, 5])
     # repeated positions: the last value stays; with accumulate all add up
