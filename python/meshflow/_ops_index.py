@@ -242,6 +242,8 @@ def getitem(x, index):
     items, advanced = _parse_index(x, index)
     if not advanced:
         return _basic_getitem(x, tuple(item for _, item in items))
+    if _is_bool(x):  # the picking ops move numbers: a bool tensor goes through int32
+        return _advanced(x.to("int32"), items).to(x.dtype)
     return _advanced(x, items)
 
 
@@ -268,6 +270,12 @@ def index_put(x, indices, values, accumulate=False):
     x's whole shape with one value (x[mask] = v, the common case) is a where() instead: no
     positions, and a global mask stays in its layout.
     """
+    if _is_bool(x):  # the writing ops move numbers: a bool tensor goes through int32 (accumulate: or)
+        if isinstance(values, Tensor):
+            values = values.to(x.dtype).to("int32")  # nonzero is True, as a cast to bool
+        elif isinstance(values, numbers.Number):
+            values = int(bool(values))
+        return index_put(x.to("int32"), indices, values, accumulate).to(x.dtype)
     whole = _whole_mask(x, indices, values)
     if whole is not None:
         from ._ops_elementwise import where as _where
