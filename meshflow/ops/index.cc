@@ -1,5 +1,5 @@
 // Copyright 2026 The meshflow Authors.
-// Indexing by tensors of positions, the two kernels that torch's advanced indexing, index_put,
+// Indexing by tensors of positions: the two ops that torch's advanced indexing, index_put,
 // index_select, scatter, scatter_add, index_add and one_hot are composed of
 // (python/meshflow/_ops_index.py). Signatures (B, ... -> B implied):
 //   flat_index(i_1, ..., i_m int32/int64; sizes [s_1..s_m], dims, wrap = false) -> int64 of
@@ -37,6 +37,9 @@ namespace {
 constexpr const char* kFlatIndex = "flat_index";
 constexpr const char* kIndexPut = "index_put";
 
+// A bool attribute, false when absent (a mistyped one throws naming it).
+bool flag(const Attrs& attrs, const std::string& key) { return attrs.has(key) && attrs.get_bool(key); }
+
 void expect_index_dtype(const std::string& op, const TensorMeta& m, const std::string& what) {
   if (m.dtype != DType::kInt32 && m.dtype != DType::kInt64) {
     op_error(op, "the dtype of " + what + " is " + dtype_name(m.dtype) + "; expected int32 or int64");
@@ -56,7 +59,7 @@ std::vector<TensorMeta> flat_index_infer(const std::vector<TensorMeta>& in, cons
     op_error(kFlatIndex, "dims names " + std::to_string(attrs.get_ints("dims").size()) + " dims for " +
                              std::to_string(sizes.size()) + " sizes");
   }
-  attrs.has("wrap") && attrs.get_bool("wrap");
+  flag(attrs, "wrap");  // checked here, before any rank runs the kernel
   Shape out;
   for (size_t k = 0; k < in.size(); ++k) {
     expect_index_dtype(kFlatIndex, in[k], "index " + std::to_string(k));
@@ -73,7 +76,7 @@ std::vector<Signature> flat_index_signatures(const std::vector<TensorMeta>& in, 
 
 std::vector<Tensor> flat_index_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const std::vector<int64_t>& sizes = ctx.attrs.get_ints("sizes");
-  const bool wrap = ctx.attrs.has("wrap") && ctx.attrs.get_bool("wrap");
+  const bool wrap = flag(ctx.attrs, "wrap");
   const Shape& shape = ctx.output_boxes[0].extent;
   const size_t nd = shape.size();
   Tensor out = ctx.output(0, shape, DType::kInt64);
@@ -128,7 +131,7 @@ std::vector<TensorMeta> index_put_infer(const std::vector<TensorMeta>& in, const
                             to_string(in[1].shape));
   }
   kernel::expect_same_dtype(kIndexPut, in[0], in[2]);
-  attrs.has("accumulate") && attrs.get_bool("accumulate");
+  flag(attrs, "accumulate");
   return {in[0]};
 }
 
@@ -144,7 +147,7 @@ std::vector<Tensor> index_put_kernel(const std::vector<Tensor>& in, const Kernel
   const Tensor& x = in[0];
   const Tensor& positions = in[1];
   const Tensor& values = in[2];
-  const bool accumulate = ctx.attrs.has("accumulate") && ctx.attrs.get_bool("accumulate");
+  const bool accumulate = flag(ctx.attrs, "accumulate");
   const Shape& logical = ctx.inputs[0].shape;
   const Box& box = ctx.input_boxes[0];
   const int64_t total = numel(logical), n = positions.numel();
@@ -196,7 +199,7 @@ std::vector<Tensor> index_put_kernel(const std::vector<Tensor>& in, const Kernel
 std::vector<Var> index_put_grad(const GradContext& g) {
   const Var& positions = g.inputs[1];
   const Var& dy = g.grad_outputs[0];
-  const bool accumulate = g.attrs.has("accumulate") && g.attrs.get_bool("accumulate");
+  const bool accumulate = flag(g.attrs, "accumulate");
   Var dx, dvalues;
   if (g.needs_grad[0]) {
     dx = accumulate ? dy : call1(kIndexPut, {dy, positions, fn::zeros_like(g.inputs[2])}, {{"accumulate", false}});
