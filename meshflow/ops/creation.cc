@@ -140,12 +140,14 @@ OpDef constant_op(const std::string& name, std::optional<double> fixed) {
   Fill fill = [fixed](const Tensor& out, const KernelContext& ctx) {
     const double value = fixed ? *fixed : ctx.attrs.get_float("value");
     const std::optional<int64_t> exact = fixed ? std::nullopt : exact_int(ctx.attrs, "value");
-    visit_dtype(out.dtype(), [&](auto v) {
+    visit_with_bool(out.dtype(), [&](auto v) {  // bool: nonzero is true
       using T = decltype(v);
       fill_constant<T>(out, std::is_integral_v<T> && exact ? static_cast<T>(*exact) : static_cast<T>(value));
     });
   };
-  return creation_op(name, meta, fixed == 0.0, fill);
+  OpDef op = creation_op(name, meta, fixed == 0.0, fill);
+  op.booleans = true;
+  return op;
 }
 
 // ---- arange ----

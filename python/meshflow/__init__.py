@@ -25,6 +25,7 @@ _share_the_host_s_cores()
 from . import _C  # noqa: E402
 from . import env, sbp
 from ._dtype import dtype, float32, float64, int32, int64, bfloat16
+from ._dtype import bool_ as bool  # noqa: A001 (torch.bool)
 from ._autocast import autocast
 from ._placement import placement
 from ._device import device, device_types

@@ -123,7 +123,7 @@ Kernel constant_kernel(const char* op, std::optional<double> fixed) {
     const Tensor out = output_part(in, ctx);
     const double value = fixed ? *fixed : ctx.attrs.get_float("value");
     const std::optional<int64_t> exact = fixed ? std::nullopt : exact_int(ctx.attrs, "value");
-    visit_dtype(out.dtype(), [&](auto v) {
+    visit_with_bool(out.dtype(), [&](auto v) {  // bool: nonzero is true
       using T = decltype(v);
       const T x = std::is_integral_v<T> && exact ? static_cast<T>(*exact) : static_cast<T>(value);
       fill<T>(op, out, LogicalIndex{}, Constant<T>{x});
