@@ -72,6 +72,38 @@ def test_masks_in_getitem():
         x[np.ones((3,), bool)]
 
 
+def test_bool_tensor_masks():
+    x = mf.tensor(A)
+    m = x > 0
+    assert m.dtype == mf.bool
+    np.testing.assert_array_equal(x[m].numpy(), A[A > 0])
+    np.testing.assert_array_equal(x[m[:, :, 0]].numpy(), A[A[:, :, 0] > 0])
+    np.testing.assert_array_equal(x[1, m[1, :, 2], ::2].numpy(), A[1, A[1, :, 2] > 0, ::2])
+    np.testing.assert_array_equal(mf.index_put(x, m, 0.0).numpy(), np.where(A > 0, 0, A))
+    np.testing.assert_array_equal(mf.index_put(x, x < -1, mf.tensor(-1.0)).numpy(), np.maximum(A, -1))
+    np.testing.assert_array_equal(mf.index_put(x, m[:, 0, 0], 7.0).numpy(),
+                                  np.where((A[:, 0, 0] > 0)[:, None, None], 7, A))
+    np.testing.assert_array_equal(mf.masked_select(x, m).numpy(), A[A > 0])
+    for g, w in zip(mf.where(m), np.nonzero(A > 0)):
+        np.testing.assert_array_equal(g.numpy(), w)
+    check_gradients(lambda x: x[x > 0.5] * 3, [A])
+    check_gradients(lambda x: mf.index_put(x, x > 0.5, 0.0), [A])
+
+
+def test_bool_tensors_indexed_and_written():
+    m = mf.tensor(A > 0)
+    got = m[[0, 3], 1:]
+    assert got.dtype == mf.bool
+    np.testing.assert_array_equal(got.numpy(), (A > 0)[[0, 3], 1:])
+    want = A > 0
+    want[0] = True
+    put = mf.index_put(m, (0,), True)
+    assert put.dtype == mf.bool
+    np.testing.assert_array_equal(put.numpy(), want)
+    np.testing.assert_array_equal(mf.index_put(m, m, False).numpy(), np.zeros(A.shape, bool))
+    np.testing.assert_array_equal(mf.index_put(m, [1], mf.tensor(np.full((5, 6), 0.5))).numpy()[1], True)
+
+
 def test_getitem_int32_indices_and_dtypes():
     a = np.arange(20, dtype=np.int32).reshape(4, 5)
     x = mf.tensor(a)

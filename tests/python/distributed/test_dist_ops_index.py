@@ -75,6 +75,10 @@ def test_masks_nonzero_masked_select_on_global_tensors():
         np.testing.assert_array_equal(mf.nonzero(m).numpy(), np.argwhere(mask))
         np.testing.assert_array_equal(mf.masked_select(x[:, :, 0], m).numpy(), A[:, :, 0][mask])
         np.testing.assert_array_equal(mf.index_put(x, mask, 0.5).numpy(), np.where(mask[:, :, None], 0.5, A))
+        np.testing.assert_array_equal(x[x > 0].numpy(), A[A > 0])
+        np.testing.assert_array_equal(x[x[:, :, 0] > 0].numpy(), A[mask])
+        np.testing.assert_array_equal(mf.index_put(x, x > 0, -2.0).numpy(), np.where(A > 0, -2, A))
+        np.testing.assert_array_equal(mf.index_put(x, x[:, :, 0] > 0, 1.0).numpy(), np.where(mask[:, :, None], 1, A))
         whole = A > 0
         np.testing.assert_array_equal(mf.index_put(x, whole, -1.0).numpy(), np.where(whole, -1, A))
         np.testing.assert_array_equal(mf.index_put(x, whole, -1.0, accumulate=True).numpy(), np.where(whole, A - 1, A))
