@@ -68,6 +68,12 @@ def _is_bool(t):
     return str(t.dtype).split(".")[-1] == "bool"
 
 
+def _carrier(t):
+    """The dtype that the picking and writing ops move t's values in, exactly, when they do
+    not take t's own: int32 for bool, float32 for bfloat16; else None."""
+    return {"bool": "int32", "bfloat16": "float32"}.get(str(t.dtype).split(".")[-1])
+
+
 def _is_integer(t):
     return str(t.dtype).split(".")[-1] in ("int32", "int64")
 
@@ -242,8 +248,8 @@ def getitem(x, index):
     items, advanced = _parse_index(x, index)
     if not advanced:
         return _basic_getitem(x, tuple(item for _, item in items))
-    if _is_bool(x):  # the picking ops move numbers: a bool tensor goes through int32
-        return _advanced(x.to("int32"), items).to(x.dtype)
+    if _carrier(x):  # a bool or bfloat16 tensor is picked in int32 or float32
+        return _advanced(x.to(_carrier(x)), items).to(x.dtype)
     return _advanced(x, items)
 
 
@@ -270,12 +276,12 @@ def index_put(x, indices, values, accumulate=False):
     x's whole shape with one value (x[mask] = v, the common case) is a where() instead: no
     positions, and a global mask stays in its layout.
     """
-    if _is_bool(x):  # the writing ops move numbers: a bool tensor goes through int32 (accumulate: or)
+    if _carrier(x):  # a bool (bfloat16) tensor is written in int32 (float32); bool accumulate: or
         if isinstance(values, Tensor):
-            values = values.to(x.dtype).to("int32")  # nonzero is True, as a cast to bool
-        elif isinstance(values, numbers.Number):
+            values = values.to(x.dtype).to(_carrier(x))  # rounded as x's dtype would (nonzero is True)
+        elif isinstance(values, bool) or (_is_bool(x) and isinstance(values, numbers.Number)):
             values = int(bool(values))
-        return index_put(x.to("int32"), indices, values, accumulate).to(x.dtype)
+        return index_put(x.to(_carrier(x)), indices, values, accumulate).to(x.dtype)
     whole = _whole_mask(x, indices, values)
     if whole is not None:
         from ._ops_elementwise import where as _where

@@ -104,6 +104,17 @@ def test_bool_tensors_indexed_and_written():
     np.testing.assert_array_equal(mf.index_put(m, [1], mf.tensor(np.full((5, 6), 0.5))).numpy()[1], True)
 
 
+def test_bfloat16_tensors_indexed_and_written():
+    a = np.array([[1.5, -2.0, 3.25], [0.5, 8.0, -0.75]], np.float32)  # exact in bfloat16
+    x = mf.tensor(a).to("bfloat16")
+    got = x[[1, 0, 1], 1:]
+    assert got.dtype == mf.bfloat16
+    np.testing.assert_array_equal(got.float().numpy(), a[[1, 0, 1], 1:])
+    put = mf.index_put(x, (slice(None), [2]), 4.0)
+    assert put.dtype == mf.bfloat16
+    np.testing.assert_array_equal(put.float().numpy(), np.where(np.arange(3) == 2, 4.0, a))
+
+
 def test_getitem_int32_indices_and_dtypes():
     a = np.arange(20, dtype=np.int32).reshape(4, 5)
     x = mf.tensor(a)
