@@ -296,12 +296,15 @@ def index_put(x, indices, values, accumulate=False):
         values = _placed_like(positions, values)
         if values.dtype != x.dtype:
             values = values.to(x.dtype)
-        try:
-            _np.broadcast_shapes(tuple(values.shape), tuple(positions.shape))
-        except ValueError:
+        # values broadcast to x[indices]'s shape: leading dims beyond it must be 1.
+        target = list(positions.shape)
+        lead = builtins.max(values.ndim - len(target), 0)
+        trailing = target[len(target) - (values.ndim - lead):]
+        if any(n != 1 for n in values.shape[:lead]) or any(
+                n not in (1, m) for n, m in zip(values.shape[lead:], trailing)):
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to "
-                               f"indexing result of shape {list(positions.shape)}") from None
-        if list(values.shape) != list(positions.shape):
+                               f"indexing result of shape {target}")
+        if list(values.shape) != target:
             if values.ndim > positions.ndim:  # leading size-1 dims, as torch allows
                 values = reshape(values, list(values.shape[values.ndim - positions.ndim:]))
             values = broadcast_to(values, list(positions.shape))

@@ -207,6 +207,9 @@ def test_index_put_masks_casts_and_repeats():
                                                accumulate=True).numpy(), [0, 71, 2, 33, 4, 5])
     with pytest.raises(RuntimeError, match="shape mismatch"):
         mf.index_put(x, (0,), mf.tensor(np.ones((2, 6))))
+    with pytest.raises(RuntimeError, match=r"shape mismatch: value tensor of shape \[2, 5, 6\] cannot be broadcast"):
+        mf.index_put(x, 0, mf.tensor(np.ones((2, 5, 6))))
+    np.testing.assert_array_equal(mf.index_put(x, 0, mf.tensor(np.ones((1, 1, 5, 1)))).numpy()[0], 1)
 
 
 @pytest.mark.parametrize("accumulate", [False, True])
