@@ -141,7 +141,7 @@ def _as_index_item(x, item):
         return "basic", operator.index(item)
     if isinstance(item, Tensor):
         if _is_bool(item):
-            return "mask", item
+            return ("true" if item.item() else "false", None) if item.ndim == 0 else ("mask", item)
         if not _is_integer(item):
             raise IndexError(f"tensors used as indices must be int32, int64 or bool tensors, got {item.dtype}")
         if item.ndim == 0:
@@ -364,8 +364,8 @@ def index_select(input, dim, index):
     dim = _normalize_dim("index_select", dim, builtins.max(input.ndim, 1))
     index = reshape(index, [-1])
     if input.ndim == 0:
-        apply("flat_index", [_placed_like(input, index)], {"sizes": [1], "dims": [0]})
-        return reshape(input, [1]) if index.shape[0] == 1 else reshape(input, [1])[index]
+        checked = apply("flat_index", [_placed_like(input, index)], {"sizes": [1], "dims": [0]})[0]
+        return getitem(reshape(input, [1]), checked)
     checked = apply("flat_index", [_placed_like(input, index)], {"sizes": [input.shape[dim]], "dims": [dim]})[0]
     return getitem(input, (slice(None),) * dim + (checked,))
 
