@@ -63,6 +63,11 @@ def test_int_beside_advanced_selects_first_as_torch():
 
 def test_masks_in_getitem():
     x = mf.tensor(A)
+    # 0-d masks (torch's shapes: an int beside them selects first)
+    assert x[True].shape == (1, 4, 5, 6) and x[False].shape == (0, 4, 5, 6)
+    assert x[1, ..., False].shape == (5, 6, 0) and x[:, True, [1, 2]].shape == (4, 2, 6)
+    assert x[mf.tensor(True)].shape == (1, 4, 5, 6) and x[mf.tensor(A[0, 0, 0] > 9)].shape == (0, 4, 5, 6)
+    np.testing.assert_array_equal(x[:, True, [1, 2]].numpy(), A[:, [1, 2]])
     mask = A[:, :, 0] > 0
     np.testing.assert_array_equal(x[mask].numpy(), A[mask])
     keep = [True, False, True, False, True]
@@ -245,6 +250,7 @@ def test_index_select():
         idx = np.array([2, 0, 2, 3])
         np.testing.assert_array_equal(mf.index_select(x, dim, mf.tensor(idx)).numpy(), np.take(A, idx, axis=dim))
     np.testing.assert_array_equal(x.index_select(1, mf.tensor(np.array(4, np.int32))).numpy(), A[:, [4]])
+    np.testing.assert_array_equal(mf.index_select(mf.tensor(2.5), 0, mf.tensor([0, 0])).numpy(), [2.5, 2.5])
     check_gradients(lambda x: mf.index_select(x, 1, mf.tensor([4, 4, 1])), [A])
     with pytest.raises(ValueError, match="index 5 is out of bounds for dimension 1 with size 5"):
         mf.index_select(x, 1, mf.tensor([5])).numpy()
