@@ -156,7 +156,8 @@ def _check_weights(probs, num_samples, replacement):
 
 def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, placement=None, sbp=None, device=None):
     """torch.normal: mean + std * a standard normal draw, for tensors and/or numbers mean and
-    std (broadcast together, in the tensors' layout), or numbers and `size`."""
+    std (broadcast together, in the tensors' layout), or numbers and `size`. No gradient
+    flows to mean and std (torch's are zero)."""
     if generator is not None:
         raise NotImplementedError("normal: generator= is not supported; seed with manual_seed")
     tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
@@ -169,6 +170,8 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, placement=No
             + float(mean)
     shape = list(tensors[0].shape) if len(tensors) == 1 else list(
         __import__("numpy").broadcast_shapes(tuple(mean.shape), tuple(std.shape)))
+    mean = mean.detach() if isinstance(mean, Tensor) else mean
+    std = std.detach() if isinstance(std, Tensor) else std
     like = tensors[0] if list(tensors[0].shape) == shape else broadcast_to(tensors[0], shape)
     return randn_like(like.detach()) * std + mean
 
