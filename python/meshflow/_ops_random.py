@@ -35,18 +35,21 @@ def _check_range(name, low, high):
     return low, high
 
 
-def randint(*args, size=None, dtype=None, placement=None, sbp=None, device=None):
+def randint(*args, low=None, high=None, size=None, dtype=None, placement=None, sbp=None, device=None):
     """torch.randint(low=0, high, size): integers uniform in [low, high), int64 by default.
-    Called as randint(high, size) or randint(low, high, size) (size also as a keyword)."""
+    Called as randint(high, size) or randint(low, high, size) (each also as a keyword)."""
     args = list(args)
     if size is None and args and isinstance(args[-1], (tuple, list)):
         size = args.pop()
-    if len(args) == 1:
-        low, high = 0, args[0]
-    elif len(args) == 2:
-        low, high = args
-    else:
+    if len(args) > 2 or (len(args) == 2 and (low is not None or high is not None)):
         raise TypeError("randint: expected randint(high, size) or randint(low, high, size)")
+    if len(args) == 2:
+        low, high = args
+    elif len(args) == 1:  # the high, or the low when high is a keyword
+        low, high = (args[0], high) if high is not None else (low, args[0])
+    if high is None:
+        raise TypeError("randint: missing high")
+    low = 0 if low is None else low
     if size is None:
         raise TypeError("randint: missing the size")
     low, high = _check_range("randint", low, high)

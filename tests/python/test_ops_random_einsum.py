@@ -19,6 +19,8 @@ def test_randint():
     assert v.min() == 3 and v.max() == 9
     counts = np.bincount(v.reshape(-1) - 3, minlength=7)
     assert np.all(np.abs(counts - 10000 / 7) < 250)
+    assert set(np.unique(mf.randint(2, high=4, size=(100,)).numpy())) == {2, 3}
+    assert set(np.unique(mf.randint(low=-1, high=1, size=[100]).numpy())) == {-1, 0}
     b = mf.randint(5, size=(4,), dtype=mf.int32)
     assert b.dtype == mf.int32 and b.numpy().min() >= 0 and b.numpy().max() < 5
     mf.manual_seed(1)
