@@ -1,7 +1,8 @@
 """Indexing with tensors, as PyTorch: advanced indexing in x[...] (integer lists and tensors,
 boolean masks, mixed with ints, slices, None and '...'), the functional index_put (what
-x[idx] = v is built on), index_select, gather, take_along_dim, scatter, scatter_add,
-index_add, index_copy, masked_select, nonzero / argwhere, where(condition) and one_hot.
+x[idx] = v is built on), index_select, gather, take, take_along_dim, scatter, scatter_add,
+index_add, index_copy, index_fill, masked_select, nonzero / argwhere, where(condition) and
+one_hot.
 
 Composed of the C++ ops flat_index (the checked row-major positions of the indexed elements:
 torch's "index 5 is out of bounds for dimension 0 with size 3"), index_put (writes or adds
@@ -25,7 +26,7 @@ from ._ops_shape import _normalize_dim, broadcast_to, permute, reshape
 from ._tensor import Tensor, apply, tensor
 
 __all__ = ["index_put", "index_select", "gather", "take", "take_along_dim", "scatter", "scatter_add", "index_add",
-           "index_copy", "masked_select", "nonzero", "argwhere", "one_hot", "where"]
+           "index_copy", "index_fill", "masked_select", "nonzero", "argwhere", "one_hot", "where"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -417,7 +418,7 @@ def take_along_dim(input, indices, dim=None):
 
 
 # ---------------------------------------------------------------------------------------------
-# scatter, scatter_add, index_add, index_copy
+# scatter, scatter_add, index_add, index_copy, index_fill
 
 def _along(x, dim, index, extents):
     """The checked flat positions in x of index's elements along `dim`, the other dims taken
@@ -527,6 +528,24 @@ def index_copy(input, dim, index, source):
     return _index_along("index_copy", input, dim, index, source, False)
 
 
+def index_fill(input, dim, index, value):
+    """torch.index_fill (out of place): input with its slices `index` along `dim` set to
+    `value` (a number or a 0-d tensor)."""
+    _check_index_tensor("index_fill", index)
+    d = _normalize_dim("index_fill", dim, builtins.max(input.ndim, 1))
+    shape = list(input.shape)
+    if input.ndim:
+        shape[d] = reshape(index, [-1]).shape[0]
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(f"index_fill only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.ndim} dimension(s)")
+        source = broadcast_to(_values_like(input, value, []), shape)
+    else:
+        source = _values_like(input, value, shape)
+    return _index_along("index_fill", input, dim, index, source, False)
+
+
 # ---------------------------------------------------------------------------------------------
 # one_hot
 
@@ -560,6 +579,7 @@ Tensor.scatter = scatter
 Tensor.scatter_add = scatter_add
 Tensor.index_add = index_add
 Tensor.index_copy = index_copy
+Tensor.index_fill = index_fill
 Tensor.masked_select = masked_select
 Tensor.nonzero = nonzero
 Tensor.argwhere = argwhere

@@ -332,7 +332,7 @@ def test_scatter_errors():
         mf.scatter(x, 0, mf.tensor(np.zeros((1, 1, 1), np.int64)), 1.0, reduce="add")
 
 
-def test_index_add_and_index_copy():
+def test_index_add_index_copy_index_fill():
     x = mf.tensor(A)
     idx = np.array([4, 0, 4])
     src = RNG.standard_normal((4, 3, 6))
@@ -345,6 +345,11 @@ def test_index_add_and_index_copy():
     copied[:, idx] = src
     np.testing.assert_array_equal(x.index_copy(1, mf.tensor(idx), mf.tensor(src)).numpy(), copied)
     check_gradients(lambda x, s: mf.index_add(x, 1, mf.tensor(idx), s), [A, src])
+    filled = A.copy()
+    filled[:, :, [5, 0]] = -3.0
+    np.testing.assert_array_equal(mf.index_fill(x, 2, mf.tensor([5, 0, 5]), -3.0).numpy(), filled)
+    np.testing.assert_array_equal(x.index_fill(-1, mf.tensor([5, 0]), mf.tensor(-3.0)).numpy(), filled)
+    check_gradients(lambda x, v: mf.index_fill(x, 0, mf.tensor([3, 1]), v), [A, np.array(1.5)])
     with pytest.raises(RuntimeError, match="source has shape"):
         mf.index_add(x, 1, mf.tensor(idx), mf.tensor(src[:, :2]))
 
