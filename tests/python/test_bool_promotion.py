@@ -95,6 +95,7 @@ ARITHMETIC = {
 NO_BOOL = {"sub", "floor_divide", "remainder", "pow"}  # torch raises on two bools
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's float x / 0
 @pytest.mark.parametrize("name", list(ARITHMETIC))
 @pytest.mark.parametrize("row", [d for d in DTYPES if d != "bfloat16"])
 def test_binary_ops_compute_in_the_promoted_dtype(name, row):
@@ -116,6 +117,7 @@ def test_binary_ops_compute_in_the_promoted_dtype(name, row):
             check(f(*args), reference(*np_args).astype(NUMPY[expected]), expected)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's x / 0
 @pytest.mark.parametrize("row", [d for d in DTYPES if d != "bfloat16"])
 def test_division_and_comparisons(row):
     x, a = operand("T", row, seed=1)
@@ -299,3 +301,22 @@ def test_checkpoint_keeps_bool_tensors(tmp_path):
     for key, value in state.items():
         assert back[key].dtype == mf.bool and back[key].shape == value.shape
         np.testing.assert_array_equal(back[key].numpy(), value.numpy())
+
+
+@pytest.mark.parametrize("fusion", [True, False])
+def test_graph_mode_runs_bool_ops(fusion):
+    class Masks(mf.nn.Graph):
+        def build(self, x, y):
+            m = (x > 0) & (y < 1)
+            return mf.where(m, x * 2, y) + 1, m, m.any(1), (~m).sum(), x.masked_fill(m, 0.5), (x > y).int() + 1
+
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((6, 5)).astype(np.float32), rng.standard_normal((6, 5)).astype(np.float32)
+    graph = Masks()
+    graph.config.enable_fusion(fusion)
+    m = (a > 0) & (b < 1)
+    expected = [np.where(m, a * 2, b) + 1, m, m.any(1), np.sum(~m).astype(np.int64), np.where(m, np.float32(0.5), a),
+                (a > b).astype(np.int32) + 1]
+    for _ in range(2):  # traced, then run compiled
+        for got, want in zip(graph(mf.tensor(a), mf.tensor(b)), expected):
+            check(got, want)
