@@ -34,6 +34,9 @@ from ._tensor import Tensor, tensor, from_numpy, no_grad, is_grad_enabled
 from ._ops_elementwise import (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge,
                                where, neg, abs, relu, trunc, exp, log, sqrt, rsqrt, tanh, sigmoid, cast, clamp, clip,
                                floor, ceil, remainder, silu, softplus, lerp)
+from ._ops_elementwise import (logical_and, logical_or, logical_xor, logical_not, bitwise_and, bitwise_or,
+                               bitwise_xor, bitwise_not, isnan, isinf, isfinite, masked_fill)
+from ._promotion import result_type, promote_types, get_default_dtype, can_cast
 from ._ops_matmul import *  # noqa: F401,F403
 from . import _ops_shape, _ops_reduce, _ops_creation, _ops_matmul, _ops_select
 from ._ops_shape import *  # noqa: F401,F403
@@ -121,4 +124,7 @@ __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "plac
            "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast", "nn", "save", "load"]
 __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp"] + [
+    "bool", "bfloat16", "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "bitwise_not", "isnan", "isinf", "isfinite", "masked_fill", "result_type", "promote_types",
+    "get_default_dtype", "can_cast"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
