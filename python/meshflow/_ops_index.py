@@ -333,7 +333,8 @@ def _whole_mask(x, indices, values):
         array = _np.asarray(index)
         if array.dtype != bool or array.shape != tuple(x.shape):
             return None
-        cond = _ints_like(x, array)
+        cond = tensor(array, dtype="bool", placement=x.placement, sbp=_broadcast_sbp(x)) if x.is_global \
+            else tensor(array, dtype="bool", device=x.device)
     else:
         return None
     if isinstance(values, Tensor):

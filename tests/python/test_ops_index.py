@@ -369,7 +369,7 @@ def test_nonzero_and_where():
         np.testing.assert_array_equal(g.numpy(), w)
     np.testing.assert_array_equal(mf.argwhere(x).numpy(), np.argwhere(a))
     assert mf.nonzero(mf.zeros(2, 3)).shape == (0, 2)
-    np.testing.assert_array_equal(mf.where(x, 2 * x, x - 1).numpy(), np.where(a != 0, 2 * a, a - 1))
+    np.testing.assert_array_equal(mf.where(x != 0, 2 * x, x - 1).numpy(), np.where(a != 0, 2 * a, a - 1))
 
 
 def test_masked_select():
