@@ -157,11 +157,11 @@ def test_random_global_equals_local():
         for sbp in [(S(0),), (B,), (S(1),)]:
             sbp = sbp * np.ndim(ranks)
             mf.manual_seed(9)
-            want_int = mf.randint(-3, 11, (6, 5)).numpy()
-            want_normal = mf.normal(1.0, 2.0, (6, 5)).numpy()
+            want_int = mf.randint(-3, 11, (7, 4)).numpy()
+            want_normal = mf.normal(1.0, 2.0, (7, 4)).numpy()
             mf.manual_seed(9)
-            np.testing.assert_array_equal(mf.randint(-3, 11, (6, 5), placement=p, sbp=sbp).numpy(), want_int)
-            np.testing.assert_array_equal(mf.normal(1.0, 2.0, (6, 5), placement=p, sbp=sbp).numpy(), want_normal)
+            np.testing.assert_array_equal(mf.randint(-3, 11, (7, 4), placement=p, sbp=sbp).numpy(), want_int)
+            np.testing.assert_array_equal(mf.normal(1.0, 2.0, (7, 4), placement=p, sbp=sbp).numpy(), want_normal)
         for sbp in [(S(0),), (B,)]:
             sbp = sbp * np.ndim(ranks)
             mf.manual_seed(4)
