@@ -64,6 +64,7 @@ DType dtype_of(const py::dtype& d) {
   if (d.is(py::dtype::of<double>())) return DType::kFloat64;
   if (d.is(py::dtype::of<int32_t>())) return DType::kInt32;
   if (d.is(py::dtype::of<int64_t>())) return DType::kInt64;
+  if (d.is(py::dtype::of<bool>())) return DType::kBool;
   if (!py::cast<bool>(d.attr("isnative"))) {
     throw std::invalid_argument("arrays of non-native byte order (" + py::cast<std::string>(d.attr("str")) +
                                 ") are not supported; convert with .astype(a.dtype.newbyteorder('='))");
@@ -72,7 +73,7 @@ DType dtype_of(const py::dtype& d) {
 }
 
 py::dtype numpy_dtype(DType d) {
-  return visit_dtype(d, [](auto v) { return py::dtype::of<decltype(v)>(); });
+  return visit_with_bool(d, [](auto v) { return py::dtype::of<decltype(v)>(); });
 }
 
 // A copy of the array: the VM runs ops after their call returns, so a tensor sharing the
@@ -205,7 +206,8 @@ PYBIND11_MODULE(_C, m) {
       .value("float64", DType::kFloat64)
       .value("int32", DType::kInt32)
       .value("int64", DType::kInt64)
-      .value("bfloat16", DType::kBFloat16);
+      .value("bfloat16", DType::kBFloat16)
+      .value("bool", DType::kBool);
 
   py::class_<Tensor>(m, "LocalTensor")
       .def_static("from_numpy", &from_numpy, py::arg("array"))

@@ -147,6 +147,7 @@ size_t bytes_of(int64_t count, DType dtype) { return static_cast<size_t>(count) 
 }  // namespace
 
 void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op, const Memory& memory) {
+  if (dtype == DType::kBool && op == ReduceOp::kSum) op = ReduceOp::kMax;  // a sum cast to bool: an or
   if (!takes(memory) || (dtype == DType::kBFloat16 && !memory.host_accessible())) {  // bfloat16 widens on the host
     Staging staged(memory);
     const void* host_send = staged.read(send, bytes_of(count, dtype));
@@ -185,6 +186,7 @@ void Group::all_gather(const void* send, void* recv, const Chunks& recv_chunks, 
 
 void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
                            ReduceOp op, const Memory& memory) {
+  if (dtype == DType::kBool && op == ReduceOp::kSum) op = ReduceOp::kMax;  // a sum cast to bool: an or
   check_counts("reduce_scatter", counts);
   if (!takes(memory) || (dtype == DType::kBFloat16 && !memory.host_accessible())) {  // bfloat16 widens on the host
     Staging staged(memory);

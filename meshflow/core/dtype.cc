@@ -10,6 +10,9 @@ size_t dtype_size(DType dtype) {
 }
 
 void no_arithmetic_on(DType dtype) {
+  if (dtype == DType::kBool) {
+    throw std::invalid_argument("no arithmetic kernel for bool; cast to an integer or float dtype first");
+  }
   throw std::invalid_argument(std::string("no arithmetic kernel for ") + dtype_name(dtype) +
                               "; cast to float32 (mf.autocast runs matmuls in bfloat16 and the rest in float32)");
 }
@@ -21,16 +24,17 @@ const char* dtype_name(DType dtype) {
     case DType::kInt32: return "int32";
     case DType::kInt64: return "int64";
     case DType::kBFloat16: return "bfloat16";
+    case DType::kBool: return "bool";
   }
   return "?";
 }
 
 DType dtype_from_name(const std::string& name) {
-  for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kBFloat16}) {
+  for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kBFloat16, DType::kBool}) {
     if (name == dtype_name(d)) return d;
   }
   throw std::invalid_argument("unsupported dtype '" + name +
-                              "'; expected one of float32, float64, int32, int64, bfloat16");
+                              "'; expected one of float32, float64, int32, int64, bfloat16, bool");
 }
 
 const char* reduce_op_name(ReduceOp op) {

@@ -6,6 +6,13 @@
 // mantissa bits). Tensors of it are stored, cast, moved by boxing, saved and multiplied
 // (matmul, with float32 accumulation); ops that compute element by element do not take it
 // (they say so at the call) and run in float32, which is what mf.autocast arranges.
+//
+// bool is one byte holding 0 or 1 (C++ bool, NumPy's bool_). Kernels that move elements take
+// it (visit_storage), and so do the ops defined on truth values (comparisons' outputs,
+// where's condition, logical and bitwise ops, any/all through amax/amin, sum: visit_with_bool);
+// arithmetic never sees it (visit_dtype throws): an op not marked OpDef::booleans refuses it
+// at the call, and the Python layer promotes bool operands first, as PyTorch does. A
+// partial sum of bools is their or (a sum cast to bool), which is also their max.
 #pragma once
 
 #include <cstddef>
@@ -16,7 +23,7 @@
 
 namespace mf {
 
-enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kBFloat16 };
+enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kBFloat16, kBool };
 
 // A bfloat16 value's bits. Convert with to_float / to_bfloat16; no arithmetic on purpose.
 struct bfloat16 {
@@ -50,7 +57,7 @@ DType dtype_from_name(const std::string& name);
 
 // Calls f(T{}) with T the C++ type of `dtype`, so a kernel is written once for every dtype
 // it computes in. bfloat16 has no arithmetic: it throws (ops that do not take bfloat16 are
-// refused at the call, see OpDef::bfloat16, so a kernel never sees one).
+// refused at the call, see OpDef::bfloat16, so a kernel never sees one); nor has bool.
 [[noreturn]] void no_arithmetic_on(DType dtype);
 template <typename F>
 decltype(auto) visit_dtype(DType dtype, F&& f) {
@@ -59,24 +66,34 @@ decltype(auto) visit_dtype(DType dtype, F&& f) {
     case DType::kFloat64: return f(double{});
     case DType::kInt32: return f(int32_t{});
     case DType::kInt64: break;
-    case DType::kBFloat16: no_arithmetic_on(dtype);
+    case DType::kBFloat16:
+    case DType::kBool: no_arithmetic_on(dtype);
   }
   return f(int64_t{});
 }
 
-// As visit_dtype, for kernels that only move elements (copies, gathers): bfloat16 too.
+// As visit_dtype, for kernels defined on truth values too: bool as C++ bool.
+template <typename F>
+decltype(auto) visit_with_bool(DType dtype, F&& f) {
+  if (dtype == DType::kBool) return f(bool{});
+  return visit_dtype(dtype, std::forward<F>(f));
+}
+
+// As visit_dtype, for kernels that only move elements (copies, gathers): bfloat16 and bool too.
 template <typename F>
 decltype(auto) visit_storage(DType dtype, F&& f) {
   if (dtype == DType::kBFloat16) return f(bfloat16{});
-  return visit_dtype(dtype, std::forward<F>(f));
+  return visit_with_bool(dtype, std::forward<F>(f));
 }
 
 // f(x, y) (+, - or *) with integers wrapping around modulo 2^bits, as PyTorch's do: signed
 // overflow is undefined in C++, so integers compute in their unsigned type. Floats compute
-// as they are.
+// as they are; bools give the result cast to bool (a sum is an or, a product an and).
 template <typename T, typename F>
 T wrapping(T x, T y, F f) {
-  if constexpr (std::is_integral_v<T>) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return f(int{x}, int{y}) != 0;
+  } else if constexpr (std::is_integral_v<T>) {
     using U = std::make_unsigned_t<T>;
     return static_cast<T>(f(static_cast<U>(x), static_cast<U>(y)));
   } else {

@@ -142,6 +142,10 @@ void Tensor::fill_identity(ReduceOp op) const {
     memory().copy_from_host(data(), host.data(), nbytes());
     return;
   }
+  if (dtype_ == DType::kBool) {
+    std::fill_n(data_as<bool>(), numel(), op == ReduceOp::kMin);
+    return;
+  }
   if (dtype_ == DType::kBFloat16) {
     const bfloat16 fill = to_bfloat16(op == ReduceOp::kMax ? -std::numeric_limits<float>::infinity()
                                                            : std::numeric_limits<float>::infinity());

@@ -6,11 +6,14 @@
 //                                i < ceil((end - start) / step)
 //   rand, randn                  "shape", "dtype" (float32 or float64), "seed", "offset"
 //                                (creation.h): uniform in [0, 1), standard normal
+//   randperm                     "n", "dtype" (int32 or int64), "seed", "offset": a random
+//                                permutation of 0 .. n-1 (creation.h's random_permutation)
 // Signatures: S(k) for every dim k of the output (B is implied); zeros also P, since a sum of
 // zeros is zero. Each kernel fills the region ctx.output_boxes[0] of the logical tensor, so
 // a global tensor equals the single-device result for any placement and SBP.
 #include "meshflow/ops/creation.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -137,12 +140,14 @@ OpDef constant_op(const std::string& name, std::optional<double> fixed) {
   Fill fill = [fixed](const Tensor& out, const KernelContext& ctx) {
     const double value = fixed ? *fixed : ctx.attrs.get_float("value");
     const std::optional<int64_t> exact = fixed ? std::nullopt : exact_int(ctx.attrs, "value");
-    visit_dtype(out.dtype(), [&](auto v) {
+    visit_with_bool(out.dtype(), [&](auto v) {  // bool: nonzero is true
       using T = decltype(v);
       fill_constant<T>(out, std::is_integral_v<T> && exact ? static_cast<T>(*exact) : static_cast<T>(value));
     });
   };
-  return creation_op(name, meta, fixed == 0.0, fill);
+  OpDef op = creation_op(name, meta, fixed == 0.0, fill);
+  op.booleans = true;
+  return op;
 }
 
 // ---- arange ----
@@ -260,7 +265,47 @@ OpDef random_op(const std::string& name, Sample sample) {
   return op;
 }
 
+// ---- randperm ----
+
+TensorMeta randperm_meta(const std::string& op, const Attrs& attrs) {
+  const int64_t n = attrs.get_int("n");
+  if (n < 0) op_error(op, "n is " + std::to_string(n) + "; expected n >= 0");
+  const DType dtype = attrs.has("dtype") ? attrs.get_dtype("dtype") : DType::kInt64;
+  if (dtype != DType::kInt64 && dtype != DType::kInt32) {
+    op_error(op, std::string("dtype ") + dtype_name(dtype) + " is not supported; expected int64 or int32");
+  }
+  if (dtype == DType::kInt32 && n - 1 > std::numeric_limits<int32_t>::max()) {
+    op_error(op, "n " + std::to_string(n) + " does not fit in int32");
+  }
+  attrs.get_int("seed");
+  attrs.get_int("offset");
+  return {{n}, dtype};
+}
+
+void randperm_fill(const Tensor& out, const KernelContext& ctx) {
+  const std::vector<int64_t> perm =
+      random_permutation(ctx.attrs.get_int("n"), static_cast<uint64_t>(ctx.attrs.get_int("seed")),
+                         static_cast<uint64_t>(ctx.attrs.get_int("offset")));
+  kernel::visit_index(out.dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    fill_by_logical_index<I>(out, ctx.output_boxes[0], ctx.outputs[0].shape,
+                             [&](int64_t i) { return static_cast<I>(perm[static_cast<size_t>(i)]); });
+  });
+}
+
 }  // namespace
+
+std::vector<int64_t> random_permutation(int64_t n, uint64_t seed, uint64_t offset) {
+  std::vector<std::pair<uint64_t, int64_t>> keyed(static_cast<size_t>(n));
+  kernel::parallel_for(n, n > kernel::kParallelGrain, [&](int64_t i) {
+    const std::array<uint32_t, 4> w = philox(offset + static_cast<uint64_t>(i), seed);
+    keyed[static_cast<size_t>(i)] = {uint64_t{w[0]} << 32 | w[1], i};
+  });
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<int64_t> perm(static_cast<size_t>(n));
+  for (size_t i = 0; i < perm.size(); ++i) perm[i] = keyed[i].second;
+  return perm;
+}
 
 void manual_seed(uint64_t seed) {
   Generator& g = generator();
@@ -303,6 +348,10 @@ void register_creation_ops(OpRegistry& r) {
     const T radius = std::sqrt(T{-2} * std::log(T{1} - uniform<T>(w, 0)));
     return radius * std::cos(static_cast<T>(2 * M_PI) * uniform<T>(w, 1));
   }));
+  OpDef randperm = creation_op("randperm", randperm_meta, false, randperm_fill);
+  randperm.kernel_only_attrs = {"seed", "offset"};
+  randperm.draws_random = true;
+  r.add(std::move(randperm));
 }
 
 }  // namespace mf

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace mf {
 
@@ -43,5 +44,12 @@ void set_generator_state(const GeneratorState& state);
 
 // Reserves `numel` counters (numel >= 0, else std::invalid_argument) for the next call.
 RandomCall next_random_call(int64_t numel);
+
+// randperm's values (the op "randperm": "n", "dtype" int32 or int64, "seed", "offset"): the
+// permutation of 0 .. n-1 that sorts n keys, key i being the 64 bits of
+// philox(offset + i, seed)'s first two words (ties, practically never, by i). Every rank
+// computes the whole permutation (it depends on every key) and keeps its part; the CUDA
+// kernel calls this on the host and copies its part to the GPU.
+std::vector<int64_t> random_permutation(int64_t n, uint64_t seed, uint64_t offset);
 
 }  // namespace mf

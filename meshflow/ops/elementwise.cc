@@ -1,13 +1,19 @@
 // Copyright 2026 The meshflow Authors.
 // Elementwise ops, with PyTorch's names and semantics and NumPy broadcasting:
-//   binary, one dtype:  add sub mul div floor_divide maximum minimum pow eq ne lt le gt ge
-//   where(cond, a, b):  cond of any dtype, nonzero meaning true; a and b of one dtype
+//   binary, one dtype:  add sub mul div floor_divide maximum minimum pow
+//   comparisons:        eq ne lt le gt ge: two inputs of one dtype (bool too), a bool result
+//   logical:            logical_and logical_or logical_xor logical_not: inputs of any one
+//                       dtype, nonzero meaning true; a bool result
+//   bitwise:            bitwise_and bitwise_or bitwise_xor bitwise_not: bool or integers
+//   predicates:         isnan isinf isfinite: any dtype, a bool result
+//   where(cond, a, b):  cond of any dtype, nonzero meaning true; a and b of one dtype (bool too)
 //   unary:              neg abs relu trunc (every dtype); exp log sqrt rsqrt tanh sigmoid
 //                       (integers give float32, as torch does); gelu, exact erf form (floats)
-//   cast(x, dtype)      C++ conversion (floats to integers truncate toward zero, saturate, NaN -> 0)
+//   cast(x, dtype)      C++ conversion (floats to integers truncate toward zero, saturate, NaN -> 0;
+//                       to bool: nonzero (NaN too) -> true; from bool: 1 or 0)
 //   with a scalar (attribute "value", taken in x's dtype): add_scalar mul_scalar div_scalar
 //                       pow_scalar (x ** value), rpow_scalar (value ** x)
-// There is no bool dtype: comparisons give 1 or 0 in their inputs' dtype. Integer division
+// Arithmetic takes no bool (the Python layer promotes first, as PyTorch). Integer division
 // truncates toward zero (div) or rounds down (floor_divide) and a zero divisor is an error
 // raised before any element is computed; an integer power with a negative exponent follows
 // torch.pow (1 for base 1, +-1 for base -1, else 0), except that a negative scalar exponent
@@ -69,6 +75,13 @@ Rules operator+(Rules a, const Rules& b) {
 RulesOf always(Rules rules) {
   return [rules](const std::vector<TensorMeta>&, const Attrs&) { return rules; };
 }
+// `rules` where every input is bool, none otherwise.
+RulesOf on_bools(Rules rules) {
+  return [rules](const std::vector<TensorMeta>& in, const Attrs&) {
+    const bool bools = std::all_of(in.begin(), in.end(), [](const TensorMeta& m) { return m.dtype == DType::kBool; });
+    return bools ? rules : Rules{};
+  };
+}
 
 // `rules` without those of max and min where an input is an integer: adding, subtracting,
 // negating and scaling wrap at an integer's range (the largest int32 plus 1 is the lowest),
@@ -105,6 +118,27 @@ template <typename T>
 bool is_nan(T x) {
   if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
   return false;
+}
+
+template <typename T>
+bool is_inf(T x) {
+  if constexpr (std::is_floating_point_v<T>) return std::isinf(x);
+  return false;
+}
+
+// x op y bit by bit in T (bool: its one bit).
+template <typename T, typename Op>
+T bits_of(T x, T y, Op op) {
+  return static_cast<T>(op(x, y));
+}
+
+template <typename T>
+T bit_not(T x) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return !x;
+  } else {
+    return static_cast<T>(~x);
+  }
 }
 
 // -x; integers wrap (the lowest value is its own negation).
@@ -191,24 +225,87 @@ double scalar_in(DType dtype, const Attrs& attrs) {
 // ---------------------------------------------------------------------------------------
 // Op builders.
 
+// Which dtypes an op takes, and what it makes.
+enum class Takes {
+  kNumbers,  // floats and integers; the result in their dtype
+  kAny,      // every dtype but bfloat16 (bool too); a bool result
+  kBits,     // bool and integers; the result in their dtype
+};
+
+template <Takes kTakes, typename T>
+constexpr bool kTaken = kTakes != Takes::kBits || std::is_integral_v<T>;
+
+template <Takes kTakes, typename T>
+using ResultOf = std::conditional_t<kTakes == Takes::kAny, bool, T>;
+
+// Refuses floats for kBits, naming the op; the result's dtype.
+template <Takes kTakes>
+DType result_dtype(const std::string& name, DType in) {
+  if (kTakes == Takes::kBits && is_floating(in)) {
+    op_error(name, std::string("is defined for bool and integer tensors, got ") + dtype_name(in));
+  }
+  return kTakes == Takes::kAny ? DType::kBool : in;
+}
+
+// Visits the dtypes kTakes admits (kNumbers: not bool, which the registry refuses).
+template <Takes kTakes, typename F>
+void visit_taken(DType dtype, F&& f) {
+  if constexpr (kTakes == Takes::kNumbers) {
+    visit_dtype(dtype, std::forward<F>(f));
+  } else {
+    visit_with_bool(dtype, std::forward<F>(f));
+  }
+}
+
 // A binary op of one dtype; `f` is a generic function of two values of that dtype.
-template <typename F>
+template <Takes kTakes = Takes::kNumbers, typename F>
 OpDef binary(const std::string& name, RulesOf rules, F f) {
   OpDef op;
   op.name = name;
   op.elementwise = true;
+  op.booleans = kTakes != Takes::kNumbers;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 2);
     kernel::expect_same_dtype(name, in[0], in[1]);
-    return std::vector<TensorMeta>{{kernel::broadcast_shapes(name, in[0].shape, in[1].shape), in[0].dtype}};
+    return std::vector<TensorMeta>{
+        {kernel::broadcast_shapes(name, in[0].shape, in[1].shape), result_dtype<kTakes>(name, in[0].dtype)}};
   };
   op.signatures = signatures_from(std::move(rules));
   op.kernel = [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    Tensor out = ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype());
-    visit_dtype(in[0].dtype(), [&](auto v) {
+    Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+    visit_taken<kTakes>(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
-      kernel::broadcast_binary(in[0].data_as<T>(), in[0].shape(), in[1].data_as<T>(), in[1].shape(),
-                               out.data_as<T>(), out.shape(), [&](T x, T y) -> T { return f(x, y); });
+      using TO = ResultOf<kTakes, T>;
+      if constexpr (kTaken<kTakes, T>) {
+        kernel::broadcast_binary(in[0].data_as<T>(), in[0].shape(), in[1].data_as<T>(), in[1].shape(),
+                                 out.data_as<TO>(), out.shape(), [&](T x, T y) -> TO { return f(x, y); });
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+// A unary op of kTakes's dtypes (kAny or kBits); `f` is a generic function of one value.
+template <Takes kTakes, typename F>
+OpDef unary_of(const std::string& name, RulesOf rules, F f) {
+  OpDef op;
+  op.name = name;
+  op.elementwise = true;
+  op.booleans = true;
+  op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
+    kernel::expect_inputs(name, in, 1);
+    return std::vector<TensorMeta>{{in[0].shape, result_dtype<kTakes>(name, in[0].dtype)}};
+  };
+  op.signatures = signatures_from(std::move(rules));
+  op.kernel = [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = ctx.output(0, in[0].shape(), ctx.outputs[0].dtype);
+    visit_with_bool(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      using TO = ResultOf<kTakes, T>;
+      if constexpr (kTaken<kTakes, T>) {
+        map(in[0].data_as<T>(), out.data_as<TO>(), in[0].numel(), [&](T x) -> TO { return f(x); });
+      }
     });
     return std::vector<Tensor>{out};
   };
@@ -344,7 +441,8 @@ TO float_to_integer(TI x) {
 // is (truncation, then saturation: float_to_integer), and so is widening an integer; only an
 // integer narrowing wraps. (NaN is outside every order, as for relu or exp.)
 bool preserves_order(DType from, DType to) {
-  if (is_floating(from) || is_floating(to)) return true;
+  if (to == DType::kBool) return from == DType::kBool;  // x != 0: -1 and 1 are true, 0 is not
+  if (from == DType::kBool || is_floating(from) || is_floating(to)) return true;
   return dtype_size(from) <= dtype_size(to);
 }
 
@@ -361,7 +459,8 @@ OpDef cast() {
     const DType from = in[0].dtype, to = attrs.get_dtype("dtype");
     return (preserves_order(from, to) ? increasing(0) : Rules{}) + (widens_exactly(from, to) ? linear({0}) : Rules{});
   });
-  // bfloat16 goes through float32 (exact one way; rounded to nearest even the other).
+  // bfloat16 goes through float32 (exact one way; rounded to nearest even the other); to
+  // bool is x != 0, as in PyTorch (NaN is true).
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = ctx.output(0, in[0].shape(), ctx.outputs[0].dtype);
     visit_storage(in[0].dtype(), [&](auto from) {
@@ -371,6 +470,10 @@ OpDef cast() {
         map(in[0].data_as<TI>(), out.data_as<TO>(), in[0].numel(), [](TI x) {
           if constexpr (std::is_same_v<TI, bfloat16> && std::is_same_v<TO, bfloat16>) {
             return x;
+          } else if constexpr (std::is_same_v<TO, bool> && std::is_same_v<TI, bfloat16>) {
+            return to_float(x) != 0;
+          } else if constexpr (std::is_same_v<TO, bool>) {
+            return x != TI{0};
           } else if constexpr (std::is_same_v<TI, bfloat16> && std::is_integral_v<TO>) {
             return float_to_integer<TO>(to_float(x));
           } else if constexpr (std::is_same_v<TI, bfloat16>) {
@@ -388,6 +491,7 @@ OpDef cast() {
     return std::vector<Tensor>{out};
   };
   op.bfloat16 = true;
+  op.booleans = true;
   return op;
 }
 
@@ -395,7 +499,7 @@ OpDef cast() {
 Tensor expand(const Tensor& t, const Shape& shape) {
   if (t.shape() == shape) return t;
   Tensor out = Tensor::empty(shape, t.dtype());
-  visit_dtype(t.dtype(), [&](auto v) {
+  visit_storage(t.dtype(), [&](auto v) {
     using T = decltype(v);
     kernel::broadcast_binary(t.data_as<T>(), t.shape(), t.data_as<T>(), t.shape(), out.data_as<T>(), shape,
                              [](T x, T) { return x; });
@@ -423,8 +527,8 @@ OpDef where() {
     Tensor out = ctx.output(0, shape, in[1].dtype());
     // Broadcasting up front keeps the selection one flat loop.
     const Tensor cond = expand(in[0], shape), a = expand(in[1], shape), b = expand(in[2], shape);
-    visit_dtype(cond.dtype(), [&](auto c) {
-      visit_dtype(out.dtype(), [&](auto v) {
+    visit_with_bool(cond.dtype(), [&](auto c) {
+      visit_with_bool(out.dtype(), [&](auto v) {
         using TC = decltype(c);
         using T = decltype(v);
         const TC* pc = cond.data_as<TC>();
@@ -441,6 +545,7 @@ OpDef where() {
     });
     return std::vector<Tensor>{out};
   };
+  op.booleans = true;
   return op;
 }
 
@@ -496,7 +601,7 @@ Var pow_base_grad(const Var& a, const Var& b, const Var& dy) {
   return fn::mul(dy, zeros_where(fn::eq(b, fn::zeros_like(b)), slope));
 }
 Var pow_exponent_grad(const Var& a, const Var& b, const Var& y, const Var& dy) {
-  const Var base_zero = fn::mul(fn::eq(a, fn::zeros_like(a)), fn::ge(b, fn::zeros_like(b)));
+  const Var base_zero = fn::logical_and(fn::eq(a, fn::zeros_like(a)), fn::ge(b, fn::zeros_like(b)));
   return fn::mul(dy, zeros_where(base_zero, fn::mul(y, fn::log(a))));
 }
 
@@ -505,7 +610,8 @@ Var pow_exponent_grad(const Var& a, const Var& b, const Var& y, const Var& dy) {
 GradFn select_grad(const std::string& wins) {
   return [wins](const GradContext& g) {
     const Var &a = g.inputs[0], &b = g.inputs[1], &dy = g.grad_outputs[0];
-    const Var share_of_a = fn::add(call1(wins, {a, b}), fn::mul_scalar(fn::eq(a, b), 0.5));
+    const Var share_of_a =
+        fn::add(fn::cast(call1(wins, {a, b}), dy.dtype()), fn::mul_scalar(fn::cast(fn::eq(a, b), dy.dtype()), 0.5));
     const Var da = fn::mul(dy, share_of_a);
     return std::vector<Var>{g.needs_grad[0] ? fn::sum_to(da, a.shape()) : Var(),
                             g.needs_grad[1] ? fn::sum_to(fn::sub(dy, da), b.shape()) : Var()};
@@ -516,9 +622,7 @@ GradFn select_grad(const std::string& wins) {
 // built at cond's shape (an attention mask is smaller than the scores it selects).
 std::vector<Var> where_grad(const GradContext& g) {
   const Var &cond = g.inputs[0], &dy = g.grad_outputs[0];
-  Var holds = fn::ne(cond, fn::zeros_like(cond));
-  if (holds.dtype() != dy.dtype()) holds = fn::cast(holds, dy.dtype());
-  const Var to_a = fn::mul(dy, holds);
+  const Var to_a = fn::mul(dy, fn::cast(fn::cast(cond, DType::kBool), dy.dtype()));
   return {Var(), g.needs_grad[1] ? fn::sum_to(to_a, g.inputs[1].shape()) : Var(),
           g.needs_grad[2] ? fn::sum_to(fn::sub(dy, to_a), g.inputs[2].shape()) : Var()};
 }
@@ -526,7 +630,7 @@ std::vector<Var> where_grad(const GradContext& g) {
 // sign(x) in x's dtype: 1, 0 or -1 (abs's derivative, 0 at 0 as in torch).
 Var sign(const Var& x) {
   const Var zeros = fn::zeros_like(x);
-  return fn::sub(fn::gt(x, zeros), fn::lt(x, zeros));
+  return fn::sub(fn::cast(fn::gt(x, zeros), x.dtype()), fn::cast(fn::lt(x, zeros), x.dtype()));
 }
 
 // The scalar as the kernel used it (rounded to x's dtype).
@@ -728,12 +832,32 @@ void register_elementwise_ops(OpRegistry& r) {
                   select_grad("lt")));
   r.add(with_grad(binary("pow", always({}), [](auto x, auto y) { return power(x, y); }),
                   binary_grad([](V a, V b, V, V dy) { return pow_base_grad(a, b, dy); }, pow_exponent_grad)));
-  r.add(binary("eq", always({}), [](auto x, auto y) { return x == y; }));
-  r.add(binary("ne", always({}), [](auto x, auto y) { return x != y; }));
-  r.add(binary("lt", always(decreasing(0) + increasing(1)), [](auto x, auto y) { return x < y; }));
-  r.add(binary("le", always(decreasing(0) + increasing(1)), [](auto x, auto y) { return x <= y; }));
-  r.add(binary("gt", always(increasing(0) + decreasing(1)), [](auto x, auto y) { return x > y; }));
-  r.add(binary("ge", always(increasing(0) + decreasing(1)), [](auto x, auto y) { return x >= y; }));
+  // Comparisons give bool, as in torch; false < true, so the orders pass through them.
+  constexpr Takes kAny = Takes::kAny, kBits = Takes::kBits;
+  r.add(binary<kAny>("eq", always({}), [](auto x, auto y) { return x == y; }));
+  r.add(binary<kAny>("ne", always({}), [](auto x, auto y) { return x != y; }));
+  r.add(binary<kAny>("lt", always(decreasing(0) + increasing(1)), [](auto x, auto y) { return x < y; }));
+  r.add(binary<kAny>("le", always(decreasing(0) + increasing(1)), [](auto x, auto y) { return x <= y; }));
+  r.add(binary<kAny>("gt", always(increasing(0) + decreasing(1)), [](auto x, auto y) { return x > y; }));
+  r.add(binary<kAny>("ge", always(increasing(0) + decreasing(1)), [](auto x, auto y) { return x >= y; }));
+  // On bools, or is max and and is min (monotone, their own lattice reduction); x != 0 of
+  // other dtypes keeps no order.
+  r.add(binary<kAny>("logical_and", on_bools(increasing(0) + increasing(1) + lattice_min),
+                     [](auto x, auto y) { return (x != 0) & (y != 0); }));
+  r.add(binary<kAny>("logical_or", on_bools(increasing(0) + increasing(1) + lattice_max),
+                     [](auto x, auto y) { return (x != 0) | (y != 0); }));
+  r.add(binary<kAny>("logical_xor", always({}), [](auto x, auto y) { return (x != 0) != (y != 0); }));
+  r.add(unary_of<kAny>("logical_not", on_bools(decreasing(0)), [](auto x) { return x == 0; }));
+  r.add(binary<kBits>("bitwise_and", on_bools(increasing(0) + increasing(1) + lattice_min),
+                      [](auto x, auto y) { return bits_of(x, y, std::bit_and<>()); }));
+  r.add(binary<kBits>("bitwise_or", on_bools(increasing(0) + increasing(1) + lattice_max),
+                      [](auto x, auto y) { return bits_of(x, y, std::bit_or<>()); }));
+  r.add(binary<kBits>("bitwise_xor", always({}), [](auto x, auto y) { return bits_of(x, y, std::bit_xor<>()); }));
+  // ~x = -x - 1 on signed integers (never overflows), !x on bool: decreasing either way.
+  r.add(unary_of<kBits>("bitwise_not", always(decreasing(0)), [](auto x) { return bit_not(x); }));
+  r.add(unary_of<kAny>("isnan", always({}), [](auto x) { return is_nan(x); }));
+  r.add(unary_of<kAny>("isinf", always({}), [](auto x) { return is_inf(x); }));
+  r.add(unary_of<kAny>("isfinite", always({}), [](auto x) { return !is_nan(x) && !is_inf(x); }));
   r.add(with_grad(where(), where_grad));
 
   using I = Integers;
@@ -747,7 +871,9 @@ void register_elementwise_ops(OpRegistry& r) {
   // 0 at 0, as in torch.
   r.add(with_grad(unary<I::kKeep>("relu", increasing(0),
                                   [](auto x) { return x < decltype(x){0} ? decltype(x){0} : x; }),
-                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, fn::gt(x, fn::zeros_like(x))); })));
+                  unary_grad([](V x, V, V dy, A) {
+                    return fn::mul(dy, fn::cast(fn::gt(x, fn::zeros_like(x)), dy.dtype()));
+                  })));
   // Piecewise constant: 0, as in torch.
   r.add(with_grad(unary<I::kKeep>("trunc", increasing(0), [](auto x) { return truncate(x); }),
                   unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));

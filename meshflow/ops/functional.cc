@@ -221,6 +221,9 @@ Var ne(const Var& a, const Var& b) { return call1("ne", {a, b}); }
 Var lt(const Var& a, const Var& b) { return call1("lt", {a, b}); }
 Var gt(const Var& a, const Var& b) { return call1("gt", {a, b}); }
 Var ge(const Var& a, const Var& b) { return call1("ge", {a, b}); }
+Var logical_and(const Var& a, const Var& b) { return call1("logical_and", {a, b}); }
+Var logical_or(const Var& a, const Var& b) { return call1("logical_or", {a, b}); }
+Var logical_not(const Var& x) { return call1("logical_not", {x}); }
 Var add_scalar(const Var& x, Scalar value) { return scalar_op(find_op("add_scalar"), x, value); }
 Var mul_scalar(const Var& x, Scalar value) { return scalar_op(find_op("mul_scalar"), x, value); }
 Var div_scalar(const Var& x, Scalar value) { return scalar_op(find_op("div_scalar"), x, value); }
@@ -314,7 +317,7 @@ Var dropout(const Var& x, double p, bool training) {
   const RandomCall draw = next_random_call(numel(x.shape()));
   Attrs attrs{{"shape", x.shape()}, {"dtype", x.dtype()}, {"seed", draw.seed}, {"offset", draw.offset}};
   const Var uniform = x.is_global() ? call1("rand", {}, attrs, like(x)) : on_device_of(call1("rand", {}, attrs), x);
-  const Var keep = call1("ge", {uniform, full_like(uniform, p)});
+  const Var keep = cast(call1("ge", {uniform, full_like(uniform, p)}), x.dtype());
   return mul(x, mul_scalar(keep, 1 / (1 - p)));
 }
 

@@ -202,7 +202,7 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
     const Shape& logical = ctx.inputs[0].shape;
     const std::vector<bool> reduced = reduced_dims(name, ctx.attrs, static_cast<int64_t>(logical.size()));
     Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
-    visit_dtype(in[0].dtype(), [&](auto v) {
+    visit_with_bool(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_integral_v<T>) {
         if (out.dtype() != in[0].dtype()) return reduce_with<T, int64_t>(op, in[0], reduced, out);
@@ -262,7 +262,7 @@ GradFn sum_grad(const std::string& op, bool mean) {
 GradFn extremum_grad(const std::string& op) {
   return [op](const GradContext& g) {
     const Reduced r = reduced_of(op, g);
-    const Var is_extremum = fn::eq(g.inputs[0], with_kept_dims(g.outputs[0], r));
+    const Var is_extremum = fn::cast(fn::eq(g.inputs[0], with_kept_dims(g.outputs[0], r)), g.inputs[0].dtype());
     const Var ties = fn::sum(is_extremum, g.attrs.get_ints("dims"), /*keepdim=*/true);
     return std::vector<Var>{fn::mul(is_extremum, fn::div(with_kept_dims(g.grad_outputs[0], r), ties))};
   };
@@ -271,10 +271,15 @@ GradFn extremum_grad(const std::string& op) {
 }  // namespace
 
 void register_reduce_ops(OpRegistry& r) {
-  r.add(with_grad(reduction("sum", ReduceOp::kSum, false), sum_grad("sum", false)));
-  r.add(with_grad(reduction("mean", ReduceOp::kSum, true), sum_grad("mean", true)));
-  r.add(with_grad(reduction("amax", ReduceOp::kMax, false), extremum_grad("amax")));
-  r.add(with_grad(reduction("amin", ReduceOp::kMin, false), extremum_grad("amin")));
+  // sum of bool counts the true values (int64, as in torch); amax and amin of bool are any and
+  // all (the Python layer's any and all call them).
+  for (OpDef op : {with_grad(reduction("sum", ReduceOp::kSum, false), sum_grad("sum", false)),
+                   with_grad(reduction("mean", ReduceOp::kSum, true), sum_grad("mean", true)),
+                   with_grad(reduction("amax", ReduceOp::kMax, false), extremum_grad("amax")),
+                   with_grad(reduction("amin", ReduceOp::kMin, false), extremum_grad("amin"))}) {
+    op.booleans = op.name != "mean";
+    r.add(std::move(op));
+  }
 }
 
 }  // namespace mf

@@ -43,13 +43,18 @@ void OpRegistry::add(OpDef op) {
   OpMap& ops = *op_map();
   const std::string name = op.name;
   if (ops.count(name)) throw std::logic_error("op '" + name + "' is registered twice");
-  if (!op.bfloat16) {
-    op.infer = [name, infer = std::move(op.infer)](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  if (!op.bfloat16 || !op.booleans) {
+    op.infer = [name, bf16 = op.bfloat16, booleans = op.booleans, infer = std::move(op.infer)](
+                   const std::vector<TensorMeta>& in, const Attrs& attrs) {
       auto refuse = [&](const std::vector<TensorMeta>& metas, const char* what) {
         for (const TensorMeta& m : metas) {
-          if (m.dtype != DType::kBFloat16) continue;
-          op_error(name, std::string("does not ") + what + " bfloat16; use float32 and cast (under mf.autocast, "
-                         "matmuls run in bfloat16 and everything else in float32)");
+          if (m.dtype == DType::kBFloat16 && !bf16) {
+            op_error(name, std::string("does not ") + what + " bfloat16; use float32 and cast (under mf.autocast, "
+                           "matmuls run in bfloat16 and everything else in float32)");
+          }
+          if (m.dtype == DType::kBool && !booleans) {
+            op_error(name, std::string("does not ") + what + " bool tensors; cast to an integer or float dtype first");
+          }
         }
       };
       refuse(in, "take");
@@ -87,6 +92,7 @@ const OpMap& all_ops() {
     register_optimizer_ops(r);
     register_sort_ops(r);
     register_conv_ops(r);
+    register_index_ops(r);
     register_testdev_kernels(r);
 #ifdef MESHFLOW_CUDA
     register_cuda_kernels(r);

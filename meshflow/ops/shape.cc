@@ -569,9 +569,10 @@ OpDef stack_op() {
 }  // namespace
 
 void register_shape_ops(OpRegistry& r) {
-  // They only move elements: bfloat16 too.
+  // They only move elements: bfloat16 and bool too.
   for (OpDef op : {permute_op(), reshape_op(), expand_op(), slice_op(), slice_backward_op(), cat_op(), stack_op()}) {
     op.bfloat16 = true;
+    op.booleans = true;
     r.add(std::move(op));
   }
 }

@@ -25,6 +25,7 @@ _share_the_host_s_cores()
 from . import _C  # noqa: E402
 from . import env, sbp
 from ._dtype import dtype, float32, float64, int32, int64, bfloat16
+from ._dtype import bool_ as bool  # noqa: A001 (torch.bool)
 from ._autocast import autocast
 from ._placement import placement
 from ._device import device, device_types
@@ -35,6 +36,9 @@ from .autograd import enable_grad, set_grad_enabled, inference_mode, is_inferenc
 from ._ops_elementwise import (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge,
                                where, neg, abs, relu, trunc, exp, log, sqrt, rsqrt, tanh, sigmoid, cast, clamp, clip,
                                floor, ceil, remainder, silu, softplus, lerp)
+from ._ops_elementwise import (logical_and, logical_or, logical_xor, logical_not, bitwise_and, bitwise_or,
+                               bitwise_xor, bitwise_not, isnan, isinf, isfinite, masked_fill)
+from ._promotion import result_type, promote_types, get_default_dtype, can_cast
 from ._ops_matmul import *  # noqa: F401,F403
 from . import _ops_shape, _ops_reduce, _ops_creation, _ops_matmul, _ops_select
 from ._ops_shape import *  # noqa: F401,F403
@@ -43,6 +47,10 @@ from ._ops_select import *  # noqa: F401,F403
 from ._ops_creation import *  # noqa: F401,F403
 from . import _ops_math
 from ._ops_math import *  # noqa: F401,F403
+from . import _ops_index, _ops_random, _ops_einsum
+from ._ops_index import *  # noqa: F401,F403  (its where(condition) also takes one argument)
+from ._ops_random import *  # noqa: F401,F403
+from ._ops_einsum import einsum
 from ._api import *  # noqa: F401,F403
 from . import nn, optim, linalg, cuda, utils
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them
@@ -123,5 +131,8 @@ __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "plac
 __all__ += ["autograd", "optim", "enable_grad", "set_grad_enabled", "inference_mode", "is_inference_mode_enabled"]
 __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp"] + [
+    "bool", "bfloat16", "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "bitwise_not", "isnan", "isinf", "isfinite", "masked_fill", "result_type", "promote_types",
+    "get_default_dtype", "can_cast"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
 __all__ += _ops_math.__all__

@@ -1,20 +1,25 @@
 """Elementwise ops with NumPy broadcasting, as PyTorch names them (and their operators and
 Tensor methods):
 
-    add sub mul div floor_divide pow maximum minimum eq ne lt le gt ge where
+    add sub mul div floor_divide pow maximum minimum remainder eq ne lt le gt ge where
+    logical_and logical_or logical_xor logical_not bitwise_and bitwise_or bitwise_xor
+    bitwise_not (& | ^ ~) isnan isinf isfinite masked_fill
     neg abs relu trunc exp log sqrt rsqrt tanh sigmoid, nn.functional.gelu, cast
 
-Dtypes follow PyTorch where meshflow has them:
-- There is no bool dtype: comparisons (==, <, eq, lt, ...) give 1 or 0 in their inputs'
-  dtype, and where() takes any nonzero condition as true.
-- exp, log, sqrt, rsqrt, tanh and sigmoid of an integer tensor are float32; gelu takes
+Dtypes follow PyTorch:
+- Every binary op takes its operands' dtype from torch's type promotion (_promotion.py:
+  mf.result_type): int32 + int64 -> int64, float32 + float64 -> float64, an integer tensor
+  and a Python float -> float32, bool + int tensor -> int, a 0-d tensor or a number never
+  widens a tensor of its category (float32 tensor + float64 0-d tensor -> float32).
+- Comparisons (==, <, eq, lt, ...), logical ops and isnan/isinf/isfinite give bool;
+  where() and masked_fill() take a bool condition (any other dtype is an error, as in torch).
+- On two bools, + and maximum are or, * and minimum are and; -, //, %, ** are errors.
+- exp, log, sqrt, rsqrt, tanh and sigmoid of integer and bool tensors are float32; gelu takes
   floats only.
-- A Python number takes the tensor's dtype, except that an integer tensor meeting a Python
-  float is first cast to float32. Two tensors of different dtypes are an error: cast one
-  (x.float(), x.to(mf.float64), mf.cast(x, dtype)).
-- `/` and div() divide exactly: integer tensors are first cast to float32. `//`,
+- `/` and div() divide exactly: integer and bool operands are first cast to float32. `//`,
   floor_divide() and div(rounding_mode="trunc" or "floor") keep integers, and there a zero
   divisor raises ValueError. An integer tensor to a negative integer power is an error.
+- Bitwise ops take bool and integer tensors.
 
 A number becomes a tensor on the other operand's placement (broadcast) when that operand is
 global, except in the scalar forms that need no tensor (x + c, x - c, x * c, x / c, x ** c,
@@ -26,13 +31,17 @@ import numpy as _np
 
 from . import _C
 from . import _dtype
+from ._promotion import result_dtype
 from ._tensor import Tensor, _impl_of, _type_name, apply, tensor
 
 __all__ = ["add", "sub", "mul", "div", "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt",
            "ge", "where", "neg", "abs", "relu", "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast",
-           "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp"]
+           "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp",
+           "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
+           "bitwise_not", "isnan", "isinf", "isfinite", "masked_fill"]
 
 _FLOATS = (_dtype.float32, _dtype.float64)
+_FLOAT_NAMES = ("float32", "float64", "bfloat16")
 
 
 _PLAIN_NUMBERS = (int, float)  # exact types: bool and NumPy numbers take the general path
@@ -47,12 +56,6 @@ def _check_number(value):
         raise TypeError(f"expected a meshflow.Tensor or a real number, got {_type_name(value)}")
 
 
-def _promoted(x, value):
-    """x as the op on (x, value) sees it: C++'s one rule (promote_for_scalar), PyTorch's: a
-    Python float makes an integer tensor float32; a number never changes its dtype otherwise."""
-    return Tensor(_C.promote_for_scalar(x._impl, _attr(value)))
-
-
 def _attr(value):
     """A number as an op attribute; integers stay exact ints."""
     return int(value) if isinstance(value, numbers.Integral) else float(value)
@@ -64,7 +67,7 @@ def _scalar_tensor(value, dtype, like):
     if like.is_global:
         placement = like.placement
         return tensor(array, placement=placement, sbp=[_C.Sbp.broadcast()] * len(placement.hierarchy))
-    return _on_device_of(tensor(array), like)
+    return _on_device_of(tensor(array, dtype=dtype), like)
 
 
 def _on_device_of(t, like):
@@ -72,19 +75,45 @@ def _on_device_of(t, like):
     return t if like._impl.device_type == "cpu" else t.to(like.device)
 
 
-def _operands(a, b):
-    """(a, b) as two tensors: a number follows the tensor (after _promoted)."""
-    if isinstance(a, Tensor) and isinstance(b, Tensor):
-        return a, b
-    if isinstance(a, Tensor):
-        _check_number(b)
-        a = _promoted(a, b)
-        return a, _scalar_tensor(b, a.dtype, a)
-    if isinstance(b, Tensor):
-        _check_number(a)
-        b = _promoted(b, a)
-        return _scalar_tensor(a, b.dtype, b), b
-    raise TypeError(f"expected at least one meshflow.Tensor, got {_type_name(a)} and {_type_name(b)}")
+def _cast_to(x, dtype):
+    return x if x.dtype == dtype else cast(x, dtype)
+
+
+def _promote(input, other, floats=False):
+    """(a, b, dtype): the dtype a binary op computes in on `input` and `other` (tensors or real
+    numbers, at least one tensor): torch's result_type, made the default float dtype for
+    integers and bool when `floats` (true division); each tensor cast to it, numbers as they
+    are. The one place every binary op's dtype comes from."""
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise TypeError(f"expected at least one meshflow.Tensor, got {_type_name(input)} and {_type_name(other)}")
+    for x in (input, other):
+        if not isinstance(x, Tensor):
+            _check_number(x)
+    dtype = result_dtype(input, other)
+    if floats and dtype.name not in _FLOAT_NAMES:
+        dtype = _dtype.float32
+    a = _cast_to(input, dtype) if isinstance(input, Tensor) else input
+    b = _cast_to(other, dtype) if isinstance(other, Tensor) else other
+    return a, b, dtype
+
+
+def _tensors(a, b, dtype):
+    """(a, b) as tensors: a number becomes a 0-d tensor of `dtype` beside the other operand."""
+    if not isinstance(a, Tensor):
+        a = _scalar_tensor(a, dtype, b)
+    if not isinstance(b, Tensor):
+        b = _scalar_tensor(b, dtype, a)
+    return a, b
+
+
+def _same_dtype_tensors(a, b):
+    """Whether a and b are tensors of one dtype other than bool: an op runs on them as they are."""
+    return type(a) is Tensor and type(b) is Tensor and a._impl.dtype == b._impl.dtype and a._impl.dtype != "bool"
+
+
+def _no_bools(name, dtype, hint=""):
+    if dtype == _dtype.bool_:
+        raise NotImplementedError(f"\"{name}\" is not implemented for bool tensors{hint}")
 
 
 # Ops looked up once; calling one goes straight to C++ (no lookup by name, no attribute dict).
@@ -98,28 +127,20 @@ def _op(name):
 
 
 def _scalar_op(name, x, value):
-    """The C++ op `name` of tensor x and the number `value` (promoted there)."""
+    """The C++ op `name` of tensor x and the number `value` (x already of the result dtype)."""
     return Tensor(_op(name).scalar(x._impl, _attr(value)))
 
 
-def _binary(name, doc):
-    handle = _op(name)
-
-    def op(input, other):
-        if type(input) is Tensor and type(other) is Tensor:
-            return Tensor(handle.binary(input._impl, other._impl))
-        a, b = _operands(input, other)
-        return Tensor(handle.binary(a._impl, b._impl))
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc
-    return op
-
-
-def _unary(name, doc):
+def _unary(name, doc, floats=False):
+    """A unary op; `floats`: bool inputs are cast to float32 first (integers become float32 in
+    the op), as torch's exp, log, ..."""
     handle = _op(name)
 
     def op(input):
-        return Tensor(handle.unary(input._impl if type(input) is Tensor else _impl_of(name, input)))
+        x = input._impl if type(input) is Tensor else _impl_of(name, input)
+        if floats and x.dtype == "bool":
+            x = cast(input, _dtype.float32)._impl
+        return Tensor(handle.unary(x))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
     return op
@@ -128,69 +149,113 @@ def _unary(name, doc):
 # ---------------------------------------------------------------------------------------------
 # Binary ops. Each takes tensors or numbers (at least one tensor).
 
-def _commutative(name, scalar_name, doc):
-    """A binary op whose number operand, on either side, becomes the scalar form."""
-    handle, scalar_handle = _op(name), _op(scalar_name)
+def _binary(name, doc, on_bools=None):
+    """A binary op computing in the promoted dtype; `on_bools`: the op it is on two bools (or
+    None: an error)."""
+    handle = _op(name)
 
     def op(input, other):
-        if type(input) is Tensor:  # the common cases first, without ABC checks
-            if type(other) is Tensor:
-                return Tensor(handle.binary(input._impl, other._impl))
-            if type(other) in _PLAIN_NUMBERS:
-                return Tensor(scalar_handle.scalar(input._impl, other))
-        elif type(other) is Tensor and type(input) in _PLAIN_NUMBERS:
-            return Tensor(scalar_handle.scalar(other._impl, input))
-        if isinstance(input, Tensor) and _is_number(other):
-            return _scalar_op(scalar_name, input, other)
-        if isinstance(other, Tensor) and _is_number(input):
-            return _scalar_op(scalar_name, other, input)
-        a, b = _operands(input, other)
+        if _same_dtype_tensors(input, other):
+            return Tensor(handle.binary(input._impl, other._impl))
+        a, b, dtype = _promote(input, other)
+        if dtype == _dtype.bool_:
+            if on_bools is None:
+                _no_bools(name, dtype)
+            return on_bools(*_tensors(a, b, dtype))
+        a, b = _tensors(a, b, dtype)
         return Tensor(handle.binary(a._impl, b._impl))
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
     return op
 
 
-add = _commutative("add", "add_scalar", "input + other.")
-mul = _commutative("mul", "mul_scalar", "input * other.")
+def _commutative(name, scalar_name, on_bools, doc):
+    """A binary op whose number operand, on either side, becomes the scalar form."""
+    handle, scalar_handle = _op(name), _op(scalar_name)
+
+    def op(input, other):
+        if type(input) is Tensor:  # the common cases first, without ABC checks
+            if type(other) is Tensor:
+                if input._impl.dtype == other._impl.dtype and input._impl.dtype != "bool":
+                    return Tensor(handle.binary(input._impl, other._impl))
+            elif type(other) in _PLAIN_NUMBERS and input._impl.dtype != "bool":
+                return Tensor(scalar_handle.scalar(input._impl, other))  # C++ makes integers float32 for a float
+        elif type(other) is Tensor and type(input) in _PLAIN_NUMBERS and other._impl.dtype != "bool":
+            return Tensor(scalar_handle.scalar(other._impl, input))
+        a, b, dtype = _promote(input, other)
+        if dtype == _dtype.bool_:
+            return on_bools(*_tensors(a, b, dtype))
+        if not isinstance(b, Tensor):
+            return _scalar_op(scalar_name, a, b)
+        if not isinstance(a, Tensor):
+            return _scalar_op(scalar_name, b, a)
+        return Tensor(handle.binary(a._impl, b._impl))
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    return op
+
+
+def _logical(name, doc):
+    handle = _op(name)
+
+    def op(input, other):
+        """Nonzero is true; any dtypes; a bool result."""
+        if not (isinstance(input, Tensor) and isinstance(other, Tensor) and input.dtype == other.dtype):
+            input, other, _ = _promote(input, other)
+            input, other = _tensors(input, other, _dtype.bool_)
+            input, other = _cast_to(input, _dtype.bool_), _cast_to(other, _dtype.bool_)
+        return Tensor(handle.binary(input._impl, other._impl))
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    return op
+
+
+logical_and = _logical("logical_and", "input and other, nonzero meaning true, as bool.")
+logical_or = _logical("logical_or", "input or other, nonzero meaning true, as bool.")
+logical_xor = _logical("logical_xor", "input xor other, nonzero meaning true, as bool.")
+add = _commutative("add", "add_scalar", logical_or, "input + other (on two bools: or).")
+mul = _commutative("mul", "mul_scalar", logical_and, "input * other (on two bools: and).")
+
+_NO_BOOL_SUB = (". Subtraction, the `-` operator, with two bool tensors is not supported; use the `^` or "
+                "`logical_xor()` operator instead")
 
 
 def sub(input, other):
     """input - other."""
-    if type(input) is Tensor:  # the common cases first, without ABC checks
-        if type(other) is Tensor:
+    if type(input) is Tensor and input._impl.dtype != "bool":  # the common cases first, without ABC checks
+        if type(other) is Tensor and other._impl.dtype == input._impl.dtype:
             return Tensor(_op("sub").binary(input._impl, other._impl))
         if type(other) in _PLAIN_NUMBERS:
             return Tensor(_op("add_scalar").scalar(input._impl, -other))
-    if isinstance(input, Tensor) and _is_number(other):
-        return _scalar_op("add_scalar", input, -other)
-    if isinstance(other, Tensor) and _is_number(input):
-        return _scalar_op("add_scalar", neg(_promoted(other, input)), input)
-    return apply("sub", list(_operands(input, other)))[0]
-
-
-def _to_float(x):
-    return x if x.dtype in _FLOATS else cast(x, _dtype.float32)
+    a, b, dtype = _promote(input, other)
+    _no_bools("sub", dtype, _NO_BOOL_SUB)
+    if not isinstance(b, Tensor):
+        return _scalar_op("add_scalar", a, -b)
+    if not isinstance(a, Tensor):
+        return _scalar_op("add_scalar", neg(b), a)
+    return apply("sub", [a, b])[0]
 
 
 def div(input, other, rounding_mode=None):
-    """input / other. rounding_mode None: the exact quotient (integer tensors are cast to
-    float32 first); "trunc": rounded toward zero; "floor": rounded down (= floor_divide)."""
-    if rounding_mode is None and type(input) is Tensor and type(other) in _PLAIN_NUMBERS:
-        return Tensor(_op("div_scalar").scalar(_to_float(input)._impl, other))
+    """input / other. rounding_mode None: the exact quotient (integer and bool operands are
+    cast to float32 first); "trunc": rounded toward zero; "floor": rounded down (=
+    floor_divide)."""
+    if rounding_mode is None and type(input) is Tensor and type(other) in _PLAIN_NUMBERS and \
+            input._impl.dtype in _FLOAT_NAMES:
+        return Tensor(_op("div_scalar").scalar(input._impl, other))
     if rounding_mode == "floor":
         return floor_divide(input, other)
     if rounding_mode not in (None, "trunc"):
         raise ValueError(f"div: rounding_mode must be None, 'trunc' or 'floor', got {rounding_mode!r}")
-    if rounding_mode is None and isinstance(input, Tensor) and _is_number(other):
-        return _scalar_op("div_scalar", _to_float(input), other)
-    a, b = _operands(input, other)
+    a, b, dtype = _promote(input, other, floats=rounding_mode is None)
     if rounding_mode == "trunc":
+        _no_bools("div", dtype)
+        a, b = _tensors(a, b, dtype)
         quotient = apply("div", [a, b])[0]
-        return trunc(quotient) if a.dtype in _FLOATS else quotient
-    if a.dtype == b.dtype:  # a mismatch is left for the op to report
-        a, b = _to_float(a), _to_float(b)
-    return apply("div", [a, b])[0]
+        return trunc(quotient) if dtype in _FLOATS else quotient
+    if isinstance(a, Tensor) and not isinstance(b, Tensor):
+        return _scalar_op("div_scalar", a, b)
+    return apply("div", list(_tensors(a, b, dtype)))[0]
 
 
 floor_divide = _binary("floor_divide", "input // other: the quotient rounded down (Python's and PyTorch's //).")
@@ -198,36 +263,95 @@ floor_divide = _binary("floor_divide", "input // other: the quotient rounded dow
 
 def pow(input, exponent):
     """input ** exponent (torch.pow); either may be a number."""
-    if isinstance(input, Tensor) and _is_number(exponent):
-        return _scalar_op("pow_scalar", input, exponent)
-    if isinstance(exponent, Tensor) and _is_number(input):
-        return _scalar_op("rpow_scalar", exponent, input)
-    return apply("pow", list(_operands(input, exponent)))[0]
+    if type(input) is Tensor and type(exponent) in _PLAIN_NUMBERS and input._impl.dtype != "bool":
+        return Tensor(_op("pow_scalar").scalar(input._impl, exponent))  # C++ makes integers float32 for a float
+    a, b, dtype = _promote(input, exponent)
+    _no_bools("pow", dtype)
+    if not isinstance(b, Tensor):
+        return _scalar_op("pow_scalar", a, b)
+    if not isinstance(a, Tensor):
+        return _scalar_op("rpow_scalar", b, a)
+    return apply("pow", [a, b])[0]
 
 
-maximum = _binary("maximum", "The elementwise maximum; NaN if either is NaN.")
-minimum = _binary("minimum", "The elementwise minimum; NaN if either is NaN.")
-eq = _binary("eq", "input == other as 1 or 0 in the inputs' dtype.")
-ne = _binary("ne", "input != other as 1 or 0 in the inputs' dtype.")
-lt = _binary("lt", "input < other as 1 or 0 in the inputs' dtype.")
-le = _binary("le", "input <= other as 1 or 0 in the inputs' dtype.")
-gt = _binary("gt", "input > other as 1 or 0 in the inputs' dtype.")
-ge = _binary("ge", "input >= other as 1 or 0 in the inputs' dtype.")
+maximum = _binary("maximum", "The elementwise maximum; NaN if either is NaN (on two bools: or).", logical_or)
+minimum = _binary("minimum", "The elementwise minimum; NaN if either is NaN (on two bools: and).", logical_and)
+
+
+def _compare(name, doc):
+    handle = _op(name)
+
+    def op(input, other):
+        if type(input) is Tensor and type(other) is Tensor and input._impl.dtype == other._impl.dtype:
+            return Tensor(handle.binary(input._impl, other._impl))
+        a, b, dtype = _promote(input, other)
+        a, b = _tensors(a, b, dtype)
+        return Tensor(handle.binary(a._impl, b._impl))
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    return op
+
+
+eq = _compare("eq", "input == other, as bool.")
+ne = _compare("ne", "input != other, as bool.")
+lt = _compare("lt", "input < other, as bool.")
+le = _compare("le", "input <= other, as bool.")
+gt = _compare("gt", "input > other, as bool.")
+ge = _compare("ge", "input >= other, as bool.")
+
+def _bits_on_bools(name):
+    """A bitwise op on two bool tensors: the op itself (its kernel takes bool)."""
+    handle = _op(name)
+    return lambda a, b: Tensor(handle.binary(a._impl, b._impl))
+
+
+bitwise_and = _binary("bitwise_and", "input & other, bit by bit: bool and integer tensors.",
+                      _bits_on_bools("bitwise_and"))
+bitwise_or = _binary("bitwise_or", "input | other, bit by bit: bool and integer tensors.", _bits_on_bools("bitwise_or"))
+bitwise_xor = _binary("bitwise_xor", "input ^ other, bit by bit: bool and integer tensors.",
+                      _bits_on_bools("bitwise_xor"))
+
+
+def _check_condition(name, condition):
+    if not isinstance(condition, Tensor):
+        raise TypeError(f"{name}: condition must be a meshflow.Tensor, got {_type_name(condition)}")
+    if condition.dtype != _dtype.bool_:
+        raise RuntimeError(f"{name} expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{condition.dtype.name}")
 
 
 def where(condition, input, other):
-    """input where condition is nonzero, else other; the three broadcast together. The
-    condition may have any dtype; input and other are tensors of one dtype or numbers (two
-    numbers give int64 if both are ints, else float32)."""
-    if not isinstance(condition, Tensor):
-        raise TypeError(f"where: condition must be a meshflow.Tensor, got {type(condition).__name__}")
-    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
-        _check_number(input)
-        _check_number(other)
-        ints = isinstance(input, numbers.Integral) and isinstance(other, numbers.Integral)
-        dtype = _dtype.int64 if ints else _dtype.float32
-        input, other = _scalar_tensor(input, dtype, condition), _scalar_tensor(other, dtype, condition)
-    return apply("where", [condition, *_operands(input, other)])[0]
+    """input where condition (a bool tensor) holds, else other; the three broadcast together.
+    input and other are tensors or numbers, promoted together (two ints give int64, a float
+    float32, two bools bool)."""
+    _check_condition("where", condition)
+    if _same_dtype_tensors(input, other) or (type(input) is Tensor and type(other) is Tensor and
+                                            input._impl.dtype == other._impl.dtype):
+        return apply("where", [condition, input, other])[0]
+    for x in (input, other):
+        if not isinstance(x, Tensor):
+            _check_number(x)
+    dtype = result_dtype(input, other)
+    a = _cast_to(input, dtype) if isinstance(input, Tensor) else _scalar_tensor(input, dtype, condition)
+    b = _cast_to(other, dtype) if isinstance(other, Tensor) else _scalar_tensor(other, dtype, condition)
+    return apply("where", [condition, a, b])[0]
+
+
+def masked_fill(input, mask, value):
+    """input with `value` (a number or a 0-d tensor, taken in input's dtype) where `mask`, a
+    bool tensor broadcast to input's shape, holds."""
+    _check_condition("masked_fill", mask)
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(f"masked_fill only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.ndim} dimension(s)")
+        if input.is_global and value.is_local:
+            value = value.to_global(placement=input.placement, sbp=[_C.Sbp.broadcast()] * len(input.sbp))
+        value = _cast_to(value, input.dtype)
+    else:
+        _check_number(value)
+        value = _scalar_tensor(value, input.dtype, input)
+    return apply("where", [mask, value, input])[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -237,12 +361,17 @@ neg = _unary("neg", "-input.")
 abs = _unary("abs", "|input|.")
 relu = _unary("relu", "max(input, 0).")
 trunc = _unary("trunc", "input rounded toward zero (integers unchanged).")
-exp = _unary("exp", "e ** input; integers give float32.")
-log = _unary("log", "The natural logarithm; integers give float32.")
-sqrt = _unary("sqrt", "The square root; integers give float32.")
-rsqrt = _unary("rsqrt", "1 / sqrt(input); integers give float32.")
-tanh = _unary("tanh", "The hyperbolic tangent; integers give float32.")
-sigmoid = _unary("sigmoid", "1 / (1 + exp(-input)); integers give float32.")
+exp = _unary("exp", "e ** input; integers and bools give float32.", floats=True)
+log = _unary("log", "The natural logarithm; integers and bools give float32.", floats=True)
+sqrt = _unary("sqrt", "The square root; integers and bools give float32.", floats=True)
+rsqrt = _unary("rsqrt", "1 / sqrt(input); integers and bools give float32.", floats=True)
+tanh = _unary("tanh", "The hyperbolic tangent; integers and bools give float32.", floats=True)
+sigmoid = _unary("sigmoid", "1 / (1 + exp(-input)); integers and bools give float32.", floats=True)
+logical_not = _unary("logical_not", "not input, nonzero meaning true, as bool.")
+bitwise_not = _unary("bitwise_not", "~input, bit by bit: not for bool, -input - 1 for integers.")
+isnan = _unary("isnan", "Whether each element is NaN, as bool.")
+isinf = _unary("isinf", "Whether each element is +inf or -inf, as bool.")
+isfinite = _unary("isfinite", "Whether each element is neither infinite nor NaN, as bool.")
 
 
 def gelu(input, approximate="none"):
@@ -347,14 +476,45 @@ for _name, _f in (("add", add), ("sub", sub), ("mul", mul), ("truediv", div), ("
     setattr(Tensor, f"__r{_name}__", _operator(_f, reflected=True))
 for _name, _f in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge)):
     setattr(Tensor, f"__{_name}__", _operator(_f))
+for _name, _f in (("and", bitwise_and), ("or", bitwise_or), ("xor", bitwise_xor)):
+    setattr(Tensor, f"__{_name}__", _operator(_f))
+    setattr(Tensor, f"__r{_name}__", _operator(_f, reflected=True))
 Tensor.__neg__ = neg
 Tensor.__abs__ = abs
+Tensor.__invert__ = bitwise_not
 for _f in (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge, neg, abs, relu, trunc,
-           exp, log, sqrt, rsqrt, tanh, sigmoid, clamp, clip, floor, ceil, remainder, lerp):
+           exp, log, sqrt, rsqrt, tanh, sigmoid, clamp, clip, floor, ceil, remainder, lerp, logical_and, logical_or,
+           logical_xor, logical_not, bitwise_and, bitwise_or, bitwise_xor, bitwise_not, isnan, isinf, isfinite,
+           masked_fill):
     setattr(Tensor, _f.__name__, _f)
 Tensor.where = lambda self, condition, other: where(condition, self, other)
 Tensor.float = lambda self: self.to(_dtype.float32)
 Tensor.double = lambda self: self.to(_dtype.float64)
 Tensor.int = lambda self: self.to(_dtype.int32)
 Tensor.long = lambda self: self.to(_dtype.int64)
+Tensor.bool = lambda self: self.to(_dtype.bool_)
+
+# Tensor.type's names, as torch's ("torch.FloatTensor") with this package's name (OneFlow's
+# "oneflow.FloatTensor").
+_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int32": "IntTensor", "int64": "LongTensor",
+               "bfloat16": "BFloat16Tensor", "bool": "BoolTensor"}
+
+
+def _type(self, dtype=None):
+    """Without a dtype, the tensor's type name ("meshflow.FloatTensor"; a GPU tensor's
+    "meshflow.cuda.FloatTensor"); with one (a dtype or such a name), the tensor cast to it."""
+    if dtype is None:
+        where_ = "" if self.is_global or self._impl.device_type == "cpu" else f"{self._impl.device_type}."
+        return f"meshflow.{where_}{_TYPE_NAMES[self.dtype.name]}"
+    if isinstance(dtype, str) and dtype.endswith("Tensor"):
+        names = {v: k for k, v in _TYPE_NAMES.items()}
+        short = dtype.rsplit(".", 1)[-1]
+        if short not in names:
+            raise ValueError(f"type: unknown type name {dtype!r}; expected one of "
+                             f"{', '.join('meshflow.' + v for v in _TYPE_NAMES.values())}")
+        dtype = names[short]
+    return self.to(_dtype.to_dtype(dtype))
+
+
+Tensor.type = _type
 del _name, _f

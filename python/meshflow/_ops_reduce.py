@@ -1,16 +1,18 @@
-"""Reductions and softmax, PyTorch's names and semantics: mf.sum, mean, amax, amin over a
-dim, a list of dims or every dim (dim=None), with keepdim; mf.softmax and mf.log_softmax
-along a dim. Also tensor methods (x.sum(1), x.softmax(-1), ...).
+"""Reductions and softmax, PyTorch's names and semantics: mf.sum, mean, amax, amin, any,
+all over a dim, a list of dims or every dim (dim=None), with keepdim; mf.softmax and
+mf.log_softmax along a dim. Also tensor methods (x.sum(1), x.softmax(-1), ...).
 
-sum of an integer tensor is int64; mean takes floating tensors; amax/amin of an empty dim
-is an error. var, std, logsumexp and norm are composed of these and elementwise ops, so
+sum of an integer or bool tensor is int64 (sum(dtype=...) casts first); mean takes floating
+tensors; amax/amin of an empty dim is an error; any/all give bool (nonzero is true; of
+nothing, False and True). var, std, logsumexp and norm are composed of these and elementwise ops, so
 every device and layout runs them and their gradients are those ops'.
 """
+import builtins
 import numbers
 
 from ._tensor import Tensor, apply
 
-__all__ = ["sum", "mean", "amax", "amin", "softmax", "log_softmax", "var", "std", "logsumexp", "norm"]
+__all__ = ["sum", "mean", "amax", "amin", "softmax", "log_softmax", "var", "std", "logsumexp", "norm", "any", "all"]
 
 
 def _dims(dim):
@@ -19,7 +21,7 @@ def _dims(dim):
         return []
     if isinstance(dim, numbers.Integral) and not isinstance(dim, bool):
         return [int(dim)]
-    if isinstance(dim, (list, tuple)) and all(isinstance(d, numbers.Integral) and not isinstance(d, bool)
+    if isinstance(dim, (list, tuple)) and builtins.all(isinstance(d, numbers.Integral) and not isinstance(d, bool)
                                               for d in dim):
         return [int(d) for d in dim]
     raise TypeError(f"dim must be None, an int or a list/tuple of ints, got {dim!r}")
@@ -33,10 +35,53 @@ def _reduction(name, doc):
     return op
 
 
-sum = _reduction("sum", "Sum over `dim` (an int, a list of ints, or None for every dim); integers sum to int64.")
-mean = _reduction("mean", "Mean over `dim` (an int, a list of ints, or None for every dim) of a floating tensor.")
+_sum = _reduction("sum", "")
+_mean = _reduction("mean", "")
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    """Sum over `dim` (an int, a list of ints, or None for every dim); integers and bools sum
+    to int64; `dtype`: the input is cast to it first."""
+    if dtype is not None:
+        from ._ops_elementwise import cast
+        input = cast(input, dtype)
+    return _sum(input, dim, keepdim)
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None):
+    """Mean over `dim` (an int, a list of ints, or None for every dim) of a floating tensor
+    (`dtype`: the input is cast to it first)."""
+    if dtype is not None:
+        from ._ops_elementwise import cast
+        input = cast(input, dtype)
+    if input.dtype.name in ("int32", "int64", "bool"):
+        raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                           f"complex dtype. Got: {input.dtype.name}")
+    return _mean(input, dim, keepdim)
 amax = _reduction("amax", "Maximum over `dim` (an int, a list of ints, or None for every dim).")
 amin = _reduction("amin", "Minimum over `dim` (an int, a list of ints, or None for every dim).")
+
+
+def _truth(reduce, input, dim, keepdim):
+    """any (`reduce` amax) or all (amin) of input's truth values."""
+    from ._ops_elementwise import cast, logical_not
+    x = input if input.dtype.name == "bool" else cast(input, "bool")
+    dims = _dims(dim)
+    if builtins.any(x.shape[d] == 0 for d in (dims or range(x.ndim))):
+        # amax and amin have no value for nothing: count the true (any) or false (all) ones.
+        found = cast(_sum(x if reduce == "amax" else logical_not(x), dim, keepdim), "bool")
+        return found if reduce == "amax" else logical_not(found)
+    return apply(reduce, [x], {"dims": dims, "keepdim": bool(keepdim)})[0]
+
+
+def any(input, dim=None, keepdim=False):
+    """Whether any element over `dim` is nonzero (a bool tensor; False over nothing)."""
+    return _truth("amax", input, dim, keepdim)
+
+
+def all(input, dim=None, keepdim=False):
+    """Whether every element over `dim` is nonzero (a bool tensor; True over nothing)."""
+    return _truth("amin", input, dim, keepdim)
 
 
 def softmax(input, dim, causal=False):
@@ -97,6 +142,6 @@ def norm(input, p="fro", dim=None, keepdim=False):
     raise ValueError(f"norm: p={p!r}; expected 'fro', inf, -inf or a number > 0")
 
 
-Tensor.sum, Tensor.mean, Tensor.amax, Tensor.amin = sum, mean, amax, amin
+Tensor.sum, Tensor.mean, Tensor.amax, Tensor.amin, Tensor.any, Tensor.all = sum, mean, amax, amin, any, all
 Tensor.softmax, Tensor.log_softmax = softmax, log_softmax
 Tensor.var, Tensor.std, Tensor.logsumexp, Tensor.norm = var, std, logsumexp, norm

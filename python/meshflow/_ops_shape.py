@@ -163,16 +163,22 @@ def _tensors(op, tensors):
     tensors = list(tensors) if isinstance(tensors, (tuple, list)) else tensors
     if not isinstance(tensors, list) or not all(isinstance(t, Tensor) for t in tensors):
         raise TypeError(f"{op} expects a list or tuple of meshflow.Tensor")
+    if len({t._impl.dtype for t in tensors}) > 1:  # torch's promotion (mf.result_type)
+        from ._ops_elementwise import cast
+        from ._promotion import result_dtype
+        dtype = result_dtype(*tensors)
+        tensors = [t if t.dtype == dtype else cast(t, dtype) for t in tensors]
     return tensors
 
 
 def cat(tensors, dim=0):
-    """The tensors joined along `dim`; they must agree in every other dim and in dtype."""
+    """The tensors joined along `dim`; they must agree in every other dim (dtypes promote, as
+    torch's)."""
     return apply("cat", _tensors("cat", tensors), {"dim": operator.index(dim)})[0]
 
 
 def stack(tensors, dim=0):
-    """The tensors (all of one shape and dtype) joined along a new dim at `dim`."""
+    """The tensors (all of one shape; dtypes promote) joined along a new dim at `dim`."""
     return apply("stack", _tensors("stack", tensors), {"dim": operator.index(dim)})[0]
 
 

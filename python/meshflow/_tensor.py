@@ -214,6 +214,13 @@ class Tensor:
                              "expected exactly one element")
         return bool(self._value("bool()").reshape(()))
 
+    def __format__(self, format_spec):
+        """A 0-d tensor formats as its value (f"{loss:.3f}"), as torch; others as str() (and
+        refuse a format spec)."""
+        if self.ndim == 0:
+            return self.item().__format__(format_spec)
+        return object.__format__(self, format_spec)
+
     def __len__(self):
         if self.ndim == 0:
             raise TypeError("len() of a 0-d tensor")

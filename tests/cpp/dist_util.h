@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "meshflow/device/device.h"
 #include "meshflow/boxing/execute.h"
@@ -25,10 +26,13 @@ inline int me() { return comm::world_rank(); }
 // Integer values from -20 to 20, varied enough that a misplaced element shows.
 inline Tensor logical_value(const Shape& shape, DType dtype) {
   Tensor t = Tensor::empty(shape, dtype);
-  visit_dtype(dtype, [&](auto v) {
+  visit_with_bool(dtype, [&](auto v) {  // bool: true for the positive ones
     using T = decltype(v);
     T* p = t.data_as<T>();
-    for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<T>((i * 37 + 11) % 41 - 20);
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      const int64_t x = (i * 37 + 11) % 41 - 20;
+      p[i] = std::is_same_v<T, bool> ? x > 0 : static_cast<T>(x);
+    }
   });
   return t;
 }
@@ -42,6 +46,13 @@ inline int64_t noise(int64_t element, int axis, int64_t coordinate) { return (el
 // one coordinate per element holds v, the others less (more).
 inline Tensor partial_local(const Tensor& v, ReduceOp op, int axis, int64_t n, int64_t coordinate) {
   Tensor out = v.clone();
+  if (v.dtype() == DType::kBool) {  // sums and maxima are ors, minima ands: the others hold the identity
+    bool* p = out.data_as<bool>();
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      if (op == ReduceOp::kSum ? coordinate != 0 : coordinate != (i + axis) % n) p[i] = op == ReduceOp::kMin;
+    }
+    return out;
+  }
   visit_dtype(v.dtype(), [&](auto x) {
     using T = decltype(x);
     T* p = out.data_as<T>();

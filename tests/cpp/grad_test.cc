@@ -127,6 +127,10 @@ std::vector<GradCall> nn_calls() {
       {"layer_norm", {x3}, {{"normalized_shape", Ints{3, 4}}}},
       {"embedding", {indices({2, 3}, 5), away_from_zero({5, 4}, 2)}},
       {"gather", {x, indices({3, 2}, 4)}, {{"dim", int64_t{1}}}},
+      // index_put: unique positions (an overwritten value has no gradient in finite
+      // differences; the op gives it dy, as torch), and repeated ones added.
+      {"index_put", {x, indices({2, 3}, 12), away_from_zero({2, 3}, 2)}},
+      {"index_put", {x, indices({3, 5}, 12), away_from_zero({3, 5}, 2)}, {{"accumulate", true}}},
       {"cross_entropy", {x, indices({3}, 4)}},
       {"scaled_dot_product_attention", {x3, away_from_zero({2, 3, 4}, 2), away_from_zero({2, 3, 2}, 3)}},
       {"scaled_dot_product_attention",

@@ -26,7 +26,7 @@ inline ::testing::AssertionResult close(const Tensor& actual, const Tensor& expe
                                          << dtype_name(actual.dtype()) << ", expected "
                                          << to_string(expected.shape()) << " " << dtype_name(expected.dtype());
   }
-  return visit_dtype(actual.dtype(), [&](auto v) -> ::testing::AssertionResult {
+  return visit_with_bool(actual.dtype(), [&](auto v) -> ::testing::AssertionResult {
     using T = decltype(v);
     const T* a = actual.data_as<T>();
     const T* e = expected.data_as<T>();

@@ -1,9 +1,10 @@
 // Copyright 2026 The meshflow Authors.
 // Creation ops under mpirun: every valid signature on every mesh against the single-device
 // result (op_check.h), the single-device values themselves, the random generator (seeding,
-// global equals local, known answer, moments), and bad input.
+// global equals local, known answer, moments), randperm, and bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "meshflow/ops/creation.h"
@@ -260,6 +261,34 @@ TEST(Creation, BadInputGivesClearErrors) {
     expect_error([&] { apply_global(find_op("ones"), {}, shaped({2}, DType::kFloat32), c); },
                  "[ones] no valid signature satisfies the requested output sbp");
   }
+}
+
+// randperm: a permutation of 0 .. n-1, the same on every signature and mesh, differing with
+// the offset; bad attributes are refused.
+Attrs randperm_attrs(int64_t n, DType dtype, int64_t offset) {
+  return {{"n", n}, {"dtype", dtype}, {"seed", int64_t{3}}, {"offset", offset}};
+}
+
+TEST(Creation, RandpermIsAPermutationOnEverySignature) {
+  for (const Placement& p : op_meshes()) {
+    for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{9}, int64_t{1000}}) {
+      for (DType dtype : {DType::kInt64, DType::kInt32}) {
+        EXPECT_EQ(check_every_signature("randperm", {}, randperm_attrs(n, dtype, 40), p, 0), power(2, p.ndim()));
+      }
+    }
+  }
+  const Tensor a = local("randperm", randperm_attrs(1000, DType::kInt64, 0));
+  std::vector<int64_t> v(a.data_as<int64_t>(), a.data_as<int64_t>() + 1000), sorted = v;
+  std::sort(sorted.begin(), sorted.end());
+  for (int64_t i = 0; i < 1000; ++i) EXPECT_EQ(sorted[i], i);
+  int64_t fixed = 0;
+  for (int64_t i = 0; i < 1000; ++i) fixed += v[i] == i;
+  EXPECT_LT(fixed, 10);  // about one fixed point is expected
+  const Tensor b = local("randperm", randperm_attrs(1000, DType::kInt64, 1000));
+  EXPECT_FALSE(std::equal(v.begin(), v.end(), b.data_as<int64_t>()));
+  expect_error([] { local("randperm", randperm_attrs(-1, DType::kInt64, 0)); }, "[randperm] n is -1; expected n >= 0");
+  expect_error([] { local("randperm", randperm_attrs(3, DType::kFloat32, 0)); },
+               "[randperm] dtype float32 is not supported; expected int64 or int32");
 }
 
 }  // namespace

@@ -16,7 +16,8 @@ namespace {
 
 using namespace test;  // NOLINT: the suite's helpers
 
-constexpr DType F32 = DType::kFloat32, F64 = DType::kFloat64, I32 = DType::kInt32, I64 = DType::kInt64;
+constexpr DType F32 = DType::kFloat32, F64 = DType::kFloat64, I32 = DType::kInt32, I64 = DType::kInt64,
+                B8 = DType::kBool;
 const std::vector<DType> kAll = {F32, F64, I32, I64}, kFloats = {F32, F64};
 const std::vector<Shape> kShapes = {{5, 3}, {4, 6}, {0, 3}, {7}};
 // Second operands that broadcast against the first: trailing dims, size-1 dims both ways,
@@ -31,7 +32,7 @@ Tensor value(const Shape& shape, DType dtype) { return logical_value(shape, dtyp
 template <typename F>
 Tensor filled(const Shape& shape, DType dtype, F f) {
   Tensor t = Tensor::empty(shape, dtype);
-  visit_dtype(dtype, [&](auto v) {
+  visit_with_bool(dtype, [&](auto v) {  // bool: nonzero is true
     using T = decltype(v);
     for (int64_t i = 0; i < t.numel(); ++i) t.data_as<T>()[i] = static_cast<T>(f(i));
   });
@@ -231,13 +232,17 @@ Tensor ints(const std::vector<int64_t>& values) {
   return filled({static_cast<int64_t>(values.size())}, I64, [&](int64_t i) { return values[i]; });
 }
 
+Tensor bools(const std::vector<int64_t>& values) {
+  return filled({static_cast<int64_t>(values.size())}, B8, [&](int64_t i) { return values[i]; });
+}
+
 TEST(ElementwiseIntegers, PyTorchSemantics) {
   const Tensor a = ints({7, -7, 7, -7, INT64_MIN, 5}), b = ints({2, 2, -2, -2, -1, 1});
   EXPECT_TRUE(close(local("div", {a, b}), ints({3, -3, -3, 3, INT64_MIN, 5}), 0));
   EXPECT_TRUE(close(local("floor_divide", {a, b}), ints({3, -4, -4, 3, INT64_MIN, 5}), 0));
   EXPECT_TRUE(close(local("pow", {ints({2, 1, -1, -1, 3, 0}), ints({10, -5, -3, -4, -1, 0})}),
                     ints({1024, 1, -1, 1, 0, 1}), 0));
-  EXPECT_TRUE(close(local("lt", {a, b}), ints({0, 1, 0, 1, 1, 0}), 0));
+  EXPECT_TRUE(close(local("lt", {a, b}), bools({0, 1, 0, 1, 1, 0}), 0));
   EXPECT_TRUE(close(local("cast", {local("exp", {ints({0})})}, {{"dtype", I64}}), ints({1}), 0));
   EXPECT_EQ(local("sqrt", {ints({4})}).dtype(), F32);
   // An empty result divides nothing.
@@ -288,6 +293,119 @@ TEST(ElementwiseBadInput, IntegerDivisionByZeroOnGlobalTensors) {
                "[div] integer division by zero");
   // The job stays usable.
   EXPECT_TRUE(close(gather_full(make_source(value({3, 2}, F32), all, {Sbp::split(0)})), value({3, 2}, F32), 0));
+}
+
+// ---------------------------------------------------------------------------------------
+// bool: casts, comparisons, logical and bitwise ops, predicates, where, any/all (amax and
+// amin) and sum, on every mesh and the test device.
+
+const std::vector<DType> kWithBool = {F32, F64, I32, I64, B8};
+
+TEST(ElementwiseBool, CastsToAndFromEveryDtype) {
+  for (DType from : kWithBool) {
+    for (DType to : kWithBool) sweep("cast", {value({5, 3}, from)}, {{"dtype", to}});
+  }
+  for (const Shape& shape : kShapes) sweep("cast", {value(shape, B8)}, {{"dtype", F32}});
+  // Nonzero is true (NaN and fractions too); true is 1.
+  const Tensor x = filled({5}, F32, [](int64_t i) { return std::vector<double>{0, 0.5, -2, NAN, -0.0}[i]; });
+  EXPECT_TRUE(close(local("cast", {x}, {{"dtype", B8}}), bools({0, 1, 1, 1, 0}), 0));
+  EXPECT_TRUE(close(local("cast", {bools({1, 0})}, {{"dtype", I64}}), ints({1, 0}), 0));
+  EXPECT_TRUE(close(local("cast", {ints({0, 7, -1})}, {{"dtype", B8}}), bools({0, 1, 1}), 0));
+  EXPECT_TRUE(close(local("cast", {local("cast", {bools({1, 0})}, {{"dtype", DType::kBFloat16}})}, {{"dtype", B8}}),
+                    bools({1, 0}), 0));
+}
+
+TEST(ElementwiseBool, ComparisonsGiveBool) {
+  for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge"}) {
+    for (DType dtype : kWithBool) {
+      EXPECT_EQ(local(op, {value({3}, dtype), value({3}, dtype)}).dtype(), B8) << op;
+      sweep(op, {value({5, 3}, dtype), value({3}, dtype)});
+    }
+  }
+  EXPECT_TRUE(close(local("lt", {bools({0, 0, 1, 1}), bools({0, 1, 0, 1})}), bools({0, 1, 0, 0}), 0));
+}
+
+TEST(ElementwiseBool, LogicalBitwiseAndPredicates) {
+  for (const char* op : {"logical_and", "logical_or", "logical_xor"}) {
+    for (DType dtype : kWithBool) sweep(op, {value({5, 3}, dtype), condition({5, 1}, dtype)});
+    for (const Shape& shape : kShapes) sweep(op, {value(shape, B8), condition(shape, B8)});
+  }
+  for (const char* op : {"bitwise_and", "bitwise_or", "bitwise_xor"}) {
+    for (DType dtype : {I32, I64, B8}) sweep(op, {value({5, 3}, dtype), value({3}, dtype)});
+  }
+  for (DType dtype : kWithBool) {
+    sweep("logical_not", {value({4, 6}, dtype)});
+    for (const char* op : {"isnan", "isinf", "isfinite"}) sweep(op, {value({4, 6}, dtype)});
+  }
+  for (DType dtype : {I32, I64, B8}) sweep("bitwise_not", {value({4, 6}, dtype)});
+  const Tensor a = ints({12, -1, 0, 5}), b = ints({10, 6, -3, -5});
+  EXPECT_TRUE(close(local("bitwise_and", {a, b}), ints({8, 6, 0, 1}), 0));
+  EXPECT_TRUE(close(local("bitwise_or", {a, b}), ints({14, -1, -3, -1}), 0));
+  EXPECT_TRUE(close(local("bitwise_xor", {a, b}), ints({6, -7, -3, -2}), 0));
+  EXPECT_TRUE(close(local("bitwise_not", {a}), ints({-13, 0, -1, -6}), 0));
+  EXPECT_TRUE(close(local("bitwise_not", {bools({1, 0})}), bools({0, 1}), 0));
+  EXPECT_TRUE(close(local("logical_and", {a, b}), bools({1, 1, 0, 1}), 0));
+  EXPECT_TRUE(close(local("logical_xor", {a, ints({0, 0, 0, 1})}), bools({1, 1, 0, 0}), 0));
+  EXPECT_TRUE(close(local("logical_not", {a}), bools({0, 0, 1, 0}), 0));
+  const Tensor special = filled({4}, F64, [](int64_t i) { return std::vector<double>{1, NAN, INFINITY, -INFINITY}[i]; });
+  EXPECT_TRUE(close(local("isnan", {special}), bools({0, 1, 0, 0}), 0));
+  EXPECT_TRUE(close(local("isinf", {special}), bools({0, 0, 1, 1}), 0));
+  EXPECT_TRUE(close(local("isfinite", {special}), bools({1, 0, 0, 0}), 0));
+  sweep("isnan", {special});
+  EXPECT_TRUE(close(local("isfinite", {a}), bools({1, 1, 1, 1}), 0));
+}
+
+TEST(ElementwiseBool, WhereAnyAllSum) {
+  for (const Shape& shape : kShapes) {
+    for (DType dtype : kWithBool) sweep("where", {condition(shape, B8), value(shape, dtype), positive(shape, dtype)});
+  }
+  sweep("where", {condition({5, 1}, B8), value({3}, B8), condition({5, 3}, B8)});
+  const std::vector<Attrs> dims = {{{"dims", std::vector<int64_t>{}}},
+                                   {{"dims", std::vector<int64_t>{0}}, {"keepdim", true}},
+                                   {{"dims", std::vector<int64_t>{1}}}};
+  for (const char* op : {"amax", "amin", "sum"}) {
+    for (const Attrs& attrs : dims) {
+      sweep(op, {value({5, 3}, B8)}, attrs);
+      sweep(op, {condition({4, 6}, B8)}, attrs);
+    }
+  }
+  const Tensor x = filled({2, 3}, B8, [](int64_t i) { return i == 1 || i >= 3; });  // [[0, 1, 0], [1, 1, 1]]
+  const Attrs rows{{"dims", std::vector<int64_t>{1}}};
+  EXPECT_TRUE(close(local("amax", {x}, rows), filled({2}, B8, [](int64_t) { return 1; }), 0));
+  EXPECT_TRUE(close(local("amin", {x}, rows), filled({2}, B8, [](int64_t i) { return i; }), 0));
+  EXPECT_TRUE(close(local("sum", {x}, rows), filled({2}, I64, [](int64_t i) { return i ? 3 : 1; }), 0));
+}
+
+TEST(ElementwiseBool, PartialSignatures) {
+  const TensorMeta b{{5, 3}, B8}, xi{{5, 3}, I64}, x{{5, 3}, F32};
+  const std::set<std::string> s1 = {"S(0) -> S(0)", "S(1) -> S(1)"};
+  const std::set<std::string> s2 = {"S(0), S(0) -> S(0)", "S(1), S(1) -> S(1)"};
+  const std::set<std::string> monotone = {"P(max), B -> P(max)", "P(min), B -> P(min)", "B, P(max) -> P(max)",
+                                          "B, P(min) -> P(min)"};
+  EXPECT_EQ(listed("logical_or", {b, b}), with_splits(with_splits({"P(max), P(max) -> P(max)"}, monotone), s2));
+  EXPECT_EQ(listed("logical_and", {b, b}), with_splits(with_splits({"P(min), P(min) -> P(min)"}, monotone), s2));
+  EXPECT_EQ(listed("bitwise_or", {b, b}), listed("logical_or", {b, b}));
+  // x != 0 keeps no order: nothing partial passes a logical op of integers.
+  EXPECT_EQ(listed("logical_or", {xi, xi}), s2);
+  EXPECT_EQ(listed("bitwise_and", {xi, xi}), s2);
+  EXPECT_EQ(listed("logical_xor", {b, b}), s2);
+  EXPECT_EQ(listed("logical_not", {b}), with_splits({"P(max) -> P(min)", "P(min) -> P(max)"}, s1));
+  EXPECT_EQ(listed("logical_not", {xi}), s1);
+  EXPECT_EQ(listed("isnan", {x}), s1);
+  // To bool keeps the order of bool only; from bool, every order.
+  EXPECT_EQ(listed("cast", {x}, {{"dtype", B8}}), s1);
+  EXPECT_EQ(listed("cast", {b}, {{"dtype", I32}}), with_splits({"P(max) -> P(max)", "P(min) -> P(min)"}, s1));
+}
+
+TEST(ElementwiseBool, ClearErrors) {
+  const Tensor b = bools({1, 0, 1}), x = value({3}, F32);
+  expect_error([&] { local("add", {b, b}); }, "[add] does not take bool tensors");
+  expect_error([&] { local("neg", {b}); }, "[neg] does not take bool tensors");
+  expect_error([&] { local("mean", {b}, {{"dims", std::vector<int64_t>{}}}); }, "[mean] does not take bool tensors");
+  expect_error([&] { local("bitwise_and", {x, x}); }, "[bitwise_and] is defined for bool and integer tensors, got float32");
+  expect_error([&] { local("bitwise_not", {x}); }, "[bitwise_not] is defined for bool and integer tensors, got float32");
+  expect_error([&] { local("logical_and", {b, x}); }, "[logical_and] dtypes differ: bool and float32");
+  expect_error([&] { local("add_scalar", {b}, {{"value", 1.0}}); }, "[add_scalar] does not take bool tensors");
 }
 
 }  // namespace

@@ -89,3 +89,29 @@ def test_memory_is_counted_and_reused():
     del x
     mf.synchronize()
     assert mf.memory_stats("cuda")["in_use_bytes"] == before["in_use_bytes"]
+
+
+def test_indexing_sampling_and_einsum_on_the_gpu_equal_the_cpu():
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((40, 30)).astype(np.float32)
+    idx = rng.integers(-40, 40, (500,))  # repeats: index_put's order decides, accumulate adds
+    cols = rng.integers(0, 30, (500,))
+    v = rng.standard_normal(500).astype(np.float32)
+    results = {}
+    for device in ("cpu", "cuda"):
+        x = mf.tensor(a, device=device, requires_grad=True)
+        i, j = mf.tensor(idx, device=device), mf.tensor(cols, device=device)
+        vals = mf.tensor(v, device=device, requires_grad=True)
+        picked = x[i, j] * 2 + x[x > 1.0].sum()
+        put = mf.index_put(x, (i, j), vals) + mf.index_put(x, (i, j), vals, accumulate=True)
+        added = mf.scatter_add(x, 1, mf.tensor(cols.reshape(20, 25) % 30, device=device),
+                               mf.tensor(v[:500].reshape(20, 25), device=device))
+        both = mf.einsum("ij,kj->ik", x, x)
+        (picked.sum() + put.sum() + added.sum() + both.sum()).backward()
+        mf.manual_seed(3)
+        draws = [mf.randperm(1000, device=device), mf.randint(-5, 5, (64,), device=device)]
+        results[device] = [t.numpy() for t in [picked, put, added, both, x.grad, vals.grad] + draws]
+    for on_cpu, on_gpu in zip(results["cpu"], results["cuda"]):
+        np.testing.assert_allclose(on_gpu, on_cpu, rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="index 40 is out of bounds for dimension 0 with size 40"):
+        mf.tensor(a, device="cuda")[mf.tensor([0, 40], device="cuda")].numpy()

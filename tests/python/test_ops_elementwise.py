@@ -39,6 +39,9 @@ def check(result, expected):
     expected = np.asarray(expected)
     assert result.dtype == mf.dtype(expected.dtype.name), (result.dtype, expected.dtype)
     assert result.shape == expected.shape
+    if expected.dtype == np.bool_:
+        np.testing.assert_array_equal(result.numpy(), expected)
+        return
     rtol = 1e-5 if expected.dtype == np.float32 else 1e-12
     np.testing.assert_allclose(result.numpy(), expected, rtol=rtol, atol=rtol)
 
@@ -59,12 +62,12 @@ BINARY = {
     "floor_divide": (mf.floor_divide, lambda a, b: a // b, np.floor_divide, nonzero),
     "maximum": (mf.maximum, None, np.maximum, small),
     "minimum": (mf.minimum, None, np.minimum, small),
-    "eq": (mf.eq, lambda a, b: a == b, lambda a, b: (a == b).astype(a.dtype), small),
-    "ne": (mf.ne, lambda a, b: a != b, lambda a, b: (a != b).astype(a.dtype), small),
-    "lt": (mf.lt, lambda a, b: a < b, lambda a, b: (a < b).astype(a.dtype), small),
-    "le": (mf.le, lambda a, b: a <= b, lambda a, b: (a <= b).astype(a.dtype), small),
-    "gt": (mf.gt, lambda a, b: a > b, lambda a, b: (a > b).astype(a.dtype), small),
-    "ge": (mf.ge, lambda a, b: a >= b, lambda a, b: (a >= b).astype(a.dtype), small),
+    "eq": (mf.eq, lambda a, b: a == b, lambda a, b: a == b, small),
+    "ne": (mf.ne, lambda a, b: a != b, lambda a, b: a != b, small),
+    "lt": (mf.lt, lambda a, b: a < b, lambda a, b: a < b, small),
+    "le": (mf.le, lambda a, b: a <= b, lambda a, b: a <= b, small),
+    "gt": (mf.gt, lambda a, b: a > b, lambda a, b: a > b, small),
+    "ge": (mf.ge, lambda a, b: a >= b, lambda a, b: a >= b, small),
 }
 
 
@@ -157,15 +160,14 @@ def test_integer_division_by_zero_raises(dtype):
 def test_operator_with_a_numpy_array(name, dtype):
     # The choice: an array beside a local tensor in an operator becomes a tensor of the
     # array's dtype, on either side, and the result is a tensor (torch's operators take arrays
-    # too; without this NumPy made an object array of tensors). Dtypes do not promote, as
-    # between two tensors: a float64 array beside a float32 tensor raises.
+    # too; without this NumPy made an object array of tensors). Dtypes promote, as between
+    # two tensors: a float64 array beside an int32 or float32 tensor gives float64.
     _, operator, reference, operand = BINARY[name]
     a, b = operand((5, 3), dtype, seed=4), operand((3,), dtype)
     check(operator(mf.tensor(a), b), reference(a, b))
     check(operator(a, mf.tensor(b)), reference(a, b))
-    other = np.float32 if dtype == np.float64 else np.float64
-    with pytest.raises(ValueError, match=r"dtypes differ"):
-        operator(mf.tensor(a), b.astype(other))
+    wide = b.astype(np.float64)
+    check(operator(mf.tensor(a), wide), reference(a.astype(np.float64), wide))
 
 
 def test_numpy_arrays_meet_tensors_only_through_operators():
@@ -219,7 +221,7 @@ def numpy_reference(symbol, x, c, reflected):
     if symbol == "/":
         return as_float(a) / as_float(b)
     if symbol in ("==", "!=", "<", "<=", ">", ">="):
-        return SCALAR_OPERATORS[symbol][0](a, b).astype(x.dtype)
+        return SCALAR_OPERATORS[symbol][0](a, b)
     with np.errstate(invalid="ignore"):  # a negative base to a fractional power is NaN
         return SCALAR_OPERATORS[symbol][0](a, b)
 
@@ -259,32 +261,42 @@ def test_division_by_a_number_is_exact():
 # ---------------------------------------------------------------------------------------------
 # where.
 
-@pytest.mark.parametrize("cond_dtype", DTYPES, ids=lambda d: np.dtype(d).name)
-@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
-def test_where(dtype, cond_dtype):
-    cond = values((5, 3), cond_dtype, -1, 1, seed=3)
+@pytest.mark.parametrize("dtype", DTYPES + [np.bool_], ids=lambda d: np.dtype(d).name)
+def test_where(dtype):
+    cond = values((5, 3), np.int32, -1, 1, seed=3) != 0
     a, b = values((5, 3), dtype), values((5, 3), dtype, seed=4)
-    expected = np.where(cond != 0, a, b)
+    expected = np.where(cond, a, b)
     check(mf.where(mf.tensor(cond), mf.tensor(a), mf.tensor(b)), expected)
     check(mf.tensor(a).where(mf.tensor(cond), mf.tensor(b)), expected)
+
+
+@pytest.mark.parametrize("cond_dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_where_takes_bool_conditions_only(cond_dtype):
+    x = mf.tensor([1.0, 2.0])
+    with pytest.raises(RuntimeError, match=f"where expected condition to be a boolean tensor, but got a tensor "
+                                           f"with dtype {np.dtype(cond_dtype).name}"):
+        mf.where(mf.tensor(np.array([1, 0], cond_dtype)), x, x)
 
 
 @pytest.mark.parametrize("shapes", [((5, 1), (3,), (5, 3)), ((2, 1, 3), (5, 1), ()), ((0, 3), (1, 3), (3,)),
                                     ((), (4,), (2, 1))], ids=str)
 def test_where_broadcasts_three_ways(shapes):
-    cond = values(shapes[0], np.int32, -1, 1, seed=3)
+    cond = values(shapes[0], np.int32, -1, 1, seed=3) != 0
     a, b = values(shapes[1], np.float32), values(shapes[2], np.float32)
-    check(mf.where(mf.tensor(cond), mf.tensor(a), mf.tensor(b)), np.where(cond != 0, a, b))
+    check(mf.where(mf.tensor(cond), mf.tensor(a), mf.tensor(b)), np.where(cond, a, b))
 
 
 def test_where_with_numbers():
-    cond = np.array([1, 0, 2], np.float32)
+    cond = np.array([True, False, True])
     x = mf.tensor(np.array([5, 6, 7], np.int64))
     check(mf.where(mf.tensor(cond), x, 0), np.array([5, 0, 7], np.int64))
     check(mf.where(mf.tensor(cond), x, 0.5), np.array([5, 0.5, 7], np.float32))
     check(mf.where(mf.tensor(cond), -1, x), np.array([-1, 6, -1], np.int64))
     check(mf.where(mf.tensor(cond), 1, 0), np.array([1, 0, 1], np.int64))
     check(mf.where(mf.tensor(cond), 1.5, 0), np.array([1.5, 0, 1.5], np.float32))
+    check(mf.where(mf.tensor(cond), True, False), cond)
+    check(mf.where(mf.tensor(cond), mf.tensor(np.array([1, 2, 3], np.int32)), 0.5),
+          np.array([1, 0.5, 3], np.float32))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -377,10 +389,7 @@ def test_cast(source, to):
 
 def test_bad_input():
     f32, i64 = mf.tensor(np.ones((4, 3), np.float32)), mf.tensor(np.ones((4, 3), np.int64))
-    with pytest.raises(ValueError, match=r"\[maximum\] dtypes differ: float32 and int64"):
-        mf.maximum(f32, i64)
-    with pytest.raises(ValueError, match=r"\[add\] dtypes differ: float32 and int64"):
-        f32 + i64
+    assert mf.maximum(f32, i64).dtype == mf.float32 and (f32 + i64).dtype == mf.float32  # promoted
     with pytest.raises(ValueError, match=r"\[lt\] shapes \[4, 3\] and \[4, 5\] cannot be broadcast"):
         f32 < mf.tensor(np.ones((4, 5), np.float32))
     with pytest.raises(ValueError, match=r"\[pow_scalar\] integers to negative integer powers are not allowed"):
@@ -389,14 +398,14 @@ def test_bad_input():
         F.gelu(i64)
     with pytest.raises(ValueError, match="approximate='fast'; expected 'none' or 'tanh'"):
         F.gelu(f32, approximate="fast")
-    with pytest.raises(ValueError, match=r"\[where\] dtypes differ: float32 and int64"):
+    with pytest.raises(RuntimeError, match=r"where expected condition to be a boolean tensor"):
         mf.where(i64, f32, i64)
     with pytest.raises(ValueError, match=r"\[where\] shapes \[2\] and \[4, 3\] cannot be broadcast"):
-        mf.where(mf.tensor([1, 0]), f32, f32)
+        mf.where(mf.tensor([True, False]), f32, f32)
     with pytest.raises(ValueError, match="rounding_mode must be None, 'trunc' or 'floor'"):
         mf.div(f32, f32, rounding_mode="round")
-    with pytest.raises(ValueError, match="unsupported dtype 'bool'"):
-        f32.to(np.bool_)
+    with pytest.raises(ValueError, match="unsupported dtype 'uint8'"):
+        f32.to(np.uint8)
     with pytest.raises(TypeError, match="condition must be a meshflow.Tensor"):
         mf.where([1, 0], 1, 0)
     with pytest.raises(TypeError, match="expected a meshflow.Tensor or a real number, got str"):

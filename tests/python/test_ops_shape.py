@@ -132,7 +132,6 @@ def test_getitem_of_chained_and_empty_tensors():
     (slice(None, None, -1), ValueError, "step must be greater than zero"),
     ((None, 0, 0, 0, 0), IndexError, "too many indices for a tensor of 3 dims: 4"),
     (1.5, TypeError, "indexed by ints, slices"),
-    (True, TypeError, "indexed by ints, slices"),
 ])
 def test_getitem_errors(index, error, message):
     with pytest.raises(error, match=message):
@@ -198,11 +197,13 @@ def test_cat_stack_errors(op, tensors, dim, error, message):
         op([mf.tensor(value(s)) for s in tensors], dim)
 
 
-def test_cat_stack_reject_mixed_dtypes_and_non_tensors():
+def test_cat_stack_promote_mixed_dtypes_and_reject_non_tensors():
     a, b = mf.tensor(value((2, 2))), mf.tensor(value((2, 2), np.int64))
+    c = mf.tensor(np.array([[True, False], [False, True]]))
     for op in (mf.cat, mf.stack):
-        with pytest.raises(ValueError, match=r"dtypes differ: float32 and int64"):
-            op([a, b])
+        assert op([a, b]).dtype == mf.float32 and op([b, c]).dtype == mf.int64 and op([c, c]).dtype == mf.bool
+        np.testing.assert_array_equal(op([c, b]).numpy(), np.stack([c.numpy(), b.numpy()]) if op is mf.stack else
+                                      np.concatenate([c.numpy(), b.numpy()]))
         with pytest.raises(TypeError, match="list or tuple of meshflow.Tensor"):
             op([a, value((2, 2))])
         with pytest.raises(TypeError, match="list or tuple of meshflow.Tensor"):

@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -27,6 +28,7 @@ MPI_Datatype mpi_type(DType dtype) {
     case DType::kInt32: return MPI_INT32_T;
     case DType::kInt64: break;
     case DType::kBFloat16: return MPI_UINT16_T;  // moved as bits; reductions are widened first (group.cc)
+    case DType::kBool: return MPI_UINT8_T;  // 0 or 1: max and min are or and and (sums become max: group.cc)
   }
   return MPI_INT64_T;
 }
@@ -143,18 +145,13 @@ namespace {
 // out = parts[0] op parts[1] op ... in that order: count elements of dtype each. Integer
 // sums wrap (as MPI_SUM's do); max and min are MPI_MAX's and MPI_MIN's (and the all-reduce's).
 void combine(const std::vector<const void*>& parts, void* out, int64_t count, DType dtype, ReduceOp op) {
-  visit_dtype(dtype, [&](auto v) {
+  visit_with_bool(dtype, [&](auto v) {
     using T = decltype(v);
     T* o = static_cast<T*>(out);
     auto apply = [&](const T* a, const T* b) {
       switch (op) {
         case ReduceOp::kSum:
-          if constexpr (std::is_integral_v<T>) {
-            using U = std::make_unsigned_t<T>;
-            for (int64_t i = 0; i < count; ++i) o[i] = static_cast<T>(static_cast<U>(a[i]) + static_cast<U>(b[i]));
-          } else {
-            for (int64_t i = 0; i < count; ++i) o[i] = a[i] + b[i];
-          }
+          for (int64_t i = 0; i < count; ++i) o[i] = wrapping(a[i], b[i], std::plus<>());
           break;
         case ReduceOp::kMax:
           for (int64_t i = 0; i < count; ++i) o[i] = a[i] > b[i] ? a[i] : b[i];

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "meshflow/device/cuda/cuda_device.h"
+#include "meshflow/ops/creation.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
 
 namespace mf::cuda {
@@ -121,7 +123,7 @@ Kernel constant_kernel(const char* op, std::optional<double> fixed) {
     const Tensor out = output_part(in, ctx);
     const double value = fixed ? *fixed : ctx.attrs.get_float("value");
     const std::optional<int64_t> exact = fixed ? std::nullopt : exact_int(ctx.attrs, "value");
-    visit_dtype(out.dtype(), [&](auto v) {
+    visit_with_bool(out.dtype(), [&](auto v) {  // bool: nonzero is true
       using T = decltype(v);
       const T x = std::is_integral_v<T> && exact ? static_cast<T>(*exact) : static_cast<T>(value);
       fill<T>(op, out, LogicalIndex{}, Constant<T>{x});
@@ -236,6 +238,32 @@ Kernel random_kernel(const char* op) {
   };
 }
 
+// ---- randperm: the CPU's permutation (creation.h's random_permutation, a sort of n keys),
+// made on the host and this rank's part copied to the GPU.
+
+std::vector<Tensor> randperm(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor out = output_part(in, ctx);
+  const std::vector<int64_t> perm =
+      random_permutation(ctx.attrs.get_int("n"), static_cast<uint64_t>(ctx.attrs.get_int("seed")),
+                         static_cast<uint64_t>(ctx.attrs.get_int("offset")));
+  const Box& box = ctx.output_boxes[0];
+  const size_t first = static_cast<size_t>(box.start[0]), count = static_cast<size_t>(box.extent[0]);
+  if (count == 0) return {out};
+  if (out.dtype() == DType::kInt64) {
+    device::cuda::check(cudaMemcpyAsync(out.data(), perm.data() + first, count * sizeof(int64_t),
+                                        cudaMemcpyHostToDevice, stream()),
+                        "cudaMemcpyAsync");
+    device::cuda::check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");  // perm dies here
+  } else {
+    const std::vector<int32_t> narrow(perm.begin() + first, perm.begin() + first + count);
+    device::cuda::check(
+        cudaMemcpyAsync(out.data(), narrow.data(), count * sizeof(int32_t), cudaMemcpyHostToDevice, stream()),
+        "cudaMemcpyAsync");
+    device::cuda::check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
+  }
+  return {out};
+}
+
 }  // namespace
 
 void add_creation_kernels(KernelTable& t) {
@@ -245,6 +273,7 @@ void add_creation_kernels(KernelTable& t) {
   t["arange"] = arange;
   t["rand"] = random_kernel<Uniform>("rand");
   t["randn"] = random_kernel<Normal>("randn");
+  t["randperm"] = randperm;
 }
 
 }  // namespace mf::cuda

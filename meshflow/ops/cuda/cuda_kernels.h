@@ -40,7 +40,7 @@ int multiprocessors();
 // cover the rest); at least 1.
 unsigned blocks_for(int64_t n, int threads);
 
-void add_elementwise_kernels(KernelTable& t);  // elementwise.cu: unary, binary, scalar, compare, where, cast, gelu
+void add_elementwise_kernels(KernelTable& t);  // elementwise.cu: elementwise.cc's ops, gelu_backward
 void add_reduce_kernels(KernelTable& t);       // reduce.cu: sum, mean, amax, amin
 void add_nn_kernels(KernelTable& t);           // nn.cu: softmax, layer_norm, embedding, cross_entropy, gather
 void add_matmul_kernels(KernelTable& t);       // matmul.cu: matmul through cuBLASLt
@@ -50,5 +50,6 @@ void add_creation_kernels(KernelTable& t);     // creation.cu: zeros, ones, full
 void add_optimizer_kernels(KernelTable& t);    // optimizer.cu: adamw_update, sgd_update
 void add_sort_kernels(KernelTable& t);         // sort.cu: cumsum, cumprod, logcumsumexp, sort, flip
 void add_conv_kernels(KernelTable& t);         // conv.cu: conv2d, pooling, pad
+void add_index_kernels(KernelTable& t);        // index.cu: flat_index, index_put
 
 }  // namespace mf::cuda

@@ -212,41 +212,117 @@ struct RPow {
     return power(s, x);
   }
 };
-// Comparisons give 1 or 0 in their inputs' dtype.
+// Comparisons and logical ops give bool (inputs of any dtype, bool too; nonzero is true).
 struct Eq {
   template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return static_cast<T>(x == y);
+  __device__ bool operator()(T x, T y) const {
+    return x == y;
   }
 };
 struct Ne {
   template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return static_cast<T>(x != y);
+  __device__ bool operator()(T x, T y) const {
+    return x != y;
   }
 };
 struct Lt {
   template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return static_cast<T>(x < y);
+  __device__ bool operator()(T x, T y) const {
+    return x < y;
   }
 };
 struct Le {
   template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return static_cast<T>(x <= y);
+  __device__ bool operator()(T x, T y) const {
+    return x <= y;
   }
 };
 struct Gt {
   template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return static_cast<T>(x > y);
+  __device__ bool operator()(T x, T y) const {
+    return x > y;
   }
 };
 struct Ge {
   template <typename T>
+  __device__ bool operator()(T x, T y) const {
+    return x >= y;
+  }
+};
+struct LogicalAnd {
+  template <typename T>
+  __device__ bool operator()(T x, T y) const {
+    return x != T{0} && y != T{0};
+  }
+};
+struct LogicalOr {
+  template <typename T>
+  __device__ bool operator()(T x, T y) const {
+    return x != T{0} || y != T{0};
+  }
+};
+struct LogicalXor {
+  template <typename T>
+  __device__ bool operator()(T x, T y) const {
+    return (x != T{0}) != (y != T{0});
+  }
+};
+struct LogicalNot {
+  template <typename T>
+  __device__ bool operator()(T x) const {
+    return x == T{0};
+  }
+};
+struct IsNan {
+  template <typename T>
+  __device__ bool operator()(T x) const {
+    return is_nan(x);
+  }
+};
+struct IsInf {
+  template <typename T>
+  __device__ bool operator()(T x) const {
+    if constexpr (kIntegral<T>) {
+      return false;
+    } else {
+      return isinf(x);
+    }
+  }
+};
+struct IsFinite {
+  template <typename T>
+  __device__ bool operator()(T x) const {
+    return !is_nan(x) && !IsInf{}(x);
+  }
+};
+
+// Bitwise ops of bool (its one bit) and integers.
+struct BitwiseAnd {
+  template <typename T>
   __device__ T operator()(T x, T y) const {
-    return static_cast<T>(x >= y);
+    return static_cast<T>(x & y);
+  }
+};
+struct BitwiseOr {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return static_cast<T>(x | y);
+  }
+};
+struct BitwiseXor {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    return static_cast<T>(x ^ y);
+  }
+};
+struct BitwiseNot {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return !x;
+    } else {
+      return static_cast<T>(~x);
+    }
   }
 };
 
@@ -340,13 +416,18 @@ struct Select {
   }
 };
 
-// cast: bfloat16 goes through float32 (exact one way; rounded to nearest even the other).
+// cast: bfloat16 goes through float32 (exact one way; rounded to nearest even the other);
+// to bool is x != 0 (NaN is true).
 template <typename TO>
 struct Cast {
   template <typename TI>
   __device__ TO operator()(TI x) const {
     if constexpr (std::is_same_v<TI, bfloat16> && std::is_same_v<TO, bfloat16>) {
       return x;
+    } else if constexpr (std::is_same_v<TO, bool> && std::is_same_v<TI, bfloat16>) {
+      return widen(x) != 0.0f;
+    } else if constexpr (std::is_same_v<TO, bool>) {
+      return x != TI{0};
     } else if constexpr (std::is_same_v<TI, bfloat16> && kIntegral<TO>) {
       return float_to_integer<TO>(widen(x));
     } else if constexpr (std::is_same_v<TI, bfloat16>) {
@@ -620,10 +701,55 @@ Kernel with_scalar(const char* name) {
   };
 }
 
+// Two inputs of one dtype (bool too), a bool result.
+template <typename F>
+Kernel predicate2(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, DType::kBool, memory_of(in));
+    visit_with_bool(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      launch<bool, T, T>(name, F{}, out, {&in[0], &in[1]});
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
+// One input of any dtype (bool too), a bool result.
+template <typename F>
+Kernel predicate(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, in[0].shape(), DType::kBool, memory_of(in));
+    visit_with_bool(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      launch<bool, T>(name, F{}, out, {&in[0]});
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
+// Bitwise ops: bool or integer inputs (infer refuses floats), the result in their dtype.
+template <typename F, size_t kInputs>
+Kernel bitwise(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, in[0].dtype(), memory_of(in));
+    visit_with_bool(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (kIntegral<T>) {
+        if constexpr (kInputs == 2) {
+          launch<T, T, T>(name, F{}, out, {&in[0], &in[1]});
+        } else {
+          launch<T, T>(name, F{}, out, {&in[0]});
+        }
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
 std::vector<Tensor> where(const std::vector<Tensor>& in, const KernelContext& ctx) {
   Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, in[1].dtype(), memory_of(in));
-  visit_dtype(in[0].dtype(), [&](auto c) {
-    visit_dtype(out.dtype(), [&](auto v) {
+  visit_with_bool(in[0].dtype(), [&](auto c) {
+    visit_with_bool(out.dtype(), [&](auto v) {
       using TC = decltype(c);
       using T = decltype(v);
       launch<T, TC, T, T>("where", Select{}, out, {&in[0], &in[1], &in[2]});
@@ -761,13 +887,24 @@ void add_elementwise_kernels(KernelTable& t) {
   t["maximum"] = binary<Maximum>("maximum");
   t["minimum"] = binary<Minimum>("minimum");
   t["pow"] = binary<Pow>("pow");
-  t["eq"] = binary<Eq>("eq");
-  t["ne"] = binary<Ne>("ne");
-  t["lt"] = binary<Lt>("lt");
-  t["le"] = binary<Le>("le");
-  t["gt"] = binary<Gt>("gt");
-  t["ge"] = binary<Ge>("ge");
+  t["eq"] = predicate2<Eq>("eq");
+  t["ne"] = predicate2<Ne>("ne");
+  t["lt"] = predicate2<Lt>("lt");
+  t["le"] = predicate2<Le>("le");
+  t["gt"] = predicate2<Gt>("gt");
+  t["ge"] = predicate2<Ge>("ge");
   t["where"] = where;
+  t["logical_and"] = predicate2<LogicalAnd>("logical_and");
+  t["logical_or"] = predicate2<LogicalOr>("logical_or");
+  t["logical_xor"] = predicate2<LogicalXor>("logical_xor");
+  t["logical_not"] = predicate<LogicalNot>("logical_not");
+  t["isnan"] = predicate<IsNan>("isnan");
+  t["isinf"] = predicate<IsInf>("isinf");
+  t["isfinite"] = predicate<IsFinite>("isfinite");
+  t["bitwise_and"] = bitwise<BitwiseAnd, 2>("bitwise_and");
+  t["bitwise_or"] = bitwise<BitwiseOr, 2>("bitwise_or");
+  t["bitwise_xor"] = bitwise<BitwiseXor, 2>("bitwise_xor");
+  t["bitwise_not"] = bitwise<BitwiseNot, 1>("bitwise_not");
 
   using I = Integers;
   t["neg"] = unary<Neg, I::kKeep>("neg");

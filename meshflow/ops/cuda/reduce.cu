@@ -62,11 +62,14 @@ struct Plan {
   bool divide = false;       // mean: the result is divided by the divisor
 };
 
-// Integers wrap around modulo 2^bits, as core/dtype.h's wrapping().
+// Integers wrap around modulo 2^bits, as core/dtype.h's wrapping(); bools or (a sum cast to
+// bool).
 struct Sum {
   template <typename T>
   __device__ T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) {
+    if constexpr (std::is_same_v<T, bool>) {
+      return a || b;
+    } else if constexpr (std::is_integral_v<T>) {
       using U = std::make_unsigned_t<T>;
       return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
     } else {
@@ -262,7 +265,7 @@ Kernel reduction(const std::string& name, ReduceOp op, bool mean) {
     if (out.numel() == 0) return std::vector<Tensor>{out};
     int64_t count = 1;
     for (size_t d = 0; d < logical.size(); ++d) count *= reduced[d] ? logical[d] : 1;
-    visit_dtype(in[0].dtype(), [&](auto v) {
+    visit_with_bool(in[0].dtype(), [&](auto v) {  // bool: sum (int64), amax (any), amin (all)
       using T = decltype(v);
       if constexpr (std::is_integral_v<T>) {
         if (out.dtype() != in[0].dtype()) return reduce_tensor<T, int64_t>(name, op, in[0], reduced, out, false, 1);

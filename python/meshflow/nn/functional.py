@@ -299,3 +299,4 @@ from .._ops_elementwise import gelu, relu, sigmoid, silu, softplus, tanh  # noqa
 from ._functional_conv import (conv1d, conv2d, max_pool1d, max_pool2d, avg_pool1d, avg_pool2d,  # noqa: E402,F401
                                adaptive_avg_pool2d, adaptive_max_pool2d, pad, interpolate, batch_norm, group_norm,
                                rms_norm)
+from .._ops_index import one_hot  # noqa: E402,F401: part of this module's API

@@ -71,6 +71,11 @@ def _children(value, parts, sbp, rng):
                 for i in range(parts)]
     if sbp == B:
         return [value.copy() for _ in range(parts)]
+    if value.dtype == np.bool_:
+        # Sums and maxima of bools are ors, minima ands: one holder per element has the value,
+        # the others the identity (False, or True for min).
+        holder = np.zeros(value.shape, int) if sbp == P else rng.integers(0, parts, value.shape)
+        return [np.where(holder == i, value, sbp == PMIN) for i in range(parts)]
     if sbp == P:
         noise = [rng.integers(-3, 4, value.shape).astype(value.dtype) for _ in range(parts - 1)]
         return [value - sum(noise, np.zeros_like(value))] + noise

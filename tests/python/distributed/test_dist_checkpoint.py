@@ -64,6 +64,8 @@ def check_layout(t, value, mesh, nd_sbp):
 
 
 def signed_value(shape, dtype):
+    if dtype == np.bool_:
+        return (np.arange(int(np.prod(shape))) % 3 == 0).reshape(shape)
     value = logical_value(shape, dtype)
     value.reshape(-1)[1::2] *= -1  # a wrong reduction of P(max) / P(min) shows
     return value
@@ -92,6 +94,10 @@ RESHARDING = [
     ("2", (P,), "4", (S(0),), (6,), np.float64),
     ("1", (B,), "2x2", (B, S(1)), (3, 4), np.int64),
     ("4", (B,), "2", (P,), (), np.float32),
+    ("2", (P,), "2", (S(0),), (5, 3), np.bool_),
+    ("1", (PMIN,), "2", (S(1),), (4, 3), np.bool_),
+    ("2x2", (S(0), S(1)), "4", (S(1),), (5, 7), np.bool_),
+    ("2x2", (B, PMAX), "2x2", (S(1), S(0)), (4, 6), np.bool_),
 ]
 
 

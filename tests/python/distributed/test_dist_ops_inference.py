@@ -103,5 +103,6 @@ def test_shape_and_dtype_errors():
         a + mf.tensor(X[0, :3], placement=p, sbp=B)
     with pytest.raises(ValueError, match=r"\[matmul\] inner dims differ"):
         a @ mf.tensor(X[:3], placement=p, sbp=B)
-    with pytest.raises(ValueError, match=r"\[add\] dtypes differ: float32 and int64"):
-        a + mf.tensor(X.astype(np.int64), placement=p, sbp=B)
+    assert (a + mf.tensor(X.astype(np.int64), placement=p, sbp=B)).dtype == mf.float32  # promoted, as torch
+    with pytest.raises(ValueError, match=r"\[matmul\] dtypes differ: float32 and int64"):
+        a @ mf.tensor(X.astype(np.int64), placement=p, sbp=B)

@@ -1,0 +1,223 @@
+// Copyright 2026 The meshflow Authors.
+// Indexing by tensors of positions: the two ops that torch's advanced indexing, index_put,
+// index_select, scatter, scatter_add, index_add and one_hot are composed of
+// (python/meshflow/_ops_index.py). Signatures (B, ... -> B implied):
+//   flat_index(i_1, ..., i_m int32/int64; sizes [s_1..s_m], dims, wrap = false) -> int64 of
+//     the inputs' broadcast shape: the row-major position sum_k i_k * prod(s_{k+1..m}) of
+//     the element the indices name in a tensor of shape sizes. With wrap, a negative index
+//     counts from the end (i + s); an index outside [0, s) (after wrapping) raises torch's
+//     "index 5 is out of bounds for dimension 1 with size 3", dimension dims[k] (k when no
+//     dims are given): the one check of the user's indices, made where they are read.
+//     S(k) -> S(k) for each output dim k (inputs split on their aligned dims, or B where
+//     broadcast: kernel::broadcast_split_signatures).
+//   index_put(x, positions int32/int64, values[positions.shape]; accumulate = false) ->
+//     x's shape and dtype: x with values written at the flat row-major positions (added to
+//     x there with accumulate), in the order of the positions, so that of repeated positions
+//     the last value stays (accumulate: the values are added in that order: deterministic).
+//     S(k), B, B -> S(k) for each dim k of x: each rank writes the positions its part holds.
+//     Its gradient: dx = dy (accumulate) or dy with zeros written at the positions, and
+//     dvalues = dy at the positions (a gather of the flat dy).
+// Positions of index_put out of [0, numel(x)) raise an error from the kernel of the rank that
+// holds them, before it writes anything (the Python compositions never make such positions).
+// index_put's kernel is a sequential loop: its order defines the result.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "meshflow/ops/functional.h"
+#include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/registry.h"
+
+namespace mf {
+namespace {
+
+constexpr const char* kFlatIndex = "flat_index";
+constexpr const char* kIndexPut = "index_put";
+
+// A bool attribute, false when absent (a mistyped one throws naming it).
+bool flag(const Attrs& attrs, const std::string& key) { return attrs.has(key) && attrs.get_bool(key); }
+
+void expect_index_dtype(const std::string& op, const TensorMeta& m, const std::string& what) {
+  if (m.dtype != DType::kInt32 && m.dtype != DType::kInt64) {
+    op_error(op, "the dtype of " + what + " is " + dtype_name(m.dtype) + "; expected int32 or int64");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// flat_index
+
+std::vector<TensorMeta> flat_index_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  const std::vector<int64_t>& sizes = attrs.get_ints("sizes");
+  if (in.empty() || in.size() != sizes.size()) {
+    op_error(kFlatIndex, "takes one index tensor per size; got " + std::to_string(in.size()) + " tensors and " +
+                             std::to_string(sizes.size()) + " sizes");
+  }
+  if (attrs.has("dims") && attrs.get_ints("dims").size() != sizes.size()) {
+    op_error(kFlatIndex, "dims names " + std::to_string(attrs.get_ints("dims").size()) + " dims for " +
+                             std::to_string(sizes.size()) + " sizes");
+  }
+  flag(attrs, "wrap");  // checked here, before any rank runs the kernel
+  Shape out;
+  for (size_t k = 0; k < in.size(); ++k) {
+    expect_index_dtype(kFlatIndex, in[k], "index " + std::to_string(k));
+    if (sizes[k] < 0) op_error(kFlatIndex, "size " + std::to_string(sizes[k]) + " is negative");
+    out = k == 0 ? in[k].shape : kernel::broadcast_shapes(kFlatIndex, out, in[k].shape);
+  }
+  return {{out, DType::kInt64}};
+}
+
+std::vector<Signature> flat_index_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out,
+                                             const Attrs&) {
+  return kernel::broadcast_split_signatures(in, out[0].shape);
+}
+
+std::vector<Tensor> flat_index_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const std::vector<int64_t>& sizes = ctx.attrs.get_ints("sizes");
+  const bool wrap = flag(ctx.attrs, "wrap");
+  const Shape& shape = ctx.output_boxes[0].extent;
+  const size_t nd = shape.size();
+  Tensor out = ctx.output(0, shape, DType::kInt64);
+  int64_t* po = out.data_as<int64_t>();
+  const int64_t n = numel(shape);
+  std::fill(po, po + n, int64_t{0});
+  for (size_t k = 0; k < in.size(); ++k) {
+    const Shape strides = kernel::broadcast_strides(in[k].shape(), shape);
+    const int64_t size = sizes[k];
+    kernel::visit_index(in[k].dtype(), [&](auto iv) {
+      using I = decltype(iv);
+      const I* idx = in[k].data_as<I>();
+      // Index k's value at output element i, read through its broadcast strides.
+      auto value_at = [&](int64_t i) {
+        int64_t rest = i, at = 0;
+        for (size_t d = nd; d-- > 0;) {
+          at += rest % shape[d] * strides[d];
+          rest /= shape[d];
+        }
+        return static_cast<int64_t>(idx[at]);
+      };
+      std::atomic<int64_t> first_bad{n};  // the first bad element in row-major order
+      kernel::parallel_for(n, n > kernel::kParallelGrain, [&](int64_t i) {
+        int64_t v = value_at(i);
+        if (wrap && v < 0) v += size;
+        if (v < 0 || v >= size) {
+          int64_t seen = first_bad.load();
+          while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+          }
+          return;
+        }
+        po[i] = po[i] * size + v;
+      });
+      if (first_bad.load() < n) {
+        const int64_t dim = ctx.attrs.has("dims") ? ctx.attrs.get_ints("dims")[k] : static_cast<int64_t>(k);
+        op_error(kFlatIndex, "index " + std::to_string(value_at(first_bad.load())) + " is out of bounds for dimension " +
+                                 std::to_string(dim) + " with size " + std::to_string(size));
+      }
+    });
+  }
+  return {out};
+}
+
+// ---------------------------------------------------------------------------------------------
+// index_put
+
+std::vector<TensorMeta> index_put_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kIndexPut, in, 3);
+  expect_index_dtype(kIndexPut, in[1], "positions");
+  if (in[2].shape != in[1].shape) {
+    op_error(kIndexPut, "values have shape " + to_string(in[2].shape) + "; expected the positions' shape " +
+                            to_string(in[1].shape));
+  }
+  kernel::expect_same_dtype(kIndexPut, in[0], in[2]);
+  flag(attrs, "accumulate");
+  return {in[0]};
+}
+
+std::vector<Signature> index_put_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
+                                            const Attrs&) {
+  std::vector<Signature> sigs;
+  const Sbp b = Sbp::broadcast();
+  for (int k = 0; k < static_cast<int>(in[0].shape.size()); ++k) sigs.push_back({{Sbp::split(k), b, b}, {Sbp::split(k)}});
+  return sigs;
+}
+
+std::vector<Tensor> index_put_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& x = in[0];
+  const Tensor& positions = in[1];
+  const Tensor& values = in[2];
+  const bool accumulate = flag(ctx.attrs, "accumulate");
+  const Shape& logical = ctx.inputs[0].shape;
+  const Box& box = ctx.input_boxes[0];
+  const int64_t total = numel(logical), n = positions.numel();
+  const size_t nd = logical.size();
+  Tensor out = ctx.output(0, x.shape(), x.dtype());
+  kernel::visit_index(positions.dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* pos = positions.data_as<I>();
+    const I* bad = std::find_if(pos, pos + n, [total](I p) { return p < 0 || p >= total; });
+    if (bad != pos + n) {
+      op_error(kIndexPut, "position " + std::to_string(*bad) + " is out of range; expected positions in [0, " +
+                              std::to_string(total) + ")");
+    }
+    visit_dtype(x.dtype(), [&](auto v) {
+      using T = decltype(v);
+      const T* px = x.data_as<T>();
+      const T* pv = values.data_as<T>();
+      T* po = out.data_as<T>();
+      if (po != px) std::copy(px, px + x.numel(), po);
+      if (x.numel() == total) {  // this rank holds the whole tensor: positions are local
+        for (int64_t i = 0; i < n; ++i) {
+          T& o = po[pos[i]];
+          o = accumulate ? wrapping(o, pv[i], std::plus<>()) : pv[i];
+        }
+        return;
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        // The logical position's coordinates, kept when they lie in this rank's box.
+        int64_t rest = static_cast<int64_t>(pos[i]), local = 0, stride = 1;
+        bool here = true;
+        for (size_t d = nd; d-- > 0;) {
+          const int64_t c = rest % logical[d] - box.start[d];
+          rest /= logical[d];
+          if (c < 0 || c >= box.extent[d]) {
+            here = false;
+            break;
+          }
+          local += c * stride;
+          stride *= box.extent[d];
+        }
+        if (!here) continue;
+        po[local] = accumulate ? wrapping(po[local], pv[i], std::plus<>()) : pv[i];
+      }
+    });
+  });
+  return {out};
+}
+
+std::vector<Var> index_put_grad(const GradContext& g) {
+  const Var& positions = g.inputs[1];
+  const Var& dy = g.grad_outputs[0];
+  const bool accumulate = flag(g.attrs, "accumulate");
+  Var dx, dvalues;
+  if (g.needs_grad[0]) {
+    dx = accumulate ? dy : call1(kIndexPut, {dy, positions, fn::zeros_like(g.inputs[2])}, {{"accumulate", false}});
+  }
+  if (g.needs_grad[2]) {
+    const Var flat = call1("gather", {fn::reshape(dy, {-1}), fn::reshape(positions, {-1})}, {{"dim", int64_t{0}}});
+    dvalues = fn::reshape(flat, positions.shape());
+  }
+  return {dx, Var(), dvalues};
+}
+
+}  // namespace
+
+void register_index_ops(OpRegistry& r) {
+  constexpr bool kChecksData = true;  // the kernels reject indices and positions out of range
+  r.add(make_op(kFlatIndex, flat_index_infer, flat_index_signatures, flat_index_kernel, kChecksData));
+  r.add(with_grad(make_op(kIndexPut, index_put_infer, index_put_signatures, index_put_kernel, kChecksData),
+                  index_put_grad));
+}
+
+}  // namespace mf

@@ -1,0 +1,94 @@
+"""PyTorch's type promotion (torch.result_type, torch.promote_types), in one place: every
+binary elementwise op takes its dtype from `result_dtype`.
+
+Dtypes fall in categories bool < integer < floating. Operands come in three priorities:
+tensors with dims, 0-d tensors, Python numbers. Within a priority the dtypes promote
+(promote_types); across priorities the higher one wins unless a lower one is of a higher
+category, which then promotes with it (int32 tensor + float64 0-d tensor -> float64; int32
+tensor + 2.5 -> float32, the default float dtype: a Python float counts as it, an int as
+int64 and a bool as bool). So float32 + float64 -> float64, int32 + int64 -> int64,
+bool + int tensor -> that int, bfloat16 + float32 -> float32, bfloat16 + int64 -> bfloat16.
+"""
+import numbers
+
+import numpy as _np
+
+from . import _dtype
+
+__all__ = ["result_type", "promote_types", "get_default_dtype", "can_cast"]
+
+_BOOL, _INT, _FLOAT = 0, 1, 2
+# Integers and floats by width: within a category the wider wins.
+_RANK = {"bool": 0, "int32": 1, "int64": 2, "float16": 3, "bfloat16": 3, "float32": 4, "float64": 5}
+
+
+def _category(d):
+    return _BOOL if d.name == "bool" else _FLOAT if d.name in ("float16", "bfloat16", "float32", "float64") else _INT
+
+
+def get_default_dtype():
+    """The dtype Python floats become (torch.get_default_dtype): float32."""
+    return _dtype.float32
+
+
+def promote_types(type1, type2):
+    """The smallest dtype both convert to without leaving their category (torch.promote_types)."""
+    a, b = _dtype.to_dtype(type1), _dtype.to_dtype(type2)
+    if a == b:
+        return a
+    ca, cb = _category(a), _category(b)
+    if ca != cb:
+        return a if ca > cb else b
+    if _RANK[a.name] == _RANK[b.name]:  # float16 and bfloat16: neither holds the other
+        return _dtype.float32
+    return a if _RANK[a.name] > _RANK[b.name] else b
+
+
+def _number_dtype(value):
+    if isinstance(value, (bool, _np.bool_)):
+        return _dtype.bool_
+    if isinstance(value, numbers.Integral):
+        return _dtype.int64
+    if isinstance(value, numbers.Real):
+        return get_default_dtype()
+    raise TypeError(f"expected a meshflow.Tensor or a real number, got {type(value).__name__}")
+
+
+def _combine(higher, lower):
+    """c10's combine_categories: the higher priority's dtype unless the lower one's category
+    is higher (or the higher is bool)."""
+    if higher is None:
+        return lower
+    if lower is None or _category(higher) == _FLOAT:
+        return higher
+    if _category(higher) == _BOOL or _category(lower) == _FLOAT:
+        return promote_types(higher, lower)
+    return higher
+
+
+def result_dtype(*operands):
+    """The dtype of a binary (or n-ary) elementwise op on `operands`: tensors and numbers."""
+    from ._tensor import Tensor
+    dims = zero = numbers_ = None
+    for x in operands:
+        if isinstance(x, Tensor):
+            d = x.dtype
+            if x.ndim:
+                dims = d if dims is None else promote_types(dims, d)
+            else:
+                zero = d if zero is None else promote_types(zero, d)
+        else:
+            d = _number_dtype(x)
+            numbers_ = d if numbers_ is None else promote_types(numbers_, d)
+    return _combine(dims, _combine(zero, numbers_))
+
+
+def result_type(tensor, other):
+    """torch.result_type: the dtype an arithmetic op on the two (tensors or numbers) gives."""
+    return result_dtype(tensor, other)
+
+
+def can_cast(from_, to):
+    """torch.can_cast: whether casting keeps the category or moves it up (bool -> int ->
+    float), never down."""
+    return _category(_dtype.to_dtype(from_)) <= _category(_dtype.to_dtype(to))
