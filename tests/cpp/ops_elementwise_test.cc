@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
+#include <vector>
 
 #include "meshflow/ops/dispatch.h"
 #include "tests/cpp/op_check.h"
@@ -313,6 +315,33 @@ TEST(ElementwiseBool, CastsToAndFromEveryDtype) {
   EXPECT_TRUE(close(local("cast", {ints({0, 7, -1})}, {{"dtype", B8}}), bools({0, 1, 1}), 0));
   EXPECT_TRUE(close(local("cast", {local("cast", {bools({1, 0})}, {{"dtype", DType::kBFloat16}})}, {{"dtype", B8}}),
                     bools({1, 0}), 0));
+}
+
+// float16 is a storage type: casts to and from every dtype, and moves.
+TEST(ElementwiseFloat16, CastsRoundToNearestEven) {
+  constexpr DType F16 = DType::kFloat16;
+  for (DType other : {F32, F64, I32, I64, B8, DType::kBFloat16, F16}) {
+    const Tensor source = is_half(other) ? local("cast", {value({5, 3}, F32)}, {{"dtype", other}}) : value({5, 3}, other);
+    sweep("cast", {source}, {{"dtype", F16}});
+    sweep("cast", {local("cast", {source}, {{"dtype", F16}})}, {{"dtype", other}});
+  }
+  sweep("permute", {local("cast", {value({4, 6}, F32)}, {{"dtype", F16}})}, {{"dims", std::vector<int64_t>{1, 0}}});
+  // Every half widens exactly and rounds back to itself; between two halves, to even.
+  Tensor all = Tensor::empty({65536}, F16);
+  for (int64_t i = 0; i < 65536; ++i) all.data_as<float16>()[i] = float16{static_cast<uint16_t>(i)};
+  const Tensor wide = local("cast", {all}, {{"dtype", F32}}), back = local("cast", {wide}, {{"dtype", F16}});
+  for (int64_t i = 0; i < 65536; ++i) {
+    const uint16_t bits = static_cast<uint16_t>(i);
+    const bool nan = (bits & 0x7c00) == 0x7c00 && (bits & 0x3ff);
+    EXPECT_TRUE(nan ? std::isnan(wide.data_as<float>()[i]) : back.data_as<float16>()[i].bits == bits) << i;
+  }
+  const Tensor between = filled({6}, F32, [](int64_t i) {
+    return std::vector<double>{1 + 0x1p-11, 1 + 3 * 0x1p-11, 65520, 65519, 0x1p-25, 3 * 0x1p-25}[i];
+  });
+  const Tensor rounded = local("cast", {between}, {{"dtype", F16}});
+  const std::vector<uint16_t> expected = {0x3c00, 0x3c02, 0x7c00, 0x7bff, 0x0000, 0x0002};
+  for (int64_t i = 0; i < 6; ++i) EXPECT_EQ(rounded.data_as<float16>()[i].bits, expected[i]) << i;
+  expect_error([&] { local("add", {all, all}); }, "[add] does not take float16");
 }
 
 TEST(ElementwiseBool, ComparisonsGiveBool) {
