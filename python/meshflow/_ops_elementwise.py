@@ -325,8 +325,7 @@ def where(condition, input, other):
     input and other are tensors or numbers, promoted together (two ints give int64, a float
     float32, two bools bool)."""
     _check_condition("where", condition)
-    if _same_dtype_tensors(input, other) or (type(input) is Tensor and type(other) is Tensor and
-                                            input._impl.dtype == other._impl.dtype):
+    if type(input) is Tensor and type(other) is Tensor and input._impl.dtype == other._impl.dtype:
         return apply("where", [condition, input, other])[0]
     for x in (input, other):
         if not isinstance(x, Tensor):
