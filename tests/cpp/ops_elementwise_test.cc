@@ -392,12 +392,19 @@ TEST(ElementwiseBool, WhereAnyAllSum) {
   const std::vector<Attrs> dims = {{{"dims", std::vector<int64_t>{}}},
                                    {{"dims", std::vector<int64_t>{0}}, {"keepdim", true}},
                                    {{"dims", std::vector<int64_t>{1}}}};
-  for (const char* op : {"amax", "amin", "sum"}) {
+  for (const char* op : {"amax", "amin", "sum", "prod"}) {
     for (const Attrs& attrs : dims) {
       sweep(op, {value({5, 3}, B8)}, attrs);
       sweep(op, {condition({4, 6}, B8)}, attrs);
     }
   }
+  // prod of every dtype (integers and bool in int64), empty reductions giving 1.
+  for (DType dtype : {F32, F64, I32, I64}) {
+    for (const Attrs& attrs : dims) sweep("prod", {divisor({5, 3}, dtype)}, attrs);
+  }
+  sweep("prod", {value({0, 3}, F32)}, {{"dims", std::vector<int64_t>{0}}});
+  EXPECT_TRUE(close(local("prod", {ints({3, -2, 5})}, {{"dims", std::vector<int64_t>{}}}),
+                    filled({}, I64, [](int64_t) { return -30; }), 0));
   const Tensor x = filled({2, 3}, B8, [](int64_t i) { return i == 1 || i >= 3; });  // [[0, 1, 0], [1, 1, 1]]
   const Attrs rows{{"dims", std::vector<int64_t>{1}}};
   EXPECT_TRUE(close(local("amax", {x}, rows), filled({2}, B8, [](int64_t) { return 1; }), 0));
