@@ -310,7 +310,8 @@ OpDef prod_op() {
     const Var& x = g.inputs[0];
     const std::vector<int64_t>& dims = g.attrs.get_ints("dims");
     const Var zero = fn::eq(x, fn::zeros_like(x));
-    const Var nonzero_product = call1(name, {fn::where(zero, fn::ones_like(x), x)}, {{"dims", dims}, {"keepdim", true}});
+    const Var nonzero_product =
+        call1(name, {fn::where(zero, fn::ones_like(x), x)}, {{"dims", dims}, {"keepdim", true}});
     const Var zeros = fn::sum(fn::cast(zero, DType::kInt64), dims, /*keepdim=*/true);
     const Var none = fn::eq(zeros, fn::zeros_like(zeros)), one = fn::eq(zeros, fn::ones_like(zeros));
     const Var others = fn::where(none, fn::div(nonzero_product, fn::where(zero, fn::ones_like(x), x)),

@@ -121,7 +121,7 @@ __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "plac
            "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast", "nn", "save", "load"]
 __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp"] + [
-    "bool", "bfloat16", "float16", "half", "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or",
-    "bitwise_xor", "bitwise_not", "isnan", "isinf", "isfinite", "masked_fill", "result_type", "promote_types",
-    "get_default_dtype", "can_cast"] + [
+    "bool", "bfloat16", "float16", "half", "logical_and", "logical_or", "logical_xor", "logical_not",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan", "isinf", "isfinite", "masked_fill",
+    "result_type", "promote_types", "get_default_dtype", "can_cast"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__

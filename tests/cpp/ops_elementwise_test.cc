@@ -321,7 +321,8 @@ TEST(ElementwiseBool, CastsToAndFromEveryDtype) {
 TEST(ElementwiseFloat16, CastsRoundToNearestEven) {
   constexpr DType F16 = DType::kFloat16;
   for (DType other : {F32, F64, I32, I64, B8, DType::kBFloat16, F16}) {
-    const Tensor source = is_half(other) ? local("cast", {value({5, 3}, F32)}, {{"dtype", other}}) : value({5, 3}, other);
+    const Tensor source =
+        is_half(other) ? local("cast", {value({5, 3}, F32)}, {{"dtype", other}}) : value({5, 3}, other);
     sweep("cast", {source}, {{"dtype", F16}});
     sweep("cast", {local("cast", {source}, {{"dtype", F16}})}, {{"dtype", other}});
   }
@@ -376,7 +377,8 @@ TEST(ElementwiseBool, LogicalBitwiseAndPredicates) {
   EXPECT_TRUE(close(local("logical_and", {a, b}), bools({1, 1, 0, 1}), 0));
   EXPECT_TRUE(close(local("logical_xor", {a, ints({0, 0, 0, 1})}), bools({1, 1, 0, 0}), 0));
   EXPECT_TRUE(close(local("logical_not", {a}), bools({0, 0, 1, 0}), 0));
-  const Tensor special = filled({4}, F64, [](int64_t i) { return std::vector<double>{1, NAN, INFINITY, -INFINITY}[i]; });
+  const Tensor special =
+      filled({4}, F64, [](int64_t i) { return std::vector<double>{1, NAN, INFINITY, -INFINITY}[i]; });
   EXPECT_TRUE(close(local("isnan", {special}), bools({0, 1, 0, 0}), 0));
   EXPECT_TRUE(close(local("isinf", {special}), bools({0, 0, 1, 1}), 0));
   EXPECT_TRUE(close(local("isfinite", {special}), bools({1, 0, 0, 0}), 0));
@@ -438,8 +440,10 @@ TEST(ElementwiseBool, ClearErrors) {
   expect_error([&] { local("add", {b, b}); }, "[add] does not take bool tensors");
   expect_error([&] { local("neg", {b}); }, "[neg] does not take bool tensors");
   expect_error([&] { local("mean", {b}, {{"dims", std::vector<int64_t>{}}}); }, "[mean] does not take bool tensors");
-  expect_error([&] { local("bitwise_and", {x, x}); }, "[bitwise_and] is defined for bool and integer tensors, got float32");
-  expect_error([&] { local("bitwise_not", {x}); }, "[bitwise_not] is defined for bool and integer tensors, got float32");
+  expect_error([&] { local("bitwise_and", {x, x}); },
+               "[bitwise_and] is defined for bool and integer tensors, got float32");
+  expect_error([&] { local("bitwise_not", {x}); },
+               "[bitwise_not] is defined for bool and integer tensors, got float32");
   expect_error([&] { local("logical_and", {b, x}); }, "[logical_and] dtypes differ: bool and float32");
   expect_error([&] { local("add_scalar", {b}, {{"value", 1.0}}); }, "[add_scalar] does not take bool tensors");
 }
