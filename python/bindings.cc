@@ -73,6 +73,7 @@ DType dtype_of(const py::dtype& d) {
 }
 
 py::dtype numpy_dtype(DType d) {
+  if (d == DType::kFloat16) return py::dtype("float16");  // the same bits as NumPy's
   return visit_with_bool(d, [](auto v) { return py::dtype::of<decltype(v)>(); });
 }
 
@@ -207,7 +208,8 @@ PYBIND11_MODULE(_C, m) {
       .value("int32", DType::kInt32)
       .value("int64", DType::kInt64)
       .value("bfloat16", DType::kBFloat16)
-      .value("bool", DType::kBool);
+      .value("bool", DType::kBool)
+      .value("float16", DType::kFloat16);
 
   py::class_<Tensor>(m, "LocalTensor")
       .def_static("from_numpy", &from_numpy, py::arg("array"))

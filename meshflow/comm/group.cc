@@ -60,18 +60,23 @@ void Group::check_counts(const char* op, const std::vector<int64_t>& counts) con
 
 namespace {
 
-// bfloat16 is reduced in float32 (no library reduces it, and one rounding at the end keeps
-// the sum as exact as float32's): the values widened, reduced, then rounded.
-std::vector<float> widened(const void* data, int64_t count) {
-  const auto* b = static_cast<const bfloat16*>(data);
+// bfloat16 and float16 are reduced in float32 (no library reduces bfloat16, and one rounding
+// at the end keeps the sum as exact as float32's): the values widened, reduced, then rounded.
+std::vector<float> widened(const void* data, int64_t count, DType dtype) {
   std::vector<float> out(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i) out[i] = to_float(b[i]);
+  visit_half(dtype, [&](auto h) {
+    const auto* b = static_cast<const decltype(h)*>(data);
+    for (int64_t i = 0; i < count; ++i) out[i] = to_float(b[i]);
+  });
   return out;
 }
 
-void narrow_into(const std::vector<float>& values, void* data) {
-  auto* b = static_cast<bfloat16*>(data);
-  for (size_t i = 0; i < values.size(); ++i) b[i] = to_bfloat16(values[i]);
+void narrow_into(const std::vector<float>& values, void* data, DType dtype) {
+  visit_half(dtype, [&](auto h) {
+    using H = decltype(h);
+    auto* b = static_cast<H*>(data);
+    for (size_t i = 0; i < values.size(); ++i) b[i] = from_float<H>(values[i]);
+  });
 }
 
 // Host copies of buffers in a memory the backend does not take (group.h): read() copies a
@@ -148,16 +153,16 @@ size_t bytes_of(int64_t count, DType dtype) { return static_cast<size_t>(count) 
 
 void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op, const Memory& memory) {
   if (dtype == DType::kBool && op == ReduceOp::kSum) op = ReduceOp::kMax;  // a sum cast to bool: an or
-  if (!takes(memory) || (dtype == DType::kBFloat16 && !memory.host_accessible())) {  // bfloat16 widens on the host
+  if (!takes(memory) || (is_half(dtype) && !memory.host_accessible())) {  // halves widen on the host
     Staging staged(memory);
     const void* host_send = staged.read(send, bytes_of(count, dtype));
     all_reduce(host_send, staged.write(recv, bytes_of(count, dtype)), count, dtype, op);
     return staged.finish();
   }
-  if (dtype == DType::kBFloat16) {
-    std::vector<float> wide = widened(send, count), out(static_cast<size_t>(count));
+  if (is_half(dtype)) {
+    std::vector<float> wide = widened(send, count, dtype), out(static_cast<size_t>(count));
     all_reduce(wide.data(), out.data(), count, DType::kFloat32, op);
-    return narrow_into(out, recv);
+    return narrow_into(out, recv, dtype);
   }
   on_comm_thread([&] {
     CollectiveWatch watch("all_reduce", world_ranks());
@@ -188,18 +193,18 @@ void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64
                            ReduceOp op, const Memory& memory) {
   if (dtype == DType::kBool && op == ReduceOp::kSum) op = ReduceOp::kMax;  // a sum cast to bool: an or
   check_counts("reduce_scatter", counts);
-  if (!takes(memory) || (dtype == DType::kBFloat16 && !memory.host_accessible())) {  // bfloat16 widens on the host
+  if (!takes(memory) || (is_half(dtype) && !memory.host_accessible())) {  // halves widen on the host
     Staging staged(memory);
     const int64_t total = std::accumulate(counts.begin(), counts.end(), int64_t{0});
     const void* host_send = staged.read(send, bytes_of(total, dtype));
     reduce_scatter(host_send, staged.write(recv, bytes_of(counts[rank()], dtype)), counts, dtype, op);
     return staged.finish();
   }
-  if (dtype == DType::kBFloat16) {
+  if (is_half(dtype)) {
     const int64_t total = std::accumulate(counts.begin(), counts.end(), int64_t{0});
-    std::vector<float> wide = widened(send, total), out(static_cast<size_t>(counts.at(rank())));
+    std::vector<float> wide = widened(send, total, dtype), out(static_cast<size_t>(counts.at(rank())));
     reduce_scatter(wide.data(), out.data(), counts, DType::kFloat32, op);
-    return narrow_into(out, recv);
+    return narrow_into(out, recv, dtype);
   }
   on_comm_thread([&] {
     CollectiveWatch watch("reduce_scatter", world_ranks());

@@ -25,16 +25,18 @@ const char* dtype_name(DType dtype) {
     case DType::kInt64: return "int64";
     case DType::kBFloat16: return "bfloat16";
     case DType::kBool: return "bool";
+    case DType::kFloat16: return "float16";
   }
   return "?";
 }
 
 DType dtype_from_name(const std::string& name) {
-  for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kBFloat16, DType::kBool}) {
+  for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kBFloat16, DType::kBool,
+                  DType::kFloat16}) {
     if (name == dtype_name(d)) return d;
   }
   throw std::invalid_argument("unsupported dtype '" + name +
-                              "'; expected one of float32, float64, int32, int64, bfloat16, bool");
+                              "'; expected one of float32, float64, int32, int64, bfloat16, bool, float16");
 }
 
 const char* reduce_op_name(ReduceOp op) {

@@ -7,6 +7,9 @@
 // (matmul, with float32 accumulation); ops that compute element by element do not take it
 // (they say so at the call) and run in float32, which is what mf.autocast arranges.
 //
+// float16 (IEEE half, NumPy's float16) is a storage type as bfloat16 is: stored, cast, moved,
+// saved, its partial values reduced in float32; no op computes in it.
+//
 // bool is one byte holding 0 or 1 (C++ bool, NumPy's bool_). Kernels that move elements take
 // it (visit_storage), and so do the ops defined on truth values (comparisons' outputs,
 // where's condition, logical and bitwise ops, any/all through amax/amin, sum: visit_with_bool);
@@ -23,7 +26,7 @@
 
 namespace mf {
 
-enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kBFloat16, kBool };
+enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kBFloat16, kBool, kFloat16 };
 
 // A bfloat16 value's bits. Convert with to_float / to_bfloat16; no arithmetic on purpose.
 struct bfloat16 {
@@ -47,10 +50,71 @@ inline bfloat16 to_bfloat16(float f) {
   return bfloat16{static_cast<uint16_t>((u & 0x7fffffffu) > 0x7f800000u ? quiet_nan : rounded)};
 }
 
+// An IEEE half's bits. Convert with to_float / to_float16; no arithmetic on purpose.
+struct float16 {
+  uint16_t bits;
+};
+
+inline float to_float(float16 x) {
+  const uint32_t h = x.bits, sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+  uint32_t u;
+  if (exp == 0x1f) {
+    u = sign | 0x7f800000u | (mant << 13);  // infinities, NaN (payload kept)
+  } else if (exp != 0) {
+    u = sign | ((exp + 112) << 23) | (mant << 13);
+  } else {
+    const float f = static_cast<float>(mant) * 0x1p-24f;  // zero and subnormals, exact
+    __builtin_memcpy(&u, &f, sizeof u);
+    u |= sign;
+  }
+  float f;
+  __builtin_memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+// Rounds to the nearest half, ties to even; beyond the largest half (65504) to infinity;
+// NaN stays NaN (quiet).
+inline float16 to_float16(float f) {
+  uint32_t u;
+  __builtin_memcpy(&u, &f, sizeof u);
+  const uint32_t sign = (u >> 16) & 0x8000u, abs = u & 0x7fffffffu;
+  uint32_t h;
+  if (abs > 0x7f800000u) {
+    h = 0x7e00u | ((abs >> 13) & 0x3ffu);
+  } else if (abs >= 0x477ff000u) {  // 65520 and up: infinity
+    h = 0x7c00u;
+  } else if (abs >= 0x38800000u) {  // a normal half: 2^-14 and up
+    h = (abs + 0xfffu + ((abs >> 13) & 1u) - 0x38000000u) >> 13;
+  } else if (abs <= 0x33000000u) {  // up to 2^-25, half the least subnormal: zero
+    h = 0;
+  } else {  // a subnormal: the value in units of 2^-24, rounded
+    const uint32_t shift = 126 - (abs >> 23), m = (abs & 0x7fffffu) | 0x800000u;
+    const uint32_t rest = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    h = (m >> shift) + (rest > half || (rest == half && ((m >> shift) & 1u)));
+  }
+  return float16{static_cast<uint16_t>(sign | h)};
+}
+
+// bfloat16 and float16: storage types that compute in float32.
+template <typename T>
+constexpr bool is_half_v = std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>;
+
+// The half type H nearest to f.
+template <typename H>
+H from_float(float f) {
+  if constexpr (std::is_same_v<H, bfloat16>) {
+    return to_bfloat16(f);
+  } else {
+    return to_float16(f);
+  }
+}
+
 size_t dtype_size(DType dtype);
 inline bool is_floating(DType dtype) {
-  return dtype == DType::kFloat32 || dtype == DType::kFloat64 || dtype == DType::kBFloat16;
+  return dtype == DType::kFloat32 || dtype == DType::kFloat64 || dtype == DType::kBFloat16 ||
+         dtype == DType::kFloat16;
 }
+inline bool is_half(DType dtype) { return dtype == DType::kBFloat16 || dtype == DType::kFloat16; }
 const char* dtype_name(DType dtype);
 // Throws std::invalid_argument naming the supported dtypes when `name` is not one of them.
 DType dtype_from_name(const std::string& name);
@@ -67,6 +131,7 @@ decltype(auto) visit_dtype(DType dtype, F&& f) {
     case DType::kInt32: return f(int32_t{});
     case DType::kInt64: break;
     case DType::kBFloat16:
+    case DType::kFloat16:
     case DType::kBool: no_arithmetic_on(dtype);
   }
   return f(int64_t{});
@@ -79,11 +144,20 @@ decltype(auto) visit_with_bool(DType dtype, F&& f) {
   return visit_dtype(dtype, std::forward<F>(f));
 }
 
-// As visit_dtype, for kernels that only move elements (copies, gathers): bfloat16 and bool too.
+// As visit_dtype, for kernels that only move elements (copies, gathers): bfloat16, float16
+// and bool too.
 template <typename F>
 decltype(auto) visit_storage(DType dtype, F&& f) {
   if (dtype == DType::kBFloat16) return f(bfloat16{});
+  if (dtype == DType::kFloat16) return f(float16{});
   return visit_with_bool(dtype, std::forward<F>(f));
+}
+
+// f(H{}) for a half dtype (is_half): bfloat16 or float16.
+template <typename F>
+decltype(auto) visit_half(DType dtype, F&& f) {
+  if (dtype == DType::kFloat16) return f(float16{});
+  return f(bfloat16{});
 }
 
 // f(x, y) (+, - or *) with integers wrapping around modulo 2^bits, as PyTorch's do: signed

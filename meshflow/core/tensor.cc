@@ -146,10 +146,12 @@ void Tensor::fill_identity(ReduceOp op) const {
     std::fill_n(data_as<bool>(), numel(), op == ReduceOp::kMin);
     return;
   }
-  if (dtype_ == DType::kBFloat16) {
-    const bfloat16 fill = to_bfloat16(op == ReduceOp::kMax ? -std::numeric_limits<float>::infinity()
-                                                           : std::numeric_limits<float>::infinity());
-    std::fill_n(data_as<bfloat16>(), numel(), fill);
+  if (is_half(dtype_)) {
+    visit_half(dtype_, [&](auto h) {
+      using H = decltype(h);
+      const float inf = std::numeric_limits<float>::infinity();
+      std::fill_n(data_as<H>(), numel(), from_float<H>(op == ReduceOp::kMax ? -inf : inf));
+    });
     return;
   }
   visit_dtype(dtype_, [&](auto v) {
@@ -324,21 +326,21 @@ void check_reducible(const Tensor& a, const Tensor& b) {
   }
 }
 
-// out[i] = op(a[i], b[i]) (out may be a), bfloat16 in float32 rounded once; by `loop`
+// out[i] = op(a[i], b[i]) (out may be a), halves in float32 rounded once; by `loop`
 // (kernel::simd_for or simd_loop) with the op chosen outside it, so that it vectorizes.
 template <typename Loop>
 void reduce_elements(void* out, const void* a, const void* b, int64_t n, DType dtype, ReduceOp op, Loop loop) {
   visit_storage(dtype, [&](auto v) {
     using S = decltype(v);
-    using T = std::conditional_t<std::is_same_v<S, bfloat16>, float, S>;
+    using T = std::conditional_t<is_half_v<S>, float, S>;
     const S* pa = static_cast<const S*>(a);
     const S* pb = static_cast<const S*>(b);
     S* po = static_cast<S*>(out);
     auto widen = [](S x) -> T {
-      if constexpr (std::is_same_v<S, bfloat16>) return to_float(x); else return x;
+      if constexpr (is_half_v<S>) return to_float(x); else return x;
     };
     auto narrow = [](T x) -> S {
-      if constexpr (std::is_same_v<S, bfloat16>) return to_bfloat16(x); else return x;
+      if constexpr (is_half_v<S>) return from_float<S>(x); else return x;
     };
     switch (op) {
       case ReduceOp::kSum:

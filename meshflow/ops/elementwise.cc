@@ -228,7 +228,7 @@ double scalar_in(DType dtype, const Attrs& attrs) {
 // Which dtypes an op takes, and what it makes.
 enum class Takes {
   kNumbers,  // floats and integers; the result in their dtype
-  kAny,      // every dtype but bfloat16 (bool too); a bool result
+  kAny,      // every dtype but the halves (bool too); a bool result
   kBits,     // bool and integers; the result in their dtype
 };
 
@@ -422,7 +422,7 @@ RulesOf scaling_rules(bool divides) {
 // where a wider type's would not, so integers keep P(sum) only as themselves.
 bool widens_exactly(DType from, DType to) {
   return from == to || (from == DType::kFloat32 && to == DType::kFloat64) ||
-         (from == DType::kBFloat16 && (to == DType::kFloat32 || to == DType::kFloat64));
+         (is_half(from) && (to == DType::kFloat32 || to == DType::kFloat64));
 }
 
 // A float to an integer truncates toward zero and saturates at the integer's range; NaN gives
@@ -434,6 +434,25 @@ TO float_to_integer(TI x) {
   if (!(x == x)) return 0;
   if (x >= hi) return std::numeric_limits<TO>::max();
   return x <= lo ? std::numeric_limits<TO>::min() : static_cast<TO>(x);
+}
+
+// x converted to TO, as cast does: halves (bfloat16, float16) go through float32 (exact one
+// way; rounded to nearest even the other); to bool is x != 0, as in PyTorch (NaN is true).
+template <typename TO, typename TI>
+TO convert(TI x) {
+  if constexpr (std::is_same_v<TI, TO>) {
+    return x;
+  } else if constexpr (is_half_v<TI>) {
+    return convert<TO>(to_float(x));
+  } else if constexpr (std::is_same_v<TO, bool>) {
+    return x != TI{0};
+  } else if constexpr (is_half_v<TO>) {
+    return from_float<TO>(static_cast<float>(x));
+  } else if constexpr (std::is_floating_point_v<TI> && std::is_integral_v<TO>) {
+    return float_to_integer<TO>(x);
+  } else {
+    return static_cast<TO>(x);
+  }
 }
 
 // The max of casts is the cast of the max when the conversion is nondecreasing over every
@@ -459,39 +478,20 @@ OpDef cast() {
     const DType from = in[0].dtype, to = attrs.get_dtype("dtype");
     return (preserves_order(from, to) ? increasing(0) : Rules{}) + (widens_exactly(from, to) ? linear({0}) : Rules{});
   });
-  // bfloat16 goes through float32 (exact one way; rounded to nearest even the other); to
-  // bool is x != 0, as in PyTorch (NaN is true).
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = ctx.output(0, in[0].shape(), ctx.outputs[0].dtype);
     visit_storage(in[0].dtype(), [&](auto from) {
       visit_storage(out.dtype(), [&](auto to) {
         using TI = decltype(from);
         using TO = decltype(to);
-        map(in[0].data_as<TI>(), out.data_as<TO>(), in[0].numel(), [](TI x) {
-          if constexpr (std::is_same_v<TI, bfloat16> && std::is_same_v<TO, bfloat16>) {
-            return x;
-          } else if constexpr (std::is_same_v<TO, bool> && std::is_same_v<TI, bfloat16>) {
-            return to_float(x) != 0;
-          } else if constexpr (std::is_same_v<TO, bool>) {
-            return x != TI{0};
-          } else if constexpr (std::is_same_v<TI, bfloat16> && std::is_integral_v<TO>) {
-            return float_to_integer<TO>(to_float(x));
-          } else if constexpr (std::is_same_v<TI, bfloat16>) {
-            return static_cast<TO>(to_float(x));
-          } else if constexpr (std::is_same_v<TO, bfloat16>) {
-            return to_bfloat16(static_cast<float>(x));
-          } else if constexpr (std::is_floating_point_v<TI> && std::is_integral_v<TO>) {
-            return float_to_integer<TO>(x);
-          } else {
-            return static_cast<TO>(x);
-          }
-        });
+        map(in[0].data_as<TI>(), out.data_as<TO>(), in[0].numel(), [](TI x) { return convert<TO>(x); });
       });
     });
     return std::vector<Tensor>{out};
   };
   op.bfloat16 = true;
   op.booleans = true;
+  op.float16 = true;
   return op;
 }
 

@@ -222,8 +222,6 @@ Var lt(const Var& a, const Var& b) { return call1("lt", {a, b}); }
 Var gt(const Var& a, const Var& b) { return call1("gt", {a, b}); }
 Var ge(const Var& a, const Var& b) { return call1("ge", {a, b}); }
 Var logical_and(const Var& a, const Var& b) { return call1("logical_and", {a, b}); }
-Var logical_or(const Var& a, const Var& b) { return call1("logical_or", {a, b}); }
-Var logical_not(const Var& x) { return call1("logical_not", {x}); }
 Var add_scalar(const Var& x, Scalar value) { return scalar_op(find_op("add_scalar"), x, value); }
 Var mul_scalar(const Var& x, Scalar value) { return scalar_op(find_op("mul_scalar"), x, value); }
 Var div_scalar(const Var& x, Scalar value) { return scalar_op(find_op("div_scalar"), x, value); }

@@ -81,10 +81,8 @@ Var ne(const Var& a, const Var& b);
 Var lt(const Var& a, const Var& b);
 Var gt(const Var& a, const Var& b);
 Var ge(const Var& a, const Var& b);
-// Truth values (nonzero is true) to bool.
+// a and b, nonzero meaning true, as bool.
 Var logical_and(const Var& a, const Var& b);
-Var logical_or(const Var& a, const Var& b);
-Var logical_not(const Var& x);
 Var add_scalar(const Var& x, Scalar value);
 Var mul_scalar(const Var& x, Scalar value);
 Var div_scalar(const Var& x, Scalar value);

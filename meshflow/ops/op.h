@@ -125,6 +125,8 @@ struct OpDef {
   // Whether the op takes or makes bool tensors (its kernel visits them: visit_storage or
   // visit_with_bool). Registering an op without it makes its infer refuse them, naming the op.
   bool booleans = false;
+  // Whether the op takes float16 inputs (a storage type as bfloat16: casts and moves).
+  bool float16 = false;
   // Whether mf.autocast runs it in the autocast dtype: its float32 inputs are cast down and
   // the attribute "float32_out" asks for a float32 result (a matmul's float32 accumulator).
   bool autocast = false;

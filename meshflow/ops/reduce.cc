@@ -12,6 +12,11 @@
 // of S(d) parts add up to the mean.
 // Gradients: sum and mean broadcast dy back over the reduced dims (mean divided by their
 // size); amax and amin give it to the elements equal to the result, split evenly among ties.
+//
+// prod (torch.prod) has the reductions' attributes; integers and bool multiply in int64,
+// wrapping, and the product of nothing is 1. There is no partial product: only splits of kept
+// dims pass through it. Its gradient is the product of the other elements, exact where
+// elements are zero (torch's).
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -268,9 +273,59 @@ GradFn extremum_grad(const std::string& op) {
   };
 }
 
+// ---------------------------------------------------------------------------------------
+// prod.
+
+OpDef prod_op() {
+  const std::string name = "prod";
+  OpDef def = reduction(name, ReduceOp::kSum, false);  // sum's shape and dtype rule (int64 for integers)
+  def.signatures = [name](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
+    const int64_t nd = static_cast<int64_t>(in[0].shape.size());
+    const std::vector<bool> reduced = reduced_dims(name, attrs, nd);
+    std::vector<Signature> sigs;
+    int kept = 0;  // kept dims before d
+    for (int d = 0; d < nd; ++d) {
+      if (!reduced[d]) sigs.push_back({{Sbp::split(d)}, {Sbp::split(keepdim(attrs) ? d : kept)}});
+      kept += !reduced[d];
+    }
+    return sigs;
+  };
+  def.kernel = [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const std::vector<bool> reduced =
+        reduced_dims(name, ctx.attrs, static_cast<int64_t>(ctx.inputs[0].shape.size()));
+    Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+    visit_with_bool(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      using TO = std::conditional_t<std::is_integral_v<T>, int64_t, T>;
+      reduce(in[0].data_as<T>(), in[0].shape(), reduced, out.data_as<TO>(), out.numel(), TO{1},
+             [](TO a, TO b) { return wrapping(a, b, std::multiplies<>()); });
+    });
+    return std::vector<Tensor>{out};
+  };
+  // d prod / d x_i is the product of the others: prod / x_i without zeros; with one zero in
+  // the reduced elements, the product of the nonzero ones at the zero and 0 elsewhere; with
+  // more, 0.
+  def.grad = [name](const GradContext& g) {
+    const Reduced r = reduced_of(name, g);
+    const Var& x = g.inputs[0];
+    const std::vector<int64_t>& dims = g.attrs.get_ints("dims");
+    const Var zero = fn::eq(x, fn::zeros_like(x));
+    const Var nonzero_product =
+        call1(name, {fn::where(zero, fn::ones_like(x), x)}, {{"dims", dims}, {"keepdim", true}});
+    const Var zeros = fn::sum(fn::cast(zero, DType::kInt64), dims, /*keepdim=*/true);
+    const Var none = fn::eq(zeros, fn::zeros_like(zeros)), one = fn::eq(zeros, fn::ones_like(zeros));
+    const Var others = fn::where(none, fn::div(nonzero_product, fn::where(zero, fn::ones_like(x), x)),
+                                 fn::where(fn::logical_and(one, zero), nonzero_product, fn::zeros_like(x)));
+    return std::vector<Var>{fn::mul(others, with_kept_dims(g.grad_outputs[0], r))};
+  };
+  def.booleans = true;
+  return def;
+}
+
 }  // namespace
 
 void register_reduce_ops(OpRegistry& r) {
+  r.add(prod_op());
   // sum of bool counts the true values (int64, as in torch); amax and amin of bool are any and
   // all (the Python layer's any and all call them).
   for (OpDef op : {with_grad(reduction("sum", ReduceOp::kSum, false), sum_grad("sum", false)),

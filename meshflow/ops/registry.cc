@@ -43,14 +43,17 @@ void OpRegistry::add(OpDef op) {
   OpMap& ops = *op_map();
   const std::string name = op.name;
   if (ops.count(name)) throw std::logic_error("op '" + name + "' is registered twice");
-  if (!op.bfloat16 || !op.booleans) {
-    op.infer = [name, bf16 = op.bfloat16, booleans = op.booleans, infer = std::move(op.infer)](
+  if (!op.bfloat16 || !op.booleans || !op.float16) {
+    op.infer = [name, bf16 = op.bfloat16, booleans = op.booleans, f16 = op.float16, infer = std::move(op.infer)](
                    const std::vector<TensorMeta>& in, const Attrs& attrs) {
       auto refuse = [&](const std::vector<TensorMeta>& metas, const char* what) {
         for (const TensorMeta& m : metas) {
           if (m.dtype == DType::kBFloat16 && !bf16) {
             op_error(name, std::string("does not ") + what + " bfloat16; use float32 and cast (under mf.autocast, "
                            "matmuls run in bfloat16 and everything else in float32)");
+          }
+          if (m.dtype == DType::kFloat16 && !f16) {
+            op_error(name, std::string("does not ") + what + " float16 (a storage type); cast to float32 first");
           }
           if (m.dtype == DType::kBool && !booleans) {
             op_error(name, std::string("does not ") + what + " bool tensors; cast to an integer or float dtype first");

@@ -569,10 +569,11 @@ OpDef stack_op() {
 }  // namespace
 
 void register_shape_ops(OpRegistry& r) {
-  // They only move elements: bfloat16 and bool too.
+  // They only move elements: bfloat16, float16 and bool too.
   for (OpDef op : {permute_op(), reshape_op(), expand_op(), slice_op(), slice_backward_op(), cat_op(), stack_op()}) {
     op.bfloat16 = true;
     op.booleans = true;
+    op.float16 = true;
     r.add(std::move(op));
   }
 }

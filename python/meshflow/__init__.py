@@ -26,6 +26,7 @@ from . import _C  # noqa: E402
 from . import env, sbp
 from ._dtype import dtype, float32, float64, int32, int64, bfloat16
 from ._dtype import bool_ as bool  # noqa: A001 (torch.bool)
+from ._dtype import float16, half
 from ._autocast import autocast
 from ._placement import placement
 from ._device import device, device_types
@@ -131,8 +132,8 @@ __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "plac
 __all__ += ["autograd", "optim", "enable_grad", "set_grad_enabled", "inference_mode", "is_inference_mode_enabled"]
 __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp"] + [
-    "bool", "bfloat16", "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or",
-    "bitwise_xor", "bitwise_not", "isnan", "isinf", "isfinite", "masked_fill", "result_type", "promote_types",
-    "get_default_dtype", "can_cast"] + [
+    "bool", "bfloat16", "float16", "half", "logical_and", "logical_or", "logical_xor", "logical_not",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan", "isinf", "isfinite", "masked_fill",
+    "result_type", "promote_types", "get_default_dtype", "can_cast"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
 __all__ += _ops_math.__all__

@@ -41,7 +41,7 @@ __all__ = ["add", "sub", "mul", "div", "floor_divide", "pow", "maximum", "minimu
            "bitwise_not", "isnan", "isinf", "isfinite", "masked_fill"]
 
 _FLOATS = (_dtype.float32, _dtype.float64)
-_FLOAT_NAMES = ("float32", "float64", "bfloat16")
+_FLOAT_NAMES = ("float32", "float64", "bfloat16", "float16")
 
 
 _PLAIN_NUMBERS = (int, float)  # exact types: bool and NumPy numbers take the general path
@@ -325,8 +325,7 @@ def where(condition, input, other):
     input and other are tensors or numbers, promoted together (two ints give int64, a float
     float32, two bools bool)."""
     _check_condition("where", condition)
-    if _same_dtype_tensors(input, other) or (type(input) is Tensor and type(other) is Tensor and
-                                            input._impl.dtype == other._impl.dtype):
+    if type(input) is Tensor and type(other) is Tensor and input._impl.dtype == other._impl.dtype:
         return apply("where", [condition, input, other])[0]
     for x in (input, other):
         if not isinstance(x, Tensor):
@@ -493,11 +492,12 @@ Tensor.double = lambda self: self.to(_dtype.float64)
 Tensor.int = lambda self: self.to(_dtype.int32)
 Tensor.long = lambda self: self.to(_dtype.int64)
 Tensor.bool = lambda self: self.to(_dtype.bool_)
+Tensor.half = lambda self: self.to(_dtype.float16)
 
 # Tensor.type's names, as torch's ("torch.FloatTensor") with this package's name (OneFlow's
 # "oneflow.FloatTensor").
 _TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int32": "IntTensor", "int64": "LongTensor",
-               "bfloat16": "BFloat16Tensor", "bool": "BoolTensor"}
+               "bfloat16": "BFloat16Tensor", "bool": "BoolTensor", "float16": "HalfTensor"}
 
 
 def _type(self, dtype=None):

@@ -2,13 +2,13 @@
 
     sin cos tan asin acos atan sinh cosh asinh acosh atanh erf erfc erfinv log1p expm1 log2
     log10 exp2 reciprocal sign (sgn) round frac square; atan2 fmod hypot copysign
-    cumsum cumprod logcumsumexp prod; sort argsort topk kthvalue median; flip fliplr flipud roll
+    cumsum cumprod logcumsumexp; sort argsort topk kthvalue median; flip fliplr flipud roll
 
 Dtypes as torch's: the transcendental functions and reciprocal of an integer tensor are
 float32, as are atan2 and copysign of integers; sign, round, square and fmod keep integers;
-frac and hypot take floats only. cumsum, cumprod and prod of integers are int64 (or `dtype`).
+frac and hypot take floats only. cumsum and cumprod of integers are int64 (or `dtype`).
 Sorting is stable, with NaN the largest value; sort, topk, kthvalue and median with a dim
-give (values, indices), unpackable like torch.return_types. topk, kthvalue, median, prod and
+give (values, indices), unpackable like torch.return_types. topk, kthvalue, median and
 roll are composed of sort, cumprod, slices and cat, so every device, layout and gradient is
 theirs.
 """
@@ -26,7 +26,7 @@ __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
            "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "erf", "erfc", "erfinv", "log1p", "expm1", "log2",
            "log10", "exp2", "reciprocal", "sign", "sgn", "round", "frac", "square", "atan2", "arctan2", "fmod",
            "hypot", "copysign", "absolute", "negative", "clamp_min", "clamp_max", "fix", "cumsum", "cumprod",
-           "logcumsumexp", "prod", "sort", "argsort", "topk", "kthvalue", "median", "flip", "fliplr", "flipud", "roll"]
+           "logcumsumexp", "sort", "argsort", "topk", "kthvalue", "median", "flip", "fliplr", "flipud", "roll"]
 
 _FLOATS = (_dtype.float32, _dtype.float64)
 
@@ -147,26 +147,6 @@ def cumprod(input, dim, *, dtype=None):
 def logcumsumexp(input, dim):
     """log(cumsum(exp(input), dim)) without overflow; floats only."""
     return apply("logcumsumexp", [input], {"dim": _dim("logcumsumexp", dim, input.ndim)})[0]
-
-
-def prod(input, dim=None, keepdim=False, *, dtype=None):
-    """The product of all elements, or along dim (keepdim keeps it as size 1); integers give
-    int64 unless `dtype` says otherwise. The last running product (cumprod), so zeros get
-    their exact gradient."""
-    x = _accumulated(input, dtype)
-    if dim is None:
-        flat = reshape(x, [-1])
-        if flat.shape[0] == 0:
-            return _sum(flat) + 1
-        return reshape(narrow(cumprod(flat, 0), 0, flat.shape[0] - 1, 1), [])
-    d = _dim("prod", dim, x.ndim)
-    if x.ndim == 0:
-        return x
-    n = x.shape[d]
-    if n == 0:
-        return _sum(x, d, keepdim=keepdim) + 1
-    out = narrow(cumprod(x, d), d, n - 1, 1)
-    return out if keepdim else squeeze(out, d)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 all over a dim, a list of dims or every dim (dim=None), with keepdim; mf.softmax and
 mf.log_softmax along a dim. Also tensor methods (x.sum(1), x.softmax(-1), ...).
 
-sum of an integer or bool tensor is int64 (sum(dtype=...) casts first); mean takes floating
+sum and prod of an integer or bool tensor are int64 (sum(dtype=...) casts first); mean takes floating
 tensors; amax/amin of an empty dim is an error; any/all give bool (nonzero is true; of
 nothing, False and True). var, std, logsumexp and norm are composed of these and elementwise ops, so
 every device and layout runs them and their gradients are those ops'.
@@ -12,7 +12,8 @@ import numbers
 
 from ._tensor import Tensor, apply
 
-__all__ = ["sum", "mean", "amax", "amin", "softmax", "log_softmax", "var", "std", "logsumexp", "norm", "any", "all"]
+__all__ = ["sum", "mean", "amax", "amin", "softmax", "log_softmax", "var", "std", "logsumexp", "norm", "any", "all",
+           "prod"]
 
 
 def _dims(dim):
@@ -46,6 +47,17 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         from ._ops_elementwise import cast
         input = cast(input, dtype)
     return _sum(input, dim, keepdim)
+
+
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    """The product over `dim` (an int, or None for every element); integers and bools
+    multiply in int64 (wrapping, as torch's); `dtype`: the input is cast to it first."""
+    if dtype is not None:
+        from ._ops_elementwise import cast
+        input = cast(input, dtype)
+    if dim is not None and not (isinstance(dim, numbers.Integral) and not isinstance(dim, bool)):
+        raise TypeError(f"prod: dim must be None or an int, got {dim!r}")
+    return apply("prod", [input], {"dims": _dims(dim), "keepdim": bool(keepdim)})[0]
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
@@ -143,5 +155,6 @@ def norm(input, p="fro", dim=None, keepdim=False):
 
 
 Tensor.sum, Tensor.mean, Tensor.amax, Tensor.amin, Tensor.any, Tensor.all = sum, mean, amax, amin, any, all
+Tensor.prod = prod
 Tensor.softmax, Tensor.log_softmax = softmax, log_softmax
 Tensor.var, Tensor.std, Tensor.logsumexp, Tensor.norm = var, std, logsumexp, norm

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <type_traits>
 
 #include "meshflow/device/device.h"
@@ -46,6 +47,17 @@ inline int64_t noise(int64_t element, int axis, int64_t coordinate) { return (el
 // one coordinate per element holds v, the others less (more).
 inline Tensor partial_local(const Tensor& v, ReduceOp op, int axis, int64_t n, int64_t coordinate) {
   Tensor out = v.clone();
+  if (is_half(v.dtype())) {  // coordinate 0 (sum) or one per element holds v, the others the identity
+    visit_half(v.dtype(), [&](auto h) {
+      using H = decltype(h);
+      H* p = out.data_as<H>();
+      const float identity = op == ReduceOp::kSum ? 0.0f : op == ReduceOp::kMax ? -INFINITY : INFINITY;
+      for (int64_t i = 0; i < out.numel(); ++i) {
+        if (op == ReduceOp::kSum ? coordinate != 0 : coordinate != (i + axis) % n) p[i] = from_float<H>(identity);
+      }
+    });
+    return out;
+  }
   if (v.dtype() == DType::kBool) {  // sums and maxima are ors, minima ands: the others hold the identity
     bool* p = out.data_as<bool>();
     for (int64_t i = 0; i < out.numel(); ++i) {

@@ -60,6 +60,9 @@ std::vector<GradCall> binary_calls() {
   const Tensor cond = indices({4, 3}, 2);
   calls.push_back({"where", {cond, away_from_zero({4, 3}, 1), away_from_zero({4, 3}, 2)}});
   calls.push_back({"where", {cond, away_from_zero({3}, 1), away_from_zero({4, 1}, 2)}});
+  Tensor mask = Tensor::empty({4, 3}, DType::kBool);
+  for (int64_t i = 0; i < mask.numel(); ++i) mask.data_as<bool>()[i] = i % 3 == 1;
+  calls.push_back({"where", {mask, away_from_zero({4, 3}, 1), away_from_zero({4, 3}, 2)}});
   return calls;
 }
 
@@ -85,11 +88,16 @@ std::vector<GradCall> reduction_calls() {
   const Tensor x = away_from_zero({3, 4, 2}, 1);
   std::vector<GradCall> calls;
   const std::vector<std::pair<Ints, bool>> dims_and_keepdim = {{{}, false}, {{1}, false}, {{1}, true}, {{0, -1}, true}};
-  for (const char* op : {"sum", "mean", "amax", "amin"}) {
+  for (const char* op : {"sum", "mean", "amax", "amin", "prod"}) {
     for (const auto& [dims, keepdim] : dims_and_keepdim) {
       calls.push_back({op, {x}, {{"dims", dims}, {"keepdim", keepdim}}});
     }
   }
+  // prod at zeros: one in a reduced group (the product of the others there), two or more (0).
+  Tensor zeros = away_from_zero({3, 4, 2}, 3);
+  for (int64_t i : {1, 9, 11}) zeros.data_as<double>()[i] = 0;  // [0, 0, 1]; [1, 0, 1] and [1, 1, 1]
+  calls.push_back({"prod", {zeros}, {{"dims", Ints{1}}, {"keepdim", false}}});
+  calls.push_back({"prod", {zeros}, {{"dims", Ints{}}, {"keepdim", false}}});
   return calls;
 }
 

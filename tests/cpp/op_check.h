@@ -26,12 +26,15 @@ inline ::testing::AssertionResult close(const Tensor& actual, const Tensor& expe
                                          << dtype_name(actual.dtype()) << ", expected "
                                          << to_string(expected.shape()) << " " << dtype_name(expected.dtype());
   }
-  return visit_with_bool(actual.dtype(), [&](auto v) -> ::testing::AssertionResult {
+  return visit_storage(actual.dtype(), [&](auto v) -> ::testing::AssertionResult {
     using T = decltype(v);
     const T* a = actual.data_as<T>();
     const T* e = expected.data_as<T>();
+    auto value = [](T x) -> double {
+      if constexpr (is_half_v<T>) return to_float(x); else return static_cast<double>(x);
+    };
     for (int64_t i = 0; i < actual.numel(); ++i) {
-      const double x = static_cast<double>(a[i]), y = static_cast<double>(e[i]);
+      const double x = value(a[i]), y = value(e[i]);
       const bool same = x == y || (std::isnan(x) && std::isnan(y));  // equal infinities too
       if (!same && !(std::abs(x - y) <= tol * (1 + std::abs(y)))) {
         return ::testing::AssertionFailure() << "element " << i << " is " << x << ", expected " << y;
@@ -57,6 +60,8 @@ inline double gpu_tolerance(DType dtype) {
       return 1e-9;
     case DType::kBFloat16:
       return 2e-2;
+    case DType::kFloat16:
+      return 1e-3;
     default:
       return 0;
   }

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
+#include <vector>
 
 #include "meshflow/ops/dispatch.h"
 #include "tests/cpp/op_check.h"
@@ -315,6 +317,34 @@ TEST(ElementwiseBool, CastsToAndFromEveryDtype) {
                     bools({1, 0}), 0));
 }
 
+// float16 is a storage type: casts to and from every dtype, and moves.
+TEST(ElementwiseFloat16, CastsRoundToNearestEven) {
+  constexpr DType F16 = DType::kFloat16;
+  for (DType other : {F32, F64, I32, I64, B8, DType::kBFloat16, F16}) {
+    const Tensor source =
+        is_half(other) ? local("cast", {value({5, 3}, F32)}, {{"dtype", other}}) : value({5, 3}, other);
+    sweep("cast", {source}, {{"dtype", F16}});
+    sweep("cast", {local("cast", {source}, {{"dtype", F16}})}, {{"dtype", other}});
+  }
+  sweep("permute", {local("cast", {value({4, 6}, F32)}, {{"dtype", F16}})}, {{"dims", std::vector<int64_t>{1, 0}}});
+  // Every half widens exactly and rounds back to itself; between two halves, to even.
+  Tensor all = Tensor::empty({65536}, F16);
+  for (int64_t i = 0; i < 65536; ++i) all.data_as<float16>()[i] = float16{static_cast<uint16_t>(i)};
+  const Tensor wide = local("cast", {all}, {{"dtype", F32}}), back = local("cast", {wide}, {{"dtype", F16}});
+  for (int64_t i = 0; i < 65536; ++i) {
+    const uint16_t bits = static_cast<uint16_t>(i);
+    const bool nan = (bits & 0x7c00) == 0x7c00 && (bits & 0x3ff);
+    EXPECT_TRUE(nan ? std::isnan(wide.data_as<float>()[i]) : back.data_as<float16>()[i].bits == bits) << i;
+  }
+  const Tensor between = filled({6}, F32, [](int64_t i) {
+    return std::vector<double>{1 + 0x1p-11, 1 + 3 * 0x1p-11, 65520, 65519, 0x1p-25, 3 * 0x1p-25}[i];
+  });
+  const Tensor rounded = local("cast", {between}, {{"dtype", F16}});
+  const std::vector<uint16_t> expected = {0x3c00, 0x3c02, 0x7c00, 0x7bff, 0x0000, 0x0002};
+  for (int64_t i = 0; i < 6; ++i) EXPECT_EQ(rounded.data_as<float16>()[i].bits, expected[i]) << i;
+  expect_error([&] { local("add", {all, all}); }, "[add] does not take float16");
+}
+
 TEST(ElementwiseBool, ComparisonsGiveBool) {
   for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge"}) {
     for (DType dtype : kWithBool) {
@@ -347,7 +377,8 @@ TEST(ElementwiseBool, LogicalBitwiseAndPredicates) {
   EXPECT_TRUE(close(local("logical_and", {a, b}), bools({1, 1, 0, 1}), 0));
   EXPECT_TRUE(close(local("logical_xor", {a, ints({0, 0, 0, 1})}), bools({1, 1, 0, 0}), 0));
   EXPECT_TRUE(close(local("logical_not", {a}), bools({0, 0, 1, 0}), 0));
-  const Tensor special = filled({4}, F64, [](int64_t i) { return std::vector<double>{1, NAN, INFINITY, -INFINITY}[i]; });
+  const Tensor special =
+      filled({4}, F64, [](int64_t i) { return std::vector<double>{1, NAN, INFINITY, -INFINITY}[i]; });
   EXPECT_TRUE(close(local("isnan", {special}), bools({0, 1, 0, 0}), 0));
   EXPECT_TRUE(close(local("isinf", {special}), bools({0, 0, 1, 1}), 0));
   EXPECT_TRUE(close(local("isfinite", {special}), bools({1, 0, 0, 0}), 0));
@@ -363,12 +394,19 @@ TEST(ElementwiseBool, WhereAnyAllSum) {
   const std::vector<Attrs> dims = {{{"dims", std::vector<int64_t>{}}},
                                    {{"dims", std::vector<int64_t>{0}}, {"keepdim", true}},
                                    {{"dims", std::vector<int64_t>{1}}}};
-  for (const char* op : {"amax", "amin", "sum"}) {
+  for (const char* op : {"amax", "amin", "sum", "prod"}) {
     for (const Attrs& attrs : dims) {
       sweep(op, {value({5, 3}, B8)}, attrs);
       sweep(op, {condition({4, 6}, B8)}, attrs);
     }
   }
+  // prod of every dtype (integers and bool in int64), empty reductions giving 1.
+  for (DType dtype : {F32, F64, I32, I64}) {
+    for (const Attrs& attrs : dims) sweep("prod", {divisor({5, 3}, dtype)}, attrs);
+  }
+  sweep("prod", {value({0, 3}, F32)}, {{"dims", std::vector<int64_t>{0}}});
+  EXPECT_TRUE(close(local("prod", {ints({3, -2, 5})}, {{"dims", std::vector<int64_t>{}}}),
+                    filled({}, I64, [](int64_t) { return -30; }), 0));
   const Tensor x = filled({2, 3}, B8, [](int64_t i) { return i == 1 || i >= 3; });  // [[0, 1, 0], [1, 1, 1]]
   const Attrs rows{{"dims", std::vector<int64_t>{1}}};
   EXPECT_TRUE(close(local("amax", {x}, rows), filled({2}, B8, [](int64_t) { return 1; }), 0));
@@ -402,8 +440,10 @@ TEST(ElementwiseBool, ClearErrors) {
   expect_error([&] { local("add", {b, b}); }, "[add] does not take bool tensors");
   expect_error([&] { local("neg", {b}); }, "[neg] does not take bool tensors");
   expect_error([&] { local("mean", {b}, {{"dims", std::vector<int64_t>{}}}); }, "[mean] does not take bool tensors");
-  expect_error([&] { local("bitwise_and", {x, x}); }, "[bitwise_and] is defined for bool and integer tensors, got float32");
-  expect_error([&] { local("bitwise_not", {x}); }, "[bitwise_not] is defined for bool and integer tensors, got float32");
+  expect_error([&] { local("bitwise_and", {x, x}); },
+               "[bitwise_and] is defined for bool and integer tensors, got float32");
+  expect_error([&] { local("bitwise_not", {x}); },
+               "[bitwise_not] is defined for bool and integer tensors, got float32");
   expect_error([&] { local("logical_and", {b, x}); }, "[logical_and] dtypes differ: bool and float32");
   expect_error([&] { local("add_scalar", {b}, {{"value", 1.0}}); }, "[add_scalar] does not take bool tensors");
 }

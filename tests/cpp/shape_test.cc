@@ -196,7 +196,12 @@ TEST(DType, NamesAndSizes) {
   EXPECT_EQ(dtype_size(DType::kFloat64), 8u);
   EXPECT_EQ(dtype_size(DType::kInt32), 4u);
   EXPECT_EQ(dtype_size(DType::kInt64), 8u);
-  for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64}) {
+  EXPECT_EQ(dtype_size(DType::kBool), 1u);
+  EXPECT_EQ(dtype_size(DType::kFloat16), 2u);
+  EXPECT_FALSE(is_floating(DType::kBool));
+  EXPECT_TRUE(is_floating(DType::kFloat16));
+  for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kBFloat16, DType::kBool,
+                  DType::kFloat16}) {
     EXPECT_EQ(dtype_from_name(dtype_name(d)), d);
   }
   EXPECT_STREQ(reduce_op_name(ReduceOp::kSum), "sum");
@@ -206,12 +211,12 @@ TEST(DType, NamesAndSizes) {
 
 TEST(DType, FromNameErrorNamesTheChoices) {
   try {
-    dtype_from_name("float16");
+    dtype_from_name("int16");
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
     std::string msg = e.what();
-    EXPECT_NE(msg.find("'float16'"), std::string::npos) << msg;
-    for (const char* name : {"float32", "float64", "int32", "int64"}) {
+    EXPECT_NE(msg.find("'int16'"), std::string::npos) << msg;
+    for (const char* name : {"float32", "float64", "int32", "int64", "bfloat16", "bool", "float16"}) {
       EXPECT_NE(msg.find(name), std::string::npos) << msg;
     }
   }

@@ -278,6 +278,28 @@ def test_sum_mean_and_their_dtypes():
             x.mean()
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int32", "int64", "float32", "float64"])
+def test_prod(dtype):
+    a = np.array([[1, -2, 3], [2, 0, -1], [1, 1, 2]]).astype(NUMPY[dtype])
+    x = mf.tensor(a)
+    out = NUMPY[dtype] if dtype.startswith("float") else np.int64
+    for dim in (None, 0, 1, -1):
+        for keepdim in (False, True):
+            check(x.prod(dim, keepdim), np.prod(a, axis=dim, keepdims=keepdim).astype(out))
+    check(mf.prod(x, dtype=mf.float64), np.prod(a.astype(np.float64)))
+    check(mf.zeros((0, 2)).prod(0), np.ones(2, np.float32))
+
+
+def test_prod_gradient_with_and_without_zeros():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 5))
+    a[1, 2] = 0  # one zero in row 1
+    a[2, 0] = a[2, 3] = 0  # two in row 2
+    for dim in (None, 0, 1):
+        check_gradients(lambda x: mf.prod(x, dim), [a])
+    check_gradients(lambda x: x.prod(1, keepdim=True) * 2, [rng.standard_normal((3, 4))])
+
+
 def test_type_format_and_methods():
     x = mf.tensor([1.0, 2.0])
     assert x.type() == "meshflow.FloatTensor"

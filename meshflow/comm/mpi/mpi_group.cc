@@ -28,6 +28,7 @@ MPI_Datatype mpi_type(DType dtype) {
     case DType::kInt32: return MPI_INT32_T;
     case DType::kInt64: break;
     case DType::kBFloat16: return MPI_UINT16_T;  // moved as bits; reductions are widened first (group.cc)
+    case DType::kFloat16: return MPI_UINT16_T;  // as bfloat16
     case DType::kBool: return MPI_UINT8_T;  // 0 or 1: max and min are or and and (sums become max: group.cc)
   }
   return MPI_INT64_T;

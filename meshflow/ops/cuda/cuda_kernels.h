@@ -41,7 +41,7 @@ int multiprocessors();
 unsigned blocks_for(int64_t n, int threads);
 
 void add_elementwise_kernels(KernelTable& t);  // elementwise.cu: elementwise.cc's ops, gelu_backward
-void add_reduce_kernels(KernelTable& t);       // reduce.cu: sum, mean, amax, amin
+void add_reduce_kernels(KernelTable& t);       // reduce.cu: sum, mean, amax, amin, prod
 void add_nn_kernels(KernelTable& t);           // nn.cu: softmax, layer_norm, embedding, cross_entropy, gather
 void add_matmul_kernels(KernelTable& t);       // matmul.cu: matmul through cuBLASLt
 void add_attention_kernels(KernelTable& t);    // attention.cu: causal attention forward and backward

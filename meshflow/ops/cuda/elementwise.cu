@@ -9,6 +9,7 @@
 // Float32 computes with the float functions (expf, logf, ...) and float64 with the double
 // ones, as the CPU does; the CPU's float32 gelu uses a polynomial erf (ops/fast_math.h), here
 // it is the library's erfc, within that polynomial's error of it.
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <array>
@@ -141,6 +142,19 @@ __device__ bfloat16 round_to_bfloat16(float f) {
   const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
   const uint32_t quiet_nan = (u >> 16) | 0x40u;
   return bfloat16{static_cast<uint16_t>((u & 0x7fffffffu) > 0x7f800000u ? quiet_nan : rounded)};
+}
+
+// float16: the hardware's conversions (to nearest, ties to even, as core/dtype.h's
+// to_float16; a NaN may come out with other payload bits).
+__device__ float widen(float16 x) { return __half2float(__ushort_as_half(x.bits)); }
+
+template <typename H>
+__device__ H round_to(float f) {
+  if constexpr (std::is_same_v<H, bfloat16>) {
+    return round_to_bfloat16(f);
+  } else {
+    return float16{__half_as_ushort(__float2half_rn(f))};
+  }
 }
 
 // A float to an integer: truncated toward zero, saturated at the integer's range, NaN -> 0.
@@ -416,24 +430,20 @@ struct Select {
   }
 };
 
-// cast: bfloat16 goes through float32 (exact one way; rounded to nearest even the other);
-// to bool is x != 0 (NaN is true).
+// cast: halves (bfloat16, float16) go through float32 (exact one way; rounded to nearest
+// even the other); to bool is x != 0 (NaN is true).
 template <typename TO>
 struct Cast {
   template <typename TI>
   __device__ TO operator()(TI x) const {
-    if constexpr (std::is_same_v<TI, bfloat16> && std::is_same_v<TO, bfloat16>) {
+    if constexpr (std::is_same_v<TI, TO>) {
       return x;
-    } else if constexpr (std::is_same_v<TO, bool> && std::is_same_v<TI, bfloat16>) {
-      return widen(x) != 0.0f;
+    } else if constexpr (is_half_v<TI>) {
+      return Cast<TO>{}(widen(x));
     } else if constexpr (std::is_same_v<TO, bool>) {
       return x != TI{0};
-    } else if constexpr (std::is_same_v<TI, bfloat16> && kIntegral<TO>) {
-      return float_to_integer<TO>(widen(x));
-    } else if constexpr (std::is_same_v<TI, bfloat16>) {
-      return static_cast<TO>(widen(x));
-    } else if constexpr (std::is_same_v<TO, bfloat16>) {
-      return round_to_bfloat16(static_cast<float>(x));
+    } else if constexpr (is_half_v<TO>) {
+      return round_to<TO>(static_cast<float>(x));
     } else if constexpr (!kIntegral<TI> && kIntegral<TO>) {
       return float_to_integer<TO>(x);
     } else {

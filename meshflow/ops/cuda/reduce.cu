@@ -102,6 +102,19 @@ struct Min {
   }
 };
 
+// prod: integers (multiplied in int64) wrap around as Sum's do.
+struct Prod {
+  template <typename T>
+  __device__ T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+    } else {
+      return a * b;
+    }
+  }
+};
+
 // out[y * n_out + o] = the reduction of output o's elements in chunk y (y = blockIdx.y).
 // Each thread folds every reduce_lanes-th element of its chunk into four accumulators (loads
 // in flight together), then the block combines the lanes of each output in shared memory.
@@ -203,11 +216,10 @@ void run(const TI* in, TO* out, Plan p, TO init, TO divisor, Memory& mem) {
   run<TO, TO, Op>(chunks, out, second, init, divisor, mem);
 }
 
-// out = the `op` reduction of `in` over the dims marked in `reduced`, divided by `divisor`
-// when `divide`.
-template <typename TI, typename TO>
-void reduce_tensor(const std::string& name, ReduceOp op, const Tensor& in, const std::vector<bool>& reduced,
-            const Tensor& out, bool divide, TO divisor) {
+// The plan of reducing `in` over the dims marked in `reduced` into `out` (divided when
+// `divide`).
+Plan plan_for(const std::string& name, const Tensor& in, const std::vector<bool>& reduced, const Tensor& out,
+              bool divide) {
   Plan p;
   p.n_out = out.numel();
   p.divide = divide;
@@ -238,6 +250,15 @@ void reduce_tensor(const std::string& name, ReduceOp op, const Tensor& in, const
     p.n_red = 1;
     for (int g = 0; g < p.reds.n; ++g) p.n_red *= p.reds.size[g];
   }
+  return p;
+}
+
+// out = the `op` reduction of `in` over the dims marked in `reduced`, divided by `divisor`
+// when `divide`.
+template <typename TI, typename TO>
+void reduce_tensor(const std::string& name, ReduceOp op, const Tensor& in, const std::vector<bool>& reduced,
+            const Tensor& out, bool divide, TO divisor) {
+  const Plan p = plan_for(name, in, reduced, out, divide);
   const TI* x = in.data_as<TI>();
   TO* y = out.data_as<TO>();
   const TO init = kernel::identity<TO>(op);
@@ -277,9 +298,24 @@ Kernel reduction(const std::string& name, ReduceOp op, bool mean) {
   };
 }
 
+// prod: integers and bool multiply in int64 (the output's dtype), from 1.
+std::vector<Tensor> prod(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const std::vector<bool> reduced = reduced_dims("prod", ctx.attrs, static_cast<int64_t>(ctx.inputs[0].shape.size()));
+  Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype, memory_of(in));
+  if (out.numel() == 0) return {out};
+  const Plan p = plan_for("prod", in[0], reduced, out, false);
+  visit_with_bool(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    using TO = std::conditional_t<std::is_integral_v<T>, int64_t, T>;
+    run<T, TO, Prod>(in[0].data_as<T>(), out.data_as<TO>(), p, TO{1}, TO{1}, out.memory());
+  });
+  return {out};
+}
+
 }  // namespace
 
 void add_reduce_kernels(KernelTable& t) {
+  t["prod"] = prod;
   t["sum"] = reduction("sum", ReduceOp::kSum, false);
   t["mean"] = reduction("mean", ReduceOp::kSum, true);
   t["amax"] = reduction("amax", ReduceOp::kMax, false);

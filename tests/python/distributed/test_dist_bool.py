@@ -76,6 +76,8 @@ def test_ops_on_bool_and_mixed_global_tensors_equal_one_device(name, world):
             check(mask.all(dim, keepdim=True), np.all(m, axis=dim, keepdims=True))
             check(y.any(dim), np.any(c != 0, axis=dim))
             check(mask.sum(dim), np.sum(m, axis=dim).astype(np.int64))
+            check(y.prod(dim), np.prod(c, axis=dim).astype(np.int64))
+            np.testing.assert_allclose(x.prod(dim).numpy(), np.prod(a, axis=dim), rtol=1e-5)
 
 
 @pytest.mark.parametrize("name", ["2", "4", "2x2"])
