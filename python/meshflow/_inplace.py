@@ -117,6 +117,8 @@ def _inplace(t, result, op):
             raise RuntimeError(f"{op}: result type {result.dtype.name} can't be cast to the desired output type "
                                f"{t.dtype.name}")
         result = result.to(t.dtype)
+    if t.is_global and (result.sbp != t.sbp or result.placement != t.placement):
+        result = result.to_global(placement=t.placement, sbp=t.sbp)  # the tensor keeps its layout
     if is_grad_enabled():
         leaf = _root_leaf_requiring_grad(t)
         if leaf is not None:

@@ -16,7 +16,7 @@ import builtins
 import operator
 
 from . import _dtype
-from ._ops_elementwise import _binary, _operands, _unary, abs, cast, clamp, gt, mul, ne, neg, where
+from ._ops_elementwise import _binary, _promote, _unary, abs, cast, clamp, gt, mul, ne, neg, where
 from ._ops_reduce import sum as _sum
 from ._ops_select import _MaxMin
 from ._ops_shape import cat, narrow, reshape, squeeze
@@ -33,26 +33,27 @@ _FLOATS = (_dtype.float32, _dtype.float64)
 # ---------------------------------------------------------------------------------------------
 # Elementwise.
 
-sin = _unary("sin", "The sine; integers give float32.")
-cos = _unary("cos", "The cosine; integers give float32.")
-tan = _unary("tan", "The tangent; integers give float32.")
-asin = _unary("asin", "The inverse sine (NaN outside [-1, 1]); integers give float32.")
-acos = _unary("acos", "The inverse cosine (NaN outside [-1, 1]); integers give float32.")
-atan = _unary("atan", "The inverse tangent; integers give float32.")
-sinh = _unary("sinh", "The hyperbolic sine; integers give float32.")
-cosh = _unary("cosh", "The hyperbolic cosine; integers give float32.")
-asinh = _unary("asinh", "The inverse hyperbolic sine; integers give float32.")
-acosh = _unary("acosh", "The inverse hyperbolic cosine (NaN below 1); integers give float32.")
-atanh = _unary("atanh", "The inverse hyperbolic tangent (NaN outside [-1, 1]); integers give float32.")
-erf = _unary("erf", "The error function; integers give float32.")
-erfc = _unary("erfc", "1 - erf(input), without its cancellation; integers give float32.")
-erfinv = _unary("erfinv", "The inverse error function (+-inf at +-1, NaN outside); integers give float32.")
-log1p = _unary("log1p", "log(1 + input), exact for small input; integers give float32.")
-expm1 = _unary("expm1", "exp(input) - 1, exact for small input; integers give float32.")
-log2 = _unary("log2", "The base-2 logarithm; integers give float32.")
-log10 = _unary("log10", "The base-10 logarithm; integers give float32.")
-exp2 = _unary("exp2", "2 ** input; integers give float32.")
-reciprocal = _unary("reciprocal", "1 / input; integers give float32.")
+sin = _unary("sin", "The sine; integers give float32.", floats=True)
+cos = _unary("cos", "The cosine; integers give float32.", floats=True)
+tan = _unary("tan", "The tangent; integers give float32.", floats=True)
+asin = _unary("asin", "The inverse sine (NaN outside [-1, 1]); integers give float32.", floats=True)
+acos = _unary("acos", "The inverse cosine (NaN outside [-1, 1]); integers give float32.", floats=True)
+atan = _unary("atan", "The inverse tangent; integers give float32.", floats=True)
+sinh = _unary("sinh", "The hyperbolic sine; integers give float32.", floats=True)
+cosh = _unary("cosh", "The hyperbolic cosine; integers give float32.", floats=True)
+asinh = _unary("asinh", "The inverse hyperbolic sine; integers give float32.", floats=True)
+acosh = _unary("acosh", "The inverse hyperbolic cosine (NaN below 1); integers give float32.", floats=True)
+atanh = _unary("atanh", "The inverse hyperbolic tangent (NaN outside [-1, 1]); integers give float32.", floats=True)
+erf = _unary("erf", "The error function; integers give float32.", floats=True)
+erfc = _unary("erfc", "1 - erf(input), without its cancellation; integers give float32.", floats=True)
+erfinv = _unary("erfinv", "The inverse error function (+-inf at +-1, NaN outside); integers give float32.",
+                floats=True)
+log1p = _unary("log1p", "log(1 + input), exact for small input; integers give float32.", floats=True)
+expm1 = _unary("expm1", "exp(input) - 1, exact for small input; integers give float32.", floats=True)
+log2 = _unary("log2", "The base-2 logarithm; integers give float32.", floats=True)
+log10 = _unary("log10", "The base-10 logarithm; integers give float32.", floats=True)
+exp2 = _unary("exp2", "2 ** input; integers give float32.", floats=True)
+reciprocal = _unary("reciprocal", "1 / input; integers give float32.", floats=True)
 sign = _unary("sign", "1, 0 or -1 in input's dtype (0 for NaN).")
 frac = _unary("frac", "input - trunc(input), floats only.")
 arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
@@ -85,9 +86,7 @@ def _float_binary(name, doc, integers_to_float):
     handle = _binary(name, doc)
 
     def op(input, other):
-        a, b = _operands(input, other)
-        if integers_to_float and a.dtype == b.dtype and a.dtype not in _FLOATS:
-            a, b = cast(a, _dtype.float32), cast(b, _dtype.float32)
+        a, b, _ = _promote(input, other, floats=integers_to_float)
         return handle(a, b)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc

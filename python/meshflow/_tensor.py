@@ -362,12 +362,6 @@ class Tensor:
                 extra.insert(0, f"size={tuple(self.shape)}")
         return "tensor(" + ", ".join([values] + extra) + ")"
 
-    def __format__(self, spec):
-        """f"{t:.3f}": a one-element tensor formats as its number; others as repr."""
-        if spec and self.numel() == 1:
-            return format(self.item(), spec)
-        return format(repr(self), spec)
-
 
 class _HookHandle:
     """What register_hook returns (torch's RemovableHandle): remove() unregisters the hook."""
