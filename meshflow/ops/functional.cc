@@ -336,8 +336,13 @@ Var cross_entropy(const Var& logits, const Var& target) {
     const std::string prefix = "[gather] index";
     return what.rfind(prefix, 0) == 0 ? "[cross_entropy] target" + what.substr(prefix.size()) : what;
   });
-  const Var picked = call1("gather", {shifted, reshape(target, {-1, 1})}, {{"dim", int64_t{1}}});
-  return mean(sub(log_sum_exp, picked));
+  // Targets of -100 are left out, as PyTorch's default ignore_index: their rows count
+  // neither in the sum nor in the mean's count (all rows ignored: 0 / 0, NaN, as PyTorch).
+  const Var rows = reshape(target, {-1, 1});
+  const Var kept = call1("ne", {rows, full_like(rows, -100)});
+  const Var picked = call1("gather", {shifted, where(kept, rows, zeros_like(rows))}, {{"dim", int64_t{1}}});
+  const Var counted = cast(kept, logits.dtype());
+  return div(sum(mul(sub(log_sum_exp, picked), counted)), sum(counted));
 }
 
 Var full_like(const Var& x, double value) {

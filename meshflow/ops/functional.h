@@ -129,9 +129,10 @@ Var linear(const Var& x, const Var& weight, const Var& bias = Var());
 // Zeroes each element with probability p (drawn from the counter-based generator, so
 // every layout drops the same elements) and scales the rest by 1 / (1 - p).
 Var dropout(const Var& x, double p, bool training = true);
-// The mean over N of -log_softmax(logits)[i, target[i]], logits [N, C], target [N] int.
-// Written with reductions and gather so that logits split on C (vocabulary parallelism)
-// are never gathered: only [N, 1] statistics are reduced across ranks.
+// The mean over N of -log_softmax(logits)[i, target[i]], logits [N, C], target [N] int,
+// leaving out rows whose target is -100 (PyTorch's default ignore_index). Written with
+// reductions and gather so that logits split on C (vocabulary parallelism) are never
+// gathered: only [N, 1] statistics are reduced across ranks.
 Var cross_entropy(const Var& logits, const Var& target);
 
 // Creation like `x`: same shape, dtype and, for a global x, placement and SBP (partial

@@ -96,7 +96,7 @@ def test_sgd_matches_torch_rule(settings):
     expected, buffers = sgd_reference(values, grads, **settings)
     assert_close(params, expected)
     state = optimizer.state_dict()
-    assert state["step"] == STEPS
+    assert set(state) == {"state", "param_groups"} and optimizer._impl.step_count == STEPS
     if settings.get("momentum", 0):
         assert_close([state["state"][i]["momentum_buffer"] for i in range(len(SHAPES))], buffers)
     else:
@@ -116,7 +116,7 @@ def test_adamw_matches_torch_rule(settings):
     expected, exp_avg, exp_avg_sq = adamw_reference(values, grads, **settings)
     assert_close(params, expected)
     state = optimizer.state_dict()
-    assert state["step"] == STEPS
+    assert all(int(state["state"][i]["step"].item()) == STEPS for i in range(len(SHAPES)))
     assert_close([state["state"][i]["exp_avg"] for i in range(len(SHAPES))], exp_avg)
     assert_close([state["state"][i]["exp_avg_sq"] for i in range(len(SHAPES))], exp_avg_sq)
 
@@ -224,7 +224,8 @@ def test_state_dict_round_trip_continues_identically(name, through_checkpoint, t
     run_steps(optimizer, params, grads[2:])
     run_steps(resumed, resumed_params, grads[2:])
     assert_close(resumed_params, [p.numpy() for p in params], rtol=0, atol=0)
-    assert resumed.state_dict()["step"] == 5
+    # Adam's states carry their step; SGD's update does not depend on it (torch saves none).
+    assert resumed._impl.step_count == (3 if name == "SGD" else 5)
     reference = sgd_reference if name == "SGD" else adamw_reference
     assert_close(params, reference(values, grads, **settings)[0])
 

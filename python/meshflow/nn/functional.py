@@ -38,27 +38,23 @@ def gather(input, dim, index):
     return apply("gather", [input, index], {"dim": int(dim)})[0]
 
 
-_NO_IGNORE = object()
 
 
-def cross_entropy(input, target, weight=None, ignore_index=_NO_IGNORE, reduction="mean", label_smoothing=0.0):
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
     """-log_softmax(input)[i, target[i]] over the batch, for logits `input` [N, C] (or
     [N, C, d1, ...], the class dim second) and int32/int64 class indices `target` [N] (or
     [N, d1, ...]), with torch's weight, ignore_index, reduction and label_smoothing.
 
-    With the defaults (logits [N, C], mean, no weight, no smoothing, no ignore_index given)
-    it is one fused op whose logits split on the class dim (vocabulary parallelism) are never
-    gathered: only per-row statistics cross ranks; a target out of [0, C) is an error there.
-    Otherwise it is log_softmax then nll_loss, as torch defines it (ignore_index -100 unless
-    given)."""
+    With the defaults (logits [N, C], mean, no weight, no smoothing, ignore_index -100) it is
+    the C++ composition whose logits split on the class dim (vocabulary parallelism) are never
+    gathered: only per-row statistics cross ranks. Otherwise it is log_softmax then nll_loss,
+    as torch defines it. A float target holds class probabilities."""
     logits, classes = _impl_of("cross_entropy", input), _impl_of("cross_entropy", target)
     if target.dtype.name.startswith(("float", "bfloat")):
         return _cross_entropy_with_probabilities(input, target, weight, reduction, label_smoothing)
-    if (weight is None and ignore_index is _NO_IGNORE and reduction == "mean" and not label_smoothing
-            and input.ndim <= 2):  # the fused op (which also names a logits tensor of too few dims)
+    if (weight is None and ignore_index == -100 and reduction == "mean" and not label_smoothing
+            and input.ndim <= 2):  # the C++ form (which also names a logits tensor of too few dims)
         return Tensor(_C.cross_entropy(logits, classes))
-    if ignore_index is _NO_IGNORE:
-        ignore_index = -100
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"[cross_entropy] label_smoothing {label_smoothing}; expected a value in [0, 1]")
     if input.ndim > 2:  # classes last, then one row per position

@@ -599,11 +599,8 @@ class NLLLoss(_Loss):
 class CrossEntropyLoss(_Loss):
     _function = staticmethod(F.cross_entropy)
 
-    def __init__(self, weight=None, ignore_index=None, reduction="mean", label_smoothing=0.0):
-        kwargs = dict(weight=weight, label_smoothing=label_smoothing)
-        if ignore_index is not None:
-            kwargs["ignore_index"] = ignore_index
-        super().__init__(reduction, **kwargs)
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+        super().__init__(reduction, weight=weight, ignore_index=ignore_index, label_smoothing=label_smoothing)
 
 
 class Dropout(Module):

@@ -1,5 +1,22 @@
-"""meshflow.nn.utils: torch.nn.utils' gradient clipping (the same function as
-meshflow.optim.clip_grad_norm_)."""
+"""meshflow.nn.utils: torch.nn.utils' gradient clipping (clip_grad_norm_ is the same function
+as meshflow.optim.clip_grad_norm_) and parameters_to_vector."""
 from ..optim import clip_grad_norm_  # noqa: F401: part of this module's API
+from .._tensor import Tensor, no_grad
 
-__all__ = ["clip_grad_norm_"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector"]
+
+
+def clip_grad_value_(parameters, clip_value):
+    """Clamps every gradient to [-clip_value, clip_value], in place."""
+    parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)
+    clip_value = float(clip_value)
+    with no_grad():
+        for p in parameters:
+            if p.grad is not None:
+                p.grad = p.grad.clamp(-clip_value, clip_value)
+
+
+def parameters_to_vector(parameters):
+    """The parameters flattened and concatenated into one vector."""
+    from .._ops_shape import cat
+    return cat([p.reshape(-1) for p in parameters])

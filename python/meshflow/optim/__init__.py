@@ -8,10 +8,10 @@ and what is written there (a scheduler's "lr") is what the next step uses.
 """
 import collections
 
-from .. import _C
+from .. import _C, _dtype
 from .._ops_creation import zeros_like
 from .._ops_elementwise import cast
-from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name
+from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name, tensor
 
 
 def _tensors(params, what="params"):
@@ -185,15 +185,15 @@ class Optimizer:
 
     def state_dict(self):
         """torch's structure: {"state": {index: {name: tensor}}, "param_groups": [{options...,
-        "params": [indices]}]}, indices counting the parameters of every group in order; and
-        "step", the number of steps taken. The tensors keep their layouts."""
+        "params": [indices]}]}, indices counting the parameters of every group in order (Adam's
+        states hold their "step", as torch's). The tensors keep their layouts."""
         groups, start = [], 0
         for group in self.param_groups:
             n = len(group["params"])
             groups.append({**{k: v for k, v in group.items() if k != "params"},
                            "params": list(range(start, start + n))})
             start += n
-        return {"state": self._indexed_state(), "param_groups": groups, "step": self._impl.step_count}
+        return {"state": self._indexed_state(), "param_groups": groups}
 
     def load_state_dict(self, state_dict):
         """Loads a state_dict() (also one without "param_groups", as meshflow wrote before):
@@ -226,7 +226,7 @@ class Optimizer:
         if saved_groups is not None:
             for saved, group in zip(saved_groups, self.param_groups):
                 group.update({k: v for k, v in saved.items() if k != "params"})
-        self._impl.load_state(state, int(state_dict.get("step", 0)))
+        self._impl.load_state(state, _steps_taken(state_dict))
 
     def __repr__(self):
         lines = [f"{type(self).__name__} ("]
@@ -234,6 +234,18 @@ class Optimizer:
             lines.append(f"Parameter Group {i}")
             lines.extend(f"    {k}: {group[k]}" for k in sorted(group) if k != "params")
         return "\n".join(lines) + "\n)"
+
+
+def _steps_taken(state_dict):
+    """The number of steps a state_dict was saved after: its parameters' "step" (Adam's, as
+    torch's), or the top-level "step" meshflow wrote before; 0 when it keeps none (SGD's
+    update does not depend on it)."""
+    if "step" in state_dict:
+        return int(state_dict["step"])
+    for entries in state_dict["state"].values():
+        if "step" in entries:
+            return int(entries["step"].item())
+    return 0
 
 
 class SGD(Optimizer):
@@ -297,13 +309,15 @@ class Adam(_AdamBase):
 
 def clip_grad_norm_(parameters, max_norm):
     """Scales all gradients so that their joint 2-norm (over every shard) is at most max_norm;
-    returns the norm before clipping (a float; inside a Graph's build, a scalar tensor, since
-    values are not known while tracing)."""
-    parameters = [parameters] if isinstance(parameters, Tensor) else parameters  # as torch's
+    returns the norm before clipping as a 0-d local tensor of the gradients' dtype, as
+    torch's (inside a Graph's build, the traced scalar)."""
+    parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)  # as torch's
     params = [_impl_of("clip_grad_norm_", p) for p in parameters]
     if _C.tracing():
         return Tensor(_C.clip_grad_norm_traced(params, float(max_norm)))
-    return _C.clip_grad_norm(params, float(max_norm))
+    dtype = next((p.grad.dtype for p in parameters if p.grad is not None and p.grad.dtype.name == "float64"),
+                 _dtype.float32)
+    return tensor(_C.clip_grad_norm(params, float(max_norm)), dtype=dtype)
 
 
 def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):
@@ -311,4 +325,5 @@ def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):
     return _C.warmup_cosine_lr(int(step), int(warmup), int(total), float(max_lr), float(min_lr))
 
 
+from ._composed import RMSprop, Adagrad  # noqa: E402,F401
 from . import lr_scheduler  # noqa: E402: meshflow.optim.lr_scheduler, as torch.optim.lr_scheduler

@@ -156,18 +156,23 @@ def test_dropout_drops_the_same_elements_as_on_one_device(mesh, nd_sbp):
 CROSS_ENTROPY_LAYOUTS = [("world", (S(1),), (B,)), ("2x2", (S(0), S(1)), (S(0), B)), ("2x2", (S(1), S(1)), (B, B))]
 
 
+@pytest.mark.parametrize("ignored", [False, True], ids=["all-rows", "ignore-index"])
 @pytest.mark.parametrize("mesh, logits_sbp, target_sbp", CROSS_ENTROPY_LAYOUTS,
                          ids=[f"{m}-{s}" for m, s, _ in CROSS_ENTROPY_LAYOUTS])
-def test_vocabulary_parallel_cross_entropy_matches_one_device_without_gathering(mesh, logits_sbp, target_sbp):
+def test_vocabulary_parallel_cross_entropy_matches_one_device_without_gathering(mesh, logits_sbp, target_sbp, ignored):
     ranks = mesh_ranks(mesh)
     placement = mf.placement("cpu", ranks=ranks)
     rows, classes = 6, 203  # 203 classes split unevenly
     rng = np.random.default_rng(4)
     logits, target = rng.standard_normal((rows, classes)) * 3, rng.integers(0, classes, rows)
+    if ignored:
+        target[[1, 4]] = -100  # torch's default ignore_index: left out of the sum and the count
+    kept = target != -100
     shifted = logits - logits.max(1, keepdims=True)
     softmax = np.exp(shifted) / np.exp(shifted).sum(1, keepdims=True)
-    expected = -np.log(softmax[np.arange(rows), target]).mean()
-    expected_grad = (softmax - np.eye(classes)[target]) / rows
+    picked = np.where(kept, target, 0)
+    expected = -np.log(softmax[np.arange(rows), picked])[kept].mean()
+    expected_grad = (softmax - np.eye(classes)[picked]) * kept[:, None] / kept.sum()
 
     local_logits = mf.tensor(logits, requires_grad=True)
     local_loss = F.cross_entropy(local_logits, mf.tensor(target))

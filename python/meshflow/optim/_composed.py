@@ -1,0 +1,141 @@
+"""Optimizers whose update is composed of meshflow ops in Python (RMSprop, Adagrad), with
+torch's interface: param_groups (plain dicts), state keyed by parameter, add_param_group,
+zero_grad, state_dict / load_state_dict. Their updates run under no_grad and write the
+parameters in place, so modules see them; on global tensors each op keeps the parameter's
+layout. SGD, Adam and AdamW are C++ optimizers (optim/__init__.py), fused per parameter."""
+import collections
+
+from .._ops_creation import full_like, zeros_like
+from .._tensor import Tensor, no_grad, tensor
+
+
+class _ComposedOptimizer:
+    def __init__(self, params, defaults):
+        self.defaults = dict(defaults)
+        self.param_groups = []
+        self.state = collections.defaultdict(dict)
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group):
+        group = dict(param_group)
+        params = group["params"]
+        group["params"] = [params] if isinstance(params, Tensor) else list(params)
+        for key, value in self.defaults.items():
+            group.setdefault(key, value)
+        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in seen for p in group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none=True):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    p.grad = None if set_to_none else zeros_like(p.grad)
+
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            from ..autograd import enable_grad
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._update(p, p.grad, self.state[p], group)
+        return loss
+
+    def state_dict(self):
+        index = {}
+        groups = []
+        for group in self.param_groups:
+            ids = []
+            for p in group["params"]:
+                index[id(p)] = len(index)
+                ids.append(index[id(p)])
+            groups.append({**{k: v for k, v in group.items() if k != "params"}, "params": ids})
+        state = {index[id(p)]: dict(s) for p, s in self.state.items() if s}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        params = [p for g in self.param_groups for p in g["params"]]
+        saved_groups = state_dict["param_groups"]
+        if len(saved_groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for saved, group in zip(saved_groups, self.param_groups):
+            if len(saved["params"]) != len(group["params"]):
+                raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                                 "optimizer's group")
+            group.update({k: v for k, v in saved.items() if k != "params"})
+        self.state = collections.defaultdict(dict)
+        for i, entries in state_dict["state"].items():
+            self.state[params[int(i)]] = dict(entries)
+
+    def __repr__(self):
+        lines = [f"{type(self).__name__} ("]
+        for i, group in enumerate(self.param_groups):
+            lines.append(f"Parameter Group {i}")
+            lines.extend(f"    {k}: {group[k]}" for k in sorted(group) if k != "params")
+        return "\n".join(lines) + "\n)"
+
+
+def _step(state):
+    state["step"] = state["step"] + 1 if "step" in state else tensor(1.0)
+    return float(state["step"].item())
+
+
+class RMSprop(_ComposedOptimizer):
+    """torch.optim.RMSprop: lr, alpha, eps, weight_decay, momentum, centered."""
+
+    def __init__(self, params, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False):
+        if lr < 0 or eps < 0 or momentum < 0 or weight_decay < 0 or alpha < 0:
+            raise ValueError(f"RMSprop: invalid hyperparameters lr={lr}, alpha={alpha}, eps={eps}, "
+                             f"weight_decay={weight_decay}, momentum={momentum}; expected values >= 0")
+        super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
+                                      centered=centered))
+
+    def _update(self, p, grad, state, group):
+        _step(state)
+        if group["weight_decay"]:
+            grad = grad + p * group["weight_decay"]
+        alpha = group["alpha"]
+        state["square_avg"] = state.get("square_avg", zeros_like(p)) * alpha + grad * grad * (1 - alpha)
+        if group["centered"]:
+            state["grad_avg"] = state.get("grad_avg", zeros_like(p)) * alpha + grad * (1 - alpha)
+            avg = (state["square_avg"] - state["grad_avg"] * state["grad_avg"]).sqrt() + group["eps"]
+        else:
+            avg = state["square_avg"].sqrt() + group["eps"]
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = state.get("momentum_buffer", zeros_like(p)) * group["momentum"] + grad / avg
+            p.sub_(state["momentum_buffer"] * group["lr"])
+        else:
+            p.sub_(grad / avg * group["lr"])
+
+
+class Adagrad(_ComposedOptimizer):
+    """torch.optim.Adagrad: lr, lr_decay, weight_decay, initial_accumulator_value, eps."""
+
+    def __init__(self, params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10):
+        if lr < 0 or lr_decay < 0 or weight_decay < 0 or initial_accumulator_value < 0 or eps < 0:
+            raise ValueError("Adagrad: invalid hyperparameters; expected lr, lr_decay, weight_decay, "
+                             "initial_accumulator_value and eps >= 0")
+        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
+                                      initial_accumulator_value=initial_accumulator_value, eps=eps))
+
+    def _update(self, p, grad, state, group):
+        step = _step(state)
+        if "sum" not in state:
+            state["sum"] = full_like(p, float(group["initial_accumulator_value"]))
+        if group["weight_decay"]:
+            grad = grad + p * group["weight_decay"]
+        lr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
+        state["sum"] = state["sum"] + grad * grad
+        p.sub_(grad / (state["sum"].sqrt() + group["eps"]) * lr)
+
