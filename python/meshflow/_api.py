@@ -266,3 +266,53 @@ def _install():
 
 
 _install()
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct values (sorted), with the inverse indices and counts when asked, as
+    torch.unique. The result's size depends on the values: they are read on the host (a
+    global tensor's gathered on every rank) and the result is a local tensor."""
+    if dim is not None:
+        raise NotImplementedError("unique(dim=...) is not supported; expected dim=None")
+    values, inverse, counts = _np.unique(input.numpy(), return_inverse=True, return_counts=True)
+    out = tensor(values, dtype=input.dtype) if input.is_global else tensor(values, dtype=input.dtype,
+                                                                           device=input.device)
+    extra = []
+    if return_inverse:
+        extra.append(tensor(inverse.reshape(input.shape).astype(_np.int64)))
+    if return_counts:
+        extra.append(tensor(counts.astype(_np.int64)))
+    return (out, *extra) if extra else out
+
+
+def bincount(input, weights=None, minlength=0):
+    """How often each value of a 1-d non-negative integer tensor occurs (summing `weights`
+    instead when given), as torch.bincount; read on the host like unique."""
+    values = input.numpy()
+    if values.ndim != 1 or values.dtype.kind not in "iu":
+        raise RuntimeError(f"bincount only supports 1-d non-negative integral inputs, got shape "
+                           f"{tuple(input.shape)} and dtype {input.dtype.name}")
+    if values.size and values.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        return tensor(_np.bincount(values, minlength=minlength).astype(_np.int64))
+    w = weights.numpy()
+    out = _np.bincount(values, weights=w, minlength=minlength)
+    return tensor(out, dtype=weights.dtype if weights.dtype.name == "float32" else _dtype.float64)
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    """NaN -> nan, +inf -> posinf, -inf -> neginf (the dtype's largest / lowest by default)."""
+    from ._ops_elementwise import where
+    if not is_floating_point(input):
+        return clone(input)
+    info = finfo(input.dtype)
+    out = where(input != input, nan, input)
+    out = where(out == float("inf"), info.max if posinf is None else posinf, out)
+    return where(out == float("-inf"), info.min if neginf is None else neginf, out)
+
+
+__all__ += ["unique", "bincount", "nan_to_num"]
+Tensor.unique = unique
+Tensor.bincount = bincount
+Tensor.nan_to_num = nan_to_num

@@ -1,0 +1,127 @@
+"""PyTorch's conveniences (python/meshflow/_api.py, linalg, utils.data, cuda, file-object
+save/load), against NumPy."""
+import io
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+from meshflow.utils.data import DataLoader, TensorDataset, random_split
+
+
+def test_clone_t_movedim_tile_outer():
+    x = mf.arange(6.0).reshape(2, 3)
+    c = x.clone()
+    assert c is not x and c.numpy().tolist() == x.numpy().tolist()
+    w = mf.tensor([1.0, 2.0], requires_grad=True)
+    (w.clone() * 3).sum().backward()
+    assert w.grad.numpy().tolist() == [3.0, 3.0]
+    assert mf.tensor(2.0).clone().shape == ()
+    assert x.t().numpy().tolist() == np.arange(6.0).reshape(2, 3).T.tolist() and mf.t(mf.ones(3)).shape == (3,)
+    with pytest.raises(RuntimeError, match="<= 2 dimensions"):
+        mf.zeros(1, 2, 3).t()
+    a = np.arange(24).reshape(2, 3, 4)
+    np.testing.assert_array_equal(mf.movedim(mf.tensor(a), 0, -1).numpy(), np.moveaxis(a, 0, -1))
+    np.testing.assert_array_equal(mf.tensor(a).movedim((0, 1), (2, 0)).numpy(), np.moveaxis(a, (0, 1), (2, 0)))
+    np.testing.assert_array_equal(mf.tile(mf.tensor([[1, 2]]), (2, 2)).numpy(), np.tile([[1, 2]], (2, 2)))
+    np.testing.assert_array_equal(mf.outer(mf.arange(2.0), mf.arange(3.0)).numpy(), np.outer(np.arange(2.0),
+                                                                                             np.arange(3.0)))
+
+
+@pytest.mark.parametrize("k", [0, 1, -2])
+def test_diag_both_ways(k):
+    v = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(mf.diag(mf.tensor(v), k).numpy(), np.diag(v, k))
+    m = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(mf.diag(mf.tensor(m), k).numpy(), np.diag(m, k))
+
+
+def test_meshgrid_repeat_interleave_and_comparisons():
+    a, b = mf.meshgrid(mf.arange(2), mf.arange(3), indexing="ij")
+    na, nb = np.meshgrid(np.arange(2), np.arange(3), indexing="ij")
+    assert a.numpy().tolist() == na.tolist() and b.numpy().tolist() == nb.tolist()
+    a, b = mf.meshgrid(mf.arange(2), mf.arange(3), indexing="xy")
+    na, nb = np.meshgrid(np.arange(2), np.arange(3), indexing="xy")
+    assert a.numpy().tolist() == na.tolist() and b.numpy().tolist() == nb.tolist()
+    assert mf.repeat_interleave(mf.tensor([1, 2]), 2).numpy().tolist() == [1, 1, 2, 2]
+    assert mf.tensor([[1, 2], [3, 4]]).repeat_interleave(mf.tensor([1, 2]), dim=0).numpy().tolist() == \
+        [[1, 2], [3, 4], [3, 4]]
+    assert mf.equal(mf.tensor([1, 2]), mf.tensor([1, 2])) and not mf.equal(mf.tensor([1, 2]), mf.tensor([1]))
+    assert mf.allclose(mf.tensor([1.0, 2.0]), mf.tensor([1.0, 2.0 + 1e-9]))
+    assert mf.isclose(mf.tensor([1.0, float("nan")]), mf.tensor([1.1, float("nan")]), equal_nan=True).numpy().tolist() \
+        == [False, True]
+    assert mf.count_nonzero(mf.tensor([0, 1, 2, 0])).item() == 2
+
+
+def test_creation_extras_and_metadata():
+    assert mf.empty(2, 3).shape == (2, 3) and mf.empty_like(mf.ones(2, dtype=mf.int32)).dtype == mf.int32
+    assert mf.ones(2, requires_grad=True).requires_grad and mf.arange(3.0, requires_grad=True).requires_grad
+    x = mf.ones(2, dtype=mf.float64)
+    assert x.new_zeros(3).dtype == mf.float64 and x.new_full((2,), 7).numpy().tolist() == [7.0, 7.0]
+    assert x.new_tensor([1, 2]).dtype == mf.float64 and x.element_size() == 8 and x.is_floating_point()
+    assert mf.finfo(mf.float32).eps == np.finfo(np.float32).eps and mf.iinfo(mf.int32).max == 2**31 - 1
+    assert mf.Size([2, 3]) == (2, 3) and mf.is_tensor(x) and mf.numel(x) == 2
+    assert mf.ones(2).type_as(x).dtype == mf.float64 and mf.ones(2, 3).view_as(mf.ones(3, 2)).shape == (3, 2)
+
+
+def test_unique_bincount_nan_to_num():
+    x = mf.tensor([3, 1, 2, 3, 1, 3])
+    values, inverse, counts = mf.unique(x, return_inverse=True, return_counts=True)
+    nv, ni, nc = np.unique([3, 1, 2, 3, 1, 3], return_inverse=True, return_counts=True)
+    assert values.numpy().tolist() == nv.tolist() and inverse.numpy().tolist() == ni.tolist()
+    assert counts.numpy().tolist() == nc.tolist()
+    assert mf.bincount(x, minlength=5).numpy().tolist() == [0, 2, 1, 3, 0]
+    with pytest.raises(RuntimeError, match="non-negative"):
+        mf.bincount(mf.tensor([-1, 2]))
+    y = mf.nan_to_num(mf.tensor([float("nan"), float("inf"), -float("inf"), 1.0]), nan=2.0)
+    assert y.numpy().tolist() == [2.0, float(np.finfo(np.float32).max), float(np.finfo(np.float32).min), 1.0]
+
+
+def test_linalg_norms():
+    v = np.array([3.0, -4.0])
+    m = np.array([[1.0, -2.0], [3.0, 4.0]])
+    assert mf.linalg.norm(mf.tensor(v)).item() == pytest.approx(5.0)
+    assert mf.linalg.vector_norm(mf.tensor(v), ord=float("inf")).item() == 4.0
+    assert mf.linalg.vector_norm(mf.tensor(v), ord=1).item() == 7.0
+    assert mf.linalg.norm(mf.tensor(m)).item() == pytest.approx(np.linalg.norm(m))
+    for ord_ in (1, float("inf"), -1):
+        assert mf.linalg.matrix_norm(mf.tensor(m), ord=ord_).item() == pytest.approx(np.linalg.norm(m, ord_))
+    with pytest.raises(NotImplementedError, match="singular values"):
+        mf.linalg.matrix_norm(mf.tensor(m), ord=2)
+
+
+def test_data_loader_batches_shuffles_and_splits():
+    x, y = mf.arange(10.0).reshape(5, 2), mf.arange(5)
+    data = TensorDataset(x, y)
+    batches = list(DataLoader(data, batch_size=2))
+    assert len(DataLoader(data, batch_size=2)) == 3 and [b[1].numpy().tolist() for b in batches] == [[0, 1], [2, 3],
+                                                                                                       [4]]
+    assert batches[0][0].shape == (2, 2)
+    mf.manual_seed(3)
+    first = [b[1].numpy().tolist() for b in DataLoader(data, batch_size=2, shuffle=True, drop_last=True)]
+    mf.manual_seed(3)
+    again = [b[1].numpy().tolist() for b in DataLoader(data, batch_size=2, shuffle=True, drop_last=True)]
+    assert first == again and len(first) == 2 and len({v for b in first for v in b}) == 4
+    parts = random_split(data, [3, 2])
+    assert [len(p) for p in parts] == [3, 2]
+    assert sorted(int(p[i][1].item()) for p in parts for i in range(len(p))) == [0, 1, 2, 3, 4]
+    with pytest.raises(ValueError, match="batch_size"):
+        DataLoader(data, batch_size=0)
+
+
+def test_save_and_load_through_a_file_object():
+    m = mf.nn.Linear(2, 3)
+    buf = io.BytesIO()
+    mf.save({"model": m.state_dict(), "step": 4, "flags": mf.tensor([True, False])}, buf)
+    buf.seek(0)
+    loaded = mf.load(buf)
+    assert loaded["step"] == 4 and loaded["flags"].dtype == mf.bool
+    np.testing.assert_array_equal(loaded["model"]["weight"].numpy(), m.weight.numpy())
+    g = mf.ones(2).to_global(placement=mf.placement("cpu", [0]), sbp=mf.sbp.broadcast)
+    with pytest.raises(ValueError, match="local tensors only"):
+        mf.save({"g": g}, io.BytesIO())
+
+
+def test_cuda_queries_answer_without_a_gpu():
+    assert isinstance(mf.cuda.is_available(), bool) and mf.cuda.device_count() >= 0
+    assert mf.cuda.is_available() == (mf.cuda.device_count() > 0)
