@@ -201,12 +201,7 @@ class Optimizer:
         layout."""
         saved_groups = state_dict.get("param_groups")
         if saved_groups is not None:
-            if len(saved_groups) != len(self.param_groups):
-                raise ValueError("loaded state dict has a different number of parameter groups")
-            for saved, group in zip(saved_groups, self.param_groups):
-                if len(saved["params"]) != len(group["params"]):
-                    raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
-                                     "optimizer's group")
+            _check_groups_match(saved_groups, self.param_groups)
         params = [Tensor(p) for p in self._impl.params]
         n = len(params)
         state = [{} for _ in range(n)]
@@ -229,11 +224,26 @@ class Optimizer:
         self._impl.load_state(state, _steps_taken(state_dict))
 
     def __repr__(self):
-        lines = [f"{type(self).__name__} ("]
-        for i, group in enumerate(self.param_groups):
-            lines.append(f"Parameter Group {i}")
-            lines.extend(f"    {k}: {group[k]}" for k in sorted(group) if k != "params")
-        return "\n".join(lines) + "\n)"
+        return _optimizer_repr(self)
+
+
+def _check_groups_match(saved_groups, groups):
+    """Raises torch's errors where a state_dict's groups do not fit the optimizer's."""
+    if len(saved_groups) != len(groups):
+        raise ValueError("loaded state dict has a different number of parameter groups")
+    for saved, group in zip(saved_groups, groups):
+        if len(saved["params"]) != len(group["params"]):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                             "optimizer's group")
+
+
+def _optimizer_repr(optimizer):
+    """torch's: the class, then each group's options."""
+    lines = [f"{type(optimizer).__name__} ("]
+    for i, group in enumerate(optimizer.param_groups):
+        lines.append(f"Parameter Group {i}")
+        lines.extend(f"    {k}: {group[k]}" for k in sorted(group) if k != "params")
+    return "\n".join(lines) + "\n)"
 
 
 def _steps_taken(state_dict):

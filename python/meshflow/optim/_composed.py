@@ -7,6 +7,7 @@ import collections
 
 from .._ops_creation import full_like, zeros_like
 from .._tensor import Tensor, no_grad, tensor
+from . import _check_groups_match, _optimizer_repr  # defined before this module is imported
 
 
 class _ComposedOptimizer:
@@ -67,23 +68,15 @@ class _ComposedOptimizer:
     def load_state_dict(self, state_dict):
         params = [p for g in self.param_groups for p in g["params"]]
         saved_groups = state_dict["param_groups"]
-        if len(saved_groups) != len(self.param_groups):
-            raise ValueError("loaded state dict has a different number of parameter groups")
+        _check_groups_match(saved_groups, self.param_groups)
         for saved, group in zip(saved_groups, self.param_groups):
-            if len(saved["params"]) != len(group["params"]):
-                raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
-                                 "optimizer's group")
             group.update({k: v for k, v in saved.items() if k != "params"})
         self.state = collections.defaultdict(dict)
         for i, entries in state_dict["state"].items():
             self.state[params[int(i)]] = dict(entries)
 
     def __repr__(self):
-        lines = [f"{type(self).__name__} ("]
-        for i, group in enumerate(self.param_groups):
-            lines.append(f"Parameter Group {i}")
-            lines.extend(f"    {k}: {group[k]}" for k in sorted(group) if k != "params")
-        return "\n".join(lines) + "\n)"
+        return _optimizer_repr(self)
 
 
 def _step(state):
