@@ -1,13 +1,13 @@
 """argmax, argmin, and max / min with a dim (values and indices), torch's; tril and triu.
 Composed of reductions, comparisons, where and arange, so every device and layout runs them:
-the index of the first extreme element (torch's choice among ties), int64. NaN compares as
-no value here (torch takes NaN as the maximum)."""
+the index of the first extreme element (torch's choice among ties), int64; a NaN is the
+extreme of its line, as torch's (amax / amin propagate it)."""
 import builtins
 import collections
 import operator
 
 from ._ops_creation import arange
-from ._ops_elementwise import eq, ge, le, maximum, minimum, where
+from ._ops_elementwise import eq, ge, le, maximum, minimum, ne, where
 from ._ops_reduce import amax, amin
 from ._tensor import Tensor
 
@@ -39,7 +39,8 @@ def _arg(name, reduce, input, dim, keepdim):
     if n == 0:
         raise ValueError(f"[{name}] dim {dim} is empty; expected at least one element")
     extreme = reduce(input, d, keepdim=True)
-    candidates = where(eq(input, extreme), _positions(input, n, d, input.ndim), n)
+    hit = eq(input, extreme) | ne(input, input)  # a NaN line's extreme is NaN: its first NaN
+    candidates = where(hit, _positions(input, n, d, input.ndim), n)
     return amin(candidates, d, keepdim=keepdim)
 
 

@@ -134,3 +134,12 @@ def test_tril_triu_eye_linspace_repeat():
         mf.tensor(b).repeat(2)
     check_gradients(lambda t: t.repeat(2, 2), [b])
     check_gradients(lambda t: mf.tril(t, 1), [b])
+
+
+def test_argmax_argmin_and_max_take_nan_as_the_extreme_as_torch():
+    a = np.array([[1.0, np.nan, 3.0, np.nan], [1.0, 2.0, 0.0, 2.0]], np.float32)
+    x = mf.tensor(a)
+    assert mf.argmax(x, 1).numpy().tolist() == [1, 1] and mf.argmin(x, 1).numpy().tolist() == [1, 2]
+    values, indices = x.max(1)
+    assert np.isnan(values.numpy()[0]) and values.numpy()[1] == 2.0 and indices.numpy().tolist() == [1, 1]
+    assert mf.argmax(x).item() == 1 and mf.argmin(mf.tensor([2.0, np.nan])).item() == 1
