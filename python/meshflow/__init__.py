@@ -4,6 +4,7 @@
 tensor, `env.get_rank()`), so `python3 -m meshflow.launch` can still exec `mpirun`.
 """
 import atexit as _atexit
+import operator as _operator
 import os as _os
 import sys as _sys
 
@@ -27,6 +28,8 @@ from . import env, sbp
 from ._dtype import dtype, float32, float64, int32, int64, bfloat16
 from ._dtype import bool_ as bool  # noqa: A001 (torch.bool)
 from ._dtype import float16, half
+# torch's other names of the dtypes (torch.float, torch.long, ...).
+from ._dtype import float32 as float, float64 as double, int32 as int, int64 as long  # noqa: A001
 from ._autocast import autocast
 from ._placement import placement
 from ._device import device, device_types
@@ -52,6 +55,7 @@ from . import _ops_index, _ops_random, _ops_einsum
 from ._ops_index import *  # noqa: F401,F403  (its where(condition) also takes one argument)
 from ._ops_random import *  # noqa: F401,F403
 from ._ops_einsum import einsum
+from . import _api
 from ._api import *  # noqa: F401,F403
 from . import nn, optim, linalg, cuda, utils
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them
@@ -96,7 +100,7 @@ def set_grad_bucket_size(nbytes):
     of about `nbytes` (default 1 MiB), each issued as soon as it fills, on the comm stream
     while backward goes on; 0 converts every gradient alone. Returns the previous size."""
     previous = _C.grad_bucket_bytes()
-    _C.set_grad_bucket_bytes(int(nbytes))
+    _C.set_grad_bucket_bytes(_operator.index(nbytes))
     return previous
 
 
@@ -137,3 +141,5 @@ __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "result_type", "promote_types", "get_default_dtype", "can_cast"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
 __all__ += _ops_math.__all__
+__all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + [
+    "linalg", "cuda", "utils", "float", "double", "int", "long"]

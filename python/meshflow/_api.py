@@ -3,6 +3,7 @@ constructors, t, movedim, tile, outer, diag, meshgrid, repeat_interleave, type_a
 allclose, isclose, is_tensor, numel, Size, finfo / iinfo, as_tensor, element_size,
 is_floating_point. Each follows torch's signature and result dtype."""
 import builtins
+import collections
 import numbers
 
 import numpy as _np
@@ -316,3 +317,380 @@ __all__ += ["unique", "bincount", "nan_to_num"]
 Tensor.unique = unique
 Tensor.bincount = bincount
 Tensor.nan_to_num = nan_to_num
+
+
+# ---------------------------------------------------------------------------------------------
+# More of torch's functions, composed of the ops above.
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """beta * input + alpha * (mat1 @ mat2)."""
+    return _scaled(input, beta) + _scaled(mat1 @ mat2, alpha)
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """beta * input + alpha * (batch1 @ batch2), batched."""
+    return _scaled(input, beta) + _scaled(batch1 @ batch2, alpha)
+
+
+def addcmul(input, tensor1, tensor2, *, value=1):
+    """input + value * tensor1 * tensor2."""
+    return input + _scaled(tensor1 * tensor2, value)
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    """input + value * tensor1 / tensor2."""
+    return input + _scaled(tensor1 / tensor2, value)
+
+
+def _scaled(x, factor):
+    return x if factor == 1 else x * factor
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """The diagonal of the (dim1, dim2) matrices, as a last dim (torch.diagonal)."""
+    n = input.ndim
+    dim1, dim2 = dim1 % n, dim2 % n
+    rest = [d for d in range(n) if d not in (dim1, dim2)]
+    moved = input.permute(*rest, dim1, dim2)
+    rows, cols = moved.shape[-2], moved.shape[-1]
+    start_r, start_c = builtins.max(-offset, 0), builtins.max(offset, 0)
+    length = builtins.max(0, builtins.min(rows - start_r, cols - start_c))
+    flat = moved.reshape(*moved.shape[:-2], rows * cols)
+    first = start_r * cols + start_c
+    stop = first + (length - 1) * (cols + 1) + 1 if length else first
+    k = flat.ndim - 1
+    return apply("slice", [flat], {"starts": [0] * k + [first], "stops": list(flat.shape[:-1]) + [stop],
+                                   "steps": [1] * k + [cols + 1]})[0]
+
+
+def trace(input):
+    """The sum of a matrix's diagonal."""
+    return diagonal(input).sum()
+
+
+def swapaxes(input, axis0, axis1):
+    return input.transpose(axis0, axis1)
+
+
+def atleast_1d(*tensors):
+    out = [t.reshape(1) if t.ndim == 0 else t for t in _flat(tensors)]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def atleast_2d(*tensors):
+    out = [t.reshape(1, -1) if t.ndim < 2 else t for t in _flat(tensors)]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _flat(tensors):
+    return list(tensors[0]) if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else list(tensors)
+
+
+def hstack(tensors):
+    from ._ops_shape import cat
+    tensors = [atleast_1d(t) for t in tensors]
+    return cat(tensors, dim=0 if tensors[0].ndim == 1 else 1)
+
+
+def vstack(tensors):
+    from ._ops_shape import cat
+    return cat([atleast_2d(t) for t in tensors], dim=0)
+
+
+def column_stack(tensors):
+    from ._ops_shape import cat
+    return cat([t.reshape(-1, 1) if t.ndim <= 1 else t for t in tensors], dim=1)
+
+
+def broadcast_shapes(*shapes):
+    """The shape all the given shapes broadcast to (NumPy's rule, as torch's)."""
+    return Size(_np.broadcast_shapes(*[tuple(s) for s in shapes]))
+
+
+def broadcast_tensors(*tensors):
+    shape = broadcast_shapes(*[t.shape for t in _flat(tensors)])
+    return tuple(t.expand(*shape) for t in _flat(tensors))
+
+
+def logaddexp(input, other):
+    """log(exp(input) + exp(other)) without overflow."""
+    from ._ops_elementwise import maximum
+    from ._ops_math import log1p
+    top = maximum(input, other)
+    return top + log1p((-(input - other).abs()).exp())
+
+
+def logit(input, eps=None):
+    x = input if eps is None else input.clamp(eps, 1 - eps)
+    return (x / (1 - x)).log()
+
+
+def sinc(input):
+    """sin(pi x) / (pi x), 1 at 0."""
+    from ._ops_elementwise import where
+    x = input * _np.pi
+    return where(input == 0, 1.0, x.sin() / where(input == 0, 1.0, x))
+
+
+def deg2rad(input):
+    return input * (_np.pi / 180)
+
+
+def rad2deg(input):
+    return input * (180 / _np.pi)
+
+
+def fmax(input, other):
+    """maximum, ignoring a NaN where the other value is a number."""
+    from ._ops_elementwise import maximum, where
+    return where(input != input, other, where(other != other, input, maximum(input, other)))
+
+
+def fmin(input, other):
+    from ._ops_elementwise import minimum, where
+    return where(input != input, other, where(other != other, input, minimum(input, other)))
+
+
+def true_divide(input, other):
+    return input / other
+
+
+def float_power(input, exponent):
+    """input ** exponent in float64."""
+    x = input.to(_dtype.float64) if isinstance(input, Tensor) else input
+    e = exponent.to(_dtype.float64) if isinstance(exponent, Tensor) else exponent
+    return x ** e
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    from ._ops_reduce import std
+    return std(input, dim, unbiased, keepdim, correction=correction), _mean(input, dim, keepdim)
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    from ._ops_reduce import var
+    return var(input, dim, unbiased, keepdim, correction=correction), _mean(input, dim, keepdim)
+
+
+def _mean(input, dim, keepdim):
+    return input.mean() if dim is None and not keepdim else input.mean(dim, keepdim=keepdim)
+
+
+_AminMax = collections.namedtuple("aminmax", ["min", "max"])  # torch.return_types.aminmax's fields
+
+
+def aminmax(input, *, dim=None, keepdim=False):
+    if dim is None:
+        return _AminMax(input.amin(), input.amax())
+    return _AminMax(input.amin(dim, keepdim=keepdim), input.amax(dim, keepdim=keepdim))
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """Differences of neighbours along dim, n times."""
+    from ._ops_shape import cat
+    if prepend is not None or append is not None:
+        parts = [p for p in (prepend, input, append) if p is not None]
+        input = cat(parts, dim=dim)
+    for _ in range(n):
+        size = input.shape[dim]
+        input = input.narrow(dim, 1, size - 1) - input.narrow(dim, 0, size - 1)
+    return input
+
+
+def tensor_split(input, indices_or_sections, dim=0):
+    """Pieces along dim: n sections (the first size % n one longer) or cuts at the indices."""
+    size = input.shape[dim]
+    if isinstance(indices_or_sections, numbers.Integral):
+        n = int(indices_or_sections)
+        bounds = [i * (size // n) + builtins.min(i, size % n) for i in range(n + 1)]
+    else:
+        bounds = [0] + [builtins.min(builtins.max(int(i), 0), size) for i in indices_or_sections] + [size]
+    return tuple(input.narrow(dim, a, builtins.max(b - a, 0)) for a, b in zip(bounds[:-1], bounds[1:]))
+
+
+def hsplit(input, sections):
+    return tensor_split(input, sections, dim=1 if input.ndim > 1 else 0)
+
+
+def vsplit(input, sections):
+    return tensor_split(input, sections, dim=0)
+
+
+def rot90(input, k=1, dims=(0, 1)):
+    """Rotated by 90 degrees k times in the plane of dims (torch.rot90)."""
+    d0, d1 = dims
+    k %= 4
+    if k == 1:
+        return input.flip(d1).transpose(d0, d1)
+    if k == 2:
+        return input.flip(d0).flip(d1)
+    if k == 3:
+        return input.transpose(d0, d1).flip(d1)
+    return input
+
+
+def logspace(start, end, steps, base=10.0, dtype=None, device=None):
+    from ._ops_creation import linspace
+    return (linspace(start, end, steps, dtype=_dtype.float64, device=device) * _np.log(base)).exp().to(
+        dtype or _dtype.float32)
+
+
+def cross(input, other, dim=None):
+    """The cross product of 3-vectors along dim (the first dim of size 3 when None)."""
+    from ._ops_shape import cat
+    if dim is None:
+        dim = next(i for i, s in enumerate(input.shape) if s == 3)
+    a = [input.narrow(dim, i, 1) for i in range(3)]
+    b = [other.narrow(dim, i, 1) for i in range(3)]
+    parts = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    return cat(parts, dim=dim)
+
+
+def dist(input, other, p=2):
+    from . import linalg
+    return linalg.vector_norm(input - other, p)
+
+
+def cdist(x1, x2, p=2.0):
+    """Pairwise p-norm distances between the rows of x1 [..., P, M] and x2 [..., R, M]."""
+    from . import linalg
+    return linalg.vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1)
+
+
+def kron(input, other):
+    """The Kronecker product of two matrices (or vectors)."""
+    if input.ndim == 1 and other.ndim == 1:
+        return outer(input, other).reshape(-1)
+    a, b = atleast_2d(input), atleast_2d(other)
+    (m, n), (p, q) = a.shape, b.shape
+    return (a.reshape(m, 1, n, 1) * b.reshape(1, p, 1, q)).reshape(m * p, n * q)
+
+
+def tensordot(a, b, dims=2):
+    """Contracts the last `dims` dims of a with the first of b (or the given lists)."""
+    if isinstance(dims, numbers.Integral):
+        dims_a, dims_b = list(range(a.ndim - dims, a.ndim)), list(range(dims))
+    else:
+        dims_a, dims_b = [list(d) if isinstance(d, (list, tuple)) else [d] for d in dims]
+    dims_a = [d % a.ndim for d in dims_a]
+    dims_b = [d % b.ndim for d in dims_b]
+    free_a = [d for d in range(a.ndim) if d not in dims_a]
+    free_b = [d for d in range(b.ndim) if d not in dims_b]
+    k = 1
+    for d in dims_a:
+        k *= a.shape[d]
+    left = a.permute(*free_a, *dims_a).reshape(-1, k)
+    right = b.permute(*dims_b, *free_b).reshape(k, -1)
+    return (left @ right).reshape(*[a.shape[d] for d in free_a], *[b.shape[d] for d in free_b])
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    """The index of the bucket of each value among sorted 1-d `boundaries` (torch's)."""
+    below = (boundaries.reshape(*([1] * input.ndim), -1) < input.unsqueeze(-1)) if not right else \
+        (boundaries.reshape(*([1] * input.ndim), -1) <= input.unsqueeze(-1))
+    return below.to(_dtype.int32 if out_int32 else _dtype.int64).sum(-1).to(
+        _dtype.int32 if out_int32 else _dtype.int64)
+
+
+def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None):
+    """Where each value would go in the sorted last dim of sorted_sequence (torch's)."""
+    right = right or side == "right"
+    seq = sorted_sequence.unsqueeze(-2) if sorted_sequence.ndim > 1 else sorted_sequence.reshape(
+        *([1] * values.ndim), -1)
+    vals = values.unsqueeze(-1)
+    below = (seq <= vals) if right else (seq < vals)
+    dtype = _dtype.int32 if out_int32 else _dtype.int64
+    return below.to(dtype).sum(-1).to(dtype)
+
+
+def isin(elements, test_elements, *, invert=False):
+    test = test_elements if isinstance(test_elements, Tensor) else tensor(test_elements)
+    hit = (elements.unsqueeze(-1) == test.reshape(*([1] * elements.ndim), -1)).any(-1)
+    return ~hit if invert else hit
+
+
+def signbit(input):
+    """Whether the sign bit is set (true for -0.0 and negative NaNs too)."""
+    from ._ops_math import copysign
+    return copysign(_ones_like_float(input), input) < 0
+
+
+def _ones_like_float(input):
+    from ._ops_creation import ones_like
+    return ones_like(input, dtype=input.dtype if is_floating_point(input) else _dtype.float32)
+
+
+def heaviside(input, values):
+    from ._ops_elementwise import where
+    return where(input == 0, values, where(input > 0, 1, 0).to(input.dtype))
+
+
+_Running = collections.namedtuple("cummax", ["values", "indices"])  # torch.return_types.cummax's fields
+
+
+def cummax(input, dim):
+    """Running maxima along dim and the index of each (the last one among ties, as torch)."""
+    return _running(input, dim, largest=True)
+
+
+def cummin(input, dim):
+    return _running(input, dim, largest=False)
+
+
+def _running(input, dim, largest):
+    from ._ops_creation import arange
+    from ._ops_elementwise import where
+    n = input.shape[dim]
+    dim %= input.ndim
+    # Element j of the line against every i <= j: a [.., n(i), n(j), ..] comparison.
+    x_i, x_j = input.unsqueeze(dim + 1), input.unsqueeze(dim)
+    shape = [1] * (input.ndim + 1)
+    shape[dim], shape[dim + 1] = n, 1
+    i = arange(n, device=input.device).reshape(*shape)
+    shape[dim], shape[dim + 1] = 1, n
+    j = arange(n, device=input.device).reshape(*shape)
+    later = i > j
+    values = where(later, -_np.inf if largest else _np.inf, x_i.to(_dtype.float64))
+    best = values.amax(dim) if largest else values.amin(dim)
+    hit = (values == best.unsqueeze(dim)) & ~later
+    index = where(hit, i, -1).amax(dim)
+    return _Running(best.to(input.dtype), index)
+
+
+def seed():
+    """Seeds meshflow's generator from the OS's entropy; returns the seed."""
+    import os
+    from ._ops_creation import manual_seed
+    s = int.from_bytes(os.urandom(8), "little") >> 1
+    manual_seed(s)
+    return s
+
+
+def initial_seed():
+    from ._ops_creation import get_rng_state
+    return get_rng_state()["seed"]
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
+                     sci_mode=None):
+    """How tensors print (NumPy's print options underneath)."""
+    options = {k: v for k, v in dict(precision=precision, threshold=threshold, edgeitems=edgeitems,
+                                     linewidth=linewidth).items() if v is not None}
+    if sci_mode is not None:
+        options["suppress"] = not sci_mode
+    _np.set_printoptions(**options)
+
+
+__all__ += ["addmm", "baddbmm", "addcmul", "addcdiv", "diagonal", "trace", "swapaxes", "atleast_1d", "atleast_2d",
+            "hstack", "vstack", "column_stack", "broadcast_shapes", "broadcast_tensors", "logaddexp", "logit",
+            "sinc", "deg2rad", "rad2deg", "fmax", "fmin", "true_divide", "float_power", "std_mean", "var_mean",
+            "aminmax", "diff", "tensor_split", "hsplit", "vsplit", "rot90", "logspace", "cross", "dist", "cdist",
+            "kron", "tensordot", "bucketize", "searchsorted", "isin", "signbit", "heaviside", "cummax", "cummin",
+            "seed", "initial_seed", "set_printoptions"]
+for _name in ("addmm", "baddbmm", "addcmul", "addcdiv", "diagonal", "trace", "swapaxes", "logaddexp", "logit",
+              "sinc", "deg2rad", "rad2deg", "fmax", "fmin", "true_divide", "float_power", "aminmax", "diff",
+              "tensor_split", "hsplit", "vsplit", "rot90", "cross", "dist", "kron", "signbit", "heaviside",
+              "cummax", "cummin"):
+    setattr(Tensor, _name, globals()[_name])
+Tensor.swapdims = swapaxes
+del _name

@@ -125,3 +125,43 @@ def test_save_and_load_through_a_file_object():
 def test_cuda_queries_answer_without_a_gpu():
     assert isinstance(mf.cuda.is_available(), bool) and mf.cuda.device_count() >= 0
     assert mf.cuda.is_available() == (mf.cuda.device_count() > 0)
+
+
+def test_more_compositions_against_numpy():
+    a = np.arange(12.0).reshape(3, 4)
+    b = np.arange(8.0).reshape(4, 2)
+    v = np.array([1.0, -2.0, 3.0])
+    A, B, V = mf.tensor(a), mf.tensor(b), mf.tensor(v)
+    close = np.testing.assert_allclose
+    close(mf.addmm(mf.ones(3, 2, dtype=mf.float64), A, B, beta=0.5, alpha=2).numpy(), 0.5 + 2 * a @ b)
+    close(mf.diagonal(A, 1).numpy(), np.diagonal(a, 1))
+    close(mf.diagonal(mf.tensor(np.arange(24.0).reshape(2, 3, 4)), -1, 1, 2).numpy(),
+          np.diagonal(np.arange(24.0).reshape(2, 3, 4), -1, 1, 2))
+    assert mf.trace(A[:, :3]).item() == np.trace(a[:, :3])
+    close(mf.hstack([V, V]).numpy(), np.hstack([v, v]))
+    close(mf.vstack([V, V]).numpy(), np.vstack([v, v]))
+    close(mf.column_stack([V, V]).numpy(), np.column_stack([v, v]))
+    close(mf.logaddexp(V, V * 2).numpy(), np.logaddexp(v, v * 2))
+    close(mf.sinc(mf.tensor([0.0, 0.5])).numpy(), np.sinc([0.0, 0.5]))
+    close(mf.fmax(mf.tensor([1.0, np.nan]), mf.tensor([np.nan, 2.0])).numpy(), np.fmax([1.0, np.nan], [np.nan, 2.0]))
+    close(mf.diff(A, n=2, dim=1).numpy(), np.diff(a, n=2, axis=1))
+    assert [t.numpy().tolist() for t in mf.tensor_split(mf.arange(7), 3)] == [x.tolist() for x in
+                                                                             np.array_split(np.arange(7), 3)]
+    for k in (1, 2, 3):
+        close(mf.rot90(A, k).numpy(), np.rot90(a, k))
+    close(mf.logspace(0, 2, 3).numpy(), np.logspace(0, 2, 3), rtol=1e-6)
+    close(mf.cross(V, mf.tensor([0.5, 1.0, -1.0])).numpy(), np.cross(v, [0.5, 1.0, -1.0]))
+    close(mf.cdist(A[:2], A[1:]).numpy(), np.linalg.norm(a[:2, None] - a[None, 1:], axis=-1))
+    close(mf.kron(mf.eye(2, dtype=mf.float64), A[:2, :2]).numpy(), np.kron(np.eye(2), a[:2, :2]))
+    close(mf.tensordot(A, B, dims=1).numpy(), np.tensordot(a, b, 1))
+    bounds = np.array([1.0, 2.0, 3.0])
+    x = np.array([0.5, 2.0, 3.5])
+    assert mf.bucketize(mf.tensor(x), mf.tensor(bounds)).numpy().tolist() == np.searchsorted(bounds, x).tolist()
+    assert mf.searchsorted(mf.tensor(bounds), mf.tensor(x), right=True).numpy().tolist() == \
+        np.searchsorted(bounds, x, side="right").tolist()
+    assert mf.isin(mf.tensor([1, 2, 3]), mf.tensor([2, 5])).numpy().tolist() == [False, True, False]
+    assert mf.signbit(mf.tensor([-0.0, 1.0, -2.0])).numpy().tolist() == [True, False, True]
+    values, indices = mf.cummax(mf.tensor([1.0, 3.0, 2.0, 3.0, 5.0]), 0)
+    assert values.numpy().tolist() == [1, 3, 3, 3, 5] and indices.numpy().tolist() == [0, 1, 1, 3, 4]
+    assert mf.aminmax(A, dim=0).max.numpy().tolist() == a.max(0).tolist()
+    assert mf.float is mf.float32 and mf.long is mf.int64 and mf.int is mf.int32 and mf.double is mf.float64
