@@ -1,0 +1,101 @@
+"""docs/api.md is what scripts/api-reference writes now, and names every public name and op;
+_C.op_signatures, which the page's SBP notes come from."""
+import os
+import re
+import subprocess
+import sys
+import types
+
+import pytest
+
+import meshflow as mf
+from meshflow import _C
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PAGE = os.path.join(ROOT, "docs", "api.md")
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("api") / "api.md"
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "api-reference"), "--output", str(out)],
+                         capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="123"))
+    assert run.returncode == 0, run.stderr
+    return out.read_text()
+
+
+def section(text, qualname):
+    """The text of the page's section for namespace `qualname` ("mf.nn")."""
+    m = re.search(r"^## `" + re.escape(qualname) + r"`\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    assert m, f"docs/api.md has no section for {qualname}"
+    return m.group(1)
+
+
+def listed(text, name):
+    return re.search(r"^ *- `" + re.escape(name) + r"[(`]", text, re.M) or f"`{name}` (`" in text
+
+
+def test_page_is_current(generated):
+    with open(PAGE) as f:
+        committed = f.read()
+    assert committed == generated, (
+        "docs/api.md is out of date: run `PYTHONPATH=build/python /usr/bin/python3 scripts/api-reference` "
+        "and commit the result")
+
+
+NAMESPACES = {"mf": mf, "mf.sbp": mf.sbp, "mf.env": mf.env, "mf.nn": mf.nn, "mf.nn.functional": mf.nn.functional,
+              "mf.nn.init": mf.nn.init, "mf.nn.utils": mf.nn.utils, "mf.optim": mf.optim,
+              "mf.optim.lr_scheduler": mf.optim.lr_scheduler, "mf.autograd": mf.autograd, "mf.linalg": mf.linalg,
+              "mf.utils.data": mf.utils.data, "mf.cuda": mf.cuda}
+
+
+@pytest.mark.parametrize("qualname", sorted(NAMESPACES))
+def test_every_public_name_is_listed(generated, qualname):
+    module = NAMESPACES[qualname]
+    text = section(generated, qualname)
+    names = set(getattr(module, "__all__", []))
+    # Without __all__ (and beside it): whatever the namespace defines itself.
+    for n in dir(module):
+        obj = getattr(module, n)
+        where = getattr(obj, "__module__", "") if isinstance(obj, (type, types.FunctionType)) else ""
+        if not n.startswith("_") and isinstance(where, str) and where.startswith(module.__name__):
+            names.add(n)
+    names = {n for n in names if not isinstance(getattr(module, n, None), types.ModuleType)}
+    assert names
+    missing = sorted(n for n in names if not listed(text, n))
+    assert not missing, f"{qualname}: not in docs/api.md: {missing}"
+
+
+def test_tensor_members_and_every_op_are_listed(generated):
+    text = section(generated, "mf.Tensor")
+    for n in ("shape", "sbp", "placement", "backward", "to_global", "sum", "matmul"):
+        assert listed(text, n), n
+    ops = generated.split("## C++ ops and their SBP signatures", 1)[1]
+    for name in _C.op_names():
+        assert f'<a id="op-{name}"></a>`{name}`' in ops, name
+    assert "signatures depend on attributes" not in ops, "an op lost its representative input"
+    # The same-name mapping links a function to its op.
+    assert re.search(r"^- `add\(.*\(op \[`add`\]\(#op-add\)\)$", section(generated, "mf"), re.M)
+
+
+def test_op_signatures():
+    assert _C.op_signatures("add", [([4, 6], "float32"), ([4, 6], "float32")]) == [
+        "S(0), S(0) -> S(0)", "S(1), S(1) -> S(1)", "P, P -> P", "P(max), B -> P(max)", "P(min), B -> P(min)",
+        "B, P(max) -> P(max)", "B, P(min) -> P(min)"]
+    matmul = _C.op_signatures("matmul", [([4, 6], "float32"), ([6, 8], "float32")])
+    for s in ("S(0), B -> S(0)", "B, S(1) -> S(1)", "S(1), S(0) -> P"):
+        assert s in matmul
+    assert all("B, B -> B" != s for s in matmul)
+    # A split needs the dim: a 1-d input has no S(1).
+    assert _C.op_signatures("relu", [([5], "float32")]) == ["S(0) -> S(0)", "P(max) -> P(max)", "P(min) -> P(min)"]
+    assert _C.op_signatures("sum", [([4, 6], "float32")], {"dims": [1], "keepdim": False}) == [
+        "S(0) -> S(0)", "S(1) -> P", "P -> P"]
+    with pytest.raises(ValueError, match=r"\[matmul\] inner dims differ"):
+        _C.op_signatures("matmul", [([4, 6], "float32"), ([4, 6], "float32")])
+    with pytest.raises(ValueError, match="missing attribute 'dim'"):
+        _C.op_signatures("cat", [([4, 6], "float32")] * 2)
+    with pytest.raises(ValueError, match="unknown op"):
+        _C.op_signatures("no_such_op", [])
+    with pytest.raises(ValueError):
+        _C.op_signatures("relu", [([4], "float7")])
+    assert not _C.initialized(), "listing signatures must not start MPI"
