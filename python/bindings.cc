@@ -584,6 +584,7 @@ PYBIND11_MODULE(_C, m) {
       "op_signatures",
       [](const std::string& name, const std::vector<std::pair<Shape, std::string>>& inputs, const py::dict& attrs,
          int64_t ranks) {
+        if (ranks < 1) throw std::invalid_argument("ranks is " + std::to_string(ranks) + "; expected at least 1");
         std::vector<TensorMeta> metas;
         for (const auto& [shape, dtype] : inputs) metas.push_back({shape, dtype_from_name(dtype)});
         std::vector<std::string> out;

@@ -115,6 +115,8 @@ def test_op_signatures():
         _C.op_signatures("no_such_op", [])
     with pytest.raises(ValueError):
         _C.op_signatures("relu", [([4], "float7")])
+    with pytest.raises(ValueError, match="expected at least 1"):
+        _C.op_signatures("relu", [([4], "float32")], {}, 0)
     assert not _C.initialized(), "listing signatures must not start MPI"
 
 
