@@ -3,6 +3,7 @@
 // (python/meshflow) shapes them into the user API. C++ exceptions become Python ones
 // (std::invalid_argument -> ValueError, std::out_of_range -> IndexError). Calls that
 // communicate release the GIL.
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -574,6 +575,33 @@ PYBIND11_MODULE(_C, m) {
   m.def("apply", &apply, py::arg("name"), py::arg("inputs"), py::arg("attrs"), py::arg("placement") = py::none(),
         py::arg("sbp") = py::none());
   m.def("op_names", &op_names);
+  // The valid 1-d SBP signatures of op `name` for inputs of these (shape, dtype name) and
+  // these attributes, on one mesh axis of `ranks` ranks ("S(0), B -> S(0)"), in the op's
+  // listed order, without all-broadcast (always valid). For documentation
+  // (scripts/api-reference): plans and runs nothing, needs no MPI. Bad inputs or attributes
+  // raise the op's ValueError, as a call would.
+  m.def(
+      "op_signatures",
+      [](const std::string& name, const std::vector<std::pair<Shape, std::string>>& inputs, const py::dict& attrs,
+         int64_t ranks) {
+        if (ranks < 1) throw std::invalid_argument("ranks is " + std::to_string(ranks) + "; expected at least 1");
+        std::vector<TensorMeta> metas;
+        for (const auto& [shape, dtype] : inputs) metas.push_back({shape, dtype_from_name(dtype)});
+        std::vector<std::string> out;
+        for (const NdSignature& nd : valid_nd_signatures(find_op(name), metas, attrs_of(attrs), {ranks})) {
+          Signature s;
+          for (const NdSbp& in : nd.inputs) s.inputs.push_back(in[0]);
+          for (const NdSbp& o : nd.outputs) s.outputs.push_back(o[0]);
+          const auto broadcast = [](const Sbp& x) { return x.is_broadcast(); };
+          if (std::all_of(s.inputs.begin(), s.inputs.end(), broadcast) &&
+              std::all_of(s.outputs.begin(), s.outputs.end(), broadcast)) {
+            continue;
+          }
+          out.push_back(s.str());
+        }
+        return out;
+      },
+      py::arg("name"), py::arg("inputs"), py::arg("attrs") = py::dict(), py::arg("ranks") = 2);
   py::class_<OpRef>(m, "Op")
       .def_property_readonly("name", [](const OpRef& r) { return r.op->name; })
       .def("unary", [](const OpRef& r, const Var& a) { return first_output(r, {a}); })
