@@ -296,3 +296,9 @@ from ._functional_conv import (conv1d, conv2d, max_pool1d, max_pool2d, avg_pool1
                                adaptive_avg_pool2d, adaptive_max_pool2d, pad, interpolate, batch_norm, group_norm,
                                rms_norm)
 from .._ops_index import one_hot  # noqa: E402,F401: part of this module's API
+
+# Activations with inplace=, the remaining everyday ones, dropout(inplace=), embedding(padding_idx=)
+# and attention with masks (issue 26); these replace the simpler forms above.
+from ._functional_extra import (relu, relu_, hardtanh, hardtanh_, relu6, threshold, threshold_, silu,  # noqa: E402,F401,F811
+                                mish, hardsigmoid, hardswish, leaky_relu, leaky_relu_, elu, elu_, logsigmoid, softsign,
+                                tanhshrink, glu, prelu, dropout, embedding, scaled_dot_product_attention)
