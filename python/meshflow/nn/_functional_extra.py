@@ -12,7 +12,7 @@ import numpy as _np
 
 from .. import _C
 from .._inplace import _inplace
-from .._ops_elementwise import clamp, exp, log, minimum, relu as _relu, sigmoid, silu as _silu, softplus, tanh, where
+from .._ops_elementwise import clamp, exp, minimum, relu as _relu, sigmoid, silu as _silu, softplus, tanh, where
 from .._ops_reduce import softmax
 from .._tensor import Tensor, _impl_of, apply, tensor
 

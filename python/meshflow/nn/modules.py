@@ -543,14 +543,6 @@ class GELU(Module):
         return f"approximate={self.approximate!r}"
 
 
-class ReLU(_Activation):
-    _function = staticmethod(F.relu)
-
-
-class SiLU(_Activation):
-    _function = staticmethod(F.silu)
-
-
 class Tanh(_Activation):
     _function = staticmethod(F.tanh)
 
@@ -632,20 +624,6 @@ class CrossEntropyLoss(_Loss):
 
     def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
         super().__init__(reduction, weight=weight, ignore_index=ignore_index, label_smoothing=label_smoothing)
-
-
-class Dropout(Module):
-    def __init__(self, p=0.5):
-        super().__init__()
-        if not 0 <= p < 1:
-            raise ValueError(f"Dropout: p is {p}; expected 0 <= p < 1")
-        self.p = p
-
-    def forward(self, x):
-        return F.dropout(x, self.p, self.training)
-
-    def extra_repr(self):
-        return f"p={self.p}"
 
 
 def _add_module(owner, name, module):
