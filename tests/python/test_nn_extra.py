@@ -401,22 +401,31 @@ def test_rnn_unbatched_and_errors():
 
 @pytest.mark.parametrize("mode", ["LSTM", "GRU"])
 def test_rnn_gradients_by_finite_differences(mode):
+    """Through time, both directions and two layers: the input, the initial state and a
+    recurrent weight (given in the parameter's place)."""
     cls = nn.LSTM if mode == "LSTM" else nn.GRU
     m = cls(2, 2, num_layers=2, bidirectional=True).double()
-    x = RNG.standard_normal((3, 2, 2))
-    w = m.weight_hh_l0.numpy().copy()
+    x, h0 = RNG.standard_normal((3, 2, 2)), RNG.standard_normal((4, 2, 2))
+    param = m._parameters["weight_hh_l0_reverse"]
 
-    def run(inp, weight):
-        with mf.no_grad():
-            m.weight_hh_l0.copy_(weight.detach())
-        # the parameter itself: route the gradient through an explicit tensor
-        m._parameters["weight_hh_l0"] = weight
+    def run(inp, h, weight):
+        m._parameters["weight_hh_l0_reverse"] = weight
         try:
-            return m(inp)[0]
+            return m(inp, (h, h * 0.5) if mode == "LSTM" else h)[0]
         finally:
-            m._parameters["weight_hh_l0"] = param
-    param = m._parameters["weight_hh_l0"]
-    check_gradients(run, [x, w])
+            m._parameters["weight_hh_l0_reverse"] = param
+    check_gradients(run, [x, h0, param.numpy().copy()])
+
+
+def test_mha_dropout_on_the_weights():
+    m = nn.MultiheadAttention(4, 2, dropout=0.5, batch_first=True)
+    x = mf.tensor(RNG.standard_normal((2, 6, 4)).astype(np.float32))
+    _, w = m(x, x, x, average_attn_weights=False)
+    w = w.numpy()
+    assert (w == 0).sum() > 0.2 * w.size  # dropped, and the rest scaled by 2: rows sum to 2 on average
+    np.testing.assert_allclose(w.sum(-1).mean(), 1.0, rtol=0.3)
+    _, w = m.eval()(x, x, x)
+    np.testing.assert_allclose(w.numpy().sum(-1), np.ones((2, 6)), rtol=1e-5)
 
 
 @pytest.mark.parametrize("cls, mode", [(nn.LSTMCell, "LSTM"), (nn.GRUCell, "GRU"), (nn.RNNCell, "RNN_TANH")])
