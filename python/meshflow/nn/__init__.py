@@ -1,11 +1,16 @@
 """meshflow.nn: modules and the functional API."""
 from . import functional, init, utils
-from .modules import (Module, Parameter, Linear, Embedding, LayerNorm, GELU, ReLU, Dropout, Sequential,
+from .modules import (Module, Parameter, Linear, Embedding, LayerNorm, GELU, Sequential,
                       ModuleList, Identity, Flatten, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss,
-                      NLLLoss, CrossEntropyLoss, SiLU, Tanh, Sigmoid)
+                      NLLLoss, CrossEntropyLoss, Tanh, Sigmoid)
 from .modules import ModuleDict, ParameterList, ParameterDict
 from .modules import (Softmax, LogSoftmax, Softmin, LeakyReLU, ELU, CosineSimilarity, KLDivLoss, HuberLoss)
 from .graph import Graph
 from ._modules_conv import (Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d,  # noqa: E402
                             AdaptiveAvgPool2d, AdaptiveMaxPool2d, BatchNorm1d, BatchNorm2d, SyncBatchNorm, GroupNorm,
                             RMSNorm, Upsample)
+# Issue 26, continued: activations with inplace=, Dropout(inplace=), attention, recurrent layers.
+from ._modules_extra import (ReLU, ReLU6, SiLU, Mish, Hardswish, Hardsigmoid, Hardtanh, Threshold,  # noqa: E402
+                             Softplus, LogSigmoid, Softsign, Tanhshrink, GLU, PReLU, Unflatten, Dropout)
+from .attention import MultiheadAttention  # noqa: E402
+from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell  # noqa: E402

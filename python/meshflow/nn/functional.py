@@ -9,7 +9,7 @@ import numbers
 
 import numpy as _np
 
-from .._ops_elementwise import exp, log, maximum, minimum as _minimum, where
+from .._ops_elementwise import exp, log, maximum, where
 from .._ops_reduce import log_softmax, norm as _norm, softmax  # noqa: F401: part of this module's API
 from .._ops_shape import broadcast_to as _broadcast_to
 from .. import _C
@@ -25,11 +25,6 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
              "has_weight": weight is not None, "has_bias": bias is not None}
     inputs = [t for t in (input, weight, bias) if t is not None]
     return apply("layer_norm", inputs, attrs)[0]
-
-
-def embedding(input, weight):
-    """The rows of `weight` [vocabulary, dim] at the int32/int64 indices `input`."""
-    return apply("embedding", [input, weight])[0]
 
 
 def gather(input, dim, index):
@@ -178,17 +173,6 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
 # gradients are those ops'. Comparisons feed `where` only, which takes their result whatever
 # its dtype. (gelu, with approximate='tanh', is mf.gelu.)
 
-def leaky_relu(input, negative_slope=0.01, inplace=False):
-    """x where x > 0, else negative_slope * x (the gradient at 0 is negative_slope, as torch's)."""
-    return where(input > 0, input, input * negative_slope)
-
-
-def elu(input, alpha=1.0, inplace=False):
-    """x where x > 0, else alpha (exp(x) - 1); exp sees min(x, 0) so that large inputs make no
-    inf whose zero gradient would become NaN."""
-    return where(input > 0, input, (exp(_minimum(input, 0.0)) - 1.0) * alpha)
-
-
 def _softmax_dim(name, ndim):
     # torch's legacy choice when dim is None.
     return 0 if ndim in (0, 1, 3) else 1
@@ -254,16 +238,6 @@ def linear(input, weight, bias=None):
     return Tensor(_C.linear(_impl_of("linear", input), _impl_of("linear", weight), bias))
 
 
-def scaled_dot_product_attention(query, key, value, is_causal=False, scale=None):
-    """softmax(query @ key^T * scale) @ value over the last two dims, as torch's: query
-    [..., Tq, D], key [..., Tk, D], value [..., Tk, Dv] with the same leading dims (batch,
-    heads); is_causal masks key j > query i; scale defaults to 1 / sqrt(D). One fused op: the
-    [..., Tq, Tk] probabilities are never stored, and the backward pass recomputes them
-    block by block. Splits of the leading dims (heads, batch) carry through."""
-    return apply("scaled_dot_product_attention", [query, key, value],
-                 _attention_attrs("scaled_dot_product_attention", is_causal, scale))[0]
-
-
 def packed_qkv_attention(qkv, is_causal=False, scale=None):
     """scaled_dot_product_attention on q, k and v packed per token and head, as one fused
     projection makes them: qkv [..., T, H, 3 * D] holds, for each token and head, that head's
@@ -283,16 +257,16 @@ def _attention_attrs(op, is_causal, scale):
     return attrs
 
 
-def dropout(input, p=0.5, training=True):
-    """Zeroes elements with probability p and scales the others by 1 / (1 - p). The mask comes
-    from the counter-based generator: every parallel layout drops the same elements."""
-    return Tensor(_C.dropout(_impl_of("dropout", input), float(p), bool(training)))
-
-
-from .._ops_elementwise import gelu, relu, sigmoid, silu, softplus, tanh  # noqa: E402,F401: part of this module's API
+from .._ops_elementwise import gelu, sigmoid, softplus, tanh  # noqa: E402,F401: part of this module's API
 
 # Convolutional networks' layers: convolution, pooling, padding, normalization.
 from ._functional_conv import (conv1d, conv2d, max_pool1d, max_pool2d, avg_pool1d, avg_pool2d,  # noqa: E402,F401
                                adaptive_avg_pool2d, adaptive_max_pool2d, pad, interpolate, batch_norm, group_norm,
                                rms_norm)
 from .._ops_index import one_hot  # noqa: E402,F401: part of this module's API
+
+# Activations with inplace= and the remaining everyday ones, dropout(inplace=), embedding(padding_idx=)
+# and attention with masks (issue 26).
+from ._functional_extra import (relu, relu_, hardtanh, hardtanh_, relu6, threshold, threshold_, silu,  # noqa: E402,F401
+                                mish, hardsigmoid, hardswish, leaky_relu, leaky_relu_, elu, elu_, logsigmoid, softsign,
+                                tanhshrink, glu, prelu, dropout, embedding, scaled_dot_product_attention)

@@ -458,18 +458,49 @@ class Linear(Module):
 
 
 class Embedding(Module):
-    """Rows of weight [num_embeddings, embedding_dim] (initialized N(0, 1) as in torch)."""
+    """Rows of weight [num_embeddings, embedding_dim] (initialized N(0, 1) as in torch); the
+    row padding_idx starts at zero and gets no gradient."""
 
-    def __init__(self, num_embeddings, embedding_dim):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
         super().__init__()
+        if max_norm is not None:
+            raise NotImplementedError("Embedding: max_norm (renormalizing rows in place) is not supported")
+        if scale_grad_by_freq or sparse:
+            raise NotImplementedError("Embedding: scale_grad_by_freq and sparse gradients are not supported")
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
-        self.weight = Parameter(randn(num_embeddings, embedding_dim))
+        if padding_idx is not None:
+            from ._functional_extra import _padding_index
+            padding_idx = _padding_index(padding_idx, num_embeddings)
+        self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
+        if _weight is None:
+            weight = randn(num_embeddings, embedding_dim, dtype=dtype)
+            if padding_idx is not None:
+                weight[padding_idx] = 0.0
+        else:
+            if tuple(_weight.shape) != (num_embeddings, embedding_dim):
+                raise ValueError("Shape of weight does not match num_embeddings and embedding_dim")
+            weight = _weight.detach()
+        self.weight = Parameter(weight, requires_grad=not _freeze)
 
     def forward(self, indices):
-        return F.embedding(indices, self.weight)
+        return F.embedding(indices, self.weight, self.padding_idx)
+
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, max_norm=None, norm_type=2.0,
+                        scale_grad_by_freq=False, sparse=False):
+        """An Embedding whose weight is `embeddings` [num_embeddings, embedding_dim], frozen
+        (requires_grad False) unless freeze=False."""
+        if embeddings.ndim != 2:
+            raise ValueError("Embeddings parameter is expected to be 2-dimensional")
+        rows, cols = embeddings.shape
+        return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
+                   _freeze=freeze)
 
     def extra_repr(self):
-        return f"{self.num_embeddings}, {self.embedding_dim}"
+        return f"{self.num_embeddings}, {self.embedding_dim}" + (
+            f", padding_idx={self.padding_idx}" if self.padding_idx is not None else "")
 
 
 class LayerNorm(Module):
@@ -510,14 +541,6 @@ class GELU(Module):
 
     def extra_repr(self):
         return f"approximate={self.approximate!r}"
-
-
-class ReLU(_Activation):
-    _function = staticmethod(F.relu)
-
-
-class SiLU(_Activation):
-    _function = staticmethod(F.silu)
 
 
 class Tanh(_Activation):
@@ -601,20 +624,6 @@ class CrossEntropyLoss(_Loss):
 
     def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
         super().__init__(reduction, weight=weight, ignore_index=ignore_index, label_smoothing=label_smoothing)
-
-
-class Dropout(Module):
-    def __init__(self, p=0.5):
-        super().__init__()
-        if not 0 <= p < 1:
-            raise ValueError(f"Dropout: p is {p}; expected 0 <= p < 1")
-        self.p = p
-
-    def forward(self, x):
-        return F.dropout(x, self.p, self.training)
-
-    def extra_repr(self):
-        return f"p={self.p}"
 
 
 def _add_module(owner, name, module):
@@ -947,7 +956,7 @@ class LeakyReLU(Module):
         self.negative_slope, self.inplace = negative_slope, inplace
 
     def forward(self, x):
-        return F.leaky_relu(x, self.negative_slope)
+        return F.leaky_relu(x, self.negative_slope, self.inplace)
 
     def extra_repr(self):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
@@ -959,7 +968,7 @@ class ELU(Module):
         self.alpha, self.inplace = alpha, inplace
 
     def forward(self, x):
-        return F.elu(x, self.alpha)
+        return F.elu(x, self.alpha, self.inplace)
 
     def extra_repr(self):
         return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")

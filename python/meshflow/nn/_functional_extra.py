@@ -1,0 +1,245 @@
+"""meshflow.nn.functional, continued (issue 26): activations with torch's inplace= argument
+(relu, relu6, hardtanh, threshold, silu, mish, hardswish, hardsigmoid, leaky_relu, elu) and the
+ones without (logsigmoid, glu, softsign, tanhshrink, prelu), dropout(inplace=), embedding with
+padding_idx, and scaled_dot_product_attention with attn_mask and dropout_p, as torch 2.x.
+
+Everything is composed of existing ops, so it runs on every device and layout those ops do and
+its gradients are theirs. inplace=True computes out of place and writes the result into the
+input (meshflow/_inplace.py), as x.relu_() does."""
+import math
+
+import numpy as _np
+
+from .. import _C
+from .._inplace import _inplace
+from .._ops_elementwise import clamp, exp, minimum, relu as _relu, sigmoid, silu as _silu, softplus, tanh, where
+from .._ops_reduce import softmax
+from .._tensor import Tensor, _impl_of, apply, tensor
+
+
+def _maybe_inplace(input, result, inplace, name):
+    return _inplace(input, result, name + "_") if inplace else result
+
+
+def relu(input, inplace=False):
+    """max(input, 0)."""
+    return _maybe_inplace(input, _relu(input), inplace, "relu")
+
+
+def relu_(input):
+    return relu(input, inplace=True)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """input clamped to [min_val, max_val]."""
+    if min_val > max_val:
+        raise ValueError("hardtanh: min_val cannot be greater than max_val")
+    return _maybe_inplace(input, clamp(input, min_val, max_val), inplace, "hardtanh")
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def relu6(input, inplace=False):
+    """min(max(input, 0), 6)."""
+    return _maybe_inplace(input, clamp(input, 0.0, 6.0), inplace, "relu6")
+
+
+def threshold(input, threshold, value, inplace=False):
+    """input where input > threshold, else value."""
+    return _maybe_inplace(input, where(input > threshold, input, value), inplace, "threshold")
+
+
+def threshold_(input, threshold_, value):
+    return threshold(input, threshold_, value, inplace=True)
+
+
+def silu(input, inplace=False):
+    """input * sigmoid(input)."""
+    return _maybe_inplace(input, _silu(input), inplace, "silu")
+
+
+def mish(input, inplace=False):
+    """input * tanh(softplus(input))."""
+    return _maybe_inplace(input, input * tanh(softplus(input)), inplace, "mish")
+
+
+def hardsigmoid(input, inplace=False):
+    """relu6(input + 3) / 6."""
+    return _maybe_inplace(input, clamp(input + 3.0, 0.0, 6.0) / 6.0, inplace, "hardsigmoid")
+
+
+def hardswish(input, inplace=False):
+    """input * relu6(input + 3) / 6."""
+    return _maybe_inplace(input, input * (clamp(input + 3.0, 0.0, 6.0) / 6.0), inplace, "hardswish")
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """x where x > 0, else negative_slope * x (the gradient at 0 is negative_slope, as torch's)."""
+    return _maybe_inplace(input, where(input > 0, input, input * negative_slope), inplace, "leaky_relu")
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """x where x > 0, else alpha (exp(x) - 1); exp sees min(x, 0) so that large inputs make no
+    inf whose zero gradient would become NaN."""
+    return _maybe_inplace(input, where(input > 0, input, (exp(minimum(input, 0.0)) - 1.0) * alpha), inplace, "elu")
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
+def logsigmoid(input):
+    """log(sigmoid(input)) = -softplus(-input), stable for any sign."""
+    return -softplus(-input)
+
+
+def softsign(input):
+    """input / (1 + |input|)."""
+    return input / (input.abs() + 1.0)
+
+
+def tanhshrink(input):
+    """input - tanh(input)."""
+    return input - tanh(input)
+
+
+def glu(input, dim=-1):
+    """a * sigmoid(b) for the halves a, b of input along dim."""
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    size = input.shape[dim]
+    if size % 2:
+        raise RuntimeError(f"glu: Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
+    a, b = input.split(size // 2, dim)
+    return a * sigmoid(b)
+
+
+def prelu(input, weight):
+    """max(0, x) + weight * min(0, x); a weight of more than one element runs along the channel
+    dim (dim 1; dim 0 of a 1-d input), as torch's."""
+    w = weight
+    if weight.numel() > 1:
+        if input.ndim == 0:
+            raise RuntimeError("prelu: Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.ndim >= 2 else input.shape[0]
+        if weight.numel() != channels:
+            raise RuntimeError(f"prelu: Mismatch of parameter numbers and input channel size. Found parameter "
+                               f"numbers = {weight.numel()} and channel size = {channels}.")
+        if input.ndim >= 2:
+            w = weight.reshape([1, channels] + [1] * (input.ndim - 2))
+    elif weight.ndim:
+        w = weight.reshape([])
+    return where(input > 0, input, input * w)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zeroes elements with probability p and scales the others by 1 / (1 - p). The mask comes
+    from the counter-based generator: every parallel layout drops the same elements. p = 1
+    zeroes everything, as torch's."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 1.0 and training:
+        result = input * 0.0
+    else:
+        result = Tensor(_C.dropout(_impl_of("dropout", input), float(p), bool(training)))
+    return _maybe_inplace(input, result, inplace, "dropout")
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False):
+    """The rows of `weight` [vocabulary, dim] at the int32/int64 indices `input`. The row
+    padding_idx gets no gradient (its lookups are detached), as torch's."""
+    if max_norm is not None:
+        raise NotImplementedError("embedding: max_norm (renormalizing rows in place) is not supported")
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding: scale_grad_by_freq and sparse gradients are not supported")
+    out = apply("embedding", [input, weight])[0]
+    if padding_idx is None:
+        return out
+    padding_idx = _padding_index(padding_idx, weight.shape[0])
+    return where((input != padding_idx).unsqueeze(-1), out, out.detach())
+
+
+def _padding_index(padding_idx, num_embeddings):
+    if not -num_embeddings <= padding_idx < num_embeddings:
+        raise AssertionError("Padding_idx must be within num_embeddings")
+    return padding_idx + num_embeddings if padding_idx < 0 else padding_idx
+
+
+def _constant_like(array, like):
+    """A constant NumPy array (a bool one stays bool, others take like's dtype) as a tensor,
+    broadcast on like's placement when like is global."""
+    array = _np.asarray(array)
+    if array.dtype != bool:
+        array = array.astype(like.dtype.numpy)
+    if like.is_global:
+        placement = like.placement
+        return tensor(array, placement=placement, sbp=[_C.Sbp.broadcast()] * len(placement.hierarchy))
+    t = tensor(array)
+    return t if like._impl.device_type == "cpu" else t.to(like.device)
+
+
+def _as_layout_of(t, like):
+    """t on like's placement (broadcast) when like is global and t is local."""
+    if like.is_global and not t.is_global:
+        placement = like.placement
+        return t.to_global(placement=placement, sbp=[_C.Sbp.broadcast()] * len(placement.hierarchy))
+    return t
+
+
+def _additive_mask(mask, like, allowed_when_true):
+    """A bool or float mask as an additive float mask of like's dtype: a bool mask is 0 where
+    attention is allowed and -inf where not (`allowed_when_true`: True marks allowed, as in
+    scaled_dot_product_attention; otherwise True marks masked, as in MultiheadAttention)."""
+    mask = _as_layout_of(mask, like)
+    if mask.dtype.name == "bool":
+        allowed = mask if allowed_when_true else mask.logical_not()
+        zero = _constant_like(0.0, like)
+        return where(allowed, zero, float("-inf"))
+    if not mask.dtype.name.startswith(("float", "bfloat")):
+        raise TypeError(f"attention: only bool and floating types of masks are supported, got {mask.dtype.name}")
+    return mask.to(like.dtype)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    """softmax(query @ key^T * scale + mask) @ value over the last two dims, as torch's: query
+    [..., Tq, D], key [..., Tk, D], value [..., Tk, Dv] with the same leading dims (batch,
+    heads); is_causal masks key j > query i; scale defaults to 1 / sqrt(D). attn_mask
+    (broadcastable to [..., Tq, Tk]): bool, True where attention is allowed, or float, added to
+    the scores. dropout_p drops attention weights.
+
+    Without a mask and dropout it is one fused op: the [..., Tq, Tk] probabilities are never
+    stored, and the backward pass recomputes them block by block. Splits of the leading dims
+    (heads, batch) carry through."""
+    from . import functional as _F
+    if enable_gqa:
+        raise NotImplementedError("scaled_dot_product_attention: enable_gqa is not supported")
+    if attn_mask is not None and is_causal:
+        raise RuntimeError("scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    if attn_mask is None and not dropout_p:
+        return apply("scaled_dot_product_attention", [query, key, value],
+                     _F._attention_attrs("scaled_dot_product_attention", is_causal, scale))[0]
+    _F._attention_attrs("scaled_dot_product_attention", is_causal, scale)  # checks scale
+    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
+    scores = query.matmul(key.transpose(-2, -1)) * scale
+    tq, tk = scores.shape[-2:]
+    if is_causal:
+        attn_mask = _constant_like(_np.tril(_np.ones((tq, tk), bool)), scores)
+    if attn_mask is not None:
+        scores = scores + _additive_mask(attn_mask, scores, allowed_when_true=True)
+    weights = softmax(scores, -1)
+    if dropout_p:
+        weights = dropout(weights, dropout_p, True)
+    return weights.matmul(value)
+
+
+__all__ = ["relu", "relu_", "hardtanh", "hardtanh_", "relu6", "threshold", "threshold_", "silu", "mish",
+           "hardsigmoid", "hardswish", "leaky_relu", "leaky_relu_", "elu", "elu_", "logsigmoid", "softsign",
+           "tanhshrink", "glu", "prelu", "dropout", "embedding", "scaled_dot_product_attention"]

@@ -1,0 +1,215 @@
+"""Recurrent layers as torch's: nn.RNN, nn.LSTM, nn.GRU (num_layers, bias, batch_first, dropout
+between layers, bidirectional) and the cells nn.RNNCell, nn.LSTMCell, nn.GRUCell, with torch's
+parameter names (weight_ih_l{k}[_reverse], weight_hh_l..., bias_ih_l..., bias_hh_l...), gate
+order (LSTM: i, f, g, o; GRU: r, z, n), init (U(-1/sqrt(hidden), 1/sqrt(hidden))) and results.
+
+Composed of linear, sigmoid and tanh per time step (the input projections of a layer are one
+matmul over all steps), so the gradients are those ops' through time."""
+import math
+
+from . import functional as F
+from ._functional_extra import _as_layout_of
+from .modules import Module, Parameter, _uniform
+from .._ops_elementwise import sigmoid, tanh
+from .._ops_shape import cat, stack
+from .._ops_creation import zeros
+
+_GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+
+
+def _cell(mode, x_proj, h, c, w_hh, b_hh):
+    """One step given the input's projection x_proj = x W_ih^T + b_ih; returns (h', c')."""
+    h_proj = F.linear(h, w_hh, b_hh)
+    if mode == "LSTM":
+        i, f, g, o = (x_proj + h_proj).chunk(4, -1)
+        c = sigmoid(f) * c + sigmoid(i) * tanh(g)
+        return sigmoid(o) * tanh(c), c
+    if mode == "GRU":
+        xr, xz, xn = x_proj.chunk(3, -1)
+        hr, hz, hn = h_proj.chunk(3, -1)
+        r, z = sigmoid(xr + hr), sigmoid(xz + hz)
+        n = tanh(xn + r * hn)
+        return (1.0 - z) * n + z * h, None
+    pre = x_proj + h_proj
+    return (tanh(pre) if mode == "RNN_TANH" else F.relu(pre)), None
+
+
+class _RNNBase(Module):
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, proj_size=0, device=None, dtype=None):
+        super().__init__()
+        if proj_size:
+            raise NotImplementedError("LSTM: proj_size is not supported")
+        if not 0 <= dropout <= 1:
+            raise ValueError("dropout should be a number in range [0, 1] representing the probability of an "
+                             "element being zeroed")
+        if hidden_size <= 0 or num_layers <= 0:
+            raise ValueError("hidden_size and num_layers must be greater than 0")
+        self.mode, self.input_size, self.hidden_size, self.num_layers = mode, input_size, hidden_size, num_layers
+        self.bias, self.batch_first, self.dropout, self.bidirectional = bias, batch_first, float(dropout), bidirectional
+        self.proj_size = 0
+        directions = 2 if bidirectional else 1
+        gates = _GATES[mode] * hidden_size
+        bound = 1.0 / math.sqrt(hidden_size)
+        for layer in range(num_layers):
+            layer_input = input_size if layer == 0 else hidden_size * directions
+            for direction in range(directions):
+                suffix = f"_l{layer}" + ("_reverse" if direction else "")
+                setattr(self, "weight_ih" + suffix, Parameter(_uniform((gates, layer_input), bound)))
+                setattr(self, "weight_hh" + suffix, Parameter(_uniform((gates, hidden_size), bound)))
+                if bias:
+                    setattr(self, "bias_ih" + suffix, Parameter(_uniform((gates,), bound)))
+                    setattr(self, "bias_hh" + suffix, Parameter(_uniform((gates,), bound)))
+        if dtype is not None:
+            self.to(dtype=dtype)
+
+    def _weights(self, layer, direction):
+        suffix = f"_l{layer}" + ("_reverse" if direction else "")
+        get = lambda name: getattr(self, name + suffix, None)  # noqa: E731
+        return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh")
+
+    def forward(self, input, hx=None):
+        lstm = self.mode == "LSTM"
+        batched = input.ndim == 3
+        if input.ndim not in (2, 3):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D instead")
+        if not batched:
+            input = input.unsqueeze(1)
+        elif self.batch_first:
+            input = input.transpose(0, 1)
+        steps, batch = input.shape[0], input.shape[1]
+        directions = 2 if self.bidirectional else 1
+        state_shape = (self.num_layers * directions, batch, self.hidden_size)
+        if hx is None:
+            h0 = zeros(*state_shape, dtype=input.dtype)
+            if input.is_global:
+                h0 = _as_layout_of(h0, input)
+            hx = (h0, h0) if lstm else h0
+        elif not batched:
+            hx = tuple(t.unsqueeze(1) for t in hx) if lstm else hx.unsqueeze(1)
+        h0, c0 = hx if lstm else (hx, None)
+        for t in (h0, c0) if lstm else (h0,):
+            if tuple(t.shape) != state_shape:
+                raise RuntimeError(f"Expected hidden size {state_shape}, got {list(t.shape)}")
+        h_n, c_n = [], []
+        layer_input = input
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction in range(directions):
+                w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction)
+                index = layer * directions + direction
+                h, c = h0[index], (c0[index] if lstm else None)
+                x_proj = F.linear(layer_input, w_ih, b_ih)  # all steps at once
+                order = range(steps - 1, -1, -1) if direction else range(steps)
+                seq = [None] * steps
+                for step in order:
+                    h, c = _cell(self.mode, x_proj[step], h, c, w_hh, b_hh)
+                    seq[step] = h
+                outputs.append(stack(seq, 0))
+                h_n.append(h)
+                c_n.append(c)
+            layer_input = outputs[0] if directions == 1 else cat(outputs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        output = layer_input
+        h_n = stack(h_n, 0)
+        c_n = stack(c_n, 0) if lstm else None
+        if not batched:
+            output, h_n = output.squeeze(1), h_n.squeeze(1)
+            c_n = c_n.squeeze(1) if lstm else None
+        elif self.batch_first:
+            output = output.transpose(0, 1)
+        return output, ((h_n, c_n) if lstm else h_n)
+
+    def extra_repr(self):
+        text = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            text += f", num_layers={self.num_layers}"
+        if not self.bias:
+            text += ", bias=False"
+        if self.batch_first:
+            text += ", batch_first=True"
+        if self.dropout:
+            text += f", dropout={self.dropout}"
+        if self.bidirectional:
+            text += ", bidirectional=True"
+        return text
+
+
+class RNN(_RNNBase):
+    def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, device=None, dtype=None):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, num_layers,
+                         bias, batch_first, dropout, bidirectional, 0, device, dtype)
+        self.nonlinearity = nonlinearity
+
+
+class LSTM(_RNNBase):
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, proj_size=0, device=None, dtype=None):
+        super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
+                         proj_size, device, dtype)
+
+
+class GRU(_RNNBase):
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
+                 bidirectional=False, device=None, dtype=None):
+        super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional, 0,
+                         device, dtype)
+
+
+class _CellBase(Module):
+    def __init__(self, mode, input_size, hidden_size, bias=True, dtype=None):
+        super().__init__()
+        self.mode, self.input_size, self.hidden_size, self.bias = mode, input_size, hidden_size, bias
+        gates = _GATES[mode] * hidden_size
+        bound = 1.0 / math.sqrt(hidden_size)
+        self.weight_ih = Parameter(_uniform((gates, input_size), bound))
+        self.weight_hh = Parameter(_uniform((gates, hidden_size), bound))
+        self.bias_ih = Parameter(_uniform((gates,), bound)) if bias else None
+        self.bias_hh = Parameter(_uniform((gates,), bound)) if bias else None
+        if dtype is not None:
+            self.to(dtype=dtype)
+
+    def forward(self, input, hx=None):
+        if input.ndim not in (1, 2):
+            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead")
+        lstm = self.mode == "LSTM"
+        batched = input.ndim == 2
+        if not batched:
+            input = input.unsqueeze(0)
+            if hx is not None:
+                hx = tuple(t.unsqueeze(0) for t in hx) if lstm else hx.unsqueeze(0)
+        if hx is None:
+            h0 = zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            if input.is_global:
+                h0 = _as_layout_of(h0, input)
+            hx = (h0, h0) if lstm else h0
+        h, c = hx if lstm else (hx, None)
+        h, c = _cell(self.mode, F.linear(input, self.weight_ih, self.bias_ih), h, c, self.weight_hh, self.bias_hh)
+        if not batched:
+            h, c = h.squeeze(0), (c.squeeze(0) if lstm else None)
+        return (h, c) if lstm else h
+
+    def extra_repr(self):
+        return f"{self.input_size}, {self.hidden_size}" + ("" if self.bias else ", bias=False")
+
+
+class RNNCell(_CellBase):
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, bias, dtype)
+        self.nonlinearity = nonlinearity
+
+
+class LSTMCell(_CellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__("LSTM", input_size, hidden_size, bias, dtype)
+
+
+class GRUCell(_CellBase):
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__("GRU", input_size, hidden_size, bias, dtype)
