@@ -8,9 +8,10 @@ new value's place in the graph. The calls that read the old value keep it, so th
 gradients stay exact where PyTorch raises instead (docs/porting.md).
 
 A view (the ops PyTorch makes views with: view/reshape, basic indexing, permute, transpose,
-squeeze, unsqueeze, flatten, narrow, split, chunk, unbind, expand, detach) records its base,
-weakly, with how to take it again (`take`) and how to put a new value of it back into the
-base (`put`). A write to a view writes its base (recorded for autograd like any op), and a
+squeeze, unsqueeze, flatten, narrow, split, chunk, unbind, expand, detach) holds its base,
+as a PyTorch view holds its storage (so that `w.grad.data.zero_()` reaches the gradient
+through the temporaries), with how to take it again (`take`) and how to put a new value of it
+back into the base (`put`); a base knows its views weakly. A write to a view writes its base (recorded for autograd like any op), and a
 write to a base takes its live views again, so that aliasing is as PyTorch's. Only the
 Tensor methods make views; the functions (mf.reshape(x, ...)) return new tensors.
 """
@@ -28,7 +29,7 @@ class _View:
     __slots__ = ("base", "take", "put", "detached", "strided")
 
     def __init__(self, base, take, put, detached=False, strided=False):
-        self.base, self.take, self.put, self.detached = weakref.ref(base), take, put, detached
+        self.base, self.take, self.put, self.detached = base, take, put, detached
         self.strided = strided
 
 
@@ -57,7 +58,7 @@ def _root_leaf_requiring_grad(t):
         if t.requires_grad and t.is_leaf:
             return t
         view = getattr(t, "_view", None)
-        base = None if view is None or view.detached else view.base()
+        base = None if view is None or view.detached else view.base
         if base is None:
             return None
         t = base
@@ -82,7 +83,7 @@ def _write(t, value, skip=None):
     t._impl.assign(value._impl)
     _retake_views(t, skip)
     view = getattr(t, "_view", None)
-    base = None if view is None else view.base()
+    base = None if view is None else view.base
     if base is None:
         return
     if view.detached:

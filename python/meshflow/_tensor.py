@@ -357,7 +357,8 @@ class Tensor:
             values = f"shape={self.shape}"
         else:
             array = self._value("repr()")
-            values = _np.array2string(array, separator=", ", prefix="tensor(", threshold=1000, edgeitems=3)
+            values = _np.array2string(array, separator=", ", prefix="tensor(", threshold=1000, edgeitems=3,
+                                      formatter=_float_formatter(array))
             if array.size == 0:
                 extra.insert(0, f"size={tuple(self.shape)}")
         return "tensor(" + ", ".join([values] + extra) + ")"
@@ -381,6 +382,27 @@ class _HookHandle:
 
     def __exit__(self, *exc):
         self.remove()
+
+
+def _float_formatter(array):
+    """PyTorch's way of printing floats (precision 4): integral values as "2.", others fixed
+    ("1.5000") unless their magnitudes span more than 1000x or leave [1e-4, 1e8), then in
+    scientific notation; every element padded to one width. None for other dtypes."""
+    if array.dtype.kind != "f":
+        return None
+    finite = array[_np.isfinite(array)].astype(_np.float64)
+    nonzero = _np.abs(finite[finite != 0])
+    integral = finite.size == 0 or bool(_np.all(finite == _np.ceil(finite)))
+    sci = nonzero.size > 0 and (nonzero.max() / nonzero.min() > 1000 or nonzero.max() > 1e8 or
+                                (not integral and nonzero.min() < 1e-4))
+    if sci:
+        text = "{:.4e}".format
+    elif integral:
+        text = lambda v: f"{v:.0f}." if _np.isfinite(v) else f"{v}"  # noqa: E731
+    else:
+        text = "{:.4f}".format
+    width = max((len(text(v)) for v in array.ravel()), default=0)
+    return {"float_kind": lambda v: text(v).rjust(width)}
 
 
 def _in_layout_of(value, reference):

@@ -17,7 +17,7 @@ def test_numpy_float16_both_ways():
     assert out.dtype == np.float16 and np.array_equal(out.view(np.uint16), h.view(np.uint16))
     assert mf.tensor([1.0, 2.0], dtype=mf.float16).numpy().dtype == np.float16
     assert t.type() == "meshflow.HalfTensor" and mf.tensor([1.0]).type("meshflow.HalfTensor").dtype == F16
-    assert repr(mf.tensor([1.5], dtype=F16)) == "tensor([1.5], dtype=meshflow.float16)"
+    assert repr(mf.tensor([1.5], dtype=F16)) == "tensor([1.5000], dtype=meshflow.float16)"
 
 
 def test_every_half_widens_exactly_and_rounds_back():

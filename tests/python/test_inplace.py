@@ -155,3 +155,14 @@ def test_view_refuses_a_transposed_tensor_as_pytorch_and_contiguous_copies_it():
     assert x.t().reshape(6).numpy().tolist() == [0, 3, 1, 4, 2, 5]
     assert x.t().contiguous().view(6).numpy().tolist() == [0, 3, 1, 4, 2, 5]
     assert x.t().view(1, 3, 2).shape == (1, 3, 2)  # only size-1 dims added: allowed
+
+
+def test_writes_reach_the_base_through_temporary_views():
+    w = mf.tensor([1.0, -1.0], requires_grad=True)
+    (w * w).sum().backward()
+    w.data -= 0.5 * w.grad.data
+    w.grad.data.zero_()  # w.grad and .data are temporaries: the views hold them
+    assert w.grad.numpy().tolist() == [0.0, 0.0] and w.numpy().tolist() == [0.0, 0.0]
+    lin = mf.nn.Linear(2, 2)
+    lin.weight.data[0].fill_(3.0)
+    assert lin.weight.numpy()[0].tolist() == [3.0, 3.0]

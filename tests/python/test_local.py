@@ -267,9 +267,12 @@ def test_repr_shows_the_values_of_global_tensors_too(sbp):
     # As OneFlow's: a global tensor's repr reads its logical value (collectively; see
     # distributed/test_global.py), then names its layout.
     x = mf.tensor([[1.5, -2.0]])
-    assert repr(x) == "tensor([[ 1.5, -2. ]])"  # as PyTorch's: the default dtype unnamed
-    assert repr(x.double().requires_grad_()) == "tensor([[ 1.5, -2. ]], dtype=meshflow.float64, requires_grad=True)"
+    assert repr(x) == "tensor([[ 1.5000, -2.0000]])"  # as PyTorch's: the default dtype unnamed
+    assert repr(x.double().requires_grad_()) == \
+        "tensor([[ 1.5000, -2.0000]], dtype=meshflow.float64, requires_grad=True)"
+    assert repr(mf.tensor([1.0, 2.0])) == "tensor([1., 2.])" and repr(mf.tensor([1e-5, 1.0])) == \
+        "tensor([1.0000e-05, 1.0000e+00])"
     g = mf.tensor([[1.5, -2.0]], placement=mf.placement("cpu", ranks=[0]), sbp=sbp)
-    assert repr(g) == (f'tensor([[ 1.5, -2. ]], placement=placement(type="cpu", ranks=[0]), '
+    assert repr(g) == (f'tensor([[ 1.5000, -2.0000]], placement=placement(type="cpu", ranks=[0]), '
                        f'sbp=({sbp!r},), dtype=meshflow.float32)')
     assert str(g) == repr(g)
