@@ -35,6 +35,7 @@ from ._placement import placement
 from ._device import device, device_types
 from ._device import device as _device_of
 from ._tensor import Tensor, tensor, from_numpy, no_grad, is_grad_enabled
+from ._tensor import FloatTensor, DoubleTensor, IntTensor, LongTensor, BoolTensor
 from . import autograd
 from .autograd import enable_grad, set_grad_enabled, inference_mode, is_inference_mode_enabled
 from ._ops_elementwise import (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge,
@@ -142,4 +143,5 @@ __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
 __all__ += _ops_math.__all__
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + [
-    "linalg", "cuda", "utils", "float", "double", "int", "long"]
+    "linalg", "cuda", "utils", "float", "double", "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
+    "LongTensor", "BoolTensor"]

@@ -694,3 +694,127 @@ for _name in ("addmm", "baddbmm", "addcmul", "addcdiv", "diagonal", "trace", "sw
     setattr(Tensor, _name, globals()[_name])
 Tensor.swapdims = swapaxes
 del _name
+
+
+def concat(tensors, dim=0):
+    """torch.concat: cat."""
+    from ._ops_shape import cat
+    return cat(tensors, dim)
+
+
+concatenate = concat
+
+
+def matrix_power(input, n):
+    """input @ input @ ... (n times; n >= 0, the identity for 0), by repeated squaring."""
+    from ._ops_creation import eye
+    if n < 0:
+        raise NotImplementedError("matrix_power: negative powers need an inverse, which meshflow does not have")
+    size = input.shape[-1]
+    result = eye(size, dtype=input.dtype, device=None if input.is_global else input.device).expand(*input.shape)
+    base = input
+    while n:
+        if n & 1:
+            result = result @ base
+        n >>= 1
+        if n:
+            base = base @ base
+    return result
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    """The q-th quantiles (q a number or a 1-d tensor in [0, 1]) along dim (of all elements
+    when None), torch's interpolation modes; from a sort."""
+    from ._ops_math import sort
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else dim % input.ndim
+    values = sort(x, dim=d).values
+    n = values.shape[d]
+    qs = q.numpy().reshape(-1).tolist() if isinstance(q, Tensor) else ([q] if isinstance(q, numbers.Real) else list(q))
+    out = []
+    for p in qs:
+        if not 0 <= p <= 1:
+            raise RuntimeError("quantile() q values must be in the range [0, 1]")
+        pos = p * (n - 1)
+        lo, hi = int(_np.floor(pos)), int(_np.ceil(pos))
+        a, b = values.narrow(d, lo, 1), values.narrow(d, hi, 1)
+        frac = pos - lo
+        if interpolation == "linear":
+            v = a + (b - a) * frac
+        elif interpolation == "lower":
+            v = a
+        elif interpolation == "higher":
+            v = b
+        elif interpolation == "midpoint":
+            v = a + (b - a) * 0.5
+        elif interpolation == "nearest":
+            v = a if round(pos) == lo else b  # halves to even, as torch
+        else:
+            raise ValueError(f"quantile: interpolation {interpolation!r}; expected linear, lower, higher, "
+                             "midpoint or nearest")
+        out.append(v if keepdim and dim is not None else v.squeeze(d))
+    if isinstance(q, numbers.Real):
+        return out[0].reshape([1] * input.ndim) if keepdim and dim is None else out[0]
+    from ._ops_shape import stack
+    return stack(out)
+
+
+def nanquantile(*args, **kwargs):
+    raise NotImplementedError("nanquantile is not supported; expected quantile of a tensor without NaNs")
+
+
+def histc(input, bins=100, min=0, max=0):
+    """A histogram of `bins` equal bins over [min, max] (the data's range when both are 0),
+    as torch.histc; values outside are ignored. Counted on the host."""
+    values = input.numpy().astype(_np.float64).ravel()
+    lo, hi = float(min), float(max)
+    if lo == hi == 0 and values.size:
+        lo, hi = float(values.min()), float(values.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    counts, _ = _np.histogram(values, bins=bins, range=(lo, hi))
+    return tensor(counts.astype(input.dtype.numpy if is_floating_point(input) else _np.float32),
+                  dtype=input.dtype if is_floating_point(input) else _dtype.float32)
+
+
+class Generator:
+    """A random generator's seed, as torch.Generator: what random_split, DataLoader and
+    randperm take as generator=. meshflow has one generator; a Generator passed to them
+    makes their permutations from its own seed instead (the values differ from torch's)."""
+
+    def __init__(self, device="cpu"):
+        self.device = device
+        self._seed = 67280421310721
+        self._calls = 0
+
+    def manual_seed(self, seed):
+        self._seed, self._calls = int(seed), 0
+        return self
+
+    def seed(self):
+        import os
+        self.manual_seed(int.from_bytes(os.urandom(8), "little") >> 1)
+        return self._seed
+
+    def initial_seed(self):
+        return self._seed
+
+    def get_state(self):
+        return tensor([self._seed, self._calls], dtype=_dtype.int64)
+
+    def set_state(self, state):
+        self._seed, self._calls = (int(v) for v in state.numpy().tolist())
+        return self
+
+    def _rng(self):
+        """A NumPy generator for this generator's next call."""
+        self._calls += 1
+        return _np.random.default_rng([self._seed % (1 << 63), self._calls])
+
+
+__all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "Generator"]
+Tensor.matrix_power = matrix_power
+Tensor.quantile = quantile
+Tensor.histc = histc
+Tensor.mT = property(lambda self: self.transpose(-2, -1))
+Tensor.mH = Tensor.mT

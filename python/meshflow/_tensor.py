@@ -76,8 +76,11 @@ class Tensor:
     # tensor as an object inside an object array; np.add(x, array) raises TypeError.
     __array_ufunc__ = None
 
-    def __init__(self, impl):
-        self._impl = impl  # a _C.Var: the value and its autograd state
+    def __init__(self, impl=None, *sizes):
+        if type(impl) is _Var and not sizes:  # every op's result: the one check on the hot path
+            self._impl = impl  # a _C.Var: the value and its autograd state
+            return
+        self._impl = _legacy_tensor(impl, sizes, _dtype.float32)._impl
 
     @property
     def is_global(self):
@@ -359,7 +362,7 @@ class Tensor:
             array = self._value("repr()")
             values = _np.array2string(array, separator=", ", prefix="tensor(", threshold=1000, edgeitems=3,
                                       formatter=_float_formatter(array))
-            if array.size == 0:
+            if array.size == 0 and array.ndim > 1:
                 extra.insert(0, f"size={tuple(self.shape)}")
         return "tensor(" + ", ".join([values] + extra) + ")"
 
@@ -403,6 +406,44 @@ def _float_formatter(array):
         text = "{:.4f}".format
     width = max((len(text(v)) for v in array.ravel()), default=0)
     return {"float_kind": lambda v: text(v).rjust(width)}
+
+
+_Var = _C.Var
+
+
+def _legacy_tensor(data, sizes, dtype):
+    """torch's legacy constructors (torch.Tensor(...), FloatTensor(...)): sizes (ints or a
+    Size) make zeros of that shape (torch leaves them uninitialized), data a tensor of
+    `dtype`, nothing an empty one."""
+    import numbers
+    from ._ops_creation import zeros
+    if data is None and not sizes:
+        return zeros(0, dtype=dtype)
+    items = (data,) + tuple(sizes)
+    if all(isinstance(d, numbers.Integral) and not isinstance(d, bool) for d in items):
+        return zeros(*items, dtype=dtype)
+    if sizes:
+        raise TypeError(f"new(): expected sizes (ints) or data, got {items!r}")
+    if type(data).__name__ == "Size":
+        return zeros(*data, dtype=dtype)
+    if isinstance(data, Tensor):
+        return data if data.dtype == dtype else data.to(dtype)
+    return tensor(data, dtype=dtype)
+
+
+def _legacy_constructor(name, dtype):
+    def make(data=None, *sizes):
+        return _legacy_tensor(data, sizes, dtype)
+    make.__name__ = make.__qualname__ = name
+    make.__doc__ = f"torch.{name}(data) or {name}(*sizes): a {dtype.name} tensor (legacy constructor)."
+    return make
+
+
+FloatTensor = _legacy_constructor("FloatTensor", _dtype.float32)
+DoubleTensor = _legacy_constructor("DoubleTensor", _dtype.float64)
+IntTensor = _legacy_constructor("IntTensor", _dtype.int32)
+LongTensor = _legacy_constructor("LongTensor", _dtype.int64)
+BoolTensor = _legacy_constructor("BoolTensor", _dtype.bool_)
 
 
 def _in_layout_of(value, reference):

@@ -165,3 +165,30 @@ def test_more_compositions_against_numpy():
     assert values.numpy().tolist() == [1, 3, 3, 3, 5] and indices.numpy().tolist() == [0, 1, 1, 3, 4]
     assert mf.aminmax(A, dim=0).max.numpy().tolist() == a.max(0).tolist()
     assert mf.float is mf.float32 and mf.long is mf.int64 and mf.int is mf.int32 and mf.double is mf.float64
+
+
+def test_legacy_constructors_quantile_histc_matrix_power_generator():
+    assert mf.Tensor([[1, 2], [3, 4]]).dtype == mf.float32 and mf.Tensor(2, 3).shape == (2, 3)
+    assert mf.Tensor().shape == (0,) and mf.LongTensor([1.0, 2.0]).dtype == mf.int64
+    assert mf.FloatTensor(mf.Size([2])).shape == (2,) and mf.Tensor((2, 3)).numpy().tolist() == [2.0, 3.0]
+    assert mf.DoubleTensor([1]).dtype == mf.float64 and mf.BoolTensor([1, 0]).numpy().tolist() == [True, False]
+    with pytest.raises(TypeError, match="expected sizes"):
+        mf.Tensor([1.0], 2)
+    a = np.array([[1.0, 7.0, 3.0, 4.0], [2.0, 0.5, 9.0, 1.0]])
+    x = mf.tensor(a)
+    np.testing.assert_allclose(mf.quantile(x, 0.3).numpy(), np.quantile(a, 0.3))
+    np.testing.assert_allclose(mf.quantile(x, mf.tensor([0.25, 0.5], dtype=mf.float64), dim=1).numpy(),
+                               np.quantile(a, [0.25, 0.5], axis=1))
+    for method in ("lower", "higher", "midpoint", "nearest"):
+        np.testing.assert_allclose(mf.quantile(x, 0.4, interpolation=method).numpy(),
+                                   np.quantile(a, 0.4, method=method))
+    assert mf.histc(mf.tensor([1.0, 2, 1, 4]), bins=4, min=0, max=3).numpy().tolist() == [0.0, 2.0, 1.0, 0.0]
+    m = np.array([[1.0, 1.0], [0.5, 1.0]])
+    for n in (0, 1, 3, 6):
+        np.testing.assert_allclose(mf.matrix_power(mf.tensor(m), n).numpy(), np.linalg.matrix_power(m, n))
+    assert x.mT.shape == (4, 2) and mf.concat([x, x]).shape == (4, 4)
+    g = mf.Generator().manual_seed(42)
+    data = TensorDataset(mf.arange(10))
+    first = [s.indices for s in random_split(data, [5, 5], generator=g)]
+    again = [s.indices for s in random_split(data, [5, 5], generator=mf.Generator().manual_seed(42))]
+    assert first == again and g.initial_seed() == 42

@@ -2,8 +2,9 @@
 drop_last, collate of tensors, numbers and nested tuples/dicts), random_split, Subset.
 
 Loading runs in the calling process (num_workers is accepted and ignored). Shuffling and
-random_split draw their permutation from meshflow's generator (mf.manual_seed; `generator` is
-accepted and ignored), so ranks that seed alike shuffle alike, as data parallelism needs.
+random_split draw their permutation from meshflow's generator (mf.manual_seed), or from the
+mf.Generator passed as `generator`, so ranks that seed alike shuffle alike, as data
+parallelism needs.
 """
 import numbers
 
@@ -69,8 +70,11 @@ class Subset(Dataset):
         return len(self.indices)
 
 
-def _permutation(n):
-    """A permutation of range(n) drawn from meshflow's generator (one call of it)."""
+def _permutation(n, generator=None):
+    """A permutation of range(n) drawn from meshflow's generator (one call of it), or from
+    `generator` (an mf.Generator) when given."""
+    if generator is not None:
+        return generator._rng().permutation(n)
     seed, offset = _C.next_random_call(max(n, 1))
     return _np.random.default_rng([seed, offset]).permutation(n)
 
@@ -86,7 +90,7 @@ def random_split(dataset, lengths, generator=None):
         sizes = [int(x) for x in lengths]
     if sum(sizes) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    order = _permutation(n).tolist()
+    order = _permutation(n, generator).tolist()
     out, start = [], 0
     for size in sizes:
         out.append(Subset(dataset, order[start:start + size]))
@@ -126,13 +130,13 @@ class DataLoader:
         self.dataset, self.batch_size, self.shuffle = dataset, batch_size, shuffle
         self.sampler, self.batch_sampler, self.drop_last = sampler, batch_sampler, drop_last
         self.collate_fn = collate_fn or default_collate
-        self.num_workers = num_workers
+        self.num_workers, self.generator = num_workers, generator
 
     def _indices(self):
         if self.sampler is not None:
             return list(self.sampler)
         n = len(self.dataset)
-        return _permutation(n).tolist() if self.shuffle else list(range(n))
+        return _permutation(n, self.generator).tolist() if self.shuffle else list(range(n))
 
     def _batches(self):
         if self.batch_sampler is not None:
