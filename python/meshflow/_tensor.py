@@ -436,6 +436,7 @@ def _legacy_constructor(name, dtype):
         return _legacy_tensor(data, sizes, dtype)
     make.__name__ = make.__qualname__ = name
     make.__doc__ = f"torch.{name}(data) or {name}(*sizes): a {dtype.name} tensor (legacy constructor)."
+    make.dtype = dtype  # x.type(mf.FloatTensor) names the dtype by its constructor, as torch's
     return make
 
 
