@@ -122,8 +122,7 @@ __global__ void conv_backward_data(ConvGeometry g, const T* __restrict__ dy, con
 
 std::vector<Tensor> conv2d_backward_data(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor &dy = in[0], &w = in[1];
-  const std::vector<int64_t>& size = ctx.attrs.get_ints("input_size");
-  const Shape xs{dy.shape()[0], w.shape()[1] * ctx.attrs.get_int("groups"), size[0], size[1]};
+  const Shape xs = kernel::conv_input_shape(ctx.attrs, dy.shape(), w.shape());
   const ConvGeometry g = geometry_of("conv2d_backward_data", ctx.attrs, xs, w.shape());
   Memory& mem = memory_of(in);
   Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
@@ -169,9 +168,7 @@ __global__ void conv_backward_weight(ConvGeometry g, const T* __restrict__ x, co
 
 std::vector<Tensor> conv2d_backward_weight(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor &x = in[0], &dy = in[1];
-  const std::vector<int64_t>& size = ctx.attrs.get_ints("kernel_size");
-  const int64_t groups = ctx.attrs.get_int("groups");
-  const Shape ws{dy.shape()[1], x.shape()[1] / groups, size[0], size[1]};
+  const Shape ws = kernel::conv_weight_shape(ctx.attrs, x.shape(), dy.shape());
   const ConvGeometry g = geometry_of("conv2d_backward_weight", ctx.attrs, x.shape(), ws);
   Memory& mem = memory_of(in);
   Tensor dw = output(ctx, 0, ws, x.dtype(), mem);
