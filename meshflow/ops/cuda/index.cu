@@ -15,6 +15,7 @@
 
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/cuda/device_util.cuh"
 #include "meshflow/ops/cuda/radix_sort.cuh"
 #include "meshflow/ops/kernel_util.h"
 
@@ -24,20 +25,6 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kMaxDims = 16;
 constexpr unsigned long long kNone = ~0ull;
-
-__device__ int64_t first_index() { return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ int64_t grid_step() { return static_cast<int64_t>(gridDim.x) * blockDim.x; }
-
-// a + b, integers wrapping around as the CPU's (signed overflow is undefined in C++).
-template <typename T>
-__device__ T add(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
 
 void check_dims(const char* op, size_t nd) {
   if (nd > static_cast<size_t>(kMaxDims)) {

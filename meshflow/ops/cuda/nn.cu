@@ -26,6 +26,7 @@
 
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/cuda/device_util.cuh"
 #include "meshflow/ops/cuda/radix_sort.cuh"
 #include "meshflow/ops/kernel_util.h"
 
@@ -59,24 +60,10 @@ void zero(const Tensor& t) {
   if (t.nbytes() > 0) device::cuda::check(cudaMemsetAsync(t.data(), 0, t.nbytes(), stream()), "cudaMemsetAsync");
 }
 
-__device__ int64_t first_index() { return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ int64_t grid_step() { return static_cast<int64_t>(gridDim.x) * blockDim.x; }
-
 __device__ __forceinline__ float exp_of(float x) { return ::expf(x); }
 __device__ __forceinline__ double exp_of(double x) { return ::exp(x); }
 __device__ __forceinline__ float log_of(float x) { return ::logf(x); }
 __device__ __forceinline__ double log_of(double x) { return ::log(x); }
-
-// a + b, integers wrapping around as the CPU's (signed overflow is undefined in C++).
-template <typename T>
-__device__ T add(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
 
 // A shape seen as [outer, shape[dim], inner] around `dim`.
 struct AroundDim {
