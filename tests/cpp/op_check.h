@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -230,6 +231,15 @@ inline Tensor divisor(const Shape& shape, DType dtype) {
 // check_every_signature on every mesh of the world.
 inline void sweep(const std::string& op, const std::vector<Tensor>& inputs, const Attrs& attrs = {}) {
   for (const Placement& p : op_meshes()) check_every_signature(op, inputs, attrs, p);
+}
+
+// The 1-d signatures the op lists (all-broadcast is not among them).
+inline std::set<std::string> listed(const std::string& op_name, const std::vector<TensorMeta>& inputs,
+                                    const Attrs& attrs = {}) {
+  const OpDef& op = find_op(op_name);
+  std::set<std::string> out;
+  for (const Signature& s : op.signatures(inputs, op.infer(inputs, attrs), attrs)) out.insert(s.str());
+  return out;
 }
 
 // A unary op, the dtypes it takes and its input of a shape and dtype.

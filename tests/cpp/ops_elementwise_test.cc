@@ -125,15 +125,6 @@ TEST(ElementwiseScalar, EverySignatureMatchesOneDevice) {
   sweep("mul_scalar", {value({5, 3}, I32)}, {{"value", int64_t{-3}}});
 }
 
-// The listed 1-d signatures besides all-broadcast.
-std::set<std::string> listed(const std::string& op_name, const std::vector<TensorMeta>& inputs,
-                             const Attrs& attrs = {}) {
-  const OpDef& op = find_op(op_name);
-  std::set<std::string> out;
-  for (const Signature& s : op.signatures(inputs, op.infer(inputs, attrs), attrs)) out.insert(s.str());
-  return out;
-}
-
 std::set<std::string> with_splits(std::set<std::string> partial, const std::set<std::string>& splits) {
   partial.insert(splits.begin(), splits.end());
   return partial;

@@ -50,14 +50,6 @@ std::vector<T> values_of(const Tensor& t) {
   return std::vector<T>(t.data_as<T>(), t.data_as<T>() + t.numel());
 }
 
-std::set<std::string> listed(const std::string& op_name, const std::vector<TensorMeta>& inputs,
-                             const Attrs& attrs = {}) {
-  const OpDef& op = find_op(op_name);
-  std::set<std::string> out;
-  for (const Signature& s : op.signatures(inputs, op.infer(inputs, attrs), attrs)) out.insert(s.str());
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------
 // Elementwise math.
 
