@@ -28,23 +28,28 @@ namespace mf {
 
 enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kBFloat16, kBool, kFloat16 };
 
+// The bits of `from` read as a To of the same size (C++20's std::bit_cast).
+template <typename To, typename From>
+inline To bits_as(From from) {
+  static_assert(sizeof(To) == sizeof(From), "bits_as keeps the size");
+  To to;
+  __builtin_memcpy(&to, &from, sizeof to);
+  return to;
+}
+
 // A bfloat16 value's bits. Convert with to_float / to_bfloat16; no arithmetic on purpose.
 struct bfloat16 {
   uint16_t bits;
 };
 
 inline float to_float(bfloat16 x) {
-  const uint32_t u = static_cast<uint32_t>(x.bits) << 16;
-  float f;
-  __builtin_memcpy(&f, &u, sizeof f);
-  return f;
+  return bits_as<float>(static_cast<uint32_t>(x.bits) << 16);
 }
 
 // Rounds to the nearest bfloat16, ties to even; NaN stays NaN (quiet), infinities stay.
 // Branch-free, so that loops of it vectorize.
 inline bfloat16 to_bfloat16(float f) {
-  uint32_t u;
-  __builtin_memcpy(&u, &f, sizeof u);
+  const uint32_t u = bits_as<uint32_t>(f);
   const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
   const uint32_t quiet_nan = (u >> 16) | 0x40u;
   return bfloat16{static_cast<uint16_t>((u & 0x7fffffffu) > 0x7f800000u ? quiet_nan : rounded)};
@@ -63,20 +68,15 @@ inline float to_float(float16 x) {
   } else if (exp != 0) {
     u = sign | ((exp + 112) << 23) | (mant << 13);
   } else {
-    const float f = static_cast<float>(mant) * 0x1p-24f;  // zero and subnormals, exact
-    __builtin_memcpy(&u, &f, sizeof u);
-    u |= sign;
+    u = bits_as<uint32_t>(static_cast<float>(mant) * 0x1p-24f) | sign;  // zero and subnormals, exact
   }
-  float f;
-  __builtin_memcpy(&f, &u, sizeof f);
-  return f;
+  return bits_as<float>(u);
 }
 
 // Rounds to the nearest half, ties to even; beyond the largest half (65504) to infinity;
 // NaN stays NaN (quiet).
 inline float16 to_float16(float f) {
-  uint32_t u;
-  __builtin_memcpy(&u, &f, sizeof u);
+  const uint32_t u = bits_as<uint32_t>(f);
   const uint32_t sign = (u >> 16) & 0x8000u, abs = u & 0x7fffffffu;
   uint32_t h;
   if (abs > 0x7f800000u) {

@@ -92,6 +92,17 @@ ConvGeometry conv_geometry(const std::string& op, const Attrs& attrs, int64_t ba
   return g;
 }
 
+Shape conv_input_shape(const Attrs& attrs, const Shape& dy, const Shape& w) {
+  const std::vector<int64_t>& size = attrs.get_ints("input_size");
+  return {dy[0], w[1] * attrs.get_int("groups"), size[0], size[1]};
+}
+
+Shape conv_weight_shape(const Attrs& attrs, const Shape& x, const Shape& dy) {
+  const std::vector<int64_t>& size = attrs.get_ints("kernel_size");
+  const int64_t groups = attrs.get_int("groups");
+  return {dy[1], groups > 0 ? x[1] / groups : 0, size[0], size[1]};
+}
+
 PoolGeometry pool_geometry(const std::string& op, const Attrs& attrs, const Shape& input, bool adaptive) {
   if (input.size() != 4) {
     op_error(op, "the input has shape " + to_string(input) + "; expected 4 dims [N, C, H, W]");
@@ -351,6 +362,15 @@ std::vector<Tensor> conv_kernel(const std::vector<Tensor>& in, const KernelConte
   return {y};
 }
 
+// Checks dy is the output of the convolution g, for its backward ops.
+void expect_conv_output(const std::string& op, const TensorMeta& dy, const ConvGeometry& g) {
+  const Shape expected{g.batch, g.out_channels, g.out[0], g.out[1]};
+  if (dy.shape != expected) {
+    op_error(op, "dy has shape " + to_string(dy.shape) + "; expected " + to_string(expected) +
+                     ", the convolution's output");
+  }
+}
+
 std::vector<TensorMeta> conv_data_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kConvData, in, 2);
   const TensorMeta &dy = in[0], &w = in[1];
@@ -358,14 +378,10 @@ std::vector<TensorMeta> conv_data_infer(const std::vector<TensorMeta>& in, const
   expect_4d(kConvData, w, "the weight", "[C_out, C_in / groups, kh, kw]");
   const std::vector<int64_t>& size = attrs.get_ints("input_size");
   if (size.size() != 2) op_error(kConvData, "input_size is " + to_string(size) + "; expected two ints (H, W)");
-  const TensorMeta x{{dy.shape[0], w.shape[1] * attrs.get_int("groups"), size[0], size[1]}, w.dtype};
+  const TensorMeta x{kernel::conv_input_shape(attrs, dy.shape, w.shape), w.dtype};
   const ConvGeometry g = checked_geometry(kConvData, attrs, x, w);
   kernel::expect_same_dtype(kConvData, dy, w);
-  const Shape expected{g.batch, g.out_channels, g.out[0], g.out[1]};
-  if (dy.shape != expected) {
-    op_error(kConvData, "dy has shape " + to_string(dy.shape) + "; expected " + to_string(expected) +
-                            ", the convolution's output");
-  }
+  expect_conv_output(kConvData, dy, g);
   return {x};
 }
 
@@ -381,8 +397,7 @@ std::vector<Signature> conv_data_signatures(const std::vector<TensorMeta>&, cons
 
 std::vector<Tensor> conv_data_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor &dy = in[0], &w = in[1];
-  const std::vector<int64_t>& size = ctx.attrs.get_ints("input_size");
-  const Shape xs{dy.shape()[0], w.shape()[1] * ctx.attrs.get_int("groups"), size[0], size[1]};
+  const Shape xs = kernel::conv_input_shape(ctx.attrs, dy.shape(), w.shape());
   const ConvGeometry g = geometry_of(kConvData, ctx.attrs, xs, w.shape());
   Tensor dx = ctx.output(0, xs, dy.dtype());
   visit_floating(dy.dtype(), [&](auto v) {
@@ -408,15 +423,10 @@ std::vector<TensorMeta> conv_weight_infer(const std::vector<TensorMeta>& in, con
   expect_4d(kConvWeight, dy, "dy", "[N, C_out, OH, OW]");
   const std::vector<int64_t>& size = attrs.get_ints("kernel_size");
   if (size.size() != 2) op_error(kConvWeight, "kernel_size is " + to_string(size) + "; expected two ints (kh, kw)");
-  const int64_t groups = attrs.get_int("groups");
-  const TensorMeta w{{dy.shape[1], groups > 0 ? x.shape[1] / groups : 0, size[0], size[1]}, x.dtype};
+  const TensorMeta w{kernel::conv_weight_shape(attrs, x.shape, dy.shape), x.dtype};
   const ConvGeometry g = checked_geometry(kConvWeight, attrs, x, w);
   kernel::expect_same_dtype(kConvWeight, x, dy);
-  const Shape expected{g.batch, g.out_channels, g.out[0], g.out[1]};
-  if (dy.shape != expected) {
-    op_error(kConvWeight, "dy has shape " + to_string(dy.shape) + "; expected " + to_string(expected) +
-                              ", the convolution's output");
-  }
+  expect_conv_output(kConvWeight, dy, g);
   return {w};
 }
 
@@ -432,9 +442,7 @@ std::vector<Signature> conv_weight_signatures(const std::vector<TensorMeta>&, co
 
 std::vector<Tensor> conv_weight_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor &x = in[0], &dy = in[1];
-  const std::vector<int64_t>& size = ctx.attrs.get_ints("kernel_size");
-  const int64_t groups = ctx.attrs.get_int("groups");
-  const Shape ws{dy.shape()[1], x.shape()[1] / groups, size[0], size[1]};
+  const Shape ws = kernel::conv_weight_shape(ctx.attrs, x.shape(), dy.shape());
   const ConvGeometry g = geometry_of(kConvWeight, ctx.attrs, x.shape(), ws);
   Tensor dw = ctx.output(0, ws, x.dtype());
   visit_floating(x.dtype(), [&](auto v) {

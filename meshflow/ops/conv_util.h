@@ -35,6 +35,13 @@ int64_t conv_out_size(int64_t in, int64_t kernel, int64_t stride, int64_t pad_be
 ConvGeometry conv_geometry(const std::string& op, const Attrs& attrs, int64_t batch, int64_t in_channels,
                            int64_t out_channels, const int64_t in[2], const int64_t kernel[2]);
 
+// The shapes the backward ops rebuild from their attributes and 4-d operands:
+// conv2d_backward_data's x [N, C_in, H, W] ("input_size", "groups") and
+// conv2d_backward_weight's weight [C_out, C_in / groups, kh, kw] ("kernel_size", "groups"; dim 1
+// is 0 for groups < 1, which conv_geometry refuses).
+Shape conv_input_shape(const Attrs& attrs, const Shape& dy, const Shape& w);
+Shape conv_weight_shape(const Attrs& attrs, const Shape& x, const Shape& dy);
+
 // Pooling over the last two dims of [N, C, H, W]. Regular windows (max_pool2d, avg_pool2d):
 // output o of an axis covers positions o * stride - pad + i * dilation, i < kernel; adaptive
 // ones (adaptive_*_pool2d) cover [floor(o in / out), ceil((o + 1) in / out)), torch's formula.

@@ -31,6 +31,7 @@
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
+#include "meshflow/ops/scan_util.h"
 
 namespace mf {
 namespace {
@@ -222,49 +223,17 @@ OpDef scan_backward_op(const std::string& name, size_t n_inputs, Line line) {
   return op;
 }
 
-// cumprod: dx[k] = sum_{j >= k} dy[j] prod_{i <= j, i != k} x[i] = P[k] S[k], with P[k] the
-// product of x before k and S[k] = dy[k] + x[k + 1] S[k + 1]: no division, so zeros in x are
-// exact.
+// The lines' math: scan_util.h.
 OpDef cumprod_backward_op() {
   return scan_backward_op(kCumprodBackward, 2, [](const auto* const* in, auto* dx, int64_t s, int64_t n, int64_t step) {
-    using T = std::remove_pointer_t<decltype(dx)>;
-    const T* x = in[0];
-    const T* dy = in[1];
-    double suffix = 0;
-    for (int64_t k = n - 1; k >= 0; --k) {
-      const double next = k + 1 < n ? static_cast<double>(x[s + (k + 1) * step]) : 0;
-      suffix = static_cast<double>(dy[s + k * step]) + next * suffix;
-      dx[s + k * step] = static_cast<T>(suffix);
-    }
-    double prefix = 1;
-    for (int64_t k = 0; k < n; ++k) {
-      dx[s + k * step] = static_cast<T>(prefix * static_cast<double>(dx[s + k * step]));
-      prefix *= static_cast<double>(x[s + k * step]);
-    }
+    kernel::cumprod_backward_line(in[0], in[1], dx, s, n, step);
   });
 }
 
-// exp(a - b) for a <= b, 1 where they are equal (two infinities of one sign included).
-inline double exp_below(double a, double b) { return a == b ? 1 : std::exp(a - b); }
-
-// logcumsumexp: dx[k] = sum_{j >= k} dy[j] exp(x[k] - y[j]) = exp(x[k] - y[k]) Q[k] with
-// Q[k] = dy[k] + exp(y[k] - y[k + 1]) Q[k + 1]: y does not decrease, so no exponential
-// overflows.
 OpDef logcumsumexp_backward_op() {
   return scan_backward_op(kLogcumsumexpBackward, 3,
                           [](const auto* const* in, auto* dx, int64_t s, int64_t n, int64_t step) {
-                            using T = std::remove_pointer_t<decltype(dx)>;
-                            const T* x = in[0];
-                            const T* y = in[1];
-                            const T* dy = in[2];
-                            double q = 0;
-                            for (int64_t k = n - 1; k >= 0; --k) {
-                              const int64_t at = s + k * step;
-                              const double yk = static_cast<double>(y[at]);
-                              const double decay = k + 1 < n ? exp_below(yk, static_cast<double>(y[at + step])) : 0;
-                              q = static_cast<double>(dy[at]) + decay * q;
-                              dx[at] = static_cast<T>(exp_below(static_cast<double>(x[at]), yk) * q);
-                            }
+                            kernel::logcumsumexp_backward_line(in[0], in[1], in[2], dx, s, n, step);
                           });
 }
 

@@ -131,6 +131,13 @@ def _scalar_op(name, x, value):
     return Tensor(_op(name).scalar(x._impl, _attr(value)))
 
 
+def _named(op, name, doc):
+    """op, made by a factory, under the public name and doc of the op it is."""
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    return op
+
+
 def _unary(name, doc, floats=False):
     """A unary op; `floats`: bool inputs are cast to float32 first (integers become float32 in
     the op), as torch's exp, log, ..."""
@@ -141,9 +148,7 @@ def _unary(name, doc, floats=False):
         if floats and x.dtype == "bool":
             x = cast(input, _dtype.float32)._impl
         return Tensor(handle.unary(x))
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc
-    return op
+    return _named(op, name, doc)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,9 +169,7 @@ def _binary(name, doc, on_bools=None):
             return on_bools(*_tensors(a, b, dtype))
         a, b = _tensors(a, b, dtype)
         return Tensor(handle.binary(a._impl, b._impl))
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc
-    return op
+    return _named(op, name, doc)
 
 
 def _commutative(name, scalar_name, on_bools, doc):
@@ -190,9 +193,7 @@ def _commutative(name, scalar_name, on_bools, doc):
         if not isinstance(a, Tensor):
             return _scalar_op(scalar_name, b, a)
         return Tensor(handle.binary(a._impl, b._impl))
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc
-    return op
+    return _named(op, name, doc)
 
 
 def _logical(name, doc):
@@ -205,9 +206,7 @@ def _logical(name, doc):
             input, other = _tensors(input, other, _dtype.bool_)
             input, other = _cast_to(input, _dtype.bool_), _cast_to(other, _dtype.bool_)
         return Tensor(handle.binary(input._impl, other._impl))
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc
-    return op
+    return _named(op, name, doc)
 
 
 logical_and = _logical("logical_and", "input and other, nonzero meaning true, as bool.")
@@ -287,9 +286,7 @@ def _compare(name, doc):
         a, b, dtype = _promote(input, other)
         a, b = _tensors(a, b, dtype)
         return Tensor(handle.binary(a._impl, b._impl))
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc
-    return op
+    return _named(op, name, doc)
 
 
 eq = _compare("eq", "input == other, as bool.")

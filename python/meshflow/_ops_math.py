@@ -16,7 +16,7 @@ import builtins
 import operator
 
 from . import _dtype
-from ._ops_elementwise import _binary, _promote, _unary, abs, cast, clamp, gt, mul, ne, neg, where
+from ._ops_elementwise import _binary, _named, _promote, _unary, abs, cast, clamp, gt, mul, ne, neg, where
 from ._ops_reduce import sum as _sum
 from ._ops_select import _MaxMin
 from ._ops_shape import cat, narrow, reshape, squeeze
@@ -88,9 +88,7 @@ def _float_binary(name, doc, integers_to_float):
     def op(input, other):
         a, b, _ = _promote(input, other, floats=integers_to_float)
         return handle(a, b)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc
-    return op
+    return _named(op, name, doc)
 
 
 atan2 = _float_binary("atan2", "The angle of the point (other, input), in [-pi, pi]; integers give float32.", True)

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -152,6 +153,27 @@ inline int check_every_signature(const std::string& op_name, const std::vector<T
   return checked;
 }
 
+// The op's valid 1-d signatures, as strings, all-broadcast last.
+inline std::vector<std::string> one_axis(const std::string& op, const std::vector<TensorMeta>& inputs, const Attrs& attrs) {
+  std::vector<std::string> out;
+  for (const NdSignature& s : valid_nd_signatures(find_op(op), inputs, attrs, {1})) out.push_back(s.str());
+  return out;
+}
+
+// check_every_signature, expecting every combination of the op's 1-d signatures (each
+// axis of the mesh picks one) to be checked.
+inline void check(const std::string& op, const std::vector<Tensor>& inputs, const Attrs& attrs, const Placement& p,
+                  double tol = 1e-5) {
+  std::vector<TensorMeta> metas;
+  for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
+  int64_t expected = 1;
+  for (int a = 0; a < p.ndim(); ++a) {
+    expected *= static_cast<int64_t>(valid_nd_signatures(find_op(op), metas, attrs, {1}).size());
+  }
+  EXPECT_EQ(check_every_signature(op, inputs, attrs, p, tol), expected)
+      << op << " " << attrs.str() << " on " << p.str();
+}
+
 // Runs f on every rank; each must throw std::invalid_argument containing `text`, either
 // from f or (an error a kernel finds in its data, after the call returned) at the next
 // synchronization.
@@ -180,5 +202,62 @@ inline std::vector<Placement> op_meshes() {
   }
   return meshes;
 }
+
+// Inputs and sweeps of the elementwise and math ops' suites (a namespace of their own, as
+// other suites define their own `filled` and `sweep`).
+namespace elementwise {
+
+// `shape` filled with f(i) for element i (bool: nonzero is true).
+template <typename F>
+Tensor filled(const Shape& shape, DType dtype, F f) {
+  Tensor t = Tensor::empty(shape, dtype);
+  visit_with_bool(dtype, [&](auto v) {
+    using T = decltype(v);
+    for (int64_t i = 0; i < t.numel(); ++i) t.data_as<T>()[i] = static_cast<T>(f(i));
+  });
+  return t;
+}
+
+// Integers in [-20, 20].
+inline Tensor value(const Shape& shape, DType dtype) { return logical_value(shape, dtype); }
+inline Tensor positive(const Shape& shape, DType dtype) {
+  return filled(shape, dtype, [](int64_t i) { return 1 + (i * 7) % 23; });
+}
+// -3..3 without 0.
+inline Tensor divisor(const Shape& shape, DType dtype) {
+  return filled(shape, dtype, [](int64_t i) { return i % 6 < 3 ? i % 6 - 3 : i % 6 - 2; });
+}
+
+// check_every_signature on every mesh of the world.
+inline void sweep(const std::string& op, const std::vector<Tensor>& inputs, const Attrs& attrs = {}) {
+  for (const Placement& p : op_meshes()) check_every_signature(op, inputs, attrs, p);
+}
+
+// The 1-d signatures the op lists (all-broadcast is not among them).
+inline std::set<std::string> listed(const std::string& op_name, const std::vector<TensorMeta>& inputs,
+                                    const Attrs& attrs = {}) {
+  const OpDef& op = find_op(op_name);
+  std::set<std::string> out;
+  for (const Signature& s : op.signatures(inputs, op.infer(inputs, attrs), attrs)) out.insert(s.str());
+  return out;
+}
+
+// A unary op, the dtypes it takes and its input of a shape and dtype.
+struct UnaryCase {
+  const char* op;
+  std::vector<DType> dtypes;
+  Tensor (*input)(const Shape&, DType);
+};
+
+// sweep of every case on every shape and dtype.
+inline void sweep_unary(const std::vector<UnaryCase>& cases, const std::vector<Shape>& shapes) {
+  for (const UnaryCase& c : cases) {
+    for (const Shape& shape : shapes) {
+      for (DType dtype : c.dtypes) sweep(c.op, {c.input(shape, dtype)});
+    }
+  }
+}
+
+}  // namespace elementwise
 
 }  // namespace mf::test

@@ -16,7 +16,8 @@
 namespace mf {
 namespace {
 
-using namespace test;  // NOLINT: the suite's helpers
+using namespace test;               // NOLINT: the suite's helpers
+using namespace test::elementwise;  // NOLINT: filled, sweep, ...
 
 constexpr DType F32 = DType::kFloat32, F64 = DType::kFloat64, I32 = DType::kInt32, I64 = DType::kInt64,
                 B8 = DType::kBool;
@@ -27,27 +28,6 @@ const std::vector<Shape> kShapes = {{5, 3}, {4, 6}, {0, 3}, {7}};
 const std::vector<std::pair<Shape, Shape>> kBroadcastPairs = {
     {{5, 3}, {3}}, {{1, 3}, {5, 1}}, {{2, 5, 3}, {5, 1}}, {{4, 6}, {4, 1}}, {{0, 3}, {1, 3}}, {{7}, {}}};
 
-// Integers in [-20, 20].
-Tensor value(const Shape& shape, DType dtype) { return logical_value(shape, dtype); }
-
-// `shape` filled with f(i) for element i.
-template <typename F>
-Tensor filled(const Shape& shape, DType dtype, F f) {
-  Tensor t = Tensor::empty(shape, dtype);
-  visit_with_bool(dtype, [&](auto v) {  // bool: nonzero is true
-    using T = decltype(v);
-    for (int64_t i = 0; i < t.numel(); ++i) t.data_as<T>()[i] = static_cast<T>(f(i));
-  });
-  return t;
-}
-
-Tensor positive(const Shape& shape, DType dtype) {
-  return filled(shape, dtype, [](int64_t i) { return 1 + (i * 7) % 23; });
-}
-// -3..3 without 0.
-Tensor divisor(const Shape& shape, DType dtype) {
-  return filled(shape, dtype, [](int64_t i) { return i % 6 < 3 ? i % 6 - 3 : i % 6 - 2; });
-}
 // Exponents 0..3 (and -2..3 for integers, where a negative exponent has its own rule).
 Tensor exponent(const Shape& shape, DType dtype) {
   const bool integer = dtype == I32 || dtype == I64;
@@ -58,26 +38,11 @@ Tensor condition(const Shape& shape, DType dtype) {
   return filled(shape, dtype, [](int64_t i) { return i % 3 == 0 ? 0 : i % 3 == 1 ? 1 : -2; });
 }
 
-// check_every_signature on every mesh of the world.
-void sweep(const std::string& op, const std::vector<Tensor>& inputs, const Attrs& attrs = {}) {
-  for (const Placement& p : op_meshes()) check_every_signature(op, inputs, attrs, p);
-}
-
 TEST(ElementwiseUnary, EverySignatureMatchesOneDevice) {
-  struct Case {
-    const char* op;
-    std::vector<DType> dtypes;
-    Tensor (*input)(const Shape&, DType);
-  };
-  const std::vector<Case> cases = {
+  sweep_unary({
       {"neg", kAll, value},      {"abs", kAll, value},       {"relu", kAll, value},     {"trunc", kAll, value},
       {"exp", kAll, value},      {"tanh", kAll, value},      {"sigmoid", kAll, value},  {"gelu", kFloats, value},
-      {"log", kAll, positive},   {"sqrt", kAll, positive},   {"rsqrt", kAll, positive}};
-  for (const Case& c : cases) {
-    for (const Shape& shape : kShapes) {
-      for (DType dtype : c.dtypes) sweep(c.op, {c.input(shape, dtype)});
-    }
-  }
+      {"log", kAll, positive},   {"sqrt", kAll, positive},   {"rsqrt", kAll, positive}}, kShapes);
 }
 
 TEST(ElementwiseUnary, CastEverySignatureMatchesOneDevice) {
@@ -158,15 +123,6 @@ TEST(ElementwiseScalar, EverySignatureMatchesOneDevice) {
   // Positive bases: 0 ** -1 is inf, which close() cannot compare.
   for (double s : {0.5, -1.0}) sweep("pow_scalar", {positive({5, 3}, F64)}, {{"value", s}});
   sweep("mul_scalar", {value({5, 3}, I32)}, {{"value", int64_t{-3}}});
-}
-
-// The listed 1-d signatures besides all-broadcast.
-std::set<std::string> listed(const std::string& op_name, const std::vector<TensorMeta>& inputs,
-                             const Attrs& attrs = {}) {
-  const OpDef& op = find_op(op_name);
-  std::set<std::string> out;
-  for (const Signature& s : op.signatures(inputs, op.infer(inputs, attrs), attrs)) out.insert(s.str());
-  return out;
 }
 
 std::set<std::string> with_splits(std::set<std::string> partial, const std::set<std::string>& splits) {

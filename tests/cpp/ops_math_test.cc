@@ -16,32 +16,18 @@
 namespace mf {
 namespace {
 
-using namespace test;  // NOLINT: the suite's helpers
+using namespace test;               // NOLINT: the suite's helpers
+using namespace test::elementwise;  // NOLINT: filled, sweep, ...
 
 constexpr DType F32 = DType::kFloat32, F64 = DType::kFloat64, I32 = DType::kInt32, I64 = DType::kInt64;
 const std::vector<DType> kAll = {F32, F64, I32, I64}, kFloats = {F32, F64};
 const std::vector<Shape> kShapes = {{5, 3}, {4, 6}, {0, 3}, {7}, {3, 2, 5}};
-
-template <typename F>
-Tensor filled(const Shape& shape, DType dtype, F f) {
-  Tensor t = Tensor::empty(shape, dtype);
-  visit_dtype(dtype, [&](auto v) {
-    using T = decltype(v);
-    for (int64_t i = 0; i < t.numel(); ++i) t.data_as<T>()[i] = static_cast<T>(f(i));
-  });
-  return t;
-}
 
 template <typename T>
 Tensor of(const Shape& shape, std::vector<T> values, DType dtype) {
   return filled(shape, dtype, [&](int64_t i) { return values[i]; });
 }
 
-// Integers in [-20, 20].
-Tensor value(const Shape& shape, DType dtype) { return logical_value(shape, dtype); }
-Tensor positive(const Shape& shape, DType dtype) {
-  return filled(shape, dtype, [](int64_t i) { return 1 + (i * 7) % 23; });
-}
 // In [-0.9, 0.9]: the domain of asin, acos, atanh, erfinv.
 Tensor unit(const Shape& shape, DType dtype) {
   return filled(shape, dtype, [](int64_t i) { return ((i * 7) % 19 - 9) / 10.0; });
@@ -50,17 +36,9 @@ Tensor unit(const Shape& shape, DType dtype) {
 Tensor halves(const Shape& shape, DType dtype) {
   return filled(shape, dtype, [](int64_t i) { return ((i * 5) % 11 - 5) * 0.5; });
 }
-// -3..3 without 0.
-Tensor divisor(const Shape& shape, DType dtype) {
-  return filled(shape, dtype, [](int64_t i) { return i % 6 < 3 ? i % 6 - 3 : i % 6 - 2; });
-}
 // Few distinct values (ties), 0 among them.
 Tensor ties(const Shape& shape, DType dtype) {
   return filled(shape, dtype, [](int64_t i) { return (i * 7) % 5 - 2; });
-}
-
-void sweep(const std::string& op, const std::vector<Tensor>& inputs, const Attrs& attrs = {}) {
-  for (const Placement& p : op_meshes()) check_every_signature(op, inputs, attrs, p);
 }
 
 Tensor run(const std::string& op, const std::vector<Tensor>& inputs, const Attrs& attrs = {}, size_t output = 0) {
@@ -72,35 +50,17 @@ std::vector<T> values_of(const Tensor& t) {
   return std::vector<T>(t.data_as<T>(), t.data_as<T>() + t.numel());
 }
 
-std::set<std::string> listed(const std::string& op_name, const std::vector<TensorMeta>& inputs,
-                             const Attrs& attrs = {}) {
-  const OpDef& op = find_op(op_name);
-  std::set<std::string> out;
-  for (const Signature& s : op.signatures(inputs, op.infer(inputs, attrs), attrs)) out.insert(s.str());
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------
 // Elementwise math.
 
 TEST(MathUnary, EverySignatureMatchesOneDevice) {
-  struct Case {
-    const char* op;
-    std::vector<DType> dtypes;
-    Tensor (*input)(const Shape&, DType);
-  };
-  const std::vector<Case> cases = {
+  sweep_unary({
       {"sin", kAll, value},       {"cos", kAll, value},        {"tan", kAll, value},      {"asin", kFloats, unit},
       {"acos", kFloats, unit},    {"atan", kAll, value},       {"sinh", kAll, value},     {"cosh", kAll, value},
       {"asinh", kAll, value},     {"acosh", kAll, positive},   {"atanh", kFloats, unit},  {"erf", kAll, value},
       {"erfc", kAll, value},      {"erfinv", kFloats, unit},   {"log1p", kAll, positive}, {"expm1", kAll, value},
       {"log2", kAll, positive},   {"log10", kAll, positive},   {"exp2", kAll, value},     {"reciprocal", kAll, divisor},
-      {"sign", kAll, value},      {"round", kAll, halves},     {"frac", kFloats, halves}};
-  for (const Case& c : cases) {
-    for (const Shape& shape : kShapes) {
-      for (DType dtype : c.dtypes) sweep(c.op, {c.input(shape, dtype)});
-    }
-  }
+      {"sign", kAll, value},      {"round", kAll, halves},     {"frac", kFloats, halves}}, kShapes);
 }
 
 TEST(MathBinary, EverySignatureMatchesOneDevice) {

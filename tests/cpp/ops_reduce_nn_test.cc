@@ -41,24 +41,7 @@ Tensor indices(const Shape& shape, DType dtype, int64_t bound) {
   return t;
 }
 
-// check_every_signature, expecting every combination of the op's 1-d signatures (each
-// axis of the mesh picks one) to be checked.
-void check(const std::string& op, const std::vector<Tensor>& inputs, const Attrs& attrs, const Placement& p) {
-  std::vector<TensorMeta> metas;
-  for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype()});
-  int64_t expected = 1;
-  for (int a = 0; a < p.ndim(); ++a) expected *= static_cast<int64_t>(valid_nd_signatures(find_op(op), metas, attrs, {1}).size());
-  EXPECT_EQ(check_every_signature(op, inputs, attrs, p), expected) << op << " " << attrs.str() << " on " << p.str();
-}
-
 Attrs reduce_attrs(const Dims& dims, bool keepdim) { return {{"dims", dims}, {"keepdim", keepdim}}; }
-
-// The op's valid 1-d signatures, as strings, all-broadcast last.
-std::vector<std::string> one_axis(const std::string& op, const std::vector<TensorMeta>& inputs, const Attrs& attrs) {
-  std::vector<std::string> out;
-  for (const NdSignature& s : valid_nd_signatures(find_op(op), inputs, attrs, {1})) out.push_back(s.str());
-  return out;
-}
 
 std::vector<Tensor> local(const std::string& op, const std::vector<Tensor>& inputs, const Attrs& attrs = {}) {
   return apply_local(find_op(op), inputs, attrs);

@@ -455,6 +455,18 @@ def test_pool_modules():
     assert nn.AvgPool1d(4)(mf.tensor(randn(2, 3, 8))).shape == (2, 3, 2)
 
 
+def _train(model, opt, x, y, steps):
+    """Eager steps of cross-entropy training; the losses, one a step."""
+    losses = []
+    for _ in range(steps):
+        loss = F.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
+
+
 def test_small_cnn_trains():
     mf.manual_seed(0)
     model = nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2),
@@ -462,14 +474,7 @@ def test_small_cnn_trains():
                           nn.Flatten(), nn.Linear(8, 3))
     x = mf.tensor(np.random.default_rng(0).standard_normal((12, 1, 8, 8)).astype(np.float32))
     y = mf.tensor(np.arange(12) % 3)
-    opt = mf.optim.AdamW(model.parameters(), lr=0.05, weight_decay=0.0)
-    losses = []
-    for _ in range(10):
-        loss = F.cross_entropy(model(x), y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
+    losses = _train(model, mf.optim.AdamW(model.parameters(), lr=0.05, weight_decay=0.0), x, y, 10)
     assert losses[-1] < 0.5 * losses[0], losses
 
 
@@ -495,14 +500,7 @@ def test_graph_mode_runs_the_layers_as_eager():
             loss.backward()
             return loss
 
-    model, opt = make(False)
-    eager = []
-    for _ in range(3):
-        loss = F.cross_entropy(model(x), y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        eager.append(loss.item())
+    eager = _train(*make(False), x, y, 3)
     step = Step(*make(False))
     np.testing.assert_allclose([step(x, y).item() for _ in range(3)], eager, rtol=1e-5)
     model, opt = make(True)

@@ -9,6 +9,7 @@ import pytest
 
 import meshflow as mf
 from gradcheck import check_gradients
+from gpu_check import needs_gpu
 
 RNG = np.random.default_rng(11)
 NAN = float("nan")
@@ -349,17 +350,7 @@ def test_graph_mode_equals_eager():
     np.testing.assert_allclose(G()(x).numpy(), f(x).numpy(), rtol=1e-12, atol=1e-12)
 
 
-def _gpu():
-    if "cuda" not in mf.device_types():
-        return False
-    try:
-        mf.zeros(1, device="cuda")
-        return True
-    except ValueError:
-        return False
-
-
-@pytest.mark.skipif(not _gpu(), reason="no GPU visible (or meshflow built without CUDA): scripts/test-gpu runs it")
+@needs_gpu
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_the_gpu_equals_the_cpu(dtype):
     """Every op's CUDA kernel (values, and gradients through them) against the CPU's."""

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import meshflow as mf
+from gpu_check import needs_gpu
 
 STEPS = 4
 
@@ -307,17 +308,7 @@ def test_a_compiled_graph_reads_each_groups_options_at_every_run():
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-7)
 
 
-def _gpu():
-    if "cuda" not in mf.device_types():
-        return False
-    try:
-        mf.zeros(1, device="cuda")
-        return True
-    except ValueError:
-        return False
-
-
-@pytest.mark.skipif(not _gpu(), reason="no GPU visible (or meshflow built without CUDA): scripts/test-gpu runs it")
+@needs_gpu
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_the_gpu_equals_the_cpu(dtype):
     """adam_update's, adamw_update's and sgd_update's CUDA kernels, through groups with their

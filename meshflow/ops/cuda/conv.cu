@@ -37,6 +37,17 @@ void visit_floating(DType dtype, F&& f) {
   });
 }
 
+// Launches launch(T{}, blocks) for the float dtype T of `dtype`, blocks enough for a thread per element of
+// `total` (the kernels stride over the grid), and checks it as `name`; nothing to launch for none.
+template <typename F>
+void launch_per_element(const char* name, DType dtype, int64_t total, F&& launch) {
+  if (total == 0) return;
+  visit_floating(dtype, [&](auto v) {
+    launch(v, blocks_for(total, kThreads));
+    check_launch(name);
+  });
+}
+
 ConvGeometry geometry_of(const char* op, const Attrs& attrs, const Shape& x, const Shape& w) {
   const int64_t kernel[2] = {w[2], w[3]};
   const int64_t in[2] = {x[2], x[3]};
@@ -76,12 +87,9 @@ std::vector<Tensor> conv2d(const std::vector<Tensor>& in, const KernelContext& c
   Memory& mem = memory_of(in);
   Tensor y = output(ctx, 0, {g.batch, g.out_channels, g.out[0], g.out[1]}, x.dtype(), mem);
   const int64_t total = y.numel();
-  if (total == 0) return {y};
-  visit_floating(x.dtype(), [&](auto v) {
+  launch_per_element("conv2d", x.dtype(), total, [&](auto v, unsigned blocks) {
     using T = decltype(v);
-    conv_forward<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(g, x.data_as<T>(), w.data_as<T>(),
-                                                                         y.data_as<T>(), total);
-    check_launch("conv2d");
+    conv_forward<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), w.data_as<T>(), y.data_as<T>(), total);
   });
   return {y};
 }
@@ -114,18 +122,14 @@ __global__ void conv_backward_data(ConvGeometry g, const T* __restrict__ dy, con
 
 std::vector<Tensor> conv2d_backward_data(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor &dy = in[0], &w = in[1];
-  const std::vector<int64_t>& size = ctx.attrs.get_ints("input_size");
-  const Shape xs{dy.shape()[0], w.shape()[1] * ctx.attrs.get_int("groups"), size[0], size[1]};
+  const Shape xs = kernel::conv_input_shape(ctx.attrs, dy.shape(), w.shape());
   const ConvGeometry g = geometry_of("conv2d_backward_data", ctx.attrs, xs, w.shape());
   Memory& mem = memory_of(in);
   Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
   const int64_t total = dx.numel();
-  if (total == 0) return {dx};
-  visit_floating(dy.dtype(), [&](auto v) {
+  launch_per_element("conv2d_backward_data", dy.dtype(), total, [&](auto v, unsigned blocks) {
     using T = decltype(v);
-    conv_backward_data<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(g, dy.data_as<T>(), w.data_as<T>(),
-                                                                               dx.data_as<T>(), total);
-    check_launch("conv2d_backward_data");
+    conv_backward_data<<<blocks, kThreads, 0, stream()>>>(g, dy.data_as<T>(), w.data_as<T>(), dx.data_as<T>(), total);
   });
   return {dx};
 }
@@ -164,9 +168,7 @@ __global__ void conv_backward_weight(ConvGeometry g, const T* __restrict__ x, co
 
 std::vector<Tensor> conv2d_backward_weight(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor &x = in[0], &dy = in[1];
-  const std::vector<int64_t>& size = ctx.attrs.get_ints("kernel_size");
-  const int64_t groups = ctx.attrs.get_int("groups");
-  const Shape ws{dy.shape()[1], x.shape()[1] / groups, size[0], size[1]};
+  const Shape ws = kernel::conv_weight_shape(ctx.attrs, x.shape(), dy.shape());
   const ConvGeometry g = geometry_of("conv2d_backward_weight", ctx.attrs, x.shape(), ws);
   Memory& mem = memory_of(in);
   Tensor dw = output(ctx, 0, ws, x.dtype(), mem);
@@ -231,12 +233,10 @@ Kernel max_pool(const char* name, bool adaptive) {
     const Shape out = pooled_shape(x.shape(), g);
     Tensor y = output(ctx, 0, out, x.dtype(), mem), indices = output(ctx, 1, out, DType::kInt64, mem);
     const int64_t total = y.numel();
-    if (total == 0) return {y, indices};
-    visit_floating(x.dtype(), [&](auto v) {
+    launch_per_element(name, x.dtype(), total, [&](auto v, unsigned blocks) {
       using T = decltype(v);
-      max_pool_forward<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(g, x.data_as<T>(), y.data_as<T>(),
-                                                                               indices.data_as<int64_t>(), total);
-      check_launch(name);
+      max_pool_forward<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), y.data_as<T>(), indices.data_as<int64_t>(),
+                                                          total);
     });
     return {y, indices};
   };
@@ -259,12 +259,11 @@ std::vector<Tensor> max_pool2d_backward(const std::vector<Tensor>& in, const Ker
   Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
   const int64_t planes = xs[0] * xs[1];
   if (dx.numel() == 0) return {dx};
-  visit_floating(dy.dtype(), [&](auto v) {
+  launch_per_element("max_pool2d_backward", dy.dtype(), planes, [&](auto v, unsigned blocks) {
     using T = decltype(v);
-    max_pool_backward_planes<<<blocks_for(planes, kThreads), kThreads, 0, stream()>>>(
-        dy.data_as<T>(), indices.data_as<int64_t>(), dx.data_as<T>(), planes, xs[2] * xs[3],
-        dy.shape()[2] * dy.shape()[3]);
-    check_launch("max_pool2d_backward");
+    max_pool_backward_planes<<<blocks, kThreads, 0, stream()>>>(dy.data_as<T>(), indices.data_as<int64_t>(),
+                                                                dx.data_as<T>(), planes, xs[2] * xs[3],
+                                                                dy.shape()[2] * dy.shape()[3]);
   });
   return {dx};
 }
@@ -292,12 +291,10 @@ Kernel avg_pool(const char* name, bool adaptive) {
     Memory& mem = memory_of(in);
     Tensor y = output(ctx, 0, pooled_shape(x.shape(), g), x.dtype(), mem);
     const int64_t total = y.numel();
-    if (total == 0) return {y};
-    visit_floating(x.dtype(), [&](auto v) {
+    launch_per_element(name, x.dtype(), total, [&](auto v, unsigned blocks) {
       using T = decltype(v);
-      avg_pool_forward<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(
-          g, count_include_pad(ctx.attrs), divisor_override(ctx.attrs), x.data_as<T>(), y.data_as<T>(), total);
-      check_launch(name);
+      avg_pool_forward<<<blocks, kThreads, 0, stream()>>>(g, count_include_pad(ctx.attrs), divisor_override(ctx.attrs),
+                                                          x.data_as<T>(), y.data_as<T>(), total);
     });
     return {y};
   };
@@ -332,11 +329,10 @@ Kernel avg_pool_backward(const char* name, bool adaptive) {
     Memory& mem = memory_of(in);
     Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
     if (dx.numel() == 0) return {dx};
-    visit_floating(dy.dtype(), [&](auto v) {
+    launch_per_element(name, dy.dtype(), g.planes, [&](auto v, unsigned blocks) {
       using T = decltype(v);
-      avg_pool_backward_planes<<<blocks_for(g.planes, kThreads), kThreads, 0, stream()>>>(
+      avg_pool_backward_planes<<<blocks, kThreads, 0, stream()>>>(
           g, count_include_pad(ctx.attrs), divisor_override(ctx.attrs), dy.data_as<T>(), dx.data_as<T>());
-      check_launch(name);
     });
     return {dx};
   };
@@ -396,12 +392,9 @@ std::vector<Tensor> pad_backward(const std::vector<Tensor>& in, const KernelCont
   Memory& mem = memory_of(in);
   Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
   const int64_t total = dx.numel();
-  if (total == 0) return {dx};
-  visit_floating(dy.dtype(), [&](auto v) {
+  launch_per_element("pad_backward", dy.dtype(), total, [&](auto v, unsigned blocks) {
     using T = decltype(v);
-    pad_backward_kernel<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(g, dy.data_as<T>(), dx.data_as<T>(),
-                                                                                total);
-    check_launch("pad_backward");
+    pad_backward_kernel<<<blocks, kThreads, 0, stream()>>>(g, dy.data_as<T>(), dx.data_as<T>(), total);
   });
   return {dx};
 }
@@ -431,11 +424,9 @@ std::vector<Tensor> upsample_nearest(const std::vector<Tensor>& in, const Kernel
   Memory& mem = memory_of(in);
   Tensor y = output(ctx, 0, out, x.dtype(), mem);
   const int64_t total = y.numel();
-  if (total == 0) return {y};
-  visit_floating(x.dtype(), [&](auto v) {
+  launch_per_element("upsample_nearest", x.dtype(), total, [&](auto v, unsigned blocks) {
     using T = decltype(v);
-    upsample_kernel<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(g, x.data_as<T>(), y.data_as<T>(), total);
-    check_launch("upsample_nearest");
+    upsample_kernel<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), y.data_as<T>(), total);
   });
   return {y};
 }
@@ -454,12 +445,9 @@ std::vector<Tensor> upsample_nearest_backward(const std::vector<Tensor>& in, con
   Memory& mem = memory_of(in);
   Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
   const int64_t total = dx.numel();
-  if (total == 0) return {dx};
-  visit_floating(dy.dtype(), [&](auto v) {
+  launch_per_element("upsample_nearest_backward", dy.dtype(), total, [&](auto v, unsigned blocks) {
     using T = decltype(v);
-    upsample_backward_kernel<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(g, dy.data_as<T>(),
-                                                                                     dx.data_as<T>(), total);
-    check_launch("upsample_nearest_backward");
+    upsample_backward_kernel<<<blocks, kThreads, 0, stream()>>>(g, dy.data_as<T>(), dx.data_as<T>(), total);
   });
   return {dx};
 }

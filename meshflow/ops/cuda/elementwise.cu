@@ -170,129 +170,56 @@ __device__ TO float_to_integer(TI x) {
 // ---------------------------------------------------------------------------------------
 // The ops' functors: operator() of one element of each input.
 
-struct Add {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return wrapping(x, y, [](auto a, auto b) { return a + b; });
+// f(x) of a float rounded to a whole number; integers are whole already and stay.
+template <typename T, typename F>
+__device__ T whole(T x, F f) {
+  if constexpr (kIntegral<T>) {
+    return x;
+  } else {
+    return f(x);
   }
-};
-struct Sub {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return wrapping(x, y, [](auto a, auto b) { return a - b; });
-  }
-};
-struct Mul {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return wrapping(x, y, [](auto a, auto b) { return a * b; });
-  }
-};
-struct Div {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return trunc_div(x, y);
-  }
-};
-struct FloorDivide {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return floor_div(x, y);
-  }
-};
+}
+
+// A functor whose operator() is one expression of x (MF_FUNCTOR1) or of x and y (MF_FUNCTOR2),
+// all of one type T, giving R.
+#define MF_FUNCTOR1(Type, R, ...)             \
+  struct Type {                               \
+    template <typename T>                     \
+    __device__ R operator()(T x) const {      \
+      return __VA_ARGS__;                     \
+    }                                         \
+  };
+#define MF_FUNCTOR2(Type, R, ...)             \
+  struct Type {                               \
+    template <typename T>                     \
+    __device__ R operator()(T x, T y) const { \
+      return __VA_ARGS__;                     \
+    }                                         \
+  };
+
+MF_FUNCTOR2(Add, T, wrapping(x, y, [](auto a, auto b) { return a + b; }))
+MF_FUNCTOR2(Sub, T, wrapping(x, y, [](auto a, auto b) { return a - b; }))
+MF_FUNCTOR2(Mul, T, wrapping(x, y, [](auto a, auto b) { return a * b; }))
+MF_FUNCTOR2(Div, T, trunc_div(x, y))
+MF_FUNCTOR2(FloorDivide, T, floor_div(x, y))
 // NaN wins, as in torch.maximum and torch.minimum.
-struct Maximum {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return x > y || is_nan(x) ? x : y;
-  }
-};
-struct Minimum {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return x < y || is_nan(x) ? x : y;
-  }
-};
-struct Pow {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return power(x, y);
-  }
-};
+MF_FUNCTOR2(Maximum, T, x > y || is_nan(x) ? x : y)
+MF_FUNCTOR2(Minimum, T, x < y || is_nan(x) ? x : y)
+MF_FUNCTOR2(Pow, T, power(x, y))
 // value ** x.
-struct RPow {
-  template <typename T>
-  __device__ T operator()(T x, T s) const {
-    return power(s, x);
-  }
-};
+MF_FUNCTOR2(RPow, T, power(y, x))
 // Comparisons and logical ops give bool (inputs of any dtype, bool too; nonzero is true).
-struct Eq {
-  template <typename T>
-  __device__ bool operator()(T x, T y) const {
-    return x == y;
-  }
-};
-struct Ne {
-  template <typename T>
-  __device__ bool operator()(T x, T y) const {
-    return x != y;
-  }
-};
-struct Lt {
-  template <typename T>
-  __device__ bool operator()(T x, T y) const {
-    return x < y;
-  }
-};
-struct Le {
-  template <typename T>
-  __device__ bool operator()(T x, T y) const {
-    return x <= y;
-  }
-};
-struct Gt {
-  template <typename T>
-  __device__ bool operator()(T x, T y) const {
-    return x > y;
-  }
-};
-struct Ge {
-  template <typename T>
-  __device__ bool operator()(T x, T y) const {
-    return x >= y;
-  }
-};
-struct LogicalAnd {
-  template <typename T>
-  __device__ bool operator()(T x, T y) const {
-    return x != T{0} && y != T{0};
-  }
-};
-struct LogicalOr {
-  template <typename T>
-  __device__ bool operator()(T x, T y) const {
-    return x != T{0} || y != T{0};
-  }
-};
-struct LogicalXor {
-  template <typename T>
-  __device__ bool operator()(T x, T y) const {
-    return (x != T{0}) != (y != T{0});
-  }
-};
-struct LogicalNot {
-  template <typename T>
-  __device__ bool operator()(T x) const {
-    return x == T{0};
-  }
-};
-struct IsNan {
-  template <typename T>
-  __device__ bool operator()(T x) const {
-    return is_nan(x);
-  }
-};
+MF_FUNCTOR2(Eq, bool, x == y)
+MF_FUNCTOR2(Ne, bool, x != y)
+MF_FUNCTOR2(Lt, bool, x < y)
+MF_FUNCTOR2(Le, bool, x <= y)
+MF_FUNCTOR2(Gt, bool, x > y)
+MF_FUNCTOR2(Ge, bool, x >= y)
+MF_FUNCTOR2(LogicalAnd, bool, x != T{0} && y != T{0})
+MF_FUNCTOR2(LogicalOr, bool, x != T{0} || y != T{0})
+MF_FUNCTOR2(LogicalXor, bool, (x != T{0}) != (y != T{0}))
+MF_FUNCTOR1(LogicalNot, bool, x == T{0})
+MF_FUNCTOR1(IsNan, bool, is_nan(x))
 struct IsInf {
   template <typename T>
   __device__ bool operator()(T x) const {
@@ -303,32 +230,12 @@ struct IsInf {
     }
   }
 };
-struct IsFinite {
-  template <typename T>
-  __device__ bool operator()(T x) const {
-    return !is_nan(x) && !IsInf{}(x);
-  }
-};
+MF_FUNCTOR1(IsFinite, bool, !is_nan(x) && !IsInf{}(x))
 
 // Bitwise ops of bool (its one bit) and integers.
-struct BitwiseAnd {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return static_cast<T>(x & y);
-  }
-};
-struct BitwiseOr {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return static_cast<T>(x | y);
-  }
-};
-struct BitwiseXor {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return static_cast<T>(x ^ y);
-  }
-};
+MF_FUNCTOR2(BitwiseAnd, T, static_cast<T>(x & y))
+MF_FUNCTOR2(BitwiseOr, T, static_cast<T>(x | y))
+MF_FUNCTOR2(BitwiseXor, T, static_cast<T>(x ^ y))
 struct BitwiseNot {
   template <typename T>
   __device__ T operator()(T x) const {
@@ -340,79 +247,20 @@ struct BitwiseNot {
   }
 };
 
-struct Neg {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    return negate(x);
-  }
-};
-struct Abs {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    return absolute(x);
-  }
-};
+MF_FUNCTOR1(Neg, T, negate(x))
+MF_FUNCTOR1(Abs, T, absolute(x))
 // 0 for negative x; NaN stays.
-struct Relu {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    return x < T{0} ? T{0} : x;
-  }
-};
-struct Trunc {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    if constexpr (kIntegral<T>) {
-      return x;
-    } else {
-      return trunc(x);
-    }
-  }
-};
-struct Exp {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    return exp(x);
-  }
-};
-struct Log {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    return log(x);
-  }
-};
-struct Sqrt {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    return sqrt(x);
-  }
-};
+MF_FUNCTOR1(Relu, T, x < T{0} ? T{0} : x)
+MF_FUNCTOR1(Trunc, T, whole(x, [](auto v) { return trunc(v); }))
+MF_FUNCTOR1(Exp, T, exp(x))
+MF_FUNCTOR1(Log, T, log(x))
+MF_FUNCTOR1(Sqrt, T, sqrt(x))
 // 1 / sqrt(x), both correctly rounded as on the CPU (rsqrt's approximation is not).
-struct Rsqrt {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    return 1 / sqrt(x);
-  }
-};
-struct Tanh {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    return tanh(x);
-  }
-};
-struct Sigmoid {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    return 1 / (1 + exp(-x));
-  }
-};
+MF_FUNCTOR1(Rsqrt, T, 1 / sqrt(x))
+MF_FUNCTOR1(Tanh, T, tanh(x))
+MF_FUNCTOR1(Sigmoid, T, 1 / (1 + exp(-x)))
 // x Phi(x), the exact (erf) form.
-struct Gelu {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    return x * normal_cdf(x);
-  }
-};
+MF_FUNCTOR1(Gelu, T, x * normal_cdf(x))
 // dy gelu'(x) = dy (Phi(x) + x phi(x)), phi(x) = exp(-x^2 / 2) / sqrt(2 pi).
 struct GeluBackward {
   template <typename T>
@@ -794,55 +642,32 @@ std::vector<Tensor> gelu_backward(const std::vector<Tensor>& in, const KernelCon
 // The math ops of torch's names (elementwise.cc's register_math_ops). Float32 calls the
 // float functions through their overloaded names, as above.
 
-// A unary math function's functor: NAME(x).
-#define MF_MATH_FUNCTOR(Type, call)    \
-  struct Type {                        \
-    template <typename T>              \
-    __device__ T operator()(T x) const { \
-      return call;                     \
-    }                                  \
-  };
-MF_MATH_FUNCTOR(Sin, sin(x))
-MF_MATH_FUNCTOR(Cos, cos(x))
-MF_MATH_FUNCTOR(Tan, tan(x))
-MF_MATH_FUNCTOR(Asin, asin(x))
-MF_MATH_FUNCTOR(Acos, acos(x))
-MF_MATH_FUNCTOR(Atan, atan(x))
-MF_MATH_FUNCTOR(Sinh, sinh(x))
-MF_MATH_FUNCTOR(Cosh, cosh(x))
-MF_MATH_FUNCTOR(Asinh, asinh(x))
-MF_MATH_FUNCTOR(Acosh, acosh(x))
-MF_MATH_FUNCTOR(Atanh, atanh(x))
-MF_MATH_FUNCTOR(Erf, erf(x))
-MF_MATH_FUNCTOR(Erfc, erfc(x))
-MF_MATH_FUNCTOR(Erfinv, erfinv(x))
-MF_MATH_FUNCTOR(Log1p, log1p(x))
-MF_MATH_FUNCTOR(Expm1, expm1(x))
-MF_MATH_FUNCTOR(Log2, log2(x))
-MF_MATH_FUNCTOR(Log10, log10(x))
-MF_MATH_FUNCTOR(Exp2, exp2(x))
-MF_MATH_FUNCTOR(Reciprocal, 1 / x)
-MF_MATH_FUNCTOR(Frac, x - trunc(x))
-#undef MF_MATH_FUNCTOR
+MF_FUNCTOR1(Sin, T, sin(x))
+MF_FUNCTOR1(Cos, T, cos(x))
+MF_FUNCTOR1(Tan, T, tan(x))
+MF_FUNCTOR1(Asin, T, asin(x))
+MF_FUNCTOR1(Acos, T, acos(x))
+MF_FUNCTOR1(Atan, T, atan(x))
+MF_FUNCTOR1(Sinh, T, sinh(x))
+MF_FUNCTOR1(Cosh, T, cosh(x))
+MF_FUNCTOR1(Asinh, T, asinh(x))
+MF_FUNCTOR1(Acosh, T, acosh(x))
+MF_FUNCTOR1(Atanh, T, atanh(x))
+MF_FUNCTOR1(Erf, T, erf(x))
+MF_FUNCTOR1(Erfc, T, erfc(x))
+MF_FUNCTOR1(Erfinv, T, erfinv(x))
+MF_FUNCTOR1(Log1p, T, log1p(x))
+MF_FUNCTOR1(Expm1, T, expm1(x))
+MF_FUNCTOR1(Log2, T, log2(x))
+MF_FUNCTOR1(Log10, T, log10(x))
+MF_FUNCTOR1(Exp2, T, exp2(x))
+MF_FUNCTOR1(Reciprocal, T, 1 / x)
+MF_FUNCTOR1(Frac, T, x - trunc(x))
 
 // 1, 0 or -1 in x's dtype; NaN gives 0, as on the CPU.
-struct Sign {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    return static_cast<T>((T{0} < x) - (x < T{0}));
-  }
-};
+MF_FUNCTOR1(Sign, T, static_cast<T>((T{0} < x) - (x < T{0})))
 // Half to even (rint), as torch.round; integers stay.
-struct Round {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    if constexpr (kIntegral<T>) {
-      return x;
-    } else {
-      return rint(x);
-    }
-  }
-};
+MF_FUNCTOR1(Round, T, whole(x, [](auto v) { return rint(v); }))
 // C's fmod; an integer x fmod -1 is 0 (x % -1 traps on the lowest value).
 struct Fmod {
   template <typename T>
@@ -854,24 +679,12 @@ struct Fmod {
     }
   }
 };
-struct Atan2 {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return atan2(x, y);
-  }
-};
-struct Hypot {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return hypot(x, y);
-  }
-};
-struct Copysign {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    return copysign(x, y);
-  }
-};
+MF_FUNCTOR2(Atan2, T, atan2(x, y))
+MF_FUNCTOR2(Hypot, T, hypot(x, y))
+MF_FUNCTOR2(Copysign, T, copysign(x, y))
+
+#undef MF_FUNCTOR1
+#undef MF_FUNCTOR2
 
 // A binary op on floats only (its infer refuses the rest).
 template <typename F>

@@ -8,7 +8,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <cub/device/device_radix_sort.cuh>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -16,6 +15,8 @@
 
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/cuda/device_util.cuh"
+#include "meshflow/ops/cuda/radix_sort.cuh"
 #include "meshflow/ops/kernel_util.h"
 
 namespace mf::cuda {
@@ -24,20 +25,6 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kMaxDims = 16;
 constexpr unsigned long long kNone = ~0ull;
-
-__device__ int64_t first_index() { return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ int64_t grid_step() { return static_cast<int64_t>(gridDim.x) * blockDim.x; }
-
-// a + b, integers wrapping around as the CPU's (signed overflow is undefined in C++).
-template <typename T>
-__device__ T add(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
 
 void check_dims(const char* op, size_t nd) {
   if (nd > static_cast<size_t>(kMaxDims)) {
@@ -211,13 +198,6 @@ __global__ void add_runs(const uint64_t* __restrict__ keys, const int64_t* __res
   }
 }
 
-// Bits that hold every value in [0, v].
-int bits_for(uint64_t v) {
-  int bits = 1;
-  while (bits < 64 && (v >> bits) != 0) ++bits;
-  return bits;
-}
-
 std::vector<Tensor> index_put(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& x = in[0];
   const Tensor& positions = in[1];
@@ -277,15 +257,7 @@ std::vector<Tensor> index_put(const std::vector<Tensor>& in, const KernelContext
       auto* order = static_cast<int64_t*>(order_block.get());
       local_keys<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(pos, n, part, none, keys, order);
       check_launch("local_keys");
-      const int end_bit = bits_for(none);
-      size_t temp_bytes = 0;
-      device::cuda::check(
-          cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys, keys + n, order, order + n, n, 0, end_bit, stream()),
-          "cub::DeviceRadixSort::SortPairs");
-      const std::shared_ptr<void> temp = mem.allocate(temp_bytes);
-      device::cuda::check(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys, keys + n, order, order + n, n,
-                                                          0, end_bit, stream()),
-                          "cub::DeviceRadixSort::SortPairs");
+      sort_pairs(mem, keys, order, n, none);
       add_runs<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(keys + n, order + n, values.data_as<T>(), n, none,
                                                                    out.data_as<T>());
       check_launch("add_runs");

@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cub/device/device_radix_sort.cuh>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -27,6 +26,8 @@
 
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/cuda/device_util.cuh"
+#include "meshflow/ops/cuda/radix_sort.cuh"
 #include "meshflow/ops/kernel_util.h"
 
 namespace mf::cuda {
@@ -59,24 +60,10 @@ void zero(const Tensor& t) {
   if (t.nbytes() > 0) device::cuda::check(cudaMemsetAsync(t.data(), 0, t.nbytes(), stream()), "cudaMemsetAsync");
 }
 
-__device__ int64_t first_index() { return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; }
-__device__ int64_t grid_step() { return static_cast<int64_t>(gridDim.x) * blockDim.x; }
-
 __device__ __forceinline__ float exp_of(float x) { return ::expf(x); }
 __device__ __forceinline__ double exp_of(double x) { return ::exp(x); }
 __device__ __forceinline__ float log_of(float x) { return ::logf(x); }
 __device__ __forceinline__ double log_of(double x) { return ::log(x); }
-
-// a + b, integers wrapping around as the CPU's (signed overflow is undefined in C++).
-template <typename T>
-__device__ T add(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
 
 // A shape seen as [outer, shape[dim], inner] around `dim`.
 struct AroundDim {
@@ -636,13 +623,6 @@ __global__ void embedding_row_sums(const T* __restrict__ dy, const int64_t* __re
   }
 }
 
-// Bits that hold every value in [0, v].
-int bits_for(int64_t v) {
-  int bits = 1;
-  while (bits < 63 && (v >> bits) != 0) ++bits;
-  return bits;
-}
-
 // The output box holds rows [first, first + rows) and the local dy's columns. A stable sort
 // of the indices' positions by row (the CPU's counting sort) lists each row's in order.
 std::vector<Tensor> embedding_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
@@ -666,15 +646,7 @@ std::vector<Tensor> embedding_backward(const std::vector<Tensor>& in, const Kern
     int64_t* row_start = static_cast<int64_t*>(start_block.get());
     embedding_row_keys<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(idx, n, first, rows, keys, positions);
     check_launch("embedding_row_keys");
-    const int end_bit = bits_for(rows);
-    size_t temp_bytes = 0;
-    device::cuda::check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys, keys + n, positions, positions + n,
-                                                        n, 0, end_bit, stream()),
-                        "cub::DeviceRadixSort::SortPairs");
-    const std::shared_ptr<void> temp = mem.allocate(temp_bytes);
-    device::cuda::check(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys, keys + n, positions,
-                                                        positions + n, n, 0, end_bit, stream()),
-                        "cub::DeviceRadixSort::SortPairs");
+    sort_pairs(mem, keys, positions, n, static_cast<uint64_t>(rows));
     row_starts<<<blocks_for(rows + 1, kThreads), kThreads, 0, stream()>>>(keys + n, n, rows, row_start);
     check_launch("row_starts");
     visit_dtype(dy.dtype(), [&](auto v) {

@@ -24,6 +24,7 @@
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/scan_util.h"
 
 namespace mf::cuda {
 namespace {
@@ -121,41 +122,17 @@ Kernel scan(const char* name) {
   };
 }
 
-// cumprod_backward: dx[k] = P[k] S[k], S from the end (S[k] = dy[k] + x[k + 1] S[k + 1]),
-// then the running product P of x before k, as the CPU's.
+// The scans' backward lines, as the CPU's (scan_util.h).
 struct CumprodLine {
   template <typename T>
   __device__ void operator()(const T* x, const T*, const T* dy, T* dx, int64_t s, int64_t n, int64_t step) const {
-    double suffix = 0;
-    for (int64_t k = n - 1; k >= 0; --k) {
-      const double next = k + 1 < n ? static_cast<double>(x[s + (k + 1) * step]) : 0;
-      suffix = static_cast<double>(dy[s + k * step]) + next * suffix;
-      dx[s + k * step] = static_cast<T>(suffix);
-    }
-    double prefix = 1;
-    for (int64_t k = 0; k < n; ++k) {
-      dx[s + k * step] = static_cast<T>(prefix * static_cast<double>(dx[s + k * step]));
-      prefix *= static_cast<double>(x[s + k * step]);
-    }
+    kernel::cumprod_backward_line(x, dy, dx, s, n, step);
   }
 };
-
-// exp(a - b) for a <= b, 1 where they are equal (two infinities of one sign included).
-__device__ double exp_below(double a, double b) { return a == b ? 1 : exp(a - b); }
-
-// logcumsumexp_backward: dx[k] = exp(x[k] - y[k]) Q[k], Q[k] = dy[k] + exp(y[k] - y[k + 1])
-// Q[k + 1], as the CPU's.
 struct LogcumsumexpLine {
   template <typename T>
   __device__ void operator()(const T* x, const T* y, const T* dy, T* dx, int64_t s, int64_t n, int64_t step) const {
-    double q = 0;
-    for (int64_t k = n - 1; k >= 0; --k) {
-      const int64_t at = s + k * step;
-      const double yk = static_cast<double>(y[at]);
-      const double decay = k + 1 < n ? exp_below(yk, static_cast<double>(y[at + step])) : 0;
-      q = static_cast<double>(dy[at]) + decay * q;
-      dx[at] = static_cast<T>(exp_below(static_cast<double>(x[at]), yk) * q);
-    }
+    kernel::logcumsumexp_backward_line(x, y, dy, dx, s, n, step);
   }
 };
 

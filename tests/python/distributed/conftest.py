@@ -29,6 +29,33 @@ def rank():
     return mf.env.get_rank()
 
 
+MESHES = {"1": [0], "2": [0, 1], "4": [0, 1, 2, 3], "2x2": [[0, 1], [2, 3]]}
+
+
+def mesh_ranks(name, world):
+    """The ranks of mesh `name` (MESHES); skips the test (on every rank alike) when the world
+    has fewer."""
+    ranks = MESHES[name]
+    if np.array(ranks).size > world:
+        pytest.skip(f"mesh {name} needs {np.array(ranks).size} ranks")
+    return ranks
+
+
+def mesh(name, world, device="cpu"):
+    """The placement of mesh `name` on `device`, as mesh_ranks."""
+    return mf.placement(device, ranks=mesh_ranks(name, world))
+
+
+def meshes():
+    """[0] (which leaves the other ranks out), every rank in a line, and [[0, 1], [2, 3]]
+    where the world has 4 ranks."""
+    world = mf.env.get_world_size()
+    found = [[0], list(range(world))] if world > 1 else [[0]]
+    if world >= 4:
+        found.append([[0, 1], [2, 3]])
+    return found
+
+
 def logical_value(shape, dtype=np.float32):
     """Small distinct integers, exact in every dtype, the same on every rank."""
     n = int(np.prod(shape)) if shape else 1

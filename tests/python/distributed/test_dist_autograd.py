@@ -10,6 +10,7 @@ import pytest
 
 import meshflow as mf
 import meshflow.nn.functional as F
+from conftest import meshes
 from sbp_reference import B, P, S, global_from_parts
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # gradcheck.py
@@ -18,15 +19,6 @@ from gradcheck import check_gradients, check_global_gradients  # noqa: E402
 
 def rand(*shape, seed=0):
     return np.random.default_rng(seed).uniform(-2, 2, shape)
-
-
-def meshes():
-    """[0] (which leaves the other ranks out), every rank in a line, and [[0, 1], [2, 3]]."""
-    world = mf.env.get_world_size()
-    found = [[0], list(range(world))] if world > 1 else [[0]]
-    if world >= 4:
-        found.append([[0, 1], [2, 3]])
-    return found
 
 
 def layouts(ranks, per_axis):

@@ -12,19 +12,10 @@ import meshflow as mf
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from bfloat16_reference import rounded  # noqa: E402
+from conftest import mesh  # noqa: E402
 
 S, B, P = mf.sbp.split, mf.sbp.broadcast, mf.sbp.partial_sum
 BF16 = mf.bfloat16
-MESHES = {"2": [0, 1], "4": [0, 1, 2, 3], "2x2": [[0, 1], [2, 3]]}
-
-
-def mesh(name, world):
-    ranks = MESHES[name]
-    if np.array(ranks).size > world:
-        pytest.skip(f"mesh {name} needs {np.array(ranks).size} ranks")
-    return mf.placement("cpu", ranks=ranks)
-
-
 def layouts(ndim):
     return list(itertools.product([S(0), S(1), B, P], repeat=ndim))
 

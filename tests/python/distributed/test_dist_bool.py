@@ -8,17 +8,8 @@ import numpy as np
 import pytest
 
 import meshflow as mf
+from conftest import mesh_ranks as mesh
 from sbp_reference import B, P, PMAX, PMIN, S, global_from_parts
-
-MESHES = {"2": [0, 1], "4": [0, 1, 2, 3], "2x2": [[0, 1], [2, 3]]}
-
-
-def mesh(name, world):
-    ranks = MESHES[name]
-    if np.array(ranks).size > world:
-        pytest.skip(f"mesh {name} needs {np.array(ranks).size} ranks")
-    return ranks
-
 
 def bools(shape, seed=0):
     return np.random.default_rng(seed).integers(0, 2, shape).astype(bool)

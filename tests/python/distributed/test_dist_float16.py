@@ -6,18 +6,9 @@ import numpy as np
 import pytest
 
 import meshflow as mf
+from conftest import mesh
 
 S, B, P = mf.sbp.split, mf.sbp.broadcast, mf.sbp.partial_sum
-MESHES = {"2": [0, 1], "4": [0, 1, 2, 3], "2x2": [[0, 1], [2, 3]]}
-
-
-def mesh(name, world):
-    ranks = MESHES[name]
-    if np.array(ranks).size > world:
-        pytest.skip(f"mesh {name} needs {np.array(ranks).size} ranks")
-    return mf.placement("cpu", ranks=ranks)
-
-
 @pytest.mark.parametrize("name", ["2", "4", "2x2"])
 def test_boxing_moves_float16_between_every_layout(name, world):
     p = mesh(name, world)

@@ -10,19 +10,10 @@ import pytest
 import meshflow as mf
 import meshflow.nn as nn
 import meshflow.nn.functional as F
+from conftest import MESHES, mesh
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", "gpt"))
 import train  # noqa: E402
-
-MESHES = {"1": [0], "2": [0, 1], "4": [0, 1, 2, 3], "2x2": [[0, 1], [2, 3]]}
-
-
-def mesh(name, world, device="cpu"):
-    ranks = MESHES[name]
-    if np.array(ranks).size > world:
-        pytest.skip(f"mesh {name} needs {np.array(ranks).size} ranks")
-    return mf.placement(device, ranks=ranks)
-
 
 def mlp(placement, tensor_parallel):
     mf.manual_seed(3)

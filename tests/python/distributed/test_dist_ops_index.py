@@ -10,20 +10,13 @@ import pytest
 
 import meshflow as mf
 import meshflow.nn.functional as F
+from conftest import meshes
 from sbp_reference import B, P, S, global_from_parts
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # gradcheck.py
 from gradcheck import check_gradients, check_global_gradients  # noqa: E402
 
 A = np.random.default_rng(4).integers(-20, 20, (5, 7, 3)).astype(np.float64)  # exact sums of parts
-
-
-def meshes():
-    world = mf.env.get_world_size()
-    found = [[0], list(range(world))] if world > 1 else [[0]]
-    if world >= 4:
-        found.append([[0, 1], [2, 3]])
-    return found
 
 
 def layouts(ranks):
