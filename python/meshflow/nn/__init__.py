@@ -14,3 +14,5 @@ from ._modules_extra import (ReLU, ReLU6, SiLU, Mish, Hardswish, Hardsigmoid, Ha
                              Softplus, LogSigmoid, Softsign, Tanhshrink, GLU, PReLU, Unflatten, Dropout)
 from .attention import MultiheadAttention  # noqa: E402
 from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell  # noqa: E402
+from .transformer import (Transformer, TransformerEncoder, TransformerDecoder,  # noqa: E402
+                          TransformerEncoderLayer, TransformerDecoderLayer)
