@@ -16,3 +16,4 @@ from .attention import MultiheadAttention  # noqa: E402
 from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell  # noqa: E402
 from .transformer import (Transformer, TransformerEncoder, TransformerDecoder,  # noqa: E402
                           TransformerEncoderLayer, TransformerDecoderLayer)
+from ._modules_more import SELU, CELU, Softmax2d, InstanceNorm1d, InstanceNorm2d, LocalResponseNorm  # noqa: E402
