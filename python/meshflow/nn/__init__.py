@@ -17,3 +17,4 @@ from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell  # noqa: E402
 from .transformer import (Transformer, TransformerEncoder, TransformerDecoder,  # noqa: E402
                           TransformerEncoderLayer, TransformerDecoderLayer)
 from ._modules_more import SELU, CELU, Softmax2d, InstanceNorm1d, InstanceNorm2d, LocalResponseNorm  # noqa: E402
+from ._conv_transpose import ConvTranspose2d  # noqa: E402

@@ -273,3 +273,4 @@ from ._functional_extra import (relu, relu_, hardtanh, hardtanh_, relu6, thresho
 
 # Instance and local response normalization, selu and celu (issue 26, continued).
 from ._functional_more import selu, celu, instance_norm, local_response_norm  # noqa: E402,F401
+from ._conv_transpose import conv_transpose2d  # noqa: E402,F401: part of this module's API
