@@ -510,3 +510,85 @@ def test_pad_sequence():
         pad_sequence(tensors, padding_side="middle")
     with pytest.raises(RuntimeError):
         pad_sequence([mf.zeros(2, 3), mf.zeros(2, 4)])
+
+
+# Transposed convolution.
+def np_conv_transpose2d(x, w, b, stride, padding, output_padding, groups, dilation):
+    n, cin, h, wd = x.shape
+    cin_g, cout_g, kh, kw = w.shape[0] // groups, w.shape[1], w.shape[2], w.shape[3]
+    (sh, sw), (ph, pw), (oph, opw), (dh, dw) = stride, padding, output_padding, dilation
+    oh = (h - 1) * sh - 2 * ph + dh * (kh - 1) + oph + 1
+    ow = (wd - 1) * sw - 2 * pw + dw * (kw - 1) + opw + 1
+    y = np.zeros((n, cout_g * groups, oh, ow))
+    for g in range(groups):
+        for c in range(cin_g):
+            for o in range(cout_g):
+                for a in range(kh):
+                    for bb in range(kw):
+                        for i in range(h):
+                            r = i * sh - ph + a * dh
+                            if not 0 <= r < oh:
+                                continue
+                            for j in range(wd):
+                                col = j * sw - pw + bb * dw
+                                if 0 <= col < ow:
+                                    y[:, g * cout_g + o, r, col] += x[:, g * cin_g + c, i, j] * w[g * cin_g + c, o, a, bb]
+    return y + b.reshape(1, -1, 1, 1) if b is not None else y
+
+
+CONV_T = [((1, 1), (0, 0), (0, 0), 1, (1, 1)), ((2, 2), (1, 1), (1, 1), 1, (1, 1)),
+          ((3, 2), (2, 0), (2, 1), 2, (1, 2)), ((1, 1), (1, 1), (1, 1), 1, (2, 2)),
+          ((2, 1), (0, 1), (1, 0), 3, (3, 1))]
+
+
+@pytest.mark.parametrize("stride, padding, output_padding, groups, dilation", CONV_T)
+def test_conv_transpose2d_equals_numpy(stride, padding, output_padding, groups, dilation):
+    x = RNG.standard_normal((2, 6, 4, 3))
+    w = RNG.standard_normal((6, 2, 3, 2))
+    b = RNG.standard_normal(2 * groups)
+    got = F.conv_transpose2d(mf.tensor(x), mf.tensor(w), mf.tensor(b), stride, padding, output_padding, groups,
+                             dilation)
+    expected = np_conv_transpose2d(x, w, b, stride, padding, output_padding, groups, dilation)
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12, atol=1e-12)
+    check_gradients(lambda a, ww, bb: F.conv_transpose2d(a, ww, bb, stride, padding, output_padding, groups,
+                                                         dilation), [x[:1, :, :3], w, b])
+    unbatched = F.conv_transpose2d(mf.tensor(x[0]), mf.tensor(w), None, stride, padding, output_padding, groups,
+                                   dilation)
+    np.testing.assert_allclose(unbatched.numpy(), np_conv_transpose2d(x[:1], w, None, stride, padding,
+                                                                       output_padding, groups, dilation)[0],
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_conv_transpose2d_module():
+    mf.manual_seed(9)
+    m = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, groups=2)
+    assert m.weight.shape == (4, 3, 3, 3) and m.bias.shape == (6,)
+    assert np.abs(m.weight.numpy()).max() <= 1 / math.sqrt(27)
+    assert sorted(m.state_dict()) == ["bias", "weight"]
+    x = RNG.standard_normal((2, 4, 5, 5)).astype(np.float32)
+    w, b = m.weight.numpy().astype(np.float64), m.bias.numpy().astype(np.float64)
+    y = m(mf.tensor(x))
+    assert y.shape == (2, 6, 9, 9)
+    np.testing.assert_allclose(y.numpy(), np_conv_transpose2d(x, w, b, (2, 2), (1, 1), (0, 0), 2, (1, 1)),
+                               rtol=1e-5, atol=1e-5)
+    y = m(mf.tensor(x), output_size=[10, 9])  # output_padding (1, 0)
+    np.testing.assert_allclose(y.numpy(), np_conv_transpose2d(x, w, b, (2, 2), (1, 1), (1, 0), 2, (1, 1)),
+                               rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError):
+        m(mf.tensor(x), output_size=[11, 9])
+    (m(mf.tensor(x)) ** 2).sum().backward()
+    assert m.weight.grad.shape == m.weight.shape and m.bias.grad.shape == (6,)
+    assert "stride=(2, 2)" in repr(m)
+
+
+def test_conv_transpose2d_errors():
+    x, w = mf.randn(1, 4, 3, 3), mf.randn(4, 2, 3, 3)
+    with pytest.raises(RuntimeError, match="output padding"):
+        F.conv_transpose2d(x, w, stride=2, output_padding=2)
+    with pytest.raises(RuntimeError, match="channels"):
+        F.conv_transpose2d(mf.randn(1, 3, 3, 3), w)
+    with pytest.raises(ValueError):
+        F.conv_transpose2d(x, mf.randn(4, 2, 3))
+    with pytest.raises(ValueError):
+        nn.ConvTranspose2d(4, 5, 3, groups=2)

@@ -171,3 +171,32 @@ def test_pad_sequence_global(name, ranks, world):
             results.append([out.numpy()] + [t.grad.numpy() for t in ts])
         for got, expected in zip(results[1], results[0]):
             np.testing.assert_array_equal(got, expected)
+
+
+# (the input's SBP, the weight's) on one mesh dim: the batch split, the input channels split.
+CONV_T_LAYOUTS = [((S(0),), (B,)), ((S(1),), (S(0),)), ((B,), (B,))]
+
+
+@pytest.mark.parametrize("layout", CONV_T_LAYOUTS, ids=["batch", "in-channels", "broadcast"])
+@pytest.mark.parametrize("name, ranks", MESHES, ids=[m[0] for m in MESHES])
+def test_conv_transpose2d_split(name, ranks, layout, world):
+    _skip(ranks, world)
+    p = mf.placement("cpu", ranks=ranks)
+    nd = len(p.hierarchy)
+    rng = np.random.default_rng(7)
+    x, w, b = rng.standard_normal((6, 8, 4, 3)), rng.standard_normal((8, 3, 3, 2)), rng.standard_normal(3)
+    dy = rng.standard_normal((6, 3, 10, 5))
+    results = []
+    for glob in (False, True):
+        if glob:
+            xs, ws = list(layout[0]) + [B] * (nd - 1), list(layout[1]) + [B] * (nd - 1)
+            ts = [mf.tensor(a, placement=p, sbp=s).requires_grad_(True) for a, s in ((x, xs), (w, ws), (b, [B] * nd))]
+            weight = mf.tensor(dy, placement=p, sbp=[B] * nd)
+        else:
+            ts = [mf.tensor(a, requires_grad=True) for a in (x, w, b)]
+            weight = mf.tensor(dy)
+        y = F.conv_transpose2d(*ts, stride=2, padding=(0, 1), output_padding=1)
+        (y * weight).sum().backward()
+        results.append([y.numpy()] + [t.grad.numpy() for t in ts])
+    for got, expected in zip(results[1], results[0]):
+        np.testing.assert_allclose(got, expected, rtol=1e-11, atol=1e-11)
