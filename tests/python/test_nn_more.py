@@ -532,7 +532,8 @@ def np_conv_transpose2d(x, w, b, stride, padding, output_padding, groups, dilati
                             for j in range(wd):
                                 col = j * sw - pw + bb * dw
                                 if 0 <= col < ow:
-                                    y[:, g * cout_g + o, r, col] += x[:, g * cin_g + c, i, j] * w[g * cin_g + c, o, a, bb]
+                                    ci = g * cin_g + c
+                                    y[:, g * cout_g + o, r, col] += x[:, ci, i, j] * w[ci, o, a, bb]
     return y + b.reshape(1, -1, 1, 1) if b is not None else y
 
 

@@ -9,6 +9,8 @@ from .._ops_reduce import softmax
 
 
 class SELU(Module):
+    """F.selu: scale * elu(x, alpha) with torch's self-normalizing constants."""
+
     def __init__(self, inplace=False):
         super().__init__()
         self.inplace = inplace
@@ -21,6 +23,8 @@ class SELU(Module):
 
 
 class CELU(Module):
+    """F.celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+
     def __init__(self, alpha=1.0, inplace=False):
         super().__init__()
         self.alpha, self.inplace = alpha, inplace
@@ -91,6 +95,8 @@ class InstanceNorm2d(_InstanceNorm):
 
 
 class LocalResponseNorm(Module):
+    """F.local_response_norm over the channels (dim 1) of [N, C, ...]."""
+
     def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
         super().__init__()
         self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
