@@ -310,6 +310,11 @@ def test_deepcopy_copies_parameters_buffers_and_sharing():
     np.testing.assert_array_equal(model[1].running_mean.numpy(), np.zeros(4))
     clone.eval()
     assert model.training and not clone[1].training
+    holder = nn.Module()
+    holder.scale = mf.tensor([2.0, 3.0])  # a plain tensor attribute is copied too
+    copied = copy.deepcopy(holder)
+    assert copied.scale is not holder.scale
+    np.testing.assert_array_equal(copied.scale.numpy(), [2.0, 3.0])
 
 
 # Activations.

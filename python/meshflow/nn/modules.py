@@ -205,11 +205,11 @@ class Module:
         requires_grad and grad) and buffers are copies of these, on the same device or
         placement. A tensor shared by two modules stays shared in the copy."""
         import copy
-        for module in self.modules():
-            for table in ("_parameters", "_buffers"):
-                for t in module.__dict__[table].values():
-                    if t is not None and id(t) not in memo:
-                        memo[id(t)] = _copy_tensor(t)
+        for module in self.modules():  # tensors: parameters, buffers and plain attributes
+            tables = [module.__dict__["_parameters"], module.__dict__["_buffers"], module.__dict__]
+            for t in (t for table in tables for t in table.values()):
+                if isinstance(t, Tensor) and id(t) not in memo:
+                    memo[id(t)] = _copy_tensor(t)
         new = type(self).__new__(type(self))
         memo[id(self)] = new
         for name, value in self.__dict__.items():
