@@ -14,3 +14,7 @@ from ._modules_extra import (ReLU, ReLU6, SiLU, Mish, Hardswish, Hardsigmoid, Ha
                              Softplus, LogSigmoid, Softsign, Tanhshrink, GLU, PReLU, Unflatten, Dropout)
 from .attention import MultiheadAttention  # noqa: E402
 from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell  # noqa: E402
+from .transformer import (Transformer, TransformerEncoder, TransformerDecoder,  # noqa: E402
+                          TransformerEncoderLayer, TransformerDecoderLayer)
+from ._modules_more import SELU, CELU, Softmax2d, InstanceNorm1d, InstanceNorm2d, LocalResponseNorm  # noqa: E402
+from ._conv_transpose import ConvTranspose2d  # noqa: E402

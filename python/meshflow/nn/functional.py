@@ -270,3 +270,7 @@ from .._ops_index import one_hot  # noqa: E402,F401: part of this module's API
 from ._functional_extra import (relu, relu_, hardtanh, hardtanh_, relu6, threshold, threshold_, silu,  # noqa: E402,F401
                                 mish, hardsigmoid, hardswish, leaky_relu, leaky_relu_, elu, elu_, logsigmoid, softsign,
                                 tanhshrink, glu, prelu, dropout, embedding, scaled_dot_product_attention)
+
+# Instance and local response normalization, selu and celu (issue 26, continued).
+from ._functional_more import selu, celu, instance_norm, local_response_norm  # noqa: E402,F401
+from ._conv_transpose import conv_transpose2d  # noqa: E402,F401: part of this module's API

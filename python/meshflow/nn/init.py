@@ -4,12 +4,15 @@ device or layout, records no gradient, and returns the tensor. Random values com
 meshflow's generator (mf.manual_seed), so every parallel layout draws the same ones; they are
 not torch's numbers."""
 import math
+import statistics
+
+import numpy as np
 
 from .._ops_creation import full_like, rand_like, randn_like
-from .._tensor import no_grad
+from .._tensor import _in_layout_of, no_grad
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_", "xavier_uniform_",
-           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
+           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "eye_", "dirac_", "orthogonal_", "trunc_normal_"]
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -90,3 +93,72 @@ def kaiming_uniform_(tensor, a=0.0, mode="fan_in", nonlinearity="leaky_relu"):
 
 def kaiming_normal_(tensor, a=0.0, mode="fan_in", nonlinearity="leaky_relu"):
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity))
+
+
+def _set_host(tensor, array):
+    """tensor's value replaced by the NumPy array (the full logical value), in its dtype and
+    layout."""
+    from .._tensor import tensor as _tensor
+    return _set(tensor, _in_layout_of(_tensor(array).to(tensor.dtype), tensor))
+
+
+def eye_(tensor):
+    """The identity matrix (a 2-d tensor; ones on the main diagonal of a non-square one)."""
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _set_host(tensor, np.eye(*tensor.shape, dtype=np.float32))
+
+
+def dirac_(tensor, groups=1):
+    """The Dirac delta of a convolution weight [out, in, *kernel] (3 to 5 dims): in each of
+    `groups` groups of out channels, output channel d passes input channel d through at the
+    kernel's centre, so the convolution keeps as many input channels as it can."""
+    if tensor.ndim not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tuple(tensor.shape)
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    out_per_group = sizes[0] // groups
+    array = np.zeros(sizes, np.float32)
+    centre = tuple(k // 2 for k in sizes[2:])
+    for g in range(groups):
+        for d in range(min(out_per_group, sizes[1])):
+            array[(g * out_per_group + d, d) + centre] = 1.0
+    return _set_host(tensor, array)
+
+
+def orthogonal_(tensor, gain=1.0):
+    """A (semi-)orthogonal matrix (tensor flattened to [shape[0], rest]) times gain: the QR
+    decomposition of a standard normal matrix (drawn from meshflow's generator), its Q's
+    columns signed so that R's diagonal is positive, as torch's."""
+    from .._ops_creation import randn
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flat = randn(rows, cols).numpy().astype(np.float64)
+    if rows < cols:
+        flat = flat.T
+    q, r = np.linalg.qr(flat)
+    q = q * np.sign(np.diag(r))
+    if rows < cols:
+        q = q.T
+    return _set_host(tensor, (q * gain).reshape(tuple(tensor.shape)))
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
+    """Values from the normal distribution N(mean, std^2) truncated to [a, b]: uniform
+    draws (meshflow's generator) mapped through the inverse normal CDF over [cdf(a), cdf(b)],
+    then clamped to [a, b], as torch's."""
+    if generator is not None:
+        raise NotImplementedError("trunc_normal_: generator is not supported; use mf.manual_seed")
+    if not std > 0:
+        raise ValueError(f"trunc_normal_: std must be positive, got {std}")
+    normal = statistics.NormalDist(mean, std)
+    lo, hi = normal.cdf(a), normal.cdf(b)
+    u = rand_like(tensor).numpy().astype(np.float64).reshape(-1) if tensor.numel() else np.zeros(0)
+    p = np.clip(lo + (hi - lo) * u, np.nextafter(0.0, 1.0), np.nextafter(1.0, 0.0))
+    values = np.array([normal.inv_cdf(v) for v in p]).reshape(tuple(tensor.shape))
+    return _set_host(tensor, np.clip(values, a, b))

@@ -200,6 +200,22 @@ class Module:
     def __dir__(self):
         return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules))
 
+    def __deepcopy__(self, memo):
+        """copy.deepcopy, as torch's: a module tree of its own whose parameters (with their
+        requires_grad and grad) and buffers are copies of these, on the same device or
+        placement. A tensor shared by two modules stays shared in the copy."""
+        import copy
+        for module in self.modules():  # tensors: parameters, buffers and plain attributes
+            tables = [module.__dict__["_parameters"], module.__dict__["_buffers"], module.__dict__]
+            for t in (t for table in tables for t in table.values()):
+                if isinstance(t, Tensor) and id(t) not in memo:
+                    memo[id(t)] = _copy_tensor(t)
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            object.__setattr__(new, name, copy.deepcopy(value, memo))
+        return new
+
     def __call__(self, *args, **kwargs):
         return self.forward(*args, **kwargs)
 
@@ -426,6 +442,16 @@ class Module:
 
     def extra_repr(self):
         return ""
+
+
+def _copy_tensor(t):
+    from .._api import clone
+    copied = clone(t.detach())
+    if isinstance(t, Parameter):
+        copied = Parameter(copied, t.requires_grad)
+        if t.grad is not None:
+            copied.grad = clone(t.grad)
+    return copied
 
 
 def _to_device_only(t, *args, **kwargs):

@@ -1,9 +1,11 @@
 """meshflow.nn.utils: torch.nn.utils' gradient clipping (clip_grad_norm_ is the same function
-as meshflow.optim.clip_grad_norm_) and parameters_to_vector."""
-from ..optim import clip_grad_norm_  # noqa: F401: part of this module's API
-from .._tensor import Tensor, no_grad
+as meshflow.optim.clip_grad_norm_), parameters_to_vector, and torch.nn.utils.rnn's
+pad_sequence in the submodule rnn."""
+from ...optim import clip_grad_norm_  # noqa: F401: part of this module's API
+from ..._tensor import Tensor, no_grad
+from . import rnn  # noqa: F401: part of this module's API
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "rnn"]
 
 
 def clip_grad_value_(parameters, clip_value):
@@ -18,5 +20,5 @@ def clip_grad_value_(parameters, clip_value):
 
 def parameters_to_vector(parameters):
     """The parameters flattened and concatenated into one vector."""
-    from .._ops_shape import cat
+    from ..._ops_shape import cat
     return cat([p.reshape(-1) for p in parameters])

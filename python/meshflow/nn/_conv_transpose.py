@@ -1,0 +1,137 @@
+"""F.conv_transpose2d and nn.ConvTranspose2d, as torch's: the transposed convolution is
+conv2d's input gradient (the op conv2d_backward_data, meshflow/ops/conv.cc) for the output
+size (H - 1) * stride - 2 * padding + dilation * (kernel - 1) + output_padding + 1. Its own
+gradients are conv2d (for the input) and conv2d_backward_weight (for the weight), recorded
+through autograd.Function; they are not differentiable again (no second derivatives). The
+bias is an add. On global tensors the ops' SBP signatures apply (a batch split stays split)."""
+import math
+
+from .._function import Function
+from .._tensor import apply
+from ._functional_conv import _batched, _pair
+from .modules import Module, Parameter, _uniform
+
+__all__ = ["conv_transpose2d", "ConvTranspose2d"]
+
+
+class _ConvTranspose2d(Function):
+    @staticmethod
+    def forward(ctx, input, weight, attrs, output_size):
+        ctx.save_for_backward(input, weight)
+        ctx.attrs = attrs
+        return apply("conv2d_backward_data", [input, weight], dict(attrs, input_size=list(output_size)))[0]
+
+    @staticmethod
+    def backward(ctx, grad):
+        input, weight = ctx.saved_tensors
+        grad_input = grad_weight = None
+        if ctx.needs_input_grad[0]:
+            grad_input = apply("conv2d", [grad, weight], ctx.attrs)[0]
+        if ctx.needs_input_grad[1]:
+            grad_weight = apply("conv2d_backward_weight", [grad, input],
+                                dict(ctx.attrs, kernel_size=list(weight.shape[2:])))[0]
+        return grad_input, grad_weight, None, None
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The 2-d transposed convolution of input [N, C_in, H, W] (or [C_in, H, W]) with weight
+    [C_in, C_out / groups, kH, kW], plus bias [C_out]: [N, C_out, (H - 1) * stride - 2 *
+    padding + dilation * (kH - 1) + output_padding + 1, likewise W]."""
+    op = "conv_transpose2d"
+    x, unbatched = _batched(op, input, 4)
+    stride, padding = _pair(op, "stride", stride), _pair(op, "padding", padding)
+    output_padding, dilation = _pair(op, "output_padding", output_padding), _pair(op, "dilation", dilation)
+    if weight.ndim != 4:
+        raise ValueError(f"[{op}] the weight has shape {tuple(weight.shape)}; expected 4 dims "
+                         "[C_in, C_out / groups, kH, kW]")
+    if groups <= 0 or weight.shape[0] % groups:
+        raise ValueError(f"[{op}] the weight's {weight.shape[0]} input channels are not divisible by groups {groups}")
+    if x.shape[1] != weight.shape[0]:
+        raise RuntimeError(f"[{op}] the input has {x.shape[1]} channels (shape {tuple(input.shape)}); the weight of "
+                           f"shape {tuple(weight.shape)} expects {weight.shape[0]}")
+    if any(s <= 0 for s in stride) or any(d <= 0 for d in dilation) or any(p < 0 for p in padding):
+        raise RuntimeError(f"[{op}] stride {stride} and dilation {dilation} must be positive, padding {padding} "
+                           "non-negative")
+    for o, s, d in zip(output_padding, stride, dilation):
+        if not (0 <= o < s or 0 <= o < d):
+            raise RuntimeError(f"[{op}] output padding must be smaller than either stride or dilation, but got "
+                               f"output_padding {output_padding}, stride {stride}, dilation {dilation}")
+    size = [(n - 1) * s - 2 * p + d * (k - 1) + o + 1
+            for n, s, p, d, k, o in zip(x.shape[2:], stride, padding, dilation, weight.shape[2:], output_padding)]
+    if any(n <= 0 for n in size):
+        raise RuntimeError(f"[{op}] the output size {size} of input {tuple(input.shape)} is not positive")
+    # The convolution taking the output back to the input: its end padding drops the
+    # output_padding rows, which no output of the convolution reads when they are at least one
+    # stride (with fewer, the rounding down of the output size does the same).
+    pad_end = [p - o if o >= s else p for p, o, s in zip(padding, output_padding, stride)]
+    if any(e < 0 for e in pad_end):
+        raise NotImplementedError(f"[{op}] output_padding {output_padding} of at least the stride {stride} and more "
+                                  f"than the padding {padding} is not supported")
+    attrs = {"stride": stride, "pad_begin": padding, "pad_end": pad_end, "dilation": dilation, "groups": int(groups)}
+    y = _ConvTranspose2d.apply(x, weight, attrs, size)
+    if bias is not None:
+        y = y + bias.reshape(1, -1, 1, 1)
+    return y.squeeze(0) if unbatched else y
+
+
+def _tuple2(value):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+
+
+class ConvTranspose2d(Module):
+    """torch.nn.ConvTranspose2d: weight [in_channels, out_channels / groups, kH, kW] and bias
+    [out_channels], both U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in = out_channels /
+    groups * kH * kW (torch's kaiming_uniform_(a=sqrt(5)) on this weight). forward(input,
+    output_size=None): output_size picks the output_padding that gives it, as torch's."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__()
+        if groups <= 0 or in_channels % groups or out_channels % groups:
+            raise ValueError(f"ConvTranspose2d: in_channels {in_channels} and out_channels {out_channels} must be "
+                             f"divisible by groups {groups} (a positive int)")
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for ConvTranspose2d, got {padding_mode!r}')
+        self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+        self.kernel_size, self.stride = _tuple2(kernel_size), _tuple2(stride)
+        self.padding, self.output_padding = _tuple2(padding), _tuple2(output_padding)
+        self.dilation, self.padding_mode = _tuple2(dilation), padding_mode
+        fan_in = out_channels // groups * math.prod(self.kernel_size)
+        bound = 1 / math.sqrt(fan_in) if fan_in else 0
+        self.weight = Parameter(_uniform((in_channels, out_channels // groups) + self.kernel_size, bound))
+        self.bias = Parameter(_uniform((out_channels,), bound)) if bias else None
+        if device is not None or dtype is not None:
+            self.to(**{k: v for k, v in (("device", device), ("dtype", dtype)) if v is not None})
+
+    def _output_padding(self, input, output_size):
+        if output_size is None:
+            return self.output_padding
+        output_size = list(output_size)[-2:]
+        result = []
+        for i, want in enumerate(output_size):
+            n = input.shape[input.ndim - 2 + i]
+            smallest = ((n - 1) * self.stride[i] - 2 * self.padding[i] + self.dilation[i] * (self.kernel_size[i] - 1)
+                        + 1)
+            if not smallest <= want < smallest + self.stride[i]:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {smallest} "
+                                 f"to {smallest + self.stride[i] - 1} (for an input of {list(input.shape[2:])})")
+            result.append(want - smallest)
+        return tuple(result)
+
+    def forward(self, input, output_size=None):
+        return conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                self._output_padding(input, output_size), self.groups, self.dilation)
+
+    def extra_repr(self):
+        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if self.padding != (0, 0):
+            s += f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            s += f", dilation={self.dilation}"
+        if self.output_padding != (0, 0):
+            s += f", output_padding={self.output_padding}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s

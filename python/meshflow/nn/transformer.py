@@ -1,0 +1,225 @@
+"""nn.Transformer and its parts, as torch's: TransformerEncoderLayer, TransformerEncoder,
+TransformerDecoderLayer, TransformerDecoder. Parameter names, init, forward arguments and the
+order of residuals, norms and dropouts are torch's, so state_dicts load either way.
+
+Composed of MultiheadAttention, Linear, LayerNorm, Dropout and the activation: global
+tensors work as those do. The encoder and decoder hold deep copies of the layer given, as
+torch's. is_causal=None is taken as False (torch would compare the mask with the causal one
+to pick a faster kernel; the values are the same either way)."""
+import copy
+
+import numpy as _np
+
+from . import functional as F
+from . import init
+from ._modules_extra import Dropout
+from .attention import MultiheadAttention
+from .modules import LayerNorm, Linear, Module, ModuleList
+from .._tensor import tensor
+
+__all__ = ["Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
+           "TransformerDecoderLayer"]
+
+
+def _activation(activation):
+    if activation == "relu":
+        return F.relu
+    if activation == "gelu":
+        return F.gelu
+    if isinstance(activation, str) or not callable(activation):
+        raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+    return activation
+
+
+def _layer_norm(d_model, eps, bias):
+    norm = LayerNorm(d_model, eps=eps)
+    if not bias:
+        norm.bias = None
+    return norm
+
+
+def _to(module, device, dtype):
+    if device is not None or dtype is not None:
+        module.to(**{k: v for k, v in (("device", device), ("dtype", dtype)) if v is not None})
+
+
+def _clones(module, n):
+    return ModuleList([copy.deepcopy(module) for _ in range(n)])
+
+
+class TransformerEncoderLayer(Module):
+    """Self-attention then a feed-forward block (linear1, activation, dropout, linear2), each
+    with dropout and a residual connection, normalized after each (norm_first=False) or
+    before each (norm_first=True)."""
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias)
+        self.norm_first = norm_first
+        self.norm1 = _layer_norm(d_model, layer_norm_eps, bias)
+        self.norm2 = _layer_norm(d_model, layer_norm_eps, bias)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.activation = _activation(activation)
+        _to(self, device, dtype)
+
+    def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
+        x = src
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            x = x + self._ff_block(self.norm2(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+            x = self.norm2(x + self._ff_block(x))
+        return x
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal):
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
+                           is_causal=bool(is_causal))[0]
+        return self.dropout1(x)
+
+    def _ff_block(self, x):
+        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+
+class TransformerDecoderLayer(Module):
+    """Self-attention on tgt, attention to memory, then the feed-forward block, each with
+    dropout and a residual connection, normalized after (norm_first=False) or before each."""
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first)
+        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
+                                                 batch_first=batch_first)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias)
+        self.norm_first = norm_first
+        self.norm1 = _layer_norm(d_model, layer_norm_eps, bias)
+        self.norm2 = _layer_norm(d_model, layer_norm_eps, bias)
+        self.norm3 = _layer_norm(d_model, layer_norm_eps, bias)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.dropout3 = Dropout(dropout)
+        self.activation = _activation(activation)
+        _to(self, device, dtype)
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
+        x = tgt
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+            x = x + self._mha_block(self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+            x = x + self._ff_block(self.norm3(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
+            x = self.norm2(x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal))
+            x = self.norm3(x + self._ff_block(x))
+        return x
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal):
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
+                           is_causal=bool(is_causal))[0]
+        return self.dropout1(x)
+
+    def _mha_block(self, x, mem, attn_mask, key_padding_mask, is_causal):
+        x = self.multihead_attn(x, mem, mem, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
+                                need_weights=False, is_causal=bool(is_causal))[0]
+        return self.dropout2(x)
+
+    def _ff_block(self, x):
+        return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+
+class TransformerEncoder(Module):
+    """num_layers deep copies of encoder_layer applied in turn, then norm (if given)."""
+
+    def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True):
+        super().__init__()
+        self.layers = _clones(encoder_layer, num_layers)
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
+        output = src
+        for layer in self.layers:
+            output = layer(output, src_mask=mask, is_causal=bool(is_causal),
+                           src_key_padding_mask=src_key_padding_mask)
+        return self.norm(output) if self.norm is not None else output
+
+
+class TransformerDecoder(Module):
+    """num_layers deep copies of decoder_layer applied in turn, then norm (if given)."""
+
+    def __init__(self, decoder_layer, num_layers, norm=None):
+        super().__init__()
+        self.layers = _clones(decoder_layer, num_layers)
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False):
+        output = tgt
+        for layer in self.layers:
+            output = layer(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                           tgt_key_padding_mask=tgt_key_padding_mask,
+                           memory_key_padding_mask=memory_key_padding_mask, tgt_is_causal=bool(tgt_is_causal),
+                           memory_is_causal=memory_is_causal)
+        return self.norm(output) if self.norm is not None else output
+
+
+class Transformer(Module):
+    """An encoder of num_encoder_layers layers and a decoder of num_decoder_layers, each
+    followed by a LayerNorm; every parameter of more than one dim starts xavier-uniform."""
+
+    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048,
+                 dropout=0.1, activation="relu", custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        super().__init__()
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                                            batch_first, norm_first, bias)
+            self.encoder = TransformerEncoder(layer, num_encoder_layers, _layer_norm(d_model, layer_norm_eps, bias))
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                                            batch_first, norm_first, bias)
+            self.decoder = TransformerDecoder(layer, num_decoder_layers, _layer_norm(d_model, layer_norm_eps, bias))
+        for p in self.parameters():
+            if p.ndim > 1:
+                init.xavier_uniform_(p)
+        self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
+        _to(self, device, dtype)
+
+    def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
+                tgt_key_padding_mask=None, memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
+                memory_is_causal=False):
+        batch_dim = 0 if self.batch_first else 1
+        if src.ndim == 3 and src.shape[batch_dim] != tgt.shape[batch_dim]:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask,
+                              is_causal=src_is_causal)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                            tgt_key_padding_mask=tgt_key_padding_mask,
+                            memory_key_padding_mask=memory_key_padding_mask, tgt_is_causal=tgt_is_causal,
+                            memory_is_causal=memory_is_causal)
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz, device=None, dtype=None):
+        """The [sz, sz] float mask of -inf above the diagonal and 0 elsewhere (a query sees
+        itself and the keys before it)."""
+        from .. import float32
+        dtype = float32 if dtype is None else dtype
+        upper = _np.triu(_np.ones((sz, sz), bool), 1)
+        mask = tensor(_np.where(upper, -_np.inf, 0.0).astype(_np.float32)).to(dtype)
+        return mask if device is None else mask.to(device)
