@@ -177,14 +177,18 @@ def _commutative(name, scalar_name, on_bools, doc):
     handle, scalar_handle = _op(name), _op(scalar_name)
 
     def op(input, other):
-        if type(input) is Tensor:  # the common cases first, without ABC checks
-            if type(other) is Tensor:
-                if input._impl.dtype == other._impl.dtype and input._impl.dtype != "bool":
+        # The common cases go straight to C++, which refuses (ValueError, before anything runs)
+        # differing dtypes and bools: those are promoted below, where other errors raise again.
+        try:
+            if type(input) is Tensor:
+                if type(other) is Tensor:
                     return Tensor(handle.binary(input._impl, other._impl))
-            elif type(other) in _PLAIN_NUMBERS and input._impl.dtype != "bool":
-                return Tensor(scalar_handle.scalar(input._impl, other))  # C++ makes integers float32 for a float
-        elif type(other) is Tensor and type(input) in _PLAIN_NUMBERS and other._impl.dtype != "bool":
-            return Tensor(scalar_handle.scalar(other._impl, input))
+                if type(other) in _PLAIN_NUMBERS:
+                    return Tensor(scalar_handle.scalar(input._impl, other))  # integers become float32 for a float
+            elif type(other) is Tensor and type(input) in _PLAIN_NUMBERS:
+                return Tensor(scalar_handle.scalar(other._impl, input))
+        except ValueError:
+            pass
         a, b, dtype = _promote(input, other)
         if dtype == _dtype.bool_:
             return on_bools(*_tensors(a, b, dtype))
@@ -281,8 +285,11 @@ def _compare(name, doc):
     handle = _op(name)
 
     def op(input, other):
-        if type(input) is Tensor and type(other) is Tensor and input._impl.dtype == other._impl.dtype:
-            return Tensor(handle.binary(input._impl, other._impl))
+        if type(input) is Tensor and type(other) is Tensor:
+            try:  # straight to C++; differing dtypes are refused there and promoted below
+                return Tensor(handle.binary(input._impl, other._impl))
+            except ValueError:
+                pass
         a, b, dtype = _promote(input, other)
         a, b = _tensors(a, b, dtype)
         return Tensor(handle.binary(a._impl, b._impl))
