@@ -16,6 +16,9 @@ speed on the same model is bench/gpt_torch.py's). Timing: median step (forward, 
 clipping off, AdamW) after 3 warmup steps. Threads: one rank per core runs 1 thread; one rank
 alone uses both cores (set OMP_NUM_THREADS / OPENBLAS_NUM_THREADS before starting).
 
+With --device cuda and MESHFLOW_PROFILE=1 in the environment it also prints the GPU time of
+each op's kernels per step (mf.cuda.kernel_times; the timing events slow the step a little).
+
 Bytes are payloads, as mf.comm_stats() counts them (an all-reduce counts its buffer once;
 a ring implementation sends 2 (p-1)/p times that). Theory, per step, on rank 0:
 - data parallel: one all-reduce of every weight gradient this rank holds: 4 * n_params / m.
@@ -87,6 +90,7 @@ def main():
     ap.add_argument("--torch", action="store_true",
                     help="--device cuda: also time PyTorch on the same model and GPU (eager, then torch.compile), "
                          "and print each mode's model FLOP utilization against --peak-tflops")
+    ap.add_argument("--no-compile", action="store_true", help="with --torch: time PyTorch eager only")
     ap.add_argument("--peak-tflops", type=float, default=989.0,
                     help="the GPU's dense bfloat16 peak for MFU (H100/H200 SXM: 989)")
     ap.add_argument("--micro-batches", type=int, default=0,
@@ -110,6 +114,7 @@ def main():
             return ""
         return f" (MFU {100 * tokens_per_s * flops_per_token / (args.peak_tflops * 1e12):5.1f}%)"
 
+    profile = args.device == "cuda" and os.environ.get("MESHFLOW_PROFILE", "0") not in ("", "0")
     modes = ["eager"] + (["graph"] if args.graph else []) + (["graph-unfused"] if args.graph and args.unfused else [])
     for mode in modes:
         mf.manual_seed(0)
@@ -141,6 +146,8 @@ def main():
         for step in range(args.steps + 3):
             if step == 3:
                 crossed, all_sent = -host_sent_bytes(), -mf.comm_stats()["bytes_sent"]
+                if profile:
+                    mf.cuda.kernel_times(reset=True)
             x, y = data.get_batch(step, args.batch, args.block, 0, rank % (d * tp) // tp, d)
             start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
             xs = mf.from_numpy(x).to_global(placement=stages[0], sbp=input_sbp())
@@ -162,6 +169,7 @@ def main():
         crossed = summed_over_ranks(crossed + host_sent_bytes()) / args.steps
         all_sent = summed_over_ranks(all_sent + mf.comm_stats()["bytes_sent"]) / args.steps
         step_s = statistics.median(times)
+        kernels = mf.cuda.kernel_times(reset=True) if profile else []
         theory = theoretical_bytes(d, tp, n_params, cfg, args.batch) if pp == 1 else float("nan")
         peak = mf.memory_stats(args.device)["peak_bytes"]
         if rank == 0:
@@ -176,6 +184,12 @@ def main():
                 print(f"  {os.environ['MESHFLOW_SIM_HOSTS']} simulated hosts: payload sent by all ranks "
                       f"{all_sent / 1e6:8.2f} MB/step, of which between hosts (network cards) {crossed / 1e6:8.2f} "
                       f"MB/step")
+            if kernels:
+                total = sum(ms for _, _, ms in kernels)
+                print(f"  GPU time of the kernels (MESHFLOW_PROFILE): {total / args.steps:.1f} ms per step of "
+                      f"{step_s * 1e3:.1f}; the most costly ops, per step:")
+                for op, calls, ms in kernels[:25]:
+                    print(f"    {op:40s} {calls // args.steps:6d} calls {ms / args.steps:8.2f} ms {100 * ms / total:5.1f}%")
             if step_graph is not None:
                 st, mem = step_graph.compile_stats(), step_graph.memory_plan()
                 print(f"  compile {st['compile_ms']:.1f} ms for {st['traced_nodes']} traced nodes "
@@ -192,7 +206,7 @@ def main():
         import torch
         config = dict(n_layer=cfg.n_layer, n_head=cfg.n_head, n_embd=cfg.n_embd, block=cfg.block_size,
                       batch=args.batch, vocab=cfg.vocab_size)
-        for compiled in (False, True):
+        for compiled in (False,) if args.no_compile else (False, True):
             rate = gpt_torch.gpu_tokens_per_s(config, args.steps, args.dtype == "bf16", compiled)
             print(f"PyTorch {torch.__version__} {'torch.compile' if compiled else 'eager'} {args.dtype} on "
                   f"{torch.cuda.get_device_name()}: tokens/s {rate:9.0f}{mfu(rate)}", flush=True)

@@ -666,6 +666,19 @@ PYBIND11_MODULE(_C, m) {
       py::arg("type"), py::arg("index"));
   m.def("reset_peak_memory_stats", [](const std::string& type, int index) { device::get(type, index).reset_peak(); },
         py::arg("type"), py::arg("index"));
+  m.def(
+      "kernel_times",
+      [](const std::string& type, int index, bool reset) {
+        std::vector<device::KernelTime> times;
+        {
+          py::gil_scoped_release unlocked;  // waits for the GPU
+          times = device::get(type, index).kernel_times(reset);
+        }
+        py::list out;
+        for (const device::KernelTime& k : times) out.append(py::make_tuple(k.op, k.calls, k.ms));
+        return out;
+      },
+      py::arg("type"), py::arg("index"), py::arg("reset"));
   // Every rank passes its error ("" for none); all raise the first one together. Also a
   // barrier over the world.
   m.def(

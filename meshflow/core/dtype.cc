@@ -14,7 +14,7 @@ void no_arithmetic_on(DType dtype) {
     throw std::invalid_argument("no arithmetic kernel for bool; cast to an integer or float dtype first");
   }
   throw std::invalid_argument(std::string("no arithmetic kernel for ") + dtype_name(dtype) +
-                              "; cast to float32 (mf.autocast runs matmuls in bfloat16 and the rest in float32)");
+                              "; cast to float32 (mf.autocast runs matmuls and attention in bfloat16 and the rest in float32)");
 }
 
 const char* dtype_name(DType dtype) {

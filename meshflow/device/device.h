@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -68,6 +69,13 @@ class Stream {
   virtual bool on_stream_thread() const = 0;
 };
 
+// The device time of one op's kernels, summed over its calls.
+struct KernelTime {
+  std::string op;
+  int64_t calls;
+  double ms;
+};
+
 struct MemoryStats {
   size_t in_use_bytes;  // held by live tensors and in-flight instructions
   size_t cached_bytes;  // freed, kept by the caching allocator for reuse
@@ -94,6 +102,10 @@ class Device {
   virtual std::shared_ptr<Event> create_event() = 0;
   virtual MemoryStats memory_stats() const = 0;
   virtual void reset_peak() = 0;
+  // Per op, the device time of the kernels run since the last reset, most first, where the
+  // device measures it (CUDA with MESHFLOW_PROFILE=1: each kernel call between two timing
+  // events); empty elsewhere. Waits for the timed work to finish.
+  virtual std::vector<KernelTime> kernel_times(bool /*reset*/) { return {}; }
   // Blocks until every stream has run everything launched on it.
   virtual void synchronize() = 0;
   // Stops the workers after they have run everything launched (for process exit).

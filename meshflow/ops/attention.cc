@@ -24,6 +24,14 @@
 // Signatures: a split of any leading dim, on every input and output alike (heads split
 // for tensor parallelism, batch split for data parallelism); no partial form. Packed: a
 // split of a leading dim or of H.
+//
+// dtypes: float32 and float64 compute in their own type. bfloat16 inputs (what mf.autocast
+// makes of float32 ones, as torch's autocast runs its attention in bfloat16) give lse in
+// float32 and out in bfloat16, or in float32 with the bool attribute "float32_out"; the
+// gradients come out in bfloat16, or in float32 with "float32_grads" (both set by autocast,
+// as for matmul). The CPU computes bfloat16 attention in float32 from the inputs' values;
+// a GPU on tensor cores, with the probabilities rounded to bfloat16 before they multiply v
+// (as FlashAttention does), which stays within bfloat16's rounding of the CPU's values.
 #include <cblas.h>
 #include <oneapi/dnnl/dnnl.h>
 
@@ -46,8 +54,24 @@ constexpr const char* kAttentionBackward = "attention_backward";
 constexpr const char* kPackedAttention = "packed_qkv_attention";
 constexpr const char* kPackedAttentionBackward = "packed_qkv_attention_backward";
 constexpr int64_t kBlock = 64;
+constexpr int64_t kParallelElements = 1 << 16;  // conversions shorter than this stay on one thread
 
 bool causal(const Attrs& attrs) { return attrs.has("causal") && attrs.get_bool("causal"); }
+
+bool flag(const Attrs& attrs, const char* key) { return attrs.has(key) && attrs.get_bool(key); }
+
+// The dtypes of out and lse for inputs of `in` (see the file comment).
+std::pair<DType, DType> result_dtypes(DType in, const Attrs& attrs) {
+  if (in != DType::kBFloat16) return {in, in};
+  return {flag(attrs, "float32_out") ? DType::kFloat32 : in, DType::kFloat32};
+}
+
+// The dtype of the gradients of inputs of `in`.
+DType grad_dtype(DType in, const Attrs& attrs) {
+  return in == DType::kBFloat16 && flag(attrs, "float32_grads") ? DType::kFloat32 : in;
+}
+
+bool attention_dtype(DType d) { return d == DType::kFloat32 || d == DType::kFloat64 || d == DType::kBFloat16; }
 
 double scale_of(const Attrs& attrs, int64_t head_dim) {
   return attrs.has("scale") ? attrs.get_float("scale") : 1.0 / std::sqrt(static_cast<double>(head_dim));
@@ -85,8 +109,8 @@ void expect_forward_results(const char* op, const std::vector<TensorMeta>& in, s
   for (size_t i = first; i < first + 4; ++i) {
     const TensorMeta& expected = forward[(i - first) % 2];
     if (in[i].shape != expected.shape || in[i].dtype != expected.dtype) {
-      op_error(op, "input " + std::to_string(i) + " has shape " + to_string(in[i].shape) + "; expected " +
-                       to_string(expected.shape));
+      op_error(op, "input " + std::to_string(i) + " is " + to_string(in[i].shape) + " " + dtype_name(in[i].dtype) +
+                       "; expected " + to_string(expected.shape) + " " + dtype_name(expected.dtype));
     }
   }
 }
@@ -95,8 +119,8 @@ std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs& at
   kernel::expect_inputs(kAttention, in, 3);
   const Shape &q = in[0].shape, &k = in[1].shape, &v = in[2].shape;
   for (const TensorMeta& m : in) {
-    if (m.dtype != DType::kFloat32 && m.dtype != DType::kFloat64) {
-      op_error(kAttention, std::string("takes float32 or float64 inputs, got ") + dtype_name(m.dtype));
+    if (!attention_dtype(m.dtype)) {
+      op_error(kAttention, std::string("takes float32, float64 or bfloat16 inputs, got ") + dtype_name(m.dtype));
     }
     kernel::expect_same_dtype(kAttention, in[0], m);
   }
@@ -110,7 +134,8 @@ std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs& at
   check_scale(kAttention, attrs);
   Shape out = q, lse(q.begin(), q.end() - 1);
   out.back() = v[nd - 1];
-  return {{out, in[0].dtype}, {lse, in[0].dtype}};
+  const auto [out_dtype, lse_dtype] = result_dtypes(in[0].dtype, attrs);
+  return {{out, out_dtype}, {lse, lse_dtype}};
 }
 
 std::vector<Signature> signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
@@ -258,14 +283,12 @@ void each_head(const Tensor& q, const Attrs& attrs, const Dims& s, F f) {
   });
 }
 
-// in: q, k, v (separate) or qkv (packed); returns out and lse, of the shapes infer gave.
-std::vector<Tensor> run_forward(const std::vector<Tensor>& in, const KernelContext& ctx, const Dims& s,
-                                const Layout& layout) {
-  Tensor out = ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype());
-  Tensor lse = ctx.output(1, ctx.output_boxes[1].extent, in[0].dtype());
-  const bool is_causal = causal(ctx.attrs);
+// in: q, k, v (separate) or qkv (packed), float32 or float64; fills out and lse (their dtype).
+void run_forward(const std::vector<Tensor>& in, const Attrs& attrs, const Dims& s, const Layout& layout,
+                 const Tensor& out, const Tensor& lse) {
+  const bool is_causal = causal(attrs);
   const Tensor &k = in[layout.packed ? 0 : 1], &v = in[layout.packed ? 0 : 2];
-  each_head(in[0], ctx.attrs, s, [&](auto zero, auto scale, int64_t i) {
+  each_head(in[0], attrs, s, [&](auto zero, auto scale, int64_t i) {
     using T = decltype(zero);
     thread_local std::vector<T> scores;  // reused across heads and calls: no allocation per head
     forward_one<T>(s, is_causal, scale,
@@ -273,18 +296,18 @@ std::vector<Tensor> run_forward(const std::vector<Tensor>& in, const KernelConte
                                   lse.data_as<T>()),
                    scores);
   });
-  return {out, lse};
 }
 
-// in: the forward's inputs, then out, lse, dout, dlse; grads: dq, dk, dv or dqkv.
-void run_backward(const std::vector<Tensor>& in, const KernelContext& ctx, const Dims& s, const Layout& layout,
+// in: the forward's inputs, then out, lse, dout, dlse, all of one dtype (float32 or float64);
+// fills grads: dq, dk, dv or dqkv.
+void run_backward(const std::vector<Tensor>& in, const Attrs& attrs, const Dims& s, const Layout& layout,
                   const std::vector<Tensor>& grads) {
-  const bool is_causal = causal(ctx.attrs);
+  const bool is_causal = causal(attrs);
   const size_t n = layout.packed ? 1 : 3;  // the forward's inputs
   const Tensor &q = in[0], &k = in[n == 1 ? 0 : 1], &v = in[n == 1 ? 0 : 2];
   const Tensor &out = in[n], &lse = in[n + 1], &dout = in[n + 2], &dlse = in[n + 3];
   const Tensor &dq = grads[0], &dk = grads[grads.size() == 1 ? 0 : 1], &dv = grads.back();
-  each_head(in[0], ctx.attrs, s, [&](auto zero, auto scale, int64_t i) {
+  each_head(in[0], attrs, s, [&](auto zero, auto scale, int64_t i) {
     using T = decltype(zero);
     thread_local std::vector<T> p, dp;
     backward_one<T>(
@@ -295,14 +318,63 @@ void run_backward(const std::vector<Tensor>& in, const KernelContext& ctx, const
   });
 }
 
+// bfloat16 attention on the CPU: float32 copies of the bfloat16 tensors, and float32
+// results rounded into their bfloat16 destinations.
+Tensor widened(const Tensor& t) {
+  if (t.dtype() != DType::kBFloat16) return t;
+  Tensor w = Tensor::empty(t.shape(), DType::kFloat32);
+  const bfloat16* from = t.data_as<bfloat16>();
+  float* to = w.data_as<float>();
+  kernel::parallel_for(t.numel(), t.numel() > kParallelElements, [&](int64_t i) { to[i] = to_float(from[i]); });
+  return w;
+}
+
+// Where a kernel computes result `r` (of the ctx's dtype): `r` itself when float32 or
+// float64, else a float32 tensor that narrow_into rounds into `r`.
+Tensor computed_in(const Tensor& r) { return r.dtype() == DType::kBFloat16 ? Tensor::empty(r.shape(), DType::kFloat32) : r; }
+
+void narrow_into(const Tensor& wide, const Tensor& r) {
+  if (wide.data() == r.data()) return;
+  const float* from = wide.data_as<float>();
+  bfloat16* to = r.data_as<bfloat16>();
+  kernel::parallel_for(r.numel(), r.numel() > kParallelElements, [&](int64_t i) { to[i] = to_bfloat16(from[i]); });
+}
+
+std::vector<Tensor> forward_in_dtypes(const std::vector<Tensor>& in, const KernelContext& ctx, const Dims& s,
+                                      const Layout& layout) {
+  Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+  Tensor lse = ctx.output(1, ctx.output_boxes[1].extent, ctx.outputs[1].dtype);
+  std::vector<Tensor> wide;
+  for (const Tensor& t : in) wide.push_back(widened(t));
+  const Tensor wide_out = computed_in(out);
+  run_forward(wide, ctx.attrs, s, layout, wide_out, lse);
+  narrow_into(wide_out, out);
+  return {out, lse};
+}
+
+std::vector<Tensor> backward_in_dtypes(const std::vector<Tensor>& in, const KernelContext& ctx, const Dims& s,
+                                       const Layout& layout) {
+  std::vector<Tensor> grads, wide_grads, wide;
+  for (size_t i = 0; i < ctx.outputs.size(); ++i) {
+    grads.push_back(ctx.output(i, in[i].shape(), ctx.outputs[i].dtype));
+    wide_grads.push_back(computed_in(grads.back()));
+  }
+  for (const Tensor& t : in) wide.push_back(widened(t));
+  run_backward(wide, ctx.attrs, s, layout, wide_grads);
+  for (size_t i = 0; i < grads.size(); ++i) narrow_into(wide_grads[i], grads[i]);
+  return grads;
+}
+
 std::vector<Tensor> forward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  return run_forward(in, ctx, dims_of(in[0].shape(), in[1].shape(), in[2].shape()), Layout{false, 1});
+  return forward_in_dtypes(in, ctx, dims_of(in[0].shape(), in[1].shape(), in[2].shape()), Layout{false, 1});
 }
 
 std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kAttentionBackward, in, 7);
   expect_forward_results(kAttentionBackward, in, 3, infer({in[0], in[1], in[2]}, attrs));
-  return {in[0], in[1], in[2]};
+  std::vector<TensorMeta> grads{in[0], in[1], in[2]};
+  for (TensorMeta& g : grads) g.dtype = grad_dtype(g.dtype, attrs);
+  return grads;
 }
 
 std::vector<Signature> backward_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
@@ -311,16 +383,13 @@ std::vector<Signature> backward_signatures(const std::vector<TensorMeta>& in, co
 }
 
 std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Dims s = dims_of(in[0].shape(), in[1].shape(), in[2].shape());
-  std::vector<Tensor> grads;
-  for (size_t i = 0; i < 3; ++i) grads.push_back(ctx.output(i, in[i].shape(), in[i].dtype()));
-  run_backward(in, ctx, s, Layout{false, 1}, grads);
-  return grads;
+  return backward_in_dtypes(in, ctx, dims_of(in[0].shape(), in[1].shape(), in[2].shape()), Layout{false, 1});
 }
 
-// The incoming gradient of output i, zeros where none arrived (the kernels read both).
+// The incoming gradient of output i in the output's dtype, zeros where none arrived (the
+// kernels read both).
 Var grad_or_zeros(const GradContext& g, size_t i) {
-  return g.grad_outputs[i].defined() ? g.grad_outputs[i] : fn::zeros_like(g.outputs[i]);
+  return g.grad_outputs[i].defined() ? fn::cast(g.grad_outputs[i], g.outputs[i].dtype()) : fn::zeros_like(g.outputs[i]);
 }
 
 std::vector<Var> grad(const GradContext& g) {
@@ -334,8 +403,8 @@ std::vector<Var> grad(const GradContext& g) {
 std::vector<TensorMeta> packed_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kPackedAttention, in, 1);
   const Shape& qkv = in[0].shape;
-  if (in[0].dtype != DType::kFloat32 && in[0].dtype != DType::kFloat64) {
-    op_error(kPackedAttention, std::string("takes a float32 or float64 qkv, got ") + dtype_name(in[0].dtype));
+  if (!attention_dtype(in[0].dtype)) {
+    op_error(kPackedAttention, std::string("takes a float32, float64 or bfloat16 qkv, got ") + dtype_name(in[0].dtype));
   }
   if (qkv.size() < 3 || qkv.back() % 3 != 0) {
     op_error(kPackedAttention, "qkv is " + to_string(qkv) +
@@ -344,7 +413,8 @@ std::vector<TensorMeta> packed_infer(const std::vector<TensorMeta>& in, const At
   check_scale(kPackedAttention, attrs);
   Shape out = qkv, lse(qkv.begin(), qkv.end() - 1);
   out.back() /= 3;
-  return {{out, in[0].dtype}, {lse, in[0].dtype}};
+  const auto [out_dtype, lse_dtype] = result_dtypes(in[0].dtype, attrs);
+  return {{out, out_dtype}, {lse, lse_dtype}};
 }
 
 // A split of a leading dim or of the heads, on qkv and every result alike (the heads are
@@ -358,20 +428,18 @@ std::vector<Signature> packed_signatures(const Shape& qkv, size_t n_inputs, size
 
 std::vector<Tensor> packed_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Shape& qkv = in[0].shape();
-  return run_forward(in, ctx, packed_dims(qkv), Layout{true, qkv[qkv.size() - 2]});
+  return forward_in_dtypes(in, ctx, packed_dims(qkv), Layout{true, qkv[qkv.size() - 2]});
 }
 
 std::vector<TensorMeta> packed_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kPackedAttentionBackward, in, 5);
   expect_forward_results(kPackedAttentionBackward, in, 1, packed_infer({in[0]}, attrs));
-  return {in[0]};
+  return {{in[0].shape, grad_dtype(in[0].dtype, attrs)}};
 }
 
 std::vector<Tensor> packed_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Shape& qkv = in[0].shape();
-  Tensor dqkv = ctx.output(0, qkv, in[0].dtype());
-  run_backward(in, ctx, packed_dims(qkv), Layout{true, qkv[qkv.size() - 2]}, {dqkv});
-  return {dqkv};
+  return backward_in_dtypes(in, ctx, packed_dims(qkv), Layout{true, qkv[qkv.size() - 2]});
 }
 
 std::vector<Var> packed_grad(const GradContext& g) {
@@ -384,20 +452,28 @@ std::vector<Var> packed_grad(const GradContext& g) {
 void register_attention_ops(OpRegistry& r) {
   OpDef forward = make_op(kAttention, infer, signatures, forward_kernel);
   forward.grad = grad;
+  forward.bfloat16 = true;
+  forward.autocast = true;
   r.add(forward);
-  r.add(make_op(kAttentionBackward, backward_infer, backward_signatures, backward_kernel));
+  OpDef backward = make_op(kAttentionBackward, backward_infer, backward_signatures, backward_kernel);
+  backward.bfloat16 = true;
+  r.add(backward);
   OpDef packed = make_op(kPackedAttention, packed_infer,
                          [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
                            return packed_signatures(in[0].shape, 1, 2);
                          },
                          packed_kernel);
   packed.grad = packed_grad;
+  packed.bfloat16 = true;
+  packed.autocast = true;
   r.add(packed);
-  r.add(make_op(kPackedAttentionBackward, packed_backward_infer,
-                [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
-                  return packed_signatures(in[0].shape, 5, 1);
-                },
-                packed_backward_kernel));
+  OpDef packed_backward = make_op(kPackedAttentionBackward, packed_backward_infer,
+                                  [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+                                    return packed_signatures(in[0].shape, 5, 1);
+                                  },
+                                  packed_backward_kernel);
+  packed_backward.bfloat16 = true;
+  r.add(packed_backward);
 }
 
 }  // namespace mf

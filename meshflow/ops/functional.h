@@ -24,11 +24,11 @@ std::vector<Var> call(const std::string& op, const std::vector<Var>& inputs, con
 std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs = {},
                       const Constraints& constraints = {});
 // Automatic mixed precision (mf.autocast): while a dtype is set on this thread, an op marked
-// OpDef::autocast (matmul) called with float32 inputs runs on them cast to that dtype and
-// gives a float32 result (attribute "float32_out"); every other op runs as called, so the
-// numerically sensitive ones (softmax, layer norm, losses, reductions) stay float32. The
-// casts are ops, so autograd takes gradients back to float32 through them and graph mode
-// traces them. nullopt: off.
+// OpDef::autocast (matmul, the fused attention) called with float32 inputs runs on them cast
+// to that dtype and gives a float32 result (attribute "float32_out"); every other op runs as
+// called, so the numerically sensitive ones (softmax, layer norm, losses, reductions) stay
+// float32. The casts are ops, so autograd takes gradients back to float32 through them and
+// graph mode traces them. nullopt: off.
 std::optional<DType> autocast_dtype();
 // Sets it on this thread; returns the previous setting, for a scope to restore.
 std::optional<DType> set_autocast_dtype(std::optional<DType> dtype);

@@ -50,7 +50,7 @@ void OpRegistry::add(OpDef op) {
         for (const TensorMeta& m : metas) {
           if (m.dtype == DType::kBFloat16 && !bf16) {
             op_error(name, std::string("does not ") + what + " bfloat16; use float32 and cast (under mf.autocast, "
-                           "matmuls run in bfloat16 and everything else in float32)");
+                           "matmuls and attention run in bfloat16, everything else in float32)");
           }
           if (m.dtype == DType::kFloat16 && !f16) {
             op_error(name, std::string("does not ") + what + " float16 (a storage type); cast to float32 first");

@@ -1,12 +1,14 @@
 """mf.autocast: automatic mixed precision, as torch.autocast.
 
     with mf.autocast("cpu", dtype=mf.bfloat16):
-        loss = model(x, y)          # matmuls and linear layers in bfloat16
+        loss = model(x, y)          # matmuls, linear layers and fused attention in bfloat16
     loss.backward()                 # gradients reach the float32 weights in float32
 
 Inside, a matmul (and so a linear layer) with float32 inputs runs on them cast to bfloat16,
 with oneDNN's bfloat16 kernels (AVX512-BF16 or AMX where the CPU has them) accumulating in
-float32, and gives a float32 result. Everything else runs as called, so softmax, layer norm,
+float32, and gives a float32 result. The fused attention ops (F.scaled_dot_product_attention
+without a mask, F.packed_qkv_attention) do the same: bfloat16 q, k, v (tensor cores on a
+GPU; float32 arithmetic on the CPU), float32 out and gradients. Everything else runs as called, so softmax, layer norm,
 losses and reductions stay float32, and the weights and optimizer state stay float32
 (master weights). Unlike torch, a matmul's result is float32 rather than bfloat16: the ops
 after it need no bfloat16 kernels and nothing is rounded twice. Its backward products run in
@@ -43,6 +45,6 @@ class autocast:
 
 
 def autocast_dtype():
-    """The dtype autocast runs matmuls in on this thread, or None when it is off."""
+    """The dtype autocast runs matmuls and attention in on this thread, or None when it is off."""
     name = _C.autocast_dtype()
     return None if name is None else _dtype.to_dtype(name)

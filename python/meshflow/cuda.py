@@ -2,7 +2,7 @@
 build has the CUDA device and the driver shows one)."""
 from . import _C
 
-__all__ = ["is_available", "device_count", "synchronize", "manual_seed", "manual_seed_all"]
+__all__ = ["is_available", "device_count", "synchronize", "manual_seed", "manual_seed_all", "kernel_times"]
 
 
 _count = None
@@ -39,3 +39,10 @@ def manual_seed(seed):
 
 
 manual_seed_all = manual_seed
+
+
+def kernel_times(device=0, reset=True):
+    """Per op, [(name, calls, milliseconds)] of GPU time its kernels took since the last reset,
+    most first, when the process runs with MESHFLOW_PROFILE=1 (each op's kernels between two
+    CUDA timing events); empty otherwise. Waits for the timed work."""
+    return _C.kernel_times("cuda", int(device), bool(reset))

@@ -62,7 +62,7 @@ def test_bad_inputs_raise():
     q = mf.tensor(np.zeros((2, 4, 3), np.float32))
     with pytest.raises(ValueError, match=r"\[scaled_dot_product_attention\] q \[2, 4, 3\], k \[2, 4, 5\]"):
         F.scaled_dot_product_attention(q, mf.tensor(np.zeros((2, 4, 5), np.float32)), q)
-    with pytest.raises(ValueError, match="takes float32 or float64 inputs, got int64"):
+    with pytest.raises(ValueError, match="takes float32, float64 or bfloat16 inputs, got int64"):
         i = mf.tensor(np.zeros((2, 4, 3), np.int64))
         F.scaled_dot_product_attention(i, i, i)
     with pytest.raises(ValueError, match="scale must be a positive number"):
@@ -107,7 +107,46 @@ def test_packed_bad_inputs_raise():
         F.packed_qkv_attention(mf.tensor(np.zeros((2, 4, 3, 5), np.float32)))
     with pytest.raises(ValueError, match=r"qkv is \[4, 6\]"):
         F.packed_qkv_attention(mf.tensor(np.zeros((4, 6), np.float32)))
-    with pytest.raises(ValueError, match="takes a float32 or float64 qkv, got int64"):
+    with pytest.raises(ValueError, match="takes a float32, float64 or bfloat16 qkv, got int64"):
         F.packed_qkv_attention(mf.tensor(np.zeros((2, 4, 3, 6), np.int64)))
     with pytest.raises(ValueError, match="packed_qkv_attention: scale must be a positive number"):
         F.packed_qkv_attention(mf.tensor(np.zeros((2, 4, 3, 6), np.float32)), scale=-1.0)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_bfloat16_inputs_compute_in_float32(causal):
+    """bfloat16 q, k, v: out in bfloat16, the float32 attention of the inputs' values rounded
+    once; gradients in bfloat16, within its rounding of float32's (the backward pass reads
+    the rounded out)."""
+    arrays = [RNG.standard_normal(s).astype(np.float32) for s in SHAPES[1]]
+    low = [mf.tensor(a).to(mf.bfloat16).requires_grad_() for a in arrays]
+    wide = [t.detach().float().requires_grad_() for t in low]
+    out = F.scaled_dot_product_attention(*low, is_causal=causal)
+    expected = F.scaled_dot_product_attention(*wide, is_causal=causal)
+    assert out.dtype == mf.bfloat16
+    np.testing.assert_array_equal(out.float().numpy(), expected.to(mf.bfloat16).float().numpy())
+    out.float().sum().backward()
+    expected.sum().backward()
+    for t, w in zip(low, wide):
+        assert t.grad.dtype == mf.bfloat16
+        expected = w.grad.numpy()
+        np.testing.assert_allclose(t.grad.float().numpy(), expected, rtol=2e-2, atol=2e-2 * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("device", ["cpu", "testdev"])
+def test_autocast_runs_attention_in_bfloat16(device):
+    """Under mf.autocast a float32 qkv is rounded to bfloat16 once; out and the gradient stay
+    float32 (no rounding after the attention), as torch's autocast does."""
+    qkv = RNG.standard_normal((2, 70, 3, 3 * 16)).astype(np.float32)
+    weights = RNG.standard_normal((2, 70, 3, 16)).astype(np.float32)
+    x = mf.tensor(qkv, device=device, requires_grad=True)
+    with mf.autocast(device, dtype=mf.bfloat16):
+        out = F.packed_qkv_attention(x, is_causal=True)
+    assert out.dtype == mf.float32
+    (out * mf.tensor(weights, device=device)).sum().backward()
+    rounded = mf.tensor(qkv, device=device).to(mf.bfloat16).float().requires_grad_()
+    expected = F.packed_qkv_attention(rounded, is_causal=True)
+    (expected * mf.tensor(weights, device=device)).sum().backward()
+    np.testing.assert_array_equal(out.numpy(), expected.numpy())
+    assert x.grad.dtype == mf.float32
+    np.testing.assert_array_equal(x.grad.numpy(), rounded.grad.numpy())

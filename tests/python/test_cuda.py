@@ -115,3 +115,48 @@ def test_indexing_sampling_and_einsum_on_the_gpu_equal_the_cpu():
         np.testing.assert_allclose(on_gpu, on_cpu, rtol=1e-4, atol=1e-4)
     with pytest.raises(ValueError, match="index 40 is out of bounds for dimension 0 with size 40"):
         mf.tensor(a, device="cuda")[mf.tensor([0, 40], device="cuda")].numpy()
+
+
+def _max_error(got, expected):
+    """The largest difference, relative to the largest expected magnitude."""
+    return np.abs(got - expected).max() / (1 + np.abs(expected).max())
+
+
+@pytest.mark.parametrize("shape, causal", [((2, 200, 3, 64), True),    # partial tiles, the GPT's head dim
+                                           ((1, 77, 2, 40), False),    # a head dim padded to 64
+                                           ((2, 130, 2, 96), True)])   # the 128-wide kernels
+def test_bfloat16_attention_on_tensor_cores_equals_the_cpu(shape, causal):
+    """Under autocast the attention runs in bfloat16 (tensor cores on the GPU): out and qkv's
+    gradient within bfloat16's rounding of the CPU's."""
+    import meshflow.nn.functional as F
+    rng = np.random.default_rng(4)
+    qkv = rng.standard_normal(shape[:-1] + (3 * shape[-1],)).astype(np.float32)
+    weights = rng.standard_normal(shape).astype(np.float32)
+    results = {}
+    for device in ("cpu", "cuda"):
+        x = mf.tensor(qkv, device=device, requires_grad=True)
+        with mf.autocast(device, dtype=mf.bfloat16):
+            out = F.packed_qkv_attention(x, is_causal=causal)
+        (out * mf.tensor(weights, device=device)).sum().backward()
+        assert out.dtype == mf.float32 and x.grad.dtype == mf.float32
+        results[device] = (out.numpy(), x.grad.numpy())
+    for got, expected in zip(results["cuda"], results["cpu"]):
+        assert _max_error(got, expected) < 1e-2
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_bfloat16_attention_of_separate_inputs_equals_the_cpu(causal):
+    """bfloat16 q, k, v of different lengths and value width: bfloat16 out and gradients."""
+    import meshflow.nn.functional as F
+    rng = np.random.default_rng(5)
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in ((2, 3, 50, 64), (2, 3, 90, 64), (2, 3, 90, 32))]
+    weights = rng.standard_normal((2, 3, 50, 32)).astype(np.float32)
+    results = {}
+    for device in ("cpu", "cuda"):
+        q, k, v = [mf.tensor(a, device=device).to(mf.bfloat16).requires_grad_() for a in arrays]
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+        assert out.dtype == mf.bfloat16
+        (out.float() * mf.tensor(weights, device=device)).sum().backward()
+        results[device] = [t.float().numpy() for t in (out, q.grad, k.grad, v.grad)]
+    for got, expected in zip(results["cuda"], results["cpu"]):
+        assert _max_error(got, expected) < 2e-2

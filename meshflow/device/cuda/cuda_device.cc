@@ -405,6 +405,7 @@ class CudaDevice : public Device {
   std::shared_ptr<Event> create_event() override { return std::make_shared<CudaEvent>(); }
   MemoryStats memory_stats() const override { return memory_.stats(); }
   void reset_peak() override { memory_.reset_peak(); }
+  std::vector<KernelTime> kernel_times(bool reset) override;
   void synchronize() override {
     for (CudaStream* s : started()) s->synchronize();
   }
@@ -429,6 +430,49 @@ class CudaDevice : public Device {
   std::mutex mu_;
   std::unique_ptr<CudaStream> streams_[kStreamKinds];  // GUARDED_BY(mu_)
 };
+
+// ---------------------------------------------------------------------------------------
+// Kernel timing (MESHFLOW_PROFILE=1): a pair of timing events around each op's kernels,
+// read when kernel_times asks. Events are created per call: profiling is for finding where
+// time goes, not for timed runs.
+
+struct Timing {
+  std::string op;
+  int device;
+  cudaEvent_t start, end;
+};
+
+std::mutex timings_mu;
+std::vector<Timing> timings;  // GUARDED_BY(timings_mu)
+
+std::vector<KernelTime> CudaDevice::kernel_times(bool reset) {
+  std::lock_guard<std::mutex> lock(timings_mu);
+  std::map<std::string, KernelTime> by_op;
+  std::vector<Timing> kept;
+  for (const Timing& t : timings) {
+    if (t.device != index_) {
+      kept.push_back(t);
+      continue;
+    }
+    float ms = 0;
+    check(cudaEventSynchronize(t.end), "cudaEventSynchronize");
+    check(cudaEventElapsedTime(&ms, t.start, t.end), "cudaEventElapsedTime");
+    KernelTime& k = by_op.try_emplace(t.op, KernelTime{t.op, 0, 0}).first->second;
+    ++k.calls;
+    k.ms += ms;
+    if (reset) {
+      cudaEventDestroy(t.start);
+      cudaEventDestroy(t.end);
+    } else {
+      kept.push_back(t);
+    }
+  }
+  timings = std::move(kept);
+  std::vector<KernelTime> out;
+  for (auto& [op, k] : by_op) out.push_back(k);
+  std::sort(out.begin(), out.end(), [](const KernelTime& a, const KernelTime& b) { return a.ms > b.ms; });
+  return out;
+}
 
 Record::~Record() { static_cast<CudaMemory&>(device->memory()).give_event(event); }
 void raise_noted(const Record& r) { r.stream->raise_noted(); }
@@ -688,6 +732,25 @@ int rank_device_index() {
 }
 
 bool is_cuda(const Memory& memory) { return memory.device_type() == "cuda"; }
+
+bool profiling() {
+  static const bool on = [] {
+    const char* v = std::getenv("MESHFLOW_PROFILE");
+    return v && *v && std::string(v) != "0";
+  }();
+  return on;
+}
+
+void timed(const std::string& op, const std::function<void()>& launch) {
+  Timing t{op, t_stream_device, nullptr, nullptr};
+  check(cudaEventCreate(&t.start), "cudaEventCreate");
+  check(cudaEventCreate(&t.end), "cudaEventCreate");
+  check(cudaEventRecord(t.start, t_stream), "cudaEventRecord");
+  launch();
+  check(cudaEventRecord(t.end, t_stream), "cudaEventRecord");
+  std::lock_guard<std::mutex> lock(timings_mu);
+  timings.push_back(t);
+}
 
 cudaStream_t current_stream() { return t_stream; }
 int current_device_index() { return t_stream ? t_stream_device : -1; }

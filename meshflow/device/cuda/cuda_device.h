@@ -62,6 +62,12 @@ int current_device_index();
 // threw.
 void run_on_compute(int index, const std::function<void()>& call);
 
+// Whether kernels are timed (MESHFLOW_PROFILE=1; Device::kernel_times reports them).
+bool profiling();
+// Runs `launch` (an op's kernels, enqueued on current_stream() by a worker) between two
+// timing events, noted under `op` for Device::kernel_times.
+void timed(const std::string& op, const std::function<void()>& launch);
+
 // Throws std::runtime_error("CUDA error in <what>: <message>") unless `status` is success.
 void check(cudaError_t status, const char* what);
 

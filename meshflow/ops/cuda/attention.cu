@@ -17,8 +17,10 @@
 // (Layout::head there): separate [..., T, D] tensors, or qkv [..., T, H, 3D] read and dqkv
 // written with row strides. Heads are independent, so splits of batch or heads need nothing
 // beyond the local tensors.
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 #include <math_constants.h>
+#include <mma.h>
 
 #include <algorithm>
 #include <climits>
@@ -26,6 +28,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "meshflow/device/cuda/cuda_device.h"
@@ -72,16 +75,22 @@ struct Layout {
   bool packed;
   int64_t heads;  // H when packed
 
+  // Where head i's matrices start in their tensors and their row strides (elements), the
+  // same for every dtype.
+  struct Offsets {
+    int64_t q, k, v, ld_q, ld_k, ld_v, out, ld_out, lse, lse_stride;
+  };
+  __device__ Offsets offsets(int64_t i) const {
+    if (!packed) return {i * tq * d, i * tk * d, i * tk * dv, d, d, dv, i * tq * dv, dv, i * tq, 1};
+    const int64_t b = i / heads, h = i % heads, ld = heads * 3 * d, base = b * tq * ld + h * 3 * d;
+    return {base, base + d, base + 2 * d, ld, ld, ld, b * tq * heads * d + h * d, heads * d, b * tq * heads + h, heads};
+  }
+
   template <typename T>
   __device__ Head<T> head(int64_t i, const Tensors<T>& t) const {
-    if (!packed) {
-      return {t.q + i * tq * d, t.k + i * tk * d, t.v + i * tk * dv, d, d, dv, t.out + i * tq * dv, dv,
-              t.lse + i * tq, 1};
-    }
-    const int64_t b = i / heads, h = i % heads, ld = heads * 3 * d;
-    T* base = t.q + b * tq * ld + h * 3 * d;
-    return {base, base + d, base + 2 * d, ld, ld, ld, t.out + b * tq * heads * d + h * d, heads * d,
-            t.lse + b * tq * heads + h, heads};
+    const Offsets o = offsets(i);
+    return {t.q + o.q, t.k + o.k, t.v + o.v, o.ld_q, o.ld_k, o.ld_v, t.out + o.out, o.ld_out, t.lse + o.lse,
+            o.lse_stride};
   }
 };
 
@@ -280,19 +289,35 @@ __global__ void forward_kernel(Layout s, Tensors<T> t, bool causal, T scale, int
 }
 
 // delta_i = dout_i . out_i - dlse_i: the softmax backward's sum_j p_ij dp_ij, less lse's
-// gradient (d lse_i / d score_ij = p_ij). A warp per query row.
-template <typename T>
-__global__ void delta_kernel(Layout s, Tensors<T> t, Tensors<T> g, T* delta) {
+// gradient (d lse_i / d score_ij = p_ij). A warp per query row. TO is out's and dout's
+// dtype, TL lse's, dlse's and delta's (float for bfloat16 attention).
+template <typename TO, typename TL>
+__global__ void delta_kernel(Layout s, const TO* out, const TO* dout, const TL* dlse, TL* delta) {
   const int lane = threadIdx.x % kLanes;
   const int64_t n = s.count * s.tq, step = static_cast<int64_t>(gridDim.x) * blockDim.x / kLanes;
   for (int64_t row = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kLanes; row < n; row += step) {
     const int64_t i = row / s.tq, qi = row % s.tq;
-    const Head<T> h = s.head(i, t), gh = s.head(i, g);
-    T x = 0;
-    for (int64_t c = lane; c < s.dv; c += kLanes) x += gh.out[qi * gh.ldo + c] * h.out[qi * h.ldo + c];
+    const Layout::Offsets o = s.offsets(i);
+    const TO *out_row = out + o.out + qi * o.ld_out, *dout_row = dout + o.out + qi * o.ld_out;
+    TL x = 0;
+    for (int64_t c = lane; c < s.dv; c += kLanes) x += static_cast<TL>(dout_row[c]) * static_cast<TL>(out_row[c]);
     x = warp_sum(x);
-    if (lane == 0) delta[row] = x - gh.lse[qi * gh.lse_stride];
+    if (lane == 0) delta[row] = x - dlse[o.lse + qi * o.lse_stride];
   }
+}
+
+// Enqueues delta_kernel; returns the buffer (stream-ordered, so it may go once the kernels
+// that read it are enqueued), null without rows.
+template <typename TO, typename TL>
+std::shared_ptr<void> deltas(Memory& memory, const Layout& s, const TO* out, const TO* dout, const TL* dlse) {
+  const int64_t rows = s.count * s.tq;
+  if (rows == 0) return nullptr;
+  std::shared_ptr<void> delta = memory.allocate(static_cast<size_t>(rows) * sizeof(TL));
+  constexpr int kThreads = 256;
+  delta_kernel<TO, TL><<<blocks_for(rows * kLanes, kThreads), kThreads, 0, stream()>>>(
+      s, out, dout, dlse, static_cast<TL*>(delta.get()));
+  check_launch("attention_delta");
+  return delta;
 }
 
 // The recomputed probability of a score, and the gradient of the scaled score
@@ -477,6 +502,484 @@ Layout packed_layout(const Shape& qkv) {
   return {numel(Shape(qkv.begin(), qkv.end() - 3)) * heads, qkv[nd - 3], qkv[nd - 3], d, d, true, heads};
 }
 
+// ---- bfloat16 on tensor cores ----
+// The same three-kernel scheme (forward; dq by query tiles; dk, dv by key tiles) with the
+// products on tensor cores (WMMA: bfloat16 16x16x16 tiles, float32 accumulation). A block
+// is four warps and owns 64 rows (queries, or keys), 16 a warp; the other side's rows come
+// in tiles of 64 staged in shared memory as bfloat16. Scores and their gradients leave the
+// accumulators through per-warp float32 tiles in shared memory (WMMA leaves the layout of
+// an accumulator's elements unspecified), where lane l works on row l / 2, half l % 2 of
+// the columns. Probabilities and score gradients are rounded to bfloat16 for the products
+// that follow, as FlashAttention does. Head dims are padded with zeros to kD (64 or 128):
+// zero columns add nothing to scores, and the padded columns of the results are not
+// written.
+namespace tc {
+
+using bf16 = __nv_bfloat16;
+namespace wmma = nvcuda::wmma;
+
+constexpr int kWarps = 4;
+constexpr int kTile = 16;                  // a WMMA tile's side; a warp's rows
+constexpr int kBlockRows = kWarps * kTile;  // a block's rows, and a staged tile's
+constexpr int kMaxHeadDim = 128;
+
+using FragA = wmma::fragment<wmma::matrix_a, kTile, kTile, kTile, bf16, wmma::row_major>;
+using FragBRow = wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, bf16, wmma::row_major>;
+using FragBCol = wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, bf16, wmma::col_major>;
+using Acc = wmma::fragment<wmma::accumulator, kTile, kTile, kTile, float>;
+
+// Row strides of the shared tiles (elements): padded against bank conflicts, and multiples
+// of 8 (bf16) or 4 (float) as WMMA's loads and stores require.
+template <int kD>
+struct Strides {
+  static constexpr int kIn = kD + 8;                           // staged q, k, v, dout [64][kIn] bf16
+  static constexpr int kScore = (kD > kBlockRows ? kD : kBlockRows) + 4;  // a warp's float tile [16][kScore]
+  static constexpr int kWeight = kBlockRows + 8;               // a warp's bf16 p or ds [16][kWeight]
+};
+
+// Shared memory, carved in 128-byte aligned pieces (WMMA wants 32-byte aligned pointers).
+struct Carver {
+  unsigned char* base;
+  size_t used = 0;
+  template <typename T>
+  __device__ T* take(size_t count) {
+    T* p = reinterpret_cast<T*>(base + used);
+    used += (count * sizeof(T) + 127) / 128 * 128;
+    return p;
+  }
+};
+
+__host__ __device__ constexpr size_t aligned(size_t bytes) { return (bytes + 127) / 128 * 128; }
+
+template <int kD>
+__host__ __device__ constexpr size_t forward_shared() {
+  using S = Strides<kD>;
+  return 3 * aligned(kBlockRows * S::kIn * 2) + kWarps * (aligned(kTile * S::kScore * 4) +
+                                                          aligned(kTile * S::kWeight * 2) + aligned(kTile * kD * 4));
+}
+
+template <int kD>
+__host__ __device__ constexpr size_t dq_shared() {
+  using S = Strides<kD>;
+  return 4 * aligned(kBlockRows * S::kIn * 2) +
+         kWarps * (2 * aligned(kTile * S::kScore * 4) + aligned(kTile * S::kWeight * 2));
+}
+
+template <int kD>
+__host__ __device__ constexpr size_t dkv_shared() {
+  using S = Strides<kD>;
+  return 4 * aligned(kBlockRows * S::kIn * 2) + 2 * aligned(kBlockRows * 4) +
+         kWarps * (2 * aligned(kTile * S::kScore * 4) + 2 * aligned(kTile * S::kWeight * 2));
+}
+
+__device__ float to_f(float x) { return x; }
+__device__ float to_f(bf16 x) { return __bfloat162float(x); }
+template <typename T>
+__device__ T from_f(float x);
+template <>
+__device__ float from_f<float>(float x) {
+  return x;
+}
+template <>
+__device__ bf16 from_f<bf16>(float x) {
+  return __float2bfloat16(x);
+}
+
+// Rows [0, n) of a matrix (`cols` columns, rows `ld` apart) into a [64][kD] bf16 tile with
+// row stride `stride`; rows past n and columns past cols are zeros.
+template <int kD, typename T>
+__device__ void stage_bf16(bf16* tile, int stride, const T* src, int64_t ld, int64_t n, int cols) {
+  for (int e = threadIdx.x; e < kBlockRows * kD; e += blockDim.x) {
+    const int r = e / kD, c = e % kD;
+    tile[r * stride + c] = r < n && c < cols ? from_f<bf16>(to_f(src[r * ld + c])) : from_f<bf16>(0.f);
+  }
+}
+
+// out[16][n * 16] (row stride ldo, floats) = a[16][kD] (row-major, stride lda) times the
+// transpose of b[n * 16][kD] (stride ldb): rows of a against rows of b.
+template <int kD>
+__device__ void rows_by_rows(float* out, int ldo, const bf16* a, int lda, const bf16* b, int ldb, int n) {
+  for (int j = 0; j < n; ++j) {
+    Acc acc;
+    wmma::fill_fragment(acc, 0.f);
+#pragma unroll
+    for (int kk = 0; kk < kD / kTile; ++kk) {
+      FragA fa;
+      FragBCol fb;
+      wmma::load_matrix_sync(fa, a + kk * kTile, lda);
+      wmma::load_matrix_sync(fb, b + j * kTile * ldb + kk * kTile, ldb);
+      wmma::mma_sync(acc, fa, fb, acc);
+    }
+    wmma::store_matrix_sync(out + j * kTile, acc, ldo, wmma::mem_row_major);
+  }
+}
+
+// acc[j] += w[16][64] (stride ldw) times b[64][kD] (stride ldb), j over kD's 16-column tiles.
+template <int kD>
+__device__ void weights_by_rows(Acc (&acc)[kD / kTile], const bf16* w, int ldw, const bf16* b, int ldb) {
+#pragma unroll
+  for (int kk = 0; kk < kBlockRows / kTile; ++kk) {
+    FragA fa;
+    wmma::load_matrix_sync(fa, w + kk * kTile, ldw);
+#pragma unroll
+    for (int j = 0; j < kD / kTile; ++j) {
+      FragBRow fb;
+      wmma::load_matrix_sync(fb, b + kk * kTile * ldb + j * kTile, ldb);
+      wmma::mma_sync(acc[j], fa, fb, acc[j]);
+    }
+  }
+}
+
+// Writes a warp's accumulated [16][kD] rows (through its float tile) to rows row0.. of a
+// matrix (`cols` columns, rows `ld` apart, n of them valid).
+template <int kD, typename T>
+__device__ void write_rows(Acc (&acc)[kD / kTile], float* tile, int ldt, T* dst, int64_t ld, int64_t n, int cols) {
+#pragma unroll
+  for (int j = 0; j < kD / kTile; ++j) wmma::store_matrix_sync(tile + j * kTile, acc[j], ldt, wmma::mem_row_major);
+  __syncwarp();
+  const int lane = threadIdx.x % kLanes;
+  for (int e = lane; e < kTile * kD; e += kLanes) {
+    const int r = e / kD, c = e % kD;
+    if (r < n && c < cols) dst[r * ld + c] = from_f<T>(tile[r * ldt + c]);
+  }
+  __syncwarp();
+}
+
+// The pointers of a call: q, k, v (all qkv when packed) in bfloat16; out and dout in TO
+// (float32 or bfloat16); lse, dlse in float32; the gradients in TG.
+template <typename TO, typename TG>
+struct Args {
+  const bf16 *q, *k, *v;
+  TO* out;
+  float* lse;
+  const TO* dout;
+  const float* dlse;
+  TG *dq, *dk, *dv;
+};
+
+// out and lse, a block per tile of 64 queries of a head (heavy tiles first under a causal
+// mask). Each warp keeps its rows' running max and sum (lane l: row l / 2) and their
+// unnormalized output in a float tile.
+template <int kD, typename TO>
+__global__ void __launch_bounds__(kWarps * kLanes) forward(Layout s, Args<TO, float> a, bool causal, float scale,
+                                                           int64_t tiles) {
+  using S = Strides<kD>;
+  extern __shared__ __align__(128) unsigned char tc_shared[];
+  Carver carve{tc_shared};
+  bf16 *qs = carve.take<bf16>(kBlockRows * S::kIn), *ks = carve.take<bf16>(kBlockRows * S::kIn),
+       *vs = carve.take<bf16>(kBlockRows * S::kIn);
+  const int warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes, r = lane / 2, half = lane % 2;
+  float* scores = nullptr;
+  bf16* weights = nullptr;
+  float* acc = nullptr;
+  for (int w = 0; w < kWarps; ++w) {  // every warp's pieces, so that all carve the same layout
+    float* sc = carve.take<float>(kTile * S::kScore);
+    bf16* we = carve.take<bf16>(kTile * S::kWeight);
+    float* ac = carve.take<float>(kTile * kD);
+    if (w == warp) scores = sc, weights = we, acc = ac;
+  }
+  const int d = static_cast<int>(s.d), dv = static_cast<int>(s.dv);
+  for (int64_t b = blockIdx.x; b < s.count * tiles; b += gridDim.x) {
+    const int64_t i = b / tiles, q0 = (tiles - 1 - b % tiles) * kBlockRows;
+    const Layout::Offsets o = s.offsets(i);
+    const int64_t nq = lesser(kBlockRows, s.tq - q0), keys = causal ? lesser(s.tk, q0 + nq) : s.tk;
+    const int64_t w0 = q0 + warp * kTile, qi = w0 + r;  // the warp's first query, the lane's
+    stage_bf16<kD>(qs, S::kIn, a.q + o.q + q0 * o.ld_q, o.ld_q, nq, d);
+    for (int e = lane; e < kTile * kD; e += kLanes) acc[e] = 0;
+    float top = -CUDART_INF_F, sum = 0;
+    __syncthreads();
+    for (int64_t k0 = 0; k0 < keys; k0 += kBlockRows) {
+      stage_bf16<kD>(ks, S::kIn, a.k + o.k + k0 * o.ld_k, o.ld_k, keys - k0, d);
+      stage_bf16<kD>(vs, S::kIn, a.v + o.v + k0 * o.ld_v, o.ld_v, keys - k0, dv);
+      __syncthreads();
+      if (w0 < s.tq && (!causal || k0 <= w0 + kTile - 1)) {  // else no row of the warp sees a key of the tile
+        rows_by_rows<kD>(scores, S::kScore, qs + warp * kTile * S::kIn, S::kIn, ks, S::kIn, kBlockRows / kTile);
+        __syncwarp();
+        float* row = scores + r * S::kScore + half * (kBlockRows / 2);
+        float tile_top = -CUDART_INF_F;
+        for (int j = 0; j < kBlockRows / 2; ++j) {
+          const int64_t kj = k0 + half * (kBlockRows / 2) + j;
+          const float x = kj < keys && (!causal || kj <= qi) ? row[j] * scale : -CUDART_INF_F;
+          row[j] = x;
+          tile_top = fmaxf(tile_top, x);
+        }
+        tile_top = fmaxf(tile_top, __shfl_xor_sync(0xffffffffu, tile_top, 1));
+        const float next = fmaxf(top, tile_top);
+        // Until a row has seen a key its max is -inf, and -inf - -inf would be NaN.
+        const bool none = next == -CUDART_INF_F;
+        const float alpha = none ? 1.f : __expf(top - next);
+        float tile_sum = 0;
+        bf16* p = weights + r * S::kWeight + half * (kBlockRows / 2);
+        for (int j = 0; j < kBlockRows / 2; ++j) {
+          const float e = none ? 0.f : __expf(row[j] - next);
+          tile_sum += e;
+          p[j] = __float2bfloat16(e);
+        }
+        tile_sum += __shfl_xor_sync(0xffffffffu, tile_sum, 1);
+        sum = sum * alpha + tile_sum;
+        top = next;
+        __syncwarp();
+        // This tile's weighted values, into the score tile (its scores are spent), then
+        // added to the rescaled accumulator.
+        for (int j = 0; j < kD / kTile; ++j) {
+          Acc pv;
+          wmma::fill_fragment(pv, 0.f);
+#pragma unroll
+          for (int kk = 0; kk < kBlockRows / kTile; ++kk) {
+            FragA fa;
+            FragBRow fb;
+            wmma::load_matrix_sync(fa, weights + kk * kTile, S::kWeight);
+            wmma::load_matrix_sync(fb, vs + kk * kTile * S::kIn + j * kTile, S::kIn);
+            wmma::mma_sync(pv, fa, fb, pv);
+          }
+          wmma::store_matrix_sync(scores + j * kTile, pv, S::kScore, wmma::mem_row_major);
+        }
+        __syncwarp();
+        for (int c = half * (kD / 2); c < (half + 1) * (kD / 2); ++c) {
+          acc[r * kD + c] = acc[r * kD + c] * alpha + scores[r * S::kScore + c];
+        }
+        __syncwarp();
+      }
+      __syncthreads();
+    }
+    if (qi < s.tq) {
+      // A row without keys (Tk = 0) has zeros and lse = -inf, as on the CPU.
+      const float inv = sum > 0 ? 1 / sum : 0.f;
+      TO* out = a.out + o.out + qi * o.ld_out;
+      for (int c = half * (kD / 2); c < (half + 1) * (kD / 2) && c < dv; ++c) out[c] = from_f<TO>(acc[r * kD + c] * inv);
+      if (half == 0) a.lse[o.lse + qi * o.lse_stride] = top + logf(sum);
+    }
+    __syncthreads();
+  }
+}
+
+// dq_i = sum_j ds_ij k_j, a block per tile of 64 queries of a head (heavy tiles first).
+template <int kD, typename TO, typename TG>
+__global__ void __launch_bounds__(kWarps * kLanes) dq(Layout s, Args<TO, TG> a, const float* delta, bool causal,
+                                                      float scale, int64_t tiles) {
+  using S = Strides<kD>;
+  extern __shared__ __align__(128) unsigned char tc_shared[];
+  Carver carve{tc_shared};
+  bf16 *qs = carve.take<bf16>(kBlockRows * S::kIn), *douts = carve.take<bf16>(kBlockRows * S::kIn),
+       *ks = carve.take<bf16>(kBlockRows * S::kIn), *vs = carve.take<bf16>(kBlockRows * S::kIn);
+  const int warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes, r = lane / 2, half = lane % 2;
+  float *scores = nullptr, *dps = nullptr;
+  bf16* ds = nullptr;
+  for (int w = 0; w < kWarps; ++w) {
+    float* sc = carve.take<float>(kTile * S::kScore);
+    float* dp = carve.take<float>(kTile * S::kScore);
+    bf16* g = carve.take<bf16>(kTile * S::kWeight);
+    if (w == warp) scores = sc, dps = dp, ds = g;
+  }
+  const int d = static_cast<int>(s.d), dv = static_cast<int>(s.dv);
+  for (int64_t b = blockIdx.x; b < s.count * tiles; b += gridDim.x) {
+    const int64_t i = b / tiles, q0 = (tiles - 1 - b % tiles) * kBlockRows;
+    const Layout::Offsets o = s.offsets(i);
+    const int64_t nq = lesser(kBlockRows, s.tq - q0), keys = causal ? lesser(s.tk, q0 + nq) : s.tk;
+    const int64_t w0 = q0 + warp * kTile, qi = w0 + r;
+    const float lse = qi < s.tq ? a.lse[o.lse + qi * o.lse_stride] : 0.f;
+    const float dlt = qi < s.tq ? delta[i * s.tq + qi] : 0.f;
+    stage_bf16<kD>(qs, S::kIn, a.q + o.q + q0 * o.ld_q, o.ld_q, nq, d);
+    stage_bf16<kD>(douts, S::kIn, a.dout + o.out + q0 * o.ld_out, o.ld_out, nq, dv);
+    Acc acc[kD / kTile];
+#pragma unroll
+    for (int j = 0; j < kD / kTile; ++j) wmma::fill_fragment(acc[j], 0.f);
+    __syncthreads();
+    for (int64_t k0 = 0; k0 < keys; k0 += kBlockRows) {
+      stage_bf16<kD>(ks, S::kIn, a.k + o.k + k0 * o.ld_k, o.ld_k, keys - k0, d);
+      stage_bf16<kD>(vs, S::kIn, a.v + o.v + k0 * o.ld_v, o.ld_v, keys - k0, dv);
+      __syncthreads();
+      if (w0 < s.tq && (!causal || k0 <= w0 + kTile - 1)) {
+        rows_by_rows<kD>(scores, S::kScore, qs + warp * kTile * S::kIn, S::kIn, ks, S::kIn, kBlockRows / kTile);
+        rows_by_rows<kD>(dps, S::kScore, douts + warp * kTile * S::kIn, S::kIn, vs, S::kIn, kBlockRows / kTile);
+        __syncwarp();
+        for (int j = 0; j < kBlockRows / 2; ++j) {
+          const int c = half * (kBlockRows / 2) + j;
+          const int64_t kj = k0 + c;
+          const bool seen = qi < s.tq && kj < keys && (!causal || kj <= qi);
+          const float p = seen ? __expf(scores[r * S::kScore + c] * scale - lse) : 0.f;
+          ds[r * S::kWeight + c] = __float2bfloat16(seen ? p * (dps[r * S::kScore + c] - dlt) * scale : 0.f);
+        }
+        __syncwarp();
+        weights_by_rows<kD>(acc, ds, S::kWeight, ks, S::kIn);
+      }
+      __syncthreads();
+    }
+    if (w0 < s.tq) {
+      write_rows<kD>(acc, scores, S::kScore, a.dq + o.q + w0 * o.ld_q, o.ld_q, s.tq - w0, d);
+    }
+    __syncthreads();
+  }
+}
+
+// dv_j = sum_i p_ij dout_i and dk_j = sum_i ds_ij q_i, a block per tile of 64 keys of a
+// head. Each warp works on the transposed scores of its 16 keys against a tile of queries
+// (lane l: key l / 2). Keys that no query sees get zeros.
+template <int kD, typename TO, typename TG>
+__global__ void __launch_bounds__(kWarps * kLanes) dkv(Layout s, Args<TO, TG> a, const float* delta, bool causal,
+                                                       float scale, int64_t tiles) {
+  using S = Strides<kD>;
+  extern __shared__ __align__(128) unsigned char tc_shared[];
+  Carver carve{tc_shared};
+  bf16 *ks = carve.take<bf16>(kBlockRows * S::kIn), *vs = carve.take<bf16>(kBlockRows * S::kIn),
+       *qs = carve.take<bf16>(kBlockRows * S::kIn), *douts = carve.take<bf16>(kBlockRows * S::kIn);
+  float *lses = carve.take<float>(kBlockRows), *deltas = carve.take<float>(kBlockRows);
+  const int warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes, r = lane / 2, half = lane % 2;
+  float *scores = nullptr, *dps = nullptr;
+  bf16 *ps = nullptr, *ds = nullptr;
+  for (int w = 0; w < kWarps; ++w) {
+    float* sc = carve.take<float>(kTile * S::kScore);
+    float* dp = carve.take<float>(kTile * S::kScore);
+    bf16* p = carve.take<bf16>(kTile * S::kWeight);
+    bf16* g = carve.take<bf16>(kTile * S::kWeight);
+    if (w == warp) scores = sc, dps = dp, ps = p, ds = g;
+  }
+  const int d = static_cast<int>(s.d), dv = static_cast<int>(s.dv);
+  for (int64_t b = blockIdx.x; b < s.count * tiles; b += gridDim.x) {
+    const int64_t i = b / tiles, k0 = b % tiles * kBlockRows;
+    const Layout::Offsets o = s.offsets(i);
+    const int64_t kw = k0 + warp * kTile, kj = kw + r;  // the warp's first key, the lane's
+    stage_bf16<kD>(ks, S::kIn, a.k + o.k + k0 * o.ld_k, o.ld_k, s.tk - k0, d);
+    stage_bf16<kD>(vs, S::kIn, a.v + o.v + k0 * o.ld_v, o.ld_v, s.tk - k0, dv);
+    Acc dk_acc[kD / kTile], dv_acc[kD / kTile];
+#pragma unroll
+    for (int j = 0; j < kD / kTile; ++j) wmma::fill_fragment(dk_acc[j], 0.f), wmma::fill_fragment(dv_acc[j], 0.f);
+    // Under a causal mask, queries before the tile's first key see none of its keys.
+    for (int64_t q0 = causal ? k0 : 0; q0 < s.tq; q0 += kBlockRows) {
+      const int64_t nq = lesser(kBlockRows, s.tq - q0);
+      stage_bf16<kD>(qs, S::kIn, a.q + o.q + q0 * o.ld_q, o.ld_q, nq, d);
+      stage_bf16<kD>(douts, S::kIn, a.dout + o.out + q0 * o.ld_out, o.ld_out, nq, dv);
+      for (int e = threadIdx.x; e < kBlockRows; e += blockDim.x) {
+        lses[e] = e < nq ? a.lse[o.lse + (q0 + e) * o.lse_stride] : 0.f;
+        deltas[e] = e < nq ? delta[i * s.tq + q0 + e] : 0.f;
+      }
+      __syncthreads();
+      if (kw < s.tk && (!causal || kw <= q0 + nq - 1)) {  // else no query of the tile sees the warp's keys
+        rows_by_rows<kD>(scores, S::kScore, ks + warp * kTile * S::kIn, S::kIn, qs, S::kIn, kBlockRows / kTile);
+        rows_by_rows<kD>(dps, S::kScore, vs + warp * kTile * S::kIn, S::kIn, douts, S::kIn, kBlockRows / kTile);
+        __syncwarp();
+        for (int j = 0; j < kBlockRows / 2; ++j) {
+          const int c = half * (kBlockRows / 2) + j;
+          const int64_t qi = q0 + c;
+          const bool seen = qi < s.tq && kj < s.tk && (!causal || kj <= qi);
+          const float p = seen ? __expf(scores[r * S::kScore + c] * scale - lses[c]) : 0.f;
+          ps[r * S::kWeight + c] = __float2bfloat16(p);
+          ds[r * S::kWeight + c] = __float2bfloat16(seen ? p * (dps[r * S::kScore + c] - deltas[c]) * scale : 0.f);
+        }
+        __syncwarp();
+        weights_by_rows<kD>(dv_acc, ps, S::kWeight, douts, S::kIn);
+        weights_by_rows<kD>(dk_acc, ds, S::kWeight, qs, S::kIn);
+      }
+      __syncthreads();
+    }
+    if (kw < s.tk) {
+      write_rows<kD>(dk_acc, scores, S::kScore, a.dk + o.k + kw * o.ld_k, o.ld_k, s.tk - kw, d);
+      write_rows<kD>(dv_acc, scores, S::kScore, a.dv + o.v + kw * o.ld_v, o.ld_v, s.tk - kw, dv);
+    }
+    __syncthreads();
+  }
+}
+
+// Launches one of the kernels above over `tiles` tiles of 64 rows of every head.
+template <typename... Params, typename... Rest>
+void launch_tiles(const char* name, void (*kernel)(Params...), size_t shared, const Layout& s, int64_t extent,
+            Rest... rest) {
+  if (s.count == 0 || extent == 0) return;
+  const int64_t tiles = (extent + kBlockRows - 1) / kBlockRows;
+  device::cuda::check(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
+      "cudaFuncSetAttribute");
+  kernel<<<static_cast<unsigned>(std::min<int64_t>(s.count * tiles, INT_MAX)), kWarps * kLanes, shared, stream()>>>(
+      s, rest..., tiles);
+  check_launch(name);
+}
+
+template <typename T>
+T* typed(const Tensor& t) {
+  return static_cast<T*>(t.data());
+}
+
+// f(std::integral_constant<int, kD>) for a call's head dims padded to 64 or 128; refuses
+// head dims past kMaxHeadDim naming `op`.
+template <typename F>
+void by_head_dim(const char* op, const Layout& s, F f) {
+  const int64_t dim = std::max(s.d, s.dv);
+  if (dim > kMaxHeadDim) {
+    op_error(op, "bfloat16 attention on CUDA takes head dims up to " + std::to_string(kMaxHeadDim) + "; got " +
+                     std::to_string(dim) + " (use float32)");
+  }
+  if (dim <= 64) {
+    f(std::integral_constant<int, 64>{});
+  } else {
+    f(std::integral_constant<int, 128>{});
+  }
+}
+
+// f(T{}) for a float32 or bfloat16 tensor's element type.
+template <typename F>
+void by_float(DType dtype, F f) {
+  if (dtype == DType::kFloat32) {
+    f(float{});
+  } else {
+    f(bf16{});
+  }
+}
+
+// bfloat16 forward: in q, k, v or qkv; out and lse of the ctx's dtypes.
+std::vector<Tensor> run_forward(const char* op, const std::vector<Tensor>& in, const KernelContext& ctx,
+                                const Layout& s) {
+  Memory& mem = memory_of(in);
+  Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype, mem);
+  Tensor lse = output(ctx, 1, ctx.output_boxes[1].extent, DType::kFloat32, mem);
+  const Tensor &k = in[s.packed ? 0 : 1], &v = in[s.packed ? 0 : 2];
+  by_float(out.dtype(), [&](auto to) {
+    using TO = decltype(to);
+    const Args<TO, float> a{typed<const bf16>(in[0]), typed<const bf16>(k), typed<const bf16>(v), typed<TO>(out),
+                            typed<float>(lse), nullptr, nullptr, nullptr, nullptr, nullptr};
+    by_head_dim(op, s, [&](auto dims) {
+      constexpr int kD = decltype(dims)::value;
+      launch_tiles("attention_forward_bf16", forward<kD, TO>, forward_shared<kD>(), s, s.tq, a, causal_of(ctx.attrs),
+                   scale_of<float>(ctx.attrs, s.d));
+    });
+  });
+  return {out, lse};
+}
+
+// bfloat16 backward: in the forward's inputs, then out, lse, dout, dlse; the gradients (dq,
+// dk, dv or dqkv) in the ctx's dtype.
+std::vector<Tensor> run_backward(const char* op, const std::vector<Tensor>& in, const KernelContext& ctx,
+                                 const Layout& s) {
+  Memory& mem = memory_of(in);
+  std::vector<Tensor> grads;
+  for (size_t i = 0; i < ctx.outputs.size(); ++i) grads.push_back(output(ctx, i, in[i].shape(), ctx.outputs[i].dtype, mem));
+  const size_t n = s.packed ? 1 : 3;
+  const Tensor &k = in[n == 1 ? 0 : 1], &v = in[n == 1 ? 0 : 2];
+  const Tensor &out = in[n], &lse = in[n + 1], &dout = in[n + 2], &dlse = in[n + 3];
+  const Tensor &dq_t = grads[0], &dk_t = grads[grads.size() == 1 ? 0 : 1], &dv_t = grads.back();
+  const bool causal = causal_of(ctx.attrs);
+  const float scale = scale_of<float>(ctx.attrs, s.d);
+  by_float(out.dtype(), [&](auto to) {
+    using TO = decltype(to);
+    const std::shared_ptr<void> delta =
+        deltas<TO, float>(mem, s, typed<const TO>(out), typed<const TO>(dout), typed<const float>(dlse));
+    const float* dlt = static_cast<const float*>(delta.get());
+    by_float(dq_t.dtype(), [&](auto tg) {
+      using TG = decltype(tg);
+      const Args<TO, TG> a{typed<const bf16>(in[0]), typed<const bf16>(k), typed<const bf16>(v), typed<TO>(out),
+                           typed<float>(lse), typed<const TO>(dout), typed<const float>(dlse), typed<TG>(dq_t),
+                           typed<TG>(dk_t), typed<TG>(dv_t)};
+      by_head_dim(op, s, [&](auto dims) {
+        constexpr int kD = decltype(dims)::value;
+        launch_tiles("attention_backward_dq_bf16", dq<kD, TO, TG>, dq_shared<kD>(), s, s.tq, a, dlt, causal, scale);
+        launch_tiles("attention_backward_dkv_bf16", dkv<kD, TO, TG>, dkv_shared<kD>(), s, s.tk, a, dlt, causal, scale);
+      });
+    });
+  });
+  return grads;
+}
+
+}  // namespace tc
+
 // in: q, k, v (separate) or qkv (packed); returns out and lse, of the shapes infer gave.
 template <typename T>
 std::vector<Tensor> run_forward(const char* op, const std::vector<Tensor>& in, const KernelContext& ctx,
@@ -503,15 +1006,7 @@ void run_backward(const char* op, const std::vector<Tensor>& in, const KernelCon
   const Tensors<T> g{dq.data_as<T>(), dk.data_as<T>(), dv.data_as<T>(), dout.data_as<T>(), dlse.data_as<T>()};
   const bool causal = causal_of(ctx.attrs);
   const T scale = scale_of<T>(ctx.attrs, s.d);
-  const int64_t rows = s.count * s.tq;
-  std::shared_ptr<void> delta;  // per query row; stream-ordered, so it may go once the kernels are enqueued
-  if (rows > 0) {
-    delta = memory_of(in).allocate(static_cast<size_t>(rows) * sizeof(T));
-    constexpr int kThreads = 256;
-    delta_kernel<T><<<blocks_for(rows * kLanes, kThreads), kThreads, 0, stream()>>>(s, t, g,
-                                                                                     static_cast<T*>(delta.get()));
-    check_launch("attention_delta");
-  }
+  const std::shared_ptr<void> delta = deltas<T, T>(memory_of(in), s, t.out, g.out, g.lse);
   const T* dlt = static_cast<const T*>(delta.get());
   launch<DqTiles, T>(op, "attention_backward_dq", dq_kernel<T>, s, s.tq, s, t, g, dlt, causal, scale);
   launch<DkvTiles, T>(op, "attention_backward_dkv", dkv_kernel<T>, s, s.tk, s, t, g, dlt, causal, scale);
@@ -528,10 +1023,12 @@ auto by_dtype(DType dtype, F f) {
 void add_attention_kernels(KernelTable& t) {
   t[kAttention] = [](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
     const Layout s = separate_layout(in[0].shape(), in[1].shape(), in[2].shape());
+    if (in[0].dtype() == DType::kBFloat16) return tc::run_forward(kAttention, in, ctx, s);
     return by_dtype(in[0].dtype(), [&](auto tag) { return run_forward<decltype(tag)>(kAttention, in, ctx, s); });
   };
   t[kAttentionBackward] = [](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
     const Layout s = separate_layout(in[0].shape(), in[1].shape(), in[2].shape());
+    if (in[0].dtype() == DType::kBFloat16) return tc::run_backward(kAttentionBackward, in, ctx, s);
     Memory& mem = memory_of(in);
     std::vector<Tensor> grads;
     for (size_t i = 0; i < 3; ++i) grads.push_back(output(ctx, i, in[i].shape(), in[i].dtype(), mem));
@@ -541,11 +1038,13 @@ void add_attention_kernels(KernelTable& t) {
   };
   t[kPackedAttention] = [](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
     const Layout s = packed_layout(in[0].shape());
+    if (in[0].dtype() == DType::kBFloat16) return tc::run_forward(kPackedAttention, in, ctx, s);
     return by_dtype(in[0].dtype(),
                     [&](auto tag) { return run_forward<decltype(tag)>(kPackedAttention, in, ctx, s); });
   };
   t[kPackedAttentionBackward] = [](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
     const Layout s = packed_layout(in[0].shape());
+    if (in[0].dtype() == DType::kBFloat16) return tc::run_backward(kPackedAttentionBackward, in, ctx, s);
     Tensor dqkv = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
     by_dtype(in[0].dtype(),
              [&](auto tag) { run_backward<decltype(tag)>(kPackedAttentionBackward, in, ctx, s, {dqkv}); });

@@ -79,7 +79,12 @@ void register_cuda_kernels(OpRegistry& r) {
         op_error(name, "has no CUDA kernel");
       };
     }
-    return [&kernel = it->second](const std::vector<Tensor>& inputs, const KernelContext& ctx) {
+    return [&kernel = it->second, name = op.name](const std::vector<Tensor>& inputs, const KernelContext& ctx) {
+      if (cuda::stream() && device::cuda::profiling()) {
+        std::vector<Tensor> outputs;
+        device::cuda::timed(name, [&] { outputs = kernel(inputs, ctx); });
+        return outputs;
+      }
       if (cuda::stream()) return kernel(inputs, ctx);
       std::vector<Tensor> outputs;
       const Memory& memory = cuda::memory_of(inputs);
