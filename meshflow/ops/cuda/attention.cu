@@ -504,73 +504,35 @@ Layout packed_layout(const Shape& qkv) {
 
 // ---- bfloat16 on tensor cores ----
 // The same three-kernel scheme (forward; dq by query tiles; dk, dv by key tiles) with the
-// products on tensor cores (WMMA: bfloat16 16x16x16 tiles, float32 accumulation). A block
-// is four warps and owns 64 rows (queries, or keys), 16 a warp; the other side's rows come
-// in tiles of 64 staged in shared memory as bfloat16. Scores and their gradients leave the
-// accumulators through per-warp float32 tiles in shared memory (WMMA leaves the layout of
-// an accumulator's elements unspecified), where lane l works on row l / 2, half l % 2 of
-// the columns. Probabilities and score gradients are rounded to bfloat16 for the products
-// that follow, as FlashAttention does. Head dims are padded with zeros to kD (64 or 128):
-// zero columns add nothing to scores, and the padded columns of the results are not
-// written.
+// products on tensor cores: mma.sync m16n8k16, bfloat16 operands, float32 accumulators, as
+// FlashAttention-2 does on Ampere and Hopper. A block is four warps and owns 64 rows
+// (queries, or keys), 16 a warp; the other side's rows come in tiles of 64 staged in shared
+// memory as bfloat16, along with transposed copies where a product needs its operand the
+// other way round. Scores stay in the accumulators' registers: in the m16n8k16 layout lane
+// l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and the next of each 8-wide tile, so
+// a row's max and sum take two shuffles, and the probabilities of two 8-wide tiles are, once
+// rounded to bfloat16, the next product's 16-wide operand as they lie (no trip through
+// shared memory). Head dims are padded with zeros to kD (64 or 128): zero columns add
+// nothing to scores, and the padded columns of the results are not written.
 namespace tc {
 
 using bf16 = __nv_bfloat16;
-namespace wmma = nvcuda::wmma;
 
 constexpr int kWarps = 4;
-constexpr int kTile = 16;                  // a WMMA tile's side; a warp's rows
-constexpr int kBlockRows = kWarps * kTile;  // a block's rows, and a staged tile's
+constexpr int kRowsPerWarp = 16;                    // an mma's m
+constexpr int kBlockRows = kWarps * kRowsPerWarp;   // a block's rows, and a staged tile's
+constexpr int kTileTiles = kBlockRows / 8;          // 8-wide n tiles across a staged tile
 constexpr int kMaxHeadDim = 128;
+constexpr int kPad = 8;                             // row padding (elements): conflict-free fragment loads
 
-using FragA = wmma::fragment<wmma::matrix_a, kTile, kTile, kTile, bf16, wmma::row_major>;
-using FragBRow = wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, bf16, wmma::row_major>;
-using FragBCol = wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, bf16, wmma::col_major>;
-using Acc = wmma::fragment<wmma::accumulator, kTile, kTile, kTile, float>;
-
-// Row strides of the shared tiles (elements): padded against bank conflicts, and multiples
-// of 8 (bf16) or 4 (float) as WMMA's loads and stores require.
+// The row strides of the staged tiles: [64][kD] as loaded, and transposed [kD][64].
 template <int kD>
-struct Strides {
-  static constexpr int kIn = kD + 8;                           // staged q, k, v, dout [64][kIn] bf16
-  static constexpr int kScore = (kD > kBlockRows ? kD : kBlockRows) + 4;  // a warp's float tile [16][kScore]
-  static constexpr int kWeight = kBlockRows + 8;               // a warp's bf16 p or ds [16][kWeight]
+struct Tile {
+  static constexpr int kLd = kD + kPad;
+  static constexpr int kLdT = kBlockRows + kPad;
+  static constexpr size_t kBytes = size_t{kBlockRows} * kLd * sizeof(bf16);
+  static constexpr size_t kBytesT = size_t{kD} * kLdT * sizeof(bf16);
 };
-
-// Shared memory, carved in 128-byte aligned pieces (WMMA wants 32-byte aligned pointers).
-struct Carver {
-  unsigned char* base;
-  size_t used = 0;
-  template <typename T>
-  __device__ T* take(size_t count) {
-    T* p = reinterpret_cast<T*>(base + used);
-    used += (count * sizeof(T) + 127) / 128 * 128;
-    return p;
-  }
-};
-
-__host__ __device__ constexpr size_t aligned(size_t bytes) { return (bytes + 127) / 128 * 128; }
-
-template <int kD>
-__host__ __device__ constexpr size_t forward_shared() {
-  using S = Strides<kD>;
-  return 3 * aligned(kBlockRows * S::kIn * 2) + kWarps * (aligned(kTile * S::kScore * 4) +
-                                                          aligned(kTile * S::kWeight * 2) + aligned(kTile * kD * 4));
-}
-
-template <int kD>
-__host__ __device__ constexpr size_t dq_shared() {
-  using S = Strides<kD>;
-  return 4 * aligned(kBlockRows * S::kIn * 2) +
-         kWarps * (2 * aligned(kTile * S::kScore * 4) + aligned(kTile * S::kWeight * 2));
-}
-
-template <int kD>
-__host__ __device__ constexpr size_t dkv_shared() {
-  using S = Strides<kD>;
-  return 4 * aligned(kBlockRows * S::kIn * 2) + 2 * aligned(kBlockRows * 4) +
-         kWarps * (2 * aligned(kTile * S::kScore * 4) + 2 * aligned(kTile * S::kWeight * 2));
-}
 
 __device__ float to_f(float x) { return x; }
 __device__ float to_f(bf16 x) { return __bfloat162float(x); }
@@ -585,68 +547,118 @@ __device__ bf16 from_f<bf16>(float x) {
   return __float2bfloat16(x);
 }
 
-// Rows [0, n) of a matrix (`cols` columns, rows `ld` apart) into a [64][kD] bf16 tile with
-// row stride `stride`; rows past n and columns past cols are zeros.
-template <int kD, typename T>
-__device__ void stage_bf16(bf16* tile, int stride, const T* src, int64_t ld, int64_t n, int cols) {
-  for (int e = threadIdx.x; e < kBlockRows * kD; e += blockDim.x) {
-    const int r = e / kD, c = e % kD;
-    tile[r * stride + c] = r < n && c < cols ? from_f<bf16>(to_f(src[r * ld + c])) : from_f<bf16>(0.f);
-  }
+__device__ uint32_t pack(float lo, float hi) {
+  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);  // lo at the lower address
+  return *reinterpret_cast<const uint32_t*>(&v);
 }
 
-// out[16][n * 16] (row stride ldo, floats) = a[16][kD] (row-major, stride lda) times the
-// transpose of b[n * 16][kD] (stride ldb): rows of a against rows of b.
-template <int kD>
-__device__ void rows_by_rows(float* out, int ldo, const bf16* a, int lda, const bf16* b, int ldb, int n) {
-  for (int j = 0; j < n; ++j) {
-    Acc acc;
-    wmma::fill_fragment(acc, 0.f);
-#pragma unroll
-    for (int kk = 0; kk < kD / kTile; ++kk) {
-      FragA fa;
-      FragBCol fb;
-      wmma::load_matrix_sync(fa, a + kk * kTile, lda);
-      wmma::load_matrix_sync(fb, b + j * kTile * ldb + kk * kTile, ldb);
-      wmma::mma_sync(acc, fa, fb, acc);
-    }
-    wmma::store_matrix_sync(out + j * kTile, acc, ldo, wmma::mem_row_major);
-  }
+__device__ uint32_t pair(const bf16* p) { return *reinterpret_cast<const uint32_t*>(p); }
+
+// c += a b for one 16x8 tile: a 16x16 (row-major fragment), b 16x8 (column-major).
+__device__ void mma(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-// acc[j] += w[16][64] (stride ldw) times b[64][kD] (stride ldb), j over kD's 16-column tiles.
-template <int kD>
-__device__ void weights_by_rows(Acc (&acc)[kD / kTile], const bf16* w, int ldw, const bf16* b, int ldb) {
+// The a fragment of rows [m0, m0 + 16), columns [k0, k0 + 16) of a row-major tile.
+__device__ void load_a(uint32_t (&a)[4], const bf16* t, int ld, int m0, int k0) {
+  const int lane = threadIdx.x % kLanes, g = lane / 4, c = lane % 4 * 2;
+  a[0] = pair(t + (m0 + g) * ld + k0 + c);
+  a[1] = pair(t + (m0 + g + 8) * ld + k0 + c);
+  a[2] = pair(t + (m0 + g) * ld + k0 + c + 8);
+  a[3] = pair(t + (m0 + g + 8) * ld + k0 + c + 8);
+}
+
+// c[n] += A B^T over kSteps 16-wide steps of k, for the 8-wide tiles n of B's rows: A the
+// rows [m0, m0 + 16) of row-major tile a, B the rows [0, 8 kN) of row-major tile b (each
+// row one column of the product), both read along k from column 0.
+template <int kSteps, int kN>
+__device__ void rows_by_rows(float (&c)[kN][4], const bf16* a, int lda, int m0, const bf16* b, int ldb) {
+  const int lane = threadIdx.x % kLanes, g = lane / 4, col = lane % 4 * 2;
 #pragma unroll
-  for (int kk = 0; kk < kBlockRows / kTile; ++kk) {
-    FragA fa;
-    wmma::load_matrix_sync(fa, w + kk * kTile, ldw);
+  for (int kk = 0; kk < kSteps; ++kk) {
+    uint32_t fa[4];
+    load_a(fa, a, lda, m0, kk * 16);
 #pragma unroll
-    for (int j = 0; j < kD / kTile; ++j) {
-      FragBRow fb;
-      wmma::load_matrix_sync(fb, b + kk * kTile * ldb + j * kTile, ldb);
-      wmma::mma_sync(acc[j], fa, fb, acc[j]);
+    for (int n = 0; n < kN; ++n) {
+      const bf16* row = b + (n * 8 + g) * ldb + kk * 16 + col;
+      mma(c[n], fa, pair(row), pair(row + 8));
     }
   }
 }
 
-// Writes a warp's accumulated [16][kD] rows (through its float tile) to rows row0.. of a
-// matrix (`cols` columns, rows `ld` apart, n of them valid).
-template <int kD, typename T>
-__device__ void write_rows(Acc (&acc)[kD / kTile], float* tile, int ldt, T* dst, int64_t ld, int64_t n, int cols) {
+// c[n] += W B over the 64 columns of W (4 steps), W given as a fragments (w[j]: columns
+// [16 j, 16 j + 16)), B as its transpose bt (row-major: row r is column r of B).
+template <int kN>
+__device__ void weights_by_rows(float (&c)[kN][4], const uint32_t (&w)[kBlockRows / 16][4], const bf16* bt, int ldt) {
+  const int lane = threadIdx.x % kLanes, g = lane / 4, col = lane % 4 * 2;
 #pragma unroll
-  for (int j = 0; j < kD / kTile; ++j) wmma::store_matrix_sync(tile + j * kTile, acc[j], ldt, wmma::mem_row_major);
-  __syncwarp();
-  const int lane = threadIdx.x % kLanes;
-  for (int e = lane; e < kTile * kD; e += kLanes) {
-    const int r = e / kD, c = e % kD;
-    if (r < n && c < cols) dst[r * ld + c] = from_f<T>(tile[r * ldt + c]);
+  for (int j = 0; j < kBlockRows / 16; ++j) {
+#pragma unroll
+    for (int n = 0; n < kN; ++n) {
+      const bf16* row = bt + (n * 8 + g) * ldt + j * 16 + col;
+      mma(c[n], w[j], pair(row), pair(row + 8));
+    }
   }
-  __syncwarp();
+}
+
+// Scores (or weights) s over 64 columns as the a fragments of the product that follows:
+// two 8-wide accumulator tiles are one 16-wide a fragment.
+__device__ void to_a(uint32_t (&w)[kBlockRows / 16][4], const float (&s)[kTileTiles][4]) {
+#pragma unroll
+  for (int j = 0; j < kBlockRows / 16; ++j) {
+    w[j][0] = pack(s[2 * j][0], s[2 * j][1]);
+    w[j][1] = pack(s[2 * j][2], s[2 * j][3]);
+    w[j][2] = pack(s[2 * j + 1][0], s[2 * j + 1][1]);
+    w[j][3] = pack(s[2 * j + 1][2], s[2 * j + 1][3]);
+  }
+}
+
+// Rows [0, n) of a matrix (`cols` columns, rows `ld` apart, element type T) into a [64][kD]
+// bfloat16 tile (stride ld_tile) and its transpose [kD][64] (stride ld_t), each where not
+// null. Rows past n and columns past cols are zeros. `vector`: every row starts
+// 16-byte aligned and cols is a multiple of 8, so 8 columns load as 16 bytes (bfloat16) or
+// 32 (float).
+template <int kD, typename T>
+__device__ void stage(bf16* tile, int ld_tile, bf16* transposed, int ld_t, const T* src, int64_t ld, int64_t n,
+                      int cols, bool vector) {
+  constexpr int kChunks = kD / 8;
+  for (int e = threadIdx.x; e < kBlockRows * kChunks; e += blockDim.x) {
+    const int r = e / kChunks, c0 = e % kChunks * 8;
+    float v[8];
+    const T* p = src + r * ld + c0;
+    if (r < n && vector && c0 < cols) {
+      if constexpr (sizeof(T) == 2) {
+        const uint4 raw = *reinterpret_cast<const uint4*>(p);
+        const bf16* h = reinterpret_cast<const bf16*>(&raw);
+#pragma unroll
+        for (int i = 0; i < 8; ++i) v[i] = to_f(h[i]);
+      } else {
+        const float4 lo = *reinterpret_cast<const float4*>(p), hi = *reinterpret_cast<const float4*>(p + 4);
+        v[0] = lo.x, v[1] = lo.y, v[2] = lo.z, v[3] = lo.w, v[4] = hi.x, v[5] = hi.y, v[6] = hi.z, v[7] = hi.w;
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < 8; ++i) v[i] = r < n && c0 + i < cols ? to_f(p[i]) : 0.f;
+    }
+    if (tile != nullptr) {
+      uint4 packed;
+      packed.x = pack(v[0], v[1]), packed.y = pack(v[2], v[3]), packed.z = pack(v[4], v[5]), packed.w = pack(v[6], v[7]);
+      *reinterpret_cast<uint4*>(tile + r * ld_tile + c0) = packed;
+    }
+    if (transposed != nullptr) {
+#pragma unroll
+      for (int i = 0; i < 8; ++i) transposed[(c0 + i) * ld_t + r] = __float2bfloat16(v[i]);
+    }
+  }
 }
 
 // The pointers of a call: q, k, v (all qkv when packed) in bfloat16; out and dout in TO
-// (float32 or bfloat16); lse, dlse in float32; the gradients in TG.
+// (float32 or bfloat16); lse, dlse in float32; the gradients in TG. `vector`: what stage
+// may assume of q, k, v and dout.
 template <typename TO, typename TG>
 struct Args {
   const bf16 *q, *k, *v;
@@ -655,101 +667,136 @@ struct Args {
   const TO* dout;
   const float* dlse;
   TG *dq, *dk, *dv;
+  bool vector;
 };
 
+// The rows and columns of lane's accumulator element e of 8-wide tile n, in a warp's 16 x 64.
+__device__ int acc_row(int e) { return threadIdx.x % kLanes / 4 + (e >= 2 ? 8 : 0); }
+__device__ int acc_col(int n, int e) { return n * 8 + threadIdx.x % 4 * 2 + (e & 1); }
+
+// Max (or sum) over the four lanes that share a row.
+__device__ float quad_max(float x) {
+  x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 1));
+  return fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 2));
+}
+__device__ float quad_sum(float x) {
+  x += __shfl_xor_sync(0xffffffffu, x, 1);
+  return x + __shfl_xor_sync(0xffffffffu, x, 2);
+}
+
+// Writes a warp's accumulated [16][kD] rows to rows row0.. of a matrix (`cols` columns,
+// rows `ld` apart, n of them valid), each row times scale[0] (rows l / 4) or scale[1].
+template <int kD, typename T>
+__device__ void write_rows(const float (&acc)[kD / 8][4], T* dst, int64_t ld, int64_t n, int cols,
+                           const float (&scale)[2]) {
+#pragma unroll
+  for (int t = 0; t < kD / 8; ++t) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int r = acc_row(e), c = acc_col(t, e);
+      if (r < n && c < cols) dst[r * ld + c] = from_f<T>(acc[t][e] * scale[e >= 2]);
+    }
+  }
+}
+
 // out and lse, a block per tile of 64 queries of a head (heavy tiles first under a causal
-// mask). Each warp keeps its rows' running max and sum (lane l: row l / 2) and their
-// unnormalized output in a float tile.
+// mask). Each warp keeps its rows' running max and sum and their unnormalized output in
+// registers.
 template <int kD, typename TO>
 __global__ void __launch_bounds__(kWarps * kLanes) forward(Layout s, Args<TO, float> a, bool causal, float scale,
                                                            int64_t tiles) {
-  using S = Strides<kD>;
-  extern __shared__ __align__(128) unsigned char tc_shared[];
-  Carver carve{tc_shared};
-  bf16 *qs = carve.take<bf16>(kBlockRows * S::kIn), *ks = carve.take<bf16>(kBlockRows * S::kIn),
-       *vs = carve.take<bf16>(kBlockRows * S::kIn);
-  const int warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes, r = lane / 2, half = lane % 2;
-  float* scores = nullptr;
-  bf16* weights = nullptr;
-  float* acc = nullptr;
-  for (int w = 0; w < kWarps; ++w) {  // every warp's pieces, so that all carve the same layout
-    float* sc = carve.take<float>(kTile * S::kScore);
-    bf16* we = carve.take<bf16>(kTile * S::kWeight);
-    float* ac = carve.take<float>(kTile * kD);
-    if (w == warp) scores = sc, weights = we, acc = ac;
-  }
+  using L = Tile<kD>;
+  extern __shared__ __align__(16) unsigned char tc_shared[];
+  bf16* qs = reinterpret_cast<bf16*>(tc_shared);
+  bf16* ks = reinterpret_cast<bf16*>(tc_shared + L::kBytes);
+  bf16* vt = reinterpret_cast<bf16*>(tc_shared + 2 * L::kBytes);
+  const int warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
   const int d = static_cast<int>(s.d), dv = static_cast<int>(s.dv);
   for (int64_t b = blockIdx.x; b < s.count * tiles; b += gridDim.x) {
     const int64_t i = b / tiles, q0 = (tiles - 1 - b % tiles) * kBlockRows;
     const Layout::Offsets o = s.offsets(i);
     const int64_t nq = lesser(kBlockRows, s.tq - q0), keys = causal ? lesser(s.tk, q0 + nq) : s.tk;
-    const int64_t w0 = q0 + warp * kTile, qi = w0 + r;  // the warp's first query, the lane's
-    stage_bf16<kD>(qs, S::kIn, a.q + o.q + q0 * o.ld_q, o.ld_q, nq, d);
-    for (int e = lane; e < kTile * kD; e += kLanes) acc[e] = 0;
-    float top = -CUDART_INF_F, sum = 0;
-    __syncthreads();
+    const int64_t w0 = q0 + warp * kRowsPerWarp;  // the warp's first query
+    stage<kD>(qs, L::kLd, nullptr, 0, a.q + o.q + q0 * o.ld_q, o.ld_q, nq, d, a.vector);
+    float acc[kD / 8][4] = {};
+    float top[2] = {-CUDART_INF_F, -CUDART_INF_F}, sum[2] = {0.f, 0.f};  // rows l / 4 and l / 4 + 8
     for (int64_t k0 = 0; k0 < keys; k0 += kBlockRows) {
-      stage_bf16<kD>(ks, S::kIn, a.k + o.k + k0 * o.ld_k, o.ld_k, keys - k0, d);
-      stage_bf16<kD>(vs, S::kIn, a.v + o.v + k0 * o.ld_v, o.ld_v, keys - k0, dv);
+      __syncthreads();  // the last tile's reads are done (and the queries staged)
+      stage<kD>(ks, L::kLd, nullptr, 0, a.k + o.k + k0 * o.ld_k, o.ld_k, keys - k0, d, a.vector);
+      stage<kD>(nullptr, 0, vt, L::kLdT, a.v + o.v + k0 * o.ld_v, o.ld_v, keys - k0, dv, a.vector);
       __syncthreads();
-      if (w0 < s.tq && (!causal || k0 <= w0 + kTile - 1)) {  // else no row of the warp sees a key of the tile
-        rows_by_rows<kD>(scores, S::kScore, qs + warp * kTile * S::kIn, S::kIn, ks, S::kIn, kBlockRows / kTile);
-        __syncwarp();
-        float* row = scores + r * S::kScore + half * (kBlockRows / 2);
-        float tile_top = -CUDART_INF_F;
-        for (int j = 0; j < kBlockRows / 2; ++j) {
-          const int64_t kj = k0 + half * (kBlockRows / 2) + j;
-          const float x = kj < keys && (!causal || kj <= qi) ? row[j] * scale : -CUDART_INF_F;
-          row[j] = x;
-          tile_top = fmaxf(tile_top, x);
-        }
-        tile_top = fmaxf(tile_top, __shfl_xor_sync(0xffffffffu, tile_top, 1));
-        const float next = fmaxf(top, tile_top);
-        // Until a row has seen a key its max is -inf, and -inf - -inf would be NaN.
-        const bool none = next == -CUDART_INF_F;
-        const float alpha = none ? 1.f : __expf(top - next);
-        float tile_sum = 0;
-        bf16* p = weights + r * S::kWeight + half * (kBlockRows / 2);
-        for (int j = 0; j < kBlockRows / 2; ++j) {
-          const float e = none ? 0.f : __expf(row[j] - next);
-          tile_sum += e;
-          p[j] = __float2bfloat16(e);
-        }
-        tile_sum += __shfl_xor_sync(0xffffffffu, tile_sum, 1);
-        sum = sum * alpha + tile_sum;
-        top = next;
-        __syncwarp();
-        // This tile's weighted values, into the score tile (its scores are spent), then
-        // added to the rescaled accumulator.
-        for (int j = 0; j < kD / kTile; ++j) {
-          Acc pv;
-          wmma::fill_fragment(pv, 0.f);
+      if (w0 >= s.tq || (causal && k0 > w0 + kRowsPerWarp - 1)) continue;  // no row of the warp sees a key here
+      float sc[kTileTiles][4] = {};
+      rows_by_rows<kD / 16>(sc, qs, L::kLd, warp * kRowsPerWarp, ks, L::kLd);
+      float tile_top[2] = {-CUDART_INF_F, -CUDART_INF_F};
 #pragma unroll
-          for (int kk = 0; kk < kBlockRows / kTile; ++kk) {
-            FragA fa;
-            FragBRow fb;
-            wmma::load_matrix_sync(fa, weights + kk * kTile, S::kWeight);
-            wmma::load_matrix_sync(fb, vs + kk * kTile * S::kIn + j * kTile, S::kIn);
-            wmma::mma_sync(pv, fa, fb, pv);
-          }
-          wmma::store_matrix_sync(scores + j * kTile, pv, S::kScore, wmma::mem_row_major);
+      for (int n = 0; n < kTileTiles; ++n) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int64_t qi = w0 + acc_row(e), kj = k0 + acc_col(n, e);
+          sc[n][e] = kj < keys && (!causal || kj <= qi) ? sc[n][e] * scale : -CUDART_INF_F;
+          tile_top[e >= 2] = fmaxf(tile_top[e >= 2], sc[n][e]);
         }
-        __syncwarp();
-        for (int c = half * (kD / 2); c < (half + 1) * (kD / 2); ++c) {
-          acc[r * kD + c] = acc[r * kD + c] * alpha + scores[r * S::kScore + c];
-        }
-        __syncwarp();
       }
-      __syncthreads();
+      float alpha[2], tile_sum[2] = {0.f, 0.f};
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const float next = fmaxf(top[h], quad_max(tile_top[h]));
+        // Until a row has seen a key its max is -inf, and -inf - -inf would be NaN.
+        alpha[h] = next == -CUDART_INF_F ? 1.f : __expf(top[h] - next);
+        top[h] = next;
+      }
+#pragma unroll
+      for (int n = 0; n < kTileTiles; ++n) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int h = e >= 2;
+          sc[n][e] = top[h] == -CUDART_INF_F ? 0.f : __expf(sc[n][e] - top[h]);
+          tile_sum[h] += sc[n][e];
+        }
+      }
+#pragma unroll
+      for (int h = 0; h < 2; ++h) sum[h] = sum[h] * alpha[h] + quad_sum(tile_sum[h]);
+#pragma unroll
+      for (int t = 0; t < kD / 8; ++t) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[t][e] *= alpha[e >= 2];
+      }
+      uint32_t p[kBlockRows / 16][4];
+      to_a(p, sc);
+      weights_by_rows<kD / 8>(acc, p, vt, L::kLdT);
     }
-    if (qi < s.tq) {
+    if (w0 < s.tq) {
       // A row without keys (Tk = 0) has zeros and lse = -inf, as on the CPU.
-      const float inv = sum > 0 ? 1 / sum : 0.f;
-      TO* out = a.out + o.out + qi * o.ld_out;
-      for (int c = half * (kD / 2); c < (half + 1) * (kD / 2) && c < dv; ++c) out[c] = from_f<TO>(acc[r * kD + c] * inv);
-      if (half == 0) a.lse[o.lse + qi * o.lse_stride] = top + logf(sum);
+      const float inv[2] = {sum[0] > 0 ? 1 / sum[0] : 0.f, sum[1] > 0 ? 1 / sum[1] : 0.f};
+      write_rows<kD>(acc, a.out + o.out + w0 * o.ld_out, o.ld_out, s.tq - w0, dv, inv);
+      if (lane % 4 == 0) {
+        for (int h = 0; h < 2; ++h) {
+          const int64_t qi = w0 + lane / 4 + 8 * h;
+          if (qi < s.tq) a.lse[o.lse + qi * o.lse_stride] = top[h] + logf(sum[h]);
+        }
+      }
     }
-    __syncthreads();
+    __syncthreads();  // before the next tile's queries are staged
+  }
+}
+
+// The probability and the scaled score's gradient of the accumulator elements of a warp:
+// p = exp(s scale - lse), ds = p (dp - delta) scale, zeros where a query does not see a key.
+// `query` and `key` give an element's (n, e) indices.
+template <typename Query, typename Key, typename Lse, typename Delta>
+__device__ void score_grads(float (&s)[kTileTiles][4], float (&dp)[kTileTiles][4], float scale, int64_t tq,
+                            int64_t tk, bool causal, Query query, Key key, Lse lse, Delta delta) {
+#pragma unroll
+  for (int n = 0; n < kTileTiles; ++n) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int64_t qi = query(n, e), kj = key(n, e);
+      const bool seen = qi < tq && kj < tk && (!causal || kj <= qi);
+      const float p = seen ? __expf(s[n][e] * scale - lse(n, e)) : 0.f;
+      s[n][e] = p;
+      dp[n][e] = seen ? p * (dp[n][e] - delta(n, e)) * scale : 0.f;
+    }
   }
 }
 
@@ -757,138 +804,137 @@ __global__ void __launch_bounds__(kWarps * kLanes) forward(Layout s, Args<TO, fl
 template <int kD, typename TO, typename TG>
 __global__ void __launch_bounds__(kWarps * kLanes) dq(Layout s, Args<TO, TG> a, const float* delta, bool causal,
                                                       float scale, int64_t tiles) {
-  using S = Strides<kD>;
-  extern __shared__ __align__(128) unsigned char tc_shared[];
-  Carver carve{tc_shared};
-  bf16 *qs = carve.take<bf16>(kBlockRows * S::kIn), *douts = carve.take<bf16>(kBlockRows * S::kIn),
-       *ks = carve.take<bf16>(kBlockRows * S::kIn), *vs = carve.take<bf16>(kBlockRows * S::kIn);
-  const int warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes, r = lane / 2, half = lane % 2;
-  float *scores = nullptr, *dps = nullptr;
-  bf16* ds = nullptr;
-  for (int w = 0; w < kWarps; ++w) {
-    float* sc = carve.take<float>(kTile * S::kScore);
-    float* dp = carve.take<float>(kTile * S::kScore);
-    bf16* g = carve.take<bf16>(kTile * S::kWeight);
-    if (w == warp) scores = sc, dps = dp, ds = g;
-  }
+  using L = Tile<kD>;
+  extern __shared__ __align__(16) unsigned char tc_shared[];
+  bf16* qs = reinterpret_cast<bf16*>(tc_shared);
+  bf16* douts = reinterpret_cast<bf16*>(tc_shared + L::kBytes);
+  bf16* ks = reinterpret_cast<bf16*>(tc_shared + 2 * L::kBytes);
+  bf16* vs = reinterpret_cast<bf16*>(tc_shared + 3 * L::kBytes);
+  bf16* kt = reinterpret_cast<bf16*>(tc_shared + 4 * L::kBytes);
+  const int warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
   const int d = static_cast<int>(s.d), dv = static_cast<int>(s.dv);
   for (int64_t b = blockIdx.x; b < s.count * tiles; b += gridDim.x) {
     const int64_t i = b / tiles, q0 = (tiles - 1 - b % tiles) * kBlockRows;
     const Layout::Offsets o = s.offsets(i);
     const int64_t nq = lesser(kBlockRows, s.tq - q0), keys = causal ? lesser(s.tk, q0 + nq) : s.tk;
-    const int64_t w0 = q0 + warp * kTile, qi = w0 + r;
-    const float lse = qi < s.tq ? a.lse[o.lse + qi * o.lse_stride] : 0.f;
-    const float dlt = qi < s.tq ? delta[i * s.tq + qi] : 0.f;
-    stage_bf16<kD>(qs, S::kIn, a.q + o.q + q0 * o.ld_q, o.ld_q, nq, d);
-    stage_bf16<kD>(douts, S::kIn, a.dout + o.out + q0 * o.ld_out, o.ld_out, nq, dv);
-    Acc acc[kD / kTile];
-#pragma unroll
-    for (int j = 0; j < kD / kTile; ++j) wmma::fill_fragment(acc[j], 0.f);
-    __syncthreads();
+    const int64_t w0 = q0 + warp * kRowsPerWarp;
+    float row_lse[2], row_delta[2];
+    for (int h = 0; h < 2; ++h) {
+      const int64_t qi = w0 + lane / 4 + 8 * h;
+      row_lse[h] = qi < s.tq ? a.lse[o.lse + qi * o.lse_stride] : 0.f;
+      row_delta[h] = qi < s.tq ? delta[i * s.tq + qi] : 0.f;
+    }
+    stage<kD>(qs, L::kLd, nullptr, 0, a.q + o.q + q0 * o.ld_q, o.ld_q, nq, d, a.vector);
+    stage<kD>(douts, L::kLd, nullptr, 0, a.dout + o.out + q0 * o.ld_out, o.ld_out, nq, dv, a.vector);
+    float acc[kD / 8][4] = {};
     for (int64_t k0 = 0; k0 < keys; k0 += kBlockRows) {
-      stage_bf16<kD>(ks, S::kIn, a.k + o.k + k0 * o.ld_k, o.ld_k, keys - k0, d);
-      stage_bf16<kD>(vs, S::kIn, a.v + o.v + k0 * o.ld_v, o.ld_v, keys - k0, dv);
       __syncthreads();
-      if (w0 < s.tq && (!causal || k0 <= w0 + kTile - 1)) {
-        rows_by_rows<kD>(scores, S::kScore, qs + warp * kTile * S::kIn, S::kIn, ks, S::kIn, kBlockRows / kTile);
-        rows_by_rows<kD>(dps, S::kScore, douts + warp * kTile * S::kIn, S::kIn, vs, S::kIn, kBlockRows / kTile);
-        __syncwarp();
-        for (int j = 0; j < kBlockRows / 2; ++j) {
-          const int c = half * (kBlockRows / 2) + j;
-          const int64_t kj = k0 + c;
-          const bool seen = qi < s.tq && kj < keys && (!causal || kj <= qi);
-          const float p = seen ? __expf(scores[r * S::kScore + c] * scale - lse) : 0.f;
-          ds[r * S::kWeight + c] = __float2bfloat16(seen ? p * (dps[r * S::kScore + c] - dlt) * scale : 0.f);
-        }
-        __syncwarp();
-        weights_by_rows<kD>(acc, ds, S::kWeight, ks, S::kIn);
-      }
+      stage<kD>(ks, L::kLd, kt, L::kLdT, a.k + o.k + k0 * o.ld_k, o.ld_k, keys - k0, d, a.vector);
+      stage<kD>(vs, L::kLd, nullptr, 0, a.v + o.v + k0 * o.ld_v, o.ld_v, keys - k0, dv, a.vector);
       __syncthreads();
+      if (w0 >= s.tq || (causal && k0 > w0 + kRowsPerWarp - 1)) continue;
+      float sc[kTileTiles][4] = {}, dp[kTileTiles][4] = {};
+      rows_by_rows<kD / 16>(sc, qs, L::kLd, warp * kRowsPerWarp, ks, L::kLd);
+      rows_by_rows<kD / 16>(dp, douts, L::kLd, warp * kRowsPerWarp, vs, L::kLd);
+      score_grads(
+          sc, dp, scale, s.tq, keys, causal, [&](int, int e) { return w0 + acc_row(e); },
+          [&](int n, int e) { return k0 + acc_col(n, e); }, [&](int, int e) { return row_lse[e >= 2]; },
+          [&](int, int e) { return row_delta[e >= 2]; });
+      uint32_t w[kBlockRows / 16][4];
+      to_a(w, dp);
+      weights_by_rows<kD / 8>(acc, w, kt, L::kLdT);
     }
     if (w0 < s.tq) {
-      write_rows<kD>(acc, scores, S::kScore, a.dq + o.q + w0 * o.ld_q, o.ld_q, s.tq - w0, d);
+      const float one[2] = {1.f, 1.f};
+      write_rows<kD>(acc, a.dq + o.q + w0 * o.ld_q, o.ld_q, s.tq - w0, d, one);
     }
     __syncthreads();
   }
 }
 
 // dv_j = sum_i p_ij dout_i and dk_j = sum_i ds_ij q_i, a block per tile of 64 keys of a
-// head. Each warp works on the transposed scores of its 16 keys against a tile of queries
-// (lane l: key l / 2). Keys that no query sees get zeros.
+// head. Each warp works on the transposed scores of its 16 keys against a tile of queries.
+// Keys that no query sees get zeros.
 template <int kD, typename TO, typename TG>
 __global__ void __launch_bounds__(kWarps * kLanes) dkv(Layout s, Args<TO, TG> a, const float* delta, bool causal,
                                                        float scale, int64_t tiles) {
-  using S = Strides<kD>;
-  extern __shared__ __align__(128) unsigned char tc_shared[];
-  Carver carve{tc_shared};
-  bf16 *ks = carve.take<bf16>(kBlockRows * S::kIn), *vs = carve.take<bf16>(kBlockRows * S::kIn),
-       *qs = carve.take<bf16>(kBlockRows * S::kIn), *douts = carve.take<bf16>(kBlockRows * S::kIn);
-  float *lses = carve.take<float>(kBlockRows), *deltas = carve.take<float>(kBlockRows);
-  const int warp = threadIdx.x / kLanes, lane = threadIdx.x % kLanes, r = lane / 2, half = lane % 2;
-  float *scores = nullptr, *dps = nullptr;
-  bf16 *ps = nullptr, *ds = nullptr;
-  for (int w = 0; w < kWarps; ++w) {
-    float* sc = carve.take<float>(kTile * S::kScore);
-    float* dp = carve.take<float>(kTile * S::kScore);
-    bf16* p = carve.take<bf16>(kTile * S::kWeight);
-    bf16* g = carve.take<bf16>(kTile * S::kWeight);
-    if (w == warp) scores = sc, dps = dp, ps = p, ds = g;
-  }
+  using L = Tile<kD>;
+  extern __shared__ __align__(16) unsigned char tc_shared[];
+  bf16* ks = reinterpret_cast<bf16*>(tc_shared);
+  bf16* vs = reinterpret_cast<bf16*>(tc_shared + L::kBytes);
+  bf16* qs = reinterpret_cast<bf16*>(tc_shared + 2 * L::kBytes);
+  bf16* douts = reinterpret_cast<bf16*>(tc_shared + 3 * L::kBytes);
+  bf16* qt = reinterpret_cast<bf16*>(tc_shared + 4 * L::kBytes);
+  bf16* doutt = reinterpret_cast<bf16*>(tc_shared + 4 * L::kBytes + L::kBytesT);
+  float* lses = reinterpret_cast<float*>(tc_shared + 4 * L::kBytes + 2 * L::kBytesT);
+  float* deltas = lses + kBlockRows;
+  const int warp = threadIdx.x / kLanes;
   const int d = static_cast<int>(s.d), dv = static_cast<int>(s.dv);
   for (int64_t b = blockIdx.x; b < s.count * tiles; b += gridDim.x) {
     const int64_t i = b / tiles, k0 = b % tiles * kBlockRows;
     const Layout::Offsets o = s.offsets(i);
-    const int64_t kw = k0 + warp * kTile, kj = kw + r;  // the warp's first key, the lane's
-    stage_bf16<kD>(ks, S::kIn, a.k + o.k + k0 * o.ld_k, o.ld_k, s.tk - k0, d);
-    stage_bf16<kD>(vs, S::kIn, a.v + o.v + k0 * o.ld_v, o.ld_v, s.tk - k0, dv);
-    Acc dk_acc[kD / kTile], dv_acc[kD / kTile];
-#pragma unroll
-    for (int j = 0; j < kD / kTile; ++j) wmma::fill_fragment(dk_acc[j], 0.f), wmma::fill_fragment(dv_acc[j], 0.f);
+    const int64_t kw = k0 + warp * kRowsPerWarp;  // the warp's first key
+    stage<kD>(ks, L::kLd, nullptr, 0, a.k + o.k + k0 * o.ld_k, o.ld_k, s.tk - k0, d, a.vector);
+    stage<kD>(vs, L::kLd, nullptr, 0, a.v + o.v + k0 * o.ld_v, o.ld_v, s.tk - k0, dv, a.vector);
+    float dk_acc[kD / 8][4] = {}, dv_acc[kD / 8][4] = {};
     // Under a causal mask, queries before the tile's first key see none of its keys.
     for (int64_t q0 = causal ? k0 : 0; q0 < s.tq; q0 += kBlockRows) {
       const int64_t nq = lesser(kBlockRows, s.tq - q0);
-      stage_bf16<kD>(qs, S::kIn, a.q + o.q + q0 * o.ld_q, o.ld_q, nq, d);
-      stage_bf16<kD>(douts, S::kIn, a.dout + o.out + q0 * o.ld_out, o.ld_out, nq, dv);
+      __syncthreads();
+      stage<kD>(qs, L::kLd, qt, L::kLdT, a.q + o.q + q0 * o.ld_q, o.ld_q, nq, d, a.vector);
+      stage<kD>(douts, L::kLd, doutt, L::kLdT, a.dout + o.out + q0 * o.ld_out, o.ld_out, nq, dv, a.vector);
       for (int e = threadIdx.x; e < kBlockRows; e += blockDim.x) {
         lses[e] = e < nq ? a.lse[o.lse + (q0 + e) * o.lse_stride] : 0.f;
         deltas[e] = e < nq ? delta[i * s.tq + q0 + e] : 0.f;
       }
       __syncthreads();
-      if (kw < s.tk && (!causal || kw <= q0 + nq - 1)) {  // else no query of the tile sees the warp's keys
-        rows_by_rows<kD>(scores, S::kScore, ks + warp * kTile * S::kIn, S::kIn, qs, S::kIn, kBlockRows / kTile);
-        rows_by_rows<kD>(dps, S::kScore, vs + warp * kTile * S::kIn, S::kIn, douts, S::kIn, kBlockRows / kTile);
-        __syncwarp();
-        for (int j = 0; j < kBlockRows / 2; ++j) {
-          const int c = half * (kBlockRows / 2) + j;
-          const int64_t qi = q0 + c;
-          const bool seen = qi < s.tq && kj < s.tk && (!causal || kj <= qi);
-          const float p = seen ? __expf(scores[r * S::kScore + c] * scale - lses[c]) : 0.f;
-          ps[r * S::kWeight + c] = __float2bfloat16(p);
-          ds[r * S::kWeight + c] = __float2bfloat16(seen ? p * (dps[r * S::kScore + c] - deltas[c]) * scale : 0.f);
-        }
-        __syncwarp();
-        weights_by_rows<kD>(dv_acc, ps, S::kWeight, douts, S::kIn);
-        weights_by_rows<kD>(dk_acc, ds, S::kWeight, qs, S::kIn);
-      }
-      __syncthreads();
+      if (kw >= s.tk || (causal && kw > q0 + nq - 1)) continue;  // no query of the tile sees the warp's keys
+      float st[kTileTiles][4] = {}, dpt[kTileTiles][4] = {};
+      rows_by_rows<kD / 16>(st, ks, L::kLd, warp * kRowsPerWarp, qs, L::kLd);
+      rows_by_rows<kD / 16>(dpt, vs, L::kLd, warp * kRowsPerWarp, douts, L::kLd);
+      score_grads(
+          st, dpt, scale, s.tq, s.tk, causal, [&](int n, int e) { return q0 + acc_col(n, e); },
+          [&](int, int e) { return kw + acc_row(e); }, [&](int n, int e) { return lses[acc_col(n, e)]; },
+          [&](int n, int e) { return deltas[acc_col(n, e)]; });
+      uint32_t w[kBlockRows / 16][4];
+      to_a(w, st);
+      weights_by_rows<kD / 8>(dv_acc, w, doutt, L::kLdT);
+      to_a(w, dpt);
+      weights_by_rows<kD / 8>(dk_acc, w, qt, L::kLdT);
     }
     if (kw < s.tk) {
-      write_rows<kD>(dk_acc, scores, S::kScore, a.dk + o.k + kw * o.ld_k, o.ld_k, s.tk - kw, d);
-      write_rows<kD>(dv_acc, scores, S::kScore, a.dv + o.v + kw * o.ld_v, o.ld_v, s.tk - kw, dv);
+      const float one[2] = {1.f, 1.f};
+      write_rows<kD>(dk_acc, a.dk + o.k + kw * o.ld_k, o.ld_k, s.tk - kw, d, one);
+      write_rows<kD>(dv_acc, a.dv + o.v + kw * o.ld_v, o.ld_v, s.tk - kw, dv, one);
     }
     __syncthreads();
   }
 }
 
+template <int kD>
+constexpr size_t forward_shared() {
+  return 2 * Tile<kD>::kBytes + Tile<kD>::kBytesT;
+}
+template <int kD>
+constexpr size_t dq_shared() {
+  return 4 * Tile<kD>::kBytes + Tile<kD>::kBytesT;
+}
+template <int kD>
+constexpr size_t dkv_shared() {
+  return 4 * Tile<kD>::kBytes + 2 * Tile<kD>::kBytesT + 2 * kBlockRows * sizeof(float);
+}
+
 // Launches one of the kernels above over `tiles` tiles of 64 rows of every head.
 template <typename... Params, typename... Rest>
 void launch_tiles(const char* name, void (*kernel)(Params...), size_t shared, const Layout& s, int64_t extent,
-            Rest... rest) {
+                  Rest... rest) {
   if (s.count == 0 || extent == 0) return;
   const int64_t tiles = (extent + kBlockRows - 1) / kBlockRows;
-  device::cuda::check(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
-      "cudaFuncSetAttribute");
+  if (shared > kDefaultShared) {
+    device::cuda::check(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
+        "cudaFuncSetAttribute");
+  }
   kernel<<<static_cast<unsigned>(std::min<int64_t>(s.count * tiles, INT_MAX)), kWarps * kLanes, shared, stream()>>>(
       s, rest..., tiles);
   check_launch(name);
@@ -897,6 +943,14 @@ void launch_tiles(const char* name, void (*kernel)(Params...), size_t shared, co
 template <typename T>
 T* typed(const Tensor& t) {
   return static_cast<T*>(t.data());
+}
+
+// Whether stage may load 8 columns at once from every head's rows of these tensors: head
+// dims multiples of 8 (so are the row strides and head offsets), starts 16-byte aligned.
+bool vectorizable(const Layout& s, const std::vector<const Tensor*>& tensors) {
+  if (s.d % 8 != 0 || s.dv % 8 != 0) return false;
+  return std::all_of(tensors.begin(), tensors.end(),
+                     [](const Tensor* t) { return reinterpret_cast<uintptr_t>(t->data()) % 16 == 0; });
 }
 
 // f(std::integral_constant<int, kD>) for a call's head dims padded to 64 or 128; refuses
@@ -935,7 +989,8 @@ std::vector<Tensor> run_forward(const char* op, const std::vector<Tensor>& in, c
   by_float(out.dtype(), [&](auto to) {
     using TO = decltype(to);
     const Args<TO, float> a{typed<const bf16>(in[0]), typed<const bf16>(k), typed<const bf16>(v), typed<TO>(out),
-                            typed<float>(lse), nullptr, nullptr, nullptr, nullptr, nullptr};
+                            typed<float>(lse), nullptr, nullptr, nullptr, nullptr, nullptr,
+                            vectorizable(s, {&in[0], &k, &v})};
     by_head_dim(op, s, [&](auto dims) {
       constexpr int kD = decltype(dims)::value;
       launch_tiles("attention_forward_bf16", forward<kD, TO>, forward_shared<kD>(), s, s.tq, a, causal_of(ctx.attrs),
@@ -967,7 +1022,7 @@ std::vector<Tensor> run_backward(const char* op, const std::vector<Tensor>& in, 
       using TG = decltype(tg);
       const Args<TO, TG> a{typed<const bf16>(in[0]), typed<const bf16>(k), typed<const bf16>(v), typed<TO>(out),
                            typed<float>(lse), typed<const TO>(dout), typed<const float>(dlse), typed<TG>(dq_t),
-                           typed<TG>(dk_t), typed<TG>(dv_t)};
+                           typed<TG>(dk_t), typed<TG>(dv_t), vectorizable(s, {&in[0], &k, &v, &dout})};
       by_head_dim(op, s, [&](auto dims) {
         constexpr int kD = decltype(dims)::value;
         launch_tiles("attention_backward_dq_bf16", dq<kD, TO, TG>, dq_shared<kD>(), s, s.tq, a, dlt, causal, scale);
