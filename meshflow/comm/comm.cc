@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -205,7 +206,19 @@ int local_rank() { return ctx().local_rank; }
 int local_size() { return ctx().local_size; }
 Group& world() { return *ctx().world; }
 bool initialized() { return context != nullptr; }
-std::string backend_name() { return "mpi"; }
+std::string backend_name() {
+  std::string name = "mpi";
+  if (!context) return name;
+  std::set<std::string> device;  // each device backend once, whichever groups use it
+  on_comm_thread([&] {
+    for (const std::string& b : context->world->device_backends()) device.insert(b);
+    for (const auto& [ranks, group] : context->groups) {
+      for (const std::string& b : group->device_backends()) device.insert(b);
+    }
+  });
+  for (const std::string& b : device) name += "+" + b;
+  return name;
+}
 
 Group& group_of(const std::vector<int>& ranks) {
   Context& c = ctx();

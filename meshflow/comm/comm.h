@@ -1,7 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 // The process-wide communication context: the backend, the world group and a cache of
 // sub-groups. Initialized lazily on first use (so `import meshflow` starts nothing); the
-// backend is chosen there and reported by backend_name().
+// backend is chosen there and reported by backend_name(), with the device backends that
+// groups chose for their GPU buffers (group.h's DeviceComm).
 //
 // Threads: collectives must be issued in the same order on every rank, so they all run on
 // one thread, in program order. Without the VM that is the caller's thread. The VM runs
@@ -29,6 +30,8 @@ Group& world();
 // The group over `ranks` (world ranks, in this order), created on first use and cached.
 // Creating one is collective over its members only; the caller must be a member.
 Group& group_of(const std::vector<int>& ranks);
+// "mpi", or "mpi+nccl" once a group moves GPU buffers with NCCL (after the collectives
+// already issued: it waits for the comm stream).
 std::string backend_name();
 bool initialized();
 // Collective over `ranks` (the world when empty; the caller must be one of them), so that
