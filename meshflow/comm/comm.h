@@ -48,6 +48,11 @@ void on_comm_thread(const std::function<void()>& call);
 // The VM's hooks: `funnel` runs a call on the comm stream and waits for it; `drain` is
 // called before MPI is finalized at exit (it must finish the queued collectives).
 void install_funnel(std::function<void(const std::function<void()>&)> funnel, std::function<void()> drain);
+// Makes the exit sequence (drain, the wait for every rank, freeing the communicators,
+// MPI_Finalize) run before the exit handlers registered so far (it runs once): a library
+// started after MPI whose runtime tears itself down at exit (NCCL, with the CUDA runtime
+// linked into it) must still be alive when its communicators are freed.
+void finalize_first_at_exit();
 // Marks the calling thread as the one collectives run on (the VM's comm stream worker), or,
 // with false, unmarks it.
 void mark_comm_thread(bool on = true);

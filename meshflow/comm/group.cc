@@ -166,8 +166,8 @@ DeviceComm* Group::device_comm(const Memory& memory) {
   return it->second.get();
 }
 
-bool Group::on_device(const Memory& memory, const char* collective, const std::function<void(CommStats&)>& tally,
-                      const std::function<void(DeviceComm&)>& call) {
+template <typename Tally, typename Call>
+bool Group::on_device(const Memory& memory, const char* collective, const Tally& tally, const Call& call) {
   if (takes(memory)) return false;  // the host's memory, for MPI: no look-up on the common path
   bool ran = false;
   on_comm_thread([&] {

@@ -16,7 +16,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -163,11 +162,11 @@ class Group {
   // The device backend for buffers in `memory`, chosen at the memory's first call (null:
   // staged; always null for memory the group takes). Comm thread.
   DeviceComm* device_comm(const Memory& memory);
-  // Runs `call` on the device backend for `memory`, watched as `collective` and counted by
-  // `tally` as the group's own calls are, where the group has one; false (nothing run) where
-  // the buffers are the backend's own or staged.
-  bool on_device(const Memory& memory, const char* collective, const std::function<void(CommStats&)>& tally,
-                 const std::function<void(DeviceComm&)>& call);
+  // Runs `call(DeviceComm&)` on the device backend for `memory`, watched as `collective` and
+  // counted by `tally(CommStats&)` as the group's own calls are, where the group has one;
+  // false (nothing run) where the buffers are the backend's own or staged. Used in group.cc.
+  template <typename Tally, typename Call>
+  bool on_device(const Memory& memory, const char* collective, const Tally& tally, const Call& call);
 
   // By memory (a device's memory lives as long as the process). Comm thread only.
   std::map<const Memory*, std::unique_ptr<DeviceComm>> device_comms_;

@@ -282,6 +282,7 @@ std::unique_ptr<DeviceComm> create(Group& group, const Memory& memory) {
     cudaStreamDestroy(stream);
     throw std::runtime_error(failure("ncclCommInitRank", made, nullptr));
   }
+  finalize_first_at_exit();  // NCCL's CUDA runtime started just now; its exit handlers run after
   return std::make_unique<NcclComm>(comm, stream, memory, group.rank(), group.size(), group.world_ranks());
 }
 
