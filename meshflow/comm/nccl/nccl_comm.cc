@@ -185,7 +185,8 @@ class NcclComm final : public DeviceComm {
 
   void broadcast(void* data, int64_t count, DType dtype, int root) override {
     if (count == 0) return;
-    run("ncclBroadcast", [&] { return ncclBroadcast(data, data, bytes(count, dtype), ncclUint8, root, comm_, stream_); });
+    run("ncclBroadcast",
+        [&] { return ncclBroadcast(data, data, bytes(count, dtype), ncclUint8, root, comm_, stream_); });
   }
 
  private:

@@ -9,7 +9,8 @@ Choice choose(const std::vector<Vote>& votes) {
   if (votes.empty()) return {false, "the group has no members"};
   for (size_t i = 0; i < votes.size(); ++i) {
     if (!votes[i].able) {
-      return {false, "member " + std::to_string(i) + " cannot use NCCL (not built there, MESHFLOW_NCCL=0, or its GPU unknown)"};
+      return {false, "member " + std::to_string(i) +
+                         " cannot use NCCL (not built there, MESHFLOW_NCCL=0, or its GPU unknown)"};
     }
   }
   for (size_t i = 0; i < votes.size(); ++i) {
