@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -16,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -98,8 +100,10 @@ double exit_timeout() {
   return v && *v ? std::atof(v) : 30.0;
 }
 
+// Runs once, at exit (finalize_first_at_exit may have registered it twice).
 void finalize() {
-  if (!context) return;
+  static std::atomic<bool> ran{false};
+  if (!context || ran.exchange(true)) return;
   if (drain) drain();
   int finalized = 0;
   MPI_Finalized(&finalized);
@@ -123,7 +127,8 @@ void finalize() {
     }
     if (!done) usleep(1000);
   }
-  // Communicators must be freed before MPI_Finalize.
+  // Communicators must be freed before MPI_Finalize (and NCCL's with their groups: every rank
+  // is exiting, so none waits for a peer's collective).
   context->groups.clear();
   context->world.reset();
   MPI_Comm_free(&context->exit_comm);
@@ -205,7 +210,19 @@ int local_rank() { return ctx().local_rank; }
 int local_size() { return ctx().local_size; }
 Group& world() { return *ctx().world; }
 bool initialized() { return context != nullptr; }
-std::string backend_name() { return "mpi"; }
+std::string backend_name() {
+  std::string name = "mpi";
+  if (!context) return name;
+  std::set<std::string> device;  // each device backend once, whichever groups use it
+  on_comm_thread([&] {
+    for (const std::string& b : context->world->device_backends()) device.insert(b);
+    for (const auto& [ranks, group] : context->groups) {
+      for (const std::string& b : group->device_backends()) device.insert(b);
+    }
+  });
+  for (const std::string& b : device) name += "+" + b;
+  return name;
+}
 
 Group& group_of(const std::vector<int>& ranks) {
   Context& c = ctx();
@@ -277,6 +294,11 @@ void on_comm_thread(const std::function<void()>& call) {
 void install_funnel(std::function<void(const std::function<void()>&)> f, std::function<void()> d) {
   funnel = std::move(f);
   drain = std::move(d);
+}
+
+void finalize_first_at_exit() {
+  static std::once_flag registered;
+  std::call_once(registered, [] { std::atexit(finalize); });
 }
 
 void mark_comm_thread(bool on) { is_comm_thread = on; }

@@ -1,7 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 // The process-wide communication context: the backend, the world group and a cache of
 // sub-groups. Initialized lazily on first use (so `import meshflow` starts nothing); the
-// backend is chosen there and reported by backend_name().
+// backend is chosen there and reported by backend_name(), with the device backends that
+// groups chose for their GPU buffers (group.h's DeviceComm).
 //
 // Threads: collectives must be issued in the same order on every rank, so they all run on
 // one thread, in program order. Without the VM that is the caller's thread. The VM runs
@@ -29,6 +30,8 @@ Group& world();
 // The group over `ranks` (world ranks, in this order), created on first use and cached.
 // Creating one is collective over its members only; the caller must be a member.
 Group& group_of(const std::vector<int>& ranks);
+// "mpi", or "mpi+nccl" once a group moves GPU buffers with NCCL (after the collectives
+// already issued: it waits for the comm stream).
 std::string backend_name();
 bool initialized();
 // Collective over `ranks` (the world when empty; the caller must be one of them), so that
@@ -45,6 +48,11 @@ void on_comm_thread(const std::function<void()>& call);
 // The VM's hooks: `funnel` runs a call on the comm stream and waits for it; `drain` is
 // called before MPI is finalized at exit (it must finish the queued collectives).
 void install_funnel(std::function<void(const std::function<void()>&)> funnel, std::function<void()> drain);
+// Makes the exit sequence (drain, the wait for every rank, freeing the communicators,
+// MPI_Finalize) run before the exit handlers registered so far (it runs once): a library
+// started after MPI whose runtime tears itself down at exit (NCCL, with the CUDA runtime
+// linked into it) must still be alive when its communicators are freed.
+void finalize_first_at_exit();
 // Marks the calling thread as the one collectives run on (the VM's comm stream worker), or,
 // with false, unmarks it.
 void mark_comm_thread(bool on = true);

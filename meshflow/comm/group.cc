@@ -2,6 +2,9 @@
 #include "meshflow/comm/group.h"
 
 #include "meshflow/comm/comm.h"
+#ifdef MESHFLOW_NCCL
+#include "meshflow/comm/nccl/nccl_comm.h"
+#endif
 
 #include <algorithm>
 #include <memory>
@@ -151,8 +154,60 @@ size_t bytes_of(int64_t count, DType dtype) { return static_cast<size_t>(count) 
 
 }  // namespace
 
+DeviceComm* Group::device_comm(const Memory& memory) {
+  auto it = device_comms_.find(&memory);
+  if (it == device_comms_.end()) {
+    std::unique_ptr<DeviceComm> made;  // none: staged
+#ifdef MESHFLOW_NCCL
+    made = nccl::create(*this, memory);
+#endif
+    it = device_comms_.emplace(&memory, std::move(made)).first;
+  }
+  return it->second.get();
+}
+
+template <typename Tally, typename Call>
+bool Group::on_device(const Memory& memory, const char* collective, const Tally& tally, const Call& call) {
+  if (takes(memory)) return false;  // the host's memory, for MPI: no look-up on the common path
+  bool ran = false;
+  on_comm_thread([&] {
+    DeviceComm* device = device_comm(memory);
+    if (!device) return;
+    CollectiveWatch watch(collective, world_ranks());
+    tally(*Counted());
+    call(*device);
+    ran = true;
+  });
+  return ran;
+}
+
+std::string Group::path_for(const Memory& memory) {
+  if (takes(memory)) return "own";
+  std::string path;
+  on_comm_thread([&] {
+    const DeviceComm* device = device_comm(memory);
+    path = device ? device->name() : "staged";
+  });
+  return path;
+}
+
+std::vector<std::string> Group::device_backends() const {
+  std::vector<std::string> names;
+  for (const auto& [memory, device] : device_comms_) {
+    if (device) names.push_back(device->name());
+  }
+  return names;
+}
+
 void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op, const Memory& memory) {
   if (dtype == DType::kBool && op == ReduceOp::kSum) op = ReduceOp::kMax;  // a sum cast to bool: an or
+  const auto tally = [&](CommStats& s) {
+    ++s.all_reduce;
+    s.bytes_sent += count * dtype_size(dtype);
+  };
+  if (on_device(memory, "all_reduce", tally, [&](DeviceComm& d) { d.all_reduce(send, recv, count, dtype, op); })) {
+    return;
+  }
   if (!takes(memory) || (is_half(dtype) && !memory.host_accessible())) {  // halves widen on the host
     Staging staged(memory);
     const void* host_send = staged.read(send, bytes_of(count, dtype));
@@ -166,8 +221,7 @@ void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype,
   }
   on_comm_thread([&] {
     CollectiveWatch watch("all_reduce", world_ranks());
-    ++Counted()->all_reduce;
-    Counted()->bytes_sent += count * dtype_size(dtype);
+    tally(*Counted());
     do_all_reduce(send, recv, count, dtype, op);
   });
 }
@@ -175,6 +229,13 @@ void Group::all_reduce(const void* send, void* recv, int64_t count, DType dtype,
 void Group::all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype, const Memory& memory) {
   check_counts("all_gather", recv_chunks.counts);
   check_counts("all_gather", recv_chunks.offsets);
+  const auto tally = [&](CommStats& s) {
+    ++s.all_gather;
+    s.bytes_sent += recv_chunks.counts[rank()] * dtype_size(dtype);
+  };
+  if (on_device(memory, "all_gather", tally, [&](DeviceComm& d) { d.all_gather(send, recv, recv_chunks, dtype); })) {
+    return;
+  }
   if (!takes(memory)) {
     Staging staged(memory);
     const void* host_send = staged.read(send, bytes_of(recv_chunks.counts[rank()], dtype));
@@ -183,8 +244,7 @@ void Group::all_gather(const void* send, void* recv, const Chunks& recv_chunks, 
   }
   on_comm_thread([&] {
     CollectiveWatch watch("all_gather", world_ranks());
-    ++Counted()->all_gather;
-    Counted()->bytes_sent += recv_chunks.counts[rank()] * dtype_size(dtype);
+    tally(*Counted());
     do_all_gather(send, recv, recv_chunks, dtype);
   });
 }
@@ -193,6 +253,14 @@ void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64
                            ReduceOp op, const Memory& memory) {
   if (dtype == DType::kBool && op == ReduceOp::kSum) op = ReduceOp::kMax;  // a sum cast to bool: an or
   check_counts("reduce_scatter", counts);
+  const auto tally = [&](CommStats& s) {
+    ++s.reduce_scatter;
+    s.bytes_sent += std::accumulate(counts.begin(), counts.end(), int64_t{0}) * dtype_size(dtype);
+  };
+  if (on_device(memory, "reduce_scatter", tally,
+                [&](DeviceComm& d) { d.reduce_scatter(send, recv, counts, dtype, op); })) {
+    return;
+  }
   if (!takes(memory) || (is_half(dtype) && !memory.host_accessible())) {  // halves widen on the host
     Staging staged(memory);
     const int64_t total = std::accumulate(counts.begin(), counts.end(), int64_t{0});
@@ -208,8 +276,7 @@ void Group::reduce_scatter(const void* send, void* recv, const std::vector<int64
   }
   on_comm_thread([&] {
     CollectiveWatch watch("reduce_scatter", world_ranks());
-    ++Counted()->reduce_scatter;
-    Counted()->bytes_sent += std::accumulate(counts.begin(), counts.end(), int64_t{0}) * dtype_size(dtype);
+    tally(*Counted());
     do_reduce_scatter(send, recv, counts, dtype, op);
   });
 }
@@ -218,6 +285,15 @@ void Group::all_to_all(const void* send, const Chunks& send_chunks, void* recv, 
                        DType dtype, const Memory& memory) {
   for (const auto* v : {&send_chunks.counts, &send_chunks.offsets, &recv_chunks.counts, &recv_chunks.offsets}) {
     check_counts("all_to_all", *v);
+  }
+  const auto tally = [&](CommStats& s) {
+    ++s.all_to_all;
+    const auto& sc = send_chunks.counts;
+    s.bytes_sent += std::accumulate(sc.begin(), sc.end(), int64_t{0}) * dtype_size(dtype);
+  };
+  if (on_device(memory, "all_to_all", tally,
+                [&](DeviceComm& d) { d.all_to_all(send, send_chunks, recv, recv_chunks, dtype); })) {
+    return;
   }
   if (!takes(memory)) {
     Staging staged(memory);
@@ -228,9 +304,7 @@ void Group::all_to_all(const void* send, const Chunks& send_chunks, void* recv, 
   }
   on_comm_thread([&] {
     CollectiveWatch watch("all_to_all", world_ranks());
-    ++Counted()->all_to_all;
-    const auto& sc = send_chunks.counts;
-    Counted()->bytes_sent += std::accumulate(sc.begin(), sc.end(), int64_t{0}) * dtype_size(dtype);
+    tally(*Counted());
     do_all_to_all(send, send_chunks, recv, recv_chunks, dtype);
   });
 }
@@ -259,6 +333,11 @@ bool Group::all_to_all_direct(const std::vector<Runs>& send, const std::vector<R
 }
 
 void Group::broadcast(void* data, int64_t count, DType dtype, int root, const Memory& memory) {
+  const auto tally = [&](CommStats& s) {
+    ++s.broadcast;
+    if (root == rank()) s.bytes_sent += count * dtype_size(dtype);
+  };
+  if (on_device(memory, "broadcast", tally, [&](DeviceComm& d) { d.broadcast(data, count, dtype, root); })) return;
   if (!takes(memory)) {
     Staging staged(memory);
     staged.read(data, bytes_of(count, dtype));
@@ -267,8 +346,7 @@ void Group::broadcast(void* data, int64_t count, DType dtype, int root, const Me
   }
   on_comm_thread([&] {
     CollectiveWatch watch("broadcast", world_ranks());
-    ++Counted()->broadcast;
-    if (root == rank()) Counted()->bytes_sent += count * dtype_size(dtype);
+    tally(*Counted());
     do_broadcast(data, count, dtype, root);
   });
 }

@@ -8,11 +8,16 @@
 // staged by the public methods, for every backend alike: copied into host buffers from the
 // memory's staging allocator (Memory::allocate_staging: pinned, for an accelerator), the
 // collective run on those, and the results copied back, in order on the calling thread.
+// Except where the group has a device backend for that memory (DeviceComm below: NCCL for a
+// GPU's, where every member has a GPU of its own): its collectives then read and write the
+// buffers there, with nothing staged.
 // Thread-safety: the public methods may be called from any thread; they run on the comm
 // thread (comm.h), one at a time, in the order they were issued.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -66,6 +71,28 @@ struct Run {
 };
 using Runs = std::vector<Run>;
 
+// A backend that reads and writes the buffers of one device's memory itself (NCCL for a
+// GPU's, comm/nccl), beside the group's own. A group makes one (or none: staged) per memory
+// it does not take, at that memory's first collective, with every member choosing alike.
+// Its methods are the group's collectives on buffers in that memory, with the arguments
+// already checked; the group counts and watches each call as it does its own. A call runs on
+// the comm thread, ordered after the work that produced its inputs as the staged path's
+// copies are, and returns once its results are in place and its buffers may be reused.
+// Point-to-point exchanges are always staged: a message's two ends are on two ranks, whose
+// calls cannot tell that the other end took the same path.
+class DeviceComm {
+ public:
+  virtual ~DeviceComm() = default;
+  virtual const char* name() const = 0;  // "nccl"
+  virtual void all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) = 0;
+  virtual void all_gather(const void* send, void* recv, const Chunks& recv_chunks, DType dtype) = 0;
+  virtual void reduce_scatter(const void* send, void* recv, const std::vector<int64_t>& counts, DType dtype,
+                              ReduceOp op) = 0;
+  virtual void all_to_all(const void* send, const Chunks& send_chunks, void* recv,
+                          const Chunks& recv_chunks, DType dtype) = 0;
+  virtual void broadcast(void* data, int64_t count, DType dtype, int root) = 0;
+};
+
 class Group {
  public:
   virtual ~Group() = default;
@@ -105,6 +132,12 @@ class Group {
   void gather_metadata(const void* send, void* recv, int64_t bytes);
   // Whether the backend reads and writes buffers in `memory` itself (else they are staged).
   virtual bool takes(const Memory& memory) const { return memory.host_accessible(); }
+  // How collectives of buffers in `memory` move: "own" (the backend takes them), the name of
+  // the group's device backend for it ("nccl"), or "staged". For a memory the group has not
+  // met yet this makes the members' choice (DeviceComm): collective, as its first collective.
+  std::string path_for(const Memory& memory);
+  // The names of the device backends the group uses (for comm::backend_name()). Comm thread.
+  std::vector<std::string> device_backends() const;
 
  protected:
   virtual void do_all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) = 0;
@@ -126,6 +159,17 @@ class Group {
 
  private:
   void check_counts(const char* op, const std::vector<int64_t>& counts) const;
+  // The device backend for buffers in `memory`, chosen at the memory's first call (null:
+  // staged; always null for memory the group takes). Comm thread.
+  DeviceComm* device_comm(const Memory& memory);
+  // Runs `call(DeviceComm&)` on the device backend for `memory`, watched as `collective` and
+  // counted by `tally(CommStats&)` as the group's own calls are, where the group has one;
+  // false (nothing run) where the buffers are the backend's own or staged. Used in group.cc.
+  template <typename Tally, typename Call>
+  bool on_device(const Memory& memory, const char* collective, const Tally& tally, const Call& call);
+
+  // By memory (a device's memory lives as long as the process). Comm thread only.
+  std::map<const Memory*, std::unique_ptr<DeviceComm>> device_comms_;
 };
 
 }  // namespace mf::comm

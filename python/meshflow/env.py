@@ -21,5 +21,6 @@ def get_local_world_size():
 
 
 def backend():
-    """The communication backend in use ("mpi")."""
+    """The communication backend in use: "mpi", or "mpi+nccl" once a group has moved GPU
+    tensors with NCCL (groups whose ranks each have a GPU of their own; docs/gpu.md)."""
     return _C.backend_name()

@@ -204,6 +204,18 @@ class CudaMemory : public Memory {
   cudaStream_t side_stream() const;
   // Orders `s` after the work launched on the compute stream so far.
   void after_compute(cudaStream_t s) const;
+  // Orders `s` after the work launched on `first` so far.
+  void after(cudaStream_t first, cudaStream_t s) const;
+  // Orders `s` after what this memory's copies called from this thread follow (cuda_device.h).
+  void order_as_copies(cudaStream_t s) const {
+    const bool on_worker = t_stream && t_stream_device == index_;
+    select(index_);
+    if (on_worker) {
+      after(t_stream, s);
+    } else {
+      after_compute(s);
+    }
+  }
   cudaEvent_t take_event() const;
   void give_event(cudaEvent_t e) const {
     std::lock_guard<std::mutex> lock(event_mu_);
@@ -494,10 +506,13 @@ cudaStream_t CudaMemory::side_stream() const {
 }
 
 void CudaMemory::after_compute(cudaStream_t s) const {
-  const cudaStream_t compute = static_cast<CudaStream&>(device_.stream(StreamKind::kCompute)).cuda();
-  if (s == compute) return;
+  after(static_cast<CudaStream&>(device_.stream(StreamKind::kCompute)).cuda(), s);
+}
+
+void CudaMemory::after(cudaStream_t first, cudaStream_t s) const {
+  if (s == first) return;
   const cudaEvent_t e = take_event();
-  check(cudaEventRecord(e, compute), "cudaEventRecord");
+  check(cudaEventRecord(e, first), "cudaEventRecord");
   check(cudaStreamWaitEvent(s, e, 0), "cudaStreamWaitEvent");
   give_event(e);  // the wait took the record as it is now: the event may be recorded again
 }
@@ -751,6 +766,11 @@ void timed(const std::string& op, const std::function<void()>& launch) {
   std::lock_guard<std::mutex> lock(timings_mu);
   timings.push_back(t);
 }
+void order_as_copies(const Memory& memory, cudaStream_t stream) {
+  static_cast<const CudaMemory&>(memory).order_as_copies(stream);
+}
+
+bool stream_done(cudaStream_t stream, const char* what) { return done(cudaStreamQuery(stream), what); }
 
 cudaStream_t current_stream() { return t_stream; }
 int current_device_index() { return t_stream ? t_stream_device : -1; }

@@ -71,6 +71,16 @@ void timed(const std::string& op, const std::function<void()>& launch);
 // Throws std::runtime_error("CUDA error in <what>: <message>") unless `status` is success.
 void check(cudaError_t status, const char* what);
 
+// For a comm backend that reads and writes a GPU's memory itself (NCCL, comm/nccl): orders
+// `stream`, one of the backend's own on that GPU, after the work that copies of `memory`
+// called from this thread follow (on one of that GPU's workers, its stream's work; elsewhere,
+// as on the CPU's comm worker, everything launched on the compute stream so far), so that its
+// collectives read what the staged path's copies would read. Makes the GPU the thread's own.
+void order_as_copies(const Memory& memory, cudaStream_t stream);
+// Whether everything enqueued on `stream` has run (cudaStreamQuery); throws as check() on an
+// error, and leaves no "not ready" as the thread's last error.
+bool stream_done(cudaStream_t stream, const char* what);
+
 // What an allocation that cannot be had throws.
 class OutOfMemory : public std::bad_alloc {
  public:
