@@ -322,6 +322,18 @@ Var dropout(const Var& x, double p, bool training) {
 Var cross_entropy(const Var& logits, const Var& target) {
   // The fused op's rule checks shapes and dtypes, with its messages.
   find_op("cross_entropy").infer({{logits.shape(), logits.dtype()}, {target.shape(), target.dtype()}}, {});
+  // Targets of -100 are left out, as PyTorch's default ignore_index: their rows count
+  // neither in the sum nor in the mean's count (all rows ignored: 0 / 0, NaN, as PyTorch).
+  const Var counted = cast(call1("ne", {target, full_like(target, -100)}), logits.dtype());
+  const auto& sbp = logits.is_global() ? logits.global().nd_sbp() : NdSbp{};
+  if (std::none_of(sbp.begin(), sbp.end(), [](const Sbp& s) { return s.is_split() && s.split_dim() == 1; })) {
+    // Whole rows on each rank: the fused op, one pass over the logits each way.
+    const Var losses = call("softmax_cross_entropy", {logits, target}, {{"ignore_index", int64_t{-100}}})[0];
+    return div(sum(losses), sum(counted));
+  }
+  // Classes split (a vocabulary-parallel head): per-row maxima and sums of exp are reduced
+  // over the ranks, and each rank's target logits come from gather, so the logits are never
+  // gathered.
   // Shifting by the row maximum keeps exp finite; the shift cancels, so it takes no gradient.
   const Var shifted = sub(logits, amax(logits.detach(), {1}, true));
   // The row sums are all-reduced, not reduce-scattered as log alone would prefer: log's
@@ -336,13 +348,10 @@ Var cross_entropy(const Var& logits, const Var& target) {
     const std::string prefix = "[gather] index";
     return what.rfind(prefix, 0) == 0 ? "[cross_entropy] target" + what.substr(prefix.size()) : what;
   });
-  // Targets of -100 are left out, as PyTorch's default ignore_index: their rows count
-  // neither in the sum nor in the mean's count (all rows ignored: 0 / 0, NaN, as PyTorch).
   const Var rows = reshape(target, {-1, 1});
   const Var kept = call1("ne", {rows, full_like(rows, -100)});
   const Var picked = call1("gather", {shifted, where(kept, rows, zeros_like(rows))}, {{"dim", int64_t{1}}});
-  const Var counted = cast(kept, logits.dtype());
-  return div(sum(mul(sub(log_sum_exp, picked), counted)), sum(counted));
+  return div(sum(mul(sub(log_sum_exp, picked), reshape(counted, {-1, 1}))), sum(counted));
 }
 
 Var full_like(const Var& x, double value) {

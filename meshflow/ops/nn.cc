@@ -34,6 +34,12 @@
 //     S(dim): each rank keeps its part;  S(dim), S(dim) -> P;  B, P -> P.
 //   cross_entropy(logits[N, C] floating, target[N] int32/int64) -> [], the mean over N of
 //     -log_softmax(logits)[i, target[i]]:  S(0), S(0) -> P (local sum over the LOGICAL N).
+//   softmax_cross_entropy(logits[N, C], target[N]; ignore_index = -100) -> loss[N], lse[N]:
+//     loss_i = lse_i - logits[i, target_i] (0 where target_i is ignore_index), lse_i the
+//     row's log-sum-exp, in one pass over the logits; its backward op,
+//     softmax_cross_entropy_backward(logits, target, lse, dloss, dlse) -> dlogits =
+//     softmax(logits) (dloss + dlse) - one_hot(target) dloss, in one more. What
+//     fn::cross_entropy runs unless the classes are split.  S(0) on everything.
 // Indices and targets out of range (of the logical size) raise an error from the kernel of
 // the rank that holds them, before it writes anything. The forward ops' gradients call the
 // backward ops (cross_entropy's: softmax minus gather_backward's one-hot rows); the backward
@@ -43,6 +49,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include "meshflow/core/loops.h"
@@ -82,10 +89,12 @@ int64_t size_attr(const std::string& op, const Attrs& attrs, const std::string& 
   return size;
 }
 
-// Throws unless every one of the n indices is in [0, size).
+// Throws unless every one of the n indices is in [0, size) or `ignored`.
 template <typename I>
-void check_indices(const std::string& op, const I* idx, int64_t n, int64_t size, const std::string& what) {
-  const I* bad = std::find_if(idx, idx + n, [size](I i) { return i < 0 || i >= size; });
+void check_indices(const std::string& op, const I* idx, int64_t n, int64_t size, const std::string& what,
+                   std::optional<int64_t> ignored = std::nullopt) {
+  const I* bad =
+      std::find_if(idx, idx + n, [size, ignored](I i) { return (i < 0 || i >= size) && (!ignored || i != *ignored); });
   if (bad != idx + n) {
     op_error(op, what + " " + std::to_string(*bad) + " is out of range; expected values in [0, " +
                      std::to_string(size) + ")");
@@ -925,6 +934,107 @@ std::vector<Var> cross_entropy_grad(const GradContext& g) {
   return {fn::mul(fn::sub(fn::softmax(logits, 1), one_hot), scale), Var()};
 }
 
+// ---------------------------------------------------------------------------------------------
+// softmax_cross_entropy, softmax_cross_entropy_backward
+
+constexpr const char* kSoftmaxCrossEntropy = "softmax_cross_entropy";
+constexpr const char* kSoftmaxCrossEntropyBackward = "softmax_cross_entropy_backward";
+
+int64_t ignore_index_of(const Attrs& attrs) {
+  return attrs.has("ignore_index") ? attrs.get_int("ignore_index") : int64_t{-100};
+}
+
+std::vector<TensorMeta> softmax_cross_entropy_infer(const std::vector<TensorMeta>& in, const Attrs&) {
+  kernel::expect_inputs(kSoftmaxCrossEntropy, in, 2);
+  cross_entropy_infer(in, {});  // logits [N, C] floating, target [N] of indices
+  const TensorMeta rows{Shape{in[0].shape[0]}, in[0].dtype};
+  return {rows, rows};
+}
+
+std::vector<Signature> split_rows(size_t inputs, size_t outputs) {
+  return {{std::vector<Sbp>(inputs, Sbp::split(0)), std::vector<Sbp>(outputs, Sbp::split(0))}};
+}
+
+std::vector<Tensor> softmax_cross_entropy_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& logits = in[0];
+  const int64_t rows = logits.shape()[0], classes = logits.shape()[1], ignore = ignore_index_of(ctx.attrs);
+  Tensor loss = ctx.output(0, {rows}, logits.dtype()), lse = ctx.output(1, {rows}, logits.dtype());
+  kernel::visit_index(in[1].dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* target = in[1].data_as<I>();
+    check_indices(kCrossEntropy, target, rows, classes, "target", ignore);
+    visit_dtype(logits.dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        const T* x = logits.data_as<T>();
+        T *l = loss.data_as<T>(), *s = lse.data_as<T>();
+#pragma omp parallel for if (kernel::use_team(rows * classes))
+        for (int64_t i = 0; i < rows; ++i) {
+          const T* row = x + i * classes;
+          const T m = row_max(row, classes);
+          s[i] = m + log_sum_exp_shifted(row, classes, m);
+          l[i] = target[i] == ignore ? T{0} : s[i] - row[target[i]];
+        }
+      }
+    });
+  });
+  return {loss, lse};
+}
+
+std::vector<TensorMeta> softmax_cross_entropy_backward_infer(const std::vector<TensorMeta>& in, const Attrs&) {
+  kernel::expect_inputs(kSoftmaxCrossEntropyBackward, in, 5);
+  cross_entropy_infer({in[0], in[1]}, {});
+  const TensorMeta rows{Shape{in[0].shape[0]}, in[0].dtype};
+  for (size_t i = 2; i < 5; ++i) {
+    if (in[i].shape != rows.shape || in[i].dtype != rows.dtype) {
+      op_error(kSoftmaxCrossEntropyBackward, "input " + std::to_string(i) + " is " + to_string(in[i].shape) + " " +
+                                                 dtype_name(in[i].dtype) + "; expected " + to_string(rows.shape) +
+                                                 " " + dtype_name(rows.dtype));
+    }
+  }
+  return {in[0]};
+}
+
+// dlogits = softmax(logits) (dloss + dlse) - one_hot(target) dloss, rows of ignore_index
+// taking no dloss.
+std::vector<Tensor> softmax_cross_entropy_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& logits = in[0];
+  const int64_t rows = logits.shape()[0], classes = logits.shape()[1], ignore = ignore_index_of(ctx.attrs);
+  Tensor dx = ctx.output(0, logits.shape(), logits.dtype());
+  kernel::visit_index(in[1].dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* target = in[1].data_as<I>();
+    visit_dtype(logits.dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        const T *x = logits.data_as<T>(), *lse = in[2].data_as<T>(), *dloss = in[3].data_as<T>(),
+                *dlse = in[4].data_as<T>();
+        T* out = dx.data_as<T>();
+#pragma omp parallel for if (kernel::use_team(rows * classes))
+        for (int64_t i = 0; i < rows; ++i) {
+          const T* row = x + i * classes;
+          T* grad = out + i * classes;
+          const bool kept = target[i] != ignore;
+          const T dl = kept ? dloss[i] : T{0}, weight = dl + dlse[i], shift = lse[i];
+          // x - lse <= 0: lse is at least the row's maximum.
+          kernel::simd_loop(classes, [&](int64_t j) { grad[j] = fast_math::exp_nonpositive(row[j] - shift) * weight; });
+          if (kept) grad[target[i]] -= dl;
+        }
+      }
+    });
+  });
+  return {dx};
+}
+
+std::vector<Var> softmax_cross_entropy_grad(const GradContext& g) {
+  auto grad_or_zeros = [&](size_t i) {
+    return g.grad_outputs[i].defined() ? g.grad_outputs[i] : fn::zeros_like(g.outputs[i]);
+  };
+  return {call1(kSoftmaxCrossEntropyBackward,
+                {g.inputs[0], g.inputs[1], g.outputs[1], grad_or_zeros(0), grad_or_zeros(1)}, g.attrs),
+          Var()};
+}
+
 }  // namespace
 
 void register_nn_ops(OpRegistry& r) {
@@ -948,6 +1058,16 @@ void register_nn_ops(OpRegistry& r) {
   r.add(with_grad(
       make_op(kCrossEntropy, cross_entropy_infer, cross_entropy_signatures, cross_entropy_kernel, kChecksData),
       cross_entropy_grad));
+  r.add(with_grad(make_op(
+                      kSoftmaxCrossEntropy, softmax_cross_entropy_infer,
+                      [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
+                         const Attrs&) { return split_rows(2, 2); },
+                      softmax_cross_entropy_kernel, kChecksData),
+                  softmax_cross_entropy_grad));
+  r.add(make_op(
+      kSoftmaxCrossEntropyBackward, softmax_cross_entropy_backward_infer,
+      [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) { return split_rows(5, 1); },
+      softmax_cross_entropy_backward_kernel));
 }
 
 }  // namespace mf

@@ -576,6 +576,16 @@ TEST(NnCrossEntropy, EverySignatureMatchesOneDevice) {
   }
 }
 
+TEST(NnCrossEntropy, TheFusedRowsMatchOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    check("softmax_cross_entropy", {value({6, 5}), indices({6}, DType::kInt64, 5)}, {}, p);
+    check("softmax_cross_entropy", {value({5, 3}, DType::kFloat64), indices({5}, DType::kInt32, 3)},
+          {{"ignore_index", int64_t{1}}}, p);
+    check("softmax_cross_entropy_backward",
+          {value({6, 5}), indices({6}, DType::kInt64, 5), value({6}), value({6}), value({6})}, {}, p);
+  }
+}
+
 TEST(NnCrossEntropy, SignaturesAndValue) {
   EXPECT_EQ(one_axis("cross_entropy", {{{6, 5}, DType::kFloat32}, {{6}, DType::kInt64}}, {}),
             (std::vector<std::string>{"(S(0)), (S(0)) -> (P)", "(B), (B) -> (B)"}));

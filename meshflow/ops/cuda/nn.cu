@@ -86,21 +86,27 @@ int64_t dim_attr(const char* op, const Attrs& attrs, const Shape& shape) {
 
 constexpr unsigned long long kNoBadIndex = ~0ull;
 
+// An index value no check skips.
+constexpr int64_t kNoneIgnored = INT64_MIN;
+
 template <typename I>
-__global__ void find_bad_index(const I* __restrict__ idx, int64_t n, int64_t size, unsigned long long* first_bad) {
+__global__ void find_bad_index(const I* __restrict__ idx, int64_t n, int64_t size, int64_t ignored,
+                               unsigned long long* first_bad) {
   for (int64_t i = first_index(); i < n; i += grid_step()) {
-    if (idx[i] < 0 || idx[i] >= size) atomicMin(first_bad, static_cast<unsigned long long>(i));
+    if ((idx[i] < 0 || idx[i] >= size) && idx[i] != ignored) atomicMin(first_bad, static_cast<unsigned long long>(i));
   }
 }
 
-// Throws the CPU's error for the first of the n indices outside [0, size), if any.
+// Throws the CPU's error for the first of the n indices outside [0, size) other than
+// `ignored`, if any.
 template <typename I>
-void check_indices(const char* op, const I* idx, int64_t n, int64_t size, const char* what, Memory& mem) {
+void check_indices(const char* op, const I* idx, int64_t n, int64_t size, const char* what, Memory& mem,
+                   int64_t ignored = kNoneIgnored) {
   if (n == 0) return;
   const std::shared_ptr<void> status = mem.allocate(sizeof(unsigned long long));
   auto* first_bad = static_cast<unsigned long long*>(status.get());
   device::cuda::check(cudaMemsetAsync(first_bad, 0xff, sizeof *first_bad, stream()), "cudaMemsetAsync");
-  find_bad_index<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(idx, n, size, first_bad);
+  find_bad_index<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(idx, n, size, ignored, first_bad);
   check_launch("find_bad_index");
   unsigned long long bad = 0;
   device::cuda::check(cudaMemcpyAsync(&bad, first_bad, sizeof bad, cudaMemcpyDeviceToHost, stream()),
@@ -548,6 +554,85 @@ std::vector<Tensor> cross_entropy(const std::vector<Tensor>& in, const KernelCon
 }
 
 // ---------------------------------------------------------------------------------------------
+// softmax_cross_entropy, softmax_cross_entropy_backward: a group of threads per row.
+
+int64_t ignore_index_of(const Attrs& attrs) {
+  return attrs.has("ignore_index") ? attrs.get_int("ignore_index") : int64_t{-100};
+}
+
+template <typename T, typename I>
+struct SoftmaxCrossEntropyBody {
+  const T* x;
+  const I* target;
+  T *loss, *lse;
+  int64_t ignore;
+
+  template <int G>
+  __device__ void run(int64_t row, int64_t offset, int64_t, int lane, const Lines& l) const {
+    T m, sum;
+    max_and_sum_exp<G>(x + offset, l.n, 1, lane, m, sum);
+    if (lane == 0) {
+      const T s = m + log_of(sum);
+      lse[row] = s;
+      loss[row] = target[row] == ignore ? T(0) : s - x[offset + target[row]];
+    }
+  }
+};
+
+template <typename T, typename I>
+struct SoftmaxCrossEntropyBackwardBody {
+  const T *x, *lse, *dloss, *dlse;
+  const I* target;
+  T* dx;
+  int64_t ignore;
+
+  template <int G>
+  __device__ void run(int64_t row, int64_t offset, int64_t, int lane, const Lines& l) const {
+    const int64_t t = target[row];
+    const T dl = t == ignore ? T(0) : dloss[row], weight = dl + dlse[row], shift = lse[row];
+    for (int64_t i = lane; i < l.n; i += G) dx[offset + i] = exp_of(x[offset + i] - shift) * weight - (i == t ? dl : T(0));
+  }
+};
+
+std::vector<Tensor> softmax_cross_entropy(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& logits = in[0];
+  const int64_t rows = logits.shape()[0], classes = logits.shape()[1], ignore = ignore_index_of(ctx.attrs);
+  Memory& mem = memory_of(in);
+  Tensor loss = output(ctx, 0, {rows}, logits.dtype(), mem), lse = output(ctx, 1, {rows}, logits.dtype(), mem);
+  kernel::visit_index(in[1].dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* target = in[1].data_as<I>();
+    check_indices("cross_entropy", target, rows, classes, "target", mem, ignore);
+    visit_floating(logits.dtype(), [&](auto v) {
+      using T = decltype(v);
+      launch_lines("softmax_cross_entropy",
+                   SoftmaxCrossEntropyBody<T, I>{logits.data_as<T>(), target, loss.data_as<T>(), lse.data_as<T>(),
+                                                 ignore},
+                   Lines{rows, classes, 1, 0});
+    });
+  });
+  return {loss, lse};
+}
+
+std::vector<Tensor> softmax_cross_entropy_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& logits = in[0];
+  const int64_t rows = logits.shape()[0], classes = logits.shape()[1];
+  Tensor dx = output(ctx, 0, logits.shape(), logits.dtype(), memory_of(in));
+  kernel::visit_index(in[1].dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    visit_floating(logits.dtype(), [&](auto v) {
+      using T = decltype(v);
+      launch_lines("softmax_cross_entropy_backward",
+                   SoftmaxCrossEntropyBackwardBody<T, I>{logits.data_as<T>(), in[2].data_as<T>(), in[3].data_as<T>(),
+                                                         in[4].data_as<T>(), in[1].data_as<I>(), dx.data_as<T>(),
+                                                         ignore_index_of(ctx.attrs)},
+                   Lines{rows, classes, 1, 0});
+    });
+  });
+  return {dx};
+}
+
+// ---------------------------------------------------------------------------------------------
 // embedding, embedding_backward
 
 // The local weight holds logical rows [first, first + rows); other rows come out as zeros.
@@ -751,6 +836,8 @@ void add_nn_kernels(KernelTable& t) {
   t["layer_norm"] = layer_norm;
   t["layer_norm_backward"] = layer_norm_backward;
   t["cross_entropy"] = cross_entropy;
+  t["softmax_cross_entropy"] = softmax_cross_entropy;
+  t["softmax_cross_entropy_backward"] = softmax_cross_entropy_backward;
   t["embedding"] = embedding;
   t["embedding_backward"] = embedding_backward;
   t["gather"] = gather;
