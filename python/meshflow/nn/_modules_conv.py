@@ -172,6 +172,19 @@ class AdaptiveMaxPool2d(Module):
         return f"output_size={self.output_size}"
 
 
+def _init_norm(module, num_features, eps, momentum, affine, track_running_stats):
+    """The state torch's batch and instance norms share: sizes, the affine parameters and the
+    running statistics (buffers, None when not tracked)."""
+    module.num_features, module.eps, module.momentum = num_features, eps, momentum
+    module.affine, module.track_running_stats = affine, track_running_stats
+    module.weight = Parameter(ones(num_features)) if affine else None
+    module.bias = Parameter(zeros(num_features)) if affine else None
+    tracked = {"running_mean": zeros(num_features), "running_var": ones(num_features),
+               "num_batches_tracked": tensor(0)}
+    for name, value in tracked.items():
+        _register_buffer(module, name, value if track_running_stats else None)
+
+
 class _BatchNorm(Module):
     """torch's _BatchNorm: normalizes over every dim but the channels (dim 1) with the batch's
     statistics in training, the running ones in eval (track_running_stats)."""
@@ -181,18 +194,8 @@ class _BatchNorm(Module):
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, *,
                  local_stats=False):
         super().__init__()
-        self.num_features, self.eps, self.momentum = num_features, eps, momentum
-        self.affine, self.track_running_stats = affine, track_running_stats
+        _init_norm(self, num_features, eps, momentum, affine, track_running_stats)
         self.local_stats = bool(local_stats) and not self._sync
-        self.weight = Parameter(ones(num_features)) if affine else None
-        self.bias = Parameter(zeros(num_features)) if affine else None
-        if track_running_stats:
-            _register_buffer(self, "running_mean", zeros(num_features))
-            _register_buffer(self, "running_var", ones(num_features))
-            _register_buffer(self, "num_batches_tracked", tensor(0))
-        else:
-            for name in ("running_mean", "running_var", "num_batches_tracked"):
-                _register_buffer(self, name, None)
 
     def _check_input_dim(self, input):
         pass

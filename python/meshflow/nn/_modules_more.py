@@ -1,10 +1,8 @@
 """meshflow.nn modules, continued (issue 26): SELU, CELU, Softmax2d, InstanceNorm1d/2d and
 LocalResponseNorm, each the function of meshflow.nn.functional it names, as torch's."""
 from . import functional as F
-from ._modules_conv import _register_buffer
-from .modules import Module, Parameter
-from .._ops_creation import ones, zeros
-from .._tensor import tensor
+from ._modules_conv import _init_norm
+from .modules import Module
 from .._ops_reduce import softmax
 
 
@@ -51,17 +49,7 @@ class _InstanceNorm(Module):
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
                  dtype=None):
         super().__init__()
-        self.num_features, self.eps, self.momentum = num_features, eps, momentum
-        self.affine, self.track_running_stats = affine, track_running_stats
-        self.weight = Parameter(ones(num_features)) if affine else None
-        self.bias = Parameter(zeros(num_features)) if affine else None
-        if track_running_stats:
-            _register_buffer(self, "running_mean", zeros(num_features))
-            _register_buffer(self, "running_var", ones(num_features))
-            _register_buffer(self, "num_batches_tracked", tensor(0))
-        else:
-            for name in ("running_mean", "running_var", "num_batches_tracked"):
-                _register_buffer(self, name, None)
+        _init_norm(self, num_features, eps, momentum, affine, track_running_stats)
         if dtype is not None or device is not None:
             self.to(**{k: v for k, v in (("device", device), ("dtype", dtype)) if v is not None})
 
