@@ -24,7 +24,8 @@ struct Instruction {
   device::StreamKind kind;
   std::vector<Tensor> inputs;
   std::vector<Tensor> outputs;  // pending
-  Body body;
+  std::vector<Tensor> given;    // their memory, for a kernel allocated at issue; else empty
+  KernelBody body;
   Flags flags;
 };
 
@@ -67,7 +68,7 @@ class Machine {
   }
 
   std::vector<Tensor> launch(const std::string& name, device::StreamKind kind, std::vector<Tensor> inputs,
-                             const std::vector<TensorMeta>& metas, Body body, Flags flags) {
+                             const std::vector<TensorMeta>& metas, KernelBody body, Flags flags, bool allocate) {
     drop_retired();
     auto ins = std::make_shared<Instruction>();
     ins->name = name;
@@ -78,6 +79,18 @@ class Machine {
     ins->outputs.reserve(metas.size());
     Memory& memory = flags.outputs_in ? *flags.outputs_in : dev.memory();
     for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype, memory));
+    if (allocate) {
+      ins->given.reserve(metas.size());
+      for (const TensorMeta& m : metas) {
+        try {
+          ins->given.push_back(Tensor::empty(m.shape, m.dtype, memory));
+        } catch (const std::exception&) {
+          // Left to the kernel, whose own attempt fails its outputs: out of memory is an
+          // error of the op's run, raised at the next synchronization like any other.
+          ins->given.emplace_back();
+        }
+      }
+    }
     ins->body = std::move(body);
     ins->flags = flags;
 
@@ -162,7 +175,7 @@ class Machine {
     std::exception_ptr error;
     if (!inherited || ins->flags.run_on_failed_inputs) {
       try {
-        results = ins->body(ins->inputs);
+        results = ins->body(ins->inputs, ins->given);
         check_results(*ins, results);
       } catch (...) {
         error = named(ins->name, std::current_exception());
@@ -349,7 +362,17 @@ Machine& machine() {
 
 std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
                            const std::vector<TensorMeta>& outputs, Body body, Flags flags) {
-  return machine().launch(name, stream, std::move(inputs), outputs, std::move(body), flags);
+  return machine().launch(
+      name, stream, std::move(inputs), outputs,
+      [body = std::move(body)](const std::vector<Tensor>& in, const std::vector<Tensor>&) { return body(in); }, flags,
+      /*allocate=*/false);
+}
+
+std::vector<Tensor> launch_kernel(const std::string& name, std::vector<Tensor> inputs,
+                                  const std::vector<TensorMeta>& outputs, KernelBody body, Flags flags,
+                                  bool allocate) {
+  return machine().launch(name, device::StreamKind::kCompute, std::move(inputs), outputs, std::move(body), flags,
+                          allocate);
 }
 
 std::string error_message(std::exception_ptr error) {

@@ -12,6 +12,11 @@
 // stream in program order, which is the same on every rank; collectives issued from the
 // user's thread (argument checks, metadata) are funneled onto it (comm.h).
 //
+// Memory: an instruction launched with launch_kernel (an op's kernel on a device the host
+// cannot touch: ops/dispatch.cc) gets its outputs' memory when it is issued, from the metas,
+// on the issuing thread, and the kernel writes there; other instructions (copies, boxing,
+// kernels in host memory) make their outputs as they run.
+//
 // Lifetimes: an instruction holds its inputs and outputs until it has run; it is then
 // retired, and the issuing thread drops it at its next launch or synchronize, so storage
 // goes back to the caching allocator only after its last use, and never on a worker (a
@@ -38,6 +43,10 @@
 namespace mf::vm {
 
 using Body = std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs)>;
+// An op's kernel call: `outputs` holds the memory allocated for its outputs when it was
+// issued (one tensor per output meta), for the kernel to write (KernelContext::given).
+using KernelBody =
+    std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs)>;
 
 struct Flags {
   // Run the body even when an input failed (comm: every rank must issue the collective).
@@ -61,6 +70,13 @@ struct Flags {
 // `outputs` (the body must return tensors of exactly these).
 std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
                            const std::vector<TensorMeta>& outputs, Body body, Flags flags = {});
+// Issues an op's kernel on the compute stream. With `allocate`, its outputs' memory is
+// allocated now in the memory they go to (Flags::outputs_in, else the device's): a block of
+// a stream-ordered allocator taken off the workers belongs to the compute stream, which
+// writes it. Without, the body gets no outputs and the kernel allocates them as it runs.
+std::vector<Tensor> launch_kernel(const std::string& name, std::vector<Tensor> inputs,
+                                  const std::vector<TensorMeta>& outputs, KernelBody body, Flags flags,
+                                  bool allocate);
 
 // A copy of `t` in `target`'s memory, issued on `target`'s host-to-device stream (on the
 // source device's device-to-host stream when `target` is the CPU); `t` itself when it is

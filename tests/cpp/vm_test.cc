@@ -248,6 +248,30 @@ TEST(Vm, IssuingRunsBoundedAheadSoDroppedOutputsDoNotPileUp) {
   EXPECT_LT(peak_outputs(1000, [](const Tensor&) { vm::synchronize(); }), 800);
 }
 
+TEST(Vm, AKernelWritesTheOutputsAllocatedAtItsIssue) {
+  // The memory is taken when launch_kernel returns, before the body runs; the body writes
+  // it and the pending output becomes that memory.
+  vm::synchronize();
+  const size_t before = host_cache_stats().in_use_bytes;
+  Gate gate;
+  std::vector<Tensor> given;
+  std::vector<Tensor> out = vm::launch_kernel(
+      "fill", {}, {{Shape{256}, DType::kFloat32}},
+      [&](const std::vector<Tensor>&, const std::vector<Tensor>& outputs) {
+        gate.pass();
+        given = outputs;
+        std::fill_n(outputs[0].data_as<float>(), 256, 2.5f);
+        return outputs;
+      },
+      {}, /*allocate=*/true);
+  EXPECT_GE(host_cache_stats().in_use_bytes, before + 256 * sizeof(float));
+  gate.open();
+  vm::wait(out[0]);
+  ASSERT_EQ(given.size(), 1u);
+  EXPECT_EQ(out[0].data(), given[0].data());
+  EXPECT_EQ(out[0].data_as<float>()[255], 2.5f);
+}
+
 TEST(Vm, ErrorSurfacesAtTheNextSynchronizationWithTheOpName) {
   std::atomic<bool> dependent_ran{false};
   const Tensor bad = vm::launch("my_kernel", StreamKind::kCompute, {}, {{{2}, DType::kFloat32}},
