@@ -66,7 +66,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         from ._ops_elementwise import cast
         input = cast(input, dtype)
-    if input.dtype.name in ("int32", "int64", "bool"):
+    if (input._impl.dtype if type(input) is Tensor else input.dtype.name) in ("int32", "int64", "bool"):
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a floating point or "
                            f"complex dtype. Got: {input.dtype.name}")
     return _mean(input, dim, keepdim)
