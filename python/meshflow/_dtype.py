@@ -38,10 +38,10 @@ def to_dtype(value):
     """A meshflow dtype from a meshflow dtype, a NumPy dtype or type, or a name."""
     if isinstance(value, dtype):
         return value
-    if callable(value) and isinstance(getattr(value, "dtype", None), dtype):  # mf.FloatTensor, ...
-        return value.dtype
     if type(value) is str and value in _BY_NAME:  # tensors' own dtypes: no NumPy parsing
         return _BY_NAME[value]
+    if callable(value) and isinstance(getattr(value, "dtype", None), dtype):  # mf.FloatTensor, ...
+        return value.dtype
     try:
         name = _np.dtype(value).name
     except TypeError:

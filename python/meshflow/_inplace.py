@@ -15,35 +15,61 @@ back into the base (`put`); a base knows its views weakly. A write to a view wri
 write to a base takes its live views again, so that aliasing is as PyTorch's. Only the
 Tensor methods make views; the functions (mf.reshape(x, ...)) return new tensors.
 """
+import numbers
 import weakref
 
 from . import _dtype
+from ._ops_index import _plainly_basic
 from ._tensor import Tensor, no_grad, is_grad_enabled
 
-
-class _View:
-    """How view `of` a base was made: `take(base)` takes it again, `put(base, value)` is the
-    base with the view's part replaced by `value`; `detached`: a detach() view, through which
-    writes change values only, never the graph; `strided`: a view PyTorch would not lay out
-    contiguously (permuted, transposed, expanded), which view() refuses to reshape."""
-    __slots__ = ("base", "take", "put", "detached", "strided")
-
-    def __init__(self, base, take, put, detached=False, strided=False):
-        self.base, self.take, self.put, self.detached = base, take, put, detached
-        self.strided = strided
+# A view records how it was made in `view._view`, a tuple (base, kind, args, kwargs): the
+# method's _ViewKind and the arguments of the call. Nothing else is made per view (no
+# closures): what a write needs (taking the view again, putting it back) is derived from the
+# record when a write happens, which most views never see. A base lists its views in
+# `base._views` (weak references). Both are Tensor slots, unset until then (read with
+# getattr: every tensor setting them to None would slow every op's result).
+_BASE, _KIND, _ARGS, _KWARGS = range(4)
+_NO_KWARGS = {}  # shared by the records of calls without keywords (read, never written)
 
 
-def _link(base, view, take, put, detached=False, strided=False):
-    """Records `view` as a view of `base`; returns `view`."""
-    view._view = _View(base, take, put, detached, strided)
+class _ViewKind:
+    """How a view-making method's views are taken again and written back, one per method:
+    `raw(base, *args, **kwargs)` takes the view again; `put(base, value, *args, **kwargs)` is
+    the base with the view's part replaced by `value` (default: the value reshaped to the
+    base's shape); `strided(base, view, *args, **kwargs)`: whether PyTorch would lay the
+    view out non-contiguously (permuted, transposed, expanded), which view() refuses to
+    reshape; `detached`: a detach() view, through which writes change values only, never
+    the graph."""
+    __slots__ = ("raw", "put", "strided", "detached")
+
+    def __init__(self, raw, put=None, strided=None, detached=False):
+        self.raw, self.put, self.strided, self.detached = raw, put or _reshape_back, strided, detached
+
+
+def _link(base, view, kind, args, kwargs):
+    """Records `view` as a view of `base` made by `kind` with these arguments."""
+    view._view = (base, kind, args, kwargs)
     views = getattr(base, "_views", None)
     if views is None:
-        base._views = [weakref.ref(view)]
+        base._views = [_weak(view)]
     else:
-        views.append(weakref.ref(view))
-        if len(views) >= 16 and len(views) & (len(views) - 1) == 0:  # prune dead ones at powers of two
+        views.append(_weak(view))
+        n = len(views)
+        if n >= 16 and not n & (n - 1):  # prune dead ones at powers of two
             views[:] = [r for r in views if r() is not None]
-    return view
+
+
+_weak = weakref.ref
+
+
+def _take(record, base):
+    """The view `record` describes, taken again from base."""
+    return record[_KIND].raw(base, *record[_ARGS], **record[_KWARGS])
+
+
+def _put(record, base, value):
+    """base with the part the view `record` describes replaced by `value`."""
+    return record[_KIND].put(base, value, *record[_ARGS], **record[_KWARGS])
 
 
 def _live_views(t):
@@ -57,11 +83,10 @@ def _root_leaf_requiring_grad(t):
     while True:
         if t.requires_grad and t.is_leaf:
             return t
-        view = getattr(t, "_view", None)
-        base = None if view is None or view.detached else view.base
-        if base is None:
+        record = getattr(t, "_view", None)
+        if record is None or record[_KIND].detached:
             return None
-        t = base
+        t = record[_BASE]
 
 
 def _retake_views(t, skip=None):
@@ -69,12 +94,12 @@ def _retake_views(t, skip=None):
     for v in _live_views(t):
         if v is skip:
             continue
-        view = v._view
-        if view.detached:
+        record = v._view
+        if record[_KIND].detached:
             with no_grad():
-                v._impl.assign(view.take(t)._impl)
+                v._impl.assign(_take(record, t)._impl)
         else:
-            v._impl.assign(view.take(t)._impl)
+            v._impl.assign(_take(record, t)._impl)
         _retake_views(v)
 
 
@@ -82,15 +107,15 @@ def _write(t, value, skip=None):
     """t takes `value` (of t's shape and dtype), then its views and its base follow."""
     t._impl.assign(value._impl)
     _retake_views(t, skip)
-    view = getattr(t, "_view", None)
-    base = None if view is None else view.base
-    if base is None:
+    record = getattr(t, "_view", None)
+    if record is None:
         return
-    if view.detached:
+    base = record[_BASE]
+    if record[_KIND].detached:
         with no_grad():
-            _write(base, view.put(base, t), skip=t)
+            _write(base, _put(record, base, t), skip=t)
     else:
-        _write(base, view.put(base, t), skip=t)
+        _write(base, _put(record, base, t), skip=t)
 
 
 def _category(dtype):
@@ -235,21 +260,19 @@ for _name, _op in (("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("m
 _RAW = {name: getattr(Tensor, name) for name in ("reshape", "permute", "transpose", "detach")}
 
 
-def _reshape_back(base, value):
+def _reshape_back(base, value, *args, **kwargs):
     return _RAW["reshape"](value, *base.shape)
 
 
-def _viewing(raw, put=_reshape_back, strided=None):
-    """Method `raw` recording its result as a view whose put is `put(base, value, *args)`
-    (default: the value reshaped to the base's shape); `strided(base, view, *args)`: whether
-    PyTorch would lay the view out non-contiguously."""
+def _viewing(raw, put=None, strided=None):
+    """Method `raw` recording its result as a view (see _ViewKind for put and strided)."""
+    kind = _ViewKind(raw, put, strided)
+
     def method(self, *args, **kwargs):
         out = raw(self, *args, **kwargs)
-        if out is self:
-            return out
-        return _link(self, out, lambda base: raw(base, *args, **kwargs),
-                     put if put is _reshape_back else (lambda base, value: put(base, value, *args, **kwargs)),
-                     strided=strided is not None and strided(self, out, *args, **kwargs))
+        if out is not self:
+            _link(self, out, kind, args, kwargs)
+        return out
     method.__name__ = method.__qualname__ = raw.__name__
     method.__doc__ = raw.__doc__
     return method
@@ -257,7 +280,8 @@ def _viewing(raw, put=_reshape_back, strided=None):
 
 def _basic_index(index):
     """Whether `index` is basic indexing (ints, slices, None, '...'), which makes a view."""
-    import numbers
+    if _plainly_basic(index):
+        return True
     items = index if isinstance(index, tuple) else (index,)
     return all(i is None or i is Ellipsis or isinstance(i, slice) or
                (isinstance(i, numbers.Integral) and not isinstance(i, bool)) for i in items)
@@ -286,17 +310,22 @@ def _not_writable(base, value, *args, **kwargs):
 
 
 def _getitem_viewing(raw):
+    kind = _ViewKind(raw, _put_index)
+
     def getitem(self, index):
         out = raw(self, index)
-        if out is self or not _basic_index(index):
-            return out
-        return _link(self, out, lambda base: raw(base, index), lambda base, value: _put_index(base, value, index))
+        if out is not self and _basic_index(index):
+            _link(self, out, kind, (index,), _NO_KWARGS)
+        return out
     getitem.__doc__ = raw.__doc__
     return getitem
 
 
-def _pieces_viewing(raw):
-    """split/chunk/unbind: each piece a view of its slice (or index) along the dim."""
+def _pieces_viewing(raw, getitem):
+    """split/chunk/unbind: each piece a view of its slice (or index) along the dim, taken
+    again by `getitem` (the raw x[index])."""
+    kind = _ViewKind(getitem, _put_index)
+
     def method(self, *args, **kwargs):
         pieces = raw(self, *args, **kwargs)
         dim = kwargs.get("dim", args[1] if len(args) > 1 else 0) if raw.__name__ != "unbind" else \
@@ -309,9 +338,7 @@ def _pieces_viewing(raw):
             else:
                 item = slice(start, start + piece.shape[dim])
                 start += piece.shape[dim]
-            index = (slice(None),) * dim + (item,)
-            _link(self, piece, lambda base, index=index: base[index],
-                  lambda base, value, index=index: _put_index(base, value, index))
+            _link(self, piece, kind, ((slice(None),) * dim + (item,),), _NO_KWARGS)
         return pieces
     method.__name__ = method.__qualname__ = raw.__name__
     method.__doc__ = raw.__doc__
@@ -324,8 +351,12 @@ def _narrow_back(base, value, dim, start, length):
 
 
 def _detach_viewing(raw):
+    kind = _ViewKind(raw, lambda base, value: raw(value), detached=True)
+
     def detach(self):
-        return _link(self, raw(self), lambda base: raw(base), lambda base, value: raw(value), detached=True)
+        out = raw(self)
+        _link(self, out, kind, (), _NO_KWARGS)
+        return out
     detach.__doc__ = raw.__doc__
     return detach
 
@@ -351,11 +382,19 @@ def _expands(base, view, *args):
     return tuple(view.shape) != tuple(base.shape)
 
 
+_weakref_count = weakref.getweakrefcount
+
+
 def is_contiguous(self, memory_format=None):
     """False for the direct result of permute, transpose or expand that moved elements (as
     PyTorch's strides would say), True otherwise (meshflow's ops make dense results)."""
-    view = getattr(self, "_view", None)
-    return view is None or not view.strided
+    if not _weakref_count(self):  # every view is weakly referenced by its base (_link): not a view
+        return True
+    record = getattr(self, "_view", None)
+    if record is None:
+        return True
+    strided = record[_KIND].strided
+    return strided is None or not strided(record[_BASE], self, *record[_ARGS], **record[_KWARGS])
 
 
 def _contiguous(self, memory_format=None):
@@ -388,9 +427,10 @@ Tensor.expand_as = _viewing(Tensor.expand_as, _not_writable, _expands)
 Tensor.narrow = _viewing(Tensor.narrow, _narrow_back)
 Tensor.T = property(_viewing(Tensor.T.fget, lambda base, value: _RAW["permute"](value, *reversed(range(value.ndim))),
                              _reverses_dims))
-Tensor.__getitem__ = _getitem_viewing(Tensor.__getitem__)
+_raw_getitem = Tensor.__getitem__
+Tensor.__getitem__ = _getitem_viewing(_raw_getitem)
 for _name in ("split", "chunk", "unbind"):
-    setattr(Tensor, _name, _pieces_viewing(getattr(Tensor, _name)))
+    setattr(Tensor, _name, _pieces_viewing(getattr(Tensor, _name), _raw_getitem))
 Tensor.detach = _detach_viewing(Tensor.detach)
 Tensor.data = property(lambda self: self.detach(), Tensor.data.fset, doc=Tensor.data.__doc__)
 install_inplace_methods()

@@ -106,11 +106,6 @@ def _tensors(a, b, dtype):
     return a, b
 
 
-def _same_dtype_tensors(a, b):
-    """Whether a and b are tensors of one dtype other than bool: an op runs on them as they are."""
-    return type(a) is Tensor and type(b) is Tensor and a._impl.dtype == b._impl.dtype and a._impl.dtype != "bool"
-
-
 def _no_bools(name, dtype, hint=""):
     if dtype == _dtype.bool_:
         raise NotImplementedError(f"\"{name}\" is not implemented for bool tensors{hint}")
@@ -141,13 +136,18 @@ def _named(op, name, doc):
 def _unary(name, doc, floats=False):
     """A unary op; `floats`: bool inputs are cast to float32 first (integers become float32 in
     the op), as torch's exp, log, ..."""
-    handle = _op(name)
+    unary = _op(name).unary  # the bound method, looked up once
 
     def op(input):
         x = input._impl if type(input) is Tensor else _impl_of(name, input)
-        if floats and x.dtype == "bool":
+        if floats:
+            try:  # straight to C++, which refuses bool (ValueError, before anything runs)
+                return Tensor(unary(x))
+            except ValueError:
+                if x.dtype != "bool":
+                    raise
             x = cast(input, _dtype.float32)._impl
-        return Tensor(handle.unary(x))
+        return Tensor(unary(x))
     return _named(op, name, doc)
 
 
@@ -158,10 +158,17 @@ def _binary(name, doc, on_bools=None):
     """A binary op computing in the promoted dtype; `on_bools`: the op it is on two bools (or
     None: an error)."""
     handle = _op(name)
+    binary = handle.binary  # the bound method, looked up once
 
     def op(input, other):
-        if _same_dtype_tensors(input, other):
-            return Tensor(handle.binary(input._impl, other._impl))
+        if type(input) is Tensor and type(other) is Tensor:
+            # Straight to C++, which refuses (ValueError, before anything runs) differing dtypes
+            # and the bools these ops do not take; those are promoted below, where other errors
+            # raise again. (The bitwise ops take bools, as on_bools would.)
+            try:
+                return Tensor(binary(input._impl, other._impl))
+            except ValueError:
+                pass
         a, b, dtype = _promote(input, other)
         if dtype == _dtype.bool_:
             if on_bools is None:
@@ -174,7 +181,8 @@ def _binary(name, doc, on_bools=None):
 
 def _commutative(name, scalar_name, on_bools, doc):
     """A binary op whose number operand, on either side, becomes the scalar form."""
-    handle, scalar_handle = _op(name), _op(scalar_name)
+    handle = _op(name)
+    binary, scalar = handle.binary, _op(scalar_name).scalar  # the bound methods, looked up once
 
     def op(input, other):
         # The common cases go straight to C++, which refuses (ValueError, before anything runs)
@@ -182,11 +190,11 @@ def _commutative(name, scalar_name, on_bools, doc):
         try:
             if type(input) is Tensor:
                 if type(other) is Tensor:
-                    return Tensor(handle.binary(input._impl, other._impl))
+                    return Tensor(binary(input._impl, other._impl))
                 if type(other) in _PLAIN_NUMBERS:
-                    return Tensor(scalar_handle.scalar(input._impl, other))  # integers become float32 for a float
+                    return Tensor(scalar(input._impl, other))  # integers become float32 for a float
             elif type(other) is Tensor and type(input) in _PLAIN_NUMBERS:
-                return Tensor(scalar_handle.scalar(other._impl, input))
+                return Tensor(scalar(other._impl, input))
         except ValueError:
             pass
         a, b, dtype = _promote(input, other)
@@ -223,13 +231,21 @@ _NO_BOOL_SUB = (". Subtraction, the `-` operator, with two bool tensors is not s
                 "`logical_xor()` operator instead")
 
 
+_sub_binary, _add_scalar = _op("sub").binary, _op("add_scalar").scalar
+
+
 def sub(input, other):
     """input - other."""
-    if type(input) is Tensor and input._impl.dtype != "bool":  # the common cases first, without ABC checks
-        if type(other) is Tensor and other._impl.dtype == input._impl.dtype:
-            return Tensor(_op("sub").binary(input._impl, other._impl))
-        if type(other) in _PLAIN_NUMBERS:
-            return Tensor(_op("add_scalar").scalar(input._impl, -other))
+    # The common cases go straight to C++, which refuses (ValueError, before anything runs)
+    # differing dtypes and bools: those are promoted below, where other errors raise again.
+    try:
+        if type(input) is Tensor:
+            if type(other) is Tensor:
+                return Tensor(_sub_binary(input._impl, other._impl))
+            if type(other) in _PLAIN_NUMBERS:
+                return Tensor(_add_scalar(input._impl, -other))
+    except ValueError:
+        pass
     a, b, dtype = _promote(input, other)
     _no_bools("sub", dtype, _NO_BOOL_SUB)
     if not isinstance(b, Tensor):
@@ -239,13 +255,21 @@ def sub(input, other):
     return apply("sub", [a, b])[0]
 
 
+_div_binary = _op("div").binary
+_DIVIDES_EXACTLY = ("float32", "float64")  # the dtypes whose div is the true quotient, as they are
+
+
 def div(input, other, rounding_mode=None):
     """input / other. rounding_mode None: the exact quotient (integer and bool operands are
     cast to float32 first); "trunc": rounded toward zero; "floor": rounded down (=
     floor_divide)."""
-    if rounding_mode is None and type(input) is Tensor and type(other) in _PLAIN_NUMBERS and \
-            input._impl.dtype in _FLOAT_NAMES:
-        return Tensor(_op("div_scalar").scalar(input._impl, other))
+    if rounding_mode is None and type(input) is Tensor:  # the common cases first
+        if type(other) in _PLAIN_NUMBERS and input._impl.dtype in _FLOAT_NAMES:
+            return Tensor(_op("div_scalar").scalar(input._impl, other))
+        if type(other) is Tensor:
+            dtype = input._impl.dtype
+            if dtype in _DIVIDES_EXACTLY and other._impl.dtype == dtype:
+                return Tensor(_div_binary(input._impl, other._impl))
     if rounding_mode == "floor":
         return floor_divide(input, other)
     if rounding_mode not in (None, "trunc"):
@@ -283,11 +307,12 @@ minimum = _binary("minimum", "The elementwise minimum; NaN if either is NaN (on 
 
 def _compare(name, doc):
     handle = _op(name)
+    binary = handle.binary  # the bound method, looked up once
 
     def op(input, other):
         if type(input) is Tensor and type(other) is Tensor:
             try:  # straight to C++; differing dtypes are refused there and promoted below
-                return Tensor(handle.binary(input._impl, other._impl))
+                return Tensor(binary(input._impl, other._impl))
             except ValueError:
                 pass
         a, b, dtype = _promote(input, other)

@@ -237,6 +237,22 @@ def _advanced(x, items):
     return permute(out, order)
 
 
+_BASIC_ITEM_TYPES = (int, slice, type(None), type(Ellipsis))  # exact types: not bool, which is a mask
+
+
+def _plainly_basic(index):
+    """Whether `index` is basic indexing of exact ints, slices, None and '...' (the common
+    cases, told without ABC checks; NumPy ints and the like are basic too, found the long way)."""
+    if type(index) in _BASIC_ITEM_TYPES:
+        return True
+    if type(index) is not tuple:
+        return False
+    for item in index:
+        if type(item) not in _BASIC_ITEM_TYPES:
+            return False
+    return True
+
+
 def getitem(x, index):
     """x[index], PyTorch's and NumPy's indexing. Basic items (ints, slices with steps >= 1,
     '...', None) select a view-like part; advanced items (integer lists and int32/int64
@@ -246,6 +262,8 @@ def getitem(x, index):
     An int or a 0-d tensor next to advanced items is a basic selection (torch's rule).
     Gradients flow through the picks (embedding's deterministic backward). A boolean mask is
     read on the host (a global one is gathered to every rank)."""
+    if _plainly_basic(index):  # without parsing
+        return _basic_getitem(x, index if type(index) is tuple else (index,))
     items, advanced = _parse_index(x, index)
     if not advanced:
         return _basic_getitem(x, tuple(item for _, item in items))

@@ -37,7 +37,6 @@ def _reduction(name, doc):
 
 
 _sum = _reduction("sum", "")
-_mean = _reduction("mean", "")
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
@@ -46,7 +45,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         from ._ops_elementwise import cast
         input = cast(input, dtype)
-    return _sum(input, dim, keepdim)
+    return apply("sum", [input], {"dims": _dims(dim), "keepdim": bool(keepdim)})[0]
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
@@ -66,10 +65,13 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         from ._ops_elementwise import cast
         input = cast(input, dtype)
-    if input.dtype.name in ("int32", "int64", "bool"):
-        raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a floating point or "
-                           f"complex dtype. Got: {input.dtype.name}")
-    return _mean(input, dim, keepdim)
+    try:  # C++ refuses integers and bools (ValueError, before anything runs): torch's error for them
+        return apply("mean", [input], {"dims": _dims(dim), "keepdim": bool(keepdim)})[0]
+    except ValueError:
+        if input.dtype.name in ("int32", "int64", "bool"):
+            raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a floating point "
+                               f"or complex dtype. Got: {input.dtype.name}") from None
+        raise
 amax = _reduction("amax", "Maximum over `dim` (an int, a list of ints, or None for every dim).")
 amin = _reduction("amin", "Minimum over `dim` (an int, a list of ints, or None for every dim).")
 

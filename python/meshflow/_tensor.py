@@ -77,10 +77,9 @@ class Tensor:
     __array_ufunc__ = None
 
     def __init__(self, impl=None, *sizes):
-        if type(impl) is _Var and not sizes:  # every op's result: the one check on the hot path
-            self._impl = impl  # a _C.Var: the value and its autograd state
-            return
-        self._impl = _legacy_tensor(impl, sizes, _dtype.float32)._impl
+        self._impl = impl  # a _C.Var: the value and its autograd state
+        if impl.__class__ is not _Var or sizes:  # every op's result: the one check on the hot path
+            self._impl = _legacy_tensor(impl, sizes, _dtype.float32)._impl
 
     @property
     def is_global(self):
