@@ -371,18 +371,34 @@ void expect_conv_output(const std::string& op, const TensorMeta& dy, const ConvG
   }
 }
 
+// A backward op's rule: its two inputs `a` (the kind `a_what` says, laid out as `a_layout`)
+// and dy 4-d, the attribute `size_key` two ints (`size_what`), then the convolution of x and
+// w (one of them the op's result, made by `result` from the attributes and the inputs'
+// shapes) checked and dy its output. Returns the result's meta.
+template <typename Result>
+TensorMeta conv_backward_infer(const char* op, const std::vector<TensorMeta>& in, const Attrs& attrs, size_t dy_index,
+                               const char* a_what, const char* a_layout, const char* size_key,
+                               const char* size_what, Result result) {
+  kernel::expect_inputs(op, in, 2);
+  const TensorMeta &dy = in[dy_index], &a = in[1 - dy_index];
+  expect_4d(op, a, a_what, a_layout);
+  expect_4d(op, dy, "dy", "[N, C_out, OH, OW]");
+  const std::vector<int64_t>& size = attrs.get_ints(size_key);
+  if (size.size() != 2) {
+    op_error(op, std::string(size_key) + " is " + to_string(size) + "; expected two ints " + size_what);
+  }
+  const TensorMeta r = result(a, dy);
+  const ConvGeometry g = dy_index == 0 ? checked_geometry(op, attrs, r, a) : checked_geometry(op, attrs, a, r);
+  kernel::expect_same_dtype(op, in[0], in[1]);
+  expect_conv_output(op, dy, g);
+  return r;
+}
+
 std::vector<TensorMeta> conv_data_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
-  kernel::expect_inputs(kConvData, in, 2);
-  const TensorMeta &dy = in[0], &w = in[1];
-  expect_4d(kConvData, dy, "dy", "[N, C_out, OH, OW]");
-  expect_4d(kConvData, w, "the weight", "[C_out, C_in / groups, kh, kw]");
-  const std::vector<int64_t>& size = attrs.get_ints("input_size");
-  if (size.size() != 2) op_error(kConvData, "input_size is " + to_string(size) + "; expected two ints (H, W)");
-  const TensorMeta x{kernel::conv_input_shape(attrs, dy.shape, w.shape), w.dtype};
-  const ConvGeometry g = checked_geometry(kConvData, attrs, x, w);
-  kernel::expect_same_dtype(kConvData, dy, w);
-  expect_conv_output(kConvData, dy, g);
-  return {x};
+  return {conv_backward_infer(kConvData, in, attrs, 0, "the weight", "[C_out, C_in / groups, kh, kw]", "input_size",
+                              "(H, W)", [&](const TensorMeta& w, const TensorMeta& dy) {
+                                return TensorMeta{kernel::conv_input_shape(attrs, dy.shape, w.shape), w.dtype};
+                              })};
 }
 
 std::vector<Signature> conv_data_signatures(const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
@@ -417,17 +433,10 @@ std::vector<Tensor> conv_data_kernel(const std::vector<Tensor>& in, const Kernel
 }
 
 std::vector<TensorMeta> conv_weight_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
-  kernel::expect_inputs(kConvWeight, in, 2);
-  const TensorMeta &x = in[0], &dy = in[1];
-  expect_4d(kConvWeight, x, "the input", "[N, C_in, H, W]");
-  expect_4d(kConvWeight, dy, "dy", "[N, C_out, OH, OW]");
-  const std::vector<int64_t>& size = attrs.get_ints("kernel_size");
-  if (size.size() != 2) op_error(kConvWeight, "kernel_size is " + to_string(size) + "; expected two ints (kh, kw)");
-  const TensorMeta w{kernel::conv_weight_shape(attrs, x.shape, dy.shape), x.dtype};
-  const ConvGeometry g = checked_geometry(kConvWeight, attrs, x, w);
-  kernel::expect_same_dtype(kConvWeight, x, dy);
-  expect_conv_output(kConvWeight, dy, g);
-  return {w};
+  return {conv_backward_infer(kConvWeight, in, attrs, 1, "the input", "[N, C_in, H, W]", "kernel_size", "(kh, kw)",
+                              [&](const TensorMeta& x, const TensorMeta& dy) {
+                                return TensorMeta{kernel::conv_weight_shape(attrs, x.shape, dy.shape), x.dtype};
+                              })};
 }
 
 std::vector<Signature> conv_weight_signatures(const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
