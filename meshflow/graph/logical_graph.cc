@@ -45,7 +45,7 @@ std::string LogicalGraph::str() const {
     if (node.kind == NodeKind::kInput) s << "  " << values[node.outputs[0]].layout.str();
     if (node.kind == NodeKind::kOp) s << "  " << node.signature.str();
     if (node.kind == NodeKind::kBoxing) {
-      s << "  -> " << (node.to ? node.to->str() : std::string("?")) << (node.user ? " (user)" : "");
+      s << "  -> " << node.to->str() << (node.user ? " (user)" : "");
       if (node.plan) {
         s << ": ";
         if (node.plan->steps.empty()) s << "no data moves";
@@ -55,8 +55,7 @@ std::string LogicalGraph::str() const {
         s << ", " << node.plan->cost << " bytes";
       }
     }
-    if (!node.outputs.empty()) s << "  " << meta_str(values[node.outputs[0]]);
-    s << "\n";
+    s << "  " << meta_str(values[node.outputs[0]]) << "\n";
   }
   return s.str();
 }

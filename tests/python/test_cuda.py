@@ -165,6 +165,16 @@ def test_bfloat16_attention_of_separate_inputs_equals_the_cpu(causal):
         assert _max_error(got, expected) < 2e-2
 
 
+def test_kernels_are_timed_only_when_profiling():
+    """mf.cuda.kernel_times reports nothing unless MESHFLOW_PROFILE=1 (then bench/gpt_bench.py
+    prints the table)."""
+    import os
+    if os.environ.get("MESHFLOW_PROFILE", "0") not in ("", "0"):
+        pytest.skip("MESHFLOW_PROFILE is set: kernels are timed")
+    (mf.ones(4, device="cuda") + 1).numpy()
+    assert mf.cuda.kernel_times() == []
+
+
 def test_a_graph_on_the_gpu_prints_its_plan():
     """Last in this file: printing a compiled GPU graph once crashed the process."""
     step = _graph_steps("cuda", 1, False)[2]
