@@ -161,6 +161,8 @@ const OpDef& find_op(const std::string& name);
 std::vector<std::string> op_names();
 
 using Kernel = decltype(OpDef::kernel);
+// A device type's kernel of `op`; an empty Kernel where the type has none for it (calling
+// the kernel kernel_for returns then raises "[op] has no kernel for device type ...").
 using KernelMaker = std::function<Kernel(const OpDef& op)>;
 // The op's kernel for tensors in `memory`: OpDef::kernel where the host can touch it, else
 // the one its device type made (made once). Throws std::invalid_argument naming the op and
@@ -170,6 +172,10 @@ const Kernel& kernel_for(const OpDef& op, const Memory& memory);
 // The same, made anew and not kept: for ops that live shorter than the process (graph
 // mode's fused chains), whose addresses are reused.
 Kernel make_kernel_for(const OpDef& op, const Memory& memory);
+
+// Whether `device_type` ("cpu", "cuda", ...) has a kernel of `op`, without touching a device:
+// the check that every op runs on every device type built in.
+bool has_kernel(const OpDef& op, const std::string& device_type);
 
 // Whether graph mode may fuse chains of elementwise ops on tensors in `memory`
 // (OpRegistry::add_device_kernels).

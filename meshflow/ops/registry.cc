@@ -6,6 +6,8 @@
 #include <mutex>
 #include <utility>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace mf {
 namespace {
@@ -24,11 +26,17 @@ struct DeviceKernels {
   std::map<std::string, bool> fuses;  // runs_fused_chains, per device type
   std::map<std::pair<const OpDef*, std::string>, Kernel> made;  // GUARDED_BY(mu)
 
-  // REQUIRES(mu)
-  const KernelMaker& maker(const OpDef& op, const Memory& memory) const {
-    auto it = makers.find(memory.device_type());
-    if (it == makers.end()) op_error(op.name, "has no kernel for device type '" + memory.device_type() + "'");
-    return it->second;
+  // REQUIRES(mu). The kernel `device_type`'s maker makes of `op`; where it makes none, one that
+  // raises "[op] has no <type> kernel" when called (by name: ops made while compiling live
+  // shorter than the kernel made for them).
+  Kernel make(const OpDef& op, const std::string& device_type) const {
+    auto it = makers.find(device_type);
+    if (it == makers.end()) op_error(op.name, "has no kernel for device type '" + device_type + "'");
+    Kernel kernel = it->second(op);
+    if (kernel) return kernel;
+    return [name = op.name, device_type](const std::vector<Tensor>&, const KernelContext&) -> std::vector<Tensor> {
+      op_error(name, "has no kernel for device type '" + device_type + "'");
+    };
   }
 };
 
@@ -128,7 +136,7 @@ const Kernel& kernel_for(const OpDef& op, const Memory& memory) {
   auto key = std::make_pair(&op, memory.device_type());
   auto it = k.made.find(key);
   if (it != k.made.end()) return it->second;
-  return k.made.emplace(key, k.maker(op, memory)(op)).first->second;
+  return k.made.emplace(key, k.make(op, memory.device_type())).first->second;
 }
 
 Kernel make_kernel_for(const OpDef& op, const Memory& memory) {
@@ -136,7 +144,16 @@ Kernel make_kernel_for(const OpDef& op, const Memory& memory) {
   all_ops();
   DeviceKernels& k = device_kernels();
   std::lock_guard<std::mutex> lock(k.mu);
-  return k.maker(op, memory)(op);
+  return k.make(op, memory.device_type());
+}
+
+bool has_kernel(const OpDef& op, const std::string& device_type) {
+  if (device_type == "cpu") return static_cast<bool>(op.kernel);
+  all_ops();
+  DeviceKernels& k = device_kernels();
+  std::lock_guard<std::mutex> lock(k.mu);
+  auto it = k.makers.find(device_type);
+  return it != k.makers.end() && static_cast<bool>(it->second(op));
 }
 
 bool runs_fused_chains(const Memory& memory) {

@@ -44,6 +44,22 @@ TEST(Cuda, TypeIsRegisteredAndAMissingGpuIsAClearError) {
   }
 }
 
+// Needs no GPU: the kernel tables are filled at registration. Every op the CPU runs runs on
+// a GPU too (each family's suite then checks its values against the CPU's on a machine with
+// one), and an op without a CUDA kernel names itself and the device type.
+TEST(Cuda, EveryOpHasACudaKernel) {
+  std::vector<std::string> missing;
+  for (const std::string& name : op_names()) {
+    const OpDef& op = find_op(name);
+    EXPECT_TRUE(has_kernel(op, "cpu")) << name;
+    if (!has_kernel(op, "cuda")) missing.push_back(name);
+  }
+  std::string list;
+  for (const std::string& name : missing) list += " " + name;
+  EXPECT_TRUE(missing.empty()) << "ops without a CUDA kernel:" << list;
+  EXPECT_FALSE(has_kernel(find_op("add"), "no_such_device"));
+}
+
 TEST(Cuda, CopiesRoundTripAndStayOnTheGpu) {
   REQUIRE_GPU();
   Memory& gpu = device::get("cuda").memory();

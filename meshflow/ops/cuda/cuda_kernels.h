@@ -6,7 +6,7 @@
 // rounding. It runs on a CUDA stream's worker (device/cuda/cuda_device.h): it enqueues its
 // work on stream() and returns at once; its outputs are valid for work ordered after it.
 // Inputs are contiguous and row-major, as on the CPU. An op without a CUDA kernel raises
-// "[op] has no CUDA kernel" when called on a GPU.
+// "[op] has no kernel for device type 'cuda'" when called on a GPU.
 //
 // Thread-safety: tables are filled once at registration; kernels run on any worker.
 #pragma once
