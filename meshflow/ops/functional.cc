@@ -98,9 +98,15 @@ namespace {
 
 thread_local std::optional<DType> autocast;
 
+// The inputs autocast casts: the first op.autocast_inputs, or all.
+size_t cast_inputs(const OpDef& op, const std::vector<Var>& inputs) {
+  return op.autocast_inputs < 0 ? inputs.size() : std::min(inputs.size(), static_cast<size_t>(op.autocast_inputs));
+}
+
 bool autocasts(const OpDef& op, const std::vector<Var>& inputs) {
   return op.autocast && autocast &&
-         std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.dtype() == DType::kFloat32; });
+         std::any_of(inputs.begin(), inputs.begin() + static_cast<std::ptrdiff_t>(cast_inputs(op, inputs)),
+                     [](const Var& v) { return v.dtype() == DType::kFloat32; });
 }
 
 }  // namespace
@@ -143,14 +149,17 @@ std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Att
     return call(op, here, attrs, constraints);
   }
   if (autocasts(op, inputs)) {
+    const auto cast_end = inputs.begin() + static_cast<std::ptrdiff_t>(cast_inputs(op, inputs));
     std::vector<Var> low;
-    for (const Var& v : inputs) low.push_back(v.dtype() == DType::kFloat32 ? fn::cast(v, *autocast) : v);
+    for (auto it = inputs.begin(); it != inputs.end(); ++it) {
+      low.push_back(it < cast_end && it->dtype() == DType::kFloat32 ? fn::cast(*it, *autocast) : *it);
+    }
     Attrs wide = attrs;
     wide.set("float32_out", true);
     // When every operand is one of these casts, nothing else reads them: their gradients
     // may stay float32, which the casts' own gradient passes through to the float32
     // originals, with no rounding to bfloat16 and back.
-    if (std::all_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.dtype() == DType::kFloat32; })) {
+    if (std::all_of(inputs.begin(), cast_end, [](const Var& v) { return v.dtype() == DType::kFloat32; })) {
       wide.set("float32_grads", true);
     }
     return call(op, low, wide, constraints);
@@ -297,8 +306,18 @@ Var log_softmax(const Var& x, int64_t dim) { return call1("log_softmax", {x}, {{
 Var embedding(const Var& indices, const Var& weight) { return call1("embedding", {indices, weight}); }
 
 Var linear(const Var& x, const Var& weight, const Var& bias) {
-  const Var y = matmul(x, weight, false, true);
-  return bias.defined() ? add(y, bias) : y;
+  if (!bias.defined()) return matmul(x, weight, false, true);
+  // The bias in the product's kernel where it fits: a 1-d bias of the result's width and
+  // dtype (float32 under autocast, whose result is float32). Otherwise (a broadcast bias of
+  // another shape, mixed dtypes) a separate add, with add's rules and errors.
+  const bool low = autocast && x.dtype() == DType::kFloat32 && weight.dtype() == DType::kFloat32;
+  const DType result = low ? DType::kFloat32 : x.dtype();
+  const Shape& w = weight.shape();
+  if (bias.shape().size() == 1 && w.size() == 2 && bias.shape()[0] == w[0] && bias.dtype() == result &&
+      x.dtype() == weight.dtype()) {
+    return call1("matmul", {x, weight, bias}, {{"transpose_b", true}});
+  }
+  return add(matmul(x, weight, false, true), bias);
 }
 
 namespace {

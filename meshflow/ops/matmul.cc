@@ -3,9 +3,14 @@
 // Bool attributes transpose_a / transpose_b (default false) take a as [..., k, m] or b as
 // [..., n, k]: the gemm reads the operand transposed, so x @ w^T (a linear layer) and the
 // gradients never copy a transpose.
+// An optional third input, bias [n], is added to every row of the result inside the same
+// kernel (a linear layer's bias: fn::linear), in the result's dtype, before any rounding to
+// bfloat16: no pass of its own over the result, and cuBLASLt's bias epilogue on GPUs.
 // Signatures (CONCEPTS section 4), plus a split of any batch dim, with m, k, n the
 // operands' dims as the product sees them:
 //   S(m), B -> S(m);  B, S(n) -> S(n);  S(k), S(k) -> P;  P, B -> P;  B, P -> P.
+// The bias follows the result's last dim: S(0) where the result is S(n), P where it is P
+// (each rank adds its share), B otherwise.
 // float32 runs on oneDNN's sgemm, float64 on OpenBLAS's dgemm, integers on a plain loop.
 // bfloat16 runs on oneDNN's matmul primitive (AVX512-BF16 or AMX where the CPU has them),
 // accumulating in float32; the result is bfloat16, or float32 with the bool attribute
@@ -17,6 +22,7 @@
 #include <map>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <tuple>
+#include <unordered_map>
 
 #include <omp.h>
 
@@ -49,7 +55,7 @@ DType out_dtype(DType in, const Attrs& attrs) {
 }
 
 std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
-  kernel::expect_inputs(kName, in, 2);
+  if (in.size() != 3) kernel::expect_inputs(kName, in, 2);
   kernel::expect_same_dtype(kName, in[0], in[1]);
   const Shape& a = in[0].shape;
   const Shape& b = in[1].shape;
@@ -66,7 +72,13 @@ std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs& at
   Shape out = kernel::broadcast_shapes(kName, batch_of(a), batch_of(b));
   out.push_back(a[am]);
   out.push_back(b[bn]);
-  return {{out, out_dtype(in[0].dtype, attrs)}};
+  const DType dtype = out_dtype(in[0].dtype, attrs);
+  if (in.size() == 3 && (in[2].shape != Shape{b[bn]} || in[2].dtype != dtype)) {
+    op_error(kName, "bias must be [" + std::to_string(b[bn]) + "] " + dtype_name(dtype) +
+                        " (the result's last dim and dtype); got " + to_string(in[2].shape) + " " +
+                        dtype_name(in[2].dtype));
+  }
+  return {{out, dtype}};
 }
 
 std::vector<Signature> signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out,
@@ -83,25 +95,32 @@ std::vector<Signature> signatures(const std::vector<TensorMeta>& in, const std::
   sigs.push_back({{Sbp::split(ak), Sbp::split(bk)}, {p}});
   sigs.push_back({{p, b}, {p}});
   sigs.push_back({{b, p}, {p}});
+  if (in.size() == 3) {
+    for (Signature& sig : sigs) {
+      const Sbp& o = sig.outputs[0];
+      sig.inputs.push_back(o.is_partial() ? o : o.is_split() && o.split_dim() == o_nd - 1 ? Sbp::split(0) : b);
+    }
+  }
   return sigs;
 }
 
-// c[m, n] = op(a) @ op(b), row-major; op transposes when ta / tb.
+// c[m, n] = op(a) @ op(b), row-major; op transposes when ta / tb. With `accumulate`,
+// c += op(a) @ op(b) (c holds the bias rows).
 template <typename T>
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c, bool accumulate = false) {
   if (m == 0 || n == 0) return;
   if (k == 0) {  // BLAS leaves C untouched when k == 0; the product of empty shards is 0
-    std::fill(c, c + m * n, T{0});
+    if (!accumulate) std::fill(c, c + m * n, T{0});
     return;
   }
   const int64_t lda = ta ? m : k, ldb = tb ? k : n;
   if constexpr (std::is_same_v<T, float>) {
-    dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, n);
+    dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, accumulate ? 1.0f : 0.0f, c, n);
   } else if constexpr (std::is_same_v<T, double>) {
     cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda,
-                b, ldb, 0.0, c, n);
+                b, ldb, accumulate ? 1.0 : 0.0, c, n);
   } else {
-    std::fill(c, c + m * n, T{0});
+    if (!accumulate) std::fill(c, c + m * n, T{0});
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t l = 0; l < k; ++l) {
         const T x = ta ? a[l * lda + i] : a[i * lda + l];
@@ -111,49 +130,63 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T
   }
 }
 
-// c[m, n] = op(a) @ op(b) for bfloat16 a, b; c is float32 or bfloat16 (Out). One oneDNN
-// matmul primitive per shape and thread, made once: making one costs more than a small
-// product.
+// c[m, n] = op(a) @ op(b) (+ bias[n], added in float32 before c is rounded) for bfloat16
+// a, b; c and the bias are float32 or bfloat16 (Out). One oneDNN matmul primitive per shape
+// and thread, made once: making one costs more than a small product.
 template <typename Out>
-void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const bfloat16* a, const bfloat16* b, Out* c) {
+void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const bfloat16* a, const bfloat16* b, Out* c,
+               const Out* bias) {
   using dnnl::memory;
   if (m == 0 || n == 0) return;
   if (k == 0) {
-    std::fill(c, c + m * n, Out{});
+    for (int64_t i = 0; i < m; ++i) {
+      if (bias) {
+        std::copy(bias, bias + n, c + i * n);
+      } else {
+        std::fill(c + i * n, c + (i + 1) * n, Out{});
+      }
+    }
     return;
   }
   struct Product {
     dnnl::matmul primitive;
-    memory::desc a, b, c;
+    memory::desc a, b, c, bias;
   };
   static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   // Per thread: a primitive's library-managed scratchpad is not safe to share between
   // concurrent executions (the batched products below run on several threads at once).
-  thread_local std::map<std::tuple<bool, bool, int64_t, int64_t, int64_t, bool>, Product> products;
+  thread_local std::map<std::tuple<bool, bool, int64_t, int64_t, int64_t, bool, bool>, Product> products;
   thread_local dnnl::stream stream(engine);
   constexpr bool kFloatOut = std::is_same_v<Out, float>;
-  auto [it, made] = products.try_emplace({ta, tb, m, n, k, kFloatOut});
+  auto [it, made] = products.try_emplace({ta, tb, m, n, k, kFloatOut, bias != nullptr});
   if (made) {
     Product& q = it->second;
+    const memory::data_type out = kFloatOut ? memory::data_type::f32 : memory::data_type::bf16;
     q.a = memory::desc({m, k}, memory::data_type::bf16, ta ? memory::dims{1, m} : memory::dims{k, 1});
     q.b = memory::desc({k, n}, memory::data_type::bf16, tb ? memory::dims{1, k} : memory::dims{n, 1});
-    q.c = memory::desc({m, n}, kFloatOut ? memory::data_type::f32 : memory::data_type::bf16, memory::dims{n, 1});
-    q.primitive = dnnl::matmul(dnnl::matmul::primitive_desc(dnnl::matmul::desc(q.a, q.b, q.c), engine));
+    q.c = memory::desc({m, n}, out, memory::dims{n, 1});
+    if (bias) q.bias = memory::desc({1, n}, out, memory::dims{n, 1});
+    q.primitive = dnnl::matmul(dnnl::matmul::primitive_desc(
+        bias ? dnnl::matmul::desc(q.a, q.b, q.bias, q.c) : dnnl::matmul::desc(q.a, q.b, q.c), engine));
   }
   const Product* p = &it->second;
-  p->primitive.execute(stream, {{DNNL_ARG_SRC, memory(p->a, engine, const_cast<bfloat16*>(a))},
-                                {DNNL_ARG_WEIGHTS, memory(p->b, engine, const_cast<bfloat16*>(b))},
-                                {DNNL_ARG_DST, memory(p->c, engine, c)}});
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(p->a, engine, const_cast<bfloat16*>(a))},
+                                       {DNNL_ARG_WEIGHTS, memory(p->b, engine, const_cast<bfloat16*>(b))},
+                                       {DNNL_ARG_DST, memory(p->c, engine, c)}};
+  if (bias) args.emplace(DNNL_ARG_BIAS, memory(p->bias, engine, const_cast<Out*>(bias)));
+  p->primitive.execute(stream, args);
   stream.wait();
 }
 
-// One product of the batch loop below, in the inputs' dtype T with output type O.
+// One product of the batch loop below, in the inputs' dtype T with output type O, adding
+// `bias` (n elements, or null): oneDNN's bias argument for bfloat16; else c holds the bias
+// in every row already (the caller's prefill) and the gemm accumulates onto it.
 template <typename T, typename O>
-void product(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, O* c) {
+void product(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, O* c, const O* bias) {
   if constexpr (std::is_same_v<T, bfloat16>) {
-    gemm_bf16<O>(ta, tb, m, n, k, a, b, c);
+    gemm_bf16<O>(ta, tb, m, n, k, a, b, c, bias);
   } else {
-    gemm<T>(ta, tb, m, n, k, a, b, c);
+    gemm<T>(ta, tb, m, n, k, a, b, c, bias != nullptr);
   }
 }
 
@@ -175,9 +208,15 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
     const T* a = in[0].data_as<T>();
     const T* b = in[1].data_as<T>();
     O* c = out.data_as<O>();
+    // A bias: oneDNN adds it to bfloat16 products; for the others every row starts as it,
+    // and the products add to it.
+    const O* bias = in.size() == 3 ? in[2].data_as<O>() : nullptr;
+    if (bias && !std::is_same_v<T, bfloat16>) {
+      for (int64_t r = 0; r < count * m; ++r) std::copy(bias, bias + n, c + r * n);
+    }
     if (bs.size() == 2 && !ta) {
       // One matrix b under a batch of a (a linear layer): the batch's rows are one matrix.
-      product<T, O>(false, tb, count * m, n, k, a, b, c);
+      product<T, O>(false, tb, count * m, n, k, a, b, c, bias);
       return;
     }
     const Shape sa = kernel::broadcast_strides(batch_of(as), batch), sb = kernel::broadcast_strides(batch_of(bs), batch);
@@ -188,7 +227,7 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
         ob += rest % batch[d] * sb[d];
         rest /= batch[d];
       }
-      product<T, O>(ta, tb, m, n, k, a + oa * m * k, b + ob * k * n, c + i * m * n);
+      product<T, O>(ta, tb, m, n, k, a + oa * m * k, b + ob * k * n, c + i * m * n, bias);
     };
     // Many small products (attention heads) go one per thread, each gemm single-threaded
     // inside the parallel region; a few large ones use the gemm's own threads.
@@ -211,7 +250,7 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
   return {out};
 }
 
-// y = op(a) @ op(b): d op(a) = dy @ op(b)^T and d op(b) = op(a)^T @ dy, each written as one
+// y = op(a) @ op(b) (+ bias): d op(a) = dy @ op(b)^T and d op(b) = op(a)^T @ dy, each written as one
 // product with transposes (no copies), summed over broadcast batch dims. A matrix b under a
 // batch of a (a linear layer) gets one gemm over the flattened batch.
 // bfloat16 operands: dy is rounded to bfloat16 (a float32_out product's dy is float32), and
@@ -227,7 +266,11 @@ std::vector<Var> grad(const GradContext& ctx) {
     if (!wide) return fn::matmul(x, y, tx, ty);
     return call1(kName, {x, y}, {{"transpose_a", tx}, {"transpose_b", ty}, {"float32_out", true}});
   };
-  std::vector<Var> grads(2);
+  std::vector<Var> grads(ctx.inputs.size());
+  if (ctx.inputs.size() == 3 && ctx.needs_grad[2]) {
+    // The bias's: dy summed over every row, in the result's dtype (the bias's).
+    grads[2] = fn::sum_to(ctx.grad_outputs[0], ctx.inputs[2].shape());
+  }
   if (ctx.needs_grad[0]) {
     grads[0] = fn::sum_to(ta ? product(b, dy, tb, true) : product(dy, b, false, !tb), a.shape());
   }
@@ -258,6 +301,7 @@ void register_matmul_ops(OpRegistry& r) {
   op.grad = grad;
   op.bfloat16 = true;
   op.autocast = true;
+  op.autocast_inputs = 2;  // the bias stays in the result's dtype, float32
   r.add(op);
 }
 

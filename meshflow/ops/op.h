@@ -130,6 +130,9 @@ struct OpDef {
   // Whether mf.autocast runs it in the autocast dtype: its float32 inputs are cast down and
   // the attribute "float32_out" asks for a float32 result (a matmul's float32 accumulator).
   bool autocast = false;
+  // How many leading inputs autocast casts (-1: all); the rest keep float32 (matmul's bias,
+  // added to its float32 result).
+  int autocast_inputs = -1;
   // The inputs' gradients (undefined Var where none flows), written with meshflow ops
   // (ops/functional.h) so that on global tensors their SBPs are inferred like any call's.
   // Empty: the op is not differentiable and its outputs never require grad.

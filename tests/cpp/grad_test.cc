@@ -118,6 +118,11 @@ std::vector<GradCall> matmul_calls() {
   calls.push_back({"matmul",
                    {away_from_zero({2, 4, 3}, 1), away_from_zero({2, 2, 4}, 2)},
                    {{"transpose_a", true}, {"transpose_b", true}}});
+  // With a bias (a linear layer's), over one matrix, a batch of rows, and batched products.
+  calls.push_back({"matmul", {away_from_zero({3, 4}, 1), away_from_zero({2, 4}, 2), away_from_zero({2}, 3)},
+                   {{"transpose_b", true}}});
+  calls.push_back({"matmul", {away_from_zero({2, 3, 4}, 1), away_from_zero({4, 2}, 2), away_from_zero({2}, 3)}});
+  calls.push_back({"matmul", {away_from_zero({2, 3, 4}, 1), away_from_zero({2, 4, 5}, 2), away_from_zero({5}, 3)}});
   return calls;
 }
 
@@ -369,6 +374,43 @@ TEST(BFloat16, RoundingMatmulAndAutocast) {
     EXPECT_EQ(x.grad().local().data_as<float>()[i], wv[(i % 4) * 2] + wv[(i % 4) * 2 + 1]) << i;
   }
   EXPECT_THROW(set_autocast_dtype(DType::kFloat64), std::invalid_argument);
+}
+
+// A linear layer's bias goes into the product's kernel: under autocast it stays float32
+// (added to the float32 result, unrounded) and its gradient is float32 too; a bias that
+// does not fit the kernel (another dtype, a broadcast shape) is added on its own.
+TEST(BFloat16, LinearBiasUnderAutocastStaysFloat32) {
+  auto float32 = [](const Shape& shape, unsigned seed) {
+    return fn::cast(Var(uniform(shape, -1, 1, seed)), DType::kFloat32).local();
+  };
+  const Tensor xs = float32({2, 3, 4}, 5), ws = float32({5, 4}, 6), bs = float32({5}, 7);
+  Var x(xs, true), w(ws, true), bias(bs, true);
+  const std::optional<DType> before = set_autocast_dtype(DType::kBFloat16);
+  const Var y = fn::linear(x, w, bias);
+  set_autocast_dtype(before);
+  ASSERT_EQ(y.dtype(), DType::kFloat32);
+  const Var unfused = fn::add(call1("matmul", {fn::cast(Var(xs), DType::kBFloat16), fn::cast(Var(ws), DType::kBFloat16)},
+                                    {{"transpose_b", true}, {"float32_out", true}}),
+                              Var(bs));
+  EXPECT_TRUE(close(y.local(), unfused.local(), 1e-6));
+  fn::sum(fn::mul(y, y)).backward();
+  ASSERT_TRUE(bias.grad().defined());
+  EXPECT_EQ(bias.grad().dtype(), DType::kFloat32);
+  EXPECT_EQ(x.grad().dtype(), DType::kFloat32);
+  // d/d bias of sum(y^2) = 2 * y summed over rows, in float32.
+  const Tensor expected = fn::sum_to(fn::mul_scalar(y, 2), Shape{5}).local();
+  EXPECT_TRUE(close(bias.grad().local(), expected, 1e-5));
+  // Biases the kernel does not take: a [1, 5] broadcast, a float64 bias beside float32 operands.
+  const Var row = fn::linear(Var(xs), Var(ws), Var(float32({1, 5}, 8)));
+  EXPECT_EQ(row.shape(), (Shape{2, 3, 5}));
+  EXPECT_THROW(fn::linear(Var(xs), Var(ws), Var(uniform({5}, -1, 1, 8))), std::invalid_argument);
+  vm::synchronize();  // the product issued before the add refused is done before the test ends
+  try {
+    find_op("matmul").infer({{{3, 4}, DType::kFloat32}, {{4, 5}, DType::kFloat32}, {{4}, DType::kFloat32}}, {});
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("[matmul] bias must be [5] float32"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <tuple>
 
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/vm/vm.h"
@@ -103,6 +104,34 @@ TEST(Matmul, EverySignatureMatchesOneDevice) {
     check_every_signature("matmul", {value({5, 3}, DType::kFloat64), value({3, 4}, DType::kFloat64)}, {}, p);
     check_every_signature("matmul", {value({5, 3}, DType::kInt32), value({3, 4}, DType::kInt32)}, {}, p);
   }
+}
+
+// With a bias: the same signatures, the bias following the result's columns (S(0) beside
+// S(n), P beside P, else B), and the one-device result equal to the product plus the bias.
+TEST(Matmul, BiasFollowsTheResultsColumnsOnEverySignature) {
+  const OpDef& matmul = find_op("matmul");
+  const OpDef& add = find_op("add");
+  for (const Placement& p : op_meshes()) {
+    // a, b, the result's width n, attributes.
+    for (const auto& [a, b, n, attrs] : std::vector<std::tuple<Shape, Shape, int64_t, Attrs>>{
+             {{4, 6}, {6, 8}, 8, {}}, {{3, 5, 4}, {6, 4}, 6, {{"transpose_b", true}}}, {{2, 3, 4}, {2, 4, 5}, 5, {}}}) {
+      for (DType dtype : {DType::kFloat32, DType::kFloat64, DType::kInt64}) {
+        const Tensor x = value(a, dtype), w = value(b, dtype), bias = value({n}, dtype);
+        const int64_t per_axis = 6 + static_cast<int64_t>(std::max(a.size(), b.size())) - 2;
+        EXPECT_EQ(check_every_signature("matmul", {x, w, bias}, attrs, p, 1e-5), products(per_axis, p.ndim()))
+            << to_string(a) << " @ " << to_string(b) << " + bias on " << p.str();
+        const Tensor fused = apply_local(matmul, {x, w, bias}, attrs)[0];
+        const Tensor plain = apply_local(add, {apply_local(matmul, {x, w}, attrs)[0], bias}, {})[0];
+        EXPECT_TRUE(close(fused, plain, 1e-6)) << to_string(a) << " " << dtype_name(dtype);
+      }
+    }
+  }
+  // bfloat16 operands with a float32 result: the bias is float32, added before any rounding.
+  const OpDef& cast = find_op("cast");
+  const Attrs low{{"dtype", DType::kBFloat16}};
+  const Tensor x = apply_local(cast, {value({4, 6})}, low)[0], w = apply_local(cast, {value({8, 6})}, low)[0];
+  const Attrs wide{{"transpose_b", true}, {"float32_out", true}};
+  for (const Placement& p : op_meshes()) check_every_signature("matmul", {x, w, value({8})}, wide, p, 1e-5);
 }
 
 GlobalTensor global(const Tensor& full, const Placement& p, const NdSbp& sbp) { return make_source(full, p, sbp); }

@@ -121,7 +121,9 @@ def test_global_tensors_on_the_test_device_equal_the_cpu():
 def _graph_steps(device, micro_batches, fusion):
     """Three graph-mode training steps of a small MLP on local tensors on `device`."""
     mf.manual_seed(5)
-    model = mf.nn.Sequential(mf.nn.Linear(6, 12), mf.nn.GELU(), mf.nn.Linear(12, 3))
+    # GELU then tanh: a chain of elementwise ops for graph mode to fuse (each Linear's bias
+    # is in its matmul).
+    model = mf.nn.Sequential(mf.nn.Linear(6, 12), mf.nn.GELU(), mf.nn.Tanh(), mf.nn.Linear(12, 3))
     for p in model.parameters():
         p.data = p.to(device).detach()
     opt = mf.optim.AdamW(model.parameters(), lr=1e-2)

@@ -1,5 +1,5 @@
 // Copyright 2026 The meshflow Authors.
-// Device helpers shared by the CUDA kernels of index.cu and nn.cu: grid-stride loop bounds
+// Device helpers shared by the CUDA kernels of index.cu, nn.cu and matmul.cu: grid-stride loop bounds
 // and the CPU's wrapping integer addition. Header-only; no state.
 #pragma once
 

@@ -6,8 +6,10 @@
 // operands swapped, and neither the layout nor a transpose attribute ever costs a copy.
 // Batch dims that coalesce into one (the usual [..., heads] batch, or a broadcast operand,
 // stride 0) are one strided-batched call; broadcasts that do not coalesce loop on the host
-// over strided batches.
+// over strided batches. A bias (the op's third input) is cuBLASLt's bias epilogue, added
+// in float32 before the result is rounded; the integer products add it after.
 #include <cublasLt.h>
+#include <cuda_bf16.h>
 
 #include <algorithm>
 #include <array>
@@ -16,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -24,6 +27,7 @@
 
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/cuda/device_util.cuh"
 #include "meshflow/ops/kernel_util.h"
 
 namespace mf::cuda {
@@ -100,12 +104,27 @@ __global__ void integer_gemm_kernel(const T* a, const T* b, T* c, Gemm g) {
   }
 }
 
+// c[r, j] = bias[j], or with `accumulate` c[r, j] += bias[j] (integers wrapping), for
+// `rows` rows of n: the bias where no epilogue adds it.
 template <typename T>
-void integer_gemm(const Gemm& g, const void* a, const void* b, void* c) {
+__global__ void bias_rows_kernel(T* c, const T* bias, int64_t rows, int64_t n, bool accumulate) {
+  for (int64_t i = first_index(); i < rows * n; i += grid_step()) c[i] = accumulate ? add(c[i], bias[i % n]) : bias[i % n];
+}
+
+template <typename T>
+void bias_rows(void* c, const void* bias, int64_t rows, int64_t n, bool accumulate) {
+  bias_rows_kernel<T><<<blocks_for(rows * n, 256), 256, 0, stream()>>>(static_cast<T*>(c), static_cast<const T*>(bias),
+                                                                      rows, n, accumulate);
+  check_launch("matmul (bias)");
+}
+
+template <typename T>
+void integer_gemm(const Gemm& g, const void* a, const void* b, void* c, const void* bias) {
   const int64_t tiles = g.batch * ((g.m + kTile - 1) / kTile) * ((g.n + kTile - 1) / kTile);
   integer_gemm_kernel<T><<<blocks_for(tiles * kTile * kTile, kTile * kTile), dim3(kTile, kTile), 0, stream()>>>(
       static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(c), g);
   check_launch("matmul (integer)");
+  if (bias) bias_rows<T>(c, bias, g.batch * g.m, g.n, /*accumulate=*/true);
 }
 
 // ---- cuBLASLt ----
@@ -138,7 +157,7 @@ uint32_t alignment(const void* p) {
 
 // What the heuristic's answer depends on besides the handle's GPU.
 struct AlgoKey {
-  std::array<int64_t, 14> fields;
+  std::array<int64_t, 16> fields;
   bool operator==(const AlgoKey& o) const { return fields == o.fields; }
 };
 
@@ -186,7 +205,8 @@ class LtGemm {
     }
   }
 
-  void operator()(const Gemm& g, const void* a, const void* b, void* c) const {
+  // `bias`: null, or n elements of the result's dtype added to every row.
+  void operator()(const Gemm& g, const void* a, const void* b, void* c, const void* bias) const {
     // cuBLAS's A is our b and its B our a (c^T = op(b)^T @ op(a)^T); each is transposed
     // where ours is.
     cublasLtMatrixLayoutOpaque_t la, lb, lc;
@@ -200,8 +220,34 @@ class LtGemm {
              "cublasLtMatmulDescSetAttribute");
     check_lt(cublasLtMatmulDescSetAttribute(&op, CUBLASLT_MATMUL_DESC_TRANSB, &trans_b, sizeof trans_b),
              "cublasLtMatmulDescSetAttribute");
-    const std::array<uint32_t, 3> aligned = {alignment(b), alignment(a), alignment(c)};
-    const cublasLtMatmulHeuristicResult_t algo = algo_for(g, aligned, &op, &la, &lb, &lc);
+    if (bias) {
+      // cuBLAS's D is c^T: its rows are our columns, which the bias runs along; its batch
+      // stride (0, the default) gives every product of the batch the same bias.
+      const cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
+      check_lt(cublasLtMatmulDescSetAttribute(&op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue),
+               "cublasLtMatmulDescSetAttribute");
+      check_lt(cublasLtMatmulDescSetAttribute(&op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias),
+               "cublasLtMatmulDescSetAttribute");
+    }
+    const std::array<uint32_t, 4> aligned = {alignment(b), alignment(a), alignment(c), bias ? alignment(bias) : 0};
+    const std::optional<cublasLtMatmulHeuristicResult_t> found = algo_for(g, aligned, &op, &la, &lb, &lc);
+    if (!found && bias) {
+      // No algorithm with the epilogue for this shape and alignment: the product, then the
+      // bias on its own.
+      operator()(g, a, b, c, nullptr);
+      switch (out_) {
+        case DType::kFloat64: bias_rows<double>(c, bias, g.batch * g.m, g.n, true); break;
+        case DType::kBFloat16: bias_rows<__nv_bfloat16>(c, bias, g.batch * g.m, g.n, true); break;
+        default: bias_rows<float>(c, bias, g.batch * g.m, g.n, true); break;
+      }
+      return;
+    }
+    if (!found) {
+      throw std::runtime_error(std::string("[matmul] cuBLASLt has no algorithm for ") + dtype_name(in_) + " [" +
+                               std::to_string(g.batch) + ", " + std::to_string(g.m) + ", " + std::to_string(g.k) +
+                               "] @ [" + std::to_string(g.k) + ", " + std::to_string(g.n) + "]");
+    }
+    const cublasLtMatmulHeuristicResult_t& algo = *found;
     const std::shared_ptr<void> workspace = algo.workspaceSize ? memory_.allocate(algo.workspaceSize) : nullptr;
     static constexpr float kOne32 = 1, kZero32 = 0;
     static constexpr double kOne64 = 1, kZero64 = 0;
@@ -213,15 +259,17 @@ class LtGemm {
   }
 
  private:
-  // The heuristic's best algorithm, asked once per GPU, dtypes, shape and alignment: the
-  // query costs more than launching a small product.
-  cublasLtMatmulHeuristicResult_t algo_for(const Gemm& g, const std::array<uint32_t, 3>& aligned,
+  // The heuristic's best algorithm (none: nullopt), asked once per GPU, dtypes, shape,
+  // alignment and epilogue: the query costs more than launching a small product.
+  std::optional<cublasLtMatmulHeuristicResult_t> algo_for(const Gemm& g, const std::array<uint32_t, 4>& aligned,
                                            cublasLtMatmulDesc_t op, cublasLtMatrixLayout_t la,
                                            cublasLtMatrixLayout_t lb, cublasLtMatrixLayout_t lc) const {
     static std::mutex mutex;
-    static auto* cache = new std::unordered_map<AlgoKey, cublasLtMatmulHeuristicResult_t, AlgoKeyHash>;
+    static auto* cache = new std::unordered_map<AlgoKey, std::optional<cublasLtMatmulHeuristicResult_t>, AlgoKeyHash>;
+    // aligned[3]: the bias's alignment, 0 without one (the epilogue is part of the key).
     const AlgoKey key{{device_, static_cast<int64_t>(in_), static_cast<int64_t>(out_), g.ta, g.tb, g.m, g.n, g.k,
-                       g.batch, g.stride_a, g.stride_b, aligned[0], aligned[1], aligned[2]}};
+                       g.batch, g.stride_a, g.stride_b, aligned[0], aligned[1], aligned[2], aligned[3],
+                       aligned[3] != 0}};
     {
       std::lock_guard<std::mutex> lock(mutex);
       auto it = cache->find(key);
@@ -242,16 +290,15 @@ class LtGemm {
     }
     cublasLtMatmulHeuristicResult_t result = {};
     int found = 0;
-    check_lt(cublasLtMatmulAlgoGetHeuristic(handle_, op, la, lb, lc, lc, &preference, 1, &result, &found),
-             "cublasLtMatmulAlgoGetHeuristic");
-    if (found == 0) {
-      throw std::runtime_error(std::string("[matmul] cuBLASLt has no algorithm for ") + dtype_name(in_) + " [" +
-                               std::to_string(g.batch) + ", " + std::to_string(g.m) + ", " + std::to_string(g.k) +
-                               "] @ [" + std::to_string(g.k) + ", " + std::to_string(g.n) + "]");
-    }
+    const cublasStatus_t status =
+        cublasLtMatmulAlgoGetHeuristic(handle_, op, la, lb, lc, lc, &preference, 1, &result, &found);
+    // "Not supported" is an answer too: no algorithm for this combination.
+    if (status != CUBLAS_STATUS_NOT_SUPPORTED) check_lt(status, "cublasLtMatmulAlgoGetHeuristic");
+    std::optional<cublasLtMatmulHeuristicResult_t> answer;
+    if (status == CUBLAS_STATUS_SUCCESS && found > 0) answer = result;
     std::lock_guard<std::mutex> lock(mutex);
-    cache->emplace(key, result);
-    return result;
+    cache->emplace(key, answer);
+    return answer;
   }
 
   DType in_, out_;
@@ -279,8 +326,19 @@ std::vector<Tensor> matmul(const std::vector<Tensor>& in, const KernelContext& c
   const DType in_dtype = in[0].dtype(), out_dtype = ctx.outputs[0].dtype;
   Tensor out = output(ctx, 0, out_shape, out_dtype, memory);
   if (out.numel() == 0) return {out};
-  if (k == 0) {  // the product of empty shards (a split k) is 0
-    device::cuda::check(cudaMemsetAsync(out.data(), 0, out.nbytes(), stream()), "cudaMemsetAsync");
+  const void* bias = in.size() == 3 ? in[2].data() : nullptr;
+  if (k == 0) {  // the product of empty shards (a split k) is 0: the bias alone
+    if (!bias) {
+      device::cuda::check(cudaMemsetAsync(out.data(), 0, out.nbytes(), stream()), "cudaMemsetAsync");
+    } else {
+      // A copy of the bias's bits into every row: any type of its width does.
+      const int64_t rows = out.numel() / n;
+      switch (dtype_size(out_dtype)) {
+        case 2: bias_rows<uint16_t>(out.data(), bias, rows, n, false); break;
+        case 4: bias_rows<uint32_t>(out.data(), bias, rows, n, false); break;
+        default: bias_rows<uint64_t>(out.data(), bias, rows, n, false); break;
+      }
+    }
     return {out};
   }
 
@@ -316,7 +374,7 @@ std::vector<Tensor> matmul(const std::vector<Tensor>& in, const KernelContext& c
       for (int64_t s = 0; s < inner.size; s += INT_MAX) {
         g.batch = std::min<int64_t>(INT_MAX, inner.size - s);
         const int64_t ia = oa + s * inner.a, ib = ob + s * inner.b, ic = o * inner.size + s;
-        product(g, a + ia * m * k * in_size, b + ib * k * n * in_size, c + ic * g.m * n * out_size);
+        product(g, a + ia * m * k * in_size, b + ib * k * n * in_size, c + ic * g.m * n * out_size, bias);
       }
     }
   };

@@ -17,14 +17,15 @@ import train  # noqa: E402
 
 def mlp(placement, tensor_parallel):
     mf.manual_seed(3)
-    model = nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.Linear(16, 4))
+    # GELU then tanh: a chain of elementwise ops to fuse (each Linear's bias is in its matmul).
+    model = nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.Tanh(), nn.Linear(16, 4))
     last = len(placement.hierarchy) - 1
 
     def sbp(name, p):
         nd = [mf.sbp.broadcast] * len(placement.hierarchy)
         if tensor_parallel and name.startswith("0."):
             nd[last] = mf.sbp.split(0)        # column parallel
-        if tensor_parallel and name == "2.weight":
+        if tensor_parallel and name == "3.weight":
             nd[last] = mf.sbp.split(1)        # row parallel
         return tuple(nd)
     model.to_global(placement, sbp)
@@ -183,8 +184,8 @@ def test_gradient_accumulation_equals_the_whole_batch(name, tensor_parallel, mic
 @pytest.mark.parametrize("tensor_parallel", [False, True])
 @pytest.mark.parametrize("micro_batches", [1, 2])
 def test_fusion_changes_no_bit(name, tensor_parallel, micro_batches, world):
-    """Fused chains (each Linear's bias add with the GELU after it) train bitwise as the
-    unfused ops, with micro-batches too."""
+    """Fused chains (the GELU and tanh after the first Linear, and their gradients) train
+    bitwise as the unfused ops, with micro-batches too."""
     p = mesh(name, world)
     steps, models = [], []
     for fuse in (True, False):
