@@ -27,6 +27,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/gemm.h"
@@ -104,23 +105,22 @@ std::vector<Signature> signatures(const std::vector<TensorMeta>& in, const std::
   return sigs;
 }
 
-// c[m, n] = op(a) @ op(b), row-major; op transposes when ta / tb. With `accumulate`,
-// c += op(a) @ op(b) (c holds the bias rows).
+// c[m, n] = op(a) @ op(b), row-major; op transposes when ta / tb.
 template <typename T>
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c, bool accumulate = false) {
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
   if (m == 0 || n == 0) return;
   if (k == 0) {  // BLAS leaves C untouched when k == 0; the product of empty shards is 0
-    if (!accumulate) std::fill(c, c + m * n, T{0});
+    std::fill(c, c + m * n, T{0});
     return;
   }
   const int64_t lda = ta ? m : k, ldb = tb ? k : n;
   if constexpr (std::is_same_v<T, float>) {
-    dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, accumulate ? 1.0f : 0.0f, c, n);
+    dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, n);
   } else if constexpr (std::is_same_v<T, double>) {
     cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda,
-                b, ldb, accumulate ? 1.0 : 0.0, c, n);
+                b, ldb, 0.0, c, n);
   } else {
-    if (!accumulate) std::fill(c, c + m * n, T{0});
+    std::fill(c, c + m * n, T{0});
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t l = 0; l < k; ++l) {
         const T x = ta ? a[l * lda + i] : a[i * lda + l];
@@ -178,15 +178,36 @@ void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const bfloat16
   stream.wait();
 }
 
-// One product of the batch loop below, in the inputs' dtype T with output type O, adding
-// `bias` (n elements, or null): oneDNN's bias argument for bfloat16; else c holds the bias
-// in every row already (the caller's prefill) and the gemm accumulates onto it.
+// One product of the batch loop below, in the inputs' dtype T with output type O. A bias
+// (n elements, or null) goes in oneDNN's bias argument for bfloat16; the caller adds it to
+// the other dtypes' products.
 template <typename T, typename O>
 void product(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, O* c, const O* bias) {
   if constexpr (std::is_same_v<T, bfloat16>) {
     gemm_bf16<O>(ta, tb, m, n, k, a, b, c, bias);
   } else {
-    gemm<T>(ta, tb, m, n, k, a, b, c, bias != nullptr);
+    gemm<T>(ta, tb, m, n, k, a, b, c);
+  }
+}
+
+// c[r, j] += bias[j] for `rows` rows of n, on the OpenMP team when there is enough work
+// (integers wrap, as add does).
+template <typename O>
+void add_bias_rows(O* c, const O* bias, int64_t rows, int64_t n) {
+  auto row = [&](int64_t r) {
+    O* out = c + r * n;
+    if constexpr (std::is_integral_v<O>) {
+      for (int64_t j = 0; j < n; ++j) out[j] = wrapping(out[j], bias[j], std::plus<>());
+    } else {
+#pragma omp simd
+      for (int64_t j = 0; j < n; ++j) out[j] += bias[j];
+    }
+  };
+  if (rows * n >= (int64_t{1} << 16)) {
+#pragma omp parallel for schedule(static)
+    for (int64_t r = 0; r < rows; ++r) row(r);
+  } else {
+    for (int64_t r = 0; r < rows; ++r) row(r);
   }
 }
 
@@ -208,12 +229,8 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
     const T* a = in[0].data_as<T>();
     const T* b = in[1].data_as<T>();
     O* c = out.data_as<O>();
-    // A bias: oneDNN adds it to bfloat16 products; for the others every row starts as it,
-    // and the products add to it.
-    const O* bias = in.size() == 3 ? in[2].data_as<O>() : nullptr;
-    if (bias && !std::is_same_v<T, bfloat16>) {
-      for (int64_t r = 0; r < count * m; ++r) std::copy(bias, bias + n, c + r * n);
-    }
+    // oneDNN adds a bias to bfloat16 products; the others' is added after them (below).
+    const O* bias = in.size() == 3 && std::is_same_v<T, bfloat16> ? in[2].data_as<O>() : nullptr;
     if (bs.size() == 2 && !ta) {
       // One matrix b under a batch of a (a linear layer): the batch's rows are one matrix.
       product<T, O>(false, tb, count * m, n, k, a, b, c, bias);
@@ -245,7 +262,11 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
       products(bfloat16{}, bfloat16{});
     }
   } else {
-    visit_dtype(out.dtype(), [&](auto v) { products(v, v); });
+    visit_dtype(out.dtype(), [&](auto v) {
+      products(v, v);
+      using O = decltype(v);
+      if (in.size() == 3 && n > 0) add_bias_rows<O>(out.data_as<O>(), in[2].data_as<O>(), out.numel() / n, n);
+    });
   }
   return {out};
 }
