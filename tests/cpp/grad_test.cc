@@ -389,9 +389,8 @@ TEST(BFloat16, LinearBiasUnderAutocastStaysFloat32) {
   const Var y = fn::linear(x, w, bias);
   set_autocast_dtype(before);
   ASSERT_EQ(y.dtype(), DType::kFloat32);
-  const Var unfused = fn::add(call1("matmul", {fn::cast(Var(xs), DType::kBFloat16), fn::cast(Var(ws), DType::kBFloat16)},
-                                    {{"transpose_b", true}, {"float32_out", true}}),
-                              Var(bs));
+  const Var low_x = fn::cast(Var(xs), DType::kBFloat16), low_w = fn::cast(Var(ws), DType::kBFloat16);
+  const Var unfused = fn::add(call1("matmul", {low_x, low_w}, {{"transpose_b", true}, {"float32_out", true}}), Var(bs));
   EXPECT_TRUE(close(y.local(), unfused.local(), 1e-6));
   fn::sum(fn::mul(y, y)).backward();
   ASSERT_TRUE(bias.grad().defined());

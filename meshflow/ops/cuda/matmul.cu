@@ -108,7 +108,9 @@ __global__ void integer_gemm_kernel(const T* a, const T* b, T* c, Gemm g) {
 // `rows` rows of n: the bias where no epilogue adds it.
 template <typename T>
 __global__ void bias_rows_kernel(T* c, const T* bias, int64_t rows, int64_t n, bool accumulate) {
-  for (int64_t i = first_index(); i < rows * n; i += grid_step()) c[i] = accumulate ? add(c[i], bias[i % n]) : bias[i % n];
+  for (int64_t i = first_index(); i < rows * n; i += grid_step()) {
+    c[i] = accumulate ? add(c[i], bias[i % n]) : bias[i % n];
+  }
 }
 
 template <typename T>
