@@ -114,7 +114,10 @@ TEST(Matmul, BiasFollowsTheResultsColumnsOnEverySignature) {
   for (const Placement& p : op_meshes()) {
     // a, b, the result's width n, attributes.
     for (const auto& [a, b, n, attrs] : std::vector<std::tuple<Shape, Shape, int64_t, Attrs>>{
-             {{4, 6}, {6, 8}, 8, {}}, {{3, 5, 4}, {6, 4}, 6, {{"transpose_b", true}}}, {{2, 3, 4}, {2, 4, 5}, 5, {}}}) {
+             {{4, 6}, {6, 8}, 8, {}},
+             {{3, 5, 4}, {6, 4}, 6, {{"transpose_b", true}}},
+             {{2, 3, 4}, {2, 4, 5}, 5, {}},
+             {{5, 3}, {3, 4}, 4, {}}}) {  // k = 3 split 4 ways: a rank's product is empty, its bias share not
       for (DType dtype : {DType::kFloat32, DType::kFloat64, DType::kInt64}) {
         const Tensor x = value(a, dtype), w = value(b, dtype), bias = value({n}, dtype);
         const int64_t per_axis = 6 + static_cast<int64_t>(std::max(a.size(), b.size())) - 2;
