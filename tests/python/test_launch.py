@@ -258,9 +258,11 @@ class Job:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
+        try:
+            for line in self.proc.stdout:
+                self.lines.put(line)
+        finally:
+            self.lines.put(None)  # the end, however reading stopped
 
     def wait_for(self, text, timeout=60):
         """The first line that contains `text` (fails the test if the job ends first)."""
@@ -279,16 +281,34 @@ class Job:
         pytest.fail(f"no line with {text!r}; output:\n{''.join(self.out)}")
 
     def end(self, timeout=60):
-        """(exit code, whole output, seconds it took to end)."""
+        """(exit code, whole output, seconds it took to end). Only the reader thread reads
+        the job's output; what is left of the job (its session) is killed if the launcher
+        overruns or something of it still holds the output open 10 s after the launcher ended."""
         start_wait = time.monotonic()
-        code, rest = finish(self.proc, timeout)
+        try:
+            code = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            code = None
         elapsed = time.monotonic() - start_wait
+        deadline, killed = time.monotonic() + (10 if code is not None else 0), False
         while True:
-            line = self.lines.get()
+            try:
+                line = self.lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                if killed:
+                    break  # nothing of the session is left to close the output: what was read is all
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                deadline, killed = time.monotonic() + 10, True
+                continue
             if line is None:
                 break
             self.out.append(line)
-        return code, "".join(self.out) + (rest or ""), elapsed
+        if code is None:
+            pytest.fail(f"the job did not end within {timeout} s; output:\n{''.join(self.out)}")
+        return code, "".join(self.out), elapsed
 
     def pid_of(self, rank):
         return int(self.wait_for(f"rank {rank} pid ").split()[-1])
