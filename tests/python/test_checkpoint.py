@@ -7,6 +7,7 @@ import json
 import os
 import re
 import subprocess
+import threading
 import time
 
 import numpy as np
@@ -353,6 +354,8 @@ def test_a_process_killed_while_saving_leaves_the_last_checkpoint_whole(tmp_path
     seen = set()
     for trial in range(20):
         proc = start([PYTHON, str(script), path], OMP_NUM_THREADS="1")
+        watchdog = threading.Timer(60, proc.kill)  # a child that hangs fails the trial, not the suite
+        watchdog.start()
         last = None
         for line in proc.stdout:
             last = int(line.split()[1])
@@ -363,6 +366,8 @@ def test_a_process_killed_while_saving_leaves_the_last_checkpoint_whole(tmp_path
         proc.wait()
         for line in proc.stdout:  # what it printed before it died: the last save that returned
             last = int(line.split()[1])
+        watchdog.cancel()
+        assert last is not None, "the saving process printed nothing within 60 s"
         state = mf.load(path)
         version = state["version"]
         assert version in (last, last + 1), (trial, last, version)
