@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import meshflow as mf
-from test_device import _global_step, _graph_steps, _mlp_step
+from test_device import _checkpoint_round_trip, _global_step, _graph_steps, _mlp_step
 
 
 def _gpus():
@@ -163,6 +163,21 @@ def test_bfloat16_attention_of_separate_inputs_equals_the_cpu(causal):
         results[device] = [t.float().numpy() for t in (out, q.grad, k.grad, v.grad)]
     for got, expected in zip(results["cuda"], results["cpu"]):
         assert _max_error(got, expected) < 2e-2
+
+
+def test_a_checkpoint_saved_from_the_gpu_loads_on_the_cpu_and_back(tmp_path):
+    """Saved from the GPU, the state loads on the CPU; loaded back into a model on the GPU,
+    training goes on as the original's (the same kernels on the same values: equal up to
+    any reordering a GPU library may choose between calls)."""
+    state, model, restored, losses = _checkpoint_round_trip("cuda", tmp_path / "ckpt")
+    assert all(t.device.type == "cpu" for t in state["model"].values())
+    np.testing.assert_allclose(losses[0], losses[1], rtol=1e-6)
+    for a, b in zip(model.parameters(), restored.parameters()):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-7)
+    cpu_model = mf.nn.Sequential(mf.nn.Linear(6, 12), mf.nn.GELU(), mf.nn.Linear(12, 3))
+    cpu_model.load_state_dict(state["model"])
+    for name, p in cpu_model.named_parameters():
+        np.testing.assert_array_equal(p.numpy(), state["model"][name].numpy())
 
 
 def test_kernels_are_timed_only_when_profiling():

@@ -155,6 +155,50 @@ def _graph_steps(device, micro_batches, fusion):
     return np.array(losses), [p.numpy() for p in model.parameters()], step
 
 
+def _checkpoint_round_trip(device, path):
+    """A model and its AdamW state trained a step on `device`, saved, loaded (on the CPU), and
+    loaded back into a fresh model on `device`: returns (the loaded state, the original and
+    the restored model after one more step each, their losses)."""
+    def make():
+        mf.manual_seed(5)
+        return mf.nn.Sequential(mf.nn.Linear(6, 12), mf.nn.GELU(), mf.nn.Linear(12, 3)).to(device)
+
+    rng = np.random.default_rng(7)
+    x = mf.tensor(rng.standard_normal((8, 6)).astype(np.float32), device=device)
+    y = mf.tensor(rng.integers(0, 3, 8), device=device)
+
+    def step(model, opt):
+        opt.zero_grad()
+        loss = mf.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss.numpy()
+
+    model = make()
+    opt = mf.optim.AdamW(model.parameters(), lr=1e-2)
+    step(model, opt)
+    mf.save({"model": model.state_dict(), "opt": opt.state_dict()}, str(path))
+    state = mf.load(str(path))
+    restored = make()
+    restored.load_state_dict(state["model"])
+    restored_opt = mf.optim.AdamW(restored.parameters(), lr=1e-2)
+    restored_opt.load_state_dict(state["opt"])
+    losses = (step(model, opt), step(restored, restored_opt))
+    for p in restored.parameters():
+        assert p.device.type == device
+    for moments in restored_opt.state_dict()["state"].values():
+        assert moments["exp_avg"].device.type == device
+    return state, model, restored, losses
+
+
+def test_a_checkpoint_saved_from_the_test_device_loads_on_the_cpu_and_back(tmp_path):
+    state, model, restored, losses = _checkpoint_round_trip("testdev", tmp_path / "ckpt")
+    assert all(t.device.type == "cpu" for t in state["model"].values())
+    assert losses[0].tobytes() == losses[1].tobytes()
+    for a, b in zip(model.parameters(), restored.parameters()):
+        assert a.numpy().tobytes() == b.numpy().tobytes()
+
+
 @pytest.mark.parametrize("micro_batches", [1, 3])
 @pytest.mark.parametrize("fusion", [True, False])
 def test_graphs_on_the_test_device_train_as_on_the_cpu_bit_for_bit(micro_batches, fusion):
