@@ -66,8 +66,9 @@ class GraphConfig:
 
     def enable_fusion(self, on=True):
         """Whether compiling fuses chains of elementwise ops (an activation and what follows
-        it, a residual add; a Linear's bias is in its matmul already) into one kernel that runs them block of rows by block of rows: the
-        intermediate results stay in cache, and those only the chain reads take no memory.
+        it, a residual add; a Linear's bias is in its matmul already) into one kernel that
+        runs them block of rows by block of rows: the intermediate results stay in cache, and
+        those only the chain reads take no memory.
         On by default; the results are bitwise the same either way."""
         if not isinstance(on, bool):
             raise ValueError(f"enable_fusion takes a bool, got {on!r}")
