@@ -310,11 +310,27 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
   // The bias in the product's kernel where it fits: a 1-d bias of the result's width and
   // dtype (float32 under autocast, whose result is float32). Otherwise (a broadcast bias of
   // another shape, mixed dtypes) a separate add, with add's rules and errors.
+  // On global tensors also only where the product is whole on each rank: a split of the
+  // contracted dim (a row-parallel layer) or a partial operand makes a partial sum, whose
+  // bias would be partial too, and the planner would rather move the operands than reduce
+  // the sum where its consumer wants it (a reduce-scatter into the next layer); there the add
+  // stays separate. So does a graph traced over several ranks: the whole-graph SBP choice,
+  // which looks at each op's signatures, moved more bytes with the bias inside the product
+  // (the GPT at 1x2x1 in graph mode: 29 MB a step against 21).
   const bool low = autocast && x.dtype() == DType::kFloat32 && weight.dtype() == DType::kFloat32;
   const DType result = low ? DType::kFloat32 : x.dtype();
   const Shape& w = weight.shape();
+  auto sums_partially = [](const Var& v, int64_t contracted) {
+    if (!v.is_global()) return false;
+    for (const Sbp& s : v.global().nd_sbp()) {
+      if (s.is_partial() || (s.is_split() && s.split_dim() == contracted)) return true;
+    }
+    return false;
+  };
+  const bool graph_chooses = op_tracer() && x.is_global() && x.global().placement().size() > 1;
   if (bias.shape().size() == 1 && w.size() == 2 && bias.shape()[0] == w[0] && bias.dtype() == result &&
-      x.dtype() == weight.dtype()) {
+      x.dtype() == weight.dtype() && !x.shape().empty() && !graph_chooses &&
+      !sums_partially(x, static_cast<int64_t>(x.shape().size()) - 1) && !sums_partially(weight, 1)) {
     return call1("matmul", {x, weight, bias}, {{"transpose_b", true}});
   }
   return add(matmul(x, weight, false, true), bias);

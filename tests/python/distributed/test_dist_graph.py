@@ -490,3 +490,50 @@ def test_a_local_graph_runs_on_the_ranks_that_call_it():
     w1, b1, w2, b2 = (p.numpy() for p in model.parameters())
     expected = (np.maximum(x.numpy() @ w1.T + b1, 0) @ w2.T + b2).sum()
     assert model(x).sum().item() == pytest.approx(float(expected), rel=1e-5)
+
+
+@pytest.mark.parametrize("name", ["2", "4", "2x2"])
+@pytest.mark.parametrize("layer", ["column", "row", "data"])
+def test_a_linear_layers_bias_in_its_product_moves_no_more_bytes(name, layer, world):
+    """F.linear(x, w, b) adds the bias in the product's kernel where each rank's product is
+    whole (column-parallel and data-parallel layers); a row-parallel layer's partial sums, and
+    graphs traced over several ranks, keep the separate add. Either way the values are
+    matmul-then-add's and no more bytes move, eager (forward and backward) and in a graph."""
+    p = mesh(name, world)
+    last = len(p.hierarchy) - 1
+
+    def on_last(s):
+        nd = [mf.sbp.broadcast] * len(p.hierarchy)
+        nd[last] = s
+        return tuple(nd)
+
+    S, B = mf.sbp.split, mf.sbp.broadcast
+    x_sbp, w_sbp, b_sbp = {"column": (B, S(0), S(0)), "row": (S(2), S(1), B), "data": (S(0), B, B)}[layer]
+    rng = np.random.default_rng(1)
+    values = [rng.standard_normal(s).astype(np.float32) for s in ((4, 6, 8), (12, 8), (12,))]
+
+    def run(fused, graph):
+        x, w, b = (mf.tensor(v, placement=p, sbp=on_last(s)).requires_grad_()
+                   for v, s in zip(values, (x_sbp, w_sbp, b_sbp)))
+
+        def f(x):
+            return F.linear(x, w, b) if fused else F.linear(x, w) + b
+
+        class Forward(nn.Graph):
+            def build(self, x):
+                return f(x)
+
+        mf.synchronize()
+        before = mf.comm_stats()["bytes_sent"]
+        y = Forward()(x) if graph else f(x)
+        if not graph:
+            (y * y).sum().backward()
+        sent = mf.comm_stats()["bytes_sent"] - before
+        out = [y.numpy()] + ([] if graph else [t.grad.numpy() for t in (x, w, b)])
+        return out, sent
+
+    for graph in (False, True):
+        (fused, fused_sent), (separate, separate_sent) = run(True, graph), run(False, graph)
+        for a, e in zip(fused, separate):
+            np.testing.assert_allclose(a, e, rtol=1e-5, atol=1e-5)
+        assert fused_sent <= separate_sent, (graph, fused_sent, separate_sent)
