@@ -56,7 +56,9 @@ DType out_dtype(DType in, const Attrs& attrs) {
 }
 
 std::vector<TensorMeta> infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
-  if (in.size() != 3) kernel::expect_inputs(kName, in, 2);
+  if (in.size() != 2 && in.size() != 3) {
+    op_error(kName, "takes 2 inputs (a, b) or 3 (a, b, bias), got " + std::to_string(in.size()));
+  }
   kernel::expect_same_dtype(kName, in[0], in[1]);
   const Shape& a = in[0].shape;
   const Shape& b = in[1].shape;

@@ -404,6 +404,7 @@ TEST(BFloat16, LinearBiasUnderAutocastStaysFloat32) {
   EXPECT_EQ(row.shape(), (Shape{2, 3, 5}));
   EXPECT_THROW(fn::linear(Var(xs), Var(ws), Var(uniform({5}, -1, 1, 8))), std::invalid_argument);
   vm::synchronize();  // the product issued before the add refused is done before the test ends
+  EXPECT_THROW(find_op("matmul").infer({{{3, 4}, DType::kFloat32}}, {}), std::invalid_argument);
   try {
     find_op("matmul").infer({{{3, 4}, DType::kFloat32}, {{4, 5}, DType::kFloat32}, {{4}, DType::kFloat32}}, {});
     ADD_FAILURE() << "no error";
