@@ -3,7 +3,12 @@
 // (python/meshflow) shapes them into the user API. C++ exceptions become Python ones
 // (std::invalid_argument -> ValueError, std::out_of_range -> IndexError). Calls that
 // communicate release the GIL.
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <typeinfo>
@@ -666,6 +671,18 @@ PYBIND11_MODULE(_C, m) {
   m.def("comm_stats", &stats_dict);
   m.def("abort", [](const std::string& message, int code) { comm::abort_job(message, code); }, py::arg("message"),
         py::arg("exit_code") = 1);
+  // An error of queued work that nothing read is reported at exit (meshflow/__init__.py); the
+  // process must still end non-zero, as an uncaught exception would. The status is set by a C
+  // exit handler registered at import, so it runs after every handler registered later (MPI's
+  // finalize among them) and after Python's own, which it leaves to run.
+  static std::atomic<int> exit_status{0};
+  std::atexit([] {
+    if (const int code = exit_status.load()) {
+      std::fflush(nullptr);
+      _exit(code);
+    }
+  });
+  m.def("fail_at_exit", [](int code) { exit_status.store(code); }, py::arg("exit_code") = 1);
   m.def("release_host_cache", &release_host_cache);
   m.def("synchronize", &vm::synchronize, release());
   m.def("launch_blocking", &vm::blocking);

@@ -12,8 +12,9 @@
 // The bias follows the result's last dim: S(0) where the result is S(n), P where it is P
 // (each rank adds its share), B otherwise.
 // float32 runs on oneDNN's sgemm, float64 on OpenBLAS's dgemm, integers on a plain loop.
-// bfloat16 runs on oneDNN's matmul primitive (AVX512-BF16 or AMX where the CPU has them),
-// accumulating in float32; the result is bfloat16, or float32 with the bool attribute
+// bfloat16 runs on oneDNN's matmul primitive (AVX512-BF16 or AMX where the CPU has them,
+// emulated on plain AVX-512; widened to float32 for sgemm where oneDNN has none, below
+// AVX-512), accumulating in float32; the result is bfloat16, or float32 with the bool attribute
 // "float32_out" (what mf.autocast asks for: no rounding before the next op, and partial
 // sums of a split k that stay float32).
 #include <cblas.h>
@@ -23,6 +24,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 #include <tuple>
 #include <unordered_map>
+#include <vector>
 
 #include <omp.h>
 
@@ -132,6 +134,37 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T
   }
 }
 
+// The same product where oneDNN has no bfloat16 matmul (a CPU below AVX-512, or
+// ONEDNN_MAX_CPU_ISA set lower): the operands widened exactly to float32, sgemm, then the
+// bias and one rounding, as the primitive does. Sums may be ordered otherwise than the
+// primitive's, as between any two CPUs' kernels.
+template <typename Out>
+void gemm_bf16_widened(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const bfloat16* a, const bfloat16* b,
+                       Out* c, const Out* bias) {
+  std::vector<float> wa(static_cast<size_t>(m * k)), wb(static_cast<size_t>(k * n));
+  std::transform(a, a + m * k, wa.begin(), [](bfloat16 x) { return to_float(x); });
+  std::transform(b, b + k * n, wb.begin(), [](bfloat16 x) { return to_float(x); });
+  std::vector<float> product;
+  float* out = nullptr;
+  if constexpr (std::is_same_v<Out, float>) {
+    out = c;
+  } else {
+    product.resize(static_cast<size_t>(m * n));
+    out = product.data();
+  }
+  dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, wa.data(), ta ? m : k, wb.data(), tb ? k : n, 0.0f, out,
+             n);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      if constexpr (std::is_same_v<Out, float>) {
+        if (bias) c[i * n + j] += bias[j];
+      } else {
+        c[i * n + j] = to_bfloat16(out[i * n + j] + (bias ? to_float(bias[j]) : 0.0f));
+      }
+    }
+  }
+}
+
 // c[m, n] = op(a) @ op(b) (+ bias[n], added in float32 before c is rounded) for bfloat16
 // a, b; c and the bias are float32 or bfloat16 (Out). One oneDNN matmul primitive per shape
 // and thread, made once: making one costs more than a small product.
@@ -151,7 +184,7 @@ void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const bfloat16
     return;
   }
   struct Product {
-    dnnl::matmul primitive;
+    dnnl::matmul primitive;  // empty where oneDNN has no bfloat16 matmul for this CPU
     memory::desc a, b, c, bias;
   };
   static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
@@ -168,10 +201,18 @@ void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const bfloat16
     q.b = memory::desc({k, n}, memory::data_type::bf16, tb ? memory::dims{1, k} : memory::dims{n, 1});
     q.c = memory::desc({m, n}, out, memory::dims{n, 1});
     if (bias) q.bias = memory::desc({1, n}, out, memory::dims{n, 1});
-    q.primitive = dnnl::matmul(dnnl::matmul::primitive_desc(
-        bias ? dnnl::matmul::desc(q.a, q.b, q.bias, q.c) : dnnl::matmul::desc(q.a, q.b, q.c), engine));
+    try {
+      q.primitive = dnnl::matmul(dnnl::matmul::primitive_desc(
+          bias ? dnnl::matmul::desc(q.a, q.b, q.bias, q.c) : dnnl::matmul::desc(q.a, q.b, q.c), engine));
+    } catch (const dnnl::error& e) {
+      if (e.status != dnnl_unimplemented) throw;
+    }
   }
   const Product* p = &it->second;
+  if (!p->primitive) {
+    gemm_bf16_widened(ta, tb, m, n, k, a, b, c, bias);
+    return;
+  }
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(p->a, engine, const_cast<bfloat16*>(a))},
                                        {DNNL_ARG_WEIGHTS, memory(p->b, engine, const_cast<bfloat16*>(b))},
                                        {DNNL_ARG_DST, memory(p->c, engine, c)}};

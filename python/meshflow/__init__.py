@@ -109,8 +109,9 @@ def _finish_queued_work():
     # At exit, before the interpreter goes: queued work may still hold NumPy arrays.
     try:
         _C.synchronize()
-    except Exception as e:  # an error nobody read: say so rather than lose it
+    except Exception as e:  # an error nobody read: say so, and end non-zero, rather than lose it
         print(f"meshflow: an error was raised by queued work at exit: {e}", file=_sys.stderr)
+        _C.fail_at_exit(1)
 
 
 _atexit.register(_finish_queued_work)

@@ -150,3 +150,17 @@ def test_float_and_bfloat16_to_integer_casts_saturate():
 def test_arange_whose_quotient_would_trap_raises():
     with pytest.raises(ValueError, match=r"2\^63 - 1"):
         mf.arange(0, -2**63, -1)
+
+
+def test_an_error_of_queued_work_nothing_read_ends_the_process_non_zero():
+    # The bad index is found when the kernel runs, after the call returned; nothing reads the
+    # result, so the error surfaces only at exit: reported, and the exit status says so.
+    code = ("import meshflow as mf\n"
+            "y = mf.nn.functional.embedding(mf.tensor([0, 7]), mf.randn(4, 3))\n"
+            "print('issued', flush=True)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.stdout == "issued\n"
+    assert "index 7 is out of range" in r.stderr, r.stderr[-2000:]
+    assert r.returncode == 1
+    clean = subprocess.run([sys.executable, "-c", code.replace("7", "3")], capture_output=True, text=True, timeout=60)
+    assert clean.returncode == 0, clean.stderr[-2000:]
