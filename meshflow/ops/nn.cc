@@ -785,7 +785,7 @@ std::vector<Tensor> gather_kernel(const std::vector<Tensor>& in, const KernelCon
     using I = decltype(iv);
     const I* idx = index.data_as<I>();
     check_indices(kGather, idx, index.numel(), ctx.inputs[0].shape[dim], "index");
-    visit_dtype(x.dtype(), [&](auto v) {
+    visit_storage(x.dtype(), [&](auto v) {
       using T = decltype(v);
       const T* px = x.data_as<T>();
       T* po = out.data_as<T>();
@@ -1050,7 +1050,10 @@ void register_nn_ops(OpRegistry& r) {
                   embedding_grad));
   r.add(make_op(kEmbeddingBackward, embedding_backward_infer, embedding_backward_signatures, embedding_backward_kernel,
                 kChecksData));
-  r.add(with_grad(make_op(kGather, gather_infer, gather_signatures, gather_kernel, kChecksData), gather_grad));
+  // gather only moves elements (masked_select and take_along_dim of masks and halves run on it).
+  OpDef gather = with_grad(make_op(kGather, gather_infer, gather_signatures, gather_kernel, kChecksData), gather_grad);
+  gather.booleans = gather.bfloat16 = gather.float16 = true;
+  r.add(std::move(gather));
   r.add(
       make_op(kGatherBackward, gather_backward_infer, gather_backward_signatures, gather_backward_kernel, kChecksData));
   r.add(with_grad(

@@ -369,7 +369,8 @@ OpDef flip_op() {
     return std::vector<Tensor>{out};
   };
   op.grad = [](const GradContext& g) { return std::vector<Var>{call1(kFlip, {g.grad_outputs[0]}, g.attrs)}; };
-  op.bfloat16 = true;
+  // It only moves elements (visit_storage here and in the CUDA kernel): every dtype.
+  op.bfloat16 = op.booleans = op.float16 = true;
   return op;
 }
 

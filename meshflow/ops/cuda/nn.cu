@@ -42,6 +42,7 @@ bool flag(const Attrs& attrs, const std::string& key) { return attrs.has(key) &&
 template <typename F>
 void visit_bits(DType dtype, F&& f) {
   switch (dtype_size(dtype)) {
+    case 1: return f(uint8_t{});
     case 2: return f(uint16_t{});
     case 4: return f(uint32_t{});
     default: return f(uint64_t{});
