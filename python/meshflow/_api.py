@@ -150,6 +150,8 @@ def equal(input, other):
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """|input - other| <= atol + rtol * |other| elementwise (bool), as torch.isclose."""
     from ._ops_elementwise import abs as _abs
+    if input.dtype == other.dtype == _dtype.bool_:
+        return input == other  # no difference of bools: equal is close
     close = (_abs(input - other) <= atol + rtol * _abs(other)) | (input == other)
     if equal_nan:
         close = close | ((input != input) & (other != other))
@@ -486,14 +488,15 @@ def aminmax(input, *, dim=None, keepdim=False):
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
-    """Differences of neighbours along dim, n times."""
+    """Differences of neighbours along dim, n times (of bools, whether they differ: xor, as torch)."""
     from ._ops_shape import cat
     if prepend is not None or append is not None:
         parts = [p for p in (prepend, input, append) if p is not None]
         input = cat(parts, dim=dim)
     for _ in range(n):
         size = input.shape[dim]
-        input = input.narrow(dim, 1, size - 1) - input.narrow(dim, 0, size - 1)
+        later, earlier = input.narrow(dim, 1, size - 1), input.narrow(dim, 0, size - 1)
+        input = later ^ earlier if input.dtype == _dtype.bool_ else later - earlier
     return input
 
 

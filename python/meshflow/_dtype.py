@@ -22,6 +22,12 @@ class dtype:
     def __hash__(self):
         return hash(self.name)
 
+    @property
+    def is_floating_point(self):
+        """Whether it is float16, bfloat16, float32 or float64, as torch.dtype's: the halves
+        count, so that ops asking "float or integer?" never treat them as integers."""
+        return self.name in ("float16", "bfloat16", "float32", "float64")
+
 
 float32 = dtype("float32")
 float64 = dtype("float64")

@@ -58,12 +58,13 @@ def ones(*size, dtype=None, placement=None, sbp=None, device=None):
 
 
 def full(size, fill_value, dtype=None, placement=None, sbp=None, device=None):
-    """A tensor of `fill_value`; its dtype by default follows PyTorch: int64 for an int, else float32."""
+    """A tensor of `fill_value`; its dtype by default follows PyTorch: bool for a bool, int64 for
+    an int, else float32."""
     if not isinstance(fill_value, numbers.Real):
         raise TypeError(f"full: fill_value must be a real number, got {type(fill_value).__name__}")
     exact = isinstance(fill_value, numbers.Integral)
     if dtype is None:
-        dtype = _dtype.int64 if exact else _dtype.float32
+        dtype = _dtype.bool_ if isinstance(fill_value, bool) else _dtype.int64 if exact else _dtype.float32
     value = int(fill_value) if exact else float(fill_value)
     return _create("full", {"shape": _size("full", (size,)), "value": value}, dtype, placement, sbp, device)
 
@@ -175,9 +176,14 @@ def linspace(start, end, steps, dtype=None, placement=None, sbp=None, device=Non
     steps = int(steps)
     if steps < 0:
         raise ValueError(f"linspace: steps {steps}; expected steps >= 0")
+    from ._ops_elementwise import where
     step = (end - start) / (steps - 1) if steps > 1 else 0.0
-    dtype = dtype or _dtype.float32
-    return arange(steps, dtype=_dtype.float64, placement=placement, sbp=sbp, device=device).to(dtype) * step + start
+    # torch's: the first half counted from start, the second back from end (so both ends are
+    # exact; one step is start), in float64, then converted (an integer dtype truncates each
+    # value: its linspace(0, 10, 4) is 0, 3, 6, 10).
+    i = arange(steps, dtype=_dtype.float64, placement=placement, sbp=sbp, device=device)
+    values = where(i < max(steps // 2, 1), i * step + start, (i - (steps - 1)) * step + end)
+    return values.to(dtype or _dtype.float32)
 
 
 def empty(*size, dtype=None, placement=None, sbp=None, device=None):

@@ -40,7 +40,6 @@ __all__ = ["add", "sub", "mul", "div", "floor_divide", "pow", "maximum", "minimu
            "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
            "bitwise_not", "isnan", "isinf", "isfinite", "masked_fill"]
 
-_FLOATS = (_dtype.float32, _dtype.float64)
 _FLOAT_NAMES = ("float32", "float64", "bfloat16", "float16")
 
 
@@ -227,8 +226,8 @@ logical_xor = _logical("logical_xor", "input xor other, nonzero meaning true, as
 add = _commutative("add", "add_scalar", logical_or, "input + other (on two bools: or).")
 mul = _commutative("mul", "mul_scalar", logical_and, "input * other (on two bools: and).")
 
-_NO_BOOL_SUB = (". Subtraction, the `-` operator, with two bool tensors is not supported; use the `^` or "
-                "`logical_xor()` operator instead")
+_NO_BOOL_SUB = (". Subtraction, the `-` operator, with a bool operand is not supported; use the `~` or "
+                "`logical_not()` operator to invert a mask, `^` or `logical_xor()` for two bools")
 
 
 _sub_binary, _add_scalar = _op("sub").binary, _op("add_scalar").scalar
@@ -242,12 +241,16 @@ def sub(input, other):
         if type(input) is Tensor:
             if type(other) is Tensor:
                 return Tensor(_sub_binary(input._impl, other._impl))
-            if type(other) in _PLAIN_NUMBERS:
+            if type(other) in _PLAIN_NUMBERS and input._impl.dtype != "bool":  # C++ makes bool - 2.5 float32
                 return Tensor(_add_scalar(input._impl, -other))
     except ValueError:
         pass
+    # torch refuses a bool on either side, whatever the other: 1 - mask would be an int64
+    # tensor, not the inverted mask it is often meant to be.
+    for x in (input, other):
+        _no_bools("sub", x.dtype if isinstance(x, Tensor) else _dtype.bool_ if isinstance(x, bool) else None,
+                  _NO_BOOL_SUB)
     a, b, dtype = _promote(input, other)
-    _no_bools("sub", dtype, _NO_BOOL_SUB)
     if not isinstance(b, Tensor):
         return _scalar_op("add_scalar", a, -b)
     if not isinstance(a, Tensor):
@@ -279,7 +282,7 @@ def div(input, other, rounding_mode=None):
         _no_bools("div", dtype)
         a, b = _tensors(a, b, dtype)
         quotient = apply("div", [a, b])[0]
-        return trunc(quotient) if dtype in _FLOATS else quotient
+        return trunc(quotient) if dtype.is_floating_point else quotient
     if isinstance(a, Tensor) and not isinstance(b, Tensor):
         return _scalar_op("div_scalar", a, b)
     return apply("div", list(_tensors(a, b, dtype)))[0]
@@ -437,7 +440,7 @@ clip = clamp
 
 def floor(input):
     """The largest integer value <= input (integers stay as they are)."""
-    if input.dtype not in _FLOATS:
+    if not input.dtype.is_floating_point:
         return input
     t = trunc(input)
     return t - cast(lt(input, t), input.dtype)
@@ -445,7 +448,7 @@ def floor(input):
 
 def ceil(input):
     """The smallest integer value >= input (integers stay as they are)."""
-    if input.dtype not in _FLOATS:
+    if not input.dtype.is_floating_point:
         return input
     t = trunc(input)
     return t + cast(gt(input, t), input.dtype)
@@ -453,7 +456,11 @@ def ceil(input):
 
 def remainder(input, other):
     """input - floor(input / other) * other: the sign of the divisor, as Python's % and torch's."""
-    return input - floor_divide(input, other) * other
+    # Bool operands take the other's dtype first (sub refuses bools), as in floor_divide.
+    a, b, dtype = _promote(input, other)
+    _no_bools("remainder", dtype)
+    a, b = (int(v) if isinstance(v, bool) else v for v in (a, b))
+    return a - floor_divide(a, b) * b
 
 
 def silu(input):

@@ -28,8 +28,6 @@ __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
            "hypot", "copysign", "absolute", "negative", "clamp_min", "clamp_max", "fix", "cumsum", "cumprod",
            "logcumsumexp", "sort", "argsort", "topk", "kthvalue", "median", "flip", "fliplr", "flipud", "roll"]
 
-_FLOATS = (_dtype.float32, _dtype.float64)
-
 # ---------------------------------------------------------------------------------------------
 # Elementwise.
 
@@ -54,7 +52,14 @@ log2 = _unary("log2", "The base-2 logarithm; integers give float32.", floats=Tru
 log10 = _unary("log10", "The base-10 logarithm; integers give float32.", floats=True)
 exp2 = _unary("exp2", "2 ** input; integers give float32.", floats=True)
 reciprocal = _unary("reciprocal", "1 / input; integers give float32.", floats=True)
-sign = _unary("sign", "1, 0 or -1 in input's dtype (0 for NaN).")
+_sign = _unary("sign", "")
+
+
+def sign(input):
+    """1, 0 or -1 in input's dtype (0 for NaN); of a bool tensor, a copy (torch's)."""
+    return cast(input, _dtype.bool_) if input.dtype == _dtype.bool_ else _sign(input)
+
+
 frac = _unary("frac", "input - trunc(input), floats only.")
 arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
 sgn = sign
@@ -68,7 +73,7 @@ _round = _unary("round", "")
 def round(input, *, decimals=0):
     """input rounded to `decimals` decimal places, halves to even (torch.round); integers stay."""
     decimals = operator.index(decimals)
-    if decimals == 0 or input.dtype not in _FLOATS:
+    if decimals == 0 or not input.dtype.is_floating_point:
         return _round(input)
     if decimals > 0:
         scale = 10.0 ** decimals
@@ -78,8 +83,9 @@ def round(input, *, decimals=0):
 
 
 def square(input):
-    """input * input (integers stay integers)."""
-    return mul(input, input)
+    """input * input (integers stay integers; bools give int64, as torch's pow(input, 2))."""
+    x = cast(input, _dtype.int64) if input.dtype == _dtype.bool_ else input
+    return mul(x, x)
 
 
 def _float_binary(name, doc, integers_to_float):
@@ -126,7 +132,7 @@ def _accumulated(input, dtype):
     if dtype is not None:
         dtype = _dtype.to_dtype(dtype)
         return input if input.dtype == dtype else cast(input, dtype)
-    return input if input.dtype in _FLOATS else cast(input, _dtype.int64)
+    return input if input.dtype.is_floating_point else cast(input, _dtype.int64)
 
 
 def cumsum(input, dim, *, dtype=None):
@@ -209,7 +215,7 @@ def median(input, dim=None, keepdim=False):
         raise ValueError(f"[median] dim {d} is empty; expected at least one element")
     values, indices = sort(input, d)
     k = (n - 1) // 2
-    if input.dtype not in _FLOATS or input.ndim == 0:
+    if not input.dtype.is_floating_point or input.ndim == 0:
         return _select(values, indices, d, k, keepdim)
     # NaNs sort last, in their order: the first one is at n - (their count).
     nans = _sum(cast(ne(input, input), _dtype.int64), d, keepdim=True)

@@ -2,7 +2,7 @@
 all over a dim, a list of dims or every dim (dim=None), with keepdim; mf.softmax and
 mf.log_softmax along a dim. Also tensor methods (x.sum(1), x.softmax(-1), ...).
 
-sum and prod of an integer or bool tensor are int64 (sum(dtype=...) casts first); mean takes floating
+sum and prod of an integer or bool tensor are int64 (with dtype=..., that dtype); mean takes floating
 tensors; amax/amin of an empty dim is an error; any/all give bool (nonzero is true; of
 nothing, False and True). var, std, logsumexp and norm are composed of these and elementwise ops, so
 every device and layout runs them and their gradients are those ops'.
@@ -39,24 +39,29 @@ def _reduction(name, doc):
 _sum = _reduction("sum", "")
 
 
+def _in_dtype(name, input, dims, keepdim, dtype):
+    """Reduction `name` of input; with `dtype`, input cast to it first and the result of that
+    dtype (the C++ ops give int64 for int32, which then wraps back to int32 as torch's
+    int32 accumulator would)."""
+    if dtype is None:
+        return apply(name, [input], {"dims": dims, "keepdim": bool(keepdim)})[0]
+    from ._ops_elementwise import cast
+    out = apply(name, [cast(input, dtype)], {"dims": dims, "keepdim": bool(keepdim)})[0]
+    return cast(out, dtype)
+
+
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum over `dim` (an int, a list of ints, or None for every dim); integers and bools sum
-    to int64; `dtype`: the input is cast to it first."""
-    if dtype is not None:
-        from ._ops_elementwise import cast
-        input = cast(input, dtype)
-    return apply("sum", [input], {"dims": _dims(dim), "keepdim": bool(keepdim)})[0]
+    to int64; `dtype`: computed in and given as that dtype."""
+    return _in_dtype("sum", input, _dims(dim), keepdim, dtype)
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """The product over `dim` (an int, or None for every element); integers and bools
-    multiply in int64 (wrapping, as torch's); `dtype`: the input is cast to it first."""
-    if dtype is not None:
-        from ._ops_elementwise import cast
-        input = cast(input, dtype)
+    multiply in int64 (wrapping, as torch's); `dtype`: computed in and given as that dtype."""
     if dim is not None and not (isinstance(dim, numbers.Integral) and not isinstance(dim, bool)):
         raise TypeError(f"prod: dim must be None or an int, got {dim!r}")
-    return apply("prod", [input], {"dims": _dims(dim), "keepdim": bool(keepdim)})[0]
+    return _in_dtype("prod", input, _dims(dim), keepdim, dtype)
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
@@ -131,8 +136,11 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 
 def logsumexp(input, dim, keepdim=False):
-    """log(sum(exp(x))) over `dim`, without overflow (the maximum taken out first)."""
-    from ._ops_elementwise import exp, log, where
+    """log(sum(exp(x))) over `dim`, without overflow (the maximum taken out first); integers
+    and bools give float32, as torch's."""
+    from ._ops_elementwise import cast, exp, log, where
+    if not input.dtype.is_floating_point:
+        input = cast(input, "float32")
     top = amax(input, dim, keepdim=True).detach()
     top = where(top.abs() == float("inf"), 0.0, top)  # all -inf (or inf) rows: no nan from inf - inf
     out = log(sum(exp(input - top), dim, keepdim=True)) + top

@@ -7,7 +7,7 @@ import collections
 import operator
 
 from ._ops_creation import arange
-from ._ops_elementwise import eq, ge, le, maximum, minimum, ne, where
+from ._ops_elementwise import eq, ge, le, logical_not, masked_fill, maximum, minimum, ne, where
 from ._ops_reduce import amax, amin
 from ._tensor import Tensor
 
@@ -78,8 +78,10 @@ def _triangle(name, keep, input, diagonal):
     rows, cols = input.shape[-2], input.shape[-1]
     i = _positions(input, rows, 0, 2)
     j = _positions(input, cols, 1, 2)
-    mask = keep(j - i, operator.index(diagonal))  # j - i <= diagonal (tril) or >= (triu), as 1 / 0
-    return where(mask, input, 0)  # not a product: inf * 0 would leave NaN where torch has 0
+    mask = keep(j - i, operator.index(diagonal))  # j - i <= diagonal (tril) or >= (triu)
+    # Not a product: inf * 0 would leave NaN where torch has 0. The zero is of input's dtype
+    # (masked_fill's value), not a number promoted with it: a bool triangle stays a bool mask.
+    return masked_fill(input, logical_not(mask), 0)
 
 
 def tril(input, diagonal=0):

@@ -85,3 +85,25 @@ def test_partial_bools_pass_through_what_keeps_their_order(name, world):
     assert (x | y).sbp == (PMAX,) * nd and (~x).sbp == (PMIN,) * nd  # no communication needed
     check(mf.any(x, 1), np.any(m, axis=1))
     check(mf.all(global_from_parts(m, ranks, (PMIN,) * nd), 0), np.all(m, axis=0))
+
+
+@pytest.mark.parametrize("name", ["2", "2x2"])
+def test_dtypes_of_global_tensors_are_torchs(name, world):
+    """A global bool triangle stays a bool mask (it came out int64 and indexed as integers),
+    and full, linspace and sum(dtype=) give torch's dtypes on a placement as on one device."""
+    ranks = mesh(name, world)
+    nd = np.array(ranks).ndim
+    value = np.arange(12, dtype=np.int64).reshape(3, 4)
+    upper = ~np.tril(np.ones((3, 4), bool))
+    for sbp in [(S(0),) * nd, (S(1),) * nd, (B,) * nd]:
+        ones = global_from_parts(np.ones((3, 4), bool), ranks, sbp)
+        x = global_from_parts(value, ranks, sbp)
+        mask = ~ones.tril()
+        check(mask, upper)
+        check(x[mask], value[upper])
+        check(mf.flip(mask, [1]), upper[:, ::-1])
+        check(x.sum(0, dtype=mf.int32), value.sum(0).astype(np.int32))
+    placement = mf.placement("cpu", ranks=ranks)
+    sbp = [B] * nd
+    check(mf.full((3,), True, placement=placement, sbp=sbp), np.ones(3, bool))
+    check(mf.linspace(0, 10, 4, dtype=mf.int64, placement=placement, sbp=sbp), np.array([0, 3, 6, 10]))
