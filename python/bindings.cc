@@ -1,8 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 // The Python extension meshflow._C: thin bindings over the C++ API. The Python layer
 // (python/meshflow) shapes them into the user API. C++ exceptions become Python ones
-// (std::invalid_argument -> ValueError, std::out_of_range -> IndexError). Calls that
-// communicate release the GIL.
+// (std::invalid_argument -> ValueError, std::out_of_range -> IndexError; an op's errors as
+// PyTorch's, below). Calls that communicate release the GIL.
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +22,7 @@
 #include "meshflow/core/shape.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/allocator.h"
+#include "meshflow/core/error.h"
 #include "meshflow/device/device.h"
 #include "meshflow/global/global_tensor.h"
 #include "meshflow/ops/creation.h"
@@ -224,6 +225,24 @@ PYBIND11_MODULE(_C, m) {
   using namespace mf;
   m.doc() = "meshflow's C++ core";
   using release = py::call_guard<py::gil_scoped_release>;
+
+  // An op's errors (meshflow/core/error.h) are PyTorch's classes, RuntimeError and IndexError,
+  // and ValueError too, the class they had before: callers catching either keep catching them.
+  static PyObject* op_error = PyErr_NewException(
+      "meshflow.OpError", py::make_tuple(py::handle(PyExc_RuntimeError), py::handle(PyExc_ValueError)).ptr(), nullptr);
+  static PyObject* op_index_error = PyErr_NewException(
+      "meshflow.OpIndexError", py::make_tuple(py::handle(PyExc_IndexError), py::handle(op_error)).ptr(), nullptr);
+  m.attr("OpError") = py::handle(op_error);
+  m.attr("OpIndexError") = py::handle(op_index_error);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const IndexError& e) {
+      PyErr_SetString(op_index_error, e.what());
+    } catch (const OpError& e) {
+      PyErr_SetString(op_error, e.what());
+    }
+  });
 
   py::enum_<DType>(m, "DType")
       .value("float32", DType::kFloat32)

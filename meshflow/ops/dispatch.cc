@@ -9,6 +9,7 @@
 
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
+#include "meshflow/core/error.h"
 #include "meshflow/device/device.h"
 #include "meshflow/vm/vm.h"
 
@@ -204,7 +205,7 @@ vm::KernelBody kernel_body(const OpDef& op, std::shared_ptr<const KernelCall> ca
       return kernel(in, ctx);
     } catch (const std::invalid_argument& e) {
       if (!restate) throw;
-      throw std::invalid_argument((*restate)(e.what()));
+      rethrow_restated(e, (*restate)(e.what()));
     }
   };
 }
@@ -236,6 +237,7 @@ std::vector<TensorMeta> infer_outputs(const OpDef& op, const std::vector<TensorM
     return outputs;
   } catch (const std::invalid_argument& e) {
     if (std::string(e.what()).rfind("[" + op.name + "]", 0) == 0) throw;
+    if (dynamic_cast<const IndexError*>(&e)) index_error(op.name, e.what());
     op_error(op.name, e.what());
   }
 }

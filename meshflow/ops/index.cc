@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "meshflow/core/error.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
@@ -112,8 +113,9 @@ std::vector<Tensor> flat_index_kernel(const std::vector<Tensor>& in, const Kerne
       });
       if (first_bad.load() < n) {
         const int64_t dim = ctx.attrs.has("dims") ? ctx.attrs.get_ints("dims")[k] : static_cast<int64_t>(k);
-        op_error(kFlatIndex, "index " + std::to_string(value_at(first_bad.load())) + " is out of bounds for dimension " +
-                                 std::to_string(dim) + " with size " + std::to_string(size));
+        index_error(kFlatIndex, "index " + std::to_string(value_at(first_bad.load())) +
+                                    " is out of bounds for dimension " + std::to_string(dim) + " with size " +
+                                    std::to_string(size));
       }
     });
   }

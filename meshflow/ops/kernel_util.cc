@@ -5,13 +5,15 @@
 #include <limits>
 #include <sstream>
 
+#include "meshflow/core/error.h"
+
 namespace mf::kernel {
 
 int64_t normalize_dim(const std::string& op, int64_t dim, int64_t ndim) {
   const int64_t d = dim < 0 ? dim + ndim : dim;
   if (d < 0 || d >= ndim) {
-    op_error(op, "dim " + std::to_string(dim) + " is out of range for a tensor of " + std::to_string(ndim) +
-                     " dims; expected a dim in [" + std::to_string(-ndim) + ", " + std::to_string(ndim) + ")");
+    index_error(op, "dim " + std::to_string(dim) + " is out of range for a tensor of " + std::to_string(ndim) +
+                        " dims; expected a dim in [" + std::to_string(-ndim) + ", " + std::to_string(ndim) + ")");
   }
   return d;
 }

@@ -52,6 +52,7 @@
 #include <optional>
 #include <utility>
 
+#include "meshflow/core/error.h"
 #include "meshflow/core/loops.h"
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
@@ -96,8 +97,8 @@ void check_indices(const std::string& op, const I* idx, int64_t n, int64_t size,
   const I* bad =
       std::find_if(idx, idx + n, [size, ignored](I i) { return (i < 0 || i >= size) && (!ignored || i != *ignored); });
   if (bad != idx + n) {
-    op_error(op, what + " " + std::to_string(*bad) + " is out of range; expected values in [0, " +
-                     std::to_string(size) + ")");
+    index_error(op, what + " " + std::to_string(*bad) + " is out of range; expected values in [0, " +
+                        std::to_string(size) + ")");
   }
 }
 

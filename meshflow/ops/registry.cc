@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "meshflow/core/error.h"
+
 namespace mf {
 namespace {
 
@@ -166,7 +168,7 @@ bool runs_fused_chains(const Memory& memory) {
 }
 
 [[noreturn]] void op_error(const std::string& op, const std::string& message) {
-  throw std::invalid_argument("[" + op + "] " + message);
+  throw OpError("[" + op + "] " + message);
 }
 
 std::string Signature::str() const {

@@ -24,6 +24,7 @@ def _share_the_host_s_cores():
 _share_the_host_s_cores()
 
 from . import _C  # noqa: E402
+from ._C import OpError, OpIndexError  # noqa: F401  (an op's errors: RuntimeError and ValueError)
 from . import env, sbp
 from ._dtype import dtype, float32, float64, int32, int64, bfloat16
 from ._dtype import bool_ as bool  # noqa: A001 (torch.bool)

@@ -15,7 +15,7 @@ theirs.
 import builtins
 import operator
 
-from . import _dtype
+from . import _C, _dtype
 from ._ops_elementwise import _binary, _named, _promote, _unary, abs, cast, clamp, gt, mul, ne, neg, where
 from ._ops_reduce import sum as _sum
 from ._ops_select import _MaxMin
@@ -119,11 +119,13 @@ def clamp_max(input, max):
 # Scans and products.
 
 def _dim(name, dim, ndim):
-    """dim in [0, ndim) (a 0-d tensor has one dim here, as in torch), with the C++ ops' wording."""
+    """dim in [0, ndim) (a 0-d tensor has one dim here, as in torch), with the C++ ops' wording
+    and error class (IndexError, and the ValueError it was)."""
     d = operator.index(dim)
     n = builtins.max(ndim, 1)
     if not -n <= d < n:
-        raise ValueError(f"[{name}] dim {d} is out of range for a tensor of {ndim} dims; expected a dim in [{-n}, {n})")
+        raise _C.OpIndexError(f"[{name}] dim {d} is out of range for a tensor of {ndim} dims; expected a dim in "
+                              f"[{-n}, {n})")
     return d % n
 
 

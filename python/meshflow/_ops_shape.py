@@ -12,6 +12,7 @@ expand copies.
 import numbers
 import operator
 
+from . import _C
 from ._tensor import Tensor, apply
 
 __all__ = ["transpose", "permute", "reshape", "narrow", "cat", "stack", "broadcast_to", "flatten", "squeeze",
@@ -19,10 +20,11 @@ __all__ = ["transpose", "permute", "reshape", "narrow", "cat", "stack", "broadca
 
 
 def _normalize_dim(op, dim, ndim):
-    """dim in [0, ndim) from dim in [-ndim, ndim), with the C++ ops' wording when out of range."""
+    """dim in [0, ndim) from dim in [-ndim, ndim), with the C++ ops' wording and error class
+    (IndexError, and the ValueError it was) when out of range."""
     dim = operator.index(dim)
     if not -ndim <= dim < ndim:
-        raise ValueError(f"[{op}] dim {dim} is out of range for a tensor of {ndim} dims; "
+        raise _C.OpIndexError(f"[{op}] dim {dim} is out of range for a tensor of {ndim} dims; "
                          f"expected a dim in [{-ndim}, {ndim})")
     return dim % ndim
 

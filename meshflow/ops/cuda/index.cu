@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "meshflow/core/error.h"
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/cuda/device_util.cuh"
@@ -123,8 +124,8 @@ std::vector<Tensor> flat_index(const std::vector<Tensor>& in, const KernelContex
       value = read_index(in[k].data_as<I>() + views[k].offset(static_cast<int64_t>(bad[k])));
     });
     const int64_t dim = ctx.attrs.has("dims") ? ctx.attrs.get_ints("dims")[k] : static_cast<int64_t>(k);
-    op_error("flat_index", "index " + std::to_string(value) + " is out of bounds for dimension " + std::to_string(dim) +
-                               " with size " + std::to_string(sizes[k]));
+    index_error("flat_index", "index " + std::to_string(value) + " is out of bounds for dimension " +
+                                  std::to_string(dim) + " with size " + std::to_string(sizes[k]));
   }
   return {out};
 }

@@ -24,6 +24,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "meshflow/core/error.h"
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/cuda/device_util.cuh"
@@ -118,8 +119,8 @@ void check_indices(const char* op, const I* idx, int64_t n, int64_t size, const 
   device::cuda::check(cudaMemcpyAsync(&value, idx + bad, sizeof value, cudaMemcpyDeviceToHost, stream()),
                       "cudaMemcpyAsync");
   device::cuda::check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
-  op_error(op, std::string(what) + " " + std::to_string(value) + " is out of range; expected values in [0, " +
-                   std::to_string(size) + ")");
+  index_error(op, std::string(what) + " " + std::to_string(value) + " is out of range; expected values in [0, " +
+                      std::to_string(size) + ")");
 }
 
 // ---------------------------------------------------------------------------------------------
