@@ -12,7 +12,7 @@ import numbers
 from .._ops_creation import ones, zeros
 from .._tensor import no_grad, tensor
 from . import _functional_conv as F
-from .modules import Module, Parameter, _uniform
+from .modules import Module, Parameter, _check_size, _uniform
 
 
 def _register_buffer(module, name, value):
@@ -63,6 +63,8 @@ class _ConvNd(Module):
         self.bias = Parameter(_uniform((out_channels,), bound)) if bias else None
 
     def forward(self, input):
+        _check_size(self, input, -self._dims - 1, self.in_channels, "in_channels",
+                    (self._dims + 1, self._dims + 2))  # unbatched or batched
         return type(self)._function(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
                                     self.groups)
 
@@ -91,6 +93,7 @@ class Conv1d(_ConvNd):
     _function = staticmethod(F.conv1d)
 
     def forward(self, input):
+        _check_size(self, input, -2, self.in_channels, "in_channels", (2, 3))  # unbatched or batched
         padding = self.padding if isinstance(self.padding, str) else self.padding[0]
         return F.conv1d(input, self.weight, self.bias, self.stride[0], padding, self.dilation[0], self.groups)
 
@@ -202,6 +205,7 @@ class _BatchNorm(Module):
 
     def forward(self, input):
         self._check_input_dim(input)
+        _check_size(self, input, 1, self.num_features, "num_features")
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             F._refuse_tracing()  # before anything changes

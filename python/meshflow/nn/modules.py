@@ -444,6 +444,19 @@ class Module:
         return ""
 
 
+def _check_size(module, x, dim, expected, argument, ndims=None):
+    """Raises unless x's size at `dim` is `expected`, the module's constructor `argument`: the
+    error names it, as torch's layers do, where the op inside would name its own operands. An
+    OpError, the class that op raises (RuntimeError, and meshflow's earlier ValueError). A
+    value that is no tensor, or has too few dims or a number not in `ndims`, is left to the op
+    to refuse."""
+    if isinstance(x, Tensor) and x.ndim > (dim if dim >= 0 else -dim - 1) and (ndims is None or x.ndim in ndims):
+        got = x.shape[dim]
+        if got != expected:
+            raise _C.OpError(f"{type(module).__name__}: input.size({dim}) must be equal to {argument}. Expected "
+                             f"{expected}, got {got} (input of shape {list(x.shape)})")
+
+
 def _copy_tensor(t):
     from .._api import clone
     copied = clone(t.detach())
@@ -477,6 +490,7 @@ class Linear(Module):
         self.bias = Parameter(_uniform((out_features,), bound)) if bias else None
 
     def forward(self, x):
+        _check_size(self, x, -1, self.in_features, "in_features")
         return F.linear(x, self.weight, self.bias)
 
     def extra_repr(self):

@@ -9,7 +9,7 @@ import math
 
 from . import functional as F
 from ._functional_extra import _as_layout_of
-from .modules import Module, Parameter, _uniform
+from .modules import Module, Parameter, _check_size, _uniform
 from .._ops_elementwise import sigmoid, tanh
 from .._ops_shape import cat, stack
 from .._ops_creation import zeros
@@ -73,6 +73,7 @@ class _RNNBase(Module):
         batched = input.ndim == 3
         if input.ndim not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D instead")
+        _check_size(self, input, -1, self.input_size, "input_size")
         if not batched:
             input = input.unsqueeze(1)
         elif self.batch_first:
