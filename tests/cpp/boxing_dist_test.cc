@@ -186,6 +186,7 @@ Placement flat(int n) {
 // Every SBP pair on one placement.
 
 TEST(BoxingSamePlacement, Mesh1) {
+  SWEEP_RANKS(1);
   const Placement p = flat(1);
   for (const Shape& shape : {Shape{4, 6}, Shape{5, 3}, Shape{0, 3}, Shape{3, 1}, Shape{7}, Shape{}}) {
     sweep_all_pairs(p, shape, DType::kFloat32);
@@ -194,7 +195,7 @@ TEST(BoxingSamePlacement, Mesh1) {
 }
 
 TEST(BoxingSamePlacement, Mesh2) {
-  REQUIRE_RANKS(2);
+  SWEEP_RANKS(2);
   const Placement p = flat(2);
   for (const Shape& shape : {Shape{4, 6}, Shape{5, 3}, Shape{0, 3}, Shape{3, 1}, Shape{1}, Shape{}}) {
     sweep_all_pairs(p, shape, DType::kFloat32);
@@ -204,7 +205,7 @@ TEST(BoxingSamePlacement, Mesh2) {
 }
 
 TEST(BoxingSamePlacement, Mesh3) {
-  REQUIRE_RANKS(3);
+  SWEEP_RANKS(3);
   const Placement p = flat(3);
   for (const Shape& shape : {Shape{4, 6}, Shape{5, 3}, Shape{0, 3}, Shape{3, 1}, Shape{7}}) {
     sweep_all_pairs(p, shape, DType::kFloat32);
@@ -214,7 +215,7 @@ TEST(BoxingSamePlacement, Mesh3) {
 }
 
 TEST(BoxingSamePlacement, Mesh4) {
-  REQUIRE_RANKS(4);
+  SWEEP_RANKS(4);
   const Placement p = flat(4);
   for (const Shape& shape : {Shape{4, 6}, Shape{5, 3}, Shape{0, 3}, Shape{3, 1}, Shape{6}}) {
     sweep_all_pairs(p, shape, DType::kFloat32);
@@ -224,7 +225,7 @@ TEST(BoxingSamePlacement, Mesh4) {
 }
 
 TEST(BoxingSamePlacement, Mesh2x2) {
-  REQUIRE_RANKS(4);
+  SWEEP_RANKS(4);
   const Placement p("cpu", {2, 2}, {0, 1, 2, 3});
   for (const Shape& shape : {Shape{4, 6}, Shape{5, 3}, Shape{0, 3}, Shape{3, 1}, Shape{7}, Shape{}}) {
     sweep_all_pairs(p, shape, DType::kFloat32);
@@ -236,14 +237,14 @@ TEST(BoxingSamePlacement, Mesh2x2) {
 
 // Axis groups of ranks that are neither consecutive nor ordered ({3, 0}, {3, 2}, ...).
 TEST(BoxingSamePlacement, Mesh2x2Permuted) {
-  REQUIRE_RANKS(4);
+  SWEEP_RANKS(4);
   sweep_all_pairs(Placement("cpu", {2, 2}, {3, 0, 2, 1}), {5, 3}, DType::kFloat32);
 }
 
 // Three hierarchy axes, the middle one of size 1. P(min) is left out to keep the pairs
 // affordable (125 x 125 rather than 216 x 216); Mesh2x2 pairs it with everything else.
 TEST(BoxingSamePlacement, Mesh2x1x2) {
-  REQUIRE_RANKS(4);
+  SWEEP_RANKS(4);
   const Placement p("cpu", {2, 1, 2}, {0, 1, 2, 3});
   const std::vector<NdSbp> sbps =
       nd_products({Sbp::split(0), Sbp::split(1), Sbp::broadcast(), Sbp::partial_sum(), Sbp::partial_max()}, 3);

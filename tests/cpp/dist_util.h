@@ -22,6 +22,19 @@ namespace mf::test {
     GTEST_SKIP() << "needs " << (n) << " ranks, the world has " << comm::world_size();          \
   }
 
+// The suites run in worlds of several sizes (scripts/test: 1, 2, 3, 4 and 6 ranks, the larger
+// oversubscribed on small machines). A sweep over a placement of n ranks is checked in a world
+// of n ranks and in one of n + 1, where a rank outside the placement takes part (an empty
+// local, the collectives it joins); larger worlds would repeat it with more idle ranks and
+// check nothing new, at several times the cost.
+inline bool sweeps_here(int n) { return comm::world_size() >= n && comm::world_size() <= n + 1; }
+
+#define SWEEP_RANKS(n)                                                                          \
+  if (!sweeps_here(n)) {                                                                        \
+    GTEST_SKIP() << "sweeps " << (n) << " ranks, in worlds of " << (n) << " and " << (n) + 1     \
+                 << " ranks; the world has " << comm::world_size();                             \
+  }
+
 inline int me() { return comm::world_rank(); }
 
 // Integer values from -20 to 20, varied enough that a misplaced element shows.

@@ -256,10 +256,11 @@ inline void check_global_gradients(const GradCall& call, const Grads& expected, 
   }
 }
 
-// The meshes gradients are checked on, those that fit in the world: [1] too (a placement
-// that leaves ranks out), [2], [4], [2, 2].
+// The meshes gradients are checked on, those this world sweeps: [1] too (a placement that
+// leaves ranks out), [2], [4], [2, 2].
 inline std::vector<Placement> grad_meshes() {
-  std::vector<Placement> meshes{first_ranks({1})};
+  std::vector<Placement> meshes;
+  if (sweeps_here(1)) meshes.push_back(first_ranks({1}));
   for (const Placement& p : op_meshes()) meshes.push_back(p);
   return meshes;
 }

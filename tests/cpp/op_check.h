@@ -194,11 +194,11 @@ inline Placement first_ranks(const Shape& hierarchy) {
   return Placement("cpu", hierarchy, ranks);
 }
 
-// The meshes every op is checked on, those that fit in the world.
+// The meshes every op is checked on, those this world sweeps (sweeps_here).
 inline std::vector<Placement> op_meshes() {
   std::vector<Placement> meshes;
   for (const Shape& h : {Shape{2}, Shape{4}, Shape{2, 2}}) {
-    if (numel(h) <= comm::world_size()) meshes.push_back(first_ranks(h));
+    if (sweeps_here(static_cast<int>(numel(h)))) meshes.push_back(first_ranks(h));
   }
   return meshes;
 }
