@@ -421,7 +421,7 @@ def test_schedulers_follow_torchs_formulas():
     lrs = _lrs(o, sched.OneCycleLR(o, max_lr=1.0, total_steps=10), 10)
     np.testing.assert_allclose([lrs[0], lrs[2], lrs[-1]], [1.0 / 25, 1.0, 1.0 / 25 / 1e4])
     assert lrs[1] == pytest.approx((1.0 + 1.0 / 25) / 2) and all(a > b for a, b in zip(lrs[2:], lrs[3:]))
-    with pytest.raises(ValueError, match="give total_steps"):
+    with pytest.raises(ValueError, match="You must define either total_steps OR"):
         sched.OneCycleLR(opt(), max_lr=1.0)
 
 

@@ -4,7 +4,8 @@
 The classes wrap the C++ ones (meshflow/nn/optim.h): each parameter's update is one fused op
 on tensors that share the parameter's placement and SBP, so a step moves no data. Parameter
 groups are torch's: `param_groups` is a list of dicts, each with its own hyperparameters,
-and what is written there (a scheduler's "lr") is what the next step uses.
+and what is written there (a scheduler's "lr", or the "momentum" or "betas" that CyclicLR and
+OneCycleLR cycle) is what the next step uses.
 """
 import collections
 
@@ -35,7 +36,7 @@ class _ParamGroup(dict):
     """One parameter group: a dict as torch's ({"params": [...], "lr": ..., ...}) whose
     hyperparameters write through to the C++ optimizer, so a changed "lr" (a scheduler's) is
     read by the next step and by every run of a graph that traced the step. Other keys are
-    kept as they are (schedulers keep "initial_lr" here)."""
+    kept as they are (schedulers keep "initial_lr", "max_lr", ... here)."""
 
     __slots__ = ("_impl", "_index", "_options")
 
