@@ -89,7 +89,12 @@ void Optimizer::set_group_option(size_t g, const std::string& name, double value
   if (!defaults_.count(name)) throw std::invalid_argument(name_ + ": unknown option \"" + name + "\"");
   GroupOptions group = groups_[g];
   group[name] = value;
-  check_options(group);
+  // As in torch, a learning rate is held to be non-negative only when the optimizer is made:
+  // a schedule may take it below zero later (OneCycleLR's linear end, stepped once past its
+  // last step), and the step applies it as it is.
+  GroupOptions checked = group;
+  if (name == "lr") checked[name] = std::abs(value);
+  check_options(checked);
   groups_[g] = std::move(group);
 }
 

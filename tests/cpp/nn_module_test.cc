@@ -357,9 +357,11 @@ TEST(NnModule, OptimizerGroupsTakeTheirOwnOptions) {
   for (size_t g = 0; g < 3; ++g) EXPECT_EQ(sgd.group_options(g).at("lr"), 0.01);
   EXPECT_THROW(sgd.add_param_group({a}), std::invalid_argument);                        // in a group already
   EXPECT_THROW(sgd.add_param_group({leaf(0)}, {{"betas", 0.9}}), std::invalid_argument);  // unknown option
-  EXPECT_THROW(sgd.set_group_option(0, "lr", -1), std::invalid_argument);
+  EXPECT_THROW(sgd.set_group_option(0, "lr", std::nan("")), std::invalid_argument);
   EXPECT_THROW(sgd.set_group_option(0, "nesterov", 1), std::invalid_argument);  // needs momentum
   EXPECT_EQ(sgd.group_options(0).at("lr"), 0.01);  // a refused value changes nothing
+  sgd.set_group_option(0, "lr", -0.5);  // checked at construction only, as torch (a schedule's end)
+  EXPECT_EQ(sgd.group_options(0).at("lr"), -0.5);
   EXPECT_THROW(sgd.set_group_option(3, "lr", 1), std::out_of_range);
 }
 

@@ -216,12 +216,15 @@ def test_one_cycle_rates_and_momentum():
     # mirrors the first two and stays at its maximum in the third.
     o = sgd(momentum=0.9)
     s = sched.OneCycleLR(o, max_lr=1.0, total_steps=10, three_phase=True, anneal_strategy="linear")
-    # Nine steps: a tenth would set a negative rate (linear annealing past the end), which
-    # torch allows and meshflow's optimizers refuse.
     np.testing.assert_allclose(sequence(o, s, 9), [0.04, 0.52, 1.0, 0.52, 0.04] +
                                [0.04 + (4e-6 - 0.04) * (i - 4) / 5 for i in range(5, 9)], rtol=RTOL)
     assert o.param_groups[0]["lr"] == pytest.approx(4e-6, rel=1e-9)
     assert o.param_groups[0]["momentum"] == 0.95
+    # The loop's last scheduler.step() anneals linearly one step past the end, to a negative
+    # rate: torch sets it (checking rates only when the optimizer is made), and so does meshflow.
+    o.step()
+    s.step()
+    assert o.param_groups[0]["lr"] == pytest.approx(0.04 + (4e-6 - 0.04) * 6 / 5, rel=1e-9)
     o = mf.optim.AdamW([mf.tensor([1.0], requires_grad=True)], betas=(0.9, 0.98))
     s = sched.OneCycleLR(o, max_lr=1.0, epochs=2, steps_per_epoch=5, cycle_momentum=True)
     np.testing.assert_allclose(sequence(o, s, 10, "betas"), [one_cycle(i)[1] for i in range(10)], rtol=RTOL)
