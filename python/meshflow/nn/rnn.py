@@ -1,7 +1,7 @@
 """Recurrent layers as torch's: nn.RNN, nn.LSTM, nn.GRU (num_layers, bias, batch_first, dropout
-between layers, bidirectional) and the cells nn.RNNCell, nn.LSTMCell, nn.GRUCell, with torch's
-parameter names (weight_ih_l{k}[_reverse], weight_hh_l..., bias_ih_l..., bias_hh_l...), gate
-order (LSTM: i, f, g, o; GRU: r, z, n), init (U(-1/sqrt(hidden), 1/sqrt(hidden))) and results.
+between layers, bidirectional, a PackedSequence as input) and the cells nn.RNNCell, nn.LSTMCell,
+nn.GRUCell, with torch's parameter names (weight_ih_l{k}[_reverse], weight_hh_l..., bias_ih_l...,
+bias_hh_l...), gate order (LSTM: i, f, g, o; GRU: r, z, n), init (U(-1/sqrt(hidden), 1/sqrt(hidden))) and results.
 
 Composed of linear, sigmoid and tanh per time step (the input projections of a layer are one
 matmul over all steps), so the gradients are those ops' through time."""
@@ -13,6 +13,7 @@ from .modules import Module, Parameter, _check_size, _uniform
 from .._ops_elementwise import sigmoid, tanh
 from .._ops_shape import cat, stack
 from .._ops_creation import zeros
+from .utils.rnn import PackedSequence
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -70,15 +71,27 @@ class _RNNBase(Module):
 
     def forward(self, input, hx=None):
         lstm = self.mode == "LSTM"
-        batched = input.ndim == 3
-        if input.ndim not in (2, 3):
+        packed = isinstance(input, PackedSequence)
+        if packed:
+            # A packed batch runs step t on its batch_sizes[t] longest sequences only (they come
+            # first): a shorter sequence's state stops at its last step, and in reverse starts there.
+            sequence, input = input, input.data
+            batch_sizes = sequence.batch_sizes.tolist()
+            batched, steps, batch = True, len(batch_sizes), batch_sizes[0]
+            if hx is not None and sequence.sorted_indices is not None:
+                hx = tuple(t.index_select(1, sequence.sorted_indices) for t in hx) if lstm \
+                    else hx.index_select(1, sequence.sorted_indices)
+        elif input.ndim not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D instead")
         _check_size(self, input, -1, self.input_size, "input_size")
-        if not batched:
-            input = input.unsqueeze(1)
-        elif self.batch_first:
-            input = input.transpose(0, 1)
-        steps, batch = input.shape[0], input.shape[1]
+        if not packed:
+            batched = input.ndim == 3
+            if not batched:
+                input = input.unsqueeze(1)
+            elif self.batch_first:
+                input = input.transpose(0, 1)
+            steps, batch = input.shape[0], input.shape[1]
+            batch_sizes = [batch] * steps
         directions = 2 if self.bidirectional else 1
         state_shape = (self.num_layers * directions, batch, self.hidden_size)
         if hx is None:
@@ -92,6 +105,7 @@ class _RNNBase(Module):
         for t in (h0, c0) if lstm else (h0,):
             if tuple(t.shape) != state_shape:
                 raise RuntimeError(f"Expected hidden size {state_shape}, got {list(t.shape)}")
+        offsets = [sum(batch_sizes[:step]) for step in range(steps)]
         h_n, c_n = [], []
         layer_input = input
         for layer in range(self.num_layers):
@@ -104,9 +118,18 @@ class _RNNBase(Module):
                 order = range(steps - 1, -1, -1) if direction else range(steps)
                 seq = [None] * steps
                 for step in order:
-                    h, c = _cell(self.mode, x_proj[step], h, c, w_hh, b_hh)
-                    seq[step] = h
-                outputs.append(stack(seq, 0))
+                    size = batch_sizes[step]
+                    if size == batch:
+                        h, c = _cell(self.mode, x_proj[offsets[step]:offsets[step] + size] if packed
+                                     else x_proj[step], h, c, w_hh, b_hh)
+                        seq[step] = h
+                    else:
+                        h_run, c_run = _cell(self.mode, x_proj[offsets[step]:offsets[step] + size], h[:size],
+                                             c[:size] if lstm else None, w_hh, b_hh)
+                        h = cat([h_run, h[size:]], 0)
+                        c = cat([c_run, c[size:]], 0) if lstm else None
+                        seq[step] = h_run
+                outputs.append(cat(seq, 0) if packed else stack(seq, 0))
                 h_n.append(h)
                 c_n.append(c)
             layer_input = outputs[0] if directions == 1 else cat(outputs, -1)
@@ -115,7 +138,12 @@ class _RNNBase(Module):
         output = layer_input
         h_n = stack(h_n, 0)
         c_n = stack(c_n, 0) if lstm else None
-        if not batched:
+        if packed:
+            output = PackedSequence(output, sequence.batch_sizes, sequence.sorted_indices, sequence.unsorted_indices)
+            if sequence.unsorted_indices is not None:
+                h_n = h_n.index_select(1, sequence.unsorted_indices)
+                c_n = c_n.index_select(1, sequence.unsorted_indices) if lstm else None
+        elif not batched:
             output, h_n = output.squeeze(1), h_n.squeeze(1)
             c_n = c_n.squeeze(1) if lstm else None
         elif self.batch_first:

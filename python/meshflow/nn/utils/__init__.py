@@ -1,6 +1,6 @@
 """meshflow.nn.utils: torch.nn.utils' gradient clipping (clip_grad_norm_ is the same function
 as meshflow.optim.clip_grad_norm_), parameters_to_vector, and torch.nn.utils.rnn's
-pad_sequence in the submodule rnn."""
+pad_sequence and packed sequences in the submodule rnn."""
 from ...optim import clip_grad_norm_  # noqa: F401: part of this module's API
 from ..._tensor import Tensor, no_grad
 from . import rnn  # noqa: F401: part of this module's API

@@ -1,10 +1,13 @@
-"""meshflow.nn.utils.rnn: torch.nn.utils.rnn's pad_sequence (packed sequences are not
-provided)."""
+"""meshflow.nn.utils.rnn: torch.nn.utils.rnn's PackedSequence, pack_padded_sequence,
+pad_packed_sequence, pack_sequence and pad_sequence. nn.RNN, nn.LSTM and nn.GRU accept a
+PackedSequence and return one."""
+from collections import namedtuple
+
 from ..._ops_creation import full
 from ..._ops_shape import cat, stack
-from ..._tensor import Tensor, _in_layout_of
+from ..._tensor import Tensor, _in_layout_of, tensor
 
-__all__ = ["pad_sequence"]
+__all__ = ["PackedSequence", "pack_padded_sequence", "pad_packed_sequence", "pack_sequence", "pad_sequence"]
 
 
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
@@ -35,3 +38,123 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
             s = cat([s, pad] if padding_side == "right" else [pad, s], 0)
         padded.append(s)
     return stack(padded, 0 if batch_first else 1)
+
+
+class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorted_indices", "unsorted_indices"])):
+    """Sequences of different lengths stored step by step: data holds step 0 of every sequence,
+    then step 1 of every sequence still running, ... (sum(batch_sizes) rows); batch_sizes[t] is
+    how many sequences are longer than t. The sequences are ordered longest first;
+    sorted_indices maps that order to the caller's batch (None when it was already sorted)
+    and unsorted_indices is its inverse."""
+
+    def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
+        if unsorted_indices is None and sorted_indices is not None:
+            unsorted_indices = _invert_permutation(sorted_indices)
+        return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
+
+    @property
+    def is_cuda(self):
+        return self.data.is_cuda
+
+    def is_pinned(self):
+        return False
+
+    def to(self, *args, **kwargs):
+        """The same sequences with data moved or cast; the index tensors stay as they are."""
+        data = self.data.to(*args, **kwargs)
+        return self if data is self.data else type(self)(data, self.batch_sizes, self.sorted_indices,
+                                                         self.unsorted_indices)
+
+    def cpu(self):
+        return self.to("cpu")
+
+    def cuda(self, *args, **kwargs):
+        return type(self)(self.data.cuda(*args, **kwargs), self.batch_sizes, self.sorted_indices,
+                          self.unsorted_indices)
+
+    def float(self):
+        return self.to("float32")
+
+    def double(self):
+        return self.to("float64")
+
+
+def _invert_permutation(permutation):
+    order = permutation.tolist()
+    inverse = [0] * len(order)
+    for position, index in enumerate(order):
+        inverse[index] = position
+    return tensor(inverse, dtype="int64")
+
+
+def _lengths_list(lengths):
+    return [int(n) for n in (lengths.tolist() if isinstance(lengths, Tensor) else lengths)]
+
+
+def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True):
+    """Packs a padded batch ([T, B, *], batch_first: [B, T, *]) whose sequence b has
+    lengths[b] steps. enforce_sorted: the lengths must be decreasing; otherwise the batch is
+    sorted longest first (stably) and the permutation kept in the result."""
+    lengths = _lengths_list(lengths)
+    batch_dim = 0 if batch_first else 1
+    if len(lengths) != input.shape[batch_dim]:
+        raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got {len(lengths)} "
+                           f"(batch_size={input.shape[batch_dim]})")
+    if enforce_sorted:
+        if any(a < b for a, b in zip(lengths, lengths[1:])):
+            raise RuntimeError("`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
+                               "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence "
+                               "to sidestep this requirement if you do not need ONNX exportability.")
+        sorted_indices = None
+    else:
+        order = sorted(range(len(lengths)), key=lambda b: -lengths[b])
+        lengths = [lengths[b] for b in order]
+        sorted_indices = tensor(order, dtype="int64")
+        input = input.index_select(batch_dim, sorted_indices)
+    if lengths and lengths[-1] <= 0:
+        raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' "
+                           "that is <= 0")
+    if lengths and lengths[0] > input.shape[1 - batch_dim]:
+        raise RuntimeError(f"pack_padded_sequence: a length of {lengths[0]} exceeds the {input.shape[1 - batch_dim]} "
+                           "steps of the padded input")
+    if batch_first:
+        input = input.transpose(0, 1)
+    batch_sizes = [sum(1 for n in lengths if n > t) for t in range(lengths[0] if lengths else 0)]
+    data = cat([input[t, :size] for t, size in enumerate(batch_sizes)], 0)
+    return PackedSequence(data, tensor(batch_sizes, dtype="int64"), sorted_indices, None)
+
+
+def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
+    """The inverse of pack_padded_sequence: (padded [T, B, *] (batch_first: [B, T, *]) in the
+    caller's batch order, lengths as an int64 tensor). total_length pads T up to that many steps."""
+    data, batch_sizes = sequence.data, sequence.batch_sizes.tolist()
+    steps, batch = len(batch_sizes), batch_sizes[0]
+    if total_length is not None:
+        if total_length < steps:
+            raise ValueError("Expected total_length to be at least the length of the longest sequence in input, "
+                             f"but got total_length={total_length} and max sequence length being {steps}")
+        steps = total_length
+    trailing = tuple(data.shape[1:])
+
+    def padding(rows):
+        pad = full((rows,) + trailing, padding_value, dtype=data.dtype)
+        return _in_layout_of(pad, data) if data.is_global else pad.to(data.device)
+
+    rows, offset = [], 0
+    for size in batch_sizes:
+        step = data[offset:offset + size]
+        rows.append(step if size == batch else cat([step, padding(batch - size)], 0))
+        offset += size
+    rows += [padding(batch)] * (steps - len(batch_sizes))
+    padded = stack(rows, 0)
+    lengths = [sum(1 for size in batch_sizes if size > b) for b in range(batch)]
+    if sequence.unsorted_indices is not None:
+        padded = padded.index_select(1, sequence.unsorted_indices)
+        lengths = [lengths[b] for b in sequence.unsorted_indices.tolist()]
+    return (padded.transpose(0, 1) if batch_first else padded), tensor(lengths, dtype="int64")
+
+
+def pack_sequence(sequences, enforce_sorted=True):
+    """Packs a list of [L_i, *] tensors (longest first unless enforce_sorted=False)."""
+    lengths = [s.shape[0] for s in sequences]
+    return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
