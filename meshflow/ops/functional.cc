@@ -7,8 +7,10 @@
 #include <utility>
 
 #include "meshflow/comm/comm.h"
+#include "meshflow/device/device.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/registry.h"
+#include "meshflow/vm/vm.h"
 
 namespace mf {
 namespace {
@@ -18,9 +20,6 @@ std::vector<Var> run(const OpDef& op, const std::vector<Var>& inputs, const Attr
   const bool global = inputs.empty() ? constraints.placement.has_value() : inputs[0].is_global();
   for (const Var& in : inputs) {
     if (!in.defined()) op_error(op.name, "an input is undefined (an absent gradient?)");
-    if (in.is_global() != global) {
-      op_error(op.name, "mixes local and global tensors; convert the local ones with to_global() first");
-    }
   }
   std::vector<Var> outputs;
   if (global) {
@@ -51,6 +50,49 @@ bool mixes_local_and_global(const std::vector<Var>& inputs) {
     (v.is_global() ? global : local) = true;
   }
   return local && global;
+}
+
+// Implicit replication (README, "Ops on global tensors"): a local tensor that meets global
+// ones in an op is the global tensor of their placement with B on every axis, its value
+// this rank's local value. Model code makes such tensors inside forward (arange, masks, zero
+// states) by the same call on every rank, as a DDP program does; taking them as broadcast
+// lets that code run unchanged on global parameters. Differentiable: the local's gradient is
+// the logical gradient (the single-device one), whole on every rank of the placement, zeros
+// elsewhere, as DTensor.from_local(Replicate) gives. Under MESHFLOW_CHECK_CONSISTENCY the
+// ranks compare their values (by hash) and all raise when they differ.
+Var replicated(const OpDef& op, const Var& v, const Placement& placement) {
+  const NdSbp all_b(placement.ndim(), Sbp::broadcast());
+  const Tensor& local = v.local();
+  std::vector<Var> out;
+  if (consistency_check_enabled()) {
+    try {
+      out.emplace_back(make_global(local, placement, all_b, /*check_consistency=*/true));
+    } catch (const std::invalid_argument& e) {
+      std::string why = e.what();
+      if (why.rfind("to_global: ", 0) == 0) why = why.substr(11);
+      op_error(op.name, "a local input meets global ones and is taken as broadcast on their placement "
+                        "(implicit replication), which needs the same value on every rank, but " + why +
+                        "; make it by the same call on every rank, or convert it with to_global() yourself");
+    }
+  } else {
+    out.emplace_back(global_from_full(local, placement, all_b));
+  }
+  device::Device& home = device::of(local.memory());
+  const Shape shape = local.shape();
+  const DType dtype = local.dtype();
+  record("implicit_replication", {v}, out, [placement, all_b, &home, shape, dtype](const std::vector<Var>& g) {
+    if (!placement.contains(comm::world_rank())) return std::vector<Var>{Var(Tensor::zeros(shape, dtype, home.memory()))};
+    return std::vector<Var>{Var(vm::copy_to(convert(g[0].global(), placement, all_b).local(), home))};
+  });
+  return out[0];
+}
+
+std::vector<Var> with_locals_replicated(const OpDef& op, const std::vector<Var>& inputs) {
+  const auto first = std::find_if(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.is_global(); });
+  const Placement placement = first->global().placement();
+  std::vector<Var> out;
+  for (const Var& v : inputs) out.push_back(v.defined() && !v.is_global() ? replicated(op, v, placement) : v);
+  return out;
 }
 
 // What an op's backward keeps: the call's values, detached, freed after backward.
@@ -148,6 +190,7 @@ std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Att
     for (const Var& v : inputs) here.push_back(as_global_here(v));
     return call(op, here, attrs, constraints);
   }
+  if (mixes_local_and_global(inputs)) return call(op, with_locals_replicated(op, inputs), attrs, constraints);
   if (autocasts(op, inputs)) {
     const auto cast_end = inputs.begin() + static_cast<std::ptrdiff_t>(cast_inputs(op, inputs));
     std::vector<Var> low;

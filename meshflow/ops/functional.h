@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
-// The C++ functional API: every op as a function of Vars, local or global (all inputs of
-// one call the same kind). call() runs an op through the dispatcher and records it for
+// The C++ functional API: every op as a function of Vars, local or global (a local input
+// among global ones is taken as broadcast on their placement: implicit replication,
+// README "Ops on global tensors"). call() runs an op through the dispatcher and records it for
 // autograd when an input requires grad; the named functions are one-line spellings of it
 // with PyTorch's names. Gradients (OpDef::grad) are written with these functions.
 // Thread-safety: one thread at a time, like the dispatcher.
@@ -163,6 +164,10 @@ Var adaptive_avg_pool2d(const Var& x, const std::vector<int64_t>& output_size);
 // (1 - momentum) running + momentum batch, the variance unbiased (n / (n - 1)).
 Var batch_norm(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight = Var(),
                const Var& bias = Var(), bool training = false, double momentum = 0.1, double eps = 1e-5);
+// The same with the momentum a 0-d tensor (computed, as a cumulative average's
+// 1 / num_batches_tracked, so that graph mode reads it at every run).
+Var batch_norm(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight,
+               const Var& bias, bool training, const Var& momentum, double eps);
 
 }  // namespace fn
 }  // namespace mf
