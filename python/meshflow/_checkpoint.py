@@ -47,6 +47,7 @@ import stat
 import numpy as np
 
 from . import _C
+from . import _device
 from . import env
 from .sbp import broadcast, partial_max, partial_min, partial_sum, split
 from ._dtype import bfloat16, to_dtype
@@ -500,9 +501,14 @@ def _target_layout(name, saved, record, placement, sbp, like):
         return None, None
     if where is None:
         highest = int(np.max(saved.ranks))
+        if highest >= env.get_world_size() and env.get_world_size() == 1:
+            # One process cannot hold the saved placement: it gets what torch.load gives, the
+            # full value, as a tool or a notebook reading a job's checkpoint expects.
+            return None, None
         if highest >= env.get_world_size():
             raise ValueError(f"[load] '{name}' was saved on ranks {saved.ranks}, the world has "
-                             f"{env.get_world_size()} ranks; pass placement= to load it elsewhere")
+                             f"{env.get_world_size()} ranks; pass placement= to load it elsewhere, or "
+                             "map_location='cpu' for the full values as local tensors")
         where = _placement(record["device"], ranks=saved.ranks)
     if not isinstance(where, _C.Placement):
         raise TypeError(f"[load] the placement for '{name}' is {where!r}; expected a meshflow.placement, "
@@ -590,11 +596,22 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
     template: a state like the saved one; each of its tensors gives the layout of the saved
     tensor at the same place (its shape and dtype must match) instead of placement and sbp.
     Names are the keys on the way to a tensor joined by dots: "model.layers.0.weight".
+    map_location: a device (or its name, "cpu"): every tensor local on it, holding the full
+    value, as torch.load gives them (so not with placement, sbp or template). In a world of
+    one process a tensor saved on more ranks loads so by default too.
     `path` may also be an open binary file that save() wrote (local tensors; torch.load's
     map_location and weights_only are accepted and ignored there).
     """
     if _is_file_object(path):
         return _load_from_file(path)
+    device = None
+    if map_location is not None:
+        if not isinstance(map_location, (str, _device.device)):
+            raise TypeError(f"[load] map_location={map_location!r}; expected a device or its name (\"cpu\")")
+        if placement is not None or sbp is not None or template is not None:
+            raise ValueError("[load] map_location= loads every tensor local with its full value; expected it "
+                             "without placement=, sbp= or template=")
+        device, placement = _device.device(map_location), LOCAL
     path = os.fspath(path)
     rank = env.get_rank()
     error, meta, directory = "", None, None
@@ -628,5 +645,7 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
             tensor = tensor.to_global(placement=where, sbp=_without_partial(nd_sbp))
             if any(s.is_partial for s in nd_sbp):
                 tensor = tensor.to_global(sbp=nd_sbp)
+        elif device is not None:
+            tensor = tensor.to(device)
         tensors.append(tensor)
     return _decode(meta["state"], tensors)
