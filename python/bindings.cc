@@ -228,10 +228,12 @@ PYBIND11_MODULE(_C, m) {
 
   // An op's errors (meshflow/core/error.h) are PyTorch's classes, RuntimeError and IndexError,
   // and ValueError too, the class they had before: callers catching either keep catching them.
-  static PyObject* op_error = PyErr_NewException(
-      "meshflow.OpError", py::make_tuple(py::handle(PyExc_RuntimeError), py::handle(PyExc_ValueError)).ptr(), nullptr);
-  static PyObject* op_index_error = PyErr_NewException(
-      "meshflow.OpIndexError", py::make_tuple(py::handle(PyExc_IndexError), py::handle(op_error)).ptr(), nullptr);
+  static PyObject* op_error = PyErr_NewExceptionWithDoc(
+      "meshflow.OpError", "An op's arguments break its contract (shapes, dtypes, attributes): PyTorch's RuntimeError.",
+      py::make_tuple(py::handle(PyExc_RuntimeError), py::handle(PyExc_ValueError)).ptr(), nullptr);
+  static PyObject* op_index_error = PyErr_NewExceptionWithDoc(
+      "meshflow.OpIndexError", "An OpError whose cause is a dim or an index out of range: PyTorch's IndexError.",
+      py::make_tuple(py::handle(PyExc_IndexError), py::handle(op_error)).ptr(), nullptr);
   m.attr("OpError") = py::handle(op_error);
   m.attr("OpIndexError") = py::handle(op_index_error);
   py::register_exception_translator([](std::exception_ptr p) {
@@ -334,10 +336,7 @@ PYBIND11_MODULE(_C, m) {
                       return g.defined() ? std::optional<Var>(g) : std::nullopt;
                     },
                     [](Var& v, std::optional<Var> g) { v.set_grad(g ? *g : Var()); })
-      .def_property_readonly("grad_fn_name",
-                             [](const Var& v) -> py::object {
-                               return v.grad_fn() ? py::object(py::str(v.grad_fn()->name)) : py::none();
-                             })
+      .def_property_readonly("grad_fn", [](const Var& v) { return v.grad_fn(); })
       .def("detach", &Var::detach)
       .def("set_data", &Var::set_data, py::arg("value"))
       .def("assign", &Var::assign, py::arg("result"))
@@ -363,6 +362,20 @@ PYBIND11_MODULE(_C, m) {
       .def("remove_hook", &Var::remove_hook, py::arg("id"))
       .def("retain_grad", &Var::retain_grad)
       .def_property_readonly("retains_grad", &Var::retains_grad);
+  // A recorded call (Tensor.grad_fn): its name and, per input, (the node that made it, which of
+  // its outputs), (the leaf it accumulates into, 0) or (None, 0) where no gradient flows.
+  py::class_<Node, std::shared_ptr<Node>>(m, "Node")
+      .def_property_readonly("name", [](const Node& n) { return n.name; })
+      .def_property_readonly("edges", [](const Node& n) {
+        py::list out;
+        for (const Edge& e : n.inputs) {
+          const Var leaf = autograd::edge_leaf(e);
+          out.append(e.node ? py::make_tuple(e.node, e.output)
+                            : py::make_tuple(leaf.defined() ? py::cast(leaf) : py::none(), 0));
+        }
+        return out;
+      })
+      .def_property_readonly("id", [](const Node& n) { return reinterpret_cast<uintptr_t>(&n); });
   m.def("autograd_backward", [](const std::vector<Var>& roots, const std::vector<std::optional<Var>>& grads,
                                 bool retain_graph) {
           std::vector<Var> seeds;

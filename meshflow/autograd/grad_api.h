@@ -25,4 +25,8 @@ void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool
 std::vector<Var> grad(const std::vector<Var>& outputs, const std::vector<Var>& inputs,
                       const std::vector<Var>& grad_outputs, bool retain_graph);
 
+// The leaf a graph edge accumulates into, as a Var (the AccumulateGrad entries of torch's
+// grad_fn.next_functions); undefined for an edge to a node and for one that takes no gradient.
+Var edge_leaf(const Edge& edge);
+
 }  // namespace mf::autograd

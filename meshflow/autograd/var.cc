@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "meshflow/autograd/grad_api.h"
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/vm/vm.h"
@@ -601,5 +602,7 @@ Var to_local(const Var& x) {
   });
   return out[0];
 }
+
+Var autograd::edge_leaf(const Edge& edge) { return edge.leaf ? VarAccess::wrap(edge.leaf) : Var(); }
 
 }  // namespace mf

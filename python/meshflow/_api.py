@@ -9,24 +9,11 @@ import numbers
 import numpy as _np
 
 from . import _dtype
-from ._tensor import Tensor, apply, tensor
+from ._tensor import Size, Tensor, apply, set_printoptions, tensor
 
 __all__ = ["clone", "t", "movedim", "moveaxis", "tile", "outer", "diag", "meshgrid", "repeat_interleave",
            "equal", "allclose", "isclose", "is_tensor", "is_floating_point", "numel", "Size", "finfo", "iinfo",
            "as_tensor", "count_nonzero"]
-
-
-class Size(tuple):
-    """A shape, as torch.Size: a tuple of ints (equal to the plain tuple)."""
-
-    def __repr__(self):
-        return f"meshflow.Size({list(self)!r})"
-
-    def numel(self):
-        n = 1
-        for d in self:
-            n *= d
-        return n
 
 
 def clone(input):
@@ -672,16 +659,6 @@ def seed():
 def initial_seed():
     from ._ops_creation import get_rng_state
     return get_rng_state()["seed"]
-
-
-def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
-                     sci_mode=None):
-    """How tensors print (NumPy's print options underneath)."""
-    options = {k: v for k, v in dict(precision=precision, threshold=threshold, edgeitems=edgeitems,
-                                     linewidth=linewidth).items() if v is not None}
-    if sci_mode is not None:
-        options["suppress"] = not sci_mode
-    _np.set_printoptions(**options)
 
 
 __all__ += ["addmm", "baddbmm", "addcmul", "addcdiv", "diagonal", "trace", "swapaxes", "atleast_1d", "atleast_2d",

@@ -247,14 +247,14 @@ def _flip_method(self, *dims):
 def fliplr(input):
     """input reversed along dim 1 (left to right); at least 2 dims."""
     if input.ndim < 2:
-        raise ValueError(f"[fliplr] expected a tensor of at least 2 dims, got shape {input.shape}")
+        raise ValueError(f"[fliplr] expected a tensor of at least 2 dims, got shape {tuple(input.shape)}")
     return flip(input, [1])
 
 
 def flipud(input):
     """input reversed along dim 0 (up to down); at least 1 dim."""
     if input.ndim < 1:
-        raise ValueError(f"[flipud] expected a tensor of at least 1 dim, got shape {input.shape}")
+        raise ValueError(f"[flipud] expected a tensor of at least 1 dim, got shape {tuple(input.shape)}")
     return flip(input, [0])
 
 

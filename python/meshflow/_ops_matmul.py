@@ -31,7 +31,7 @@ def _named(name, ndims, doc):
         for t, ndim in zip((a, b), ndims):
             _impl_of(name, t)
             if t.ndim != ndim:
-                raise ValueError(f"[{name}] expected a {ndim}-d tensor, got shape {t.shape}")
+                raise ValueError(f"[{name}] expected a {ndim}-d tensor, got shape {tuple(t.shape)}")
         return matmul(a, b)
     op.__name__, op.__doc__ = name, doc
     return op

@@ -74,7 +74,7 @@ def min(input, dim=None, keepdim=False):
 
 def _triangle(name, keep, input, diagonal):
     if input.ndim < 2:
-        raise ValueError(f"[{name}] expected a tensor of at least 2 dims, got shape {input.shape}")
+        raise ValueError(f"[{name}] expected a tensor of at least 2 dims, got shape {tuple(input.shape)}")
     rows, cols = input.shape[-2], input.shape[-1]
     i = _positions(input, rows, 0, 2)
     j = _positions(input, cols, 1, 2)

@@ -1,8 +1,11 @@
 """meshflow.Tensor: a local tensor, or a global one (placement + SBP over a mesh of ranks)."""
+import operator as _operator
+
 import numpy as _np
 
 from . import _C, _device
 from . import _dtype
+from . import _grad_fn
 from ._placement import placement as _placement
 from .sbp import as_nd_sbp as _as_nd_sbp
 
@@ -55,6 +58,46 @@ def is_grad_enabled():
     return _C.grad_enabled()
 
 
+class Size(tuple):
+    """A shape, as torch.Size: a tuple of ints (equal to the plain tuple) with numel(); its
+    slices, and its sums and products with tuples, are Sizes too."""
+
+    __slots__ = ()
+
+    def __new__(cls, sizes=()):
+        items = list(sizes)
+        for i, d in enumerate(items):
+            try:
+                items[i] = _operator.index(d)
+            except TypeError:
+                raise TypeError(f"Size() takes an iterable of 'int' (item {i} is '{type(d).__name__}')") from None
+        return tuple.__new__(cls, items)
+
+    def __repr__(self):
+        return f"meshflow.Size({list(self)!r})"
+
+    def __getitem__(self, key):
+        item = tuple.__getitem__(self, key)
+        return tuple.__new__(Size, item) if isinstance(key, slice) else item
+
+    def __add__(self, other):
+        return tuple.__new__(Size, tuple.__add__(self, other)) if isinstance(other, tuple) else NotImplemented
+
+    def __radd__(self, other):
+        return tuple.__new__(Size, tuple.__add__(other, self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, times):
+        return tuple.__new__(Size, tuple.__mul__(self, times))
+
+    __rmul__ = __mul__
+
+    def numel(self):
+        n = 1
+        for d in self:
+            n *= d
+        return n
+
+
 def _check_placement(p):
     if not isinstance(p, _C.Placement):
         raise TypeError(f"placement must be a meshflow.placement, got {type(p).__name__}")
@@ -91,10 +134,18 @@ class Tensor:
 
     @property
     def shape(self):
-        return self._impl.shape
+        return tuple.__new__(Size, self._impl.shape)
 
     def size(self, dim=None):
-        return self.shape if dim is None else self.shape[dim]
+        """The shape (a Size), or the size of dim `dim` (an int)."""
+        shape = self._impl.shape
+        if dim is None:
+            return tuple.__new__(Size, shape)
+        try:
+            return shape[_operator.index(dim)]
+        except IndexError:
+            raise IndexError(f"size: dim {dim} is out of range for a tensor of {len(shape)} dims; expected a dim "
+                             f"in [{-len(shape)}, {len(shape)})") from None
 
     @property
     def ndim(self):
@@ -212,7 +263,7 @@ class Tensor:
 
     def __bool__(self):
         if self.numel() != 1:
-            raise ValueError(f"the truth value of a tensor of shape {self.shape} is ambiguous; "
+            raise ValueError(f"the truth value of a tensor of shape {tuple(self.shape)} is ambiguous; "
                              "expected exactly one element")
         return bool(self._value("bool()").reshape(()))
 
@@ -236,14 +287,14 @@ class Tensor:
 
     def _one_value(self, what):
         if self.numel() != 1:
-            raise ValueError(f"{what} takes a tensor of one element; this one has shape {self.shape}")
+            raise ValueError(f"{what} takes a tensor of one element; this one has shape {tuple(self.shape)}")
         return self._value(what).reshape(())
 
     def item(self):
         """The value of a one-element tensor as a Python number (collective on a global
         tensor, as numpy())."""
         if self.numel() != 1:
-            raise ValueError(f"item() needs exactly one element, the tensor has shape {self.shape}")
+            raise ValueError(f"item() needs exactly one element, the tensor has shape {tuple(self.shape)}")
         return self._value("item()").reshape(()).item()
 
     def tolist(self):
@@ -313,8 +364,9 @@ class Tensor:
 
     @property
     def grad_fn(self):
-        """The name of the recorded call that made this tensor (None for leaves)."""
-        return self._impl.grad_fn_name
+        """The recorded call that made this tensor, as torch's grad_fn (None for leaves):
+        name() and next_functions (_grad_fn.py)."""
+        return _grad_fn.node(self._impl.grad_fn)
 
     def backward(self, gradient=None, retain_graph=False):
         """Accumulates d(self)/d(leaf) into every leaf's .grad (collective on global tensors)."""
@@ -332,6 +384,41 @@ class Tensor:
     def data(self, value):
         # Replaces the value in place: modules and optimizers holding this tensor see it.
         self._impl.set_data(_impl_of("data", value))
+
+    # copy.deepcopy and pickle, as torch's: the copy has the value, dtype, device (a global
+    # tensor's copy: its placement and SBP) and requires_grad, is a leaf, and is of the same
+    # class (a Parameter stays one).
+    def __deepcopy__(self, memo):
+        """A leaf's copy, with a copy of its grad (a computed tensor refuses, as torch's)."""
+        import copy
+        from ._api import clone
+        if not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment; deepcopy x.detach() for a copy of a computed tensor's value")
+        with no_grad():
+            copied = clone(self)
+        if self.is_global and (copied.placement != self.placement or copied.sbp != self.sbp):
+            copied = copied.to_global(self.placement, self.sbp)
+        new = _rebuild(type(self), copied._impl, self.requires_grad)
+        memo[id(self)] = new
+        if self.grad is not None:
+            new.grad = copy.deepcopy(self.grad, memo)
+        if hasattr(self, "__dict__"):  # a subclass's attributes
+            new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return new
+
+    def __reduce_ex__(self, protocol):
+        """Pickles a local tensor as its value (NumPy's array, a bfloat16 one as its bits), dtype,
+        device and requires_grad; loads as a leaf (as torch's). A global tensor's value is
+        spread over ranks, which no one rank's pickle restores: it refuses, saying what to do."""
+        if self.is_global:
+            raise TypeError("cannot pickle a global tensor: its value is spread over ranks; pickle t.to_local() "
+                            "(this rank's part) with t.placement and t.sbp, or save it with meshflow.save, which "
+                            "gathers it")
+        local = self._impl.local_tensor
+        value = local.bits() if self.dtype == _dtype.bfloat16 else local.numpy()
+        state = getattr(self, "__dict__", None) or None
+        return _unpickle, (type(self), value, self.dtype.name, str(self.device), self.requires_grad), state
 
     def _require_global(self, what):
         if not self.is_global:
@@ -352,18 +439,17 @@ class Tensor:
             if self._impl.device_type != "cpu":
                 extra.append(f"device='{self.device}'")
         if self.grad_fn is not None:
-            extra.append(f"grad_fn=<{self.grad_fn}>")
+            extra.append(f"grad_fn=<{self.grad_fn.name()}>")
         elif self.requires_grad:
             extra.append("requires_grad=True")
         if self.is_global and _C.tracing():
-            values = f"shape={self.shape}"
+            values = f"shape={tuple(self.shape)}"
         else:
             array = self._value("repr()")
-            values = _np.array2string(array, separator=", ", prefix="tensor(", threshold=1000, edgeitems=3,
-                                      formatter=_float_formatter(array))
+            values = _values_str(array, len("tensor("))
             if array.size == 0 and array.ndim > 1:
                 extra.insert(0, f"size={tuple(self.shape)}")
-        return "tensor(" + ", ".join([values] + extra) + ")"
+        return _with_suffixes("tensor(" + values, extra, len("tensor("))
 
 
 class _HookHandle:
@@ -386,28 +472,134 @@ class _HookHandle:
         self.remove()
 
 
-def _float_formatter(array):
-    """PyTorch's way of printing floats (precision 4): integral values as "2.", others fixed
-    ("1.5000") unless their magnitudes span more than 1000x or leave [1e-4, 1e8), then in
-    scientific notation; every element padded to one width. None for other dtypes."""
-    if array.dtype.kind != "f":
-        return None
+# How tensors print (set_printoptions): torch's "default" profile.
+_PRINT_PROFILES = {"default": dict(precision=4, threshold=1000, edgeitems=3, linewidth=80),
+                   "short": dict(precision=2, threshold=1000, edgeitems=2, linewidth=80),
+                   "full": dict(precision=4, threshold=_np.inf, edgeitems=3, linewidth=80)}
+_print_options = dict(_PRINT_PROFILES["default"], sci_mode=None)
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
+                     sci_mode=None):
+    """How tensors print, as torch.set_printoptions: `profile` ("default", "short", "full")
+    sets every option first; precision (digits after the point), threshold (more elements
+    than this print summarized), edgeitems (the items kept at each end of a summarized
+    dim), linewidth (characters per line) and sci_mode (True: scientific notation, False:
+    never, None: where the magnitudes call for it) then override it. NumPy's own print
+    options are left as they are."""
+    if profile is not None:
+        if profile not in _PRINT_PROFILES:
+            raise ValueError(f"set_printoptions: unknown profile {profile!r}; expected one of "
+                             f"{', '.join(_PRINT_PROFILES)}")
+        _print_options.update(_PRINT_PROFILES[profile])
+    for name, value in (("precision", precision), ("threshold", threshold), ("edgeitems", edgeitems),
+                        ("linewidth", linewidth)):
+        if value is not None:
+            _print_options[name] = value
+    _print_options["sci_mode"] = sci_mode
+
+
+def _values_str(array, indent):
+    """The values as torch prints them (torch/_tensor_str.py), `indent` characters in: more
+    elements than the threshold are summarized to edgeitems at each end of every dim ("...");
+    each row's elements fill lines of at most linewidth characters."""
+    if array.size == 0:
+        return "[]"
+    edge, linewidth = _print_options["edgeitems"], _print_options["linewidth"]
+    summarize = array.size > _print_options["threshold"]
+    shown = array
+    if summarize:  # the elements printed, which alone decide the common width
+        for axis, n in enumerate(array.shape):
+            if n > 2 * edge:
+                shown = _np.take(shown, list(range(edge)) + list(range(n - edge, n)), axis=axis)
+    text, width = _element_formatter(shown)
+
+    def block(a, indent):
+        if a.ndim == 0:
+            return text(a.item())
+        n = a.shape[0]
+        cut = summarize and n > 2 * edge
+        if a.ndim == 1:
+            items = [text(v) for v in a[:edge]] + [" ..."] + [text(v) for v in a[n - edge:]] if cut else [
+                text(v) for v in a]
+            per_line = max(1, (linewidth - indent) // (width + 2))
+            lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+            return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+        rows = ([block(a[i], indent + 1) for i in range(edge)] + ["..."] +
+                [block(a[i], indent + 1) for i in range(n - edge, n)]) if cut else [block(r, indent + 1) for r in a]
+        return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(rows) + "]"
+    return block(array, indent) if array.ndim else text(array.item())
+
+
+def _with_suffixes(text, suffixes, indent):
+    """text, then each suffix (", dtype=..."), each on a new line where the line would pass
+    linewidth (torch's _add_suffixes), and ")"."""
+    parts, last_line = [text], len(text) - text.rfind("\n") + 1
+    for suffix in suffixes:
+        if last_line + len(suffix) + 2 > _print_options["linewidth"]:
+            parts.append(",\n" + " " * indent + suffix)
+            last_line = indent + len(suffix)
+        else:
+            parts.append(", " + suffix)
+            last_line += len(suffix) + 2
+    return "".join(parts) + ")"
+
+
+def _element_formatter(array):
+    """(value -> its text, the common width), as torch's _Formatter: bools as True/False, ints
+    as ints; floats with set_printoptions' precision (4 by default), integral values as "2.",
+    others fixed ("1.5000") unless their magnitudes span more than 1000x or leave [1e-4, 1e8),
+    then in scientific notation (or as sci_mode says). Every element padded to one width: a
+    float's to that of the nonzero finite ones (a longer nan or 0. pads nothing)."""
+    values = array.ravel()
+    if array.dtype.kind == "b":
+        text = lambda v: "True" if v else "False"  # noqa: E731
+    elif array.dtype.kind != "f":
+        text = lambda v: str(int(v))  # noqa: E731
+    else:
+        text = _float_text(array)
+        values = values[_np.isfinite(values) & (values != 0)]
+    width = max((len(text(v)) for v in values), default=1)
+    return (lambda v: text(v).rjust(width)), width
+
+
+def _float_text(array):
+    """The text of one float of `array`, unpadded (_element_formatter)."""
     finite = array[_np.isfinite(array)].astype(_np.float64)
     nonzero = _np.abs(finite[finite != 0])
     integral = finite.size == 0 or bool(_np.all(finite == _np.ceil(finite)))
     sci = nonzero.size > 0 and (nonzero.max() / nonzero.min() > 1000 or nonzero.max() > 1e8 or
                                 (not integral and nonzero.min() < 1e-4))
+    if _print_options["sci_mode"] is not None:
+        sci = _print_options["sci_mode"]
+    precision = _print_options["precision"]
     if sci:
-        text = "{:.4e}".format
+        text = f"{{:.{precision}e}}".format
     elif integral:
         text = lambda v: f"{v:.0f}." if _np.isfinite(v) else f"{v}"  # noqa: E731
     else:
-        text = "{:.4f}".format
-    width = max((len(text(v)) for v in array.ravel()), default=0)
-    return {"float_kind": lambda v: text(v).rjust(width)}
+        text = f"{{:.{precision}f}}".format
+    return text
 
 
 _Var = _C.Var
+
+
+def _rebuild(cls, impl, requires_grad):
+    """A tensor of class `cls` (Tensor or a subclass, whose __init__ may take other arguments)
+    holding `impl`, a leaf."""
+    new = object.__new__(cls)
+    new._impl = impl
+    return new.requires_grad_(requires_grad)
+
+
+def _unpickle(cls, value, dtype, device, requires_grad):
+    """Tensor.__reduce_ex__'s inverse (pickles name it: keep its name and arguments)."""
+    local = _C.LocalTensor.from_bits(value) if dtype == "bfloat16" else _C.LocalTensor.from_numpy(value)
+    t = Tensor(_C.Var(local))
+    if device != "cpu":
+        t = t.to(device)
+    return _rebuild(cls, t._impl, requires_grad)
 
 
 def _legacy_tensor(data, sizes, dtype):

@@ -51,8 +51,9 @@ def test_repr_while_tracing_shows_the_layout_without_values():
 
     x = mf.tensor(np.ones((2, 3), np.float32), placement=placement(), sbp=mf.sbp.split(0))
     np.testing.assert_array_equal(Show()(x).numpy(), np.full((2, 3), 2, np.float32))
-    assert seen == ['tensor(shape=(2, 3), placement=placement(type="cpu", ranks=[0]), sbp=(S(0),), '
-                    'dtype=meshflow.float32)']
+    # Suffixes past the line width (80) go on lines of their own, as PyTorch's and OneFlow's.
+    assert seen == ['tensor(shape=(2, 3), placement=placement(type="cpu", ranks=[0]), sbp=(S(0),),\n'
+                    '       dtype=meshflow.float32)']
 
 
 def test_recompiles_for_new_shapes_and_keeps_state_shared(tmp_path):

@@ -273,6 +273,7 @@ def test_repr_shows_the_values_of_global_tensors_too(sbp):
     assert repr(mf.tensor([1.0, 2.0])) == "tensor([1., 2.])" and repr(mf.tensor([1e-5, 1.0])) == \
         "tensor([1.0000e-05, 1.0000e+00])"
     g = mf.tensor([[1.5, -2.0]], placement=mf.placement("cpu", ranks=[0]), sbp=sbp)
-    assert repr(g) == (f'tensor([[ 1.5000, -2.0000]], placement=placement(type="cpu", ranks=[0]), '
-                       f'sbp=({sbp!r},), dtype=meshflow.float32)')
+    # Suffixes past the line width (80) go on lines of their own, as PyTorch's and OneFlow's.
+    assert repr(g) == (f'tensor([[ 1.5000, -2.0000]], placement=placement(type="cpu", ranks=[0]),\n'
+                       f'       sbp=({sbp!r},), dtype=meshflow.float32)')
     assert str(g) == repr(g)

@@ -100,7 +100,8 @@ def _reduce(loss, reduction, op):
 
 def _same_shape(op, input, target):
     if input.shape != target.shape:
-        raise ValueError(f"[{op}] input of shape {input.shape} and target of shape {target.shape}; expected one shape")
+        raise ValueError(f"[{op}] input of shape {tuple(input.shape)} and target of shape {tuple(target.shape)}; "
+                         "expected one shape")
 
 
 def mse_loss(input, target, reduction="mean"):

@@ -61,7 +61,7 @@ def ones_(tensor):
 
 def _fans(tensor):
     if tensor.ndim < 2:
-        raise ValueError(f"fan in and fan out need a tensor of at least 2 dims, got shape {tensor.shape}")
+        raise ValueError(f"fan in and fan out need a tensor of at least 2 dims, got shape {tuple(tensor.shape)}")
     receptive = 1
     for size in tensor.shape[2:]:
         receptive *= size

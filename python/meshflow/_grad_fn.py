@@ -1,0 +1,87 @@
+"""Tensor.grad_fn: the autograd graph's nodes as torch shows them (torch.autograd.graph.Node).
+
+A node is one recorded call (meshflow/autograd/var.h): name() as torch names its backward
+("AddBackward0"), next_functions one (node, output index) pair per input: the node that made
+the input, an AccumulateGrad for a leaf that requires grad, or (None, 0) where no gradient
+flows. The graph is read, never changed, through these objects.
+"""
+import weakref
+
+from . import _C
+
+# torch's names of the backward of calls meshflow names otherwise (its scalar variants are
+# one op there; x.to and casts are ToCopy; reshape is a view where torch's can be).
+_TORCH_NAMES = {"add_scalar": "Add", "mul_scalar": "Mul", "div_scalar": "Div", "pow_scalar": "Pow",
+                "rpow_scalar": "Pow", "matmul": "Mm", "reshape": "View", "flat_index": "Index", "cast": "ToCopy",
+                "to": "ToCopy"}
+
+# One Node object per graph node while any is held, so that `y.grad_fn is y.grad_fn`, as in
+# torch. Keyed by the node's address, which no other node takes while the Node holds it.
+_nodes = weakref.WeakValueDictionary()
+
+
+def node(impl):
+    """The Node of a _C.Node (None for None)."""
+    if impl is None:
+        return None
+    found = _nodes.get(impl.id)
+    if found is None:
+        found = _nodes[impl.id] = Node(impl)
+    return found
+
+
+def _torch_name(recorded):
+    """An op's node name ("add_scalar") as torch's ("AddBackward0"); a Python Function's (its
+    class name: op names are lower case) as torch names a custom Function's ("CubeBackward")."""
+    if recorded != recorded.lower():
+        return recorded + "Backward"
+    base = _TORCH_NAMES.get(recorded) or "".join(part.capitalize() for part in recorded.replace(".", "_").split("_"))
+    return base + "Backward0"
+
+
+class Node:
+    """One recorded call of the autograd graph (torch's grad_fn object)."""
+
+    __slots__ = ("_impl", "__weakref__")
+
+    def __init__(self, impl):
+        self._impl = impl
+
+    def name(self):
+        return _torch_name(self._impl.name)
+
+    @property
+    def next_functions(self):
+        from ._tensor import Tensor
+        return tuple((AccumulateGrad(Tensor(target)) if isinstance(target, _C.Var) else node(target), index)
+                      for target, index in self._impl.edges)
+
+    @property
+    def metadata(self):
+        return {}
+
+    def __repr__(self):
+        return f"<{self.name()} object at {id(self):#x}>"
+
+
+class AccumulateGrad:
+    """Where a leaf's gradient goes (torch's AccumulateGrad node): `variable` is the leaf."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        self.variable = variable
+
+    def name(self):
+        return "AccumulateGrad"
+
+    @property
+    def next_functions(self):
+        return ()
+
+    @property
+    def metadata(self):
+        return {}
+
+    def __repr__(self):
+        return f"<AccumulateGrad object at {id(self):#x}>"
