@@ -51,13 +51,19 @@ thread_local std::string current_op;
 struct Running {
   struct Call {
     std::string what;
+    std::vector<int> ranks;  // the group's world ranks
     std::chrono::steady_clock::time_point since;
   };
   std::mutex mu;
   std::condition_variable changed;
   uint64_t serial = 0;
   std::map<uint64_t, Call> active;  // by serial: the oldest first
+  // Set by finalize before exit_comm is freed: the watchdog probes it no more.
+  bool finalizing = false;
 };
+
+// The tag of the notice an exiting rank sends every other rank on exit_comm (finalize).
+constexpr int kExitingTag = 1;
 
 Running& running() {
   static auto* r = new Running;
@@ -71,6 +77,31 @@ std::string seconds_str(double seconds) {
   return out.str();
 }
 
+// A collective of `call` whose group holds a rank that has exited can never complete: code
+// that some ranks run and others skip (`if rank == 0:` around a read, a save or an op on
+// global tensors) left it behind. Ends the job at once, naming it, instead of after the
+// exiting rank's MESHFLOW_EXIT_TIMEOUT. Called with Running::mu held, which finalize takes
+// before it frees exit_comm. Only for a call some seconds old: a peer's last collective may
+// have completed on its side (and it exited) while this rank still receives the data.
+void end_if_a_peer_exited(const Running::Call& call) {
+  constexpr double kGraceSeconds = 3;
+  if (std::chrono::duration<double>(std::chrono::steady_clock::now() - call.since).count() < kGraceSeconds) return;
+  const int me = world_rank();
+  for (int peer : call.ranks) {
+    int arrived = 0;
+    if (peer == me || MPI_Iprobe(peer, kExitingTag, context->exit_comm, &arrived, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
+        !arrived) {
+      continue;
+    }
+    abort_job("meshflow: rank " + std::to_string(me) + ": " + call.what + " cannot complete: rank " +
+              std::to_string(peer) + " of its group has exited without making it. Every rank must make the same "
+              "calls on global tensors, in the same order: code that only some ranks run (if rank == 0:) must not "
+              "compute on, read (item(), numpy(), tolist(), printing) or save (mf.save) global tensors; make the "
+              "call on every rank (mf.save writes each tensor once) and keep only plain-value work, such as "
+              "printing a number read on every rank, under the if. Ending the job");
+  }
+}
+
 void watchdog_loop(double timeout) {
   Running& r = running();
   std::unique_lock<std::mutex> lock(r.mu);
@@ -78,6 +109,7 @@ void watchdog_loop(double timeout) {
     r.changed.wait_for(lock, std::chrono::seconds(1));
     if (r.active.empty()) continue;
     const Running::Call& oldest = r.active.begin()->second;
+    if (!r.finalizing) end_if_a_peer_exited(oldest);
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - oldest.since).count();
     if (elapsed > timeout) {
       abort_job("meshflow: rank " + std::to_string(world_rank()) + ": " + oldest.what + " has not completed after " +
@@ -111,6 +143,18 @@ void finalize() {
   // MPI_Finalize would block forever if another rank is still waiting for this one in a
   // collective (it exited early, e.g. sys.exit on one rank): wait for every rank to be
   // exiting, and end the job if they are not within the timeout.
+  // Tell every other rank first, so that one waiting in a collective with this one ends the
+  // job at once (end_if_a_peer_exited) instead of after the timeout below.
+  int world_size = 1, me = 0;
+  MPI_Comm_size(context->exit_comm, &world_size);
+  MPI_Comm_rank(context->exit_comm, &me);
+  const int notice = 0;
+  std::vector<MPI_Request> notices;
+  for (int peer = 0; peer < world_size; ++peer) {
+    if (peer == me) continue;
+    notices.emplace_back();
+    MPI_Isend(&notice, 1, MPI_INT, peer, kExitingTag, context->exit_comm, &notices.back());
+  }
   MPI_Request all_exiting;
   MPI_Ibarrier(context->exit_comm, &all_exiting);
   const double deadline = MPI_Wtime() + exit_timeout();
@@ -126,6 +170,16 @@ void finalize() {
                 "must make, not only rank 0");
     }
     if (!done) usleep(1000);
+  }
+  // Every rank sent its notices before the barrier: take them, so none is left pending.
+  for (int peer = 0; peer < world_size; ++peer) {
+    int received = 0;
+    if (peer != me) MPI_Recv(&received, 1, MPI_INT, peer, kExitingTag, context->exit_comm, MPI_STATUS_IGNORE);
+  }
+  MPI_Waitall(static_cast<int>(notices.size()), notices.data(), MPI_STATUSES_IGNORE);
+  {
+    std::lock_guard<std::mutex> lock(running().mu);
+    running().finalizing = true;
   }
   // Communicators must be freed before MPI_Finalize (and NCCL's with their groups: every rank
   // is exiting, so none waits for a peer's collective).
@@ -322,7 +376,7 @@ CollectiveWatch::CollectiveWatch(const char* collective, const std::vector<int>&
   serial_ = ++r.serial;
   r.active[serial_] = {std::string(collective) + " on group " + ranks_str(group_ranks) + " issued by " +
                            (current_op.empty() ? std::string("a direct call") : current_op),
-                       std::chrono::steady_clock::now()};
+                       group_ranks, std::chrono::steady_clock::now()};
 }
 
 CollectiveWatch::~CollectiveWatch() {
