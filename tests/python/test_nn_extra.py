@@ -137,7 +137,7 @@ def test_embedding_padding_idx():
     with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
         nn.Embedding(6, 3, padding_idx=6)
     with pytest.raises(NotImplementedError):
-        nn.Embedding(6, 3, max_norm=1.0)
+        nn.Embedding(6, 3, scale_grad_by_freq=True)
 
 
 def test_functional_embedding_padding_idx():

@@ -123,3 +123,89 @@ def test_gru_on_a_packed_sequence_backpropagates():
     (output.data.sum() + h_n.sum()).backward()
     assert x.grad[1:, 1].abs().sum().item() == 0.0  # padding takes no part
     assert x.grad[:, 0].abs().sum().item() > 0.0
+
+
+# ---- losses on N-d inputs, channel dropout, Embedding(max_norm), 1-d Linear ----------------
+
+def log_probs_2x2x2():
+    """Log-probabilities [N=2, C=2, d=2] with easy values: input[n, c, d] = -(1 + n + 2c + 4d)."""
+    return mf.tensor([[[-(1.0 + n + 2 * c + 4 * d) for d in range(2)] for c in range(2)] for n in range(2)])
+
+
+def test_nll_loss_on_spatial_inputs():
+    logp, target = log_probs_2x2x2(), mf.tensor([[0, 1], [1, 0]])
+    # picked: (n0,d0,c0)=1, (n0,d1,c1)=7, (n1,d0,c1)=4, (n1,d1,c0)=6
+    assert F.nll_loss(logp, target, reduction="none").tolist() == [[1.0, 7.0], [4.0, 6.0]]
+    assert F.nll_loss(logp, target, reduction="sum").item() == 18.0
+    assert F.nll_loss(logp, target).item() == 4.5
+    weight = mf.tensor([1.0, 3.0])
+    assert close(F.nll_loss(logp, target, weight=weight), (1 + 21 + 12 + 6) / 8)
+    assert close(F.nll_loss(logp, target, ignore_index=1), (1 + 6) / 2)
+    assert F.nll_loss(logp, target, ignore_index=1, reduction="none").tolist() == [[1.0, 0.0], [0.0, 6.0]]
+    with pytest.raises(ValueError, match=r"nll_loss.*\[N, C, d1, \.\.\.\]"):
+        F.nll_loss(logp, mf.tensor([0, 1]))
+
+
+def test_cross_entropy_on_spatial_and_unbatched_inputs():
+    logits = mf.tensor([[[0.0, 1.0], [0.0, -1.0]]])  # [N=1, C=2, d=2]
+    target = mf.tensor([[1, 0]])
+    # position 0: logits (0, 0), class 1 -> log 2; position 1: logits (1, -1), class 0 -> log(1 + e^-2)
+    expected = [math.log(2.0), math.log(1.0 + math.exp(-2.0))]
+    loss = F.cross_entropy(logits, target, reduction="none")
+    assert tuple(loss.shape) == (1, 2) and close(loss, [expected])
+    assert close(F.cross_entropy(logits, target), sum(expected) / 2)
+    smoothed = F.cross_entropy(logits, target, reduction="none", label_smoothing=0.5)
+    # (1 - s) nll + s / C * sum_c -logp_c
+    assert close(smoothed, [[0.5 * expected[0] + 0.25 * 2 * math.log(2.0),
+                             0.5 * expected[1] + 0.25 * (2 * math.log(1.0 + math.exp(-2.0)) + 2.0)]])
+    assert close(F.cross_entropy(mf.tensor([0.0, 0.0, 0.0]), mf.tensor(2)), math.log(3.0))
+    probabilities = mf.tensor([[[0.0, 1.0], [1.0, 0.0]]])
+    assert close(F.cross_entropy(logits, probabilities, reduction="none"), [expected])
+    assert close(nn.CrossEntropyLoss(ignore_index=0, reduction="sum")(logits, target), expected[0])
+
+
+@pytest.mark.parametrize("cls, shape, per_channel", [
+    ("Dropout1d", (8, 16, 5), 2), ("Dropout1d", (16, 5), 1), ("Dropout2d", (8, 16, 3, 3), 2),
+    ("Dropout3d", (4, 16, 2, 2, 2), 2), ("Dropout3d", (16, 2, 2, 2), 1)])
+def test_channel_dropout_drops_whole_channels(cls, shape, per_channel):
+    mf.manual_seed(1)
+    module = getattr(nn, cls)(p=0.5)
+    x = mf.ones(*shape)
+    channels = module(x).reshape(*shape[:per_channel], -1)
+    lowest, highest = channels.min(-1).values, channels.max(-1).values
+    assert (lowest == highest).all().item()  # one value per channel
+    values = set(lowest.reshape(-1).tolist())
+    assert values == {0.0, 2.0}  # dropped, or kept and scaled by 1 / (1 - p)
+    module.eval()
+    assert module(x).tolist() == x.tolist()
+    assert nn.Dropout2d(p=1.0)(x).abs().sum().item() == 0.0
+
+
+def test_channel_dropout_rejects_other_ranks():
+    with pytest.raises(RuntimeError, match="dropout1d: Expected 2D or 3D input"):
+        nn.Dropout1d()(mf.ones(1, 2, 3, 4))
+    with pytest.raises(RuntimeError, match="dropout3d: Expected 4D or 5D input"):
+        F.dropout3d(mf.ones(1, 2, 3))
+
+
+def test_embedding_max_norm_renormalizes_looked_up_rows_in_place():
+    weight = mf.tensor([[3.0, 4.0], [0.3, 0.4], [6.0, 8.0]])
+    embedding = nn.Embedding(3, 2, max_norm=1.0, _weight=weight)
+    out = embedding(mf.tensor([0, 1, 0]))
+    scale = 1.0 / (5.0 + 1e-7)
+    assert close(out, [[3 * scale, 4 * scale], [0.3, 0.4], [3 * scale, 4 * scale]])
+    assert close(embedding.weight, [[3 * scale, 4 * scale], [0.3, 0.4], [6.0, 8.0]])  # row 2 not looked up
+    l1 = nn.Embedding(3, 2, max_norm=2.0, norm_type=1.0, _weight=weight)
+    assert close(l1(mf.tensor([2])), [[12.0 / 14, 16.0 / 14]])
+    out.sum().backward()
+    assert close(embedding.weight.grad, [[2.0, 2.0], [1.0, 1.0], [0.0, 0.0]])
+
+
+def test_linear_on_a_vector():
+    layer = nn.Linear(2, 3)
+    with mf.no_grad():
+        layer.weight.copy_(mf.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]))
+        layer.bias.copy_(mf.tensor([0.5, 0.0, -1.0]))
+    out = layer(mf.tensor([2.0, 3.0]))
+    assert tuple(out.shape) == (3,) and out.tolist() == [2.5, 3.0, 4.0]
+    assert F.linear(mf.tensor([2.0, 3.0]), layer.weight).tolist() == [2.0, 3.0, 5.0]

@@ -11,7 +11,8 @@ from ._modules_conv import (Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, Avg
                             RMSNorm, Upsample)
 # Issue 26, continued: activations with inplace=, Dropout(inplace=), attention, recurrent layers.
 from ._modules_extra import (ReLU, ReLU6, SiLU, Mish, Hardswish, Hardsigmoid, Hardtanh, Threshold,  # noqa: E402
-                             Softplus, LogSigmoid, Softsign, Tanhshrink, GLU, PReLU, Unflatten, Dropout)
+                             Softplus, LogSigmoid, Softsign, Tanhshrink, GLU, PReLU, Unflatten, Dropout,
+                             Dropout1d, Dropout2d, Dropout3d)
 from .attention import MultiheadAttention  # noqa: E402
 from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell  # noqa: E402
 from .transformer import (Transformer, TransformerEncoder, TransformerDecoder,  # noqa: E402

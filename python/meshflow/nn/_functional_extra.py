@@ -151,12 +151,50 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _maybe_inplace(input, result, inplace, "dropout")
 
 
+def _channel_dropout(name, input, p, training, inplace, batched):
+    """Zeroes whole channels (dim 1 when `batched`, else dim 0) with probability p and scales
+    the others by 1 / (1 - p): the input times a dropped-out mask of ones, one per channel."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    kept = 2 if batched else 1
+    mask = dropout(input.new_ones(tuple(input.shape[:kept]) + (1,) * (input.ndim - kept)), p, True)
+    return _maybe_inplace(input, input * mask, inplace, name)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Channel dropout on [N, C, L] or unbatched [C, L]."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that "
+                           "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, a "
+                           "channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    return _channel_dropout("dropout1d", input, p, training, inplace, input.ndim == 3)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Channel dropout on [N, C, H, W]. Like torch's, a 3-d input is taken as [N, C, L] (1-d
+    channel dropout), not as unbatched [C, H, W]."""
+    if input.ndim < 2:
+        raise RuntimeError(f"dropout2d: Expected 3D or 4D input, but received a {input.ndim}D input")
+    return _channel_dropout("dropout2d", input, p, training, inplace, True)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Channel dropout on [N, C, D, H, W] or unbatched [C, D, H, W]."""
+    if input.ndim not in (4, 5):
+        raise RuntimeError(f"dropout3d: Expected 4D or 5D input, but received a {input.ndim}D input")
+    return _channel_dropout("dropout3d", input, p, training, inplace, input.ndim == 5)
+
+
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False):
     """The rows of `weight` [vocabulary, dim] at the int32/int64 indices `input`. The row
-    padding_idx gets no gradient (its lookups are detached), as torch's."""
+    padding_idx gets no gradient (its lookups are detached), as torch's. max_norm: first, as
+    torch's, each looked-up row whose norm_type-norm exceeds max_norm is scaled in place (not
+    recorded for autograd) to norm max_norm."""
     if max_norm is not None:
-        raise NotImplementedError("embedding: max_norm (renormalizing rows in place) is not supported")
+        _renorm_rows(weight, input, float(max_norm), float(norm_type))
     if scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding: scale_grad_by_freq and sparse gradients are not supported")
     out = apply("embedding", [input, weight])[0]
@@ -164,6 +202,17 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         return out
     padding_idx = _padding_index(padding_idx, weight.shape[0])
     return where((input != padding_idx).unsqueeze(-1), out, out.detach())
+
+
+def _renorm_rows(weight, input, max_norm, norm_type):
+    """torch.embedding_renorm_: rows of weight at `input` scaled by max_norm / (norm + 1e-7)
+    where their norm exceeds max_norm."""
+    from .._tensor import no_grad
+    with no_grad():
+        rows = tensor(sorted(set(input.reshape(-1).tolist())), dtype="int64")
+        picked = weight[rows]
+        norms = picked.norm(p=norm_type, dim=1, keepdim=True)
+        weight[rows] = where(norms > max_norm, picked * (max_norm / (norms + 1e-7)), picked)
 
 
 def _padding_index(padding_idx, num_embeddings):
@@ -242,4 +291,4 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 __all__ = ["relu", "relu_", "hardtanh", "hardtanh_", "relu6", "threshold", "threshold_", "silu", "mish",
            "hardsigmoid", "hardswish", "leaky_relu", "leaky_relu_", "elu", "elu_", "logsigmoid", "softsign",
-           "tanhshrink", "glu", "prelu", "dropout", "embedding", "scaled_dot_product_attention"]
+           "tanhshrink", "glu", "prelu", "dropout", "dropout1d", "dropout2d", "dropout3d", "embedding", "scaled_dot_product_attention"]

@@ -48,18 +48,15 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     if target.dtype.name.startswith(("float", "bfloat")):
         return _cross_entropy_with_probabilities(input, target, weight, reduction, label_smoothing)
     if (weight is None and ignore_index == -100 and reduction == "mean" and not label_smoothing
-            and input.ndim <= 2):  # the C++ form (which also names a logits tensor of too few dims)
+            and input.ndim == 2):  # the C++ form
         return Tensor(_C.cross_entropy(logits, classes))
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"[cross_entropy] label_smoothing {label_smoothing}; expected a value in [0, 1]")
-    if input.ndim > 2:  # classes last, then one row per position
-        classes = input.shape[1]
-        input = input.permute([0] + list(range(2, input.ndim)) + [1]).reshape(-1, classes)
-        target = target.reshape(-1)
+    input, target, shape = _class_rows("cross_entropy", input, target)
     logp = log_softmax(input, -1)
     nll = nll_loss(logp, target, weight, ignore_index, reduction)
     if not label_smoothing:
-        return nll
+        return nll.reshape(shape) if reduction == "none" else nll
     kept = (target != ignore_index).to(logp.dtype)
     smooth = -(logp if weight is None else logp * weight).sum(-1) * kept
     if reduction == "mean":
@@ -68,7 +65,24 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         smooth = smooth.sum() / counted.sum()
     else:
         smooth = _reduce(smooth, reduction, "cross_entropy")
-    return nll * (1.0 - label_smoothing) + smooth * (label_smoothing / input.shape[-1])
+    loss = nll * (1.0 - label_smoothing) + smooth * (label_smoothing / input.shape[-1])
+    return loss.reshape(shape) if reduction == "none" else loss
+
+
+def _class_rows(op, input, target):
+    """Class scores [N, C, d1, ...] and class indices [N, d1, ...] (or unbatched: [C] and a
+    scalar) as rows [M, C] and [M], classes last, with the shape a 'none' reduction returns."""
+    if input.ndim == 1 and target.ndim == 0:
+        return input.unsqueeze(0), target.unsqueeze(0), ()
+    if (input.ndim < 2 or target.ndim != input.ndim - 1 or target.shape[0] != input.shape[0]
+            or tuple(target.shape[1:]) != tuple(input.shape[2:])):
+        raise ValueError(f"[{op}] input of shape {tuple(input.shape)} and target of shape {tuple(target.shape)}; "
+                         "expected [N, C, d1, ...] and [N, d1, ...] (or [C] and a scalar)")
+    if input.ndim == 2:
+        return input, target, tuple(target.shape)
+    classes = input.shape[1]
+    rows = input.permute([0] + list(range(2, input.ndim)) + [1]).reshape(-1, classes)
+    return rows, target.reshape(-1), tuple(target.shape)
 
 
 def _cross_entropy_with_probabilities(input, target, weight, reduction, label_smoothing):
@@ -152,12 +166,11 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
 
 
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
-    """-input[i, target[i]] (times weight[target[i]]) for log-probabilities `input` [N, C] and
-    class indices `target` [N]; targets equal to ignore_index count nothing, and 'mean'
-    divides by the weights of the targets counted, as torch."""
-    if input.ndim != 2 or target.ndim != 1 or target.shape[0] != input.shape[0]:
-        raise ValueError(f"[nll_loss] input of shape {input.shape} and target of shape {target.shape}; expected "
-                         "[N, C] and [N]")
+    """-input[i, target[i]] (times weight[target[i]]) for log-probabilities `input` [N, C] (or
+    [N, C, d1, ...], or [C]) and class indices `target` [N] (or [N, d1, ...], or a scalar);
+    targets equal to ignore_index count nothing, and 'mean' divides by the weights of the
+    targets counted, as torch."""
+    input, target, shape = _class_rows("nll_loss", input, target)
     kept = target != ignore_index
     safe = where(kept, target, 0)
     picked = -gather(input, 1, safe.unsqueeze(1)).squeeze(1)
@@ -167,7 +180,7 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     loss = picked * w
     if reduction == "mean":
         return loss.sum() / w.sum()
-    return _reduce(loss, reduction, "nll_loss")
+    return loss.reshape(shape) if reduction == "none" else _reduce(loss, reduction, "nll_loss")
 
 
 # ---- Activations and losses composed of existing ops (issue 26): their devices, layouts and
@@ -234,9 +247,13 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 
 
 def linear(input, weight, bias=None):
-    """input @ weight^T + bias, with weight [out_features, in_features] as in torch."""
+    """input @ weight^T + bias, with weight [out_features, in_features] as in torch; a 1-d
+    input [in_features] gives [out_features]."""
+    x = _impl_of("linear", input)
+    if input.ndim == 1:
+        return linear(input.unsqueeze(0), weight, bias).squeeze(0)
     bias = None if bias is None else _impl_of("linear", bias)
-    return Tensor(_C.linear(_impl_of("linear", input), _impl_of("linear", weight), bias))
+    return Tensor(_C.linear(x, _impl_of("linear", weight), bias))
 
 
 def packed_qkv_attention(qkv, is_causal=False, scale=None):
@@ -270,7 +287,8 @@ from .._ops_index import one_hot  # noqa: E402,F401: part of this module's API
 # and attention with masks (issue 26).
 from ._functional_extra import (relu, relu_, hardtanh, hardtanh_, relu6, threshold, threshold_, silu,  # noqa: E402,F401
                                 mish, hardsigmoid, hardswish, leaky_relu, leaky_relu_, elu, elu_, logsigmoid, softsign,
-                                tanhshrink, glu, prelu, dropout, embedding, scaled_dot_product_attention)
+                                tanhshrink, glu, prelu, dropout, dropout1d, dropout2d, dropout3d, embedding,
+                                scaled_dot_product_attention)
 
 # Instance and local response normalization, selu and celu (issue 26, continued).
 from ._functional_more import selu, celu, instance_norm, local_response_norm  # noqa: E402,F401

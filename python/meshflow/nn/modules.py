@@ -499,13 +499,12 @@ class Linear(Module):
 
 class Embedding(Module):
     """Rows of weight [num_embeddings, embedding_dim] (initialized N(0, 1) as in torch); the
-    row padding_idx starts at zero and gets no gradient."""
+    row padding_idx starts at zero and gets no gradient; with max_norm, looked-up rows are
+    renormalized in place (F.embedding)."""
 
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
                  scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
         super().__init__()
-        if max_norm is not None:
-            raise NotImplementedError("Embedding: max_norm (renormalizing rows in place) is not supported")
         if scale_grad_by_freq or sparse:
             raise NotImplementedError("Embedding: scale_grad_by_freq and sparse gradients are not supported")
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
@@ -525,7 +524,7 @@ class Embedding(Module):
         self.weight = Parameter(weight, requires_grad=not _freeze)
 
     def forward(self, indices):
-        return F.embedding(indices, self.weight, self.padding_idx)
+        return F.embedding(indices, self.weight, self.padding_idx, self.max_norm, self.norm_type)
 
     @classmethod
     def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, max_norm=None, norm_type=2.0,
