@@ -12,6 +12,7 @@
 #include <cstring>
 #include <optional>
 #include <typeinfo>
+#include <variant>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -587,10 +588,13 @@ PYBIND11_MODULE(_C, m) {
   m.def(
       "batch_norm",
       [](const Var& x, std::optional<Var> running_mean, std::optional<Var> running_var, std::optional<Var> weight,
-         std::optional<Var> bias, bool training, double momentum, double eps) {
+         std::optional<Var> bias, bool training, std::variant<double, Var> momentum, double eps) {
         auto get = [](const std::optional<Var>& v) { return v ? *v : Var(); };
-        return fn::batch_norm(x, get(running_mean), get(running_var), get(weight), get(bias), training, momentum,
-                              eps);
+        return std::visit(
+            [&](const auto& m) {
+              return fn::batch_norm(x, get(running_mean), get(running_var), get(weight), get(bias), training, m, eps);
+            },
+            momentum);
       },
       release());
   m.def("grad_enabled", &grad_enabled);

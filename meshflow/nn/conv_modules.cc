@@ -7,7 +7,6 @@
 
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/op.h"
-#include "meshflow/vm/vm.h"
 
 namespace mf::nn {
 
@@ -64,19 +63,17 @@ Var BatchNorm2d::forward(const Var& x) const {
   if (x.shape().size() != 4) {
     throw std::invalid_argument("expected 4D input (got " + std::to_string(x.shape().size()) + "D input)");
   }
-  double factor = momentum_.value_or(0.0);
+  const bool use_batch = is_training() || !running_mean_.defined();
   if (is_training() && num_batches_tracked_.defined()) {
     NoGradGuard no_grad;
     Var(num_batches_tracked_).set_data(fn::add_scalar(num_batches_tracked_, 1));
-    if (!momentum_) {  // a cumulative moving average
-      const Tensor n = num_batches_tracked_.is_global() ? gather_full(num_batches_tracked_.global())
-                                                        : num_batches_tracked_.local().copy_to(host_memory());
-      vm::wait(n);
-      factor = 1.0 / static_cast<double>(n.data_as<int64_t>()[0]);
+    if (!momentum_) {  // a cumulative moving average: 1 / count as a tensor, which a graph reads at every run
+      const Var count = fn::cast(num_batches_tracked_, running_mean_.dtype());
+      const Var factor = fn::div(fn::ones_like(count), count);
+      return fn::batch_norm(x, running_mean_, running_var_, weight(), bias(), use_batch, factor, eps_);
     }
   }
-  return fn::batch_norm(x, running_mean_, running_var_, weight(), bias(), is_training() || !running_mean_.defined(),
-                        factor, eps_);
+  return fn::batch_norm(x, running_mean_, running_var_, weight(), bias(), use_batch, momentum_.value_or(0.0), eps_);
 }
 
 std::string BatchNorm2d::extra_repr() const {

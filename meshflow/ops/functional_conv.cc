@@ -2,6 +2,7 @@
 // The functional forms of convolutional networks' layers (functional.h): conv2d and the
 // pooling ops spelled with their attributes, and batch_norm composed of reductions and
 // elementwise ops (so its statistics follow the input's layout and its gradient is theirs).
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -76,8 +77,14 @@ Var adaptive_avg_pool2d(const Var& x, const std::vector<int64_t>& output_size) {
   return call1("adaptive_avg_pool2d", {x}, {{"output_size", output_size}});
 }
 
-Var batch_norm(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight, const Var& bias,
-               bool training, double momentum, double eps) {
+namespace {
+
+// batch_norm with the running statistics' new values given by blend(running, batch), running
+// already beside batch (the momentum as a double, or as a tensor read at every graph run).
+using Blend = std::function<Var(const Var& running, const Var& batch)>;
+
+Var batch_norm_blending(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight,
+                        const Var& bias, bool training, double eps, const Blend& blend) {
   const Shape& shape = x.shape();
   if (shape.size() < 2) {
     throw std::invalid_argument("[batch_norm] the input has shape " + to_string(shape) + "; expected [N, C, ...]");
@@ -103,8 +110,7 @@ Var batch_norm(const Var& x, const Var& running_mean, const Var& running_var, co
       const Var unbiased = mul_scalar(reshape(var, {channels}), static_cast<double>(count) / (count - 1));
       for (const auto& [running, batch] : {std::pair<Var, Var>{running_mean, reshape(batch_mean, {channels})},
                                            std::pair<Var, Var>{running_var, unbiased}}) {
-        const Var updated = add(mul_scalar(beside(running, batch), 1 - momentum), mul_scalar(batch, momentum));
-        Var(running).set_data(in_layout_of(updated, running));
+        Var(running).set_data(in_layout_of(blend(beside(running, batch), batch), running));
       }
     }
   } else {
@@ -114,6 +120,25 @@ Var batch_norm(const Var& x, const Var& running_mean, const Var& running_var, co
   if (weight.defined()) y = mul(y, channel_view(weight, nd));
   if (bias.defined()) y = add(y, channel_view(bias, nd));
   return y;
+}
+
+}  // namespace
+
+Var batch_norm(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight, const Var& bias,
+               bool training, double momentum, double eps) {
+  return batch_norm_blending(x, running_mean, running_var, weight, bias, training, eps,
+                             [momentum](const Var& running, const Var& batch) {
+                               return add(mul_scalar(running, 1 - momentum), mul_scalar(batch, momentum));
+                             });
+}
+
+Var batch_norm(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight, const Var& bias,
+               bool training, const Var& momentum, double eps) {
+  return batch_norm_blending(x, running_mean, running_var, weight, bias, training, eps,
+                             [momentum](const Var& running, const Var& batch) {
+                               const Var m = cast(beside(momentum, batch), batch.dtype());
+                               return add(mul(running, add_scalar(neg(m), 1)), mul(batch, m));
+                             });
 }
 
 }  // namespace mf::fn

@@ -270,6 +270,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
 
     In training, running_mean and running_var (when given) take their new values in place:
     (1 - momentum) * running + momentum * batch statistic, the variance unbiased (n / (n - 1)).
+    momentum is a float, or a 0-d tensor (BatchNorm's cumulative 1 / num_batches_tracked),
+    which a Graph reads at every run; inside a Graph the updates are the step's too.
 
     On a global input the batch statistics are reduced over the logical batch: with the batch
     split across data-parallel ranks they are synchronized, equal to one device (as
@@ -278,14 +280,12 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     of the parts' statistics (the same on every rank). It needs a batch split evenly."""
     if not isinstance(input, Tensor):
         raise TypeError(f"[batch_norm] expected a meshflow Tensor, got {type(input).__name__}")
-    if training and running_mean is not None and running_var is not None:
-        _refuse_tracing()
     use_batch = training or running_mean is None or running_var is None
     parts = _batch_parts(input) if local_stats and use_batch else 1
     if parts == 1:  # the C++ composition (functional.h), shared with the C++ modules
         impl = [None if t is None else _impl_of("batch_norm", t) for t in (running_mean, running_var, weight, bias)]
-        return Tensor(_C.batch_norm(_impl_of("batch_norm", input), *impl, bool(training), float(momentum),
-                                    float(eps)))
+        factor = momentum._impl if isinstance(momentum, Tensor) else float(momentum)
+        return Tensor(_C.batch_norm(_impl_of("batch_norm", input), *impl, bool(training), factor, float(eps)))
     # Each part of the batch alone: the batch dim cut into [parts, N / parts], which keeps
     # the split (each rank holds one part), and reduced within each part.
     ndim, channels = input.ndim, input.shape[1]
@@ -306,22 +306,14 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             batch_mean, batch_var = mean(grouped, dims).mean(0), var.reshape(parts, channels).mean(0)
             unbiased = batch_var * (count / (count - 1))
             for running, batch in ((running_mean, batch_mean), (running_var, unbiased)):
-                updated = _broadcast_beside(running, batch) * (1 - momentum) + batch * momentum
+                factor = _broadcast_beside(momentum, batch) if isinstance(momentum, Tensor) else momentum
+                updated = _broadcast_beside(running, batch) * (1 - factor) + batch * factor
                 running.data = _in_layout_of(updated, running)
     if weight is not None:
         y = y * _channel_view(weight, ndim)
     if bias is not None:
         y = y + _channel_view(bias, ndim)
     return y
-
-
-def _refuse_tracing():
-    """Raises inside nn.Graph's build: a graph would not carry the running statistics'
-    updates to the next call."""
-    if _C.tracing():
-        raise NotImplementedError(
-            "[batch_norm] running statistics are not updated inside nn.Graph yet (a graph updates only parameters "
-            "and optimizer state); train with track_running_stats=False, or in eager mode")
 
 
 def _broadcast_beside(t, x):

@@ -208,11 +208,11 @@ class _BatchNorm(Module):
         _check_size(self, input, 1, self.num_features, "num_features")
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
-            F._refuse_tracing()  # before anything changes
             with no_grad():
                 self.num_batches_tracked.data = self.num_batches_tracked + 1
-            if self.momentum is None:  # a cumulative moving average
-                factor = 1.0 / int(self.num_batches_tracked.item())
+                if self.momentum is None:  # a cumulative moving average; a tensor, which a graph reads at every run
+                    count = self.num_batches_tracked.to(self.running_mean.dtype)
+                    factor = count.reciprocal()
         use_batch = self.training or self.running_mean is None
         running = self.running_mean, self.running_var
         if self.training and not self.track_running_stats:
@@ -243,6 +243,14 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.ndim != 4:
             raise ValueError(f"expected 4D input (got {input.ndim}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalization of [N, C, D, H, W]; statistics as in BatchNorm1d (local_stats too)."""
+
+    def _check_input_dim(self, input):
+        if input.ndim != 5:
+            raise ValueError(f"expected 5D input (got {input.ndim}D input)")
 
 
 class SyncBatchNorm(_BatchNorm):
