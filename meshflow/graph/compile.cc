@@ -207,6 +207,21 @@ struct CompiledGraph::Impl {
   const Kernel* add_kernel = nullptr;
   const Kernel* scale_kernel = nullptr;
 
+  // Whether an op's task runs once, while compiling (pass 4): every result a constant that no
+  // run writes back or accumulates, every input folded already. A constant that a variable
+  // takes as its new value (a buffer's fill_) is computed at every run, in a register that
+  // holds nothing while compiling, so what reads it is computed at every run too.
+  static bool folds(const Task& task, const std::vector<int>& outputs, const std::vector<bool>& constant,
+                    const std::vector<bool>& persistent, const std::vector<bool>& accumulated) {
+    for (const Ref& r : task.inputs) {
+      if (r.kind != Ref::kFixed) return false;
+    }
+    for (int v : outputs) {
+      if (!constant[v] || persistent[v] || accumulated[v]) return false;
+    }
+    return true;
+  }
+
   Tensor input_of(const Ref& r, int at) const {
     Tensor t;
     switch (r.kind) {
@@ -771,9 +786,7 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
       }
       task.call = std::move(call);
       task.kernel = make_kernel_for(*node.op, m.memory());
-      bool fold = true;
-      for (int v : node.outputs) fold = fold && constant[v] && !persistent[v] && !accumulated[v];
-      if (fold) {
+      if (Impl::folds(task, node.outputs, constant, persistent, accumulated)) {
         std::vector<Tensor> in;
         for (const Impl::Ref& r : task.inputs) in.push_back(m.input_of(r, 0));
         const std::vector<Tensor> outs = task.kernel(in, task.call->context());
