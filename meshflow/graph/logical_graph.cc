@@ -114,7 +114,10 @@ void Tracer::add_parameter(const Var& parameter, const std::string& name) {
                   Var p = parameter;
                   p.set_data(value);
                 }});
+  // A step's backward starts from no gradient, whatever eager code left in .grad: traced on
+  // top of it, the stale gradient would be a constant added at every run.
   const Var grad = parameter.grad();
+  Var(parameter).set_grad(Var());
   add_bookkeeping(
       [parameter, grad] {
         Var p = parameter;

@@ -123,7 +123,8 @@ class Tracer : public OpTracer, public ConversionTracer {
   // while the graph traces and runs, and written back as a local value.
   void add_variable(VariableSlot slot);
   // A parameter: a variable whose new value is set in place (Var::set_data), so modules
-  // and optimizers holding it see it; its gradient is put back after tracing.
+  // and optimizers holding it see it. The step's backward starts from no gradient, whatever
+  // .grad holds; .grad is put back after tracing.
   void add_parameter(const Var& parameter, const std::string& name);
   // An optimizer: its parameters (once each), its state slots (materialized), and its step
   // counts (restored after tracing, advanced before each run). It must outlive the graph.

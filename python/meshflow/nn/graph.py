@@ -18,7 +18,12 @@ code after a call sees the updated weights, and mf.save / mf.load work as before
             return loss
 
 The optimizers' step() runs after build, inside the graph (gradients are not kept after a
-call). Set an optimizer's lr between calls as in eager code: it is read at every run.
+call). A step's backward starts from no gradient, whatever eager code left in .grad (which a
+call leaves as it was); optimizer state eager steps made is where the graph's steps go on
+from, and eager steps after a call go on from the graph's. Buffers a forward changes
+(BatchNorm's running statistics, a counter updated in place) take their new values at every
+call, as in eager code. Set an optimizer's lr between calls as in eager code: it is read at
+every run.
 Graph mode runs global tensors (placements and SBP). Random ops (rand, randn, dropout)
 draw new values at every call, the ones the eager step would draw at the same point.
 """
@@ -119,6 +124,9 @@ class Graph:
 
     def add_optimizer(self, optimizer):
         """Runs optimizer.step() after build, inside the graph, at every call."""
+        if not hasattr(optimizer, "_impl"):  # RMSprop, Adagrad: composed in Python, their state in a dict
+            raise TypeError(f"add_optimizer: nn.Graph steps SGD, Adam and AdamW; {type(optimizer).__name__} steps "
+                            "in eager code only")
         self._optimizers.append(optimizer)
 
     def build(self, *args):
