@@ -90,8 +90,8 @@ def test_inputs_on_different_placements_name_both():
                                          r"placement\(type=\"cpu\", ranks=\[0, 1\]\) and "
                                          r"placement\(type=\"cpu\", ranks=\[1, 0\]\)"):
         mf.tensor(X, placement=p, sbp=S(0)) + mf.tensor(X, placement=q, sbp=S(0))
-    with pytest.raises(ValueError, match=r"\[add\] mixes local and global tensors"):
-        mf.tensor(X, placement=p, sbp=S(0)) + mf.tensor(X)
+    # A local beside a global one is broadcast on its placement (implicit replication).
+    np.testing.assert_array_equal((mf.tensor(X, placement=p, sbp=S(0)) + mf.tensor(X)).numpy(), X + X)
     # Still usable afterwards.
     np.testing.assert_array_equal((mf.tensor(X, placement=p, sbp=B) * 2).numpy(), X * 2)
 
