@@ -719,6 +719,16 @@ PYBIND11_MODULE(_C, m) {
     }
   });
   m.def("fail_at_exit", [](int code) { exit_status.store(code); }, py::arg("exit_code") = 1);
+  // A thread that waits for another's issuing lock (vm.h) lets the GIL go meanwhile: the
+  // holder may need it (a hook in backward, a tensor wrapping a NumPy array to release).
+  vm::set_issuing_wait([](const std::function<void()>& wait) {
+    if (PyGILState_Check()) {
+      py::gil_scoped_release release;
+      wait();
+    } else {
+      wait();
+    }
+  });
   m.def("release_host_cache", &release_host_cache);
   m.def("synchronize", &vm::synchronize, release());
   m.def("launch_blocking", &vm::blocking);

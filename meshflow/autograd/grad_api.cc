@@ -92,6 +92,7 @@ void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool
 
 std::vector<Var> grad(const std::vector<Var>& outputs, const std::vector<Var>& inputs,
                       const std::vector<Var>& grad_outputs, bool retain_graph) {
+  vm::Issuing issuing;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].requires_grad()) {
       throw std::invalid_argument("autograd.grad: input " + std::to_string(i) + " does not require grad");

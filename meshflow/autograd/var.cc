@@ -421,6 +421,7 @@ Var zeros_for(const Node::OutputMeta& m) {
 }  // namespace
 
 void Var::backward(const Var& grad, bool retain_graph) const {
+  vm::Issuing issuing;  // the engine, and the gradients it accumulates into leaves
   VarImpl& impl = checked(impl_);
   if (!impl.requires_grad) {
     throw std::invalid_argument("backward() on a tensor that does not require grad: no input of the computation "

@@ -150,6 +150,7 @@ bool consistency_check_enabled() {
 
 GlobalTensor make_global(const Tensor& local, const Placement& placement, const NdSbp& nd_sbp,
                          bool check_consistency) {
+  vm::Issuing issuing;
   // Split dims are checked below, once the parts' ndim is known on every rank.
   agree_on_layout(placement, nd_sbp, -1, check_consistency);
   comm::Group& world = comm::world();
@@ -224,6 +225,7 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
 }
 
 GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp) {
+  vm::Issuing issuing;
   // Nothing moves, and an invalid layout is invalid on every rank alike: ranks agree (on
   // the shape too) only when the consistency check asks.
   if (consistency_check_enabled()) {
@@ -251,6 +253,7 @@ ConversionTracer* conversion_tracer() { return tracer; }
 void set_conversion_tracer(ConversionTracer* t) { tracer = t; }
 
 GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
+  vm::Issuing issuing;
   agree_on_layout(placement, nd_sbp, static_cast<int64_t>(t.shape().size()),
                   shape_hash(t.shape(), t.dtype()) * 31 + layout_hash(t.placement(), t.nd_sbp()));
   if (tracer) return tracer->trace_conversion(t, {placement, nd_sbp}, /*user=*/true);
@@ -258,6 +261,7 @@ GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const 
 }
 
 GlobalTensor convert(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
+  vm::Issuing issuing;
   const boxing::Layout to{placement, nd_sbp};
   if (tracer) return tracer->trace_conversion(t, to, /*user=*/false);
   return GlobalTensor(t.shape(), placement, nd_sbp,
@@ -322,6 +326,7 @@ std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan
 }
 
 Tensor gather_full(const GlobalTensor& t, const std::string& read) {
+  vm::Issuing issuing;
   const int world = comm::world_size();
   Placement target = t.placement();
   if (target.size() != world) {

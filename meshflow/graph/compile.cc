@@ -987,6 +987,8 @@ CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>
 CompiledGraph::~CompiledGraph() = default;
 
 std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
+  vm::Issuing issuing;
+  vm::check_collective_thread("graph");  // its actors' collectives follow the run's place in the program
   Impl& m = *impl_;
   const LogicalGraph& p = m.phys;
   if (arguments.size() != p.arguments.size()) {

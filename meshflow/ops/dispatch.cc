@@ -302,6 +302,7 @@ const bool device_gradient_sum_installed = [] {
 }  // namespace
 
 std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
+  vm::Issuing issuing;  // the caches below, and the kernel's issue
   LocalKey key{&op, attrs, {}};
   key.inputs.reserve(inputs.size());
   for (const Tensor& t : inputs) key.inputs.push_back({t.shape(), t.dtype()});
@@ -328,6 +329,7 @@ std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inpu
 
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
                                        const Constraints& constraints) {
+  vm::Issuing issuing;  // the plan cache, the agreements and the kernels' issue
   if (inputs.empty() && !constraints.placement) op_error(op.name, "an op without inputs needs a placement");
   if (!inputs.empty() && constraints.placement && *constraints.placement != inputs[0].placement()) {
     op_error(op.name, "a placement was given for outputs of inputs on " + inputs[0].placement().str() +

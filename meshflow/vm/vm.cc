@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "meshflow/comm/comm.h"
 
@@ -45,6 +46,17 @@ std::exception_ptr named(const std::string& name, std::exception_ptr error) {
   }
 }
 
+// The issuing lock (vm.h). A thread's depth counts the entries it is inside, so nested ones
+// cost no lock.
+std::mutex& issuing_mutex() {
+  static auto* m = new std::mutex;  // never destroyed: a thread may issue during exit
+  return *m;
+}
+thread_local int issuing_depth = 0;
+std::function<void(const std::function<void()>&)> issuing_wait;
+// The thread that issued this process's first collective; read and written under the lock.
+std::thread::id collective_thread;
+
 class Machine;
 Machine& machine();
 
@@ -69,6 +81,8 @@ class Machine {
 
   std::vector<Tensor> launch(const std::string& name, device::StreamKind kind, std::vector<Tensor> inputs,
                              const std::vector<TensorMeta>& metas, KernelBody body, Flags flags, bool allocate) {
+    Issuing issuing;
+    if (flags.run_on_failed_inputs) check_collective_thread(name);  // a collective (vm.h: Flags)
     drop_retired();
     auto ins = std::make_shared<Instruction>();
     ins->name = name;
@@ -277,6 +291,9 @@ class Machine {
 
   // A collective from the issuing thread, in program order with the comm stream's work.
   void run_on_comm(const std::function<void()>& call) {
+    // From an issuing thread, a collective of the program; graph mode's lanes and actors
+    // hold no issuing lock and run their own, ordered by the compiled plan.
+    if (issuing_depth > 0) check_collective_thread("a collective");
     device::Stream& s = stream_of(device::StreamKind::kComm);
     if (s.query()) {
       // Nothing queued or running there, and only this thread queues: the call is next in
@@ -360,6 +377,38 @@ Machine& machine() {
 
 }  // namespace
 
+Issuing::Issuing() {
+  if (issuing_depth == 0) {
+    std::mutex& m = issuing_mutex();
+    if (!m.try_lock()) {
+      if (issuing_wait) {
+        issuing_wait([&m] { m.lock(); });
+      } else {
+        m.lock();
+      }
+    }
+  }
+  ++issuing_depth;
+}
+
+Issuing::~Issuing() {
+  if (--issuing_depth == 0) issuing_mutex().unlock();
+}
+
+void set_issuing_wait(std::function<void(const std::function<void()>& wait)> wrap) { issuing_wait = std::move(wrap); }
+
+void check_collective_thread(const std::string& what) {
+  if (!comm::initialized() || comm::world_size() < 2) return;
+  const std::thread::id me = std::this_thread::get_id();
+  if (collective_thread == std::thread::id()) collective_thread = me;
+  if (collective_thread == me) return;
+  throw std::runtime_error(
+      "[" + what + "] a collective issued from a second thread: every rank must issue its collectives in one order, "
+      "which threads do not keep, so in a job of several ranks only the thread that issued the first collective may "
+      "issue them (global ops, reads of global tensors, backward and optimizer steps over them, compiled graphs). "
+      "Issue them on that thread and hand the values read there to other threads");
+}
+
 std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
                            const std::vector<TensorMeta>& outputs, Body body, Flags flags) {
   return machine().launch(
@@ -410,8 +459,14 @@ Tensor copy_to(const Tensor& t, device::Device& target) {
                 [&memory](const std::vector<Tensor>& in) { return std::vector<Tensor>{in[0].copy_to(memory)}; }, flags)[0];
 }
 
-void synchronize() { machine().synchronize(); }
-void wait(const Tensor& t) { machine().wait(t); }
+void synchronize() {
+  Issuing issuing;
+  machine().synchronize();
+}
+void wait(const Tensor& t) {
+  Issuing issuing;
+  machine().wait(t);
+}
 bool blocking() { return machine().blocking(); }
 void set_blocking(bool on) { machine().set_blocking(on); }
 device::Device& device() { return machine().device(); }

@@ -30,7 +30,14 @@
 // MESHFLOW_LAUNCH_BLOCKING=1 runs each instruction before launch() returns and raises its
 // error there.
 //
-// Thread-safety: launch, synchronize and wait are called from one thread (the user's).
+// Thread-safety: the VM, and the layers above it that issue work (op dispatch and its
+// caches, conversions between layouts, autograd, optimizers, compiled graphs), are driven by
+// one thread at a time: their public entries hold the issuing lock (Issuing) for their
+// duration, so a program may issue from several threads (a logging or checkpoint thread
+// beside training), each entry's work issued whole, in the order the threads take the lock.
+// Collectives are the exception: every rank must issue them in one order, which the order of
+// threads taking a lock cannot promise, so in a job of several ranks only the thread that
+// issued the first collective may issue more (another raises an error saying so).
 #pragma once
 
 #include <functional>
@@ -41,6 +48,23 @@
 #include "meshflow/device/device.h"
 
 namespace mf::vm {
+
+// The issuing lock, held for its scope; recursive, so entries nest (an op inside backward).
+class Issuing {
+ public:
+  Issuing();
+  ~Issuing();
+  Issuing(const Issuing&) = delete;
+  Issuing& operator=(const Issuing&) = delete;
+};
+// How a thread that finds the issuing lock held waits for it: `wrap` calls `wait`, which
+// blocks until the lock is taken. The Python bindings release the GIL around it, since the
+// holder may need the GIL (a hook in backward). Set once, before any thread issues.
+void set_issuing_wait(std::function<void(const std::function<void()>& wait)> wrap);
+// Raises, naming `what`, unless this thread may issue a collective: in a job of one rank any
+// may; in a job of several, the thread that issued the first one (called by everything that
+// issues collectives: the VM's comm instructions, funneled calls, a compiled graph's run).
+void check_collective_thread(const std::string& what);
 
 using Body = std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs)>;
 // An op's kernel call: `outputs` holds the memory allocated for its outputs when it was

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <string>
+#include <thread>
 #include <tuple>
 
 #include "meshflow/ops/dispatch.h"
@@ -340,6 +342,28 @@ TEST(RanksAgree, ConsistencyCheckPassesEqualCallsAndRaisesOnEveryRankOtherwise) 
   GlobalTensor c(odd_shape, all, {B}, logical_value(odd_shape, DType::kFloat32));
   expect_error([&] { apply_global(find_op("add"), {b, c}, {}); }, "[add]");
   expect_error([&] { apply_global(find_op("add"), {b, c}, {}); }, odd_one ? "[add]" : "(raised on rank 1)");
+}
+
+// Collectives must come in one order on every rank, which threads do not keep: in a job of
+// several ranks, a global op from a thread other than the one that issued the first
+// collective raises on that thread before it communicates, and the program goes on.
+TEST(RanksAgree, ACollectiveFromASecondThreadRaisesBeforeItCommunicates) {
+  REQUIRE_RANKS(2);
+  const Placement all = first_ranks({comm::world_size()});
+  const Tensor x = logical_value({4, 6}, DType::kFloat32);
+  GlobalTensor a = make_source(x, all, {S0});
+  EXPECT_TRUE(close(gather_full(a), x, 0));  // this thread issues collectives
+  std::string error;
+  std::thread other([&] {
+    try {
+      to_global(a, all, {B});
+    } catch (const std::runtime_error& e) {
+      error = e.what();
+    }
+  });
+  other.join();
+  EXPECT_NE(error.find("a collective issued from a second thread"), std::string::npos) << error;
+  EXPECT_TRUE(close(gather_full(to_global(a, all, {B})), x, 0));
 }
 
 // A data error raises on every rank of the op's placement, and on any rank the failed value

@@ -184,6 +184,48 @@ TEST(Vm, LongChainEqualsBlockingMode) {
   EXPECT_TRUE(equal(async, blocking));
 }
 
+// Threads issuing at once (a logging thread beside training): each op is issued whole under
+// the issuing lock, so every thread's chain gives what it gives alone. TSan checks the VM,
+// the dispatch caches and the allocator along the way.
+TEST(Vm, OpsIssuedFromSeveralThreadsGiveWhatEachGivesAlone) {
+  auto chain = [](float step) {
+    Tensor acc = filled({65}, 1.0f);
+    for (int i = 0; i < 300; ++i) {
+      acc = add_local(acc, filled({65}, step));
+      if (i % 50 == 0) vm::wait(acc);  // reads and synchronizations interleave with issues
+    }
+    vm::synchronize();
+    return acc;
+  };
+  const Tensor alone = chain(0.25f);
+  std::vector<Tensor> results(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < results.size(); ++t) threads.emplace_back([&, t] { results[t] = chain(0.25f); });
+  for (std::thread& t : threads) t.join();
+  for (const Tensor& r : results) EXPECT_TRUE(equal(r, alone));
+}
+
+// The lock is the process's, not a thread's: a thread that finds it held waits for it, and
+// an entry nested in another (an op inside backward) takes it again at no cost.
+TEST(Vm, IssuingLockNestsAndMakesOtherThreadsWait) {
+  std::atomic<bool> inside{false};
+  std::optional<vm::Issuing> held;
+  held.emplace();
+  {
+    vm::Issuing nested;
+    add_local(filled({3}, 1.0f), filled({3}, 2.0f));
+  }
+  std::thread other([&] {
+    vm::Issuing issuing;
+    inside = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(inside.load());
+  held.reset();
+  other.join();
+  EXPECT_TRUE(inside.load());
+}
+
 TEST(Vm, TensorsDroppedWhileQueuedStayAliveUntilUsed) {
   vm::synchronize();
   const size_t before = vm::device().memory_stats().in_use_bytes;

@@ -171,3 +171,27 @@ def test_gradient_buckets_equal_unbucketed_gradients_and_issue_fewer_all_reduces
 def test_gradient_bucket_size_must_not_be_negative():
     with pytest.raises(ValueError, match="grad bucket size must be >= 0 bytes"):
         mf.set_grad_bucket_size(-1)
+
+
+def test_a_global_op_from_a_second_thread_raises_there_and_the_job_goes_on(world):
+    # Every rank must issue collectives in one order; threads do not keep one. The thread
+    # that issued the first collective may issue more; another raises at once, before it
+    # communicates, on every rank that tries.
+    import threading
+    p = mesh([2], world)
+    x = mf.tensor(np.arange(12.0).reshape(4, 3), placement=p, sbp=S(0))
+    assert x.sum().item() == 66.0  # this thread issues collectives
+    caught = []
+
+    def log_the_total():
+        try:
+            x.sum().item()
+        except RuntimeError as e:
+            caught.append(str(e))
+
+    t = threading.Thread(target=log_the_total)
+    t.start()
+    t.join(timeout=60)
+    assert not t.is_alive()
+    assert len(caught) == 1 and "a collective issued from a second thread" in caught[0], caught
+    np.testing.assert_array_equal((x * 2).to_global(sbp=B).numpy(), np.arange(12.0).reshape(4, 3) * 2)
