@@ -59,7 +59,7 @@ from ._ops_random import *  # noqa: F401,F403
 from ._ops_einsum import einsum
 from . import _api
 from ._api import *  # noqa: F401,F403
-from . import nn, optim, linalg, cuda, utils
+from . import nn, optim, linalg, cuda, utils, amp, cpu
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them
 from ._checkpoint import save, load
 
@@ -145,5 +145,5 @@ __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
 __all__ += _ops_math.__all__
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + [
-    "linalg", "cuda", "utils", "float", "double", "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
+    "linalg", "cuda", "cpu", "amp", "utils", "float", "double", "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
     "LongTensor", "BoolTensor"]

@@ -25,13 +25,16 @@ from . import _dtype
 
 
 class autocast:
-    def __init__(self, device_type="cpu", dtype=_dtype.bfloat16, enabled=True):
+    def __init__(self, device_type="cpu", dtype=_dtype.bfloat16, enabled=True, cache_enabled=None):
+        # cache_enabled (torch's cache of casted weights) is accepted and has no effect: the
+        # casts are ordinary ops, issued where the matmuls are.
         if not isinstance(device_type, str) or device_type not in _device.device_types():
             raise ValueError(f"autocast: device_type {device_type!r} is not supported; expected one of "
                              + ", ".join(_device.device_types()))
         dtype = _dtype.to_dtype(dtype)
         if dtype != _dtype.bfloat16:
-            raise ValueError(f"autocast: dtype {dtype!r} is not supported; expected meshflow.bfloat16")
+            raise ValueError(f"autocast: dtype {dtype!r} is not supported; expected meshflow.bfloat16 (float32's "
+                             "range, so no GradScaler is needed; meshflow has no float16 arithmetic)")
         self._dtype = dtype.name if enabled else None
         self._previous = []
 

@@ -1,8 +1,8 @@
 """meshflow.cuda: torch.cuda's queries, answered by the device layer (a GPU is usable when the
 build has the CUDA device and the driver shows one)."""
-from . import _C
+from .. import _C
 
-__all__ = ["is_available", "device_count", "synchronize", "manual_seed", "manual_seed_all", "kernel_times"]
+__all__ = ["is_available", "device_count", "synchronize", "manual_seed", "manual_seed_all", "kernel_times", "amp"]
 
 
 _count = None
@@ -13,7 +13,7 @@ def device_count():
     opens each of them, as a first use would."""
     global _count
     if _count is None:
-        from ._ops_creation import zeros
+        from .._ops_creation import zeros
         _count = 0
         while "cuda" in _C.device_types():
             try:
@@ -34,7 +34,7 @@ def synchronize(device=None):
 
 def manual_seed(seed):
     """meshflow has one generator for every device: mf.manual_seed."""
-    from ._ops_creation import manual_seed as seed_all
+    from .._ops_creation import manual_seed as seed_all
     seed_all(seed)
 
 
@@ -46,3 +46,6 @@ def kernel_times(device=0, reset=True):
     most first, when the process runs with MESHFLOW_PROFILE=1 (each op's kernels between two
     CUDA timing events); empty otherwise. Waits for the timed work."""
     return _C.kernel_times("cuda", int(device), bool(reset))
+
+
+from . import amp  # noqa: E402 (torch.cuda.amp's spellings)
