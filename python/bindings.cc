@@ -24,6 +24,7 @@
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/allocator.h"
 #include "meshflow/core/error.h"
+#include "meshflow/device/cpu/cpu_device.h"
 #include "meshflow/device/device.h"
 #include "meshflow/global/global_tensor.h"
 #include "meshflow/ops/creation.h"
@@ -674,6 +675,8 @@ PYBIND11_MODULE(_C, m) {
   }, py::arg("x"), py::arg("value"));
   m.def("op", [](const std::string& name) { return OpRef{&find_op(name)}; }, py::arg("name"));
   m.def("manual_seed", &manual_seed, py::arg("seed"));
+  m.def("set_num_threads", &device::set_cpu_threads, py::arg("n"));
+  m.def("get_num_threads", &device::cpu_threads);
   m.def("generator_state", [] {
     const GeneratorState s = generator_state();
     return std::make_pair(s.seed, s.offset);

@@ -8,7 +8,7 @@ import numbers
 
 import numpy as _np
 
-from . import _dtype
+from . import _C, _dtype
 from ._tensor import Size, Tensor, apply, set_printoptions, tensor
 
 __all__ = ["clone", "t", "movedim", "moveaxis", "tile", "outer", "diag", "meshgrid", "repeat_interleave",
@@ -202,11 +202,11 @@ def as_tensor(data, dtype=None, device=None):
 
 
 def _new(make):
-    def method(self, *size, dtype=None, device=None, requires_grad=False):
+    def method(self, *args, size=None, dtype=None, device=None, requires_grad=False):
         if self.is_global:
             raise RuntimeError("new_* makes a local tensor; on a global tensor use the creation op with a "
                                "placement and sbp")
-        out = make(*size, dtype=dtype or self.dtype, device=device or self.device)
+        out = make(*args, size=size, dtype=dtype or self.dtype, device=device or self.device)
         return out.requires_grad_(True) if requires_grad else out
     return method
 
@@ -661,12 +661,25 @@ def initial_seed():
     return get_rng_state()["seed"]
 
 
+def set_num_threads(n):
+    """The number of threads this process's CPU kernels use (their OpenMP teams and OpenBLAS),
+    as torch.set_num_threads; it holds for ops issued afterwards."""
+    if not isinstance(n, numbers.Integral) or isinstance(n, bool):
+        raise TypeError(f"set_num_threads: expected an int, got {type(n).__name__}")
+    _C.set_num_threads(int(n))
+
+
+def get_num_threads():
+    """The number of threads CPU kernels use: set_num_threads's, else OpenMP's default."""
+    return _C.get_num_threads()
+
+
 __all__ += ["addmm", "baddbmm", "addcmul", "addcdiv", "diagonal", "trace", "swapaxes", "atleast_1d", "atleast_2d",
             "hstack", "vstack", "column_stack", "broadcast_shapes", "broadcast_tensors", "logaddexp", "logit",
             "sinc", "deg2rad", "rad2deg", "fmax", "fmin", "true_divide", "float_power", "std_mean", "var_mean",
             "aminmax", "diff", "tensor_split", "hsplit", "vsplit", "rot90", "logspace", "cross", "dist", "cdist",
             "kron", "tensordot", "bucketize", "searchsorted", "isin", "signbit", "heaviside", "cummax", "cummin",
-            "seed", "initial_seed", "set_printoptions"]
+            "seed", "initial_seed", "set_printoptions", "set_num_threads", "get_num_threads"]
 for _name in ("addmm", "baddbmm", "addcmul", "addcdiv", "diagonal", "trace", "swapaxes", "logaddexp", "logit",
               "sinc", "deg2rad", "rad2deg", "fmax", "fmin", "true_divide", "float_power", "aminmax", "diff",
               "tensor_split", "hsplit", "vsplit", "rot90", "cross", "dist", "kron", "signbit", "heaviside",
@@ -758,17 +771,20 @@ def histc(input, bins=100, min=0, max=0):
 
 
 class Generator:
-    """A random generator's seed, as torch.Generator: what random_split, DataLoader and
-    randperm take as generator=. meshflow has one generator; a Generator passed to them
-    makes their permutations from its own seed instead (the values differ from torch's)."""
+    """A random generator, as torch.Generator, for the generator= of the random ops (rand,
+    randn, randint, randperm, normal, bernoulli, multinomial, Tensor.uniform_/normal_,
+    nn.init), the samplers, DataLoader and random_split. It is the process's Philox generator
+    with its own (seed, offset): its draws do not move the process's generator, and after
+    manual_seed(s) they are those of mf.manual_seed(s) (the values differ from torch's).
+    Permutations of the data utilities advance the offset by one."""
 
     def __init__(self, device="cpu"):
         self.device = device
         self._seed = 67280421310721
-        self._calls = 0
+        self._offset = 0
 
     def manual_seed(self, seed):
-        self._seed, self._calls = int(seed), 0
+        self._seed, self._offset = int(seed) % (1 << 64), 0
         return self
 
     def seed(self):
@@ -780,16 +796,26 @@ class Generator:
         return self._seed
 
     def get_state(self):
-        return tensor([self._seed, self._calls], dtype=_dtype.int64)
+        return tensor([self._seed - (1 << 64) if self._seed >= 1 << 63 else self._seed, self._offset],
+                      dtype=_dtype.int64)
 
     def set_state(self, state):
-        self._seed, self._calls = (int(v) for v in state.numpy().tolist())
+        seed, self._offset = (int(v) for v in state.numpy().tolist())
+        self._seed = seed % (1 << 64)
         return self
 
+    def _next_call(self, numel):
+        """The (seed, offset) attributes of a random op drawing numel values (the seed as the
+        op's int64), advancing the offset past them."""
+        seed = self._seed - (1 << 64) if self._seed >= 1 << 63 else self._seed
+        call = (seed, self._offset)
+        self._offset += int(numel)
+        return call
+
     def _rng(self):
-        """A NumPy generator for this generator's next call."""
-        self._calls += 1
-        return _np.random.default_rng([self._seed % (1 << 63), self._calls])
+        """A NumPy generator for this generator's next permutation."""
+        self._offset += 1
+        return _np.random.default_rng([self._seed % (1 << 63), self._offset])
 
 
 __all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "Generator"]

@@ -218,14 +218,14 @@ def _copy_(self, src, non_blocking=False):
     return _inplace(self, src.to(self.dtype), "copy_")
 
 
-def _uniform_(self, a=0.0, b=1.0):
+def _uniform_(self, a=0.0, b=1.0, *, generator=None):
     from ._ops_creation import rand_like
-    return _inplace(self, rand_like(self) * (b - a) + a, "uniform_")
+    return _inplace(self, rand_like(self, generator=generator) * (b - a) + a, "uniform_")
 
 
-def _normal_(self, mean=0.0, std=1.0):
+def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     from ._ops_creation import randn_like
-    return _inplace(self, randn_like(self) * std + mean, "normal_")
+    return _inplace(self, randn_like(self, generator=generator) * std + mean, "normal_")
 
 
 def _setitem(self, index, value):

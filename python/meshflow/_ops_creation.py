@@ -17,8 +17,12 @@ __all__ = ["zeros", "ones", "full", "arange", "rand", "randn", "manual_seed", "g
            "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "eye", "linspace"]
 
 
-def _size(name, size):
-    """The shape from f(2, 3) or f((2, 3)) / f([2, 3])."""
+def _size(name, size, keyword=None):
+    """The shape from f(2, 3), f((2, 3)) / f([2, 3]) or torch's keyword f(size=(2, 3))."""
+    if keyword is not None:
+        if size:
+            raise TypeError(f"{name}: give the size as arguments or as size=, not both")
+        size = (keyword,) if isinstance(keyword, numbers.Integral) else (tuple(keyword),)
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
     for d in size:
@@ -48,13 +52,13 @@ def _create(name, attrs, dtype, placement, sbp, device):
     return apply(name, [], attrs, placement=_check_placement(placement), sbp=sbp)[0]
 
 
-def zeros(*size, dtype=None, placement=None, sbp=None, device=None):
-    """A tensor of zeros; zeros(2, 3) or zeros((2, 3)). sbp may also be partial_sum."""
-    return _create("zeros", {"shape": _size("zeros", size)}, dtype or _dtype.float32, placement, sbp, device)
+def zeros(*args, size=None, dtype=None, placement=None, sbp=None, device=None):
+    """A tensor of zeros; zeros(2, 3), zeros((2, 3)) or zeros(size=(2, 3)). sbp may also be partial_sum."""
+    return _create("zeros", {"shape": _size("zeros", args, size)}, dtype or _dtype.float32, placement, sbp, device)
 
 
-def ones(*size, dtype=None, placement=None, sbp=None, device=None):
-    return _create("ones", {"shape": _size("ones", size)}, dtype or _dtype.float32, placement, sbp, device)
+def ones(*args, size=None, dtype=None, placement=None, sbp=None, device=None):
+    return _create("ones", {"shape": _size("ones", args, size)}, dtype or _dtype.float32, placement, sbp, device)
 
 
 def full(size, fill_value, dtype=None, placement=None, sbp=None, device=None):
@@ -111,24 +115,30 @@ def set_rng_state(state):
     _C.set_generator_state(int(state["seed"]), int(state["offset"]))
 
 
-def _random(name, size, dtype, placement, sbp, device):
+def _random(name, size, dtype, placement, sbp, device, generator=None):
     shape = _size(name, size)
     numel = 1
     for d in shape:
         numel *= d
-    seed, offset = _C.next_random_call(numel)
+    seed, offset = _next_call(numel, generator)
     return _create(name, {"shape": shape, "seed": seed, "offset": offset}, dtype or _dtype.float32, placement, sbp,
                    device)
 
 
-def rand(*size, dtype=None, placement=None, sbp=None, device=None):
+def _next_call(numel, generator):
+    """The (seed, offset) of a draw of numel values: from the process's generator, or from
+    `generator` (an mf.Generator), which then advances alone."""
+    return _C.next_random_call(numel) if generator is None else generator._next_call(numel)
+
+
+def rand(*args, size=None, generator=None, dtype=None, placement=None, sbp=None, device=None):
     """Uniform in [0, 1), float32 or float64."""
-    return _random("rand", size, dtype, placement, sbp, device)
+    return _random("rand", _size("rand", args, size), dtype, placement, sbp, device, generator)
 
 
-def randn(*size, dtype=None, placement=None, sbp=None, device=None):
+def randn(*args, size=None, generator=None, dtype=None, placement=None, sbp=None, device=None):
     """Standard normal, float32 or float64."""
-    return _random("randn", size, dtype, placement, sbp, device)
+    return _random("randn", _size("randn", args, size), dtype, placement, sbp, device, generator)
 
 
 def _like(make, t, dtype, *args):
@@ -154,12 +164,12 @@ def full_like(input, fill_value, dtype=None):
     return _like(lambda value, shape, **kw: full(shape, value, **kw), input, dtype, fill_value)
 
 
-def rand_like(input, dtype=None):
-    return _like(rand, input, dtype)
+def rand_like(input, dtype=None, generator=None):
+    return _like(lambda shape, **kw: rand(shape, generator=generator, **kw), input, dtype)
 
 
-def randn_like(input, dtype=None):
-    return _like(randn, input, dtype)
+def randn_like(input, dtype=None, generator=None):
+    return _like(lambda shape, **kw: randn(shape, generator=generator, **kw), input, dtype)
 
 
 def eye(n, m=None, dtype=None, placement=None, sbp=None, device=None):
@@ -186,10 +196,10 @@ def linspace(start, end, steps, dtype=None, placement=None, sbp=None, device=Non
     return values.to(dtype or _dtype.float32)
 
 
-def empty(*size, dtype=None, placement=None, sbp=None, device=None):
+def empty(*args, size=None, dtype=None, placement=None, sbp=None, device=None):
     """A tensor whose values the caller will overwrite: zeros here (meshflow never hands out
     uninitialized memory, so results never depend on what it held)."""
-    return _create("zeros", {"shape": _size("empty", size)}, dtype or _dtype.float32, placement, sbp, device)
+    return _create("zeros", {"shape": _size("empty", args, size)}, dtype or _dtype.float32, placement, sbp, device)
 
 
 def empty_like(input, dtype=None):

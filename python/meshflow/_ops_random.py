@@ -11,7 +11,7 @@ generator), their distributions do not.
 import operator
 
 from . import _C
-from ._ops_creation import _create, _like, _size, ones, rand, rand_like, randn, randn_like
+from ._ops_creation import _create, _like, _next_call, _size, ones, rand, rand_like, randn, randn_like
 from ._ops_select import triu
 from ._ops_elementwise import floor, lt, minimum
 from ._ops_shape import reshape, broadcast_to
@@ -35,7 +35,8 @@ def _check_range(name, low, high):
     return low, high
 
 
-def randint(*args, low=None, high=None, size=None, dtype=None, placement=None, sbp=None, device=None):
+def randint(*args, low=None, high=None, size=None, generator=None, dtype=None, placement=None, sbp=None,
+            device=None):
     """torch.randint(low=0, high, size): integers uniform in [low, high), int64 by default.
     Called as randint(high, size) or randint(low, high, size) (each also as a keyword)."""
     args = list(args)
@@ -54,7 +55,7 @@ def randint(*args, low=None, high=None, size=None, dtype=None, placement=None, s
         raise TypeError("randint: missing the size")
     low, high = _check_range("randint", low, high)
     shape = _size("randint", [size])
-    u = rand(shape, dtype="float64", placement=placement, sbp=sbp, device=device)
+    u = rand(shape, generator=generator, dtype="float64", placement=placement, sbp=sbp, device=device)
     return _uniform_ints(u, low, high, dtype or "int64")
 
 
@@ -68,12 +69,12 @@ def randint_like(input, low=0, high=None, *, dtype=None):
     return _uniform_ints(u, low, high, dtype or input.dtype)
 
 
-def randperm(n, *, dtype=None, placement=None, sbp=None, device=None):
+def randperm(n, *, generator=None, dtype=None, placement=None, sbp=None, device=None):
     """torch.randperm: a random permutation of 0 .. n-1, int64 by default (or int32)."""
     n = operator.index(n)
     if n < 0:
         raise RuntimeError(f"randperm: n must be non-negative, got {n}")
-    seed, offset = _C.next_random_call(n)
+    seed, offset = _next_call(n, generator)
     return _create("randperm", {"n": n, "seed": seed, "offset": offset}, dtype or _dtype.int64, placement, sbp,
                    device)
 
@@ -81,10 +82,8 @@ def randperm(n, *, dtype=None, placement=None, sbp=None, device=None):
 def bernoulli(input, p=None, *, generator=None):
     """torch.bernoulli: 1 with probability input (or the number p) per element, else 0, in
     input's dtype (floating), shape and layout."""
-    if generator is not None:
-        raise NotImplementedError("bernoulli: generator= is not supported; seed with manual_seed")
     probs = input if p is None else float(p)
-    return lt(rand_like(input), probs).to(input.dtype)
+    return lt(rand_like(input, generator=generator), probs).to(input.dtype)
 
 
 def _cdf(probs):
@@ -99,16 +98,17 @@ def _cdf(probs):
     return probs @ upper
 
 
-def _sample_rows(probs, count):
+def _sample_rows(probs, count, generator):
     """`count` draws with replacement from each row of non-negative [rows, k] probs: the
     number of running sums <= a uniform draw scaled to the row's total."""
     rows, k = probs.shape
     cdf = _cdf(probs)
     total = cdf[:, k - 1:]
     if probs.is_global:
-        u = rand(rows, count, dtype=probs.dtype, placement=probs.placement, sbp=tuple(probs.sbp))
+        u = rand(rows, count, generator=generator, dtype=probs.dtype, placement=probs.placement,
+                 sbp=tuple(probs.sbp))
     else:
-        u = rand(rows, count, dtype=probs.dtype, device=probs.device)
+        u = rand(rows, count, generator=generator, dtype=probs.dtype, device=probs.device)
     target = reshape(u * total, [rows, count, 1])
     below = (reshape(cdf, [rows, 1, k]) <= target).to("int64").sum(-1)
     return minimum(below, k - 1)
@@ -118,8 +118,6 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
     """torch.multinomial: num_samples category indices (int64) per row of input, a 1-d or 2-d
     tensor of non-negative weights (not necessarily summing to 1), drawn by inverse CDF from
     rand; without replacement, one draw at a time with the drawn categories' weights zeroed."""
-    if generator is not None:
-        raise NotImplementedError("multinomial: generator= is not supported; seed with manual_seed")
     num_samples = operator.index(num_samples)
     if input.ndim not in (1, 2):
         raise RuntimeError(f"multinomial: prob_dist must be 1 or 2 dim, got {input.ndim}")
@@ -130,13 +128,13 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
         _check_weights(probs, num_samples, replacement)
     probs = probs.detach()
     if replacement:
-        out = _sample_rows(probs, num_samples)
+        out = _sample_rows(probs, num_samples, generator)
     else:
         from ._ops_index import one_hot
         from ._ops_shape import cat
         drawn = []
         for _ in range(num_samples):
-            pick = _sample_rows(probs, 1)
+            pick = _sample_rows(probs, 1, generator)
             drawn.append(pick)
             probs = probs * (1 - one_hot(reshape(pick, [-1]), probs.shape[1]).to(probs.dtype))
         out = cat(drawn, 1)
@@ -161,22 +159,21 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, placement=No
     """torch.normal: mean + std * a standard normal draw, for tensors and/or numbers mean and
     std (broadcast together, in the tensors' layout), or numbers and `size`. No gradient
     flows to mean and std (torch's are zero)."""
-    if generator is not None:
-        raise NotImplementedError("normal: generator= is not supported; seed with manual_seed")
     tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
     if not tensors:
         if size is None:
             raise TypeError("normal: with a number mean and std, give size")
         if float(std) < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-        return randn(_size("normal", [size]), dtype=dtype, placement=placement, sbp=sbp, device=device) * float(std) \
+        return randn(_size("normal", [size]), generator=generator, dtype=dtype, placement=placement, sbp=sbp,
+                     device=device) * float(std) \
             + float(mean)
     shape = list(tensors[0].shape) if len(tensors) == 1 else list(
         __import__("numpy").broadcast_shapes(tuple(mean.shape), tuple(std.shape)))
     mean = mean.detach() if isinstance(mean, Tensor) else mean
     std = std.detach() if isinstance(std, Tensor) else std
     like = tensors[0] if list(tensors[0].shape) == shape else broadcast_to(tensors[0], shape)
-    return randn_like(like.detach()) * std + mean
+    return randn_like(like.detach(), generator=generator) * std + mean
 
 
 Tensor.bernoulli = bernoulli

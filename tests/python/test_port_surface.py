@@ -209,3 +209,87 @@ def test_linear_on_a_vector():
     out = layer(mf.tensor([2.0, 3.0]))
     assert tuple(out.shape) == (3,) and out.tolist() == [2.5, 3.0, 4.0]
     assert F.linear(mf.tensor([2.0, 3.0]), layer.weight).tolist() == [2.0, 3.0, 5.0]
+
+
+# ---- threads, generator=, size= --------------------------------------------------------------
+
+def test_set_num_threads():
+    before = mf.get_num_threads()
+    assert before >= 1
+    try:
+        mf.set_num_threads(1)
+        assert mf.get_num_threads() == 1
+        a = mf.ones(64, 64)
+        assert (a @ a).sum().item() == 64.0 ** 3  # kernels still run with one thread
+        with pytest.raises(ValueError, match="set_num_threads: 0 threads; expected at least 1"):
+            mf.set_num_threads(0)
+        with pytest.raises(TypeError):
+            mf.set_num_threads(1.5)
+    finally:
+        mf.set_num_threads(before)
+    assert mf.get_num_threads() == before
+
+
+RANDOM_DRAWS = {
+    "rand": lambda g: mf.rand(5, generator=g),
+    "randn": lambda g: mf.randn(2, 3, generator=g),
+    "randint": lambda g: mf.randint(0, 100, (6,), generator=g),
+    "randperm": lambda g: mf.randperm(7, generator=g),
+    "normal": lambda g: mf.normal(1.0, 2.0, size=(4,), generator=g),
+    "normal_tensors": lambda g: mf.normal(mf.zeros(4), mf.ones(4), generator=g),
+    "bernoulli": lambda g: mf.bernoulli(mf.full((8,), 0.5), generator=g),
+    "multinomial": lambda g: mf.multinomial(mf.ones(6), 3, generator=g),
+    "uniform_": lambda g: mf.empty(5).uniform_(-1.0, 1.0, generator=g),
+    "normal_": lambda g: mf.empty(5).normal_(generator=g),
+    "init.uniform_": lambda g: nn.init.uniform_(mf.empty(5), generator=g),
+    "init.normal_": lambda g: nn.init.normal_(mf.empty(5), generator=g),
+    "init.xavier_uniform_": lambda g: nn.init.xavier_uniform_(mf.empty(3, 4), generator=g),
+    "init.xavier_normal_": lambda g: nn.init.xavier_normal_(mf.empty(3, 4), generator=g),
+    "init.kaiming_uniform_": lambda g: nn.init.kaiming_uniform_(mf.empty(3, 4), generator=g),
+    "init.kaiming_normal_": lambda g: nn.init.kaiming_normal_(mf.empty(3, 4), generator=g),
+    "init.orthogonal_": lambda g: nn.init.orthogonal_(mf.empty(3, 4), generator=g),
+    "init.trunc_normal_": lambda g: nn.init.trunc_normal_(mf.empty(5), generator=g),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM_DRAWS))
+def test_generator_draws_repeat_and_leave_the_global_generator_alone(name):
+    draw = RANDOM_DRAWS[name]
+    mf.manual_seed(5)
+    state = mf.get_rng_state()
+    first = [draw(mf.Generator().manual_seed(11)).tolist() for _ in range(2)]
+    assert first[0] == first[1]
+    assert mf.get_rng_state() == state  # the process's generator did not move
+    generator = mf.Generator().manual_seed(11)
+    again, after = draw(generator).tolist(), draw(generator).tolist()
+    assert again == first[0] and after != again  # the generator advances
+    other = draw(mf.Generator().manual_seed(12)).tolist()
+    assert other != first[0]
+
+
+def test_a_seeded_generator_draws_what_manual_seed_draws():
+    mf.manual_seed(7)
+    expected = [mf.rand(3).tolist(), mf.randn(3).tolist(), mf.randperm(5).tolist()]
+    g = mf.Generator().manual_seed(7)
+    assert [mf.rand(3, generator=g).tolist(), mf.randn(3, generator=g).tolist(),
+            mf.randperm(5, generator=g).tolist()] == expected
+    state = g.get_state()
+    next_draw = mf.rand(2, generator=g).tolist()
+    assert mf.rand(2, generator=mf.Generator().set_state(state)).tolist() == next_draw
+
+
+def test_size_keywords():
+    assert tuple(mf.zeros(size=(2, 3)).shape) == (2, 3)
+    assert mf.ones(size=[2]).tolist() == [1.0, 1.0]
+    assert tuple(mf.empty(size=(1, 4)).shape) == (1, 4)
+    assert tuple(mf.rand(size=(2, 2)).shape) == (2, 2)
+    assert tuple(mf.randn(size=(3,), dtype=mf.float64).shape) == (3,)
+    assert mf.full(size=(2,), fill_value=1.5).tolist() == [1.5, 1.5]
+    x = mf.ones(2, dtype=mf.float64)
+    zeros = x.new_zeros(size=(2, 3))
+    assert tuple(zeros.shape) == (2, 3) and zeros.dtype == mf.float64
+    assert x.new_ones(size=(1,)).tolist() == [1.0]
+    assert tuple(x.new_empty(size=(4,)).shape) == (4,)
+    assert tuple(mf.zeros(size=3).shape) == (3,)
+    with pytest.raises(TypeError, match="zeros: give the size as arguments or as size=, not both"):
+        mf.zeros(2, size=(2,))

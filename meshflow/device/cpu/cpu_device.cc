@@ -2,6 +2,8 @@
 // The CPU device: host memory from the caching allocator; each stream a worker thread with
 // a FIFO of work; an event is (stream, how many items it had launched when recorded), so
 // waiting on one is waiting for that stream's completed count to reach the number.
+#include <cblas.h>
+#include <omp.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -37,6 +40,17 @@ const char* stream_kind_name(StreamKind kind) {
 }
 
 namespace {
+
+std::atomic<int> requested_threads{0};  // 0: never set, OpenMP's and OpenBLAS's defaults hold
+
+// OpenMP's thread count is a per-thread setting: each worker applies the requested count
+// itself, when it changed since the worker last looked (`applied`).
+void apply_cpu_threads(int& applied) {
+  const int n = requested_threads.load(std::memory_order_relaxed);
+  if (n == applied) return;
+  if (n > 0) omp_set_num_threads(n);
+  applied = n;
+}
 
 class CpuStream;
 
@@ -173,6 +187,7 @@ class CpuStream : public Stream {
     // and nothing the issuing thread allocated is freed here (a free across threads takes
     // the other thread's malloc arena lock).
     std::vector<std::function<void()>> batch;
+    int applied_threads = 0;
     while (true) {
       if (spin.count() > 0) {
         // Small ops issued in a burst arrive faster than a sleeping thread wakes (a futex
@@ -192,6 +207,7 @@ class CpuStream : public Stream {
         batch.swap(queue_);          // one lock for every item queued so far
         queued_.store(false, std::memory_order_relaxed);
       }
+      apply_cpu_threads(applied_threads);
       for (std::function<void()>& work : batch) {
         work();
         work = nullptr;  // the work's captures go before it counts as completed
@@ -307,5 +323,17 @@ std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory) {
 }
 
 std::unique_ptr<Stream> make_worker_stream(StreamKind kind) { return std::make_unique<CpuStream>(kind); }
+
+void set_cpu_threads(int n) {
+  if (n < 1) throw std::invalid_argument("set_num_threads: " + std::to_string(n) + " threads; expected at least 1");
+  requested_threads.store(n);
+  omp_set_num_threads(n);
+  openblas_set_num_threads(n);
+}
+
+int cpu_threads() {
+  const int n = requested_threads.load();
+  return n > 0 ? n : omp_get_max_threads();
+}
 
 }  // namespace mf::device

@@ -19,4 +19,10 @@ std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory);
 // to their own queues (device/cuda).
 std::unique_ptr<Stream> make_worker_stream(StreamKind kind);
 
+// How many threads a CPU kernel may use (its OpenMP team, OpenBLAS): set_cpu_threads(n), n >= 1,
+// holds for the calling thread and for every stream worker from its next batch of work;
+// cpu_threads() is that count (OpenMP's default until set). Thread-safe.
+void set_cpu_threads(int n);
+int cpu_threads();
+
 }  // namespace mf::device

@@ -291,4 +291,5 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 __all__ = ["relu", "relu_", "hardtanh", "hardtanh_", "relu6", "threshold", "threshold_", "silu", "mish",
            "hardsigmoid", "hardswish", "leaky_relu", "leaky_relu_", "elu", "elu_", "logsigmoid", "softsign",
-           "tanhshrink", "glu", "prelu", "dropout", "dropout1d", "dropout2d", "dropout3d", "embedding", "scaled_dot_product_attention"]
+           "tanhshrink", "glu", "prelu", "dropout", "dropout1d", "dropout2d", "dropout3d", "embedding",
+           "scaled_dot_product_attention"]

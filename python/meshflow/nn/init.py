@@ -1,8 +1,8 @@
 """meshflow.nn.init: torch.nn.init's initializers. Each replaces the tensor's value in place
 (`tensor.data = ...`: modules and optimizers holding it see the new value), keeps its dtype,
 device or layout, records no gradient, and returns the tensor. Random values come from
-meshflow's generator (mf.manual_seed), so every parallel layout draws the same ones; they are
-not torch's numbers."""
+meshflow's generator (mf.manual_seed), or from the mf.Generator passed as generator=, so
+every parallel layout draws the same ones; they are not torch's numbers."""
 import math
 import statistics
 
@@ -39,12 +39,12 @@ def _set(tensor, value):
     return tensor
 
 
-def uniform_(tensor, a=0.0, b=1.0):
-    return _set(tensor, rand_like(tensor) * (b - a) + a)
+def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    return _set(tensor, rand_like(tensor, generator=generator) * (b - a) + a)
 
 
-def normal_(tensor, mean=0.0, std=1.0):
-    return _set(tensor, randn_like(tensor) * std + mean)
+def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    return _set(tensor, randn_like(tensor, generator=generator) * std + mean)
 
 
 def constant_(tensor, val):
@@ -68,15 +68,15 @@ def _fans(tensor):
     return tensor.shape[1] * receptive, tensor.shape[0] * receptive
 
 
-def xavier_uniform_(tensor, gain=1.0):
+def xavier_uniform_(tensor, gain=1.0, generator=None):
     fan_in, fan_out = _fans(tensor)
     bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def xavier_normal_(tensor, gain=1.0):
+def xavier_normal_(tensor, gain=1.0, generator=None):
     fan_in, fan_out = _fans(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)))
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)
 
 
 def _kaiming_std(tensor, a, mode, nonlinearity):
@@ -86,13 +86,13 @@ def _kaiming_std(tensor, a, mode, nonlinearity):
     return calculate_gain(nonlinearity, a) / math.sqrt(fan_in if mode == "fan_in" else fan_out)
 
 
-def kaiming_uniform_(tensor, a=0.0, mode="fan_in", nonlinearity="leaky_relu"):
+def kaiming_uniform_(tensor, a=0.0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def kaiming_normal_(tensor, a=0.0, mode="fan_in", nonlinearity="leaky_relu"):
-    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity))
+def kaiming_normal_(tensor, a=0.0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
 
 
 def _set_host(tensor, array):
@@ -127,7 +127,7 @@ def dirac_(tensor, groups=1):
     return _set_host(tensor, array)
 
 
-def orthogonal_(tensor, gain=1.0):
+def orthogonal_(tensor, gain=1.0, generator=None):
     """A (semi-)orthogonal matrix (tensor flattened to [shape[0], rest]) times gain: the QR
     decomposition of a standard normal matrix (drawn from meshflow's generator), its Q's
     columns signed so that R's diagonal is positive, as torch's."""
@@ -138,7 +138,7 @@ def orthogonal_(tensor, gain=1.0):
         return tensor
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
-    flat = randn(rows, cols).numpy().astype(np.float64)
+    flat = randn(rows, cols, generator=generator).numpy().astype(np.float64)
     if rows < cols:
         flat = flat.T
     q, r = np.linalg.qr(flat)
@@ -152,13 +152,11 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     """Values from the normal distribution N(mean, std^2) truncated to [a, b]: uniform
     draws (meshflow's generator) mapped through the inverse normal CDF over [cdf(a), cdf(b)],
     then clamped to [a, b], as torch's."""
-    if generator is not None:
-        raise NotImplementedError("trunc_normal_: generator is not supported; use mf.manual_seed")
     if not std > 0:
         raise ValueError(f"trunc_normal_: std must be positive, got {std}")
     normal = statistics.NormalDist(mean, std)
     lo, hi = normal.cdf(a), normal.cdf(b)
-    u = rand_like(tensor).numpy().astype(np.float64).reshape(-1) if tensor.numel() else np.zeros(0)
+    u = rand_like(tensor, generator=generator).numpy().astype(np.float64).reshape(-1) if tensor.numel() else np.zeros(0)
     p = np.clip(lo + (hi - lo) * u, np.nextafter(0.0, 1.0), np.nextafter(1.0, 0.0))
     values = np.array([normal.inv_cdf(v) for v in p]).reshape(tuple(tensor.shape))
     return _set_host(tensor, np.clip(values, a, b))
