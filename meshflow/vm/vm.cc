@@ -48,11 +48,9 @@ std::exception_ptr named(const std::string& name, std::exception_ptr error) {
 
 // The issuing lock (vm.h). A thread's depth counts the entries it is inside, so nested ones
 // cost no lock.
-std::mutex& issuing_mutex() {
-  static auto* m = new std::mutex;  // never destroyed: a thread may issue during exit
-  return *m;
-}
-thread_local int issuing_depth = 0;
+std::mutex issuing_mutex;  // constant-initialized, so usable at any point of start or exit
+// initial-exec: read at every entry, without a call to find the thread's block of the library.
+__attribute__((tls_model("initial-exec"))) thread_local int issuing_depth = 0;
 std::function<void(const std::function<void()>&)> issuing_wait;
 // The thread that issued this process's first collective; read and written under the lock.
 std::thread::id collective_thread;
@@ -379,12 +377,11 @@ Machine& machine() {
 
 Issuing::Issuing() {
   if (issuing_depth == 0) {
-    std::mutex& m = issuing_mutex();
-    if (!m.try_lock()) {
+    if (!issuing_mutex.try_lock()) {
       if (issuing_wait) {
-        issuing_wait([&m] { m.lock(); });
+        issuing_wait([] { issuing_mutex.lock(); });
       } else {
-        m.lock();
+        issuing_mutex.lock();
       }
     }
   }
@@ -392,7 +389,7 @@ Issuing::Issuing() {
 }
 
 Issuing::~Issuing() {
-  if (--issuing_depth == 0) issuing_mutex().unlock();
+  if (--issuing_depth == 0) issuing_mutex.unlock();
 }
 
 void set_issuing_wait(std::function<void(const std::function<void()>& wait)> wrap) { issuing_wait = std::move(wrap); }
