@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -46,11 +47,13 @@ std::exception_ptr named(const std::string& name, std::exception_ptr error) {
   }
 }
 
-// The issuing lock (vm.h). A thread's depth counts the entries it is inside, so nested ones
-// cost no lock.
+// The issuing lock (vm.h), recursive: its owner's id beside the mutex tells a thread whether
+// it holds it already (pthread_self, cheaper than a thread_local of a shared library), and
+// the depth, touched by the owner only, counts the entries it is inside.
 std::mutex issuing_mutex;  // constant-initialized, so usable at any point of start or exit
-// initial-exec: read at every entry, without a call to find the thread's block of the library.
-__attribute__((tls_model("initial-exec"))) thread_local int issuing_depth = 0;
+std::atomic<std::thread::id> issuing_owner;
+int issuing_depth = 0;
+bool issuing_here() { return issuing_owner.load(std::memory_order_relaxed) == std::this_thread::get_id(); }
 std::function<void(const std::function<void()>&)> issuing_wait;
 // The thread that issued this process's first collective; read and written under the lock.
 std::thread::id collective_thread;
@@ -291,7 +294,7 @@ class Machine {
   void run_on_comm(const std::function<void()>& call) {
     // From an issuing thread, a collective of the program; graph mode's lanes and actors
     // hold no issuing lock and run their own, ordered by the compiled plan.
-    if (issuing_depth > 0) check_collective_thread("a collective");
+    if (issuing_here()) check_collective_thread("a collective");
     device::Stream& s = stream_of(device::StreamKind::kComm);
     if (s.query()) {
       // Nothing queued or running there, and only this thread queues: the call is next in
@@ -376,7 +379,7 @@ Machine& machine() {
 }  // namespace
 
 Issuing::Issuing() {
-  if (issuing_depth == 0) {
+  if (!issuing_here()) {
     if (!issuing_mutex.try_lock()) {
       if (issuing_wait) {
         issuing_wait([] { issuing_mutex.lock(); });
@@ -384,12 +387,16 @@ Issuing::Issuing() {
         issuing_mutex.lock();
       }
     }
+    issuing_owner.store(std::this_thread::get_id(), std::memory_order_relaxed);
   }
   ++issuing_depth;
 }
 
 Issuing::~Issuing() {
-  if (--issuing_depth == 0) issuing_mutex.unlock();
+  if (--issuing_depth == 0) {
+    issuing_owner.store(std::thread::id(), std::memory_order_relaxed);
+    issuing_mutex.unlock();
+  }
 }
 
 void set_issuing_wait(std::function<void(const std::function<void()>& wait)> wrap) { issuing_wait = std::move(wrap); }
