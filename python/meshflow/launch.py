@@ -9,7 +9,10 @@ Options before the script that are not the launcher's pass through to mpirun (--
 --host, --mca ...). The script is the first argument ending in .py, or the one after `--`
 (for a program of another name). Each rank runs the script with the same Python interpreter
 as this launcher (the same path must exist on every host). Ranks fill the hosts in order,
-K per host; `mf.env.get_local_rank()` is a rank's index on its host. A rank whose
+K per host; `mf.env.get_local_rank()` is a rank's index on its host. As torchrun does, each
+rank's environment holds RANK, WORLD_SIZE, LOCAL_RANK and LOCAL_WORLD_SIZE before its script
+starts, and MASTER_ADDR (where the launcher knows rank 0's host) and MASTER_PORT (29500)
+unless already set; meshflow itself needs none of them. A rank whose
 OMP_NUM_THREADS is unset takes its host's cores / its host's ranks BLAS and OpenMP threads
 (meshflow/__init__.py does it before loading the kernels), so hosts of different sizes are
 each used fully and none oversubscribed.
@@ -46,6 +49,15 @@ TCP_OVER_LOOPBACK = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", 
 OWN = {"--nproc": True, "-n": True, "-np": True, "--net-rate": True, "--sim-hosts": True, "--hosts": True,
        "--nproc-per-host": True}
 CANONICAL = {"-n": "--nproc", "-np": "--nproc"}
+# How each rank starts: the torchrun variables made from mpirun's own for this rank, then the
+# script exec'd in the same process (the same pid for mpirun), so that a script reading them
+# at its top, before importing anything, finds them.
+RANK_ENV = ("import os, sys\n"
+            "for name, mpi in (('RANK', 'OMPI_COMM_WORLD_RANK'), ('WORLD_SIZE', 'OMPI_COMM_WORLD_SIZE'), "
+            "('LOCAL_RANK', 'OMPI_COMM_WORLD_LOCAL_RANK'), ('LOCAL_WORLD_SIZE', 'OMPI_COMM_WORLD_LOCAL_SIZE')):\n"
+            "    if mpi in os.environ:\n"
+            "        os.environ[name] = os.environ[mpi]\n"
+            "os.execv(sys.executable, [sys.executable, '-u'] + sys.argv[1:])\n")
 
 
 def fail(message):
@@ -124,9 +136,10 @@ def command(nproc, mpirun_options, script_and_args, env):
         cmd.append("--allow-run-as-root")
     # Ranks on this host inherit the environment; those on other hosts get what -x names.
     for name in sorted(env):
-        if name in ("PYTHONPATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS") or name.startswith("MESHFLOW_"):
+        if name in ("PYTHONPATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MASTER_ADDR", "MASTER_PORT") \
+                or name.startswith("MESHFLOW_"):
             cmd += ["-x", name]
-    return cmd + mpirun_options + [sys.executable, "-u"] + script_and_args
+    return cmd + mpirun_options + [sys.executable, "-u", "-c", RANK_ENV] + script_and_args
 
 
 # What mpirun and meshflow print when a job fails. Once one is seen, mpirun has GRACE seconds
@@ -203,6 +216,11 @@ def main(argv=None):
     env = dict(os.environ)
     if rate is not None:
         env["MESHFLOW_NET_RATE"] = rate
+    if hosts is not None:
+        env.setdefault("MASTER_ADDR", hosts[0])  # rank 0 runs on the first host
+    elif not any(option in mpirun_options for option in ("--host", "-H", "--hostfile", "-hostfile", "--machinefile")):
+        env.setdefault("MASTER_ADDR", "127.0.0.1")
+    env.setdefault("MASTER_PORT", "29500")  # torchrun's default
     if hosts is not None:
         mpirun_options = ["--host", ",".join(f"{h}:{per_host}" for h in hosts)] + mpirun_options
     if "--sim-hosts" in own:

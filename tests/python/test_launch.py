@@ -111,7 +111,7 @@ def test_command():
     cmd = launch.command(2, ["--hostfile", "h"], ["train.py", "--lr", "0.1"], env)
     assert os.path.basename(cmd[0]) == "mpirun"
     assert cmd[cmd.index("-n") + 1] == "2"
-    assert cmd[-4:] == ["-u", "train.py", "--lr", "0.1"] and cmd[-5] == sys.executable
+    assert cmd[-6:] == ["-u", "-c", launch.RANK_ENV, "train.py", "--lr", "0.1"] and cmd[-7] == sys.executable
     assert cmd[cmd.index("--hostfile") + 1] == "h" and cmd.index("--hostfile") < cmd.index(sys.executable)
     # What ranks on other hosts need is exported; the thread counts only when the user set them.
     exported = {cmd[i + 1] for i, arg in enumerate(cmd) if arg == "-x"}

@@ -1,0 +1,21 @@
+"""The launcher sets torchrun's variables in every rank's environment before its script starts
+(issue 37): scripts that read RANK, WORLD_SIZE and LOCAL_RANK at their top run unchanged."""
+from jobs import launch_script
+
+
+def test_ranks_find_torchrun_variables_before_importing_anything(tmp_path):
+    code, out = launch_script(tmp_path, """
+        import os
+        rank, world, local = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), int(os.environ["LOCAL_RANK"])
+        local_world = os.environ["LOCAL_WORLD_SIZE"]
+        master = os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"]
+        import sys
+        import meshflow as mf
+        assert (rank, world, local) == (mf.env.get_rank(), mf.env.get_world_size(), mf.env.get_local_rank())
+        print(f"rank {rank} world {world} local {local} of {local_world} master {master} args {sys.argv[1:]} "
+              f"main {__name__} file {os.path.basename(__file__)}", flush=True)
+    """, RANK="7", MASTER_PORT="29777", MASTER_ADDR=None)
+    assert code == 0, out
+    for rank in (0, 1):
+        assert (f"rank {rank} world 2 local {rank} of 2 master ('127.0.0.1', '29777') args ['an-arg'] "
+                "main __main__ file job.py") in out, out
