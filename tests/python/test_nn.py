@@ -60,7 +60,7 @@ def test_parameter_names_follow_the_module_tree_and_list_tied_weights_once():
     block = ["norm.weight", "norm.bias", "mlp.0.weight", "mlp.0.bias", "mlp.2.weight", "mlp.2.bias"]
     expected = ["embed.weight"] + [f"blocks.{i}.{name}" for i in range(2) for name in block]
     assert [name for name, _ in model.named_parameters()] == expected
-    assert list(model.state_dict()) == expected
+    assert list(model.state_dict()) == expected + ["head.weight"]  # state_dict lists tied weights under each name
     assert len(list(model.parameters())) == len(expected)
     assert model.head.weight is model.embed.weight and model.head.bias is None
     assert all(isinstance(p, nn.Parameter) and p.requires_grad and p.is_leaf for p in model.parameters())

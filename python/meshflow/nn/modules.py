@@ -312,7 +312,7 @@ class Module:
     def state_dict(self, destination=None, prefix="", keep_vars=False):
         """Name -> value of every parameter and persistent buffer: each module's parameters,
         then its buffers, then its submodules', as torch orders them; a tensor registered
-        twice (tied weights) is listed once, under its first name. Values are detached
+        twice (tied weights) is listed under each name, as torch's. Values are detached
         (sharing memory) unless keep_vars; global tensors stay global."""
         if destination is None:
             destination = collections.OrderedDict()
@@ -322,17 +322,16 @@ class Module:
         return destination
 
     def _state_entries(self, prefix=""):
-        """(name, owning module, table, key) of every state_dict entry."""
-        entries, seen = [], set()
-        for module_name, module in self.named_modules(prefix=prefix.rstrip(".")):
+        """(name, owning module, table, key) of every state_dict entry: a tensor or module
+        reachable by several paths is listed under each."""
+        entries = []
+        for module_name, module in self.named_modules(prefix=prefix.rstrip("."), remove_duplicate=False):
             path = module_name + "." if module_name else ""
             for table in ("_parameters", "_buffers"):
                 for key, value in module.__dict__[table].items():
                     if value is None or (table == "_buffers" and key in module._non_persistent_buffers_set):
                         continue
-                    if id(value) not in seen:
-                        seen.add(id(value))
-                        entries.append((path + key, module, table, key))
+                    entries.append((path + key, module, table, key))
         return entries
 
     def load_state_dict(self, state_dict, strict=True):
@@ -341,10 +340,16 @@ class Module:
         model). Returns (missing_keys, unexpected_keys).
 
         All or nothing, as the C++ Module: every entry is checked and converted before any
-        value changes, so an error leaves the module as it was."""
+        value changes, so an error leaves the module as it was.
+
+        Tied weights may come under any of their names: one that is absent is not missing
+        when another name of the same tensor is given (unlike torch), so a state_dict listing
+        them once (Hugging Face files, meshflow's before it listed every name) loads strictly."""
         entries = self._state_entries()
         names = {name for name, *_ in entries}
-        missing = [name for name, *_ in entries if name not in state_dict]
+        given = {id(module.__dict__[table][key]) for name, module, table, key in entries if name in state_dict}
+        missing = [name for name, module, table, key in entries
+                   if name not in state_dict and id(module.__dict__[table][key]) not in given]
         unexpected = [k for k in state_dict if k not in names]
         if strict and (missing or unexpected):
             problems = []
