@@ -33,6 +33,10 @@ Integrity: the JSON records a CRC-32 of each shard's data and of its own content
 checks those it reads and raises naming the file when one differs, so a damaged or
 truncated file is never read as values. (Version-1 checkpoints, without checksums, still
 load unchecked.)
+
+Single files, for pretrained weights: `load` also reads safetensors files (_safetensors.py)
+and torch.save files (_torch_file.py), told apart by their first bytes, into local tensors;
+`save(..., format="safetensors")` writes a safetensors file.
 """
 import dataclasses
 import itertools
@@ -43,11 +47,14 @@ import os
 import re
 import shutil
 import stat
+import zipfile
 
 import numpy as np
 
 from . import _C
 from . import _device
+from . import _safetensors
+from . import _torch_file
 from . import env
 from .sbp import broadcast, partial_max, partial_min, partial_sum, split
 from ._dtype import bfloat16, to_dtype
@@ -362,11 +369,30 @@ def _load_from_file(f):
     return _decode(meta["tree"], tensors)
 
 
-def save(state, path):
+def save(state, path, format=None, metadata=None):
     """Writes `state` (a dict of tensors and plain values, possibly nested) to the directory
     `path`, replacing an earlier checkpoint there only once the new one is complete.
     Collective over the world. `path` may also be an open binary file (io.BytesIO), for a
-    state of local tensors, as torch.save's."""
+    state of local tensors, as torch.save's.
+
+    format: "meshflow" (the directory above), "safetensors" (one file, which Hugging Face's
+    safetensors library and load() read), or None: "safetensors" when `path` ends with
+    ".safetensors", else "meshflow". A safetensors file holds a flat {str: tensor} (a
+    state_dict), with `metadata` (a {str: str}) in its header; global tensors are gathered
+    one at a time to their full value (collective) and rank 0 writes the file.
+    """
+    if format is None:
+        by_suffix = not _is_file_object(path) and os.fsdecode(path).endswith(".safetensors")
+        format = "safetensors" if by_suffix else "meshflow"
+    if format not in ("meshflow", "safetensors"):
+        raise ValueError(f"[save] format={format!r}; expected 'meshflow', 'safetensors' or None")
+    if metadata is not None and format != "safetensors":
+        raise ValueError("[save] metadata= goes into a safetensors header; expected format='safetensors'")
+    if format == "safetensors":
+        if _is_file_object(path):
+            raise ValueError("[save] format='safetensors' writes a file by its path; expected a path")
+        _C.agree(_safetensors.write(state, os.fspath(path), metadata), "save")
+        return None
     if _is_file_object(path):
         return _save_to_file(state, path)
     path = os.fspath(path)
@@ -584,6 +610,47 @@ def _local_part(directory, record, where, nd_sbp, rank):
     return _read_box(directory, record, start, extent)
 
 
+def _device_of(map_location):
+    if not isinstance(map_location, (str, _device.device)):
+        raise TypeError(f"[load] map_location={map_location!r}; expected a device or its name (\"cpu\")")
+    return _device.device(map_location)
+
+
+def _to_device(state, device):
+    """`state` with each tensor moved to `device`."""
+    if isinstance(state, Tensor):
+        return state.to(device)
+    if isinstance(state, dict):
+        return type(state)((key, _to_device(value, device)) for key, value in state.items())
+    if isinstance(state, (list, tuple)):
+        return type(state)(_to_device(value, device) for value in state)
+    return state
+
+
+def _load_single_file(path):
+    """The state in the file at `path`, by what its first bytes say it is."""
+    with open(path, "rb") as f:
+        first = f.read(16)
+    if _safetensors.is_safetensors(first, os.path.getsize(path)):
+        return _safetensors.read(path)
+    kind = _torch_file.sniff(first)
+    if kind == "zip" and _is_saved_npz(path):
+        return _load_from_file(path)
+    if kind is not None:
+        return _torch_file.read(path, kind)
+    raise ValueError(f"[load] '{path}' is a file meshflow does not read; expected a safetensors file, a torch.save "
+                     "file, a file meshflow.save wrote to a file object, or a checkpoint directory")
+
+
+def _is_saved_npz(path):
+    """Whether the zip file at `path` is what save() writes to a file object (a NumPy .npz)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return "__meta__.npy" in archive.namelist()
+    except zipfile.BadZipFile:
+        return False
+
+
 def load(path, placement=None, sbp=None, template=None, map_location=None, weights_only=None):
     """The state saved at `path`, its tensors in the layout asked for. Collective over the world.
 
@@ -601,13 +668,27 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
     one process a tensor saved on more ranks loads so by default too.
     `path` may also be an open binary file that save() wrote (local tensors; torch.load's
     map_location and weights_only are accepted and ignored there).
+
+    `path` may also name one file: a safetensors file, a torch.save file (`.pt`, `.bin`: zip
+    or legacy; unpickled without running code, as torch.load(weights_only=True), so
+    weights_only is accepted and ignored) or a file that save() wrote to a file object. Its
+    tensors load local with their full values (on map_location's device), for
+    model.load_state_dict to convert into the parameters' layouts; each rank reads the file
+    alone (not collective). A safetensors file gives {name: tensor} (its "__metadata__" is
+    left out).
     """
     if _is_file_object(path):
         return _load_from_file(path)
+    if os.path.isfile(path):
+        if placement is not None or sbp is not None or template is not None:
+            raise ValueError(f"[load] '{os.fspath(path)}' is one file, whose tensors load local with their full "
+                             "values; expected no placement=, sbp= or template= (model.load_state_dict converts "
+                             "each value to its parameter's layout)")
+        state = _load_single_file(os.fspath(path))
+        return state if map_location is None else _to_device(state, _device_of(map_location))
     device = None
     if map_location is not None:
-        if not isinstance(map_location, (str, _device.device)):
-            raise TypeError(f"[load] map_location={map_location!r}; expected a device or its name (\"cpu\")")
+        _device_of(map_location)
         if placement is not None or sbp is not None or template is not None:
             raise ValueError("[load] map_location= loads every tensor local with its full value; expected it "
                              "without placement=, sbp= or template=")
