@@ -236,3 +236,19 @@ def test_errors_raise_on_every_rank(path):
         mf.load(path, placement=placement_of("1"), sbp=S(1))
     # The job is still in step after the errors.
     check_layout(mf.load(path, placement=placement_of("1"), sbp=B)["w"], np.zeros(2), "1", (B,))
+
+
+def test_safetensors_gathers_global_tensors_and_loads_into_a_global_model(path):
+    need_ranks("2")
+    value = np.arange(12.0, dtype=np.float32).reshape(4, 3)
+    state = {"split": mf.tensor(value, placement=placement_of("2"), sbp=S(0)),
+             "partial": mf.tensor(value, placement=placement_of("2"), sbp=P),
+             "local": mf.tensor(value[0])}
+    mf.save(state, path + ".safetensors")  # every rank calls it; rank 0 writes before any returns
+    loaded = mf.load(path + ".safetensors")  # every rank reads the full values, local
+    assert all(t.is_local for t in loaded.values())
+    np.testing.assert_array_equal(loaded["split"].numpy(), value)
+    np.testing.assert_array_equal(loaded["partial"].numpy(), value)
+    model = mf.nn.Linear(3, 4, bias=False).to_global(placement_of("2"), S(0))
+    model.load_state_dict({"weight": loaded["split"]})
+    check_layout(model.weight, value, "2", (S(0),))
