@@ -238,11 +238,19 @@ PYBIND11_MODULE(_C, m) {
       py::make_tuple(py::handle(PyExc_IndexError), py::handle(op_error)).ptr(), nullptr);
   m.attr("OpError") = py::handle(op_error);
   m.attr("OpIndexError") = py::handle(op_index_error);
+  static PyObject* linalg_error = PyErr_NewExceptionWithDoc(
+      "meshflow.linalg.LinAlgError",
+      "An OpError whose cause is a linear-algebra op's data (a singular matrix, one not positive-definite): "
+      "torch.linalg.LinAlgError.",
+      op_error, nullptr);
+  m.attr("LinAlgError") = py::handle(linalg_error);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const IndexError& e) {
       PyErr_SetString(op_index_error, e.what());
+    } catch (const LinAlgError& e) {
+      PyErr_SetString(linalg_error, e.what());
     } catch (const OpError& e) {
       PyErr_SetString(op_error, e.what());
     }

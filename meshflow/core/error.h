@@ -8,6 +8,8 @@
 // starts with "[op] " (op_error, ops/op.h).
 // IndexError: an OpError whose cause is an index out of range, a dim or an index value
 // (PyTorch's IndexError).
+// LinAlgError: an OpError whose cause is a linear-algebra op's data (a singular matrix, one
+// not positive-definite, a decomposition that did not converge): torch.linalg.LinAlgError.
 //
 // Both derive std::invalid_argument, the class every op error had before them: callers that
 // catch that keep catching them. Plain value types; thread-safe.
@@ -29,6 +31,11 @@ class IndexError : public OpError {
   using OpError::OpError;
 };
 
+class LinAlgError : public OpError {
+ public:
+  using OpError::OpError;
+};
+
 // "[op] message" as an IndexError, as op_error (ops/op.h) throws an OpError.
 [[noreturn]] inline void index_error(const std::string& op, const std::string& message) {
   throw IndexError("[" + op + "] " + message);
@@ -39,6 +46,7 @@ class IndexError : public OpError {
 // its class.
 [[noreturn]] inline void rethrow_restated(const std::invalid_argument& e, const std::string& message) {
   if (dynamic_cast<const IndexError*>(&e)) throw IndexError(message);
+  if (dynamic_cast<const LinAlgError*>(&e)) throw LinAlgError(message);
   if (dynamic_cast<const OpError*>(&e)) throw OpError(message);
   throw std::invalid_argument(message);
 }

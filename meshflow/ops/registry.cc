@@ -106,6 +106,7 @@ const OpMap& all_ops() {
     register_sort_ops(r);
     register_conv_ops(r);
     register_index_ops(r);
+    register_linalg_ops(r);
     register_testdev_kernels(r);
 #ifdef MESHFLOW_CUDA
     register_cuda_kernels(r);

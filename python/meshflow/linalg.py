@@ -1,8 +1,23 @@
 """meshflow.linalg: torch.linalg's norms (composed of reductions, so they work on global
-tensors in every layout)."""
+tensors in every layout), and its solvers and decompositions on batches of matrices
+[..., m, n], float32 and float64: solve, inv, det, slogdet, cholesky, qr, eigh, eigvalsh,
+svd, svdvals, lstsq (the C++ ops linalg_* of meshflow/ops/linalg.cc: LAPACK on the CPU, each
+rank its own matrices where a batch dim is split). A singular matrix, one not positive-definite
+or a decomposition that does not converge raises LinAlgError, a RuntimeError as torch's.
+Gradients: solve, inv, det, slogdet, cholesky, eigh (of A's symmetric perturbations), svd
+(full_matrices=False); qr and lstsq have none yet and refuse inputs that require grad.
+torch's top-level spellings (inverse, det, logdet, slogdet and the Tensor methods) are
+bound at the end."""
 import builtins
+import collections
 
-__all__ = ["norm", "vector_norm", "matrix_norm"]
+from . import _C, _dtype
+from ._tensor import Tensor, apply, is_grad_enabled
+
+__all__ = ["norm", "vector_norm", "matrix_norm", "LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr",
+           "eigh", "eigvalsh", "svd", "svdvals", "lstsq"]
+
+LinAlgError = _C.LinAlgError
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
@@ -55,3 +70,154 @@ def norm(A, ord=None, dim=None, keepdim=False, dtype=None):
     if isinstance(dim, int) or (dim is None and A.ndim == 1):
         return vector_norm(A, ord, dim=dim, keepdim=keepdim, dtype=dtype)
     return matrix_norm(A, ord, dim=(-2, -1) if dim is None else dim, keepdim=keepdim, dtype=dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# Solvers and decompositions: torch.return_types' fields.
+
+_Slogdet = collections.namedtuple("slogdet", ["sign", "logabsdet"])
+_QR = collections.namedtuple("qr", ["Q", "R"])
+_Eigh = collections.namedtuple("eigh", ["eigenvalues", "eigenvectors"])
+_SVD = collections.namedtuple("svd", ["U", "S", "Vh"])
+_Lstsq = collections.namedtuple("lstsq", ["solution", "residuals", "rank", "singular_values"])
+
+
+def _batched(A, B):
+    """A and B with their batch dims broadcast (the ops take equal ones)."""
+    from ._api import broadcast_shapes  # _api imports this module
+    batch = list(broadcast_shapes(tuple(A.shape[:-2]), tuple(B.shape[:-2])))
+    if list(A.shape[:-2]) != batch:
+        A = A.expand(*batch, *A.shape[-2:])
+    if list(B.shape[:-2]) != batch:
+        B = B.expand(*batch, *B.shape[-2:])
+    return A, B
+
+
+def _no_grad_yet(name, *tensors):
+    if is_grad_enabled() and any(t.requires_grad for t in tensors):
+        raise NotImplementedError(f"[linalg_{name}] has no gradient yet; expected inputs that do not require grad "
+                                  "(detach them, or use mf.no_grad())")
+
+
+def solve(A, B, *, left=True):
+    """X with A X = B (left) or X A = B; B a batch of vectors when B.ndim == 1 or B's shape is
+    A's batch and n."""
+    if not left:
+        return solve(A.transpose(-2, -1), B.transpose(-2, -1)).transpose(-2, -1)
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+    if vector:
+        B = B.unsqueeze(-1)
+    A, B = _batched(A, B)
+    X = apply("linalg_solve", [A, B])[0]
+    return X.squeeze(-1) if vector else X
+
+
+def inv(A):
+    """A^-1 of each square matrix."""
+    return apply("linalg_inv", [A])[0]
+
+
+def slogdet(A):
+    """(sign, log|det|) of each square matrix: sign 0 and -inf for a singular one."""
+    return _Slogdet(*apply("linalg_slogdet", [A]))
+
+
+def det(A):
+    """The determinant of each square matrix (sign * exp(log|det|): its gradient is det * A^-T)."""
+    sign, logabsdet = slogdet(A)
+    return sign * logabsdet.exp()
+
+
+def logdet(A):
+    """log det A: NaN where det < 0, -inf where it is 0 (torch.logdet)."""
+    sign, logabsdet = slogdet(A)
+    return logabsdet + (sign.log() - sign.abs().log())
+
+
+def cholesky(A, *, upper=False):
+    """L lower with A = L L^T (reading A's lower half), or L^T when `upper`."""
+    L = apply("linalg_cholesky", [A])[0]
+    return L.transpose(-2, -1) if upper else L
+
+
+def qr(A, mode="reduced"):
+    """(Q, R): 'reduced' Q [m, k], R [k, n]; 'complete' Q [m, m], R [m, n]; 'r' R alone (Q empty)."""
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"[linalg_qr] mode {mode!r}; expected 'reduced', 'complete' or 'r'")
+    _no_grad_yet("qr", A)
+    Q, R = apply("linalg_qr", [A], {"complete": mode == "complete"})
+    if mode == "r":
+        from ._ops_creation import empty
+        Q = empty(0, dtype=A.dtype)
+    return _QR(Q, R)
+
+
+def eigh(A, UPLO="L"):
+    """(eigenvalues ascending, eigenvectors as columns) of each symmetric matrix, reading its
+    lower (UPLO='L') or upper half."""
+    if UPLO not in ("L", "U"):
+        raise ValueError(f"[linalg_eigh] UPLO {UPLO!r}; expected 'L' or 'U'")
+    return _Eigh(*apply("linalg_eigh", [A], {"upper": UPLO == "U"}))
+
+
+def eigvalsh(A, UPLO="L"):
+    """The eigenvalues of each symmetric matrix, ascending."""
+    return eigh(A, UPLO).eigenvalues
+
+
+def svd(A, full_matrices=True):
+    """(U, S descending, Vh) with A = U diag(S) Vh; gradients need full_matrices=False."""
+    return _SVD(*apply("linalg_svd", [A], {"full_matrices": bool(full_matrices)}))
+
+
+def svdvals(A):
+    """The singular values of each matrix, descending."""
+    return svd(A, full_matrices=False).S
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """The least-squares solution of A X = B (LAPACK's gelsd, whatever `driver`), with the
+    rank and singular values; residuals (the squared column norms of A X - B) where m > n and
+    every matrix has full rank, else empty, as torch's."""
+    _no_grad_yet("lstsq", A, B)
+    vector = B.ndim == A.ndim - 1
+    if vector:
+        B = B.unsqueeze(-1)
+    A, B = _batched(A, B)
+    m, n = A.shape[-2], A.shape[-1]
+    if rcond is None:
+        rcond = (1.1920929e-07 if A.dtype == _dtype.float32 else 2.220446049250313e-16) * builtins.max(m, n)
+    X, rank, S = apply("linalg_lstsq", [A, B], {"rcond": float(rcond)})
+    if m > n and bool((rank == n).all()):
+        residuals = ((A @ X - B) ** 2).sum(dim=-2)
+    else:
+        from ._ops_creation import empty
+        residuals = empty(0, dtype=A.dtype)
+    if vector:
+        X = X.squeeze(-1)
+    return _Lstsq(X, residuals, rank, S)
+
+
+# torch's older spellings: torch.svd gives V (not Vh) and reduced factors unless some=False;
+# torch.qr takes some=True for 'reduced'.
+_SVDV = collections.namedtuple("svd", ["U", "S", "V"])
+
+
+def _torch_svd(input, some=True, compute_uv=True):
+    U, S, Vh = svd(input, full_matrices=not some)
+    return _SVDV(U, S, Vh.transpose(-2, -1))
+
+
+def _torch_qr(input, some=True):
+    return qr(input, "reduced" if some else "complete")
+
+
+def _torch_cholesky(input, upper=False):
+    return cholesky(input, upper=upper)
+
+
+# Bound on meshflow (meshflow/__init__.py) and as Tensor methods, as torch has them.
+TOP_LEVEL = {"inverse": inv, "det": det, "logdet": logdet, "slogdet": slogdet, "cholesky": _torch_cholesky,
+             "svd": _torch_svd, "qr": _torch_qr}
+for _name, _f in TOP_LEVEL.items():
+    setattr(Tensor, _name, _f)
