@@ -118,6 +118,8 @@ def test_a_local_that_requires_grad_gets_the_single_device_gradient(world, ranks
 
 
 def test_the_consistency_check_raises_on_every_rank_when_the_locals_differ(world, monkeypatch):
+    if world < 2:
+        pytest.skip("needs 2 ranks: one rank's local cannot differ from itself")
     x = mf.tensor(logical_value((world, 3)), placement=everyone(world), sbp=S(0))
     monkeypatch.setenv("MESHFLOW_CHECK_CONSISTENCY", "1")
     np.testing.assert_array_equal((x + mf.arange(3)).numpy(), logical_value((world, 3)) + np.arange(3))
