@@ -75,6 +75,9 @@ DType dtype_of(const py::dtype& d) {
   if (d.is(py::dtype::of<int32_t>())) return DType::kInt32;
   if (d.is(py::dtype::of<int64_t>())) return DType::kInt64;
   if (d.is(py::dtype::of<bool>())) return DType::kBool;
+  if (d.is(py::dtype::of<uint8_t>())) return DType::kUInt8;
+  if (d.is(py::dtype::of<int8_t>())) return DType::kInt8;
+  if (d.is(py::dtype::of<int16_t>())) return DType::kInt16;
   if (!py::cast<bool>(d.attr("isnative"))) {
     throw std::invalid_argument("arrays of non-native byte order (" + py::cast<std::string>(d.attr("str")) +
                                 ") are not supported; convert with .astype(a.dtype.newbyteorder('='))");
@@ -263,7 +266,10 @@ PYBIND11_MODULE(_C, m) {
       .value("int64", DType::kInt64)
       .value("bfloat16", DType::kBFloat16)
       .value("bool", DType::kBool)
-      .value("float16", DType::kFloat16);
+      .value("float16", DType::kFloat16)
+      .value("uint8", DType::kUInt8)
+      .value("int8", DType::kInt8)
+      .value("int16", DType::kInt16);
 
   py::class_<Tensor>(m, "LocalTensor")
       .def_static("from_numpy", &from_numpy, py::arg("array"))

@@ -13,6 +13,10 @@ void no_arithmetic_on(DType dtype) {
   if (dtype == DType::kBool) {
     throw std::invalid_argument("no arithmetic kernel for bool; cast to an integer or float dtype first");
   }
+  if (is_small_int(dtype)) {
+    throw std::invalid_argument(std::string("no arithmetic kernel for ") + dtype_name(dtype) +
+                                "; cast to int32, int64 or float32 first");
+  }
   throw std::invalid_argument(std::string("no arithmetic kernel for ") + dtype_name(dtype) +
                               "; cast to float32 (mf.autocast runs matmuls and attention in bfloat16 and the rest in float32)");
 }
@@ -26,17 +30,21 @@ const char* dtype_name(DType dtype) {
     case DType::kBFloat16: return "bfloat16";
     case DType::kBool: return "bool";
     case DType::kFloat16: return "float16";
+    case DType::kUInt8: return "uint8";
+    case DType::kInt8: return "int8";
+    case DType::kInt16: return "int16";
   }
   return "?";
 }
 
 DType dtype_from_name(const std::string& name) {
   for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kBFloat16, DType::kBool,
-                  DType::kFloat16}) {
+                  DType::kFloat16, DType::kUInt8, DType::kInt8, DType::kInt16}) {
     if (name == dtype_name(d)) return d;
   }
-  throw std::invalid_argument("unsupported dtype '" + name +
-                              "'; expected one of float32, float64, int32, int64, bfloat16, bool, float16");
+  throw std::invalid_argument(
+      "unsupported dtype '" + name +
+      "'; expected one of float32, float64, int32, int64, bfloat16, bool, float16, uint8, int8, int16");
 }
 
 const char* reduce_op_name(ReduceOp op) {

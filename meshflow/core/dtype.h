@@ -16,6 +16,14 @@
 // arithmetic never sees it (visit_dtype throws): an op not marked OpDef::booleans refuses it
 // at the call, and the Python layer promotes bool operands first, as PyTorch does. A
 // partial sum of bools is their or (a sum cast to bool), which is also their max.
+//
+// uint8, int8 and int16 (the small integers; images arrive as uint8) compute as PyTorch's:
+// arithmetic wraps modulo 2^bits, and a float converts through int64 (truncated toward zero,
+// saturated, NaN -> 0) then wraps, which is what torch's conversion (undefined in C++ out of
+// range) gives on x86: -1.0 -> 255 in uint8. Kernels that move elements take them
+// (visit_storage), and so do those defined on truth values (visit_with_bool); an arithmetic
+// kernel takes them only where its op is marked OpDef::small_ints (it visits visit_numbers):
+// the others refuse them at the call. The CUDA kernels refuse them (ops/cuda/kernels.cc).
 #pragma once
 
 #include <cstddef>
@@ -26,7 +34,7 @@
 
 namespace mf {
 
-enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kBFloat16, kBool, kFloat16 };
+enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kBFloat16, kBool, kFloat16, kUInt8, kInt8, kInt16 };
 
 // The bits of `from` read as a To of the same size (C++20's std::bit_cast).
 template <typename To, typename From>
@@ -115,13 +123,17 @@ inline bool is_floating(DType dtype) {
          dtype == DType::kFloat16;
 }
 inline bool is_half(DType dtype) { return dtype == DType::kBFloat16 || dtype == DType::kFloat16; }
+inline bool is_small_int(DType dtype) {
+  return dtype == DType::kUInt8 || dtype == DType::kInt8 || dtype == DType::kInt16;
+}
 const char* dtype_name(DType dtype);
 // Throws std::invalid_argument naming the supported dtypes when `name` is not one of them.
 DType dtype_from_name(const std::string& name);
 
 // Calls f(T{}) with T the C++ type of `dtype`, so a kernel is written once for every dtype
 // it computes in. bfloat16 has no arithmetic: it throws (ops that do not take bfloat16 are
-// refused at the call, see OpDef::bfloat16, so a kernel never sees one); nor has bool.
+// refused at the call, see OpDef::bfloat16, so a kernel never sees one); nor has bool; nor
+// have the small integers (see visit_numbers).
 [[noreturn]] void no_arithmetic_on(DType dtype);
 template <typename F>
 decltype(auto) visit_dtype(DType dtype, F&& f) {
@@ -132,20 +144,31 @@ decltype(auto) visit_dtype(DType dtype, F&& f) {
     case DType::kInt64: break;
     case DType::kBFloat16:
     case DType::kFloat16:
-    case DType::kBool: no_arithmetic_on(dtype);
+    case DType::kBool:
+    case DType::kUInt8:
+    case DType::kInt8:
+    case DType::kInt16: no_arithmetic_on(dtype);
   }
   return f(int64_t{});
 }
 
-// As visit_dtype, for kernels defined on truth values too: bool as C++ bool.
+// As visit_dtype, for kernels of ops marked OpDef::small_ints: uint8, int8 and int16 too.
 template <typename F>
-decltype(auto) visit_with_bool(DType dtype, F&& f) {
-  if (dtype == DType::kBool) return f(bool{});
+decltype(auto) visit_numbers(DType dtype, F&& f) {
+  if (dtype == DType::kUInt8) return f(uint8_t{});
+  if (dtype == DType::kInt8) return f(int8_t{});
+  if (dtype == DType::kInt16) return f(int16_t{});
   return visit_dtype(dtype, std::forward<F>(f));
 }
 
-// As visit_dtype, for kernels that only move elements (copies, gathers): bfloat16, float16
-// and bool too.
+// As visit_numbers, for kernels defined on truth values too: bool as C++ bool.
+template <typename F>
+decltype(auto) visit_with_bool(DType dtype, F&& f) {
+  if (dtype == DType::kBool) return f(bool{});
+  return visit_numbers(dtype, std::forward<F>(f));
+}
+
+// As visit_dtype, for kernels that only move elements (copies, gathers): every dtype.
 template <typename F>
 decltype(auto) visit_storage(DType dtype, F&& f) {
   if (dtype == DType::kBFloat16) return f(bfloat16{});
@@ -161,14 +184,15 @@ decltype(auto) visit_half(DType dtype, F&& f) {
 }
 
 // f(x, y) (+, - or *) with integers wrapping around modulo 2^bits, as PyTorch's do: signed
-// overflow is undefined in C++, so integers compute in their unsigned type. Floats compute
-// as they are; bools give the result cast to bool (a sum is an or, a product an and).
+// overflow is undefined in C++, so integers compute in their unsigned type, at least unsigned
+// int (uint16_t would promote to int, whose product overflows). Floats compute as they are;
+// bools give the result cast to bool (a sum is an or, a product an and).
 template <typename T, typename F>
 T wrapping(T x, T y, F f) {
   if constexpr (std::is_same_v<T, bool>) {
     return f(int{x}, int{y}) != 0;
   } else if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
+    using U = std::common_type_t<std::make_unsigned_t<T>, unsigned>;
     return static_cast<T>(f(static_cast<U>(x), static_cast<U>(y)));
   } else {
     return f(x, y);

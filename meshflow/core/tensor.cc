@@ -154,7 +154,7 @@ void Tensor::fill_identity(ReduceOp op) const {
     });
     return;
   }
-  visit_dtype(dtype_, [&](auto v) {
+  visit_numbers(dtype_, [&](auto v) {
     using T = decltype(v);
     T fill = op == ReduceOp::kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
     if constexpr (std::numeric_limits<T>::has_infinity) {

@@ -147,6 +147,7 @@ OpDef constant_op(const std::string& name, std::optional<double> fixed) {
   };
   OpDef op = creation_op(name, meta, fixed == 0.0, fill);
   op.booleans = true;
+  op.small_ints = true;
   return op;
 }
 
@@ -187,7 +188,7 @@ void arange_fill(const Tensor& out, const KernelContext& ctx) {
   const std::optional<int64_t> start_int = exact_int(ctx.attrs, "start"), step_int = exact_int(ctx.attrs, "step");
   const Box& box = ctx.output_boxes[0];
   const Shape& logical = ctx.outputs[0].shape;
-  visit_dtype(out.dtype(), [&](auto v) {
+  visit_numbers(out.dtype(), [&](auto v) {
     using T = decltype(v);
     if (std::is_integral_v<T> && start_int && step_int) {  // exact beyond 2^53
       const int64_t first = *start_int, stride = *step_int;
@@ -340,7 +341,9 @@ void register_creation_ops(OpRegistry& r) {
   r.add(constant_op("zeros", 0.0));
   r.add(constant_op("ones", 1.0));
   r.add(constant_op("full", std::nullopt));
-  r.add(creation_op("arange", arange_meta, false, arange_fill));
+  OpDef arange = creation_op("arange", arange_meta, false, arange_fill);
+  arange.small_ints = true;
+  r.add(std::move(arange));
   r.add(random_op("rand", [](const std::array<uint32_t, 4>& w, auto zero) { return uniform<decltype(zero)>(w, 0); }));
   // Box-Muller; 1 - u lies in (0, 1], so the log is finite.
   r.add(random_op("randn", [](const std::array<uint32_t, 4>& w, auto zero) {

@@ -10,9 +10,13 @@
 //   unary:              neg abs relu trunc (every dtype); exp log sqrt rsqrt tanh sigmoid
 //                       (integers give float32, as torch does); gelu, exact erf form (floats)
 //   cast(x, dtype)      C++ conversion (floats to integers truncate toward zero, saturate, NaN -> 0;
+//                       to uint8, int8, int16 through int64, wrapping, as torch on x86;
 //                       to bool: nonzero (NaN too) -> true; from bool: 1 or 0)
 //   with a scalar (attribute "value", taken in x's dtype): add_scalar mul_scalar div_scalar
 //                       pow_scalar (x ** value), rpow_scalar (value ** x)
+// Every op takes uint8, int8 and int16 (OpDef::small_ints), wrapping as PyTorch's; with a scalar
+// they take its value modulo 2^bits (uint8 - 1 adds 255), where int32 and int64 refuse a value
+// out of their range.
 // Arithmetic takes no bool (the Python layer promotes first, as PyTorch). Integer division
 // truncates toward zero (div) or rounds down (floor_divide) and a zero divisor is an error
 // raised before any element is computed; an integer power with a negative exponent follows
@@ -219,7 +223,7 @@ T scalar_value(const Attrs& attrs) {
 
 // The scalar as the kernel of a tensor of `dtype` sees it.
 double scalar_in(DType dtype, const Attrs& attrs) {
-  return visit_dtype(dtype, [&](auto v) { return static_cast<double>(scalar_value<decltype(v)>(attrs)); });
+  return visit_numbers(dtype, [&](auto v) { return static_cast<double>(scalar_value<decltype(v)>(attrs)); });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -251,7 +255,7 @@ DType result_dtype(const std::string& name, DType in) {
 template <Takes kTakes, typename F>
 void visit_taken(DType dtype, F&& f) {
   if constexpr (kTakes == Takes::kNumbers) {
-    visit_dtype(dtype, std::forward<F>(f));
+    visit_numbers(dtype, std::forward<F>(f));
   } else {
     visit_with_bool(dtype, std::forward<F>(f));
   }
@@ -263,6 +267,7 @@ OpDef binary(const std::string& name, RulesOf rules, F f) {
   OpDef op;
   op.name = name;
   op.elementwise = true;
+  op.small_ints = true;
   op.booleans = kTakes != Takes::kNumbers;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 2);
@@ -292,6 +297,7 @@ OpDef unary_of(const std::string& name, RulesOf rules, F f) {
   OpDef op;
   op.name = name;
   op.elementwise = true;
+  op.small_ints = true;
   op.booleans = true;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 1);
@@ -317,7 +323,7 @@ OpDef nonzero_integer_divisor(OpDef op) {
   op.kernel_checks_data = true;
   auto run = op.kernel;
   op.kernel = [run, name = op.name](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    visit_dtype(in[1].dtype(), [&](auto v) {
+    visit_numbers(in[1].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_integral_v<T>) {
         const T* y = in[1].data_as<T>();
@@ -341,6 +347,7 @@ OpDef unary(const std::string& name, Rules rules, F f) {
   OpDef op;
   op.name = name;
   op.elementwise = true;
+  op.small_ints = true;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 1);
     DType out = in[0].dtype;
@@ -354,7 +361,7 @@ OpDef unary(const std::string& name, Rules rules, F f) {
   op.signatures = signatures_from(always(std::move(rules)));
   op.kernel = [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = ctx.output(0, in[0].shape(), ctx.outputs[0].dtype);
-    visit_dtype(in[0].dtype(), [&](auto v) {
+    visit_numbers(in[0].dtype(), [&](auto v) {
       using TI = decltype(v);
       constexpr bool kInt = std::is_integral_v<TI>;
       using TO = std::conditional_t<kInt && kIntegers == Integers::kToFloat32, float, TI>;
@@ -373,16 +380,19 @@ OpDef with_scalar(const std::string& name, RulesOf rules, F f) {
   OpDef op;
   op.name = name;
   op.elementwise = true;
+  op.small_ints = true;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 1);
     attrs.get_float("value");
-    kernel::check_fits(name, "value", attrs, in[0].dtype);
+    // A small integer takes the value modulo 2^bits, as torch (uint8 - 1 adds 255); the
+    // other integers refuse what does not fit.
+    if (!is_small_int(in[0].dtype)) kernel::check_fits(name, "value", attrs, in[0].dtype);
     return std::vector<TensorMeta>{in[0]};
   };
   op.signatures = signatures_from(std::move(rules));
   op.kernel = [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
-    visit_dtype(in[0].dtype(), [&](auto v) {
+    visit_numbers(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       const T s = scalar_value<T>(ctx.attrs);
       map(in[0].data_as<T>(), out.data_as<T>(), out.numel(), [&](T x) -> T { return f(x, s); });
@@ -392,13 +402,15 @@ OpDef with_scalar(const std::string& name, RulesOf rules, F f) {
   return op;
 }
 
-// `op` refusing an integer input with a scalar for which `bad` holds.
+// `op` refusing an integer input with a scalar for which `bad` holds: the scalar as the
+// kernel sees it (in x's dtype: a small integer's wrapped), or as given when `as_given`.
 template <typename Bad>
-OpDef integer_scalar_check(OpDef op, Bad bad, const std::string& why) {
+OpDef integer_scalar_check(OpDef op, Bad bad, const std::string& why, bool as_given = false) {
   auto infer = op.infer;
-  op.infer = [infer, bad, why, name = op.name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  op.infer = [infer, bad, why, as_given, name = op.name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     std::vector<TensorMeta> out = infer(in, attrs);
-    if (!is_floating(in[0].dtype) && bad(scalar_in(in[0].dtype, attrs))) op_error(name, why);
+    const double s = as_given ? attrs.get_float("value") : scalar_in(in[0].dtype, attrs);
+    if (!is_floating(in[0].dtype) && bad(s)) op_error(name, why);
     return out;
   };
   return op;
@@ -448,6 +460,10 @@ TO convert(TI x) {
     return x != TI{0};
   } else if constexpr (is_half_v<TO>) {
     return from_float<TO>(static_cast<float>(x));
+  } else if constexpr (std::is_floating_point_v<TI> && std::is_integral_v<TO> && sizeof(TO) < sizeof(int32_t)) {
+    // A small integer: through int64, wrapping, which is what torch gives on x86 for every
+    // value int64 holds (-1.0 -> 255 in uint8, 300.0 -> 44).
+    return static_cast<TO>(float_to_integer<int64_t>(x));
   } else if constexpr (std::is_floating_point_v<TI> && std::is_integral_v<TO>) {
     return float_to_integer<TO>(x);
   } else {
@@ -456,12 +472,15 @@ TO convert(TI x) {
 }
 
 // The max of casts is the cast of the max when the conversion is nondecreasing over every
-// value of `from`: rounding to a float is (it saturates to infinity), a float to an integer
-// is (truncation, then saturation: float_to_integer), and so is widening an integer; only an
-// integer narrowing wraps. (NaN is outside every order, as for relu or exp.)
+// value of `from`: rounding to a float is (it saturates to infinity), a float to int32 or
+// int64 is (truncation, then saturation: float_to_integer), and so is an integer to one that
+// holds all its values; a float to a small integer and the other integer casts wrap. (NaN is
+// outside every order, as for relu or exp.)
 bool preserves_order(DType from, DType to) {
   if (to == DType::kBool) return from == DType::kBool;  // x != 0: -1 and 1 are true, 0 is not
-  if (from == DType::kBool || is_floating(from) || is_floating(to)) return true;
+  if (from == DType::kBool || is_floating(to)) return true;
+  if (is_floating(from)) return !is_small_int(to);
+  if (to == DType::kUInt8 || from == DType::kUInt8) return from == to || dtype_size(from) < dtype_size(to);
   return dtype_size(from) <= dtype_size(to);
 }
 
@@ -470,6 +489,7 @@ OpDef cast() {
   OpDef op;
   op.name = name;
   op.elementwise = true;
+  op.small_ints = true;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 1);
     return std::vector<TensorMeta>{{in[0].shape, attrs.get_dtype("dtype")}};
@@ -512,6 +532,7 @@ OpDef where() {
   OpDef op;
   op.name = name;
   op.elementwise = true;
+  op.small_ints = true;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 3);
     kernel::expect_same_dtype(name, in[1], in[2]);
@@ -891,7 +912,13 @@ void register_elementwise_ops(OpRegistry& r) {
   r.add(with_grad(unary<I::kToFloat32>("sigmoid", increasing(0), [](auto x) { return 1 / (1 + std::exp(-x)); }),
                   unary_grad([](V, V y, V dy, A) { return fn::mul(dy, fn::sub(y, fn::mul(y, y))); })));
   r.add(with_grad(unary<I::kReject>("gelu", {}, [](auto x) { return fast_math::gelu(x); }),
-                  unary_grad([](V x, V, V dy, A) { return call1("gelu_backward", {x, dy}); })));
+                  unary_grad([](V x, V, V dy, A) {
+                    if (!grad_enabled()) return call1("gelu_backward", {x, dy});
+                    // A create_graph backward: Phi(x) + x phi(x) in differentiable ops.
+                    const Var cdf = fn::mul_scalar(fn::add_scalar(call1("erf", {fn::mul_scalar(x, M_SQRT1_2)}), 1), 0.5);
+                    const Var pdf = fn::mul_scalar(fn::exp(fn::mul_scalar(fn::mul(x, x), -0.5)), 0.5 * M_2_SQRTPI * M_SQRT1_2);
+                    return fn::mul(dy, fn::add(cdf, fn::mul(x, pdf)));
+                  })));
   // Only a floating output takes a gradient, and only a floating input wants one.
   r.add(with_grad(cast(), unary_grad([](V x, V, V dy, A) { return fn::cast(dy, x.dtype()); })));
 
@@ -911,7 +938,8 @@ void register_elementwise_ops(OpRegistry& r) {
       integer_scalar_check(
           with_scalar("pow_scalar", always({}), [](auto x, auto s) { return power(x, s); }),
           [](double s) { return s < 0; },
-          "integers to negative integer powers are not allowed; expected an exponent >= 0 (or a float dtype)"),
+          "integers to negative integer powers are not allowed; expected an exponent >= 0 (or a float dtype)",
+          /*as_given=*/true),
       unary_grad([](V x, V, V dy, A attrs) {
         const double s = scalar_of(x, attrs);
         return s == 0 ? fn::zeros_like(x) : fn::mul(dy, fn::mul_scalar(fn::pow_scalar(x, s - 1), s));

@@ -163,7 +163,7 @@ std::vector<Tensor> index_put_kernel(const std::vector<Tensor>& in, const Kernel
       op_error(kIndexPut, "position " + std::to_string(*bad) + " is out of range; expected positions in [0, " +
                               std::to_string(total) + ")");
     }
-    visit_dtype(x.dtype(), [&](auto v) {
+    visit_numbers(x.dtype(), [&](auto v) {
       using T = decltype(v);
       const T* px = x.data_as<T>();
       const T* pv = values.data_as<T>();
@@ -218,8 +218,10 @@ std::vector<Var> index_put_grad(const GradContext& g) {
 void register_index_ops(OpRegistry& r) {
   constexpr bool kChecksData = true;  // the kernels reject indices and positions out of range
   r.add(make_op(kFlatIndex, flat_index_infer, flat_index_signatures, flat_index_kernel, kChecksData));
-  r.add(with_grad(make_op(kIndexPut, index_put_infer, index_put_signatures, index_put_kernel, kChecksData),
-                  index_put_grad));
+  OpDef index_put = with_grad(
+      make_op(kIndexPut, index_put_infer, index_put_signatures, index_put_kernel, kChecksData), index_put_grad);
+  index_put.small_ints = true;
+  r.add(std::move(index_put));
 }
 
 }  // namespace mf

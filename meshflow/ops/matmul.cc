@@ -11,7 +11,8 @@
 //   S(m), B -> S(m);  B, S(n) -> S(n);  S(k), S(k) -> P;  P, B -> P;  B, P -> P.
 // The bias follows the result's last dim: S(0) where the result is S(n), P where it is P
 // (each rank adds its share), B otherwise.
-// float32 runs on oneDNN's sgemm, float64 on OpenBLAS's dgemm, integers on a plain loop.
+// float32 runs on oneDNN's sgemm, float64 on OpenBLAS's dgemm, integers (uint8, int8 and int16
+// too, wrapping as torch's) on a plain loop.
 // bfloat16 runs on oneDNN's matmul primitive (AVX512-BF16 or AMX where the CPU has them,
 // emulated on plain AVX-512; widened to float32 for sgemm where oneDNN has none, below
 // AVX-512), accumulating in float32; the result is bfloat16, or float32 with the bool attribute
@@ -305,7 +306,7 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
       products(bfloat16{}, bfloat16{});
     }
   } else {
-    visit_dtype(out.dtype(), [&](auto v) {
+    visit_numbers(out.dtype(), [&](auto v) {
       products(v, v);
       using O = decltype(v);
       if (in.size() == 3 && n > 0) add_bias_rows<O>(out.data_as<O>(), in[2].data_as<O>(), out.numel() / n, n);
@@ -364,6 +365,7 @@ void register_matmul_ops(OpRegistry& r) {
   OpDef op = make_op(kName, infer, signatures, run);
   op.grad = grad;
   op.bfloat16 = true;
+  op.small_ints = true;  // as torch's on the CPU: the integer loop, wrapping
   op.autocast = true;
   op.autocast_inputs = 2;  // the bias stays in the result's dtype, float32
   r.add(op);

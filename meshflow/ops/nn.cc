@@ -646,7 +646,7 @@ std::vector<Tensor> embedding_kernel(const std::vector<Tensor>& in, const Kernel
     using I = decltype(iv);
     const I* idx = indices.data_as<I>();
     check_indices(kEmbedding, idx, n, ctx.inputs[1].shape[0], "index");
-    visit_dtype(weight.dtype(), [&](auto wv) {
+    visit_numbers(weight.dtype(), [&](auto wv) {
       using T = decltype(wv);
       const T* w = weight.data_as<T>();
       T* y = out.data_as<T>();
@@ -1047,13 +1047,16 @@ void register_nn_ops(OpRegistry& r) {
   OpDef gelu_backward = make_op(kGeluBackward, gelu_backward_infer, gelu_backward_signatures, gelu_backward_kernel);
   gelu_backward.elementwise = true;
   r.add(std::move(gelu_backward));
-  r.add(with_grad(make_op(kEmbedding, embedding_infer, embedding_signatures, embedding_kernel, kChecksData),
-                  embedding_grad));
+  // embedding picks rows of uint8, int8 and int16 too (x[idx] runs on it).
+  OpDef embedding = with_grad(
+      make_op(kEmbedding, embedding_infer, embedding_signatures, embedding_kernel, kChecksData), embedding_grad);
+  embedding.small_ints = true;
+  r.add(std::move(embedding));
   r.add(make_op(kEmbeddingBackward, embedding_backward_infer, embedding_backward_signatures, embedding_backward_kernel,
                 kChecksData));
   // gather only moves elements (masked_select and take_along_dim of masks and halves run on it).
   OpDef gather = with_grad(make_op(kGather, gather_infer, gather_signatures, gather_kernel, kChecksData), gather_grad);
-  gather.booleans = gather.bfloat16 = gather.float16 = true;
+  gather.booleans = gather.bfloat16 = gather.float16 = gather.small_ints = true;
   r.add(std::move(gather));
   r.add(
       make_op(kGatherBackward, gather_backward_infer, gather_backward_signatures, gather_backward_kernel, kChecksData));

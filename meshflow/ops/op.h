@@ -127,6 +127,10 @@ struct OpDef {
   bool booleans = false;
   // Whether the op takes float16 inputs (a storage type as bfloat16: casts and moves).
   bool float16 = false;
+  // Whether the op takes or makes uint8, int8 and int16 tensors (its kernel visits them:
+  // visit_numbers, visit_with_bool or visit_storage). Registering an op without it makes its
+  // infer refuse them, naming the op.
+  bool small_ints = false;
   // Whether mf.autocast runs it in the autocast dtype: its float32 inputs are cast down and
   // the attribute "float32_out" asks for a float32 result (a matmul's float32 accumulator).
   bool autocast = false;

@@ -7,7 +7,8 @@
 // nothing has no value) and propagate NaN.
 // Signatures, with op the reduction's partial kind (sum for sum and mean):
 //   S(d) -> P(op) for each reduced dim d;  S(k) -> S(k') for each kept dim k (k' its index
-//   in the output);  P(op) -> P(op).
+//   in the output);  P(op) -> P(op), but for sums of uint8, int8 and int16 (their partial
+//   values wrap, their int64 sum would not).
 // mean divides its local sum by the LOGICAL number of reduced elements, so the partial means
 // of S(d) parts add up to the mean.
 // Gradients: sum and mean broadcast dy back over the reduced dims (mean divided by their
@@ -200,7 +201,8 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
       sigs.push_back({{Sbp::split(d)}, {out}});
       kept += !reduced[d];
     }
-    sigs.push_back({{partial}, {partial}});
+    // A small integer's partial sums wrap, which its sum in int64 would not: sum it whole.
+    if (!(op == ReduceOp::kSum && is_small_int(in[0].dtype))) sigs.push_back({{partial}, {partial}});
     return sigs;
   };
   def.kernel = [name, op, mean](const std::vector<Tensor>& in, const KernelContext& ctx) {
@@ -209,7 +211,17 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
     Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
     visit_with_bool(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
-      if constexpr (std::is_integral_v<T>) {
+      if constexpr (sizeof(T) == 1 && !std::is_same_v<T, bool>) {
+        // uint8 and int8 sum through int16: GCC 12.2 at -O3 miscompiles the loop summing
+        // 1-byte integers into int64 lanes (its widening-sum pattern drops some lanes).
+        if (out.dtype() != in[0].dtype()) {
+          Tensor wide = Tensor::empty(in[0].shape(), DType::kInt16);
+          const T* x = in[0].data_as<T>();
+          int16_t* w = wide.data_as<int16_t>();
+          kernel::simd_for(in[0].numel(), [&](int64_t i) { w[i] = x[i]; });
+          return reduce_with<int16_t, int64_t>(op, wide, reduced, out);
+        }
+      } else if constexpr (std::is_integral_v<T>) {
         if (out.dtype() != in[0].dtype()) return reduce_with<T, int64_t>(op, in[0], reduced, out);
       }
       reduce_with<T, T>(op, in[0], reduced, out);
@@ -319,6 +331,7 @@ OpDef prod_op() {
     return std::vector<Var>{fn::mul(others, with_kept_dims(g.grad_outputs[0], r))};
   };
   def.booleans = true;
+  def.small_ints = true;
   return def;
 }
 
@@ -333,6 +346,7 @@ void register_reduce_ops(OpRegistry& r) {
                    with_grad(reduction("amax", ReduceOp::kMax, false), extremum_grad("amax")),
                    with_grad(reduction("amin", ReduceOp::kMin, false), extremum_grad("amin"))}) {
     op.booleans = op.name != "mean";
+    op.small_ints = true;  // mean's infer refuses every integer
     r.add(std::move(op));
   }
 }

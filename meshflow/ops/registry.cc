@@ -53,9 +53,9 @@ void OpRegistry::add(OpDef op) {
   OpMap& ops = *op_map();
   const std::string name = op.name;
   if (ops.count(name)) throw std::logic_error("op '" + name + "' is registered twice");
-  if (!op.bfloat16 || !op.booleans || !op.float16) {
-    op.infer = [name, bf16 = op.bfloat16, booleans = op.booleans, f16 = op.float16, infer = std::move(op.infer)](
-                   const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  if (!op.bfloat16 || !op.booleans || !op.float16 || !op.small_ints) {
+    op.infer = [name, bf16 = op.bfloat16, booleans = op.booleans, f16 = op.float16, small_ints = op.small_ints,
+                infer = std::move(op.infer)](const std::vector<TensorMeta>& in, const Attrs& attrs) {
       auto refuse = [&](const std::vector<TensorMeta>& metas, const char* what) {
         for (const TensorMeta& m : metas) {
           if (m.dtype == DType::kBFloat16 && !bf16) {
@@ -67,6 +67,10 @@ void OpRegistry::add(OpDef op) {
           }
           if (m.dtype == DType::kBool && !booleans) {
             op_error(name, std::string("does not ") + what + " bool tensors; cast to an integer or float dtype first");
+          }
+          if (is_small_int(m.dtype) && !small_ints) {
+            op_error(name, std::string("does not ") + what + " " + dtype_name(m.dtype) +
+                               " tensors; cast to int64 or float32 first");
           }
         }
       };

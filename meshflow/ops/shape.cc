@@ -576,6 +576,7 @@ void register_shape_ops(OpRegistry& r) {
     op.float16 = true;
     r.add(std::move(op));
   }
+    op.small_ints = true;
 }
 
 }  // namespace mf

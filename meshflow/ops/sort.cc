@@ -370,7 +370,7 @@ OpDef flip_op() {
   };
   op.grad = [](const GradContext& g) { return std::vector<Var>{call1(kFlip, {g.grad_outputs[0]}, g.attrs)}; };
   // It only moves elements (visit_storage here and in the CUDA kernel): every dtype.
-  op.bfloat16 = op.booleans = op.float16 = true;
+  op.bfloat16 = op.booleans = op.float16 = op.small_ints = true;
   return op;
 }
 

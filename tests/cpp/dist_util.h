@@ -78,7 +78,7 @@ inline Tensor partial_local(const Tensor& v, ReduceOp op, int axis, int64_t n, i
     }
     return out;
   }
-  visit_dtype(v.dtype(), [&](auto x) {
+  visit_numbers(v.dtype(), [&](auto x) {
     using T = decltype(x);
     T* p = out.data_as<T>();
     for (int64_t i = 0; i < out.numel(); ++i) {
@@ -87,10 +87,12 @@ inline Tensor partial_local(const Tensor& v, ReduceOp op, int axis, int64_t n, i
           p[i] = static_cast<T>(noise(i, axis, coordinate));
           continue;
         }
-        for (int64_t c = 1; c < n; ++c) p[i] = static_cast<T>(p[i] - noise(i, axis, c));
+        for (int64_t c = 1; c < n; ++c) p[i] = static_cast<T>(p[i] - noise(i, axis, c));  // small integers wrap
       } else if (coordinate != (i + axis) % n) {
         const int64_t below = 1 + noise(i, axis, coordinate);
-        p[i] = static_cast<T>(op == ReduceOp::kMax ? p[i] - below : p[i] + below);
+        const T moved = static_cast<T>(op == ReduceOp::kMax ? p[i] - below : p[i] + below);
+        // Where a small integer would wrap past its range's end, this coordinate holds v too.
+        if (op == ReduceOp::kMax ? moved < p[i] : moved > p[i]) p[i] = moved;
       }
     }
   });

@@ -130,6 +130,33 @@ std::set<std::string> with_splits(std::set<std::string> partial, const std::set<
   return partial;
 }
 
+// uint8, int8 and int16 wrap around (values -20..20 are 236..255 and 0..20 in uint8).
+TEST(ElementwiseSmallInts, EverySignatureMatchesOneDevice) {
+  const std::vector<DType> small = {DType::kUInt8, DType::kInt8, DType::kInt16};
+  sweep_unary({{"neg", small, value}, {"abs", small, value}, {"relu", small, value}, {"exp", small, value},
+               {"sqrt", small, positive}, {"bitwise_not", small, value}, {"logical_not", small, value}},
+              {{5, 3}, {7}});
+  for (DType dtype : small) {
+    for (const BinaryCase& c : binary_cases()) sweep(c.op, {value({5, 3}, dtype), c.second({5, 3}, dtype)});
+    sweep("add", {value({5, 3}, dtype), value({3}, dtype)});
+    for (const char* op : {"bitwise_and", "bitwise_xor", "logical_or"}) {
+      sweep(op, {value({5, 3}, dtype), positive({5, 3}, dtype)});
+    }
+    sweep("where", {condition({5, 3}, dtype), value({5, 3}, dtype), positive({5, 3}, dtype)});
+    for (DType other : {F32, F64, I32, I64, B8, DType::kUInt8, DType::kInt8, DType::kInt16}) {
+      sweep("cast", {value({5, 3}, dtype)}, {{"dtype", other}});
+      sweep("cast", {value({5, 3}, other)}, {{"dtype", dtype}});
+    }
+    // A scalar is taken modulo 2^bits (300 is 44 in uint8), as torch.
+    for (int64_t s : {int64_t{3}, int64_t{-2}, int64_t{300}}) {
+      sweep("add_scalar", {value({5, 3}, dtype)}, {{"value", s}});
+      sweep("mul_scalar", {value({5, 3}, dtype)}, {{"value", s}});
+    }
+    sweep("div_scalar", {value({5, 3}, dtype)}, {{"value", int64_t{3}}});
+    sweep("pow_scalar", {value({5, 3}, dtype)}, {{"value", int64_t{2}}});
+  }
+}
+
 TEST(ElementwiseSignatures, PartialOnlyWhereExact) {
   const TensorMeta x{{5, 3}, F32}, xi{{5, 3}, I64};
   const std::set<std::string> s1 = {"S(0) -> S(0)", "S(1) -> S(1)"};
@@ -402,6 +429,27 @@ TEST(ElementwiseBool, ClearErrors) {
                "[bitwise_not] is defined for bool and integer tensors, got float32");
   expect_error([&] { local("logical_and", {b, x}); }, "[logical_and] dtypes differ: bool and float32");
   expect_error([&] { local("add_scalar", {b}, {{"value", 1.0}}); }, "[add_scalar] does not take bool tensors");
+}
+
+TEST(ElementwiseSmallInts, WrapAndConvertAsTorch) {
+  auto u8 = [](std::vector<int64_t> v) {
+    return filled({static_cast<int64_t>(v.size())}, DType::kUInt8, [v](int64_t i) { return v[i]; });
+  };
+  const Tensor u = u8({250, 3, 128});
+  EXPECT_TRUE(close(local("add", {u, u}), u8({244, 6, 0}), 0));
+  EXPECT_TRUE(close(local("mul", {u, u}), u8({36, 9, 0}), 0));
+  EXPECT_TRUE(close(local("neg", {u}), u8({6, 253, 128}), 0));
+  EXPECT_TRUE(close(local("add_scalar", {u}, {{"value", int64_t{300}}}), u8({38, 47, 172}), 0));
+  const Tensor i16 = filled({2}, DType::kInt16, [](int64_t i) { return i ? 300 : -300; });
+  EXPECT_TRUE(close(local("mul", {i16, filled({2}, DType::kInt16, [](int64_t) { return 300; })}),
+                    filled({2}, DType::kInt16, [](int64_t i) { return i ? 24464 : -24464; }), 0));
+  // Floats go through int64 and wrap, as torch on x86; NaN gives 0.
+  const std::vector<double> floats = {300.0, -1.0, 2.7, -2.7, NAN, 255.9};
+  const Tensor f = filled({6}, F32, [&](int64_t i) { return floats[i]; });
+  EXPECT_TRUE(close(local("cast", {f}, {{"dtype", DType::kUInt8}}), u8({44, 255, 2, 254, 0, 255}), 0));
+  EXPECT_EQ(local("exp", {u}).dtype(), F32);
+  expect_error([&] { local("softmax", {u}, {{"dim", int64_t{0}}}); },
+               "[softmax] does not take uint8 tensors; cast to int64 or float32 first");
 }
 
 }  // namespace

@@ -72,6 +72,10 @@ TEST(ReduceSum, EverySignatureMatchesOneDevice) {
     check("sum", {value({3, 0, 2})}, reduce_attrs({1}, false), p);
     check("sum", {value({5, 3, 7}, DType::kInt32)}, reduce_attrs({0, 1}, false), p);
     check("sum", {value({5, 3}, DType::kInt64)}, reduce_attrs({}, true), p);
+    // uint8, int8 and int16 sum to int64 too, whatever their partial sums wrapped.
+    check("sum", {value({5, 3, 7}, DType::kUInt8)}, reduce_attrs({0, 2}, false), p);
+    check("sum", {value({5, 3}, DType::kInt8)}, reduce_attrs({}, false), p);
+    check("sum", {value({5, 3}, DType::kInt16)}, reduce_attrs({1}, true), p);
   }
 }
 
@@ -97,6 +101,9 @@ TEST(ReduceAmaxAmin, EverySignatureMatchesOneDevice) {
       }
       check(op, {value({5, 3, 7}, DType::kInt64)}, reduce_attrs({1, 2}, false), p);
       check(op, {value({7}, DType::kInt32)}, reduce_attrs({0}, false), p);
+      check(op, {value({5, 3, 7}, DType::kUInt8)}, reduce_attrs({1, 2}, false), p);
+      check(op, {value({5, 3}, DType::kInt8)}, reduce_attrs({0}, false), p);
+      check(op, {value({7}, DType::kInt16)}, reduce_attrs({0}, false), p);
     }
   }
 }

@@ -198,10 +198,14 @@ TEST(DType, NamesAndSizes) {
   EXPECT_EQ(dtype_size(DType::kInt64), 8u);
   EXPECT_EQ(dtype_size(DType::kBool), 1u);
   EXPECT_EQ(dtype_size(DType::kFloat16), 2u);
+  EXPECT_EQ(dtype_size(DType::kUInt8), 1u);
+  EXPECT_EQ(dtype_size(DType::kInt8), 1u);
+  EXPECT_EQ(dtype_size(DType::kInt16), 2u);
   EXPECT_FALSE(is_floating(DType::kBool));
   EXPECT_TRUE(is_floating(DType::kFloat16));
+  EXPECT_TRUE(is_small_int(DType::kUInt8) && !is_small_int(DType::kInt32) && !is_floating(DType::kInt16));
   for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kBFloat16, DType::kBool,
-                  DType::kFloat16}) {
+                  DType::kFloat16, DType::kUInt8, DType::kInt8, DType::kInt16}) {
     EXPECT_EQ(dtype_from_name(dtype_name(d)), d);
   }
   EXPECT_STREQ(reduce_op_name(ReduceOp::kSum), "sum");
@@ -211,12 +215,13 @@ TEST(DType, NamesAndSizes) {
 
 TEST(DType, FromNameErrorNamesTheChoices) {
   try {
-    dtype_from_name("int16");
+    dtype_from_name("complex64");
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
     std::string msg = e.what();
-    EXPECT_NE(msg.find("'int16'"), std::string::npos) << msg;
-    for (const char* name : {"float32", "float64", "int32", "int64", "bfloat16", "bool", "float16"}) {
+    EXPECT_NE(msg.find("'complex64'"), std::string::npos) << msg;
+    for (const char* name :
+         {"float32", "float64", "int32", "int64", "bfloat16", "bool", "float16", "uint8", "int8", "int16"}) {
       EXPECT_NE(msg.find(name), std::string::npos) << msg;
     }
   }

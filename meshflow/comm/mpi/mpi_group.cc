@@ -30,11 +30,34 @@ MPI_Datatype mpi_type(DType dtype) {
     case DType::kBFloat16: return MPI_UINT16_T;  // moved as bits; reductions are widened first (group.cc)
     case DType::kFloat16: return MPI_UINT16_T;  // as bfloat16
     case DType::kBool: return MPI_UINT8_T;  // 0 or 1: max and min are or and and (sums become max: group.cc)
+    case DType::kUInt8: return MPI_UINT8_T;
+    case DType::kInt8: return MPI_INT8_T;
+    case DType::kInt16: return MPI_INT16_T;
   }
   return MPI_INT64_T;
 }
 
-MPI_Op mpi_op(ReduceOp op) {
+// Small integers' sums wrap, as combine()'s do. Open MPI's MPI_SUM does not always: its
+// vectorized op (the op/avx component) saturates uint8 sums of 16 elements or more.
+void wrapping_sum(void* in, void* inout, int* len, MPI_Datatype* type) {
+  const DType dtype = *type == MPI_UINT8_T ? DType::kUInt8 : *type == MPI_INT8_T ? DType::kInt8 : DType::kInt16;
+  visit_numbers(dtype, [&](auto v) {
+    using T = decltype(v);
+    const T* a = static_cast<const T*>(in);
+    T* b = static_cast<T*>(inout);
+    for (int i = 0; i < *len; ++i) b[i] = wrapping(a[i], b[i], std::plus<>());
+  });
+}
+
+MPI_Op mpi_op(ReduceOp op, DType dtype) {
+  if (op == ReduceOp::kSum && is_small_int(dtype)) {
+    static const MPI_Op sum = [] {
+      MPI_Op created;
+      check_mpi(MPI_Op_create(&wrapping_sum, /*commute=*/1, &created), "MPI_Op_create");
+      return created;
+    }();
+    return sum;
+  }
   switch (op) {
     case ReduceOp::kSum: return MPI_SUM;
     case ReduceOp::kMax: return MPI_MAX;
@@ -127,9 +150,9 @@ std::unique_ptr<MpiGroup> MpiGroup::create(const MpiGroup& world, const std::vec
 
 void MpiGroup::do_all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) {
   MPI_Request r;
-  check_mpi(MPI_Iallreduce(send == recv ? MPI_IN_PLACE : send, recv, to_int(count), mpi_type(dtype), mpi_op(op), comm_,
-                       &r),
-        "MPI_Iallreduce");
+  check_mpi(MPI_Iallreduce(send == recv ? MPI_IN_PLACE : send, recv, to_int(count), mpi_type(dtype),
+                           mpi_op(op, dtype), comm_, &r),
+            "MPI_Iallreduce");
   wait_politely(r, "MPI_Iallreduce");
 }
 

@@ -38,6 +38,10 @@ ncclDataType_t nccl_type(DType dtype) {
     case DType::kBFloat16: return ncclBfloat16;  // reduced in bfloat16 by NCCL (staged: widened to float32)
     case DType::kFloat16: return ncclFloat16;
     case DType::kBool: break;  // 0 or 1: max and min are or and and (sums become max: group.cc)
+    case DType::kUInt8: break;
+    case DType::kInt8: return ncclInt8;
+    case DType::kInt16:
+      throw std::invalid_argument("nccl: NCCL has no int16 type; cast int16 tensors on GPUs to int32 first");
   }
   return ncclUint8;
 }
