@@ -29,8 +29,9 @@ from . import env, sbp
 from ._dtype import dtype, float32, float64, int32, int64, bfloat16
 from ._dtype import bool_ as bool  # noqa: A001 (torch.bool)
 from ._dtype import float16, half
+from ._dtype import uint8, int8, int16
 # torch's other names of the dtypes (torch.float, torch.long, ...).
-from ._dtype import float32 as float, float64 as double, int32 as int, int64 as long  # noqa: A001
+from ._dtype import float32 as float, float64 as double, int32 as int, int64 as long, int16 as short  # noqa: A001
 from ._autocast import autocast
 from ._placement import placement
 from ._device import device, device_types
@@ -140,7 +141,8 @@ __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "plac
 __all__ += ["autograd", "optim", "enable_grad", "set_grad_enabled", "inference_mode", "is_inference_mode_enabled"]
 __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp"] + [
-    "bool", "bfloat16", "float16", "half", "logical_and", "logical_or", "logical_xor", "logical_not",
+    "bool", "bfloat16", "float16", "half", "uint8", "int8", "int16", "short",
+    "logical_and", "logical_or", "logical_xor", "logical_not",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan", "isinf", "isfinite", "masked_fill",
     "result_type", "promote_types", "get_default_dtype", "can_cast"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__

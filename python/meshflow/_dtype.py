@@ -1,4 +1,5 @@
-"""Element types: meshflow.float32, float64, int32, int64, bfloat16, float16 (half), bool.
+"""Element types: meshflow.float32, float64, int32, int64, bfloat16, float16 (half), bool,
+uint8, int8 and int16 (NumPy's of the same names; images arrive as uint8).
 
 bfloat16 has no NumPy type: its values come out of numpy() as float32 (exactly), and data
 given with dtype=bfloat16 is rounded from float32 to the nearest bfloat16 (ties to even).
@@ -37,7 +38,10 @@ bfloat16 = dtype("bfloat16", numpy="float32")
 bool_ = dtype("bool")  # meshflow.bool (NumPy's bool_); named bool_ here not to hide Python's bool
 float16 = dtype("float16")  # a storage type as bfloat16 (NumPy's float16: the same bits)
 half = float16
-_BY_NAME = {d.name: d for d in (float32, float64, int32, int64, bfloat16, bool_, float16)}
+uint8 = dtype("uint8")
+int8 = dtype("int8")
+int16 = dtype("int16")
+_BY_NAME = {d.name: d for d in (float32, float64, int32, int64, bfloat16, bool_, float16, uint8, int8, int16)}
 
 
 def to_dtype(value):
@@ -54,7 +58,7 @@ def to_dtype(value):
         name = str(value)
     if name not in _BY_NAME:
         raise ValueError(f"unsupported dtype '{name}'; expected one of float32, float64, int32, int64, bfloat16, bool, "
-                         "float16")
+                         "float16, uint8, int8, int16")
     return _BY_NAME[name]
 
 

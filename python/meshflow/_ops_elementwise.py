@@ -529,11 +529,15 @@ Tensor.int = lambda self: self.to(_dtype.int32)
 Tensor.long = lambda self: self.to(_dtype.int64)
 Tensor.bool = lambda self: self.to(_dtype.bool_)
 Tensor.half = lambda self: self.to(_dtype.float16)
+Tensor.byte = lambda self: self.to(_dtype.uint8)
+Tensor.char = lambda self: self.to(_dtype.int8)
+Tensor.short = lambda self: self.to(_dtype.int16)
 
 # Tensor.type's names, as torch's ("torch.FloatTensor") with this package's name (OneFlow's
 # "oneflow.FloatTensor").
 _TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int32": "IntTensor", "int64": "LongTensor",
-               "bfloat16": "BFloat16Tensor", "bool": "BoolTensor", "float16": "HalfTensor"}
+               "bfloat16": "BFloat16Tensor", "bool": "BoolTensor", "float16": "HalfTensor", "uint8": "ByteTensor",
+               "int8": "CharTensor", "int16": "ShortTensor"}
 
 
 def _type(self, dtype=None):

@@ -7,7 +7,8 @@ tensors with dims, 0-d tensors, Python numbers. Within a priority the dtypes pro
 category, which then promotes with it (int32 tensor + float64 0-d tensor -> float64; int32
 tensor + 2.5 -> float32, the default float dtype: a Python float counts as it, an int as
 int64 and a bool as bool). So float32 + float64 -> float64, int32 + int64 -> int64,
-bool + int tensor -> that int, bfloat16 + float32 -> float32, bfloat16 + int64 -> bfloat16.
+bool + int tensor -> that int, bfloat16 + float32 -> float32, bfloat16 + int64 -> bfloat16,
+uint8 + int8 -> int16 (the least signed type holding both), uint8 tensor + 300 -> uint8.
 """
 import numbers
 
@@ -19,7 +20,8 @@ __all__ = ["result_type", "promote_types", "get_default_dtype", "can_cast"]
 
 _BOOL, _INT, _FLOAT = 0, 1, 2
 # Integers and floats by width: within a category the wider wins.
-_RANK = {"bool": 0, "int32": 1, "int64": 2, "float16": 3, "bfloat16": 3, "float32": 4, "float64": 5}
+_RANK = {"bool": 0, "uint8": 1, "int8": 1, "int16": 2, "int32": 3, "int64": 4, "float16": 5, "bfloat16": 5,
+         "float32": 6, "float64": 7}
 
 
 def _category(d):
@@ -39,8 +41,8 @@ def promote_types(type1, type2):
     ca, cb = _category(a), _category(b)
     if ca != cb:
         return a if ca > cb else b
-    if _RANK[a.name] == _RANK[b.name]:  # float16 and bfloat16: neither holds the other
-        return _dtype.float32
+    if _RANK[a.name] == _RANK[b.name]:  # float16 and bfloat16, uint8 and int8: neither holds the other
+        return _dtype.float32 if ca == _FLOAT else _dtype.int16
     return a if _RANK[a.name] > _RANK[b.name] else b
 
 

@@ -667,7 +667,7 @@ def _as_array(data, dtype):
         data = data.numpy()
     if dtype is not None:
         target = _dtype.to_dtype(dtype)
-        if target.numpy.kind == "i" and not isinstance(data, _np.ndarray):
+        if target.numpy.kind in "iu" and not isinstance(data, _np.ndarray):
             info = _np.iinfo(target.numpy)
             bad = _out_of_range(data, _np.array(data), info.min, info.max)
             if bad is not None:

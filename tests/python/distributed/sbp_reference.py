@@ -82,8 +82,9 @@ def _children(value, parts, sbp, rng):
     # P(max) / P(min): a nonnegative offset everywhere except at one holder per element.
     holder = rng.integers(0, parts, value.shape)
     sign = -1 if sbp == PMAX else 1
-    return [value + sign * np.where(holder == i, 0, rng.integers(1, 5, value.shape)).astype(value.dtype)
-            for i in range(parts)]
+    # In the value's dtype (NumPy 1 makes uint8 - offsets int16).
+    return [(value + sign * np.where(holder == i, 0, rng.integers(1, 5, value.shape)).astype(value.dtype))
+            .astype(value.dtype) for i in range(parts)]
 
 
 def local_parts(value, hierarchy, nd_sbp, seed=0):
