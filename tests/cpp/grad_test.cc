@@ -234,6 +234,29 @@ TEST(Grad, ConvolutionPoolingPadding) {
   for (const GradCall& call : conv_calls()) check_gradients(call);
 }
 
+// Well-conditioned square matrices [2, 3, 3]: uniform in [-0.5, 0.5) plus 3 on the diagonal.
+Tensor conditioned(unsigned seed) {
+  Tensor a = uniform({2, 3, 3}, -0.5, 0.5, seed);
+  for (int64_t e = 0; e < 2; ++e) {
+    for (int64_t i = 0; i < 3; ++i) a.data_as<double>()[e * 9 + i * 4] += 3;
+  }
+  return a;
+}
+
+// cholesky's, eigh's and svd's gradients are checked in tests/python/test_linalg.py: cholesky
+// and eigh read one half of a symmetric matrix, so their gradients hold for symmetric
+// perturbations, which this element-by-element check does not make; svd's through functions
+// of U and Vh that do not depend on LAPACK's choice of the vectors' signs.
+std::vector<GradCall> linalg_calls() {
+  return {{"linalg_solve", {conditioned(1), uniform({2, 3, 2}, -1, 1, 2)}},
+          {"linalg_inv", {conditioned(3)}},
+          {"linalg_slogdet", {conditioned(4)}}};
+}
+
+TEST(Grad, LinalgOps) {
+  for (const GradCall& call : linalg_calls()) check_gradients(call);
+}
+
 TEST(Grad, Binary) {
   for (const GradCall& call : binary_calls()) check_gradients(call);
 }
