@@ -357,10 +357,10 @@ PYBIND11_MODULE(_C, m) {
       .def("set_data", &Var::set_data, py::arg("value"))
       .def("assign", &Var::assign, py::arg("result"))
       .def("same", &Var::same, py::arg("other"))
-      .def("backward", [](const Var& v, std::optional<Var> grad, bool retain_graph) {
+      .def("backward", [](const Var& v, std::optional<Var> grad, bool retain_graph, bool create_graph) {
             py::gil_scoped_release release;
-            v.backward(grad ? *grad : Var(), retain_graph);
-          }, py::arg("grad") = py::none(), py::arg("retain_graph") = false)
+            v.backward(grad ? *grad : Var(), retain_graph, create_graph);
+          }, py::arg("grad") = py::none(), py::arg("retain_graph") = false, py::arg("create_graph") = false)
       .def("add_hook", [](Var& v, py::function fn) {
             // The function goes with the graph node or the leaf; whoever drops the last
             // reference (possibly without the GIL, inside backward) takes the GIL to free it.
@@ -393,25 +393,37 @@ PYBIND11_MODULE(_C, m) {
       })
       .def_property_readonly("id", [](const Node& n) { return reinterpret_cast<uintptr_t>(&n); });
   m.def("autograd_backward", [](const std::vector<Var>& roots, const std::vector<std::optional<Var>>& grads,
-                                bool retain_graph) {
+                                bool retain_graph, bool create_graph) {
           std::vector<Var> seeds;
           for (const auto& g : grads) seeds.push_back(g ? *g : Var());
           py::gil_scoped_release release;
-          autograd::backward(roots, seeds, retain_graph);
-        }, py::arg("tensors"), py::arg("grad_tensors"), py::arg("retain_graph"));
+          autograd::backward(roots, seeds, retain_graph, create_graph);
+        }, py::arg("tensors"), py::arg("grad_tensors"), py::arg("retain_graph"), py::arg("create_graph") = false);
   m.def("autograd_grad", [](const std::vector<Var>& outputs, const std::vector<Var>& inputs,
-                            const std::vector<std::optional<Var>>& grad_outputs, bool retain_graph) {
+                            const std::vector<std::optional<Var>>& grad_outputs, bool retain_graph,
+                            bool create_graph) {
           std::vector<Var> seeds;
           for (const auto& g : grad_outputs) seeds.push_back(g ? *g : Var());
           std::vector<Var> grads;
           {
             py::gil_scoped_release release;
-            grads = autograd::grad(outputs, inputs, seeds, retain_graph);
+            grads = autograd::grad(outputs, inputs, seeds, retain_graph, create_graph);
           }
           std::vector<std::optional<Var>> out;
           for (const Var& g : grads) out.push_back(g.defined() ? std::optional<Var>(g) : std::nullopt);
           return out;
-        }, py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs"), py::arg("retain_graph"));
+        }, py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs"), py::arg("retain_graph"),
+        py::arg("create_graph") = false);
+  m.def("set_detect_anomaly", &set_detect_anomaly, py::arg("enabled"));
+  m.def("detect_anomaly_enabled", &detect_anomaly_enabled);
+  m.def("backward_name", &backward_name, py::arg("recorded"));
+  // Under anomaly detection a recorded call keeps the Python stack that made it (calls are
+  // recorded without the GIL).
+  set_anomaly_trace_source([]() -> std::string {
+    if (!Py_IsInitialized()) return "";
+    py::gil_scoped_acquire gil;
+    return py::str("").attr("join")(py::module_::import("traceback").attr("format_stack")()).cast<std::string>();
+  });
 
   m.def("make_global", &local_to_global, py::arg("local"), py::arg("placement"), py::arg("nd_sbp"),
         py::arg("check_consistency"), release());

@@ -29,7 +29,7 @@ Var in_layout_of(const Var& grad, const Var& like) {
   const GlobalTensor& g = grad.global();
   const GlobalTensor& l = like.global();
   if (g.placement() == l.placement() && g.nd_sbp() == l.nd_sbp()) return grad;
-  return Var(convert(g, l.placement(), l.nd_sbp()));
+  return to_global(grad, l.placement(), l.nd_sbp(), false);  // recorded in a create_graph backward
 }
 
 // Removes the hooks it holds when it goes (also when backward throws).
@@ -46,7 +46,7 @@ class HookScope {
 
 }  // namespace
 
-void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool retain_graph) {
+void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool retain_graph, bool create_graph) {
   if (roots.empty()) throw std::invalid_argument("autograd.backward: no tensors to differentiate");
   if (grads.size() != roots.size()) {
     throw std::invalid_argument("autograd.backward: got " + std::to_string(grads.size()) + " gradients for " +
@@ -73,7 +73,7 @@ void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool
     }
   }
   if (roots.size() == 1) {
-    roots[0].backward(seeds[0], retain_graph);
+    roots[0].backward(seeds[0], retain_graph, create_graph);
     return;
   }
   // One recorded call joins the roots: its backward hands each root its seed, so a single
@@ -87,11 +87,11 @@ void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool
     } on;
     record("autograd.backward", roots, join, [seeds](const std::vector<Var>&) { return seeds; });
   }
-  join[0].backward(Var(), retain_graph);
+  join[0].backward(Var(), retain_graph, create_graph);
 }
 
 std::vector<Var> grad(const std::vector<Var>& outputs, const std::vector<Var>& inputs,
-                      const std::vector<Var>& grad_outputs, bool retain_graph) {
+                      const std::vector<Var>& grad_outputs, bool retain_graph, bool create_graph) {
   vm::Issuing issuing;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].requires_grad()) {
@@ -119,7 +119,7 @@ std::vector<Var> grad(const std::vector<Var>& outputs, const std::vector<Var>& i
     if (it == leaves.end()) return;
     for (size_t i : it->second) result[i] = result[i].defined() ? fn::add(result[i], g) : g;
   });
-  backward(outputs, grad_outputs, retain_graph);
+  backward(outputs, grad_outputs, retain_graph, create_graph);
   return result;
 }
 

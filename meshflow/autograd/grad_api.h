@@ -15,15 +15,18 @@ namespace mf::autograd {
 // over the graph. grads[i] may be undefined for a root of one element (the seed is 1); else
 // it has the root's shape. Frees the graph's saved values unless retain_graph. Throws
 // std::invalid_argument for a root that does not require grad, a size mismatch or a
-// missing gradient for a root of several elements.
-void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool retain_graph);
+// missing gradient for a root of several elements. create_graph: as Var::backward's (the
+// gradients are recorded, for a second differentiation).
+void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool retain_graph,
+              bool create_graph = false);
 
 // The gradients of sum(outputs[i] * grad_outputs[i]) with respect to each of `inputs`
 // (leaves or not, each requiring grad), each in its input's placement and SBP; no .grad
 // changes. An input no gradient reaches gets an undefined Var. Hooks of the inputs run as
-// in backward().
+// in backward(). create_graph: the gradients are differentiable (Hessian-vector products,
+// gradient penalties).
 std::vector<Var> grad(const std::vector<Var>& outputs, const std::vector<Var>& inputs,
-                      const std::vector<Var>& grad_outputs, bool retain_graph);
+                      const std::vector<Var>& grad_outputs, bool retain_graph, bool create_graph = false);
 
 // The leaf a graph edge accumulates into, as a Var (the AccumulateGrad entries of torch's
 // grad_fn.next_functions); undefined for an edge to a node and for one that takes no gradient.

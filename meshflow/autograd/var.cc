@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 #include <unordered_map>
@@ -94,12 +95,22 @@ Tensor add_async(const Tensor& a, const Tensor& b) {
                     })[0];
 }
 
+thread_local bool grad_mode = true;
+
 Var accumulate(const Var& a, const Var& b) {
   if (!a.defined()) return b;
   if (!b.defined()) return a;
   if (a.shape() != b.shape() || a.dtype() != b.dtype() || a.is_global() != b.is_global()) {
     throw std::logic_error("autograd: gradients of shape " + to_string(b.shape()) + " and " + to_string(a.shape()) +
                            " (or of different dtypes or kinds) reached one tensor");
+  }
+  if (grad_mode && (a.requires_grad() || b.requires_grad())) {
+    // A create_graph backward: the sum is a recorded call, so the gradient it makes can be
+    // differentiated again (through b's conversion too).
+    const Var b_in = a.is_global() ? to_global(b, a.global().placement(), a.global().nd_sbp(), false) : b;
+    std::vector<Var> out{accumulate(a.detach(), b_in.detach())};
+    record("accumulate_grad", {a, b_in}, out, [](const std::vector<Var>& g) { return std::vector<Var>{g[0], g[0]}; });
+    return out[0];
   }
   if (!a.is_global()) return Var(add_async(a.local(), b.local()));
   const GlobalTensor& ga = a.global();
@@ -114,10 +125,16 @@ Var in_layout_of(const Var& grad, const Var& leaf) {
   const GlobalTensor& g = grad.global();
   const GlobalTensor& l = leaf.global();
   if (g.placement() == l.placement() && g.nd_sbp() == l.nd_sbp()) return grad;
-  return Var(convert(g, l.placement(), l.nd_sbp()));
+  return to_global(grad, l.placement(), l.nd_sbp(), false);  // recorded in a create_graph backward
 }
 
-thread_local bool grad_mode = true;
+std::atomic<bool> anomaly_mode{false};
+// Set once, at import, by the Python binding (a Python stack); read by record() under
+// anomaly detection.
+std::function<std::string()>& anomaly_trace_source() {
+  static auto* source = new std::function<std::string()>;
+  return *source;
+}
 std::atomic<int64_t> bucket_bytes{1 << 20};  // bench/overlap_bench.py: 0.25-1 MiB best, 4 MiB slower, 16 MiB no overlap
 
 thread_local const std::function<void(const VarImpl*, const Var&)>* grad_sink = nullptr;
@@ -336,7 +353,63 @@ bool record(const std::string& name, const std::vector<Var>& inputs, std::vector
   }
   node->backward = std::move(backward);
   node->release = std::move(release);
+  if (anomaly_mode && anomaly_trace_source()) node->creation_trace = anomaly_trace_source()();
   return true;
+}
+
+SavedVar::SavedVar(const Var& v, bool output) : value_(v.detach()), requires_grad_(v.requires_grad()) {
+  if (!requires_grad_) return;
+  const VarImpl& impl = *VarAccess::impl(v);
+  if (output) {
+    output_node_ = impl.grad_fn;
+    output_ = impl.output_index;
+  } else if (impl.grad_fn) {
+    node_ = impl.grad_fn;
+    output_ = impl.output_index;
+  } else {
+    leaf_ = VarAccess::impl(v);
+  }
+}
+
+Var SavedVar::unpack() const {
+  if (!grad_mode || !requires_grad_) return value_;
+  // A leaf is itself (backward checked that no set_data changed it since the call).
+  if (leaf_) return VarAccess::wrap(leaf_);
+  std::shared_ptr<Node> node = node_ ? node_ : output_node_.lock();
+  if (!node) return value_;
+  auto impl = make_impl(VarAccess::impl(value_)->value);
+  impl->requires_grad = true;
+  impl->grad_fn = std::move(node);
+  impl->output_index = output_;
+  return VarAccess::wrap(std::move(impl));
+}
+
+void set_detect_anomaly(bool enabled) { anomaly_mode = enabled; }
+bool detect_anomaly_enabled() { return anomaly_mode; }
+void set_anomaly_trace_source(std::function<std::string()> source) { anomaly_trace_source() = std::move(source); }
+
+std::string backward_name(const std::string& recorded) {
+  std::string lower = recorded;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (lower != recorded) return recorded + "Backward";
+  // torch's names of the calls meshflow names otherwise (its scalar variants are one op there;
+  // x.to and casts are ToCopy; reshape is a view where torch's can be).
+  static const std::map<std::string, std::string> torch_names = {
+      {"add_scalar", "Add"}, {"mul_scalar", "Mul"},   {"div_scalar", "Div"}, {"pow_scalar", "Pow"},
+      {"rpow_scalar", "Pow"}, {"matmul", "Mm"},       {"reshape", "View"},   {"flat_index", "Index"},
+      {"cast", "ToCopy"},    {"to", "ToCopy"}};
+  if (auto it = torch_names.find(recorded); it != torch_names.end()) return it->second + "Backward0";
+  std::string camel;
+  bool upper = true;
+  for (const char c : recorded) {
+    if (c == '_' || c == '.') {
+      upper = true;
+    } else {
+      camel += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+      upper = false;
+    }
+  }
+  return camel + "Backward0";
 }
 
 int64_t Var::add_hook(std::function<Var(const Var& grad)> hook) {
@@ -418,9 +491,48 @@ Var zeros_for(const Node::OutputMeta& m) {
   return Var(Tensor::zeros(m.shape, m.dtype, *m.memory));
 }
 
+// Sets grad mode for a scope: backward runs with it on exactly when it creates a graph.
+class GradMode {
+ public:
+  explicit GradMode(bool enabled) : previous_(grad_mode) { grad_mode = enabled; }
+  ~GradMode() { grad_mode = previous_; }
+  GradMode(const GradMode&) = delete;
+  GradMode& operator=(const GradMode&) = delete;
+
+ private:
+  bool previous_;
+};
+
+bool has_nan(const Tensor& t) {
+  if (!is_floating(t.dtype())) return false;
+  const Tensor host = t.memory().host_accessible() ? t : t.copy_to(host_memory());
+  return visit_storage(host.dtype(), [&](auto v) {
+    using T = decltype(v);
+    const T* p = host.data_as<T>();
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::any_of(p, p + numel(host.shape()), [](T x) { return std::isnan(x); });
+    } else if constexpr (std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>) {
+      return std::any_of(p, p + numel(host.shape()), [](T x) { return std::isnan(to_float(x)); });
+    } else {
+      return false;
+    }
+  });
+}
+
+// Anomaly detection's check of the gradients `node` returned (this rank's parts of global ones).
+void check_anomaly(const Node& node, const std::vector<Var>& grads) {
+  for (size_t i = 0; i < grads.size(); ++i) {
+    if (!grads[i].defined() || !has_nan(grads[i].data())) continue;
+    std::string message = "Function '" + backward_name(node.name) + "' returned nan values in its " +
+                          std::to_string(i) + "th output.";
+    if (!node.creation_trace.empty()) message += " The call that made it:\n" + node.creation_trace;
+    throw std::runtime_error(message);
+  }
+}
+
 }  // namespace
 
-void Var::backward(const Var& grad, bool retain_graph) const {
+void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const {
   vm::Issuing issuing;  // the engine, and the gradients it accumulates into leaves
   VarImpl& impl = checked(impl_);
   if (!impl.requires_grad) {
@@ -450,7 +562,7 @@ void Var::backward(const Var& grad, bool retain_graph) const {
   } else if (!is_global()) {
     require_same_device("backward(): the gradient", seed, *this);
   }
-  NoGradGuard no_grad;
+  GradMode mode(create_graph);
   if (!impl.grad_fn) {
     accumulate_into_leaf(impl_, seed);
     return;
@@ -468,8 +580,9 @@ void Var::backward(const Var& grad, bool retain_graph) const {
   std::unordered_map<VarImpl*, Var> leaf_sums;
   std::vector<std::shared_ptr<VarImpl>> leaves_in_order;  // first contribution first
   // While a graph is traced, conversions are recorded one by one (the graph compiler
-  // places them); buckets would issue collectives directly.
-  GradConversions conversions(conversion_tracer() ? 0 : bucket_bytes.load());
+  // places them); buckets would issue collectives directly. A create_graph backward records
+  // each conversion as a differentiable call, which a bucket's fused collective is not.
+  GradConversions conversions(conversion_tracer() || create_graph ? 0 : bucket_bytes.load());
   std::unordered_map<Node*, std::vector<Var>> pending;
   pending[root].resize(root->outputs.size());
   pending[root][impl.output_index] = seed;
@@ -510,6 +623,7 @@ void Var::backward(const Var& grad, bool retain_graph) const {
       throw std::logic_error("the gradient of " + node->name + " returned " + std::to_string(input_grads.size()) +
                              " gradients for " + std::to_string(node->inputs.size()) + " inputs");
     }
+    if (anomaly_mode) check_anomaly(*node, input_grads);
     for (size_t i = 0; i < node->inputs.size(); ++i) {
       const Edge& e = node->inputs[i];
       if (e.leaf) {
@@ -551,8 +665,9 @@ Var to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp, boo
   const GlobalTensor& in = x.global();
   std::vector<Var> out{Var(agree_on_arguments ? to_global(in, placement, nd_sbp) : convert(in, placement, nd_sbp))};
   const boxing::Layout back = gradient_layout(in.layout());
+  // Gradients of conversions are conversions of Vars, recorded in a create_graph backward.
   record("to_global", {x}, out, [back](const std::vector<Var>& g) {
-    return std::vector<Var>{Var(convert(g[0].global(), back.placement, back.nd_sbp))};
+    return std::vector<Var>{to_global(g[0], back.placement, back.nd_sbp, false)};
   });
   return out[0];
 }
@@ -563,13 +678,13 @@ Var local_to_global(const Var& x, const Placement& placement, const NdSbp& nd_sb
   const boxing::Layout back = gradient_layout({placement, nd_sbp});
   const Shape local_shape = in.shape();
   record("local_to_global", {x}, out, [back, local_shape](const std::vector<Var>& g) {
-    const Tensor part = convert(g[0].global(), back.placement, back.nd_sbp).local();
+    const Var part = to_local(to_global(g[0], back.placement, back.nd_sbp, false));
     if (part.shape() != local_shape) {
       throw std::invalid_argument("backward through to_global of local parts of uneven sizes is not supported: this "
                                   "rank's part has shape " + to_string(local_shape) + ", the balanced split's " +
                                   to_string(part.shape()));
     }
-    return std::vector<Var>{Var(part)};
+    return std::vector<Var>{part};
   });
   return out[0];
 }
@@ -588,6 +703,22 @@ Var to_device(const Var& x, device::Device& target) {
   return out[0];
 }
 
+namespace {
+
+// `part` as this rank's part of a global tensor of `shape` laid out as `nd_sbp`, without
+// checks or communication (to_local's gradient, whose parts line up by construction); its
+// own gradient, for a create_graph backward, is the part of the gradient in its layout.
+Var as_part_of(const Var& part, const Shape& shape, const Placement& placement, const NdSbp& nd_sbp) {
+  std::vector<Var> out{Var(GlobalTensor(shape, placement, nd_sbp, part.local()))};
+  const boxing::Layout back = gradient_layout({placement, nd_sbp});
+  record("local_to_global", {part}, out, [back](const std::vector<Var>& g) {
+    return std::vector<Var>{to_local(to_global(g[0], back.placement, back.nd_sbp, false))};
+  });
+  return out[0];
+}
+
+}  // namespace
+
 Var to_local(const Var& x) {
   const GlobalTensor& in = x.global();
   std::vector<Var> out{Var(in.local())};
@@ -599,7 +730,7 @@ Var to_local(const Var& x) {
   const Shape shape = in.shape();
   const Placement placement = in.placement();
   record("to_local", {x}, out, [shape, placement, back](const std::vector<Var>& g) {
-    return std::vector<Var>{Var(GlobalTensor(shape, placement, back, g[0].local()))};
+    return std::vector<Var>{as_part_of(g[0], shape, placement, back)};
   });
   return out[0];
 }

@@ -69,8 +69,10 @@ class Var {
   void assign(const Var& result);
   // Gradients of this Var with respect to every leaf that leads to it. Without `grad`, the
   // Var must hold one element and the seed is 1. Frees the graph's saved values unless
-  // retain_graph.
-  void backward(const Var& grad = Var(), bool retain_graph = false) const;
+  // retain_graph. create_graph: the gradients are computed with grad mode on, so the calls
+  // computing them are recorded and the gradients can be differentiated again (double
+  // backward); without it grad mode is off during backward.
+  void backward(const Var& grad = Var(), bool retain_graph = false, bool create_graph = false) const;
 
   // Tensor hooks (torch's Tensor.register_hook): `hook` sees this Var's gradient when
   // backward computes it and returns the gradient to use instead (or an undefined Var to
@@ -134,6 +136,29 @@ struct Node {
     std::function<Var(const Var& grad)> fn;
   };
   std::vector<Hook> hooks;
+  // Where the call was made (a Python stack), kept only under anomaly detection, for its error.
+  std::string creation_trace;
+};
+
+// A value an op's gradient reads (an input or output of the call), saved detached, with where
+// its gradient went at the call (torch's SavedVariable). unpack() gives the detached value
+// while grad mode is off (an ordinary backward) and, while it is on (a create_graph backward),
+// the value attached to the graph again, so a gradient computed from it is differentiable
+// back through it. An output's node is held weakly: the node holds its saved values.
+class SavedVar {
+ public:
+  SavedVar() = default;
+  // `v` as the call's input, or (`output`) as one of its outputs, after record().
+  SavedVar(const Var& v, bool output);
+  Var unpack() const;
+
+ private:
+  Var value_;
+  bool requires_grad_ = false;
+  std::shared_ptr<VarImpl> leaf_;      // a leaf input that required grad
+  std::shared_ptr<Node> node_;         // the node that made a non-leaf input
+  std::weak_ptr<Node> output_node_;    // this call's node, for an output
+  int output_ = 0;
 };
 
 // Records a call: makes `outputs` non-leaf results of a node whose backward is `backward`,
@@ -157,6 +182,19 @@ class NoGradGuard {
   bool previous_;
 };
 void set_grad_enabled(bool enabled);
+
+// Anomaly detection (torch.autograd.set_detect_anomaly), process-wide, off by default. While on,
+// backward checks every gradient a node returns and throws std::runtime_error naming the node
+// ("Function 'LogBackward0' returned nan values in its 0th output.") and, where a trace source
+// is set, where its call was made; record() asks the source for that trace. Off, it costs
+// one flag read per node.
+void set_detect_anomaly(bool enabled);
+bool detect_anomaly_enabled();
+// Set once, before any call is recorded (the Python binding sets a Python stack at import).
+void set_anomaly_trace_source(std::function<std::string()> source);
+// A node's name as torch names its backward: "add_scalar" -> "AddBackward0", a Python
+// Function's class name (not lower case) -> "CubeBackward".
+std::string backward_name(const std::string& recorded);
 
 // While alive, backward() hands every leaf's final gradient (after the leaf's hooks, in its
 // layout) to `sink` instead of accumulating it into grad(): torch.autograd.grad, which

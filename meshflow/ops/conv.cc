@@ -12,6 +12,8 @@
 //   conv2d_backward_weight(x, dy; conv2d's attributes, kernel_size [kh, kw]) -> dw:
 //     S(0), S(0) -> P (data parallel: each rank's batch adds its part);  P, B -> P;
 //     B, P -> P; groups == 1:  B, S(1) -> S(0);  S(1), B -> S(1).
+//   Those two have gradients (conv2d and each other), for a create_graph backward; the
+//   other backward ops here have none.
 //   max_pool2d(x; kernel_size, stride, padding, dilation, ceil_mode) -> y, indices (int64,
 //     h * W + w within the plane, torch's), adaptive_max_pool2d(x; output_size) -> y,
 //     indices:  S(0) -> S(0), S(0);  S(1) -> S(1), S(1).
@@ -491,6 +493,33 @@ std::vector<Var> conv_grad(const GradContext& ctx) {
   return grads;
 }
 
+// The backward ops' own gradients (a create_graph backward through conv2d). Both are linear in
+// each input, and each is the adjoint of conv2d in one argument: from <gdx, data(dy, w)> =
+// <conv2d(gdx, w), dy> and <gdw, weight(x, dy)> = <conv2d(x, gdw), dy>.
+std::vector<Var> conv_data_grad(const GradContext& ctx) {
+  const Var &dy = ctx.inputs[0], &w = ctx.inputs[1], &gdx = ctx.grad_outputs[0];
+  std::vector<Var> grads(2);
+  if (ctx.needs_grad[0]) grads[0] = call1(kConv, {gdx, w}, ctx.attrs);
+  if (ctx.needs_grad[1]) {
+    Attrs attrs = ctx.attrs;
+    attrs.set("kernel_size", std::vector<int64_t>{w.shape()[2], w.shape()[3]});
+    grads[1] = call1(kConvWeight, {gdx, dy}, attrs);
+  }
+  return grads;
+}
+
+std::vector<Var> conv_weight_grad(const GradContext& ctx) {
+  const Var &x = ctx.inputs[0], &dy = ctx.inputs[1], &gdw = ctx.grad_outputs[0];
+  std::vector<Var> grads(2);
+  if (ctx.needs_grad[0]) {
+    Attrs attrs = ctx.attrs;
+    attrs.set("input_size", std::vector<int64_t>{x.shape()[2], x.shape()[3]});
+    grads[0] = call1(kConvData, {dy, gdw}, attrs);
+  }
+  if (ctx.needs_grad[1]) grads[1] = call1(kConv, {x, gdw}, ctx.attrs);
+  return grads;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Pooling
 
@@ -912,8 +941,8 @@ std::vector<Var> upsample_grad(const GradContext& ctx) {
 
 void register_conv_ops(OpRegistry& r) {
   r.add(with_grad(make_op(kConv, conv_infer, conv_signatures, conv_kernel), conv_grad));
-  r.add(make_op(kConvData, conv_data_infer, conv_data_signatures, conv_data_kernel));
-  r.add(make_op(kConvWeight, conv_weight_infer, conv_weight_signatures, conv_weight_kernel));
+  r.add(with_grad(make_op(kConvData, conv_data_infer, conv_data_signatures, conv_data_kernel), conv_data_grad));
+  r.add(with_grad(make_op(kConvWeight, conv_weight_infer, conv_weight_signatures, conv_weight_kernel), conv_weight_grad));
   r.add(max_pool(kMaxPool, false));
   r.add(max_pool(kAdaptiveMaxPool, true));
   r.add(make_op(

@@ -82,7 +82,8 @@ Var replicated(const OpDef& op, const Var& v, const Placement& placement) {
   const DType dtype = local.dtype();
   record("implicit_replication", {v}, out, [placement, all_b, &home, shape, dtype](const std::vector<Var>& g) {
     if (!placement.contains(comm::world_rank())) return std::vector<Var>{Var(Tensor::zeros(shape, dtype, home.memory()))};
-    return std::vector<Var>{Var(vm::copy_to(convert(g[0].global(), placement, all_b).local(), home))};
+    // Conversions of Vars: recorded in a create_graph backward.
+    return std::vector<Var>{to_device(to_local(to_global(g[0], placement, all_b, false)), home)};
   });
   return out[0];
 }
@@ -95,18 +96,23 @@ std::vector<Var> with_locals_replicated(const OpDef& op, const std::vector<Var>&
   return out;
 }
 
-// What an op's backward keeps: the call's values, detached, freed after backward.
+// What an op's backward keeps: the call's values, freed after backward; unpacked attached to
+// the graph in a create_graph backward (SavedVar).
 struct Saved {
-  std::vector<Var> inputs;
-  std::vector<Var> outputs;
+  std::vector<SavedVar> inputs;
+  std::vector<SavedVar> outputs;
   std::vector<bool> needs_grad;
 };
 
-std::vector<Var> detached(const std::vector<Var>& vars) {
+std::vector<Var> unpacked(const std::vector<SavedVar>& saved) {
   std::vector<Var> out;
-  for (const Var& v : vars) out.push_back(v.detach());
+  for (const SavedVar& v : saved) out.push_back(v.unpack());
   return out;
 }
+
+// Backward ops (named <op>_backward..., the kernels of other ops' gradients) that have no
+// gradient of their own: a create_graph backward calls them with inputs that require grad.
+bool lacks_double_backward(const OpDef& op) { return !op.grad && op.name.find("_backward") != std::string::npos; }
 
 // The inputs of a recorded global call, each converted to the layout the chosen signature
 // takes it in, by a recorded to_global. So the op's gradient runs on the layouts its forward
@@ -207,22 +213,37 @@ std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Att
     }
     return call(op, low, wide, constraints);
   }
-  const bool records = op.grad && grad_enabled() &&
-                       std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.requires_grad(); });
-  if (!records) return run(op, inputs, attrs, constraints);
+  const bool records = grad_enabled() && std::any_of(inputs.begin(), inputs.end(), [](const Var& v) {
+                         return v.defined() && v.requires_grad();
+                       });
+  if (records && lacks_double_backward(op)) {
+    // Recorded with a gradient that refuses, so differentiating through it fails naming it
+    // rather than taking it for a constant (a silently wrong second derivative).
+    std::vector<Var> outputs = run(op, inputs, attrs, constraints);
+    record(op.name, inputs, outputs, [name = op.name](const std::vector<Var>&) -> std::vector<Var> {
+      op_error(name, "has no gradient of its own: a gradient computed with create_graph=True through it cannot be "
+                     "differentiated again (double backward through the op it differentiates is not supported)");
+    });
+    return outputs;
+  }
+  if (!records || !op.grad) return run(op, inputs, attrs, constraints);
   Constraints fixed = constraints;
   const std::vector<Var> args = inputs[0].is_global() ? in_signature_layouts(op, inputs, attrs, fixed) : inputs;
   std::vector<Var> outputs = run(op, args, attrs, fixed);
   auto saved = std::make_shared<Saved>();
-  saved->inputs = detached(args);
-  saved->outputs = detached(outputs);
-  for (const Var& in : args) saved->needs_grad.push_back(in.requires_grad());
+  for (const Var& in : args) {
+    saved->inputs.emplace_back(in, /*output=*/false);
+    saved->needs_grad.push_back(in.requires_grad());
+  }
   record(
       op.name, args, outputs,
       [&op, attrs, saved](const std::vector<Var>& grad_outputs) {
-        return op.grad(GradContext{attrs, saved->inputs, saved->outputs, grad_outputs, saved->needs_grad});
+        const std::vector<Var> inputs = unpacked(saved->inputs);
+        const std::vector<Var> outputs = unpacked(saved->outputs);
+        return op.grad(GradContext{attrs, inputs, outputs, grad_outputs, saved->needs_grad});
       },
       [saved] { *saved = Saved(); });
+  for (const Var& out : outputs) saved->outputs.emplace_back(out, /*output=*/true);  // their node is made now
   return outputs;
 }
 

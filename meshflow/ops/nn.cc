@@ -42,8 +42,10 @@
 //     fn::cross_entropy runs unless the classes are split.  S(0) on everything.
 // Indices and targets out of range (of the logical size) raise an error from the kernel of
 // the rank that holds them, before it writes anything. The forward ops' gradients call the
-// backward ops (cross_entropy's: softmax minus gather_backward's one-hot rows); the backward
-// ops have none.
+// backward ops (cross_entropy's: softmax minus gather_backward's one-hot rows). For a
+// create_graph backward, softmax's, layer_norm's and softmax_cross_entropy's gradients are
+// written in differentiable ops instead, and embedding_backward and gather_backward (linear in
+// dy) have gradients; the other backward ops have none (a second backward raises, naming them).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -316,6 +318,13 @@ OpDef softmax(const std::string& name, bool log) {
     return std::vector<Tensor>{out};
   };
   def.grad = [log](const GradContext& g) {
+    if (grad_enabled() && !flag(g.attrs, "causal")) {
+      // A create_graph backward: the formula in differentiable ops, y's graph included.
+      const Var &y = g.outputs[0], &dy = g.grad_outputs[0];
+      const std::vector<int64_t> dim{g.attrs.get_int("dim")};
+      if (log) return std::vector<Var>{fn::sub(dy, fn::mul(fn::exp(y), fn::sum(dy, dim, true)))};
+      return std::vector<Var>{fn::mul(y, fn::sub(dy, fn::sum(fn::mul(dy, y), dim, true)))};
+    }
     Attrs attrs = g.attrs;
     attrs.set("log", log);
     return std::vector<Var>{call1(kSoftmaxBackward, {g.outputs[0], g.grad_outputs[0]}, attrs)};
@@ -561,8 +570,30 @@ std::vector<Tensor> layer_norm_backward_kernel(const std::vector<Tensor>& in, co
   return out;
 }
 
+// layer_norm's gradient in differentiable ops, for a create_graph backward: with
+// xhat = (x - mean) rstd and dxhat = dy weight, dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)).
+std::vector<Var> layer_norm_composite_grad(const GradContext& g) {
+  const Var &x = g.inputs[0], &dy = g.grad_outputs[0];
+  const bool has_weight = flag(g.attrs, "has_weight"), has_bias = flag(g.attrs, "has_bias");
+  const int64_t nd = static_cast<int64_t>(x.shape().size());
+  std::vector<int64_t> dims;
+  for (int64_t d = nd - static_cast<int64_t>(g.attrs.get_ints("normalized_shape").size()); d < nd; ++d) dims.push_back(d);
+  const Var centered = fn::sub(x, fn::mean(x, dims, true));
+  const Var rstd = fn::rsqrt(fn::add_scalar(fn::mean(fn::mul(centered, centered), dims, true), eps_attr(g.attrs)));
+  const Var xhat = fn::mul(centered, rstd);
+  const Var dxhat = has_weight ? fn::mul(dy, g.inputs[1]) : dy;
+  std::vector<Var> grads{
+      g.needs_grad[0] ? fn::mul(rstd, fn::sub(fn::sub(dxhat, fn::mean(dxhat, dims, true)),
+                                              fn::mul(xhat, fn::mean(fn::mul(dxhat, xhat), dims, true))))
+                      : Var()};
+  if (has_weight) grads.push_back(g.needs_grad[1] ? fn::sum_to(fn::mul(dy, xhat), g.inputs[1].shape()) : Var());
+  if (has_bias) grads.push_back(g.needs_grad[grads.size()] ? fn::sum_to(dy, g.inputs[grads.size()].shape()) : Var());
+  return grads;
+}
+
 // The backward op's outputs are the gradients of x, weight and bias, in the inputs' order.
 std::vector<Var> layer_norm_grad(const GradContext& g) {
+  if (grad_enabled()) return layer_norm_composite_grad(g);
   std::vector<Var> inputs{g.inputs[0]};
   if (flag(g.attrs, "has_weight")) inputs.push_back(g.inputs[1]);
   inputs.push_back(g.grad_outputs[0]);
@@ -732,6 +763,12 @@ std::vector<Var> embedding_grad(const GradContext& g) {
   return {Var(), call1(kEmbeddingBackward, {g.inputs[0], g.grad_outputs[0]}, attrs)};
 }
 
+// embedding_backward is linear in dy: its gradient picks the rows of ddweight (a create_graph
+// backward through embedding).
+std::vector<Var> embedding_backward_grad(const GradContext& g) {
+  return {Var(), call1(kEmbedding, {g.inputs[0], g.grad_outputs[0]})};
+}
+
 // ---------------------------------------------------------------------------------------------
 // gather, gather_backward
 //
@@ -869,6 +906,11 @@ std::vector<Var> gather_grad(const GradContext& g) {
   const int64_t dim = g.attrs.get_int("dim");
   const Attrs attrs{{"dim", dim}, {"size", x.shape()[gather_dim(kGather, g.attrs, x.shape())]}};
   return {call1(kGatherBackward, {g.inputs[1], g.grad_outputs[0]}, attrs), Var()};
+}
+
+// gather_backward is linear in dy: its gradient gathers ddx where dy came from.
+std::vector<Var> gather_backward_grad(const GradContext& g) {
+  return {Var(), call1(kGather, {g.grad_outputs[0], g.inputs[0]}, {{"dim", g.attrs.get_int("dim")}})};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1027,8 +1069,21 @@ std::vector<Tensor> softmax_cross_entropy_backward_kernel(const std::vector<Tens
   return {dx};
 }
 
-// The engine gives zeros for an output no gradient reached (GradContext).
+// The engine gives zeros for an output no gradient reached (GradContext). In a create_graph
+// backward the kernel's formula in differentiable ops (the one-hot rows a constant).
 std::vector<Var> softmax_cross_entropy_grad(const GradContext& g) {
+  if (grad_enabled()) {
+    const Var &logits = g.inputs[0], &target = g.inputs[1];
+    const int64_t rows = logits.shape()[0], classes = logits.shape()[1];
+    const Var kept = fn::ne(target, fn::full_like(target, static_cast<double>(ignore_index_of(g.attrs))));
+    const Var dl = fn::reshape(fn::mul(g.grad_outputs[0], fn::cast(kept, logits.dtype())), {rows, 1});
+    const Var index = fn::reshape(fn::where(kept, target, fn::zeros_like(target)), {rows, 1});
+    const Var one_hot = call1(kGatherBackward, {index, fn::ones_like(fn::cast(index, logits.dtype()))},
+                              {{"dim", int64_t{1}}, {"size", classes}});
+    const Var p = fn::exp(fn::sub(logits, fn::reshape(g.outputs[1], {rows, 1})));
+    const Var weight = fn::add(dl, fn::reshape(g.grad_outputs[1], {rows, 1}));
+    return {fn::sub(fn::mul(p, weight), fn::mul(one_hot, dl)), Var()};
+  }
   return {call1(kSoftmaxCrossEntropyBackward,
                 {g.inputs[0], g.inputs[1], g.outputs[1], g.grad_outputs[0], g.grad_outputs[1]}, g.attrs),
           Var()};
@@ -1052,14 +1107,16 @@ void register_nn_ops(OpRegistry& r) {
       make_op(kEmbedding, embedding_infer, embedding_signatures, embedding_kernel, kChecksData), embedding_grad);
   embedding.small_ints = true;
   r.add(std::move(embedding));
-  r.add(make_op(kEmbeddingBackward, embedding_backward_infer, embedding_backward_signatures, embedding_backward_kernel,
-                kChecksData));
+  r.add(with_grad(make_op(kEmbeddingBackward, embedding_backward_infer, embedding_backward_signatures,
+                          embedding_backward_kernel, kChecksData),
+                  embedding_backward_grad));
   // gather only moves elements (masked_select and take_along_dim of masks and halves run on it).
   OpDef gather = with_grad(make_op(kGather, gather_infer, gather_signatures, gather_kernel, kChecksData), gather_grad);
   gather.booleans = gather.bfloat16 = gather.float16 = gather.small_ints = true;
   r.add(std::move(gather));
-  r.add(
-      make_op(kGatherBackward, gather_backward_infer, gather_backward_signatures, gather_backward_kernel, kChecksData));
+  r.add(with_grad(
+      make_op(kGatherBackward, gather_backward_infer, gather_backward_signatures, gather_backward_kernel, kChecksData),
+      gather_backward_grad));
   r.add(with_grad(
       make_op(kCrossEntropy, cross_entropy_infer, cross_entropy_signatures, cross_entropy_kernel, kChecksData),
       cross_entropy_grad));

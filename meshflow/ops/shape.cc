@@ -414,6 +414,8 @@ OpDef slice_backward_op() {
     scatter_strided(in[0].view(0, l.extent), dx, l.base, l.strides);
     return std::vector<Tensor>{dx};
   };
+  // Linear in dy: its gradient is the slice of ddx (a create_graph backward through slice).
+  op.grad = [](const GradContext& g) { return std::vector<Var>{call1(kSlice, {g.grad_outputs[0]}, g.attrs)}; };
   return op;
 }
 

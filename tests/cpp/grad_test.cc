@@ -140,6 +140,9 @@ std::vector<GradCall> nn_calls() {
       {"layer_norm", {x3}, {{"normalized_shape", Ints{3, 4}}}},
       {"embedding", {indices({2, 3}, 5), away_from_zero({5, 4}, 2)}},
       {"gather", {x, indices({3, 2}, 4)}, {{"dim", int64_t{1}}}},
+      // Backward ops with gradients of their own (a create_graph backward), linear in dy.
+      {"embedding_backward", {indices({2, 3}, 5), away_from_zero({2, 3, 4}, 2)}, {{"num_weights", int64_t{5}}}},
+      {"gather_backward", {indices({3, 2}, 4), away_from_zero({3, 2}, 2)}, {{"dim", int64_t{1}}, {"size", int64_t{4}}}},
       // index_put: unique positions (an overwritten value has no gradient in finite
       // differences; the op gives it dy, as torch), and repeated ones added.
       {"index_put", {x, indices({2, 3}, 12), away_from_zero({2, 3}, 2)}},
@@ -165,6 +168,9 @@ std::vector<GradCall> shape_calls() {
       {"expand", {away_from_zero({3, 1}, 1)}, {{"shape", Ints{2, 3, 4}}}},
       {"slice", {m}, {{"starts", Ints{1, 0}}, {"stops", Ints{4, 5}}, {"steps", Ints{2, 2}}}},
       {"slice", {m}, {{"starts", Ints{2, 1}}, {"stops", Ints{3, 5}}, {"steps", Ints{1, 1}}, {"drop_dims", Ints{0}}}},
+      {"slice_backward",
+       {away_from_zero({2, 3}, 3)},
+       {{"shape", Ints{4, 5}}, {"starts", Ints{1, 0}}, {"stops", Ints{4, 5}}, {"steps", Ints{2, 2}}}},
       {"cat", {away_from_zero({2, 3}, 1), away_from_zero({4, 3}, 2)}, {{"dim", int64_t{0}}}},
       {"cat", {away_from_zero({2, 3}, 1), away_from_zero({2, 1}, 2)}, {{"dim", int64_t{1}}}},
       {"stack", {away_from_zero({2, 3}, 1), away_from_zero({2, 3}, 2)}, {{"dim", int64_t{1}}}},
@@ -209,6 +215,13 @@ std::vector<GradCall> conv_calls() {
   return {
       {"conv2d", {x, away_from_zero({3, 4, 3, 2}, 2)}, conv(1, {2, 1}, {1, 0}, {1, 1}, {1, 2})},
       {"conv2d", {x, away_from_zero({6, 2, 2, 3}, 3)}, conv(2, {1, 2}, {0, 1}, {1, 1}, {2, 1})},
+      // conv2d's backward ops, whose gradients a create_graph backward through conv2d uses.
+      {"conv2d_backward_data",
+       {away_from_zero({2, 3, 3, 5}, 4), away_from_zero({3, 4, 3, 2}, 2)},
+       Attrs(conv(1, {2, 1}, {1, 0}, {1, 1}, {1, 2})).set("input_size", Ints{5, 6})},
+      {"conv2d_backward_weight",
+       {x, away_from_zero({2, 3, 3, 5}, 4)},
+       Attrs(conv(1, {2, 1}, {1, 0}, {1, 1}, {1, 2})).set("kernel_size", Ints{3, 2})},
       {"max_pool2d",
        {x},
        {{"kernel_size", Ints{3, 2}}, {"stride", Ints{2, 1}}, {"padding", Ints{1, 1}}, {"dilation", Ints{1, 2}},
