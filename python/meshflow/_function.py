@@ -3,7 +3,10 @@
 forward(ctx, *args) runs without recording (meshflow ops inside it are not differentiated);
 its tensor outputs become the results of one recorded call whose gradient is
 backward(ctx, *grad_outputs), which returns one gradient (or None) per argument of forward.
-Backward itself runs without recording (no second derivatives through a Function).
+Backward runs in the grad mode of the backward pass: without recording, or, under
+create_graph=True, recorded, so a backward written with meshflow ops from saved inputs can be
+differentiated again (gradgradcheck). Saved outputs are not attached to the call's node: a
+second derivative does not flow through them.
 """
 from . import _C
 from ._tensor import Tensor, no_grad
@@ -51,8 +54,7 @@ class Function:
         tensor_args = [isinstance(a, Tensor) for a in args]
 
         def backward(grads):
-            with no_grad():
-                result = cls.backward(ctx, *[None if g is None else Tensor(g) for g in grads])
+            result = cls.backward(ctx, *[None if g is None else Tensor(g) for g in grads])
             result = result if isinstance(result, tuple) else (result,)
             if len(result) < len(args):
                 result = result + (None,) * (len(args) - len(result))

@@ -9,12 +9,6 @@ import weakref
 
 from . import _C
 
-# torch's names of the backward of calls meshflow names otherwise (its scalar variants are
-# one op there; x.to and casts are ToCopy; reshape is a view where torch's can be).
-_TORCH_NAMES = {"add_scalar": "Add", "mul_scalar": "Mul", "div_scalar": "Div", "pow_scalar": "Pow",
-                "rpow_scalar": "Pow", "matmul": "Mm", "reshape": "View", "flat_index": "Index", "cast": "ToCopy",
-                "to": "ToCopy"}
-
 # One Node object per graph node while any is held, so that `y.grad_fn is y.grad_fn`, as in
 # torch. Keyed by the node's address, which no other node takes while the Node holds it.
 _nodes = weakref.WeakValueDictionary()
@@ -33,10 +27,7 @@ def node(impl):
 def _torch_name(recorded):
     """An op's node name ("add_scalar") as torch's ("AddBackward0"); a Python Function's (its
     class name: op names are lower case) as torch names a custom Function's ("CubeBackward")."""
-    if recorded != recorded.lower():
-        return recorded + "Backward"
-    base = _TORCH_NAMES.get(recorded) or "".join(part.capitalize() for part in recorded.replace(".", "_").split("_"))
-    return base + "Backward0"
+    return _C.backward_name(recorded)
 
 
 class Node:

@@ -368,9 +368,15 @@ class Tensor:
         name() and next_functions (_grad_fn.py)."""
         return _grad_fn.node(self._impl.grad_fn)
 
-    def backward(self, gradient=None, retain_graph=False):
-        """Accumulates d(self)/d(leaf) into every leaf's .grad (collective on global tensors)."""
-        self._impl.backward(None if gradient is None else _impl_of("backward", gradient), retain_graph)
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Accumulates d(self)/d(leaf) into every leaf's .grad (collective on global tensors).
+        create_graph records the gradients, to differentiate them again; retain_graph
+        defaults to create_graph, as torch's."""
+        if inputs is not None:
+            raise NotImplementedError("Tensor.backward(inputs=...) is not supported; use autograd.grad")
+        retain_graph = create_graph if retain_graph is None else retain_graph
+        self._impl.backward(None if gradient is None else _impl_of("backward", gradient), bool(retain_graph),
+                            bool(create_graph))
 
     def detach(self):
         return Tensor(self._impl.detach())

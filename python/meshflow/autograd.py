@@ -1,18 +1,24 @@
-"""meshflow.autograd: torch.autograd's functions (grad, backward) and grad modes.
+"""meshflow.autograd: torch.autograd's functions (grad, backward), grad modes, anomaly
+detection, gradcheck and gradgradcheck, and autograd.functional's vjp, jvp, hvp and vhp.
 
 grad() and backward() run the C++ engine (meshflow/autograd/grad_api.h) once over all the
 given roots; on global tensors they are collective (every rank calls them alike) and each
-gradient comes in its tensor's placement and SBP. Higher-order gradients (create_graph) are
-not supported: the engine computes gradients without recording them.
+gradient comes in its tensor's placement and SBP. With create_graph=True the engine runs with
+grad mode on, so the gradients are recorded and can be differentiated again (gradient
+penalties, Hessian-vector products); an op whose gradient has no gradient of its own raises,
+naming it, when a second backward reaches it.
 """
 import functools
+
+import numpy as np
 
 from . import _C
 from ._tensor import Tensor, _impl_of, no_grad, is_grad_enabled
 from ._function import Function, FunctionCtx
 
 __all__ = ["Function", "FunctionCtx", "grad", "backward", "enable_grad", "set_grad_enabled", "inference_mode", "no_grad", "is_grad_enabled",
-           "is_inference_mode_enabled"]
+           "is_inference_mode_enabled", "set_detect_anomaly", "detect_anomaly", "is_anomaly_enabled", "gradcheck",
+           "gradgradcheck", "GradcheckError", "functional"]
 
 
 class _GradMode:
@@ -108,30 +114,28 @@ def _check_roots(tensors, what):
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
 
 
-def _no_create_graph(create_graph):
-    if create_graph:
-        raise NotImplementedError("create_graph=True (higher-order gradients) is not supported by meshflow: "
-                                  "gradients are computed without being recorded")
-
-
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """Accumulates the gradients of `tensors` (seeded by grad_tensors; None for a
-    one-element tensor means 1) into the leaves' .grad, in one pass."""
-    _no_create_graph(create_graph)
+    one-element tensor means 1) into the leaves' .grad, in one pass. create_graph records
+    them (each .grad then has a grad_fn); retain_graph defaults to create_graph."""
+    if retain_graph is None:
+        retain_graph = create_graph
     if inputs is not None:
         raise NotImplementedError("autograd.backward(inputs=...) is not supported; use autograd.grad")
     tensors = _as_tuple(tensors, "tensors")
     _check_roots(tensors, "backward")
     seeds = _seeds(grad_tensors, tensors, "grad_tensors")
-    _C.autograd_backward([t._impl for t in tensors], seeds, bool(retain_graph))
+    _C.autograd_backward([t._impl for t in tensors], seeds, bool(retain_graph), bool(create_graph))
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """The gradients of sum(outputs[i] * grad_outputs[i]) with respect to each input, as a
     tuple, leaving every .grad as it is. An input the outputs do not depend on raises unless
-    allow_unused (then its gradient is None, or zeros with materialize_grads)."""
-    _no_create_graph(create_graph)
+    allow_unused (then its gradient is None, or zeros with materialize_grads). create_graph
+    makes the gradients differentiable; retain_graph defaults to create_graph."""
+    if retain_graph is None:
+        retain_graph = create_graph
     if is_grads_batched:
         raise NotImplementedError("is_grads_batched=True is not supported by meshflow")
     if allow_unused is None:
@@ -147,7 +151,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     seeds = _seeds(grad_outputs, outputs, "grad_outputs")
-    grads = _C.autograd_grad([t._impl for t in outputs], [t._impl for t in inputs], seeds, bool(retain_graph))
+    grads = _C.autograd_grad([t._impl for t in outputs], [t._impl for t in inputs], seeds, bool(retain_graph),
+                             bool(create_graph))
     result = []
     for t, g in zip(inputs, grads):
         if g is None:
@@ -163,3 +168,160 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         else:
             result.append(Tensor(g))
     return tuple(result)
+
+
+class set_detect_anomaly:
+    """set_detect_anomaly(mode): anomaly detection on or off now, as a function; as a context
+    manager, for the scope. While on, backward raises RuntimeError when a node returns NaN
+    ("Function 'LogBackward0' returned nan values in its 0th output."), with the stack of the
+    call that recorded it; each node is checked (its gradients read), so it is slow. Off, it
+    costs nothing."""
+
+    def __init__(self, mode, check_nan=True):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_detect_anomaly expects a bool, got {type(mode).__name__}")
+        self._previous = _C.detect_anomaly_enabled()
+        _C.set_detect_anomaly(mode and check_nan)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _C.set_detect_anomaly(self._previous)
+
+
+class detect_anomaly(_GradMode):
+    """Context manager and decorator: anomaly detection on in its scope (set_detect_anomaly)."""
+
+    def __init__(self, check_nan=True):
+        self._check_nan = check_nan
+
+    def __enter__(self):
+        self._previous = _C.detect_anomaly_enabled()
+        _C.set_detect_anomaly(bool(self._check_nan))
+        return self
+
+    def __exit__(self, *exc):
+        _C.set_detect_anomaly(self._previous)
+
+    def clone(self):
+        return type(self)(self._check_nan)
+
+
+def is_anomaly_enabled():
+    return _C.detect_anomaly_enabled()
+
+
+class GradcheckError(RuntimeError):
+    """gradcheck's failure: the analytical and numerical Jacobians differ (torch's)."""
+
+
+def _tensor_outputs(out):
+    return (out,) if isinstance(out, Tensor) else tuple(o for o in out if isinstance(o, Tensor))
+
+
+def _with_value(t, array):
+    """A new leaf of t's dtype holding `array`, requiring grad as t does (gradgradcheck's
+    function differentiates with respect to its inputs)."""
+    from ._tensor import tensor
+    return tensor(array, dtype=t.dtype, requires_grad=t.requires_grad)
+
+
+def _numerical_jacobians(fn, inputs, wrt, eps):
+    """[output][input] -> (numel(output), numel(input)) central differences, in float64."""
+    arrays = [t.detach().numpy().astype(np.float64) if isinstance(t, Tensor) else None for t in inputs]
+    columns = {}
+    for i in wrt:
+        base = arrays[i]
+        for j in range(base.size):
+            values = []
+            for step in (eps, -eps):
+                moved = base.copy()
+                moved.reshape(-1)[j] += step
+                args = list(inputs)
+                args[i] = _with_value(inputs[i], moved)
+                values.append([o.detach().numpy().astype(np.float64).reshape(-1) for o in _tensor_outputs(fn(*args))])
+            columns[i, j] = [(plus - minus) / (2 * eps) for plus, minus in zip(*values)]
+    outputs = _tensor_outputs(fn(*inputs))
+    return [[np.stack([columns[i, j][k] for j in range(arrays[i].size)], axis=1) if arrays[i].size
+             else np.zeros((outputs[k].numel(), 0)) for i in wrt] for k in range(len(outputs))]
+
+
+def _analytical_jacobians(fn, inputs, wrt):
+    """[output][input] -> (numel(output), numel(input)), one autograd.grad per output element."""
+    from ._tensor import tensor as mf_tensor
+    outputs = _tensor_outputs(fn(*inputs))
+    result = []
+    for out in outputs:
+        rows = [[] for _ in wrt]
+        n = out.numel()
+        for m in range(n):
+            seed = np.zeros(n, dtype=np.float64)
+            seed[m] = 1
+            grads = None
+            if out.requires_grad:
+                grads = grad(out, [inputs[i] for i in wrt], mf_tensor(seed.reshape(tuple(out.shape)), dtype=out.dtype),
+                             retain_graph=True, allow_unused=True)
+            for r, i in enumerate(wrt):
+                g = None if grads is None else grads[r]
+                rows[r].append(np.zeros(inputs[i].numel()) if g is None else g.numpy().astype(np.float64).reshape(-1))
+        result.append([np.stack(r) if r else np.zeros((0, inputs[i].numel())) for r, i in zip(rows, wrt)])
+    return result
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+    """Compares the gradients of func(*inputs) with central finite differences (torch's
+    gradcheck): for every output and every input that requires grad, the Jacobians must agree
+    elementwise within atol + rtol * |numerical|. Inputs should be float64 local tensors.
+    Returns True, or raises GradcheckError (returns False when not raise_exception)."""
+    inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+    wrt = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
+    if not wrt:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of the them have "
+                         "requires_grad=True.")
+    for i in wrt:
+        if inputs[i].is_global:
+            raise NotImplementedError("gradcheck takes local tensors; differences on a global tensor would be collective")
+    analytical = _analytical_jacobians(func, inputs, wrt)
+    numerical = _numerical_jacobians(func, inputs, wrt, eps)
+    for k, (a_rows, n_rows) in enumerate(zip(analytical, numerical)):
+        for r, i in enumerate(wrt):
+            a, n = a_rows[r], n_rows[r]
+            if not np.allclose(a, n, rtol=rtol, atol=atol):
+                message = (f"Jacobian mismatch for output {k} with respect to input {i},\n"
+                           f"numerical:{n.T}\nanalytical:{a.T}\n")
+                if raise_exception:
+                    raise GradcheckError(message)
+                return False
+    return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+    """gradcheck of the gradients of func (torch's gradgradcheck): the function
+    (inputs, grad_outputs) -> autograd.grad(func(inputs), inputs, grad_outputs,
+    create_graph=True) is checked against finite differences of itself. grad_outputs default
+    to random float64 tensors (fixed seed) of the outputs' shapes."""
+    from ._tensor import tensor
+    inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+    outputs = _tensor_outputs(func(*inputs))
+    if grad_outputs is None:
+        rng = np.random.RandomState(0)
+        grad_outputs = tuple(tensor(rng.standard_normal(tuple(o.shape)), dtype=o.dtype, requires_grad=True)
+                             for o in outputs if o.requires_grad)
+    else:
+        grad_outputs = (grad_outputs,) if isinstance(grad_outputs, Tensor) else tuple(grad_outputs)
+    n = len(inputs)
+
+    def first_grads(*args):
+        xs, seeds = args[:n], args[n:]
+        outs = [o for o in _tensor_outputs(func(*xs)) if o.requires_grad]
+        wrt = [x for x in xs if isinstance(x, Tensor) and x.requires_grad]
+        grads = grad(outs, wrt, seeds, create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(first_grads, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)
+
+
+# torch.autograd.functional (vjp, jvp, hvp, vhp): it imports grad from here.
+from . import _autograd_functional as functional  # noqa: E402
