@@ -270,7 +270,7 @@ OpDef sort_op() {
     Tensor values = ctx.output(0, in[0].shape(), in[0].dtype());
     Tensor indices = ctx.output(1, in[0].shape(), DType::kInt64);
     int64_t* pi = indices.data_as<int64_t>();
-    visit_dtype(in[0].dtype(), [&](auto v) {
+    visit_numbers(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       const T* x = in[0].data_as<T>();
       T* pv = values.data_as<T>();
@@ -297,6 +297,7 @@ OpDef sort_op() {
     return std::vector<Var>{
         call1("gather_backward", {g.outputs[1], g.grad_outputs[0]}, Attrs{{"dim", dim}, {"size", size}})};
   };
+  op.small_ints = true;  // as torch's: sort and topk of uint8, int8 and int16
   return op;
 }
 

@@ -192,6 +192,20 @@ def test_indexing_gather_and_shape_ops():
     check(s[:, 1], [5, 40000 - 65536], "int16")
 
 
+def test_sort_argmax_clamp_and_matmul_as_torch():
+    u = u8([250, 3, 128, 3])
+    values, indices = mf.sort(u, descending=True)
+    check(values, [250, 128, 3, 3], "uint8")
+    check(indices, [0, 2, 1, 3], "int64")
+    check(u.topk(2).values, [250, 128], "uint8")
+    check(u.argmax(), 0, "int64")
+    check(u.clamp(5, 200), [200, 5, 128, 5], "uint8")
+    check(u.cumsum(0), [250, 253, 381, 384], "int64")
+    a, b = u8([[1, 2], [3, 4]]), u8([[200, 2], [3, 4]])
+    check(a @ b, [[206, 10], [100, 22]], "uint8")  # wraps, as torch's CPU matmul
+    check(i8([[100, 100]]) @ i8([[2], [1]]), [[44]], "int8")
+
+
 def test_where_and_masked_fill():
     u = u8([250, 3, 128])
     check(mf.where(u > 100, u, u8(0)), [250, 0, 128], "uint8")
