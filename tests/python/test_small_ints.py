@@ -225,3 +225,13 @@ def test_ops_without_small_int_kernels_say_so():
         mf.softmax(u, 0)
     with pytest.raises(ValueError, match=r"\[gelu\]"):
         mf.nn.functional.gelu(u)
+
+
+def test_save_load_and_pickle_keep_the_dtype(tmp_path):
+    import pickle
+    state = {"u": u8([250, 3, 128]), "s": i16([-3, 40000 - 65536]), "c": i8([-128])}
+    mf.save(state, str(tmp_path / "ckpt"))
+    loaded = mf.load(str(tmp_path / "ckpt"))
+    for key, t in state.items():
+        check(loaded[key], t.numpy(), t.dtype.name)
+        check(pickle.loads(pickle.dumps(t)), t.numpy(), t.dtype.name)
