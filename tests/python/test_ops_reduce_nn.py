@@ -439,7 +439,9 @@ def test_cross_entropy_errors():
     logits = mf.tensor(values((4, 3)))
     with pytest.raises(ValueError, match=r"\[cross_entropy\] target 3 is out of range; expected values in \[0, 3\)"):
         F.cross_entropy(logits, mf.tensor([0, 1, 2, 3])).item()
-    with pytest.raises(ValueError, match=r"\[cross_entropy\] logits have shape \[12\]; expected 2 dims"):
+    # Unbatched logits [C] take a scalar target, as torch's.
+    with pytest.raises(ValueError, match=r"\[cross_entropy\] input of shape \(12,\) and target of shape \(1,\); "
+                                         r"expected \[N, C, d1, \.\.\.\] and \[N, d1, \.\.\.\] \(or \[C\] and a scalar\)"):
         F.cross_entropy(mf.tensor(values((12,))), mf.tensor([0]))
     with pytest.raises(ValueError, match=r"\[cross_entropy\] target has shape \[4, 1\]; expected \[4\]"):
         F.cross_entropy(logits, mf.tensor(np.zeros((4, 1), np.int64)))
