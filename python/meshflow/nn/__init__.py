@@ -7,8 +7,8 @@ from .modules import ModuleDict, ParameterList, ParameterDict
 from .modules import (Softmax, LogSoftmax, Softmin, LeakyReLU, ELU, CosineSimilarity, KLDivLoss, HuberLoss)
 from .graph import Graph
 from ._modules_conv import (Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d,  # noqa: E402
-                            AdaptiveAvgPool2d, AdaptiveMaxPool2d, BatchNorm1d, BatchNorm2d, SyncBatchNorm, GroupNorm,
-                            RMSNorm, Upsample)
+                            AdaptiveAvgPool2d, AdaptiveMaxPool2d, BatchNorm1d, BatchNorm2d, BatchNorm3d,
+                            SyncBatchNorm, GroupNorm, RMSNorm, Upsample)
 # Issue 26, continued: activations with inplace=, Dropout(inplace=), attention, recurrent layers.
 from ._modules_extra import (ReLU, ReLU6, SiLU, Mish, Hardswish, Hardsigmoid, Hardtanh, Threshold,  # noqa: E402
                              Softplus, LogSigmoid, Softsign, Tanhshrink, GLU, PReLU, Unflatten, Dropout,
