@@ -576,9 +576,9 @@ void register_shape_ops(OpRegistry& r) {
     op.bfloat16 = true;
     op.booleans = true;
     op.float16 = true;
+    op.small_ints = true;
     r.add(std::move(op));
   }
-    op.small_ints = true;
 }
 
 }  // namespace mf
