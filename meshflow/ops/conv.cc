@@ -12,8 +12,8 @@
 //   conv2d_backward_weight(x, dy; conv2d's attributes, kernel_size [kh, kw]) -> dw:
 //     S(0), S(0) -> P (data parallel: each rank's batch adds its part);  P, B -> P;
 //     B, P -> P; groups == 1:  B, S(1) -> S(0);  S(1), B -> S(1).
-//   Those two have gradients (conv2d and each other), for a create_graph backward; the
-//   other backward ops here have none.
+//   Those two have gradients (conv2d and each other), for a create_graph backward; so have
+//   the pooling, pad and upsample backward ops (linear in dy: their forward ops' adjoints).
 //   max_pool2d(x; kernel_size, stride, padding, dilation, ceil_mode) -> y, indices (int64,
 //     h * W + w within the plane, torch's), adaptive_max_pool2d(x; output_size) -> y,
 //     indices:  S(0) -> S(0), S(0);  S(1) -> S(1), S(1).
@@ -624,6 +624,14 @@ std::vector<Tensor> max_pool_backward_kernel(const std::vector<Tensor>& in, cons
   return {dx};
 }
 
+// Linear in dy: its gradient reads ddx at each window's maximum (a create_graph backward).
+std::vector<Var> max_pool_backward_grad(const GradContext& ctx) {
+  const Shape &dy = ctx.inputs[0].shape(), &x = ctx.grad_outputs[0].shape();
+  const Var planes = fn::reshape(ctx.grad_outputs[0], {x[0], x[1], x[2] * x[3]});
+  const Var at = fn::reshape(ctx.inputs[1], {dy[0], dy[1], dy[2] * dy[3]});
+  return {fn::reshape(call1("gather", {planes, at}, {{"dim", int64_t{2}}}), dy), Var()};
+}
+
 // avg_pool2d's attributes beyond the window: count_include_pad (default true) and
 // divisor_override (0 or absent: none).
 bool count_include_pad(const Attrs& attrs) {
@@ -680,7 +688,9 @@ OpDef avg_pool(const char* name, const char* backward, bool adaptive) {
   return op;
 }
 
-OpDef avg_pool_backward(const char* name, bool adaptive) {
+// `forward` is the pooling op: the backward op is linear in dy and the pooling's adjoint, so
+// its gradient (a create_graph backward) is the pooling of ddx.
+OpDef avg_pool_backward(const char* name, const char* forward, bool adaptive) {
   auto infer = [name, adaptive](const std::vector<TensorMeta>& in, const Attrs& attrs) -> std::vector<TensorMeta> {
     kernel::expect_inputs(name, in, 1);
     expect_floating(name, in[0], "dy");
@@ -724,7 +734,9 @@ OpDef avg_pool_backward(const char* name, bool adaptive) {
     });
     return {dx};
   };
-  return make_op(name, infer, signatures, run);
+  return with_grad(make_op(name, infer, signatures, run), [forward](const GradContext& ctx) -> std::vector<Var> {
+    return {call1(forward, {ctx.grad_outputs[0]}, ctx.attrs)};
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -855,6 +867,12 @@ std::vector<Var> pad_grad(const GradContext& ctx) {
                  {"input_shape", std::vector<int64_t>(x.begin(), x.end())}})};
 }
 
+// pad_backward is linear in dy and reflect's or replicate's adjoint: its gradient (a
+// create_graph backward) is the padding of ddx.
+std::vector<Var> pad_backward_grad(const GradContext& ctx) {
+  return {call1(kPad, {ctx.grad_outputs[0]}, {{"pads", ctx.attrs.get_ints("pads")}, {"mode", ctx.attrs.get_int("mode")}})};
+}
+
 // ---------------------------------------------------------------------------------------------
 // upsample_nearest, upsample_nearest_backward
 
@@ -937,6 +955,12 @@ std::vector<Var> upsample_grad(const GradContext& ctx) {
   return {call1(kUpsampleBackward, {ctx.grad_outputs[0]}, attrs)};
 }
 
+// upsample_nearest_backward is linear in dy and upsample_nearest's adjoint: its gradient (a
+// create_graph backward) is the upsampling of ddx.
+std::vector<Var> upsample_backward_grad(const GradContext& ctx) {
+  return {call1(kUpsample, {ctx.grad_outputs[0]}, ctx.attrs)};
+}
+
 }  // namespace
 
 void register_conv_ops(OpRegistry& r) {
@@ -945,25 +969,28 @@ void register_conv_ops(OpRegistry& r) {
   r.add(with_grad(make_op(kConvWeight, conv_weight_infer, conv_weight_signatures, conv_weight_kernel), conv_weight_grad));
   r.add(max_pool(kMaxPool, false));
   r.add(max_pool(kAdaptiveMaxPool, true));
-  r.add(make_op(
-      kMaxPoolBackward, max_pool_backward_infer,
-      [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
-        std::vector<Signature> sigs = kernel::split_alike_signatures(2, 2, 1);
-        sigs.push_back({{kP, kB}, {kP}});
-        return sigs;
-      },
-      max_pool_backward_kernel));
+  r.add(with_grad(make_op(
+                      kMaxPoolBackward, max_pool_backward_infer,
+                      [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
+                        std::vector<Signature> sigs = kernel::split_alike_signatures(2, 2, 1);
+                        sigs.push_back({{kP, kB}, {kP}});
+                        return sigs;
+                      },
+                      max_pool_backward_kernel),
+                  max_pool_backward_grad));
   r.add(avg_pool(kAvgPool, kAvgPoolBackward, false));
-  r.add(avg_pool_backward(kAvgPoolBackward, false));
+  r.add(avg_pool_backward(kAvgPoolBackward, kAvgPool, false));
   r.add(avg_pool(kAdaptiveAvgPool, kAdaptiveAvgPoolBackward, true));
-  r.add(avg_pool_backward(kAdaptiveAvgPoolBackward, true));
+  r.add(avg_pool_backward(kAdaptiveAvgPoolBackward, kAdaptiveAvgPool, true));
   r.add(with_grad(make_op(kPad, pad_infer, pad_signatures, pad_kernel), pad_grad));
-  r.add(make_op(kPadBackward, pad_backward_infer, pad_backward_signatures, pad_backward_kernel));
+  r.add(with_grad(make_op(kPadBackward, pad_backward_infer, pad_backward_signatures, pad_backward_kernel),
+                  pad_backward_grad));
   auto planes = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
     return plane_signatures(1, 1, true);
   };
   r.add(with_grad(make_op(kUpsample, upsample_infer, planes, upsample_kernel), upsample_grad));
-  r.add(make_op(kUpsampleBackward, upsample_backward_infer, planes, upsample_backward_kernel));
+  r.add(with_grad(make_op(kUpsampleBackward, upsample_backward_infer, planes, upsample_backward_kernel),
+                  upsample_backward_grad));
 }
 
 }  // namespace mf

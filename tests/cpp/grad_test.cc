@@ -240,6 +240,21 @@ std::vector<GradCall> conv_calls() {
       {"pad", {x}, {{"pads", Ints{0, 2, 1, 1}}, {"mode", int64_t{2}}}},
       {"upsample_nearest", {x}, {{"output_size", Ints{7, 9}}, {"scale0", 1.5}}},
       {"upsample_nearest", {away_from_zero({2, 2, 5}, 5)}, {{"output_size", Ints{3}}}},
+      // The backward ops, linear in dy, whose gradients a create_graph backward uses.
+      {"max_pool2d_backward", {away_from_zero({2, 4, 3, 3}, 6), indices({2, 4, 3, 3}, 30)}, {{"input_size", Ints{5, 6}}}},
+      {"avg_pool2d_backward",
+       {away_from_zero({2, 4, 3, 4}, 6)},
+       {{"kernel_size", Ints{3, 3}}, {"stride", Ints{2, 2}}, {"padding", Ints{1, 1}}, {"ceil_mode", true},
+        {"count_include_pad", false}, {"input_size", Ints{5, 6}}}},
+      {"adaptive_avg_pool2d_backward",
+       {away_from_zero({2, 4, 4, 4}, 6)},
+       {{"output_size", Ints{4, 4}}, {"input_size", Ints{5, 6}}}},
+      {"pad_backward",
+       {away_from_zero({2, 4, 6, 9}, 6)},
+       {{"pads", Ints{2, 1, 0, 1}}, {"mode", int64_t{1}}, {"input_shape", Ints{2, 4, 5, 6}}}},
+      {"upsample_nearest_backward",
+       {away_from_zero({2, 4, 7, 9}, 6)},
+       {{"output_size", Ints{7, 9}}, {"scale0", 1.5}, {"input_size", Ints{5, 6}}}},
   };
 }
 

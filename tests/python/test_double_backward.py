@@ -88,9 +88,9 @@ def test_gradgradcheck_of_conv2d():
 
 
 def test_double_backward_through_an_op_without_one_names_it():
-    x = rand(1, 1, 4, 4, seed=10)
-    (g,) = mf.autograd.grad((F.max_pool2d(x, 2) ** 2).sum(), x, create_graph=True)
-    with pytest.raises(Exception, match=r"\[max_pool2d_backward\] has no gradient of its own"):
+    q, k, v = rand(1, 3, 4, seed=10), rand(1, 3, 4, seed=11), rand(1, 3, 4, seed=12)
+    (g,) = mf.autograd.grad(F.scaled_dot_product_attention(q, k, v).sum(), q, create_graph=True)
+    with pytest.raises(Exception, match=r"\[attention_backward\] has no gradient of its own"):
         g.sum().backward()
 
 
@@ -235,3 +235,16 @@ def test_anomaly_detection_names_the_backward_that_made_nan():
         mf.autograd.set_detect_anomaly(False)
     x, y = nan_in_backward()
     y.backward()
+
+
+def test_gradgradcheck_of_pooling_padding_and_upsampling():
+    x = rand(1, 2, 5, 6, seed=15)
+    checks = [
+        lambda x: F.max_pool2d(x, 2, stride=2, padding=1) ** 2,
+        lambda x: F.avg_pool2d(x * x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False),
+        lambda x: F.adaptive_avg_pool2d(x * x, (3, 4)),
+        lambda x: F.pad(x, (2, 1, 0, 1), mode="reflect") ** 2,
+        lambda x: F.interpolate(x, size=(7, 9), mode="nearest") ** 2,
+    ]
+    for fn in checks:
+        assert mf.autograd.gradgradcheck(fn, (x,))
