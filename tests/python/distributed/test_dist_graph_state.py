@@ -73,11 +73,12 @@ def test_data_parallel_graph_equals_eager_and_one_device(momentum, local_stats):
     for name in expected:
         np.testing.assert_allclose(got[name], expected[name], rtol=1e-5, atol=1e-6, err_msg=name)
     assert int(got["1.num_batches_tracked"]) == 4
-    # The buffers stay broadcast: every rank holds the same running statistics.
+    # The buffers stay broadcast: every rank of the placement holds the same running
+    # statistics (a rank outside it, on 4 ranks, holds an empty part).
     for name, buffer in model.named_buffers():
         assert buffer.sbp == (mf.sbp.broadcast,), name
-        local = buffer.to_local().numpy()
-        np.testing.assert_array_equal(local, got[name], err_msg=name)
+        if mf.env.get_rank() < 2:
+            np.testing.assert_array_equal(buffer.to_local().numpy(), got[name], err_msg=name)
     if not local_stats:  # the global batch's statistics: one device's steps
         alone, alone_opt = cnn(None, momentum, False)
         alone_losses = train(alone, alone_opt, [(mf.tensor(x), mf.tensor(y)) for x, y in batches])
