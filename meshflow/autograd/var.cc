@@ -521,13 +521,26 @@ bool has_nan(const Tensor& t) {
 
 // Anomaly detection's check of the gradients `node` returned (this rank's parts of global ones).
 void check_anomaly(const Node& node, const std::vector<Var>& grads) {
-  for (size_t i = 0; i < grads.size(); ++i) {
-    if (!grads[i].defined() || !has_nan(grads[i].data())) continue;
-    std::string message = "Function '" + backward_name(node.name) + "' returned nan values in its " +
-                          std::to_string(i) + "th output.";
-    if (!node.creation_trace.empty()) message += " The call that made it:\n" + node.creation_trace;
-    throw std::runtime_error(message);
+  int64_t found = -1;  // the first output holding a NaN
+  for (size_t i = 0; i < grads.size() && found < 0; ++i) {
+    if (grads[i].defined() && has_nan(grads[i].data())) found = static_cast<int64_t>(i);
   }
+  // A node with global outputs runs on every rank (backward is collective there): the ranks
+  // agree on the verdict, so they raise together instead of one leaving the others waiting.
+  const bool global = std::any_of(node.outputs.begin(), node.outputs.end(),
+                                  [](const Node::OutputMeta& m) { return m.layout.has_value(); });
+  if (global && comm::world().size() > 1) {
+    std::vector<int64_t> all(comm::world().size());
+    comm::world().gather_metadata(&found, all.data(), sizeof(found));
+    for (const int64_t f : all) {
+      if (f >= 0 && (found < 0 || f < found)) found = f;
+    }
+  }
+  if (found < 0) return;
+  std::string message = "Function '" + backward_name(node.name) + "' returned nan values in its " +
+                        std::to_string(found) + "th output.";
+  if (!node.creation_trace.empty()) message += " The call that made it:\n" + node.creation_trace;
+  throw std::runtime_error(message);
 }
 
 }  // namespace

@@ -186,8 +186,9 @@ void set_grad_enabled(bool enabled);
 // Anomaly detection (torch.autograd.set_detect_anomaly), process-wide, off by default. While on,
 // backward checks every gradient a node returns and throws std::runtime_error naming the node
 // ("Function 'LogBackward0' returned nan values in its 0th output.") and, where a trace source
-// is set, where its call was made; record() asks the source for that trace. Off, it costs
-// one flag read per node.
+// is set, where its call was made; record() asks the source for that trace. On global tensors
+// each rank checks its parts and all ranks raise when one finds a NaN. Off, it costs one flag
+// read per node.
 void set_detect_anomaly(bool enabled);
 bool detect_anomaly_enabled();
 // Set once, before any call is recorded (the Python binding sets a Python stack at import).

@@ -50,3 +50,16 @@ def test_hessian_vector_product_of_a_split_tensor(world):
     (hv,) = mf.autograd.grad(g, x, mf.tensor(vs, placement=p, sbp=S(0)))
     assert hv.sbp == (S(0),)
     np.testing.assert_allclose(hv.numpy(), 6 * xs * vs + 2 * vs.sum(), rtol=1e-12)
+
+
+def test_anomaly_detection_raises_on_every_rank_when_one_part_has_nan(world):
+    if world < 2:
+        pytest.skip("needs 2 ranks")
+    p = mf.placement("cpu", ranks=list(range(world)))
+    xs = np.arange(1.0, 2 * world + 1)
+    xs[0] = -1.0  # only rank 0's part: sqrt's gradient 0.5 / NaN there
+    x = mf.tensor(xs, placement=p, sbp=S(0), requires_grad=True)
+    y = mf.where(x > 0, x.sqrt(), mf.zeros_like(x)).sum()
+    with mf.autograd.detect_anomaly():
+        with pytest.raises(RuntimeError, match="Function 'SqrtBackward0' returned nan values in its 0th output"):
+            y.backward()
