@@ -332,9 +332,13 @@ TEST(Grad, EveryOpWithAGradientIsChecked) {
   std::set<std::string> checked;
   for (const auto& calls :
        {binary_calls(), unary_calls(), reduction_calls(), matmul_calls(), nn_calls(), shape_calls(), math_calls(),
-        conv_calls()}) {
+        conv_calls(), linalg_calls()}) {
     for (const GradCall& call : calls) checked.insert(call.op);
   }
+  // Their inputs are symmetric, or their outputs defined up to signs: finite differences of
+  // the raw op see neither, so tests/python/test_linalg.py checks them on symmetric
+  // perturbations and on functions of the outputs that signs do not change.
+  for (const char* name : {"linalg_cholesky", "linalg_eigh", "linalg_svd"}) checked.insert(name);
   for (const std::string& name : op_names()) {
     if (find_op(name).grad) {
       EXPECT_TRUE(checked.count(name)) << name << " has a gradient no case checks";
