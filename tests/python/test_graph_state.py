@@ -8,21 +8,11 @@ import meshflow as mf
 import meshflow.nn as nn
 import meshflow.nn.functional as F
 
+from graph_step import CrossEntropyStep as Step
+
 
 def placement():
     return mf.placement("cpu", ranks=[0])
-
-
-class Step(nn.Graph):
-    def __init__(self, model, opt):
-        super().__init__()
-        self.model = model
-        self.add_optimizer(opt)
-
-    def build(self, x, y):
-        loss = F.cross_entropy(self.model(x), y)
-        loss.backward()
-        return loss
 
 
 class Forward(nn.Graph):

@@ -12,6 +12,7 @@ import meshflow as mf
 from meshflow import nn
 from meshflow.nn import functional as F
 from meshflow.optim import lr_scheduler as sched
+from graph_step import CrossEntropyStep
 
 RTOL = 1e-12
 
@@ -314,23 +315,12 @@ def test_cycled_betas_reach_a_graphs_steps():
         optimizer = mf.optim.Adam(model.parameters(), lr=0.05)
         return model, optimizer
 
-    class Step(nn.Graph):
-        def __init__(self, model, optimizer):
-            super().__init__()
-            self.model = model
-            self.add_optimizer(optimizer)
-
-        def build(self, x, y):
-            loss = F.cross_entropy(self.model(x), y)
-            loss.backward()
-            return loss
-
     rng = np.random.default_rng(0)
     x = mf.tensor(rng.standard_normal((5, 4)).astype(np.float32), placement=placement, sbp=mf.sbp.broadcast)
     y = mf.tensor(rng.integers(0, 3, 5), placement=placement, sbp=mf.sbp.broadcast)
     eager_model, eager_opt = setup()
     graph_model, graph_opt = setup()
-    step = Step(graph_model, graph_opt)
+    step = CrossEntropyStep(graph_model, graph_opt)
     step(x, y)  # compiled before the scheduler exists: later calls run without optimizer.step()
     loss = F.cross_entropy(eager_model(x), y)
     loss.backward()

@@ -12,6 +12,7 @@ import pytest
 
 import meshflow as mf
 from gpu_check import needs_gpu
+from graph_step import CrossEntropyStep
 
 STEPS = 4
 
@@ -278,23 +279,12 @@ def test_a_compiled_graph_reads_each_groups_options_at_every_run():
                                    {"params": params[2:], "lr": 0.02, "betas": (0.8, 0.9)}], lr=0.05)
         return model, optimizer
 
-    class Step(nn.Graph):
-        def __init__(self, model, optimizer):
-            super().__init__()
-            self.model = model
-            self.add_optimizer(optimizer)
-
-        def build(self, x, y):
-            loss = F.cross_entropy(self.model(x), y)
-            loss.backward()
-            return loss
-
     rng = np.random.default_rng(0)
     x = mf.tensor(rng.standard_normal((5, 4)).astype(np.float32), placement=placement, sbp=mf.sbp.broadcast)
     y = mf.tensor(rng.integers(0, 3, 5), placement=placement, sbp=mf.sbp.broadcast)
     eager_model, eager_opt = setup()
     graph_model, graph_opt = setup()
-    step = Step(graph_model, graph_opt)
+    step = CrossEntropyStep(graph_model, graph_opt)
     for i in range(4):
         for opt in (eager_opt, graph_opt):
             opt.param_groups[1]["lr"] = 0.02 / (i + 1)  # a per-group schedule

@@ -56,6 +56,16 @@ def meshes():
     return found
 
 
+def check_global(result, expected, sbp=None):
+    """`result` is a global tensor of `expected`'s dtype (and of layout `sbp`, when given)
+    whose logical value equals `expected` exactly."""
+    expected = np.asarray(expected)
+    assert result.is_global and result.dtype.name == expected.dtype.name, (result.dtype, expected.dtype)
+    if sbp is not None:
+        assert result.sbp == tuple(sbp)
+    np.testing.assert_array_equal(result.numpy(), expected)
+
+
 def logical_value(shape, dtype=np.float32):
     """Small distinct integers, exact in every dtype, the same on every rank."""
     n = int(np.prod(shape)) if shape else 1

@@ -8,19 +8,12 @@ import numpy as np
 import pytest
 
 import meshflow as mf
+from conftest import check_global as check
 from conftest import mesh_ranks as mesh
 from sbp_reference import B, P, PMAX, PMIN, S, global_from_parts
 
 def bools(shape, seed=0):
     return np.random.default_rng(seed).integers(0, 2, shape).astype(bool)
-
-
-def check(result, expected, sbp=None):
-    expected = np.asarray(expected)
-    assert result.is_global and result.dtype.name == expected.dtype.name, (result.dtype, expected.dtype)
-    if sbp is not None:
-        assert result.sbp == tuple(sbp)
-    np.testing.assert_array_equal(result.numpy(), expected)
 
 
 @pytest.mark.parametrize("name", ["2", "4", "2x2"])

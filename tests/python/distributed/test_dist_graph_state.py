@@ -3,6 +3,9 @@ over 2 ranks, parameters and buffers broadcast. BatchNorm's batch statistics are
 batch's (as SyncBatchNorm), so the running statistics, losses and parameters of a graph's
 steps equal eager's on the mesh, which equal one device's; with local_stats=True each rank's
 part has its own statistics (torch's BatchNorm under DDP) and the graph still equals eager."""
+import os
+import sys
+
 import numpy as np
 import pytest
 
@@ -11,17 +14,8 @@ import meshflow.nn as nn
 import meshflow.nn.functional as F
 from conftest import mesh
 
-
-class Step(nn.Graph):
-    def __init__(self, model, opt):
-        super().__init__()
-        self.model = model
-        self.add_optimizer(opt)
-
-    def build(self, x, y):
-        loss = F.cross_entropy(self.model(x), y)
-        loss.backward()
-        return loss
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # graph_step.py
+from graph_step import CrossEntropyStep as Step  # noqa: E402
 
 
 def cnn(placement, momentum, local_stats):

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import meshflow as mf
+from conftest import check_global as check
 from conftest import mesh_ranks as mesh
 from sbp_reference import B, P, PMAX, PMIN, S, global_from_parts
 
@@ -19,14 +20,6 @@ def values(shape, dtype, seed=0):
     # moved by up to 4) must not wrap; partial sums do wrap (their noise is -3..3).
     info = np.iinfo(dtype)
     return np.random.default_rng(seed).integers(int(info.min) + 8, int(info.max) - 8, shape).astype(dtype)
-
-
-def check(result, expected, sbp=None):
-    expected = np.asarray(expected)
-    assert result.is_global and result.dtype.name == expected.dtype.name, (result.dtype, expected.dtype)
-    if sbp is not None:
-        assert result.sbp == tuple(sbp)
-    np.testing.assert_array_equal(result.numpy(), expected)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
