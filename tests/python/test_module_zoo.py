@@ -217,27 +217,34 @@ def _tensors(module, inputs, outputs):
     return named
 
 
-@pytest.mark.parametrize("moved", [False, True], ids=["device=", "to"])
-@pytest.mark.parametrize("dtype", [mf.float32, mf.float64], ids=["float32", "float64"])
-@pytest.mark.parametrize("name", sorted(ZOO))
-def test_module_on_the_test_device_is_the_cpus(name, dtype, moved):
-    row = ZOO[name]
+def check_against_cpu(name, device, dtype, moved, tolerance=None):
+    """ZOO[name] on `device` against the CPU: everything there, in `dtype` where floating,
+    equal bit for bit (tolerance None) or within `tolerance` (assert_allclose's keywords)."""
+    row, device = ZOO[name], mf.device(device)
     on_cpu = _tensors(*_run(row, mf.device("cpu"), dtype, moved))
-    on_testdev = _tensors(*_run(row, TESTDEV, dtype, moved))
-    assert on_cpu.keys() == on_testdev.keys()
-    for key, t in on_testdev.items():
-        assert t.device == TESTDEV, f"{name}: {key} is on {t.device}, expected testdev"
+    on_device = _tensors(*_run(row, device, dtype, moved))
+    assert on_cpu.keys() == on_device.keys()
+    for key, t in on_device.items():
+        assert t.device == device, f"{name}: {key} is on {t.device}, expected {device}"
         expected = on_cpu[key]
         assert t.dtype == expected.dtype and tuple(t.shape) == tuple(expected.shape), key
         if key.startswith(("param", "buffer", "grad", "output")) and t.is_floating_point():
             assert t.dtype == dtype, f"{name}: {key} is {t.dtype}, expected {dtype}"
-        # The test device runs the CPU's kernels: equal bit for bit.
-        assert np.array_equal(t.numpy(), expected.numpy(), equal_nan=True), f"{name}: {key} differs from the CPU's"
+        if tolerance is None or not t.is_floating_point():
+            assert np.array_equal(t.numpy(), expected.numpy(), equal_nan=True), f"{name}: {key} differs from the CPU's"
+        else:
+            np.testing.assert_allclose(t.numpy(), expected.numpy(), err_msg=f"{name}: {key}", **tolerance)
     if row.forward:
         assert any(key.startswith("output") for key in on_cpu), name
-    grads = [key for key in on_cpu if key.startswith("grad")]
     if any(key.startswith("output") and on_cpu[key].requires_grad for key in on_cpu):
-        assert grads, f"{name}: no gradient reached the inputs or parameters"
+        assert any(key.startswith("grad") for key in on_cpu), f"{name}: no gradient reached the inputs or parameters"
+
+
+@pytest.mark.parametrize("moved", [False, True], ids=["device=", "to"])
+@pytest.mark.parametrize("dtype", [mf.float32, mf.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name", sorted(ZOO))
+def test_module_on_the_test_device_is_the_cpus(name, dtype, moved):
+    check_against_cpu(name, TESTDEV, dtype, moved)  # the test device runs the CPU's kernels: bit for bit
 
 
 def test_integer_buffers_keep_their_dtype():
