@@ -11,7 +11,7 @@
 namespace mf::nn {
 
 Conv2d::Conv2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size, fn::Conv2dOptions options,
-               bool bias)
+               bool bias, const Factory& made)
     : in_channels_(in_channels),
       out_channels_(out_channels),
       kernel_size_(std::move(kernel_size)),
@@ -26,8 +26,9 @@ Conv2d::Conv2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> k
   const int64_t fan_in = in_channels / groups * kernel_size_[0] * kernel_size_[1];
   const double bound = fan_in > 0 ? 1 / std::sqrt(static_cast<double>(fan_in)) : 0;
   register_parameter(
-      "weight", detail::uniform_init({out_channels, in_channels / groups, kernel_size_[0], kernel_size_[1]}, bound));
-  if (bias) register_parameter("bias", detail::uniform_init({out_channels}, bound));
+      "weight",
+      detail::uniform_init({out_channels, in_channels / groups, kernel_size_[0], kernel_size_[1]}, bound, made));
+  if (bias) register_parameter("bias", detail::uniform_init({out_channels}, bound, made));
 }
 
 Var Conv2d::forward(const Var& x) const { return fn::conv2d(x, weight(), bias(), options_); }
@@ -46,16 +47,16 @@ std::string Conv2d::extra_repr() const {
 }
 
 BatchNorm2d::BatchNorm2d(int64_t num_features, double eps, std::optional<double> momentum, bool affine,
-                         bool track_running_stats)
+                         bool track_running_stats, const Factory& made)
     : num_features_(num_features), eps_(eps), momentum_(momentum) {
   if (affine) {
-    register_parameter("weight", detail::constant_init("ones", {num_features}));
-    register_parameter("bias", detail::constant_init("zeros", {num_features}));
+    register_parameter("weight", detail::constant_init("ones", {num_features}, made));
+    register_parameter("bias", detail::constant_init("zeros", {num_features}, made));
   }
   if (track_running_stats) {
-    running_mean_ = detail::constant_init("zeros", {num_features});
-    running_var_ = detail::constant_init("ones", {num_features});
-    num_batches_tracked_ = Var(Tensor::zeros({}, DType::kInt64));
+    running_mean_ = detail::constant_init("zeros", {num_features}, made);
+    running_var_ = detail::constant_init("ones", {num_features}, made);
+    num_batches_tracked_ = detail::on_device(Var(Tensor::zeros({}, DType::kInt64)), made);
   }
 }
 

@@ -22,7 +22,7 @@ namespace mf::nn {
 class Conv2d : public Module {
  public:
   Conv2d(int64_t in_channels, int64_t out_channels, std::vector<int64_t> kernel_size, fn::Conv2dOptions options = {},
-         bool bias = true);
+         bool bias = true, const Factory& made = {});
   Var forward(const Var& x) const;
   Var weight() const { return parameter("weight"); }
   Var bias() const { return parameter("bias"); }
@@ -42,7 +42,7 @@ class Conv2d : public Module {
 class BatchNorm2d : public Module {
  public:
   explicit BatchNorm2d(int64_t num_features, double eps = 1e-5, std::optional<double> momentum = 0.1,
-                       bool affine = true, bool track_running_stats = true);
+                       bool affine = true, bool track_running_stats = true, const Factory& made = {});
   Var forward(const Var& x) const;
   Var weight() const { return parameter("weight"); }
   Var bias() const { return parameter("bias"); }

@@ -39,8 +39,14 @@ Var uniform(const Shape& shape, double bound) {
   return fn::add_scalar(fn::mul_scalar(draw("rand", shape), 2 * bound), -bound);
 }
 
-Var constant(const std::string& op, const Shape& shape) {
-  return call1(op, {}, {{"shape", shape}, {"dtype", DType::kFloat32}});
+// A value made on the host in float32, where and as `made` says.
+Var made_as(const Var& value, const Factory& made) {
+  const Var moved = detail::on_device(value, made);
+  return moved.dtype() == made.dtype ? moved : fn::cast(moved, made.dtype);
+}
+
+Var constant(const std::string& op, const Shape& shape, const Factory& made) {
+  return made_as(call1(op, {}, {{"shape", shape}, {"dtype", DType::kFloat32}}), made);
 }
 
 // `value` in `reference`'s kind and layout; a local value is the full logical value.
@@ -295,11 +301,11 @@ std::string Module::repr() const {
   return s + "\n)";
 }
 
-Linear::Linear(int64_t in_features, int64_t out_features, bool bias)
+Linear::Linear(int64_t in_features, int64_t out_features, bool bias, const Factory& made)
     : in_features_(in_features), out_features_(out_features) {
   const double bound = in_features > 0 ? 1 / std::sqrt(static_cast<double>(in_features)) : 0;
-  register_parameter("weight", uniform({out_features, in_features}, bound));
-  if (bias) register_parameter("bias", uniform({out_features}, bound));
+  register_parameter("weight", detail::uniform_init({out_features, in_features}, bound, made));
+  if (bias) register_parameter("bias", detail::uniform_init({out_features}, bound, made));
 }
 
 Var Linear::forward(const Var& x) const { return fn::linear(x, weight(), bias()); }
@@ -309,9 +315,9 @@ std::string Linear::extra_repr() const {
          ", bias=" + (bias().defined() ? "True" : "False");
 }
 
-Embedding::Embedding(int64_t num_embeddings, int64_t embedding_dim)
+Embedding::Embedding(int64_t num_embeddings, int64_t embedding_dim, const Factory& made)
     : num_embeddings_(num_embeddings), embedding_dim_(embedding_dim) {
-  register_parameter("weight", draw("randn", {num_embeddings, embedding_dim}));
+  register_parameter("weight", made_as(draw("randn", {num_embeddings, embedding_dim}), made));
 }
 
 Var Embedding::forward(const Var& indices) const { return fn::embedding(indices, weight()); }
@@ -320,11 +326,11 @@ std::string Embedding::extra_repr() const {
   return std::to_string(num_embeddings_) + ", " + std::to_string(embedding_dim_);
 }
 
-LayerNorm::LayerNorm(Shape normalized_shape, double eps, bool elementwise_affine)
+LayerNorm::LayerNorm(Shape normalized_shape, double eps, bool elementwise_affine, const Factory& made)
     : normalized_shape_(std::move(normalized_shape)), eps_(eps) {
   if (elementwise_affine) {
-    register_parameter("weight", constant("ones", normalized_shape_));
-    register_parameter("bias", constant("zeros", normalized_shape_));
+    register_parameter("weight", constant("ones", normalized_shape_, made));
+    register_parameter("bias", constant("zeros", normalized_shape_, made));
   }
 }
 
@@ -365,8 +371,15 @@ size_t python_index(int64_t i, size_t size, const std::string& owner) {
   return static_cast<size_t>(i < 0 ? i + n : i);
 }
 
-Var uniform_init(const Shape& shape, double bound) { return uniform(shape, bound); }
-Var constant_init(const std::string& op, const Shape& shape) { return constant(op, shape); }
+Var uniform_init(const Shape& shape, double bound, const Factory& made) {
+  return made_as(uniform(shape, bound), made);
+}
+Var constant_init(const std::string& op, const Shape& shape, const Factory& made) {
+  return constant(op, shape, made);
+}
+Var on_device(const Var& value, const Factory& made) {
+  return made.device == nullptr ? value : to_device(value, *made.device);
+}
 std::string shortest_repr(double x) { return shortest(x); }
 std::string tuple_repr(const Shape& shape) { return tuple(shape); }
 

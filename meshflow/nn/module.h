@@ -58,6 +58,15 @@ class StateDict {
   std::map<std::string, size_t> index_;  // name -> position in items_
 };
 
+// Where and in which floating dtype a layer makes its parameters and floating buffers:
+// torch's factory kwargs (device=, dtype=), the CPU and float32 by default. Initial values
+// are drawn in float32 on the host whatever these say, as the Python layers draw them, so a
+// seed gives the same weights on every device; an integer buffer (a count) stays int64.
+struct Factory {
+  device::Device* device = nullptr;  // nullptr: the CPU
+  DType dtype = DType::kFloat32;
+};
+
 // A parameter's N-d SBP chosen from its name (as in state_dict) and the parameter.
 using SbpRule = std::function<NdSbp(const std::string& name, const Var& param)>;
 
@@ -157,10 +166,11 @@ namespace detail {
 // `size` elements, or std::out_of_range naming `owner`.
 size_t python_index(int64_t i, size_t size, const std::string& owner);
 // For layers defined beside this file (nn/conv_modules.h): U(-bound, bound) and the creation
-// op `op` ("ones", "zeros") as the layers here draw their float32 initial values; Python's
-// repr of a float and of a shape as a tuple.
-Var uniform_init(const Shape& shape, double bound);
-Var constant_init(const std::string& op, const Shape& shape);
+// op `op` ("ones", "zeros") as the layers here draw their initial values, made as `made`
+// says; `value` moved to made's device; Python's repr of a float and of a shape as a tuple.
+Var uniform_init(const Shape& shape, double bound, const Factory& made);
+Var constant_init(const std::string& op, const Shape& shape, const Factory& made);
+Var on_device(const Var& value, const Factory& made);
 std::string shortest_repr(double x);
 std::string tuple_repr(const Shape& shape);
 // `m` as an M, or std::invalid_argument naming `owner`, the index and m's type.
@@ -180,7 +190,7 @@ std::shared_ptr<M> module_as(const std::shared_ptr<Module>& m, const std::string
 // from U(-1/sqrt(in_features), 1/sqrt(in_features)), weight first, as torch.nn.Linear.
 class Linear : public Module {
  public:
-  Linear(int64_t in_features, int64_t out_features, bool bias = true);
+  Linear(int64_t in_features, int64_t out_features, bool bias = true, const Factory& made = {});
   Var forward(const Var& x) const;
   Var weight() const { return parameter("weight"); }
   Var bias() const { return parameter("bias"); }  // undefined without a bias
@@ -197,7 +207,7 @@ class Linear : public Module {
 // from N(0, 1).
 class Embedding : public Module {
  public:
-  Embedding(int64_t num_embeddings, int64_t embedding_dim);
+  Embedding(int64_t num_embeddings, int64_t embedding_dim, const Factory& made = {});
   Var forward(const Var& indices) const;
   Var weight() const { return parameter("weight"); }
   std::string type_name() const override { return "Embedding"; }
@@ -211,7 +221,8 @@ class Embedding : public Module {
 // shifts by bias (zeros) when elementwise_affine.
 class LayerNorm : public Module {
  public:
-  explicit LayerNorm(Shape normalized_shape, double eps = 1e-5, bool elementwise_affine = true);
+  explicit LayerNorm(Shape normalized_shape, double eps = 1e-5, bool elementwise_affine = true,
+                     const Factory& made = {});
   Var forward(const Var& x) const;
   Var weight() const { return parameter("weight"); }
   Var bias() const { return parameter("bias"); }

@@ -258,6 +258,12 @@ def _install():
 _install()
 
 
+def _local_device(input):
+    """Where a result read on the host goes back to, as torch's: the input's device; the
+    CPU (None) for a global input, whose value every rank gathered."""
+    return None if input.is_global else input.device
+
+
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct values (sorted), with the inverse indices and counts when asked, as
     torch.unique. The result's size depends on the values: they are read on the host (a
@@ -265,13 +271,13 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if dim is not None:
         raise NotImplementedError("unique(dim=...) is not supported; expected dim=None")
     values, inverse, counts = _np.unique(input.numpy(), return_inverse=True, return_counts=True)
-    out = tensor(values, dtype=input.dtype) if input.is_global else tensor(values, dtype=input.dtype,
-                                                                           device=input.device)
+    device = _local_device(input)
+    out = tensor(values, dtype=input.dtype, device=device)
     extra = []
     if return_inverse:
-        extra.append(tensor(inverse.reshape(input.shape).astype(_np.int64)))
+        extra.append(tensor(inverse.reshape(input.shape).astype(_np.int64), device=device))
     if return_counts:
-        extra.append(tensor(counts.astype(_np.int64)))
+        extra.append(tensor(counts.astype(_np.int64), device=device))
     return (out, *extra) if extra else out
 
 
@@ -285,10 +291,11 @@ def bincount(input, weights=None, minlength=0):
     if values.size and values.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is None:
-        return tensor(_np.bincount(values, minlength=minlength).astype(_np.int64))
+        return tensor(_np.bincount(values, minlength=minlength).astype(_np.int64), device=_local_device(input))
     w = weights.numpy()
     out = _np.bincount(values, weights=w, minlength=minlength)
-    return tensor(out, dtype=weights.dtype if weights.dtype.name == "float32" else _dtype.float64)
+    return tensor(out, dtype=weights.dtype if weights.dtype.name == "float32" else _dtype.float64,
+                  device=_local_device(input))
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
@@ -594,7 +601,8 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
 
 
 def isin(elements, test_elements, *, invert=False):
-    test = test_elements if isinstance(test_elements, Tensor) else tensor(test_elements)
+    test = test_elements if isinstance(test_elements, Tensor) else tensor(test_elements,
+                                                                          device=_local_device(elements))
     hit = (elements.unsqueeze(-1) == test.reshape(*([1] * elements.ndim), -1)).any(-1)
     return ~hit if invert else hit
 
@@ -767,7 +775,7 @@ def histc(input, bins=100, min=0, max=0):
         lo, hi = lo - 1, hi + 1
     counts, _ = _np.histogram(values, bins=bins, range=(lo, hi))
     return tensor(counts.astype(input.dtype.numpy if is_floating_point(input) else _np.float32),
-                  dtype=input.dtype if is_floating_point(input) else _dtype.float32)
+                  dtype=input.dtype if is_floating_point(input) else _dtype.float32, device=_local_device(input))
 
 
 class Generator:

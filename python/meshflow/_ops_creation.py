@@ -141,35 +141,36 @@ def randn(*args, size=None, generator=None, dtype=None, placement=None, sbp=None
     return _random("randn", _size("randn", args, size), dtype, placement, sbp, device, generator)
 
 
-def _like(make, t, dtype, *args):
-    """make(*args, shape of t) with t's dtype (or `dtype`) where t is: its device, or its
-    placement and SBP (a partial one as broadcast: the value is what is made, not its parts)."""
+def _like(make, t, dtype, device, *args):
+    """make(*args, shape of t) with t's dtype (or `dtype`) where t is: its device (or
+    `device`), or its placement and SBP (a partial one as broadcast: the value is what is
+    made, not its parts; `device` then is refused by the creation op)."""
     from .sbp import broadcast
     dtype = dtype or t.dtype
     if t.is_global:
         sbp = tuple(broadcast if s.is_partial else s for s in t.sbp)
-        return make(*args, t.shape, dtype=dtype, placement=t.placement, sbp=sbp)
-    return make(*args, t.shape, dtype=dtype, device=t.device)
+        return make(*args, t.shape, dtype=dtype, placement=t.placement, sbp=sbp, device=device)
+    return make(*args, t.shape, dtype=dtype, device=t.device if device is None else device)
 
 
-def zeros_like(input, dtype=None):
-    return _like(zeros, input, dtype)
+def zeros_like(input, dtype=None, device=None):
+    return _like(zeros, input, dtype, device)
 
 
-def ones_like(input, dtype=None):
-    return _like(ones, input, dtype)
+def ones_like(input, dtype=None, device=None):
+    return _like(ones, input, dtype, device)
 
 
-def full_like(input, fill_value, dtype=None):
-    return _like(lambda value, shape, **kw: full(shape, value, **kw), input, dtype, fill_value)
+def full_like(input, fill_value, dtype=None, device=None):
+    return _like(lambda value, shape, **kw: full(shape, value, **kw), input, dtype, device, fill_value)
 
 
-def rand_like(input, dtype=None, generator=None):
-    return _like(lambda shape, **kw: rand(shape, generator=generator, **kw), input, dtype)
+def rand_like(input, dtype=None, generator=None, device=None):
+    return _like(lambda shape, **kw: rand(shape, generator=generator, **kw), input, dtype, device)
 
 
-def randn_like(input, dtype=None, generator=None):
-    return _like(lambda shape, **kw: randn(shape, generator=generator, **kw), input, dtype)
+def randn_like(input, dtype=None, generator=None, device=None):
+    return _like(lambda shape, **kw: randn(shape, generator=generator, **kw), input, dtype, device)
 
 
 def eye(n, m=None, dtype=None, placement=None, sbp=None, device=None):
@@ -202,8 +203,8 @@ def empty(*args, size=None, dtype=None, placement=None, sbp=None, device=None):
     return _create("zeros", {"shape": _size("empty", args, size)}, dtype or _dtype.float32, placement, sbp, device)
 
 
-def empty_like(input, dtype=None):
-    return _like(empty, input, dtype)
+def empty_like(input, dtype=None, device=None):
+    return _like(empty, input, dtype, device)
 
 
 def _taking_requires_grad(make):

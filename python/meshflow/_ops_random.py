@@ -65,7 +65,7 @@ def randint_like(input, low=0, high=None, *, dtype=None):
     if high is None:
         low, high = 0, low
     low, high = _check_range("randint_like", low, high)
-    u = _like(rand, input, _dtype.float64)
+    u = _like(rand, input, _dtype.float64, None)
     return _uniform_ints(u, low, high, dtype or input.dtype)
 
 

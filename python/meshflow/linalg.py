@@ -148,7 +148,7 @@ def qr(A, mode="reduced"):
     Q, R = apply("linalg_qr", [A], {"complete": mode == "complete"})
     if mode == "r":
         from ._ops_creation import empty
-        Q = empty(0, dtype=A.dtype)
+        Q = empty(0, dtype=A.dtype, device=None if A.is_global else A.device)
     return _QR(Q, R)
 
 
@@ -192,7 +192,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
         residuals = ((A @ X - B) ** 2).sum(dim=-2)
     else:
         from ._ops_creation import empty
-        residuals = empty(0, dtype=A.dtype)
+        residuals = empty(0, dtype=A.dtype, device=None if A.is_global else A.device)
     if vector:
         X = X.squeeze(-1)
     return _Lstsq(X, residuals, rank, S)

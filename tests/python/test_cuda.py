@@ -7,6 +7,7 @@ import pytest
 
 import meshflow as mf
 from test_device import _checkpoint_round_trip, _global_step, _graph_steps, _mlp_step
+from test_module_zoo import ZOO, check_against_cpu
 
 
 def _gpus():
@@ -194,3 +195,11 @@ def test_a_graph_on_the_gpu_prints_its_plan():
     """Last in this file: printing a compiled GPU graph once crashed the process."""
     step = _graph_steps("cuda", 1, False)[2]
     assert "traced nodes" in repr(step)
+
+
+@pytest.mark.parametrize("moved", [False, True], ids=["device=", "to"])
+@pytest.mark.parametrize("name", sorted(ZOO))
+def test_every_module_on_the_gpu_equals_the_cpu(name, moved):
+    """Each of meshflow.nn's modules built on the GPU (device=) or moved there (module.to):
+    its parameters, buffers, outputs and gradients there and equal to the CPU's."""
+    check_against_cpu(name, "cuda:0", mf.float32, moved, TOL)

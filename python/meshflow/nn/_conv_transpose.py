@@ -98,10 +98,9 @@ class ConvTranspose2d(Module):
         self.dilation, self.padding_mode = _tuple2(dilation), padding_mode
         fan_in = out_channels // groups * math.prod(self.kernel_size)
         bound = 1 / math.sqrt(fan_in) if fan_in else 0
-        self.weight = Parameter(_uniform((in_channels, out_channels // groups) + self.kernel_size, bound))
-        self.bias = Parameter(_uniform((out_channels,), bound)) if bias else None
-        if device is not None or dtype is not None:
-            self.to(**{k: v for k, v in (("device", device), ("dtype", dtype)) if v is not None})
+        shape = (in_channels, out_channels // groups) + self.kernel_size
+        self.weight = Parameter(_uniform(shape, bound, device, dtype))
+        self.bias = Parameter(_uniform((out_channels,), bound, device, dtype)) if bias else None
 
     def _output_padding(self, input, output_size):
         if output_size is None:

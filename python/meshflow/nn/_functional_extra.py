@@ -12,6 +12,7 @@ import numpy as _np
 
 from .. import _C
 from .._inplace import _inplace
+from .._ops_creation import zeros
 from .._ops_elementwise import clamp, exp, minimum, relu as _relu, sigmoid, silu as _silu, softplus, tanh, where
 from .._ops_reduce import softmax
 from .._tensor import Tensor, _impl_of, apply, tensor
@@ -209,7 +210,8 @@ def _renorm_rows(weight, input, max_norm, norm_type):
     where their norm exceeds max_norm."""
     from .._tensor import no_grad
     with no_grad():
-        rows = tensor(sorted(set(input.reshape(-1).tolist())), dtype="int64")
+        rows = tensor(sorted(set(input.reshape(-1).tolist())), dtype="int64",
+                      device=None if input.is_global else input.device)
         picked = weight[rows]
         norms = picked.norm(p=norm_type, dim=1, keepdim=True)
         weight[rows] = where(norms > max_norm, picked * (max_norm / (norms + 1e-7)), picked)
@@ -230,8 +232,7 @@ def _constant_like(array, like):
     if like.is_global:
         placement = like.placement
         return tensor(array, placement=placement, sbp=[_C.Sbp.broadcast()] * len(placement.hierarchy))
-    t = tensor(array)
-    return t if like._impl.device_type == "cpu" else t.to(like.device)
+    return tensor(array, device=like.device)
 
 
 def _as_layout_of(t, like):
@@ -240,6 +241,14 @@ def _as_layout_of(t, like):
         placement = like.placement
         return t.to_global(placement=placement, sbp=[_C.Sbp.broadcast()] * len(placement.hierarchy))
     return t
+
+
+def _zeros_for(like, *shape):
+    """Zeros of `shape` in like's dtype where like lives: on its device, or broadcast on its
+    placement; a forward's default state (an RNN's), made as torch makes it."""
+    if like.is_global:
+        return _as_layout_of(zeros(*shape, dtype=like.dtype), like)
+    return zeros(*shape, dtype=like.dtype, device=like.device)
 
 
 def _additive_mask(mask, like, allowed_when_true):

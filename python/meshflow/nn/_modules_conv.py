@@ -34,7 +34,7 @@ class _ConvNd(Module):
     _function = None
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros"):
+                 padding_mode="zeros", device=None, dtype=None):
         super().__init__()
         name = type(self).__name__
         if groups <= 0 or in_channels % groups or out_channels % groups:
@@ -59,8 +59,9 @@ class _ConvNd(Module):
         # and so is the bias.
         fan_in = in_channels // groups * math.prod(self.kernel_size)
         bound = 1 / math.sqrt(fan_in) if fan_in else 0
-        self.weight = Parameter(_uniform((out_channels, in_channels // groups) + self.kernel_size, bound))
-        self.bias = Parameter(_uniform((out_channels,), bound)) if bias else None
+        shape = (out_channels, in_channels // groups) + self.kernel_size
+        self.weight = Parameter(_uniform(shape, bound, device, dtype))
+        self.bias = Parameter(_uniform((out_channels,), bound, device, dtype)) if bias else None
 
     def forward(self, input):
         _check_size(self, input, -self._dims - 1, self.in_channels, "in_channels",
@@ -175,15 +176,17 @@ class AdaptiveMaxPool2d(Module):
         return f"output_size={self.output_size}"
 
 
-def _init_norm(module, num_features, eps, momentum, affine, track_running_stats):
+def _init_norm(module, num_features, eps, momentum, affine, track_running_stats, device, dtype):
     """The state torch's batch and instance norms share: sizes, the affine parameters and the
-    running statistics (buffers, None when not tracked)."""
+    running statistics (buffers, None when not tracked), on `device` in `dtype` but for
+    num_batches_tracked, an int64 count in every dtype (torch's)."""
     module.num_features, module.eps, module.momentum = num_features, eps, momentum
     module.affine, module.track_running_stats = affine, track_running_stats
-    module.weight = Parameter(ones(num_features)) if affine else None
-    module.bias = Parameter(zeros(num_features)) if affine else None
-    tracked = {"running_mean": zeros(num_features), "running_var": ones(num_features),
-               "num_batches_tracked": tensor(0)}
+    made = {"device": device, "dtype": dtype}
+    module.weight = Parameter(ones(num_features, **made)) if affine else None
+    module.bias = Parameter(zeros(num_features, **made)) if affine else None
+    tracked = {"running_mean": zeros(num_features, **made), "running_var": ones(num_features, **made),
+               "num_batches_tracked": tensor(0, device=device)}
     for name, value in tracked.items():
         _register_buffer(module, name, value if track_running_stats else None)
 
@@ -194,10 +197,10 @@ class _BatchNorm(Module):
 
     _sync = False
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, *,
-                 local_stats=False):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
+                 dtype=None, *, local_stats=False):
         super().__init__()
-        _init_norm(self, num_features, eps, momentum, affine, track_running_stats)
+        _init_norm(self, num_features, eps, momentum, affine, track_running_stats, device, dtype)
         self.local_stats = bool(local_stats) and not self._sync
 
     def _check_input_dim(self, input):
@@ -261,8 +264,8 @@ class SyncBatchNorm(_BatchNorm):
     _sync = True
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
-                 process_group=None):
-        super().__init__(num_features, eps, momentum, affine, track_running_stats)
+                 process_group=None, device=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
 
     def _check_input_dim(self, input):
         if input.ndim < 2:
@@ -298,13 +301,13 @@ class Upsample(Module):
 
 
 class GroupNorm(Module):
-    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True):
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None):
         super().__init__()
         if num_groups <= 0 or num_channels % num_groups:
             raise ValueError(f"GroupNorm: num_channels {num_channels} must be divisible by num_groups {num_groups}")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        self.weight = Parameter(ones(num_channels)) if affine else None
-        self.bias = Parameter(zeros(num_channels)) if affine else None
+        self.weight = Parameter(ones(num_channels, device=device, dtype=dtype)) if affine else None
+        self.bias = Parameter(zeros(num_channels, device=device, dtype=dtype)) if affine else None
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
@@ -314,13 +317,14 @@ class GroupNorm(Module):
 
 
 class RMSNorm(Module):
-    def __init__(self, normalized_shape, eps=None, elementwise_affine=True):
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
         super().__init__()
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (normalized_shape,)
         self.normalized_shape, self.eps = tuple(normalized_shape), eps
         self.elementwise_affine = elementwise_affine
-        self.weight = Parameter(ones(*self.normalized_shape)) if elementwise_affine else None
+        made = {"device": device, "dtype": dtype}
+        self.weight = Parameter(ones(*self.normalized_shape, **made)) if elementwise_affine else None
 
     def forward(self, input):
         return F.rms_norm(input, self.normalized_shape, self.weight, self.eps)

@@ -121,7 +121,7 @@ class PReLU(Module):
     def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
         super().__init__()
         self.num_parameters, self.init = num_parameters, init
-        self.weight = Parameter(_ops_creation.full((num_parameters,), float(init), dtype=dtype))
+        self.weight = Parameter(_ops_creation.full((num_parameters,), float(init), dtype=dtype, device=device))
 
     def forward(self, input):
         return F.prelu(input, self.weight)

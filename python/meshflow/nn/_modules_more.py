@@ -49,9 +49,7 @@ class _InstanceNorm(Module):
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
                  dtype=None):
         super().__init__()
-        _init_norm(self, num_features, eps, momentum, affine, track_running_stats)
-        if dtype is not None or device is not None:
-            self.to(**{k: v for k, v in (("device", device), ("dtype", dtype)) if v is not None})
+        _init_norm(self, num_features, eps, momentum, affine, track_running_stats, device, dtype)
 
     def forward(self, input):
         if input.ndim not in (self._ndim - 1, self._ndim):

@@ -32,20 +32,19 @@ class MultiheadAttention(Module):
         self.head_dim = embed_dim // num_heads
         if self.head_dim * num_heads != embed_dim:
             raise AssertionError("embed_dim must be divisible by num_heads")
+        made = {"device": device, "dtype": dtype}
         if self._qkv_same_embed_dim:
-            self.in_proj_weight = Parameter(empty(3 * embed_dim, embed_dim, dtype=dtype))
+            self.in_proj_weight = Parameter(empty(3 * embed_dim, embed_dim, **made))
             self.q_proj_weight = self.k_proj_weight = self.v_proj_weight = None
         else:
-            self.q_proj_weight = Parameter(empty(embed_dim, embed_dim, dtype=dtype))
-            self.k_proj_weight = Parameter(empty(embed_dim, self.kdim, dtype=dtype))
-            self.v_proj_weight = Parameter(empty(embed_dim, self.vdim, dtype=dtype))
+            self.q_proj_weight = Parameter(empty(embed_dim, embed_dim, **made))
+            self.k_proj_weight = Parameter(empty(embed_dim, self.kdim, **made))
+            self.v_proj_weight = Parameter(empty(embed_dim, self.vdim, **made))
             self.in_proj_weight = None
-        self.in_proj_bias = Parameter(empty(3 * embed_dim, dtype=dtype)) if bias else None
+        self.in_proj_bias = Parameter(empty(3 * embed_dim, **made)) if bias else None
         self.bias_k = self.bias_v = None
         self.add_zero_attn = False
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias)
-        if dtype is not None:
-            self.out_proj.to(dtype=dtype)
+        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, **made)
         self._reset_parameters()
 
     def _reset_parameters(self):

@@ -479,20 +479,22 @@ def _to_device_only(t, *args, **kwargs):
     return t.to(*devices, **kwargs)
 
 
-def _uniform(shape, bound):
-    """U(-bound, bound) from the counter-based generator."""
-    return rand(*shape) * (2 * bound) - bound
+def _uniform(shape, bound, device=None, dtype=None):
+    """U(-bound, bound) from the counter-based generator, on `device` in `dtype` (torch's
+    factory kwargs; None: the CPU, float32). Drawn in float32 on the host whatever the two
+    say, so a seed gives the same weights on every device and in every dtype."""
+    return (rand(*shape) * (2 * bound) - bound).to(device=device, dtype=dtype)
 
 
 class Linear(Module):
     """y = x @ weight^T + bias, weight [out_features, in_features], initialized as in torch."""
 
-    def __init__(self, in_features, out_features, bias=True):
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
         bound = 1 / math.sqrt(in_features) if in_features else 0
-        self.weight = Parameter(_uniform((out_features, in_features), bound))
-        self.bias = Parameter(_uniform((out_features,), bound)) if bias else None
+        self.weight = Parameter(_uniform((out_features, in_features), bound, device, dtype))
+        self.bias = Parameter(_uniform((out_features,), bound, device, dtype)) if bias else None
 
     def forward(self, x):
         _check_size(self, x, -1, self.in_features, "in_features")
@@ -519,7 +521,7 @@ class Embedding(Module):
         self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         if _weight is None:
-            weight = randn(num_embeddings, embedding_dim, dtype=dtype)
+            weight = randn(num_embeddings, embedding_dim).to(device=device, dtype=dtype)  # drawn as _uniform
             if padding_idx is not None:
                 weight[padding_idx] = 0.0
         else:
@@ -548,12 +550,13 @@ class Embedding(Module):
 
 
 class LayerNorm(Module):
-    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True):
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
         super().__init__()
         self.normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
-        self.eps = eps
-        self.weight = Parameter(ones(*self.normalized_shape)) if elementwise_affine else None
-        self.bias = Parameter(zeros(*self.normalized_shape)) if elementwise_affine else None
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        made = {"device": device, "dtype": dtype}
+        self.weight = Parameter(ones(*self.normalized_shape, **made)) if elementwise_affine else None
+        self.bias = Parameter(zeros(*self.normalized_shape, **made)) if elementwise_affine and bias else None
 
     def forward(self, x):
         return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)

@@ -8,11 +8,10 @@ matmul over all steps), so the gradients are those ops' through time."""
 import math
 
 from . import functional as F
-from ._functional_extra import _as_layout_of
+from ._functional_extra import _zeros_for
 from .modules import Module, Parameter, _check_size, _uniform
 from .._ops_elementwise import sigmoid, tanh
 from .._ops_shape import cat, stack
-from .._ops_creation import zeros
 from .utils.rnn import PackedSequence
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
@@ -56,13 +55,11 @@ class _RNNBase(Module):
             layer_input = input_size if layer == 0 else hidden_size * directions
             for direction in range(directions):
                 suffix = f"_l{layer}" + ("_reverse" if direction else "")
-                setattr(self, "weight_ih" + suffix, Parameter(_uniform((gates, layer_input), bound)))
-                setattr(self, "weight_hh" + suffix, Parameter(_uniform((gates, hidden_size), bound)))
+                setattr(self, "weight_ih" + suffix, Parameter(_uniform((gates, layer_input), bound, device, dtype)))
+                setattr(self, "weight_hh" + suffix, Parameter(_uniform((gates, hidden_size), bound, device, dtype)))
                 if bias:
-                    setattr(self, "bias_ih" + suffix, Parameter(_uniform((gates,), bound)))
-                    setattr(self, "bias_hh" + suffix, Parameter(_uniform((gates,), bound)))
-        if dtype is not None:
-            self.to(dtype=dtype)
+                    setattr(self, "bias_ih" + suffix, Parameter(_uniform((gates,), bound, device, dtype)))
+                    setattr(self, "bias_hh" + suffix, Parameter(_uniform((gates,), bound, device, dtype)))
 
     def _weights(self, layer, direction):
         suffix = f"_l{layer}" + ("_reverse" if direction else "")
@@ -95,9 +92,7 @@ class _RNNBase(Module):
         directions = 2 if self.bidirectional else 1
         state_shape = (self.num_layers * directions, batch, self.hidden_size)
         if hx is None:
-            h0 = zeros(*state_shape, dtype=input.dtype)
-            if input.is_global:
-                h0 = _as_layout_of(h0, input)
+            h0 = _zeros_for(input, *state_shape)
             hx = (h0, h0) if lstm else h0
         elif not batched:
             hx = tuple(t.unsqueeze(1) for t in hx) if lstm else hx.unsqueeze(1)
@@ -190,17 +185,15 @@ class GRU(_RNNBase):
 
 
 class _CellBase(Module):
-    def __init__(self, mode, input_size, hidden_size, bias=True, dtype=None):
+    def __init__(self, mode, input_size, hidden_size, bias, device, dtype):
         super().__init__()
         self.mode, self.input_size, self.hidden_size, self.bias = mode, input_size, hidden_size, bias
         gates = _GATES[mode] * hidden_size
         bound = 1.0 / math.sqrt(hidden_size)
-        self.weight_ih = Parameter(_uniform((gates, input_size), bound))
-        self.weight_hh = Parameter(_uniform((gates, hidden_size), bound))
-        self.bias_ih = Parameter(_uniform((gates,), bound)) if bias else None
-        self.bias_hh = Parameter(_uniform((gates,), bound)) if bias else None
-        if dtype is not None:
-            self.to(dtype=dtype)
+        self.weight_ih = Parameter(_uniform((gates, input_size), bound, device, dtype))
+        self.weight_hh = Parameter(_uniform((gates, hidden_size), bound, device, dtype))
+        self.bias_ih = Parameter(_uniform((gates,), bound, device, dtype)) if bias else None
+        self.bias_hh = Parameter(_uniform((gates,), bound, device, dtype)) if bias else None
 
     def forward(self, input, hx=None):
         if input.ndim not in (1, 2):
@@ -212,9 +205,7 @@ class _CellBase(Module):
             if hx is not None:
                 hx = tuple(t.unsqueeze(0) for t in hx) if lstm else hx.unsqueeze(0)
         if hx is None:
-            h0 = zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
-            if input.is_global:
-                h0 = _as_layout_of(h0, input)
+            h0 = _zeros_for(input, input.shape[0], self.hidden_size)
             hx = (h0, h0) if lstm else h0
         h, c = hx if lstm else (hx, None)
         h, c = _cell(self.mode, F.linear(input, self.weight_ih, self.bias_ih), h, c, self.weight_hh, self.bias_hh)
@@ -230,15 +221,16 @@ class RNNCell(_CellBase):
     def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity: {nonlinearity}")
-        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, bias, dtype)
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, bias, device,
+                         dtype)
         self.nonlinearity = nonlinearity
 
 
 class LSTMCell(_CellBase):
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
-        super().__init__("LSTM", input_size, hidden_size, bias, dtype)
+        super().__init__("LSTM", input_size, hidden_size, bias, device, dtype)
 
 
 class GRUCell(_CellBase):
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
-        super().__init__("GRU", input_size, hidden_size, bias, dtype)
+        super().__init__("GRU", input_size, hidden_size, bias, device, dtype)

@@ -31,18 +31,6 @@ def _activation(activation):
     return activation
 
 
-def _layer_norm(d_model, eps, bias):
-    norm = LayerNorm(d_model, eps=eps)
-    if not bias:
-        norm.bias = None
-    return norm
-
-
-def _to(module, device, dtype):
-    if device is not None or dtype is not None:
-        module.to(**{k: v for k, v in (("device", device), ("dtype", dtype)) if v is not None})
-
-
 def _clones(module, n):
     return ModuleList([copy.deepcopy(module) for _ in range(n)])
 
@@ -54,18 +42,18 @@ class _Layer(Module):
     them. Submodules are made in torch's order, so parameters and state_dict keys follow it."""
 
     def __init__(self, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first, norm_first,
-                 bias, norms):
+                 bias, norms, device, dtype):
         super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first)
+        made = {"bias": bias, "device": device, "dtype": dtype}
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, **made)
         if norms == 3:
-            self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
-                                                     batch_first=batch_first)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias)
+            self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, **made)
+        self.linear1 = Linear(d_model, dim_feedforward, **made)
         self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias)
+        self.linear2 = Linear(dim_feedforward, d_model, **made)
         self.norm_first = norm_first
         for i in range(1, norms + 1):
-            setattr(self, f"norm{i}", _layer_norm(d_model, layer_norm_eps, bias))
+            setattr(self, f"norm{i}", LayerNorm(d_model, eps=layer_norm_eps, **made))
         for i in range(1, norms + 1):
             setattr(self, f"dropout{i}", Dropout(dropout))
         self.activation = _activation(activation)
@@ -88,8 +76,7 @@ class TransformerEncoderLayer(_Layer):
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
         super().__init__(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
-                         norm_first, bias, norms=2)
-        _to(self, device, dtype)
+                         norm_first, bias, 2, device, dtype)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         x = src
@@ -109,8 +96,7 @@ class TransformerDecoderLayer(_Layer):
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
         super().__init__(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
-                         norm_first, bias, norms=3)
-        _to(self, device, dtype)
+                         norm_first, bias, 3, device, dtype)
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
@@ -176,23 +162,23 @@ class Transformer(Module):
                  dropout=0.1, activation="relu", custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
         super().__init__()
+        made = {"bias": bias, "device": device, "dtype": dtype}
         if custom_encoder is not None:
             self.encoder = custom_encoder
         else:
             layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
-                                            batch_first, norm_first, bias)
-            self.encoder = TransformerEncoder(layer, num_encoder_layers, _layer_norm(d_model, layer_norm_eps, bias))
+                                            batch_first, norm_first, **made)
+            self.encoder = TransformerEncoder(layer, num_encoder_layers, LayerNorm(d_model, layer_norm_eps, **made))
         if custom_decoder is not None:
             self.decoder = custom_decoder
         else:
             layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
-                                            batch_first, norm_first, bias)
-            self.decoder = TransformerDecoder(layer, num_decoder_layers, _layer_norm(d_model, layer_norm_eps, bias))
+                                            batch_first, norm_first, **made)
+            self.decoder = TransformerDecoder(layer, num_decoder_layers, LayerNorm(d_model, layer_norm_eps, **made))
         for p in self.parameters():
             if p.ndim > 1:
                 init.xavier_uniform_(p)
         self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
-        _to(self, device, dtype)
 
     def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
                 tgt_key_padding_mask=None, memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
@@ -216,5 +202,4 @@ class Transformer(Module):
         from .. import float32
         dtype = float32 if dtype is None else dtype
         upper = _np.triu(_np.ones((sz, sz), bool), 1)
-        mask = tensor(_np.where(upper, -_np.inf, 0.0).astype(_np.float32)).to(dtype)
-        return mask if device is None else mask.to(device)
+        return tensor(_np.where(upper, -_np.inf, 0.0).astype(_np.float32)).to(device=device, dtype=dtype)

@@ -320,15 +320,16 @@ class Adam(_AdamBase):
 
 def clip_grad_norm_(parameters, max_norm):
     """Scales all gradients so that their joint 2-norm (over every shard) is at most max_norm;
-    returns the norm before clipping as a 0-d local tensor of the gradients' dtype, as
-    torch's (inside a Graph's build, the traced scalar)."""
+    returns the norm before clipping as a 0-d local tensor of the gradients' dtype, on their
+    device (the CPU for global ones), as torch's (inside a Graph's build, the traced scalar)."""
     parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)  # as torch's
     params = [_impl_of("clip_grad_norm_", p) for p in parameters]
     if _C.tracing():
         return Tensor(_C.clip_grad_norm_traced(params, float(max_norm)))
     dtype = next((p.grad.dtype for p in parameters if p.grad is not None and p.grad.dtype.name == "float64"),
                  _dtype.float32)
-    return tensor(_C.clip_grad_norm(params, float(max_norm)), dtype=dtype)
+    device = next((p.device for p in parameters if not p.is_global), None)
+    return tensor(_C.clip_grad_norm(params, float(max_norm)), dtype=dtype, device=device)
 
 
 def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):

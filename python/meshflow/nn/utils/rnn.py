@@ -84,7 +84,7 @@ def _invert_permutation(permutation):
     inverse = [0] * len(order)
     for position, index in enumerate(order):
         inverse[index] = position
-    return tensor(inverse, dtype="int64")
+    return tensor(inverse, dtype="int64", device=permutation.device)
 
 
 def _lengths_list(lengths):
@@ -109,7 +109,7 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     else:
         order = sorted(range(len(lengths)), key=lambda b: -lengths[b])
         lengths = [lengths[b] for b in order]
-        sorted_indices = tensor(order, dtype="int64")
+        sorted_indices = tensor(order, dtype="int64", device=None if input.is_global else input.device)
         input = input.index_select(batch_dim, sorted_indices)
     if lengths and lengths[-1] <= 0:
         raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' "
