@@ -117,11 +117,15 @@ class _Pad(Module):
 
 
 def _pad_class(name, dims, mode, zero=False):
-    def __init__(self, padding, *value):
-        _Pad.__init__(self, padding, *(() if zero else value))
+    if mode == "constant" and not zero:
+        def __init__(self, padding, value):
+            _Pad.__init__(self, padding, value)
+    else:
+        def __init__(self, padding):
+            _Pad.__init__(self, padding)
+    what = "zeros" if zero else "a value" if mode == "constant" else f"mode {mode!r}"
     return type(name, (_Pad,), {"_dims": dims, "_mode": mode, "__init__": __init__,
-                                "__doc__": f"F.pad of the last {dims} dim(s), mode {mode!r}"
-                                           + (" with zeros" if zero else "") + "."})
+                                "__doc__": f"F.pad of the last {dims} dim(s) with {what}."})
 
 
 ZeroPad1d, ZeroPad2d, ZeroPad3d = (_pad_class(f"ZeroPad{d}d", d, "constant", True) for d in (1, 2, 3))
