@@ -304,6 +304,8 @@ def test_losses_follow_torchs_formulas(case, reduction):
     f = getattr(F, name)
     got = f(*[mf.tensor(a) for a in arrays], reduction=reduction, **kw)
     np.testing.assert_allclose(got.numpy(), reduce_ref(ref(*arrays), reduction), rtol=1e-10, atol=1e-12)
+    on_testdev = f(*[mf.tensor(a).to("testdev") for a in arrays], reduction=reduction, **kw)
+    np.testing.assert_array_equal(on_testdev.cpu().numpy(), got.numpy())
     if reduction == "sum":
         fixed = [mf.tensor(a) for a in arrays[differentiated:]]  # labels: no gradient
         check_gradients(lambda *t: f(*t, *fixed, reduction="sum", **kw), arrays[:differentiated])
@@ -360,6 +362,9 @@ def test_ctc_loss(reduction):
         kept = np.where(np.isinf(per), 0.0, per) if zero_infinity else per
         expected = {"none": kept, "sum": kept.sum(), "mean": (kept / np.maximum(tg_len, 1)).mean()}[reduction]
         np.testing.assert_allclose(got, expected, rtol=1e-10)
+        on_testdev = F.ctc_loss(mf.tensor(logp).to("testdev"), mf.tensor(targets).to("testdev"), in_len,
+                                mf.tensor(tg_len), reduction=reduction, zero_infinity=zero_infinity)
+        np.testing.assert_array_equal(on_testdev.cpu().numpy(), got)
     # 1-d concatenated targets give the same; the gradient of a possible case is finite differences'.
     flat = np.concatenate([targets[i, :tg_len[i]] for i in range(2)])
     got = nn.CTCLoss(reduction="none")(mf.tensor(logp[:, :2]), mf.tensor(flat), in_len[:2], tg_len[:2]).numpy()
