@@ -1,5 +1,5 @@
 """The optimizers composed in Python (optim/_composed_more.py): Adamax, NAdam, RAdam,
-Adadelta, ASGD and LBFGS against NumPy versions of torch's single-tensor rules over five
+Adadelta, ASGD, Rprop and LBFGS against NumPy versions of torch's single-tensor rules over five
 steps, their state_dict resumes, parameter groups under a scheduler, torch's argument checks,
 and the test device equal to the CPU."""
 import math
@@ -78,6 +78,15 @@ def asgd_ref(w, g, s, step, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_deca
     return w
 
 
+def rprop_ref(w, g, s, step, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50)):
+    agree = np.sign(g * s.get("prev", 0))
+    factor = np.where(agree > 0, etas[1], np.where(agree < 0, etas[0], 1.0))
+    s["size"] = np.clip(s.get("size", np.full_like(w, lr)) * factor, *step_sizes)
+    g = np.where(agree < 0, 0.0, g)
+    s["prev"] = g
+    return w - np.sign(g) * s["size"]
+
+
 CASES = [("Adamax", adamax_ref, dict(lr=0.05)),
          ("Adamax", adamax_ref, dict(lr=0.05, betas=(0.8, 0.9), weight_decay=0.1)),
          ("NAdam", nadam_ref, dict(lr=0.05)), ("NAdam", nadam_ref, dict(lr=0.05, weight_decay=0.1)),
@@ -85,7 +94,9 @@ CASES = [("Adamax", adamax_ref, dict(lr=0.05)),
          ("RAdam", radam_ref, dict(lr=0.05)), ("RAdam", radam_ref, dict(lr=0.05, betas=(0.9, 0.5), weight_decay=0.1)),
          ("RAdam", radam_ref, dict(lr=0.05, betas=(0.9, 0.5), weight_decay=0.1, decoupled_weight_decay=True)),
          ("Adadelta", adadelta_ref, dict()), ("Adadelta", adadelta_ref, dict(lr=0.5, rho=0.8, weight_decay=0.1)),
-         ("ASGD", asgd_ref, dict(lr=0.05)), ("ASGD", asgd_ref, dict(lr=0.05, lambd=0.1, t0=2, weight_decay=0.1))]
+         ("ASGD", asgd_ref, dict(lr=0.05)), ("ASGD", asgd_ref, dict(lr=0.05, lambd=0.1, t0=2, weight_decay=0.1)),
+         ("Rprop", rprop_ref, dict(lr=0.05)),
+         ("Rprop", rprop_ref, dict(lr=0.05, etas=(0.3, 1.5), step_sizes=(1e-3, 0.2)))]
 
 
 def run_optimizer(name, kw, steps=5, device="cpu"):

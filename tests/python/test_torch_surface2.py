@@ -144,6 +144,19 @@ def test_unfold_and_fold(k, d, p, s):
     np.testing.assert_array_equal(nn.Unfold(k, d, p, s)(mf.tensor(x).to("testdev")).cpu().numpy(), cols.numpy())
 
 
+def test_adaptive_pools_1d():
+    x = randn(2, 3, 11)
+    for out in (4, 5, 11):
+        edges = [(o * 11 // out, -(-(o + 1) * 11 // out)) for o in range(out)]
+        np.testing.assert_allclose(F.adaptive_avg_pool1d(mf.tensor(x), out).numpy(),
+                                   np.stack([x[..., a:b].mean(-1) for a, b in edges], -1), rtol=1e-12)
+        y, indices = nn.AdaptiveMaxPool1d(out, return_indices=True)(mf.tensor(x))
+        np.testing.assert_array_equal(y.numpy(), np.stack([x[..., a:b].max(-1) for a, b in edges], -1))
+        np.testing.assert_array_equal(indices.numpy(), np.stack([x[..., a:b].argmax(-1) + a for a, b in edges], -1))
+    assert tuple(nn.AdaptiveAvgPool1d(3)(mf.tensor(x[0])).shape) == (3, 3)
+    check_gradients(lambda t: F.adaptive_avg_pool1d(t, 4), [randn(1, 2, 7)])
+
+
 def test_tensor_unfold_shrinks_and_pad_layers():
     x = randn(2, 3, 7)
     windows = mf.tensor(x).unfold(2, 3, 2)

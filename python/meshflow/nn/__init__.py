@@ -26,4 +26,4 @@ from ._modules_surface import (Bilinear, PixelShuffle, PixelUnshuffle, ChannelSh
                                TripletMarginWithDistanceLoss, CTCLoss, Hardshrink, Softshrink, ZeroPad1d, ZeroPad2d,
                                ZeroPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d,
                                ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
-                               ReplicationPad3d)
+                               ReplicationPad3d, AdaptiveAvgPool1d, AdaptiveMaxPool1d)

@@ -1,5 +1,6 @@
 """meshflow.nn.functional, continued (issue 37): bilinear, pixel_shuffle / pixel_unshuffle,
-channel_shuffle, unfold / fold (and Tensor.unfold's windows), hardshrink / softshrink, interpolate's 'linear', 'bilinear', 'bicubic' and 'trilinear'
+channel_shuffle, unfold / fold (and Tensor.unfold's windows), hardshrink / softshrink,
+adaptive_avg_pool1d / adaptive_max_pool1d, interpolate's 'linear', 'bilinear', 'bicubic' and 'trilinear'
 modes, pairwise_distance, and the margin, ranking, Poisson, Gaussian and CTC losses, each
 as torch defines it.
 
@@ -178,6 +179,28 @@ def _tensor_unfold(self, dimension, size, step):
 
 
 Tensor.unfold = _tensor_unfold
+
+
+def _as_2d(op, input, output_size):
+    if input.ndim not in (2, 3):
+        raise ValueError(f"[{op}] input of shape {tuple(input.shape)}; expected [N, C, L] or [C, L]")
+    size = output_size[0] if isinstance(output_size, (tuple, list)) else output_size
+    return input.unsqueeze(-2), (1, int(size))
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """adaptive_avg_pool2d over [.., 1, L]: window o covers [floor(o L / out), ceil((o + 1) L / out))."""
+    from ._functional_conv import adaptive_avg_pool2d
+    x, size = _as_2d("adaptive_avg_pool1d", input, output_size)
+    return adaptive_avg_pool2d(x, size).squeeze(-2)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """Maxima over adaptive_avg_pool1d's windows; with return_indices, also their positions."""
+    from ._functional_conv import adaptive_max_pool2d
+    x, size = _as_2d("adaptive_max_pool1d", input, output_size)
+    y, indices = adaptive_max_pool2d(x, size, return_indices=True)
+    return (y.squeeze(-2), indices.squeeze(-2)) if return_indices else y.squeeze(-2)
 
 
 def hardshrink(input, lambd=0.5):
@@ -522,7 +545,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     return loss.squeeze(0) if unbatched else loss
 
 
-__all__ = ["hardshrink", "softshrink", "bilinear", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "unfold", "fold", "pairwise_distance",
-           "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
-           "cosine_embedding_loss", "poisson_nll_loss", "gaussian_nll_loss", "triplet_margin_loss",
-           "triplet_margin_with_distance_loss", "multi_margin_loss", "multilabel_margin_loss", "ctc_loss"]
+__all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "hardshrink", "softshrink", "bilinear", "pixel_shuffle",
+           "pixel_unshuffle", "channel_shuffle", "unfold", "fold", "pairwise_distance", "margin_ranking_loss",
+           "hinge_embedding_loss", "soft_margin_loss", "multilabel_soft_margin_loss", "cosine_embedding_loss",
+           "poisson_nll_loss", "gaussian_nll_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
+           "multi_margin_loss", "multilabel_margin_loss", "ctc_loss"]

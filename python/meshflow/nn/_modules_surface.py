@@ -1,7 +1,8 @@
 """meshflow.nn modules, continued (issue 37): Bilinear, PixelShuffle, PixelUnshuffle,
 ChannelShuffle, Unfold, Fold, Hardshrink, Softshrink, the padding layers (ZeroPad, ConstantPad,
-ReflectionPad, ReplicationPad, 1d to 3d), PairwiseDistance, UpsamplingNearest2d / UpsamplingBilinear2d
-and the losses of _functional_surface, each the function it names with torch's arguments."""
+ReflectionPad, ReplicationPad, 1d to 3d), AdaptiveAvgPool1d / AdaptiveMaxPool1d,
+PairwiseDistance, UpsamplingNearest2d / UpsamplingBilinear2d and the losses of
+_functional_surface, each the function it names with torch's arguments."""
 import math
 
 from . import functional as F
@@ -133,6 +134,20 @@ ConstantPad1d, ConstantPad2d, ConstantPad3d = (_pad_class(f"ConstantPad{d}d", d,
 ReflectionPad1d, ReflectionPad2d, ReflectionPad3d = (_pad_class(f"ReflectionPad{d}d", d, "reflect") for d in (1, 2, 3))
 ReplicationPad1d, ReplicationPad2d, ReplicationPad3d = (_pad_class(f"ReplicationPad{d}d", d, "replicate")
                                                         for d in (1, 2, 3))
+
+
+class AdaptiveAvgPool1d(_Reshaper):
+    _function = staticmethod(F.adaptive_avg_pool1d)
+
+    def __init__(self, output_size):
+        super().__init__(output_size=output_size)
+
+
+class AdaptiveMaxPool1d(_Reshaper):
+    _function = staticmethod(F.adaptive_max_pool1d)
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__(output_size=output_size, return_indices=return_indices)
 
 
 class PairwiseDistance(Module):

@@ -1,11 +1,12 @@
 """More optimizers composed of meshflow ops in Python, as torch's single-tensor algorithms:
-Adamax, NAdam, RAdam, Adadelta, ASGD and LBFGS. They share _ComposedOptimizer's interface
+Adamax, NAdam, RAdam, Adadelta, ASGD, Rprop and LBFGS. They share _ComposedOptimizer's interface
 (param_groups, state keyed by parameter, state_dict in torch's structure, schedulers). Every
 per-parameter buffer is made like its parameter (zeros_like), so a global parameter's state
 is global with the parameter's placement and SBP and a step moves no data; the scalars torch
 keeps as 0-d float32 tensors (step, NAdam's mu_product, ASGD's eta and mu) are 0-d float32
 tensors here too, so their rounding is torch's."""
 from .._ops_creation import zeros_like
+from .._ops_elementwise import where
 from .._tensor import no_grad, tensor
 from ._composed import _ComposedOptimizer, _step
 
@@ -174,6 +175,32 @@ class ASGD(_ComposedOptimizer):
         state["ax"] = state["ax"] + (p - state["ax"]) * mu if mu != 1 else p.clone()
         state["eta"] = _f32(group["lr"] / ((1 + group["lambd"] * group["lr"] * step) ** group["alpha"]))
         state["mu"] = _f32(1 / max(1, step - group["t0"]))
+
+
+class Rprop(_ComposedOptimizer):
+    """torch.optim.Rprop: per-element step sizes grown by etas[1] while the gradient keeps its
+    sign and shrunk by etas[0] when it flips (that step then skipped), within step_sizes."""
+
+    def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, capturable=False, foreach=None,
+                 maximize=False, differentiable=False):
+        _check("Rprop", lr)
+        if not 0.0 < etas[0] < 1.0 < etas[1]:
+            raise ValueError(f"Rprop: invalid eta values: {etas[0]}, {etas[1]}; expected 0 < etaminus < 1 < etaplus")
+        super().__init__(params, dict(lr=lr, etas=tuple(etas), step_sizes=tuple(step_sizes),
+                                      **_torch_flags("Rprop", foreach, maximize, capturable, differentiable)))
+
+    def _update(self, p, grad, state, group):
+        if "prev" not in state:
+            state["prev"], state["step_size"] = zeros_like(p), zeros_like(p) + group["lr"]
+        _step(state)
+        etaminus, etaplus = group["etas"]
+        grad = -grad if group["maximize"] else grad
+        agree = (grad * state["prev"]).sign()
+        factor = where(agree > 0, agree * 0 + etaplus, where(agree < 0, agree * 0 + etaminus, agree * 0 + 1))
+        state["step_size"] = (state["step_size"] * factor).clamp(*group["step_sizes"])
+        grad = where(factor == etaminus, grad * 0, grad)  # torch's test, etaminus == 1 included
+        p.sub_(grad.sign() * state["step_size"])
+        state["prev"] = grad
 
 
 # ---------------------------------------------------------------------------------------------
