@@ -384,3 +384,17 @@ def test_ctc_loss(reduction):
     np.testing.assert_allclose(got, per[:2], rtol=1e-10)
     check_gradients(lambda t: F.ctc_loss(t.log_softmax(-1), mf.tensor(targets[:2]), in_len[:2], tg_len[:2],
                                          reduction=reduction), [raw[:, :2]])
+
+
+def test_torchs_other_spellings():
+    x = mf.arange(6).float()
+    assert tuple(x.unflatten(0, (2, -1)).shape) == (2, 3) and tuple(x.ravel().shape) == (6,)
+    assert tuple(x.reshape(2, 3).reshape_as(mf.zeros(3, 2)).shape) == (3, 2)
+    assert tuple(mf.ones(3).broadcast_to((2, 3)).shape) == (2, 3)
+    assert x.bfloat16().dtype == mf.bfloat16
+    assert x.is_cpu and not x.is_cuda and x.get_device() == -1
+    assert x.to("testdev").get_device() == 0 and not x.to("testdev").is_cpu
+    assert mf.multiply(x, 2).tolist() == (x * 2).tolist() and x.divide(2).tolist() == (x / 2).tolist()
+    assert x.subtract(1).tolist() == (x - 1).tolist() and mf.not_equal(x, 3).tolist() == (x != 3).tolist()
+    for name, expected in (("greater", x > 2), ("greater_equal", x >= 2), ("less", x < 2), ("less_equal", x <= 2)):
+        assert getattr(x, name)(2).tolist() == expected.tolist()
