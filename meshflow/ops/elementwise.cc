@@ -4,7 +4,8 @@
 //   comparisons:        eq ne lt le gt ge: two inputs of one dtype (bool too), a bool result
 //   logical:            logical_and logical_or logical_xor logical_not: inputs of any one
 //                       dtype, nonzero meaning true; a bool result
-//   bitwise:            bitwise_and bitwise_or bitwise_xor bitwise_not: bool or integers
+//   bitwise:            bitwise_and bitwise_or bitwise_xor bitwise_not: bool or integers;
+//                       bitwise_left_shift bitwise_right_shift: integers, torch's shifts
 //   predicates:         isnan isinf isfinite: any dtype, a bool result
 //   where(cond, a, b):  cond of any dtype, nonzero meaning true; a and b of one dtype (bool too)
 //   unary:              neg abs relu trunc (every dtype); exp log sqrt rsqrt tanh sigmoid
@@ -134,6 +135,26 @@ bool is_inf(T x) {
 template <typename T, typename Op>
 T bits_of(T x, T y, Op op) {
   return static_cast<T>(op(x, y));
+}
+
+// x << y and x >> y as torch (kernel::shift_left, shift_right); never called on bool, which
+// integers_only refuses.
+template <typename T>
+T shift_left(T x, T y) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return x;
+  } else {
+    return kernel::shift_left(x, y);
+  }
+}
+
+template <typename T>
+T shift_right(T x, T y) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return x;
+  } else {
+    return kernel::shift_right(x, y);
+  }
 }
 
 template <typename T>
@@ -334,6 +355,17 @@ OpDef nonzero_integer_divisor(OpDef op) {
       }
     });
     return run(in, ctx);
+  };
+  return op;
+}
+
+// `op` (a kBits op) refusing bool inputs, as torch's shifts.
+OpDef integers_only(OpDef op) {
+  auto infer = op.infer;
+  op.infer = [infer, name = op.name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    std::vector<TensorMeta> out = infer(in, attrs);
+    if (in[0].dtype == DType::kBool) op_error(name, "is defined for integer tensors, got bool");
+    return out;
   };
   return op;
 }
@@ -874,6 +906,8 @@ void register_elementwise_ops(OpRegistry& r) {
   r.add(binary<kBits>("bitwise_or", on_bools(increasing(0) + increasing(1) + lattice_max),
                       [](auto x, auto y) { return bits_of(x, y, std::bit_or<>()); }));
   r.add(binary<kBits>("bitwise_xor", always({}), [](auto x, auto y) { return bits_of(x, y, std::bit_xor<>()); }));
+  r.add(integers_only(binary<kBits>("bitwise_left_shift", always({}), [](auto x, auto y) { return shift_left(x, y); })));
+  r.add(integers_only(binary<kBits>("bitwise_right_shift", always({}), [](auto x, auto y) { return shift_right(x, y); })));
   // ~x = -x - 1 on signed integers (never overflows), !x on bool: decreasing either way.
   r.add(unary_of<kBits>("bitwise_not", always(decreasing(0)), [](auto x) { return bit_not(x); }));
   r.add(unary_of<kAny>("isnan", always({}), [](auto x) { return is_nan(x); }));

@@ -28,4 +28,28 @@ MF_HOST_DEVICE T integer_power(T base, T exp) {
   return static_cast<T>(result);
 }
 
+// torch's << on integers (x86 CPU): in the unsigned type, so bits shifted out of a signed
+// value wrap; a negative shift or one of the whole width or more gives 0.
+template <typename T>
+MF_HOST_DEVICE T shift_left(T x, T y) {
+  static_assert(std::is_integral_v<T>, "shift_left takes integers");
+  using U = std::make_unsigned_t<T>;
+  constexpr int kBits = sizeof(T) * 8;
+  if (static_cast<std::make_signed_t<T>>(y) < 0 || static_cast<U>(y) >= static_cast<U>(kBits)) return T{0};
+  return static_cast<T>(static_cast<U>(static_cast<U>(x) << static_cast<int>(y)));
+}
+
+// torch's >> on integers: arithmetic for signed values; a negative or oversized shift acts
+// as the widest one (the sign for signed values, 0 for unsigned).
+template <typename T>
+MF_HOST_DEVICE T shift_right(T x, T y) {
+  static_assert(std::is_integral_v<T>, "shift_right takes integers");
+  using U = std::make_unsigned_t<T>;
+  constexpr int kMax = sizeof(T) * 8 - (std::is_signed_v<T> ? 1 : 0);
+  if (static_cast<std::make_signed_t<T>>(y) < 0 || static_cast<U>(y) >= static_cast<U>(kMax)) {
+    return static_cast<T>(x >> kMax);
+  }
+  return static_cast<T>(x >> static_cast<int>(y));
+}
+
 }  // namespace mf::kernel

@@ -3,7 +3,7 @@ Tensor methods):
 
     add sub mul div floor_divide pow maximum minimum remainder eq ne lt le gt ge where
     logical_and logical_or logical_xor logical_not bitwise_and bitwise_or bitwise_xor
-    bitwise_not (& | ^ ~) isnan isinf isfinite masked_fill
+    bitwise_not bitwise_left_shift bitwise_right_shift (& | ^ ~ << >>) isnan isinf isfinite masked_fill
     neg abs relu trunc exp log sqrt rsqrt tanh sigmoid, nn.functional.gelu, cast
 
 Dtypes follow PyTorch:
@@ -38,7 +38,7 @@ __all__ = ["add", "sub", "mul", "div", "floor_divide", "pow", "maximum", "minimu
            "ge", "where", "neg", "abs", "relu", "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast",
            "clamp", "clip", "floor", "ceil", "remainder", "silu", "softplus", "lerp",
            "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
-           "bitwise_not", "isnan", "isinf", "isfinite", "masked_fill"]
+           "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "isnan", "isinf", "isfinite", "masked_fill"]
 
 _FLOAT_NAMES = ("float32", "float64", "bfloat16", "float16")
 
@@ -342,6 +342,10 @@ bitwise_and = _binary("bitwise_and", "input & other, bit by bit: bool and intege
 bitwise_or = _binary("bitwise_or", "input | other, bit by bit: bool and integer tensors.", _bits_on_bools("bitwise_or"))
 bitwise_xor = _binary("bitwise_xor", "input ^ other, bit by bit: bool and integer tensors.",
                       _bits_on_bools("bitwise_xor"))
+bitwise_left_shift = _binary("bitwise_left_shift", "input << other on integer tensors, as torch's: bits shifted "
+                             "out wrap; a negative or oversized shift gives 0.")
+bitwise_right_shift = _binary("bitwise_right_shift", "input >> other on integer tensors, as torch's: arithmetic "
+                              "for signed values; a negative or oversized shift gives the sign (0 or -1).")
 
 
 def _check_condition(name, condition):
@@ -511,7 +515,8 @@ for _name, _f in (("add", add), ("sub", sub), ("mul", mul), ("truediv", div), ("
     setattr(Tensor, f"__r{_name}__", _operator(_f, reflected=True))
 for _name, _f in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge)):
     setattr(Tensor, f"__{_name}__", _operator(_f))
-for _name, _f in (("and", bitwise_and), ("or", bitwise_or), ("xor", bitwise_xor)):
+for _name, _f in (("and", bitwise_and), ("or", bitwise_or), ("xor", bitwise_xor), ("lshift", bitwise_left_shift),
+                  ("rshift", bitwise_right_shift)):
     setattr(Tensor, f"__{_name}__", _operator(_f))
     setattr(Tensor, f"__r{_name}__", _operator(_f, reflected=True))
 Tensor.__neg__ = neg
@@ -523,6 +528,22 @@ for _f in (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, 
            masked_fill):
     setattr(Tensor, _f.__name__, _f)
 Tensor.where = lambda self, condition, other: where(condition, self, other)
+Tensor.clip = clip  # clamp's other name (the loop above names methods by __name__, "clamp")
+
+
+def _shift_in_place(f, name):
+    def method(self, other):
+        from ._inplace import _inplace  # it imports this module
+        return _inplace(self, f(self, other), name)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"In place: self takes self.{f.__name__}(other)."
+    return method
+
+
+for _f, _short in ((bitwise_left_shift, "lshift"), (bitwise_right_shift, "rshift")):
+    setattr(Tensor, _f.__name__, _f)
+    setattr(Tensor, _f.__name__ + "_", _shift_in_place(_f, _f.__name__ + "_"))
+    setattr(Tensor, f"__i{_short}__", _shift_in_place(_f, f"__i{_short}__"))
 Tensor.float = lambda self: self.to(_dtype.float32)
 Tensor.double = lambda self: self.to(_dtype.float64)
 Tensor.int = lambda self: self.to(_dtype.int32)

@@ -351,6 +351,13 @@ TEST(ElementwiseBool, LogicalBitwiseAndPredicates) {
     for (const char* op : {"isnan", "isinf", "isfinite"}) sweep(op, {value({4, 6}, dtype)});
   }
   for (DType dtype : {I32, I64, B8}) sweep("bitwise_not", {value({4, 6}, dtype)});
+  for (const char* op : {"bitwise_left_shift", "bitwise_right_shift"}) {
+    for (DType dtype : {I32, I64}) sweep(op, {value({5, 3}, dtype), value({3}, dtype)});
+  }
+  // torch's values: negative and oversized shifts give 0 (<<) or the sign (>>).
+  const Tensor x = ints({5, -5, 1, -1, 100, -7}), s = ints({1, 1, -1, -1, 70, 64});
+  EXPECT_TRUE(close(local("bitwise_left_shift", {x, s}), ints({10, -10, 0, 0, 0, 0}), 0));
+  EXPECT_TRUE(close(local("bitwise_right_shift", {x, s}), ints({2, -3, 0, -1, 0, -1}), 0));
   const Tensor a = ints({12, -1, 0, 5}), b = ints({10, 6, -3, -5});
   EXPECT_TRUE(close(local("bitwise_and", {a, b}), ints({8, 6, 0, 1}), 0));
   EXPECT_TRUE(close(local("bitwise_or", {a, b}), ints({14, -1, -3, -1}), 0));

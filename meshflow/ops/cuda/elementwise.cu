@@ -236,6 +236,26 @@ MF_FUNCTOR1(IsFinite, bool, !is_nan(x) && !IsInf{}(x))
 MF_FUNCTOR2(BitwiseAnd, T, static_cast<T>(x & y))
 MF_FUNCTOR2(BitwiseOr, T, static_cast<T>(x | y))
 MF_FUNCTOR2(BitwiseXor, T, static_cast<T>(x ^ y))
+struct ShiftLeft {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return x;
+    } else {
+      return kernel::shift_left(x, y);
+    }
+  }
+};
+struct ShiftRight {
+  template <typename T>
+  __device__ T operator()(T x, T y) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return x;
+    } else {
+      return kernel::shift_right(x, y);
+    }
+  }
+};
 struct BitwiseNot {
   template <typename T>
   __device__ T operator()(T x) const {
@@ -728,6 +748,8 @@ void add_elementwise_kernels(KernelTable& t) {
   t["bitwise_or"] = bitwise<BitwiseOr, 2>("bitwise_or");
   t["bitwise_xor"] = bitwise<BitwiseXor, 2>("bitwise_xor");
   t["bitwise_not"] = bitwise<BitwiseNot, 1>("bitwise_not");
+  t["bitwise_left_shift"] = bitwise<ShiftLeft, 2>("bitwise_left_shift");
+  t["bitwise_right_shift"] = bitwise<ShiftRight, 2>("bitwise_right_shift");
 
   using I = Integers;
   t["neg"] = unary<Neg, I::kKeep>("neg");

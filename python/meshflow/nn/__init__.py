@@ -19,3 +19,11 @@ from .transformer import (Transformer, TransformerEncoder, TransformerDecoder,  
                           TransformerEncoderLayer, TransformerDecoderLayer)
 from ._modules_more import SELU, CELU, Softmax2d, InstanceNorm1d, InstanceNorm2d, LocalResponseNorm  # noqa: E402
 from ._conv_transpose import ConvTranspose2d  # noqa: E402
+from ._modules_surface import (Bilinear, PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold, Fold,  # noqa: E402
+                               PairwiseDistance, UpsamplingNearest2d, UpsamplingBilinear2d, MarginRankingLoss,
+                               HingeEmbeddingLoss, SoftMarginLoss, MultiLabelSoftMarginLoss, MultiLabelMarginLoss,
+                               MultiMarginLoss, CosineEmbeddingLoss, PoissonNLLLoss, GaussianNLLLoss, TripletMarginLoss,
+                               TripletMarginWithDistanceLoss, CTCLoss, Hardshrink, Softshrink, ZeroPad1d, ZeroPad2d,
+                               ZeroPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d,
+                               ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+                               ReplicationPad3d, AdaptiveAvgPool1d, AdaptiveMaxPool1d)

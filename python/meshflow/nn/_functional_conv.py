@@ -1,6 +1,6 @@
 """The functional layers of convolutional networks, torch.nn.functional's names, arguments and
 defaults: conv1d, conv2d, max_pool1d/2d, avg_pool1d/2d, adaptive_avg_pool2d,
-adaptive_max_pool2d, pad, interpolate (nearest), batch_norm, group_norm, rms_norm. Re-exported by
+adaptive_max_pool2d, pad, interpolate, batch_norm, group_norm, rms_norm. Re-exported by
 meshflow.nn.functional.
 
 conv2d, the pooling ops and pad are ops of their own (meshflow/ops/conv.cc: CPU and CUDA
@@ -215,11 +215,17 @@ def pad(input, pad, mode="constant", value=None):
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     """Resizes the last 1 to 3 dims of [N, C, ...] to `size`, or by `scale_factor` (the size
-    floor(in * scale_factor)); only mode 'nearest' (torch's: output o reads input
-    floor(o * in / out), or floor(o / scale_factor) with a scale factor)."""
+    floor(in * scale_factor)). Mode 'nearest' is torch's (output o reads input
+    floor(o * in / out), or floor(o / scale_factor) with a scale factor); 'linear',
+    'bilinear', 'bicubic' and 'trilinear' are _functional_surface.interpolate_linear."""
+    if mode in ("linear", "bilinear", "bicubic", "trilinear"):
+        from ._functional_surface import interpolate_linear
+        if antialias:
+            raise NotImplementedError("[interpolate] antialias=True is not implemented")
+        return interpolate_linear(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
     if mode != "nearest":
         raise NotImplementedError(f"[interpolate] mode {mode!r} is not implemented; meshflow interpolates with mode "
-                                  "'nearest'")
+                                  "'nearest', 'linear', 'bilinear', 'bicubic' or 'trilinear'")
     if align_corners is not None or antialias:
         raise ValueError("[interpolate] align_corners and antialias are for the interpolating modes, not 'nearest'")
     k = input.ndim - 2

@@ -283,7 +283,7 @@ class SyncBatchNorm(_BatchNorm):
 
 
 class Upsample(Module):
-    """F.interpolate as a module (mode 'nearest')."""
+    """F.interpolate as a module (every mode it takes)."""
 
     def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
                  recompute_scale_factor=None):
@@ -297,7 +297,8 @@ class Upsample(Module):
 
     def extra_repr(self):
         what = f"size={self.size}" if self.size is not None else f"scale_factor={self.scale_factor}"
-        return f"{what}, mode={self.mode!r}"
+        corners = f", align_corners={self.align_corners}" if self.align_corners is not None else ""
+        return f"{what}, mode={self.mode!r}{corners}"
 
 
 class GroupNorm(Module):

@@ -293,3 +293,11 @@ from ._functional_extra import (relu, relu_, hardtanh, hardtanh_, relu6, thresho
 # Instance and local response normalization, selu and celu (issue 26, continued).
 from ._functional_more import selu, celu, instance_norm, local_response_norm  # noqa: E402,F401
 from ._conv_transpose import conv_transpose2d  # noqa: E402,F401: part of this module's API
+# Bilinear, pixel and channel shuffles, unfold / fold and the remaining losses (issue 37).
+from ._functional_surface import (adaptive_avg_pool1d, adaptive_max_pool1d, hardshrink, softshrink,  # noqa: E402,F401
+                                  bilinear, pixel_shuffle, pixel_unshuffle, channel_shuffle,
+                                  unfold, fold, pairwise_distance, margin_ranking_loss, hinge_embedding_loss,
+                                  soft_margin_loss, multilabel_soft_margin_loss, cosine_embedding_loss,
+                                  poisson_nll_loss, gaussian_nll_loss, triplet_margin_loss,
+                                  triplet_margin_with_distance_loss, multi_margin_loss, multilabel_margin_loss,
+                                  ctc_loss)
