@@ -365,8 +365,8 @@ std::vector<Tensor> conv_kernel(const std::vector<Tensor>& in, const KernelConte
   const ConvGeometry g = geometry_of(kConv, ctx.attrs, x.shape(), w.shape());
   Tensor y = ctx.output(0, {g.batch, g.out_channels, g.out[0], g.out[1]}, x.dtype());
   if (on_onednn(kernel::onednn::ConvPass::kForward, g, x, w, y)) return {y};
-  visit_floating(x.dtype(), [&](auto v) {
-    using T = decltype(v);
+  {  // float64: float32 and bfloat16 ran on oneDNN above
+    using T = double;
     const int64_t k = g.in_per_group() * g.kernel[0] * g.kernel[1], pixels = g.out[0] * g.out[1];
     const int64_t cin = g.in_per_group(), cout = g.out_per_group(), plane = g.in[0] * g.in[1];
     std::vector<T> col(k * pixels);
@@ -377,7 +377,7 @@ std::vector<Tensor> conv_kernel(const std::vector<Tensor>& in, const KernelConte
                      y.data_as<T>() + (n * g.out_channels + group * cout) * pixels);
       }
     }
-  });
+  }
   return {y};
 }
 
@@ -436,8 +436,8 @@ std::vector<Tensor> conv_data_kernel(const std::vector<Tensor>& in, const Kernel
   const ConvGeometry g = geometry_of(kConvData, ctx.attrs, xs, w.shape());
   Tensor dx = ctx.output(0, xs, dy.dtype());
   if (on_onednn(kernel::onednn::ConvPass::kBackwardData, g, dy, w, dx)) return {dx};
-  visit_floating(dy.dtype(), [&](auto v) {
-    using T = decltype(v);
+  {  // float64: float32 and bfloat16 ran on oneDNN above
+    using T = double;
     const int64_t k = g.in_per_group() * g.kernel[0] * g.kernel[1], pixels = g.out[0] * g.out[1];
     const int64_t cin = g.in_per_group(), cout = g.out_per_group(), plane = g.in[0] * g.in[1];
     std::vector<T> col(k * pixels);
@@ -448,7 +448,7 @@ std::vector<Tensor> conv_data_kernel(const std::vector<Tensor>& in, const Kernel
         col2im(g, col.data(), dx.data_as<T>() + (n * g.in_channels + group * cin) * plane);
       }
     }
-  });
+  }
   return {dx};
 }
 
@@ -475,8 +475,8 @@ std::vector<Tensor> conv_weight_kernel(const std::vector<Tensor>& in, const Kern
   const ConvGeometry g = geometry_of(kConvWeight, ctx.attrs, x.shape(), ws);
   Tensor dw = ctx.output(0, ws, x.dtype());
   if (on_onednn(kernel::onednn::ConvPass::kBackwardWeights, g, x, dy, dw)) return {dw};
-  visit_floating(x.dtype(), [&](auto v) {
-    using T = decltype(v);
+  {  // float64: float32 and bfloat16 ran on oneDNN above
+    using T = double;
     const int64_t k = g.in_per_group() * g.kernel[0] * g.kernel[1], pixels = g.out[0] * g.out[1];
     const int64_t cin = g.in_per_group(), cout = g.out_per_group(), plane = g.in[0] * g.in[1];
     std::vector<T> col(k * pixels), product(cout * k);
@@ -492,7 +492,7 @@ std::vector<Tensor> conv_weight_kernel(const std::vector<Tensor>& in, const Kern
         kernel::simd_loop(cout * k, [&](int64_t i) { part[i] += product[i]; });
       }
     }
-  });
+  }
   return {dw};
 }
 
