@@ -137,6 +137,7 @@ struct KeyHash {
 
 // Plans by key, made on first use. A bounded number: each holds JIT-compiled code.
 std::shared_ptr<const Plan> cached(const std::vector<int64_t>& key, const std::function<Plan()>& make) {
+  engine();  // made before the cache, so destroyed after the primitives in it
   static LruCache<std::vector<int64_t>, Plan, KeyHash> plans(512);
   return plans.get(key, [&] {
     try {
