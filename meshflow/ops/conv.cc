@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
 // Convolution, pooling and padding with PyTorch's semantics on NCHW tensors (float32 and
-// float64; pad takes every dtype), each beside the backward ops its gradient calls. The
+// float64, and bfloat16 for the convolutions; pad takes every dtype), each beside the backward ops its gradient calls. The
 // geometry and its checks are conv_util.h's, shared with the CUDA kernels (cuda/conv.cu).
 // Signatures (B, ... -> B implied):
 //   conv2d(x[N, C_in, H, W], w[C_out, C_in / groups, kh, kw]; stride, pad_begin, pad_end,
@@ -32,9 +32,11 @@
 //     input_size) -> dx (each input element's dy summed in output order):  S(0) -> S(0);
 //     S(1) -> S(1);  P -> P.
 //
-// The CPU's convolutions run as im2col and a product (kernel::gemm: oneDNN's sgemm, OpenBLAS's
-// dgemm) per image and group: each image's result is computed alone, so it does not depend
-// on the batch around it (a batch split gives the one-device values). The backward ops of
+// The convolutions take float32, float64 and bfloat16. On the CPU, float32 and bfloat16 run on
+// oneDNN's convolution primitives (ops/onednn.h; bfloat16 accumulates in float32), float64 as
+// im2col and OpenBLAS's dgemm per image and group. oneDNN's kernels may order an output's sum
+// by the batch around it, so a batch split agrees with one device to rounding, not bit for
+// bit. The backward ops of
 // pooling add each plane's contributions in output order, one plane per thread: no two
 // threads write one element, so the results are deterministic.
 #include <algorithm>
@@ -47,6 +49,7 @@
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/gemm.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/onednn.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
@@ -344,12 +347,26 @@ void col2im(const ConvGeometry& g, const T* col, T* dx) {
   });
 }
 
+// Runs a pass of the convolution g through oneDNN where it computes the dtype (float32,
+// bfloat16), out = pass(a, b); false for float64, which the product kernels below take. An
+// empty operand makes the output zeros (sums of no terms) without a primitive.
+bool on_onednn(kernel::onednn::ConvPass pass, const ConvGeometry& g, const Tensor& a, const Tensor& b, Tensor& out) {
+  if (!kernel::onednn::handles(a.dtype())) return false;
+  if (a.numel() == 0 || b.numel() == 0 || out.numel() == 0) {
+    std::memset(out.data(), 0, out.nbytes());
+    return true;
+  }
+  kernel::onednn::conv(pass, g, a.dtype(), a.data(), b.data(), out.data());
+  return true;
+}
+
 std::vector<Tensor> conv_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor &x = in[0], &w = in[1];
   const ConvGeometry g = geometry_of(kConv, ctx.attrs, x.shape(), w.shape());
   Tensor y = ctx.output(0, {g.batch, g.out_channels, g.out[0], g.out[1]}, x.dtype());
-  visit_floating(x.dtype(), [&](auto v) {
-    using T = decltype(v);
+  if (on_onednn(kernel::onednn::ConvPass::kForward, g, x, w, y)) return {y};
+  {  // float64: float32 and bfloat16 ran on oneDNN above
+    using T = double;
     const int64_t k = g.in_per_group() * g.kernel[0] * g.kernel[1], pixels = g.out[0] * g.out[1];
     const int64_t cin = g.in_per_group(), cout = g.out_per_group(), plane = g.in[0] * g.in[1];
     std::vector<T> col(k * pixels);
@@ -360,7 +377,7 @@ std::vector<Tensor> conv_kernel(const std::vector<Tensor>& in, const KernelConte
                      y.data_as<T>() + (n * g.out_channels + group * cout) * pixels);
       }
     }
-  });
+  }
   return {y};
 }
 
@@ -418,8 +435,9 @@ std::vector<Tensor> conv_data_kernel(const std::vector<Tensor>& in, const Kernel
   const Shape xs = kernel::conv_input_shape(ctx.attrs, dy.shape(), w.shape());
   const ConvGeometry g = geometry_of(kConvData, ctx.attrs, xs, w.shape());
   Tensor dx = ctx.output(0, xs, dy.dtype());
-  visit_floating(dy.dtype(), [&](auto v) {
-    using T = decltype(v);
+  if (on_onednn(kernel::onednn::ConvPass::kBackwardData, g, dy, w, dx)) return {dx};
+  {  // float64: float32 and bfloat16 ran on oneDNN above
+    using T = double;
     const int64_t k = g.in_per_group() * g.kernel[0] * g.kernel[1], pixels = g.out[0] * g.out[1];
     const int64_t cin = g.in_per_group(), cout = g.out_per_group(), plane = g.in[0] * g.in[1];
     std::vector<T> col(k * pixels);
@@ -430,7 +448,7 @@ std::vector<Tensor> conv_data_kernel(const std::vector<Tensor>& in, const Kernel
         col2im(g, col.data(), dx.data_as<T>() + (n * g.in_channels + group * cin) * plane);
       }
     }
-  });
+  }
   return {dx};
 }
 
@@ -456,8 +474,9 @@ std::vector<Tensor> conv_weight_kernel(const std::vector<Tensor>& in, const Kern
   const Shape ws = kernel::conv_weight_shape(ctx.attrs, x.shape(), dy.shape());
   const ConvGeometry g = geometry_of(kConvWeight, ctx.attrs, x.shape(), ws);
   Tensor dw = ctx.output(0, ws, x.dtype());
-  visit_floating(x.dtype(), [&](auto v) {
-    using T = decltype(v);
+  if (on_onednn(kernel::onednn::ConvPass::kBackwardWeights, g, x, dy, dw)) return {dw};
+  {  // float64: float32 and bfloat16 ran on oneDNN above
+    using T = double;
     const int64_t k = g.in_per_group() * g.kernel[0] * g.kernel[1], pixels = g.out[0] * g.out[1];
     const int64_t cin = g.in_per_group(), cout = g.out_per_group(), plane = g.in[0] * g.in[1];
     std::vector<T> col(k * pixels), product(cout * k);
@@ -473,7 +492,7 @@ std::vector<Tensor> conv_weight_kernel(const std::vector<Tensor>& in, const Kern
         kernel::simd_loop(cout * k, [&](int64_t i) { part[i] += product[i]; });
       }
     }
-  });
+  }
   return {dw};
 }
 
@@ -964,9 +983,13 @@ std::vector<Var> upsample_backward_grad(const GradContext& ctx) {
 }  // namespace
 
 void register_conv_ops(OpRegistry& r) {
-  r.add(with_grad(make_op(kConv, conv_infer, conv_signatures, conv_kernel), conv_grad));
-  r.add(with_grad(make_op(kConvData, conv_data_infer, conv_data_signatures, conv_data_kernel), conv_data_grad));
-  r.add(with_grad(make_op(kConvWeight, conv_weight_infer, conv_weight_signatures, conv_weight_kernel), conv_weight_grad));
+  for (OpDef op : {with_grad(make_op(kConv, conv_infer, conv_signatures, conv_kernel), conv_grad),
+                   with_grad(make_op(kConvData, conv_data_infer, conv_data_signatures, conv_data_kernel), conv_data_grad),
+                   with_grad(make_op(kConvWeight, conv_weight_infer, conv_weight_signatures, conv_weight_kernel),
+                             conv_weight_grad)}) {
+    op.bfloat16 = true;  // oneDNN's, accumulating in float32
+    r.add(op);
+  }
   r.add(max_pool(kMaxPool, false));
   r.add(max_pool(kAdaptiveMaxPool, true));
   r.add(with_grad(make_op(

@@ -1,7 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 // The functional forms of convolutional networks' layers (functional.h): conv2d and the
-// pooling ops spelled with their attributes, and batch_norm composed of reductions and
-// elementwise ops (so its statistics follow the input's layout and its gradient is theirs).
+// pooling ops spelled with their attributes, and batch_norm: the batch_norm op where each rank
+// holds whole channels, else composed of reductions and elementwise ops (so its statistics
+// follow the input's layout, synchronized over a split batch, and its gradient is theirs).
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -79,6 +80,29 @@ Var adaptive_avg_pool2d(const Var& x, const std::vector<int64_t>& output_size) {
 
 namespace {
 
+// Whether the batch_norm op (ops/batch_norm.cc) computes x's batch statistics: a dtype its
+// kernels take (float32; bfloat16 and float64 off CUDA), each rank holding whole channels
+// (the statistics then need no communication; a split batch composes reductions, which
+// synchronize them).
+bool batch_norm_op_takes(const Var& x) {
+  const bool cuda = x.data().memory().device_type() == "cuda";
+  const DType t = x.dtype();
+  if (t != DType::kFloat32 && (cuda || (t != DType::kBFloat16 && t != DType::kFloat64))) return false;
+  if (!x.is_global()) return true;
+  for (const Sbp& s : x.global().nd_sbp()) {
+    if (!s.is_broadcast() && !(s.is_split() && s.split_dim() == 1)) return false;
+  }
+  return true;
+}
+
+// y * weight + bias per channel, each where given.
+Var scaled(Var y, const Var& weight, const Var& bias) {
+  const size_t nd = y.shape().size();
+  if (weight.defined()) y = mul(y, channel_view(weight, nd));
+  if (bias.defined()) y = add(y, channel_view(bias, nd));
+  return y;
+}
+
 // batch_norm with the running statistics' new values given by blend(running, batch), running
 // already beside batch (the momentum as a double, or as a tensor read at every graph run).
 using Blend = std::function<Var(const Var& running, const Var& batch)>;
@@ -91,7 +115,6 @@ Var batch_norm_blending(const Var& x, const Var& running_mean, const Var& runnin
   }
   const size_t nd = shape.size();
   const int64_t channels = shape[1], count = channels ? numel(shape) / channels : 0;
-  Var y;
   if (training || !running_mean.defined() || !running_var.defined()) {
     if (training && count <= 1) {
       throw std::invalid_argument(
@@ -99,27 +122,38 @@ Var batch_norm_blending(const Var& x, const Var& running_mean, const Var& runnin
           "shape " +
           to_string(shape));
     }
-    std::vector<int64_t> dims{0};
-    for (size_t d = 2; d < nd; ++d) dims.push_back(static_cast<int64_t>(d));
-    const Var batch_mean = mean(x, dims, true);
-    const Var centered = sub(x, batch_mean);
-    const Var var = mean(mul(centered, centered), dims, true);
-    y = mul(centered, rsqrt(add_scalar(var, eps)));
+    Var y, batch_mean, var;  // var biased; the statistics [C]
+    if (batch_norm_op_takes(x)) {
+      std::vector<Var> inputs{x};
+      for (const Var& p : {weight, bias}) {
+        if (p.defined()) inputs.push_back(p);
+      }
+      const std::vector<Var> out = call(
+          "batch_norm", inputs, {{"eps", eps}, {"has_weight", weight.defined()}, {"has_bias", bias.defined()}});
+      y = out[0], batch_mean = out[1], var = out[2];
+    } else {
+      std::vector<int64_t> dims{0};
+      for (size_t d = 2; d < nd; ++d) dims.push_back(static_cast<int64_t>(d));
+      const Var mean_kept = mean(x, dims, true);
+      const Var centered = sub(x, mean_kept);
+      const Var var_kept = mean(mul(centered, centered), dims, true);
+      y = scaled(mul(centered, rsqrt(add_scalar(var_kept, eps))), weight, bias);
+      batch_mean = reshape(mean_kept, {channels}), var = reshape(var_kept, {channels});
+    }
     if (training && running_mean.defined() && running_var.defined()) {
       NoGradGuard no_grad;
-      const Var unbiased = mul_scalar(reshape(var, {channels}), static_cast<double>(count) / (count - 1));
-      for (const auto& [running, batch] : {std::pair<Var, Var>{running_mean, reshape(batch_mean, {channels})},
+      const Var unbiased = mul_scalar(var, static_cast<double>(count) / (count - 1));
+      for (const auto& [running, batch] : {std::pair<Var, Var>{running_mean, batch_mean},
                                            std::pair<Var, Var>{running_var, unbiased}}) {
-        Var(running).set_data(in_layout_of(blend(beside(running, batch), batch), running));
+        const Var stat = cast(batch, running.dtype());
+        Var(running).set_data(in_layout_of(blend(beside(running, stat), stat), running));
       }
     }
-  } else {
-    y = mul(sub(x, channel_view(beside(running_mean, x), nd)),
-            channel_view(rsqrt(add_scalar(beside(running_var, x), eps)), nd));
+    return y;
   }
-  if (weight.defined()) y = mul(y, channel_view(weight, nd));
-  if (bias.defined()) y = add(y, channel_view(bias, nd));
-  return y;
+  return scaled(mul(sub(x, channel_view(beside(running_mean, x), nd)),
+                    channel_view(rsqrt(add_scalar(beside(running_var, x), eps)), nd)),
+                weight, bias);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 // The CPU's dense products, defined with the matmul op (ops/matmul.cc) and shared with ops
-// that reduce to products (convolutions through im2col, ops/conv.cc): c[m, n] = op(a) @ op(b),
+// that reduce to products (float64 convolutions through im2col, ops/conv.cc; linear algebra,
+// ops/linalg.cc): c[m, n] = op(a) @ op(b),
 // row-major, op transposing when ta / tb; c is overwritten (zeros when k == 0). float32 runs
 // on oneDNN's sgemm, float64 on OpenBLAS's dgemm; for fixed shapes the result does not depend
 // on the data's address or the call's thread. Thread-safe.

@@ -109,6 +109,7 @@ const OpMap& all_ops() {
     register_optimizer_ops(r);
     register_sort_ops(r);
     register_conv_ops(r);
+    register_batch_norm_ops(r);
     register_index_ops(r);
     register_linalg_ops(r);
     register_testdev_kernels(r);

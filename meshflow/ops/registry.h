@@ -35,6 +35,7 @@ void register_creation_ops(OpRegistry& r);     // creation.cc: zeros, ones, full
 void register_optimizer_ops(OpRegistry& r);    // optimizer_ops.cc: adamw_update, sgd_update
 void register_sort_ops(OpRegistry& r);         // sort.cc: cumsum, cumprod, logcumsumexp, sort, flip
 void register_conv_ops(OpRegistry& r);         // conv.cc: conv2d, pooling, pad
+void register_batch_norm_ops(OpRegistry& r);   // batch_norm.cc: batch_norm, batch_norm_backward
 void register_index_ops(OpRegistry& r);        // index.cc: flat_index, index_put
 void register_linalg_ops(OpRegistry& r);       // linalg.cc: solve, inv, slogdet, cholesky, qr, eigh, svd, lstsq
 // The kernels of each device type besides the CPU, in its own folder.

@@ -240,6 +240,11 @@ std::vector<GradCall> conv_calls() {
       {"pad", {x}, {{"pads", Ints{0, 2, 1, 1}}, {"mode", int64_t{2}}}},
       {"upsample_nearest", {x}, {{"output_size", Ints{7, 9}}, {"scale0", 1.5}}},
       {"upsample_nearest", {away_from_zero({2, 2, 5}, 5)}, {{"output_size", Ints{3}}}},
+      // Every output's gradient: y's, and the statistics' (mean, var).
+      {"batch_norm",
+       {x, away_from_zero({4}, 7), away_from_zero({4}, 8)},
+       {{"has_weight", true}, {"has_bias", true}, {"eps", 1e-3}}},
+      {"batch_norm", {away_from_zero({5, 3}, 9)}, {}},
       // The backward ops, linear in dy, whose gradients a create_graph backward uses.
       {"max_pool2d_backward", {away_from_zero({2, 4, 3, 3}, 6), indices({2, 4, 3, 3}, 30)}, {{"input_size", Ints{5, 6}}}},
       {"avg_pool2d_backward",

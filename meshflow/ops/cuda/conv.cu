@@ -37,10 +37,18 @@ void visit_floating(DType dtype, F&& f) {
   });
 }
 
+// The convolutions take bfloat16 on the CPU (oneDNN's); these kernels have no bfloat16 form.
+void expect_no_bfloat16(const char* name, DType dtype) {
+  if (dtype == DType::kBFloat16) {
+    op_error(name, "has no CUDA kernel for bfloat16 tensors; cast to float32 first, or run it on the CPU");
+  }
+}
+
 // Launches launch(T{}, blocks) for the float dtype T of `dtype`, blocks enough for a thread per element of
 // `total` (the kernels stride over the grid), and checks it as `name`; nothing to launch for none.
 template <typename F>
 void launch_per_element(const char* name, DType dtype, int64_t total, F&& launch) {
+  expect_no_bfloat16(name, dtype);
   if (total == 0) return;
   visit_floating(dtype, [&](auto v) {
     launch(v, blocks_for(total, kThreads));
@@ -171,6 +179,7 @@ std::vector<Tensor> conv2d_backward_weight(const std::vector<Tensor>& in, const 
   const Shape ws = kernel::conv_weight_shape(ctx.attrs, x.shape(), dy.shape());
   const ConvGeometry g = geometry_of("conv2d_backward_weight", ctx.attrs, x.shape(), ws);
   Memory& mem = memory_of(in);
+  expect_no_bfloat16("conv2d_backward_weight", x.dtype());
   Tensor dw = output(ctx, 0, ws, x.dtype(), mem);
   const int64_t weights = dw.numel();
   if (weights == 0) return {dw};

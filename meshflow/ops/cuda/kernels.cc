@@ -68,6 +68,7 @@ void register_cuda_kernels(OpRegistry& r) {
     cuda::add_optimizer_kernels(*t);
     cuda::add_sort_kernels(*t);
     cuda::add_conv_kernels(*t);
+    cuda::add_batch_norm_kernels(*t);
     cuda::add_index_kernels(*t);
     return t;
   }();

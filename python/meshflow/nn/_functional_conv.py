@@ -5,9 +5,11 @@ meshflow.nn.functional.
 
 conv2d, the pooling ops and pad are ops of their own (meshflow/ops/conv.cc: CPU and CUDA
 kernels, SBP signatures, gradients); the 1-d forms are the 2-d ones on a height of 1, and the
-bias is an add. The normalizations are compositions of reductions and elementwise ops, so on
-global tensors their statistics are reduced over the logical tensor: batch_norm over a batch
-split across data-parallel ranks is synchronized (equal to one device) without a special op.
+bias is an add. batch_norm with the batch's statistics is the op batch_norm
+(meshflow/ops/batch_norm.cc) where each rank holds whole channels; over a batch split across
+data-parallel ranks it is composed of reductions and elementwise ops, whose statistics are
+reduced over the logical tensor: synchronized (equal to one device) without a special op. The
+other normalizations are such compositions.
 """
 import math
 import numbers

@@ -1,0 +1,150 @@
+"""Forward + backward time of each layer family, meshflow beside PyTorch eager in the same
+run (when torch imports), at 1 and 2 threads, and one training step of a small ResNet.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/layers_bench.py          # meshflow alone
+    PYTHONPATH=build/python /root/tv/bin/python bench/layers_bench.py       # and torch
+    ... bench/layers_bench.py --threads 1 --repeat 20 --only conv,bn
+
+Each thread count runs in a child process started with OMP_NUM_THREADS set (both libraries
+read it at start) and set_num_threads. Per case: a few warmup calls, then the best of
+--repeat timed calls (a call: forward, a sum as the loss, backward, and for the ResNet an SGD
+step). ratio = torch's time / meshflow's (> 1: meshflow faster). Timings on a shared machine
+are noisy: compare A/B within one run, best of several.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+try:
+    import torch  # before meshflow: torch's CUDA libraries clash with symbols meshflow loads first
+except ImportError:
+    torch = None
+
+import meshflow as mf  # noqa: E402
+
+
+def cases(shape):
+    """name -> (build(lib) -> (module, input shape)) for each layer family: lib is meshflow or
+    torch, whose nn namespaces match."""
+    n, c, h, w = shape
+    return {
+        "conv3x3": lambda lib: (lib.nn.Conv2d(c, c, 3, padding=1, bias=False), shape),
+        "conv3x3_s2": lambda lib: (lib.nn.Conv2d(c, 2 * c, 3, stride=2, padding=1, bias=False), shape),
+        "conv1x1": lambda lib: (lib.nn.Conv2d(c, 2 * c, 1, bias=False), shape),
+        "conv_dw": lambda lib: (lib.nn.Conv2d(c, c, 3, padding=1, groups=c, bias=False), shape),
+        "bn": lambda lib: (lib.nn.BatchNorm2d(c), shape),
+        "relu": lambda lib: (lib.nn.ReLU(), shape),
+        "maxpool": lambda lib: (lib.nn.MaxPool2d(2), shape),
+        "avgpool": lambda lib: (lib.nn.AvgPool2d(2), shape),
+        "resnet_step": lambda lib: (small_resnet(lib.nn), shape),
+    }
+
+
+def small_resnet(nn):
+    """A ResNet-style CNN: a stem, three stages of a residual block each (two 3x3 convs with
+    batch norm), global average pooling and a linear head."""
+
+    class Block(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.conv1 = nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False)
+            self.bn1 = nn.BatchNorm2d(cout)
+            self.conv2 = nn.Conv2d(cout, cout, 3, padding=1, bias=False)
+            self.bn2 = nn.BatchNorm2d(cout)
+            self.relu = nn.ReLU()
+            self.skip = None if stride == 1 and cin == cout else nn.Sequential(
+                nn.Conv2d(cin, cout, 1, stride=stride, bias=False), nn.BatchNorm2d(cout))
+
+        def forward(self, x):
+            y = self.relu(self.bn1(self.conv1(x)))
+            y = self.bn2(self.conv2(y))
+            return self.relu(y + (x if self.skip is None else self.skip(x)))
+
+    return nn.Sequential(nn.Conv2d(16, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
+                         Block(16, 16, 1), Block(16, 32, 2), Block(32, 64, 2),
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10))
+
+
+def timed(step, repeat, warmup=3):
+    for _ in range(warmup):
+        step()
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        step()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def step_of(lib, name, module, x_np):
+    """One call of the case: forward, loss, backward (and an SGD step for the ResNet)."""
+    is_torch = lib is torch
+    x = lib.tensor(x_np, requires_grad=name != "resnet_step")
+    if name == "resnet_step":
+        target = lib.tensor(np.arange(x_np.shape[0]) % 10)
+        opt = lib.optim.SGD(module.parameters(), lr=0.01, momentum=0.9)
+
+        def step():
+            opt.zero_grad()
+            loss = lib.nn.functional.cross_entropy(module(x), target)
+            loss.backward()
+            opt.step()
+            if not is_torch:
+                mf.synchronize()
+        return step
+
+    def step():
+        x.grad = None
+        module(x).sum().backward()
+        if not is_torch:
+            mf.synchronize()
+    return step
+
+
+def child(args):
+    threads = args.threads[0]
+    mf.set_num_threads(threads)
+    if torch is not None:
+        torch.set_num_threads(threads)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(args.shape).astype(np.float32)
+    wanted = args.only.split(",") if args.only else None
+    for name, build in cases(args.shape).items():
+        if wanted and name not in wanted:
+            continue
+        mf.manual_seed(0)
+        ours = timed(step_of(mf, name, build(mf)[0], x), args.repeat)
+        line = f"{name:12s} threads={threads}  meshflow {ours * 1e3:8.2f} ms"
+        if torch is not None:
+            torch.manual_seed(0)
+            theirs = timed(step_of(torch, name, build(torch)[0], x), args.repeat)
+            line += f"  torch {theirs * 1e3:8.2f} ms  ratio {theirs / ours:5.2f}"
+        print(line, flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--shape", type=int, nargs=4, default=[32, 16, 32, 32], help="N C H W")
+    parser.add_argument("--only", default="", help="comma-separated case names")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args)
+        return
+    print(f"layers_bench: shape {args.shape}, best of {args.repeat}, torch "
+          f"{torch.__version__ if torch is not None else 'not installed'}", flush=True)
+    for n in args.threads:
+        env = dict(os.environ, OMP_NUM_THREADS=str(n), OPENBLAS_NUM_THREADS=str(n))
+        command = [sys.executable, os.path.abspath(__file__), "--child", "--threads", str(n), "--repeat",
+                   str(args.repeat), "--shape", *map(str, args.shape), "--only", args.only]
+        subprocess.run(command, env=env, check=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,181 @@
+// Copyright 2026 The meshflow Authors.
+// The CUDA kernels of batch_norm and batch_norm_backward (ops/batch_norm.cc), float32: a block
+// per channel sums its N * spatial values in double, each thread a fixed stride of them and the
+// block in a fixed tree (shapes alone decide the order, so replicas agree bit for bit); then
+// one thread per element normalizes or forms dx. bfloat16 has no kernel here (the CPU's
+// oneDNN takes it; fn::batch_norm composes it on GPUs).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/cuda/device_util.cuh"
+
+namespace mf::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+
+bool flag(const Attrs& attrs, const char* key) { return attrs.has(key) && attrs.get_bool(key); }
+float eps_attr(const Attrs& attrs) { return static_cast<float>(attrs.has("eps") ? attrs.get_float("eps") : 1e-5); }
+
+// x as [batch, channels, spatial].
+struct Dims {
+  int64_t batch, channels, spatial;
+};
+
+Dims dims_of(const Tensor& x) {
+  const int64_t n = x.shape()[0], c = x.shape()[1];
+  return {n, c, n * c == 0 ? 0 : x.numel() / (n * c)};
+}
+
+// Element i (of batch * spatial) of channel c.
+__device__ int64_t at(const Dims& d, int64_t c, int64_t i) {
+  return (i / d.spatial * d.channels + c) * d.spatial + i % d.spatial;
+}
+
+// The sum of v over the block's threads (kThreads of them), in a fixed tree.
+__device__ double block_sum(double v, double* shared) {
+  shared[threadIdx.x] = v;
+  __syncthreads();
+  for (int s = kThreads / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) shared[threadIdx.x] += shared[threadIdx.x + s];
+    __syncthreads();
+  }
+  const double total = shared[0];
+  __syncthreads();
+  return total;
+}
+
+// Block c: channel c's mean and biased variance, in two passes (no cancellation).
+__global__ void bn_stats(Dims d, const float* __restrict__ x, float* mean, float* var) {
+  __shared__ double shared[kThreads];
+  const int64_t c = blockIdx.x, m = d.batch * d.spatial;
+  double s = 0;
+  for (int64_t i = threadIdx.x; i < m; i += kThreads) s += x[at(d, c, i)];
+  const double mu = block_sum(s, shared) / static_cast<double>(m);
+  double q = 0;
+  for (int64_t i = threadIdx.x; i < m; i += kThreads) {
+    const double t = x[at(d, c, i)] - mu;
+    q += t * t;
+  }
+  const double v = block_sum(q, shared) / static_cast<double>(m);
+  if (threadIdx.x == 0) mean[c] = static_cast<float>(mu), var[c] = static_cast<float>(v);
+}
+
+__global__ void bn_normalize(Dims d, const float* __restrict__ x, const float* __restrict__ mean,
+                             const float* __restrict__ var, const float* __restrict__ w, const float* __restrict__ b,
+                             float eps, float* __restrict__ y, int64_t total) {
+  for (int64_t e = first_index(); e < total; e += grid_step()) {
+    const int64_t c = e / d.spatial % d.channels;
+    float v = (x[e] - mean[c]) * rsqrtf(var[c] + eps);
+    if (w) v *= w[c];
+    if (b) v += b[c];
+    y[e] = v;
+  }
+}
+
+// Block c: sum_dy[c] = sum of dy, sum_dy_xhat[c] = sum of dy xhat (dbias and dweight).
+__global__ void bn_grad_sums(Dims d, const float* __restrict__ x, const float* __restrict__ dy,
+                             const float* __restrict__ mean, const float* __restrict__ var, float eps, float* sum_dy,
+                             float* sum_dy_xhat) {
+  __shared__ double shared[kThreads];
+  const int64_t c = blockIdx.x, m = d.batch * d.spatial;
+  const float mu = mean[c], rstd = rsqrtf(var[c] + eps);
+  double s = 0, sx = 0;
+  for (int64_t i = threadIdx.x; i < m; i += kThreads) {
+    const int64_t e = at(d, c, i);
+    s += dy[e];
+    sx += static_cast<double>(dy[e]) * ((x[e] - mu) * rstd);
+  }
+  const double total = block_sum(s, shared), total_x = block_sum(sx, shared);
+  if (threadIdx.x == 0) sum_dy[c] = static_cast<float>(total), sum_dy_xhat[c] = static_cast<float>(total_x);
+}
+
+// dx = weight rstd (dy - mean(dy) - xhat mean(dy xhat)), the means over the channel's values,
+// plus the statistics' gradients' terms dmean / m + dvar 2 (x - mean) / m.
+struct DxArgs {
+  const float *x, *dy, *mean, *var, *dmean, *dvar, *w, *sum_dy, *sum_dy_xhat;
+  float eps;
+  float* dx;
+};
+
+__global__ void bn_dx(Dims d, DxArgs a, int64_t total) {
+  const float m = static_cast<float>(d.batch * d.spatial);
+  for (int64_t e = first_index(); e < total; e += grid_step()) {
+    const int64_t c = e / d.spatial % d.channels;
+    const float rstd = rsqrtf(a.var[c] + a.eps), centered = a.x[e] - a.mean[c], xhat = centered * rstd;
+    a.dx[e] = (a.w ? a.w[c] : 1.0f) * rstd * (a.dy[e] - a.sum_dy[c] / m - xhat * a.sum_dy_xhat[c] / m) +
+              a.dmean[c] / m + a.dvar[c] * 2 * centered / m;
+  }
+}
+
+void expect_float32(const char* op, const Tensor& x) {
+  if (x.dtype() != DType::kFloat32) {
+    op_error(op, std::string("has no CUDA kernel for ") + dtype_name(x.dtype()) +
+                     " tensors; cast to float32 first, or run it on the CPU");
+  }
+}
+
+std::vector<Tensor> batch_norm(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
+  const Tensor& x = in[0];
+  expect_float32("batch_norm", x);
+  const Dims d = dims_of(x);
+  Memory& mem = memory_of(in);
+  Tensor y = output(ctx, 0, x.shape(), x.dtype(), mem);
+  Tensor mean = output(ctx, 1, {d.channels}, DType::kFloat32, mem), var = output(ctx, 2, {d.channels}, DType::kFloat32, mem);
+  if (d.channels == 0) return {y, mean, var};
+  // Without values the statistics are 0 / 0: NaN, as on the CPU.
+  bn_stats<<<static_cast<unsigned>(d.channels), kThreads, 0, stream()>>>(d, x.data_as<float>(), mean.data_as<float>(),
+                                                                          var.data_as<float>());
+  check_launch("bn_stats");
+  if (x.numel() == 0) return {y, mean, var};
+  bn_normalize<<<blocks_for(x.numel(), kThreads), kThreads, 0, stream()>>>(
+      d, x.data_as<float>(), mean.data_as<float>(), var.data_as<float>(),
+      has_weight ? in[1].data_as<float>() : nullptr, has_bias ? in[1 + has_weight].data_as<float>() : nullptr,
+      eps_attr(ctx.attrs), y.data_as<float>(), x.numel());
+  check_launch("bn_normalize");
+  return {y, mean, var};
+}
+
+std::vector<Tensor> batch_norm_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
+  const Tensor &x = in[0], &dy = in[1], &mean = in[2], &var = in[3];
+  expect_float32("batch_norm_backward", x);
+  const Dims d = dims_of(x);
+  const float eps = eps_attr(ctx.attrs);
+  Memory& mem = memory_of(in);
+  std::vector<Tensor> out{output(ctx, 0, x.shape(), x.dtype(), mem)};
+  for (int i = 0; i < has_weight + has_bias; ++i) out.push_back(output(ctx, out.size(), {d.channels}, x.dtype(), mem));
+  if (d.channels == 0) return out;
+  // The sums land in dweight and dbias where asked for, else in a buffer of their own.
+  const std::shared_ptr<void> sums = mem.allocate(2 * d.channels * sizeof(float));
+  float* sum_dy_xhat = has_weight ? out[1].data_as<float>() : static_cast<float*>(sums.get());
+  float* sum_dy = has_bias ? out.back().data_as<float>() : static_cast<float*>(sums.get()) + d.channels;
+  bn_grad_sums<<<static_cast<unsigned>(d.channels), kThreads, 0, stream()>>>(
+      d, x.data_as<float>(), dy.data_as<float>(), mean.data_as<float>(), var.data_as<float>(), eps, sum_dy, sum_dy_xhat);
+  check_launch("bn_grad_sums");
+  if (x.numel() == 0) return out;
+  const DxArgs args{x.data_as<float>(),    dy.data_as<float>(),
+                    mean.data_as<float>(), var.data_as<float>(),
+                    in[4].data_as<float>(), in[5].data_as<float>(),
+                    has_weight ? in[6].data_as<float>() : nullptr,
+                    sum_dy,                sum_dy_xhat,
+                    eps,                   out[0].data_as<float>()};
+  bn_dx<<<blocks_for(x.numel(), kThreads), kThreads, 0, stream()>>>(d, args, x.numel());
+  check_launch("bn_dx");
+  return out;
+}
+
+}  // namespace
+
+void add_batch_norm_kernels(KernelTable& t) {
+  t["batch_norm"] = batch_norm;
+  t["batch_norm_backward"] = batch_norm_backward;
+}
+
+}  // namespace mf::cuda
