@@ -6,11 +6,11 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "meshflow/graph/passes.h"
+#include "meshflow/ops/signature_choice.h"
 
 namespace mf::graph {
 namespace {
@@ -22,28 +22,6 @@ int64_t add_sat(int64_t a, int64_t b) { return std::min(kInf, a + b); }
 int64_t box_cost(const Value& v, const boxing::Layout& from, const boxing::Layout& to) {
   if (from == to || from.same_data(to)) return 0;
   return boxing::cached_plan(v.shape, v.dtype, from, to)->cost;
-}
-
-// Eager's rule: an input is never boxed into partial (it costs nothing here but makes every
-// later consumer reduce).
-bool partial_ok(const NdSbp& have, const NdSbp& want) {
-  for (size_t a = 0; a < want.size(); ++a) {
-    if (want[a].is_partial() && want[a] != have[a]) return false;
-  }
-  return true;
-}
-
-int64_t bytes_on_first_rank(const Value& v, const Shape& hierarchy, const NdSbp& nd_sbp) {
-  return local_box(v.shape, hierarchy, nd_sbp, Shape(hierarchy.size(), 0)).numel() *
-         static_cast<int64_t>(dtype_size(v.dtype));
-}
-
-bool satisfies(const NdSignature& s, const Constraints& c) {
-  if (c.signature && !(s == *c.signature)) return false;
-  for (size_t i = 0; i < c.outputs.size() && i < s.outputs.size(); ++i) {
-    if (c.outputs[i] && *c.outputs[i] != s.outputs[i]) return false;
-  }
-  return true;
 }
 
 // Where a value goes: an op's input, a kept conversion's input, or a sink (a layout the
@@ -76,26 +54,25 @@ class SbpSearch {
     for (const auto& [var, v] : g_.writes) uses_[v].push_back({-1, 0, g_.values[g_.variable_values[var]].layout});
   }
 
-  // Eager's rule, node by node in program order: the least bytes boxing the inputs, then
-  // the most inputs kept as they are, then the fewest output bytes on one rank.
+  // Eager's rule (signature_choice.h), node by node in program order, on the layouts the
+  // nodes before chose.
   void eager_rule() {
     for (size_t n = 0; n < g_.nodes.size(); ++n) {
       if (cands_[n].empty()) continue;
-      std::tuple<int64_t, int, int64_t> best{kInf, 0, 0};
-      for (size_t s = 0; s < cands_[n].size(); ++s) {
-        int kept = 0;
-        const int64_t cost = input_cost(n, cands_[n][s], &kept);
-        int64_t out_bytes = 0;
-        for (size_t k = 0; k < g_.nodes[n].outputs.size(); ++k) {
-          out_bytes += bytes_on_first_rank(g_.values[g_.nodes[n].outputs[k]], placement_of(g_.nodes[n]).hierarchy(),
-                                           cands_[n][s].outputs[k]);
-        }
-        const std::tuple<int64_t, int, int64_t> key{cost, -kept, out_bytes};
-        if (choice_[n] < 0 || key < best) {
-          best = key;
-          choice_[n] = static_cast<int>(s);
-        }
+      const Node& node = g_.nodes[n];
+      std::vector<boxing::Layout> have;
+      std::vector<NdSbp> have_sbps;
+      for (int v : node.inputs) {
+        have.push_back(layout_of(v));
+        have_sbps.push_back(have.back().nd_sbp);
       }
+      std::vector<TensorMeta> outputs;
+      for (int v : node.outputs) outputs.push_back({g_.values[v].shape, g_.values[v].dtype});
+      const Placement& placement = placement_of(node);
+      choice_[n] = static_cast<int>(
+          choose_signature(cands_[n], have_sbps, outputs, placement.hierarchy(), [&](size_t j, const NdSbp& want) {
+            return box_cost(g_.values[node.inputs[j]], have[j], {placement, want});
+          }).index);
     }
   }
 
@@ -181,19 +158,18 @@ class SbpSearch {
     const Node& c = g_.nodes[u.node];
     if (c.kind == NodeKind::kBoxing) return box_cost(g_.values[v], have, *c.to);
     const NdSbp& want = cands_[u.node][choice_[u.node]].inputs[u.input];
-    if (!partial_ok(have.nd_sbp, want)) return kInf;
+    if (boxes_into_partial(have.nd_sbp, want)) return kInf;
     return box_cost(g_.values[v], have, {placement_of(c), want});
   }
 
-  int64_t input_cost(size_t n, const NdSignature& s, int* kept) const {
+  int64_t input_cost(size_t n, const NdSignature& s) const {
     const Node& node = g_.nodes[n];
     int64_t cost = 0;
     for (size_t j = 0; j < node.inputs.size(); ++j) {
       const int v = node.inputs[j];
       const boxing::Layout have = layout_of(v);
-      if (!partial_ok(have.nd_sbp, s.inputs[j])) return kInf;
+      if (boxes_into_partial(have.nd_sbp, s.inputs[j])) return kInf;
       cost = add_sat(cost, box_cost(g_.values[v], have, {placement_of(node), s.inputs[j]}));
-      if (kept) *kept += have.nd_sbp == s.inputs[j];
     }
     return cost;
   }
@@ -202,7 +178,7 @@ class SbpSearch {
   int64_t objective(size_t n, int s) {
     const int saved = choice_[n];
     choice_[n] = s;
-    int64_t cost = input_cost(n, cands_[n][s], nullptr);
+    int64_t cost = input_cost(n, cands_[n][s]);
     for (int v : g_.nodes[n].outputs) {
       for (const Use& u : uses_[v]) cost = add_sat(cost, use_cost(v, layout_of(v), u));
     }
