@@ -18,6 +18,8 @@
 // Thread-safety: a Compilation is used by one thread; passes keep no state of their own.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,15 +34,18 @@ struct Compilation {
 
   const LogicalGraph& traced;
   RankPlan& plan;
-  LogicalGraph& graph;  // plan.graph: the graph every pass reads and rewrites
+  // plan.graph: the graph every pass reads and rewrites. Its state slots (variables,
+  // constants, host bookkeeping) stay in `traced`, which its writes and inputs index.
+  LogicalGraph& graph;
   int rank;             // this process's world rank
 
   // cleanup: the layout each returned output must be delivered in.
   std::vector<boxing::Layout> output_layouts;
-  // sbp: per node, the cheapest signature it did not take, that cost, and its own cost
-  // (bytes of boxing its inputs and its outputs' uses); no signature: none was rejected.
+  // sbp: each op node's candidates, and per node the cheapest one it did not take (index
+  // -1: none), that cost and its own (bytes of boxing its inputs and its outputs' uses).
+  std::vector<std::vector<NdSignature>> candidates;
   struct Rejected {
-    std::optional<NdSignature> signature;
+    int index = -1;
     int64_t cost = 0;
     int64_t chosen_cost = 0;
   };

@@ -123,14 +123,16 @@ class SbpSearch {
         const int64_t cost = objective(n, static_cast<int>(s));
         if (cost < cheapest) {
           cheapest = cost;
-          out[n].signature = cands_[n][s];
+          out[n].index = static_cast<int>(s);
           out[n].cost = cost;
         }
       }
-      if (out[n].signature) out[n].chosen_cost = converged_ ? own_cost_[n] : objective(n, choice_[n]);
+      if (out[n].index >= 0) out[n].chosen_cost = converged_ ? own_cost_[n] : objective(n, choice_[n]);
     }
     return out;
   }
+
+  std::vector<std::vector<NdSignature>> take_candidates() { return std::move(cands_); }
 
   // Writes the choice into the graph: signatures, and their outputs' layouts.
   void apply(LogicalGraph& g) const {
@@ -200,22 +202,29 @@ class BoxingRewrite {
   BoxingRewrite(Compilation& c, LogicalGraph& old) : c_(c), old_(old), p_(c.graph), new_id_(old.values.size(), -1) {}
 
   void run() {
+    // The variables' layouts, before copy_node moves the old values.
+    std::vector<boxing::Layout> written;
+    for (const auto& [var, v] : old_.writes) written.push_back(old_.values[old_.variable_values[var]].layout);
     for (size_t n = 0; n < old_.nodes.size(); ++n) copy_node(n);
     for (size_t i = 0; i < old_.outputs.size(); ++i) {
       p_.outputs.push_back(in_layout(new_id_[old_.outputs[i]], c_.output_layouts[i],
                                      [] { return std::string("a returned output"); }));
     }
-    for (const auto& [var, v] : old_.writes) {
-      p_.writes.emplace_back(var, in_layout(new_id_[v], old_.values[old_.variable_values[var]].layout,
-                                            [&, var = var] { return "the new value of " + old_.variables[var].name; }));
+    for (size_t i = 0; i < old_.writes.size(); ++i) {
+      const auto [var, v] = old_.writes[i];
+      p_.writes.emplace_back(var, in_layout(new_id_[v], written[i], [&, var = var] {
+                               return "the new value of " + c_.traced.variables[var].name;
+                             }));
     }
     for (int v : old_.variable_values) p_.variable_values.push_back(new_id_[v]);
     for (int v : old_.gradients) p_.gradients.push_back(new_id_[v]);
   }
 
  private:
-  int add_value(const Value& like, const boxing::Layout& layout, int producer, int index) {
-    p_.values.push_back(Value{like.shape, like.dtype, layout, producer, index});
+  int add_value(Value value, int producer, int index) {
+    value.producer = producer;
+    value.index = index;
+    p_.values.push_back(std::move(value));
     return static_cast<int>(p_.values.size()) - 1;
   }
 
@@ -223,7 +232,7 @@ class BoxingRewrite {
     const Value from = p_.values[nv];  // a copy: add_value below may move the vector
     Node node{NodeKind::kBoxing, "to_global", {nv}, {}};
     node.to = to;
-    const int out = add_value(from, to, static_cast<int>(p_.nodes.size()), 0);
+    const int out = add_value(Value{from.shape, from.dtype, to}, static_cast<int>(p_.nodes.size()), 0);
     node.outputs.push_back(out);
     node.plan = boxing::cached_plan(from.shape, from.dtype, from.layout, to);
     if (!node.plan->steps.empty()) {
@@ -251,8 +260,8 @@ class BoxingRewrite {
   std::string why(size_t n, size_t j, const Node& node) const {
     std::string why = "input " + std::to_string(j) + " of " + node.name + " " + node.signature.str();
     const Compilation::Rejected& r = c_.rejected[n];
-    if (r.signature) {
-      why += "; the cheapest other signature, " + r.signature->str() + ", would cost " +
+    if (r.index >= 0) {
+      why += "; the cheapest other signature, " + c_.candidates[n][r.index].str() + ", would cost " +
              std::to_string(r.cost) + " bytes against " + std::to_string(r.chosen_cost) +
              " for the node and its consumers";
     }
@@ -278,7 +287,7 @@ class BoxingRewrite {
     }
     const int id = static_cast<int>(p_.nodes.size());
     for (size_t k = 0; k < outputs.size(); ++k) {
-      new_id_[outputs[k]] = add_value(old_.values[outputs[k]], old_.values[outputs[k]].layout, id, static_cast<int>(k));
+      new_id_[outputs[k]] = add_value(std::move(old_.values[outputs[k]]), id, static_cast<int>(k));
       node.outputs.push_back(new_id_[outputs[k]]);
     }
     if (node.kind == NodeKind::kInput && node.input_kind == InputKind::kArgument) p_.arguments.push_back(node.outputs[0]);
@@ -292,12 +301,9 @@ class BoxingRewrite {
   std::map<std::pair<int, std::string>, int> conversions_;  // (value, layout) -> converted value
 };
 
-// A graph with `from`'s settings and state slots, and no nodes or values.
-LogicalGraph empty_like(const LogicalGraph& from) {
+// A graph with `from`'s settings, and no nodes or values.
+LogicalGraph settings_of(const LogicalGraph& from) {
   LogicalGraph g;
-  g.variables = from.variables;
-  g.constants = from.constants;
-  g.before_run = from.before_run;
   g.micro_batches = from.micro_batches;
   g.stage_order = from.stage_order;
   g.fuse = from.fuse;
@@ -335,7 +341,7 @@ void cleanup(Compilation& c) {
     for (int v : node.inputs) needed[alias[v]] = true;
   }
   // The live nodes, in order, reading through the aliases.
-  LogicalGraph out = empty_like(g);
+  LogicalGraph out = settings_of(g);
   std::vector<int> id(g.values.size(), -1);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     if (!live[n]) continue;
@@ -370,11 +376,12 @@ void choose_sbp(Compilation& c) {
   c.stats.graph_boxing_bytes = search.total_cost();
   c.rejected = search.rejected();
   search.apply(c.graph);
+  c.candidates = search.take_candidates();
 }
 
 void insert_boxing(Compilation& c) {
   LogicalGraph old = std::move(c.graph);
-  c.graph = empty_like(old);
+  c.graph = settings_of(old);
   BoxingRewrite(c, old).run();
   c.layouts_explicit = true;
   for (const Node& node : c.graph.nodes) c.stats.boxing_nodes += node.kind == NodeKind::kBoxing && !node.plan->steps.empty();

@@ -59,7 +59,7 @@ void assign_micro_batches(Compilation& c) {
   for (int v : g.outputs) c.accumulated[v] = c.accumulated[v] || c.phase[v] == Phase::kMicro;
   for (const auto& [var, v] : g.writes) {
     if (c.phase[v] == Phase::kMicro) {
-      throw std::invalid_argument("graph: with gradient accumulation, " + g.variables[var].name +
+      throw std::invalid_argument("graph: with gradient accumulation, " + c.traced.variables[var].name +
                                   " would get a new value per micro-batch; only what reads the gradients may "
                                   "update variables");
     }
