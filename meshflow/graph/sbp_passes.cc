@@ -108,7 +108,8 @@ class SbpSearch {
   int64_t total_cost() const {
     int64_t total = 0;
     for (size_t v = 0; v < g_.values.size(); ++v) {
-      for (const Use& u : uses_[v]) total = add_sat(total, use_cost(static_cast<int>(v), layout_of(static_cast<int>(v)), u));
+      const boxing::Layout have = layout_of(static_cast<int>(v));
+      for (const Use& u : uses_[v]) total = add_sat(total, use_cost(static_cast<int>(v), have, u));
     }
     return total;
   }
@@ -161,6 +162,7 @@ class SbpSearch {
     if (c.kind == NodeKind::kBoxing) return box_cost(g_.values[v], have, *c.to);
     const NdSbp& want = cands_[u.node][choice_[u.node]].inputs[u.input];
     if (boxes_into_partial(have.nd_sbp, want)) return kInf;
+    if (have.nd_sbp == want && have.placement == placement_of(c)) return 0;  // without a Layout to compare
     return box_cost(g_.values[v], have, {placement_of(c), want});
   }
 
@@ -171,6 +173,7 @@ class SbpSearch {
       const int v = node.inputs[j];
       const boxing::Layout have = layout_of(v);
       if (boxes_into_partial(have.nd_sbp, s.inputs[j])) return kInf;
+      if (have.nd_sbp == s.inputs[j] && have.placement == placement_of(node)) continue;
       cost = add_sat(cost, box_cost(g_.values[v], have, {placement_of(node), s.inputs[j]}));
     }
     return cost;
@@ -182,7 +185,8 @@ class SbpSearch {
     choice_[n] = s;
     int64_t cost = input_cost(n, cands_[n][s]);
     for (int v : g_.nodes[n].outputs) {
-      for (const Use& u : uses_[v]) cost = add_sat(cost, use_cost(v, layout_of(v), u));
+      const boxing::Layout have = layout_of(v);
+      for (const Use& u : uses_[v]) cost = add_sat(cost, use_cost(v, have, u));
     }
     choice_[n] = saved;
     return cost;
