@@ -563,8 +563,12 @@ PYBIND11_MODULE(_C, m) {
         d["eager_boxing_bytes"] = s.eager_boxing_bytes;
         d["graph_boxing_bytes"] = s.graph_boxing_bytes;
         d["compile_ms"] = s.compile_ms;
+        py::list passes;
+        for (const auto& pass : s.passes) passes.append(py::make_tuple(pass.name, pass.ms));
+        d["passes"] = passes;
         return d;
-      });
+      })
+      .def("debug_graph", &graph::CompiledGraph::debug_graph, py::arg("after"), release());
   m.def("warmup_cosine_lr", &optim::warmup_cosine_lr, py::arg("step"), py::arg("warmup"), py::arg("total"),
         py::arg("max_lr"), py::arg("min_lr"));
   // Functions the C++ API writes with several ops (functional.h).

@@ -2,7 +2,8 @@
 // Graph mode, second half (CONCEPTS section 7; seed article 004): compiling a traced
 // logical graph into this rank's plan, and running it with actors (actor.h).
 //
-// Passes, in order:
+// The compiler is a pipeline of passes over one graph (passes.h lists them, each with its
+// contract):
 // 1. Conversions that planning inserted while tracing (eager's boxing of each call's
 //    inputs, autograd's conversion of each gradient to its leaf's layout) are dropped; the
 //    user's to_global calls stay, as constraints. Nodes whose results nothing uses are
@@ -17,27 +18,29 @@
 //    Sinks (the variables a step writes, the outputs it returns) keep their layouts.
 // 3. Boxing becomes explicit nodes wherever a producer's layout differs from what its
 //    consumer's signature takes (one node per value and layout, shared by consumers).
-// 3b. Fusion (fusion.h): chains of elementwise ops become one node each, run block of rows
+// 4. Micro-batches (LogicalGraph::micro_batches > 1): each node gets a phase, pre (reads
+//    only variables), micro (reads the arguments: forward and backward) or post (reads a
+//    gradient: clipping, optimizers, the gradients' boxing); accumulate tasks average each
+//    gradient and returned output over the micro-batches.
+// 5. Constants: what an op computes from nothing but other constants (arange, full, and ops
+//    on them), drawing nothing random and reading no attribute anew.
+// 6. Fusion (fusion.h): chains of elementwise ops become one node each, run block of rows
 //    by block of rows; results only their chain reads get no register.
-// 4. The rank's task graph: one compute task per op node this rank takes part in, one
-//    communication task per boxing node (every rank runs every conversion, as in eager);
-//    each task output is a register. Constant folding: an op node that computes from
-//    nothing but other folded results (arange, full, and ops on them), draws nothing
-//    random and reads no attribute anew runs once, while compiling; its results are fixed
+// 7. Stages: when the micro phase's ops live on several placements, those are pipeline
+//    stages: stage s's registers get (stages - s) slots of their own, compute acts on data
+//    in no fixed order, transfers between stages run on lanes (a stream and a message tag
+//    each), and the micro-batches are in flight at once, one forward one backward
+//    following from the slot counts.
+// 8. Constant folding: a constant op runs once, while compiling; its results are fixed
 //    tensors of the plan, with no task.
-// 5. The memory plan: every register that does not outlive a run gets an offset in one
+// 9. The rank's task graph: one compute task per op node this rank takes part in, one
+//    communication task per boxing node (every rank runs every conversion, as in eager);
+//    each task output is a register.
+// 10. The memory plan: every register that does not outlive a run gets an offset in one
 //    arena per rank. Two registers share memory only when the graph orders them (every
 //    reader of one finishes before the writer of the other starts), so any order the actors
 //    take is safe. Reported against the sum without reuse and the max-live lower bound.
-//
-// 6. Micro-batches (LogicalGraph::micro_batches > 1): each task gets a phase, pre (reads
-//    only variables), micro (reads the arguments: forward and backward) or post (reads a
-//    gradient: clipping, optimizers, the gradients' boxing); accumulate tasks average each
-//    gradient and returned output over the micro-batches. When the micro tasks' ops live on
-//    several placements, those are pipeline stages: stage s's registers get (stages - s)
-//    slots of their own, compute acts on data in no fixed order, transfers between stages
-//    run on lanes (a stream and a message tag each), and the micro-batches are in flight at
-//    once, one forward one backward following from the slot counts.
+// 11. Actors: one per task, in one actor system per phase.
 //
 // Devices: a graph runs on the device of its placements (one device type per graph, else
 // std::invalid_argument): its arena, buffers and accumulators are that device's memory, its
@@ -85,6 +88,11 @@ struct CompileStats {
   int64_t eager_boxing_bytes = 0;  // boxing bytes with eager's per-op choices
   int64_t graph_boxing_bytes = 0;  // with the whole-graph choice
   double compile_ms = 0;
+  struct PassTime {
+    std::string name;
+    double ms;
+  };
+  std::vector<PassTime> passes;  // each pass of the pipeline (passes.h), in order
 };
 
 // A registers' arena layout: a pure function, for tests.
@@ -119,6 +127,10 @@ class CompiledGraph {
   std::string explain() const;
   // Graphviz: boxing nodes coloured.
   std::string dot() const;
+  // The graph as the pipeline leaves it after the pass named `after` (passes.h's names;
+  // every pass when empty), compiled anew from the traced graph: for tests and debugging.
+  // std::invalid_argument for an unknown name.
+  std::string debug_graph(const std::string& after) const;
   const MemoryReport& memory() const { return memory_; }
   const CompileStats& stats() const { return stats_; }
   // The most register slots in use at once during the last run, per register.

@@ -187,21 +187,12 @@ KernelCall block_call(const LogicalGraph& g, const Node& node, const Candidate& 
   return call;
 }
 
-}  // namespace
-
-FusionStats fuse_elementwise(LogicalGraph& g, const std::vector<int>& node_class, const std::vector<bool>& keep,
-                             int rank) {
-  FusionStats stats;
+// Chains, in program order: a node joins the chain of an input's producer when it may.
+// chain_of[n]: node n's chain (-1: none).
+std::vector<std::vector<int>> find_chains(const LogicalGraph& g, const std::vector<Candidate>& cands,
+                                          const std::vector<int>& node_class, std::vector<int>& chain_of) {
   const size_t count = g.nodes.size();
-  std::vector<Candidate> cands(count);
-  for (size_t n = 0; n < count; ++n) cands[n] = candidate(g, g.nodes[n], rank);
-  std::vector<std::vector<int>> readers(g.values.size());
-  for (size_t n = 0; n < count; ++n) {
-    for (int v : g.nodes[n].inputs) readers[v].push_back(static_cast<int>(n));
-  }
-
-  // Chains, in program order: a node joins the chain of an input's producer when it may.
-  std::vector<int> chain_of(count, -1);
+  chain_of.assign(count, -1);
   std::vector<std::vector<int>> chains;
   for (size_t n = 0; n < count; ++n) {
     if (!cands[n].ok) continue;
@@ -227,6 +218,24 @@ FusionStats fuse_elementwise(LogicalGraph& g, const std::vector<int>& node_class
     chains[joined].push_back(static_cast<int>(n));
     chain_of[n] = joined;
   }
+  return chains;
+}
+
+}  // namespace
+
+FusionStats fuse_elementwise(LogicalGraph& g, const std::vector<int>& node_class, const std::vector<bool>& keep,
+                             int rank) {
+  FusionStats stats;
+  const size_t count = g.nodes.size();
+  std::vector<Candidate> cands(count);
+  for (size_t n = 0; n < count; ++n) cands[n] = candidate(g, g.nodes[n], rank);
+  std::vector<std::vector<int>> readers(g.values.size());
+  for (size_t n = 0; n < count; ++n) {
+    for (int v : g.nodes[n].inputs) readers[v].push_back(static_cast<int>(n));
+  }
+
+  std::vector<int> chain_of;
+  const std::vector<std::vector<int>> chains = find_chains(g, cands, node_class, chain_of);
 
   // Each chain of two or more ops becomes one node, in its first op's place.
   auto fused_node = [&](const std::vector<int>& chain) {

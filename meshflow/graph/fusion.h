@@ -1,5 +1,5 @@
 // Copyright 2026 The meshflow Authors.
-// Graph mode's fusion pass (compile.h, pass 3b): chains of elementwise ops (OpDef::elementwise)
+// Graph mode's fusion pass (passes.h: fusion): chains of elementwise ops (OpDef::elementwise)
 // become one op node whose kernel runs the chain block of rows by block of rows. Each block
 // of every intermediate result lives in a small per-thread buffer while the next op of the
 // chain reads it from cache, instead of a whole tensor written to memory and read back; the

@@ -94,6 +94,8 @@ class Graph {
   void to_dot(const std::string& path) const;
   const graph::MemoryReport& memory_plan() const { return last().memory(); }
   const graph::CompileStats& compile_stats() const { return last().stats(); }
+  // The graph as the compiler's passes leave it after the pass named `after` (passes.h).
+  std::string debug_graph(const std::string& after = "") const { return last().debug_graph(after); }
 
  private:
   std::unique_ptr<graph::CompiledGraph> compile(const std::vector<Var>& inputs, bool local);

@@ -11,6 +11,7 @@
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/error.h"
 #include "meshflow/device/device.h"
+#include "meshflow/ops/signature_choice.h"
 #include "meshflow/vm/vm.h"
 
 namespace mf {
@@ -124,55 +125,30 @@ void for_each_product(const std::vector<Signature>& one_axis, int axes, size_t n
   }
 }
 
-int64_t bytes_on_first_rank(const TensorMeta& m, const Shape& hierarchy, const NdSbp& nd_sbp) {
-  return local_box(m.shape, hierarchy, nd_sbp, Shape(hierarchy.size(), 0)).numel() *
-         static_cast<int64_t>(dtype_size(m.dtype));
-}
-
 OpPlan choose(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<NdSbp>& sbps,
               const Placement& placement, const Attrs& attrs, const Constraints& constraints,
               const std::vector<TensorMeta>& outputs) {
-  const std::vector<Signature> one_axis = one_axis_candidates(op, inputs, outputs, attrs);
-  struct Rank {
-    int64_t cost, kept, out_bytes;
-  };
-  std::optional<OpPlan> best;
-  Rank best_rank{};
-  std::vector<std::string> rejected;
-  for_each_product(one_axis, placement.ndim(), inputs.size(), outputs.size(), [&](const NdSignature& nd) {
-    if (constraints.signature && !(nd == *constraints.signature)) return;
-    for (size_t i = 0; i < constraints.outputs.size() && i < nd.outputs.size(); ++i) {
-      if (constraints.outputs[i] && *constraints.outputs[i] != nd.outputs[i]) return;
-    }
-    // Never box an input into partial: it costs no bytes here but makes every later
-    // consumer reduce (S(0) + S(1) would otherwise become P + P).
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      for (size_t a = 0; a < nd.inputs[i].size(); ++a) {
-        if (nd.inputs[i][a].is_partial() && nd.inputs[i][a] != sbps[i][a]) return;
-      }
-    }
-    if (op.valid_on && !op.valid_on(inputs, outputs, attrs, nd, placement.hierarchy())) return;
-    OpPlan candidate{nd, outputs, {}, 0};
-    Rank rank{0, 0, 0};
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      candidate.input_plans.push_back(
-          boxing::cached_plan(inputs[i].shape, inputs[i].dtype, {placement, sbps[i]}, {placement, nd.inputs[i]}));
-      rank.cost += candidate.input_plans.back()->cost;
-      rank.kept += sbps[i] == nd.inputs[i];
-    }
-    for (size_t i = 0; i < outputs.size(); ++i) rank.out_bytes += bytes_on_first_rank(outputs[i], placement.hierarchy(), nd.outputs[i]);
-    candidate.cost = rank.cost;
-    auto key = [](const Rank& r) { return std::make_tuple(r.cost, -r.kept, r.out_bytes); };
-    if (!best || key(rank) < key(best_rank)) {
-      best = std::move(candidate);
-      best_rank = rank;
-    }
-  });
-  if (!best) {
+  std::vector<NdSignature> candidates;
+  for_each_product(one_axis_candidates(op, inputs, outputs, attrs), placement.ndim(), inputs.size(), outputs.size(),
+                   [&](const NdSignature& nd) {
+                     if (!satisfies(nd, constraints)) return;
+                     if (op.valid_on && !op.valid_on(inputs, outputs, attrs, nd, placement.hierarchy())) return;
+                     candidates.push_back(nd);
+                   });
+  const SignatureChoice choice =
+      choose_signature(candidates, sbps, outputs, placement.hierarchy(), [&](size_t i, const NdSbp& want) {
+        return boxing::cached_plan(inputs[i].shape, inputs[i].dtype, {placement, sbps[i]}, {placement, want})->cost;
+      });
+  if (!choice.valid) {
     std::string asked = constraints.signature ? "signature " + constraints.signature->str() : "output sbp";
     op_error(op.name, "no valid signature satisfies the requested " + asked);
   }
-  return *best;
+  OpPlan plan{candidates[choice.index], outputs, {}, choice.cost};
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    plan.input_plans.push_back(boxing::cached_plan(inputs[i].shape, inputs[i].dtype, {placement, sbps[i]},
+                                                   {placement, plan.signature.inputs[i]}));
+  }
+  return plan;
 }
 
 std::vector<Box> boxes_of(const std::vector<TensorMeta>& metas, const Placement& p, const std::vector<NdSbp>& sbps,

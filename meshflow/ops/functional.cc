@@ -419,8 +419,8 @@ Var dropout(const Var& x, double p, bool training) {
 }
 
 Var cross_entropy(const Var& logits, const Var& target) {
-  // The fused op's rule checks shapes and dtypes, with its messages.
-  find_op("cross_entropy").infer({{logits.shape(), logits.dtype()}, {target.shape(), target.dtype()}}, {});
+  // The fused op's rule checks shapes and dtypes, with cross_entropy's messages.
+  find_op("softmax_cross_entropy").infer({{logits.shape(), logits.dtype()}, {target.shape(), target.dtype()}}, {});
   // Targets of -100 are left out, as PyTorch's default ignore_index: their rows count
   // neither in the sum nor in the mean's count (all rows ignored: 0 / 0, NaN, as PyTorch).
   const Var counted = cast(call1("ne", {target, full_like(target, -100)}), logits.dtype());

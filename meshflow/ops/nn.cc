@@ -32,9 +32,8 @@
 //   gather_backward(index, dy[index.shape]; dim, size) -> dx, index.shape with `size` along
 //     dim: zeros plus dy added at the indices.  S(k), S(k) -> S(k) for k != dim;  B, B ->
 //     S(dim): each rank keeps its part;  S(dim), S(dim) -> P;  B, P -> P.
-//   cross_entropy(logits[N, C] floating, target[N] int32/int64) -> [], the mean over N of
-//     -log_softmax(logits)[i, target[i]]:  S(0), S(0) -> P (local sum over the LOGICAL N).
-//   softmax_cross_entropy(logits[N, C], target[N]; ignore_index = -100) -> loss[N], lse[N]:
+//   softmax_cross_entropy(logits[N, C] floating, target[N] int32/int64; ignore_index =
+//     -100) -> loss[N], lse[N]:
 //     loss_i = lse_i - logits[i, target_i] (0 where target_i is ignore_index), lse_i the
 //     row's log-sum-exp, in one pass over the logits; its backward op,
 //     softmax_cross_entropy_backward(logits, target, lse, dloss, dlse) -> dlogits =
@@ -42,7 +41,7 @@
 //     fn::cross_entropy runs unless the classes are split.  S(0) on everything.
 // Indices and targets out of range (of the logical size) raise an error from the kernel of
 // the rank that holds them, before it writes anything. The forward ops' gradients call the
-// backward ops (cross_entropy's: softmax minus gather_backward's one-hot rows). For a
+// backward ops. For a
 // create_graph backward, softmax's, layer_norm's and softmax_cross_entropy's gradients are
 // written in differentiable ops instead, and embedding_backward and gather_backward (linear in
 // dy) have gradients; the other backward ops have none (a second backward raises, naming them).
@@ -914,11 +913,13 @@ std::vector<Var> gather_backward_grad(const GradContext& g) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// cross_entropy
+// cross_entropy's arguments
 
 constexpr const char* kCrossEntropy = "cross_entropy";
 
-std::vector<TensorMeta> cross_entropy_infer(const std::vector<TensorMeta>& in, const Attrs&) {
+// The arguments of both cross-entropy ops: logits [N, C] floating, target [N] of indices
+// (errors name cross_entropy, the function users call).
+void check_cross_entropy(const std::vector<TensorMeta>& in) {
   kernel::expect_inputs(kCrossEntropy, in, 2);
   expect_floating(kCrossEntropy, in[0], "logits");
   expect_index(kCrossEntropy, in[1], "target");
@@ -930,51 +931,6 @@ std::vector<TensorMeta> cross_entropy_infer(const std::vector<TensorMeta>& in, c
     op_error(kCrossEntropy, "target has shape " + to_string(in[1].shape) + "; expected [" + std::to_string(logits[0]) +
                                 "], one class per row of the logits");
   }
-  return {{Shape{}, in[0].dtype}};
-}
-
-std::vector<Signature> cross_entropy_signatures(const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
-                                                const Attrs&) {
-  return {{{Sbp::split(0), Sbp::split(0)}, {Sbp::partial_sum()}}};
-}
-
-std::vector<Tensor> cross_entropy_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Tensor& logits = in[0];
-  const int64_t rows = logits.shape()[0], classes = logits.shape()[1];
-  Tensor out = ctx.output(0, {}, logits.dtype());
-  kernel::visit_index(in[1].dtype(), [&](auto iv) {
-    using I = decltype(iv);
-    const I* target = in[1].data_as<I>();
-    check_indices(kCrossEntropy, target, rows, classes, "target");
-    visit_dtype(logits.dtype(), [&](auto v) {
-      using T = decltype(v);
-      if constexpr (std::is_floating_point_v<T>) {
-        const T* x = logits.data_as<T>();
-        double total = 0;
-#pragma omp parallel for reduction(+ : total) if (kernel::use_team(rows * classes))
-        for (int64_t i = 0; i < rows; ++i) {
-          const T* row = x + i * classes;
-          const T m = row_max(row, classes);
-          total += log_sum_exp_shifted(row, classes, m) - (row[target[i]] - m);  // -log_softmax[target]
-        }
-        // Over the logical batch size, so that the ranks' partial losses add up to the mean;
-        // 0 / 0 is NaN for an empty batch, as in PyTorch.
-        *out.data_as<T>() = static_cast<T>(total / static_cast<double>(ctx.inputs[0].shape[0]));
-      }
-    });
-  });
-  return {out};
-}
-
-// (softmax(logits) - one_hot(target)) dy / N, the one-hot rows made by gather_backward.
-std::vector<Var> cross_entropy_grad(const GradContext& g) {
-  const Var& logits = g.inputs[0];
-  const int64_t rows = logits.shape()[0], classes = logits.shape()[1];
-  const Var target = fn::reshape(g.inputs[1], {rows, 1});
-  const Var one_hot = call1(kGatherBackward, {target, fn::ones_like(fn::cast(target, logits.dtype()))},
-                            {{"dim", int64_t{1}}, {"size", classes}});
-  const Var scale = fn::mul_scalar(g.grad_outputs[0], 1 / static_cast<double>(rows));
-  return {fn::mul(fn::sub(fn::softmax(logits, 1), one_hot), scale), Var()};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -989,7 +945,7 @@ int64_t ignore_index_of(const Attrs& attrs) {
 
 std::vector<TensorMeta> softmax_cross_entropy_infer(const std::vector<TensorMeta>& in, const Attrs&) {
   kernel::expect_inputs(kSoftmaxCrossEntropy, in, 2);
-  cross_entropy_infer(in, {});  // logits [N, C] floating, target [N] of indices
+  check_cross_entropy(in);
   const TensorMeta rows{Shape{in[0].shape[0]}, in[0].dtype};
   return {rows, rows};
 }
@@ -1026,7 +982,7 @@ std::vector<Tensor> softmax_cross_entropy_kernel(const std::vector<Tensor>& in, 
 
 std::vector<TensorMeta> softmax_cross_entropy_backward_infer(const std::vector<TensorMeta>& in, const Attrs&) {
   kernel::expect_inputs(kSoftmaxCrossEntropyBackward, in, 5);
-  cross_entropy_infer({in[0], in[1]}, {});
+  check_cross_entropy({in[0], in[1]});
   const TensorMeta rows{Shape{in[0].shape[0]}, in[0].dtype};
   for (size_t i = 2; i < 5; ++i) {
     if (in[i].shape != rows.shape || in[i].dtype != rows.dtype) {
@@ -1117,9 +1073,6 @@ void register_nn_ops(OpRegistry& r) {
   r.add(with_grad(
       make_op(kGatherBackward, gather_backward_infer, gather_backward_signatures, gather_backward_kernel, kChecksData),
       gather_backward_grad));
-  r.add(with_grad(
-      make_op(kCrossEntropy, cross_entropy_infer, cross_entropy_signatures, cross_entropy_kernel, kChecksData),
-      cross_entropy_grad));
   r.add(with_grad(make_op(
                       kSoftmaxCrossEntropy, softmax_cross_entropy_infer,
                       [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,

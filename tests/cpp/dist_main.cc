@@ -3,12 +3,13 @@
 // the same order (so --gtest_filter must be the same on every rank). Only rank 0 prints the
 // usual report. A failure on any rank is printed with that rank's number and ends the whole
 // job at once: the other ranks would otherwise wait forever in the next collective that the
-// failing rank never joins.
+// failing rank never joins. Graph compiles check their graph between passes (passes.h).
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "meshflow/comm/comm.h"
+#include "meshflow/graph/passes.h"
 
 namespace {
 
@@ -39,6 +40,7 @@ class AbortJobOnFailure : public testing::EmptyTestEventListener {
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
+  mf::graph::set_check_passes(true);
   const int rank = mf::comm::world_rank();  // initializes MPI
   testing::TestEventListeners& listeners = testing::UnitTest::GetInstance()->listeners();
   if (rank != 0) delete listeners.Release(listeners.default_result_printer());

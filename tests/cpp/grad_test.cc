@@ -147,7 +147,6 @@ std::vector<GradCall> nn_calls() {
       // differences; the op gives it dy, as torch), and repeated ones added.
       {"index_put", {x, indices({2, 3}, 12), away_from_zero({2, 3}, 2)}},
       {"index_put", {x, indices({3, 5}, 12), away_from_zero({3, 5}, 2)}, {{"accumulate", true}}},
-      {"cross_entropy", {x, indices({3}, 4)}},
       {"softmax_cross_entropy", {x, indices({3}, 4)}},
       {"scaled_dot_product_attention", {x3, away_from_zero({2, 3, 4}, 2), away_from_zero({2, 3, 2}, 3)}},
       {"scaled_dot_product_attention",

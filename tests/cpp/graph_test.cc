@@ -1,7 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 // Graph mode's runtime on one process (no MPI): actors and registers (back pressure, the
-// fixed order of communicating actors, errors) and the memory planner. Also run under
-// ThreadSanitizer.
+// fixed order of communicating actors, errors), the memory planner, and the compiler's
+// checks between passes. Also run under ThreadSanitizer.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -12,6 +12,7 @@
 
 #include "meshflow/graph/actor.h"
 #include "meshflow/graph/compile.h"
+#include "meshflow/graph/passes.h"
 #include "meshflow/vm/vm.h"
 
 namespace mf::graph {
@@ -125,6 +126,58 @@ TEST(Graph, ArenaReusesMemoryOnlyAcrossOrderedLifetimes) {
       EXPECT_TRUE(disjoint);
     }
   }
+}
+
+// A graph of an argument x and one op y = relu(x), with x's layout and the op's signature
+// given: check_graph's material.
+LogicalGraph relu_graph(const NdSbp& x_sbp, const NdSbp& takes) {
+  const Placement mesh("cpu", std::vector<int>{0, 1});
+  LogicalGraph g;
+  g.values.push_back({{4, 2}, DType::kFloat32, {mesh, x_sbp}, 0, 0});
+  g.values.push_back({{4, 2}, DType::kFloat32, {mesh, takes}, 1, 0});
+  g.nodes.emplace_back(NodeKind::kInput, "argument 0", std::vector<int>{}, std::vector<int>{0});
+  g.nodes.emplace_back(NodeKind::kOp, "relu", std::vector<int>{0}, std::vector<int>{1});
+  g.nodes[1].signature = NdSignature{{takes}, {takes}};
+  g.outputs = {1};
+  return g;
+}
+
+template <typename F>
+std::string logic_error_of(F f) {
+  try {
+    f();
+  } catch (const std::logic_error& e) {
+    return e.what();
+  }
+  return "(nothing raised)";
+}
+
+// Deliberately broken graphs: each invariant passes.h states is caught, naming the pass.
+TEST(Graph, ChecksBetweenPassesCatchBrokenGraphs) {
+  const NdSbp S0{Sbp::split(0)}, B{Sbp::broadcast()};
+  EXPECT_NO_THROW(check_graph(relu_graph(S0, S0), true, "test"));
+  // A consumer whose signature takes another layout than its input's: wrong once boxing is
+  // explicit, expected before.
+  EXPECT_NO_THROW(check_graph(relu_graph(B, S0), false, "sbp"));
+  EXPECT_NE(logic_error_of([&] { check_graph(relu_graph(B, S0), true, "fusion"); })
+                .find("after the fusion pass, input 0 of relu (node 1) is %0 in"),
+            std::string::npos);
+  // A value nothing produces.
+  LogicalGraph orphan = relu_graph(S0, S0);
+  orphan.values.push_back(orphan.values[0]);
+  orphan.values[2].producer = -1;
+  orphan.nodes[1].inputs = {2};
+  EXPECT_NE(logic_error_of([&] { check_graph(orphan, true, "boxing"); }).find("reads %2, which no node produces"),
+            std::string::npos);
+  // A node listing an output another node produces.
+  LogicalGraph stolen = relu_graph(S0, S0);
+  stolen.nodes[0].outputs = {0, 1};
+  EXPECT_NE(logic_error_of([&] { check_graph(stolen, true, "cleanup"); }).find("lists output %1"), std::string::npos);
+  // A cycle: relu reads its own result.
+  LogicalGraph cycle = relu_graph(S0, S0);
+  cycle.nodes[1].inputs = {1};
+  EXPECT_NE(logic_error_of([&] { check_graph(cycle, true, "tasks"); }).find("relu (node 1) is on a cycle"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -575,14 +575,6 @@ TEST(NnGatherBackward, SignaturesAndBadInput) {
 // ---------------------------------------------------------------------------------------------
 // cross_entropy
 
-TEST(NnCrossEntropy, EverySignatureMatchesOneDevice) {
-  for (const Placement& p : op_meshes()) {
-    check("cross_entropy", {value({6, 5}), indices({6}, DType::kInt64, 5)}, {}, p);
-    check("cross_entropy", {value({5, 3}, DType::kFloat64), indices({5}, DType::kInt32, 3)}, {}, p);
-    check("cross_entropy", {value({0, 4}), indices({0}, DType::kInt64, 4)}, {}, p);  // NaN
-  }
-}
-
 TEST(NnCrossEntropy, TheFusedRowsMatchOneDevice) {
   for (const Placement& p : op_meshes()) {
     check("softmax_cross_entropy", {value({6, 5}), indices({6}, DType::kInt64, 5)}, {}, p);
@@ -594,29 +586,30 @@ TEST(NnCrossEntropy, TheFusedRowsMatchOneDevice) {
 }
 
 TEST(NnCrossEntropy, SignaturesAndValue) {
-  EXPECT_EQ(one_axis("cross_entropy", {{{6, 5}, DType::kFloat32}, {{6}, DType::kInt64}}, {}),
-            (std::vector<std::string>{"(S(0)), (S(0)) -> (P)", "(B), (B) -> (B)"}));
-  // Rows [0, 0] and [1, 2] with targets 0 and 1: (log 2 + (log(e + e^2) - 2)) / 2.
+  EXPECT_EQ(one_axis("softmax_cross_entropy", {{{6, 5}, DType::kFloat32}, {{6}, DType::kInt64}}, {}),
+            (std::vector<std::string>{"(S(0)), (S(0)) -> (S(0)), (S(0))", "(B), (B) -> (B), (B)"}));
+  // Rows [0, 0] and [1, 2] with targets 0 and 1: losses log 2 and log(e + e^2) - 2.
   Tensor x = Tensor::empty({2, 2}, DType::kFloat64), t = Tensor::empty({2}, DType::kInt64);
   double* px = x.data_as<double>();
   px[0] = 0, px[1] = 0, px[2] = 1, px[3] = 2;
   t.data_as<int64_t>()[0] = 0, t.data_as<int64_t>()[1] = 1;
-  const Tensor loss = local("cross_entropy", {x, t})[0];
-  EXPECT_EQ(loss.shape(), Shape{});
-  EXPECT_NEAR(loss.data_as<double>()[0], (std::log(2.0) + std::log(std::exp(1.0) + std::exp(2.0)) - 2) / 2, 1e-12);
+  const Tensor loss = local("softmax_cross_entropy", {x, t})[0];
+  EXPECT_EQ(loss.shape(), Shape{2});
+  EXPECT_NEAR(loss.data_as<double>()[0], std::log(2.0), 1e-12);
+  EXPECT_NEAR(loss.data_as<double>()[1], std::log(std::exp(1.0) + std::exp(2.0)) - 2, 1e-12);
 }
 
 TEST(NnCrossEntropy, BadInput) {
   const Tensor x = value({4, 3});
-  expect_error([&] { local("cross_entropy", {x, indices({4}, DType::kInt64, 4)}); },
+  expect_error([&] { local("softmax_cross_entropy", {x, indices({4}, DType::kInt64, 4)}); },
                "[cross_entropy] target 3 is out of range; expected values in [0, 3)");
-  expect_error([&] { local("cross_entropy", {value({4, 3, 2}), indices({4}, DType::kInt64, 3)}); },
+  expect_error([&] { local("softmax_cross_entropy", {value({4, 3, 2}), indices({4}, DType::kInt64, 3)}); },
                "[cross_entropy] logits have shape [4, 3, 2]; expected 2 dims [batch, classes]");
-  expect_error([&] { local("cross_entropy", {x, indices({3}, DType::kInt64, 3)}); },
+  expect_error([&] { local("softmax_cross_entropy", {x, indices({3}, DType::kInt64, 3)}); },
                "[cross_entropy] target has shape [3]; expected [4]");
-  expect_error([&] { local("cross_entropy", {x, value({4})}); },
+  expect_error([&] { local("softmax_cross_entropy", {x, value({4})}); },
                "[cross_entropy] the dtype of target is float32; expected int32 or int64");
-  expect_error([&] { local("cross_entropy", {value({4, 3}, DType::kInt64), indices({4}, DType::kInt64, 3)}); },
+  expect_error([&] { local("softmax_cross_entropy", {value({4, 3}, DType::kInt64), indices({4}, DType::kInt64, 3)}); },
                "[cross_entropy] the dtype of logits is int64");
 }
 

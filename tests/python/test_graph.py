@@ -81,6 +81,23 @@ def test_recompiles_for_new_shapes_and_keeps_state_shared(tmp_path):
     assert step.compile_stats()["boxing_nodes"] == 0 and "no boxing" in step.explain()
 
 
+def test_compile_stats_times_each_pass_and_debug_graph_shows_the_graph_after_any():
+    step = Step(*model_and_opt())
+    step(*data(5))
+    passes = step.compile_stats()["passes"]
+    assert [name for name, _ in passes] == ["cleanup", "sbp", "boxing", "micro_batches", "constants", "fusion",
+                                            "stages", "fold", "tasks", "memory", "actors"]
+    assert all(ms >= 0 for _, ms in passes)
+    # The backward ReLU's mask and product fuse: one chain after the fusion pass, none before.
+    assert "fused(" not in step.debug_graph(after="constants")
+    assert "fused(gt, cast, mul)" in step.debug_graph(after="fusion")
+    assert "tasks and" in step.debug_graph(after="tasks") and "tasks and" not in step.debug_graph(after="fold")
+    # The whole pipeline, run anew, gives the graph the step was compiled to.
+    assert step.debug_graph().split("\n", 1)[1] == repr(step).split("\n", 2)[2]
+    with pytest.raises(ValueError, match="no pass is named 'fuse'; the passes are cleanup, sbp"):
+        step.debug_graph(after="fuse")
+
+
 def test_evaluation_graph_without_backward(tmp_path):
     model, _ = model_and_opt()
 

@@ -503,59 +503,6 @@ std::vector<Tensor> layer_norm_backward(const std::vector<Tensor>& in, const Ker
 }
 
 // ---------------------------------------------------------------------------------------------
-// cross_entropy
-
-// Each row's -log_softmax at its target, rounded to T as on the CPU, kept in double.
-template <typename T, typename I>
-struct CrossEntropyBody {
-  const T* x;
-  const I* target;
-  double* loss;
-
-  template <int G>
-  __device__ void run(int64_t row, int64_t offset, int64_t, int lane, const Lines& l) const {
-    T m, sum;
-    max_and_sum_exp<G>(x + offset, l.n, 1, lane, m, sum);
-    if (lane == 0) loss[row] = static_cast<double>(log_of(sum) - (x[offset + target[row]] - m));
-  }
-};
-
-constexpr int kMeanThreads = 1024;
-
-// The losses' sum over the logical batch size (0 / 0 is NaN for an empty batch, as PyTorch).
-template <typename T>
-__global__ void __launch_bounds__(kMeanThreads)
-    mean_loss(const double* __restrict__ loss, int64_t rows, double count, T* out) {
-  double s = 0;
-  for (int64_t i = threadIdx.x; i < rows; i += kMeanThreads) s += loss[i];
-  s = group_reduce<kMeanThreads>(s, Sum{});
-  if (threadIdx.x == 0) *out = static_cast<T>(s / count);
-}
-
-std::vector<Tensor> cross_entropy(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Tensor& logits = in[0];
-  const int64_t rows = logits.shape()[0], classes = logits.shape()[1];
-  Memory& mem = memory_of(in);
-  Tensor out = output(ctx, 0, {}, logits.dtype(), mem);
-  kernel::visit_index(in[1].dtype(), [&](auto iv) {
-    using I = decltype(iv);
-    const I* target = in[1].data_as<I>();
-    check_indices("cross_entropy", target, rows, classes, "target", mem);
-    visit_floating(logits.dtype(), [&](auto v) {
-      using T = decltype(v);
-      const std::shared_ptr<void> loss_block = mem.allocate(std::max<int64_t>(rows, 1) * sizeof(double));
-      double* loss = static_cast<double*>(loss_block.get());
-      launch_lines("cross_entropy", CrossEntropyBody<T, I>{logits.data_as<T>(), target, loss},
-                   Lines{rows, classes, 1, 0});
-      mean_loss<<<1, kMeanThreads, 0, stream()>>>(loss, rows, static_cast<double>(ctx.inputs[0].shape[0]),
-                                                  out.data_as<T>());
-      check_launch("mean_loss");
-    });
-  });
-  return {out};
-}
-
-// ---------------------------------------------------------------------------------------------
 // softmax_cross_entropy, softmax_cross_entropy_backward: a group of threads per row.
 
 int64_t ignore_index_of(const Attrs& attrs) {
@@ -837,7 +784,6 @@ void add_nn_kernels(KernelTable& t) {
   t["softmax_backward"] = softmax_backward;
   t["layer_norm"] = layer_norm;
   t["layer_norm_backward"] = layer_norm_backward;
-  t["cross_entropy"] = cross_entropy;
   t["softmax_cross_entropy"] = softmax_cross_entropy;
   t["softmax_cross_entropy_backward"] = softmax_cross_entropy_backward;
   t["embedding"] = embedding;

@@ -226,7 +226,16 @@ class Graph:
         return self._compiled_last().registers()
 
     def compile_stats(self):
+        """The last compiled plan's figures: nodes traced and compiled, boxing nodes and bytes
+        (beside eager's choices), fused and folded ops, tasks on this rank, compile_ms, and
+        "passes": each compiler pass, in order, as (name, ms)."""
         return self._compiled_last().stats()
+
+    def debug_graph(self, after=None):
+        """The last compiled plan's graph as the compiler leaves it after the pass named
+        `after` (a name from compile_stats()["passes"]; every pass when None), compiled anew
+        from the traced step: one line per node, with its signature or conversion."""
+        return self._compiled_last().debug_graph(after or "")
 
 
 def _with_build_location(error, build):
