@@ -577,6 +577,21 @@ void check_anomaly(const Node& node, const std::vector<Var>& grads) {
   throw std::runtime_error(message);
 }
 
+// PyTorch's check of a node's saved tensors: none written in place since the call.
+void check_saved_versions(const Node& node) {
+  for (const Node::Saved& saved : node.saved) {
+    const std::shared_ptr<VarImpl> var = saved.var.lock();
+    if (var && var->version != saved.version) {
+      throw std::runtime_error("one of the variables needed for gradient computation has been modified by an "
+                               "inplace operation: backward() through " + backward_name(node.name) +
+                               " reads a value written in place since the call (an in-place op, .data =, an "
+                               "optimizer step): it is at version " + std::to_string(var->version) +
+                               "; expected version " + std::to_string(saved.version) +
+                               " instead (write after backward, or on a clone)");
+    }
+  }
+}
+
 }  // namespace
 
 void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const {
@@ -655,17 +670,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
       throw std::invalid_argument("backward() through " + node->name +
                                   " a second time: its saved values were freed (pass retain_graph=True the first time)");
     }
-    for (const Node::Saved& saved : node->saved) {
-      const std::shared_ptr<VarImpl> var = saved.var.lock();
-      if (var && var->version != saved.version) {
-        throw std::runtime_error("one of the variables needed for gradient computation has been modified by an "
-                                 "inplace operation: backward() through " + backward_name(node->name) +
-                                 " reads a value written in place since the call (an in-place op, .data =, an "
-                                 "optimizer step): it is at version " + std::to_string(var->version) +
-                                 "; expected version " + std::to_string(saved.version) +
-                                 " instead (write after backward, or on a clone)");
-      }
-    }
+    check_saved_versions(*node);
     std::vector<Var> input_grads = node->backward(grads);
     if (input_grads.size() != node->inputs.size()) {
       throw std::logic_error("the gradient of " + node->name + " returned " + std::to_string(input_grads.size()) +
