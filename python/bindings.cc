@@ -355,7 +355,8 @@ PYBIND11_MODULE(_C, m) {
       .def_property_readonly("grad_fn", [](const Var& v) { return v.grad_fn(); })
       .def("detach", &Var::detach)
       .def("set_data", &Var::set_data, py::arg("value"))
-      .def("assign", &Var::assign, py::arg("result"))
+      .def("assign", &Var::assign, py::arg("result"), py::arg("since") = UINT64_MAX)
+      .def_property_readonly("version", &Var::version)
       .def("same", &Var::same, py::arg("other"))
       .def("backward", [](const Var& v, std::optional<Var> grad, bool retain_graph, bool create_graph) {
             py::gil_scoped_release release;
@@ -764,6 +765,7 @@ PYBIND11_MODULE(_C, m) {
   });
   m.def("release_host_cache", &release_host_cache);
   m.def("synchronize", &vm::synchronize, release());
+  m.def("next_sequence", &next_sequence);  // before an in-place write's calls (Var.assign's since)
   m.def("launch_blocking", &vm::blocking);
   m.def("set_launch_blocking", &vm::set_blocking, py::arg("on"), release());
   m.def(

@@ -22,7 +22,7 @@ struct VarImpl {
   std::shared_ptr<Node> grad_fn;  // null for leaves
   int output_index = 0;           // which output of grad_fn this is
   Var grad;
-  uint64_t version = 0;  // set_data calls so far: backward refuses values changed since a call
+  uint64_t version = 0;  // in-place writes so far: backward refuses values changed since a call
   // A leaf's hooks (Var::add_hook), in order; a non-leaf's live in its grad_fn.
   std::vector<std::pair<int64_t, std::function<Var(const Var&)>>> hooks;
   bool retains_grad = false;
@@ -290,19 +290,45 @@ void Var::set_data(const Var& value) {
   ++impl.version;
 }
 
-void Var::assign(const Var& result) {
+uint64_t Var::version() const { return checked(impl_).version; }
+
+namespace {
+
+std::atomic<uint64_t> sequence{0};
+
+// The calls that computed an in-place write's value from the old one (recorded since
+// `since`, on the way from `result` back) keep that value: their checks take `version`.
+void exempt_own_calls(const std::shared_ptr<VarImpl>& impl, Node* result, uint64_t since, uint64_t version) {
+  std::vector<Node*> todo{result};
+  std::unordered_set<Node*> seen{result};
+  while (!todo.empty()) {
+    Node* node = todo.back();
+    todo.pop_back();
+    for (Node::Saved& saved : node->saved) {
+      if (saved.version == version - 1 && saved.var.lock() == impl) saved.version = version;
+    }
+    for (const Edge& e : node->inputs) {
+      if (e.node && e.node->sequence >= since && seen.insert(e.node.get()).second) todo.push_back(e.node.get());
+    }
+  }
+}
+
+}  // namespace
+
+uint64_t next_sequence() { return sequence.load(std::memory_order_relaxed); }
+
+void Var::assign(const Var& result, uint64_t since) {
   VarImpl& impl = checked(impl_);
   const VarImpl& r = checked(result.impl_);
-  if (!grad_mode) {
-    impl.value = r.value;
-    return;
-  }
-  if (impl.requires_grad && !impl.grad_fn) {
+  if (grad_mode && impl.requires_grad && !impl.grad_fn) {
     throw std::invalid_argument(
         "a leaf tensor that requires grad is used in an in-place operation; expected the write under "
         "mf.no_grad() (as an optimizer step), or on a copy (clone) of the leaf");
   }
+  ++impl.version;
   impl.value = r.value;
+  if (!grad_mode) return;
+  if (r.grad_fn && r.grad_fn->sequence >= since) exempt_own_calls(impl_, r.grad_fn.get(), since, impl.version);
   impl.requires_grad = r.requires_grad;
   impl.grad_fn = r.grad_fn;
   impl.output_index = r.output_index;
@@ -321,6 +347,7 @@ bool record(const std::string& name, const std::vector<Var>& inputs, std::vector
   if (!any) return false;
   auto node = std::make_shared<Node>();
   node->name = name;
+  node->sequence = sequence.fetch_add(1, std::memory_order_relaxed);
   for (const Var& in : inputs) {
     Edge edge;
     if (in.defined() && in.requires_grad()) {
@@ -355,6 +382,13 @@ bool record(const std::string& name, const std::vector<Var>& inputs, std::vector
   node->release = std::move(release);
   if (anomaly_mode && anomaly_trace_source()) node->creation_trace = anomaly_trace_source()();
   return true;
+}
+
+void set_saved(Node& node, const std::vector<Var>& values) {
+  node.saved.clear();
+  for (const Var& v : values) {
+    if (v.defined()) node.saved.push_back({VarAccess::impl(v), VarAccess::impl(v)->version});
+  }
 }
 
 SavedVar::SavedVar(const Var& v, bool output) : value_(v.detach()), requires_grad_(v.requires_grad()) {
@@ -543,6 +577,21 @@ void check_anomaly(const Node& node, const std::vector<Var>& grads) {
   throw std::runtime_error(message);
 }
 
+// PyTorch's check of a node's saved tensors: none written in place since the call.
+void check_saved_versions(const Node& node) {
+  for (const Node::Saved& saved : node.saved) {
+    const std::shared_ptr<VarImpl> var = saved.var.lock();
+    if (var && var->version != saved.version) {
+      throw std::runtime_error("one of the variables needed for gradient computation has been modified by an "
+                               "inplace operation: backward() through " + backward_name(node.name) +
+                               " reads a value written in place since the call (an in-place op, .data =, an "
+                               "optimizer step): it is at version " + std::to_string(var->version) +
+                               "; expected version " + std::to_string(saved.version) +
+                               " instead (write after backward, or on a clone)");
+    }
+  }
+}
+
 }  // namespace
 
 void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const {
@@ -621,16 +670,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
       throw std::invalid_argument("backward() through " + node->name +
                                   " a second time: its saved values were freed (pass retain_graph=True the first time)");
     }
-    for (const Node::Saved& saved : node->saved) {
-      const std::shared_ptr<VarImpl> var = saved.var.lock();
-      if (var && var->version != saved.version) {
-        throw std::invalid_argument("backward() through " + node->name +
-                                    ": one of its inputs was modified in place after the call (set_data, .data =, "
-                                    "an optimizer step): it is at version " + std::to_string(var->version) +
-                                    ", the call saw version " + std::to_string(saved.version) +
-                                    "; expected it unchanged until backward (step after backward, or clone it)");
-      }
-    }
+    check_saved_versions(*node);
     std::vector<Var> input_grads = node->backward(grads);
     if (input_grads.size() != node->inputs.size()) {
       throw std::logic_error("the gradient of " + node->name + " returned " + std::to_string(input_grads.size()) +
@@ -674,12 +714,23 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
   }
 }
 
+namespace {
+
+// Records a conversion, whose gradient (the reverse conversion) reads no value: an in-place
+// write of its input afterwards leaves backward through it exact.
+void record_conversion(const std::string& name, const Var& x, std::vector<Var>& out,
+                       std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward) {
+  if (record(name, {x}, out, std::move(backward))) set_saved(*out[0].grad_fn(), {});
+}
+
+}  // namespace
+
 Var to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp, bool agree_on_arguments) {
   const GlobalTensor& in = x.global();
   std::vector<Var> out{Var(agree_on_arguments ? to_global(in, placement, nd_sbp) : convert(in, placement, nd_sbp))};
   const boxing::Layout back = gradient_layout(in.layout());
   // Gradients of conversions are conversions of Vars, recorded in a create_graph backward.
-  record("to_global", {x}, out, [back](const std::vector<Var>& g) {
+  record_conversion("to_global", x, out, [back](const std::vector<Var>& g) {
     return std::vector<Var>{to_global(g[0], back.placement, back.nd_sbp, false)};
   });
   return out[0];
@@ -690,7 +741,7 @@ Var local_to_global(const Var& x, const Placement& placement, const NdSbp& nd_sb
   std::vector<Var> out{Var(make_global(in, placement, nd_sbp, check_consistency))};
   const boxing::Layout back = gradient_layout({placement, nd_sbp});
   const Shape local_shape = in.shape();
-  record("local_to_global", {x}, out, [back, local_shape](const std::vector<Var>& g) {
+  record_conversion("local_to_global", x, out, [back, local_shape](const std::vector<Var>& g) {
     const Var part = to_local(to_global(g[0], back.placement, back.nd_sbp, false));
     if (part.shape() != local_shape) {
       throw std::invalid_argument("backward through to_global of local parts of uneven sizes is not supported: this "
@@ -712,7 +763,8 @@ Var to_device(const Var& x, device::Device& target) {
   if (&in.memory() == &target.memory()) return x;
   device::Device& source = device::of(in.memory());
   std::vector<Var> out{Var(vm::copy_to(in, target))};
-  record("to", {x}, out, [&source](const std::vector<Var>& g) { return std::vector<Var>{to_device(g[0], source)}; });
+  record_conversion("to", x, out,
+                    [&source](const std::vector<Var>& g) { return std::vector<Var>{to_device(g[0], source)}; });
   return out[0];
 }
 
@@ -724,7 +776,7 @@ namespace {
 Var as_part_of(const Var& part, const Shape& shape, const Placement& placement, const NdSbp& nd_sbp) {
   std::vector<Var> out{Var(GlobalTensor(shape, placement, nd_sbp, part.local()))};
   const boxing::Layout back = gradient_layout({placement, nd_sbp});
-  record("local_to_global", {part}, out, [back](const std::vector<Var>& g) {
+  record_conversion("local_to_global", part, out, [back](const std::vector<Var>& g) {
     return std::vector<Var>{to_local(to_global(g[0], back.placement, back.nd_sbp, false))};
   });
   return out[0];
@@ -742,7 +794,7 @@ Var to_local(const Var& x) {
   }
   const Shape shape = in.shape();
   const Placement placement = in.placement();
-  record("to_local", {x}, out, [shape, placement, back](const std::vector<Var>& g) {
+  record_conversion("to_local", x, out, [shape, placement, back](const std::vector<Var>& g) {
     return std::vector<Var>{as_part_of(g[0], shape, placement, back)};
   });
   return out[0];

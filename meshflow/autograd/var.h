@@ -15,6 +15,7 @@
 // Thread-safety: like the ops, one thread at a time; grad mode is per thread.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -63,10 +64,14 @@ class Var {
   void set_data(const Var& value);
   // An in-place op's write (x.add_(y), x[i] = v): this Var takes `result`'s value, computed
   // out of place from the old one, and while gradients are recorded, result's place in the
-  // graph too (a leaf that requires grad refuses, as PyTorch's). The calls that read the old
-  // value keep it: their gradients stay exact, so no version check is needed for them.
-  // Without recording (no_grad) only the value changes, as set_data's.
-  void assign(const Var& result);
+  // graph too (a leaf that requires grad refuses, as PyTorch's). Without recording (no_grad)
+  // only the value changes, as set_data's. Both count a version: backward refuses a call
+  // that read this Var's value before (PyTorch's rule), except the calls of the write
+  // itself, recorded since `since` (a Node::sequence, taken before computing `result`),
+  // which keep the old value they read.
+  void assign(const Var& result, uint64_t since = UINT64_MAX);
+  // The in-place writes so far (set_data, assign): PyTorch's x._version.
+  uint64_t version() const;
   // Gradients of this Var with respect to every leaf that leads to it. Without `grad`, the
   // Var must hold one element and the seed is 1. Frees the graph's saved values unless
   // retain_graph. create_graph: the gradients are computed with grad mode on, so the calls
@@ -109,9 +114,12 @@ struct Edge {
 // arrived and the output is not floating) to one per input (undefined where none flows).
 struct Node {
   std::string name;
+  // The order of recording: a node recorded later has a larger one (next_sequence()).
+  uint64_t sequence = 0;
   std::vector<Edge> inputs;  // one per input; empty edges take no gradient
-  // The inputs' versions at the call (Var::set_data counts them): backward raises for an
-  // input changed since, whose value the gradient may have captured (PyTorch's check).
+  // The versions at the call of the values its backward reads (every input, unless
+  // set_saved says otherwise): backward raises for one written in place since (PyTorch's
+  // check of its saved tensors).
   struct Saved {
     std::weak_ptr<VarImpl> var;
     uint64_t version;
@@ -167,6 +175,13 @@ class SavedVar {
 bool record(const std::string& name, const std::vector<Var>& inputs, std::vector<Var>& outputs,
             std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward,
             std::function<void()> release = nullptr);
+
+// The sequence the next recorded node takes (Node::sequence).
+uint64_t next_sequence();
+
+// Makes `values` (inputs or outputs of the call `node` records) the ones backward checks for
+// in-place writes since (Node::saved), at their versions now: those its gradient reads.
+void set_saved(Node& node, const std::vector<Var>& values);
 
 // Grad mode: on by default, per thread. NoGradGuard turns it off for its scope
 // (optimizer steps, evaluation), as mf.no_grad() does in Python.

@@ -4,13 +4,16 @@
 // return a new Tensor allocate fresh storage unless they say otherwise.
 //
 // Storage may be *pending*: its shape and dtype are known but an asynchronous instruction
-// (meshflow/vm) has yet to produce its bytes. data() waits until they are there, so code
-// that reads a tensor is correct whichever thread produced it; a storage is written once,
-// when it is produced, and never after (every op writes new tensors), so readers need no
-// further synchronization. An instruction that failed leaves its outputs *failed*: zeros
-// of the right size (so collectives that read them still move bytes) plus the error, which
-// wait() rethrows. Thread-safety: a Storage is produced by one thread and may be read by
-// any; Tensor values are not synchronized (copy them, do not share one across threads).
+// (meshflow/vm) has yet to produce its bytes. data() waits until they are there, so code that
+// reads a tensor is correct whichever thread produced it. Ops write new tensors, except an
+// in-place update (an optimizer step: vm.h's Flags::overwrite), which writes an input's bytes
+// again and makes a new pending storage over the same memory: handles of the new one wait for
+// the write as for any producer; the VM orders instructions and vm::wait() on the old one
+// after it (Storage::vm_writes), but data() on the old one does not wait for it. An
+// instruction that failed leaves its outputs *failed*: zeros of the right size (so
+// collectives that read them still move bytes) plus the error, which wait() rethrows.
+// Thread-safety: a Storage is produced by one thread and may be read by any; Tensor values
+// are not synchronized (copy them, do not share one across threads).
 #pragma once
 
 #include <atomic>
@@ -64,6 +67,10 @@ class Storage {
   // What the VM remembers of this storage's last use (stream and event); touched only by
   // the thread that issues instructions.
   std::shared_ptr<void> vm_tag;
+  // What the VM remembers of the in-place writes of these bytes after they were produced
+  // (the last one's event), shared by the storages those writes made over the same memory;
+  // null until the first. Issuing thread only.
+  std::shared_ptr<void> vm_writes;
 
  private:
   enum State : int { kPending, kReady, kFailed };

@@ -268,8 +268,9 @@ void Module::load_state_dict(const StateDict& state, bool strict) {
   NoGradGuard no_grad;
   for (auto [name, p] : own) {
     if (!state.contains(name)) continue;
-    Var value = in_layout_of(state.at(name).detach(), p);
-    p.set_data(value.dtype() == p.dtype() ? value : fn::cast(value, p.dtype()));
+    // A copy (a cast always makes one), as torch's copy_: the module's later in-place steps
+    // must not write the state given, nor another module that loaded it.
+    p.set_data(call1("cast", {in_layout_of(state.at(name).detach(), p)}, {{"dtype", p.dtype()}}));
   }
 }
 

@@ -112,6 +112,13 @@ GroupOptions sgd_defaults(const SgdOptions& o) {
           {"nesterov", o.nesterov ? 1.0 : 0.0}};
 }
 
+// A copy of loaded state (a cast always makes one): the steps write their state in place,
+// which must not reach the tensors given to load_state.
+Var own_copy(const Var& v) {
+  NoGradGuard no_grad;
+  return call1("cast", {v.detach()}, {{"dtype", v.dtype()}});
+}
+
 GroupOptions adam_defaults(const AdamWOptions& o) {
   return {{"lr", o.lr}, {"beta1", o.beta1}, {"beta2", o.beta2}, {"eps", o.eps}, {"weight_decay", o.weight_decay}};
 }
@@ -145,7 +152,8 @@ void SGD::step() {
     std::vector<Var> inputs{params_[i], g};
     if (has_buf) inputs.push_back(momentum_[i]);
     RunTimeAttrs run_time([this, i, has_buf] { return update_attrs(i, has_buf); });
-    const std::vector<Var> out = call("sgd_update", inputs, update_attrs(i, has_buf));
+    // In place: the parameter, and the buffer when there is one (the first step makes it).
+    const std::vector<Var> out = update_in_place("sgd_update", inputs, update_attrs(i, has_buf), {0, has_buf ? 2 : -1});
     params_[i].set_data(out[0]);
     if (out.size() > 1) momentum_[i] = out[1];
   }
@@ -191,7 +199,7 @@ void SGD::load_state(const std::vector<std::map<std::string, Var>>& state, int64
   check_state_size(state.size(), params_.size());
   for (size_t i = 0; i < params_.size(); ++i) {
     auto it = state[i].find("momentum_buffer");
-    momentum_[i] = it == state[i].end() ? Var() : it->second;
+    momentum_[i] = it == state[i].end() ? Var() : own_copy(it->second);
   }
   steps_ = step_count;
 }
@@ -240,7 +248,8 @@ void AdamW::step() {
     }
     ++param_steps_[i];
     RunTimeAttrs run_time([this, i] { return update_attrs(i); });
-    const std::vector<Var> out = call(op_, {params_[i], g, exp_avg_[i], exp_avg_sq_[i]}, update_attrs(i));
+    const std::vector<Var> out =
+        update_in_place(op_, {params_[i], g, exp_avg_[i], exp_avg_sq_[i]}, update_attrs(i), {0, 2, 3});
     params_[i].set_data(out[0]);
     exp_avg_[i] = out[1];
     exp_avg_sq_[i] = out[2];
@@ -308,8 +317,8 @@ void AdamW::load_state(const std::vector<std::map<std::string, Var>>& state, int
   for (size_t i = 0; i < params_.size(); ++i) {
     auto avg = state[i].find("exp_avg"), sq = state[i].find("exp_avg_sq");
     const bool has = avg != state[i].end() && sq != state[i].end();
-    exp_avg_[i] = has ? avg->second : Var();
-    exp_avg_sq_[i] = has ? sq->second : Var();
+    exp_avg_[i] = has ? own_copy(avg->second) : Var();
+    exp_avg_sq_[i] = has ? own_copy(sq->second) : Var();
     auto step = state[i].find("step");
     param_steps_[i] = step == state[i].end() ? 0 : *local_value(step->second).data_as<int64_t>();
   }

@@ -3,7 +3,8 @@
 // and AdamW, with parameter groups). Each parameter's update is one fused elementwise op
 // (optimizer_ops.cc) on the parameter, its gradient and its state, which all share the
 // parameter's placement and SBP (the autograd engine delivers gradients in that layout), so
-// a step moves no data. The Python classes mf.optim.SGD / Adam / AdamW are these.
+// a step moves no data, and writes the parameter and its state in place, so it allocates
+// nothing beyond a first step's state. The Python classes mf.optim.SGD / Adam / AdamW are these.
 // Thread-safety: one thread at a time, like every op.
 #pragma once
 
@@ -33,8 +34,9 @@ class Optimizer {
  public:
   virtual ~Optimizer() = default;
 
-  // Updates every parameter that has a gradient, in place (Var::set_data), without
-  // recording anything for autograd.
+  // Updates every parameter that has a gradient and its state in place, without recording
+  // anything for autograd: the update op writes their memory (fn::update_in_place) and
+  // each Var takes the new value (Var::set_data, which counts its version).
   virtual void step() = 0;
   // Drops the parameters' gradients (the next backward starts from none).
   void zero_grad();

@@ -277,7 +277,8 @@ const bool device_gradient_sum_installed = [] {
 }();
 }  // namespace
 
-std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
+std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                                const std::vector<int>& overwrite) {
   vm::Issuing issuing;  // the caches below, and the kernel's issue
   LocalKey key{&op, attrs, {}};
   key.inputs.reserve(inputs.size());
@@ -300,11 +301,12 @@ std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inpu
   }
   vm::Flags flags;
   flags.device = &device::of(memory);
+  flags.overwrite = overwrite;
   return launch_op(op, inputs, call->outputs, kernel_body(op, call, memory), flags, memory);
 }
 
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
-                                       const Constraints& constraints) {
+                                       const Constraints& constraints, const std::vector<int>& overwrite) {
   vm::Issuing issuing;  // the plan cache, the agreements and the kernels' issue
   if (inputs.empty() && !constraints.placement) op_error(op.name, "an op without inputs needs a placement");
   if (!inputs.empty() && constraints.placement && *constraints.placement != inputs[0].placement()) {
@@ -369,6 +371,11 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
     flags.abort_on_error = !op.kernel_checks_data;
     flags.report_error = !op.kernel_checks_data;
     flags.device = &placement.device();
+    // An input that boxing converted is a copy: its output takes memory of its own.
+    for (size_t k = 0; k < overwrite.size(); ++k) {
+      const int from = overwrite[k];
+      flags.overwrite.push_back(from >= 0 && plan.input_plans.at(static_cast<size_t>(from))->steps.empty() ? from : -1);
+    }
     outs = launch_op(op, locals, local_outputs, kernel_body(op, call, placement.memory()), flags, placement.memory());
     if (op.kernel_checks_data) {
       // The placement's ranks raise the data error together: the outputs pass through an

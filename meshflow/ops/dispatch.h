@@ -55,9 +55,13 @@ struct OpPlan {
   int64_t cost = 0;  // bytes, the sum of the input plans' costs
 };
 
-std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs);
+// `overwrite`: an in-place update (vm::Flags::overwrite), output k written over input
+// overwrite[k]'s memory (a global input: its local part, unless boxing converts it); the
+// op's kernel must be elementwise. Empty: every output in new memory.
+std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+                                const std::vector<int>& overwrite = {});
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
-                                       const Constraints& constraints = {});
+                                       const Constraints& constraints = {}, const std::vector<int>& overwrite = {});
 
 // Planning alone (cached; set_plan_cache_capacity). `placement` is the inputs' placement.
 std::shared_ptr<const OpPlan> plan_op(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<NdSbp>& input_sbps,

@@ -862,10 +862,10 @@ void register_elementwise_ops(OpRegistry& r) {
   const GradTerm dy_itself = [](V, V, V, V dy) { return dy; };
   r.add(with_grad(binary("add", order_for_floats_only(always(linear({0, 1}) + increasing(0) + increasing(1))),
                          [](auto x, auto y) { return wrapping(x, y, std::plus<>()); }),
-                  binary_grad(dy_itself, dy_itself)));
+                  binary_grad(dy_itself, dy_itself), kReadsNothing));
   r.add(with_grad(binary("sub", order_for_floats_only(always(linear({0, 1}) + increasing(0) + decreasing(1))),
                          [](auto x, auto y) { return wrapping(x, y, std::minus<>()); }),
-                  binary_grad(dy_itself, [](V, V, V, V dy) { return fn::neg(dy); })));
+                  binary_grad(dy_itself, [](V, V, V, V dy) { return fn::neg(dy); }), kReadsNothing));
   r.add(with_grad(binary("mul", always(linear({0}) + linear({1})),
                          [](auto x, auto y) { return wrapping(x, y, std::multiplies<>()); }),
                   binary_grad([](V, V b, V, V dy) { return fn::mul(dy, b); },
@@ -920,31 +920,33 @@ void register_elementwise_ops(OpRegistry& r) {
   // neg's rules depend on the dtype (unary takes fixed ones): its signatures are set here.
   OpDef neg = unary<I::kKeep>("neg", {}, [](auto x) { return negate(x); });
   neg.signatures = signatures_from(order_for_floats_only(always(linear({0}) + decreasing(0))));
-  r.add(with_grad(std::move(neg), unary_grad([](V, V, V dy, A) { return fn::neg(dy); })));
+  r.add(with_grad(std::move(neg), unary_grad([](V, V, V dy, A) { return fn::neg(dy); }), kReadsNothing));
   r.add(with_grad(unary<I::kKeep>("abs", {}, [](auto x) { return absolute(x); }),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, sign(x)); })));
   // 0 at 0, as in torch.
   r.add(with_grad(unary<I::kKeep>("relu", increasing(0),
                                   [](auto x) { return x < decltype(x){0} ? decltype(x){0} : x; }),
-                  unary_grad([](V x, V, V dy, A) {
-                    return fn::mul(dy, fn::cast(fn::gt(x, fn::zeros_like(x)), dy.dtype()));
-                  })));
+                  unary_grad([](V, V y, V dy, A) {  // y > 0 where x > 0: the output, as torch saves
+                    return fn::mul(dy, fn::cast(fn::gt(y, fn::zeros_like(y)), dy.dtype()));
+                  }),
+                  kReadsOutputs));
   // Piecewise constant: 0, as in torch.
   r.add(with_grad(unary<I::kKeep>("trunc", increasing(0), [](auto x) { return truncate(x); }),
                   unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
   r.add(with_grad(unary<I::kToFloat32>("exp", increasing(0), [](auto x) { return std::exp(x); }),
-                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, y); })));
+                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, y); }), kReadsOutputs));
   r.add(with_grad(unary<I::kToFloat32>("log", {}, [](auto x) { return std::log(x); }),
                   unary_grad([](V x, V, V dy, A) { return fn::div(dy, x); })));
   r.add(with_grad(unary<I::kToFloat32>("sqrt", {}, [](auto x) { return std::sqrt(x); }),
-                  unary_grad([](V, V y, V dy, A) { return fn::div(fn::mul_scalar(dy, 0.5), y); })));
+                  unary_grad([](V, V y, V dy, A) { return fn::div(fn::mul_scalar(dy, 0.5), y); }), kReadsOutputs));
   // d(x^-1/2) = -x^-3/2 / 2 = -y^3 / 2.
   r.add(with_grad(unary<I::kToFloat32>("rsqrt", {}, [](auto x) { return 1 / std::sqrt(x); }),
-                  unary_grad([](V, V y, V dy, A) { return fn::mul(fn::mul_scalar(dy, -0.5), fn::pow_scalar(y, 3)); })));
+                  unary_grad([](V, V y, V dy, A) { return fn::mul(fn::mul_scalar(dy, -0.5), fn::pow_scalar(y, 3)); }),
+                  kReadsOutputs));
   r.add(with_grad(unary<I::kToFloat32>("tanh", increasing(0), [](auto x) { return std::tanh(x); }),
-                  unary_grad([](V, V y, V dy, A) { return fn::sub(dy, fn::mul(dy, fn::mul(y, y))); })));
+                  unary_grad([](V, V y, V dy, A) { return fn::sub(dy, fn::mul(dy, fn::mul(y, y))); }), kReadsOutputs));
   r.add(with_grad(unary<I::kToFloat32>("sigmoid", increasing(0), [](auto x) { return 1 / (1 + std::exp(-x)); }),
-                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, fn::sub(y, fn::mul(y, y))); })));
+                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, fn::sub(y, fn::mul(y, y))); }), kReadsOutputs));
   r.add(with_grad(unary<I::kReject>("gelu", {}, [](auto x) { return fast_math::gelu(x); }),
                   unary_grad([](V x, V, V dy, A) {
                     if (!grad_enabled()) return call1("gelu_backward", {x, dy});
@@ -954,19 +956,20 @@ void register_elementwise_ops(OpRegistry& r) {
                     return fn::mul(dy, fn::add(cdf, fn::mul(x, pdf)));
                   })));
   // Only a floating output takes a gradient, and only a floating input wants one.
-  r.add(with_grad(cast(), unary_grad([](V x, V, V dy, A) { return fn::cast(dy, x.dtype()); })));
+  r.add(with_grad(cast(), unary_grad([](V x, V, V dy, A) { return fn::cast(dy, x.dtype()); }), kReadsNothing));
 
   r.add(with_grad(with_scalar("add_scalar", order_for_floats_only(always(increasing(0))),
                               [](auto x, auto s) { return wrapping(x, s, std::plus<>()); }),
-                  unary_grad([](V, V, V dy, A) { return dy; })));
+                  unary_grad([](V, V, V dy, A) { return dy; }), kReadsNothing));
   r.add(with_grad(with_scalar("mul_scalar", scaling_rules(false),
                               [](auto x, auto s) { return wrapping(x, s, std::multiplies<>()); }),
-                  unary_grad([](V x, V, V dy, A attrs) { return fn::mul_scalar(dy, scalar_of(x, attrs)); })));
+                  unary_grad([](V x, V, V dy, A attrs) { return fn::mul_scalar(dy, scalar_of(x, attrs)); }),
+                  kReadsNothing));
   r.add(with_grad(
       integer_scalar_check(
           with_scalar("div_scalar", scaling_rules(true), [](auto x, auto s) { return trunc_div(x, s); }),
           [](double s) { return s == 0; }, "integer division by zero; expected a nonzero divisor (or a float dtype)"),
-      unary_grad([](V x, V, V dy, A attrs) { return fn::div_scalar(dy, scalar_of(x, attrs)); })));
+      unary_grad([](V x, V, V dy, A attrs) { return fn::div_scalar(dy, scalar_of(x, attrs)); }), kReadsNothing));
   // d(x^s) = s x^(s - 1), and 0 for s == 0 (not the NaN of 0 * 0^-1), as in torch.
   r.add(with_grad(
       integer_scalar_check(

@@ -16,7 +16,7 @@ namespace mf {
 namespace {
 
 std::vector<Var> run(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
-                     const Constraints& constraints) {
+                     const Constraints& constraints, const std::vector<int>& overwrite = {}) {
   const bool global = inputs.empty() ? constraints.placement.has_value() : inputs[0].is_global();
   for (const Var& in : inputs) {
     if (!in.defined()) op_error(op.name, "an input is undefined (an absent gradient?)");
@@ -26,7 +26,7 @@ std::vector<Var> run(const OpDef& op, const std::vector<Var>& inputs, const Attr
     std::vector<GlobalTensor> args;
     args.reserve(inputs.size());
     for (const Var& in : inputs) args.push_back(in.global());
-    std::vector<GlobalTensor> results = apply_global(op, args, attrs, constraints);
+    std::vector<GlobalTensor> results = apply_global(op, args, attrs, constraints, overwrite);
     outputs.reserve(results.size());
     for (GlobalTensor& out : results) outputs.emplace_back(std::move(out));
   } else {
@@ -36,7 +36,7 @@ std::vector<Var> run(const OpDef& op, const std::vector<Var>& inputs, const Attr
     std::vector<Tensor> args;
     args.reserve(inputs.size());
     for (const Var& in : inputs) args.push_back(in.local());
-    std::vector<Tensor> results = apply_local(op, args, attrs);
+    std::vector<Tensor> results = apply_local(op, args, attrs, overwrite);
     outputs.reserve(results.size());
     for (Tensor& out : results) outputs.emplace_back(std::move(out));
   }
@@ -80,11 +80,15 @@ Var replicated(const OpDef& op, const Var& v, const Placement& placement) {
   device::Device& home = device::of(local.memory());
   const Shape shape = local.shape();
   const DType dtype = local.dtype();
-  record("implicit_replication", {v}, out, [placement, all_b, &home, shape, dtype](const std::vector<Var>& g) {
-    if (!placement.contains(comm::world_rank())) return std::vector<Var>{Var(Tensor::zeros(shape, dtype, home.memory()))};
-    // Conversions of Vars: recorded in a create_graph backward.
-    return std::vector<Var>{to_device(to_local(to_global(g[0], placement, all_b, false)), home)};
-  });
+  const bool recorded =
+      record("implicit_replication", {v}, out, [placement, all_b, &home, shape, dtype](const std::vector<Var>& g) {
+        if (!placement.contains(comm::world_rank())) {
+          return std::vector<Var>{Var(Tensor::zeros(shape, dtype, home.memory()))};
+        }
+        // Conversions of Vars: recorded in a create_graph backward.
+        return std::vector<Var>{to_device(to_local(to_global(g[0], placement, all_b, false)), home)};
+      });
+  if (recorded) set_saved(*out[0].grad_fn(), {});  // a conversion's gradient reads no value
   return out[0];
 }
 
@@ -244,7 +248,30 @@ std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Att
       },
       [saved] { *saved = Saved(); });
   for (const Var& out : outputs) saved->outputs.emplace_back(out, /*output=*/true);  // their node is made now
+  if (!op.grad_reads.inputs || op.grad_reads.outputs) {
+    // Backward checks only the values the gradient reads for in-place writes since.
+    std::vector<Var> read;
+    if (op.grad_reads.inputs) read = args;
+    if (op.grad_reads.outputs) read.insert(read.end(), outputs.begin(), outputs.end());
+    for (const Var& out : outputs) {
+      if (out.grad_fn()) {
+        set_saved(*out.grad_fn(), read);
+        break;
+      }
+    }
+  }
   return outputs;
+}
+
+std::vector<Var> update_in_place(const std::string& name, const std::vector<Var>& inputs, const Attrs& attrs,
+                                 const std::vector<int>& overwrite) {
+  const OpDef& op = find_op(name);
+  const bool records = grad_enabled() && std::any_of(inputs.begin(), inputs.end(), [](const Var& v) {
+                         return v.defined() && v.requires_grad();
+                       });
+  if (records) op_error(name, "an in-place update is not recorded for autograd; expected it under no_grad");
+  if (mixes_local_and_global(inputs)) return call(op, inputs, attrs);
+  return run(op, inputs, attrs, {}, overwrite);
 }
 
 Var call1(const std::string& op, const std::vector<Var>& inputs, const Attrs& attrs, const Constraints& constraints) {

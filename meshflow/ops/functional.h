@@ -41,6 +41,16 @@ std::optional<DType> set_autocast_dtype(std::optional<DType> dtype);
 // (device::for_placement).
 Var as_global_here(const Var& v);
 
+// An in-place update (the optimizers' steps), not recorded for autograd (raises while it
+// would be): `op`, whose kernel must read each element before writing it at the same
+// index (optimizer_ops.cc's updates), with output k written over the memory of
+// inputs[overwrite[k]] (-1: new memory; apply_local's rules). The outputs are new values
+// over that memory, which the caller binds in place of those inputs (Var::set_data); other
+// handles of the inputs see their bytes change, as PyTorch's aliases of a tensor updated in
+// place. While a graph is traced the call is traced as any other (graph mode plans memory).
+std::vector<Var> update_in_place(const std::string& op, const std::vector<Var>& inputs, const Attrs& attrs,
+                                 const std::vector<int>& overwrite);
+
 // The single output of a one-output op.
 Var call1(const std::string& op, const std::vector<Var>& inputs, const Attrs& attrs = {},
           const Constraints& constraints = {});

@@ -328,6 +328,7 @@ OpDef softmax(const std::string& name, bool log) {
     attrs.set("log", log);
     return std::vector<Var>{call1(kSoftmaxBackward, {g.outputs[0], g.grad_outputs[0]}, attrs)};
   };
+  def.grad_reads = kReadsOutputs;
   return def;
 }
 

@@ -141,6 +141,14 @@ struct OpDef {
   // (ops/functional.h) so that on global tensors their SBPs are inferred like any call's.
   // Empty: the op is not differentiable and its outputs never require grad.
   GradFn grad;
+  // Which values `grad` reads (PyTorch's saved tensors): backward refuses a call one of whose
+  // read inputs or outputs was written in place since (Var::version, torch's "modified by an
+  // inplace operation"). Shapes and dtypes do not count: add's and reshape's read nothing.
+  struct GradReads {
+    bool inputs = true;
+    bool outputs = false;
+  };
+  GradReads grad_reads;
   // Whether an N-d signature combined from the listed ones is valid on `hierarchy`, for ops
   // whose listed signatures hold only for some shapes of the mesh (reshape carries a split
   // through a dim it cuts into several only where every rank's part lines up). Empty:

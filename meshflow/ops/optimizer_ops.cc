@@ -1,7 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 // Optimizer updates as ops, with PyTorch's formulas (torch.optim.AdamW, Adam, SGD):
 // one elementwise pass reads a parameter, its gradient and its state and writes the new
-// parameter and state as new tensors (functional: the optimizer rebinds its tensors).
+// parameter and state where the caller gives memory for them: eager optimizers give the old
+// ones' (fn::update_in_place), so each element is read before it is written at its index.
 //   adamw_update(param, grad, exp_avg, exp_avg_sq; lr, beta1, beta2, eps, weight_decay, step)
 //       -> (param, exp_avg, exp_avg_sq)
 //   adam_update(the same)   torch.optim.Adam: weight decay is L2, added to the gradient

@@ -341,8 +341,8 @@ void register_reduce_ops(OpRegistry& r) {
   r.add(prod_op());
   // sum of bool counts the true values (int64, as in torch); amax and amin of bool are any and
   // all (the Python layer's any and all call them).
-  for (OpDef op : {with_grad(reduction("sum", ReduceOp::kSum, false), sum_grad("sum", false)),
-                   with_grad(reduction("mean", ReduceOp::kSum, true), sum_grad("mean", true)),
+  for (OpDef op : {with_grad(reduction("sum", ReduceOp::kSum, false), sum_grad("sum", false), kReadsNothing),
+                   with_grad(reduction("mean", ReduceOp::kSum, true), sum_grad("mean", true), kReadsNothing),
                    with_grad(reduction("amax", ReduceOp::kMax, false), extremum_grad("amax")),
                    with_grad(reduction("amin", ReduceOp::kMin, false), extremum_grad("amin"))}) {
     op.booleans = op.name != "mean";

@@ -24,6 +24,14 @@ inline OpDef with_grad(OpDef op, GradFn grad) {
   op.grad = std::move(grad);
   return op;
 }
+// The same for a gradient that reads only the call's inputs, outputs or neither (OpDef::grad_reads).
+inline OpDef with_grad(OpDef op, GradFn grad, OpDef::GradReads reads) {
+  op.grad = std::move(grad);
+  op.grad_reads = reads;
+  return op;
+}
+constexpr OpDef::GradReads kReadsNothing{false, false};
+constexpr OpDef::GradReads kReadsOutputs{false, true};
 
 void register_elementwise_ops(OpRegistry& r);  // elementwise.cc
 void register_matmul_ops(OpRegistry& r);       // matmul.cc

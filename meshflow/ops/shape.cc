@@ -133,6 +133,7 @@ OpDef permute_op() {
     for (size_t i = 0; i < dims.size(); ++i) inverse[dims[i]] = static_cast<int64_t>(i);
     return std::vector<Var>{fn::permute(g.grad_outputs[0], inverse)};
   };
+  op.grad_reads = kReadsNothing;  // shapes only
   return op;
 }
 
@@ -271,6 +272,7 @@ OpDef reshape_op() {
     return std::vector<Tensor>{in[0].view(0, extent)};
   };
   op.grad = [](const GradContext& g) { return std::vector<Var>{fn::reshape(g.grad_outputs[0], g.inputs[0].shape())}; };
+  op.grad_reads = kReadsNothing;  // shapes only
   return op;
 }
 
@@ -326,6 +328,7 @@ OpDef expand_op() {
         gather_strided(in[0], src.base, src.strides, ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype()))};
   };
   op.grad = [](const GradContext& g) { return std::vector<Var>{fn::sum_to(g.grad_outputs[0], g.inputs[0].shape())}; };
+  op.grad_reads = kReadsNothing;  // shapes only
   return op;
 }
 
@@ -379,6 +382,7 @@ OpDef slice_op() {
     return std::vector<Var>{
         call1(kSliceBackward, {g.grad_outputs[0]}, Attrs(g.attrs).set("shape", g.inputs[0].shape()))};
   };
+  op.grad_reads = kReadsNothing;  // shapes only
   return op;
 }
 
@@ -416,6 +420,7 @@ OpDef slice_backward_op() {
   };
   // Linear in dy: its gradient is the slice of ddx (a create_graph backward through slice).
   op.grad = [](const GradContext& g) { return std::vector<Var>{call1(kSlice, {g.grad_outputs[0]}, g.attrs)}; };
+  op.grad_reads = kReadsNothing;  // shapes only
   return op;
 }
 
@@ -519,6 +524,7 @@ OpDef cat_op() {
     }
     return grads;
   };
+  op.grad_reads = kReadsNothing;  // shapes only
   return op;
 }
 
@@ -565,6 +571,7 @@ OpDef stack_op() {
     }
     return grads;
   };
+  op.grad_reads = kReadsNothing;  // shapes only
   return op;
 }
 

@@ -21,6 +21,13 @@ namespace mf::vm {
 namespace {
 
 
+// What the VM remembers of the in-place writes of one memory block (Storage::vm_writes).
+struct Writes {
+  std::shared_ptr<device::Event> last;
+};
+
+Writes* writes_of(const Storage& s) { return static_cast<Writes*>(s.vm_writes.get()); }
+
 struct Instruction {
   std::string name;
   device::StreamKind kind;
@@ -94,30 +101,28 @@ class Machine {
     ins->outputs.reserve(metas.size());
     Memory& memory = flags.outputs_in ? *flags.outputs_in : dev.memory();
     for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype, memory));
-    if (allocate) {
-      ins->given.reserve(metas.size());
-      for (const TensorMeta& m : metas) {
-        try {
-          ins->given.push_back(Tensor::empty(m.shape, m.dtype, memory));
-        } catch (const std::exception&) {
-          // Left to the kernel, whose own attempt fails its outputs: out of memory is an
-          // error of the op's run, raised at the next synchronization like any other.
-          ins->given.emplace_back();
-        }
-      }
-    }
+    if (allocate || !flags.overwrite.empty()) give_memory(*ins, metas, flags.overwrite, memory, allocate);
     ins->body = std::move(body);
     ins->flags = flags;
 
     device::Stream& stream = &dev == &device_ ? stream_of(kind) : dev.stream(kind);
     for (const Tensor& t : ins->inputs) {
-      // What a storage remembers (Storage::vm_tag): its producer's event, which knows its stream.
-      auto* producer = static_cast<device::Event*>(t.storage()->vm_tag.get());
-      if (producer && producer->stream() != &stream && !producer->query()) stream.wait(*producer);
+      // What a storage remembers (Storage::vm_tag): its producer's event, which knows its
+      // stream; and the last in-place write of its bytes, if any.
+      wait_for(stream, static_cast<device::Event*>(t.storage()->vm_tag.get()));
+      if (const Writes* w = writes_of(*t.storage())) wait_for(stream, w->last.get());
+    }
+    if (!flags.overwrite.empty()) {
+      // An in-place write: after every earlier reader on the other streams that may read it.
+      for (const auto& [other, last] : last_on_other_streams_) {
+        if (other != &stream) wait_for(stream, last.get());
+      }
     }
     std::shared_ptr<device::Event> event = dev.create_event();
     stream.launch_and_record([this, ins] { run(ins); }, *event);
     for (const Tensor& t : ins->outputs) t.storage()->vm_tag = event;
+    if (!flags.overwrite.empty()) note_writes(*ins, flags.overwrite, event);
+    if (kind != device::StreamKind::kCompute) note_last(stream, event);
     std::vector<Tensor> outputs = ins->outputs;
     if (blocking_) {
       event->synchronize();
@@ -145,6 +150,7 @@ class Machine {
 
   void wait(const Tensor& t) {
     t.storage()->wait_done();
+    wait_for_writes(*t.storage());
     drop_retired();
     if (std::exception_ptr e = t.storage()->error()) {
       clear_pending(e);
@@ -166,12 +172,72 @@ class Machine {
 
   bool blocking() const { return blocking_; }
   void set_blocking(bool on) { blocking_ = on; }
+
+  // Waits for the last in-place write of `s`'s bytes, if any (the issuing thread's reads).
+  static void wait_for_writes(const Storage& s) {
+    if (const Writes* w = writes_of(s)) w->last->synchronize();
+  }
   device::Device& device() { return device_; }
 
  private:
   static bool env_flag(const char* name) {
     const char* v = std::getenv(name);
     return v && *v && std::strcmp(v, "0") != 0;
+  }
+
+  static void wait_for(device::Stream& stream, device::Event* event) {
+    if (event && event->stream() != &stream && !event->query()) stream.wait(*event);
+  }
+
+  // The memory each output is written to, issued now: an overwritten input's (an in-place
+  // update), or with `allocate` new memory.
+  static void give_memory(Instruction& ins, const std::vector<TensorMeta>& metas, const std::vector<int>& overwrite,
+                          Memory& memory, bool allocate) {
+    ins.given.reserve(metas.size());
+    for (size_t k = 0; k < metas.size(); ++k) {
+      const int from = k < overwrite.size() ? overwrite[k] : -1;
+      if (from >= 0) {
+        const Tensor& target = ins.inputs.at(static_cast<size_t>(from));
+        if (target.shape() != metas[k].shape || target.dtype() != metas[k].dtype || &target.memory() != &memory) {
+          throw std::logic_error("[" + ins.name + "] output " + std::to_string(k) + " overwrites input " +
+                                 std::to_string(from) + " of another shape, dtype or memory");
+        }
+        ins.given.push_back(target);
+      } else if (!allocate) {
+        ins.given.emplace_back();  // the kernel allocates it
+      } else {
+        try {
+          ins.given.push_back(Tensor::empty(metas[k].shape, metas[k].dtype, memory));
+        } catch (const std::exception&) {
+          // Left to the kernel, whose own attempt fails its outputs: out of memory is an
+          // error of the op's run, raised at the next synchronization like any other.
+          ins.given.emplace_back();
+        }
+      }
+    }
+  }
+
+  // The overwritten inputs' bytes are written by `event`'s instruction: later readers of
+  // their storages, and of the new ones (the outputs) when written again, wait for it.
+  static void note_writes(const Instruction& ins, const std::vector<int>& overwrite,
+                          const std::shared_ptr<device::Event>& event) {
+    for (size_t k = 0; k < overwrite.size() && k < ins.outputs.size(); ++k) {
+      if (overwrite[k] < 0) continue;
+      Storage& old = *ins.inputs[static_cast<size_t>(overwrite[k])].storage();
+      if (!old.vm_writes) old.vm_writes = std::make_shared<Writes>();
+      writes_of(old)->last = event;
+      ins.outputs[k].storage()->vm_writes = old.vm_writes;
+    }
+  }
+
+  void note_last(device::Stream& stream, const std::shared_ptr<device::Event>& event) {
+    for (auto& [s, last] : last_on_other_streams_) {
+      if (s == &stream) {
+        last = event;
+        return;
+      }
+    }
+    last_on_other_streams_.emplace_back(&stream, event);
   }
 
   // On the stream's worker.
@@ -365,6 +431,10 @@ class Machine {
   bool comm_marked_ = false;  // issuing thread only
   // The events of the newest launches, oldest first (hold_back); issuing thread only.
   std::deque<std::shared_ptr<device::Event>> in_flight_;
+  // The latest launch on each stream other than the compute streams (comm, copies): what an
+  // in-place write waits for, as any of them may read its bytes (a compute stream reads
+  // only its device's memory, and the writer's runs in order). Issuing thread only.
+  std::vector<std::pair<device::Stream*, std::shared_ptr<device::Event>>> last_on_other_streams_;
   std::mutex mu_;
   std::vector<std::shared_ptr<Instruction>> retired_;  // GUARDED_BY(mu_)
   std::exception_ptr pending_error_;                    // GUARDED_BY(mu_)

@@ -7,10 +7,15 @@
 //
 // Ordering: instructions of one stream run in launch order. Each tensor remembers the
 // stream and event of the instruction that produced it; an instruction on another stream
-// first waits on that event. Storages are written once, by their producer, so nothing else
-// needs ordering: there are no in-place writes to wait for. Collectives run on the comm
-// stream in program order, which is the same on every rank; collectives issued from the
-// user's thread (argument checks, metadata) are funneled onto it (comm.h).
+// first waits on that event. Storages are written by their producer, except that an
+// in-place update (Flags::overwrite: an optimizer step) writes its inputs' bytes again, as
+// OneFlow's VM marks an operand written rather than read: it runs after every instruction
+// issued before it on any stream that may read those bytes (its own stream by order, the
+// other streams by waiting on their latest events, which also covers other storages over
+// the same memory), and every later instruction reading the written storage, or a storage
+// an earlier in-place write made of it, waits for it, as vm::wait() does. Collectives run
+// on the comm stream in program order, which is the same on every rank; collectives issued
+// from the user's thread (argument checks, metadata) are funneled onto it (comm.h).
 //
 // Memory: an instruction launched with launch_kernel (an op's kernel on a device the host
 // cannot touch: ops/dispatch.cc) gets its outputs' memory when it is issued, from the metas,
@@ -88,6 +93,12 @@ struct Flags {
   // Where its outputs live when not in that device's memory (boxing of another device's
   // tensors runs on the CPU's comm stream, staging them through the host).
   Memory* outputs_in = nullptr;
+  // An in-place update (launch_kernel only): output k is written over the memory of input
+  // overwrite[k] (-1, or k past the end: memory of its own), which must have output k's
+  // shape and dtype; the kernel must read each element before writing it (elementwise).
+  // The output is a new pending storage over that memory; the input's handles keep the old
+  // storage, which the write changes.
+  std::vector<int> overwrite;
 };
 
 // Issues `body` on `stream`; returns its outputs, pending, with the shapes and dtypes of

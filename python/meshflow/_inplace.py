@@ -4,8 +4,9 @@ through views (row = x[0]; row += 1 changes x; x.add_(1) changes row).
 Every meshflow op computes out of place. An in-place op computes the new value out of place
 and the tensor takes it (`Var.assign`): every name bound to the tensor, and the modules and
 optimizers holding it, see the write, and while gradients are recorded the tensor takes the
-new value's place in the graph. The calls that read the old value keep it, so their
-gradients stay exact where PyTorch raises instead (docs/porting.md).
+new value's place in the graph. Each write counts a version (x._version): backward raises
+PyTorch's error for a call whose gradient reads a value written since (the calls of the
+write itself keep the old value they read, and are exempt: docs/porting.md).
 
 A view (the ops PyTorch makes views with: view/reshape, basic indexing, permute, transpose,
 squeeze, unsqueeze, flatten, narrow, split, chunk, unbind, expand, detach) holds its base,
@@ -18,7 +19,7 @@ Tensor methods make views; the functions (mf.reshape(x, ...)) return new tensors
 import numbers
 import weakref
 
-from . import _dtype
+from . import _C, _dtype
 from ._ops_index import _plainly_basic
 from ._tensor import Tensor, no_grad, is_grad_enabled
 
@@ -103,19 +104,21 @@ def _retake_views(t, skip=None):
         _retake_views(v)
 
 
-def _write(t, value, skip=None):
-    """t takes `value` (of t's shape and dtype), then its views and its base follow."""
-    t._impl.assign(value._impl)
+def _write(t, value, since, skip=None):
+    """t takes `value` (of t's shape and dtype, computed by the calls recorded since the
+    autograd sequence `since`), then its views and its base follow."""
+    t._impl.assign(value._impl, since)
     _retake_views(t, skip)
     record = getattr(t, "_view", None)
     if record is None:
         return
     base = record[_BASE]
+    since = _C.next_sequence()
     if record[_KIND].detached:
         with no_grad():
-            _write(base, _put(record, base, t), skip=t)
+            _write(base, _put(record, base, t), since, skip=t)
     else:
-        _write(base, _put(record, base, t), skip=t)
+        _write(base, _put(record, base, t), since, skip=t)
 
 
 def _category(dtype):
@@ -125,9 +128,13 @@ def _category(dtype):
     return 1 if dtype.name.startswith(("int", "uint")) else 2
 
 
-def _inplace(t, result, op):
-    """The in-place op `op` on t, whose out-of-place result is `result`: t takes it (cast to
-    t's dtype, broadcast to t's shape, as PyTorch's) and is returned."""
+def _inplace(t, compute, op):
+    """The in-place op `op` on t, whose out-of-place result is `compute()`: t takes it (cast
+    to t's dtype, broadcast to t's shape, as PyTorch's) and is returned. The calls computing
+    it read t's old value and keep it, so backward through them needs no version check
+    (Var.assign's `since`); every other call that read it does."""
+    since = _C.next_sequence()
+    result = compute()
     if not isinstance(result, Tensor):
         from ._ops_creation import full_like
         result = full_like(t, result)
@@ -151,7 +158,7 @@ def _inplace(t, result, op):
             what = "a leaf Variable" if leaf is t else "a view of a leaf Variable"
             raise RuntimeError(f"{op}: {what} that requires grad is being used in an in-place operation "
                                "(write under mf.no_grad(), or to a clone)")
-    _write(t, result)
+    _write(t, result, since)
     return t
 
 
@@ -160,7 +167,7 @@ def _inplace(t, result, op):
 
 def _inplace_of(name):
     def method(self, *args, **kwargs):
-        return _inplace(self, getattr(Tensor, name)(self, *args, **kwargs), name + "_")
+        return _inplace(self, lambda: getattr(Tensor, name)(self, *args, **kwargs), name + "_")
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = f"In place: self takes self.{name}(...) (cast to self's dtype)."
     return method
@@ -184,11 +191,11 @@ def install_inplace_methods():
 
 
 def _add_(self, other, alpha=1):
-    return _inplace(self, self + (other * alpha if alpha != 1 else other), "add_")
+    return _inplace(self, lambda: self + (other * alpha if alpha != 1 else other), "add_")
 
 
 def _sub_(self, other, alpha=1):
-    return _inplace(self, self - (other * alpha if alpha != 1 else other), "sub_")
+    return _inplace(self, lambda: self - (other * alpha if alpha != 1 else other), "sub_")
 
 
 def _fill_(self, value):
@@ -197,13 +204,13 @@ def _fill_(self, value):
         if value.numel() != 1 or value.ndim != 0:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value.ndim} dimensions")
-        return _inplace(self, value.to(self.dtype), "fill_")
-    return _inplace(self, full_like(self, value), "fill_")
+        return _inplace(self, lambda: value.to(self.dtype), "fill_")
+    return _inplace(self, lambda: full_like(self, value), "fill_")
 
 
 def _zero_(self):
     from ._ops_creation import zeros_like
-    return _inplace(self, zeros_like(self), "zero_")
+    return _inplace(self, lambda: zeros_like(self), "zero_")
 
 
 def _copy_(self, src, non_blocking=False):
@@ -215,17 +222,17 @@ def _copy_(self, src, non_blocking=False):
         src = _in_layout_of(src if src.ndim == self.ndim else src.expand_as(self), self)
     elif src.device != self.device:
         src = src.to(self.device)
-    return _inplace(self, src.to(self.dtype), "copy_")
+    return _inplace(self, lambda: src.to(self.dtype), "copy_")
 
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
     from ._ops_creation import rand_like
-    return _inplace(self, rand_like(self, generator=generator) * (b - a) + a, "uniform_")
+    return _inplace(self, lambda: rand_like(self, generator=generator) * (b - a) + a, "uniform_")
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     from ._ops_creation import randn_like
-    return _inplace(self, randn_like(self, generator=generator) * std + mean, "normal_")
+    return _inplace(self, lambda: randn_like(self, generator=generator) * std + mean, "normal_")
 
 
 def _setitem(self, index, value):
@@ -234,7 +241,7 @@ def _setitem(self, index, value):
     from ._ops_index import index_put
     if isinstance(value, Tensor) and value.dtype != self.dtype:
         value = value.to(self.dtype)
-    _inplace(self, index_put(self, index, value), "__setitem__")
+    _inplace(self, lambda: index_put(self, index, value), "__setitem__")
 
 
 Tensor.add_ = _add_
@@ -250,7 +257,7 @@ for _name, _op in (("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("m
                    ("pow", lambda a, b: a ** b), ("and", lambda a, b: a & b), ("or", lambda a, b: a | b),
                    ("xor", lambda a, b: a ^ b), ("matmul", lambda a, b: a @ b)):
     def _augmented(self, other, _op=_op, _name=_name):
-        return _inplace(self, _op(self, other), f"__i{_name}__")
+        return _inplace(self, lambda: _op(self, other), f"__i{_name}__")
     setattr(Tensor, f"__i{_name}__", _augmented)
 
 

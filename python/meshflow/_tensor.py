@@ -363,6 +363,16 @@ class Tensor:
         return self._impl.is_leaf
 
     @property
+    def _version(self):
+        """In-place writes so far (torch's version counter): a view counts its bases', whose
+        writes it shares. backward() refuses a call that read a value written since."""
+        t, version = self, self._impl.version
+        while (record := getattr(t, "_view", None)) is not None:
+            t = record[0]
+            version = max(version, t._impl.version)
+        return version
+
+    @property
     def grad_fn(self):
         """The recorded call that made this tensor, as torch's grad_fn (None for leaves):
         name() and next_functions (_grad_fn.py)."""

@@ -78,10 +78,11 @@ AdamW<T> adamw_constants(const Attrs& attrs, bool decoupled) {
 
 // Decoupled weight decay (or Adam's L2 gradient term), then the moments (exp_avg by lerp,
 // as torch does), then the bias-corrected update.
+// Each output may be its input's memory (an in-place step: vm.h's Flags::overwrite), so only
+// the gradient is __restrict__; each element is read before it is written.
 template <typename T>
-__global__ void adamw_kernel(const T* __restrict__ param, const T* __restrict__ grad, const T* __restrict__ exp_avg,
-                             const T* __restrict__ exp_avg_sq, T* __restrict__ param_out, T* __restrict__ exp_avg_out,
-                             T* __restrict__ exp_avg_sq_out, int64_t n, AdamW<T> c) {
+__global__ void adamw_kernel(const T* param, const T* __restrict__ grad, const T* exp_avg, const T* exp_avg_sq,
+                             T* param_out, T* exp_avg_out, T* exp_avg_sq_out, int64_t n, AdamW<T> c) {
   const int64_t grid_step = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += grid_step) {
     const T g = c.add_l2 ? add(grad[i], mul(c.l2, param[i])) : grad[i], m0 = exp_avg[i];
@@ -126,9 +127,10 @@ struct Sgd {
 
 // buf is null without a buffer (the first step: it starts as the gradient); buf_out is
 // null without momentum.
+// param_out and buf_out may be param's and buf's memory (in place), as adamw_kernel's.
 template <typename T>
-__global__ void sgd_kernel(const T* __restrict__ param, const T* __restrict__ grad, const T* __restrict__ buf,
-                           T* __restrict__ param_out, T* __restrict__ buf_out, int64_t n, Sgd<T> c) {
+__global__ void sgd_kernel(const T* param, const T* __restrict__ grad, const T* buf, T* param_out, T* buf_out,
+                           int64_t n, Sgd<T> c) {
   const int64_t grid_step = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += grid_step) {
     T d = c.decay ? add(grad[i], mul(c.weight_decay, param[i])) : grad[i];

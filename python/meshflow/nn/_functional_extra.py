@@ -18,13 +18,15 @@ from .._ops_reduce import softmax
 from .._tensor import Tensor, _impl_of, apply, tensor
 
 
-def _maybe_inplace(input, result, inplace, name):
-    return _inplace(input, result, name + "_") if inplace else result
+def _maybe_inplace(input, compute, inplace, name):
+    """compute(), written into input when `inplace` (computed inside the write, whose own
+    calls keep the old value: meshflow/_inplace.py)."""
+    return _inplace(input, compute, name + "_") if inplace else compute()
 
 
 def relu(input, inplace=False):
     """max(input, 0)."""
-    return _maybe_inplace(input, _relu(input), inplace, "relu")
+    return _maybe_inplace(input, lambda: _relu(input), inplace, "relu")
 
 
 def relu_(input):
@@ -35,7 +37,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     """input clamped to [min_val, max_val]."""
     if min_val > max_val:
         raise ValueError("hardtanh: min_val cannot be greater than max_val")
-    return _maybe_inplace(input, clamp(input, min_val, max_val), inplace, "hardtanh")
+    return _maybe_inplace(input, lambda: clamp(input, min_val, max_val), inplace, "hardtanh")
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
@@ -44,12 +46,12 @@ def hardtanh_(input, min_val=-1.0, max_val=1.0):
 
 def relu6(input, inplace=False):
     """min(max(input, 0), 6)."""
-    return _maybe_inplace(input, clamp(input, 0.0, 6.0), inplace, "relu6")
+    return _maybe_inplace(input, lambda: clamp(input, 0.0, 6.0), inplace, "relu6")
 
 
 def threshold(input, threshold, value, inplace=False):
     """input where input > threshold, else value."""
-    return _maybe_inplace(input, where(input > threshold, input, value), inplace, "threshold")
+    return _maybe_inplace(input, lambda: where(input > threshold, input, value), inplace, "threshold")
 
 
 def threshold_(input, threshold_, value):
@@ -58,27 +60,27 @@ def threshold_(input, threshold_, value):
 
 def silu(input, inplace=False):
     """input * sigmoid(input)."""
-    return _maybe_inplace(input, _silu(input), inplace, "silu")
+    return _maybe_inplace(input, lambda: _silu(input), inplace, "silu")
 
 
 def mish(input, inplace=False):
     """input * tanh(softplus(input))."""
-    return _maybe_inplace(input, input * tanh(softplus(input)), inplace, "mish")
+    return _maybe_inplace(input, lambda: input * tanh(softplus(input)), inplace, "mish")
 
 
 def hardsigmoid(input, inplace=False):
     """relu6(input + 3) / 6."""
-    return _maybe_inplace(input, clamp(input + 3.0, 0.0, 6.0) / 6.0, inplace, "hardsigmoid")
+    return _maybe_inplace(input, lambda: clamp(input + 3.0, 0.0, 6.0) / 6.0, inplace, "hardsigmoid")
 
 
 def hardswish(input, inplace=False):
     """input * relu6(input + 3) / 6."""
-    return _maybe_inplace(input, input * (clamp(input + 3.0, 0.0, 6.0) / 6.0), inplace, "hardswish")
+    return _maybe_inplace(input, lambda: input * (clamp(input + 3.0, 0.0, 6.0) / 6.0), inplace, "hardswish")
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """x where x > 0, else negative_slope * x (the gradient at 0 is negative_slope, as torch's)."""
-    return _maybe_inplace(input, where(input > 0, input, input * negative_slope), inplace, "leaky_relu")
+    return _maybe_inplace(input, lambda: where(input > 0, input, input * negative_slope), inplace, "leaky_relu")
 
 
 def leaky_relu_(input, negative_slope=0.01):
@@ -88,7 +90,8 @@ def leaky_relu_(input, negative_slope=0.01):
 def elu(input, alpha=1.0, inplace=False):
     """x where x > 0, else alpha (exp(x) - 1); exp sees min(x, 0) so that large inputs make no
     inf whose zero gradient would become NaN."""
-    return _maybe_inplace(input, where(input > 0, input, (exp(minimum(input, 0.0)) - 1.0) * alpha), inplace, "elu")
+    return _maybe_inplace(input, lambda: where(input > 0, input, (exp(minimum(input, 0.0)) - 1.0) * alpha),
+                          inplace, "elu")
 
 
 def elu_(input, alpha=1.0):
@@ -145,11 +148,11 @@ def dropout(input, p=0.5, training=True, inplace=False):
     zeroes everything, as torch's."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if p == 1.0 and training:
-        result = input * 0.0
-    else:
-        result = Tensor(_C.dropout(_impl_of("dropout", input), float(p), bool(training)))
-    return _maybe_inplace(input, result, inplace, "dropout")
+    def compute():
+        if p == 1.0 and training:
+            return input * 0.0
+        return Tensor(_C.dropout(_impl_of("dropout", input), float(p), bool(training)))
+    return _maybe_inplace(input, compute, inplace, "dropout")
 
 
 def _channel_dropout(name, input, p, training, inplace, batched):
@@ -161,7 +164,7 @@ def _channel_dropout(name, input, p, training, inplace, batched):
         return input
     kept = 2 if batched else 1
     mask = dropout(input.new_ones(tuple(input.shape[:kept]) + (1,) * (input.ndim - kept)), p, True)
-    return _maybe_inplace(input, input * mask, inplace, name)
+    return _maybe_inplace(input, lambda: input * mask, inplace, name)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):

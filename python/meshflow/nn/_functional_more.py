@@ -15,17 +15,19 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def selu(input, inplace=False):
     """scale * (max(0, x) + min(0, alpha * (exp(x) - 1))) with torch's alpha and scale."""
-    negative = (exp(minimum(input, 0.0)) - 1.0) * (_SELU_ALPHA * _SELU_SCALE)
-    result = where(input > 0, input * _SELU_SCALE, negative)
-    return _inplace(input, result, "selu_") if inplace else result
+    def compute():
+        negative = (exp(minimum(input, 0.0)) - 1.0) * (_SELU_ALPHA * _SELU_SCALE)
+        return where(input > 0, input * _SELU_SCALE, negative)
+    return _inplace(input, compute, "selu_") if inplace else compute()
 
 
 def celu(input, alpha=1.0, inplace=False):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
-    result = where(input > 0, input, (exp(minimum(input, 0.0) * (1.0 / alpha)) - 1.0) * alpha)
-    return _inplace(input, result, "celu_") if inplace else result
+    def compute():
+        return where(input > 0, input, (exp(minimum(input, 0.0) * (1.0 / alpha)) - 1.0) * alpha)
+    return _inplace(input, compute, "celu_") if inplace else compute()
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,

@@ -371,11 +371,13 @@ class Module:
                                   f"{'parameter' if table == '_parameters' else 'buffer'} has shape "
                                   f"{tuple(target.shape)} (size mismatch for {name})")
         # Converting can fail too (a layout the value cannot take): convert all, then assign.
+        # Copies (a cast always makes one), as torch's copy_: the module's later in-place
+        # updates (optimizer steps) must not write the tensors given, nor another module
+        # that loaded them.
         values = []
         for _, module, table, key, value in present:
             target = module.__dict__[table][key]
-            value = _in_layout_of(value.detach(), target)
-            values.append(value if value.dtype == target.dtype else cast(value, target.dtype))
+            values.append(cast(_in_layout_of(value.detach(), target), target.dtype))
         for (_, module, table, key, _), value in zip(present, values):
             module.__dict__[table][key].data = value
         return _IncompatibleKeys(missing, unexpected)
