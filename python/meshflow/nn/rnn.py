@@ -95,7 +95,7 @@ class _RNNBase(Module):
         directions = 2 if self.bidirectional else 1
         state_shape = (self.num_layers * directions, batch, self.hidden_size)
         if hx is None:
-            h0 = zeros(*state_shape, dtype=input.dtype)
+            h0 = zeros(*state_shape, dtype=input.dtype, device=None if input.is_global else input.device)
             if input.is_global:
                 h0 = _as_layout_of(h0, input)
             hx = (h0, h0) if lstm else h0
@@ -212,7 +212,8 @@ class _CellBase(Module):
             if hx is not None:
                 hx = tuple(t.unsqueeze(0) for t in hx) if lstm else hx.unsqueeze(0)
         if hx is None:
-            h0 = zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            h0 = zeros(input.shape[0], self.hidden_size, dtype=input.dtype,
+                       device=None if input.is_global else input.device)
             if input.is_global:
                 h0 = _as_layout_of(h0, input)
             hx = (h0, h0) if lstm else h0
