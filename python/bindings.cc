@@ -658,10 +658,17 @@ PYBIND11_MODULE(_C, m) {
     const std::optional<DType> d = autocast_dtype();
     return d ? py::object(py::str(dtype_name(*d))) : py::object(py::none());
   });
-  m.def("set_autocast_dtype", [](std::optional<std::string> name) {
-    const std::optional<DType> previous = set_autocast_dtype(name ? std::optional(dtype_from_name(*name)) : std::nullopt);
-    return previous ? py::object(py::str(dtype_name(*previous))) : py::object(py::none());
-  }, py::arg("dtype"));
+  // The setting as (dtype name or None, device type); set_autocast returns the previous one.
+  m.def("autocast_state", [] {
+    const AutocastState s = autocast_state();
+    return py::make_tuple(s.dtype ? py::object(py::str(dtype_name(*s.dtype))) : py::object(py::none()), s.device_type);
+  });
+  m.def("set_autocast", [](std::optional<std::string> name, const std::string& device_type) {
+    const AutocastState previous =
+        set_autocast({name ? std::optional(dtype_from_name(*name)) : std::nullopt, device_type});
+    return py::make_tuple(previous.dtype ? py::object(py::str(dtype_name(*previous.dtype))) : py::object(py::none()),
+                          previous.device_type);
+  }, py::arg("dtype"), py::arg("device_type"));
   m.def("apply", &apply, py::arg("name"), py::arg("inputs"), py::arg("attrs"), py::arg("placement") = py::none(),
         py::arg("sbp") = py::none());
   m.def("op_names", &op_names);

@@ -69,7 +69,7 @@ def parse_args(argv=None):
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--device", default="cpu", help="the device type of the meshes (mf.device_types())")
     ap.add_argument("--dtype", choices=("float32", "float64", "bf16"), default="float32",
-                    help="bf16: mixed precision (mf.autocast: matmuls in bfloat16, the rest and the weights float32)")
+                    help="bf16: mixed precision (mf.autocast: matmuls and attention in bfloat16, as torch's; the weights float32)")
     ap.add_argument("--log-every", type=int, default=10)
     ap.add_argument("--eval-every", type=int, default=0, help="validation loss every N steps (0: at the end only)")
     ap.add_argument("--sample", type=int, default=200, help="bytes to generate at the end (0: none)")

@@ -608,7 +608,14 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
                                   to_string(shape()) + " (pass the gradient explicitly)");
     }
     Tensor one = Tensor::empty(shape(), dtype());
-    visit_dtype(dtype(), [&](auto v) { *one.data_as<decltype(v)>() = decltype(v){1}; });
+    visit_storage(dtype(), [&](auto v) {  // a half root too (torch's backward of a bfloat16 loss)
+      using T = decltype(v);
+      if constexpr (is_half_v<T>) {
+        *one.data_as<T>() = from_float<T>(1.0f);
+      } else {
+        *one.data_as<T>() = T{1};
+      }
+    });
     if (is_global()) {
       const boxing::Layout layout = gradient_layout(global().layout());
       const bool holds = layout.placement.parallel_id(comm::world_rank()) >= 0;

@@ -18,7 +18,7 @@ void no_arithmetic_on(DType dtype) {
                                 "; cast to int32, int64 or float32 first");
   }
   throw std::invalid_argument(std::string("no arithmetic kernel for ") + dtype_name(dtype) +
-                              "; cast to float32 (mf.autocast runs matmuls and attention in bfloat16 and the rest in float32)");
+                              "; a half reaches a kernel only of an op with its own half kernels (OpDef::bfloat16)");
 }
 
 const char* dtype_name(DType dtype) {

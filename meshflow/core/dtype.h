@@ -2,13 +2,13 @@
 // Element types of tensors and the reduction ops that partial values use.
 // Plain value types; thread-safe.
 //
-// bfloat16 is a storage type: the upper 16 bits of a float32 (its 8 exponent bits, 7 of its
-// mantissa bits). Tensors of it are stored, cast, moved by boxing, saved and multiplied
-// (matmul, with float32 accumulation); ops that compute element by element do not take it
-// (they say so at the call) and run in float32, which is what mf.autocast arranges.
-//
-// float16 (IEEE half, NumPy's float16) is a storage type as bfloat16 is: stored, cast, moved,
-// saved, its partial values reduced in float32; no op computes in it.
+// bfloat16 (the upper 16 bits of a float32: its 8 exponent bits, 7 of its mantissa bits) and
+// float16 (IEEE half, NumPy's float16) are arithmetic dtypes as PyTorch's, with the values of
+// a float32 computation rounded once per op (to nearest even): an op with its own half
+// kernels (matmul, attention, and those that only move elements) visits them (visit_storage,
+// visit_half); every other op computes them in float32, its inputs widened and its results
+// rounded by the registry (ops/op.h, "Halves"), so its kernel never sees one. Their C++
+// types below hold the bits and convert; they have no arithmetic of their own.
 //
 // bool is one byte holding 0 or 1 (C++ bool, NumPy's bool_). Kernels that move elements take
 // it (visit_storage), and so do the ops defined on truth values (comparisons' outputs,
@@ -45,7 +45,7 @@ inline To bits_as(From from) {
   return to;
 }
 
-// A bfloat16 value's bits. Convert with to_float / to_bfloat16; no arithmetic on purpose.
+// A bfloat16 value's bits. Convert with to_float / to_bfloat16; arithmetic goes through float.
 struct bfloat16 {
   uint16_t bits;
 };
@@ -63,7 +63,7 @@ inline bfloat16 to_bfloat16(float f) {
   return bfloat16{static_cast<uint16_t>((u & 0x7fffffffu) > 0x7f800000u ? quiet_nan : rounded)};
 }
 
-// An IEEE half's bits. Convert with to_float / to_float16; no arithmetic on purpose.
+// An IEEE half's bits. Convert with to_float / to_float16; arithmetic goes through float.
 struct float16 {
   uint16_t bits;
 };
@@ -131,9 +131,9 @@ const char* dtype_name(DType dtype);
 DType dtype_from_name(const std::string& name);
 
 // Calls f(T{}) with T the C++ type of `dtype`, so a kernel is written once for every dtype
-// it computes in. bfloat16 has no arithmetic: it throws (ops that do not take bfloat16 are
-// refused at the call, see OpDef::bfloat16, so a kernel never sees one); nor has bool; nor
-// have the small integers (see visit_numbers).
+// it computes in. The halves throw (an op without its own half kernels computes them in
+// float32, see OpDef::bfloat16, so its kernel never sees one); so do bool and the small
+// integers (see visit_numbers).
 [[noreturn]] void no_arithmetic_on(DType dtype);
 template <typename F>
 decltype(auto) visit_dtype(DType dtype, F&& f) {

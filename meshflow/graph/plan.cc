@@ -58,12 +58,10 @@ void RankPlan::store(const Task& task, std::vector<Tensor>& outs, int at) {
 // with the add and mul_scalar ops' kernels for the graph's device, writing into acc
 // (elementwise on operands of one shape: element i reads only element i).
 void RankPlan::accumulate(Tensor& acc, const Tensor& x, int at) const {
-  visit_dtype(x.dtype(), [&](auto zero) {
-    if constexpr (!std::is_floating_point_v<decltype(zero)>) {
-      throw std::invalid_argument("graph: gradient accumulation averages floating values; a " +
-                                  std::string(dtype_name(x.dtype())) + " value crosses from the micro-batches");
-    }
-  });
+  if (!is_floating(x.dtype())) {
+    throw std::invalid_argument("graph: gradient accumulation averages floating values; a " +
+                                std::string(dtype_name(x.dtype())) + " value crosses from the micro-batches");
+  }
   if (at == 0) {
     memory().copy_within(acc.data(), x.data(), acc.nbytes());
   } else {

@@ -38,6 +38,9 @@ Tensor local_value(const Var& v) {
 // The value of a one-element Var as a double, on every rank.
 double scalar_value(const Var& v) {
   const Tensor t = local_value(v);
+  if (is_half(t.dtype())) {
+    return visit_half(t.dtype(), [&](auto h) { return static_cast<double>(to_float(*t.data_as<decltype(h)>())); });
+  }
   return visit_dtype(t.dtype(), [&](auto x) { return static_cast<double>(*t.data_as<decltype(x)>()); });
 }
 

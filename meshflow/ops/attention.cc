@@ -25,11 +25,11 @@
 // for tensor parallelism, batch split for data parallelism); no partial form. Packed: a
 // split of a leading dim or of H.
 //
-// dtypes: float32 and float64 compute in their own type. bfloat16 inputs (what mf.autocast
-// makes of float32 ones, as torch's autocast runs its attention in bfloat16) give lse in
-// float32 and out in bfloat16, or in float32 with the bool attribute "float32_out"; the
-// gradients come out in bfloat16, or in float32 with "float32_grads" (both set by autocast,
-// as for matmul). The CPU computes bfloat16 attention in float32 from the inputs' values;
+// dtypes: float32 and float64 compute in their own type. bfloat16 inputs (a bfloat16 model's,
+// or what mf.autocast makes of float32 ones, as torch's autocast runs its attention in
+// bfloat16) give lse in float32 and out in bfloat16, or in float32 with the bool attribute
+// "float32_out"; the gradients come out in bfloat16, or in float32 with "float32_grads" (set
+// by autocast, as for matmul). float16 computes in float32 (op.h, "Halves"). The CPU computes bfloat16 attention in float32 from the inputs' values;
 // a GPU on tensor cores, with the probabilities rounded to bfloat16 before they multiply v
 // (as FlashAttention does), which stays within bfloat16's rounding of the CPU's values.
 #include <cblas.h>
@@ -453,7 +453,6 @@ void register_attention_ops(OpRegistry& r) {
   OpDef forward = make_op(kAttention, infer, signatures, forward_kernel);
   forward.grad = grad;
   forward.bfloat16 = true;
-  forward.autocast = true;
   r.add(forward);
   OpDef backward = make_op(kAttentionBackward, backward_infer, backward_signatures, backward_kernel);
   backward.bfloat16 = true;
@@ -465,7 +464,6 @@ void register_attention_ops(OpRegistry& r) {
                          packed_kernel);
   packed.grad = packed_grad;
   packed.bfloat16 = true;
-  packed.autocast = true;
   r.add(packed);
   OpDef packed_backward = make_op(kPackedAttentionBackward, packed_backward_infer,
                                   [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {

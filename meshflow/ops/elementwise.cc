@@ -242,9 +242,10 @@ T scalar_value(const Attrs& attrs) {
   return static_cast<T>(attrs.get_float("value"));
 }
 
-// The scalar as the kernel of a tensor of `dtype` sees it.
+// The scalar as the kernel of a tensor of `dtype` sees it (a half's: float32's, op.h "Halves").
 double scalar_in(DType dtype, const Attrs& attrs) {
-  return visit_numbers(dtype, [&](auto v) { return static_cast<double>(scalar_value<decltype(v)>(attrs)); });
+  return visit_numbers(is_half(dtype) ? DType::kFloat32 : dtype,
+                       [&](auto v) { return static_cast<double>(scalar_value<decltype(v)>(attrs)); });
 }
 
 // ---------------------------------------------------------------------------------------

@@ -148,29 +148,67 @@ std::vector<Var> in_signature_layouts(const OpDef& op, const std::vector<Var>& i
 
 namespace {
 
-thread_local std::optional<DType> autocast;
+thread_local AutocastState autocast;
 
-// The inputs autocast casts: the first op.autocast_inputs, or all.
-size_t cast_inputs(const OpDef& op, const std::vector<Var>& inputs) {
-  return op.autocast_inputs < 0 ? inputs.size() : std::min(inputs.size(), static_cast<size_t>(op.autocast_inputs));
+// Whether autocast casts `v` for an op of `policy`: float32 and the other half down to the
+// autocast dtype for kLower (torch casts every floating input but float64), halves up to
+// float32 for the float32 lists.
+bool autocast_casts(Autocast policy, const Var& v) {
+  if (!v.defined()) return false;
+  const DType d = v.dtype();
+  if (policy == Autocast::kLower) return (d == DType::kFloat32 || is_half(d)) && d != *autocast.dtype;
+  return is_half(d);
 }
 
-bool autocasts(const OpDef& op, const std::vector<Var>& inputs) {
-  return op.autocast && autocast &&
-         std::any_of(inputs.begin(), inputs.begin() + static_cast<std::ptrdiff_t>(cast_inputs(op, inputs)),
-                     [](const Var& v) { return v.dtype() == DType::kFloat32; });
+Autocast policy_now(const OpDef& op) {
+  if (!autocast.dtype || op.autocast == Autocast::kNone) return Autocast::kNone;
+  if (op.autocast == Autocast::kFloat32OnCuda) return autocast.device_type == "cuda" ? Autocast::kFloat32 : Autocast::kNone;
+  return op.autocast;
 }
 
 }  // namespace
 
-std::optional<DType> autocast_dtype() { return autocast; }
+std::optional<DType> autocast_dtype() { return autocast.dtype; }
 
 std::optional<DType> set_autocast_dtype(std::optional<DType> dtype) {
-  if (dtype && *dtype != DType::kBFloat16) {
-    throw std::invalid_argument(std::string("autocast: dtype ") + dtype_name(*dtype) + " is not supported; expected bfloat16");
-  }
-  return std::exchange(autocast, dtype);
+  return set_autocast(AutocastState{dtype, "cpu"}).dtype;
 }
+
+AutocastState autocast_state() { return autocast; }
+
+AutocastState set_autocast(AutocastState state) {
+  if (state.dtype && !is_half(*state.dtype)) {
+    throw std::invalid_argument(std::string("autocast: dtype ") + dtype_name(*state.dtype) +
+                                " is not supported; expected bfloat16 or float16");
+  }
+  return std::exchange(autocast, std::move(state));
+}
+
+namespace {
+
+// The call as mf.autocast makes it (op.h, Autocast): its inputs cast and, for a kLower op
+// whose operands were all float32 and which has its own kernels for the dtype, the attribute
+// "float32_grads" (nothing else reads those casts, so their gradients may stay float32: the
+// casts' own gradient passes them to the float32 originals unrounded). False where autocast
+// leaves the call as it is.
+bool autocast_call(const OpDef& op, std::vector<Var>& inputs, Attrs& attrs) {
+  const Autocast policy = policy_now(op);
+  if (policy == Autocast::kNone) return false;
+  const auto first = inputs.begin(), last = inputs.end();
+  if (!std::any_of(first, last, [policy](const Var& v) { return autocast_casts(policy, v); })) return false;
+  const DType to = policy == Autocast::kLower ? *autocast.dtype : DType::kFloat32;
+  const bool native = to == DType::kBFloat16 ? op.bfloat16 : op.float16;
+  if (policy == Autocast::kLower && native &&
+      std::all_of(first, last, [](const Var& v) { return !v.defined() || v.dtype() == DType::kFloat32; })) {
+    attrs.set("float32_grads", true);
+  }
+  for (auto it = first; it != last; ++it) {
+    if (autocast_casts(policy, *it)) *it = fn::cast(*it, to);
+  }
+  return true;
+}
+
+}  // namespace
 
 std::vector<Var> call(const std::string& name, const std::vector<Var>& inputs, const Attrs& attrs,
                       const Constraints& constraints) {
@@ -201,21 +239,10 @@ std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Att
     return call(op, here, attrs, constraints);
   }
   if (mixes_local_and_global(inputs)) return call(op, with_locals_replicated(op, inputs), attrs, constraints);
-  if (autocasts(op, inputs)) {
-    const auto cast_end = inputs.begin() + static_cast<std::ptrdiff_t>(cast_inputs(op, inputs));
-    std::vector<Var> low;
-    for (auto it = inputs.begin(); it != inputs.end(); ++it) {
-      low.push_back(it < cast_end && it->dtype() == DType::kFloat32 ? fn::cast(*it, *autocast) : *it);
-    }
-    Attrs wide = attrs;
-    wide.set("float32_out", true);
-    // When every operand is one of these casts, nothing else reads them: their gradients
-    // may stay float32, which the casts' own gradient passes through to the float32
-    // originals, with no rounding to bfloat16 and back.
-    if (std::all_of(inputs.begin(), cast_end, [](const Var& v) { return v.dtype() == DType::kFloat32; })) {
-      wide.set("float32_grads", true);
-    }
-    return call(op, low, wide, constraints);
+  if (policy_now(op) != Autocast::kNone) {
+    std::vector<Var> cast = inputs;
+    Attrs cast_attrs = attrs;
+    if (autocast_call(op, cast, cast_attrs)) return call(op, cast, cast_attrs, constraints);
   }
   const bool records = grad_enabled() && std::any_of(inputs.begin(), inputs.end(), [](const Var& v) {
                          return v.defined() && v.requires_grad();
@@ -398,9 +425,10 @@ Var embedding(const Var& indices, const Var& weight) { return call1("embedding",
 
 Var linear(const Var& x, const Var& weight, const Var& bias) {
   if (!bias.defined()) return matmul(x, weight, false, true);
-  // The bias in the product's kernel where it fits: a 1-d bias of the result's width and
-  // dtype (float32 under autocast, whose result is float32). Otherwise (a broadcast bias of
-  // another shape, mixed dtypes) a separate add, with add's rules and errors.
+  // The bias in the product's kernel where it fits: a 1-d bias of the result's width, all
+  // three of one dtype (under autocast, float32 or half: autocast casts the three alike).
+  // Otherwise (a broadcast bias of another shape, mixed dtypes) a separate add, with add's
+  // rules and errors.
   // On global tensors also only where the product is whole on each rank: a split of the
   // contracted dim (a row-parallel layer) or a partial operand makes a partial sum, whose
   // bias would be partial too, and the planner would rather move the operands than reduce
@@ -408,8 +436,9 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
   // stays separate. So does a graph traced over several ranks: the whole-graph SBP choice,
   // which looks at each op's signatures, moved more bytes with the bias inside the product
   // (the GPT at 1x2x1 in graph mode: 29 MB a step against 21).
-  const bool low = autocast && x.dtype() == DType::kFloat32 && weight.dtype() == DType::kFloat32;
-  const DType result = low ? DType::kFloat32 : x.dtype();
+  auto autocast_float = [](const Var& v) { return v.dtype() == DType::kFloat32 || is_half(v.dtype()); };
+  const bool one_dtype = autocast.dtype ? autocast_float(x) && autocast_float(weight) && autocast_float(bias)
+                             : x.dtype() == weight.dtype() && bias.dtype() == x.dtype();
   const Shape& w = weight.shape();
   auto sums_partially = [](const Var& v, int64_t contracted) {
     if (!v.is_global()) return false;
@@ -419,12 +448,15 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
     return false;
   };
   const bool graph_chooses = op_tracer() && x.is_global() && x.global().placement().size() > 1;
-  if (bias.shape().size() == 1 && w.size() == 2 && bias.shape()[0] == w[0] && bias.dtype() == result &&
-      x.dtype() == weight.dtype() && !x.shape().empty() && !graph_chooses &&
+  if (bias.shape().size() == 1 && w.size() == 2 && bias.shape()[0] == w[0] && one_dtype && !x.shape().empty() &&
+      !graph_chooses &&
       !sums_partially(x, static_cast<int64_t>(x.shape().size()) - 1) && !sums_partially(weight, 1)) {
     return call1("matmul", {x, weight, bias}, {{"transpose_b", true}});
   }
-  return add(matmul(x, weight, false, true), bias);
+  const Var product = matmul(x, weight, false, true);
+  // Under autocast the bias is cast with the operands, as torch's.
+  const bool low = autocast.dtype && product.dtype() == *autocast.dtype && autocast_float(bias);
+  return add(product, low ? cast(bias, product.dtype()) : bias);
 }
 
 namespace {

@@ -24,14 +24,24 @@ std::vector<Var> call(const std::string& op, const std::vector<Var>& inputs, con
 // The same with the op looked up once by the caller (find_op), for hot paths (bindings).
 std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs = {},
                       const Constraints& constraints = {});
-// Automatic mixed precision (mf.autocast): while a dtype is set on this thread, an op marked
-// OpDef::autocast (matmul, the fused attention) called with float32 inputs runs on them cast
-// to that dtype and gives a float32 result (attribute "float32_out"); every other op runs as
-// called, so the numerically sensitive ones (softmax, layer norm, losses, reductions) stay
-// float32. The casts are ops, so autograd takes gradients back to float32 through them and
-// graph mode traces them. nullopt: off.
+// Automatic mixed precision (mf.autocast), as torch.autocast: while a dtype (bfloat16 or
+// float16) is set on this thread, a call of an op on autocast's lists (OpDef::autocast, torch's
+// lists: CUDA's float32 list is longer than the CPU's) runs on its inputs cast: kLower ops
+// (matmul, conv2d, attention) on float32 (and the other half) cast down to that dtype, giving
+// a result in it; the float32 lists' ops on halves cast up to float32, giving float32. Every
+// other op runs as called, by promotion. The casts are ops, so autograd takes gradients back
+// to float32 through them and graph mode traces them. The setting applies to the ops of every
+// device; `device_type` picks the lists ("cuda": CUDA's, anything else: the CPU's).
+struct AutocastState {
+  std::optional<DType> dtype;  // nullopt: off
+  std::string device_type = "cpu";
+};
+AutocastState autocast_state();
+// Sets it on this thread; returns the previous setting, for a scope to restore. Throws
+// std::invalid_argument for a dtype other than bfloat16 and float16.
+AutocastState set_autocast(AutocastState state);
+// The dtype alone: set_autocast({dtype, "cpu"}).
 std::optional<DType> autocast_dtype();
-// Sets it on this thread; returns the previous setting, for a scope to restore.
 std::optional<DType> set_autocast_dtype(std::optional<DType> dtype);
 
 // A local Var as the global tensor of a one-rank placement on this rank, broadcast (the

@@ -108,6 +108,24 @@ Var scaled(Var y, const Var& weight, const Var& bias) {
 using Blend = std::function<Var(const Var& running, const Var& batch)>;
 
 Var batch_norm_blending(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight,
+                        const Var& bias, bool training, double eps, const Blend& blend);
+
+// A half x normalizes in float32, rounded once at the end, as torch's one kernel (its ops
+// would each round); the running statistics keep their dtype (float32 beside a half x under
+// autocast, as torch's).
+Var batch_norm_in_float32(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight,
+                          const Var& bias, bool training, double eps, const Blend& blend) {
+  if (!is_half(x.dtype())) return batch_norm_blending(x, running_mean, running_var, weight, bias, training, eps, blend);
+  auto wide = [](const Var& v) { return v.defined() && is_half(v.dtype()) ? cast(v, DType::kFloat32) : v; };
+  const Blend in_running_dtype = [&blend](const Var& running, const Var& batch) {
+    return cast(blend(running, cast(batch, running.dtype())), running.dtype());
+  };
+  return cast(batch_norm_blending(cast(x, DType::kFloat32), running_mean, running_var, wide(weight), wide(bias),
+                                  training, eps, in_running_dtype),
+              x.dtype());
+}
+
+Var batch_norm_blending(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight,
                         const Var& bias, bool training, double eps, const Blend& blend) {
   const Shape& shape = x.shape();
   if (shape.size() < 2) {
@@ -151,8 +169,11 @@ Var batch_norm_blending(const Var& x, const Var& running_mean, const Var& runnin
     }
     return y;
   }
-  return scaled(mul(sub(x, channel_view(beside(running_mean, x), nd)),
-                    channel_view(rsqrt(add_scalar(beside(running_var, x), eps)), nd)),
+  // The running statistics keep their own dtype (float32 beside a half model); the normalized
+  // value is computed in the input's.
+  auto like_x = [&x](const Var& running) { return cast(beside(running, x), x.dtype()); };
+  return scaled(mul(sub(x, channel_view(like_x(running_mean), nd)),
+                    channel_view(rsqrt(add_scalar(like_x(running_var), eps)), nd)),
                 weight, bias);
 }
 
@@ -160,19 +181,19 @@ Var batch_norm_blending(const Var& x, const Var& running_mean, const Var& runnin
 
 Var batch_norm(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight, const Var& bias,
                bool training, double momentum, double eps) {
-  return batch_norm_blending(x, running_mean, running_var, weight, bias, training, eps,
-                             [momentum](const Var& running, const Var& batch) {
-                               return add(mul_scalar(running, 1 - momentum), mul_scalar(batch, momentum));
-                             });
+  return batch_norm_in_float32(x, running_mean, running_var, weight, bias, training, eps,
+                               [momentum](const Var& running, const Var& batch) {
+                                 return add(mul_scalar(running, 1 - momentum), mul_scalar(batch, momentum));
+                               });
 }
 
 Var batch_norm(const Var& x, const Var& running_mean, const Var& running_var, const Var& weight, const Var& bias,
                bool training, const Var& momentum, double eps) {
-  return batch_norm_blending(x, running_mean, running_var, weight, bias, training, eps,
-                             [momentum](const Var& running, const Var& batch) {
-                               const Var m = cast(beside(momentum, batch), batch.dtype());
-                               return add(mul(running, add_scalar(neg(m), 1)), mul(batch, m));
-                             });
+  return batch_norm_in_float32(x, running_mean, running_var, weight, bias, training, eps,
+                               [momentum](const Var& running, const Var& batch) {
+                                 const Var m = cast(beside(momentum, batch), batch.dtype());
+                                 return add(mul(running, add_scalar(neg(m), 1)), mul(batch, m));
+                               });
 }
 
 }  // namespace mf::fn

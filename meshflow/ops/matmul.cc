@@ -16,8 +16,8 @@
 // bfloat16 runs on oneDNN's matmul primitive (AVX512-BF16 or AMX where the CPU has them,
 // emulated on plain AVX-512; widened to float32 for sgemm where oneDNN has none, below
 // AVX-512), accumulating in float32; the result is bfloat16, or float32 with the bool attribute
-// "float32_out" (what mf.autocast asks for: no rounding before the next op, and partial
-// sums of a split k that stay float32).
+// "float32_out" (what the gradient of an autocast product asks for, below). float16 computes
+// in float32 (op.h, "Halves"): its operands widened exactly, sgemm, one rounding.
 #include <cblas.h>
 #include <oneapi/dnnl/dnnl.h>
 
@@ -320,8 +320,8 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
 // batch of a (a linear layer) gets one gemm over the flattened batch.
 // bfloat16 operands: dy is rounded to bfloat16 (a float32_out product's dy is float32), and
 // the gradients come out in bfloat16, the operands' dtype, or in float32 with the bool
-// attribute "float32_grads" (set by mf.autocast when both operands are its own casts of
-// float32 tensors, whose gradients then reach them unrounded).
+// attribute "float32_grads" (set by mf.autocast when the operands and bias are its own casts
+// of float32 tensors, whose gradients then reach them unrounded).
 std::vector<Var> grad(const GradContext& ctx) {
   const Var &a = ctx.inputs[0], &b = ctx.inputs[1];
   const Var dy = fn::cast(ctx.grad_outputs[0], a.dtype());
@@ -333,8 +333,10 @@ std::vector<Var> grad(const GradContext& ctx) {
   };
   std::vector<Var> grads(ctx.inputs.size());
   if (ctx.inputs.size() == 3 && ctx.needs_grad[2]) {
-    // The bias's: dy summed over every row, in the result's dtype (the bias's).
-    grads[2] = fn::sum_to(ctx.grad_outputs[0], ctx.inputs[2].shape());
+    // The bias's: dy summed over every row, in the result's dtype (the bias's), or in float32
+    // with float32_grads.
+    const Var& dout = ctx.grad_outputs[0];
+    grads[2] = fn::sum_to(wide ? fn::cast(dout, DType::kFloat32) : dout, ctx.inputs[2].shape());
   }
   if (ctx.needs_grad[0]) {
     grads[0] = fn::sum_to(ta ? product(b, dy, tb, true) : product(dy, b, false, !tb), a.shape());
@@ -366,8 +368,6 @@ void register_matmul_ops(OpRegistry& r) {
   op.grad = grad;
   op.bfloat16 = true;
   op.small_ints = true;  // as torch's on the CPU: the integer loop, wrapping
-  op.autocast = true;
-  op.autocast_inputs = 2;  // the bias stays in the result's dtype, float32
   r.add(op);
 }
 

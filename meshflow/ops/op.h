@@ -87,6 +87,14 @@ struct GradContext {
 
 using GradFn = std::function<std::vector<Var>(const GradContext& ctx)>;
 
+// An op's place in mf.autocast's lists (ops/functional.h, autocast_dtype).
+enum class Autocast : uint8_t {
+  kNone,           // runs as called: its inputs' dtypes, after promotion
+  kLower,          // float32 inputs cast to the autocast dtype, as the result is (matmul, conv, attention)
+  kFloat32,        // half inputs cast to float32, on every device type's list (losses, linalg)
+  kFloat32OnCuda,  // the same under autocast("cuda") only (softmax, layer_norm, exp, log, sum, ...)
+};
+
 struct OpDef {
   std::string name;
   // Output metas from input metas; throws std::invalid_argument on bad input or attributes
@@ -119,24 +127,27 @@ struct OpDef {
   // its local inputs or ctx.output_boxes, never from where its part lies. Graph mode then
   // runs chains of such ops as one task, block of rows by block of rows (graph/fusion.h).
   bool elementwise = false;
-  // Whether the op takes bfloat16 inputs (moves them, or computes with float32 accumulation
-  // inside). Registering an op without it makes its infer refuse them, naming the op.
+  // Halves: whether the op has its own bfloat16 kernels on every device type (it moves the
+  // elements, or computes with float32 accumulation inside: matmul, attention). An op without
+  // them computes bfloat16 in float32, as PyTorch's CPU kernels do: the registry widens its
+  // bfloat16 inputs (and dtype attributes) exactly to float32, runs the float32 kernel of the
+  // tensors' device, and rounds its float32 results once, to nearest even, back to bfloat16
+  // (results of other dtypes, and float32 ones where bfloat16 meets float16, stay as they
+  // are). Its infer sees float32 the same way. One rule for eager, graph mode (fused chains
+  // call the members' kernels) and every device type.
   bool bfloat16 = false;
   // Whether the op takes or makes bool tensors (its kernel visits them: visit_storage or
   // visit_with_bool). Registering an op without it makes its infer refuse them, naming the op.
   bool booleans = false;
-  // Whether the op takes float16 inputs (a storage type as bfloat16: casts and moves).
+  // The same for float16 (IEEE half): its own kernels, or computed in float32 and rounded.
   bool float16 = false;
   // Whether the op takes or makes uint8, int8 and int16 tensors (its kernel visits them:
   // visit_numbers, visit_with_bool or visit_storage). Registering an op without it makes its
   // infer refuse them, naming the op.
   bool small_ints = false;
-  // Whether mf.autocast runs it in the autocast dtype: its float32 inputs are cast down and
-  // the attribute "float32_out" asks for a float32 result (a matmul's float32 accumulator).
-  bool autocast = false;
-  // How many leading inputs autocast casts (-1: all); the rest keep float32 (matmul's bias,
-  // added to its float32 result).
-  int autocast_inputs = -1;
+  // What mf.autocast does to a call of the op (torch's autocast op lists, which differ
+  // between its CPU and CUDA device types).
+  Autocast autocast = Autocast::kNone;
   // The inputs' gradients (undefined Var where none flows), written with meshflow ops
   // (ops/functional.h) so that on global tensors their SBPs are inferred like any call's.
   // Empty: the op is not differentiable and its outputs never require grad.

@@ -1,7 +1,10 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/ops/registry.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
+#include <variant>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -21,6 +24,117 @@ OpMap*& op_map() {
   return ops;
 }
 
+// The half dtypes an op has no kernels for, and how it computes them in float32 instead
+// (op.h, "Halves"): the inputs and dtype attributes of those dtypes widened exactly, the
+// float32 kernel, its float32 results rounded once to the inputs' half dtype (its SBP rules
+// see the widened metas too). A half beside
+// another floating dtype is refused as the op refuses float32 beside float64 (the callers
+// promote first), not widened into agreement.
+struct Widening {
+  std::string op;
+  bool bf16 = false, f16 = false;
+
+  bool any() const { return bf16 || f16; }
+  bool widens(DType d) const { return (d == DType::kBFloat16 && bf16) || (d == DType::kFloat16 && f16); }
+  DType widened(DType d) const { return widens(d) ? DType::kFloat32 : d; }
+
+  bool touches(const std::vector<TensorMeta>& metas) const {
+    return std::any_of(metas.begin(), metas.end(), [this](const TensorMeta& m) { return widens(m.dtype); });
+  }
+  bool touches(const Attrs& attrs) const {
+    return std::any_of(attrs.items().begin(), attrs.items().end(), [this](const auto& item) {
+      return std::holds_alternative<DType>(item.second) && widens(std::get<DType>(item.second));
+    });
+  }
+
+  std::vector<TensorMeta> widened(std::vector<TensorMeta> metas) const {
+    for (TensorMeta& m : metas) m.dtype = widened(m.dtype);
+    return metas;
+  }
+  Attrs widened(const Attrs& attrs) const {
+    Attrs out = attrs;
+    for (const auto& [key, value] : attrs.items()) {
+      if (std::holds_alternative<DType>(value)) out.set(key, widened(std::get<DType>(value)));
+    }
+    return out;
+  }
+
+  // What float32 results round to: the one half dtype widened (from the inputs or a dtype
+  // attribute, creation ops' dtype=); none where bfloat16 and float16 meet (float32, as
+  // their promotion) or nothing was widened.
+  std::optional<DType> rounded_to(const std::vector<TensorMeta>& in, const Attrs& attrs) const {
+    std::optional<DType> half;
+    bool mixed = false;
+    auto see = [&](DType d) {
+      if (!widens(d)) return;
+      mixed = mixed || (half && *half != d);
+      half = d;
+    };
+    for (const TensorMeta& m : in) see(m.dtype);
+    for (const auto& item : attrs.items()) {
+      if (std::holds_alternative<DType>(item.second)) see(std::get<DType>(item.second));
+    }
+    return mixed ? std::nullopt : half;
+  }
+
+  std::vector<TensorMeta> infer(const decltype(OpDef::infer)& infer, const std::vector<TensorMeta>& in,
+                                const Attrs& attrs) const {
+    if (!touches(in) && !touches(attrs)) return infer(in, attrs);
+    const TensorMeta* floating = nullptr;
+    for (const TensorMeta& m : in) {
+      if (!is_floating(m.dtype)) continue;
+      if (floating && floating->dtype != m.dtype) {
+        op_error(op, std::string("takes inputs of one floating dtype; got ") + dtype_name(floating->dtype) + " and " +
+                         dtype_name(m.dtype) + " (promote them first: bfloat16 or float16 with float32 is float32)");
+      }
+      floating = &m;
+    }
+    std::vector<TensorMeta> out = infer(widened(in), widened(attrs));
+    if (const std::optional<DType> half = rounded_to(in, attrs)) {
+      for (TensorMeta& m : out) {
+        if (m.dtype == DType::kFloat32) m.dtype = *half;
+      }
+    }
+    return out;
+  }
+
+  // `kernel` taking the widened dtypes: the inputs widened and the results rounded by the cast
+  // op's kernel for their device, so this serves every device type.
+  Kernel kernel(Kernel kernel) const {
+    return [w = *this, kernel = std::move(kernel)](const std::vector<Tensor>& in, const KernelContext& ctx) {
+      if (!w.touches(ctx.inputs) && !w.touches(ctx.outputs)) return kernel(in, ctx);
+      std::vector<Tensor> wide_in;
+      wide_in.reserve(in.size());
+      for (const Tensor& t : in) wide_in.push_back(w.widens(t.dtype()) ? cast_on_device(t, DType::kFloat32, nullptr) : t);
+      const Attrs attrs = w.widened(ctx.attrs);
+      const std::vector<TensorMeta> inputs = w.widened(ctx.inputs), outputs = w.widened(ctx.outputs);
+      std::vector<Tensor> given(outputs.size());  // where the caller wants the outputs that are not rounded
+      for (size_t k = 0; ctx.given && k < ctx.given->size() && k < given.size(); ++k) {
+        if (!w.widens(ctx.outputs[k].dtype)) given[k] = (*ctx.given)[k];
+      }
+      std::vector<Tensor> out = kernel(wide_in, KernelContext{attrs, inputs, ctx.input_boxes, outputs, ctx.output_boxes, &given});
+      for (size_t k = 0; k < out.size() && k < outputs.size(); ++k) {
+        if (!w.widens(ctx.outputs[k].dtype)) continue;
+        const Tensor* into = ctx.given && k < ctx.given->size() ? &(*ctx.given)[k] : nullptr;
+        out[k] = cast_on_device(out[k], ctx.outputs[k].dtype, into);
+      }
+      return out;
+    };
+  }
+
+  // `t` cast to `to` by the cast op's kernel for t's device, into `into` where that is a
+  // tensor of t's shape and dtype `to` (else new memory).
+  static Tensor cast_on_device(const Tensor& t, DType to, const Tensor* into) {
+    static const OpDef& cast = find_op("cast");
+    const Attrs attrs{{"dtype", to}};
+    const std::vector<TensorMeta> in{{t.shape(), t.dtype()}}, out{{t.shape(), to}};
+    const std::vector<Box> boxes{Box::whole(t.shape())};
+    std::vector<Tensor> given;
+    if (into) given.push_back(*into);
+    return kernel_for(cast, t.memory())({t}, KernelContext{attrs, in, boxes, out, boxes, &given})[0];
+  }
+};
+
 // Device types' kernel makers, and the kernels made (node-based: references stay valid).
 struct DeviceKernels {
   std::mutex mu;
@@ -35,7 +149,8 @@ struct DeviceKernels {
     auto it = makers.find(device_type);
     if (it == makers.end()) op_error(op.name, "has no kernel for device type '" + device_type + "'");
     Kernel kernel = it->second(op);
-    if (kernel) return kernel;
+    const Widening widening{op.name, !op.bfloat16, !op.float16};
+    if (kernel) return widening.any() ? widening.kernel(std::move(kernel)) : kernel;
     return [name = op.name, device_type](const std::vector<Tensor>&, const KernelContext&) -> std::vector<Tensor> {
       op_error(name, "has no kernel for device type '" + device_type + "'");
     };
@@ -53,18 +168,32 @@ void OpRegistry::add(OpDef op) {
   OpMap& ops = *op_map();
   const std::string name = op.name;
   if (ops.count(name)) throw std::logic_error("op '" + name + "' is registered twice");
-  if (!op.bfloat16 || !op.booleans || !op.float16 || !op.small_ints) {
-    op.infer = [name, bf16 = op.bfloat16, booleans = op.booleans, f16 = op.float16, small_ints = op.small_ints,
+  const Widening widening{name, !op.bfloat16, !op.float16};
+  if (widening.any()) {
+    op.infer = [widening, infer = std::move(op.infer)](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+      return widening.infer(infer, in, attrs);
+    };
+    if (op.kernel) op.kernel = widening.kernel(std::move(op.kernel));
+    // Its SBP rules see what its kernel sees.
+    if (op.signatures) {
+      op.signatures = [widening, signatures = std::move(op.signatures)](
+                          const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs& attrs) {
+        return signatures(widening.widened(in), widening.widened(out), widening.widened(attrs));
+      };
+    }
+    if (op.valid_on) {
+      op.valid_on = [widening, valid_on = std::move(op.valid_on)](const std::vector<TensorMeta>& in,
+                                                                  const std::vector<TensorMeta>& out, const Attrs& attrs,
+                                                                  const NdSignature& signature, const Shape& hierarchy) {
+        return valid_on(widening.widened(in), widening.widened(out), widening.widened(attrs), signature, hierarchy);
+      };
+    }
+  }
+  if (!op.booleans || !op.small_ints) {
+    op.infer = [name, booleans = op.booleans, small_ints = op.small_ints,
                 infer = std::move(op.infer)](const std::vector<TensorMeta>& in, const Attrs& attrs) {
       auto refuse = [&](const std::vector<TensorMeta>& metas, const char* what) {
         for (const TensorMeta& m : metas) {
-          if (m.dtype == DType::kBFloat16 && !bf16) {
-            op_error(name, std::string("does not ") + what + " bfloat16; use float32 and cast (under mf.autocast, "
-                           "matmuls and attention run in bfloat16, everything else in float32)");
-          }
-          if (m.dtype == DType::kFloat16 && !f16) {
-            op_error(name, std::string("does not ") + what + " float16 (a storage type); cast to float32 first");
-          }
           if (m.dtype == DType::kBool && !booleans) {
             op_error(name, std::string("does not ") + what + " bool tensors; cast to an integer or float dtype first");
           }
@@ -94,6 +223,24 @@ void OpRegistry::add_device_kernels(const std::string& device_type, KernelMaker 
 
 namespace {
 
+// mf.autocast's lists (OpDef::autocast): torch's, under meshflow's op names (composites
+// defined in Python, the other losses and norms, cast at their definition, nn/functional.py).
+void set_autocast_lists(OpMap& ops) {
+  const std::pair<Autocast, std::vector<const char*>> lists[] = {
+      {Autocast::kLower, {"matmul", "conv2d", "scaled_dot_product_attention", "packed_qkv_attention"}},
+      {Autocast::kFloat32,
+       {"cross_entropy", "softmax_cross_entropy", "prod", "linalg_cholesky", "linalg_eigh", "linalg_inv", "linalg_lstsq",
+        "linalg_qr", "linalg_slogdet", "linalg_solve", "linalg_svd"}},
+      {Autocast::kFloat32OnCuda,
+       {"acos", "asin", "cosh", "erfinv", "exp", "expm1", "log", "log10", "log1p", "log2", "reciprocal", "rsqrt",
+        "sinh", "tan", "pow", "pow_scalar", "rpow_scalar", "softmax", "log_softmax", "layer_norm", "sum", "cumsum",
+        "cumprod"}},
+  };
+  for (const auto& [policy, names] : lists) {
+    for (const char* name : names) ops.at(name)->autocast = policy;
+  }
+}
+
 // Every op family, and every device type's kernels, in one visible list.
 const OpMap& all_ops() {
   static const OpMap* ops = [] {
@@ -112,6 +259,7 @@ const OpMap& all_ops() {
     register_batch_norm_ops(r);
     register_index_ops(r);
     register_linalg_ops(r);
+    set_autocast_lists(*op_map());
     register_testdev_kernels(r);
 #ifdef MESHFLOW_CUDA
     register_cuda_kernels(r);

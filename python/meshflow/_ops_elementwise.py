@@ -31,6 +31,7 @@ import numpy as _np
 
 from . import _C
 from . import _dtype
+from ._autocast import halves_in_float32 as _halves_in_float32
 from ._promotion import result_dtype
 from ._tensor import Tensor, _impl_of, _type_name, apply, tensor
 
@@ -414,11 +415,16 @@ def gelu(input, approximate="none"):
     default; floats only) or torch's tanh approximation 0.5 x (1 + tanh(sqrt(2 / pi) (x +
     0.044715 x^3))) ('tanh', composed of ops)."""
     if approximate == "tanh":
-        inner = (input + input * input * input * 0.044715) * 0.7978845608028654  # sqrt(2 / pi)
-        return input * (tanh(inner) + 1.0) * 0.5
+        return _gelu_tanh(input)
     if approximate != "none":
         raise ValueError(f"gelu: approximate={approximate!r}; expected 'none' or 'tanh'")
     return apply("gelu", [input])[0]
+
+
+@_halves_in_float32()
+def _gelu_tanh(input):
+    inner = (input + input * input * input * 0.044715) * 0.7978845608028654  # sqrt(2 / pi)
+    return input * (tanh(inner) + 1.0) * 0.5
 
 
 def cast(input, dtype):
@@ -467,11 +473,13 @@ def remainder(input, other):
     return a - floor_divide(a, b) * b
 
 
+@_halves_in_float32()
 def silu(input):
     """input * sigmoid(input)."""
     return input * sigmoid(input)
 
 
+@_halves_in_float32("cuda")
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (torch's)."""
     scaled = input * beta
@@ -550,6 +558,7 @@ Tensor.int = lambda self: self.to(_dtype.int32)
 Tensor.long = lambda self: self.to(_dtype.int64)
 Tensor.bool = lambda self: self.to(_dtype.bool_)
 Tensor.half = lambda self: self.to(_dtype.float16)
+Tensor.bfloat16 = lambda self: self.to(_dtype.bfloat16)
 Tensor.byte = lambda self: self.to(_dtype.uint8)
 Tensor.char = lambda self: self.to(_dtype.int8)
 Tensor.short = lambda self: self.to(_dtype.int16)

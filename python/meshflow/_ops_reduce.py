@@ -10,6 +10,7 @@ every device and layout runs them and their gradients are those ops'.
 import builtins
 import numbers
 
+from ._autocast import halves_in_float32 as _halves_in_float32
 from ._tensor import Tensor, apply
 
 __all__ = ["sum", "mean", "amax", "amin", "softmax", "log_softmax", "var", "std", "logsumexp", "norm", "any", "all",
@@ -121,6 +122,7 @@ def _count(input, dim):
     return n
 
 
+@_halves_in_float32()
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """The variance over `dim`: sum((x - mean)^2) / (n - correction), correction 1 by default
     (torch's; unbiased=False is correction 0)."""
@@ -135,6 +137,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return var(input, dim, unbiased, keepdim, correction=correction) ** 0.5
 
 
+@_halves_in_float32()
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(x))) over `dim`, without overflow (the maximum taken out first); integers
     and bools give float32, as torch's."""
@@ -148,6 +151,7 @@ def logsumexp(input, dim, keepdim=False):
                                             [k % input.ndim for k in _dims(dim)]])
 
 
+@_halves_in_float32("cuda")
 def norm(input, p="fro", dim=None, keepdim=False):
     """The p-norm over `dim` (every dim by default): 2 ("fro"), 1, inf, -inf, or any p > 0."""
     x = input.abs()

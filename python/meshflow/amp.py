@@ -9,9 +9,9 @@
     scaler.step(opt)                          # skipped when a gradient is inf or NaN
     scaler.update()
 
-`autocast` is mf.autocast (bfloat16: float32's range, so nothing underflows that float32
-would keep). `GradScaler` is torch's loss scaling, for a loss whose gradients could
-underflow: it multiplies the loss by a scale, divides the gradients by it before the step,
+`autocast` is mf.autocast (bfloat16, float32's range, or float16, whose gradients can
+underflow). `GradScaler` is torch's loss scaling, for a loss whose gradients could
+underflow (float16's): it multiplies the loss by a scale, divides the gradients by it before the step,
 skips a step whose gradients hold an inf or NaN and halves the scale then, and doubles it
 after `growth_interval` clean steps. With bfloat16 or float32 gradients it changes nothing but
 the rounding of a power-of-two scale (none); `enabled=False` makes every method a pass-through,

@@ -413,19 +413,25 @@ TEST(BFloat16, RoundingMatmulAndAutocast) {
   const Var exact = fn::matmul(Var(a), Var(b));
   const Var low = fn::matmul(fn::cast(Var(a), DType::kBFloat16), fn::cast(Var(b), DType::kBFloat16));
   EXPECT_EQ(low.dtype(), DType::kBFloat16);
-  EXPECT_THROW(fn::add(low, low), std::invalid_argument);  // no elementwise arithmetic on bfloat16
+  // Elementwise arithmetic computes in float32 and rounds once: 3 / 7 of each element.
+  const Var ratio = fn::div(low, fn::full_like(low, 7.0 / 3.0));
+  ASSERT_EQ(ratio.dtype(), DType::kBFloat16);
+  for (int i = 0; i < 6; ++i) {
+    const float v = to_float(low.local().data_as<bfloat16>()[i]);
+    EXPECT_EQ(ratio.local().data_as<bfloat16>()[i].bits, to_bfloat16(v / to_float(to_bfloat16(7.0f / 3.0f))).bits) << i;
+  }
 
   EXPECT_FALSE(autocast_dtype());
   const std::optional<DType> before = set_autocast_dtype(DType::kBFloat16);
   const Var y = fn::matmul(x, w);
   set_autocast_dtype(before);
-  EXPECT_EQ(y.dtype(), DType::kFloat32);
-  // These values are exact in bfloat16 and their products' sums in float32: equal to float32.
+  EXPECT_EQ(y.dtype(), DType::kBFloat16);  // as torch's autocast
+  // These values are exact in bfloat16, and so are their products' sums: equal to float32.
   for (int i = 0; i < 6; ++i) {
-    EXPECT_EQ(y.local().data_as<float>()[i], exact.local().data_as<float>()[i]) << i;
+    EXPECT_EQ(to_float(y.local().data_as<bfloat16>()[i]), exact.local().data_as<float>()[i]) << i;
     EXPECT_EQ(to_float(low.local().data_as<bfloat16>()[i]), exact.local().data_as<float>()[i]) << i;
   }
-  fn::sum(y).backward();
+  fn::sum(fn::cast(y, DType::kFloat32)).backward();
   EXPECT_EQ(x.grad().dtype(), DType::kFloat32);
   EXPECT_EQ(w.grad().dtype(), DType::kFloat32);
   for (int i = 0; i < 12; ++i) {  // d sum(x @ w) / dx[i, l] = sum_j w[l, j]
@@ -435,10 +441,11 @@ TEST(BFloat16, RoundingMatmulAndAutocast) {
   EXPECT_THROW(set_autocast_dtype(DType::kFloat64), std::invalid_argument);
 }
 
-// A linear layer's bias goes into the product's kernel: under autocast it stays float32
-// (added to the float32 result, unrounded) and its gradient is float32 too; a bias that
-// does not fit the kernel (another dtype, a broadcast shape) is added on its own.
-TEST(BFloat16, LinearBiasUnderAutocastStaysFloat32) {
+// A linear layer's bias goes into the product's kernel: under autocast it is cast to
+// bfloat16 with the operands, as torch's, added to the float32 accumulator before the one
+// rounding, and its gradient reaches the float32 bias in float32; a bias that does not fit
+// the kernel (another dtype, a broadcast shape) is added on its own.
+TEST(BFloat16, LinearBiasUnderAutocast) {
   auto float32 = [](const Shape& shape, unsigned seed) {
     return fn::cast(Var(uniform(shape, -1, 1, seed)), DType::kFloat32).local();
   };
@@ -447,16 +454,18 @@ TEST(BFloat16, LinearBiasUnderAutocastStaysFloat32) {
   const std::optional<DType> before = set_autocast_dtype(DType::kBFloat16);
   const Var y = fn::linear(x, w, bias);
   set_autocast_dtype(before);
-  ASSERT_EQ(y.dtype(), DType::kFloat32);
+  ASSERT_EQ(y.dtype(), DType::kBFloat16);
   const Var low_x = fn::cast(Var(xs), DType::kBFloat16), low_w = fn::cast(Var(ws), DType::kBFloat16);
-  const Var unfused = fn::add(call1("matmul", {low_x, low_w}, {{"transpose_b", true}, {"float32_out", true}}), Var(bs));
-  EXPECT_TRUE(close(y.local(), unfused.local(), 1e-6));
-  fn::sum(fn::mul(y, y)).backward();
+  const Var low_bias = fn::cast(fn::cast(Var(bs), DType::kBFloat16), DType::kFloat32);
+  const Var unfused = fn::add(call1("matmul", {low_x, low_w}, {{"transpose_b", true}, {"float32_out", true}}), low_bias);
+  EXPECT_TRUE(close(fn::cast(y, DType::kFloat32).local(), fn::cast(fn::cast(unfused, DType::kBFloat16), DType::kFloat32).local(), 1e-2));
+  const Var wide_y = fn::cast(y, DType::kFloat32);
+  fn::sum(fn::mul(wide_y, wide_y)).backward();
   ASSERT_TRUE(bias.grad().defined());
   EXPECT_EQ(bias.grad().dtype(), DType::kFloat32);
   EXPECT_EQ(x.grad().dtype(), DType::kFloat32);
   // d/d bias of sum(y^2) = 2 * y summed over rows, in float32.
-  const Tensor expected = fn::sum_to(fn::mul_scalar(y, 2), Shape{5}).local();
+  const Tensor expected = fn::sum_to(fn::mul_scalar(wide_y, 2), Shape{5}).local();
   EXPECT_TRUE(close(bias.grad().local(), expected, 1e-5));
   // Biases the kernel does not take: a [1, 5] broadcast, a float64 bias beside float32 operands.
   const Var row = fn::linear(Var(xs), Var(ws), Var(float32({1, 5}, 8)));

@@ -300,7 +300,7 @@ TEST(ElementwiseBool, CastsToAndFromEveryDtype) {
                     bools({1, 0}), 0));
 }
 
-// float16 is a storage type: casts to and from every dtype, and moves.
+// float16: casts to and from every dtype, moves, and arithmetic in float32.
 TEST(ElementwiseFloat16, CastsRoundToNearestEven) {
   constexpr DType F16 = DType::kFloat16;
   for (DType other : {F32, F64, I32, I64, B8, DType::kBFloat16, F16}) {
@@ -325,7 +325,15 @@ TEST(ElementwiseFloat16, CastsRoundToNearestEven) {
   const Tensor rounded = local("cast", {between}, {{"dtype", F16}});
   const std::vector<uint16_t> expected = {0x3c00, 0x3c02, 0x7c00, 0x7bff, 0x0000, 0x0002};
   for (int64_t i = 0; i < 6; ++i) EXPECT_EQ(rounded.data_as<float16>()[i].bits, expected[i]) << i;
-  expect_error([&] { local("add", {all, all}); }, "[add] does not take float16");
+  // Arithmetic computes in float32 and rounds once (ops/op.h, "Halves").
+  const Tensor twice = local("add", {all, all});
+  ASSERT_EQ(twice.dtype(), F16);
+  for (int64_t i = 0; i < 65536; ++i) {
+    const float x = to_float(all.data_as<float16>()[i]);
+    if (!std::isnan(x)) {
+      EXPECT_EQ(twice.data_as<float16>()[i].bits, to_float16(x + x).bits) << i;
+    }
+  }
 }
 
 TEST(ElementwiseBool, ComparisonsGiveBool) {

@@ -26,11 +26,15 @@ def test_autocast_spellings_run_matmuls_in_bfloat16():
     w = mf.ones(3, 2)
     for ctx in (mf.amp.autocast("cpu", dtype=mf.bfloat16), cpu_autocast(), mf.autocast("cpu", cache_enabled=True)):
         with ctx:
-            np.testing.assert_array_equal((x @ w).numpy(), np.full((2, 2), 3.0, dtype=np.float32))
+            y = x @ w
+            assert y.dtype == mf.bfloat16
+            np.testing.assert_array_equal(y.numpy(), np.full((2, 2), 3.0, dtype=np.float32))
     np.testing.assert_array_equal((x @ w).numpy(), np.full((2, 2), 3 * (1 + 2.0**-10), dtype=np.float32))
     assert mf.cuda.amp.autocast is not None and mf.cpu.amp.GradScaler().get_scale() == 2.0**16
-    with pytest.raises(ValueError, match="float16"):
-        mf.amp.autocast("cpu", dtype=mf.float16)
+    with mf.amp.autocast("cpu", dtype=mf.float16):
+        assert (x @ w).dtype == mf.float16
+    with pytest.raises(ValueError, match="float64"):
+        mf.amp.autocast("cpu", dtype=mf.float64)
 
 
 def test_scaled_steps_equal_plain_steps():

@@ -135,18 +135,21 @@ def test_bfloat16_inputs_compute_in_float32(causal):
 
 @pytest.mark.parametrize("device", ["cpu", "testdev"])
 def test_autocast_runs_attention_in_bfloat16(device):
-    """Under mf.autocast a float32 qkv is rounded to bfloat16 once; out and the gradient stay
-    float32 (no rounding after the attention), as torch's autocast does."""
+    """Under mf.autocast a float32 qkv is rounded to bfloat16 once and out is bfloat16, as
+    torch's autocast does: the float32 attention of the rounded qkv, rounded once. qkv's
+    gradient reaches it in float32 (its product never rounded to bfloat16)."""
     qkv = RNG.standard_normal((2, 70, 3, 3 * 16)).astype(np.float32)
     weights = RNG.standard_normal((2, 70, 3, 16)).astype(np.float32)
     x = mf.tensor(qkv, device=device, requires_grad=True)
     with mf.autocast(device, dtype=mf.bfloat16):
         out = F.packed_qkv_attention(x, is_causal=True)
-    assert out.dtype == mf.float32
+    assert out.dtype == mf.bfloat16
     (out * mf.tensor(weights, device=device)).sum().backward()
     rounded = mf.tensor(qkv, device=device).to(mf.bfloat16).float().requires_grad_()
     expected = F.packed_qkv_attention(rounded, is_causal=True)
     (expected * mf.tensor(weights, device=device)).sum().backward()
-    np.testing.assert_array_equal(out.numpy(), expected.numpy())
+    np.testing.assert_array_equal(out.numpy(), expected.to(mf.bfloat16).numpy())
     assert x.grad.dtype == mf.float32
-    np.testing.assert_array_equal(x.grad.numpy(), rounded.grad.numpy())
+    # The backward reads the rounded out and dout: within bfloat16's rounding of float32's.
+    want = rounded.grad.numpy()
+    np.testing.assert_allclose(x.grad.numpy(), want, rtol=2e-2, atol=2e-2 * np.abs(want).max())

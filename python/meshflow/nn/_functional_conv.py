@@ -17,6 +17,7 @@ import numbers
 from .. import _C
 from .. import sbp as _sbp
 from .._tensor import Tensor, _impl_of, _in_layout_of, apply, no_grad
+from .._autocast import halves_in_float32 as _halves_in_float32
 from .._ops_reduce import mean
 
 __all__ = ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d",
@@ -332,6 +333,7 @@ def _broadcast_beside(t, x):
     return Tensor(_C.global_from_full(t._impl.local_tensor, x._impl.placement, [_sbp.broadcast] * len(x.sbp)))
 
 
+@_halves_in_float32("cuda")
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """Normalizes input [N, C, ...] over each of num_groups groups of C / num_groups channels
     (with every dim after C), then scales by weight and shifts by bias ([C] each)."""
@@ -349,7 +351,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return y
 
 
-_FLOAT_EPS = {"float32": 2.0 ** -23, "float64": 2.0 ** -52}
+_FLOAT_EPS = {"float32": 2.0 ** -23, "float64": 2.0 ** -52, "bfloat16": 2.0 ** -7, "float16": 2.0 ** -10}
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
@@ -364,7 +366,11 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
                          f"input's shape {list(input.shape)}")
     if eps is None:
         eps = _FLOAT_EPS.get(input.dtype.name, 2.0 ** -23)
-    dims = list(range(input.ndim - k, input.ndim))
+    return _rms_normalized(input, list(range(input.ndim - k, input.ndim)), weight, eps)
+
+
+@_halves_in_float32()
+def _rms_normalized(input, dims, weight, eps):
     y = input * (mean(input * input, dims, keepdim=True) + eps).rsqrt()
     return y * weight if weight is not None else y
 

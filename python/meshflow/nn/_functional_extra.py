@@ -11,6 +11,7 @@ import math
 import numpy as _np
 
 from .. import _C
+from .._autocast import halves_in_float32 as _halves_in_float32
 from .._inplace import _inplace
 from .._ops_creation import zeros
 from .._ops_elementwise import clamp, exp, minimum, relu as _relu, sigmoid, silu as _silu, softplus, tanh, where
@@ -65,17 +66,20 @@ def silu(input, inplace=False):
 
 def mish(input, inplace=False):
     """input * tanh(softplus(input))."""
-    return _maybe_inplace(input, lambda: input * tanh(softplus(input)), inplace, "mish")
+    mish_of = _halves_in_float32()(lambda x: x * tanh(softplus(x)))
+    return _maybe_inplace(input, lambda: mish_of(input), inplace, "mish")
 
 
 def hardsigmoid(input, inplace=False):
     """relu6(input + 3) / 6."""
-    return _maybe_inplace(input, lambda: clamp(input + 3.0, 0.0, 6.0) / 6.0, inplace, "hardsigmoid")
+    hardsigmoid_of = _halves_in_float32()(lambda x: clamp(x + 3.0, 0.0, 6.0) / 6.0)
+    return _maybe_inplace(input, lambda: hardsigmoid_of(input), inplace, "hardsigmoid")
 
 
 def hardswish(input, inplace=False):
     """input * relu6(input + 3) / 6."""
-    return _maybe_inplace(input, lambda: input * (clamp(input + 3.0, 0.0, 6.0) / 6.0), inplace, "hardswish")
+    hardswish_of = _halves_in_float32()(lambda x: x * (clamp(x + 3.0, 0.0, 6.0) / 6.0))
+    return _maybe_inplace(input, lambda: hardswish_of(input), inplace, "hardswish")
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -90,29 +94,33 @@ def leaky_relu_(input, negative_slope=0.01):
 def elu(input, alpha=1.0, inplace=False):
     """x where x > 0, else alpha (exp(x) - 1); exp sees min(x, 0) so that large inputs make no
     inf whose zero gradient would become NaN."""
-    return _maybe_inplace(input, lambda: where(input > 0, input, (exp(minimum(input, 0.0)) - 1.0) * alpha),
-                          inplace, "elu")
+    elu_of = _halves_in_float32()(lambda x: where(x > 0, x, (exp(minimum(x, 0.0)) - 1.0) * alpha))
+    return _maybe_inplace(input, lambda: elu_of(input), inplace, "elu")
 
 
 def elu_(input, alpha=1.0):
     return elu(input, alpha, inplace=True)
 
 
+@_halves_in_float32()
 def logsigmoid(input):
     """log(sigmoid(input)) = -softplus(-input), stable for any sign."""
     return -softplus(-input)
 
 
+@_halves_in_float32()
 def softsign(input):
     """input / (1 + |input|)."""
     return input / (input.abs() + 1.0)
 
 
+@_halves_in_float32()
 def tanhshrink(input):
     """input - tanh(input)."""
     return input - tanh(input)
 
 
+@_halves_in_float32()
 def glu(input, dim=-1):
     """a * sigmoid(b) for the halves a, b of input along dim."""
     if input.ndim == 0:

@@ -13,6 +13,8 @@ from .._ops_elementwise import exp, log, maximum, where
 from .._ops_reduce import log_softmax, norm as _norm, softmax  # noqa: F401: part of this module's API
 from .._ops_shape import broadcast_to as _broadcast_to
 from .. import _C
+from .. import _dtype
+from .._autocast import halves_in_float32 as _halves_in_float32
 from .._tensor import Tensor, _impl_of, apply
 
 
@@ -23,8 +25,16 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
         normalized_shape = [normalized_shape]
     attrs = {"normalized_shape": [int(n) for n in normalized_shape], "eps": float(eps),
              "has_weight": weight is not None, "has_bias": bias is not None}
+    if getattr(input, "dtype", None) in (_dtype.bfloat16, _dtype.float16) and any(t is not None and t.dtype != input.dtype
+                                                                 for t in (weight, bias)):
+        # torch's mixed form (a half input, float32 weights, as under autocast): in float32,
+        # rounded once to the input's dtype.
+        return _mixed_layer_norm(input, normalized_shape, weight, bias, eps)
     inputs = [t for t in (input, weight, bias) if t is not None]
     return apply("layer_norm", inputs, attrs)[0]
+
+
+_mixed_layer_norm = _halves_in_float32("cuda")(layer_norm)
 
 
 def gather(input, dim, index):
@@ -35,6 +45,7 @@ def gather(input, dim, index):
 
 
 
+@_halves_in_float32("both")
 def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
     """-log_softmax(input)[i, target[i]] over the batch, for logits `input` [N, C] (or
     [N, C, d1, ...], the class dim second) and int32/int64 class indices `target` [N] (or
@@ -118,6 +129,7 @@ def _same_shape(op, input, target):
                          "expected one shape")
 
 
+@_halves_in_float32("both")
 def mse_loss(input, target, reduction="mean"):
     """(input - target)^2, reduced ('mean', 'sum' or 'none')."""
     _same_shape("mse_loss", input, target)
@@ -125,12 +137,14 @@ def mse_loss(input, target, reduction="mean"):
     return _reduce(diff * diff, reduction, "mse_loss")
 
 
+@_halves_in_float32("both")
 def l1_loss(input, target, reduction="mean"):
     """|input - target|, reduced."""
     _same_shape("l1_loss", input, target)
     return _reduce((input - target).abs(), reduction, "l1_loss")
 
 
+@_halves_in_float32("both")
 def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
     """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta, for d = input - target (torch's;
     beta 0 is l1_loss)."""
@@ -143,6 +157,7 @@ def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
     return _reduce(where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta), reduction, "smooth_l1_loss")
 
 
+@_halves_in_float32("both")
 def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean", pos_weight=None):
     """-w [p y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))], computed stably as torch does:
     (1 - y) x + (1 + (p - 1) y) (log(1 + exp(-|x|)) + max(-x, 0))."""
@@ -155,6 +170,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean
     return _reduce(loss, reduction, "binary_cross_entropy_with_logits")
 
 
+@_halves_in_float32("both")
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     """-w [y log(p) + (1 - y) log(1 - p)] for probabilities `input`, each log clamped at -100
     as torch does."""
@@ -165,6 +181,7 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
     return _reduce(loss, reduction, "binary_cross_entropy")
 
 
+@_halves_in_float32("both")
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     """-input[i, target[i]] (times weight[target[i]]) for log-probabilities `input` [N, C] (or
     [N, C, d1, ...], or [C]) and class indices `target` [N] (or [N, d1, ...], or a scalar);
@@ -192,6 +209,7 @@ def _softmax_dim(name, ndim):
     return 0 if ndim in (0, 1, 3) else 1
 
 
+@_halves_in_float32("cuda")
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     """softmax(-input) along dim."""
     dim = _softmax_dim("softmin", input.ndim) if dim is None else dim
@@ -199,6 +217,7 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     return softmax(-x, dim)
 
 
+@_halves_in_float32("cuda")
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input / max(||input||_p along dim, eps)."""
     if out is not None:
@@ -206,6 +225,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return input / maximum(_norm(input, p, dim, keepdim=True), eps)
 
 
+@_halves_in_float32("cuda")
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """sum(x1 / max(||x1||, eps) * x2 / max(||x2||, eps)) along dim, after broadcasting, as
     torch computes it."""
@@ -217,6 +237,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
+@_halves_in_float32("both")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """target (log target - input) pointwise, with `input` log-probabilities (0 where target
     is 0, as torch's xlogy); log_target: exp(target) (target - input). reduction
@@ -234,6 +255,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return _reduce(pointwise, reduction, "kl_div")
 
 
+@_halves_in_float32("both")
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta), for d = input - target."""
     _same_shape("huber_loss", input, target)

@@ -156,7 +156,7 @@ class Graph:
     def _run(self, args, local):
         # mf.autocast around the call changes what build traces: a plan per setting.
         key = (self._key(args), self.config.gradient_accumulation_steps,
-               tuple(sorted((s, id(m)) for m, s in self.config.stages.items())), _C.autocast_dtype(),
+               tuple(sorted((s, id(m)) for m, s in self.config.stages.items())), _C.autocast_state(),
                self.config.fusion, local)
         if key in self._compiled:
             self._compiled.move_to_end(key)

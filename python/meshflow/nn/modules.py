@@ -413,6 +413,12 @@ class Module:
     def float(self):
         return self.to(_dtype.float32)
 
+    def half(self):
+        return self.to(_dtype.float16)
+
+    def bfloat16(self):
+        return self.to(_dtype.bfloat16)
+
     def to_global(self, placement, sbp):
         """Gives every parameter and buffer `placement` and an SBP: `sbp` is one SBP or tuple
         for all, or a function (name, tensor) -> SBP (names as in state_dict and

@@ -58,3 +58,35 @@ def test_matmul_signatures_equal_one_device(name, world):
             np.testing.assert_allclose(got.numpy(), one, rtol=2 ** -6, atol=2 ** -6)
         else:
             np.testing.assert_array_equal(got.numpy(), one)
+
+
+@pytest.mark.parametrize("dtype", [mf.bfloat16, mf.float16], ids=str)
+@pytest.mark.parametrize("name", ["2", "2x2"])
+def test_half_layers_split_equal_one_device(name, dtype, world):
+    """A half model's layers (linear, GELU, layer norm, softmax: every op computing in float32
+    and rounding once) on data- and column-parallel layouts equal one device bitwise; a
+    row-parallel layer's partial products are each rounded once more before their float32 sum."""
+    import meshflow.nn.functional as F
+    p = mesh(name, world)
+    nd = len(p.hierarchy)
+    rng = np.random.default_rng(3)
+    x, w1, b1, w2 = (rng.standard_normal(s).astype(np.float32) for s in ((6, 8), (12, 8), (12,), (5, 12)))
+
+    def forward(x, w1, b1, w2):
+        return F.softmax(F.linear(F.layer_norm(F.gelu(F.linear(x, w1, b1)), (12,)), w2), dim=-1)
+
+    def placed(v, sbp):
+        return mf.tensor(v, placement=p, sbp=(sbp,) * nd).to(dtype)
+
+    one = forward(*(mf.tensor(v).to(dtype) for v in (x, w1, b1, w2)))
+    data = forward(placed(x, S(0)), placed(w1, B), placed(b1, B), placed(w2, B))
+    assert data.dtype == dtype
+    np.testing.assert_array_equal(data.numpy(), one.numpy())
+    h_one = F.gelu(F.linear(*(mf.tensor(v).to(dtype) for v in (x, w1, b1))))
+    column = F.gelu(F.linear(placed(x, B), placed(w1, S(0)), placed(b1, S(0))))
+    assert column.sbp == (S(1),) * nd
+    np.testing.assert_array_equal(column.numpy(), h_one.numpy())
+    row = F.linear(column, placed(w2, S(1)))
+    tol = 2.0 ** -6 if dtype == mf.bfloat16 else 2.0 ** -9
+    np.testing.assert_allclose(row.numpy().astype(np.float32), F.linear(h_one, mf.tensor(w2).to(dtype)).numpy()
+                               .astype(np.float32), rtol=tol, atol=tol)
