@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "meshflow/comm/comm.h"
+#include "meshflow/core/error.h"
 
 namespace mf::vm {
 namespace {
@@ -38,12 +39,23 @@ std::exception_ptr named(const std::string& name, std::exception_ptr error) {
   } catch (const std::exception& e) {
     if (e.what()[0] == '[') return error;  // already names its op
     const std::string message = "[" + name + "] " + e.what();
+    if (dynamic_cast<const OutOfMemoryError*>(&e)) return std::make_exception_ptr(OutOfMemoryError(message));
     if (dynamic_cast<const std::invalid_argument*>(&e)) return std::make_exception_ptr(std::invalid_argument(message));
     if (dynamic_cast<const std::out_of_range*>(&e)) return std::make_exception_ptr(std::out_of_range(message));
     if (dynamic_cast<const std::logic_error*>(&e)) return std::make_exception_ptr(std::logic_error(message));
     return std::make_exception_ptr(std::runtime_error(message));
   } catch (...) {
     return std::make_exception_ptr(std::runtime_error("[" + name + "] unknown error"));
+  }
+}
+
+bool out_of_memory(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const OutOfMemoryError&) {
+    return true;
+  } catch (...) {
+    return false;
   }
 }
 
@@ -100,6 +112,7 @@ class Machine {
         try {
           ins->given.push_back(Tensor::empty(m.shape, m.dtype, memory));
         } catch (const std::exception&) {
+          if (flags.raise_at_issue) std::rethrow_exception(named(name, std::current_exception()));
           // Left to the kernel, whose own attempt fails its outputs: out of memory is an
           // error of the op's run, raised at the next synchronization like any other.
           ins->given.emplace_back();
@@ -196,7 +209,14 @@ class Machine {
         error = named(ins->name, std::current_exception());
       }
     }
-    if (error && ins->flags.abort_on_error) {
+    if (error && out_of_memory(error) && comm_stream && comm::initialized() && comm::world_size() > 1) {
+      // The others may wait in this collective already, and this rank cannot take part.
+      comm::abort_job("[rank " + std::to_string(comm::world_rank()) + "] " + error_message(error) +
+                      "\nmeshflow: a collective cannot go on without this rank's memory; ending the job");
+    }
+    // Out of memory on one rank alone: its outputs fail, and the ranks raise it together at
+    // the next read of a global value (gather_full agrees on it), where it can be caught.
+    if (error && ins->flags.abort_on_error && !out_of_memory(error)) {
       comm::abort_job("[rank " + std::to_string(comm::world_rank()) + "] " + error_message(error) + "\nmeshflow: " +
                       ins->name + " failed on this rank only; ending the job");
     }
