@@ -223,6 +223,12 @@ void spread_pybind_type_map() {
   }
 }
 
+// Device `index` of `type`; for a negative index, the one placements on `type` use on this
+// rank (torch.cuda's current device).
+device::Device& device_at(const std::string& type, int index) {
+  return index < 0 ? device::for_placement(type) : device::get(type, index);
+}
+
 }  // namespace
 }  // namespace mf
 
@@ -247,9 +253,17 @@ PYBIND11_MODULE(_C, m) {
       "torch.linalg.LinAlgError.",
       op_error, nullptr);
   m.attr("LinAlgError") = py::handle(linalg_error);
+  static PyObject* out_of_memory_error = PyErr_NewExceptionWithDoc(
+      "meshflow.OutOfMemoryError",
+      "An allocation found no room on its device, in its memory or under its limit (set_memory_limit), after the "
+      "device's cache was freed: torch.OutOfMemoryError (torch.cuda.OutOfMemoryError), a RuntimeError.",
+      PyExc_RuntimeError, nullptr);
+  m.attr("OutOfMemoryError") = py::handle(out_of_memory_error);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const OutOfMemoryError& e) {
+      PyErr_SetString(out_of_memory_error, e.what());
     } catch (const IndexError& e) {
       PyErr_SetString(op_index_error, e.what());
     } catch (const LinAlgError& e) {
@@ -778,15 +792,29 @@ PYBIND11_MODULE(_C, m) {
   m.def(
       "memory_stats",
       [](const std::string& type, int index) {
-        const device::MemoryStats s = device::get(type, index).memory_stats();
+        const device::MemoryStats s = device_at(type, index).memory_stats();
         py::dict d;
         d["in_use_bytes"] = s.in_use_bytes;
         d["cached_bytes"] = s.cached_bytes;
         d["peak_bytes"] = s.peak_bytes;
+        d["limit_bytes"] = s.limit_bytes == kNoMemoryLimit ? py::object(py::none()) : py::object(py::int_(s.limit_bytes));
         return d;
       },
       py::arg("type"), py::arg("index"));
-  m.def("reset_peak_memory_stats", [](const std::string& type, int index) { device::get(type, index).reset_peak(); },
+  m.def(
+      "set_memory_limit",
+      [](const std::string& type, int index, std::optional<size_t> bytes) {
+        device_at(type, index).set_memory_limit(bytes ? *bytes : kNoMemoryLimit);
+      },
+      py::arg("type"), py::arg("index"), py::arg("bytes"));
+  m.def("release_cached_memory", [](const std::string& type, int index) { device_at(type, index).release_cached_memory(); },
+        py::arg("type"), py::arg("index"), release());
+  m.def("parse_memory_size", &parse_memory_size, py::arg("text"), py::arg("what"));
+  m.def("memory_limit_from_env", [] {
+    const size_t limit = memory_limit_from_env();
+    return limit == kNoMemoryLimit ? py::object(py::none()) : py::object(py::int_(limit));
+  });
+  m.def("reset_peak_memory_stats", [](const std::string& type, int index) { device_at(type, index).reset_peak(); },
         py::arg("type"), py::arg("index"));
   m.def(
       "kernel_times",

@@ -16,6 +16,7 @@ import math
 import meshflow as mf
 import meshflow.nn as nn
 import meshflow.nn.functional as F
+from meshflow.utils.checkpoint import checkpoint
 
 
 class Config:
@@ -85,6 +86,9 @@ class GPT(nn.Module):
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.n_layer))
         self.ln_f = nn.LayerNorm(cfg.n_embd)
         self.lm_head = nn.Linear(cfg.n_embd, cfg.vocab_size, bias=False)
+        # Activation checkpointing (eager): each block keeps only its input for backward,
+        # which runs the block again (mf.utils.checkpoint).
+        self.checkpoint_activations = False
         self._init_weights()
 
     def _init_weights(self):
@@ -109,7 +113,8 @@ class GPT(nn.Module):
             if idx.is_global else mf.arange(t)
         x = self.drop(self.wte(idx) + self.wpe(pos))
         for block in self.blocks:
-            x = block(_to_stage_of(block, x))
+            x = _to_stage_of(block, x)
+            x = checkpoint(block, x) if self.checkpoint_activations and self.training else block(x)
         logits = self.lm_head(self.ln_f(_to_stage_of(self.ln_f, x)))
         if targets is None:
             return logits

@@ -10,7 +10,13 @@ parameter gets and which stage holds which layers). With p > 1 in graph mode eac
 split into --micro-batches (default 2p) that flow through the stages, one forward one
 backward; eagerly, the stages take turns on the whole batch.
 Prints a progress line per log interval, a generated sample and a summary; with --json,
-rank 0 also writes the per-step losses for comparing layouts.
+rank 0 also writes the per-step losses for comparing layouts. The summary's peak_memory_bytes
+is each rank's peak memory in use on the device over the training steps.
+
+--checkpoint-activations (eager) keeps only each block's input for backward, which runs the
+block again (mf.utils.checkpoint); --memory-limit BYTES (K, M, G suffixes) caps each rank's
+memory on the device (mf.set_memory_limit): a step that needs more raises
+mf.OutOfMemoryError on every rank.
 
 --save PATH writes the training state at the end, and every --save-every N steps: model,
 optimizers, the step (which is also the data position, since step k's batch is drawn from
@@ -83,9 +89,17 @@ def parse_args(argv=None):
     ap.add_argument("--micro-batches", type=int, default=0,
                     help="with --graph: micro-batches per step (gradient accumulation; default 2p with p > 1 "
                          "pipeline stages, else 1)")
+    ap.add_argument("--checkpoint-activations", action="store_true",
+                    help="eager mode: each block keeps only its input for backward and runs again there "
+                         "(mf.utils.checkpoint); less activation memory, more compute")
+    ap.add_argument("--memory-limit", help="each rank's memory limit on the device, in bytes or with K, M, G "
+                                           "(mf.set_memory_limit); beyond it a step raises mf.OutOfMemoryError")
     args = ap.parse_args(argv)
     if args.save_every and not args.save:
         ap.error("--save-every needs --save PATH")
+    if args.checkpoint_activations and args.graph:
+        ap.error("--checkpoint-activations is eager-only for now: graph mode does not recompute activations yet "
+                 "(drop --graph, or --checkpoint-activations)")
     return args
 
 
@@ -210,6 +224,8 @@ def train(args, placement=None):
     say = print if rank == np.array(stages[0].ranks).flat[0] else (lambda *a, **k: None)
     micro_batches = args.micro_batches or (2 * pp if pp > 1 else 1)
 
+    if args.memory_limit is not None:
+        mf.set_memory_limit(args.memory_limit, device=args.device)
     mf.manual_seed(args.seed)
     cfg = Config(vocab_size=data.VOCAB_SIZE, block_size=args.block, n_layer=layers, n_head=args.heads,
                  n_embd=hidden, dropout=args.dropout)
@@ -217,6 +233,7 @@ def train(args, placement=None):
     if args.dtype == "float64":
         for p in model.parameters():
             p.data = p.double()
+    model.checkpoint_activations = args.checkpoint_activations
     place(model, stages, parameter_sbp)
     params = list(model.parameters())
     n_params = sum(p.numel() for p in params)
@@ -249,6 +266,7 @@ def train(args, placement=None):
     losses, times, comm = [], [], []
     tokens_per_step = batch * args.block
     step_graph = TrainStep(model, [opt_decay, opt_plain], args.clip, micro_batches) if args.graph else None
+    mf.reset_peak_memory_stats(args.device)
     for step in range(first, args.steps):
         start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
         lr = mf.optim.warmup_cosine_lr(step, args.warmup, args.steps, args.lr, args.min_lr)
@@ -283,6 +301,10 @@ def train(args, placement=None):
         if args.save and args.save_every and (step + 1) % args.save_every == 0 and step + 1 < args.steps:
             save(step + 1)
 
+    # Each rank's peak over the training steps (evaluation after them not counted).
+    peak = mf.memory_stats(args.device)["peak_bytes"]
+    world = mf.placement("cpu", ranks=list(range(mf.env.get_world_size())))
+    peaks = [int(v) for v in mf.tensor([peak], dtype=mf.int64).to_global(placement=world, sbp=mf.sbp.split(0)).numpy()]
     val = evaluate(model, stages, args, d, batch, dp_rank)
     timed = times[1:] or times
     summary = {
@@ -292,6 +314,7 @@ def train(args, placement=None):
         "unigram_entropy": data.unigram_entropy(corpus.train),
         "tokens_per_s": tokens_per_step * len(timed) / sum(timed),
         "comm_bytes_per_step": float(np.mean(comm[1:] or comm)),
+        "peak_memory_bytes": peaks,
     }
     if args.sample:
         text = generate(model, stages, b"The ", args.sample, args.seed)

@@ -1,6 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/core/allocator.h"
 
+#include "meshflow/core/error.h"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -8,6 +10,9 @@
 #include <atomic>
 #include <cstddef>
 #include <iterator>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -100,33 +105,49 @@ class Front {
 // This thread's front; null while the thread exits (blocks freed then go to the shared lists).
 Front* front();
 
+}  // namespace
+
 class HostCache {
  public:
+  // `fronts`: small blocks pass through the per-thread fronts (the host pool's alone: a
+  // front holds one pool's blocks).
+  HostCache(std::string device, bool fronts)
+      : device_(std::move(device)), fronts_(fronts), limit_(memory_limit_from_env()) {}
+
   // A block of `size` (rounded) bytes of `kind`, or of private memory where shared memory
   // is refused; returns the kind it is.
   std::pair<void*, Kind> take(size_t size, Kind kind) {
-    count_in_use(size);
     if (void* p = reuse(size, kind)) {
       cached_ -= size;
       ++hits_;
+      count_in_use(size);
       return {p, kind};
     }
     ++misses_;
+    make_room(size);
+    count_in_use(size);
     if (kind == Kind::kShared) {
       if (void* p = make_shared_block(size)) return {p, kind};
       kind = Kind::kPrivate;
     }
     void* p = allocate_private(size);
+    if (!p) {  // the system's refusal: the cache goes back to it, and one more try
+      release();
+      p = allocate_private(size);
+    }
     if (!p) {
       in_use_ -= size;
-      throw std::bad_alloc();
+      throw OutOfMemoryError(out_of_memory_message(device_, size, in_use_, cached_, limit_));
     }
     return {p, kind};
   }
 
+  void set_limit(size_t bytes) { limit_ = bytes; }
+  size_t limit() const { return limit_; }
+
   void give_back(void* p, size_t size, Kind kind) {
     in_use_ -= size;
-    if (kind == Kind::kPrivate && size <= kSmallBytes) {
+    if (fronts_ && kind == Kind::kPrivate && size <= kSmallBytes) {
       if (Front* f = front()) {
         cached_ += size;
         return f->give(p, size);
@@ -171,7 +192,7 @@ class HostCache {
     return b;
   }
 
-  HostCacheStats stats() { return {cached_.load(), hits_.load(), misses_.load(), in_use_.load(), peak_.load()}; }
+  HostCacheStats stats() const { return {cached_.load(), hits_.load(), misses_.load(), in_use_.load(), peak_.load()}; }
 
   void reset_peak() { peak_ = in_use_.load(); }
 
@@ -193,7 +214,7 @@ class HostCache {
   // A cached free block of `size` and `kind`, or null. Small private blocks come from this
   // thread's front, which refills from the shared lists itself.
   void* reuse(size_t size, Kind kind) {
-    if (kind == Kind::kPrivate && size <= kSmallBytes) {
+    if (fronts_ && kind == Kind::kPrivate && size <= kSmallBytes) {
       if (Front* f = front()) return f->take(size);
     }
     std::lock_guard<std::mutex> lock(mu_);
@@ -231,6 +252,16 @@ class HostCache {
     return block->base;
   }
 
+  // Throws OutOfMemoryError unless a new block of `size` fits the limit, once the cache has
+  // gone back to the system if it must.
+  void make_room(size_t size) {
+    const size_t limit = limit_.load();
+    auto fits = [&] { return in_use_.load() + cached_.load() + size <= limit; };
+    if (limit == kNoMemoryLimit || fits()) return;
+    release();
+    if (!fits()) throw OutOfMemoryError(out_of_memory_message(device_, size, in_use_, cached_, limit));
+  }
+
   void count_in_use(size_t size) {
     const size_t now = in_use_.fetch_add(size) + size;
     size_t peak = peak_.load();
@@ -251,6 +282,9 @@ class HostCache {
     close(fd);
   }
 
+  const std::string device_;
+  const bool fronts_;
+  std::atomic<size_t> limit_;
   std::mutex mu_;
   // Free blocks by kind and (rounded) size; the vectors keep their capacity, so taking and
   // giving back a block allocates nothing in the steady state.
@@ -261,9 +295,11 @@ class HostCache {
   std::atomic<size_t> cached_{0}, hits_{0}, misses_{0}, in_use_{0}, peak_{0};
 };
 
+namespace {
+
 // Never destroyed: tensors may be freed during static destruction.
 HostCache& cache() {
-  static HostCache* c = new HostCache;
+  static HostCache* c = new HostCache("cpu", true);
   return *c;
 }
 
@@ -316,18 +352,79 @@ Front* front() {
 
 namespace {
 
-std::shared_ptr<void> allocate(size_t nbytes, Kind kind) {
+std::shared_ptr<void> allocate(HostCache& from, size_t nbytes, Kind kind) {
   const size_t size = round_size(nbytes);
-  const auto [p, got] = cache().take(size, kind);
-  return std::shared_ptr<void>(p, [size, got = got](void* q) { cache().give_back(q, size, got); });
+  const auto [p, got] = from.take(size, kind);
+  return std::shared_ptr<void>(p, [&from, size, got = got](void* q) { from.give_back(q, size, got); });
+}
+
+std::string bytes_text(size_t bytes) {
+  char text[32];
+  if (bytes < (size_t{1} << 20)) {
+    std::snprintf(text, sizeof text, "%zu bytes", bytes);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  }
+  return text;
 }
 
 }  // namespace
 
-std::shared_ptr<void> allocate_host(size_t nbytes) { return allocate(nbytes, Kind::kPrivate); }
-std::shared_ptr<void> allocate_host_shared(size_t nbytes) { return allocate(nbytes, Kind::kShared); }
+std::shared_ptr<void> allocate_host(size_t nbytes) { return allocate(cache(), nbytes, Kind::kPrivate); }
+std::shared_ptr<void> allocate_host_shared(size_t nbytes) { return allocate(cache(), nbytes, Kind::kShared); }
 
 std::optional<SharedBlock> shared_block_of(const void* p, size_t nbytes) { return cache().find_shared(p, nbytes); }
+
+size_t parse_memory_size(const std::string& text, const std::string& what) {
+  static const std::string kUnits = "KMGT";
+  size_t end = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &end);
+  } catch (const std::exception&) {
+    end = 0;
+  }
+  double scale = 1;
+  if (end > 0 && end + 1 == text.size()) {
+    const size_t unit = kUnits.find(static_cast<char>(std::toupper(static_cast<unsigned char>(text[end]))));
+    if (unit != std::string::npos) {
+      scale = std::ldexp(1.0, 10 * static_cast<int>(unit + 1));
+      ++end;
+    }
+  }
+  const double bytes = value * scale;
+  if (end == 0 || end != text.size() || !(bytes >= 0) || bytes >= 0x1p63) {
+    throw std::invalid_argument(what + " is '" + text + "'; expected a number of bytes, optionally with K, M, G or T "
+                                "(powers of 1024), e.g. 512M");
+  }
+  return static_cast<size_t>(bytes);
+}
+
+size_t memory_limit_from_env() {
+  const char* v = std::getenv("MESHFLOW_MEMORY_LIMIT");
+  return v && *v ? parse_memory_size(v, "MESHFLOW_MEMORY_LIMIT") : kNoMemoryLimit;
+}
+
+std::string out_of_memory_message(const std::string& device, size_t requested, size_t in_use, size_t cached,
+                                  size_t limit) {
+  std::string m = device + " is out of memory: asked for " + bytes_text(requested) + " with " + bytes_text(in_use) +
+                  " in use by tensors and " + bytes_text(cached) + " cached (already released and retried)";
+  if (limit != kNoMemoryLimit) m += "; its limit is " + bytes_text(limit) + " (set_memory_limit, MESHFLOW_MEMORY_LIMIT)";
+  return m;
+}
+
+HostPool::HostPool(std::string device) : cache_(new HostCache(std::move(device), false)) {}
+std::shared_ptr<void> HostPool::allocate(size_t nbytes) { return mf::allocate(*cache_, nbytes, Kind::kPrivate); }
+HostCacheStats HostPool::stats() const { return cache_->stats(); }
+void HostPool::release() { cache_->release(); }
+void HostPool::reset_peak() { cache_->reset_peak(); }
+void HostPool::set_limit(size_t bytes) { cache_->set_limit(bytes); }
+size_t HostPool::limit() const { return cache_->limit(); }
+
+HostPool& host_pool() {
+  static HostPool* pool = new HostPool(&cache());
+  return *pool;
+}
 
 HostCacheStats host_cache_stats() { return cache().stats(); }
 void release_host_cache() { cache().release(); }

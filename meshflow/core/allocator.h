@@ -5,12 +5,20 @@
 // through a small per-thread cache (at most 64 free blocks per size and thread), so that
 // threads that allocate and free them per op (the issuing thread and the compute worker)
 // do not wait on each other's lock.
+//
+// Limits: a pool holds at most its limit of bytes (in use plus cached), as a GPU holds at
+// most its memory. An allocation that would pass it first returns the cached blocks to the
+// system and tries again, then throws OutOfMemoryError (core/error.h). Threads allocating at
+// once may each pass the check before the others count their block: the limit may be passed
+// by at most one block per thread.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace mf {
@@ -46,11 +54,49 @@ struct HostCacheStats {
   size_t hits;
   size_t misses;
   size_t in_use_bytes;  // held by live blocks (rounded sizes)
-  size_t peak_bytes;    // the most in_use_bytes has been since start or reset_peak_host_memory()
+  size_t peak_bytes;    // the most in_use_bytes has been since start or reset_peak()
 };
+
+// No limit: the default.
+constexpr size_t kNoMemoryLimit = std::numeric_limits<size_t>::max();
+// Bytes from "1073741824", "1024M", "1G", "1.5g" (K, M, G, T: powers of 1024); throws
+// std::invalid_argument naming `what` for anything else.
+size_t parse_memory_size(const std::string& text, const std::string& what);
+// MESHFLOW_MEMORY_LIMIT, the limit every device of the process starts with (parsed as
+// above); kNoMemoryLimit when unset or empty.
+size_t memory_limit_from_env();
+// An OutOfMemoryError's message: "<device> is out of memory: asked for ... with ... in use by
+// tensors and ... cached (already released and retried)", and its limit where one is set.
+std::string out_of_memory_message(const std::string& device, size_t requested, size_t in_use, size_t cached,
+                                  size_t limit);
+
+class HostCache;
+// A caching pool of host blocks with figures and a limit of its own: the host's (host_pool(),
+// which allocate_host draws from), and one per device whose memory is host memory counted
+// apart (the test devices, as a GPU's memory is its own).
+class HostPool {
+ public:
+  // `device` names it in errors ("testdev:0"). Pools are never destroyed: blocks may be freed
+  // during static destruction.
+  explicit HostPool(std::string device);
+  std::shared_ptr<void> allocate(size_t nbytes);
+  HostCacheStats stats() const;
+  // Returns every cached block to the OS (a shared block that a peer has mapped lives on
+  // until the peer drops its mapping; the per-thread caches of small blocks keep theirs).
+  void release();
+  void reset_peak();
+  void set_limit(size_t bytes);
+  size_t limit() const;
+
+ private:
+  friend HostPool& host_pool();
+  explicit HostPool(HostCache* cache) : cache_(cache) {}
+  HostCache* cache_;
+};
+HostPool& host_pool();
+
+// The host pool's.
 HostCacheStats host_cache_stats();
-// Returns every cached block to the OS (a shared block that a peer has mapped lives on
-// until the peer drops its mapping; the per-thread caches of small blocks keep theirs).
 void release_host_cache();
 void reset_peak_host_memory();
 

@@ -12,12 +12,21 @@
 // not positive-definite, a decomposition that did not converge): torch.linalg.LinAlgError.
 //
 // Both derive std::invalid_argument, the class every op error had before them: callers that
-// catch that keep catching them. Plain value types; thread-safe.
+// catch that keep catching them.
+// OutOfMemoryError: an allocation found no room on its device, in the device's memory or
+// under its limit (Device::set_memory_limit), after the device's cache was freed and the
+// allocation retried; the message names the device, the bytes asked for, in use and cached,
+// and the limit, and contains " is out of memory" (errors agreed between ranks keep their
+// class by it: is_out_of_memory). A std::bad_alloc, as C++ allocation failures are;
+// torch.OutOfMemoryError (a RuntimeError) in Python.
+// Plain value types; thread-safe.
 #pragma once
 
 #include <exception>
+#include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace mf {
 
@@ -35,6 +44,18 @@ class LinAlgError : public OpError {
  public:
   using OpError::OpError;
 };
+
+class OutOfMemoryError : public std::bad_alloc {
+ public:
+  explicit OutOfMemoryError(std::string message) : message_(std::move(message)) {}
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  std::string message_;
+};
+
+// Whether `message` is an OutOfMemoryError's (after a restatement that kept it whole).
+inline bool is_out_of_memory(const std::string& message) { return message.find(" is out of memory") != std::string::npos; }
 
 // "[op] message" as an IndexError, as op_error (ops/op.h) throws an OpError.
 [[noreturn]] inline void index_error(const std::string& op, const std::string& message) {

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "meshflow/core/allocator.h"
+#include "meshflow/core/error.h"
 #include "meshflow/core/loops.h"
 
 namespace mf {
@@ -112,9 +113,11 @@ Tensor Tensor::empty(const Shape& shape, DType dtype, Memory& memory) {
   std::shared_ptr<void> block;
   try {
     block = memory.allocate(static_cast<size_t>(bytes));
-  } catch (const std::bad_alloc&) {
-    throw std::runtime_error("out of memory: a " + std::string(dtype_name(dtype)) + " tensor of shape " +
-                             to_string(shape) + " needs " + std::to_string(bytes) + " bytes on " + memory.device_str());
+  } catch (const std::bad_alloc& e) {
+    const std::string what = "a " + std::string(dtype_name(dtype)) + " tensor of shape " + to_string(shape) + ": ";
+    if (dynamic_cast<const OutOfMemoryError*>(&e)) throw OutOfMemoryError(what + e.what());
+    throw OutOfMemoryError(what + memory.device_str() + " is out of memory: asked for " + std::to_string(bytes) +
+                           " bytes");
   }
   void* data = block.get();
   return Tensor(Storage::ready(data, std::move(block), memory), 0, shape, dtype);

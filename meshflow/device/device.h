@@ -80,6 +80,7 @@ struct MemoryStats {
   size_t in_use_bytes;  // held by live tensors and in-flight instructions
   size_t cached_bytes;  // freed, kept by the caching allocator for reuse
   size_t peak_bytes;    // the most in use at once since start or reset_peak()
+  size_t limit_bytes;   // set_memory_limit's; kNoMemoryLimit (core/allocator.h) for none
 };
 
 class Device {
@@ -102,6 +103,14 @@ class Device {
   virtual std::shared_ptr<Event> create_event() = 0;
   virtual MemoryStats memory_stats() const = 0;
   virtual void reset_peak() = 0;
+  // The most bytes its allocator may hold, in use and cached together (kNoMemoryLimit: no
+  // limit but the hardware's; MESHFLOW_MEMORY_LIMIT at creation). An allocation beyond it
+  // frees the cache and retries, then throws OutOfMemoryError (core/error.h), naming what
+  // was asked for, in use, cached and the limit. A limit below what is in use stops new
+  // blocks until enough are freed.
+  virtual void set_memory_limit(size_t bytes) = 0;
+  // Returns the cached blocks to the system (torch.cuda.empty_cache).
+  virtual void release_cached_memory() = 0;
   // Per op, the device time of the kernels run since the last reset, most first, where the
   // device measures it (CUDA with MESHFLOW_PROFILE=1: each kernel call between two timing
   // events); empty elsewhere. Waits for the timed work to finish.

@@ -11,6 +11,7 @@
 
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
+#include "meshflow/core/error.h"
 #include "meshflow/device/device.h"
 #include "meshflow/vm/vm.h"
 
@@ -341,7 +342,23 @@ Tensor gather_full(const GlobalTensor& t, const std::string& read) {
                   ~(shape_hash(t.shape(), t.dtype()) * 31 + layout_hash(t.placement(), t.nd_sbp())),
                   read + " on a global tensor (a collective read: every rank must make it, in the same order)");
   Tensor full = convert(t, target, broadcast).local();
-  vm::wait(full);  // reading the value: raises the error of the op that failed to make it
+  // Reading the value raises the error of the op that failed to make it. Errors are agreed
+  // within placements, except out of memory, which may strike one rank alone (vm.h): the
+  // ranks agree on the read, so that every rank raises it and may catch it.
+  std::exception_ptr failed;
+  try {
+    vm::wait(full);
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  try {
+    comm::agree(failed ? vm::error_message(failed) : "", 0, read);
+  } catch (const std::invalid_argument& e) {
+    if (failed) std::rethrow_exception(failed);
+    if (is_out_of_memory(e.what())) throw OutOfMemoryError(e.what());
+    throw;
+  }
+  if (failed) std::rethrow_exception(failed);
   // A copy when nothing moved, so that writing into the value never changes the tensor.
   return full.shares_memory(t.local()) ? full.clone() : full;
 }

@@ -73,7 +73,9 @@ std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan
 // This rank's local shape and dtype under `layout` (an empty local outside the placement).
 TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& layout);
 // The logical value, on every rank of the world, in storage of its own. Waits for it, and
-// raises the error of the op that failed to make it (a synchronizing read).
+// raises the error of the op that failed to make it (a synchronizing read); every rank
+// raises it, also an out-of-memory error that struck one rank alone (the ranks agree on the
+// read's outcome: one small collective).
 Tensor gather_full(const GlobalTensor& t, const std::string& read = "gather_full");
 // MESHFLOW_CHECK_CONSISTENCY=1 in the environment.
 bool consistency_check_enabled();

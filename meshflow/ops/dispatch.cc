@@ -302,6 +302,7 @@ std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inpu
   vm::Flags flags;
   flags.device = &device::of(memory);
   flags.overwrite = overwrite;
+  flags.raise_at_issue = true;  // a rank's own op: out of memory at issue raises at the call
   return launch_op(op, inputs, call->outputs, kernel_body(op, call, memory), flags, memory);
 }
 

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "meshflow/comm/comm.h"
+#include "meshflow/core/error.h"
 
 namespace mf::vm {
 namespace {
@@ -45,12 +46,23 @@ std::exception_ptr named(const std::string& name, std::exception_ptr error) {
   } catch (const std::exception& e) {
     if (e.what()[0] == '[') return error;  // already names its op
     const std::string message = "[" + name + "] " + e.what();
+    if (dynamic_cast<const OutOfMemoryError*>(&e)) return std::make_exception_ptr(OutOfMemoryError(message));
     if (dynamic_cast<const std::invalid_argument*>(&e)) return std::make_exception_ptr(std::invalid_argument(message));
     if (dynamic_cast<const std::out_of_range*>(&e)) return std::make_exception_ptr(std::out_of_range(message));
     if (dynamic_cast<const std::logic_error*>(&e)) return std::make_exception_ptr(std::logic_error(message));
     return std::make_exception_ptr(std::runtime_error(message));
   } catch (...) {
     return std::make_exception_ptr(std::runtime_error("[" + name + "] unknown error"));
+  }
+}
+
+bool out_of_memory(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const OutOfMemoryError&) {
+    return true;
+  } catch (...) {
+    return false;
   }
 }
 
@@ -101,7 +113,7 @@ class Machine {
     ins->outputs.reserve(metas.size());
     Memory& memory = flags.outputs_in ? *flags.outputs_in : dev.memory();
     for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype, memory));
-    if (allocate || !flags.overwrite.empty()) give_memory(*ins, metas, flags.overwrite, memory, allocate);
+    if (allocate || !flags.overwrite.empty()) give_memory(*ins, metas, flags, memory, allocate);
     ins->body = std::move(body);
     ins->flags = flags;
 
@@ -191,8 +203,9 @@ class Machine {
 
   // The memory each output is written to, issued now: an overwritten input's (an in-place
   // update), or with `allocate` new memory.
-  static void give_memory(Instruction& ins, const std::vector<TensorMeta>& metas, const std::vector<int>& overwrite,
-                          Memory& memory, bool allocate) {
+  static void give_memory(Instruction& ins, const std::vector<TensorMeta>& metas, const Flags& flags, Memory& memory,
+                          bool allocate) {
+    const std::vector<int>& overwrite = flags.overwrite;
     ins.given.reserve(metas.size());
     for (size_t k = 0; k < metas.size(); ++k) {
       const int from = k < overwrite.size() ? overwrite[k] : -1;
@@ -209,6 +222,7 @@ class Machine {
         try {
           ins.given.push_back(Tensor::empty(metas[k].shape, metas[k].dtype, memory));
         } catch (const std::exception&) {
+          if (flags.raise_at_issue) std::rethrow_exception(named(ins.name, std::current_exception()));
           // Left to the kernel, whose own attempt fails its outputs: out of memory is an
           // error of the op's run, raised at the next synchronization like any other.
           ins.given.emplace_back();
@@ -262,7 +276,14 @@ class Machine {
         error = named(ins->name, std::current_exception());
       }
     }
-    if (error && ins->flags.abort_on_error) {
+    if (error && out_of_memory(error) && comm_stream && comm::initialized() && comm::world_size() > 1) {
+      // The others may wait in this collective already, and this rank cannot take part.
+      comm::abort_job("[rank " + std::to_string(comm::world_rank()) + "] " + error_message(error) +
+                      "\nmeshflow: a collective cannot go on without this rank's memory; ending the job");
+    }
+    // Out of memory on one rank alone: its outputs fail, and the ranks raise it together at
+    // the next read of a global value (gather_full agrees on it), where it can be caught.
+    if (error && ins->flags.abort_on_error && !out_of_memory(error)) {
       comm::abort_job("[rank " + std::to_string(comm::world_rank()) + "] " + error_message(error) + "\nmeshflow: " +
                       ins->name + " failed on this rank only; ending the job");
     }

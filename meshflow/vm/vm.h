@@ -30,7 +30,10 @@
 // Errors: a body that throws fails its outputs (zeros of the right shape plus the error,
 // prefixed with the instruction's name); instructions reading failed inputs skip their
 // body and fail their outputs in turn, except comm instructions, which still run so that
-// every rank issues the same collectives. The first error is raised on the user's thread
+// every rank issues the same collectives. Out of memory (OutOfMemoryError) never ends the
+// job from a kernel, even one flagged abort_on_error: a global read agrees on it between
+// ranks (global_tensor.h, gather_full); in a comm instruction of a job of several ranks it
+// does, as the collective cannot go on. The first error is raised on the user's thread
 // at the next synchronizing call: synchronize(), or wait() on a tensor (numpy(), item()).
 // MESHFLOW_LAUNCH_BLOCKING=1 runs each instruction before launch() returns and raises its
 // error there.
@@ -99,6 +102,10 @@ struct Flags {
   // The output is a new pending storage over that memory; the input's handles keep the old
   // storage, which the write changes.
   std::vector<int> overwrite;
+  // Out of memory for the outputs allocated at issue (launch_kernel) raises there: a rank's
+  // own work (an op on local tensors). Unset for a global op's kernel, whose ranks must fail
+  // alike: its outputs fail instead, and the error is raised at the next read.
+  bool raise_at_issue = false;
 };
 
 // Issues `body` on `stream`; returns its outputs, pending, with the shapes and dtypes of

@@ -25,6 +25,8 @@ _share_the_host_s_cores()
 
 from . import _C  # noqa: E402
 from ._C import OpError, OpIndexError  # noqa: F401  (an op's errors: RuntimeError and ValueError)
+from ._C import OutOfMemoryError  # noqa: F401  (torch.OutOfMemoryError, a RuntimeError)
+_C.memory_limit_from_env()  # a malformed MESHFLOW_MEMORY_LIMIT raises here, not at some allocation
 from . import env, sbp
 from ._dtype import dtype, float32, float64, int32, int64, bfloat16
 from ._dtype import bool_ as bool  # noqa: A001 (torch.bool)
@@ -35,7 +37,6 @@ from ._dtype import float32 as float, float64 as double, int32 as int, int64 as 
 from ._autocast import autocast
 from ._placement import placement
 from ._device import device, device_types
-from ._device import device as _device_of
 from ._tensor import Tensor, tensor, from_numpy, no_grad, is_grad_enabled
 from ._tensor import FloatTensor, DoubleTensor, IntTensor, LongTensor, BoolTensor
 from . import autograd
@@ -61,6 +62,8 @@ from ._ops_random import *  # noqa: F401,F403
 from ._ops_einsum import einsum
 from . import _api
 from ._api import *  # noqa: F401,F403
+from . import _memory
+from ._memory import *  # noqa: F401,F403
 from . import nn, optim, linalg, cuda, utils, amp, cpu
 globals().update(linalg.TOP_LEVEL)  # torch's top-level spellings: inverse, det, logdet, slogdet, cholesky, svd, qr
 from ._tensor_more import *  # noqa: F401,F403: torch's other spellings of existing ops
@@ -83,22 +86,6 @@ def synchronize():
     (ops run asynchronously: errors inside kernels and collectives surface here, or when a
     value is read with numpy(), item() or print)."""
     _C.synchronize()
-
-
-def memory_stats(device=None):
-    """Bytes held by live tensors and queued work (in_use_bytes), freed bytes the caching
-    allocator keeps for reuse (cached_bytes), and the peak in use (peak_bytes) since start
-    or reset_peak_memory_stats(), of one device (an mf.device or its name: "cuda",
-    "cuda:1"); without one, {"cpu": the host's}."""
-    if device is None:
-        return {"cpu": _C.memory_stats("cpu", 0)}
-    d = _device_of(device)
-    return _C.memory_stats(d.type, d.index or 0)
-
-
-def reset_peak_memory_stats(device="cpu"):
-    d = _device_of(device)
-    _C.reset_peak_memory_stats(d.type, d.index or 0)
 
 
 def set_grad_bucket_size(nbytes):
@@ -137,7 +124,7 @@ _previous_excepthook = _sys.excepthook
 _sys.excepthook = _abort_job_on_uncaught_error
 
 __all__ = ["Tensor", "tensor", "from_numpy", "no_grad", "is_grad_enabled", "placement", "device", "device_types", "sbp", "env", "dtype", "float32", "float64", "int32",
-           "int64", "comm_stats", "infer_cache_stats", "synchronize", "memory_stats", "reset_peak_memory_stats", "set_grad_bucket_size", "add", "sub", "mul", "div", "matmul",
+           "int64", "comm_stats", "infer_cache_stats", "synchronize", "set_grad_bucket_size", "add", "sub", "mul", "div", "matmul",
            "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "where", "neg", "abs", "relu",
            "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast", "nn", "save", "load"]
 __all__ += ["autograd", "optim", "enable_grad", "set_grad_enabled", "inference_mode", "is_inference_mode_enabled"]
@@ -152,6 +139,6 @@ __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
 __all__ += _ops_math.__all__
 __all__ += _tensor_more.__all__
 __all__ += list(linalg.TOP_LEVEL)
-__all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + [
+__all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
     "linalg", "cuda", "cpu", "amp", "utils", "float", "double", "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
     "LongTensor", "BoolTensor"]

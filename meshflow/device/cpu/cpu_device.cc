@@ -248,7 +248,7 @@ void CpuEvent::synchronize() const {
 
 class CpuDevice : public Device {
  public:
-  CpuDevice(std::string type, Memory& memory) : type_(std::move(type)), memory_(memory) {}
+  CpuDevice(std::string type, Memory& memory, HostPool& pool) : type_(std::move(type)), memory_(memory), host_pool_(pool) {}
   std::string name() const override { return type_; }
   Memory& memory() override { return memory_; }
 
@@ -280,11 +280,13 @@ class CpuDevice : public Device {
   }
 
   MemoryStats memory_stats() const override {
-    const HostCacheStats s = host_cache_stats();
-    return {s.in_use_bytes, s.cached_bytes, s.peak_bytes};
+    const HostCacheStats s = host_pool_.stats();
+    return {s.in_use_bytes, s.cached_bytes, s.peak_bytes, host_pool_.limit()};
   }
 
-  void reset_peak() override { reset_peak_host_memory(); }
+  void reset_peak() override { host_pool_.reset_peak(); }
+  void set_memory_limit(size_t bytes) override { host_pool_.set_limit(bytes); }
+  void release_cached_memory() override { host_pool_.release(); }
 
   void synchronize() override {
     for (CpuStream* s : started()) s->synchronize();
@@ -306,6 +308,7 @@ class CpuDevice : public Device {
 
   const std::string type_;
   Memory& memory_;
+  HostPool& host_pool_;
   std::mutex mu_;
   std::unique_ptr<CpuStream> streams_[kStreamKinds];  // GUARDED_BY(mu_)
   std::vector<std::unique_ptr<CpuEvent>> pool_;       // GUARDED_BY(mu_)
@@ -314,12 +317,12 @@ class CpuDevice : public Device {
 }  // namespace
 
 Device& cpu() {
-  static auto* d = new CpuDevice("cpu", host_memory());  // never destroyed: tensors may outlive static destruction
+  static auto* d = new CpuDevice("cpu", host_memory(), host_pool());  // never destroyed: tensors may outlive static destruction
   return *d;
 }
 
-std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory) {
-  return std::make_unique<CpuDevice>(std::move(type), memory);
+std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory, HostPool& pool) {
+  return std::make_unique<CpuDevice>(std::move(type), memory, pool);
 }
 
 std::unique_ptr<Stream> make_worker_stream(StreamKind kind) { return std::make_unique<CpuStream>(kind); }

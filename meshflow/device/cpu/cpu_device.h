@@ -7,13 +7,14 @@
 #include <memory>
 #include <string>
 
+#include "meshflow/core/allocator.h"
 #include "meshflow/device/device.h"
 
 namespace mf::device {
 
 // A device of `type` over `memory`, with a worker thread per stream and the CPU's events;
-// its memory statistics are the host allocator's.
-std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory);
+// its memory statistics and limit are `pool`'s, the pool `memory` allocates from.
+std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory, HostPool& pool);
 // A stream of `kind` with a worker thread of its own, whose events are the CPU's
 // (device::cpu().create_event()): for devices that run host work in order before handing it
 // to their own queues (device/cuda).

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "meshflow/core/allocator.h"
+#include "meshflow/core/error.h"
 #include "meshflow/device/cpu/cpu_device.h"
 
 namespace mf::device::cuda {
@@ -59,8 +61,6 @@ bool done(cudaError_t status, const char* what) {
   check(status, what);
   return true;
 }
-
-std::string mib(size_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
 
 // Streams a device has at once, each with a slot: its launches counted there (per slot, so a
 // slot reused by a new stream keeps counting up), for the allocator's stream-ordered frees.
@@ -173,7 +173,16 @@ class CudaMemory : public Memory {
 
   MemoryStats stats() const {
     std::lock_guard<std::mutex> lock(mu_);
-    return {in_use_, reserved_ - in_use_, peak_};
+    return {in_use_, reserved_ - in_use_, peak_, limit_};
+  }
+  void set_limit(size_t bytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    limit_ = bytes;
+  }
+  void release() {
+    std::lock_guard<std::mutex> lock(mu_);
+    collect_pending(true);
+    release_cached();
   }
   void reset_peak() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -250,6 +259,7 @@ class CudaMemory : public Memory {
   std::set<Block*, BySize> free_small_, free_large_;              // GUARDED_BY(mu_)
   std::vector<std::pair<Block*, std::vector<cudaEvent_t>>> pending_;  // GUARDED_BY(mu_)
   size_t in_use_ = 0, reserved_ = 0, peak_ = 0;                  // GUARDED_BY(mu_)
+  size_t limit_ = memory_limit_from_env();                        // GUARDED_BY(mu_): reserved_ stays within
   std::array<CudaStream*, kSlots> slot_stream_{};                 // GUARDED_BY(mu_)
   int slots_used_ = 0;                                            // GUARDED_BY(mu_)
   std::array<std::atomic<uint64_t>, kSlots> launches_{};
@@ -417,6 +427,8 @@ class CudaDevice : public Device {
   std::shared_ptr<Event> create_event() override { return std::make_shared<CudaEvent>(); }
   MemoryStats memory_stats() const override { return memory_.stats(); }
   void reset_peak() override { memory_.reset_peak(); }
+  void set_memory_limit(size_t bytes) override { memory_.set_limit(bytes); }
+  void release_cached_memory() override { memory_.release(); }
   std::vector<KernelTime> kernel_times(bool reset) override;
   void synchronize() override {
     for (CudaStream* s : started()) s->synchronize();
@@ -587,6 +599,15 @@ Block* CudaMemory::find_free(int slot, size_t size) {
 Block* CudaMemory::new_segment(int slot, size_t size) {
   const size_t bytes = size <= kSmall ? kSmallSegment : (size + kLargeRound - 1) / kLargeRound * kLargeRound;
   select(index_);
+  const auto out_of_memory = [&] {
+    return OutOfMemoryError(
+        out_of_memory_message("cuda:" + std::to_string(index_), size, in_use_, reserved_ - in_use_, limit_));
+  };
+  if (limit_ != kNoMemoryLimit && reserved_ + bytes > limit_) {
+    collect_pending(true);
+    release_cached();
+    if (reserved_ + bytes > limit_) throw out_of_memory();
+  }
   void* p = nullptr;
   cudaError_t s = cudaMalloc(&p, bytes);
   if (s == cudaErrorMemoryAllocation) {
@@ -597,8 +618,7 @@ Block* CudaMemory::new_segment(int slot, size_t size) {
   }
   if (s == cudaErrorMemoryAllocation) {
     cudaGetLastError();
-    throw OutOfMemory("cuda:" + std::to_string(index_) + " is out of memory: asked for " + mib(size) + " with " +
-                      mib(in_use_) + " in use by tensors and " + mib(reserved_ - in_use_) + " cached (already released and retried)");
+    throw out_of_memory();
   }
   check(s, "cudaMalloc");
   reserved_ += bytes;

@@ -12,12 +12,13 @@
 // last record issued before the call).
 //
 // Memory: a stream-ordered caching allocator over cudaMalloc (split and merged blocks in
-// segments; small requests share 2 MiB segments). A block belongs to the stream it was
+// segments; small requests share 2 MiB segments), its segments within the device's limit
+// (Device::set_memory_limit). A block belongs to the stream it was
 // allocated on (off the workers: the compute stream) and is reused on that stream without
 // waiting; where other streams of the device launched work while it was alive, its free
 // records an event on each, and the block is reused only once they have completed. On cudaMalloc failure the cache is freed and the
-// allocation retried, then std::bad_alloc's subclass OutOfMemory says what was requested,
-// in use and cached. Host copies and fills called off the device's workers (the CPU's comm
+// allocation retried, then OutOfMemoryError (core/error.h) says what was requested, in use,
+// cached and the limit; so for a segment that would pass the limit. Host copies and fills called off the device's workers (the CPU's comm
 // worker staging a collective) run on a side stream ordered after the compute stream, and
 // wait for it; on a worker they run in its stream's order, and host copies wait for it.
 // Copies to the host on the device-to-host stream come after the compute stream's work.
@@ -34,7 +35,6 @@
 
 #include <cstddef>
 #include <functional>
-#include <new>
 #include <string>
 
 #include "meshflow/device/device.h"
@@ -81,14 +81,5 @@ void order_as_copies(const Memory& memory, cudaStream_t stream);
 // error, and leaves no "not ready" as the thread's last error.
 bool stream_done(cudaStream_t stream, const char* what);
 
-// What an allocation that cannot be had throws.
-class OutOfMemory : public std::bad_alloc {
- public:
-  explicit OutOfMemory(std::string message) : message_(std::move(message)) {}
-  const char* what() const noexcept override { return message_.c_str(); }
-
- private:
-  std::string message_;
-};
 
 }  // namespace mf::device::cuda

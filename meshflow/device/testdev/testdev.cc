@@ -19,14 +19,16 @@ constexpr uintptr_t kOffset = uintptr_t{1} << 63;
 
 void* device_address(void* host) { return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(host) + kOffset); }
 
+// Its blocks come from a host pool of its own, so that its figures and limit are its own.
 class TestMemory : public Memory {
  public:
-  explicit TestMemory(int index) : index_(index) {}
+  explicit TestMemory(int index) : index_(index), pool_(*new HostPool("testdev:" + std::to_string(index))) {}
+  HostPool& pool() { return pool_; }
   const std::string& device_type() const override { return type_; }
   int device_index() const override { return index_; }
   bool host_accessible() const override { return false; }
   std::shared_ptr<void> allocate(size_t nbytes) override {
-    std::shared_ptr<void> block = allocate_host(nbytes);
+    std::shared_ptr<void> block = pool_.allocate(nbytes);
     return std::shared_ptr<void>(block, device_address(block.get()));
   }
   void copy_to_host(void* host, const void* src, size_t nbytes) const override {
@@ -46,6 +48,7 @@ class TestMemory : public Memory {
  private:
   const std::string type_ = "testdev";
   const int index_;
+  HostPool& pool_;  // never destroyed, as the device
 };
 
 }  // namespace
@@ -64,7 +67,8 @@ Device& device(int index) {
   static Device* devices[kCount] = {};
   static std::once_flag made[kCount];
   std::call_once(made[index], [index] {
-    devices[index] = make_worker_device("testdev", *new TestMemory(index)).release();
+    auto* memory = new TestMemory(index);
+    devices[index] = make_worker_device("testdev", *memory, memory->pool()).release();
   });
   return *devices[index];
 }

@@ -3,7 +3,9 @@
 // the runtime device-generic on machines without accelerators. Its blocks are host blocks
 // whose addresses are moved by a fixed offset into the non-canonical half of the address
 // space: a host read or write of one faults at once (ASan names it), while pointer
-// arithmetic (views, offsets) works as on any device. Only its copies and its kernels (the
+// arithmetic (views, offsets) works as on any device. Each test device draws its blocks
+// from a host pool of its own (core/allocator.h), so its memory figures and limit are its
+// own, apart from the host's, as a GPU's are. Only its copies and its kernels (the
 // CPU kernels run on host_address views, ops/testdev) translate. Its streams are worker
 // threads of their own (device/cpu/cpu_device.h). A process has kCount of them ("testdev:0",
 // "testdev:1"), as a host has several GPUs: each has its own memory and streams, so moves

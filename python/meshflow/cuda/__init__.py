@@ -2,7 +2,11 @@
 build has the CUDA device and the driver shows one)."""
 from .. import _C
 
-__all__ = ["is_available", "device_count", "synchronize", "manual_seed", "manual_seed_all", "kernel_times", "amp"]
+__all__ = ["is_available", "device_count", "synchronize", "manual_seed", "manual_seed_all", "kernel_times", "amp",
+           "OutOfMemoryError", "memory_stats", "memory_allocated", "max_memory_allocated", "memory_reserved",
+           "reset_peak_memory_stats", "empty_cache", "set_memory_limit"]
+
+OutOfMemoryError = _C.OutOfMemoryError  # mf.OutOfMemoryError: one class for every device
 
 
 _count = None
@@ -46,6 +50,31 @@ def kernel_times(device=0, reset=True):
     most first, when the process runs with MESHFLOW_PROFILE=1 (each op's kernels between two
     CUDA timing events); empty otherwise. Waits for the timed work."""
     return _C.kernel_times("cuda", int(device), bool(reset))
+
+
+def _on_gpu(name):
+    from .. import _memory
+    call = getattr(_memory, name)
+
+    def on_gpu(device=None):
+        return call("cuda" if device is None else device if not isinstance(device, int) else f"cuda:{device}")
+    on_gpu.__name__ = name
+    on_gpu.__doc__ = f"mf.{name} of a GPU (this rank's without one; an int is an index): torch.cuda.{name}."
+    return on_gpu
+
+
+memory_stats = _on_gpu("memory_stats")
+memory_allocated = _on_gpu("memory_allocated")
+max_memory_allocated = _on_gpu("max_memory_allocated")
+memory_reserved = _on_gpu("memory_reserved")
+reset_peak_memory_stats = _on_gpu("reset_peak_memory_stats")
+empty_cache = _on_gpu("empty_cache")
+
+
+def set_memory_limit(limit, device=None):
+    """mf.set_memory_limit of a GPU (this rank's without one; an int is an index)."""
+    from .._memory import set_memory_limit as set_limit
+    set_limit(limit, "cuda" if device is None else device if not isinstance(device, int) else f"cuda:{device}")
 
 
 from . import amp  # noqa: E402 (torch.cuda.amp's spellings)

@@ -1,2 +1,4 @@
-"""meshflow.utils: torch.utils' data loading (meshflow.utils.data)."""
+"""meshflow.utils: torch.utils' data loading (meshflow.utils.data) and activation
+checkpointing (meshflow.utils.checkpoint)."""
 from . import data  # noqa: F401
+from . import checkpoint  # noqa: F401
