@@ -219,7 +219,9 @@ const Var& var_arg(PyObject* arg, const char* call, int index) {
 // A new Python Var owning `v`.
 PyObject* var_object(Var&& v) {
   const auto copy = [](const void* p) -> void* { return new Var(*static_cast<const Var*>(p)); };
-  const auto move = [](const void* p) -> void* { return new Var(std::move(*const_cast<Var*>(static_cast<const Var*>(p)))); };
+  const auto move = [](const void* p) -> void* {
+    return new Var(std::move(*const_cast<Var*>(static_cast<const Var*>(p))));
+  };
   return py::detail::type_caster_generic::cast(&v, py::return_value_policy::move, nullptr, var_type, copy, move)
       .ptr();
 }
@@ -296,6 +298,9 @@ PyObject* scalar_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
 PyObject* reduce_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   return op_call("Op.reduce", nargs, 3, [&] {
     const Var& x = var_arg(args[0], "Op.reduce", 1);
+    if (!PyList_Check(args[1])) {
+      throw py::type_error(std::string("Op.reduce: dims must be a list of ints, got ") + Py_TYPE(args[1])->tp_name);
+    }
     const Attrs attrs{{"dims", py::cast<Shape>(py::handle(args[1])).vec()},
                       {"keepdim", static_cast<bool>(PyObject_IsTrue(args[2]))}};
     return first_output(op_of(self), {x}, attrs);
