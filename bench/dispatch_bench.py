@@ -11,6 +11,13 @@ once, no attribute dict), to split the time between the Python layer and C++; th
 binding _C.apply (op by name, attributes in a dict) that other ops go through; torch.add. Ops are issued to the VM and run on its
 compute stream; these rows time the issuing thread (the work runs beside it).
 
+Then the per-op path as a user writes it: `a + b`, `x * 2.0` and `x.sum()` on float32 tensors of
+1 and 64 elements, meshflow beside PyTorch (when installed) in the same run, each the best of 5
+rounds, with meshflow's ratio to PyTorch. Under mpirun (e.g. `scripts/mpirun 2 python3
+bench/dispatch_bench.py`) the rows are global ops on every rank (broadcast tensors on the
+world's placement: no communication per op), beside the local ones of the same process;
+rank 0 prints. `--per-op-only` prints only this table (`--ops`, `--sizes` select its rows).
+
 Then a burst: 10,000 chained small adds and one mf.synchronize(), asynchronous against
 blocking mode (each op run before its call returns, as MESHFLOW_LAUNCH_BLOCKING=1).
 """
@@ -18,6 +25,11 @@ import argparse
 import time
 
 import numpy as np
+
+try:  # before meshflow: imported after it, a CUDA build of PyTorch can bind another library's NCCL symbols
+    import torch
+except ImportError:
+    torch = None
 
 import meshflow as mf
 from meshflow import _C
@@ -36,10 +48,62 @@ def per_call_us(f, iterations, rounds=5):
     return best * 1e6
 
 
+PER_OP = {"a + b": lambda a, b: a + b, "x * 2.0": lambda a, b: a * 2.0, "x.sum()": lambda a, b: a.sum()}
+
+
+def per_op_rows(ops, sizes, n, torch):
+    """(call, size, local us, global us or None, torch us or None) per op and size."""
+    world = mf.env.get_world_size()
+    p = mf.placement("cpu", ranks=list(range(world))) if world > 1 else None
+    rows = []
+    for size in sizes:
+        one = np.ones(size, np.float32)
+        a, b = mf.tensor(one), mf.tensor(one)
+        if p is not None:
+            ga, gb = (mf.tensor(one, placement=p, sbp=mf.sbp.broadcast) for _ in range(2))
+        if torch is not None:
+            ta, tb = torch.ones(size), torch.ones(size)
+        for call in ops:
+            f = PER_OP[call]
+            rows.append((call, size, per_call_us(lambda: f(a, b), n),
+                         per_call_us(lambda: f(ga, gb), n) if p is not None else None,
+                         per_call_us(lambda: f(ta, tb), n) if torch is not None else None))
+    return rows
+
+
+def print_per_op(rows, n, torch):
+    world = mf.env.get_world_size()
+    if mf.env.get_rank() != 0:
+        return
+    print(f"\nper-op path, float32, {n} calls per round, best of 5 rounds (us/op)")
+    head = f"{'call':<9} {'numel':>5} {'meshflow':>9}"
+    if world > 1:
+        head += f" {f'global x{world}':>10} {'/local':>7}"
+    if torch is not None:
+        head += f" {'torch ' + torch.__version__.split('+')[0]:>12} {'mf/torch':>9}"
+    print(head)
+    for call, size, local, glob, theirs in rows:
+        line = f"{call:<9} {size:>5} {local:>9.2f}"
+        if glob is not None:
+            line += f" {glob:>10.2f} {glob / local:>6.2f}x"
+        if theirs is not None:
+            line += f" {theirs:>12.2f} {local / theirs:>8.2f}x"
+        print(line)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--iterations", type=int, default=100_000)
-    n = parser.parse_args().iterations
+    parser.add_argument("--per-op-only", action="store_true", help="only the per-op table")
+    parser.add_argument("--ops", nargs="+", default=list(PER_OP), choices=list(PER_OP))
+    parser.add_argument("--sizes", nargs="+", type=int, default=[1, 64])
+    args = parser.parse_args()
+    n = args.iterations
+    if torch is not None:
+        torch.set_num_threads(1)
+    if args.per_op_only or mf.env.get_world_size() > 1:
+        print_per_op(per_op_rows(args.ops, args.sizes, n, torch), n, torch)
+        return
 
     one = np.ones(1, np.float32)
     a, b = mf.tensor(one), mf.tensor(one)
@@ -54,12 +118,9 @@ def main():
         ("meshflow", "_C.apply('add'), local", per_call_us(lambda: _C.apply("add", [a._impl, b._impl], {}, None, None), n)),
         ("meshflow", "_C.apply('add'), global", per_call_us(lambda: _C.apply("add", [ga._impl, gb._impl], {}, None, None), n)),
     ]
-    try:
-        import torch
-    except ImportError:
+    if torch is None:
         print("torch not installed: no PyTorch rows")
     else:
-        torch.set_num_threads(1)
         ta, tb = torch.ones(1), torch.ones(1)
         rows.append((f"torch {torch.__version__}", "torch.add", per_call_us(lambda: torch.add(ta, tb), n)))
 
@@ -67,6 +128,7 @@ def main():
     print(f"{'library':<16} {'call':<26} {'us/op':>8}")
     for library, call, us in rows:
         print(f"{library:<16} {call:<26} {us:>8.2f}")
+    print_per_op(per_op_rows(args.ops, args.sizes, n, torch), n, torch)
 
     def burst(length=10_000):
         start = time.perf_counter()

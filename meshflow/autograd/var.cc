@@ -17,6 +17,9 @@
 namespace mf {
 
 struct VarImpl {
+  // Made with its value: a default one would allocate an empty tensor, on every op's result.
+  explicit VarImpl(std::variant<Tensor, GlobalTensor> v) : value(std::move(v)) {}
+
   std::variant<Tensor, GlobalTensor> value;
   bool requires_grad = false;
   std::shared_ptr<Node> grad_fn;  // null for leaves
@@ -41,9 +44,7 @@ VarImpl& checked(const std::shared_ptr<VarImpl>& impl) {
 }
 
 std::shared_ptr<VarImpl> make_impl(std::variant<Tensor, GlobalTensor> value) {
-  auto impl = std::make_shared<VarImpl>();
-  impl->value = std::move(value);
-  return impl;
+  return std::make_shared<VarImpl>(std::move(value));
 }
 
 // The layout a gradient takes for a tensor of `layout`: partial axes become broadcast (a

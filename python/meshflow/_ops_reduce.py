@@ -10,6 +10,7 @@ every device and layout runs them and their gradients are those ops'.
 import builtins
 import numbers
 
+from . import _C
 from ._autocast import halves_in_float32 as _halves_in_float32
 from ._tensor import Tensor, apply
 
@@ -30,7 +31,11 @@ def _dims(dim):
 
 
 def _reduction(name, doc):
+    reduce = _C.op(name).reduce  # the bound method, looked up once
+
     def op(input, dim=None, keepdim=False):
+        if type(input) is Tensor:  # the common case, straight to C++
+            return Tensor(reduce(input._impl, _dims(dim), keepdim))
         return apply(name, [input], {"dims": _dims(dim), "keepdim": bool(keepdim)})[0]
     op.__name__ = name
     op.__doc__ = doc
@@ -51,9 +56,14 @@ def _in_dtype(name, input, dims, keepdim, dtype):
     return cast(out, dtype)
 
 
+_sum_reduce = _C.op("sum").reduce
+
+
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum over `dim` (an int, a list of ints, or None for every dim); integers and bools sum
     to int64; `dtype`: computed in and given as that dtype."""
+    if dtype is None and type(input) is Tensor:  # the common case, straight to C++
+        return Tensor(_sum_reduce(input._impl, _dims(dim), keepdim))
     return _in_dtype("sum", input, _dims(dim), keepdim, dtype)
 
 
