@@ -240,3 +240,34 @@ def test_in_place_random_fills():
         mf.zeros(3).exponential_(0)
     with pytest.raises(RuntimeError, match="geometric_"):
         mf.zeros(3).geometric_(1.5)
+
+
+@pytest.fixture
+def float64_default():
+    mf.set_default_dtype(mf.float64)
+    yield
+    mf.set_default_dtype(mf.float32)
+
+
+def test_default_dtype_reaches_creation_ops_promotion_and_modules(float64_default):
+    from test_module_zoo import ZOO
+    assert mf.get_default_dtype() == mf.float64
+    for made in (mf.zeros(2), mf.ones(2), mf.empty(2), mf.rand(2), mf.randn(2), mf.full((2,), 1.5), mf.arange(0.0, 2),
+                 mf.linspace(0, 1, 3), mf.eye(2), mf.tensor([1.5, 2]), mf.tensor(2.5), mf.Tensor(2, 3),
+                 mf.logspace(0, 1, 3)):
+        assert made.dtype == mf.float64
+    assert mf.full((2,), 1).dtype == mf.int64 and mf.arange(3).dtype == mf.int64 and mf.tensor([1]).dtype == mf.int64
+    assert mf.FloatTensor([1]).dtype == mf.float32
+    assert (mf.zeros(2, dtype=mf.float32) + 2.5).dtype == mf.float32
+    assert mf.result_type(mf.tensor([1, 2]), 2.5) == mf.float64
+    np.testing.assert_array_equal(mf.tensor([0.1]).numpy(), np.array([0.1]))  # not rounded through float32
+    checked = 0
+    for name, row in ZOO.items():
+        module = row.make()
+        for p in module.parameters():
+            if p.dtype.name.startswith("float"):
+                assert p.dtype == mf.float64, f"{name}: a {p.dtype.name} parameter under a float64 default"
+                checked += 1
+    assert checked > 20
+    with pytest.raises(TypeError, match="default dtype"):
+        mf.set_default_dtype(mf.int64)
