@@ -14,7 +14,7 @@ from . import _dtype
 from ._inplace import _inplace, _live_views, install_inplace_methods
 from ._ops_creation import rand_like, zeros, zeros_like, ones_like
 from ._ops_elementwise import isnan, where, maximum, minimum, floor_divide
-from ._ops_index import index_put, scatter, scatter_add, _along, _check_index_tensor, _normalize_dim
+from ._ops_index import index_put, scatter_add, _along, _check_index_tensor, _normalize_dim
 from ._ops_random import _uniform_ints, _check_range
 from ._ops_shape import cat, reshape, stack, broadcast_to
 from ._ops_reduce import sum as _sum

@@ -153,6 +153,20 @@ ZOO = {
                                    lambda: [_randn(3, 2, 8)]),
     "Unflatten": Row(lambda **kw: nn.Unflatten(1, (2, 2)), _x(3, 4)),
     "Upsample": Row(lambda **kw: nn.Upsample(scale_factor=2), _x(2, 3, 2, 2)),
+    "EmbeddingBag": Row(lambda **kw: nn.EmbeddingBag(10, 3, mode="max", padding_idx=1, **kw),
+                        lambda: [_ints(10, 2, 4)]),
+    "RReLU": Row(lambda **kw: nn.RReLU()),
+    "AlphaDropout": Row(lambda **kw: nn.AlphaDropout(0.5)),
+    "FeatureAlphaDropout": Row(lambda **kw: nn.FeatureAlphaDropout(0.5), _x(2, 3, 4)),
+    "LPPool1d": Row(lambda **kw: nn.LPPool1d(2, 2), lambda: [_randn(2, 3, 6, low=0.1, high=1)]),
+    "LPPool2d": Row(lambda **kw: nn.LPPool2d(3, 2), lambda: [_randn(2, 3, 4, 4, low=0.1, high=1)]),
+    "MaxUnpool1d": Row(lambda **kw: nn.MaxUnpool1d(2),
+                       lambda: [_randn(2, 3, 3), np.broadcast_to(np.array([1, 2, 5]), (2, 3, 3)).copy()]),
+    "MaxUnpool2d": Row(lambda **kw: nn.MaxUnpool2d(2),
+                       lambda: [_randn(2, 3, 2, 2), np.broadcast_to(np.array([[0, 3], [9, 14]]), (2, 3, 2, 2)).copy()]),
+    "CircularPad1d": Row(lambda **kw: nn.CircularPad1d((1, 2)), _x(2, 3, 4)),
+    "CircularPad2d": Row(lambda **kw: nn.CircularPad2d(1), _x(2, 3, 4, 4)),
+    "CircularPad3d": Row(lambda **kw: nn.CircularPad3d(1), _x(2, 3, 2, 2, 2)),
 }
 
 
