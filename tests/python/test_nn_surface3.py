@@ -190,3 +190,66 @@ def test_vector_to_parameters():
     np.testing.assert_allclose(model[0].bias.detach().numpy(), values[12:16], rtol=1e-6)
     with pytest.raises(RuntimeError, match="elements"):
         nn.utils.vector_to_parameters(mf.zeros(3), model.parameters())
+
+
+def reflect_reference(v, twice_low, twice_high):
+    if twice_low == twice_high:
+        return 0.0
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    d = abs(v - low)
+    extra, flips = np.fmod(d, span), np.floor(d / span)
+    return extra + low if flips % 2 == 0 else span - extra + low
+
+
+def grid_sample_reference(x, grid, mode, padding_mode, align_corners):
+    """torch's grid_sampler_2d, pixel by pixel."""
+    n, c, h, w = x.shape
+    out = np.zeros((n, c) + grid.shape[1:3])
+
+    def source(g, size):
+        v = (g + 1) / 2 * (size - 1) if align_corners else ((g + 1) * size - 1) / 2
+        if padding_mode == "border":
+            v = min(max(v, 0), size - 1)
+        elif padding_mode == "reflection":
+            v = reflect_reference(v, 0, 2 * (size - 1)) if align_corners else \
+                min(max(reflect_reference(v, -1, 2 * size - 1), 0), size - 1)
+        return v
+
+    def pixel(b, yi, xi):
+        return x[b, :, yi, xi] if 0 <= yi < h and 0 <= xi < w else np.zeros(c)
+
+    for b, i, j in itertools.product(range(n), range(grid.shape[1]), range(grid.shape[2])):
+        sx, sy = source(grid[b, i, j, 0], w), source(grid[b, i, j, 1], h)
+        if mode == "nearest":
+            out[b, :, i, j] = pixel(b, int(np.round(sy)), int(np.round(sx)))
+            continue
+        x0, y0 = int(np.floor(sx)), int(np.floor(sy))
+        fx, fy = sx - x0, sy - y0
+        out[b, :, i, j] = (pixel(b, y0, x0) * (1 - fx) * (1 - fy) + pixel(b, y0, x0 + 1) * fx * (1 - fy) +
+                           pixel(b, y0 + 1, x0) * (1 - fx) * fy + pixel(b, y0 + 1, x0 + 1) * fx * fy)
+    return out
+
+
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_affine_grid_and_grid_sample(align_corners, padding_mode):
+    x, theta = randn(2, 3, 5, 6), randn(2, 2, 3) * 0.8
+    grid = F.affine_grid(mf.tensor(theta), [2, 3, 4, 7], align_corners=align_corners).numpy()
+
+    def base(size):
+        return np.linspace(-1, 1, size) if align_corners else (np.arange(size) * 2 + 1) / size - 1
+    xs, ys = np.meshgrid(base(7), base(4))
+    expected = np.einsum("hwk,nck->nhwc", np.stack([xs, ys, np.ones_like(xs)], -1), theta)
+    np.testing.assert_allclose(grid, expected, rtol=1e-12, atol=1e-14)
+    grid = rng.uniform(-1.6, 1.6, (2, 4, 7, 2))
+    for mode in ("bilinear", "nearest"):
+        got = F.grid_sample(mf.tensor(x), mf.tensor(grid), mode=mode, padding_mode=padding_mode,
+                            align_corners=align_corners)
+        np.testing.assert_allclose(got.numpy(), grid_sample_reference(x, grid, mode, padding_mode, align_corners),
+                                   rtol=1e-12, atol=1e-14)
+        on_testdev = F.grid_sample(mf.tensor(x).to("testdev"), mf.tensor(grid).to("testdev"), mode=mode,
+                                   padding_mode=padding_mode, align_corners=align_corners)
+        np.testing.assert_allclose(on_testdev.cpu().numpy(), got.numpy(), rtol=1e-12)
+    check_gradients(lambda a, g: F.grid_sample(a, g, padding_mode=padding_mode, align_corners=align_corners),
+                    [x[:1, :2], grid[:1, :2, :3] * 0.9])
+    check_gradients(lambda t: F.affine_grid(t, [2, 3, 4, 7], align_corners=align_corners), [theta])

@@ -1,6 +1,6 @@
 """meshflow.nn.functional, third round (issue 37): embedding_bag, rrelu, alpha_dropout and
 feature_alpha_dropout, lp_pool1d / lp_pool2d, max_unpool1d / max_unpool2d, pad's 'circular'
-mode, gumbel_softmax and pdist, each as torch defines it.
+mode, gumbel_softmax, pdist, affine_grid and grid_sample (4-d), each as torch defines it.
 
 All are compositions of existing ops (index_select / index_add / scatter at index vectors
 computed on the host from offsets or shapes, elementwise ops, reductions, the pools), so their
@@ -12,7 +12,8 @@ import numpy as _np
 from .._ops_creation import rand_like, zeros
 from .._ops_elementwise import where
 from .._ops_index import index_add, index_select
-from .._ops_shape import cat
+from .._ops_math import fmod
+from .._ops_shape import cat, stack
 from .._ops_surface import triu_indices
 from .._tensor import Tensor, tensor
 
@@ -240,5 +241,84 @@ def pdist(input, p=2.0):
     return diff.norm(p, dim=1) if diff.shape[0] else diff.sum(1)
 
 
-__all__ = ["embedding_bag", "rrelu", "alpha_dropout", "feature_alpha_dropout", "lp_pool1d", "lp_pool2d",
+def _base_coordinates(n, align_corners, like):
+    """torch's normalized coordinates of n pixels: their centers (or, align_corners, the
+    corner pixels at -1 and 1)."""
+    if n <= 1:
+        values = _np.zeros(n)
+    elif align_corners:
+        values = _np.linspace(-1, 1, n)
+    else:
+        values = (_np.arange(n) * 2 + 1) / n - 1
+    return tensor(values, dtype=like.dtype, device=like.device)
+
+
+def affine_grid(theta, size, align_corners=False):
+    """The sampling grid [N, H, W, 2] of the affine maps theta [N, 2, 3] over an output of
+    size [N, C, H, W]: theta @ (x, y, 1) at each output pixel's normalized coordinates."""
+    if theta.ndim != 3 or tuple(theta.shape[1:]) != (2, 3):
+        raise ValueError(f"affine_grid: expected theta of shape [N, 2, 3] for a 4-d size, got {tuple(theta.shape)}")
+    if len(size) != 4 or size[0] != theta.shape[0]:
+        raise ValueError(f"affine_grid: expected size [N, C, H, W] with N = theta's {theta.shape[0]}, got {list(size)}")
+    _, _, h, w = (int(v) for v in size)
+    xs = _base_coordinates(w, align_corners, theta).reshape(1, w).expand(h, w)
+    ys = _base_coordinates(h, align_corners, theta).reshape(h, 1).expand(h, w)
+    base = stack([xs, ys, xs * 0 + 1], 2).reshape(1, h * w, 3)
+    return (base @ theta.transpose(1, 2)).reshape(theta.shape[0], h, w, 2)
+
+
+def _reflect(coordinates, twice_low, twice_high):
+    """torch's reflect_coordinates: coordinates mirrored into [low, high]."""
+    if twice_low == twice_high:
+        return coordinates * 0
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    distance = (coordinates - low).abs()
+    extra = fmod(distance, span)
+    even = fmod((distance / span).floor(), 2) == 0
+    return where(even, extra + low, span - extra + low)
+
+
+def _source_coordinates(g, size, padding_mode, align_corners):
+    """Pixel coordinates of normalized ones, with border or reflection padding applied."""
+    x = (g + 1) / 2 * (size - 1) if align_corners else ((g + 1) * size - 1) / 2
+    if padding_mode == "border":
+        return x.clamp(0, size - 1)
+    if padding_mode == "reflection":
+        x = _reflect(x, 0, 2 * (size - 1)) if align_corners else _reflect(x, -1, 2 * size - 1).clamp(0, size - 1)
+    return x
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
+    """input [N, C, H, W] sampled at grid [N, Ho, Wo, 2]'s normalized (x, y) locations (-1 and
+    1 the edges: the corner pixels' centers with align_corners, else their outer edges), by
+    mode 'bilinear' or 'nearest'; outside, padding_mode 'zeros', 'border' or 'reflection'.
+    Differentiable in input and (bilinear) grid, as torch's."""
+    if mode not in ("bilinear", "nearest"):
+        raise NotImplementedError(f"grid_sample: mode {mode!r}; meshflow samples with 'bilinear' or 'nearest'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"grid_sample: padding_mode {padding_mode!r}; expected 'zeros', 'border' or 'reflection'")
+    if input.ndim != 4 or grid.ndim != 4 or grid.shape[3] != 2 or grid.shape[0] != input.shape[0]:
+        raise NotImplementedError(f"grid_sample: expected input [N, C, H, W] and grid [N, Ho, Wo, 2], got "
+                                  f"{tuple(input.shape)} and {tuple(grid.shape)}")
+    n, c, h, w = input.shape
+    ho, wo = grid.shape[1], grid.shape[2]
+    x = _source_coordinates(grid[..., 0], w, padding_mode, align_corners)
+    y = _source_coordinates(grid[..., 1], h, padding_mode, align_corners)
+    planes = input.reshape(n, c, h * w)
+
+    def tap(xi, yi, weight):
+        inside = (xi >= 0) & (xi <= w - 1) & (yi >= 0) & (yi <= h - 1)
+        flat = (yi.clamp(0, h - 1) * w + xi.clamp(0, w - 1)).to("int64").reshape(n, 1, ho * wo).expand(n, c, ho * wo)
+        values = planes.gather(2, flat).reshape(n, c, ho, wo)
+        return values * (weight * inside.to(input.dtype)).unsqueeze(1)
+
+    if mode == "nearest":
+        return tap(x.round(), y.round(), x * 0 + 1)
+    x0, y0 = x.floor(), y.floor()
+    fx, fy = x - x0, y - y0
+    return (tap(x0, y0, (1 - fx) * (1 - fy)) + tap(x0 + 1, y0, fx * (1 - fy)) + tap(x0, y0 + 1, (1 - fx) * fy) +
+            tap(x0 + 1, y0 + 1, fx * fy))
+
+
+__all__ = ["affine_grid", "grid_sample", "embedding_bag", "rrelu", "alpha_dropout", "feature_alpha_dropout", "lp_pool1d", "lp_pool2d",
            "max_unpool1d", "max_unpool2d", "gumbel_softmax", "pdist"]
