@@ -320,5 +320,5 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
             tap(x0 + 1, y0 + 1, fx * fy))
 
 
-__all__ = ["affine_grid", "grid_sample", "embedding_bag", "rrelu", "alpha_dropout", "feature_alpha_dropout", "lp_pool1d", "lp_pool2d",
-           "max_unpool1d", "max_unpool2d", "gumbel_softmax", "pdist"]
+__all__ = ["affine_grid", "grid_sample", "embedding_bag", "rrelu", "alpha_dropout", "feature_alpha_dropout",
+           "lp_pool1d", "lp_pool2d", "max_unpool1d", "max_unpool2d", "gumbel_softmax", "pdist"]
