@@ -11,7 +11,7 @@ import numpy as _np
 
 from .._ops_creation import rand_like, zeros
 from .._ops_elementwise import where
-from .._ops_index import index_add, index_select
+from .._ops_index import _placed_like, index_add, index_select
 from .._ops_math import fmod
 from .._ops_shape import cat, stack
 from .._ops_surface import triu_indices
@@ -250,7 +250,7 @@ def _base_coordinates(n, align_corners, like):
         values = _np.linspace(-1, 1, n)
     else:
         values = (_np.arange(n) * 2 + 1) / n - 1
-    return tensor(values, dtype=like.dtype, device=like.device)
+    return _placed_like(like, tensor(values, dtype=like.dtype))
 
 
 def affine_grid(theta, size, align_corners=False):
