@@ -197,7 +197,9 @@ def _commutative(name, scalar_name, on_bools, doc, alpha=False):
     binary, scalar = handle.binary, _op(scalar_name).scalar  # the bound methods, looked up once
     alpha_allowed = alpha
 
-    def op(input, other, *, alpha=None):
+    # alpha is positional-or-keyword (torch's is keyword-only): a keyword-only default costs
+    # every call, alpha or not, a read of the function's keyword defaults.
+    def op(input, other, alpha=None):
         if alpha is not None:  # keyword checked first and only once: the plain call pays one test
             if not alpha_allowed:
                 raise TypeError(f"{name}() got an unexpected keyword argument 'alpha'")
@@ -252,7 +254,7 @@ _NO_BOOL_SUB = (". Subtraction, the `-` operator, with a bool operand is not sup
 _sub_binary, _add_scalar = _op("sub").binary, _op("add_scalar").scalar
 
 
-def sub(input, other, *, alpha=None):
+def sub(input, other, alpha=None):
     """input - alpha * other."""
     if alpha is not None and alpha != 1:
         other = _scaled("sub", input, other, alpha)
