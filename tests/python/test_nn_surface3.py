@@ -253,3 +253,34 @@ def test_affine_grid_and_grid_sample(align_corners, padding_mode):
     check_gradients(lambda a, g: F.grid_sample(a, g, padding_mode=padding_mode, align_corners=align_corners),
                     [x[:1, :2], grid[:1, :2, :3] * 0.9])
     check_gradients(lambda t: F.affine_grid(t, [2, 3, 4, 7], align_corners=align_corners), [theta])
+
+
+@pytest.mark.parametrize("dim", [0, 1, None])
+def test_weight_norm(dim):
+    import copy
+    layer = nn.Linear(3, 4)
+    w = layer.weight.detach().numpy().astype(np.float64)
+    nn.utils.weight_norm(layer, dim=dim)
+    keep = () if dim is None else tuple(d for d in range(2) if d != dim)
+    g = np.sqrt((w ** 2).sum(axis=keep or None, keepdims=dim is not None))
+    assert set(dict(layer.named_parameters())) == {"bias", "weight_g", "weight_v"}
+    np.testing.assert_allclose(layer.weight_g.detach().numpy(), g, rtol=1e-6)
+    x = randn(2, 3).astype(np.float32)
+    with mf.no_grad():
+        layer.weight_g.mul_(2.0)
+    out = layer(mf.tensor(x))
+    np.testing.assert_allclose(out.detach().numpy(), x @ (2 * w).T + layer.bias.detach().numpy(), rtol=1e-5)
+    out.sum().backward()
+    v = w
+    norm = np.sqrt((v ** 2).sum(axis=keep or None, keepdims=dim is not None))
+    upstream = np.ones((2, 4)).T @ x  # dL/dweight
+    np.testing.assert_allclose(layer.weight_g.grad.numpy(), (upstream * v / norm).sum(axis=keep or None,
+                                                                                       keepdims=dim is not None),
+                               rtol=1e-4)
+    twin = copy.deepcopy(layer)
+    np.testing.assert_allclose(twin(mf.tensor(x)).detach().numpy(), out.detach().numpy(), rtol=1e-6)
+    nn.utils.remove_weight_norm(layer)
+    assert set(dict(layer.named_parameters())) == {"bias", "weight"}
+    np.testing.assert_allclose(layer(mf.tensor(x)).detach().numpy(), out.detach().numpy(), rtol=1e-6)
+    with pytest.raises(ValueError, match="not found"):
+        nn.utils.remove_weight_norm(layer)
