@@ -25,6 +25,7 @@ A number becomes a tensor on the other operand's placement (broadcast) when that
 global, except in the scalar forms that need no tensor (x + c, x - c, x * c, x / c, x ** c,
 c ** x, c - x).
 """
+import inspect
 import numbers
 
 import numpy as _np
@@ -225,6 +226,8 @@ def _commutative(name, scalar_name, on_bools, doc, alpha=False):
         if not isinstance(a, Tensor):
             return _scalar_op(scalar_name, b, a)
         return Tensor(handle.binary(a._impl, b._impl))
+    if not alpha_allowed:  # mul: its signature says (input, other), as torch's
+        op.__signature__ = inspect.Signature(list(inspect.signature(op).parameters.values())[:2])
     return _named(op, name, doc)
 
 
