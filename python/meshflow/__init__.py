@@ -47,7 +47,7 @@ from ._ops_elementwise import (add, sub, mul, div, floor_divide, pow, maximum, m
 from ._ops_elementwise import (logical_and, logical_or, logical_xor, logical_not, bitwise_and, bitwise_or,
                                bitwise_xor, bitwise_not, bitwise_left_shift, bitwise_right_shift, isnan, isinf,
                                isfinite, masked_fill)
-from ._promotion import result_type, promote_types, get_default_dtype, can_cast
+from ._promotion import result_type, promote_types, get_default_dtype, set_default_dtype, can_cast
 from ._ops_matmul import *  # noqa: F401,F403
 from . import _ops_shape, _ops_reduce, _ops_creation, _ops_matmul, _ops_select
 from ._ops_shape import *  # noqa: F401,F403
@@ -67,6 +67,8 @@ from ._memory import *  # noqa: F401,F403
 from . import nn, optim, linalg, cuda, utils, amp, cpu
 globals().update(linalg.TOP_LEVEL)  # torch's top-level spellings: inverse, det, logdet, slogdet, cholesky, svd, qr
 from ._tensor_more import *  # noqa: F401,F403: torch's other spellings of existing ops
+from . import _ops_surface
+from ._ops_surface import *  # noqa: F401,F403
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them
 from ._checkpoint import save, load
 
@@ -134,10 +136,10 @@ __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "logical_and", "logical_or", "logical_xor", "logical_not",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift", "bitwise_right_shift",
     "isnan", "isinf", "isfinite", "masked_fill",
-    "result_type", "promote_types", "get_default_dtype", "can_cast"] + [
+    "result_type", "promote_types", "get_default_dtype", "set_default_dtype", "can_cast"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
 __all__ += _ops_math.__all__
-__all__ += _tensor_more.__all__
+__all__ += _tensor_more.__all__ + _ops_surface.__all__
 __all__ += list(linalg.TOP_LEVEL)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
     "linalg", "cuda", "cpu", "amp", "utils", "float", "double", "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",

@@ -9,6 +9,7 @@ import numbers
 import numpy as _np
 
 from . import _C, _dtype
+from ._promotion import get_default_dtype
 from ._tensor import Size, Tensor, apply, set_printoptions, tensor
 
 __all__ = ["clone", "t", "movedim", "moveaxis", "tile", "outer", "diag", "meshgrid", "repeat_interleave",
@@ -170,7 +171,7 @@ class finfo:
     """A floating dtype's limits, as torch.finfo: bits, eps, max, min, tiny, resolution."""
 
     def __init__(self, type=None):
-        d = _dtype.to_dtype(type or _dtype.float32)
+        d = _dtype.to_dtype(type or get_default_dtype())
         if d.name == "bfloat16":
             self.bits, self.eps, self.max, self.tiny, self.resolution = 16, 2.0 ** -7, 3.3895313892515355e38, \
                 2.0 ** -126, 0.01
@@ -529,7 +530,7 @@ def rot90(input, k=1, dims=(0, 1)):
 def logspace(start, end, steps, base=10.0, dtype=None, device=None):
     from ._ops_creation import linspace
     return (linspace(start, end, steps, dtype=_dtype.float64, device=device) * _np.log(base)).exp().to(
-        dtype or _dtype.float32)
+        dtype or get_default_dtype())
 
 
 def cross(input, other, dim=None):

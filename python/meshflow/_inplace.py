@@ -181,7 +181,8 @@ _INPLACE = ("sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "sqrt", "rsq
             "erfinv", "log1p", "expm1", "log2", "log10", "exp2", "reciprocal", "square", "frac", "atan2", "hypot",
             "copysign", "masked_fill", "scatter", "scatter_add", "index_add", "index_fill", "logical_and",
             "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
-            "addcmul", "addcdiv", "silu", "softmax", "log_softmax", "cumsum", "float_power", "xlogy", "nan_to_num")
+            "addcmul", "addcdiv", "silu", "softmax", "log_softmax", "cumsum", "float_power", "xlogy", "nan_to_num",
+            "tril", "triu", "eq", "ne", "lt", "le", "gt", "ge", "scatter_reduce", "index_copy", "masked_scatter")
 
 
 def install_inplace_methods():

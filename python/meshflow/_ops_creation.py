@@ -11,6 +11,7 @@ import numbers
 
 from . import _C
 from . import _device, _dtype
+from ._promotion import get_default_dtype
 from ._tensor import _check_placement, apply
 
 __all__ = ["zeros", "ones", "full", "arange", "rand", "randn", "manual_seed", "get_rng_state", "set_rng_state",
@@ -54,21 +55,21 @@ def _create(name, attrs, dtype, placement, sbp, device):
 
 def zeros(*args, size=None, dtype=None, placement=None, sbp=None, device=None):
     """A tensor of zeros; zeros(2, 3), zeros((2, 3)) or zeros(size=(2, 3)). sbp may also be partial_sum."""
-    return _create("zeros", {"shape": _size("zeros", args, size)}, dtype or _dtype.float32, placement, sbp, device)
+    return _create("zeros", {"shape": _size("zeros", args, size)}, dtype or get_default_dtype(), placement, sbp, device)
 
 
 def ones(*args, size=None, dtype=None, placement=None, sbp=None, device=None):
-    return _create("ones", {"shape": _size("ones", args, size)}, dtype or _dtype.float32, placement, sbp, device)
+    return _create("ones", {"shape": _size("ones", args, size)}, dtype or get_default_dtype(), placement, sbp, device)
 
 
 def full(size, fill_value, dtype=None, placement=None, sbp=None, device=None):
     """A tensor of `fill_value`; its dtype by default follows PyTorch: bool for a bool, int64 for
-    an int, else float32."""
+    an int, else the default float dtype (float32)."""
     if not isinstance(fill_value, numbers.Real):
         raise TypeError(f"full: fill_value must be a real number, got {type(fill_value).__name__}")
     exact = isinstance(fill_value, numbers.Integral)
     if dtype is None:
-        dtype = _dtype.bool_ if isinstance(fill_value, bool) else _dtype.int64 if exact else _dtype.float32
+        dtype = _dtype.bool_ if isinstance(fill_value, bool) else _dtype.int64 if exact else get_default_dtype()
     value = int(fill_value) if exact else float(fill_value)
     return _create("full", {"shape": _size("full", (size,)), "value": value}, dtype, placement, sbp, device)
 
@@ -76,7 +77,7 @@ def full(size, fill_value, dtype=None, placement=None, sbp=None, device=None):
 def arange(start, end=None, step=1, dtype=None, placement=None, sbp=None, device=None):
     """start, start + step, ... up to end (excluded); arange(n) is 0 .. n-1.
 
-    The dtype by default is int64 when start, end and step are ints, else float32.
+    The dtype by default is int64 when start, end and step are ints, else the default float dtype (float32).
     """
     if end is None:
         start, end = 0, start
@@ -86,7 +87,7 @@ def arange(start, end=None, step=1, dtype=None, placement=None, sbp=None, device
             raise TypeError(f"arange: {key} must be a real number, got {type(value).__name__}")
     exact = all(isinstance(v, numbers.Integral) for v in bounds.values())
     if dtype is None:
-        dtype = _dtype.int64 if exact else _dtype.float32
+        dtype = _dtype.int64 if exact else get_default_dtype()
     attrs = {k: int(v) if isinstance(v, numbers.Integral) else float(v) for k, v in bounds.items()}
     return _create("arange", attrs, dtype, placement, sbp, device)
 
@@ -121,7 +122,7 @@ def _random(name, size, dtype, placement, sbp, device, generator=None):
     for d in shape:
         numel *= d
     seed, offset = _next_call(numel, generator)
-    return _create(name, {"shape": shape, "seed": seed, "offset": offset}, dtype or _dtype.float32, placement, sbp,
+    return _create(name, {"shape": shape, "seed": seed, "offset": offset}, dtype or get_default_dtype(), placement, sbp,
                    device)
 
 
@@ -132,12 +133,12 @@ def _next_call(numel, generator):
 
 
 def rand(*args, size=None, generator=None, dtype=None, placement=None, sbp=None, device=None):
-    """Uniform in [0, 1), float32 or float64."""
+    """Uniform in [0, 1), float32 or float64 (by default the default float dtype)."""
     return _random("rand", _size("rand", args, size), dtype, placement, sbp, device, generator)
 
 
 def randn(*args, size=None, generator=None, dtype=None, placement=None, sbp=None, device=None):
-    """Standard normal, float32 or float64."""
+    """Standard normal, float32 or float64 (by default the default float dtype)."""
     return _random("randn", _size("randn", args, size), dtype, placement, sbp, device, generator)
 
 
@@ -179,7 +180,7 @@ def eye(n, m=None, dtype=None, placement=None, sbp=None, device=None):
     m = n if m is None else m
     rows = arange(n, placement=placement, sbp=sbp, device=device).reshape(n, 1)
     cols = arange(m, placement=placement, sbp=sbp, device=device).reshape(1, m)
-    return cast(eq(rows, cols), dtype or _dtype.float32)
+    return cast(eq(rows, cols), dtype or get_default_dtype())
 
 
 def linspace(start, end, steps, dtype=None, placement=None, sbp=None, device=None):
@@ -194,13 +195,13 @@ def linspace(start, end, steps, dtype=None, placement=None, sbp=None, device=Non
     # value: its linspace(0, 10, 4) is 0, 3, 6, 10).
     i = arange(steps, dtype=_dtype.float64, placement=placement, sbp=sbp, device=device)
     values = where(i < max(steps // 2, 1), i * step + start, (i - (steps - 1)) * step + end)
-    return values.to(dtype or _dtype.float32)
+    return values.to(dtype or get_default_dtype())
 
 
 def empty(*args, size=None, dtype=None, placement=None, sbp=None, device=None):
     """A tensor whose values the caller will overwrite: zeros here (meshflow never hands out
     uninitialized memory, so results never depend on what it held)."""
-    return _create("zeros", {"shape": _size("empty", args, size)}, dtype or _dtype.float32, placement, sbp, device)
+    return _create("zeros", {"shape": _size("empty", args, size)}, dtype or get_default_dtype(), placement, sbp, device)
 
 
 def empty_like(input, dtype=None, device=None):

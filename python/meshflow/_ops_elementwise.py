@@ -25,6 +25,7 @@ A number becomes a tensor on the other operand's placement (broadcast) when that
 global, except in the scalar forms that need no tensor (x + c, x - c, x * c, x / c, x ** c,
 c ** x, c - x).
 """
+import inspect
 import numbers
 
 import numpy as _np
@@ -179,12 +180,33 @@ def _binary(name, doc, on_bools=None):
     return _named(op, name, doc)
 
 
-def _commutative(name, scalar_name, on_bools, doc):
-    """A binary op whose number operand, on either side, becomes the scalar form."""
+def _scaled(name, input, other, alpha):
+    """other * alpha for add/sub's `alpha` (torch's rule: no floating alpha for integer operands)."""
+    floats = [x.dtype.name in _FLOAT_NAMES for x in (input, other) if isinstance(x, Tensor)]
+    if isinstance(alpha, Tensor) or not _is_number(alpha):
+        raise TypeError(f"{name}(): argument 'alpha' must be a Number, not {_type_name(alpha)}")
+    if not any(floats) and not isinstance(other, float) and not isinstance(input, float):
+        if not isinstance(alpha, numbers.Integral):
+            raise RuntimeError(f"{name}(): for integral input tensors, argument alpha must not be a floating point "
+                               "number")
+    return other * alpha
+
+
+def _commutative(name, scalar_name, on_bools, doc, alpha=False):
+    """A binary op whose number operand, on either side, becomes the scalar form; with `alpha`,
+    it takes torch's `alpha=` keyword (input + alpha * other)."""
     handle = _op(name)
     binary, scalar = handle.binary, _op(scalar_name).scalar  # the bound methods, looked up once
+    alpha_allowed = alpha
 
-    def op(input, other):
+    # alpha is positional-or-keyword (torch's is keyword-only): a keyword-only default costs
+    # every call, alpha or not, a read of the function's keyword defaults.
+    def op(input, other, alpha=None):
+        if alpha is not None:  # keyword checked first and only once: the plain call pays one test
+            if not alpha_allowed:
+                raise TypeError(f"{name}() got an unexpected keyword argument 'alpha'")
+            if alpha != 1:
+                other = _scaled(name, input, other, alpha)
         # The common cases go straight to C++, which refuses (ValueError, before anything runs)
         # differing dtypes and bools: those are promoted below, where other errors raise again.
         try:
@@ -205,6 +227,8 @@ def _commutative(name, scalar_name, on_bools, doc):
         if not isinstance(a, Tensor):
             return _scalar_op(scalar_name, b, a)
         return Tensor(handle.binary(a._impl, b._impl))
+    if not alpha_allowed:  # mul: its signature says (input, other), as torch's
+        op.__signature__ = inspect.Signature(list(inspect.signature(op).parameters.values())[:2])
     return _named(op, name, doc)
 
 
@@ -224,7 +248,7 @@ def _logical(name, doc):
 logical_and = _logical("logical_and", "input and other, nonzero meaning true, as bool.")
 logical_or = _logical("logical_or", "input or other, nonzero meaning true, as bool.")
 logical_xor = _logical("logical_xor", "input xor other, nonzero meaning true, as bool.")
-add = _commutative("add", "add_scalar", logical_or, "input + other (on two bools: or).")
+add = _commutative("add", "add_scalar", logical_or, "input + alpha * other (on two bools: or).", alpha=True)
 mul = _commutative("mul", "mul_scalar", logical_and, "input * other (on two bools: and).")
 
 _NO_BOOL_SUB = (". Subtraction, the `-` operator, with a bool operand is not supported; use the `~` or "
@@ -234,8 +258,10 @@ _NO_BOOL_SUB = (". Subtraction, the `-` operator, with a bool operand is not sup
 _sub_binary, _add_scalar = _op("sub").binary, _op("add_scalar").scalar
 
 
-def sub(input, other):
-    """input - other."""
+def sub(input, other, alpha=None):
+    """input - alpha * other."""
+    if alpha is not None and alpha != 1:
+        other = _scaled("sub", input, other, alpha)
     # The common cases go straight to C++, which refuses (ValueError, before anything runs)
     # differing dtypes and bools: those are promoted below, where other errors raise again.
     try:

@@ -16,7 +16,7 @@ import numpy as _np
 
 from . import _dtype
 
-__all__ = ["result_type", "promote_types", "get_default_dtype", "can_cast"]
+__all__ = ["result_type", "promote_types", "get_default_dtype", "set_default_dtype", "can_cast"]
 
 _BOOL, _INT, _FLOAT = 0, 1, 2
 # Integers and floats by width: within a category the wider wins.
@@ -28,9 +28,23 @@ def _category(d):
     return _BOOL if d.name == "bool" else _FLOAT if d.name in ("float16", "bfloat16", "float32", "float64") else _INT
 
 
+_default = [_dtype.float32]  # the process's default float dtype (set_default_dtype), one for every thread as torch's
+
+
 def get_default_dtype():
-    """The dtype Python floats become (torch.get_default_dtype): float32."""
-    return _dtype.float32
+    """The dtype Python floats, creation ops and modules' parameters take by default
+    (torch.get_default_dtype): float32 unless set_default_dtype changed it."""
+    return _default[0]
+
+
+def set_default_dtype(d):
+    """Makes `d` (float32 or float64) the default float dtype, as torch.set_default_dtype:
+    creation ops (zeros, rand, arange of floats, tensor of Python floats, ...), modules'
+    parameters and Python floats in type promotion take it."""
+    d = _dtype.to_dtype(d)
+    if d.name not in ("float32", "float64"):
+        raise TypeError(f"set_default_dtype: only float32 and float64 can be the default dtype, got {d.name}")
+    _default[0] = d
 
 
 def promote_types(type1, type2):

@@ -6,6 +6,7 @@ import numpy as _np
 from . import _C, _device
 from . import _dtype
 from . import _grad_fn
+from ._promotion import get_default_dtype
 from ._placement import placement as _placement
 from .sbp import as_nd_sbp as _as_nd_sbp
 
@@ -122,7 +123,7 @@ class Tensor:
     def __init__(self, impl=None, *sizes):
         self._impl = impl  # a _C.Var: the value and its autograd state
         if impl.__class__ is not _Var or sizes:  # every op's result: the one check on the hot path
-            self._impl = _legacy_tensor(impl, sizes, _dtype.float32)._impl
+            self._impl = _legacy_tensor(impl, sizes, get_default_dtype())._impl
 
     @property
     def is_global(self):
@@ -691,13 +692,13 @@ def _as_array(data, dtype):
         return _np.array(data, dtype=target.numpy, order="C", copy=True)
     array = _np.array(data, order="C", copy=True)
     if not isinstance(data, _np.ndarray):
-        # Python numbers follow PyTorch: floats become float32, ints int64 (those beyond
-        # int64 are an error, never a wrapped or rounded value).
+        # Python numbers follow PyTorch: floats become the default float dtype, ints int64
+        # (those beyond int64 are an error, never a wrapped or rounded value).
         bad = _out_of_range(data, array, -2**63, 2**63 - 1)
         if bad is not None:
             raise ValueError(f"tensor: value {bad} does not fit in int64")
         if array.dtype.kind == "f":
-            array = array.astype(_np.float32)
+            array = array.astype(get_default_dtype().numpy)
         elif array.dtype.kind in "iu":
             array = array.astype(_np.int64)
     _dtype.to_dtype(array.dtype)  # rejects unsupported dtypes with a clear message

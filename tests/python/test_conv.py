@@ -250,8 +250,8 @@ def test_pad():
     assert got.dtype == mf.int64
     np.testing.assert_array_equal(got.numpy(), np.pad(i, ((0, 0), (1, 1)), constant_values=-1))
     check_gradients(lambda t: F.pad(t, (1, -1, 0, 2), value=3.0), [x])
-    with pytest.raises(NotImplementedError, match="mode 'circular'"):
-        F.pad(mf.tensor(x), (1, 1), mode="circular")
+    np.testing.assert_array_equal(F.pad(mf.tensor(x), (1, 1), mode="circular").numpy(),
+                                  np.pad(x, [(0, 0)] * (x.ndim - 1) + [(1, 1)], mode="wrap"))
     with pytest.raises(ValueError, match="doesn't take in value"):
         F.pad(mf.tensor(x), (1, 1), mode="reflect", value=1.0)
     with pytest.raises(ValueError, match=r"\[pad\] pads \[4, 1\] on dim 2 .* expected reflect pads >= 0 and smaller"):

@@ -39,6 +39,15 @@ def _probs(*shape):
     return np.exp(_log_probs(*shape))
 
 
+def _signs(*shape):
+    """1 and -1 targets, as float32."""
+    return np.where(np.random.default_rng(sum(shape)).random(shape) < 0.5, -1.0, 1.0).astype(np.float32)
+
+
+def _pad_row(cls, kind):
+    return (lambda **kw: cls(1, 2.0)) if kind == "Constant" else (lambda **kw: cls(1))
+
+
 class Row:
     """One way to build and call a module: make(**kw) -> module, inputs() -> arrays; `grads`:
     the inputs that take gradients (None: every floating one); `forward`: False for modules
@@ -153,6 +162,53 @@ ZOO = {
                                    lambda: [_randn(3, 2, 8)]),
     "Unflatten": Row(lambda **kw: nn.Unflatten(1, (2, 2)), _x(3, 4)),
     "Upsample": Row(lambda **kw: nn.Upsample(scale_factor=2), _x(2, 3, 2, 2)),
+    "EmbeddingBag": Row(lambda **kw: nn.EmbeddingBag(10, 3, mode="max", padding_idx=1, **kw),
+                        lambda: [_ints(10, 2, 4)]),
+    "RReLU": Row(lambda **kw: nn.RReLU()),
+    "AlphaDropout": Row(lambda **kw: nn.AlphaDropout(0.5)),
+    "FeatureAlphaDropout": Row(lambda **kw: nn.FeatureAlphaDropout(0.5), _x(2, 3, 4)),
+    "LPPool1d": Row(lambda **kw: nn.LPPool1d(2, 2), lambda: [_randn(2, 3, 6, low=0.1, high=1)]),
+    "LPPool2d": Row(lambda **kw: nn.LPPool2d(3, 2), lambda: [_randn(2, 3, 4, 4, low=0.1, high=1)]),
+    "MaxUnpool1d": Row(lambda **kw: nn.MaxUnpool1d(2),
+                       lambda: [_randn(2, 3, 3), np.broadcast_to(np.array([1, 2, 5]), (2, 3, 3)).copy()]),
+    "MaxUnpool2d": Row(lambda **kw: nn.MaxUnpool2d(2),
+                       lambda: [_randn(2, 3, 2, 2), np.broadcast_to(np.array([[0, 3], [9, 14]]), (2, 3, 2, 2)).copy()]),
+    "CircularPad1d": Row(lambda **kw: nn.CircularPad1d((1, 2)), _x(2, 3, 4)),
+    "CircularPad2d": Row(lambda **kw: nn.CircularPad2d(1), _x(2, 3, 4, 4)),
+    "CircularPad3d": Row(lambda **kw: nn.CircularPad3d(1), _x(2, 3, 2, 2, 2)),
+    # issue 37's first round
+    "AdaptiveAvgPool1d": Row(lambda **kw: nn.AdaptiveAvgPool1d(2), _x(2, 3, 6)),
+    "AdaptiveMaxPool1d": Row(lambda **kw: nn.AdaptiveMaxPool1d(2), _x(2, 3, 6)),
+    "Bilinear": Row(lambda **kw: nn.Bilinear(3, 4, 5, **kw), lambda: [_randn(4, 3), _randn(4, 4, seed=1)]),
+    "CTCLoss": _loss(nn.CTCLoss, lambda: [_log_probs(6, 2, 4), np.array([[1, 2], [3, 1]]), np.array([6, 5]),
+                                          np.array([2, 1])]),
+    "ChannelShuffle": Row(lambda **kw: nn.ChannelShuffle(2), _x(2, 4, 3, 3)),
+    "CosineEmbeddingLoss": _loss(nn.CosineEmbeddingLoss, lambda: [_randn(4, 3), _randn(4, 3, seed=1), _signs(4)]),
+    "Fold": Row(lambda **kw: nn.Fold((4, 5), 2), _x(2, 12, 12)),
+    "GaussianNLLLoss": _loss(nn.GaussianNLLLoss, lambda: [_randn(4, 3), _randn(4, 3, seed=1),
+                                                          _randn(4, 3, low=0.5, high=1)]),
+    "Hardshrink": Row(lambda **kw: nn.Hardshrink()),
+    "HingeEmbeddingLoss": _loss(nn.HingeEmbeddingLoss, lambda: [_randn(4, 3), _signs(4, 3)]),
+    "MarginRankingLoss": _loss(nn.MarginRankingLoss, lambda: [_randn(4), _randn(4, seed=1), _signs(4)]),
+    "MultiLabelMarginLoss": _loss(nn.MultiLabelMarginLoss, lambda: [_randn(4, 3), np.array(
+        [[0, 2, -1], [1, -1, 0], [2, 1, 0], [0, -1, 1]])]),
+    "MultiLabelSoftMarginLoss": _loss(nn.MultiLabelSoftMarginLoss, lambda: [_randn(4, 3), (_signs(4, 3) + 1) / 2]),
+    "MultiMarginLoss": _loss(nn.MultiMarginLoss, lambda: [_randn(4, 5), _ints(5, 4)]),
+    "PairwiseDistance": Row(lambda **kw: nn.PairwiseDistance(), lambda: [_randn(4, 3), _randn(4, 3, seed=1)]),
+    "PixelShuffle": Row(lambda **kw: nn.PixelShuffle(2), _x(2, 8, 2, 2)),
+    "PixelUnshuffle": Row(lambda **kw: nn.PixelUnshuffle(2), _x(2, 3, 4, 4)),
+    "PoissonNLLLoss": _loss(nn.PoissonNLLLoss, lambda: [_randn(4, 3), _randn(4, 3, low=0, high=3)]),
+    "SoftMarginLoss": _loss(nn.SoftMarginLoss, lambda: [_randn(4, 3), _signs(4, 3)]),
+    "Softshrink": Row(lambda **kw: nn.Softshrink()),
+    "TripletMarginLoss": _loss(nn.TripletMarginLoss, lambda: [_randn(4, 3), _randn(4, 3, seed=1),
+                                                              _randn(4, 3, seed=2)]),
+    "TripletMarginWithDistanceLoss": _loss(nn.TripletMarginWithDistanceLoss, lambda: [
+        _randn(4, 3), _randn(4, 3, seed=1), _randn(4, 3, seed=2)]),
+    "Unfold": Row(lambda **kw: nn.Unfold(2), _x(2, 3, 4, 4)),
+    "UpsamplingBilinear2d": Row(lambda **kw: nn.UpsamplingBilinear2d(scale_factor=2), _x(2, 3, 2, 2)),
+    "UpsamplingNearest2d": Row(lambda **kw: nn.UpsamplingNearest2d(scale_factor=2), _x(2, 3, 2, 2)),
+    **{f"{kind}Pad{d}d": Row(_pad_row(getattr(nn, f"{kind}Pad{d}d"), kind), _x(*(2, 3, 4, 4, 4)[:d + 2]))
+       for kind in ("Zero", "Constant", "Reflection", "Replication") for d in (1, 2, 3)},
 }
 
 

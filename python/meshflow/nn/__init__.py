@@ -27,3 +27,5 @@ from ._modules_surface import (Bilinear, PixelShuffle, PixelUnshuffle, ChannelSh
                                ZeroPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d,
                                ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
                                ReplicationPad3d, AdaptiveAvgPool1d, AdaptiveMaxPool1d)
+from ._modules_surface2 import (EmbeddingBag, RReLU, AlphaDropout, FeatureAlphaDropout, LPPool1d,  # noqa: E402
+                                LPPool2d, MaxUnpool1d, MaxUnpool2d, CircularPad1d, CircularPad2d, CircularPad3d)

@@ -199,8 +199,8 @@ def pad(input, pad, mode="constant", value=None):
         raise TypeError(f"[pad] pad is {pad!r}; expected a tuple of ints")
     if mode not in _PAD_MODES:
         if mode == "circular":
-            raise NotImplementedError("[pad] mode 'circular' is not implemented; meshflow pads with mode 'constant', "
-                                      "'reflect' or 'replicate'")
+            from ._functional_surface2 import circular_pad
+            return circular_pad(input, pad)
         raise ValueError(f"[pad] mode {mode!r}; expected 'constant', 'reflect', 'replicate' or 'circular'")
     attrs = {"pads": [int(p) for p in pad], "mode": _PAD_MODES[mode]}
     if mode != "constant":

@@ -206,6 +206,14 @@ class _BatchNorm(Module):
     def _check_input_dim(self, input):
         pass
 
+    def reset_running_stats(self):
+        """Running mean 0, variance 1 and no batches tracked, as torch's."""
+        if self.track_running_stats:
+            with no_grad():
+                self.running_mean.zero_()
+                self.running_var.fill_(1)
+                self.num_batches_tracked.zero_()
+
     def forward(self, input):
         self._check_input_dim(input)
         _check_size(self, input, 1, self.num_features, "num_features")

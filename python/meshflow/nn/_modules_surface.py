@@ -17,12 +17,12 @@ def _no_legacy(name, size_average, reduce):
 class Bilinear(Module):
     """y = x1^T W x2 + b, weight [out, in1, in2] and bias U(-1/sqrt(in1), 1/sqrt(in1)) as torch's."""
 
-    def __init__(self, in1_features, in2_features, out_features, bias=True):
+    def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
         self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
         bound = 1 / math.sqrt(in1_features)
-        self.weight = Parameter(_uniform((out_features, in1_features, in2_features), bound))
-        self.bias = Parameter(_uniform((out_features,), bound)) if bias else None
+        self.weight = Parameter(_uniform((out_features, in1_features, in2_features), bound, device, dtype))
+        self.bias = Parameter(_uniform((out_features,), bound, device, dtype)) if bias else None
 
     def forward(self, input1, input2):
         return F.bilinear(input1, input2, self.weight, self.bias)

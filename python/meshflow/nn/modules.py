@@ -13,6 +13,7 @@ from .. import _device, _dtype
 from .._tensor import Tensor, _impl_of, _in_layout_of, _names_dtype, _type_name
 from .._ops_creation import ones, rand, randn, zeros, zeros_like
 from .._ops_elementwise import cast
+from .._promotion import get_default_dtype
 from ..sbp import as_nd_sbp as _as_nd_sbp
 from . import functional as F
 
@@ -489,9 +490,10 @@ def _to_device_only(t, *args, **kwargs):
 
 def _uniform(shape, bound, device=None, dtype=None):
     """U(-bound, bound) from the counter-based generator, on `device` in `dtype` (torch's
-    factory kwargs; None: the CPU, float32). Drawn in float32 on the host whatever the two
-    say, so a seed gives the same weights on every device and in every dtype."""
-    return (rand(*shape) * (2 * bound) - bound).to(device=device, dtype=dtype)
+    factory kwargs; None: the CPU, the default float dtype). Drawn in float32 on the host
+    whatever the two say, so a seed gives the same weights on every device and in every dtype."""
+    return (rand(*shape, dtype=_dtype.float32) * (2 * bound) - bound).to(device=device,
+                                                                          dtype=dtype or get_default_dtype())
 
 
 class Linear(Module):

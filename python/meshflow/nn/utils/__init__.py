@@ -5,7 +5,8 @@ from ...optim import clip_grad_norm_  # noqa: F401: part of this module's API
 from ..._tensor import Tensor, no_grad
 from . import rnn  # noqa: F401: part of this module's API
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "rnn"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters", "weight_norm",
+           "remove_weight_norm", "rnn"]
 
 
 def clip_grad_value_(parameters, clip_value):
@@ -22,3 +23,74 @@ def parameters_to_vector(parameters):
     """The parameters flattened and concatenated into one vector."""
     from ..._ops_shape import cat
     return cat([p.reshape(-1) for p in parameters])
+
+
+def vector_to_parameters(vec, parameters):
+    """The parameters take their values from `vec` (parameters_to_vector's layout), in place."""
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
+    parameters = list(parameters)
+    total = sum(p.numel() for p in parameters)
+    if total != vec.numel():
+        raise RuntimeError(f"vector_to_parameters: the vector has {vec.numel()} elements; the parameters {total}")
+    start = 0
+    with no_grad():
+        for p in parameters:
+            n = p.numel()
+            p.copy_(vec[start:start + n].reshape(list(p.shape)))
+            start += n
+
+
+def _norm_except_dim(v, dim):
+    """The 2-norm of v over every dim but `dim` (kept as size-1 dims), or over all of v (dim -1
+    or None)."""
+    if dim is None or dim == -1:
+        return v.norm()
+    dim %= v.ndim
+    return v.norm(2, dim=[d for d in range(v.ndim) if d != dim], keepdim=True) if v.ndim > 1 else v.abs()
+
+
+def _weight_normed_forward(module, *args, **kwargs):
+    """The module's forward with each weight-normed tensor first recomputed, g * v / |v|."""
+    for name, dim in module._weight_norms.items():
+        v = getattr(module, name + "_v")
+        object.__setattr__(module, name, v * (getattr(module, name + "_g") / _norm_except_dim(v, dim)))
+    return type(module).forward(module, *args, **kwargs)
+
+
+def weight_norm(module, name="weight", dim=0):
+    """torch.nn.utils.weight_norm: the parameter `name` becomes name_g (its norm over every dim
+    but `dim`) and name_v (its direction), and each forward uses g * v / |v|. Returns module."""
+    import types
+    from ..modules import Parameter
+    norms = module.__dict__.setdefault("_weight_norms", {})
+    if name in norms:
+        raise RuntimeError(f"Cannot register two weight_norm hooks on the same parameter {name}")
+    weight = module._parameters.get(name)
+    if weight is None:
+        raise AttributeError(f"weight_norm: {type(module).__name__} has no parameter {name!r}")
+    del module._parameters[name]
+    with no_grad():
+        module.register_parameter(name + "_g", Parameter(_norm_except_dim(weight, dim).detach().clone()))
+        module.register_parameter(name + "_v", Parameter(weight.detach().clone()))
+    norms[name] = dim
+    object.__setattr__(module, "forward", types.MethodType(_weight_normed_forward, module))
+    object.__setattr__(module, name, weight.detach())  # until the first forward recomputes it (g * v / |v| = weight)
+    return module
+
+
+def remove_weight_norm(module, name="weight"):
+    """Undoes weight_norm: `name` is a parameter again, holding g * v / |v|. Returns module."""
+    from ..modules import Parameter
+    norms = module.__dict__.get("_weight_norms", {})
+    if name not in norms:
+        raise ValueError(f"weight_norm of '{name}' not found in {type(module).__name__}")
+    dim = norms.pop(name)
+    g, v = module._parameters.pop(name + "_g"), module._parameters.pop(name + "_v")
+    with no_grad():
+        weight = v * (g / _norm_except_dim(v, dim))
+    module.__dict__.pop(name, None)
+    module.register_parameter(name, Parameter(weight.detach()))
+    if not norms:
+        module.__dict__.pop("forward", None)
+    return module

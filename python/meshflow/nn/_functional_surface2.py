@@ -1,0 +1,324 @@
+"""meshflow.nn.functional, third round (issue 37): embedding_bag, rrelu, alpha_dropout and
+feature_alpha_dropout, lp_pool1d / lp_pool2d, max_unpool1d / max_unpool2d, pad's 'circular'
+mode, gumbel_softmax, pdist, affine_grid and grid_sample (4-d), each as torch defines it.
+
+All are compositions of existing ops (index_select / index_add / scatter at index vectors
+computed on the host from offsets or shapes, elementwise ops, reductions, the pools), so their
+gradients are those ops'. The bags' offsets are read on the host (they decide the shapes)."""
+import numbers
+
+import numpy as _np
+
+from .._ops_creation import rand_like, zeros
+from .._ops_elementwise import where
+from .._ops_index import _placed_like, index_add, index_select
+from .._ops_math import fmod
+from .._ops_shape import cat, stack
+from .._ops_surface import triu_indices
+from .._tensor import Tensor, tensor
+
+
+def _host_ints(t, what):
+    if not isinstance(t, Tensor) or t.dtype.name not in ("int32", "int64"):
+        raise TypeError(f"embedding_bag: {what} must be an int32 or int64 tensor")
+    return (t.to_local() if t.is_global else t).cpu().numpy().astype(_np.int64)
+
+
+def _bags(input, offsets, include_last_offset):
+    """(flat indices, the bag of each, the number of bags) of embedding_bag's input."""
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError("embedding_bag: offsets has to be None if input is 2D")
+        n, length = input.shape
+        return input.reshape(-1), _np.repeat(_np.arange(n), length), n
+    if input.ndim != 1:
+        raise ValueError(f"embedding_bag: input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
+    if offsets is None:
+        raise ValueError("embedding_bag: offsets has to be a 1D Tensor but got None")
+    starts = _host_ints(offsets, "offsets").reshape(-1)
+    total = input.shape[0]
+    if starts.size and (starts[0] != 0 or _np.any(_np.diff(starts) < 0) or starts[-1] > total):
+        raise ValueError(f"embedding_bag: offsets {starts.tolist()} must start at 0, not decrease and stay within the "
+                         f"input's {total} indices")
+    bounds = _np.r_[starts, total] if not include_last_offset else starts
+    count = len(bounds) - 1
+    lengths = _np.diff(bounds)
+    bag_of = _np.repeat(_np.arange(count), lengths)
+    return input[:bounds[-1]] if bounds[-1] != total else input, bag_of, count
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """torch's embedding_bag: each bag's rows of `weight` reduced by `mode` ('sum', 'mean',
+    'max'); bags are input's rows (2-d input) or the runs of 1-d input starting at `offsets`.
+    per_sample_weights (mode 'sum') scale each row; indices equal to padding_idx are left out
+    (an empty bag gives zeros)."""
+    from .functional import embedding
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError(f"embedding_bag: mode has to be one of sum, mean or max, got {mode!r}")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}')")
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding_bag: scale_grad_by_freq and sparse gradients are not supported")
+    flat, bag_of, count = _bags(input, offsets, include_last_offset)
+    if per_sample_weights is not None and tuple(per_sample_weights.shape) != tuple(input.shape):
+        raise ValueError(f"embedding_bag: per_sample_weights has shape {tuple(per_sample_weights.shape)}; expected "
+                         f"input's {tuple(input.shape)}")
+    keep = _np.ones(bag_of.size, bool)
+    if padding_idx is not None:
+        padding_idx = padding_idx % weight.shape[0]
+        keep = _host_ints(flat, "input") != padding_idx
+    place = (lambda a: tensor(a, dtype="int64", device=weight.device)) if not weight.is_global else None
+    if place is None:
+        raise NotImplementedError("embedding_bag: global tensors are not supported")
+    kept = place(_np.flatnonzero(keep))
+    rows = embedding(index_select(flat, 0, kept), weight, max_norm=max_norm, norm_type=norm_type)
+    if per_sample_weights is not None:
+        rows = rows * index_select(per_sample_weights.reshape(-1), 0, kept).unsqueeze(1)
+    bags = bag_of[keep]
+    dim = weight.shape[1]
+    if mode == "max":
+        return _bag_max(rows, bags, count, dim, place)
+    out = index_add(zeros(count, dim, dtype=weight.dtype, device=weight.device), 0, place(bags), rows)
+    if mode == "mean":
+        sizes = _np.maximum(_np.bincount(bags, minlength=count), 1)
+        out = out / tensor(sizes.astype(_np.float64), dtype=weight.dtype, device=weight.device).unsqueeze(1)
+    return out
+
+
+def _bag_max(rows, bags, count, dim, place):
+    """The elementwise max of each bag's rows (zeros for an empty bag): rows laid out as
+    [bags, longest bag] with -inf filling, then amax."""
+    sizes = _np.bincount(bags, minlength=count)
+    longest = int(sizes.max()) if sizes.size else 0
+    slots = _np.full((count, max(longest, 1)), rows.shape[0], _np.int64)  # the -inf row
+    order = _np.argsort(bags, kind="stable")
+    rank = _np.arange(bags.size) - _np.repeat(_np.r_[0, _np.cumsum(sizes)[:-1]], sizes)
+    slots[bags[order], rank] = order
+    padded = cat([rows, zeros(1, dim, dtype=rows.dtype, device=rows.device) - float("inf")], 0)
+    out = index_select(padded, 0, place(slots.reshape(-1))).reshape(count, -1, dim).amax(1)
+    empty = place((sizes == 0).astype(_np.int64)).to("bool").unsqueeze(1)
+    return where(empty, 0.0, out)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """x where x >= 0, else a * x: a drawn uniform in [lower, upper] per element in training,
+    (lower + upper) / 2 otherwise."""
+    if training:
+        slope = rand_like(input) * (upper - lower) + lower
+    else:
+        slope = (lower + upper) / 2
+    out = where(input >= 0, input, input * slope)
+    return input.copy_(out) if inplace else out
+
+
+_SELU_ALPHA = 1.7580993408473766  # selu's scale * alpha: the value alpha dropout drops to (negated)
+
+
+def _alpha_dropout(name, input, p, training, inplace, feature):
+    if not 0 <= p <= 1:
+        raise ValueError(f"{name}: dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    if p == 1:
+        out = input * 0
+    else:
+        shape = list(input.shape[:2]) + [1] * (input.ndim - 2) if feature else list(input.shape)
+        keep = (rand_like(zeros(*shape, dtype=input.dtype, device=input.device)) >= p).to(input.dtype)
+        a = 1.0 / ((_SELU_ALPHA ** 2 * p + 1) * (1 - p)) ** 0.5
+        out = input * (keep * a) + ((keep - 1) * (_SELU_ALPHA * a) + _SELU_ALPHA * a * p)
+    return input.copy_(out) if inplace else out
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Dropout that keeps selu's mean and variance: dropped elements take -selu's alpha * scale,
+    then an affine map restores the moments (torch's)."""
+    return _alpha_dropout("alpha_dropout", input, p, training, inplace, False)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """alpha_dropout of whole channels (dims 0 and 1 drawn, the rest shared)."""
+    return _alpha_dropout("feature_alpha_dropout", input, p, training, inplace, True)
+
+
+def _lp_pool(pool, input, norm_type, kernel_size, stride, ceil_mode, dims):
+    kernel = (kernel_size,) * dims if isinstance(kernel_size, numbers.Integral) else tuple(kernel_size)
+    area = 1
+    for k in kernel:
+        area *= k
+    out = pool(input ** norm_type, kernel_size, stride, 0, ceil_mode)
+    return ((out.sign() * out.abs().relu()) * area) ** (1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """The norm_type-norm over each window: (sum of x ** p) ** (1 / p), as torch's."""
+    from .functional import avg_pool1d
+    return _lp_pool(avg_pool1d, input, float(norm_type), kernel_size, stride, ceil_mode, 1)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """The norm_type-norm over each 2-d window: (sum of x ** p) ** (1 / p), as torch's."""
+    from .functional import avg_pool2d
+    return _lp_pool(avg_pool2d, input, float(norm_type), kernel_size, stride, ceil_mode, 2)
+
+
+def _max_unpool(name, input, indices, kernel_size, stride, padding, output_size, dims):
+    def each(v):
+        return (v,) * dims if isinstance(v, numbers.Integral) else tuple(v)
+    kernel, pad = each(kernel_size), each(padding)
+    step = kernel if stride is None else each(stride)
+    spatial = list(input.shape[-dims:])
+    default = [(spatial[i] - 1) * step[i] - 2 * pad[i] + kernel[i] for i in range(dims)]
+    size = default if output_size is None else [int(s) for s in list(output_size)[-dims:]]
+    if tuple(indices.shape) != tuple(input.shape):
+        raise ValueError(f"{name}: indices have shape {tuple(indices.shape)}; expected input's {tuple(input.shape)}")
+    lead = list(input.shape[:-dims])
+    plane = 1
+    for s in size:
+        plane *= s
+    flat_in = input.reshape(lead + [-1])
+    out = zeros(*(lead + [plane]), dtype=input.dtype, device=input.device)
+    out = out.scatter(len(lead), indices.reshape(lead + [-1]).to("int64"), flat_in)
+    return out.reshape(lead + size)
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool1d: each value written at its index (from return_indices=True)
+    in a zero tensor of the pooled input's size."""
+    return _max_unpool("max_unpool1d", input, indices, kernel_size, stride, padding, output_size, 1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool2d: each value written at its flat index in its plane (from
+    return_indices=True) in a zero tensor of the pooled input's size."""
+    return _max_unpool("max_unpool2d", input, indices, kernel_size, stride, padding, output_size, 2)
+
+
+def circular_pad(input, pad):
+    """F.pad's mode 'circular': each padded dim wraps around (negative pads crop), as torch's."""
+    dims = len(pad) // 2
+    if len(pad) % 2 or not 1 <= dims <= 3 or input.ndim not in (dims + 1, dims + 2):
+        raise NotImplementedError(f"[pad] mode 'circular' pads the last 1 to 3 dims of an input with 1 or 2 more dims; "
+                                  f"got {len(pad)} pads for an input of shape {tuple(input.shape)}")
+    out = input
+    for i in range(dims):
+        before, after = int(pad[2 * i]), int(pad[2 * i + 1])
+        d = input.ndim - 1 - i
+        n = out.shape[d]
+        if max(before, after) > n:
+            raise ValueError(f"[pad] padding {max(before, after)} of dim {d} is larger than its size {n}; circular "
+                             "padding wraps around at most once")
+        if before < 0:
+            out, n, before = out.narrow(d, -before, n + before), n + before, 0
+        if after < 0:
+            out, n, after = out.narrow(d, 0, n + after), n + after, 0
+        out = cat([p for p in (out.narrow(d, n - before, before), out, out.narrow(d, 0, after)) if p.shape[d]], d)
+    return out
+
+
+def gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1):
+    """softmax((logits + g) / tau) with g Gumbel(0, 1) noise; hard: the one-hot of its argmax
+    in the forward pass, the soft sample's gradient (straight through)."""
+    exponential = -(-rand_like(logits)).log1p()  # Exponential(1): -log(1 - u)
+    gumbels = -exponential.log()
+    soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return soft
+    index = soft.argmax(dim, keepdim=True)
+    one_hot = zeros(*logits.shape, dtype=logits.dtype, device=logits.device).scatter(dim, index, 1.0)
+    return one_hot - soft.detach() + soft
+
+
+def pdist(input, p=2.0):
+    """The p-norm distances between every pair of input's rows i < j, in row-major order of
+    the pairs ([N * (N - 1) / 2]), as torch's."""
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    n = input.shape[0]
+    pairs = triu_indices(n, n, 1, device=input.device)
+    diff = index_select(input, 0, pairs[0]) - index_select(input, 0, pairs[1])
+    return diff.norm(p, dim=1) if diff.shape[0] else diff.sum(1)
+
+
+def _base_coordinates(n, align_corners, like):
+    """torch's normalized coordinates of n pixels: their centers (or, align_corners, the
+    corner pixels at -1 and 1)."""
+    if n <= 1:
+        values = _np.zeros(n)
+    elif align_corners:
+        values = _np.linspace(-1, 1, n)
+    else:
+        values = (_np.arange(n) * 2 + 1) / n - 1
+    return _placed_like(like, tensor(values, dtype=like.dtype))
+
+
+def affine_grid(theta, size, align_corners=False):
+    """The sampling grid [N, H, W, 2] of the affine maps theta [N, 2, 3] over an output of
+    size [N, C, H, W]: theta @ (x, y, 1) at each output pixel's normalized coordinates."""
+    if theta.ndim != 3 or tuple(theta.shape[1:]) != (2, 3):
+        raise ValueError(f"affine_grid: expected theta of shape [N, 2, 3] for a 4-d size, got {tuple(theta.shape)}")
+    if len(size) != 4 or size[0] != theta.shape[0]:
+        raise ValueError(f"affine_grid: expected size [N, C, H, W] with N = theta's {theta.shape[0]}, got {list(size)}")
+    _, _, h, w = (int(v) for v in size)
+    xs = _base_coordinates(w, align_corners, theta).reshape(1, w).expand(h, w)
+    ys = _base_coordinates(h, align_corners, theta).reshape(h, 1).expand(h, w)
+    base = stack([xs, ys, xs * 0 + 1], 2).reshape(1, h * w, 3)
+    return (base @ theta.transpose(1, 2)).reshape(theta.shape[0], h, w, 2)
+
+
+def _reflect(coordinates, twice_low, twice_high):
+    """torch's reflect_coordinates: coordinates mirrored into [low, high]."""
+    if twice_low == twice_high:
+        return coordinates * 0
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    distance = (coordinates - low).abs()
+    extra = fmod(distance, span)
+    even = fmod((distance / span).floor(), 2) == 0
+    return where(even, extra + low, span - extra + low)
+
+
+def _source_coordinates(g, size, padding_mode, align_corners):
+    """Pixel coordinates of normalized ones, with border or reflection padding applied."""
+    x = (g + 1) / 2 * (size - 1) if align_corners else ((g + 1) * size - 1) / 2
+    if padding_mode == "border":
+        return x.clamp(0, size - 1)
+    if padding_mode == "reflection":
+        x = _reflect(x, 0, 2 * (size - 1)) if align_corners else _reflect(x, -1, 2 * size - 1).clamp(0, size - 1)
+    return x
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
+    """input [N, C, H, W] sampled at grid [N, Ho, Wo, 2]'s normalized (x, y) locations (-1 and
+    1 the edges: the corner pixels' centers with align_corners, else their outer edges), by
+    mode 'bilinear' or 'nearest'; outside, padding_mode 'zeros', 'border' or 'reflection'.
+    Differentiable in input and (bilinear) grid, as torch's."""
+    if mode not in ("bilinear", "nearest"):
+        raise NotImplementedError(f"grid_sample: mode {mode!r}; meshflow samples with 'bilinear' or 'nearest'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"grid_sample: padding_mode {padding_mode!r}; expected 'zeros', 'border' or 'reflection'")
+    if input.ndim != 4 or grid.ndim != 4 or grid.shape[3] != 2 or grid.shape[0] != input.shape[0]:
+        raise NotImplementedError(f"grid_sample: expected input [N, C, H, W] and grid [N, Ho, Wo, 2], got "
+                                  f"{tuple(input.shape)} and {tuple(grid.shape)}")
+    n, c, h, w = input.shape
+    ho, wo = grid.shape[1], grid.shape[2]
+    x = _source_coordinates(grid[..., 0], w, padding_mode, align_corners)
+    y = _source_coordinates(grid[..., 1], h, padding_mode, align_corners)
+    planes = input.reshape(n, c, h * w)
+
+    def tap(xi, yi, weight):
+        inside = (xi >= 0) & (xi <= w - 1) & (yi >= 0) & (yi <= h - 1)
+        flat = (yi.clamp(0, h - 1) * w + xi.clamp(0, w - 1)).to("int64").reshape(n, 1, ho * wo).expand(n, c, ho * wo)
+        values = planes.gather(2, flat).reshape(n, c, ho, wo)
+        return values * (weight * inside.to(input.dtype)).unsqueeze(1)
+
+    if mode == "nearest":
+        return tap(x.round(), y.round(), x * 0 + 1)
+    x0, y0 = x.floor(), y.floor()
+    fx, fy = x - x0, y - y0
+    return (tap(x0, y0, (1 - fx) * (1 - fy)) + tap(x0 + 1, y0, fx * (1 - fy)) + tap(x0, y0 + 1, (1 - fx) * fy) +
+            tap(x0 + 1, y0 + 1, fx * fy))
+
+
+__all__ = ["affine_grid", "grid_sample", "embedding_bag", "rrelu", "alpha_dropout", "feature_alpha_dropout",
+           "lp_pool1d", "lp_pool2d", "max_unpool1d", "max_unpool2d", "gumbel_softmax", "pdist"]
