@@ -100,6 +100,31 @@ std::vector<Var> with_locals_replicated(const OpDef& op, const std::vector<Var>&
   return out;
 }
 
+// torch's rule for a number held in a tensor: a 0-dim tensor on the host that meets local
+// tensors on another device is moved to theirs, differentiably (a model's `x * mf.tensor(2.0)`
+// or a CPU step count beside GPU parameters). Any other mix of devices is refused by the
+// dispatcher. Empty when there is nothing to move.
+std::vector<Var> with_host_scalars_moved(const std::vector<Var>& inputs) {
+  Memory* other = nullptr;
+  bool host_scalar = false;
+  for (const Var& v : inputs) {
+    if (!v.defined() || v.is_global()) return {};
+    Memory& memory = v.local().memory();
+    if (&memory == &host_memory() && v.shape().empty()) {
+      host_scalar = true;
+    } else if (other == nullptr) {
+      other = &memory;
+    }
+  }
+  if (!host_scalar || other == nullptr || other == &host_memory()) return {};
+  device::Device& target = device::of(*other);
+  std::vector<Var> moved;
+  for (const Var& v : inputs) {
+    moved.push_back(v.defined() && &v.local().memory() == &host_memory() && v.shape().empty() ? to_device(v, target) : v);
+  }
+  return moved;
+}
+
 // What an op's backward keeps: the call's values, freed after backward; unpacked attached to
 // the graph in a create_graph backward (SavedVar).
 struct Saved {
@@ -239,6 +264,10 @@ std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Att
     return call(op, here, attrs, constraints);
   }
   if (mixes_local_and_global(inputs)) return call(op, with_locals_replicated(op, inputs), attrs, constraints);
+  if (inputs.size() > 1) {
+    std::vector<Var> moved = with_host_scalars_moved(inputs);
+    if (!moved.empty()) return call(op, moved, attrs, constraints);
+  }
   if (policy_now(op) != Autocast::kNone) {
     std::vector<Var> cast = inputs;
     Attrs cast_attrs = attrs;

@@ -229,7 +229,7 @@ void set_autocast_lists(OpMap& ops) {
   const std::pair<Autocast, std::vector<const char*>> lists[] = {
       {Autocast::kLower, {"matmul", "conv2d", "scaled_dot_product_attention", "packed_qkv_attention"}},
       {Autocast::kFloat32,
-       {"cross_entropy", "softmax_cross_entropy", "prod", "linalg_cholesky", "linalg_eigh", "linalg_inv", "linalg_lstsq",
+       {"softmax_cross_entropy", "prod", "linalg_cholesky", "linalg_eigh", "linalg_inv", "linalg_lstsq",
         "linalg_qr", "linalg_slogdet", "linalg_solve", "linalg_svd"}},
       {Autocast::kFloat32OnCuda,
        {"acos", "asin", "cosh", "erfinv", "exp", "expm1", "log", "log10", "log1p", "log2", "reciprocal", "rsqrt",
@@ -237,7 +237,11 @@ void set_autocast_lists(OpMap& ops) {
         "cumprod"}},
   };
   for (const auto& [policy, names] : lists) {
-    for (const char* name : names) ops.at(name)->autocast = policy;
+    for (const char* name : names) {
+      auto it = ops.find(name);
+      if (it == ops.end()) throw std::logic_error(std::string("autocast's op lists name an unknown op '") + name + "'");
+      it->second->autocast = policy;
+    }
   }
 }
 

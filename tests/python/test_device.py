@@ -315,3 +315,18 @@ def test_a_process_has_two_test_devices_each_with_its_own_memory():
     with pytest.raises(ValueError, match="a local program's tensors run on testdev:0; this one is on testdev:1"):
         Double()(b)
     assert Double()(a).numpy().tolist() == [2.0, -4.0, 6.0]
+
+
+def test_a_zero_dim_host_tensor_joins_another_device_as_torch_s():
+    """torch's rule: a 0-dim CPU tensor meets tensors on any device (moved there, its gradient
+    back on the CPU); a CPU tensor with dimensions is still refused."""
+    x = mf.tensor([1.0, -2.0, 3.0], device="testdev", requires_grad=True)
+    s = mf.tensor(2.5, requires_grad=True)
+    y = (x * s).sum()
+    y.backward()
+    assert y.device == "testdev:0" and float(y) == 5.0
+    assert s.grad.device == "cpu" and float(s.grad) == 2.0
+    assert x.grad.numpy().tolist() == [2.5, 2.5, 2.5]
+    assert bool(mf.tensor(3.0, device="testdev") == mf.tensor(3.0))
+    with pytest.raises(ValueError, match="expected every input on one device"):
+        x + mf.tensor([1.0, 1.0, 1.0])
