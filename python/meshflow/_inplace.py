@@ -223,7 +223,9 @@ def _copy_(self, src, non_blocking=False):
         src = _in_layout_of(src if src.ndim == self.ndim else src.expand_as(self), self)
     elif src.device != self.device:
         src = src.to(self.device)
-    return _inplace(self, lambda: src.to(self.dtype), "copy_")
+    # A copy of its own, as torch's: taking src's storage (same dtype) would make self an alias
+    # that an in-place write to src (an optimizer step) changes too.
+    return _inplace(self, lambda: src.to(self.dtype) if src.dtype != self.dtype else src.clone(), "copy_")
 
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):

@@ -568,7 +568,7 @@ Tensor.clip = clip  # clamp's other name (the loop above names methods by __name
 def _shift_in_place(f, name):
     def method(self, other):
         from ._inplace import _inplace  # it imports this module
-        return _inplace(self, f(self, other), name)
+        return _inplace(self, lambda: f(self, other), name)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"In place: self takes self.{f.__name__}(other)."
     return method

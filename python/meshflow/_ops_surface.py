@@ -237,12 +237,12 @@ def _geometric_(self, p, *, generator=None):
 
 
 def _fill(self, value, name):
-    return _inplace(self, value, name)
+    return _inplace(self, lambda: value, name)
 
 
 def _index_put_(self, indices, values, accumulate=False):
     """In place: self[indices] = values (added with accumulate), as torch's index_put_."""
-    return _inplace(self, index_put(self, indices, values, accumulate), "index_put_")
+    return _inplace(self, lambda: index_put(self, indices, values, accumulate), "index_put_")
 
 
 Tensor.stride = _stride

@@ -72,7 +72,7 @@ def checkpoint(function, *args, use_reentrant=None, preserve_rng_state=True, con
         return function(*args, **kwargs)
     from .._ops_creation import get_rng_state
     rng = get_rng_state() if preserve_rng_state else None
-    autocast = _C.autocast_dtype()
+    autocast = _C.autocast_state()
     out = function(*args, **kwargs)
     flat = _flat_outputs(out)
     single = isinstance(out, Tensor)
@@ -122,14 +122,14 @@ def _recompute(function, saved, wants, kwargs, params, rng, autocast, grads):
                 a.requires_grad_(True)
         args.append(a)
     now = get_rng_state() if rng is not None else None
-    previous_autocast = _C.set_autocast_dtype(autocast)
+    previous_autocast = _C.set_autocast(*autocast)
     try:
         if rng is not None:
             set_rng_state(rng)
         with autograd.enable_grad():
             out = function(*args, **kwargs)
     finally:
-        _C.set_autocast_dtype(previous_autocast)
+        _C.set_autocast(*previous_autocast)
         if now is not None:
             set_rng_state(now)
     outs = [o for o in _flat_outputs(out) if isinstance(o, Tensor)]
