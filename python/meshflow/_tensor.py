@@ -105,6 +105,16 @@ def _check_placement(p):
     return p
 
 
+# Calls queued for the end of the next backward pass (DistributedDataParallel's gradient
+# average, as torch's engine callbacks): each runs once, in queue order, on the issuing thread.
+_after_backward = []
+
+
+def _run_after_backward():
+    while _after_backward:
+        _after_backward.pop(0)()
+
+
 class Tensor:
     """A local tensor (one process's array) or a global tensor.
 
@@ -388,6 +398,7 @@ class Tensor:
         retain_graph = create_graph if retain_graph is None else retain_graph
         self._impl.backward(None if gradient is None else _impl_of("backward", gradient), bool(retain_graph),
                             bool(create_graph))
+        _run_after_backward()
 
     def detach(self):
         return Tensor(self._impl.detach())

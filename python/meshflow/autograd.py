@@ -13,6 +13,7 @@ import functools
 import numpy as np
 
 from . import _C
+from . import _tensor
 from ._tensor import Tensor, _impl_of, no_grad, is_grad_enabled
 from ._function import Function, FunctionCtx
 
@@ -126,6 +127,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     _check_roots(tensors, "backward")
     seeds = _seeds(grad_tensors, tensors, "grad_tensors")
     _C.autograd_backward([t._impl for t in tensors], seeds, bool(retain_graph), bool(create_graph))
+    _tensor._run_after_backward()
+
+
+def _after_next_backward(fn):
+    """Runs fn() once when the next backward() (Tensor.backward or autograd.backward) returns."""
+    _tensor._after_backward.append(fn)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,

@@ -77,6 +77,7 @@ ZOO = {
     "BatchNorm2d": Row(lambda **kw: nn.BatchNorm2d(3, momentum=None, **kw), _x(2, 3, 4, 4)),
     "BatchNorm3d": Row(lambda **kw: nn.BatchNorm3d(3, **kw), _x(2, 3, 2, 2, 2)),
     "CELU": Row(lambda **kw: nn.CELU()),
+    "DataParallel": Row(lambda **kw: nn.DataParallel(nn.Linear(3, 2, **kw)), _x(4, 3)),
     "Conv1d": Row(lambda **kw: nn.Conv1d(3, 4, 3, **kw), _x(2, 3, 6)),
     "Conv2d": Row(lambda **kw: nn.Conv2d(3, 4, 3, padding=1, **kw), _x(2, 3, 5, 5)),
     "ConvTranspose2d": Row(lambda **kw: nn.ConvTranspose2d(3, 4, 3, stride=2, **kw), _x(2, 3, 3, 3)),
@@ -320,7 +321,7 @@ def test_device_and_dtype_come_together(name):
 def test_a_module_with_state_takes_the_factory_kwargs():
     """Every module whose default construction makes parameters or buffers takes device=
     (containers and the stacks of layers, whose parts take it, excepted as in torch)."""
-    composite = {"ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential", "TransformerDecoder",
+    composite = {"DataParallel", "ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential", "TransformerDecoder",
                  "TransformerEncoder"}
     for name, row in ZOO.items():
         module = row.make()

@@ -29,3 +29,5 @@ from ._modules_surface import (Bilinear, PixelShuffle, PixelUnshuffle, ChannelSh
                                ReplicationPad3d, AdaptiveAvgPool1d, AdaptiveMaxPool1d)
 from ._modules_surface2 import (EmbeddingBag, RReLU, AlphaDropout, FeatureAlphaDropout, LPPool1d,  # noqa: E402
                                 LPPool2d, MaxUnpool1d, MaxUnpool2d, CircularPad1d, CircularPad2d, CircularPad3d)
+from . import parallel  # noqa: E402
+from .parallel import DataParallel  # noqa: E402

@@ -13,8 +13,8 @@ import numbers
 
 import numpy as _np
 
-from .. import _C
-from .._tensor import Tensor, tensor
+from ... import _C
+from ..._tensor import Tensor, tensor
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset", "Subset", "random_split",
            "default_collate", "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
@@ -145,7 +145,7 @@ def random_split(dataset, lengths, generator=None):
 def default_collate(batch):
     """Stacks a list of samples: tensors into one tensor, numbers into a tensor, tuples and
     dicts element by element (torch's default_collate)."""
-    from .._ops_shape import stack
+    from ..._ops_shape import stack
     first = batch[0]
     if isinstance(first, Tensor):
         return stack(list(batch))
@@ -291,7 +291,7 @@ class DistributedSampler(Sampler):
     num_replicas-th from its rank. num_replicas and rank default to meshflow.env's."""
 
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False):
-        from .. import env
+        from ... import env
         num_replicas = env.get_world_size() if num_replicas is None else num_replicas
         rank = env.get_rank() if rank is None else rank
         if rank >= num_replicas or rank < 0:
@@ -308,7 +308,7 @@ class DistributedSampler(Sampler):
     def __iter__(self):
         n = len(self.dataset)
         if self.shuffle:
-            from .._api import Generator
+            from ..._api import Generator
             indices = _permutation(n, Generator().manual_seed(self.seed + self.epoch)).tolist()
         else:
             indices = list(range(n))
@@ -395,3 +395,4 @@ class DataLoader:
                 return n
             return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
         return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
+from . import distributed  # noqa: E402,F401  (torch.utils.data.distributed.DistributedSampler)

@@ -1,0 +1,2 @@
+"""torch.utils.data.distributed's spelling."""
+from . import DistributedSampler  # noqa: F401
