@@ -228,13 +228,44 @@ class _BatchNorm(Module):
         running = self.running_mean, self.running_var
         if self.training and not self.track_running_stats:
             running = None, None
+        if use_batch and self._syncs_local(input):
+            return self._synced_local(input, running, factor)
         return F.batch_norm(input, running[0], running[1], self.weight, self.bias, use_batch, factor, self.eps,
                             local_stats=self.local_stats)
 
-    def extra_repr(self):
-        s = (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-             f"track_running_stats={self.track_running_stats}")
-        return s + (", local_stats=True" if self.local_stats else "")
+    def _syncs_local(self, input):
+        """A SyncBatchNorm's local input in a DDP job: the batch is every rank's local one."""
+        if not (self._sync or getattr(self, "_sync_local", False)) or not input.is_local:
+            return False
+        from .. import distributed
+        return distributed.is_initialized() and distributed.get_world_size() > 1
+
+    def _synced_local(self, input, running, factor):
+        """torch's SyncBatchNorm under DDP: the statistics of every rank's batch together
+        (their sums all-reduced, differentiably: a rank's input gets the gradient of every
+        rank's loss through them, as torch's), the ranks' batches of any sizes."""
+        from .. import distributed, sbp, placement, cat, tensor as make
+        where = placement(input.device.type, ranks=distributed._state["world"].ranks)
+
+        def over_ranks(t):
+            return t.to_global(where, sbp.partial_sum).to_global(sbp=sbp.broadcast).to_local()
+
+        dims = [0] + list(range(2, input.ndim))
+        shape = [1, -1] + [1] * (input.ndim - 2)
+        count = make([float(input.numel() // input.shape[1])], dtype=input.dtype, device=input.device)
+        sums = over_ranks(cat([input.sum(dims), count]))
+        n = sums[-1]
+        mean = sums[:-1] / n
+        centered = input - mean.reshape(shape)
+        var = over_ranks((centered * centered).sum(dims)) / n
+        out = centered * (var + self.eps).rsqrt().reshape(shape)
+        if running[0] is not None:
+            with no_grad():
+                running[0].copy_((1 - factor) * running[0] + factor * mean)
+                running[1].copy_((1 - factor) * running[1] + factor * var * (n / (n - 1)))
+        if self.weight is None:
+            return out
+        return out * self.weight.reshape(shape) + self.bias.reshape(shape)
 
 
 class BatchNorm1d(_BatchNorm):
@@ -267,7 +298,8 @@ class BatchNorm3d(_BatchNorm):
 class SyncBatchNorm(_BatchNorm):
     """Batch normalization with the statistics of the whole logical batch, across every
     data-parallel rank (torch.nn.SyncBatchNorm): what BatchNorm1d/2d do by default on global
-    tensors. process_group is accepted for torch's signature; the placement decides."""
+    tensors; on local tensors in a DDP job (meshflow.distributed initialized), the statistics of
+    every rank's batch together, as torch's. process_group is accepted for torch's signature."""
 
     _sync = True
 
@@ -282,11 +314,13 @@ class SyncBatchNorm(_BatchNorm):
     @classmethod
     def convert_sync_batchnorm(cls, module, process_group=None):
         """torch's converter: every BatchNorm under `module` made synchronized (local_stats
-        off; meshflow's BatchNorm layers compute the logical batch's statistics then).
+        off; meshflow's BatchNorm layers compute the logical batch's statistics then, and on
+        local tensors in a DDP job, the statistics of every rank's batch).
         Returns `module`, changed in place."""
         for m in module.modules():
             if isinstance(m, _BatchNorm):
                 m.local_stats = False
+                m._sync_local = True
         return module
 
 

@@ -172,3 +172,37 @@ def test_ddp_copies_rank0_buffers_at_construction_and_each_forward(pg):
     np.testing.assert_allclose(after[RANK], 0.5 * batch_mean, rtol=1e-5, atol=1e-6)
     model(x)  # starts again from rank 0's statistics
     np.testing.assert_allclose(net[1].running_mean.numpy(), 0.5 * after[0] + 0.5 * batch_mean, rtol=1e-5, atol=1e-6)
+
+
+def _cnn(seed):
+    rng = np.random.default_rng(seed)
+    net = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 4 * 4, 2))
+    with mf.no_grad():
+        for p in net.parameters():
+            p.copy_(mf.tensor(rng.standard_normal(tuple(p.shape)).astype(np.float32) * 0.3))
+    return net
+
+
+def test_sync_batch_norm_under_ddp_equals_one_device_on_uneven_batches(pg):
+    """convert_sync_batchnorm + DDP (torch's recipe): the statistics are the whole batch's,
+    and the step equals one device minimizing the mean of the ranks' losses."""
+    model = DDP(nn.SyncBatchNorm.convert_sync_batchnorm(_cnn(seed=0)))
+    ref = _cnn(seed=0)
+    opt, ref_opt = (mf.optim.SGD(m.parameters(), lr=0.1) for m in (model, ref))
+    sizes = [3 + (r % 2) for r in range(WORLD)]  # uneven parts
+    start = [sum(sizes[:r]) for r in range(WORLD + 1)]
+    rng = np.random.default_rng(5)
+    for _ in range(2):
+        x = rng.standard_normal((start[-1], 3, 6, 6)).astype(np.float32)
+        y = rng.integers(0, 2, start[-1])
+        mine = slice(start[RANK], start[RANK + 1])
+        nn.functional.cross_entropy(model(mf.tensor(x[mine])), mf.tensor(y[mine])).backward()
+        out = ref(mf.tensor(x))
+        losses = [nn.functional.cross_entropy(out[start[r]:start[r + 1]], mf.tensor(y[start[r]:start[r + 1]]))
+                  for r in range(WORLD)]
+        (sum(losses) / WORLD).backward()
+        for o in (opt, ref_opt):
+            o.step()
+            o.zero_grad()
+    for (name, p), q in zip(model.module.state_dict().items(), ref.state_dict().values()):
+        np.testing.assert_allclose(p.numpy(), q.numpy(), rtol=1e-4, atol=1e-5, err_msg=name)
