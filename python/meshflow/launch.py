@@ -4,6 +4,7 @@
     python3 -m meshflow.launch --hosts a,b --nproc-per-host K script.py [args]
     python3 -m meshflow.launch --hostfile FILE --nproc N script.py [args]
     python3 -m meshflow.launch --sim-hosts H --nproc N [--net-rate RATE] script.py [args]
+    python3 -m meshflow.launch --standalone --nproc_per_node N script.py [args]   (torchrun's)
 
 Options before the script that are not the launcher's pass through to mpirun (--hostfile,
 --host, --mca ...). The script is the first argument ending in .py, or the one after `--`
@@ -47,8 +48,10 @@ TCP_OVER_LOOPBACK = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", 
                      "lo"] + _netns.TCP_PROGRESS_THREAD
 # The launcher's own options and whether each takes a value.
 OWN = {"--nproc": True, "-n": True, "-np": True, "--net-rate": True, "--sim-hosts": True, "--hosts": True,
-       "--nproc-per-host": True}
-CANONICAL = {"-n": "--nproc", "-np": "--nproc"}
+       "--nproc-per-host": True, "--nproc-per-node": True, "--nproc_per_node": True, "--nnodes": True,
+       "--standalone": False}
+# torchrun's spellings, for its command lines: one node's ranks are --nproc.
+CANONICAL = {"-n": "--nproc", "-np": "--nproc", "--nproc-per-node": "--nproc", "--nproc_per_node": "--nproc"}
 # How each rank starts: the torchrun variables made from mpirun's own for this rank, then the
 # script exec'd in the same process (the same pid for mpirun), so that a script reading them
 # at its top, before importing anything, finds them.
@@ -82,7 +85,9 @@ def parse(argv):
             break
         name, value = (arg.split("=", 1) + [None])[:2] if arg.startswith("--") else (arg, None)
         if name in OWN:
-            if value is None:
+            if not OWN[name]:
+                value = True
+            elif value is None:
                 if i + 1 >= len(argv):
                     fail(f"{name} needs a value")
                 value, i = argv[i + 1], i + 1
@@ -92,6 +97,9 @@ def parse(argv):
         i += 1
     if i >= len(argv):
         fail("no script given")
+    if own.pop("--nnodes", "1") != "1":
+        fail("--nnodes: give the hosts instead (--hosts A,B --nproc-per-host K)")
+    own.pop("--standalone", None)
     if "--net-rate" in own and not RATE.match(own["--net-rate"]):
         fail(f"--net-rate {own['--net-rate']!r} is not a rate tc understands; expected e.g. 4gbit, 500mbit or 100mbps")
     return own, mpirun_options, argv[i:]

@@ -60,8 +60,10 @@ def assert_no_namespaces_left():
     (["--nproc", "2", "train.py", "--nproc", "5", "-x", "--lr=0.1", "--net-rate", "x", "data.py"],
      ({"--nproc": "2"}, [], ["train.py", "--nproc", "5", "-x", "--lr=0.1", "--net-rate", "x", "data.py"])),
     (["--nproc", "2", "--", "my_program", "-v"], ({"--nproc": "2"}, [], ["my_program", "-v"])),
+    (["--standalone", "--nnodes=1", "--nproc_per_node=2", "t.py"], ({"--nproc": "2"}, [], ["t.py"])),
+    (["--nproc-per-node", "4", "t.py"], ({"--nproc": "4"}, [], ["t.py"])),
 ], ids=["--nproc", "--nproc=", "-n", "-np", "hostfile", "options around nproc", "hosts", "sim-hosts",
-        "script args", "--"])
+        "script args", "--", "torchrun's", "torchrun's dashes"])
 def test_parse(argv, expected):
     assert launch.parse(argv) == expected
 
@@ -80,6 +82,7 @@ def test_layout(argv, expected):
 
 @pytest.mark.parametrize("argv, message", [
     (["--nproc", "2"], "no script given"),
+    (["--nnodes", "2", "--nproc_per_node", "2", "t.py"], "give the hosts instead"),
     (["--nproc", "2", "--"], "no script given"),
     ([], "no script given"),
     (["train.py"], "--nproc is missing"),
