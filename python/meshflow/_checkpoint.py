@@ -369,11 +369,43 @@ def _load_from_file(f):
     return _decode(meta["tree"], tensors)
 
 
+# A path named as torch.save's files are, holding local tensors only, is one file that the
+# calling rank writes alone, as torch.save: a DDP program saves under `if rank == 0:`.
+TORCH_FILE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".tar")
+
+
+def _only_local(state):
+    tensors = []
+    try:
+        _encode(state, (), tensors)
+    except TypeError:
+        return False  # the collective path reports it on every rank
+    return not any(t.is_global for _, t in tensors)
+
+
+def _save_one_file(state, path):
+    """`state` into the file `path`, replaced whole (several ranks saving the same state to one
+    path each replace it with a complete file)."""
+    if os.path.isdir(path):
+        raise ValueError(f"[save] '{path}' is a directory (a checkpoint of global tensors); a state of local "
+                         "tensors goes into one file there: remove the directory or choose another path")
+    temporary = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(temporary, "wb") as f:
+            _save_to_file(state, f)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+
+
 def save(state, path, format=None, metadata=None):
     """Writes `state` (a dict of tensors and plain values, possibly nested) to the directory
     `path`, replacing an earlier checkpoint there only once the new one is complete.
     Collective over the world. `path` may also be an open binary file (io.BytesIO), for a
-    state of local tensors, as torch.save's.
+    state of local tensors, as torch.save's; so is a path ending as torch's files do (.pt,
+    .pth, .bin, .ckpt, .tar) for a state of local tensors: one file the calling rank writes
+    alone, not collective (DDP's `if rank == 0: save(...)`).
 
     format: "meshflow" (the directory above), "safetensors" (one file, which Hugging Face's
     safetensors library and load() read), or None: "safetensors" when `path` ends with
@@ -396,6 +428,8 @@ def save(state, path, format=None, metadata=None):
     if _is_file_object(path):
         return _save_to_file(state, path)
     path = os.fspath(path)
+    if path.endswith(TORCH_FILE_SUFFIXES) and _only_local(state):
+        return _save_one_file(state, path)
     rank = env.get_rank()
     tensors, tree, error = [], None, ""
     try:

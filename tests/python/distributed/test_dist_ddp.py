@@ -206,3 +206,26 @@ def test_sync_batch_norm_under_ddp_equals_one_device_on_uneven_batches(pg):
             o.zero_grad()
     for (name, p), q in zip(model.module.state_dict().items(), ref.state_dict().values()):
         np.testing.assert_allclose(p.numpy(), q.numpy(), rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+def test_rank0_saves_a_torch_named_file_every_rank_loads_it(pg, tmp_path_factory):
+    """DDP's checkpoint idiom: `if rank == 0: save(...)`, barrier, load with map_location."""
+    holder = [str(tmp_path_factory.mktemp("ddp") / "ckpt.pt") if RANK == 0 else None]
+    dist.broadcast_object_list(holder, src=0)
+    path = holder[0]
+    model = DDP(_net(seed=0))
+    opt = mf.optim.AdamW(model.parameters(), lr=0.01)
+    model(mf.ones(2, 5)).sum().backward()
+    opt.step()
+    if RANK == 0:
+        mf.save({"model": model.module.state_dict(), "opt": opt.state_dict(), "epoch": 3}, path)
+    dist.barrier()
+    state = mf.load(path, map_location="cpu")
+    assert state["epoch"] == 3 and state["opt"]["param_groups"][0]["lr"] == 0.01
+    restored = _net(seed=9)
+    restored.load_state_dict(state["model"])
+    for p, q in zip(restored.parameters(), model.module.parameters()):
+        np.testing.assert_array_equal(p.detach().numpy(), q.detach().numpy())
+    mf.save(state["model"], path)  # every rank replacing the one file, each with a whole one
+    dist.barrier()
+    assert set(mf.load(path)) == set(state["model"])
