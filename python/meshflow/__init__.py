@@ -64,7 +64,7 @@ from . import _api
 from ._api import *  # noqa: F401,F403
 from . import _memory
 from ._memory import *  # noqa: F401,F403
-from . import nn, optim, linalg, cuda, utils, amp, cpu, distributed
+from . import nn, optim, linalg, cuda, utils, amp, cpu, distributed, multiprocessing
 globals().update(linalg.TOP_LEVEL)  # torch's top-level spellings: inverse, det, logdet, slogdet, cholesky, svd, qr
 from ._tensor_more import *  # noqa: F401,F403: torch's other spellings of existing ops
 from . import _ops_surface

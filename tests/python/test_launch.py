@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from jobs import PYTHON, launch_script, start, finish, write_script
+from jobs import PYTHON, launch_script, run, start, finish, write_script
 from meshflow import launch
 
 def netns_permitted():
@@ -140,6 +140,36 @@ def test_runs_every_rank_with_its_local_rank_and_threads(tmp_path):
     threads = max(1, len(os.sched_getaffinity(0)) // 2)  # this machine's cores shared by its 2 ranks
     for rank in (0, 1):
         assert f"rank {rank} of 2 args ['an-arg'] sum [3.0, 3.0] local {rank} of 2 threads {threads}" in out, out
+
+
+def test_spawn_from_a_plain_python_run_starts_the_job(tmp_path):
+    """torch.multiprocessing.spawn's tutorial program, run as `python3 script.py`: the script
+    runs again on each rank, where spawn calls fn(rank, *args); a DDP step runs there."""
+    script = write_script(tmp_path, """
+        import meshflow as mf
+        import meshflow.distributed as dist
+        import meshflow.multiprocessing as mp
+
+        def work(rank, world, tag):
+            dist.init_process_group("gloo", rank=rank, world_size=world)
+            model = mf.nn.parallel.DistributedDataParallel(mf.nn.Linear(3, 1))
+            model(mf.ones(2, 3) * (rank + 1)).sum().backward()
+            grad = model.module.bias.grad.item()
+            print(f"{tag} rank {rank} of {dist.get_world_size()} grad {grad}")
+
+        if __name__ == "__main__":
+            mp.spawn(work, args=(2, "t"), nprocs=2, join=True)
+    """)
+    code, out = run([PYTHON, str(script)], timeout=60, cwd=tmp_path)
+    assert code == 0, out
+    for rank in (0, 1):
+        assert f"t rank {rank} of 2 grad 2.0" in out, out
+    bad = write_script(tmp_path, """
+        import meshflow.multiprocessing as mp
+        mp.spawn(print, nprocs=3)
+    """, name="bad.py")
+    code, out = launch_script(tmp_path, "import runpy; runpy.run_path('bad.py')", timeout=60)
+    assert code != 0 and "inside a job of 2 ranks" in out, out
 
 
 def test_trace_has_every_rank_s_instructions_on_their_streams(tmp_path):
