@@ -345,6 +345,32 @@ def test_clip_grad_norm_in_float32_and_without_gradients():
         mf.optim.clip_grad_norm_([p, np.zeros(2)], 1.0)
 
 
+@pytest.mark.parametrize("norm_type", [1, 3.0, math.inf, "inf"])
+def test_clip_grad_norm_of_other_orders(norm_type):
+    """torch's norm_type: the joint norm of the gradients' norms of that order."""
+    grads = gradients(23, steps=1)[0]
+    params = parameters(initial_values(24))
+    for p, g in zip(params, grads):
+        p.grad = mf.tensor(g)
+    order = float(norm_type)
+    flat = np.concatenate([g.ravel() for g in grads]).astype(np.float64)
+    norm = np.abs(flat).max() if order == math.inf else (np.abs(flat) ** order).sum() ** (1 / order)
+    max_norm = norm / 3
+    got = mf.nn.utils.clip_grad_norm_(params, max_norm, norm_type)
+    assert float(got) == pytest.approx(norm, rel=1e-5)
+    assert_close([p.grad for p in params], [g * (max_norm / (norm + 1e-6)) for g in grads])
+
+
+def test_clip_grad_norm_error_if_nonfinite_leaves_the_gradients():
+    p = mf.tensor(np.ones(2, np.float32), requires_grad=True)
+    p.grad = mf.tensor(np.array([1.0, np.inf], np.float32))
+    with pytest.raises(RuntimeError, match="non-finite"):
+        mf.nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True)
+    np.testing.assert_array_equal(p.grad.numpy(), [1.0, np.inf])
+    p.grad = mf.tensor(np.array([3.0, 4.0], np.float32))
+    assert float(mf.nn.utils.clip_grad_norm_([p], 1.0, 2.0, True, foreach=True)) == pytest.approx(5.0)
+
+
 def cosine_reference(step, warmup, total, max_lr, min_lr):
     """Linear warmup reaching max_lr at the last warmup step, then half a cosine from max_lr
     (at `warmup`) to min_lr (at `total`), then min_lr (llm.c's schedule)."""

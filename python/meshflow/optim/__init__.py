@@ -318,18 +318,44 @@ class Adam(_AdamBase):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)
 
 
-def clip_grad_norm_(parameters, max_norm):
-    """Scales all gradients so that their joint 2-norm (over every shard) is at most max_norm;
-    returns the norm before clipping as a 0-d local tensor of the gradients' dtype, on their
-    device (the CPU for global ones), as torch's (inside a Graph's build, the traced scalar)."""
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """Scales all gradients so that their joint norm_type-norm (over every shard) is at most
+    max_norm; returns the norm before clipping as a 0-d local tensor of the gradients' dtype, on
+    their device (the CPU for global ones), as torch's (inside a Graph's build, the traced
+    scalar). error_if_nonfinite: a NaN or infinite norm raises instead, the gradients left as
+    they are. foreach is accepted for torch's signature."""
     parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)  # as torch's
     params = [_impl_of("clip_grad_norm_", p) for p in parameters]
-    if _C.tracing():
-        return Tensor(_C.clip_grad_norm_traced(params, float(max_norm)))
-    dtype = next((p.grad.dtype for p in parameters if p.grad is not None and p.grad.dtype.name == "float64"),
-                 _dtype.float32)
-    device = next((p.device for p in parameters if not p.is_global), None)
-    return tensor(_C.clip_grad_norm(params, float(max_norm)), dtype=dtype, device=device)
+    norm_type = float(norm_type)
+    if norm_type == 2.0 and not error_if_nonfinite:
+        if _C.tracing():
+            return Tensor(_C.clip_grad_norm_traced(params, float(max_norm)))
+        dtype = next((p.grad.dtype for p in parameters if p.grad is not None and p.grad.dtype.name == "float64"),
+                     _dtype.float32)
+        device = next((p.device for p in parameters if not p.is_global), None)
+        return tensor(_C.clip_grad_norm(params, float(max_norm)), dtype=dtype, device=device)
+    return _clip_by_norm(parameters, float(max_norm), norm_type, error_if_nonfinite)
+
+
+def _clip_by_norm(parameters, max_norm, norm_type, error_if_nonfinite):
+    """clip_grad_norm_ composed from ops, for the other norms and the finiteness check."""
+    from .._ops_shape import stack
+    from .. import linalg, no_grad, isfinite
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if not grads:
+        return tensor(0.0)
+    with no_grad():
+        norms = [linalg.vector_norm(g.detach(), norm_type) for g in grads]
+        norms = [n.to_global(sbp=[_C.Sbp.broadcast()] * len(n.sbp)).to_local() if n.is_global else n for n in norms]
+        total = linalg.vector_norm(stack(norms), norm_type)
+        if error_if_nonfinite and not bool(isfinite(total)):
+            raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, "
+                               "so it cannot be clipped. To disable this error and scale the gradients by the "
+                               "non-finite norm anyway, set `error_if_nonfinite=False`")
+        scale = (max_norm / (total + 1e-6)).clamp(max=1.0)
+        for g in grads:
+            g.mul_(scale.to_global(g.placement, [_C.Sbp.broadcast()] * len(g.sbp)) if g.is_global else scale)
+    return total
 
 
 def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):

@@ -219,3 +219,21 @@ def test_composed_losses_equal_one_device(name, sbp):
     np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-12)
     assert x.grad.sbp == x.sbp
     np.testing.assert_allclose(x.grad.numpy(), x_local.grad.numpy(), rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("norm_type", [1.0, float("inf")])
+def test_clip_grad_norm_of_other_orders_sees_the_one_device_norm(norm_type):
+    placement = mf.placement("cpu", ranks=list(range(mf.env.get_world_size())))
+    rng = np.random.default_rng(3)
+    values = [rng.standard_normal((5, 3)), rng.standard_normal(3)]
+    grads = [rng.standard_normal((5, 3)), rng.standard_normal(3)]
+    local = [mf.tensor(v, requires_grad=True) for v in values]
+    spread = [mf.tensor(v).to_global(placement, B).to_global(sbp=s).requires_grad_() for v, s in zip(values, [S(0), B])]
+    for ps in (local, spread):
+        for p, g in zip(ps, grads):
+            p.grad = mf.tensor(g).to_global(placement, B).to_global(sbp=p.sbp) if p.is_global else mf.tensor(g)
+    want = mf.nn.utils.clip_grad_norm_(local, 0.5, norm_type)
+    got = mf.nn.utils.clip_grad_norm_(spread, 0.5, norm_type)
+    assert float(got) == pytest.approx(float(want), rel=1e-12)
+    for p, q in zip(local, spread):
+        np.testing.assert_allclose(q.grad.numpy(), p.grad.numpy(), rtol=1e-12)
