@@ -114,15 +114,25 @@ def all(input, dim=None, keepdim=False):
     return _truth("amin", input, dim, keepdim)
 
 
-def softmax(input, dim, causal=False):
-    """exp(x) / sum(exp(x)) along `dim`, computed without overflow. With causal (dim the last
-    of [..., Tq, Tk]), element (i, j) with j > i + Tk - Tq gets probability 0 (attention)."""
-    return apply("softmax", [input], {"dim": int(dim), "causal": bool(causal)})[0]
+def _softmax_like(name, input, dim, dtype, causal):
+    if dim is None:  # torch's implicit dim (deprecated there, still taken)
+        dim = 0 if input.ndim in (0, 1, 3) else 1
+    if dtype is not None:
+        input = input.to(dtype)
+    return apply(name, [input], {"dim": int(dim), "causal": bool(causal)})[0]
 
 
-def log_softmax(input, dim, causal=False):
-    """x - log(sum(exp(x))) along `dim`, computed without overflow (causal as in softmax)."""
-    return apply("log_softmax", [input], {"dim": int(dim), "causal": bool(causal)})[0]
+def softmax(input, dim=None, dtype=None, *, causal=False):
+    """exp(x) / sum(exp(x)) along `dim`, computed without overflow, in `dtype` when given (the
+    input cast first, as torch's). With causal (dim the last of [..., Tq, Tk]), element (i, j)
+    with j > i + Tk - Tq gets probability 0 (attention)."""
+    return _softmax_like("softmax", input, dim, dtype, causal)
+
+
+def log_softmax(input, dim=None, dtype=None, *, causal=False):
+    """x - log(sum(exp(x))) along `dim`, computed without overflow (dtype and causal as in
+    softmax)."""
+    return _softmax_like("log_softmax", input, dim, dtype, causal)
 
 
 def _count(input, dim):

@@ -198,3 +198,40 @@ def test_cross_entropy_with_class_probabilities(smoothing, reduction):
     got = F.cross_entropy(mf.tensor(x), mf.tensor(p), weight=mf.tensor(w), reduction=reduction,
                           label_smoothing=smoothing)
     np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("size_average, reduce, expected", [(None, None, "mean"), (False, None, "sum"),
+                                                            (True, False, "none"), (None, False, "none"),
+                                                            (True, True, "mean")])
+def test_legacy_size_average_and_reduce_read_as_torch(size_average, reduce, expected):
+    """torch's deprecated arguments still pick the reduction (with its warning), in every loss,
+    functional and module, at torch's positions."""
+    x, y = mf.tensor(X), mf.tensor(Y)
+    classes = mf.tensor(np.arange(6) % 4)
+    legacy = {} if size_average is None and reduce is None else {"size_average": size_average, "reduce": reduce}
+    cases = [(F.mse_loss, nn.MSELoss, (x, y)), (F.l1_loss, nn.L1Loss, (x, y)),
+             (F.smooth_l1_loss, nn.SmoothL1Loss, (x, y)), (F.cross_entropy, nn.CrossEntropyLoss, (x, classes)),
+             (F.nll_loss, nn.NLLLoss, (x, classes)), (F.soft_margin_loss, nn.SoftMarginLoss, (x, y.sign()))]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for function, module, args in cases:
+            want = function(*args, reduction=expected).numpy()
+            np.testing.assert_allclose(function(*args, **legacy).numpy(), want, rtol=1e-6)
+            np.testing.assert_allclose(module(**legacy)(*args).numpy(), want, rtol=1e-6)
+    if legacy:
+        with pytest.warns(UserWarning, match=f"reduction='{expected}'"):
+            nn.MSELoss(**legacy)
+    loss = nn.CrossEntropyLoss(None, None, 1)  # torch's positions: weight, size_average, ignore_index
+    assert loss._kwargs["ignore_index"] == 1
+
+
+def test_softmax_takes_torch_s_dtype_and_implicit_dim():
+    x = mf.tensor(X.astype(np.float32))
+    ref = np.exp(X) / np.exp(X).sum(-1, keepdims=True)
+    for got in (F.softmax(x, -1, dtype=mf.float64), mf.softmax(x, -1, mf.float64), x.softmax(-1, mf.float64),
+                F.softmax(x.double())):  # torch's implicit dim: 1 for a 2-d input
+        assert got.dtype == mf.float64
+        np.testing.assert_allclose(got.numpy(), ref, rtol=1e-6)
+    np.testing.assert_allclose(F.log_softmax(x, dim=0, dtype=mf.float64).numpy(),
+                               X - np.log(np.exp(X).sum(0, keepdims=True)), rtol=1e-6)

@@ -465,3 +465,33 @@ def test_a_dropped_optimizer_goes_at_once():
         assert gone() is None
     finally:
         gc.enable()
+
+
+def test_torch_s_speed_flags_are_taken_and_maximize_climbs():
+    """nanoGPT passes fused=True when torch's signature has it; foreach, capturable likewise
+    choose kernels. Adam(decoupled_weight_decay=True) is AdamW."""
+    for make in (lambda ps: mf.optim.SGD(ps, lr=0.1, foreach=True, fused=True),
+                 lambda ps: mf.optim.AdamW(ps, lr=0.1, fused=True, foreach=False, capturable=True),
+                 lambda ps: mf.optim.Adam(ps, lr=0.1, fused=True),
+                 lambda ps: mf.optim.RMSprop(ps, lr=0.1, foreach=True, capturable=True),
+                 lambda ps: mf.optim.Adagrad(ps, lr=0.1, fused=None)):
+        make([mf.tensor(np.ones(2), requires_grad=True)])
+    with pytest.raises(NotImplementedError, match="differentiable"):
+        mf.optim.SGD([mf.tensor(np.ones(2), requires_grad=True)], differentiable=True)
+    values = initial_values(31)
+    a, b = parameters(values), parameters(values)
+    optimizers = [mf.optim.Adam(a, lr=0.1, weight_decay=0.1, decoupled_weight_decay=True),
+                  mf.optim.AdamW(b, lr=0.1, weight_decay=0.1)]
+    for ps, opt in zip((a, b), optimizers):
+        for p, g in zip(ps, gradients(32, steps=1)[0]):
+            p.grad = mf.tensor(g)
+        opt.step()
+    assert_close(a, [p.numpy() for p in b])
+    for cls in (mf.optim.RMSprop, mf.optim.Adagrad):
+        up, down = parameters(values), parameters(values)
+        for ps, maximize in ((up, True), (down, False)):
+            opt = cls(ps, lr=0.1, maximize=maximize)
+            for p, g in zip(ps, gradients(33, steps=1)[0]):
+                p.grad = mf.tensor(g if maximize else -g)
+            opt.step()
+        assert_close(up, [p.numpy() for p in down])

@@ -20,7 +20,7 @@ from .._ops_math import cumsum
 from .._ops_shape import cat
 from .._ops_creation import zeros
 from .._tensor import Tensor, tensor
-from .functional import _reduce  # the reduction rule every loss shares
+from .functional import _reduce, legacy_reduction  # the reduction rules every loss shares
 
 
 def _values_like(x, array):
@@ -308,23 +308,26 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return (diff ** p).sum(dim, keepdim) ** (1.0 / p)
 
 
-def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
+def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     """max(0, -target (input1 - input2) + margin), reduced."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "margin_ranking_loss")
     return _reduce((-target * (input1 - input2) + margin).clamp(min=0), reduction, "margin_ranking_loss")
 
 
-def hinge_embedding_loss(input, target, margin=1.0, reduction="mean"):
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
     """input where target is 1, max(0, margin - input) where it is -1 (torch's: both terms
     where target is neither)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "hinge_embedding_loss")
     zero = input * 0
     loss = where(target != 1, (margin - input).clamp(min=0), zero) + where(target != -1, input, zero)
     return _reduce(loss, reduction, "hinge_embedding_loss")
 
 
-def soft_margin_loss(input, target, reduction="mean"):
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """log(1 + exp(-target input)), reduced over every element."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "soft_margin_loss")
     return _reduce(log(exp(-input * target) + 1), reduction, "soft_margin_loss")
 
@@ -334,9 +337,10 @@ def _logsigmoid(x):
     return logsigmoid(x)
 
 
-def multilabel_soft_margin_loss(input, target, weight=None, reduction="mean"):
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-(y log sigmoid(x) + (1 - y) log sigmoid(-x)), weighted per class, averaged over the
     classes (the last dim), then reduced over the batch."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "multilabel_soft_margin_loss")
     loss = -(target * _logsigmoid(input) + (1 - target) * _logsigmoid(-input))
     if weight is not None:
@@ -344,9 +348,10 @@ def multilabel_soft_margin_loss(input, target, weight=None, reduction="mean"):
     return _reduce(loss.sum(input.ndim - 1) / input.shape[-1], reduction, "multilabel_soft_margin_loss")
 
 
-def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
+def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     """1 - cos(x1, x2) where target is 1, max(0, cos(x1, x2) - margin) where it is -1 (the
     cosine over the last dim, torch's eps 1e-12 on the squared norms)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "cosine_embedding_loss")
     dim = input1.ndim - 1
     prod = (input1 * input2).sum(dim)
@@ -362,8 +367,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     """exp(input) - target input (log_input), or input - target log(input + eps); full adds
     Stirling's term target log(target) - target + log(2 pi target) / 2 where target > 1."""
     _check_reduction(reduction, "poisson_nll_loss")
-    if size_average is not None or reduce is not None:
-        raise ValueError("[poisson_nll_loss] size_average and reduce are deprecated in torch; use reduction")
+    reduction = legacy_reduction(size_average, reduce, reduction)
     loss = exp(input) - target * input if log_input else input - target * log(input + eps)
     if full:
         safe = where(target > 1, target, target * 0 + 1)
@@ -412,8 +416,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6,
                         reduce=None, reduction="mean"):
     """triplet_margin_with_distance_loss with the p-norm pairwise distance (eps added)."""
     _check_reduction(reduction, "triplet_margin_loss")
-    if size_average is not None or reduce is not None:
-        raise ValueError("[triplet_margin_loss] size_average and reduce are deprecated in torch; use reduction")
+    reduction = legacy_reduction(size_average, reduce, reduction)
     d_ap = pairwise_distance(anchor, positive, p, eps)
     d_an = pairwise_distance(anchor, negative, p, eps)
     if swap:
@@ -432,6 +435,7 @@ def _class_target(op, input, target):
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
                       reduction="mean"):
     """sum over i != y of max(0, margin - x[y] + x[i])^p (times weight[y]) / C, per row."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "multi_margin_loss")
     if p not in (1, 2):
         raise ValueError(f"[multi_margin_loss] p {p}; expected 1 or 2")
@@ -450,6 +454,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """sum over targets j and non-targets i of max(0, 1 - (x[y_j] - x[i])) / C, per row; a
     row's targets are its target entries before the first -1."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "multilabel_margin_loss")
     unbatched = input.ndim == 1
     x, y = _class_target("multilabel_margin_loss", input, target)

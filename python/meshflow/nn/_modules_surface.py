@@ -9,11 +9,6 @@ from . import functional as F
 from .modules import Module, Parameter, _uniform
 
 
-def _no_legacy(name, size_average, reduce):
-    if size_average is not None or reduce is not None:
-        raise ValueError(f"{name}: size_average and reduce are deprecated in torch and not supported; use reduction")
-
-
 class Bilinear(Module):
     """y = x1^T W x2 + b, weight [out, in1, in2] and bias U(-1/sqrt(in1), 1/sqrt(in1)) as torch's."""
 
@@ -182,8 +177,7 @@ class _Loss(Module):
 
     def __init__(self, reduction="mean", size_average=None, reduce=None, **options):
         super().__init__()
-        _no_legacy(type(self).__name__, size_average, reduce)
-        self.reduction = reduction
+        self.reduction = F.legacy_reduction(size_average, reduce, reduction)
         self.__dict__.update(options)
         self._names = tuple(options)
 

@@ -10,7 +10,18 @@ import numbers
 import numpy as _np
 
 from .._ops_elementwise import exp, log, maximum, where
-from .._ops_reduce import log_softmax, norm as _norm, softmax  # noqa: F401: part of this module's API
+from .. import _ops_reduce
+from .._ops_reduce import norm as _norm
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None, *, causal=False):
+    """torch.nn.functional.softmax (meshflow.softmax with F's argument order)."""
+    return _ops_reduce.softmax(input, dim, dtype, causal=causal)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None, *, causal=False):
+    """torch.nn.functional.log_softmax (meshflow.log_softmax with F's argument order)."""
+    return _ops_reduce.log_softmax(input, dim, dtype, causal=causal)
 from .._ops_shape import broadcast_to as _broadcast_to
 from .. import _C
 from .. import _dtype
@@ -46,7 +57,8 @@ def gather(input, dim, index):
 
 
 @_halves_in_float32("both")
-def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
     """-log_softmax(input)[i, target[i]] over the batch, for logits `input` [N, C] (or
     [N, C, d1, ...], the class dim second) and int32/int64 class indices `target` [N] (or
     [N, d1, ...]), with torch's weight, ignore_index, reduction and label_smoothing.
@@ -55,6 +67,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     the C++ composition whose logits split on the class dim (vocabulary parallelism) are never
     gathered: only per-row statistics cross ranks. Otherwise it is log_softmax then nll_loss,
     as torch defines it. A float target holds class probabilities."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     logits, classes = _impl_of("cross_entropy", input), _impl_of("cross_entropy", target)
     if target.dtype.name.startswith(("float", "bfloat")):
         return _cross_entropy_with_probabilities(input, target, weight, reduction, label_smoothing)
@@ -65,7 +78,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
         raise ValueError(f"[cross_entropy] label_smoothing {label_smoothing}; expected a value in [0, 1]")
     input, target, shape = _class_rows("cross_entropy", input, target)
     logp = log_softmax(input, -1)
-    nll = nll_loss(logp, target, weight, ignore_index, reduction)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if not label_smoothing:
         return nll.reshape(shape) if reduction == "none" else nll
     kept = (target != ignore_index).to(logp.dtype)
@@ -113,6 +126,21 @@ def _cross_entropy_with_probabilities(input, target, weight, reduction, label_sm
     return _reduce(loss, reduction, "cross_entropy")
 
 
+def legacy_reduction(size_average, reduce, reduction="mean"):
+    """torch's reading of the deprecated size_average / reduce arguments: either given
+    decides the reduction (reduce=False: 'none'; else size_average=False: 'sum'; else
+    'mean'), with torch's warning; neither given leaves `reduction`."""
+    if size_average is None and reduce is None:
+        return reduction
+    import warnings
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    result = "none" if not reduce else ("mean" if size_average else "sum")
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{result}' instead.",
+                  UserWarning, stacklevel=3)
+    return result
+
+
 def _reduce(loss, reduction, op):
     if reduction == "mean":
         return loss.mean()
@@ -130,24 +158,27 @@ def _same_shape(op, input, target):
 
 
 @_halves_in_float32("both")
-def mse_loss(input, target, reduction="mean"):
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """(input - target)^2, reduced ('mean', 'sum' or 'none')."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _same_shape("mse_loss", input, target)
     diff = input - target
     return _reduce(diff * diff, reduction, "mse_loss")
 
 
 @_halves_in_float32("both")
-def l1_loss(input, target, reduction="mean"):
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """|input - target|, reduced."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _same_shape("l1_loss", input, target)
     return _reduce((input - target).abs(), reduction, "l1_loss")
 
 
 @_halves_in_float32("both")
-def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta, for d = input - target (torch's;
     beta 0 is l1_loss)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _same_shape("smooth_l1_loss", input, target)
     if beta < 0:
         raise ValueError(f"[smooth_l1_loss] beta {beta}; expected beta >= 0")
@@ -158,9 +189,11 @@ def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
 
 
 @_halves_in_float32("both")
-def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean", pos_weight=None):
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
     """-w [p y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))], computed stably as torch does:
     (1 - y) x + (1 + (p - 1) y) (log(1 + exp(-|x|)) + max(-x, 0))."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _same_shape("binary_cross_entropy_with_logits", input, target)
     softplus_neg = log(exp(-input.abs()) + 1.0) + maximum(-input, 0.0)  # log(1 + exp(-x))
     scale = 1.0 if pos_weight is None else (pos_weight - 1.0) * target + 1.0
@@ -171,9 +204,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean
 
 
 @_halves_in_float32("both")
-def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-w [y log(p) + (1 - y) log(1 - p)] for probabilities `input`, each log clamped at -100
     as torch does."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _same_shape("binary_cross_entropy", input, target)
     loss = -(target * maximum(log(input), -100.0) + (1.0 - target) * maximum(log(1.0 - input), -100.0))
     if weight is not None:
@@ -182,11 +216,12 @@ def binary_cross_entropy(input, target, weight=None, reduction="mean"):
 
 
 @_halves_in_float32("both")
-def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """-input[i, target[i]] (times weight[target[i]]) for log-probabilities `input` [N, C] (or
     [N, C, d1, ...], or [C]) and class indices `target` [N] (or [N, d1, ...], or a scalar);
     targets equal to ignore_index count nothing, and 'mean' divides by the weights of the
     targets counted, as torch."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     input, target, shape = _class_rows("nll_loss", input, target)
     kept = target != ignore_index
     safe = where(kept, target, 0)
@@ -243,8 +278,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     is 0, as torch's xlogy); log_target: exp(target) (target - input). reduction
     'batchmean' divides the sum by the batch size (input.shape[0]), the mathematical KL
     divergence; 'mean' by the element count, as torch."""
-    if size_average is not None or reduce is not None:
-        raise ValueError("kl_div: size_average and reduce are deprecated in torch and not supported; use reduction")
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _same_shape("kl_div", input, target)
     if log_target:
         pointwise = exp(target) * (target - input)

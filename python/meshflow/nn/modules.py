@@ -632,9 +632,9 @@ class _Loss(Module):
 
     _function = None
 
-    def __init__(self, reduction="mean", **kwargs):
+    def __init__(self, size_average=None, reduce=None, reduction="mean", **kwargs):
         super().__init__()
-        self.reduction, self._kwargs = reduction, kwargs
+        self.reduction, self._kwargs = F.legacy_reduction(size_average, reduce, reduction), kwargs
 
     def forward(self, input, target):
         return type(self)._function(input, target, reduction=self.reduction, **self._kwargs)
@@ -651,36 +651,38 @@ class L1Loss(_Loss):
 class SmoothL1Loss(_Loss):
     _function = staticmethod(F.smooth_l1_loss)
 
-    def __init__(self, reduction="mean", beta=1.0):
-        super().__init__(reduction, beta=beta)
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+        super().__init__(size_average, reduce, reduction, beta=beta)
 
 
 class BCELoss(_Loss):
     _function = staticmethod(F.binary_cross_entropy)
 
-    def __init__(self, weight=None, reduction="mean"):
-        super().__init__(reduction, weight=weight)
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction, weight=weight)
 
 
 class BCEWithLogitsLoss(_Loss):
     _function = staticmethod(F.binary_cross_entropy_with_logits)
 
-    def __init__(self, weight=None, reduction="mean", pos_weight=None):
-        super().__init__(reduction, weight=weight, pos_weight=pos_weight)
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
+        super().__init__(size_average, reduce, reduction, weight=weight, pos_weight=pos_weight)
 
 
 class NLLLoss(_Loss):
     _function = staticmethod(F.nll_loss)
 
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
-        super().__init__(reduction, weight=weight, ignore_index=ignore_index)
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction, weight=weight, ignore_index=ignore_index)
 
 
 class CrossEntropyLoss(_Loss):
     _function = staticmethod(F.cross_entropy)
 
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
-        super().__init__(reduction, weight=weight, ignore_index=ignore_index, label_smoothing=label_smoothing)
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                 label_smoothing=0.0):
+        super().__init__(size_average, reduce, reduction, weight=weight, ignore_index=ignore_index,
+                         label_smoothing=label_smoothing)
 
 
 def _add_module(owner, name, module):
@@ -1044,14 +1046,11 @@ class KLDivLoss(_Loss):
     _function = staticmethod(F.kl_div)
 
     def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
-        if size_average is not None or reduce is not None:
-            raise ValueError("KLDivLoss: size_average and reduce are deprecated in torch and not supported; use "
-                             "reduction")
-        super().__init__(reduction, log_target=log_target)
+        super().__init__(size_average, reduce, reduction, log_target=log_target)
 
 
 class HuberLoss(_Loss):
     _function = staticmethod(F.huber_loss)
 
     def __init__(self, reduction="mean", delta=1.0):
-        super().__init__(reduction, delta=delta)
+        super().__init__(reduction=reduction, delta=delta)

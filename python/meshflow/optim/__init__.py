@@ -259,6 +259,13 @@ def _steps_taken(state_dict):
     return 0
 
 
+def _no_differentiable(name, differentiable):
+    """torch's foreach / fused / capturable choose among its kernels, which meshflow's steps do
+    not need (fused C++ kernels, or ops); differentiable (autograd through the step) is refused."""
+    if differentiable:
+        raise NotImplementedError(f"{name}: differentiable steps are not supported; expected differentiable=False")
+
+
 class SGD(Optimizer):
     """torch.optim.SGD: momentum, dampening, nesterov, weight_decay (L2), per group."""
 
@@ -267,7 +274,8 @@ class SGD(Optimizer):
                 "nesterov": _bool_option("nesterov"), "maximize": _unsupported("maximize", False)}
 
     def __init__(self, params, lr=1e-3, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, *,
-                 maximize=False):
+                 maximize=False, foreach=None, differentiable=False, fused=None):
+        _no_differentiable("SGD", differentiable)
         super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
                                       nesterov=nesterov, maximize=maximize))
 
@@ -293,7 +301,7 @@ class _AdamBase(Optimizer):
         _unsupported("amsgrad", False)(d["amsgrad"])
         _unsupported("maximize", False)(d["maximize"])
         beta1, beta2 = d["betas"]
-        return type(self)._cxx_class([([p._impl for p in params], options) for params, options in groups],
+        return self._cxx_class([([p._impl for p in params], options) for params, options in groups],
                                      float(d["lr"]), float(beta1), float(beta2), float(d["eps"]),
                                      float(d["weight_decay"]))
 
@@ -304,7 +312,8 @@ class AdamW(_AdamBase):
     _cxx_class = _C.AdamW
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
-                 maximize=False):
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
+        _no_differentiable("AdamW", differentiable)
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)
 
 
@@ -314,7 +323,11 @@ class Adam(_AdamBase):
     _cxx_class = _C.Adam
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, amsgrad=False, *,
-                 maximize=False):
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=False):
+        _no_differentiable("Adam", differentiable)
+        if decoupled_weight_decay:  # torch's Adam(decoupled_weight_decay=True) is AdamW
+            self._cxx_class = _C.AdamW
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)
 
 

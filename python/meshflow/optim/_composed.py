@@ -7,7 +7,7 @@ import collections
 
 from .._ops_creation import full_like, zeros_like
 from .._tensor import Tensor, no_grad, tensor
-from . import _check_groups_match, _optimizer_repr  # defined before this module is imported
+from . import _check_groups_match, _optimizer_repr, _no_differentiable  # defined before this module is imported
 
 
 class _ComposedOptimizer:
@@ -87,15 +87,18 @@ def _step(state):
 class RMSprop(_ComposedOptimizer):
     """torch.optim.RMSprop: lr, alpha, eps, weight_decay, momentum, centered."""
 
-    def __init__(self, params, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False):
+    def __init__(self, params, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):
         if lr < 0 or eps < 0 or momentum < 0 or weight_decay < 0 or alpha < 0:
             raise ValueError(f"RMSprop: invalid hyperparameters lr={lr}, alpha={alpha}, eps={eps}, "
                              f"weight_decay={weight_decay}, momentum={momentum}; expected values >= 0")
+        _no_differentiable("RMSprop", differentiable)
         super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
-                                      centered=centered))
+                                      centered=centered, maximize=maximize))
 
     def _update(self, p, grad, state, group):
         _step(state)
+        grad = -grad if group.get("maximize") else grad
         if group["weight_decay"]:
             grad = grad + p * group["weight_decay"]
         alpha = group["alpha"]
@@ -115,15 +118,18 @@ class RMSprop(_ComposedOptimizer):
 class Adagrad(_ComposedOptimizer):
     """torch.optim.Adagrad: lr, lr_decay, weight_decay, initial_accumulator_value, eps."""
 
-    def __init__(self, params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10):
+    def __init__(self, params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+                 foreach=None, *, maximize=False, differentiable=False, fused=None):
         if lr < 0 or lr_decay < 0 or weight_decay < 0 or initial_accumulator_value < 0 or eps < 0:
             raise ValueError("Adagrad: invalid hyperparameters; expected lr, lr_decay, weight_decay, "
                              "initial_accumulator_value and eps >= 0")
+        _no_differentiable("Adagrad", differentiable)
         super().__init__(params, dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
-                                      initial_accumulator_value=initial_accumulator_value, eps=eps))
+                                      initial_accumulator_value=initial_accumulator_value, eps=eps, maximize=maximize))
 
     def _update(self, p, grad, state, group):
         step = _step(state)
+        grad = -grad if group.get("maximize") else grad
         if "sum" not in state:
             state["sum"] = full_like(p, float(group["initial_accumulator_value"]))
         if group["weight_decay"]:

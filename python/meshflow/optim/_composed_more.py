@@ -8,6 +8,7 @@ tensors here too, so their rounding is torch's."""
 from .._ops_creation import zeros_like
 from .._ops_elementwise import where
 from .._tensor import no_grad, tensor
+from . import _no_differentiable
 from ._composed import _ComposedOptimizer, _step
 
 
@@ -24,11 +25,9 @@ def _check(name, lr, eps=0.0, betas=(0.0, 0.0), weight_decay=0.0):
 
 
 def _torch_flags(name, foreach, maximize, capturable, differentiable):
-    """torch's flags as group entries: foreach is a speed choice (ignored), maximize is kept;
-    capturable and differentiable (CUDA graphs, autograd through the step) are refused."""
-    if capturable or differentiable:
-        raise NotImplementedError(f"{name}: capturable and differentiable steps are not supported; "
-                                  "expected capturable=False, differentiable=False")
+    """torch's flags as group entries: foreach and capturable are speed choices (ignored),
+    maximize is kept; differentiable is refused."""
+    _no_differentiable(name, differentiable)
     return dict(foreach=foreach, maximize=maximize, capturable=capturable, differentiable=differentiable)
 
 

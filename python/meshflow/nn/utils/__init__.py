@@ -9,7 +9,7 @@ __all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vecto
            "remove_weight_norm", "rnn"]
 
 
-def clip_grad_value_(parameters, clip_value):
+def clip_grad_value_(parameters, clip_value, foreach=None):
     """Clamps every gradient to [-clip_value, clip_value], in place."""
     parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)
     clip_value = float(clip_value)

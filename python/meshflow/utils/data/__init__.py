@@ -336,7 +336,8 @@ class DataLoader:
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
                  collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
-                 generator=None, prefetch_factor=None, persistent_workers=False):
+                 generator=None, prefetch_factor=None, persistent_workers=False, multiprocessing_context=None,
+                 pin_memory_device="", in_order=True):
         if batch_size is not None and (not isinstance(batch_size, numbers.Integral) or batch_size <= 0):
             raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
         iterable = isinstance(dataset, IterableDataset)
