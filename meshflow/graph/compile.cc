@@ -105,6 +105,10 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
       if (m.fresh_attrs[n] > k) fresh[n].push_back((*p.nodes[n].run_time_attrs)());
     }
   }
+  // A recomputed copy draws what its original drew (recompute.h).
+  for (size_t n = 0; n < p.nodes.size(); ++n) {
+    if (p.nodes[n].recomputes >= 0 && p.nodes[n].run_time_attrs) fresh[n] = fresh[p.values[p.nodes[n].recomputes].producer];
+  }
   for (RankPlan::Task& task : m.tasks) {
     const std::vector<Attrs>& attrs = fresh[task.node];
     if (attrs.empty() || !task.call) continue;

@@ -84,6 +84,11 @@ struct CompileStats {
   int fused_chains = 0;    // fused nodes (fusion.h), and the op nodes they replaced
   int fused_ops = 0;
   int folded_ops = 0;      // op nodes computed while compiling (constant folding), on this rank
+  // Activation checkpointing (recompute.h): regions recomputed, the copies inserted, and the
+  // logical bytes of the activations backward no longer keeps.
+  int checkpointed_regions = 0;
+  int recomputed_ops = 0;
+  int64_t dropped_activation_bytes = 0;
   int tasks = 0;           // on this rank
   int64_t eager_boxing_bytes = 0;  // boxing bytes with eager's per-op choices
   int64_t graph_boxing_bytes = 0;  // with the whole-graph choice

@@ -5,7 +5,7 @@
 // and this rank's plan), with its contract below: what it reads, what holds after it.
 //
 // pipeline() lists the passes in order; adding one (activation checkpointing, ZeRO's
-// sharding) is a function here and one line there. run_pipeline() runs them, timing each
+// sharding) is a function here and one line there; recompute.h was added so. run_pipeline() runs them, timing each
 // (CompileStats::passes), and can stop after any pass (CompiledGraph::debug_graph). Between
 // passes it checks the graph's invariants (check_graph) in debug builds, or when
 // MESHFLOW_CHECK_PASSES=1 (or set_check_passes(true)), as the test suites do.
@@ -79,6 +79,9 @@ struct Compilation {
 struct Pass {
   const char* name;
   void (*run)(Compilation&);
+  // What the pass guarantees beyond the graph's invariants, checked after it when checks
+  // are on (null: nothing more).
+  void (*check)(const Compilation&) = nullptr;
 };
 
 // Reads the traced graph. After: `graph` holds the traced graph's live nodes in program
@@ -95,6 +98,10 @@ void choose_sbp(Compilation& c);
 // consumer or a sink takes, one per value and layout; kept conversions have their plans.
 // Values are renumbered. layouts_explicit, reasons, stats' graph and boxing node counts.
 void insert_boxing(Compilation& c);
+// recompute.h: the values checkpointed regions make only for backward are recomputed
+// there, just before the first backward op reading them; stats' recomputed ops. Checked
+// after it (check_recomputed).
+void recompute(Compilation& c);
 // Reads micro_batches and the gradients. After: node_phase, phase, is_gradient and
 // accumulated (all kMicro and false for one micro-batch); std::invalid_argument for a
 // step that would mix micro-batch values into what runs once.

@@ -1,0 +1,166 @@
+"""Graph mode's activation checkpointing (the compiler's recompute pass, recompute.h): a
+checkpointed module's activations are recomputed for backward, random ops drawing the same
+values, so losses are bitwise those without it (and eager's), while the memory plan's
+arena shrinks. Pipelines and 2 ranks: tests/python/distributed/test_dist_graph.py."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn as nn
+import meshflow.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "gpt"))
+import train  # noqa: E402
+
+
+def placement():
+    return mf.placement("cpu", ranks=[0])
+
+
+class Block(nn.Module):
+    """A residual MLP block with dropout: matmuls, elementwise ops and random draws."""
+
+    def __init__(self, width):
+        super().__init__()
+        self.ln = nn.LayerNorm(width)
+        self.up = nn.Linear(width, 4 * width)
+        self.down = nn.Linear(4 * width, width)
+        self.drop = nn.Dropout(0.2)
+
+    def forward(self, x):
+        h = F.gelu(self.up(self.ln(x)))
+        return x + self.drop(self.down(self.drop(h)))
+
+
+class Net(nn.Module):
+    def __init__(self, width=32, depth=3):
+        super().__init__()
+        mf.manual_seed(5)
+        self.blocks = nn.ModuleList(Block(width) for _ in range(depth))
+        self.head = nn.Linear(width, 4)
+        self.to_global(placement(), mf.sbp.broadcast)
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return self.head(x)
+
+
+class Step(nn.Graph):
+    def __init__(self, model, opt):
+        super().__init__()
+        self.model = model
+        self.add_optimizer(opt)
+
+    def build(self, x, y):
+        loss = F.cross_entropy(self.model(x), y)
+        loss.backward()
+        return loss
+
+
+def batches(steps, rows=64, width=32):
+    rng = np.random.default_rng(1)
+    for _ in range(steps):
+        x = rng.standard_normal((rows, width)).astype(np.float32)
+        y = rng.integers(0, 4, rows).astype(np.int64)
+        yield (mf.tensor(x, placement=placement(), sbp=mf.sbp.broadcast),
+               mf.tensor(y, placement=placement(), sbp=mf.sbp.broadcast))
+
+
+def run(mode, steps=4):
+    """Losses of `steps` AdamW steps (eager, or graph with `mode`: None, "full",
+    "selective", "module" for the module's own attribute), and the graph's memory plan and
+    compile stats."""
+    model = Net()
+    opt = mf.optim.AdamW(model.parameters(), lr=1e-2)
+    mf.manual_seed(11)
+    if mode == "eager":
+        losses = []
+        for x, y in batches(steps):
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            opt.zero_grad()
+            losses.append(loss.numpy())
+        return np.array(losses), None, None
+    step = Step(model, opt)
+    for block in model.blocks:
+        if mode == "module":
+            block.activation_checkpointing = True
+        elif mode is not None:
+            step.config.activation_checkpointing(block, selective=mode == "selective")
+    losses = np.array([step(x, y).numpy() for x, y in batches(steps)])
+    return losses, step.memory_plan(), step.compile_stats()
+
+
+def test_checkpointed_blocks_train_bitwise_as_without_with_a_smaller_arena():
+    plain, plain_memory, plain_stats = run(None)
+    full, full_memory, full_stats = run("full")
+    selective, selective_memory, selective_stats = run("selective")
+    eager, _, _ = run("eager")
+    # Dropout draws the same elements in the recomputation: every loss, every bit.
+    assert full.tobytes() == plain.tobytes()
+    assert selective.tobytes() == plain.tobytes()
+    assert full.tobytes() == eager.tobytes()
+    assert plain_stats["recomputed_ops"] == 0
+    assert full_stats["checkpointed_regions"] == 3 and full_stats["recomputed_ops"] > 0
+    assert 0 < selective_stats["recomputed_ops"] < full_stats["recomputed_ops"]
+    assert [name for name, _ in full_stats["passes"]][3] == "recompute"
+    # The dropped activations' memory is reused: the planned arena falls; selective keeps
+    # what the matmuls make, so it saves less.
+    assert full_memory["arena_bytes"] < 0.75 * plain_memory["arena_bytes"], (full_memory, plain_memory)
+    assert full_memory["arena_bytes"] < selective_memory["arena_bytes"] < plain_memory["arena_bytes"]
+
+
+def test_the_module_attribute_checkpoints_as_the_config_does():
+    by_config, config_memory, config_stats = run("full", steps=2)
+    by_module, module_memory, module_stats = run("module", steps=2)
+    assert by_module.tobytes() == by_config.tobytes()
+    assert module_memory["arena_bytes"] == config_memory["arena_bytes"]
+    assert module_stats["recomputed_ops"] == config_stats["recomputed_ops"]
+
+
+def test_debug_graph_shows_the_recomputed_ops_and_the_pass_checks_hold():
+    was = mf._C.check_passes()
+    mf._C.set_check_passes(True)  # check_recomputed after the pass, as MESHFLOW_CHECK_PASSES=1
+    try:
+        model = Net(depth=1)
+        step = Step(model, mf.optim.SGD(model.parameters(), lr=0.1))
+        step.config.activation_checkpointing(model.blocks[0])
+        step(*next(batches(1)))
+    finally:
+        mf._C.set_check_passes(was)
+    before, after = step.debug_graph(after="boxing"), step.debug_graph(after="recompute")
+    assert "recomputes" not in before
+    copies = [line for line in after.splitlines() if "(recomputes %" in line]
+    assert len(copies) == step.compile_stats()["recomputed_ops"]
+    assert any(" = rand(" in line for line in copies)  # dropout's draw, again
+
+
+def test_bad_arguments_raise():
+    class Empty(nn.Graph):
+        def build(self, x):
+            return x
+
+    g = Empty()
+    with pytest.raises(TypeError, match="takes a meshflow.nn.Module"):
+        g.config.activation_checkpointing(lambda x: x)
+    with pytest.raises(ValueError, match="selective are bools"):
+        g.config.activation_checkpointing(nn.ReLU(), selective="yes")
+
+
+@pytest.mark.parametrize("mode", ["full", "selective"])
+def test_gpt_example_checkpoints_in_graph_mode(mode):
+    """examples/gpt/train.py --graph --checkpoint-activations: the losses (dropout on) of the
+    run without it, every bit, on a smaller arena."""
+    out = {}
+    for flag in ([], ["--checkpoint-activations", mode]):
+        args = train.parse_args(["--layout", "1x1x1_4_32x2", "--steps", "3", "--block", "16", "--heads", "2",
+                                 "--sample", "0", "--log-every", "100", "--warmup", "1", "--dropout", "0.1",
+                                 "--graph"] + flag)
+        out[bool(flag)] = train.train(args, train.mesh(1, 1))
+    assert np.array(out[True]["losses"]).tobytes() == np.array(out[False]["losses"]).tobytes()
+    assert out[True]["graph_arena_bytes"] < out[False]["graph_arena_bytes"]
