@@ -671,6 +671,7 @@ PYBIND11_MODULE(_C, m) {
         d["buffer_bytes"] = r.buffer_bytes;
         d["unstored_bytes"] = r.unstored_bytes;
         d["folded_bytes"] = r.folded_bytes;
+        d["donated_bytes"] = r.donated_bytes;
         d["registers"] = r.registers;
         return d;
       })

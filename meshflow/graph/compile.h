@@ -74,6 +74,7 @@ struct MemoryReport {
   int64_t buffer_bytes = 0;  // a pipeline's micro-batch registers, every slot (outside the arena)
   int64_t unstored_bytes = 0;  // results that fusion keeps out of registers (fusion.h)
   int64_t folded_bytes = 0;    // constants computed while compiling, kept for every run
+  int64_t donated_bytes = 0;   // variables' new values written over their old ones (passes.h: memory)
   int registers = 0;
 };
 

@@ -9,6 +9,7 @@
 #include "meshflow/comm/comm.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/functional.h"
+#include "meshflow/ops/in_place.h"
 #include "meshflow/ops/op.h"
 
 namespace mf::graph {
@@ -248,6 +249,7 @@ std::vector<GlobalTensor> Tracer::trace_op(const OpDef& op, const std::vector<Gl
   node.op = &op;
   node.attrs = attrs;
   node.constraints = constraints;
+  if (const std::vector<int>* overwrite = InPlaceUpdate::of(op)) node.overwrite = *overwrite;
   node.run_time_attrs = RunTimeAttrs::current();
   if (op.draws_random && !node.run_time_attrs) node.run_time_attrs = random_attrs(attrs, plan.outputs[0].shape);
   node.signature = plan.signature;

@@ -66,6 +66,10 @@ struct Node {
   Constraints constraints;
   std::shared_ptr<const AttrsSource> run_time_attrs;  // attributes read anew at each run
   NdSignature signature;  // eager's choice while tracing; the compiler's in a compiled graph
+  // An in-place update (an optimizer step, ops/in_place.h): output k may be written
+  // over input overwrite[k]'s memory (-1 or past the end: not), each element read before
+  // it is written. The memory plan donates a variable's memory so (passes.h: memory).
+  std::vector<int> overwrite;
   // kBoxing: the target layout; `user` when the user asked for it (a constraint), not
   // planning (the compiler drops those and places conversions where its choice needs them).
   std::optional<boxing::Layout> to;

@@ -124,7 +124,11 @@ void fold_constants(Compilation& c);
 void build_tasks(Compilation& c);
 // After: every register that does not outlive a run has memory: slots of its own for a
 // pipeline's micro-batches, else an offset in one arena, shared only with registers the
-// plan orders before or after it (plan_arena); memory set.
+// plan orders before or after it (plan_arena); memory set. A variable's new value made by
+// an in-place update of its old one (an optimizer step: Node::overwrite) that every other
+// reader of the old value finishes before, and that the step neither returns nor writes
+// elsewhere, takes the old value's memory (Register::donor: buffer donation), so a step
+// holds no second copy of the parameters and optimizer state.
 void plan_memory(Compilation& c);
 // After: plan.phases holds one actor system per phase (pre, micro, post; null when
 // empty), communication in the plan's order, a pipeline's compute by priority.

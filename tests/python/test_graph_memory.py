@@ -1,7 +1,9 @@
-"""Graph mode's activation checkpointing (the compiler's recompute pass, recompute.h): a
-checkpointed module's activations are recomputed for backward, random ops drawing the same
-values, so losses are bitwise those without it (and eager's), while the memory plan's
-arena shrinks. Pipelines and 2 ranks: tests/python/distributed/test_dist_graph.py."""
+"""Graph mode's memory: activation checkpointing (the compiler's recompute pass,
+recompute.h): a checkpointed module's activations are recomputed for backward, random ops
+drawing the same values, so losses are bitwise those without it (and eager's), while the
+memory plan's arena shrinks; and buffer donation: the optimizer step writes the new
+parameters and state over the old ones. Pipelines and 2 ranks:
+tests/python/distributed/test_dist_graph.py."""
 import os
 import sys
 
@@ -16,8 +18,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples
 import train  # noqa: E402
 
 
-def placement():
-    return mf.placement("cpu", ranks=[0])
+def placement(device="cpu"):
+    return mf.placement(device, ranks=[0])
 
 
 class Block(nn.Module):
@@ -61,13 +63,13 @@ class Step(nn.Graph):
         return loss
 
 
-def batches(steps, rows=64, width=32):
+def batches(steps, rows=64, width=32, device="cpu"):
     rng = np.random.default_rng(1)
     for _ in range(steps):
         x = rng.standard_normal((rows, width)).astype(np.float32)
         y = rng.integers(0, 4, rows).astype(np.int64)
-        yield (mf.tensor(x, placement=placement(), sbp=mf.sbp.broadcast),
-               mf.tensor(y, placement=placement(), sbp=mf.sbp.broadcast))
+        yield (mf.tensor(x, placement=placement(device), sbp=mf.sbp.broadcast),
+               mf.tensor(y, placement=placement(device), sbp=mf.sbp.broadcast))
 
 
 def run(mode, steps=4):
@@ -164,3 +166,65 @@ def test_gpt_example_checkpoints_in_graph_mode(mode):
         out[bool(flag)] = train.train(args, train.mesh(1, 1))
     assert np.array(out[True]["losses"]).tobytes() == np.array(out[False]["losses"]).tobytes()
     assert out[True]["graph_arena_bytes"] < out[False]["graph_arena_bytes"]
+
+
+def state_bytes(model, opt):
+    """Bytes of the parameters and the optimizer's state."""
+    params = sum(p.numel() * 4 for p in model.parameters())
+    return params * (3 if isinstance(opt, mf.optim.AdamW) else 1)
+
+
+@pytest.mark.parametrize("device", ["cpu", "testdev"])
+def test_the_optimizer_step_writes_over_the_old_parameters_and_state(device):
+    """Buffer donation: the memory plan gives each AdamW update its parameter's and moments'
+    memory, so a step's peak holds no second copy of them; values equal eager's bitwise."""
+    eager_model, graph_model = Net(), Net()
+    for m in (eager_model, graph_model):
+        m.to_global(placement(device), mf.sbp.broadcast)
+    eager_opt = mf.optim.AdamW(eager_model.parameters(), lr=1e-2)
+    graph_opt = mf.optim.AdamW(graph_model.parameters(), lr=1e-2)
+    step = Step(graph_model, graph_opt)
+    extra = []
+    mf.manual_seed(11)
+    data = list(batches(4, device=device))
+    graph_losses = []
+    for x, y in data:
+        mf.synchronize()
+        before = mf.memory_allocated(device)
+        mf.reset_peak_memory_stats(device)
+        graph_losses.append(step(x, y).numpy())
+        extra.append(mf.max_memory_allocated(device) - before)
+    mf.manual_seed(11)
+    eager_losses = []
+    for x, y in data:
+        loss = F.cross_entropy(eager_model(x), y)
+        loss.backward()
+        eager_opt.step()
+        eager_opt.zero_grad()
+        eager_losses.append(loss.numpy())
+    assert np.array(graph_losses).tobytes() == np.array(eager_losses).tobytes()
+    for e, g in zip(eager_model.parameters(), graph_model.parameters()):
+        assert e.numpy().tobytes() == g.numpy().tobytes()
+    plan = step.memory_plan()
+    model_state = state_bytes(graph_model, graph_opt)
+    assert plan["donated_bytes"] == model_state
+    # After the first call (which compiles and allocates the arena), a step allocates a
+    # fraction of the model's state beyond what it held (without donation: all of it more).
+    assert max(extra[1:]) < 0.25 * model_state, (extra, model_state)
+
+
+def test_an_old_value_the_step_returns_is_not_written_over():
+    model = Net(depth=1)
+
+    class ReturnsWeight(Step):
+        def build(self, x, y):
+            old = self.model.head.weight.detach()  # the value before the step, as eager's detach
+            return super().build(x, y), old
+
+    step = ReturnsWeight(model, mf.optim.SGD(model.parameters(), lr=0.5))
+    x, y = next(batches(1))
+    before = model.head.weight.numpy()
+    _, returned = step(x, y)
+    np.testing.assert_array_equal(returned.numpy(), before)
+    assert model.head.weight.numpy().tobytes() != before.tobytes()
+    assert step.memory_plan()["donated_bytes"] == state_bytes(model, None) - model.head.weight.numel() * 4
