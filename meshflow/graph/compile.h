@@ -18,6 +18,8 @@
 //    Sinks (the variables a step writes, the outputs it returns) keep their layouts.
 // 3. Boxing becomes explicit nodes wherever a producer's layout differs from what its
 //    consumer's signature takes (one node per value and layout, shared by consumers).
+// 3a. Activation checkpointing (recompute.h): what a checkpointed module's forward keeps
+//    only for backward is recomputed just before its first backward reader instead.
 // 4. Micro-batches (LogicalGraph::micro_batches > 1): each node gets a phase, pre (reads
 //    only variables), micro (reads the arguments: forward and backward) or post (reads a
 //    gradient: clipping, optimizers, the gradients' boxing); accumulate tasks average each
@@ -40,6 +42,8 @@
 //    arena per rank. Two registers share memory only when the graph orders them (every
 //    reader of one finishes before the writer of the other starts), so any order the actors
 //    take is safe. Reported against the sum without reuse and the max-live lower bound.
+//    A variable's new value made by an in-place update of its old one (an optimizer step)
+//    takes the old value's memory (buffer donation).
 // 11. Actors: one per task, in one actor system per phase.
 //
 // Devices: a graph runs on the device of its placements (one device type per graph, else
