@@ -31,6 +31,7 @@
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/graph/compile.h"
+#include "meshflow/graph/passes.h"
 #include "meshflow/nn/optim.h"
 #include "meshflow/vm/vm.h"
 
@@ -621,6 +622,10 @@ PYBIND11_MODULE(_C, m) {
       .def("set_local", &graph::Tracer::set_local, py::arg("local"))
       .def("set_stage_order", &graph::Tracer::set_stage_order, py::arg("stages"))
       .def("set_fusion", &graph::Tracer::set_fusion, py::arg("on"))
+      .def("begin_checkpoint", [](graph::Tracer& t, bool selective) {
+             t.begin_checkpoint(selective ? graph::Recompute::kSelective : graph::Recompute::kFull);
+           }, py::arg("selective"))
+      .def("end_checkpoint", &graph::Tracer::end_checkpoint)
       .def("argument", &graph::Tracer::argument, py::arg("example"), release())
       .def("abandon", &graph::Tracer::abandon)
       .def("finish", [](graph::Tracer& t, const std::vector<Var>& outputs) {
@@ -634,6 +639,9 @@ PYBIND11_MODULE(_C, m) {
       .def(py::init([](graph::Tracer& t) { return TraceScope{&t, nullptr}; }), py::keep_alive<1, 2>())
       .def("__enter__", [](TraceScope& s) { s.scope = std::make_unique<graph::Tracer::Scope>(*s.tracer); })
       .def("__exit__", [](TraceScope& s, py::args) { s.scope.reset(); });
+  // Whether compiling checks the graph between passes (passes.h; MESHFLOW_CHECK_PASSES=1).
+  m.def("check_passes", &graph::check_passes);
+  m.def("set_check_passes", &graph::set_check_passes, py::arg("on"));
   py::class_<graph::CompiledGraph, std::shared_ptr<graph::CompiledGraph>>(m, "CompiledGraph")
       .def("run", &graph::CompiledGraph::run, py::arg("arguments"), release())
       .def("__str__", &graph::CompiledGraph::str)
@@ -663,6 +671,7 @@ PYBIND11_MODULE(_C, m) {
         d["buffer_bytes"] = r.buffer_bytes;
         d["unstored_bytes"] = r.unstored_bytes;
         d["folded_bytes"] = r.folded_bytes;
+        d["donated_bytes"] = r.donated_bytes;
         d["registers"] = r.registers;
         return d;
       })
@@ -675,6 +684,9 @@ PYBIND11_MODULE(_C, m) {
         d["fused_chains"] = s.fused_chains;
         d["fused_ops"] = s.fused_ops;
         d["folded_ops"] = s.folded_ops;
+        d["checkpointed_regions"] = s.checkpointed_regions;
+        d["recomputed_ops"] = s.recomputed_ops;
+        d["dropped_activation_bytes"] = s.dropped_activation_bytes;
         d["tasks"] = s.tasks;
         d["eager_boxing_bytes"] = s.eager_boxing_bytes;
         d["graph_boxing_bytes"] = s.graph_boxing_bytes;

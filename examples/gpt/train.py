@@ -13,8 +13,10 @@ Prints a progress line per log interval, a generated sample and a summary; with 
 rank 0 also writes the per-step losses for comparing layouts. The summary's peak_memory_bytes
 is each rank's peak memory in use on the device over the training steps.
 
---checkpoint-activations (eager) keeps only each block's input for backward, which runs the
-block again (mf.utils.checkpoint); --memory-limit BYTES (K, M, G suffixes) caps each rank's
+--checkpoint-activations keeps only each block's input for backward, which runs the block
+again: eagerly through mf.utils.checkpoint, with --graph through the compiler's recompute pass
+(graph.config.activation_checkpointing on each block; `--checkpoint-activations selective`
+recomputes only the cheap ops, as Megatron's selective mode, graph mode only); --memory-limit BYTES (K, M, G suffixes) caps each rank's
 memory on the device (mf.set_memory_limit): a step that needs more raises
 mf.OutOfMemoryError on every rank.
 
@@ -89,17 +91,17 @@ def parse_args(argv=None):
     ap.add_argument("--micro-batches", type=int, default=0,
                     help="with --graph: micro-batches per step (gradient accumulation; default 2p with p > 1 "
                          "pipeline stages, else 1)")
-    ap.add_argument("--checkpoint-activations", action="store_true",
-                    help="eager mode: each block keeps only its input for backward and runs again there "
-                         "(mf.utils.checkpoint); less activation memory, more compute")
+    ap.add_argument("--checkpoint-activations", nargs="?", const="full", choices=["full", "selective"],
+                    help="each block keeps only its input for backward and runs again there (eager: "
+                         "mf.utils.checkpoint; --graph: the compiler's recompute pass); 'selective' (graph mode) "
+                         "recomputes only the cheap ops; less activation memory, more compute")
     ap.add_argument("--memory-limit", help="each rank's memory limit on the device, in bytes or with K, M, G "
                                            "(mf.set_memory_limit); beyond it a step raises mf.OutOfMemoryError")
     args = ap.parse_args(argv)
     if args.save_every and not args.save:
         ap.error("--save-every needs --save PATH")
-    if args.checkpoint_activations and args.graph:
-        ap.error("--checkpoint-activations is eager-only for now: graph mode does not recompute activations yet "
-                 "(drop --graph, or --checkpoint-activations)")
+    if args.checkpoint_activations == "selective" and not args.graph:
+        ap.error("--checkpoint-activations selective needs --graph (eager checkpointing recomputes whole blocks)")
     return args
 
 
@@ -183,13 +185,15 @@ def generate(model, stages, prompt, n, seed):
 class TrainStep(mf.nn.Graph):
     """The eager loop's step as a graph: forward, backward, clipping, both optimizers."""
 
-    def __init__(self, model, optimizers, clip, micro_batches=1):
+    def __init__(self, model, optimizers, clip, micro_batches=1, checkpoint=None):
         super().__init__()
         self.model = model
         self.clip = clip
         for opt in optimizers:
             self.add_optimizer(opt)
         self.config.set_gradient_accumulation_steps(micro_batches)
+        for block in model.blocks if checkpoint else []:
+            self.config.activation_checkpointing(block, selective=checkpoint == "selective")
 
     def build(self, x, y):
         loss = self.model(x, y)
@@ -233,7 +237,7 @@ def train(args, placement=None):
     if args.dtype == "float64":
         for p in model.parameters():
             p.data = p.double()
-    model.checkpoint_activations = args.checkpoint_activations
+    model.checkpoint_activations = bool(args.checkpoint_activations) and not args.graph
     place(model, stages, parameter_sbp)
     params = list(model.parameters())
     n_params = sum(p.numel() for p in params)
@@ -265,7 +269,8 @@ def train(args, placement=None):
         say(f"resumed from {args.resume} at step {first}", flush=True)
     losses, times, comm = [], [], []
     tokens_per_step = batch * args.block
-    step_graph = TrainStep(model, [opt_decay, opt_plain], args.clip, micro_batches) if args.graph else None
+    step_graph = (TrainStep(model, [opt_decay, opt_plain], args.clip, micro_batches, args.checkpoint_activations)
+                  if args.graph else None)
     mf.reset_peak_memory_stats(args.device)
     for step in range(first, args.steps):
         start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
@@ -316,6 +321,8 @@ def train(args, placement=None):
         "comm_bytes_per_step": float(np.mean(comm[1:] or comm)),
         "peak_memory_bytes": peaks,
     }
+    if step_graph is not None:  # this rank's memory plan: the arena of the step's temporaries
+        summary["graph_arena_bytes"] = step_graph.memory_plan()["arena_bytes"]
     if args.sample:
         text = generate(model, stages, b"The ", args.sample, args.seed)
         say("sample: " + (b"The " + text).decode("utf-8", errors="replace"))

@@ -21,6 +21,41 @@ struct CompiledGraph::Impl {
   std::vector<std::string> reasons;  // explain(), one per boxing node the compiler placed
 };
 
+namespace {
+
+// Attributes read anew (random draws, a schedule's values) node by node, on every rank
+// whether or not it runs the node, micro-batch k's after those of micro-batches 0 .. k-1
+// as eager steps over the micro-batches in turn would draw them. So the generator advances
+// alike on every rank and in every call, the first included (the trace drew its
+// micro-batch 0). A recomputed copy takes what its original drew (recompute.h).
+void read_fresh_attributes(RankPlan& m) {
+  const LogicalGraph& p = m.graph;
+  const int mb = m.micro_batches;
+  std::vector<std::vector<Attrs>> fresh(p.nodes.size());
+  for (int k = 0; k < mb; ++k) {
+    for (size_t n = 0; n < p.nodes.size(); ++n) {
+      if (m.fresh_attrs[n] > k) fresh[n].push_back((*p.nodes[n].run_time_attrs)());
+    }
+  }
+  for (size_t n = 0; n < p.nodes.size(); ++n) {
+    const Node& node = p.nodes[n];
+    if (node.recomputes >= 0 && node.run_time_attrs) fresh[n] = fresh[p.values[node.recomputes].producer];
+  }
+  for (RankPlan::Task& task : m.tasks) {
+    const std::vector<Attrs>& attrs = fresh[task.node];
+    if (attrs.empty() || !task.call) continue;
+    task.call->attrs = attrs[0];
+    if (attrs.size() == 1) continue;
+    task.piece_calls = {task.call};
+    for (size_t k = 1; k < attrs.size(); ++k) {
+      task.piece_calls.push_back(std::make_shared<KernelCall>(*task.call));
+      task.piece_calls.back()->attrs = attrs[k];
+    }
+  }
+}
+
+}  // namespace
+
 CompiledGraph::CompiledGraph(LogicalGraph traced) : impl_(std::make_unique<Impl>()) {
   const auto start = std::chrono::steady_clock::now();
   impl_->traced = std::move(traced);
@@ -94,28 +129,8 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
         break;
     }
   }
-  // Attributes read anew (random draws, a schedule's values) node by node, on every rank
-  // whether or not it runs the node, micro-batch k's after those of micro-batches 0 .. k-1
-  // as eager steps over the micro-batches in turn would draw them. So the generator
-  // advances alike on every rank and in every call, the first included (the trace drew its
-  // micro-batch 0).
-  std::vector<std::vector<Attrs>> fresh(p.nodes.size());
-  for (int k = 0; k < mb; ++k) {
-    for (size_t n = 0; n < p.nodes.size(); ++n) {
-      if (m.fresh_attrs[n] > k) fresh[n].push_back((*p.nodes[n].run_time_attrs)());
-    }
-  }
-  for (RankPlan::Task& task : m.tasks) {
-    const std::vector<Attrs>& attrs = fresh[task.node];
-    if (attrs.empty() || !task.call) continue;
-    task.call->attrs = attrs[0];
-    if (attrs.size() == 1) continue;
-    task.piece_calls = {task.call};
-    for (size_t k = 1; k < attrs.size(); ++k) {
-      task.piece_calls.push_back(std::make_shared<KernelCall>(*task.call));
-      task.piece_calls.back()->attrs = attrs[k];
-    }
-  }
+  m.bind_donations();
+  read_fresh_attributes(m);
   // Every phase runs even after an error: the other ranks issue their collectives.
   std::string error;
   auto run_phase = [&](Phase ph, int64_t pieces) {
@@ -159,6 +174,7 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
     m.bound[v] = Tensor();
     m.argument_pieces[v].clear();
   }
+  m.bind_donations(true);
   return outputs;
 }
 

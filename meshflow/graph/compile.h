@@ -18,6 +18,8 @@
 //    Sinks (the variables a step writes, the outputs it returns) keep their layouts.
 // 3. Boxing becomes explicit nodes wherever a producer's layout differs from what its
 //    consumer's signature takes (one node per value and layout, shared by consumers).
+// 3a. Activation checkpointing (recompute.h): what a checkpointed module's forward keeps
+//    only for backward is recomputed just before its first backward reader instead.
 // 4. Micro-batches (LogicalGraph::micro_batches > 1): each node gets a phase, pre (reads
 //    only variables), micro (reads the arguments: forward and backward) or post (reads a
 //    gradient: clipping, optimizers, the gradients' boxing); accumulate tasks average each
@@ -40,6 +42,8 @@
 //    arena per rank. Two registers share memory only when the graph orders them (every
 //    reader of one finishes before the writer of the other starts), so any order the actors
 //    take is safe. Reported against the sum without reuse and the max-live lower bound.
+//    A variable's new value made by an in-place update of its old one (an optimizer step)
+//    takes the old value's memory (buffer donation).
 // 11. Actors: one per task, in one actor system per phase.
 //
 // Devices: a graph runs on the device of its placements (one device type per graph, else
@@ -74,6 +78,7 @@ struct MemoryReport {
   int64_t buffer_bytes = 0;  // a pipeline's micro-batch registers, every slot (outside the arena)
   int64_t unstored_bytes = 0;  // results that fusion keeps out of registers (fusion.h)
   int64_t folded_bytes = 0;    // constants computed while compiling, kept for every run
+  int64_t donated_bytes = 0;   // variables' new values written over their old ones (passes.h: memory)
   int registers = 0;
 };
 
@@ -84,6 +89,11 @@ struct CompileStats {
   int fused_chains = 0;    // fused nodes (fusion.h), and the op nodes they replaced
   int fused_ops = 0;
   int folded_ops = 0;      // op nodes computed while compiling (constant folding), on this rank
+  // Activation checkpointing (recompute.h): regions recomputed, the copies inserted, and the
+  // logical bytes of the activations backward no longer keeps.
+  int checkpointed_regions = 0;
+  int recomputed_ops = 0;
+  int64_t dropped_activation_bytes = 0;
   int tasks = 0;           // on this rank
   int64_t eager_boxing_bytes = 0;  // boxing bytes with eager's per-op choices
   int64_t graph_boxing_bytes = 0;  // with the whole-graph choice

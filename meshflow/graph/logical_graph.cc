@@ -9,6 +9,7 @@
 #include "meshflow/comm/comm.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/functional.h"
+#include "meshflow/ops/in_place.h"
 #include "meshflow/ops/op.h"
 
 namespace mf::graph {
@@ -55,7 +56,9 @@ std::string LogicalGraph::str() const {
         s << ", " << node.plan->cost << " bytes";
       }
     }
-    s << "  " << meta_str(values[node.outputs[0]]) << "\n";
+    s << "  " << meta_str(values[node.outputs[0]]);
+    if (node.recomputes >= 0) s << "  (recomputes " << value_name(node.recomputes) << ")";
+    s << "\n";
   }
   return s.str();
 }
@@ -246,9 +249,11 @@ std::vector<GlobalTensor> Tracer::trace_op(const OpDef& op, const std::vector<Gl
   node.op = &op;
   node.attrs = attrs;
   node.constraints = constraints;
+  if (const std::vector<int>* overwrite = InPlaceUpdate::of(op)) node.overwrite = *overwrite;
   node.run_time_attrs = RunTimeAttrs::current();
   if (op.draws_random && !node.run_time_attrs) node.run_time_attrs = random_attrs(attrs, plan.outputs[0].shape);
   node.signature = plan.signature;
+  tag(node);
   const Placement& placement = inputs.empty() ? *constraints.placement : inputs[0].placement();
   const int id = static_cast<int>(graph_.nodes.size());
   std::vector<GlobalTensor> results;
@@ -266,6 +271,7 @@ GlobalTensor Tracer::trace_conversion(const GlobalTensor& t, const boxing::Layou
   Node node{NodeKind::kBoxing, "to_global", {value_of(t)}, {}};
   node.to = to;
   node.user = user;
+  tag(node);
   const int id = static_cast<int>(graph_.nodes.size());
   graph_.values.push_back(Value{t.shape(), t.dtype(), to, id, 0});
   node.outputs.push_back(static_cast<int>(graph_.values.size()) - 1);
@@ -278,6 +284,22 @@ GlobalTensor Tracer::trace_accumulate(const GlobalTensor& a, const GlobalTensor&
   const std::shared_ptr<const OpPlan> plan = plan_op(
       add, {{a.shape(), a.dtype()}, {b.shape(), b.dtype()}}, {a.nd_sbp(), b.nd_sbp()}, a.placement(), {}, {});
   return trace_op(add, {a, b}, {}, {}, *plan)[0];
+}
+
+void Tracer::begin_checkpoint(Recompute mode) {
+  if (checkpoint_depth_++ > 0) return;
+  open_checkpoint_ = static_cast<int>(graph_.checkpoints.size());
+  graph_.checkpoints.push_back(mode);
+}
+
+void Tracer::end_checkpoint() {
+  if (checkpoint_depth_ == 0) throw std::logic_error("graph: end_checkpoint without begin_checkpoint");
+  if (--checkpoint_depth_ == 0) open_checkpoint_ = -1;
+}
+
+void Tracer::tag(Node& node) const {
+  node.no_grad = !grad_enabled();
+  node.checkpoint = node.no_grad ? -1 : open_checkpoint_;
 }
 
 void Tracer::trace_leaf_gradient(const void* leaf, const GlobalTensor& grad) { leaf_gradients_[leaf] = value_of(grad); }

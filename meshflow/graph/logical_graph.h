@@ -46,6 +46,9 @@ struct Value {
 
 enum class NodeKind { kInput, kOp, kBoxing };
 enum class InputKind { kArgument, kVariable, kConstant };
+// Activation checkpointing (recompute.h): what a checkpointed region recomputes for its
+// backward: every op of its forward, or only the cheap ones (Megatron's selective mode).
+enum class Recompute { kFull, kSelective };
 
 struct Node {
   Node(NodeKind kind, std::string name, std::vector<int> inputs, std::vector<int> outputs)
@@ -63,11 +66,23 @@ struct Node {
   Constraints constraints;
   std::shared_ptr<const AttrsSource> run_time_attrs;  // attributes read anew at each run
   NdSignature signature;  // eager's choice while tracing; the compiler's in a compiled graph
+  // An in-place update (an optimizer step, ops/in_place.h): output k may be written
+  // over input overwrite[k]'s memory (-1 or past the end: not), each element read before
+  // it is written. The memory plan donates a variable's memory so (passes.h: memory).
+  std::vector<int> overwrite;
   // kBoxing: the target layout; `user` when the user asked for it (a constraint), not
   // planning (the compiler drops those and places conversions where its choice needs them).
   std::optional<boxing::Layout> to;
   bool user = false;
   std::shared_ptr<const boxing::Plan> plan;  // in a compiled graph
+  // Activation checkpointing (recompute.h). `checkpoint`: the region (an index into
+  // LogicalGraph::checkpoints) of a node traced in a checkpointed module's forward with grad
+  // mode on, else -1. `no_grad`: traced with grad mode off (backward, an optimizer step).
+  // `recomputes`: in a recomputed copy, the value id of its original's first output (whose
+  // run-time attributes it takes, so a random op draws the same values), else -1.
+  int checkpoint = -1;
+  bool no_grad = false;
+  int recomputes = -1;
 };
 
 // A state slot the step reads and may replace: a parameter, an optimizer's moment.
@@ -102,6 +117,8 @@ struct LogicalGraph {
   // A program that placed nothing (every input local, seen as_global_here): each rank runs
   // its own step, on its own, so a call agrees with no other rank.
   bool local = false;
+  // The checkpointed regions (Node::checkpoint), in the order traced: each one's mode.
+  std::vector<Recompute> checkpoints;
 
   // One line per node, in order: "%7 = matmul(%3, %5)  (S(0)), (B) -> (S(0))  [2, 64] float32";
   // inputs with their layout, boxing nodes with their target (and, compiled, their steps
@@ -138,6 +155,12 @@ class Tracer : public OpTracer, public ConversionTracer {
   void set_stage_order(std::vector<Placement> stages) { graph_.stage_order = std::move(stages); }
   // Whether compiling fuses chains of elementwise ops (on by default).
   void set_fusion(bool on) { graph_.fuse = on; }
+  // Ops traced from begin_checkpoint to the matching end_checkpoint (with grad mode on) form
+  // one checkpointed region (a module's forward): their activations are recomputed for
+  // backward instead of kept (recompute.h). Regions do not nest: inside one, another
+  // begin_checkpoint joins it.
+  void begin_checkpoint(Recompute mode);
+  void end_checkpoint();
   // A step of a program that placed nothing (LogicalGraph::local); before add_variable.
   void set_local(bool local) { graph_.local = local; }
   bool local_program() const override { return graph_.local; }
@@ -178,6 +201,7 @@ class Tracer : public OpTracer, public ConversionTracer {
   // `bind`, as a variable's or a constant's does (an argument is a lazy stand-in instead).
   int add_input(const GlobalTensor& t, InputKind kind, int index, const std::string& name, bool bind);
   GlobalTensor lazy(int value);
+  void tag(Node& node) const;  // its checkpointed region and grad mode, as traced
   void restore();
 
   LogicalGraph graph_;
@@ -188,6 +212,8 @@ class Tracer : public OpTracer, public ConversionTracer {
   std::vector<const VarImpl*> parameters_;
   std::unordered_map<const void*, int> leaf_gradients_;  // leaf -> value id of its gradient
   bool finished_ = false;
+  int open_checkpoint_ = -1;  // the region being traced, or -1
+  int checkpoint_depth_ = 0;
 };
 
 }  // namespace mf::graph

@@ -52,6 +52,55 @@ class TaskOrder {
   std::vector<uint64_t> ancestors_;
 };
 
+// Whether the bound input value `old` is read by task t once and otherwise only by tasks
+// that finish before t starts, and is neither returned nor written to a variable.
+bool read_only_before(const Compilation& c, const TaskOrder& ordered, int old, int t) {
+  const RankPlan& m = c.plan;
+  auto is_old = [&](const RankPlan::Ref& r) { return r.kind == RankPlan::Ref::kBound && r.index == old; };
+  for (const RankPlan::Ref& r : m.output_refs) {
+    if (is_old(r)) return false;
+  }
+  for (const auto& [var, v] : c.graph.writes) {
+    if (is_old(m.refs[v])) return false;
+  }
+  int reads_in_t = 0;
+  for (size_t u = 0; u < m.tasks.size(); ++u) {
+    for (const RankPlan::Ref& r : m.tasks[u].inputs) {
+      if (!is_old(r)) continue;
+      if (static_cast<int>(u) == t) {
+        reads_in_t += 1;
+      } else if (!ordered(static_cast<int>(u), t)) {
+        return false;
+      }
+    }
+  }
+  return reads_in_t == 1;
+}
+
+// Buffer donation: a variable's new value takes its old value's memory where the task
+// making it is an in-place update of it (Node::overwrite) and nothing reads the old value
+// after that task starts; the run gives the task that memory (RankPlan::bind_donations).
+void donate_variables(Compilation& c, const TaskOrder& ordered) {
+  RankPlan& m = c.plan;
+  for (const auto& [var, v] : c.graph.writes) {
+    const RankPlan::Ref& made = m.refs[v];
+    if (made.kind != RankPlan::Ref::kRegister || made.view || !m.registers[made.index].persistent) continue;
+    const int t = c.producer_task[made.index];
+    if (t < 0 || !m.tasks[t].call) continue;
+    const RankPlan::Task& task = m.tasks[t];
+    const Node& node = c.graph.nodes[task.node];
+    const size_t k = static_cast<size_t>(std::find(task.outputs.begin(), task.outputs.end(), made.index) -
+                                         task.outputs.begin());
+    if (k >= node.overwrite.size() || node.overwrite[k] < 0) continue;
+    const int old = c.graph.variable_values[var];
+    const RankPlan::Ref& in = task.inputs.at(static_cast<size_t>(node.overwrite[k]));
+    if (in.kind != RankPlan::Ref::kBound || in.index != old || in.view || !read_only_before(c, ordered, old, t)) continue;
+    RankPlan::Register& reg = m.registers[made.index];
+    reg.donor = old;
+    c.memory.donated_bytes += static_cast<int64_t>(numel(reg.meta.shape) * dtype_size(reg.meta.dtype));
+  }
+}
+
 }  // namespace
 
 int64_t plan_arena(const std::vector<RegisterUse>& registers, const std::function<bool(int, int)>& ordered,
@@ -108,6 +157,7 @@ int64_t max_live_bytes(const std::vector<RegisterUse>& registers, int tasks) {
 void plan_memory(Compilation& c) {
   RankPlan& m = c.plan;
   const TaskOrder ordered(c);
+  donate_variables(c, ordered);
   std::vector<RegisterUse> uses;
   std::vector<int> planned;  // register index of each planned use
   for (size_t r = 0; r < m.registers.size(); ++r) {

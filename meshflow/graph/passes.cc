@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "meshflow/comm/comm.h"
+#include "meshflow/graph/recompute.h"
 #include "meshflow/ops/op.h"
 #include "meshflow/vm/vm.h"
 
@@ -113,6 +114,7 @@ const std::vector<Pass>& pipeline() {
       {"cleanup", cleanup},
       {"sbp", choose_sbp},
       {"boxing", insert_boxing},
+      {"recompute", recompute, [](const Compilation& c) { check_recomputed(c.graph, "recompute"); }},
       {"micro_batches", assign_micro_batches},
       {"constants", mark_constants},
       {"fusion", fuse},
@@ -139,7 +141,10 @@ void run_pipeline(Compilation& c, const std::string& until) {
     pass.run(c);
     c.stats.passes.push_back(
         {pass.name, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()});
-    if (check) check_graph(c.graph, c.layouts_explicit, pass.name);
+    if (check) {
+      check_graph(c.graph, c.layouts_explicit, pass.name);
+      if (pass.check) pass.check(c);
+    }
     if (until == pass.name) return;
   }
 }

@@ -5,7 +5,7 @@
 // and this rank's plan), with its contract below: what it reads, what holds after it.
 //
 // pipeline() lists the passes in order; adding one (activation checkpointing, ZeRO's
-// sharding) is a function here and one line there. run_pipeline() runs them, timing each
+// sharding) is a function here and one line there; recompute.h was added so. run_pipeline() runs them, timing each
 // (CompileStats::passes), and can stop after any pass (CompiledGraph::debug_graph). Between
 // passes it checks the graph's invariants (check_graph) in debug builds, or when
 // MESHFLOW_CHECK_PASSES=1 (or set_check_passes(true)), as the test suites do.
@@ -79,6 +79,9 @@ struct Compilation {
 struct Pass {
   const char* name;
   void (*run)(Compilation&);
+  // What the pass guarantees beyond the graph's invariants, checked after it when checks
+  // are on (null: nothing more).
+  void (*check)(const Compilation&) = nullptr;
 };
 
 // Reads the traced graph. After: `graph` holds the traced graph's live nodes in program
@@ -95,6 +98,10 @@ void choose_sbp(Compilation& c);
 // consumer or a sink takes, one per value and layout; kept conversions have their plans.
 // Values are renumbered. layouts_explicit, reasons, stats' graph and boxing node counts.
 void insert_boxing(Compilation& c);
+// recompute.h: the values checkpointed regions make only for backward are recomputed
+// there, just before the first backward op reading them; stats' recomputed ops. Checked
+// after it (check_recomputed).
+void recompute(Compilation& c);
 // Reads micro_batches and the gradients. After: node_phase, phase, is_gradient and
 // accumulated (all kMicro and false for one micro-batch); std::invalid_argument for a
 // step that would mix micro-batch values into what runs once.
@@ -117,7 +124,11 @@ void fold_constants(Compilation& c);
 void build_tasks(Compilation& c);
 // After: every register that does not outlive a run has memory: slots of its own for a
 // pipeline's micro-batches, else an offset in one arena, shared only with registers the
-// plan orders before or after it (plan_arena); memory set.
+// plan orders before or after it (plan_arena); memory set. A variable's new value made by
+// an in-place update of its old one (an optimizer step: Node::overwrite) that every other
+// reader of the old value finishes before, and that the step neither returns nor writes
+// elsewhere, takes the old value's memory (Register::donor: buffer donation), so a step
+// holds no second copy of the parameters and optimizer state.
 void plan_memory(Compilation& c);
 // After: plan.phases holds one actor system per phase (pre, micro, post; null when
 // empty), communication in the plan's order, a pipeline's compute by priority.

@@ -4,9 +4,11 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 
 #include "meshflow/boxing/execute.h"
 #include "meshflow/ops/op.h"
+#include "meshflow/vm/vm.h"
 
 namespace mf::graph {
 
@@ -88,6 +90,29 @@ void RankPlan::run_into(const Tensor& acc, const Kernel& kernel, const std::vect
   if (out.data() != acc.data()) memory().copy_within(acc.data(), out.data(), acc.nbytes());
 }
 
+void RankPlan::bind_donations(bool release) {
+  std::unordered_map<const Storage*, int> uses;  // bound inputs over each storage
+  bool donates = false;
+  for (const Register& reg : registers) donates = donates || reg.donor >= 0;
+  if (!donates) return;
+  if (release) {
+    for (Register& reg : registers) reg.donated = Tensor();
+    return;
+  }
+  for (const Tensor& t : bound) {
+    if (t.storage()) uses[t.storage().get()] += 1;
+  }
+  // Eager ops issued before the call may still read a variable (the VM runs them behind the
+  // user's thread); errors they raise stay for the next synchronizing call.
+  device->synchronize();
+  if (&vm::device() != device) vm::device().synchronize();
+  for (Register& reg : registers) {
+    if (reg.donor < 0) continue;
+    const Tensor& old = bound[reg.donor];
+    reg.donated = old.storage() && uses[old.storage().get()] == 1 ? old : Tensor();
+  }
+}
+
 void RankPlan::act(int t, int64_t system_piece) {
   const int at = pipelined ? static_cast<int>(system_piece) : piece;
   const Task& task = tasks[t];
@@ -99,12 +124,12 @@ void RankPlan::act(int t, int64_t system_piece) {
   std::vector<Tensor> in;
   in.reserve(task.inputs.size());
   for (const Ref& r : task.inputs) in.push_back(input_of(r, at));
-  // Results go straight into their registers' slots (none for registers that outlive the
-  // run: those keep what the kernel made); store() copies what went elsewhere.
-  static const Tensor none;
+  // Results go straight into their registers' slots (for registers that outlive the run:
+  // the memory donated to them, else what the kernel makes); store() copies what went
+  // elsewhere.
   std::vector<Tensor> given;
   given.reserve(task.outputs.size());
-  for (int r : task.outputs) given.push_back(registers[r].persistent ? none : registers[r].slot(at));
+  for (int r : task.outputs) given.push_back(registers[r].persistent ? registers[r].donated : registers[r].slot(at));
   std::vector<Tensor> outs;
   if (node.kind == NodeKind::kOp) {
     const KernelCall& call = task.piece_calls.empty() ? *task.call : *task.piece_calls[at];

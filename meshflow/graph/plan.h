@@ -51,6 +51,11 @@ struct RankPlan {
     }
     int stage = 0;  // the pipeline stage its value lives on
     Tensor value;  // persistent: what the last run produced
+    // Buffer donation (passes.h: memory): a variable's new value whose task may write it over
+    // the variable's old value, the input value `donor` (bound at each run), else -1; during
+    // a run, that memory when no other bound input shares it (else empty: memory of its own).
+    int donor = -1;
+    Tensor donated;
   };
   struct Task {
     int node;
@@ -98,6 +103,10 @@ struct RankPlan {
   const Kernel* add_kernel = nullptr;
   const Kernel* scale_kernel = nullptr;
 
+  // Before a run, once the inputs are bound: each donating register's memory for this run
+  // (Register::donated), after waiting for the eager work issued before the call (which may
+  // still read it). After a run: with `release`, none.
+  void bind_donations(bool release = false);
   // What Ref r holds for micro-batch `at`.
   Tensor input_of(const Ref& r, int at) const;
   bool in_arena(const Tensor& t) const;

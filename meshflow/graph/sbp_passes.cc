@@ -236,6 +236,10 @@ class BoxingRewrite {
     const Value from = p_.values[nv];  // a copy: add_value below may move the vector
     Node node{NodeKind::kBoxing, "to_global", {nv}, {}};
     node.to = to;
+    // A conversion belongs where its first consumer was traced (its checkpointed region, or
+    // backward), for the recompute pass.
+    node.checkpoint = consumer_checkpoint_;
+    node.no_grad = consumer_no_grad_;
     const int out = add_value(Value{from.shape, from.dtype, to}, static_cast<int>(p_.nodes.size()), 0);
     node.outputs.push_back(out);
     node.plan = boxing::cached_plan(from.shape, from.dtype, from.layout, to);
@@ -278,6 +282,8 @@ class BoxingRewrite {
     const std::vector<int> outputs = std::move(node.outputs);
     node.inputs.clear();
     node.outputs.clear();
+    consumer_checkpoint_ = node.checkpoint;
+    consumer_no_grad_ = node.no_grad;
     if (node.kind == NodeKind::kOp) {
       const Placement& placement = old_.values[outputs[0]].layout.placement;
       for (size_t j = 0; j < inputs.size(); ++j) {
@@ -296,6 +302,8 @@ class BoxingRewrite {
     }
     if (node.kind == NodeKind::kInput && node.input_kind == InputKind::kArgument) p_.arguments.push_back(node.outputs[0]);
     p_.nodes.push_back(std::move(node));
+    consumer_checkpoint_ = -1;  // the sinks' conversions: outside any region
+    consumer_no_grad_ = false;
   }
 
   Compilation& c_;
@@ -303,6 +311,8 @@ class BoxingRewrite {
   LogicalGraph& p_;
   std::vector<int> new_id_;
   std::map<std::pair<int, std::string>, int> conversions_;  // (value, layout) -> converted value
+  int consumer_checkpoint_ = -1;  // the node whose inputs are being converted: its region
+  bool consumer_no_grad_ = false;
 };
 
 // A graph with `from`'s settings, and no nodes or values.
@@ -312,6 +322,7 @@ LogicalGraph settings_of(const LogicalGraph& from) {
   g.stage_order = from.stage_order;
   g.fuse = from.fuse;
   g.local = from.local;
+  g.checkpoints = from.checkpoints;
   return g;
 }
 

@@ -105,7 +105,7 @@ void place_stages(Compilation& c) {
   plan.fresh_attrs.assign(g.nodes.size(), 0);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const Node& node = g.nodes[n];
-    if (!node.run_time_attrs) continue;
+    if (!node.run_time_attrs || node.recomputes >= 0) continue;  // a copy takes its original's
     const bool per_micro_batch = node.kind == NodeKind::kOp && node.op->draws_random && c.node_phase[n] == Phase::kMicro;
     plan.fresh_attrs[n] = per_micro_batch ? mb : 1;
   }

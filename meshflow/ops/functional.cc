@@ -9,6 +9,7 @@
 #include "meshflow/comm/comm.h"
 #include "meshflow/device/device.h"
 #include "meshflow/ops/creation.h"
+#include "meshflow/ops/in_place.h"
 #include "meshflow/ops/registry.h"
 #include "meshflow/vm/vm.h"
 
@@ -327,6 +328,7 @@ std::vector<Var> update_in_place(const std::string& name, const std::vector<Var>
                        });
   if (records) op_error(name, "an in-place update is not recorded for autograd; expected it under no_grad");
   if (mixes_local_and_global(inputs)) return call(op, inputs, attrs);
+  const InPlaceUpdate in_place(op, overwrite);  // for graph mode's tracer
   return run(op, inputs, attrs, {}, overwrite);
 }
 

@@ -13,6 +13,8 @@
 #include "meshflow/graph/actor.h"
 #include "meshflow/graph/compile.h"
 #include "meshflow/graph/passes.h"
+#include "meshflow/graph/recompute.h"
+#include "meshflow/ops/op.h"
 #include "meshflow/vm/vm.h"
 
 namespace mf::graph {
@@ -178,6 +180,65 @@ TEST(Graph, ChecksBetweenPassesCatchBrokenGraphs) {
   cycle.nodes[1].inputs = {1};
   EXPECT_NE(logic_error_of([&] { check_graph(cycle, true, "tasks"); }).find("relu (node 1) is on a cycle"),
             std::string::npos);
+}
+
+// x -> a = relu(x) -> b = relu(a) in checkpointed region 0; c = relu(b) after it (forward);
+// d = mul(a, c) traced with grad mode off (a backward op reading the region's activation a).
+LogicalGraph checkpointed_graph() {
+  const Placement mesh("cpu", std::vector<int>{0});
+  const NdSbp B{Sbp::broadcast()};
+  LogicalGraph g;
+  g.checkpoints = {Recompute::kFull};
+  for (int v = 0; v < 5; ++v) g.values.push_back({{4, 2}, DType::kFloat32, {mesh, B}, v, 0});
+  g.nodes.emplace_back(NodeKind::kInput, "argument 0", std::vector<int>{}, std::vector<int>{0});
+  auto op = [&](const char* name, std::vector<int> in, int out, int region, bool no_grad) {
+    g.nodes.emplace_back(NodeKind::kOp, name, in, std::vector<int>{out});
+    Node& node = g.nodes.back();
+    node.op = &find_op(name);
+    node.signature = NdSignature{std::vector<NdSbp>(in.size(), B), {B}};
+    node.checkpoint = region;
+    node.no_grad = no_grad;
+  };
+  op("relu", {0}, 1, 0, false);
+  op("relu", {1}, 2, 0, false);
+  op("relu", {2}, 3, -1, false);
+  op("mul", {1, 3}, 4, -1, true);
+  g.outputs = {4};
+  return g;
+}
+
+// The recompute pass copies what backward reads of a checkpointed region (not the region's
+// output, which forward reads after it) just before that reader; its check catches a
+// backward op reading the dropped activation and a copy of another op.
+TEST(Graph, RecomputeCopiesTheRegionBeforeItsBackwardReader) {
+  LogicalGraph g = checkpointed_graph();
+  const RecomputeStats stats = recompute_activations(g);
+  EXPECT_EQ(stats.regions, 1);
+  EXPECT_EQ(stats.recomputed_ops, 1);
+  EXPECT_EQ(stats.dropped_bytes, 4 * 2 * 4);
+  ASSERT_EQ(g.nodes.size(), 6u);
+  EXPECT_EQ(g.nodes[4].recomputes, 1);  // relu(x) again, just before mul
+  EXPECT_EQ(g.nodes[4].inputs, std::vector<int>{0});
+  EXPECT_EQ(g.nodes[5].name, "mul");
+  EXPECT_EQ(g.nodes[5].inputs, (std::vector<int>{g.nodes[4].outputs[0], 3}));
+  EXPECT_NO_THROW(check_graph(g, true, "recompute"));
+  EXPECT_NO_THROW(check_recomputed(g, "recompute"));
+  LogicalGraph kept = g;
+  kept.nodes[5].inputs[0] = 1;
+  EXPECT_NE(logic_error_of([&] { check_recomputed(kept, "recompute"); })
+                .find("mul (node 5, backward) reads %1, an activation of checkpointed region 0"),
+            std::string::npos);
+  LogicalGraph other = g;
+  other.nodes[4].op = &find_op("mul");
+  other.nodes[4].name = "mul";
+  EXPECT_NE(logic_error_of([&] { check_recomputed(other, "recompute"); }).find("which another op or signature makes"),
+            std::string::npos);
+  // Without a checkpointed region, nothing changes.
+  LogicalGraph plain = checkpointed_graph();
+  plain.checkpoints.clear();
+  for (Node& node : plain.nodes) node.checkpoint = -1;
+  EXPECT_EQ(recompute_activations(plain).recomputed_ops, 0);
+  EXPECT_EQ(plain.nodes.size(), 5u);
 }
 
 }  // namespace

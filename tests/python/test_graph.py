@@ -85,8 +85,8 @@ def test_compile_stats_times_each_pass_and_debug_graph_shows_the_graph_after_any
     step = Step(*model_and_opt())
     step(*data(5))
     passes = step.compile_stats()["passes"]
-    assert [name for name, _ in passes] == ["cleanup", "sbp", "boxing", "micro_batches", "constants", "fusion",
-                                            "stages", "fold", "tasks", "memory", "actors"]
+    assert [name for name, _ in passes] == ["cleanup", "sbp", "boxing", "recompute", "micro_batches", "constants",
+                                            "fusion", "stages", "fold", "tasks", "memory", "actors"]
     assert all(ms >= 0 for _, ms in passes)
     # The backward ReLU's mask and product fuse: one chain after the fusion pass, none before.
     assert "fused(" not in step.debug_graph(after="constants")

@@ -58,6 +58,28 @@ class GraphConfig:
         self.stages = {}  # module -> stage id
         self.fusion = True
         self.max_compiled = 8
+        self.checkpointed = {}  # module -> "full" or "selective"
+
+    def activation_checkpointing(self, module, enabled=True, selective=False):
+        """Recomputes `module`'s forward for backward instead of keeping its activations
+        (OneFlow's activation_checkpointing; torch.utils.checkpoint for a compiled step).
+        The compiler's recompute pass drops what the ops traced inside module's forward keep
+        only for backward, and inserts copies of those ops just before the backward ops that
+        read them; the memory plan reuses the dropped activations' memory. Random ops draw the
+        same values in the recomputation, so results are bitwise those without it.
+        `selective=True` recomputes only the cheap ops (elementwise ones, dropout, softmax)
+        and keeps what matmuls and attention make, as Megatron's selective recomputation.
+        Setting `module.activation_checkpointing = True` (or "selective") on the module does
+        the same, as OneFlow's module config does."""
+        if not isinstance(module, Module):
+            raise TypeError(f"activation_checkpointing takes a meshflow.nn.Module, got {_type_name(module)}")
+        if not isinstance(enabled, bool) or not isinstance(selective, bool):
+            raise ValueError(f"activation_checkpointing: enabled and selective are bools, got {enabled!r} and "
+                             f"{selective!r}")
+        if enabled:
+            self.checkpointed[module] = "selective" if selective else "full"
+        else:
+            self.checkpointed.pop(module, None)
 
     def set_max_compiled(self, n):
         """How many compiled plans the graph keeps, one per distinct call (input shapes,
@@ -157,7 +179,7 @@ class Graph:
         # mf.autocast around the call changes what build traces: a plan per setting.
         key = (self._key(args), self.config.gradient_accumulation_steps,
                tuple(sorted((s, id(m)) for m, s in self.config.stages.items())), _C.autocast_state(),
-               self.config.fusion, local)
+               self.config.fusion, local, tuple(sorted((id(m), how) for m, how in self._checkpointed().items())))
         if key in self._compiled:
             self._compiled.move_to_end(key)
         else:
@@ -185,6 +207,9 @@ class Graph:
         for opt in self._optimizers:
             tracer.add_optimizer(opt._impl)
         lazy = [Tensor(tracer.argument(a._impl)) for a in args]
+        checkpointed = self._checkpointed()
+        for module, how in checkpointed.items():
+            object.__setattr__(module, "forward", _checkpointed_forward(tracer, module.forward, how == "selective"))
         try:
             with _C.TraceScope(tracer):
                 outputs = self.build(*lazy)
@@ -194,7 +219,29 @@ class Graph:
         except Exception as e:
             tracer.abandon()
             raise _with_build_location(e, type(self).build) from None
+        finally:
+            for module in checkpointed:
+                object.__delattr__(module, "forward")
         return tracer.finish([o._impl for o in flat]), kind
+
+    def _checkpointed(self):
+        """Module -> "full" or "selective": config.activation_checkpointing's, then the
+        modules of the graph that set activation_checkpointing on themselves."""
+        found = dict(self.config.checkpointed)
+        for _, top in self._modules():
+            for module in top.modules():
+                how = module.__dict__.get("activation_checkpointing")
+                if how in (None, False) or module in found:
+                    continue
+                if how not in (True, "selective"):
+                    raise ValueError(f"{type(module).__name__}.activation_checkpointing must be True, False or "
+                                     f"'selective', got {how!r}")
+                found[module] = "selective" if how == "selective" else "full"
+        for module in found:
+            if "forward" in module.__dict__:
+                raise ValueError(f"activation_checkpointing: {type(module).__name__} has a forward of its own "
+                                 "instance; checkpoint a module whose forward is its class's")
+        return found
 
     def _compiled_last(self):
         if self._last is None:
@@ -236,6 +283,17 @@ class Graph:
         `after` (a name from compile_stats()["passes"]; every pass when None), compiled anew
         from the traced step: one line per node, with its signature or conversion."""
         return self._compiled_last().debug_graph(after or "")
+
+
+def _checkpointed_forward(tracer, forward, selective):
+    """`forward`, its ops traced as one checkpointed region (recompute.h)."""
+    def run(*args, **kwargs):
+        tracer.begin_checkpoint(selective)
+        try:
+            return forward(*args, **kwargs)
+        finally:
+            tracer.end_checkpoint()
+    return run
 
 
 def _with_build_location(error, build):

@@ -160,6 +160,30 @@ def test_gpt_pipelined_losses_equal_one_device(layout, world):
     np.testing.assert_allclose(run[layout], run["1x1x1"], rtol=1e-5)
 
 
+@pytest.mark.parametrize("layout", ["2x1x1", "1x2x1", "1x1x2"])
+def test_gpt_checkpointed_graph_equals_one_device(layout, world):
+    """--graph --checkpoint-activations (the recompute pass; a pipeline's stages too): with
+    dropout, the losses of the same layout without checkpointing, every bit; without
+    dropout, eager 1x1x1's."""
+    d, tp, pp = (int(n) for n in layout.split("x"))
+    if d * tp * pp > world:
+        pytest.skip(f"{layout} needs {d * tp * pp} ranks")
+
+    def losses(lay, dropout, *flags):
+        args = train.parse_args(["--layout", f"{lay}_8_32x2", "--steps", "3", "--block", "16", "--heads", "2",
+                                 "--sample", "0", "--log-every", "100", "--warmup", "2", "--dropout", str(dropout)]
+                                + list(flags))
+        placement = train.mesh(d, tp) if pp == 1 else None
+        return np.array(train.train(args, train.mesh(1, 1) if lay == "1x1x1" else placement)["losses"])
+
+    for how in ("full", "selective"):
+        plain = losses(layout, 0.1, "--graph")
+        checkpointed = losses(layout, 0.1, "--graph", "--checkpoint-activations", how)
+        assert checkpointed.tobytes() == plain.tobytes()
+    np.testing.assert_allclose(losses(layout, 0.0, "--graph", "--checkpoint-activations"), losses("1x1x1", 0.0),
+                               rtol=1e-5)
+
+
 @pytest.mark.parametrize("name", ["1", "2", "2x2"])
 @pytest.mark.parametrize("tensor_parallel", [False, True])
 @pytest.mark.parametrize("micro_batches", [2, 3])
