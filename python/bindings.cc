@@ -26,6 +26,7 @@
 #include "meshflow/core/error.h"
 #include "meshflow/device/cpu/cpu_device.h"
 #include "meshflow/device/device.h"
+#include "meshflow/device/testdev/testdev.h"
 #include "meshflow/global/global_tensor.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/dispatch.h"
@@ -602,8 +603,13 @@ PYBIND11_MODULE(_C, m) {
            }),
            py::arg("groups"), py::arg("lr"), py::arg("beta1"), py::arg("beta2"), py::arg("eps"),
            py::arg("weight_decay"));
-  m.def("clip_grad_norm", &optim::clip_grad_norm, py::arg("params"), py::arg("max_norm"), release());
-  m.def("clip_grad_norm_traced", &optim::clip_grad_norm_traced, py::arg("params"), py::arg("max_norm"), release());
+  m.def(
+      "clip_grad_norm",
+      [](const std::vector<Var>& params, double max_norm) -> std::optional<Var> {
+        Var norm = optim::clip_grad_norm(params, max_norm);
+        return norm.defined() ? std::optional<Var>(norm) : std::nullopt;
+      },
+      py::arg("params"), py::arg("max_norm"), release());
   m.def("tracing", [] { return op_tracer() != nullptr; });
   m.def("trace_spans", [] {
     py::list out;
@@ -896,6 +902,8 @@ PYBIND11_MODULE(_C, m) {
   });
   m.def("release_host_cache", &release_host_cache);
   m.def("synchronize", &vm::synchronize, release());
+  m.def("set_testdev_latency_us", &device::testdev::set_latency_us, py::arg("us"));
+  m.def("testdev_latency_us", &device::testdev::latency_us);
   m.def("next_sequence", &next_sequence);  // before an in-place write's calls (Var.assign's since)
   m.def("launch_blocking", &vm::blocking);
   m.def("set_launch_blocking", &vm::set_blocking, py::arg("on"), release());

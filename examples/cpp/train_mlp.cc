@@ -111,11 +111,12 @@ int main() {
     optimizer.zero_grad();
     const mf::Var loss = mf::fn::cross_entropy(mlp->forward(x), labels);
     loss.backward();
-    const double norm = mf::optim::clip_grad_norm(mlp->parameters(), 1.0);
+    const mf::Var norm = mf::optim::clip_grad_norm(mlp->parameters(), 1.0);
     optimizer.step();
     const float value = scalar(loss);  // collective: every rank gathers
+    const float grad_norm = scalar(norm);
     if (rank == 0 && (step % 15 == 0 || step == kSteps - 1)) {
-      std::printf("step %3lld  loss %.4f  grad norm %.3f  lr %.5f\n", static_cast<long long>(step), value, norm,
+      std::printf("step %3lld  loss %.4f  grad norm %.3f  lr %.5f\n", static_cast<long long>(step), value, grad_norm,
                   optimizer.lr());
     }
   }

@@ -309,17 +309,22 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
   Record mine{call_hash, !error.empty()};
   std::vector<Record> all(g.size());
   std::vector<Message> messages;
-  on_comm_thread([&] {
-    set_current_op("the argument check of " + call);
-    g.gather_metadata(&mine, all.data(), sizeof(Record));
-    if (std::any_of(all.begin(), all.end(), [](const Record& r) { return r.has_error; })) {
-      Message text{};
-      error.copy(text.text, sizeof(text.text) - 1);
-      messages.resize(g.size());
-      g.gather_metadata(&text, messages.data(), sizeof(Message));
-    }
-    set_current_op("");
-  });
+  // From an issuing thread, at once (Group::agree_bytes): not behind the collectives queued
+  // on the comm stream, which may wait for the device. From the comm thread (an agreement
+  // on data errors, made in the stream's order), on its channel.
+  const bool comm_thread = is_comm_thread;
+  auto gather = [&](const void* send, void* recv, int64_t bytes) {
+    comm_thread ? g.gather_metadata(send, recv, bytes) : g.agree_bytes(send, recv, bytes);
+  };
+  set_current_op("the argument check of " + call);
+  gather(&mine, all.data(), sizeof(Record));
+  if (std::any_of(all.begin(), all.end(), [](const Record& r) { return r.has_error; })) {
+    Message text{};
+    error.copy(text.text, sizeof(text.text) - 1);
+    messages.resize(g.size());
+    gather(&text, messages.data(), sizeof(Message));
+  }
+  set_current_op("");
   for (int r = 0; r < g.size(); ++r) {
     if (!all[r].has_error) continue;
     std::string message(messages[r].text);

@@ -395,4 +395,9 @@ void Group::gather_metadata(const void* send, void* recv, int64_t bytes) {
   });
 }
 
+void Group::agree_bytes(const void* send, void* recv, int64_t bytes) {
+  CollectiveWatch watch("all_gather (metadata)", world_ranks());
+  do_agree_bytes(send, recv, bytes);
+}
+
 }  // namespace mf::comm

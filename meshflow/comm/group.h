@@ -130,6 +130,12 @@ class Group {
 
   // Internal metadata: not counted in stats(). recv holds size() * count bytes.
   void gather_metadata(const void* send, void* recv, int64_t bytes);
+  // gather_metadata for the checks of comm::agree: made on the calling thread at once, over a
+  // channel of the group's own that the comm thread's collectives never use, so that an
+  // issuing thread checking its call does not wait for the collectives it queued before
+  // (which wait for the device). Calls come from one thread at a time, in the same order on
+  // every member.
+  void agree_bytes(const void* send, void* recv, int64_t bytes);
   // Whether the backend reads and writes buffers in `memory` itself (else they are staged).
   virtual bool takes(const Memory& memory) const { return memory.host_accessible(); }
   // How collectives of buffers in `memory` move: "own" (the backend takes them), the name of
@@ -156,6 +162,7 @@ class Group {
   virtual void do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype,
                            int lane) = 0;
   virtual void do_gather_bytes(const void* send, void* recv, int64_t bytes) = 0;
+  virtual void do_agree_bytes(const void* send, void* recv, int64_t bytes) = 0;
 
  private:
   void check_counts(const char* op, const std::vector<int64_t>& counts) const;

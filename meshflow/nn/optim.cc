@@ -360,9 +360,11 @@ std::vector<Var> squared_norm_sums(const std::vector<Var>& params) {
 
 }  // namespace
 
-double clip_grad_norm(const std::vector<Var>& params, double max_norm) {
-  NoGradGuard no_grad;
-  const std::vector<Var> sums = squared_norm_sums(params);
+namespace {
+
+// clip_grad_norm where the squared sums do not meet in one place (local gradients on several
+// devices, or local beside global ones): read on the host.
+Var clip_on_host(const std::vector<Var>& params, const std::vector<Var>& sums, double max_norm) {
   double total = 0;
   for (const Var& s : sums) total += scalar_value(s);
   const double norm = std::sqrt(total);
@@ -373,31 +375,39 @@ double clip_grad_norm(const std::vector<Var>& params, double max_norm) {
       if (g.defined()) g.set_data(fn::mul_scalar(g, scale));
     }
   }
-  return norm;
+  Tensor value = Tensor::empty({}, DType::kFloat64);
+  *value.data_as<double>() = norm;
+  return Var(value);
 }
 
-Var clip_grad_norm_traced(const std::vector<Var>& params, double max_norm) {
+}  // namespace
+
+Var clip_grad_norm(const std::vector<Var>& params, double max_norm) {
   NoGradGuard no_grad;
   const std::vector<Var> sums = squared_norm_sums(params);
-  if (sums.empty() || !std::all_of(sums.begin(), sums.end(), [](const Var& s) { return s.is_global(); })) {
-    throw std::invalid_argument("clip_grad_norm_ in a graph: expected the gradients to be global tensors");
+  if (sums.empty()) return Var();
+  const bool global = std::all_of(sums.begin(), sums.end(), [](const Var& s) { return s.is_global(); });
+  if (!global) {
+    if (vm::tracing()) throw std::invalid_argument("clip_grad_norm_ in a graph: expected the gradients to be global tensors");
+    if (sums.size() > 1) return clip_on_host(params, sums, max_norm);  // one sum per device or placement
   }
   // Gradients on several placements (pipeline stages): their sums meet on the first one,
   // and the scale goes back to each.
   auto replicated_on = [](const Var& x, const Placement& placement) {
     return to_global(x, placement, NdSbp(placement.ndim(), Sbp::broadcast()), false);
   };
-  const Placement& first = sums[0].global().placement();
   Var total = sums[0];
-  for (size_t i = 1; i < sums.size(); ++i) total = fn::add(total, replicated_on(sums[i], first));
+  for (size_t i = 1; i < sums.size(); ++i) total = fn::add(total, replicated_on(sums[i], sums[0].global().placement()));
   const Var norm = fn::sqrt(total);
-  const Var ratio = fn::mul_scalar(fn::pow_scalar(fn::add_scalar(norm, 1e-6), -1), max_norm);
+  // torch's arithmetic: max_norm / (norm + 1e-6), at most 1; a factor of exactly 1 leaves the
+  // gradients as they are.
+  const Var ratio = call1("div", {fn::mul_scalar(fn::ones_like(norm), max_norm), fn::add_scalar(norm, 1e-6)});
   const Var scale = call1("minimum", {ratio, fn::ones_like(ratio)});
   for (const Var& p : params) {
     Var g = p.grad();
     if (!g.defined()) continue;
-    const Placement& placement = g.global().placement();
-    g.set_data(fn::mul(g, placement == first ? scale : replicated_on(scale, placement)));
+    const bool elsewhere = global && !(g.global().placement() == sums[0].global().placement());
+    g.set_data(fn::mul(g, elsewhere ? replicated_on(scale, g.global().placement()) : scale));
   }
   return norm;
 }

@@ -163,13 +163,14 @@ class Adam : public AdamW {
 };
 
 // Scales every gradient by min(1, max_norm / total_norm), where total_norm is the 2-norm of
-// all gradients together (over every shard of every parameter); returns total_norm.
-double clip_grad_norm(const std::vector<Var>& params, double max_norm);
-
-// clip_grad_norm for graph mode (while a graph is traced): the norm stays a tensor and the
-// scale min(1, max_norm / total_norm) is applied with ops; returns total_norm, a global
-// scalar. The gradients must be global and on one placement.
-Var clip_grad_norm_traced(const std::vector<Var>& params, double max_norm);
+// all gradients together (over every shard of every parameter); returns total_norm as a
+// 0-d tensor, computed and applied by ops so that the issuing thread does not wait for the
+// device: for global gradients a global broadcast scalar (on the first placement when they
+// lie on several, as a pipeline's stages), for local ones on one device a local scalar there.
+// Undefined when no parameter has a gradient. Local gradients on several devices, or beside
+// global ones, are read on the host instead (a float64 scalar). In a traced graph the
+// gradients must be global.
+Var clip_grad_norm(const std::vector<Var>& params, double max_norm);
 
 // Linear warmup from 0 to max_lr over `warmup` steps, then cosine decay to min_lr at `total`
 // steps (min_lr after).

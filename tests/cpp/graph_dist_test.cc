@@ -75,7 +75,7 @@ class TrainStep : public nn::Graph {
   std::vector<Var> build(const std::vector<Var>& in) override {
     Var loss = fn::cross_entropy(model_->forward(in[0]), in[1]);
     loss.backward();
-    optim::clip_grad_norm_traced(model_->parameters(), 0.5);
+    optim::clip_grad_norm(model_->parameters(), 0.5);
     return {loss};
   }
 

@@ -128,12 +128,15 @@ std::vector<int> ints(const std::vector<int64_t>& values) {
 MpiGroup::MpiGroup(MPI_Comm comm, std::vector<int> world_ranks) : comm_(comm), world_ranks_(std::move(world_ranks)) {
   check_mpi(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_dup(comm_, &agree_comm_), "MPI_Comm_dup");  // inherits the error handler
 }
 
 MpiGroup::~MpiGroup() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (comm_ != MPI_COMM_WORLD && !finalized) MPI_Comm_free(&comm_);
+  if (finalized) return;
+  MPI_Comm_free(&agree_comm_);
+  if (comm_ != MPI_COMM_WORLD) MPI_Comm_free(&comm_);
 }
 
 std::unique_ptr<MpiGroup> MpiGroup::create(const MpiGroup& world, const std::vector<int>& world_ranks) {
@@ -406,6 +409,13 @@ void MpiGroup::do_exchange(const std::vector<Message>& sends, const std::vector<
 void MpiGroup::do_gather_bytes(const void* send, void* recv, int64_t bytes) {
   MPI_Request r;
   check_mpi(MPI_Iallgather(send, to_int(bytes), MPI_BYTE, recv, to_int(bytes), MPI_BYTE, comm_, &r), "MPI_Iallgather");
+  wait_politely(r, "MPI_Iallgather");
+}
+
+void MpiGroup::do_agree_bytes(const void* send, void* recv, int64_t bytes) {
+  MPI_Request r;
+  check_mpi(MPI_Iallgather(send, to_int(bytes), MPI_BYTE, recv, to_int(bytes), MPI_BYTE, agree_comm_, &r),
+            "MPI_Iallgather");
   wait_politely(r, "MPI_Iallgather");
 }
 

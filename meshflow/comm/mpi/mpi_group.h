@@ -40,9 +40,11 @@ class MpiGroup final : public Group {
   void do_exchange(const std::vector<Message>& sends, const std::vector<Message>& recvs, DType dtype,
                    int lane) override;
   void do_gather_bytes(const void* send, void* recv, int64_t bytes) override;
+  void do_agree_bytes(const void* send, void* recv, int64_t bytes) override;
 
  private:
   MPI_Comm comm_;
+  MPI_Comm agree_comm_;  // a duplicate of comm_ for agree_bytes alone
   std::vector<int> world_ranks_;
   int rank_;
   // What the members may do with each other's memory (cross_memory.h), probed by the first

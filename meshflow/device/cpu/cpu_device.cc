@@ -85,7 +85,8 @@ class CpuEvent : public Event {
 
 class CpuStream : public Stream {
  public:
-  explicit CpuStream(StreamKind kind) : kind_(kind), worker_([this] { loop(); }) {}
+  explicit CpuStream(StreamKind kind, const std::atomic<int64_t>* latency_us = nullptr)
+      : kind_(kind), latency_us_(latency_us), worker_([this] { loop(); }) {}
   ~CpuStream() override { stop(); }
 
   StreamKind kind() const override { return kind_; }
@@ -209,8 +210,11 @@ class CpuStream : public Stream {
       }
       apply_cpu_threads(applied_threads);
       for (std::function<void()>& work : batch) {
+        const int64_t latency = latency_us_ ? latency_us_->load(std::memory_order_relaxed) : 0;
+        const auto started = std::chrono::steady_clock::now();
         work();
         work = nullptr;  // the work's captures go before it counts as completed
+        if (latency > 0) std::this_thread::sleep_until(started + std::chrono::microseconds(latency));
         completed_.fetch_add(1);
         if (waiters_.load() > 0) {
           // Under the lock: a waiter between its check and its sleep holds it.
@@ -223,6 +227,7 @@ class CpuStream : public Stream {
   }
 
   const StreamKind kind_;
+  const std::atomic<int64_t>* const latency_us_;  // null: none
   mutable std::mutex mu_;
   std::condition_variable has_work_;
   mutable std::condition_variable done_;
@@ -248,18 +253,21 @@ void CpuEvent::synchronize() const {
 
 class CpuDevice : public Device {
  public:
-  CpuDevice(std::string type, Memory& memory, HostPool& pool) : type_(std::move(type)), memory_(memory), host_pool_(pool) {}
+  CpuDevice(std::string type, Memory& memory, HostPool& pool, const std::atomic<int64_t>* latency_us)
+      : type_(std::move(type)), memory_(memory), host_pool_(pool), latency_us_(latency_us) {}
   std::string name() const override { return type_; }
   Memory& memory() override { return memory_; }
 
   Stream& stream(StreamKind kind) override {
     std::lock_guard<std::mutex> lock(mu_);
     auto& s = streams_[static_cast<int>(kind)];
-    if (!s) s = std::make_unique<CpuStream>(kind);
+    if (!s) s = std::make_unique<CpuStream>(kind, latency_for(kind));
     return *s;
   }
 
-  std::unique_ptr<Stream> create_stream(StreamKind kind) override { return std::make_unique<CpuStream>(kind); }
+  std::unique_ptr<Stream> create_stream(StreamKind kind) override {
+    return std::make_unique<CpuStream>(kind, latency_for(kind));
+  }
 
   std::shared_ptr<Event> create_event() override {
     CpuEvent* e = nullptr;
@@ -306,9 +314,14 @@ class CpuDevice : public Device {
     return out;
   }
 
+  const std::atomic<int64_t>* latency_for(StreamKind kind) const {
+    return kind == StreamKind::kCompute ? latency_us_ : nullptr;
+  }
+
   const std::string type_;
   Memory& memory_;
   HostPool& host_pool_;
+  const std::atomic<int64_t>* const latency_us_;  // the compute stream's; null: none
   std::mutex mu_;
   std::unique_ptr<CpuStream> streams_[kStreamKinds];  // GUARDED_BY(mu_)
   std::vector<std::unique_ptr<CpuEvent>> pool_;       // GUARDED_BY(mu_)
@@ -317,12 +330,13 @@ class CpuDevice : public Device {
 }  // namespace
 
 Device& cpu() {
-  static auto* d = new CpuDevice("cpu", host_memory(), host_pool());  // never destroyed: tensors may outlive static destruction
+  static auto* d = new CpuDevice("cpu", host_memory(), host_pool(), nullptr);  // never destroyed: tensors may outlive static destruction
   return *d;
 }
 
-std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory, HostPool& pool) {
-  return std::make_unique<CpuDevice>(std::move(type), memory, pool);
+std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory, HostPool& pool,
+                                           const std::atomic<int64_t>* kernel_latency_us) {
+  return std::make_unique<CpuDevice>(std::move(type), memory, pool, kernel_latency_us);
 }
 
 std::unique_ptr<Stream> make_worker_stream(StreamKind kind) { return std::make_unique<CpuStream>(kind); }

@@ -4,6 +4,8 @@
 // device.h says.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -13,8 +15,12 @@
 namespace mf::device {
 
 // A device of `type` over `memory`, with a worker thread per stream and the CPU's events;
-// its memory statistics and limit are `pool`'s, the pool `memory` allocates from.
-std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory, HostPool& pool);
+// its memory statistics and limit are `pool`'s, the pool `memory` allocates from. With
+// `kernel_latency_us`, each item of work on its compute stream completes no sooner than that
+// many microseconds after it starts (read at each item), as on a busy accelerator: the test
+// device's, to prove that the issuing thread does not wait for its device.
+std::unique_ptr<Device> make_worker_device(std::string type, Memory& memory, HostPool& pool,
+                                           const std::atomic<int64_t>* kernel_latency_us = nullptr);
 // A stream of `kind` with a worker thread of its own, whose events are the CPU's
 // (device::cpu().create_event()): for devices that run host work in order before handing it
 // to their own queues (device/cuda).

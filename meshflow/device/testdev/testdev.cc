@@ -1,6 +1,9 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/device/testdev/testdev.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -51,7 +54,22 @@ class TestMemory : public Memory {
   HostPool& pool_;  // never destroyed, as the device
 };
 
+std::atomic<int64_t>& latency() {
+  static std::atomic<int64_t> us{[] {
+    const char* v = std::getenv("MESHFLOW_TESTDEV_LATENCY_US");
+    return v && *v ? std::max<int64_t>(0, std::atoll(v)) : int64_t{0};
+  }()};
+  return us;
+}
+
 }  // namespace
+
+void set_latency_us(int64_t us) {
+  if (us < 0) throw std::invalid_argument("testdev latency " + std::to_string(us) + " us; expected >= 0");
+  latency().store(us);
+}
+
+int64_t latency_us() { return latency().load(); }
 
 void* host_address(const void* address) {
   return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(address) - kOffset);
@@ -68,7 +86,7 @@ Device& device(int index) {
   static std::once_flag made[kCount];
   std::call_once(made[index], [index] {
     auto* memory = new TestMemory(index);
-    devices[index] = make_worker_device("testdev", *memory, memory->pool()).release();
+    devices[index] = make_worker_device("testdev", *memory, memory->pool(), &latency()).release();
   });
   return *devices[index];
 }

@@ -23,6 +23,11 @@ constexpr int kCount = 2;
 // Test device `index` (registered as "testdev"), created on first use, never destroyed.
 // Throws std::invalid_argument for an index outside [0, kCount).
 Device& device(int index = 0);
+// Each kernel on a test device completes no sooner than `us` microseconds after it starts
+// (0: as soon as it has run), as on a busy GPU; starts at MESHFLOW_TESTDEV_LATENCY_US. It
+// proves that the issuing thread runs ahead of its device. Thread-safe.
+void set_latency_us(int64_t us);
+int64_t latency_us();
 // Whether `memory` is a test device's (any index).
 bool is_testdev(const Memory& memory);
 // The host address behind a test-device address.

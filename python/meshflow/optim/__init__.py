@@ -334,19 +334,23 @@ class Adam(_AdamBase):
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     """Scales all gradients so that their joint norm_type-norm (over every shard) is at most
     max_norm; returns the norm before clipping as a 0-d local tensor of the gradients' dtype, on
-    their device (the CPU for global ones), as torch's (inside a Graph's build, the traced
-    scalar). error_if_nonfinite: a NaN or infinite norm raises instead, the gradients left as
+    their device (this rank's, for global ones), as torch's (inside a Graph's build, the traced
+    scalar). Nothing is read on the host: the norm and the scale stay on the device. error_if_nonfinite: a NaN or infinite norm raises instead, the gradients left as
     they are. foreach is accepted for torch's signature."""
     parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)  # as torch's
     params = [_impl_of("clip_grad_norm_", p) for p in parameters]
     norm_type = float(norm_type)
     if norm_type == 2.0 and not error_if_nonfinite:
+        norm = _C.clip_grad_norm(params, float(max_norm))
         if _C.tracing():
-            return Tensor(_C.clip_grad_norm_traced(params, float(max_norm)))
+            return Tensor(norm)
         dtype = next((p.grad.dtype for p in parameters if p.grad is not None and p.grad.dtype.name == "float64"),
                      _dtype.float32)
-        device = next((p.device for p in parameters if not p.is_global), None)
-        return tensor(_C.clip_grad_norm(params, float(max_norm)), dtype=dtype, device=device)
+        if norm is None:
+            device = next((p.device for p in parameters if not p.is_global), None)
+            return tensor(0.0, dtype=dtype, device=device)
+        norm = Tensor(norm)
+        return (norm.to_local() if norm.is_global else norm).to(dtype)
     return _clip_by_norm(parameters, float(max_norm), norm_type, error_if_nonfinite)
 
 
