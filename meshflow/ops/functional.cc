@@ -272,7 +272,19 @@ std::vector<Var> write_in_place(const std::string& name, const std::vector<Var>&
     op_error(name, "a leaf tensor that requires grad is written in place; expected the write under mf.no_grad(), "
                    "or on a copy (clone) of the leaf");
   }
-  return call_writing(find_op(name), inputs, attrs, {}, {target});
+  // An input over the target's memory (x[:] = x.detach(), a view of it) is read from a
+  // copy: the write would change it while the kernel reads it.
+  std::vector<Var> args = inputs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (static_cast<int>(i) == target || !args[i].defined() || args[i].is_global() != x.is_global() ||
+        !x.data().storage() || args[i].data().storage() != x.data().storage()) {
+      continue;
+    }
+    const Shape& shape = args[i].shape();
+    args[i] = call1("slice", {args[i]},
+                    {{"starts", Shape(shape.size(), 0)}, {"stops", shape}, {"steps", Shape(shape.size(), 1)}});
+  }
+  return call_writing(find_op(name), args, attrs, {}, {target});
 }
 
 namespace {

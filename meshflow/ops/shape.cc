@@ -438,13 +438,6 @@ OpDef slice_backward_op() {
 
 constexpr const char* kSliceScatter = "slice_scatter";
 
-// Whether two tensors' bytes overlap (values that alias the target: x[:] = x.detach()).
-bool overlaps(const Tensor& a, const Tensor& b) {
-  const auto* pa = static_cast<const char*>(a.data());
-  const auto* pb = static_cast<const char*>(b.data());
-  return a.nbytes() > 0 && b.nbytes() > 0 && pa < pb + b.nbytes() && pb < pa + a.nbytes();
-}
-
 OpDef slice_scatter_op() {
   OpDef op;
   op.name = kSliceScatter;
@@ -476,14 +469,9 @@ OpDef slice_scatter_op() {
                                                            ctx.input_boxes[0], in[1].shape());
     const Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
     if (out.data() != in[0].data()) std::memcpy(out.data(), in[0].data(), in[0].nbytes());
-    Tensor values = in[1];
-    if (overlaps(values, out)) {
-      values = Tensor::empty(in[1].shape(), in[1].dtype());
-      std::memcpy(values.data(), in[1].data(), in[1].nbytes());
-    }
     visit_storage(out.dtype(), [&](auto v) {
       using T = decltype(v);
-      copy_strided(values.data_as<T>(), w.src_base, w.src_strides, out.data_as<T>(), w.dst_base, w.dst_strides,
+      copy_strided(in[1].data_as<T>(), w.src_base, w.src_strides, out.data_as<T>(), w.dst_base, w.dst_strides,
                    w.extent);
     });
     return std::vector<Tensor>{out};

@@ -1,12 +1,15 @@
 """In-place ops and views, as PyTorch's: x.add_(y), x += y, x.zero_(), x[i] = v, and writes
 through views (row = x[0]; row += 1 changes x; x.add_(1) changes row).
 
-Every meshflow op computes out of place. An in-place op computes the new value out of place
-and the tensor takes it (`Var.assign`): every name bound to the tensor, and the modules and
-optimizers holding it, see the write, and while gradients are recorded the tensor takes the
-new value's place in the graph. Each write counts a version (x._version): backward raises
-PyTorch's error for a call whose gradient reads a value written since (the calls of the
-write itself keep the old value they read, and are exempt: docs/porting.md).
+An in-place op computes the new value out of place and the tensor takes it (`Var.assign`):
+every name bound to the tensor, and the modules and optimizers holding it, see the write,
+and while gradients are recorded the tensor takes the new value's place in the graph.
+Indexed writes (x[i] = v, index_put_, masked_fill_) and writes through a view that is a box
+of its base go further: one op writes the tensor's own memory (`_write_call`,
+fn::write_in_place), so they cost what they write. Each write counts a version
+(x._version): backward raises PyTorch's error for a call whose gradient reads a value
+written since (the calls that computed an out-of-place write's value keep the old value
+they read, and are exempt: docs/porting.md).
 
 A view (the ops PyTorch makes views with: view/reshape, basic indexing, permute, transpose,
 squeeze, unsqueeze, flatten, narrow, split, chunk, unbind, expand, detach) holds its base,

@@ -143,6 +143,16 @@ def test_version_counter_and_saved_value_error(device):
     assert alias.numpy()[1, 1] == 7  # an alias sees the write, as torch's (one memory)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_values_over_the_targets_own_memory_are_read_before_the_write(device):
+    x = mf.tensor(np.arange(6, dtype=np.float32), device=device)
+    order = np.array([2, 0, 1, 5, 3, 4])
+    x[mf.tensor(order, device=device)] = x.detach()  # values sharing x's memory, permuted
+    expected = np.zeros(6, np.float32)
+    expected[order] = np.arange(6)
+    np.testing.assert_array_equal(x.numpy(), expected)
+
+
 def _peak_of(device, write):
     """The most bytes `write` had in use at once beyond what was in use before."""
     mf.synchronize()

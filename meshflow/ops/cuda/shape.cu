@@ -248,16 +248,7 @@ void add_shape_kernels(KernelTable& t) {
       device::cuda::check(cudaMemcpyAsync(out.data(), in[0].data(), in[0].nbytes(), cudaMemcpyDeviceToDevice, stream()),
                           "cudaMemcpyAsync");
     }
-    Tensor values = in[1];
-    const auto* pv = static_cast<const char*>(values.data());
-    const auto* po = static_cast<const char*>(out.data());
-    if (values.nbytes() > 0 && out.nbytes() > 0 && pv < po + out.nbytes() && po < pv + values.nbytes()) {
-      values = Tensor::empty(in[1].shape(), in[1].dtype(), mem);  // values alias the target: read them first
-      device::cuda::check(
-          cudaMemcpyAsync(values.data(), in[1].data(), in[1].nbytes(), cudaMemcpyDeviceToDevice, stream()),
-          "cudaMemcpyAsync");
-    }
-    copy_strided(values, w.src_base, w.src_strides, out, w.dst_base, w.dst_strides, w.extent);
+    copy_strided(in[1], w.src_base, w.src_strides, out, w.dst_base, w.dst_strides, w.extent);
     return std::vector<Tensor>{out};
   };
 
