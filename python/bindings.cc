@@ -31,6 +31,7 @@
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
+#include "meshflow/ops/write_in_place.h"
 #include "meshflow/graph/compile.h"
 #include "meshflow/graph/passes.h"
 #include "meshflow/nn/optim.h"
@@ -804,6 +805,14 @@ PYBIND11_MODULE(_C, m) {
   }, py::arg("dtype"), py::arg("device_type"));
   m.def("apply", &apply, py::arg("name"), py::arg("inputs"), py::arg("attrs"), py::arg("placement") = py::none(),
         py::arg("sbp") = py::none());
+  // An in-place write (fn::write_in_place): the op's output, written over inputs[target]'s
+  // memory, for the caller to bind in its place (Var.assign).
+  m.def("write_in_place", [](const std::string& name, const std::vector<Var>& inputs, const py::dict& attr_dict,
+                             int target) {
+    const Attrs attrs = attrs_of(attr_dict);
+    py::gil_scoped_release release;
+    return write_in_place(name, inputs, attrs, target);
+  }, py::arg("name"), py::arg("inputs"), py::arg("attrs"), py::arg("target") = 0);
   m.def("op_names", &op_names);
   // The valid 1-d SBP signatures of op `name` for inputs of these (shape, dtype name) and
   // these attributes, on one mesh axis of `ranks` ranks ("S(0), B -> S(0)"), in the op's

@@ -548,16 +548,42 @@ OpDef cast() {
   return op;
 }
 
-// `t` broadcast to `shape` (t itself when it has that shape).
-Tensor expand(const Tensor& t, const Shape& shape) {
-  if (t.shape() == shape) return t;
-  Tensor out = Tensor::empty(shape, t.dtype());
-  visit_storage(t.dtype(), [&](auto v) {
-    using T = decltype(v);
-    kernel::broadcast_binary(t.data_as<T>(), t.shape(), t.data_as<T>(), t.shape(), out.data_as<T>(), shape,
-                             [](T x, T) { return x; });
+// out[i] = c[i] != 0 ? a[i] : b[i] over `shape`, each input read through its broadcast
+// strides rather than expanded: masked_fill_ of a large tensor (where over its own memory,
+// a 0-d value) allocates nothing.
+template <typename TC, typename T>
+void select(const TC* c, const Shape& c_shape, const T* a, const Shape& a_shape, const T* b, const Shape& b_shape,
+            T* out, const Shape& shape) {
+  const int64_t n = numel(shape);
+  if (n == 0) return;
+  if (c_shape == shape && a_shape == shape && b_shape == shape) {
+    // Both values are loaded unconditionally, so the selection compiles to a blend.
+    kernel::simd_for(n, [&](int64_t i) {
+      const T x = a[i], y = b[i];
+      out[i] = c[i] != TC{0} ? x : y;
+    });
+    return;
+  }
+  const size_t nd = shape.size();
+  const Shape sc = kernel::broadcast_strides(c_shape, shape), sa = kernel::broadcast_strides(a_shape, shape),
+              sb = kernel::broadcast_strides(b_shape, shape);
+  const int64_t inner = nd ? shape[nd - 1] : 1;
+  const int64_t ic = nd ? sc[nd - 1] : 0, ia = nd ? sa[nd - 1] : 0, ib = nd ? sb[nd - 1] : 0;
+  kernel::parallel_for(n / inner, n > kernel::kParallelGrain, [&](int64_t r) {
+    int64_t rest = r, oc = 0, oa = 0, ob = 0;
+    for (int64_t d = static_cast<int64_t>(nd) - 2; d >= 0; --d) {
+      const int64_t i = rest % shape[d];
+      rest /= shape[d];
+      oc += i * sc[d];
+      oa += i * sa[d];
+      ob += i * sb[d];
+    }
+    T* po = out + r * inner;
+    for (int64_t j = 0; j < inner; ++j) {
+      const T x = a[oa + j * ia], y = b[ob + j * ib];
+      po[j] = c[oc + j * ic] != TC{0} ? x : y;
+    }
   });
-  return out;
 }
 
 OpDef where() {
@@ -579,22 +605,12 @@ OpDef where() {
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Shape& shape = ctx.output_boxes[0].extent;
     Tensor out = ctx.output(0, shape, in[1].dtype());
-    // Broadcasting up front keeps the selection one flat loop.
-    const Tensor cond = expand(in[0], shape), a = expand(in[1], shape), b = expand(in[2], shape);
-    visit_with_bool(cond.dtype(), [&](auto c) {
+    visit_with_bool(in[0].dtype(), [&](auto c) {
       visit_with_bool(out.dtype(), [&](auto v) {
         using TC = decltype(c);
         using T = decltype(v);
-        const TC* pc = cond.data_as<TC>();
-        const T* pa = a.data_as<T>();
-        const T* pb = b.data_as<T>();
-        T* po = out.data_as<T>();
-        const int64_t n = out.numel();
-        // Both values are loaded unconditionally, so the selection compiles to a blend.
-        kernel::simd_for(n, [&](int64_t i) {
-          const T x = pa[i], y = pb[i];
-          po[i] = pc[i] != TC{0} ? x : y;
-        });
+        select(in[0].data_as<TC>(), in[0].shape(), in[1].data_as<T>(), in[1].shape(), in[2].data_as<T>(),
+               in[2].shape(), out.data_as<T>(), shape);
       });
     });
     return std::vector<Tensor>{out};

@@ -11,6 +11,7 @@
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/in_place.h"
 #include "meshflow/ops/registry.h"
+#include "meshflow/ops/write_in_place.h"
 #include "meshflow/vm/vm.h"
 
 namespace mf {
@@ -254,8 +255,45 @@ Var as_global_here(const Var& v) {
   return Var(GlobalTensor(v.shape(), here, NdSbp{Sbp::broadcast()}, v.local()), v.requires_grad());
 }
 
+namespace {
+std::vector<Var> call_writing(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
+                              const Constraints& constraints, const std::vector<int>& overwrite);
+}  // namespace
+
 std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
                       const Constraints& constraints) {
+  return call_writing(op, inputs, attrs, constraints, {});
+}
+
+std::vector<Var> write_in_place(const std::string& name, const std::vector<Var>& inputs, const Attrs& attrs,
+                                int target) {
+  const Var& x = inputs.at(static_cast<size_t>(target));
+  if (grad_enabled() && x.requires_grad() && x.is_leaf()) {
+    // Refused before its memory is written (Var::assign would refuse after).
+    op_error(name, "a leaf tensor that requires grad is written in place; expected the write under mf.no_grad(), "
+                   "or on a copy (clone) of the leaf");
+  }
+  // An input over the target's memory (x[:] = x.detach(), a view of it) is read from a
+  // copy: the write would change it while the kernel reads it.
+  std::vector<Var> args = inputs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (static_cast<int>(i) == target || !args[i].defined() || args[i].is_global() != x.is_global() ||
+        !x.data().storage() || args[i].data().storage() != x.data().storage()) {
+      continue;
+    }
+    const Shape& shape = args[i].shape();
+    args[i] = call1("slice", {args[i]},
+                    {{"starts", Shape(shape.size(), 0)}, {"stops", shape}, {"steps", Shape(shape.size(), 1)}});
+  }
+  return call_writing(find_op(name), args, attrs, {}, {target});
+}
+
+namespace {
+
+// call(), with output k written over inputs[overwrite[k]]'s memory where the call runs on
+// that input itself (not on a conversion of it: then the output has memory of its own).
+std::vector<Var> call_writing(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
+                              const Constraints& constraints, const std::vector<int>& overwrite) {
   if (mixes_local_and_global(inputs) && op_tracer() && op_tracer()->local_program()) {
     // A local tensor made while a local program's step is traced (mf.arange, a tensor of a
     // number) meets the step's values, which are global on this rank alone: it is a
@@ -280,17 +318,17 @@ std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Att
   if (records && lacks_double_backward(op)) {
     // Recorded with a gradient that refuses, so differentiating through it fails naming it
     // rather than taking it for a constant (a silently wrong second derivative).
-    std::vector<Var> outputs = run(op, inputs, attrs, constraints);
+    std::vector<Var> outputs = run(op, inputs, attrs, constraints, overwrite);
     record(op.name, inputs, outputs, [name = op.name](const std::vector<Var>&) -> std::vector<Var> {
       op_error(name, "has no gradient of its own: a gradient computed with create_graph=True through it cannot be "
                      "differentiated again (double backward through the op it differentiates is not supported)");
     });
     return outputs;
   }
-  if (!records || !op.grad) return run(op, inputs, attrs, constraints);
+  if (!records || !op.grad) return run(op, inputs, attrs, constraints, overwrite);
   Constraints fixed = constraints;
   const std::vector<Var> args = inputs[0].is_global() ? in_signature_layouts(op, inputs, attrs, fixed) : inputs;
-  std::vector<Var> outputs = run(op, args, attrs, fixed);
+  std::vector<Var> outputs = run(op, args, attrs, fixed, overwrite);
   auto saved = std::make_shared<Saved>();
   for (const Var& in : args) {
     saved->inputs.emplace_back(in, /*output=*/false);
@@ -319,6 +357,8 @@ std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Att
   }
   return outputs;
 }
+
+}  // namespace
 
 std::vector<Var> update_in_place(const std::string& name, const std::vector<Var>& inputs, const Attrs& attrs,
                                  const std::vector<int>& overwrite) {

@@ -14,9 +14,11 @@
 //     x's shape and dtype: x with values written at the flat row-major positions (added to
 //     x there with accumulate), in the order of the positions, so that of repeated positions
 //     the last value stays (accumulate: the values are added in that order: deterministic).
-//     S(k), B, B -> S(k) for each dim k of x: each rank writes the positions its part holds.
+//     S(k), B, B -> S(k) for each dim k of x: each rank writes the positions its part holds;
+//     P, B, P -> P: each rank writes (adds) its partial values, whose sum is the values.
 //     Its gradient: dx = dy (accumulate) or dy with zeros written at the positions, and
-//     dvalues = dy at the positions (a gather of the flat dy).
+//     dvalues = dy at the positions (a gather of the flat dy); it reads no value of x, so x
+//     may be written in place (fn::write_in_place: x[idx] = v costs what it writes).
 // Positions of index_put out of [0, numel(x)) raise an error from the kernel of the rank that
 // holds them, before it writes anything (the Python compositions never make such positions).
 // index_put's kernel is a sequential loop: its order defines the result.
@@ -142,6 +144,8 @@ std::vector<Signature> index_put_signatures(const std::vector<TensorMeta>& in, c
   std::vector<Signature> sigs;
   const Sbp b = Sbp::broadcast();
   for (int k = 0; k < static_cast<int>(in[0].shape.size()); ++k) sigs.push_back({{Sbp::split(k), b, b}, {Sbp::split(k)}});
+  // Linear in (x, values) together: every rank writes (adds) its partial values.
+  sigs.push_back({{Sbp::partial_sum(), b, Sbp::partial_sum()}, {Sbp::partial_sum()}});
   return sigs;
 }
 
@@ -221,6 +225,7 @@ void register_index_ops(OpRegistry& r) {
   OpDef index_put = with_grad(
       make_op(kIndexPut, index_put_infer, index_put_signatures, index_put_kernel, kChecksData), index_put_grad);
   index_put.small_ints = true;
+  index_put.grad_reads = kReadsNothing;  // positions only, which nothing writes in place
   r.add(std::move(index_put));
 }
 

@@ -7,11 +7,15 @@
 //   expand(x; shape)                       torch's expand / broadcast_to:      S(k) -> S(k') on dims kept
 //   slice(x; starts, stops, steps, drop_dims)                                  S(k) -> S(k') on whole dims
 //   slice_backward(dy; shape, + slice's)   slice's gradient:                   S(k') -> S(k) on whole dims
+//   slice_scatter(x, values; slice's starts, stops, steps)                     S(k), B -> S(k); P, P -> P
+//                                          x with the slice's elements replaced by values: what
+//                                          x[2:5] = v and writes through views are, in place
 //   cat(x0, x1, ...; dim)                  S(k), ..., S(k) -> S(k) for k != dim
 //   stack(x0, x1, ...; dim)                S(k), ..., S(k) -> S(k), or S(k + 1) from dim on
 // Gradients: permute's is the inverse permute, reshape's the reshape back, expand's the sum
-// over the repeated dims (fn::sum_to), slice's slice_backward, and cat's and stack's are
-// slices of dy. slice_backward has none (no second derivatives).
+// over the repeated dims (fn::sum_to), slice's slice_backward, slice_scatter's dy with zeros
+// written in the slice (x's) and dy's slice summed to values' shape (values'), and cat's and
+// stack's are slices of dy. slice_backward has none (no second derivatives).
 // Not listed though valid: S(k) -> P wherever S(k) is not carried through (each rank writes
 // its own elements into zeros). It costs nothing at this op, so cost-based inference would
 // always take it, and the consumer then pays a reduction of the whole output: an
@@ -23,6 +27,7 @@
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
+#include "meshflow/ops/slice_write.h"
 
 namespace mf {
 namespace {
@@ -425,6 +430,64 @@ OpDef slice_backward_op() {
 }
 
 // ---------------------------------------------------------------------------------------
+// slice_scatter: the slice's elements of x replaced by values (the slice's shape, or 1 on
+// dims it broadcasts along; integer indices are dims of one element, not dropped). Each
+// rank writes the part of the slice its box of x holds (kernel::slice_write_local), so a
+// write costs what it writes; given x's memory for the output (fn::write_in_place) it
+// copies nothing else. Linear in (x, values) together: partial sums stay partial.
+
+constexpr const char* kSliceScatter = "slice_scatter";
+
+OpDef slice_scatter_op() {
+  OpDef op;
+  op.name = kSliceScatter;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(kSliceScatter, in, 2);
+    kernel::expect_same_dtype(kSliceScatter, in[0], in[1]);
+    if (attrs.has("drop_dims")) {
+      op_error(kSliceScatter, "takes no drop_dims; expected values with a dim of size 1 where the index is an integer");
+    }
+    const kernel::SliceSpec s = kernel::slice_spec(kSliceScatter, in[0].shape, attrs);
+    const Shape& v = in[1].shape;
+    bool fits = v.size() == s.count.size();
+    for (size_t d = 0; fits && d < v.size(); ++d) fits = v[d] == s.count[d] || v[d] == 1;
+    if (!fits) {
+      op_error(kSliceScatter, "values have shape " + to_string(v) + "; expected the slice's shape " +
+                                  to_string(s.count) + " (or 1 on dims they broadcast along)");
+    }
+    return std::vector<TensorMeta>{in[0]};
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+    std::vector<Signature> sigs;
+    for (size_t k = 0; k < in[0].shape.size(); ++k) {
+      sigs.push_back({{split(static_cast<int64_t>(k)), Sbp::broadcast()}, {split(static_cast<int64_t>(k))}});
+    }
+    return with_partial(sigs, 2);
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const kernel::SliceWrite w = kernel::slice_write_local(kernel::slice_spec(kSliceScatter, ctx.inputs[0].shape, ctx.attrs),
+                                                           ctx.input_boxes[0], in[1].shape());
+    const Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+    if (out.data() != in[0].data()) std::memcpy(out.data(), in[0].data(), in[0].nbytes());
+    visit_storage(out.dtype(), [&](auto v) {
+      using T = decltype(v);
+      copy_strided(in[1].data_as<T>(), w.src_base, w.src_strides, out.data_as<T>(), w.dst_base, w.dst_strides,
+                   w.extent);
+    });
+    return std::vector<Tensor>{out};
+  };
+  op.grad = [](const GradContext& g) {
+    const Var& dy = g.grad_outputs[0];
+    Var dx, dvalues;
+    if (g.needs_grad[0]) dx = call1(kSliceScatter, {dy, fn::zeros_like(g.inputs[1])}, g.attrs);
+    if (g.needs_grad[1]) dvalues = fn::sum_to(call1(kSlice, {dy}, g.attrs), g.inputs[1].shape());
+    return std::vector<Var>{dx, dvalues};
+  };
+  op.grad_reads = kReadsNothing;  // shapes only
+  return op;
+}
+
+// ---------------------------------------------------------------------------------------
 // cat and stack: each input's local part is copied to where it lies in the output's.
 
 void expect_some(const std::string& name, const std::vector<TensorMeta>& in) {
@@ -579,7 +642,7 @@ OpDef stack_op() {
 
 void register_shape_ops(OpRegistry& r) {
   // They only move elements: bfloat16, float16 and bool too.
-  for (OpDef op : {permute_op(), reshape_op(), expand_op(), slice_op(), slice_backward_op(), cat_op(), stack_op()}) {
+  for (OpDef op : {permute_op(), reshape_op(), expand_op(), slice_op(), slice_backward_op(), slice_scatter_op(), cat_op(), stack_op()}) {
     op.bfloat16 = true;
     op.booleans = true;
     op.float16 = true;
@@ -639,6 +702,27 @@ SliceLocal slice_local(const SliceSpec& s, const Box& sliced_box, const Box& sli
     l.base += (s.start[d] + slice_start * s.step[d] - sliced_box.start[d]) * sliced_strides[d];
   }
   return l;
+}
+
+SliceWrite slice_write_local(const SliceSpec& s, const Box& target_box, const Shape& values) {
+  const Shape target_strides = row_major_strides(target_box.extent);
+  const Shape value_strides = row_major_strides(values);
+  SliceWrite w;
+  for (size_t d = 0; d < s.start.size(); ++d) {
+    // The slice's indices [first, last) whose elements start + i * step lie in the box.
+    const int64_t begin = target_box.start[d], end = begin + target_box.extent[d];
+    const int64_t start = s.start[d], step = s.step[d];
+    const int64_t first = start >= begin ? 0 : (begin - start + step - 1) / step;
+    const int64_t last = end <= start ? 0 : std::min(s.count[d], (end - start + step - 1) / step);
+    const int64_t src_stride = values[d] == 1 ? 0 : value_strides[d];
+    w.extent.push_back(std::max<int64_t>(0, last - first));
+    w.src_strides.push_back(src_stride);
+    w.dst_strides.push_back(target_strides[d] * step);
+    if (last <= first) continue;  // nothing written here: the bases are never read
+    w.src_base += first * src_stride;
+    w.dst_base += (start + first * step - begin) * target_strides[d];
+  }
+  return w;
 }
 
 ExpandSource expand_source(const KernelContext& ctx, const Shape& local_input) {

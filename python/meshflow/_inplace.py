@@ -1,12 +1,15 @@
 """In-place ops and views, as PyTorch's: x.add_(y), x += y, x.zero_(), x[i] = v, and writes
 through views (row = x[0]; row += 1 changes x; x.add_(1) changes row).
 
-Every meshflow op computes out of place. An in-place op computes the new value out of place
-and the tensor takes it (`Var.assign`): every name bound to the tensor, and the modules and
-optimizers holding it, see the write, and while gradients are recorded the tensor takes the
-new value's place in the graph. Each write counts a version (x._version): backward raises
-PyTorch's error for a call whose gradient reads a value written since (the calls of the
-write itself keep the old value they read, and are exempt: docs/porting.md).
+An in-place op computes the new value out of place and the tensor takes it (`Var.assign`):
+every name bound to the tensor, and the modules and optimizers holding it, see the write,
+and while gradients are recorded the tensor takes the new value's place in the graph.
+Indexed writes (x[i] = v, index_put_, masked_fill_) and writes through a view that is a box
+of its base go further: one op writes the tensor's own memory (`_write_call`,
+fn::write_in_place), so they cost what they write. Each write counts a version
+(x._version): backward raises PyTorch's error for a call whose gradient reads a value
+written since (the calls that computed an out-of-place write's value keep the old value
+they read, and are exempt: docs/porting.md).
 
 A view (the ops PyTorch makes views with: view/reshape, basic indexing, permute, transpose,
 squeeze, unsqueeze, flatten, narrow, split, chunk, unbind, expand, detach) holds its base,
@@ -16,11 +19,13 @@ back into the base (`put`); a base knows its views weakly. A write to a view wri
 write to a base takes its live views again, so that aliasing is as PyTorch's. Only the
 Tensor methods make views; the functions (mf.reshape(x, ...)) return new tensors.
 """
-import numbers
+import builtins
 import weakref
 
+import numpy as _np
+
 from . import _C, _dtype
-from ._ops_index import _plainly_basic
+from ._ops_index import _basic_items, write_call
 from ._tensor import Tensor, no_grad, is_grad_enabled
 
 # A view records how it was made in `view._view`, a tuple (base, kind, args, kwargs): the
@@ -37,14 +42,17 @@ class _ViewKind:
     """How a view-making method's views are taken again and written back, one per method:
     `raw(base, *args, **kwargs)` takes the view again; `put(base, value, *args, **kwargs)` is
     the base with the view's part replaced by `value` (default: the value reshaped to the
-    base's shape); `strided(base, view, *args, **kwargs)`: whether PyTorch would lay the
-    view out non-contiguously (permuted, transposed, expanded), which view() refuses to
-    reshape; `detached`: a detach() view, through which writes change values only, never
-    the graph."""
-    __slots__ = ("raw", "put", "strided", "detached")
+    base's shape); `region(base, *args, **kwargs)`, for views that are a box of the base
+    (basic indexing, narrow, split): the basic index of that box, which a write through the
+    view writes in place (put is then unused); `strided(base, view, *args, **kwargs)`:
+    whether PyTorch would lay the view out non-contiguously (permuted, transposed,
+    expanded), which view() refuses to reshape; `detached`: a detach() view, through which
+    writes change values only, never the graph."""
+    __slots__ = ("raw", "put", "region", "strided", "detached")
 
-    def __init__(self, raw, put=None, strided=None, detached=False):
+    def __init__(self, raw, put=None, strided=None, detached=False, region=None):
         self.raw, self.put, self.strided, self.detached = raw, put or _reshape_back, strided, detached
+        self.region = region
 
 
 def _link(base, view, kind, args, kwargs):
@@ -108,17 +116,60 @@ def _write(t, value, since, skip=None):
     """t takes `value` (of t's shape and dtype, computed by the calls recorded since the
     autograd sequence `since`), then its views and its base follow."""
     t._impl.assign(value._impl, since)
+    _follow(t, skip)
+
+
+def _follow(t, skip=None):
+    """After a write to t: its views (but `skip`) are taken again, and its base takes the
+    view's new value, in place where the view is a box of it (_ViewKind.region)."""
     _retake_views(t, skip)
     record = getattr(t, "_view", None)
     if record is None:
         return
     base = record[_BASE]
-    since = _C.next_sequence()
-    if record[_KIND].detached:
-        with no_grad():
-            _write(base, _put(record, base, t), since, skip=t)
-    else:
-        _write(base, _put(record, base, t), since, skip=t)
+    region = record[_KIND].region
+    with _no_grad_if(record[_KIND].detached):
+        if region is not None:
+            _write_call(base, write_call(base, region(base, *record[_ARGS], **record[_KWARGS]), t), skip=t)
+        else:
+            _write(base, _put(record, base, t), _C.next_sequence(), skip=t)
+
+
+class _no_grad_if(no_grad):
+    def __init__(self, condition):
+        self._condition = condition
+
+    def __enter__(self):
+        if self._condition:
+            super().__enter__()
+
+    def __exit__(self, *exc):
+        if self._condition:
+            super().__exit__(*exc)
+
+
+def _write_call(t, call, op=None, skip=None):
+    """t written in place by `call` (_ops_index.write_call's (op, inputs, attrs, target)):
+    the op's output over t's memory (fn::write_in_place), so the write costs what it writes;
+    t takes it, and its views and base follow."""
+    name, inputs, attrs, target = call
+    _check_leaf(t, op or name)
+    since = _C.next_sequence()  # the write's own call reads no value of t (only its shape)
+    result = Tensor(_C.write_in_place(name, [i._impl for i in inputs], attrs, target)[0])
+    if t.is_global and (result.sbp != t.sbp or result.placement != t.placement):
+        result = result.to_global(placement=t.placement, sbp=t.sbp)  # a partial t was converted to write
+    t._impl.assign(result._impl, since)
+    _follow(t, skip)
+    return t
+
+
+def _check_leaf(t, op):
+    if is_grad_enabled():
+        leaf = _root_leaf_requiring_grad(t)
+        if leaf is not None:
+            what = "a leaf Variable" if leaf is t else "a view of a leaf Variable"
+            raise RuntimeError(f"{op}: {what} that requires grad is being used in an in-place operation "
+                               "(write under mf.no_grad(), or to a clone)")
 
 
 def _category(dtype):
@@ -152,12 +203,7 @@ def _inplace(t, compute, op):
         result = result.to(t.dtype)
     if t.is_global and (result.sbp != t.sbp or result.placement != t.placement):
         result = result.to_global(placement=t.placement, sbp=t.sbp)  # the tensor keeps its layout
-    if is_grad_enabled():
-        leaf = _root_leaf_requiring_grad(t)
-        if leaf is not None:
-            what = "a leaf Variable" if leaf is t else "a view of a leaf Variable"
-            raise RuntimeError(f"{op}: {what} that requires grad is being used in an in-place operation "
-                               "(write under mf.no_grad(), or to a clone)")
+    _check_leaf(t, op)
     _write(t, result, since)
     return t
 
@@ -179,7 +225,7 @@ _INPLACE = ("sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "sqrt", "rsq
             "clamp", "clip", "clamp_min", "clamp_max", "floor", "ceil", "trunc", "round", "sign", "remainder",
             "fmod", "floor_divide", "lerp", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "erf",
             "erfinv", "log1p", "expm1", "log2", "log10", "exp2", "reciprocal", "square", "frac", "atan2", "hypot",
-            "copysign", "masked_fill", "scatter", "scatter_add", "index_add", "index_fill", "logical_and",
+            "copysign", "scatter", "scatter_add", "index_add", "index_fill", "logical_and",
             "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
             "addcmul", "addcdiv", "silu", "softmax", "log_softmax", "cumsum", "float_power", "xlogy", "nan_to_num",
             "tril", "triu", "eq", "ne", "lt", "le", "gt", "ge", "scatter_reduce", "index_copy", "masked_scatter")
@@ -240,11 +286,34 @@ def _normal_(self, mean=0.0, std=1.0, *, generator=None):
 
 def _setitem(self, index, value):
     """self[index] = value: every index __getitem__ takes (ints, slices, None, '...',
-    integer and boolean tensors); value a number or a tensor broadcast to the part."""
+    integer and boolean tensors); value a number or a tensor broadcast to the part. Written
+    in place (write_call): it costs what it writes."""
+    _index_write(self, index, value, False, "__setitem__")
+
+
+def _index_write(t, index, value, accumulate, op):
     from ._ops_index import index_put
-    if isinstance(value, Tensor) and value.dtype != self.dtype:
-        value = value.to(self.dtype)
-    _inplace(self, lambda: index_put(self, index, value), "__setitem__")
+    if isinstance(value, Tensor) and value.dtype != t.dtype:
+        value = value.to(t.dtype)
+    call = write_call(t, index, value, accumulate)
+    if call is None:  # a bool or bfloat16 tensor's advanced write, computed out of place
+        return _inplace(t, lambda: index_put(t, index, value, accumulate), op)
+    return _write_call(t, call, op)
+
+
+def _masked_fill_(self, mask, value):
+    """In place: value where mask holds (mask broadcasts to self's shape); the write is
+    where() over self's memory."""
+    from ._ops_elementwise import masked_fill_inputs
+    try:
+        shape = _np.broadcast_shapes(tuple(mask.shape), tuple(self.shape))
+    except ValueError:
+        shape = None
+    if shape != tuple(self.shape):
+        raise RuntimeError(f"masked_fill_: mask of shape {list(mask.shape)} does not broadcast to the written tensor's "
+                           f"shape {list(self.shape)}")
+    inputs = masked_fill_inputs(self, mask, value)
+    return _write_call(self, ("where", inputs, {}, 2), "masked_fill_")
 
 
 Tensor.add_ = _add_
@@ -255,6 +324,7 @@ Tensor.copy_ = _copy_
 Tensor.uniform_ = _uniform_
 Tensor.normal_ = _normal_
 Tensor.__setitem__ = _setitem
+Tensor.masked_fill_ = _masked_fill_
 for _name, _op in (("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("mul", lambda a, b: a * b),
                    ("truediv", lambda a, b: a / b), ("floordiv", lambda a, b: a // b), ("mod", lambda a, b: a % b),
                    ("pow", lambda a, b: a ** b), ("and", lambda a, b: a & b), ("or", lambda a, b: a | b),
@@ -274,9 +344,9 @@ def _reshape_back(base, value, *args, **kwargs):
     return _RAW["reshape"](value, *base.shape)
 
 
-def _viewing(raw, put=None, strided=None):
-    """Method `raw` recording its result as a view (see _ViewKind for put and strided)."""
-    kind = _ViewKind(raw, put, strided)
+def _viewing(raw, put=None, strided=None, region=None):
+    """Method `raw` recording its result as a view (see _ViewKind for put, strided, region)."""
+    kind = _ViewKind(raw, put, strided, region=region)
 
     def method(self, *args, **kwargs):
         out = raw(self, *args, **kwargs)
@@ -288,18 +358,8 @@ def _viewing(raw, put=None, strided=None):
     return method
 
 
-def _basic_index(index):
-    """Whether `index` is basic indexing (ints, slices, None, '...'), which makes a view."""
-    if _plainly_basic(index):
-        return True
-    items = index if isinstance(index, tuple) else (index,)
-    return all(i is None or i is Ellipsis or isinstance(i, slice) or
-               (isinstance(i, numbers.Integral) and not isinstance(i, bool)) for i in items)
-
-
-def _put_index(base, value, index):
-    from ._ops_index import index_put
-    return index_put(base, index, value)
+def _index_region(base, index):
+    return index
 
 
 def _permute_back(base, value, *dims):
@@ -320,11 +380,11 @@ def _not_writable(base, value, *args, **kwargs):
 
 
 def _getitem_viewing(raw):
-    kind = _ViewKind(raw, _put_index)
+    kind = _ViewKind(raw, region=_index_region)
 
     def getitem(self, index):
         out = raw(self, index)
-        if out is not self and _basic_index(index):
+        if out is not self and _basic_items(index):
             _link(self, out, kind, (index,), _NO_KWARGS)
         return out
     getitem.__doc__ = raw.__doc__
@@ -334,7 +394,7 @@ def _getitem_viewing(raw):
 def _pieces_viewing(raw, getitem):
     """split/chunk/unbind: each piece a view of its slice (or index) along the dim, taken
     again by `getitem` (the raw x[index])."""
-    kind = _ViewKind(getitem, _put_index)
+    kind = _ViewKind(getitem, region=_index_region)
 
     def method(self, *args, **kwargs):
         pieces = raw(self, *args, **kwargs)
@@ -355,9 +415,10 @@ def _pieces_viewing(raw, getitem):
     return method
 
 
-def _narrow_back(base, value, dim, start, length):
+def _narrow_region(base, dim, start, length):
     dim %= base.ndim
-    return _put_index(base, value, (slice(None),) * dim + (slice(start, start + length),))
+    start %= builtins.max(base.shape[dim], 1)  # a negative start counts from the end, as narrow's
+    return (slice(None),) * dim + (slice(start, start + length),)
 
 
 def _detach_viewing(raw):
@@ -434,7 +495,7 @@ Tensor.permute = _viewing(Tensor.permute, _permute_back, _moves_dims)
 Tensor.transpose = _viewing(Tensor.transpose, _transpose_back, _swaps_dims)
 Tensor.expand = _viewing(Tensor.expand, _not_writable, _expands)
 Tensor.expand_as = _viewing(Tensor.expand_as, _not_writable, _expands)
-Tensor.narrow = _viewing(Tensor.narrow, _narrow_back)
+Tensor.narrow = _viewing(Tensor.narrow, region=_narrow_region)
 Tensor.T = property(_viewing(Tensor.T.fget, lambda base, value: _RAW["permute"](value, *reversed(range(value.ndim))),
                              _reverses_dims))
 _raw_getitem = Tensor.__getitem__

@@ -402,6 +402,13 @@ def where(condition, input, other):
 def masked_fill(input, mask, value):
     """input with `value` (a number or a 0-d tensor, taken in input's dtype) where `mask`, a
     bool tensor broadcast to input's shape, holds."""
+    return apply("where", masked_fill_inputs(input, mask, value))[0]
+
+
+def masked_fill_inputs(input, mask, value):
+    """masked_fill's where() inputs [mask, value, input] (masked_fill_ runs where() over
+    input's memory): value a 0-d tensor of input's dtype; a global input's mask of its shape
+    in its layout."""
     _check_condition("masked_fill", mask)
     if isinstance(value, Tensor):
         if value.ndim != 0:
@@ -413,7 +420,16 @@ def masked_fill(input, mask, value):
     else:
         _check_number(value)
         value = _scalar_tensor(value, input.dtype, input)
-    return apply("where", [mask, value, input])[0]
+    return [mask_in_layout_of(mask, input), value, input]
+
+
+def mask_in_layout_of(mask, x):
+    """A global mask of x's shape in x's layout (broadcast where x is partial), so that an
+    elementwise write of x (where) converts only the mask; any other mask as it is."""
+    if not (x.is_global and mask.is_global and tuple(mask.shape) == tuple(x.shape)):
+        return mask
+    sbp = tuple(_C.Sbp.broadcast() if s.is_partial else s for s in x.sbp)
+    return mask if tuple(mask.sbp) == sbp else mask.to_global(placement=x.placement, sbp=sbp)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import numpy as _np
 from . import _C
 from ._ops_creation import arange, full
 from ._ops_shape import _getitem as _basic_getitem
+from ._ops_shape import _slice_attrs
 from ._ops_shape import _normalize_dim, broadcast_to, permute, reshape
 from ._tensor import Tensor, apply, tensor
 
@@ -277,7 +278,8 @@ def getitem(x, index):
 
 def index_put(x, indices, values, accumulate=False):
     """A new tensor: x with `values` written at x[indices] (added there with accumulate), out
-    of place; what x[indices] = values and its in-place forms are built on.
+    of place; its in-place forms (x[indices] = values, index_put_) run the same call over
+    x's memory (write_call).
 
     indices: anything x[...] takes (getitem): ints, slices with steps, None, '...', integer
     lists and tensors (negative from the end), boolean masks, mixed, or a tuple of those
@@ -288,54 +290,161 @@ def index_put(x, indices, values, accumulate=False):
     (deterministic). Differentiable in x (its gradient: zero at the written elements, or
     dy with accumulate) and in values (dy at their elements, summed over broadcast dims;
     as torch's, also for a value that a repeated index overwrites).
-
-    Works on every device and layout: the positions of the indexed elements come from
-    indexing an int64 arange of x's numel (x's size in int64 on each rank; broadcast on a
-    global x's placement), and index_put writes them into each rank's part of x. A mask of
-    x's whole shape with one value (x[mask] = v, the common case) is a where() instead: no
-    positions, and a global mask stays in its layout.
     """
-    if _carrier(x):  # a bool (bfloat16) tensor is written in int32 (float32); bool accumulate: or
+    call = write_call(x, indices, values, accumulate)
+    if call is None:  # a bool (bfloat16) tensor is written in int32 (float32); bool accumulate: or
         if isinstance(values, Tensor):
             values = values.to(x.dtype).to(_carrier(x))  # rounded as x's dtype would (nonzero is True)
         elif isinstance(values, bool) or (_is_bool(x) and isinstance(values, numbers.Number)):
             values = int(bool(values))
         return index_put(x.to(_carrier(x)), indices, values, accumulate).to(x.dtype)
+    op, inputs, attrs, _ = call
+    return apply(op, inputs, attrs)[0]
+
+
+def write_call(x, indices, values, accumulate=False):
+    """What writing `values` at x[indices] (adding with accumulate) is, as one op call
+    (op, inputs, attrs, target) whose output is inputs[target] (x) with those elements
+    replaced: fn::write_in_place runs it over x's memory, apply() out of place. Each costs
+    what it writes, on every rank only the part its box of x holds: a basic index is
+    slice_scatter of the box it selects; integer and boolean indices are index_put at the
+    positions of x[indices], made from the indices (never from all of x); a boolean mask of
+    x's whole shape with one value is where(). None where index_put would move x's values
+    in a carrier dtype (bool, bfloat16: _carrier), which index_put() writes out of place."""
+    if not accumulate and _basic_items(indices):
+        return _slice_write(x, indices, values)
+    if accumulate and _carrier(x):
+        return None
     whole = _whole_mask(x, indices, values)
     if whole is not None:
         from ._ops_elementwise import where as _where
         cond, value = whole
-        return x + _where(cond, value, _values_like(x, 0, [])) if accumulate else _where(cond, value, x)
-    if x.is_global:
-        flat = arange(x.numel(), placement=x.placement, sbp=_broadcast_sbp(x))
-    else:
-        flat = arange(x.numel(), device=x.device)
-    positions = getitem(reshape(flat, list(x.shape)), indices)
+        if accumulate:
+            return "add", [x, _where(cond, value, _values_like(x, 0, []))], {}, 0
+        return "where", [cond, value, x], {}, 2
+    items, advanced = _parse_index(x, indices)
+    if not advanced and not accumulate:
+        return _slice_write(x, tuple(item for _, item in items), values)
+    if _carrier(x):
+        return None
+    positions = _positions(x, items)
     if isinstance(values, Tensor):
         values = _placed_like(positions, values)
         if values.dtype != x.dtype:
             values = values.to(x.dtype)
-        # values broadcast to x[indices]'s shape: leading dims beyond it must be 1.
-        target = list(positions.shape)
-        lead = builtins.max(values.ndim - len(target), 0)
-        trailing = target[len(target) - (values.ndim - lead):]
-        if any(n != 1 for n in values.shape[:lead]) or any(
-                n not in (1, m) for n, m in zip(values.shape[lead:], trailing)):
-            raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to "
-                               f"indexing result of shape {target}")
-        if list(values.shape) != target:
-            if values.ndim > positions.ndim:  # leading size-1 dims, as torch allows
-                values = reshape(values, list(values.shape[values.ndim - positions.ndim:]))
-            values = broadcast_to(values, list(positions.shape))
+        values = _broadcast_values(values, list(positions.shape))
     elif isinstance(values, numbers.Number):
-        if positions.is_global:
-            values = full(list(positions.shape), values, dtype=x.dtype, placement=positions.placement,
-                          sbp=_broadcast_sbp(positions))
-        else:
-            values = full(list(positions.shape), values, dtype=x.dtype, device=positions.device)
+        values = _values_like(x, values, list(positions.shape))
     else:
         raise TypeError(f"index_put: values must be a meshflow.Tensor or a number, got {type(values).__name__}")
-    return apply("index_put", [x, positions, values], {"accumulate": bool(accumulate)})[0]
+    return "index_put", [x, positions, values], {"accumulate": bool(accumulate)}, 0
+
+
+def _basic_items(index):
+    """Whether `index` is basic indexing (ints, slices, None, '...')."""
+    if _plainly_basic(index):
+        return True
+    items = index if isinstance(index, tuple) else (index,)
+    return all(i is None or i is Ellipsis or isinstance(i, slice) or
+               (isinstance(i, numbers.Integral) and not isinstance(i, bool)) for i in items)
+
+
+def _broadcast_values(values, target):
+    """values (a tensor) broadcast to `target`, x[indices]'s shape: leading dims beyond it
+    must be 1, as torch allows."""
+    lead = builtins.max(values.ndim - len(target), 0)
+    trailing = target[len(target) - (values.ndim - lead):]
+    if any(n != 1 for n in values.shape[:lead]) or any(
+            n not in (1, m) for n, m in zip(values.shape[lead:], trailing)):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to "
+                           f"indexing result of shape {target}")
+    if list(values.shape) == target:
+        return values
+    if values.ndim > len(target):
+        values = reshape(values, list(values.shape[lead:]))
+    return broadcast_to(values, target)
+
+
+def _slice_write(x, index, values):
+    """slice_scatter's call writing values (a number, or a tensor broadcasting to x[index])
+    in the box basic indexing x[index] selects: values as a tensor of x's dtype with one dim
+    per dim of x, 1 where the index is an integer or values broadcast (not expanded: the
+    kernel reads them with stride 0)."""
+    attrs, shape, news = _slice_attrs(x, index)
+    drop = set(attrs.pop("drop_dims", ()))
+    if isinstance(values, numbers.Number):
+        return "slice_scatter", [x, _values_like(x, values, [1] * x.ndim)], attrs, 0
+    if not isinstance(values, Tensor):
+        raise TypeError(f"index_put: values must be a meshflow.Tensor or a number, got {type(values).__name__}")
+    lead = values.ndim - len(shape)
+    aligned = [1] * -lead + list(values.shape[builtins.max(lead, 0):])
+    if any(n != 1 for n in values.shape[:builtins.max(lead, 0)]) or any(
+            n not in (1, m) for n, m in zip(aligned, shape)):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to "
+                           f"indexing result of shape {list(shape)}")
+    kept = iter(n for j, n in enumerate(aligned) if j not in news)
+    per_dim = [1 if d in drop else next(kept) for d in range(x.ndim)]
+    values = _values_like(x, values, per_dim)
+    if list(values.shape) != per_dim:
+        values = reshape(values, per_dim)
+    return "slice_scatter", [x, values], attrs, 0
+
+
+def _positions(x, items):
+    """The flat row-major positions in x of the elements x[items] picks (parsed items, as
+    _advanced takes them), in x[items]'s shape: flat_index of each dim's coordinates (the
+    index tensors, an arange per slice, each int), so they cost what x[items] holds."""
+    adv = [item for kind, item in items if kind in ("tensor", "new")]
+    lead = list(_np.broadcast_shapes(*[tuple(t.shape) for t in adv])) if adv else []
+    nb = len(lead)
+    coords, rest, at, r, dim = [], [], [], 0, 0  # coords: (x dim, coordinate, size); at: as in _advanced
+    for kind, item in items:
+        if kind in ("tensor", "new"):
+            at.append(r)
+            r += 1
+            if kind == "tensor":
+                coords.append((dim, item, x.shape[dim]))
+                dim += 1
+            else:
+                coords.append((x.ndim, item, 1))  # a new dim of size 1: adds nothing to positions
+        elif item is None:
+            rest.append((None, 1))
+            r += 1
+        elif isinstance(item, slice):
+            if item.step is not None and operator.index(item.step) <= 0:
+                raise ValueError(f"slice step must be greater than zero, got {item.step} in dim {dim}")
+            rest.append((dim, _np.arange(*item.indices(x.shape[dim]))))
+            r += 1
+            dim += 1
+        else:
+            size = x.shape[dim]
+            if not -size <= item < size:
+                raise IndexError(f"index {item} is out of range for dim {dim} of size {size}")
+            coords.append((dim, _np.int64(item % size), size))
+            dim += 1
+    rest += [(d, _np.arange(x.shape[d])) for d in range(dim, x.ndim)]
+    n = nb + len(rest)
+    for j, (d, values) in enumerate(rest):
+        if d is not None:
+            shape = [1] * n
+            shape[nb + j] = len(values)
+            coords.append((d, values.reshape(shape), x.shape[d]))
+    coords.sort(key=lambda c: c[0])
+    if not coords:
+        coords.append((0, _np.zeros([1] * n, _np.int64), 1))
+    tensors = []
+    for d, c, _ in coords:
+        if isinstance(c, Tensor):
+            tensors.append(reshape(_placed_like(x, c), [1] * (nb - c.ndim) + list(c.shape) + [1] * len(rest)))
+        else:
+            tensors.append(_ints_like(x, _np.reshape(c, [1] * n) if _np.ndim(c) == 0 else c))
+    positions = apply("flat_index", tensors, {"sizes": [s for _, _, s in coords],
+                                              "dims": [builtins.min(d, builtins.max(x.ndim - 1, 0)) for d, _, _ in coords],
+                                              "wrap": True})[0]
+    if not at or at != list(range(at[0], at[0] + len(at))) or at[0] == 0:
+        return positions  # separated advanced indices: their dims first, as NumPy and torch
+    order = list(range(nb, nb + at[0])) + list(range(nb)) + list(range(nb + at[0], n))
+    return permute(positions, order)
 
 
 def _whole_mask(x, indices, values):
@@ -346,7 +455,8 @@ def _whole_mask(x, indices, values):
     if isinstance(index, Tensor):
         if not _is_bool(index) or tuple(index.shape) != tuple(x.shape):
             return None
-        cond = _placed_like(x, index)
+        from ._ops_elementwise import mask_in_layout_of
+        cond = mask_in_layout_of(_placed_like(x, index), x)
     elif isinstance(index, (list, _np.ndarray)):
         array = _np.asarray(index)
         if array.dtype != bool or array.shape != tuple(x.shape):

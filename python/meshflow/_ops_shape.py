@@ -187,6 +187,14 @@ def stack(tensors, dim=0):
 def _getitem(x, index):
     """Basic indexing: ints (negative from the end), slices with steps >= 1, one Ellipsis, and
     None (a new dim of size 1, as NumPy's and torch's x[:, None])."""
+    attrs, shape, _ = _slice_attrs(x, index)
+    out = apply("slice", [x], attrs)[0]
+    return out if len(shape) == out.ndim else reshape(out, shape)
+
+
+def _slice_attrs(x, index):
+    """The slice op's attributes (starts, stops, steps, drop_dims) of basic indexing
+    x[index], the result's shape (with the Nones' dims), and where the Nones' dims are in it."""
     index = index if isinstance(index, tuple) else (index,)
     ellipses = sum(i is Ellipsis for i in index)
     if ellipses > 1:
@@ -198,10 +206,11 @@ def _getitem(x, index):
     at = next((i for i, item in enumerate(index) if item is Ellipsis), len(index))
     index = index[:at] + tuple(fill) + index[at + ellipses:]
     # The slice op takes one item per dim of x; the Nones only shape its result.
-    starts, stops, steps, drop, shape = [], [], [], [], []
+    starts, stops, steps, drop, shape, news = [], [], [], [], [], []
     dims = iter(enumerate(x.shape))
     for item in index:
         if item is None:
+            news.append(len(shape))
             shape.append(1)
             continue
         dim, size = next(dims)
@@ -226,8 +235,7 @@ def _getitem(x, index):
     attrs = {"starts": starts, "stops": stops, "steps": steps}
     if drop:
         attrs["drop_dims"] = drop
-    out = apply("slice", [x], attrs)[0]
-    return out if len(shape) == out.ndim else reshape(out, shape)
+    return attrs, shape, news
 
 
 Tensor.permute = lambda x, *dims: permute(x, _ints(dims))

@@ -11,7 +11,7 @@ import math
 import numpy as _np
 
 from . import _dtype
-from ._inplace import _inplace, _live_views, install_inplace_methods
+from ._inplace import _index_write, _inplace, _live_views, install_inplace_methods
 from ._ops_creation import rand_like, zeros, zeros_like, ones_like
 from ._ops_elementwise import isnan, where, maximum, minimum, floor_divide
 from ._ops_index import index_put, scatter_add, _along, _check_index_tensor, _normalize_dim
@@ -242,7 +242,7 @@ def _fill(self, value, name):
 
 def _index_put_(self, indices, values, accumulate=False):
     """In place: self[indices] = values (added with accumulate), as torch's index_put_."""
-    return _inplace(self, lambda: index_put(self, indices, values, accumulate), "index_put_")
+    return _index_write(self, indices, values, accumulate, "index_put_")
 
 
 Tensor.stride = _stride

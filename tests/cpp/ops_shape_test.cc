@@ -1,5 +1,5 @@
 // Copyright 2026 The meshflow Authors.
-// Shape ops (permute, reshape, expand, slice, slice_backward, cat, stack) under mpirun:
+// Shape ops (permute, reshape, expand, slice, slice_backward, slice_scatter, cat, stack) under mpirun:
 // every valid signature on every mesh against the single-device result, with even, uneven
 // and zero-size shapes; the exact signature lists where they are subtle (reshape's splits
 // that line up only on some meshes); local values; bad input.
@@ -299,6 +299,32 @@ TEST(ShapeSliceBackward, EverySignatureMatchesOneDevice) {
   EXPECT_EQ(listed("slice_backward", {{5, 4}},
                    Attrs(slice_attrs({2, 0, 0}, {3, 5, 4}, {1, 1, 1}, {0})).set("shape", Shape{6, 5, 4})),
             (std::set<std::string>{"S(0) -> S(1)", "S(1) -> S(2)", "P -> P"}));
+}
+
+TEST(ShapeSliceScatter, EverySignatureMatchesOneDevice) {
+  const Shape s{7, 5};  // uneven parts on every mesh
+  // Per axis: a split of each dim (each rank writes the part of the slice its box holds),
+  // B, and P (partial targets take partial values).
+  const std::vector<std::pair<Attrs, Shape>> variants = {
+      {slice_attrs({0, 0}, {7, 5}, {1, 1}), {7, 5}},  // whole
+      {slice_attrs({1, 0}, {6, 5}, {2, 1}), {3, 1}},  // rows 1, 3, 5; broadcast along the columns
+      {slice_attrs({0, 1}, {7, 5}, {3, 3}), {1, 2}},  // steps in both dims
+      {slice_attrs({4, 2}, {5, 3}, {1, 1}), {1, 1}},  // x[4, 2]
+      {slice_attrs({3, 2}, {3, 5}, {1, 1}), {0, 3}},  // empty
+  };
+  for (const auto& [a, v] : variants) expect_signatures("slice_scatter", {value(s), value(v)}, a, 4);
+  sweep("slice_scatter", {value({3, 7, 4}, DType::kInt64), value({1, 3, 4}, DType::kInt64)},
+        slice_attrs({2, 1, 0}, {3, 7, 4}, {1, 2, 1}));
+  sweep("slice_scatter", {value({0, 4}), value({0, 1})}, slice_attrs({0, 1}, {0, 4}, {1, 2}));
+}
+
+TEST(ShapeSliceScatter, WritesTheSliceBroadcastingValuesAndRejectsOtherShapes) {
+  const Tensor x = iota({3, 4});
+  const Tensor y = local("slice_scatter", {x, iota({1, 2})}, slice_attrs({0, 1}, {3, 4}, {2, 2}));
+  EXPECT_EQ(values_of(y), (std::vector<int64_t>{0, 0, 2, 1, 4, 5, 6, 7, 8, 0, 10, 1}));
+  EXPECT_THROW(local("slice_scatter", {x, iota({2, 3})}, slice_attrs({0, 1}, {3, 4}, {2, 2})), std::invalid_argument);
+  EXPECT_THROW(local("slice_scatter", {x, iota({1, 1})}, slice_attrs({0, 1}, {3, 4}, {2, 2}, {0})),
+               std::invalid_argument);
 }
 
 // slice_backward is slice's adjoint: sum(slice(x) * dy) == sum(x * slice_backward(dy)).

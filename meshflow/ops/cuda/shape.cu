@@ -4,7 +4,8 @@
 // kernel that works on raw element sizes: every dtype, bfloat16 included, takes the same
 // path. Before launching, dims that continue each other on both sides are merged, so a
 // contiguous piece becomes one cudaMemcpyAsync and a contiguous innermost dim moves in
-// wider (up to 16-byte) elements; reshape returns a view, as on the CPU.
+// wider (up to 16-byte) elements; reshape returns a view, as on the CPU. slice_scatter writes
+// in place when given its target's memory.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/slice_write.h"
 
 namespace mf::cuda {
 namespace {
@@ -233,6 +235,21 @@ void add_shape_kernels(KernelTable& t) {
     }
     copy_strided(in[0], 0, row_major_strides(l.extent), dx, l.base, l.strides, l.extent);
     return std::vector<Tensor>{dx};
+  };
+
+  // x's part (unless the output is its memory: an in-place write), then the values written
+  // where the slice lies in it (kernel::slice_write_local, as on the CPU).
+  t["slice_scatter"] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const kernel::SliceWrite w = kernel::slice_write_local(
+        kernel::slice_spec("slice_scatter", ctx.inputs[0].shape, ctx.attrs), ctx.input_boxes[0], in[1].shape());
+    Memory& mem = memory_of(in);
+    const Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), mem);
+    if (out.data() != in[0].data() && in[0].nbytes() > 0) {
+      device::cuda::check(cudaMemcpyAsync(out.data(), in[0].data(), in[0].nbytes(), cudaMemcpyDeviceToDevice, stream()),
+                          "cudaMemcpyAsync");
+    }
+    copy_strided(in[1], w.src_base, w.src_strides, out, w.dst_base, w.dst_strides, w.extent);
+    return std::vector<Tensor>{out};
   };
 
   // Each input's local part is copied to where it lies in the output's.
