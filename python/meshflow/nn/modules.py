@@ -16,6 +16,7 @@ from .._ops_elementwise import cast
 from .._promotion import get_default_dtype
 from ..sbp import as_nd_sbp as _as_nd_sbp
 from . import functional as F
+from . import _hooks
 
 
 class Parameter(Tensor):
@@ -218,10 +219,36 @@ class Module:
         return new
 
     def __call__(self, *args, **kwargs):
+        if _hooks.has_hooks(self):
+            return _hooks.call(self, args, kwargs)
         return self.forward(*args, **kwargs)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} does not define forward()")
+
+    # Hooks (nn/_hooks.py), as torch's; each returns a handle whose remove() unregisters it.
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """hook(module, args) (with_kwargs: hook(module, args, kwargs)) before forward; what it
+        returns, if not None, replaces the arguments."""
+        return _hooks.register(self, "_forward_pre_hooks", hook, prepend, with_kwargs=with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """hook(module, args, output) (with_kwargs: hook(module, args, kwargs, output)) after
+        forward; what it returns, if not None, replaces the output."""
+        return _hooks.register(self, "_forward_hooks", hook, prepend, with_kwargs=with_kwargs,
+                               always_call=always_call)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """hook(module, grad_output) when the output's gradients are known; may replace them."""
+        return _hooks.register(self, "_backward_pre_hooks", hook, prepend)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """hook(module, grad_input, grad_output) when the gradients of the tensor arguments
+        are known; what it returns, if not None, replaces grad_input."""
+        return _hooks.register(self, "_backward_hooks", hook, prepend)
+
+    # torch's deprecated spelling; it is called as the full hook (docs/porting.md).
+    register_backward_hook = register_full_backward_hook
 
     # Traversal.
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):

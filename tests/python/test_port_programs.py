@@ -1,0 +1,389 @@
+"""What ported programs met (issue 37, programs round), against NumPy: module hooks (forward,
+pre-forward with kwargs, full backward and backward pre-hooks), torch's default_collate and
+default_convert, set_default_dtype reaching ops that turn integers into floats, F.interpolate's
+'area', 'nearest-exact' and antialias, spectral_norm, and torch's small names (fill_diagonal_,
+diag_embed, mode, cov, xlogy, windows, testing.assert_close, ...)."""
+import collections
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn as nn
+import meshflow.nn.functional as F
+from meshflow.utils.data import DataLoader, Dataset, default_collate, default_convert
+
+
+def _linear(w, b):
+    m = nn.Linear(w.shape[1], w.shape[0])
+    with mf.no_grad():
+        m.weight.copy_(mf.tensor(w))
+        m.bias.copy_(mf.tensor(b))
+    return m
+
+
+# ---- Module hooks
+
+def test_forward_hooks_see_and_replace_inputs_and_outputs():
+    rng = np.random.default_rng(0)
+    w, b, x = rng.standard_normal((3, 4)), rng.standard_normal(3), rng.standard_normal((2, 4))
+    m = _linear(w, b)
+    seen = []
+    pre = m.register_forward_pre_hook(lambda mod, args: (args[0] * 2,))
+    post = m.register_forward_hook(lambda mod, args, out: seen.append((args[0].numpy(), out.numpy())))
+    y = m(mf.tensor(x, dtype=mf.float32))
+    np.testing.assert_allclose(y.numpy(), 2 * x @ w.T + b, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(seen[0][0], 2 * x, rtol=1e-6)  # the forward hook sees the replaced args
+    pre.remove()
+    replace = m.register_forward_hook(lambda mod, args, out: out + 1, prepend=True)
+    y = m(mf.tensor(x, dtype=mf.float32))
+    np.testing.assert_allclose(y.numpy(), x @ w.T + b + 1, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(seen[1][1], x @ w.T + b + 1, rtol=1e-5, atol=1e-5)  # prepended: runs first
+    replace.remove()
+    post.remove()
+    with m.register_forward_hook(lambda mod, args, out: out * 0):
+        assert float(m(mf.tensor(x, dtype=mf.float32)).abs().sum()) == 0
+    np.testing.assert_allclose(m(mf.tensor(x, dtype=mf.float32)).numpy(), x @ w.T + b, rtol=1e-5, atol=1e-5)
+
+
+def test_forward_hooks_with_kwargs_and_always_call():
+    class Scale(nn.Module):
+        def forward(self, x, factor=1.0):
+            if factor < 0:
+                raise ValueError("negative factor")
+            return x * factor
+
+    m = Scale()
+    m.register_forward_pre_hook(lambda mod, args, kwargs: (args, {**kwargs, "factor": kwargs["factor"] * 3}),
+                                with_kwargs=True)
+    calls = []
+    m.register_forward_hook(lambda mod, args, kwargs, out: calls.append(kwargs["factor"]) or out + kwargs["factor"],
+                            with_kwargs=True, always_call=True)
+    np.testing.assert_allclose(m(mf.tensor([1.0, 2.0]), factor=2.0).numpy(), [12.0, 18.0])
+    assert calls == [6.0]
+    with pytest.raises(ValueError, match="negative factor"), pytest.warns(UserWarning, match="always_call"):
+        m(mf.tensor([1.0]), factor=-1.0)  # the hook sees output None, and its own error is silenced, as torch's
+    assert calls == [6.0, -3.0]  # always_call: also when forward raised
+    m2 = Scale()
+    m2.register_forward_pre_hook(lambda mod, args, kwargs: 5, with_kwargs=True)
+    with pytest.raises(RuntimeError, match="tuple of \\(new_args, new_kwargs\\)"):
+        m2(mf.tensor([1.0]))
+
+
+def test_full_backward_hooks_see_and_replace_gradients():
+    rng = np.random.default_rng(1)
+    w, b, x = rng.standard_normal((3, 4)), rng.standard_normal(3), rng.standard_normal((2, 4))
+    m = _linear(w, b)
+    record = {}
+
+    def pre(mod, grad_output):
+        record["pre"] = grad_output[0].numpy()
+        return (grad_output[0] * 2,)
+
+    def hook(mod, grad_input, grad_output):
+        record["in"], record["out"] = grad_input[0].numpy(), grad_output[0].numpy()
+        return (grad_input[0] * 10,)
+
+    m.register_full_backward_pre_hook(pre)
+    m.register_full_backward_hook(hook)
+    xt = mf.tensor(x, dtype=mf.float32, requires_grad=True)
+    g = rng.standard_normal((2, 3))
+    (m(xt) * mf.tensor(g, dtype=mf.float32)).sum().backward()
+    np.testing.assert_allclose(record["pre"], g, rtol=1e-6)
+    np.testing.assert_allclose(record["out"], 2 * g, rtol=1e-6)  # the pre-hook's replacement
+    np.testing.assert_allclose(record["in"], 2 * g @ w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(xt.grad.numpy(), 20 * g @ w, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(m.weight.grad.numpy(), 2 * g.T @ x, rtol=1e-5, atol=1e-5)
+
+
+def test_full_backward_hook_without_input_gradients():
+    m = _linear(np.ones((2, 3)), np.zeros(2))
+    record = []
+    m.register_full_backward_hook(lambda mod, gi, go: record.append((gi, go[0].numpy())))
+    m(mf.ones(1, 3)).sum().backward()
+    assert record[0][0] == (None,)
+    np.testing.assert_allclose(record[0][1], [[1.0, 1.0]])
+    np.testing.assert_allclose(m.weight.grad.numpy(), np.ones((2, 3)))
+
+
+def test_hooks_are_not_called_without_grad_and_handles_remove():
+    m = _linear(np.ones((2, 3)), np.zeros(2))
+    calls = []
+    handle = m.register_full_backward_hook(lambda *a: calls.append(1))
+    with mf.no_grad():
+        m(mf.ones(1, 3))
+    handle.remove()
+    handle.remove()  # twice is harmless, as torch's
+    m(mf.ones(1, 3, requires_grad=True)).sum().backward()
+    assert calls == []
+    with pytest.raises(TypeError, match="callable"):
+        m.register_forward_hook(3)
+
+
+# ---- DataLoader's collation
+
+Point = collections.namedtuple("Point", "x y")
+
+
+def test_default_collate_is_torchs():
+    batch = [{"t": (np.float32(i), True, 2.5, "s%d" % i), "p": Point(i, [i, i + 1]), "a": np.full(2, i, np.int16)}
+             for i in range(3)]
+    out = default_collate(batch)
+    t = out["t"]
+    assert isinstance(t, list) and t[0].dtype == mf.float32 and t[1].dtype == mf.bool and t[2].dtype == mf.float64
+    assert t[3] == ("s0", "s1", "s2")  # strings: the samples' tuple, as torch's
+    assert isinstance(out["p"], Point) and out["p"].x.tolist() == [0, 1, 2]
+    assert [v.tolist() for v in out["p"].y] == [[0, 1, 2], [1, 2, 3]]
+    assert out["a"].dtype == mf.int16 and out["a"].tolist() == [[0, 0], [1, 1], [2, 2]]
+    assert default_collate(["a", "b"]) == ["a", "b"]
+    with pytest.raises(RuntimeError, match="equal size"):
+        default_collate([[1, 2], [3]])
+
+
+def test_default_convert_without_batching():
+    class D(Dataset):
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            return {"x": np.arange(3) * i, "n": i, "s": "a"}
+
+    samples = list(DataLoader(D(), batch_size=None))
+    assert isinstance(samples[1]["x"], mf.Tensor) and samples[1]["x"].tolist() == [0, 1, 2]
+    assert samples[1]["n"] == 1 and samples[1]["s"] == "a"
+    assert default_convert((np.float64(2.0), [np.ones(2)]))[1][0].dtype == mf.float64
+    assert mf.utils.data.get_worker_info() is None
+
+
+# ---- set_default_dtype reaches integer -> float ops
+
+def test_default_dtype_reaches_integer_to_float_ops():
+    previous = mf.get_default_dtype()
+    try:
+        mf.set_default_dtype(mf.float64)
+        a = mf.arange(4)
+        cases = {"div": (a / 3, np.arange(4) / 3), "mul": (a * 0.1, np.arange(4) * 0.1),
+                 "add": (0.1 + a, np.arange(4) + 0.1), "sub": (a - 0.1, np.arange(4) - 0.1),
+                 "pow": (a ** 0.5, np.arange(4) ** 0.5), "exp": (mf.exp(a), np.exp(np.arange(4))),
+                 "sin": (a.sin(), np.sin(np.arange(4))), "sigmoid": (a.sigmoid(), 1 / (1 + np.exp(-np.arange(4)))),
+                 "true_divide": (mf.true_divide(a, a + 1), np.arange(4) / np.arange(1, 5))}
+        for name, (got, want) in cases.items():
+            assert got.dtype == mf.float64, name
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-15, err_msg=name)
+        assert (a * 2).dtype == mf.int64 and (a.float() * 0.5).dtype == mf.float32  # no float involved / kept
+    finally:
+        mf.set_default_dtype(previous)
+    assert (mf.arange(4) / 2).dtype == mf.float32
+
+
+# ---- interpolate: area, nearest-exact, antialias
+
+def _np_area(x, out):
+    """Adaptive average pooling of the last len(out) dims, by its definition."""
+    for d, m in enumerate(out):
+        axis = x.ndim - len(out) + d
+        n = x.shape[axis]
+        parts = [x.take(range((o * n) // m, -((-(o + 1) * n) // m)), axis=axis).mean(axis=axis, keepdims=True)
+                 for o in range(m)]
+        x = np.concatenate(parts, axis=axis)
+    return x
+
+
+def _np_nearest_exact(x, out, scales):
+    for d, m in enumerate(out):
+        axis = x.ndim - len(out) + d
+        n = x.shape[axis]
+        step = np.float32(n / m if scales[d] is None else 1.0 / scales[d])
+        idx = np.minimum(np.floor((np.arange(m, dtype=np.float32) + np.float32(0.5)) * step).astype(int), n - 1)
+        x = x.take(idx, axis=axis)
+    return x
+
+
+@pytest.mark.parametrize("shape, kw, out, scales", [
+    ((2, 3, 9), dict(size=4), (4,), (None,)),
+    ((1, 2, 5, 7), dict(size=(3, 4)), (3, 4), (None, None)),
+    ((1, 2, 5, 7), dict(size=(8, 11)), (8, 11), (None, None)),
+    ((1, 1, 4, 5, 6), dict(size=(2, 3, 4)), (2, 3, 4), (None,) * 3),
+    ((1, 2, 6, 4), dict(scale_factor=1.5), (9, 6), (1.5, 1.5)),
+])
+def test_interpolate_area_and_nearest_exact(shape, kw, out, scales):
+    from gradcheck import check_gradients
+    x = np.random.default_rng(2).standard_normal(shape)
+    np.testing.assert_allclose(F.interpolate(mf.tensor(x), mode="area", **kw).numpy(), _np_area(x, out),
+                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(F.interpolate(mf.tensor(x), mode="nearest-exact", **kw).numpy(),
+                                  _np_nearest_exact(x, out, scales))
+    check_gradients(lambda t: F.interpolate(t, mode="area", **kw), [x])
+    check_gradients(lambda t: F.interpolate(t, mode="nearest-exact", **kw), [x])
+    images = (np.abs(x) * 50).astype(np.uint8)  # nearest-exact keeps integer images as they are
+    y = F.interpolate(mf.tensor(images), mode="nearest-exact", **kw)
+    assert y.dtype == mf.uint8
+    np.testing.assert_array_equal(y.numpy(), _np_nearest_exact(images, out, scales))
+    with pytest.raises(ValueError, match="align_corners"):
+        F.interpolate(mf.tensor(x), mode="area", align_corners=False, **kw)
+
+
+def _np_antialias_1d(x, m, cubic):
+    """PIL's resampling filter along the last axis, written from its definition: output o
+    averages inputs j with weights filter((j + 0.5 - center) / scale), center (o + 0.5) * scale."""
+    n = x.shape[-1]
+    scale = n / m
+    support = (2.0 if cubic else 1.0) * max(scale, 1.0)
+
+    def filt(t):
+        t = abs(t)
+        if cubic:
+            a = -0.5
+            return ((a + 2) * t - (a + 3)) * t * t + 1 if t < 1 else (((t - 5) * t + 8) * t - 4) * a if t < 2 else 0.0
+        return max(1.0 - t, 0.0)
+
+    out = np.zeros(x.shape[:-1] + (m,))
+    for o in range(m):
+        center = (o + 0.5) * scale
+        js = range(max(int(center - support + 0.5), 0), min(int(center + support + 0.5), n))
+        w = np.array([filt((j - center + 0.5) / max(scale, 1.0)) for j in js])
+        out[..., o] = x[..., list(js)] @ (w / w.sum())
+    return out
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("size", [(3, 2), (5, 9), (12, 4)])
+def test_interpolate_antialias(mode, size):
+    x = np.random.default_rng(3).standard_normal((2, 2, 7, 6))
+    want = _np_antialias_1d(_np_antialias_1d(x, size[1], mode == "bicubic").swapaxes(-1, -2), size[0],
+                            mode == "bicubic").swapaxes(-1, -2)
+    got = F.interpolate(mf.tensor(x), size=size, mode=mode, antialias=True)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12, atol=1e-12)
+    with pytest.raises(NotImplementedError, match="restricted to bilinear and bicubic"):
+        F.interpolate(mf.tensor(x), size=size, mode="nearest-exact", antialias=True)
+
+
+# ---- spectral_norm
+
+def test_spectral_norm_divides_by_the_largest_singular_value():
+    rng = np.random.default_rng(4)
+    w = rng.standard_normal((4, 6))
+    m = nn.utils.spectral_norm(_linear(w, np.zeros(4)), n_power_iterations=50)
+    assert sorted(n for n, _ in m.named_parameters()) == ["bias", "weight_orig"]
+    assert sorted(m.state_dict()) == ["bias", "weight_orig", "weight_u", "weight_v"]
+    x = rng.standard_normal((3, 6))
+    y = m(mf.tensor(x, dtype=mf.float32))
+    sigma = np.linalg.svd(w, compute_uv=False)[0]
+    np.testing.assert_allclose(m.weight.numpy(), w / sigma, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(y.numpy(), x @ (w / sigma).T, rtol=1e-4, atol=1e-4)
+    u = m.weight_u.numpy()
+    np.testing.assert_allclose(np.abs(u), np.abs(np.linalg.svd(w)[0][:, 0]), rtol=1e-3, atol=1e-4)
+    y.sum().backward()
+    assert m.weight_orig.grad is not None and m.weight_orig.grad.shape == (4, 6)
+    m.eval()
+    before = m.weight_u.numpy().copy()
+    m(mf.tensor(x, dtype=mf.float32))
+    np.testing.assert_array_equal(m.weight_u.numpy(), before)  # no power iteration in eval
+    nn.utils.remove_spectral_norm(m)
+    assert sorted(n for n, _ in m.named_parameters()) == ["bias", "weight"]
+    np.testing.assert_allclose(m.weight.numpy(), w / sigma, rtol=1e-4, atol=1e-5)
+    conv = nn.utils.spectral_norm(nn.Conv2d(2, 3, 3))
+    assert tuple(conv.weight_u.shape) == (3,) and tuple(conv.weight_v.shape) == (18,)
+    with pytest.raises(RuntimeError, match="two spectral_norm hooks"):
+        nn.utils.spectral_norm(conv)
+
+
+# ---- torch's small names
+
+def test_fill_diagonal_and_diag_embed():
+    x = np.arange(20.0).reshape(5, 4)
+    t = mf.tensor(x)
+    t.fill_diagonal_(-1)
+    want = x.copy()
+    np.fill_diagonal(want, -1)
+    np.testing.assert_array_equal(t.numpy(), want)
+    t = mf.tensor(x)
+    t.fill_diagonal_(7, wrap=True)
+    want = x.copy()
+    np.fill_diagonal(want, 7, wrap=True)
+    np.testing.assert_array_equal(t.numpy(), want)
+    cube = mf.zeros(3, 3, 3).fill_diagonal_(1)
+    assert cube.sum().item() == 3 and cube[1, 1, 1].item() == 1
+    v = np.random.default_rng(5).standard_normal((2, 3))
+    for offset in (0, 1, -2):
+        want = np.stack([np.diag(r, offset) for r in v])
+        np.testing.assert_array_equal(mf.diag_embed(mf.tensor(v), offset).numpy(), want)
+    np.testing.assert_array_equal(mf.diag_embed(mf.tensor(v), 0, 0, 2).numpy(),
+                                  np.stack([np.diag(r) for r in v]).transpose(1, 0, 2))
+    np.testing.assert_array_equal(mf.diagflat(mf.tensor(v), 1).numpy(), np.diagflat(v, 1))
+
+
+def test_statistics_and_small_math():
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((3, 7))
+    np.testing.assert_allclose(mf.cov(mf.tensor(x)).numpy(), np.cov(x), rtol=1e-12)
+    np.testing.assert_allclose(mf.cov(mf.tensor(x), correction=0).numpy(), np.cov(x, bias=True), rtol=1e-12)
+    fw, aw = rng.integers(1, 4, 7), rng.random(7)
+    np.testing.assert_allclose(mf.cov(mf.tensor(x), fweights=mf.tensor(fw), aweights=mf.tensor(aw)).numpy(),
+                               np.cov(x, fweights=fw, aweights=aw), rtol=1e-10)
+    np.testing.assert_allclose(mf.corrcoef(mf.tensor(x)).numpy(), np.corrcoef(x), rtol=1e-12)
+    ints = np.array([[3, 1, 3, 2, 1, 1], [5, 5, 4, 4, 0, 9]])
+    values, indices = mf.tensor(ints).mode(1)
+    assert values.tolist() == [1, 4] and indices.tolist() == [5, 3]  # smallest of ties, its last position
+    a, b = np.array([0.0, 0.0, 2.0, 3.0]), np.array([0.0, np.nan, 5.0, 0.5])
+    got = mf.xlogy(mf.tensor(a), mf.tensor(b)).numpy()
+    np.testing.assert_allclose(got, [0.0, np.nan, 2 * np.log(5.0), 3 * np.log(0.5)])
+    np.testing.assert_array_equal(mf.vander(mf.tensor([1, 2, 3]), 3).numpy(), np.vander([1, 2, 3], 3))
+    np.testing.assert_array_equal(mf.vander(mf.tensor([1.0, 2.0]), 3, increasing=True).numpy(),
+                                  np.vander([1.0, 2.0], 3, increasing=True))
+    np.testing.assert_allclose(mf.inner(mf.tensor(x), mf.tensor(x[:2])).numpy(), np.inner(x, x[:2]), rtol=1e-12)
+    np.testing.assert_allclose(mf.logaddexp2(mf.tensor(x), mf.tensor(x * 3)).numpy(), np.logaddexp2(x, x * 3),
+                               rtol=1e-12)
+    c = mf.combinations(mf.tensor([4, 5, 6, 7]), 3).tolist()
+    assert c == [list(t) for t in itertools.combinations([4, 5, 6, 7], 3)]
+    assert mf.combinations(mf.tensor([1, 2]), with_replacement=True).tolist() == [[1, 1], [1, 2], [2, 2]]
+    rows, cols = mf.unravel_index(mf.tensor([0, 5, 11]), (3, 4))
+    assert (rows.tolist(), cols.tolist()) == tuple(a.tolist() for a in np.unravel_index([0, 5, 11], (3, 4)))
+    np.testing.assert_array_equal(mf.msort(mf.tensor(x)).numpy(), np.sort(x, 0))
+
+
+def test_windows_are_numpys():
+    for n in (1, 2, 7, 10):
+        np.testing.assert_allclose(mf.hann_window(n, periodic=False).numpy(), np.hanning(n), atol=1e-7)
+        np.testing.assert_allclose(mf.hamming_window(n, periodic=False).numpy(), np.hamming(n), atol=1e-7)
+        np.testing.assert_allclose(mf.blackman_window(n, periodic=False, dtype=mf.float64).numpy(), np.blackman(n),
+                                   atol=1e-12)
+        np.testing.assert_allclose(mf.bartlett_window(n, periodic=False).numpy(), np.bartlett(n), atol=1e-7)
+        np.testing.assert_allclose(mf.hann_window(n).numpy(), np.hanning(n + 1)[:-1] if n > 1 else [1.0], atol=1e-7)
+
+
+def test_settings_constants_and_tensor_properties():
+    assert mf.pi == math.pi and mf.inf == math.inf and math.isnan(mf.nan)
+    mf.backends.cudnn.benchmark = True
+    mf.backends.cuda.matmul.allow_tf32 = True
+    mf.set_float32_matmul_precision("high")
+    assert mf.get_float32_matmul_precision() == "high"
+    mf.set_float32_matmul_precision("highest")
+    m = nn.Linear(2, 2)
+    assert mf.compile(m) is m and mf.compile()(m) is m
+    t = mf.ones(2, 3)
+    assert t.ndimension() == 2 and t.nbytes == 24 and t.itemsize == 4 and not t.is_sparse
+    assert t.conj() is t and t.pin_memory() is t and not t.is_complex() and t.is_signed()
+    assert not mf.ones(1, dtype=mf.uint8).is_signed() and mf.is_nonzero(mf.tensor([2]))
+    y = mf.ones(2, requires_grad=True) * 2
+    y.detach_()
+    assert not y.requires_grad and y.grad_fn is None
+    z = mf.ones(3)
+    z.multiply_(2).subtract_(1).divide_(4)
+    np.testing.assert_allclose(z.numpy(), [0.25] * 3)
+    assert mf.special.expit(mf.tensor([0.0])).item() == 0.5
+    with mf.autocast("cpu", dtype=mf.bfloat16):
+        assert mf.is_autocast_enabled("cpu") and mf.get_autocast_dtype("cpu") == mf.bfloat16
+    assert not mf.is_autocast_enabled()
+
+
+def test_assert_close():
+    mf.testing.assert_close(mf.tensor([1.0, 2.0]), mf.tensor([1.0, 2.0 + 1e-7]))
+    mf.testing.assert_close({"a": [mf.tensor([1])]}, {"a": [mf.tensor([1])]})
+    with pytest.raises(AssertionError, match="Mismatched elements: 1 / 2"):
+        mf.testing.assert_close(mf.tensor([1.0, 2.0]), mf.tensor([1.0, 2.1]))
+    with pytest.raises(AssertionError, match="dtype"):
+        mf.testing.assert_close(mf.tensor([1.0]), mf.tensor([1.0], dtype=mf.float64))
+    mf.testing.assert_close(mf.tensor([1.0]), mf.tensor([1.1]), rtol=0.2, atol=0)
