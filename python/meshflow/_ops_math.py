@@ -26,7 +26,8 @@ __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
            "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "erf", "erfc", "erfinv", "log1p", "expm1", "log2",
            "log10", "exp2", "reciprocal", "sign", "sgn", "round", "frac", "square", "atan2", "arctan2", "fmod",
            "hypot", "copysign", "absolute", "negative", "clamp_min", "clamp_max", "fix", "cumsum", "cumprod",
-           "logcumsumexp", "sort", "argsort", "topk", "kthvalue", "median", "flip", "fliplr", "flipud", "roll"]
+           "logcumsumexp", "sort", "argsort", "topk", "kthvalue", "median", "nanmedian", "flip", "fliplr", "flipud",
+           "roll"]
 
 # ---------------------------------------------------------------------------------------------
 # Elementwise.
@@ -222,6 +223,22 @@ def median(input, dim=None, keepdim=False):
     # NaNs sort last, in their order: the first one is at n - (their count).
     nans = _sum(cast(ne(input, input), _dtype.int64), d, keepdim=True)
     position = where(gt(nans, 0), n - nans, k)
+    v = apply("gather", [values, position], {"dim": d})[0]
+    i = apply("gather", [indices, position], {"dim": d})[0]
+    return _MaxMin(v, i) if keepdim else _MaxMin(squeeze(v, d), squeeze(i, d))
+
+
+def nanmedian(input, dim=None, keepdim=False):
+    """median of the values that are not NaN (the lower one; NaN where a slice has none), as
+    torch's; (values, indices) along dim."""
+    if dim is None:
+        return reshape(nanmedian(reshape(input, [-1]), 0).values, [])
+    d = _dim("nanmedian", dim, input.ndim)
+    if not input.dtype.is_floating_point or input.ndim == 0:
+        return median(input, d, keepdim)
+    values, indices = sort(input, d)  # NaNs last
+    count = input.shape[d] - _sum(cast(ne(input, input), _dtype.int64), d, keepdim=True)
+    position = (count - 1).clamp(min=0) // 2
     v = apply("gather", [values, position], {"dim": d})[0]
     i = apply("gather", [indices, position], {"dim": d})[0]
     return _MaxMin(v, i) if keepdim else _MaxMin(squeeze(v, d), squeeze(i, d))

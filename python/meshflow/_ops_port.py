@@ -31,7 +31,7 @@ __all__ = ["pi", "e", "inf", "nan", "newaxis", "set_float32_matmul_precision", "
            "is_deterministic_algorithms_warn_only_enabled", "compile", "is_autocast_enabled", "get_autocast_dtype",
            "typename", "is_nonzero", "is_same_size", "is_signed", "is_complex", "scalar_tensor", "diag_embed",
            "diagflat", "logaddexp2", "inner", "ger", "addmv", "addr", "addbmm", "positive", "select",
-           "unravel_index", "xlogy", "vander", "msort", "dstack", "row_stack", "combinations", "cov", "corrcoef", "mode", "hann_window",
+           "unravel_index", "renorm", "xlogy", "vander", "msort", "dstack", "row_stack", "combinations", "cov", "corrcoef", "mode", "hann_window",
            "hamming_window", "blackman_window", "bartlett_window", "strided"]
 
 pi, e, inf, nan, newaxis = math.pi, math.e, math.inf, math.nan, None
@@ -233,6 +233,14 @@ def xlogy(input, other):
     return where(zero, zeros((), dtype=dtype, device=a.device), a * where(zero, 1.0, b).log())
 
 
+def renorm(input, p, dim, maxnorm):
+    """Each slice along `dim` whose p-norm exceeds maxnorm scaled down to it (torch.renorm)."""
+    dim = dim % input.ndim
+    others = [d for d in range(input.ndim) if d != dim]
+    norm = input.norm(p, dim=others, keepdim=True) if others else input.abs()
+    return input * where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).to(input.dtype)
+
+
 def positive(input):
     return input
 
@@ -388,7 +396,7 @@ def bartlett_window(window_length, periodic=True, *, dtype=None, device=None, re
 
 def _install():
     for name in ("diag_embed", "diagflat", "logaddexp2", "inner", "ger", "addmv", "addr", "addbmm", "positive", "select",
-                 "cov", "corrcoef", "mode", "msort", "xlogy", "is_nonzero", "is_same_size", "is_signed", "is_complex"):
+                 "cov", "corrcoef", "mode", "msort", "xlogy", "renorm", "is_nonzero", "is_same_size", "is_signed", "is_complex"):
         if not hasattr(Tensor, name):
             setattr(Tensor, name, globals()[name])
     Tensor.fill_diagonal_ = _fill_diagonal_

@@ -286,6 +286,12 @@ class Tensor:
     def __int__(self):
         return int(self._one_value("int()"))
 
+    def __index__(self):
+        """A one-element integer tensor as an index (slice bounds, range(), list[t]), as torch's."""
+        if self.dtype.is_floating_point or self.dtype.name == "bool" or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._one_value("__index__"))
+
     def _one_value(self, what):
         if self.numel() != 1:
             raise ValueError(f"{what} takes a tensor of one element; this one has shape {tuple(self.shape)}")
@@ -691,13 +697,17 @@ def _as_array(data, dtype):
                 raise ValueError(f"tensor: value {bad} does not fit in {target.name}")
         return _np.array(data, dtype=target.numpy, order="C", copy=True)
     array = _np.array(data, order="C", copy=True)
-    if not isinstance(data, _np.ndarray):
+    if not isinstance(data, (_np.ndarray, _np.generic)):
         # Python numbers follow PyTorch: floats become the default float dtype, ints int64
-        # (those beyond int64 are an error, never a wrapped or rounded value).
+        # (those beyond int64 are an error, never a wrapped or rounded value); NumPy scalars
+        # and tensors among them keep their dtype, all promoted together (torch's inference).
         bad = _out_of_range(data, array, -2**63, 2**63 - 1)
         if bad is not None:
             raise ValueError(f"tensor: value {bad} does not fit in int64")
-        if array.dtype.kind == "f":
+        typed = _typed_leaves_dtype(data) if array.dtype.kind in "fiub" else None
+        if typed is not None:
+            array = array.astype(typed.numpy)
+        elif array.dtype.kind == "f":
             array = array.astype(get_default_dtype().numpy)
         elif array.dtype.kind in "iu":
             array = array.astype(_np.int64)
@@ -705,6 +715,30 @@ def _as_array(data, dtype):
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     return array
+
+
+def _typed_leaves_dtype(data):
+    """torch's dtype for nested sequences holding NumPy scalars or tensors (each of its own
+    dtype) beside Python numbers (bool, int64, the default float), promoted together; None
+    when there are no typed leaves (Python numbers alone)."""
+    from ._promotion import promote_types
+    stack, found, result = [data], False, None
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+            continue
+        if isinstance(item, (_np.generic, Tensor)):
+            found = True
+            d = _dtype.to_dtype(item.dtype)
+        elif isinstance(item, bool):
+            d = _dtype.bool_
+        elif isinstance(item, int):
+            d = _dtype.int64
+        else:
+            d = get_default_dtype()
+        result = d if result is None else promote_types(result, d)
+    return result if found else None
 
 
 def _names_dtype(name):

@@ -387,3 +387,93 @@ def test_assert_close():
     with pytest.raises(AssertionError, match="dtype"):
         mf.testing.assert_close(mf.tensor([1.0]), mf.tensor([1.0], dtype=mf.float64))
     mf.testing.assert_close(mf.tensor([1.0]), mf.tensor([1.1]), rtol=0.2, atol=0)
+
+
+def test_bool_item_assignment_and_index():
+    m = mf.tensor([True, False, True, False])
+    m[1:] = m[:-1].clone()  # a top-p mask shifted right, as generation loops write it
+    m[0] = False
+    assert m.dtype == mf.bool and m.tolist() == [False, True, False, True]
+    grid = mf.zeros(2, 3, dtype=mf.bool)
+    grid[mf.tensor([0, 1]), mf.tensor([2, 0])] = True
+    grid[1] |= mf.tensor([False, True, False])
+    assert grid.tolist() == [[False, False, True], [True, True, False]]
+    acc = mf.zeros(3, dtype=mf.bool).index_put((mf.tensor([1, 1]),), mf.tensor([True, False]), accumulate=True)
+    assert acc.tolist() == [False, True, False]  # accumulated bools are or-ed
+    x = mf.arange(10)
+    assert x[mf.tensor(2):mf.tensor(5)].tolist() == [2, 3, 4] and list(range(mf.tensor(3))) == [0, 1, 2]
+    with pytest.raises(TypeError, match="only integer tensors of a single element"):
+        [1, 2][mf.tensor(0.0)]
+
+
+def test_tensor_keeps_numpy_scalars_dtypes():
+    assert mf.tensor(np.int32(2)).dtype == mf.int32 and mf.tensor(np.float64(1.5)).dtype == mf.float64
+    assert mf.tensor([np.float64(1.0), 2.0]).dtype == mf.float64
+    assert mf.tensor([np.float32(1.0), 2]).dtype == mf.float32
+    assert mf.tensor([np.int32(1), 2]).dtype == mf.int64  # promoted with Python's int64
+    assert mf.tensor([np.int16(1), np.int8(2)]).dtype == mf.int16
+    assert mf.tensor([mf.tensor(1.5, dtype=mf.float64), 2.0]).dtype == mf.float64
+    assert mf.tensor([1.0, 2]).dtype == mf.float32 and mf.tensor([True, False]).dtype == mf.bool
+    assert repr(nn.Parameter(mf.ones(1))).startswith("Parameter containing:\ntensor(")
+
+
+def test_quantiles_and_medians_with_nans():
+    x = np.array([[1.0, np.nan, 3.0, 2.0, 7.0], [4.0, 5.0, 6.0, 0.5, 9.0], [np.nan] * 5])
+    for q in (0.0, 0.3, 0.5, 1.0):
+        for mode in ("linear", "lower", "higher", "midpoint", "nearest"):
+            got = mf.nanquantile(mf.tensor(x), q, dim=1, interpolation=mode).numpy()
+            with pytest.warns(RuntimeWarning, match="All-NaN slice"):  # NumPy's, on the last row
+                want = np.nanquantile(x, q, axis=1, method=mode)
+            np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=mode)
+            got = mf.quantile(mf.tensor(x), q, dim=1, interpolation=mode).numpy()
+            np.testing.assert_allclose(got, np.quantile(x, q, axis=1, method=mode), rtol=1e-12, err_msg=mode)
+    np.testing.assert_allclose(mf.tensor(x[:2]).nanquantile(mf.tensor([0.25, 0.75])).numpy(),
+                               np.nanquantile(x[:2], [0.25, 0.75]), rtol=1e-12)
+    values, indices = mf.tensor(x).nanmedian(1)
+    np.testing.assert_array_equal(values.numpy()[:2], [2.0, 5.0])
+    assert np.isnan(values.numpy()[2]) and indices.tolist()[:2] == [3, 1]
+    assert mf.tensor([1.0, np.nan, 3.0, 2.0]).nanmedian().item() == 2.0
+
+
+def test_unique_along_a_dim_and_consecutive():
+    a = np.array([[1, 2], [3, 4], [1, 2], [0, 9]])
+    values, inverse, counts = mf.unique(mf.tensor(a), dim=0, return_inverse=True, return_counts=True)
+    want = np.unique(a, axis=0, return_inverse=True, return_counts=True)
+    assert values.tolist() == want[0].tolist() and inverse.tolist() == want[1].ravel().tolist()
+    assert counts.tolist() == want[2].tolist()
+    values, inverse, counts = mf.tensor([1, 1, 2, 2, 3, 1, 1]).unique_consecutive(return_inverse=True,
+                                                                                     return_counts=True)
+    assert values.tolist() == [1, 2, 3, 1] and counts.tolist() == [2, 2, 1, 2]
+    assert inverse.tolist() == [0, 0, 1, 1, 2, 3, 3]
+    rows = mf.unique_consecutive(mf.tensor([[1, 1, 2], [1, 1, 2]]), dim=1)
+    assert rows.tolist() == [[1, 2], [1, 2]]
+
+
+def test_linalg_composites():
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((4, 3))
+    np.testing.assert_allclose(mf.linalg.pinv(mf.tensor(a)).numpy(), np.linalg.pinv(a), rtol=1e-10, atol=1e-12)
+    low_rank = a @ rng.standard_normal((3, 5))[:, :2] @ rng.standard_normal((2, 5))
+    assert mf.linalg.matrix_rank(mf.tensor(low_rank)).item() == np.linalg.matrix_rank(low_rank) == 2
+    sq = rng.standard_normal((2, 3, 3)) + 3 * np.eye(3)
+    np.testing.assert_allclose(mf.linalg.cond(mf.tensor(sq)).numpy(), np.linalg.cond(sq), rtol=1e-10)
+    np.testing.assert_allclose(mf.linalg.cond(mf.tensor(sq), "fro").numpy(), np.linalg.cond(sq, "fro"), rtol=1e-10)
+    mats = [rng.standard_normal(s) for s in ((2, 3), (3, 4), (4, 2))]
+    np.testing.assert_allclose(mf.linalg.multi_dot([mf.tensor(m) for m in mats]).numpy(),
+                               np.linalg.multi_dot(mats), rtol=1e-12)
+    b = rng.standard_normal((3, 2))
+    for upper in (True, False):
+        t = np.triu(sq[0]) if upper else np.tril(sq[0])
+        got = mf.linalg.solve_triangular(mf.tensor(sq[0]), mf.tensor(b), upper=upper).numpy()
+        np.testing.assert_allclose(got, np.linalg.solve(t, b), rtol=1e-10)
+    np.testing.assert_allclose(mf.linalg.vecdot(mf.tensor(a), mf.tensor(a)).numpy(), (a * a).sum(-1), rtol=1e-12)
+    np.testing.assert_allclose(mf.linalg.norm(mf.tensor(sq), ord="nuc").numpy(), np.linalg.norm(sq, "nuc", (-2, -1)),
+                               rtol=1e-12)
+    np.testing.assert_allclose(mf.linalg.matrix_norm(mf.tensor(sq), ord=-2, keepdim=True).numpy(),
+                               np.linalg.norm(sq, -2, (-2, -1), keepdims=True), rtol=1e-12)
+    result, info = mf.linalg.inv_ex(mf.tensor(sq))
+    np.testing.assert_allclose(result.numpy(), np.linalg.inv(sq), rtol=1e-10)
+    assert info.tolist() == [0, 0] and info.dtype == mf.int32
+    np.testing.assert_allclose(mf.renorm(mf.tensor(a), 2, 0, 1.0).numpy(),
+                               a * np.minimum(1.0, 1.0 / (np.linalg.norm(a, axis=1, keepdims=True) + 1e-7)),
+                               rtol=1e-12)

@@ -29,7 +29,7 @@ class Parameter(Tensor):
         self.requires_grad = requires_grad
 
     def __repr__(self):
-        return "Parameter(" + super().__repr__() + ")"
+        return "Parameter containing:\n" + super().__repr__()  # torch's
 
 
 class _StateDictError(RuntimeError, KeyError):
