@@ -167,13 +167,13 @@ class Tensor:
 
     @property
     def device(self):
-        """The device a local tensor lives on (OneFlow: a global tensor has a placement): with
-        its index, as PyTorch's, except the CPU's (one device)."""
-        if self.is_global:
-            raise RuntimeError("device: a global tensor has no device; its placement "
-                               f"({self.placement!r}) names its device type")
-        kind = self._impl.device_type
-        return _device.device(kind) if kind == "cpu" else _device.device(kind, self._impl.device_index)
+        """The device a local tensor lives on: with its index, as PyTorch's, except the CPU's
+        (one device). A global tensor's is this rank's device of its placement, where its part
+        lives (DTensor's meaning): so `arange(T, device=x.device)` in a forward makes a local
+        tensor there, which joins x's computations as broadcast (implicit replication)."""
+        impl = self._impl if not self.is_global else _C.to_local(self._impl.detach())
+        kind = impl.device_type
+        return _device.device(kind) if kind == "cpu" else _device.device(kind, impl.device_index)
 
     def to(self, *args, **kwargs):
         """to(device), to(dtype) or to(device, dtype), as PyTorch: itself when nothing changes."""
@@ -194,10 +194,14 @@ class Tensor:
         out = self
         if target is not None:
             target = _device.device(target)
-            if self.is_global:
-                raise RuntimeError("to: a global tensor moves between devices by to_global with a placement "
-                                   "of the target device type")
             here = self.device
+            if self.is_global:
+                if target.type == here.type and target.index in (None, here.index):
+                    target = None  # where it is already (a DDP loop's batch.to(device)): itself
+                else:
+                    raise RuntimeError("to: a global tensor moves between devices by to_global with a placement "
+                                       "of the target device type")
+        if target is not None:
             # An index-less name means the device of that type the tensor is on already, else
             # index 0 (PyTorch would take its current device, which meshflow does not keep).
             index = target.index if target.index is not None else (here.index or 0) if target.type == here.type else 0
