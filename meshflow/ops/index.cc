@@ -223,6 +223,10 @@ void register_index_ops(OpRegistry& r) {
       make_op(kIndexPut, index_put_infer, index_put_signatures, index_put_kernel, kChecksData), index_put_grad);
   index_put.small_ints = true;
   index_put.booleans = true;
+  // Its gradient reads only the positions, which callers derive from an index (x[i] = v):
+  // a later write to x or to the values (x[i] += v writes the view it stores back) does not
+  // change it, as torch's index_put_, whose backward saves the indices alone.
+  index_put.grad_reads = kReadsNothing;
   r.add(std::move(index_put));
 }
 

@@ -242,6 +242,12 @@ def _setitem(self, index, value):
     """self[index] = value: every index __getitem__ takes (ints, slices, None, '...',
     integer and boolean tensors); value a number or a tensor broadcast to the part."""
     from ._ops_index import index_put
+    record = getattr(value, "_view", None) if isinstance(value, Tensor) else None
+    if record is not None and record[_BASE] is self and record[_KIND].put is _put_index and _basic_index(index) \
+            and record[_ARGS] == (index,):
+        # x[i] += v stores back the view x[i] its in-place write has changed already: a
+        # copy onto itself (torch's), which must not add a write whose backward reads it.
+        return
     if isinstance(value, Tensor) and value.dtype != self.dtype:
         value = value.to(self.dtype)
     _inplace(self, lambda: index_put(self, index, value), "__setitem__")

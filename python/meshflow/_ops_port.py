@@ -31,7 +31,7 @@ __all__ = ["pi", "e", "inf", "nan", "newaxis", "set_float32_matmul_precision", "
            "is_deterministic_algorithms_warn_only_enabled", "compile", "is_autocast_enabled", "get_autocast_dtype",
            "typename", "is_nonzero", "is_same_size", "is_signed", "is_complex", "scalar_tensor", "diag_embed",
            "diagflat", "logaddexp2", "inner", "ger", "addmv", "addr", "addbmm", "positive", "select",
-           "unravel_index", "renorm", "xlogy", "vander", "msort", "dstack", "row_stack", "combinations", "cov", "corrcoef", "mode", "hann_window",
+           "unravel_index", "trapezoid", "trapz", "cumulative_trapezoid", "renorm", "xlogy", "vander", "msort", "dstack", "row_stack", "combinations", "cov", "corrcoef", "mode", "hann_window",
            "hamming_window", "blackman_window", "bartlett_window", "strided"]
 
 pi, e, inf, nan, newaxis = math.pi, math.e, math.inf, math.nan, None
@@ -239,6 +239,30 @@ def renorm(input, p, dim, maxnorm):
     others = [d for d in range(input.ndim) if d != dim]
     norm = input.norm(p, dim=others, keepdim=True) if others else input.abs()
     return input * where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0).to(input.dtype)
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The trapezoid rule's integral of y along dim: spacing dx (1 by default) or the sample
+    points x (torch.trapezoid)."""
+    return _trapezoids(y, x, dx, dim).sum(dim)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    return _trapezoids(y, x, dx, dim).cumsum(dim)
+
+
+def _trapezoids(y, x, dx, dim):
+    n = y.shape[dim]
+    mid = (y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1)) / 2 if n > 1 else y.narrow(dim, 0, 0) * 1.0
+    if x is None:
+        return mid * (1.0 if dx is None else dx)
+    spacing = x.diff(dim=dim if x.ndim == y.ndim else -1)
+    if x.ndim == 1 and y.ndim > 1:
+        spacing = spacing.reshape([-1] + [1] * ((y.ndim - 1 - dim % y.ndim)))
+    return mid * spacing
+
+
+trapz = trapezoid
 
 
 def positive(input):

@@ -477,3 +477,37 @@ def test_linalg_composites():
     np.testing.assert_allclose(mf.renorm(mf.tensor(a), 2, 0, 1.0).numpy(),
                                a * np.minimum(1.0, 1.0 / (np.linalg.norm(a, axis=1, keepdims=True) + 1e-7)),
                                rtol=1e-12)
+
+
+def test_initializers_write_through_data_and_views():
+    m = nn.BatchNorm2d(3)
+    nn.init.normal_(m.weight.data, 1.0, 0.0)  # DCGAN's weights_init
+    nn.init.constant_(m.bias.data, 0.5)
+    assert m.weight.tolist() == [1.0] * 3 and m.bias.tolist() == [0.5] * 3
+    w = nn.Parameter(mf.zeros(2, 3))
+    nn.init.eye_(w.data)
+    nn.init.ones_(w.detach()[1])
+    np.testing.assert_array_equal(w.numpy(), [[1, 0, 0], [1, 1, 1]])
+    assert w.requires_grad and w.is_leaf
+
+
+def test_augmented_item_assignment_keeps_gradients():
+    w = mf.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    f = mf.stack([w, w * 2])
+    f[:, 0] += 10  # the view's in-place write, then Python's store back of that view
+    f[1, 1:] *= 3
+    f.pow(2).sum().backward()
+    # d/dw of (w0 + 10)^2 + w1^2 + w2^2 + (2 w0 + 10)^2 + (6 w1)^2 + (6 w2)^2
+    want = [2 * 11 + 4 * 12, 2 * 2 + 72 * 2, 2 * 3 + 72 * 3]
+    np.testing.assert_allclose(w.grad.numpy(), want)
+    np.testing.assert_allclose(f.detach().numpy(), [[11, 2, 3], [12, 12, 18]])
+
+
+def test_trapezoid():
+    y = np.array([[1.0, 2.0, 4.0], [0.0, 1.0, 3.0]])
+    x = np.array([0.0, 1.0, 3.0])
+    np.testing.assert_allclose(mf.trapezoid(mf.tensor(y)).numpy(), np.trapz(y, axis=-1))
+    np.testing.assert_allclose(mf.trapz(mf.tensor(y), mf.tensor(x)).numpy(), np.trapz(y, x, axis=-1))
+    np.testing.assert_allclose(mf.trapezoid(mf.tensor(y), dx=0.5, dim=0).numpy(), np.trapz(y, dx=0.5, axis=0))
+    np.testing.assert_allclose(mf.cumulative_trapezoid(mf.tensor(y), dx=2.0).numpy(),
+                               np.cumsum((y[:, 1:] + y[:, :-1]), axis=-1))
