@@ -511,3 +511,23 @@ def test_trapezoid():
     np.testing.assert_allclose(mf.trapezoid(mf.tensor(y), dx=0.5, dim=0).numpy(), np.trapz(y, dx=0.5, axis=0))
     np.testing.assert_allclose(mf.cumulative_trapezoid(mf.tensor(y), dx=2.0).numpy(),
                                np.cumsum((y[:, 1:] + y[:, :-1]), axis=-1))
+
+
+@pytest.mark.parametrize("norm_type", [1.0, 3.0, float("inf"), 2.0])
+def test_clip_grad_norm_of_every_norm_type(norm_type):
+    rng = np.random.default_rng(8)
+    grads = [rng.standard_normal((3, 4)), rng.standard_normal(5)]
+    params = [nn.Parameter(mf.zeros(*g.shape, dtype=mf.float64)) for g in grads]
+    for p, g in zip(params, grads):
+        p.grad = mf.tensor(g)
+    flat = np.concatenate([g.ravel() for g in grads])
+    want = np.abs(flat).max() if norm_type == float("inf") else (np.abs(flat) ** norm_type).sum() ** (1 / norm_type)
+    total = nn.utils.clip_grad_norm_(params, 0.5, norm_type=norm_type)
+    assert total.dtype == mf.float64 and total.item() == pytest.approx(want, rel=1e-12)
+    for p, g in zip(params, grads):
+        np.testing.assert_allclose(p.grad.numpy(), g * min(0.5 / (want + 1e-6), 1.0), rtol=1e-12)
+    assert nn.utils.get_total_norm([p.grad for p in params], norm_type).item() == pytest.approx(
+        min(want, 0.5 / (want + 1e-6) * want), rel=1e-9)
+    params[0].grad = mf.tensor(np.full((3, 4), np.nan))
+    with pytest.raises(RuntimeError, match="non-finite"):
+        nn.utils.clip_grad_norm_(params, 1.0, norm_type=norm_type, error_if_nonfinite=True)

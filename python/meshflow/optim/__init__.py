@@ -12,7 +12,7 @@ import collections
 from .. import _C, _dtype
 from .._ops_creation import zeros_like
 from .._ops_elementwise import cast
-from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name, tensor
+from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name, no_grad, tensor
 
 
 def _tensors(params, what="params"):
@@ -318,18 +318,66 @@ class Adam(_AdamBase):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)
 
 
-def clip_grad_norm_(parameters, max_norm):
-    """Scales all gradients so that their joint 2-norm (over every shard) is at most max_norm;
-    returns the norm before clipping as a 0-d local tensor of the gradients' dtype, on their
-    device (the CPU for global ones), as torch's (inside a Graph's build, the traced scalar)."""
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """Scales all gradients so that their joint norm (over every shard) is at most max_norm
+    (torch's coefficient max_norm / (norm + 1e-6), capped at 1); returns the norm before
+    clipping as a 0-d local tensor of the gradients' dtype, on their device (the CPU for global
+    ones), as torch's (inside a Graph's build, the traced scalar). The 2-norm is one fused C++
+    reduction; another norm_type (inf too) is composed of the gradients' norms, read on the
+    host. error_if_nonfinite: a NaN or infinite norm raises RuntimeError, as torch's."""
     parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)  # as torch's
+    norm_type = float(norm_type)
+    if norm_type != 2.0:
+        grads = [p.grad for p in parameters if p.grad is not None]
+        total = get_total_norm(grads, norm_type, error_if_nonfinite)
+        clip_grads_with_norm_(parameters, max_norm, total)
+        return total
     params = [_impl_of("clip_grad_norm_", p) for p in parameters]
     if _C.tracing():
         return Tensor(_C.clip_grad_norm_traced(params, float(max_norm)))
     dtype = next((p.grad.dtype for p in parameters if p.grad is not None and p.grad.dtype.name == "float64"),
                  _dtype.float32)
     device = next((p.device for p in parameters if not p.is_global), None)
+    if error_if_nonfinite:  # read the norm before any gradient changes
+        total = get_total_norm([p.grad for p in parameters if p.grad is not None], 2.0, True)
     return tensor(_C.clip_grad_norm(params, float(max_norm)), dtype=dtype, device=device)
+
+
+def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """The norm of the norms of `tensors` (torch.nn.utils.get_total_norm), a 0-d local tensor
+    on the CPU (or the first local tensor's device); read on the host."""
+    import math
+    tensors = [tensors] if isinstance(tensors, Tensor) else [t for t in tensors if t is not None]
+    norm_type = float(norm_type)
+    if _C.tracing():
+        raise NotImplementedError("clip_grad_norm_ with a norm_type other than 2 reads the norm on the host and "
+                                  "cannot be traced by mf.nn.Graph; use norm_type=2.0")
+    norms = [float(t.detach().abs().amax().item()) if norm_type == math.inf else
+             float(t.detach().norm(norm_type).item()) for t in tensors if t.numel()]
+    if not norms:
+        total = 0.0
+    elif norm_type == math.inf:
+        total = max(norms)
+    else:
+        total = float(sum(n ** norm_type for n in norms) ** (1.0 / norm_type)) if norm_type else float(sum(norms))
+    if error_if_nonfinite and not math.isfinite(total):
+        raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it "
+                           "cannot be clipped. To disable this error and scale the gradients by the non-finite norm "
+                           "anyway, set `error_if_nonfinite=False`")
+    dtype = next((t.dtype for t in tensors if t.dtype.name == "float64"), _dtype.float32)
+    device = next((t.device for t in tensors if not t.is_global), None)
+    return tensor(total, dtype=dtype, device=device)
+
+
+def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
+    """Scales the gradients by max_norm / (total_norm + 1e-6), capped at 1, in place (torch's)."""
+    parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)
+    total = float(total_norm.item() if isinstance(total_norm, Tensor) else total_norm)
+    coef = min(float(max_norm) / (total + 1e-6), 1.0)
+    with no_grad():
+        for p in parameters:
+            if p.grad is not None:
+                p.grad = p.grad * coef
 
 
 def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):
