@@ -71,7 +71,7 @@ from . import _ops_surface
 from ._ops_surface import *  # noqa: F401,F403
 from . import _ops_port
 from ._ops_port import *  # noqa: F401,F403
-from . import special
+from . import special, distributions
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them
 from ._checkpoint import save, load
 
@@ -145,5 +145,5 @@ __all__ += _ops_math.__all__
 __all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__
 __all__ += list(linalg.TOP_LEVEL)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
-    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "float", "double", "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
+    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "distributions", "float", "double", "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
     "LongTensor", "BoolTensor"]

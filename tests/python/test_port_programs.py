@@ -531,3 +531,37 @@ def test_clip_grad_norm_of_every_norm_type(norm_type):
     params[0].grad = mf.tensor(np.full((3, 4), np.nan))
     with pytest.raises(RuntimeError, match="non-finite"):
         nn.utils.clip_grad_norm_(params, 1.0, norm_type=norm_type, error_if_nonfinite=True)
+
+
+def test_distributions_log_probs_entropies_and_kl():
+    from meshflow.distributions import Bernoulli, Categorical, Normal, Uniform, kl_divergence
+    rng = np.random.default_rng(9)
+    logits = rng.standard_normal((3, 4))
+    log_p = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
+    d = Categorical(logits=mf.tensor(logits))
+    a = np.array([0, 3, 1])
+    np.testing.assert_allclose(d.log_prob(mf.tensor(a)).numpy(), log_p[np.arange(3), a], rtol=1e-12)
+    np.testing.assert_allclose(d.entropy().numpy(), -(np.exp(log_p) * log_p).sum(-1), rtol=1e-12)
+    assert d.batch_shape == (3,) and d.event_shape == () and tuple(d.sample((5,)).shape) == (5, 3)
+    samples = d.sample((2000,)).numpy()
+    assert samples.min() >= 0 and samples.max() <= 3
+    np.testing.assert_allclose(np.bincount(samples[:, 0], minlength=4) / 2000, np.exp(log_p[0]), atol=0.05)
+    loc, scale, x = np.array([0.0, 1.0]), np.array([1.0, 0.5]), np.array([0.3, 0.2])
+    n = Normal(mf.tensor(loc), mf.tensor(scale))
+    np.testing.assert_allclose(n.log_prob(mf.tensor(x)).numpy(),
+                               -((x - loc) ** 2) / (2 * scale ** 2) - np.log(scale) - 0.5 * np.log(2 * np.pi), rtol=1e-12)
+    np.testing.assert_allclose(n.entropy().numpy(), 0.5 + 0.5 * np.log(2 * np.pi) + np.log(scale), rtol=1e-12)
+    q_loc, q_scale = np.array([0.5, 0.5]), np.array([2.0, 1.0])
+    np.testing.assert_allclose(kl_divergence(n, Normal(mf.tensor(q_loc), mf.tensor(q_scale))).numpy(),
+                               np.log(q_scale / scale) + (scale ** 2 + (loc - q_loc) ** 2) / (2 * q_scale ** 2) - 0.5,
+                               rtol=1e-12)
+    p = np.array([0.3, 0.9])
+    b = Bernoulli(probs=mf.tensor(p))
+    np.testing.assert_allclose(b.log_prob(mf.tensor([1.0, 0.0])).numpy(), [np.log(0.3), np.log(0.1)], rtol=1e-6)
+    np.testing.assert_allclose(b.entropy().numpy(), -(p * np.log(p) + (1 - p) * np.log(1 - p)), rtol=1e-6)
+    u = Uniform(mf.tensor(0.0), mf.tensor(2.0))
+    assert u.log_prob(mf.tensor(0.5)).item() == pytest.approx(-np.log(2.0))
+    assert u.log_prob(mf.tensor(3.0)).item() == -np.inf
+    logits_t = mf.tensor(logits, requires_grad=True)
+    Categorical(logits=logits_t).log_prob(mf.tensor(a)).sum().backward()
+    np.testing.assert_allclose(logits_t.grad.numpy(), np.eye(4)[a] - np.exp(log_p), rtol=1e-10, atol=1e-12)
