@@ -3,7 +3,6 @@ constructors, t, movedim, tile, outer, diag, meshgrid, repeat_interleave, type_a
 allclose, isclose, is_tensor, numel, Size, finfo / iinfo, as_tensor, element_size,
 is_floating_point. Each follows torch's signature and result dtype."""
 import builtins
-import collections
 import numbers
 
 import numpy as _np
@@ -11,6 +10,7 @@ import numpy as _np
 from . import _C, _dtype
 from ._promotion import get_default_dtype
 from ._tensor import Size, Tensor, apply, set_printoptions, tensor
+from .return_types import named as _returns
 
 __all__ = ["clone", "t", "movedim", "moveaxis", "tile", "outer", "diag", "meshgrid", "repeat_interleave",
            "equal", "allclose", "isclose", "is_tensor", "is_floating_point", "numel", "Size", "finfo", "iinfo",
@@ -500,7 +500,7 @@ def _mean(input, dim, keepdim):
     return input.mean() if dim is None and not keepdim else input.mean(dim, keepdim=keepdim)
 
 
-_AminMax = collections.namedtuple("aminmax", ["min", "max"])  # torch.return_types.aminmax's fields
+_AminMax = _returns("aminmax", ("min", "max"))
 
 
 def aminmax(input, *, dim=None, keepdim=False):
@@ -651,7 +651,6 @@ def heaviside(input, values):
     return where(input == 0, values, where(input > 0, 1, 0).to(input.dtype))
 
 
-_Running = collections.namedtuple("cummax", ["values", "indices"])  # torch.return_types.cummax's fields
 
 
 def cummax(input, dim):
@@ -680,7 +679,7 @@ def _running(input, dim, largest):
     best = values.amax(dim) if largest else values.amin(dim)
     hit = (values == best.unsqueeze(dim)) & ~later
     index = where(hit, i, -1).amax(dim)
-    return _Running(best.to(input.dtype), index)
+    return _returns("cummax" if largest else "cummin")(best.to(input.dtype), index)
 
 
 def seed():

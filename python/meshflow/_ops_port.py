@@ -1,5 +1,5 @@
-"""torch's names that ported programs meet on their first day (issue 37, third round), each with
-torch's meaning, composed from existing ops (gradients flow where torch's do):
+"""torch's names that ported programs meet on their first day (issue 37, programs round), each
+with torch's meaning, composed from existing ops (gradients flow where torch's do):
 
 - constants `pi e inf nan newaxis`; settings with nothing to change in meshflow
   (`set_float32_matmul_precision`: float32 matmuls are float32 already;
@@ -8,8 +8,9 @@ torch's meaning, composed from existing ops (gradients flow where torch's do):
   `is_autocast_enabled get_autocast_dtype typename is_nonzero is_same_size is_signed
   is_complex scalar_tensor`;
 - `diag_embed diagflat fill_diagonal_ logaddexp2 inner ger addmv addr addbmm positive select
-  unravel_index dstack row_stack combinations cov corrcoef mode`, the window functions
-  `hann_window hamming_window blackman_window bartlett_window`, and Tensor methods of them;
+  unravel_index trapezoid cumulative_trapezoid renorm xlogy vander msort dstack row_stack
+  combinations cov corrcoef mode`, the window functions `hann_window hamming_window
+  blackman_window bartlett_window`, and Tensor methods of them;
 - Tensor's properties of a dense real tensor: `ndimension nbytes itemsize is_inference
   is_pinned pin_memory is_sparse is_quantized is_meta layout conj resolve_conj resolve_neg
   is_conj is_neg real detach_` and the in-place aliases (`multiply_ divide_ ...`).
@@ -22,9 +23,10 @@ from . import _C, _dtype
 from ._inplace import _inplace, install_inplace_methods
 from ._ops_creation import arange, zeros
 from ._ops_elementwise import minimum, where
-from ._ops_shape import cat, stack
+from ._ops_shape import cat
 from ._promotion import get_default_dtype
 from ._tensor import Tensor, tensor
+from .return_types import named as _returns
 
 __all__ = ["pi", "e", "inf", "nan", "newaxis", "set_float32_matmul_precision", "get_float32_matmul_precision",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
@@ -156,8 +158,6 @@ def _fill_diagonal_(self, fill_value, wrap=False):
         else:
             on = None
             for k, i in enumerate(idx[1:], 1):
-                shape = [1] * self.ndim
-                shape[0], shape[k] = -1, 1
                 a = idx[0].reshape([-1] + [1] * (self.ndim - 1))
                 b = i.reshape([1] * k + [-1] + [1] * (self.ndim - k - 1))
                 eq = a == b
@@ -351,21 +351,11 @@ def corrcoef(input):
     return (c / d.unsqueeze(1) / d.unsqueeze(0)).clamp(-1, 1)
 
 
-class _ValuesIndices(tuple):
-    """(values, indices), also by name, as torch.return_types."""
-
-    def __new__(cls, values, indices):
-        return super().__new__(cls, (values, indices))
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
-
-
 def mode(input, dim=-1, keepdim=False):
     """The most frequent value along `dim` (the smallest of ties) and the index of its last
     occurrence, as torch's CPU kernel."""
     if input.ndim == 0:
-        return _ValuesIndices(input.clone(), zeros((), dtype=_dtype.int64, device=input.device))
+        return _returns("mode")(input.clone(), zeros((), dtype=_dtype.int64, device=input.device))
     x = input.movedim(dim, -1)
     counts = (x.unsqueeze(-1) == x.unsqueeze(-2)).sum(-1)
     best = counts.amax(-1, keepdim=True)
@@ -377,7 +367,7 @@ def mode(input, dim=-1, keepdim=False):
     values, indices = values.squeeze(-1), indices.squeeze(-1)
     if keepdim:
         values, indices = values.unsqueeze(dim % input.ndim), indices.unsqueeze(dim % input.ndim)
-    return _ValuesIndices(values, indices)
+    return _returns("mode")(values, indices)
 
 
 def _window(name, length, periodic, dtype, device, terms):

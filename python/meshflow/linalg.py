@@ -9,10 +9,10 @@ Gradients: solve, inv, det, slogdet, cholesky, eigh (of A's symmetric perturbati
 torch's top-level spellings (inverse, det, logdet, slogdet and the Tensor methods) are
 bound at the end."""
 import builtins
-import collections
 
 from . import _C, _dtype
 from ._tensor import Tensor, apply, is_grad_enabled
+from .return_types import named as _returns
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr",
            "eigh", "eigvalsh", "svd", "svdvals", "lstsq", "cross", "matmul", "diagonal", "vecdot", "multi_dot",
@@ -85,11 +85,11 @@ def norm(A, ord=None, dim=None, keepdim=False, dtype=None):
 # ---------------------------------------------------------------------------------------------
 # Solvers and decompositions: torch.return_types' fields.
 
-_Slogdet = collections.namedtuple("slogdet", ["sign", "logabsdet"])
-_QR = collections.namedtuple("qr", ["Q", "R"])
-_Eigh = collections.namedtuple("eigh", ["eigenvalues", "eigenvectors"])
-_SVD = collections.namedtuple("svd", ["U", "S", "Vh"])
-_Lstsq = collections.namedtuple("lstsq", ["solution", "residuals", "rank", "singular_values"])
+_Slogdet = _returns("linalg_slogdet", ("sign", "logabsdet"))
+_QR = _returns("linalg_qr", ("Q", "R"))
+_Eigh = _returns("linalg_eigh", ("eigenvalues", "eigenvectors"))
+_SVD = _returns("linalg_svd", ("U", "S", "Vh"))
+_Lstsq = _returns("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 
 
 def _batched(A, B):
@@ -291,18 +291,15 @@ def _ok(A, dims):
 
 
 def inv_ex(A, *, check_errors=False):
-    return _WithInfo(inv(A), _ok(A, 2))
+    return _returns("linalg_inv_ex", ("inverse", "info"))(inv(A), _ok(A, 2))
 
 
 def cholesky_ex(A, *, upper=False, check_errors=False):
-    return _WithInfo(cholesky(A, upper=upper), _ok(A, 2))
+    return _returns("linalg_cholesky_ex", ("L", "info"))(cholesky(A, upper=upper), _ok(A, 2))
 
 
 def solve_ex(A, B, *, left=True, check_errors=False):
-    return _WithInfo(solve(A, B, left=left), _ok(A, 2))
-
-
-_WithInfo = collections.namedtuple("result", ["result", "info"])
+    return _returns("linalg_solve_ex", ("result", "info"))(solve(A, B, left=left), _ok(A, 2))
 
 
 def vander(x, *, N=None):
@@ -318,7 +315,7 @@ def _arange_like(x, n):
 
 # torch's older spellings: torch.svd gives V (not Vh) and reduced factors unless some=False;
 # torch.qr takes some=True for 'reduced'.
-_SVDV = collections.namedtuple("svd", ["U", "S", "V"])
+_SVDV = _returns("svd", ("U", "S", "V"))
 
 
 def _torch_svd(input, some=True, compute_uv=True):

@@ -565,3 +565,18 @@ def test_distributions_log_probs_entropies_and_kl():
     logits_t = mf.tensor(logits, requires_grad=True)
     Categorical(logits=logits_t).log_prob(mf.tensor(a)).sum().backward()
     np.testing.assert_allclose(logits_t.grad.numpy(), np.eye(4)[a] - np.exp(log_p), rtol=1e-10, atol=1e-12)
+
+
+def test_return_types_print_and_pickle_as_torchs():
+    import pickle
+    result = mf.tensor([[1, 5], [7, 2]]).max(0)
+    assert repr(result) == "meshflow.return_types.max(\nvalues=tensor([7, 5]),\nindices=tensor([1, 0]))"
+    values, indices = result
+    assert values.tolist() == [7, 5] and result.indices.tolist() == [1, 0]
+    for name, r in (("sort", mf.tensor([2, 1]).sort()), ("topk", mf.tensor([2, 1]).topk(1)),
+                    ("kthvalue", mf.tensor([2.0, 1.0]).kthvalue(1)), ("median", mf.tensor([[2.0, 1.0]]).median(1)),
+                    ("mode", mf.tensor([2, 2, 1]).mode()), ("cummax", mf.tensor([1, 3, 2]).cummax(0)),
+                    ("linalg_slogdet", mf.linalg.slogdet(mf.eye(2)))):
+        assert type(r).__name__ == name and repr(r).startswith(f"meshflow.return_types.{name}(\n")
+    again = pickle.loads(pickle.dumps(mf.tensor([3, 1]).sort()))
+    assert type(again).__name__ == "sort" and again.values.tolist() == [1, 3]
