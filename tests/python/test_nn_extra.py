@@ -136,8 +136,6 @@ def test_embedding_padding_idx():
     np.testing.assert_array_equal(e.weight.grad.numpy(), np.repeat(counts[:, None], 3, 1))
     with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
         nn.Embedding(6, 3, padding_idx=6)
-    with pytest.raises(NotImplementedError):
-        nn.Embedding(6, 3, scale_grad_by_freq=True)
 
 
 def test_functional_embedding_padding_idx():

@@ -580,3 +580,21 @@ def test_return_types_print_and_pickle_as_torchs():
         assert type(r).__name__ == name and repr(r).startswith(f"meshflow.return_types.{name}(\n")
     again = pickle.loads(pickle.dumps(mf.tensor([3, 1]).sort()))
     assert type(again).__name__ == "sort" and again.values.tolist() == [1, 3]
+
+
+def test_embedding_scale_grad_by_freq_and_sparse():
+    rng = np.random.default_rng(10)
+    w = rng.standard_normal((5, 3))
+    idx = np.array([[1, 1, 3], [1, 4, 3]])
+    g = rng.standard_normal((2, 3, 3))
+    e = nn.Embedding(5, 3, scale_grad_by_freq=True, sparse=True)
+    with mf.no_grad():
+        e.weight.copy_(mf.tensor(w, dtype=mf.float32))
+    out = e(mf.tensor(idx))
+    np.testing.assert_allclose(out.numpy(), w[idx], rtol=1e-6)
+    (out * mf.tensor(g, dtype=mf.float32)).sum().backward()
+    want = np.zeros((5, 3))
+    counts = np.bincount(idx.ravel(), minlength=5)
+    for (i, j), row in np.ndenumerate(idx):
+        want[row] += g[i, j] / counts[row]
+    np.testing.assert_allclose(e.weight.grad.numpy(), want, rtol=1e-5, atol=1e-6)
