@@ -145,5 +145,6 @@ __all__ += _ops_math.__all__
 __all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__
 __all__ += list(linalg.TOP_LEVEL)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
-    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "distributions", "float", "double", "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
+    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "distributions", "float", "double",
+    "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
     "LongTensor", "BoolTensor"]

@@ -33,8 +33,9 @@ __all__ = ["pi", "e", "inf", "nan", "newaxis", "set_float32_matmul_precision", "
            "is_deterministic_algorithms_warn_only_enabled", "compile", "is_autocast_enabled", "get_autocast_dtype",
            "typename", "is_nonzero", "is_same_size", "is_signed", "is_complex", "scalar_tensor", "diag_embed",
            "diagflat", "logaddexp2", "inner", "ger", "addmv", "addr", "addbmm", "positive", "select",
-           "unravel_index", "trapezoid", "trapz", "cumulative_trapezoid", "renorm", "xlogy", "vander", "msort", "dstack", "row_stack", "combinations", "cov", "corrcoef", "mode", "hann_window",
-           "hamming_window", "blackman_window", "bartlett_window", "strided"]
+           "unravel_index", "trapezoid", "trapz", "cumulative_trapezoid", "renorm", "xlogy", "vander", "msort",
+           "dstack", "row_stack", "combinations", "cov", "corrcoef", "mode", "hann_window", "hamming_window",
+           "blackman_window", "bartlett_window", "strided"]
 
 pi, e, inf, nan, newaxis = math.pi, math.e, math.inf, math.nan, None
 strided = "strided"  # torch.strided: the one layout meshflow's tensors have
@@ -95,8 +96,8 @@ def typename(obj):
 
 def is_nonzero(input):
     if input.numel() != 1:
-        raise RuntimeError(f"Boolean value of Tensor with {'no values' if input.numel() == 0 else 'more than one value'}"
-                           " is ambiguous")
+        amount = "no values" if input.numel() == 0 else "more than one value"
+        raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
     return builtins.bool(input.item())
 
 
@@ -409,8 +410,9 @@ def bartlett_window(window_length, periodic=True, *, dtype=None, device=None, re
 
 
 def _install():
-    for name in ("diag_embed", "diagflat", "logaddexp2", "inner", "ger", "addmv", "addr", "addbmm", "positive", "select",
-                 "cov", "corrcoef", "mode", "msort", "xlogy", "renorm", "is_nonzero", "is_same_size", "is_signed", "is_complex"):
+    for name in ("diag_embed", "diagflat", "logaddexp2", "inner", "ger", "addmv", "addr", "addbmm", "positive",
+                 "select", "cov", "corrcoef", "mode", "msort", "xlogy", "renorm", "is_nonzero", "is_same_size",
+                 "is_signed", "is_complex"):
         if not hasattr(Tensor, name):
             setattr(Tensor, name, globals()[name])
     Tensor.fill_diagonal_ = _fill_diagonal_

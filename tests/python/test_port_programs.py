@@ -549,7 +549,8 @@ def test_distributions_log_probs_entropies_and_kl():
     loc, scale, x = np.array([0.0, 1.0]), np.array([1.0, 0.5]), np.array([0.3, 0.2])
     n = Normal(mf.tensor(loc), mf.tensor(scale))
     np.testing.assert_allclose(n.log_prob(mf.tensor(x)).numpy(),
-                               -((x - loc) ** 2) / (2 * scale ** 2) - np.log(scale) - 0.5 * np.log(2 * np.pi), rtol=1e-12)
+                               -((x - loc) ** 2) / (2 * scale ** 2) - np.log(scale) - 0.5 * np.log(2 * np.pi),
+                               rtol=1e-12)
     np.testing.assert_allclose(n.entropy().numpy(), 0.5 + 0.5 * np.log(2 * np.pi) + np.log(scale), rtol=1e-12)
     q_loc, q_scale = np.array([0.5, 0.5]), np.array([2.0, 1.0])
     np.testing.assert_allclose(kl_divergence(n, Normal(mf.tensor(q_loc), mf.tensor(q_scale))).numpy(),

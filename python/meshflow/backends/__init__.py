@@ -8,8 +8,9 @@ from .. import cuda as _cuda
 
 cudnn = _types.SimpleNamespace(enabled=True, benchmark=False, deterministic=False, allow_tf32=True,
                                is_available=lambda: False, version=lambda: None)
-cuda = _types.SimpleNamespace(matmul=_types.SimpleNamespace(allow_tf32=False, allow_fp16_reduced_precision_reduction=True,
-                                                            allow_bf16_reduced_precision_reduction=True),
+_matmul = _types.SimpleNamespace(allow_tf32=False, allow_fp16_reduced_precision_reduction=True,
+                                 allow_bf16_reduced_precision_reduction=True)
+cuda = _types.SimpleNamespace(matmul=_matmul,
                               is_built=lambda: _cuda.is_available(), flash_sdp_enabled=lambda: True,
                               enable_flash_sdp=lambda enabled: None, enable_mem_efficient_sdp=lambda enabled: None,
                               enable_math_sdp=lambda enabled: None)

@@ -287,7 +287,8 @@ def _antialias_taps(out_size, in_size, scale, align_corners, cubic):
     x = _np.abs((j + lo[None, :] - center[None, :] + 0.5) * invscale)
     if cubic:
         a = -0.5
-        w = _np.where(x < 1, ((a + 2) * x - (a + 3)) * x * x + 1, _np.where(x < 2, ((x - 5) * x + 8) * x * a - 4 * a, 0.0))
+        far = _np.where(x < 2, ((x - 5) * x + 8) * x * a - 4 * a, 0.0)
+        w = _np.where(x < 1, ((a + 2) * x - (a + 3)) * x * x + 1, far)
     else:
         w = _np.maximum(1.0 - x, 0.0)
     w = _np.where(j < (hi - lo)[None, :], w, 0.0)

@@ -18,7 +18,8 @@ from .. import _C
 from .._tensor import Tensor, tensor
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset", "Subset", "random_split",
-           "default_collate", "default_convert", "get_worker_info", "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
+           "default_collate", "default_convert", "get_worker_info", "Sampler", "SequentialSampler", "RandomSampler",
+           "SubsetRandomSampler",
            "WeightedRandomSampler", "BatchSampler", "DistributedSampler", "DataLoader"]
 
 

@@ -5,8 +5,8 @@ from ...optim import clip_grad_norm_, clip_grads_with_norm_, get_total_norm  # n
 from ..._tensor import Tensor, no_grad
 from . import rnn  # noqa: F401: part of this module's API
 
-__all__ = ["clip_grad_norm_", "clip_grads_with_norm_", "get_total_norm", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters", "weight_norm",
-           "remove_weight_norm", "spectral_norm", "remove_spectral_norm", "rnn"]
+__all__ = ["clip_grad_norm_", "clip_grads_with_norm_", "get_total_norm", "clip_grad_value_", "parameters_to_vector",
+           "vector_to_parameters", "weight_norm", "remove_weight_norm", "spectral_norm", "remove_spectral_norm", "rnn"]
 
 
 def clip_grad_value_(parameters, clip_value):
