@@ -14,6 +14,7 @@
 //     x's shape and dtype: x with values written at the flat row-major positions (added to
 //     x there with accumulate), in the order of the positions, so that of repeated positions
 //     the last value stays (accumulate: the values are added in that order: deterministic).
+//     Any dtype, bool too on the CPU (masks written by x[i] = m; accumulated bools are or-ed).
 //     S(k), B, B -> S(k) for each dim k of x: each rank writes the positions its part holds;
 //     P, B, P -> P: each rank writes (adds) its partial values, whose sum is the values.
 //     Its gradient: dx = dy (accumulate) or dy with zeros written at the positions, and
@@ -167,7 +168,7 @@ std::vector<Tensor> index_put_kernel(const std::vector<Tensor>& in, const Kernel
       op_error(kIndexPut, "position " + std::to_string(*bad) + " is out of range; expected positions in [0, " +
                               std::to_string(total) + ")");
     }
-    visit_numbers(x.dtype(), [&](auto v) {
+    visit_with_bool(x.dtype(), [&](auto v) {  // bool: writes masks (x[m1] = m2); accumulate is an or
       using T = decltype(v);
       const T* px = x.data_as<T>();
       const T* pv = values.data_as<T>();
@@ -225,7 +226,11 @@ void register_index_ops(OpRegistry& r) {
   OpDef index_put = with_grad(
       make_op(kIndexPut, index_put_infer, index_put_signatures, index_put_kernel, kChecksData), index_put_grad);
   index_put.small_ints = true;
-  index_put.grad_reads = kReadsNothing;  // positions only, which nothing writes in place
+  index_put.booleans = true;
+  // Its gradient reads only the positions, which callers derive from an index (x[i] = v):
+  // a later write to x or to the values (x[i] += v writes the view it stores back) does not
+  // change it, as torch's index_put_, whose backward saves the indices alone.
+  index_put.grad_reads = kReadsNothing;
   r.add(std::move(index_put));
 }
 

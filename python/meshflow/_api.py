@@ -3,7 +3,6 @@ constructors, t, movedim, tile, outer, diag, meshgrid, repeat_interleave, type_a
 allclose, isclose, is_tensor, numel, Size, finfo / iinfo, as_tensor, element_size,
 is_floating_point. Each follows torch's signature and result dtype."""
 import builtins
-import collections
 import numbers
 
 import numpy as _np
@@ -11,6 +10,7 @@ import numpy as _np
 from . import _C, _dtype
 from ._promotion import get_default_dtype
 from ._tensor import Size, Tensor, apply, set_printoptions, tensor
+from .return_types import named as _returns
 
 __all__ = ["clone", "t", "movedim", "moveaxis", "tile", "outer", "diag", "meshgrid", "repeat_interleave",
            "equal", "allclose", "isclose", "is_tensor", "is_floating_point", "numel", "Size", "finfo", "iinfo",
@@ -266,17 +266,43 @@ def _local_device(input):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """The distinct values (sorted), with the inverse indices and counts when asked, as
-    torch.unique. The result's size depends on the values: they are read on the host (a
-    global tensor's gathered on every rank) and the result is a local tensor."""
+    """The distinct values (sorted), or with `dim` the distinct slices along it, with the
+    inverse indices and counts when asked, as torch.unique. The result's size depends on the
+    values: they are read on the host (a global tensor's gathered on every rank) and the result
+    is a local tensor."""
+    array = input.numpy()
     if dim is not None:
-        raise NotImplementedError("unique(dim=...) is not supported; expected dim=None")
-    values, inverse, counts = _np.unique(input.numpy(), return_inverse=True, return_counts=True)
+        dim = dim % max(array.ndim, 1)
+    values, inverse, counts = _np.unique(array, return_inverse=True, return_counts=True, axis=dim)
+    return _unique_result(input, values, inverse.reshape(input.shape if dim is None else -1), counts, return_inverse,
+                          return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """unique of runs: each value (or slice along dim) that differs from the one before it,
+    as torch.unique_consecutive; read on the host as unique."""
+    array = input.numpy()
+    d = 0 if dim is None else dim % max(array.ndim, 1)
+    flat = array.reshape(-1) if dim is None else _np.moveaxis(array, d, 0)
+    n = flat.shape[0]
+    if n == 0:
+        starts = _np.zeros(0, dtype=_np.int64)
+    else:
+        changed = (flat[1:] != flat[:-1]).reshape(n - 1, -1).any(axis=1)
+        starts = _np.concatenate([[0], _np.nonzero(changed)[0] + 1])
+    values = flat[starts] if dim is None else _np.moveaxis(flat[starts], 0, d)
+    inverse = _np.cumsum(_np.isin(_np.arange(n), starts)) - 1
+    counts = _np.diff(_np.append(starts, n))
+    return _unique_result(input, values, inverse.reshape(input.shape if dim is None else -1), counts,
+                          return_inverse, return_counts)
+
+
+def _unique_result(input, values, inverse, counts, return_inverse, return_counts):
     device = _local_device(input)
     out = tensor(values, dtype=input.dtype, device=device)
     extra = []
     if return_inverse:
-        extra.append(tensor(inverse.reshape(input.shape).astype(_np.int64), device=device))
+        extra.append(tensor(inverse.astype(_np.int64), device=device))
     if return_counts:
         extra.append(tensor(counts.astype(_np.int64), device=device))
     return (out, *extra) if extra else out
@@ -310,8 +336,9 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     return where(out == float("-inf"), info.min if neginf is None else neginf, out)
 
 
-__all__ += ["unique", "bincount", "nan_to_num"]
+__all__ += ["unique", "unique_consecutive", "bincount", "nan_to_num"]
 Tensor.unique = unique
+Tensor.unique_consecutive = unique_consecutive
 Tensor.bincount = bincount
 Tensor.nan_to_num = nan_to_num
 
@@ -473,7 +500,7 @@ def _mean(input, dim, keepdim):
     return input.mean() if dim is None and not keepdim else input.mean(dim, keepdim=keepdim)
 
 
-_AminMax = collections.namedtuple("aminmax", ["min", "max"])  # torch.return_types.aminmax's fields
+_AminMax = _returns("aminmax", ("min", "max"))
 
 
 def aminmax(input, *, dim=None, keepdim=False):
@@ -624,7 +651,6 @@ def heaviside(input, values):
     return where(input == 0, values, where(input > 0, 1, 0).to(input.dtype))
 
 
-_Running = collections.namedtuple("cummax", ["values", "indices"])  # torch.return_types.cummax's fields
 
 
 def cummax(input, dim):
@@ -653,7 +679,7 @@ def _running(input, dim, largest):
     best = values.amax(dim) if largest else values.amin(dim)
     hit = (values == best.unsqueeze(dim)) & ~later
     index = where(hit, i, -1).amax(dim)
-    return _Running(best.to(input.dtype), index)
+    return _returns("cummax" if largest else "cummin")(best.to(input.dtype), index)
 
 
 def seed():
@@ -726,21 +752,36 @@ def matrix_power(input, n):
 
 def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
     """The q-th quantiles (q a number or a 1-d tensor in [0, 1]) along dim (of all elements
-    when None), torch's interpolation modes; from a sort."""
+    when None), torch's interpolation modes; from a sort. A slice holding a NaN gives NaN."""
+    return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=False)
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    """quantile of the values that are not NaN (NaN where a slice has none), as torch's."""
+    return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=True)
+
+
+def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     from ._ops_math import sort
+    from ._ops_elementwise import where, isnan
+    if interpolation not in ("linear", "lower", "higher", "midpoint", "nearest"):
+        raise ValueError(f"quantile: interpolation {interpolation!r}; expected linear, lower, higher, midpoint or "
+                         "nearest")
     x = input.reshape(-1) if dim is None else input
     d = 0 if dim is None else dim % input.ndim
-    values = sort(x, dim=d).values
-    n = values.shape[d]
+    values = sort(x, dim=d).values  # NaNs last
+    nans = isnan(x).sum(d, keepdim=True)
+    count = values.shape[d] - nans  # the values that are not NaN, per slice
     qs = q.numpy().reshape(-1).tolist() if isinstance(q, Tensor) else ([q] if isinstance(q, numbers.Real) else list(q))
     out = []
     for p in qs:
         if not 0 <= p <= 1:
             raise RuntimeError("quantile() q values must be in the range [0, 1]")
-        pos = p * (n - 1)
-        lo, hi = int(_np.floor(pos)), int(_np.ceil(pos))
-        a, b = values.narrow(d, lo, 1), values.narrow(d, hi, 1)
-        frac = pos - lo
+        pos = (count - 1).clamp(min=0).to(_dtype.float64) * p
+        lo, hi = pos.floor(), pos.ceil()
+        a = values.gather(d, lo.long())
+        b = values.gather(d, hi.long())
+        frac = (pos - lo).to(values.dtype)
         if interpolation == "linear":
             v = a + (b - a) * frac
         elif interpolation == "lower":
@@ -749,20 +790,14 @@ def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
             v = b
         elif interpolation == "midpoint":
             v = a + (b - a) * 0.5
-        elif interpolation == "nearest":
-            v = a if round(pos) == lo else b  # halves to even, as torch
-        else:
-            raise ValueError(f"quantile: interpolation {interpolation!r}; expected linear, lower, higher, "
-                             "midpoint or nearest")
+        else:  # nearest: halves to even, as torch
+            v = where(pos.round() == lo, a, b)
+        v = where((count == 0) if ignore_nan else (nans > 0), float("nan"), v)
         out.append(v if keepdim and dim is not None else v.squeeze(d))
     if isinstance(q, numbers.Real):
         return out[0].reshape([1] * input.ndim) if keepdim and dim is None else out[0]
     from ._ops_shape import stack
     return stack(out)
-
-
-def nanquantile(*args, **kwargs):
-    raise NotImplementedError("nanquantile is not supported; expected quantile of a tensor without NaNs")
 
 
 def histc(input, bins=100, min=0, max=0):
@@ -830,6 +865,7 @@ class Generator:
 __all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "Generator"]
 Tensor.matrix_power = matrix_power
 Tensor.quantile = quantile
+Tensor.nanquantile = nanquantile
 Tensor.histc = histc
 Tensor.mT = property(lambda self: self.transpose(-2, -1))
 Tensor.mH = Tensor.mT

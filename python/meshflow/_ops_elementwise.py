@@ -33,7 +33,7 @@ import numpy as _np
 from . import _C
 from . import _dtype
 from ._autocast import halves_in_float32 as _halves_in_float32
-from ._promotion import result_dtype
+from ._promotion import result_dtype, _default as _default_float
 from ._tensor import Tensor, _impl_of, _type_name, apply, tensor
 
 __all__ = ["add", "sub", "mul", "div", "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt",
@@ -80,6 +80,15 @@ def _cast_to(x, dtype):
     return x if x.dtype == dtype else cast(x, dtype)
 
 
+def _widened(x, number=0.0):
+    """x cast to the default float dtype where an op turns it from integers or bool into floats
+    (a float `number` beside it, or an op of floats) and the default is not float32, the one
+    C++ gives (torch: the default dtype); x as it is otherwise."""
+    if _default_float[0] is _dtype.float32 or type(number) is int or x._impl.dtype in _FLOAT_NAMES:
+        return x
+    return cast(x, _default_float[0])
+
+
 def _promote(input, other, floats=False):
     """(a, b, dtype): the dtype a binary op computes in on `input` and `other` (tensors or real
     numbers, at least one tensor): torch's result_type, made the default float dtype for
@@ -92,7 +101,7 @@ def _promote(input, other, floats=False):
             _check_number(x)
     dtype = result_dtype(input, other)
     if floats and dtype.name not in _FLOAT_NAMES:
-        dtype = _dtype.float32
+        dtype = _default_float[0]
     a = _cast_to(input, dtype) if isinstance(input, Tensor) else input
     b = _cast_to(other, dtype) if isinstance(other, Tensor) else other
     return a, b, dtype
@@ -141,6 +150,8 @@ def _unary(name, doc, floats=False):
 
     def op(input):
         x = input._impl if type(input) is Tensor else _impl_of(name, input)
+        if floats and _default_float[0] is not _dtype.float32:
+            x = _widened(Tensor(x))._impl
         if floats:
             try:  # straight to C++, which refuses bool (ValueError, before anything runs)
                 return Tensor(unary(x))
@@ -214,9 +225,9 @@ def _commutative(name, scalar_name, on_bools, doc, alpha=False):
                 if type(other) is Tensor:
                     return Tensor(binary(input._impl, other._impl))
                 if type(other) in _PLAIN_NUMBERS:
-                    return Tensor(scalar(input._impl, other))  # integers become float32 for a float
+                    return Tensor(scalar(_widened(input, other)._impl, other))  # C++: integers and a float give float32
             elif type(other) is Tensor and type(input) in _PLAIN_NUMBERS:
-                return Tensor(scalar(other._impl, input))
+                return Tensor(scalar(_widened(other, input)._impl, input))
         except ValueError:
             pass
         a, b, dtype = _promote(input, other)
@@ -269,7 +280,7 @@ def sub(input, other, alpha=None):
             if type(other) is Tensor:
                 return Tensor(_sub_binary(input._impl, other._impl))
             if type(other) in _PLAIN_NUMBERS and input._impl.dtype != "bool":  # C++ makes bool - 2.5 float32
-                return Tensor(_add_scalar(input._impl, -other))
+                return Tensor(_add_scalar(_widened(input, other)._impl, -other))
     except ValueError:
         pass
     # torch refuses a bool on either side, whatever the other: 1 - mask would be an int64
@@ -321,7 +332,7 @@ floor_divide = _binary("floor_divide", "input // other: the quotient rounded dow
 def pow(input, exponent):
     """input ** exponent (torch.pow); either may be a number."""
     if type(input) is Tensor and type(exponent) in _PLAIN_NUMBERS and input._impl.dtype != "bool":
-        return Tensor(_op("pow_scalar").scalar(input._impl, exponent))  # C++ makes integers float32 for a float
+        return Tensor(_op("pow_scalar").scalar(_widened(input, exponent)._impl, exponent))  # C++: float32 for a float
     a, b, dtype = _promote(input, exponent)
     _no_bools("pow", dtype)
     if not isinstance(b, Tensor):

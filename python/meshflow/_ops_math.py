@@ -18,7 +18,7 @@ import operator
 from . import _C, _dtype
 from ._ops_elementwise import _binary, _named, _promote, _unary, abs, cast, clamp, gt, mul, ne, neg, where
 from ._ops_reduce import sum as _sum
-from ._ops_select import _MaxMin
+from .return_types import named as _returns
 from ._ops_shape import cat, narrow, reshape, squeeze
 from ._tensor import Tensor, apply
 
@@ -26,7 +26,8 @@ __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
            "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "erf", "erfc", "erfinv", "log1p", "expm1", "log2",
            "log10", "exp2", "reciprocal", "sign", "sgn", "round", "frac", "square", "atan2", "arctan2", "fmod",
            "hypot", "copysign", "absolute", "negative", "clamp_min", "clamp_max", "fix", "cumsum", "cumprod",
-           "logcumsumexp", "sort", "argsort", "topk", "kthvalue", "median", "flip", "fliplr", "flipud", "roll"]
+           "logcumsumexp", "sort", "argsort", "topk", "kthvalue", "median", "nanmedian", "flip", "fliplr", "flipud",
+           "roll"]
 
 # ---------------------------------------------------------------------------------------------
 # Elementwise.
@@ -162,7 +163,7 @@ def sort(input, dim=-1, descending=False, stable=False):
     their order), NaN the largest value."""
     d = _dim("sort", dim, input.ndim)
     values, indices = apply("sort", [input], {"dim": d, "descending": bool(descending)})
-    return _MaxMin(values, indices)
+    return _returns("sort")(values, indices)
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
@@ -180,16 +181,16 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
         raise ValueError(f"[topk] k = {k} is out of range for dim {d} of size {n}; expected 0 <= k <= {n}")
     values, indices = sort(input, d, descending=largest)
     if input.ndim == 0:
-        return _MaxMin(values, indices)
-    return _MaxMin(narrow(values, d, 0, k), narrow(indices, d, 0, k))
+        return _returns("topk")(values, indices)
+    return _returns("topk")(narrow(values, d, 0, k), narrow(indices, d, 0, k))
 
 
-def _select(values, indices, d, position, keepdim):
-    """Element `position` along d of sorted values and indices."""
+def _select(name, values, indices, d, position, keepdim):
+    """Element `position` along d of sorted values and indices, as op `name`'s result."""
     if values.ndim == 0:
-        return _MaxMin(values, indices)
+        return _returns(name)(values, indices)
     v, i = narrow(values, d, position, 1), narrow(indices, d, position, 1)
-    return _MaxMin(v, i) if keepdim else _MaxMin(squeeze(v, d), squeeze(i, d))
+    return _returns(name)(v, i) if keepdim else _returns(name)(squeeze(v, d), squeeze(i, d))
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
@@ -200,7 +201,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     if not 1 <= k <= n:
         raise ValueError(f"[kthvalue] k = {k} is out of range for dim {d} of size {n}; expected 1 <= k <= {n}")
     values, indices = sort(input, d)
-    return _select(values, indices, d, k - 1, keepdim)
+    return _select("kthvalue", values, indices, d, k - 1, keepdim)
 
 
 def median(input, dim=None, keepdim=False):
@@ -218,13 +219,29 @@ def median(input, dim=None, keepdim=False):
     values, indices = sort(input, d)
     k = (n - 1) // 2
     if not input.dtype.is_floating_point or input.ndim == 0:
-        return _select(values, indices, d, k, keepdim)
+        return _select("median", values, indices, d, k, keepdim)
     # NaNs sort last, in their order: the first one is at n - (their count).
     nans = _sum(cast(ne(input, input), _dtype.int64), d, keepdim=True)
     position = where(gt(nans, 0), n - nans, k)
     v = apply("gather", [values, position], {"dim": d})[0]
     i = apply("gather", [indices, position], {"dim": d})[0]
-    return _MaxMin(v, i) if keepdim else _MaxMin(squeeze(v, d), squeeze(i, d))
+    return _returns("median")(v, i) if keepdim else _returns("median")(squeeze(v, d), squeeze(i, d))
+
+
+def nanmedian(input, dim=None, keepdim=False):
+    """median of the values that are not NaN (the lower one; NaN where a slice has none), as
+    torch's; (values, indices) along dim."""
+    if dim is None:
+        return reshape(nanmedian(reshape(input, [-1]), 0).values, [])
+    d = _dim("nanmedian", dim, input.ndim)
+    if not input.dtype.is_floating_point or input.ndim == 0:
+        return median(input, d, keepdim)
+    values, indices = sort(input, d)  # NaNs last
+    count = input.shape[d] - _sum(cast(ne(input, input), _dtype.int64), d, keepdim=True)
+    position = (count - 1).clamp(min=0) // 2
+    v = apply("gather", [values, position], {"dim": d})[0]
+    i = apply("gather", [indices, position], {"dim": d})[0]
+    return _returns("nanmedian")(v, i) if keepdim else _returns("nanmedian")(squeeze(v, d), squeeze(i, d))
 
 
 # ---------------------------------------------------------------------------------------------

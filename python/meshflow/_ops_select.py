@@ -3,17 +3,16 @@ Composed of reductions, comparisons, where and arange, so every device and layou
 the index of the first extreme element (torch's choice among ties), int64; a NaN is the
 extreme of its line, as torch's (amax / amin propagate it)."""
 import builtins
-import collections
 import operator
 
 from ._ops_creation import arange
 from ._ops_elementwise import eq, ge, le, logical_not, masked_fill, maximum, minimum, ne, where
 from ._ops_reduce import amax, amin
 from ._tensor import Tensor
+from .return_types import named as _returns
 
 __all__ = ["argmax", "argmin", "max", "min", "tril", "triu"]
 
-_MaxMin = collections.namedtuple("_MaxMin", ["values", "indices"])  # torch.return_types.max's fields
 
 
 def _positions(x, n, dim, ndim):
@@ -59,7 +58,7 @@ def _extreme(name, reduce, pairwise, arg, input, dim, keepdim):
         return pairwise(input, dim)
     if dim is None:
         return reduce(input)
-    return _MaxMin(reduce(input, dim, keepdim=keepdim), arg(input, dim, keepdim))
+    return _returns(name)(reduce(input, dim, keepdim=keepdim), arg(input, dim, keepdim))
 
 
 def max(input, dim=None, keepdim=False):

@@ -177,13 +177,13 @@ class Tensor:
 
     @property
     def device(self):
-        """The device a local tensor lives on (OneFlow: a global tensor has a placement): with
-        its index, as PyTorch's, except the CPU's (one device)."""
-        if self.is_global:
-            raise RuntimeError("device: a global tensor has no device; its placement "
-                               f"({self.placement!r}) names its device type")
-        kind = self._impl.device_type
-        return _device.device(kind) if kind == "cpu" else _device.device(kind, self._impl.device_index)
+        """The device a local tensor lives on: with its index, as PyTorch's, except the CPU's
+        (one device). A global tensor's is this rank's device of its placement, where its part
+        lives (DTensor's meaning): so `arange(T, device=x.device)` in a forward makes a local
+        tensor there, which joins x's computations as broadcast (implicit replication)."""
+        impl = self._impl if not self.is_global else _C.to_local(self._impl.detach())
+        kind = impl.device_type
+        return _device.device(kind) if kind == "cpu" else _device.device(kind, impl.device_index)
 
     def to(self, *args, **kwargs):
         """to(device), to(dtype) or to(device, dtype), as PyTorch: itself when nothing changes."""
@@ -204,10 +204,14 @@ class Tensor:
         out = self
         if target is not None:
             target = _device.device(target)
-            if self.is_global:
-                raise RuntimeError("to: a global tensor moves between devices by to_global with a placement "
-                                   "of the target device type")
             here = self.device
+            if self.is_global:
+                if target.type == here.type and target.index in (None, here.index):
+                    target = None  # where it is already (a DDP loop's batch.to(device)): itself
+                else:
+                    raise RuntimeError("to: a global tensor moves between devices by to_global with a placement "
+                                       "of the target device type")
+        if target is not None:
             # An index-less name means the device of that type the tensor is on already, else
             # index 0 (PyTorch would take its current device, which meshflow does not keep).
             index = target.index if target.index is not None else (here.index or 0) if target.type == here.type else 0
@@ -295,6 +299,12 @@ class Tensor:
 
     def __int__(self):
         return int(self._one_value("int()"))
+
+    def __index__(self):
+        """A one-element integer tensor as an index (slice bounds, range(), list[t]), as torch's."""
+        if self.dtype.is_floating_point or self.dtype.name == "bool" or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._one_value("__index__"))
 
     def _one_value(self, what):
         if self.numel() != 1:
@@ -702,13 +712,17 @@ def _as_array(data, dtype):
                 raise ValueError(f"tensor: value {bad} does not fit in {target.name}")
         return _np.array(data, dtype=target.numpy, order="C", copy=True)
     array = _np.array(data, order="C", copy=True)
-    if not isinstance(data, _np.ndarray):
+    if not isinstance(data, (_np.ndarray, _np.generic)):
         # Python numbers follow PyTorch: floats become the default float dtype, ints int64
-        # (those beyond int64 are an error, never a wrapped or rounded value).
+        # (those beyond int64 are an error, never a wrapped or rounded value); NumPy scalars
+        # and tensors among them keep their dtype, all promoted together (torch's inference).
         bad = _out_of_range(data, array, -2**63, 2**63 - 1)
         if bad is not None:
             raise ValueError(f"tensor: value {bad} does not fit in int64")
-        if array.dtype.kind == "f":
+        typed = _typed_leaves_dtype(data) if array.dtype.kind in "fiub" else None
+        if typed is not None:
+            array = array.astype(typed.numpy)
+        elif array.dtype.kind == "f":
             array = array.astype(get_default_dtype().numpy)
         elif array.dtype.kind in "iu":
             array = array.astype(_np.int64)
@@ -716,6 +730,30 @@ def _as_array(data, dtype):
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     return array
+
+
+def _typed_leaves_dtype(data):
+    """torch's dtype for nested sequences holding NumPy scalars or tensors (each of its own
+    dtype) beside Python numbers (bool, int64, the default float), promoted together; None
+    when there are no typed leaves (Python numbers alone)."""
+    from ._promotion import promote_types
+    stack, found, result = [data], False, None
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+            continue
+        if isinstance(item, (_np.generic, Tensor)):
+            found = True
+            d = _dtype.to_dtype(item.dtype)
+        elif isinstance(item, bool):
+            d = _dtype.bool_
+        elif isinstance(item, int):
+            d = _dtype.int64
+        else:
+            d = get_default_dtype()
+        result = d if result is None else promote_types(result, d)
+    return result if found else None
 
 
 def _names_dtype(name):

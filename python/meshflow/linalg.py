@@ -9,13 +9,15 @@ Gradients: solve, inv, det, slogdet, cholesky, eigh (of A's symmetric perturbati
 torch's top-level spellings (inverse, det, logdet, slogdet and the Tensor methods) are
 bound at the end."""
 import builtins
-import collections
 
 from . import _C, _dtype
 from ._tensor import Tensor, apply, is_grad_enabled
+from .return_types import named as _returns
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr",
-           "eigh", "eigvalsh", "svd", "svdvals", "lstsq"]
+           "eigh", "eigvalsh", "svd", "svdvals", "lstsq", "cross", "matmul", "diagonal", "vecdot", "multi_dot",
+           "matrix_power", "pinv", "matrix_rank", "cond", "solve_triangular", "inv_ex", "cholesky_ex", "solve_ex",
+           "vander"]
 
 LinAlgError = _C.LinAlgError
 
@@ -45,7 +47,8 @@ def _dims(x, dim):
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
-    """The Frobenius norm ('fro'), or the max column (1) / row (inf) sum norm, over the last two dims."""
+    """The Frobenius norm ('fro'), the max column (1) / row (inf) sum norm, or from the singular
+    values the spectral (2, -2) or nuclear ('nuc') norm, over the last two dims."""
     if ord == "fro":
         return vector_norm(A, 2, dim=dim, keepdim=keepdim, dtype=dtype)
     rows, cols = dim
@@ -55,9 +58,16 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
     elif ord in (float("inf"), float("-inf")):
         sums = A.abs().sum(dim=cols, keepdim=True)
         out = sums.amax(dim=rows, keepdim=True) if ord > 0 else sums.amin(dim=rows, keepdim=True)
+    elif ord in (2, -2, "nuc"):  # from the singular values (svdvals: CPU, LAPACK)
+        r, c = rows % A.ndim, cols % A.ndim
+        moved = A.movedim((r, c), (-2, -1))
+        S = svdvals(moved)
+        out = S.amax(-1) if ord == 2 else S.amin(-1) if ord == -2 else S.sum(-1)
+        if keepdim:
+            out = out.unsqueeze(builtins.min(r, c)).unsqueeze(builtins.max(r, c))
+        return out
     else:
-        raise NotImplementedError(f"matrix_norm: ord={ord!r} (singular values) is not supported; "
-                                  "expected 'fro', 1, -1, inf or -inf")
+        raise ValueError(f"matrix_norm: ord={ord!r}; expected 'fro', 'nuc', 1, -1, 2, -2, inf or -inf")
     return out if keepdim else out.squeeze(builtins.max(rows % A.ndim, cols % A.ndim)).squeeze(
         builtins.min(rows % A.ndim, cols % A.ndim))
 
@@ -75,11 +85,11 @@ def norm(A, ord=None, dim=None, keepdim=False, dtype=None):
 # ---------------------------------------------------------------------------------------------
 # Solvers and decompositions: torch.return_types' fields.
 
-_Slogdet = collections.namedtuple("slogdet", ["sign", "logabsdet"])
-_QR = collections.namedtuple("qr", ["Q", "R"])
-_Eigh = collections.namedtuple("eigh", ["eigenvalues", "eigenvectors"])
-_SVD = collections.namedtuple("svd", ["U", "S", "Vh"])
-_Lstsq = collections.namedtuple("lstsq", ["solution", "residuals", "rank", "singular_values"])
+_Slogdet = _returns("linalg_slogdet", ("sign", "logabsdet"))
+_QR = _returns("linalg_qr", ("Q", "R"))
+_Eigh = _returns("linalg_eigh", ("eigenvalues", "eigenvectors"))
+_SVD = _returns("linalg_svd", ("U", "S", "Vh"))
+_Lstsq = _returns("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 
 
 def _batched(A, B):
@@ -198,9 +208,114 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return _Lstsq(X, residuals, rank, S)
 
 
+# torch.linalg's names composed of the ops above and meshflow's own.
+
+def cross(input, other, *, dim=-1):
+    from ._api import cross as _cross
+    return _cross(input, other, dim)
+
+
+def matmul(input, other):
+    return input.matmul(other)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    return A.diagonal(offset, dim1, dim2)
+
+
+def vecdot(x, y, *, dim=-1):
+    return (x * y).sum(dim)
+
+
+def multi_dot(tensors):
+    """The product of the matrices in order (a first 1-d one a row, a last one a column)."""
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    out = tensors[0]
+    for t in tensors[1:]:
+        out = out.matmul(t)
+    return out
+
+
+def matrix_power(A, n):
+    from ._api import matrix_power as _power
+    return _power(A, n)
+
+
+def _tolerance(S, A, atol, rtol, hermitian=False):
+    if rtol is None:
+        eps = 1.1920929e-07 if A.dtype == _dtype.float32 else 2.220446049250313e-16
+        rtol = 0.0 if atol is not None and atol > 0 else eps * builtins.max(A.shape[-2], A.shape[-1])
+    return (S.amax(-1, keepdim=True) * rtol).clamp(min=atol or 0.0)
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False):
+    """The pseudo-inverse from the SVD: singular values at or below the tolerance
+    (max(atol, rtol * largest)) dropped, as torch's."""
+    U, S, Vh = svd(A, full_matrices=False)
+    keep = S > _tolerance(S, A, atol, rtol)
+    from ._ops_elementwise import where
+    inverse = where(keep, 1.0 / where(keep, S, 1.0), 0.0).to(S.dtype)
+    return (Vh.transpose(-2, -1) * inverse.unsqueeze(-2)).matmul(U.transpose(-2, -1))
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
+    S = svdvals(A)
+    return (S > _tolerance(S, A, atol, rtol)).sum(-1)
+
+
+def cond(A, p=None):
+    """The condition number: largest over smallest singular value (p None or 2; -2 the
+    inverse), or norm(A, p) * norm(inv(A), p)."""
+    if p in (None, 2, -2):
+        S = svdvals(A)
+        ratio = S[..., 0] / S[..., -1]
+        return ratio if p != -2 else 1.0 / ratio
+    return matrix_norm(A, p) * matrix_norm(inv(A), p)
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    """The solution of A X = B (X A = B with left=False) for a triangular A (its other triangle
+    ignored, its diagonal taken as ones with unitriangular)."""
+    from ._ops_creation import eye
+    T = A.triu() if upper else A.tril()
+    if unitriangular:
+        identity = eye(A.shape[-1], dtype=A.dtype, device=None if A.is_global else A.device)
+        T = T * (1 - identity) + identity
+    return solve(T, B, left=left)
+
+
+def _ok(A, dims):
+    from ._ops_creation import zeros
+    return zeros(*A.shape[:-dims], dtype=_dtype.int32, device=None if A.is_global else A.device)
+
+
+def inv_ex(A, *, check_errors=False):
+    return _returns("linalg_inv_ex", ("inverse", "info"))(inv(A), _ok(A, 2))
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False):
+    return _returns("linalg_cholesky_ex", ("L", "info"))(cholesky(A, upper=upper), _ok(A, 2))
+
+
+def solve_ex(A, B, *, left=True, check_errors=False):
+    return _returns("linalg_solve_ex", ("result", "info"))(solve(A, B, left=left), _ok(A, 2))
+
+
+def vander(x, *, N=None):
+    from ._ops_port import vander as _vander
+    return _vander(x, N, increasing=True) if x.ndim == 1 else \
+        x.unsqueeze(-1) ** _arange_like(x, x.shape[-1] if N is None else N)
+
+
+def _arange_like(x, n):
+    from ._ops_creation import arange
+    return arange(n, device=None if x.is_global else x.device)
+
+
 # torch's older spellings: torch.svd gives V (not Vh) and reduced factors unless some=False;
 # torch.qr takes some=True for 'reduced'.
-_SVDV = collections.namedtuple("svd", ["U", "S", "V"])
+_SVDV = _returns("svd", ("U", "S", "V"))
 
 
 def _torch_svd(input, some=True, compute_uv=True):

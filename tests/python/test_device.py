@@ -52,10 +52,14 @@ def test_local_tensors_live_on_the_cpu():
         x.to(copy=True)
 
 
-def test_global_tensors_have_a_placement_not_a_device():
+def test_a_global_tensors_device_is_where_its_part_lives():
     g = mf.tensor([1.0, 2.0], placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.broadcast)
-    with pytest.raises(RuntimeError, match="a global tensor has no device"):
-        g.device
+    assert g.device == mf.device("cpu")  # DTensor's meaning: this rank's device of the placement
+    assert g.to(g.device) is g and g.cpu() is g  # where it is already
+    with pytest.raises(RuntimeError, match="to_global with a placement"):
+        g.to("testdev")
+    pos = mf.arange(2, device=g.device)  # a forward's position ids: local, joining g as broadcast
+    assert (g + pos).is_global and (g + pos).tolist() == [1.0, 3.0]
     with pytest.raises(ValueError, match="a device .* or a placement"):
         mf.tensor([1.0], device="cpu", placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.broadcast)
 

@@ -136,8 +136,6 @@ def test_embedding_padding_idx():
     np.testing.assert_array_equal(e.weight.grad.numpy(), np.repeat(counts[:, None], 3, 1))
     with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
         nn.Embedding(6, 3, padding_idx=6)
-    with pytest.raises(NotImplementedError):
-        nn.Embedding(6, 3, scale_grad_by_freq=True)
 
 
 def test_functional_embedding_padding_idx():
@@ -342,6 +340,8 @@ def _np_rnn(mode, m, x, h0, c0):
             seq = [None] * len(x)
             for t in (reversed(range(len(x))) if direction else range(len(x))):
                 h, c = _np_cell(mode, layer_input[t], h, c, *w)
+                if "weight_hr" + sfx in params:  # LSTM's proj_size
+                    h = h @ params["weight_hr" + sfx].T
                 seq[t] = h
             outs.append(np.stack(seq))
             h_n.append(h)
@@ -395,8 +395,31 @@ def test_rnn_unbatched_and_errors():
     assert h.shape == (1, 2)
     with pytest.raises(RuntimeError, match="Expected hidden size"):
         m(mf.tensor(RNG.standard_normal((4, 2, 3))), mf.tensor(np.zeros((2, 2, 2))))
-    with pytest.raises(NotImplementedError):
-        nn.LSTM(3, 2, proj_size=1)
+    with pytest.raises(ValueError, match="smaller than hidden_size"):
+        nn.LSTM(3, 2, proj_size=2)
+
+
+@pytest.mark.parametrize("layers, bidirectional", [(1, False), (2, True)])
+def test_lstm_proj_size(layers, bidirectional):
+    m = nn.LSTM(3, 4, num_layers=layers, bidirectional=bidirectional, proj_size=2).double()
+    directions = 2 if bidirectional else 1
+    names = []
+    for layer in range(layers):
+        for sfx in [""] + (["_reverse"] if bidirectional else []):
+            names += [f"weight_ih_l{layer}{sfx}", f"weight_hh_l{layer}{sfx}", f"bias_ih_l{layer}{sfx}",
+                      f"bias_hh_l{layer}{sfx}", f"weight_hr_l{layer}{sfx}"]
+    assert list(m.state_dict()) == names  # torch's order
+    assert tuple(m.weight_hh_l0.shape) == (16, 2) and tuple(m.weight_hr_l0.shape) == (2, 4)
+    x = RNG.standard_normal((5, 2, 3))
+    h0, c0 = RNG.standard_normal((layers * directions, 2, 2)), RNG.standard_normal((layers * directions, 2, 4))
+    out, (h, c) = m(mf.tensor(x), (mf.tensor(h0), mf.tensor(c0)))
+    ref_out, ref_h, ref_c = _np_rnn("LSTM", m, x, h0, c0)
+    for got, want in ((out, ref_out), (h, ref_h), (c, ref_c)):
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-10, atol=1e-12)
+    assert tuple(out.shape) == (5, 2, 2 * directions)
+    out, (h, c) = m(mf.tensor(x))  # default zero states: h of proj_size, c of hidden_size
+    assert tuple(h.shape) == (layers * directions, 2, 2) and tuple(c.shape) == (layers * directions, 2, 4)
+    check_gradients(lambda t: m(t)[0], [x[:3]])
 
 
 @pytest.mark.parametrize("mode", ["LSTM", "GRU"])

@@ -220,15 +220,17 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     """Resizes the last 1 to 3 dims of [N, C, ...] to `size`, or by `scale_factor` (the size
     floor(in * scale_factor)). Mode 'nearest' is torch's (output o reads input
     floor(o * in / out), or floor(o / scale_factor) with a scale factor); 'linear',
-    'bilinear', 'bicubic' and 'trilinear' are _functional_surface.interpolate_linear."""
-    if mode in ("linear", "bilinear", "bicubic", "trilinear"):
+    'bilinear', 'bicubic', 'trilinear', 'area' and 'nearest-exact' are
+    _functional_surface.interpolate_linear."""
+    if mode in ("linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact"):
         from ._functional_surface import interpolate_linear
-        if antialias:
-            raise NotImplementedError("[interpolate] antialias=True is not implemented")
-        return interpolate_linear(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
+        if align_corners is not None and mode in ("area", "nearest-exact"):
+            raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                             "bicubic | trilinear")
+        return interpolate_linear(input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias)
     if mode != "nearest":
         raise NotImplementedError(f"[interpolate] mode {mode!r} is not implemented; meshflow interpolates with mode "
-                                  "'nearest', 'linear', 'bilinear', 'bicubic' or 'trilinear'")
+                                  "'nearest', 'nearest-exact', 'area', 'linear', 'bilinear', 'bicubic' or 'trilinear'")
     if align_corners is not None or antialias:
         raise ValueError("[interpolate] align_corners and antialias are for the interpolating modes, not 'nearest'")
     k = input.ndim - 2

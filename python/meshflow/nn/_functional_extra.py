@@ -204,12 +204,17 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     """The rows of `weight` [vocabulary, dim] at the int32/int64 indices `input`. The row
     padding_idx gets no gradient (its lookups are detached), as torch's. max_norm: first, as
     torch's, each looked-up row whose norm_type-norm exceeds max_norm is scaled in place (not
-    recorded for autograd) to norm max_norm."""
+    recorded for autograd) to norm max_norm. scale_grad_by_freq: each looked-up row's
+    gradient is divided by how often input holds its index, as torch's. sparse: the gradient
+    is dense (its values are torch's sparse gradient's, zero rows written out)."""
     if max_norm is not None:
         _renorm_rows(weight, input, float(max_norm), float(norm_type))
-    if scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding: scale_grad_by_freq and sparse gradients are not supported")
     out = apply("embedding", [input, weight])[0]
+    if scale_grad_by_freq:
+        # The value stays out (e - e.detach() is 0); the gradient to e is divided by the count.
+        counts = _zeros_for(out, weight.shape[0]).index_add(0, input.reshape(-1), _zeros_for(out, input.numel()) + 1)
+        frequency = counts[input].unsqueeze(-1)
+        out = out.detach() + (out - out.detach()) / frequency
     if padding_idx is None:
         return out
     padding_idx = _padding_index(padding_idx, weight.shape[0])

@@ -251,21 +251,74 @@ def _taps(out_size, in_size, scale, align_corners, cubic):
     return [(base, 1.0 - t), (upper, t)]
 
 
+def _nearest_exact_taps(out_size, in_size, scale):
+    """torch's nearest_neighbor_exact_compute_source_index, in float32 as its kernel: output o
+    reads input min(floor((o + 0.5) * scale), in - 1), one tap of weight None (no product)."""
+    step = _np.float32(in_size / out_size if scale is None else 1.0 / scale)
+    src = _np.floor((_np.arange(out_size, dtype=_np.float32) + _np.float32(0.5)) * step).astype(_np.int64)
+    return [(_np.minimum(src, in_size - 1), None)]
+
+
+def _area_taps(out_size, in_size):
+    """Adaptive average pooling's windows (torch's 'area'): output o averages input
+    [floor(o in / out), ceil((o + 1) in / out)); windows padded to the longest with weight 0."""
+    o = _np.arange(out_size)
+    start = (o * in_size) // out_size
+    end = -((-(o + 1) * in_size) // out_size)
+    width = end - start
+    return [(_np.minimum(start + k, end - 1), _np.where(k < width, 1.0 / width, 0.0)) for k in range(int(width.max()))]
+
+
+def _antialias_taps(out_size, in_size, scale, align_corners, cubic):
+    """torch's antialiased bilinear / bicubic weights (PIL's): a triangle (or a = -0.5 cubic)
+    filter widened by the downscale factor, normalized per output; windows padded with weight
+    0."""
+    if align_corners:
+        step = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
+    else:
+        step = in_size / out_size if scale is None else 1.0 / scale
+    support = (2.0 if cubic else 1.0) * max(step, 1.0)
+    invscale = 1.0 / step if step >= 1.0 else 1.0
+    center = step * (_np.arange(out_size) + 0.5)
+    lo = _np.maximum((center - support + 0.5).astype(_np.int64), 0)
+    hi = _np.minimum((center + support + 0.5).astype(_np.int64), in_size)
+    width = int((hi - lo).max())
+    j = _np.arange(width)[:, None]
+    x = _np.abs((j + lo[None, :] - center[None, :] + 0.5) * invscale)
+    if cubic:
+        a = -0.5
+        far = _np.where(x < 2, ((x - 5) * x + 8) * x * a - 4 * a, 0.0)
+        w = _np.where(x < 1, ((a + 2) * x - (a + 3)) * x * x + 1, far)
+    else:
+        w = _np.maximum(1.0 - x, 0.0)
+    w = _np.where(j < (hi - lo)[None, :], w, 0.0)
+    w = w / w.sum(0, keepdims=True)
+    return [(_np.minimum(lo + k, in_size - 1), w[k]) for k in range(width)]
+
+
 def _interpolate_along(x, dim, taps):
     shape = [1] * x.ndim
     shape[dim] = -1
     out = None
     for indices, weights in taps:
-        term = index_select(x, dim, _ints_like(x, indices)) * _values_like(x, weights.reshape(shape))
+        term = index_select(x, dim, _ints_like(x, indices))
+        if weights is not None:
+            term = term * _values_like(x, weights.reshape(shape))
         out = term if out is None else out + term
     return out
 
 
-def interpolate_linear(input, size, scale_factor, mode, align_corners, recompute_scale_factor):
+def interpolate_linear(input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias=False):
     """F.interpolate for mode 'linear', 'bilinear', 'bicubic' or 'trilinear' (torch's
-    coordinates, align_corners both ways, bicubic's A = -0.75 with clamped taps)."""
-    k = _MODE_DIMS[mode]
-    if input.ndim != k + 2:
+    coordinates, align_corners both ways, bicubic's A = -0.75 with clamped taps), 'area'
+    (adaptive average pooling to the output size) and 'nearest-exact' (torch's rounding to the
+    nearest source pixel center), each a weighted sum of index_selects one spatial dim at a
+    time; `antialias` (bilinear, bicubic) widens the filter when downsampling, as torch's."""
+    if antialias and mode not in ("bilinear", "bicubic"):
+        raise NotImplementedError(f"Anti-alias option is restricted to bilinear and bicubic modes and 4-D input; "
+                                  f"got mode {mode!r}")
+    k = _MODE_DIMS.get(mode, input.ndim - 2)
+    if input.ndim != k + 2 or not 1 <= k <= 3:
         raise NotImplementedError(f"[interpolate] mode {mode!r} takes a {k + 2}-d input [N, C, ...], got shape "
                                   f"{tuple(input.shape)}")
     if (size is None) == (scale_factor is None):
@@ -282,10 +335,17 @@ def interpolate_linear(input, size, scale_factor, mode, align_corners, recompute
     if len(sizes) != k or min(sizes) <= 0:
         raise ValueError(f"[interpolate] size {size!r} / scale_factor {scale_factor!r} for {k} spatial dims of "
                          f"{tuple(spatial)}; expected {k} positive output sizes")
-    x = input if input.dtype.is_floating_point else input.float()
+    x = input if input.dtype.is_floating_point or mode == "nearest-exact" else input.float()
     for d in range(k):
-        x = _interpolate_along(x, 2 + d, _taps(sizes[d], spatial[d], scales[d], bool(align_corners),
-                                               mode == "bicubic"))
+        if mode == "nearest-exact":
+            taps = _nearest_exact_taps(sizes[d], spatial[d], scales[d])
+        elif mode == "area":
+            taps = _area_taps(sizes[d], spatial[d])
+        elif antialias:
+            taps = _antialias_taps(sizes[d], spatial[d], scales[d], bool(align_corners), mode == "bicubic")
+        else:
+            taps = _taps(sizes[d], spatial[d], scales[d], bool(align_corners), mode == "bicubic")
+        x = _interpolate_along(x, 2 + d, taps)
     return x
 
 

@@ -34,8 +34,10 @@ def calculate_gain(nonlinearity, param=None):
 
 
 def _set(tensor, value):
+    """tensor takes value in place, as torch's initializers write: through an alias too
+    (init.normal_(m.weight.data, ...) initializes the parameter)."""
     with no_grad():
-        tensor.data = value
+        tensor.copy_(value)
     return tensor
 
 

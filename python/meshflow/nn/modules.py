@@ -16,6 +16,7 @@ from .._ops_elementwise import cast
 from .._promotion import get_default_dtype
 from ..sbp import as_nd_sbp as _as_nd_sbp
 from . import functional as F
+from . import _hooks
 
 
 class Parameter(Tensor):
@@ -28,7 +29,7 @@ class Parameter(Tensor):
         self.requires_grad = requires_grad
 
     def __repr__(self):
-        return "Parameter(" + super().__repr__() + ")"
+        return "Parameter containing:\n" + super().__repr__()  # torch's
 
 
 class _StateDictError(RuntimeError, KeyError):
@@ -218,10 +219,36 @@ class Module:
         return new
 
     def __call__(self, *args, **kwargs):
+        if _hooks.has_hooks(self):
+            return _hooks.call(self, args, kwargs)
         return self.forward(*args, **kwargs)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} does not define forward()")
+
+    # Hooks (nn/_hooks.py), as torch's; each returns a handle whose remove() unregisters it.
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """hook(module, args) (with_kwargs: hook(module, args, kwargs)) before forward; what it
+        returns, if not None, replaces the arguments."""
+        return _hooks.register(self, "_forward_pre_hooks", hook, prepend, with_kwargs=with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """hook(module, args, output) (with_kwargs: hook(module, args, kwargs, output)) after
+        forward; what it returns, if not None, replaces the output."""
+        return _hooks.register(self, "_forward_hooks", hook, prepend, with_kwargs=with_kwargs,
+                               always_call=always_call)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """hook(module, grad_output) when the output's gradients are known; may replace them."""
+        return _hooks.register(self, "_backward_pre_hooks", hook, prepend)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """hook(module, grad_input, grad_output) when the gradients of the tensor arguments
+        are known; what it returns, if not None, replaces grad_input."""
+        return _hooks.register(self, "_backward_hooks", hook, prepend)
+
+    # torch's deprecated spelling; it is called as the full hook (docs/porting.md).
+    register_backward_hook = register_full_backward_hook
 
     # Traversal.
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
@@ -522,8 +549,6 @@ class Embedding(Module):
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
                  scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
         super().__init__()
-        if scale_grad_by_freq or sparse:
-            raise NotImplementedError("Embedding: scale_grad_by_freq and sparse gradients are not supported")
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         if padding_idx is not None:
             from ._functional_extra import _padding_index
@@ -541,7 +566,8 @@ class Embedding(Module):
         self.weight = Parameter(weight, requires_grad=not _freeze)
 
     def forward(self, indices):
-        return F.embedding(indices, self.weight, self.padding_idx, self.max_norm, self.norm_type)
+        return F.embedding(indices, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq, self.sparse)
 
     @classmethod
     def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, max_norm=None, norm_type=2.0,

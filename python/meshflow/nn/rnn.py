@@ -1,5 +1,5 @@
 """Recurrent layers as torch's: nn.RNN, nn.LSTM, nn.GRU (num_layers, bias, batch_first, dropout
-between layers, bidirectional, a PackedSequence as input) and the cells nn.RNNCell, nn.LSTMCell,
+between layers, bidirectional, LSTM's proj_size, a PackedSequence as input) and the cells nn.RNNCell, nn.LSTMCell,
 nn.GRUCell, with torch's parameter names (weight_ih_l{k}[_reverse], weight_hh_l..., bias_ih_l...,
 bias_hh_l...), gate order (LSTM: i, f, g, o; GRU: r, z, n), init (U(-1/sqrt(hidden), 1/sqrt(hidden))) and results.
 
@@ -17,13 +17,15 @@ from .utils.rnn import PackedSequence
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
 
-def _cell(mode, x_proj, h, c, w_hh, b_hh):
-    """One step given the input's projection x_proj = x W_ih^T + b_ih; returns (h', c')."""
+def _cell(mode, x_proj, h, c, w_hh, b_hh, w_hr=None):
+    """One step given the input's projection x_proj = x W_ih^T + b_ih; returns (h', c') (an
+    LSTM with proj_size: h' projected by w_hr)."""
     h_proj = F.linear(h, w_hh, b_hh)
     if mode == "LSTM":
         i, f, g, o = (x_proj + h_proj).chunk(4, -1)
         c = sigmoid(f) * c + sigmoid(i) * tanh(g)
-        return sigmoid(o) * tanh(c), c
+        h = sigmoid(o) * tanh(c)
+        return (h if w_hr is None else F.linear(h, w_hr)), c
     if mode == "GRU":
         xr, xz, xn = x_proj.chunk(3, -1)
         hr, hz, hn = h_proj.chunk(3, -1)
@@ -38,8 +40,9 @@ class _RNNBase(Module):
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
                  bidirectional=False, proj_size=0, device=None, dtype=None):
         super().__init__()
-        if proj_size:
-            raise NotImplementedError("LSTM: proj_size is not supported")
+        if proj_size < 0 or (proj_size and proj_size >= hidden_size):
+            raise ValueError("proj_size has to be a positive integer smaller than hidden_size" if proj_size > 0
+                             else "proj_size should be a positive integer or zero to disable projections")
         if not 0 <= dropout <= 1:
             raise ValueError("dropout should be a number in range [0, 1] representing the probability of an "
                              "element being zeroed")
@@ -47,24 +50,28 @@ class _RNNBase(Module):
             raise ValueError("hidden_size and num_layers must be greater than 0")
         self.mode, self.input_size, self.hidden_size, self.num_layers = mode, input_size, hidden_size, num_layers
         self.bias, self.batch_first, self.dropout, self.bidirectional = bias, batch_first, float(dropout), bidirectional
-        self.proj_size = 0
+        self.proj_size = proj_size
         directions = 2 if bidirectional else 1
         gates = _GATES[mode] * hidden_size
+        out_size = proj_size or hidden_size  # h's size: the projection's with proj_size
         bound = 1.0 / math.sqrt(hidden_size)
         for layer in range(num_layers):
-            layer_input = input_size if layer == 0 else hidden_size * directions
+            layer_input = input_size if layer == 0 else out_size * directions
             for direction in range(directions):
                 suffix = f"_l{layer}" + ("_reverse" if direction else "")
                 setattr(self, "weight_ih" + suffix, Parameter(_uniform((gates, layer_input), bound, device, dtype)))
-                setattr(self, "weight_hh" + suffix, Parameter(_uniform((gates, hidden_size), bound, device, dtype)))
+                setattr(self, "weight_hh" + suffix, Parameter(_uniform((gates, out_size), bound, device, dtype)))
                 if bias:
                     setattr(self, "bias_ih" + suffix, Parameter(_uniform((gates,), bound, device, dtype)))
                     setattr(self, "bias_hh" + suffix, Parameter(_uniform((gates,), bound, device, dtype)))
+                if proj_size:
+                    setattr(self, "weight_hr" + suffix,
+                            Parameter(_uniform((proj_size, hidden_size), bound, device, dtype)))
 
     def _weights(self, layer, direction):
         suffix = f"_l{layer}" + ("_reverse" if direction else "")
         get = lambda name: getattr(self, name + suffix, None)  # noqa: E731
-        return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh")
+        return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh"), get("weight_hr")
 
     def forward(self, input, hx=None):
         lstm = self.mode == "LSTM"
@@ -90,23 +97,24 @@ class _RNNBase(Module):
             steps, batch = input.shape[0], input.shape[1]
             batch_sizes = [batch] * steps
         directions = 2 if self.bidirectional else 1
-        state_shape = (self.num_layers * directions, batch, self.hidden_size)
+        state_shape = (self.num_layers * directions, batch, self.hidden_size)  # c's; h's is proj_size with one
+        h_shape = state_shape[:2] + (self.proj_size or self.hidden_size,)
         if hx is None:
-            h0 = _zeros_for(input, *state_shape)
-            hx = (h0, h0) if lstm else h0
+            hx = (_zeros_for(input, *h_shape), _zeros_for(input, *state_shape)) if lstm else \
+                _zeros_for(input, *state_shape)
         elif not batched:
             hx = tuple(t.unsqueeze(1) for t in hx) if lstm else hx.unsqueeze(1)
         h0, c0 = hx if lstm else (hx, None)
-        for t in (h0, c0) if lstm else (h0,):
-            if tuple(t.shape) != state_shape:
-                raise RuntimeError(f"Expected hidden size {state_shape}, got {list(t.shape)}")
+        for t, shape in ((h0, h_shape), (c0, state_shape)) if lstm else ((h0, state_shape),):
+            if tuple(t.shape) != shape:
+                raise RuntimeError(f"Expected hidden size {shape}, got {list(t.shape)}")
         offsets = [sum(batch_sizes[:step]) for step in range(steps)]
         h_n, c_n = [], []
         layer_input = input
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(directions):
-                w_ih, w_hh, b_ih, b_hh = self._weights(layer, direction)
+                w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, direction)
                 index = layer * directions + direction
                 h, c = h0[index], (c0[index] if lstm else None)
                 x_proj = F.linear(layer_input, w_ih, b_ih)  # all steps at once
@@ -116,11 +124,11 @@ class _RNNBase(Module):
                     size = batch_sizes[step]
                     if size == batch:
                         h, c = _cell(self.mode, x_proj[offsets[step]:offsets[step] + size] if packed
-                                     else x_proj[step], h, c, w_hh, b_hh)
+                                     else x_proj[step], h, c, w_hh, b_hh, w_hr)
                         seq[step] = h
                     else:
                         h_run, c_run = _cell(self.mode, x_proj[offsets[step]:offsets[step] + size], h[:size],
-                                             c[:size] if lstm else None, w_hh, b_hh)
+                                             c[:size] if lstm else None, w_hh, b_hh, w_hr)
                         h = cat([h_run, h[size:]], 0)
                         c = cat([c_run, c[size:]], 0) if lstm else None
                         seq[step] = h_run
@@ -157,6 +165,8 @@ class _RNNBase(Module):
             text += f", dropout={self.dropout}"
         if self.bidirectional:
             text += ", bidirectional=True"
+        if self.proj_size:
+            text += f", proj_size={self.proj_size}"
         return text
 
 

@@ -12,7 +12,7 @@ import collections
 from .. import _C, _dtype
 from .._ops_creation import zeros_like
 from .._ops_elementwise import cast
-from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name, tensor
+from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name, no_grad, tensor
 
 
 def _tensors(params, what="params"):
@@ -333,10 +333,13 @@ class Adam(_AdamBase):
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     """Scales all gradients so that their joint norm_type-norm (over every shard) is at most
-    max_norm; returns the norm before clipping as a 0-d local tensor of the gradients' dtype, on
-    their device (this rank's, for global ones), as torch's (inside a Graph's build, the traced
-    scalar). Nothing is read on the host: the norm and the scale stay on the device. error_if_nonfinite: a NaN or infinite norm raises instead, the gradients left as
-    they are. foreach is accepted for torch's signature."""
+    max_norm (torch's coefficient max_norm / (norm + 1e-6), capped at 1); returns the norm
+    before clipping as a 0-d local tensor of the gradients' dtype, on their device (this
+    rank's, for global ones), as torch's (inside a Graph's build, the traced scalar). Nothing
+    is read on the host: the norm and the scale stay on the device (the 2-norm is one fused
+    C++ reduction), but with error_if_nonfinite, where a NaN or infinite norm raises
+    RuntimeError before any gradient changes, as torch's. foreach is accepted for torch's
+    signature."""
     parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)  # as torch's
     params = [_impl_of("clip_grad_norm_", p) for p in parameters]
     norm_type = float(norm_type)
@@ -351,28 +354,47 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
             return tensor(0.0, dtype=dtype, device=device)
         norm = Tensor(norm)
         return (norm.to_local() if norm.is_global else norm).to(dtype)
-    return _clip_by_norm(parameters, float(max_norm), norm_type, error_if_nonfinite)
+    total = get_total_norm([p.grad for p in parameters], norm_type, error_if_nonfinite)
+    clip_grads_with_norm_(parameters, max_norm, total)
+    return total
 
 
-def _clip_by_norm(parameters, max_norm, norm_type, error_if_nonfinite):
-    """clip_grad_norm_ composed from ops, for the other norms and the finiteness check."""
+def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """The norm_type-norm of the norms of `tensors` (torch.nn.utils.get_total_norm): a 0-d
+    local tensor on their device (this rank's for global ones), computed on the device; read
+    on the host only to raise on a NaN or infinite norm with error_if_nonfinite."""
     from .._ops_shape import stack
     from .. import linalg, no_grad, isfinite
-    grads = [p.grad for p in parameters if p.grad is not None]
-    if not grads:
+    tensors = [tensors] if isinstance(tensors, Tensor) else [t for t in tensors if t is not None]
+    norm_type = float(norm_type)
+    if not tensors:
         return tensor(0.0)
     with no_grad():
-        norms = [linalg.vector_norm(g.detach(), norm_type) for g in grads]
+        norms = [linalg.vector_norm(t.detach(), norm_type) for t in tensors]
         norms = [n.to_global(sbp=[_C.Sbp.broadcast()] * len(n.sbp)).to_local() if n.is_global else n for n in norms]
         total = linalg.vector_norm(stack(norms), norm_type)
-        if error_if_nonfinite and not bool(isfinite(total)):
-            raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, "
-                               "so it cannot be clipped. To disable this error and scale the gradients by the "
-                               "non-finite norm anyway, set `error_if_nonfinite=False`")
-        scale = (max_norm / (total + 1e-6)).clamp(max=1.0)
-        for g in grads:
-            g.mul_(scale.to_global(g.placement, [_C.Sbp.broadcast()] * len(g.sbp)) if g.is_global else scale)
+    if error_if_nonfinite and not bool(isfinite(total)):
+        raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it "
+                           "cannot be clipped. To disable this error and scale the gradients by the non-finite norm "
+                           "anyway, set `error_if_nonfinite=False`")
     return total
+
+
+def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
+    """Scales the gradients in place by max_norm / (total_norm + 1e-6), capped at 1 (torch's),
+    on the device."""
+    parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)
+    from .. import no_grad
+    with no_grad():
+        scale = (float(max_norm) / (total_norm + 1e-6)).clamp(max=1.0) if isinstance(total_norm, Tensor) \
+            else min(float(max_norm) / (float(total_norm) + 1e-6), 1.0)
+        for p in parameters:
+            g = p.grad
+            if g is None:
+                continue
+            placed = scale.to_global(g.placement, [_C.Sbp.broadcast()] * len(g.sbp)) \
+                if g.is_global and isinstance(scale, Tensor) else scale
+            g.mul_(placed)
 
 
 def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):

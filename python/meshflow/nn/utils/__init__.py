@@ -1,12 +1,12 @@
 """meshflow.nn.utils: torch.nn.utils' gradient clipping (clip_grad_norm_ is the same function
 as meshflow.optim.clip_grad_norm_), parameters_to_vector, and torch.nn.utils.rnn's
 pad_sequence and packed sequences in the submodule rnn."""
-from ...optim import clip_grad_norm_  # noqa: F401: part of this module's API
+from ...optim import clip_grad_norm_, clip_grads_with_norm_, get_total_norm  # noqa: F401: part of this module's API
 from ..._tensor import Tensor, no_grad
 from . import rnn  # noqa: F401: part of this module's API
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters", "weight_norm",
-           "remove_weight_norm", "rnn"]
+__all__ = ["clip_grad_norm_", "clip_grads_with_norm_", "get_total_norm", "clip_grad_value_", "parameters_to_vector",
+           "vector_to_parameters", "weight_norm", "remove_weight_norm", "spectral_norm", "remove_spectral_norm", "rnn"]
 
 
 def clip_grad_value_(parameters, clip_value, foreach=None):
@@ -93,4 +93,86 @@ def remove_weight_norm(module, name="weight"):
     module.register_parameter(name, Parameter(weight.detach()))
     if not norms:
         module.__dict__.pop("forward", None)
+    return module
+
+
+class _SpectralNorm:
+    """spectral_norm's forward pre-hook: `name` = name_orig / sigma, sigma estimated by power
+    iteration on name_orig as a matrix [size of `dim`, rest] (u and v, buffers, advance in
+    training only), as torch's SpectralNorm."""
+
+    def __init__(self, name, n_power_iterations, dim, eps):
+        self.name, self.n_power_iterations, self.dim, self.eps = name, n_power_iterations, dim, eps
+
+    def matrix(self, weight):
+        if self.dim != 0:
+            weight = weight.movedim(self.dim, 0)
+        return weight.reshape(weight.shape[0], -1)
+
+    def compute_weight(self, module, do_power_iteration):
+        from .. import functional as F
+        weight = getattr(module, self.name + "_orig")
+        u, v = getattr(module, self.name + "_u"), getattr(module, self.name + "_v")
+        mat = self.matrix(weight)
+        if do_power_iteration:
+            with no_grad():
+                for _ in range(self.n_power_iterations):
+                    v.copy_(F.normalize(mat.t().mv(u), dim=0, eps=self.eps))
+                    u.copy_(F.normalize(mat.mv(v), dim=0, eps=self.eps))
+        # u and v as they are now: the step's later writes (the next forward) must not reach
+        # this forward's graph, as torch's clones.
+        u, v = u.clone(), v.clone()
+        return weight / u.dot(mat.mv(v))
+
+    def __call__(self, module, inputs):
+        object.__setattr__(module, self.name, self.compute_weight(module, module.training))
+
+
+def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=None):
+    """torch.nn.utils.spectral_norm: the parameter `name` becomes name_orig, with buffers name_u
+    and name_v (unit vectors, drawn from meshflow's generator, so not torch's values), and each
+    forward uses name_orig / sigma, sigma its largest singular value estimated by
+    n_power_iterations of power iteration in training (dim: the output dim, 0, or 1 for the
+    transposed convolutions). Returns module."""
+    from ..functional import normalize
+    from ..modules import Parameter
+    hooks = module.__dict__.setdefault("_spectral_norms", {})
+    if name in hooks:
+        raise RuntimeError(f"Cannot register two spectral_norm hooks on the same parameter {name}")
+    if n_power_iterations <= 0:
+        raise ValueError(f"Expected n_power_iterations to be positive, but got n_power_iterations={n_power_iterations}")
+    weight = module._parameters.get(name)
+    if weight is None:
+        raise AttributeError(f"spectral_norm: {type(module).__name__} has no parameter {name!r}")
+    if dim is None:
+        dim = 1 if type(module).__name__.startswith("ConvTranspose") else 0
+    fn = _SpectralNorm(name, n_power_iterations, dim, eps)
+    mat = fn.matrix(weight.detach())
+    with no_grad():
+        u = normalize(mat.new_empty(mat.shape[0]).normal_(0, 1), dim=0, eps=eps)
+        v = normalize(mat.new_empty(mat.shape[1]).normal_(0, 1), dim=0, eps=eps)
+    del module._parameters[name]
+    module.register_parameter(name + "_orig", weight if isinstance(weight, Parameter) else Parameter(weight))
+    object.__setattr__(module, name, weight.detach())
+    module.register_buffer(name + "_u", u)
+    module.register_buffer(name + "_v", v)
+    hooks[name] = (fn, module.register_forward_pre_hook(fn))
+    return module
+
+
+def remove_spectral_norm(module, name="weight"):
+    """Undoes spectral_norm: `name` is a parameter again, holding name_orig / sigma (no power
+    iteration). Returns module."""
+    from ..modules import Parameter
+    hooks = module.__dict__.get("_spectral_norms", {})
+    if name not in hooks:
+        raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    fn, handle = hooks.pop(name)
+    handle.remove()
+    with no_grad():
+        weight = fn.compute_weight(module, do_power_iteration=False)
+    module.__dict__.pop(name, None)
+    for suffix in ("_orig", "_u", "_v"):
+        delattr(module, name + suffix)
+    module.register_parameter(name, Parameter(weight.detach()))
     return module

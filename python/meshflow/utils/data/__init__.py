@@ -8,6 +8,7 @@ draws come from meshflow's generator (mf.manual_seed), or from the mf.Generator 
 `generator`, so ranks that seed alike shuffle alike, as data parallelism needs; they are not
 torch's numbers. DistributedSampler shuffles with seed + epoch alone, as torch's.
 """
+import collections.abc
 import math
 import numbers
 
@@ -17,7 +18,8 @@ from ... import _C
 from ..._tensor import Tensor, tensor
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset", "Subset", "random_split",
-           "default_collate", "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
+           "default_collate", "default_convert", "get_worker_info", "Sampler", "SequentialSampler", "RandomSampler",
+           "SubsetRandomSampler",
            "WeightedRandomSampler", "BatchSampler", "DistributedSampler", "DataLoader"]
 
 
@@ -143,24 +145,62 @@ def random_split(dataset, lengths, generator=None):
 
 
 def default_collate(batch):
-    """Stacks a list of samples: tensors into one tensor, numbers into a tensor, tuples and
-    dicts element by element (torch's default_collate)."""
+    """Stacks a list of samples as torch's default_collate: tensors and NumPy arrays into one
+    tensor, bools, ints and floats into a bool, int64 or float64 tensor, NumPy scalars into a
+    tensor of their dtype, mappings and namedtuples field by field (keeping their type), other
+    sequences element by element into a list (a tuple's too, as torch's), anything else (str)
+    as the sequence of the samples."""
     from ..._ops_shape import stack
     first = batch[0]
     if isinstance(first, Tensor):
         return stack(list(batch))
-    if isinstance(first, bool) or isinstance(first, numbers.Integral):
+    if isinstance(first, _np.ndarray) and first.dtype.kind not in "SaUO":
+        return tensor(_np.stack(batch))
+    if isinstance(first, _np.generic) and first.dtype.kind not in "SaUO":
+        return tensor(_np.array(batch))
+    if isinstance(first, bool):
+        return tensor(list(batch), dtype="bool")
+    if isinstance(first, numbers.Integral):
         return tensor([int(x) for x in batch])
     if isinstance(first, numbers.Real):
         return tensor([float(x) for x in batch], dtype="float64")
-    if isinstance(first, _np.ndarray):
-        return tensor(_np.stack(batch))
-    if isinstance(first, dict):
-        return {key: default_collate([b[key] for b in batch]) for key in first}
-    if isinstance(first, (tuple, list)):
-        return type(first)(default_collate(list(items)) for items in zip(*batch)) if isinstance(first, tuple) \
-            else [default_collate(list(items)) for items in zip(*batch)]
+    if isinstance(first, (str, bytes)):
+        return batch
+    if isinstance(first, collections.abc.Mapping):
+        collated = {key: default_collate([b[key] for b in batch]) for key in first}
+        try:
+            return type(first)(collated)
+        except TypeError:  # a mapping type that cannot be made from a dict
+            return collated
+    if isinstance(first, tuple) and hasattr(first, "_fields"):  # namedtuple
+        return type(first)(*(default_collate(list(items)) for items in zip(*batch)))
+    if isinstance(first, collections.abc.Sequence):
+        if any(len(b) != len(first) for b in batch):
+            raise RuntimeError("each element in list of batch should be of equal size")
+        return [default_collate(items) for items in zip(*batch)]
     return batch
+
+
+def default_convert(data):
+    """torch's default_convert (the collate_fn of DataLoader(batch_size=None)): NumPy arrays and
+    scalars become tensors, containers are converted element by element, the rest kept."""
+    if isinstance(data, _np.ndarray) and data.dtype.kind not in "SaUO":
+        return tensor(data)
+    if isinstance(data, _np.generic) and data.dtype.kind not in "SaUO":
+        return tensor(_np.asarray(data))
+    if isinstance(data, collections.abc.Mapping):
+        return type(data)({k: default_convert(v) for k, v in data.items()})
+    if isinstance(data, tuple) and hasattr(data, "_fields"):
+        return type(data)(*(default_convert(d) for d in data))
+    if isinstance(data, (list, tuple)):
+        return type(data)(default_convert(d) for d in data)
+    return data
+
+
+def get_worker_info():
+    """None: loading runs in the calling process, as torch's main process sees it (a dataset
+    that splits its work among workers by this reads one worker)."""
+    return None
 
 
 class Sampler:
@@ -332,7 +372,7 @@ class DataLoader:
     `sampler` (default: SequentialSampler, or RandomSampler(generator=generator) with
     shuffle=True) grouped by BatchSampler(batch_size, drop_last), or from `batch_sampler`; an
     IterableDataset is batched in the order it yields. Each batch is collate_fn(samples);
-    batch_size=None yields the samples one by one (through collate_fn only when given)."""
+    batch_size=None yields the samples one by one, through collate_fn (default_convert)."""
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
                  collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
@@ -362,7 +402,7 @@ class DataLoader:
         self.dataset, self.batch_size, self.drop_last, self.shuffle = dataset, batch_size, drop_last, bool(shuffle)
         self.sampler, self.batch_sampler, self.generator = sampler, batch_sampler, generator
         self._auto_collate = batch_size is not None or batch_sampler is not None
-        self.collate_fn = collate_fn or (default_collate if self._auto_collate else None)
+        self.collate_fn = collate_fn or (default_collate if self._auto_collate else default_convert)
         self.num_workers = num_workers
 
     def __iter__(self):
@@ -373,12 +413,12 @@ class DataLoader:
                 yield self.collate_fn([self.dataset[i] for i in indices])
         else:
             for i in self.sampler:
-                yield self.dataset[i] if self.collate_fn is None else self.collate_fn(self.dataset[i])
+                yield self.collate_fn(self.dataset[i])
 
     def _iterable_batches(self):
         if self.batch_size is None:
             for sample in self.dataset:
-                yield sample if self.collate_fn is None else self.collate_fn(sample)
+                yield self.collate_fn(sample)
             return
         batch = []
         for sample in self.dataset:

@@ -1,0 +1,201 @@
+"""Module hooks, as torch's: forward pre-hooks and forward hooks (`with_kwargs`, `prepend`,
+`always_call`), full backward hooks and backward pre-hooks, each registration returning a
+RemovableHandle.
+
+A module's call runs its pre-hooks (which may replace the arguments), forward, then its
+forward hooks (which may replace the output). Backward hooks follow torch's BackwardHook: the
+tensors among the positional arguments that require grad, and the tensors of the output, pass
+through identity autograd Functions; the output's one sees grad_output first (backward
+pre-hooks may replace it), the inputs' one then calls hook(module, grad_input, grad_output),
+which may replace grad_input. When no input requires grad, the hooks are called with
+grad_input all None when grad_output is known, as torch's.
+
+Hooks are plain Python state of one module; not thread-safe beyond what a module is.
+"""
+import collections
+import itertools
+import warnings
+
+from .. import _C
+from .._function import Function
+from .._tensor import Tensor
+
+_ids = itertools.count()
+_TABLES = ("_forward_pre_hooks", "_forward_hooks", "_backward_pre_hooks", "_backward_hooks")
+
+
+class RemovableHandle:
+    """What a hook registration returns: remove() unregisters the hook (also as a context
+    manager's exit), as torch.utils.hooks.RemovableHandle."""
+
+    def __init__(self, table):
+        self._table, self.id = table, next(_ids)
+
+    def remove(self):
+        if self._table is not None:
+            self._table.pop(self.id, None)
+            self._table = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def register(module, table_name, hook, prepend=False, **flags):
+    """Adds `hook` to the module's table `table_name` (flags kept beside it) and returns its
+    handle."""
+    if not callable(hook):
+        raise TypeError(f"{table_name[1:-1].replace('_', ' ')} must be callable, got {type(hook).__name__}")
+    table = module.__dict__.get(table_name)
+    if table is None:
+        table = collections.OrderedDict()
+        object.__setattr__(module, table_name, table)
+    handle = RemovableHandle(table)
+    table[handle.id] = (hook, flags)
+    if prepend:
+        table.move_to_end(handle.id, last=False)
+    return handle
+
+
+def has_hooks(module):
+    d = module.__dict__
+    return any(d.get(name) for name in _TABLES)
+
+
+def _hooks(module, table_name):
+    return list(module.__dict__.get(table_name, {}).values())
+
+
+def _run_pre_hooks(module, args, kwargs):
+    for hook, flags in _hooks(module, "_forward_pre_hooks"):
+        if flags.get("with_kwargs"):
+            result = hook(module, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, new_kwargs), "
+                                       f"but got {result}.")
+                args, kwargs = result
+        else:
+            result = hook(module, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+    return args, kwargs
+
+
+def _run_forward_hooks(module, args, kwargs, output, only_always=False):
+    for hook, flags in _hooks(module, "_forward_hooks"):
+        if only_always and not flags.get("always_call"):
+            continue
+        result = hook(module, args, kwargs, output) if flags.get("with_kwargs") else hook(module, args, output)
+        if result is not None:
+            output = result
+    return output
+
+
+def call(module, args, kwargs):
+    """module(*args, **kwargs) with its hooks."""
+    args, kwargs = _run_pre_hooks(module, args, kwargs)
+    backward = _BackwardHooks(module) if (_hooks(module, "_backward_hooks") or _hooks(module, "_backward_pre_hooks")) \
+        and _C.grad_enabled() else None
+    if backward is not None:
+        args = backward.wrap_inputs(args)
+    try:
+        output = module.forward(*args, **kwargs)
+    except Exception:
+        try:  # torch calls these with output None and silences what they raise: forward's error goes on
+            _run_forward_hooks(module, args, kwargs, None, only_always=True)
+        except Exception as e:
+            warnings.warn(f"forward hook with ``always_call=True`` raised an exception that was silenced as "
+                          f"another error was raised in forward: {e}")
+        raise
+    output = _run_forward_hooks(module, args, kwargs, output)
+    if backward is not None:
+        output = backward.wrap_outputs(output)
+    return output
+
+
+class _Identity(Function):
+    """Passes tensors through unchanged; its backward hands the gradients to `ctx.on_grads`,
+    which may replace them."""
+
+    @staticmethod
+    def forward(ctx, on_grads, *tensors):
+        ctx.on_grads = on_grads
+        return tensors
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return (None,) + tuple(ctx.on_grads(grads))
+
+
+class _BackwardHooks:
+    """One call's backward hooks: grad_output seen at the outputs, grad_input at the inputs."""
+
+    def __init__(self, module):
+        self.module = module
+        self.grad_output = None
+        self.n_inputs = 0
+        self.inputs_need_grad = False
+
+    def wrap_inputs(self, args):
+        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        self.n_inputs = len(positions)
+        self.input_positions = [i for i in positions if args[i].requires_grad]
+        self.inputs_need_grad = bool(self.input_positions)
+        if not self.inputs_need_grad:
+            return args
+        wrapped = _Identity.apply(self._on_input_grads, *(args[i] for i in self.input_positions))
+        args = list(args)
+        for i, t in zip(self.input_positions, wrapped):
+            args[i] = t
+        self.positions = positions
+        return tuple(args)
+
+    def wrap_outputs(self, output):
+        single = isinstance(output, Tensor)
+        items = [output] if single else list(output) if isinstance(output, (tuple, list)) else None
+        if items is None:
+            return output
+        positions = [i for i, t in enumerate(items) if isinstance(t, Tensor) and t.requires_grad]
+        if not positions:
+            return output
+        wrapped = _Identity.apply(self._on_output_grads, *(items[i] for i in positions))
+        for i, t in zip(positions, wrapped):
+            items[i] = t
+        return items[0] if single else type(output)(items)
+
+    def _on_output_grads(self, grads):
+        grads = tuple(grads)
+        for hook, _ in _hooks(self.module, "_backward_pre_hooks"):
+            result = hook(self.module, grads)
+            if result is not None:
+                grads = _checked("backward pre-hook", result, len(grads))
+        self.grad_output = grads
+        if not self.inputs_need_grad:
+            self._call_hooks((None,) * self.n_inputs)
+        return grads
+
+    def _on_input_grads(self, grads):
+        grad_input = [None] * self.n_inputs
+        slots = [self.positions.index(i) for i in self.input_positions]
+        for slot, g in zip(slots, grads):
+            grad_input[slot] = g
+        grad_input = self._call_hooks(tuple(grad_input))
+        return [grad_input[slot] for slot in slots]
+
+    def _call_hooks(self, grad_input):
+        grad_output = self.grad_output if self.grad_output is not None else ()
+        for hook, _ in _hooks(self.module, "_backward_hooks"):
+            result = hook(self.module, grad_input, grad_output)
+            if result is not None:
+                grad_input = _checked("backward hook", result, len(grad_input))
+        return grad_input
+
+
+def _checked(kind, result, n):
+    result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+    if len(result) != n:
+        raise RuntimeError(f"{kind} returned {len(result)} gradients; expected {n} (one per tensor, or None)")
+    return result

@@ -1,0 +1,38 @@
+"""torch.special: the special functions meshflow has, under torch.special's names."""
+from ._ops_elementwise import sigmoid as expit
+from ._ops_math import erf, erfc, erfinv, expm1, exp2, log1p, round
+from ._ops_port import xlogy
+from ._ops_reduce import logsumexp
+from ._api import logit
+
+__all__ = ["expit", "logit", "erf", "erfc", "erfinv", "expm1", "exp2", "log1p", "round", "xlogy", "logsumexp",
+           "softmax", "log_softmax", "sinc", "entr", "xlog1py", "ndtr"]
+
+
+def softmax(input, dim, *, dtype=None):
+    return (input if dtype is None else input.to(dtype)).softmax(dim)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    return (input if dtype is None else input.to(dtype)).log_softmax(dim)
+
+
+def sinc(input):
+    return input.sinc()
+
+
+def entr(input):
+    """-x log x for x > 0, 0 at 0, -inf below."""
+    from ._ops_elementwise import where
+    safe = where(input > 0, input, 1.0)
+    return where(input > 0, -input * safe.log(), where(input == 0, 0.0, float("-inf")))
+
+
+def xlog1py(input, other):
+    from ._ops_elementwise import where
+    return where(input == 0, 0.0, input * other.log1p())
+
+
+def ndtr(input):
+    return 0.5 * (1 + erf(input * 0.7071067811865476))
+
