@@ -140,7 +140,9 @@ Scan checked_scan(const std::vector<TensorMeta>& in, const Attrs& attrs, ScanInp
   if (dtype != DType::kFloat32 && dtype != DType::kFloat64) {
     op_error(kScan, std::string("the input's dtype is ") + dtype_name(dtype) + "; expected a floating dtype");
   }
-  if (named.h0->shape.size() != 2) op_error(kScan, "h0 is " + to_string(named.h0->shape) + "; expected [batch, hidden]");
+  if (named.h0->shape.size() != 2) {
+    op_error(kScan, "h0 is " + to_string(named.h0->shape) + "; expected [batch, hidden]");
+  }
   Scan s = rnn::scan_of(kScan, attrs, in[0].shape, named.h0->shape[1]);
   const int64_t gh = rnn::gates(s.mode) * s.hidden;
   if (in[0].shape.back() != gh) {
@@ -170,26 +172,50 @@ std::vector<TensorMeta> scan_infer(const std::vector<TensorMeta>& in, const Attr
   return out;
 }
 
+// One row's gates, forward and backward: whole functions built for each ISA level, the cell
+// inlined into the loop, so that it vectorizes (a lambda passed to simd_for stayed a call per
+// element).
+template <int64_t mode, typename T>
+MF_MULTIVERSIONED void forward_row(int64_t n, const T* x, const T* hp, const T* b, T* ws, T* h, T* c, T* y) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) {
+    T cell = mode == rnn::kLstm ? c[j] : T(0);
+    rnn::forward<mode, HostActivations>(n, j, x, hp, b, ws, h[j], cell);
+    if constexpr (mode == rnn::kLstm) c[j] = cell;
+    y[j] = h[j];
+  }
+}
+
+// Previous states hp and cp; dy the output's gradient, dh and dc the running ones (dc
+// overwritten); writes the pre-activations' gradients, GRU's direct term and h_prev.
+template <int64_t mode, typename T>
+MF_MULTIVERSIONED void backward_row(int64_t n, const T* ws, const T* y, const T* hp, const T* cp, const T* dy,
+                                    const T* dh, T* dc, T* dx, T* dhp, T* direct, T* h_prev) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) {
+    T cell = mode == rnn::kLstm ? dc[j] : T(0);
+    direct[j] = rnn::backward<mode, HostActivations>(n, j, ws, y[j], hp[j], mode == rnn::kLstm ? cp[j] : T(0),
+                                                     dy[j] + dh[j], cell, dx, dhp);
+    if constexpr (mode == rnn::kLstm) dc[j] = cell;
+    h_prev[j] = hp[j];
+  }
+}
+
 // The forward on the CPU, T float or double.
-template <typename T>
+template <int64_t mode, typename T>
 void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* w, const T* b, T* y, T* h_n, T* c_n,
                   T* ws) {
-  const int64_t n = s.hidden, gh = rnn::gates(s.mode) * n, width = rnn::workspace_width(s.mode, n);
+  constexpr bool lstm = mode == rnn::kLstm;
+  const int64_t n = s.hidden, gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
   std::copy(h0, h0 + s.batch * n, h_n);
-  if (c0) std::copy(c0, c0 + s.batch * n, c_n);
+  if (lstm) std::copy(c0, c0 + s.batch * n, c_n);
   std::vector<T> hp(static_cast<size_t>(s.batch * gh));
   for (int64_t k = 0; k < s.steps(); ++k) {
     const int64_t t = s.step(k), rows = s.sizes[t], first = s.offsets[t];
     kernel::gemm(false, true, rows, gh, n, h_n, w, hp.data());
     kernel::parallel_for(rows, rows * gh > kernel::kParallelGrain, [&](int64_t r) {
-      const T *xr = x + (first + r) * gh, *hr = hp.data() + r * gh;
-      T *h = h_n + r * n, *c = c0 ? c_n + r * n : nullptr, *yr = y + (first + r) * n, *wr = ws + (first + r) * width;
-      kernel::simd_for(n, [&](int64_t j) {
-        T cell = c ? c[j] : T(0);
-        rnn::forward<HostActivations>(s.mode, n, j, xr, hr, b, wr, h[j], cell);
-        if (c) c[j] = cell;
-        yr[j] = h[j];
-      });
+      forward_row<mode, T>(n, x + (first + r) * gh, hp.data() + r * gh, b, ws + (first + r) * width, h_n + r * n,
+                           lstm ? c_n + r * n : nullptr, y + (first + r) * n);
     });
   }
 }
@@ -208,9 +234,12 @@ std::vector<Tensor> scan_kernel(const std::vector<Tensor>& in, const KernelConte
   visit_dtype(in[0].dtype(), [&](auto v) {
     using T = decltype(v);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      scan_forward<T>(s, in[0].data_as<T>(), in[1].data_as<T>(), c0 ? c0->data_as<T>() : nullptr,
-                      in[2 + lstm].data_as<T>(), b ? b->data_as<T>() : nullptr, out[0].data_as<T>(),
-                      out[1].data_as<T>(), lstm ? out[2].data_as<T>() : nullptr, out.back().data_as<T>());
+      rnn::with_mode(s.mode, [&](auto mode) {
+        scan_forward<mode.value, T>(s, in[0].data_as<T>(), in[1].data_as<T>(), c0 ? c0->data_as<T>() : nullptr,
+                                    in[2 + lstm].data_as<T>(), b ? b->data_as<T>() : nullptr, out[0].data_as<T>(),
+                                    out[1].data_as<T>(), lstm ? out[2].data_as<T>() : nullptr,
+                                    out.back().data_as<T>());
+      });
     }
   });
   return out;
@@ -257,45 +286,39 @@ struct BackwardBuffers {
   std::vector<T> dhp, h_prev, direct;
 };
 
-template <typename T>
+template <int64_t mode, typename T>
 void backward_step(const Scan& s, int64_t t, const T* w, const T* h0, const T* c0, const T* y, const T* ws,
                    const T* dy, BackwardBuffers<T>& buf) {
-  const int64_t n = s.hidden, gh = rnn::gates(s.mode) * n, width = rnn::workspace_width(s.mode, n);
+  constexpr bool lstm = mode == rnn::kLstm, gru = mode == rnn::kGru;
+  const int64_t n = s.hidden, gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
   const int64_t rows = s.sizes[t], first = s.offsets[t];
-  T* dhp = s.mode == rnn::kGru ? buf.dhp.data() : buf.dx;
+  T* dhp = gru ? buf.dhp.data() : buf.dx;
   kernel::parallel_for(rows, rows * gh > kernel::kParallelGrain, [&](int64_t r) {
     const int64_t row = first + r, prev = s.prev_row(t, r);
     const T* hp = prev < 0 ? h0 + r * n : y + prev * n;
-    const T* cp = c0 ? (prev < 0 ? c0 + r * n : ws + prev * width + 4 * n) : nullptr;
-    T *dh = buf.dh + r * n, *dc = buf.dc ? buf.dc + r * n : nullptr, *direct = buf.direct.data() + r * n;
-    T* h_prev = buf.h_prev.data() + row * n;
-    kernel::simd_for(n, [&](int64_t j) {
-      T cell = dc ? dc[j] : T(0);
-      direct[j] = rnn::backward<HostActivations>(s.mode, n, j, ws + row * width, y[row * n + j], hp[j],
-                                                 cp ? cp[j] : T(0), dy[row * n + j] + dh[j], cell,
-                                                 buf.dx + row * gh, dhp + row * gh);
-      if (dc) dc[j] = cell;
-      h_prev[j] = hp[j];
-    });
+    const T* cp = lstm ? (prev < 0 ? c0 + r * n : ws + prev * width + 4 * n) : nullptr;
+    backward_row<mode, T>(n, ws + row * width, y + row * n, hp, cp, dy + row * n, buf.dh + r * n,
+                          lstm ? buf.dc + r * n : nullptr, buf.dx + row * gh, dhp + row * gh,
+                          buf.direct.data() + r * n, buf.h_prev.data() + row * n);
   });
   // dh_prev = dhp W_hh (+ GRU's direct term) for the step's rows; later rows pass through.
   kernel::gemm(false, false, rows, n, gh, dhp + first * gh, w, buf.dh);
-  if (s.mode == rnn::kGru) {
+  if constexpr (gru) {
     for (int64_t i = 0; i < rows * n; ++i) buf.dh[i] += buf.direct[i];
   }
 }
 
-template <typename T>
+template <int64_t mode, typename T>
 void scan_backward(const Scan& s, const T* w, const T* h0, const T* c0, const T* y, const T* ws, const T* dy,
                    const T* dh_n, const T* dc_n, BackwardBuffers<T>& buf) {
-  const int64_t n = s.hidden, gh = rnn::gates(s.mode) * n, rows = s.rows();
+  const int64_t n = s.hidden, gh = rnn::gates(mode) * n, rows = s.rows();
   std::copy(dh_n, dh_n + s.batch * n, buf.dh);
   if (dc_n) std::copy(dc_n, dc_n + s.batch * n, buf.dc);
-  if (s.mode == rnn::kGru) buf.dhp.resize(static_cast<size_t>(rows * gh));
+  if (mode == rnn::kGru) buf.dhp.resize(static_cast<size_t>(rows * gh));
   buf.h_prev.resize(static_cast<size_t>(rows * n));
   buf.direct.resize(static_cast<size_t>(s.batch * n));
-  for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step(s, s.step(k), w, h0, c0, y, ws, dy, buf);
-  const T* dhp = s.mode == rnn::kGru ? buf.dhp.data() : buf.dx;
+  for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), w, h0, c0, y, ws, dy, buf);
+  const T* dhp = mode == rnn::kGru ? buf.dhp.data() : buf.dx;
   kernel::gemm(true, false, gh, n, rows, dhp, buf.h_prev.data(), buf.dw);
   if (buf.db) {
     std::fill(buf.db, buf.db + gh, T(0));
@@ -319,9 +342,12 @@ std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelC
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       BackwardBuffers<T> buf{out[0].data_as<T>(), out[1].data_as<T>(), lstm ? out[2].data_as<T>() : nullptr,
                              out[2 + lstm].data_as<T>(), s.has_bias ? out.back().data_as<T>() : nullptr, {}, {}, {}};
-      scan_backward<T>(s, in[at.w].data_as<T>(), in[at.h0].data_as<T>(), lstm ? in[at.c0].data_as<T>() : nullptr,
-                       in[at.y].data_as<T>(), in[at.ws].data_as<T>(), in[at.dy].data_as<T>(),
-                       in[at.dh_n].data_as<T>(), lstm ? in[at.dc_n].data_as<T>() : nullptr, buf);
+      rnn::with_mode(s.mode, [&](auto mode) {
+        scan_backward<mode.value, T>(s, in[at.w].data_as<T>(), in[at.h0].data_as<T>(),
+                                     lstm ? in[at.c0].data_as<T>() : nullptr, in[at.y].data_as<T>(),
+                                     in[at.ws].data_as<T>(), in[at.dy].data_as<T>(), in[at.dh_n].data_as<T>(),
+                                     lstm ? in[at.dc_n].data_as<T>() : nullptr, buf);
+      });
     }
   });
   return out;

@@ -8,12 +8,15 @@
 // backward (the workspace row ws) is the activated gates and, for LSTM, the new cell state:
 //   LSTM ws = [i, f, g, o, c'] (5 H), GRU ws = [r, z, n, hn] (4 H) with hn = (h W_hn^T + b_hn),
 //   RNN: nothing (its output is all its backward needs).
-// `A` supplies sigmoid and tanh for the device (the CPU's vectorizing ones, CUDA's libm).
+// `A` supplies sigmoid and tanh for the device (the CPU's vectorizing ones, CUDA's libm). The
+// mode is a template argument and the cells always inlined, so that the CPU's loop over j
+// has no branch and vectorizes (with_mode picks the instance once per call).
 // No state; thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "meshflow/ops/integer_math.h"  // MF_HOST_DEVICE
@@ -51,16 +54,32 @@ MF_HOST_DEVICE inline int64_t workspace_width(int64_t mode, int64_t hidden) {
   return mode == kLstm ? 5 * hidden : mode == kGru ? 4 * hidden : 0;
 }
 
+#ifdef __CUDACC__
+#define MF_RNN_CELL __host__ __device__ inline
+#else
+#define MF_RNN_CELL __attribute__((always_inline)) inline
+#endif
+
+// f(std::integral_constant<int64_t, mode>{}) for a checked mode.
+template <typename F>
+decltype(auto) with_mode(int64_t mode, F&& f) {
+  switch (mode) {
+    case kRnnTanh: return f(std::integral_constant<int64_t, kRnnTanh>{});
+    case kRnnRelu: return f(std::integral_constant<int64_t, kRnnRelu>{});
+    case kLstm: return f(std::integral_constant<int64_t, kLstm>{});
+    default: return f(std::integral_constant<int64_t, kGru>{});
+  }
+}
+
 template <typename T>
-MF_HOST_DEVICE inline T bias_at(const T* b, int64_t k) {
+MF_RNN_CELL T bias_at(const T* b, int64_t k) {
   return b ? b[k] : T(0);
 }
 
 // Forward of element j: h and c (LSTM) are the running state, read and overwritten.
-template <class A, typename T>
-MF_HOST_DEVICE inline void forward(int64_t mode, int64_t n, int64_t j, const T* x, const T* hp, const T* b, T* ws,
-                                   T& h, T& c) {
-  if (mode == kLstm) {
+template <int64_t mode, class A, typename T>
+MF_RNN_CELL void forward(int64_t n, int64_t j, const T* x, const T* hp, const T* b, T* ws, T& h, T& c) {
+  if constexpr (mode == kLstm) {
     const T i = A::sigmoid(x[j] + hp[j] + bias_at(b, j));
     const T f = A::sigmoid(x[n + j] + hp[n + j] + bias_at(b, n + j));
     const T g = A::tanh(x[2 * n + j] + hp[2 * n + j] + bias_at(b, 2 * n + j));
@@ -68,7 +87,7 @@ MF_HOST_DEVICE inline void forward(int64_t mode, int64_t n, int64_t j, const T* 
     c = f * c + i * g;
     h = o * A::tanh(c);
     ws[j] = i, ws[n + j] = f, ws[2 * n + j] = g, ws[3 * n + j] = o, ws[4 * n + j] = c;
-  } else if (mode == kGru) {
+  } else if constexpr (mode == kGru) {
     const T r = A::sigmoid(x[j] + hp[j] + bias_at(b, j));
     const T z = A::sigmoid(x[n + j] + hp[n + j] + bias_at(b, n + j));
     const T hn = hp[2 * n + j] + bias_at(b, 2 * n + j);
@@ -77,7 +96,11 @@ MF_HOST_DEVICE inline void forward(int64_t mode, int64_t n, int64_t j, const T* 
     ws[j] = r, ws[n + j] = z, ws[2 * n + j] = m, ws[3 * n + j] = hn;
   } else {
     const T pre = x[j] + hp[j] + bias_at(b, j);
-    h = mode == kRnnTanh ? A::tanh(pre) : (pre > T(0) ? pre : T(0));
+    if constexpr (mode == kRnnTanh) {
+      h = A::tanh(pre);
+    } else {
+      h = pre > T(0) ? pre : T(0);
+    }
   }
 }
 
@@ -87,10 +110,9 @@ MF_HOST_DEVICE inline void forward(int64_t mode, int64_t n, int64_t j, const T* 
 // h W_hh^T's and b_hh's, G H values; GRU's n gate differs by the factor r); dc (LSTM) is
 // read as the later step's and overwritten with c_prev's. Returns the part of h_prev's
 // gradient that does not go through W_hh (GRU's z h term; 0 otherwise).
-template <class A, typename T>
-MF_HOST_DEVICE inline T backward(int64_t mode, int64_t n, int64_t j, const T* ws, T y, T h_prev, T c_prev, T dh,
-                                 T& dc, T* dx, T* dhp) {
-  if (mode == kLstm) {
+template <int64_t mode, class A, typename T>
+MF_RNN_CELL T backward(int64_t n, int64_t j, const T* ws, T y, T h_prev, T c_prev, T dh, T& dc, T* dx, T* dhp) {
+  if constexpr (mode == kLstm) {
     const T i = ws[j], f = ws[n + j], g = ws[2 * n + j], o = ws[3 * n + j];
     const T tc = A::tanh(ws[4 * n + j]);
     const T dcell = dc + dh * o * (T(1) - tc * tc);
@@ -100,8 +122,7 @@ MF_HOST_DEVICE inline T backward(int64_t mode, int64_t n, int64_t j, const T* ws
     dx[3 * n + j] = dhp[3 * n + j] = dh * tc * o * (T(1) - o);
     dc = dcell * f;
     return T(0);
-  }
-  if (mode == kGru) {
+  } else if constexpr (mode == kGru) {
     const T r = ws[j], z = ws[n + j], m = ws[2 * n + j], hn = ws[3 * n + j];
     const T dm = dh * (T(1) - z) * (T(1) - m * m);
     const T dr = dm * hn * r * (T(1) - r);
@@ -111,10 +132,11 @@ MF_HOST_DEVICE inline T backward(int64_t mode, int64_t n, int64_t j, const T* ws
     dx[2 * n + j] = dm;
     dhp[2 * n + j] = dm * r;
     return dh * z;
+  } else {
+    const T d = mode == kRnnTanh ? dh * (T(1) - y * y) : (y > T(0) ? dh : T(0));
+    dx[j] = dhp[j] = d;
+    return T(0);
   }
-  const T d = mode == kRnnTanh ? dh * (T(1) - y * y) : (y > T(0) ? dh : T(0));
-  dx[j] = dhp[j] = d;
-  return T(0);
 }
 
 }  // namespace mf::kernel::rnn

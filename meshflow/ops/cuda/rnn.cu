@@ -41,21 +41,21 @@ StepRows rows_of(const rnn::Scan& s, int64_t t) {
   return {s.sizes[t], s.offsets[t], has_prev ? s.offsets[p] : 0, has_prev ? s.sizes[p] : 0};
 }
 
-template <typename T>
-__global__ void forward_kernel(int64_t mode, int64_t n, StepRows st, const T* x, const T* hp, const T* b, T* h, T* c,
+template <int64_t mode, typename T>
+__global__ void forward_kernel(int64_t n, StepRows st, const T* x, const T* hp, const T* b, T* h, T* c,
                                T* y, T* ws) {
   const int64_t gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
   for (int64_t e = first_index(); e < st.rows * n; e += grid_step()) {
     const int64_t r = e / n, j = e % n, row = st.first + r;
-    T cell = c ? c[e] : T(0);
-    rnn::forward<DeviceActivations>(mode, n, j, x + row * gh, hp + r * gh, b, ws + row * width, h[e], cell);
-    if (c) c[e] = cell;
+    T cell = mode == rnn::kLstm ? c[e] : T(0);
+    rnn::forward<mode, DeviceActivations>(n, j, x + row * gh, hp + r * gh, b, ws + row * width, h[e], cell);
+    if (mode == rnn::kLstm) c[e] = cell;
     y[row * n + j] = h[e];
   }
 }
 
-template <typename T>
-__global__ void backward_kernel(int64_t mode, int64_t n, StepRows st, const T* h0, const T* c0, const T* y,
+template <int64_t mode, typename T>
+__global__ void backward_kernel(int64_t n, StepRows st, const T* h0, const T* c0, const T* y,
                                 const T* ws, const T* dy, T* dh, T* dc, T* direct, T* dx, T* dhp, T* h_prev) {
   const int64_t gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
   for (int64_t e = first_index(); e < st.rows * n; e += grid_step()) {
@@ -65,7 +65,7 @@ __global__ void backward_kernel(int64_t mode, int64_t n, StepRows st, const T* h
     const T hp = initial ? h0[e] : y[prev * n + j];
     const T cp = c0 ? (initial ? c0[e] : ws[prev * width + 4 * n + j]) : T(0);
     T cell = dc ? dc[e] : T(0);
-    direct[e] = rnn::backward<DeviceActivations>(mode, n, j, ws + row * width, y[row * n + j], hp, cp,
+    direct[e] = rnn::backward<mode, DeviceActivations>(n, j, ws + row * width, y[row * n + j], hp, cp,
                                                  dy[row * n + j] + dh[e], cell, dx + row * gh, dhp + row * gh);
     if (dc) dc[e] = cell;
     h_prev[row * n + j] = hp;
@@ -104,8 +104,10 @@ void forward(const rnn::Scan& s, const std::vector<Tensor>& in, std::vector<Tens
   for (int64_t k = 0; k < s.steps(); ++k) {
     const StepRows st = rows_of(s, s.step(k));
     gemm(in[0].dtype(), false, true, st.rows, gh, n, h, w, hp.data(), memory);
-    forward_kernel<T><<<blocks_for(st.rows * n, 256), 256, 0, stream()>>>(
-        s.mode, n, st, in[0].data_as<T>(), hp.data_as<T>(), b, h, c, out[0].data_as<T>(), out.back().data_as<T>());
+    rnn::with_mode(s.mode, [&](auto mode) {
+      forward_kernel<mode.value, T><<<blocks_for(st.rows * n, 256), 256, 0, stream()>>>(
+          n, st, in[0].data_as<T>(), hp.data_as<T>(), b, h, c, out[0].data_as<T>(), out.back().data_as<T>());
+    });
     check_launch("rnn_scan");
   }
 }
@@ -145,9 +147,11 @@ void backward(const rnn::Scan& s, const std::vector<Tensor>& in, std::vector<Ten
   const Tensor dh_next = Tensor::empty({s.batch, n}, dtype, memory);
   for (int64_t k = s.steps() - 1; k >= 0; --k) {
     const StepRows st = rows_of(s, s.step(k));
-    backward_kernel<T><<<blocks_for(st.rows * n, 256), 256, 0, stream()>>>(
-        s.mode, n, st, in[1].data_as<T>(), c0, in[y].data_as<T>(), in[y + 1].data_as<T>(), in[y + 2].data_as<T>(),
-        dh, dc, direct.data_as<T>(), dx, dhp.data_as<T>(), h_prev.data_as<T>());
+    rnn::with_mode(s.mode, [&](auto mode) {
+      backward_kernel<mode.value, T><<<blocks_for(st.rows * n, 256), 256, 0, stream()>>>(
+          n, st, in[1].data_as<T>(), c0, in[y].data_as<T>(), in[y + 1].data_as<T>(), in[y + 2].data_as<T>(), dh, dc,
+          direct.data_as<T>(), dx, dhp.data_as<T>(), h_prev.data_as<T>());
+    });
     check_launch("rnn_scan_backward");
     // The product writes the step's rows of dh; the rows past them pass through.
     gemm(dtype, false, false, st.rows, n, gh, dhp.data_as<T>() + st.first * gh, w, dh_next.data(), memory);
@@ -159,7 +163,8 @@ void backward(const rnn::Scan& s, const std::vector<Tensor>& in, std::vector<Ten
   }
   gemm(dtype, true, false, gh, n, rows, dhp.data(), h_prev.data(), out[2 + lstm].data(), memory);
   if (s.has_bias) {
-    column_sum_kernel<T><<<blocks_for(gh, 256), 256, 0, stream()>>>(dhp.data_as<T>(), rows, gh, out.back().data_as<T>());
+    column_sum_kernel<T><<<blocks_for(gh, 256), 256, 0, stream()>>>(dhp.data_as<T>(), rows, gh,
+                                                                  out.back().data_as<T>());
     check_launch("rnn_scan_backward");
   }
 }
