@@ -14,9 +14,10 @@
 //     workspace likewise, and a row's state stops at its sequence's last step (starts there
 //     in reverse), as torch runs a PackedSequence. The workspace (W in rnn.h) is what
 //     the backward reads.  S(1), S(0), S(0), B, B -> S(1), S(0), S(0), S(1) (not packed).
-//   rnn_scan_backward(w_hh, h0[, c0], y, workspace, dy, dh_n[, dc_n]; the same attributes)
-//     -> dx, dh0[, dc0], dw_hh[, db_hh].
-//     B, S(0), S(0), S(1), S(1), S(1), S(0), S(0) -> S(1), S(0), S(0), P, P (not packed).
+//   rnn_scan_backward(w_hh, h0[, c0], y, workspace, dy, dworkspace, dh_n[, dc_n]; the same
+//     attributes) -> dx, dh0[, dc0], dw_hh[, db_hh]: every output's gradient (the workspace's
+//     is zeros unless a caller differentiates it).
+//     B, S(0), S(0), S(1), S(1), S(1), S(1), S(0), S(0) -> S(1), S(0), S(0), P, P (not packed).
 // float32 and float64; bfloat16 and float16 computed in float32 (OpDef::bfloat16). The CPU's
 // kernels below (the test device runs them on host views), CUDA's in cuda/rnn.cu. The backward
 // op has no gradient: a second differentiation through it raises naming it.
@@ -189,12 +190,12 @@ MF_MULTIVERSIONED void forward_row(int64_t n, const T* x, const T* hp, const T* 
 // Previous states hp and cp; dy the output's gradient, dh and dc the running ones (dc
 // overwritten); writes the pre-activations' gradients, GRU's direct term and h_prev.
 template <int64_t mode, typename T>
-MF_MULTIVERSIONED void backward_row(int64_t n, const T* ws, const T* y, const T* hp, const T* cp, const T* dy,
-                                    const T* dh, T* dc, T* dx, T* dhp, T* direct, T* h_prev) {
+MF_MULTIVERSIONED void backward_row(int64_t n, const T* ws, const T* dws, const T* y, const T* hp, const T* cp,
+                                    const T* dy, const T* dh, T* dc, T* dx, T* dhp, T* direct, T* h_prev) {
 #pragma omp simd
   for (int64_t j = 0; j < n; ++j) {
     T cell = mode == rnn::kLstm ? dc[j] : T(0);
-    direct[j] = rnn::backward<mode, HostActivations>(n, j, ws, y[j], hp[j], mode == rnn::kLstm ? cp[j] : T(0),
+    direct[j] = rnn::backward<mode, HostActivations>(n, j, ws, dws, y[j], hp[j], mode == rnn::kLstm ? cp[j] : T(0),
                                                      dy[j] + dh[j], cell, dx, dhp);
     if constexpr (mode == rnn::kLstm) dc[j] = cell;
     h_prev[j] = hp[j];
@@ -245,20 +246,20 @@ std::vector<Tensor> scan_kernel(const std::vector<Tensor>& in, const KernelConte
   return out;
 }
 
-// rnn_scan_backward's inputs by position: w, h0[, c0], y, workspace, dy, dh_n[, dc_n].
+// rnn_scan_backward's inputs by position: w, h0[, c0], y, workspace, dy, dworkspace, dh_n[, dc_n].
 struct BackwardInputs {
-  size_t w = 0, h0 = 1, c0 = 0, y, ws, dy, dh_n, dc_n = 0;
+  size_t w = 0, h0 = 1, c0 = 0, y, ws, dy, dws, dh_n, dc_n = 0;
   explicit BackwardInputs(bool lstm) {
     size_t k = 2;
     if (lstm) c0 = k++;
-    y = k++, ws = k++, dy = k++, dh_n = k++;
+    y = k++, ws = k++, dy = k++, dws = k++, dh_n = k++;
     if (lstm) dc_n = k++;
   }
 };
 
 std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   const bool lstm = rnn::mode_of(kScanBackward, attrs) == rnn::kLstm, has_bias = rnn::flag(attrs, "has_bias");
-  kernel::expect_inputs(kScanBackward, in, lstm ? 8 : 6);
+  kernel::expect_inputs(kScanBackward, in, lstm ? 9 : 7);
   const BackwardInputs at(lstm);
   const TensorMeta &w = in[at.w], &y = in[at.y];
   if (w.shape.size() != 2 || y.shape.empty()) {
@@ -267,8 +268,9 @@ std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const 
   }
   const Scan s = rnn::scan_of(kScanBackward, attrs, with_last(y.shape, w.shape[0]), w.shape[1]);
   expect_meta(kScanBackward, in[at.dy], "dy", y.shape, y.dtype);
-  expect_meta(kScanBackward, in[at.ws], "workspace", with_last(y.shape, rnn::workspace_width(s.mode, s.hidden)),
-              y.dtype);
+  const Shape ws_shape = with_last(y.shape, rnn::workspace_width(s.mode, s.hidden));
+  expect_meta(kScanBackward, in[at.ws], "workspace", ws_shape, y.dtype);
+  expect_meta(kScanBackward, in[at.dws], "dworkspace", ws_shape, y.dtype);
   for (size_t k : {at.h0, at.dh_n}) expect_meta(kScanBackward, in[k], "a state", {s.batch, s.hidden}, y.dtype);
   std::vector<TensorMeta> out{{with_last(y.shape, w.shape[0]), y.dtype}, in[at.h0]};
   if (lstm) out.push_back(in[at.c0]);
@@ -288,7 +290,7 @@ struct BackwardBuffers {
 
 template <int64_t mode, typename T>
 void backward_step(const Scan& s, int64_t t, const T* w, const T* h0, const T* c0, const T* y, const T* ws,
-                   const T* dy, BackwardBuffers<T>& buf) {
+                   const T* dy, const T* dws, BackwardBuffers<T>& buf) {
   constexpr bool lstm = mode == rnn::kLstm, gru = mode == rnn::kGru;
   const int64_t n = s.hidden, gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
   const int64_t rows = s.sizes[t], first = s.offsets[t];
@@ -297,7 +299,7 @@ void backward_step(const Scan& s, int64_t t, const T* w, const T* h0, const T* c
     const int64_t row = first + r, prev = s.prev_row(t, r);
     const T* hp = prev < 0 ? h0 + r * n : y + prev * n;
     const T* cp = lstm ? (prev < 0 ? c0 + r * n : ws + prev * width + 4 * n) : nullptr;
-    backward_row<mode, T>(n, ws + row * width, y + row * n, hp, cp, dy + row * n, buf.dh + r * n,
+    backward_row<mode, T>(n, ws + row * width, dws + row * width, y + row * n, hp, cp, dy + row * n, buf.dh + r * n,
                           lstm ? buf.dc + r * n : nullptr, buf.dx + row * gh, dhp + row * gh,
                           buf.direct.data() + r * n, buf.h_prev.data() + row * n);
   });
@@ -310,14 +312,14 @@ void backward_step(const Scan& s, int64_t t, const T* w, const T* h0, const T* c
 
 template <int64_t mode, typename T>
 void scan_backward(const Scan& s, const T* w, const T* h0, const T* c0, const T* y, const T* ws, const T* dy,
-                   const T* dh_n, const T* dc_n, BackwardBuffers<T>& buf) {
+                   const T* dws, const T* dh_n, const T* dc_n, BackwardBuffers<T>& buf) {
   const int64_t n = s.hidden, gh = rnn::gates(mode) * n, rows = s.rows();
   std::copy(dh_n, dh_n + s.batch * n, buf.dh);
   if (dc_n) std::copy(dc_n, dc_n + s.batch * n, buf.dc);
   if (mode == rnn::kGru) buf.dhp.resize(static_cast<size_t>(rows * gh));
   buf.h_prev.resize(static_cast<size_t>(rows * n));
   buf.direct.resize(static_cast<size_t>(s.batch * n));
-  for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), w, h0, c0, y, ws, dy, buf);
+  for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), w, h0, c0, y, ws, dy, dws, buf);
   const T* dhp = mode == rnn::kGru ? buf.dhp.data() : buf.dx;
   kernel::gemm(true, false, gh, n, rows, dhp, buf.h_prev.data(), buf.dw);
   if (buf.db) {
@@ -345,8 +347,8 @@ std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelC
       rnn::with_mode(s.mode, [&](auto mode) {
         scan_backward<mode.value, T>(s, in[at.w].data_as<T>(), in[at.h0].data_as<T>(),
                                      lstm ? in[at.c0].data_as<T>() : nullptr, in[at.y].data_as<T>(),
-                                     in[at.ws].data_as<T>(), in[at.dy].data_as<T>(), in[at.dh_n].data_as<T>(),
-                                     lstm ? in[at.dc_n].data_as<T>() : nullptr, buf);
+                                     in[at.ws].data_as<T>(), in[at.dy].data_as<T>(), in[at.dws].data_as<T>(),
+                                     in[at.dh_n].data_as<T>(), lstm ? in[at.dc_n].data_as<T>() : nullptr, buf);
       });
     }
   });
@@ -372,7 +374,7 @@ std::vector<Signature> backward_signatures(const std::vector<TensorMeta>& in, co
   const BackwardInputs at(lstm);
   Signature s{std::vector<Sbp>(in.size(), Sbp::split(0)), std::vector<Sbp>(out.size(), Sbp::partial_sum())};
   s.inputs[at.w] = Sbp::broadcast();
-  for (size_t k : {at.y, at.ws, at.dy}) s.inputs[k] = Sbp::split(1);
+  for (size_t k : {at.y, at.ws, at.dy, at.dws}) s.inputs[k] = Sbp::split(1);
   s.outputs[0] = Sbp::split(1);
   s.outputs[1] = Sbp::split(0);
   if (lstm) s.outputs[2] = Sbp::split(0);
@@ -386,6 +388,7 @@ std::vector<Var> scan_grad(const GradContext& g) {
   inputs.push_back(g.outputs[0]);
   inputs.push_back(g.outputs.back());
   inputs.push_back(g.grad_outputs[0]);
+  inputs.push_back(g.grad_outputs.back());
   inputs.push_back(g.grad_outputs[1]);
   if (lstm) inputs.push_back(g.grad_outputs[2]);
   // dx, dh0[, dc0], dw[, db]: the forward's inputs in order.

@@ -104,33 +104,33 @@ MF_RNN_CELL void forward(int64_t n, int64_t j, const T* x, const T* hp, const T*
   }
 }
 
-// Backward of element j given the output y (h'), the previous state (h_prev, c_prev), and
-// dh: the gradient reaching h' (the output's plus the later step's). Writes the
-// pre-activations' gradients: dx (the input projection's, G H values) and dhp (the product
-// h W_hh^T's and b_hh's, G H values; GRU's n gate differs by the factor r); dc (LSTM) is
-// read as the later step's and overwritten with c_prev's. Returns the part of h_prev's
-// gradient that does not go through W_hh (GRU's z h term; 0 otherwise).
+// Backward of element j given the output y (h'), the previous state (h_prev, c_prev), dh:
+// the gradient reaching h' (the output's plus the later step's), and dws: the workspace
+// row's gradient (zeros unless a caller differentiates the workspace; RNN: none). Writes
+// the pre-activations' gradients: dx (the input projection's, G H values) and dhp (the
+// product h W_hh^T's and b_hh's, G H values; GRU's n gate differs by the factor r); dc
+// (LSTM) is read as the later step's and overwritten with c_prev's. Returns the part of
+// h_prev's gradient that does not go through W_hh (GRU's z h term; 0 otherwise).
 template <int64_t mode, class A, typename T>
-MF_RNN_CELL T backward(int64_t n, int64_t j, const T* ws, T y, T h_prev, T c_prev, T dh, T& dc, T* dx, T* dhp) {
+MF_RNN_CELL T backward(int64_t n, int64_t j, const T* ws, const T* dws, T y, T h_prev, T c_prev, T dh, T& dc, T* dx,
+                       T* dhp) {
   if constexpr (mode == kLstm) {
     const T i = ws[j], f = ws[n + j], g = ws[2 * n + j], o = ws[3 * n + j];
     const T tc = A::tanh(ws[4 * n + j]);
-    const T dcell = dc + dh * o * (T(1) - tc * tc);
-    dx[j] = dhp[j] = dcell * g * i * (T(1) - i);
-    dx[n + j] = dhp[n + j] = dcell * c_prev * f * (T(1) - f);
-    dx[2 * n + j] = dhp[2 * n + j] = dcell * i * (T(1) - g * g);
-    dx[3 * n + j] = dhp[3 * n + j] = dh * tc * o * (T(1) - o);
+    const T dcell = dc + dh * o * (T(1) - tc * tc) + dws[4 * n + j];
+    dx[j] = dhp[j] = (dcell * g + dws[j]) * i * (T(1) - i);
+    dx[n + j] = dhp[n + j] = (dcell * c_prev + dws[n + j]) * f * (T(1) - f);
+    dx[2 * n + j] = dhp[2 * n + j] = (dcell * i + dws[2 * n + j]) * (T(1) - g * g);
+    dx[3 * n + j] = dhp[3 * n + j] = (dh * tc + dws[3 * n + j]) * o * (T(1) - o);
     dc = dcell * f;
     return T(0);
   } else if constexpr (mode == kGru) {
     const T r = ws[j], z = ws[n + j], m = ws[2 * n + j], hn = ws[3 * n + j];
-    const T dm = dh * (T(1) - z) * (T(1) - m * m);
-    const T dr = dm * hn * r * (T(1) - r);
-    const T dz = dh * (h_prev - m) * z * (T(1) - z);
-    dx[j] = dhp[j] = dr;
-    dx[n + j] = dhp[n + j] = dz;
+    const T dm = (dh * (T(1) - z) + dws[2 * n + j]) * (T(1) - m * m);
+    dx[j] = dhp[j] = (dm * hn + dws[j]) * r * (T(1) - r);
+    dx[n + j] = dhp[n + j] = (dh * (h_prev - m) + dws[n + j]) * z * (T(1) - z);
     dx[2 * n + j] = dm;
-    dhp[2 * n + j] = dm * r;
+    dhp[2 * n + j] = dm * r + dws[3 * n + j];
     return dh * z;
   } else {
     const T d = mode == kRnnTanh ? dh * (T(1) - y * y) : (y > T(0) ? dh : T(0));

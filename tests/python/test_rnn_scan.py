@@ -184,3 +184,40 @@ def test_double_backward_is_refused_clearly():
     (g,) = mf.autograd.grad(m(x)[0].sum(), x, create_graph=True)
     with pytest.raises(Exception, match=r"\[rnn_scan_backward\] has no gradient of its own"):
         g.sum().backward()
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+def test_graph_step_equals_eager(mode):
+    """Two SGD steps of a two-layer bidirectional model, traced by nn.Graph and eager."""
+    x = RNG.standard_normal((6, 3, 4)).astype(np.float32)
+    p = mf.placement("cpu", ranks=[0])
+
+    def model():
+        mf.manual_seed(1)
+        m = _make(mode, 4, 5, num_layers=2, bidirectional=True)
+        m.to_global(p, mf.sbp.broadcast)
+        return m, mf.optim.SGD(m.parameters(), lr=0.1)
+
+    class Step(nn.Graph):
+        def __init__(self, m, opt):
+            super().__init__()
+            self.m = m
+            self.add_optimizer(opt)
+
+        def build(self, inp):
+            loss = (self.m(inp)[0] ** 2).sum()
+            loss.backward()
+            return loss
+
+    gx = mf.tensor(x, placement=p, sbp=mf.sbp.broadcast)
+    eager_m, eager_opt = model()
+    graph_m, graph_opt = model()
+    step = Step(graph_m, graph_opt)
+    for _ in range(2):
+        eager_opt.zero_grad()
+        loss = (eager_m(gx)[0] ** 2).sum()
+        loss.backward()
+        eager_opt.step()
+        np.testing.assert_allclose(step(gx).numpy(), loss.numpy(), rtol=1e-5)
+    for a, b in zip(eager_m.parameters(), graph_m.parameters()):
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-6)

@@ -55,8 +55,8 @@ __global__ void forward_kernel(int64_t n, StepRows st, const T* x, const T* hp, 
 }
 
 template <int64_t mode, typename T>
-__global__ void backward_kernel(int64_t n, StepRows st, const T* h0, const T* c0, const T* y,
-                                const T* ws, const T* dy, T* dh, T* dc, T* direct, T* dx, T* dhp, T* h_prev) {
+__global__ void backward_kernel(int64_t n, StepRows st, const T* h0, const T* c0, const T* y, const T* ws,
+                                const T* dy, const T* dws, T* dh, T* dc, T* direct, T* dx, T* dhp, T* h_prev) {
   const int64_t gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
   for (int64_t e = first_index(); e < st.rows * n; e += grid_step()) {
     const int64_t r = e / n, j = e % n, row = st.first + r;
@@ -65,8 +65,9 @@ __global__ void backward_kernel(int64_t n, StepRows st, const T* h0, const T* c0
     const T hp = initial ? h0[e] : y[prev * n + j];
     const T cp = c0 ? (initial ? c0[e] : ws[prev * width + 4 * n + j]) : T(0);
     T cell = dc ? dc[e] : T(0);
-    direct[e] = rnn::backward<mode, DeviceActivations>(n, j, ws + row * width, y[row * n + j], hp, cp,
-                                                 dy[row * n + j] + dh[e], cell, dx + row * gh, dhp + row * gh);
+    direct[e] = rnn::backward<mode, DeviceActivations>(n, j, ws + row * width, dws + row * width, y[row * n + j],
+                                                       hp, cp, dy[row * n + j] + dh[e], cell, dx + row * gh,
+                                                       dhp + row * gh);
     if (dc) dc[e] = cell;
     h_prev[row * n + j] = hp;
   }
@@ -131,7 +132,7 @@ std::vector<Tensor> scan(const std::vector<Tensor>& in, const KernelContext& ctx
   return out;
 }
 
-// Inputs w, h0[, c0], y, workspace, dy, dh_n[, dc_n]; outputs dx, dh0[, dc0], dw[, db].
+// Inputs w, h0[, c0], y, workspace, dy, dworkspace, dh_n[, dc_n]; outputs dx, dh0[, dc0], dw[, db].
 template <typename T>
 void backward(const rnn::Scan& s, const std::vector<Tensor>& in, std::vector<Tensor>& out, Memory& memory) {
   const bool lstm = s.mode == rnn::kLstm, gru = s.mode == rnn::kGru;
@@ -139,8 +140,8 @@ void backward(const rnn::Scan& s, const std::vector<Tensor>& in, std::vector<Ten
   const size_t y = 2 + lstm;
   const T *w = in[0].data_as<T>(), *c0 = lstm ? in[2].data_as<T>() : nullptr;
   T *dx = out[0].data_as<T>(), *dh = out[1].data_as<T>(), *dc = lstm ? out[2].data_as<T>() : nullptr;
-  copy(dh, in[y + 3].data(), out[1].nbytes());
-  if (lstm) copy(dc, in[y + 4].data(), out[2].nbytes());
+  copy(dh, in[y + 4].data(), out[1].nbytes());
+  if (lstm) copy(dc, in[y + 5].data(), out[2].nbytes());
   const DType dtype = in[0].dtype();
   const Tensor dhp = gru ? Tensor::empty({rows, gh}, dtype, memory) : out[0];
   const Tensor h_prev = Tensor::empty({rows, n}, dtype, memory), direct = Tensor::empty({s.batch, n}, dtype, memory);
@@ -149,8 +150,8 @@ void backward(const rnn::Scan& s, const std::vector<Tensor>& in, std::vector<Ten
     const StepRows st = rows_of(s, s.step(k));
     rnn::with_mode(s.mode, [&](auto mode) {
       backward_kernel<mode.value, T><<<blocks_for(st.rows * n, 256), 256, 0, stream()>>>(
-          n, st, in[1].data_as<T>(), c0, in[y].data_as<T>(), in[y + 1].data_as<T>(), in[y + 2].data_as<T>(), dh, dc,
-          direct.data_as<T>(), dx, dhp.data_as<T>(), h_prev.data_as<T>());
+          n, st, in[1].data_as<T>(), c0, in[y].data_as<T>(), in[y + 1].data_as<T>(), in[y + 2].data_as<T>(),
+          in[y + 3].data_as<T>(), dh, dc, direct.data_as<T>(), dx, dhp.data_as<T>(), h_prev.data_as<T>());
     });
     check_launch("rnn_scan_backward");
     // The product writes the step's rows of dh; the rows past them pass through.
