@@ -1,5 +1,6 @@
 """Forward + backward time of each layer family, meshflow beside PyTorch eager in the same
-run (when torch imports), at 1 and 2 threads, and one training step of a small ResNet.
+run (when torch imports), at 1 and 2 threads, and one training step of a small ResNet and of
+an LSTM language model.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/layers_bench.py          # meshflow alone
     PYTHONPATH=build/python /root/tv/bin/python bench/layers_bench.py       # and torch
@@ -7,8 +8,9 @@ run (when torch imports), at 1 and 2 threads, and one training step of a small R
 
 Each thread count runs in a child process started with OMP_NUM_THREADS set (both libraries
 read it at start) and set_num_threads. Per case: a few warmup calls, then the best of
---repeat timed calls (a call: forward, a sum as the loss, backward, and for the ResNet an SGD
-step). ratio = torch's time / meshflow's (> 1: meshflow faster). Timings on a shared machine
+--repeat timed calls (a call: forward, a sum as the loss, backward, and for the *_step models
+a cross-entropy loss and an SGD step). The recurrent layers take [steps, batch, features] =
+[35, N, 4 C] (the LSTM's hidden size 4 C), the language model N sequences of 35 tokens. ratio = torch's time / meshflow's (> 1: meshflow faster). Timings on a shared machine
 are noisy: compare A/B within one run, best of several.
 """
 import argparse
@@ -29,8 +31,9 @@ import meshflow as mf  # noqa: E402
 
 def cases(shape):
     """name -> (build(lib) -> (module, input shape)) for each layer family: lib is meshflow or
-    torch, whose nn namespaces match."""
+    torch, whose nn namespaces match. An input shape of two dims is one of token ids."""
     n, c, h, w = shape
+    sequence = (35, n, 4 * c)
     return {
         "conv3x3": lambda lib: (lib.nn.Conv2d(c, c, 3, padding=1, bias=False), shape),
         "conv3x3_s2": lambda lib: (lib.nn.Conv2d(c, 2 * c, 3, stride=2, padding=1, bias=False), shape),
@@ -41,7 +44,45 @@ def cases(shape):
         "maxpool": lambda lib: (lib.nn.MaxPool2d(2), shape),
         "avgpool": lambda lib: (lib.nn.AvgPool2d(2), shape),
         "resnet_step": lambda lib: (small_resnet(lib.nn), shape),
+        "lstm": lambda lib: (output_of(lib.nn, lib.nn.LSTM(4 * c, 4 * c)), sequence),
+        "lstm_2l_bi": lambda lib: (output_of(lib.nn, lib.nn.LSTM(4 * c, 4 * c, 2, bidirectional=True)), sequence),
+        "gru": lambda lib: (output_of(lib.nn, lib.nn.GRU(4 * c, 4 * c)), sequence),
+        "lstm_lm_step": lambda lib: (lstm_language_model(lib.nn), (35, n)),
     }
+
+
+VOCAB = 1000
+
+
+def output_of(nn, rnn):
+    """A recurrent layer's output alone (it returns the output and the final state)."""
+
+    class Output(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn = rnn
+
+        def forward(self, x):
+            return self.rnn(x)[0]
+
+    return Output()
+
+
+def lstm_language_model(nn, width=200):
+    """PyTorch's word_language_model example at its defaults: an embedding, a two-layer LSTM
+    with dropout between the layers, a linear decoder over the vocabulary."""
+
+    class LanguageModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(VOCAB, width)
+            self.rnn = nn.LSTM(width, width, num_layers=2, dropout=0.2)
+            self.decoder = nn.Linear(width, VOCAB)
+
+        def forward(self, tokens):
+            return self.decoder(self.rnn(self.embed(tokens))[0]).reshape(-1, VOCAB)
+
+    return LanguageModel()
 
 
 def small_resnet(nn):
@@ -83,9 +124,11 @@ def timed(step, repeat, warmup=3):
 def step_of(lib, name, module, x_np):
     """One call of the case: forward, loss, backward (and an SGD step for the ResNet)."""
     is_torch = lib is torch
-    x = lib.tensor(x_np, requires_grad=name != "resnet_step")
-    if name == "resnet_step":
-        target = lib.tensor(np.arange(x_np.shape[0]) % 10)
+    training = name.endswith("_step")
+    x = lib.tensor(x_np, requires_grad=not training and x_np.dtype != np.int64)
+    if training:
+        classes = VOCAB if name == "lstm_lm_step" else 10
+        target = lib.tensor(np.arange(x_np.size if x_np.ndim == 2 else x_np.shape[0]) % classes)
         opt = lib.optim.SGD(module.parameters(), lr=0.01, momentum=0.9)
 
         def step():
@@ -111,13 +154,14 @@ def child(args):
     if torch is not None:
         torch.set_num_threads(threads)
     rng = np.random.default_rng(0)
-    x = rng.standard_normal(args.shape).astype(np.float32)
     wanted = args.only.split(",") if args.only else None
     for name, build in cases(args.shape).items():
         if wanted and name not in wanted:
             continue
         mf.manual_seed(0)
-        ours = timed(step_of(mf, name, build(mf)[0], x), args.repeat)
+        module, shape = build(mf)
+        x = rng.integers(0, VOCAB, shape) if len(shape) == 2 else rng.standard_normal(shape).astype(np.float32)
+        ours = timed(step_of(mf, name, module, x), args.repeat)
         line = f"{name:12s} threads={threads}  meshflow {ours * 1e3:8.2f} ms"
         if torch is not None:
             torch.manual_seed(0)

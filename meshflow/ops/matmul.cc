@@ -12,7 +12,7 @@
 // The bias follows the result's last dim: S(0) where the result is S(n), P where it is P
 // (each rank adds its share), B otherwise.
 // float32 runs on oneDNN's sgemm, float64 on OpenBLAS's dgemm, integers (uint8, int8 and int16
-// too, wrapping as torch's) on a plain loop.
+// too, wrapping as torch's) on a threaded loop in unsigned arithmetic.
 // bfloat16 runs on oneDNN's matmul primitive (AVX512-BF16 or AMX where the CPU has them,
 // emulated on plain AVX-512; widened to float32 for sgemm where oneDNN has none, below
 // AVX-512), accumulating in float32; the result is bfloat16, or float32 with the bool attribute
@@ -110,6 +110,43 @@ std::vector<Signature> signatures(const std::vector<TensorMeta>& in, const std::
   return sigs;
 }
 
+// The integers' product: sums and products in an unsigned type at least as wide as
+// `unsigned` (narrower ones would promote to int, whose overflow is undefined), so the result
+// wraps modulo 2^bits as every integer kernel's; rows of c on the OpenMP team, each row's
+// inner loop contiguous in b (over n, or over k when b is transposed) so it vectorizes.
+template <typename T>
+void integer_gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b,
+                  int64_t ldb, T* c) {
+  using W = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+  auto row = [&](int64_t i) {
+    T* out = c + i * n;
+    if (tb) {
+      for (int64_t j = 0; j < n; ++j) {
+        const T* bj = b + j * ldb;
+        W sum = 0;
+        if (ta) {
+          for (int64_t l = 0; l < k; ++l) sum += static_cast<W>(a[l * lda + i]) * static_cast<W>(bj[l]);
+        } else {
+          const T* ai = a + i * lda;
+#pragma omp simd reduction(+ : sum)
+          for (int64_t l = 0; l < k; ++l) sum += static_cast<W>(ai[l]) * static_cast<W>(bj[l]);
+        }
+        out[j] = static_cast<T>(sum);
+      }
+      return;
+    }
+    std::vector<W> sums(static_cast<size_t>(n), W{0});
+    for (int64_t l = 0; l < k; ++l) {
+      const W x = static_cast<W>(ta ? a[l * lda + i] : a[i * lda + l]);
+      const T* bl = b + l * ldb;
+#pragma omp simd
+      for (int64_t j = 0; j < n; ++j) sums[j] += x * static_cast<W>(bl[j]);
+    }
+    for (int64_t j = 0; j < n; ++j) out[j] = static_cast<T>(sums[j]);
+  };
+  kernel::parallel_for(m, m > 1 && m * n * k > kernel::kParallelGrain, row);
+}
+
 // c[m, n] = op(a) @ op(b), row-major; op transposes when ta / tb.
 template <typename T>
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
@@ -125,13 +162,7 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T
     cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda,
                 b, ldb, 0.0, c, n);
   } else {
-    std::fill(c, c + m * n, T{0});
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t l = 0; l < k; ++l) {
-        const T x = ta ? a[l * lda + i] : a[i * lda + l];
-        for (int64_t j = 0; j < n; ++j) c[i * n + j] += x * (tb ? b[j * ldb + l] : b[l * ldb + j]);
-      }
-    }
+    integer_gemm<T>(ta, tb, m, n, k, a, lda, b, ldb, c);
   }
 }
 

@@ -263,6 +263,7 @@ const OpMap& all_ops() {
     register_batch_norm_ops(r);
     register_index_ops(r);
     register_linalg_ops(r);
+    register_rnn_ops(r);
     set_autocast_lists(*op_map());
     register_testdev_kernels(r);
 #ifdef MESHFLOW_CUDA

@@ -46,6 +46,7 @@ void register_conv_ops(OpRegistry& r);         // conv.cc: conv2d, pooling, pad
 void register_batch_norm_ops(OpRegistry& r);   // batch_norm.cc: batch_norm, batch_norm_backward
 void register_index_ops(OpRegistry& r);        // index.cc: flat_index, index_put
 void register_linalg_ops(OpRegistry& r);       // linalg.cc: solve, inv, slogdet, cholesky, qr, eigh, svd, lstsq
+void register_rnn_ops(OpRegistry& r);          // rnn.cc: rnn_scan, rnn_scan_backward
 // The kernels of each device type besides the CPU, in its own folder.
 void register_testdev_kernels(OpRegistry& r);  // testdev/kernels.cc: the CPU kernels on host views
 #ifdef MESHFLOW_CUDA

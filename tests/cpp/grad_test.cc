@@ -265,6 +265,31 @@ std::vector<GradCall> conv_calls() {
   };
 }
 
+// rnn_scan in each mode, forward and reverse, packed (uneven steps) and not, with and without
+// b_hh; every output differentiated (the workspace too: the backward takes its gradient).
+std::vector<GradCall> rnn_calls() {
+  const int64_t batch = 4, hidden = 3, steps = 3;
+  std::vector<GradCall> calls;
+  for (int64_t mode : {0, 1, 2, 3}) {
+    const int64_t gh = (mode == 2 ? 4 : mode == 3 ? 3 : 1) * hidden;
+    for (bool packed : {false, true}) {
+      std::vector<Tensor> in{packed ? uniform({9, gh}, -1, 1, 1) : uniform({steps, batch, gh}, -1, 1, 1),
+                             uniform({batch, hidden}, -1, 1, 2)};
+      if (mode == 2) in.push_back(uniform({batch, hidden}, -1, 1, 3));
+      in.push_back(uniform({gh, hidden}, -0.8, 0.8, 4));
+      if (!packed) in.push_back(uniform({gh}, -0.5, 0.5, 5));
+      Attrs attrs{{"mode", mode}, {"reverse", packed == (mode % 2 == 0)}, {"has_bias", !packed}};
+      if (packed) attrs.set("batch_sizes", Ints{4, 3, 2});
+      calls.push_back({"rnn_scan", in, attrs});
+    }
+  }
+  return calls;
+}
+
+TEST(Grad, RecurrentScan) {
+  for (const GradCall& call : rnn_calls()) check_gradients(call);
+}
+
 TEST(Grad, ConvolutionPoolingPadding) {
   for (const GradCall& call : conv_calls()) check_gradients(call);
 }
@@ -339,7 +364,7 @@ TEST(Grad, EveryOpWithAGradientIsChecked) {
   std::set<std::string> checked;
   for (const auto& calls :
        {binary_calls(), unary_calls(), reduction_calls(), matmul_calls(), nn_calls(), shape_calls(), math_calls(),
-        conv_calls(), linalg_calls()}) {
+        conv_calls(), linalg_calls(), rnn_calls()}) {
     for (const GradCall& call : calls) checked.insert(call.op);
   }
   // Their inputs are symmetric, or their outputs defined up to signs: finite differences of

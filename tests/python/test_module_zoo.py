@@ -80,6 +80,7 @@ ZOO = {
     "DataParallel": Row(lambda **kw: nn.DataParallel(nn.Linear(3, 2, **kw)), _x(4, 3)),
     "Conv1d": Row(lambda **kw: nn.Conv1d(3, 4, 3, **kw), _x(2, 3, 6)),
     "Conv2d": Row(lambda **kw: nn.Conv2d(3, 4, 3, padding=1, **kw), _x(2, 3, 5, 5)),
+    "ConvTranspose1d": Row(lambda **kw: nn.ConvTranspose1d(3, 4, 3, stride=2, **kw), _x(2, 3, 5)),
     "ConvTranspose2d": Row(lambda **kw: nn.ConvTranspose2d(3, 4, 3, stride=2, **kw), _x(2, 3, 3, 3)),
     "CosineSimilarity": Row(lambda **kw: nn.CosineSimilarity(), lambda: [_randn(4, 3), _randn(4, 3, seed=1)]),
     "CrossEntropyLoss": _loss(nn.CrossEntropyLoss, lambda: [_randn(4, 5), _ints(5, 4)], label_smoothing=0.1),

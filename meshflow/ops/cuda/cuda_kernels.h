@@ -40,6 +40,11 @@ int multiprocessors();
 // cover the rest); at least 1.
 unsigned blocks_for(int64_t n, int threads);
 
+// c[m, n] = op(a) @ op(b) of float32, float64 or bfloat16 row-major matrices on stream(),
+// overwritten (matmul.cu's cuBLASLt path): for kernels whose work includes products (rnn.cu).
+void gemm(DType dtype, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void* a, const void* b, void* c,
+          Memory& memory);
+
 void add_elementwise_kernels(KernelTable& t);  // elementwise.cu: elementwise.cc's ops, gelu_backward
 void add_reduce_kernels(KernelTable& t);       // reduce.cu: sum, mean, amax, amin, prod
 void add_nn_kernels(KernelTable& t);           // nn.cu: softmax, layer_norm, embedding, cross_entropy, gather
@@ -52,5 +57,6 @@ void add_sort_kernels(KernelTable& t);         // sort.cu: cumsum, cumprod, logc
 void add_conv_kernels(KernelTable& t);         // conv.cu: conv2d, pooling, pad
 void add_batch_norm_kernels(KernelTable& t);   // batch_norm.cu: batch_norm, batch_norm_backward
 void add_index_kernels(KernelTable& t);        // index.cu: flat_index, index_put
+void add_rnn_kernels(KernelTable& t);          // rnn.cu: rnn_scan, rnn_scan_backward
 
 }  // namespace mf::cuda

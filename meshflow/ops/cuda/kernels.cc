@@ -70,6 +70,7 @@ void register_cuda_kernels(OpRegistry& r) {
     cuda::add_conv_kernels(*t);
     cuda::add_batch_norm_kernels(*t);
     cuda::add_index_kernels(*t);
+    cuda::add_rnn_kernels(*t);
     return t;
   }();
   r.add_device_kernels("cuda", [](const OpDef& op) -> Kernel {

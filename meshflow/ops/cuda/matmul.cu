@@ -390,6 +390,17 @@ std::vector<Tensor> matmul(const std::vector<Tensor>& in, const KernelContext& c
 
 }  // namespace
 
+void gemm(DType dtype, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void* a, const void* b, void* c,
+          Memory& memory) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    device::cuda::check(cudaMemsetAsync(c, 0, static_cast<size_t>(m * n) * dtype_size(dtype), stream()),
+                        "cudaMemsetAsync");
+    return;
+  }
+  LtGemm(dtype, dtype, memory)(Gemm{ta, tb, m, n, k, 1, 0, 0}, a, b, c, nullptr);
+}
+
 void add_matmul_kernels(KernelTable& t) { t["matmul"] = matmul; }
 
 }  // namespace mf::cuda

@@ -18,7 +18,7 @@ from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell  # noqa: E402
 from .transformer import (Transformer, TransformerEncoder, TransformerDecoder,  # noqa: E402
                           TransformerEncoderLayer, TransformerDecoderLayer)
 from ._modules_more import SELU, CELU, Softmax2d, InstanceNorm1d, InstanceNorm2d, LocalResponseNorm  # noqa: E402
-from ._conv_transpose import ConvTranspose2d  # noqa: E402
+from ._conv_transpose import ConvTranspose1d, ConvTranspose2d  # noqa: E402
 from ._modules_surface import (Bilinear, PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold, Fold,  # noqa: E402
                                PairwiseDistance, UpsamplingNearest2d, UpsamplingBilinear2d, MarginRankingLoss,
                                HingeEmbeddingLoss, SoftMarginLoss, MultiLabelSoftMarginLoss, MultiLabelMarginLoss,

@@ -1,4 +1,5 @@
-"""F.conv_transpose2d and nn.ConvTranspose2d, as torch's: the transposed convolution is
+"""F.conv_transpose1d/2d and nn.ConvTranspose1d/2d, as torch's (the 1-d forms are the 2-d on a
+height of 1): the transposed convolution is
 conv2d's input gradient (the op conv2d_backward_data, meshflow/ops/conv.cc) for the output
 size (H - 1) * stride - 2 * padding + dilation * (kernel - 1) + output_padding + 1. Its own
 gradients are conv2d (for the input) and conv2d_backward_weight (for the weight), recorded
@@ -8,10 +9,10 @@ import math
 
 from .._function import Function
 from .._tensor import apply
-from ._functional_conv import _batched, _pair
+from ._functional_conv import _batched, _pair, _single
 from .modules import Module, Parameter, _uniform
 
-__all__ = ["conv_transpose2d", "ConvTranspose2d"]
+__all__ = ["conv_transpose1d", "conv_transpose2d", "ConvTranspose1d", "ConvTranspose2d"]
 
 
 class _ConvTranspose2d(Function):
@@ -74,6 +75,20 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     return y.squeeze(0) if unbatched else y
 
 
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The 1-d transposed convolution of input [N, C_in, L] (or [C_in, L]) with weight [C_in,
+    C_out / groups, k], plus bias [C_out]: conv_transpose2d on a height of 1."""
+    op = "conv_transpose1d"
+    x, unbatched = _batched(op, input, 3)
+    if weight.ndim != 3:
+        raise ValueError(f"[{op}] the weight has shape {tuple(weight.shape)}; expected 3 dims [C_in, C_out / groups, k]")
+    one = lambda name, value: _single(op, name, value)  # noqa: E731
+    y = conv_transpose2d(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, one("stride", stride)),
+                         (0, one("padding", padding)), (0, one("output_padding", output_padding)), groups,
+                         (1, one("dilation", dilation))).squeeze(2)
+    return y.squeeze(0) if unbatched else y
+
+
 def _tuple2(value):
     return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
 
@@ -105,10 +120,11 @@ class ConvTranspose2d(Module):
     def _output_padding(self, input, output_size):
         if output_size is None:
             return self.output_padding
-        output_size = list(output_size)[-2:]
+        dims = len(self.kernel_size)
+        output_size = list(output_size)[-dims:]
         result = []
         for i, want in enumerate(output_size):
-            n = input.shape[input.ndim - 2 + i]
+            n = input.shape[input.ndim - dims + i]
             smallest = ((n - 1) * self.stride[i] - 2 * self.padding[i] + self.dilation[i] * (self.kernel_size[i] - 1)
                         + 1)
             if not smallest <= want < smallest + self.stride[i]:
@@ -123,14 +139,34 @@ class ConvTranspose2d(Module):
 
     def extra_repr(self):
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding != (0, 0):
+        if any(self.padding):
             s += f", padding={self.padding}"
-        if self.dilation != (1, 1):
+        if any(d != 1 for d in self.dilation):
             s += f", dilation={self.dilation}"
-        if self.output_padding != (0, 0):
+        if any(self.output_padding):
             s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
         return s
+
+
+class ConvTranspose1d(ConvTranspose2d):
+    """torch.nn.ConvTranspose1d: weight [in_channels, out_channels / groups, k] and bias
+    [out_channels], initialized as ConvTranspose2d's; forward(input [N, C_in, L] or [C_in, L],
+    output_size=None)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        one = lambda name, value: (_single("ConvTranspose1d", name, value),)  # noqa: E731
+        super().__init__(in_channels, out_channels, (1,) + one("kernel_size", kernel_size), (1,) + one("stride", stride),
+                         (0,) + one("padding", padding), (0,) + one("output_padding", output_padding), groups, bias,
+                         (1,) + one("dilation", dilation), padding_mode, device, dtype)
+        self.kernel_size, self.stride = self.kernel_size[1:], self.stride[1:]
+        self.padding, self.output_padding, self.dilation = self.padding[1:], self.output_padding[1:], self.dilation[1:]
+        self.weight = Parameter(self.weight.detach().squeeze(2))
+
+    def forward(self, input, output_size=None):
+        return conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
+                                self._output_padding(input, output_size), self.groups, self.dilation)

@@ -348,7 +348,7 @@ from ._functional_extra import (relu, relu_, hardtanh, hardtanh_, relu6, thresho
 
 # Instance and local response normalization, selu and celu (issue 26, continued).
 from ._functional_more import selu, celu, instance_norm, local_response_norm  # noqa: E402,F401
-from ._conv_transpose import conv_transpose2d  # noqa: E402,F401: part of this module's API
+from ._conv_transpose import conv_transpose1d, conv_transpose2d  # noqa: E402,F401: part of this module's API
 # Bilinear, pixel and channel shuffles, unfold / fold and the remaining losses (issue 37).
 from ._functional_surface import (adaptive_avg_pool1d, adaptive_max_pool1d, hardshrink, softshrink,  # noqa: E402,F401
                                   bilinear, pixel_shuffle, pixel_unshuffle, channel_shuffle,

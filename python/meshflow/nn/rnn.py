@@ -3,8 +3,10 @@ between layers, bidirectional, LSTM's proj_size, a PackedSequence as input) and 
 nn.GRUCell, with torch's parameter names (weight_ih_l{k}[_reverse], weight_hh_l..., bias_ih_l...,
 bias_hh_l...), gate order (LSTM: i, f, g, o; GRU: r, z, n), init (U(-1/sqrt(hidden), 1/sqrt(hidden))) and results.
 
-Composed of linear, sigmoid and tanh per time step (the input projections of a layer are one
-matmul over all steps), so the gradients are those ops' through time."""
+A layer and direction is one product for the input projections of all steps and one op,
+rnn_scan (meshflow/ops/rnn.cc), for the recurrence: each step's h W_hh^T and its gates fused,
+as cuDNN's and oneDNN's RNN primitives; its backward is one op too (no double backward). The
+cells are composed of linear, sigmoid and tanh, differentiable to any order."""
 import math
 
 from . import functional as F
@@ -12,9 +14,11 @@ from ._functional_extra import _zeros_for
 from .modules import Module, Parameter, _check_size, _uniform
 from .._ops_elementwise import sigmoid, tanh
 from .._ops_shape import cat, stack
+from .._tensor import apply
 from .utils.rnn import PackedSequence
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+_MODE_IDS = {"RNN_TANH": 0, "RNN_RELU": 1, "LSTM": 2, "GRU": 3}  # meshflow/ops/rnn.h's Mode
 
 
 def _cell(mode, x_proj, h, c, w_hh, b_hh, w_hr=None):
@@ -73,6 +77,45 @@ class _RNNBase(Module):
         get = lambda name: getattr(self, name + suffix, None)  # noqa: E731
         return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh"), get("weight_hr")
 
+    def _scan(self, layer, direction, layer_input, h, c, batch_sizes):
+        """One layer and direction: the input projections of every step in one product, then
+        the op rnn_scan (meshflow/ops/rnn.cc) runs the steps, gates fused. Returns (y, h_n, c_n)."""
+        w_ih, w_hh, b_ih, b_hh, _ = self._weights(layer, direction)
+        x_proj = F.linear(layer_input, w_ih, b_ih)
+        # Under autocast the projection may come out in a lower dtype than the state: the
+        # recurrence runs in the projection's, as torch's.
+        dtype = x_proj.dtype
+        state = [t if t.dtype == dtype else t.to(dtype) for t in ([h, c] if c is not None else [h])]
+        weights = [t if t.dtype == dtype else t.to(dtype) for t in ([w_hh] if b_hh is None else [w_hh, b_hh])]
+        attrs = {"mode": _MODE_IDS[self.mode], "reverse": bool(direction), "has_bias": b_hh is not None}
+        if batch_sizes is not None:
+            attrs["batch_sizes"] = batch_sizes
+        outs = apply("rnn_scan", [x_proj] + state + weights, attrs)
+        return outs[0], outs[1], (outs[2] if c is not None else None)
+
+    def _projected_steps(self, layer, direction, layer_input, h, c, batch_sizes):
+        """_scan for an LSTM with proj_size (its h projected by weight_hr at each step), which
+        rnn_scan does not take: the steps composed of ops, one cell at a time."""
+        w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, direction)
+        x_proj = F.linear(layer_input, w_ih, b_ih)  # all steps at once
+        packed = batch_sizes is not None
+        batch = h.shape[0]
+        steps = len(batch_sizes) if packed else layer_input.shape[0]
+        batch_sizes = batch_sizes if packed else [batch] * steps
+        offsets = [sum(batch_sizes[:step]) for step in range(steps)]
+        seq = [None] * steps
+        for step in (range(steps - 1, -1, -1) if direction else range(steps)):
+            size = batch_sizes[step]
+            x_step = x_proj[offsets[step]:offsets[step] + size] if packed else x_proj[step]
+            if size == batch:
+                h, c = _cell(self.mode, x_step, h, c, w_hh, b_hh, w_hr)
+                seq[step] = h
+            else:
+                h_run, c_run = _cell(self.mode, x_step, h[:size], c[:size], w_hh, b_hh, w_hr)
+                h, c = cat([h_run, h[size:]], 0), cat([c_run, c[size:]], 0)
+                seq[step] = h_run
+        return (cat(seq, 0) if packed else stack(seq, 0)), h, c
+
     def forward(self, input, hx=None):
         lstm = self.mode == "LSTM"
         packed = isinstance(input, PackedSequence)
@@ -81,7 +124,7 @@ class _RNNBase(Module):
             # first): a shorter sequence's state stops at its last step, and in reverse starts there.
             sequence, input = input, input.data
             batch_sizes = sequence.batch_sizes.tolist()
-            batched, steps, batch = True, len(batch_sizes), batch_sizes[0]
+            batched, batch = True, batch_sizes[0]
             if hx is not None and sequence.sorted_indices is not None:
                 hx = tuple(t.index_select(1, sequence.sorted_indices) for t in hx) if lstm \
                     else hx.index_select(1, sequence.sorted_indices)
@@ -94,8 +137,7 @@ class _RNNBase(Module):
                 input = input.unsqueeze(1)
             elif self.batch_first:
                 input = input.transpose(0, 1)
-            steps, batch = input.shape[0], input.shape[1]
-            batch_sizes = [batch] * steps
+            batch = input.shape[1]
         directions = 2 if self.bidirectional else 1
         state_shape = (self.num_layers * directions, batch, self.hidden_size)  # c's; h's is proj_size with one
         h_shape = state_shape[:2] + (self.proj_size or self.hidden_size,)
@@ -108,31 +150,16 @@ class _RNNBase(Module):
         for t, shape in ((h0, h_shape), (c0, state_shape)) if lstm else ((h0, state_shape),):
             if tuple(t.shape) != shape:
                 raise RuntimeError(f"Expected hidden size {shape}, got {list(t.shape)}")
-        offsets = [sum(batch_sizes[:step]) for step in range(steps)]
         h_n, c_n = [], []
         layer_input = input
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(directions):
-                w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, direction)
                 index = layer * directions + direction
-                h, c = h0[index], (c0[index] if lstm else None)
-                x_proj = F.linear(layer_input, w_ih, b_ih)  # all steps at once
-                order = range(steps - 1, -1, -1) if direction else range(steps)
-                seq = [None] * steps
-                for step in order:
-                    size = batch_sizes[step]
-                    if size == batch:
-                        h, c = _cell(self.mode, x_proj[offsets[step]:offsets[step] + size] if packed
-                                     else x_proj[step], h, c, w_hh, b_hh, w_hr)
-                        seq[step] = h
-                    else:
-                        h_run, c_run = _cell(self.mode, x_proj[offsets[step]:offsets[step] + size], h[:size],
-                                             c[:size] if lstm else None, w_hh, b_hh, w_hr)
-                        h = cat([h_run, h[size:]], 0)
-                        c = cat([c_run, c[size:]], 0) if lstm else None
-                        seq[step] = h_run
-                outputs.append(cat(seq, 0) if packed else stack(seq, 0))
+                run = self._projected_steps if self.proj_size else self._scan
+                y, h, c = run(layer, direction, layer_input, h0[index], c0[index] if lstm else None,
+                              batch_sizes if packed else None)
+                outputs.append(y)
                 h_n.append(h)
                 c_n.append(c)
             layer_input = outputs[0] if directions == 1 else cat(outputs, -1)

@@ -80,3 +80,27 @@ def test_lstm_batch_split(name, ranks, world):
     got = _run(other, [x], [], 0, p, call)
     for g, e in zip(got, expected):
         np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["GRU", "RNN_TANH"])
+@pytest.mark.parametrize("name, ranks", MESHES, ids=[m[0] for m in MESHES])
+def test_gru_and_rnn_with_initial_state_batch_split(name, ranks, mode, world):
+    """Time first, the initial state given and split on its batch dim too: the fused
+    recurrence (op rnn_scan) runs on each rank's rows, its output split as its input."""
+    if np.array(ranks).size > world:
+        pytest.skip(f"needs {np.array(ranks).size} ranks")
+    p = mf.placement("cpu", ranks=ranks)
+    rng = np.random.default_rng(5)
+    x, h0 = rng.standard_normal((5, 6, 3)), rng.standard_normal((2, 6, 4))  # batch dim 1, 6 rows
+    cls = nn.GRU if mode == "GRU" else nn.RNN
+    local, other = _twins(lambda: cls(3, 4, num_layers=2).double(), 6)
+
+    def call(m, inputs, masks):
+        out, h = m(inputs[0], inputs[1])
+        if inputs[0].is_global:
+            assert out.sbp[0] == S(1), out.sbp
+        return [out, h]
+    expected = _run(local, [x, h0], [], 1, None, call)
+    got = _run(other, [x, h0], [], 1, p, call)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-12)

@@ -1,0 +1,408 @@
+// Copyright 2026 The meshflow Authors.
+// The recurrence of nn.RNN, nn.LSTM and nn.GRU as one op per layer and direction, as cuDNN's
+// and oneDNN's RNN primitives: the caller projects the inputs of every step in one product
+// (x W_ih^T + b_ih), and the op runs the steps, each one product h W_hh^T and one fused pass
+// over the gates (ops/rnn.h), where the composition of linear, sigmoid, tanh and
+// products takes about fifteen ops and their gradients per step. Its backward is one op too:
+// the steps in reverse, then the weight's gradient as one product over all steps.
+// Signatures (B, ... -> B implied):
+//   rnn_scan(x[T, B, G H], h0[B, H][, c0[B, H]], w_hh[G H, H][, b_hh[G H]]; mode, reverse,
+//            has_bias[, batch_sizes]) -> y[T, B, H], h_n[B, H][, c_n[B, H]], workspace[T, B, W]
+//     mode: rnn.h's Mode (G = 4 LSTM, 3 GRU, 1 RNN); c0 and c_n for LSTM only; reverse:
+//     the steps from last to first; batch_sizes (a packed sequence): x is [N, G H] with step
+//     t's batch_sizes[t] rows (non-increasing, summing to N) back to back, y and the
+//     workspace likewise, and a row's state stops at its sequence's last step (starts there
+//     in reverse), as torch runs a PackedSequence. The workspace (W in rnn.h) is what
+//     the backward reads.  S(1), S(0), S(0), B, B -> S(1), S(0), S(0), S(1) (not packed).
+//   rnn_scan_backward(w_hh, h0[, c0], y, workspace, dy, dworkspace, dh_n[, dc_n]; the same
+//     attributes) -> dx, dh0[, dc0], dw_hh[, db_hh]: every output's gradient (the workspace's
+//     is zeros unless a caller differentiates it).
+//     B, S(0), S(0), S(1), S(1), S(1), S(1), S(0), S(0) -> S(1), S(0), S(0), P, P (not packed).
+// float32 and float64; bfloat16 and float16 computed in float32 (OpDef::bfloat16). The CPU's
+// kernels below (the test device runs them on host views), CUDA's in cuda/rnn.cu. The backward
+// op has no gradient: a second differentiation through it raises naming it.
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "meshflow/ops/fast_math.h"
+#include "meshflow/ops/functional.h"
+#include "meshflow/ops/gemm.h"
+#include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/registry.h"
+#include "meshflow/ops/rnn.h"
+
+namespace mf {
+namespace kernel::rnn {
+
+bool flag(const Attrs& attrs, const char* key) { return attrs.has(key) && attrs.get_bool(key); }
+
+int64_t Scan::prev_row(int64_t t, int64_t b) const {
+  const int64_t s = reverse ? t + 1 : t - 1;
+  if (s < 0 || s >= steps() || b >= sizes[s]) return -1;
+  return offsets[s] + b;
+}
+
+int64_t mode_of(const std::string& op, const Attrs& attrs) {
+  const int64_t mode = attrs.get_int("mode");
+  if (mode < kRnnTanh || mode > kGru) {
+    op_error(op, "mode is " + std::to_string(mode) + "; expected 0 (RNN tanh), 1 (RNN relu), 2 (LSTM) or 3 (GRU)");
+  }
+  return mode;
+}
+
+Scan scan_of(const std::string& op, const Attrs& attrs, const Shape& x, int64_t hidden) {
+  Scan s;
+  s.mode = mode_of(op, attrs);
+  s.reverse = flag(attrs, "reverse");
+  s.has_bias = flag(attrs, "has_bias");
+  s.hidden = hidden;
+  if (attrs.has("batch_sizes")) {
+    s.sizes = attrs.get_ints("batch_sizes");
+    if (x.size() != 2) op_error(op, "a packed input is " + to_string(x) + "; expected [rows, gates * hidden]");
+    for (size_t t = 0; t < s.sizes.size(); ++t) {
+      if (s.sizes[t] < 1 || (t > 0 && s.sizes[t] > s.sizes[t - 1])) {
+        op_error(op, "batch_sizes must be positive and non-increasing; got " + to_string(Shape(s.sizes)));
+      }
+    }
+    if (std::accumulate(s.sizes.begin(), s.sizes.end(), int64_t{0}) != x[0]) {
+      op_error(op, "batch_sizes sum to " + std::to_string(std::accumulate(s.sizes.begin(), s.sizes.end(), int64_t{0})) +
+                       "; expected the packed input's " + std::to_string(x[0]) + " rows");
+    }
+    s.batch = s.sizes.empty() ? 0 : s.sizes[0];
+  } else {
+    if (x.size() != 3) op_error(op, "the input is " + to_string(x) + "; expected [steps, batch, gates * hidden]");
+    s.sizes.assign(static_cast<size_t>(x[0]), x[1]);
+    s.batch = x[1];
+  }
+  s.offsets.resize(s.sizes.size());
+  std::exclusive_scan(s.sizes.begin(), s.sizes.end(), s.offsets.begin(), int64_t{0});
+  return s;
+}
+
+}  // namespace kernel::rnn
+
+namespace {
+
+using kernel::rnn::Scan;
+namespace rnn = kernel::rnn;
+
+constexpr const char* kScan = "rnn_scan";
+constexpr const char* kScanBackward = "rnn_scan_backward";
+
+// sigmoid and tanh that vectorize in float32 (fast_math.h: no libm call, no float
+// comparison), libm's in float64.
+struct HostActivations {
+  template <typename T>
+  static MF_ALWAYS_INLINE T sigmoid(T x) {
+    if constexpr (std::is_same_v<T, double>) {
+      return 1 / (1 + std::exp(-x));
+    } else {
+      // e = exp(-|x|): sigmoid(x) = 1 / (1 + e) for x >= 0, e / (1 + e) below.
+      const float e = fast_math::exp_nonpositive(-std::fabs(x)), s = 1 / (1 + e);
+      const uint32_t negative = 0u - (fast_math::bits_of(x) >> 31);
+      return fast_math::float_of((fast_math::bits_of(e * s) & negative) | (fast_math::bits_of(s) & ~negative));
+    }
+  }
+  template <typename T>
+  static MF_ALWAYS_INLINE T tanh(T x) {
+    if constexpr (std::is_same_v<T, double>) {
+      return std::tanh(x);
+    } else {
+      // tanh(|x|) = (1 - e) / (1 + e) with e = exp(-2 |x|), x's sign put back.
+      const float e = fast_math::exp_nonpositive(-2 * std::fabs(x));
+      return fast_math::float_of(fast_math::bits_of((1 - e) / (1 + e)) | (fast_math::bits_of(x) & 0x80000000u));
+    }
+  }
+};
+
+// The metas of rnn_scan's inputs by name, checked.
+struct ScanInputs {
+  const TensorMeta *x, *h0, *c0 = nullptr, *w, *b = nullptr;
+};
+
+void expect_meta(const std::string& op, const TensorMeta& t, const char* what, const Shape& shape, DType dtype) {
+  if (t.shape != shape || t.dtype != dtype) {
+    op_error(op, std::string(what) + " is " + to_string(t.shape) + " " + dtype_name(t.dtype) + "; expected " +
+                     to_string(shape) + " " + dtype_name(dtype));
+  }
+}
+
+// Checks the forward's inputs; returns the scan and fills `named`.
+Scan checked_scan(const std::vector<TensorMeta>& in, const Attrs& attrs, ScanInputs& named) {
+  const bool lstm = rnn::mode_of(kScan, attrs) == rnn::kLstm, has_bias = rnn::flag(attrs, "has_bias");
+  kernel::expect_inputs(kScan, in, 3 + lstm + has_bias);
+  named.x = &in[0], named.h0 = &in[1];
+  if (lstm) named.c0 = &in[2];
+  named.w = &in[2 + lstm];
+  if (has_bias) named.b = &in[3 + lstm];
+  const DType dtype = in[0].dtype;
+  if (dtype != DType::kFloat32 && dtype != DType::kFloat64) {
+    op_error(kScan, std::string("the input's dtype is ") + dtype_name(dtype) + "; expected a floating dtype");
+  }
+  if (named.h0->shape.size() != 2) {
+    op_error(kScan, "h0 is " + to_string(named.h0->shape) + "; expected [batch, hidden]");
+  }
+  Scan s = rnn::scan_of(kScan, attrs, in[0].shape, named.h0->shape[1]);
+  const int64_t gh = rnn::gates(s.mode) * s.hidden;
+  if (in[0].shape.back() != gh) {
+    op_error(kScan, "the input projection's last dim is " + std::to_string(in[0].shape.back()) + "; expected " +
+                        std::to_string(gh) + " (gates * hidden)");
+  }
+  expect_meta(kScan, *named.h0, "h0", {s.batch, s.hidden}, dtype);
+  if (named.c0) expect_meta(kScan, *named.c0, "c0", {s.batch, s.hidden}, dtype);
+  expect_meta(kScan, *named.w, "w_hh", {gh, s.hidden}, dtype);
+  if (named.b) expect_meta(kScan, *named.b, "b_hh", {gh}, dtype);
+  return s;
+}
+
+// A [..., G H] shape with its last dim `width`.
+Shape with_last(Shape shape, int64_t width) {
+  shape.back() = width;
+  return shape;
+}
+
+std::vector<TensorMeta> scan_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  ScanInputs named;
+  const Scan s = checked_scan(in, attrs, named);
+  const DType dtype = in[0].dtype;
+  std::vector<TensorMeta> out{{with_last(in[0].shape, s.hidden), dtype}, *named.h0};
+  if (named.c0) out.push_back(*named.c0);
+  out.push_back({with_last(in[0].shape, rnn::workspace_width(s.mode, s.hidden)), dtype});
+  return out;
+}
+
+// One row's gates, forward and backward: whole functions built for each ISA level, the cell
+// inlined into the loop, so that it vectorizes (a lambda passed to simd_for stayed a call per
+// element).
+template <int64_t mode, typename T>
+MF_MULTIVERSIONED void forward_row(int64_t n, const T* x, const T* hp, const T* b, T* ws, T* h, T* c, T* y) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) {
+    T cell = mode == rnn::kLstm ? c[j] : T(0);
+    rnn::forward<mode, HostActivations>(n, j, x, hp, b, ws, h[j], cell);
+    if constexpr (mode == rnn::kLstm) c[j] = cell;
+    y[j] = h[j];
+  }
+}
+
+// Previous states hp and cp; dy the output's gradient, dh and dc the running ones (dc
+// overwritten); writes the pre-activations' gradients, GRU's direct term and h_prev.
+template <int64_t mode, typename T>
+MF_MULTIVERSIONED void backward_row(int64_t n, const T* ws, const T* dws, const T* y, const T* hp, const T* cp,
+                                    const T* dy, const T* dh, T* dc, T* dx, T* dhp, T* direct, T* h_prev) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) {
+    T cell = mode == rnn::kLstm ? dc[j] : T(0);
+    direct[j] = rnn::backward<mode, HostActivations>(n, j, ws, dws, y[j], hp[j], mode == rnn::kLstm ? cp[j] : T(0),
+                                                     dy[j] + dh[j], cell, dx, dhp);
+    if constexpr (mode == rnn::kLstm) dc[j] = cell;
+    h_prev[j] = hp[j];
+  }
+}
+
+// The forward on the CPU, T float or double.
+template <int64_t mode, typename T>
+void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* w, const T* b, T* y, T* h_n, T* c_n,
+                  T* ws) {
+  constexpr bool lstm = mode == rnn::kLstm;
+  const int64_t n = s.hidden, gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
+  std::copy(h0, h0 + s.batch * n, h_n);
+  if (lstm) std::copy(c0, c0 + s.batch * n, c_n);
+  std::vector<T> hp(static_cast<size_t>(s.batch * gh));
+  for (int64_t k = 0; k < s.steps(); ++k) {
+    const int64_t t = s.step(k), rows = s.sizes[t], first = s.offsets[t];
+    kernel::gemm(false, true, rows, gh, n, h_n, w, hp.data());
+    kernel::parallel_for(rows, rows * gh > kernel::kParallelGrain, [&](int64_t r) {
+      forward_row<mode, T>(n, x + (first + r) * gh, hp.data() + r * gh, b, ws + (first + r) * width, h_n + r * n,
+                           lstm ? c_n + r * n : nullptr, y + (first + r) * n);
+    });
+  }
+}
+
+std::vector<Tensor> scan_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  std::vector<TensorMeta> metas;
+  for (const Tensor& t : in) metas.push_back({t.shape(), t.dtype()});
+  ScanInputs named;
+  const Scan s = checked_scan(metas, ctx.attrs, named);
+  const std::vector<TensorMeta> out_metas = scan_infer(metas, ctx.attrs);
+  std::vector<Tensor> out;
+  for (size_t k = 0; k < out_metas.size(); ++k) out.push_back(ctx.output(k, out_metas[k].shape, out_metas[k].dtype));
+  const bool lstm = named.c0 != nullptr;
+  const Tensor* c0 = lstm ? &in[2] : nullptr;
+  const Tensor* b = s.has_bias ? &in.back() : nullptr;
+  visit_dtype(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      rnn::with_mode(s.mode, [&](auto mode) {
+        scan_forward<mode.value, T>(s, in[0].data_as<T>(), in[1].data_as<T>(), c0 ? c0->data_as<T>() : nullptr,
+                                    in[2 + lstm].data_as<T>(), b ? b->data_as<T>() : nullptr, out[0].data_as<T>(),
+                                    out[1].data_as<T>(), lstm ? out[2].data_as<T>() : nullptr,
+                                    out.back().data_as<T>());
+      });
+    }
+  });
+  return out;
+}
+
+// rnn_scan_backward's inputs by position: w, h0[, c0], y, workspace, dy, dworkspace, dh_n[, dc_n].
+struct BackwardInputs {
+  size_t w = 0, h0 = 1, c0 = 0, y, ws, dy, dws, dh_n, dc_n = 0;
+  explicit BackwardInputs(bool lstm) {
+    size_t k = 2;
+    if (lstm) c0 = k++;
+    y = k++, ws = k++, dy = k++, dws = k++, dh_n = k++;
+    if (lstm) dc_n = k++;
+  }
+};
+
+std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  const bool lstm = rnn::mode_of(kScanBackward, attrs) == rnn::kLstm, has_bias = rnn::flag(attrs, "has_bias");
+  kernel::expect_inputs(kScanBackward, in, lstm ? 9 : 7);
+  const BackwardInputs at(lstm);
+  const TensorMeta &w = in[at.w], &y = in[at.y];
+  if (w.shape.size() != 2 || y.shape.empty()) {
+    op_error(kScanBackward, "w_hh is " + to_string(w.shape) + " and y " + to_string(y.shape) +
+                                "; expected [gates * hidden, hidden] and [..., hidden]");
+  }
+  const Scan s = rnn::scan_of(kScanBackward, attrs, with_last(y.shape, w.shape[0]), w.shape[1]);
+  expect_meta(kScanBackward, in[at.dy], "dy", y.shape, y.dtype);
+  const Shape ws_shape = with_last(y.shape, rnn::workspace_width(s.mode, s.hidden));
+  expect_meta(kScanBackward, in[at.ws], "workspace", ws_shape, y.dtype);
+  expect_meta(kScanBackward, in[at.dws], "dworkspace", ws_shape, y.dtype);
+  for (size_t k : {at.h0, at.dh_n}) expect_meta(kScanBackward, in[k], "a state", {s.batch, s.hidden}, y.dtype);
+  std::vector<TensorMeta> out{{with_last(y.shape, w.shape[0]), y.dtype}, in[at.h0]};
+  if (lstm) out.push_back(in[at.c0]);
+  out.push_back(w);
+  if (has_bias) out.push_back({{w.shape[0]}, w.dtype});
+  return out;
+}
+
+// The backward's buffers: running gradients of the state (dh, dc: [B, H]), the products'
+// pre-activation gradients dhp (GRU's; dx itself for the others) and the previous states
+// h_prev of every row ([N, H]: the weight's gradient is dhp^T h_prev over all rows).
+template <typename T>
+struct BackwardBuffers {
+  T *dx, *dh, *dc, *dw, *db;
+  std::vector<T> dhp, h_prev, direct;
+};
+
+template <int64_t mode, typename T>
+void backward_step(const Scan& s, int64_t t, const T* w, const T* h0, const T* c0, const T* y, const T* ws,
+                   const T* dy, const T* dws, BackwardBuffers<T>& buf) {
+  constexpr bool lstm = mode == rnn::kLstm, gru = mode == rnn::kGru;
+  const int64_t n = s.hidden, gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
+  const int64_t rows = s.sizes[t], first = s.offsets[t];
+  T* dhp = gru ? buf.dhp.data() : buf.dx;
+  kernel::parallel_for(rows, rows * gh > kernel::kParallelGrain, [&](int64_t r) {
+    const int64_t row = first + r, prev = s.prev_row(t, r);
+    const T* hp = prev < 0 ? h0 + r * n : y + prev * n;
+    const T* cp = lstm ? (prev < 0 ? c0 + r * n : ws + prev * width + 4 * n) : nullptr;
+    backward_row<mode, T>(n, ws + row * width, dws + row * width, y + row * n, hp, cp, dy + row * n, buf.dh + r * n,
+                          lstm ? buf.dc + r * n : nullptr, buf.dx + row * gh, dhp + row * gh,
+                          buf.direct.data() + r * n, buf.h_prev.data() + row * n);
+  });
+  // dh_prev = dhp W_hh (+ GRU's direct term) for the step's rows; later rows pass through.
+  kernel::gemm(false, false, rows, n, gh, dhp + first * gh, w, buf.dh);
+  if constexpr (gru) {
+    for (int64_t i = 0; i < rows * n; ++i) buf.dh[i] += buf.direct[i];
+  }
+}
+
+template <int64_t mode, typename T>
+void scan_backward(const Scan& s, const T* w, const T* h0, const T* c0, const T* y, const T* ws, const T* dy,
+                   const T* dws, const T* dh_n, const T* dc_n, BackwardBuffers<T>& buf) {
+  const int64_t n = s.hidden, gh = rnn::gates(mode) * n, rows = s.rows();
+  std::copy(dh_n, dh_n + s.batch * n, buf.dh);
+  if (dc_n) std::copy(dc_n, dc_n + s.batch * n, buf.dc);
+  if (mode == rnn::kGru) buf.dhp.resize(static_cast<size_t>(rows * gh));
+  buf.h_prev.resize(static_cast<size_t>(rows * n));
+  buf.direct.resize(static_cast<size_t>(s.batch * n));
+  for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), w, h0, c0, y, ws, dy, dws, buf);
+  const T* dhp = mode == rnn::kGru ? buf.dhp.data() : buf.dx;
+  kernel::gemm(true, false, gh, n, rows, dhp, buf.h_prev.data(), buf.dw);
+  if (buf.db) {
+    std::fill(buf.db, buf.db + gh, T(0));
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t j = 0; j < gh; ++j) buf.db[j] += dhp[r * gh + j];
+    }
+  }
+}
+
+std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  std::vector<TensorMeta> metas;
+  for (const Tensor& t : in) metas.push_back({t.shape(), t.dtype()});
+  const std::vector<TensorMeta> out_metas = backward_infer(metas, ctx.attrs);
+  std::vector<Tensor> out;
+  for (size_t k = 0; k < out_metas.size(); ++k) out.push_back(ctx.output(k, out_metas[k].shape, out_metas[k].dtype));
+  const bool lstm = ctx.attrs.get_int("mode") == rnn::kLstm;
+  const BackwardInputs at(lstm);
+  const Scan s = rnn::scan_of(kScanBackward, ctx.attrs, out[0].shape(), in[at.w].shape()[1]);
+  visit_dtype(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      BackwardBuffers<T> buf{out[0].data_as<T>(), out[1].data_as<T>(), lstm ? out[2].data_as<T>() : nullptr,
+                             out[2 + lstm].data_as<T>(), s.has_bias ? out.back().data_as<T>() : nullptr, {}, {}, {}};
+      rnn::with_mode(s.mode, [&](auto mode) {
+        scan_backward<mode.value, T>(s, in[at.w].data_as<T>(), in[at.h0].data_as<T>(),
+                                     lstm ? in[at.c0].data_as<T>() : nullptr, in[at.y].data_as<T>(),
+                                     in[at.ws].data_as<T>(), in[at.dy].data_as<T>(), in[at.dws].data_as<T>(),
+                                     in[at.dh_n].data_as<T>(), lstm ? in[at.dc_n].data_as<T>() : nullptr, buf);
+      });
+    }
+  });
+  return out;
+}
+
+// Not packed: the batch split (data parallelism); the weights' gradients partial sums.
+std::vector<Signature> scan_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out,
+                                       const Attrs& attrs) {
+  if (attrs.has("batch_sizes")) return {};
+  const bool lstm = attrs.get_int("mode") == rnn::kLstm;
+  Signature s{std::vector<Sbp>(in.size(), Sbp::split(0)), std::vector<Sbp>(out.size(), Sbp::split(0))};
+  s.inputs[0] = Sbp::split(1);
+  for (size_t k = 2 + lstm; k < in.size(); ++k) s.inputs[k] = Sbp::broadcast();
+  s.outputs[0] = s.outputs.back() = Sbp::split(1);
+  return {s};
+}
+
+std::vector<Signature> backward_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out,
+                                           const Attrs& attrs) {
+  if (attrs.has("batch_sizes")) return {};
+  const bool lstm = attrs.get_int("mode") == rnn::kLstm;
+  const BackwardInputs at(lstm);
+  Signature s{std::vector<Sbp>(in.size(), Sbp::split(0)), std::vector<Sbp>(out.size(), Sbp::partial_sum())};
+  s.inputs[at.w] = Sbp::broadcast();
+  for (size_t k : {at.y, at.ws, at.dy, at.dws}) s.inputs[k] = Sbp::split(1);
+  s.outputs[0] = Sbp::split(1);
+  s.outputs[1] = Sbp::split(0);
+  if (lstm) s.outputs[2] = Sbp::split(0);
+  return {s};
+}
+
+std::vector<Var> scan_grad(const GradContext& g) {
+  const bool lstm = g.attrs.get_int("mode") == rnn::kLstm;
+  std::vector<Var> inputs{g.inputs[2 + lstm], g.inputs[1]};
+  if (lstm) inputs.push_back(g.inputs[2]);
+  inputs.push_back(g.outputs[0]);
+  inputs.push_back(g.outputs.back());
+  inputs.push_back(g.grad_outputs[0]);
+  inputs.push_back(g.grad_outputs.back());
+  inputs.push_back(g.grad_outputs[1]);
+  if (lstm) inputs.push_back(g.grad_outputs[2]);
+  // dx, dh0[, dc0], dw[, db]: the forward's inputs in order.
+  return call(kScanBackward, inputs, g.attrs);
+}
+
+}  // namespace
+
+void register_rnn_ops(OpRegistry& r) {
+  OpDef scan = with_grad(make_op(kScan, scan_infer, scan_signatures, scan_kernel), scan_grad,
+                         OpDef::GradReads{true, true});
+  OpDef backward = make_op(kScanBackward, backward_infer, backward_signatures, backward_kernel);
+  r.add(scan);
+  r.add(backward);
+}
+
+}  // namespace mf

@@ -1,0 +1,223 @@
+"""nn.RNN, nn.LSTM and nn.GRU through the fused op rnn_scan (meshflow/ops/rnn.cc) equal the
+composition they replaced (each step's cell from linear, sigmoid and tanh: nn.rnn._cell, which
+test_nn_extra checks against NumPy) in values and in every gradient, for float32 and float64,
+both directions, several layers, batch_first, packed sequences and initial states; the test
+device equals the CPU; bfloat16 runs; bad calls of the op raise naming it."""
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn as nn
+import meshflow.nn.utils.rnn as rnn_utils
+from meshflow._tensor import apply
+from meshflow.nn.rnn import _cell
+from gradcheck import check_gradients
+
+RNG = np.random.default_rng(38)
+CLASSES = {"LSTM": nn.LSTM, "GRU": nn.GRU, "RNN_TANH": nn.RNN, "RNN_RELU": nn.RNN}
+
+
+def _make(mode, *args, **kwargs):
+    if mode == "RNN_RELU":
+        kwargs["nonlinearity"] = "relu"
+    return CLASSES[mode](*args, **kwargs)
+
+
+def _composed(m, x, h0, c0, batch_sizes=None):
+    """The composition the op replaced: x [T, B, in] time first (or packed rows with
+    batch_sizes); returns output, h_n, c_n."""
+    lstm = m.mode == "LSTM"
+    directions = 2 if m.bidirectional else 1
+    steps = len(batch_sizes) if batch_sizes else x.shape[0]
+    sizes = batch_sizes or [x.shape[1]] * steps
+    offsets = [sum(sizes[:t]) for t in range(steps)]
+    h_n, c_n, layer_input = [], [], x
+    for layer in range(m.num_layers):
+        outs = []
+        for direction in range(directions):
+            w_ih, w_hh, b_ih, b_hh = m._weights(layer, direction)
+            index = layer * directions + direction
+            h, c = h0[index], (c0[index] if lstm else None)
+            proj = nn.functional.linear(layer_input, w_ih, b_ih)
+            seq = [None] * steps
+            for t in (range(steps - 1, -1, -1) if direction else range(steps)):
+                size = sizes[t]
+                xp = proj[offsets[t]:offsets[t] + size] if batch_sizes else proj[t]
+                h_run, c_run = _cell(m.mode, xp, h[:size], c[:size] if lstm else None, w_hh, b_hh)
+                h = mf.cat([h_run, h[size:]], 0) if size < h.shape[0] else h_run
+                c = (mf.cat([c_run, c[size:]], 0) if size < c.shape[0] else c_run) if lstm else None
+                seq[t] = h_run
+            outs.append(mf.cat(seq, 0) if batch_sizes else mf.stack(seq, 0))
+            h_n.append(h)
+            c_n.append(c)
+        layer_input = outs[0] if directions == 1 else mf.cat(outs, -1)
+    return layer_input, mf.stack(h_n, 0), (mf.stack(c_n, 0) if lstm else None)
+
+
+def _grads(m, inputs, outputs, weights):
+    loss = sum((o * mf.tensor(w).to(o.dtype)).sum() for o, w in zip(outputs, weights) if o is not None)
+    params = list(m.parameters())
+    for t in inputs + params:
+        t.grad = None
+    loss.backward()
+    return [t.grad.numpy().copy() for t in inputs + params]
+
+
+CASES = [("LSTM", 1, False, False, True), ("LSTM", 2, True, True, True), ("GRU", 2, True, False, True),
+         ("GRU", 1, False, True, False), ("RNN_TANH", 2, True, False, True), ("RNN_RELU", 1, False, False, False)]
+
+
+@pytest.mark.parametrize("dtype, tol", [(np.float64, 1e-10), (np.float32, 2e-5)])
+@pytest.mark.parametrize("mode, layers, bidirectional, batch_first, bias", CASES)
+def test_fused_equals_the_composition(mode, layers, bidirectional, batch_first, bias, dtype, tol):
+    m = _make(mode, 3, 5, num_layers=layers, bidirectional=bidirectional, batch_first=batch_first, bias=bias)
+    if dtype == np.float64:
+        m = m.double()
+    directions = 2 if bidirectional else 1
+    x = RNG.standard_normal((6, 4, 3)).astype(dtype)
+    h0 = RNG.standard_normal((layers * directions, 4, 5)).astype(dtype)
+    c0 = RNG.standard_normal((layers * directions, 4, 5)).astype(dtype)
+    tx, th, tc = (mf.tensor(a).requires_grad_() for a in (x, h0, c0))
+    hx = (th, tc) if mode == "LSTM" else th
+    out, state = m(tx.transpose(0, 1) if batch_first else tx, hx)
+    if batch_first:
+        out = out.transpose(0, 1)
+    got_h, got_c = state if mode == "LSTM" else (state, None)
+    ref_out, ref_h, ref_c = _composed(m, tx, th, tc)
+    for got, ref in ((out, ref_out), (got_h, ref_h), (got_c, ref_c)):
+        if ref is not None:
+            np.testing.assert_allclose(got.numpy(), ref.numpy(), rtol=tol, atol=tol)
+    weights = [RNG.standard_normal(t.shape) for t in (ref_out, ref_h, ref_h)]
+    inputs = [tx, th] + ([tc] if mode == "LSTM" else [])
+    got = _grads(m, inputs, [out, got_h, got_c], weights)
+    ref = _grads(m, inputs, list(_composed(m, tx, th, tc)), weights)
+    for g, r in zip(got, ref):
+        np.testing.assert_allclose(g, r, rtol=tol * 10, atol=tol * 10)
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN_TANH"])
+@pytest.mark.parametrize("sorted_lengths", [True, False])
+def test_packed_equals_the_composition(mode, sorted_lengths):
+    m = _make(mode, 3, 4, num_layers=2, bidirectional=True).double()
+    lengths = [5, 3, 3, 1] if sorted_lengths else [3, 5, 1, 3]
+    x = mf.tensor(RNG.standard_normal((5, 4, 3))).requires_grad_()
+    h0 = mf.tensor(RNG.standard_normal((4, 4, 4))).requires_grad_()
+    c0 = mf.tensor(RNG.standard_normal((4, 4, 4))).requires_grad_()
+    packed = rnn_utils.pack_padded_sequence(x, lengths, enforce_sorted=sorted_lengths)
+    out, state = m(packed, (h0, c0) if mode == "LSTM" else h0)
+    got_h = state[0] if mode == "LSTM" else state
+    # The composition on the sorted batch, the states permuted as the module does.
+    order = packed.sorted_indices
+    sort = (lambda t: t) if order is None else (lambda t: t.index_select(1, order))
+    unsort = (lambda t: t) if order is None else (lambda t: t.index_select(1, packed.unsorted_indices))
+    def composed():  # on a packing of its own: each backward frees its graph
+        data = rnn_utils.pack_padded_sequence(x, lengths, enforce_sorted=sorted_lengths).data
+        return _composed(m, data, sort(h0), sort(c0), packed.batch_sizes.tolist())
+    ref_out, ref_h, ref_c = composed()
+    np.testing.assert_allclose(out.data.numpy(), ref_out.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got_h.numpy(), unsort(ref_h).numpy(), rtol=1e-10, atol=1e-12)
+    if mode == "LSTM":
+        np.testing.assert_allclose(state[1].numpy(), unsort(ref_c).numpy(), rtol=1e-10, atol=1e-12)
+    weights = [RNG.standard_normal(t.shape) for t in (ref_out, ref_h)]
+    inputs = [x, h0] + ([c0] if mode == "LSTM" else [])
+    got = _grads(m, inputs, [out.data, got_h], weights)
+    ref_out, ref_h, _ = composed()
+    ref = _grads(m, inputs, [ref_out, unsort(ref_h)], weights)
+    for g, r in zip(got, ref):
+        np.testing.assert_allclose(g, r, rtol=1e-9, atol=1e-11)
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN_RELU"])
+def test_gradients_by_finite_differences(mode):
+    m = _make(mode, 2, 3, bidirectional=True).double()
+    lstm = mode == "LSTM"
+
+    def run(x, h, *c):
+        out, state = m(x, (h, c[0]) if lstm else h)
+        return mf.cat([out.reshape(-1), (state[1] if lstm else state).reshape(-1)])
+    arrays = [RNG.standard_normal((4, 2, 2)), RNG.standard_normal((2, 2, 3))]
+    check_gradients(run, arrays + ([RNG.standard_normal((2, 2, 3))] if lstm else []))
+
+
+def test_test_device_equals_the_cpu():
+    m = nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+    x, h0 = RNG.standard_normal((5, 2, 3)).astype(np.float32), RNG.standard_normal((4, 2, 4)).astype(np.float32)
+    results = []
+    for device in ("cpu", "testdev"):
+        m.to(device)
+        tx = mf.tensor(x, device=device).requires_grad_()
+        th = mf.tensor(h0, device=device)
+        out, (h, c) = m(tx, (th, th))
+        (out.sum() + h.sum() * 2 + c.sum()).backward()
+        results.append([out.numpy(), h.numpy(), c.numpy(), tx.grad.numpy()] +
+                       [p.grad.numpy().copy() for p in m.parameters()])
+        m.zero_grad()
+    for cpu, dev in zip(*results):
+        np.testing.assert_array_equal(dev, cpu)
+
+
+def test_bfloat16_runs_in_float32_and_rounds():
+    m = nn.GRU(3, 4)
+    x = mf.tensor(RNG.standard_normal((5, 2, 3)).astype(np.float32))
+    ref, _ = m(x.to(mf.bfloat16).to(mf.float32))
+    out, h = m.to(mf.bfloat16)(x.to(mf.bfloat16))
+    assert out.dtype == mf.bfloat16 and h.dtype == mf.bfloat16
+    np.testing.assert_allclose(out.to(mf.float32).numpy(), ref.numpy(), rtol=0.05, atol=0.05)
+
+
+def test_op_errors_name_the_op():
+    x, h = mf.zeros(4, 2, 8), mf.zeros(2, 2)
+    w = mf.zeros(8, 2)
+    with pytest.raises(ValueError, match=r"\[rnn_scan\] mode is 7"):
+        apply("rnn_scan", [x, h, h, w], {"mode": 7})
+    with pytest.raises(ValueError, match=r"\[rnn_scan\] w_hh is \[8, 3\]"):
+        apply("rnn_scan", [x, h, h, mf.zeros(8, 3)], {"mode": 2})
+    with pytest.raises(ValueError, match=r"\[rnn_scan\] batch_sizes must be positive and non-increasing"):
+        apply("rnn_scan", [mf.zeros(4, 8), h, h, w], {"mode": 2, "batch_sizes": [1, 2, 1]})
+    with pytest.raises(ValueError, match=r"\[rnn_scan\] batch_sizes sum to 3"):
+        apply("rnn_scan", [mf.zeros(4, 8), h, h, w], {"mode": 2, "batch_sizes": [2, 1]})
+
+
+def test_double_backward_is_refused_clearly():
+    m = nn.LSTM(2, 3).double()
+    x = mf.tensor(RNG.standard_normal((3, 1, 2))).requires_grad_()
+    (g,) = mf.autograd.grad(m(x)[0].sum(), x, create_graph=True)
+    with pytest.raises(Exception, match=r"\[rnn_scan_backward\] has no gradient of its own"):
+        g.sum().backward()
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+def test_graph_step_equals_eager(mode):
+    """Two SGD steps of a two-layer bidirectional model, traced by nn.Graph and eager."""
+    x = RNG.standard_normal((6, 3, 4)).astype(np.float32)
+    p = mf.placement("cpu", ranks=[0])
+
+    def model():
+        mf.manual_seed(1)
+        m = _make(mode, 4, 5, num_layers=2, bidirectional=True)
+        m.to_global(p, mf.sbp.broadcast)
+        return m, mf.optim.SGD(m.parameters(), lr=0.1)
+
+    class Step(nn.Graph):
+        def __init__(self, m, opt):
+            super().__init__()
+            self.m = m
+            self.add_optimizer(opt)
+
+        def build(self, inp):
+            loss = (self.m(inp)[0] ** 2).sum()
+            loss.backward()
+            return loss
+
+    gx = mf.tensor(x, placement=p, sbp=mf.sbp.broadcast)
+    eager_m, eager_opt = model()
+    graph_m, graph_opt = model()
+    step = Step(graph_m, graph_opt)
+    for _ in range(2):
+        eager_opt.zero_grad()
+        loss = (eager_m(gx)[0] ** 2).sum()
+        loss.backward()
+        eager_opt.step()
+        np.testing.assert_allclose(step(gx).numpy(), loss.numpy(), rtol=1e-5)
+    for a, b in zip(eager_m.parameters(), graph_m.parameters()):
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-6)
