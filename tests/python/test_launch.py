@@ -372,7 +372,9 @@ def test_killed_rank_ends_the_job_naming_it(tmp_path):
     code, out, elapsed = job.end()
     print(f"fault kill on one host: the job ended {elapsed:.1f} s after it")
     assert code != 0, out
-    assert "process rank 1" in out and "signal 9" in out, out
+    # mpirun reports the first death it processes: rank 1's, or rank 0's when it has already
+    # killed rank 0 in answer to rank 1's (a race of its own, as across hosts below).
+    assert re.search(r"process rank [01] .*signal 9", out, re.S), out
     assert elapsed < 10, f"the job took {elapsed:.1f} s to end after rank 1 was killed"
 
 
