@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@
 #include "meshflow/graph/plan.h"
 
 namespace mf::graph {
+
+using Candidates = std::shared_ptr<const std::vector<NdSignature>>;
 
 struct Compilation {
   // `plan` receives the lowered graph; `traced` must outlive the compilation.
@@ -41,9 +44,10 @@ struct Compilation {
 
   // cleanup: the layout each returned output must be delivered in.
   std::vector<boxing::Layout> output_layouts;
-  // sbp: each op node's candidates, and per node the cheapest one it did not take (index
-  // -1: none), that cost and its own (bytes of boxing its inputs and its outputs' uses).
-  std::vector<std::vector<NdSignature>> candidates;
+  // sbp: each op node's candidates (null for other nodes; nodes of one call, as a model's
+  // repeated layers, share them), and per node the cheapest one it did not take (index -1:
+  // none), that cost and its own (bytes of boxing its inputs and its outputs' uses).
+  std::vector<Candidates> candidates;
   struct Rejected {
     int index = -1;
     int64_t cost = 0;
