@@ -124,7 +124,9 @@ void build_tasks(Compilation& c);
 // plan orders before or after it (plan_arena); memory set.
 void plan_memory(Compilation& c);
 // After: plan.phases holds one actor system per phase (pre, micro, post; null when
-// empty), communication in the plan's order, a pipeline's compute by priority.
+// empty), communication in the plan's order (a pipeline stage's backward collectives
+// trailing its forward ones by the micro-batches it holds), a pipeline's compute by
+// priority.
 void build_actors(Compilation& c);
 
 // The compiler's passes, in order.
