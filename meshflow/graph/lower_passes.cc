@@ -229,13 +229,19 @@ int stage_parts(const Compilation& c, std::vector<int>& part) {
   const RankPlan& m = c.plan;
   const LogicalGraph& g = c.graph;
   part.assign(m.tasks.size(), 0);
-  int stage = -1;
+  if (!m.pipelined) return 0;
+  // Stages that share ranks keep the plan's order on every rank (a shared rank could not
+  // follow two stages' orders, and its peers must follow its one).
+  std::vector<int> stage_of_rank;
   for (size_t s = 0; s < c.stages.size(); ++s) {
-    if (!c.stages[s].contains(c.rank)) continue;
-    if (stage >= 0) return 0;  // on two stages: one order for both
-    stage = static_cast<int>(s);
+    for (int r : c.stages[s].ranks()) {
+      if (r >= static_cast<int>(stage_of_rank.size())) stage_of_rank.resize(r + 1, -1);
+      if (stage_of_rank[r] >= 0) return 0;
+      stage_of_rank[r] = static_cast<int>(s);
+    }
   }
-  if (!m.pipelined || stage < 0) return 0;
+  const int stage = c.rank < static_cast<int>(stage_of_rank.size()) ? stage_of_rank[c.rank] : -1;
+  if (stage < 0) return 0;
   auto later_stage = [&](const Placement& p) {
     auto it = std::find(c.stages.begin(), c.stages.end(), p);
     return it != c.stages.end() && it - c.stages.begin() > stage;
