@@ -76,7 +76,8 @@ class ActorSystem {
   // one actor.
   ActorSystem(device::Device& device, std::vector<ActorSpec> actors, std::vector<int> regst_nums);
 
-  // Part 1 of order group `group` trails its part 0 by `pieces` (>= 0; 0 by default).
+  // Part 1 of order group `group` trails its part 0 by `pieces` (>= 0; 0 by default), from
+  // the next run() on; not while one runs.
   void set_order_lead(int group, int pieces);
 
   // Runs every actor on pieces 0 .. pieces-1; returns when all have acted. Every act runs

@@ -108,7 +108,7 @@ class SbpSearch {
       choice_[n] = static_cast<int>(
           choose_signature(*cands_[n], have, outputs, placement.hierarchy(), [&](size_t j, const NdSbp& want) {
             const Value& val = g_.values[node.inputs[j]];
-            return box(val, have[j], {placement, want});
+            return box(val, have[j], placement, want);
           }).index);
     }
   }
@@ -217,19 +217,20 @@ class SbpSearch {
     return (*cands_[val.producer])[choice_[val.producer]].outputs[val.index];
   }
 
-  static int64_t box(const Value& val, const NdSbp& have, const boxing::Layout& to) {
-    if (have == to.nd_sbp && val.layout.placement == to.placement) return 0;  // without a Layout to compare
-    return box_cost(val, {val.layout.placement, have}, to);
+  // Layouts are built only for a use that boxes (copies of their SBPs cost allocations).
+  static int64_t box(const Value& val, const NdSbp& have, const Placement& placement, const NdSbp& want) {
+    if (have == want && val.layout.placement == placement) return 0;
+    return box_cost(val, {val.layout.placement, have}, {placement, want});
   }
 
   // Edge e's bytes with its producer's candidate ps and its consumer's cs.
   int64_t edge_cost(const Edge& e, int ps, int cs) const {
     const Value& val = g_.values[e.value];
     const NdSbp& have = e.from < 0 ? val.layout.nd_sbp : (*cands_[e.from])[ps].outputs[val.index];
-    if (e.to < 0) return box(val, have, *e.target);
+    if (e.to < 0) return box(val, have, e.target->placement, e.target->nd_sbp);
     const NdSbp& want = (*cands_[e.to])[cs].inputs[e.input];
     if (boxes_into_partial(have, want)) return kInf;
-    return box(val, have, {placement_of(g_.nodes[e.to]), want});
+    return box(val, have, placement_of(g_.nodes[e.to]), want);
   }
 
   // Edge e's cost with its producer as it stands and its consumer's candidate cs.
