@@ -5,6 +5,14 @@ ranks (one stage each), with the trace on:
     MESHFLOW_TRACE=/tmp/pipe PYTHONPATH=build/python /usr/bin/python3 -m meshflow.launch \\
         --nproc 2 bench/pipeline_bench.py --micro-batches 4,8,16
 
+With --tensor-parallel t, the ranks form p = ranks / t stages of a [t] mesh each, and
+each stage's layers alternate column parallel and row parallel (Megatron's: an all-reduce
+after each pair forward, one before it backward), so a stage's collectives of one
+micro-batch's forward pass interleave with those of another's backward pass:
+
+    MESHFLOW_TRACE=/tmp/pipe PYTHONPATH=build/python /usr/bin/python3 -m meshflow.launch \\
+        --nproc 4 bench/pipeline_bench.py --tensor-parallel 2 --micro-batches 8
+
 The model: p stages of --layers Linear(--width, --width) + GELU each (balanced, as the
 formula assumes), cross-entropy at the end, SGD; a call of mf.nn.Graph with m micro-batches of
 --rows rows. For each m, after --warmup calls, the best of --steps calls: the pipelined
@@ -30,14 +38,23 @@ import meshflow.nn as nn
 import meshflow.nn.functional as F
 
 
+def megatron_sbp(name, param):
+    """Within a stage's mesh, even layers column parallel (weight rows, bias split), odd
+    layers row parallel (weight columns split, bias whole): one all-reduce per pair each way."""
+    index = int(name.split(".")[0]) // 2
+    if index % 2 == 0:
+        return mf.sbp.split(0)
+    return mf.sbp.split(1) if name.endswith("weight") else mf.sbp.broadcast
+
+
 class Stages(nn.Module):
-    def __init__(self, placements, width, layers):
+    def __init__(self, placements, width, layers, tensor_parallel=False):
         super().__init__()
         self.placements = placements
         self.stages = nn.ModuleList()
         for placement in placements:
             seq = nn.Sequential(*[m for _ in range(layers) for m in (nn.Linear(width, width), nn.GELU())])
-            seq.to_global(placement, mf.sbp.broadcast)
+            seq.to_global(placement, megatron_sbp if tensor_parallel else mf.sbp.broadcast)
             self.stages.append(seq)
 
     def forward(self, x):
@@ -76,21 +93,28 @@ def main():
     ap.add_argument("--layers", type=int, default=2, help="layers per stage")
     ap.add_argument("--steps", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--tensor-parallel", type=int, default=1,
+                    help="ranks per stage: each stage a [t] mesh, its layers column then row parallel (even --layers)")
     args = ap.parse_args()
     if not os.environ.get("MESHFLOW_TRACE"):
         raise SystemExit("pipeline_bench measures from the actors' spans: set MESHFLOW_TRACE=<prefix>")
-    p = mf.env.get_world_size()
+    world, tp = mf.env.get_world_size(), args.tensor_parallel
+    if world % tp or (tp > 1 and args.layers % 2):
+        raise SystemExit(f"--tensor-parallel {tp}: expected it to divide the {world} ranks and an even --layers")
+    p = world // tp
     rank = mf.env.get_rank()
-    everyone = mf.placement("cpu", ranks=list(range(p)))
-    placements = [mf.placement("cpu", ranks=[r]) for r in range(p)]
+    stage = rank // tp
+    everyone = mf.placement("cpu", ranks=list(range(world)))
+    placements = [mf.placement("cpu", ranks=list(range(s * tp, (s + 1) * tp))) for s in range(p)]
     mf.manual_seed(0)
-    model = Stages(placements, args.width, args.layers)
+    model = Stages(placements, args.width, args.layers, tp > 1)
     rng = np.random.default_rng(0)
     if rank == 0:
-        print(f"pipeline: {p} stages x {args.layers} x Linear({args.width}, {args.width}), {args.rows} rows per "
-              f"micro-batch; bubble = idle share of each stage's compute inside the pipelined part of a call")
-        print(f"  {'m':>3} {'theory':>7} {'window':>9}  " + "".join(f"{'stage ' + str(s):>9}" for s in range(p)) +
-              "   peak slots per stage; micro-batch memory held per stage (x one micro-batch)")
+        print(f"pipeline: {p} stages of [{tp}] x {args.layers} x Linear({args.width}, {args.width})"
+              f"{' (column then row parallel)' if tp > 1 else ''}, {args.rows} rows per "
+              f"micro-batch; bubble = idle share of each rank's compute inside the pipelined part of a call")
+        print(f"  {'m':>3} {'theory':>7} {'window':>9}  " + "".join(f"{'rank ' + str(r):>9}" for r in range(world)) +
+              "   peak slots per rank; micro-batch memory held per rank (x one micro-batch)")
     for m in [int(v) for v in args.micro_batches.split(",")]:
         step = Step(model, m)
         rows = m * args.rows
@@ -110,7 +134,7 @@ def main():
             bubbles = 1 - busies / window
             if i >= args.warmup and (best is None or window < best[0]):
                 best = (window, bubbles)
-        mine = [r for r in step.registers() if r["bytes"] > 0 and r["stage"] == rank and r["slots"] == p - rank]
+        mine = [r for r in step.registers() if r["bytes"] > 0 and r["stage"] == stage and r["slots"] == p - stage]
         peaks = gather(max((r["peak"] for r in mine), default=0), everyone).astype(int)
         # Micro-batch memory: the most bytes this stage's buffers held at once (each register's
         # peak slots), in units of one micro-batch's registers.

@@ -31,8 +31,11 @@ ActorSystem::ActorSystem(device::Device& device, std::vector<ActorSpec> actors, 
     }
     if (const int g = actors_[a].order_group; g >= 0) {
       if (g >= static_cast<int>(groups_.size())) groups_.resize(g + 1);
-      state_[a].order = static_cast<int>(groups_[g].actors.size());
-      groups_[g].actors.push_back(static_cast<int>(a));
+      if (actors_[a].order_part != 0 && actors_[a].order_part != 1) {
+        throw std::invalid_argument("actor system: actor '" + actors_[a].name + "' has order part " +
+                                    std::to_string(actors_[a].order_part) + "; expected 0 or 1");
+      }
+      groups_[g].parts[actors_[a].order_part].push_back(static_cast<int>(a));
     }
   }
   for (size_t r = 0; r < registers_.size(); ++r) {
@@ -44,6 +47,27 @@ ActorSystem::ActorSystem(device::Device& device, std::vector<ActorSpec> actors, 
     if (it == queues_.end()) it = queues_.insert(queues_.end(), StreamQueue{stream, {}, false});
     queue_of_.push_back(static_cast<int>(it - queues_.begin()));
   }
+}
+
+void ActorSystem::set_order_lead(int group, int pieces) {
+  if (group < 0 || group >= static_cast<int>(groups_.size()) || pieces < 0) {
+    throw std::invalid_argument("actor system: no order group " + std::to_string(group) + " for a lead of " +
+                                std::to_string(pieces) + " pieces");
+  }
+  groups_[group].lead = pieces;
+}
+
+void ActorSystem::order_turns(OrderGroup& g) const {
+  g.turns.clear();
+  auto add = [&](int part, int64_t piece) {
+    for (int a : g.parts[part]) g.turns.emplace_back(piece, a);
+  };
+  for (int64_t k = 0; k < std::min<int64_t>(g.lead, pieces_); ++k) add(0, k);
+  for (int64_t k = 0; k < pieces_; ++k) {
+    if (k + g.lead < pieces_) add(0, k + g.lead);
+    add(1, k);
+  }
+  g.next_turn = 0;
 }
 
 int64_t ActorSystem::min_read(const RegisterState& r) const {
@@ -63,9 +87,9 @@ void ActorSystem::try_act(int a) {
     const RegisterState& reg = registers_[r];
     if (reg.written - min_read(reg) >= reg.regst_num) return;  // no free slot: back pressure
   }
-  if (s.order >= 0) {
+  if (spec.order_group >= 0) {
     const OrderGroup& g = groups_[spec.order_group];
-    if (g.next_turn != piece * static_cast<int64_t>(g.actors.size()) + s.order) return;
+    if (g.next_turn == g.turns.size() || g.turns[g.next_turn] != std::make_pair(piece, a)) return;
   }
   s.running = true;
   ++s.acted;
@@ -116,7 +140,7 @@ void ActorSystem::completed(int a) {
       if (reg.consumers[c] == a) ++reg.read[c];
     }
   }
-  if (s.order >= 0) ++groups_[spec.order_group].next_turn;
+  if (spec.order_group >= 0) ++groups_[spec.order_group].next_turn;
   --remaining_;
   queues_[queue_of_[a]].busy = false;
   // Messages: whoever may act now that this act is done.
@@ -125,9 +149,9 @@ void ActorSystem::completed(int a) {
     for (int c : registers_[r].consumers) try_act(c);
   }
   for (int r : spec.inputs) try_act(registers_[r].producer);
-  if (s.order >= 0) {
+  if (spec.order_group >= 0) {
     const OrderGroup& g = groups_[spec.order_group];
-    if (g.next_turn < pieces_ * static_cast<int64_t>(g.actors.size())) try_act(g.actors[g.next_turn % g.actors.size()]);
+    if (g.next_turn < g.turns.size()) try_act(g.turns[g.next_turn].second);
   }
   pump_all();
   if (remaining_ == 0) done_cv_.notify_all();
@@ -137,7 +161,7 @@ void ActorSystem::run(int64_t pieces) {
   if (pieces < 1) throw std::invalid_argument("actor system: pieces must be >= 1");
   std::unique_lock<std::mutex> lock(mu_);
   pieces_ = pieces;
-  for (OrderGroup& g : groups_) g.next_turn = 0;
+  for (OrderGroup& g : groups_) order_turns(g);
   error_ = nullptr;
   remaining_ = pieces * static_cast<int64_t>(actors_.size());
   for (RegisterState& r : registers_) {

@@ -14,9 +14,14 @@
 // Collectives must be issued in the same order on every rank, or MPI deadlocks (rank 0
 // waits in one all-reduce while rank 1 waits in another). Actors of order group 0 (those
 // that communicate) therefore act in one order fixed at compile time, the same on every
-// rank: piece by piece, and within a piece in the order of the plan, which is a
-// topological order. An actor of an order group waits for its turn even when its inputs are there;
-// its inputs never depend on a later turn, so every turn comes.
+// rank of a communicator: piece by piece, and within a piece in the order of the plan,
+// which is a topological order. A group may be cut in two parts, the second trailing the
+// first by `lead` pieces (part 0 of piece k + lead acts before part 1 of piece k): a
+// pipeline stage's forward collectives run that many micro-batches ahead of its backward
+// ones, as one-forward-one-backward does, instead of waiting behind them. An actor of an
+// order group waits for its turn even when its inputs are there; its inputs never depend
+// on a later turn (part 0 never reads part 1, and the lead fits the registers' slots), so
+// every turn comes.
 //
 // Each stream gets one act at a time from the system, the lowest piece first (urgent acts
 // first, deferrable acts last), so a stream finishes what an earlier piece needs before it starts a later
@@ -61,6 +66,8 @@ struct ActorSpec {
   // waits for (what leads to a transfer to the next stage), so that a short act ending a
   // micro-batch's forward pass is not queued behind a whole backward pass.
   bool urgent = false;
+  // Its part of its order group (0 or 1): part 1 trails part 0 by set_order_lead's pieces.
+  int order_part = 0;
 };
 
 class ActorSystem {
@@ -68,6 +75,10 @@ class ActorSystem {
   // `regst_nums[r]`: register r's slot count (>= 1). Every register is written by exactly
   // one actor.
   ActorSystem(device::Device& device, std::vector<ActorSpec> actors, std::vector<int> regst_nums);
+
+  // Part 1 of order group `group` trails its part 0 by `pieces` (>= 0; 0 by default), from
+  // the next run() on; not while one runs.
+  void set_order_lead(int group, int pieces);
 
   // Runs every actor on pieces 0 .. pieces-1; returns when all have acted. Every act runs
   // even after one failed (a collective must still be issued on every rank); then the
@@ -89,7 +100,6 @@ class ActorSystem {
   struct ActorState {
     int64_t acted = 0;  // pieces started
     bool running = false;
-    int order = -1;  // position in its order group
   };
 
   // The acts that may run, per stream: one at a time is launched, urgent ones first and
@@ -114,9 +124,12 @@ class ActorSystem {
   device::Device& device_;
   std::vector<ActorSpec> actors_;
   struct OrderGroup {
-    std::vector<int> actors;  // in their fixed order
-    int64_t next_turn = 0;    // GUARDED_BY(mu_): the act whose turn it is
+    std::vector<int> parts[2];  // each part's actors, in plan order
+    int lead = 0;
+    std::vector<std::pair<int64_t, int>> turns;  // (piece, actor) in order, made by run()
+    size_t next_turn = 0;                        // GUARDED_BY(mu_): the act whose turn it is
   };
+  void order_turns(OrderGroup& g) const;  // g.turns for pieces_
   std::vector<OrderGroup> groups_;
   std::mutex mu_;
   std::condition_variable done_cv_;

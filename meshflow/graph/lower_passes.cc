@@ -217,6 +217,51 @@ void pipeline_priorities(const Compilation& c, std::vector<bool>& deferrable, st
   }
 }
 
+// A pipeline stage's collectives (order group 0 of its micro phase) in two parts: those that
+// read nothing a later stage made in this micro-batch (the forward pass's), and those that
+// do (the backward pass's, after the gradient comes back). Part 1 trails part 0 by the
+// micro-batches stage s may hold in flight (p - s slots: p - s - 1 forward passes ahead of
+// the backward pass), so the stage's forward collectives of micro-batch k + p - s - 1 act
+// before the backward ones of micro-batch k, as one-forward-one-backward runs them: every
+// rank of the stage cuts and orders them alike. Returns the lead (0 on the last stage and
+// off pipelines: one part, the plan's order); `part`: each task's part.
+int stage_parts(const Compilation& c, std::vector<int>& part) {
+  const RankPlan& m = c.plan;
+  const LogicalGraph& g = c.graph;
+  part.assign(m.tasks.size(), 0);
+  if (!m.pipelined) return 0;
+  // Stages that share ranks keep the plan's order on every rank (a shared rank could not
+  // follow two stages' orders, and its peers must follow its one).
+  std::vector<int> stage_of_rank;
+  for (size_t s = 0; s < c.stages.size(); ++s) {
+    for (int r : c.stages[s].ranks()) {
+      if (r >= static_cast<int>(stage_of_rank.size())) stage_of_rank.resize(r + 1, -1);
+      if (stage_of_rank[r] >= 0) return 0;
+      stage_of_rank[r] = static_cast<int>(s);
+    }
+  }
+  const int stage = c.rank < static_cast<int>(stage_of_rank.size()) ? stage_of_rank[c.rank] : -1;
+  if (stage < 0) return 0;
+  auto later_stage = [&](const Placement& p) {
+    auto it = std::find(c.stages.begin(), c.stages.end(), p);
+    return it != c.stages.end() && it - c.stages.begin() > stage;
+  };
+  // Per value of the micro phase: whether it depends on a later stage's work.
+  std::vector<bool> after(g.values.size(), false);
+  std::vector<bool> node_after(g.nodes.size(), false);
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const Node& node = g.nodes[n];
+    if (c.node_phase[n] != Phase::kMicro) continue;
+    for (int v : node.inputs) {
+      const bool made_later = c.phase[v] == Phase::kMicro && later_stage(g.values[v].layout.placement);
+      node_after[n] = node_after[n] || after[v] || made_later;
+    }
+    for (int v : node.outputs) after[v] = node_after[n];
+  }
+  for (size_t t = 0; t < m.tasks.size(); ++t) part[t] = node_after[m.tasks[t].node] ? 1 : 0;
+  return static_cast<int>(c.stages.size()) - 1 - stage;
+}
+
 // Task t's actor; `local`: each register's index in its phase's actor system.
 ActorSpec actor_of(Compilation& c, size_t t, const std::vector<int>& local, bool deferrable, bool urgent) {
   RankPlan& m = c.plan;
@@ -224,7 +269,8 @@ ActorSpec actor_of(Compilation& c, size_t t, const std::vector<int>& local, bool
   const Node& node = c.graph.nodes[task.node];
   ActorSpec spec;
   const bool comm_task = node.kind == NodeKind::kBoxing && task.accumulator < 0;
-  spec.name = task.accumulator >= 0 ? "accumulate" : node.name;
+  // A transfer between stages is named apart from the stage's collectives (traces tell them apart).
+  spec.name = task.accumulator >= 0 ? "accumulate" : task.lane ? node.name + " between stages" : node.name;
   spec.stream = comm_task ? device::StreamKind::kComm : device::StreamKind::kCompute;
   spec.order_group = comm_task ? 0 : 1;
   if (m.pipelined && task.phase == Phase::kMicro) {
@@ -320,6 +366,8 @@ void build_actors(Compilation& c) {
   RankPlan& m = c.plan;
   std::vector<bool> deferrable, urgent;
   pipeline_priorities(c, deferrable, urgent);
+  std::vector<int> part;
+  const int lead = stage_parts(c, part);
   // One actor system per phase; a register made in an earlier phase is there before the
   // phase starts, so its readers do not wait on it.
   m.register_phase_index.assign(m.registers.size(), -1);
@@ -335,11 +383,16 @@ void build_actors(Compilation& c) {
         regst_nums.push_back(std::max<int>(1, static_cast<int>(m.registers[r].slots.size())));
       }
     }
+    bool parted = false;
     for (size_t t = 0; t < m.tasks.size(); ++t) {
-      if (m.tasks[t].phase == ph) specs.push_back(actor_of(c, t, local, deferrable[t], urgent[t]));
+      if (m.tasks[t].phase != ph) continue;
+      specs.push_back(actor_of(c, t, local, deferrable[t], urgent[t]));
+      if (specs.back().order_group == 0) specs.back().order_part = part[t];
+      parted = parted || (specs.back().order_group == 0 && part[t] == 1);
     }
     m.phases.push_back(specs.empty() ? nullptr
                                      : std::make_unique<ActorSystem>(*m.device, std::move(specs), regst_nums));
+    if (parted) m.phases.back()->set_order_lead(0, lead);
   }
 }
 

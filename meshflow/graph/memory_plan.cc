@@ -117,26 +117,24 @@ int64_t plan_arena(const std::vector<RegisterUse>& registers, const std::functio
   std::vector<int> order(registers.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return registers[a].bytes > registers[b].bytes; });
-  std::vector<int> placed;
+  auto span = [&](int q) { return std::make_pair(offsets[q], offsets[q] + aligned(registers[q].bytes)); };
+  std::vector<int> placed;  // by [begin, end), so the first gap that fits is found in one pass
   int64_t arena = 0;
   for (int r : order) {
     const int64_t size = aligned(registers[r].bytes);
     if (size == 0) continue;
-    std::vector<std::pair<int64_t, int64_t>> taken;  // [begin, end) of conflicting registers
-    for (int q : placed) {
-      if (!dead_before(registers[q], registers[r]) && !dead_before(registers[r], registers[q])) {
-        taken.emplace_back(offsets[q], offsets[q] + aligned(registers[q].bytes));
-      }
-    }
-    std::sort(taken.begin(), taken.end());
+    // The lowest offset where r overlaps no register whose lifetime it overlaps; those past
+    // the gap found are never asked about.
     int64_t offset = 0;
-    for (const auto& [begin, end] : taken) {
+    for (int q : placed) {
+      const auto [begin, end] = span(q);
       if (begin - offset >= size) break;
+      if (end <= offset || dead_before(registers[q], registers[r]) || dead_before(registers[r], registers[q])) continue;
       offset = std::max(offset, end);
     }
     offsets[r] = offset;
     arena = std::max(arena, offset + size);
-    placed.push_back(r);
+    placed.insert(std::upper_bound(placed.begin(), placed.end(), r, [&](int a, int b) { return span(a) < span(b); }), r);
   }
   return arena;
 }

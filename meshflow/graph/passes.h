@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@
 #include "meshflow/graph/plan.h"
 
 namespace mf::graph {
+
+using Candidates = std::shared_ptr<const std::vector<NdSignature>>;
 
 struct Compilation {
   // `plan` receives the lowered graph; `traced` must outlive the compilation.
@@ -41,9 +44,10 @@ struct Compilation {
 
   // cleanup: the layout each returned output must be delivered in.
   std::vector<boxing::Layout> output_layouts;
-  // sbp: each op node's candidates, and per node the cheapest one it did not take (index
-  // -1: none), that cost and its own (bytes of boxing its inputs and its outputs' uses).
-  std::vector<std::vector<NdSignature>> candidates;
+  // sbp: each op node's candidates (null for other nodes; nodes of one call, as a model's
+  // repeated layers, share them), and per node the cheapest one it did not take (index -1:
+  // none), that cost and its own (bytes of boxing its inputs and its outputs' uses).
+  std::vector<Candidates> candidates;
   struct Rejected {
     int index = -1;
     int64_t cost = 0;
@@ -131,7 +135,9 @@ void build_tasks(Compilation& c);
 // holds no second copy of the parameters and optimizer state.
 void plan_memory(Compilation& c);
 // After: plan.phases holds one actor system per phase (pre, micro, post; null when
-// empty), communication in the plan's order, a pipeline's compute by priority.
+// empty), communication in the plan's order (a pipeline stage's backward collectives
+// trailing its forward ones by the micro-batches it holds), a pipeline's compute by
+// priority.
 void build_actors(Compilation& c);
 
 // The compiler's passes, in order.

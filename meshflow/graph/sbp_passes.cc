@@ -4,8 +4,10 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -24,54 +26,89 @@ int64_t box_cost(const Value& v, const boxing::Layout& from, const boxing::Layou
   return boxing::cached_plan(v.shape, v.dtype, from, to)->cost;
 }
 
-// Where a value goes: an op's input, a kept conversion's input, or a sink (a layout the
-// run must deliver: a returned output, a variable's new value).
-struct Use {
-  int node = -1;  // -1: a sink
+// An op call's valid N-d signatures by what decides them, computed once per compilation:
+// a model's repeated layers (and a gradient's repeated shapes) share them.
+struct CallKey {
+  const OpDef* op;
+  Attrs attrs;
+  std::vector<TensorMeta> inputs;
+  Shape hierarchy;
+  bool operator==(const CallKey& o) const {
+    return op == o.op && hierarchy == o.hierarchy && inputs == o.inputs && attrs == o.attrs;
+  }
+};
+
+struct CallKeyHash {
+  size_t operator()(const CallKey& k) const {
+    size_t h = std::hash<const void*>()(k.op) ^ k.attrs.hash() * 31;
+    for (const TensorMeta& m : k.inputs) {
+      h = h * 131 + static_cast<size_t>(m.dtype);
+      for (int64_t d : m.shape) h = h * 1000003 + std::hash<int64_t>()(d);
+    }
+    for (int64_t d : k.hierarchy) h = h * 31 + std::hash<int64_t>()(d);
+    return h;
+  }
+};
+
+// One use of a value (an edge of the search): an op node's input, a kept conversion's input,
+// or a sink (a layout the run must deliver: a returned output, a variable's new value). Its
+// cost depends on the producer's candidate and the consumer's only; the search asks for it
+// along a row (the producer's candidate as it stands, each of the consumer's) or along a
+// column (the reverse), so each is cached for the choice it was computed under.
+struct Edge {
+  int value = 0;
+  int from = -1;  // the producing op node; -1: the value's layout is fixed
+  int to = -1;    // the consuming op node; -1: `target` is fixed
   int input = 0;
-  std::optional<boxing::Layout> sink;
+  std::optional<boxing::Layout> target;
+  int row_for = -1, col_for = -1;  // the candidate the row (column) holds costs for
+  std::vector<int64_t> row, col;   // -1: not computed yet
 };
 
 // The whole-graph search of choose_sbp: each op node's candidates and the one it holds.
 class SbpSearch {
  public:
-  explicit SbpSearch(const Compilation& c) : g_(c.graph), cands_(g_.nodes.size()), choice_(g_.nodes.size(), -1),
-                                            uses_(g_.values.size()) {
+  explicit SbpSearch(const Compilation& c)
+      : g_(c.graph), cands_(g_.nodes.size()), choice_(g_.nodes.size(), -1), in_(g_.nodes.size()),
+        out_(g_.nodes.size()) {
+    std::unordered_map<CallKey, Candidates, CallKeyHash> valid;
+    for (size_t n = 0; n < g_.nodes.size(); ++n) {
+      const Node& node = g_.nodes[n];
+      if (node.kind != NodeKind::kOp) continue;
+      CallKey key{node.op, node.attrs, {}, placement_of(node).hierarchy()};
+      for (int v : node.inputs) key.inputs.push_back({g_.values[v].shape, g_.values[v].dtype});
+      Candidates& all = valid[key];
+      if (!all) all = std::make_shared<const std::vector<NdSignature>>(
+                    valid_nd_signatures(*node.op, key.inputs, node.attrs, key.hierarchy));
+      cands_[n] = constrained(*all, node.constraints) ? filtered(*all, node.constraints) : all;
+      if (cands_[n]->empty()) op_error(node.name, "graph: no valid signature satisfies the traced constraints");
+    }
     for (size_t n = 0; n < g_.nodes.size(); ++n) {
       const Node& node = g_.nodes[n];
       for (size_t j = 0; j < node.inputs.size(); ++j) {
-        uses_[node.inputs[j]].push_back({static_cast<int>(n), static_cast<int>(j), std::nullopt});
+        add_edge(node.inputs[j], node.kind == NodeKind::kOp ? static_cast<int>(n) : -1, static_cast<int>(j),
+                 node.kind == NodeKind::kBoxing ? node.to : std::nullopt);
       }
-      if (node.kind != NodeKind::kOp) continue;
-      std::vector<TensorMeta> metas;
-      for (int v : node.inputs) metas.push_back({g_.values[v].shape, g_.values[v].dtype});
-      for (const NdSignature& s : valid_nd_signatures(*node.op, metas, node.attrs, placement_of(node).hierarchy())) {
-        if (satisfies(s, node.constraints)) cands_[n].push_back(s);
-      }
-      if (cands_[n].empty()) op_error(node.name, "graph: no valid signature satisfies the traced constraints");
     }
-    for (size_t i = 0; i < g_.outputs.size(); ++i) uses_[g_.outputs[i]].push_back({-1, 0, c.output_layouts[i]});
-    for (const auto& [var, v] : g_.writes) uses_[v].push_back({-1, 0, g_.values[g_.variable_values[var]].layout});
+    for (size_t i = 0; i < g_.outputs.size(); ++i) add_edge(g_.outputs[i], -1, 0, c.output_layouts[i]);
+    for (const auto& [var, v] : g_.writes) add_edge(v, -1, 0, g_.values[g_.variable_values[var]].layout);
   }
 
   // Eager's rule (signature_choice.h), node by node in program order, on the layouts the
   // nodes before chose.
   void eager_rule() {
     for (size_t n = 0; n < g_.nodes.size(); ++n) {
-      if (cands_[n].empty()) continue;
+      if (!cands_[n]) continue;
       const Node& node = g_.nodes[n];
-      std::vector<boxing::Layout> have;
-      std::vector<NdSbp> have_sbps;
-      for (int v : node.inputs) {
-        have.push_back(layout_of(v));
-        have_sbps.push_back(have.back().nd_sbp);
-      }
+      std::vector<NdSbp> have;
+      for (int v : node.inputs) have.push_back(sbp_of(v));
       std::vector<TensorMeta> outputs;
       for (int v : node.outputs) outputs.push_back({g_.values[v].shape, g_.values[v].dtype});
       const Placement& placement = placement_of(node);
       choice_[n] = static_cast<int>(
-          choose_signature(cands_[n], have_sbps, outputs, placement.hierarchy(), [&](size_t j, const NdSbp& want) {
-            return box_cost(g_.values[node.inputs[j]], have[j], {placement, want});
+          choose_signature(*cands_[n], have, outputs, placement.hierarchy(), [&](size_t j, const NdSbp& want) {
+            const Value& val = g_.values[node.inputs[j]];
+            return box(val, have[j], placement, want);
           }).index);
     }
   }
@@ -83,10 +120,10 @@ class SbpSearch {
     for (int round = 0; round < 8; ++round) {
       bool changed = false;
       for (size_t n = 0; n < g_.nodes.size(); ++n) {
-        if (cands_[n].size() < 2) continue;
+        if (!cands_[n] || cands_[n]->size() < 2) continue;
         int best = choice_[n];
         int64_t best_cost = own_cost_[n] = objective(n, choice_[n]);
-        for (size_t s = 0; s < cands_[n].size(); ++s) {
+        for (size_t s = 0; s < cands_[n]->size(); ++s) {
           if (static_cast<int>(s) == choice_[n]) continue;
           const int64_t cost = objective(n, static_cast<int>(s));
           if (cost < best_cost) {
@@ -105,12 +142,9 @@ class SbpSearch {
   }
 
   // Bytes of boxing every use of every value, as the choice stands.
-  int64_t total_cost() const {
+  int64_t total_cost() {
     int64_t total = 0;
-    for (size_t v = 0; v < g_.values.size(); ++v) {
-      const boxing::Layout have = layout_of(static_cast<int>(v));
-      for (const Use& u : uses_[v]) total = add_sat(total, use_cost(static_cast<int>(v), have, u));
-    }
+    for (Edge& e : edges_) total = add_sat(total, along_row(e, candidate_of(e.to)));
     return total;
   }
 
@@ -119,7 +153,7 @@ class SbpSearch {
     std::vector<Compilation::Rejected> out(g_.nodes.size());
     for (size_t n = 0; n < g_.nodes.size(); ++n) {
       int64_t cheapest = kInf;
-      for (size_t s = 0; s < cands_[n].size(); ++s) {
+      for (size_t s = 0; cands_[n] && s < cands_[n]->size(); ++s) {
         if (static_cast<int>(s) == choice_[n]) continue;
         const int64_t cost = objective(n, static_cast<int>(s));
         if (cost < cheapest) {
@@ -133,14 +167,14 @@ class SbpSearch {
     return out;
   }
 
-  std::vector<std::vector<NdSignature>> take_candidates() { return std::move(cands_); }
+  const std::vector<Candidates>& candidates() const { return cands_; }
 
   // Writes the choice into the graph: signatures, and their outputs' layouts.
   void apply(LogicalGraph& g) const {
     for (size_t n = 0; n < g.nodes.size(); ++n) {
-      if (cands_[n].empty()) continue;
+      if (!cands_[n]) continue;
       Node& node = g.nodes[n];
-      node.signature = cands_[n][choice_[n]];
+      node.signature = (*cands_[n])[choice_[n]];
       for (size_t k = 0; k < node.outputs.size(); ++k) {
         g.values[node.outputs[k]].layout.nd_sbp = node.signature.outputs[k];
       }
@@ -148,54 +182,92 @@ class SbpSearch {
   }
 
  private:
-  const Placement& placement_of(const Node& node) const { return g_.values[node.outputs[0]].layout.placement; }
-
-  boxing::Layout layout_of(int v) const {
-    const Value& val = g_.values[v];
-    if (g_.nodes[val.producer].kind != NodeKind::kOp) return val.layout;
-    return {val.layout.placement, cands_[val.producer][choice_[val.producer]].outputs[val.index]};
+  static bool constrained(const std::vector<NdSignature>& all, const Constraints& constraints) {
+    return std::any_of(all.begin(), all.end(), [&](const NdSignature& s) { return !satisfies(s, constraints); });
   }
 
-  int64_t use_cost(int v, const boxing::Layout& have, const Use& u) const {
-    if (u.node < 0) return box_cost(g_.values[v], have, *u.sink);
-    const Node& c = g_.nodes[u.node];
-    if (c.kind == NodeKind::kBoxing) return box_cost(g_.values[v], have, *c.to);
-    const NdSbp& want = cands_[u.node][choice_[u.node]].inputs[u.input];
-    if (boxes_into_partial(have.nd_sbp, want)) return kInf;
-    if (have.nd_sbp == want && have.placement == placement_of(c)) return 0;  // without a Layout to compare
-    return box_cost(g_.values[v], have, {placement_of(c), want});
-  }
-
-  int64_t input_cost(size_t n, const NdSignature& s) const {
-    const Node& node = g_.nodes[n];
-    int64_t cost = 0;
-    for (size_t j = 0; j < node.inputs.size(); ++j) {
-      const int v = node.inputs[j];
-      const boxing::Layout have = layout_of(v);
-      if (boxes_into_partial(have.nd_sbp, s.inputs[j])) return kInf;
-      if (have.nd_sbp == s.inputs[j] && have.placement == placement_of(node)) continue;
-      cost = add_sat(cost, box_cost(g_.values[v], have, {placement_of(node), s.inputs[j]}));
+  static Candidates filtered(const std::vector<NdSignature>& all, const Constraints& constraints) {
+    std::vector<NdSignature> kept;
+    for (const NdSignature& s : all) {
+      if (satisfies(s, constraints)) kept.push_back(s);
     }
-    return cost;
+    return std::make_shared<const std::vector<NdSignature>>(std::move(kept));
+  }
+
+  void add_edge(int v, int to, int input, std::optional<boxing::Layout> target) {
+    const int producer = g_.values[v].producer;
+    Edge e;
+    e.value = v;
+    e.from = cands_[producer] ? producer : -1;
+    e.to = to;
+    e.input = input;
+    e.target = std::move(target);
+    const int id = static_cast<int>(edges_.size());
+    if (e.from >= 0) out_[e.from].push_back(id);
+    if (to >= 0) in_[to].push_back(id);
+    edges_.push_back(std::move(e));
+  }
+
+  const Placement& placement_of(const Node& node) const { return g_.values[node.outputs[0]].layout.placement; }
+  int candidate_of(int node) const { return node < 0 ? 0 : choice_[node]; }
+
+  const NdSbp& sbp_of(int v) const {
+    const Value& val = g_.values[v];
+    if (!cands_[val.producer]) return val.layout.nd_sbp;
+    return (*cands_[val.producer])[choice_[val.producer]].outputs[val.index];
+  }
+
+  // Layouts are built only for a use that boxes (copies of their SBPs cost allocations).
+  static int64_t box(const Value& val, const NdSbp& have, const Placement& placement, const NdSbp& want) {
+    if (have == want && val.layout.placement == placement) return 0;
+    return box_cost(val, {val.layout.placement, have}, {placement, want});
+  }
+
+  // Edge e's bytes with its producer's candidate ps and its consumer's cs.
+  int64_t edge_cost(const Edge& e, int ps, int cs) const {
+    const Value& val = g_.values[e.value];
+    const NdSbp& have = e.from < 0 ? val.layout.nd_sbp : (*cands_[e.from])[ps].outputs[val.index];
+    if (e.to < 0) return box(val, have, e.target->placement, e.target->nd_sbp);
+    const NdSbp& want = (*cands_[e.to])[cs].inputs[e.input];
+    if (boxes_into_partial(have, want)) return kInf;
+    return box(val, have, placement_of(g_.nodes[e.to]), want);
+  }
+
+  // Edge e's cost with its producer as it stands and its consumer's candidate cs.
+  int64_t along_row(Edge& e, int cs) {
+    const int ps = candidate_of(e.from);
+    if (e.row_for != ps) {
+      e.row.assign(e.to < 0 ? 1 : cands_[e.to]->size(), -1);
+      e.row_for = ps;
+    }
+    if (e.row[cs] < 0) e.row[cs] = edge_cost(e, ps, cs);
+    return e.row[cs];
+  }
+
+  // Edge e's cost with its producer's candidate ps and its consumer as it stands.
+  int64_t along_column(Edge& e, int ps) {
+    const int cs = candidate_of(e.to);
+    if (e.col_for != cs) {
+      e.col.assign(cands_[e.from]->size(), -1);
+      e.col_for = cs;
+    }
+    if (e.col[ps] < 0) e.col[ps] = edge_cost(e, ps, cs);
+    return e.col[ps];
   }
 
   // The bytes node n costs with signature s: boxing its inputs and its outputs' uses.
   int64_t objective(size_t n, int s) {
-    const int saved = choice_[n];
-    choice_[n] = s;
-    int64_t cost = input_cost(n, cands_[n][s]);
-    for (int v : g_.nodes[n].outputs) {
-      const boxing::Layout have = layout_of(v);
-      for (const Use& u : uses_[v]) cost = add_sat(cost, use_cost(v, have, u));
-    }
-    choice_[n] = saved;
+    int64_t cost = 0;
+    for (int e : in_[n]) cost = add_sat(cost, along_row(edges_[e], s));
+    for (int e : out_[n]) cost = add_sat(cost, along_column(edges_[e], s));
     return cost;
   }
 
   const LogicalGraph& g_;
-  std::vector<std::vector<NdSignature>> cands_;
+  std::vector<Candidates> cands_;  // null: not an op node
   std::vector<int> choice_;
-  std::vector<std::vector<Use>> uses_;
+  std::vector<Edge> edges_;
+  std::vector<std::vector<int>> in_, out_;  // per node, the edges it consumes and produces
   std::vector<int64_t> own_cost_;  // improve()'s last round: each node's objective
   bool converged_ = false;
 };
@@ -269,7 +341,7 @@ class BoxingRewrite {
     std::string why = "input " + std::to_string(j) + " of " + node.name + " " + node.signature.str();
     const Compilation::Rejected& r = c_.rejected[n];
     if (r.index >= 0) {
-      why += "; the cheapest other signature, " + c_.candidates[n][r.index].str() + ", would cost " +
+      why += "; the cheapest other signature, " + (*c_.candidates[n])[r.index].str() + ", would cost " +
              std::to_string(r.cost) + " bytes against " + std::to_string(r.chosen_cost) +
              " for the node and its consumers";
     }
@@ -391,7 +463,7 @@ void choose_sbp(Compilation& c) {
   c.stats.graph_boxing_bytes = search.total_cost();
   c.rejected = search.rejected();
   search.apply(c.graph);
-  c.candidates = search.take_candidates();
+  c.candidates = search.candidates();
 }
 
 void insert_boxing(Compilation& c) {

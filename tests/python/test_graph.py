@@ -331,3 +331,68 @@ def test_a_graph_may_issue_a_program_s_first_collective(tmp_path, device):
     assert code == 0, out
     for rank in (0, 1):
         assert (tmp_path / f"rank{rank}.txt").read_text() == "[16.0, 16.0]", out
+
+
+def test_a_pipeline_stage_s_forward_collectives_run_ahead_of_its_backward_ones(tmp_path):
+    """1x2x2: two stages of a [2] mesh, each a column- then a row-parallel layer. The stage's
+    collectives (all-reduces; transfers between stages run on lanes apart) act as one forward
+    one backward does: stage 0, which holds two micro-batches, issues micro-batch k + 1's
+    forward collectives before micro-batch k's backward ones (one order for the whole step,
+    piece by piece, kept it one micro-batch at a time), both its ranks in one order; stage 1
+    takes each micro-batch through forward and backward in turn. Read from the actors' trace
+    (the order, not the timing), and the step equals eager's."""
+    code, out = launch_script(tmp_path, """
+        import numpy as np
+        import meshflow as mf
+        import meshflow.nn as nn
+        import meshflow.nn.functional as F
+        rank = mf.env.get_rank()
+        stages = [mf.placement("cpu", ranks=[0, 1]), mf.placement("cpu", ranks=[2, 3])]
+
+        def model():
+            mf.manual_seed(0)
+            layers = []
+            for p in stages:
+                col, row = nn.Linear(16, 16), nn.Linear(16, 16)
+                col.to_global(p, mf.sbp.split(0))
+                row.to_global(p, lambda name, _: mf.sbp.split(1) if name == "weight" else mf.sbp.broadcast)
+                layers.append((p, col, row))
+            def forward(x):
+                for p, col, row in layers:
+                    x = row(F.gelu(col(x.to_global(placement=p, sbp=mf.sbp.broadcast))))
+                return x
+            return forward, [q for _, col, row in layers for q in (*col.parameters(), *row.parameters())]
+
+        class Step(nn.Graph):
+            def __init__(self):
+                super().__init__()
+                self.forward_fn, params = model()
+                self.add_optimizer(mf.optim.SGD(params, lr=0.1))
+                self.config.set_gradient_accumulation_steps(4)
+
+            def build(self, x, y):
+                loss = F.cross_entropy(self.forward_fn(x), y)
+                loss.backward()
+                return loss
+
+        rng = np.random.default_rng(0)
+        x = mf.tensor(rng.standard_normal((8, 16)).astype(np.float32), placement=stages[0], sbp=mf.sbp.broadcast)
+        y = mf.tensor(rng.integers(0, 16, 8).astype(np.int64), placement=stages[1], sbp=mf.sbp.broadcast)
+        forward, params = model()
+        expected = F.cross_entropy(forward(x), y).numpy()
+        got = Step()(x, y).numpy()
+        acts = sorted((start, name) for name, stream, start, _ in mf._C.trace_spans()
+                      if stream == "comm" and name.startswith("to_global #"))
+        with open(f"rank{rank}.txt", "w") as f:  # ranks' prints may interleave
+            f.write(repr((abs(float(got) - float(expected)), [int(name.split("#")[1]) for _, name in acts])))
+    """, nproc=4, timeout=240, MESHFLOW_TRACE=str(tmp_path / "trace"))
+    assert code == 0, out
+    runs = [eval((tmp_path / f"rank{rank}.txt").read_text()) for rank in range(4)]
+    for error, _ in runs:
+        assert error < 1e-5, runs
+    for stage in (0, 1):
+        assert runs[2 * stage][1] == runs[2 * stage + 1][1], runs  # one order on the stage's communicator
+    first, last = runs[0][1], runs[2][1]
+    assert last == sorted(last) and len(set(last)) == 4, last
+    # Stage 0: micro-batch 1's first collective (forward) before micro-batch 0's last (backward).
+    assert first.index(1) < len(first) - 1 - first[::-1].index(0), first
