@@ -255,6 +255,12 @@ Var as_global_here(const Var& v) {
 
 std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
                       const Constraints& constraints) {
+  if (std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.has_use_layout(); })) {
+    // ZeRO stage 3's parameters enter every op gathered (Var::for_use).
+    std::vector<Var> used;
+    for (const Var& v : inputs) used.push_back(v.defined() ? v.for_use() : v);
+    return call(op, used, attrs, constraints);
+  }
   if (mixes_local_and_global(inputs) && op_tracer() && op_tracer()->local_program()) {
     // A local tensor made while a local program's step is traced (mf.arange, a tensor of a
     // number) meets the step's values, which are global on this rank alone: it is a
