@@ -269,3 +269,21 @@ def test_each_stage_s_peak_memory_per_rank_falls_as_the_stage_says(world, mesh_n
         assert peaks[stage] < peaks[stage - 1], peaks
     for stage, expected in model.items():
         assert expected <= peaks[stage] <= expected + 3 * largest, (stage, peaks[stage], expected)
+
+
+def test_graph_mode_refuses_a_zero_optimizer_saying_so(world):
+    model, opt, placement = build("2", world, 1, "adamw")
+
+    class Step(mf.nn.Graph):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+            self.add_optimizer(opt)
+
+        def build(self, x, y):
+            loss = F.mse_loss(self.model(x), y)
+            loss.backward()
+            return loss
+
+    with pytest.raises(ValueError, match="not supported in graph mode yet"):
+        Step()(*batch(0, placement))
