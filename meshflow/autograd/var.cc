@@ -319,6 +319,24 @@ void check_zero_layout(const VarImpl& impl, const std::optional<boxing::Layout>&
   }
 }
 
+// ZeRO stage 3's gathers (Var::for_use, and again in backward) are issued one at a time:
+// each waits for the one before it to have run. Queued work holds its memory, and the host
+// would otherwise queue a whole backward's gathers and partial gradients before the VM runs
+// the first, so the peak would hold every layer's; this keeps the host within about a layer
+// of the VM. The last gather stays referenced until the next one (a layer's memory); never
+// destroyed, so nothing is freed after the VM at exit.
+std::optional<Tensor>& last_gather() {
+  thread_local auto* last = new std::optional<Tensor>;
+  return *last;
+}
+
+GlobalTensor gathered_one_at_a_time(const std::function<GlobalTensor()>& gather) {
+  if (last_gather() && !conversion_tracer()) vm::wait(*last_gather());
+  GlobalTensor out = gather();
+  last_gather() = out.local();
+  return out;
+}
+
 }  // namespace
 
 void Var::set_data(const Var& value) {
@@ -344,7 +362,11 @@ bool Var::has_use_layout() const { return impl_ && impl_->use_layout; }
 Var Var::for_use() const {
   const VarImpl& impl = checked(impl_);
   if (!impl.use_layout || global().layout() == *impl.use_layout) return *this;
-  Var used = to_global(*this, impl.use_layout->placement, impl.use_layout->nd_sbp, false);
+  Var used;
+  gathered_one_at_a_time([&] {
+    used = to_global(*this, impl.use_layout->placement, impl.use_layout->nd_sbp, false);
+    return used.global();
+  });
   used.impl_->used_from = impl_;
   return used;
 }
@@ -478,7 +500,8 @@ Var SavedVar::value() const {
                              std::to_string(regather_version_) + "); expected the optimizer step after backward");
   }
   const GlobalTensor& source = std::get<GlobalTensor>(regather_source_->value);
-  return Var(convert(source, regather_layout_->placement, regather_layout_->nd_sbp));
+  return Var(gathered_one_at_a_time(
+      [&] { return convert(source, regather_layout_->placement, regather_layout_->nd_sbp); }));
 }
 
 Var SavedVar::unpack() const {
