@@ -575,7 +575,8 @@ PYBIND11_MODULE(_C, m) {
       .def("set_group_option", &optim::Optimizer::set_group_option, py::arg("group"), py::arg("name"),
            py::arg("value"))
       .def("state", &optim::Optimizer::state)
-      .def("load_state", &optim::Optimizer::load_state, py::arg("state"), py::arg("step_count"));
+      .def("load_state", &optim::Optimizer::load_state, py::arg("state"), py::arg("step_count"))
+      .def_property("zero_stage", &optim::Optimizer::zero_stage, &optim::Optimizer::set_zero_stage);
   // Constructed from [(params, {option: value})] groups and the defaults.
   using Groups = std::vector<std::pair<std::vector<Var>, optim::GroupOptions>>;
   auto param_groups = [](Groups groups) {

@@ -29,6 +29,10 @@ struct VarImpl {
   // A leaf's hooks (Var::add_hook), in order; a non-leaf's live in its grad_fn.
   std::vector<std::pair<int64_t, std::function<Var(const Var&)>>> hooks;
   bool retains_grad = false;
+  // ZeRO's layouts (Var::set_grad_layout, set_use_layout); unset: the Var's own.
+  std::optional<boxing::Layout> grad_layout, use_layout;
+  // On a Var::for_use() conversion: the Var it converted (SavedVar saves that instead).
+  std::shared_ptr<VarImpl> used_from;
 };
 
 struct VarAccess {
@@ -120,13 +124,19 @@ Var accumulate(const Var& a, const Var& b) {
   return Var(GlobalTensor(ga.shape(), ga.placement(), ga.nd_sbp(), add_async(ga.local(), gb.local())));
 }
 
-// A leaf's gradient in the leaf's own layout (boxing does any all-reduce of a partial one).
+// The layout backward leaves a global leaf's gradient in: its grad_layout, or its own.
+boxing::Layout grad_layout_of(const VarImpl& leaf) {
+  return leaf.grad_layout ? *leaf.grad_layout : std::get<GlobalTensor>(leaf.value).layout();
+}
+
+// A leaf's gradient in the leaf's gradient layout (boxing does any all-reduce or
+// reduce-scatter of a partial one).
 Var in_layout_of(const Var& grad, const Var& leaf) {
   if (!leaf.is_global()) return grad;
   const GlobalTensor& g = grad.global();
-  const GlobalTensor& l = leaf.global();
-  if (g.placement() == l.placement() && g.nd_sbp() == l.nd_sbp()) return grad;
-  return to_global(grad, l.placement(), l.nd_sbp(), false);  // recorded in a create_graph backward
+  const boxing::Layout to = grad_layout_of(*VarAccess::impl(leaf));
+  if (g.placement() == to.placement && g.nd_sbp() == to.nd_sbp) return grad;
+  return to_global(grad, to.placement, to.nd_sbp, false);  // recorded in a create_graph backward
 }
 
 std::atomic<bool> anomaly_mode{false};
@@ -176,7 +186,7 @@ class GradConversions {
       return;
     }
     const GlobalTensor& g = grad.global();
-    const boxing::Layout to = leaf_var.global().layout();
+    const boxing::Layout to = grad_layout_of(*leaf);
     std::shared_ptr<const boxing::Plan> plan = boxing::cached_plan(g.shape(), g.dtype(), g.layout(), to);
     std::optional<std::string> key = bucket_bytes_ > 0 ? boxing::fusion_key(*plan) : std::nullopt;
     if (!key) {
@@ -285,10 +295,80 @@ void Var::set_grad(const Var& grad) {
 
 Var Var::detach() const { return Var(make_impl(checked(impl_).value)); }
 
+namespace {
+
+// A new value for `impl`: a Var with a use layout (ZeRO stage 3) keeps its storage layout
+// whatever layout the value comes in (an in-place write computes on the gathered value).
+std::variant<Tensor, GlobalTensor> stored_value(const VarImpl& impl, const VarImpl& value) {
+  if (!impl.use_layout || !std::holds_alternative<GlobalTensor>(value.value)) return value.value;
+  const boxing::Layout storage = std::get<GlobalTensor>(impl.value).layout();
+  const GlobalTensor& v = std::get<GlobalTensor>(value.value);
+  if (v.layout() == storage) return v;
+  return convert(v, storage.placement, storage.nd_sbp);
+}
+
+void check_zero_layout(const VarImpl& impl, const std::optional<boxing::Layout>& layout, const char* what) {
+  if (!layout) return;
+  if (impl.grad_fn || !std::holds_alternative<GlobalTensor>(impl.value)) {
+    throw std::invalid_argument(std::string(what) + ": expected a global leaf tensor (a parameter)");
+  }
+  const GlobalTensor& g = std::get<GlobalTensor>(impl.value);
+  if (layout->placement != g.placement() || layout->nd_sbp.size() != g.nd_sbp().size()) {
+    throw std::invalid_argument(std::string(what) + ": the layout must be on the tensor's placement " +
+                                g.placement().str());
+  }
+}
+
+// ZeRO stage 3's gathers (Var::for_use, and again in backward) are issued one at a time:
+// each waits for the one before it to have run. Queued work holds its memory, and the host
+// would otherwise queue a whole backward's gathers and partial gradients before the VM runs
+// the first, so the peak would hold every layer's; this keeps the host within about a layer
+// of the VM. The last gather stays referenced until the next one (a layer's memory); never
+// destroyed, so nothing is freed after the VM at exit.
+std::optional<Tensor>& last_gather() {
+  thread_local auto* last = new std::optional<Tensor>;
+  return *last;
+}
+
+GlobalTensor gathered_one_at_a_time(const std::function<GlobalTensor()>& gather) {
+  if (last_gather() && !conversion_tracer()) vm::wait(*last_gather());
+  GlobalTensor out = gather();
+  last_gather() = out.local();
+  return out;
+}
+
+}  // namespace
+
 void Var::set_data(const Var& value) {
   VarImpl& impl = checked(impl_);
-  impl.value = checked(value.impl_).value;
+  impl.value = stored_value(impl, checked(value.impl_));
   ++impl.version;
+}
+
+void Var::set_grad_layout(const std::optional<boxing::Layout>& layout) {
+  VarImpl& impl = checked(impl_);
+  check_zero_layout(impl, layout, "set_grad_layout");
+  impl.grad_layout = layout;
+}
+
+void Var::set_use_layout(const std::optional<boxing::Layout>& layout) {
+  VarImpl& impl = checked(impl_);
+  check_zero_layout(impl, layout, "set_use_layout");
+  impl.use_layout = layout;
+}
+
+bool Var::has_use_layout() const { return impl_ && impl_->use_layout; }
+
+Var Var::for_use() const {
+  const VarImpl& impl = checked(impl_);
+  if (!impl.use_layout || global().layout() == *impl.use_layout) return *this;
+  Var used;
+  gathered_one_at_a_time([&] {
+    used = to_global(*this, impl.use_layout->placement, impl.use_layout->nd_sbp, false);
+    return used.global();
+  });
+  used.impl_->used_from = impl_;
+  return used;
 }
 
 uint64_t Var::version() const { return checked(impl_).version; }
@@ -327,7 +407,7 @@ void Var::assign(const Var& result, uint64_t since) {
         "mf.no_grad() (as an optimizer step), or on a copy (clone) of the leaf");
   }
   ++impl.version;
-  impl.value = r.value;
+  impl.value = stored_value(impl, r);
   if (!grad_mode) return;
   if (r.grad_fn && r.grad_fn->sequence >= since) exempt_own_calls(impl_, r.grad_fn.get(), since, impl.version);
   impl.requires_grad = r.requires_grad;
@@ -393,8 +473,14 @@ void set_saved(Node& node, const std::vector<Var>& values) {
 }
 
 SavedVar::SavedVar(const Var& v, bool output) : value_(v.detach()), requires_grad_(v.requires_grad()) {
-  if (!requires_grad_) return;
   const VarImpl& impl = *VarAccess::impl(v);
+  if (impl.used_from && !output) {
+    regather_source_ = impl.used_from;
+    regather_layout_ = std::get<GlobalTensor>(impl.value).layout();
+    regather_version_ = impl.used_from->version;
+    value_ = Var();
+  }
+  if (!requires_grad_) return;
   if (output) {
     output_node_ = impl.grad_fn;
     output_ = impl.output_index;
@@ -406,13 +492,25 @@ SavedVar::SavedVar(const Var& v, bool output) : value_(v.detach()), requires_gra
   }
 }
 
+Var SavedVar::value() const {
+  if (!regather_source_) return value_;
+  if (regather_source_->version != regather_version_) {
+    throw std::runtime_error("backward: a parameter sharded by ZeRO stage 3 was written in place (version " +
+                             std::to_string(regather_source_->version) + ") after a call used it (version " +
+                             std::to_string(regather_version_) + "); expected the optimizer step after backward");
+  }
+  const GlobalTensor& source = std::get<GlobalTensor>(regather_source_->value);
+  return Var(gathered_one_at_a_time(
+      [&] { return convert(source, regather_layout_->placement, regather_layout_->nd_sbp); }));
+}
+
 Var SavedVar::unpack() const {
-  if (!grad_mode || !requires_grad_) return value_;
+  if (!grad_mode || !requires_grad_) return value();
   // A leaf is itself (backward checked that no set_data changed it since the call).
   if (leaf_) return VarAccess::wrap(leaf_);
   std::shared_ptr<Node> node = node_ ? node_ : output_node_.lock();
-  if (!node) return value_;
-  auto impl = make_impl(VarAccess::impl(value_)->value);
+  if (!node) return value();
+  auto impl = make_impl(VarAccess::impl(value())->value);
   impl->requires_grad = true;
   impl->grad_fn = std::move(node);
   impl->output_index = output_;

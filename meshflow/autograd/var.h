@@ -9,8 +9,8 @@
 // (the input's own node, or the leaf it accumulates into). backward() walks the nodes that
 // lead to the root in reverse topological order. Gradients are Vars too, computed with
 // meshflow ops, so on global tensors their SBPs are inferred and boxing brings the
-// collectives: a leaf's .grad always ends with the leaf's placement and SBP (a broadcast
-// weight's partial gradient is all-reduced there, by boxing).
+// collectives: a leaf's .grad ends with the leaf's placement and SBP, or its gradient layout
+// (ZeRO's, set_grad_layout): boxing all-reduces or reduce-scatters a partial one there.
 //
 // Thread-safety: like the ops, one thread at a time; grad mode is per thread.
 #pragma once
@@ -92,6 +92,22 @@ class Var {
   void retain_grad();
   bool retains_grad() const;
 
+  // ZeRO (nn/optim.h) keeps a parameter's gradient and storage sharded while every op still
+  // takes the parameter whole. grad_layout: the layout backward leaves this leaf's gradient
+  // in (stage 2: the shard the optimizer updates, so boxing reduce-scatters a partial one);
+  // unset, the leaf's own. use_layout: the layout every op takes this Var in (stage 3: the
+  // parameter stored S(0) on its data axes, used B there); unset, its own. Both only on
+  // global leaves, in the Var's placement; throw std::invalid_argument otherwise.
+  void set_grad_layout(const std::optional<boxing::Layout>& layout);
+  void set_use_layout(const std::optional<boxing::Layout>& layout);
+  bool has_use_layout() const;
+  // This Var as ops take it: itself, or, with a use layout, its value converted there by a
+  // recorded to_global (so backward reduces the gradient back to the storage layout). A call
+  // that saves the converted value for backward saves how to convert it again instead
+  // (SavedVar), so the gathered copy lives only as long as the forward's use of it, and
+  // backward gathers it anew where it needs it.
+  Var for_use() const;
+
   // Identity, for maps keyed by Var (modules, optimizers).
   const VarImpl* id() const { return impl_.get(); }
   bool same(const Var& other) const { return impl_ == other.impl_; }
@@ -161,12 +177,19 @@ class SavedVar {
   Var unpack() const;
 
  private:
+  Var value() const;  // the detached value, converted again for a for_use() conversion
+
   Var value_;
   bool requires_grad_ = false;
   std::shared_ptr<VarImpl> leaf_;      // a leaf input that required grad
   std::shared_ptr<Node> node_;         // the node that made a non-leaf input
   std::weak_ptr<Node> output_node_;    // this call's node, for an output
   int output_ = 0;
+  // A Var::for_use() conversion, saved as its source and layout rather than its value;
+  // unpack() converts again, refusing a source written in place since.
+  std::shared_ptr<VarImpl> regather_source_;
+  std::optional<boxing::Layout> regather_layout_;
+  uint64_t regather_version_ = 0;
 };
 
 // Records a call: makes `outputs` non-leaf results of a node whose backward is `backward`,

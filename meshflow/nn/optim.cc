@@ -74,8 +74,109 @@ void Optimizer::add_param_group(std::vector<Var> params, const GroupOptions& opt
   for (Var& p : params) {
     params_.push_back(std::move(p));
     group_of_.push_back(groups_.size() - 1);
+    shard_layout_.emplace_back();
+    shard_param(params_.size() - 1);
   }
   params_added();
+}
+
+namespace {
+
+// A copy of `v` in memory of its own (a cast always makes one): of loaded state, which the
+// steps write in place and which must not reach the tensors given to load_state; of a
+// shard, which as a slice would be a view holding the whole tensor.
+Var own_copy(const Var& v) {
+  NoGradGuard no_grad;
+  return call1("cast", {v.detach()}, {{"dtype", v.dtype()}});
+}
+
+// A global parameter's layout split on each mesh axis of size > 1 where it is broadcast;
+// unset when there is none (a local or 0-dim parameter, or one split everywhere). The split
+// is along the first dimension no other axis splits (0 unless tensor parallelism splits it),
+// so the shard is a local slice of the parameter: a column-parallel (B, S(0)) weight shards
+// as (S(1), S(0)), where (S(0), S(0)) would nest the data split outside the model split
+// and move data to convert.
+std::optional<boxing::Layout> shard_layout(const Var& p) {
+  if (!p.is_global() || p.shape().empty()) return std::nullopt;
+  boxing::Layout layout = p.global().layout();
+  std::set<int> taken;
+  for (const Sbp& s : layout.nd_sbp) {
+    if (s.is_split()) taken.insert(s.split_dim());
+  }
+  int dim = 0;
+  while (dim < static_cast<int>(p.shape().size()) && taken.count(dim)) ++dim;
+  if (dim == static_cast<int>(p.shape().size())) dim = 0;
+  bool sharded = false;
+  for (size_t axis = 0; axis < layout.nd_sbp.size(); ++axis) {
+    if (layout.nd_sbp[axis].is_broadcast() && layout.placement.hierarchy()[axis] > 1) {
+      layout.nd_sbp[axis] = Sbp::split(dim);
+      sharded = true;
+    }
+  }
+  return sharded ? std::optional<boxing::Layout>(layout) : std::nullopt;
+}
+
+Var in_layout(const Var& v, const boxing::Layout& layout) {
+  if (v.is_global() && v.global().layout() == layout) return v;
+  return to_global(v, layout.placement, layout.nd_sbp, false);
+}
+
+}  // namespace
+
+void Optimizer::set_zero_stage(int stage) {
+  if (stage < 0 || stage > 3) {
+    throw std::invalid_argument(name_ + ": zero_stage must be 0, 1, 2 or 3; got " + std::to_string(stage));
+  }
+  if (stage == zero_stage_) return;
+  const std::vector<std::map<std::string, Var>> held = state();
+  const bool has_state = std::any_of(held.begin(), held.end(), [](const auto& s) { return !s.empty(); });
+  if (zero_stage_ != 0 || steps_ > 0 || has_state) {
+    throw std::invalid_argument(name_ + ": the ZeRO stage is set once, before the first step and before loading "
+                                        "state; make a new optimizer (its state_dict loads into any stage)");
+  }
+  zero_stage_ = stage;
+  for (size_t i = 0; i < params_.size(); ++i) shard_param(i);
+}
+
+// Parameter i's layouts for the stage: its gradient's (stage 2), its storage (stage 3).
+void Optimizer::shard_param(size_t i) {
+  if (zero_stage_ == 0) return;
+  Var& p = params_[i];
+  shard_layout_[i] = shard_layout(p);
+  if (!shard_layout_[i]) return;
+  if (zero_stage_ >= 2) p.set_grad_layout(shard_layout_[i]);
+  if (zero_stage_ == 3) {
+    NoGradGuard no_grad;
+    const boxing::Layout use = p.global().layout();
+    // A copy: the slice alone would be a view keeping the whole parameter alive.
+    p.set_data(own_copy(in_layout(p.detach(), *shard_layout_[i])));
+    p.set_use_layout(use);
+  }
+}
+
+Var Optimizer::in_update_layout(size_t i, const Var& v) const {
+  return shard_layout_[i] ? in_layout(v, *shard_layout_[i]) : v;
+}
+
+Var Optimizer::state_zeros(size_t i) const {
+  if (!shard_layout_[i]) return fn::zeros_like(params_[i]);
+  Constraints c;
+  c.placement = shard_layout_[i]->placement;
+  c.outputs = {shard_layout_[i]->nd_sbp};
+  const Var& p = params_[i];
+  return call1("full", {}, Attrs{{"shape", p.shape()}, {"dtype", p.dtype()}, {"value", 0.0}}, c);
+}
+
+void Optimizer::commit_param(size_t i, const Var& updated) {
+  Var& p = params_[i];
+  p.set_data(p.is_global() ? in_layout(updated, p.global().layout()) : updated);
+}
+
+void Optimizer::check_graph_mode() const {
+  if (zero_stage_ != 0) {
+    throw std::invalid_argument(name_ + ": ZeRO (zero_stage " + std::to_string(zero_stage_) +
+                                ") is not supported in graph mode yet; run the step eagerly");
+  }
 }
 
 std::vector<Var> Optimizer::group_params(size_t g) const {
@@ -115,13 +216,6 @@ GroupOptions sgd_defaults(const SgdOptions& o) {
           {"nesterov", o.nesterov ? 1.0 : 0.0}};
 }
 
-// A copy of loaded state (a cast always makes one): the steps write their state in place,
-// which must not reach the tensors given to load_state.
-Var own_copy(const Var& v) {
-  NoGradGuard no_grad;
-  return call1("cast", {v.detach()}, {{"dtype", v.dtype()}});
-}
-
 GroupOptions adam_defaults(const AdamWOptions& o) {
   return {{"lr", o.lr}, {"beta1", o.beta1}, {"beta2", o.beta2}, {"eps", o.eps}, {"weight_decay", o.weight_decay}};
 }
@@ -152,12 +246,12 @@ void SGD::step() {
     const Var g = params_[i].grad();
     if (!g.defined()) continue;
     const bool has_buf = momentum_[i].defined();
-    std::vector<Var> inputs{params_[i], g};
+    std::vector<Var> inputs{in_update_layout(i, params_[i]), in_update_layout(i, g)};
     if (has_buf) inputs.push_back(momentum_[i]);
     RunTimeAttrs run_time([this, i, has_buf] { return update_attrs(i, has_buf); });
     // In place: the parameter, and the buffer when there is one (the first step makes it).
     const std::vector<Var> out = update_in_place("sgd_update", inputs, update_attrs(i, has_buf), {0, has_buf ? 2 : -1});
-    params_[i].set_data(out[0]);
+    commit_param(i, out[0]);
     if (out.size() > 1) momentum_[i] = out[1];
   }
 }
@@ -172,6 +266,7 @@ Attrs SGD::update_attrs(size_t i, bool has_buf) const {
 }
 
 std::vector<Var*> SGD::graph_state() {
+  check_graph_mode();
   std::vector<Var*> slots;
   for (size_t i = 0; i < params_.size(); ++i) {
     if (option(i, "momentum") == 0) continue;
@@ -202,7 +297,7 @@ void SGD::load_state(const std::vector<std::map<std::string, Var>>& state, int64
   check_state_size(state.size(), params_.size());
   for (size_t i = 0; i < params_.size(); ++i) {
     auto it = state[i].find("momentum_buffer");
-    momentum_[i] = it == state[i].end() ? Var() : own_copy(it->second);
+    momentum_[i] = it == state[i].end() ? Var() : own_copy(in_update_layout(i, it->second));
   }
   steps_ = step_count;
 }
@@ -246,14 +341,15 @@ void AdamW::step() {
     const Var g = params_[i].grad();
     if (!g.defined()) continue;
     if (!exp_avg_[i].defined()) {
-      exp_avg_[i] = fn::zeros_like(params_[i]);
-      exp_avg_sq_[i] = fn::zeros_like(params_[i]);
+      exp_avg_[i] = state_zeros(i);
+      exp_avg_sq_[i] = state_zeros(i);
     }
     ++param_steps_[i];
     RunTimeAttrs run_time([this, i] { return update_attrs(i); });
     const std::vector<Var> out =
-        update_in_place(op_, {params_[i], g, exp_avg_[i], exp_avg_sq_[i]}, update_attrs(i), {0, 2, 3});
-    params_[i].set_data(out[0]);
+        update_in_place(op_, {in_update_layout(i, params_[i]), in_update_layout(i, g), exp_avg_[i], exp_avg_sq_[i]},
+                        update_attrs(i), {0, 2, 3});
+    commit_param(i, out[0]);
     exp_avg_[i] = out[1];
     exp_avg_sq_[i] = out[2];
   }
@@ -270,6 +366,7 @@ Attrs AdamW::update_attrs(size_t i) const {
 }
 
 std::vector<Var*> AdamW::graph_state() {
+  check_graph_mode();
   NoGradGuard no_grad;
   std::vector<Var*> slots;
   for (size_t i = 0; i < params_.size(); ++i) {
@@ -320,8 +417,8 @@ void AdamW::load_state(const std::vector<std::map<std::string, Var>>& state, int
   for (size_t i = 0; i < params_.size(); ++i) {
     auto avg = state[i].find("exp_avg"), sq = state[i].find("exp_avg_sq");
     const bool has = avg != state[i].end() && sq != state[i].end();
-    exp_avg_[i] = has ? own_copy(avg->second) : Var();
-    exp_avg_sq_[i] = has ? own_copy(sq->second) : Var();
+    exp_avg_[i] = has ? own_copy(in_update_layout(i, avg->second)) : Var();
+    exp_avg_sq_[i] = has ? own_copy(in_update_layout(i, sq->second)) : Var();
     auto step = state[i].find("step");
     param_steps_[i] = step == state[i].end() ? 0 : *local_value(step->second).data_as<int64_t>();
   }

@@ -4,11 +4,23 @@
 // (optimizer_ops.cc) on the parameter, its gradient and its state, which all share the
 // parameter's placement and SBP (the autograd engine delivers gradients in that layout), so
 // a step moves no data, and writes the parameter and its state in place, so it allocates
-// nothing beyond a first step's state. The Python classes mf.optim.SGD / Adam / AdamW are these.
+// nothing beyond a first step's state (under ZeRO, below, the update runs on the shard and
+// the updated parameter is gathered anew). The Python classes mf.optim.SGD / Adam / AdamW
+// are these.
+//
+// ZeRO is a choice of SBP (set_zero_stage): a parameter's *shard layout* is its own split on
+// every mesh axis where it is broadcast (the data-parallel axes; a tensor-parallel axis keeps
+// its SBP), along dimension 0 or, where another axis splits that, the first one none splits. Stage 1 keeps the optimizer state in the shard layout; a step updates
+// the parameter's shard (a local slice of it and of its gradient) and boxing all-gathers the
+// result back. Stage 2 also has backward leave each gradient in the shard layout
+// (Var::set_grad_layout), so boxing reduce-scatters the partial gradient instead of
+// all-reducing it. Stage 3 also stores the parameter in the shard layout, and every op takes
+// it gathered (Var::set_use_layout), in backward again. No collective is written here.
 // Thread-safety: one thread at a time, like every op.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +76,12 @@ class Optimizer {
   virtual void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) = 0;
   int64_t step_count() const { return steps_; }
 
+  // ZeRO stage 0 (off), 1, 2 or 3 (see above), for every parameter, those of groups added
+  // later too. Set before the first step and before any state is loaded, once; throws
+  // std::invalid_argument otherwise or for another stage.
+  void set_zero_stage(int stage);
+  int zero_stage() const { return zero_stage_; }
+
   // For graph mode, which traces step() once and runs it many times. graph_state() creates
   // any state a first step would create (zeros) and returns every state slot, so that the
   // compiled graph reads and writes them like parameters. counters() / set_counters() are
@@ -85,12 +103,28 @@ class Optimizer {
   // Option `key` of parameter i's group.
   double option(size_t i, const std::string& key) const { return groups_[group_of_[i]].at(key); }
 
+  // ZeRO's halves of a step, for every optimizer alike. `v` (a gradient, loaded state) in the
+  // layout parameter i's update runs in: its shard layout under ZeRO, else v as it is.
+  Var in_update_layout(size_t i, const Var& v) const;
+  // Zeros for new state of parameter i, made in that layout.
+  Var state_zeros(size_t i) const;
+  // Parameter i takes its updated shard (boxed back to the parameter's layout).
+  void commit_param(size_t i, const Var& updated);
+  // Throws for graph mode under ZeRO (a step traced once, not supported yet).
+  void check_graph_mode() const;
+
   std::string name_;
   std::vector<Var> params_;      // every group's, in order
   std::vector<size_t> group_of_;  // per parameter
   GroupOptions defaults_;
   std::vector<GroupOptions> groups_;
   int64_t steps_ = 0;
+
+ private:
+  void shard_param(size_t i);
+
+  int zero_stage_ = 0;
+  std::vector<std::optional<boxing::Layout>> shard_layout_;  // per parameter; unset: not sharded
 };
 
 struct SgdOptions {

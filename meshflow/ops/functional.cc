@@ -262,6 +262,12 @@ std::vector<Var> call_writing(const OpDef& op, const std::vector<Var>& inputs, c
 
 std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
                       const Constraints& constraints) {
+  if (std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.has_use_layout(); })) {
+    // ZeRO stage 3's parameters enter every op gathered (Var::for_use).
+    std::vector<Var> used;
+    for (const Var& v : inputs) used.push_back(v.defined() ? v.for_use() : v);
+    return call(op, used, attrs, constraints);
+  }
   return call_writing(op, inputs, attrs, constraints, {});
 }
 

@@ -495,3 +495,31 @@ def test_torch_s_speed_flags_are_taken_and_maximize_climbs():
                 p.grad = mf.tensor(g if maximize else -g)
             opt.step()
         assert_close(up, [p.numpy() for p in down])
+
+
+@pytest.mark.parametrize("zero_stage", [1, 2, 3])
+@pytest.mark.parametrize("on_mesh", [False, True])
+def test_a_zero_stage_on_one_device_steps_as_plain(zero_stage, on_mesh):
+    """ZeRO shards along mesh axes of more than one rank (tests/python/distributed/test_dist_zero.py):
+    local parameters and a [1] mesh keep their layouts and step exactly as without it."""
+    results = []
+    for stage in (0, zero_stage):
+        params = parameters(initial_values(3))
+        if on_mesh:
+            params = [mf.tensor(p.numpy(), placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.broadcast,
+                                requires_grad=True) for p in params]
+        opt = mf.optim.AdamW(params, lr=0.1, zero_stage=stage)
+        assert opt.zero_stage == stage
+        for grads in gradients(4, steps=2):
+            for p, g in zip(params, grads):
+                p.grad = mf.tensor(g, dtype=p.dtype, placement=p.placement, sbp=p.sbp) if on_mesh else \
+                    mf.tensor(g, dtype=p.dtype)
+            opt.step()
+        results.append([p.numpy() for p in params])
+    for plain, zero in zip(*results):
+        np.testing.assert_array_equal(plain, zero)
+
+
+def test_a_bad_zero_stage_raises():
+    with pytest.raises(ValueError, match="zero_stage must be 0, 1, 2 or 3; got 4"):
+        mf.optim.SGD(parameters(initial_values(0)), lr=0.1, zero_stage=4)

@@ -6,6 +6,13 @@ on tensors that share the parameter's placement and SBP, so a step moves no data
 groups are torch's: `param_groups` is a list of dicts, each with its own hyperparameters,
 and what is written there (a scheduler's "lr", or the "momentum" or "betas" that CyclicLR and
 OneCycleLR cycle) is what the next step uses.
+
+ZeRO (`zero_stage=1|2|3` on SGD, Adam and AdamW) is a choice of SBP, made in the C++
+optimizer base (meshflow/nn/optim.h): along every mesh axis where a parameter is broadcast
+(the data-parallel axes) its optimizer state is split (along dimension 0 unless a
+tensor-parallel axis splits that one) (stage 1), so is its gradient, which
+boxing then reduce-scatters instead of all-reducing (stage 2), and so is the parameter itself,
+which every op takes gathered, in backward again (stage 3). See docs/memory.md.
 """
 import collections
 
@@ -97,7 +104,7 @@ class Optimizer:
     # the C++ optimizer does not read).
     _options = {}
 
-    def __init__(self, params, defaults):
+    def __init__(self, params, defaults, zero_stage=0):
         self.defaults = dict(defaults)
         groups = list(params) if not isinstance(params, Tensor) else _tensors(params)
         if not groups:
@@ -106,6 +113,8 @@ class Optimizer:
             groups = [{"params": groups}]
         groups = [self._complete(g) for g in groups]
         self._impl = self._make([(g["params"], self._cxx(g)) for g in groups])
+        if zero_stage:
+            self._impl.zero_stage = int(zero_stage)
         self.param_groups = [_ParamGroup(self._impl, i, self._options, g) for i, g in enumerate(groups)]
 
     def _make(self, groups):
@@ -163,6 +172,11 @@ class Optimizer:
             for p in group["params"]:
                 if p.grad is not None:
                     p.grad = zeros_like(p.grad)
+
+    @property
+    def zero_stage(self):
+        """The ZeRO stage (0: off), as given to the constructor."""
+        return self._impl.zero_stage
 
     @property
     def lr(self):
@@ -267,17 +281,18 @@ def _no_differentiable(name, differentiable):
 
 
 class SGD(Optimizer):
-    """torch.optim.SGD: momentum, dampening, nesterov, weight_decay (L2), per group."""
+    """torch.optim.SGD: momentum, dampening, nesterov, weight_decay (L2), per group; zero_stage
+    shards state, gradients and parameters along the data axes (module docstring)."""
 
     _options = {"lr": _float_option("lr"), "momentum": _float_option("momentum"),
                 "dampening": _float_option("dampening"), "weight_decay": _float_option("weight_decay"),
                 "nesterov": _bool_option("nesterov"), "maximize": _unsupported("maximize", False)}
 
     def __init__(self, params, lr=1e-3, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, *,
-                 maximize=False, foreach=None, differentiable=False, fused=None):
+                 maximize=False, foreach=None, differentiable=False, fused=None, zero_stage=0):
         _no_differentiable("SGD", differentiable)
         super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
-                                      nesterov=nesterov, maximize=maximize))
+                                      nesterov=nesterov, maximize=maximize), zero_stage)
 
     def _make(self, groups):
         d = self.defaults
@@ -292,9 +307,9 @@ class _AdamBase(Optimizer):
                 "maximize": _unsupported("maximize", False)}
     _cxx_class = None
 
-    def __init__(self, params, lr, betas, eps, weight_decay, amsgrad, maximize):
+    def __init__(self, params, lr, betas, eps, weight_decay, amsgrad, maximize, zero_stage):
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
-                                      amsgrad=amsgrad, maximize=maximize))
+                                      amsgrad=amsgrad, maximize=maximize), zero_stage)
 
     def _make(self, groups):
         d = self.defaults
@@ -302,33 +317,33 @@ class _AdamBase(Optimizer):
         _unsupported("maximize", False)(d["maximize"])
         beta1, beta2 = d["betas"]
         return self._cxx_class([([p._impl for p in params], options) for params, options in groups],
-                                     float(d["lr"]), float(beta1), float(beta2), float(d["eps"]),
-                                     float(d["weight_decay"]))
+                               float(d["lr"]), float(beta1), float(beta2), float(d["eps"]), float(d["weight_decay"]))
 
 
 class AdamW(_AdamBase):
-    """torch.optim.AdamW: decoupled weight decay (amsgrad=False)."""
+    """torch.optim.AdamW: decoupled weight decay (amsgrad=False); zero_stage as SGD's."""
 
     _cxx_class = _C.AdamW
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
-                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None, zero_stage=0):
         _no_differentiable("AdamW", differentiable)
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize, zero_stage)
 
 
 class Adam(_AdamBase):
-    """torch.optim.Adam: weight_decay is an L2 term added to the gradient (amsgrad=False)."""
+    """torch.optim.Adam: weight_decay is an L2 term added to the gradient (amsgrad=False); zero_stage as
+    SGD's."""
 
     _cxx_class = _C.Adam
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
-                 decoupled_weight_decay=False):
+                 decoupled_weight_decay=False, zero_stage=0):
         _no_differentiable("Adam", differentiable)
         if decoupled_weight_decay:  # torch's Adam(decoupled_weight_decay=True) is AdamW
             self._cxx_class = _C.AdamW
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize)
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize, zero_stage)
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
