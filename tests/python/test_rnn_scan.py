@@ -35,7 +35,7 @@ def _composed(m, x, h0, c0, batch_sizes=None):
     for layer in range(m.num_layers):
         outs = []
         for direction in range(directions):
-            w_ih, w_hh, b_ih, b_hh = m._weights(layer, direction)
+            w_ih, w_hh, b_ih, b_hh, _ = m._weights(layer, direction)
             index = layer * directions + direction
             h, c = h0[index], (c0[index] if lstm else None)
             proj = nn.functional.linear(layer_input, w_ih, b_ih)
