@@ -22,6 +22,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <type_traits>
 
 #include "meshflow/ops/functional.h"
@@ -82,10 +83,38 @@ struct IndexSpace {
   }
 };
 
+// Accumulators of a reduction along contiguous memory: enough independent ones that the
+// vector units never wait on one add's latency (the compiler keeps them in registers).
+constexpr int kLanes = 32;
+
+// lanes[j % kLanes] = f(lanes[j % kLanes], p[j]) for j in [0, n), on the widest vectors the
+// CPU has (MF_MULTIVERSIONED, core/loops.h); the remainder past the last full set goes to lane 0.
+template <typename TI, typename TO, typename F>
+MF_MULTIVERSIONED void fold_into(TO* lanes, const TI* p, int64_t n, F f) {
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+#pragma omp simd
+    for (int l = 0; l < kLanes; ++l) lanes[l] = f(lanes[l], static_cast<TO>(p[j + l]));
+  }
+  for (; j < n; ++j) lanes[0] = f(lanes[0], static_cast<TO>(p[j]));
+}
+
+// row[j] = f(row[j], p[j]) for j in [0, n): a kept last dim, reduced across rows.
+template <typename TI, typename TO, typename F>
+MF_MULTIVERSIONED void combine_into(TO* row, const TI* p, int64_t n, F f) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) row[j] = f(row[j], static_cast<TO>(p[j]));
+}
+
+// Elements of a contiguous reduced row that one task folds when there are few rows: a fixed
+// length, so that the result does not depend on the number of threads.
+constexpr int64_t kPiece = 1 << 14;
+
 // out[o] = f-reduction of the input elements that map to o, starting from `init`. Dims are
 // merged into groups first, so the innermost loop always runs over contiguous memory: along
-// the last group when it is reduced (in kLanes independent accumulators, which the
-// compiler vectorizes), else across it, one output row at a time.
+// the last group when it is reduced (in kLanes independent accumulators; a few long rows in
+// pieces of kPiece, on the team, folded in order after), else across it, one output row at
+// a time.
 template <typename TI, typename TO, typename F>
 void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, TO* out, int64_t out_n, TO init,
             F f) {
@@ -113,33 +142,30 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
   const int64_t n_outer = outer.count(), n_across = across.count();
   const bool parallel = numel(shape) > kernel::kParallelGrain;
   if (inner_reduced) {
-    constexpr int kLanes = 8;
-    kernel::parallel_for(n_outer, parallel, [&](int64_t o) {
-      const TI* base = in + outer.offset(o);
+    const int64_t piece = n_across == 1 && n_outer < 64 ? kPiece : inner, pieces = (inner + piece - 1) / piece;
+    // Not a std::vector: a vector<bool>'s elements share bytes, which threads would race on.
+    const std::unique_ptr<TO[]> partial(pieces > 1 ? new TO[n_outer * pieces] : nullptr);
+    kernel::parallel_for(n_outer * pieces, parallel, [&](int64_t task) {
+      const int64_t o = task / pieces, begin = task % pieces * piece, len = std::min(piece, inner - begin);
+      const TI* base = in + outer.offset(o) + begin;
       TO lanes[kLanes];
       std::fill(lanes, lanes + kLanes, init);
-      for (int64_t r = 0; r < n_across; ++r) {
-        const TI* p = base + across.offset(r);
-        int64_t j = 0;
-        for (; j + kLanes <= inner; j += kLanes) {
-          for (int l = 0; l < kLanes; ++l) lanes[l] = f(lanes[l], static_cast<TO>(p[j + l]));
-        }
-        for (; j < inner; ++j) lanes[0] = f(lanes[0], static_cast<TO>(p[j]));
-      }
+      for (int64_t r = 0; r < n_across; ++r) fold_into(lanes, base + across.offset(r), len, f);
       TO acc = lanes[0];
       for (int l = 1; l < kLanes; ++l) acc = f(acc, lanes[l]);
-      out[o] = acc;
+      (pieces > 1 ? partial.get() : out)[pieces > 1 ? task : o] = acc;
     });
+    for (int64_t o = 0; pieces > 1 && o < n_outer; ++o) {
+      out[o] = partial[o * pieces];
+      for (int64_t k = 1; k < pieces; ++k) out[o] = f(out[o], partial[o * pieces + k]);
+    }
     return;
   }
   kernel::parallel_for(n_outer, parallel, [&](int64_t o) {
     const TI* base = in + outer.offset(o);
     TO* row = out + o * inner;
     std::fill(row, row + inner, init);
-    for (int64_t r = 0; r < n_across; ++r) {
-      const TI* p = base + across.offset(r);
-      for (int64_t j = 0; j < inner; ++j) row[j] = f(row[j], static_cast<TO>(p[j]));
-    }
+    for (int64_t r = 0; r < n_across; ++r) combine_into(row, base + across.offset(r), inner, f);
   });
 }
 
