@@ -40,7 +40,7 @@ int multiprocessors();
 // cover the rest); at least 1.
 unsigned blocks_for(int64_t n, int threads);
 
-void add_elementwise_kernels(KernelTable& t);  // elementwise.cu: elementwise.cc's ops, gelu_backward
+void add_elementwise_kernels(KernelTable& t);  // elementwise.cu: elementwise.cc's ops, gelu_backward, relu_backward
 void add_reduce_kernels(KernelTable& t);       // reduce.cu: sum, mean, amax, amin, prod
 void add_nn_kernels(KernelTable& t);           // nn.cu: softmax, layer_norm, embedding, cross_entropy, gather
 void add_matmul_kernels(KernelTable& t);       // matmul.cu: matmul through cuBLASLt
