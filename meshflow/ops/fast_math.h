@@ -105,13 +105,16 @@ MF_ALWAYS_INLINE T tanh(T x) {
     const uint32_t kept = 0u - static_cast<uint32_t>((magnitude < tiny) | (magnitude > 0x7f800000u));  // or NaN
     const uint32_t big = 0u - static_cast<uint32_t>(magnitude > limit);
     const float a = float_of((magnitude & ~big) | (limit & big)), a2 = a * a;
-    float p = -2.76076847742355e-16f;
-    for (float c : {2.00018790482477e-13f, -8.60467152213735e-11f, 5.12229709037114e-08f, 1.48572235717979e-05f,
-                    6.37261928875436e-04f, 4.89352455891786e-03f}) {
-      p = p * a2 + c;
-    }
-    float q = 1.19825839466702e-06f;
-    for (float c : {1.18534705686654e-04f, 2.26843463243900e-03f, 4.89352518554385e-03f}) q = q * a2 + c;
+    // Horner's rule written out: a loop over the coefficients keeps GCC from vectorizing.
+    float p = -2.76076847742355e-16f * a2 + 2.00018790482477e-13f;
+    p = p * a2 - 8.60467152213735e-11f;
+    p = p * a2 + 5.12229709037114e-08f;
+    p = p * a2 + 1.48572235717979e-05f;
+    p = p * a2 + 6.37261928875436e-04f;
+    p = p * a2 + 4.89352455891786e-03f;
+    float q = 1.19825839466702e-06f * a2 + 1.18534705686654e-04f;
+    q = q * a2 + 2.26843463243900e-03f;
+    q = q * a2 + 4.89352518554385e-03f;
     return float_of(((bits_of(a * p / q) & ~kept) | (magnitude & kept)) | sign);
   }
 }

@@ -83,20 +83,44 @@ struct IndexSpace {
   }
 };
 
-// Accumulators of a reduction along contiguous memory: enough independent ones that the
-// vector units never wait on one add's latency (the compiler keeps them in registers).
-constexpr int kLanes = 32;
-
-// lanes[j % kLanes] = f(lanes[j % kLanes], p[j]) for j in [0, n), on the widest vectors the
-// CPU has (MF_MULTIVERSIONED, core/loops.h); the remainder past the last full set goes to lane 0.
-template <typename TI, typename TO, typename F>
-MF_MULTIVERSIONED void fold_into(TO* lanes, const TI* p, int64_t n, F f) {
+// lanes[j % kLanes] = f(lanes[j % kLanes], p[j]) for j in [0, n); the remainder past the
+// last full set goes to lane 0. Independent accumulators, so that the vector units never wait
+// on one add's latency.
+template <int kLanes, typename TI, typename TO, typename F>
+__attribute__((always_inline)) inline void fold_into(TO* lanes, const TI* p, int64_t n, F f) {
   int64_t j = 0;
   for (; j + kLanes <= n; j += kLanes) {
 #pragma omp simd
     for (int l = 0; l < kLanes; ++l) lanes[l] = f(lanes[l], static_cast<TO>(p[j + l]));
   }
   for (; j < n; ++j) lanes[0] = f(lanes[0], static_cast<TO>(p[j]));
+}
+
+// The f-reduction of `lanes`, pairwise (the halves folded together as vectors).
+template <int kLanes, typename TO, typename F>
+__attribute__((always_inline)) inline TO fold_lanes(TO* lanes, F f) {
+  for (int width = kLanes / 2; width > 0; width /= 2) {
+    for (int l = 0; l < width; ++l) lanes[l] = f(lanes[l], lanes[l + width]);
+  }
+  return lanes[0];
+}
+
+// The f-reduction, from `init`, of the rows of `len` elements at base + across.offset(r)
+// (always inlined, so that fold_long_rows's versions vectorize it for their own CPUs).
+template <int kLanes, typename TI, typename TO, typename F>
+__attribute__((always_inline)) inline TO fold_rows(const TI* base, const IndexSpace& across, int64_t len, TO init, F f) {
+  TO lanes[kLanes];
+  std::fill(lanes, lanes + kLanes, init);
+  for (int64_t r = 0, n = across.count(); r < n; ++r) fold_into<kLanes>(lanes, base + across.offset(r), len, f);
+  return fold_lanes<kLanes>(lanes, f);
+}
+
+// fold_rows for long rows: many lanes, on the widest vectors the CPU has (MF_MULTIVERSIONED,
+// core/loops.h). Short rows stay in line, in few lanes: a call per row, or the lanes' own
+// reduction, would cost as much as the row.
+template <typename TI, typename TO, typename F>
+MF_MULTIVERSIONED TO fold_long_rows(const TI* base, const IndexSpace& across, int64_t len, TO init, F f) {
+  return fold_rows<32>(base, across, len, init, f);
 }
 
 // row[j] = f(row[j], p[j]) for j in [0, n): a kept last dim, reduced across rows.
@@ -112,7 +136,7 @@ constexpr int64_t kPiece = 1 << 14;
 
 // out[o] = f-reduction of the input elements that map to o, starting from `init`. Dims are
 // merged into groups first, so the innermost loop always runs over contiguous memory: along
-// the last group when it is reduced (in kLanes independent accumulators; a few long rows in
+// the last group when it is reduced (in independent accumulators; a few long rows in
 // pieces of kPiece, on the team, folded in order after), else across it, one output row at
 // a time.
 template <typename TI, typename TO, typename F>
@@ -148,11 +172,7 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
     kernel::parallel_for(n_outer * pieces, parallel, [&](int64_t task) {
       const int64_t o = task / pieces, begin = task % pieces * piece, len = std::min(piece, inner - begin);
       const TI* base = in + outer.offset(o) + begin;
-      TO lanes[kLanes];
-      std::fill(lanes, lanes + kLanes, init);
-      for (int64_t r = 0; r < n_across; ++r) fold_into(lanes, base + across.offset(r), len, f);
-      TO acc = lanes[0];
-      for (int l = 1; l < kLanes; ++l) acc = f(acc, lanes[l]);
+      const TO acc = len >= 512 ? fold_long_rows(base, across, len, init, f) : fold_rows<8>(base, across, len, init, f);
       (pieces > 1 ? partial.get() : out)[pieces > 1 ? task : o] = acc;
     });
     for (int64_t o = 0; pieces > 1 && o < n_outer; ++o) {
