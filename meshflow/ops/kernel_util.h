@@ -67,7 +67,8 @@ void broadcast_binary(const TA* a, const Shape& a_shape, const TB* b, const Shap
   const int64_t ia = nd ? sa[nd - 1] : 0, ib = nd ? sb[nd - 1] : 0;
   const int64_t rows = n / inner, piece = piece_length(rows, inner), pieces = (inner + piece - 1) / piece;
   team_for(rows * pieces, n > kParallelGrain, [&](int64_t task) {
-    const int64_t r = task / pieces, begin = task % pieces * piece, len = std::min(piece, inner - begin);
+    const int64_t r = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
+    const int64_t len = std::min(piece, inner - begin);
     int64_t rest = r, oa = begin * ia, ob = begin * ib;
     for (int64_t d = static_cast<int64_t>(nd) - 2; d >= 0; --d) {
       const int64_t i = rest % shape[d];

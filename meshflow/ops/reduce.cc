@@ -115,6 +115,27 @@ __attribute__((always_inline)) inline TO fold_rows(const TI* base, const IndexSp
   return fold_lanes<kLanes>(lanes, f);
 }
 
+// fold_rows for short rows, in 8 lanes combined in order (this form vectorizes where the
+// pairwise combination of fold_lanes, in line, does not).
+template <typename TI, typename TO, typename F>
+__attribute__((always_inline)) inline TO fold_short_rows(const TI* base, const IndexSpace& across, int64_t len, TO init,
+                                                         F f) {
+  constexpr int kLanes = 8;
+  TO lanes[kLanes];
+  std::fill(lanes, lanes + kLanes, init);
+  for (int64_t r = 0, n = across.count(); r < n; ++r) {
+    const TI* p = base + across.offset(r);
+    int64_t j = 0;
+    for (; j + kLanes <= len; j += kLanes) {
+      for (int l = 0; l < kLanes; ++l) lanes[l] = f(lanes[l], static_cast<TO>(p[j + l]));
+    }
+    for (; j < len; ++j) lanes[0] = f(lanes[0], static_cast<TO>(p[j]));
+  }
+  TO acc = lanes[0];
+  for (int l = 1; l < kLanes; ++l) acc = f(acc, lanes[l]);
+  return acc;
+}
+
 // fold_rows for long rows: many lanes, on the widest vectors the CPU has (MF_MULTIVERSIONED,
 // core/loops.h). Short rows stay in line, in few lanes: a call per row, or the lanes' own
 // reduction, would cost as much as the row.
@@ -170,9 +191,11 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
     // Not a std::vector: a vector<bool>'s elements share bytes, which threads would race on.
     const std::unique_ptr<TO[]> partial(pieces > 1 ? new TO[n_outer * pieces] : nullptr);
     kernel::parallel_for(n_outer * pieces, parallel, [&](int64_t task) {
-      const int64_t o = task / pieces, begin = task % pieces * piece, len = std::min(piece, inner - begin);
+      // (No division where rows are not cut: a division per short row costs as much as the row.)
+      const int64_t o = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
+      const int64_t len = std::min(piece, inner - begin);
       const TI* base = in + outer.offset(o) + begin;
-      const TO acc = len >= 512 ? fold_long_rows(base, across, len, init, f) : fold_rows<8>(base, across, len, init, f);
+      const TO acc = len >= 512 ? fold_long_rows(base, across, len, init, f) : fold_short_rows(base, across, len, init, f);
       (pieces > 1 ? partial.get() : out)[pieces > 1 ? task : o] = acc;
     });
     for (int64_t o = 0; pieces > 1 && o < n_outer; ++o) {

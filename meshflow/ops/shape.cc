@@ -42,7 +42,8 @@ void copy_strided(const T* src, int64_t src_base, Shape src_strides, T* dst, int
   const int64_t src_step = nd ? src_strides[nd - 1] : 0, dst_step = nd ? dst_strides[nd - 1] : 0;
   const int64_t rows = n / inner, piece = kernel::piece_length(rows, inner), pieces = (inner + piece - 1) / piece;
   kernel::parallel_for(rows * pieces, n > kernel::kParallelGrain, [&](int64_t task) {
-    const int64_t r = task / pieces, begin = task % pieces * piece, len = std::min(piece, inner - begin);
+    const int64_t r = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
+    const int64_t len = std::min(piece, inner - begin);
     int64_t rest = r, src_offset = src_base + begin * src_step, dst_offset = dst_base + begin * dst_step;
     for (int64_t d = nd - 2; d >= 0; --d) {
       const int64_t i = rest % shape[d];
