@@ -944,7 +944,7 @@ void register_elementwise_ops(OpRegistry& r) {
   r.add(with_grad(unary<I::kKeep>("relu", increasing(0),
                                   [](auto x) { return x < decltype(x){0} ? decltype(x){0} : x; }),
                   unary_grad([](V, V y, V dy, A) {  // y > 0 where x > 0: the output, as torch saves
-                    return fn::mul(dy, fn::cast(fn::gt(y, fn::zeros_like(y)), dy.dtype()));
+                    return call1("relu_backward", {y, dy});
                   }),
                   kReadsOutputs));
   // Piecewise constant: 0, as in torch.
@@ -960,9 +960,9 @@ void register_elementwise_ops(OpRegistry& r) {
   r.add(with_grad(unary<I::kToFloat32>("rsqrt", {}, [](auto x) { return 1 / std::sqrt(x); }),
                   unary_grad([](V, V y, V dy, A) { return fn::mul(fn::mul_scalar(dy, -0.5), fn::pow_scalar(y, 3)); }),
                   kReadsOutputs));
-  r.add(with_grad(unary<I::kToFloat32>("tanh", increasing(0), [](auto x) { return std::tanh(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("tanh", increasing(0), [](auto x) { return fast_math::tanh(x); }),
                   unary_grad([](V, V y, V dy, A) { return fn::sub(dy, fn::mul(dy, fn::mul(y, y))); }), kReadsOutputs));
-  r.add(with_grad(unary<I::kToFloat32>("sigmoid", increasing(0), [](auto x) { return 1 / (1 + std::exp(-x)); }),
+  r.add(with_grad(unary<I::kToFloat32>("sigmoid", increasing(0), [](auto x) { return fast_math::sigmoid(x); }),
                   unary_grad([](V, V y, V dy, A) { return fn::mul(dy, fn::sub(y, fn::mul(y, y))); }), kReadsOutputs));
   r.add(with_grad(unary<I::kReject>("gelu", {}, [](auto x) { return fast_math::gelu(x); }),
                   unary_grad([](V x, V, V dy, A) {

@@ -78,6 +78,47 @@ MF_ALWAYS_INLINE T normal_cdf_and_density(T x, T& density) {
   }
 }
 
+// 1 / (1 + exp(-x)) from e = exp(-|x|), which never overflows: 1 / (1 + e) for x >= 0 and
+// e / (1 + e) below (the sign bit chooses). Float: within a few ulps, NaN kept; double: libm.
+template <typename T>
+MF_ALWAYS_INLINE T sigmoid(T x) {
+  if constexpr (std::is_same_v<T, double>) {
+    return 1 / (1 + std::exp(-x));
+  } else {
+    const uint32_t negative = 0u - (bits_of(x) >> 31);
+    const float e = exp_nonpositive(float_of(bits_of(x) | 0x80000000u));
+    const float s = 1 / (1 + e);
+    return float_of((bits_of(e * s) & negative) | (bits_of(s) & ~negative));
+  }
+}
+
+// tanh(x). Float: Eigen's rational approximation (odd degree-13 numerator over an even
+// degree-6 denominator) of |x| clamped where tanh rounds to 1, the sign put back; x itself
+// where tanh(x) rounds to x; NaN kept; within a few ulps. Double: libm.
+template <typename T>
+MF_ALWAYS_INLINE T tanh(T x) {
+  if constexpr (std::is_same_v<T, double>) {
+    return std::tanh(x);
+  } else {
+    const uint32_t limit = bits_of(7.90531110763549805f), tiny = bits_of(0.0004f);
+    const uint32_t bits = bits_of(x), sign = bits & 0x80000000u, magnitude = bits ^ sign;
+    const uint32_t kept = 0u - static_cast<uint32_t>((magnitude < tiny) | (magnitude > 0x7f800000u));  // or NaN
+    const uint32_t big = 0u - static_cast<uint32_t>(magnitude > limit);
+    const float a = float_of((magnitude & ~big) | (limit & big)), a2 = a * a;
+    // Horner's rule written out: a loop over the coefficients keeps GCC from vectorizing.
+    float p = -2.76076847742355e-16f * a2 + 2.00018790482477e-13f;
+    p = p * a2 - 8.60467152213735e-11f;
+    p = p * a2 + 5.12229709037114e-08f;
+    p = p * a2 + 1.48572235717979e-05f;
+    p = p * a2 + 6.37261928875436e-04f;
+    p = p * a2 + 4.89352455891786e-03f;
+    float q = 1.19825839466702e-06f * a2 + 1.18534705686654e-04f;
+    q = q * a2 + 2.26843463243900e-03f;
+    q = q * a2 + 4.89352518554385e-03f;
+    return float_of(((bits_of(a * p / q) & ~kept) | (magnitude & kept)) | sign);
+  }
+}
+
 template <typename T>
 MF_ALWAYS_INLINE T gelu(T x) {
   T density;

@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/ops/kernel_util.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <limits>
 #include <sstream>
@@ -99,6 +100,28 @@ Shape broadcast_strides(const Shape& shape, const Shape& out) {
     stride *= shape[i];
   }
   return strides;
+}
+
+void collapse_dims(Shape& shape, const std::vector<Shape*>& strides) {
+  size_t kept = 0;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    const bool merges = kept > 0 && std::all_of(strides.begin(), strides.end(), [&](const Shape* s) {
+                          return (*s)[kept - 1] == (*s)[d] * shape[d];
+                        });
+    const size_t at = merges ? kept - 1 : kept++;
+    shape[at] = merges ? shape[at] * shape[d] : shape[d];
+    for (Shape* s : strides) (*s)[at] = (*s)[d];
+  }
+  shape.resize(kept);
+  for (Shape* s : strides) s->resize(kept);
+}
+
+int64_t piece_length(int64_t rows, int64_t inner) {
+  constexpr int64_t kTasks = 64, kShortest = 4096;  // enough pieces to balance; none too short to pay
+  if (rows >= kTasks || inner <= kShortest) return inner;
+  const int64_t pieces = std::min((kTasks + rows - 1) / rows, inner / kShortest);
+  return (inner + pieces - 1) / pieces;
 }
 
 std::vector<Signature> split_alike_signatures(size_t dims, size_t n_inputs, size_t n_outputs) {

@@ -5,6 +5,7 @@
 // and written so the compiler vectorizes their inner loops.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -38,6 +39,17 @@ std::vector<Signature> split_alike_signatures(size_t dims, size_t n_inputs, size
 // Strides (in elements) of `shape` seen as broadcast to `out`: 0 on broadcast dims.
 Shape broadcast_strides(const Shape& shape, const Shape& out);
 
+// Drops the dims of size 1 of `shape` and merges each dim into the one before it where every
+// stride list in `strides` steps over the pair as over one dim (the outer stride is the inner
+// one times the inner size), in place: the loops below then run fewer, longer rows (a scalar
+// expanded to any shape becomes one row of stride 0, a per-channel operand rows of H * W).
+void collapse_dims(Shape& shape, const std::vector<Shape*>& strides);
+
+// Splits each of `rows` rows of `inner` elements into pieces so that the pieces number at
+// least a few per thread when the work is large (one long row would otherwise run on one
+// thread); the piece's length.
+int64_t piece_length(int64_t rows, int64_t inner);
+
 // out[i] = f(a[ia], b[ib]) over the broadcast index space of `out_shape`.
 template <typename TA, typename TB, typename TO, typename F>
 void broadcast_binary(const TA* a, const Shape& a_shape, const TB* b, const Shape& b_shape, TO* out,
@@ -48,36 +60,39 @@ void broadcast_binary(const TA* a, const Shape& a_shape, const TB* b, const Shap
     simd_for(n, [&](int64_t i) { out[i] = f(a[i], b[i]); });
     return;
   }
-  const size_t nd = out_shape.size();
-  const Shape sa = broadcast_strides(a_shape, out_shape), sb = broadcast_strides(b_shape, out_shape);
-  const int64_t inner = nd ? out_shape[nd - 1] : 1;
+  Shape shape = out_shape, sa = broadcast_strides(a_shape, out_shape), sb = broadcast_strides(b_shape, out_shape);
+  collapse_dims(shape, {&sa, &sb});
+  const size_t nd = shape.size();
+  const int64_t inner = nd ? shape[nd - 1] : 1;
   const int64_t ia = nd ? sa[nd - 1] : 0, ib = nd ? sb[nd - 1] : 0;
-  const int64_t rows = n / inner;
-  team_for(rows, n > kParallelGrain, [&](int64_t r) {
-    int64_t rest = r, oa = 0, ob = 0;
+  const int64_t rows = n / inner, piece = piece_length(rows, inner), pieces = (inner + piece - 1) / piece;
+  team_for(rows * pieces, n > kParallelGrain, [&](int64_t task) {
+    const int64_t r = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
+    const int64_t len = std::min(piece, inner - begin);
+    int64_t rest = r, oa = begin * ia, ob = begin * ib;
     for (int64_t d = static_cast<int64_t>(nd) - 2; d >= 0; --d) {
-      const int64_t i = rest % out_shape[d];
-      rest /= out_shape[d];
+      const int64_t i = rest % shape[d];
+      rest /= shape[d];
       oa += i * sa[d];
       ob += i * sb[d];
     }
     const TA* pa = a + oa;
     const TB* pb = b + ob;
-    TO* po = out + r * inner;
+    TO* po = out + r * inner + begin;
     // The common strides get loops the compiler vectorizes (a bias row, a per-row scale).
     if (ia == 1 && ib == 1) {
 #pragma omp simd
-      for (int64_t j = 0; j < inner; ++j) po[j] = f(pa[j], pb[j]);
+      for (int64_t j = 0; j < len; ++j) po[j] = f(pa[j], pb[j]);
     } else if (ia == 1 && ib == 0) {
       const TB y = *pb;
 #pragma omp simd
-      for (int64_t j = 0; j < inner; ++j) po[j] = f(pa[j], y);
+      for (int64_t j = 0; j < len; ++j) po[j] = f(pa[j], y);
     } else if (ia == 0 && ib == 1) {
       const TA x = *pa;
 #pragma omp simd
-      for (int64_t j = 0; j < inner; ++j) po[j] = f(x, pb[j]);
+      for (int64_t j = 0; j < len; ++j) po[j] = f(x, pb[j]);
     } else {
-      for (int64_t j = 0; j < inner; ++j) po[j] = f(pa[j * ia], pb[j * ib]);
+      for (int64_t j = 0; j < len; ++j) po[j] = f(pa[j * ia], pb[j * ib]);
     }
   });
 }

@@ -15,7 +15,8 @@
 //   layer_norm_backward(x[, weight], dy; the forward's attributes) -> dx[, dweight][, dbias]
 //     (dweight when has_weight, dbias when has_bias): S(k), B, S(k) -> S(k), P, P for every
 //     leading dim k;  B, B, P -> P, P, P (linear in dy).
-//   gelu_backward(x, dy) -> dx for elementwise.cc's exact (erf) gelu, floating, one shape:
+//   gelu_backward(x, dy) -> dx for elementwise.cc's exact (erf) gelu, and relu_backward(y, dy)
+//     -> dx from relu's output (dy where y > 0, else 0: one pass), floating, one shape:
 //     S(k), S(k) -> S(k) for every k;  B, P -> P.
 //   embedding(indices int32/int64, weight[V, D]) -> indices.shape + [D], rows of weight:
 //     S(k), B -> S(k) for each indices dim k;  B, S(1) -> S(last);  B, P -> P;
@@ -601,38 +602,60 @@ std::vector<Var> layer_norm_grad(const GradContext& g) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// gelu_backward
+// gelu_backward, relu_backward
 
 constexpr const char* kGeluBackward = "gelu_backward";
+constexpr const char* kReluBackward = "relu_backward";
 
-std::vector<TensorMeta> gelu_backward_infer(const std::vector<TensorMeta>& in, const Attrs&) {
-  kernel::expect_inputs(kGeluBackward, in, 2);
-  expect_floating(kGeluBackward, in[0], "x");
-  expect_shape(kGeluBackward, in[1], in[0].shape, "dy", "the shape of x");
-  kernel::expect_same_dtype(kGeluBackward, in[0], in[1]);
-  return {in[0]};
+// An activation's backward op: its saved tensor (`saved`: "x" or "y") and dy, floating, of one
+// shape and dtype; dx has theirs.
+decltype(OpDef::infer) activation_backward_infer(const char* op, const char* saved) {
+  return [op, saved](const std::vector<TensorMeta>& in, const Attrs&) {
+    kernel::expect_inputs(op, in, 2);
+    expect_floating(op, in[0], saved);
+    expect_shape(op, in[1], in[0].shape, "dy", std::string("the shape of ") + saved);
+    kernel::expect_same_dtype(op, in[0], in[1]);
+    return std::vector<TensorMeta>{in[0]};
+  };
 }
 
-std::vector<Signature> gelu_backward_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
-                                                const Attrs&) {
+std::vector<Signature> activation_backward_signatures(const std::vector<TensorMeta>& in,
+                                                      const std::vector<TensorMeta>&, const Attrs&) {
   std::vector<Signature> sigs = kernel::split_alike_signatures(in[0].shape.size(), 2, 1);
   sigs.push_back({{Sbp::broadcast(), Sbp::partial_sum()}, {Sbp::partial_sum()}});
   return sigs;
 }
 
-std::vector<Tensor> gelu_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
-  const int64_t n = out.numel();
-  visit_dtype(out.dtype(), [&](auto v) {
-    using T = decltype(v);
-    if constexpr (std::is_floating_point_v<T>) {
-      const T* x = in[0].data_as<T>();
-      const T* dy = in[1].data_as<T>();
-      T* dx = out.data_as<T>();
-      kernel::simd_for(n, [&](int64_t i) { dx[i] = dy[i] * fast_math::gelu_grad(x[i]); });
-    }
-  });
-  return {out};
+// dx[i] = f(saved[i], dy[i]) over floating inputs.
+template <typename F>
+decltype(OpDef::kernel) activation_backward_kernel(F f) {
+  return [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+    visit_dtype(out.dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        const T* saved = in[0].data_as<T>();
+        const T* dy = in[1].data_as<T>();
+        T* dx = out.data_as<T>();
+        kernel::simd_for(out.numel(), [&](int64_t i) { dx[i] = f(saved[i], dy[i]); });
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
+OpDef activation_backward(const char* op, const char* saved, decltype(OpDef::kernel) kernel) {
+  OpDef def = make_op(op, activation_backward_infer(op, saved), activation_backward_signatures, std::move(kernel));
+  def.elementwise = true;
+  return def;
+}
+
+// relu_backward(y, dy) = dy where y > 0, else 0, as torch's threshold_backward (dy passes
+// where y is NaN). Linear in dy, so its own gradient is itself on the new dy; y, piecewise
+// constant, gets zeros (torch's).
+std::vector<Var> relu_backward_grad(const GradContext& g) {
+  return {g.needs_grad[0] ? fn::zeros_like(g.inputs[0]) : Var(),
+          g.needs_grad[1] ? call1(kReluBackward, {g.inputs[0], g.grad_outputs[0]}) : Var()};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1056,9 +1079,13 @@ void register_nn_ops(OpRegistry& r) {
   r.add(with_grad(make_op(kLayerNorm, layer_norm_infer, layer_norm_signatures, layer_norm_kernel), layer_norm_grad));
   r.add(make_op(kLayerNormBackward, layer_norm_backward_infer, layer_norm_backward_signatures,
                 layer_norm_backward_kernel));
-  OpDef gelu_backward = make_op(kGeluBackward, gelu_backward_infer, gelu_backward_signatures, gelu_backward_kernel);
-  gelu_backward.elementwise = true;
-  r.add(std::move(gelu_backward));
+  r.add(activation_backward(kGeluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
+                               return dy * fast_math::gelu_grad(x);
+                             })));
+  r.add(with_grad(activation_backward(kReluBackward, "y", activation_backward_kernel([](auto y, auto dy) {
+                                        return y <= decltype(y){0} ? decltype(dy){0} : dy;
+                                      })),
+                  relu_backward_grad));
   // embedding picks rows of uint8, int8 and int16 too (x[idx] runs on it).
   OpDef embedding = with_grad(
       make_op(kEmbedding, embedding_infer, embedding_signatures, embedding_kernel, kChecksData), embedding_grad);

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <type_traits>
 
 #include "meshflow/ops/functional.h"
@@ -82,10 +83,83 @@ struct IndexSpace {
   }
 };
 
+// lanes[j % kLanes] = f(lanes[j % kLanes], p[j]) for j in [0, n); the remainder past the
+// last full set goes to lane 0. Independent accumulators, so that the vector units never wait
+// on one add's latency.
+template <int kLanes, typename TI, typename TO, typename F>
+__attribute__((always_inline)) inline void fold_into(TO* lanes, const TI* p, int64_t n, F f) {
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+#pragma omp simd
+    for (int l = 0; l < kLanes; ++l) lanes[l] = f(lanes[l], static_cast<TO>(p[j + l]));
+  }
+  for (; j < n; ++j) lanes[0] = f(lanes[0], static_cast<TO>(p[j]));
+}
+
+// The f-reduction of `lanes`, pairwise (the halves folded together as vectors).
+template <int kLanes, typename TO, typename F>
+__attribute__((always_inline)) inline TO fold_lanes(TO* lanes, F f) {
+  for (int width = kLanes / 2; width > 0; width /= 2) {
+    for (int l = 0; l < width; ++l) lanes[l] = f(lanes[l], lanes[l + width]);
+  }
+  return lanes[0];
+}
+
+// The f-reduction, from `init`, of the rows of `len` elements at base + across.offset(r)
+// (always inlined, so that fold_long_rows's versions vectorize it for their own CPUs).
+template <int kLanes, typename TI, typename TO, typename F>
+__attribute__((always_inline)) inline TO fold_rows(const TI* base, const IndexSpace& across, int64_t len, TO init, F f) {
+  TO lanes[kLanes];
+  std::fill(lanes, lanes + kLanes, init);
+  for (int64_t r = 0, n = across.count(); r < n; ++r) fold_into<kLanes>(lanes, base + across.offset(r), len, f);
+  return fold_lanes<kLanes>(lanes, f);
+}
+
+// fold_rows for short rows, in 8 lanes combined in order (this form vectorizes where the
+// pairwise combination of fold_lanes, in line, does not).
+template <typename TI, typename TO, typename F>
+__attribute__((always_inline)) inline TO fold_short_rows(const TI* base, const IndexSpace& across, int64_t len, TO init,
+                                                         F f) {
+  constexpr int kLanes = 8;
+  TO lanes[kLanes];
+  std::fill(lanes, lanes + kLanes, init);
+  for (int64_t r = 0, n = across.count(); r < n; ++r) {
+    const TI* p = base + across.offset(r);
+    int64_t j = 0;
+    for (; j + kLanes <= len; j += kLanes) {
+      for (int l = 0; l < kLanes; ++l) lanes[l] = f(lanes[l], static_cast<TO>(p[j + l]));
+    }
+    for (; j < len; ++j) lanes[0] = f(lanes[0], static_cast<TO>(p[j]));
+  }
+  TO acc = lanes[0];
+  for (int l = 1; l < kLanes; ++l) acc = f(acc, lanes[l]);
+  return acc;
+}
+
+// fold_rows for long rows: many lanes, on the widest vectors the CPU has (MF_MULTIVERSIONED,
+// core/loops.h). Short rows stay in line, in few lanes: a call per row, or the lanes' own
+// reduction, would cost as much as the row.
+template <typename TI, typename TO, typename F>
+MF_MULTIVERSIONED TO fold_long_rows(const TI* base, const IndexSpace& across, int64_t len, TO init, F f) {
+  return fold_rows<32>(base, across, len, init, f);
+}
+
+// row[j] = f(row[j], p[j]) for j in [0, n): a kept last dim, reduced across rows.
+template <typename TI, typename TO, typename F>
+MF_MULTIVERSIONED void combine_into(TO* row, const TI* p, int64_t n, F f) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) row[j] = f(row[j], static_cast<TO>(p[j]));
+}
+
+// Elements of a contiguous reduced row that one task folds when there are few rows: a fixed
+// length, so that the result does not depend on the number of threads.
+constexpr int64_t kPiece = 1 << 14;
+
 // out[o] = f-reduction of the input elements that map to o, starting from `init`. Dims are
 // merged into groups first, so the innermost loop always runs over contiguous memory: along
-// the last group when it is reduced (in kLanes independent accumulators, which the
-// compiler vectorizes), else across it, one output row at a time.
+// the last group when it is reduced (in independent accumulators; a few long rows in
+// pieces of kPiece, on the team, folded in order after), else across it, one output row at
+// a time.
 template <typename TI, typename TO, typename F>
 void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, TO* out, int64_t out_n, TO init,
             F f) {
@@ -113,33 +187,28 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
   const int64_t n_outer = outer.count(), n_across = across.count();
   const bool parallel = numel(shape) > kernel::kParallelGrain;
   if (inner_reduced) {
-    constexpr int kLanes = 8;
-    kernel::parallel_for(n_outer, parallel, [&](int64_t o) {
-      const TI* base = in + outer.offset(o);
-      TO lanes[kLanes];
-      std::fill(lanes, lanes + kLanes, init);
-      for (int64_t r = 0; r < n_across; ++r) {
-        const TI* p = base + across.offset(r);
-        int64_t j = 0;
-        for (; j + kLanes <= inner; j += kLanes) {
-          for (int l = 0; l < kLanes; ++l) lanes[l] = f(lanes[l], static_cast<TO>(p[j + l]));
-        }
-        for (; j < inner; ++j) lanes[0] = f(lanes[0], static_cast<TO>(p[j]));
-      }
-      TO acc = lanes[0];
-      for (int l = 1; l < kLanes; ++l) acc = f(acc, lanes[l]);
-      out[o] = acc;
+    const int64_t piece = n_across == 1 && n_outer < 64 ? kPiece : inner, pieces = (inner + piece - 1) / piece;
+    // Not a std::vector: a vector<bool>'s elements share bytes, which threads would race on.
+    const std::unique_ptr<TO[]> partial(pieces > 1 ? new TO[n_outer * pieces] : nullptr);
+    kernel::parallel_for(n_outer * pieces, parallel, [&](int64_t task) {
+      // (No division where rows are not cut: a division per short row costs as much as the row.)
+      const int64_t o = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
+      const int64_t len = std::min(piece, inner - begin);
+      const TI* base = in + outer.offset(o) + begin;
+      const TO acc = len >= 512 ? fold_long_rows(base, across, len, init, f) : fold_short_rows(base, across, len, init, f);
+      (pieces > 1 ? partial.get() : out)[pieces > 1 ? task : o] = acc;
     });
+    for (int64_t o = 0; pieces > 1 && o < n_outer; ++o) {
+      out[o] = partial[o * pieces];
+      for (int64_t k = 1; k < pieces; ++k) out[o] = f(out[o], partial[o * pieces + k]);
+    }
     return;
   }
   kernel::parallel_for(n_outer, parallel, [&](int64_t o) {
     const TI* base = in + outer.offset(o);
     TO* row = out + o * inner;
     std::fill(row, row + inner, init);
-    for (int64_t r = 0; r < n_across; ++r) {
-      const TI* p = base + across.offset(r);
-      for (int64_t j = 0; j < inner; ++j) row[j] = f(row[j], static_cast<TO>(p[j]));
-    }
+    for (int64_t r = 0; r < n_across; ++r) combine_into(row, base + across.offset(r), inner, f);
   });
 }
 

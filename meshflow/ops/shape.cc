@@ -33,18 +33,23 @@ namespace mf {
 namespace {
 
 // dst[dst_base + i . dst_strides] = src[src_base + i . src_strides] for every index i of
-// `shape`, where i . s is the sum of i[d] * s[d].
+// `shape`, where i . s is the sum of i[d] * s[d]. Rows of collapsed dims (kernel::
+// collapse_dims), cut into pieces for the team: a contiguous row is one memcpy, a broadcast
+// one (stride 0) a fill.
 template <typename T>
-void copy_strided(const T* src, int64_t src_base, const Shape& src_strides, T* dst, int64_t dst_base,
-                  const Shape& dst_strides, const Shape& shape) {
+void copy_strided(const T* src, int64_t src_base, Shape src_strides, T* dst, int64_t dst_base, Shape dst_strides,
+                  Shape shape) {
   const int64_t n = numel(shape);
   if (n == 0) return;
+  kernel::collapse_dims(shape, {&src_strides, &dst_strides});
   const int64_t nd = static_cast<int64_t>(shape.size());
   const int64_t inner = nd ? shape[nd - 1] : 1;
   const int64_t src_step = nd ? src_strides[nd - 1] : 0, dst_step = nd ? dst_strides[nd - 1] : 0;
-  const int64_t rows = n / inner;
-  kernel::parallel_for(rows, n > kernel::kParallelGrain, [&](int64_t r) {
-    int64_t rest = r, src_offset = src_base, dst_offset = dst_base;
+  const int64_t rows = n / inner, piece = kernel::piece_length(rows, inner), pieces = (inner + piece - 1) / piece;
+  kernel::parallel_for(rows * pieces, n > kernel::kParallelGrain, [&](int64_t task) {
+    const int64_t r = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
+    const int64_t len = std::min(piece, inner - begin);
+    int64_t rest = r, src_offset = src_base + begin * src_step, dst_offset = dst_base + begin * dst_step;
     for (int64_t d = nd - 2; d >= 0; --d) {
       const int64_t i = rest % shape[d];
       rest /= shape[d];
@@ -54,9 +59,11 @@ void copy_strided(const T* src, int64_t src_base, const Shape& src_strides, T* d
     const T* ps = src + src_offset;
     T* pd = dst + dst_offset;
     if (src_step == 1 && dst_step == 1) {
-      std::copy(ps, ps + inner, pd);
+      std::copy(ps, ps + len, pd);
+    } else if (src_step == 0 && dst_step == 1) {
+      std::fill(pd, pd + len, *ps);
     } else {
-      for (int64_t j = 0; j < inner; ++j) pd[j * dst_step] = ps[j * src_step];
+      for (int64_t j = 0; j < len; ++j) pd[j * dst_step] = ps[j * src_step];
     }
   });
 }

@@ -143,6 +143,8 @@ std::vector<GradCall> nn_calls() {
       // Backward ops with gradients of their own (a create_graph backward), linear in dy.
       {"embedding_backward", {indices({2, 3}, 5), away_from_zero({2, 3, 4}, 2)}, {{"num_weights", int64_t{5}}}},
       {"gather_backward", {indices({3, 2}, 4), away_from_zero({3, 2}, 2)}, {{"dim", int64_t{1}}, {"size", int64_t{4}}}},
+      // relu_backward(y, dy): y of both signs, away from the step at 0.
+      {"relu_backward", {x, away_from_zero({3, 4}, 2)}},
       // index_put: unique positions (an overwritten value has no gradient in finite
       // differences; the op gives it dy, as torch), and repeated ones added.
       {"index_put", {x, indices({2, 3}, 12), away_from_zero({2, 3}, 2)}},

@@ -389,26 +389,43 @@ TEST(NnLayerNormBackward, BadInput) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// gelu_backward
+// gelu_backward(x, dy), relu_backward(y, dy)
 
-TEST(NnGeluBackward, EverySignatureMatchesOneDevice) {
-  for (const Placement& p : op_meshes()) {
-    for (const Shape& shape : std::vector<Shape>{{4, 6}, {5, 3, 7}, {0, 3}, {}}) {
-      check("gelu_backward", {small_value(shape), value(shape)}, {}, p);
+TEST(NnActivationBackward, EverySignatureMatchesOneDevice) {
+  for (const char* op : {"gelu_backward", "relu_backward"}) {
+    for (const Placement& p : op_meshes()) {
+      for (const Shape& shape : std::vector<Shape>{{4, 6}, {5, 3, 7}, {0, 3}, {}}) {
+        check(op, {small_value(shape), value(shape)}, {}, p);
+      }
+      check(op, {small_value({7, 5}, DType::kFloat64), value({7, 5}, DType::kFloat64)}, {}, p);
     }
-    check("gelu_backward", {small_value({7, 5}, DType::kFloat64), value({7, 5}, DType::kFloat64)}, {}, p);
   }
 }
 
-TEST(NnGeluBackward, SignaturesAndBadInput) {
+TEST(NnActivationBackward, ReluBackwardPassesDyWhereTheOutputIsPositive) {
+  Tensor y = Tensor::empty({5}, DType::kFloat32), dy = Tensor::empty({5}, DType::kFloat32);
+  const float ys[] = {-1.0f, 0.0f, 2.0f, -0.0f, std::numeric_limits<float>::quiet_NaN()};
+  for (int i = 0; i < 5; ++i) {
+    y.data_as<float>()[i] = ys[i];
+    dy.data_as<float>()[i] = static_cast<float>(i + 1);
+  }
+  const Tensor dx = local("relu_backward", {y, dy})[0];
+  // torch's threshold_backward: 0 where y <= 0, dy elsewhere (NaN included).
+  EXPECT_EQ(std::vector<float>(dx.data_as<float>(), dx.data_as<float>() + 5), (std::vector<float>{0, 0, 3, 0, 5}));
+}
+
+TEST(NnActivationBackward, SignaturesAndBadInput) {
   const TensorMeta x{{4, 6}, DType::kFloat32};
-  EXPECT_EQ(one_axis("gelu_backward", {x, x}, {}),
-            (std::vector<std::string>{"(S(0)), (S(0)) -> (S(0))", "(S(1)), (S(1)) -> (S(1))", "(B), (P) -> (P)",
-                                      "(B), (B) -> (B)"}));
-  expect_error([&] { local("gelu_backward", {value({4, 3}), value({3})}); },
-               "[gelu_backward] dy has shape [3]; expected [4, 3], the shape of x");
-  expect_error([&] { local("gelu_backward", {value({3}, DType::kInt64), value({3}, DType::kInt64)}); },
-               "[gelu_backward] the dtype of x is int64; expected float32 or float64");
+  for (const std::string op : {"gelu_backward", "relu_backward"}) {
+    const std::string saved = op == "gelu_backward" ? "x" : "y";
+    EXPECT_EQ(one_axis(op, {x, x}, {}),
+              (std::vector<std::string>{"(S(0)), (S(0)) -> (S(0))", "(S(1)), (S(1)) -> (S(1))", "(B), (P) -> (P)",
+                                        "(B), (B) -> (B)"}));
+    expect_error([&] { local(op, {value({4, 3}), value({3})}); },
+                 "[" + op + "] dy has shape [3]; expected [4, 3], the shape of " + saved);
+    expect_error([&] { local(op, {value({3}, DType::kInt64), value({3}, DType::kInt64)}); },
+                 "[" + op + "] the dtype of " + saved + " is int64; expected float32 or float64");
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

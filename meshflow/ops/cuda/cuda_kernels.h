@@ -45,7 +45,7 @@ unsigned blocks_for(int64_t n, int threads);
 void gemm(DType dtype, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void* a, const void* b, void* c,
           Memory& memory);
 
-void add_elementwise_kernels(KernelTable& t);  // elementwise.cu: elementwise.cc's ops, gelu_backward
+void add_elementwise_kernels(KernelTable& t);  // elementwise.cu: elementwise.cc's ops, gelu_backward, relu_backward
 void add_reduce_kernels(KernelTable& t);       // reduce.cu: sum, mean, amax, amin, prod
 void add_nn_kernels(KernelTable& t);           // nn.cu: softmax, layer_norm, embedding, cross_entropy, gather
 void add_matmul_kernels(KernelTable& t);       // matmul.cu: matmul through cuBLASLt

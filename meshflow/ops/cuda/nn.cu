@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
-// The CUDA kernels of the neural-network ops (ops/nn.cc), gelu_backward aside (it is
-// elementwise: elementwise.cu). Same attributes, boxes, outputs and errors as the CPU's.
+// The CUDA kernels of the neural-network ops (ops/nn.cc), gelu_backward and relu_backward aside
+// (elementwise: elementwise.cu). Same attributes, boxes, outputs and errors as the CPU's.
 //
 // Row-wise ops (softmax, log_softmax, softmax_backward, layer_norm, layer_norm_backward,
 // cross_entropy) run one group of threads per line: a warp for short lines, a block for long
