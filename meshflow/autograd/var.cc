@@ -691,6 +691,42 @@ void check_saved_versions(const Node& node) {
   }
 }
 
+// The gradient backward() starts from: `grad`, checked against `root`, or a one of the
+// root's layout for a one-element root.
+Var backward_seed(const Var& root, const Var& grad) {
+  Var seed = grad;
+  if (!seed.defined()) {
+    if (numel(root.shape()) != 1) {
+      throw std::invalid_argument("backward() without a gradient needs a tensor of one element; this one has shape " +
+                                  to_string(root.shape()) + " (pass the gradient explicitly)");
+    }
+    Tensor one = Tensor::empty(root.shape(), root.dtype());
+    visit_storage(root.dtype(), [&](auto v) {  // a half root too (torch's backward of a bfloat16 loss)
+      using T = decltype(v);
+      if constexpr (is_half_v<T>) {
+        *one.data_as<T>() = from_float<T>(1.0f);
+      } else {
+        *one.data_as<T>() = T{1};
+      }
+    });
+    if (root.is_global()) {
+      const boxing::Layout layout = gradient_layout(root.global().layout());
+      const bool holds = layout.placement.parallel_id(comm::world_rank()) >= 0;
+      seed = Var(GlobalTensor(root.shape(), layout.placement, layout.nd_sbp,
+                              holds ? vm::copy_to(one, layout.placement.device())
+                                    : boxing::empty_local(root.shape(), root.dtype(), layout.placement.memory())));
+    } else {
+      seed = Var(vm::copy_to(one, device::of(root.local().memory())));
+    }
+  } else if (seed.shape() != root.shape() || seed.is_global() != root.is_global()) {
+    throw std::invalid_argument("backward(): the gradient has shape " + to_string(seed.shape()) +
+                                "; expected the tensor's shape " + to_string(root.shape()));
+  } else if (!root.is_global()) {
+    require_same_device("backward(): the gradient", seed, root);
+  }
+  return seed;
+}
+
 }  // namespace
 
 void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const {
@@ -700,36 +736,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
     throw std::invalid_argument("backward() on a tensor that does not require grad: no input of the computation "
                                 "that made it requires grad");
   }
-  Var seed = grad;
-  if (!seed.defined()) {
-    if (numel(shape()) != 1) {
-      throw std::invalid_argument("backward() without a gradient needs a tensor of one element; this one has shape " +
-                                  to_string(shape()) + " (pass the gradient explicitly)");
-    }
-    Tensor one = Tensor::empty(shape(), dtype());
-    visit_storage(dtype(), [&](auto v) {  // a half root too (torch's backward of a bfloat16 loss)
-      using T = decltype(v);
-      if constexpr (is_half_v<T>) {
-        *one.data_as<T>() = from_float<T>(1.0f);
-      } else {
-        *one.data_as<T>() = T{1};
-      }
-    });
-    if (is_global()) {
-      const boxing::Layout layout = gradient_layout(global().layout());
-      const bool holds = layout.placement.parallel_id(comm::world_rank()) >= 0;
-      seed = Var(GlobalTensor(shape(), layout.placement, layout.nd_sbp,
-                              holds ? vm::copy_to(one, layout.placement.device())
-                                    : boxing::empty_local(shape(), dtype(), layout.placement.memory())));
-    } else {
-      seed = Var(vm::copy_to(one, device::of(local().memory())));
-    }
-  } else if (seed.shape() != shape() || seed.is_global() != is_global()) {
-    throw std::invalid_argument("backward(): the gradient has shape " + to_string(seed.shape()) +
-                                "; expected the tensor's shape " + to_string(shape()));
-  } else if (!is_global()) {
-    require_same_device("backward(): the gradient", seed, *this);
-  }
+  const Var seed = backward_seed(*this, grad);
   GradMode mode(create_graph);
   if (!impl.grad_fn) {
     accumulate_into_leaf(impl_, seed);
