@@ -13,11 +13,7 @@ process started with OMP_NUM_THREADS set; ratio = torch's time / meshflow's (> 1
 faster). Timings on a shared machine are noisy: compare A/B within one run, best of several.
 """
 import argparse
-import os
-import subprocess
-import sys
 import threading
-import time
 
 import numpy as np
 
@@ -27,6 +23,7 @@ except ImportError:
     torch = None
 
 import meshflow as mf  # noqa: E402
+from thread_runs import run_children, timed  # noqa: E402
 
 
 def cases(lib, shape):
@@ -60,17 +57,6 @@ def cases(lib, shape):
         "group_norm": (2, lambda x: F.group_norm(x, groups), False),
         "dropout": (2, lambda x: F.dropout(x, 0.1), False),
     }
-
-
-def timed(step, repeat, warmup=2):
-    for _ in range(warmup):
-        step()
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        step()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def copy_bandwidth(threads, nbytes=1 << 28, repeat=5):
@@ -140,11 +126,8 @@ def main():
         return
     print(f"elementwise_bench: shape {args.shape}, best of {args.repeat}, torch "
           f"{torch.__version__ if torch is not None else 'not installed'}", flush=True)
-    for n in args.threads:
-        env = dict(os.environ, OMP_NUM_THREADS=str(n), OPENBLAS_NUM_THREADS=str(n))
-        command = [sys.executable, os.path.abspath(__file__), "--child", "--threads", str(n), "--repeat",
-                   str(args.repeat), "--shape", *map(str, args.shape), "--only", args.only]
-        subprocess.run(command, env=env, check=True)
+    run_children(__file__, args.threads, ["--repeat", str(args.repeat), "--shape", *map(str, args.shape),
+                                          "--only", args.only])
 
 
 if __name__ == "__main__":

@@ -14,10 +14,6 @@ a cross-entropy loss and an SGD step). The recurrent layers take [steps, batch, 
 are noisy: compare A/B within one run, best of several.
 """
 import argparse
-import os
-import subprocess
-import sys
-import time
 
 import numpy as np
 
@@ -27,6 +23,7 @@ except ImportError:
     torch = None
 
 import meshflow as mf  # noqa: E402
+from thread_runs import run_children, timed  # noqa: E402
 
 
 def cases(shape):
@@ -110,17 +107,6 @@ def small_resnet(nn):
                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10))
 
 
-def timed(step, repeat, warmup=3):
-    for _ in range(warmup):
-        step()
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        step()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def step_of(lib, name, module, x_np):
     """One call of the case: forward, loss, backward (and an SGD step for the ResNet)."""
     is_torch = lib is torch
@@ -183,11 +169,8 @@ def main():
         return
     print(f"layers_bench: shape {args.shape}, best of {args.repeat}, torch "
           f"{torch.__version__ if torch is not None else 'not installed'}", flush=True)
-    for n in args.threads:
-        env = dict(os.environ, OMP_NUM_THREADS=str(n), OPENBLAS_NUM_THREADS=str(n))
-        command = [sys.executable, os.path.abspath(__file__), "--child", "--threads", str(n), "--repeat",
-                   str(args.repeat), "--shape", *map(str, args.shape), "--only", args.only]
-        subprocess.run(command, env=env, check=True)
+    run_children(__file__, args.threads, ["--repeat", str(args.repeat), "--shape", *map(str, args.shape),
+                                          "--only", args.only])
 
 
 if __name__ == "__main__":

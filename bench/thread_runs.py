@@ -1,0 +1,27 @@
+"""What the layer benches share: the best time of a step, and one child process per thread
+count (OMP_NUM_THREADS is read when the kernels load, so each count needs a process)."""
+import os
+import subprocess
+import sys
+import time
+
+
+def timed(step, repeat, warmup=3):
+    """The best of `repeat` timed calls of step(), after `warmup` untimed ones, in seconds."""
+    for _ in range(warmup):
+        step()
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        step()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def run_children(script, threads, child_args):
+    """Runs `script --child --threads n *child_args` for each n in `threads`, with n BLAS and
+    OpenMP threads."""
+    for n in threads:
+        env = dict(os.environ, OMP_NUM_THREADS=str(n), OPENBLAS_NUM_THREADS=str(n))
+        command = [sys.executable, os.path.abspath(script), "--child", "--threads", str(n), *child_args]
+        subprocess.run(command, env=env, check=True)
