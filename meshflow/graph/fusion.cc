@@ -315,12 +315,7 @@ FusionStats fuse_elementwise(LogicalGraph& g, const std::vector<int>& node_class
     }
   }
   g.nodes = std::move(nodes);
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    for (size_t k = 0; k < g.nodes[n].outputs.size(); ++k) {
-      g.values[g.nodes[n].outputs[k]].producer = static_cast<int>(n);
-      g.values[g.nodes[n].outputs[k]].index = static_cast<int>(k);
-    }
-  }
+  g.renumber_producers();
   return stats;
 }
 

@@ -35,6 +35,15 @@ std::string meta_str(const Value& v) {
 
 }  // namespace
 
+void LogicalGraph::renumber_producers() {
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    for (size_t k = 0; k < nodes[n].outputs.size(); ++k) {
+      values[nodes[n].outputs[k]].producer = static_cast<int>(n);
+      values[nodes[n].outputs[k]].index = static_cast<int>(k);
+    }
+  }
+}
+
 std::string LogicalGraph::str() const {
   std::ostringstream s;
   for (const Node& node : nodes) {

@@ -120,6 +120,9 @@ struct LogicalGraph {
   // The checkpointed regions (Node::checkpoint), in the order traced: each one's mode.
   std::vector<Recompute> checkpoints;
 
+  // Sets every value's producer and output index from `nodes`, after a pass reordered them.
+  void renumber_producers();
+
   // One line per node, in order: "%7 = matmul(%3, %5)  (S(0)), (B) -> (S(0))  [2, 64] float32";
   // inputs with their layout, boxing nodes with their target (and, compiled, their steps
   // and bytes).

@@ -145,12 +145,7 @@ RecomputeStats recompute_activations(LogicalGraph& g) {
     nodes.push_back(std::move(g.nodes[n]));
   }
   g.nodes = std::move(nodes);
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    for (size_t k = 0; k < g.nodes[n].outputs.size(); ++k) {
-      g.values[g.nodes[n].outputs[k]].producer = static_cast<int>(n);
-      g.values[g.nodes[n].outputs[k]].index = static_cast<int>(k);
-    }
-  }
+  g.renumber_producers();
   return stats;
 }
 
