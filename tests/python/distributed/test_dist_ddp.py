@@ -221,6 +221,7 @@ def test_rank0_saves_a_torch_named_file_every_rank_loads_it(pg, tmp_path_factory
         mf.save({"model": model.module.state_dict(), "opt": opt.state_dict(), "epoch": 3}, path)
     dist.barrier()
     state = mf.load(path, map_location="cpu")
+    dist.barrier()  # every rank has read it before the ranks write it again below
     assert state["epoch"] == 3 and state["opt"]["param_groups"][0]["lr"] == 0.01
     restored = _net(seed=9)
     restored.load_state_dict(state["model"])
