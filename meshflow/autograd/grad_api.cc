@@ -14,15 +14,7 @@ namespace {
 
 // 1 in `root`'s kind, device and (for a global root) placement, replicated.
 Var unit_seed(const Var& root) {
-  Tensor one = Tensor::empty(root.shape(), root.dtype());
-  visit_storage(root.dtype(), [&](auto v) {  // a half root too (torch's backward of a bfloat16 loss)
-    using T = decltype(v);
-    if constexpr (is_half_v<T>) {
-      *one.data_as<T>() = from_float<T>(1.0f);
-    } else {
-      *one.data_as<T>() = T{1};
-    }
-  });
+  const Tensor one = host_one(root.shape(), root.dtype());
   if (root.is_global()) {
     const Placement& placement = root.global().placement();
     return Var(global_from_full(one, placement, NdSbp(placement.ndim(), Sbp::broadcast())));

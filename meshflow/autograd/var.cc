@@ -691,6 +691,23 @@ void check_saved_versions(const Node& node) {
   }
 }
 
+}  // namespace
+
+Tensor host_one(const Shape& shape, DType dtype) {
+  Tensor one = Tensor::empty(shape, dtype);
+  visit_storage(dtype, [&](auto v) {  // a half root too (torch's backward of a bfloat16 loss)
+    using T = decltype(v);
+    if constexpr (is_half_v<T>) {
+      *one.data_as<T>() = from_float<T>(1.0f);
+    } else {
+      *one.data_as<T>() = T{1};
+    }
+  });
+  return one;
+}
+
+namespace {
+
 // The gradient backward() starts from: `grad`, checked against `root`, or a one of the
 // root's layout for a one-element root.
 Var backward_seed(const Var& root, const Var& grad) {
@@ -700,15 +717,7 @@ Var backward_seed(const Var& root, const Var& grad) {
       throw std::invalid_argument("backward() without a gradient needs a tensor of one element; this one has shape " +
                                   to_string(root.shape()) + " (pass the gradient explicitly)");
     }
-    Tensor one = Tensor::empty(root.shape(), root.dtype());
-    visit_storage(root.dtype(), [&](auto v) {  // a half root too (torch's backward of a bfloat16 loss)
-      using T = decltype(v);
-      if constexpr (is_half_v<T>) {
-        *one.data_as<T>() = from_float<T>(1.0f);
-      } else {
-        *one.data_as<T>() = T{1};
-      }
-    });
+    const Tensor one = host_one(root.shape(), root.dtype());
     if (root.is_global()) {
       const boxing::Layout layout = gradient_layout(root.global().layout());
       const bool holds = layout.placement.parallel_id(comm::world_rank()) >= 0;

@@ -32,6 +32,10 @@ namespace mf {
 struct Node;
 struct VarImpl;
 
+// A host tensor of `shape` (one element) holding 1 in `dtype`, halves too: the seed of a
+// backward without an explicit gradient.
+Tensor host_one(const Shape& shape, DType dtype);
+
 class Var {
  public:
   Var() = default;  // undefined: no value (an absent gradient)
