@@ -13,6 +13,11 @@ micro-batch's forward pass interleave with those of another's backward pass:
     MESHFLOW_TRACE=/tmp/pipe PYTHONPATH=build/python /usr/bin/python3 -m meshflow.launch \\
         --nproc 4 bench/pipeline_bench.py --tensor-parallel 2 --micro-batches 8
 
+With fewer cores than ranks, --device testdev and MESHFLOW_TESTDEV_LATENCY_US=1000 with a
+small --width give every act a millisecond of its stream without a core (the test device's
+latency, as a GPU kernel's), so the schedule shows undistorted by ranks sharing cores; each
+act then costs about the same, so the last stage's loss weighs more than with real compute.
+
 The model: p stages of --layers Linear(--width, --width) + GELU each (balanced, as the
 formula assumes), cross-entropy at the end, SGD; a call of mf.nn.Graph with m micro-batches of
 --rows rows. For each m, after --warmup calls, the best of --steps calls: the pipelined
@@ -24,7 +29,8 @@ shorter than the others'; the last stage still adds the loss). The default stage
 Linear(2048) on 64 rows, about 20 ms per micro-batch and stage) keep the last stage's loss
 and the transfers between stages small beside a stage's work; with Linear(1024) the loss
 makes the last stage about 3% slower, and the first stage's idle share grows by that
-difference on top of the bubble (no schedule can remove it). Also the
+difference on top of the bubble (no schedule can remove it); the column `slowest` is the
+busiest rank's idle share, the bubble with that imbalance left out. Also the
 peak slots each stage's registers held (p - s at most: the buffers that bound 1F1B), and
 the most micro-batch memory each stage held at once, in units of one micro-batch's.
 """
@@ -93,6 +99,9 @@ def main():
     ap.add_argument("--layers", type=int, default=2, help="layers per stage")
     ap.add_argument("--steps", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--device", default="cpu",
+                    help="cpu, or testdev with MESHFLOW_TESTDEV_LATENCY_US set: each kernel then holds its "
+                         "stream that long without a core, so 4 ranks on fewer cores still show the schedule")
     ap.add_argument("--tensor-parallel", type=int, default=1,
                     help="ranks per stage: each stage a [t] mesh, its layers column then row parallel (even --layers)")
     args = ap.parse_args()
@@ -105,7 +114,8 @@ def main():
     rank = mf.env.get_rank()
     stage = rank // tp
     everyone = mf.placement("cpu", ranks=list(range(world)))
-    placements = [mf.placement("cpu", ranks=list(range(s * tp, (s + 1) * tp))) for s in range(p)]
+    placements = [mf.placement(args.device, ranks=list(range(s * tp, (s + 1) * tp))) for s in range(p)]
+    latency = int(os.environ.get("MESHFLOW_TESTDEV_LATENCY_US", "0")) if args.device == "testdev" else 0
     mf.manual_seed(0)
     model = Stages(placements, args.width, args.layers, tp > 1)
     rng = np.random.default_rng(0)
@@ -113,7 +123,7 @@ def main():
         print(f"pipeline: {p} stages of [{tp}] x {args.layers} x Linear({args.width}, {args.width})"
               f"{' (column then row parallel)' if tp > 1 else ''}, {args.rows} rows per "
               f"micro-batch; bubble = idle share of each rank's compute inside the pipelined part of a call")
-        print(f"  {'m':>3} {'theory':>7} {'window':>9}  " + "".join(f"{'rank ' + str(r):>9}" for r in range(world)) +
+        print(f"  {'m':>3} {'theory':>7} {'window':>9} {'slowest':>8} " + "".join(f"{'rank ' + str(r):>9}" for r in range(world)) +
               "   peak slots per rank; micro-batch memory held per rank (x one micro-batch)")
     for m in [int(v) for v in args.micro_batches.split(",")]:
         step = Step(model, m)
@@ -127,7 +137,9 @@ def main():
             mf.synchronize()
             step(x, y)[0].numpy()
             start, end = step._compiled_last().last_pipeline_us()
-            busy = sum(min(e, end) - max(s, start) for _, stream, s, e in mf._C.trace_spans()
+            # A test device's act holds its stream for the latency at least (the span is the
+            # host's part of it).
+            busy = sum(min(max(e, s + latency), end) - max(s, start) for _, stream, s, e in mf._C.trace_spans()
                        if stream == "compute" and e > start and s < end)
             starts, ends, busies = gather(start, everyone), gather(end, everyone), gather(busy, everyone)
             window = ends.max() - starts.min()
@@ -142,7 +154,7 @@ def main():
         one = gather(sum(r["bytes"] for r in mine) / 1e6, everyone)
         if rank == 0:
             theory = (p - 1) / (m + p - 1)
-            print(f"  {m:>3} {theory:7.3f} {best[0] / 1e3:7.1f}ms  " + "".join(f"{b:9.3f}" for b in best[1]) +
+            print(f"  {m:>3} {theory:7.3f} {best[0] / 1e3:7.1f}ms {best[1].min():8.3f} " + "".join(f"{b:9.3f}" for b in best[1]) +
                   "   " + " ".join(str(v) for v in peaks) + "   held " +
                   ", ".join(f"{h:.1f} MB = {h / o:.1f} x {o:.1f} MB" for h, o in zip(held, one)))
 
