@@ -347,6 +347,23 @@ def test_adaptive_pools(dtype, rel, dims, xs, out):
     np.testing.assert_allclose(dx, np_pool_backward(dy, idx, xs), rtol=rel, atol=rel)
 
 
+@pytest.mark.parametrize("dims,xs", [(2, (2, 3, 17, 16)), (3, (1, 2, 7, 6, 7))])
+def test_max_pool_windows_of_more_than_255_positions(dims, xs):
+    """oneDNN's workspace holds int32 offsets past 255 positions (uint8 below): the indices
+    are torch's either way."""
+    x = randn(*xs)
+    kw = dict(kernel_size=xs[2:], stride=1, padding=1, ceil_mode=True)
+    want, idx = np_pool(x, axes_of(xs, kw, dims), "max")
+    for f, args in ((FUNCTIONS[dims][0], kw), (FUNCTIONS[dims][2], dict(output_size=1))):
+        y, got_idx = pooled("cpu", mf.float32, f, x, return_indices=True, **args)
+        if f is FUNCTIONS[dims][2]:
+            flat = x.reshape(xs[:2] + (-1,))
+            want, idx = flat.max(axis=2), flat.argmax(axis=2)
+            y, got_idx = y.reshape(want.shape), got_idx.reshape(idx.shape)
+        np.testing.assert_array_equal(y, want.astype(np.float32))
+        np.testing.assert_array_equal(got_idx, idx)
+
+
 def test_pool3d_gradients_by_finite_differences():
     x = randn(1, 2, 4, 5, 4)
     check_gradients(lambda t: F.max_pool3d(t, 2, stride=(1, 2, 1), padding=1, ceil_mode=True), [x])
