@@ -380,34 +380,25 @@ void col2im(const ConvGeometry& g, const T* col, T* dx) {
 }
 
 // A pointwise convolution (a 1x1 kernel, stride 1, no padding, one group) of float32 is a
-// product per image, y[n] = w x[n] over [C, spatial] planes. Run as sgemm on the plain
-// layout it needs none of the reorders to and from oneDNN's blocked layout that oneDNN's
-// convolution takes (they cost about as much as the products).
-bool pointwise(const ConvGeometry& g, DType dtype) {
-  if (dtype != DType::kFloat32 || g.groups != 1) return false;
+// product per image, y[n] = w x[n] over [C, spatial] planes (and dx[n] = w^T dy[n]). Run as
+// sgemm on the plain layout it needs none of the reorders to and from oneDNN's blocked
+// layout that oneDNN's convolution takes (they cost about as much as the products). The
+// weight gradient, a sum over the images of products of small outputs, stays on oneDNN's
+// convolution, whose blocked kernel sums over the batch faster than those products.
+bool pointwise(kernel::onednn::ConvPass pass, const ConvGeometry& g, DType dtype) {
+  if (pass == kernel::onednn::ConvPass::kBackwardWeights || dtype != DType::kFloat32 || g.groups != 1) return false;
   for (int a = 0; a < kAxes; ++a) {
     if (g.kernel[a] != 1 || g.stride[a] != 1 || g.pad[a] != 0 || g.out[a] != g.in[a]) return false;
   }
   return true;
 }
 
-// The pass of the pointwise convolution g: images on the team (each product on its thread),
-// or one image's product on the team. The weight gradient adds the images' products in
-// order, each product threaded.
+// The forward or data-gradient pass of the pointwise convolution g: images on the team (each
+// product on its thread), or one image's product on the team.
 void pointwise_pass(kernel::onednn::ConvPass pass, const ConvGeometry& g, const float* a, const float* b,
                     float* out) {
-  using kernel::onednn::ConvPass;
   const int64_t cin = g.in_channels, cout = g.out_channels, p = g.in_volume();
-  if (pass == ConvPass::kBackwardWeights) {  // a = x, b = dy
-    std::vector<float> product(static_cast<size_t>(cout * cin));
-    std::fill(out, out + cout * cin, 0.0f);
-    for (int64_t n = 0; n < g.batch; ++n) {
-      kernel::gemm(false, true, cout, cin, p, b + n * cout * p, a + n * cin * p, product.data());
-      kernel::simd_loop(cout * cin, [&](int64_t i) { out[i] += product[i]; });
-    }
-    return;
-  }
-  const bool forward = pass == ConvPass::kForward;  // else a = dy: dx[n] = w^T dy[n]
+  const bool forward = pass == kernel::onednn::ConvPass::kForward;  // else a = dy: dx[n] = w^T dy[n]
   const int64_t rows = forward ? cout : cin, inner = forward ? cin : cout;
   kernel::parallel_for(g.batch, g.batch > 1 && g.batch * rows * p > kernel::kParallelGrain, [&](int64_t n) {
     kernel::gemm(!forward, false, rows, p, inner, b, a + n * inner * p, out + n * rows * p);
@@ -422,7 +413,7 @@ bool on_onednn(kernel::onednn::ConvPass pass, const ConvGeometry& g, const Tenso
   if (!kernel::onednn::handles(a.dtype())) return false;
   if (a.numel() == 0 || b.numel() == 0 || out.numel() == 0) {
     std::memset(out.data(), 0, out.nbytes());
-  } else if (pointwise(g, a.dtype())) {
+  } else if (pointwise(pass, g, a.dtype())) {
     pointwise_pass(pass, g, a.data_as<float>(), b.data_as<float>(), out.data_as<float>());
   } else {
     kernel::onednn::conv(pass, g, a.dtype(), a.data(), b.data(), out.data());
