@@ -1,6 +1,7 @@
-"""Forward + backward time of each layer family, meshflow beside PyTorch eager in the same
-run (when torch imports), at 1 and 2 threads, and one training step of a small ResNet and of
-an LSTM language model.
+"""Forward + backward time of each layer family (2-d and 3-d convolution, batch norm and
+pooling among them), meshflow beside PyTorch eager in the same run (when torch imports), at 1
+and 2 threads, and one training step of a small ResNet and of an LSTM language model. The 3-d
+cases take [N / 4, C, 8, H / 2, W / 2].
 
     PYTHONPATH=build/python /usr/bin/python3 bench/layers_bench.py          # meshflow alone
     PYTHONPATH=build/python /root/tv/bin/python bench/layers_bench.py       # and torch
@@ -31,6 +32,7 @@ def cases(shape):
     torch, whose nn namespaces match. An input shape of two dims is one of token ids."""
     n, c, h, w = shape
     sequence = (35, n, 4 * c)
+    volume = (max(n // 4, 1), c, 8, max(h // 2, 2), max(w // 2, 2))  # N / 4, C, 8, H / 2, W / 2
     return {
         "conv3x3": lambda lib: (lib.nn.Conv2d(c, c, 3, padding=1, bias=False), shape),
         "conv3x3_s2": lambda lib: (lib.nn.Conv2d(c, 2 * c, 3, stride=2, padding=1, bias=False), shape),
@@ -40,6 +42,10 @@ def cases(shape):
         "relu": lambda lib: (lib.nn.ReLU(), shape),
         "maxpool": lambda lib: (lib.nn.MaxPool2d(2), shape),
         "avgpool": lambda lib: (lib.nn.AvgPool2d(2), shape),
+        "conv3d": lambda lib: (lib.nn.Conv3d(c, c, 3, padding=1, bias=False), volume),
+        "bn3d": lambda lib: (lib.nn.BatchNorm3d(c), volume),
+        "maxpool3d": lambda lib: (lib.nn.MaxPool3d(2), volume),
+        "avgpool3d": lambda lib: (lib.nn.AvgPool3d(2), volume),
         "resnet_step": lambda lib: (small_resnet(lib.nn), shape),
         "lstm": lambda lib: (output_of(lib.nn, lib.nn.LSTM(4 * c, 4 * c)), sequence),
         "lstm_2l_bi": lambda lib: (output_of(lib.nn, lib.nn.LSTM(4 * c, 4 * c, 2, bidirectional=True)), sequence),

@@ -1,27 +1,21 @@
 // Copyright 2026 The meshflow Authors.
-// Convolution, pooling and padding with PyTorch's semantics on NCHW tensors (float32 and
-// float64, and bfloat16 for the convolutions; pad takes every dtype), each beside the backward ops its gradient calls. The
-// geometry and its checks are conv_util.h's, shared with the CUDA kernels (cuda/conv.cu).
-// Signatures (B, ... -> B implied):
-//   conv2d(x[N, C_in, H, W], w[C_out, C_in / groups, kh, kw]; stride, pad_begin, pad_end,
-//     dilation (two ints each: height, width), groups) -> [N, C_out, OH, OW], no bias (the
-//     Python layer adds it):  S(0), B -> S(0) (data parallel);  P, B -> P;  B, P -> P; and
-//     with groups == 1:  B, S(0) -> S(1) (output channels);  S(1), S(1) -> P (input channels).
-//   conv2d_backward_data(dy, w; conv2d's attributes, input_size [H, W]) -> dx:
+// Convolution, padding and nearest upsampling with PyTorch's semantics on NCHW and NCDHW
+// tensors (float32, float64 and bfloat16 for the convolutions; pad takes every dtype), each
+// beside the backward ops its gradient calls; pooling is pool.cc's. The geometry and its
+// checks are conv_util.h's, shared with the CUDA kernels (cuda/conv.cu). k below is 2 or 3
+// (conv2d over [N, C, H, W], conv3d over [N, C, D, H, W]; the 1-d and transposed forms are
+// Python's, on these ops). Signatures (B, ... -> B implied):
+//   conv<k>d(x[N, C_in, spatial], w[C_out, C_in / groups, kernel]; stride, pad_begin,
+//     pad_end, dilation (k ints each), groups) -> [N, C_out, out], no bias (the Python layer
+//     adds it):  S(0), B -> S(0) (data parallel);  P, B -> P;  B, P -> P; and with
+//     groups == 1:  B, S(0) -> S(1) (output channels);  S(1), S(1) -> P (input channels).
+//   conv<k>d_backward_data(dy, w; conv<k>d's attributes, input_size (k ints)) -> dx:
 //     S(0), B -> S(0);  P, B -> P;  B, P -> P; groups == 1:  S(1), S(0) -> P;  B, S(1) -> S(1).
-//   conv2d_backward_weight(x, dy; conv2d's attributes, kernel_size [kh, kw]) -> dw:
+//   conv<k>d_backward_weight(x, dy; conv<k>d's attributes, kernel_size (k ints)) -> dw:
 //     S(0), S(0) -> P (data parallel: each rank's batch adds its part);  P, B -> P;
 //     B, P -> P; groups == 1:  B, S(1) -> S(0);  S(1), B -> S(1).
-//   Those two have gradients (conv2d and each other), for a create_graph backward; so have
-//   the pooling, pad and upsample backward ops (linear in dy: their forward ops' adjoints).
-//   max_pool2d(x; kernel_size, stride, padding, dilation, ceil_mode) -> y, indices (int64,
-//     h * W + w within the plane, torch's), adaptive_max_pool2d(x; output_size) -> y,
-//     indices:  S(0) -> S(0), S(0);  S(1) -> S(1), S(1).
-//   max_pool2d_backward(dy, indices; input_size) -> dx, for both:  S(k), S(k) -> S(k) for
-//     k < 2;  P, B -> P.
-//   avg_pool2d(x; kernel_size, stride, padding, ceil_mode, count_include_pad,
-//     divisor_override (0: none)), adaptive_avg_pool2d(x; output_size), their backward ops
-//     (dy; the forward's attributes, input_size):  S(k) -> S(k) for k < 2;  P -> P.
+//   Those two have gradients (conv<k>d and each other), for a create_graph backward; so have
+//   the pad and upsample backward ops (linear in dy: their forward ops' adjoints).
 //   pad(x; pads (torch's order: last dim first), mode (0 constant, 1 reflect, 2 replicate),
 //     value = 0), any dtype; constant's negative pads crop:  S(k) -> S(k) for each dim k not
 //     padded;  P -> P unless a constant other than 0 is added.
@@ -32,13 +26,10 @@
 //     input_size) -> dx (each input element's dy summed in output order):  S(0) -> S(0);
 //     S(1) -> S(1);  P -> P.
 //
-// The convolutions take float32, float64 and bfloat16. On the CPU, float32 and bfloat16 run on
-// oneDNN's convolution primitives (ops/onednn.h; bfloat16 accumulates in float32), float64 as
-// im2col and OpenBLAS's dgemm per image and group. oneDNN's kernels may order an output's sum
-// by the batch around it, so a batch split agrees with one device to rounding, not bit for
-// bit. The backward ops of
-// pooling add each plane's contributions in output order, one plane per thread: no two
-// threads write one element, so the results are deterministic.
+// On the CPU, the convolutions' float32 and bfloat16 run on oneDNN's convolution primitives
+// (ops/onednn.h; bfloat16 accumulates in float32), float64 as im2col and OpenBLAS's dgemm per
+// image and group. oneDNN's kernels may order an output's sum by the batch around it, so a
+// batch split agrees with one device to rounding, not bit for bit.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -58,13 +49,27 @@ namespace kernel {
 
 namespace {
 
-std::vector<int64_t> pair_attr(const std::string& op, const Attrs& attrs, const std::string& key, int64_t lowest) {
+// Attribute `key`: `dims` ints, each >= lowest.
+std::vector<int64_t> axes_attr(const std::string& op, const Attrs& attrs, const std::string& key, int64_t lowest,
+                               int dims) {
   const std::vector<int64_t>& v = attrs.get_ints(key);
-  if (v.size() != 2) op_error(op, key + " is " + to_string(v) + "; expected two ints (height, width)");
+  if (v.size() != static_cast<size_t>(dims)) {
+    op_error(op, key + " is " + to_string(v) + "; expected " + std::to_string(dims) + " ints (" +
+                     (dims == 3 ? "depth, height, width" : "height, width") + ")");
+  }
   for (int64_t x : v) {
     if (x < lowest) op_error(op, key + " is " + to_string(v) + "; expected values >= " + std::to_string(lowest));
   }
   return v;
+}
+
+// The spatial dims of a call whose input has `ndim` dims: 2 or 3, or "[op] ..." naming `what`
+// and its `layout`.
+int spatial_dims(const std::string& op, const Shape& shape, const std::string& what, const std::string& layout) {
+  if (shape.size() != 4 && shape.size() != 5) {
+    op_error(op, what + " has shape " + to_string(shape) + "; expected " + layout);
+  }
+  return static_cast<int>(shape.size()) - 2;
 }
 
 }  // namespace
@@ -75,62 +80,76 @@ int64_t conv_out_size(int64_t in, int64_t kernel, int64_t stride, int64_t pad_be
   return span < 0 ? 0 : span / stride + 1;
 }
 
-ConvGeometry conv_geometry(const std::string& op, const Attrs& attrs, int64_t batch, int64_t in_channels,
-                           int64_t out_channels, const int64_t in[2], const int64_t kernel[2]) {
+ConvGeometry conv_geometry(const std::string& op, const Attrs& attrs, const Shape& x, const Shape& w) {
   ConvGeometry g;
-  g.batch = batch, g.in_channels = in_channels, g.out_channels = out_channels;
+  g.dims = spatial_dims(op, x, "the input", "[N, C_in, H, W] or [N, C_in, D, H, W]");
+  g.batch = x[0], g.in_channels = x[1], g.out_channels = w[0];
   g.groups = attrs.get_int("groups");
   if (g.groups < 1) op_error(op, "groups is " + std::to_string(g.groups) + "; expected groups >= 1");
-  const auto stride = pair_attr(op, attrs, "stride", 1), dilation = pair_attr(op, attrs, "dilation", 1);
-  const auto pad_begin = pair_attr(op, attrs, "pad_begin", 0), pad_end = pair_attr(op, attrs, "pad_end", 0);
-  for (int k = 0; k < 2; ++k) {
-    g.in[k] = in[k], g.kernel[k] = kernel[k], g.stride[k] = stride[k], g.pad[k] = pad_begin[k];
-    g.dilation[k] = dilation[k];
-    g.out[k] = conv_out_size(in[k], kernel[k], stride[k], pad_begin[k], pad_end[k], dilation[k]);
-    if (g.out[k] < 1) {
-      op_error(op, "the input's size " + std::to_string(in[k]) + " padded by " + std::to_string(pad_begin[k]) +
-                       " and " + std::to_string(pad_end[k]) + " is smaller than the kernel's " +
-                       std::to_string(kernel[k]) + " dilated by " + std::to_string(dilation[k]) +
+  const int k = g.dims;
+  const auto stride = axes_attr(op, attrs, "stride", 1, k), dilation = axes_attr(op, attrs, "dilation", 1, k);
+  const auto pad_begin = axes_attr(op, attrs, "pad_begin", 0, k), pad_end = axes_attr(op, attrs, "pad_end", 0, k);
+  for (int i = 0; i < k; ++i) {
+    const int a = kAxes - k + i;
+    g.in[a] = x[2 + i], g.kernel[a] = w[2 + i], g.stride[a] = stride[i], g.pad[a] = pad_begin[i];
+    g.dilation[a] = dilation[i];
+    g.out[a] = conv_out_size(x[2 + i], w[2 + i], stride[i], pad_begin[i], pad_end[i], dilation[i]);
+    if (g.out[a] < 1) {
+      op_error(op, "the input's size " + std::to_string(x[2 + i]) + " padded by " + std::to_string(pad_begin[i]) +
+                       " and " + std::to_string(pad_end[i]) + " is smaller than the kernel's " +
+                       std::to_string(w[2 + i]) + " dilated by " + std::to_string(dilation[i]) +
                        "; expected an output size of at least 1");
     }
   }
   return g;
 }
 
+Shape conv_output_shape(const ConvGeometry& g) {
+  Shape out{g.batch, g.out_channels};
+  for (int a = kAxes - g.dims; a < kAxes; ++a) out.push_back(g.out[a]);
+  return out;
+}
+
 Shape conv_input_shape(const Attrs& attrs, const Shape& dy, const Shape& w) {
-  const std::vector<int64_t>& size = attrs.get_ints("input_size");
-  return {dy[0], w[1] * attrs.get_int("groups"), size[0], size[1]};
+  Shape x{dy[0], w[1] * attrs.get_int("groups")};
+  for (int64_t n : attrs.get_ints("input_size")) x.push_back(n);
+  return x;
 }
 
 Shape conv_weight_shape(const Attrs& attrs, const Shape& x, const Shape& dy) {
-  const std::vector<int64_t>& size = attrs.get_ints("kernel_size");
   const int64_t groups = attrs.get_int("groups");
-  return {dy[1], groups > 0 ? x[1] / groups : 0, size[0], size[1]};
+  Shape w{dy[1], groups > 0 ? x[1] / groups : 0};
+  for (int64_t n : attrs.get_ints("kernel_size")) w.push_back(n);
+  return w;
 }
 
-PoolGeometry pool_geometry(const std::string& op, const Attrs& attrs, const Shape& input, bool adaptive) {
-  if (input.size() != 4) {
-    op_error(op, "the input has shape " + to_string(input) + "; expected 4 dims [N, C, H, W]");
+PoolGeometry pool_geometry(const std::string& op, const Attrs& attrs, const Shape& input, bool adaptive, int dims) {
+  if (input.size() != static_cast<size_t>(dims) + 2) {
+    op_error(op, "the input has shape " + to_string(input) + "; expected " + std::to_string(dims + 2) +
+                     (dims == 3 ? " dims [N, C, D, H, W]" : " dims [N, C, H, W]"));
   }
   PoolGeometry g;
+  g.dims = dims;
   g.planes = input[0] * input[1];
   if (adaptive) {
-    const auto out = pair_attr(op, attrs, "output_size", 1);
-    for (int k = 0; k < 2; ++k) {
-      if (input[2 + k] < 1) {
-        op_error(op, "the input has shape " + to_string(input) + "; expected nonempty planes (H, W >= 1)");
+    const auto out = axes_attr(op, attrs, "output_size", 1, dims);
+    for (int i = 0; i < dims; ++i) {
+      if (input[2 + i] < 1) {
+        op_error(op, "the input has shape " + to_string(input) + "; expected nonempty planes (spatial sizes >= 1)");
       }
-      g.axis[k].in = input[2 + k], g.axis[k].out = out[k], g.axis[k].adaptive = true;
+      PoolAxis& a = g.axis[kAxes - dims + i];
+      a.in = input[2 + i], a.out = out[i], a.adaptive = true;
     }
     return g;
   }
-  const auto kernel = pair_attr(op, attrs, "kernel_size", 1), stride = pair_attr(op, attrs, "stride", 1);
-  const auto pad = pair_attr(op, attrs, "padding", 0);
-  const auto dilation = attrs.has("dilation") ? pair_attr(op, attrs, "dilation", 1) : std::vector<int64_t>{1, 1};
+  const auto kernel = axes_attr(op, attrs, "kernel_size", 1, dims), stride = axes_attr(op, attrs, "stride", 1, dims);
+  const auto pad = axes_attr(op, attrs, "padding", 0, dims);
+  const auto dilation =
+      attrs.has("dilation") ? axes_attr(op, attrs, "dilation", 1, dims) : std::vector<int64_t>(dims, 1);
   const bool ceil_mode = attrs.has("ceil_mode") && attrs.get_bool("ceil_mode");
-  for (int k = 0; k < 2; ++k) {
-    PoolAxis& a = g.axis[k];
-    a.in = input[2 + k], a.kernel = kernel[k], a.stride = stride[k], a.pad = pad[k], a.dilation = dilation[k];
+  for (int i = 0; i < dims; ++i) {
+    PoolAxis& a = g.axis[kAxes - dims + i];
+    a.in = input[2 + i], a.kernel = kernel[i], a.stride = stride[i], a.pad = pad[i], a.dilation = dilation[i];
     const int64_t effective = (a.kernel - 1) * a.dilation + 1;
     if (2 * a.pad > effective) {
       op_error(op, "padding " + std::to_string(a.pad) + " is more than half the kernel's size " +
@@ -147,6 +166,27 @@ PoolGeometry pool_geometry(const std::string& op, const Attrs& attrs, const Shap
     }
   }
   return g;
+}
+
+Shape pool_output_shape(const Shape& input, const PoolGeometry& g) {
+  Shape out{input[0], input[1]};
+  for (int a = kAxes - g.dims; a < kAxes; ++a) out.push_back(g.axis[a].out);
+  return out;
+}
+
+void expect_floating(const std::string& op, const TensorMeta& m, const std::string& what) {
+  if (!is_floating(m.dtype)) {
+    op_error(op, "the dtype of " + what + " is " + dtype_name(m.dtype) + "; expected float32 or float64");
+  }
+}
+
+std::vector<Signature> plane_signatures(size_t inputs, size_t outputs, bool linear) {
+  std::vector<Signature> sigs = split_alike_signatures(2, inputs, outputs);
+  if (linear) {
+    const Sbp p = Sbp::partial_sum();
+    sigs.push_back({std::vector<Sbp>(inputs, p), std::vector<Sbp>(outputs, p)});
+  }
+  return sigs;
 }
 
 PadGeometry pad_geometry(const std::string& op, const Attrs& attrs, const Shape& input) {
@@ -214,32 +254,15 @@ UpsampleGeometry upsample_geometry(const std::string& op, const Attrs& attrs, co
 namespace {
 
 using kernel::ConvGeometry;
-using kernel::PoolAxis;
-using kernel::PoolGeometry;
-using kernel::Window;
+using kernel::kAxes;
 
-constexpr const char* kConv = "conv2d";
-constexpr const char* kConvData = "conv2d_backward_data";
-constexpr const char* kConvWeight = "conv2d_backward_weight";
-constexpr const char* kMaxPool = "max_pool2d";
-constexpr const char* kAdaptiveMaxPool = "adaptive_max_pool2d";
-constexpr const char* kMaxPoolBackward = "max_pool2d_backward";
-constexpr const char* kAvgPool = "avg_pool2d";
-constexpr const char* kAvgPoolBackward = "avg_pool2d_backward";
-constexpr const char* kAdaptiveAvgPool = "adaptive_avg_pool2d";
-constexpr const char* kAdaptiveAvgPoolBackward = "adaptive_avg_pool2d_backward";
 constexpr const char* kPad = "pad";
 constexpr const char* kPadBackward = "pad_backward";
 
-void expect_floating(const std::string& op, const TensorMeta& m, const std::string& what) {
-  if (!is_floating(m.dtype)) {
-    op_error(op, "the dtype of " + what + " is " + dtype_name(m.dtype) + "; expected float32 or float64");
-  }
-}
-
-void expect_4d(const std::string& op, const TensorMeta& m, const std::string& what, const std::string& layout) {
-  if (m.shape.size() != 4) {
-    op_error(op, what + " has shape " + to_string(m.shape) + "; expected 4 dims " + layout);
+void expect_rank(const std::string& op, const TensorMeta& m, int rank, const std::string& what,
+                 const std::string& layout) {
+  if (m.shape.size() != static_cast<size_t>(rank)) {
+    op_error(op, what + " has shape " + to_string(m.shape) + "; expected " + std::to_string(rank) + " dims " + layout);
   }
 }
 
@@ -247,31 +270,33 @@ bool grouped(const Attrs& attrs) { return attrs.get_int("groups") != 1; }
 
 const Sbp kB = Sbp::broadcast(), kP = Sbp::partial_sum();
 
-// Calls f(T{}) for float32 and float64, the dtypes the infer functions let through.
-template <typename F>
-void visit_floating(DType dtype, F&& f) {
-  visit_dtype(dtype, [&](auto v) {
-    if constexpr (std::is_floating_point_v<decltype(v)>) f(v);
-  });
-}
-
 // ---------------------------------------------------------------------------------------------
-// conv2d and its backward ops
+// conv2d, conv3d and their backward ops
 
-// The geometry of a call from x's shape, the weight's and the attributes.
-ConvGeometry geometry_of(const std::string& op, const Attrs& attrs, const Shape& x, const Shape& w) {
-  const int64_t kernel[2] = {w[2], w[3]};
-  const int64_t in[2] = {x[2], x[3]};
-  return kernel::conv_geometry(op, attrs, x[0], x[1], w[0], in, kernel);
-}
+// The convolution family of k spatial dims: conv<k>d, its two backward ops, and the layouts
+// its errors name.
+struct ConvFamily {
+  int dims;
+  std::string conv, data, weight;
+  std::string x_layout, w_layout, dy_layout;
+  explicit ConvFamily(int k)
+      : dims(k),
+        conv("conv" + std::to_string(k) + "d"),
+        data(conv + "_backward_data"),
+        weight(conv + "_backward_weight"),
+        x_layout(k == 3 ? "[N, C_in, D, H, W]" : "[N, C_in, H, W]"),
+        w_layout(k == 3 ? "[C_out, C_in / groups, kd, kh, kw]" : "[C_out, C_in / groups, kh, kw]"),
+        dy_layout(k == 3 ? "[N, C_out, OD, OH, OW]" : "[N, C_out, OH, OW]") {}
+};
 
-// Checks x [N, C_in, H, W] and w [C_out, C_in / groups, kh, kw] (logical or local).
-ConvGeometry checked_geometry(const std::string& op, const Attrs& attrs, const TensorMeta& x, const TensorMeta& w) {
-  expect_floating(op, x, "the input");
-  expect_4d(op, x, "the input", "[N, C_in, H, W]");
-  expect_4d(op, w, "the weight", "[C_out, C_in / groups, kh, kw]");
+// Checks x and w of the family's rank and kind (logical or local).
+ConvGeometry checked_geometry(const ConvFamily& f, const std::string& op, const Attrs& attrs, const TensorMeta& x,
+                              const TensorMeta& w) {
+  kernel::expect_floating(op, x, "the input");
+  expect_rank(op, x, f.dims + 2, "the input", f.x_layout);
+  expect_rank(op, w, f.dims + 2, "the weight", f.w_layout);
   kernel::expect_same_dtype(op, x, w);
-  const ConvGeometry g = geometry_of(op, attrs, x.shape, w.shape);
+  const ConvGeometry g = kernel::conv_geometry(op, attrs, x.shape, w.shape);
   if (g.in_channels % g.groups != 0 || g.out_channels % g.groups != 0 || w.shape[1] * g.groups != g.in_channels) {
     op_error(op, "the input has shape " + to_string(x.shape) + " and the weight " + to_string(w.shape) + " with " +
                      std::to_string(g.groups) +
@@ -279,12 +304,6 @@ ConvGeometry checked_geometry(const std::string& op, const Attrs& attrs, const T
                      "weight's dim 1 equal to C_in / groups");
   }
   return g;
-}
-
-std::vector<TensorMeta> conv_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
-  kernel::expect_inputs(kConv, in, 2);
-  const ConvGeometry g = checked_geometry(kConv, attrs, in[0], in[1]);
-  return {{{g.batch, g.out_channels, g.out[0], g.out[1]}, in[0].dtype}};
 }
 
 std::vector<Signature> conv_signatures(const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
@@ -297,49 +316,62 @@ std::vector<Signature> conv_signatures(const std::vector<TensorMeta>&, const std
   return sigs;
 }
 
-// col [C_in/groups * kh * kw, OH * OW] of one image's group (its C_in/groups planes at x):
-// row (c, i, j), column (oh, ow) holds x[c, oh * stride - pad + i * dilation, ...], 0 outside.
+// The input position of output o along axis a through tap i, or -1 outside the input.
+inline int64_t tap_source(const ConvGeometry& g, int a, int64_t o, int64_t i) {
+  const int64_t at = o * g.stride[a] - g.pad[a] + i * g.dilation[a];
+  return at >= 0 && at < g.in[a] ? at : -1;
+}
+
+// col [C_in/groups * taps, OD * OH * OW] of one image's group (its C_in/groups planes at x):
+// row (c, tap), column (od, oh, ow) holds x at the tap's position for that output, 0 outside.
 template <typename T>
 void im2col(const ConvGeometry& g, const T* x, T* col) {
-  const int64_t kh = g.kernel[0], kw = g.kernel[1], oh = g.out[0], ow = g.out[1], h = g.in[0], w = g.in[1];
-  const int64_t rows = g.in_per_group() * kh * kw;
-  kernel::parallel_for(rows, rows * oh * ow > kernel::kParallelGrain, [&](int64_t r) {
-    const int64_t c = r / (kh * kw), i = r / kw % kh, j = r % kw;
-    const T* plane = x + c * h * w;
-    T* out = col + r * oh * ow;
-    for (int64_t y = 0; y < oh; ++y) {
-      const int64_t iy = y * g.stride[0] - g.pad[0] + i * g.dilation[0];
-      T* line = out + y * ow;
-      if (iy < 0 || iy >= h) {
-        std::fill(line, line + ow, T{0});
-        continue;
-      }
-      for (int64_t x_ = 0; x_ < ow; ++x_) {
-        const int64_t ix = x_ * g.stride[1] - g.pad[1] + j * g.dilation[1];
-        line[x_] = ix >= 0 && ix < w ? plane[iy * w + ix] : T{0};
+  const int64_t taps = g.kernel_volume(), pixels = g.out_volume(), rows = g.in_per_group() * taps;
+  kernel::parallel_for(rows, rows * pixels > kernel::kParallelGrain, [&](int64_t r) {
+    const int64_t t = r % taps, i = t / (g.kernel[1] * g.kernel[2]), j = t / g.kernel[2] % g.kernel[1];
+    const int64_t l = t % g.kernel[2];
+    const T* plane = x + r / taps * g.in_volume();
+    T* out = col + r * pixels;
+    for (int64_t od = 0; od < g.out[0]; ++od) {
+      const int64_t id = tap_source(g, 0, od, i);
+      for (int64_t oh = 0; oh < g.out[1]; ++oh) {
+        const int64_t ih = id < 0 ? -1 : tap_source(g, 1, oh, j);
+        T* line = out + (od * g.out[1] + oh) * g.out[2];
+        if (ih < 0) {
+          std::fill(line, line + g.out[2], T{0});
+          continue;
+        }
+        const T* row = plane + (id * g.in[1] + ih) * g.in[2];
+        for (int64_t ow = 0; ow < g.out[2]; ++ow) {
+          const int64_t iw = tap_source(g, 2, ow, l);
+          line[ow] = iw >= 0 ? row[iw] : T{0};
+        }
       }
     }
   });
 }
 
 // The adjoint of im2col: dx (one image's group, zeroed here) += each col entry at its input
-// position. One thread per input plane, its entries added in (i, j, oh, ow) order.
+// position. One thread per input plane, its entries added in (tap, output) order.
 template <typename T>
 void col2im(const ConvGeometry& g, const T* col, T* dx) {
-  const int64_t kh = g.kernel[0], kw = g.kernel[1], oh = g.out[0], ow = g.out[1], h = g.in[0], w = g.in[1];
-  const int64_t planes = g.in_per_group();
-  kernel::parallel_for(planes, planes * kh * kw * oh * ow > kernel::kParallelGrain, [&](int64_t c) {
-    T* plane = dx + c * h * w;
-    std::fill(plane, plane + h * w, T{0});
-    for (int64_t i = 0; i < kh; ++i) {
-      for (int64_t j = 0; j < kw; ++j) {
-        const T* rows = col + ((c * kh + i) * kw + j) * oh * ow;
-        for (int64_t y = 0; y < oh; ++y) {
-          const int64_t iy = y * g.stride[0] - g.pad[0] + i * g.dilation[0];
-          if (iy < 0 || iy >= h) continue;
-          for (int64_t x_ = 0; x_ < ow; ++x_) {
-            const int64_t ix = x_ * g.stride[1] - g.pad[1] + j * g.dilation[1];
-            if (ix >= 0 && ix < w) plane[iy * w + ix] += rows[y * ow + x_];
+  const int64_t taps = g.kernel_volume(), pixels = g.out_volume(), planes = g.in_per_group();
+  kernel::parallel_for(planes, planes * taps * pixels > kernel::kParallelGrain, [&](int64_t c) {
+    T* plane = dx + c * g.in_volume();
+    std::fill(plane, plane + g.in_volume(), T{0});
+    for (int64_t t = 0; t < taps; ++t) {
+      const int64_t i = t / (g.kernel[1] * g.kernel[2]), j = t / g.kernel[2] % g.kernel[1], l = t % g.kernel[2];
+      const T* entries = col + (c * taps + t) * pixels;
+      for (int64_t od = 0; od < g.out[0]; ++od) {
+        const int64_t id = tap_source(g, 0, od, i);
+        for (int64_t oh = 0; oh < g.out[1]; ++oh) {
+          const int64_t ih = id < 0 ? -1 : tap_source(g, 1, oh, j);
+          if (ih < 0) continue;
+          T* row = plane + (id * g.in[1] + ih) * g.in[2];
+          const T* line = entries + (od * g.out[1] + oh) * g.out[2];
+          for (int64_t ow = 0; ow < g.out[2]; ++ow) {
+            const int64_t iw = tap_source(g, 2, ow, l);
+            if (iw >= 0) row[iw] += line[ow];
           }
         }
       }
@@ -347,77 +379,110 @@ void col2im(const ConvGeometry& g, const T* col, T* dx) {
   });
 }
 
-// Runs a pass of the convolution g through oneDNN where it computes the dtype (float32,
-// bfloat16), out = pass(a, b); false for float64, which the product kernels below take. An
-// empty operand makes the output zeros (sums of no terms) without a primitive.
+// A pointwise convolution (a 1x1 kernel, stride 1, no padding, one group) of float32 is a
+// product per image, y[n] = w x[n] over [C, spatial] planes (and dx[n] = w^T dy[n]). Run as
+// sgemm on the plain layout it needs none of the reorders to and from oneDNN's blocked
+// layout that oneDNN's convolution takes (they cost about as much as the products). The
+// weight gradient, a sum over the images of products of small outputs, stays on oneDNN's
+// convolution, whose blocked kernel sums over the batch faster than those products.
+bool pointwise(kernel::onednn::ConvPass pass, const ConvGeometry& g, DType dtype) {
+  if (pass == kernel::onednn::ConvPass::kBackwardWeights || dtype != DType::kFloat32 || g.groups != 1) return false;
+  for (int a = 0; a < kAxes; ++a) {
+    if (g.kernel[a] != 1 || g.stride[a] != 1 || g.pad[a] != 0 || g.out[a] != g.in[a]) return false;
+  }
+  return true;
+}
+
+// The forward or data-gradient pass of the pointwise convolution g: images on the team (each
+// product on its thread), or one image's product on the team.
+void pointwise_pass(kernel::onednn::ConvPass pass, const ConvGeometry& g, const float* a, const float* b,
+                    float* out) {
+  const int64_t cin = g.in_channels, cout = g.out_channels, p = g.in_volume();
+  const bool forward = pass == kernel::onednn::ConvPass::kForward;  // else a = dy: dx[n] = w^T dy[n]
+  const int64_t rows = forward ? cout : cin, inner = forward ? cin : cout;
+  kernel::parallel_for(g.batch, g.batch > 1 && g.batch * rows * p > kernel::kParallelGrain, [&](int64_t n) {
+    kernel::gemm(!forward, false, rows, p, inner, b, a + n * inner * p, out + n * rows * p);
+  });
+}
+
+// Runs a pass of the convolution g where it computes the dtype (float32, bfloat16), out =
+// pass(a, b): pointwise ones as products, the others on oneDNN's convolution; false for
+// float64, which the product kernels below take. An empty operand makes the output zeros
+// (sums of no terms) without a primitive.
 bool on_onednn(kernel::onednn::ConvPass pass, const ConvGeometry& g, const Tensor& a, const Tensor& b, Tensor& out) {
   if (!kernel::onednn::handles(a.dtype())) return false;
   if (a.numel() == 0 || b.numel() == 0 || out.numel() == 0) {
     std::memset(out.data(), 0, out.nbytes());
-    return true;
+  } else if (pointwise(pass, g, a.dtype())) {
+    pointwise_pass(pass, g, a.data_as<float>(), b.data_as<float>(), out.data_as<float>());
+  } else {
+    kernel::onednn::conv(pass, g, a.dtype(), a.data(), b.data(), out.data());
   }
-  kernel::onednn::conv(pass, g, a.dtype(), a.data(), b.data(), out.data());
   return true;
 }
 
-std::vector<Tensor> conv_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+// The float64 products of each image's group: cout x pixels outputs over k = C_in/groups *
+// taps terms, and the strides between images and groups of x (or dx) and y (or dy).
+struct GroupProducts {
+  int64_t k, pixels, cin, cout, plane;
+  explicit GroupProducts(const ConvGeometry& g)
+      : k(g.in_per_group() * g.kernel_volume()),
+        pixels(g.out_volume()),
+        cin(g.in_per_group()),
+        cout(g.out_per_group()),
+        plane(g.in_volume()) {}
+  int64_t x_at(const ConvGeometry& g, int64_t n, int64_t group) const {
+    return (n * g.in_channels + group * cin) * plane;
+  }
+  int64_t y_at(const ConvGeometry& g, int64_t n, int64_t group) const {
+    return (n * g.out_channels + group * cout) * pixels;
+  }
+};
+
+std::vector<Tensor> conv_kernel(const ConvFamily& f, const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor &x = in[0], &w = in[1];
-  const ConvGeometry g = geometry_of(kConv, ctx.attrs, x.shape(), w.shape());
-  Tensor y = ctx.output(0, {g.batch, g.out_channels, g.out[0], g.out[1]}, x.dtype());
+  const ConvGeometry g = kernel::conv_geometry(f.conv, ctx.attrs, x.shape(), w.shape());
+  Tensor y = ctx.output(0, kernel::conv_output_shape(g), x.dtype());
   if (on_onednn(kernel::onednn::ConvPass::kForward, g, x, w, y)) return {y};
-  {  // float64: float32 and bfloat16 ran on oneDNN above
-    using T = double;
-    const int64_t k = g.in_per_group() * g.kernel[0] * g.kernel[1], pixels = g.out[0] * g.out[1];
-    const int64_t cin = g.in_per_group(), cout = g.out_per_group(), plane = g.in[0] * g.in[1];
-    std::vector<T> col(k * pixels);
-    for (int64_t n = 0; n < g.batch; ++n) {
-      for (int64_t group = 0; group < g.groups; ++group) {
-        im2col(g, x.data_as<T>() + (n * g.in_channels + group * cin) * plane, col.data());
-        kernel::gemm(false, false, cout, pixels, k, w.data_as<T>() + group * cout * k, col.data(),
-                     y.data_as<T>() + (n * g.out_channels + group * cout) * pixels);
-      }
+  using T = double;  // float32 and bfloat16 ran on oneDNN above
+  const GroupProducts p(g);
+  std::vector<T> col(p.k * p.pixels);
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t group = 0; group < g.groups; ++group) {
+      im2col(g, x.data_as<T>() + p.x_at(g, n, group), col.data());
+      kernel::gemm(false, false, p.cout, p.pixels, p.k, w.data_as<T>() + group * p.cout * p.k, col.data(),
+                   y.data_as<T>() + p.y_at(g, n, group));
     }
   }
   return {y};
 }
 
-// Checks dy is the output of the convolution g, for its backward ops.
-void expect_conv_output(const std::string& op, const TensorMeta& dy, const ConvGeometry& g) {
-  const Shape expected{g.batch, g.out_channels, g.out[0], g.out[1]};
+// A backward op's rule: its two inputs `a` (the kind `a_what` says, laid out as `a_layout`)
+// and dy of the family's rank, the attribute `size_key` k ints, then the convolution of x and
+// w (one of them the op's result, made by `result` from the attributes and the inputs'
+// shapes) checked and dy its output. Returns the result's meta.
+template <typename Result>
+TensorMeta conv_backward_infer(const ConvFamily& f, const std::string& op, const std::vector<TensorMeta>& in,
+                               const Attrs& attrs, size_t dy_index, const char* a_what, const std::string& a_layout,
+                               const char* size_key, Result result) {
+  kernel::expect_inputs(op, in, 2);
+  const TensorMeta &dy = in[dy_index], &a = in[1 - dy_index];
+  expect_rank(op, a, f.dims + 2, a_what, a_layout);
+  expect_rank(op, dy, f.dims + 2, "dy", f.dy_layout);
+  const std::vector<int64_t>& size = attrs.get_ints(size_key);
+  if (size.size() != static_cast<size_t>(f.dims)) {
+    op_error(op, std::string(size_key) + " is " + to_string(size) + "; expected " + std::to_string(f.dims) +
+                     " ints, one per spatial dim");
+  }
+  const TensorMeta r = result(a, dy);
+  const ConvGeometry g = dy_index == 0 ? checked_geometry(f, op, attrs, r, a) : checked_geometry(f, op, attrs, a, r);
+  kernel::expect_same_dtype(op, in[0], in[1]);
+  const Shape expected = kernel::conv_output_shape(g);
   if (dy.shape != expected) {
     op_error(op, "dy has shape " + to_string(dy.shape) + "; expected " + to_string(expected) +
                      ", the convolution's output");
   }
-}
-
-// A backward op's rule: its two inputs `a` (the kind `a_what` says, laid out as `a_layout`)
-// and dy 4-d, the attribute `size_key` two ints (`size_what`), then the convolution of x and
-// w (one of them the op's result, made by `result` from the attributes and the inputs'
-// shapes) checked and dy its output. Returns the result's meta.
-template <typename Result>
-TensorMeta conv_backward_infer(const char* op, const std::vector<TensorMeta>& in, const Attrs& attrs, size_t dy_index,
-                               const char* a_what, const char* a_layout, const char* size_key,
-                               const char* size_what, Result result) {
-  kernel::expect_inputs(op, in, 2);
-  const TensorMeta &dy = in[dy_index], &a = in[1 - dy_index];
-  expect_4d(op, a, a_what, a_layout);
-  expect_4d(op, dy, "dy", "[N, C_out, OH, OW]");
-  const std::vector<int64_t>& size = attrs.get_ints(size_key);
-  if (size.size() != 2) {
-    op_error(op, std::string(size_key) + " is " + to_string(size) + "; expected two ints " + size_what);
-  }
-  const TensorMeta r = result(a, dy);
-  const ConvGeometry g = dy_index == 0 ? checked_geometry(op, attrs, r, a) : checked_geometry(op, attrs, a, r);
-  kernel::expect_same_dtype(op, in[0], in[1]);
-  expect_conv_output(op, dy, g);
   return r;
-}
-
-std::vector<TensorMeta> conv_data_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
-  return {conv_backward_infer(kConvData, in, attrs, 0, "the weight", "[C_out, C_in / groups, kh, kw]", "input_size",
-                              "(H, W)", [&](const TensorMeta& w, const TensorMeta& dy) {
-                                return TensorMeta{kernel::conv_input_shape(attrs, dy.shape, w.shape), w.dtype};
-                              })};
 }
 
 std::vector<Signature> conv_data_signatures(const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
@@ -430,33 +495,23 @@ std::vector<Signature> conv_data_signatures(const std::vector<TensorMeta>&, cons
   return sigs;
 }
 
-std::vector<Tensor> conv_data_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+std::vector<Tensor> conv_data_kernel(const ConvFamily& f, const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor &dy = in[0], &w = in[1];
   const Shape xs = kernel::conv_input_shape(ctx.attrs, dy.shape(), w.shape());
-  const ConvGeometry g = geometry_of(kConvData, ctx.attrs, xs, w.shape());
+  const ConvGeometry g = kernel::conv_geometry(f.data, ctx.attrs, xs, w.shape());
   Tensor dx = ctx.output(0, xs, dy.dtype());
   if (on_onednn(kernel::onednn::ConvPass::kBackwardData, g, dy, w, dx)) return {dx};
-  {  // float64: float32 and bfloat16 ran on oneDNN above
-    using T = double;
-    const int64_t k = g.in_per_group() * g.kernel[0] * g.kernel[1], pixels = g.out[0] * g.out[1];
-    const int64_t cin = g.in_per_group(), cout = g.out_per_group(), plane = g.in[0] * g.in[1];
-    std::vector<T> col(k * pixels);
-    for (int64_t n = 0; n < g.batch; ++n) {
-      for (int64_t group = 0; group < g.groups; ++group) {
-        kernel::gemm(true, false, k, pixels, cout, w.data_as<T>() + group * cout * k,
-                     dy.data_as<T>() + (n * g.out_channels + group * cout) * pixels, col.data());
-        col2im(g, col.data(), dx.data_as<T>() + (n * g.in_channels + group * cin) * plane);
-      }
+  using T = double;  // float32 and bfloat16 ran on oneDNN above
+  const GroupProducts p(g);
+  std::vector<T> col(p.k * p.pixels);
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t group = 0; group < g.groups; ++group) {
+      kernel::gemm(true, false, p.k, p.pixels, p.cout, w.data_as<T>() + group * p.cout * p.k,
+                   dy.data_as<T>() + p.y_at(g, n, group), col.data());
+      col2im(g, col.data(), dx.data_as<T>() + p.x_at(g, n, group));
     }
   }
   return {dx};
-}
-
-std::vector<TensorMeta> conv_weight_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
-  return {conv_backward_infer(kConvWeight, in, attrs, 1, "the input", "[N, C_in, H, W]", "kernel_size", "(kh, kw)",
-                              [&](const TensorMeta& x, const TensorMeta& dy) {
-                                return TensorMeta{kernel::conv_weight_shape(attrs, x.shape, dy.shape), x.dtype};
-                              })};
 }
 
 std::vector<Signature> conv_weight_signatures(const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
@@ -469,293 +524,95 @@ std::vector<Signature> conv_weight_signatures(const std::vector<TensorMeta>&, co
   return sigs;
 }
 
-std::vector<Tensor> conv_weight_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+std::vector<Tensor> conv_weight_kernel(const ConvFamily& f, const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor &x = in[0], &dy = in[1];
   const Shape ws = kernel::conv_weight_shape(ctx.attrs, x.shape(), dy.shape());
-  const ConvGeometry g = geometry_of(kConvWeight, ctx.attrs, x.shape(), ws);
+  const ConvGeometry g = kernel::conv_geometry(f.weight, ctx.attrs, x.shape(), ws);
   Tensor dw = ctx.output(0, ws, x.dtype());
   if (on_onednn(kernel::onednn::ConvPass::kBackwardWeights, g, x, dy, dw)) return {dw};
-  {  // float64: float32 and bfloat16 ran on oneDNN above
-    using T = double;
-    const int64_t k = g.in_per_group() * g.kernel[0] * g.kernel[1], pixels = g.out[0] * g.out[1];
-    const int64_t cin = g.in_per_group(), cout = g.out_per_group(), plane = g.in[0] * g.in[1];
-    std::vector<T> col(k * pixels), product(cout * k);
-    T* total = dw.data_as<T>();
-    std::fill(total, total + dw.numel(), T{0});
-    // Images in order, each one's product added to the total: the same sums for any threads.
-    for (int64_t n = 0; n < g.batch; ++n) {
-      for (int64_t group = 0; group < g.groups; ++group) {
-        im2col(g, x.data_as<T>() + (n * g.in_channels + group * cin) * plane, col.data());
-        kernel::gemm(false, true, cout, k, pixels, dy.data_as<T>() + (n * g.out_channels + group * cout) * pixels,
-                     col.data(), product.data());
-        T* part = total + group * cout * k;
-        kernel::simd_loop(cout * k, [&](int64_t i) { part[i] += product[i]; });
-      }
+  using T = double;  // float32 and bfloat16 ran on oneDNN above
+  const GroupProducts p(g);
+  std::vector<T> col(p.k * p.pixels), product(p.cout * p.k);
+  T* total = dw.data_as<T>();
+  std::fill(total, total + dw.numel(), T{0});
+  // Images in order, each one's product added to the total: the same sums for any threads.
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t group = 0; group < g.groups; ++group) {
+      im2col(g, x.data_as<T>() + p.x_at(g, n, group), col.data());
+      kernel::gemm(false, true, p.cout, p.k, p.pixels, dy.data_as<T>() + p.y_at(g, n, group), col.data(),
+                   product.data());
+      T* part = total + group * p.cout * p.k;
+      kernel::simd_loop(p.cout * p.k, [&](int64_t i) { part[i] += product[i]; });
     }
   }
   return {dw};
 }
 
-std::vector<Var> conv_grad(const GradContext& ctx) {
-  const Var &x = ctx.inputs[0], &w = ctx.inputs[1], &dy = ctx.grad_outputs[0];
-  std::vector<Var> grads(2);
-  if (ctx.needs_grad[0]) {
-    Attrs attrs = ctx.attrs;
-    attrs.set("input_size", std::vector<int64_t>{x.shape()[2], x.shape()[3]});
-    grads[0] = call1(kConvData, {dy, w}, attrs);
-  }
-  if (ctx.needs_grad[1]) {
-    Attrs attrs = ctx.attrs;
-    attrs.set("kernel_size", std::vector<int64_t>{w.shape()[2], w.shape()[3]});
-    grads[1] = call1(kConvWeight, {x, dy}, attrs);
-  }
-  return grads;
-}
+// The spatial sizes of t's shape (its dims after N and C).
+std::vector<int64_t> spatial(const Var& t) { return std::vector<int64_t>(t.shape().begin() + 2, t.shape().end()); }
 
-// The backward ops' own gradients (a create_graph backward through conv2d). Both are linear in
-// each input, and each is the adjoint of conv2d in one argument: from <gdx, data(dy, w)> =
-// <conv2d(gdx, w), dy> and <gdw, weight(x, dy)> = <conv2d(x, gdw), dy>.
-std::vector<Var> conv_data_grad(const GradContext& ctx) {
-  const Var &dy = ctx.inputs[0], &w = ctx.inputs[1], &gdx = ctx.grad_outputs[0];
-  std::vector<Var> grads(2);
-  if (ctx.needs_grad[0]) grads[0] = call1(kConv, {gdx, w}, ctx.attrs);
-  if (ctx.needs_grad[1]) {
-    Attrs attrs = ctx.attrs;
-    attrs.set("kernel_size", std::vector<int64_t>{w.shape()[2], w.shape()[3]});
-    grads[1] = call1(kConvWeight, {gdx, dy}, attrs);
-  }
-  return grads;
-}
-
-std::vector<Var> conv_weight_grad(const GradContext& ctx) {
-  const Var &x = ctx.inputs[0], &dy = ctx.inputs[1], &gdw = ctx.grad_outputs[0];
-  std::vector<Var> grads(2);
-  if (ctx.needs_grad[0]) {
-    Attrs attrs = ctx.attrs;
-    attrs.set("input_size", std::vector<int64_t>{x.shape()[2], x.shape()[3]});
-    grads[0] = call1(kConvData, {dy, gdw}, attrs);
-  }
-  if (ctx.needs_grad[1]) grads[1] = call1(kConv, {x, gdw}, ctx.attrs);
-  return grads;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Pooling
-
-// Signatures of ops whose inputs and outputs are all [N, C, ...] alike: a split of N or C.
-std::vector<Signature> plane_signatures(size_t inputs, size_t outputs, bool linear) {
-  std::vector<Signature> sigs = kernel::split_alike_signatures(2, inputs, outputs);
-  if (linear) sigs.push_back({std::vector<Sbp>(inputs, kP), std::vector<Sbp>(outputs, kP)});
-  return sigs;
-}
-
-Shape pooled_shape(const Shape& x, const PoolGeometry& g) { return {x[0], x[1], g.axis[0].out, g.axis[1].out}; }
-
-// The input of a backward op: dy's N and C with the attribute input_size.
-Shape backward_input_shape(const std::string& op, const Attrs& attrs, const Shape& dy) {
-  const std::vector<int64_t>& size = attrs.get_ints("input_size");
-  if (size.size() != 2 || dy.size() != 4) {
-    op_error(op, "input_size is " + to_string(size) + " and dy has shape " + to_string(dy) +
-                     "; expected two ints (H, W) and dy of 4 dims [N, C, OH, OW]");
-  }
-  return {dy[0], dy[1], size[0], size[1]};
-}
-
-// max_pool2d and adaptive_max_pool2d: y and the flat index of each window's maximum (a NaN
-// wins, as in torch).
-OpDef max_pool(const char* name, bool adaptive) {
-  auto infer = [name, adaptive](const std::vector<TensorMeta>& in, const Attrs& attrs) -> std::vector<TensorMeta> {
-    kernel::expect_inputs(name, in, 1);
-    expect_floating(name, in[0], "the input");
-    const Shape out = pooled_shape(in[0].shape, kernel::pool_geometry(name, attrs, in[0].shape, adaptive));
-    return {{out, in[0].dtype}, {out, DType::kInt64}};
+// conv's gradients, and the backward ops' own (a create_graph backward through a
+// convolution). The backward ops are linear in each input, and each is the adjoint of the
+// convolution in one argument: from <gdx, data(dy, w)> = <conv(gdx, w), dy> and
+// <gdw, weight(x, dy)> = <conv(x, gdw), dy>.
+GradFn conv_grad(const ConvFamily& f) {
+  return [f](const GradContext& ctx) -> std::vector<Var> {
+    const Var &x = ctx.inputs[0], &w = ctx.inputs[1], &dy = ctx.grad_outputs[0];
+    std::vector<Var> grads(2);
+    if (ctx.needs_grad[0]) grads[0] = call1(f.data, {dy, w}, Attrs(ctx.attrs).set("input_size", spatial(x)));
+    if (ctx.needs_grad[1]) grads[1] = call1(f.weight, {x, dy}, Attrs(ctx.attrs).set("kernel_size", spatial(w)));
+    return grads;
   };
-  auto signatures = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
-    return plane_signatures(1, 2, false);
-  };
-  auto run = [name, adaptive](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
-    const Tensor& x = in[0];
-    const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, x.shape(), adaptive);
-    const Shape out = pooled_shape(x.shape(), g);
-    Tensor y = ctx.output(0, out, x.dtype()), indices = ctx.output(1, out, DType::kInt64);
-    const PoolAxis &ah = g.axis[0], &aw = g.axis[1];
-    visit_floating(x.dtype(), [&](auto v) {
-      using T = decltype(v);
-      int64_t* idx = indices.data_as<int64_t>();
-      kernel::parallel_for(g.planes * ah.out, y.numel() * 4 > kernel::kParallelGrain, [&](int64_t row) {
-        const int64_t p = row / ah.out, oh = row % ah.out;
-        const T* plane = x.data_as<T>() + p * ah.in * aw.in;
-        const Window wh = kernel::pool_window(ah, oh);
-        for (int64_t ow = 0; ow < aw.out; ++ow) {
-          const Window ww = kernel::pool_window(aw, ow);
-          T best = -std::numeric_limits<T>::infinity();
-          int64_t at = wh.first * aw.in + ww.first;
-          for (int64_t ih = wh.first; ih < wh.stop; ih += wh.step) {
-            for (int64_t iw = ww.first; iw < ww.stop; iw += ww.step) {
-              const T value = plane[ih * aw.in + iw];
-              if (value > best || std::isnan(value)) best = value, at = ih * aw.in + iw;
-            }
-          }
-          const int64_t o = row * aw.out + ow;
-          y.data_as<T>()[o] = best;
-          idx[o] = at;
-        }
-      });
-    });
-    return {y, indices};
-  };
-  OpDef op = make_op(name, infer, signatures, run);
-  op.grad = [](const GradContext& ctx) -> std::vector<Var> {
-    const Shape& x = ctx.inputs[0].shape();
-    return {call1(kMaxPoolBackward, {ctx.grad_outputs[0], ctx.outputs[1]},
-                  {{"input_size", std::vector<int64_t>{x[2], x[3]}}})};
-  };
-  return op;
 }
 
-std::vector<TensorMeta> max_pool_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
-  kernel::expect_inputs(kMaxPoolBackward, in, 2);
-  expect_floating(kMaxPoolBackward, in[0], "dy");
-  if (in[1].dtype != DType::kInt64 || in[1].shape != in[0].shape) {
-    op_error(kMaxPoolBackward, "indices are " + std::string(dtype_name(in[1].dtype)) + " of shape " +
-                                   to_string(in[1].shape) + "; expected int64 of dy's shape " + to_string(in[0].shape));
-  }
-  return {{backward_input_shape(kMaxPoolBackward, attrs, in[0].shape), in[0].dtype}};
+GradFn conv_data_grad(const ConvFamily& f) {
+  return [f](const GradContext& ctx) -> std::vector<Var> {
+    const Var &dy = ctx.inputs[0], &w = ctx.inputs[1], &gdx = ctx.grad_outputs[0];
+    std::vector<Var> grads(2);
+    if (ctx.needs_grad[0]) grads[0] = call1(f.conv, {gdx, w}, ctx.attrs);
+    if (ctx.needs_grad[1]) grads[1] = call1(f.weight, {gdx, dy}, Attrs(ctx.attrs).set("kernel_size", spatial(w)));
+    return grads;
+  };
 }
 
-// Each plane's dy added at its indices in output order (indices come from the forward op:
-// in range by construction).
-std::vector<Tensor> max_pool_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Tensor &dy = in[0], &indices = in[1];
-  const Shape xs = backward_input_shape(kMaxPoolBackward, ctx.attrs, dy.shape());
-  Tensor dx = ctx.output(0, xs, dy.dtype());
-  const int64_t planes = xs[0] * xs[1], in_plane = xs[2] * xs[3], out_plane = dy.shape()[2] * dy.shape()[3];
-  visit_floating(dy.dtype(), [&](auto v) {
-    using T = decltype(v);
-    kernel::parallel_for(planes, dx.numel() > kernel::kParallelGrain, [&](int64_t p) {
-      T* d = dx.data_as<T>() + p * in_plane;
-      const T* g = dy.data_as<T>() + p * out_plane;
-      const int64_t* idx = indices.data_as<int64_t>() + p * out_plane;
-      std::fill(d, d + in_plane, T{0});
-      for (int64_t o = 0; o < out_plane; ++o) d[idx[o]] += g[o];
-    });
-  });
-  return {dx};
+GradFn conv_weight_grad(const ConvFamily& f) {
+  return [f](const GradContext& ctx) -> std::vector<Var> {
+    const Var &x = ctx.inputs[0], &dy = ctx.inputs[1], &gdw = ctx.grad_outputs[0];
+    std::vector<Var> grads(2);
+    if (ctx.needs_grad[0]) grads[0] = call1(f.data, {dy, gdw}, Attrs(ctx.attrs).set("input_size", spatial(x)));
+    if (ctx.needs_grad[1]) grads[1] = call1(f.conv, {x, gdw}, ctx.attrs);
+    return grads;
+  };
 }
 
-// Linear in dy: its gradient reads ddx at each window's maximum (a create_graph backward).
-std::vector<Var> max_pool_backward_grad(const GradContext& ctx) {
-  const Shape &dy = ctx.inputs[0].shape(), &x = ctx.grad_outputs[0].shape();
-  const Var planes = fn::reshape(ctx.grad_outputs[0], {x[0], x[1], x[2] * x[3]});
-  const Var at = fn::reshape(ctx.inputs[1], {dy[0], dy[1], dy[2] * dy[3]});
-  return {fn::reshape(call1("gather", {planes, at}, {{"dim", int64_t{2}}}), dy), Var()};
-}
-
-// avg_pool2d's attributes beyond the window: count_include_pad (default true) and
-// divisor_override (0 or absent: none).
-bool count_include_pad(const Attrs& attrs) {
-  return !attrs.has("count_include_pad") || attrs.get_bool("count_include_pad");
-}
-int64_t divisor_override(const Attrs& attrs) {
-  return attrs.has("divisor_override") ? attrs.get_int("divisor_override") : 0;
-}
-
-// avg_pool2d and adaptive_avg_pool2d, and their backward ops (named name + "_backward").
-OpDef avg_pool(const char* name, const char* backward, bool adaptive) {
-  auto infer = [name, adaptive](const std::vector<TensorMeta>& in, const Attrs& attrs) -> std::vector<TensorMeta> {
-    kernel::expect_inputs(name, in, 1);
-    expect_floating(name, in[0], "the input");
-    if (divisor_override(attrs) < 0) op_error(name, "divisor_override is negative; expected a positive divisor");
-    return {{pooled_shape(in[0].shape, kernel::pool_geometry(name, attrs, in[0].shape, adaptive)), in[0].dtype}};
+// The family's three ops, on oneDNN (float32, bfloat16) and im2col (float64).
+std::vector<OpDef> conv_ops(int dims) {
+  const ConvFamily f(dims);
+  auto infer = [f](const std::vector<TensorMeta>& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    kernel::expect_inputs(f.conv, in, 2);
+    return {{kernel::conv_output_shape(checked_geometry(f, f.conv, attrs, in[0], in[1])), in[0].dtype}};
   };
-  auto signatures = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
-    return plane_signatures(1, 1, true);
+  auto data_infer = [f](const std::vector<TensorMeta>& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    return {conv_backward_infer(f, f.data, in, attrs, 0, "the weight", f.w_layout, "input_size",
+                                [&](const TensorMeta& w, const TensorMeta& dy) {
+                                  return TensorMeta{kernel::conv_input_shape(attrs, dy.shape, w.shape), w.dtype};
+                                })};
   };
-  auto run = [name, adaptive](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
-    const Tensor& x = in[0];
-    const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, x.shape(), adaptive);
-    Tensor y = ctx.output(0, pooled_shape(x.shape(), g), x.dtype());
-    const PoolAxis &ah = g.axis[0], &aw = g.axis[1];
-    const bool with_pad = count_include_pad(ctx.attrs);
-    const int64_t override_ = divisor_override(ctx.attrs);
-    visit_floating(x.dtype(), [&](auto v) {
-      using T = decltype(v);
-      kernel::parallel_for(g.planes * ah.out, y.numel() * 4 > kernel::kParallelGrain, [&](int64_t row) {
-        const int64_t p = row / ah.out, oh = row % ah.out;
-        const T* plane = x.data_as<T>() + p * ah.in * aw.in;
-        const Window wh = kernel::pool_window(ah, oh);
-        for (int64_t ow = 0; ow < aw.out; ++ow) {
-          const Window ww = kernel::pool_window(aw, ow);
-          T sum = 0;
-          for (int64_t ih = wh.first; ih < wh.stop; ++ih) {
-            for (int64_t iw = ww.first; iw < ww.stop; ++iw) sum += plane[ih * aw.in + iw];
-          }
-          y.data_as<T>()[row * aw.out + ow] =
-              sum / static_cast<T>(kernel::avg_pool_divisor(g, oh, ow, with_pad, override_));
-        }
-      });
-    });
-    return {y};
+  auto weight_infer = [f](const std::vector<TensorMeta>& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    return {conv_backward_infer(f, f.weight, in, attrs, 1, "the input", f.x_layout, "kernel_size",
+                                [&](const TensorMeta& x, const TensorMeta& dy) {
+                                  return TensorMeta{kernel::conv_weight_shape(attrs, x.shape, dy.shape), x.dtype};
+                                })};
   };
-  OpDef op = make_op(name, infer, signatures, run);
-  op.grad = [backward](const GradContext& ctx) -> std::vector<Var> {
-    const Shape& x = ctx.inputs[0].shape();
-    Attrs attrs = ctx.attrs;
-    attrs.set("input_size", std::vector<int64_t>{x[2], x[3]});
-    return {call1(backward, {ctx.grad_outputs[0]}, attrs)};
-  };
-  return op;
-}
-
-// `forward` is the pooling op: the backward op is linear in dy and the pooling's adjoint, so
-// its gradient (a create_graph backward) is the pooling of ddx.
-OpDef avg_pool_backward(const char* name, const char* forward, bool adaptive) {
-  auto infer = [name, adaptive](const std::vector<TensorMeta>& in, const Attrs& attrs) -> std::vector<TensorMeta> {
-    kernel::expect_inputs(name, in, 1);
-    expect_floating(name, in[0], "dy");
-    const Shape xs = backward_input_shape(name, attrs, in[0].shape);
-    const Shape expected = pooled_shape(xs, kernel::pool_geometry(name, attrs, xs, adaptive));
-    if (expected != in[0].shape) {
-      op_error(name, "dy has shape " + to_string(in[0].shape) + "; expected " + to_string(expected) +
-                         ", the pooling's output");
-    }
-    return {{xs, in[0].dtype}};
-  };
-  auto signatures = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
-    return plane_signatures(1, 1, true);
-  };
-  auto run = [name, adaptive](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
-    const Tensor& dy = in[0];
-    const Shape xs = backward_input_shape(name, ctx.attrs, dy.shape());
-    const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, xs, adaptive);
-    Tensor dx = ctx.output(0, xs, dy.dtype());
-    const PoolAxis &ah = g.axis[0], &aw = g.axis[1];
-    const bool with_pad = count_include_pad(ctx.attrs);
-    const int64_t override_ = divisor_override(ctx.attrs);
-    visit_floating(dy.dtype(), [&](auto v) {
-      using T = decltype(v);
-      kernel::parallel_for(g.planes, dx.numel() > kernel::kParallelGrain, [&](int64_t p) {
-        T* d = dx.data_as<T>() + p * ah.in * aw.in;
-        const T* gy = dy.data_as<T>() + p * ah.out * aw.out;
-        std::fill(d, d + ah.in * aw.in, T{0});
-        for (int64_t oh = 0; oh < ah.out; ++oh) {
-          const Window wh = kernel::pool_window(ah, oh);
-          for (int64_t ow = 0; ow < aw.out; ++ow) {
-            const Window ww = kernel::pool_window(aw, ow);
-            const T share =
-                gy[oh * aw.out + ow] / static_cast<T>(kernel::avg_pool_divisor(g, oh, ow, with_pad, override_));
-            for (int64_t ih = wh.first; ih < wh.stop; ++ih) {
-              for (int64_t iw = ww.first; iw < ww.stop; ++iw) d[ih * aw.in + iw] += share;
-            }
-          }
-        }
-      });
-    });
-    return {dx};
-  };
-  return with_grad(make_op(name, infer, signatures, run), [forward](const GradContext& ctx) -> std::vector<Var> {
-    return {call1(forward, {ctx.grad_outputs[0]}, ctx.attrs)};
-  });
+  using namespace std::placeholders;
+  std::vector<OpDef> ops{
+      with_grad(make_op(f.conv, infer, conv_signatures, std::bind(conv_kernel, f, _1, _2)), conv_grad(f)),
+      with_grad(make_op(f.data, data_infer, conv_data_signatures, std::bind(conv_data_kernel, f, _1, _2)),
+                conv_data_grad(f)),
+      with_grad(make_op(f.weight, weight_infer, conv_weight_signatures, std::bind(conv_weight_kernel, f, _1, _2)),
+                conv_weight_grad(f))};
+  for (OpDef& op : ops) op.bfloat16 = true;  // oneDNN's, accumulating in float32
+  return ops;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -918,7 +775,7 @@ Shape upsample_input(const std::string& op, const Attrs& attrs, const Shape& dy)
 
 std::vector<TensorMeta> upsample_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kUpsample, in, 1);
-  expect_floating(kUpsample, in[0], "the input");
+  kernel::expect_floating(kUpsample, in[0], "the input");
   return {{upsampled_shape(in[0].shape, kernel::upsample_geometry(kUpsample, attrs, in[0].shape)), in[0].dtype}};
 }
 
@@ -927,7 +784,7 @@ std::vector<Tensor> upsample_kernel(const std::vector<Tensor>& in, const KernelC
   const kernel::UpsampleGeometry g = kernel::upsample_geometry(kUpsample, ctx.attrs, x.shape());
   Tensor y = ctx.output(0, upsampled_shape(x.shape(), g), x.dtype());
   const int64_t plane_in = g.in[0] * g.in[1] * g.in[2], plane_out = g.out[0] * g.out[1] * g.out[2];
-  visit_floating(x.dtype(), [&](auto v) {
+  kernel::visit_floating(x.dtype(), [&](auto v) {
     using T = decltype(v);
     kernel::parallel_for(y.numel(), y.numel() > kernel::kParallelGrain, [&](int64_t e) {
       int64_t rest = e % plane_out, src = 0, stride = 1;
@@ -944,7 +801,7 @@ std::vector<Tensor> upsample_kernel(const std::vector<Tensor>& in, const KernelC
 
 std::vector<TensorMeta> upsample_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kUpsampleBackward, in, 1);
-  expect_floating(kUpsampleBackward, in[0], "dy");
+  kernel::expect_floating(kUpsampleBackward, in[0], "dy");
   const Shape x = upsample_input(kUpsampleBackward, attrs, in[0].shape);
   const Shape expected = upsampled_shape(x, kernel::upsample_geometry(kUpsampleBackward, attrs, x));
   if (expected != in[0].shape) {
@@ -958,7 +815,7 @@ std::vector<Tensor> upsample_backward_kernel(const std::vector<Tensor>& in, cons
   const Shape xs = upsample_input(kUpsampleBackward, ctx.attrs, dy.shape());
   const kernel::UpsampleGeometry g = kernel::upsample_geometry(kUpsampleBackward, ctx.attrs, xs);
   Tensor dx = ctx.output(0, xs, dy.dtype());
-  visit_floating(dy.dtype(), [&](auto v) {
+  kernel::visit_floating(dy.dtype(), [&](auto v) {
     using T = decltype(v);
     T* d = dx.data_as<T>();
     kernel::parallel_for(dx.numel(), dx.numel() > kernel::kParallelGrain / 4,
@@ -983,33 +840,14 @@ std::vector<Var> upsample_backward_grad(const GradContext& ctx) {
 }  // namespace
 
 void register_conv_ops(OpRegistry& r) {
-  for (OpDef op : {with_grad(make_op(kConv, conv_infer, conv_signatures, conv_kernel), conv_grad),
-                   with_grad(make_op(kConvData, conv_data_infer, conv_data_signatures, conv_data_kernel), conv_data_grad),
-                   with_grad(make_op(kConvWeight, conv_weight_infer, conv_weight_signatures, conv_weight_kernel),
-                             conv_weight_grad)}) {
-    op.bfloat16 = true;  // oneDNN's, accumulating in float32
-    r.add(op);
+  for (int dims : {2, 3}) {
+    for (const OpDef& op : conv_ops(dims)) r.add(op);
   }
-  r.add(max_pool(kMaxPool, false));
-  r.add(max_pool(kAdaptiveMaxPool, true));
-  r.add(with_grad(make_op(
-                      kMaxPoolBackward, max_pool_backward_infer,
-                      [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
-                        std::vector<Signature> sigs = kernel::split_alike_signatures(2, 2, 1);
-                        sigs.push_back({{kP, kB}, {kP}});
-                        return sigs;
-                      },
-                      max_pool_backward_kernel),
-                  max_pool_backward_grad));
-  r.add(avg_pool(kAvgPool, kAvgPoolBackward, false));
-  r.add(avg_pool_backward(kAvgPoolBackward, kAvgPool, false));
-  r.add(avg_pool(kAdaptiveAvgPool, kAdaptiveAvgPoolBackward, true));
-  r.add(avg_pool_backward(kAdaptiveAvgPoolBackward, kAdaptiveAvgPool, true));
   r.add(with_grad(make_op(kPad, pad_infer, pad_signatures, pad_kernel), pad_grad));
   r.add(with_grad(make_op(kPadBackward, pad_backward_infer, pad_backward_signatures, pad_backward_kernel),
                   pad_backward_grad));
   auto planes = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
-    return plane_signatures(1, 1, true);
+    return kernel::plane_signatures(1, 1, true);
   };
   r.add(with_grad(make_op(kUpsample, upsample_infer, planes, upsample_kernel), upsample_grad));
   r.add(with_grad(make_op(kUpsampleBackward, upsample_backward_infer, planes, upsample_backward_kernel),

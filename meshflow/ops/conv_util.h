@@ -1,58 +1,78 @@
 // Copyright 2026 The meshflow Authors.
-// The geometry of convolutions, pooling and padding (ops/conv.cc), written once for the CPU's
-// kernels and the GPU's (ops/cuda/conv.cu): the attributes read and checked into plain
-// structs on the host, and the window arithmetic as host and device code alike. Tensors are
-// NCHW, row-major. Header-only; no state.
+// The geometry of convolutions, pooling and padding (ops/conv.cc, ops/pool.cc), written once
+// for the CPU's kernels and the GPU's (ops/cuda/conv.cu): the attributes read and checked into
+// plain structs on the host, and the window arithmetic as host and device code alike. Tensors
+// are NCHW or NCDHW, row-major. No state.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "meshflow/ops/integer_math.h"  // MF_HOST_DEVICE
 #include "meshflow/ops/op.h"
 
 namespace mf::kernel {
 
-// conv2d over x [N, C_in, H, W] with weight [C_out, C_in / groups, kh, kw]; axis 0 is the
-// height, 1 the width. Output element (n, co, oh, ow) reads input rows
-// oh * stride - pad_begin + i * dilation for i < kernel (zeros outside the input).
+// A convolution or pooling of k = 2 or 3 spatial dims (the ops conv2d / conv3d, max_pool2d /
+// max_pool3d, ...) holds three axes, depth, height and width: a k-d call's axes are the last
+// k, and those before them are trivial (size 1, kernel 1, stride 1, no padding), so one
+// kernel loops over three axes for every k. `dims` is k.
+constexpr int kAxes = 3;
+
+// A convolution over x [N, C_in, (D,) H, W] with weight [C_out, C_in / groups, (kd,) kh, kw].
+// Output element (n, co, od, oh, ow) reads input rows o * stride - pad_begin + i * dilation
+// of each axis for i < kernel (zeros outside the input).
 struct ConvGeometry {
+  int dims = 2;
   int64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
-  int64_t in[2] = {0, 0}, out[2] = {0, 0}, kernel[2] = {0, 0};
-  int64_t stride[2] = {1, 1}, pad[2] = {0, 0}, dilation[2] = {1, 1};  // pad: at the beginning
+  int64_t in[kAxes] = {1, 1, 1}, out[kAxes] = {1, 1, 1}, kernel[kAxes] = {1, 1, 1};
+  int64_t stride[kAxes] = {1, 1, 1}, pad[kAxes] = {0, 0, 0}, dilation[kAxes] = {1, 1, 1};  // pad: at the beginning
   MF_HOST_DEVICE int64_t in_per_group() const { return in_channels / groups; }
   MF_HOST_DEVICE int64_t out_per_group() const { return out_channels / groups; }
+  // Elements of one input plane, one output plane and one filter plane.
+  MF_HOST_DEVICE int64_t in_volume() const { return in[0] * in[1] * in[2]; }
+  MF_HOST_DEVICE int64_t out_volume() const { return out[0] * out[1] * out[2]; }
+  MF_HOST_DEVICE int64_t kernel_volume() const { return kernel[0] * kernel[1] * kernel[2]; }
 };
 
 // The output size along one axis: floor((in + pad_begin + pad_end - dilation (kernel - 1) - 1)
 // / stride) + 1, or less than 1 when the padded input is smaller than the dilated kernel.
 int64_t conv_out_size(int64_t in, int64_t kernel, int64_t stride, int64_t pad_begin, int64_t pad_end, int64_t dilation);
 
-// The geometry of conv2d's (or its backward ops') call: attributes "stride", "pad_begin",
-// "pad_end", "dilation" (two ints each) and "groups", checked ("[op] ..." errors), with the
-// channel counts and sizes given (local ones in kernels).
-ConvGeometry conv_geometry(const std::string& op, const Attrs& attrs, int64_t batch, int64_t in_channels,
-                           int64_t out_channels, const int64_t in[2], const int64_t kernel[2]);
+// The geometry of a convolution's (or its backward ops') call on x [N, C_in, spatial...] and w
+// [C_out, C_in / groups, kernel...] (k = x's dims - 2 spatial dims; local shapes in kernels):
+// attributes "stride", "pad_begin", "pad_end", "dilation" (k ints each) and "groups", checked
+// ("[op] ..." errors).
+ConvGeometry conv_geometry(const std::string& op, const Attrs& attrs, const Shape& x, const Shape& w);
 
-// The shapes the backward ops rebuild from their attributes and 4-d operands:
-// conv2d_backward_data's x [N, C_in, H, W] ("input_size", "groups") and
-// conv2d_backward_weight's weight [C_out, C_in / groups, kh, kw] ("kernel_size", "groups"; dim 1
-// is 0 for groups < 1, which conv_geometry refuses).
+// [N, C_out, out...] of g's k axes.
+Shape conv_output_shape(const ConvGeometry& g);
+
+// The shapes the backward ops rebuild from their attributes and operands:
+// the data gradient's x [N, C_in, spatial...] ("input_size", "groups") and the weight
+// gradient's weight [C_out, C_in / groups, kernel...] ("kernel_size", "groups"; dim 1 is 0 for
+// groups < 1, which conv_geometry refuses).
 Shape conv_input_shape(const Attrs& attrs, const Shape& dy, const Shape& w);
 Shape conv_weight_shape(const Attrs& attrs, const Shape& x, const Shape& dy);
 
-// Pooling over the last two dims of [N, C, H, W]. Regular windows (max_pool2d, avg_pool2d):
-// output o of an axis covers positions o * stride - pad + i * dilation, i < kernel; adaptive
-// ones (adaptive_*_pool2d) cover [floor(o in / out), ceil((o + 1) in / out)), torch's formula.
+// Pooling over the last k dims of [N, C, (D,) H, W]. Regular windows (max_pool2d, avg_pool3d,
+// ...): output o of an axis covers positions o * stride - pad + i * dilation, i < kernel;
+// adaptive ones (adaptive_*_pool2d/3d) cover [floor(o in / out), ceil((o + 1) in / out)),
+// torch's formula. A trivial axis has one window of its one element.
 struct PoolAxis {
-  int64_t in = 0, out = 0, kernel = 1, stride = 1, pad = 0, dilation = 1;
+  int64_t in = 1, out = 1, kernel = 1, stride = 1, pad = 0, dilation = 1;
   bool adaptive = false;
 };
 
 struct PoolGeometry {
-  PoolAxis axis[2];
+  int dims = 2;
+  PoolAxis axis[kAxes];
   int64_t planes = 0;  // N * C
+  MF_HOST_DEVICE int64_t in_volume() const { return axis[0].in * axis[1].in * axis[2].in; }
+  MF_HOST_DEVICE int64_t out_volume() const { return axis[0].out * axis[1].out * axis[2].out; }
 };
 
 // The positions of output o's window that lie in the input: first, first + step, ... < stop.
@@ -69,30 +89,52 @@ MF_HOST_DEVICE inline Window pool_window(const PoolAxis& a, int64_t o) {
   return {start + skip * a.dilation, end < a.in ? end : a.in, a.dilation};
 }
 
-// avg_pool2d's divisor of output (oh, ow): divisor_override when positive, else the window's
-// size counting padding (clipped at in + pad, as torch) or only the input's elements.
-MF_HOST_DEVICE inline int64_t avg_pool_divisor(const PoolGeometry& g, int64_t oh, int64_t ow, bool count_include_pad,
-                                               int64_t divisor_override) {
-  if (divisor_override > 0) return divisor_override;
-  int64_t size[2];
-  for (int k = 0; k < 2; ++k) {
-    const PoolAxis& a = g.axis[k];
-    const int64_t o = k == 0 ? oh : ow;
-    if (a.adaptive || !count_include_pad) {
-      const Window w = pool_window(a, o);
-      size[k] = w.stop - w.first;
-    } else {
-      const int64_t start = o * a.stride - a.pad, end = start + a.kernel, limit = a.in + a.pad;
-      size[k] = (end < limit ? end : limit) - start;
-    }
+// The number of positions a window of axis a counts for avg pooling's divisor: its size with
+// padding (clipped at in + pad, as torch) or only the input's elements.
+MF_HOST_DEVICE inline int64_t avg_pool_extent(const PoolAxis& a, int64_t o, bool count_include_pad) {
+  if (a.adaptive || !count_include_pad) {
+    const Window w = pool_window(a, o);
+    return w.stop - w.first;
   }
-  return size[0] * size[1];
+  const int64_t start = o * a.stride - a.pad, end = start + a.kernel, limit = a.in + a.pad;
+  return (end < limit ? end : limit) - start;
 }
 
-// The geometry of a pooling call on input [N, C, H, W] (local sizes in kernels). Regular
-// ops read "kernel_size", "stride", "padding", "dilation" (two ints each) and "ceil_mode";
-// adaptive ones "output_size". Checked: "[op] ..." errors.
-PoolGeometry pool_geometry(const std::string& op, const Attrs& attrs, const Shape& input, bool adaptive);
+// avg pooling's divisor of output o (one index per axis): divisor_override when positive, else
+// the product of the axes' extents.
+MF_HOST_DEVICE inline int64_t avg_pool_divisor(const PoolGeometry& g, const int64_t o[kAxes], bool count_include_pad,
+                                               int64_t divisor_override) {
+  if (divisor_override > 0) return divisor_override;
+  int64_t size = 1;
+  for (int k = 0; k < kAxes; ++k) size *= avg_pool_extent(g.axis[k], o[k], count_include_pad);
+  return size;
+}
+
+// The geometry of a pooling call of `dims` spatial dims on input [N, C, spatial...] (local
+// sizes in kernels). Regular ops read "kernel_size", "stride", "padding", "dilation" (dims ints
+// each; dilation 1 when absent) and "ceil_mode"; adaptive ones "output_size". Checked: "[op]
+// ..." errors.
+PoolGeometry pool_geometry(const std::string& op, const Attrs& attrs, const Shape& input, bool adaptive, int dims);
+
+// [N, C, out...] of g's k axes, for an input [N, C, ...].
+Shape pool_output_shape(const Shape& input, const PoolGeometry& g);
+
+// Shared by the CPU's op definitions of convolution and pooling (conv.cc, pool.cc):
+// "[op] the dtype of `what` is ...; expected float32 or float64" unless m is floating.
+void expect_floating(const std::string& op, const TensorMeta& m, const std::string& what);
+
+// Signatures of ops whose inputs and outputs are all [N, C, ...] alike: a split of N or C, and
+// P -> P for ops linear in their inputs.
+std::vector<Signature> plane_signatures(size_t inputs, size_t outputs, bool linear);
+
+// Calls f(T{}) for float32 and float64, the dtypes these ops' infer functions let through to
+// their kernels (halves reach them widened to float32, or run on oneDNN).
+template <typename F>
+void visit_floating(DType dtype, F&& f) {
+  visit_dtype(dtype, [&](auto v) {
+    if constexpr (std::is_floating_point_v<decltype(v)>) f(v);
+  });
+}
 
 // pad's attributes: "pads" (torch's order: the last dim's before and after, then the
 // previous dim's, ...), "mode" (PadMode; constant when absent) and "value", as per-dim

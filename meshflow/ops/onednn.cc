@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "meshflow/core/loops.h"
 #include "meshflow/core/lru_cache.h"
 
 namespace mf::kernel::onednn {
@@ -156,28 +157,37 @@ Type type_of(DType dtype) { return dtype == DType::kBFloat16 ? Type::bf16 : Type
 
 struct ConvDims {
   memory::dims x, w, y, strides, dilates, pad_l, pad_r;
-  Tag w_tag;
+  Tag data_tag, w_tag;
 };
+
+// The padding at the end that oneDNN's shape checks want for `out` windows of `extent`
+// positions, `stride` apart, from pad_begin before an input of `in`: any value that gives the
+// same output size; the least one >= 0 (past the last window nothing is read).
+int64_t end_padding(int64_t in, int64_t out, int64_t extent, int64_t stride, int64_t pad_begin) {
+  return std::max<int64_t>(0, (out - 1) * stride + extent - in - pad_begin);
+}
 
 ConvDims conv_dims(const ConvGeometry& g) {
   ConvDims d;
-  d.x = {g.batch, g.in_channels, g.in[0], g.in[1]};
-  d.y = {g.batch, g.out_channels, g.out[0], g.out[1]};
+  d.x = {g.batch, g.in_channels};
+  d.y = {g.batch, g.out_channels};
+  const bool deep = g.dims == 3;
+  d.data_tag = deep ? Tag::ncdhw : Tag::nchw;
   if (g.groups > 1) {
-    d.w = {g.groups, g.out_per_group(), g.in_per_group(), g.kernel[0], g.kernel[1]};
-    d.w_tag = Tag::goihw;
+    d.w = {g.groups, g.out_per_group(), g.in_per_group()};
+    d.w_tag = deep ? Tag::goidhw : Tag::goihw;
   } else {
-    d.w = {g.out_channels, g.in_channels, g.kernel[0], g.kernel[1]};
-    d.w_tag = Tag::oihw;
+    d.w = {g.out_channels, g.in_channels};
+    d.w_tag = deep ? Tag::oidhw : Tag::oihw;
   }
-  for (int k = 0; k < 2; ++k) {
+  for (int k = kAxes - g.dims; k < kAxes; ++k) {
+    d.x.push_back(g.in[k]);
+    d.y.push_back(g.out[k]);
+    d.w.push_back(g.kernel[k]);
     d.strides.push_back(g.stride[k]);
     d.dilates.push_back(g.dilation[k] - 1);
     d.pad_l.push_back(g.pad[k]);
-    // The padding at the end that oneDNN's shape check wants: any value that gives the same
-    // output size; the least one >= 0 (past the last window nothing is read).
-    const int64_t extent = (g.kernel[k] - 1) * g.dilation[k] + 1;
-    d.pad_r.push_back(std::max<int64_t>(0, (g.out[k] - 1) * g.stride[k] + extent - g.in[k] - g.pad[k]));
+    d.pad_r.push_back(end_padding(g.in[k], g.out[k], (g.kernel[k] - 1) * g.dilation[k] + 1, g.stride[k], g.pad[k]));
   }
   return d;
 }
@@ -185,7 +195,7 @@ ConvDims conv_dims(const ConvGeometry& g) {
 Plan make_conv(ConvPass pass, const ConvGeometry& g, Type t) {
   namespace dn = dnnl;
   const ConvDims d = conv_dims(g);
-  const memory::desc x(d.x, t, Tag::nchw), w(d.w, t, d.w_tag), y(d.y, t, Tag::nchw);
+  const memory::desc x(d.x, t, d.data_tag), w(d.w, t, d.w_tag), y(d.y, t, d.data_tag);
   const memory::desc x_any(d.x, t, Tag::any), w_any(d.w, t, Tag::any), y_any(d.y, t, Tag::any);
   const dn::primitive_attr attr = user_scratchpad();
   const dn::convolution_forward::primitive_desc forward(
@@ -222,8 +232,8 @@ Plan make_conv(ConvPass pass, const ConvGeometry& g, Type t) {
 
 // Element counts of a pass's operands a, b and output.
 std::array<int64_t, 3> conv_sizes(ConvPass pass, const ConvGeometry& g) {
-  const int64_t x = g.batch * g.in_channels * g.in[0] * g.in[1], y = g.batch * g.out_channels * g.out[0] * g.out[1];
-  const int64_t w = g.out_channels * g.in_per_group() * g.kernel[0] * g.kernel[1];
+  const int64_t x = g.batch * g.in_channels * g.in_volume(), y = g.batch * g.out_channels * g.out_volume();
+  const int64_t w = g.out_channels * g.in_per_group() * g.kernel_volume();
   if (pass == ConvPass::kForward) return {x, w, y};
   if (pass == ConvPass::kBackwardData) return {y, w, x};
   return {x, y, w};
@@ -311,30 +321,142 @@ const float* or_filled(const float* given, std::vector<float>& storage, int64_t 
   return storage.data();
 }
 
+// ---------------------------------------------------------------------------------------------
+// Pooling
+
+// g's windows as oneDNN's regular ones, over [1, planes, spatial]: kernel, strides, dilation
+// (oneDNN's: minus one) and padding of each of g's axes.
+struct PoolDims {
+  memory::dims src, dst, kernel, strides, dilation, pad_l, pad_r;
+  Tag tag;
+};
+
+// False where g's windows are not regular ones oneDNN takes: adaptive windows of an input
+// size that is no multiple of the output's (they vary and overlap), and padding that reaches
+// past the kernel (oneDNN refuses it; torch's pooling has at most half a kernel).
+bool pool_dims(const PoolGeometry& g, PoolDims* d) {
+  d->src = d->dst = {1, g.planes};
+  d->tag = g.dims == 3 ? Tag::ncdhw : Tag::nchw;
+  for (int k = kAxes - g.dims; k < kAxes; ++k) {
+    const PoolAxis& a = g.axis[k];
+    if (a.adaptive && a.in % a.out != 0) return false;
+    const int64_t kernel = a.adaptive ? a.in / a.out : a.kernel, stride = a.adaptive ? kernel : a.stride;
+    const int64_t dilation = a.adaptive ? 1 : a.dilation, pad = a.adaptive ? 0 : a.pad;
+    const int64_t extent = (kernel - 1) * dilation + 1, pad_r = end_padding(a.in, a.out, extent, stride, pad);
+    if (pad >= extent || pad_r >= extent) return false;
+    d->src.push_back(a.in);
+    d->dst.push_back(a.out);
+    d->kernel.push_back(kernel);
+    d->strides.push_back(stride);
+    d->dilation.push_back(dilation - 1);
+    d->pad_l.push_back(pad);
+    d->pad_r.push_back(pad_r);
+  }
+  return true;
+}
+
+dnnl::algorithm pool_algorithm(PoolKind kind) {
+  if (kind == PoolKind::kMax) return dnnl::algorithm::pooling_max;
+  return kind == PoolKind::kAvgIncludePad ? dnnl::algorithm::pooling_avg_include_padding
+                                          : dnnl::algorithm::pooling_avg_exclude_padding;
+}
+
+dnnl::pooling_v2_forward::primitive_desc pool_forward_pd(PoolKind kind, const PoolDims& d, dnnl::prop_kind prop) {
+  const memory::desc src(d.src, Type::f32, d.tag), dst(d.dst, Type::f32, d.tag);
+  return dnnl::pooling_v2_forward::primitive_desc(
+      dnnl::pooling_v2_forward::desc(prop, pool_algorithm(kind), src, dst, d.strides, d.kernel, d.dilation, d.pad_l,
+                                     d.pad_r),
+      user_scratchpad(), engine());
+}
+
+// Forward: src, dst, and for max pooling the workspace (each window's maximum as its offset
+// in the window, padding counted), as a plain tensor of dst's shape.
+Plan make_pool_forward(PoolKind kind, const PoolDims& d) {
+  const bool max = kind == PoolKind::kMax;
+  const auto prop = max ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
+  const auto pd = pool_forward_pd(kind, d, prop);
+  Plan p;
+  p.primitive = dnnl::pooling_v2_forward(pd);
+  p.args = {arg(DNNL_ARG_SRC, false, memory::desc(d.src, Type::f32, d.tag), pd.src_desc()),
+            arg(DNNL_ARG_DST, true, memory::desc(d.dst, Type::f32, d.tag), pd.dst_desc())};
+  if (max) {
+    const memory::desc ws = pd.workspace_desc();
+    p.args.push_back(arg(DNNL_ARG_WORKSPACE, true, memory::desc(d.dst, ws.data_type(), d.tag), ws));
+  }
+  p.scratchpad = pd.scratchpad_desc();
+  return p;
+}
+
+Plan make_pool_backward(PoolKind kind, const PoolDims& d) {
+  const memory::desc src(d.src, Type::f32, d.tag), dst(d.dst, Type::f32, d.tag);
+  const dnnl::pooling_v2_backward::primitive_desc pd(
+      dnnl::pooling_v2_backward::desc(pool_algorithm(kind), src, dst, d.strides, d.kernel, d.dilation, d.pad_l,
+                                      d.pad_r),
+      user_scratchpad(), engine(), pool_forward_pd(kind, d, dnnl::prop_kind::forward_training));
+  Plan p;
+  p.primitive = dnnl::pooling_v2_backward(pd);
+  p.args = {arg(DNNL_ARG_DIFF_DST, false, dst, pd.diff_dst_desc()),
+            arg(DNNL_ARG_DIFF_SRC, true, src, pd.diff_src_desc())};
+  p.scratchpad = pd.scratchpad_desc();
+  return p;
+}
+
+// The plan of a pooling pass (0 forward, 1 backward) over g, or null where g's windows are not
+// oneDNN's or it has no primitive for them.
+std::shared_ptr<const Plan> pool_plan(int pass, PoolKind kind, const PoolGeometry& g, PoolDims* d) {
+  if (!pool_dims(g, d)) return nullptr;
+  std::vector<int64_t> key{3, pass, static_cast<int64_t>(kind), g.dims};
+  for (const memory::dims* v : {&d->src, &d->dst, &d->kernel, &d->strides, &d->dilation, &d->pad_l, &d->pad_r}) {
+    key.insert(key.end(), v->begin(), v->end());
+  }
+  std::shared_ptr<const Plan> plan = cached(key, [&] {
+    try {
+      return pass == 0 ? make_pool_forward(kind, *d) : make_pool_backward(kind, *d);
+    } catch (const dnnl::error& e) {
+      if (e.status != dnnl_invalid_arguments) throw;
+      return Plan{};  // a shape oneDNN's checks refuse: the caller's kernels run it
+    }
+  });
+  return plan->primitive ? plan : nullptr;
+}
+
+// torch's indices from the workspace: each window's offset (kd, kh, kw) is a fixed step from
+// the window's start in the input plane, (id * H + ih) * W + iw, which a table of the kernel's
+// offsets holds.
+template <typename W>
+void indices_from_workspace(const PoolGeometry& g, const PoolDims& d, const W* ws, int64_t* indices) {
+  int64_t kernel[kAxes] = {1, 1, 1}, stride[kAxes] = {1, 1, 1}, dilation[kAxes] = {1, 1, 1}, pad[kAxes] = {0, 0, 0};
+  for (int i = 0; i < g.dims; ++i) {
+    const int k = kAxes - g.dims + i;
+    kernel[k] = d.kernel[i], stride[k] = d.strides[i], dilation[k] = d.dilation[i] + 1, pad[k] = d.pad_l[i];
+  }
+  const PoolAxis &ad = g.axis[0], &ah = g.axis[1], &aw = g.axis[2];
+  std::vector<int64_t> step(static_cast<size_t>(kernel[0] * kernel[1] * kernel[2]));
+  for (size_t k = 0; k < step.size(); ++k) {
+    const int64_t i = static_cast<int64_t>(k);
+    step[k] = ((i / (kernel[2] * kernel[1]) * dilation[0]) * ah.in + i / kernel[2] % kernel[1] * dilation[1]) * aw.in +
+              i % kernel[2] * dilation[2];
+  }
+  const int64_t rows = g.planes * ad.out * ah.out;
+  parallel_for(rows, rows * aw.out > kParallelGrain, [&](int64_t row) {
+    const int64_t oh = row % ah.out, od = row / ah.out % ad.out;
+    const int64_t start = ((od * stride[0] - pad[0]) * ah.in + oh * stride[1] - pad[1]) * aw.in - pad[2];
+    const W* w = ws + row * aw.out;
+    int64_t* out = indices + row * aw.out;
+    for (int64_t ow = 0; ow < aw.out; ++ow) out[ow] = start + ow * stride[2] + step[w[ow]];
+  });
+}
+
 }  // namespace
 
 bool handles(DType dtype) { return dtype == DType::kFloat32 || dtype == DType::kBFloat16; }
 
 void conv(ConvPass pass, const ConvGeometry& g, DType dtype, const void* a, const void* b, void* out) {
-  const std::vector<int64_t> key{0,
-                                 static_cast<int64_t>(pass),
-                                 static_cast<int64_t>(dtype),
-                                 g.batch,
-                                 g.in_channels,
-                                 g.out_channels,
-                                 g.groups,
-                                 g.in[0],
-                                 g.in[1],
-                                 g.out[0],
-                                 g.out[1],
-                                 g.kernel[0],
-                                 g.kernel[1],
-                                 g.stride[0],
-                                 g.stride[1],
-                                 g.pad[0],
-                                 g.pad[1],
-                                 g.dilation[0],
-                                 g.dilation[1]};
+  std::vector<int64_t> key{0, static_cast<int64_t>(pass), static_cast<int64_t>(dtype), g.dims, g.batch,
+                           g.in_channels, g.out_channels, g.groups};
+  for (int k = 0; k < kAxes; ++k) {
+    key.insert(key.end(), {g.in[k], g.out[k], g.kernel[k], g.stride[k], g.pad[k], g.dilation[k]});
+  }
   const std::shared_ptr<const Plan> plan = cached(key, [&] { return make_conv(pass, g, type_of(dtype)); });
   if (plan->primitive) {
     execute(*plan, {const_cast<void*>(a), const_cast<void*>(b), out});
@@ -382,6 +504,38 @@ void batch_norm_backward(const BatchNormShape& s, DType dtype, const void* x, co
   if (!dshift) dshift = (unused_shift.resize(static_cast<size_t>(s.channels)), unused_shift.data());
   execute(*plan, {const_cast<void*>(x), const_cast<void*>(dy), const_cast<float*>(or_filled(scale, ones, s.channels, 1)),
                   zeros.data(), const_cast<float*>(mean), const_cast<float*>(var), dx, dscale, dshift});
+}
+
+}  // namespace mf::kernel::onednn
+
+namespace mf::kernel::onednn {
+
+bool pool_forward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, int64_t* indices) {
+  PoolDims d;
+  const std::shared_ptr<const Plan> plan = pool_plan(0, kind, g, &d);
+  if (!plan) return false;
+  if (kind != PoolKind::kMax) {
+    execute(*plan, {const_cast<float*>(x), y});
+    return true;
+  }
+  const memory::desc& ws = plan->args[2].plain;
+  thread_local std::vector<int32_t> workspace;  // u8 or s32 offsets, as oneDNN picks
+  workspace.resize((ws.get_size() + 3) / 4);
+  execute(*plan, {const_cast<float*>(x), y, workspace.data()});
+  if (ws.data_type() == Type::u8) {
+    indices_from_workspace(g, d, reinterpret_cast<const uint8_t*>(workspace.data()), indices);
+  } else {
+    indices_from_workspace(g, d, workspace.data(), indices);
+  }
+  return true;
+}
+
+bool avg_pool_backward(PoolKind kind, const PoolGeometry& g, const float* dy, float* dx) {
+  PoolDims d;
+  const std::shared_ptr<const Plan> plan = pool_plan(1, kind, g, &d);
+  if (!plan) return false;
+  execute(*plan, {const_cast<float*>(dy), dx});
+  return true;
 }
 
 }  // namespace mf::kernel::onednn

@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
-// oneDNN's primitives behind the CPU kernels of convolutions (ops/conv.cc) and batch norm
-// (ops/batch_norm.cc), on meshflow's plain row-major tensors. A primitive is made once per
+// oneDNN's primitives behind the CPU kernels of convolutions (ops/conv.cc), pooling
+// (ops/pool.cc) and batch norm (ops/batch_norm.cc), on meshflow's plain row-major tensors. A primitive is made once per
 // pass, shape and dtype and kept in a bounded LRU cache (making one costs more than running a
 // small one); oneDNN picks its activations' layout (format_tag::any), and reorders to and
 // from the plain layout run around it where it picks a blocked one.
@@ -25,11 +25,31 @@ bool handles(DType dtype);
 
 enum class ConvPass { kForward, kBackwardData, kBackwardWeights };
 
-// The convolution g on NCHW tensors of `dtype` (handles(dtype)), the output overwritten:
-//   kForward:         a = x [N, C_in, H, W],   b = w [C_out, C_in / groups, kh, kw] -> y
-//   kBackwardData:    a = dy [N, C_out, OH, OW], b = w                              -> dx
-//   kBackwardWeights: a = x,                   b = dy                              -> dw
+// The convolution g on NCHW or NCDHW tensors of `dtype` (handles(dtype)), the output
+// overwritten:
+//   kForward:         a = x [N, C_in, spatial],   b = w [C_out, C_in / groups, kernel] -> y
+//   kBackwardData:    a = dy [N, C_out, out],      b = w                               -> dx
+//   kBackwardWeights: a = x,                      b = dy                              -> dw
 void conv(ConvPass pass, const ConvGeometry& g, DType dtype, const void* a, const void* b, void* out);
+
+// Pooling over g's windows of float32 tensors [planes, spatial] (N and C as one dim), where
+// oneDNN's algorithm gives g's windows: regular ones (any padding; ceil_mode's last windows
+// past the end as padding on the right), and adaptive ones whose input sizes are multiples of
+// their output sizes (windows of in / out, no overlap). Each returns false, writing nothing,
+// where g is not such (the caller then runs its own kernels).
+//   kMax: each window's maximum over its input positions (the padding never wins), and the
+//     flat index in its plane of the first position holding it (torch's max_pool indices).
+//     Inputs holding NaN or -inf are the caller's to keep away: oneDNN skips a NaN where
+//     torch returns it, and gives an all -inf window the lowest float and an index that may
+//     lie in the padding.
+//   kAvgExcludePad: each window's sum over its input positions / their number.
+//   kAvgIncludePad: each window's sum / the kernel's volume, padding counted on both sides
+//     (only torch's divisor where no window reaches past the padding on the right).
+enum class PoolKind { kMax, kAvgExcludePad, kAvgIncludePad };
+bool pool_forward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, int64_t* indices);
+
+// The gradient of an avg kind's pooling: dx (overwritten) from dy.
+bool avg_pool_backward(PoolKind kind, const PoolGeometry& g, const float* dy, float* dx);
 
 // Batch norm with the batch's statistics over x [N, C, spatial] (spatial the product of the
 // dims after C), each channel over N * spatial values: mean and var (biased) written, float32

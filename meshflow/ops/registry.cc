@@ -227,7 +227,7 @@ namespace {
 // defined in Python, the other losses and norms, cast at their definition, nn/functional.py).
 void set_autocast_lists(OpMap& ops) {
   const std::pair<Autocast, std::vector<const char*>> lists[] = {
-      {Autocast::kLower, {"matmul", "conv2d", "scaled_dot_product_attention", "packed_qkv_attention"}},
+      {Autocast::kLower, {"matmul", "conv2d", "conv3d", "scaled_dot_product_attention", "packed_qkv_attention"}},
       {Autocast::kFloat32,
        {"softmax_cross_entropy", "prod", "linalg_cholesky", "linalg_eigh", "linalg_inv", "linalg_lstsq",
         "linalg_qr", "linalg_slogdet", "linalg_solve", "linalg_svd"}},
@@ -260,6 +260,7 @@ const OpMap& all_ops() {
     register_optimizer_ops(r);
     register_sort_ops(r);
     register_conv_ops(r);
+    register_pool_ops(r);
     register_batch_norm_ops(r);
     register_index_ops(r);
     register_linalg_ops(r);

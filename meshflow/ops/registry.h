@@ -42,7 +42,8 @@ void register_attention_ops(OpRegistry& r);    // attention.cc: scaled_dot_produ
 void register_creation_ops(OpRegistry& r);     // creation.cc: zeros, ones, full, arange, rand, randn
 void register_optimizer_ops(OpRegistry& r);    // optimizer_ops.cc: adamw_update, sgd_update
 void register_sort_ops(OpRegistry& r);         // sort.cc: cumsum, cumprod, logcumsumexp, sort, flip
-void register_conv_ops(OpRegistry& r);         // conv.cc: conv2d, pooling, pad
+void register_conv_ops(OpRegistry& r);         // conv.cc: conv2d/3d, pad, upsample_nearest
+void register_pool_ops(OpRegistry& r);         // pool.cc: max, avg and adaptive pooling, 2-d and 3-d
 void register_batch_norm_ops(OpRegistry& r);   // batch_norm.cc: batch_norm, batch_norm_backward
 void register_index_ops(OpRegistry& r);        // index.cc: flat_index, index_put
 void register_linalg_ops(OpRegistry& r);       // linalg.cc: solve, inv, slogdet, cholesky, qr, eigh, svd, lstsq

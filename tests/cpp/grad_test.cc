@@ -267,6 +267,44 @@ std::vector<GradCall> conv_calls() {
   };
 }
 
+// The 3-d convolution and pooling ops: the same kernels as the 2-d ones over a third axis, so
+// each axis gets its own stride, padding and dilation here.
+std::vector<GradCall> conv3d_calls() {
+  const Tensor x = away_from_zero({1, 2, 3, 4, 3}, 11), x3 = away_from_zero({1, 2, 4, 5, 4}, 12);
+  const Attrs conv{{"groups", int64_t{1}}, {"stride", Ints{1, 2, 1}}, {"pad_begin", Ints{1, 0, 1}},
+                   {"pad_end", Ints{0, 1, 1}}, {"dilation", Ints{1, 1, 2}}};
+  const Attrs grouped{{"groups", int64_t{2}}, {"stride", Ints{1, 1, 1}}, {"pad_begin", Ints{0, 0, 0}},
+                      {"pad_end", Ints{0, 0, 0}}, {"dilation", Ints{1, 1, 1}}};
+  const Attrs avg{{"kernel_size", Ints{2, 2, 2}}, {"stride", Ints{2, 2, 2}}, {"padding", Ints{0, 0, 0}},
+                  {"ceil_mode", false}, {"count_include_pad", true}};
+  return {
+      {"conv3d", {x, away_from_zero({2, 2, 2, 2, 2}, 13)}, conv},
+      {"conv3d", {x, away_from_zero({4, 1, 2, 1, 2}, 14)}, grouped},
+      {"conv3d_backward_data",
+       {away_from_zero({1, 2, 3, 2, 3}, 15), away_from_zero({2, 2, 2, 2, 2}, 13)},
+       Attrs(conv).set("input_size", Ints{3, 4, 3})},
+      {"conv3d_backward_weight",
+       {x, away_from_zero({1, 2, 3, 2, 3}, 15)},
+       Attrs(conv).set("kernel_size", Ints{2, 2, 2})},
+      {"max_pool3d",
+       {x3},
+       {{"kernel_size", Ints{2, 3, 2}}, {"stride", Ints{2, 1, 2}}, {"padding", Ints{1, 1, 0}},
+        {"dilation", Ints{1, 1, 1}}, {"ceil_mode", true}}},
+      {"adaptive_max_pool3d", {x3}, {{"output_size", Ints{3, 2, 3}}}},
+      {"avg_pool3d",
+       {x3},
+       {{"kernel_size", Ints{2, 2, 3}}, {"stride", Ints{2, 2, 1}}, {"padding", Ints{1, 1, 1}}, {"ceil_mode", true},
+        {"count_include_pad", false}}},
+      {"adaptive_avg_pool3d", {x3}, {{"output_size", Ints{3, 3, 2}}}},
+      {"max_pool3d_backward", {away_from_zero({1, 2, 2, 3, 2}, 16), indices({1, 2, 2, 3, 2}, 80)},
+       {{"input_size", Ints{4, 5, 4}}}},
+      {"avg_pool3d_backward", {away_from_zero({1, 2, 2, 2, 2}, 17)}, Attrs(avg).set("input_size", Ints{4, 5, 4})},
+      {"adaptive_avg_pool3d_backward",
+       {away_from_zero({1, 2, 3, 3, 2}, 18)},
+       {{"output_size", Ints{3, 3, 2}}, {"input_size", Ints{4, 5, 4}}}},
+  };
+}
+
 // rnn_scan in each mode, forward and reverse, packed (uneven steps) and not, with and without
 // b_hh; every output differentiated (the workspace too: the backward takes its gradient).
 std::vector<GradCall> rnn_calls() {
@@ -294,6 +332,10 @@ TEST(Grad, RecurrentScan) {
 
 TEST(Grad, ConvolutionPoolingPadding) {
   for (const GradCall& call : conv_calls()) check_gradients(call);
+}
+
+TEST(Grad, Convolution3dPooling3d) {
+  for (const GradCall& call : conv3d_calls()) check_gradients(call);
 }
 
 // Well-conditioned square matrices [2, 3, 3]: uniform in [-0.5, 0.5) plus 3 on the diagonal.
@@ -366,7 +408,7 @@ TEST(Grad, EveryOpWithAGradientIsChecked) {
   std::set<std::string> checked;
   for (const auto& calls :
        {binary_calls(), unary_calls(), reduction_calls(), matmul_calls(), nn_calls(), shape_calls(), math_calls(),
-        conv_calls(), linalg_calls(), rnn_calls()}) {
+        conv_calls(), conv3d_calls(), linalg_calls(), rnn_calls()}) {
     for (const GradCall& call : calls) checked.insert(call.op);
   }
   // Their inputs are symmetric, or their outputs defined up to signs: finite differences of

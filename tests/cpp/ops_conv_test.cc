@@ -1,5 +1,5 @@
 // Copyright 2026 The meshflow Authors.
-// Convolution, pooling and padding (conv.cc) under mpirun: every valid signature of every op
+// Convolution, pooling and padding (conv.cc, pool.cc), 2-d and 3-d, under mpirun: every valid signature of every op
 // on every mesh against the single-device result (op_check.h), for even and uneven batches
 // and channel counts, grouped and not; the 1-d signature lists; values against small
 // hand-computed cases; and bad input, which fails with a clear error on every rank.
@@ -180,6 +180,57 @@ TEST(Pooling, BadInput) {
                "[adaptive_avg_pool2d] output_size is [0, 2]; expected values >= 1");
   expect_error([&] { local("avg_pool2d", {x}, avg_attrs({2, 2}, {0, 2}, {0, 0}, false, true)); },
                "[avg_pool2d] stride is [0, 2]; expected values >= 1");
+}
+
+// conv3d and the 3-d pooling ops: the 2-d ops' signatures over a depth axis; even and uneven
+// batches and channels, strided, padded, dilated, grouped.
+TEST(Conv3d, EverySignatureMatchesOneDevice) {
+  const std::vector<ConvCase> cases{
+      {{4, 4, 3, 4, 3}, {6, 4, 2, 3, 2}, conv_attrs(1, {1, 2, 1}, {1, 1, 0}, {0, 1, 1}, {1, 1, 2})},
+      {{5, 3, 4, 3, 3}, {5, 3, 2, 2, 2}, conv_attrs(1, {2, 1, 1}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1})},
+      {{4, 4, 3, 3, 4}, {4, 2, 2, 2, 2}, conv_attrs(2, {1, 1, 2}, {1, 0, 1}, {0, 0, 0}, {1, 1, 1})}};
+  for (const Placement& p : op_meshes()) {
+    for (const ConvCase& c : cases) {
+      check("conv3d", {value(c.x), value(c.w)}, c.attrs, p);
+      const Tensor y = local("conv3d", {value(c.x), value(c.w)}, c.attrs)[0];
+      Attrs data = c.attrs, weight = c.attrs;
+      data.set("input_size", Dims{c.x[2], c.x[3], c.x[4]});
+      weight.set("kernel_size", Dims{c.w[2], c.w[3], c.w[4]});
+      check("conv3d_backward_data", {value(y.shape()), value(c.w)}, data, p);
+      check("conv3d_backward_weight", {value(c.x), value(y.shape())}, weight, p);
+    }
+  }
+}
+
+TEST(Pooling3d, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const Shape& shape : {Shape{4, 4, 4, 5, 4}, Shape{5, 3, 3, 4, 5}}) {
+      const Tensor x = value(shape);
+      const Dims size{shape[2], shape[3], shape[4]};
+      const Attrs max = max_attrs({2, 3, 2}, {2, 1, 2}, {1, 1, 0}, {1, 1, 1}, true);
+      check("max_pool3d", {x}, max, p);
+      const std::vector<Tensor> out = local("max_pool3d", {x}, max);
+      check("max_pool3d_backward", {value(out[0].shape()), out[1]}, {{"input_size", size}}, p);
+      check("adaptive_max_pool3d", {x}, {{"output_size", Dims{2, 3, 2}}}, p);
+      Attrs avg = avg_attrs({2, 2, 3}, {2, 2, 1}, {1, 1, 1}, true, false);
+      check("avg_pool3d", {x}, avg, p);
+      const Tensor y = local("avg_pool3d", {x}, avg)[0];
+      check("avg_pool3d_backward", {value(y.shape())}, avg.set("input_size", size), p);
+      check("adaptive_avg_pool3d", {x}, {{"output_size", Dims{2, 2, 3}}}, p);
+      check("adaptive_avg_pool3d_backward", {value({shape[0], shape[1], 2, 2, 3})},
+            {{"output_size", Dims{2, 2, 3}}, {"input_size", size}}, p);
+    }
+  }
+}
+
+TEST(Pooling3d, BadInput) {
+  const Attrs max = max_attrs({2, 2, 2}, {2, 2, 2}, {0, 0, 0}, {1, 1, 1}, false);
+  expect_error([&] { local("max_pool3d", {value({2, 3, 4, 4})}, max); },
+               "[max_pool3d] the input has shape [2, 3, 4, 4]; expected 5 dims [N, C, D, H, W]");
+  expect_error([&] { local("avg_pool3d", {value({2, 3, 4, 4, 4})}, avg_attrs({2, 2}, {2, 2}, {0, 0}, false, true)); },
+               "[avg_pool3d] kernel_size is [2, 2]; expected 3 ints (depth, height, width)");
+  expect_error([&] { local("conv3d", {value({2, 3, 4, 4}), value({3, 3, 1, 1, 1})}, conv_attrs(1)); },
+               "[conv3d] the input has shape [2, 3, 4, 4]; expected 5 dims [N, C_in, D, H, W]");
 }
 
 TEST(Pad, EverySignatureMatchesOneDevice) {

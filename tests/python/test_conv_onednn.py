@@ -71,6 +71,10 @@ CONV_CASES = [
     # Strided past the input's end: the last rows are never read.
     ((2, 3, 8, 8), (5, 3, 3, 3), dict(stride=3, padding=(2, 0), dilation=2), ((3, 3), ((2, 2), (0, 0)), (2, 2), 1)),
     ((3, 2, 5, 4), (3, 2, 1, 1), dict(stride=2), ((2, 2), ((0, 0), (0, 0)), (1, 1), 1)),
+    # Pointwise (1x1, stride 1, no padding, one group): float32 runs products, not oneDNN's
+    # convolution; a batch of one runs its product on the team.
+    ((3, 4, 5, 4), (6, 4, 1, 1), dict(), ((1, 1), ((0, 0), (0, 0)), (1, 1), 1)),
+    ((1, 5, 6, 3), (2, 5, 1, 1), dict(dilation=2), ((1, 1), ((0, 0), (0, 0)), (2, 2), 1)),
 ]
 
 

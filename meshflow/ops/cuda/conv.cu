@@ -1,11 +1,11 @@
 // Copyright 2026 The meshflow Authors.
-// The CUDA kernels of convolution, pooling and padding (ops/conv.cc): same attributes,
-// shapes and errors as the CPU's, the geometry from conv_util.h. Direct kernels, one thread
-// per output element, except where several outputs would write one element: the weight
-// gradient of a convolution gives each weight a block that sums its terms in a fixed tree
-// (shapes alone decide the order), and the pooling backward ops give each plane a thread
-// that adds its outputs' contributions in output order, as the CPU does. No atomics, so
-// replicas agree bit for bit.
+// The CUDA kernels of convolution, pooling and padding (ops/conv.cc, ops/pool.cc), 2-d and
+// 3-d alike (conv_util.h's three axes): same attributes, shapes and errors as the CPU's, the
+// geometry from conv_util.h. Direct kernels, one thread per output element, except where
+// several outputs would write one element: the weight gradient of a convolution gives each
+// weight a block that sums its terms in a fixed tree (shapes alone decide the order), and the
+// pooling backward ops give each plane a thread that adds its outputs' contributions in
+// output order, as the CPU does. No atomics, so replicas agree bit for bit.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -30,12 +30,8 @@ constexpr int kThreads = 256;
 __device__ int64_t first_index() { return static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ int64_t grid_step() { return static_cast<int64_t>(gridDim.x) * blockDim.x; }
 
-template <typename F>
-void visit_floating(DType dtype, F&& f) {
-  visit_dtype(dtype, [&](auto v) {
-    if constexpr (std::is_floating_point_v<decltype(v)>) f(v);
-  });
-}
+using kernel::kAxes;
+using kernel::visit_floating;
 
 // The convolutions take bfloat16 on the CPU (oneDNN's); these kernels have no bfloat16 form.
 void expect_no_bfloat16(const char* name, DType dtype) {
@@ -56,32 +52,44 @@ void launch_per_element(const char* name, DType dtype, int64_t total, F&& launch
   });
 }
 
-ConvGeometry geometry_of(const char* op, const Attrs& attrs, const Shape& x, const Shape& w) {
-  const int64_t kernel[2] = {w[2], w[3]};
-  const int64_t in[2] = {x[2], x[3]};
-  return kernel::conv_geometry(op, attrs, x[0], x[1], w[0], in, kernel);
+// ---------------------------------------------------------------------------------------------
+// conv2d, conv3d
+
+// The input position of output o along axis a through tap i, or -1 outside the input.
+__device__ int64_t tap_source(const ConvGeometry& g, int a, int64_t o, int64_t i) {
+  const int64_t at = o * g.stride[a] - g.pad[a] + i * g.dilation[a];
+  return at >= 0 && at < g.in[a] ? at : -1;
 }
 
-// ---------------------------------------------------------------------------------------------
-// conv2d
+// The output position along axis a that reads input position `in` through tap i, or -1.
+__device__ int64_t tap_target(const ConvGeometry& g, int a, int64_t in, int64_t i) {
+  const int64_t t = in + g.pad[a] - i * g.dilation[a];
+  return t >= 0 && t % g.stride[a] == 0 && t / g.stride[a] < g.out[a] ? t / g.stride[a] : -1;
+}
 
 template <typename T>
 __global__ void conv_forward(ConvGeometry g, const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ y,
                              int64_t total) {
-  const int64_t oh_n = g.out[0], ow_n = g.out[1], cin = g.in_per_group(), cout = g.out_per_group();
+  const int64_t cin = g.in_per_group(), cout = g.out_per_group(), pixels = g.out_volume();
   for (int64_t e = first_index(); e < total; e += grid_step()) {
-    const int64_t ow = e % ow_n, oh = e / ow_n % oh_n, co = e / (ow_n * oh_n) % g.out_channels;
-    const int64_t n = e / (ow_n * oh_n * g.out_channels), group = co / cout;
+    const int64_t ow = e % g.out[2], oh = e / g.out[2] % g.out[1], od = e / (g.out[2] * g.out[1]) % g.out[0];
+    const int64_t co = e / pixels % g.out_channels, n = e / (pixels * g.out_channels), group = co / cout;
     T acc = 0;
     for (int64_t c = 0; c < cin; ++c) {
-      const T* plane = x + (n * g.in_channels + group * cin + c) * g.in[0] * g.in[1];
-      const T* filter = w + (co * cin + c) * g.kernel[0] * g.kernel[1];
+      const T* plane = x + (n * g.in_channels + group * cin + c) * g.in_volume();
+      const T* filter = w + (co * cin + c) * g.kernel_volume();
       for (int64_t i = 0; i < g.kernel[0]; ++i) {
-        const int64_t ih = oh * g.stride[0] - g.pad[0] + i * g.dilation[0];
-        if (ih < 0 || ih >= g.in[0]) continue;
+        const int64_t id = tap_source(g, 0, od, i);
+        if (id < 0) continue;
         for (int64_t j = 0; j < g.kernel[1]; ++j) {
-          const int64_t iw = ow * g.stride[1] - g.pad[1] + j * g.dilation[1];
-          if (iw >= 0 && iw < g.in[1]) acc += plane[ih * g.in[1] + iw] * filter[i * g.kernel[1] + j];
+          const int64_t ih = tap_source(g, 1, oh, j);
+          if (ih < 0) continue;
+          for (int64_t l = 0; l < g.kernel[2]; ++l) {
+            const int64_t iw = tap_source(g, 2, ow, l);
+            if (iw >= 0) {
+              acc += plane[(id * g.in[1] + ih) * g.in[2] + iw] * filter[(i * g.kernel[1] + j) * g.kernel[2] + l];
+            }
+          }
         }
       }
     }
@@ -89,38 +97,46 @@ __global__ void conv_forward(ConvGeometry g, const T* __restrict__ x, const T* _
   }
 }
 
-std::vector<Tensor> conv2d(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Tensor &x = in[0], &w = in[1];
-  const ConvGeometry g = geometry_of("conv2d", ctx.attrs, x.shape(), w.shape());
-  Memory& mem = memory_of(in);
-  Tensor y = output(ctx, 0, {g.batch, g.out_channels, g.out[0], g.out[1]}, x.dtype(), mem);
-  const int64_t total = y.numel();
-  launch_per_element("conv2d", x.dtype(), total, [&](auto v, unsigned blocks) {
-    using T = decltype(v);
-    conv_forward<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), w.data_as<T>(), y.data_as<T>(), total);
-  });
-  return {y};
+Kernel conv(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+    const Tensor &x = in[0], &w = in[1];
+    const ConvGeometry g = kernel::conv_geometry(name, ctx.attrs, x.shape(), w.shape());
+    Memory& mem = memory_of(in);
+    Tensor y = output(ctx, 0, kernel::conv_output_shape(g), x.dtype(), mem);
+    const int64_t total = y.numel();
+    launch_per_element(name, x.dtype(), total, [&](auto v, unsigned blocks) {
+      using T = decltype(v);
+      conv_forward<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), w.data_as<T>(), y.data_as<T>(), total);
+    });
+    return {y};
+  };
 }
 
-// dx[n, c, ih, iw] = sum over the outputs whose windows read it of dy * w.
+// dx[n, c, id, ih, iw] = sum over the outputs whose windows read it of dy * w.
 template <typename T>
 __global__ void conv_backward_data(ConvGeometry g, const T* __restrict__ dy, const T* __restrict__ w,
                                    T* __restrict__ dx, int64_t total) {
-  const int64_t h = g.in[0], wd = g.in[1], cin = g.in_per_group(), cout = g.out_per_group();
+  const int64_t cin = g.in_per_group(), cout = g.out_per_group(), volume = g.in_volume();
   for (int64_t e = first_index(); e < total; e += grid_step()) {
-    const int64_t iw = e % wd, ih = e / wd % h, c = e / (wd * h) % g.in_channels, n = e / (wd * h * g.in_channels);
+    const int64_t iw = e % g.in[2], ih = e / g.in[2] % g.in[1], id = e / (g.in[2] * g.in[1]) % g.in[0];
+    const int64_t c = e / volume % g.in_channels, n = e / (volume * g.in_channels);
     const int64_t group = c / cin, ci = c % cin;
     T acc = 0;
     for (int64_t co = group * cout; co < (group + 1) * cout; ++co) {
-      const T* grad = dy + (n * g.out_channels + co) * g.out[0] * g.out[1];
-      const T* filter = w + (co * cin + ci) * g.kernel[0] * g.kernel[1];
+      const T* grad = dy + (n * g.out_channels + co) * g.out_volume();
+      const T* filter = w + (co * cin + ci) * g.kernel_volume();
       for (int64_t i = 0; i < g.kernel[0]; ++i) {
-        const int64_t th = ih + g.pad[0] - i * g.dilation[0];
-        if (th < 0 || th % g.stride[0] != 0 || th / g.stride[0] >= g.out[0]) continue;
+        const int64_t od = tap_target(g, 0, id, i);
+        if (od < 0) continue;
         for (int64_t j = 0; j < g.kernel[1]; ++j) {
-          const int64_t tw = iw + g.pad[1] - j * g.dilation[1];
-          if (tw < 0 || tw % g.stride[1] != 0 || tw / g.stride[1] >= g.out[1]) continue;
-          acc += grad[th / g.stride[0] * g.out[1] + tw / g.stride[1]] * filter[i * g.kernel[1] + j];
+          const int64_t oh = tap_target(g, 1, ih, j);
+          if (oh < 0) continue;
+          for (int64_t l = 0; l < g.kernel[2]; ++l) {
+            const int64_t ow = tap_target(g, 2, iw, l);
+            if (ow >= 0) {
+              acc += grad[(od * g.out[1] + oh) * g.out[2] + ow] * filter[(i * g.kernel[1] + j) * g.kernel[2] + l];
+            }
+          }
         }
       }
     }
@@ -128,39 +144,43 @@ __global__ void conv_backward_data(ConvGeometry g, const T* __restrict__ dy, con
   }
 }
 
-std::vector<Tensor> conv2d_backward_data(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Tensor &dy = in[0], &w = in[1];
-  const Shape xs = kernel::conv_input_shape(ctx.attrs, dy.shape(), w.shape());
-  const ConvGeometry g = geometry_of("conv2d_backward_data", ctx.attrs, xs, w.shape());
-  Memory& mem = memory_of(in);
-  Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
-  const int64_t total = dx.numel();
-  launch_per_element("conv2d_backward_data", dy.dtype(), total, [&](auto v, unsigned blocks) {
-    using T = decltype(v);
-    conv_backward_data<<<blocks, kThreads, 0, stream()>>>(g, dy.data_as<T>(), w.data_as<T>(), dx.data_as<T>(), total);
-  });
-  return {dx};
+Kernel conv_backward_data(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+    const Tensor &dy = in[0], &w = in[1];
+    const Shape xs = kernel::conv_input_shape(ctx.attrs, dy.shape(), w.shape());
+    const ConvGeometry g = kernel::conv_geometry(name, ctx.attrs, xs, w.shape());
+    Memory& mem = memory_of(in);
+    Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
+    const int64_t total = dx.numel();
+    launch_per_element(name, dy.dtype(), total, [&](auto v, unsigned blocks) {
+      using T = decltype(v);
+      conv_backward_data<<<blocks, kThreads, 0, stream()>>>(g, dy.data_as<T>(), w.data_as<T>(), dx.data_as<T>(),
+                                                            total);
+    });
+    return {dx};
+  };
 }
 
-// A block per weight element: its threads stride over (n, oh, ow), then a tree in shared
+// A block per weight element: its threads stride over (n, od, oh, ow), then a tree in shared
 // memory adds their sums.
 template <typename T>
 __global__ void conv_backward_weight(ConvGeometry g, const T* __restrict__ x, const T* __restrict__ dy,
                                      T* __restrict__ dw, int64_t weights) {
   __shared__ T partial[kThreads];
-  const int64_t cin = g.in_per_group(), cout = g.out_per_group(), kh = g.kernel[0], kw = g.kernel[1];
-  const int64_t pixels = g.out[0] * g.out[1], terms = g.batch * pixels;
+  const int64_t cin = g.in_per_group(), cout = g.out_per_group(), taps = g.kernel_volume();
+  const int64_t pixels = g.out_volume(), terms = g.batch * pixels;
   for (int64_t e = blockIdx.x; e < weights; e += gridDim.x) {
-    const int64_t j = e % kw, i = e / kw % kh, ci = e / (kw * kh) % cin, co = e / (kw * kh * cin);
+    const int64_t t = e % taps, ci = e / taps % cin, co = e / (taps * cin);
+    const int64_t l = t % g.kernel[2], j = t / g.kernel[2] % g.kernel[1], i = t / (g.kernel[2] * g.kernel[1]);
     const int64_t c = co / cout * cin + ci;
     T acc = 0;
-    for (int64_t t = threadIdx.x; t < terms; t += blockDim.x) {
-      const int64_t n = t / pixels, ow = t % g.out[1], oh = t / g.out[1] % g.out[0];
-      const int64_t ih = oh * g.stride[0] - g.pad[0] + i * g.dilation[0];
-      const int64_t iw = ow * g.stride[1] - g.pad[1] + j * g.dilation[1];
-      if (ih >= 0 && ih < g.in[0] && iw >= 0 && iw < g.in[1]) {
-        acc += dy[(n * g.out_channels + co) * pixels + oh * g.out[1] + ow] *
-               x[((n * g.in_channels + c) * g.in[0] + ih) * g.in[1] + iw];
+    for (int64_t s = threadIdx.x; s < terms; s += blockDim.x) {
+      const int64_t n = s / pixels, ow = s % g.out[2], oh = s / g.out[2] % g.out[1];
+      const int64_t od = s / (g.out[2] * g.out[1]) % g.out[0];
+      const int64_t id = tap_source(g, 0, od, i), ih = tap_source(g, 1, oh, j), iw = tap_source(g, 2, ow, l);
+      if (id >= 0 && ih >= 0 && iw >= 0) {
+        acc += dy[(n * g.out_channels + co) * pixels + s % pixels] *
+               x[(n * g.in_channels + c) * g.in_volume() + (id * g.in[1] + ih) * g.in[2] + iw];
       }
     }
     partial[threadIdx.x] = acc;
@@ -174,33 +194,34 @@ __global__ void conv_backward_weight(ConvGeometry g, const T* __restrict__ x, co
   }
 }
 
-std::vector<Tensor> conv2d_backward_weight(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Tensor &x = in[0], &dy = in[1];
-  const Shape ws = kernel::conv_weight_shape(ctx.attrs, x.shape(), dy.shape());
-  const ConvGeometry g = geometry_of("conv2d_backward_weight", ctx.attrs, x.shape(), ws);
-  Memory& mem = memory_of(in);
-  expect_no_bfloat16("conv2d_backward_weight", x.dtype());
-  Tensor dw = output(ctx, 0, ws, x.dtype(), mem);
-  const int64_t weights = dw.numel();
-  if (weights == 0) return {dw};
-  visit_floating(x.dtype(), [&](auto v) {
-    using T = decltype(v);
-    const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(weights, int64_t{multiprocessors()} * 32));
-    conv_backward_weight<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), dy.data_as<T>(), dw.data_as<T>(),
-                                                            weights);
-    check_launch("conv2d_backward_weight");
-  });
-  return {dw};
+Kernel conv_backward_weight(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+    const Tensor &x = in[0], &dy = in[1];
+    const Shape ws = kernel::conv_weight_shape(ctx.attrs, x.shape(), dy.shape());
+    const ConvGeometry g = kernel::conv_geometry(name, ctx.attrs, x.shape(), ws);
+    Memory& mem = memory_of(in);
+    expect_no_bfloat16(name, x.dtype());
+    Tensor dw = output(ctx, 0, ws, x.dtype(), mem);
+    const int64_t weights = dw.numel();
+    if (weights == 0) return {dw};
+    visit_floating(x.dtype(), [&](auto v) {
+      using T = decltype(v);
+      const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(weights, int64_t{multiprocessors()} * 32));
+      conv_backward_weight<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), dy.data_as<T>(), dw.data_as<T>(),
+                                                              weights);
+      check_launch(name);
+    });
+    return {dw};
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Pooling
 
-Shape pooled_shape(const Shape& x, const PoolGeometry& g) { return {x[0], x[1], g.axis[0].out, g.axis[1].out}; }
-
 Shape backward_input_shape(const Attrs& attrs, const Shape& dy) {
-  const std::vector<int64_t>& size = attrs.get_ints("input_size");
-  return {dy[0], dy[1], size[0], size[1]};
+  Shape x{dy[0], dy[1]};
+  for (int64_t n : attrs.get_ints("input_size")) x.push_back(n);
+  return x;
 }
 
 bool count_include_pad(const Attrs& attrs) {
@@ -210,22 +231,34 @@ int64_t divisor_override(const Attrs& attrs) {
   return attrs.has("divisor_override") ? attrs.get_int("divisor_override") : 0;
 }
 
+// Output e's position (od, oh, ow) in its plane, and the plane.
+__device__ int64_t pool_output_at(const PoolGeometry& g, int64_t e, int64_t o[kAxes]) {
+  o[2] = e % g.axis[2].out;
+  o[1] = e / g.axis[2].out % g.axis[1].out;
+  o[0] = e / (g.axis[2].out * g.axis[1].out) % g.axis[0].out;
+  return e / g.out_volume();
+}
+
 template <typename T>
 __global__ void max_pool_forward(PoolGeometry g, const T* __restrict__ x, T* __restrict__ y, int64_t* __restrict__ idx,
                                  int64_t total) {
-  const PoolAxis &ah = g.axis[0], &aw = g.axis[1];
+  const PoolAxis &ad = g.axis[0], &ah = g.axis[1], &aw = g.axis[2];
   for (int64_t e = first_index(); e < total; e += grid_step()) {
-    const int64_t ow = e % aw.out, oh = e / aw.out % ah.out, p = e / (aw.out * ah.out);
-    const T* plane = x + p * ah.in * aw.in;
-    const Window wh = kernel::pool_window(ah, oh), ww = kernel::pool_window(aw, ow);
+    int64_t o[kAxes];
+    const T* plane = x + pool_output_at(g, e, o) * g.in_volume();
+    const Window wd = kernel::pool_window(ad, o[0]), wh = kernel::pool_window(ah, o[1]);
+    const Window ww = kernel::pool_window(aw, o[2]);
     T best = -INFINITY;
-    int64_t at = wh.first * aw.in + ww.first;
-    for (int64_t ih = wh.first; ih < wh.stop; ih += wh.step) {
-      for (int64_t iw = ww.first; iw < ww.stop; iw += ww.step) {
-        const T value = plane[ih * aw.in + iw];
-        if (value > best || isnan(value)) {
-          best = value;
-          at = ih * aw.in + iw;
+    int64_t at = (wd.first * ah.in + wh.first) * aw.in + ww.first;
+    for (int64_t id = wd.first; id < wd.stop; id += wd.step) {
+      for (int64_t ih = wh.first; ih < wh.stop; ih += wh.step) {
+        for (int64_t iw = ww.first; iw < ww.stop; iw += ww.step) {
+          const int64_t i = (id * ah.in + ih) * aw.in + iw;
+          const T value = plane[i];
+          if (value > best || isnan(value)) {
+            best = value;
+            at = i;
+          }
         }
       }
     }
@@ -234,12 +267,12 @@ __global__ void max_pool_forward(PoolGeometry g, const T* __restrict__ x, T* __r
   }
 }
 
-Kernel max_pool(const char* name, bool adaptive) {
-  return [name, adaptive](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+Kernel max_pool(const char* name, bool adaptive, int dims) {
+  return [name, adaptive, dims](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
     const Tensor& x = in[0];
-    const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, x.shape(), adaptive);
+    const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, x.shape(), adaptive, dims);
     Memory& mem = memory_of(in);
-    const Shape out = pooled_shape(x.shape(), g);
+    const Shape out = kernel::pool_output_shape(x.shape(), g);
     Tensor y = output(ctx, 0, out, x.dtype(), mem), indices = output(ctx, 1, out, DType::kInt64, mem);
     const int64_t total = y.numel();
     launch_per_element(name, x.dtype(), total, [&](auto v, unsigned blocks) {
@@ -261,44 +294,49 @@ __global__ void max_pool_backward_planes(const T* __restrict__ dy, const int64_t
   }
 }
 
-std::vector<Tensor> max_pool2d_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Tensor &dy = in[0], &indices = in[1];
-  const Shape xs = backward_input_shape(ctx.attrs, dy.shape());
-  Memory& mem = memory_of(in);
-  Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
-  const int64_t planes = xs[0] * xs[1];
-  if (dx.numel() == 0) return {dx};
-  launch_per_element("max_pool2d_backward", dy.dtype(), planes, [&](auto v, unsigned blocks) {
-    using T = decltype(v);
-    max_pool_backward_planes<<<blocks, kThreads, 0, stream()>>>(dy.data_as<T>(), indices.data_as<int64_t>(),
-                                                                dx.data_as<T>(), planes, xs[2] * xs[3],
-                                                                dy.shape()[2] * dy.shape()[3]);
-  });
-  return {dx};
+Kernel max_pool_backward(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+    const Tensor &dy = in[0], &indices = in[1];
+    const Shape xs = backward_input_shape(ctx.attrs, dy.shape());
+    Memory& mem = memory_of(in);
+    Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
+    const int64_t planes = xs[0] * xs[1];
+    if (dx.numel() == 0) return {dx};
+    launch_per_element(name, dy.dtype(), planes, [&](auto v, unsigned blocks) {
+      using T = decltype(v);
+      max_pool_backward_planes<<<blocks, kThreads, 0, stream()>>>(dy.data_as<T>(), indices.data_as<int64_t>(),
+                                                                  dx.data_as<T>(), planes, dx.numel() / planes,
+                                                                  dy.numel() / planes);
+    });
+    return {dx};
+  };
 }
 
 template <typename T>
 __global__ void avg_pool_forward(PoolGeometry g, bool with_pad, int64_t override_, const T* __restrict__ x,
                                  T* __restrict__ y, int64_t total) {
-  const PoolAxis &ah = g.axis[0], &aw = g.axis[1];
+  const PoolAxis &ad = g.axis[0], &ah = g.axis[1], &aw = g.axis[2];
   for (int64_t e = first_index(); e < total; e += grid_step()) {
-    const int64_t ow = e % aw.out, oh = e / aw.out % ah.out, p = e / (aw.out * ah.out);
-    const T* plane = x + p * ah.in * aw.in;
-    const Window wh = kernel::pool_window(ah, oh), ww = kernel::pool_window(aw, ow);
+    int64_t o[kAxes];
+    const T* plane = x + pool_output_at(g, e, o) * g.in_volume();
+    const Window wd = kernel::pool_window(ad, o[0]), wh = kernel::pool_window(ah, o[1]);
+    const Window ww = kernel::pool_window(aw, o[2]);
     T sum = 0;
-    for (int64_t ih = wh.first; ih < wh.stop; ++ih) {
-      for (int64_t iw = ww.first; iw < ww.stop; ++iw) sum += plane[ih * aw.in + iw];
+    for (int64_t id = wd.first; id < wd.stop; ++id) {
+      for (int64_t ih = wh.first; ih < wh.stop; ++ih) {
+        for (int64_t iw = ww.first; iw < ww.stop; ++iw) sum += plane[(id * ah.in + ih) * aw.in + iw];
+      }
     }
-    y[e] = sum / static_cast<T>(kernel::avg_pool_divisor(g, oh, ow, with_pad, override_));
+    y[e] = sum / static_cast<T>(kernel::avg_pool_divisor(g, o, with_pad, override_));
   }
 }
 
-Kernel avg_pool(const char* name, bool adaptive) {
-  return [name, adaptive](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+Kernel avg_pool(const char* name, bool adaptive, int dims) {
+  return [name, adaptive, dims](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
     const Tensor& x = in[0];
-    const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, x.shape(), adaptive);
+    const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, x.shape(), adaptive, dims);
     Memory& mem = memory_of(in);
-    Tensor y = output(ctx, 0, pooled_shape(x.shape(), g), x.dtype(), mem);
+    Tensor y = output(ctx, 0, kernel::pool_output_shape(x.shape(), g), x.dtype(), mem);
     const int64_t total = y.numel();
     launch_per_element(name, x.dtype(), total, [&](auto v, unsigned blocks) {
       using T = decltype(v);
@@ -312,29 +350,31 @@ Kernel avg_pool(const char* name, bool adaptive) {
 template <typename T>
 __global__ void avg_pool_backward_planes(PoolGeometry g, bool with_pad, int64_t override_, const T* __restrict__ dy,
                                          T* __restrict__ dx) {
-  const PoolAxis &ah = g.axis[0], &aw = g.axis[1];
+  const PoolAxis &ad = g.axis[0], &ah = g.axis[1], &aw = g.axis[2];
   for (int64_t p = first_index(); p < g.planes; p += grid_step()) {
-    T* d = dx + p * ah.in * aw.in;
-    const T* gy = dy + p * ah.out * aw.out;
-    for (int64_t i = 0; i < ah.in * aw.in; ++i) d[i] = 0;
-    for (int64_t oh = 0; oh < ah.out; ++oh) {
-      const Window wh = kernel::pool_window(ah, oh);
-      for (int64_t ow = 0; ow < aw.out; ++ow) {
-        const Window ww = kernel::pool_window(aw, ow);
-        const T share = gy[oh * aw.out + ow] / static_cast<T>(kernel::avg_pool_divisor(g, oh, ow, with_pad, override_));
+    T* d = dx + p * g.in_volume();
+    const T* gy = dy + p * g.out_volume();
+    for (int64_t i = 0; i < g.in_volume(); ++i) d[i] = 0;
+    for (int64_t e = 0; e < g.out_volume(); ++e) {
+      int64_t o[kAxes];
+      pool_output_at(g, e, o);
+      const Window wd = kernel::pool_window(ad, o[0]), wh = kernel::pool_window(ah, o[1]);
+    const Window ww = kernel::pool_window(aw, o[2]);
+      const T share = gy[e] / static_cast<T>(kernel::avg_pool_divisor(g, o, with_pad, override_));
+      for (int64_t id = wd.first; id < wd.stop; ++id) {
         for (int64_t ih = wh.first; ih < wh.stop; ++ih) {
-          for (int64_t iw = ww.first; iw < ww.stop; ++iw) d[ih * aw.in + iw] += share;
+          for (int64_t iw = ww.first; iw < ww.stop; ++iw) d[(id * ah.in + ih) * aw.in + iw] += share;
         }
       }
     }
   }
 }
 
-Kernel avg_pool_backward(const char* name, bool adaptive) {
-  return [name, adaptive](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+Kernel avg_pool_backward(const char* name, bool adaptive, int dims) {
+  return [name, adaptive, dims](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
     const Tensor& dy = in[0];
     const Shape xs = backward_input_shape(ctx.attrs, dy.shape());
-    const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, xs, adaptive);
+    const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, xs, adaptive, dims);
     Memory& mem = memory_of(in);
     Tensor dx = output(ctx, 0, xs, dy.dtype(), mem);
     if (dx.numel() == 0) return {dx};
@@ -464,16 +504,27 @@ std::vector<Tensor> upsample_nearest_backward(const std::vector<Tensor>& in, con
 }  // namespace
 
 void add_conv_kernels(KernelTable& t) {
-  t["conv2d"] = conv2d;
-  t["conv2d_backward_data"] = conv2d_backward_data;
-  t["conv2d_backward_weight"] = conv2d_backward_weight;
-  t["max_pool2d"] = max_pool("max_pool2d", false);
-  t["adaptive_max_pool2d"] = max_pool("adaptive_max_pool2d", true);
-  t["max_pool2d_backward"] = max_pool2d_backward;
-  t["avg_pool2d"] = avg_pool("avg_pool2d", false);
-  t["adaptive_avg_pool2d"] = avg_pool("adaptive_avg_pool2d", true);
-  t["avg_pool2d_backward"] = avg_pool_backward("avg_pool2d_backward", false);
-  t["adaptive_avg_pool2d_backward"] = avg_pool_backward("adaptive_avg_pool2d_backward", true);
+  // The names outlive the kernels that keep them (the process's).
+  static const char* const kNames[][10] = {
+      {"conv2d", "conv2d_backward_data", "conv2d_backward_weight", "max_pool2d", "adaptive_max_pool2d",
+       "max_pool2d_backward", "avg_pool2d", "adaptive_avg_pool2d", "avg_pool2d_backward",
+       "adaptive_avg_pool2d_backward"},
+      {"conv3d", "conv3d_backward_data", "conv3d_backward_weight", "max_pool3d", "adaptive_max_pool3d",
+       "max_pool3d_backward", "avg_pool3d", "adaptive_avg_pool3d", "avg_pool3d_backward",
+       "adaptive_avg_pool3d_backward"}};
+  for (int dims : {2, 3}) {
+    const char* const* n = kNames[dims - 2];
+    t[n[0]] = conv(n[0]);
+    t[n[1]] = conv_backward_data(n[1]);
+    t[n[2]] = conv_backward_weight(n[2]);
+    t[n[3]] = max_pool(n[3], false, dims);
+    t[n[4]] = max_pool(n[4], true, dims);
+    t[n[5]] = max_pool_backward(n[5]);
+    t[n[6]] = avg_pool(n[6], false, dims);
+    t[n[7]] = avg_pool(n[7], true, dims);
+    t[n[8]] = avg_pool_backward(n[8], false, dims);
+    t[n[9]] = avg_pool_backward(n[9], true, dims);
+  }
   t["pad"] = pad;
   t["pad_backward"] = pad_backward;
   t["upsample_nearest"] = upsample_nearest;

@@ -54,7 +54,7 @@ void add_shape_kernels(KernelTable& t);        // shape.cu: permute, slice, slic
 void add_creation_kernels(KernelTable& t);     // creation.cu: zeros, ones, full, arange, rand, randn
 void add_optimizer_kernels(KernelTable& t);    // optimizer.cu: adamw_update, sgd_update
 void add_sort_kernels(KernelTable& t);         // sort.cu: cumsum, cumprod, logcumsumexp, sort, flip
-void add_conv_kernels(KernelTable& t);         // conv.cu: conv2d, pooling, pad
+void add_conv_kernels(KernelTable& t);         // conv.cu: conv2d/3d, pooling, pad
 void add_batch_norm_kernels(KernelTable& t);   // batch_norm.cu: batch_norm, batch_norm_backward
 void add_index_kernels(KernelTable& t);        // index.cu: flat_index, index_put
 void add_rnn_kernels(KernelTable& t);          // rnn.cu: rnn_scan, rnn_scan_backward

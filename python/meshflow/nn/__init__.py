@@ -6,9 +6,10 @@ from .modules import (Module, Parameter, Linear, Embedding, LayerNorm, GELU, Seq
 from .modules import ModuleDict, ParameterList, ParameterDict
 from .modules import (Softmax, LogSoftmax, Softmin, LeakyReLU, ELU, CosineSimilarity, KLDivLoss, HuberLoss)
 from .graph import Graph
-from ._modules_conv import (Conv1d, Conv2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d,  # noqa: E402
-                            AdaptiveAvgPool2d, AdaptiveMaxPool2d, BatchNorm1d, BatchNorm2d, BatchNorm3d,
-                            SyncBatchNorm, GroupNorm, RMSNorm, Upsample)
+from ._modules_conv import (Conv1d, Conv2d, Conv3d, MaxPool1d, MaxPool2d, MaxPool3d, AvgPool1d,  # noqa: E402
+                            AvgPool2d, AvgPool3d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool2d,
+                            AdaptiveMaxPool3d, BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm, GroupNorm,
+                            RMSNorm, Upsample)
 # Issue 26, continued: activations with inplace=, Dropout(inplace=), attention, recurrent layers.
 from ._modules_extra import (ReLU, ReLU6, SiLU, Mish, Hardswish, Hardsigmoid, Hardtanh, Threshold,  # noqa: E402
                              Softplus, LogSigmoid, Softsign, Tanhshrink, GLU, PReLU, Unflatten, Dropout,
@@ -18,7 +19,7 @@ from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell  # noqa: E402
 from .transformer import (Transformer, TransformerEncoder, TransformerDecoder,  # noqa: E402
                           TransformerEncoderLayer, TransformerDecoderLayer)
 from ._modules_more import SELU, CELU, Softmax2d, InstanceNorm1d, InstanceNorm2d, LocalResponseNorm  # noqa: E402
-from ._conv_transpose import ConvTranspose1d, ConvTranspose2d  # noqa: E402
+from ._conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: E402
 from ._modules_surface import (Bilinear, PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold, Fold,  # noqa: E402
                                PairwiseDistance, UpsamplingNearest2d, UpsamplingBilinear2d, MarginRankingLoss,
                                HingeEmbeddingLoss, SoftMarginLoss, MultiLabelSoftMarginLoss, MultiLabelMarginLoss,

@@ -1,50 +1,51 @@
-"""F.conv_transpose1d/2d and nn.ConvTranspose1d/2d, as torch's (the 1-d forms are the 2-d on a
-height of 1): the transposed convolution is
-conv2d's input gradient (the op conv2d_backward_data, meshflow/ops/conv.cc) for the output
-size (H - 1) * stride - 2 * padding + dilation * (kernel - 1) + output_padding + 1. Its own
-gradients are conv2d (for the input) and conv2d_backward_weight (for the weight), recorded
-through autograd.Function; they are not differentiable again (no second derivatives). The
-bias is an add. On global tensors the ops' SBP signatures apply (a batch split stays split)."""
+"""F.conv_transpose1d/2d/3d and nn.ConvTranspose1d/2d/3d, as torch's (the 1-d forms are the 2-d
+on a height of 1): the transposed convolution is the convolution's input gradient (the op
+conv2d_backward_data or conv3d_backward_data, meshflow/ops/conv.cc) for the output size
+(H - 1) * stride - 2 * padding + dilation * (kernel - 1) + output_padding + 1 of each spatial
+dim. Its own gradients are the convolution (for the input) and its weight gradient op (for the
+weight), recorded through autograd.Function; they are not differentiable again (no second
+derivatives). The bias is an add. On global tensors the ops' SBP signatures apply (a batch
+split stays split)."""
 import math
 
 from .._function import Function
 from .._tensor import apply
-from ._functional_conv import _batched, _pair, _single
+from ._functional_conv import _batched, _ints, _single
 from .modules import Module, Parameter, _uniform
 
-__all__ = ["conv_transpose1d", "conv_transpose2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "ConvTranspose1d", "ConvTranspose2d",
+           "ConvTranspose3d"]
 
 
-class _ConvTranspose2d(Function):
+class _ConvTranspose(Function):
     @staticmethod
-    def forward(ctx, input, weight, attrs, output_size):
+    def forward(ctx, input, weight, conv, attrs, output_size):
         ctx.save_for_backward(input, weight)
-        ctx.attrs = attrs
-        return apply("conv2d_backward_data", [input, weight], dict(attrs, input_size=list(output_size)))[0]
+        ctx.conv, ctx.attrs = conv, attrs
+        return apply(conv + "_backward_data", [input, weight], dict(attrs, input_size=list(output_size)))[0]
 
     @staticmethod
     def backward(ctx, grad):
         input, weight = ctx.saved_tensors
         grad_input = grad_weight = None
         if ctx.needs_input_grad[0]:
-            grad_input = apply("conv2d", [grad, weight], ctx.attrs)[0]
+            grad_input = apply(ctx.conv, [grad, weight], ctx.attrs)[0]
         if ctx.needs_input_grad[1]:
-            grad_weight = apply("conv2d_backward_weight", [grad, input],
+            grad_weight = apply(ctx.conv + "_backward_weight", [grad, input],
                                 dict(ctx.attrs, kernel_size=list(weight.shape[2:])))[0]
-        return grad_input, grad_weight, None, None
+        return grad_input, grad_weight, None, None, None
 
 
-def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
-    """The 2-d transposed convolution of input [N, C_in, H, W] (or [C_in, H, W]) with weight
-    [C_in, C_out / groups, kH, kW], plus bias [C_out]: [N, C_out, (H - 1) * stride - 2 *
-    padding + dilation * (kH - 1) + output_padding + 1, likewise W]."""
-    op = "conv_transpose2d"
-    x, unbatched = _batched(op, input, 4)
-    stride, padding = _pair(op, "stride", stride), _pair(op, "padding", padding)
-    output_padding, dilation = _pair(op, "output_padding", output_padding), _pair(op, "dilation", dilation)
-    if weight.ndim != 4:
-        raise ValueError(f"[{op}] the weight has shape {tuple(weight.shape)}; expected 4 dims "
-                         "[C_in, C_out / groups, kH, kW]")
+_LAYOUT = {2: "[C_in, C_out / groups, kH, kW]", 3: "[C_in, C_out / groups, kD, kH, kW]"}
+
+
+def _conv_transpose(op, dims, input, weight, bias, stride, padding, output_padding, groups, dilation):
+    """The transposed convolution of dims = 2 or 3 spatial dims on a batched or unbatched input."""
+    x, unbatched = _batched(op, input, dims + 2)
+    stride, padding = _ints(op, "stride", stride, dims), _ints(op, "padding", padding, dims)
+    output_padding, dilation = _ints(op, "output_padding", output_padding, dims), _ints(op, "dilation", dilation, dims)
+    if weight.ndim != dims + 2:
+        raise ValueError(f"[{op}] the weight has shape {tuple(weight.shape)}; expected {dims + 2} dims {_LAYOUT[dims]}")
     if groups <= 0 or weight.shape[0] % groups:
         raise ValueError(f"[{op}] the weight's {weight.shape[0]} input channels are not divisible by groups {groups}")
     if x.shape[1] != weight.shape[0]:
@@ -69,10 +70,26 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
         raise NotImplementedError(f"[{op}] output_padding {output_padding} of at least the stride {stride} and more "
                                   f"than the padding {padding} is not supported")
     attrs = {"stride": stride, "pad_begin": padding, "pad_end": pad_end, "dilation": dilation, "groups": int(groups)}
-    y = _ConvTranspose2d.apply(x, weight, attrs, size)
+    y = _ConvTranspose.apply(x, weight, f"conv{dims}d", attrs, size)
     if bias is not None:
-        y = y + bias.reshape(1, -1, 1, 1)
+        y = y + bias.reshape([1, -1] + [1] * dims)
     return y.squeeze(0) if unbatched else y
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The 2-d transposed convolution of input [N, C_in, H, W] (or [C_in, H, W]) with weight
+    [C_in, C_out / groups, kH, kW], plus bias [C_out]: [N, C_out, (H - 1) * stride - 2 *
+    padding + dilation * (kH - 1) + output_padding + 1, likewise W]."""
+    return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The 3-d transposed convolution of input [N, C_in, D, H, W] (or [C_in, D, H, W]) with
+    weight [C_in, C_out / groups, kD, kH, kW], plus bias [C_out]; each output size as
+    conv_transpose2d's."""
+    return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
 
 
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
@@ -81,7 +98,8 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
     op = "conv_transpose1d"
     x, unbatched = _batched(op, input, 3)
     if weight.ndim != 3:
-        raise ValueError(f"[{op}] the weight has shape {tuple(weight.shape)}; expected 3 dims [C_in, C_out / groups, k]")
+        raise ValueError(f"[{op}] the weight has shape {tuple(weight.shape)}; expected 3 dims "
+                         "[C_in, C_out / groups, k]")
     one = lambda name, value: _single(op, name, value)  # noqa: E731
     y = conv_transpose2d(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, one("stride", stride)),
                          (0, one("padding", padding)), (0, one("output_padding", output_padding)), groups,
@@ -89,28 +107,35 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
     return y.squeeze(0) if unbatched else y
 
 
-def _tuple2(value):
-    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+def _tuple(name, value, dims):
+    if dims == 1:
+        return (_single(name, "size", value),)
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * dims
 
 
-class ConvTranspose2d(Module):
-    """torch.nn.ConvTranspose2d: weight [in_channels, out_channels / groups, kH, kW] and bias
-    [out_channels], both U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in = out_channels /
-    groups * kH * kW (torch's kaiming_uniform_(a=sqrt(5)) on this weight). forward(input,
-    output_size=None): output_size picks the output_padding that gives it, as torch's."""
+class _ConvTransposeNd(Module):
+    """torch's transposed convolution modules: weight [in_channels, out_channels / groups,
+    kernel...] and bias [out_channels], both U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in =
+    out_channels / groups * the kernel's volume (torch's kaiming_uniform_(a=sqrt(5)) on this
+    weight). forward(input, output_size=None): output_size picks the output_padding that gives
+    it, as torch's."""
+
+    _dims = 2
+    _function = None
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
                  bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
         super().__init__()
+        name, dims = type(self).__name__, self._dims
         if groups <= 0 or in_channels % groups or out_channels % groups:
-            raise ValueError(f"ConvTranspose2d: in_channels {in_channels} and out_channels {out_channels} must be "
+            raise ValueError(f"{name}: in_channels {in_channels} and out_channels {out_channels} must be "
                              f"divisible by groups {groups} (a positive int)")
         if padding_mode != "zeros":
-            raise ValueError(f'Only "zeros" padding mode is supported for ConvTranspose2d, got {padding_mode!r}')
+            raise ValueError(f'Only "zeros" padding mode is supported for {name}, got {padding_mode!r}')
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
-        self.kernel_size, self.stride = _tuple2(kernel_size), _tuple2(stride)
-        self.padding, self.output_padding = _tuple2(padding), _tuple2(output_padding)
-        self.dilation, self.padding_mode = _tuple2(dilation), padding_mode
+        self.kernel_size, self.stride = _tuple(name, kernel_size, dims), _tuple(name, stride, dims)
+        self.padding, self.output_padding = _tuple(name, padding, dims), _tuple(name, output_padding, dims)
+        self.dilation, self.padding_mode = _tuple(name, dilation, dims), padding_mode
         fan_in = out_channels // groups * math.prod(self.kernel_size)
         bound = 1 / math.sqrt(fan_in) if fan_in else 0
         shape = (in_channels, out_channels // groups) + self.kernel_size
@@ -134,8 +159,10 @@ class ConvTranspose2d(Module):
         return tuple(result)
 
     def forward(self, input, output_size=None):
-        return conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
-                                self._output_padding(input, output_size), self.groups, self.dilation)
+        unpack = (lambda t: t[0]) if self._dims == 1 else (lambda t: t)  # noqa: E731
+        return type(self)._function(input, self.weight, self.bias, unpack(self.stride), unpack(self.padding),
+                                    unpack(self._output_padding(input, output_size)), self.groups,
+                                    unpack(self.dilation))
 
     def extra_repr(self):
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
@@ -152,21 +179,23 @@ class ConvTranspose2d(Module):
         return s
 
 
-class ConvTranspose1d(ConvTranspose2d):
+class ConvTranspose1d(_ConvTransposeNd):
     """torch.nn.ConvTranspose1d: weight [in_channels, out_channels / groups, k] and bias
-    [out_channels], initialized as ConvTranspose2d's; forward(input [N, C_in, L] or [C_in, L],
+    [out_channels]; forward(input [N, C_in, L] or [C_in, L], output_size=None)."""
+    _dims = 1
+    _function = staticmethod(conv_transpose1d)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """torch.nn.ConvTranspose2d: weight [in_channels, out_channels / groups, kH, kW] and bias
+    [out_channels]; forward(input [N, C_in, H, W] or [C_in, H, W], output_size=None)."""
+    _dims = 2
+    _function = staticmethod(conv_transpose2d)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """torch.nn.ConvTranspose3d: weight [in_channels, out_channels / groups, kD, kH, kW] and
+    bias [out_channels]; forward(input [N, C_in, D, H, W] or [C_in, D, H, W],
     output_size=None)."""
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
-                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
-        one = lambda name, value: (_single("ConvTranspose1d", name, value),)  # noqa: E731
-        super().__init__(in_channels, out_channels, (1,) + one("kernel_size", kernel_size), (1,) + one("stride", stride),
-                         (0,) + one("padding", padding), (0,) + one("output_padding", output_padding), groups, bias,
-                         (1,) + one("dilation", dilation), padding_mode, device, dtype)
-        self.kernel_size, self.stride = self.kernel_size[1:], self.stride[1:]
-        self.padding, self.output_padding, self.dilation = self.padding[1:], self.output_padding[1:], self.dilation[1:]
-        self.weight = Parameter(self.weight.detach().squeeze(2))
-
-    def forward(self, input, output_size=None):
-        return conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
-                                self._output_padding(input, output_size), self.groups, self.dilation)
+    _dims = 3
+    _function = staticmethod(conv_transpose3d)

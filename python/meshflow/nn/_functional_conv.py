@@ -1,11 +1,11 @@
 """The functional layers of convolutional networks, torch.nn.functional's names, arguments and
-defaults: conv1d, conv2d, max_pool1d/2d, avg_pool1d/2d, adaptive_avg_pool2d,
-adaptive_max_pool2d, pad, interpolate, batch_norm, group_norm, rms_norm. Re-exported by
+defaults: conv1d/2d/3d, max_pool1d/2d/3d, avg_pool1d/2d/3d, adaptive_avg_pool2d/3d,
+adaptive_max_pool2d/3d, pad, interpolate, batch_norm, group_norm, rms_norm. Re-exported by
 meshflow.nn.functional.
 
-conv2d, the pooling ops and pad are ops of their own (meshflow/ops/conv.cc: CPU and CUDA
-kernels, SBP signatures, gradients); the 1-d forms are the 2-d ones on a height of 1, and the
-bias is an add. batch_norm with the batch's statistics is the op batch_norm
+conv2d/3d, the pooling ops and pad are ops of their own (meshflow/ops/conv.cc and pool.cc: CPU
+and CUDA kernels, SBP signatures, gradients); the 1-d forms are the 2-d ones on a height of 1,
+and the bias is an add. batch_norm with the batch's statistics is the op batch_norm
 (meshflow/ops/batch_norm.cc) where each rank holds whole channels; over a batch split across
 data-parallel ranks it is composed of reductions and elementwise ops, whose statistics are
 reduced over the logical tensor: synchronized (equal to one device) without a special op. The
@@ -20,18 +20,27 @@ from .._tensor import Tensor, _impl_of, _in_layout_of, apply, no_grad
 from .._autocast import halves_in_float32 as _halves_in_float32
 from .._ops_reduce import mean
 
-__all__ = ["conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d",
-           "adaptive_max_pool2d", "pad", "interpolate", "batch_norm", "group_norm", "rms_norm"]
+__all__ = ["conv1d", "conv2d", "conv3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
+           "avg_pool3d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+           "pad", "interpolate", "batch_norm", "group_norm", "rms_norm"]
+
+
+_COUNTS = {1: "one", 2: "two", 3: "three"}
+
+
+def _ints(op, name, value, n):
+    """An int or a tuple of n ints as a list of n ints."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return [int(value)] * n
+    if isinstance(value, (tuple, list)) and len(value) == n and all(
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in value):
+        return [int(v) for v in value]
+    raise TypeError(f"[{op}] {name} is {value!r}; expected an int or a tuple of {_COUNTS[n]} ints")
 
 
 def _pair(op, name, value):
     """An int or a pair of ints as a list of two ints."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return [int(value), int(value)]
-    if isinstance(value, (tuple, list)) and len(value) == 2 and all(
-            isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in value):
-        return [int(v) for v in value]
-    raise TypeError(f"[{op}] {name} is {value!r}; expected an int or a tuple of two ints")
+    return _ints(op, name, value, 2)
 
 
 def _single(op, name, value):
@@ -57,37 +66,53 @@ def _batched(op, input, dims):
 
 
 def _conv_padding(op, padding, weight_size, dilation, stride):
-    """(pad_begin, pad_end) of conv2d's padding: ints, 'valid' or 'same' (torch's: the extra
-    element of an odd total goes at the end)."""
+    """(pad_begin, pad_end) of a convolution's padding: ints, 'valid' or 'same' (torch's: the
+    extra element of an odd total goes at the end)."""
+    n = len(weight_size)
     if isinstance(padding, str):
         if padding == "valid":
-            return [0, 0], [0, 0]
+            return [0] * n, [0] * n
         if padding == "same":
-            if stride != [1, 1]:
+            if any(s != 1 for s in stride):
                 raise ValueError(f"[{op}] padding='same' is not supported for strided convolutions")
             total = [d * (k - 1) for d, k in zip(dilation, weight_size)]
             begin = [t // 2 for t in total]
             return begin, [t - b for t, b in zip(total, begin)]
         raise ValueError(f"[{op}] padding {padding!r}; expected 'valid', 'same', an int or a tuple of ints")
-    pads = _pair(op, "padding", padding)
+    pads = _ints(op, "padding", padding, n)
     return pads, pads
+
+
+_KERNEL_LAYOUT = {2: "[C_out, C_in / groups, kH, kW]", 3: "[C_out, C_in / groups, kD, kH, kW]"}
+
+
+def _conv(op, dims, input, weight, bias, stride, padding, dilation, groups):
+    """The op conv2d or conv3d (dims 2 or 3) on a batched or unbatched input, plus the bias."""
+    x, unbatched = _batched(op, input, dims + 2)
+    stride, dilation = _ints(op, "stride", stride, dims), _ints(op, "dilation", dilation, dims)
+    if weight.ndim != dims + 2:
+        raise ValueError(f"[{op}] the weight has shape {tuple(weight.shape)}; expected {dims + 2} dims "
+                         f"{_KERNEL_LAYOUT[dims]}")
+    begin, end = _conv_padding(op, padding, list(weight.shape[2:]), dilation, stride)
+    attrs = {"stride": stride, "pad_begin": begin, "pad_end": end, "dilation": dilation, "groups": int(groups)}
+    y = apply(op, [x, weight], attrs)[0]
+    if bias is not None:
+        y = y + bias.reshape([1, -1] + [1] * dims)
+    return y.squeeze(0) if unbatched else y
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """2-d convolution (cross-correlation, as torch) of input [N, C_in, H, W] (or [C_in, H,
     W]) with weight [C_out, C_in / groups, kH, kW], plus bias [C_out]. padding: an int, a
     pair, 'valid' or 'same' (zeros)."""
-    x, unbatched = _batched("conv2d", input, 4)
-    stride, dilation = _pair("conv2d", "stride", stride), _pair("conv2d", "dilation", dilation)
-    if weight.ndim != 4:
-        raise ValueError(f"[conv2d] the weight has shape {tuple(weight.shape)}; expected 4 dims "
-                         "[C_out, C_in / groups, kH, kW]")
-    begin, end = _conv_padding("conv2d", padding, list(weight.shape[2:]), dilation, stride)
-    attrs = {"stride": stride, "pad_begin": begin, "pad_end": end, "dilation": dilation, "groups": int(groups)}
-    y = apply("conv2d", [x, weight], attrs)[0]
-    if bias is not None:
-        y = y + bias.reshape(1, -1, 1, 1)
-    return y.squeeze(0) if unbatched else y
+    return _conv("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """3-d convolution of input [N, C_in, D, H, W] (or [C_in, D, H, W]) with weight [C_out,
+    C_in / groups, kD, kH, kW], plus bias [C_out]. padding: an int, a triple, 'valid' or
+    'same' (zeros)."""
+    return _conv("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -104,23 +129,33 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return y.squeeze(0) if unbatched else y
 
 
-def _pool_attrs(op, kernel_size, stride, padding):
-    kernel = _pair(op, "kernel_size", kernel_size)
+def _pool_attrs(op, kernel_size, stride, padding, dims=2):
+    kernel = _ints(op, "kernel_size", kernel_size, dims)
     stride = kernel if stride is None or (isinstance(stride, (tuple, list)) and not stride) else \
-        _pair(op, "stride", stride)
-    return {"kernel_size": kernel, "stride": stride, "padding": _pair(op, "padding", padding)}
+        _ints(op, "stride", stride, dims)
+    return {"kernel_size": kernel, "stride": stride, "padding": _ints(op, "padding", padding, dims)}
+
+
+def _max_pool(op, dims, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    x, unbatched = _batched(op, input, dims + 2)
+    attrs = _pool_attrs(op, kernel_size, stride, padding, dims)
+    attrs.update(dilation=_ints(op, "dilation", dilation, dims), ceil_mode=bool(ceil_mode))
+    y, indices = apply(op, [x], attrs)
+    if unbatched:
+        y, indices = y.squeeze(0), indices.squeeze(0)
+    return (y, indices) if return_indices else y
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """The maximum of each window of input [N, C, H, W] (or [C, H, W]); padding counts as
     -inf. With return_indices, also the int64 index h * W + w of each maximum in its plane."""
-    x, unbatched = _batched("max_pool2d", input, 4)
-    attrs = _pool_attrs("max_pool2d", kernel_size, stride, padding)
-    attrs.update(dilation=_pair("max_pool2d", "dilation", dilation), ceil_mode=bool(ceil_mode))
-    y, indices = apply("max_pool2d", [x], attrs)
-    if unbatched:
-        y, indices = y.squeeze(0), indices.squeeze(0)
-    return (y, indices) if return_indices else y
+    return _max_pool("max_pool2d", 2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The maximum of each window of input [N, C, D, H, W] (or [C, D, H, W]); padding counts as
+    -inf. With return_indices, also the int64 index (d * H + h) * W + w of each maximum."""
+    return _max_pool("max_pool3d", 3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
@@ -136,19 +171,31 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return (y, indices) if return_indices else y
 
 
+def _avg_pool(op, dims, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    x, unbatched = _batched(op, input, dims + 2)
+    attrs = _pool_attrs(op, kernel_size, stride, padding, dims)
+    attrs.update(ceil_mode=bool(ceil_mode), count_include_pad=bool(count_include_pad))
+    if divisor_override is not None:
+        if not isinstance(divisor_override, numbers.Integral) or divisor_override <= 0:
+            raise ValueError(f"[{op}] divisor_override is {divisor_override!r}; expected a positive int")
+        attrs["divisor_override"] = int(divisor_override)
+    y = apply(op, [x], attrs)[0]
+    return y.squeeze(0) if unbatched else y
+
+
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """The mean of each window of input [N, C, H, W] (or [C, H, W]): divided by the window's
     size with padding (count_include_pad) or without, or by divisor_override."""
-    x, unbatched = _batched("avg_pool2d", input, 4)
-    attrs = _pool_attrs("avg_pool2d", kernel_size, stride, padding)
-    attrs.update(ceil_mode=bool(ceil_mode), count_include_pad=bool(count_include_pad))
-    if divisor_override is not None:
-        if not isinstance(divisor_override, numbers.Integral) or divisor_override <= 0:
-            raise ValueError(f"[avg_pool2d] divisor_override is {divisor_override!r}; expected a positive int")
-        attrs["divisor_override"] = int(divisor_override)
-    y = apply("avg_pool2d", [x], attrs)[0]
-    return y.squeeze(0) if unbatched else y
+    return _avg_pool("avg_pool2d", 2, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """avg_pool2d's mean over the 3-d windows of input [N, C, D, H, W] (or [C, D, H, W])."""
+    return _avg_pool("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
@@ -160,28 +207,40 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     return y.squeeze(0) if unbatched else y
 
 
-def _output_size(op, output_size, x):
-    """Two ints; None entries keep the input's size, as torch."""
-    if isinstance(output_size, (tuple, list)) and len(output_size) == 2:
-        output_size = [x.shape[2 + i] if s is None else s for i, s in enumerate(output_size)]
-    return _pair(op, "output_size", output_size)
+def _output_size(op, output_size, x, dims=2):
+    """dims ints; None entries keep the input's size, as torch."""
+    if isinstance(output_size, (tuple, list)) and len(output_size) == dims:
+        output_size = [x.shape[x.ndim - dims + i] if s is None else s for i, s in enumerate(output_size)]
+    return _ints(op, "output_size", output_size, dims)
+
+
+def _adaptive_pool(op, dims, input, output_size):
+    """The op's outputs on a batched or unbatched input."""
+    x, unbatched = _batched(op, input, dims + 2)
+    out = apply(op, [x], {"output_size": _output_size(op, output_size, x, dims)})
+    return [t.squeeze(0) for t in out] if unbatched else out
 
 
 def adaptive_avg_pool2d(input, output_size):
     """Averages over output_size windows of input [N, C, H, W] (or [C, H, W]); window o of an
     axis covers [floor(o * in / out), ceil((o + 1) * in / out))."""
-    x, unbatched = _batched("adaptive_avg_pool2d", input, 4)
-    y = apply("adaptive_avg_pool2d", [x], {"output_size": _output_size("adaptive_avg_pool2d", output_size, x)})[0]
-    return y.squeeze(0) if unbatched else y
+    return _adaptive_pool("adaptive_avg_pool2d", 2, input, output_size)[0]
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """adaptive_avg_pool2d's windows over input [N, C, D, H, W] (or [C, D, H, W])."""
+    return _adaptive_pool("adaptive_avg_pool3d", 3, input, output_size)[0]
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     """Maxima over adaptive_avg_pool2d's windows; with return_indices, also their indices."""
-    x, unbatched = _batched("adaptive_max_pool2d", input, 4)
-    y, indices = apply("adaptive_max_pool2d", [x],
-                       {"output_size": _output_size("adaptive_max_pool2d", output_size, x)})
-    if unbatched:
-        y, indices = y.squeeze(0), indices.squeeze(0)
+    y, indices = _adaptive_pool("adaptive_max_pool2d", 2, input, output_size)
+    return (y, indices) if return_indices else y
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """Maxima over adaptive_avg_pool3d's windows; with return_indices, also their indices."""
+    y, indices = _adaptive_pool("adaptive_max_pool3d", 3, input, output_size)
     return (y, indices) if return_indices else y
 
 

@@ -1,5 +1,5 @@
-"""The modules of convolutional networks, shaped like torch.nn's: Conv1d, Conv2d, MaxPool1d/2d,
-AvgPool1d/2d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, Upsample, BatchNorm1d/2d, SyncBatchNorm,
+"""The modules of convolutional networks, shaped like torch.nn's: Conv1d/2d/3d, MaxPool1d/2d/3d,
+AvgPool1d/2d/3d, AdaptiveAvgPool2d/3d, AdaptiveMaxPool2d/3d, Upsample, BatchNorm1d/2d, SyncBatchNorm,
 GroupNorm, RMSNorm. Re-exported by meshflow.nn.
 
 Weights are initialized with torch's formulas from meshflow's generator (same seed, same
@@ -88,6 +88,12 @@ class Conv2d(_ConvNd):
     _function = staticmethod(F.conv2d)
 
 
+class Conv3d(_ConvNd):
+    """3-d convolution over [N, C_in, D, H, W] (torch.nn.Conv3d)."""
+    _dims = 3
+    _function = staticmethod(F.conv3d)
+
+
 class Conv1d(_ConvNd):
     """1-d convolution over [N, C_in, L] (torch.nn.Conv1d)."""
     _dims = 1
@@ -121,7 +127,13 @@ class MaxPool1d(MaxPool2d):
     _function = staticmethod(F.max_pool1d)
 
 
+class MaxPool3d(MaxPool2d):
+    _function = staticmethod(F.max_pool3d)
+
+
 class AvgPool2d(Module):
+    _function = staticmethod(F.avg_pool2d)
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                  divisor_override=None):
         super().__init__()
@@ -130,8 +142,8 @@ class AvgPool2d(Module):
         self.ceil_mode, self.count_include_pad, self.divisor_override = ceil_mode, count_include_pad, divisor_override
 
     def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+        return type(self)._function(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                    self.count_include_pad, self.divisor_override)
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
@@ -152,28 +164,44 @@ class AvgPool1d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
+class AvgPool3d(AvgPool2d):
+    _function = staticmethod(F.avg_pool3d)
+
+
 class AdaptiveAvgPool2d(Module):
+    _function = staticmethod(F.adaptive_avg_pool2d)
+
     def __init__(self, output_size):
         super().__init__()
         self.output_size = output_size
 
     def forward(self, input):
-        return F.adaptive_avg_pool2d(input, self.output_size)
+        return type(self)._function(input, self.output_size)
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
 
 
+class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
+    _function = staticmethod(F.adaptive_avg_pool3d)
+
+
 class AdaptiveMaxPool2d(Module):
+    _function = staticmethod(F.adaptive_max_pool2d)
+
     def __init__(self, output_size, return_indices=False):
         super().__init__()
         self.output_size, self.return_indices = output_size, return_indices
 
     def forward(self, input):
-        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+        return type(self)._function(input, self.output_size, self.return_indices)
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
+    _function = staticmethod(F.adaptive_max_pool3d)
 
 
 def _init_norm(module, num_features, eps, momentum, affine, track_running_stats, device, dtype):

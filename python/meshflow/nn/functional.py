@@ -334,8 +334,9 @@ def _attention_attrs(op, is_causal, scale):
 from .._ops_elementwise import gelu, sigmoid, softplus, tanh  # noqa: E402,F401: part of this module's API
 
 # Convolutional networks' layers: convolution, pooling, padding, normalization.
-from ._functional_conv import (conv1d, conv2d, max_pool1d, max_pool2d, avg_pool1d, avg_pool2d,  # noqa: E402,F401
-                               adaptive_avg_pool2d, adaptive_max_pool2d, pad, interpolate, batch_norm, group_norm,
+from ._functional_conv import (conv1d, conv2d, conv3d, max_pool1d, max_pool2d, max_pool3d,  # noqa: E402,F401
+                               avg_pool1d, avg_pool2d, avg_pool3d, adaptive_avg_pool2d, adaptive_avg_pool3d,
+                               adaptive_max_pool2d, adaptive_max_pool3d, pad, interpolate, batch_norm, group_norm,
                                rms_norm)
 from .._ops_index import one_hot  # noqa: E402,F401: part of this module's API
 
@@ -348,7 +349,7 @@ from ._functional_extra import (relu, relu_, hardtanh, hardtanh_, relu6, thresho
 
 # Instance and local response normalization, selu and celu (issue 26, continued).
 from ._functional_more import selu, celu, instance_norm, local_response_norm  # noqa: E402,F401
-from ._conv_transpose import conv_transpose1d, conv_transpose2d  # noqa: E402,F401: part of this module's API
+from ._conv_transpose import conv_transpose1d, conv_transpose2d, conv_transpose3d  # noqa: E402,F401: part of this module's API
 # Bilinear, pixel and channel shuffles, unfold / fold and the remaining losses (issue 37).
 from ._functional_surface import (adaptive_avg_pool1d, adaptive_max_pool1d, hardshrink, softshrink,  # noqa: E402,F401
                                   bilinear, pixel_shuffle, pixel_unshuffle, channel_shuffle,

@@ -1,8 +1,8 @@
-"""Convolutional layers on global tensors (2 and 4 ranks, meshes [2], [4] and [2, 2]): conv2d
-data parallel (batch split, weight broadcast), output-channel parallel (weight split) and
+"""Convolutional layers on global tensors (2 and 4 ranks, meshes [2], [4] and [2, 2]): conv2d and
+conv3d data parallel (batch split, weight broadcast), output-channel parallel (weight split) and
 input-channel parallel (both split: a partial sum); pooling and pad on a split batch or
-channel dim; batch_norm with synchronized (default) and per-rank (local_stats) statistics;
-each equal to one device, gradients in their inputs' layouts. Then a small CNN (two Conv2d,
+channel dim (2-d and 3-d); conv_transpose3d on a split batch; batch_norm with synchronized
+(default) and per-rank (local_stats) statistics; each equal to one device, gradients in their inputs' layouts. Then a small CNN (two Conv2d,
 BatchNorm2d, pooling, Linear) trained data parallel equals the same training on one device
 and its loss falls. Uneven splits: batches of 5 and channel counts of 3 and 5 over 2 and 4.
 """
@@ -73,6 +73,45 @@ def test_grouped_conv_with_bias_and_conv1d_data_parallel(kind):
     x1, w1 = values(5, 3, 9, seed=6), values(4, 3, 2, seed=7)
     g = lambda x, w: F.conv1d(x, w, stride=2, padding=1)  # noqa: E731
     check_global_gradients(g, [on(x1, p, batch), on(w1, p, bcast)], check_gradients(g, [x1, w1]))
+
+
+# conv3d (and the transposed one, its backward ops) on the same layouts: a batch split of 5
+# over 2 and 4 ranks, output channels split, input channels split (a partial sum).
+CONV3D_LAYOUTS = [
+    (2, (S(0),), (B,), (S(0),)), (4, (S(0),), (B,), (S(0),)), (2, (B,), (S(0),), (S(1),)),
+    (4, (S(1),), (S(1),), (P,)), ("2x2", (S(0), B), (B, S(0)), (S(0), S(1))),
+]
+
+
+@pytest.mark.parametrize("kind,x_sbp,w_sbp,y_sbp", CONV3D_LAYOUTS)
+def test_conv3d_layouts_equal_one_device(kind, x_sbp, w_sbp, y_sbp):
+    p = mesh(kind)
+    x, w = values(5, 3, 3, 4, 3, seed=21), values(5, 3, 2, 2, 2, seed=22)
+    f = lambda x, w: F.conv3d(x, w, stride=(1, 2, 1), padding=1, dilation=(1, 1, 2))  # noqa: E731
+    expected = check_gradients(f, [x, w])
+    gx, gw = on(x, p, x_sbp), on(w, p, w_sbp)
+    y = f(gx, gw)
+    assert y.sbp == y_sbp
+    np.testing.assert_allclose(y.numpy(), f(mf.tensor(x), mf.tensor(w)).numpy(), rtol=1e-12, atol=1e-12)
+    check_global_gradients(f, [gx, gw], expected)
+
+
+@pytest.mark.parametrize("kind", [2, 4, "2x2"])
+def test_conv_transpose3d_and_pool3d_data_parallel(kind):
+    p = mesh(kind)
+    batch = (S(0),) if kind != "2x2" else (S(0), S(0))
+    bcast = (B,) * len(batch)
+    x, w = values(5, 4, 3, 3, 2, seed=23), values(4, 3, 2, 2, 2, seed=24)
+    f = lambda x, w: F.conv_transpose3d(x, w, stride=2, padding=1, groups=2)  # noqa: E731
+    check_global_gradients(f, [on(x, p, batch), on(w, p, bcast)], check_gradients(f, [x, w]))
+    x3 = values(5, 3, 4, 5, 4, seed=25)
+    for g in (lambda x: F.max_pool3d(x, 2, stride=(1, 2, 2), padding=1, ceil_mode=True),
+              lambda x: F.avg_pool3d(x, (2, 3, 2), padding=(1, 1, 0), count_include_pad=False),
+              lambda x: F.adaptive_avg_pool3d(x, (2, 3, 3)), lambda x: F.adaptive_max_pool3d(x, 2)):
+        gx = on(x3, p, batch)
+        assert g(gx).sbp == batch
+        np.testing.assert_allclose(g(gx).numpy(), g(mf.tensor(x3)).numpy(), rtol=1e-12)
+        check_global_gradients(g, [gx], check_gradients(g, [x3]))
 
 
 POOLS = {

@@ -1,0 +1,374 @@
+// Copyright 2026 The meshflow Authors.
+// Pooling with PyTorch's semantics over the last k = 2 or 3 dims of [N, C, ...], each op beside
+// the backward op its gradient calls; the geometry and its checks are conv_util.h's, shared
+// with the CUDA kernels (cuda/conv.cu). The 1-d forms are the 2-d ones on a height of 1
+// (Python's). Signatures:
+//   max_pool<k>d(x; kernel_size, stride, padding, dilation, ceil_mode) -> y, indices (int64,
+//     the flat index of each maximum within its plane, (d * H + h) * W + w: torch's), and
+//     adaptive_max_pool<k>d(x; output_size) -> y, indices:
+//     S(0) -> S(0), S(0);  S(1) -> S(1), S(1).
+//   max_pool<k>d_backward(dy, indices; input_size) -> dx, for both:  S(j), S(j) -> S(j) for
+//     j < 2;  P, B -> P.
+//   avg_pool<k>d(x; kernel_size, stride, padding, ceil_mode, count_include_pad,
+//     divisor_override (0: none)), adaptive_avg_pool<k>d(x; output_size), and their backward
+//     ops (dy; the forward's attributes, input_size):  S(j) -> S(j) for j < 2;  P -> P.
+//   The backward ops are linear in dy and their forward ops' adjoints; their gradients (a
+//   create_graph backward) are those forward ops, or a gather at the indices.
+//
+// float32 pools on oneDNN's primitives (onednn.h) wherever they give torch's values: max
+// pooling on inputs without NaN or -inf (a scan decides: oneDNN's skips a NaN that torch's
+// returns, and gives an all -inf window the lowest float), avg pooling unless
+// divisor_override is set or count_include_pad meets a padded axis whose last window reaches
+// past the padding (torch's divisor then clips the window; oneDNN's is the kernel's volume),
+// adaptive windows where the input's sizes are multiples of the output's. float64 and the
+// rest run the direct kernels below, one row of outputs per task. max pooling's backward adds
+// each plane's dy at its indices in output order, one plane per task: no two threads write
+// one element, so the results are deterministic.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "meshflow/ops/conv_util.h"
+#include "meshflow/ops/functional.h"
+#include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/onednn.h"
+#include "meshflow/ops/registry.h"
+
+namespace mf {
+namespace {
+
+using kernel::kAxes;
+using kernel::onednn::PoolKind;
+using kernel::PoolAxis;
+using kernel::PoolGeometry;
+using kernel::Window;
+
+const Sbp kB = Sbp::broadcast(), kP = Sbp::partial_sum();
+
+// stem + "2d" or "3d" + suffix: the op of that family for k = dims.
+std::string op_name(const char* stem, int dims, const char* suffix = "") {
+  return stem + std::to_string(dims) + "d" + suffix;
+}
+
+// The spatial sizes of t's shape (its dims after N and C).
+std::vector<int64_t> spatial(const Shape& shape) { return std::vector<int64_t>(shape.begin() + 2, shape.end()); }
+
+// The input of a backward op: dy's N and C with the attribute input_size.
+Shape backward_input_shape(const std::string& op, const Attrs& attrs, const Shape& dy, int dims) {
+  const std::vector<int64_t>& size = attrs.get_ints("input_size");
+  if (size.size() != static_cast<size_t>(dims) || dy.size() != static_cast<size_t>(dims) + 2) {
+    op_error(op, "input_size is " + to_string(size) + " and dy has shape " + to_string(dy) + "; expected " +
+                     std::to_string(dims) + " ints and dy of " + std::to_string(dims + 2) + " dims [N, C, ...]");
+  }
+  Shape x{dy[0], dy[1]};
+  x.insert(x.end(), size.begin(), size.end());
+  return x;
+}
+
+// ---------------------------------------------------------------------------------------------
+// max_pool2d/3d, adaptive_max_pool2d/3d and their backward op
+
+// Whether every element is above -inf (so none is NaN either): the inputs on which oneDNN's
+// max pooling gives torch's values. Chunks on the team, each one vectorized pass.
+bool above_lowest(const float* x, int64_t n) {
+  constexpr int64_t kChunk = 1 << 14;
+  std::atomic<bool> ok{true};
+  kernel::parallel_for((n + kChunk - 1) / kChunk, n > kernel::kParallelGrain, [&](int64_t c) {
+    const float* p = x + c * kChunk;
+    const int64_t len = std::min(kChunk, n - c * kChunk);
+    int bad = 0;
+#pragma omp simd reduction(| : bad)
+    for (int64_t i = 0; i < len; ++i) bad |= !(p[i] > -std::numeric_limits<float>::infinity());
+    if (bad) ok.store(false, std::memory_order_relaxed);
+  });
+  return ok.load();
+}
+
+// Each window's maximum and its flat index (a NaN wins, the last one, as in torch; an all
+// -inf window gives -inf at its first position).
+template <typename T>
+void max_pool_direct(const PoolGeometry& g, const T* x, T* y, int64_t* indices) {
+  const PoolAxis &ad = g.axis[0], &ah = g.axis[1], &aw = g.axis[2];
+  const int64_t rows = g.planes * ad.out * ah.out;
+  kernel::parallel_for(rows, rows * aw.out * 4 > kernel::kParallelGrain, [&](int64_t row) {
+    const int64_t oh = row % ah.out, od = row / ah.out % ad.out;
+    const T* plane = x + row / (ah.out * ad.out) * g.in_volume();
+    const Window wd = kernel::pool_window(ad, od), wh = kernel::pool_window(ah, oh);
+    for (int64_t ow = 0; ow < aw.out; ++ow) {
+      const Window ww = kernel::pool_window(aw, ow);
+      T best = -std::numeric_limits<T>::infinity();
+      int64_t at = (wd.first * ah.in + wh.first) * aw.in + ww.first;
+      for (int64_t id = wd.first; id < wd.stop; id += wd.step) {
+        for (int64_t ih = wh.first; ih < wh.stop; ih += wh.step) {
+          const int64_t line = (id * ah.in + ih) * aw.in;
+          for (int64_t iw = ww.first; iw < ww.stop; iw += ww.step) {
+            const T value = plane[line + iw];
+            if (value > best || std::isnan(value)) best = value, at = line + iw;
+          }
+        }
+      }
+      y[row * aw.out + ow] = best;
+      indices[row * aw.out + ow] = at;
+    }
+  });
+}
+
+OpDef max_pool(int dims, bool adaptive) {
+  const std::string name = op_name(adaptive ? "adaptive_max_pool" : "max_pool", dims);
+  const std::string backward = op_name("max_pool", dims, "_backward");
+  auto infer = [name, adaptive, dims](const std::vector<TensorMeta>& in,
+                                      const Attrs& attrs) -> std::vector<TensorMeta> {
+    kernel::expect_inputs(name, in, 1);
+    kernel::expect_floating(name, in[0], "the input");
+    const PoolGeometry g = kernel::pool_geometry(name, attrs, in[0].shape, adaptive, dims);
+    const Shape out = kernel::pool_output_shape(in[0].shape, g);
+    return {{out, in[0].dtype}, {out, DType::kInt64}};
+  };
+  auto signatures = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
+    return kernel::plane_signatures(1, 2, false);
+  };
+  auto run = [name, adaptive, dims](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+    const Tensor& x = in[0];
+    const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, x.shape(), adaptive, dims);
+    const Shape out = kernel::pool_output_shape(x.shape(), g);
+    Tensor y = ctx.output(0, out, x.dtype()), indices = ctx.output(1, out, DType::kInt64);
+    int64_t* at = indices.data_as<int64_t>();
+    if (y.numel() == 0) return {y, indices};
+    if (x.dtype() == DType::kFloat32 && above_lowest(x.data_as<float>(), x.numel()) &&
+        kernel::onednn::pool_forward(PoolKind::kMax, g, x.data_as<float>(), y.data_as<float>(), at)) {
+      return {y, indices};
+    }
+    kernel::visit_floating(x.dtype(), [&](auto v) {
+      using T = decltype(v);
+      max_pool_direct(g, x.data_as<T>(), y.data_as<T>(), at);
+    });
+    return {y, indices};
+  };
+  return with_grad(make_op(name, infer, signatures, run), [backward](const GradContext& ctx) -> std::vector<Var> {
+    return {call1(backward, {ctx.grad_outputs[0], ctx.outputs[1]}, {{"input_size", spatial(ctx.inputs[0].shape())}})};
+  });
+}
+
+OpDef max_pool_backward(int dims) {
+  const std::string name = op_name("max_pool", dims, "_backward");
+  auto infer = [name, dims](const std::vector<TensorMeta>& in, const Attrs& attrs) -> std::vector<TensorMeta> {
+    kernel::expect_inputs(name, in, 2);
+    kernel::expect_floating(name, in[0], "dy");
+    if (in[1].dtype != DType::kInt64 || in[1].shape != in[0].shape) {
+      op_error(name, "indices are " + std::string(dtype_name(in[1].dtype)) + " of shape " + to_string(in[1].shape) +
+                         "; expected int64 of dy's shape " + to_string(in[0].shape));
+    }
+    return {{backward_input_shape(name, attrs, in[0].shape, dims), in[0].dtype}};
+  };
+  auto signatures = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
+    std::vector<Signature> sigs = kernel::split_alike_signatures(2, 2, 1);
+    sigs.push_back({{kP, kB}, {kP}});
+    return sigs;
+  };
+  // Each plane's dy added at its indices in output order (indices come from the forward op:
+  // in range by construction).
+  auto run = [name, dims](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+    const Tensor &dy = in[0], &indices = in[1];
+    const Shape xs = backward_input_shape(name, ctx.attrs, dy.shape(), dims);
+    Tensor dx = ctx.output(0, xs, dy.dtype());
+    const int64_t planes = xs[0] * xs[1], in_plane = numel(xs) / std::max<int64_t>(planes, 1);
+    const int64_t out_plane = dy.numel() / std::max<int64_t>(planes, 1);
+    kernel::visit_floating(dy.dtype(), [&](auto v) {
+      using T = decltype(v);
+      kernel::parallel_for(planes, dx.numel() > kernel::kParallelGrain, [&](int64_t p) {
+        T* d = dx.data_as<T>() + p * in_plane;
+        const T* g = dy.data_as<T>() + p * out_plane;
+        const int64_t* idx = indices.data_as<int64_t>() + p * out_plane;
+        std::fill(d, d + in_plane, T{0});
+        for (int64_t o = 0; o < out_plane; ++o) d[idx[o]] += g[o];
+      });
+    });
+    return {dx};
+  };
+  // Linear in dy: its gradient reads ddx at each window's maximum.
+  auto grad = [](const GradContext& ctx) -> std::vector<Var> {
+    const Shape &dy = ctx.inputs[0].shape(), &x = ctx.grad_outputs[0].shape();
+    const Var planes = fn::reshape(ctx.grad_outputs[0], {x[0], x[1], -1});
+    const Var at = fn::reshape(ctx.inputs[1], {dy[0], dy[1], -1});
+    return {fn::reshape(call1("gather", {planes, at}, {{"dim", int64_t{2}}}), dy), Var()};
+  };
+  return with_grad(make_op(name, infer, signatures, run), grad);
+}
+
+// ---------------------------------------------------------------------------------------------
+// avg_pool2d/3d, adaptive_avg_pool2d/3d and their backward ops
+
+// avg pooling's attributes beyond the window: count_include_pad (default true) and
+// divisor_override (0 or absent: none).
+bool count_include_pad(const Attrs& attrs) {
+  return !attrs.has("count_include_pad") || attrs.get_bool("count_include_pad");
+}
+int64_t divisor_override(const Attrs& attrs) {
+  return attrs.has("divisor_override") ? attrs.get_int("divisor_override") : 0;
+}
+
+// oneDNN's algorithm whose divisors are torch's for this call, if one is. Per axis torch
+// counts min(end, in + pad) - start positions; oneDNN's exclude-padding kind counts those in
+// the input (the same where an axis has no padding), its include-padding kind the kernel (the
+// same where no window of the axis reaches past in + pad).
+std::optional<PoolKind> onednn_avg_kind(const PoolGeometry& g, const Attrs& attrs) {
+  if (divisor_override(attrs) > 0) return std::nullopt;
+  bool padded = false, overhang = false;
+  for (const PoolAxis& a : g.axis) {
+    if (a.adaptive) continue;
+    padded = padded || a.pad > 0;
+    overhang = overhang || (a.out - 1) * a.stride - a.pad + a.kernel > a.in + a.pad;
+  }
+  if (!count_include_pad(attrs) || !padded) return PoolKind::kAvgExcludePad;
+  if (overhang) return std::nullopt;
+  return PoolKind::kAvgIncludePad;
+}
+
+template <typename T>
+void avg_pool_direct(const PoolGeometry& g, bool with_pad, int64_t override_, const T* x, T* y) {
+  const PoolAxis &ad = g.axis[0], &ah = g.axis[1], &aw = g.axis[2];
+  const int64_t rows = g.planes * ad.out * ah.out;
+  kernel::parallel_for(rows, rows * aw.out * 4 > kernel::kParallelGrain, [&](int64_t row) {
+    const int64_t oh = row % ah.out, od = row / ah.out % ad.out;
+    const T* plane = x + row / (ah.out * ad.out) * g.in_volume();
+    const Window wd = kernel::pool_window(ad, od), wh = kernel::pool_window(ah, oh);
+    for (int64_t ow = 0; ow < aw.out; ++ow) {
+      const Window ww = kernel::pool_window(aw, ow);
+      T sum = 0;
+      for (int64_t id = wd.first; id < wd.stop; ++id) {
+        for (int64_t ih = wh.first; ih < wh.stop; ++ih) {
+          const T* line = plane + (id * ah.in + ih) * aw.in;
+          for (int64_t iw = ww.first; iw < ww.stop; ++iw) sum += line[iw];
+        }
+      }
+      const int64_t o[kAxes] = {od, oh, ow};
+      y[row * aw.out + ow] = sum / static_cast<T>(kernel::avg_pool_divisor(g, o, with_pad, override_));
+    }
+  });
+}
+
+// Each plane's dx: every output's share of dy added over its window, in output order.
+template <typename T>
+void avg_pool_backward_direct(const PoolGeometry& g, bool with_pad, int64_t override_, const T* dy, T* dx) {
+  const PoolAxis &ad = g.axis[0], &ah = g.axis[1], &aw = g.axis[2];
+  kernel::parallel_for(g.planes, g.planes * g.in_volume() > kernel::kParallelGrain, [&](int64_t p) {
+    T* d = dx + p * g.in_volume();
+    const T* gy = dy + p * g.out_volume();
+    std::fill(d, d + g.in_volume(), T{0});
+    for (int64_t od = 0; od < ad.out; ++od) {
+      const Window wd = kernel::pool_window(ad, od);
+      for (int64_t oh = 0; oh < ah.out; ++oh) {
+        const Window wh = kernel::pool_window(ah, oh);
+        for (int64_t ow = 0; ow < aw.out; ++ow) {
+          const Window ww = kernel::pool_window(aw, ow);
+          const int64_t o[kAxes] = {od, oh, ow};
+          const T share = gy[(od * ah.out + oh) * aw.out + ow] /
+                          static_cast<T>(kernel::avg_pool_divisor(g, o, with_pad, override_));
+          for (int64_t id = wd.first; id < wd.stop; ++id) {
+            for (int64_t ih = wh.first; ih < wh.stop; ++ih) {
+              T* line = d + (id * ah.in + ih) * aw.in;
+              for (int64_t iw = ww.first; iw < ww.stop; ++iw) line[iw] += share;
+            }
+          }
+        }
+      }
+    }
+  });
+}
+
+// avg_pool<k>d and adaptive_avg_pool<k>d; their backward ops are avg_pool_backward's.
+OpDef avg_pool(int dims, bool adaptive) {
+  const std::string name = op_name(adaptive ? "adaptive_avg_pool" : "avg_pool", dims);
+  const std::string backward = name + "_backward";
+  auto infer = [name, adaptive, dims](const std::vector<TensorMeta>& in,
+                                      const Attrs& attrs) -> std::vector<TensorMeta> {
+    kernel::expect_inputs(name, in, 1);
+    kernel::expect_floating(name, in[0], "the input");
+    if (divisor_override(attrs) < 0) op_error(name, "divisor_override is negative; expected a positive divisor");
+    const PoolGeometry g = kernel::pool_geometry(name, attrs, in[0].shape, adaptive, dims);
+    return {{kernel::pool_output_shape(in[0].shape, g), in[0].dtype}};
+  };
+  auto signatures = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
+    return kernel::plane_signatures(1, 1, true);
+  };
+  auto run = [name, adaptive, dims](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+    const Tensor& x = in[0];
+    const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, x.shape(), adaptive, dims);
+    Tensor y = ctx.output(0, kernel::pool_output_shape(x.shape(), g), x.dtype());
+    if (y.numel() == 0) return {y};
+    const std::optional<PoolKind> kind = onednn_avg_kind(g, ctx.attrs);
+    if (x.dtype() == DType::kFloat32 && kind &&
+        kernel::onednn::pool_forward(*kind, g, x.data_as<float>(), y.data_as<float>(), nullptr)) {
+      return {y};
+    }
+    kernel::visit_floating(x.dtype(), [&](auto v) {
+      using T = decltype(v);
+      avg_pool_direct(g, count_include_pad(ctx.attrs), divisor_override(ctx.attrs), x.data_as<T>(), y.data_as<T>());
+    });
+    return {y};
+  };
+  return with_grad(make_op(name, infer, signatures, run), [backward](const GradContext& ctx) -> std::vector<Var> {
+    return {call1(backward, {ctx.grad_outputs[0]},
+                  Attrs(ctx.attrs).set("input_size", spatial(ctx.inputs[0].shape())))};
+  });
+}
+
+OpDef avg_pool_backward(int dims, bool adaptive) {
+  const std::string forward = op_name(adaptive ? "adaptive_avg_pool" : "avg_pool", dims);
+  const std::string name = forward + "_backward";
+  auto infer = [name, adaptive, dims](const std::vector<TensorMeta>& in,
+                                      const Attrs& attrs) -> std::vector<TensorMeta> {
+    kernel::expect_inputs(name, in, 1);
+    kernel::expect_floating(name, in[0], "dy");
+    const Shape xs = backward_input_shape(name, attrs, in[0].shape, dims);
+    const Shape expected = kernel::pool_output_shape(xs, kernel::pool_geometry(name, attrs, xs, adaptive, dims));
+    if (expected != in[0].shape) {
+      op_error(name, "dy has shape " + to_string(in[0].shape) + "; expected " + to_string(expected) +
+                         ", the pooling's output");
+    }
+    return {{xs, in[0].dtype}};
+  };
+  auto signatures = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
+    return kernel::plane_signatures(1, 1, true);
+  };
+  auto run = [name, adaptive, dims](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+    const Tensor& dy = in[0];
+    const Shape xs = backward_input_shape(name, ctx.attrs, dy.shape(), dims);
+    const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, xs, adaptive, dims);
+    Tensor dx = ctx.output(0, xs, dy.dtype());
+    if (dx.numel() == 0) return {dx};
+    const std::optional<PoolKind> kind = onednn_avg_kind(g, ctx.attrs);
+    if (dy.dtype() == DType::kFloat32 && kind &&
+        kernel::onednn::avg_pool_backward(*kind, g, dy.data_as<float>(), dx.data_as<float>())) {
+      return {dx};
+    }
+    kernel::visit_floating(dy.dtype(), [&](auto v) {
+      using T = decltype(v);
+      avg_pool_backward_direct(g, count_include_pad(ctx.attrs), divisor_override(ctx.attrs), dy.data_as<T>(),
+                               dx.data_as<T>());
+    });
+    return {dx};
+  };
+  return with_grad(make_op(name, infer, signatures, run), [forward](const GradContext& ctx) -> std::vector<Var> {
+    return {call1(forward, {ctx.grad_outputs[0]}, ctx.attrs)};
+  });
+}
+
+}  // namespace
+
+void register_pool_ops(OpRegistry& r) {
+  for (int dims : {2, 3}) {
+    r.add(max_pool(dims, false));
+    r.add(max_pool(dims, true));
+    r.add(max_pool_backward(dims));
+    for (bool adaptive : {false, true}) {
+      r.add(avg_pool(dims, adaptive));
+      r.add(avg_pool_backward(dims, adaptive));
+    }
+  }
+}
+
+}  // namespace mf
