@@ -89,6 +89,49 @@ MF_ALWAYS_INLINE T fold(const T* lanes, F f) {
   return v[0];
 }
 
+// out[i] = the f-fold of sets[i] (as fold's) for kLanes<T> sets at once: each step folds
+// the pairs of adjacent sets' halves into one vector, so that the last step leaves set i's
+// fold in lane i, after as many shuffles as fold spends on two sets.
+template <typename T, typename F>
+MF_ALWAYS_INLINE void fold_sets(const T (*sets)[kLanes<T>], T* out, F f) {
+  using I = Vec<std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>;
+  constexpr int kL = kLanes<T>;
+  Vec<T> v[kL];
+  std::memcpy(v, sets, sizeof v);
+  // Pairs (a, b) = (v[2k], v[2k + 1]) of `count` vectors, each `h`-lane halves side by side.
+  auto step = [&v, f](int count, I lo, I hi) {
+    for (int k = 0; k < count / 2; ++k) {
+      v[k] = f(__builtin_shuffle(v[2 * k], v[2 * k + 1], lo), __builtin_shuffle(v[2 * k], v[2 * k + 1], hi));
+    }
+  };
+  if constexpr (kL == 16) {
+    step(16, I{0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23},
+         I{8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31});
+    step(8, I{0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27},
+         I{4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31});
+    step(4, I{0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29},
+         I{2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31});
+    step(2, I{0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30},
+         I{1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31});
+  } else {
+    static_assert(kL == 8);
+    step(8, I{0, 1, 2, 3, 8, 9, 10, 11}, I{4, 5, 6, 7, 12, 13, 14, 15});
+    step(4, I{0, 1, 4, 5, 8, 9, 12, 13}, I{2, 3, 6, 7, 10, 11, 14, 15});
+    step(2, I{0, 2, 4, 6, 8, 10, 12, 14}, I{1, 3, 5, 7, 9, 11, 13, 15});
+  }
+  std::memcpy(out, v, sizeof v[0]);
+}
+
+template <typename T>
+MF_ALWAYS_INLINE void sums(const T (*sets)[kLanes<T>], T* out) {
+  fold_sets(sets, out, [](Vec<T> a, Vec<T> b) { return a + b; });
+}
+
+template <typename T>
+MF_ALWAYS_INLINE void maxima(const T (*sets)[kLanes<T>], T* out) {
+  fold_sets(sets, out, [](Vec<T> a, Vec<T> b) { return b > a ? b : a; });
+}
+
 template <typename T>
 MF_ALWAYS_INLINE T sum(const T* lanes) {
   return fold(lanes, [](Vec<T> a, Vec<T> b) { return a + b; });

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "meshflow/core/dtype.h"
+
 namespace mf::kernel {
 
 // Which leading elements of a row softmax keeps (the others masked): all n, or, with
@@ -39,6 +41,12 @@ void softmax_backward_lines(const T* y, const T* dy, T* dx, int64_t n, int64_t i
 // lse[r] = log(sum(exp(x_r))) of `count` rows of n elements.
 template <typename T>
 void log_sum_exp_rows(const T* x, T* lse, int64_t count, int64_t n);
+
+// out[r] = the sum, maximum or minimum (`op`) of row r, for `count` rows of n elements: the
+// reductions' kernel for short rows (ops/reduce.cc). A maximum or minimum is NaN where the
+// row holds one.
+template <typename T>
+void reduce_rows(const T* x, T* out, int64_t count, int64_t n, ReduceOp op);
 
 // `count` rows of n elements normalized: y = (x - mean) / sqrt(var + eps) (biased variance),
 // times w and plus b where they are not null (n elements each).
