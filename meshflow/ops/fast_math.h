@@ -1,12 +1,14 @@
 // Copyright 2026 The meshflow Authors.
 // Elementwise math for the kernels on the hot path of training, written so that loops over
-// them vectorize: no libm call and no floating-point comparison in float32 (either keeps GCC
-// from vectorizing). float64 calls libm, for exact gradient checks.
+// them vectorize: no libm call in float32, and comparisons only to select between values
+// computed either way (a libm call or a branch keeps GCC from vectorizing). float64 calls
+// libm, for exact gradient checks.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace mf::fast_math {
@@ -28,10 +30,17 @@ MF_ALWAYS_INLINE float float_of(uint32_t bits) {
   return x;
 }
 
+// a b + c rounded once: one instruction in the versions built for x86-64-v3 and v4 (every
+// CPU with AVX2 has FMA), a libm call at the baseline, where the loop no longer vectorizes
+// but every version still gives the same bits. (GCC forms no FMA by itself: the build turns
+// contraction off, CMakeLists.txt.)
+MF_ALWAYS_INLINE float fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+
 // exp(x) for x <= 0 (shifted logits, log-probabilities). Float: within 3 ulps of std::exp,
 // 0 below -87.34 (where exp leaves the normal floats), NaN kept; written without a libm call
-// or a floating-point comparison (which may trap), either of which keeps GCC from
-// vectorizing the loop (inline for the same reason). Double: std::exp.
+// (which keeps GCC from vectorizing the loop; inline for the same reason). The comparisons
+// select between values computed either way, so that the loop still vectorizes (as blends).
+// Double: std::exp.
 template <typename T>
 MF_ALWAYS_INLINE T exp_nonpositive(T x) {
   if constexpr (std::is_same_v<T, double>) {
@@ -39,20 +48,50 @@ MF_ALWAYS_INLINE T exp_nonpositive(T x) {
   } else {
     constexpr float kLowest = -87.33654f;  // exp(kLowest) is the least normal float
     constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer, kept in the low bits
-    const uint32_t bits = bits_of(x), lowest = bits_of(kLowest);
-    // All ones where x < kLowest (-inf too: as unsigned, negative floats' bits grow with their
-    // magnitude) and where x is NaN.
-    const uint32_t underflow = 0u - static_cast<uint32_t>((bits > lowest) & (bits <= 0xff800000u));
-    const uint32_t nan = 0u - static_cast<uint32_t>((bits & 0x7fffffffu) > 0x7f800000u);
-    const float clamped = float_of((bits & ~underflow) | (lowest & underflow));
+    const float clamped = x < kLowest ? kLowest : x;  // -inf too; NaN passes (the comparison is false)
     // clamped = k ln2 + r with |r| <= ln2 / 2 (ln2 in two parts: k ln2 is exact), then
     // exp(clamped) = 2^k exp(r), exp(r) by its Taylor polynomial of degree 6.
-    const float rounded = clamped * 1.44269504088896341f + kRound;
+    const float rounded = fma(clamped, 1.44269504088896341f, kRound);
     const float k = rounded - kRound;
-    const float r = (clamped - k * 0.693145751953125f) - k * 1.428606765330187e-06f;
-    const float p = 1 + r * (1 + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720))))));
-    const float two_to_k = float_of((bits_of(rounded) - bits_of(kRound) + 127u) << 23);
-    return float_of((bits & nan) | (bits_of(p * two_to_k) & ~nan & ~underflow));
+    const float r = fma(k, -1.428606765330187e-06f, fma(k, -0.693145751953125f, clamped));
+    float p = fma(r, 1.0f / 720, 1.0f / 120);
+    p = fma(p, r, 1.0f / 24);
+    p = fma(p, r, 1.0f / 6);
+    p = fma(p, r, 0.5f);
+    p = fma(p, r, 1.0f);
+    p = fma(p, r, 1.0f);
+    const float e = p * float_of((bits_of(rounded) - bits_of(kRound) + 127u) << 23);
+    return x < kLowest ? 0.0f : e;
+  }
+}
+
+// log(x) for positive x (sums of exponentials, at least 1). Float: x = 2^e m with m in
+// [sqrt(1/2), sqrt(2)), log(x) = e ln2 + log(m), log(m) = log(1 + f) by Cephes' polynomial
+// for logf (within about 1 ulp), +inf and NaN kept; no libm call, so loops vectorize.
+// Subnormals and values <= 0 are outside its domain. Double: std::log.
+template <typename T>
+MF_ALWAYS_INLINE T log_positive(T x) {
+  if constexpr (std::is_same_v<T, double>) {
+    return std::log(x);
+  } else {
+    const uint32_t bits = bits_of(x);
+    const float mantissa = float_of((bits & 0x007fffffu) | 0x3f800000u);  // in [1, 2)
+    const bool high = mantissa > 1.41421356f;
+    const float m = high ? mantissa * 0.5f : mantissa;
+    const float exponent = static_cast<float>(static_cast<int32_t>(bits >> 23) - 127);
+    const float e = high ? exponent + 1 : exponent;  // (a select of integers would not vectorize)
+    const float f = m - 1, z = f * f;
+    float p = fma(f, 7.0376836292e-2f, -1.1514610310e-1f);
+    p = fma(p, f, 1.1676998740e-1f);
+    p = fma(p, f, -1.2420140846e-1f);
+    p = fma(p, f, 1.4249322787e-1f);
+    p = fma(p, f, -1.6668057665e-1f);
+    p = fma(p, f, 2.0000714765e-1f);
+    p = fma(p, f, -2.4999993993e-1f);
+    p = fma(p, f, 3.3333331174e-1f);
+    // ln2 in two parts (0.693359375 - 2.12194440e-4), the small one added first.
+    const float y = ((p * f * z + e * -2.12194440e-4f) - 0.5f * z + f) + e * 0.693359375f;
+    return x < std::numeric_limits<float>::infinity() ? y : x;  // NaN fails the comparison too
   }
 }
 
@@ -69,9 +108,11 @@ MF_ALWAYS_INLINE T normal_cdf_and_density(T x, T& density) {
     return 0.5 * (1 + std::erf(x * M_SQRT1_2));
   } else {
     const float t = 1 / (1 + 0.3275911f * static_cast<float>(M_SQRT1_2) * std::fabs(x));
-    const float tail =  // Phi(-|x|) = (1 - erf(|x| / sqrt 2)) / 2
-        0.5f * t * (0.254829592f + t * (-0.284496736f + t * (1.421413741f + t * (-1.453152027f + t * 1.061405429f)))) *
-        gauss;
+    float p = fma(t, 1.061405429f, -1.453152027f);
+    p = fma(p, t, 1.421413741f);
+    p = fma(p, t, -0.284496736f);
+    p = fma(p, t, 0.254829592f);
+    const float tail = 0.5f * t * p * gauss;  // Phi(-|x|) = (1 - erf(|x| / sqrt 2)) / 2
     // Phi(x) = tail for negative x, 1 - tail otherwise (chosen by the sign bit, not by a comparison).
     const uint32_t negative = 0u - (bits_of(x) >> 31);
     return float_of((bits_of(tail) & negative) | (bits_of(1 - tail) & ~negative));
@@ -106,15 +147,15 @@ MF_ALWAYS_INLINE T tanh(T x) {
     const uint32_t big = 0u - static_cast<uint32_t>(magnitude > limit);
     const float a = float_of((magnitude & ~big) | (limit & big)), a2 = a * a;
     // Horner's rule written out: a loop over the coefficients keeps GCC from vectorizing.
-    float p = -2.76076847742355e-16f * a2 + 2.00018790482477e-13f;
-    p = p * a2 - 8.60467152213735e-11f;
-    p = p * a2 + 5.12229709037114e-08f;
-    p = p * a2 + 1.48572235717979e-05f;
-    p = p * a2 + 6.37261928875436e-04f;
-    p = p * a2 + 4.89352455891786e-03f;
-    float q = 1.19825839466702e-06f * a2 + 1.18534705686654e-04f;
-    q = q * a2 + 2.26843463243900e-03f;
-    q = q * a2 + 4.89352518554385e-03f;
+    float p = fma(a2, -2.76076847742355e-16f, 2.00018790482477e-13f);
+    p = fma(p, a2, -8.60467152213735e-11f);
+    p = fma(p, a2, 5.12229709037114e-08f);
+    p = fma(p, a2, 1.48572235717979e-05f);
+    p = fma(p, a2, 6.37261928875436e-04f);
+    p = fma(p, a2, 4.89352455891786e-03f);
+    float q = fma(a2, 1.19825839466702e-06f, 1.18534705686654e-04f);
+    q = fma(q, a2, 2.26843463243900e-03f);
+    q = fma(q, a2, 4.89352518554385e-03f);
     return float_of(((bits_of(a * p / q) & ~kept) | (magnitude & kept)) | sign);
   }
 }

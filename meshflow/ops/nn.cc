@@ -60,6 +60,7 @@
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
+#include "meshflow/ops/rows.h"
 
 namespace mf {
 namespace {
@@ -119,120 +120,39 @@ AroundDim around(const Shape& shape, int64_t dim) {
 // ---------------------------------------------------------------------------------------------
 // softmax, log_softmax, softmax_backward
 //
-// Kernels on the hot path of training keep their inner loops vectorizable: sums and maxima
-// as OpenMP simd reductions (which allow reassociating them), and exp as exp_nonpositive.
+// The kernels run on ops/rows.h's row and line kernels: along the last dim, tasks of whole
+// rows; along another dim, tasks of adjacent lines (contiguous across them) of one outer block.
 
+// Elements a task of rows holds at least (fewer rows would cost more to hand out than to run).
+constexpr int64_t kTaskElements = 1 << 14;
+// Adjacent lines a task of lines holds at most.
+constexpr int64_t kTaskLines = 256;
 
-// Softmax (or log-softmax) of one contiguous row of n elements, x to y. Shifting by the
-// maximum m keeps exp from overflowing, and results are written in terms of x - m (exact
-// for nearby values).
-template <typename T>
-T row_max(const T* x, int64_t n) {
-  T m = -std::numeric_limits<T>::infinity();
-#pragma omp simd reduction(max : m)
-  for (int64_t i = 0; i < n; ++i) m = x[i] > m ? x[i] : m;
-  return m;
-}
-
-// log(sum(exp(x - m))) of a row whose maximum is m.
-template <typename T>
-T log_sum_exp_shifted(const T* x, int64_t n, T m) {
-  T s = 0;
-#pragma omp simd reduction(+ : s)
-  for (int64_t i = 0; i < n; ++i) s += fast_math::exp_nonpositive(x[i] - m);
-  return std::log(s);
-}
-
-template <typename T>
-void softmax_row(const T* x, T* y, int64_t n, bool log) {
-  const T m = row_max(x, n);
-  if (log) {
-    const T log_s = log_sum_exp_shifted(x, n, m);
-    kernel::simd_loop(n, [&](int64_t i) { y[i] = (x[i] - m) - log_s; });
-  } else {
-    kernel::simd_loop(n, [&](int64_t i) { y[i] = fast_math::exp_nonpositive(x[i] - m); });
-    T s = 0;
-#pragma omp simd reduction(+ : s)
-    for (int64_t i = 0; i < n; ++i) s += y[i];
-    const T inv_s = 1 / s;
-    kernel::simd_loop(n, [&](int64_t i) { y[i] *= inv_s; });
-  }
-}
-
-// The lines along `dim`: line c of outer block b is the n elements from b * n * inner + c,
-// inner apart. Along the last dim (inner == 1) they are rows; otherwise they are processed
-// kLines adjacent ones at a time, so that every pass runs over contiguous memory.
-constexpr int64_t kLines = 16;
-
-// Calls f(offset, width, block), in parallel, for each task of `width` <= kLines adjacent
-// lines of outer block `block` starting at element `offset` (one row when inner == 1).
+// Calls f(first, count) for tasks of `count` whole rows of n elements from row `first`,
+// in parallel when `parallel`.
 template <typename F>
-void for_each_line_task(const Shape& shape, int64_t dim, F f) {
-  const int64_t n = shape[dim], inner = around(shape, dim).inner;
-  const int64_t outer = n == 0 || inner == 0 ? 0 : numel(shape) / (n * inner);
-  const int64_t chunks = (inner + kLines - 1) / kLines;
-  kernel::parallel_for(outer * chunks, numel(shape) > kernel::kParallelGrain, [&](int64_t t) {
-    const int64_t block = t / chunks, first = t % chunks * kLines;
-    f(block * n * inner + first, std::min(kLines, inner - first), block);
+void for_each_row_task(int64_t rows, int64_t n, bool parallel, F f) {
+  const int64_t per_task = std::max<int64_t>(1, kTaskElements / std::max<int64_t>(n, 1));
+  kernel::parallel_for((rows + per_task - 1) / per_task, parallel, [&](int64_t t) {
+    const int64_t first = t * per_task;
+    f(first, std::min(per_task, rows - first));
   });
 }
 
-// softmax_row for `width` lines of n elements `inner` apart.
-template <typename T>
-void softmax_lines(const T* x, T* y, int64_t n, int64_t inner, int64_t width, bool log) {
-  T m[kLines], s[kLines];
-  std::fill(m, m + width, -std::numeric_limits<T>::infinity());
-  std::fill(s, s + width, T{0});
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t c = 0; c < width; ++c) m[c] = std::max(m[c], x[i * inner + c]);
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t c = 0; c < width; ++c) {
-      const T e = fast_math::exp_nonpositive(x[i * inner + c] - m[c]);
-      s[c] += e;
-      if (!log) y[i * inner + c] = e;
-    }
-  }
-  for (int64_t c = 0; c < width; ++c) s[c] = log ? std::log(s[c]) : 1 / s[c];
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t c = 0; c < width; ++c) {
-      const int64_t k = i * inner + c;
-      y[k] = log ? (x[k] - m[c]) - s[c] : y[k] * s[c];
-    }
-  }
-}
-
-// The gradient through softmax (or log-softmax) of one row, from its output y.
-template <typename T>
-void softmax_backward_row(const T* y, const T* dy, T* dx, int64_t n, bool log) {
-  T s = 0;
-  if (log) {
-#pragma omp simd reduction(+ : s)
-    for (int64_t i = 0; i < n; ++i) s += dy[i];
-    kernel::simd_loop(n, [&](int64_t i) { dx[i] = dy[i] - fast_math::exp_nonpositive(y[i]) * s; });
-  } else {
-#pragma omp simd reduction(+ : s)
-    for (int64_t i = 0; i < n; ++i) s += dy[i] * y[i];
-    kernel::simd_loop(n, [&](int64_t i) { dx[i] = y[i] * (dy[i] - s); });
-  }
-}
-
-// softmax_backward_row for `width` lines of n elements `inner` apart.
-template <typename T>
-void softmax_backward_lines(const T* y, const T* dy, T* dx, int64_t n, int64_t inner, int64_t width, bool log) {
-  T s[kLines] = {};
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t c = 0; c < width; ++c) {
-      const int64_t k = i * inner + c;
-      s[c] += log ? dy[k] : dy[k] * y[k];
-    }
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t c = 0; c < width; ++c) {
-      const int64_t k = i * inner + c;
-      dx[k] = log ? dy[k] - fast_math::exp_nonpositive(y[k]) * s[c] : y[k] * (dy[k] - s[c]);
-    }
-  }
+// Calls rows(first, count) for tasks of whole rows when `dim` is the last, else
+// lines(offset, width) for tasks of `width` adjacent lines from element `offset`; in
+// parallel when the tensor is large.
+template <typename Rows, typename Lines>
+void for_each_task(const Shape& shape, int64_t dim, Rows rows, Lines lines) {
+  const int64_t n = shape[dim], inner = around(shape, dim).inner, total = numel(shape);
+  if (total == 0) return;
+  const bool parallel = total > kernel::kParallelGrain;
+  if (inner == 1) return for_each_row_task(total / n, n, parallel, rows);
+  const int64_t chunks = (inner + kTaskLines - 1) / kTaskLines;
+  kernel::parallel_for(total / (n * inner) * chunks, parallel, [&](int64_t t) {
+    const int64_t block = t / chunks, first = t % chunks * kTaskLines;
+    lines(block * n * inner + first, std::min(kTaskLines, inner - first));
+  });
 }
 
 // Causal masking over the last two dims [.., Tq, Tk] (see the header). Checks its
@@ -255,8 +175,8 @@ class CausalMask {
     }
   }
   bool on() const { return on_; }
-  // How many leading elements of row `row` (counted over the flattened leading dims) are kept.
-  int64_t kept(int64_t row) const { return on_ ? row % rows_ + 1 + length_ - rows_ : length_; }
+  // Which leading elements of each row (counted over the flattened leading dims) are kept.
+  kernel::KeptPrefix prefix() const { return on_ ? kernel::KeptPrefix{rows_, length_ - rows_} : kernel::KeptPrefix{}; }
 
  private:
   bool on_;
@@ -301,18 +221,13 @@ OpDef softmax(const std::string& name, bool log) {
       if constexpr (std::is_floating_point_v<T>) {
         const T* x = in[0].data_as<T>();
         T* y = out.data_as<T>();
-        const T masked = log ? -std::numeric_limits<T>::infinity() : T{0};
         const int64_t inner = around(shape, dim).inner;
-        for_each_line_task(shape, dim, [&](int64_t offset, int64_t width, int64_t block) {
-          // Masking is on rows only (inner == 1): the masked elements end each row.
-          const int64_t kept = mask.kept(block);
-          if (inner == 1) {
-            softmax_row(x + offset, y + offset, kept, log);
-          } else {
-            softmax_lines(x + offset, y + offset, kept, inner, width, log);
-          }
-          std::fill(y + offset + kept, y + offset + n, masked);
-        });
+        for_each_task(
+            shape, dim,
+            [&](int64_t first, int64_t count) {
+              kernel::softmax_rows(x + first * n, y + first * n, first, count, n, mask.prefix(), log);
+            },
+            [&](int64_t offset, int64_t width) { kernel::softmax_lines(x + offset, y + offset, n, inner, width, log); });
       }
     });
     return std::vector<Tensor>{out};
@@ -365,15 +280,15 @@ std::vector<Tensor> softmax_backward_kernel(const std::vector<Tensor>& in, const
       const T* dy = in[1].data_as<T>();
       T* dx = out.data_as<T>();
       const int64_t inner = around(shape, dim).inner;
-      for_each_line_task(shape, dim, [&](int64_t offset, int64_t width, int64_t block) {
-        const int64_t kept = mask.kept(block);
-        if (inner == 1) {
-          softmax_backward_row(y + offset, dy + offset, dx + offset, kept, log);
-        } else {
-          softmax_backward_lines(y + offset, dy + offset, dx + offset, kept, inner, width, log);
-        }
-        std::fill(dx + offset + kept, dx + offset + n, T{0});
-      });
+      for_each_task(
+          shape, dim,
+          [&](int64_t first, int64_t count) {
+            const int64_t at = first * n;
+            kernel::softmax_backward_rows(y + at, dy + at, dx + at, first, count, n, mask.prefix(), log);
+          },
+          [&](int64_t offset, int64_t width) {
+            kernel::softmax_backward_lines(y + offset, dy + offset, dx + offset, n, inner, width, log);
+          });
     }
   });
   return {out};
@@ -437,19 +352,6 @@ std::vector<Signature> layer_norm_signatures(const std::vector<TensorMeta>& in, 
 
 double eps_attr(const Attrs& attrs) { return attrs.has("eps") ? attrs.get_float("eps") : 1e-5; }
 
-// A row's mean and 1 / standard deviation, computed in double over two passes: no
-// cancellation in the variance.
-template <typename T>
-std::pair<T, T> row_stats(const T* x, int64_t n, double eps) {
-  double mean = 0, var = 0;
-#pragma omp simd reduction(+ : mean)
-  for (int64_t j = 0; j < n; ++j) mean += x[j];
-  mean /= static_cast<double>(n);
-#pragma omp simd reduction(+ : var)
-  for (int64_t j = 0; j < n; ++j) var += (x[j] - mean) * (x[j] - mean);
-  return {static_cast<T>(mean), static_cast<T>(1 / std::sqrt(var / static_cast<double>(n) + eps))};
-}
-
 std::vector<Tensor> layer_norm_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
   const double eps = eps_attr(ctx.attrs);
@@ -462,16 +364,8 @@ std::vector<Tensor> layer_norm_kernel(const std::vector<Tensor>& in, const Kerne
     if constexpr (std::is_floating_point_v<T>) {
       const T* w = has_weight ? in[1].data_as<T>() : nullptr;
       const T* b = has_bias ? in[1 + has_weight].data_as<T>() : nullptr;
-      kernel::parallel_for(rows, x.numel() > kernel::kParallelGrain, [&](int64_t r) {
-        const T* xr = x.data_as<T>() + r * n;
-        T* yr = out.data_as<T>() + r * n;
-        const auto [m, rstd] = row_stats(xr, n, eps);
-        kernel::simd_loop(n, [&](int64_t j) {
-          T y = (xr[j] - m) * rstd;
-          if (w) y *= w[j];
-          if (b) y += b[j];
-          yr[j] = y;
-        });
+      for_each_row_task(rows, n, x.numel() > kernel::kParallelGrain, [&](int64_t first, int64_t count) {
+        kernel::layer_norm_rows(x.data_as<T>() + first * n, w, b, out.data_as<T>() + first * n, count, n, eps);
       });
     }
   });
@@ -528,34 +422,16 @@ std::vector<Tensor> layer_norm_backward_kernel(const std::vector<Tensor>& in, co
   visit_dtype(x.dtype(), [&](auto v) {
     using T = decltype(v);
     if constexpr (std::is_floating_point_v<T>) {
-      // Without a weight, a weight of ones: one multiplication, no branch in the loops.
-      const std::vector<T> ones(has_weight ? 0 : n, T{1});
-      const T* w = has_weight ? in[1].data_as<T>() : ones.data();
+      const T* w = has_weight ? in[1].data_as<T>() : nullptr;
       // Block b's sums: dweight's at [2b n, (2b + 1) n), dbias's after them.
       std::vector<T> partial(has_weight || has_bias ? 2 * blocks * n : 0, T{0});
 #pragma omp parallel for if (kernel::use_team(x.numel()))
       for (int64_t block = 0; block < blocks; ++block) {
         T* dw = has_weight ? partial.data() + 2 * block * n : nullptr;
         T* db = has_bias ? partial.data() + (2 * block + 1) * n : nullptr;
-        for (int64_t r = block * rows / blocks; r < (block + 1) * rows / blocks; ++r) {
-          const T* xr = x.data_as<T>() + r * n;
-          const T* dyr = dy.data_as<T>() + r * n;
-          T* dxr = out[0].data_as<T>() + r * n;
-          const auto [m, rstd] = row_stats(xr, n, eps);
-          T sum_g = 0, sum_gx = 0;
-#pragma omp simd reduction(+ : sum_g, sum_gx)
-          for (int64_t j = 0; j < n; ++j) {
-            const T g = dyr[j] * w[j];
-            sum_g += g;
-            sum_gx += g * (xr[j] - m) * rstd;
-          }
-          const T mean_g = sum_g / static_cast<T>(n), mean_gx = sum_gx / static_cast<T>(n);
-          kernel::simd_loop(n, [&](int64_t j) {
-            dxr[j] = rstd * (dyr[j] * w[j] - mean_g - (xr[j] - m) * rstd * mean_gx);
-          });
-          if (dw) kernel::simd_loop(n, [&](int64_t j) { dw[j] += dyr[j] * (xr[j] - m) * rstd; });
-          if (db) kernel::simd_loop(n, [&](int64_t j) { db[j] += dyr[j]; });
-        }
+        const int64_t first = block * rows / blocks, at = first * n;
+        kernel::layer_norm_backward_rows(x.data_as<T>() + at, w, dy.data_as<T>() + at, out[0].data_as<T>() + at, dw, db,
+                                         (block + 1) * rows / blocks - first, n, eps);
       }
       for (int param = 0; param < has_weight + has_bias; ++param) {
         const int64_t which = has_weight && param == 0 ? 0 : 1;  // dweight or dbias buffers
@@ -991,13 +867,12 @@ std::vector<Tensor> softmax_cross_entropy_kernel(const std::vector<Tensor>& in, 
       if constexpr (std::is_floating_point_v<T>) {
         const T* x = logits.data_as<T>();
         T *l = loss.data_as<T>(), *s = lse.data_as<T>();
-#pragma omp parallel for if (kernel::use_team(rows * classes))
-        for (int64_t i = 0; i < rows; ++i) {
-          const T* row = x + i * classes;
-          const T m = row_max(row, classes);
-          s[i] = m + log_sum_exp_shifted(row, classes, m);
-          l[i] = target[i] == ignore ? T{0} : s[i] - row[target[i]];
-        }
+        for_each_row_task(rows, classes, rows * classes > kernel::kParallelGrain, [&](int64_t first, int64_t count) {
+          kernel::log_sum_exp_rows(x + first * classes, s + first, count, classes);
+          for (int64_t i = first; i < first + count; ++i) {
+            l[i] = target[i] == ignore ? T{0} : s[i] - x[i * classes + target[i]];
+          }
+        });
       }
     });
   });

@@ -1,0 +1,380 @@
+// Copyright 2026 The meshflow Authors.
+#include "meshflow/ops/rows.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "meshflow/core/loops.h"
+#include "meshflow/ops/fast_math.h"
+#include "meshflow/ops/lanes.h"
+
+namespace mf::kernel {
+namespace {
+
+using fast_math::exp_nonpositive;
+using fast_math::log_positive;
+
+template <typename T>
+constexpr T kInf = std::numeric_limits<T>::infinity();
+
+// Rows run kBatch<T> at a time: each row's sums in its own set of lanes, the batch's sets
+// folded together (lanes::sums) and finished (a log, a reciprocal, a square root) in one
+// vector loop. One pass at a time over a batch's rows: each row's sums end in a chain of
+// folds, and rows overlap only when nothing between them waits on one.
+template <typename T>
+constexpr int kBatch = lanes::kLanes<T>;
+
+// A batch of `rows` rows (at most kBatch<T>), row i's first len[i] elements.
+template <typename T>
+struct Batch {
+  int64_t rows;
+  int64_t len[kBatch<T>];
+};
+
+// Rows of n elements a batch takes: up to kBatch<T>, as long as they fit in a core's first
+// cache level together (a batch's passes run over all its rows before the next pass).
+template <typename T>
+MF_ALWAYS_INLINE int64_t batch_rows(int64_t n) {
+  constexpr int64_t kBytes = 16 << 10;
+  return std::clamp<int64_t>(kBytes / static_cast<int64_t>(sizeof(T)) / std::max<int64_t>(n, 1), 1, kBatch<T>);
+}
+
+template <typename T>
+MF_ALWAYS_INLINE Batch<T> batch_of(int64_t rows, int64_t n) {
+  Batch<T> b{rows, {}};
+  std::fill(b.len, b.len + kBatch<T>, n);
+  return b;
+}
+
+// out[i] = sum(f(i, j)) over row i's elements j.
+template <typename T, typename F>
+MF_ALWAYS_INLINE void batch_sums(const Batch<T>& b, F f, T* out) {
+  T sets[kBatch<T>][lanes::kLanes<T>];
+  for (int64_t i = 0; i < kBatch<T>; ++i) {
+    // A set of its own for each row, which the compiler keeps in registers along the row.
+    T set[lanes::kLanes<T>];
+    lanes::fill(set, T{0});
+    if (i < b.rows) lanes::accumulate(set, b.len[i], [&f, i](T s, int64_t j) { return s + f(i, j); });
+    std::copy(set, set + lanes::kLanes<T>, sets[i]);
+  }
+  lanes::sums(sets, out);
+}
+
+// out[i] = the maximum of row i, of n elements from x (NaN passed over: it reaches the
+// results through exp).
+template <typename T>
+MF_ALWAYS_INLINE void batch_maxima(const Batch<T>& b, const T* x, int64_t n, T* out) {
+  T sets[kBatch<T>][lanes::kLanes<T>];
+  for (int64_t i = 0; i < kBatch<T>; ++i) {
+    const T* xr = x + i * n;
+    T set[lanes::kLanes<T>];
+    lanes::fill(set, -kInf<T>);
+    if (i < b.rows) lanes::accumulate(set, b.len[i], [xr](T m, int64_t j) { return xr[j] > m ? xr[j] : m; });
+    std::copy(set, set + lanes::kLanes<T>, sets[i]);
+  }
+  lanes::maxima(sets, out);
+}
+
+// A batch of rows' means and 1 / standard deviations (biased variance), in two passes: no
+// cancellation in the variance.
+template <typename T>
+MF_ALWAYS_INLINE void batch_moments(const Batch<T>& b, const T* x, int64_t n, double eps, T* mean, T* rstd) {
+  const T count = static_cast<T>(n), e = static_cast<T>(eps);
+  batch_sums(b, [x, n](int64_t i, int64_t j) { return x[i * n + j]; }, mean);
+#pragma omp simd
+  for (int i = 0; i < kBatch<T>; ++i) mean[i] /= count;
+  batch_sums(b, [x, n, mean](int64_t i, int64_t j) { return (x[i * n + j] - mean[i]) * (x[i * n + j] - mean[i]); },
+             rstd);
+#pragma omp simd
+  for (int i = 0; i < kBatch<T>; ++i) rstd[i] = 1 / std::sqrt(rstd[i] / count + e);
+}
+
+// Lines: the accumulators of this many adjacent lines at a time live on the stack.
+constexpr int64_t kLineBlock = 256;
+
+}  // namespace
+
+// The kernels below take `log` as a template argument (kLog): a condition inside a loop
+// around exp or log would keep GCC from vectorizing it (their fma calls cannot be made
+// conditional).
+
+template <bool kLog, typename T>
+MF_ALWAYS_INLINE void softmax_rows_of(const T* x, T* y, int64_t first, int64_t count, int64_t n, KeptPrefix kept) {
+  const int64_t per_batch = batch_rows<T>(n);
+  for (int64_t r0 = 0; r0 < count; r0 += per_batch) {
+    Batch<T> b{std::min(per_batch, count - r0), {}};
+    for (int64_t i = 0; i < b.rows; ++i) b.len[i] = kept.of(first + r0 + i, n);
+    const T* xb = x + r0 * n;
+    T* yb = y + r0 * n;
+    T shift[kBatch<T>], total[kBatch<T>];
+    batch_maxima(b, xb, n, shift);
+    // Shifting by the maximum keeps exp from overflowing; softmax keeps exp(x - m) in y.
+    if constexpr (kLog) {
+      batch_sums(b, [=](int64_t i, int64_t j) { return exp_nonpositive(xb[i * n + j] - shift[i]); }, total);
+    } else {
+      batch_sums(b, [=](int64_t i, int64_t j) { return yb[i * n + j] = exp_nonpositive(xb[i * n + j] - shift[i]); },
+                 total);
+    }
+#pragma omp simd
+    for (int i = 0; i < kBatch<T>; ++i) total[i] = kLog ? log_positive(total[i]) : 1 / total[i];
+    for (int64_t i = 0; i < b.rows; ++i) {
+      const T *xr = xb + i * n, m = shift[i], t = total[i];
+      T* yr = yb + i * n;
+#pragma omp simd
+      for (int64_t j = 0; j < b.len[i]; ++j) yr[j] = kLog ? (xr[j] - m) - t : yr[j] * t;
+      std::fill(yr + b.len[i], yr + n, kLog ? -kInf<T> : T{0});
+    }
+  }
+}
+
+template <typename T>
+MF_MULTIVERSIONED void softmax_rows(const T* x, T* y, int64_t first, int64_t count, int64_t n, KeptPrefix kept,
+                                    bool log) {
+  log ? softmax_rows_of<true>(x, y, first, count, n, kept) : softmax_rows_of<false>(x, y, first, count, n, kept);
+}
+
+// Row by row: with one sum per row, a batch's fold saves less than its sets cost.
+template <bool kLog, typename T>
+MF_ALWAYS_INLINE void softmax_backward_rows_of(const T* y, const T* dy, T* dx, int64_t first, int64_t count,
+                                               int64_t n, KeptPrefix kept) {
+  for (int64_t r = 0; r < count; ++r) {
+    const int64_t len = kept.of(first + r, n);
+    const T *yr = y + r * n, *dyr = dy + r * n;
+    T* dxr = dx + r * n;
+    T set[lanes::kLanes<T>];
+    lanes::fill(set, T{0});
+    if constexpr (kLog) {
+      lanes::accumulate(set, len, [dyr](T s, int64_t j) { return s + dyr[j]; });
+      const T s = lanes::sum(set);
+#pragma omp simd
+      for (int64_t j = 0; j < len; ++j) dxr[j] = dyr[j] - exp_nonpositive(yr[j]) * s;
+    } else {
+      lanes::accumulate(set, len, [dyr, yr](T s, int64_t j) { return s + dyr[j] * yr[j]; });
+      const T s = lanes::sum(set);
+#pragma omp simd
+      for (int64_t j = 0; j < len; ++j) dxr[j] = yr[j] * (dyr[j] - s);
+    }
+    std::fill(dxr + len, dxr + n, T{0});
+  }
+}
+
+template <typename T>
+MF_MULTIVERSIONED void softmax_backward_rows(const T* y, const T* dy, T* dx, int64_t first, int64_t count, int64_t n,
+                                             KeptPrefix kept, bool log) {
+  log ? softmax_backward_rows_of<true>(y, dy, dx, first, count, n, kept)
+      : softmax_backward_rows_of<false>(y, dy, dx, first, count, n, kept);
+}
+
+// Each line's sums run along it, element after element, so the lines' loops run across
+// them over contiguous memory.
+template <bool kLog, typename T>
+MF_ALWAYS_INLINE void softmax_lines_of(const T* x, T* y, int64_t n, int64_t inner, int64_t width) {
+  for (int64_t c0 = 0; c0 < width; c0 += kLineBlock) {
+    const int64_t w = std::min(kLineBlock, width - c0);
+    T m[kLineBlock], s[kLineBlock];
+    std::fill(m, m + w, -kInf<T>);
+    std::fill(s, s + w, T{0});
+    for (int64_t i = 0; i < n; ++i) {
+      const T* xi = x + i * inner + c0;
+#pragma omp simd
+      for (int64_t c = 0; c < w; ++c) m[c] = xi[c] > m[c] ? xi[c] : m[c];
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      const T* xi = x + i * inner + c0;
+      T* yi = y + i * inner + c0;
+#pragma omp simd
+      for (int64_t c = 0; c < w; ++c) {
+        const T e = exp_nonpositive(xi[c] - m[c]);
+        s[c] += e;
+        if constexpr (!kLog) yi[c] = e;
+      }
+    }
+#pragma omp simd
+    for (int64_t c = 0; c < w; ++c) s[c] = kLog ? log_positive(s[c]) : 1 / s[c];
+    for (int64_t i = 0; i < n; ++i) {
+      const T* xi = x + i * inner + c0;
+      T* yi = y + i * inner + c0;
+#pragma omp simd
+      for (int64_t c = 0; c < w; ++c) yi[c] = kLog ? (xi[c] - m[c]) - s[c] : yi[c] * s[c];
+    }
+  }
+}
+
+template <typename T>
+MF_MULTIVERSIONED void softmax_lines(const T* x, T* y, int64_t n, int64_t inner, int64_t width, bool log) {
+  log ? softmax_lines_of<true>(x, y, n, inner, width) : softmax_lines_of<false>(x, y, n, inner, width);
+}
+
+template <bool kLog, typename T>
+MF_ALWAYS_INLINE void softmax_backward_lines_of(const T* y, const T* dy, T* dx, int64_t n, int64_t inner,
+                                                int64_t width) {
+  for (int64_t c0 = 0; c0 < width; c0 += kLineBlock) {
+    const int64_t w = std::min(kLineBlock, width - c0);
+    T s[kLineBlock];
+    std::fill(s, s + w, T{0});
+    for (int64_t i = 0; i < n; ++i) {
+      const T *yi = y + i * inner + c0, *dyi = dy + i * inner + c0;
+#pragma omp simd
+      for (int64_t c = 0; c < w; ++c) s[c] += kLog ? dyi[c] : dyi[c] * yi[c];
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      const T *yi = y + i * inner + c0, *dyi = dy + i * inner + c0;
+      T* dxi = dx + i * inner + c0;
+      if constexpr (kLog) {
+#pragma omp simd
+        for (int64_t c = 0; c < w; ++c) dxi[c] = dyi[c] - exp_nonpositive(yi[c]) * s[c];
+      } else {
+#pragma omp simd
+        for (int64_t c = 0; c < w; ++c) dxi[c] = yi[c] * (dyi[c] - s[c]);
+      }
+    }
+  }
+}
+
+template <typename T>
+MF_MULTIVERSIONED void softmax_backward_lines(const T* y, const T* dy, T* dx, int64_t n, int64_t inner, int64_t width,
+                                              bool log) {
+  log ? softmax_backward_lines_of<true>(y, dy, dx, n, inner, width)
+      : softmax_backward_lines_of<false>(y, dy, dx, n, inner, width);
+}
+
+template <typename T>
+MF_MULTIVERSIONED void log_sum_exp_rows(const T* x, T* lse, int64_t count, int64_t n) {
+  const int64_t per_batch = batch_rows<T>(n);
+  for (int64_t r0 = 0; r0 < count; r0 += per_batch) {
+    const Batch<T> b = batch_of<T>(std::min(per_batch, count - r0), n);
+    const T* xb = x + r0 * n;
+    T shift[kBatch<T>], total[kBatch<T>];
+    batch_maxima(b, xb, n, shift);
+    batch_sums(b, [=](int64_t i, int64_t j) { return exp_nonpositive(xb[i * n + j] - shift[i]); }, total);
+#pragma omp simd
+    for (int i = 0; i < kBatch<T>; ++i) total[i] = shift[i] + log_positive(total[i]);
+    std::copy(total, total + b.rows, lse + r0);
+  }
+}
+
+// The larger (kMax) or smaller value, NaN if either is: on elements and on vectors of them.
+// Written as two selects of their own and a subtraction (of +0, or of b where b is NaN: x - 0
+// keeps x's sign of zero): GCC turns a select on combined conditions into element-by-element
+// code before it knows the vectors' instructions (in the fold on vectors).
+template <ReduceOp kOp>
+struct Extremum {
+  template <typename V>
+  MF_ALWAYS_INLINE V operator()(V a, V b) const {
+    const V pick = (kOp == ReduceOp::kMax ? b > a : b < a) ? b : a;
+    const V nan = b != b ? b : V{};
+    return pick - nan;
+  }
+};
+
+template <ReduceOp kOp, typename T>
+MF_ALWAYS_INLINE void reduce_rows_of(const T* x, T* out, int64_t count, int64_t n) {
+  constexpr int kL = lanes::kLanes<T>;
+  for (int64_t r0 = 0; r0 < count; r0 += kBatch<T>) {
+    const Batch<T> b = batch_of<T>(std::min<int64_t>(kBatch<T>, count - r0), n);
+    const T* xb = x + r0 * n;
+    T folded[kBatch<T>];
+    if constexpr (kOp == ReduceOp::kSum) {
+      batch_sums(b, [=](int64_t i, int64_t j) { return xb[i * n + j]; }, folded);
+    } else {
+      T sets[kBatch<T>][kL];
+      for (int64_t i = 0; i < kBatch<T>; ++i) {
+        const T* xr = xb + i * n;
+        T set[kL];
+        lanes::fill(set, kOp == ReduceOp::kMax ? -kInf<T> : kInf<T>);
+        if (i < b.rows) lanes::accumulate(set, n, [xr](T m, int64_t j) { return Extremum<kOp>()(m, xr[j]); });
+        std::copy(set, set + kL, sets[i]);
+      }
+      lanes::fold_sets(sets, folded, Extremum<kOp>());
+    }
+    std::copy(folded, folded + b.rows, out + r0);
+  }
+}
+
+template <typename T>
+MF_MULTIVERSIONED void reduce_rows(const T* x, T* out, int64_t count, int64_t n, ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kSum:
+      return reduce_rows_of<ReduceOp::kSum>(x, out, count, n);
+    case ReduceOp::kMax:
+      return reduce_rows_of<ReduceOp::kMax>(x, out, count, n);
+    case ReduceOp::kMin:
+      return reduce_rows_of<ReduceOp::kMin>(x, out, count, n);
+  }
+}
+
+template <typename T>
+MF_MULTIVERSIONED void layer_norm_rows(const T* x, const T* w, const T* b, T* y, int64_t count, int64_t n,
+                                       double eps) {
+  const int64_t per_batch = batch_rows<T>(n);
+  for (int64_t r0 = 0; r0 < count; r0 += per_batch) {
+    const Batch<T> batch = batch_of<T>(std::min(per_batch, count - r0), n);
+    T mean[kBatch<T>], rstd[kBatch<T>];
+    batch_moments(batch, x + r0 * n, n, eps, mean, rstd);
+    for (int64_t i = 0; i < batch.rows; ++i) {
+      const T* xr = x + (r0 + i) * n;
+      T* yr = y + (r0 + i) * n;
+      const T m = mean[i], s = rstd[i];
+#pragma omp simd
+      for (int64_t j = 0; j < n; ++j) {
+        T v = (xr[j] - m) * s;
+        if (w) v *= w[j];
+        if (b) v += b[j];
+        yr[j] = v;
+      }
+    }
+  }
+}
+
+// With x^ = (x - mean) rstd and g = dy w: dx = rstd (g - mean(g) - x^ mean(g x^)).
+template <typename T>
+MF_MULTIVERSIONED void layer_norm_backward_rows(const T* x, const T* w, const T* dy, T* dx, T* dw, T* db,
+                                                int64_t count, int64_t n, double eps) {
+  const T size = static_cast<T>(n);
+  const int64_t per_batch = batch_rows<T>(n);
+  for (int64_t r0 = 0; r0 < count; r0 += per_batch) {
+    const Batch<T> batch = batch_of<T>(std::min(per_batch, count - r0), n);
+    const T *xb = x + r0 * n, *dyb = dy + r0 * n;
+    T mean[kBatch<T>], rstd[kBatch<T>], mean_g[kBatch<T>], mean_gx[kBatch<T>];
+    batch_moments(batch, xb, n, eps, mean, rstd);
+    auto g = [=](int64_t i, int64_t j) { return w ? dyb[i * n + j] * w[j] : dyb[i * n + j]; };
+    batch_sums(batch, g, mean_g);
+    batch_sums(batch, [=](int64_t i, int64_t j) { return g(i, j) * (xb[i * n + j] - mean[i]) * rstd[i]; }, mean_gx);
+#pragma omp simd
+    for (int i = 0; i < kBatch<T>; ++i) {
+      mean_g[i] /= size;
+      mean_gx[i] /= size;
+    }
+    for (int64_t i = 0; i < batch.rows; ++i) {
+      const T *xr = xb + i * n, *dyr = dyb + i * n, m = mean[i], s = rstd[i], mg = mean_g[i], mgx = mean_gx[i];
+      T* dxr = dx + (r0 + i) * n;
+#pragma omp simd
+      for (int64_t j = 0; j < n; ++j) dxr[j] = s * ((w ? dyr[j] * w[j] : dyr[j]) - mg - (xr[j] - m) * s * mgx);
+      if (dw) {
+#pragma omp simd
+        for (int64_t j = 0; j < n; ++j) dw[j] += dyr[j] * (xr[j] - m) * s;
+      }
+      if (db) {
+#pragma omp simd
+        for (int64_t j = 0; j < n; ++j) db[j] += dyr[j];
+      }
+    }
+  }
+}
+
+#define MF_ROW_KERNELS(T)                                                                                              \
+  template void softmax_rows<T>(const T*, T*, int64_t, int64_t, int64_t, KeptPrefix, bool);                          \
+  template void softmax_backward_rows<T>(const T*, const T*, T*, int64_t, int64_t, int64_t, KeptPrefix, bool);      \
+  template void softmax_lines<T>(const T*, T*, int64_t, int64_t, int64_t, bool);                                     \
+  template void softmax_backward_lines<T>(const T*, const T*, T*, int64_t, int64_t, int64_t, bool);                  \
+  template void log_sum_exp_rows<T>(const T*, T*, int64_t, int64_t);                                                 \
+  template void reduce_rows<T>(const T*, T*, int64_t, int64_t, ReduceOp);                                            \
+  template void layer_norm_rows<T>(const T*, const T*, const T*, T*, int64_t, int64_t, double);                      \
+  template void layer_norm_backward_rows<T>(const T*, const T*, const T*, T*, T*, T*, int64_t, int64_t, double);
+MF_ROW_KERNELS(float)
+MF_ROW_KERNELS(double)
+#undef MF_ROW_KERNELS
+
+}  // namespace mf::kernel
