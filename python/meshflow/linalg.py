@@ -23,27 +23,12 @@ LinAlgError = _C.LinAlgError
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
-    """The ord-norm of x's elements (over `dim`, or all of them): ord a number, inf or -inf."""
+    """The ord-norm of x's elements (over `dim`, or all of them): ord a number, inf or -inf;
+    mf.norm's (one definition), its gradient 0 where the norm is 0."""
+    from ._ops_reduce import norm
     if dtype is not None:
         x = x.to(dtype)
-    a = x.abs()
-    if ord == float("inf"):
-        return a.amax() if dim is None and not keepdim else a.amax(dim=_dims(x, dim), keepdim=keepdim)
-    if ord == float("-inf"):
-        return a.amin() if dim is None and not keepdim else a.amin(dim=_dims(x, dim), keepdim=keepdim)
-    if ord == 0:
-        return (x != 0).to(x.dtype).sum(dim=_dims(x, dim), keepdim=keepdim)
-    if ord == 1:
-        return a.sum(dim=_dims(x, dim), keepdim=keepdim)
-    if ord == 2:
-        return (x * x).sum(dim=_dims(x, dim), keepdim=keepdim).sqrt()
-    return (a ** ord).sum(dim=_dims(x, dim), keepdim=keepdim) ** (1.0 / ord)
-
-
-def _dims(x, dim):
-    if dim is None:
-        return list(range(x.ndim))
-    return [dim] if isinstance(dim, int) else list(dim)
+    return norm(x, ord, dim, keepdim)
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
