@@ -7,8 +7,10 @@ through autograd.Function; they are not differentiable again (no second derivati
 bias is an add. On global tensors the ops' SBP signatures apply (a batch split stays split)."""
 import math
 
+from .. import _C, _dtype
+from .._autocast import autocast_dtype
 from .._function import Function
-from .._tensor import apply
+from .._tensor import Tensor, _impl_of, apply
 from ._functional_conv import _batched, _pair, _single
 from .modules import Module, Parameter, _uniform
 
@@ -69,9 +71,14 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
         raise NotImplementedError(f"[{op}] output_padding {output_padding} of at least the stride {stride} and more "
                                   f"than the padding {padding} is not supported")
     attrs = {"stride": stride, "pad_begin": padding, "pad_end": pad_end, "dilation": dilation, "groups": int(groups)}
+    low = autocast_dtype()
+    if low is not None:  # on torch's lower-precision list, as conv2d (cast before the Function, so
+        # its backward sees its operands' dtype)
+        x, weight = [t.to(low) if t.dtype in (_dtype.float32, _dtype.float16, _dtype.bfloat16) else t
+                     for t in (x, weight)]
     y = _ConvTranspose2d.apply(x, weight, attrs, size)
     if bias is not None:
-        y = y + bias.reshape(1, -1, 1, 1)
+        y = Tensor(_C.add_bias(_impl_of("bias", y), _impl_of("bias", bias.reshape(1, -1, 1, 1))))
     return y.squeeze(0) if unbatched else y
 
 

@@ -86,7 +86,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     attrs = {"stride": stride, "pad_begin": begin, "pad_end": end, "dilation": dilation, "groups": int(groups)}
     y = apply("conv2d", [x, weight], attrs)[0]
     if bias is not None:
-        y = y + bias.reshape(1, -1, 1, 1)
+        y = Tensor(_C.add_bias(_impl_of("bias", y), _impl_of("bias", bias.reshape(1, -1, 1, 1))))
     return y.squeeze(0) if unbatched else y
 
 
