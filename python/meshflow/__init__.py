@@ -66,6 +66,8 @@ from . import _memory
 from ._memory import *  # noqa: F401,F403
 from . import nn, optim, linalg, cuda, utils, amp, cpu, distributed, multiprocessing, backends, testing
 globals().update(linalg.TOP_LEVEL)  # torch's top-level spellings: inverse, det, logdet, slogdet, cholesky, svd, qr
+from . import _foreach
+globals().update(_foreach.FUNCTIONS)  # torch._foreach_mul_ and kin (private in torch too)
 from ._tensor_more import *  # noqa: F401,F403: torch's other spellings of existing ops
 from . import _ops_surface
 from ._ops_surface import *  # noqa: F401,F403

@@ -814,6 +814,23 @@ def histc(input, bins=100, min=0, max=0):
                   dtype=input.dtype if is_floating_point(input) else _dtype.float32, device=_local_device(input))
 
 
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    """torch.histogram: (hist, bin_edges) of a floating input, `bins` equal bins over `range`
+    (the data's range by default) or the given increasing edges (a 1-d tensor); weight sums
+    each value's weight instead of counting it; density normalizes to unit area. Values
+    outside are ignored, the last bin includes its right edge (NumPy's rule). Counted on the
+    host, both results in input's dtype."""
+    if not is_floating_point(input):
+        raise RuntimeError(f"histogram: expected a floating input, got {input.dtype.name}")
+    edges = bins.numpy().astype(_np.float64) if isinstance(bins, Tensor) else int(bins)
+    weights = None if weight is None else weight.numpy().astype(_np.float64).ravel()
+    counts, edges = _np.histogram(input.numpy().astype(_np.float64).ravel(), bins=edges,
+                                  range=None if range is None else (float(range[0]), float(range[1])),
+                                  weights=weights, density=bool(density))
+    made = {"dtype": input.dtype, "device": _local_device(input)}
+    return _returns("histogram", ("hist", "bin_edges"))(tensor(counts, **made), tensor(edges, **made))
+
+
 class Generator:
     """A random generator, as torch.Generator, for the generator= of the random ops (rand,
     randn, randint, randperm, normal, bernoulli, multinomial, Tensor.uniform_/normal_,
@@ -862,10 +879,11 @@ class Generator:
         return _np.random.default_rng([self._seed % (1 << 63), self._offset])
 
 
-__all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "Generator"]
+__all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "histogram", "Generator"]
 Tensor.matrix_power = matrix_power
 Tensor.quantile = quantile
 Tensor.nanquantile = nanquantile
 Tensor.histc = histc
+Tensor.histogram = histogram
 Tensor.mT = property(lambda self: self.transpose(-2, -1))
 Tensor.mH = Tensor.mT

@@ -316,8 +316,24 @@ def _torch_cholesky(input, upper=False):
     return cholesky(input, upper=upper)
 
 
+def _cholesky_solve(B, L, upper=False):
+    """torch.cholesky_solve: X with A X = B, given A's Cholesky factor L (lower, or U = L^T with
+    upper): two triangular solves."""
+    lower = L.transpose(-2, -1) if upper else L
+    return solve_triangular(lower.transpose(-2, -1), solve_triangular(lower, B, upper=False), upper=True)
+
+
+def _cholesky_inverse(L, upper=False):
+    """torch.cholesky_inverse: A^-1 from A's Cholesky factor (lower, or upper)."""
+    from ._ops_creation import eye
+    n = L.shape[-1]
+    identity = eye(n, dtype=L.dtype, device=None if L.is_global else L.device).expand(*L.shape[:-2], n, n)
+    return _cholesky_solve(identity, L, upper)
+
+
 # Bound on meshflow (meshflow/__init__.py) and as Tensor methods, as torch has them.
 TOP_LEVEL = {"inverse": inv, "det": det, "logdet": logdet, "slogdet": slogdet, "cholesky": _torch_cholesky,
-             "svd": _torch_svd, "qr": _torch_qr}
+             "svd": _torch_svd, "qr": _torch_qr, "cholesky_solve": _cholesky_solve,
+             "cholesky_inverse": _cholesky_inverse}
 for _name, _f in TOP_LEVEL.items():
     setattr(Tensor, _name, _f)

@@ -44,7 +44,7 @@ class _ShapeError(RuntimeError, ValueError):
     """load_state_dict's shape mismatch: torch's RuntimeError, meshflow's earlier ValueError."""
 
 
-_IncompatibleKeys = collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+_IncompatibleKeys = collections.namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])  # torch's name
 
 
 def _is_floating(t):

@@ -1,0 +1,181 @@
+"""What ported programs met (issue 37, third programs round), against NumPy: MultiheadAttention's
+add_bias_kv and add_zero_attn, grouped-query attention (enable_gqa), sdpa_kernel, einsum's
+sublist form, histogram, cholesky_solve / cholesky_inverse, nn.init's fan helpers, the
+_foreach_* functions and load_state_dict's result type."""
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn as nn
+import meshflow.nn.functional as F
+
+RNG = np.random.default_rng(37)
+
+
+def rand(*shape):
+    return RNG.standard_normal(shape)
+
+
+def softmax(a):
+    e = np.exp(a - a.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+# ---- MultiheadAttention's extra key positions
+
+def mha_reference(m, q, k, v, key_padding_mask):
+    """torch's multi_head_attention_forward (batch first, no dropout) in NumPy, from m's weights."""
+    w, b = m.in_proj_weight.numpy(), m.in_proj_bias.numpy()
+    e, h = m.embed_dim, m.num_heads
+    d = e // h
+    qp, kp, vp = q @ w[:e].T + b[:e], k @ w[e:2 * e].T + b[e:2 * e], v @ w[2 * e:].T + b[2 * e:]
+    n, s = k.shape[0], k.shape[1]
+    pad = key_padding_mask.copy()
+    if m.bias_k is not None:
+        kp = np.concatenate([kp, np.broadcast_to(m.bias_k.numpy(), (n, 1, e))], 1)
+        vp = np.concatenate([vp, np.broadcast_to(m.bias_v.numpy(), (n, 1, e))], 1)
+        pad = np.concatenate([pad, np.zeros((n, 1), bool)], 1)
+    heads = lambda x: x.reshape(n, x.shape[1], h, d).transpose(0, 2, 1, 3)  # noqa: E731
+    qh, kh, vh = heads(qp), heads(kp), heads(vp)
+    if m.add_zero_attn:
+        kh = np.concatenate([kh, np.zeros((n, h, 1, d))], 2)
+        vh = np.concatenate([vh, np.zeros((n, h, 1, d))], 2)
+        pad = np.concatenate([pad, np.zeros((n, 1), bool)], 1)
+    scores = qh @ kh.transpose(0, 1, 3, 2) / np.sqrt(d) + np.where(pad, -np.inf, 0.0)[:, None, None, :]
+    weights = softmax(scores)
+    out = (weights @ vh).transpose(0, 2, 1, 3).reshape(n, -1, e)
+    return out @ m.out_proj.weight.numpy().T + m.out_proj.bias.numpy(), weights.mean(1)
+
+
+@pytest.mark.parametrize("bias_kv, zero_attn", [(True, False), (False, True), (True, True)])
+def test_multihead_attention_add_bias_kv_and_add_zero_attn(bias_kv, zero_attn):
+    mf.manual_seed(0)
+    m = nn.MultiheadAttention(8, 2, batch_first=True, add_bias_kv=bias_kv, add_zero_attn=zero_attn).double()
+    with mf.no_grad():
+        m.in_proj_bias.copy_(mf.tensor(rand(24)))
+    names = [n for n, _ in m.named_parameters()]
+    assert names == ["in_proj_weight", "in_proj_bias"] + (["bias_k", "bias_v"] if bias_kv else []) + [
+        "out_proj.weight", "out_proj.bias"]
+    if bias_kv:
+        assert tuple(m.bias_k.shape) == (1, 1, 8) and m.bias_k.abs().sum().item() > 0  # xavier_normal_
+    q, k, v = rand(2, 3, 8), rand(2, 5, 8), rand(2, 5, 8)
+    pad = np.array([[False, False, False, True, True], [False] * 5])
+    out, weights = m(mf.tensor(q), mf.tensor(k), mf.tensor(v), key_padding_mask=mf.tensor(pad))
+    want_out, want_weights = mha_reference(m, q, k, v, pad)
+    extra = bias_kv + zero_attn
+    assert tuple(weights.shape) == (2, 3, 5 + extra)
+    np.testing.assert_allclose(out.detach().numpy(), want_out, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(weights.detach().numpy(), want_weights, rtol=1e-10, atol=1e-12)
+    # need_weights=False takes the fused path with the padded mask: the same output
+    fused, none = m(mf.tensor(q), mf.tensor(k), mf.tensor(v), key_padding_mask=mf.tensor(pad), need_weights=False)
+    assert none is None
+    np.testing.assert_allclose(fused.detach().numpy(), want_out, rtol=1e-10, atol=1e-12)
+    out.sum().backward()
+    if bias_kv:
+        assert m.bias_k.grad is not None and m.bias_v.grad.abs().sum().item() > 0
+
+
+# ---- scaled_dot_product_attention
+
+def test_enable_gqa_serves_each_key_head_to_its_group_of_query_heads():
+    q, k, v = rand(2, 4, 3, 5), rand(2, 2, 6, 5), rand(2, 2, 6, 5)
+    got = F.scaled_dot_product_attention(mf.tensor(q), mf.tensor(k), mf.tensor(v), enable_gqa=True)
+    kk, vv = np.repeat(k, 2, axis=1), np.repeat(v, 2, axis=1)  # heads 0, 0, 1, 1
+    want = softmax(q @ kk.transpose(0, 1, 3, 2) / np.sqrt(5)) @ vv
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-10)
+    causal = F.scaled_dot_product_attention(mf.tensor(q), mf.tensor(k[:, :, :3]), mf.tensor(v[:, :, :3]),
+                                            is_causal=True, enable_gqa=True)
+    assert tuple(causal.shape) == (2, 4, 3, 5)
+    with pytest.raises(RuntimeError, match=r"number of heads in key/value \(3, 3\) must divide"):
+        F.scaled_dot_product_attention(mf.tensor(q), mf.tensor(rand(2, 3, 6, 5)), mf.tensor(rand(2, 3, 6, 5)),
+                                       enable_gqa=True)
+
+
+def test_sdpa_kernel_runs_the_block_as_without_it():
+    from meshflow.nn.attention import SDPBackend, sdpa_kernel
+    q = mf.tensor(rand(1, 2, 3, 4))
+    with sdpa_kernel([SDPBackend.MATH, SDPBackend.FLASH_ATTENTION]):
+        inside = F.scaled_dot_product_attention(q, q, q)
+    np.testing.assert_array_equal(inside.numpy(), F.scaled_dot_product_attention(q, q, q).numpy())
+    with pytest.raises(TypeError, match="expected SDPBackend values"):
+        with sdpa_kernel("math"):
+            pass
+
+
+# ---- einsum, histogram, linalg
+
+def test_einsum_sublist_form():
+    a, b = rand(2, 3), rand(3, 4)
+    np.testing.assert_allclose(mf.einsum(mf.tensor(a), [0, 1], mf.tensor(b), [1, 2], [0, 2]).numpy(), a @ b)
+    np.testing.assert_allclose(mf.einsum(mf.tensor(a), [0, 1], mf.tensor(b), [1, 2]).numpy(), a @ b)  # implicit
+    c = rand(5, 2, 3)
+    np.testing.assert_allclose(mf.einsum(mf.tensor(c), [Ellipsis, 1], [Ellipsis]).numpy(), c.sum(-1))
+    with pytest.raises(ValueError, match=r"not within the valid range \[0, 52\)"):
+        mf.einsum(mf.tensor(a), [0, 60])
+
+
+def test_histogram_as_numpy():
+    x = rand(50)
+    hist, edges = mf.histogram(mf.tensor(x, dtype=mf.float32), bins=4)
+    want_hist, want_edges = np.histogram(x.astype(np.float32).astype(np.float64), bins=4)
+    assert hist.dtype == mf.float32 and edges.dtype == mf.float32
+    np.testing.assert_array_equal(hist.numpy(), want_hist)
+    np.testing.assert_allclose(edges.numpy(), want_edges, rtol=1e-6)
+    w = np.abs(rand(50))
+    result = mf.tensor(x).histogram(mf.tensor([-1.0, 0.0, 0.5, 2.0]), weight=mf.tensor(w), density=True)
+    np.testing.assert_allclose(result.hist.numpy(), np.histogram(x, [-1.0, 0.0, 0.5, 2.0], weights=w, density=True)[0])
+    np.testing.assert_allclose(mf.histogram(mf.tensor(x), 3, range=(0.0, 1.0)).hist.numpy(),
+                               np.histogram(x, 3, range=(0.0, 1.0))[0])
+    with pytest.raises(RuntimeError, match="histogram: expected a floating input, got int64"):
+        mf.histogram(mf.tensor([1, 2]), 2)
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_solve_and_inverse(upper):
+    m = rand(2, 4, 4)
+    a = m @ m.transpose(0, 2, 1) + 4 * np.eye(4)
+    b = rand(2, 4, 3)
+    factor = mf.linalg.cholesky(mf.tensor(a), upper=upper)
+    np.testing.assert_allclose(mf.cholesky_solve(mf.tensor(b), factor, upper=upper).numpy(), np.linalg.solve(a, b),
+                               rtol=1e-10)
+    np.testing.assert_allclose(mf.tensor(b).cholesky_solve(factor, upper).numpy(), np.linalg.solve(a, b), rtol=1e-10)
+    np.testing.assert_allclose(mf.cholesky_inverse(factor, upper=upper).numpy(), np.linalg.inv(a), rtol=1e-10)
+
+
+# ---- nn.init's fans, _foreach_*, load_state_dict's result
+
+def test_init_fan_helpers_have_torchs_names_and_values():
+    w = mf.empty(8, 3, 5, 5)
+    assert nn.init._calculate_fan_in_and_fan_out(w) == (75, 200)
+    assert nn.init._calculate_correct_fan(w, "fan_out") == 200
+    with pytest.raises(ValueError, match="Mode fan_avg not supported"):
+        nn.init._calculate_correct_fan(w, "fan_avg")
+    with pytest.raises(ValueError, match="at least 2 dims"):
+        nn.init._calculate_fan_in_and_fan_out(mf.empty(3))
+
+
+def test_foreach_functions_apply_each_tensor_s_method():
+    a, b = [rand(3), rand(2, 2)], [rand(3), rand(2, 2)]
+    ts = [mf.tensor(x) for x in a]
+    mf._foreach_mul_(ts, 0.5)
+    mf._foreach_add_(ts, [mf.tensor(x) for x in b], alpha=2.0)
+    for t, x, y in zip(ts, a, b):
+        np.testing.assert_allclose(t.numpy(), x * 0.5 + 2 * y)
+    ema = [mf.tensor(x) for x in a]
+    mf._foreach_lerp_(ema, [mf.tensor(y) for y in b], 0.1)
+    for t, x, y in zip(ema, a, b):
+        np.testing.assert_allclose(t.numpy(), x + 0.1 * (y - x))
+    out = mf._foreach_mul([mf.tensor(x) for x in a], [2.0, 3.0])
+    np.testing.assert_allclose(out[1].numpy(), a[1] * 3.0)
+    norms = mf._foreach_norm([mf.tensor(x) for x in a])
+    np.testing.assert_allclose([n.item() for n in norms], [np.linalg.norm(x) for x in a])
+    mf._foreach_zero_(ts)
+    assert all(t.abs().sum().item() == 0 for t in ts)
+    with pytest.raises(RuntimeError, match="expected 2 values, one per tensor, got 3"):
+        mf._foreach_mul_(ts, [1.0, 2.0, 3.0])
+
+
+def test_load_state_dict_result_is_torchs_named_tuple():
+    result = nn.Linear(2, 2).load_state_dict({"weight": mf.zeros(2, 2)}, strict=False)
+    assert repr(result) == "_IncompatibleKeys(missing_keys=['bias'], unexpected_keys=[])"
+    assert result.missing_keys == ["bias"]
