@@ -692,8 +692,7 @@ def seed():
 
 
 def initial_seed():
-    from ._ops_creation import get_rng_state
-    return get_rng_state()["seed"]
+    return _C.generator_state()[0]
 
 
 def set_num_threads(n):
@@ -837,12 +836,34 @@ class Generator:
     nn.init), the samplers, DataLoader and random_split. It is the process's Philox generator
     with its own (seed, offset): its draws do not move the process's generator, and after
     manual_seed(s) they are those of mf.manual_seed(s) (the values differ from torch's).
-    Permutations of the data utilities advance the offset by one."""
+    Permutations of the data utilities advance the offset by one. mf.default_generator is
+    the process's generator itself, as torch's."""
 
     def __init__(self, device="cpu"):
         self.device = device
-        self._seed = 67280421310721
-        self._offset = 0
+        self._own = [67280421310721, 0]  # (seed, offset); None: the process's (default_generator)
+
+    @property
+    def _seed(self):
+        return _C.generator_state()[0] if self._own is None else self._own[0]
+
+    @_seed.setter
+    def _seed(self, value):
+        self._set(int(value) % (1 << 64), self._offset)
+
+    @property
+    def _offset(self):
+        return _C.generator_state()[1] if self._own is None else self._own[1]
+
+    @_offset.setter
+    def _offset(self, value):
+        self._set(self._seed, int(value))
+
+    def _set(self, seed, offset):
+        if self._own is None:
+            _C.set_generator_state(seed, offset)
+        else:
+            self._own = [seed, offset]
 
     def manual_seed(self, seed):
         self._seed, self._offset = int(seed) % (1 << 64), 0
@@ -857,12 +878,13 @@ class Generator:
         return self._seed
 
     def get_state(self):
-        return tensor([self._seed - (1 << 64) if self._seed >= 1 << 63 else self._seed, self._offset],
-                      dtype=_dtype.int64)
+        """Its state as torch's: a uint8 tensor (mf.get_rng_state's form)."""
+        from ._ops_creation import rng_state_tensor
+        return rng_state_tensor(self._seed, self._offset)
 
     def set_state(self, state):
-        seed, self._offset = (int(v) for v in state.numpy().tolist())
-        self._seed = seed % (1 << 64)
+        from ._ops_creation import rng_state_values
+        self._seed, self._offset = rng_state_values(state, "Generator.set_state")
         return self
 
     def _next_call(self, numel):
@@ -879,7 +901,11 @@ class Generator:
         return _np.random.default_rng([self._seed % (1 << 63), self._offset])
 
 
-__all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "histogram", "Generator"]
+default_generator = Generator()
+default_generator._own = None  # torch.default_generator: the process's generator (mf.manual_seed's)
+
+__all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "histogram", "Generator",
+            "default_generator"]
 Tensor.matrix_power = matrix_power
 Tensor.quantile = quantile
 Tensor.nanquantile = nanquantile

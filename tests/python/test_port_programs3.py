@@ -179,3 +179,73 @@ def test_load_state_dict_result_is_torchs_named_tuple():
     result = nn.Linear(2, 2).load_state_dict({"weight": mf.zeros(2, 2)}, strict=False)
     assert repr(result) == "_IncompatibleKeys(missing_keys=['bias'], unexpected_keys=[])"
     assert result.missing_keys == ["bias"]
+
+
+# ---- autograd.functional's jacobian and hessian, grad_fn classes
+
+def test_jacobian_and_hessian_have_torchs_shapes_and_values():
+    from meshflow.autograd.functional import hessian, jacobian  # noqa: F401 (torch's import path)
+    a, b = rand(3), rand(3)
+    j = mf.autograd.functional.jacobian(lambda t: t ** 2, mf.tensor(a))
+    np.testing.assert_allclose(j.numpy(), np.diag(2 * a))
+    m = rand(2, 3)
+    blocks = mf.autograd.functional.jacobian(lambda x, y: (mf.tensor(m) @ x, (x * y).sum()), (mf.tensor(a), mf.tensor(b)))
+    assert [[tuple(t.shape) for t in row] for row in blocks] == [[(2, 3), (2, 3)], [(3,), (3,)]]
+    np.testing.assert_allclose(blocks[0][0].numpy(), m)
+    np.testing.assert_allclose(blocks[0][1].numpy(), np.zeros((2, 3)))
+    np.testing.assert_allclose(blocks[1][1].numpy(), a)
+    h = mf.autograd.functional.hessian(lambda x: (x ** 3).sum(), mf.tensor(a))
+    np.testing.assert_allclose(h.numpy(), np.diag(6 * a))
+    h2 = mf.autograd.functional.hessian(lambda x, y: (x * x * y).sum(), (mf.tensor(a), mf.tensor(b)))
+    np.testing.assert_allclose(h2[0][0].numpy(), np.diag(2 * b))
+    np.testing.assert_allclose(h2[0][1].numpy(), np.diag(2 * a))
+    assert not j.requires_grad
+    x = mf.tensor(a, requires_grad=True)
+    jx = mf.autograd.functional.jacobian(lambda t: t ** 3, x, create_graph=True)
+    jx.sum().backward()  # d/dx sum(diag(3 x^2)) = 6 x
+    np.testing.assert_allclose(x.grad.numpy(), 6 * a)
+
+
+def test_grad_fn_objects_are_of_torchs_named_classes():
+    class Cube(mf.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return 3 * x * x * g
+    x = mf.tensor(a := rand(2), requires_grad=True)
+    y = Cube.apply(x)
+    assert type(y.grad_fn).__name__ == "CubeBackward" and y.grad_fn.name() == "CubeBackward"
+    z = (y + 1).sum()
+    assert type(z.grad_fn).__name__ == "SumBackward0" and type(z.grad_fn) is type((x * 2).sum().grad_fn)
+    assert z.grad_fn is z.grad_fn
+    z.backward()
+    np.testing.assert_allclose(x.grad.numpy(), 3 * a * a)
+
+
+# ---- the random generator's state as torch's
+
+def test_rng_state_default_generator_and_fork_rng():
+    mf.manual_seed(11)
+    state = mf.random.get_rng_state()
+    assert state.dtype == mf.uint8 and tuple(state.shape) == (16,)
+    first = mf.rand(3).numpy()
+    with mf.random.fork_rng():
+        mf.manual_seed(99)
+        mf.rand(5)
+    second = mf.rand(2).numpy()  # fork_rng left the generator where it was
+    mf.set_rng_state(state)
+    np.testing.assert_array_equal(np.concatenate([mf.rand(3).numpy(), mf.rand(2).numpy()]),
+                                  np.concatenate([first, second]))
+    g = mf.default_generator
+    assert type(g) is mf.Generator
+    g.manual_seed(11)
+    assert mf.initial_seed() == 11 and g.initial_seed() == 11
+    np.testing.assert_array_equal(mf.rand(3).numpy(), first)  # its seed is the process's
+    g.set_state(state)
+    np.testing.assert_array_equal(mf.rand(3, generator=g).numpy(), first)
+    np.testing.assert_array_equal(mf.Generator().set_state(g.get_state()).get_state().numpy(), g.get_state().numpy())
