@@ -370,21 +370,29 @@ def _scaled(x, factor):
     return x if factor == 1 else x * factor
 
 
-def diagonal(input, offset=0, dim1=0, dim2=1):
-    """The diagonal of the (dim1, dim2) matrices, as a last dim (torch.diagonal)."""
-    n = input.ndim
+def diagonal_layout(shape, offset, dim1, dim2):
+    """How diagonal() finds the diagonal of a tensor of `shape`: the dims order that moves dim1
+    and dim2 last, and the (start, stop, step) of the diagonal in those two dims flattened."""
+    n = len(shape)
     dim1, dim2 = dim1 % n, dim2 % n
-    rest = [d for d in range(n) if d not in (dim1, dim2)]
-    moved = input.permute(*rest, dim1, dim2)
-    rows, cols = moved.shape[-2], moved.shape[-1]
+    order = [d for d in range(n) if d not in (dim1, dim2)] + [dim1, dim2]
+    rows, cols = shape[dim1], shape[dim2]
     start_r, start_c = builtins.max(-offset, 0), builtins.max(offset, 0)
     length = builtins.max(0, builtins.min(rows - start_r, cols - start_c))
-    flat = moved.reshape(*moved.shape[:-2], rows * cols)
     first = start_r * cols + start_c
     stop = first + (length - 1) * (cols + 1) + 1 if length else first
+    return order, (first, stop, cols + 1)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """The diagonal of the (dim1, dim2) matrices, as a last dim (torch.diagonal; the method
+    is a view: writes through it reach input, as torch's)."""
+    order, (first, stop, step) = diagonal_layout(tuple(input.shape), offset, dim1, dim2)
+    moved = input.permute(*order)
+    flat = moved.reshape(*moved.shape[:-2], moved.shape[-2] * moved.shape[-1])
     k = flat.ndim - 1
     return apply("slice", [flat], {"starts": [0] * k + [first], "stops": list(flat.shape[:-1]) + [stop],
-                                   "steps": [1] * k + [cols + 1]})[0]
+                                   "steps": [1] * k + [step]})[0]
 
 
 def trace(input):

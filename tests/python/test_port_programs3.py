@@ -249,3 +249,141 @@ def test_rng_state_default_generator_and_fork_rng():
     g.set_state(state)
     np.testing.assert_array_equal(mf.rand(3, generator=g).numpy(), first)
     np.testing.assert_array_equal(mf.Generator().set_state(g.get_state()).get_state().numpy(), g.get_state().numpy())
+
+
+# ---- nn.utils.parametrize and parametrizations
+
+class Symmetric(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+
+
+class Exp(nn.Module):
+    def forward(self, X):
+        return X.exp()
+
+    def right_inverse(self, Y):
+        return Y.log()
+
+
+def linear(w, b):
+    m = nn.Linear(w.shape[1], w.shape[0]).double()
+    with mf.no_grad():
+        m.weight.copy_(mf.tensor(w))
+        m.bias.copy_(mf.tensor(b))
+    return m
+
+
+def test_register_parametrization_computes_the_tensor_from_its_original():
+    P = nn.utils.parametrize
+    w, b, x = rand(3, 3), rand(3), rand(2, 3)
+    m = linear(w, b)
+    weight = m.weight
+    P.register_parametrization(m, "weight", Symmetric())
+    assert P.is_parametrized(m) and P.is_parametrized(m, "weight") and not P.is_parametrized(m, "bias")
+    assert type(m).__name__ == "ParametrizedLinear" and P.type_before_parametrizations(m) is nn.Linear
+    assert sorted(n for n, _ in m.named_parameters()) == ["bias", "parametrizations.weight.original"]
+    assert list(m.state_dict()) == ["bias", "parametrizations.weight.original"]
+    assert m.parametrizations.weight.original is weight  # the same Parameter: optimizers keep it
+    sym = np.triu(w) + np.triu(w, 1).T
+    np.testing.assert_allclose(m.weight.detach().numpy(), sym)
+    y = m(mf.tensor(x))
+    y.sum().backward()  # d/dW of sum(x @ sym(W)^T): the upper triangle gathers both halves
+    g = np.ones((2, 3)).T @ x
+    np.testing.assert_allclose(weight.grad.numpy(), np.triu(g) + np.triu(g.T, 1), rtol=1e-12)
+    with P.cached():
+        assert m.weight is m.weight
+    assert m.weight is not m.weight
+    P.remove_parametrizations(m, "weight")
+    assert type(m) is nn.Linear and m.weight is weight and not P.is_parametrized(m)
+    np.testing.assert_allclose(m.weight.detach().numpy(), sym)
+
+
+def test_right_inverse_chains_and_assignment():
+    P = nn.utils.parametrize
+    w = np.abs(rand(2, 2)) + 0.5
+    m = linear(w, rand(2))
+    P.register_parametrization(m, "weight", Exp())
+    np.testing.assert_allclose(m.parametrizations.weight.original.detach().numpy(), np.log(w))
+    np.testing.assert_allclose(m.weight.detach().numpy(), w)
+    m.weight = mf.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=mf.float64)
+    np.testing.assert_allclose(m.parametrizations.weight.original.detach().numpy(), np.log([[1, 2], [3, 4]]))
+    P.register_parametrization(m, "weight", Symmetric())  # chained: Symmetric(Exp(original))
+    np.testing.assert_allclose(m.weight.detach().numpy(), [[1, 2], [2, 4]])
+    P.remove_parametrizations(m, "weight", leave_parametrized=False)
+    np.testing.assert_allclose(m.weight.detach().numpy(), np.log([[1, 2], [3, 4]]))
+    with pytest.raises(ValueError, match="may not change the shape or dtype"):
+        P.register_parametrization(linear(w, rand(2)), "weight", type("Row", (nn.Module,), {"forward": lambda s, X: X[0]})())
+    with pytest.raises(ValueError, match="does not have a parameter, a buffer, or a parametrized element"):
+        P.register_parametrization(m, "nothing", Exp())
+
+
+def test_parametrizations_weight_norm_and_spectral_norm():
+    from meshflow.nn.utils import parametrizations
+    w, b, x = rand(3, 4), rand(3), rand(5, 4)
+    m = parametrizations.weight_norm(linear(w, b))
+    assert sorted(n for n, _ in m.named_parameters()) == ["bias", "parametrizations.weight.original0",
+                                                         "parametrizations.weight.original1"]
+    g = np.linalg.norm(w, axis=1, keepdims=True)
+    np.testing.assert_allclose(m.parametrizations.weight.original0.detach().numpy(), g)
+    np.testing.assert_allclose(m.weight.detach().numpy(), w, rtol=1e-12)
+    with mf.no_grad():
+        m.parametrizations.weight.original0.mul_(2.0)
+    np.testing.assert_allclose(m(mf.tensor(x)).detach().numpy(), x @ (2 * w).T + b, rtol=1e-12)
+    s = parametrizations.spectral_norm(linear(w, b))
+    assert sorted(n for n, _ in s.named_buffers()) == ["parametrizations.weight.0._u", "parametrizations.weight.0._v"]
+    for _ in range(30):  # power iteration (training) converges to the largest singular value
+        weight = s.weight
+    np.testing.assert_allclose(weight.detach().numpy(), w / np.linalg.svd(w, compute_uv=False)[0], rtol=1e-6)
+
+
+@pytest.mark.parametrize("orthogonal_map", ["matrix_exp", "cayley", "householder"])
+def test_parametrizations_orthogonal_stays_orthogonal_while_training(orthogonal_map):
+    from meshflow.nn.utils import parametrizations
+    w = rand(4, 4)
+    m = parametrizations.orthogonal(linear(w, rand(4)), orthogonal_map=orthogonal_map)
+    q, r = np.linalg.qr(w)
+    np.testing.assert_allclose(m.weight.detach().numpy(), q * np.sign(np.diag(r)), atol=1e-12)  # at first: base
+    opt = mf.optim.SGD(m.parameters(), lr=0.1)
+    x = mf.tensor(rand(3, 4))
+    for _ in range(3):
+        loss = (m(x) - 1).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    q = m.weight.detach().numpy()
+    assert not np.allclose(q, m.parametrizations.weight[0].base.numpy())  # it moved
+    np.testing.assert_allclose(q @ q.T, np.eye(4), atol=1e-12)
+
+
+def test_matrix_exp_and_householder_product():
+    a = rand(2, 4, 4)
+    s = a + a.transpose(0, 2, 1)
+    w, v = np.linalg.eigh(s)
+    np.testing.assert_allclose(mf.linalg.matrix_exp(mf.tensor(s)).numpy(),
+                               v @ (np.exp(w)[..., None] * v.transpose(0, 2, 1)), rtol=1e-12)
+    np.testing.assert_allclose(mf.matrix_exp(mf.tensor(np.zeros((3, 3)))).numpy(), np.eye(3))
+    A, tau = rand(5, 3), np.array([1.2, 0.7, 1.9])
+    expected = np.eye(5)
+    for i in range(3):
+        v = np.concatenate([np.zeros(i), [1.0], A[i + 1:, i]])
+        expected = expected @ (np.eye(5) - tau[i] * np.outer(v, v))
+    np.testing.assert_allclose(mf.linalg.householder_product(mf.tensor(A), mf.tensor(tau)).numpy(), expected[:, :3],
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_diagonal_is_a_view_writes_reach_the_base():
+    z = mf.zeros(3, 4)
+    z.diagonal(1).fill_(2.0)
+    assert z.tolist() == [[0, 2, 0, 0], [0, 0, 2, 0], [0, 0, 0, 2]]
+    a = mf.ones(2, 3, 3)
+    a.diagonal(dim1=-2, dim2=-1).add_(1e-3)  # jitter before a Cholesky
+    np.testing.assert_allclose(a.numpy(), np.ones((2, 3, 3)) + 1e-3 * np.eye(3))
+    d = z.diagonal()
+    z.add_(1)
+    assert d.tolist() == [1, 1, 1]  # the view follows its base
+    x = mf.ones(3, 3, requires_grad=True)
+    y = x * 2
+    y.diagonal().mul_(5)
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 + 8 * np.eye(3))
