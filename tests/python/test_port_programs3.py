@@ -387,3 +387,45 @@ def test_diagonal_is_a_view_writes_reach_the_base():
     y.diagonal().mul_(5)
     y.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 2 + 8 * np.eye(3))
+
+
+# ---- modules print as torch 2's (print(model) is in most programs)
+
+@pytest.mark.parametrize("module, expected", [
+    (lambda: nn.BatchNorm2d(4, momentum=0.2, affine=False),
+     "BatchNorm2d(4, eps=1e-05, momentum=0.2, affine=False, bias=False, track_running_stats=True)"),
+    (lambda: nn.BatchNorm1d(4), "BatchNorm1d(4, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)"),
+    (lambda: nn.SyncBatchNorm(3, bias=False),
+     "SyncBatchNorm(3, eps=1e-05, momentum=0.1, affine=True, bias=False, track_running_stats=True)"),
+    (lambda: nn.InstanceNorm2d(3), "InstanceNorm2d(3, eps=1e-05, momentum=0.1, affine=False, bias=False, "
+                                   "track_running_stats=False)"),
+    (lambda: nn.LayerNorm((2, 3), elementwise_affine=False), "LayerNorm((2, 3), eps=1e-05, elementwise_affine=False, bias=False)"),
+    (lambda: nn.LayerNorm(5), "LayerNorm((5,), eps=1e-05, elementwise_affine=True, bias=True)"),
+    (lambda: nn.GroupNorm(2, 4), "GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)"),
+    (lambda: nn.AvgPool1d(3, stride=1), "AvgPool1d(kernel_size=(3,), stride=(1,), padding=(0,))"),
+    (lambda: nn.Flatten(), "Flatten(start_dim=1, end_dim=-1)"),
+    (lambda: nn.Upsample(scale_factor=2), "Upsample(scale_factor=2.0, mode='nearest')"),
+    (lambda: nn.Upsample(size=(4, 4), mode="bilinear", align_corners=False), "Upsample(size=(4, 4), mode='bilinear')"),
+    (lambda: nn.UpsamplingNearest2d(scale_factor=2), "UpsamplingNearest2d(scale_factor=2.0, mode='nearest')"),
+    (lambda: nn.ZeroPad2d(1), "ZeroPad2d((1, 1, 1, 1))"),
+    (lambda: nn.ConstantPad1d(2, 0.5), "ConstantPad1d(padding=(2, 2), value=0.5)"),
+    (lambda: nn.ReflectionPad2d(2), "ReflectionPad2d((2, 2, 2, 2))"),
+    (lambda: nn.MaxUnpool2d(2), "MaxUnpool2d(kernel_size=(2, 2), stride=(2, 2), padding=(0, 0))"),
+    (lambda: nn.MultiheadAttention(4, 2).out_proj, "NonDynamicallyQuantizableLinear(in_features=4, out_features=4, bias=True)"),
+])
+def test_module_reprs_are_torchs(module, expected):
+    assert repr(module()) == expected
+
+
+def test_norms_take_torchs_bias_keyword():
+    x = mf.tensor(rand(4, 3, 5), dtype=mf.float32)
+    for m in (nn.BatchNorm1d(3, bias=False), nn.InstanceNorm1d(3, affine=True, bias=False), nn.GroupNorm(1, 3, bias=False)):
+        assert m.bias is None and [n for n, _ in m.named_parameters()] == ["weight"]
+        assert tuple(m(x).shape) == (4, 3, 5)
+    bn = nn.BatchNorm1d(3, bias=False)
+    xs = x.numpy()
+    want = (xs - xs.mean((0, 2), keepdims=True)) / np.sqrt(xs.var((0, 2), keepdims=True) + 1e-5)
+    np.testing.assert_allclose(bn(x).detach().numpy(), want, rtol=1e-4, atol=1e-5)
+    up = nn.UpsamplingBilinear2d(scale_factor=2)
+    assert up.align_corners is True and tuple(up(mf.ones(1, 1, 2, 2)).shape) == (1, 1, 4, 4)
+    assert tuple(nn.AvgPool1d(2)(mf.ones(1, 1, 6)).shape) == (1, 1, 3)

@@ -21,6 +21,10 @@ from .._ops_shape import cat
 from .._ops_reduce import softmax
 
 
+class NonDynamicallyQuantizableLinear(Linear):
+    """MultiheadAttention's out_proj: a Linear under torch's class name (its repr shows it)."""
+
+
 class MultiheadAttention(Module):
     def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
                  kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
@@ -51,7 +55,7 @@ class MultiheadAttention(Module):
         else:
             self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, **made)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, **made)
         self._reset_parameters()
 
     def _reset_parameters(self):
