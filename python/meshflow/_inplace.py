@@ -228,7 +228,8 @@ _INPLACE = ("sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "sqrt", "rsq
             "copysign", "scatter", "scatter_add", "index_add", "index_fill", "logical_and",
             "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
             "addcmul", "addcdiv", "silu", "softmax", "log_softmax", "cumsum", "float_power", "xlogy", "nan_to_num",
-            "tril", "triu", "eq", "ne", "lt", "le", "gt", "ge", "scatter_reduce", "index_copy", "masked_scatter")
+            "tril", "triu", "eq", "ne", "lt", "le", "gt", "ge", "scatter_reduce", "index_reduce", "index_copy",
+            "masked_scatter", "put")
 
 
 def install_inplace_methods():

@@ -429,3 +429,127 @@ def test_norms_take_torchs_bias_keyword():
     up = nn.UpsamplingBilinear2d(scale_factor=2)
     assert up.align_corners is True and tuple(up(mf.ones(1, 1, 2, 2)).shape) == (1, 1, 4, 4)
     assert tuple(nn.AvgPool1d(2)(mf.ones(1, 1, 6)).shape) == (1, 1, 3)
+
+
+# ---- the gamma family and the distributions built on it
+
+# digamma's closed forms: psi(1) = -gamma, psi(1/2) = -gamma - 2 ln 2, psi(1/4) = -gamma -
+# pi/2 - 3 ln 2, and psi(x + 1) = psi(x) + 1/x.
+def _digamma(x):
+    import math
+    start = {0.0: 1.0, 0.5: 0.5, 0.25: 0.25}[x % 1]
+    value = -0.5772156649015329 + {1.0: 0.0, 0.5: -2 * math.log(2), 0.25: -math.pi / 2 - 3 * math.log(2)}[start]
+    while start < x:
+        value += 1 / start
+        start += 1
+    return value
+
+
+def test_lgamma_digamma_polygamma_against_series():
+    import math
+    xs = [0.5, 1.0, 2.5, 4.0, 7.25]
+    x = mf.tensor(xs, dtype=mf.float64)
+    np.testing.assert_allclose(mf.lgamma(x).numpy(), [math.lgamma(v) for v in xs], rtol=1e-13)
+    np.testing.assert_allclose(x.digamma().numpy(), [_digamma(v) for v in xs], rtol=1e-6)
+    trigamma = [sum(1 / (k + v) ** 2 for k in range(200000)) + 1 / (200000 + v) for v in xs]
+    np.testing.assert_allclose(mf.polygamma(1, x).numpy(), trigamma, rtol=1e-9)
+    tetragamma = [-2 * sum(1 / (k + v) ** 3 for k in range(20000)) - 1 / (20000 + v) ** 2 for v in xs]
+    np.testing.assert_allclose(x.polygamma(2).numpy(), tetragamma, rtol=1e-9)
+    np.testing.assert_allclose(mf.special.zeta(3, x).numpy(), [-t / 2 for t in tetragamma], rtol=1e-9)
+    np.testing.assert_allclose(mf.mvlgamma(x + 1, p=2).numpy(),
+                               [math.lgamma(v + 1) + math.lgamma(v + 0.5) + 0.5 * math.log(math.pi) for v in xs],
+                               rtol=1e-12)
+    # poles and the float32 / integer forms, as torch's
+    assert mf.lgamma(mf.tensor([0.0, -1.0])).tolist() == [math.inf, math.inf]
+    d = mf.digamma(mf.tensor([0.0, -2.0, -0.5]))
+    assert d[0].item() == -math.inf and math.isnan(d[1].item())
+    assert abs(d[2].item() - 0.03649) < 1e-4
+    assert mf.lgamma(mf.tensor([3])).dtype == mf.float32 and mf.lgamma(mf.tensor([3])).item() == pytest.approx(math.log(2))
+    with pytest.raises(RuntimeError, match="does not support negative n"):
+        mf.polygamma(-1, x)
+
+
+def test_gamma_family_on_the_test_device_equals_the_cpu():
+    x = mf.tensor(np.array([-2.5, -1.0, 0.0, 0.3, 1.7, 12.0, 1e18]))
+    for f in (mf.lgamma, mf.digamma, lambda t: mf.polygamma(1, t), lambda t: mf.polygamma(4, t)):
+        np.testing.assert_array_equal(f(x.to("testdev")).cpu().numpy(), f(x).numpy())
+
+
+def test_gamma_family_gradients_chain():
+    from gradcheck import check_gradients
+    a = np.array([0.7, 1.5, 3.2])
+    check_gradients(mf.lgamma, [a])
+    check_gradients(mf.digamma, [a])
+    check_gradients(lambda t: mf.polygamma(1, t), [a])
+
+
+def test_distributions_log_probs_against_formulas():
+    import math
+    D = mf.distributions
+    v = np.array([0.3, 0.7])
+    np.testing.assert_allclose(D.Gamma(mf.tensor([2.0, 3.0], dtype=mf.float64), mf.tensor([1.5, 0.5], dtype=mf.float64))
+                               .log_prob(mf.tensor(v)).numpy(),
+                               [2 * math.log(1.5) + math.log(0.3) - 1.5 * 0.3 - math.lgamma(2),
+                                3 * math.log(0.5) + 2 * math.log(0.7) - 0.5 * 0.7 - math.lgamma(3)], rtol=1e-12)
+    beta = D.Beta(mf.tensor(2.0, dtype=mf.float64), mf.tensor(3.0, dtype=mf.float64))
+    want = math.log(0.4) + 2 * math.log(0.6) + math.lgamma(5) - math.lgamma(2) - math.lgamma(3)
+    assert beta.log_prob(mf.tensor(0.4, dtype=mf.float64)).item() == pytest.approx(want, rel=1e-12)
+    assert beta.mean.item() == pytest.approx(0.4)
+    cov = np.array([[2.0, 0.5], [0.5, 1.0]])
+    mvn = D.MultivariateNormal(mf.zeros(2, dtype=mf.float64), covariance_matrix=mf.tensor(cov))
+    x = np.array([0.5, -0.5])
+    want = -0.5 * (2 * math.log(2 * math.pi) + x @ np.linalg.solve(cov, x)) - 0.5 * math.log(np.linalg.det(cov))
+    assert mvn.log_prob(mf.tensor(x)).item() == pytest.approx(want, rel=1e-12)
+    assert mvn.entropy().item() == pytest.approx(0.5 * 2 * (1 + math.log(2 * math.pi)) + 0.5 * math.log(np.linalg.det(cov)))
+    ind = D.Independent(D.Normal(mf.zeros(2, 3), mf.ones(2, 3)), 1)
+    assert tuple(ind.batch_shape) == (2,) and tuple(ind.event_shape) == (3,)
+    np.testing.assert_allclose(ind.log_prob(mf.zeros(2, 3)).numpy(), [-1.5 * math.log(2 * math.pi)] * 2, rtol=1e-6)
+    assert D.Poisson(mf.tensor([3.0])).log_prob(mf.tensor([2.0])).item() == pytest.approx(
+        2 * math.log(3) - 3 - math.log(2), rel=1e-6)
+    assert D.Laplace(0.0, 1.0).log_prob(mf.tensor(0.5)).item() == pytest.approx(-math.log(2) - 0.5)
+    kl = D.kl_divergence(D.Gamma(mf.tensor(2.0), mf.tensor(1.0)), D.Gamma(mf.tensor(2.0), mf.tensor(1.0)))
+    assert abs(kl.item()) < 1e-6
+    draws = D.Gamma(mf.full((2000,), 3.0), mf.full((2000,), 2.0)).sample()
+    assert abs(draws.mean().item() - 1.5) < 0.1 and draws.min().item() > 0
+    assert abs(D.Beta(mf.tensor(2.0), mf.tensor(2.0)).sample((4000,)).mean().item() - 0.5) < 0.03
+
+
+# ---- older scatter forms, index_reduce, put, an RNN's weight lists
+
+def test_scatter_reduce_keyword_index_reduce_and_put():
+    src = np.arange(1.0, 7.0).reshape(2, 3)
+    idx = np.array([[0, 1, 0], [1, 0, 1]])
+    add = np.ones((2, 3))
+    mul = np.ones((2, 3))
+    for (i, j), v in np.ndenumerate(src):
+        add[idx[i, j], j] += v
+        mul[idx[i, j], j] *= v
+    got = mf.ones(2, 3, dtype=mf.float64).scatter_(0, mf.tensor(idx), mf.tensor(src), reduce="add")
+    np.testing.assert_array_equal(got.numpy(), add)
+    np.testing.assert_array_equal(mf.ones(2, 3, dtype=mf.float64).scatter(0, mf.tensor(idx), mf.tensor(src),
+                                                                         reduce="multiply").numpy(), mul)
+    np.testing.assert_array_equal(mf.ones(2, 3).scatter(1, mf.tensor([[2], [0]]), 3.0, reduce="multiply").numpy(),
+                                  [[1, 1, 3], [3, 1, 1]])
+    with pytest.raises(RuntimeError, match="reduce argument must be either add or multiply"):
+        mf.ones(2).scatter(0, mf.tensor([0]), mf.ones(1), reduce="mean")
+    source = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    out = mf.zeros(3, 2, dtype=mf.float64).index_reduce_(0, mf.tensor([0, 2, 0]), mf.tensor(source), "amax",
+                                                         include_self=False)
+    np.testing.assert_array_equal(out.numpy(), [[5, 6], [0, 0], [3, 4]])
+    mean = mf.ones(3, 2, dtype=mf.float64).index_reduce(0, mf.tensor([0, 2, 0]), mf.tensor(source), "mean")
+    np.testing.assert_allclose(mean.numpy(), [[7 / 3, 3], [1, 1], [2, 2.5]])
+    t = mf.zeros(2, 2)
+    t.put_(mf.tensor([0, -1]), mf.tensor([5.0, 6.0]))
+    assert t.tolist() == [[5, 0], [0, 6]]
+    assert mf.zeros(4).put(mf.tensor([1, 1]), mf.tensor([1.0, 2.0]), accumulate=True).tolist() == [0, 3, 0, 0]
+
+
+def test_rnn_all_weights_in_torchs_order():
+    lstm = nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+    names = lstm._flat_weights_names
+    assert names[:5] == ["weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0", "weight_ih_l0_reverse"]
+    assert len(lstm.all_weights) == 4 and all(len(w) == 4 for w in lstm.all_weights)
+    assert lstm.all_weights[1][0] is lstm.weight_ih_l0_reverse
+    lstm.flatten_parameters()
+    gru = nn.GRU(2, 3, bias=False)
+    assert [tuple(w.shape) for w in gru.all_weights[0]] == [(9, 2), (9, 3)]
