@@ -213,11 +213,18 @@ GroupOptions sgd_defaults(const SgdOptions& o) {
           {"momentum", o.momentum},
           {"dampening", o.dampening},
           {"weight_decay", o.weight_decay},
-          {"nesterov", o.nesterov ? 1.0 : 0.0}};
+          {"nesterov", o.nesterov ? 1.0 : 0.0},
+          {"maximize", o.maximize ? 1.0 : 0.0}};
 }
 
 GroupOptions adam_defaults(const AdamWOptions& o) {
-  return {{"lr", o.lr}, {"beta1", o.beta1}, {"beta2", o.beta2}, {"eps", o.eps}, {"weight_decay", o.weight_decay}};
+  return {{"lr", o.lr},
+          {"beta1", o.beta1},
+          {"beta2", o.beta2},
+          {"eps", o.eps},
+          {"weight_decay", o.weight_decay},
+          {"amsgrad", o.amsgrad ? 1.0 : 0.0},
+          {"maximize", o.maximize ? 1.0 : 0.0}};
 }
 
 }  // namespace
@@ -262,7 +269,8 @@ Attrs SGD::update_attrs(size_t i, bool has_buf) const {
                {"dampening", option(i, "dampening")},
                {"weight_decay", option(i, "weight_decay")},
                {"nesterov", option(i, "nesterov") != 0},
-               {"has_buf", has_buf}};
+               {"has_buf", has_buf},
+               {"maximize", option(i, "maximize") != 0}};
 }
 
 std::vector<Var*> SGD::graph_state() {
@@ -325,6 +333,7 @@ void AdamW::check_options(const GroupOptions& o) const {
 void AdamW::params_added() {
   exp_avg_.resize(params_.size());
   exp_avg_sq_.resize(params_.size());
+  max_exp_avg_sq_.resize(params_.size());
   param_steps_.resize(params_.size(), 0);
 }
 
@@ -344,14 +353,17 @@ void AdamW::step() {
       exp_avg_[i] = state_zeros(i);
       exp_avg_sq_[i] = state_zeros(i);
     }
+    const bool amsgrad = option(i, "amsgrad") != 0;
+    if (amsgrad && !max_exp_avg_sq_[i].defined()) max_exp_avg_sq_[i] = state_zeros(i);
     ++param_steps_[i];
     RunTimeAttrs run_time([this, i] { return update_attrs(i); });
-    const std::vector<Var> out =
-        update_in_place(op_, {in_update_layout(i, params_[i]), in_update_layout(i, g), exp_avg_[i], exp_avg_sq_[i]},
-                        update_attrs(i), {0, 2, 3});
+    std::vector<Var> inputs{in_update_layout(i, params_[i]), in_update_layout(i, g), exp_avg_[i], exp_avg_sq_[i]};
+    if (amsgrad) inputs.push_back(max_exp_avg_sq_[i]);
+    const std::vector<Var> out = update_in_place(op_, inputs, update_attrs(i), {0, 2, 3, amsgrad ? 4 : -1});
     commit_param(i, out[0]);
     exp_avg_[i] = out[1];
     exp_avg_sq_[i] = out[2];
+    if (amsgrad) max_exp_avg_sq_[i] = out[3];
   }
 }
 
@@ -362,7 +374,9 @@ Attrs AdamW::update_attrs(size_t i) const {
                {"beta2", option(i, "beta2")},
                {"eps", option(i, "eps")},
                {"weight_decay", option(i, "weight_decay")},
-               {"step", param_steps_[i]}};
+               {"step", param_steps_[i]},
+               {"amsgrad", option(i, "amsgrad") != 0},
+               {"maximize", option(i, "maximize") != 0}};
 }
 
 std::vector<Var*> AdamW::graph_state() {
@@ -376,6 +390,10 @@ std::vector<Var*> AdamW::graph_state() {
     }
     slots.push_back(&exp_avg_[i]);
     slots.push_back(&exp_avg_sq_[i]);
+    if (option(i, "amsgrad") != 0) {
+      if (!max_exp_avg_sq_[i].defined()) max_exp_avg_sq_[i] = fn::zeros_like(params_[i]);
+      slots.push_back(&max_exp_avg_sq_[i]);
+    }
   }
   return slots;
 }
@@ -405,8 +423,9 @@ std::vector<std::map<std::string, Var>> AdamW::state() const {
     if (!exp_avg_[i].defined()) continue;
     state[i]["exp_avg"] = exp_avg_[i];
     state[i]["exp_avg_sq"] = exp_avg_sq_[i];
-    Tensor step = Tensor::empty({}, DType::kInt64);
-    *step.data_as<int64_t>() = param_steps_[i];
+    if (max_exp_avg_sq_[i].defined()) state[i]["max_exp_avg_sq"] = max_exp_avg_sq_[i];
+    Tensor step = Tensor::empty({}, DType::kFloat32);  // torch's: a float32 scalar
+    *step.data_as<float>() = static_cast<float>(param_steps_[i]);
     state[i]["step"] = Var(step);
   }
   return state;
@@ -419,8 +438,10 @@ void AdamW::load_state(const std::vector<std::map<std::string, Var>>& state, int
     const bool has = avg != state[i].end() && sq != state[i].end();
     exp_avg_[i] = has ? own_copy(in_update_layout(i, avg->second)) : Var();
     exp_avg_sq_[i] = has ? own_copy(in_update_layout(i, sq->second)) : Var();
-    auto step = state[i].find("step");
-    param_steps_[i] = step == state[i].end() ? 0 : *local_value(step->second).data_as<int64_t>();
+    auto max_sq = state[i].find("max_exp_avg_sq");
+    max_exp_avg_sq_[i] = has && max_sq != state[i].end() ? own_copy(in_update_layout(i, max_sq->second)) : Var();
+    auto step = state[i].find("step");  // any dtype: torch's float32, or int64 as meshflow wrote before
+    param_steps_[i] = step == state[i].end() ? 0 : static_cast<int64_t>(scalar_value(step->second));
   }
   steps_ = step_count;
 }

@@ -133,9 +133,10 @@ struct SgdOptions {
   double dampening = 0;
   double weight_decay = 0;
   bool nesterov = false;
+  bool maximize = false;
 };
 
-// torch.optim.SGD: options lr, momentum, dampening, weight_decay, nesterov.
+// torch.optim.SGD: options lr, momentum, dampening, weight_decay, nesterov, maximize.
 class SGD : public Optimizer {
  public:
   SGD(std::vector<Var> params, SgdOptions options);
@@ -159,9 +160,13 @@ struct AdamWOptions {
   double beta2 = 0.999;
   double eps = 1e-8;
   double weight_decay = 1e-2;
+  bool amsgrad = false;
+  bool maximize = false;
 };
 
-// torch.optim.AdamW (decoupled weight decay); options lr, beta1, beta2, eps, weight_decay.
+// torch.optim.AdamW (decoupled weight decay); options lr, beta1, beta2, eps, weight_decay,
+// amsgrad, maximize. State per parameter: exp_avg, exp_avg_sq, with amsgrad max_exp_avg_sq
+// (made at the first step of a group with amsgrad set), and step (a float32 scalar, torch's).
 class AdamW : public Optimizer {
  public:
   AdamW(std::vector<Var> params, AdamWOptions options);
@@ -185,10 +190,11 @@ class AdamW : public Optimizer {
 
   std::string op_;
   std::vector<Var> exp_avg_, exp_avg_sq_;  // per parameter; undefined until its first step
+  std::vector<Var> max_exp_avg_sq_;        // per parameter; undefined until its first amsgrad step
   std::vector<int64_t> param_steps_;       // per parameter: the steps it took (bias correction)
 };
 
-// torch.optim.Adam (amsgrad=False): weight_decay is an L2 term added to the gradient.
+// torch.optim.Adam: weight_decay is an L2 term added to the gradient.
 // Options and state as AdamW's; the default weight_decay is 0.
 class Adam : public AdamW {
  public:

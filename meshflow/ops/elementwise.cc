@@ -10,6 +10,9 @@
 //   where(cond, a, b):  cond of any dtype, nonzero meaning true; a and b of one dtype (bool too)
 //   unary:              neg abs relu trunc (every dtype); exp log sqrt rsqrt tanh sigmoid
 //                       (integers give float32, as torch does); gelu, exact erf form (floats)
+//   math (torch's names, register_math_ops): the trigonometric, hyperbolic and erf families,
+//                       logs and exponentials of other bases, sign round frac, lgamma digamma
+//                       and polygamma (attribute n >= 1; special_math.h), atan2 fmod hypot copysign
 //   cast(x, dtype)      C++ conversion (floats to integers truncate toward zero, saturate, NaN -> 0;
 //                       to uint8, int8, int16 through int64, wrapping, as torch on x86;
 //                       to bool: nonzero (NaN too) -> true; from bool: 1 or 0)
@@ -49,6 +52,7 @@
 #include "meshflow/ops/integer_math.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
+#include "meshflow/ops/special_math.h"
 
 namespace mf {
 namespace {
@@ -771,6 +775,29 @@ T truncated_remainder(T x, T y) {
   }
 }
 
+// polygamma(x; n): the n-th derivative of digamma, n >= 1 (n = 0 is the op digamma), in
+// double (special_math.h); integers give float32, as torch's.
+OpDef polygamma_op() {
+  OpDef op = unary<Integers::kToFloat32>("polygamma", {}, [](auto x) { return x; });  // the kernel is below
+  op.infer = [infer = op.infer](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    const int64_t n = attrs.get_int("n");
+    if (n < 1) op_error("polygamma", "n is " + std::to_string(n) + "; expected n >= 1 (polygamma(0, x) is digamma)");
+    return infer(in, attrs);
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const int64_t n = ctx.attrs.get_int("n");
+    Tensor out = ctx.output(0, in[0].shape(), ctx.outputs[0].dtype);
+    visit_numbers(in[0].dtype(), [&](auto v) {
+      using TI = decltype(v);
+      using TO = std::conditional_t<std::is_integral_v<TI>, float, TI>;
+      map(in[0].data_as<TI>(), out.data_as<TO>(), in[0].numel(),
+          [n](TI x) -> TO { return static_cast<TO>(special::polygamma(n, static_cast<double>(x))); });
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
 // `op` refusing integer inputs, for the binary ops torch defines on floats only (its
 // Python functions cast integers to float32 first where torch does).
 OpDef floats_only(OpDef op) {
@@ -847,6 +874,19 @@ void register_math_ops(OpRegistry& r) {
                   unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
   r.add(with_grad(unary<I::kReject>("frac", {}, [](auto x) { return x - std::trunc(x); }),
                   unary_grad([](V, V, V dy, A) { return dy; })));
+
+  // The gamma family (special_math.h), in double: lgamma' = digamma, digamma' = polygamma(1),
+  // polygamma(n)' = polygamma(n + 1).
+  auto in_double = [](auto f) {
+    return [f](auto x) { return static_cast<decltype(x)>(f(static_cast<double>(x))); };
+  };
+  auto polygamma = [](V x, int64_t n) { return call1("polygamma", {x}, {{"n", n}}); };
+  r.add(with_grad(unary<I::kToFloat32>("lgamma", {}, in_double(special::log_gamma)),
+                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("digamma", {x})); })));
+  r.add(with_grad(unary<I::kToFloat32>("digamma", {}, in_double(special::digamma)),
+                  unary_grad([=](V x, V, V dy, A) { return fn::mul(dy, polygamma(x, 1)); })));
+  r.add(with_grad(polygamma_op(),
+                  unary_grad([=](V x, V, V dy, A attrs) { return fn::mul(dy, polygamma(x, attrs.get_int("n") + 1)); })));
 
   // atan2(a, b) = angle of (b, a): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2).
   auto norm2 = [](V a, V b) { return fn::add(fn::mul(a, a), fn::mul(b, b)); };

@@ -530,9 +530,12 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
       !sums_partially(x, static_cast<int64_t>(x.shape().size()) - 1) && !sums_partially(weight, 1)) {
     return call1("matmul", {x, weight, bias}, {{"transpose_b", true}});
   }
-  const Var product = matmul(x, weight, false, true);
-  // Under autocast the bias is cast with the operands, as torch's.
-  const bool low = autocast.dtype && product.dtype() == *autocast.dtype && autocast_float(bias);
+  return add_bias(matmul(x, weight, false, true), bias);
+}
+
+Var add_bias(const Var& product, const Var& bias) {
+  const bool low = autocast.dtype && product.dtype() == *autocast.dtype &&
+                   (bias.dtype() == DType::kFloat32 || is_half(bias.dtype()));
   return add(product, low ? cast(bias, product.dtype()) : bias);
 }
 

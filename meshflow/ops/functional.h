@@ -145,6 +145,10 @@ Var scaled_dot_product_attention(const Var& q, const Var& k, const Var& v, bool 
 Var packed_qkv_attention(const Var& qkv, bool causal = false, double scale = 0);
 Var log_softmax(const Var& x, int64_t dim);
 Var embedding(const Var& indices, const Var& weight);
+// product + bias, for a layer's bias (linear, the convolutions): under autocast, where the
+// product came out in the autocast dtype, a float32 (or other half) bias is cast to it first,
+// as torch casts a layer's bias with its operands; otherwise add's promotion.
+Var add_bias(const Var& product, const Var& bias);
 // x @ weight^T + bias, weight [out, in] as in torch.nn.Linear; bias may be undefined.
 Var linear(const Var& x, const Var& weight, const Var& bias = Var());
 // Zeroes each element with probability p (drawn from the counter-based generator, so

@@ -51,7 +51,7 @@ Var conv2d(const Var& x, const Var& weight, const Var& bias, const Conv2dOptions
                        {"pad_end", o.pad_end},
                        {"dilation", o.dilation},
                        {"groups", o.groups}});
-  return bias.defined() ? add(y, reshape(bias, {1, -1, 1, 1})) : y;
+  return bias.defined() ? add_bias(y, reshape(bias, {1, -1, 1, 1})) : y;
 }
 
 Var max_pool2d(const Var& x, const std::vector<int64_t>& kernel_size, std::vector<int64_t> stride,

@@ -3,17 +3,24 @@
 // one elementwise pass reads a parameter, its gradient and its state and writes the new
 // parameter and state where the caller gives memory for them: eager optimizers give the old
 // ones' (fn::update_in_place), so each element is read before it is written at its index.
-//   adamw_update(param, grad, exp_avg, exp_avg_sq; lr, beta1, beta2, eps, weight_decay, step)
-//       -> (param, exp_avg, exp_avg_sq)
+//   adamw_update(param, grad, exp_avg, exp_avg_sq[, max_exp_avg_sq];
+//                lr, beta1, beta2, eps, weight_decay, step[, amsgrad, maximize])
+//       -> (param, exp_avg, exp_avg_sq[, max_exp_avg_sq])   the fifth input and fourth output
+//                                     with amsgrad: the running maximum of exp_avg_sq, whose
+//                                     square root is the denominator (torch's amsgrad=True)
 //   adam_update(the same)   torch.optim.Adam: weight decay is L2, added to the gradient
-//   sgd_update(param, grad[, momentum_buf]; lr, momentum, dampening, weight_decay, nesterov, has_buf)
+//   sgd_update(param, grad[, momentum_buf]; lr, momentum, dampening, weight_decay, nesterov, has_buf
+//              [, maximize])
 //       -> (param[, momentum_buf])   a buffer comes out when momentum != 0; without has_buf
 //                                     (the first step) it starts as the gradient
+// maximize (torch's maximize=True) steps up the gradient: it is negated first. amsgrad and
+// maximize are false when absent.
 // Every input has param's shape and dtype (float32 or float64). Signatures: everything
 // S(k), for each k, or everything B (implied); never partial, since the update is not
 // linear. lr and step change every step, so only the kernel reads them (one cached plan
 // per parameter, not per step); infer checks them when it runs, that is on local calls and
 // on a global call's first plan.
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -61,43 +68,70 @@ std::vector<Tensor> outputs_like(const KernelContext& ctx, const Tensor& t, size
 // ---------------------------------------------------------------------------------------
 // adamw_update
 
+// An optional boolean attribute: false when absent.
+bool flag(const Attrs& attrs, const char* key) { return attrs.has(key) && attrs.get_bool(key); }
+
 struct AdamW {
   double lr, beta1, beta2, eps, weight_decay;
   int64_t step;
   bool decoupled;  // AdamW's decay of the parameter; else Adam's L2 term in the gradient
+  bool amsgrad, maximize;
 };
 
 AdamW adamw_hyperparameters(const Attrs& attrs, bool decoupled) {
-  return {attrs.get_float("lr"),          attrs.get_float("beta1"), attrs.get_float("beta2"), attrs.get_float("eps"),
-          attrs.get_float("weight_decay"), attrs.get_int("step"),   decoupled};
+  return {attrs.get_float("lr"),          attrs.get_float("beta1"), attrs.get_float("beta2"),
+          attrs.get_float("eps"),         attrs.get_float("weight_decay"), attrs.get_int("step"),
+          decoupled,                      flag(attrs, "amsgrad"),   flag(attrs, "maximize")};
 }
 
-// torch.optim.AdamW's single-tensor step: decoupled weight decay, then the moments
-// (exp_avg by lerp, as torch does), then the bias-corrected update. Adam's instead adds
-// weight_decay * param to the gradient first (torch's grad.add(param, alpha=wd)): kL2, a
-// template argument so that the loop has no branch and vectorizes (a run-time choice inside
-// it made AdamW's step on the GPT bench 3x slower).
-template <bool kL2, typename T>
-void adamw(const T* param, const T* grad, const T* exp_avg, const T* exp_avg_sq, T* param_out, T* exp_avg_out,
-           T* exp_avg_sq_out, int64_t n, const AdamW& h) {
+// The pointers of one adamw step: max_exp_avg_sq (and its output) null without amsgrad.
+template <typename T>
+struct AdamWData {
+  const T *param, *grad, *exp_avg, *exp_avg_sq, *max_exp_avg_sq;
+  T *param_out, *exp_avg_out, *exp_avg_sq_out, *max_exp_avg_sq_out;
+};
+
+// torch.optim.AdamW's single-tensor step: the gradient negated under maximize (a factor of
+// -1 or 1: exact, and no branch), decoupled weight decay, then the moments (exp_avg by lerp,
+// as torch does), then the bias-corrected update, its denominator from the running maximum
+// of exp_avg_sq under amsgrad. Adam's instead adds weight_decay * param to the gradient
+// first (torch's grad.add(param, alpha=wd)): kL2, and kAmsgrad, are template arguments so
+// that the loop has no branch and vectorizes (a run-time choice inside it made AdamW's step
+// on the GPT bench 3x slower).
+template <bool kL2, bool kAmsgrad, typename T>
+void adamw(const AdamWData<T>& d, int64_t n, const AdamW& h) {
   const T decay = static_cast<T>(h.decoupled ? 1 - h.lr * h.weight_decay : 1);  // 1: param * 1 is param
-  const T l2 = static_cast<T>(h.weight_decay);
+  const T l2 = static_cast<T>(h.weight_decay), sign = static_cast<T>(h.maximize ? -1 : 1);
   const T weight = static_cast<T>(1 - h.beta1), beta2 = static_cast<T>(h.beta2);
   const T one_minus_beta2 = static_cast<T>(1 - h.beta2), eps = static_cast<T>(h.eps);
   const T step_size = static_cast<T>(h.lr / (1 - std::pow(h.beta1, static_cast<double>(h.step))));
   const T correction2_sqrt = static_cast<T>(std::sqrt(1 - std::pow(h.beta2, static_cast<double>(h.step))));
   const bool small_weight = weight < static_cast<T>(0.5);
   kernel::simd_for(n, [&](int64_t i) {
-    T g = grad[i];
-    if constexpr (kL2) g = g + l2 * param[i];
-    const T m0 = exp_avg[i];
+    T g = sign * d.grad[i];
+    if constexpr (kL2) g = g + l2 * d.param[i];
+    const T m0 = d.exp_avg[i];
     const T m = small_weight ? m0 + weight * (g - m0) : g - (g - m0) * (1 - weight);
-    const T v = exp_avg_sq[i] * beta2 + one_minus_beta2 * (g * g);
-    const T denom = std::sqrt(v) / correction2_sqrt + eps;
-    param_out[i] = param[i] * decay - step_size * (m / denom);
-    exp_avg_out[i] = m;
-    exp_avg_sq_out[i] = v;
+    const T v = d.exp_avg_sq[i] * beta2 + one_minus_beta2 * (g * g);
+    T top = v;
+    if constexpr (kAmsgrad) {
+      top = std::max(d.max_exp_avg_sq[i], v);
+      d.max_exp_avg_sq_out[i] = top;
+    }
+    const T denom = std::sqrt(top) / correction2_sqrt + eps;
+    d.param_out[i] = d.param[i] * decay - step_size * (m / denom);
+    d.exp_avg_out[i] = m;
+    d.exp_avg_sq_out[i] = v;
   });
+}
+
+// adamw<kL2, kAmsgrad> for h's choices.
+template <typename T>
+void adamw_step(const AdamWData<T>& d, int64_t n, const AdamW& h) {
+  const bool l2 = !h.decoupled && h.weight_decay != 0;
+  const auto step = l2 ? (h.amsgrad ? adamw<true, true, T> : adamw<true, false, T>)
+                       : (h.amsgrad ? adamw<false, true, T> : adamw<false, false, T>);
+  step(d, n, h);
 }
 
 // adamw_update, or adam_update when not `decoupled`.
@@ -106,25 +140,34 @@ OpDef adamw_op(bool decoupled) {
   OpDef op;
   op.name = name;
   op.infer = [name, decoupled](const std::vector<TensorMeta>& in, const Attrs& attrs) {
-    expect_like_param(name, in, {"param", "grad", "exp_avg", "exp_avg_sq"});
     const AdamW h = adamw_hyperparameters(attrs, decoupled);
+    std::vector<std::string> names{"param", "grad", "exp_avg", "exp_avg_sq"};
+    if (h.amsgrad) names.push_back("max_exp_avg_sq");
+    expect_like_param(name, in, names);
     expect_in_unit_interval(name, "beta1", h.beta1);
     expect_in_unit_interval(name, "beta2", h.beta2);
     if (h.step < 1) op_error(name, "step is " + std::to_string(h.step) + "; expected the step count, from 1");
-    return std::vector<TensorMeta>(3, in[0]);
+    return std::vector<TensorMeta>(h.amsgrad ? 4 : 3, in[0]);
   };
-  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
-    return kernel::split_alike_signatures(in[0].shape.size(), 4, 3);
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+    return kernel::split_alike_signatures(in[0].shape.size(), in.size(), out.size());
   };
   op.kernel = [decoupled](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const AdamW h = adamw_hyperparameters(ctx.attrs, decoupled);
-    std::vector<Tensor> out = outputs_like(ctx, in[0], 3);
+    std::vector<Tensor> out = outputs_like(ctx, in[0], h.amsgrad ? 4 : 3);
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
-        const auto step = !h.decoupled && h.weight_decay != 0 ? adamw<true, T> : adamw<false, T>;
-        step(in[0].data_as<T>(), in[1].data_as<T>(), in[2].data_as<T>(), in[3].data_as<T>(), out[0].data_as<T>(),
-             out[1].data_as<T>(), out[2].data_as<T>(), in[0].numel(), h);
+        const AdamWData<T> d{in[0].data_as<T>(),
+                             in[1].data_as<T>(),
+                             in[2].data_as<T>(),
+                             in[3].data_as<T>(),
+                             h.amsgrad ? in[4].data_as<T>() : nullptr,
+                             out[0].data_as<T>(),
+                             out[1].data_as<T>(),
+                             out[2].data_as<T>(),
+                             h.amsgrad ? out[3].data_as<T>() : nullptr};
+        adamw_step(d, in[0].numel(), h);
       }
     });
     return out;
@@ -140,23 +183,26 @@ constexpr const char* kSgd = "sgd_update";
 
 struct Sgd {
   double lr, momentum, dampening, weight_decay;
-  bool nesterov, has_buf;
+  bool nesterov, has_buf, maximize;
 };
 
 Sgd sgd_hyperparameters(const Attrs& attrs) {
   return {attrs.get_float("lr"),           attrs.get_float("momentum"), attrs.get_float("dampening"),
-          attrs.get_float("weight_decay"), attrs.get_bool("nesterov"),  attrs.get_bool("has_buf")};
+          attrs.get_float("weight_decay"), attrs.get_bool("nesterov"),  attrs.get_bool("has_buf"),
+          flag(attrs, "maximize")};
 }
 
-// torch.optim.SGD's single-tensor step. buf is null without a buffer; buf_out is null
+// torch.optim.SGD's single-tensor step (maximize: on the negated gradient). buf is null without a buffer; buf_out is null
 // without momentum.
 template <typename T>
 void sgd(const T* param, const T* grad, const T* buf, T* param_out, T* buf_out, int64_t n, const Sgd& h) {
   const T lr = static_cast<T>(h.lr), momentum = static_cast<T>(h.momentum);
   const T weight_decay = static_cast<T>(h.weight_decay), keep = static_cast<T>(1 - h.dampening);
+  const T sign = static_cast<T>(h.maximize ? -1 : 1);  // maximize: the negated gradient (exact)
   const bool decay = h.weight_decay != 0, nesterov = h.nesterov;
   kernel::simd_for(n, [&](int64_t i) {
-    T d = decay ? grad[i] + weight_decay * param[i] : grad[i];
+    const T g = sign * grad[i];
+    T d = decay ? g + weight_decay * param[i] : g;
     if (buf_out) {
       const T b = buf ? buf[i] * momentum + keep * d : d;
       buf_out[i] = b;

@@ -370,21 +370,29 @@ def _scaled(x, factor):
     return x if factor == 1 else x * factor
 
 
-def diagonal(input, offset=0, dim1=0, dim2=1):
-    """The diagonal of the (dim1, dim2) matrices, as a last dim (torch.diagonal)."""
-    n = input.ndim
+def diagonal_layout(shape, offset, dim1, dim2):
+    """How diagonal() finds the diagonal of a tensor of `shape`: the dims order that moves dim1
+    and dim2 last, and the (start, stop, step) of the diagonal in those two dims flattened."""
+    n = len(shape)
     dim1, dim2 = dim1 % n, dim2 % n
-    rest = [d for d in range(n) if d not in (dim1, dim2)]
-    moved = input.permute(*rest, dim1, dim2)
-    rows, cols = moved.shape[-2], moved.shape[-1]
+    order = [d for d in range(n) if d not in (dim1, dim2)] + [dim1, dim2]
+    rows, cols = shape[dim1], shape[dim2]
     start_r, start_c = builtins.max(-offset, 0), builtins.max(offset, 0)
     length = builtins.max(0, builtins.min(rows - start_r, cols - start_c))
-    flat = moved.reshape(*moved.shape[:-2], rows * cols)
     first = start_r * cols + start_c
     stop = first + (length - 1) * (cols + 1) + 1 if length else first
+    return order, (first, stop, cols + 1)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """The diagonal of the (dim1, dim2) matrices, as a last dim (torch.diagonal; the method
+    is a view: writes through it reach input, as torch's)."""
+    order, (first, stop, step) = diagonal_layout(tuple(input.shape), offset, dim1, dim2)
+    moved = input.permute(*order)
+    flat = moved.reshape(*moved.shape[:-2], moved.shape[-2] * moved.shape[-1])
     k = flat.ndim - 1
     return apply("slice", [flat], {"starts": [0] * k + [first], "stops": list(flat.shape[:-1]) + [stop],
-                                   "steps": [1] * k + [cols + 1]})[0]
+                                   "steps": [1] * k + [step]})[0]
 
 
 def trace(input):
@@ -692,8 +700,7 @@ def seed():
 
 
 def initial_seed():
-    from ._ops_creation import get_rng_state
-    return get_rng_state()["seed"]
+    return _C.generator_state()[0]
 
 
 def set_num_threads(n):
@@ -814,18 +821,57 @@ def histc(input, bins=100, min=0, max=0):
                   dtype=input.dtype if is_floating_point(input) else _dtype.float32, device=_local_device(input))
 
 
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    """torch.histogram: (hist, bin_edges) of a floating input, `bins` equal bins over `range`
+    (the data's range by default) or the given increasing edges (a 1-d tensor); weight sums
+    each value's weight instead of counting it; density normalizes to unit area. Values
+    outside are ignored, the last bin includes its right edge (NumPy's rule). Counted on the
+    host, both results in input's dtype."""
+    if not is_floating_point(input):
+        raise RuntimeError(f"histogram: expected a floating input, got {input.dtype.name}")
+    edges = bins.numpy().astype(_np.float64) if isinstance(bins, Tensor) else int(bins)
+    weights = None if weight is None else weight.numpy().astype(_np.float64).ravel()
+    counts, edges = _np.histogram(input.numpy().astype(_np.float64).ravel(), bins=edges,
+                                  range=None if range is None else (float(range[0]), float(range[1])),
+                                  weights=weights, density=bool(density))
+    made = {"dtype": input.dtype, "device": _local_device(input)}
+    return _returns("histogram", ("hist", "bin_edges"))(tensor(counts, **made), tensor(edges, **made))
+
+
 class Generator:
     """A random generator, as torch.Generator, for the generator= of the random ops (rand,
     randn, randint, randperm, normal, bernoulli, multinomial, Tensor.uniform_/normal_,
     nn.init), the samplers, DataLoader and random_split. It is the process's Philox generator
     with its own (seed, offset): its draws do not move the process's generator, and after
     manual_seed(s) they are those of mf.manual_seed(s) (the values differ from torch's).
-    Permutations of the data utilities advance the offset by one."""
+    Permutations of the data utilities advance the offset by one. mf.default_generator is
+    the process's generator itself, as torch's."""
 
     def __init__(self, device="cpu"):
         self.device = device
-        self._seed = 67280421310721
-        self._offset = 0
+        self._own = [67280421310721, 0]  # (seed, offset); None: the process's (default_generator)
+
+    @property
+    def _seed(self):
+        return _C.generator_state()[0] if self._own is None else self._own[0]
+
+    @_seed.setter
+    def _seed(self, value):
+        self._set(int(value) % (1 << 64), self._offset)
+
+    @property
+    def _offset(self):
+        return _C.generator_state()[1] if self._own is None else self._own[1]
+
+    @_offset.setter
+    def _offset(self, value):
+        self._set(self._seed, int(value))
+
+    def _set(self, seed, offset):
+        if self._own is None:
+            _C.set_generator_state(seed, offset)
+        else:
+            self._own = [seed, offset]
 
     def manual_seed(self, seed):
         self._seed, self._offset = int(seed) % (1 << 64), 0
@@ -840,12 +886,13 @@ class Generator:
         return self._seed
 
     def get_state(self):
-        return tensor([self._seed - (1 << 64) if self._seed >= 1 << 63 else self._seed, self._offset],
-                      dtype=_dtype.int64)
+        """Its state as torch's: a uint8 tensor (mf.get_rng_state's form)."""
+        from ._ops_creation import rng_state_tensor
+        return rng_state_tensor(self._seed, self._offset)
 
     def set_state(self, state):
-        seed, self._offset = (int(v) for v in state.numpy().tolist())
-        self._seed = seed % (1 << 64)
+        from ._ops_creation import rng_state_values
+        self._seed, self._offset = rng_state_values(state, "Generator.set_state")
         return self
 
     def _next_call(self, numel):
@@ -862,10 +909,15 @@ class Generator:
         return _np.random.default_rng([self._seed % (1 << 63), self._offset])
 
 
-__all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "Generator"]
+default_generator = Generator()
+default_generator._own = None  # torch.default_generator: the process's generator (mf.manual_seed's)
+
+__all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "histogram", "Generator",
+            "default_generator"]
 Tensor.matrix_power = matrix_power
 Tensor.quantile = quantile
 Tensor.nanquantile = nanquantile
 Tensor.histc = histc
+Tensor.histogram = histogram
 Tensor.mT = property(lambda self: self.transpose(-2, -1))
 Tensor.mH = Tensor.mT

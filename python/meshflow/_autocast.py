@@ -52,6 +52,16 @@ class autocast:
         _C.set_autocast(*self._previous.pop())
         return False
 
+    def __call__(self, func):
+        """As a decorator (`@mf.autocast("cpu")`): func runs inside the block, as torch's."""
+        import functools
+
+        @functools.wraps(func)
+        def inside(*args, **kwargs):
+            with self:
+                return func(*args, **kwargs)
+        return inside
+
 
 def autocast_dtype():
     """The dtype autocast runs matmuls, convolutions and attention in on this thread, or None

@@ -141,8 +141,10 @@ def _sbp_from_name(name):
 # The state's tree <-> JSON. Each node is a one-key dict naming its kind, so that a user's
 # dict never reads as a node.
 
-def _encode(value, path, tensors):
-    """The JSON node of `value` at `path` (a tuple of keys); appends (path, tensor) to `tensors`."""
+def _encode(value, path, tensors, objects=None):
+    """The JSON node of `value` at `path` (a tuple of keys); appends (path, tensor) to `tensors`.
+    With a list `objects` (a file's state), any other object (a whole module) is appended
+    there, to be pickled; without, it raises."""
     if isinstance(value, Tensor):
         tensors.append((path, value))
         return {"tensor": len(tensors) - 1}
@@ -151,27 +153,34 @@ def _encode(value, path, tensors):
         for key, item in value.items():
             if isinstance(key, bool) or not isinstance(key, (str, int)):
                 raise TypeError(f"{_describe(path)} has the key {key!r}; expected str or int keys")
-            items.append([key, _encode(item, path + (key,), tensors)])
+            items.append([key, _encode(item, path + (key,), tensors, objects)])
         return {"dict": items}
     if isinstance(value, (list, tuple)):
         kind = "list" if isinstance(value, list) else "tuple"
-        return {kind: [_encode(item, path + (i,), tensors) for i, item in enumerate(value)]}
+        return {kind: [_encode(item, path + (i,), tensors, objects) for i, item in enumerate(value)]}
     if value is None or isinstance(value, (bool, int, float, str)):
         return {"value": value}
+    if objects is not None:
+        objects.append(value)
+        return {"object": len(objects) - 1}
     raise TypeError(f"{_describe(path)} is a {type(value).__name__}; expected a meshflow.Tensor, "
-                    "dict, list, tuple, int, float, str, bool or None")
+                    "dict, list, tuple, int, float, str, bool or None (other objects, a whole module, are pickled "
+                    "into one file of local tensors: a path ending .pt, .pth, .bin, .ckpt or .tar, or a file "
+                    "object)")
 
 
-def _decode(node, tensors):
+def _decode(node, tensors, objects=()):
     (kind, body), = node.items()
     if kind == "tensor":
         return tensors[body]
+    if kind == "object":
+        return objects[body]
     if kind == "dict":
-        return {key: _decode(item, tensors) for key, item in body}
+        return {key: _decode(item, tensors, objects) for key, item in body}
     if kind == "list":
-        return [_decode(item, tensors) for item in body]
+        return [_decode(item, tensors, objects) for item in body]
     if kind == "tuple":
-        return tuple(_decode(item, tensors) for item in body)
+        return tuple(_decode(item, tensors, objects) for item in body)
     return body
 
 
@@ -348,25 +357,44 @@ def _is_file_object(target):
 
 def _save_to_file(state, f):
     """`state` with local tensors only, into an open binary file (io.BytesIO, a file opened
-    "wb"): one NumPy .npz stream, its structure as JSON beside the arrays (no pickle)."""
-    tensors = []
-    tree = _encode(state, (), tensors)
+    "wb"): one NumPy .npz stream, its structure as JSON beside the arrays. Objects other than
+    containers, tensors and plain values (a whole module: torch.save(model)) are pickled into
+    one more array, which load() unpickles only when told weights_only=False (torch's rule);
+    a state without them holds no pickle."""
+    tensors, objects = [], []
+    tree = _encode(state, (), tensors, objects)
     if any(t.is_global for _, t in tensors):
         raise ValueError("[save] a file object holds local tensors only; expected a directory path to save global "
                          "tensors (each rank writes its part)")
     arrays = {f"t{i}": t.numpy() for i, (_, t) in enumerate(tensors)}
+    if objects:
+        import pickle
+        arrays["__objects__"] = np.frombuffer(pickle.dumps(objects, protocol=4), np.uint8)
     meta = {"tree": tree, "dtypes": [t.dtype.name for _, t in tensors],
             "devices": [str(t.device) for _, t in tensors]}
     np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
 
 
-def _load_from_file(f):
+def _load_from_file(f, weights_only=None):
     from ._tensor import tensor
     with np.load(f, allow_pickle=False) as data:
         meta = json.loads(str(data["__meta__"]))
         tensors = [tensor(data[f"t{i}"], dtype=dtype, device=device)
                    for i, (dtype, device) in enumerate(zip(meta["dtypes"], meta["devices"]))]
-    return _decode(meta["tree"], tensors)
+        objects = _unpickle_objects(data["__objects__"], weights_only) if "__objects__" in data.files else ()
+    return _decode(meta["tree"], tensors, objects)
+
+
+def _unpickle_objects(array, weights_only):
+    """The pickled objects of a file save() wrote (a whole module): unpickled, which may run any
+    code the file names, only with weights_only=False, as torch.load's default refuses them."""
+    import pickle
+    if weights_only is not False:
+        raise pickle.UnpicklingError(
+            "[load] Weights only load failed: the file holds pickled Python objects (a whole module saved with "
+            "save(model)), and unpickling them can run arbitrary code. Pass weights_only=False only if you trust "
+            "the file's source, or save and load model.state_dict() instead")
+    return pickle.loads(array.tobytes())
 
 
 # A path named as torch.save's files are, holding local tensors only, is one file that the
@@ -377,7 +405,7 @@ TORCH_FILE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".tar")
 def _only_local(state):
     tensors = []
     try:
-        _encode(state, (), tensors)
+        _encode(state, (), tensors, [])
     except TypeError:
         return False  # the collective path reports it on every rank
     return not any(t.is_global for _, t in tensors)
@@ -405,7 +433,9 @@ def save(state, path, format=None, metadata=None):
     Collective over the world. `path` may also be an open binary file (io.BytesIO), for a
     state of local tensors, as torch.save's; so is a path ending as torch's files do (.pt,
     .pth, .bin, .ckpt, .tar) for a state of local tensors: one file the calling rank writes
-    alone, not collective (DDP's `if rank == 0: save(...)`).
+    alone, not collective (DDP's `if rank == 0: save(...)`). Those two forms also take other
+    objects (torch.save(model) of a whole module): they are pickled, and load() restores them
+    only with weights_only=False, as torch.load.
 
     format: "meshflow" (the directory above), "safetensors" (one file, which Hugging Face's
     safetensors library and load() read), or None: "safetensors" when `path` ends with
@@ -661,7 +691,7 @@ def _to_device(state, device):
     return state
 
 
-def _load_single_file(path):
+def _load_single_file(path, weights_only=None):
     """The state in the file at `path`, by what its first bytes say it is."""
     with open(path, "rb") as f:
         first = f.read(16)
@@ -669,7 +699,7 @@ def _load_single_file(path):
         return _safetensors.read(path)
     kind = _torch_file.sniff(first)
     if kind == "zip" and _is_saved_npz(path):
-        return _load_from_file(path)
+        return _load_from_file(path, weights_only)
     if kind is not None:
         return _torch_file.read(path, kind)
     raise ValueError(f"[load] '{path}' is a file meshflow does not read; expected a safetensors file, a torch.save "
@@ -701,24 +731,26 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
     value, as torch.load gives them (so not with placement, sbp or template). In a world of
     one process a tensor saved on more ranks loads so by default too.
     `path` may also be an open binary file that save() wrote (local tensors; torch.load's
-    map_location and weights_only are accepted and ignored there).
+    map_location is accepted and ignored there; weights_only=False lets objects that save()
+    pickled (a whole module) load, as torch.load's, which refuses them otherwise).
 
     `path` may also name one file: a safetensors file, a torch.save file (`.pt`, `.bin`: zip
     or legacy; unpickled without running code, as torch.load(weights_only=True), so
-    weights_only is accepted and ignored) or a file that save() wrote to a file object. Its
+    weights_only is accepted and ignored) or a file that save() wrote to a file object or a
+    torch-named path (weights_only=False as above). Its
     tensors load local with their full values (on map_location's device), for
     model.load_state_dict to convert into the parameters' layouts; each rank reads the file
     alone (not collective). A safetensors file gives {name: tensor} (its "__metadata__" is
     left out).
     """
     if _is_file_object(path):
-        return _load_from_file(path)
+        return _load_from_file(path, weights_only)
     if os.path.isfile(path):
         if placement is not None or sbp is not None or template is not None:
             raise ValueError(f"[load] '{os.fspath(path)}' is one file, whose tensors load local with their full "
                              "values; expected no placement=, sbp= or template= (model.load_state_dict converts "
                              "each value to its parameter's layout)")
-        state = _load_single_file(os.fspath(path))
+        state = _load_single_file(os.fspath(path), weights_only)
         return state if map_location is None else _to_device(state, _device_of(map_location))
     device = None
     if map_location is not None:

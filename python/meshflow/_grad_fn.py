@@ -20,8 +20,20 @@ def node(impl):
         return None
     found = _nodes.get(impl.id)
     if found is None:
-        found = _nodes[impl.id] = Node(impl)
+        found = _nodes[impl.id] = _node_class(_torch_name(impl.name))(impl)
     return found
+
+
+# A Node subclass per backward name, as torch's grad_fn classes are: type(y.grad_fn).__name__
+# is "AddBackward0", or a custom Function's "MyReLUBackward".
+_classes = {}
+
+
+def _node_class(name):
+    made = _classes.get(name)
+    if made is None:
+        made = _classes[name] = type(name, (Node,), {"__slots__": ()})
+    return made
 
 
 def _torch_name(recorded):

@@ -12,7 +12,7 @@ written since (the calls that computed an out-of-place write's value keep the ol
 they read, and are exempt: docs/porting.md).
 
 A view (the ops PyTorch makes views with: view/reshape, basic indexing, permute, transpose,
-squeeze, unsqueeze, flatten, narrow, split, chunk, unbind, expand, detach) holds its base,
+squeeze, unsqueeze, flatten, narrow, split, chunk, unbind, expand, diagonal, detach) holds its base,
 as a PyTorch view holds its storage (so that `w.grad.data.zero_()` reaches the gradient
 through the temporaries), with how to take it again (`take`) and how to put a new value of it
 back into the base (`put`); a base knows its views weakly. A write to a view writes its base (recorded for autograd like any op), and a
@@ -228,7 +228,8 @@ _INPLACE = ("sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "sqrt", "rsq
             "copysign", "scatter", "scatter_add", "index_add", "index_fill", "logical_and",
             "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
             "addcmul", "addcdiv", "silu", "softmax", "log_softmax", "cumsum", "float_power", "xlogy", "nan_to_num",
-            "tril", "triu", "eq", "ne", "lt", "le", "gt", "ge", "scatter_reduce", "index_copy", "masked_scatter")
+            "tril", "triu", "eq", "ne", "lt", "le", "gt", "ge", "scatter_reduce", "index_reduce", "index_copy",
+            "masked_scatter", "put")
 
 
 def install_inplace_methods():
@@ -374,6 +375,19 @@ def _transpose_back(base, value, dim0, dim1):
     return _RAW["transpose"](value, dim0, dim1)
 
 
+def _diagonal_back(base, value, offset=0, dim1=0, dim2=1):
+    """base with its (dim1, dim2) diagonal replaced by value (diagonal()'s layout)."""
+    from ._api import diagonal_layout
+    order, (first, stop, step) = diagonal_layout(tuple(base.shape), offset, dim1, dim2)
+    moved = _RAW["permute"](base, *order)
+    flat = _RAW["reshape"](moved, *moved.shape[:-2], moved.shape[-2] * moved.shape[-1]).clone()
+    flat[..., first:stop:step] = value
+    inverse = [0] * len(order)
+    for i, d in enumerate(order):
+        inverse[d] = i
+    return _RAW["permute"](_RAW["reshape"](flat, *moved.shape), *inverse)
+
+
 def _not_writable(base, value, *args, **kwargs):
     raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
                        "memory location (an expanded view); clone it before writing")
@@ -496,6 +510,7 @@ Tensor.transpose = _viewing(Tensor.transpose, _transpose_back, _swaps_dims)
 Tensor.expand = _viewing(Tensor.expand, _not_writable, _expands)
 Tensor.expand_as = _viewing(Tensor.expand_as, _not_writable, _expands)
 Tensor.narrow = _viewing(Tensor.narrow, region=_narrow_region)
+Tensor.diagonal = _viewing(Tensor.diagonal, _diagonal_back)
 Tensor.T = property(_viewing(Tensor.T.fget, lambda base, value: _RAW["permute"](value, *reversed(range(value.ndim))),
                              _reverses_dims))
 _raw_getitem = Tensor.__getitem__

@@ -1,5 +1,5 @@
 """Creation ops, as PyTorch names them: zeros, ones, full, arange, rand, randn, manual_seed,
-get_rng_state, set_rng_state.
+get_rng_state, set_rng_state (the generator's state as a uint8 tensor, torch's form).
 
 Each makes a local tensor (on device=, the CPU by default), or with placement= and sbp= a
 global one: then every rank calls it with the same arguments, and each computes only its own
@@ -100,20 +100,39 @@ def manual_seed(seed):
 
 
 def get_rng_state():
-    """The random generator's state, {"seed": int, "offset": int}: plain values, so it goes
-    into a checkpoint with mf.save. set_rng_state(state) makes later draws repeat those that
+    """The random generator's state as torch's: a uint8 tensor (its 64-bit seed and offset, 16
+    bytes, little-endian; torch's holds its own generator's bytes), so it goes into a
+    checkpoint with mf.save. set_rng_state(state) makes later draws repeat those that
     followed this call."""
     seed, offset = _C.generator_state()
-    return {"seed": seed, "offset": offset}
+    return rng_state_tensor(seed, offset)
+
+
+def rng_state_tensor(seed, offset):
+    """A generator state (seed, offset) as get_rng_state's uint8 tensor."""
+    import struct
+    import numpy as np
+    from ._tensor import tensor
+    return tensor(np.frombuffer(struct.pack("<QQ", seed % (1 << 64), offset % (1 << 64)), np.uint8))
+
+
+def rng_state_values(state, what="set_rng_state"):
+    """(seed, offset) of get_rng_state()'s tensor, or of the {"seed", "offset"} dict meshflow's
+    get_rng_state returned before (checkpoints written then still load)."""
+    import struct
+    from ._tensor import Tensor
+    if isinstance(state, Tensor) and state.dtype == _dtype.uint8 and tuple(state.shape) == (16,):
+        return struct.unpack("<QQ", bytes(state.numpy().tolist()))
+    if isinstance(state, dict) and set(state) == {"seed", "offset"} and all(
+            isinstance(state[k], numbers.Integral) and not isinstance(state[k], bool) and 0 <= state[k] < 1 << 64
+            for k in state):
+        return int(state["seed"]), int(state["offset"])
+    raise ValueError(f"{what}: expected the uint8 tensor of 16 bytes get_rng_state() returns, got {state!r}")
 
 
 def set_rng_state(state):
     """Restores a state from get_rng_state() (on every rank, as manual_seed)."""
-    if not isinstance(state, dict) or set(state) != {"seed", "offset"} or not all(
-            isinstance(state[k], numbers.Integral) and not isinstance(state[k], bool) and 0 <= state[k] < 1 << 64
-            for k in state):
-        raise ValueError(f"set_rng_state: expected {{'seed': int, 'offset': int}} from get_rng_state(), got {state!r}")
-    _C.set_generator_state(int(state["seed"]), int(state["offset"]))
+    _C.set_generator_state(*rng_state_values(state))
 
 
 def _random(name, size, dtype, placement, sbp, device, generator=None):

@@ -125,10 +125,34 @@ def _contract(a, sa, b, sb, keep, sizes):
     return reshape(out, [sizes[c] for c in batch + left + right]), batch + left + right
 
 
+def _sublist_equation(args):
+    """torch's sublist form, einsum(op1, [0, 1], op2, [1, 2], [0, 2]) (Ellipsis for "..."): the
+    equation and operands it stands for."""
+    def letters(sub):
+        if not isinstance(sub, (list, tuple)):
+            raise TypeError(f"einsum(): expected a list of subscripts after each operand, got {type(sub).__name__}")
+        out = ""
+        for i in sub:
+            if i is Ellipsis:
+                out += "..."
+            elif isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 52:
+                out += "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"[i]
+            else:
+                raise ValueError(f"einsum(): subscript in subscript list is not within the valid range [0, 52), "
+                                 f"got {i!r}")
+        return out
+    operands, subs = list(args[0:len(args) - len(args) % 2:2]), [letters(s) for s in args[1::2]]
+    equation = ",".join(subs) + ("->" + letters(args[-1]) if len(args) % 2 else "")
+    return equation, operands
+
+
 def einsum(equation, *operands):
     """torch.einsum(equation, *operands) (operands also as one list): e.g. "ij,jk->ik",
     "bij,bjk->bik", "bhqd,bhkd->bhqk", "ii->i", "ij->ji", "i,i->", "i,j->ij",
-    "...ij,...jk->...ik", or implicit output ("ij,jk")."""
+    "...ij,...jk->...ik", or implicit output ("ij,jk"); or torch's sublist form,
+    einsum(a, [0, 1], b, [1, 2], [0, 2])."""
+    if isinstance(equation, Tensor):
+        equation, operands = _sublist_equation((equation,) + operands)
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not operands or not all(isinstance(t, Tensor) for t in operands):

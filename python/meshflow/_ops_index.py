@@ -601,12 +601,22 @@ def _scatter(op, input, dim, index, src, accumulate):
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     """torch.scatter (out of place): input with input[..., index[i..], ...] = src[i..] along
     `dim` for every element i of index (src: a tensor at least index's size, or a number, also
-    as value=). Of repeated indices the last in row-major order stays. No reduce=."""
-    if reduce is not None:
-        raise NotImplementedError("scatter: reduce= is not supported; use scatter_add for sums")
+    as value=). Of repeated indices the last in row-major order stays. torch's older reduce=
+    'add' or 'multiply' combines them with input's values instead (scatter_reduce's 'sum' and
+    'prod', input included)."""
     if (src is None) == (value is None):
         raise TypeError("scatter: give src (a tensor or a number) or value, not both")
-    return _scatter("scatter", input, dim, index, value if src is None else src, False)
+    src = value if src is None else src
+    if reduce is None:
+        return _scatter("scatter", input, dim, index, src, False)
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError(f"scatter: reduce argument must be either add or multiply, got {reduce!r}")
+    from ._ops_surface import scatter_reduce
+    _check_index_tensor("scatter", index)
+    values = _values_like(input, src, list(index.shape))
+    if list(values.shape) != list(index.shape):
+        values = getitem(values, tuple(slice(0, n) for n in index.shape))
+    return scatter_reduce(input, dim, index, values, "sum" if reduce == "add" else "prod")
 
 
 def scatter_add(input, dim, index, src):

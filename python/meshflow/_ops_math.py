@@ -1,7 +1,8 @@
 """Math ops of torch's names, their Tensor methods and aliases:
 
     sin cos tan asin acos atan sinh cosh asinh acosh atanh erf erfc erfinv log1p expm1 log2
-    log10 exp2 reciprocal sign (sgn) round frac square; atan2 fmod hypot copysign
+    log10 exp2 reciprocal sign (sgn) round frac square lgamma digamma polygamma mvlgamma;
+    atan2 fmod hypot copysign
     cumsum cumprod logcumsumexp; sort argsort topk kthvalue median; flip fliplr flipud roll
 
 Dtypes as torch's: the transcendental functions and reciprocal of an integer tensor are
@@ -27,7 +28,7 @@ __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
            "log10", "exp2", "reciprocal", "sign", "sgn", "round", "frac", "square", "atan2", "arctan2", "fmod",
            "hypot", "copysign", "absolute", "negative", "clamp_min", "clamp_max", "fix", "cumsum", "cumprod",
            "logcumsumexp", "sort", "argsort", "topk", "kthvalue", "median", "nanmedian", "flip", "fliplr", "flipud",
-           "roll"]
+           "roll", "lgamma", "digamma", "polygamma", "mvlgamma"]
 
 # ---------------------------------------------------------------------------------------------
 # Elementwise.
@@ -54,6 +55,39 @@ log10 = _unary("log10", "The base-10 logarithm; integers give float32.", floats=
 exp2 = _unary("exp2", "2 ** input; integers give float32.", floats=True)
 reciprocal = _unary("reciprocal", "1 / input; integers give float32.", floats=True)
 _sign = _unary("sign", "")
+lgamma = _unary("lgamma", "log |Gamma(input)| (inf at the poles); integers give float32.", floats=True)
+digamma = _unary("digamma", "The logarithmic derivative of Gamma (-inf / inf at 0, NaN at the negative integers); "
+                            "integers give float32.", floats=True)
+
+
+def polygamma(n, input):
+    """The n-th derivative of digamma (n 0: digamma itself); integers give float32."""
+    n = operator.index(n)
+    if n < 0:
+        raise RuntimeError(f"polygamma(n, x) does not support negative n, got {n}")
+    if n == 0:
+        return digamma(input)
+    if not input.dtype.is_floating_point:
+        input = cast(input, _dtype.float32)
+    return apply("polygamma", [input], {"n": n})[0]
+
+
+def _polygamma_method(self, n):
+    return polygamma(n, self)
+
+
+def mvlgamma(input, p):
+    """The multivariate log-gamma of dimension p: sum over i < p of lgamma(input - i / 2), plus
+    p (p - 1) / 4 log(pi) (torch's; it needs every input > (p - 1) / 2)."""
+    import math
+    if p < 1:
+        raise RuntimeError(f"p has to be greater than or equal to 1, got {p}")
+    if bool((input <= (p - 1) / 2).any()):
+        raise RuntimeError(f"All elements must be greater than (p-1)/2 = {(p - 1) / 2}")
+    out = lgamma(input)
+    for i in range(1, p):
+        out = out + lgamma(input - i / 2)
+    return out + p * (p - 1) / 4 * math.log(math.pi)
 
 
 def sign(input):
@@ -299,4 +333,5 @@ def roll(input, shifts, dims=None):
 for _name in __all__:
     setattr(Tensor, _name, globals()[_name])
 Tensor.flip = _flip_method
+Tensor.polygamma = _polygamma_method
 del _name

@@ -153,8 +153,18 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    """The square root of var (same arguments)."""
-    return var(input, dim, unbiased, keepdim, correction=correction) ** 0.5
+    """The square root of var (same arguments); its gradient is 0 where var is 0 (torch's)."""
+    return _root(var(input, dim, unbiased, keepdim, correction=correction), 2)
+
+
+def _root(s, p):
+    """s ** (1 / p) of a reduction s >= 0 whose gradient is 0 where s is 0, as torch's norm and
+    std backward take there (the subgradient 0, where the chain rule gives inf * 0 = nan)."""
+    if not s.requires_grad:
+        return s ** (1.0 / p)
+    from ._ops_elementwise import where
+    zero = s == 0
+    return where(zero, 0.0, where(zero, 1.0, s) ** (1.0 / p))
 
 
 @_halves_in_float32()
@@ -173,19 +183,24 @@ def logsumexp(input, dim, keepdim=False):
 
 @_halves_in_float32("cuda")
 def norm(input, p="fro", dim=None, keepdim=False):
-    """The p-norm over `dim` (every dim by default): 2 ("fro"), 1, inf, -inf, or any p > 0."""
+    """The p-norm over `dim` (every dim by default): 2 ("fro"), 1, inf, -inf, 0 (the count of
+    nonzeros) or any other number, as torch.linalg.vector_norm; the gradient is 0 where the
+    norm is 0 (torch's)."""
+    if p == "fro":
+        p = 2
+    if isinstance(p, bool) or not isinstance(p, numbers.Real):
+        raise ValueError(f"norm: p={p!r}; expected 'fro' or a number (inf and -inf too)")
+    dims = _dims(dim)
+    if p == 0:
+        return sum((input != 0).to(input.dtype), dims, keepdim)
     x = input.abs()
-    if p in ("fro", 2):
-        return sum(x * x, dim, keepdim) ** 0.5
     if p == float("inf"):
-        return amax(x, dim, keepdim)
+        return amax(x, dims, keepdim)
     if p == float("-inf"):
-        return amin(x, dim, keepdim)
+        return amin(x, dims, keepdim)
     if p == 1:
-        return sum(x, dim, keepdim)
-    if isinstance(p, numbers.Real) and p > 0:
-        return sum(x ** p, dim, keepdim) ** (1.0 / p)
-    raise ValueError(f"norm: p={p!r}; expected 'fro', inf, -inf or a number > 0")
+        return sum(x, dims, keepdim)
+    return _root(sum(x * x if p == 2 else x ** p, dims, keepdim), p)
 
 
 Tensor.sum, Tensor.mean, Tensor.amax, Tensor.amin, Tensor.any, Tensor.all = sum, mean, amax, amin, any, all

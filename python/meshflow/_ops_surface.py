@@ -1,5 +1,5 @@
 """torch's names that compose from existing ops (issue 37's second round): nansum, nanmean,
-tril_indices, triu_indices, block_diag, cartesian_prod, scatter_reduce, masked_scatter, and the
+tril_indices, triu_indices, block_diag, cartesian_prod, scatter_reduce, index_reduce, masked_scatter, and the
 Tensor methods stride(), index_put_, the in-place shape changes unsqueeze_ squeeze_ t_
 transpose_, and the in-place random fills random_ bernoulli_ exponential_ geometric_ (drawn from
 meshflow's generator, so the values differ from torch's; the distributions are torch's).
@@ -21,7 +21,7 @@ from ._ops_reduce import sum as _sum
 from ._tensor import Tensor, tensor, is_grad_enabled
 
 __all__ = ["nansum", "nanmean", "tril_indices", "triu_indices", "block_diag", "cartesian_prod", "scatter_reduce",
-           "masked_scatter"]
+           "index_reduce", "put", "masked_scatter"]
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
@@ -125,6 +125,32 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
                              ones_like(positions))
         divisor = where(counts == 0, 1, counts).to(input.dtype)
         out = out / divisor if _floating(input.dtype) else floor_divide(out, divisor)
+    return reshape(out, list(input.shape))
+
+
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    """torch.index_reduce (out of place): source's slices along `dim` reduced into input's
+    slices index[i] with `reduce` ('prod', 'mean', 'amax', 'amin'), as scatter_reduce over
+    the index spread along source's other dims."""
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    _check_index_tensor("index_reduce", index)
+    if index.ndim > 1:
+        raise IndexError(f"index_reduce(): Index is supposed to be a vector, got {index.ndim} dims")
+    dim = _normalize_dim("index_reduce", dim, builtins.max(input.ndim, 1))
+    spread = reshape(index, [-1 if d == dim else 1 for d in range(source.ndim)])
+    return scatter_reduce(input, dim, broadcast_to(spread, list(source.shape)), source, reduce,
+                          include_self=include_self)
+
+
+def put(input, index, source, accumulate=False):
+    """torch.put (out of place): source's elements written (or, accumulate, added) at the
+    flat (row-major) positions index of input; negative positions count from the end."""
+    _check_index_tensor("put", index)
+    n = input.numel()
+    flat = reshape(index, [-1])
+    flat = where(flat < 0, flat + n, flat)
+    out = index_put(reshape(input, [-1]), (flat,), reshape(source, [-1]).to(input.dtype), accumulate)
     return reshape(out, list(input.shape))
 
 
@@ -249,6 +275,8 @@ Tensor.stride = _stride
 Tensor.nansum = nansum
 Tensor.nanmean = nanmean
 Tensor.scatter_reduce = scatter_reduce
+Tensor.index_reduce = index_reduce
+Tensor.put = put
 Tensor.masked_scatter = masked_scatter
 Tensor.index_put_ = _index_put_
 Tensor.random_ = _random_

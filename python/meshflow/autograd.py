@@ -330,5 +330,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                      raise_exception=raise_exception)
 
 
-# torch.autograd.functional (vjp, jvp, hvp, vhp): it imports grad from here.
+# torch.autograd.functional (vjp, jvp, hvp, vhp, jacobian, hessian): it imports grad from here.
 from . import _autograd_functional as functional  # noqa: E402
+# Importable by its torch path too (`from torch.autograd.functional import jacobian`).
+__import__("sys").modules[__name__ + ".functional"] = functional

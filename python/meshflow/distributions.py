@@ -1,9 +1,12 @@
 """torch.distributions' everyday families, as policy-gradient and VAE code uses them:
-Categorical, Bernoulli, Normal, Uniform (batch_shape, event_shape, sample / rsample,
-log_prob, entropy, mean, variance, probs / logits) and kl_divergence between two of the same
-family. Log-probabilities and entropies are torch's formulas, composed of meshflow ops (so
-they have gradients and run on global tensors); samples come from meshflow's generator
-(`generator=` too), so their values differ from torch's, as every random op's."""
+Categorical, Bernoulli, Normal, Uniform, Laplace, Exponential, LogNormal, MultivariateNormal,
+Gamma, Beta, Dirichlet, Poisson and Independent (batch_shape, event_shape, sample / rsample,
+log_prob, entropy, mean, variance, probs / logits, cdf / icdf where torch has them) and
+kl_divergence between two of the same family. Log-probabilities and entropies are torch's
+formulas, composed of meshflow ops (so they have gradients and run on global tensors); samples
+come from meshflow's generator (`generator=` too), so their values differ from torch's, as
+every random op's. Gamma, Beta, Dirichlet and Poisson draw on the host (NumPy, seeded from
+meshflow's generator) and have no rsample (torch's implicit reparameterization)."""
 import math
 
 from ._ops_creation import rand, randn
@@ -11,7 +14,8 @@ from ._ops_elementwise import where
 from ._ops_random import multinomial
 from ._tensor import Tensor, no_grad, tensor
 
-__all__ = ["Distribution", "Categorical", "Bernoulli", "Normal", "Uniform", "kl_divergence"]
+__all__ = ["Distribution", "Categorical", "Bernoulli", "Normal", "Uniform", "Laplace", "Exponential", "LogNormal",
+           "MultivariateNormal", "Gamma", "Beta", "Dirichlet", "Poisson", "Independent", "kl_divergence"]
 
 
 def _as_tensor(value):
@@ -142,6 +146,9 @@ class Normal(Distribution):
     def cdf(self, value):
         return 0.5 * (1 + ((value - self.loc) / (self.scale * math.sqrt(2))).erf())
 
+    def icdf(self, value):
+        return self.loc + self.scale * (2 * value - 1).erfinv() * math.sqrt(2)
+
     @property
     def mean(self):
         return self.loc + self.scale * 0
@@ -180,9 +187,365 @@ class Uniform(Distribution):
         return (self.high - self.low) ** 2 / 12
 
 
+class Laplace(Distribution):
+    """Laplace with `loc` and `scale`; rsample by the inverse cdf."""
+
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = _as_tensor(loc), _as_tensor(scale)
+        super().__init__(tuple((self.loc + self.scale).shape))
+
+    def rsample(self, sample_shape=()):
+        u = rand(*_shape(sample_shape), *self.batch_shape, dtype=self.loc.dtype) * 2 - 1
+        u = u.clamp(min=_eps(u) - 1)  # torch draws from (eps - 1, 1)
+        return self.loc - self.scale * u.sign() * (-u.abs()).log1p()
+
+    def log_prob(self, value):
+        return -(2 * self.scale).log() - (value - self.loc).abs() / self.scale
+
+    def entropy(self):
+        return 1 + (2 * self.scale).log()
+
+    def cdf(self, value):
+        return 0.5 - 0.5 * (value - self.loc).sign() * (-(value - self.loc).abs() / self.scale).expm1()
+
+    @property
+    def mean(self):
+        return self.loc + self.scale * 0
+
+    @property
+    def variance(self):
+        return 2 * self.scale ** 2 + self.loc * 0
+
+
+class Exponential(Distribution):
+    """Exponential with `rate`."""
+
+    has_rsample = True
+
+    def __init__(self, rate, validate_args=None):
+        self.rate = _as_tensor(rate)
+        super().__init__(tuple(self.rate.shape))
+
+    def rsample(self, sample_shape=()):
+        u = rand(*_shape(sample_shape), *self.batch_shape, dtype=self.rate.dtype)
+        return -(1 - u).log() / self.rate
+
+    def log_prob(self, value):
+        return self.rate.log() - self.rate * value
+
+    def entropy(self):
+        return 1.0 - self.rate.log()
+
+    def cdf(self, value):
+        return 1 - (-self.rate * value).exp()
+
+    @property
+    def mean(self):
+        return self.rate.reciprocal()
+
+    @property
+    def variance(self):
+        return self.rate ** -2
+
+
+class LogNormal(Distribution):
+    """exp of a Normal(loc, scale)."""
+
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.base_dist = Normal(loc, scale)
+        self.loc, self.scale = self.base_dist.loc, self.base_dist.scale
+        super().__init__(tuple(self.base_dist.batch_shape))
+
+    def rsample(self, sample_shape=()):
+        return self.base_dist.rsample(sample_shape).exp()
+
+    def log_prob(self, value):
+        y = value.log()
+        return self.base_dist.log_prob(y) - y
+
+    def entropy(self):
+        return self.base_dist.entropy() + self.loc
+
+    @property
+    def mean(self):
+        return (self.loc + self.scale ** 2 / 2).exp()
+
+    @property
+    def variance(self):
+        s2 = self.scale ** 2
+        return s2.expm1() * (2 * self.loc + s2).exp()
+
+
+class MultivariateNormal(Distribution):
+    """Gaussian of `loc` [..., k] with one of covariance_matrix, precision_matrix or scale_tril
+    [..., k, k] (kept as its Cholesky factor scale_tril, as torch)."""
+
+    has_rsample = True
+
+    def __init__(self, loc, covariance_matrix=None, precision_matrix=None, scale_tril=None, validate_args=None):
+        from . import linalg
+        if (covariance_matrix is not None) + (precision_matrix is not None) + (scale_tril is not None) != 1:
+            raise ValueError("Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified.")
+        if scale_tril is None:
+            covariance = covariance_matrix if covariance_matrix is not None else linalg.inv(precision_matrix)
+            scale_tril = linalg.cholesky(covariance)
+        self.loc, self.scale_tril = loc, scale_tril
+        k = loc.shape[-1]
+        batch = tuple(__import__("numpy").broadcast_shapes(tuple(loc.shape[:-1]), tuple(scale_tril.shape[:-2])))
+        super().__init__(batch, (k,))
+
+    @property
+    def covariance_matrix(self):
+        return self.scale_tril @ self.scale_tril.transpose(-2, -1)
+
+    @property
+    def precision_matrix(self):
+        from . import linalg
+        return linalg.inv(self.covariance_matrix)
+
+    def rsample(self, sample_shape=()):
+        eps = randn(*_shape(sample_shape), *self.batch_shape, *self.event_shape, dtype=self.loc.dtype)
+        return self.loc + (self.scale_tril @ eps.unsqueeze(-1)).squeeze(-1)
+
+    def _half_log_det(self):
+        return self.scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+
+    def _mahalanobis(self, diff):
+        """|L^-1 diff|^2 over the last dim (L broadcast over diff's batch)."""
+        from . import linalg
+        k = diff.shape[-1]
+        L = self.scale_tril.expand(*diff.shape[:-1], k, k)
+        return linalg.solve_triangular(L, diff.unsqueeze(-1), upper=False).squeeze(-1).pow(2).sum(-1)
+
+    def log_prob(self, value):
+        k = self.event_shape[0]
+        return -0.5 * (k * math.log(2 * math.pi) + self._mahalanobis(value - self.loc)) - self._half_log_det()
+
+    def entropy(self):
+        k = self.event_shape[0]
+        return 0.5 * k * (1.0 + math.log(2 * math.pi)) + self._half_log_det()
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return self.scale_tril.pow(2).sum(-1)
+
+
+def _host_draws(draw, like, shape):
+    """Values drawn on the host by draw(numpy_generator, shape), seeded from meshflow's
+    generator, as a tensor of like's dtype and device."""
+    import numpy as np
+    from ._ops_random import randint
+    seed = int(randint(0, 2 ** 62, (1,)).item())
+    values = draw(np.random.default_rng(seed), tuple(shape))
+    return tensor(np.asarray(values), dtype=like.dtype, device=like.device)
+
+
+class Gamma(Distribution):
+    """Gamma with `concentration` and `rate`."""
+
+    def __init__(self, concentration, rate, validate_args=None):
+        self.concentration, self.rate = _as_tensor(concentration), _as_tensor(rate)
+        super().__init__(tuple((self.concentration + self.rate).shape))
+
+    def _sample(self, shape):
+        c = self.concentration.expand(*self.batch_shape).detach().numpy()
+        r = self.rate.expand(*self.batch_shape).detach().numpy()
+        return _host_draws(lambda g, s: g.gamma(c, 1.0, s) / r, self.concentration, (*shape, *self.batch_shape))
+
+    def log_prob(self, value):
+        c, r = self.concentration, self.rate
+        return _xlogy(c, r) + _xlogy(c - 1, value) - r * value - c.lgamma()
+
+    def entropy(self):
+        c = self.concentration
+        return c - self.rate.log() + c.lgamma() + (1.0 - c) * c.digamma()
+
+    @property
+    def mean(self):
+        return self.concentration / self.rate
+
+    @property
+    def variance(self):
+        return self.concentration / self.rate ** 2
+
+
+class Dirichlet(Distribution):
+    """Dirichlet of `concentration` [..., k]."""
+
+    def __init__(self, concentration, validate_args=None):
+        self.concentration = concentration
+        super().__init__(tuple(concentration.shape[:-1]), tuple(concentration.shape[-1:]))
+
+    def _sample(self, shape):
+        c = self.concentration.expand(*self.batch_shape, *self.event_shape).detach().numpy()
+
+        def draw(g, s):
+            x = g.gamma(c, 1.0, s)
+            return x / x.sum(-1, keepdims=True)
+        return _host_draws(draw, self.concentration, (*shape, *self.batch_shape, *self.event_shape))
+
+    def log_prob(self, value):
+        c = self.concentration
+        return _xlogy(c - 1.0, value).sum(-1) + c.sum(-1).lgamma() - c.lgamma().sum(-1)
+
+    def entropy(self):
+        c = self.concentration
+        k = c.shape[-1]
+        c0 = c.sum(-1)
+        return c.lgamma().sum(-1) - c0.lgamma() - (k - c0) * c0.digamma() - ((c - 1.0) * c.digamma()).sum(-1)
+
+    @property
+    def mean(self):
+        return self.concentration / self.concentration.sum(-1, keepdim=True)
+
+    @property
+    def variance(self):
+        c0 = self.concentration.sum(-1, keepdim=True)
+        return self.concentration * (c0 - self.concentration) / (c0 ** 2 * (c0 + 1))
+
+
+class Beta(Distribution):
+    """Beta with concentration1 (alpha) and concentration0 (beta)."""
+
+    def __init__(self, concentration1, concentration0, validate_args=None):
+        from ._ops_shape import stack
+        self.concentration1, self.concentration0 = _as_tensor(concentration1), _as_tensor(concentration0)
+        shape = (self.concentration1 + self.concentration0).shape
+        self._dirichlet = Dirichlet(stack([self.concentration1.expand(*shape), self.concentration0.expand(*shape)], -1))
+        super().__init__(tuple(shape))
+
+    def _sample(self, shape):
+        return self._dirichlet._sample(shape)[..., 0]
+
+    def log_prob(self, value):
+        from ._ops_shape import stack
+        return self._dirichlet.log_prob(stack([value, 1.0 - value], -1))
+
+    def entropy(self):
+        return self._dirichlet.entropy()
+
+    @property
+    def mean(self):
+        return self.concentration1 / (self.concentration1 + self.concentration0)
+
+    @property
+    def variance(self):
+        total = self.concentration1 + self.concentration0
+        return self.concentration1 * self.concentration0 / (total ** 2 * (total + 1))
+
+
+class Poisson(Distribution):
+    """Poisson with `rate`."""
+
+    def __init__(self, rate, validate_args=None):
+        self.rate = _as_tensor(rate)
+        super().__init__(tuple(self.rate.shape))
+
+    def _sample(self, shape):
+        r = self.rate.expand(*self.batch_shape).detach().numpy()
+        return _host_draws(lambda g, s: g.poisson(r, s), self.rate, (*shape, *self.batch_shape))
+
+    def log_prob(self, value):
+        return _xlogy(value, self.rate) - self.rate - (value + 1).lgamma()
+
+    @property
+    def mean(self):
+        return self.rate
+
+    @property
+    def variance(self):
+        return self.rate
+
+
+class Independent(Distribution):
+    """base_distribution with its last `reinterpreted_batch_ndims` batch dims read as event
+    dims: log_prob and entropy summed over them."""
+
+    def __init__(self, base_distribution, reinterpreted_batch_ndims, validate_args=None):
+        n = reinterpreted_batch_ndims
+        if n > len(base_distribution.batch_shape):
+            raise ValueError(f"Expected reinterpreted_batch_ndims <= len(base_distribution.batch_shape), actual {n} "
+                             f"vs {len(base_distribution.batch_shape)}")
+        self.base_dist, self.reinterpreted_batch_ndims = base_distribution, n
+        batch = tuple(base_distribution.batch_shape)
+        super().__init__(batch[:len(batch) - n], batch[len(batch) - n:] + tuple(base_distribution.event_shape))
+        self.has_rsample = base_distribution.has_rsample
+
+    def _sum_rightmost(self, value):
+        n = self.reinterpreted_batch_ndims
+        return value.sum(list(range(-n, 0))) if n else value
+
+    def sample(self, sample_shape=()):
+        return self.base_dist.sample(sample_shape)
+
+    def rsample(self, sample_shape=()):
+        return self.base_dist.rsample(sample_shape)
+
+    def log_prob(self, value):
+        return self._sum_rightmost(self.base_dist.log_prob(value))
+
+    def entropy(self):
+        return self._sum_rightmost(self.base_dist.entropy())
+
+    @property
+    def mean(self):
+        return self.base_dist.mean
+
+    @property
+    def variance(self):
+        return self.base_dist.variance
+
+
+def _xlogy(x, y):
+    from ._ops_port import xlogy
+    return xlogy(x, y)
+
+
+def _kl_rules(p, q):
+    """KL(p || q) of the families after the first four (torch's closed forms), or None."""
+    if isinstance(p, Exponential):
+        ratio = q.rate / p.rate
+        return -ratio.log() + ratio - 1
+    if isinstance(p, Laplace):
+        scale_ratio, diff = p.scale / q.scale, (p.loc - q.loc).abs()
+        return -scale_ratio.log() + diff / q.scale + scale_ratio * (-diff / p.scale).exp() - 1
+    if isinstance(p, Poisson):
+        return p.rate * (p.rate.log() - q.rate.log()) - (p.rate - q.rate)
+    if isinstance(p, Gamma):
+        pc, qc = p.concentration, q.concentration
+        return qc * (p.rate / q.rate).log() + qc.lgamma() - pc.lgamma() + (pc - qc) * pc.digamma() + \
+            (q.rate - p.rate) * (pc / p.rate)
+    if isinstance(p, Beta):
+        p1, p0, q1, q0 = p.concentration1, p.concentration0, q.concentration1, q.concentration0
+        sp, sq = p1 + p0, q1 + q0
+        return (q1.lgamma() + q0.lgamma() + sp.lgamma()) - (p1.lgamma() + p0.lgamma() + sq.lgamma()) + \
+            (p1 - q1) * p1.digamma() + (p0 - q0) * p0.digamma() + (sq - sp) * sp.digamma()
+    if isinstance(p, MultivariateNormal):
+        from . import linalg
+        n = p.event_shape[0]
+        shape = tuple(__import__("numpy").broadcast_shapes(tuple(p.scale_tril.shape), tuple(q.scale_tril.shape)))
+        ratio = linalg.solve_triangular(q.scale_tril.expand(*shape), p.scale_tril.expand(*shape), upper=False)
+        return q._half_log_det() - p._half_log_det() + 0.5 * (ratio.pow(2).sum((-2, -1)) +
+                                                              q._mahalanobis(q.loc - p.loc) - n)
+    if isinstance(p, Independent):
+        if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
+            raise NotImplementedError("kl_divergence of Independent distributions of different event dims")
+        return p._sum_rightmost(kl_divergence(p.base_dist, q.base_dist))
+    return None
+
+
 def kl_divergence(p, q):
     """KL(p || q) for two distributions of the same family (Normal, Categorical, Bernoulli,
-    Uniform), torch's closed forms."""
+    Uniform, Exponential, Laplace, Poisson, Gamma, Beta, MultivariateNormal, Independent),
+    torch's closed forms."""
     if type(p) is not type(q):
         raise NotImplementedError(f"kl_divergence({type(p).__name__}, {type(q).__name__}) is not implemented; "
                                   "expected two distributions of the same family")
@@ -198,4 +561,7 @@ def kl_divergence(p, q):
     if isinstance(p, Uniform):
         inside = (q.low <= p.low) & (p.high <= q.high)
         return where(inside, ((q.high - q.low) / (p.high - p.low)).log(), float("inf"))
-    raise NotImplementedError(f"kl_divergence of {type(p).__name__} is not implemented")
+    kl = _kl_rules(p, q)
+    if kl is None:
+        raise NotImplementedError(f"kl_divergence of {type(p).__name__} is not implemented")
+    return kl

@@ -17,33 +17,18 @@ from .return_types import named as _returns
 __all__ = ["norm", "vector_norm", "matrix_norm", "LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr",
            "eigh", "eigvalsh", "svd", "svdvals", "lstsq", "cross", "matmul", "diagonal", "vecdot", "multi_dot",
            "matrix_power", "pinv", "matrix_rank", "cond", "solve_triangular", "inv_ex", "cholesky_ex", "solve_ex",
-           "vander"]
+           "vander", "matrix_exp", "householder_product"]
 
 LinAlgError = _C.LinAlgError
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
-    """The ord-norm of x's elements (over `dim`, or all of them): ord a number, inf or -inf."""
+    """The ord-norm of x's elements (over `dim`, or all of them): ord a number, inf or -inf;
+    mf.norm's (one definition), its gradient 0 where the norm is 0."""
+    from ._ops_reduce import norm
     if dtype is not None:
         x = x.to(dtype)
-    a = x.abs()
-    if ord == float("inf"):
-        return a.amax() if dim is None and not keepdim else a.amax(dim=_dims(x, dim), keepdim=keepdim)
-    if ord == float("-inf"):
-        return a.amin() if dim is None and not keepdim else a.amin(dim=_dims(x, dim), keepdim=keepdim)
-    if ord == 0:
-        return (x != 0).to(x.dtype).sum(dim=_dims(x, dim), keepdim=keepdim)
-    if ord == 1:
-        return a.sum(dim=_dims(x, dim), keepdim=keepdim)
-    if ord == 2:
-        return (x * x).sum(dim=_dims(x, dim), keepdim=keepdim).sqrt()
-    return (a ** ord).sum(dim=_dims(x, dim), keepdim=keepdim) ** (1.0 / ord)
-
-
-def _dims(x, dim):
-    if dim is None:
-        return list(range(x.ndim))
-    return [dim] if isinstance(dim, int) else list(dim)
+    return norm(x, ord, dim, keepdim)
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
@@ -302,6 +287,56 @@ def solve_ex(A, B, *, left=True, check_errors=False):
     return _returns("linalg_solve_ex", ("result", "info"))(solve(A, B, left=left), _ok(A, 2))
 
 
+def _eye_like(A, n, m=None):
+    """The n x m identity in A's dtype, where A lives (local: its device)."""
+    from ._ops_creation import eye
+    I = eye(n, m, dtype=A.dtype, device=None if A.is_global else A.device)
+    return _as_layout_of(I, A)
+
+
+def _as_layout_of(t, like):
+    if like.is_global and not t.is_global:
+        return t.to_global(placement=like.placement, sbp=[_C.Sbp.broadcast()] * len(like.placement.hierarchy))
+    return t
+
+
+def matrix_exp(A):
+    """exp(A) of each square matrix [..., n, n]: scaling and squaring (A / 2^s of 1-norm at most
+    1/2, read on the host) with its Taylor polynomial of degree 18 (a remainder below 1e-22 of
+    the result), composed of matmuls, so gradients (of any order) flow as theirs."""
+    import math
+    n = A.shape[-1]
+    if A.ndim < 2 or A.shape[-2] != n:
+        raise RuntimeError(f"linalg.matrix_exp: A must be a batch of square matrices, got shape {tuple(A.shape)}")
+    norm = float(A.detach().abs().sum(-2).amax()) if A.numel() else 0.0
+    s = max(0, math.ceil(math.log2(norm / 0.5))) if norm > 0.5 else 0
+    X = A / (2 ** s)
+    I = _eye_like(A, n)
+    E = I + X / 18
+    for k in range(17, 0, -1):  # Horner: I + X/1 (I + X/2 (... (I + X/18)))
+        E = I + (X @ E) / k
+    for _ in range(s):
+        E = E @ E
+    return E
+
+
+def householder_product(A, tau):
+    """The first n columns of H_1 H_2 ... H_k for A [..., m, n] and tau [..., k] (k <= n <= m):
+    H_i = I - tau_i v_i v_i^T, v_i with zeros above row i, 1 at row i and A's column i below it
+    (LAPACK's orgqr, as torch's). Composed of matmuls: gradients flow to A and tau."""
+    m, n = A.shape[-2], A.shape[-1]
+    k = tau.shape[-1]
+    if not k <= n <= m:
+        raise RuntimeError(f"householder_product: expected tau.shape[-1] <= A.shape[-1] <= A.shape[-2], got A "
+                           f"{tuple(A.shape)} and tau {tuple(tau.shape)}")
+    V = A.tril(-1) + _eye_like(A, m, n)
+    Q = _eye_like(A, m, n).expand(*A.shape[:-2], m, n)
+    for i in range(k - 1, -1, -1):  # Q = H_i Q, the last reflection first
+        v = V[..., :, i:i + 1]
+        Q = Q - tau[..., i:i + 1].unsqueeze(-1) * (v @ (v.transpose(-2, -1) @ Q))
+    return Q
+
+
 def vander(x, *, N=None):
     from ._ops_port import vander as _vander
     return _vander(x, N, increasing=True) if x.ndim == 1 else \
@@ -331,8 +366,24 @@ def _torch_cholesky(input, upper=False):
     return cholesky(input, upper=upper)
 
 
+def _cholesky_solve(B, L, upper=False):
+    """torch.cholesky_solve: X with A X = B, given A's Cholesky factor L (lower, or U = L^T with
+    upper): two triangular solves."""
+    lower = L.transpose(-2, -1) if upper else L
+    return solve_triangular(lower.transpose(-2, -1), solve_triangular(lower, B, upper=False), upper=True)
+
+
+def _cholesky_inverse(L, upper=False):
+    """torch.cholesky_inverse: A^-1 from A's Cholesky factor (lower, or upper)."""
+    from ._ops_creation import eye
+    n = L.shape[-1]
+    identity = eye(n, dtype=L.dtype, device=None if L.is_global else L.device).expand(*L.shape[:-2], n, n)
+    return _cholesky_solve(identity, L, upper)
+
+
 # Bound on meshflow (meshflow/__init__.py) and as Tensor methods, as torch has them.
 TOP_LEVEL = {"inverse": inv, "det": det, "logdet": logdet, "slogdet": slogdet, "cholesky": _torch_cholesky,
-             "svd": _torch_svd, "qr": _torch_qr}
+             "svd": _torch_svd, "qr": _torch_qr, "cholesky_solve": _cholesky_solve,
+             "cholesky_inverse": _cholesky_inverse, "matrix_exp": matrix_exp}
 for _name, _f in TOP_LEVEL.items():
     setattr(Tensor, _name, _f)

@@ -1,12 +1,16 @@
 """torch.special: the special functions meshflow has, under torch.special's names."""
 from ._ops_elementwise import sigmoid as expit
-from ._ops_math import erf, erfc, erfinv, expm1, exp2, log1p, round
+from ._ops_math import digamma, erf, erfc, erfinv, expm1, exp2, lgamma as gammaln, log1p, polygamma, round
+from ._ops_math import mvlgamma as _mvlgamma
 from ._ops_port import xlogy
 from ._ops_reduce import logsumexp
 from ._api import logit
 
 __all__ = ["expit", "logit", "erf", "erfc", "erfinv", "expm1", "exp2", "log1p", "round", "xlogy", "logsumexp",
-           "softmax", "log_softmax", "sinc", "entr", "xlog1py", "ndtr"]
+           "softmax", "log_softmax", "sinc", "entr", "xlog1py", "ndtr", "gammaln", "digamma", "psi", "polygamma",
+           "multigammaln", "zeta"]
+
+psi = digamma
 
 
 def softmax(input, dim, *, dtype=None):
@@ -36,3 +40,20 @@ def xlog1py(input, other):
 def ndtr(input):
     return 0.5 * (1 + erf(input * 0.7071067811865476))
 
+
+
+def multigammaln(input, p):
+    return _mvlgamma(input, p)
+
+
+def zeta(input, other):
+    """The Hurwitz zeta function sum over k >= 0 of (k + other)^-input, from polygamma: for an
+    integer input n + 1 >= 2 it is (-1)^(n+1) polygamma(n, other) / n!, the only form meshflow
+    computes (torch's takes any real input > 1)."""
+    import math
+    import numbers
+    if not isinstance(input, numbers.Integral) or input < 2:
+        raise NotImplementedError("special.zeta: meshflow computes it for an integer input >= 2 (a Python int); "
+                                  f"got {input!r}")
+    n = int(input) - 1
+    return polygamma(n, other) * ((-1) ** (n + 1) / math.factorial(n))

@@ -190,7 +190,9 @@ std::vector<GradCall> math_calls() {
     calls.push_back({op, {x}});
   }
   for (const char* op : {"asin", "acos", "atanh", "erfinv"}) calls.push_back({op, {unit}});
-  for (const char* op : {"log1p", "log2", "log10"}) calls.push_back({op, {px}});
+  for (const char* op : {"log1p", "log2", "log10", "lgamma", "digamma"}) calls.push_back({op, {px}});
+  calls.push_back({"polygamma", {px}, {{"n", int64_t{1}}}});
+  calls.push_back({"polygamma", {px}, {{"n", int64_t{3}}}});
   calls.push_back({"acosh", {uniform({4, 3}, 1.2, 3, 1)}});
   for (const char* op : {"atan2", "hypot", "copysign", "fmod"}) {
     calls.push_back({op, {away_from_zero({4, 3}, 1), away_from_zero({3}, 2)}});

@@ -62,6 +62,11 @@ TEST(OptimizerAdamW, EverySignatureMatchesOneDevice) {
       sweep("adamw_update", in, adamw_attrs(7, 0));
       sweep("adam_update", in, adamw_attrs(1));
       sweep("adam_update", in, adamw_attrs(3, 0));
+      // amsgrad's fifth input and fourth output (the running maximum), and maximize.
+      std::vector<Tensor> amsgrad = in;
+      amsgrad.push_back(value(s, dtype, true));
+      sweep("adamw_update", amsgrad, adamw_attrs(2).set("amsgrad", true).set("maximize", true));
+      sweep("adam_update", amsgrad, adamw_attrs(4).set("amsgrad", true));
     }
   }
 }
@@ -96,6 +101,7 @@ TEST(OptimizerSgd, EverySignatureMatchesOneDevice) {
       sweep("sgd_update", {p, g}, sgd_attrs(0.9, 0, 0.01, true, false));
       sweep("sgd_update", {p, g, buf}, sgd_attrs(0.9, 0.1, 0, false, true));
       sweep("sgd_update", {p, g, buf}, sgd_attrs(0.9, 0, 0.01, true, true));
+      sweep("sgd_update", {p, g, buf}, sgd_attrs(0.9, 0.1, 0.01, false, true).set("maximize", true));
     }
   }
 }

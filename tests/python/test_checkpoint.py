@@ -361,6 +361,33 @@ def test_unsupported_states_raise(tmp_path, state, message):
     assert not os.path.exists(tmp_path / "ckpt")
 
 
+def test_a_whole_module_is_pickled_into_a_file_and_loads_only_with_weights_only_false(tmp_path):
+    # torch.save(model) / torch.load(path, weights_only=False); torch.load's default refuses
+    # pickled objects, which may run code when loaded, and so does mf.load's.
+    import io
+    import pickle
+    model = mf.nn.Sequential(mf.nn.Linear(3, 2), mf.nn.ReLU())
+    x = mf.tensor(np.arange(6.0).reshape(2, 3), dtype=mf.float32)
+    for target in (tmp_path / "model.pt", io.BytesIO()):
+        mf.save({"model": model, "step": 3, "w": model[0].weight}, target)
+        if isinstance(target, io.BytesIO):
+            target.seek(0)
+        with pytest.raises(pickle.UnpicklingError, match=r"Weights only load failed.*weights_only=False"):
+            mf.load(target)
+        if isinstance(target, io.BytesIO):
+            target.seek(0)
+        loaded = mf.load(target, weights_only=False)
+        assert type(loaded["model"]) is mf.nn.Sequential and loaded["step"] == 3
+        np.testing.assert_array_equal(loaded["model"](x).numpy(), model(x).numpy())
+        assert isinstance(loaded["model"][0].weight, mf.nn.Parameter)
+        np.testing.assert_array_equal(loaded["w"].numpy(), model[0].weight.numpy())
+    # A state of tensors and plain values holds no pickle: it loads with the default.
+    mf.save(model.state_dict(), tmp_path / "sd.pt")
+    assert sorted(mf.load(tmp_path / "sd.pt")) == ["0.bias", "0.weight"]
+    with pytest.raises(ValueError, match=r"is a Sequential; expected .* a path ending \.pt"):
+        mf.save(model, tmp_path / "ckpt")  # the collective directory form holds no pickle
+
+
 @pytest.mark.parametrize("placement, sbp, message", [(3, None, r"the placement for 'w' is 3; expected"),
                                                      (ONE, (B, B), r"sbp \(B, B\) for 'w' does not fit"),
                                                      (ONE, S(2), r"sbp \(S\(2\),\) for 'w' does not fit"),

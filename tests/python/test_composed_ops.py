@@ -87,6 +87,27 @@ def test_gradients(name, f):
     check_gradients(f, [A + 0.05])  # away from the kinks of clamp and %
 
 
+def test_norm_and_std_gradients_are_zero_where_they_are_zero():
+    # torch's subgradient at a zero norm (cdist of a set with itself, a zero row, a constant row's
+    # std): 0, where the chain rule through the square root gives inf * 0 = nan.
+    a = np.array([[0.0, 0.0, 0.0], [3.0, 0.0, -4.0]])
+    for f in (lambda x: x.norm(dim=1), lambda x: mf.linalg.vector_norm(x, 3, dim=1), lambda x: mf.norm(x, 2),
+              lambda x: mf.cdist(x, x), lambda x: mf.linalg.norm(x, dim=1), lambda x: x.std(dim=1) * x[:1].std()):
+        x = mf.tensor(a, requires_grad=True)
+        f(x).sum().backward()
+        assert np.isfinite(x.grad.numpy()).all()
+    x = mf.tensor(a, requires_grad=True)
+    x.norm(dim=1).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [[0, 0, 0], [0.6, 0, -0.8]])
+    x = mf.tensor(a, requires_grad=True)
+    mf.cdist(x, x).sum().backward()  # d|x_i - x_j| summed over both orders, 0 on the diagonal
+    np.testing.assert_allclose(x.grad.numpy(), [[-1.2, 0, 1.6], [1.2, 0, -1.6]])
+    x = mf.tensor(np.ones((2, 3)), requires_grad=True)
+    x.std(dim=1).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros((2, 3)))
+    assert mf.norm(mf.tensor(a), 0, dim=1).tolist() == [0.0, 2.0]
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
 def test_argmax_argmin_max_min(dtype):
     a = np.array([[3, 7, 7, -1], [2, 2, 0, 5], [9, -4, 9, 9]], dtype)

@@ -218,7 +218,7 @@ def test_a_half_model_trains(dtype):
 # torch's autocast lists, by device type (torch.amp's documentation, "Autocast Op Reference"),
 # for the ops meshflow has: what each returns for float32 inputs (lower-precision list) or
 # for inputs in the autocast dtype (float32 list); None: by promotion, the input's dtype.
-LOWER = ["matmul", "linear", "conv2d", "bmm", "sdpa"]
+LOWER = ["matmul", "linear", "conv2d", "conv2d_bias", "conv1d", "conv_transpose2d", "conv_transpose1d", "bmm", "sdpa"]
 FLOAT32_BOTH = ["cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss", "kl_div", "prod",
                 "bce_with_logits", "huber_loss"]
 FLOAT32_CUDA_ONLY = ["softmax", "log_softmax", "layer_norm", "group_norm", "exp", "log", "rsqrt", "pow", "sum",
@@ -235,6 +235,11 @@ def autocast_case(name, dtype):
         "matmul": (lambda a, b: a @ b, (t(4, 5), t(5, 3))),
         "linear": (lambda x, w, b: F.linear(x, w, b), (t(4, 5), t(3, 5), t(3))),
         "conv2d": (lambda x, w: F.conv2d(x, w), (t(1, 2, 5, 5), t(3, 2, 3, 3))),
+        # a layer's bias is cast with its operands (torch's), not promoting the result back
+        "conv2d_bias": (F.conv2d, (t(1, 2, 5, 5), t(3, 2, 3, 3), t(3))),
+        "conv1d": (F.conv1d, (t(1, 2, 5), t(3, 2, 3), t(3))),
+        "conv_transpose2d": (lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2), (t(1, 2, 3, 3), t(2, 3, 3, 3), t(3))),
+        "conv_transpose1d": (lambda x, w, b: F.conv_transpose1d(x, w, b, stride=2), (t(1, 2, 3), t(2, 3, 3), t(3))),
         "bmm": (mf.bmm, (t(2, 4, 5), t(2, 5, 3))),
         "sdpa": (F.scaled_dot_product_attention, (t(1, 2, 4, 8), t(1, 2, 4, 8), t(1, 2, 4, 8))),
         "cross_entropy": (lambda x: F.cross_entropy(x, target), (t(4, 3),)),
@@ -292,6 +297,21 @@ def test_autocast_returns_torchs_dtypes(name, dtype, device_type):
         got = op(*inputs)
     assert got.dtype == autocast_expected(name, device_type, dtype)
     assert op(*inputs).dtype == (mf.float32 if name in LOWER else dtype)  # off again
+
+
+def test_autocast_decorates_a_function_and_its_conv_layers_train_to_float32_weights():
+    @mf.autocast("cpu", dtype=mf.bfloat16)
+    def forward(model, x):
+        return model(x)
+    model = mf.nn.Sequential(mf.nn.Conv2d(2, 3, 3), mf.nn.ConvTranspose2d(3, 2, 2, stride=2))
+    x = mf.tensor(RNG.standard_normal((1, 2, 5, 5)).astype(np.float32))
+    y = forward(model, x)
+    assert y.dtype == mf.bfloat16 and not mf.is_autocast_enabled()
+    assert forward.__name__ == "forward"
+    y.float().sum().backward()
+    assert all(p.grad is not None and p.grad.dtype == mf.float32 for p in model.parameters())
+    expected = model(x).detach().numpy()  # float32, off: the bfloat16 run agrees to its rounding
+    np.testing.assert_allclose(y.float().detach().numpy(), expected, rtol=0.05, atol=0.05)
 
 
 @pytest.mark.parametrize("dtype", HALVES, ids=str)

@@ -74,14 +74,17 @@ def test_rng_state_replays_the_draws_after_it(tmp_path):
     mf.manual_seed(5)
     mf.rand(3)
     state = mf.get_rng_state()
-    assert state == {"seed": 5, "offset": 3}
+    assert state.dtype == mf.uint8 and state.tolist() == [5] + [0] * 7 + [3] + [0] * 7  # torch's ByteTensor form
     first, second = mf.rand(4, 4).numpy(), mf.randn(7).numpy()
     mf.manual_seed(6)
     mf.save({"rng": state}, tmp_path / "ckpt")  # it goes through a checkpoint as it is
     mf.set_rng_state(mf.load(tmp_path / "ckpt")["rng"])
     np.testing.assert_array_equal(mf.rand(4, 4).numpy(), first)
     np.testing.assert_array_equal(mf.randn(7).numpy(), second)
-    for bad in ({"seed": 1}, {"seed": 1, "offset": -1}, {"seed": "1", "offset": 0}, [1, 2]):
+    mf.set_rng_state({"seed": 5, "offset": 3})  # the dict meshflow's get_rng_state returned before
+    np.testing.assert_array_equal(mf.rand(4, 4).numpy(), first)
+    for bad in ({"seed": 1}, {"seed": 1, "offset": -1}, {"seed": "1", "offset": 0}, [1, 2], mf.zeros(16),
+                mf.zeros(8, dtype=mf.uint8)):
         with pytest.raises(ValueError, match="set_rng_state: expected"):
             mf.set_rng_state(bad)
 

@@ -328,8 +328,8 @@ def test_scatter_errors():
         mf.scatter(x, 1, mf.tensor(np.full((1, 1, 1), 5)), 0.0).numpy()
     with pytest.raises(RuntimeError, match="Expected index"):
         mf.scatter_add(x, 0, mf.tensor(np.zeros((1, 6, 1), np.int64)), mf.tensor(np.ones((1, 6, 1))))
-    with pytest.raises(NotImplementedError, match="reduce"):
-        mf.scatter(x, 0, mf.tensor(np.zeros((1, 1, 1), np.int64)), 1.0, reduce="add")
+    with pytest.raises(RuntimeError, match="reduce argument must be either add or multiply, got 'sum'"):
+        mf.scatter(x, 0, mf.tensor(np.zeros((1, 1, 1), np.int64)), 1.0, reduce="sum")
 
 
 def test_index_add_index_copy_index_fill():

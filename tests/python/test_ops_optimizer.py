@@ -1,5 +1,6 @@
 """Optimizer update ops (adamw_update, adam_update, sgd_update) on local tensors against
-NumPy transcriptions of torch.optim.AdamW, Adam and SGD's single-tensor steps, over several
+NumPy transcriptions of torch.optim.AdamW, Adam and SGD's single-tensor steps (amsgrad and
+maximize too), over several
 steps that feed each op its own previous outputs; and bad input."""
 import numpy as np
 import pytest
@@ -15,9 +16,13 @@ def gradients(shape, dtype, seed):
     return [rng.standard_normal(shape).astype(dtype) for _ in range(STEPS)]
 
 
-def adamw_reference(param, exp_avg, exp_avg_sq, grad, lr, beta1, beta2, eps, weight_decay, step, decoupled=True):
-    """torch.optim.adamw._single_tensor_adamw, without amsgrad, maximize or capturable; not
-    decoupled: torch.optim.adam's, whose weight decay is added to the gradient."""
+def adamw_reference(param, exp_avg, exp_avg_sq, grad, lr, beta1, beta2, eps, weight_decay, step, decoupled=True,
+                    max_exp_avg_sq=None, maximize=False):
+    """torch.optim.adamw._single_tensor_adamw, without capturable (with amsgrad where
+    max_exp_avg_sq is given: then it is returned fourth); not decoupled: torch.optim.adam's,
+    whose weight decay is added to the gradient."""
+    if maximize:
+        grad = -grad
     if decoupled:
         param = param * (1 - lr * weight_decay)
     elif weight_decay != 0:
@@ -26,12 +31,17 @@ def adamw_reference(param, exp_avg, exp_avg_sq, grad, lr, beta1, beta2, eps, wei
     exp_avg = exp_avg + weight * (grad - exp_avg) if weight < 0.5 else grad - (grad - exp_avg) * (1 - weight)
     exp_avg_sq = exp_avg_sq * beta2 + (1 - beta2) * grad * grad
     step_size = lr / (1 - beta1 ** step)
-    denom = np.sqrt(exp_avg_sq) / np.sqrt(1 - beta2 ** step) + eps
-    return param - step_size * (exp_avg / denom), exp_avg, exp_avg_sq
+    if max_exp_avg_sq is None:
+        denom = np.sqrt(exp_avg_sq) / np.sqrt(1 - beta2 ** step) + eps
+        return param - step_size * (exp_avg / denom), exp_avg, exp_avg_sq
+    max_exp_avg_sq = np.maximum(max_exp_avg_sq, exp_avg_sq)
+    denom = np.sqrt(max_exp_avg_sq) / np.sqrt(1 - beta2 ** step) + eps
+    return param - step_size * (exp_avg / denom), exp_avg, exp_avg_sq, max_exp_avg_sq
 
 
-def sgd_reference(param, buf, grad, lr, momentum, dampening, weight_decay, nesterov):
-    """torch.optim.sgd._single_tensor_sgd, without maximize; buf None before the first step."""
+def sgd_reference(param, buf, grad, lr, momentum, dampening, weight_decay, nesterov, maximize=False):
+    """torch.optim.sgd._single_tensor_sgd; buf None before the first step."""
+    grad = -grad if maximize else grad
     d_p = grad + weight_decay * param if weight_decay != 0 else grad
     if momentum != 0:
         buf = d_p.copy() if buf is None else buf * momentum + (1 - dampening) * d_p
@@ -65,12 +75,43 @@ def test_adamw_matches_torch_formulas_over_steps(dtype, shape, hyper, op):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(4, 3), (7,), (), (0, 2)], ids=str)
+@pytest.mark.parametrize("flags", [dict(amsgrad=True), dict(maximize=True), dict(amsgrad=True, maximize=True)],
+                         ids=str)
+@pytest.mark.parametrize("op", ["adamw_update", "adam_update"])
+def test_amsgrad_and_maximize_match_torch_formulas_over_steps(dtype, shape, flags, op):
+    # The gradients' scale falls over the steps, so that amsgrad's maximum of exp_avg_sq
+    # differs from exp_avg_sq (the denominator keeps an earlier, larger second moment).
+    hyper = dict(lr=0.05, beta1=0.8, beta2=0.9, eps=1e-6, weight_decay=0.1)
+    amsgrad = flags.get("amsgrad", False)
+    param = np.random.default_rng(0).standard_normal(shape).astype(dtype)
+    state = [param, np.zeros(shape, dtype), np.zeros(shape, dtype)] + ([np.zeros(shape, dtype)] if amsgrad else [])
+    for step, grad in enumerate(gradients(shape, dtype, 3), start=1):
+        grad = (grad * 4.0 ** -step).astype(dtype)
+        inputs = state[:1] + [grad] + state[1:]
+        outs = apply(op, [mf.tensor(a) for a in inputs], dict(hyper, step=step, **flags))
+        assert len(outs) == (4 if amsgrad else 3)
+        expected = adamw_reference(*state[:3], grad, step=step, decoupled=op == "adamw_update",
+                                   max_exp_avg_sq=state[3] if amsgrad else None,
+                                   maximize=flags.get("maximize", False), **hyper)
+        state = [o.numpy() for o in outs]
+        for actual, reference in zip(state, expected):
+            assert_close(actual, np.asarray(reference, dtype))
+    if amsgrad and state[0].size:
+        assert (state[3] > state[2]).any()  # the maximum was kept
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("shape", [(4, 3), (), (0, 2)], ids=str)
 @pytest.mark.parametrize("hyper", [dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False),
                                    dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.01, nesterov=False),
                                    dict(lr=0.05, momentum=0.9, dampening=0.0, weight_decay=0.0, nesterov=False),
                                    dict(lr=0.05, momentum=0.9, dampening=0.3, weight_decay=0.1, nesterov=False),
-                                   dict(lr=0.01, momentum=0.8, dampening=0.0, weight_decay=0.01, nesterov=True)],
+                                   dict(lr=0.01, momentum=0.8, dampening=0.0, weight_decay=0.01, nesterov=True),
+                                   dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False,
+                                        maximize=True),
+                                   dict(lr=0.05, momentum=0.9, dampening=0.3, weight_decay=0.1, nesterov=False,
+                                        maximize=True)],
                          ids=str)
 def test_sgd_matches_torch_formulas_over_steps(dtype, shape, hyper):
     param = np.random.default_rng(0).standard_normal(shape).astype(dtype)
@@ -99,6 +140,9 @@ SGD = dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False
     ("adamw_update", [(3,)] * 4, np.float32, dict(ADAMW, beta2=1.0), r"expected 0 <= beta2 < 1"),
     ("adam_update", [(3,)] * 3, np.float32, ADAMW, r"\[adam_update\] takes 4 inputs \(param, grad, exp_avg"),
     ("adam_update", [(3,)] * 4, np.float32, dict(ADAMW, step=0), r"\[adam_update\] step is 0"),
+    ("adam_update", [(3,)] * 4, np.float32, dict(ADAMW, amsgrad=True),
+     r"\[adam_update\] takes 5 inputs \(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq\), got 4"),
+    ("adamw_update", [(3,)] * 4 + [(2,)], np.float32, dict(ADAMW, amsgrad=True), r"max_exp_avg_sq is float32 \[2\]"),
     ("sgd_update", [(3,)] * 3, np.float32, dict(SGD, has_buf=True), r"has_buf is set without momentum"),
     ("sgd_update", [(3,)] * 2, np.float32, dict(SGD, momentum=0.9, nesterov=True, dampening=0.1),
      r"expected momentum > 0 and dampening 0"),

@@ -21,12 +21,14 @@ STEPS = 4
 # NumPy references: torch.optim's single-tensor formulas.
 
 class SgdReference:
-    def __init__(self, lr, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False):
+    def __init__(self, lr, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, maximize=False):
         self.h, self.buf = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
                                 nesterov=nesterov), None
+        self.maximize = maximize
 
     def step(self, p, g):
         h = self.h
+        g = -g if self.maximize else g
         d = g + h["weight_decay"] * p if h["weight_decay"] else g
         if h["momentum"]:
             self.buf = d.copy() if self.buf is None else h["momentum"] * self.buf + (1 - h["dampening"]) * d
@@ -35,21 +37,25 @@ class SgdReference:
 
 
 class AdamReference:
-    def __init__(self, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, decoupled=False):
+    def __init__(self, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, decoupled=False, amsgrad=False,
+                 maximize=False):
         self.h = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
         self.decoupled, self.m, self.v, self.t = decoupled, 0.0, 0.0, 0
+        self.amsgrad, self.maximize, self.v_max = amsgrad, maximize, 0.0
 
     def step(self, p, g):
         h = self.h
         (b1, b2), lr, wd = h["betas"], h["lr"], h["weight_decay"]
         self.t += 1
+        g = -g if self.maximize else g
         if self.decoupled:
             p = p * (1 - lr * wd)
         elif wd:
             g = g + wd * p
         self.m = b1 * self.m + (1 - b1) * g
         self.v = b2 * self.v + (1 - b2) * g * g
-        denom = np.sqrt(self.v) / np.sqrt(1 - b2 ** self.t) + h["eps"]
+        self.v_max = np.maximum(self.v_max, self.v)
+        denom = np.sqrt(self.v_max if self.amsgrad else self.v) / np.sqrt(1 - b2 ** self.t) + h["eps"]
         return p - lr / (1 - b1 ** self.t) * self.m / denom
 
 
@@ -93,6 +99,62 @@ def test_adam_follows_torchs_formula_with_l2_weight_decay(options):
     expected = run_reference([AdamReference(0.05, **options) for _ in values], values)
     for got, want in zip(result, expected):
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW"])
+def test_amsgrad_and_maximize_per_group_follow_torchs_formulas(name):
+    # Group 0 amsgrad, group 1 maximize, group 2 both; each group's state as torch's (max_exp_avg_sq only with amsgrad).
+    params, values = parameters()
+    groups = [dict(amsgrad=True), dict(maximize=True), dict(amsgrad=True, maximize=True)]
+    optimizer = getattr(mf.optim, name)([dict(g, params=[p]) for g, p in zip(groups, params)], lr=0.05,
+                                        weight_decay=0.1, betas=(0.8, 0.9))
+    result = run(optimizer, params)
+    refs = [AdamReference(0.05, betas=(0.8, 0.9), weight_decay=0.1, decoupled=name == "AdamW", **g) for g in groups]
+    for got, want in zip(result, run_reference(refs, values)):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+    state = optimizer.state_dict()["state"]
+    assert set(state[0]) == {"exp_avg", "exp_avg_sq", "max_exp_avg_sq", "step"} and "max_exp_avg_sq" not in state[1]
+    np.testing.assert_allclose(state[0]["max_exp_avg_sq"].numpy(), refs[0].v_max, rtol=1e-12)
+    assert state[0]["step"].dtype == mf.float32 and state[0]["step"].item() == STEPS  # torch's float32 step
+    assert optimizer.param_groups[1]["maximize"] and not optimizer.param_groups[1]["amsgrad"]
+    # A fresh optimizer resumes from the state dict, the running maximum included.
+    copies = [mf.tensor(p.numpy(), requires_grad=True) for p in params]
+    resumed = getattr(mf.optim, name)([dict(g, params=[p]) for g, p in zip(groups, copies)], lr=0.05,
+                                      weight_decay=0.1, betas=(0.8, 0.9))
+    resumed.load_state_dict(optimizer.state_dict())
+    for a, b in zip(run(optimizer, params, steps=2), run(resumed, copies, steps=2)):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("options", [dict(maximize=True), dict(maximize=True, momentum=0.9, weight_decay=0.1),
+                                     dict(maximize=True, momentum=0.9, nesterov=True)])
+def test_sgd_maximize_steps_up_the_gradient(options):
+    params, values = parameters()
+    result = run(mf.optim.SGD(params, lr=0.1, **options), params)
+    expected = run_reference([SgdReference(0.1, **options) for _ in values], values)
+    for got, want in zip(result, expected):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+
+
+def test_groups_hold_torchs_keys():
+    # torch 2's: its kernel choices (foreach, fused, capturable) are kept, changing nothing here.
+    p = [mf.tensor(np.ones(2), requires_grad=True)]
+    adam = ["amsgrad", "betas", "capturable", "decoupled_weight_decay", "differentiable", "eps", "foreach", "fused",
+            "lr", "maximize", "weight_decay"]
+    expected = {mf.optim.SGD: ["dampening", "differentiable", "foreach", "fused", "lr", "maximize", "momentum",
+                               "nesterov", "weight_decay"],
+                mf.optim.Adam: adam, mf.optim.AdamW: adam,
+                mf.optim.RMSprop: ["alpha", "capturable", "centered", "differentiable", "eps", "foreach", "lr",
+                                   "maximize", "momentum", "weight_decay"],
+                mf.optim.Adagrad: ["differentiable", "eps", "foreach", "fused", "initial_accumulator_value", "lr",
+                                   "lr_decay", "maximize", "weight_decay"]}
+    for cls, keys in expected.items():
+        optimizer = cls(p, lr=0.1)
+        assert sorted(k for k in optimizer.param_groups[0] if k != "params") == keys, cls
+    assert mf.optim.AdamW(p).param_groups[0]["decoupled_weight_decay"] is True
+    assert mf.optim.SGD(p, lr=0.1).defaults["momentum"] == 0 and mf.optim.Adam(p).defaults["fused"] is None
+    with pytest.raises(NotImplementedError, match="decoupled_weight_decay differs between parameter groups"):
+        mf.optim.Adam([{"params": p, "decoupled_weight_decay": True}])
 
 
 def test_adam_and_adamw_differ_only_in_the_decay():
@@ -163,8 +225,6 @@ def test_add_param_group_and_its_checks():
         optimizer.add_param_group({"params": [params[0]]})
     with pytest.raises(ValueError, match=r"unknown option\(s\) \['momentum'\]"):
         optimizer.add_param_group({"params": [mf.tensor(np.ones(2), requires_grad=True)], "momentum": 0.9})
-    with pytest.raises(NotImplementedError, match="amsgrad=True"):
-        mf.optim.Adam(params, amsgrad=True)
     assert len(optimizer.param_groups) == 2
 
 
@@ -264,7 +324,9 @@ def test_groups_do_not_keep_the_optimizer_alive():
         gc.enable()
 
 
-def test_a_compiled_graph_reads_each_groups_options_at_every_run():
+@pytest.mark.parametrize("flags", [{}, {"amsgrad": True, "maximize": True}], ids=str)
+def test_a_compiled_graph_reads_each_groups_options_at_every_run(flags):
+    # With amsgrad the compiled step also carries the running maximum as state.
     import meshflow.nn as nn
     import meshflow.nn.functional as F
 
@@ -276,7 +338,7 @@ def test_a_compiled_graph_reads_each_groups_options_at_every_run():
         model.to_global(placement, mf.sbp.broadcast)
         params = list(model.parameters())
         optimizer = mf.optim.Adam([{"params": params[:2], "weight_decay": 0.1},
-                                   {"params": params[2:], "lr": 0.02, "betas": (0.8, 0.9)}], lr=0.05)
+                                   {"params": params[2:], "lr": 0.02, "betas": (0.8, 0.9), **flags}], lr=0.05)
         return model, optimizer
 
     rng = np.random.default_rng(0)

@@ -25,6 +25,7 @@
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/integer_math.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/special_math.h"
 
 namespace mf::cuda {
 namespace {
@@ -701,6 +702,39 @@ MF_FUNCTOR1(Log10, T, log10(x))
 MF_FUNCTOR1(Exp2, T, exp2(x))
 MF_FUNCTOR1(Reciprocal, T, 1 / x)
 MF_FUNCTOR1(Frac, T, x - trunc(x))
+// The gamma family in double, as the CPU's (special_math.h).
+MF_FUNCTOR1(Lgamma, T, static_cast<T>(special::log_gamma(static_cast<double>(x))))
+MF_FUNCTOR1(Digamma, T, static_cast<T>(special::digamma(static_cast<double>(x))))
+
+// polygamma(x; n), n >= 1 (the op's infer checks it).
+struct Polygamma {
+  int64_t n;
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return static_cast<T>(special::polygamma(n, static_cast<double>(x)));
+  }
+};
+
+// x's dtype for floats, float32 for integers (as In does for the unary ops).
+template <typename TO, typename F>
+struct InWith {
+  F f;
+  template <typename TI>
+  __device__ TO operator()(TI x) const {
+    return f(static_cast<TO>(x));
+  }
+};
+
+std::vector<Tensor> polygamma(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  Tensor out = output(ctx, 0, in[0].shape(), ctx.outputs[0].dtype, memory_of(in));
+  const Polygamma f{ctx.attrs.get_int("n")};
+  visit_dtype(in[0].dtype(), [&](auto v) {
+    using TI = decltype(v);
+    using TO = std::conditional_t<kIntegral<TI>, float, TI>;
+    launch<TO, TI>("polygamma", InWith<TO, Polygamma>{f}, out, {&in[0]});
+  });
+  return std::vector<Tensor>{out};
+}
 
 // 1, 0 or -1 in x's dtype; NaN gives 0, as on the CPU.
 MF_FUNCTOR1(Sign, T, static_cast<T>((T{0} < x) - (x < T{0})))
@@ -815,6 +849,9 @@ void add_elementwise_kernels(KernelTable& t) {
   t["sign"] = unary<Sign, I::kKeep>("sign");
   t["round"] = unary<Round, I::kKeep>("round");
   t["frac"] = unary<Frac, I::kReject>("frac");
+  t["lgamma"] = unary<Lgamma, I::kToFloat32>("lgamma");
+  t["digamma"] = unary<Digamma, I::kToFloat32>("digamma");
+  t["polygamma"] = polygamma;
   t["atan2"] = float_binary<Atan2>("atan2");
   t["fmod"] = binary<Fmod>("fmod", true);
   t["hypot"] = float_binary<Hypot>("hypot");

@@ -50,9 +50,12 @@ void visit_floating(DType dtype, F f) {
 // What every element shares, computed on the host in doubles as the CPU does.
 template <typename T>
 struct AdamW {
-  T decay, l2, weight, one_minus_weight, beta2, one_minus_beta2, eps, step_size, correction2_sqrt;
-  bool small_weight, decoupled, add_l2;
+  T decay, l2, sign, weight, one_minus_weight, beta2, one_minus_beta2, eps, step_size, correction2_sqrt;
+  bool small_weight, decoupled, add_l2, amsgrad;
 };
+
+// An optional boolean attribute: false when absent (amsgrad, maximize).
+bool flag(const Attrs& attrs, const char* key) { return attrs.has(key) && attrs.get_bool(key); }
 
 // decoupled: AdamW's decay of the parameter; else Adam's L2 term added to the gradient.
 template <typename T>
@@ -65,6 +68,8 @@ AdamW<T> adamw_constants(const Attrs& attrs, bool decoupled) {
   c.l2 = static_cast<T>(weight_decay);
   c.decoupled = decoupled;
   c.add_l2 = !decoupled && weight_decay != 0;
+  c.sign = static_cast<T>(flag(attrs, "maximize") ? -1 : 1);
+  c.amsgrad = flag(attrs, "amsgrad");
   c.weight = static_cast<T>(1 - beta1);
   c.one_minus_weight = 1 - c.weight;
   c.beta2 = static_cast<T>(beta2);
@@ -76,34 +81,51 @@ AdamW<T> adamw_constants(const Attrs& attrs, bool decoupled) {
   return c;
 }
 
-// Decoupled weight decay (or Adam's L2 gradient term), then the moments (exp_avg by lerp,
-// as torch does), then the bias-corrected update.
-// Each output may be its input's memory (an in-place step: vm.h's Flags::overwrite), so only
-// the gradient is __restrict__; each element is read before it is written.
+// The pointers of one step: max_exp_avg_sq (and its output) null without amsgrad.
 template <typename T>
-__global__ void adamw_kernel(const T* param, const T* __restrict__ grad, const T* exp_avg, const T* exp_avg_sq,
-                             T* param_out, T* exp_avg_out, T* exp_avg_sq_out, int64_t n, AdamW<T> c) {
+struct AdamWData {
+  const T *param, *grad, *exp_avg, *exp_avg_sq, *max_exp_avg_sq;
+  T *param_out, *exp_avg_out, *exp_avg_sq_out, *max_exp_avg_sq_out;
+};
+
+// The gradient negated under maximize, decoupled weight decay (or Adam's L2 gradient term),
+// then the moments (exp_avg by lerp, as torch does), then the bias-corrected update, its
+// denominator from the running maximum of exp_avg_sq under amsgrad.
+// Each output may be its input's memory (an in-place step: vm.h's Flags::overwrite), so no
+// pointer is __restrict__ but the gradient's; each element is read before it is written.
+template <typename T>
+__global__ void adamw_kernel(AdamWData<T> d, int64_t n, AdamW<T> c) {
+  const T* __restrict__ grad = d.grad;
   const int64_t grid_step = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += grid_step) {
-    const T g = c.add_l2 ? add(grad[i], mul(c.l2, param[i])) : grad[i], m0 = exp_avg[i];
+    const T raw = mul(c.sign, grad[i]);
+    const T g = c.add_l2 ? add(raw, mul(c.l2, d.param[i])) : raw, m0 = d.exp_avg[i];
     const T m = c.small_weight ? add(m0, mul(c.weight, sub(g, m0))) : sub(g, mul(sub(g, m0), c.one_minus_weight));
-    const T v = add(mul(exp_avg_sq[i], c.beta2), mul(c.one_minus_beta2, mul(g, g)));
-    const T denom = add(div(root(v), c.correction2_sqrt), c.eps);
-    param_out[i] = sub(c.decoupled ? mul(param[i], c.decay) : param[i], mul(c.step_size, div(m, denom)));
-    exp_avg_out[i] = m;
-    exp_avg_sq_out[i] = v;
+    const T v = add(mul(d.exp_avg_sq[i], c.beta2), mul(c.one_minus_beta2, mul(g, g)));
+    T top = v;
+    if (c.amsgrad) {
+      top = d.max_exp_avg_sq[i] < v ? v : d.max_exp_avg_sq[i];
+      d.max_exp_avg_sq_out[i] = top;
+    }
+    const T denom = add(div(root(top), c.correction2_sqrt), c.eps);
+    d.param_out[i] = sub(c.decoupled ? mul(d.param[i], c.decay) : d.param[i], mul(c.step_size, div(m, denom)));
+    d.exp_avg_out[i] = m;
+    d.exp_avg_sq_out[i] = v;
   }
 }
 
 std::vector<Tensor> adam_family_update(const std::vector<Tensor>& in, const KernelContext& ctx, bool decoupled) {
-  const std::vector<Tensor> out = outputs_like(in, ctx, 3);
+  const bool amsgrad = flag(ctx.attrs, "amsgrad");
+  const std::vector<Tensor> out = outputs_like(in, ctx, amsgrad ? 4 : 3);
   const int64_t n = in[0].numel();
   if (n == 0) return out;
   visit_floating(in[0].dtype(), [&](auto v) {
     using T = decltype(v);
-    adamw_kernel<T><<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(
-        in[0].data_as<T>(), in[1].data_as<T>(), in[2].data_as<T>(), in[3].data_as<T>(), out[0].data_as<T>(),
-        out[1].data_as<T>(), out[2].data_as<T>(), n, adamw_constants<T>(ctx.attrs, decoupled));
+    const AdamWData<T> d{in[0].data_as<T>(),  in[1].data_as<T>(),  in[2].data_as<T>(),
+                         in[3].data_as<T>(),  amsgrad ? in[4].data_as<T>() : nullptr,
+                         out[0].data_as<T>(), out[1].data_as<T>(), out[2].data_as<T>(),
+                         amsgrad ? out[3].data_as<T>() : nullptr};
+    adamw_kernel<T><<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(d, n, adamw_constants<T>(ctx.attrs, decoupled));
     check_launch(decoupled ? "adamw_update" : "adam_update");
   });
   return out;
@@ -117,11 +139,12 @@ std::vector<Tensor> adam_update(const std::vector<Tensor>& in, const KernelConte
   return adam_family_update(in, ctx, false);
 }
 
-// ---- sgd_update: torch.optim.SGD's single-tensor step, as the CPU's sgd().
+// ---- sgd_update: torch.optim.SGD's single-tensor step, as the CPU's sgd() (maximize: on the
+// negated gradient).
 
 template <typename T>
 struct Sgd {
-  T lr, momentum, weight_decay, keep;
+  T lr, momentum, weight_decay, keep, sign;  // sign: -1 under maximize
   bool decay, nesterov;
 };
 
@@ -133,7 +156,8 @@ __global__ void sgd_kernel(const T* param, const T* __restrict__ grad, const T* 
                            int64_t n, Sgd<T> c) {
   const int64_t grid_step = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += grid_step) {
-    T d = c.decay ? add(grad[i], mul(c.weight_decay, param[i])) : grad[i];
+    const T g = mul(c.sign, grad[i]);
+    T d = c.decay ? add(g, mul(c.weight_decay, param[i])) : g;
     if (buf_out) {
       const T b = buf ? add(mul(buf[i], c.momentum), mul(c.keep, d)) : d;
       buf_out[i] = b;
@@ -155,6 +179,7 @@ std::vector<Tensor> sgd_update(const std::vector<Tensor>& in, const KernelContex
                    static_cast<T>(ctx.attrs.get_float("momentum")),
                    static_cast<T>(weight_decay),
                    static_cast<T>(1 - ctx.attrs.get_float("dampening")),
+                   static_cast<T>(flag(ctx.attrs, "maximize") ? -1 : 1),
                    weight_decay != 0,
                    ctx.attrs.get_bool("nesterov")};
     sgd_kernel<T><<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(

@@ -8,8 +8,10 @@ derivatives). The bias is an add. On global tensors the ops' SBP signatures appl
 split stays split)."""
 import math
 
+from .. import _C, _dtype
+from .._autocast import autocast_dtype
 from .._function import Function
-from .._tensor import apply
+from .._tensor import Tensor, _impl_of, apply
 from ._functional_conv import _batched, _ints, _single
 from .modules import Module, Parameter, _uniform
 
@@ -70,9 +72,14 @@ def _conv_transpose(op, dims, input, weight, bias, stride, padding, output_paddi
         raise NotImplementedError(f"[{op}] output_padding {output_padding} of at least the stride {stride} and more "
                                   f"than the padding {padding} is not supported")
     attrs = {"stride": stride, "pad_begin": padding, "pad_end": pad_end, "dilation": dilation, "groups": int(groups)}
+    low = autocast_dtype()
+    if low is not None:  # on torch's lower-precision list, as the convolutions (cast before the
+        # Function, so its backward sees its operands' dtype)
+        x, weight = [t.to(low) if t.dtype in (_dtype.float32, _dtype.float16, _dtype.bfloat16) else t
+                     for t in (x, weight)]
     y = _ConvTranspose.apply(x, weight, f"conv{dims}d", attrs, size)
     if bias is not None:
-        y = y + bias.reshape([1, -1] + [1] * dims)
+        y = Tensor(_C.add_bias(_impl_of("bias", y), _impl_of("bias", bias.reshape([1, -1] + [1] * dims))))
     return y.squeeze(0) if unbatched else y
 
 

@@ -97,7 +97,7 @@ def _conv(op, dims, input, weight, bias, stride, padding, dilation, groups):
     attrs = {"stride": stride, "pad_begin": begin, "pad_end": end, "dilation": dilation, "groups": int(groups)}
     y = apply(op, [x, weight], attrs)[0]
     if bias is not None:
-        y = y + bias.reshape([1, -1] + [1] * dims)
+        y = Tensor(_C.add_bias(_impl_of("bias", y), _impl_of("bias", bias.reshape([1, -1] + [1] * dims))))
     return y.squeeze(0) if unbatched else y
 
 

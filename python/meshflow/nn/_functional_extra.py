@@ -281,20 +281,35 @@ def _additive_mask(mask, like, allowed_when_true):
     return mask.to(like.dtype)
 
 
+def _gqa_heads(query, key, value):
+    """enable_gqa's key and value (grouped-query attention): each of their heads (dim -3)
+    repeated for the query heads of its group, as torch's repeat_interleave."""
+    if query.ndim < 3 or key.ndim < 3 or value.ndim < 3:
+        raise RuntimeError("scaled_dot_product_attention: enable_gqa needs query, key and value with a heads dim "
+                           "(-3)")
+    hq, hk, hv = query.shape[-3], key.shape[-3], value.shape[-3]
+    if hq % hk or hq % hv:
+        raise RuntimeError(f"scaled_dot_product_attention: number of heads in key/value ({hk}, {hv}) must divide "
+                           f"the number of heads in query ({hq}) with enable_gqa=True")
+    return (key.repeat_interleave(hq // hk, -3) if hk != hq else key,
+            value.repeat_interleave(hq // hv, -3) if hv != hq else value)
+
+
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
     """softmax(query @ key^T * scale + mask) @ value over the last two dims, as torch's: query
     [..., Tq, D], key [..., Tk, D], value [..., Tk, Dv] with the same leading dims (batch,
     heads); is_causal masks key j > query i; scale defaults to 1 / sqrt(D). attn_mask
     (broadcastable to [..., Tq, Tk]): bool, True where attention is allowed, or float, added to
-    the scores. dropout_p drops attention weights.
+    the scores. dropout_p drops attention weights. enable_gqa: key and value may have fewer
+    heads (dim -3) than query, a divisor of its count; each serves its group of query heads.
 
     Without a mask and dropout it is one fused op: the [..., Tq, Tk] probabilities are never
     stored, and the backward pass recomputes them block by block. Splits of the leading dims
     (heads, batch) carry through."""
     from . import functional as _F
     if enable_gqa:
-        raise NotImplementedError("scaled_dot_product_attention: enable_gqa is not supported")
+        key, value = _gqa_heads(query, key, value)
     if attn_mask is not None and is_causal:
         raise RuntimeError("scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
     if attn_mask is None and not dropout_p:

@@ -149,11 +149,17 @@ class AvgPool2d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
+def _single(value):
+    """torch's _single: a 1-tuple of an int (a tuple as it is)."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
 class AvgPool1d(Module):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
         super().__init__()
-        self.kernel_size, self.padding = kernel_size, padding
-        self.stride = stride if stride is not None else kernel_size
+        # tuples, as torch's attributes (and repr)
+        self.kernel_size, self.padding = _single(kernel_size), _single(padding)
+        self.stride = _single(stride if stride is not None else kernel_size)
         self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
 
     def forward(self, input):
@@ -204,19 +210,26 @@ class AdaptiveMaxPool3d(AdaptiveMaxPool2d):
     _function = staticmethod(F.adaptive_max_pool3d)
 
 
-def _init_norm(module, num_features, eps, momentum, affine, track_running_stats, device, dtype):
-    """The state torch's batch and instance norms share: sizes, the affine parameters and the
-    running statistics (buffers, None when not tracked), on `device` in `dtype` but for
-    num_batches_tracked, an int64 count in every dtype (torch's)."""
+def _init_norm(module, num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=True):
+    """The state torch's batch and instance norms share: sizes, the affine parameters (the
+    bias only with `bias`, torch 2's keyword) and the running statistics (buffers, None when
+    not tracked), on `device` in `dtype` but for num_batches_tracked, an int64 count in every
+    dtype (torch's)."""
     module.num_features, module.eps, module.momentum = num_features, eps, momentum
     module.affine, module.track_running_stats = affine, track_running_stats
     made = {"device": device, "dtype": dtype}
     module.weight = Parameter(ones(num_features, **made)) if affine else None
-    module.bias = Parameter(zeros(num_features, **made)) if affine else None
+    module.bias = Parameter(zeros(num_features, **made)) if affine and bias else None
     tracked = {"running_mean": zeros(num_features, **made), "running_var": ones(num_features, **made),
                "num_batches_tracked": tensor(0, device=device)}
     for name, value in tracked.items():
         _register_buffer(module, name, value if track_running_stats else None)
+
+
+def _norm_repr(module):
+    """torch's repr of a batch or instance norm."""
+    return (f"{module.num_features}, eps={module.eps}, momentum={module.momentum}, affine={module.affine}, "
+            f"bias={module.bias is not None}, track_running_stats={module.track_running_stats}")
 
 
 class _BatchNorm(Module):
@@ -226,10 +239,13 @@ class _BatchNorm(Module):
     _sync = False
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
-                 dtype=None, *, local_stats=False):
+                 dtype=None, *, bias=True, local_stats=False):
         super().__init__()
-        _init_norm(self, num_features, eps, momentum, affine, track_running_stats, device, dtype)
+        _init_norm(self, num_features, eps, momentum, affine, track_running_stats, device, dtype, bias)
         self.local_stats = bool(local_stats) and not self._sync
+
+    def extra_repr(self):
+        return _norm_repr(self)
 
     def _check_input_dim(self, input):
         pass
@@ -332,8 +348,8 @@ class SyncBatchNorm(_BatchNorm):
     _sync = True
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
-                 process_group=None, device=None, dtype=None):
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+                 process_group=None, device=None, dtype=None, *, bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
     def _check_input_dim(self, input):
         if input.ndim < 2:
@@ -358,6 +374,12 @@ class Upsample(Module):
     def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
                  recompute_scale_factor=None):
         super().__init__()
+        if isinstance(scale_factor, (tuple, list)):  # floats, as torch keeps them
+            scale_factor = tuple(float(f) for f in scale_factor)
+        elif scale_factor:
+            scale_factor = float(scale_factor)
+        else:
+            scale_factor = None
         self.size, self.scale_factor, self.mode = size, scale_factor, mode
         self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
 
@@ -366,25 +388,24 @@ class Upsample(Module):
                              self.recompute_scale_factor)
 
     def extra_repr(self):
-        what = f"size={self.size}" if self.size is not None else f"scale_factor={self.scale_factor}"
-        corners = f", align_corners={self.align_corners}" if self.align_corners is not None else ""
-        return f"{what}, mode={self.mode!r}{corners}"
+        what = f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None else f"size={self.size!r}"
+        return f"{what}, mode={self.mode!r}"
 
 
 class GroupNorm(Module):
-    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None):
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None, *, bias=True):
         super().__init__()
         if num_groups <= 0 or num_channels % num_groups:
             raise ValueError(f"GroupNorm: num_channels {num_channels} must be divisible by num_groups {num_groups}")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
         self.weight = Parameter(ones(num_channels, device=device, dtype=dtype)) if affine else None
-        self.bias = Parameter(zeros(num_channels, device=device, dtype=dtype)) if affine else None
+        self.bias = Parameter(zeros(num_channels, device=device, dtype=dtype)) if affine and bias else None
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, bias={self.bias is not None}"
 
 
 class RMSNorm(Module):

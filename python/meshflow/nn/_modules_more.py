@@ -1,7 +1,7 @@
 """meshflow.nn modules, continued (issue 26): SELU, CELU, Softmax2d, InstanceNorm1d/2d and
 LocalResponseNorm, each the function of meshflow.nn.functional it names, as torch's."""
 from . import functional as F
-from ._modules_conv import _init_norm
+from ._modules_conv import _init_norm, _norm_repr
 from .modules import Module
 from .._ops_reduce import softmax
 
@@ -47,9 +47,9 @@ class _InstanceNorm(Module):
     _ndim = None  # the dims of a batched input
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
-                 dtype=None):
+                 dtype=None, *, bias=True):
         super().__init__()
-        _init_norm(self, num_features, eps, momentum, affine, track_running_stats, device, dtype)
+        _init_norm(self, num_features, eps, momentum, affine, track_running_stats, device, dtype, bias)
 
     def forward(self, input):
         if input.ndim not in (self._ndim - 1, self._ndim):
@@ -66,8 +66,7 @@ class _InstanceNorm(Module):
         return y.squeeze(0) if unbatched else y
 
     def extra_repr(self):
-        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"track_running_stats={self.track_running_stats}")
+        return _norm_repr(self)
 
 
 class InstanceNorm1d(_InstanceNorm):

@@ -7,6 +7,7 @@ import math
 
 from . import functional as F
 from .modules import Module, Parameter, _uniform
+from ._modules_conv import Upsample
 
 
 class Bilinear(Module):
@@ -94,7 +95,7 @@ class Softshrink(Hardshrink):
 class _Pad(Module):
     """F.pad with one padding (an int for every side, or torch's tuple) and mode."""
 
-    _dims, _mode = 1, "constant"
+    _dims, _mode, _zero = 1, "constant", False
 
     def __init__(self, padding, value=0.0):
         super().__init__()
@@ -108,8 +109,9 @@ class _Pad(Module):
             return F.pad(input, self.padding, value=self.value)
         return F.pad(input, self.padding, mode=self._mode)
 
-    def extra_repr(self):
-        return f"{self.padding}" + (f", value={self.value}" if self._mode == "constant" else "")
+    def extra_repr(self):  # torch's: ConstantPad names its arguments, the others show the padding
+        return f"padding={self.padding}, value={self.value}" if self._mode == "constant" and not self._zero \
+            else f"{self.padding}"
 
 
 def _pad_class(name, dims, mode, zero=False):
@@ -120,7 +122,7 @@ def _pad_class(name, dims, mode, zero=False):
         def __init__(self, padding):
             _Pad.__init__(self, padding)
     what = "zeros" if zero else "a value" if mode == "constant" else f"mode {mode!r}"
-    return type(name, (_Pad,), {"_dims": dims, "_mode": mode, "__init__": __init__,
+    return type(name, (_Pad,), {"_dims": dims, "_mode": mode, "_zero": zero, "__init__": __init__,
                                 "__doc__": f"F.pad of the last {dims} dim(s) with {what}."})
 
 
@@ -154,20 +156,18 @@ class PairwiseDistance(Module):
         return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
 
 
-class UpsamplingNearest2d(Module):
+class UpsamplingNearest2d(Upsample):
+    """Upsample with mode 'nearest', as torch's."""
+
     def __init__(self, size=None, scale_factor=None):
-        super().__init__()
-        self.size, self.scale_factor = size, scale_factor
-
-    def forward(self, input):
-        return F.interpolate(input, self.size, self.scale_factor, mode="nearest")
+        super().__init__(size, scale_factor, mode="nearest")
 
 
-class UpsamplingBilinear2d(UpsamplingNearest2d):
-    """Bilinear with align_corners=True, as torch's."""
+class UpsamplingBilinear2d(Upsample):
+    """Upsample with mode 'bilinear' and align_corners=True, as torch's."""
 
-    def forward(self, input):
-        return F.interpolate(input, self.size, self.scale_factor, mode="bilinear", align_corners=True)
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
 
 class _Loss(Module):

@@ -107,9 +107,13 @@ class LPPool2d(_LPPool):
 
 
 class _MaxUnpool(Module):
+    _dims = None
+
     def __init__(self, kernel_size, stride=None, padding=0):
         super().__init__()
-        self.kernel_size, self.stride, self.padding = kernel_size, stride or kernel_size, padding
+        as_tuple = lambda v: tuple(v) if isinstance(v, (tuple, list)) else (v,) * self._dims  # noqa: E731: torch's
+        self.kernel_size, self.stride = as_tuple(kernel_size), as_tuple(stride or kernel_size)
+        self.padding = as_tuple(padding)
 
     def forward(self, input, indices, output_size=None):
         return self._function(input, indices, self.kernel_size, self.stride, self.padding, output_size)
@@ -121,11 +125,13 @@ class _MaxUnpool(Module):
 class MaxUnpool1d(_MaxUnpool):
     """F.max_unpool1d: max_pool1d's values put back at their indices, zeros elsewhere."""
     _function = staticmethod(F.max_unpool1d)
+    _dims = 1
 
 
 class MaxUnpool2d(_MaxUnpool):
     """F.max_unpool2d: max_pool2d's values put back at their indices, zeros elsewhere."""
     _function = staticmethod(F.max_unpool2d)
+    _dims = 2
 
 
 CircularPad1d, CircularPad2d, CircularPad3d = (_pad_class(f"CircularPad{d}d", d, "circular") for d in (1, 2, 3))

@@ -61,7 +61,9 @@ def ones_(tensor):
     return constant_(tensor, 1.0)
 
 
-def _fans(tensor):
+def _calculate_fan_in_and_fan_out(tensor):
+    """(fan_in, fan_out) of a weight [out, in, *kernel]: torch's (private, yet called by many
+    modules' reset_parameters, so under its name)."""
     if tensor.ndim < 2:
         raise ValueError(f"fan in and fan out need a tensor of at least 2 dims, got shape {tuple(tensor.shape)}")
     receptive = 1
@@ -71,21 +73,26 @@ def _fans(tensor):
 
 
 def xavier_uniform_(tensor, gain=1.0, generator=None):
-    fan_in, fan_out = _fans(tensor)
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
     return uniform_(tensor, -bound, bound, generator)
 
 
 def xavier_normal_(tensor, gain=1.0, generator=None):
-    fan_in, fan_out = _fans(tensor)
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)
 
 
-def _kaiming_std(tensor, a, mode, nonlinearity):
+def _calculate_correct_fan(tensor, mode):
+    """The fan kaiming's `mode` ('fan_in' or 'fan_out') names, torch's (private) helper."""
     if mode not in ("fan_in", "fan_out"):
-        raise ValueError(f"kaiming: mode {mode!r}; expected 'fan_in' or 'fan_out'")
-    fan_in, fan_out = _fans(tensor)
-    return calculate_gain(nonlinearity, a) / math.sqrt(fan_in if mode == "fan_in" else fan_out)
+        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def _kaiming_std(tensor, a, mode, nonlinearity):
+    return calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
 
 
 def kaiming_uniform_(tensor, a=0.0, mode="fan_in", nonlinearity="leaky_relu", generator=None):

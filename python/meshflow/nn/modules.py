@@ -44,7 +44,7 @@ class _ShapeError(RuntimeError, ValueError):
     """load_state_dict's shape mismatch: torch's RuntimeError, meshflow's earlier ValueError."""
 
 
-_IncompatibleKeys = collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+_IncompatibleKeys = collections.namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])  # torch's name
 
 
 def _is_floating(t):
@@ -598,7 +598,8 @@ class LayerNorm(Module):
         return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return f"{self.normalized_shape}, eps={self.eps}"
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
 
 
 class _Activation(Module):
@@ -651,6 +652,9 @@ class Flatten(Module):
 
     def forward(self, x):
         return x.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self):
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
 
 class _Loss(Module):

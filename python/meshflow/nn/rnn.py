@@ -72,6 +72,29 @@ class _RNNBase(Module):
                     setattr(self, "weight_hr" + suffix,
                             Parameter(_uniform((proj_size, hidden_size), bound, device, dtype)))
 
+    @property
+    def _flat_weights_names(self):
+        """The parameters' names in torch's order (layer, then direction, then w_ih, w_hh,
+        b_ih, b_hh, w_hr)."""
+        return [n for layer in range(self.num_layers) for d in range(2 if self.bidirectional else 1)
+                for n in (name + f"_l{layer}" + ("_reverse" if d else "")
+                          for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
+                if n in self._parameters]
+
+    @property
+    def _flat_weights(self):
+        return [getattr(self, n) for n in self._flat_weights_names]
+
+    @property
+    def all_weights(self):
+        """torch's: the parameters of each layer and direction, a list of lists."""
+        per = len(self._flat_weights_names) // (self.num_layers * (2 if self.bidirectional else 1))
+        flat = self._flat_weights
+        return [flat[i:i + per] for i in range(0, len(flat), per)]
+
+    def flatten_parameters(self):
+        """torch's cuDNN weight compaction: meshflow's weights are separate tensors already."""
+
     def _weights(self, layer, direction):
         suffix = f"_l{layer}" + ("_reverse" if direction else "")
         get = lambda name: getattr(self, name + suffix, None)  # noqa: E731

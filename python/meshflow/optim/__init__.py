@@ -87,14 +87,6 @@ def _betas_option(value):
     return {"beta1": float(beta1), "beta2": float(beta2)}
 
 
-def _unsupported(name, allowed):
-    def check(value):
-        if value != allowed:
-            raise NotImplementedError(f"{name}={value!r} is not supported by meshflow's optimizers")
-        return {}
-    return check
-
-
 class Optimizer:
     """torch.optim.Optimizer over a C++ optimizer (meshflow/nn/optim.h): parameter groups as
     dicts in param_groups (editable, each with its own hyperparameters), add_param_group,
@@ -281,69 +273,83 @@ def _no_differentiable(name, differentiable):
 
 
 class SGD(Optimizer):
-    """torch.optim.SGD: momentum, dampening, nesterov, weight_decay (L2), per group; zero_stage
-    shards state, gradients and parameters along the data axes (module docstring)."""
+    """torch.optim.SGD: momentum, dampening, nesterov, weight_decay (L2), maximize, per group;
+    zero_stage shards state, gradients and parameters along the data axes (module docstring)."""
 
     _options = {"lr": _float_option("lr"), "momentum": _float_option("momentum"),
                 "dampening": _float_option("dampening"), "weight_decay": _float_option("weight_decay"),
-                "nesterov": _bool_option("nesterov"), "maximize": _unsupported("maximize", False)}
+                "nesterov": _bool_option("nesterov"), "maximize": _bool_option("maximize")}
 
-    def __init__(self, params, lr=1e-3, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, *,
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False, foreach=None, differentiable=False, fused=None, zero_stage=0):
         _no_differentiable("SGD", differentiable)
+        # foreach and fused choose among torch's kernels (meshflow's step is one fused op per
+        # parameter): kept in the groups as torch keeps them, changing nothing.
         super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
-                                      nesterov=nesterov, maximize=maximize), zero_stage)
+                                      nesterov=nesterov, maximize=maximize, foreach=foreach,
+                                      differentiable=differentiable, fused=fused), zero_stage)
 
     def _make(self, groups):
         d = self.defaults
-        _unsupported("maximize", False)(d["maximize"])
         return _C.SGD([([p._impl for p in params], options) for params, options in groups], float(d["lr"]),
                       float(d["momentum"]), float(d["dampening"]), float(d["weight_decay"]), bool(d["nesterov"]))
 
 
 class _AdamBase(Optimizer):
     _options = {"lr": _float_option("lr"), "betas": _betas_option, "eps": _float_option("eps"),
-                "weight_decay": _float_option("weight_decay"), "amsgrad": _unsupported("amsgrad", False),
-                "maximize": _unsupported("maximize", False)}
+                "weight_decay": _float_option("weight_decay"), "amsgrad": _bool_option("amsgrad"),
+                "maximize": _bool_option("maximize")}
     _cxx_class = None
 
-    def __init__(self, params, lr, betas, eps, weight_decay, amsgrad, maximize, zero_stage):
+    def __init__(self, params, lr, betas, eps, weight_decay, amsgrad, maximize, zero_stage, foreach, capturable,
+                 differentiable, fused, decoupled_weight_decay):
+        # foreach, capturable and fused choose among torch's kernels: kept in the groups as
+        # torch keeps them, changing nothing (meshflow's step is one fused op per parameter).
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
-                                      amsgrad=amsgrad, maximize=maximize), zero_stage)
+                                      amsgrad=amsgrad, maximize=maximize, foreach=foreach, capturable=capturable,
+                                      differentiable=differentiable, fused=fused,
+                                      decoupled_weight_decay=decoupled_weight_decay), zero_stage)
+
+    def _complete(self, group):
+        complete = super()._complete(group)
+        if complete["decoupled_weight_decay"] != self.defaults["decoupled_weight_decay"]:
+            raise NotImplementedError(f"{type(self).__name__}: decoupled_weight_decay differs between parameter "
+                                      "groups; expected the optimizer's own for every group")
+        return complete
 
     def _make(self, groups):
         d = self.defaults
-        _unsupported("amsgrad", False)(d["amsgrad"])
-        _unsupported("maximize", False)(d["maximize"])
         beta1, beta2 = d["betas"]
         return self._cxx_class([([p._impl for p in params], options) for params, options in groups],
                                float(d["lr"]), float(beta1), float(beta2), float(d["eps"]), float(d["weight_decay"]))
 
 
 class AdamW(_AdamBase):
-    """torch.optim.AdamW: decoupled weight decay (amsgrad=False); zero_stage as SGD's."""
+    """torch.optim.AdamW: decoupled weight decay, amsgrad, maximize; zero_stage as SGD's."""
 
     _cxx_class = _C.AdamW
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
                  maximize=False, foreach=None, capturable=False, differentiable=False, fused=None, zero_stage=0):
         _no_differentiable("AdamW", differentiable)
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize, zero_stage)
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize, zero_stage, foreach, capturable,
+                         differentiable, fused, True)
 
 
 class Adam(_AdamBase):
-    """torch.optim.Adam: weight_decay is an L2 term added to the gradient (amsgrad=False); zero_stage as
-    SGD's."""
+    """torch.optim.Adam: weight_decay is an L2 term added to the gradient; amsgrad, maximize;
+    zero_stage as SGD's."""
 
     _cxx_class = _C.Adam
 
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, amsgrad=False, *,
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
                  decoupled_weight_decay=False, zero_stage=0):
         _no_differentiable("Adam", differentiable)
         if decoupled_weight_decay:  # torch's Adam(decoupled_weight_decay=True) is AdamW
             self._cxx_class = _C.AdamW
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize, zero_stage)
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize, zero_stage, foreach, capturable,
+                         differentiable, fused, bool(decoupled_weight_decay))
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):

@@ -93,8 +93,9 @@ class RMSprop(_ComposedOptimizer):
             raise ValueError(f"RMSprop: invalid hyperparameters lr={lr}, alpha={alpha}, eps={eps}, "
                              f"weight_decay={weight_decay}, momentum={momentum}; expected values >= 0")
         _no_differentiable("RMSprop", differentiable)
-        super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
-                                      centered=centered, maximize=maximize))
+        super().__init__(params, dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
+                                      weight_decay=weight_decay, capturable=capturable, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable))
 
     def _update(self, p, grad, state, group):
         _step(state)
@@ -124,8 +125,9 @@ class Adagrad(_ComposedOptimizer):
             raise ValueError("Adagrad: invalid hyperparameters; expected lr, lr_decay, weight_decay, "
                              "initial_accumulator_value and eps >= 0")
         _no_differentiable("Adagrad", differentiable)
-        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
-                                      initial_accumulator_value=initial_accumulator_value, eps=eps, maximize=maximize))
+        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                                      initial_accumulator_value=initial_accumulator_value, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable, fused=fused))
 
     def _update(self, p, grad, state, group):
         step = _step(state)

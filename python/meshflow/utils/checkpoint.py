@@ -70,8 +70,7 @@ def checkpoint(function, *args, use_reentrant=None, preserve_rng_state=True, con
         raise NotImplementedError(f"checkpoint: determinism_check={determinism_check!r} is not supported")
     if not _C.grad_enabled():
         return function(*args, **kwargs)
-    from .._ops_creation import get_rng_state
-    rng = get_rng_state() if preserve_rng_state else None
+    rng = _C.generator_state() if preserve_rng_state else None
     autocast = _C.autocast_state()
     out = function(*args, **kwargs)
     flat = _flat_outputs(out)
@@ -108,7 +107,6 @@ def checkpoint(function, *args, use_reentrant=None, preserve_rng_state=True, con
 def _recompute(function, saved, wants, kwargs, params, rng, autocast, grads):
     """The gradients for the recorded call's inputs (tensor arguments, then parameters)."""
     from .. import autograd
-    from .._ops_creation import get_rng_state, set_rng_state
     # Ops run behind this thread (the VM's queue): without a wait here, backward would issue
     # the recomputations of several checkpoints before the first had run, and hold their
     # values at once. Waiting for the work issued so far keeps one recomputation alive at a
@@ -121,17 +119,17 @@ def _recompute(function, saved, wants, kwargs, params, rng, autocast, grads):
             if want:
                 a.requires_grad_(True)
         args.append(a)
-    now = get_rng_state() if rng is not None else None
+    now = _C.generator_state() if rng is not None else None
     previous_autocast = _C.set_autocast(*autocast)
     try:
         if rng is not None:
-            set_rng_state(rng)
+            _C.set_generator_state(*rng)
         with autograd.enable_grad():
             out = function(*args, **kwargs)
     finally:
         _C.set_autocast(*previous_autocast)
         if now is not None:
-            set_rng_state(now)
+            _C.set_generator_state(*now)
     outs = [o for o in _flat_outputs(out) if isinstance(o, Tensor)]
     roots, seeds = [], []
     for o, g in zip(outs, grads):

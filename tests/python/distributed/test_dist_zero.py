@@ -49,6 +49,10 @@ def make_optimizer(kind, params, zero_stage):
         return mf.optim.SGD(params, lr=0.1, momentum=0.9, zero_stage=zero_stage)
     if kind == "adam":
         return mf.optim.Adam(params, lr=0.01, weight_decay=0.01, zero_stage=zero_stage)
+    if kind == "adamw_amsgrad":  # its running maximum is state sharded as the moments
+        return mf.optim.AdamW(params, lr=0.01, amsgrad=True, zero_stage=zero_stage)
+    if kind == "sgd_maximize":
+        return mf.optim.SGD(params, lr=0.01, momentum=0.9, maximize=True, zero_stage=zero_stage)
     return mf.optim.AdamW(params, lr=0.01, zero_stage=zero_stage)
 
 
@@ -90,7 +94,7 @@ def values(model):
     return {name: p.numpy() for name, p in model.named_parameters()}
 
 
-@pytest.mark.parametrize("kind", ["sgd", "adam", "adamw"])
+@pytest.mark.parametrize("kind", ["sgd", "adam", "adamw", "adamw_amsgrad", "sgd_maximize"])
 @pytest.mark.parametrize("mesh_name", ["2", "4", "2x2"])
 def test_every_stage_trains_as_plain_data_parallelism_and_one_device(world, mesh_name, kind):
     model, opt, _ = build(None, world, 0, kind)

@@ -1,12 +1,14 @@
 """meshflow.nn.utils: torch.nn.utils' gradient clipping (clip_grad_norm_ is the same function
-as meshflow.optim.clip_grad_norm_), parameters_to_vector, and torch.nn.utils.rnn's
-pad_sequence and packed sequences in the submodule rnn."""
+as meshflow.optim.clip_grad_norm_), parameters_to_vector, weight_norm and spectral_norm (the
+older hook forms), torch.nn.utils.rnn's pad_sequence and packed sequences in the submodule
+rnn, and parametrize / parametrizations (the newer forms)."""
 from ...optim import clip_grad_norm_, clip_grads_with_norm_, get_total_norm  # noqa: F401: part of this module's API
 from ..._tensor import Tensor, no_grad
 from . import rnn  # noqa: F401: part of this module's API
 
 __all__ = ["clip_grad_norm_", "clip_grads_with_norm_", "get_total_norm", "clip_grad_value_", "parameters_to_vector",
-           "vector_to_parameters", "weight_norm", "remove_weight_norm", "spectral_norm", "remove_spectral_norm", "rnn"]
+           "vector_to_parameters", "weight_norm", "remove_weight_norm", "spectral_norm", "remove_spectral_norm", "rnn",
+           "parametrize", "parametrizations"]
 
 
 def clip_grad_value_(parameters, clip_value, foreach=None):
@@ -176,3 +178,6 @@ def remove_spectral_norm(module, name="weight"):
         delattr(module, name + suffix)
     module.register_parameter(name, Parameter(weight.detach()))
     return module
+
+
+from . import parametrize, parametrizations  # noqa: E402,F401: part of this module's API (they use the above)
