@@ -1,9 +1,9 @@
 // Copyright 2026 The meshflow Authors.
-// oneDNN's primitives behind the CPU kernels of convolutions (ops/conv.cc) and batch norm
-// (ops/batch_norm.cc), on meshflow's plain row-major tensors. A primitive is made once per
-// pass, shape and dtype and kept in a bounded LRU cache (making one costs more than running a
-// small one); oneDNN picks its activations' layout (format_tag::any), and reorders to and
-// from the plain layout run around it where it picks a blocked one.
+// oneDNN's primitives behind the CPU kernels of convolutions (ops/conv.cc), on meshflow's
+// plain row-major tensors. A primitive is made once per pass, shape and dtype and kept in a
+// bounded LRU cache (making one costs more than running a small one); oneDNN picks its
+// activations' layout (format_tag::any), and reorders to and from the plain layout run
+// around it where it picks a blocked one.
 // float32, and bfloat16 where oneDNN has the primitive for this CPU (AVX-512 and up); below
 // that (or with ONEDNN_MAX_CPU_ISA set lower) bfloat16 operands are widened exactly to
 // float32, run as float32, and the result rounded once, as gemm_bf16 does for products.
@@ -30,21 +30,5 @@ enum class ConvPass { kForward, kBackwardData, kBackwardWeights };
 //   kBackwardData:    a = dy [N, C_out, OH, OW], b = w                              -> dx
 //   kBackwardWeights: a = x,                   b = dy                              -> dw
 void conv(ConvPass pass, const ConvGeometry& g, DType dtype, const void* a, const void* b, void* out);
-
-// Batch norm with the batch's statistics over x [N, C, spatial] (spatial the product of the
-// dims after C), each channel over N * spatial values: mean and var (biased) written, float32
-// [C], and y = (x - mean) / sqrt(var + eps) * scale + shift. scale and shift are float32 [C]
-// (null: 1 and 0); x and y of `dtype`.
-struct BatchNormShape {
-  int64_t batch = 0, channels = 0, spatial = 0;
-  double eps = 1e-5;
-};
-void batch_norm_forward(const BatchNormShape& s, DType dtype, const void* x, const float* scale, const float* shift,
-                        float* mean, float* var, void* y);
-
-// Its gradient, given the forward's mean and var: dx of
-// `dtype`, and dscale, dshift (float32 [C], written where not null).
-void batch_norm_backward(const BatchNormShape& s, DType dtype, const void* x, const void* dy, const float* scale,
-                         const float* mean, const float* var, void* dx, float* dscale, float* dshift);
 
 }  // namespace mf::kernel::onednn
