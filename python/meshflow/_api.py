@@ -170,16 +170,19 @@ def numel(input):
 class finfo:
     """A floating dtype's limits, as torch.finfo: bits, eps, max, min, tiny, resolution."""
 
+    # dtype name -> (bits, eps, max, tiny, resolution): models call finfo in every forward
+    # (Hugging Face's attention masks with finfo(dtype).min), and NumPy's finfo.tiny takes
+    # tens of microseconds.
+    _limits = {"bfloat16": (16, 2.0 ** -7, 3.3895313892515355e38, 2.0 ** -126, 0.01)}
+
     def __init__(self, type=None):
         d = _dtype.to_dtype(type or get_default_dtype())
-        if d.name == "bfloat16":
-            self.bits, self.eps, self.max, self.tiny, self.resolution = 16, 2.0 ** -7, 3.3895313892515355e38, \
-                2.0 ** -126, 0.01
-        else:
+        limits = finfo._limits.get(d.name)
+        if limits is None:
             info = _np.finfo(d.numpy)
-            self.bits, self.eps, self.max, self.tiny = info.bits, float(info.eps), float(info.max), \
-                float(info.tiny)
-            self.resolution = float(info.resolution)
+            limits = finfo._limits[d.name] = (info.bits, float(info.eps), float(info.max), float(info.tiny),
+                                              float(info.resolution))
+        self.bits, self.eps, self.max, self.tiny, self.resolution = limits
         self.min = -self.max
         self.smallest_normal = self.tiny
         self.dtype = d.name
