@@ -548,10 +548,7 @@ Var dropout(const Var& x, double p, bool training) {
   if (!(p >= 0 && p < 1)) throw std::invalid_argument("dropout: p is " + std::to_string(p) + "; expected 0 <= p < 1");
   if (!training || p == 0) return x;
   const RandomCall draw = next_random_call(numel(x.shape()));
-  Attrs attrs{{"shape", x.shape()}, {"dtype", x.dtype()}, {"seed", draw.seed}, {"offset", draw.offset}};
-  const Var uniform = x.is_global() ? call1("rand", {}, attrs, like(x)) : on_device_of(call1("rand", {}, attrs), x);
-  const Var keep = cast(call1("ge", {uniform, full_like(uniform, p)}), x.dtype());
-  return mul(x, mul_scalar(keep, 1 / (1 - p)));
+  return call("dropout", {x}, {{"p", p}, {"seed", draw.seed}, {"offset", draw.offset}})[0];
 }
 
 Var cross_entropy(const Var& logits, const Var& target) {
