@@ -180,6 +180,8 @@ std::vector<GradCall> shape_calls() {
       {"cat", {away_from_zero({2, 3}, 1), away_from_zero({4, 3}, 2)}, {{"dim", int64_t{0}}}},
       {"cat", {away_from_zero({2, 3}, 1), away_from_zero({2, 1}, 2)}, {{"dim", int64_t{1}}}},
       {"stack", {away_from_zero({2, 3}, 1), away_from_zero({2, 3}, 2)}, {{"dim", int64_t{1}}}},
+      {"split", {x}, {{"dim", int64_t{2}}, {"sizes", Ints{1, 0, 3}}}},
+      {"split", {x}, {{"dim", int64_t{0}}, {"sizes", Ints{1, 1}}}},
   };
 }
 
