@@ -1,20 +1,26 @@
 """Forward + backward time of each layer family (2-d and 3-d convolution, batch norm and
 pooling among them), meshflow beside PyTorch eager in the same run (when torch imports), at 1
-and 2 threads, and one training step of a small ResNet and of an LSTM language model. The 3-d
-cases take [N / 4, C, 8, H / 2, W / 2].
+and 2 threads, and training steps of whole models: two ResNet-style CNNs with batch norm
+(basic and bottleneck blocks), two LSTM language models (PyTorch's word_language_model,
+untied and tied) and a Hugging Face-style GPT-2. The 3-d cases take [N / 4, C, 8, H / 2, W / 2].
 
     PYTHONPATH=build/python /usr/bin/python3 bench/layers_bench.py          # meshflow alone
     PYTHONPATH=build/python /root/tv/bin/python bench/layers_bench.py       # and torch
     ... bench/layers_bench.py --threads 1 --repeat 20 --only conv,bn
+    ... bench/layers_bench.py --only resnet_step,gpt2_step --compile         # and torch.compile
 
 Each thread count runs in a child process started with OMP_NUM_THREADS set (both libraries
 read it at start) and set_num_threads. Per case: a few warmup calls, then the best of
---repeat timed calls (a call: forward, a sum as the loss, backward, and for the *_step models
-a cross-entropy loss and an SGD step). The recurrent layers take [steps, batch, features] =
-[35, N, 4 C] (the LSTM's hidden size 4 C), the language model N sequences of 35 tokens. ratio = torch's time / meshflow's (> 1: meshflow faster). Timings on a shared machine
-are noisy: compare A/B within one run, best of several.
+--repeat timed calls (a call: forward, a sum as the loss, backward; for the *_step models
+forward to the loss, backward and an optimizer step). The recurrent layers take [steps,
+batch, features] = [35, N, 4 C] (the LSTM's hidden size 4 C), the language models sequences
+of 35 tokens. With --compile each *_step model also runs under torch.compile (default mode;
+the warmup calls compile it, so compiling is not timed) and the ratio is against the faster
+of torch's two. ratio = torch's time / meshflow's (> 1: meshflow faster). Timings on a shared
+machine are noisy: compare A/B within one run, best of several.
 """
 import argparse
+import math
 
 import numpy as np
 
@@ -51,6 +57,10 @@ def cases(shape):
         "lstm_2l_bi": lambda lib: (output_of(lib.nn, lib.nn.LSTM(4 * c, 4 * c, 2, bidirectional=True)), sequence),
         "gru": lambda lib: (output_of(lib.nn, lib.nn.GRU(4 * c, 4 * c)), sequence),
         "lstm_lm_step": lambda lib: (lstm_language_model(lib.nn), (35, n)),
+        "resnet_bneck_step": lambda lib: (bottleneck_resnet(lib.nn), (n // 2, 3, h, w)),
+        "lstm_lm_tied_step": lambda lib: (lstm_language_model(lib.nn, width=400, vocab=2 * VOCAB, dropout=0.5, tied=True),
+                                          (35, 20)),
+        "gpt2_step": lambda lib: (Gpt2LMHead(lib, Gpt2Config()), (n // 4, 64)),
     }
 
 
@@ -71,21 +81,44 @@ def output_of(nn, rnn):
     return Output()
 
 
-def lstm_language_model(nn, width=200):
-    """PyTorch's word_language_model example at its defaults: an embedding, a two-layer LSTM
-    with dropout between the layers, a linear decoder over the vocabulary."""
+def lstm_language_model(nn, width=200, vocab=VOCAB, dropout=0.2, tied=False):
+    """PyTorch's word_language_model example: an embedding, a two-layer LSTM with dropout
+    around it, a linear decoder over the vocabulary (sharing the embedding's weight when
+    `tied`), and the cross-entropy of its logits."""
 
     class LanguageModel(nn.Module):
         def __init__(self):
             super().__init__()
-            self.embed = nn.Embedding(VOCAB, width)
-            self.rnn = nn.LSTM(width, width, num_layers=2, dropout=0.2)
-            self.decoder = nn.Linear(width, VOCAB)
+            self.drop = nn.Dropout(dropout)
+            self.embed = nn.Embedding(vocab, width)
+            self.rnn = nn.LSTM(width, width, num_layers=2, dropout=dropout)
+            self.decoder = nn.Linear(width, vocab)
+            if tied:
+                self.decoder.weight = self.embed.weight
 
-        def forward(self, tokens):
-            return self.decoder(self.rnn(self.embed(tokens))[0]).reshape(-1, VOCAB)
+        def forward(self, tokens, target):
+            output = self.drop(self.rnn(self.drop(self.embed(tokens)))[0])
+            return nn.functional.cross_entropy(self.decoder(output).reshape(-1, vocab), target)
 
-    return LanguageModel()
+    model = LanguageModel()
+    model.classes = vocab
+    return model
+
+
+def classifier(nn, net, classes=10):
+    """A module whose forward(x, target) is the cross-entropy of net's logits."""
+
+    class WithLoss(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = net
+
+        def forward(self, x, target):
+            return nn.functional.cross_entropy(self.net(x), target)
+
+    model = WithLoss()
+    model.classes = classes
+    return model
 
 
 def small_resnet(nn):
@@ -108,25 +141,196 @@ def small_resnet(nn):
             y = self.bn2(self.conv2(y))
             return self.relu(y + (x if self.skip is None else self.skip(x)))
 
-    return nn.Sequential(nn.Conv2d(16, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
-                         Block(16, 16, 1), Block(16, 32, 2), Block(32, 64, 2),
-                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10))
+    return classifier(nn, nn.Sequential(
+        nn.Conv2d(16, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
+        Block(16, 16, 1), Block(16, 32, 2), Block(32, 64, 2),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10)))
 
 
-def step_of(lib, name, module, x_np):
-    """One call of the case: forward, loss, backward (and an SGD step for the ResNet)."""
+def bottleneck_resnet(nn, blocks=(2, 2, 2), width=16):
+    """torchvision's ResNet with Bottleneck blocks (1x1, 3x3, 1x1 convs, expansion 4, ReLU in
+    place, a strided 1x1 conv with batch norm as the shortcut where shapes change), on 3-channel
+    images: a 3x3 stem, three stages, adaptive average pooling and a linear head."""
+
+    class Bottleneck(nn.Module):
+        def __init__(self, cin, planes, stride):
+            super().__init__()
+            cout = planes * 4
+            self.conv1 = nn.Conv2d(cin, planes, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(planes)
+            self.conv2 = nn.Conv2d(planes, planes, 3, stride=stride, padding=1, bias=False)
+            self.bn2 = nn.BatchNorm2d(planes)
+            self.conv3 = nn.Conv2d(planes, cout, 1, bias=False)
+            self.bn3 = nn.BatchNorm2d(cout)
+            self.relu = nn.ReLU(inplace=True)
+            self.downsample = None if stride == 1 and cin == cout else nn.Sequential(
+                nn.Conv2d(cin, cout, 1, stride=stride, bias=False), nn.BatchNorm2d(cout))
+
+        def forward(self, x):
+            identity = x if self.downsample is None else self.downsample(x)
+            out = self.relu(self.bn1(self.conv1(x)))
+            out = self.relu(self.bn2(self.conv2(out)))
+            out = self.bn3(self.conv3(out))
+            out += identity
+            return self.relu(out)
+
+    layers = [nn.Conv2d(3, width, 3, padding=1, bias=False), nn.BatchNorm2d(width), nn.ReLU(inplace=True)]
+    cin = width
+    for stage, count in enumerate(blocks):
+        planes = width * 2 ** stage
+        for i in range(count):
+            layers.append(Bottleneck(cin, planes, 2 if stage > 0 and i == 0 else 1))
+            cin = planes * 4
+    layers += [nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(), nn.Linear(cin, 10)]
+    return classifier(nn, nn.Sequential(*layers))
+
+
+class Gpt2Config:
+    """A small GPT-2 (Hugging Face's defaults for dropout and epsilon)."""
+    vocab_size = VOCAB
+    n_positions = 128
+    n_embd = 128
+    n_layer = 4
+    n_head = 4
+    pdrop = 0.1
+    layer_norm_epsilon = 1e-5
+
+
+def Gpt2LMHead(lib, config):  # noqa: N802 (a class factory over lib)
+    """Hugging Face's GPT2LMHeadModel written as transformers writes it in eager mode: Conv1D
+    projections (addmm on a view), heads by view and permute, a causal mask as a bool buffer
+    applied by where with finfo's min, the tanh GELU written out, a lm_head tied to wte, and
+    the cross-entropy of shifted labels."""
+    nn = lib.nn
+
+    class Conv1D(nn.Module):
+        def __init__(self, nf, nx):
+            super().__init__()
+            self.nf = nf
+            self.weight = nn.Parameter(lib.empty(nx, nf))
+            self.bias = nn.Parameter(lib.zeros(nf))
+            nn.init.normal_(self.weight, std=0.02)
+
+        def forward(self, x):
+            size_out = x.size()[:-1] + (self.nf,)
+            x = lib.addmm(self.bias, x.view(-1, x.size(-1)), self.weight)
+            return x.view(size_out)
+
+    class NewGELUActivation(nn.Module):
+        def forward(self, x):
+            return 0.5 * x * (1.0 + lib.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * lib.pow(x, 3.0))))
+
+    class GPT2Attention(nn.Module):
+        def __init__(self):
+            super().__init__()
+            n = config.n_positions
+            self.register_buffer("bias", lib.tril(lib.ones((n, n), dtype=lib.bool)).view(1, 1, n, n),
+                                 persistent=False)
+            self.embed_dim = config.n_embd
+            self.num_heads = config.n_head
+            self.head_dim = self.embed_dim // self.num_heads
+            self.split_size = self.embed_dim
+            self.c_attn = Conv1D(3 * self.embed_dim, self.embed_dim)
+            self.c_proj = Conv1D(self.embed_dim, self.embed_dim)
+            self.attn_dropout = nn.Dropout(config.pdrop)
+            self.resid_dropout = nn.Dropout(config.pdrop)
+
+        def _attn(self, query, key, value):
+            attn_weights = lib.matmul(query, key.transpose(-1, -2))
+            attn_weights = attn_weights / lib.full([], value.size(-1) ** 0.5, dtype=attn_weights.dtype,
+                                                   device=attn_weights.device)
+            query_length, key_length = query.size(-2), key.size(-2)
+            causal_mask = self.bias[:, :, key_length - query_length:key_length, :key_length]
+            mask_value = lib.full([], lib.finfo(attn_weights.dtype).min, dtype=attn_weights.dtype,
+                                  device=attn_weights.device)
+            attn_weights = lib.where(causal_mask, attn_weights.to(attn_weights.dtype), mask_value)
+            attn_weights = nn.functional.softmax(attn_weights, dim=-1)
+            attn_weights = self.attn_dropout(attn_weights.type(value.dtype))
+            return lib.matmul(attn_weights, value)
+
+        def _split_heads(self, tensor):
+            return tensor.view(tensor.size()[:-1] + (self.num_heads, self.head_dim)).permute(0, 2, 1, 3)
+
+        def _merge_heads(self, tensor):
+            tensor = tensor.permute(0, 2, 1, 3).contiguous()
+            return tensor.view(tensor.size()[:-2] + (self.num_heads * self.head_dim,))
+
+        def forward(self, hidden_states):
+            query, key, value = self.c_attn(hidden_states).split(self.split_size, dim=2)
+            attn_output = self._attn(self._split_heads(query), self._split_heads(key), self._split_heads(value))
+            return self.resid_dropout(self.c_proj(self._merge_heads(attn_output)))
+
+    class GPT2MLP(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c_fc = Conv1D(4 * config.n_embd, config.n_embd)
+            self.c_proj = Conv1D(config.n_embd, 4 * config.n_embd)
+            self.act = NewGELUActivation()
+            self.dropout = nn.Dropout(config.pdrop)
+
+        def forward(self, hidden_states):
+            return self.dropout(self.c_proj(self.act(self.c_fc(hidden_states))))
+
+    class GPT2Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ln_1 = nn.LayerNorm(config.n_embd, eps=config.layer_norm_epsilon)
+            self.attn = GPT2Attention()
+            self.ln_2 = nn.LayerNorm(config.n_embd, eps=config.layer_norm_epsilon)
+            self.mlp = GPT2MLP()
+
+        def forward(self, hidden_states):
+            hidden_states = self.attn(self.ln_1(hidden_states)) + hidden_states
+            return hidden_states + self.mlp(self.ln_2(hidden_states))
+
+    class GPT2LMHeadModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.wte = nn.Embedding(config.vocab_size, config.n_embd)
+            self.wpe = nn.Embedding(config.n_positions, config.n_embd)
+            self.drop = nn.Dropout(config.pdrop)
+            self.h = nn.ModuleList([GPT2Block() for _ in range(config.n_layer)])
+            self.ln_f = nn.LayerNorm(config.n_embd, eps=config.layer_norm_epsilon)
+            self.lm_head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
+            self.lm_head.weight = self.wte.weight
+
+        def forward(self, input_ids, labels):
+            position_ids = lib.arange(0, input_ids.size(-1), dtype=lib.long, device=input_ids.device).unsqueeze(0)
+            hidden_states = self.drop(self.wte(input_ids) + self.wpe(position_ids))
+            for block in self.h:
+                hidden_states = block(hidden_states)
+            lm_logits = self.lm_head(self.ln_f(hidden_states))
+            shift_logits = lm_logits[..., :-1, :].contiguous()
+            shift_labels = labels[..., 1:].contiguous()
+            return nn.CrossEntropyLoss()(shift_logits.view(-1, shift_logits.size(-1)), shift_labels.view(-1))
+
+    model = GPT2LMHeadModel()
+    model.optimizer = "adamw"
+    return model
+
+
+def step_of(lib, name, module, x_np, compiled=False):
+    """One call of the case: forward, a sum as the loss and backward; for the *_step models
+    forward to the loss, backward and an optimizer step (SGD with momentum, or AdamW where the
+    model asks). `compiled` runs the module under torch.compile (torch only)."""
     is_torch = lib is torch
     training = name.endswith("_step")
     x = lib.tensor(x_np, requires_grad=not training and x_np.dtype != np.int64)
+    run = torch.compile(module) if compiled else module
     if training:
-        classes = VOCAB if name == "lstm_lm_step" else 10
-        target = lib.tensor(np.arange(x_np.size if x_np.ndim == 2 else x_np.shape[0]) % classes)
-        opt = lib.optim.SGD(module.parameters(), lr=0.01, momentum=0.9)
+        if name.startswith("gpt2"):
+            target = x
+        else:
+            count = x_np.size if x_np.ndim == 2 else x_np.shape[0]
+            target = lib.tensor(np.arange(count) % module.classes)
+        if getattr(module, "optimizer", "sgd") == "adamw":
+            opt = lib.optim.AdamW(module.parameters(), lr=1e-4, weight_decay=0.01)
+        else:
+            opt = lib.optim.SGD(module.parameters(), lr=0.01, momentum=0.9)
 
         def step():
             opt.zero_grad()
-            loss = lib.nn.functional.cross_entropy(module(x), target)
-            loss.backward()
+            run(x, target).backward()
             opt.step()
             if not is_torch:
                 mf.synchronize()
@@ -134,7 +338,7 @@ def step_of(lib, name, module, x_np):
 
     def step():
         x.grad = None
-        module(x).sum().backward()
+        run(x).sum().backward()
         if not is_torch:
             mf.synchronize()
     return step
@@ -154,12 +358,29 @@ def child(args):
         module, shape = build(mf)
         x = rng.integers(0, VOCAB, shape) if len(shape) == 2 else rng.standard_normal(shape).astype(np.float32)
         ours = timed(step_of(mf, name, module, x), args.repeat)
-        line = f"{name:12s} threads={threads}  meshflow {ours * 1e3:8.2f} ms"
+        line = f"{name:17s} threads={threads}  meshflow {ours * 1e3:8.2f} ms"
         if torch is not None:
             torch.manual_seed(0)
             theirs = timed(step_of(torch, name, build(torch)[0], x), args.repeat)
-            line += f"  torch {theirs * 1e3:8.2f} ms  ratio {theirs / ours:5.2f}"
+            line += f"  torch {theirs * 1e3:8.2f} ms"
+            if args.compile and name.endswith("_step"):
+                compiled = compiled_time(name, build, x, args.repeat)
+                line += f"  compile {compiled * 1e3:8.2f} ms" if compiled else "  compile   failed"
+                theirs = min(theirs, compiled or theirs)
+            line += f"  ratio {theirs / ours:5.2f}"
         print(line, flush=True)
+
+
+def compiled_time(name, build, x, repeat):
+    """The best time of the case's step under torch.compile (the warmup calls compile it, so
+    compiling is not timed), or None, with the reason printed, where compiling fails."""
+    torch.manual_seed(0)
+    try:
+        return timed(step_of(torch, name, build(torch)[0], x, compiled=True), repeat)
+    except Exception as error:  # noqa: BLE001 (any failure of the compiler stack falls back to eager)
+        print(f"{name}: torch.compile failed ({type(error).__name__}: {str(error).splitlines()[0][:200]}); "
+              "ratio against eager", flush=True)
+        return None
 
 
 def main():
@@ -168,6 +389,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--shape", type=int, nargs=4, default=[32, 16, 32, 32], help="N C H W")
     parser.add_argument("--only", default="", help="comma-separated case names")
+    parser.add_argument("--compile", action="store_true",
+                        help="also time each *_step model under torch.compile; ratio against the best of both")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -176,7 +399,7 @@ def main():
     print(f"layers_bench: shape {args.shape}, best of {args.repeat}, torch "
           f"{torch.__version__ if torch is not None else 'not installed'}", flush=True)
     run_children(__file__, args.threads, ["--repeat", str(args.repeat), "--shape", *map(str, args.shape),
-                                          "--only", args.only])
+                                          "--only", args.only, *(["--compile"] if args.compile else [])])
 
 
 if __name__ == "__main__":

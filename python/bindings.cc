@@ -712,6 +712,7 @@ PYBIND11_MODULE(_C, m) {
       "linear", [](const Var& x, const Var& w, std::optional<Var> b) { return fn::linear(x, w, b ? *b : Var()); },
       py::arg("x"), py::arg("weight"), py::arg("bias"), release());
   m.def("add_bias", &fn::add_bias, py::arg("product"), py::arg("bias"), release());
+  m.def("addmm", &fn::addmm, py::arg("input"), py::arg("mat1"), py::arg("mat2"), release());
   m.def("dropout", &fn::dropout, py::arg("x"), py::arg("p"), py::arg("training"), release());
   m.def("cross_entropy", &fn::cross_entropy, py::arg("logits"), py::arg("target"), release());
   // A Python autograd.Function's call: `outputs` (computed without recording) become the

@@ -11,11 +11,9 @@
 //     sqrt(var + eps) * weight + bias.  S(1), S(0), S(0) -> S(1), S(0), S(0).
 //   batch_norm_backward(x, dy, mean, var, dmean, dvar[, weight]; the forward's attributes)
 //     -> dx[, dweight][, dbias] (dweight when has_weight, dbias when has_bias), every output's
-//     gradient in dx (dmean and dvar, zeros unless a caller differentiates the statistics,
-//     add a pass only where one is not zero):
+//     gradient in dx (dmean and dvar, zeros unless a caller differentiates the statistics):
 //     S(1), S(1), S(0), S(0), S(0), S(0), S(0) -> S(1), S(0), S(0).
-// The CPU's kernels are oneDNN's batch normalization primitives (ops/onednn.h) for float32 and
-// bfloat16, and loops over each channel's values for float64; the test device runs them on
+// The CPU's kernels (below) take float32, bfloat16 and float64; the test device runs them on
 // host views; CUDA's take float32 (cuda/batch_norm.cu). For a create_graph backward the
 // gradient is written in differentiable ops instead.
 #include <algorithm>
@@ -26,7 +24,8 @@
 
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
-#include "meshflow/ops/onednn.h"
+#include "meshflow/core/loops.h"
+#include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
@@ -78,91 +77,190 @@ std::vector<Signature> channel_signatures(size_t data_in, size_t in, size_t data
   return {s};
 }
 
-kernel::onednn::BatchNormShape shape_of(const Tensor& x, const Attrs& attrs) {
+// x [N, C, ...] as N planes of `spatial` contiguous values per channel.
+struct Planes {
+  int64_t batch = 0, channels = 0, spatial = 0;
+  double eps = 1e-5;
+  int64_t count() const { return batch * spatial; }  // the values of one channel
+  int64_t at(int64_t n, int64_t c) const { return (n * channels + c) * spatial; }
+};
+
+Planes planes_of(const Tensor& x, const Attrs& attrs) {
   const Shape& s = x.shape();
   const int64_t n = s[0], c = s[1];
   return {n, c, n * c == 0 ? 0 : x.numel() / (n * c), eps_attr(attrs)};
 }
 
-// A per-channel parameter as float32 (oneDNN's scale and shift), or null when absent.
-const float* as_float(const Tensor* t, std::vector<float>& storage) {
-  if (!t) return nullptr;
-  if (t->dtype() == DType::kFloat32) return t->data_as<float>();
-  const bfloat16* b = t->data_as<bfloat16>();
-  storage.resize(static_cast<size_t>(t->numel()));
-  for (int64_t i = 0; i < t->numel(); ++i) storage[i] = to_float(b[i]);
-  return storage.data();
+// The CPU's kernels for float32, bfloat16 (computed in float32, rounded once) and float64:
+// each channel's planes, one channel per thread, each pass a vectorized loop over a plane
+// (oneDNN's primitive ran 3-5x slower on these plain NCHW tensors, most of it in reordering
+// them to its channels-last layout and back). Sums go into 16 lanes per chunk of a plane, in
+// that fixed order (so every x86-64 level gives the same bits), then into a double for the
+// channel.
+template <typename T>
+using Compute = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+template <typename T>
+MF_ALWAYS_INLINE Compute<T> wide(T v) {
+  if constexpr (std::is_same_v<T, bfloat16>) {
+    return to_float(v);
+  } else {
+    return v;
+  }
 }
 
-// Channel c's values of x [N, C, spatial] at x + offset(c, i), i < N * spatial.
-int64_t offset(const kernel::onednn::BatchNormShape& s, int64_t c, int64_t i) {
-  return (i / s.spatial * s.channels + c) * s.spatial + i % s.spatial;
+template <typename T>
+MF_ALWAYS_INLINE T narrow(Compute<T> v) {
+  if constexpr (std::is_same_v<T, bfloat16>) {
+    return to_bfloat16(v);
+  } else {
+    return v;
+  }
 }
 
-// float64: each channel alone (its statistics in two passes), one channel per thread.
-void forward_float64(const kernel::onednn::BatchNormShape& s, const double* x, const double* w, const double* b,
-                     double* mean, double* var, double* y) {
-  const int64_t m = s.batch * s.spatial;
-  kernel::parallel_for(s.channels, m * s.channels > kernel::kParallelGrain, [&](int64_t c) {
+constexpr int kLanes = 16;
+constexpr int64_t kChunk = 4096;  // values summed in the compute type before a double takes them
+
+// a += sum of (x - shift), b += sum of (x - shift)^2 over x[0, n).
+template <typename T>
+MF_MULTIVERSIONED void shifted_sums(const T* x, int64_t n, Compute<T> shift, double& a, double& b) {
+  using C = Compute<T>;
+  for (int64_t start = 0; start < n; start += kChunk) {
+    const int64_t end = std::min(n, start + kChunk);
+    C la[kLanes] = {}, lb[kLanes] = {};
+    int64_t i = start;
+    for (; i + kLanes <= end; i += kLanes) {
+      for (int l = 0; l < kLanes; ++l) {
+        const C d = wide(x[i + l]) - shift;
+        la[l] += d;
+        lb[l] += d * d;
+      }
+    }
+    for (; i < end; ++i) {
+      const C d = wide(x[i]) - shift;
+      la[0] += d;
+      lb[0] += d * d;
+    }
+    for (int l = 0; l < kLanes; ++l) a += la[l], b += lb[l];
+  }
+}
+
+// a += sum of dy, b += sum of dy (x - mean) over [0, n).
+template <typename T>
+MF_MULTIVERSIONED void gradient_sums(const T* x, const T* dy, int64_t n, Compute<T> mean, double& a, double& b) {
+  using C = Compute<T>;
+  for (int64_t start = 0; start < n; start += kChunk) {
+    const int64_t end = std::min(n, start + kChunk);
+    C la[kLanes] = {}, lb[kLanes] = {};
+    int64_t i = start;
+    for (; i + kLanes <= end; i += kLanes) {
+      for (int l = 0; l < kLanes; ++l) {
+        const C g = wide(dy[i + l]);
+        la[l] += g;
+        lb[l] += g * (wide(x[i + l]) - mean);
+      }
+    }
+    for (; i < end; ++i) {
+      const C g = wide(dy[i]);
+      la[0] += g;
+      lb[0] += g * (wide(x[i]) - mean);
+    }
+    for (int l = 0; l < kLanes; ++l) a += la[l], b += lb[l];
+  }
+}
+
+// out = x scale + shift (+ dy dy_scale where dy is given) over [0, n).
+template <typename T>
+MF_MULTIVERSIONED void affine(const T* x, const T* dy, int64_t n, Compute<T> scale, Compute<T> shift,
+                              Compute<T> dy_scale, T* out) {
+  if (dy) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) out[i] = narrow<T>(wide(dy[i]) * dy_scale + wide(x[i]) * scale + shift);
+  } else {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) out[i] = narrow<T>(wide(x[i]) * scale + shift);
+  }
+}
+
+// Statistics from sums shifted by the channel's first value (no cancellation between a large
+// mean and a small spread), then y = x scale + shift with scale = weight rstd and
+// shift = bias - mean scale. S: the statistics' dtype.
+template <typename T, typename S>
+void forward_planes(const Planes& p, const T* x, const T* w, const T* b, S* mean, S* var, T* y) {
+  using C = Compute<T>;
+  const double m = static_cast<double>(p.count());
+  kernel::parallel_for(p.channels, p.count() * p.channels > kernel::kParallelGrain, [&](int64_t c) {
+    const C first = wide(x[p.at(0, c)]);
     double sum = 0, squares = 0;
-    for (int64_t i = 0; i < m; ++i) sum += x[offset(s, c, i)];
-    const double mu = sum / static_cast<double>(m);
-    for (int64_t i = 0; i < m; ++i) squares += (x[offset(s, c, i)] - mu) * (x[offset(s, c, i)] - mu);
-    mean[c] = mu, var[c] = squares / static_cast<double>(m);
-    const double rstd = 1 / std::sqrt(var[c] + s.eps), scale = w ? w[c] : 1, shift = b ? b[c] : 0;
-    for (int64_t i = 0; i < m; ++i) y[offset(s, c, i)] = (x[offset(s, c, i)] - mu) * rstd * scale + shift;
+    for (int64_t n = 0; n < p.batch; ++n) shifted_sums(x + p.at(n, c), p.spatial, first, sum, squares);
+    const double shifted_mean = sum / m, mu = first + shifted_mean;
+    const double variance = std::max(0.0, squares / m - shifted_mean * shifted_mean);
+    mean[c] = static_cast<S>(mu), var[c] = static_cast<S>(variance);
+    const double scale = (w ? wide(w[c]) : 1) / std::sqrt(variance + p.eps), shift = (b ? wide(b[c]) : 0) - mu * scale;
+    for (int64_t n = 0; n < p.batch; ++n) {
+      affine<T>(x + p.at(n, c), nullptr, p.spatial, static_cast<C>(scale), static_cast<C>(shift), 0, y + p.at(n, c));
+    }
   });
 }
 
-// dx = weight rstd (dy - mean(dy) - xhat mean(dy xhat)); dweight = sum(dy xhat), dbias = sum(dy).
-void backward_float64(const kernel::onednn::BatchNormShape& s, const double* x, const double* dy, const double* w,
-                      const double* mean, const double* var, double* dx, double* dweight, double* dbias) {
-  const int64_t m = s.batch * s.spatial;
-  kernel::parallel_for(s.channels, m * s.channels > kernel::kParallelGrain, [&](int64_t c) {
-    const double rstd = 1 / std::sqrt(var[c] + s.eps);
-    double sum = 0, sum_x = 0;
-    for (int64_t i = 0; i < m; ++i) {
-      sum += dy[offset(s, c, i)];
-      sum_x += dy[offset(s, c, i)] * (x[offset(s, c, i)] - mean[c]) * rstd;
+// With rstd = 1 / sqrt(var + eps), xhat = (x - mean) rstd and k = weight rstd:
+// dx = k (dy - mean(dy) - xhat mean(dy xhat)) + dmean / m + dvar 2 (x - mean) / m (the
+// statistics' own gradients, zeros unless a caller differentiates them), as
+// dy k + x a + b per value; dweight = sum(dy xhat), dbias = sum(dy).
+template <typename T, typename S>
+void backward_planes(const Planes& p, const T* x, const T* dy, const T* w, const S* mean, const S* var,
+                     const S* dmean, const S* dvar, T* dx, T* dweight, T* dbias) {
+  using C = Compute<T>;
+  const double m = static_cast<double>(p.count());
+  kernel::parallel_for(p.channels, p.count() * p.channels > kernel::kParallelGrain, [&](int64_t c) {
+    const double mu = mean[c], rstd = 1 / std::sqrt(static_cast<double>(var[c]) + p.eps);
+    double sum = 0, sum_centered = 0;
+    for (int64_t n = 0; n < p.batch; ++n) {
+      gradient_sums(x + p.at(n, c), dy + p.at(n, c), p.spatial, static_cast<C>(mu), sum, sum_centered);
     }
-    if (dweight) dweight[c] = sum_x;
-    if (dbias) dbias[c] = sum;
-    const double scale = (w ? w[c] : 1) * rstd, n = static_cast<double>(m);
-    for (int64_t i = 0; i < m; ++i) {
-      const int64_t e = offset(s, c, i);
-      dx[e] = scale * (dy[e] - sum / n - (x[e] - mean[c]) * rstd * sum_x / n);
+    if (dweight) dweight[c] = narrow<T>(static_cast<C>(sum_centered * rstd));
+    if (dbias) dbias[c] = narrow<T>(static_cast<C>(sum));
+    const double k = (w ? wide(w[c]) : 1) * rstd;
+    const double a = -k * rstd * rstd * sum_centered / m + 2 * dvar[c] / m;
+    const double b = -k * sum / m + dmean[c] / m - a * mu;
+    for (int64_t n = 0; n < p.batch; ++n) {
+      affine<T>(x + p.at(n, c), dy + p.at(n, c), p.spatial, static_cast<C>(a), static_cast<C>(b), static_cast<C>(k),
+                dx + p.at(n, c));
     }
   });
+}
+
+// T's kernel with S its statistics' dtype (float64's, else float32).
+template <typename F>
+void visit_floating(DType dtype, F f) {
+  if (dtype == DType::kFloat64) {
+    f(double{}, double{});
+  } else if (dtype == DType::kBFloat16) {
+    f(bfloat16{}, float{});
+  } else {
+    f(float{}, float{});
+  }
 }
 
 std::vector<Tensor> forward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
   const Tensor& x = in[0];
-  const kernel::onednn::BatchNormShape s = shape_of(x, ctx.attrs);
+  const Planes p = planes_of(x, ctx.attrs);
   Tensor y = ctx.output(0, x.shape(), x.dtype());
   const DType stat = stat_dtype(x.dtype());
-  Tensor mean = ctx.output(1, {s.channels}, stat), var = ctx.output(2, {s.channels}, stat);
-  if (x.numel() == 0) {  // statistics of no values
-    for (Tensor* t : {&mean, &var}) {
-      visit_dtype(stat, [&](auto v) {
-        using T = decltype(v);
-        if constexpr (std::is_floating_point_v<T>) {
-          std::fill(t->data_as<T>(), t->data_as<T>() + s.channels, std::numeric_limits<T>::quiet_NaN());
-        }
-      });
+  Tensor mean = ctx.output(1, {p.channels}, stat), var = ctx.output(2, {p.channels}, stat);
+  visit_floating(x.dtype(), [&](auto t, auto s) {
+    using T = decltype(t);
+    using S = decltype(s);
+    if (x.numel() == 0) {  // statistics of no values
+      std::fill(mean.data_as<S>(), mean.data_as<S>() + p.channels, std::numeric_limits<S>::quiet_NaN());
+      std::fill(var.data_as<S>(), var.data_as<S>() + p.channels, std::numeric_limits<S>::quiet_NaN());
+      return;
     }
-    return {y, mean, var};
-  }
-  if (x.dtype() == DType::kFloat64) {
-    forward_float64(s, x.data_as<double>(), has_weight ? in[1].data_as<double>() : nullptr,
-                    has_bias ? in[1 + has_weight].data_as<double>() : nullptr, mean.data_as<double>(),
-                    var.data_as<double>(), y.data_as<double>());
-    return {y, mean, var};
-  }
-  std::vector<float> weight, bias;
-  kernel::onednn::batch_norm_forward(s, x.dtype(), x.data(), as_float(has_weight ? &in[1] : nullptr, weight),
-                                     as_float(has_bias ? &in[1 + has_weight] : nullptr, bias), mean.data_as<float>(),
-                                     var.data_as<float>(), y.data());
+    forward_planes<T, S>(p, x.data_as<T>(), has_weight ? in[1].data_as<T>() : nullptr,
+                         has_bias ? in[1 + has_weight].data_as<T>() : nullptr, mean.data_as<S>(), var.data_as<S>(),
+                         y.data_as<T>());
+  });
   return {y, mean, var};
 }
 
@@ -186,68 +284,21 @@ std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const 
   return out;
 }
 
-// dx += dmean / m + dvar 2 (x - mean) / m within each channel (d mean / dx and d var / dx),
-// where dmean or dvar (in[4], in[5]) is not all zeros. T: x's dtype, S: the statistics'.
-template <typename T, typename S>
-void add_statistics_grad(const kernel::onednn::BatchNormShape& s, const std::vector<Tensor>& in, Tensor& dx) {
-  const S *dmean = in[4].data_as<S>(), *dvar = in[5].data_as<S>(), *mean = in[2].data_as<S>();
-  const bool any = std::any_of(dmean, dmean + s.channels, [](S v) { return v != 0; }) ||
-                   std::any_of(dvar, dvar + s.channels, [](S v) { return v != 0; });
-  if (!any) return;
-  auto wide = [](T v) -> S {
-    if constexpr (std::is_same_v<T, bfloat16>) return to_float(v);
-    else return v;
-  };
-  const T* x = in[0].data_as<T>();
-  T* d = dx.data_as<T>();
-  const S m = static_cast<S>(s.batch * s.spatial);
-  kernel::parallel_for(s.channels, dx.numel() > kernel::kParallelGrain, [&](int64_t c) {
-    for (int64_t i = 0; i < s.batch * s.spatial; ++i) {
-      const int64_t e = offset(s, c, i);
-      const S v = wide(d[e]) + dmean[c] / m + dvar[c] * 2 * (wide(x[e]) - mean[c]) / m;
-      if constexpr (std::is_same_v<T, bfloat16>) {
-        d[e] = to_bfloat16(v);
-      } else {
-        d[e] = v;
-      }
-    }
-  });
-}
-
-// dx, and dweight and dbias as asked (oneDNN's float32 parameter gradients, rounded to
-// bfloat16 for bfloat16).
+// dx, and dweight and dbias as asked.
 std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
   const Tensor &x = in[0], &dy = in[1];
-  const kernel::onednn::BatchNormShape s = shape_of(x, ctx.attrs);
+  const Planes p = planes_of(x, ctx.attrs);
   std::vector<Tensor> out{ctx.output(0, x.shape(), x.dtype())};
-  for (int i = 0; i < has_weight + has_bias; ++i) out.push_back(ctx.output(out.size(), {s.channels}, x.dtype()));
-  if (x.dtype() == DType::kFloat64) {
-    backward_float64(s, x.data_as<double>(), dy.data_as<double>(), has_weight ? in[6].data_as<double>() : nullptr,
-                     in[2].data_as<double>(), in[3].data_as<double>(), out[0].data_as<double>(),
-                     has_weight ? out[1].data_as<double>() : nullptr, has_bias ? out.back().data_as<double>() : nullptr);
-    add_statistics_grad<double, double>(s, in, out[0]);
-    return out;
-  }
-  std::vector<float> weight, dweight(static_cast<size_t>(s.channels), 0.0f), dbias(dweight);
-  if (x.numel() > 0) {
-    kernel::onednn::batch_norm_backward(s, x.dtype(), x.data(), dy.data(),
-                                        as_float(has_weight ? &in[6] : nullptr, weight), in[2].data_as<float>(),
-                                        in[3].data_as<float>(), out[0].data(), dweight.data(), dbias.data());
-  }
-  if (x.dtype() == DType::kFloat32) {
-    add_statistics_grad<float, float>(s, in, out[0]);
-  } else {
-    add_statistics_grad<bfloat16, float>(s, in, out[0]);
-  }
-  for (size_t k = 1; k < out.size(); ++k) {
-    const std::vector<float>& g = has_weight && k == 1 ? dweight : dbias;
-    if (x.dtype() == DType::kFloat32) {
-      std::copy(g.begin(), g.end(), out[k].data_as<float>());
-    } else {
-      std::transform(g.begin(), g.end(), out[k].data_as<bfloat16>(), [](float v) { return to_bfloat16(v); });
-    }
-  }
+  for (int i = 0; i < has_weight + has_bias; ++i) out.push_back(ctx.output(out.size(), {p.channels}, x.dtype()));
+  visit_floating(x.dtype(), [&](auto t, auto s) {
+    using T = decltype(t);
+    using S = decltype(s);
+    backward_planes<T, S>(p, x.data_as<T>(), dy.data_as<T>(), has_weight ? in[6].data_as<T>() : nullptr,
+                          in[2].data_as<S>(), in[3].data_as<S>(), in[4].data_as<S>(), in[5].data_as<S>(),
+                          out[0].data_as<T>(), has_weight ? out[1].data_as<T>() : nullptr,
+                          has_bias ? out.back().data_as<T>() : nullptr);
+  });
   return out;
 }
 

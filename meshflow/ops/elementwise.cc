@@ -552,6 +552,40 @@ OpDef cast() {
   return op;
 }
 
+// One row of `select` whose inputs step by kC, kA, kB (0: one value broadcast along the row,
+// 1: contiguous), strides known to the compiler so that the row vectorizes.
+template <int kC, int kA, int kB, typename TC, typename T>
+MF_MULTIVERSIONED void select_row(const TC* c, const T* a, const T* b, T* out, int64_t n) {
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) {
+    const T x = a[j * kA], y = b[j * kB];
+    out[j] = c[j * kC] != TC{0} ? x : y;
+  }
+}
+
+// A row of `select` with inner strides ic, ia, ib: the vectorized row where each is 0 or 1
+// (an attention mask broadcast over heads, a 0-d fill value), else element by element.
+template <typename TC, typename T>
+void select_strided_row(const TC* c, int64_t ic, const T* a, int64_t ia, const T* b, int64_t ib, T* out, int64_t n) {
+  if constexpr (std::is_same_v<TC, bool>) {
+    // As bytes (0 or 1): GCC's vectorizer takes a row of uint8_t conditions, not of bools.
+    select_strided_row(reinterpret_cast<const uint8_t*>(c), ic, a, ia, b, ib, out, n);
+    return;
+  }
+  if ((ic | ia | ib) & ~int64_t{1}) {
+    for (int64_t j = 0; j < n; ++j) {
+      const T x = a[j * ia], y = b[j * ib];
+      out[j] = c[j * ic] != TC{0} ? x : y;
+    }
+    return;
+  }
+  using Row = void (*)(const TC*, const T*, const T*, T*, int64_t);
+  static constexpr Row rows[8] = {select_row<0, 0, 0, TC, T>, select_row<0, 0, 1, TC, T>, select_row<0, 1, 0, TC, T>,
+                                  select_row<0, 1, 1, TC, T>, select_row<1, 0, 0, TC, T>, select_row<1, 0, 1, TC, T>,
+                                  select_row<1, 1, 0, TC, T>, select_row<1, 1, 1, TC, T>};
+  rows[ic * 4 + ia * 2 + ib](c, a, b, out, n);
+}
+
 // out[i] = c[i] != 0 ? a[i] : b[i] over `shape`, each input read through its broadcast
 // strides rather than expanded: masked_fill_ of a large tensor (where over its own memory,
 // a 0-d value) allocates nothing.
@@ -582,11 +616,7 @@ void select(const TC* c, const Shape& c_shape, const T* a, const Shape& a_shape,
       oa += i * sa[d];
       ob += i * sb[d];
     }
-    T* po = out + r * inner;
-    for (int64_t j = 0; j < inner; ++j) {
-      const T x = a[oa + j * ia], y = b[ob + j * ib];
-      po[j] = c[oc + j * ic] != TC{0} ? x : y;
-    }
+    select_strided_row(c + oc, ic, a + oa, ia, b + ob, ib, out + r * inner, inner);
   });
 }
 

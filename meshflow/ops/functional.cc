@@ -500,8 +500,9 @@ Var packed_qkv_attention(const Var& qkv, bool causal, double scale) {
 Var log_softmax(const Var& x, int64_t dim) { return call1("log_softmax", {x}, {{"dim", dim}}); }
 Var embedding(const Var& indices, const Var& weight) { return call1("embedding", {indices, weight}); }
 
-Var linear(const Var& x, const Var& weight, const Var& bias) {
-  if (!bias.defined()) return matmul(x, weight, false, true);
+namespace {
+// x @ weight (weight^T when transpose_b) + bias, bias 1-d of the product's width.
+Var product_plus_bias(const Var& x, const Var& weight, const Var& bias, bool transpose_b) {
   // The bias in the product's kernel where it fits: a 1-d bias of the result's width, all
   // three of one dtype (under autocast, float32 or half: autocast casts the three alike).
   // Otherwise (a broadcast bias of another shape, mixed dtypes) a separate add, with add's
@@ -525,19 +526,28 @@ Var linear(const Var& x, const Var& weight, const Var& bias) {
     return false;
   };
   const bool graph_chooses = op_tracer() && x.is_global() && x.global().placement().size() > 1;
-  if (bias.shape().size() == 1 && w.size() == 2 && bias.shape()[0] == w[0] && one_dtype && !x.shape().empty() &&
-      !graph_chooses &&
-      !sums_partially(x, static_cast<int64_t>(x.shape().size()) - 1) && !sums_partially(weight, 1)) {
-    return call1("matmul", {x, weight, bias}, {{"transpose_b", true}});
+  if (bias.shape().size() == 1 && w.size() == 2 && bias.shape()[0] == w[transpose_b ? 0 : 1] && one_dtype &&
+      !x.shape().empty() && !graph_chooses && !sums_partially(x, static_cast<int64_t>(x.shape().size()) - 1) &&
+      !sums_partially(weight, transpose_b ? 1 : 0)) {
+    return call1("matmul", {x, weight, bias}, transpose_b ? Attrs{{"transpose_b", true}} : Attrs{});
   }
-  return add_bias(matmul(x, weight, false, true), bias);
+  return add_bias(matmul(x, weight, false, transpose_b), bias);
 }
+}  // namespace
 
 Var add_bias(const Var& product, const Var& bias) {
+  // Under autocast the bias is cast with the operands, as torch's.
   const bool low = autocast.dtype && product.dtype() == *autocast.dtype &&
                    (bias.dtype() == DType::kFloat32 || is_half(bias.dtype()));
   return add(product, low ? cast(bias, product.dtype()) : bias);
 }
+
+Var linear(const Var& x, const Var& weight, const Var& bias) {
+  if (!bias.defined()) return matmul(x, weight, false, true);
+  return product_plus_bias(x, weight, bias, true);
+}
+
+Var addmm(const Var& input, const Var& mat1, const Var& mat2) { return product_plus_bias(mat1, mat2, input, false); }
 
 namespace {
 // `made` (by a creation op: on the host) on local x's device.
@@ -551,10 +561,7 @@ Var dropout(const Var& x, double p, bool training) {
   if (!(p >= 0 && p < 1)) throw std::invalid_argument("dropout: p is " + std::to_string(p) + "; expected 0 <= p < 1");
   if (!training || p == 0) return x;
   const RandomCall draw = next_random_call(numel(x.shape()));
-  Attrs attrs{{"shape", x.shape()}, {"dtype", x.dtype()}, {"seed", draw.seed}, {"offset", draw.offset}};
-  const Var uniform = x.is_global() ? call1("rand", {}, attrs, like(x)) : on_device_of(call1("rand", {}, attrs), x);
-  const Var keep = cast(call1("ge", {uniform, full_like(uniform, p)}), x.dtype());
-  return mul(x, mul_scalar(keep, 1 / (1 - p)));
+  return call("dropout", {x}, {{"p", p}, {"seed", draw.seed}, {"offset", draw.offset}})[0];
 }
 
 Var cross_entropy(const Var& logits, const Var& target) {

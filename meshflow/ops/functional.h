@@ -151,6 +151,9 @@ Var embedding(const Var& indices, const Var& weight);
 Var add_bias(const Var& product, const Var& bias);
 // x @ weight^T + bias, weight [out, in] as in torch.nn.Linear; bias may be undefined.
 Var linear(const Var& x, const Var& weight, const Var& bias = Var());
+// input + mat1 @ mat2 (torch.addmm with beta = alpha = 1), mat1 [m, k], mat2 [k, n]: a 1-d
+// input of n is added inside the product's kernel where linear's would be.
+Var addmm(const Var& input, const Var& mat1, const Var& mat2);
 // Zeroes each element with probability p (drawn from the counter-based generator, so
 // every layout drops the same elements) and scales the rest by 1 / (1 - p).
 Var dropout(const Var& x, double p, bool training = true);

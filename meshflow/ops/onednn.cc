@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -251,77 +250,6 @@ void round_into(const std::vector<float>& from, void* to) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Batch norm
-
-// x as [N, C, 1, spatial], plain NCHW to the caller; scale and shift always given (ones and
-// zeros where the caller has none), so one plan serves both.
-memory::desc bn_plain(const BatchNormShape& s, Type t) {
-  return memory::desc({s.batch, s.channels, 1, s.spatial}, t, Tag::nchw);
-}
-
-// What the primitive reads and writes: channels last, where oneDNN's batch norm has JIT kernels
-// on AVX2 and AVX-512 alike (on plain NCHW it has only a slower generic one; blocked by 16
-// channels, none below AVX-512). The reorders around it cost less than that difference.
-memory::desc bn_data(const BatchNormShape& s, Type t) {
-  return memory::desc({s.batch, s.channels, 1, s.spatial}, t, Tag::nhwc);
-}
-
-const dnnl::normalization_flags kScaleShift = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
-
-dnnl::batch_normalization_forward::primitive_desc bn_forward_pd(const BatchNormShape& s, Type t) {
-  return dnnl::batch_normalization_forward::primitive_desc(
-      dnnl::batch_normalization_forward::desc(dnnl::prop_kind::forward_training, bn_data(s, t),
-                                              static_cast<float>(s.eps), kScaleShift),
-      user_scratchpad(), engine());
-}
-
-Arg same(int id, bool output, const memory::desc& md) { return arg(id, output, md, md); }
-
-Plan make_bn_forward(const BatchNormShape& s, Type t) {
-  const auto pd = bn_forward_pd(s, t);
-  Plan p;
-  p.primitive = dnnl::batch_normalization_forward(pd);
-  p.args = {arg(DNNL_ARG_SRC, false, bn_plain(s, t), pd.src_desc()),       same(DNNL_ARG_SCALE, false, pd.weights_desc()),
-            same(DNNL_ARG_SHIFT, false, pd.weights_desc()), same(DNNL_ARG_MEAN, true, pd.mean_desc()),
-            same(DNNL_ARG_VARIANCE, true, pd.variance_desc()), arg(DNNL_ARG_DST, true, bn_plain(s, t), pd.dst_desc())};
-  p.scratchpad = pd.scratchpad_desc();
-  return p;
-}
-
-Plan make_bn_backward(const BatchNormShape& s, Type t) {
-  const auto forward = bn_forward_pd(s, t);
-  const dnnl::batch_normalization_backward::primitive_desc pd(
-      dnnl::batch_normalization_backward::desc(dnnl::prop_kind::backward, bn_data(s, t), bn_data(s, t),
-                                               static_cast<float>(s.eps), kScaleShift),
-      user_scratchpad(), engine(), forward);
-  Plan p;
-  p.primitive = dnnl::batch_normalization_backward(pd);
-  p.args = {arg(DNNL_ARG_SRC, false, bn_plain(s, t), pd.src_desc()),          arg(DNNL_ARG_DIFF_DST, false, bn_plain(s, t), pd.diff_dst_desc()),
-            same(DNNL_ARG_SCALE, false, pd.weights_desc()),    same(DNNL_ARG_SHIFT, false, pd.weights_desc()),
-            same(DNNL_ARG_MEAN, false, pd.mean_desc()),
-            same(DNNL_ARG_VARIANCE, false, pd.variance_desc()), arg(DNNL_ARG_DIFF_SRC, true, bn_plain(s, t), pd.diff_src_desc()),
-            same(DNNL_ARG_DIFF_SCALE, true, pd.diff_weights_desc()),
-            same(DNNL_ARG_DIFF_SHIFT, true, pd.diff_weights_desc())};
-  p.scratchpad = pd.scratchpad_desc();
-  return p;
-}
-
-std::vector<int64_t> bn_key(int64_t which, const BatchNormShape& s, DType dtype) {
-  int64_t eps_bits = 0;
-  const double eps = s.eps;
-  static_assert(sizeof eps_bits == sizeof eps);
-  std::memcpy(&eps_bits, &eps, sizeof eps);
-  return {which, static_cast<int64_t>(dtype), s.batch, s.channels, s.spatial, eps_bits};
-}
-
-// `given`, or `fill` repeated n times in `storage` where the caller gave none.
-const float* or_filled(const float* given, std::vector<float>& storage, int64_t n, float fill) {
-  if (given) return given;
-  storage.assign(static_cast<size_t>(n), fill);
-  return storage.data();
-}
-
-// ---------------------------------------------------------------------------------------------
 // Pooling
 
 // g's windows as oneDNN's regular ones, over [1, planes, spatial]: kernel, strides, dilation
@@ -467,43 +395,6 @@ void conv(ConvPass pass, const ConvGeometry& g, DType dtype, const void* a, cons
   std::vector<float> wide_out(static_cast<size_t>(n[2]));
   conv(pass, g, DType::kFloat32, widened(a, n[0]).data(), widened(b, n[1]).data(), wide_out.data());
   round_into(wide_out, out);
-}
-
-}  // namespace mf::kernel::onednn
-
-namespace mf::kernel::onednn {
-
-void batch_norm_forward(const BatchNormShape& s, DType dtype, const void* x, const float* scale, const float* shift,
-                        float* mean, float* var, void* y) {
-  const std::shared_ptr<const Plan> plan = cached(bn_key(1, s, dtype), [&] { return make_bn_forward(s, type_of(dtype)); });
-  const int64_t n = s.batch * s.channels * s.spatial;
-  if (!plan->primitive) {
-    std::vector<float> wide_y(static_cast<size_t>(n));
-    batch_norm_forward(s, DType::kFloat32, widened(x, n).data(), scale, shift, mean, var, wide_y.data());
-    round_into(wide_y, y);
-    return;
-  }
-  std::vector<float> ones, zeros;
-  execute(*plan, {const_cast<void*>(x), const_cast<float*>(or_filled(scale, ones, s.channels, 1)),
-                  const_cast<float*>(or_filled(shift, zeros, s.channels, 0)), mean, var, y});
-}
-
-void batch_norm_backward(const BatchNormShape& s, DType dtype, const void* x, const void* dy, const float* scale,
-                         const float* mean, const float* var, void* dx, float* dscale, float* dshift) {
-  const std::shared_ptr<const Plan> plan = cached(bn_key(2, s, dtype), [&] { return make_bn_backward(s, type_of(dtype)); });
-  const int64_t n = s.batch * s.channels * s.spatial;
-  if (!plan->primitive) {
-    std::vector<float> wide_dx(static_cast<size_t>(n));
-    batch_norm_backward(s, DType::kFloat32, widened(x, n).data(), widened(dy, n).data(), scale, mean, var,
-                        wide_dx.data(), dscale, dshift);
-    round_into(wide_dx, dx);
-    return;
-  }
-  std::vector<float> ones, zeros(static_cast<size_t>(s.channels)), unused_scale, unused_shift;
-  if (!dscale) dscale = (unused_scale.resize(static_cast<size_t>(s.channels)), unused_scale.data());
-  if (!dshift) dshift = (unused_shift.resize(static_cast<size_t>(s.channels)), unused_shift.data());
-  execute(*plan, {const_cast<void*>(x), const_cast<void*>(dy), const_cast<float*>(or_filled(scale, ones, s.channels, 1)),
-                  zeros.data(), const_cast<float*>(mean), const_cast<float*>(var), dx, dscale, dshift});
 }
 
 }  // namespace mf::kernel::onednn

@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
-// oneDNN's primitives behind the CPU kernels of convolutions (ops/conv.cc), pooling
-// (ops/pool.cc) and batch norm (ops/batch_norm.cc), on meshflow's plain row-major tensors. A primitive is made once per
+// oneDNN's primitives behind the CPU kernels of convolutions (ops/conv.cc)
+// and pooling (ops/pool.cc), on meshflow's plain row-major tensors. A primitive is made once per
 // pass, shape and dtype and kept in a bounded LRU cache (making one costs more than running a
 // small one); oneDNN picks its activations' layout (format_tag::any), and reorders to and
 // from the plain layout run around it where it picks a blocked one.
@@ -50,21 +50,5 @@ bool pool_forward(PoolKind kind, const PoolGeometry& g, const float* x, float* y
 
 // The gradient of an avg kind's pooling: dx (overwritten) from dy.
 bool avg_pool_backward(PoolKind kind, const PoolGeometry& g, const float* dy, float* dx);
-
-// Batch norm with the batch's statistics over x [N, C, spatial] (spatial the product of the
-// dims after C), each channel over N * spatial values: mean and var (biased) written, float32
-// [C], and y = (x - mean) / sqrt(var + eps) * scale + shift. scale and shift are float32 [C]
-// (null: 1 and 0); x and y of `dtype`.
-struct BatchNormShape {
-  int64_t batch = 0, channels = 0, spatial = 0;
-  double eps = 1e-5;
-};
-void batch_norm_forward(const BatchNormShape& s, DType dtype, const void* x, const float* scale, const float* shift,
-                        float* mean, float* var, void* y);
-
-// Its gradient, given the forward's mean and var: dx of
-// `dtype`, and dscale, dshift (float32 [C], written where not null).
-void batch_norm_backward(const BatchNormShape& s, DType dtype, const void* x, const void* dy, const float* scale,
-                         const float* mean, const float* var, void* dx, float* dscale, float* dshift);
 
 }  // namespace mf::kernel::onednn

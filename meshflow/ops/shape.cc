@@ -12,10 +12,13 @@
 //                                          x[2:5] = v and writes through views are, in place
 //   cat(x0, x1, ...; dim)                  S(k), ..., S(k) -> S(k) for k != dim
 //   stack(x0, x1, ...; dim)                S(k), ..., S(k) -> S(k), or S(k + 1) from dim on
+//   split(x; dim, sizes) -> x0, x1, ...    x cut along dim into pieces of sizes (summing to its
+//                                          size): S(k) -> S(k), ..., S(k) for k != dim
 // Gradients: permute's is the inverse permute, reshape's the reshape back, expand's the sum
 // over the repeated dims (fn::sum_to), slice's slice_backward, slice_scatter's dy with zeros
 // written in the slice (x's) and dy's slice summed to values' shape (values'), and cat's and
-// stack's are slices of dy. slice_backward has none (no second derivatives).
+// stack's are slices of dy, split's one cat of its pieces' gradients. slice_backward has none
+// (no second derivatives).
 // Not listed though valid: S(k) -> P wherever S(k) is not carried through (each rank writes
 // its own elements into zeros). It costs nothing at this op, so cost-based inference would
 // always take it, and the consumer then pays a reduction of the whole output: an
@@ -645,11 +648,81 @@ OpDef stack_op() {
   return op;
 }
 
+// ---------------------------------------------------------------------------------------
+// split
+
+constexpr const char* kSplit = "split";
+
+// Checks split's input and attributes; returns the normalized dim.
+int64_t split_dim(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kSplit, in, 1);
+  const Shape& x = in[0].shape;
+  const int64_t dim = kernel::normalize_dim(kSplit, attrs.get_int("dim"), static_cast<int64_t>(x.size()));
+  const std::vector<int64_t> sizes = attrs.get_ints("sizes");
+  int64_t total = 0;
+  for (int64_t size : sizes) {
+    if (size < 0) op_error(kSplit, "sizes " + to_string(sizes) + " hold a negative size; expected sizes >= 0");
+    total += size;
+  }
+  if (sizes.empty() || total != x[dim]) {
+    op_error(kSplit, "sizes " + to_string(sizes) + " add up to " + std::to_string(total) + "; expected dim " +
+                         std::to_string(dim) + "'s size " + std::to_string(x[dim]) + " for an input of shape " +
+                         to_string(x));
+  }
+  return dim;
+}
+
+OpDef split_op() {
+  OpDef op;
+  op.name = kSplit;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    const int64_t dim = split_dim(in, attrs);
+    std::vector<TensorMeta> out;
+    for (int64_t size : attrs.get_ints("sizes")) {
+      out.push_back(in[0]);
+      out.back().shape[dim] = size;
+    }
+    return out;
+  };
+  // Any split but of the cut dim, carried to every piece; a partial input makes partial pieces.
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs& attrs) {
+    const int64_t dim = split_dim(in, attrs);
+    std::vector<Signature> sigs;
+    for (int64_t k = 0; k < static_cast<int64_t>(in[0].shape.size()); ++k) {
+      if (k != dim) sigs.push_back({{split(k)}, std::vector<Sbp>(out.size(), split(k))});
+    }
+    sigs.push_back({{Sbp::partial_sum()}, std::vector<Sbp>(out.size(), Sbp::partial_sum())});
+    return sigs;
+  };
+  // Every local part holds the cut dim whole (no signature splits it).
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const int64_t dim = kernel::normalize_dim(kSplit, ctx.attrs.get_int("dim"), in[0].ndim());
+    const Shape strides = row_major_strides(in[0].shape());
+    std::vector<Tensor> out;
+    int64_t offset = 0;
+    for (size_t k = 0; k < ctx.outputs.size(); ++k) {
+      const Shape& extent = ctx.output_boxes[k].extent;
+      out.push_back(gather_strided(in[0], offset * strides[dim], strides, ctx.output(k, extent, in[0].dtype())));
+      offset += extent[dim];
+    }
+    return out;
+  };
+  // One cat of the pieces' gradients (zeros where none flows), where a slice per piece would
+  // pad each to x's shape with zeros and backward would sum them.
+  op.grad = [](const GradContext& g) {
+    const int64_t dim = kernel::normalize_dim(kSplit, g.attrs.get_int("dim"), static_cast<int64_t>(g.inputs[0].shape().size()));
+    return std::vector<Var>{call1(kCat, g.grad_outputs, {{"dim", dim}})};
+  };
+  op.grad_reads = kReadsNothing;  // shapes only
+  return op;
+}
+
 }  // namespace
 
 void register_shape_ops(OpRegistry& r) {
   // They only move elements: bfloat16, float16 and bool too.
-  for (OpDef op : {permute_op(), reshape_op(), expand_op(), slice_op(), slice_backward_op(), slice_scatter_op(), cat_op(), stack_op()}) {
+  for (OpDef op : {permute_op(), reshape_op(), expand_op(), slice_op(), slice_backward_op(), slice_scatter_op(), cat_op(),
+                   stack_op(), split_op()}) {
     op.bfloat16 = true;
     op.booleans = true;
     op.float16 = true;

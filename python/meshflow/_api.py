@@ -170,16 +170,19 @@ def numel(input):
 class finfo:
     """A floating dtype's limits, as torch.finfo: bits, eps, max, min, tiny, resolution."""
 
+    # dtype name -> (bits, eps, max, tiny, resolution): models call finfo in every forward
+    # (Hugging Face's attention masks with finfo(dtype).min), and NumPy's finfo.tiny takes
+    # tens of microseconds.
+    _limits = {"bfloat16": (16, 2.0 ** -7, 3.3895313892515355e38, 2.0 ** -126, 0.01)}
+
     def __init__(self, type=None):
         d = _dtype.to_dtype(type or get_default_dtype())
-        if d.name == "bfloat16":
-            self.bits, self.eps, self.max, self.tiny, self.resolution = 16, 2.0 ** -7, 3.3895313892515355e38, \
-                2.0 ** -126, 0.01
-        else:
+        limits = finfo._limits.get(d.name)
+        if limits is None:
             info = _np.finfo(d.numpy)
-            self.bits, self.eps, self.max, self.tiny = info.bits, float(info.eps), float(info.max), \
-                float(info.tiny)
-            self.resolution = float(info.resolution)
+            limits = finfo._limits[d.name] = (info.bits, float(info.eps), float(info.max), float(info.tiny),
+                                              float(info.resolution))
+        self.bits, self.eps, self.max, self.tiny, self.resolution = limits
         self.min = -self.max
         self.smallest_normal = self.tiny
         self.dtype = d.name
@@ -347,7 +350,11 @@ Tensor.nan_to_num = nan_to_num
 # More of torch's functions, composed of the ops above.
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    """beta * input + alpha * (mat1 @ mat2)."""
+    """beta * input + alpha * (mat1 @ mat2). With beta = alpha = 1 and one dtype, a 1-d input
+    (a bias, as Hugging Face's Conv1D adds it) is added inside the product's kernel."""
+    if beta == 1 and alpha == 1 and all(isinstance(t, Tensor) for t in (input, mat1, mat2)) and \
+            mat1.ndim == 2 and mat2.ndim == 2 and input.dtype == mat1.dtype == mat2.dtype:
+        return Tensor(_C.addmm(input._impl, mat1._impl, mat2._impl))
     return _scaled(input, beta) + _scaled(mat1 @ mat2, alpha)
 
 

@@ -122,11 +122,7 @@ def split(x, split_size_or_sections, dim=0):
         if step <= 0 and size > 0:
             raise ValueError(f"[split] split size {step}; expected a positive size")
         sizes = [min(step, size - start) for start in range(0, size, step)] if size else [0]
-    pieces, start = [], 0
-    for n in sizes:
-        pieces.append(narrow(x, dim, start, n))
-        start += n
-    return tuple(pieces)
+    return tuple(apply("split", [x], {"dim": dim, "sizes": sizes})) if sizes else ()
 
 
 def chunk(x, chunks, dim=0):

@@ -140,6 +140,8 @@ std::vector<GradCall> nn_calls() {
       {"layer_norm", {x3}, {{"normalized_shape", Ints{3, 4}}}},
       {"embedding", {indices({2, 3}, 5), away_from_zero({5, 4}, 2)}},
       {"gather", {x, indices({3, 2}, 4)}, {{"dim", int64_t{1}}}},
+      // A fixed draw: linear in x (the mask's gradient is 0, as it does not depend on x).
+      {"dropout", {x3}, {{"p", 0.4}, {"seed", int64_t{5}}, {"offset", int64_t{11}}}},
       // Backward ops with gradients of their own (a create_graph backward), linear in dy.
       {"embedding_backward", {indices({2, 3}, 5), away_from_zero({2, 3, 4}, 2)}, {{"num_weights", int64_t{5}}}},
       {"gather_backward", {indices({3, 2}, 4), away_from_zero({3, 2}, 2)}, {{"dim", int64_t{1}}, {"size", int64_t{4}}}},
@@ -178,6 +180,8 @@ std::vector<GradCall> shape_calls() {
       {"cat", {away_from_zero({2, 3}, 1), away_from_zero({4, 3}, 2)}, {{"dim", int64_t{0}}}},
       {"cat", {away_from_zero({2, 3}, 1), away_from_zero({2, 1}, 2)}, {{"dim", int64_t{1}}}},
       {"stack", {away_from_zero({2, 3}, 1), away_from_zero({2, 3}, 2)}, {{"dim", int64_t{1}}}},
+      {"split", {x}, {{"dim", int64_t{2}}, {"sizes", Ints{1, 0, 3}}}},
+      {"split", {x}, {{"dim", int64_t{0}}, {"sizes", Ints{1, 1}}}},
   };
 }
 

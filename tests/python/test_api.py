@@ -167,6 +167,23 @@ def test_more_compositions_against_numpy():
     assert mf.float is mf.float32 and mf.long is mf.int64 and mf.int is mf.int32 and mf.double is mf.float64
 
 
+def test_addmm_of_a_bias_is_one_product_with_its_gradients():
+    rng = np.random.default_rng(3)
+    a, b, bias = rng.standard_normal((5, 4)), rng.standard_normal((4, 3)), rng.standard_normal(3)
+    A, B = mf.tensor(a, requires_grad=True), mf.tensor(b, requires_grad=True)
+    Bias = mf.nn.Parameter(mf.tensor(bias))  # as Hugging Face's Conv1D holds it
+    y = mf.addmm(Bias, A, B)
+    dy = rng.standard_normal((5, 3))
+    y.backward(mf.tensor(dy))
+    np.testing.assert_allclose(y.detach().numpy(), bias + a @ b, rtol=1e-12)
+    np.testing.assert_allclose(Bias.grad.numpy(), dy.sum(0), rtol=1e-12)
+    np.testing.assert_allclose(A.grad.numpy(), dy @ b.T, rtol=1e-12)
+    np.testing.assert_allclose(B.grad.numpy(), a.T @ dy, rtol=1e-12)
+    # Another input shape or dtype adds as before: broadcast, promoted.
+    np.testing.assert_allclose(mf.addmm(mf.tensor(bias[None]), A, B).detach().numpy(), bias + a @ b, rtol=1e-12)
+    assert mf.addmm(mf.tensor(bias.astype(np.float32)), A, B).dtype == mf.float64
+
+
 def test_legacy_constructors_quantile_histc_matrix_power_generator():
     assert mf.Tensor([[1, 2], [3, 4]]).dtype == mf.float32 and mf.Tensor(2, 3).shape == (2, 3)
     assert mf.Tensor().shape == (0,) and mf.LongTensor([1.0, 2.0]).dtype == mf.int64

@@ -139,7 +139,7 @@ def test_debug_graph_shows_the_recomputed_ops_and_the_pass_checks_hold():
     assert "recomputes" not in before
     copies = [line for line in after.splitlines() if "(recomputes %" in line]
     assert len(copies) == step.compile_stats()["recomputed_ops"]
-    assert any(" = rand(" in line for line in copies)  # dropout's draw, again
+    assert any(" = dropout(" in line for line in copies)  # dropout, its draw again
 
 
 def test_bad_arguments_raise():

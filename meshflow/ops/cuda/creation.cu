@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
 // The CUDA kernels of the creation ops (ops/creation.cc): zeros, ones, full, arange, rand,
-// randn. Like the CPU's, each fills the region ctx.output_boxes[0] of the logical tensor
+// randn, and of dropout. Like the CPU's, each fills the region ctx.output_boxes[0] of the logical tensor
 // with values that are functions of the element's LOGICAL row-major index, so a global
 // tensor is the same on any placement and SBP, and on the GPU the same as on the CPU: the
 // random ops run the CPU's Philox4x32-10 and its bits-to-float conversions (integer and
@@ -238,6 +238,46 @@ Kernel random_kernel(const char* op) {
   };
 }
 
+// ---- dropout: element i kept where rand's value for its counter offset + i is >= p
+// (ops/creation.cc), y = x * mask with mask 1 / (1 - p) there and 0 elsewhere.
+
+template <typename T>
+__global__ void dropout_kernel(const T* __restrict__ x, T* __restrict__ y, T* __restrict__ mask, LogicalIndex at,
+                               int64_t n, uint64_t seed, uint64_t offset, T keep_below, T scale) {
+  const int64_t grid_step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += grid_step) {
+    const T u = uniform<T>(philox(offset + static_cast<uint64_t>(at(i)), seed), 0);
+    const T m = u >= keep_below ? scale : T(0);
+    mask[i] = m;
+    y[i] = x[i] * m;
+  }
+}
+
+std::vector<Tensor> dropout(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& x = in[0];
+  Memory& memory = memory_of(in);
+  const Tensor y = output(ctx, 0, x.shape(), x.dtype(), memory), mask = output(ctx, 1, x.shape(), x.dtype(), memory);
+  const uint64_t seed = static_cast<uint64_t>(ctx.attrs.get_int("seed"));
+  const uint64_t offset = static_cast<uint64_t>(ctx.attrs.get_int("offset"));
+  const double p = ctx.attrs.get_float("p");
+  const LogicalIndex at = logical_index("dropout", ctx.output_boxes[0], ctx.outputs[0].shape);
+  const int64_t n = x.numel();
+  if (n == 0) return {y, mask};
+  auto run = [&](auto zero) {
+    using T = decltype(zero);
+    dropout_kernel<T><<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(
+        x.data_as<T>(), y.data_as<T>(), mask.data_as<T>(), at, n, seed, offset, static_cast<T>(p),
+        static_cast<T>(1 / (1 - p)));
+  };
+  if (x.dtype() == DType::kFloat32) {
+    run(float{});
+  } else {
+    run(double{});
+  }
+  check_launch("dropout");
+  return {y, mask};
+}
+
 // ---- randperm: the CPU's permutation (creation.h's random_permutation, a sort of n keys),
 // made on the host and this rank's part copied to the GPU.
 
@@ -274,6 +314,7 @@ void add_creation_kernels(KernelTable& t) {
   t["rand"] = random_kernel<Uniform>("rand");
   t["randn"] = random_kernel<Normal>("randn");
   t["randperm"] = randperm;
+  t["dropout"] = dropout;
 }
 
 }  // namespace mf::cuda

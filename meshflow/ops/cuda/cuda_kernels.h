@@ -50,8 +50,8 @@ void add_reduce_kernels(KernelTable& t);       // reduce.cu: sum, mean, amax, am
 void add_nn_kernels(KernelTable& t);           // nn.cu: softmax, layer_norm, embedding, cross_entropy, gather
 void add_matmul_kernels(KernelTable& t);       // matmul.cu: matmul through cuBLASLt
 void add_attention_kernels(KernelTable& t);    // attention.cu: causal attention forward and backward
-void add_shape_kernels(KernelTable& t);        // shape.cu: permute, slice, slice_scatter, cat, stack, expand, reshape
-void add_creation_kernels(KernelTable& t);     // creation.cu: zeros, ones, full, arange, rand, randn
+void add_shape_kernels(KernelTable& t);        // shape.cu: permute, slice, slice_scatter, cat, stack, split, expand, reshape
+void add_creation_kernels(KernelTable& t);     // creation.cu: zeros, ones, full, arange, rand, randn, dropout
 void add_optimizer_kernels(KernelTable& t);    // optimizer.cu: adamw_update, sgd_update
 void add_sort_kernels(KernelTable& t);         // sort.cu: cumsum, cumprod, logcumsumexp, sort, flip
 void add_conv_kernels(KernelTable& t);         // conv.cu: conv2d/3d, pooling, pad

@@ -266,6 +266,22 @@ void add_shape_kernels(KernelTable& t) {
     return std::vector<Tensor>{out};
   };
 
+  // Piece k: the input's elements from the previous pieces' end along dim (which every local
+  // part holds whole).
+  t["split"] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const int64_t dim = kernel::normalize_dim("split", ctx.attrs.get_int("dim"), in[0].ndim());
+    const Shape strides = row_major_strides(in[0].shape());
+    std::vector<Tensor> out;
+    int64_t offset = 0;
+    for (size_t k = 0; k < ctx.outputs.size(); ++k) {
+      const Shape& extent = ctx.output_boxes[k].extent;
+      out.push_back(output(ctx, k, extent, in[0].dtype(), memory_of(in)));
+      gather_strided(in[0], offset * strides[dim], strides, out.back());
+      offset += extent[dim];
+    }
+    return out;
+  };
+
   // Input i is the slab at index i of the new dim.
   t["stack"] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const int64_t dim = kernel::normalize_dim("stack", ctx.attrs.get_int("dim"), in[0].ndim() + 1);
