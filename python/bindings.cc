@@ -912,6 +912,7 @@ PYBIND11_MODULE(_C, m) {
   });
   m.def("release_host_cache", &release_host_cache);
   m.def("synchronize", &vm::synchronize, release());
+  m.def("mark_exiting", &comm::mark_exiting);
   m.def("set_testdev_latency_us", &device::testdev::set_latency_us, py::arg("us"));
   m.def("testdev_latency_us", &device::testdev::latency_us);
   m.def("next_sequence", &next_sequence);  // before an in-place write's calls (Var.assign's since)

@@ -366,6 +366,27 @@ TEST(RanksAgree, ACollectiveFromASecondThreadRaisesBeforeItCommunicates) {
   EXPECT_TRUE(close(gather_full(to_global(a, all, {B})), x, 0));
 }
 
+// A read agrees on its arguments with the other ranks first (comm::agree, from the issuing
+// thread at once): from a second thread that agreement raises too, before it communicates.
+TEST(RanksAgree, AReadFromASecondThreadRaisesBeforeItsAgreement) {
+  REQUIRE_RANKS(2);
+  const Placement all = first_ranks({comm::world_size()});
+  const Tensor x = logical_value({4, 6}, DType::kFloat32);
+  GlobalTensor a = make_source(x, all, {S0});
+  EXPECT_TRUE(close(gather_full(a), x, 0));  // this thread issues collectives
+  std::string error;
+  std::thread other([&] {
+    try {
+      gather_full(a);
+    } catch (const std::runtime_error& e) {
+      error = e.what();
+    }
+  });
+  other.join();
+  EXPECT_NE(error.find("a collective issued from a second thread"), std::string::npos) << error;
+  EXPECT_TRUE(close(gather_full(a), x, 0));
+}
+
 // A data error raises on every rank of the op's placement, and on any rank the failed value
 // is moved to.
 TEST(RanksAgree, DataErrorOnOneRankRaisesOnEveryRankItReaches) {
