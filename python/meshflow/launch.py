@@ -11,8 +11,10 @@ Options before the script that are not the launcher's pass through to mpirun (--
 (for a program of another name). Each rank runs the script with the same Python interpreter
 as this launcher (the same path must exist on every host). Ranks fill the hosts in order,
 K per host; `mf.env.get_local_rank()` is a rank's index on its host. As torchrun does, each
-rank's environment holds RANK, WORLD_SIZE, LOCAL_RANK and LOCAL_WORLD_SIZE before its script
-starts, and MASTER_ADDR (where the launcher knows rank 0's host) and MASTER_PORT (29500)
+rank's environment holds RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, GROUP_RANK (its host's
+index), GROUP_WORLD_SIZE, ROLE_RANK, ROLE_WORLD_SIZE, ROLE_NAME, TORCHELASTIC_RUN_ID (one per
+job), TORCHELASTIC_RESTART_COUNT and TORCHELASTIC_MAX_RESTARTS (0) before its script starts,
+and MASTER_ADDR (where the launcher knows rank 0's host) and MASTER_PORT (29500)
 unless already set; meshflow itself needs none of them. A rank whose
 OMP_NUM_THREADS is unset takes its host's cores / its host's ranks BLAS and OpenMP threads
 (meshflow/__init__.py does it before loading the kernels), so hosts of different sizes are
@@ -38,6 +40,7 @@ import signal
 import subprocess
 import sys
 import threading
+import uuid
 
 from . import _netns
 
@@ -55,12 +58,21 @@ CANONICAL = {"-n": "--nproc", "-np": "--nproc", "--nproc-per-node": "--nproc", "
 # How each rank starts: the torchrun variables made from mpirun's own for this rank, then the
 # script exec'd in the same process (the same pid for mpirun), so that a script reading them
 # at its top, before importing anything, finds them.
+# Hosts hold equal numbers of ranks, filled in order, so a rank's host (torchrun's "group", its
+# node) is its rank divided by the ranks per host; every rank has torchrun's one role.
 RANK_ENV = ("import os, sys\n"
             "for name, mpi in (('RANK', 'OMPI_COMM_WORLD_RANK'), ('WORLD_SIZE', 'OMPI_COMM_WORLD_SIZE'), "
             "('LOCAL_RANK', 'OMPI_COMM_WORLD_LOCAL_RANK'), ('LOCAL_WORLD_SIZE', 'OMPI_COMM_WORLD_LOCAL_SIZE')):\n"
             "    if mpi in os.environ:\n"
             "        os.environ[name] = os.environ[mpi]\n"
+            "if 'RANK' in os.environ and 'LOCAL_WORLD_SIZE' in os.environ:\n"
+            "    rank, world, per_host = (int(os.environ[n]) for n in ('RANK', 'WORLD_SIZE', 'LOCAL_WORLD_SIZE'))\n"
+            "    os.environ.update(GROUP_RANK=str(rank // per_host), GROUP_WORLD_SIZE=str(world // per_host), "
+            "ROLE_RANK=str(rank), ROLE_WORLD_SIZE=str(world), ROLE_NAME='default')\n"
             "os.execv(sys.executable, [sys.executable, '-u'] + sys.argv[1:])\n")
+# What torchrun's agent sets for every rank of a job (torch.distributed.is_torchelastic_launched
+# reads the run id); the launcher restarts nothing.
+ELASTIC_ENV = {"TORCHELASTIC_RESTART_COUNT": "0", "TORCHELASTIC_MAX_RESTARTS": "0"}
 
 
 def fail(message):
@@ -145,7 +157,7 @@ def command(nproc, mpirun_options, script_and_args, env):
     # Ranks on this host inherit the environment; those on other hosts get what -x names.
     for name in sorted(env):
         if name in ("PYTHONPATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MASTER_ADDR", "MASTER_PORT") \
-                or name.startswith("MESHFLOW_"):
+                or name.startswith(("MESHFLOW_", "TORCHELASTIC_")):
             cmd += ["-x", name]
     return cmd + mpirun_options + [sys.executable, "-u", "-c", RANK_ENV] + script_and_args
 
@@ -229,6 +241,7 @@ def main(argv=None):
     elif not any(option in mpirun_options for option in ("--host", "-H", "--hostfile", "-hostfile", "--machinefile")):
         env.setdefault("MASTER_ADDR", "127.0.0.1")
     env.setdefault("MASTER_PORT", "29500")  # torchrun's default
+    env.update(ELASTIC_ENV, TORCHELASTIC_RUN_ID=uuid.uuid4().hex)
     if hosts is not None:
         mpirun_options = ["--host", ",".join(f"{h}:{per_host}" for h in hosts)] + mpirun_options
     if "--sim-hosts" in own:

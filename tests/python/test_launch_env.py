@@ -19,3 +19,23 @@ def test_ranks_find_torchrun_variables_before_importing_anything(tmp_path):
     for rank in (0, 1):
         assert (f"rank {rank} world 2 local {rank} of 2 master ('127.0.0.1', '29777') args ['an-arg'] "
                 "main __main__ file job.py") in out, out
+
+
+def test_ranks_find_torchrun_s_group_role_and_elastic_variables(tmp_path):
+    code, out = launch_script(tmp_path, """
+        import os
+        names = ("GROUP_RANK", "GROUP_WORLD_SIZE", "ROLE_RANK", "ROLE_WORLD_SIZE", "ROLE_NAME",
+                 "TORCHELASTIC_RESTART_COUNT", "TORCHELASTIC_MAX_RESTARTS")
+        values = [os.environ[n] for n in names]
+        run_id = os.environ["TORCHELASTIC_RUN_ID"]
+        import meshflow as mf
+        import meshflow.distributed as dist
+        everyone = [None, None]
+        dist.init_process_group("gloo")
+        dist.all_gather_object(everyone, run_id)
+        print(f"rank {mf.env.get_rank()} {values} elastic {dist.is_torchelastic_launched()} "
+              f"one run id {len(set(everyone)) == 1 and len(run_id) >= 8}", flush=True)
+    """)
+    assert code == 0, out
+    for rank in (0, 1):
+        assert f"rank {rank} ['0', '1', '{rank}', '2', 'default', '0', '0'] elastic True one run id True" in out, out

@@ -370,3 +370,17 @@ def gather_object(obj, object_gather_list=None, dst=0, group=None):  # noqa: A00
     gathered = _exchange_objects(_object_bytes(obj), g)
     if _env.get_rank() == dst:
         object_gather_list[:] = gathered
+
+
+def scatter_object_list(scatter_object_output_list, scatter_object_input_list=None, src=0, group=None):  # noqa: A002
+    """Member i's scatter_object_output_list[0] becomes rank src's scatter_object_input_list[i]
+    (pickled, as torch's)."""
+    g, member = _members(group, "scatter_object_list")
+    if _env.get_rank() == src and (scatter_object_input_list is None or len(scatter_object_input_list) != g.size()):
+        raise ValueError(f"scatter_object_list: rank {src} needs a scatter_object_input_list of {g.size()} objects")
+    if member and len(scatter_object_output_list) < 1:
+        raise ValueError("scatter_object_list: scatter_object_output_list must hold at least one entry")
+    mine = _object_bytes(list(scatter_object_input_list) if _env.get_rank() == src else None)
+    every = _exchange_objects(mine, g, src)
+    if member:
+        scatter_object_output_list[0] = every[g.rank()]

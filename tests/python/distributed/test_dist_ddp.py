@@ -71,6 +71,9 @@ def test_objects_and_groups(pg):
     box = [{"lr": 0.1}, "a"] if RANK == 0 else [None, None]
     dist.broadcast_object_list(box, src=0)
     assert box == [{"lr": 0.1}, "a"]
+    mine = [None]
+    dist.scatter_object_list(mine, [{"shard": r} for r in range(WORLD)] if RANK == 0 else None, src=0)
+    assert mine == [{"shard": RANK}]
     assert dist.get_world_size() == WORLD and dist.get_rank() == RANK and dist.get_backend() == "gloo"
     evens = dist.new_group([r for r in range(WORLD) if r % 2 == 0])
     t = mf.tensor([float(RANK)])
@@ -172,6 +175,32 @@ def test_ddp_copies_rank0_buffers_at_construction_and_each_forward(pg):
     np.testing.assert_allclose(after[RANK], 0.5 * batch_mean, rtol=1e-5, atol=1e-6)
     model(x)  # starts again from rank 0's statistics
     np.testing.assert_allclose(net[1].running_mean.numpy(), 0.5 * after[0] + 0.5 * batch_mean, rtol=1e-5, atol=1e-6)
+
+
+def test_ddp_copies_buffers_before_a_forward_after_one_under_grad_as_torch(pg):
+    # torch's rule: a forward copies rank 0's buffers when the forward before it ran under
+    # grad outside no_sync. So the first evaluation after training takes rank 0's running
+    # statistics (every rank must make it); the next ones under no_grad keep each rank's.
+    net = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4, momentum=0.5))
+    model = DDP(net)
+    x = mf.tensor(np.random.default_rng(RANK).standard_normal((6, 3)).astype(np.float32))
+    model(x)  # training: each rank's statistics from its own batch
+    trained = [None] * WORLD
+    dist.all_gather_object(trained, net[1].running_mean.numpy())
+    with mf.no_grad():
+        model(x)  # copies rank 0's first, then updates them with this rank's batch
+    np.testing.assert_allclose(net[1].running_mean.numpy(), 0.5 * trained[0] + trained[RANK],
+                               rtol=1e-5, atol=1e-6)
+    model.eval()
+    before = net[1].running_mean.numpy()
+    with mf.no_grad():
+        model(x)  # no copy: the forward before ran under no_grad; eval changes nothing
+    np.testing.assert_array_equal(net[1].running_mean.numpy(), before)
+    with model.no_sync():
+        model.train()
+        model(x)  # the forward before did not sync: no copy here either
+    np.testing.assert_allclose(net[1].running_mean.numpy(), 0.5 * before + trained[RANK],
+                               rtol=1e-5, atol=1e-6)
 
 
 def _cnn(seed):
