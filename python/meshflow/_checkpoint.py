@@ -724,7 +724,8 @@ def _is_saved_npz(path):
 
 
 def load(path, placement=None, sbp=None, template=None, map_location=None, weights_only=None):
-    """The state saved at `path`, its tensors in the layout asked for. Collective over the world.
+    """The state saved at `path`, its tensors in the layout asked for. Collective over the world
+    (unless every tensor loads local, below).
 
     placement: None (each global tensor on the placement it was saved from, which must fit
     the world; local ones local), a meshflow.placement, "local" (local tensors holding the
@@ -737,7 +738,9 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
     Names are the keys on the way to a tensor joined by dots: "model.layers.0.weight".
     map_location: as torch.load's (a device or its name, "cpu"; a dict {saved device:
     device}; a function (tensor, saved device name) -> tensor): every tensor local, holding
-    the full value, where map_location puts it (so not with placement, sbp or template). In a world of
+    the full value, where map_location puts it (so not with placement, sbp or template).
+    A load into local tensors (map_location, or placement="local") is not collective: each
+    rank reads the files alone, and some ranks only may make it. In a world of
     one process a tensor saved on more ranks loads so by default too.
     `path` may also be an open binary file that save() wrote (local tensors; torch.load's
     map_location and weights_only are accepted and ignored there).
@@ -768,12 +771,23 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
         placement = LOCAL
     path = os.fspath(path)
     rank = env.get_rank()
+    # Into local tensors (map_location=, placement="local") each rank reads what it needs alone,
+    # so rank-0-only code may load (DDP's `if rank == 0: torch.load(...)`); otherwise the ranks
+    # raise any rank's error together.
+    alone = isinstance(placement, str) and placement == LOCAL
+
+    def settle(error):
+        if not alone:
+            _C.agree(error, "load")
+        elif error:
+            raise ValueError(error)
+
     error, meta, directory = "", None, None
     try:
         directory, meta = _read_meta(path)
     except (OSError, ValueError) as e:
         error = _message("load", e)
-    _C.agree(error, "load")
+    settle(error)
 
     records = meta["tensors"]
     templates = _tensors_in(template)
@@ -790,7 +804,7 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
             parts.append(_local_part(directory, record, where, nd_sbp, rank))
     except Exception as e:  # noqa: BLE001 - user functions and the disk may fail on one rank only
         error = _message("load", e)
-    _C.agree(error, "load")
+    settle(error)
 
     tensors = []
     for part, (where, nd_sbp), record in zip(parts, layouts, records):
