@@ -622,6 +622,7 @@ PYBIND11_MODULE(_C, m) {
   });
   // Graph mode (meshflow/graph): the tracer, its scope, and the compiled graph.
   m.def("as_global_here", &as_global_here, py::arg("tensor"));
+  m.def("with_local_arguments_replicated", &with_local_arguments_replicated, py::arg("args"), release());
   py::class_<graph::Tracer>(m, "GraphTracer")
       .def(py::init<>())
       .def("add_parameter", &graph::Tracer::add_parameter, py::arg("parameter"), py::arg("name"))

@@ -122,7 +122,8 @@ void end_if_a_peer_exited(const Running::Call& call) {
       continue;
     }
     abort_job("meshflow: rank " + std::to_string(me) + ": " + call.what + " cannot complete: rank " +
-              std::to_string(peer) + " of its group has exited without making it. " + kSameCallsRule + " Ending the job");
+              std::to_string(peer) + " of its group has exited without making it. " + kSameCallsRule +
+              " Ending the job");
   }
 }
 
@@ -561,7 +562,9 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
   }
   std::string differ;
   for (int r = 1; r < g.size(); ++r) {
-    if (all[r].call_hash != all[0].call_hash) differ += (differ.empty() ? "" : ", ") + std::to_string(g.world_ranks()[r]);
+    if (all[r].call_hash != all[0].call_hash) {
+      differ += (differ.empty() ? "" : ", ") + std::to_string(g.world_ranks()[r]);
+    }
   }
   if (differ.empty()) return;
   // Every rank saw the difference: they say which calls they made, to tell calls made by

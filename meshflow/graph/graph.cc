@@ -15,10 +15,9 @@ namespace {
 std::string key_of(const std::vector<Var>& inputs) {
   std::string key;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i].defined() || !inputs[i].is_global()) {
+    if (!inputs[i].defined()) {
       throw std::invalid_argument("graph input " + std::to_string(i) +
-                                  " must be a tensor, all of them local or all global; got " +
-                                  (inputs[i].defined() ? "a local tensor beside global ones" : "an undefined Var"));
+                                  " must be a tensor; got an undefined Var");
     }
     const GlobalTensor& t = inputs[i].global();
     key += to_string(t.shape()) + dtype_name(t.dtype()) + t.layout().str() + ";";
@@ -46,6 +45,7 @@ std::vector<Var> Graph::operator()(const std::vector<Var>& given) {
   });
   std::vector<Var> inputs;
   for (const Var& v : given) inputs.push_back(local ? as_global_here(v) : v);
+  if (!local) inputs = with_local_arguments_replicated(inputs);
   const std::string key = key_of(inputs) + std::to_string(config_.gradient_accumulation_steps()) +
                           (config_.fusion() ? "f" : "") + (local ? "L" : "");
   auto it = std::find_if(compiled_.begin(), compiled_.end(), [&](const auto& c) { return c.first == key; });

@@ -143,6 +143,25 @@ TEST(GraphDist, CppGraphTrainingEqualsEager) {
   }
 }
 
+// A local input beside global ones (labels every rank made alike) is taken as broadcast on
+// their placement, as an eager op takes it: the step equals eager's on the split labels.
+TEST(GraphDist, CppGraphTakesALocalInputAsBroadcastOnTheOthersPlacement) {
+  for (const Placement& p : test::op_meshes()) {
+    auto eager_model = mlp(p, false), graph_model = mlp(p, false);
+    const optim::AdamWOptions options{/*lr=*/1e-2, 0.9, 0.999, 1e-8, 0.01};
+    optim::AdamW eager_opt(eager_model->parameters(), options);
+    TrainStep step(graph_model, std::make_shared<optim::AdamW>(graph_model->parameters(), options));
+    for (int i = 0; i < 2; ++i) {
+      const auto [x, y] = batch(p, 6, i);
+      const Var local_y(gather_full(y.global()));
+      const Var loss = eager_step(*eager_model, eager_opt, x, y, 0.5);
+      const std::vector<Var> got = step({x, local_y});
+      EXPECT_TRUE(test::close(gather_full(got[0].global()), gather_full(loss.global()), 1e-5)) << p.str();
+    }
+    expect_same_parameters(*eager_model, *graph_model, 1e-5, p.str());
+  }
+}
+
 TEST(GraphDist, CppGraphAccumulatesMicroBatchesAsTheWholeBatch) {
   for (const Placement& p : test::op_meshes()) {
     auto eager_model = mlp(p, true), graph_model = mlp(p, true);
@@ -292,9 +311,12 @@ TEST(GraphDist, CppGraphRunsLocalProgramsAsEagerWithBoundedPlans) {
     ASSERT_FALSE(a[i].is_global());
     EXPECT_TRUE(test::close(a[i].local(), e[i].local(), 1e-5)) << i;
   }
-  // All local or all global: a mix is refused before compiling.
+  // A local input beside global ones of several placements is refused before compiling (one
+  // placement takes it as broadcast: CppGraphTakesALocalInputAsBroadcastOnTheOthersPlacement).
   const auto [gx, gy] = batch(here, 4, 0);
-  test::expect_error([&] { step({gx, Var(gather_full(gy.global()))}); }, "all of them local or all global");
+  const Var elsewhere(global_from_full(gather_full(gy.global()), test::first_ranks({1, 1}),
+                                       {Sbp::broadcast(), Sbp::broadcast()}));
+  test::expect_error([&] { step({gx, elsewhere, Var(gather_full(gy.global()))}); }, "several placements");
   TrainStep fresh(local_mlp(), std::make_shared<optim::AdamW>(std::vector<Var>{}, optim::AdamWOptions{}));
   EXPECT_THROW(fresh.explain(), std::logic_error);
 }
