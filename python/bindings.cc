@@ -28,6 +28,7 @@
 #include "meshflow/device/device.h"
 #include "meshflow/device/testdev/testdev.h"
 #include "meshflow/global/global_tensor.h"
+#include "meshflow/global/point_to_point.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
@@ -554,6 +555,13 @@ PYBIND11_MODULE(_C, m) {
       "to_global", [](const Var& v, const Placement& p, const NdSbp& s) { return to_global(v, p, s); },
       py::arg("tensor"), py::arg("placement"), py::arg("nd_sbp"), release());
   m.def("to_local", &to_local, py::arg("tensor"), release());
+  // torch.distributed's send / recv (global/point_to_point.h): made by the two ranks alone.
+  m.def(
+      "send", [](const Var& v, int peer) { return Var(send_to(v.local(), peer)); }, py::arg("tensor"),
+      py::arg("peer"), release());
+  m.def(
+      "recv", [](const Shape& shape, DType dtype, int peer) { return Var(receive_from(shape, dtype, peer)); },
+      py::arg("shape"), py::arg("dtype"), py::arg("peer"), release());
   m.def(
       "cast_local",
       [](const Tensor& t, DType dtype) { return apply_local(find_op("cast"), {t}, Attrs{{"dtype", dtype}})[0]; },

@@ -673,16 +673,7 @@ void abort_job(const std::string& message, int exit_code) {
   int init = 0, finalized = 0;
   MPI_Initialized(&init);
   MPI_Finalized(&finalized);
-  if (init && !finalized) {
-    // Ranks that fail together (an error every rank raises, as the agreements make them) all
-    // end here at once, and OpenMPI's mpirun garbles concurrent abort reports into errors of
-    // its own ("ORTE_ERROR_LOG: Data unpack ..."): rank 0 aborts at once, the others a moment
-    // later, by which time rank 0's abort has usually ended them (their messages are out).
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank != 0) std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    MPI_Abort(MPI_COMM_WORLD, exit_code);
-  }
+  if (init && !finalized) MPI_Abort(MPI_COMM_WORLD, exit_code);
   std::_Exit(exit_code);
 }
 

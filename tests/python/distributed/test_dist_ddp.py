@@ -82,6 +82,41 @@ def test_objects_and_groups(pg):
     assert dist.get_rank(evens) == (RANK // 2 if RANK % 2 == 0 else -1)
 
 
+def test_send_and_recv_are_calls_of_the_two_ranks_alone(pg):
+    # The tutorials' point-to-point: rank 0 sends, rank 1 receives, and back; ranks beyond
+    # the pair make no call at all, as torch's.
+    if RANK == 0:
+        dist.send(mf.arange(3.0) + 1, dst=1)
+        back = mf.zeros(2, dtype=mf.int64)
+        assert dist.recv(back, src=1) == 1
+        assert back.tolist() == [7, 8]
+        work = dist.isend(mf.full((2, 2), 5.0), dst=1)
+        work.wait()
+    elif RANK == 1:
+        got = mf.zeros(3)
+        dist.recv(got, src=0)
+        assert got.tolist() == [1.0, 2.0, 3.0]
+        dist.send(mf.tensor([7, 8]), dst=0)
+        into = mf.zeros(2, 2)
+        dist.irecv(into, src=0).wait()
+        assert into.tolist() == [[5.0, 5.0], [5.0, 5.0]]
+    dist.barrier()
+
+
+def test_send_and_recv_that_do_not_fit_raise_on_both_ends(pg):
+    if RANK in (0, 1):
+        with pytest.raises(ValueError, match=r"\[(send|recv)\] rank \d (sends|receives) \d float32 elements but rank "
+                                             r"\d (sends|receives) \d float32 elements; expected one to send and the "
+                                             r"other to receive, the same number and dtype"):
+            if RANK == 0:
+                dist.send(mf.ones(3), dst=1)
+            else:
+                dist.recv(mf.zeros(4), src=0)
+        with pytest.raises(ValueError, match=r"rank \d sends 2 float32 elements but rank \d sends"):
+            dist.send(mf.ones(2), dst=1 - RANK)  # both send: refused, not a wait
+    dist.barrier()
+
+
 def test_bad_calls_raise(pg):
     with pytest.raises(RuntimeError, match="twice"):
         dist.init_process_group("gloo")
