@@ -100,6 +100,9 @@ class Graph {
  private:
   std::unique_ptr<graph::CompiledGraph> compile(const std::vector<Var>& inputs, bool local);
   const graph::CompiledGraph& last() const;
+  // The training mode of every registered module and module under it: build traces the mode
+  // (Dropout, BatchNorm's statistics), so a plan is per mode, as eager follows model.eval().
+  std::string modes() const;
 
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> modules_;
   std::vector<std::shared_ptr<optim::Optimizer>> optimizers_;

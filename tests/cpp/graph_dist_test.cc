@@ -181,6 +181,35 @@ TEST(GraphDist, CppGraphAccumulatesMicroBatchesAsTheWholeBatch) {
 
 // A chain of elementwise ops with a broadcast bias, a residual, and an intermediate the
 // step also returns (so it is stored although the chain reads it too).
+class ForwardStep : public nn::Graph {
+ public:
+  explicit ForwardStep(std::shared_ptr<nn::Sequential> model) : model_(model) { register_module("model", model); }
+  std::vector<Var> build(const std::vector<Var>& in) override { return {model_->forward(in[0])}; }
+
+ private:
+  std::shared_ptr<nn::Sequential> model_;
+};
+
+// A plan is per training mode: one graph called after model->eval() drops nothing, as eager,
+// and after model->train() drops again (build traced the mode).
+TEST(GraphDist, CppGraphFollowsTheModelsModeBetweenCalls) {
+  for (const Placement& p : test::op_meshes()) {
+    manual_seed(5);
+    auto model = std::make_shared<nn::Sequential>();
+    model->append(std::make_shared<nn::Linear>(8, 16)).append(std::make_shared<nn::Dropout>(0.5));
+    model->to_global(p, [&](const std::string&, const Var&) { return NdSbp(p.ndim(), Sbp::broadcast()); });
+    ForwardStep step(model);
+    const auto [x, y] = batch(p, 6, 0);
+    const Tensor trained = gather_full(step({x})[0].global());
+    model->eval();
+    const Tensor evaluated = gather_full(step({x})[0].global());
+    EXPECT_TRUE(test::close(evaluated, gather_full(model->forward(x).global()), 1e-6)) << p.str();
+    EXPECT_FALSE(test::close(trained, evaluated, 1e-6)) << p.str();
+    model->train();
+    EXPECT_FALSE(test::close(gather_full(step({x})[0].global()), evaluated, 1e-6)) << p.str();
+  }
+}
+
 class ChainStep : public nn::Graph {
  public:
   explicit ChainStep(bool fuse) { config().enable_fusion(fuse); }
