@@ -48,7 +48,7 @@ std::vector<Var> Graph::operator()(const std::vector<Var>& given) {
   for (const Var& v : given) inputs.push_back(local ? as_global_here(v) : v);
   if (!local) inputs = with_local_arguments_replicated(inputs);
   const std::string key = key_of(inputs) + std::to_string(config_.gradient_accumulation_steps()) +
-                          (config_.fusion() ? "f" : "") + (local ? "L" : "") + modes();
+                          (config_.fusion() ? "f" : "") + (local ? "L" : "") + traced_state();
   auto it = std::find_if(compiled_.begin(), compiled_.end(), [&](const auto& c) { return c.first == key; });
   if (it != compiled_.end()) {
     compiled_.splice(compiled_.begin(), compiled_, it);  // most recently used first
@@ -64,12 +64,13 @@ std::vector<Var> Graph::operator()(const std::vector<Var>& given) {
   return outputs;
 }
 
-std::string Graph::modes() const {
-  std::string modes = ";";
+std::string Graph::traced_state() const {
+  std::string state = ";";
   for (const auto& [name, module] : modules_) {
-    for (const auto& [sub, m] : std::as_const(*module).named_modules()) modes += m->is_training() ? "T" : "E";
+    for (const auto& [sub, m] : std::as_const(*module).named_modules()) state += m->is_training() ? "T" : "E";
+    for (const Var& p : module->parameters()) state += p.requires_grad() ? "G" : "N";
   }
-  return modes;
+  return state;
 }
 
 std::unique_ptr<graph::CompiledGraph> Graph::compile(const std::vector<Var>& inputs, bool local) {

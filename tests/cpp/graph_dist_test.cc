@@ -210,6 +210,27 @@ TEST(GraphDist, CppGraphFollowsTheModelsModeBetweenCalls) {
   }
 }
 
+// Fine-tuning: a layer frozen (requires_grad_(false)) between calls makes a plan of its own,
+// in which backward and the optimizer leave it alone, as eager code does.
+TEST(GraphDist, CppGraphLeavesALayerFrozenBetweenCallsAlone) {
+  for (const Placement& p : test::op_meshes()) {
+    auto eager_model = mlp(p, false), graph_model = mlp(p, false);
+    const optim::AdamWOptions options{/*lr=*/1e-2, 0.9, 0.999, 1e-8, 0.01};
+    optim::AdamW eager_opt(eager_model->parameters(), options);
+    TrainStep step(graph_model, std::make_shared<optim::AdamW>(graph_model->parameters(), options));
+    for (int i = 0; i < 4; ++i) {
+      if (i == 2) {
+        for (auto* m : {eager_model.get(), graph_model.get()}) m->children()[0]->requires_grad_(false);
+      }
+      const auto [x, y] = batch(p, 6, i);
+      const Var loss = eager_step(*eager_model, eager_opt, x, y, 0.5);
+      const std::vector<Var> got = step({x, y});
+      EXPECT_TRUE(test::close(gather_full(got[0].global()), gather_full(loss.global()), 1e-5)) << p.str() << i;
+    }
+    expect_same_parameters(*eager_model, *graph_model, 1e-5, p.str());
+  }
+}
+
 class ChainStep : public nn::Graph {
  public:
   explicit ChainStep(bool fuse) { config().enable_fusion(fuse); }

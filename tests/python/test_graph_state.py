@@ -113,6 +113,26 @@ def test_one_graph_follows_model_eval_and_train_between_calls():
     assert results[0][-1] == 2  # the eval call left the statistics alone
 
 
+def test_a_layer_frozen_between_calls_stays_as_it_is_in_the_graph_as_eager():
+    # Fine-tuning: requires_grad_(False) on a layer between calls makes a plan of its own, in
+    # which backward and the optimizer leave that layer alone, as eager code does.
+    data = batches(NORMS["BatchNorm2d"][1], 4)
+    runs = []
+    for graph in (True, False):
+        model, opt = norm_model("BatchNorm2d", 0.1)
+        step = Step(model, opt)
+        losses = []
+        for i, (x, y) in enumerate(data):
+            if i == 2:
+                model[0].requires_grad_(False)
+                frozen = model[0].weight.numpy()
+            losses.append(step(x, y).item() if graph else eager_step(model, opt, x, y))
+        np.testing.assert_array_equal(model[0].weight.numpy(), frozen)
+        runs.append((losses, model))
+    np.testing.assert_allclose(runs[0][0], runs[1][0], rtol=1e-6)
+    assert_same_state(runs[0][1], runs[1][1])
+
+
 def test_eval_graph_reads_running_statistics_eager_code_changed():
     model, _ = norm_model("BatchNorm2d", 0.1)
     model.eval()

@@ -184,12 +184,15 @@ class Graph:
 
     def _run(self, args, local):
         # mf.autocast around the call changes what build traces: a plan per setting.
-        # So does the modules' training mode (Dropout, BatchNorm's statistics): model.eval()
-        # between calls runs a plan of its own, as eager code follows it.
+        # So do the modules' training mode (Dropout, BatchNorm's statistics: model.eval()) and
+        # the parameters' requires_grad (which ones backward and the optimizers update: a
+        # layer frozen for fine-tuning): a change between calls runs a plan of its own, as
+        # eager code follows it.
         key = (self._key(args), self.config.gradient_accumulation_steps,
                tuple(sorted((s, id(m)) for m, s in self.config.stages.items())), _C.autocast_state(),
                self.config.fusion, local, tuple(sorted((id(m), how) for m, how in self._checkpointed().items())),
-               tuple(m.training for _, module in self._modules() for m in module.modules()))
+               tuple(m.training for _, module in self._modules() for m in module.modules()),
+               tuple(p.requires_grad for _, module in self._modules() for p in module.parameters()))
         if key in self._compiled:
             self._compiled.move_to_end(key)
         else:
