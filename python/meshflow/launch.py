@@ -6,6 +6,10 @@
     python3 -m meshflow.launch --sim-hosts H --nproc N [--net-rate RATE] script.py [args]
     python3 -m meshflow.launch --standalone --nproc_per_node N script.py [args]   (torchrun's)
 
+torchrun's options for one node are taken too: --nnodes 1, --node_rank 0, --master_addr and
+--master_port (they set MASTER_ADDR and MASTER_PORT), `-m module` for the script, and the
+rendezvous, restart and logging options (--rdzv_backend, --max_restarts, --tee ...), which
+change nothing: mpirun starts the ranks and restarts none.
 Options before the script that are not the launcher's pass through to mpirun (--hostfile,
 --host, --mca ...). The script is the first argument ending in .py, or the one after `--`
 (for a program of another name). Each rank runs the script with the same Python interpreter
@@ -52,9 +56,22 @@ TCP_OVER_LOOPBACK = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", 
 # The launcher's own options and whether each takes a value.
 OWN = {"--nproc": True, "-n": True, "-np": True, "--net-rate": True, "--sim-hosts": True, "--hosts": True,
        "--nproc-per-host": True, "--nproc-per-node": True, "--nproc_per_node": True, "--nnodes": True,
-       "--standalone": False}
-# torchrun's spellings, for its command lines: one node's ranks are --nproc.
+       "--standalone": False, "--node-rank": True, "--master-addr": True, "--master-port": True}
+# torchrun's options that change nothing for one node's job, which mpirun starts (there is no
+# rendezvous to make, no agent to restart workers, no per-rank log redirection).
+TORCHRUN_IGNORED = {"--rdzv-backend": True, "--rdzv-endpoint": True, "--rdzv-id": True, "--rdzv-conf": True,
+                    "--max-restarts": True, "--monitor-interval": True, "--start-method": True, "--role": True,
+                    "--log-dir": True, "--redirects": True, "--tee": True, "--local-addr": True,
+                    "--local-ranks-filter": True, "--logs-specs": True, "--run-path": False}
+OWN.update(TORCHRUN_IGNORED)
+# torchrun's spellings, for its command lines: one node's ranks are --nproc; each option also
+# with underscores (--node_rank).
 CANONICAL = {"-n": "--nproc", "-np": "--nproc", "--nproc-per-node": "--nproc", "--nproc_per_node": "--nproc"}
+for _name in list(OWN):
+    if _name.startswith("--") and "-" in _name[2:]:
+        _underscored = "--" + _name[2:].replace("-", "_")
+        OWN.setdefault(_underscored, OWN[_name])
+        CANONICAL.setdefault(_underscored, CANONICAL.get(_name, _name))
 # How each rank starts: the torchrun variables made from mpirun's own for this rank, then the
 # script exec'd in the same process (the same pid for mpirun), so that a script reading them
 # at its top, before importing anything, finds them.
@@ -95,6 +112,10 @@ def parse(argv):
             break
         if arg.endswith(".py") and not arg.startswith("-"):
             break
+        if arg in ("-m", "--module"):  # torchrun's `-m package.module args`: python3 -m ...
+            if i + 1 >= len(argv):
+                fail(f"{arg} needs a module name")
+            return _checked(own, mpirun_options, ["-m"] + argv[i + 1:])
         name, value = (arg.split("=", 1) + [None])[:2] if arg.startswith("--") else (arg, None)
         if name in OWN:
             if not OWN[name]:
@@ -109,12 +130,21 @@ def parse(argv):
         i += 1
     if i >= len(argv):
         fail("no script given")
-    if own.pop("--nnodes", "1") != "1":
+    return _checked(own, mpirun_options, argv[i:])
+
+
+def _checked(own, mpirun_options, script_and_args):
+    if own.pop("--nnodes", "1") not in ("1", "1:1"):
         fail("--nnodes: give the hosts instead (--hosts A,B --nproc-per-host K)")
+    if own.pop("--node-rank", "0") != "0":
+        fail("--node-rank: one launcher starts every host's ranks; give the hosts instead (--hosts A,B "
+             "--nproc-per-host K) and run it once, on one host")
     own.pop("--standalone", None)
+    for name in TORCHRUN_IGNORED:
+        own.pop(name, None)
     if "--net-rate" in own and not RATE.match(own["--net-rate"]):
         fail(f"--net-rate {own['--net-rate']!r} is not a rate tc understands; expected e.g. 4gbit, 500mbit or 100mbps")
-    return own, mpirun_options, argv[i:]
+    return own, mpirun_options, script_and_args
 
 
 def layout(own):
@@ -240,6 +270,10 @@ def main(argv=None):
         env.setdefault("MASTER_ADDR", hosts[0])  # rank 0 runs on the first host
     elif not any(option in mpirun_options for option in ("--host", "-H", "--hostfile", "-hostfile", "--machinefile")):
         env.setdefault("MASTER_ADDR", "127.0.0.1")
+    if "--master-addr" in own:
+        env["MASTER_ADDR"] = own.pop("--master-addr")
+    if "--master-port" in own:
+        env["MASTER_PORT"] = own.pop("--master-port")
     env.setdefault("MASTER_PORT", "29500")  # torchrun's default
     env.update(ELASTIC_ENV, TORCHELASTIC_RUN_ID=uuid.uuid4().hex)
     if hosts is not None:

@@ -1,6 +1,6 @@
 """The launcher sets torchrun's variables in every rank's environment before its script starts
 (issue 37): scripts that read RANK, WORLD_SIZE and LOCAL_RANK at their top run unchanged."""
-from jobs import launch_script
+from jobs import PYTHON, launch_script, run
 
 
 def test_ranks_find_torchrun_variables_before_importing_anything(tmp_path):
@@ -39,3 +39,19 @@ def test_ranks_find_torchrun_s_group_role_and_elastic_variables(tmp_path):
     assert code == 0, out
     for rank in (0, 1):
         assert f"rank {rank} ['0', '1', '{rank}', '2', 'default', '0', '0'] elastic True one run id True" in out, out
+
+
+def test_torchrun_s_one_node_options_and_a_module(tmp_path):
+    # torchrun --nnodes 1 --node_rank 0 --master_port P --rdzv_backend c10d -m pkg.train args
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "train.py").write_text(
+        "import os, sys\n"
+        "print(f\"rank {os.environ['RANK']} port {os.environ['MASTER_PORT']} args {sys.argv[1:]} main {__name__}\", "
+        "flush=True)\n")
+    code, out = run([PYTHON, "-m", "meshflow.launch", "--nnodes", "1", "--node_rank", "0", "--nproc_per_node", "2",
+                     "--master_port", "29611", "--rdzv_backend", "c10d", "-m", "pkg.train", "--lr", "0.1"],
+                    timeout=20, cwd=tmp_path)
+    assert code == 0, out
+    for rank in (0, 1):
+        assert f"rank {rank} port 29611 args ['--lr', '0.1'] main __main__" in out, out
