@@ -28,6 +28,7 @@
 #include "meshflow/device/device.h"
 #include "meshflow/device/testdev/testdev.h"
 #include "meshflow/global/global_tensor.h"
+#include "meshflow/global/point_to_point.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
@@ -554,6 +555,13 @@ PYBIND11_MODULE(_C, m) {
       "to_global", [](const Var& v, const Placement& p, const NdSbp& s) { return to_global(v, p, s); },
       py::arg("tensor"), py::arg("placement"), py::arg("nd_sbp"), release());
   m.def("to_local", &to_local, py::arg("tensor"), release());
+  // torch.distributed's send / recv (global/point_to_point.h): made by the two ranks alone.
+  m.def(
+      "send", [](const Var& v, int peer) { return Var(send_to(v.local(), peer)); }, py::arg("tensor"),
+      py::arg("peer"), release());
+  m.def(
+      "recv", [](const Shape& shape, DType dtype, int peer) { return Var(receive_from(shape, dtype, peer)); },
+      py::arg("shape"), py::arg("dtype"), py::arg("peer"), release());
   m.def(
       "cast_local",
       [](const Tensor& t, DType dtype) { return apply_local(find_op("cast"), {t}, Attrs{{"dtype", dtype}})[0]; },
@@ -622,6 +630,7 @@ PYBIND11_MODULE(_C, m) {
   });
   // Graph mode (meshflow/graph): the tracer, its scope, and the compiled graph.
   m.def("as_global_here", &as_global_here, py::arg("tensor"));
+  m.def("with_local_arguments_replicated", &with_local_arguments_replicated, py::arg("args"), release());
   py::class_<graph::Tracer>(m, "GraphTracer")
       .def(py::init<>())
       .def("add_parameter", &graph::Tracer::add_parameter, py::arg("parameter"), py::arg("name"))
@@ -914,6 +923,7 @@ PYBIND11_MODULE(_C, m) {
   });
   m.def("release_host_cache", &release_host_cache);
   m.def("synchronize", &vm::synchronize, release());
+  m.def("mark_exiting", &comm::mark_exiting);
   m.def("set_testdev_latency_us", &device::testdev::set_latency_us, py::arg("us"));
   m.def("testdev_latency_us", &device::testdev::latency_us);
   m.def("next_sequence", &next_sequence);  // before an in-place write's calls (Var.assign's since)

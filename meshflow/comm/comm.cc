@@ -45,25 +45,53 @@ std::function<void()> drain;
 thread_local bool is_comm_thread = false;
 thread_local std::string current_op;
 
-// The collective running now on the comm thread, if any, for the watchdog.
-// The collectives in flight on this rank: one on the comm thread, and one per pipeline
-// lane (graph mode's point-to-point transfers between stages run on threads of their own).
+// The collectives in flight on this rank, for the watchdog: one on the comm thread, one
+// agreement on an issuing thread, and one per pipeline lane (graph mode's point-to-point
+// transfers between stages run on threads of their own).
 struct Running {
   struct Call {
     std::string what;
     std::vector<int> ranks;  // the group's world ranks
     std::chrono::steady_clock::time_point since;
+    int channel;  // comm.h: kCollectivesChannel, kAgreementsChannel or a lane
+    uint64_t number;  // its place among the calls of its group's channel, from 1
   };
   std::mutex mu;
   std::condition_variable changed;
   uint64_t serial = 0;
   std::map<uint64_t, Call> active;  // by serial: the oldest first
+  std::map<std::pair<std::vector<int>, int>, uint64_t> issued;  // calls made, by (group, channel)
+  // When a call began or ended last: with nothing computing since, a rank still waiting in
+  // its calls waits for the others (no progress of its own will change them).
+  std::chrono::steady_clock::time_point last_change = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_round;  // of the watchdogs' statuses
+  bool exiting = false;  // the program has ended: finalize is draining the queued work
   // Set by finalize before exit_comm is freed: the watchdog probes it no more.
   bool finalizing = false;
 };
 
-// The tag of the notice an exiting rank sends every other rank on exit_comm (finalize).
+// Work other than communication in flight (comm.h, Computing), and when the last ended, in
+// steady-clock nanoseconds.
+std::atomic<int> computing{0};
+std::atomic<int64_t> last_computed_ns{0};
+
+// The tags of the messages watchdogs send each other on exit_comm: the notice an exiting rank
+// sends every other rank (finalize), a waiting rank's status and the verdict that the ranks
+// are in different calls (look_for_ranks_in_different_calls).
 constexpr int kExitingTag = 1;
+constexpr int kStatusTag = 2;
+constexpr int kVerdictTag = 3;
+
+// What every rank must do, for the messages that find ranks in different calls.
+const char* const kSameCallsRule =
+    "Every rank must make the same calls on global tensors, in the same order: code that only some ranks run (if "
+    "rank == 0:) must not compute on, read (item(), numpy(), tolist(), printing) or save (mf.save) global tensors; "
+    "make the call on every rank (mf.save writes each tensor once) and keep only plain-value work, such as printing "
+    "a number read on every rank, under the if.";
+
+int64_t steady_ns(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
 
 Running& running() {
   static auto* r = new Running;
@@ -94,12 +122,212 @@ void end_if_a_peer_exited(const Running::Call& call) {
       continue;
     }
     abort_job("meshflow: rank " + std::to_string(me) + ": " + call.what + " cannot complete: rank " +
-              std::to_string(peer) + " of its group has exited without making it. Every rank must make the same "
-              "calls on global tensors, in the same order: code that only some ranks run (if rank == 0:) must not "
-              "compute on, read (item(), numpy(), tolist(), printing) or save (mf.save) global tensors; make the "
-              "call on every rank (mf.save writes each tensor once) and keep only plain-value work, such as "
-              "printing a number read on every rank, under the if. Ending the job");
+              std::to_string(peer) + " of its group has exited without making it. " + kSameCallsRule +
+              " Ending the job");
   }
+}
+
+std::string ranks_str(const std::vector<int>& ranks) {
+  std::string s = "[";
+  for (size_t i = 0; i < ranks.size(); ++i) s += (i ? ", " : "") + std::to_string(ranks[i]);
+  return s + "]";
+}
+
+// Ranks in different calls. A rank that waits in a call for the others of its group, with
+// nothing of its own computing, can only be freed by them. When every rank of the groups
+// involved waits so, no call among them has all its group's members in it, and this has
+// stayed so for kGraceSeconds, no call can ever complete: code that only some ranks ran (an
+// `if rank == 0:` around a read, a save or a forward) left them in different calls, where MPI
+// would wait until MESHFLOW_COMM_TIMEOUT. So a rank that has waited so for kGraceSeconds
+// tells the ranks of its groups, once a second, what it waits in (a Status on exit_comm);
+// a rank that finds from the statuses that no call can complete ends the job, each rank
+// naming every rank's call. Statuses are sent only while waiting that long, so a job that
+// never stalls sends none. A program whose ranks make the same calls never meets this: every
+// rank reaches each call of a channel, in order, so the call some rank waits in longest has
+// all its members in it once the others' computing is done.
+constexpr double kGraceSeconds = 3;
+constexpr int kMaxWaits = 4;
+constexpr int kMaxGroup = 32;
+
+struct Status {
+  struct Wait {
+    int32_t channel;
+    int32_t group_size;  // ranks' entries used; -1: the group has more than kMaxGroup
+    uint64_t number;
+    int32_t ranks[kMaxGroup];
+    char what[240];
+  };
+  int32_t exiting;
+  // Entries used; -1: waits that cannot be told (more than kMaxWaits, a group of more than
+  // kMaxGroup ranks, or a lane's transfer).
+  int32_t waits;
+  Wait wait[kMaxWaits];
+};
+
+struct Heard {
+  Status status;
+  std::chrono::steady_clock::time_point when;
+};
+std::map<int, Heard>& heard() {  // the latest status from each rank; watchdog thread only
+  static auto* h = new std::map<int, Heard>;
+  return *h;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// This rank's status, with r.mu held: the calls it waits in, none on a pipeline lane (their
+// transfers follow a compiled plan of their own, not a program order the ranks share).
+Status status_of(const Running& r) {
+  Status s{};
+  s.exiting = r.exiting;
+  for (const auto& [serial, call] : r.active) {
+    if (s.waits == kMaxWaits || call.channel > 0 || call.ranks.size() > kMaxGroup) {
+      s.waits = -1;
+      return s;
+    }
+    Status::Wait& w = s.wait[s.waits++];
+    w.channel = call.channel;
+    w.number = call.number;
+    w.group_size = static_cast<int32_t>(call.ranks.size());
+    std::copy(call.ranks.begin(), call.ranks.end(), w.ranks);
+    call.what.copy(w.what, sizeof(w.what) - 1);
+  }
+  return s;
+}
+
+// Whether this rank has waited kGraceSeconds with nothing computing and its calls unchanged.
+bool only_waiting(const Running& r) {
+  if (r.active.empty() || computing.load() > 0) return false;
+  const auto now = std::chrono::steady_clock::now();
+  const double computed = static_cast<double>(steady_ns(now) - last_computed_ns.load()) * 1e-9;
+  return seconds_since(r.last_change) >= kGraceSeconds && computed >= kGraceSeconds;
+}
+
+std::vector<int> group_of_wait(const Status::Wait& w) { return {w.ranks, w.ranks + w.group_size}; }
+
+std::string call_str(int rank, const Status& s) {
+  std::string text = "rank " + std::to_string(rank) + (s.exiting ? " (its program has ended)" : "") + " waits in ";
+  for (int i = 0; i < s.waits; ++i) text += (i ? " and in " : "") + std::string(s.wait[i].what);
+  return text;
+}
+
+// Every rank's call, as far as statuses were heard, for the message that ends the job.
+std::string calls_str(int me, const Status& mine) {
+  std::string text = call_str(me, mine);
+  for (const auto& [rank, h] : heard()) {
+    if (rank != me && h.status.waits > 0) text += "; " + call_str(rank, h.status);
+  }
+  return text;
+}
+
+// Whether the ranks of `mine`'s groups (closed over theirs) all wait, by fresh statuses,
+// with no call among them that has all its group's members in it.
+bool no_call_can_complete(int me, const Status& mine) {
+  std::map<int, const Status*> ranks{{me, &mine}};
+  std::vector<int> todo = {me};
+  while (!todo.empty()) {
+    const Status& s = *ranks.at(todo.back());
+    todo.pop_back();
+    if (s.waits <= 0) return false;
+    for (int i = 0; i < s.waits; ++i) {
+      for (int peer : group_of_wait(s.wait[i])) {
+        if (ranks.count(peer)) continue;
+        auto it = heard().find(peer);
+        // Fresh: sent within the last kGraceSeconds, so the peer waited so at a moment when
+        // this rank did too.
+        if (it == heard().end() || seconds_since(it->second.when) > kGraceSeconds - 0.5) return false;
+        ranks[peer] = &it->second.status;
+        todo.push_back(peer);
+      }
+    }
+  }
+  auto in = [](const Status& s, const Status::Wait& w) {
+    for (int i = 0; i < s.waits; ++i) {
+      if (s.wait[i].channel == w.channel && s.wait[i].number == w.number &&
+          group_of_wait(s.wait[i]) == group_of_wait(w)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  for (const auto& [rank, s] : ranks) {
+    for (int i = 0; i < s->waits; ++i) {
+      const std::vector<int> group = group_of_wait(s->wait[i]);
+      if (std::all_of(group.begin(), group.end(), [&](int p) { return in(*ranks.at(p), s->wait[i]); })) return false;
+    }
+  }
+  return true;
+}
+
+// Takes the statuses and verdicts other ranks sent. Returns whether one sent a verdict.
+bool receive_statuses() {
+  bool verdict = false;
+  for (int tag : {kStatusTag, kVerdictTag}) {
+    while (true) {
+      int arrived = 0;
+      MPI_Status st;
+      if (MPI_Iprobe(MPI_ANY_SOURCE, tag, context->exit_comm, &arrived, &st) != MPI_SUCCESS || !arrived) break;
+      Status s{};
+      MPI_Recv(&s, sizeof(Status), MPI_BYTE, st.MPI_SOURCE, tag, context->exit_comm, MPI_STATUS_IGNORE);
+      if (tag == kVerdictTag) {
+        verdict = true;
+      } else {
+        heard()[st.MPI_SOURCE] = {s, std::chrono::steady_clock::now()};
+      }
+    }
+  }
+  return verdict;
+}
+
+// The statuses and verdicts this rank sent, kept until their sends complete (small messages,
+// which complete on their own).
+std::vector<std::pair<std::unique_ptr<Status>, MPI_Request>>* sending =
+    new std::vector<std::pair<std::unique_ptr<Status>, MPI_Request>>;
+
+// Sends `s` with `tag` to the ranks of its calls' groups.
+void send_to_groups(const Status& s, int tag) {
+  sending->erase(std::remove_if(sending->begin(), sending->end(),
+                                [](auto& m) {
+                                  int done = 0;
+                                  MPI_Test(&m.second, &done, MPI_STATUS_IGNORE);
+                                  return done != 0;
+                                }),
+                 sending->end());
+  std::set<int> peers;
+  for (int i = 0; i < s.waits; ++i) {
+    for (int p : group_of_wait(s.wait[i])) peers.insert(p);
+  }
+  peers.erase(world_rank());
+  for (int p : peers) {
+    sending->emplace_back(std::make_unique<Status>(s), MPI_REQUEST_NULL);
+    MPI_Isend(sending->back().first.get(), sizeof(Status), MPI_BYTE, p, tag, context->exit_comm,
+              &sending->back().second);
+  }
+}
+
+// Once a second, with r.mu held: exchanges statuses and ends the job when the ranks are in
+// different calls (above).
+void look_for_ranks_in_different_calls(Running& r) {
+  if (seconds_since(r.last_round) < 1) return;
+  r.last_round = std::chrono::steady_clock::now();
+  const int me = world_rank();
+  const bool told = receive_statuses();  // another rank found it: this one says what it waits in
+  if (!told && !only_waiting(r)) return;
+  const Status mine = status_of(r);
+  if (mine.waits <= 0) return;
+  const std::string message = "meshflow: rank " + std::to_string(me) + ": " + std::string(mine.wait[0].what) +
+                              " cannot complete: the ranks wait in different calls, which none can leave: " +
+                              calls_str(me, mine) + ". " + kSameCallsRule + " Ending the job";
+  if (told) abort_job(message);
+  send_to_groups(mine, kStatusTag);
+  if (!no_call_can_complete(me, mine)) return;
+  send_to_groups(mine, kVerdictTag);  // the others end at once, each saying what it waits in
+  std::fprintf(stderr, "%s\n", message.c_str());
+  std::fflush(stderr);
+  std::this_thread::sleep_for(std::chrono::seconds(1));  // for them to say it before MPI_Abort ends them
+  abort_job("meshflow: rank " + std::to_string(me) + ": ending the job");
 }
 
 void watchdog_loop(double timeout) {
@@ -107,6 +335,7 @@ void watchdog_loop(double timeout) {
   std::unique_lock<std::mutex> lock(r.mu);
   while (true) {
     r.changed.wait_for(lock, std::chrono::seconds(1));
+    if (!r.finalizing) look_for_ranks_in_different_calls(r);
     if (r.active.empty()) continue;
     const Running::Call& oldest = r.active.begin()->second;
     if (!r.finalizing) end_if_a_peer_exited(oldest);
@@ -120,12 +349,6 @@ void watchdog_loop(double timeout) {
   }
 }
 
-std::string ranks_str(const std::vector<int>& ranks) {
-  std::string s = "[";
-  for (size_t i = 0; i < ranks.size(); ++i) s += (i ? ", " : "") + std::to_string(ranks[i]);
-  return s + "]";
-}
-
 // Seconds a rank that is exiting waits for the others to exit too (MESHFLOW_EXIT_TIMEOUT).
 double exit_timeout() {
   const char* v = std::getenv("MESHFLOW_EXIT_TIMEOUT");
@@ -136,6 +359,7 @@ double exit_timeout() {
 void finalize() {
   static std::atomic<bool> ran{false};
   if (!context || ran.exchange(true)) return;
+  mark_exiting();
   if (drain) drain();
   int finalized = 0;
   MPI_Finalized(&finalized);
@@ -180,6 +404,10 @@ void finalize() {
   {
     std::lock_guard<std::mutex> lock(running().mu);
     running().finalizing = true;
+    for (auto& [status, request] : *sending) {
+      if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);  // they complete on their own
+    }
+    sending->clear();
   }
   // Communicators must be freed before MPI_Finalize (and NCCL's with their groups: every rank
   // is exiting, so none waits for a peer's collective).
@@ -313,6 +541,7 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
   // on the comm stream, which may wait for the device. From the comm thread (an agreement
   // on data errors, made in the stream's order), on its channel.
   const bool comm_thread = is_comm_thread;
+  if (!comm_thread) check_collective_thread(call);
   auto gather = [&](const void* send, void* recv, int64_t bytes) {
     comm_thread ? g.gather_metadata(send, recv, bytes) : g.agree_bytes(send, recv, bytes);
   };
@@ -333,13 +562,29 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
   }
   std::string differ;
   for (int r = 1; r < g.size(); ++r) {
-    if (all[r].call_hash != all[0].call_hash) differ += (differ.empty() ? "" : ", ") + std::to_string(g.world_ranks()[r]);
+    if (all[r].call_hash != all[0].call_hash) {
+      differ += (differ.empty() ? "" : ", ") + std::to_string(g.world_ranks()[r]);
+    }
   }
-  if (!differ.empty()) {
+  if (differ.empty()) return;
+  // Every rank saw the difference: they say which calls they made, to tell calls made by
+  // some ranks only (code under `if rank == 0:`) from one call with different arguments.
+  Message mine_text{};
+  call.copy(mine_text.text, sizeof(mine_text.text) - 1);
+  messages.resize(g.size());
+  gather(&mine_text, messages.data(), sizeof(Message));
+  std::string calls;
+  bool same_names = true;
+  for (int r = 0; r < g.size(); ++r) {
+    same_names = same_names && std::string(messages[r].text) == call;
+    calls += (r ? "; rank " : "rank ") + std::to_string(g.world_ranks()[r]) + " in " + messages[r].text;
+  }
+  if (same_names) {
     throw std::invalid_argument(call + ": rank(s) " + differ + " made a different call than rank " +
                                 std::to_string(g.world_ranks()[0]) +
                                 " (placement, sbp, shape, dtype or attributes); every rank must make the same call");
   }
+  throw std::invalid_argument(call + ": the ranks are in different calls (" + calls + "). " + kSameCallsRule);
 }
 
 void on_comm_thread(const std::function<void()>& call) {
@@ -362,6 +607,11 @@ void finalize_first_at_exit() {
 
 void mark_comm_thread(bool on) { is_comm_thread = on; }
 
+void mark_exiting() {
+  std::lock_guard<std::mutex> lock(running().mu);
+  running().exiting = true;
+}
+
 void set_current_op(std::string op) { current_op = std::move(op); }
 
 double comm_timeout() {
@@ -373,21 +623,47 @@ double comm_timeout() {
   return seconds;
 }
 
-CollectiveWatch::CollectiveWatch(const char* collective, const std::vector<int>& group_ranks) {
+CollectiveWatch::CollectiveWatch(const char* collective, const std::vector<int>& group_ranks, int channel) {
   static std::once_flag started;
   std::call_once(started, [] { std::thread(watchdog_loop, comm_timeout()).detach(); });
   Running& r = running();
   std::lock_guard<std::mutex> lock(r.mu);
   serial_ = ++r.serial;
+  r.last_change = std::chrono::steady_clock::now();
   r.active[serial_] = {std::string(collective) + " on group " + ranks_str(group_ranks) + " issued by " +
                            (current_op.empty() ? std::string("a direct call") : current_op),
-                       group_ranks, std::chrono::steady_clock::now()};
+                       group_ranks, r.last_change, channel, ++r.issued[{group_ranks, channel}]};
 }
 
 CollectiveWatch::~CollectiveWatch() {
   Running& r = running();
   std::lock_guard<std::mutex> lock(r.mu);
   r.active.erase(serial_);
+  r.last_change = std::chrono::steady_clock::now();
+}
+
+Computing::Computing(bool counts) : counts_(counts) {
+  if (counts_) computing.fetch_add(1);
+}
+
+Computing::~Computing() {
+  if (!counts_) return;
+  last_computed_ns.store(steady_ns(std::chrono::steady_clock::now()));
+  computing.fetch_sub(1);
+}
+
+void check_collective_thread(const std::string& what) {
+  if (!context || world_size() < 2) return;
+  static std::atomic<std::thread::id> first;
+  std::thread::id none;
+  const std::thread::id me = std::this_thread::get_id();
+  if (first.compare_exchange_strong(none, me) || none == me) return;
+  throw std::runtime_error(
+      "[" + what + "] a collective issued from a second thread: every rank must issue its collectives in one order, "
+      "which threads do not keep, so in a job of several ranks only the thread that issued the first collective may "
+      "issue them (global ops, reads of global tensors, backward and optimizer steps over them, compiled graphs, "
+      "mf.save and mf.load of global tensors). Issue them on that thread and hand the values read there to other "
+      "threads");
 }
 
 void abort_job(const std::string& message, int exit_code) {

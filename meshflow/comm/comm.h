@@ -10,7 +10,10 @@
 // issued from any other thread is run through it, on the comm stream after the work
 // already queued there, and the caller waits for it (its exceptions reach the caller).
 // A watchdog ends the job when one collective has run longer than MESHFLOW_COMM_TIMEOUT
-// seconds (default 300), naming the collective, its group and the op that issued it.
+// seconds (default 300), naming the collective, its group and the op that issued it; within
+// seconds when the ranks wait in calls that can never complete: a rank that has exited, or
+// every rank waiting, none computing, in calls the others are not in (code that only some
+// ranks ran), naming each rank's call.
 #pragma once
 
 #include <functional>
@@ -42,6 +45,14 @@ bool initialized();
 // different `call`. Moves 16 bytes a rank, and the messages only when one has an error.
 void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks = {});
 
+// Raises, naming `what`, unless this thread may issue a collective: in a job of one rank any
+// may; in a job of several, the thread that issued the first one. Collectives must come in
+// one order on every rank, which the order in which threads issue does not keep (a logging
+// or checkpoint thread beside training). Called by everything that issues collectives: the
+// VM's comm instructions and funneled calls, agree() from an issuing thread, a compiled
+// graph's run.
+void check_collective_thread(const std::string& what);
+
 // Runs `call` (which issues collectives) on the comm thread: directly when this is it or
 // when no funnel is installed, else through the funnel.
 void on_comm_thread(const std::function<void()>& call);
@@ -53,6 +64,9 @@ void install_funnel(std::function<void(const std::function<void()>&)> funnel, st
 // started after MPI whose runtime tears itself down at exit (NCCL, with the CUDA runtime
 // linked into it) must still be alive when its communicators are freed.
 void finalize_first_at_exit();
+// Notes that the program has ended (its exit handlers wait for the queued work): the
+// watchdog's report of ranks in different calls says so of this rank.
+void mark_exiting();
 // Marks the calling thread as the one collectives run on (the VM's comm stream worker), or,
 // with false, unmarks it.
 void mark_comm_thread(bool on = true);
@@ -60,16 +74,36 @@ void mark_comm_thread(bool on = true);
 void set_current_op(std::string op);
 // Seconds a collective may run before the watchdog ends the job (MESHFLOW_COMM_TIMEOUT).
 double comm_timeout();
-// Watches one collective: registered while it runs (see group.cc).
+// The channels of a group whose calls are matched in order on every member: its collectives
+// (the comm thread's), its agreements (Group::agree_bytes, from an issuing thread) and each
+// pipeline lane (> 0, graph mode's transfers between stages).
+constexpr int kCollectivesChannel = 0;
+constexpr int kAgreementsChannel = -1;
+// Watches one collective: registered while it runs (see group.cc). The calls of a channel
+// are numbered in issue order, so that two ranks can tell whether they wait in the same one.
 class CollectiveWatch {
  public:
-  CollectiveWatch(const char* collective, const std::vector<int>& group_ranks);
+  CollectiveWatch(const char* collective, const std::vector<int>& group_ranks, int channel = kCollectivesChannel);
   ~CollectiveWatch();
   CollectiveWatch(const CollectiveWatch&) = delete;
   CollectiveWatch& operator=(const CollectiveWatch&) = delete;
 
  private:
   uint64_t serial_;
+};
+
+// Marks the work of its scope (a kernel, a graph's act) as this rank computing, unless
+// `counts` is false (communication, which the watches below follow), for the watchdog's test
+// of whether every rank waits for another (comm.cc, "Ranks in different calls").
+class Computing {
+ public:
+  explicit Computing(bool counts = true);
+  ~Computing();
+  Computing(const Computing&) = delete;
+  Computing& operator=(const Computing&) = delete;
+
+ private:
+  bool counts_;
 };
 
 // Ends every rank of the job now, after printing `message` on this rank's stderr.

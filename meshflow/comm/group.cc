@@ -372,7 +372,7 @@ void Group::exchange(const std::vector<Message>& sends, const std::vector<Messag
     return;
   }
   auto call = [&] {
-    CollectiveWatch watch("exchange (point to point)", world_ranks());
+    CollectiveWatch watch("exchange (point to point)", world_ranks(), lane);
     {
       Counted c;
       c->send += static_cast<int64_t>(sends.size());
@@ -396,7 +396,7 @@ void Group::gather_metadata(const void* send, void* recv, int64_t bytes) {
 }
 
 void Group::agree_bytes(const void* send, void* recv, int64_t bytes) {
-  CollectiveWatch watch("all_gather (metadata)", world_ranks());
+  CollectiveWatch watch("all_gather (metadata)", world_ranks(), kAgreementsChannel);
   do_agree_bytes(send, recv, bytes);
 }
 

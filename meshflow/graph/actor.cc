@@ -5,6 +5,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "meshflow/comm/comm.h"
 #include "meshflow/vm/vm.h"
 
 namespace mf::graph {
@@ -110,6 +111,7 @@ void ActorSystem::pump(StreamQueue& q) {
     const bool trace = vm::tracing();
     const int64_t start = trace ? vm::now_us() : 0;
     try {
+      const comm::Computing computing(spec.stream != device::StreamKind::kComm);  // the watchdog's view (comm.h)
       spec.act(piece);
     } catch (...) {
       std::lock_guard<std::mutex> lock(mu_);

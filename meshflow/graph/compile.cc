@@ -86,7 +86,7 @@ CompiledGraph::~CompiledGraph() = default;
 
 std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
   vm::Issuing issuing;
-  vm::check_collective_thread("graph");  // its actors' collectives follow the run's place in the program
+  comm::check_collective_thread("graph");  // its actors' collectives follow the run's place in the program
   RankPlan& m = impl_->plan;
   const LogicalGraph& p = m.graph;
   const LogicalGraph& traced = impl_->traced;

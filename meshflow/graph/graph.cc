@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fstream>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "meshflow/ops/functional.h"
@@ -15,10 +16,9 @@ namespace {
 std::string key_of(const std::vector<Var>& inputs) {
   std::string key;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i].defined() || !inputs[i].is_global()) {
+    if (!inputs[i].defined()) {
       throw std::invalid_argument("graph input " + std::to_string(i) +
-                                  " must be a tensor, all of them local or all global; got " +
-                                  (inputs[i].defined() ? "a local tensor beside global ones" : "an undefined Var"));
+                                  " must be a tensor; got an undefined Var");
     }
     const GlobalTensor& t = inputs[i].global();
     key += to_string(t.shape()) + dtype_name(t.dtype()) + t.layout().str() + ";";
@@ -46,8 +46,9 @@ std::vector<Var> Graph::operator()(const std::vector<Var>& given) {
   });
   std::vector<Var> inputs;
   for (const Var& v : given) inputs.push_back(local ? as_global_here(v) : v);
+  if (!local) inputs = with_local_arguments_replicated(inputs);
   const std::string key = key_of(inputs) + std::to_string(config_.gradient_accumulation_steps()) +
-                          (config_.fusion() ? "f" : "") + (local ? "L" : "");
+                          (config_.fusion() ? "f" : "") + (local ? "L" : "") + traced_state();
   auto it = std::find_if(compiled_.begin(), compiled_.end(), [&](const auto& c) { return c.first == key; });
   if (it != compiled_.end()) {
     compiled_.splice(compiled_.begin(), compiled_, it);  // most recently used first
@@ -61,6 +62,15 @@ std::vector<Var> Graph::operator()(const std::vector<Var>& given) {
     for (Var& o : outputs) o = Var(o.global().local());
   }
   return outputs;
+}
+
+std::string Graph::traced_state() const {
+  std::string state = ";";
+  for (const auto& [name, module] : modules_) {
+    for (const auto& [sub, m] : std::as_const(*module).named_modules()) state += m->is_training() ? "T" : "E";
+    for (const Var& p : module->parameters()) state += p.requires_grad() ? "G" : "N";
+  }
+  return state;
 }
 
 std::unique_ptr<graph::CompiledGraph> Graph::compile(const std::vector<Var>& inputs, bool local) {

@@ -100,6 +100,11 @@ class Graph {
  private:
   std::unique_ptr<graph::CompiledGraph> compile(const std::vector<Var>& inputs, bool local);
   const graph::CompiledGraph& last() const;
+  // What build traces from the registered modules, so a plan is per value of it, as eager
+  // code follows it between calls: each module's training mode (Dropout, BatchNorm's
+  // statistics: model.eval()) and each parameter's requires_grad (which ones backward and the
+  // optimizers update: a layer frozen for fine-tuning).
+  std::string traced_state() const;
 
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> modules_;
   std::vector<std::shared_ptr<optim::Optimizer>> optimizers_;

@@ -255,6 +255,32 @@ Var as_global_here(const Var& v) {
   return Var(GlobalTensor(v.shape(), here, NdSbp{Sbp::broadcast()}, v.local()), v.requires_grad());
 }
 
+std::vector<Var> with_local_arguments_replicated(const std::vector<Var>& args) {
+  std::vector<Placement> placements;
+  bool any_local = false;
+  for (const Var& v : args) {
+    if (!v.defined()) continue;
+    if (!v.is_global()) {
+      any_local = true;
+    } else if (std::find(placements.begin(), placements.end(), v.global().placement()) == placements.end()) {
+      placements.push_back(v.global().placement());
+    }
+  }
+  if (!any_local || placements.empty()) return args;
+  if (placements.size() > 1) {
+    throw std::invalid_argument("graph: a local input beside global ones on several placements (" +
+                                placements[0].str() + ", " + placements[1].str() +
+                                "); expected one placement to take it as broadcast on, or convert it with to_global");
+  }
+  const NdSbp all_b(placements[0].ndim(), Sbp::broadcast());
+  std::vector<Var> out;
+  for (const Var& v : args) {
+    const bool local = v.defined() && !v.is_global();
+    out.push_back(local ? local_to_global(v, placements[0], all_b, consistency_check_enabled()) : v);
+  }
+  return out;
+}
+
 namespace {
 std::vector<Var> call_writing(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
                               const Constraints& constraints, const std::vector<int>& overwrite);

@@ -50,6 +50,12 @@ std::optional<DType> set_autocast_dtype(std::optional<DType> dtype);
 // for a local on a device of its type other than the one placements use on this rank
 // (device::for_placement).
 Var as_global_here(const Var& v);
+// The arguments of a compiled step (graph mode): a local Var beside global ones that share one
+// placement is taken as broadcast there (implicit replication, as an op takes it: each rank
+// must pass the same value; converted as local.to_global(placement, B) converts it); the others pass
+// through. Throws std::invalid_argument for local Vars beside global ones of several
+// placements.
+std::vector<Var> with_local_arguments_replicated(const std::vector<Var>& args);
 
 // An in-place update (the optimizers' steps), not recorded for autograd (raises while it
 // would be): `op`, whose kernel must read each element before writing it at the same

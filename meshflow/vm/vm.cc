@@ -74,8 +74,6 @@ std::atomic<std::thread::id> issuing_owner;
 int issuing_depth = 0;
 bool issuing_here() { return issuing_owner.load(std::memory_order_relaxed) == std::this_thread::get_id(); }
 std::function<void(const std::function<void()>&)> issuing_wait;
-// The thread that issued this process's first collective; read and written under the lock.
-std::thread::id collective_thread;
 
 class Machine;
 Machine& machine();
@@ -102,7 +100,7 @@ class Machine {
   std::vector<Tensor> launch(const std::string& name, device::StreamKind kind, std::vector<Tensor> inputs,
                              const std::vector<TensorMeta>& metas, KernelBody body, Flags flags, bool allocate) {
     Issuing issuing;
-    if (flags.run_on_failed_inputs) check_collective_thread(name);  // a collective (vm.h: Flags)
+    if (flags.run_on_failed_inputs) comm::check_collective_thread(name);  // a collective (vm.h: Flags)
     drop_retired();
     auto ins = std::make_shared<Instruction>();
     ins->name = name;
@@ -270,6 +268,7 @@ class Machine {
     std::exception_ptr error;
     if (!inherited || ins->flags.run_on_failed_inputs) {
       try {
+        const comm::Computing computing(!comm_stream);  // the watchdog's view (comm.h)
         results = ins->body(ins->inputs, ins->given);
         check_results(*ins, results);
       } catch (...) {
@@ -381,7 +380,7 @@ class Machine {
   void run_on_comm(const std::function<void()>& call) {
     // From an issuing thread, a collective of the program; graph mode's lanes and actors
     // hold no issuing lock and run their own, ordered by the compiled plan.
-    if (issuing_here()) check_collective_thread("a collective");
+    if (issuing_here()) comm::check_collective_thread("a collective");
     device::Stream& s = stream_of(device::StreamKind::kComm);
     if (s.query()) {
       // Nothing queued or running there, and only this thread queues: the call is next in
@@ -491,18 +490,6 @@ Issuing::~Issuing() {
 }
 
 void set_issuing_wait(std::function<void(const std::function<void()>& wait)> wrap) { issuing_wait = std::move(wrap); }
-
-void check_collective_thread(const std::string& what) {
-  if (!comm::initialized() || comm::world_size() < 2) return;
-  const std::thread::id me = std::this_thread::get_id();
-  if (collective_thread == std::thread::id()) collective_thread = me;
-  if (collective_thread == me) return;
-  throw std::runtime_error(
-      "[" + what + "] a collective issued from a second thread: every rank must issue its collectives in one order, "
-      "which threads do not keep, so in a job of several ranks only the thread that issued the first collective may "
-      "issue them (global ops, reads of global tensors, backward and optimizer steps over them, compiled graphs). "
-      "Issue them on that thread and hand the values read there to other threads");
-}
 
 std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
                            const std::vector<TensorMeta>& outputs, Body body, Flags flags) {

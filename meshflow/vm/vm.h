@@ -69,10 +69,6 @@ class Issuing {
 // blocks until the lock is taken. The Python bindings release the GIL around it, since the
 // holder may need the GIL (a hook in backward). Set once, before any thread issues.
 void set_issuing_wait(std::function<void(const std::function<void()>& wait)> wrap);
-// Raises, naming `what`, unless this thread may issue a collective: in a job of one rank any
-// may; in a job of several, the thread that issued the first one (called by everything that
-// issues collectives: the VM's comm instructions, funneled calls, a compiled graph's run).
-void check_collective_thread(const std::string& what);
 
 using Body = std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs)>;
 // An op's kernel call: `outputs` holds the memory allocated for its outputs when it was

@@ -106,6 +106,7 @@ def set_grad_bucket_size(nbytes):
 
 def _finish_queued_work():
     # At exit, before the interpreter goes: queued work may still hold NumPy arrays.
+    _C.mark_exiting()  # a rank left waiting in a collective this one never made is told it ended
     try:
         _C.synchronize()
     except Exception as e:  # an error nobody read: say so, and end non-zero, rather than lose it

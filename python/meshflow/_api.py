@@ -206,10 +206,9 @@ def as_tensor(data, dtype=None, device=None):
 
 
 def _new(make):
+    # Of a global tensor too: a local tensor on this rank's device, which a global op takes as
+    # broadcast on its placement (implicit replication), as a tensor a forward makes.
     def method(self, *args, size=None, dtype=None, device=None, requires_grad=False):
-        if self.is_global:
-            raise RuntimeError("new_* makes a local tensor; on a global tensor use the creation op with a "
-                               "placement and sbp")
         out = make(*args, size=size, dtype=dtype or self.dtype, device=device or self.device)
         return out.requires_grad_(True) if requires_grad else out
     return method

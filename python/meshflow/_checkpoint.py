@@ -402,13 +402,27 @@ def _unpickle_objects(array, weights_only):
 TORCH_FILE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".tar")
 
 
-def _only_local(state):
+def _held_whole(state, path):
+    """`state` with each global tensor replaced by this rank's part, when every global tensor
+    in it is broadcast on every axis (this rank then holds its whole value, as every rank of its
+    placement does); None when one is split or partial (only a collective save has its value)
+    or the state cannot be saved (the collective path reports it on every rank)."""
     tensors = []
     try:
         _encode(state, (), tensors, [])
     except TypeError:
-        return False  # the collective path reports it on every rank
-    return not any(t.is_global for _, t in tensors)
+        return None
+    rank = env.get_rank()
+    for tensor_path, t in tensors:
+        if not t.is_global:
+            continue
+        if any(s != broadcast for s in t.sbp):
+            return None
+        if rank not in np.asarray(t.placement.ranks).ravel():
+            raise ValueError(f"[save] '{_name(tensor_path)}' is broadcast on {t.placement}, which rank {rank} is "
+                             f"not in: a one-file save ('{path}') writes the values the calling rank holds; save on "
+                             "a rank of the placement (if rank == 0:), or to a directory path, on every rank")
+    return _moved(state, lambda t: t.to_local() if t.is_global else t)
 
 
 def _save_one_file(state, path):
@@ -432,10 +446,13 @@ def save(state, path, format=None, metadata=None):
     `path`, replacing an earlier checkpoint there only once the new one is complete.
     Collective over the world. `path` may also be an open binary file (io.BytesIO), for a
     state of local tensors, as torch.save's; so is a path ending as torch's files do (.pt,
-    .pth, .bin, .ckpt, .tar) for a state of local tensors: one file the calling rank writes
-    alone, not collective (DDP's `if rank == 0: save(...)`). Those two forms also take other
-    objects (torch.save(model) of a whole module): they are pickled, and load() restores them
-    only with weights_only=False, as torch.load.
+    .pth, .bin, .ckpt, .tar) for a state whose tensors are local or broadcast global ones
+    (a data-parallel model's): one file of the values the calling rank holds, which it writes
+    alone, not collective (DDP's `if rank == 0: save(model.state_dict(), "model.pt")`). A
+    state with split or partial tensors saved to such a path is a collective save into a
+    directory of that name, as any other path.
+    Those one-file forms also take other objects (torch.save(model) of a whole module): they
+    are pickled, and load() restores them only with weights_only=False, as torch.load.
 
     format: "meshflow" (the directory above), "safetensors" (one file, which Hugging Face's
     safetensors library and load() read), or None: "safetensors" when `path` ends with
@@ -458,8 +475,10 @@ def save(state, path, format=None, metadata=None):
     if _is_file_object(path):
         return _save_to_file(state, path)
     path = os.fspath(path)
-    if path.endswith(TORCH_FILE_SUFFIXES) and _only_local(state):
-        return _save_one_file(state, path)
+    if path.endswith(TORCH_FILE_SUFFIXES):
+        held = _held_whole(state, path)
+        if held is not None:
+            return _save_one_file(held, path)
     rank = env.get_rank()
     tensors, tree, error = [], None, ""
     try:
@@ -674,20 +693,39 @@ def _local_part(directory, record, where, nd_sbp, rank):
     return _read_box(directory, record, start, extent)
 
 
-def _device_of(map_location):
-    if not isinstance(map_location, (str, _device.device)):
-        raise TypeError(f"[load] map_location={map_location!r}; expected a device or its name (\"cpu\")")
-    return _device.device(map_location)
+def _mover(map_location):
+    """What torch.load's map_location does to each tensor, loaded on the CPU: a device (or its
+    name) moves it there; a dict {saved device: device} moves those saved on a key's device;
+    a function f(tensor, saved device name) returns the tensor to keep (torch passes a storage
+    and its location: `lambda storage, loc: storage` keeps it where it was loaded)."""
+    if isinstance(map_location, (str, _device.device)):
+        target = _device.device(map_location)
+        return lambda t: t.to(target)
+    if isinstance(map_location, dict):
+        table = {str(_device.device(k)) if isinstance(k, _device.device) else str(k): _device.device(v)
+                 for k, v in map_location.items()}
+        return lambda t: t.to(table[str(t.device)]) if str(t.device) in table else t
+
+    if callable(map_location):
+        def call(t):
+            moved = map_location(t, str(t.device))
+            if not isinstance(moved, Tensor):
+                raise TypeError(f"[load] map_location returned {type(moved).__name__}; expected the tensor it was "
+                                "given, or that tensor moved to a device")
+            return moved
+        return call
+    raise TypeError(f"[load] map_location={map_location!r}; expected a device or its name (\"cpu\"), a dict "
+                    "{saved device: device} or a function (tensor, saved device name) -> tensor")
 
 
-def _to_device(state, device):
-    """`state` with each tensor moved to `device`."""
+def _moved(state, move):
+    """`state` with each tensor replaced by move(tensor)."""
     if isinstance(state, Tensor):
-        return state.to(device)
+        return move(state)
     if isinstance(state, dict):
-        return type(state)((key, _to_device(value, device)) for key, value in state.items())
+        return type(state)((key, _moved(value, move)) for key, value in state.items())
     if isinstance(state, (list, tuple)):
-        return type(state)(_to_device(value, device) for value in state)
+        return type(state)(_moved(value, move) for value in state)
     return state
 
 
@@ -716,7 +754,8 @@ def _is_saved_npz(path):
 
 
 def load(path, placement=None, sbp=None, template=None, map_location=None, weights_only=None):
-    """The state saved at `path`, its tensors in the layout asked for. Collective over the world.
+    """The state saved at `path`, its tensors in the layout asked for. Collective over the world
+    (unless every tensor loads local, below).
 
     placement: None (each global tensor on the placement it was saved from, which must fit
     the world; local ones local), a meshflow.placement, "local" (local tensors holding the
@@ -727,8 +766,11 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
     template: a state like the saved one; each of its tensors gives the layout of the saved
     tensor at the same place (its shape and dtype must match) instead of placement and sbp.
     Names are the keys on the way to a tensor joined by dots: "model.layers.0.weight".
-    map_location: a device (or its name, "cpu"): every tensor local on it, holding the full
-    value, as torch.load gives them (so not with placement, sbp or template). In a world of
+    map_location: as torch.load's (a device or its name, "cpu"; a dict {saved device:
+    device}; a function (tensor, saved device name) -> tensor): every tensor local, holding
+    the full value, where map_location puts it (so not with placement, sbp or template).
+    A load into local tensors (map_location, or placement="local") is not collective: each
+    rank reads the files alone, and some ranks only may make it. In a world of
     one process a tensor saved on more ranks loads so by default too.
     `path` may also be an open binary file that save() wrote (local tensors; torch.load's
     map_location is accepted and ignored there; weights_only=False lets objects that save()
@@ -751,22 +793,33 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
                              "values; expected no placement=, sbp= or template= (model.load_state_dict converts "
                              "each value to its parameter's layout)")
         state = _load_single_file(os.fspath(path), weights_only)
-        return state if map_location is None else _to_device(state, _device_of(map_location))
-    device = None
+        return state if map_location is None else _moved(state, _mover(map_location))
+    move = None
     if map_location is not None:
-        _device_of(map_location)
+        move = _mover(map_location)
         if placement is not None or sbp is not None or template is not None:
             raise ValueError("[load] map_location= loads every tensor local with its full value; expected it "
                              "without placement=, sbp= or template=")
-        device, placement = _device.device(map_location), LOCAL
+        placement = LOCAL
     path = os.fspath(path)
     rank = env.get_rank()
+    # Into local tensors (map_location=, placement="local") each rank reads what it needs alone,
+    # so rank-0-only code may load (DDP's `if rank == 0: torch.load(...)`); otherwise the ranks
+    # raise any rank's error together.
+    alone = isinstance(placement, str) and placement == LOCAL
+
+    def settle(error):
+        if not alone:
+            _C.agree(error, "load")
+        elif error:
+            raise ValueError(error)
+
     error, meta, directory = "", None, None
     try:
         directory, meta = _read_meta(path)
     except (OSError, ValueError) as e:
         error = _message("load", e)
-    _C.agree(error, "load")
+    settle(error)
 
     records = meta["tensors"]
     templates = _tensors_in(template)
@@ -783,7 +836,7 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
             parts.append(_local_part(directory, record, where, nd_sbp, rank))
     except Exception as e:  # noqa: BLE001 - user functions and the disk may fail on one rank only
         error = _message("load", e)
-    _C.agree(error, "load")
+    settle(error)
 
     tensors = []
     for part, (where, nd_sbp), record in zip(parts, layouts, records):
@@ -792,7 +845,7 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
             tensor = tensor.to_global(placement=where, sbp=_without_partial(nd_sbp))
             if any(s.is_partial for s in nd_sbp):
                 tensor = tensor.to_global(sbp=nd_sbp)
-        elif device is not None:
-            tensor = tensor.to(device)
+        elif move is not None:
+            tensor = move(tensor)
         tensors.append(tensor)
     return _decode(meta["state"], tensors)

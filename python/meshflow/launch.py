@@ -6,13 +6,19 @@
     python3 -m meshflow.launch --sim-hosts H --nproc N [--net-rate RATE] script.py [args]
     python3 -m meshflow.launch --standalone --nproc_per_node N script.py [args]   (torchrun's)
 
+torchrun's options for one node are taken too: --nnodes 1, --node_rank 0, --master_addr and
+--master_port (they set MASTER_ADDR and MASTER_PORT), `-m module` for the script, and the
+rendezvous, restart and logging options (--rdzv_backend, --max_restarts, --tee ...), which
+change nothing: mpirun starts the ranks and restarts none.
 Options before the script that are not the launcher's pass through to mpirun (--hostfile,
 --host, --mca ...). The script is the first argument ending in .py, or the one after `--`
 (for a program of another name). Each rank runs the script with the same Python interpreter
 as this launcher (the same path must exist on every host). Ranks fill the hosts in order,
 K per host; `mf.env.get_local_rank()` is a rank's index on its host. As torchrun does, each
-rank's environment holds RANK, WORLD_SIZE, LOCAL_RANK and LOCAL_WORLD_SIZE before its script
-starts, and MASTER_ADDR (where the launcher knows rank 0's host) and MASTER_PORT (29500)
+rank's environment holds RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, GROUP_RANK (its host's
+index), GROUP_WORLD_SIZE, ROLE_RANK, ROLE_WORLD_SIZE, ROLE_NAME, TORCHELASTIC_RUN_ID (one per
+job), TORCHELASTIC_RESTART_COUNT and TORCHELASTIC_MAX_RESTARTS (0) before its script starts,
+and MASTER_ADDR (where the launcher knows rank 0's host) and MASTER_PORT (29500)
 unless already set; meshflow itself needs none of them. A rank whose
 OMP_NUM_THREADS is unset takes its host's cores / its host's ranks BLAS and OpenMP threads
 (meshflow/__init__.py does it before loading the kernels), so hosts of different sizes are
@@ -38,6 +44,7 @@ import signal
 import subprocess
 import sys
 import threading
+import uuid
 
 from . import _netns
 
@@ -49,18 +56,40 @@ TCP_OVER_LOOPBACK = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", 
 # The launcher's own options and whether each takes a value.
 OWN = {"--nproc": True, "-n": True, "-np": True, "--net-rate": True, "--sim-hosts": True, "--hosts": True,
        "--nproc-per-host": True, "--nproc-per-node": True, "--nproc_per_node": True, "--nnodes": True,
-       "--standalone": False}
-# torchrun's spellings, for its command lines: one node's ranks are --nproc.
+       "--standalone": False, "--node-rank": True, "--master-addr": True, "--master-port": True}
+# torchrun's options that change nothing for one node's job, which mpirun starts (there is no
+# rendezvous to make, no agent to restart workers, no per-rank log redirection).
+TORCHRUN_IGNORED = {"--rdzv-backend": True, "--rdzv-endpoint": True, "--rdzv-id": True, "--rdzv-conf": True,
+                    "--max-restarts": True, "--monitor-interval": True, "--start-method": True, "--role": True,
+                    "--log-dir": True, "--redirects": True, "--tee": True, "--local-addr": True,
+                    "--local-ranks-filter": True, "--logs-specs": True, "--run-path": False}
+OWN.update(TORCHRUN_IGNORED)
+# torchrun's spellings, for its command lines: one node's ranks are --nproc; each option also
+# with underscores (--node_rank).
 CANONICAL = {"-n": "--nproc", "-np": "--nproc", "--nproc-per-node": "--nproc", "--nproc_per_node": "--nproc"}
+for _name in list(OWN):
+    if _name.startswith("--") and "-" in _name[2:]:
+        _underscored = "--" + _name[2:].replace("-", "_")
+        OWN.setdefault(_underscored, OWN[_name])
+        CANONICAL.setdefault(_underscored, CANONICAL.get(_name, _name))
 # How each rank starts: the torchrun variables made from mpirun's own for this rank, then the
 # script exec'd in the same process (the same pid for mpirun), so that a script reading them
 # at its top, before importing anything, finds them.
+# Hosts hold equal numbers of ranks, filled in order, so a rank's host (torchrun's "group", its
+# node) is its rank divided by the ranks per host; every rank has torchrun's one role.
 RANK_ENV = ("import os, sys\n"
             "for name, mpi in (('RANK', 'OMPI_COMM_WORLD_RANK'), ('WORLD_SIZE', 'OMPI_COMM_WORLD_SIZE'), "
             "('LOCAL_RANK', 'OMPI_COMM_WORLD_LOCAL_RANK'), ('LOCAL_WORLD_SIZE', 'OMPI_COMM_WORLD_LOCAL_SIZE')):\n"
             "    if mpi in os.environ:\n"
             "        os.environ[name] = os.environ[mpi]\n"
+            "if 'RANK' in os.environ and 'LOCAL_WORLD_SIZE' in os.environ:\n"
+            "    rank, world, per_host = (int(os.environ[n]) for n in ('RANK', 'WORLD_SIZE', 'LOCAL_WORLD_SIZE'))\n"
+            "    os.environ.update(GROUP_RANK=str(rank // per_host), GROUP_WORLD_SIZE=str(world // per_host), "
+            "ROLE_RANK=str(rank), ROLE_WORLD_SIZE=str(world), ROLE_NAME='default')\n"
             "os.execv(sys.executable, [sys.executable, '-u'] + sys.argv[1:])\n")
+# What torchrun's agent sets for every rank of a job (torch.distributed.is_torchelastic_launched
+# reads the run id); the launcher restarts nothing.
+ELASTIC_ENV = {"TORCHELASTIC_RESTART_COUNT": "0", "TORCHELASTIC_MAX_RESTARTS": "0"}
 
 
 def fail(message):
@@ -83,6 +112,10 @@ def parse(argv):
             break
         if arg.endswith(".py") and not arg.startswith("-"):
             break
+        if arg in ("-m", "--module"):  # torchrun's `-m package.module args`: python3 -m ...
+            if i + 1 >= len(argv):
+                fail(f"{arg} needs a module name")
+            return _checked(own, mpirun_options, ["-m"] + argv[i + 1:])
         name, value = (arg.split("=", 1) + [None])[:2] if arg.startswith("--") else (arg, None)
         if name in OWN:
             if not OWN[name]:
@@ -97,12 +130,21 @@ def parse(argv):
         i += 1
     if i >= len(argv):
         fail("no script given")
-    if own.pop("--nnodes", "1") != "1":
+    return _checked(own, mpirun_options, argv[i:])
+
+
+def _checked(own, mpirun_options, script_and_args):
+    if own.pop("--nnodes", "1") not in ("1", "1:1"):
         fail("--nnodes: give the hosts instead (--hosts A,B --nproc-per-host K)")
+    if own.pop("--node-rank", "0") != "0":
+        fail("--node-rank: one launcher starts every host's ranks; give the hosts instead (--hosts A,B "
+             "--nproc-per-host K) and run it once, on one host")
     own.pop("--standalone", None)
+    for name in TORCHRUN_IGNORED:
+        own.pop(name, None)
     if "--net-rate" in own and not RATE.match(own["--net-rate"]):
         fail(f"--net-rate {own['--net-rate']!r} is not a rate tc understands; expected e.g. 4gbit, 500mbit or 100mbps")
-    return own, mpirun_options, argv[i:]
+    return own, mpirun_options, script_and_args
 
 
 def layout(own):
@@ -145,7 +187,7 @@ def command(nproc, mpirun_options, script_and_args, env):
     # Ranks on this host inherit the environment; those on other hosts get what -x names.
     for name in sorted(env):
         if name in ("PYTHONPATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MASTER_ADDR", "MASTER_PORT") \
-                or name.startswith("MESHFLOW_"):
+                or name.startswith(("MESHFLOW_", "TORCHELASTIC_")):
             cmd += ["-x", name]
     return cmd + mpirun_options + [sys.executable, "-u", "-c", RANK_ENV] + script_and_args
 
@@ -228,7 +270,12 @@ def main(argv=None):
         env.setdefault("MASTER_ADDR", hosts[0])  # rank 0 runs on the first host
     elif not any(option in mpirun_options for option in ("--host", "-H", "--hostfile", "-hostfile", "--machinefile")):
         env.setdefault("MASTER_ADDR", "127.0.0.1")
+    if "--master-addr" in own:
+        env["MASTER_ADDR"] = own.pop("--master-addr")
+    if "--master-port" in own:
+        env["MASTER_PORT"] = own.pop("--master-port")
     env.setdefault("MASTER_PORT", "29500")  # torchrun's default
+    env.update(ELASTIC_ENV, TORCHELASTIC_RUN_ID=uuid.uuid4().hex)
     if hosts is not None:
         mpirun_options = ["--host", ",".join(f"{h}:{per_host}" for h in hosts)] + mpirun_options
     if "--sim-hosts" in own:

@@ -143,6 +143,25 @@ TEST(GraphDist, CppGraphTrainingEqualsEager) {
   }
 }
 
+// A local input beside global ones (labels every rank made alike) is taken as broadcast on
+// their placement, as an eager op takes it: the step equals eager's on the split labels.
+TEST(GraphDist, CppGraphTakesALocalInputAsBroadcastOnTheOthersPlacement) {
+  for (const Placement& p : test::op_meshes()) {
+    auto eager_model = mlp(p, false), graph_model = mlp(p, false);
+    const optim::AdamWOptions options{/*lr=*/1e-2, 0.9, 0.999, 1e-8, 0.01};
+    optim::AdamW eager_opt(eager_model->parameters(), options);
+    TrainStep step(graph_model, std::make_shared<optim::AdamW>(graph_model->parameters(), options));
+    for (int i = 0; i < 2; ++i) {
+      const auto [x, y] = batch(p, 6, i);
+      const Var local_y(gather_full(y.global()));
+      const Var loss = eager_step(*eager_model, eager_opt, x, y, 0.5);
+      const std::vector<Var> got = step({x, local_y});
+      EXPECT_TRUE(test::close(gather_full(got[0].global()), gather_full(loss.global()), 1e-5)) << p.str();
+    }
+    expect_same_parameters(*eager_model, *graph_model, 1e-5, p.str());
+  }
+}
+
 TEST(GraphDist, CppGraphAccumulatesMicroBatchesAsTheWholeBatch) {
   for (const Placement& p : test::op_meshes()) {
     auto eager_model = mlp(p, true), graph_model = mlp(p, true);
@@ -162,6 +181,56 @@ TEST(GraphDist, CppGraphAccumulatesMicroBatchesAsTheWholeBatch) {
 
 // A chain of elementwise ops with a broadcast bias, a residual, and an intermediate the
 // step also returns (so it is stored although the chain reads it too).
+class ForwardStep : public nn::Graph {
+ public:
+  explicit ForwardStep(std::shared_ptr<nn::Sequential> model) : model_(model) { register_module("model", model); }
+  std::vector<Var> build(const std::vector<Var>& in) override { return {model_->forward(in[0])}; }
+
+ private:
+  std::shared_ptr<nn::Sequential> model_;
+};
+
+// A plan is per training mode: one graph called after model->eval() drops nothing, as eager,
+// and after model->train() drops again (build traced the mode).
+TEST(GraphDist, CppGraphFollowsTheModelsModeBetweenCalls) {
+  for (const Placement& p : test::op_meshes()) {
+    manual_seed(5);
+    auto model = std::make_shared<nn::Sequential>();
+    model->append(std::make_shared<nn::Linear>(8, 16)).append(std::make_shared<nn::Dropout>(0.5));
+    model->to_global(p, [&](const std::string&, const Var&) { return NdSbp(p.ndim(), Sbp::broadcast()); });
+    ForwardStep step(model);
+    const auto [x, y] = batch(p, 6, 0);
+    const Tensor trained = gather_full(step({x})[0].global());
+    model->eval();
+    const Tensor evaluated = gather_full(step({x})[0].global());
+    EXPECT_TRUE(test::close(evaluated, gather_full(model->forward(x).global()), 1e-6)) << p.str();
+    EXPECT_FALSE(test::close(trained, evaluated, 1e-6)) << p.str();
+    model->train();
+    EXPECT_FALSE(test::close(gather_full(step({x})[0].global()), evaluated, 1e-6)) << p.str();
+  }
+}
+
+// Fine-tuning: a layer frozen (requires_grad_(false)) between calls makes a plan of its own,
+// in which backward and the optimizer leave it alone, as eager code does.
+TEST(GraphDist, CppGraphLeavesALayerFrozenBetweenCallsAlone) {
+  for (const Placement& p : test::op_meshes()) {
+    auto eager_model = mlp(p, false), graph_model = mlp(p, false);
+    const optim::AdamWOptions options{/*lr=*/1e-2, 0.9, 0.999, 1e-8, 0.01};
+    optim::AdamW eager_opt(eager_model->parameters(), options);
+    TrainStep step(graph_model, std::make_shared<optim::AdamW>(graph_model->parameters(), options));
+    for (int i = 0; i < 4; ++i) {
+      if (i == 2) {
+        for (auto* m : {eager_model.get(), graph_model.get()}) m->children()[0]->requires_grad_(false);
+      }
+      const auto [x, y] = batch(p, 6, i);
+      const Var loss = eager_step(*eager_model, eager_opt, x, y, 0.5);
+      const std::vector<Var> got = step({x, y});
+      EXPECT_TRUE(test::close(gather_full(got[0].global()), gather_full(loss.global()), 1e-5)) << p.str() << i;
+    }
+    expect_same_parameters(*eager_model, *graph_model, 1e-5, p.str());
+  }
+}
+
 class ChainStep : public nn::Graph {
  public:
   explicit ChainStep(bool fuse) { config().enable_fusion(fuse); }
@@ -292,9 +361,12 @@ TEST(GraphDist, CppGraphRunsLocalProgramsAsEagerWithBoundedPlans) {
     ASSERT_FALSE(a[i].is_global());
     EXPECT_TRUE(test::close(a[i].local(), e[i].local(), 1e-5)) << i;
   }
-  // All local or all global: a mix is refused before compiling.
+  // A local input beside global ones of several placements is refused before compiling (one
+  // placement takes it as broadcast: CppGraphTakesALocalInputAsBroadcastOnTheOthersPlacement).
   const auto [gx, gy] = batch(here, 4, 0);
-  test::expect_error([&] { step({gx, Var(gather_full(gy.global()))}); }, "all of them local or all global");
+  const Var elsewhere(global_from_full(gather_full(gy.global()), test::first_ranks({1, 1}),
+                                       {Sbp::broadcast(), Sbp::broadcast()}));
+  test::expect_error([&] { step({gx, elsewhere, Var(gather_full(gy.global()))}); }, "several placements");
   TrainStep fresh(local_mlp(), std::make_shared<optim::AdamW>(std::vector<Var>{}, optim::AdamWOptions{}));
   EXPECT_THROW(fresh.explain(), std::logic_error);
 }

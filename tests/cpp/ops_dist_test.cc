@@ -11,6 +11,7 @@
 #include <thread>
 #include <tuple>
 
+#include "meshflow/global/point_to_point.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/vm/vm.h"
 #include "tests/cpp/op_check.h"
@@ -364,6 +365,51 @@ TEST(RanksAgree, ACollectiveFromASecondThreadRaisesBeforeItCommunicates) {
   other.join();
   EXPECT_NE(error.find("a collective issued from a second thread"), std::string::npos) << error;
   EXPECT_TRUE(close(gather_full(to_global(a, all, {B})), x, 0));
+}
+
+// A read agrees on its arguments with the other ranks first (comm::agree, from the issuing
+// thread at once): from a second thread that agreement raises too, before it communicates.
+TEST(RanksAgree, AReadFromASecondThreadRaisesBeforeItsAgreement) {
+  REQUIRE_RANKS(2);
+  const Placement all = first_ranks({comm::world_size()});
+  const Tensor x = logical_value({4, 6}, DType::kFloat32);
+  GlobalTensor a = make_source(x, all, {S0});
+  EXPECT_TRUE(close(gather_full(a), x, 0));  // this thread issues collectives
+  std::string error;
+  std::thread other([&] {
+    try {
+      gather_full(a);
+    } catch (const std::runtime_error& e) {
+      error = e.what();
+    }
+  });
+  other.join();
+  EXPECT_NE(error.find("a collective issued from a second thread"), std::string::npos) << error;
+  EXPECT_TRUE(close(gather_full(a), x, 0));
+}
+
+// torch.distributed's send / recv: made by the two ranks alone (the others make no call),
+// in program order with the ops that make what is sent; a pair whose ends do not fit raises
+// on both, naming both.
+TEST(PointToPoint, ThePairAloneMovesATensorAndMismatchesRaiseOnBothEnds) {
+  REQUIRE_RANKS(2);
+  const Tensor x = logical_value({3, 4}, DType::kFloat32);
+  const int me = comm::world_rank();
+  if (me == 0) {
+    const Tensor doubled = apply_local(find_op("mul_scalar"), {x}, Attrs{{"value", 2.0}})[0];
+    vm::wait(send_to(doubled, 1));
+    EXPECT_TRUE(close(receive_from({3, 4}, DType::kFloat32, 1), x, 0));
+    expect_error([&] { vm::wait(send_to(x, 1)); }, "[send] rank 0 sends 12 float32 elements but rank 1 receives 6");
+  } else if (me == 1) {
+    const Tensor got = receive_from({3, 4}, DType::kFloat32, 0);
+    vm::wait(send_to(x, 0));
+    const Tensor expected = apply_local(find_op("mul_scalar"), {x}, Attrs{{"value", 2.0}})[0];
+    EXPECT_TRUE(close(got, expected, 0));
+    expect_error([&] { vm::wait(receive_from({6}, DType::kFloat32, 0)); },
+                 "[recv] rank 1 receives 6 float32 elements but rank 0 sends 12");
+  }
+  expect_error([&] { send_to(x, me); }, "[send] peer rank");
+  comm::agree("", 0, "the pair is done");
 }
 
 // A data error raises on every rank of the op's placement, and on any rank the failed value

@@ -201,8 +201,24 @@ def test_map_location_gives_local_tensors_even_where_the_placement_fits(tmp_path
     np.testing.assert_array_equal(loaded.numpy(), value_of((4, 3), np.float32))
     with pytest.raises(ValueError, match=r"\[load\] map_location= loads every tensor local"):
         mf.load(path, map_location="cpu", placement=ONE)
-    with pytest.raises(TypeError, match=r"\[load\] map_location=\{\}; expected a device"):
-        mf.load(path, map_location={})
+    with pytest.raises(TypeError, match=r"\[load\] map_location=3; expected a device"):
+        mf.load(path, map_location=3)
+
+
+@pytest.mark.parametrize("map_location", [lambda storage, loc: storage, {"cuda:0": "cpu"}, {"cpu": "cpu"}, {}])
+def test_map_location_takes_torch_s_functions_and_dicts(tmp_path, map_location):
+    # Old tutorials' `map_location=lambda storage, loc: storage` and `{"cuda:0": "cpu"}`.
+    mf.save({"w": mf.tensor(value_of((4, 3), np.float32), placement=ONE, sbp=S(0)), "n": 2}, tmp_path / "ckpt")
+    mf.save({"w": mf.tensor(value_of((4, 3), np.float32))}, tmp_path / "model.pt")
+    for path in (tmp_path / "ckpt", tmp_path / "model.pt"):
+        loaded = mf.load(path, map_location=map_location)["w"]
+        assert loaded.is_local and loaded.device == mf.device("cpu")
+        np.testing.assert_array_equal(loaded.numpy(), value_of((4, 3), np.float32))
+    seen = []
+    mf.load(tmp_path / "ckpt", map_location=lambda t, loc: seen.append(loc) or t)
+    assert seen == ["cpu"]
+    with pytest.raises(TypeError, match=r"map_location returned int; expected the tensor it was given"):
+        mf.load(tmp_path / "ckpt", map_location=lambda t, loc: 3)
 
 
 def test_incomplete_or_missing_checkpoints_raise(tmp_path):

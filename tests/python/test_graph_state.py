@@ -87,6 +87,52 @@ def test_running_statistics_update_in_the_graph_as_eager(kind, momentum):
     assert not np.array_equal(Forward(model)(x).numpy(), expected)  # the batch's statistics differ
 
 
+def test_one_graph_follows_model_eval_and_train_between_calls():
+    # A plan is per training mode: the same Graph object called after model.eval() uses the
+    # running statistics and drops nothing, and after model.train() the batch's, as eager.
+    def make():
+        mf.manual_seed(0)
+        return nn.Sequential(nn.Linear(4, 6), nn.BatchNorm1d(6), nn.Dropout(0.5), nn.Linear(6, 2)).to_global(
+            placement(), mf.sbp.broadcast)
+    xs = [mf.tensor(np.random.default_rng(i).standard_normal((5, 4)).astype(np.float32), placement=placement(),
+                    sbp=mf.sbp.broadcast) for i in range(3)]
+    results = []
+    for graph in (True, False):
+        mf.manual_seed(1)
+        model = make()
+        forward = Forward(model) if graph else model
+        with mf.no_grad():
+            got = [forward(xs[0]).numpy()]
+            model.eval()
+            got.append(forward(xs[1]).numpy())
+            model.train()
+            got.append(forward(xs[2]).numpy())
+        results.append(got + [model[1].running_mean.numpy(), int(model[1].num_batches_tracked.item())])
+    for graph_value, eager_value in zip(*results):
+        np.testing.assert_allclose(graph_value, eager_value, rtol=1e-6, atol=1e-7)
+    assert results[0][-1] == 2  # the eval call left the statistics alone
+
+
+def test_a_layer_frozen_between_calls_stays_as_it_is_in_the_graph_as_eager():
+    # Fine-tuning: requires_grad_(False) on a layer between calls makes a plan of its own, in
+    # which backward and the optimizer leave that layer alone, as eager code does.
+    data = batches(NORMS["BatchNorm2d"][1], 4)
+    runs = []
+    for graph in (True, False):
+        model, opt = norm_model("BatchNorm2d", 0.1)
+        step = Step(model, opt)
+        losses = []
+        for i, (x, y) in enumerate(data):
+            if i == 2:
+                model[0].requires_grad_(False)
+                frozen = model[0].weight.numpy()
+            losses.append(step(x, y).item() if graph else eager_step(model, opt, x, y))
+        np.testing.assert_array_equal(model[0].weight.numpy(), frozen)
+        runs.append((losses, model))
+    np.testing.assert_allclose(runs[0][0], runs[1][0], rtol=1e-6)
+    assert_same_state(runs[0][1], runs[1][1])
+
+
 def test_eval_graph_reads_running_statistics_eager_code_changed():
     model, _ = norm_model("BatchNorm2d", 0.1)
     model.eval()

@@ -62,8 +62,12 @@ def assert_no_namespaces_left():
     (["--nproc", "2", "--", "my_program", "-v"], ({"--nproc": "2"}, [], ["my_program", "-v"])),
     (["--standalone", "--nnodes=1", "--nproc_per_node=2", "t.py"], ({"--nproc": "2"}, [], ["t.py"])),
     (["--nproc-per-node", "4", "t.py"], ({"--nproc": "4"}, [], ["t.py"])),
+    (["--nnodes=1", "--nproc_per_node=2", "--node_rank=0", "--master_addr=10.1.1.1", "--master-port", "29501",
+      "--rdzv_backend=c10d", "--rdzv-endpoint", "localhost:0", "--max_restarts=0", "--tee", "3", "t.py", "--lr", "1"],
+     ({"--nproc": "2", "--master-addr": "10.1.1.1", "--master-port": "29501"}, [], ["t.py", "--lr", "1"])),
+    (["--nproc_per_node", "2", "-m", "pkg.train", "--epochs", "3"], ({"--nproc": "2"}, [], ["-m", "pkg.train", "--epochs", "3"])),
 ], ids=["--nproc", "--nproc=", "-n", "-np", "hostfile", "options around nproc", "hosts", "sim-hosts",
-        "script args", "--", "torchrun's", "torchrun's dashes"])
+        "script args", "--", "torchrun's", "torchrun's dashes", "torchrun's one-node options", "torchrun's -m"])
 def test_parse(argv, expected):
     assert launch.parse(argv) == expected
 
@@ -83,6 +87,8 @@ def test_layout(argv, expected):
 @pytest.mark.parametrize("argv, message", [
     (["--nproc", "2"], "no script given"),
     (["--nnodes", "2", "--nproc_per_node", "2", "t.py"], "give the hosts instead"),
+    (["--node_rank", "1", "--nproc_per_node", "2", "t.py"], "one launcher starts every host's ranks"),
+    (["--nproc_per_node", "2", "-m"], "-m needs a module name"),
     (["--nproc", "2", "--"], "no script given"),
     ([], "no script given"),
     (["train.py"], "--nproc is missing"),

@@ -31,3 +31,62 @@ def test_a_call_made_by_rank_0_only_ends_the_job_at_once_naming_it(tmp_path, und
     assert f"meshflow: rank 0: " in out and RULE in out, out
     assert call in out.split(RULE)[0], out
     assert time.monotonic() - started < 20, out
+
+
+WAITS = "cannot complete: the ranks wait in different calls, which none can leave: "
+
+
+@pytest.mark.parametrize("under_the_if, call", [
+    ("print(loss.item())", "the argument check of item()"),
+    ("print(model(x).sum().item())", "the argument check of item()"),
+    ("mf.save(model.state_dict(), 'ckpt')", "the argument check of save"),
+])
+def test_a_call_made_by_rank_0_only_while_rank_1_goes_on_ends_the_job_naming_each_rank_s_call(
+        tmp_path, under_the_if, call):
+    # Rank 1 does not exit: it goes on to the next step's collectives, which rank 0 never
+    # reaches. Every rank waits, none computes, in calls the other is not in: the watchdogs
+    # find it from each other's statuses within seconds, and each rank names every rank's call.
+    started = time.monotonic()
+    code, out = launch_script(tmp_path, f"""
+        import meshflow as mf
+        import meshflow.nn as nn
+        mesh = mf.placement("cpu", ranks=[0, 1])
+        model = nn.Linear(4, 3).to_global(mesh, mf.sbp.broadcast)
+        opt = mf.optim.SGD(model.parameters(), lr=0.1)
+        x = mf.ones(4, 4).to_global(mesh, mf.sbp.broadcast).to_global(sbp=mf.sbp.split(0))
+        for step in range(3):
+            loss = model(x).square().mean()
+            opt.zero_grad(); loss.backward(); opt.step()
+            if mf.env.get_rank() == 0:
+                {under_the_if}
+    """, timeout=50, MESHFLOW_EXIT_TIMEOUT="60", MESHFLOW_COMM_TIMEOUT="60")
+    assert code != 0, out
+    for rank in (0, 1):
+        assert f"meshflow: rank {rank}: " in out and WAITS in out, out
+    found = out.split(WAITS)[1]
+    assert f"rank 0 waits in all_gather (metadata) on group [0, 1] issued by {call}" in found, out
+    assert "rank 1" in found and "waits in all_reduce on group [0, 1] issued by" in found, out
+    assert "Every rank must make the same calls on global tensors" in found, out
+    assert "MPI_ERR" not in out and "ORTE_ERROR_LOG" not in out, out
+    assert time.monotonic() - started < 25, out
+
+
+def test_ranks_that_meet_in_different_agreements_raise_naming_each_call(tmp_path):
+    # Both ranks check their calls' arguments at once (rank 0 a save, rank 1 a read): they
+    # raise together, each naming both calls and what to write instead.
+    code, out = launch_script(tmp_path, """
+        import meshflow as mf
+        import meshflow.nn as nn
+        model = nn.Linear(6, 4).to_global(mf.placement("cpu", ranks=[0, 1]), mf.sbp.split(0))
+        try:
+            if mf.env.get_rank() == 0:
+                mf.save(model.state_dict(), "model.pt")  # split: only a collective save has it
+            print(model.weight.sum().item())
+        except ValueError as e:
+            print(f"rank {mf.env.get_rank()} raised: {e}", flush=True)
+    """, timeout=50)
+    assert code == 0, out
+    assert "rank 0 raised: save: the ranks are in different calls (rank 0 in save; rank 1 in item() on a global " \
+           "tensor" in out, out
+    assert "rank 1 raised: item() on a global tensor" in out, out
+    assert out.count("make the call on every rank (mf.save writes each tensor once)") == 2, out

@@ -13,12 +13,15 @@ Every rank of the job makes each call, in the same order, also a call with a gro
 in (there it changes nothing): global tensors are SPMD, one program on every rank, where torch
 lets a group's non-members skip the call. A rank that skips one is told so at once, on every
 rank, naming the call. Calls are made by the thread that issues ops, like every other op.
+send / recv (and isend / irecv) are the exception: the two ranks alone make them, as torch's
+(global/point_to_point.h).
 """
 import os as _os
 import pickle as _pickle
 
 import numpy as _np
 
+from .. import _C
 from .. import env as _env
 from .._placement import placement as _placement
 from .. import sbp as _sbp
@@ -312,6 +315,60 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):  # no
     return _done(async_op, tensor)
 
 
+def _peer(rank, group, call):  # noqa: A002
+    """A peer's world rank from torch's arguments (a rank of `group` when group_dst/src given)."""
+    if rank is None:
+        raise ValueError(f"{call}: a peer rank is needed (recv from any source is not supported: name src)")
+    return _group(group, call).ranks[rank] if group is not None else int(rank)
+
+
+def isend(tensor, dst=None, group=None, tag=0, group_dst=None):  # noqa: A002
+    """Sends this rank's `tensor` to rank dst, which must recv it: a call of the two ranks
+    alone (global/point_to_point.h). Returns a work object; the value sent is the tensor's
+    at this call."""
+    from .._tensor import Tensor
+    _require_initialized("isend")
+    token = Tensor(_C.send(_local(tensor, "isend")._impl, _peer(dst if group_dst is None else group_dst,
+                                                                  group if group_dst is not None else None, "isend")))
+    return _P2PWork(token)
+
+
+def irecv(tensor, src=None, group=None, tag=0, group_src=None):  # noqa: A002
+    """Receives into `tensor` what rank src sends it (the same shape and dtype). Returns a
+    work object."""
+    from .._tensor import Tensor
+    _require_initialized("irecv")
+    _local(tensor, "irecv")
+    peer = _peer(src if group_src is None else group_src, group if group_src is not None else None, "irecv")
+    received = Tensor(_C.recv(list(tensor.shape), getattr(_C.DType, tensor.dtype.name), peer))
+    _write(tensor, received.to(tensor.device))
+    return _P2PWork(received, peer)
+
+
+def send(tensor, dst=None, group=None, tag=0, group_dst=None):  # noqa: A002
+    """isend, waited for (torch's blocking send)."""
+    isend(tensor, dst, group, tag, group_dst).wait()
+
+
+def recv(tensor, src=None, group=None, tag=0, group_src=None):  # noqa: A002
+    """irecv, waited for; returns the sender's rank (torch's)."""
+    work = irecv(tensor, src, group, tag, group_src)
+    work.wait()
+    return work.source
+
+
+class _P2PWork(_Work):
+    """isend's and irecv's work: waiting reads the transfer's outcome (its error, if any)."""
+
+    def __init__(self, token, source=None):
+        super().__init__([token])
+        self._token, self.source = token, source
+
+    def wait(self, timeout=None):
+        self._token.numpy()
+        return True
+
+
 def barrier(group=None, async_op=False, device_ids=None):  # noqa: A002
     """Returns once every rank has called it."""
     from .. import ones
@@ -370,3 +427,17 @@ def gather_object(obj, object_gather_list=None, dst=0, group=None):  # noqa: A00
     gathered = _exchange_objects(_object_bytes(obj), g)
     if _env.get_rank() == dst:
         object_gather_list[:] = gathered
+
+
+def scatter_object_list(scatter_object_output_list, scatter_object_input_list=None, src=0, group=None):  # noqa: A002
+    """Member i's scatter_object_output_list[0] becomes rank src's scatter_object_input_list[i]
+    (pickled, as torch's)."""
+    g, member = _members(group, "scatter_object_list")
+    if _env.get_rank() == src and (scatter_object_input_list is None or len(scatter_object_input_list) != g.size()):
+        raise ValueError(f"scatter_object_list: rank {src} needs a scatter_object_input_list of {g.size()} objects")
+    if member and len(scatter_object_output_list) < 1:
+        raise ValueError("scatter_object_list: scatter_object_output_list must hold at least one entry")
+    mine = _object_bytes(list(scatter_object_input_list) if _env.get_rank() == src else None)
+    every = _exchange_objects(mine, g, src)
+    if member:
+        scatter_object_output_list[0] = every[g.rank()]

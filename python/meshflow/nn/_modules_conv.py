@@ -279,7 +279,7 @@ class _BatchNorm(Module):
 
     def _syncs_local(self, input):
         """A SyncBatchNorm's local input in a DDP job: the batch is every rank's local one."""
-        if not (self._sync or getattr(self, "_sync_local", False)) or not input.is_local:
+        if not self._sync or not input.is_local:
             return False
         from .. import distributed
         return distributed.is_initialized() and distributed.get_world_size() > 1
@@ -357,15 +357,21 @@ class SyncBatchNorm(_BatchNorm):
 
     @classmethod
     def convert_sync_batchnorm(cls, module, process_group=None):
-        """torch's converter: every BatchNorm under `module` made synchronized (local_stats
-        off; meshflow's BatchNorm layers compute the logical batch's statistics then, and on
-        local tensors in a DDP job, the statistics of every rank's batch).
-        Returns `module`, changed in place."""
-        for m in module.modules():
-            if isinstance(m, _BatchNorm):
-                m.local_stats = False
-                m._sync_local = True
-        return module
+        """torch's converter: `module` with every BatchNorm*d under it replaced by a
+        SyncBatchNorm holding the same parameters and buffers (the same tensors, so an
+        optimizer made before still steps them), its children replaced in place; a BatchNorm
+        `module` itself comes back as a new SyncBatchNorm."""
+        converted = module
+        if isinstance(module, _BatchNorm) and not isinstance(module, SyncBatchNorm):
+            converted = SyncBatchNorm(module.num_features, module.eps, module.momentum, module.affine,
+                                      module.track_running_stats, process_group)
+            converted._parameters.update(module._parameters)
+            converted._buffers.update(module._buffers)
+            converted._non_persistent_buffers_set.update(module._non_persistent_buffers_set)
+            converted.training = module.training
+        for name, child in module.named_children():
+            converted.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return converted
 
 
 class Upsample(Module):

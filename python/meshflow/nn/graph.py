@@ -160,26 +160,39 @@ class Graph:
     @staticmethod
     def _key(args):
         for i, a in enumerate(args):
-            if not isinstance(a, Tensor) or not a.is_global:
-                raise TypeError(f"graph input {i} must be a meshflow Tensor, all of them local or all global; got "
-                                f"{_type_name(a) if not isinstance(a, Tensor) else 'a local Tensor beside global ones'}")
+            if not isinstance(a, Tensor):
+                raise TypeError(f"graph input {i} must be a meshflow Tensor; got {_type_name(a)}")
         return tuple((tuple(a.shape), str(a.dtype), str(a.placement), str(a.sbp)) for a in args)
 
     def __call__(self, *args):
         """Runs the step. Inputs are all global, or all local (a program that placed nothing):
         local inputs, parameters and optimizer state then run as global tensors of this rank
-        alone, and the outputs come back local, as OneFlow's nn.Graph runs single-device code."""
+        alone, and the outputs come back local, as OneFlow's nn.Graph runs single-device code.
+        A local input beside global ones on one placement is taken as broadcast there (each
+        rank's the same value: labels every rank made alike), as eager ops take it."""
         if args and not any(isinstance(a, Tensor) and a.is_global for a in args):
             if all(isinstance(a, Tensor) for a in args):
                 outputs = self._run([Tensor(_C.as_global_here(a._impl)) for a in args], local=True)
                 return _map_outputs(outputs, lambda t: Tensor(_C.to_local(t._impl)))
-        return self._run(args, local=False)
+        return self._run(self._locals_replicated(args), local=False)
+
+    @staticmethod
+    def _locals_replicated(args):
+        if not all(isinstance(a, Tensor) for a in args):
+            return args  # _key names what is wrong
+        return [Tensor(t) for t in _C.with_local_arguments_replicated([a._impl for a in args])]
 
     def _run(self, args, local):
         # mf.autocast around the call changes what build traces: a plan per setting.
+        # So do the modules' training mode (Dropout, BatchNorm's statistics: model.eval()) and
+        # the parameters' requires_grad (which ones backward and the optimizers update: a
+        # layer frozen for fine-tuning): a change between calls runs a plan of its own, as
+        # eager code follows it.
         key = (self._key(args), self.config.gradient_accumulation_steps,
                tuple(sorted((s, id(m)) for m, s in self.config.stages.items())), _C.autocast_state(),
-               self.config.fusion, local, tuple(sorted((id(m), how) for m, how in self._checkpointed().items())))
+               self.config.fusion, local, tuple(sorted((id(m), how) for m, how in self._checkpointed().items())),
+               tuple(m.training for _, module in self._modules() for m in module.modules()),
+               tuple(p.requires_grad for _, module in self._modules() for p in module.parameters()))
         if key in self._compiled:
             self._compiled.move_to_end(key)
         else:

@@ -252,3 +252,41 @@ def test_safetensors_gathers_global_tensors_and_loads_into_a_global_model(path):
     model = mf.nn.Linear(3, 4, bias=False).to_global(placement_of("2"), S(0))
     model.load_state_dict({"weight": loaded["split"]})
     check_layout(model.weight, value, "2", (S(0),))
+
+
+def test_rank0_saves_a_broadcast_global_state_to_a_torch_named_file_alone(path):
+    # DDP's `if rank == 0: save(model.state_dict(), "model.pt")` with a data-parallel global
+    # model: every value is whole on rank 0, which writes the file alone (no collective).
+    need_ranks("2")
+    value = np.arange(12.0, dtype=np.float32).reshape(4, 3)
+    model = mf.nn.Linear(3, 4).to_global(placement_of("2"), B)
+    model.load_state_dict({"weight": mf.tensor(value), "bias": mf.tensor(value[:, 0])})
+    if mf.env.get_rank() == 0:
+        mf.save({"model": model.state_dict(), "epoch": 1}, path + ".pt")
+    mf._C.agree("", "the file is written")
+    state = mf.load(path + ".pt", map_location="cpu")
+    assert state["epoch"] == 1 and state["model"]["weight"].is_local
+    np.testing.assert_array_equal(state["model"]["weight"].numpy(), value)
+    split = mf.nn.Linear(3, 4).to_global(placement_of("2"), S(0))
+    if mf.env.get_world_size() > 2 and mf.env.get_rank() == 2:  # holds no part: says so, alone
+        with pytest.raises(ValueError, match=r"'weight' is broadcast on .*, which rank 2 is not in"):
+            mf.save(model.state_dict(), path + "-2.pt")
+    mf._C.agree("", "every rank read it")
+    mf.save(split.state_dict(), path + "-split.pt")  # split: every rank, collective, into a directory
+    assert os.path.isdir(path + "-split.pt")
+
+
+def test_rank0_loads_a_directory_checkpoint_with_map_location_alone(path):
+    # `if rank == 0: torch.load(path, map_location="cpu")`: into local tensors each rank reads
+    # the files alone, not collectively.
+    need_ranks("2")
+    value = np.arange(12.0, dtype=np.float32).reshape(4, 3)
+    mf.save({"w": mf.tensor(value, placement=placement_of("2"), sbp=S(0)), "n": 5}, path)
+    if mf.env.get_rank() == 0:
+        for spelling in ({"map_location": "cpu"}, {"placement": "local"}):
+            state = mf.load(path, **spelling)
+            assert state["n"] == 5 and state["w"].is_local
+            np.testing.assert_array_equal(state["w"].numpy(), value)
+        with pytest.raises(ValueError, match="no checkpoint at"):
+            mf.load(path + "-missing", map_location="cpu")  # raised on this rank alone
+    check_layout(mf.load(path)["w"], value, "2", (S(0),))  # every rank: collective, as saved

@@ -190,8 +190,9 @@ def test_batch_norm_local_stats_are_per_rank(kind):
     with pytest.raises(ValueError, match="local_stats with a batch of 5"):
         m(on(values(5, 3, 2, 2), p, batch))
     # Converted to synchronized statistics: the whole batch's.
-    nn.SyncBatchNorm.convert_sync_batchnorm(nn.Sequential(m))
-    np.testing.assert_allclose(m(on(x, p, batch)).numpy(), np_batch_norm(x), rtol=1e-10, atol=1e-12)
+    synced = nn.SyncBatchNorm.convert_sync_batchnorm(nn.Sequential(m))[0]
+    assert type(synced) is nn.SyncBatchNorm and synced.running_mean is m.running_mean
+    np.testing.assert_allclose(synced(on(x, p, batch)).numpy(), np_batch_norm(x), rtol=1e-10, atol=1e-12)
 
 
 # ---- A small CNN trained data parallel

@@ -71,12 +71,50 @@ def test_objects_and_groups(pg):
     box = [{"lr": 0.1}, "a"] if RANK == 0 else [None, None]
     dist.broadcast_object_list(box, src=0)
     assert box == [{"lr": 0.1}, "a"]
+    mine = [None]
+    dist.scatter_object_list(mine, [{"shard": r} for r in range(WORLD)] if RANK == 0 else None, src=0)
+    assert mine == [{"shard": RANK}]
     assert dist.get_world_size() == WORLD and dist.get_rank() == RANK and dist.get_backend() == "gloo"
     evens = dist.new_group([r for r in range(WORLD) if r % 2 == 0])
     t = mf.tensor([float(RANK)])
     dist.all_reduce(t, group=evens)
     assert t.item() == (sum(range(0, WORLD, 2)) if RANK % 2 == 0 else RANK)
     assert dist.get_rank(evens) == (RANK // 2 if RANK % 2 == 0 else -1)
+
+
+def test_send_and_recv_are_calls_of_the_two_ranks_alone(pg):
+    # The tutorials' point-to-point: rank 0 sends, rank 1 receives, and back; ranks beyond
+    # the pair make no call at all, as torch's.
+    if RANK == 0:
+        dist.send(mf.arange(3.0) + 1, dst=1)
+        back = mf.zeros(2, dtype=mf.int64)
+        assert dist.recv(back, src=1) == 1
+        assert back.tolist() == [7, 8]
+        work = dist.isend(mf.full((2, 2), 5.0), dst=1)
+        work.wait()
+    elif RANK == 1:
+        got = mf.zeros(3)
+        dist.recv(got, src=0)
+        assert got.tolist() == [1.0, 2.0, 3.0]
+        dist.send(mf.tensor([7, 8]), dst=0)
+        into = mf.zeros(2, 2)
+        dist.irecv(into, src=0).wait()
+        assert into.tolist() == [[5.0, 5.0], [5.0, 5.0]]
+    dist.barrier()
+
+
+def test_send_and_recv_that_do_not_fit_raise_on_both_ends(pg):
+    if RANK in (0, 1):
+        with pytest.raises(ValueError, match=r"\[(send|recv)\] rank \d (sends|receives) \d float32 elements but rank "
+                                             r"\d (sends|receives) \d float32 elements; expected one to send and the "
+                                             r"other to receive, the same number and dtype"):
+            if RANK == 0:
+                dist.send(mf.ones(3), dst=1)
+            else:
+                dist.recv(mf.zeros(4), src=0)
+        with pytest.raises(ValueError, match=r"rank \d sends 2 float32 elements but rank \d sends"):
+            dist.send(mf.ones(2), dst=1 - RANK)  # both send: refused, not a wait
+    dist.barrier()
 
 
 def test_bad_calls_raise(pg):
@@ -172,6 +210,32 @@ def test_ddp_copies_rank0_buffers_at_construction_and_each_forward(pg):
     np.testing.assert_allclose(after[RANK], 0.5 * batch_mean, rtol=1e-5, atol=1e-6)
     model(x)  # starts again from rank 0's statistics
     np.testing.assert_allclose(net[1].running_mean.numpy(), 0.5 * after[0] + 0.5 * batch_mean, rtol=1e-5, atol=1e-6)
+
+
+def test_ddp_copies_buffers_before_a_forward_after_one_under_grad_as_torch(pg):
+    # torch's rule: a forward copies rank 0's buffers when the forward before it ran under
+    # grad outside no_sync. So the first evaluation after training takes rank 0's running
+    # statistics (every rank must make it); the next ones under no_grad keep each rank's.
+    net = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4, momentum=0.5))
+    model = DDP(net)
+    x = mf.tensor(np.random.default_rng(RANK).standard_normal((6, 3)).astype(np.float32))
+    model(x)  # training: each rank's statistics from its own batch
+    trained = [None] * WORLD
+    dist.all_gather_object(trained, net[1].running_mean.numpy())
+    with mf.no_grad():
+        model(x)  # copies rank 0's first, then updates them with this rank's batch
+    np.testing.assert_allclose(net[1].running_mean.numpy(), 0.5 * trained[0] + trained[RANK],
+                               rtol=1e-5, atol=1e-6)
+    model.eval()
+    before = net[1].running_mean.numpy()
+    with mf.no_grad():
+        model(x)  # no copy: the forward before ran under no_grad; eval changes nothing
+    np.testing.assert_array_equal(net[1].running_mean.numpy(), before)
+    with model.no_sync():
+        model.train()
+        model(x)  # the forward before did not sync: no copy here either
+    np.testing.assert_allclose(net[1].running_mean.numpy(), 0.5 * before + trained[RANK],
+                               rtol=1e-5, atol=1e-6)
 
 
 def _cnn(seed):

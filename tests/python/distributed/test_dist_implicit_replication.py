@@ -17,7 +17,7 @@ def everyone(world):
     return mf.placement("cpu", ranks=list(range(world)))
 
 
-@pytest.mark.parametrize("make", ["ones", "arange", "full", "tensor", "zeros_like_shape"])
+@pytest.mark.parametrize("make", ["ones", "arange", "full", "tensor", "zeros_like_shape", "new_ones", "new_zeros"])
 @pytest.mark.parametrize("sbp", [S(0), S(1), B])
 def test_a_local_operand_is_broadcast_on_the_global_ones_placement(world, make, sbp):
     value = logical_value((2 * world + 1, 3))
@@ -28,7 +28,12 @@ def test_a_local_operand_is_broadcast_on_the_global_ones_placement(world, make, 
         "full": (lambda: mf.full((1, 3), 2.5), value + 2.5),
         "tensor": (lambda: mf.tensor([1.0, -2.0, 4.0]), value + np.array([1.0, -2.0, 4.0], np.float32)),
         "zeros_like_shape": (lambda: mf.zeros(value.shape), value),
+        # A global tensor's new_*: a local tensor on this rank's device (torch's x.new_ones in forward).
+        "new_ones": (lambda: x.new_ones(3), value + 1),
+        "new_zeros": (lambda: x.new_zeros(value.shape), value),
     }[make]
+    if make.startswith("new_"):
+        assert local().is_local and local().dtype == x.dtype and local().device == x.device
     for y, want in ((x + local(), expected), (local() + x, expected), (x * local(), value * (expected - value))):
         assert y.is_global and y.placement == x.placement
         np.testing.assert_allclose(y.numpy(), want, rtol=1e-6)

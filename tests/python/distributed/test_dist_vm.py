@@ -195,3 +195,30 @@ def test_a_global_op_from_a_second_thread_raises_there_and_the_job_goes_on(world
     assert not t.is_alive()
     assert len(caught) == 1 and "a collective issued from a second thread" in caught[0], caught
     np.testing.assert_array_equal((x * 2).to_global(sbp=B).numpy(), np.arange(12.0).reshape(4, 3) * 2)
+
+
+@pytest.mark.parametrize("call", ["numpy", "to_global", "save"])
+def test_calls_that_agree_first_from_a_second_thread_raise_before_they_communicate(world, call, tmp_path):
+    # A read, a conversion or a save checks its arguments with the other ranks before it moves
+    # anything: from a second thread that agreement is refused too (else it would be matched
+    # with another rank's agreement from its training thread, or wait forever).
+    import threading
+    p = mesh([2], world)
+    x = mf.tensor(np.arange(12.0).reshape(4, 3), placement=p, sbp=S(0))
+    assert x.sum().item() == 66.0  # this thread issues collectives
+    calls = {"numpy": lambda: x.numpy(), "to_global": lambda: x.to_global(sbp=B),
+             "save": lambda: mf.save({"x": x}, str(tmp_path / "ckpt"))}
+    caught = []
+
+    def other():
+        try:
+            calls[call]()
+        except RuntimeError as e:
+            caught.append(str(e))
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join(timeout=60)
+    assert not t.is_alive()
+    assert len(caught) == 1 and "a collective issued from a second thread" in caught[0], caught
+    np.testing.assert_array_equal(x.to_global(sbp=B).numpy(), np.arange(12.0).reshape(4, 3))

@@ -52,9 +52,12 @@ def _unflat(flat, like):
 class DistributedDataParallel(Module):
     """`module` trained data-parallel over `process_group` (default: every rank), as torch's.
 
-    At construction rank 0's parameters and buffers are copied to every rank; each forward
-    under grad (outside no_sync) copies rank 0's buffers again when broadcast_buffers, and
-    makes the next backward average the gradients. Parameters no rank used keep grad None."""
+    At construction rank 0's parameters and buffers are copied to every rank; with
+    broadcast_buffers, a forward copies rank 0's buffers again when the forward before it ran
+    under grad outside no_sync (or is the first), as torch's (so the first evaluation after
+    training still takes rank 0's running statistics, and every rank must make it). A forward
+    under grad outside no_sync makes the next backward average the gradients. Parameters no
+    rank used keep grad None."""
 
     def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=True,
                  process_group=None, bucket_cap_mb=None, find_unused_parameters=False, check_reduction=False,
@@ -69,6 +72,7 @@ class DistributedDataParallel(Module):
         self.process_group = process_group if process_group is not None else _dist._state["world"]
         self.find_unused_parameters, self.static_graph = find_unused_parameters, static_graph
         self.require_backward_grad_sync = True
+        self.require_forward_param_sync = True  # torch's name: whether the next forward copies the buffers
         self._reduce_queued = False
         self._broadcast_from_rank0(list(module.parameters()) + list(module.buffers()))
 
@@ -87,8 +91,9 @@ class DistributedDataParallel(Module):
     def forward(self, *inputs, **kwargs):
         from ... import is_grad_enabled
         syncing = is_grad_enabled() and self.require_backward_grad_sync
-        if syncing and self.broadcast_buffers:
+        if self.require_forward_param_sync and self.broadcast_buffers:
             self._broadcast_from_rank0(list(self.module.buffers()))
+        self.require_forward_param_sync = syncing
         if syncing and not self._reduce_queued:
             self._reduce_queued = True
             _autograd._after_next_backward(self._average_gradients)
