@@ -384,9 +384,12 @@ void build_actors(Compilation& c) {
       }
     }
     bool parted = false;
+    std::vector<int> actor(m.tasks.size(), -1);  // each task's actor in this phase's system
     for (size_t t = 0; t < m.tasks.size(); ++t) {
       if (m.tasks[t].phase != ph) continue;
+      actor[t] = static_cast<int>(specs.size());
       specs.push_back(actor_of(c, t, local, deferrable[t], urgent[t]));
+      for (int a : m.tasks[t].after) specs.back().after.push_back(actor[a]);
       if (specs.back().order_group == 0) specs.back().order_part = part[t];
       parted = parted || (specs.back().order_group == 0 && part[t] == 1);
     }

@@ -85,8 +85,9 @@ def test_compile_stats_times_each_pass_and_debug_graph_shows_the_graph_after_any
     step = Step(*model_and_opt(nn.Tanh))
     step(*data(5))
     passes = step.compile_stats()["passes"]
-    assert [name for name, _ in passes] == ["cleanup", "sbp", "boxing", "recompute", "micro_batches", "constants",
-                                            "fusion", "stages", "fold", "tasks", "memory", "actors"]
+    assert [name for name, _ in passes] == ["cleanup", "sbp", "boxing", "recompute", "zero", "micro_batches",
+                                            "constants", "fusion", "stages", "fold", "tasks", "prefetch", "memory",
+                                            "actors"]
     assert all(ms >= 0 for _, ms in passes)
     # The backward tanh's product with dy and difference fuse: a chain after the fusion pass, none before.
     assert "fused(" not in step.debug_graph(after="constants")
