@@ -132,8 +132,9 @@ void fold_constants(Compilation& c);
 // made_in; stats.tasks.
 void build_tasks(Compilation& c);
 // zero.h, under ZeRO and off pipelines: tasks' `after` holds the waits of its windows (each on
-// an earlier task of the same phase): gathers wait for the uses of those beyond their window,
-// the makers of gradients for the reductions beyond theirs; stats' prefetch orders.
+// an earlier task of the same phase): gathers (and other conversions of the step's inputs)
+// wait for the uses of those beyond their window, the makers of gradients for the reductions
+// beyond theirs; stats' prefetch orders.
 void prefetch(Compilation& c);
 // After: every register that does not outlive a run has memory: slots of its own for a
 // pipeline's micro-batches, else an offset in one arena, shared only with registers the

@@ -214,7 +214,7 @@ void prefetch(Compilation& c) {
       if (task.phase != ph || !is_comm(c, static_cast<int>(t)) || task.lane) continue;
       const Node& node = c.graph.nodes[task.node];
       const RankPlan::Ref& in = task.inputs[0];
-      if (node.zero == ZeroRole::kGather) {
+      if (node.zero == ZeroRole::kGather || in.kind == RankPlan::Ref::kBound) {
         gathers.tasks.push_back(static_cast<int>(t));
         gathers.bytes.push_back(register_bytes(m, task.outputs[0]));
       } else if ((gradient[node.inputs[0]] || gradient[node.outputs[0]]) && in.kind == RankPlan::Ref::kRegister &&

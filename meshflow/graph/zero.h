@@ -18,7 +18,10 @@
 // communication against compute (RankPlan::Task::after: an actor's control inputs, as
 // OneFlow's ctrl registers). A gather acts only once the uses of the gathers before it, beyond
 // a window of twice the largest gather's bytes, have acted: it is in flight while the ops
-// before it compute (prefetched a use ahead), and at most the window is gathered at once. A
+// before it compute (prefetched a use ahead), and at most the window is gathered at once.
+// Every conversion of the step's inputs counts as a gather here (stage 1 and 2's slice of a
+// parameter for its update, a gathered activation): its input is there from the start, so
+// without a window it would act at once and hold its result until its use. A
 // task making a gradient acts only once the reductions of the gradients before it, beyond a
 // window of twice the largest gradient's bytes, have acted. The memory plan sees these orders
 // and gives a later gather the memory of an earlier one, and a later gradient that of one
