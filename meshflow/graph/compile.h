@@ -142,7 +142,8 @@ class CompiledGraph {
   // Graphviz: boxing nodes coloured.
   std::string dot() const;
   // The graph as the pipeline leaves it after the pass named `after` (passes.h's names;
-  // every pass when empty), compiled anew from the traced graph: for tests and debugging.
+  // every pass when empty), compiled anew from the traced graph, and from the prefetch pass
+  // on the waits it added ("%7 waits for %5"): for tests and debugging.
   // std::invalid_argument for an unknown name.
   std::string debug_graph(const std::string& after) const;
   const MemoryReport& memory() const { return memory_; }

@@ -269,8 +269,13 @@ ActorSpec actor_of(Compilation& c, size_t t, const std::vector<int>& local, bool
   const Node& node = c.graph.nodes[task.node];
   ActorSpec spec;
   const bool comm_task = node.kind == NodeKind::kBoxing && task.accumulator < 0;
-  // A transfer between stages is named apart from the stage's collectives (traces tell them apart).
-  spec.name = task.accumulator >= 0 ? "accumulate" : task.lane ? node.name + " between stages" : node.name;
+  // A transfer between stages, and ZeRO's conversions, are named apart from the other
+  // collectives (traces tell them apart).
+  spec.name = task.accumulator >= 0                 ? "accumulate"
+              : task.lane                           ? node.name + " between stages"
+              : node.zero == ZeroRole::kGather      ? node.name + " (ZeRO gather)"
+              : node.zero == ZeroRole::kReduce      ? node.name + " (ZeRO reduce)"
+                                                    : node.name;
   spec.stream = comm_task ? device::StreamKind::kComm : device::StreamKind::kCompute;
   spec.order_group = comm_task ? 0 : 1;
   if (m.pipelined && task.phase == Phase::kMicro) {
