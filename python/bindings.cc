@@ -584,7 +584,10 @@ PYBIND11_MODULE(_C, m) {
            py::arg("value"))
       .def("state", &optim::Optimizer::state)
       .def("load_state", &optim::Optimizer::load_state, py::arg("state"), py::arg("step_count"))
-      .def_property("zero_stage", &optim::Optimizer::zero_stage, &optim::Optimizer::set_zero_stage);
+      .def_property("zero_stage", &optim::Optimizer::zero_stage, &optim::Optimizer::set_zero_stage)
+      .def("take_zero_stage", [](optim::Optimizer& o, int stage, const std::string& what) {
+        optim::take_zero_stage(o, stage, what);
+      });
   // Constructed from [(params, {option: value})] groups and the defaults.
   using Groups = std::vector<std::pair<std::vector<Var>, optim::GroupOptions>>;
   auto param_groups = [](Groups groups) {
@@ -704,6 +707,8 @@ PYBIND11_MODULE(_C, m) {
         d["checkpointed_regions"] = s.checkpointed_regions;
         d["recomputed_ops"] = s.recomputed_ops;
         d["dropped_activation_bytes"] = s.dropped_activation_bytes;
+        d["backward_gathers"] = s.backward_gathers;
+        d["prefetch_orders"] = s.prefetch_orders;
         d["tasks"] = s.tasks;
         d["eager_boxing_bytes"] = s.eager_boxing_bytes;
         d["graph_boxing_bytes"] = s.graph_boxing_bytes;

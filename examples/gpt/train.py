@@ -20,9 +20,10 @@ recomputes only the cheap ops, as Megatron's selective mode, graph mode only); -
 memory on the device (mf.set_memory_limit): a step that needs more raises
 mf.OutOfMemoryError on every rank.
 
---zero N (1, 2 or 3; eager) shards the AdamW state (1), also the gradients (2) and also
-the parameters (3) along the data axis (mf.optim's zero_stage; see docs/memory.md), which
-lowers peak_memory_bytes as the stage says, with the losses of plain data parallelism.
+--zero N (1, 2 or 3) shards the AdamW state (1), also the gradients (2) and also the
+parameters (3) along the data axis (mf.optim's zero_stage; see docs/memory.md), eagerly and
+with --graph (where the compiler schedules the gathers and reductions), which lowers
+peak_memory_bytes as the stage says, with the losses of plain data parallelism.
 
 --save PATH writes the training state at the end, and every --save-every N steps: model,
 optimizers, the step (which is also the data position, since step k's batch is drawn from
@@ -102,11 +103,9 @@ def parse_args(argv=None):
     ap.add_argument("--memory-limit", help="each rank's memory limit on the device, in bytes or with K, M, G "
                                            "(mf.set_memory_limit); beyond it a step raises mf.OutOfMemoryError")
     ap.add_argument("--zero", type=int, default=0, choices=(0, 1, 2, 3),
-                    help="eager mode: ZeRO stage (mf.optim's zero_stage): 1 shards the optimizer state along the "
-                         "data axis, 2 also the gradients, 3 also the parameters")
+                    help="ZeRO stage (mf.optim's zero_stage, eager and --graph): 1 shards the optimizer state "
+                         "along the data axis, 2 also the gradients, 3 also the parameters")
     args = ap.parse_args(argv)
-    if args.zero and args.graph:
-        ap.error("--zero is eager-only for now: graph mode does not shard the step yet (drop --graph, or --zero)")
     if args.save_every and not args.save:
         ap.error("--save-every needs --save PATH")
     if args.checkpoint_activations == "selective" and not args.graph:

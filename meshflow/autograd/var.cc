@@ -331,7 +331,8 @@ std::optional<Tensor>& last_gather() {
 }
 
 GlobalTensor gathered_one_at_a_time(const std::function<GlobalTensor()>& gather) {
-  if (last_gather() && !conversion_tracer()) vm::wait(*last_gather());
+  if (conversion_tracer()) return gather();  // traced: a graph orders its gathers (graph/zero.h)
+  if (last_gather()) vm::wait(*last_gather());
   GlobalTensor out = gather();
   last_gather() = out.local();
   return out;
@@ -358,6 +359,8 @@ void Var::set_use_layout(const std::optional<boxing::Layout>& layout) {
 }
 
 bool Var::has_use_layout() const { return impl_ && impl_->use_layout; }
+
+std::optional<boxing::Layout> Var::use_layout() const { return checked(impl_).use_layout; }
 
 Var Var::for_use() const {
   const VarImpl& impl = checked(impl_);

@@ -105,6 +105,7 @@ class Var {
   void set_grad_layout(const std::optional<boxing::Layout>& layout);
   void set_use_layout(const std::optional<boxing::Layout>& layout);
   bool has_use_layout() const;
+  std::optional<boxing::Layout> use_layout() const;
   // This Var as ops take it: itself, or, with a use layout, its value converted there by a
   // recorded to_global (so backward reduces the gradient back to the storage layout). A call
   // that saves the converted value for backward saves how to convert it again instead

@@ -30,6 +30,11 @@ ActorSystem::ActorSystem(device::Device& device, std::vector<ActorSpec> actors, 
       }
       registers_[r].consumers.push_back(static_cast<int>(a));
     }
+    for (int b : actors_[a].after) {
+      if (b < 0 || b >= static_cast<int>(actors_.size()) || b == static_cast<int>(a)) {
+        throw std::invalid_argument("actor system: actor '" + actors_[a].name + "' waits for an unknown actor");
+      }
+    }
     if (const int g = actors_[a].order_group; g >= 0) {
       if (g >= static_cast<int>(groups_.size())) groups_.resize(g + 1);
       if (actors_[a].order_part != 0 && actors_[a].order_part != 1) {
@@ -38,6 +43,10 @@ ActorSystem::ActorSystem(device::Device& device, std::vector<ActorSpec> actors, 
       }
       groups_[g].parts[actors_[a].order_part].push_back(static_cast<int>(a));
     }
+  }
+  waiters_.resize(actors_.size());
+  for (size_t a = 0; a < actors_.size(); ++a) {
+    for (int b : actors_[a].after) waiters_[b].push_back(static_cast<int>(a));
   }
   for (size_t r = 0; r < registers_.size(); ++r) {
     if (registers_[r].producer < 0) throw std::invalid_argument("actor system: register " + std::to_string(r) + " has no producer");
@@ -83,6 +92,9 @@ void ActorSystem::try_act(int a) {
   const ActorSpec& spec = actors_[a];
   for (int r : spec.inputs) {
     if (registers_[r].written <= piece) return;  // piece not there yet
+  }
+  for (int b : spec.after) {
+    if (state_[b].done <= piece) return;
   }
   for (int r : spec.outputs) {
     const RegisterState& reg = registers_[r];
@@ -131,6 +143,7 @@ void ActorSystem::completed(int a) {
   ActorState& s = state_[a];
   const ActorSpec& spec = actors_[a];
   s.running = false;
+  ++s.done;
   for (int r : spec.outputs) {
     RegisterState& reg = registers_[r];
     ++reg.written;
@@ -151,6 +164,7 @@ void ActorSystem::completed(int a) {
     for (int c : registers_[r].consumers) try_act(c);
   }
   for (int r : spec.inputs) try_act(registers_[r].producer);
+  for (int w : waiters_[a]) try_act(w);
   if (spec.order_group >= 0) {
     const OrderGroup& g = groups_[spec.order_group];
     if (g.next_turn < g.turns.size()) try_act(g.turns[g.next_turn].second);
@@ -173,6 +187,7 @@ void ActorSystem::run(int64_t pieces) {
   std::fill(peak_.begin(), peak_.end(), 0);
   for (ActorState& s : state_) {
     s.acted = 0;
+    s.done = 0;
     s.running = false;
   }
   for (size_t a = 0; a < actors_.size(); ++a) try_act(static_cast<int>(a));

@@ -68,6 +68,10 @@ struct ActorSpec {
   bool urgent = false;
   // Its part of its order group (0 or 1): part 1 trails part 0 by set_order_lead's pieces.
   int order_part = 0;
+  // Control inputs (OneFlow's ctrl registers): actors that must have acted on a piece before
+  // this one acts on it, beyond those whose registers it reads. Each must come earlier in
+  // every order group's order than this one (else it could wait for a turn behind itself).
+  std::vector<int> after{};
 };
 
 class ActorSystem {
@@ -99,6 +103,7 @@ class ActorSystem {
   };
   struct ActorState {
     int64_t acted = 0;  // pieces started
+    int64_t done = 0;   // pieces completed
     bool running = false;
   };
 
@@ -138,6 +143,7 @@ class ActorSystem {
   std::vector<int> peak_;                 // GUARDED_BY(mu_)
   std::vector<StreamQueue> queues_;  // one per stream the actors use
   std::vector<int> queue_of_;        // per actor
+  std::vector<std::vector<int>> waiters_;  // per actor: those whose `after` names it
   int64_t pieces_ = 0;
   int64_t remaining_ = 0;   // GUARDED_BY(mu_): acts not yet completed
   std::exception_ptr error_;  // GUARDED_BY(mu_)

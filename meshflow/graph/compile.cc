@@ -78,8 +78,16 @@ std::string CompiledGraph::debug_graph(const std::string& after) const {
   if (!plan.tasks.empty()) {
     s << ", " << plan.tasks.size() << " tasks and " << plan.registers.size() << " registers on rank " << c.rank;
   }
-  s << "\n";
-  return s.str() + c.graph.str();
+  s << "\n" << c.graph.str();
+  // The waits the prefetch pass added (zero.h), by the first value of each task's node.
+  auto value_of = [&](int t) { return "%" + std::to_string(c.graph.nodes[plan.tasks[t].node].outputs[0]); };
+  for (size_t t = 0; t < plan.tasks.size(); ++t) {
+    if (plan.tasks[t].after.empty()) continue;
+    s << "  " << value_of(static_cast<int>(t)) << " waits for";
+    for (int a : plan.tasks[t].after) s << " " << value_of(a);
+    s << "\n";
+  }
+  return s.str();
 }
 
 CompiledGraph::~CompiledGraph() = default;

@@ -6,7 +6,8 @@
 // contract):
 // 1. Conversions that planning inserted while tracing (eager's boxing of each call's
 //    inputs, autograd's conversion of each gradient to its leaf's layout) are dropped; the
-//    user's to_global calls stay, as constraints. Nodes whose results nothing uses are
+//    user's to_global calls and ZeRO stage 3's gathers of sharded parameters stay, as
+//    constraints. Nodes whose results nothing uses are
 //    dropped.
 // 2. SBP over the whole graph. Every op node's N-d signature is chosen among the same
 //    candidates as eager inference (valid_nd_signatures), with the same byte costs (the
@@ -94,6 +95,9 @@ struct CompileStats {
   int checkpointed_regions = 0;
   int recomputed_ops = 0;
   int64_t dropped_activation_bytes = 0;
+  // ZeRO (zero.h): gathers copied for backward, and the waits its windows added on this rank.
+  int backward_gathers = 0;
+  int prefetch_orders = 0;
   int tasks = 0;           // on this rank
   int64_t eager_boxing_bytes = 0;  // boxing bytes with eager's per-op choices
   int64_t graph_boxing_bytes = 0;  // with the whole-graph choice
@@ -138,7 +142,8 @@ class CompiledGraph {
   // Graphviz: boxing nodes coloured.
   std::string dot() const;
   // The graph as the pipeline leaves it after the pass named `after` (passes.h's names;
-  // every pass when empty), compiled anew from the traced graph: for tests and debugging.
+  // every pass when empty), compiled anew from the traced graph, and from the prefetch pass
+  // on the waits it added ("%7 waits for %5"): for tests and debugging.
   // std::invalid_argument for an unknown name.
   std::string debug_graph(const std::string& after) const;
   const MemoryReport& memory() const { return memory_; }

@@ -33,6 +33,11 @@ void GraphConfig::set_max_compiled(int n) {
   max_compiled_ = n;
 }
 
+void GraphConfig::enable_zero(int stage) {
+  if (stage < 0 || stage > 3) throw std::invalid_argument("enable_zero takes stage 0, 1, 2 or 3, got " + std::to_string(stage));
+  zero_stage_ = stage;
+}
+
 void GraphConfig::set_gradient_accumulation_steps(int steps) {
   if (steps < 1) throw std::invalid_argument("gradient accumulation steps must be >= 1, got " + std::to_string(steps));
   steps_ = steps;
@@ -74,6 +79,7 @@ std::string Graph::traced_state() const {
 }
 
 std::unique_ptr<graph::CompiledGraph> Graph::compile(const std::vector<Var>& inputs, bool local) {
+  for (const auto& opt : optimizers_) optim::take_zero_stage(*opt, config_.zero_stage(), "config.enable_zero");
   graph::Tracer tracer;
   tracer.set_local(local);
   tracer.set_micro_batches(config_.gradient_accumulation_steps());

@@ -53,11 +53,18 @@ class GraphConfig {
   // least recently used dropped first: each holds an arena and transfer threads. Default 8.
   void set_max_compiled(int n);
   int max_compiled() const { return max_compiled_; }
+  // ZeRO (OneFlow's enable_zero): the graph's optimizers take this stage (1, 2 or 3;
+  // optim::Optimizer::set_zero_stage) when it compiles, unless they already have it; 0 leaves
+  // them as they are. An optimizer with another stage, or with state already (its stage is
+  // set before its first step), makes the compile throw std::invalid_argument.
+  void enable_zero(int stage);
+  int zero_stage() const { return zero_stage_; }
 
  private:
   int steps_ = 1;
   bool fusion_ = true;
   int max_compiled_ = 8;
+  int zero_stage_ = 0;
 };
 
 class Graph {

@@ -55,7 +55,9 @@ std::string LogicalGraph::str() const {
     if (node.kind == NodeKind::kInput) s << "  " << values[node.outputs[0]].layout.str();
     if (node.kind == NodeKind::kOp) s << "  " << node.signature.str();
     if (node.kind == NodeKind::kBoxing) {
-      s << "  -> " << node.to->str() << (node.user ? " (user)" : "");
+      s << "  -> " << node.to->str() << (node.user ? " (user)" : "") << (node.zero == ZeroRole::kGather   ? " (ZeRO gather)"
+                                                      : node.zero == ZeroRole::kReduce ? " (ZeRO reduce)"
+                                                                                       : "");
       if (node.plan) {
         s << ": ";
         if (node.plan->steps.empty()) s << "no data moves";
@@ -126,6 +128,9 @@ void Tracer::add_parameter(const Var& parameter, const std::string& name) {
                   Var p = parameter;
                   p.set_data(value);
                 }});
+  if (const std::optional<boxing::Layout> use = parameter.use_layout()) {
+    use_layouts_.emplace(graph_.variable_values.back(), *use);
+  }
   // A step's backward starts from no gradient, whatever eager code left in .grad: traced on
   // top of it, the stale gradient would be a constant added at every run.
   const Var grad = parameter.grad();
@@ -139,7 +144,11 @@ void Tracer::add_parameter(const Var& parameter, const std::string& name) {
 }
 
 void Tracer::add_optimizer(optim::Optimizer& optimizer) {
+  graph_.zero_stage = std::max(graph_.zero_stage, optimizer.zero_stage());
   const std::vector<Var>& params = optimizer.params();
+  for (const Var& p : params) {
+    if (optimizer.zero_stage() > 0) zero_gradients_.insert(p.id());
+  }
   for (size_t i = 0; i < params.size(); ++i) add_parameter(params[i], "param " + std::to_string(i));
   const std::vector<Var*> slots = optimizer.graph_state();
   for (size_t i = 0; i < slots.size(); ++i) {
@@ -280,6 +289,8 @@ GlobalTensor Tracer::trace_conversion(const GlobalTensor& t, const boxing::Layou
   Node node{NodeKind::kBoxing, "to_global", {value_of(t)}, {}};
   node.to = to;
   node.user = user;
+  const auto use = use_layouts_.find(node.inputs[0]);
+  if (!user && use != use_layouts_.end() && use->second == to) node.zero = ZeroRole::kGather;
   tag(node);
   const int id = static_cast<int>(graph_.nodes.size());
   graph_.values.push_back(Value{t.shape(), t.dtype(), to, id, 0});
@@ -311,7 +322,15 @@ void Tracer::tag(Node& node) const {
   node.checkpoint = node.no_grad ? -1 : open_checkpoint_;
 }
 
-void Tracer::trace_leaf_gradient(const void* leaf, const GlobalTensor& grad) { leaf_gradients_[leaf] = value_of(grad); }
+void Tracer::trace_leaf_gradient(const void* leaf, const GlobalTensor& grad) {
+  const int v = value_of(grad);
+  leaf_gradients_[leaf] = v;
+  // Under ZeRO, the reduction into the gradient's layout is a constraint.
+  Node& producer = graph_.nodes[graph_.values[v].producer];
+  if (zero_gradients_.count(leaf) && producer.kind == NodeKind::kBoxing && !producer.user) {
+    producer.zero = ZeroRole::kReduce;
+  }
+}
 
 LogicalGraph Tracer::finish(const std::vector<Var>& outputs) {
   for (const auto& [leaf, v] : leaf_gradients_) graph_.gradients.push_back(v);

@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "meshflow/autograd/var.h"
@@ -46,6 +47,12 @@ struct Value {
 
 enum class NodeKind { kInput, kOp, kBoxing };
 enum class InputKind { kArgument, kVariable, kConstant };
+// A conversion whose layout ZeRO chose (zero.h): kept as a constraint, as a user's
+// conversion is. kGather: stage 3's gather of a sharded parameter into the layout ops use it
+// in, one node per use (Var::for_use, and backward's gather again). kReduce: the reduction
+// of a parameter's partial gradient into the layout the stage gives it (stage 1: the
+// parameter's own, all-reduced as eagerly; 2 and 3: its shard, Var::set_grad_layout).
+enum class ZeroRole { kNone, kGather, kReduce };
 // Activation checkpointing (recompute.h): what a checkpointed region recomputes for its
 // backward: every op of its forward, or only the cheap ones (Megatron's selective mode).
 enum class Recompute { kFull, kSelective };
@@ -74,6 +81,7 @@ struct Node {
   // planning (the compiler drops those and places conversions where its choice needs them).
   std::optional<boxing::Layout> to;
   bool user = false;
+  ZeroRole zero = ZeroRole::kNone;  // kBoxing
   std::shared_ptr<const boxing::Plan> plan;  // in a compiled graph
   // Activation checkpointing (recompute.h). `checkpoint`: the region (an index into
   // LogicalGraph::checkpoints) of a node traced in a checkpointed module's forward with grad
@@ -119,6 +127,8 @@ struct LogicalGraph {
   bool local = false;
   // The checkpointed regions (Node::checkpoint), in the order traced: each one's mode.
   std::vector<Recompute> checkpoints;
+  // The highest ZeRO stage among the step's optimizers (0: none; zero.h).
+  int zero_stage = 0;
 
   // Sets every value's producer and output index from `nodes`, after a pass reordered them.
   void renumber_producers();
@@ -213,6 +223,8 @@ class Tracer : public OpTracer, public ConversionTracer {
   std::vector<Var> variable_originals_;
   std::vector<std::function<void()>> restores_;
   std::vector<const VarImpl*> parameters_;
+  std::unordered_map<int, boxing::Layout> use_layouts_;  // a stage-3 parameter's value -> its use layout
+  std::unordered_set<const void*> zero_gradients_;  // parameters of ZeRO optimizers
   std::unordered_map<const void*, int> leaf_gradients_;  // leaf -> value id of its gradient
   bool finished_ = false;
   int open_checkpoint_ = -1;  // the region being traced, or -1

@@ -269,8 +269,13 @@ ActorSpec actor_of(Compilation& c, size_t t, const std::vector<int>& local, bool
   const Node& node = c.graph.nodes[task.node];
   ActorSpec spec;
   const bool comm_task = node.kind == NodeKind::kBoxing && task.accumulator < 0;
-  // A transfer between stages is named apart from the stage's collectives (traces tell them apart).
-  spec.name = task.accumulator >= 0 ? "accumulate" : task.lane ? node.name + " between stages" : node.name;
+  // A transfer between stages, and ZeRO's conversions, are named apart from the other
+  // collectives (traces tell them apart).
+  spec.name = task.accumulator >= 0                 ? "accumulate"
+              : task.lane                           ? node.name + " between stages"
+              : node.zero == ZeroRole::kGather      ? node.name + " (ZeRO gather)"
+              : node.zero == ZeroRole::kReduce      ? node.name + " (ZeRO reduce)"
+                                                    : node.name;
   spec.stream = comm_task ? device::StreamKind::kComm : device::StreamKind::kCompute;
   spec.order_group = comm_task ? 0 : 1;
   if (m.pipelined && task.phase == Phase::kMicro) {
@@ -384,9 +389,12 @@ void build_actors(Compilation& c) {
       }
     }
     bool parted = false;
+    std::vector<int> actor(m.tasks.size(), -1);  // each task's actor in this phase's system
     for (size_t t = 0; t < m.tasks.size(); ++t) {
       if (m.tasks[t].phase != ph) continue;
+      actor[t] = static_cast<int>(specs.size());
       specs.push_back(actor_of(c, t, local, deferrable[t], urgent[t]));
+      for (int a : m.tasks[t].after) specs.back().after.push_back(actor[a]);
       if (specs.back().order_group == 0) specs.back().order_part = part[t];
       parted = parted || (specs.back().order_group == 0 && part[t] == 1);
     }

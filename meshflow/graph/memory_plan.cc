@@ -16,8 +16,9 @@ constexpr int64_t kAlign = 64;
 int64_t aligned(int64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 // Which tasks finish before which start in every run, as bit rows: task a is ordered
-// before b when b depends on a, or both run on one stream and a comes first (each stream's
-// actors act in plan order), or a's phase runs before b's.
+// before b when b depends on a (reads what it made, or waits for it: Task::after), or both
+// run on one stream and a comes first (each stream's actors act in plan order), or a's phase
+// runs before b's.
 class TaskOrder {
  public:
   explicit TaskOrder(const Compilation& c) : words_((c.plan.tasks.size() + 63) / 64) {
@@ -40,6 +41,7 @@ class TaskOrder {
       for (const RankPlan::Ref& r : m.tasks[t].inputs) {
         if (r.kind == RankPlan::Ref::kRegister) inherit(c.producer_task[r.index]);
       }
+      for (int a : m.tasks[t].after) inherit(a);
       int& last = last_of_stream[c.graph.nodes[m.tasks[t].node].kind == NodeKind::kBoxing && m.tasks[t].accumulator < 0];
       if (last >= 0) inherit(last);
       last = static_cast<int>(t);
@@ -52,9 +54,9 @@ class TaskOrder {
   std::vector<uint64_t> ancestors_;
 };
 
-// Whether the bound input value `old` is read by task t once and otherwise only by tasks
-// that finish before t starts, and is neither returned nor written to a variable.
-bool read_only_before(const Compilation& c, const TaskOrder& ordered, int old, int t) {
+// Whether the bound input value `old` is read by task t `reads` times and otherwise only by
+// tasks that finish before t starts, and is neither returned nor written to a variable.
+bool read_only_before(const Compilation& c, const TaskOrder& ordered, int old, int t, int reads) {
   const RankPlan& m = c.plan;
   auto is_old = [&](const RankPlan::Ref& r) { return r.kind == RankPlan::Ref::kBound && r.index == old; };
   for (const RankPlan::Ref& r : m.output_refs) {
@@ -74,27 +76,35 @@ bool read_only_before(const Compilation& c, const TaskOrder& ordered, int old, i
       }
     }
   }
-  return reads_in_t == 1;
+  return reads_in_t == reads;
+}
+
+// Whether task t may write output register r over the bound value `old` (a variable's old
+// value, of r's layout): an in-place update of it (Node::overwrite) reading it once, or a
+// conversion into it that does not read it (ZeRO's gather of an updated shard), with every
+// other reader of `old` finished before t starts.
+bool may_write_over(const Compilation& c, const TaskOrder& ordered, int t, int r, int old) {
+  const RankPlan::Task& task = c.plan.tasks[t];
+  const Node& node = c.graph.nodes[task.node];
+  if (node.kind == NodeKind::kBoxing) return task.accumulator < 0 && read_only_before(c, ordered, old, t, 0);
+  if (!task.call) return false;
+  const size_t k = static_cast<size_t>(std::find(task.outputs.begin(), task.outputs.end(), r) - task.outputs.begin());
+  if (k >= node.overwrite.size() || node.overwrite[k] < 0) return false;
+  const RankPlan::Ref& in = task.inputs.at(static_cast<size_t>(node.overwrite[k]));
+  return in.kind == RankPlan::Ref::kBound && in.index == old && !in.view && read_only_before(c, ordered, old, t, 1);
 }
 
 // Buffer donation: a variable's new value takes its old value's memory where the task
-// making it is an in-place update of it (Node::overwrite) and nothing reads the old value
-// after that task starts; the run gives the task that memory (RankPlan::bind_donations).
+// making it may write it there (may_write_over); the run gives the task that memory
+// (RankPlan::bind_donations).
 void donate_variables(Compilation& c, const TaskOrder& ordered) {
   RankPlan& m = c.plan;
   for (const auto& [var, v] : c.graph.writes) {
     const RankPlan::Ref& made = m.refs[v];
     if (made.kind != RankPlan::Ref::kRegister || made.view || !m.registers[made.index].persistent) continue;
     const int t = c.producer_task[made.index];
-    if (t < 0 || !m.tasks[t].call) continue;
-    const RankPlan::Task& task = m.tasks[t];
-    const Node& node = c.graph.nodes[task.node];
-    const size_t k = static_cast<size_t>(std::find(task.outputs.begin(), task.outputs.end(), made.index) -
-                                         task.outputs.begin());
-    if (k >= node.overwrite.size() || node.overwrite[k] < 0) continue;
     const int old = c.graph.variable_values[var];
-    const RankPlan::Ref& in = task.inputs.at(static_cast<size_t>(node.overwrite[k]));
-    if (in.kind != RankPlan::Ref::kBound || in.index != old || in.view || !read_only_before(c, ordered, old, t)) continue;
+    if (t < 0 || !may_write_over(c, ordered, t, made.index, old)) continue;
     RankPlan::Register& reg = m.registers[made.index];
     reg.donor = old;
     c.memory.donated_bytes += static_cast<int64_t>(numel(reg.meta.shape) * dtype_size(reg.meta.dtype));

@@ -10,6 +10,7 @@
 
 #include "meshflow/comm/comm.h"
 #include "meshflow/graph/recompute.h"
+#include "meshflow/graph/zero.h"
 #include "meshflow/ops/op.h"
 #include "meshflow/vm/vm.h"
 
@@ -115,12 +116,14 @@ const std::vector<Pass>& pipeline() {
       {"sbp", choose_sbp},
       {"boxing", insert_boxing},
       {"recompute", recompute, [](const Compilation& c) { check_recomputed(c.graph, "recompute"); }},
+      {"zero", zero, [](const Compilation& c) { if (c.graph.zero_stage > 0) check_zero(c.graph, "zero"); }},
       {"micro_batches", assign_micro_batches},
       {"constants", mark_constants},
       {"fusion", fuse},
       {"stages", place_stages},
       {"fold", fold_constants},
       {"tasks", build_tasks},
+      {"prefetch", prefetch},
       {"memory", plan_memory},
       {"actors", build_actors},
   };

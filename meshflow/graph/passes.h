@@ -4,8 +4,8 @@
 // Compilation (the graph being rewritten, the facts earlier passes established about it,
 // and this rank's plan), with its contract below: what it reads, what holds after it.
 //
-// pipeline() lists the passes in order; adding one (activation checkpointing, ZeRO's
-// sharding) is a function here and one line there; recompute.h was added so. run_pipeline() runs them, timing each
+// pipeline() lists the passes in order; adding one is a function here and one line there:
+// recompute.h (activation checkpointing) and zero.h (ZeRO's schedule) were added so. run_pipeline() runs them, timing each
 // (CompileStats::passes), and can stop after any pass (CompiledGraph::debug_graph). Between
 // passes it checks the graph's invariants (check_graph) in debug builds, or when
 // MESHFLOW_CHECK_PASSES=1 (or set_check_passes(true)), as the test suites do.
@@ -90,7 +90,7 @@ struct Pass {
 
 // Reads the traced graph. After: `graph` holds the traced graph's live nodes in program
 // order, without the conversions planning inserted within a placement (their readers read
-// what they converted; the user's to_global calls stay, as constraints) and without nodes
+// what they converted; the user's to_global calls and ZeRO's gathers stay, as constraints) and without nodes
 // whose results nothing uses; output_layouts set.
 void cleanup(Compilation& c);
 // Reads op nodes' candidates (valid_nd_signatures under their constraints) and the boxing
@@ -106,6 +106,11 @@ void insert_boxing(Compilation& c);
 // there, just before the first backward op reading them; stats' recomputed ops. Checked
 // after it (check_recomputed).
 void recompute(Compilation& c);
+// zero.h, when an optimizer of the step shards (LogicalGraph::zero_stage): no gather of a
+// sharded parameter is read both in forward and in backward, and each conversion of a
+// gradient directly follows the node making it; stats' backward gathers. Checked after it
+// (check_zero).
+void zero(Compilation& c);
 // Reads micro_batches and the gradients. After: node_phase, phase, is_gradient and
 // accumulated (all kMicro and false for one micro-batch); std::invalid_argument for a
 // step that would mix micro-batch values into what runs once.
@@ -126,6 +131,11 @@ void fold_constants(Compilation& c);
 // value, in the order they run), accumulators and output_refs; producer_task, readers,
 // made_in; stats.tasks.
 void build_tasks(Compilation& c);
+// zero.h, under ZeRO and off pipelines: tasks' `after` holds the waits of its windows (each on
+// an earlier task of the same phase): gathers (and other conversions of the step's inputs)
+// wait for the uses of those beyond their window, the makers of gradients for the reductions
+// beyond theirs; stats' prefetch orders.
+void prefetch(Compilation& c);
 // After: every register that does not outlive a run has memory: slots of its own for a
 // pipeline's micro-batches, else an offset in one arena, shared only with registers the
 // plan orders before or after it (plan_arena); memory set. A variable's new value made by

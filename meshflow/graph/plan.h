@@ -68,6 +68,9 @@ struct RankPlan {
     int lane_id = 0;
     Phase phase = Phase::kMicro;
     int accumulator = -1;  // an accumulate task: adds its input into this accumulator
+    // Tasks of its phase, earlier in the plan, that must have acted before it acts, beyond
+    // what it reads (zero.h's windows: control inputs).
+    std::vector<int> after{};
   };
   std::vector<Ref> refs;      // per value of `graph`
   std::vector<Tensor> bound;  // per value of `graph` of an input node, set at each run

@@ -395,6 +395,7 @@ LogicalGraph settings_of(const LogicalGraph& from) {
   g.fuse = from.fuse;
   g.local = from.local;
   g.checkpoints = from.checkpoints;
+  g.zero_stage = from.zero_stage;
   return g;
 }
 
@@ -408,7 +409,7 @@ void cleanup(Compilation& c) {
   std::vector<bool> dropped(g.nodes.size(), false);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const Node& node = g.nodes[n];
-    if (node.kind != NodeKind::kBoxing || node.user) continue;
+    if (node.kind != NodeKind::kBoxing || node.user || node.zero != ZeroRole::kNone) continue;
     const int in = alias[node.inputs[0]];
     if (g.values[in].layout.placement != node.to->placement) continue;
     alias[node.outputs[0]] = in;

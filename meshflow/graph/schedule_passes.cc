@@ -18,6 +18,9 @@ Phase phase_of(Compilation& c, const Node& node) {
   // A random op (dropout's mask) draws anew for each micro-batch, as each eager step
   // would, even when it reads nothing of the micro-batch.
   if (node.kind == NodeKind::kOp && node.op->draws_random) ph = Phase::kMicro;
+  // ZeRO stage 3 gathers a parameter for each micro-batch's use, and frees it after: gathered
+  // once before them, it would be held whole throughout (zero.h).
+  if (node.kind == NodeKind::kBoxing && node.zero == ZeroRole::kGather) ph = Phase::kMicro;
   for (int v : node.inputs) {
     ph = std::max(ph, c.is_gradient[v] && c.phase[v] == Phase::kMicro ? Phase::kPost : c.phase[v]);
   }

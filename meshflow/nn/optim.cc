@@ -172,11 +172,13 @@ void Optimizer::commit_param(size_t i, const Var& updated) {
   p.set_data(p.is_global() ? in_layout(updated, p.global().layout()) : updated);
 }
 
-void Optimizer::check_graph_mode() const {
-  if (zero_stage_ != 0) {
-    throw std::invalid_argument(name_ + ": ZeRO (zero_stage " + std::to_string(zero_stage_) +
-                                ") is not supported in graph mode yet; run the step eagerly");
+void take_zero_stage(Optimizer& optimizer, int stage, const std::string& what) {
+  if (stage == 0 || optimizer.zero_stage() == stage) return;
+  if (optimizer.zero_stage() != 0) {
+    throw std::invalid_argument(what + "(stage=" + std::to_string(stage) + "): an optimizer of the graph has zero_stage " +
+                                std::to_string(optimizer.zero_stage()) + "; expected the same stage, or none");
   }
+  optimizer.set_zero_stage(stage);
 }
 
 std::vector<Var> Optimizer::group_params(size_t g) const {
@@ -274,7 +276,6 @@ Attrs SGD::update_attrs(size_t i, bool has_buf) const {
 }
 
 std::vector<Var*> SGD::graph_state() {
-  check_graph_mode();
   std::vector<Var*> slots;
   for (size_t i = 0; i < params_.size(); ++i) {
     if (option(i, "momentum") == 0) continue;
@@ -286,7 +287,7 @@ std::vector<Var*> SGD::graph_state() {
                                     "step first, or load them");
       }
       NoGradGuard no_grad;
-      momentum_[i] = fn::zeros_like(params_[i]);
+      momentum_[i] = state_zeros(i);
     }
     slots.push_back(&momentum_[i]);
   }
@@ -380,13 +381,12 @@ Attrs AdamW::update_attrs(size_t i) const {
 }
 
 std::vector<Var*> AdamW::graph_state() {
-  check_graph_mode();
   NoGradGuard no_grad;
   std::vector<Var*> slots;
   for (size_t i = 0; i < params_.size(); ++i) {
     if (!exp_avg_[i].defined()) {
-      exp_avg_[i] = fn::zeros_like(params_[i]);
-      exp_avg_sq_[i] = fn::zeros_like(params_[i]);
+      exp_avg_[i] = state_zeros(i);
+      exp_avg_sq_[i] = state_zeros(i);
     }
     slots.push_back(&exp_avg_[i]);
     slots.push_back(&exp_avg_sq_[i]);

@@ -15,7 +15,9 @@
 // result back. Stage 2 also has backward leave each gradient in the shard layout
 // (Var::set_grad_layout), so boxing reduce-scatters the partial gradient instead of
 // all-reducing it. Stage 3 also stores the parameter in the shard layout, and every op takes
-// it gathered (Var::set_use_layout), in backward again. No collective is written here.
+// it gathered (Var::set_use_layout), in backward again. No collective is written here. A
+// graph (graph/graph.h) that steps the optimizer compiles these layouts as constraints of its
+// SBP, and schedules the gathers and reductions (graph/zero.h).
 // Thread-safety: one thread at a time, like every op.
 #pragma once
 
@@ -110,8 +112,6 @@ class Optimizer {
   Var state_zeros(size_t i) const;
   // Parameter i takes its updated shard (boxed back to the parameter's layout).
   void commit_param(size_t i, const Var& updated);
-  // Throws for graph mode under ZeRO (a step traced once, not supported yet).
-  void check_graph_mode() const;
 
   std::string name_;
   std::vector<Var> params_;      // every group's, in order
@@ -211,6 +211,11 @@ class Adam : public AdamW {
 // global ones, are read on the host instead (a float64 scalar). In a traced graph the
 // gradients must be global.
 Var clip_grad_norm(const std::vector<Var>& params, double max_norm);
+
+// A graph's ZeRO setting (`what`: its name in errors) given to one of its optimizers: stage
+// 0 or the optimizer's own stage leave it as it is; else the optimizer takes `stage`, which
+// throws std::invalid_argument when it already has another one, or state.
+void take_zero_stage(Optimizer& optimizer, int stage, const std::string& what);
 
 // Linear warmup from 0 to max_lr over `warmup` steps, then cosine decay to min_lr at `total`
 // steps (min_lr after).

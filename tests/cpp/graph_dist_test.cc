@@ -179,6 +179,33 @@ TEST(GraphDist, CppGraphAccumulatesMicroBatchesAsTheWholeBatch) {
   }
 }
 
+// ZeRO in a C++ graph: config().enable_zero(stage) gives the graph's plain optimizer the stage
+// when it compiles; the steps equal the same stage eagerly (with clipping, which reads the
+// gradients in the stage's layout), and the parameters end in the same layouts.
+TEST(GraphDist, CppGraphWithZeroEqualsEagerZero) {
+  for (const Placement& p : test::op_meshes()) {
+    for (int stage : {1, 2, 3}) {
+      const std::string where = p.str() + " stage " + std::to_string(stage);
+      auto eager_model = mlp(p, true), graph_model = mlp(p, true);
+      const optim::AdamWOptions options{/*lr=*/1e-2, 0.9, 0.999, 1e-8, 0.01};
+      optim::AdamW eager_opt(eager_model->parameters(), options);
+      eager_opt.set_zero_stage(stage);
+      auto graph_opt = std::make_shared<optim::AdamW>(graph_model->parameters(), options);
+      TrainStep step(graph_model, graph_opt);
+      step.config().enable_zero(stage);
+      for (int i = 0; i < 3; ++i) {
+        const auto [x, y] = batch(p, 6, i);
+        const Var loss = eager_step(*eager_model, eager_opt, x, y, 0.5);
+        const std::vector<Var> got = step({x, y});
+        EXPECT_TRUE(test::close(gather_full(got[0].global()), gather_full(loss.global()), 1e-5)) << where;
+      }
+      EXPECT_EQ(graph_opt->zero_stage(), stage) << where;
+      expect_same_parameters(*eager_model, *graph_model, 1e-5, where);
+    }
+  }
+  EXPECT_THROW(nn::GraphConfig().enable_zero(4), std::invalid_argument);
+}
+
 // A chain of elementwise ops with a broadcast bias, a residual, and an intermediate the
 // step also returns (so it is stored although the chain reads it too).
 class ForwardStep : public nn::Graph {

@@ -4,6 +4,7 @@
 // checks between passes. Also run under ThreadSanitizer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -83,6 +84,34 @@ TEST(Graph, OrderedActorsKeepTheirOrder) {
   ActorSystem system(vm::device(), actors, {2});
   system.run(2);
   EXPECT_EQ(order, (std::vector<std::string>{"first0", "second0", "first1", "second1"}));
+}
+
+// An actor with control inputs (ActorSpec::after) acts on a piece only once they have acted
+// on it, though it reads nothing of theirs (ZeRO's prefetch windows, graph/zero.h): here a
+// collective waits for a slow compute act, piece by piece.
+TEST(Graph, ActorsWaitForTheirControlInputs) {
+  std::mutex mu;
+  std::vector<std::string> order;
+  auto log = [&](const std::string& s) {
+    std::lock_guard<std::mutex> lock(mu);
+    order.push_back(s);
+  };
+  std::vector<ActorSpec> actors(2);
+  actors[0] = {"slow", StreamKind::kCompute, {}, {}, -1, [&](int64_t p) {
+                 std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                 log("slow" + std::to_string(p));
+               }};
+  actors[1] = {"waits", StreamKind::kComm, {}, {}, 0, [&](int64_t p) { log("waits" + std::to_string(p)); }};
+  actors[1].after = {0};
+  ActorSystem system(vm::device(), actors, {});
+  system.run(2);
+  ASSERT_EQ(order.size(), 4u);
+  for (int p = 0; p < 2; ++p) {
+    const auto at = [&](const std::string& s) { return std::find(order.begin(), order.end(), s) - order.begin(); };
+    EXPECT_LT(at("slow" + std::to_string(p)), at("waits" + std::to_string(p)));
+  }
+  actors[1].after = {1};
+  EXPECT_THROW(ActorSystem(vm::device(), actors, {}), std::invalid_argument);
 }
 
 // A group's part 1 trails its part 0 by the lead (a pipeline stage's backward collectives

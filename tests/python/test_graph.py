@@ -85,8 +85,9 @@ def test_compile_stats_times_each_pass_and_debug_graph_shows_the_graph_after_any
     step = Step(*model_and_opt(nn.Tanh))
     step(*data(5))
     passes = step.compile_stats()["passes"]
-    assert [name for name, _ in passes] == ["cleanup", "sbp", "boxing", "recompute", "micro_batches", "constants",
-                                            "fusion", "stages", "fold", "tasks", "memory", "actors"]
+    assert [name for name, _ in passes] == ["cleanup", "sbp", "boxing", "recompute", "zero", "micro_batches",
+                                            "constants", "fusion", "stages", "fold", "tasks", "prefetch", "memory",
+                                            "actors"]
     assert all(ms >= 0 for _, ms in passes)
     # The backward tanh's product with dy and difference fuse: a chain after the fusion pass, none before.
     assert "fused(" not in step.debug_graph(after="constants")
@@ -414,3 +415,60 @@ def test_a_pipeline_stage_s_forward_collectives_run_ahead_of_its_backward_ones(t
     assert last == sorted(last) and len(set(last)) == 4, last
     # Stage 0: micro-batch 1's first collective (forward) before micro-batch 0's last (backward).
     assert first.index(1) < len(first) - 1 - first[::-1].index(0), first
+
+
+def test_zero_stage_3_gathers_a_layer_ahead_and_no_further(tmp_path):
+    """ZeRO stage 3 in a graph (graph/zero.h): six equal layers, each weight gathered for its
+    use. Forward's gather k waits for the matmul that used gather k - 2, not the one before
+    it (the prefetch pass's waits): it is issued while layer k - 1 computes, a layer ahead,
+    and at most two layers are gathered at once, so the memory plan reuses their memory. The
+    actors' trace shows the bound kept, and the step equals eager's."""
+    code, out = launch_script(tmp_path, """
+        import re
+        import meshflow as mf
+        import meshflow.nn as nn
+        p = mf.placement("cpu", ranks=[0, 1])
+
+        def model():
+            mf.manual_seed(0)
+            layers = nn.Sequential(*[nn.Linear(256, 256, bias=False) for _ in range(6)])
+            layers.to_global(p, mf.sbp.broadcast)
+            return layers, mf.optim.SGD(layers.parameters(), lr=0.1, zero_stage=3)
+
+        class Step(mf.nn.Graph):
+            def __init__(self):
+                super().__init__()
+                self.layers, opt = model()
+                self.add_optimizer(opt)
+
+            def build(self, x):
+                loss = self.layers(x).square().mean()
+                loss.backward()
+                return loss
+
+        x = mf.randn(512, 256, placement=p, sbp=mf.sbp.split(0))
+        layers, opt = model()
+        expected = layers(x).square().mean().item()
+        step = Step()
+        got = step(x).item()
+        text = step.debug_graph(after="prefetch")
+        gathers = re.findall(r"(%\\d+) = to_global.*ZeRO gather", text)[:6]  # forward's, in order
+        users = [re.search(r"(%\\d+) = matmul\\(%\\d+, " + g + r"\\)", text).group(1) for g in gathers]
+        waits = {m.group(1): m.group(2).split() for m in re.finditer(r"(%\\d+) waits for (.*)", text)}
+        spans = sorted((start, end, name) for name, stream, start, end in mf._C.trace_spans()
+                       if name in ("matmul", "to_global (ZeRO gather)"))
+        with open(f"rank{mf.env.get_rank()}.txt", "w") as f:  # ranks' prints may interleave
+            f.write(repr((got - expected, [waits.get(g, []) for g in gathers], users, spans)))
+    """, timeout=120, MESHFLOW_TRACE=str(tmp_path / "trace"))
+    assert code == 0, out
+    for rank in (0, 1):
+        error, waits, users, spans = eval((tmp_path / f"rank{rank}.txt").read_text())
+        assert abs(error) < 1e-5, error
+        assert waits[:2] == [[], []], waits
+        for k in range(2, 6):
+            assert users[k - 2] in waits[k] and users[k - 1] not in waits[k], (k, waits, users)
+        gathers = [(s, e) for s, e, name in spans if name != "matmul"][:6]
+        # The graph's matmuls (eager's reference ran before it).
+        matmuls = [(s, e) for s, e, name in spans if name == "matmul" and s >= gathers[0][0]][:6]
+        for k in range(2, 6):
+            assert gathers[k][0] >= matmuls[k - 2][1], (k, gathers, matmuls)

@@ -59,6 +59,7 @@ class GraphConfig:
         self.fusion = True
         self.max_compiled = 8
         self.checkpointed = {}  # module -> "full" or "selective"
+        self.zero_stage = 0
 
     def activation_checkpointing(self, module, enabled=True, selective=False):
         """Recomputes `module`'s forward for backward instead of keeping its activations
@@ -80,6 +81,20 @@ class GraphConfig:
             self.checkpointed[module] = "selective" if selective else "full"
         else:
             self.checkpointed.pop(module, None)
+
+    def enable_zero(self, mode=True, *, stage=1):
+        """ZeRO for the graph's optimizers (OneFlow's enable_zero): at the next compile each
+        one takes `stage` as its zero_stage (mf.optim's; docs/memory.md): 1 shards the
+        optimizer state along the data-parallel axes, 2 also the gradients, 3 also the
+        parameters, which are gathered where ops use them, in backward again, a use ahead of
+        the compute. An optimizer made with that zero_stage already is fine; one with another
+        stage, or one that has stepped, raises. `enable_zero(2)` is `enable_zero(True,
+        stage=2)`; `enable_zero(False)` leaves the optimizers as they are."""
+        if type(mode) is int:
+            mode, stage = mode > 0, mode
+        if not isinstance(mode, bool) or type(stage) is not int or stage not in (1, 2, 3) and mode:
+            raise ValueError(f"enable_zero takes mode (a bool) and stage 1, 2 or 3, got {mode!r} and {stage!r}")
+        self.zero_stage = stage if mode else 0
 
     def set_max_compiled(self, n):
         """How many compiled plans the graph keeps, one per distinct call (input shapes,
@@ -205,6 +220,8 @@ class Graph:
         return outputs[0] if kind is None else kind(outputs)
 
     def _compile(self, args, local):
+        for opt in self._optimizers:  # before the parameters are added: stage 3 shards them
+            opt._impl.take_zero_stage(self.config.zero_stage, "config.enable_zero")
         tracer = _C.GraphTracer()
         tracer.set_local(local)
         tracer.set_micro_batches(self.config.gradient_accumulation_steps)

@@ -150,3 +150,16 @@ def test_linear_biases_in_their_products_box_no_more_in_a_graph(layout, world, m
                         else F.linear(x, self.weight))
     separate = boxing_bytes()
     assert fused <= separate, (fused, separate)
+
+
+@pytest.mark.parametrize("layout,zero", [("2x1x1", 3), ("2x2x1", 2)])
+def test_zero_in_graph_mode_learns_what_one_device_learns(layout, zero, world):
+    """train.py --zero N --graph: the compiled step with the stage's layouts (clipping and
+    both AdamW groups included), with tensor parallelism on 2x2x1."""
+    d, tp, _ = (int(n) for n in layout.split("x"))
+    if d * tp > world:
+        pytest.skip(f"{layout} needs {d * tp} ranks")
+    args = train.parse_args(["--layout", f"{layout}_4_32x1", "--steps", str(STEPS), "--block", "16", "--heads", "2",
+                             "--sample", "0", "--log-every", "100", "--warmup", "2", "--graph", "--zero", str(zero)])
+    got = np.array(train.train(args, train.mesh(d, tp))["losses"])
+    np.testing.assert_allclose(got, losses("1x1x1", world), rtol=2e-5)
