@@ -253,6 +253,15 @@ Context& ctx() {
   return *context;
 }
 
+// The message of the error the last failed agreement over the whole world raised.
+std::mutex raised_mutex;
+std::string raised_everywhere;  // GUARDED_BY(raised_mutex)
+
+void note_raised_on_every_rank(const std::string& message) {
+  std::lock_guard<std::mutex> lock(raised_mutex);
+  raised_everywhere = message;
+}
+
 }  // namespace
 
 int world_rank() {
@@ -325,9 +334,11 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
     gather(&text, messages.data(), sizeof(Message));
   }
   set_current_op("");
+  const bool everyone = g.size() == world_size();
   for (int r = 0; r < g.size(); ++r) {
     if (!all[r].has_error) continue;
     std::string message(messages[r].text);
+    if (everyone) note_raised_on_every_rank(message);
     if (r != g.rank()) message += " (raised on rank " + std::to_string(g.world_ranks()[r]) + ")";
     throw std::invalid_argument(message);
   }
@@ -336,10 +347,17 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
     if (all[r].call_hash != all[0].call_hash) differ += (differ.empty() ? "" : ", ") + std::to_string(g.world_ranks()[r]);
   }
   if (!differ.empty()) {
-    throw std::invalid_argument(call + ": rank(s) " + differ + " made a different call than rank " +
+    const std::string message = call + ": rank(s) " + differ + " made a different call than rank " +
                                 std::to_string(g.world_ranks()[0]) +
-                                " (placement, sbp, shape, dtype or attributes); every rank must make the same call");
+                                " (placement, sbp, shape, dtype or attributes); every rank must make the same call";
+    if (everyone) note_raised_on_every_rank(message);
+    throw std::invalid_argument(message);
   }
+}
+
+bool raised_on_every_rank(const std::string& message) {
+  std::lock_guard<std::mutex> lock(raised_mutex);
+  return !raised_everywhere.empty() && message.compare(0, raised_everywhere.size(), raised_everywhere) == 0;
 }
 
 void on_comm_thread(const std::function<void()>& call) {
