@@ -904,6 +904,7 @@ PYBIND11_MODULE(_C, m) {
   m.def("comm_stats", &stats_dict);
   m.def("abort", [](const std::string& message, int code) { comm::abort_job(message, code); }, py::arg("message"),
         py::arg("exit_code") = 1);
+  m.def("raised_on_every_rank", &comm::raised_on_every_rank, py::arg("message"));
   // An error of queued work that nothing read is reported at exit (meshflow/__init__.py); the
   // process must still end non-zero, as an uncaught exception would. The status is set by a C
   // exit handler registered at import, so it runs after every handler registered later (MPI's

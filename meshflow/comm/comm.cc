@@ -481,6 +481,15 @@ Context& ctx() {
   return *context;
 }
 
+// The message of the error the last failed agreement over the whole world raised.
+std::mutex raised_mutex;
+std::string raised_everywhere;  // GUARDED_BY(raised_mutex)
+
+void note_raised_on_every_rank(const std::string& message) {
+  std::lock_guard<std::mutex> lock(raised_mutex);
+  raised_everywhere = message;
+}
+
 }  // namespace
 
 int world_rank() {
@@ -554,9 +563,11 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
     gather(&text, messages.data(), sizeof(Message));
   }
   set_current_op("");
+  const bool everyone = g.size() == world_size();
   for (int r = 0; r < g.size(); ++r) {
     if (!all[r].has_error) continue;
     std::string message(messages[r].text);
+    if (everyone) note_raised_on_every_rank(message);
     if (r != g.rank()) message += " (raised on rank " + std::to_string(g.world_ranks()[r]) + ")";
     throw std::invalid_argument(message);
   }
@@ -579,12 +590,18 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
     same_names = same_names && std::string(messages[r].text) == call;
     calls += (r ? "; rank " : "rank ") + std::to_string(g.world_ranks()[r]) + " in " + messages[r].text;
   }
-  if (same_names) {
-    throw std::invalid_argument(call + ": rank(s) " + differ + " made a different call than rank " +
-                                std::to_string(g.world_ranks()[0]) +
-                                " (placement, sbp, shape, dtype or attributes); every rank must make the same call");
-  }
-  throw std::invalid_argument(call + ": the ranks are in different calls (" + calls + "). " + kSameCallsRule);
+  const std::string message =
+      same_names ? call + ": rank(s) " + differ + " made a different call than rank " +
+                       std::to_string(g.world_ranks()[0]) +
+                       " (placement, sbp, shape, dtype or attributes); every rank must make the same call"
+                 : call + ": the ranks are in different calls (" + calls + "). " + kSameCallsRule;
+  if (everyone) note_raised_on_every_rank(message);
+  throw std::invalid_argument(message);
+}
+
+bool raised_on_every_rank(const std::string& message) {
+  std::lock_guard<std::mutex> lock(raised_mutex);
+  return !raised_everywhere.empty() && message.compare(0, raised_everywhere.size(), raised_everywhere) == 0;
 }
 
 void on_comm_thread(const std::function<void()>& call) {

@@ -44,6 +44,10 @@ bool initialized();
 // message; when the hashes differ, every rank throws one naming the ranks that made a
 // different `call`. Moves 16 bytes a rank, and the messages only when one has an error.
 void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks = {});
+// Whether `message` is (or begins with) that of the error the last failed agreement over
+// the whole world raised: every rank raised it together, so a program that lets it end the
+// process may end every rank alike, without aborting the job (the Python excepthook).
+bool raised_on_every_rank(const std::string& message);
 
 // Raises, naming `what`, unless this thread may issue a collective: in a job of one rank any
 // may; in a job of several, the thread that issued the first one. Collectives must come in

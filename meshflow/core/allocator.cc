@@ -252,14 +252,14 @@ class HostCache {
     return block->base;
   }
 
-  // Throws OutOfMemoryError unless a new block of `size` fits the limit, once the cache has
-  // gone back to the system if it must.
+  // Refuses (refuse_over_limit) a new block of `size` that does not fit the limit once the
+  // cache has gone back to the system.
   void make_room(size_t size) {
     const size_t limit = limit_.load();
     auto fits = [&] { return in_use_.load() + cached_.load() + size <= limit; };
     if (limit == kNoMemoryLimit || fits()) return;
     release();
-    if (!fits()) throw OutOfMemoryError(out_of_memory_message(device_, size, in_use_, cached_, limit));
+    if (!fits()) refuse_over_limit(out_of_memory_message(device_, size, in_use_, cached_, limit));
   }
 
   void count_in_use(size_t size) {
@@ -411,6 +411,25 @@ std::string out_of_memory_message(const std::string& device, size_t requested, s
                   " in use by tensors and " + bytes_text(cached) + " cached (already released and retried)";
   if (limit != kNoMemoryLimit) m += "; its limit is " + bytes_text(limit) + " (set_memory_limit, MESHFLOW_MEMORY_LIMIT)";
   return m;
+}
+
+std::shared_ptr<void> map_zero_pages(size_t nbytes) {
+  if (nbytes == 0) return allocate_host(0);
+  void* p = mmap(nullptr, nbytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw OutOfMemoryError("the system refused " + bytes_text(nbytes) + " of zero pages");
+  return std::shared_ptr<void>(p, [nbytes](void* q) { munmap(q, nbytes); });
+}
+
+namespace {
+thread_local LimitOverdraft* t_overdraft = nullptr;
+}  // namespace
+
+LimitOverdraft::LimitOverdraft() : outer_(t_overdraft) { t_overdraft = this; }
+LimitOverdraft::~LimitOverdraft() { t_overdraft = outer_; }
+
+void refuse_over_limit(const std::string& message) {
+  if (!t_overdraft) throw OutOfMemoryError(message);
+  if (t_overdraft->refused_.empty()) t_overdraft->refused_ = message;
 }
 
 HostPool::HostPool(std::string device) : cache_(new HostCache(std::move(device), false)) {}

@@ -8,9 +8,10 @@
 //
 // Limits: a pool holds at most its limit of bytes (in use plus cached), as a GPU holds at
 // most its memory. An allocation that would pass it first returns the cached blocks to the
-// system and tries again, then throws OutOfMemoryError (core/error.h). Threads allocating at
-// once may each pass the check before the others count their block: the limit may be passed
-// by at most one block per thread.
+// system and tries again, then throws OutOfMemoryError (core/error.h), or inside a
+// LimitOverdraft (below: a collective's buffers) passes it and records the error. Threads
+// allocating at once may each pass the check before the others count their block: the limit
+// may be passed by at most one block per thread.
 #pragma once
 
 #include <cstddef>
@@ -49,6 +50,10 @@ struct SharedBlock {
 // The shared block holding all of [p, p + nbytes), if any.
 std::optional<SharedBlock> shared_block_of(const void* p, size_t nbytes);
 
+// `nbytes` of the system's read-only zero page, mapped: zeros that commit no memory (for
+// Memory::zeros_for_reading). Throws OutOfMemoryError where the system refuses the mapping.
+std::shared_ptr<void> map_zero_pages(size_t nbytes);
+
 struct HostCacheStats {
   size_t cached_bytes;  // held in the cache, free for reuse
   size_t hits;
@@ -69,6 +74,31 @@ size_t memory_limit_from_env();
 // tensors and ... cached (already released and retried)", and its limit where one is set.
 std::string out_of_memory_message(const std::string& device, size_t requested, size_t in_use, size_t cached,
                                   size_t limit);
+
+// Passing a limit where every rank must go on: a collective's own buffers (vm.h). While a
+// LimitOverdraft is open on a thread, an allocation of that thread that a limit refuses
+// (after the cache was released) is made anyway, beyond the limit, and the out-of-memory
+// message it would have thrown is kept here instead, for the VM to fail the instruction's
+// outputs with once the collective has run on every rank. A refusal of the system itself
+// still throws. Scopes nest (the innermost keeps the message); each is its thread's alone.
+class LimitOverdraft {
+ public:
+  LimitOverdraft();
+  ~LimitOverdraft();
+  LimitOverdraft(const LimitOverdraft&) = delete;
+  LimitOverdraft& operator=(const LimitOverdraft&) = delete;
+  // The first refused allocation's out-of-memory message; empty when none was refused.
+  const std::string& refused() const { return refused_; }
+
+ private:
+  friend void refuse_over_limit(const std::string& message);
+  LimitOverdraft* outer_;
+  std::string refused_;
+};
+// What an allocator does where its limit refuses an allocation: throws
+// OutOfMemoryError(message), or, inside this thread's LimitOverdraft, records it there and
+// returns (the caller then allocates beyond the limit).
+void refuse_over_limit(const std::string& message);
 
 class HostCache;
 // A caching pool of host blocks with figures and a limit of its own: the host's (host_pool(),

@@ -43,6 +43,11 @@ class Memory {
   // Host memory for staging copies to and from this memory (an accelerator's pinned memory,
   // which its copies reach without another copy): allocate_host's by default.
   virtual std::shared_ptr<void> allocate_staging(size_t nbytes) const;
+  // `nbytes` of zero bytes that are only ever read: a failed op's outputs, which collectives
+  // still read (vm.h), where allocate found no room for them. By default a block allocated
+  // beyond the limit (LimitOverdraft, core/allocator.h); host memory maps the system's zero
+  // page instead, which commits no memory.
+  virtual std::shared_ptr<void> zeros_for_reading(size_t nbytes);
   // "cpu" (one device), "testdev:0", "testdev:1": for errors, as PyTorch names devices.
   std::string device_str() const {
     return host_accessible() ? device_type() : device_type() + ":" + std::to_string(device_index());

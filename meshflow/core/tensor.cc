@@ -212,6 +212,7 @@ class HostMemory : public Memory {
   void reduce_into(void* acc, const void* x, int64_t n, DType dtype, ReduceOp op) const override {
     reduce_into_host(acc, x, n, dtype, op);
   }
+  std::shared_ptr<void> zeros_for_reading(size_t nbytes) override { return map_zero_pages(nbytes); }
 
  private:
   const std::string type_ = "cpu";
@@ -381,6 +382,13 @@ void Memory::reduce_into(void* acc, const void* x, int64_t n, DType dtype, Reduc
 }
 
 std::shared_ptr<void> Memory::allocate_staging(size_t nbytes) const { return allocate_host(nbytes); }
+
+std::shared_ptr<void> Memory::zeros_for_reading(size_t nbytes) {
+  LimitOverdraft pass;
+  std::shared_ptr<void> block = allocate(nbytes);
+  zero(block.get(), nbytes);
+  return block;
+}
 
 void reduce_into(const Tensor& acc, const Tensor& x, ReduceOp op) {
   check_reducible(acc, x);

@@ -344,21 +344,28 @@ Tensor gather_full(const GlobalTensor& t, const std::string& read) {
   Tensor full = convert(t, target, broadcast).local();
   // Reading the value raises the error of the op that failed to make it. Errors are agreed
   // within placements, except out of memory, which may strike one rank alone (vm.h): the
-  // ranks agree on the read, so that every rank raises it and may catch it.
+  // ranks agree on the read, so that every rank raises it and may catch it, as an
+  // OutOfMemoryError whatever agreement carried it on the way. That one stands for every out
+  // of memory of the work before the read, which then counts as raised, so that a program
+  // that catches it goes on from there.
   std::exception_ptr failed;
   try {
     vm::wait(full);
   } catch (...) {
     failed = std::current_exception();
   }
+  std::exception_ptr raised = failed;
   try {
     comm::agree(failed ? vm::error_message(failed) : "", 0, read);
-  } catch (const std::invalid_argument& e) {
-    if (failed) std::rethrow_exception(failed);
-    if (is_out_of_memory(e.what())) throw OutOfMemoryError(e.what());
-    throw;
+  } catch (const std::invalid_argument&) {
+    if (!failed) raised = std::current_exception();
   }
-  if (failed) std::rethrow_exception(failed);
+  if (raised) {
+    const std::string message = vm::error_message(raised);
+    if (!is_out_of_memory(message)) std::rethrow_exception(raised);
+    vm::forget_out_of_memory();
+    throw OutOfMemoryError(message);
+  }
   // A copy when nothing moved, so that writing into the value never changes the tensor.
   return full.shares_memory(t.local()) ? full.clone() : full;
 }

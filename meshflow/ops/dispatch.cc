@@ -272,13 +272,14 @@ DataErrorRestatement::~DataErrorRestatement() { restatement = previous_; }
 namespace {
 // Gradients on devices the host cannot touch sum through the add op's kernel for them.
 const bool device_gradient_sum_installed = [] {
-  set_device_gradient_sum([](const Tensor& a, const Tensor& b) { return apply_local(find_op("add"), {a, b}, {})[0]; });
+  set_device_gradient_sum(
+      [](const Tensor& a, const Tensor& b) { return apply_local(find_op("add"), {a, b}, {}, {}, /*own=*/false)[0]; });
   return true;
 }();
 }  // namespace
 
 std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
-                                const std::vector<int>& overwrite) {
+                                const std::vector<int>& overwrite, bool own) {
   vm::Issuing issuing;  // the caches below, and the kernel's issue
   LocalKey key{&op, attrs, {}};
   key.inputs.reserve(inputs.size());
@@ -302,7 +303,7 @@ std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inpu
   vm::Flags flags;
   flags.device = &device::of(memory);
   flags.overwrite = overwrite;
-  flags.raise_at_issue = true;  // a rank's own op: out of memory at issue raises at the call
+  flags.raise_at_issue = own;
   return launch_op(op, inputs, call->outputs, kernel_body(op, call, memory), flags, memory);
 }
 

@@ -57,9 +57,12 @@ struct OpPlan {
 
 // `overwrite`: an in-place update (vm::Flags::overwrite), output k written over input
 // overwrite[k]'s memory (a global input: its local part, unless boxing converts it); the
-// op's kernel must be elementwise. Empty: every output in new memory.
+// op's kernel must be elementwise. Empty: every output in new memory. `own`: a rank's own
+// op, whose out of memory at issue raises at the call (vm::Flags::raise_at_issue); false
+// for one on the local parts of global tensors (the sum of their gradients), whose ranks
+// must fail alike: its outputs fail instead, raised at the next read.
 std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
-                                const std::vector<int>& overwrite = {});
+                                const std::vector<int>& overwrite = {}, bool own = true);
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
                                        const Constraints& constraints = {}, const std::vector<int>& overwrite = {});
 

@@ -1,8 +1,6 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/vm/vm.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -12,10 +10,12 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "meshflow/comm/comm.h"
+#include "meshflow/core/allocator.h"
 #include "meshflow/core/error.h"
 
 namespace mf::vm {
@@ -144,18 +144,15 @@ class Machine {
   }
 
   void synchronize() {
-    // Drops what has run every kDropEvery instructions, so that the outputs of up to
-    // kMaxInFlight queued instructions are not all held at once when the wait ends.
-    constexpr size_t kDropEvery = 64;
-    for (size_t i = kDropEvery; i < in_flight_.size(); i += kDropEvery) {
-      in_flight_[i]->synchronize();
-      drop_retired();
-    }
-    in_flight_.clear();
-    device_.synchronize();
-    for (device::Device* d : others_) d->synchronize();
-    drop_retired();
+    run_all();
     raise_pending();
+  }
+
+  void forget_out_of_memory() {
+    run_all();
+    std::lock_guard<std::mutex> lock(mu_);
+    // By its message: an agreement between ranks may have carried it as another class.
+    if (pending_error_ && is_out_of_memory(error_message(pending_error_))) pending_error_ = nullptr;
   }
 
   void wait(const Tensor& t) {
@@ -190,6 +187,21 @@ class Machine {
   device::Device& device() { return device_; }
 
  private:
+  // Waits for every instruction issued so far. Drops what has run every kDropEvery
+  // instructions, so that the outputs of up to kMaxInFlight queued instructions are not all
+  // held at once when the wait ends.
+  void run_all() {
+    constexpr size_t kDropEvery = 64;
+    for (size_t i = kDropEvery; i < in_flight_.size(); i += kDropEvery) {
+      in_flight_[i]->synchronize();
+      drop_retired();
+    }
+    in_flight_.clear();
+    device_.synchronize();
+    for (device::Device* d : others_) d->synchronize();
+    drop_retired();
+  }
+
   static bool env_flag(const char* name) {
     const char* v = std::getenv(name);
     return v && *v && std::strcmp(v, "0") != 0;
@@ -266,7 +278,12 @@ class Machine {
     }
     std::vector<Tensor> results;
     std::exception_ptr error;
+    const bool collective = comm_stream && comm::initialized() && comm::world_size() > 1;
     if (!inherited || ins->flags.run_on_failed_inputs) {
+      // A collective's buffers pass the memory limit, so that this rank takes part as the
+      // others do; its outputs then fail with the out of memory it would have raised.
+      std::optional<LimitOverdraft> overdraft;
+      if (collective) overdraft.emplace();
       try {
         const comm::Computing computing(!comm_stream);  // the watchdog's view (comm.h)
         results = ins->body(ins->inputs, ins->given);
@@ -274,11 +291,15 @@ class Machine {
       } catch (...) {
         error = named(ins->name, std::current_exception());
       }
-    }
-    if (error && out_of_memory(error) && comm_stream && comm::initialized() && comm::world_size() > 1) {
-      // The others may wait in this collective already, and this rank cannot take part.
-      comm::abort_job("[rank " + std::to_string(comm::world_rank()) + "] " + error_message(error) +
-                      "\nmeshflow: a collective cannot go on without this rank's memory; ending the job");
+      if (error && out_of_memory(error) && collective) {
+        // The system itself refused this rank's memory inside a collective that the others
+        // may wait in already, and this rank cannot take part.
+        comm::abort_job("[rank " + std::to_string(comm::world_rank()) + "] " + error_message(error) +
+                        "\nmeshflow: a collective cannot go on without this rank's memory; ending the job");
+      }
+      if (!error && overdraft && !overdraft->refused().empty()) {
+        error = named(ins->name, std::make_exception_ptr(OutOfMemoryError(overdraft->refused())));
+      }
     }
     // Out of memory on one rank alone: its outputs fail, and the ranks raise it together at
     // the next read of a global value (gather_full agrees on it), where it can be caught.
@@ -292,16 +313,18 @@ class Machine {
       Storage& out = *ins->outputs[i].storage();
       if (failed) {
         // Zeros, for consumers that run on failed inputs (collectives stay matched); where
-        // even they cannot be had (the op failed for want of that memory), zero pages that
-        // commit no memory.
+        // even they cannot be had (the op failed for want of that memory), zeros that are
+        // only read, which may commit no memory.
         try {
           Tensor zeros = Tensor::zeros(ins->outputs[i].shape(), ins->outputs[i].dtype(), out.memory());
           out.fail(failed, zeros.data(), zeros.storage()->owner());
         } catch (const std::exception&) {
-          const size_t bytes = ins->outputs[i].nbytes();
-          void* p = mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-          if (p == MAP_FAILED) p = nullptr;
-          out.fail(failed, p, p ? std::shared_ptr<void>(p, [bytes](void* q) { munmap(q, bytes); }) : nullptr);
+          std::shared_ptr<void> zeros;
+          try {
+            zeros = out.memory().zeros_for_reading(ins->outputs[i].nbytes());
+          } catch (const std::exception&) {
+          }
+          out.fail(failed, zeros.get(), zeros);
         }
       } else {
         const Tensor& r = results[i];
@@ -548,6 +571,10 @@ void synchronize() {
 void wait(const Tensor& t) {
   Issuing issuing;
   machine().wait(t);
+}
+void forget_out_of_memory() {
+  Issuing issuing;
+  machine().forget_out_of_memory();
 }
 bool blocking() { return machine().blocking(); }
 void set_blocking(bool on) { machine().set_blocking(on); }

@@ -32,9 +32,12 @@
 // body and fail their outputs in turn, except comm instructions, which still run so that
 // every rank issues the same collectives. Out of memory (OutOfMemoryError) never ends the
 // job from a kernel, even one flagged abort_on_error: a global read agrees on it between
-// ranks (global_tensor.h, gather_full); in a comm instruction of a job of several ranks it
-// does, as the collective cannot go on. The first error is raised on the user's thread
-// at the next synchronizing call: synchronize(), or wait() on a tensor (numpy(), item()).
+// ranks (global_tensor.h, gather_full). A comm instruction of a job of several ranks runs in
+// a LimitOverdraft (core/allocator.h): its buffers pass the limit, so that every rank takes
+// part in the collective, and its outputs fail with the out of memory once it has run; only
+// a refusal of the system itself there ends the job. The first error is raised on the
+// user's thread at the next synchronizing call: synchronize(), or wait() on a tensor
+// (numpy(), item()).
 // MESHFLOW_LAUNCH_BLOCKING=1 runs each instruction before launch() returns and raises its
 // error there.
 //
@@ -125,6 +128,10 @@ Tensor copy_to(const Tensor& t, device::Device& target);
 void synchronize();
 // Waits for `t`; raises its error (and counts it as raised).
 void wait(const Tensor& t);
+// Waits for every stream, then counts an out of memory not raised yet as raised: the ranks
+// have agreed to raise one together at a read (global_tensor.h, gather_full), which stands
+// for every out of memory of the work issued before it, on every rank.
+void forget_out_of_memory();
 // Blocking mode: MESHFLOW_LAUNCH_BLOCKING=1 at start, or set_blocking (for tests that
 // compare both modes in one process).
 bool blocking();

@@ -119,12 +119,19 @@ _atexit.register(_finish_queued_work)
 
 def _abort_job_on_uncaught_error(kind, value, tb):
     # An uncaught error on one rank would leave the others waiting in a collective forever:
-    # print it, then end every rank of the job.
+    # print it, then end every rank of the job. One that every rank raised together (an out
+    # of memory read on every rank) ends each rank alike: rank 0 prints it, the others one
+    # line each, and every rank exits with status 1 through the ordinary exit.
     if _C.initialized() and _C.world_size() > 1:
-        import traceback
-        text = "".join(traceback.format_exception(kind, value, tb))
-        _C.abort(f"[rank {_C.world_rank()}] {text}meshflow: aborting the job after an uncaught error on rank "
-                 f"{_C.world_rank()}", 1)
+        if _C.raised_on_every_rank(str(value)):
+            if _C.world_rank() != 0:
+                print(f"[rank {_C.world_rank()}] {kind.__module__}.{kind.__qualname__}: {value}", file=_sys.stderr)
+                return
+        else:
+            import traceback
+            text = "".join(traceback.format_exception(kind, value, tb))
+            _C.abort(f"[rank {_C.world_rank()}] {text}meshflow: aborting the job after an uncaught error on rank "
+                     f"{_C.world_rank()}", 1)
     _previous_excepthook(kind, value, tb)
 
 

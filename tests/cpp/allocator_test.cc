@@ -3,7 +3,8 @@
 // its limit after freeing its cache and retrying, with an OutOfMemoryError that names what
 // was asked for, in use, cached and the limit; figures and peaks; the VM raising it at issue
 // for a local op whose outputs are allocated then (the test device), else at the next
-// synchronization with the op's name.
+// synchronization with the op's name; a LimitOverdraft (a collective's buffers) passing the
+// limit and keeping the error; zeros for a failed op's outputs that commit no memory.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -66,6 +67,41 @@ TEST(MemoryLimit, TheCacheIsFreedAndTheAllocationRetriedFirst) {
   std::shared_ptr<void> reused = pool.allocate(2 * kMiB);
   EXPECT_EQ(pool.stats().cached_bytes, 0u);
   EXPECT_EQ(pool.stats().hits, 1u);
+}
+
+TEST(MemoryLimit, AnOverdraftPassesTheLimitAndKeepsTheFirstRefusal) {
+  HostPool pool("pool:2");
+  pool.set_limit(4 * kMiB);
+  std::shared_ptr<void> a = pool.allocate(3 * kMiB);
+  std::shared_ptr<void> b, c;
+  {
+    LimitOverdraft outer;
+    {
+      LimitOverdraft inner;
+      b = pool.allocate(2 * kMiB);  // beyond the limit: made, and the refusal kept
+      c = pool.allocate(3 * kMiB);
+      expect_has(inner.refused(), "pool:2 is out of memory: asked for 2.0 MiB with 3.0 MiB in use by tensors");
+      expect_has(inner.refused(), "its limit is 4.0 MiB");
+    }
+    EXPECT_EQ(outer.refused(), "") << "the innermost scope keeps it";
+    EXPECT_EQ(pool.stats().in_use_bytes, 8 * kMiB);
+  }
+  const std::string what = out_of_memory([&] { pool.allocate(kMiB); });  // outside any scope: refused
+  expect_has(what, "asked for 1.0 MiB with 8.0 MiB in use");
+  b.reset();
+  c.reset();
+  std::shared_ptr<void> d = pool.allocate(kMiB);  // within the limit again
+}
+
+TEST(MemoryLimit, ZerosForReadingCommitNoMemoryOnTheHostAndTheTestDevice) {
+  for (Memory* memory : {&host_memory(), &device::get("testdev", 1).memory()}) {
+    std::shared_ptr<void> zeros = memory->zeros_for_reading(64 * kMiB);
+    ASSERT_TRUE(zeros);
+    std::vector<float> back(4, 1.0f);
+    memory->copy_to_host(back.data(), static_cast<char*>(zeros.get()) + 32 * kMiB, sizeof(float) * back.size());
+    EXPECT_EQ(back, std::vector<float>(4, 0.0f)) << memory->device_str();
+  }
+  EXPECT_LT(device::get("testdev", 1).memory_stats().in_use_bytes, 64 * kMiB) << "the pool does not count them";
 }
 
 TEST(MemoryLimit, PeakFollowsUseAndResetsToWhatIsInUse) {

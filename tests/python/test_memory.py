@@ -1,6 +1,7 @@
 """Memory figures and the per-rank memory limit on one process: a model over the limit raises
 mf.OutOfMemoryError naming requested, in use, cached and the limit, which the program
-catches and goes on with a smaller batch; figures and their peak; MESHFLOW_MEMORY_LIMIT."""
+catches and goes on with a smaller batch; figures and their peak; MESHFLOW_MEMORY_LIMIT; and
+in jobs of several ranks, an out of memory nobody catches ending every rank without an abort."""
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import pytest
 import meshflow as mf
 import meshflow.nn as nn
 import meshflow.nn.functional as F
+from jobs import launch_script
 
 MiB = 1 << 20
 
@@ -137,3 +139,27 @@ def test_the_environment_sets_every_device_s_limit_and_is_checked_at_import():
                 "    print('caught', 'its limit is 32.0 MiB' in str(e))\n", "32M")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "caught True"
+
+
+@pytest.mark.parametrize("nproc", [2, 4])
+def test_an_uncaught_out_of_memory_ends_every_rank_alike_without_aborting(tmp_path, nproc):
+    # Rank 0 alone is limited; the all-gather's buffers pass its limit. Every rank raises the
+    # out of memory at the read and lets it end the process: rank 0 prints the traceback,
+    # the others a line each, and the job ends through the ordinary exit (no MPI_Abort).
+    code, out = launch_script(tmp_path, """
+        import meshflow as mf
+        p = mf.placement("cpu", ranks=list(range(mf.env.get_world_size())))
+        x = mf.ones(mf.env.get_world_size() * 1024, 1024, placement=p, sbp=mf.sbp.split(0))
+        mf.synchronize()
+        if mf.env.get_rank() == 0:
+            mf.set_memory_limit(mf.memory_reserved() + (2 << 20))
+        print(x.to_global(sbp=mf.sbp.broadcast).sum().item())
+        print("after the read")
+    """, nproc=nproc, timeout=90)
+    assert code != 0, out
+    assert "MPI_ABORT" not in out and "aborting the job" not in out, out
+    assert "after the read" not in out, out
+    assert "Traceback" in out and "meshflow.OutOfMemoryError: [to_global] cpu is out of memory: asked for" in out, out
+    for rank in range(1, nproc):
+        assert f"[rank {rank}] meshflow.OutOfMemoryError: [to_global] cpu is out of memory" in out, out
+    assert "(raised on rank 0)" in out and "its limit is" in out, out

@@ -259,7 +259,7 @@ class CudaMemory : public Memory {
   std::set<Block*, BySize> free_small_, free_large_;              // GUARDED_BY(mu_)
   std::vector<std::pair<Block*, std::vector<cudaEvent_t>>> pending_;  // GUARDED_BY(mu_)
   size_t in_use_ = 0, reserved_ = 0, peak_ = 0;                  // GUARDED_BY(mu_)
-  size_t limit_ = memory_limit_from_env();                        // GUARDED_BY(mu_): reserved_ stays within
+  size_t limit_ = memory_limit_from_env();                        // GUARDED_BY(mu_); passed in a LimitOverdraft only
   std::array<CudaStream*, kSlots> slot_stream_{};                 // GUARDED_BY(mu_)
   int slots_used_ = 0;                                            // GUARDED_BY(mu_)
   std::array<std::atomic<uint64_t>, kSlots> launches_{};
@@ -600,13 +600,12 @@ Block* CudaMemory::new_segment(int slot, size_t size) {
   const size_t bytes = size <= kSmall ? kSmallSegment : (size + kLargeRound - 1) / kLargeRound * kLargeRound;
   select(index_);
   const auto out_of_memory = [&] {
-    return OutOfMemoryError(
-        out_of_memory_message("cuda:" + std::to_string(index_), size, in_use_, reserved_ - in_use_, limit_));
+    return out_of_memory_message("cuda:" + std::to_string(index_), size, in_use_, reserved_ - in_use_, limit_);
   };
   if (limit_ != kNoMemoryLimit && reserved_ + bytes > limit_) {
     collect_pending(true);
     release_cached();
-    if (reserved_ + bytes > limit_) throw out_of_memory();
+    if (reserved_ + bytes > limit_) refuse_over_limit(out_of_memory());  // or passes it (LimitOverdraft)
   }
   void* p = nullptr;
   cudaError_t s = cudaMalloc(&p, bytes);
@@ -618,7 +617,7 @@ Block* CudaMemory::new_segment(int slot, size_t size) {
   }
   if (s == cudaErrorMemoryAllocation) {
     cudaGetLastError();
-    throw out_of_memory();
+    throw OutOfMemoryError(out_of_memory());
   }
   check(s, "cudaMalloc");
   reserved_ += bytes;

@@ -47,6 +47,11 @@ class TestMemory : public Memory {
   void reduce_into(void* acc, const void* x, int64_t n, DType dtype, ReduceOp op) const override {
     reduce_into_host(host_address(acc), host_address(x), n, dtype, op);
   }
+  // The host's zero pages, at a device address, as its blocks (the pool does not count them).
+  std::shared_ptr<void> zeros_for_reading(size_t nbytes) override {
+    std::shared_ptr<void> block = map_zero_pages(nbytes);
+    return std::shared_ptr<void>(block, device_address(block.get()));
+  }
 
  private:
   const std::string type_ = "testdev";
