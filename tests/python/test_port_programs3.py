@@ -553,3 +553,68 @@ def test_rnn_all_weights_in_torchs_order():
     lstm.flatten_parameters()
     gru = nn.GRU(2, 3, bias=False)
     assert [tuple(w.shape) for w in gru.all_weights[0]] == [(9, 2), (9, 3)]
+
+
+# ---- Tensor.to's other arguments, import paths, SparseAdam, MixtureSameFamily
+
+def test_tensor_to_takes_torchs_other_arguments():
+    x = mf.tensor([1.0, 2.0])
+    assert x.to("cpu", non_blocking=True) is x and x.to(mf.float32, memory_format=None) is x
+    copied = x.to("cpu", copy=True)
+    assert copied is not x and copied.tolist() == [1, 2]
+    assert x.to(mf.float64, False, True).dtype == mf.float64
+    assert x.to(mf.tensor([1], dtype=mf.int32)).dtype == mf.int32  # other's dtype and device
+    assert x.cuda.__name__ == "cuda" and x.cpu(memory_format=None) is x
+    m = nn.Linear(2, 2).to("cpu", non_blocking=True)
+    assert m.weight.device == mf.device("cpu")
+    assert repr(nn.Linear(2, 2).load_state_dict(nn.Linear(2, 2).state_dict())) == "<All keys matched successfully>"
+
+
+def test_torch_utils_data_submodules():
+    from meshflow.utils.data.dataloader import DataLoader, default_collate
+    from meshflow.utils.data.dataset import Dataset, TensorDataset  # noqa: F401
+    from meshflow.utils.data.sampler import BatchSampler, Sampler  # noqa: F401
+    assert DataLoader is mf.utils.data.DataLoader and default_collate([1, 2]).tolist() == [1, 2]
+
+
+def test_sparse_adam_updates_only_the_rows_a_gradient_touches():
+    w0 = rand(5, 3)
+    emb = nn.Embedding(5, 3, sparse=True).double()
+    with mf.no_grad():
+        emb.weight.copy_(mf.tensor(w0))
+    opt = mf.optim.SparseAdam(emb.parameters(), lr=0.1, betas=(0.8, 0.9))
+    w, m, v = w0.copy(), np.zeros_like(w0), np.zeros_like(w0)
+    for step, ids in enumerate(([1, 2, 1], [2, 4]), start=1):
+        loss = emb(mf.tensor(ids)).pow(2).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        g = np.zeros_like(w)
+        for i in ids:
+            g[i] += 2 * w[i]
+        rows = sorted(set(ids))
+        m[rows] += (g[rows] - m[rows]) * 0.2
+        v[rows] += (g[rows] ** 2 - v[rows]) * 0.1
+        w[rows] -= 0.1 * np.sqrt(1 - 0.9 ** step) / (1 - 0.8 ** step) * m[rows] / (np.sqrt(v[rows]) + 1e-8)
+    np.testing.assert_allclose(emb.weight.detach().numpy(), w, rtol=1e-12)
+    np.testing.assert_array_equal(emb.weight.detach().numpy()[[0, 3]], w0[[0, 3]])  # never touched
+
+
+def test_mixture_same_family():
+    D = mf.distributions
+    logits, mu, sigma = rand(4, 3), rand(4, 3), np.abs(rand(4, 3)) + 0.5
+    y = rand(4)
+    mix = D.MixtureSameFamily(D.Categorical(logits=mf.tensor(logits)), D.Normal(mf.tensor(mu), mf.tensor(sigma)))
+    assert tuple(mix.batch_shape) == (4,) and tuple(mix.event_shape) == ()
+    w = np.exp(logits) / np.exp(logits).sum(-1, keepdims=True)
+    dens = (w * np.exp(-0.5 * ((y[:, None] - mu) / sigma) ** 2) / (sigma * np.sqrt(2 * np.pi))).sum(-1)
+    np.testing.assert_allclose(mix.log_prob(mf.tensor(y)).numpy(), np.log(dens), rtol=1e-10)
+    mean = (w * mu).sum(-1)
+    np.testing.assert_allclose(mix.mean.numpy(), mean, rtol=1e-12)
+    np.testing.assert_allclose(mix.variance.numpy(), (w * sigma ** 2).sum(-1) + (w * (mu - mean[:, None]) ** 2).sum(-1),
+                               rtol=1e-12)
+    assert tuple(mix.sample((6,)).shape) == (6, 4)
+    comp = D.Independent(D.Normal(mf.zeros(3, 2), mf.ones(3, 2)), 1)
+    mix2 = D.MixtureSameFamily(D.Categorical(probs=mf.ones(3) / 3), comp)
+    assert tuple(mix2.event_shape) == (2,) and tuple(mix2.sample((5,)).shape) == (5, 2)
+    assert mix2.log_prob(mf.zeros(2)).item() == pytest.approx(-np.log(2 * np.pi), rel=1e-6)

@@ -44,7 +44,15 @@ class _ShapeError(RuntimeError, ValueError):
     """load_state_dict's shape mismatch: torch's RuntimeError, meshflow's earlier ValueError."""
 
 
-_IncompatibleKeys = collections.namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])  # torch's name
+class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """load_state_dict's result, printed as torch's."""
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
 
 
 def _is_floating(t):
