@@ -618,3 +618,12 @@ def test_mixture_same_family():
     mix2 = D.MixtureSameFamily(D.Categorical(probs=mf.ones(3) / 3), comp)
     assert tuple(mix2.event_shape) == (2,) and tuple(mix2.sample((5,)).shape) == (5, 2)
     assert mix2.log_prob(mf.zeros(2)).item() == pytest.approx(-np.log(2 * np.pi), rel=1e-6)
+
+
+def test_unpad_and_unpack_sequence_invert_pad_and_pack():
+    from meshflow.nn.utils import rnn as R
+    seqs = [mf.tensor([1.0, 2.0, 3.0]), mf.tensor([4.0]), mf.tensor([5.0, 6.0])]
+    for batch_first in (False, True):
+        back = R.unpad_sequence(R.pad_sequence(seqs, batch_first=batch_first), mf.tensor([3, 1, 2]), batch_first)
+        assert [t.tolist() for t in back] == [[1, 2, 3], [4], [5, 6]]
+    assert [t.tolist() for t in R.unpack_sequence(R.pack_sequence(seqs, enforce_sorted=False))] == [[1, 2, 3], [4], [5, 6]]
