@@ -627,3 +627,18 @@ def test_unpad_and_unpack_sequence_invert_pad_and_pack():
         back = R.unpad_sequence(R.pad_sequence(seqs, batch_first=batch_first), mf.tensor([3, 1, 2]), batch_first)
         assert [t.tolist() for t in back] == [[1, 2, 3], [4], [5, 6]]
     assert [t.tolist() for t in R.unpack_sequence(R.pack_sequence(seqs, enforce_sorted=False))] == [[1, 2, 3], [4], [5, 6]]
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+def test_conv_padding_modes_pad_then_convolve(mode):
+    x = rand(2, 3, 6, 7)
+    np_mode = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}[mode]
+    for padding, np_pad in ((1, ((1, 1), (1, 1))), ((1, 2), ((1, 1), (2, 2))), ("same", ((1, 1), (1, 2)))):
+        conv = nn.Conv2d(3, 2, (3, 4), padding=padding, padding_mode=mode).double()
+        padded = np.pad(x, ((0, 0), (0, 0)) + np_pad, mode=np_mode)
+        want = F.conv2d(mf.tensor(padded), conv.weight, conv.bias).detach().numpy()
+        np.testing.assert_allclose(conv(mf.tensor(x)).detach().numpy(), want, rtol=1e-12)
+    c1 = nn.Conv1d(3, 2, 3, padding=2, padding_mode=mode).double()
+    want = F.conv1d(mf.tensor(np.pad(x[:, :, 0], ((0, 0), (0, 0), (2, 2)), mode=np_mode)), c1.weight, c1.bias)
+    np.testing.assert_allclose(c1(mf.tensor(x[:, :, 0])).detach().numpy(), want.detach().numpy(), rtol=1e-12)
+    assert repr(c1).endswith(f"padding=(2,), padding_mode={mode})")
