@@ -642,3 +642,75 @@ def test_conv_padding_modes_pad_then_convolve(mode):
     want = F.conv1d(mf.tensor(np.pad(x[:, :, 0], ((0, 0), (0, 0), (2, 2)), mode=np_mode)), c1.weight, c1.bias)
     np.testing.assert_allclose(c1(mf.tensor(x[:, :, 0])).detach().numpy(), want.detach().numpy(), rtol=1e-12)
     assert repr(c1).endswith(f"padding=(2,), padding_mode={mode})")
+
+
+# ---- torch's remaining spellings: top-level layers, memory formats, aliases, old names
+
+def test_top_level_layer_spellings_and_argument_orders():
+    x = rand(2, 3, 5, 5)
+    w = rand(4, 3, 3, 3)
+    np.testing.assert_allclose(mf.conv2d(mf.tensor(x), mf.tensor(w), padding=1).numpy(),
+                               F.conv2d(mf.tensor(x), mf.tensor(w), padding=1).numpy())
+    t = mf.tensor(x)
+    assert mf.dropout(t, 0.5, False) is t or np.array_equal(mf.dropout(t, 0.5, False).numpy(), x)
+    table = rand(5, 3)
+    np.testing.assert_array_equal(mf.embedding(mf.tensor(table), mf.tensor([4, 0])).numpy(), table[[4, 0]])
+    mean, var = x.mean((0, 2, 3)), x.var((0, 2, 3))
+    got = mf.batch_norm(t, mf.ones(3, dtype=mf.float64) * 2, None, mf.tensor(mean), mf.tensor(var), False, 0.1, 1e-5)
+    want = 2 * (x - mean[:, None, None]) / np.sqrt(var[:, None, None] + 1e-5)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-10)
+    np.testing.assert_allclose(mf.layer_norm(t, (5,)).numpy(), F.layer_norm(t, (5,)).numpy())
+
+
+def test_memory_formats_and_small_aliases():
+    x = mf.tensor(rand(2, 3, 4, 4))
+    assert x.to(memory_format=mf.channels_last) is x and x.contiguous(memory_format=mf.channels_last) is x
+    assert repr(mf.channels_last) == "meshflow.channels_last"
+    m = mf.tensor(rand(2, 3))
+    np.testing.assert_array_equal(m.H.numpy(), m.numpy().T)
+    np.testing.assert_array_equal(mf.adjoint(m).numpy(), m.numpy().T)
+    np.testing.assert_allclose(m.sum_to_size(1, 3).numpy(), m.numpy().sum(0, keepdims=True))
+    assert [tuple(p.shape) for p in m.split_with_sizes([1, 2], 1)] == [(2, 1), (2, 2)]
+    assert mf.vdot(mf.tensor([1.0, 2.0]), mf.tensor([3.0, 4.0])).item() == 11
+    assert mf.isposinf(mf.tensor([np.inf, -np.inf, 1.0])).tolist() == [True, False, False]
+    assert mf.isneginf(mf.tensor([np.inf, -np.inf, 1.0])).tolist() == [False, True, False]
+    assert tuple(mf.atleast_3d(mf.tensor([1.0, 2.0])).shape) == (1, 2, 1)
+    assert mf.rsub(mf.tensor([1.0, 2.0]), 5).tolist() == [4, 3]
+    y = mf.tensor([0.5, 2.0])
+    y.lgamma_()
+    np.testing.assert_allclose(y.numpy(), [0.5723649429247001, 0.0], atol=1e-7)
+    z = mf.ones(2, 3)
+    z.swapaxes_(0, 1)
+    assert tuple(z.shape) == (3, 2)
+    assert mf.asarray([1, 2]).tolist() == [1, 2] and mf.asarray(y) is y and mf.asarray(y, copy=True) is not y
+    v = mf.autograd.Variable(mf.ones(2), requires_grad=True)
+    assert v.requires_grad
+    assert nn.init.xavier_uniform is nn.init.xavier_uniform_ and nn.utils.clip_grad_norm is nn.utils.clip_grad_norm_
+    w = mf.empty(6, 4)
+    nn.init.sparse_(w, 0.5)
+    assert (w == 0).sum(0).tolist() == [3, 3, 3, 3]
+    out, idx = F.max_pool2d_with_indices(mf.tensor(rand(1, 1, 4, 4)), 2)
+    assert tuple(idx.shape) == (1, 1, 2, 2)
+    assert tuple(F.upsample(mf.ones(1, 1, 2, 2), scale_factor=2).shape) == (1, 1, 4, 4)
+
+
+def test_buffer_lazy_linear_base_classes_and_set_submodule():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Buffer(mf.ones(2))
+            self.b = nn.Buffer(mf.zeros(1), persistent=False)
+            self.l = nn.Linear(2, 2)
+    m = M()
+    assert list(m.state_dict()) == ["a", "l.weight", "l.bias"] and [n for n, _ in m.named_buffers()] == ["a", "b"]
+    m.set_submodule("l", nn.Identity())
+    assert isinstance(m.l, nn.Identity)
+    assert isinstance(nn.LSTM(2, 2), nn.RNNBase) and isinstance(nn.GRUCell(2, 2), nn.RNNCellBase)
+    lazy = nn.Sequential(nn.LazyLinear(3))
+    assert repr(lazy[0]) == "LazyLinear(in_features=0, out_features=3, bias=True)"
+    x = mf.tensor(rand(2, 5), dtype=mf.float32)
+    y = lazy(x)
+    assert type(lazy[0]) is nn.Linear and tuple(lazy[0].weight.shape) == (3, 5) and lazy[0].in_features == 5
+    np.testing.assert_allclose(y.detach().numpy(), x.numpy() @ lazy[0].weight.detach().numpy().T +
+                               lazy[0].bias.detach().numpy(), rtol=1e-5)
+    assert lazy[0].weight.abs().max().item() <= 1 / np.sqrt(5)
