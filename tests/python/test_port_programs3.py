@@ -714,3 +714,12 @@ def test_buffer_lazy_linear_base_classes_and_set_submodule():
     np.testing.assert_allclose(y.detach().numpy(), x.numpy() @ lazy[0].weight.detach().numpy().T +
                                lazy[0].bias.detach().numpy(), rtol=1e-5)
     assert lazy[0].weight.abs().max().item() <= 1 / np.sqrt(5)
+
+
+def test_any_all_of_uint8_are_uint8_and_bools_sort():
+    u = mf.tensor(np.array([[0, 3, 1], [2, 2, 0]], np.uint8))
+    assert u.any().dtype == mf.uint8 and u.any().item() == 1
+    assert u.all(1).dtype == mf.uint8 and u.all(1).tolist() == [0, 0]
+    assert mf.tensor([1, 0]).any().dtype == mf.bool
+    values, indices = mf.tensor([True, False, True, False]).sort()
+    assert values.dtype == mf.bool and values.tolist() == [False, False, True, True] and indices.tolist() == [1, 3, 0, 2]
