@@ -723,3 +723,44 @@ def test_any_all_of_uint8_are_uint8_and_bools_sort():
     assert mf.tensor([1, 0]).any().dtype == mf.bool
     values, indices = mf.tensor([True, False, True, False]).sort()
     assert values.dtype == mf.bool and values.tolist() == [False, False, True, True] and indices.tolist() == [1, 3, 0, 2]
+
+
+# ---- torch.func
+
+def test_functional_call_swaps_parameters_and_restores_them():
+    from meshflow.func import functional_call
+    w, b = rand(2, 3), rand(2)
+    m = linear(w, b)
+    x = rand(4, 3)
+    w2 = mf.tensor(rand(2, 3), requires_grad=True)
+    out = functional_call(m, {"weight": w2}, (mf.tensor(x),))
+    np.testing.assert_allclose(out.detach().numpy(), x @ w2.detach().numpy().T + b, rtol=1e-12)
+    out.sum().backward()
+    np.testing.assert_allclose(w2.grad.numpy(), np.ones((4, 2)).T @ x, rtol=1e-12)
+    assert m.weight.grad is None and np.array_equal(m.weight.detach().numpy(), w)  # put back, untouched
+    assert mf.nn.utils.stateless.functional_call is functional_call
+    tied = nn.Sequential(nn.Linear(2, 2, bias=False), nn.Linear(2, 2, bias=False))
+    tied[1].weight = tied[0].weight
+    y = functional_call(tied, {"0.weight": mf.zeros(2, 2)}, mf.ones(1, 2))  # the tied name takes it too
+    assert y.tolist() == [[0, 0]]
+    with pytest.raises(RuntimeError, match="Missing key"):
+        functional_call(m, {"weight": w2}, (mf.tensor(x),), strict=True)
+
+
+def test_func_grad_nests_and_takes_dicts():
+    from meshflow import func
+    x = mf.tensor([1.0, 2.0])
+    f = lambda t: (t ** 3).sum()  # noqa: E731
+    np.testing.assert_allclose(func.grad(f)(x).numpy(), [3, 12])
+    np.testing.assert_allclose(func.grad(lambda t: func.grad(f)(t).sum())(x).numpy(), [6, 12])
+    g, value = func.grad_and_value(f)(x)
+    assert value.item() == 9 and g.tolist() == [3, 12]
+    params = {"a": mf.tensor(2.0), "b": [mf.tensor(3.0)]}
+    grads = func.grad(lambda p, c: p["a"] * p["b"][0] * c)(params, mf.tensor(5.0))
+    assert grads["a"].item() == 15 and grads["b"][0].item() == 10
+    out, vjp_fn = func.vjp(lambda a: a.sin(), x)
+    np.testing.assert_allclose(vjp_fn(mf.ones(2))[0].numpy(), np.cos([1.0, 2.0]), rtol=1e-6)
+    np.testing.assert_allclose(func.jacrev(lambda a: a ** 2)(x).numpy(), np.diag([2.0, 4.0]))
+    np.testing.assert_allclose(func.hessian(f)(x).numpy(), np.diag([6.0, 12.0]))
+    with pytest.raises(NotImplementedError, match="vmap"):
+        func.vmap(f)

@@ -10,7 +10,7 @@ from . import rnn  # noqa: F401: part of this module's API
 
 __all__ = ["clip_grad_norm_", "clip_grads_with_norm_", "get_total_norm", "clip_grad_value_", "parameters_to_vector",
            "vector_to_parameters", "weight_norm", "remove_weight_norm", "spectral_norm", "remove_spectral_norm", "rnn",
-           "parametrize", "parametrizations", "clip_grad_norm"]
+           "parametrize", "parametrizations", "clip_grad_norm", "stateless"]
 
 
 def clip_grad_value_(parameters, clip_value, foreach=None):
@@ -182,4 +182,4 @@ def remove_spectral_norm(module, name="weight"):
     return module
 
 
-from . import parametrize, parametrizations  # noqa: E402,F401: part of this module's API (they use the above)
+from . import parametrize, parametrizations, stateless  # noqa: E402,F401: part of this module's API (they use the above)
