@@ -65,6 +65,7 @@ from ._api import *  # noqa: F401,F403
 from . import _memory
 from ._memory import *  # noqa: F401,F403
 from . import nn, optim, linalg, cuda, utils, amp, cpu, distributed, multiprocessing, backends, testing, random
+from . import func
 globals().update(linalg.TOP_LEVEL)  # torch's top-level spellings: inverse, det, logdet, slogdet, cholesky, svd, qr
 from . import _foreach
 globals().update(_foreach.FUNCTIONS)  # torch._foreach_mul_ and kin (private in torch too)
@@ -73,6 +74,8 @@ from . import _ops_surface
 from ._ops_surface import *  # noqa: F401,F403
 from . import _ops_port
 from ._ops_port import *  # noqa: F401,F403
+from . import _ops_port3
+from ._ops_port3 import *  # noqa: F401,F403
 from . import special, distributions
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them
 from ._checkpoint import save, load
@@ -152,9 +155,9 @@ __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "result_type", "promote_types", "get_default_dtype", "set_default_dtype", "can_cast"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
 __all__ += _ops_math.__all__
-__all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__
+__all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__
 __all__ += list(linalg.TOP_LEVEL)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
-    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "random", "distributions", "float", "double",
+    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "random", "func", "distributions", "float", "double",
     "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
     "LongTensor", "BoolTensor"]

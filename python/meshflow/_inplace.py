@@ -229,7 +229,10 @@ _INPLACE = ("sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "sqrt", "rsq
             "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
             "addcmul", "addcdiv", "silu", "softmax", "log_softmax", "cumsum", "float_power", "xlogy", "nan_to_num",
             "tril", "triu", "eq", "ne", "lt", "le", "gt", "ge", "scatter_reduce", "index_reduce", "index_copy",
-            "masked_scatter", "put")
+            "masked_scatter", "put", "acosh", "asinh", "atanh", "arccos", "arcsin", "arctan", "arccosh", "arcsinh",
+            "arctanh", "arctan2", "cumprod", "digamma", "lgamma", "polygamma", "mvlgamma", "erfc", "fix", "deg2rad",
+            "rad2deg", "sinc", "logit", "renorm", "heaviside", "addmm", "addbmm", "baddbmm", "addmv", "addr",
+            "hardshrink")
 
 
 def install_inplace_methods():

@@ -196,6 +196,9 @@ def sort(input, dim=-1, descending=False, stable=False):
     """(values, indices) along dim, ascending unless `descending`; always stable (ties keep
     their order), NaN the largest value."""
     d = _dim("sort", dim, input.ndim)
+    if input.dtype == _dtype.bool_:  # sorted as 0 and 1, as torch's
+        values, indices = sort(cast(input, _dtype.uint8), d, descending)
+        return _returns("sort")(cast(values, _dtype.bool_), indices)
     values, indices = apply("sort", [input], {"dim": d, "descending": bool(descending)})
     return _returns("sort")(values, indices)
 

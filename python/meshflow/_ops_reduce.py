@@ -93,15 +93,18 @@ amin = _reduction("amin", "Minimum over `dim` (an int, a list of ints, or None f
 
 
 def _truth(reduce, input, dim, keepdim):
-    """any (`reduce` amax) or all (amin) of input's truth values."""
+    """any (`reduce` amax) or all (amin) of input's truth values: bool, but uint8 for a uint8
+    input (torch's rule, kept from its byte masks)."""
     from ._ops_elementwise import cast, logical_not
     x = input if input.dtype.name == "bool" else cast(input, "bool")
     dims = _dims(dim)
     if builtins.any(x.shape[d] == 0 for d in (dims or range(x.ndim))):
         # amax and amin have no value for nothing: count the true (any) or false (all) ones.
         found = cast(_sum(x if reduce == "amax" else logical_not(x), dim, keepdim), "bool")
-        return found if reduce == "amax" else logical_not(found)
-    return apply(reduce, [x], {"dims": dims, "keepdim": bool(keepdim)})[0]
+        out = found if reduce == "amax" else logical_not(found)
+    else:
+        out = apply(reduce, [x], {"dims": dims, "keepdim": bool(keepdim)})[0]
+    return cast(out, "uint8") if input.dtype.name == "uint8" else out
 
 
 def any(input, dim=None, keepdim=False):

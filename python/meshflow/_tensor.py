@@ -186,12 +186,25 @@ class Tensor:
         return _device.device(kind) if kind == "cpu" else _device.device(kind, impl.device_index)
 
     def to(self, *args, **kwargs):
-        """to(device), to(dtype) or to(device, dtype), as PyTorch: itself when nothing changes."""
+        """to(device), to(dtype), to(device, dtype) or to(other) (other's device and dtype), as
+        PyTorch: itself when nothing changes, unless copy=True. non_blocking and memory_format
+        are taken for torch's signature (copies are ordered on the streams; tensors are dense)."""
         target, dtype = None, kwargs.pop("dtype", None)
         if "device" in kwargs:
             target = kwargs.pop("device")
+        kwargs.pop("non_blocking", None)
+        kwargs.pop("memory_format", None)
+        copy = bool(kwargs.pop("copy", False))
         if kwargs:
             raise TypeError(f"to: unexpected keyword argument(s) {', '.join(kwargs)}")
+        if args and isinstance(args[0], Tensor):  # to(other, non_blocking=False, copy=False)
+            other, args = args[0], args[1:]
+            target, dtype = (None if other.is_global else other.device), other.dtype
+        flags = []  # torch's positional non_blocking, copy after the device / dtype
+        while args and isinstance(args[-1], bool):
+            flags.insert(0, args[-1])
+            args = args[:-1]
+        copy = copy or (len(flags) > 1 and flags[1])
         for arg in args:
             if isinstance(arg, _device.device) or (isinstance(arg, str) and not _names_dtype(arg)):
                 if target is not None:
@@ -220,13 +233,16 @@ class Tensor:
         if dtype is not None and _dtype.to_dtype(dtype) != self.dtype:
             from ._ops_elementwise import cast
             out = cast(out, dtype)
+        if copy and out is self:
+            from ._api import clone
+            out = clone(self)
         return out
 
-    def cpu(self):
+    def cpu(self, memory_format=None):
         """This tensor on the CPU: itself, for a tensor there already."""
         return self.to("cpu")
 
-    def cuda(self, device=None):
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
         """This tensor on a GPU (`device`: an index or "cuda:N"; default the current one)."""
         if device is None:
             return self.to("cuda")

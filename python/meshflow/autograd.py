@@ -19,7 +19,7 @@ from ._function import Function, FunctionCtx
 
 __all__ = ["Function", "FunctionCtx", "grad", "backward", "enable_grad", "set_grad_enabled", "inference_mode", "no_grad", "is_grad_enabled",
            "is_inference_mode_enabled", "set_detect_anomaly", "detect_anomaly", "is_anomaly_enabled", "gradcheck",
-           "gradgradcheck", "GradcheckError", "functional"]
+           "gradgradcheck", "GradcheckError", "functional", "Variable"]
 
 
 class _GradMode:
@@ -328,6 +328,14 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
 
     return gradcheck(first_grads, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception)
+
+
+def Variable(data, requires_grad=False, volatile=False):
+    """torch's old autograd.Variable: since torch 0.4 the tensor itself (requires_grad set
+    when asked); older programs still wrap their inputs in it."""
+    if requires_grad:
+        data.requires_grad_(True)
+    return data
 
 
 # torch.autograd.functional (vjp, jvp, hvp, vhp, jacobian, hessian): it imports grad from here.

@@ -1,6 +1,6 @@
 """torch.distributions' everyday families, as policy-gradient and VAE code uses them:
 Categorical, Bernoulli, Normal, Uniform, Laplace, Exponential, LogNormal, MultivariateNormal,
-Gamma, Beta, Dirichlet, Poisson and Independent (batch_shape, event_shape, sample / rsample,
+Gamma, Beta, Dirichlet, Poisson, Independent and MixtureSameFamily (batch_shape, event_shape, sample / rsample,
 log_prob, entropy, mean, variance, probs / logits, cdf / icdf where torch has them) and
 kl_divergence between two of the same family. Log-probabilities and entropies are torch's
 formulas, composed of meshflow ops (so they have gradients and run on global tensors); samples
@@ -15,7 +15,8 @@ from ._ops_random import multinomial
 from ._tensor import Tensor, no_grad, tensor
 
 __all__ = ["Distribution", "Categorical", "Bernoulli", "Normal", "Uniform", "Laplace", "Exponential", "LogNormal",
-           "MultivariateNormal", "Gamma", "Beta", "Dirichlet", "Poisson", "Independent", "kl_divergence"]
+           "MultivariateNormal", "Gamma", "Beta", "Dirichlet", "Poisson", "Independent", "MixtureSameFamily",
+           "kl_divergence"]
 
 
 def _as_tensor(value):
@@ -502,6 +503,61 @@ class Independent(Distribution):
     @property
     def variance(self):
         return self.base_dist.variance
+
+
+class MixtureSameFamily(Distribution):
+    """A mixture of K components of one family: mixture_distribution a Categorical of batch
+    shape B over K, component_distribution of batch shape B + (K,)."""
+
+    def __init__(self, mixture_distribution, component_distribution, validate_args=None):
+        self._mixture_distribution, self._component_distribution = mixture_distribution, component_distribution
+        batch = tuple(component_distribution.batch_shape)
+        if not isinstance(mixture_distribution, Categorical):
+            raise ValueError("The Mixture distribution needs to be an instance of torch.distributions.Categorical")
+        if batch[-1] != mixture_distribution.probs.shape[-1]:
+            raise ValueError(f"`mixture_distribution component` ({mixture_distribution.probs.shape[-1]}) does not "
+                             f"equal `component_distribution.batch_shape[-1]` ({batch[-1]})")
+        self._event_ndims = len(component_distribution.event_shape)
+        super().__init__(batch[:-1], tuple(component_distribution.event_shape))
+
+    @property
+    def mixture_distribution(self):
+        return self._mixture_distribution
+
+    @property
+    def component_distribution(self):
+        return self._component_distribution
+
+    def _pad(self, x):
+        """x with a size-1 dim where the components' dim is (before the event dims)."""
+        return x.unsqueeze(-1 - self._event_ndims)
+
+    def _probs(self):
+        """The mixture weights [B, K], with size-1 event dims."""
+        probs = self._mixture_distribution.probs
+        return probs.reshape(*probs.shape, *([1] * self._event_ndims))
+
+    def log_prob(self, value):
+        log_prob_x = self._component_distribution.log_prob(self._pad(value))
+        return (log_prob_x + self._mixture_distribution.logits.log_softmax(-1)).logsumexp(-1)
+
+    def _sample(self, shape):
+        comp = self._component_distribution.sample(shape)  # [S, B, K, E]
+        mix = self._mixture_distribution.sample(shape)  # [S, B]
+        index = mix.reshape(*mix.shape, 1, *([1] * self._event_ndims))
+        index = index.expand(*mix.shape, 1, *self.event_shape)
+        return comp.gather(len(shape) + len(self.batch_shape), index).squeeze(len(shape) + len(self.batch_shape))
+
+    @property
+    def mean(self):
+        return (self._probs() * self._component_distribution.mean).sum(-1 - self._event_ndims)
+
+    @property
+    def variance(self):
+        probs, dim = self._probs(), -1 - self._event_ndims
+        mean_cond_var = (probs * self._component_distribution.variance).sum(dim)
+        var_cond_mean = (probs * (self._component_distribution.mean - self._pad(self.mean)) ** 2).sum(dim)
+        return mean_cond_var + var_cond_mean
 
 
 def _xlogy(x, y):

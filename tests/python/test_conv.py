@@ -437,8 +437,8 @@ def test_conv_modules():
     assert c1.weight.shape == (5, 3, 2) and c1.bias is None
     assert c1(mf.tensor(randn(2, 3, 8).astype(np.float32))).shape == (2, 5, 8)
     assert [n for n, _ in nn.Conv2d(1, 2, 3).named_parameters()] == ["weight", "bias"]
-    with pytest.raises(NotImplementedError, match="padding_mode 'reflect'"):
-        nn.Conv2d(1, 2, 3, padding_mode="reflect")
+    with pytest.raises(ValueError, match="padding_mode 'mirror'; expected 'zeros', 'reflect'"):
+        nn.Conv2d(1, 2, 3, padding_mode="mirror")
     with pytest.raises(ValueError, match="divisible by groups"):
         nn.Conv2d(3, 4, 3, groups=2)
 

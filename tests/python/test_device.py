@@ -49,7 +49,7 @@ def test_local_tensors_live_on_the_cpu():
     with pytest.raises(ValueError, match="'xla' is not a registered device type"):
         mf.tensor([1.0], device="xla")
     with pytest.raises(TypeError, match="unexpected keyword"):
-        x.to(copy=True)
+        x.to(pin=True)
 
 
 def test_a_global_tensors_device_is_where_its_part_lives():

@@ -116,6 +116,7 @@ ZOO = {
     "LSTMCell": Row(lambda **kw: nn.LSTMCell(3, 4, **kw), _x(2, 3)),
     "LayerNorm": Row(lambda **kw: nn.LayerNorm(4, **kw), _x(2, 3, 4)),
     "Linear": Row(lambda **kw: nn.Linear(3, 5, **kw), _x(2, 4, 3)),
+    "LazyLinear": Row(lambda **kw: nn.LazyLinear(5, **kw), _x(2, 4, 3)),  # made where its empty weight is
     "LeakyReLU": Row(lambda **kw: nn.LeakyReLU(0.1)),
     "LocalResponseNorm": Row(lambda **kw: nn.LocalResponseNorm(2), _x(2, 4, 3, 3)),
     "LogSigmoid": Row(lambda **kw: nn.LogSigmoid()),
@@ -220,9 +221,13 @@ ZOO = {
 }
 
 
+# Base classes torch exports for isinstance checks, which no program builds.
+_BASES = {"RNNBase", "RNNCellBase"}
+
+
 def _module_classes():
     return sorted(name for name, value in vars(nn).items()
-                  if inspect.isclass(value) and issubclass(value, nn.Module))
+                  if inspect.isclass(value) and issubclass(value, nn.Module) and name not in _BASES)
 
 
 def test_every_module_has_a_row():

@@ -553,3 +553,214 @@ def test_rnn_all_weights_in_torchs_order():
     lstm.flatten_parameters()
     gru = nn.GRU(2, 3, bias=False)
     assert [tuple(w.shape) for w in gru.all_weights[0]] == [(9, 2), (9, 3)]
+
+
+# ---- Tensor.to's other arguments, import paths, SparseAdam, MixtureSameFamily
+
+def test_tensor_to_takes_torchs_other_arguments():
+    x = mf.tensor([1.0, 2.0])
+    assert x.to("cpu", non_blocking=True) is x and x.to(mf.float32, memory_format=None) is x
+    copied = x.to("cpu", copy=True)
+    assert copied is not x and copied.tolist() == [1, 2]
+    assert x.to(mf.float64, False, True).dtype == mf.float64
+    assert x.to(mf.tensor([1], dtype=mf.int32)).dtype == mf.int32  # other's dtype and device
+    assert x.cuda.__name__ == "cuda" and x.cpu(memory_format=None) is x
+    m = nn.Linear(2, 2).to("cpu", non_blocking=True)
+    assert m.weight.device == mf.device("cpu")
+    assert repr(nn.Linear(2, 2).load_state_dict(nn.Linear(2, 2).state_dict())) == "<All keys matched successfully>"
+
+
+def test_torch_utils_data_submodules():
+    from meshflow.utils.data.dataloader import DataLoader, default_collate
+    from meshflow.utils.data.dataset import Dataset, TensorDataset  # noqa: F401
+    from meshflow.utils.data.sampler import BatchSampler, Sampler  # noqa: F401
+    assert DataLoader is mf.utils.data.DataLoader and default_collate([1, 2]).tolist() == [1, 2]
+
+
+def test_sparse_adam_updates_only_the_rows_a_gradient_touches():
+    w0 = rand(5, 3)
+    emb = nn.Embedding(5, 3, sparse=True).double()
+    with mf.no_grad():
+        emb.weight.copy_(mf.tensor(w0))
+    opt = mf.optim.SparseAdam(emb.parameters(), lr=0.1, betas=(0.8, 0.9))
+    w, m, v = w0.copy(), np.zeros_like(w0), np.zeros_like(w0)
+    for step, ids in enumerate(([1, 2, 1], [2, 4]), start=1):
+        loss = emb(mf.tensor(ids)).pow(2).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        g = np.zeros_like(w)
+        for i in ids:
+            g[i] += 2 * w[i]
+        rows = sorted(set(ids))
+        m[rows] += (g[rows] - m[rows]) * 0.2
+        v[rows] += (g[rows] ** 2 - v[rows]) * 0.1
+        w[rows] -= 0.1 * np.sqrt(1 - 0.9 ** step) / (1 - 0.8 ** step) * m[rows] / (np.sqrt(v[rows]) + 1e-8)
+    np.testing.assert_allclose(emb.weight.detach().numpy(), w, rtol=1e-12)
+    np.testing.assert_array_equal(emb.weight.detach().numpy()[[0, 3]], w0[[0, 3]])  # never touched
+
+
+def test_mixture_same_family():
+    D = mf.distributions
+    logits, mu, sigma = rand(4, 3), rand(4, 3), np.abs(rand(4, 3)) + 0.5
+    y = rand(4)
+    mix = D.MixtureSameFamily(D.Categorical(logits=mf.tensor(logits)), D.Normal(mf.tensor(mu), mf.tensor(sigma)))
+    assert tuple(mix.batch_shape) == (4,) and tuple(mix.event_shape) == ()
+    w = np.exp(logits) / np.exp(logits).sum(-1, keepdims=True)
+    dens = (w * np.exp(-0.5 * ((y[:, None] - mu) / sigma) ** 2) / (sigma * np.sqrt(2 * np.pi))).sum(-1)
+    np.testing.assert_allclose(mix.log_prob(mf.tensor(y)).numpy(), np.log(dens), rtol=1e-10)
+    mean = (w * mu).sum(-1)
+    np.testing.assert_allclose(mix.mean.numpy(), mean, rtol=1e-12)
+    np.testing.assert_allclose(mix.variance.numpy(), (w * sigma ** 2).sum(-1) + (w * (mu - mean[:, None]) ** 2).sum(-1),
+                               rtol=1e-12)
+    assert tuple(mix.sample((6,)).shape) == (6, 4)
+    comp = D.Independent(D.Normal(mf.zeros(3, 2), mf.ones(3, 2)), 1)
+    mix2 = D.MixtureSameFamily(D.Categorical(probs=mf.ones(3) / 3), comp)
+    assert tuple(mix2.event_shape) == (2,) and tuple(mix2.sample((5,)).shape) == (5, 2)
+    assert mix2.log_prob(mf.zeros(2)).item() == pytest.approx(-np.log(2 * np.pi), rel=1e-6)
+
+
+def test_unpad_and_unpack_sequence_invert_pad_and_pack():
+    from meshflow.nn.utils import rnn as R
+    seqs = [mf.tensor([1.0, 2.0, 3.0]), mf.tensor([4.0]), mf.tensor([5.0, 6.0])]
+    for batch_first in (False, True):
+        back = R.unpad_sequence(R.pad_sequence(seqs, batch_first=batch_first), mf.tensor([3, 1, 2]), batch_first)
+        assert [t.tolist() for t in back] == [[1, 2, 3], [4], [5, 6]]
+    assert [t.tolist() for t in R.unpack_sequence(R.pack_sequence(seqs, enforce_sorted=False))] == [[1, 2, 3], [4], [5, 6]]
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+def test_conv_padding_modes_pad_then_convolve(mode):
+    x = rand(2, 3, 6, 7)
+    np_mode = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}[mode]
+    for padding, np_pad in ((1, ((1, 1), (1, 1))), ((1, 2), ((1, 1), (2, 2))), ("same", ((1, 1), (1, 2)))):
+        conv = nn.Conv2d(3, 2, (3, 4), padding=padding, padding_mode=mode).double()
+        padded = np.pad(x, ((0, 0), (0, 0)) + np_pad, mode=np_mode)
+        want = F.conv2d(mf.tensor(padded), conv.weight, conv.bias).detach().numpy()
+        np.testing.assert_allclose(conv(mf.tensor(x)).detach().numpy(), want, rtol=1e-12)
+    c1 = nn.Conv1d(3, 2, 3, padding=2, padding_mode=mode).double()
+    want = F.conv1d(mf.tensor(np.pad(x[:, :, 0], ((0, 0), (0, 0), (2, 2)), mode=np_mode)), c1.weight, c1.bias)
+    np.testing.assert_allclose(c1(mf.tensor(x[:, :, 0])).detach().numpy(), want.detach().numpy(), rtol=1e-12)
+    assert repr(c1).endswith(f"padding=(2,), padding_mode={mode})")
+
+
+# ---- torch's remaining spellings: top-level layers, memory formats, aliases, old names
+
+def test_top_level_layer_spellings_and_argument_orders():
+    x = rand(2, 3, 5, 5)
+    w = rand(4, 3, 3, 3)
+    np.testing.assert_allclose(mf.conv2d(mf.tensor(x), mf.tensor(w), padding=1).numpy(),
+                               F.conv2d(mf.tensor(x), mf.tensor(w), padding=1).numpy())
+    t = mf.tensor(x)
+    assert mf.dropout(t, 0.5, False) is t or np.array_equal(mf.dropout(t, 0.5, False).numpy(), x)
+    table = rand(5, 3)
+    np.testing.assert_array_equal(mf.embedding(mf.tensor(table), mf.tensor([4, 0])).numpy(), table[[4, 0]])
+    mean, var = x.mean((0, 2, 3)), x.var((0, 2, 3))
+    got = mf.batch_norm(t, mf.ones(3, dtype=mf.float64) * 2, None, mf.tensor(mean), mf.tensor(var), False, 0.1, 1e-5)
+    want = 2 * (x - mean[:, None, None]) / np.sqrt(var[:, None, None] + 1e-5)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-10)
+    np.testing.assert_allclose(mf.layer_norm(t, (5,)).numpy(), F.layer_norm(t, (5,)).numpy())
+
+
+def test_memory_formats_and_small_aliases():
+    x = mf.tensor(rand(2, 3, 4, 4))
+    assert x.to(memory_format=mf.channels_last) is x and x.contiguous(memory_format=mf.channels_last) is x
+    assert repr(mf.channels_last) == "meshflow.channels_last"
+    m = mf.tensor(rand(2, 3))
+    np.testing.assert_array_equal(m.H.numpy(), m.numpy().T)
+    np.testing.assert_array_equal(mf.adjoint(m).numpy(), m.numpy().T)
+    np.testing.assert_allclose(m.sum_to_size(1, 3).numpy(), m.numpy().sum(0, keepdims=True))
+    assert [tuple(p.shape) for p in m.split_with_sizes([1, 2], 1)] == [(2, 1), (2, 2)]
+    assert mf.vdot(mf.tensor([1.0, 2.0]), mf.tensor([3.0, 4.0])).item() == 11
+    assert mf.isposinf(mf.tensor([np.inf, -np.inf, 1.0])).tolist() == [True, False, False]
+    assert mf.isneginf(mf.tensor([np.inf, -np.inf, 1.0])).tolist() == [False, True, False]
+    assert tuple(mf.atleast_3d(mf.tensor([1.0, 2.0])).shape) == (1, 2, 1)
+    assert mf.rsub(mf.tensor([1.0, 2.0]), 5).tolist() == [4, 3]
+    y = mf.tensor([0.5, 2.0])
+    y.lgamma_()
+    np.testing.assert_allclose(y.numpy(), [0.5723649429247001, 0.0], atol=1e-7)
+    z = mf.ones(2, 3)
+    z.swapaxes_(0, 1)
+    assert tuple(z.shape) == (3, 2)
+    assert mf.asarray([1, 2]).tolist() == [1, 2] and mf.asarray(y) is y and mf.asarray(y, copy=True) is not y
+    v = mf.autograd.Variable(mf.ones(2), requires_grad=True)
+    assert v.requires_grad
+    assert nn.init.xavier_uniform is nn.init.xavier_uniform_ and nn.utils.clip_grad_norm is nn.utils.clip_grad_norm_
+    w = mf.empty(6, 4)
+    nn.init.sparse_(w, 0.5)
+    assert (w == 0).sum(0).tolist() == [3, 3, 3, 3]
+    out, idx = F.max_pool2d_with_indices(mf.tensor(rand(1, 1, 4, 4)), 2)
+    assert tuple(idx.shape) == (1, 1, 2, 2)
+    assert tuple(F.upsample(mf.ones(1, 1, 2, 2), scale_factor=2).shape) == (1, 1, 4, 4)
+
+
+def test_buffer_lazy_linear_base_classes_and_set_submodule():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Buffer(mf.ones(2))
+            self.b = nn.Buffer(mf.zeros(1), persistent=False)
+            self.l = nn.Linear(2, 2)
+    m = M()
+    assert list(m.state_dict()) == ["a", "l.weight", "l.bias"] and [n for n, _ in m.named_buffers()] == ["a", "b"]
+    m.set_submodule("l", nn.Identity())
+    assert isinstance(m.l, nn.Identity)
+    assert isinstance(nn.LSTM(2, 2), nn.RNNBase) and isinstance(nn.GRUCell(2, 2), nn.RNNCellBase)
+    lazy = nn.Sequential(nn.LazyLinear(3))
+    assert repr(lazy[0]) == "LazyLinear(in_features=0, out_features=3, bias=True)"
+    x = mf.tensor(rand(2, 5), dtype=mf.float32)
+    y = lazy(x)
+    assert type(lazy[0]) is nn.Linear and tuple(lazy[0].weight.shape) == (3, 5) and lazy[0].in_features == 5
+    np.testing.assert_allclose(y.detach().numpy(), x.numpy() @ lazy[0].weight.detach().numpy().T +
+                               lazy[0].bias.detach().numpy(), rtol=1e-5)
+    assert lazy[0].weight.abs().max().item() <= 1 / np.sqrt(5)
+
+
+def test_any_all_of_uint8_are_uint8_and_bools_sort():
+    u = mf.tensor(np.array([[0, 3, 1], [2, 2, 0]], np.uint8))
+    assert u.any().dtype == mf.uint8 and u.any().item() == 1
+    assert u.all(1).dtype == mf.uint8 and u.all(1).tolist() == [0, 0]
+    assert mf.tensor([1, 0]).any().dtype == mf.bool
+    values, indices = mf.tensor([True, False, True, False]).sort()
+    assert values.dtype == mf.bool and values.tolist() == [False, False, True, True] and indices.tolist() == [1, 3, 0, 2]
+
+
+# ---- torch.func
+
+def test_functional_call_swaps_parameters_and_restores_them():
+    from meshflow.func import functional_call
+    w, b = rand(2, 3), rand(2)
+    m = linear(w, b)
+    x = rand(4, 3)
+    w2 = mf.tensor(rand(2, 3), requires_grad=True)
+    out = functional_call(m, {"weight": w2}, (mf.tensor(x),))
+    np.testing.assert_allclose(out.detach().numpy(), x @ w2.detach().numpy().T + b, rtol=1e-12)
+    out.sum().backward()
+    np.testing.assert_allclose(w2.grad.numpy(), np.ones((4, 2)).T @ x, rtol=1e-12)
+    assert m.weight.grad is None and np.array_equal(m.weight.detach().numpy(), w)  # put back, untouched
+    assert mf.nn.utils.stateless.functional_call is functional_call
+    tied = nn.Sequential(nn.Linear(2, 2, bias=False), nn.Linear(2, 2, bias=False))
+    tied[1].weight = tied[0].weight
+    y = functional_call(tied, {"0.weight": mf.zeros(2, 2)}, mf.ones(1, 2))  # the tied name takes it too
+    assert y.tolist() == [[0, 0]]
+    with pytest.raises(RuntimeError, match="Missing key"):
+        functional_call(m, {"weight": w2}, (mf.tensor(x),), strict=True)
+
+
+def test_func_grad_nests_and_takes_dicts():
+    from meshflow import func
+    x = mf.tensor([1.0, 2.0])
+    f = lambda t: (t ** 3).sum()  # noqa: E731
+    np.testing.assert_allclose(func.grad(f)(x).numpy(), [3, 12])
+    np.testing.assert_allclose(func.grad(lambda t: func.grad(f)(t).sum())(x).numpy(), [6, 12])
+    g, value = func.grad_and_value(f)(x)
+    assert value.item() == 9 and g.tolist() == [3, 12]
+    params = {"a": mf.tensor(2.0), "b": [mf.tensor(3.0)]}
+    grads = func.grad(lambda p, c: p["a"] * p["b"][0] * c)(params, mf.tensor(5.0))
+    assert grads["a"].item() == 15 and grads["b"][0].item() == 10
+    out, vjp_fn = func.vjp(lambda a: a.sin(), x)
+    np.testing.assert_allclose(vjp_fn(mf.ones(2))[0].numpy(), np.cos([1.0, 2.0]), rtol=1e-6)
+    np.testing.assert_allclose(func.jacrev(lambda a: a ** 2)(x).numpy(), np.diag([2.0, 4.0]))
+    np.testing.assert_allclose(func.hessian(f)(x).numpy(), np.diag([6.0, 12.0]))
+    with pytest.raises(NotImplementedError, match="vmap"):
+        func.vmap(f)

@@ -3,7 +3,7 @@ from . import functional, init, utils
 from .modules import (Module, Parameter, Linear, Embedding, LayerNorm, GELU, Sequential,
                       ModuleList, Identity, Flatten, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss,
                       NLLLoss, CrossEntropyLoss, Tanh, Sigmoid)
-from .modules import ModuleDict, ParameterList, ParameterDict
+from .modules import ModuleDict, ParameterList, ParameterDict, Buffer, LazyLinear
 from .modules import (Softmax, LogSoftmax, Softmin, LeakyReLU, ELU, CosineSimilarity, KLDivLoss, HuberLoss)
 from .graph import Graph
 from ._modules_conv import (Conv1d, Conv2d, Conv3d, MaxPool1d, MaxPool2d, MaxPool3d, AvgPool1d,  # noqa: E402
@@ -16,6 +16,7 @@ from ._modules_extra import (ReLU, ReLU6, SiLU, Mish, Hardswish, Hardsigmoid, Ha
                              Dropout1d, Dropout2d, Dropout3d)
 from .attention import MultiheadAttention  # noqa: E402
 from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell  # noqa: E402
+from .rnn import _RNNBase as RNNBase, _CellBase as RNNCellBase  # noqa: E402: torch's base classes (isinstance checks)
 from .transformer import (Transformer, TransformerEncoder, TransformerDecoder,  # noqa: E402
                           TransformerEncoderLayer, TransformerDecoderLayer)
 from ._modules_more import SELU, CELU, Softmax2d, InstanceNorm1d, InstanceNorm2d, LocalResponseNorm  # noqa: E402

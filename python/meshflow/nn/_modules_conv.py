@@ -40,10 +40,7 @@ class _ConvNd(Module):
         if groups <= 0 or in_channels % groups or out_channels % groups:
             raise ValueError(f"{name}: in_channels {in_channels} and out_channels {out_channels} must be divisible "
                              f"by groups {groups} (a positive int)")
-        if padding_mode != "zeros":
-            if padding_mode in ("reflect", "replicate", "circular"):
-                raise NotImplementedError(f"{name}: padding_mode {padding_mode!r} is not implemented; meshflow pads "
-                                          "with zeros")
+        if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
             raise ValueError(f"{name}: padding_mode {padding_mode!r}; expected 'zeros', 'reflect', 'replicate' or "
                              "'circular'")
         if isinstance(padding, str) and padding not in ("same", "valid"):
@@ -55,6 +52,7 @@ class _ConvNd(Module):
         self.padding_mode = padding_mode
         if padding == "same" and any(s != 1 for s in self.stride):
             raise ValueError(f"{name}: padding='same' is not supported for strided convolutions")
+        self._reversed_padding_repeated_twice = _pad_sides(self.padding, self.kernel_size, self.dilation)
         # torch's reset_parameters: kaiming_uniform_(a=sqrt(5)) is U(-1/sqrt(fan_in), 1/sqrt(fan_in)),
         # and so is the bias.
         fan_in = in_channels // groups * math.prod(self.kernel_size)
@@ -66,8 +64,16 @@ class _ConvNd(Module):
     def forward(self, input):
         _check_size(self, input, -self._dims - 1, self.in_channels, "in_channels",
                     (self._dims + 1, self._dims + 2))  # unbatched or batched
-        return type(self)._function(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+        input, padding = self._padded(input)
+        return type(self)._function(input, self.weight, self.bias, self.stride, padding, self.dilation,
                                     self.groups)
+
+    def _padded(self, input):
+        """(input, the convolution's padding): with a padding_mode other than zeros, input padded
+        by F.pad in that mode and no padding left for the convolution, as torch's."""
+        if self.padding_mode == "zeros":
+            return input, self.padding
+        return F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), (0,) * self._dims
 
     def extra_repr(self):
         s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}")
@@ -79,7 +85,21 @@ class _ConvNd(Module):
             s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
         return s
+
+
+def _pad_sides(padding, kernel_size, dilation):
+    """F.pad's padding (last dim first, (begin, end) each) of a convolution's padding: ints, or
+    'same' (the extra element at the end, as torch's) or 'valid'."""
+    if isinstance(padding, str):
+        sides = []
+        for k, d in zip(reversed(kernel_size), reversed(dilation)):
+            total = d * (k - 1) if padding == "same" else 0
+            sides += [total // 2, total - total // 2]
+        return sides
+    return [p for p in reversed(padding) for _ in (0, 1)]
 
 
 class Conv2d(_ConvNd):
@@ -101,7 +121,8 @@ class Conv1d(_ConvNd):
 
     def forward(self, input):
         _check_size(self, input, -2, self.in_channels, "in_channels", (2, 3))  # unbatched or batched
-        padding = self.padding if isinstance(self.padding, str) else self.padding[0]
+        input, padding = self._padded(input)
+        padding = padding if isinstance(padding, str) else padding[0]
         return F.conv1d(input, self.weight, self.bias, self.stride[0], padding, self.dilation[0], self.groups)
 
 

@@ -362,3 +362,48 @@ from ._functional_surface import (adaptive_avg_pool1d, adaptive_max_pool1d, hard
 from ._functional_surface2 import (embedding_bag, rrelu, alpha_dropout, feature_alpha_dropout,  # noqa: E402,F401
                                    lp_pool1d, lp_pool2d, max_unpool1d, max_unpool2d, gumbel_softmax, pdist,
                                    affine_grid, grid_sample)
+
+
+# torch's older and explicit spellings (issue 37, third round): the *_with_indices forms, the
+# deprecated upsample family, and the in-place activations.
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=True):
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=True):
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=True):
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=True):
+    return adaptive_max_pool2d(input, output_size, True)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """torch's deprecated F.upsample: interpolate."""
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def selu_(input):
+    return selu(input, inplace=True)
+
+
+def celu_(input, alpha=1.0):
+    return celu(input, alpha, inplace=True)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, inplace=True)

@@ -12,7 +12,9 @@ from .._ops_creation import full_like, rand_like, randn_like
 from .._tensor import _in_layout_of, no_grad
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_", "xavier_uniform_",
-           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "eye_", "dirac_", "orthogonal_", "trunc_normal_"]
+           "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "eye_", "dirac_", "orthogonal_", "trunc_normal_",
+           "sparse_", "uniform", "normal", "constant", "xavier_uniform", "xavier_normal", "kaiming_uniform",
+           "kaiming_normal", "eye", "dirac", "orthogonal", "sparse"]
 
 
 def calculate_gain(nonlinearity, param=None):
@@ -169,3 +171,25 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     p = np.clip(lo + (hi - lo) * u, np.nextafter(0.0, 1.0), np.nextafter(1.0, 0.0))
     values = np.array([normal.inv_cdf(v) for v in p]).reshape(tuple(tensor.shape))
     return _set_host(tensor, np.clip(values, a, b))
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """A 2-d tensor of N(0, std) values with ceil(sparsity * rows) zeros in each column (rows
+    chosen at random), as torch's."""
+    import math as _math
+    from .._ops_random import randperm
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    zeros = int(_math.ceil(sparsity * rows))
+    normal_(tensor, 0.0, std, generator)
+    with no_grad():
+        for col in range(cols):
+            tensor[randperm(rows, generator=generator)[:zeros], col] = 0
+    return tensor
+
+
+# torch's deprecated spellings without the underscore (older programs call them).
+uniform, normal, constant, xavier_uniform, xavier_normal = uniform_, normal_, constant_, xavier_uniform_, xavier_normal_
+kaiming_uniform, kaiming_normal, eye, dirac, orthogonal, sparse = (kaiming_uniform_, kaiming_normal_, eye_, dirac_,
+                                                                  orthogonal_, sparse_)

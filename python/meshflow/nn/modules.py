@@ -32,6 +32,20 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()  # torch's
 
 
+class Buffer(Tensor):
+    """torch 2's nn.Buffer: a tensor that, assigned to a module attribute, registers as a
+    buffer (persistent: in state_dict), as module.register_buffer does."""
+
+    __slots__ = ("persistent",)
+
+    def __init__(self, data=None, *, persistent=True):
+        from .._ops_creation import empty
+        data = empty(0) if data is None else data
+        super().__init__(_impl_of("Buffer", data).detach())
+        self.requires_grad = data.requires_grad
+        self.persistent = persistent
+
+
 class _StateDictError(RuntimeError, KeyError):
     """load_state_dict's key errors: a RuntimeError as torch raises, and a KeyError as
     meshflow raised before (callers catching either keep working)."""
@@ -44,7 +58,15 @@ class _ShapeError(RuntimeError, ValueError):
     """load_state_dict's shape mismatch: torch's RuntimeError, meshflow's earlier ValueError."""
 
 
-_IncompatibleKeys = collections.namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])  # torch's name
+class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """load_state_dict's result, printed as torch's."""
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
 
 
 def _is_floating(t):
@@ -126,6 +148,17 @@ class Module:
             module = module._modules[item]
         return module
 
+    def set_submodule(self, target, module, strict=False):
+        """Replaces the submodule at the dotted path `target` (its parent must exist; with strict
+        the submodule itself too), as torch's."""
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module).__name__}")
+        parent_path, _, name = target.rpartition(".")
+        parent = self.get_submodule(parent_path)
+        if strict and not isinstance(parent._modules.get(name), Module):
+            raise AttributeError(f"{type(parent).__name__} has no attribute `{name}`")
+        setattr(parent, name, module)
+
     def get_parameter(self, target):
         module_path, _, name = target.rpartition(".")
         module = self.get_submodule(module_path)
@@ -154,6 +187,9 @@ class Module:
         if isinstance(value, Parameter):
             self._remove_from(name, keep="_parameters")
             self.register_parameter(name, value)
+        elif isinstance(value, Buffer):  # registered as the plain tensor it holds, as torch's
+            self._remove_from(name, keep="_buffers")
+            self.register_buffer(name, Tensor(value._impl), persistent=value.persistent)
         elif name in params:
             if value is not None:
                 raise TypeError(f"cannot assign '{_type_name(value)}' as parameter '{name}' "
@@ -539,6 +575,27 @@ class Linear(Module):
 
     def extra_repr(self):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class LazyLinear(Linear):
+    """torch's LazyLinear: a Linear whose in_features is the last dim of its first input; the
+    first forward makes the weight (torch's initialization) and the module a Linear. Make
+    the optimizer after it, as torch asks."""
+
+    def __init__(self, out_features, bias=True, device=None, dtype=None):
+        super().__init__(0, out_features, bias, device, dtype)
+
+    def forward(self, x):
+        in_features = x.shape[-1]
+        bound = 1 / math.sqrt(in_features) if in_features else 0
+        # Where the empty weight is now (module.to moves it), in its dtype.
+        device, dtype = self.weight.device, self.weight.dtype
+        self.weight.data = _uniform((self.out_features, in_features), bound, device, dtype)
+        if self.bias is not None:
+            self.bias.data = _uniform((self.out_features,), bound, device, dtype)
+        self.in_features = in_features
+        self.__class__ = Linear
+        return self.forward(x)
 
 
 class Embedding(Module):

@@ -424,6 +424,6 @@ def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):
 
 
 from ._composed import RMSprop, Adagrad  # noqa: E402,F401
-from ._composed_more import Adamax, NAdam, RAdam, Adadelta, ASGD, Rprop, LBFGS  # noqa: E402,F401
+from ._composed_more import Adamax, NAdam, RAdam, Adadelta, ASGD, Rprop, LBFGS, SparseAdam  # noqa: E402,F401
 from . import lr_scheduler  # noqa: E402: meshflow.optim.lr_scheduler, as torch.optim.lr_scheduler
 from . import swa_utils  # noqa: E402: meshflow.optim.swa_utils, as torch.optim.swa_utils

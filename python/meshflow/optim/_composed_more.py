@@ -1,5 +1,5 @@
 """More optimizers composed of meshflow ops in Python, as torch's single-tensor algorithms:
-Adamax, NAdam, RAdam, Adadelta, ASGD, Rprop and LBFGS. They share _ComposedOptimizer's interface
+Adamax, NAdam, RAdam, Adadelta, ASGD, Rprop, LBFGS and SparseAdam. They share _ComposedOptimizer's interface
 (param_groups, state keyed by parameter, state_dict in torch's structure, schedulers). Every
 per-parameter buffer is made like its parameter (zeros_like), so a global parameter's state
 is global with the parameter's placement and SBP and a step moves no data; the scalars torch
@@ -423,3 +423,28 @@ class LBFGS(_ComposedOptimizer):
                     break
         return orig_loss
 
+
+
+class SparseAdam(_ComposedOptimizer):
+    """torch.optim.SparseAdam: Adam on the rows a sparse gradient touches (an
+    Embedding(sparse=True)'s), their moments and values only; the other rows and their moments
+    stay. meshflow's sparse embedding gradients are dense with the sparse one's values, so a
+    row is touched where its gradient has a nonzero element (a touched row whose gradient is
+    exactly zero is skipped, where torch would decay its moments)."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, maximize=False):
+        _check("SparseAdam", lr, eps, betas)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, maximize=maximize))
+
+    def _update(self, p, grad, state, group):
+        step = _step(state)
+        beta1, beta2 = group["betas"]
+        grad = -grad if group["maximize"] else grad
+        touched = (grad != 0).reshape(grad.shape[0], -1).any(1).reshape(-1, *([1] * (grad.ndim - 1))) \
+            if grad.ndim else grad != 0
+        m0, v0 = state.get("exp_avg", zeros_like(p)), state.get("exp_avg_sq", zeros_like(p))
+        m = where(touched, m0 + (grad - m0) * (1 - beta1), m0)
+        v = where(touched, v0 + (grad * grad - v0) * (1 - beta2), v0)
+        state["exp_avg"], state["exp_avg_sq"] = m, v
+        step_size = group["lr"] * (1 - beta2 ** step) ** 0.5 / (1 - beta1 ** step)
+        p.sub_(where(touched, m / (v.sqrt() + group["eps"]) * step_size, 0.0))

@@ -3,12 +3,14 @@ as meshflow.optim.clip_grad_norm_), parameters_to_vector, weight_norm and spectr
 older hook forms), torch.nn.utils.rnn's pad_sequence and packed sequences in the submodule
 rnn, and parametrize / parametrizations (the newer forms)."""
 from ...optim import clip_grad_norm_, clip_grads_with_norm_, get_total_norm  # noqa: F401: part of this module's API
+
+clip_grad_norm = clip_grad_norm_  # torch's deprecated spelling
 from ..._tensor import Tensor, no_grad
 from . import rnn  # noqa: F401: part of this module's API
 
 __all__ = ["clip_grad_norm_", "clip_grads_with_norm_", "get_total_norm", "clip_grad_value_", "parameters_to_vector",
            "vector_to_parameters", "weight_norm", "remove_weight_norm", "spectral_norm", "remove_spectral_norm", "rnn",
-           "parametrize", "parametrizations"]
+           "parametrize", "parametrizations", "clip_grad_norm", "stateless"]
 
 
 def clip_grad_value_(parameters, clip_value, foreach=None):
@@ -180,4 +182,4 @@ def remove_spectral_norm(module, name="weight"):
     return module
 
 
-from . import parametrize, parametrizations  # noqa: E402,F401: part of this module's API (they use the above)
+from . import parametrize, parametrizations, stateless  # noqa: E402,F401: part of this module's API (they use the above)

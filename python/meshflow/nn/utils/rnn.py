@@ -1,5 +1,6 @@
 """meshflow.nn.utils.rnn: torch.nn.utils.rnn's PackedSequence, pack_padded_sequence,
-pad_packed_sequence, pack_sequence and pad_sequence. nn.RNN, nn.LSTM and nn.GRU accept a
+pad_packed_sequence, pack_sequence, pad_sequence and their inverses unpad_sequence and
+unpack_sequence. nn.RNN, nn.LSTM and nn.GRU accept a
 PackedSequence and return one."""
 from collections import namedtuple
 
@@ -7,7 +8,8 @@ from ..._ops_creation import full
 from ..._ops_shape import cat, stack
 from ..._tensor import Tensor, _in_layout_of, tensor
 
-__all__ = ["PackedSequence", "pack_padded_sequence", "pad_packed_sequence", "pack_sequence", "pad_sequence"]
+__all__ = ["PackedSequence", "pack_padded_sequence", "pad_packed_sequence", "pack_sequence", "pad_sequence",
+           "unpad_sequence", "unpack_sequence"]
 
 
 def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
@@ -158,3 +160,16 @@ def pack_sequence(sequences, enforce_sorted=True):
     """Packs a list of [L_i, *] tensors (longest first unless enforce_sorted=False)."""
     lengths = [s.shape[0] for s in sequences]
     return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
+
+
+def unpad_sequence(padded_sequences, lengths, batch_first=False):
+    """pad_sequence's inverse: the list of each sequence's first lengths[i] steps."""
+    if not batch_first:
+        padded_sequences = padded_sequences.transpose(0, 1)
+    return [seq[:length] for seq, length in zip(padded_sequences.unbind(0), _lengths_list(lengths))]
+
+
+def unpack_sequence(packed_sequences):
+    """pack_sequence's inverse: the list of the packed sequences, in their original order."""
+    padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded, lengths, batch_first=True)
