@@ -147,7 +147,7 @@ void Tracer::add_optimizer(optim::Optimizer& optimizer) {
   graph_.zero_stage = std::max(graph_.zero_stage, optimizer.zero_stage());
   const std::vector<Var>& params = optimizer.params();
   for (const Var& p : params) {
-    if (optimizer.zero_stage() > 0) zero_gradients_.insert(p.id());
+    if (optimizer.zero_stage() > 0) zero_gradients_[p.id()] = optimizer.zero_stage();
   }
   for (size_t i = 0; i < params.size(); ++i) add_parameter(params[i], "param " + std::to_string(i));
   const std::vector<Var*> slots = optimizer.graph_state();
@@ -323,13 +323,18 @@ void Tracer::tag(Node& node) const {
 }
 
 void Tracer::trace_leaf_gradient(const void* leaf, const GlobalTensor& grad) {
-  const int v = value_of(grad);
-  leaf_gradients_[leaf] = v;
-  // Under ZeRO, the reduction into the gradient's layout is a constraint.
+  int v = value_of(grad);
+  // Under ZeRO the reduction into the gradient's layout is a constraint. At stage 1 (the
+  // parameter's own layout) the gradient is what it reduces, so that with micro-batches it
+  // reduces once, their mean; at stages 2 and 3 it is the shard, reduced per micro-batch and
+  // accumulated as shards.
+  const auto zero = zero_gradients_.find(leaf);
   Node& producer = graph_.nodes[graph_.values[v].producer];
-  if (zero_gradients_.count(leaf) && producer.kind == NodeKind::kBoxing && !producer.user) {
+  if (zero != zero_gradients_.end() && producer.kind == NodeKind::kBoxing && !producer.user) {
     producer.zero = ZeroRole::kReduce;
+    if (zero->second == 1) v = producer.inputs[0];
   }
+  leaf_gradients_[leaf] = v;
 }
 
 LogicalGraph Tracer::finish(const std::vector<Var>& outputs) {

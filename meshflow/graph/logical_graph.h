@@ -28,7 +28,6 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "meshflow/autograd/var.h"
@@ -224,7 +223,7 @@ class Tracer : public OpTracer, public ConversionTracer {
   std::vector<std::function<void()>> restores_;
   std::vector<const VarImpl*> parameters_;
   std::unordered_map<int, boxing::Layout> use_layouts_;  // a stage-3 parameter's value -> its use layout
-  std::unordered_set<const void*> zero_gradients_;  // parameters of ZeRO optimizers
+  std::unordered_map<const void*, int> zero_gradients_;  // parameters of ZeRO optimizers: the stage
   std::unordered_map<const void*, int> leaf_gradients_;  // leaf -> value id of its gradient
   bool finished_ = false;
   int open_checkpoint_ = -1;  // the region being traced, or -1

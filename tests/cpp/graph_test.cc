@@ -15,6 +15,7 @@
 #include "meshflow/graph/compile.h"
 #include "meshflow/graph/passes.h"
 #include "meshflow/graph/recompute.h"
+#include "meshflow/graph/zero.h"
 #include "meshflow/ops/op.h"
 #include "meshflow/vm/vm.h"
 
@@ -298,6 +299,70 @@ TEST(Graph, RecomputeCopiesTheRegionBeforeItsBackwardReader) {
   for (Node& node : plain.nodes) node.checkpoint = -1;
   EXPECT_EQ(recompute_activations(plain).recomputed_ops, 0);
   EXPECT_EQ(plain.nodes.size(), 5u);
+}
+
+// w (a stage-3 parameter) gathered once as %2; forward: %3 = mul(x, %2), %4 = relu(%3);
+// backward (grad mode off): %5 = mul(%4, %2) reads the forward gather, %6 = relu(%4), and the
+// reduction %7 of the gradient %5 comes after it, where the optimizer's order put it.
+LogicalGraph zero_graph() {
+  const Placement mesh("cpu", std::vector<int>{0});
+  const boxing::Layout B{mesh, NdSbp{Sbp::broadcast()}};
+  LogicalGraph g;
+  g.zero_stage = 3;
+  for (int v = 0; v < 8; ++v) g.values.push_back({{4, 2}, DType::kFloat32, B, v, 0});
+  g.nodes.emplace_back(NodeKind::kInput, "w", std::vector<int>{}, std::vector<int>{0});
+  g.nodes.back().input_kind = InputKind::kVariable;
+  g.nodes.emplace_back(NodeKind::kInput, "x", std::vector<int>{}, std::vector<int>{1});
+  auto conversion = [&](int in, int out, ZeroRole role) {
+    g.nodes.emplace_back(NodeKind::kBoxing, "to_global", std::vector<int>{in}, std::vector<int>{out});
+    g.nodes.back().to = B;
+    g.nodes.back().zero = role;
+  };
+  auto op = [&](const char* name, std::vector<int> in, int out, bool no_grad) {
+    g.nodes.emplace_back(NodeKind::kOp, name, in, std::vector<int>{out});
+    g.nodes.back().op = &find_op(name);
+    g.nodes.back().signature = NdSignature{std::vector<NdSbp>(in.size(), B.nd_sbp), {B.nd_sbp}};
+    g.nodes.back().no_grad = no_grad;
+  };
+  conversion(0, 2, ZeroRole::kGather);
+  op("mul", {1, 2}, 3, false);
+  op("relu", {3}, 4, false);
+  op("mul", {4, 2}, 5, true);
+  op("relu", {4}, 6, true);
+  conversion(5, 7, ZeroRole::kReduce);
+  g.gradients = {7};
+  g.outputs = {6, 7};
+  for (size_t n = 0; n < g.nodes.size(); ++n) g.values[g.nodes[n].outputs[0]].producer = static_cast<int>(n);
+  return g;
+}
+
+// The zero pass gives backward's reader of the forward gather a gather of its own, just
+// before it, and moves the gradient's reduction to just after the op making the gradient;
+// its check catches both as they were.
+TEST(Graph, ZeroSchedulesBackwardGathersAndReductions) {
+  LogicalGraph before = zero_graph();
+  EXPECT_NO_THROW(check_graph(before, true, "boxing"));
+  EXPECT_NE(logic_error_of([&] { check_zero(before, "zero"); }).find("the gather %2 is read in forward and in backward"),
+            std::string::npos);
+  LogicalGraph g = zero_graph();
+  const ZeroStats stats = schedule_zero(g);
+  EXPECT_EQ(stats.backward_gathers, 1);
+  EXPECT_EQ(stats.moved_reductions, 1);
+  std::vector<std::string> order;
+  for (const Node& node : g.nodes) order.push_back(node.name);
+  EXPECT_EQ(order, (std::vector<std::string>{"w", "x", "to_global", "mul", "relu", "to_global", "mul", "to_global",
+                                              "relu"}));
+  EXPECT_EQ(g.nodes[5].zero, ZeroRole::kGather);
+  EXPECT_EQ(g.nodes[6].inputs, (std::vector<int>{4, g.nodes[5].outputs[0]}));
+  EXPECT_EQ(g.nodes[3].inputs, (std::vector<int>{1, 2}));  // forward keeps the first gather
+  EXPECT_EQ(g.nodes[7].zero, ZeroRole::kReduce);
+  EXPECT_NO_THROW(check_graph(g, true, "zero"));
+  EXPECT_NO_THROW(check_zero(g, "zero"));
+  LogicalGraph late = g;
+  std::swap(late.nodes[7], late.nodes[8]);
+  late.renumber_producers();
+  EXPECT_NE(logic_error_of([&] { check_zero(late, "zero"); }).find("the reduction %7 of the gradient %5 does not follow"),
+            std::string::npos);
 }
 
 }  // namespace
