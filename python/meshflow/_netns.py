@@ -11,7 +11,9 @@ A simulated job's layout (P is "meshflow-<launcher pid>"):
   namespace and a UTS namespace of its own named sim<i>, so OpenMPI sees H separate
   machines: ranks of one host talk through shared memory, ranks of two hosts over TCP.
 Each job has namespaces of its own, so two jobs never share addresses, and nothing here
-touches the machine's own interfaces.
+touches the machine's own interfaces. A launcher killed outright (SIGKILL) cannot remove its
+namespaces; the next launcher that makes namespaces removes those of launchers no longer
+running, so they do not pile up across jobs.
 """
 import contextlib
 import dataclasses
@@ -66,9 +68,31 @@ def _remove(namespaces):
         subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
+def orphaned_namespaces():
+    """This machine's meshflow namespaces whose launcher no longer runs."""
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    orphans = []
+    for line in listed.splitlines():
+        found = re.match(r"^(meshflow-(\d+)(-\w+)?)\b", line)
+        if found and not _running(int(found.group(2))):
+            orphans.append(found.group(1))
+    return orphans
+
+
+def _running(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _need_root(option):
     if os.geteuid() != 0:
         raise SystemExit(f"meshflow.launch: {option} needs root (ip netns, tc)")
+    _remove(orphaned_namespaces())
 
 
 @contextlib.contextmanager

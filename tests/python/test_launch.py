@@ -15,7 +15,7 @@ import time
 import pytest
 
 from jobs import PYTHON, launch_script, run, start, finish, write_script
-from meshflow import launch
+from meshflow import _netns, launch
 
 def netns_permitted():
     """Whether this process may make network namespaces (root, and not a container that
@@ -38,7 +38,9 @@ def namespaces():
 
 
 def assert_no_namespaces_left():
-    assert "meshflow-" not in namespaces(), namespaces()
+    # Namespaces of launchers still running belong to other jobs on this machine (a test
+    # suite run beside this one); those of ended launchers must be gone.
+    assert not _netns.orphaned_namespaces(), namespaces()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -444,6 +446,22 @@ def test_simulated_hosts_are_removed_after_ctrl_c(tmp_path):
     assert code != 0, out
     assert elapsed < 10, f"{elapsed:.1f} s"
     assert_no_namespaces_left()
+
+
+@needs_root
+def test_namespaces_of_a_killed_launcher_are_removed_by_the_next(tmp_path):
+    # SIGKILL leaves the launcher no chance to remove its namespaces (nor to end mpirun and
+    # the ranks running inside them); the next launcher that makes namespaces removes both.
+    job = Job(tmp_path, ["--sim-hosts", "2", "--nproc", "2"])
+    job.wait_for("step 1 ")
+    job.proc.kill()
+    job.proc.wait(timeout=10)
+    left = [ns for ns in _netns.orphaned_namespaces() if ns.startswith(f"meshflow-{job.proc.pid}-")]
+    assert len(left) == 3, namespaces()
+    code, out = launch_script(tmp_path, "print('ran')", nproc=1, timeout=60, options=["--net-rate", "1gbit"])
+    assert code == 0 and "ran" in out, out
+    assert_no_namespaces_left()
+    job.end()
 
 
 @needs_root
