@@ -94,9 +94,9 @@ Planes planes_of(const Tensor& x, const Attrs& attrs) {
 // The CPU's kernels for float32, bfloat16 (computed in float32, rounded once) and float64:
 // each channel's planes, one channel per thread, each pass a vectorized loop over a plane
 // (oneDNN's primitive ran 3-5x slower on these plain NCHW tensors, most of it in reordering
-// them to its channels-last layout and back). Sums go into 16 lanes per chunk of a plane, in
-// that fixed order (so every x86-64 level gives the same bits), then into a double for the
-// channel.
+// them to its channels-last layout and back). Sums go into 16 lanes in a fixed order (so
+// every x86-64 level gives the same bits), and from them into a double for the channel every
+// few thousand values.
 template <typename T>
 using Compute = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
@@ -121,70 +121,101 @@ MF_ALWAYS_INLINE T narrow(Compute<T> v) {
 constexpr int kLanes = 16;
 constexpr int64_t kChunk = 4096;  // values summed in the compute type before a double takes them
 
-// a += sum of (x - shift), b += sum of (x - shift)^2 over x[0, n).
-template <typename T>
-MF_MULTIVERSIONED void shifted_sums(const T* x, int64_t n, Compute<T> shift, double& a, double& b) {
-  using C = Compute<T>;
-  for (int64_t start = 0; start < n; start += kChunk) {
-    const int64_t end = std::min(n, start + kChunk);
-    C la[kLanes] = {}, lb[kLanes] = {};
-    int64_t i = start;
-    for (; i + kLanes <= end; i += kLanes) {
-      for (int l = 0; l < kLanes; ++l) {
-        const C d = wide(x[i + l]) - shift;
-        la[l] += d;
-        lb[l] += d * d;
-      }
-    }
-    for (; i < end; ++i) {
-      const C d = wide(x[i]) - shift;
-      la[0] += d;
-      lb[0] += d * d;
-    }
-    for (int l = 0; l < kLanes; ++l) a += la[l], b += lb[l];
+// Per-lane sums of the compute type C, moved into a pair of doubles every kChunk values or so.
+template <typename C>
+struct LaneSums {
+  C a[kLanes] = {}, b[kLanes] = {};
+  int64_t pending = 0;
+  void flush(double& sum_a, double& sum_b) {
+    for (int l = 0; l < kLanes; ++l) sum_a += a[l], sum_b += b[l], a[l] = b[l] = C(0);
+    pending = 0;
   }
+  void counted(int64_t n, double& sum_a, double& sum_b) {
+    if ((pending += n) >= kChunk) flush(sum_a, sum_b);
+  }
+};
+
+// Over a channel's `planes` planes of n values (plane p at x + p * stride): a += sum of
+// (x - shift), b += sum of (x - shift)^2.
+template <typename T>
+MF_MULTIVERSIONED void shifted_sums(const T* x, int64_t planes, int64_t stride, int64_t n, Compute<T> shift,
+                                    double& a, double& b) {
+  using C = Compute<T>;
+  LaneSums<C> lanes;
+  for (int64_t p = 0; p < planes; ++p) {
+    for (int64_t start = 0; start < n; start += kChunk) {
+      const T* row = x + p * stride;
+      const int64_t end = std::min(n, start + kChunk);
+      int64_t i = start;
+      for (; i + kLanes <= end; i += kLanes) {
+#pragma omp simd
+        for (int l = 0; l < kLanes; ++l) {
+          const C d = wide(row[i + l]) - shift;
+          lanes.a[l] += d;
+          lanes.b[l] += d * d;
+        }
+      }
+      for (; i < end; ++i) {
+        const C d = wide(row[i]) - shift;
+        lanes.a[0] += d;
+        lanes.b[0] += d * d;
+      }
+      lanes.counted(end - start, a, b);
+    }
+  }
+  lanes.flush(a, b);
 }
 
-// a += sum of dy, b += sum of dy (x - mean) over [0, n).
+// Over a channel's planes as shifted_sums reads them: a += sum of dy, b += sum of dy (x - shift).
 template <typename T>
-MF_MULTIVERSIONED void gradient_sums(const T* x, const T* dy, int64_t n, Compute<T> mean, double& a, double& b) {
+MF_MULTIVERSIONED void gradient_sums(const T* x, const T* dy, int64_t planes, int64_t stride, int64_t n,
+                                     Compute<T> shift, double& a, double& b) {
   using C = Compute<T>;
-  for (int64_t start = 0; start < n; start += kChunk) {
-    const int64_t end = std::min(n, start + kChunk);
-    C la[kLanes] = {}, lb[kLanes] = {};
-    int64_t i = start;
-    for (; i + kLanes <= end; i += kLanes) {
-      for (int l = 0; l < kLanes; ++l) {
-        const C g = wide(dy[i + l]);
-        la[l] += g;
-        lb[l] += g * (wide(x[i + l]) - mean);
+  LaneSums<C> lanes;
+  for (int64_t p = 0; p < planes; ++p) {
+    for (int64_t start = 0; start < n; start += kChunk) {
+      const T *row = x + p * stride, *grad = dy + p * stride;
+      const int64_t end = std::min(n, start + kChunk);
+      int64_t i = start;
+      for (; i + kLanes <= end; i += kLanes) {
+#pragma omp simd
+        for (int l = 0; l < kLanes; ++l) {
+          const C g = wide(grad[i + l]);
+          lanes.a[l] += g;
+          lanes.b[l] += g * (wide(row[i + l]) - shift);
+        }
       }
+      for (; i < end; ++i) {
+        const C g = wide(grad[i]);
+        lanes.a[0] += g;
+        lanes.b[0] += g * (wide(row[i]) - shift);
+      }
+      lanes.counted(end - start, a, b);
     }
-    for (; i < end; ++i) {
-      const C g = wide(dy[i]);
-      la[0] += g;
-      lb[0] += g * (wide(x[i]) - mean);
-    }
-    for (int l = 0; l < kLanes; ++l) a += la[l], b += lb[l];
   }
+  lanes.flush(a, b);
 }
 
-// out = x scale + shift (+ dy dy_scale where dy is given) over [0, n).
+// out = (x - center) scale + shift (+ dy dy_scale where dy is given) over [0, n): centered
+// first (on the channel's first value), so that a large mean does not cancel against the
+// shift.
 template <typename T>
-MF_MULTIVERSIONED void affine(const T* x, const T* dy, int64_t n, Compute<T> scale, Compute<T> shift,
-                              Compute<T> dy_scale, T* out) {
+MF_MULTIVERSIONED void affine(const T* x, const T* dy, int64_t n, Compute<T> center, Compute<T> scale,
+                              Compute<T> shift, Compute<T> dy_scale, T* out) {
   if (dy) {
 #pragma omp simd
-    for (int64_t i = 0; i < n; ++i) out[i] = narrow<T>(wide(dy[i]) * dy_scale + wide(x[i]) * scale + shift);
+    for (int64_t i = 0; i < n; ++i) {
+      out[i] = narrow<T>(wide(dy[i]) * dy_scale + (wide(x[i]) - center) * scale + shift);
+    }
   } else {
 #pragma omp simd
-    for (int64_t i = 0; i < n; ++i) out[i] = narrow<T>(wide(x[i]) * scale + shift);
+    for (int64_t i = 0; i < n; ++i) out[i] = narrow<T>((wide(x[i]) - center) * scale + shift);
   }
 }
 
 // Statistics from sums shifted by the channel's first value (no cancellation between a large
-// mean and a small spread), then y = x scale + shift with scale = weight rstd and
-// shift = bias - mean scale. S: the statistics' dtype.
+// mean and a small spread), then y = (x - mean) scale + bias with scale = weight rstd, written
+// with x - first. S: the statistics' dtype.
 template <typename T, typename S>
 void forward_planes(const Planes& p, const T* x, const T* w, const T* b, S* mean, S* var, T* y) {
   using C = Compute<T>;
@@ -192,13 +223,15 @@ void forward_planes(const Planes& p, const T* x, const T* w, const T* b, S* mean
   kernel::parallel_for(p.channels, p.count() * p.channels > kernel::kParallelGrain, [&](int64_t c) {
     const C first = wide(x[p.at(0, c)]);
     double sum = 0, squares = 0;
-    for (int64_t n = 0; n < p.batch; ++n) shifted_sums(x + p.at(n, c), p.spatial, first, sum, squares);
+    shifted_sums(x + p.at(0, c), p.batch, p.channels * p.spatial, p.spatial, first, sum, squares);
     const double shifted_mean = sum / m, mu = first + shifted_mean;
     const double variance = std::max(0.0, squares / m - shifted_mean * shifted_mean);
     mean[c] = static_cast<S>(mu), var[c] = static_cast<S>(variance);
-    const double scale = (w ? wide(w[c]) : 1) / std::sqrt(variance + p.eps), shift = (b ? wide(b[c]) : 0) - mu * scale;
+    const double scale = (w ? wide(w[c]) : 1) / std::sqrt(variance + p.eps);
+    const double shift = (b ? wide(b[c]) : 0) - shifted_mean * scale;  // (x - first) scale + shift
     for (int64_t n = 0; n < p.batch; ++n) {
-      affine<T>(x + p.at(n, c), nullptr, p.spatial, static_cast<C>(scale), static_cast<C>(shift), 0, y + p.at(n, c));
+      affine<T>(x + p.at(n, c), nullptr, p.spatial, first, static_cast<C>(scale), static_cast<C>(shift), 0,
+                y + p.at(n, c));
     }
   });
 }
@@ -206,26 +239,30 @@ void forward_planes(const Planes& p, const T* x, const T* w, const T* b, S* mean
 // With rstd = 1 / sqrt(var + eps), xhat = (x - mean) rstd and k = weight rstd:
 // dx = k (dy - mean(dy) - xhat mean(dy xhat)) + dmean / m + dvar 2 (x - mean) / m (the
 // statistics' own gradients, zeros unless a caller differentiates them), as
-// dy k + x a + b per value; dweight = sum(dy xhat), dbias = sum(dy).
+// dy k + (x - mean) a + b per value; dweight = sum(dy xhat), dbias = sum(dy).
 template <typename T, typename S>
 void backward_planes(const Planes& p, const T* x, const T* dy, const T* w, const S* mean, const S* var,
                      const S* dmean, const S* dvar, T* dx, T* dweight, T* dbias) {
   using C = Compute<T>;
   const double m = static_cast<double>(p.count());
   kernel::parallel_for(p.channels, p.count() * p.channels > kernel::kParallelGrain, [&](int64_t c) {
-    const double mu = mean[c], rstd = 1 / std::sqrt(static_cast<double>(var[c]) + p.eps);
-    double sum = 0, sum_centered = 0;
-    for (int64_t n = 0; n < p.batch; ++n) {
-      gradient_sums(x + p.at(n, c), dy + p.at(n, c), p.spatial, static_cast<C>(mu), sum, sum_centered);
-    }
+    // Centered on the channel's first value, whose difference with every value is exact
+    // where they are close (a large mean, a small spread); the mean's offset from it is
+    // added in doubles.
+    const C first = wide(x[p.at(0, c)]);
+    const double offset = static_cast<double>(mean[c]) - first, rstd = 1 / std::sqrt(static_cast<double>(var[c]) + p.eps);
+    double sum = 0, sum_shifted = 0;
+    gradient_sums(x + p.at(0, c), dy + p.at(0, c), p.batch, p.channels * p.spatial, p.spatial, first, sum,
+                  sum_shifted);
+    const double sum_centered = sum_shifted - offset * sum;
     if (dweight) dweight[c] = narrow<T>(static_cast<C>(sum_centered * rstd));
     if (dbias) dbias[c] = narrow<T>(static_cast<C>(sum));
     const double k = (w ? wide(w[c]) : 1) * rstd;
     const double a = -k * rstd * rstd * sum_centered / m + 2 * dvar[c] / m;
-    const double b = -k * sum / m + dmean[c] / m - a * mu;
+    const double b = -k * sum / m + dmean[c] / m - a * offset;  // with (x - first) a
     for (int64_t n = 0; n < p.batch; ++n) {
-      affine<T>(x + p.at(n, c), dy + p.at(n, c), p.spatial, static_cast<C>(a), static_cast<C>(b), static_cast<C>(k),
-                dx + p.at(n, c));
+      affine<T>(x + p.at(n, c), dy + p.at(n, c), p.spatial, first, static_cast<C>(a), static_cast<C>(b),
+                static_cast<C>(k), dx + p.at(n, c));
     }
   });
 }

@@ -176,7 +176,7 @@ def np_batch_norm_grads(x, w, dy, eps):
 
 @pytest.mark.parametrize("device", ["cpu", "testdev"])
 @pytest.mark.parametrize("dtype,rel", [(mf.float32, 1e-5), (mf.bfloat16, 3e-2)])
-@pytest.mark.parametrize("shape", [(6, 3), (4, 3, 5), (4, 3, 5, 2), (2, 3, 4, 3, 2)])
+@pytest.mark.parametrize("shape", [(6, 3), (4, 3, 5), (4, 3, 5, 2), (2, 3, 4, 3, 2), (3, 3, 37, 70)])
 def test_batch_norm_and_its_gradients_match_numpy(device, dtype, rel, shape):
     x, w, b = randn(*shape) * 3 + 1, randn(3), randn(3)
     dy = randn(*shape)
@@ -196,6 +196,19 @@ def test_batch_norm_and_its_gradients_match_numpy(device, dtype, rel, shape):
     dims = (0,) + tuple(range(2, len(shape)))
     assert_close(rm.numpy(), 0.25 * xr.mean(dims), 1e-5)
     assert_close(rv.numpy(), 0.75 + 0.25 * xr.var(dims, ddof=1), 1e-5)
+
+
+def test_batch_norm_of_a_large_mean_and_a_small_spread_keeps_its_precision():
+    # Values near 1000 that differ by about 0.01 (float32's spacing there is 6e-5): the
+    # statistics and the output must not cancel the mean against the spread.
+    x = (1000 + 0.01 * randn(4, 2, 33, 31)).astype(np.float32).astype(np.float64)
+    dy = randn(4, 2, 33, 31)
+    tx = mf.tensor(x.astype(np.float32), requires_grad=True)
+    y = F.batch_norm(tx, None, None, training=True)
+    y.backward(mf.tensor(dy.astype(np.float32)))
+    xhat, dx, _, _ = np_batch_norm_grads(x, np.ones(2), dy.astype(np.float32).astype(np.float64), 1e-5)
+    assert_close(y.numpy(), xhat, 1e-5)
+    assert_close(tx.grad.numpy(), dx, 2e-4)
 
 
 def test_batch_norm_test_device_equals_the_cpu():
