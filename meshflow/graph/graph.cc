@@ -52,7 +52,7 @@ std::vector<Var> Graph::operator()(const std::vector<Var>& given) {
   std::vector<Var> inputs;
   for (const Var& v : given) inputs.push_back(local ? as_global_here(v) : v);
   const std::string key = key_of(inputs) + std::to_string(config_.gradient_accumulation_steps()) +
-                          (config_.fusion() ? "f" : "") + (local ? "L" : "");
+                          (config_.fusion() ? "f" : "") + (local ? "L" : "") + "z" + std::to_string(config_.zero_stage());
   auto it = std::find_if(compiled_.begin(), compiled_.end(), [&](const auto& c) { return c.first == key; });
   if (it != compiled_.end()) {
     compiled_.splice(compiled_.begin(), compiled_, it);  // most recently used first
