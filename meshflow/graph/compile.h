@@ -21,6 +21,9 @@
 //    consumer's signature takes (one node per value and layout, shared by consumers).
 // 3a. Activation checkpointing (recompute.h): what a checkpointed module's forward keeps
 //    only for backward is recomputed just before its first backward reader instead.
+// 3b. ZeRO (zero.h): backward reads gathers of its own, and each gradient's reduction
+//    follows the op that makes it; after the tasks (9), windows of control inputs bound what
+//    is gathered, or held as partial gradients, at once, a gather a layer ahead of its use.
 // 4. Micro-batches (LogicalGraph::micro_batches > 1): each node gets a phase, pre (reads
 //    only variables), micro (reads the arguments: forward and backward) or post (reads a
 //    gradient: clipping, optimizers, the gradients' boxing); accumulate tasks average each

@@ -53,7 +53,8 @@ std::vector<Var> Graph::operator()(const std::vector<Var>& given) {
   for (const Var& v : given) inputs.push_back(local ? as_global_here(v) : v);
   if (!local) inputs = with_local_arguments_replicated(inputs);
   const std::string key = key_of(inputs) + std::to_string(config_.gradient_accumulation_steps()) +
-                          (config_.fusion() ? "f" : "") + (local ? "L" : "") + traced_state();
+                          (config_.fusion() ? "f" : "") + (local ? "L" : "") + traced_state() + "z" +
+                          std::to_string(config_.zero_stage());
   auto it = std::find_if(compiled_.begin(), compiled_.end(), [&](const auto& c) { return c.first == key; });
   if (it != compiled_.end()) {
     compiled_.splice(compiled_.begin(), compiled_, it);  // most recently used first

@@ -88,7 +88,7 @@ class GraphConfig:
         optimizer state along the data-parallel axes, 2 also the gradients, 3 also the
         parameters, which are gathered where ops use them, in backward again, a use ahead of
         the compute. An optimizer made with that zero_stage already is fine; one with another
-        stage, or one that has stepped, raises. `enable_zero(2)` is `enable_zero(True,
+        stage, or one that has stepped (enabled after a call), raises. `enable_zero(2)` is `enable_zero(True,
         stage=2)`; `enable_zero(False)` leaves the optimizers as they are."""
         if type(mode) is int:
             mode, stage = mode > 0, mode
@@ -207,7 +207,8 @@ class Graph:
                tuple(sorted((s, id(m)) for m, s in self.config.stages.items())), _C.autocast_state(),
                self.config.fusion, local, tuple(sorted((id(m), how) for m, how in self._checkpointed().items())),
                tuple(m.training for _, module in self._modules() for m in module.modules()),
-               tuple(p.requires_grad for _, module in self._modules() for p in module.parameters()))
+               tuple(p.requires_grad for _, module in self._modules() for p in module.parameters()),
+               self.config.zero_stage)
         if key in self._compiled:
             self._compiled.move_to_end(key)
         else:

@@ -374,6 +374,13 @@ def test_enable_zero_shards_the_graph_s_optimizers(world):
         step(*batch(0, placement))
     with pytest.raises(ValueError, match="stage 1, 2 or 3"):
         step.config.enable_zero(True, stage=4)
+    # Enabled after a step: the next call compiles anew, and the optimizer refuses a stage then.
+    model, opt, placement = build("2", world, 0, "adamw")
+    step = Step(model, opt)
+    step(*batch(0, placement))
+    step.config.enable_zero(2)
+    with pytest.raises(ValueError, match="set once, before the first step"):
+        step(*batch(1, placement))
 
 
 @pytest.mark.parametrize("saved_stage,loaded_stage", [(3, 0), (2, 3), (1, 2)])
