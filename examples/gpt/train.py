@@ -11,7 +11,9 @@ split into --micro-batches (default 2p) that flow through the stages, one forwar
 backward; eagerly, the stages take turns on the whole batch.
 Prints a progress line per log interval, a generated sample and a summary; with --json,
 rank 0 also writes the per-step losses for comparing layouts. The summary's peak_memory_bytes
-is each rank's peak memory in use on the device over the training steps.
+is each rank's peak memory in use on the device over the training steps; with --graph,
+steady_peak_memory_bytes is that over the steps after the first (which traces and compiles
+the step).
 
 --checkpoint-activations keeps only each block's input for backward, which runs the block
 again: eagerly through mf.utils.checkpoint, with --graph through the compiler's recompute pass
@@ -281,7 +283,11 @@ def train(args, placement=None):
     step_graph = (TrainStep(model, [opt_decay, opt_plain], args.clip, micro_batches, args.checkpoint_activations)
                   if args.graph else None)
     mf.reset_peak_memory_stats(args.device)
+    compile_peak = 0  # with --graph, the peak of the first step, which traces and compiles it
     for step in range(first, args.steps):
+        if step == first + 1 and step_graph is not None:
+            compile_peak = mf.memory_stats(args.device)["peak_bytes"]
+            mf.reset_peak_memory_stats(args.device)
         start, before = time.perf_counter(), mf.comm_stats()["bytes_sent"]
         lr = mf.optim.warmup_cosine_lr(step, args.warmup, args.steps, args.lr, args.min_lr)
         opt_decay.lr = opt_plain.lr = lr
@@ -316,9 +322,10 @@ def train(args, placement=None):
             save(step + 1)
 
     # Each rank's peak over the training steps (evaluation after them not counted).
-    peak = mf.memory_stats(args.device)["peak_bytes"]
+    steady = mf.memory_stats(args.device)["peak_bytes"]
     world = mf.placement("cpu", ranks=list(range(mf.env.get_world_size())))
-    peaks = [int(v) for v in mf.tensor([peak], dtype=mf.int64).to_global(placement=world, sbp=mf.sbp.split(0)).numpy()]
+    peaks, steady_peaks = ([int(v) for v in mf.tensor([value], dtype=mf.int64).to_global(
+        placement=world, sbp=mf.sbp.split(0)).numpy()] for value in (max(compile_peak, steady), steady))
     val = evaluate(model, stages, args, d, batch, dp_rank)
     timed = times[1:] or times
     summary = {
@@ -332,6 +339,8 @@ def train(args, placement=None):
     }
     if step_graph is not None:  # this rank's memory plan: the arena of the step's temporaries
         summary["graph_arena_bytes"] = step_graph.memory_plan()["arena_bytes"]
+        if args.steps > first + 1:
+            summary["steady_peak_memory_bytes"] = steady_peaks
     if args.sample:
         text = generate(model, stages, b"The ", args.sample, args.seed)
         say("sample: " + (b"The " + text).decode("utf-8", errors="replace"))

@@ -37,9 +37,9 @@ ActorSystem::ActorSystem(device::Device& device, std::vector<ActorSpec> actors, 
     }
     if (const int g = actors_[a].order_group; g >= 0) {
       if (g >= static_cast<int>(groups_.size())) groups_.resize(g + 1);
-      if (actors_[a].order_part != 0 && actors_[a].order_part != 1) {
+      if (actors_[a].order_part < 0 || actors_[a].order_part > 2) {
         throw std::invalid_argument("actor system: actor '" + actors_[a].name + "' has order part " +
-                                    std::to_string(actors_[a].order_part) + "; expected 0 or 1");
+                                    std::to_string(actors_[a].order_part) + "; expected 0, 1 or 2");
       }
       groups_[g].parts[actors_[a].order_part].push_back(static_cast<int>(a));
     }
@@ -76,6 +76,7 @@ void ActorSystem::order_turns(OrderGroup& g) const {
   for (int64_t k = 0; k < pieces_; ++k) {
     if (k + g.lead < pieces_) add(0, k + g.lead);
     add(1, k);
+    add(2, k);
   }
   g.next_turn = 0;
 }
@@ -106,7 +107,7 @@ void ActorSystem::try_act(int a) {
   }
   s.running = true;
   ++s.acted;
-  queues_[queue_of_[a]].ready.push({spec.urgent ? 0 : spec.deferrable ? 2 : 1, piece, a});  // launched by pump_all
+  queues_[queue_of_[a]].ready.push({piece, a});  // launched by pump_all
 }
 
 void ActorSystem::pump_all() {
@@ -115,7 +116,7 @@ void ActorSystem::pump_all() {
 
 void ActorSystem::pump(StreamQueue& q) {
   if (q.busy || q.ready.empty()) return;
-  const auto [priority, piece, a] = q.ready.top();
+  const auto [piece, a] = q.ready.top();
   q.ready.pop();
   q.busy = true;
   q.stream->launch([this, a = a, piece = piece] {

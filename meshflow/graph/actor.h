@@ -15,18 +15,20 @@
 // waits in one all-reduce while rank 1 waits in another). Actors of order group 0 (those
 // that communicate) therefore act in one order fixed at compile time, the same on every
 // rank of a communicator: piece by piece, and within a piece in the order of the plan,
-// which is a topological order. A group may be cut in two parts, the second trailing the
-// first by `lead` pieces (part 0 of piece k + lead acts before part 1 of piece k): a
-// pipeline stage's forward collectives run that many micro-batches ahead of its backward
-// ones, as one-forward-one-backward does, instead of waiting behind them. An actor of an
-// order group waits for its turn even when its inputs are there; its inputs never depend
-// on a later turn (part 0 never reads part 1, and the lead fits the registers' slots), so
-// every turn comes.
+// which is a topological order. A group may be cut in parts, the second trailing the first
+// by `lead` pieces (part 0 of piece k + lead acts before part 1 of piece k) and the third
+// following the second piece by piece: a pipeline stage's forward pass runs that many
+// micro-batches ahead of its backward pass, as one-forward-one-backward does, instead of
+// waiting behind it, and its weight gradients come after the rest of each backward pass.
+// The compiler orders a pipeline stage's compute so too, for its memory plan (passes.h:
+// memory). An actor of an order group waits for its turn even when its inputs are there;
+// its inputs never depend on a later turn (no part reads a later part, and the lead fits
+// the registers' slots), so every turn comes.
 //
-// Each stream gets one act at a time from the system, the lowest piece first (urgent acts
-// first, deferrable acts last), so a stream finishes what an earlier piece needs before it starts a later
-// one. Messages between actors are counter updates under one mutex per system; acts run
-// on the device's stream workers (or an actor's own stream), never under it.
+// Each stream gets one act at a time from the system, the lowest piece first, so a stream
+// finishes what an earlier piece needs before it starts a later one. Messages between
+// actors are counter updates under one mutex per system; acts run on the device's stream
+// workers (or an actor's own stream), never under it.
 //
 // Thread-safety: run() from one thread at a time; acts run on stream workers.
 #pragma once
@@ -36,7 +38,6 @@
 #include <exception>
 #include <functional>
 #include <queue>
-#include <tuple>
 #include <utility>
 #include <mutex>
 #include <string>
@@ -59,14 +60,8 @@ struct ActorSpec {
   // outputs' slot piece % regst_num. An exception is kept and rethrown by run().
   std::function<void(int64_t piece)> act;
   device::Stream* own_stream = nullptr;  // if set, acts run there instead of on `stream` (a pipeline lane)
-  // Acts only when nothing else of its stream is ready: work whose results nothing waits
-  // for until later (a pipeline's weight gradients), left for the stream's idle moments.
-  bool deferrable = false;
-  // Acts before anything else of its stream that is ready: work another pipeline stage
-  // waits for (what leads to a transfer to the next stage), so that a short act ending a
-  // micro-batch's forward pass is not queued behind a whole backward pass.
-  bool urgent = false;
-  // Its part of its order group (0 or 1): part 1 trails part 0 by set_order_lead's pieces.
+  // Its part of its order group (0, 1 or 2): part 1 trails part 0 by set_order_lead's
+  // pieces, part 2 follows part 1 of the same piece.
   int order_part = 0;
   // Control inputs (OneFlow's ctrl registers): actors that must have acted on a piece before
   // this one acts on it, beyond those whose registers it reads. Each must come earlier in
@@ -83,6 +78,8 @@ class ActorSystem {
   // Part 1 of order group `group` trails its part 0 by `pieces` (>= 0; 0 by default), from
   // the next run() on; not while one runs.
   void set_order_lead(int group, int pieces);
+  // How many order groups there are (the highest group of an actor, plus one).
+  int order_groups() const { return static_cast<int>(groups_.size()); }
 
   // Runs every actor on pieces 0 .. pieces-1; returns when all have acted. Every act runs
   // even after one failed (a collective must still be issued on every rank); then the
@@ -107,15 +104,14 @@ class ActorSystem {
     bool running = false;
   };
 
-  // The acts that may run, per stream: one at a time is launched, urgent ones first and
-  // deferrable ones last, else the lowest piece first, then the lowest actor (plan order). A stream thus
-  // finishes what an earlier piece needs before it starts on a later one: a pipeline stage
-  // hands each micro-batch on as soon as it can, instead of taking every micro-batch
-  // through its first layer first.
+  // The acts that may run, per stream: one at a time is launched, the lowest piece first,
+  // then the lowest actor (plan order). A stream thus finishes what an earlier piece needs
+  // before it starts on a later one: a pipeline stage hands each micro-batch on as soon as
+  // it can, instead of taking every micro-batch through its first layer first.
   struct StreamQueue {
     device::Stream* stream;
-    // (class: 0 urgent, 1 plain, 2 deferrable; piece; actor): the smallest first.
-    using Ready = std::tuple<int, int64_t, int>;
+    // (piece, actor): the smallest first.
+    using Ready = std::pair<int64_t, int>;
     std::priority_queue<Ready, std::vector<Ready>, std::greater<>> ready;  // GUARDED_BY(mu_)
     bool busy = false;  // GUARDED_BY(mu_): an act of it is launched and not completed
   };
@@ -129,7 +125,7 @@ class ActorSystem {
   device::Device& device_;
   std::vector<ActorSpec> actors_;
   struct OrderGroup {
-    std::vector<int> parts[2];  // each part's actors, in plan order
+    std::vector<int> parts[3];  // each part's actors, in plan order
     int lead = 0;
     std::vector<std::pair<int64_t, int>> turns;  // (piece, actor) in order, made by run()
     size_t next_turn = 0;                        // GUARDED_BY(mu_): the act whose turn it is

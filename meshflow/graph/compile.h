@@ -79,7 +79,7 @@ struct MemoryReport {
   int64_t no_reuse_bytes = 0;  // every register in memory of its own
   int64_t max_live_bytes = 0;  // the most bytes live at once in the plan's order: a lower bound
   int64_t persistent_bytes = 0;  // registers that outlive a run (outputs, new variable values)
-  int64_t buffer_bytes = 0;  // a pipeline's micro-batch registers, every slot (outside the arena)
+  int64_t buffer_bytes = 0;  // a pipeline's micro-batch registers, every slot (planned in the arena)
   int64_t unstored_bytes = 0;  // results that fusion keeps out of registers (fusion.h)
   int64_t folded_bytes = 0;    // constants computed while compiling, kept for every run
   int64_t donated_bytes = 0;   // variables' new values written over their old ones (passes.h: memory)

@@ -283,6 +283,7 @@ FusionStats fuse_elementwise(LogicalGraph& g, const std::vector<int>& node_class
       members.push_back(std::move(m));
     }
     fused.name = name + ")";
+    fused.no_grad = std::all_of(chain.begin(), chain.end(), [&](int n) { return g.nodes[n].no_grad; });
     const int64_t full = block_rows_of(head.shape), last = numel(leading(head.shape)) % full;
     for (size_t i = 0; i < chain.size(); ++i) {
       members[i].calls[0] = block_call(g, g.nodes[chain[i]], cands[chain[i]], full);

@@ -181,30 +181,16 @@ class TaskBuilder {
   int lanes_seen_ = 0;
 };
 
-// A pipeline's priorities: what only feeds the gradients' accumulation (the weight
-// gradients) can wait: deferred, it fills the stage's idle moments instead of delaying the
-// input gradient the previous stage waits for (as zero-bubble schedules do, here by
-// priority). What leads to a transfer to the next stage is urgent: it acts before anything
-// else its stream has ready (the first stage's forward pass before its backward pass: one
-// forward, one backward, each activation handed on as soon as it is made).
-void pipeline_priorities(const Compilation& c, std::vector<bool>& deferrable, std::vector<bool>& urgent) {
+// The micro-phase tasks of a pipeline that only feed the gradients' accumulation (the
+// weight gradients and their sums): they can wait.
+std::vector<bool> deferrable_tasks(const Compilation& c) {
   const RankPlan& m = c.plan;
   const size_t T = m.tasks.size();
-  deferrable.assign(T, false);
-  urgent.assign(T, false);
-  if (!m.pipelined) return;
-  auto computes = [&](const RankPlan::Task& task) {
-    return task.phase == Phase::kMicro && !task.lane && c.graph.nodes[task.node].kind != NodeKind::kBoxing;
-  };
-  for (size_t t = T; t-- > 0;) {
-    if (!computes(m.tasks[t])) continue;
-    for (int r : m.tasks[t].outputs) {
-      for (int reader : c.readers[r]) urgent[t] = urgent[t] || m.tasks[reader].lane || urgent[reader];
-    }
-  }
+  std::vector<bool> deferrable(T, false);
   for (size_t t = T; t-- > 0;) {
     const RankPlan::Task& task = m.tasks[t];
-    if (!computes(task)) {
+    if (task.phase != Phase::kMicro || task.lane) continue;
+    if (c.graph.nodes[task.node].kind == NodeKind::kBoxing) {
       deferrable[t] = task.accumulator >= 0;
       continue;
     }
@@ -215,16 +201,11 @@ void pipeline_priorities(const Compilation& c, std::vector<bool>& deferrable, st
     }
     deferrable[t] = only_deferred;
   }
+  return deferrable;
 }
 
-// A pipeline stage's collectives (order group 0 of its micro phase) in two parts: those that
-// read nothing a later stage made in this micro-batch (the forward pass's), and those that
-// do (the backward pass's, after the gradient comes back). Part 1 trails part 0 by the
-// micro-batches stage s may hold in flight (p - s slots: p - s - 1 forward passes ahead of
-// the backward pass), so the stage's forward collectives of micro-batch k + p - s - 1 act
-// before the backward ones of micro-batch k, as one-forward-one-backward runs them: every
-// rank of the stage cuts and orders them alike. Returns the lead (0 on the last stage and
-// off pipelines: one part, the plan's order); `part`: each task's part.
+}  // namespace
+
 int stage_parts(const Compilation& c, std::vector<int>& part) {
   const RankPlan& m = c.plan;
   const LogicalGraph& g = c.graph;
@@ -258,12 +239,36 @@ int stage_parts(const Compilation& c, std::vector<int>& part) {
     }
     for (int v : node.outputs) after[v] = node_after[n];
   }
-  for (size_t t = 0; t < m.tasks.size(); ++t) part[t] = node_after[m.tasks[t].node] ? 1 : 0;
+  // Backward work that reads nothing a later stage made, read only by the backward pass (a
+  // checkpointed region's recomputation: recompute.h), runs in the backward pass, so that
+  // what it makes is not held from one pass to the other.
+  std::vector<std::vector<int>> readers(g.values.size());
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    for (int v : g.nodes[n].inputs) readers[v].push_back(static_cast<int>(n));
+  }
+  for (size_t n = g.nodes.size(); n-- > 0;) {
+    if (c.node_phase[n] != Phase::kMicro || node_after[n] || !g.nodes[n].no_grad) continue;
+    bool read = false, only_after = true;
+    for (int v : g.nodes[n].outputs) {
+      for (int r : readers[v]) {
+        read = true;
+        only_after = only_after && c.node_phase[r] == Phase::kMicro && node_after[r];
+      }
+    }
+    node_after[n] = read && only_after;
+  }
+  // What only feeds the gradients' accumulation comes last in its micro-batch's backward
+  // pass, so that the input gradient the previous stage waits for goes out first
+  // (zero-bubble pipelining's idea, as an order).
+  const std::vector<bool> deferrable = deferrable_tasks(c);
+  for (size_t t = 0; t < m.tasks.size(); ++t) part[t] = deferrable[t] ? 2 : node_after[m.tasks[t].node] ? 1 : 0;
   return static_cast<int>(c.stages.size()) - 1 - stage;
 }
 
+namespace {
+
 // Task t's actor; `local`: each register's index in its phase's actor system.
-ActorSpec actor_of(Compilation& c, size_t t, const std::vector<int>& local, bool deferrable, bool urgent) {
+ActorSpec actor_of(Compilation& c, size_t t, const std::vector<int>& local) {
   RankPlan& m = c.plan;
   const RankPlan::Task& task = m.tasks[t];
   const Node& node = c.graph.nodes[task.node];
@@ -279,12 +284,11 @@ ActorSpec actor_of(Compilation& c, size_t t, const std::vector<int>& local, bool
   spec.stream = comm_task ? device::StreamKind::kComm : device::StreamKind::kCompute;
   spec.order_group = comm_task ? 0 : 1;
   if (m.pipelined && task.phase == Phase::kMicro) {
-    // Micro-batches in flight: compute acts whenever its data is there (the buffers bound
-    // how far ahead); transfers between stages act in piece order on their lanes.
+    // Micro-batches in flight: compute and collectives each act in their order of the
+    // stage's parts (stage_parts: one forward, one backward), transfers between stages in
+    // piece order on their lanes.
     spec.own_stream = task.lane;
-    if (task.lane || !comm_task) spec.order_group = -1;
-    spec.deferrable = deferrable;
-    spec.urgent = urgent;
+    if (task.lane) spec.order_group = -1;
   }
   // Collectives keep one program order with eager's, on the VM's comm stream, whatever the
   // graph's device (its worker is the comm thread: a group made at the first collective of
@@ -369,8 +373,6 @@ void build_tasks(Compilation& c) {
 
 void build_actors(Compilation& c) {
   RankPlan& m = c.plan;
-  std::vector<bool> deferrable, urgent;
-  pipeline_priorities(c, deferrable, urgent);
   std::vector<int> part;
   const int lead = stage_parts(c, part);
   // One actor system per phase; a register made in an earlier phase is there before the
@@ -393,14 +395,16 @@ void build_actors(Compilation& c) {
     for (size_t t = 0; t < m.tasks.size(); ++t) {
       if (m.tasks[t].phase != ph) continue;
       actor[t] = static_cast<int>(specs.size());
-      specs.push_back(actor_of(c, t, local, deferrable[t], urgent[t]));
+      specs.push_back(actor_of(c, t, local));
       for (int a : m.tasks[t].after) specs.back().after.push_back(actor[a]);
-      if (specs.back().order_group == 0) specs.back().order_part = part[t];
-      parted = parted || (specs.back().order_group == 0 && part[t] == 1);
+      if (specs.back().order_group >= 0) specs.back().order_part = part[t];
+      parted = parted || (specs.back().order_group >= 0 && part[t] > 0);
     }
     m.phases.push_back(specs.empty() ? nullptr
                                      : std::make_unique<ActorSystem>(*m.device, std::move(specs), regst_nums));
-    if (parted) m.phases.back()->set_order_lead(0, lead);
+    for (int group = 0; parted && group < m.phases.back()->order_groups(); ++group) {
+      m.phases.back()->set_order_lead(group, lead);
+    }
   }
 }
 

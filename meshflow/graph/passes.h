@@ -136,14 +136,27 @@ void build_tasks(Compilation& c);
 // wait for the uses of those beyond their window, the makers of gradients for the reductions
 // beyond theirs; stats' prefetch orders.
 void prefetch(Compilation& c);
-// After: every register that does not outlive a run has memory: slots of its own for a
-// pipeline's micro-batches, else an offset in one arena, shared only with registers the
-// plan orders before or after it (plan_arena); memory set. A variable's new value made by
+// After: every register that does not outlive a run has memory in one arena: an offset
+// shared only with registers the plan orders before or after it (plan_arena), or for a
+// pipeline's micro-batches, slots shared only with slots none of whose uses overlap theirs
+// in the stage's order of acts (memory_plan.cc: MicroSlots); memory set. A variable's new value made by
 // an in-place update of its old one (an optimizer step: Node::overwrite) that every other
 // reader of the old value finishes before, and that the step neither returns nor writes
 // elsewhere, takes the old value's memory (Register::donor: buffer donation), so a step
 // holds no second copy of the parameters and optimizer state.
 void plan_memory(Compilation& c);
+// A pipeline stage's micro-phase tasks in parts: 0, those that read nothing a later stage
+// made in this micro-batch (the forward pass); 1, those that do (the backward pass, after
+// the gradient comes back), and backward work only it reads (a checkpointed region's
+// recomputation); 2, what only feeds the gradients' accumulation (the weight gradients),
+// after the rest of the backward pass so that the previous stage gets its gradient first.
+// `part` per task. Returns the lead: the micro-batches the stage holds in flight less one
+// (stage s of p: p - 1 - s), by which part 1 trails part 0, so that the forward pass of
+// micro-batch k + lead runs before the backward pass of micro-batch k, as
+// one-forward-one-backward runs them, and every rank of the stage cuts and orders them
+// alike. 0 off pipelines and where stages share ranks (one part: the plan's order). The
+// actors act in that order (build_actors), which the memory plan relies on.
+int stage_parts(const Compilation& c, std::vector<int>& part);
 // After: plan.phases holds one actor system per phase (pre, micro, post; null when
 // empty), communication in the plan's order (a pipeline stage's backward collectives
 // trailing its forward ones by the micro-batches it holds), a pipeline's compute by

@@ -4,8 +4,9 @@ through views (row = x[0]; row += 1 changes x; x.add_(1) changes row).
 An in-place op computes the new value out of place and the tensor takes it (`Var.assign`):
 every name bound to the tensor, and the modules and optimizers holding it, see the write,
 and while gradients are recorded the tensor takes the new value's place in the graph.
-Indexed writes (x[i] = v, index_put_, masked_fill_) and writes through a view that is a box
-of its base go further: one op writes the tensor's own memory (`_write_call`,
+Indexed writes (x[i] = v, index_put_, masked_fill_, scatter_, scatter_add_, index_add_,
+index_copy_, index_fill_) and writes through a view that is a box of its base go further:
+one op writes the tensor's own memory (`_write_call`,
 fn::write_in_place), so they cost what they write. Each write counts a version
 (x._version): backward raises PyTorch's error for a call whose gradient reads a value
 written since (the calls that computed an out-of-place write's value keep the old value
@@ -25,7 +26,7 @@ import weakref
 import numpy as _np
 
 from . import _C, _dtype
-from ._ops_index import _basic_items, write_call
+from ._ops_index import _basic_items, _carrier, index_along_call, index_fill_source, scatter_call, write_call
 from ._tensor import Tensor, no_grad, is_grad_enabled
 
 # A view records how it was made in `view._view`, a tuple (base, kind, args, kwargs): the
@@ -225,11 +226,11 @@ _INPLACE = ("sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "sqrt", "rsq
             "clamp", "clip", "clamp_min", "clamp_max", "floor", "ceil", "trunc", "round", "sign", "remainder",
             "fmod", "floor_divide", "lerp", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "erf",
             "erfinv", "log1p", "expm1", "log2", "log10", "exp2", "reciprocal", "square", "frac", "atan2", "hypot",
-            "copysign", "scatter", "scatter_add", "index_add", "index_fill", "logical_and",
+            "copysign", "logical_and",
             "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
             "addcmul", "addcdiv", "silu", "softmax", "log_softmax", "cumsum", "float_power", "xlogy", "nan_to_num",
-            "tril", "triu", "eq", "ne", "lt", "le", "gt", "ge", "scatter_reduce", "index_reduce", "index_copy",
-            "masked_scatter", "put", "acosh", "asinh", "atanh", "arccos", "arcsin", "arctan", "arccosh", "arcsinh",
+            "tril", "triu", "eq", "ne", "lt", "le", "gt", "ge", "scatter_reduce", "index_reduce", "masked_scatter",
+            "put", "acosh", "asinh", "atanh", "arccos", "arcsin", "arctan", "arccosh", "arcsinh",
             "arctanh", "arctan2", "cumprod", "digamma", "lgamma", "polygamma", "mvlgamma", "erfc", "fix", "deg2rad",
             "rad2deg", "sinc", "logit", "renorm", "heaviside", "addmm", "addbmm", "baddbmm", "addmv", "addr",
             "hardshrink")
@@ -320,6 +321,41 @@ def _masked_fill_(self, mask, value):
     return _write_call(self, ("where", inputs, {}, 2), "masked_fill_")
 
 
+def _indexed(name, call_of):
+    """The in-place form of the indexed write `name` (scatter, index_add, ...): the
+    index_put that `call_of(self, ...)` makes (_ops_index's write calls) runs over self's
+    memory (fn::write_in_place), so it costs what it writes. A 0-d or bool or bfloat16
+    tensor's is computed out of place and written back, as index_put_'s is."""
+    def method(self, *args, **kwargs):
+        if self.ndim == 0 or _carrier(self):
+            return _inplace(self, lambda: getattr(Tensor, name)(self, *args, **kwargs), name + "_")
+        call = call_of(self, *args, **kwargs)
+        return self if call is None else _write_call(self, call, name + "_")
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"In place: self takes self.{name}(...), written over self's memory (it costs what it writes)."
+    return method
+
+
+def _scatter_call(self, dim, index, src=None, value=None, *, reduce=None):
+    if reduce is not None:
+        raise NotImplementedError("scatter_: reduce= is not supported; use scatter_add_ for sums")
+    if (src is None) == (value is None):
+        raise TypeError("scatter_: give src (a tensor or a number) or value, not both")
+    return scatter_call("scatter", self, dim, index, value if src is None else src, False)
+
+
+def _index_add_call(self, dim, index, source, *, alpha=1):
+    return index_along_call("index_add", self, dim, index, source * alpha if alpha != 1 else source, True)
+
+
+Tensor.scatter_ = _indexed("scatter", _scatter_call)
+Tensor.scatter_add_ = _indexed("scatter_add", lambda self, dim, index, src: scatter_call(
+    "scatter_add", self, dim, index, src, True))
+Tensor.index_add_ = _indexed("index_add", _index_add_call)
+Tensor.index_copy_ = _indexed("index_copy", lambda self, dim, index, source: index_along_call(
+    "index_copy", self, dim, index, source, False))
+Tensor.index_fill_ = _indexed("index_fill", lambda self, dim, index, value: index_along_call(
+    "index_fill", self, dim, index, index_fill_source(self, dim, index, value), False))
 Tensor.add_ = _add_
 Tensor.sub_ = _sub_
 Tensor.fill_ = _fill_

@@ -580,6 +580,19 @@ def _scatter(op, input, dim, index, src, accumulate):
         index1 = reshape(index, [-1])
         src1 = src if isinstance(src, numbers.Number) else reshape(src, [-1])
         return reshape(_scatter(op, input1, 0, index1, src1, accumulate), [])
+    call = scatter_call(op, input, dim, index, src, accumulate)
+    if call is None:
+        return input + 0 if input.requires_grad else input
+    return apply(*call[:3])[0]
+
+
+def scatter_call(op, input, dim, index, src, accumulate):
+    """scatter's write (accumulate: scatter_add's) into input (at least 1-d), as write_call's
+    (op, inputs, attrs, target): index_put at the positions index names along dim, which
+    costs what it writes, out of place (apply) or over input's memory (scatter_,
+    scatter_add_); None for an empty index, which writes nothing."""
+    _check_index_tensor(op, index)
+    dim = _normalize_dim(op, dim, input.ndim)
     if index.ndim != input.ndim:
         raise RuntimeError(f"{op}: index has {index.ndim} dims and self {input.ndim}; expected the same number")
     src_shape = list(index.shape) if isinstance(src, numbers.Number) else list(src.shape)
@@ -590,12 +603,12 @@ def _scatter(op, input, dim, index, src, accumulate):
         raise RuntimeError(f"{op}: Expected index {list(index.shape)} to be smaller than self {list(input.shape)} "
                            f"apart from dimension {dim} and to be smaller size than src {src_shape}")
     if index.numel() == 0:
-        return input + 0 if input.requires_grad else input
+        return None
     positions = _along(input, dim, index, list(index.shape))
     values = _values_like(input, src, list(index.shape))
     if list(values.shape) != list(index.shape):
         values = getitem(values, tuple(slice(0, n) for n in index.shape))
-    return apply("index_put", [input, positions, values], {"accumulate": accumulate})[0]
+    return "index_put", [input, positions, values], {"accumulate": accumulate}, 0
 
 
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
@@ -643,14 +656,23 @@ def _index_dim(op, input, dim, index, source):
 
 
 def _index_along(op, input, dim, index, source, accumulate):
+    call = index_along_call(op, input, dim, index, source, accumulate)
+    out = apply(*call[:3])[0]
+    return out if out.ndim == input.ndim else reshape(out, [])
+
+
+def index_along_call(op, input, dim, index, source, accumulate):
+    """index_copy's write (accumulate: index_add's) of source's slices at the slices `index`
+    along dim, as write_call's (op, inputs, attrs, target): index_put at their positions, which
+    costs what it writes, out of place or over input's memory (index_copy_, index_add_,
+    index_fill_; a 0-d input's is written as a 1-d one)."""
     x, d, index, source = _index_dim(op, input, dim, index, source)
     shape = [1] * x.ndim
     shape[d] = index.shape[0]
     extents = list(x.shape)
     extents[d] = index.shape[0]
     positions = _along(x, d, reshape(index, shape), extents)
-    out = apply("index_put", [x, positions, _values_like(x, source, extents)], {"accumulate": accumulate})[0]
-    return out if out.ndim == input.ndim else reshape(out, [])
+    return "index_put", [x, positions, _values_like(x, source, extents)], {"accumulate": accumulate}, 0
 
 
 def index_add(input, dim, index, source, *, alpha=1):
@@ -670,6 +692,12 @@ def index_copy(input, dim, index, source):
 def index_fill(input, dim, index, value):
     """torch.index_fill (out of place): input with its slices `index` along `dim` set to
     `value` (a number or a 0-d tensor)."""
+    return _index_along("index_fill", input, dim, index, index_fill_source(input, dim, index, value), False)
+
+
+def index_fill_source(input, dim, index, value):
+    """The slices index_fill writes: `value` (a number or a 0-d tensor) in the shape of
+    input's slices `index` along dim."""
     _check_index_tensor("index_fill", index)
     d = _normalize_dim("index_fill", dim, builtins.max(input.ndim, 1))
     shape = list(input.shape)
@@ -679,10 +707,8 @@ def index_fill(input, dim, index, value):
         if value.ndim:
             raise RuntimeError(f"index_fill only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value.ndim} dimension(s)")
-        source = broadcast_to(_values_like(input, value, []), shape)
-    else:
-        source = _values_like(input, value, shape)
-    return _index_along("index_fill", input, dim, index, source, False)
+        return broadcast_to(_values_like(input, value, []), shape)
+    return _values_like(input, value, shape)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -115,33 +115,37 @@ TEST(Graph, ActorsWaitForTheirControlInputs) {
   EXPECT_THROW(ActorSystem(vm::device(), actors, {}), std::invalid_argument);
 }
 
-// A group's part 1 trails its part 0 by the lead (a pipeline stage's backward collectives
-// behind its forward ones, one forward one backward), still one fixed order; the part 1
-// actor is ready first at every piece and waits its turn.
-TEST(Graph, OrderedActorsOfTwoPartsKeepTheLead) {
+// A group's part 1 trails its part 0 by the lead (a pipeline stage's backward pass behind
+// its forward one, one forward one backward) and part 2 follows part 1 piece by piece (the
+// weight gradients), still one fixed order; the later parts' actors are ready first at
+// every piece and wait their turn.
+TEST(Graph, OrderedActorsOfThreePartsKeepTheLead) {
   std::mutex mu;
   std::vector<std::string> order;
   auto log = [&](const std::string& s) {
     std::lock_guard<std::mutex> lock(mu);
     order.push_back(s);
   };
-  std::vector<ActorSpec> actors(3);
+  std::vector<ActorSpec> actors(4);
   actors[0] = {"slow", StreamKind::kCompute, {}, {0}, -1, [&](int64_t) {
                  std::this_thread::sleep_for(std::chrono::milliseconds(2));
                }};
   actors[1] = {"forward", StreamKind::kComm, {0}, {}, 0, [&](int64_t p) { log("F" + std::to_string(p)); }};
-  actors[2] = {"backward", StreamKind::kComm, {}, {}, 0, [&](int64_t p) { log("B" + std::to_string(p)); }};
-  actors[2].order_part = 1;
+  actors[2] = {"weights", StreamKind::kComm, {}, {}, 0, [&](int64_t p) { log("W" + std::to_string(p)); }};
+  actors[3] = {"backward", StreamKind::kComm, {}, {}, 0, [&](int64_t p) { log("B" + std::to_string(p)); }};
+  actors[2].order_part = 2;
+  actors[3].order_part = 1;
   ActorSystem system(vm::device(), actors, {3});
+  EXPECT_EQ(system.order_groups(), 1);
   system.set_order_lead(0, 2);
   system.run(4);
-  EXPECT_EQ(order, (std::vector<std::string>{"F0", "F1", "F2", "B0", "F3", "B1", "B2", "B3"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"F0", "F1", "F2", "B0", "W0", "F3", "B1", "W1", "B2", "W2", "B3", "W3"}));
   order.clear();
-  system.set_order_lead(0, 0);  // the plan's order, piece by piece
+  system.set_order_lead(0, 0);  // one piece after another
   system.run(2);
-  EXPECT_EQ(order, (std::vector<std::string>{"F0", "B0", "F1", "B1"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"F0", "B0", "W0", "F1", "B1", "W1"}));
   EXPECT_THROW(system.set_order_lead(1, 1), std::invalid_argument);
-  actors[2].order_part = 2;
+  actors[2].order_part = 3;
   EXPECT_THROW(ActorSystem(vm::device(), actors, {3}), std::invalid_argument);
 }
 

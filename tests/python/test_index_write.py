@@ -1,7 +1,8 @@
 """Indexed and view writes that cost what they write (issue 36): x[idx] = v, index_put_,
-masked_fill_ and writes through views (x[2:5].fill_(0), x[:, 0] = v, x.narrow(...).copy_)
-are one op over the target's own memory (fn::write_in_place: slice_scatter for a box,
-index_put at positions made from the indices, where for a whole mask), on every device,
+masked_fill_, scatter_, scatter_add_, index_add_, index_copy_, index_fill_ and writes
+through views (x[2:5].fill_(0), x[:, 0] = v, x.narrow(...).copy_) are one op over the
+target's own memory (fn::write_in_place: slice_scatter for a box, index_put at positions
+made from the indices, where for a whole mask), on every device,
 equal to NumPy; recorded for autograd as torch records them (the target's gradient is zero
 where it was overwritten, the value gets the written part's), with the version counter and
 torch's error for a value saved for backward and written since. Memory is measured: writing
@@ -198,3 +199,82 @@ def test_embedding_padding_idx_construction_allocates_no_whole_table_index():
     # copy came on top (4x the table at the peak).
     assert peak <= 1.01 * table, (peak, table)
     assert (emb.weight[3].detach().numpy() == 0).all()
+
+
+
+def _indexed_writes(device, dtype):
+    """(method, args, kwargs, what it does to a NumPy array) for a [6, 5] tensor."""
+    idx2 = np.array([[0, 5, 2, 0, 1], [3, 3, 4, 1, 0]])
+    rows = np.array([4, 1, 4])
+    src = (RNG.standard_normal((2, 5)) * 4).astype(dtype)
+    source = (RNG.standard_normal((6, 3)) * 4).astype(dtype)
+    t = lambda a: mf.tensor(a, device=device)  # noqa: E731
+
+    def scatter(a, add):
+        for i, j in np.ndindex(*idx2.shape):
+            a[idx2[i, j], j] = a[idx2[i, j], j] + src[i, j] if add else src[i, j]
+
+    def index_add(a):
+        for k, r in enumerate(rows):
+            a[:, r] += 2 * source[:, k]
+
+    def scatter_value(a):
+        for i, j in np.ndindex(2, 3):
+            a[i, idx2[i, j] % 5] = 7
+    return [
+        ("scatter_", (0, t(idx2), t(src)), {}, lambda a: scatter(a, False)),
+        ("scatter_", (1, t(idx2[:, :3] % 5)), {"value": 7}, scatter_value),
+        ("scatter_add_", (0, t(idx2), t(src)), {}, lambda a: scatter(a, True)),
+        ("index_add_", (1, t(rows), t(source)), {"alpha": 2}, index_add),
+        ("index_copy_", (0, t(np.array([5, 0])), t(src)), {}, lambda a: a.__setitem__([5, 0], src)),
+        ("index_fill_", (1, t(np.array([3, 0])), -3), {}, lambda a: a.__setitem__((slice(None), [3, 0]), -3)),
+    ]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_scatter_and_index_writes_in_place_equal_numpy(device, dtype):
+    for name, args, kwargs, expect in _indexed_writes(device, dtype):
+        a = (RNG.standard_normal((6, 5)) * 4).astype(dtype)
+        x = mf.tensor(a, device=device)
+        before = x._version
+        assert getattr(x, name)(*args, **kwargs) is x, name
+        assert x._version > before, name
+        expect(a)
+        np.testing.assert_array_equal(x.numpy(), a, err_msg=name)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_scatter_and_index_writes_in_place_have_the_out_of_place_gradients(device):
+    for name, args, kwargs, _ in _indexed_writes(device, "float32"):
+        grads = []
+        for in_place in (True, False):
+            base = mf.tensor(np.arange(30, dtype=np.float32).reshape(6, 5), device=device, requires_grad=True)
+            values = [mf.tensor(a.numpy(), device=device, requires_grad=True) if isinstance(a, mf.Tensor) and
+                      a.dtype == mf.float32 else a for a in args]
+            x = base * 1.0
+            y = getattr(x, name if in_place else name[:-1])(*values, **kwargs)
+            (y * y).sum().backward()
+            grads.append([base.grad.numpy()] + [v.grad.numpy() for v in values if isinstance(v, mf.Tensor)
+                                                and v.requires_grad])
+        for a, b in zip(*grads):
+            np.testing.assert_array_equal(a, b, err_msg=name)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_scatter_and_index_writes_into_a_large_table_allocate_about_what_is_written(device):
+    """Each wrote a whole new table before (an out-of-place result written back)."""
+    rows, cols = 50304, 768
+    row = cols * 4
+    table = mf.zeros(rows, cols, device=device)
+    two = mf.tensor([3, 9], device=device)
+    ones = mf.ones(2, cols, device=device)
+    # Two rows: their flat positions (int64), the values, a column's coordinates.
+    assert _peak_of(device, lambda: table.index_add_(0, two, ones)) <= 16 * row
+    assert _peak_of(device, lambda: table.index_copy_(0, two, ones)) <= 16 * row
+    assert _peak_of(device, lambda: table.index_fill_(0, two, 5.0)) <= 16 * row
+    index = mf.tensor(np.tile([[11], [12]], (1, cols)), device=device)
+    assert _peak_of(device, lambda: table.scatter_(0, index, ones)) <= 16 * row
+    assert _peak_of(device, lambda: table.scatter_add_(0, index, ones)) <= 16 * row
+    got = table[[3, 9, 11, 12, 0]].numpy()
+    assert (got[:2] == 5).all() and (got[2:4] == 2).all() and (got[4] == 0).all()

@@ -1,4 +1,6 @@
-"""Indexed and view writes on global tensors cost what they write (issue 36): each rank
+"""Indexed and view writes on global tensors cost what they write (issue 36; x[i] = v,
+index_put_, masked_fill_, scatter_, scatter_add_, index_add_, index_copy_, index_fill_,
+writes through views): each rank
 writes only the part of the written region its box holds, in its own memory. Results equal
 NumPy on the meshes [1], [2], the world and [2, 2], for uneven shapes and every layout of
 the target (S(0), S(1), B, P), keeping the layout; gradients equal one device's; writing a
@@ -51,6 +53,17 @@ def _writes(x, xp, like):
     xp[:, 2:4] = 6
     x[4:][1, 1:].mul_(2)
     xp[4:][1, 1:] *= 2
+    x.index_add_(0, like(np.array([6, 1, 6])), like(np.ones((3, 5), np.float32)), alpha=2)
+    np.add.at(xp, [6, 1, 6], 2)
+    x.index_copy_(1, like(np.array([4])), like(np.full((7, 1), 9, np.float32)))
+    xp[:, 4] = 9
+    x.index_fill_(0, like(np.array([5])), -2.0)
+    xp[5] = -2
+    scatter_index = np.array([[0, 6, 3, 3, 1]])
+    x.scatter_(0, like(scatter_index), like(np.full((1, 5), 7, np.float32)))
+    xp[scatter_index[0], np.arange(5)] = 7
+    x.scatter_add_(1, like(np.array([[2, 2]])), like(np.ones((1, 2), np.float32)))
+    xp[0, 2] += 2
 
 
 @pytest.mark.parametrize("sbp", [(S(0),), (S(1),), (B,), (P,)], ids=repr)
