@@ -11,8 +11,9 @@
 //   unary:              neg abs relu trunc (every dtype); exp log sqrt rsqrt tanh sigmoid
 //                       (integers give float32, as torch does); gelu, exact erf form (floats)
 //   math (torch's names, register_math_ops): the trigonometric, hyperbolic and erf families,
-//                       logs and exponentials of other bases, sign round frac, lgamma digamma
-//                       and polygamma (attribute n >= 1; special_math.h), atan2 fmod hypot copysign
+//                       logs and exponentials of other bases, sign round frac, atan2 fmod hypot
+//                       copysign; lgamma digamma polygamma (attribute n >= 1) i0 i0e i1 i1e
+//                       (register_special_ops, special_math.h)
 //   cast(x, dtype)      C++ conversion (floats to integers truncate toward zero, saturate, NaN -> 0;
 //                       to uint8, int8, int16 through int64, wrapping, as torch on x86;
 //                       to bool: nonzero (NaN too) -> true; from bool: 1 or 0)
@@ -842,6 +843,48 @@ OpDef floats_only(OpDef op) {
   return op;
 }
 
+// The gamma and Bessel families (special_math.h), in double: lgamma' = digamma, digamma' =
+// polygamma(1), polygamma(n)' = polygamma(n + 1); i0' = i1, i1' = i0 - i1 / x (1/2 at 0), and
+// the scaled forms' with their exp(-|x|): i0e' = i1e - sign(x) i0e, i1e' = i0e - i1e (sign(x)
+// + 1 / x) (1/2 at 0).
+void register_special_ops(OpRegistry& r) {
+  using V = const Var&;
+  using A = const Attrs&;
+  using I = Integers;
+  auto in_double = [](auto f) {
+    return [f](auto x) { return static_cast<decltype(x)>(f(static_cast<double>(x))); };
+  };
+  auto polygamma = [](V x, int64_t n) { return call1("polygamma", {x}, {{"n", n}}); };
+  r.add(with_grad(unary<I::kToFloat32>("lgamma", {}, in_double(special::log_gamma)),
+                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("digamma", {x})); })));
+  r.add(with_grad(unary<I::kToFloat32>("digamma", {}, in_double(special::digamma)),
+                  unary_grad([=](V x, V, V dy, A) { return fn::mul(dy, polygamma(x, 1)); })));
+  r.add(with_grad(polygamma_op(), unary_grad([=](V x, V, V dy, A attrs) {
+                    return fn::mul(dy, polygamma(x, attrs.get_int("n") + 1));
+                  })));
+  // i1 / x with its limit 1/2 at 0 (x replaced by 1 there, so no inf reaches the other branch).
+  auto over_x_at_zero_half = [](V x, V value, V i1_like) {
+    const Var zero = fn::eq(x, fn::zeros_like(x));
+    const Var safe = fn::where(zero, fn::full_like(x, 1), x);
+    return fn::where(zero, fn::full_like(x, 0.5), fn::sub(value, fn::div(i1_like, safe)));
+  };
+  r.add(with_grad(unary<I::kToFloat32>("i0", {}, in_double(special::bessel_i0)),
+                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("i1", {x})); })));
+  r.add(with_grad(unary<I::kToFloat32>("i0e", {}, in_double(special::bessel_i0e)),
+                  unary_grad([](V x, V y, V dy, A) {
+                    return fn::mul(dy, fn::sub(call1("i1e", {x}), fn::mul(sign(x), y)));
+                  })));
+  r.add(with_grad(unary<I::kToFloat32>("i1", {}, in_double(special::bessel_i1)),
+                  unary_grad([=](V x, V y, V dy, A) {
+                    return fn::mul(dy, over_x_at_zero_half(x, call1("i0", {x}), y));
+                  })));
+  r.add(with_grad(unary<I::kToFloat32>("i1e", {}, in_double(special::bessel_i1e)),
+                  unary_grad([=](V x, V y, V dy, A) {
+                    const Var i0e = fn::sub(call1("i0e", {x}), fn::mul(sign(x), y));
+                    return fn::mul(dy, over_x_at_zero_half(x, i0e, y));
+                  })));
+}
+
 void register_math_ops(OpRegistry& r) {
   using V = const Var&;
   using A = const Attrs&;
@@ -904,19 +947,6 @@ void register_math_ops(OpRegistry& r) {
                   unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
   r.add(with_grad(unary<I::kReject>("frac", {}, [](auto x) { return x - std::trunc(x); }),
                   unary_grad([](V, V, V dy, A) { return dy; })));
-
-  // The gamma family (special_math.h), in double: lgamma' = digamma, digamma' = polygamma(1),
-  // polygamma(n)' = polygamma(n + 1).
-  auto in_double = [](auto f) {
-    return [f](auto x) { return static_cast<decltype(x)>(f(static_cast<double>(x))); };
-  };
-  auto polygamma = [](V x, int64_t n) { return call1("polygamma", {x}, {{"n", n}}); };
-  r.add(with_grad(unary<I::kToFloat32>("lgamma", {}, in_double(special::log_gamma)),
-                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("digamma", {x})); })));
-  r.add(with_grad(unary<I::kToFloat32>("digamma", {}, in_double(special::digamma)),
-                  unary_grad([=](V x, V, V dy, A) { return fn::mul(dy, polygamma(x, 1)); })));
-  r.add(with_grad(polygamma_op(),
-                  unary_grad([=](V x, V, V dy, A attrs) { return fn::mul(dy, polygamma(x, attrs.get_int("n") + 1)); })));
 
   // atan2(a, b) = angle of (b, a): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2).
   auto norm2 = [](V a, V b) { return fn::add(fn::mul(a, a), fn::mul(b, b)); };
@@ -1076,6 +1106,7 @@ void register_elementwise_ops(OpRegistry& r) {
                   })));
 
   register_math_ops(r);
+  register_special_ops(r);
 }
 
 }  // namespace mf

@@ -233,7 +233,7 @@ _INPLACE = ("sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "sqrt", "rsq
             "put", "acosh", "asinh", "atanh", "arccos", "arcsin", "arctan", "arccosh", "arcsinh",
             "arctanh", "arctan2", "cumprod", "digamma", "lgamma", "polygamma", "mvlgamma", "erfc", "fix", "deg2rad",
             "rad2deg", "sinc", "logit", "renorm", "heaviside", "addmm", "addbmm", "baddbmm", "addmv", "addr",
-            "hardshrink")
+            "hardshrink", "i0", "ldexp", "gcd", "lcm", "nextafter")
 
 
 def install_inplace_methods():

@@ -1,7 +1,7 @@
 """Math ops of torch's names, their Tensor methods and aliases:
 
     sin cos tan asin acos atan sinh cosh asinh acosh atanh erf erfc erfinv log1p expm1 log2
-    log10 exp2 reciprocal sign (sgn) round frac square lgamma digamma polygamma mvlgamma;
+    log10 exp2 reciprocal sign (sgn) round frac square lgamma digamma polygamma mvlgamma i0;
     atan2 fmod hypot copysign
     cumsum cumprod logcumsumexp; sort argsort topk kthvalue median; flip fliplr flipud roll
 
@@ -28,7 +28,7 @@ __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
            "log10", "exp2", "reciprocal", "sign", "sgn", "round", "frac", "square", "atan2", "arctan2", "fmod",
            "hypot", "copysign", "absolute", "negative", "clamp_min", "clamp_max", "fix", "cumsum", "cumprod",
            "logcumsumexp", "sort", "argsort", "topk", "kthvalue", "median", "nanmedian", "flip", "fliplr", "flipud",
-           "roll", "lgamma", "digamma", "polygamma", "mvlgamma"]
+           "roll", "lgamma", "digamma", "polygamma", "mvlgamma", "i0"]
 
 # ---------------------------------------------------------------------------------------------
 # Elementwise.
@@ -56,6 +56,7 @@ exp2 = _unary("exp2", "2 ** input; integers give float32.", floats=True)
 reciprocal = _unary("reciprocal", "1 / input; integers give float32.", floats=True)
 _sign = _unary("sign", "")
 lgamma = _unary("lgamma", "log |Gamma(input)| (inf at the poles); integers give float32.", floats=True)
+i0 = _unary("i0", "The modified Bessel function of the first kind of order 0; integers give float32.", floats=True)
 digamma = _unary("digamma", "The logarithmic derivative of Gamma (-inf / inf at 0, NaN at the negative integers); "
                             "integers give float32.", floats=True)
 

@@ -6,12 +6,13 @@ composed from existing ops:
   argument orders where they differ from torch.nn.functional's;
 - memory formats (`contiguous_format channels_last channels_last_3d preserve_format`): taken
   by `to` and `contiguous`, where meshflow's dense row-major tensors stay as they are;
-- `swapdims unflatten ravel real detach atleast_3d asarray vdot chain_matmul adjoint isposinf
-  isneginf isreal is_conj is_neg resolve_conj resolve_neg rsub pinverse nuclear_norm
-  frobenius_norm set_default_device get_default_device is_anomaly_enabled
-  set_anomaly_enabled`, and the Tensor methods `vdot adjoint H prelu hardshrink sum_to_size
-  split_with_sizes narrow_copy isposinf isneginf isreal pinverse dsplit share_memory_
-  is_shared swapaxes_ swapdims_`.
+- `kaiser_window ldexp frexp gcd lcm nextafter swapdims unflatten ravel real detach atleast_3d asarray vdot
+  chain_matmul adjoint isposinf isneginf isreal is_conj is_neg resolve_conj resolve_neg rsub
+  pinverse nuclear_norm frobenius_norm set_default_device get_default_device
+  is_anomaly_enabled set_anomaly_enabled`, and the Tensor methods `vdot adjoint H prelu
+  hardshrink sum_to_size split_with_sizes narrow_copy isposinf isneginf isreal pinverse dsplit
+  share_memory_ is_shared swapaxes_ swapdims_ ldexp frexp gcd lcm nextafter`; `gcd` and `lcm`
+  run Euclid's steps (their count read on the host), `nextafter` on the host.
 """
 from . import _dtype
 from ._tensor import Tensor
@@ -25,7 +26,7 @@ __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "layer_no
            "isposinf", "isneginf", "isreal", "is_conj", "is_neg", "resolve_conj", "resolve_neg", "rsub", "pinverse",
            "nuclear_norm", "frobenius_norm", "set_default_device", "get_default_device", "is_anomaly_enabled",
            "set_anomaly_enabled", "memory_format", "contiguous_format", "channels_last", "channels_last_3d",
-           "preserve_format"]
+           "preserve_format", "kaiser_window", "ldexp", "frexp", "gcd", "lcm", "nextafter"]
 
 
 class memory_format:
@@ -239,6 +240,78 @@ def set_anomaly_enabled(enabled, check_nan=True):
     set_detect_anomaly(enabled, check_nan)
 
 
+def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None, device=None, requires_grad=False):
+    """torch.kaiser_window: i0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / i0(beta) for n < N,
+    N = window_length (periodic: one more, its last value dropped)."""
+    from ._ops_creation import arange, ones
+    from ._ops_math import i0
+    if window_length == 0:
+        return ones(0, dtype=dtype, device=device)
+    if window_length == 1:
+        return ones(1, dtype=dtype, device=device)
+    n = window_length + 1 if periodic else window_length
+    k = arange(window_length, dtype=dtype or _dtype.float32, device=device)
+    half = (n - 1) / 2
+    ratio = ((k - half) / half).clamp(-1, 1)
+    out = i0(beta * (1 - ratio * ratio).clamp(min=0).sqrt()) / i0(k.new_tensor(beta))
+    return out.requires_grad_(True) if requires_grad else out
+
+
+def ldexp(input, other):
+    """input * 2 ** other (torch.ldexp; integers give floats)."""
+    return input * (2.0 ** other.to(_dtype.float32 if not input.dtype.is_floating_point else input.dtype)
+                    if isinstance(other, Tensor) else 2.0 ** other)
+
+
+def frexp(input):
+    """(mantissa, exponent) with input = mantissa * 2 ** exponent, |mantissa| in [0.5, 1) (0
+    for 0; NaN and inf keep themselves with exponent 0), exponent int32, as torch.frexp."""
+    from ._ops_elementwise import where
+    from ._ops_math import log2
+    finite = input.isfinite() & (input != 0)
+    safe = where(finite, input.abs(), 1.0)
+    exponent = (log2(safe).floor() + 1).to(_dtype.int32)
+    mantissa = input / (2.0 ** exponent.to(input.dtype))
+    # log2 may round across a power of two: one step fixes the mantissa's range.
+    high = mantissa.abs() >= 1
+    low = (mantissa.abs() < 0.5) & finite
+    exponent = exponent + high.to(_dtype.int32) - low.to(_dtype.int32)
+    mantissa = where(high, mantissa / 2, where(low, mantissa * 2, mantissa))
+    mantissa = where(finite, mantissa, input)
+    exponent = where(finite, exponent, 0).to(_dtype.int32)
+    from .return_types import named
+    return named("frexp", ("mantissa", "exponent"))(mantissa, exponent)
+
+
+def gcd(input, other):
+    """The greatest common divisor of integer tensors (nonnegative; gcd(0, 0) is 0), by
+    Euclid's steps on the whole tensors (their count read on the host)."""
+    from ._ops_elementwise import where
+    if input.dtype.is_floating_point or (isinstance(other, Tensor) and other.dtype.is_floating_point):
+        raise RuntimeError(f"\"gcd_cpu\" not implemented for '{input.dtype}'")
+    a, b = input.abs(), other.abs()
+    a, b = a + b * 0, b + a * 0  # broadcast together
+    while bool((b != 0).any()):
+        nonzero = b != 0
+        a, b = where(nonzero, b, a), where(nonzero, a % where(nonzero, b, 1), 0)
+    return a
+
+
+def lcm(input, other):
+    """The least common multiple of integer tensors (nonnegative; 0 where either is 0)."""
+    from ._ops_elementwise import where
+    divisor = gcd(input, other)
+    return where(divisor == 0, 0, (input // where(divisor == 0, 1, divisor) * other).abs())
+
+
+def nextafter(input, other):
+    """The next float after input toward other (torch.nextafter), computed on the host."""
+    import numpy as np
+    from ._tensor import tensor
+    result = np.nextafter(input.numpy(), other.numpy() if isinstance(other, Tensor) else other)
+    return tensor(result, dtype=input.dtype, device=None if input.is_global else input.device)
+
+
 # ---- Tensor methods
 
 def _sum_to_size(self, *size):
@@ -284,6 +357,8 @@ Tensor.H = property(_H)
 Tensor.prelu = lambda self, weight: _functional().prelu(self, weight)
 Tensor.hardshrink = lambda self, lambd=0.5: _functional().hardshrink(self, lambd)
 Tensor.pinverse = pinverse
+Tensor.ldexp, Tensor.frexp = ldexp, frexp
+Tensor.gcd, Tensor.lcm, Tensor.nextafter = gcd, lcm, nextafter
 Tensor.sum_to_size = _sum_to_size
 Tensor.split_with_sizes = _split_with_sizes
 Tensor.narrow_copy = _narrow_copy

@@ -1,6 +1,7 @@
 """torch.special: the special functions meshflow has, under torch.special's names."""
 from ._ops_elementwise import sigmoid as expit
-from ._ops_math import digamma, erf, erfc, erfinv, expm1, exp2, lgamma as gammaln, log1p, polygamma, round
+from ._ops_math import digamma, erf, erfc, erfinv, expm1, exp2, i0, lgamma as gammaln, log1p, polygamma, round
+from ._ops_elementwise import _unary
 from ._ops_math import mvlgamma as _mvlgamma
 from ._ops_port import xlogy
 from ._ops_reduce import logsumexp
@@ -8,7 +9,7 @@ from ._api import logit
 
 __all__ = ["expit", "logit", "erf", "erfc", "erfinv", "expm1", "exp2", "log1p", "round", "xlogy", "logsumexp",
            "softmax", "log_softmax", "sinc", "entr", "xlog1py", "ndtr", "gammaln", "digamma", "psi", "polygamma",
-           "multigammaln", "zeta"]
+           "multigammaln", "zeta", "i0", "i0e", "i1", "i1e", "ndtri", "log_ndtr"]
 
 psi = digamma
 
@@ -57,3 +58,19 @@ def zeta(input, other):
                                   f"got {input!r}")
     n = int(input) - 1
     return polygamma(n, other) * ((-1) ** (n + 1) / math.factorial(n))
+
+
+i0e = _unary("i0e", "exp(-|x|) i0(x); integers give float32.", floats=True)
+i1 = _unary("i1", "The modified Bessel function of the first kind of order 1; integers give float32.", floats=True)
+i1e = _unary("i1e", "exp(-|x|) i1(x); integers give float32.", floats=True)
+
+
+def ndtri(input):
+    """The inverse of ndtr: sqrt(2) erfinv(2 p - 1)."""
+    return erfinv(2 * input - 1) * 1.4142135623730951
+
+
+def log_ndtr(input):
+    """log(ndtr(x)), as log(erfc(-x / sqrt(2)) / 2) (exact until erfc underflows, below about
+    -37 in float64 and -13 in float32, where torch's asymptotic form keeps going)."""
+    return (erfc(-input * 0.7071067811865476) * 0.5).log()

@@ -197,6 +197,7 @@ std::vector<GradCall> math_calls() {
   for (const char* op : {"log1p", "log2", "log10", "lgamma", "digamma"}) calls.push_back({op, {px}});
   calls.push_back({"polygamma", {px}, {{"n", int64_t{1}}}});
   calls.push_back({"polygamma", {px}, {{"n", int64_t{3}}}});
+  for (const char* op : {"i0", "i0e", "i1", "i1e"}) calls.push_back({op, {x}});
   calls.push_back({"acosh", {uniform({4, 3}, 1.2, 3, 1)}});
   for (const char* op : {"atan2", "hypot", "copysign", "fmod"}) {
     calls.push_back({op, {away_from_zero({4, 3}, 1), away_from_zero({3}, 2)}});

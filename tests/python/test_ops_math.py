@@ -366,6 +366,7 @@ def test_the_gpu_equals_the_cpu(dtype):
         outs += [mf.acosh(x.abs() + 1), mf.sign(x), mf.round(x, decimals=1), mf.sign(k), mf.round(k)]
         outs += [mf.atan2(x, x[0]), mf.hypot(x, 0.5), mf.copysign(x, -x), mf.fmod(x, 0.3), mf.fmod(k, 7)]
         outs += [mf.lgamma(x), mf.lgamma(k), mf.digamma(x), mf.polygamma(1, x.abs() + 0.1), mf.polygamma(3, x + 1)]
+        outs += [mf.i0(x * 12), mf.special.i0e(x * 12), mf.special.i1(x * 12), mf.special.i1e(k)]
         for dim in (0, 1):
             outs += [mf.cumsum(x, dim), mf.cumprod(x, dim), mf.logcumsumexp(x, dim), mf.cumsum(k, dim),
                      mf.cumprod(k, dim), mf.flip(x, dim), mf.flip(k, [0, 1])]

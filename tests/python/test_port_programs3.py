@@ -764,3 +764,59 @@ def test_func_grad_nests_and_takes_dicts():
     np.testing.assert_allclose(func.hessian(f)(x).numpy(), np.diag([6.0, 12.0]))
     with pytest.raises(NotImplementedError, match="vmap"):
         func.vmap(f)
+
+
+# ---- the Bessel family, kaiser_window, ldexp / frexp, ndtri / log_ndtr
+
+def test_bessel_functions_against_their_series():
+    import math
+    xs = [0.0, 0.3, -1.0, 2.5, 7.9, 8.1, 15.0, -30.0]
+    s0 = [sum((x / 2) ** (2 * k) / math.factorial(k) ** 2 for k in range(90)) for x in xs]
+    s1 = [sum((x / 2) ** (2 * k + 1) / (math.factorial(k) * math.factorial(k + 1)) for k in range(90)) for x in xs]
+    x = mf.tensor(xs, dtype=mf.float64)
+    np.testing.assert_allclose(mf.i0(x).numpy(), s0, rtol=1e-13)
+    np.testing.assert_allclose(mf.special.i1(x).numpy(), s1, rtol=1e-13, atol=1e-300)
+    np.testing.assert_allclose(mf.special.i0e(x).numpy(), np.array(s0) * np.exp(-np.abs(xs)), rtol=1e-13)
+    np.testing.assert_allclose(mf.special.i1e(x).numpy(), np.array(s1) * np.exp(-np.abs(xs)), rtol=1e-13)
+    assert mf.i0(mf.tensor([1])).dtype == mf.float32
+    from gradcheck import check_gradients
+    check_gradients(mf.i0, [np.array([0.0, 0.7, -2.0, 9.0])])
+    check_gradients(mf.special.i0e, [np.array([0.3, -2.0, 9.0])])
+    check_gradients(mf.special.i1, [np.array([0.0, 0.7, -2.0, 9.0])])
+    check_gradients(mf.special.i1e, [np.array([0.0, 0.7, -2.0, 9.0])])
+    t = mf.tensor(np.array([0.0, 1.5, -3.0]))
+    for f in (mf.i0, mf.special.i0e, mf.special.i1, mf.special.i1e):
+        np.testing.assert_array_equal(f(t.to("testdev")).cpu().numpy(), f(t).numpy())
+
+
+def test_kaiser_window_ldexp_frexp_ndtri():
+    import math
+    n, beta = 7, 5.0
+    want = [np.i0(beta * math.sqrt(1 - ((k - (n - 1) / 2) / ((n - 1) / 2)) ** 2)) / np.i0(beta) for k in range(n)]
+    np.testing.assert_allclose(mf.kaiser_window(n, periodic=False, beta=beta, dtype=mf.float64).numpy(), want,
+                               rtol=1e-12)
+    np.testing.assert_allclose(mf.kaiser_window(6, beta=beta, dtype=mf.float64).numpy(), want[:6], rtol=1e-12)
+    assert mf.ldexp(mf.tensor([1.0, 3.0]), mf.tensor([2, -1])).tolist() == [4.0, 1.5]
+    values = np.array([0.0, 1.0, -3.5, 0.1, 1e-30, 1024.0, np.inf])
+    mantissa, exponent = mf.frexp(mf.tensor(values))
+    want_m, want_e = np.frexp(values)
+    np.testing.assert_array_equal(mantissa.numpy(), want_m)
+    assert exponent.dtype == mf.int32 and exponent.tolist() == want_e.tolist()
+    p = mf.tensor([0.025, 0.5, 0.975], dtype=mf.float64)
+    np.testing.assert_allclose(mf.special.ndtri(p).numpy(), [-1.959963984540054, 0.0, 1.959963984540054], atol=1e-12)
+    np.testing.assert_allclose(mf.special.log_ndtr(mf.tensor([-3.0, 0.0, 2.0], dtype=mf.float64)).numpy(),
+                               [math.log(0.5 * math.erfc(3 / math.sqrt(2))), math.log(0.5),
+                                math.log(0.5 * math.erfc(-2 / math.sqrt(2)))], rtol=1e-12)
+
+
+def test_gcd_lcm_nextafter():
+    a = np.array([12, -18, 0, 7, 0])
+    b = np.array([8, 27, 5, 0, 0])
+    assert mf.gcd(mf.tensor(a), mf.tensor(b)).tolist() == np.gcd(a, b).tolist()
+    assert mf.tensor(a).lcm(mf.tensor(b)).tolist() == np.lcm(a, b).tolist()
+    assert mf.gcd(mf.tensor([[4], [6]]), mf.tensor([6, 9])).tolist() == [[2, 1], [6, 3]]
+    with pytest.raises(RuntimeError, match="not implemented"):
+        mf.gcd(mf.tensor([1.0]), mf.tensor([2.0]))
+    x = mf.tensor([1.0, 2.0])
+    np.testing.assert_array_equal(mf.nextafter(x, mf.tensor([2.0, 0.0])).numpy(),
+                                  np.nextafter(np.float32([1, 2]), np.float32([2, 0])))

@@ -702,9 +702,13 @@ MF_FUNCTOR1(Log10, T, log10(x))
 MF_FUNCTOR1(Exp2, T, exp2(x))
 MF_FUNCTOR1(Reciprocal, T, 1 / x)
 MF_FUNCTOR1(Frac, T, x - trunc(x))
-// The gamma family in double, as the CPU's (special_math.h).
+// The gamma and Bessel families in double, as the CPU's (special_math.h).
 MF_FUNCTOR1(Lgamma, T, static_cast<T>(special::log_gamma(static_cast<double>(x))))
 MF_FUNCTOR1(Digamma, T, static_cast<T>(special::digamma(static_cast<double>(x))))
+MF_FUNCTOR1(BesselI0, T, static_cast<T>(special::bessel_i0(static_cast<double>(x))))
+MF_FUNCTOR1(BesselI0e, T, static_cast<T>(special::bessel_i0e(static_cast<double>(x))))
+MF_FUNCTOR1(BesselI1, T, static_cast<T>(special::bessel_i1(static_cast<double>(x))))
+MF_FUNCTOR1(BesselI1e, T, static_cast<T>(special::bessel_i1e(static_cast<double>(x))))
 
 // polygamma(x; n), n >= 1 (the op's infer checks it).
 struct Polygamma {
@@ -852,6 +856,10 @@ void add_elementwise_kernels(KernelTable& t) {
   t["lgamma"] = unary<Lgamma, I::kToFloat32>("lgamma");
   t["digamma"] = unary<Digamma, I::kToFloat32>("digamma");
   t["polygamma"] = polygamma;
+  t["i0"] = unary<BesselI0, I::kToFloat32>("i0");
+  t["i0e"] = unary<BesselI0e, I::kToFloat32>("i0e");
+  t["i1"] = unary<BesselI1, I::kToFloat32>("i1");
+  t["i1e"] = unary<BesselI1e, I::kToFloat32>("i1e");
   t["atan2"] = float_binary<Atan2>("atan2");
   t["fmod"] = binary<Fmod>("fmod", true);
   t["hypot"] = float_binary<Hypot>("hypot");
