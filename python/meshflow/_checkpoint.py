@@ -374,26 +374,23 @@ def _load_from_file(f):
 TORCH_FILE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".tar")
 
 
-def _held_whole(state, path):
+def _held_whole(state):
     """`state` with each global tensor replaced by this rank's part, when every global tensor
-    in it is broadcast on every axis (this rank then holds its whole value, as every rank of its
-    placement does); None when one is split or partial (only a collective save has its value)
-    or the state cannot be saved (the collective path reports it on every rank)."""
+    in it is broadcast on every axis of a placement of every rank (each rank then holds each
+    value whole, as a data-parallel model's); None when one is split, partial or on some ranks
+    only (only a collective save has its value everywhere), or when the state cannot be saved
+    (the collective path reports it on every rank). It depends on the layouts alone, so every
+    rank of a call decides alike."""
     tensors = []
     try:
         _encode(state, (), tensors)
     except TypeError:
         return None
-    rank = env.get_rank()
-    for tensor_path, t in tensors:
-        if not t.is_global:
-            continue
-        if any(s != broadcast for s in t.sbp):
+    world = env.get_world_size()
+    for _, t in tensors:
+        if t.is_global and (any(s != broadcast for s in t.sbp) or
+                            sorted(np.asarray(t.placement.ranks).ravel().tolist()) != list(range(world))):
             return None
-        if rank not in np.asarray(t.placement.ranks).ravel():
-            raise ValueError(f"[save] '{_name(tensor_path)}' is broadcast on {t.placement}, which rank {rank} is "
-                             f"not in: a one-file save ('{path}') writes the values the calling rank holds; save on "
-                             "a rank of the placement (if rank == 0:), or to a directory path, on every rank")
     return _moved(state, lambda t: t.to_local() if t.is_global else t)
 
 
@@ -418,11 +415,11 @@ def save(state, path, format=None, metadata=None):
     `path`, replacing an earlier checkpoint there only once the new one is complete.
     Collective over the world. `path` may also be an open binary file (io.BytesIO), for a
     state of local tensors, as torch.save's; so is a path ending as torch's files do (.pt,
-    .pth, .bin, .ckpt, .tar) for a state whose tensors are local or broadcast global ones
-    (a data-parallel model's): one file of the values the calling rank holds, which it writes
-    alone, not collective (DDP's `if rank == 0: save(model.state_dict(), "model.pt")`). A
-    state with split or partial tensors saved to such a path is a collective save into a
-    directory of that name, as any other path.
+    .pth, .bin, .ckpt, .tar) for a state whose tensors are local or global ones broadcast over
+    every rank (a data-parallel model's): one file of the values the calling rank holds, which
+    it writes alone, not collective (DDP's `if rank == 0: save(model.state_dict(), "model.pt")`).
+    A state with split or partial tensors, or tensors on some ranks only, saved to such a path
+    is a collective save into a directory of that name, as any other path.
 
     format: "meshflow" (the directory above), "safetensors" (one file, which Hugging Face's
     safetensors library and load() read), or None: "safetensors" when `path` ends with
@@ -446,7 +443,7 @@ def save(state, path, format=None, metadata=None):
         return _save_to_file(state, path)
     path = os.fspath(path)
     if path.endswith(TORCH_FILE_SUFFIXES):
-        held = _held_whole(state, path)
+        held = _held_whole(state)
         if held is not None:
             return _save_one_file(held, path)
     rank = env.get_rank()
