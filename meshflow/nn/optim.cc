@@ -420,7 +420,8 @@ void AdamW::load_state(const std::vector<std::map<std::string, Var>>& state, int
     exp_avg_[i] = has ? own_copy(in_update_layout(i, avg->second)) : Var();
     exp_avg_sq_[i] = has ? own_copy(in_update_layout(i, sq->second)) : Var();
     auto step = state[i].find("step");
-    param_steps_[i] = step == state[i].end() ? 0 : *local_value(step->second).data_as<int64_t>();
+    // Of any dtype: torch saves it as a float32 tensor, meshflow as int64.
+    param_steps_[i] = step == state[i].end() ? 0 : static_cast<int64_t>(scalar_value(step->second));
   }
   steps_ = step_count;
 }
