@@ -372,6 +372,10 @@ def _load_from_file(f):
 # A path named as torch.save's files are, holding local tensors only, is one file that the
 # calling rank writes alone, as torch.save: a DDP program saves under `if rank == 0:`.
 TORCH_FILE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".tar")
+# The names save's and load's collective checks go by: a rank left waiting in one (code under
+# `if rank == 0:`) is told what runs on one rank alone instead.
+SAVE_CALL = "save (collective; to a .pt path a state of local or broadcast tensors is saved alone)"
+LOAD_CALL = "load (collective; with map_location= each rank loads alone)"
 
 
 def _held_whole(state):
@@ -437,7 +441,7 @@ def save(state, path, format=None, metadata=None):
     if format == "safetensors":
         if _is_file_object(path):
             raise ValueError("[save] format='safetensors' writes a file by its path; expected a path")
-        _C.agree(_safetensors.write(state, os.fspath(path), metadata), "save")
+        _C.agree(_safetensors.write(state, os.fspath(path), metadata), SAVE_CALL)
         return None
     if _is_file_object(path):
         return _save_to_file(state, path)
@@ -452,7 +456,7 @@ def save(state, path, format=None, metadata=None):
         tree = _encode(state, (), tensors)
     except TypeError as e:
         error = f"[save] {e}"
-    _C.agree(error, "save")
+    _C.agree(error, SAVE_CALL)
 
     new, old = path + TMP_SUFFIX, path + OLD_SUFFIX
 
@@ -462,7 +466,7 @@ def save(state, path, format=None, metadata=None):
             shutil.rmtree(new)  # left by a save that crashed
         os.makedirs(new)
 
-    _C.agree(_on_rank0(rank, make_new_directory), "save")
+    _C.agree(_on_rank0(rank, make_new_directory), SAVE_CALL)
 
     records, crcs, error = [], {}, ""
     for index, (tensor_path, tensor) in enumerate(tensors):
@@ -480,11 +484,11 @@ def save(state, path, format=None, metadata=None):
     if not error:
         error = _on_rank0(rank, lambda: _write_meta(new, tree, records))
     try:
-        _C.agree(error, "save")
+        _C.agree(error, SAVE_CALL)
     except ValueError:
         _on_rank0(rank, lambda: shutil.rmtree(new, ignore_errors=True))
         raise
-    _C.agree(_on_rank0(rank, lambda: _replace(new, path, old)), "save")
+    _C.agree(_on_rank0(rank, lambda: _replace(new, path, old)), SAVE_CALL)
 
 
 def _contents_crc32(meta):
@@ -775,7 +779,7 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
 
     def settle(error):
         if not alone:
-            _C.agree(error, "load")
+            _C.agree(error, LOAD_CALL)
         elif error:
             raise ValueError(error)
 

@@ -68,7 +68,7 @@ def test_a_call_made_by_rank_0_only_while_rank_1_goes_on_ends_the_job_naming_eac
     assert "rank 1" in found and "waits in all_reduce on group [0, 1] issued by" in found, out
     assert "Every rank must make the same calls on global tensors" in found, out
     assert "MPI_ERR" not in out and "ORTE_ERROR_LOG" not in out, out
-    assert time.monotonic() - started < 25, out
+    assert time.monotonic() - started < 40, out  # well before MESHFLOW_COMM_TIMEOUT (60 s here)
 
 
 def test_ranks_that_meet_in_different_agreements_raise_naming_each_call(tmp_path):
@@ -86,7 +86,8 @@ def test_ranks_that_meet_in_different_agreements_raise_naming_each_call(tmp_path
             print(f"rank {mf.env.get_rank()} raised: {e}", flush=True)
     """, timeout=50)
     assert code == 0, out
-    assert "rank 0 raised: save: the ranks are in different calls (rank 0 in save; rank 1 in item() on a global " \
-           "tensor" in out, out
+    assert "rank 0 raised: save (collective; to a .pt path a state of local or broadcast tensors is saved alone): " \
+           "the ranks are in different calls (rank 0 in save (collective; to a .pt path a state of local or broadcast " \
+           "tensors is saved alone); rank 1 in item() on a global tensor" in out, out
     assert "rank 1 raised: item() on a global tensor" in out, out
     assert out.count("make the call on every rank (mf.save writes each tensor once)") == 2, out
