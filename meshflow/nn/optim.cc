@@ -440,7 +440,8 @@ void AdamW::load_state(const std::vector<std::map<std::string, Var>>& state, int
     exp_avg_sq_[i] = has ? own_copy(in_update_layout(i, sq->second)) : Var();
     auto max_sq = state[i].find("max_exp_avg_sq");
     max_exp_avg_sq_[i] = has && max_sq != state[i].end() ? own_copy(in_update_layout(i, max_sq->second)) : Var();
-    auto step = state[i].find("step");  // any dtype: torch's float32, or int64 as meshflow wrote before
+    auto step = state[i].find("step");
+    // Of any dtype: torch saves it as a float32 tensor, meshflow as int64.
     param_steps_[i] = step == state[i].end() ? 0 : static_cast<int64_t>(scalar_value(step->second));
   }
   steps_ = step_count;

@@ -400,28 +400,29 @@ def _unpickle_objects(array, weights_only):
 # A path named as torch.save's files are, holding local tensors only, is one file that the
 # calling rank writes alone, as torch.save: a DDP program saves under `if rank == 0:`.
 TORCH_FILE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".tar")
+# The names save's and load's collective checks go by: a rank left waiting in one (code under
+# `if rank == 0:`) is told what runs on one rank alone instead.
+SAVE_CALL = "save (collective; to a .pt path a state of local or broadcast tensors is saved alone)"
+LOAD_CALL = "load (collective; with map_location= each rank loads alone)"
 
 
-def _held_whole(state, path):
+def _held_whole(state):
     """`state` with each global tensor replaced by this rank's part, when every global tensor
-    in it is broadcast on every axis (this rank then holds its whole value, as every rank of its
-    placement does); None when one is split or partial (only a collective save has its value)
-    or the state cannot be saved (the collective path reports it on every rank)."""
+    in it is broadcast on every axis of a placement of every rank (each rank then holds each
+    value whole, as a data-parallel model's); None when one is split, partial or on some ranks
+    only (only a collective save has its value everywhere), or when the state cannot be saved
+    (the collective path reports it on every rank). It depends on the layouts alone, so every
+    rank of a call decides alike."""
     tensors = []
     try:
         _encode(state, (), tensors, [])
     except TypeError:
         return None
-    rank = env.get_rank()
-    for tensor_path, t in tensors:
-        if not t.is_global:
-            continue
-        if any(s != broadcast for s in t.sbp):
+    world = env.get_world_size()
+    for _, t in tensors:
+        if t.is_global and (any(s != broadcast for s in t.sbp) or
+                            sorted(np.asarray(t.placement.ranks).ravel().tolist()) != list(range(world))):
             return None
-        if rank not in np.asarray(t.placement.ranks).ravel():
-            raise ValueError(f"[save] '{_name(tensor_path)}' is broadcast on {t.placement}, which rank {rank} is "
-                             f"not in: a one-file save ('{path}') writes the values the calling rank holds; save on "
-                             "a rank of the placement (if rank == 0:), or to a directory path, on every rank")
     return _moved(state, lambda t: t.to_local() if t.is_global else t)
 
 
@@ -446,11 +447,11 @@ def save(state, path, format=None, metadata=None):
     `path`, replacing an earlier checkpoint there only once the new one is complete.
     Collective over the world. `path` may also be an open binary file (io.BytesIO), for a
     state of local tensors, as torch.save's; so is a path ending as torch's files do (.pt,
-    .pth, .bin, .ckpt, .tar) for a state whose tensors are local or broadcast global ones
-    (a data-parallel model's): one file of the values the calling rank holds, which it writes
-    alone, not collective (DDP's `if rank == 0: save(model.state_dict(), "model.pt")`). A
-    state with split or partial tensors saved to such a path is a collective save into a
-    directory of that name, as any other path.
+    .pth, .bin, .ckpt, .tar) for a state whose tensors are local or global ones broadcast over
+    every rank (a data-parallel model's): one file of the values the calling rank holds, which
+    it writes alone, not collective (DDP's `if rank == 0: save(model.state_dict(), "model.pt")`).
+    A state with split or partial tensors, or tensors on some ranks only, saved to such a path
+    is a collective save into a directory of that name, as any other path.
     Those one-file forms also take other objects (torch.save(model) of a whole module): they
     are pickled, and load() restores them only with weights_only=False, as torch.load.
 
@@ -470,13 +471,13 @@ def save(state, path, format=None, metadata=None):
     if format == "safetensors":
         if _is_file_object(path):
             raise ValueError("[save] format='safetensors' writes a file by its path; expected a path")
-        _C.agree(_safetensors.write(state, os.fspath(path), metadata), "save")
+        _C.agree(_safetensors.write(state, os.fspath(path), metadata), SAVE_CALL)
         return None
     if _is_file_object(path):
         return _save_to_file(state, path)
     path = os.fspath(path)
     if path.endswith(TORCH_FILE_SUFFIXES):
-        held = _held_whole(state, path)
+        held = _held_whole(state)
         if held is not None:
             return _save_one_file(held, path)
     rank = env.get_rank()
@@ -485,7 +486,7 @@ def save(state, path, format=None, metadata=None):
         tree = _encode(state, (), tensors)
     except TypeError as e:
         error = f"[save] {e}"
-    _C.agree(error, "save")
+    _C.agree(error, SAVE_CALL)
 
     new, old = path + TMP_SUFFIX, path + OLD_SUFFIX
 
@@ -495,7 +496,7 @@ def save(state, path, format=None, metadata=None):
             shutil.rmtree(new)  # left by a save that crashed
         os.makedirs(new)
 
-    _C.agree(_on_rank0(rank, make_new_directory), "save")
+    _C.agree(_on_rank0(rank, make_new_directory), SAVE_CALL)
 
     records, crcs, error = [], {}, ""
     for index, (tensor_path, tensor) in enumerate(tensors):
@@ -513,11 +514,11 @@ def save(state, path, format=None, metadata=None):
     if not error:
         error = _on_rank0(rank, lambda: _write_meta(new, tree, records))
     try:
-        _C.agree(error, "save")
+        _C.agree(error, SAVE_CALL)
     except ValueError:
         _on_rank0(rank, lambda: shutil.rmtree(new, ignore_errors=True))
         raise
-    _C.agree(_on_rank0(rank, lambda: _replace(new, path, old)), "save")
+    _C.agree(_on_rank0(rank, lambda: _replace(new, path, old)), SAVE_CALL)
 
 
 def _contents_crc32(meta):
@@ -810,7 +811,7 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
 
     def settle(error):
         if not alone:
-            _C.agree(error, "load")
+            _C.agree(error, LOAD_CALL)
         elif error:
             raise ValueError(error)
 

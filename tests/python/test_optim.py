@@ -230,6 +230,26 @@ def test_state_dict_round_trip_continues_identically(name, through_checkpoint, t
     assert_close(params, reference(values, grads, **settings)[0])
 
 
+@pytest.mark.parametrize("dtype", [mf.float32, mf.int64, mf.float64])
+def test_adam_takes_its_step_saved_in_any_dtype(dtype):
+    # torch saves Adam's per-parameter "step" as a float32 tensor (meshflow as int64): a torch
+    # checkpoint resumes with the bias correction of that step.
+    values, grads = initial_values(15), gradients(16, steps=5)
+    params = parameters(values)
+    optimizer = mf.optim.AdamW(params, lr=0.05)
+    run_steps(optimizer, params, grads[:2])
+    state = optimizer.state_dict()
+    for entries in state["state"].values():
+        entries["step"] = entries["step"].to(dtype)
+    resumed_params = parameters([p.numpy().copy() for p in params])
+    resumed = mf.optim.AdamW(resumed_params, lr=0.05)
+    resumed.load_state_dict(state)
+    assert all(int(s["step"].item()) == 2 for s in resumed.state_dict()["state"].values())
+    run_steps(optimizer, params, grads[2:])
+    run_steps(resumed, resumed_params, grads[2:])
+    assert_close(resumed_params, [p.numpy() for p in params], rtol=0, atol=0)
+
+
 def test_state_dict_is_a_snapshot_and_lr_can_change():
     values, grads = initial_values(17), gradients(18)
     params = parameters(values)

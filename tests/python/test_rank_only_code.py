@@ -70,7 +70,7 @@ def test_a_call_made_by_rank_0_only_while_rank_1_goes_on_ends_the_job_naming_eac
     # mpirun itself may log an ORTE_ERROR_LOG line while it collects two ranks' exits at once
     # (its show_help); MPI's own error texts must not reach the user.
     assert "MPI_ERR" not in out, out
-    assert time.monotonic() - started < 25, out
+    assert time.monotonic() - started < 40, out  # well before MESHFLOW_COMM_TIMEOUT (60 s here)
 
 
 def test_ranks_that_meet_in_different_agreements_raise_naming_each_call(tmp_path):
@@ -88,7 +88,8 @@ def test_ranks_that_meet_in_different_agreements_raise_naming_each_call(tmp_path
             print(f"rank {mf.env.get_rank()} raised: {e}", flush=True)
     """, timeout=50)
     assert code == 0, out
-    assert "rank 0 raised: save: the ranks are in different calls (rank 0 in save; rank 1 in item() on a global " \
-           "tensor" in out, out
+    assert "rank 0 raised: save (collective; to a .pt path a state of local or broadcast tensors is saved alone): " \
+           "the ranks are in different calls (rank 0 in save (collective; to a .pt path a state of local or broadcast " \
+           "tensors is saved alone); rank 1 in item() on a global tensor" in out, out
     assert "rank 1 raised: item() on a global tensor" in out, out
     assert out.count("make the call on every rank (mf.save writes each tensor once)") == 2, out

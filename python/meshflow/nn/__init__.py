@@ -32,4 +32,8 @@ from ._modules_surface import (Bilinear, PixelShuffle, PixelUnshuffle, ChannelSh
 from ._modules_surface2 import (EmbeddingBag, RReLU, AlphaDropout, FeatureAlphaDropout, LPPool1d,  # noqa: E402
                                 LPPool2d, MaxUnpool1d, MaxUnpool2d, CircularPad1d, CircularPad2d, CircularPad3d)
 from . import parallel  # noqa: E402
+from . import _modules_utils  # noqa: E402
+import sys as _sys  # noqa: E402
+modules.utils = _modules_utils  # torch.nn.modules.utils, importable by that path too
+_sys.modules[__name__ + ".modules.utils"] = _modules_utils
 from .parallel import DataParallel  # noqa: E402

@@ -82,6 +82,18 @@ def test_objects_and_groups(pg):
     assert dist.get_rank(evens) == (RANK // 2 if RANK % 2 == 0 else -1)
 
 
+def test_a_ddp_state_dict_loads_into_the_bare_model_after_consume_prefix(pg):
+    from meshflow.nn.modules.utils import consume_prefix_in_state_dict_if_present
+    model = DDP(_net(seed=0))
+    state = model.state_dict()
+    assert all(k.startswith("module.") for k in state)
+    consume_prefix_in_state_dict_if_present(state, "module.")
+    bare = _net(seed=4)
+    bare.load_state_dict(state)
+    for p, q in zip(bare.parameters(), model.module.parameters()):
+        np.testing.assert_array_equal(p.detach().numpy(), q.detach().numpy())
+
+
 @pytest.mark.skipif(WORLD < 2, reason="a pair of ranks")
 def test_send_and_recv_are_calls_of_the_two_ranks_alone(pg):
     # The tutorials' point-to-point: rank 0 sends, rank 1 receives, and back; ranks beyond
