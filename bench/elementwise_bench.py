@@ -8,7 +8,8 @@ array, one slice per thread), with PyTorch eager in the same run when torch impo
 
 GB/s counts the bytes a kernel must move once (each input read, each output written: relu's
 forward 2 tensors, its forward+backward 5: x read, y written, y and dy read, dx written;
-a full reduction 1), over the best of --repeat calls. Each thread count runs in a child
+a full reduction 1; the small weights of the affine norms not counted), over the best of
+--repeat calls. "_fb" cases run forward and backward; "_1" ones work along dim 1. Each thread count runs in a child
 process started with OMP_NUM_THREADS set; ratio = torch's time / meshflow's (> 1: meshflow
 faster). Timings on a shared machine are noisy: compare A/B within one run, best of several.
 """
@@ -31,30 +32,45 @@ def cases(lib, shape):
     F = lib.nn.functional
     channels = shape[1]
     bias = lib.zeros([channels] + [1] * (len(shape) - 2))
+    other = lib.ones(shape)
     groups = 4 if channels % 4 == 0 else 1
+    last = shape[-1]
+    weight, shift = lib.ones([last], requires_grad=True), lib.zeros([last], requires_grad=True)
+    gn_weight, gn_bias = lib.ones([channels], requires_grad=True), lib.zeros([channels], requires_grad=True)
+    spatial = list(range(2, len(shape)))
     return {
         "relu": (2, F.relu, False),
         "relu_fb": (5, F.relu, True),
         "gelu": (2, F.gelu, False),
         "gelu_fb": (5, F.gelu, True),
         "silu": (2, F.silu, False),
+        "silu_fb": (5, F.silu, True),
         "sigmoid": (2, lib.sigmoid, False),
         "sigmoid_fb": (5, lib.sigmoid, True),
         "tanh": (2, lib.tanh, False),
         "tanh_fb": (5, lib.tanh, True),
-        "add": (3, lambda x: x + x, False),
+        "add": (3, lambda x: x + other, False),
+        "mul": (3, lambda x: x * other, False),
         "mul_scalar": (2, lambda x: x * 2.0, False),
         "add_bias": (2, lambda x: x + bias, False),
         "sum": (1, lambda x: x.sum(), False),
         "sum_fb": (2, lambda x: x.sum(), True),
         "sum_last": (1, lambda x: x.sum(-1), False),
         "mean_0": (1, lambda x: x.mean(0), False),
+        "mean_spatial": (1, lambda x: x.mean(spatial), False),
         "softmax": (2, lambda x: F.softmax(x, -1), False),
+        "softmax_fb": (5, lambda x: F.softmax(x, -1), True),
         "log_softmax": (2, lambda x: F.log_softmax(x, -1), False),
         "log_softmax_fb": (5, lambda x: F.log_softmax(x, -1), True),
+        "softmax_1": (2, lambda x: F.softmax(x, 1), False),
+        "softmax_1_fb": (5, lambda x: F.softmax(x, 1), True),
+        "log_softmax_1_fb": (5, lambda x: F.log_softmax(x, 1), True),
         "layer_norm": (2, lambda x: F.layer_norm(x, x.shape[-1:]), False),
         "layer_norm_fb": (5, lambda x: F.layer_norm(x, x.shape[-1:]), True),
+        "layer_norm_affine_fb": (5, lambda x: F.layer_norm(x, x.shape[-1:], weight, shift), True),
         "group_norm": (2, lambda x: F.group_norm(x, groups), False),
+        "group_norm_fb": (5, lambda x: F.group_norm(x, groups), True),
+        "group_norm_affine_fb": (5, lambda x: F.group_norm(x, groups, gn_weight, gn_bias), True),
         "dropout": (2, lambda x: F.dropout(x, 0.1), False),
     }
 

@@ -9,7 +9,8 @@
 //   predicates:         isnan isinf isfinite: any dtype, a bool result
 //   where(cond, a, b):  cond of any dtype, nonzero meaning true; a and b of one dtype (bool too)
 //   unary:              neg abs relu trunc (every dtype); exp log sqrt rsqrt tanh sigmoid
-//                       (integers give float32, as torch does); gelu, exact erf form (floats)
+//                       (integers give float32, as torch does); gelu, exact erf form, and
+//                       silu, x sigmoid(x) (floats)
 //   math (torch's names, register_math_ops): the trigonometric, hyperbolic and erf families,
 //                       logs and exponentials of other bases, sign round frac, atan2 fmod hypot
 //                       copysign; lgamma digamma polygamma (attribute n >= 1) i0 i0e i1 i1e
@@ -1071,6 +1072,13 @@ void register_elementwise_ops(OpRegistry& r) {
                     const Var cdf = fn::mul_scalar(fn::add_scalar(call1("erf", {fn::mul_scalar(x, M_SQRT1_2)}), 1), 0.5);
                     const Var pdf = fn::mul_scalar(fn::exp(fn::mul_scalar(fn::mul(x, x), -0.5)), 0.5 * M_2_SQRTPI * M_SQRT1_2);
                     return fn::mul(dy, fn::add(cdf, fn::mul(x, pdf)));
+                  })));
+  r.add(with_grad(unary<I::kReject>("silu", {}, [](auto x) { return fast_math::silu(x); }),
+                  unary_grad([](V x, V, V dy, A) {
+                    if (!grad_enabled()) return call1("silu_backward", {x, dy});
+                    // A create_graph backward: s (1 + x (1 - s)) in differentiable ops.
+                    const Var s = fn::sigmoid(x);
+                    return fn::mul(dy, fn::mul(s, fn::add_scalar(fn::mul(x, fn::add_scalar(fn::neg(s), 1)), 1)));
                   })));
   // Only a floating output takes a gradient, and only a floating input wants one.
   r.add(with_grad(cast(), unary_grad([](V x, V, V dy, A) { return fn::cast(dy, x.dtype()); }), kReadsNothing));

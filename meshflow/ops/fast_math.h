@@ -160,6 +160,18 @@ MF_ALWAYS_INLINE T tanh(T x) {
   }
 }
 
+// silu(x) = x sigmoid(x); silu'(x) = s (1 + x (1 - s)) with s = sigmoid(x).
+template <typename T>
+MF_ALWAYS_INLINE T silu(T x) {
+  return x * sigmoid(x);
+}
+
+template <typename T>
+MF_ALWAYS_INLINE T silu_grad(T x) {
+  const T s = sigmoid(x);
+  return s * (1 + x * (1 - s));
+}
+
 template <typename T>
 MF_ALWAYS_INLINE T gelu(T x) {
   T density;

@@ -465,6 +465,7 @@ Var tanh(const Var& x) { return call1("tanh", {x}); }
 Var sigmoid(const Var& x) { return call1("sigmoid", {x}); }
 Var relu(const Var& x) { return call1("relu", {x}); }
 Var gelu(const Var& x) { return call1("gelu", {x}); }
+Var silu(const Var& x) { return call1("silu", {x}); }
 Var cast(const Var& x, DType dtype) { return x.dtype() == dtype ? x : call1("cast", {x}, {{"dtype", dtype}}); }
 
 Var matmul(const Var& a, const Var& b, bool transpose_a, bool transpose_b) {

@@ -123,6 +123,7 @@ Var tanh(const Var& x);
 Var sigmoid(const Var& x);
 Var relu(const Var& x);
 Var gelu(const Var& x);
+Var silu(const Var& x);
 Var cast(const Var& x, DType dtype);
 
 // Linear algebra and shapes.

@@ -15,9 +15,9 @@
 //   layer_norm_backward(x[, weight], dy; the forward's attributes) -> dx[, dweight][, dbias]
 //     (dweight when has_weight, dbias when has_bias): S(k), B, S(k) -> S(k), P, P for every
 //     leading dim k;  B, B, P -> P, P, P (linear in dy).
-//   gelu_backward(x, dy) -> dx for elementwise.cc's exact (erf) gelu, and relu_backward(y, dy)
-//     -> dx from relu's output (dy where y > 0, else 0: one pass), floating, one shape:
-//     S(k), S(k) -> S(k) for every k;  B, P -> P.
+//   gelu_backward(x, dy) -> dx for elementwise.cc's exact (erf) gelu, silu_backward(x, dy) for
+//     its silu, and relu_backward(y, dy) -> dx from relu's output (dy where y > 0, else 0: one
+//     pass), floating, one shape: S(k), S(k) -> S(k) for every k;  B, P -> P.
 //   embedding(indices int32/int64, weight[V, D]) -> indices.shape + [D], rows of weight:
 //     S(k), B -> S(k) for each indices dim k;  B, S(1) -> S(last);  B, P -> P;
 //     B, S(0) -> P: each rank gathers the vocabulary rows it holds, zeros for the others.
@@ -478,9 +478,10 @@ std::vector<Var> layer_norm_grad(const GradContext& g) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// gelu_backward, relu_backward
+// gelu_backward, silu_backward, relu_backward
 
 constexpr const char* kGeluBackward = "gelu_backward";
+constexpr const char* kSiluBackward = "silu_backward";
 constexpr const char* kReluBackward = "relu_backward";
 
 // An activation's backward op: its saved tensor (`saved`: "x" or "y") and dy, floating, of one
@@ -956,6 +957,9 @@ void register_nn_ops(OpRegistry& r) {
                 layer_norm_backward_kernel));
   r.add(activation_backward(kGeluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
                                return dy * fast_math::gelu_grad(x);
+                             })));
+  r.add(activation_backward(kSiluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
+                               return dy * fast_math::silu_grad(x);
                              })));
   r.add(with_grad(activation_backward(kReluBackward, "y", activation_backward_kernel([](auto y, auto dy) {
                                         return y <= decltype(y){0} ? decltype(dy){0} : dy;

@@ -158,12 +158,15 @@ constexpr int64_t kLongRow = 512;
 // Elements of a contiguous reduced row that one task folds when there are few rows: a fixed
 // length, so that the result does not depend on the number of threads.
 constexpr int64_t kPiece = 1 << 14;
+// Elements of a kept row that one task folds across the reduced rows (a few pages: they stay
+// in the first cache level while every reduced row is added in).
+constexpr int64_t kKeptPiece = 1 << 12;
 
 // out[o] = f-reduction of the input elements that map to o, starting from `init`. Dims are
 // merged into groups first, so the innermost loop always runs over contiguous memory: along
 // the last group when it is reduced (in independent accumulators; a few long rows in
-// pieces of kPiece, on the team, folded in order after), else across it, one output row at
-// a time.
+// pieces of kPiece, on the team, folded in order after), else across it, a piece of an
+// output row at a time.
 template <typename TI, typename TO, typename F>
 void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, TO* out, int64_t out_n, TO init,
             F f) {
@@ -199,7 +202,8 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
       const int64_t o = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
       const int64_t len = std::min(piece, inner - begin);
       const TI* base = in + outer.offset(o) + begin;
-      const TO acc = len >= kLongRow ? fold_long_rows(base, across, len, init, f) : fold_short_rows(base, across, len, init, f);
+      const TO acc =
+          len >= kLongRow ? fold_long_rows(base, across, len, init, f) : fold_short_rows(base, across, len, init, f);
       (pieces > 1 ? partial.get() : out)[pieces > 1 ? task : o] = acc;
     });
     for (int64_t o = 0; pieces > 1 && o < n_outer; ++o) {
@@ -208,11 +212,17 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
     }
     return;
   }
-  kernel::parallel_for(n_outer, parallel, [&](int64_t o) {
-    const TI* base = in + outer.offset(o);
-    TO* row = out + o * inner;
-    std::fill(row, row + inner, init);
-    for (int64_t r = 0; r < n_across; ++r) combine_into(row, base + across.offset(r), inner, f);
+  // Kept last dims: output rows cut into pieces of kKeptPiece, each summed across its rows
+  // while it stays in cache, and the pieces spread over the team (one output row, as a mean
+  // over the batch dim, is then still many tasks); each element is folded in the same order.
+  const int64_t piece = std::min(inner, kKeptPiece), pieces = (inner + piece - 1) / piece;
+  kernel::parallel_for(n_outer * pieces, parallel, [&](int64_t task) {
+    const int64_t o = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
+    const int64_t len = std::min(piece, inner - begin);
+    const TI* base = in + outer.offset(o) + begin;
+    TO* row = out + o * inner + begin;
+    std::fill(row, row + len, init);
+    for (int64_t r = 0; r < n_across; ++r) combine_into(row, base + across.offset(r), len, f);
   });
 }
 

@@ -526,10 +526,9 @@ def remainder(input, other):
     return a - floor_divide(a, b) * b
 
 
-@_halves_in_float32()
 def silu(input):
     """input * sigmoid(input)."""
-    return input * sigmoid(input)
+    return apply("silu", [input])[0]
 
 
 @_halves_in_float32("cuda")

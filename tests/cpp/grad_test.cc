@@ -69,7 +69,9 @@ std::vector<GradCall> binary_calls() {
 std::vector<GradCall> unary_calls() {
   const Tensor x = away_from_zero({4, 3}, 1), px = positive({4, 3}, 1);
   std::vector<GradCall> calls;
-  for (const char* op : {"neg", "abs", "relu", "trunc", "exp", "tanh", "sigmoid", "gelu"}) calls.push_back({op, {x}});
+  for (const char* op : {"neg", "abs", "relu", "trunc", "exp", "tanh", "sigmoid", "gelu", "silu"}) {
+    calls.push_back({op, {x}});
+  }
   for (const char* op : {"log", "sqrt", "rsqrt"}) calls.push_back({op, {px}});
   // float64 to float64 only: a float32 result is too coarse for finite differences.
   calls.push_back({"cast", {x}, {{"dtype", DType::kFloat64}}});

@@ -42,7 +42,8 @@ TEST(ElementwiseUnary, EverySignatureMatchesOneDevice) {
   sweep_unary({
       {"neg", kAll, value},      {"abs", kAll, value},       {"relu", kAll, value},     {"trunc", kAll, value},
       {"exp", kAll, value},      {"tanh", kAll, value},      {"sigmoid", kAll, value},  {"gelu", kFloats, value},
-      {"log", kAll, positive},   {"sqrt", kAll, positive},   {"rsqrt", kAll, positive}}, kShapes);
+      {"silu", kFloats, value},  {"log", kAll, positive},    {"sqrt", kAll, positive},  {"rsqrt", kAll, positive}},
+      kShapes);
 }
 
 TEST(ElementwiseUnary, CastEverySignatureMatchesOneDevice) {
@@ -165,7 +166,7 @@ TEST(ElementwiseSignatures, PartialOnlyWhereExact) {
   for (const char* op : {"relu", "exp", "tanh", "sigmoid", "trunc"}) {
     EXPECT_EQ(listed(op, {x}), with_splits(monotone, s1)) << op;
   }
-  for (const char* op : {"abs", "gelu", "log", "sqrt", "rsqrt"}) EXPECT_EQ(listed(op, {x}), s1) << op;
+  for (const char* op : {"abs", "gelu", "silu", "log", "sqrt", "rsqrt"}) EXPECT_EQ(listed(op, {x}), s1) << op;
   EXPECT_EQ(listed("cast", {x}, {{"dtype", F64}}), with_splits({"P -> P", "P(max) -> P(max)", "P(min) -> P(min)"}, s1));
   EXPECT_EQ(listed("cast", {x}, {{"dtype", I64}}), with_splits(monotone, s1));
   EXPECT_EQ(listed("cast", {{{5, 3}, I64}}, {{"dtype", F32}}), with_splits(monotone, s1));
@@ -263,6 +264,7 @@ TEST(ElementwiseBadInput, ClearErrors) {
   expect_error([&] { local("pow_scalar", {xi}, {{"value", int64_t{-1}}}); },
                "[pow_scalar] integers to negative integer powers are not allowed");
   expect_error([&] { local("gelu", {xi}); }, "[gelu] is defined for float32 and float64, got int64");
+  expect_error([&] { local("silu", {xi}); }, "[silu] is defined for float32 and float64, got int64");
   expect_error([&] { local("where", {xi, x, xi}); }, "[where] dtypes differ: float32 and int64");
   expect_error([&] { local("where", {value({2}, I64), x, x}); }, "[where] shapes [2] and [4, 3] cannot be broadcast");
   expect_error([&] { local("cast", {x}); }, "[cast] missing attribute 'dtype'");

@@ -47,7 +47,7 @@ def test_scalar_forms(f):
 
 
 @pytest.mark.parametrize("f", [mf.exp, mf.log, mf.sqrt, mf.rsqrt, mf.tanh, mf.sigmoid, mf.relu, F.gelu,
-                               mf.trunc])
+                               F.silu, mf.trunc])
 def test_unary(f):
     check_gradients(f, [rand(3, 4) if f not in (mf.log, mf.sqrt, mf.rsqrt) else positive(3, 4)])
 

@@ -1,6 +1,7 @@
 """Reductions (mf.sum, mean, amax, amin), softmax and the nn.functional ops (layer_norm,
 embedding, gather, cross_entropy) on local tensors, against NumPy; their backward ops
-(softmax_backward, layer_norm_backward, gelu_backward, embedding_backward, gather_backward)
+(softmax_backward, layer_norm_backward, gelu_backward, silu_backward, embedding_backward,
+gather_backward)
 against float64 finite differences of a NumPy forward or NumPy's scatter-add; bad input
 gives a ValueError naming the problem.
 """
@@ -224,6 +225,95 @@ def test_gelu_backward_matches_finite_differences(dtype):
     erf = np.vectorize(math.erf, otypes=[np.float64])
     dx = run("gelu_backward", [x.astype(dtype), dy.astype(dtype)])[0]
     np.testing.assert_allclose(dx, vjp(lambda x: x * 0.5 * (1 + erf(x / math.sqrt(2))), [x], dy, 0), **tolerance(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_silu_backward_matches_finite_differences(dtype):
+    x = np.linspace(-12, 12, 33)
+    dy = np.cos(np.arange(33.0))
+    dx = run("silu_backward", [x.astype(dtype), dy.astype(dtype)])[0]
+    np.testing.assert_allclose(dx, vjp(lambda x: x / (1 + np.exp(-x)), [x], dy, 0), **tolerance(dtype))
+
+
+# ---------------------------------------------------------------------------------------------
+# The row kernels (ops/rows.cc) at the lengths their paths turn on: under one set of 16 lanes,
+# a partial last set, whole sets, the long rows of reductions (512 on), several batches of 16
+# rows and a partial one, lines along a dim with blocks of 256 of them.
+
+ROW_LENGTHS = [1, 7, 16, 17, 33, 100, 511, 512, 1000]
+
+
+@pytest.mark.parametrize("n", ROW_LENGTHS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_row_kernels_at_every_length(n, dtype):
+    rng = np.random.default_rng(n)
+    x = (rng.standard_normal((37, n)) * 3).astype(dtype)
+    dy = rng.standard_normal((37, n)).astype(dtype)
+    x64, dy64 = x.astype(np.float64), dy.astype(np.float64)
+    tol = tolerance(dtype)
+    logp = log_softmax_reference(x64, 1)
+    np.testing.assert_allclose(F.log_softmax(mf.tensor(x), -1).numpy(), logp, **tol)
+    np.testing.assert_allclose(F.softmax(mf.tensor(x), -1).numpy(), np.exp(logp), **tol)
+    p = np.exp(logp)
+    dx = run("softmax_backward", [p.astype(dtype), dy], {"dim": 1, "log": False})[0]
+    np.testing.assert_allclose(dx, p * (dy64 - (dy64 * p).sum(1, keepdims=True)), **tol)
+    dx = run("softmax_backward", [logp.astype(dtype), dy], {"dim": 1, "log": True})[0]
+    np.testing.assert_allclose(dx, dy64 - p * dy64.sum(1, keepdims=True), **tol)
+    w, b = rng.standard_normal(n).astype(dtype), rng.standard_normal(n).astype(dtype)
+    np.testing.assert_allclose(F.layer_norm(mf.tensor(x), [n], mf.tensor(w), mf.tensor(b)).numpy(),
+                               layer_norm_reference(x64, (n,), w, b, 1e-5), **tol)
+    t = mf.tensor(x)
+    np.testing.assert_allclose(t.sum(-1).numpy(), x64.sum(1), **tol)
+    np.testing.assert_array_equal(t.amax(-1).numpy(), x.max(1))
+    np.testing.assert_array_equal(t.amin(-1).numpy(), x.min(1))
+
+
+def test_row_maxima_and_minima_propagate_nan_and_keep_signed_zeros():
+    x = np.zeros((20, 33), np.float32)
+    x[3, 17], x[4, 32], x[5, 0] = np.nan, np.nan, np.inf
+    x[6] = -0.0
+    t = mf.tensor(x)
+    for got, want in ((t.amax(-1).numpy(), x.max(1)), (t.amin(-1).numpy(), x.min(1))):
+        np.testing.assert_array_equal(got, want)
+        assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_softmax_along_a_dim_with_several_blocks_of_lines(log):
+    x = values((3, 5, 600), np.float32) / 8
+    dy = values((3, 5, 600), np.float32)[..., ::-1].copy()
+    expected = log_softmax_reference(x.astype(np.float64), 1)
+    op = F.log_softmax if log else F.softmax
+    y = op(mf.tensor(x), 1).numpy()
+    np.testing.assert_allclose(y, expected if log else np.exp(expected), rtol=1e-5, atol=1e-6)
+    dx = run("softmax_backward", [y, dy], {"dim": 1, "log": log})[0]
+    p, dy64 = np.exp(expected), dy.astype(np.float64)
+    want = dy64 - p * dy64.sum(1, keepdims=True) if log else p * (dy64 - (dy64 * p).sum(1, keepdims=True))
+    np.testing.assert_allclose(dx, want, rtol=1e-4, atol=1e-4)
+
+
+def test_causal_softmax_over_several_batches_of_rows():
+    shape = (3, 20, 24)
+    x = values(shape, np.float32) / 8
+    expected = log_softmax_reference(np.where(causal_mask(shape), x.astype(np.float64), -np.inf), -1)
+    np.testing.assert_allclose(F.log_softmax(mf.tensor(x), -1, causal=True).numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_row_kernels_give_the_same_bits_on_one_thread_and_two():
+    """Each row's result is one task's (results do not depend on how rows spread over threads)."""
+    x = mf.tensor(np.random.default_rng(0).standard_normal((512, 200)).astype(np.float32))
+    ops = [lambda t: F.softmax(t, -1), lambda t: F.log_softmax(t, 0), lambda t: F.layer_norm(t, [200]),
+           lambda t: t.sum(-1), lambda t: t.mean(0), lambda t: t.amax(-1)]
+    previous = mf.get_num_threads()
+    try:
+        mf.set_num_threads(1)
+        one = [f(x).numpy() for f in ops]
+        mf.set_num_threads(2)
+        two = [f(x).numpy() for f in ops]
+    finally:
+        mf.set_num_threads(previous)
+    for a, b in zip(one, two):
+        np.testing.assert_array_equal(a, b)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
-// The CUDA kernels of the elementwise ops (ops/elementwise.cc) and of gelu_backward and
-// relu_backward (ops/nn.cc). Each op's math is a __device__ functor written once for every dtype, mirroring
+// The CUDA kernels of the elementwise ops (ops/elementwise.cc) and of gelu_backward,
+// silu_backward and relu_backward (ops/nn.cc). Each op's math is a __device__ functor written once for every dtype, mirroring
 // the CPU's scalar functions (integers wrap, divide toward zero or down, raise to powers as
 // torch.pow does); every op runs through one kernel template that reads each input at its
 // NumPy-broadcast position. Broadcast dims are merged on the host first, so the common
@@ -288,6 +288,16 @@ struct GeluBackward {
   __device__ T operator()(T x, T dy) const {
     const T density = static_cast<T>(M_2_SQRTPI * M_SQRT1_2 / 2) * exp(static_cast<T>(-0.5) * x * x);
     return dy * (normal_cdf(x) + x * density);
+  }
+};
+
+// x sigmoid(x); dy silu'(x) = dy s (1 + x (1 - s)) with s = sigmoid(x).
+MF_FUNCTOR1(Silu, T, x / (1 + exp(-x)))
+struct SiluBackward {
+  template <typename T>
+  __device__ T operator()(T x, T dy) const {
+    const T s = 1 / (1 + exp(-x));
+    return dy * (s * (1 + x * (1 - s)));
   }
 };
 
@@ -667,6 +677,16 @@ std::vector<Tensor> gelu_backward(const std::vector<Tensor>& in, const KernelCon
   return {out};
 }
 
+// Floats only (its infer refuses the rest); x and dy of one shape.
+std::vector<Tensor> silu_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+  visit_dtype(out.dtype(), [&](auto v) {
+    using T = decltype(v);
+    if constexpr (!kIntegral<T>) launch<T, T, T>("silu_backward", SiluBackward{}, out, {&in[0], &in[1]});
+  });
+  return {out};
+}
+
 // Floats only (its infer refuses the rest); y and dy of one shape.
 std::vector<Tensor> relu_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
   Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
@@ -820,6 +840,8 @@ void add_elementwise_kernels(KernelTable& t) {
   t["sigmoid"] = unary<Sigmoid, I::kToFloat32>("sigmoid");
   t["gelu"] = unary<Gelu, I::kReject>("gelu");
   t["gelu_backward"] = gelu_backward;
+  t["silu"] = unary<Silu, I::kReject>("silu");
+  t["silu_backward"] = silu_backward;
   t["relu_backward"] = relu_backward;
   t["cast"] = cast;
 
