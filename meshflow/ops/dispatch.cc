@@ -197,6 +197,26 @@ std::vector<Tensor> launch_op(const OpDef& op, std::vector<Tensor> inputs, const
                            /*allocate=*/!op.output_views_input && !memory.host_accessible());
 }
 
+// Whether a host kernel is small enough to run on the issuing thread when the compute stream
+// is idle (vm::Flags::small): its inputs and outputs together at most kSmallKernelBytes.
+// Below that, handing the call to the worker (an instruction, an event, the queue, waking
+// the worker, producing pending outputs there) costs more than an elementwise kernel's
+// work; the bound keeps every such kernel below OpenMP's grain (kParallelGrain), so it never
+// starts a team on the issuing thread.
+constexpr int64_t kSmallKernelBytes = 16 << 10;
+
+bool small_kernel(const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs, const Memory& memory) {
+  if (!memory.host_accessible()) return false;
+  int64_t bytes = 0;
+  for (const auto* metas : {&inputs, &outputs}) {
+    for (const TensorMeta& m : *metas) {
+      bytes += numel(m.shape) * static_cast<int64_t>(dtype_size(m.dtype));
+      if (bytes > kSmallKernelBytes) return false;
+    }
+  }
+  return true;
+}
+
 // op.infer, with errors from reading attributes (Attrs's getters do not know the op)
 // carrying the op's name like every other op error.
 // Every output's size is checked here, once for every op: a shape whose element or byte count
@@ -303,6 +323,7 @@ std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inpu
   flags.device = &device::of(memory);
   flags.overwrite = overwrite;
   flags.raise_at_issue = true;  // a rank's own op: out of memory at issue raises at the call
+  flags.small = small_kernel(call->inputs, call->outputs, memory);
   return launch_op(op, inputs, call->outputs, kernel_body(op, call, memory), flags, memory);
 }
 
@@ -372,6 +393,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
     flags.abort_on_error = !op.kernel_checks_data;
     flags.report_error = !op.kernel_checks_data;
     flags.device = &placement.device();
+    flags.small = small_kernel(call->inputs, local_outputs, placement.memory());
     // An input that boxing converted is a copy: its output takes memory of its own.
     for (size_t k = 0; k < overwrite.size(); ++k) {
       const int from = overwrite[k];

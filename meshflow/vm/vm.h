@@ -65,9 +65,12 @@ class Issuing {
   Issuing(const Issuing&) = delete;
   Issuing& operator=(const Issuing&) = delete;
 };
-// How a thread that finds the issuing lock held waits for it: `wrap` calls `wait`, which
-// blocks until the lock is taken. The Python bindings release the GIL around it, since the
-// holder may need the GIL (a hook in backward). Set once, before any thread issues.
+// How a thread that finds the issuing lock held waits for it, and how an issuing thread that
+// runs too far ahead of the workers waits for them (back pressure): `wrap` calls `wait`,
+// which blocks until the lock is taken or the workers have caught up. The Python bindings
+// release the GIL around it, since the lock's holder may need the GIL (a hook in backward)
+// and other Python threads may run meanwhile; so an op's issue may keep the GIL. Set once,
+// before any thread issues.
 void set_issuing_wait(std::function<void(const std::function<void()>& wait)> wrap);
 // Raises, naming `what`, unless this thread may issue a collective: in a job of one rank any
 // may; in a job of several, the thread that issued the first one (called by everything that
@@ -106,6 +109,14 @@ struct Flags {
   // own work (an op on local tensors). Unset for a global op's kernel, whose ranks must fail
   // alike: its outputs fail instead, and the error is raised at the next read.
   bool raise_at_issue = false;
+  // A kernel small enough that handing it to the worker costs more than running it
+  // (launch_kernel only; set by op dispatch): it runs on the issuing thread before launch
+  // returns when that changes nothing else: on the CPU's compute stream while the stream is
+  // idle (nothing launched there is left to run, so launch order holds), its inputs produced
+  // without error and no in-place write of their bytes pending, and no in-place write of its
+  // own. Its outputs are then produced; its error is raised as a queued one's would be (at
+  // the next synchronization, or at once in blocking mode).
+  bool small = false;
 };
 
 // Issues `body` on `stream`; returns its outputs, pending, with the shapes and dtypes of
