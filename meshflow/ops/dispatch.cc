@@ -89,6 +89,37 @@ LocalCallCache& local_cache() {
   return *c;
 }
 
+// The kernel calls of recent local calls, in front of the local call cache: a hit costs a
+// hash of the input metas and a few comparisons, where the cache's key costs copies of the
+// attributes and metas, their hash and the cache's lock. One slot per hash, replaced on a
+// miss; under the issuing lock. `small`: the call's kernel is small (small_kernel) in host
+// memory.
+struct RecentCall {
+  const OpDef* op = nullptr;
+  LocalCall call;
+  bool small = false;
+};
+constexpr int kRecentCallBits = 6;
+
+RecentCall& recent_slot(const OpDef& op, const std::vector<Tensor>& inputs) {
+  static auto* recent = new RecentCall[size_t{1} << kRecentCallBits];
+  uint64_t h = reinterpret_cast<uintptr_t>(&op);
+  for (const Tensor& t : inputs) {
+    h = h * 31 + static_cast<uint64_t>(t.dtype());
+    for (int64_t d : t.shape()) h = h * 1000003 + static_cast<uint64_t>(d);
+  }
+  return recent[(h * 0x9E3779B97F4A7C15ull) >> (64 - kRecentCallBits)];  // Fibonacci hashing: the top bits
+}
+
+bool is_call(const RecentCall& recent, const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
+  if (recent.op != &op || recent.call->inputs.size() != inputs.size()) return false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorMeta& m = recent.call->inputs[i];
+    if (m.dtype != inputs[i].dtype() || m.shape != inputs[i].shape()) return false;
+  }
+  return recent.call->attrs == attrs;
+}
+
 bool fits(const Sbp& s, const TensorMeta& m) { return !s.is_split() || s.split_dim() < static_cast<int>(m.shape.size()); }
 
 std::vector<Signature> one_axis_candidates(const OpDef& op, const std::vector<TensorMeta>& inputs,
@@ -170,21 +201,41 @@ thread_local std::shared_ptr<const std::function<std::string(const std::string&)
 thread_local OpTracer* tracer = nullptr;
 thread_local std::shared_ptr<const AttrsSource> attrs_source;
 
-// The kernel as an instruction body, with the restatement in force when it was issued.
-vm::KernelBody kernel_body(const OpDef& op, std::shared_ptr<const KernelCall> call,
-                           const Memory& memory = host_memory()) {
-  return [&op, &kernel = kernel_for(op, memory), call, restate = restatement](const std::vector<Tensor>& in,
+// An op's kernel call as the VM launches it (vm::KernelLaunch): run at once, or queued as a
+// body holding the call and the restatement in force when it was issued.
+class OpKernel : public vm::KernelLaunch {
+ public:
+  OpKernel(const OpDef& op, std::shared_ptr<const KernelCall> call, const Memory& memory)
+      : kernel_(kernel_for(op, memory)), call_(std::move(call)) {}
+
+  std::vector<Tensor> run_here(const std::vector<Tensor>& inputs) override {
+    return run(kernel_, *call_, restatement.get(), inputs, nullptr);
+  }
+
+  vm::KernelBody body() override {
+    return [&kernel = kernel_, call = std::move(call_), restate = restatement](const std::vector<Tensor>& in,
                                                                               const std::vector<Tensor>& out) {
+      return run(kernel, *call, restate.get(), in, &out);
+    };
+  }
+
+ private:
+  static std::vector<Tensor> run(const Kernel& kernel, const KernelCall& call,
+                                 const std::function<std::string(const std::string&)>* restate,
+                                 const std::vector<Tensor>& in, const std::vector<Tensor>* given) {
     try {
-      KernelContext ctx = call->context();
-      ctx.given = &out;
+      KernelContext ctx = call.context();
+      ctx.given = given;
       return kernel(in, ctx);
     } catch (const std::invalid_argument& e) {
       if (!restate) throw;
       rethrow_restated(e, (*restate)(e.what()));
     }
-  };
-}
+  }
+
+  const Kernel& kernel_;
+  std::shared_ptr<const KernelCall> call_;
+};
 
 // Issues the op's kernel on tensors in `memory`. On a device the host cannot touch, its
 // outputs' memory is allocated now, by the issuing thread (vm::launch_kernel), except a
@@ -192,21 +243,22 @@ vm::KernelBody kernel_body(const OpDef& op, std::shared_ptr<const KernelCall> ca
 // takes it: allocating at issue cost the issuing thread 0.15-0.2 us per op, about 9% of a
 // small op's dispatch (bench/dispatch_bench.py), where the worker's allocation overlaps it.
 std::vector<Tensor> launch_op(const OpDef& op, std::vector<Tensor> inputs, const std::vector<TensorMeta>& outputs,
-                              vm::KernelBody body, const vm::Flags& flags, const Memory& memory) {
-  return vm::launch_kernel(op.name, std::move(inputs), outputs, std::move(body), flags,
+                              std::shared_ptr<const KernelCall> call, const vm::Flags& flags, const Memory& memory) {
+  OpKernel kernel(op, std::move(call), memory);
+  return vm::launch_kernel(op.name, std::move(inputs), outputs, kernel, flags,
                            /*allocate=*/!op.output_views_input && !memory.host_accessible());
 }
 
-// Whether a host kernel is small enough to run on the issuing thread when the compute stream
-// is idle (vm::Flags::small): its inputs and outputs together at most kSmallKernelBytes.
+// Whether a kernel is small enough, in host memory, to run on the issuing thread when the
+// compute stream is idle (vm::Flags::small): its inputs and outputs together at most
+// kSmallKernelBytes.
 // Below that, handing the call to the worker (an instruction, an event, the queue, waking
 // the worker, producing pending outputs there) costs more than an elementwise kernel's
 // work; the bound keeps every such kernel below OpenMP's grain (kParallelGrain), so it never
 // starts a team on the issuing thread.
 constexpr int64_t kSmallKernelBytes = 16 << 10;
 
-bool small_kernel(const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs, const Memory& memory) {
-  if (!memory.host_accessible()) return false;
+bool small_kernel(const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs) {
   int64_t bytes = 0;
   for (const auto* metas : {&inputs, &outputs}) {
     for (const TensorMeta& m : *metas) {
@@ -236,6 +288,25 @@ std::vector<TensorMeta> infer_outputs(const OpDef& op, const std::vector<TensorM
     if (dynamic_cast<const IndexError*>(&e)) index_error(op.name, e.what());
     op_error(op.name, e.what());
   }
+}
+
+// A local call's kernel call by (op, attributes, input metas): its output metas inferred once.
+// Kernel-only attributes (random ops' seeds) change at every call: those are not cached.
+RecentCall local_call(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
+  RecentCall* slot = op.kernel_only_attrs.empty() ? &recent_slot(op, inputs) : nullptr;
+  if (slot && is_call(*slot, op, inputs, attrs)) return *slot;
+  LocalKey key{&op, attrs, {}};
+  key.inputs.reserve(inputs.size());
+  for (const Tensor& t : inputs) key.inputs.push_back({t.shape(), t.dtype()});
+  auto make = [&] {
+    const std::vector<TensorMeta>& metas = key.inputs;
+    std::vector<TensorMeta> outputs = infer_outputs(op, metas, attrs);
+    return KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)};
+  };
+  LocalCall call = slot ? local_cache().get(key, make) : std::make_shared<const KernelCall>(make());
+  RecentCall made{&op, call, small_kernel(call->inputs, call->outputs)};
+  if (slot) *slot = made;
+  return made;
 }
 
 }  // namespace
@@ -297,20 +368,9 @@ const bool device_gradient_sum_installed = [] {
 }();
 }  // namespace
 
-std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+std::vector<Tensor> apply_local(const OpDef& op, std::vector<Tensor> inputs, const Attrs& attrs,
                                 const std::vector<int>& overwrite) {
   vm::Issuing issuing;  // the caches below, and the kernel's issue
-  LocalKey key{&op, attrs, {}};
-  key.inputs.reserve(inputs.size());
-  for (const Tensor& t : inputs) key.inputs.push_back({t.shape(), t.dtype()});
-  auto make = [&] {
-    const std::vector<TensorMeta>& metas = key.inputs;
-    std::vector<TensorMeta> outputs = infer_outputs(op, metas, attrs);
-    return KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)};
-  };
-  // Kernel-only attributes (random ops' seeds) change at every call: those are not cached.
-  const LocalCall call =
-      op.kernel_only_attrs.empty() ? local_cache().get(key, make) : std::make_shared<const KernelCall>(make());
   // Ops run on their inputs' device (creation ops, with none, on the host's).
   Memory& memory = inputs.empty() ? host_memory() : inputs[0].memory();
   for (const Tensor& t : inputs) {
@@ -319,12 +379,13 @@ std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inpu
                             t.memory().device_str() + "; move them with to(device) first");
     }
   }
+  const RecentCall known = local_call(op, inputs, attrs);
   vm::Flags flags;
   flags.device = &device::of(memory);
   flags.overwrite = overwrite;
   flags.raise_at_issue = true;  // a rank's own op: out of memory at issue raises at the call
-  flags.small = small_kernel(call->inputs, call->outputs, memory);
-  return launch_op(op, inputs, call->outputs, kernel_body(op, call, memory), flags, memory);
+  flags.small = known.small && memory.host_accessible();
+  return launch_op(op, std::move(inputs), known.call->outputs, known.call, flags, memory);
 }
 
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
@@ -393,13 +454,13 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
     flags.abort_on_error = !op.kernel_checks_data;
     flags.report_error = !op.kernel_checks_data;
     flags.device = &placement.device();
-    flags.small = small_kernel(call->inputs, local_outputs, placement.memory());
+    flags.small = small_kernel(call->inputs, local_outputs) && placement.memory().host_accessible();
     // An input that boxing converted is a copy: its output takes memory of its own.
     for (size_t k = 0; k < overwrite.size(); ++k) {
       const int from = overwrite[k];
       flags.overwrite.push_back(from >= 0 && plan.input_plans.at(static_cast<size_t>(from))->steps.empty() ? from : -1);
     }
-    outs = launch_op(op, locals, local_outputs, kernel_body(op, call, placement.memory()), flags, placement.memory());
+    outs = launch_op(op, std::move(locals), local_outputs, std::move(call), flags, placement.memory());
     if (op.kernel_checks_data) {
       // The placement's ranks raise the data error together: the outputs pass through an
       // agreement among them. Ranks outside hold no part and take no part; a transfer of

@@ -58,7 +58,7 @@ struct OpPlan {
 // `overwrite`: an in-place update (vm::Flags::overwrite), output k written over input
 // overwrite[k]'s memory (a global input: its local part, unless boxing converts it); the
 // op's kernel must be elementwise. Empty: every output in new memory.
-std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+std::vector<Tensor> apply_local(const OpDef& op, std::vector<Tensor> inputs, const Attrs& attrs,
                                 const std::vector<int>& overwrite = {});
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
                                        const Constraints& constraints = {}, const std::vector<int>& overwrite = {});

@@ -100,12 +100,13 @@ class Machine {
   }
 
   std::vector<Tensor> launch(const std::string& name, device::StreamKind kind, std::vector<Tensor> inputs,
-                             const std::vector<TensorMeta>& metas, KernelBody body, Flags flags, bool allocate) {
+                             const std::vector<TensorMeta>& metas, KernelLaunch& kernel, const Flags& flags,
+                             bool allocate) {
     Issuing issuing;
     if (flags.run_on_failed_inputs) check_collective_thread(name);  // a collective (vm.h: Flags)
     drop_retired();
     device::Device& dev = flags.device ? *flags.device : device_;
-    if (flags.small && runs_here(kind, dev, inputs, flags, allocate)) return run_here(name, inputs, metas, body, flags);
+    if (flags.small && runs_here(kind, dev, inputs, flags, allocate)) return run_here(name, inputs, metas, kernel, flags);
     auto ins = std::make_shared<Instruction>();
     ins->name = name;
     ins->kind = kind;
@@ -115,7 +116,7 @@ class Machine {
     Memory& memory = flags.outputs_in ? *flags.outputs_in : dev.memory();
     for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype, memory));
     if (allocate || !flags.overwrite.empty()) give_memory(*ins, metas, flags, memory, allocate);
-    ins->body = std::move(body);
+    ins->body = kernel.body();
     ins->flags = flags;
 
     device::Stream& stream = &dev == &device_ ? stream_of(kind) : dev.stream(kind);
@@ -267,19 +268,19 @@ class Machine {
       if (!s.is_ready() || s.error()) return false;
       if (const Writes* w = writes_of(s); w && !w->last->query()) return false;
     }
-    return stream_of(kind).query();
+    if (!compute_) compute_ = &stream_of(device::StreamKind::kCompute);
+    return compute_->query();
   }
 
   // A small kernel run on the issuing thread (runs_here): its results are the outputs, made
   // new storages where a result shares its storage (a view of an input), as fulfill makes
   // them on the worker. An error fails pending outputs as run() does.
   std::vector<Tensor> run_here(const std::string& name, const std::vector<Tensor>& inputs,
-                               const std::vector<TensorMeta>& metas, const KernelBody& body, const Flags& flags) {
+                               const std::vector<TensorMeta>& metas, KernelLaunch& kernel, const Flags& flags) {
     const int64_t start = trace_ ? now_us() : 0;
     std::vector<Tensor> results;
     try {
-      static const std::vector<Tensor> no_given;
-      results = body(inputs, no_given);
+      results = kernel.run_here(inputs);
       check_results(results, metas);
     } catch (...) {
       return fail_here(name, inputs, metas, flags, named(name, std::current_exception()));
@@ -333,6 +334,7 @@ class Machine {
     if (comm_stream) comm::set_current_op("");
     std::lock_guard<std::mutex> lock(mu_);
     retired_.push_back(ins);
+    any_retired_.store(true, std::memory_order_release);
     if (trace_) spans_.push_back({ins->name, ins->kind, start, now_us()});
   }
 
@@ -445,10 +447,12 @@ class Machine {
 
   // Drops retired instructions on this (the issuing) thread, outside the lock.
   void drop_retired() {
+    if (!any_retired_.load(std::memory_order_acquire)) return;  // most launches find none
     std::vector<std::shared_ptr<Instruction>> done;
     {
       std::lock_guard<std::mutex> lock(mu_);
       done.swap(retired_);
+      any_retired_.store(false, std::memory_order_relaxed);
     }
   }
 
@@ -531,8 +535,11 @@ class Machine {
   // in-place write waits for, as any of them may read its bytes (a compute stream reads
   // only its device's memory, and the writer's runs in order). Issuing thread only.
   std::vector<std::pair<device::Stream*, std::shared_ptr<device::Event>>> last_on_other_streams_;
+  // The device's compute stream, once a small kernel has looked for it; under the issuing lock.
+  device::Stream* compute_ = nullptr;
   std::mutex mu_;
   std::vector<std::shared_ptr<Instruction>> retired_;  // GUARDED_BY(mu_)
+  std::atomic<bool> any_retired_{false};               // !retired_.empty(), read without the lock
   std::exception_ptr pending_error_;                    // GUARDED_BY(mu_)
   std::vector<TraceSpan> spans_;                             // GUARDED_BY(mu_)
 };
@@ -579,19 +586,40 @@ void check_collective_thread(const std::string& what) {
       "Issue them on that thread and hand the values read there to other threads");
 }
 
+namespace {
+
+// A body as a KernelLaunch.
+class BodyLaunch : public KernelLaunch {
+ public:
+  explicit BodyLaunch(KernelBody body) : body_(std::move(body)) {}
+  std::vector<Tensor> run_here(const std::vector<Tensor>& inputs) override { return body_(inputs, {}); }
+  KernelBody body() override { return std::move(body_); }
+
+ private:
+  KernelBody body_;
+};
+
+}  // namespace
+
 std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
                            const std::vector<TensorMeta>& outputs, Body body, Flags flags) {
-  return machine().launch(
-      name, stream, std::move(inputs), outputs,
-      [body = std::move(body)](const std::vector<Tensor>& in, const std::vector<Tensor>&) { return body(in); }, flags,
-      /*allocate=*/false);
+  BodyLaunch kernel([body = std::move(body)](const std::vector<Tensor>& in, const std::vector<Tensor>&) {
+    return body(in);
+  });
+  return machine().launch(name, stream, std::move(inputs), outputs, kernel, flags, /*allocate=*/false);
 }
 
 std::vector<Tensor> launch_kernel(const std::string& name, std::vector<Tensor> inputs,
-                                  const std::vector<TensorMeta>& outputs, KernelBody body, Flags flags,
+                                  const std::vector<TensorMeta>& outputs, KernelLaunch& kernel, const Flags& flags,
                                   bool allocate) {
-  return machine().launch(name, device::StreamKind::kCompute, std::move(inputs), outputs, std::move(body), flags,
-                          allocate);
+  return machine().launch(name, device::StreamKind::kCompute, std::move(inputs), outputs, kernel, flags, allocate);
+}
+
+std::vector<Tensor> launch_kernel(const std::string& name, std::vector<Tensor> inputs,
+                                  const std::vector<TensorMeta>& outputs, KernelBody body, const Flags& flags,
+                                  bool allocate) {
+  BodyLaunch kernel(std::move(body));
+  return launch_kernel(name, std::move(inputs), outputs, kernel, flags, allocate);
 }
 
 std::string error_message(std::exception_ptr error) {

@@ -123,12 +123,27 @@ struct Flags {
 // `outputs` (the body must return tensors of exactly these).
 std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
                            const std::vector<TensorMeta>& outputs, Body body, Flags flags = {});
+// An op's kernel call as launch_kernel takes it: run at once on the issuing thread (a small
+// kernel, Flags::small), or queued as the body it makes only then, so that a call run at once
+// makes no body.
+class KernelLaunch {
+ public:
+  virtual ~KernelLaunch() = default;
+  // Runs the kernel on the calling thread; it allocates its outputs.
+  virtual std::vector<Tensor> run_here(const std::vector<Tensor>& inputs) = 0;
+  // The body to queue; called at most once.
+  virtual KernelBody body() = 0;
+};
+
 // Issues an op's kernel on the compute stream. With `allocate`, its outputs' memory is
 // allocated now in the memory they go to (Flags::outputs_in, else the device's): a block of
 // a stream-ordered allocator taken off the workers belongs to the compute stream, which
 // writes it. Without, the body gets no outputs and the kernel allocates them as it runs.
 std::vector<Tensor> launch_kernel(const std::string& name, std::vector<Tensor> inputs,
-                                  const std::vector<TensorMeta>& outputs, KernelBody body, Flags flags,
+                                  const std::vector<TensorMeta>& outputs, KernelLaunch& kernel, const Flags& flags,
+                                  bool allocate);
+std::vector<Tensor> launch_kernel(const std::string& name, std::vector<Tensor> inputs,
+                                  const std::vector<TensorMeta>& outputs, KernelBody body, const Flags& flags,
                                   bool allocate);
 
 // A copy of `t` in `target`'s memory, issued on `target`'s host-to-device stream (on the
