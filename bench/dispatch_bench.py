@@ -12,7 +12,7 @@ binding _C.apply (op by name, attributes in a dict) that other ops go through; t
 compute stream; these rows time the issuing thread (the work runs beside it).
 
 Then the per-op path as a user writes it: `a + b`, `x * 2.0` and `x.sum()` on float32 tensors of
-1 and 64 elements, meshflow beside PyTorch (when installed) in the same run, each the best of 5
+1 and 256 elements (a 16x16 tensor's), meshflow beside PyTorch (when installed) in the same run, each the best of 5
 rounds, with meshflow's ratio to PyTorch. Under mpirun (e.g. `scripts/mpirun 2 python3
 bench/dispatch_bench.py`) the rows are global ops on every rank (broadcast tensors on the
 world's placement: no communication per op), beside the local ones of the same process;
@@ -96,7 +96,7 @@ def main():
     parser.add_argument("--iterations", type=int, default=100_000)
     parser.add_argument("--per-op-only", action="store_true", help="only the per-op table")
     parser.add_argument("--ops", nargs="+", default=list(PER_OP), choices=list(PER_OP))
-    parser.add_argument("--sizes", nargs="+", type=int, default=[1, 64])
+    parser.add_argument("--sizes", nargs="+", type=int, default=[1, 256])  # 256: a 16x16 tensor's elements
     args = parser.parse_args()
     n = args.iterations
     if torch is not None:

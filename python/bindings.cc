@@ -37,38 +37,9 @@
 #include "meshflow/graph/passes.h"
 #include "meshflow/nn/optim.h"
 #include "meshflow/vm/vm.h"
+#include "python/op_calls.h"
 
 namespace py = pybind11;
-
-namespace mf {
-// A Python int as int64, or nullopt beyond its range (Python ints have no bound).
-std::optional<int64_t> int64_of(const py::handle& value) {
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
-  if (overflow) return std::nullopt;
-  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
-  return static_cast<int64_t>(v);
-}
-}  // namespace mf
-
-// Shapes cross to and from Python as lists of ints, as the std::vector they replaced; a size
-// beyond int64 is an error naming it (pybind alone would say "Unable to cast").
-namespace pybind11::detail {
-template <>
-struct type_caster<mf::Shape> : list_caster<mf::Shape, int64_t> {
-  bool load(handle src, bool convert) {
-    if (isinstance<sequence>(src) && !isinstance<str>(src)) {
-      for (handle item : reinterpret_borrow<sequence>(src)) {
-        if (PyLong_Check(item.ptr()) && !mf::int64_of(item)) {
-          throw value_error("shape " + std::string(str(src)) + " has the size " + std::string(str(item)) +
-                            ", which does not fit in int64");
-        }
-      }
-    }
-    return list_caster<mf::Shape, int64_t>::load(src, convert);
-  }
-};
-}  // namespace pybind11::detail
 
 namespace mf {
 namespace {
@@ -148,16 +119,6 @@ py::dict stats_dict() {
 }
 
 
-// A Python number beside tensor x. An int beyond int64 is a float beside a float tensor (as
-// Python's own arithmetic would make it) and refused beside an integer one, naming both.
-Scalar scalar_of(const py::handle& value, const std::string& op, const Var& x) {
-  if (!py::isinstance<py::int_>(value)) return py::cast<double>(value);
-  if (const std::optional<int64_t> i = int64_of(value)) return *i;
-  if (is_floating(x.dtype())) return py::cast<double>(value);
-  op_error(op, "value " + py::str(value).cast<std::string>() + " does not fit in " + dtype_name(x.dtype()) +
-                   ", the dtype of its tensor operand");
-}
-
 Attrs attrs_of(const py::dict& d) {
   Attrs attrs;
   for (const auto& [key, value] : d) {
@@ -193,139 +154,6 @@ std::vector<Var> apply(const std::string& name, const std::vector<Var>& inputs, 
   if (!sbp.is_none()) constraints.outputs.push_back(py::cast<NdSbp>(sbp));
   py::gil_scoped_release release;
   return call(name, inputs, attrs, constraints);
-}
-
-// An op looked up once (mf._C.op(name)), for the Python fast paths: calling it skips the
-// registry lookup by name, the attribute dict and the list conversions of apply().
-struct OpRef {
-  const OpDef* op;
-};
-
-// The op handles' calls (Op.unary, .binary, .scalar, .reduce) are the per-op hot path. They
-// are plain CPython METH_FASTCALL functions bound to a capsule of the OpDef, reading and
-// making Vars through the Python type of Var found once at import: a call costs no pybind11
-// overload resolution and no lookup of a C++ type by name (pybind11 hashes the type's name
-// on each), and leaves pybind11's process-wide state alone.
-const py::detail::type_info* var_type = nullptr;  // set at import, under the GIL; read-only after
-
-// Argument `index` of `call` as a Var (held by the Python object), or a TypeError naming it.
-const Var& var_arg(PyObject* arg, const char* call, int index) {
-  if (Py_TYPE(arg) == var_type->type) {
-    auto* inst = reinterpret_cast<py::detail::instance*>(arg);
-    if (void* value = inst->get_value_and_holder().value_ptr()) return *static_cast<const Var*>(value);
-  } else if (PyObject_TypeCheck(arg, var_type->type)) {
-    return py::cast<const Var&>(py::handle(arg));  // a subclass: pybind11's own, slower path
-  }
-  throw py::type_error(std::string(call) + ": argument " + std::to_string(index) + " must be a _C.Var, got " +
-                       Py_TYPE(arg)->tp_name);
-}
-
-// A new Python Var owning `v`.
-PyObject* var_object(Var&& v) {
-  const auto copy = [](const void* p) -> void* { return new Var(*static_cast<const Var*>(p)); };
-  const auto move = [](const void* p) -> void* {
-    return new Var(std::move(*const_cast<Var*>(static_cast<const Var*>(p))));
-  };
-  return py::detail::type_caster_generic::cast(&v, py::return_value_policy::move, nullptr, var_type, copy, move)
-      .ptr();
-}
-
-// The GIL let go while an op is issued (it may wait for the issuing lock or the VM's queue).
-struct WithoutGil {
-  PyThreadState* state = PyEval_SaveThread();
-  WithoutGil() = default;
-  WithoutGil(const WithoutGil&) = delete;
-  WithoutGil& operator=(const WithoutGil&) = delete;
-  ~WithoutGil() { PyEval_RestoreThread(state); }
-};
-
-// Sets the Python error of the exception being handled, as pybind11's own calls do (its
-// translators, meshflow's OpError classes among them). Call inside a catch block.
-void raise_current_exception() {
-  if (py::detail::apply_exception_translators(py::detail::get_local_internals().registered_exception_translators)) {
-    return;
-  }
-  if (py::detail::apply_exception_translators(py::detail::get_internals().registered_exception_translators)) return;
-  PyErr_SetString(PyExc_SystemError, "an exception escaped meshflow's exception translators");
-}
-
-// Runs `body` (returning a Var) as op call `call` taking `nargs` arguments; nullptr with the
-// Python error set if it throws.
-template <typename Body>
-PyObject* op_call(const char* call, Py_ssize_t nargs, Py_ssize_t expected, Body&& body) {
-  try {
-    if (nargs != expected) {
-      throw py::type_error(std::string(call) + " takes " + std::to_string(expected) + " arguments (" +
-                           std::to_string(nargs) + " given)");
-    }
-    return var_object(body());
-  } catch (...) {
-    raise_current_exception();
-    return nullptr;
-  }
-}
-
-const OpDef& op_of(PyObject* capsule) { return *static_cast<const OpDef*>(PyCapsule_GetPointer(capsule, nullptr)); }
-
-Var first_output(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs = {}) {
-  std::vector<Var> outputs;
-  {
-    WithoutGil unlocked;
-    outputs = call(op, inputs, attrs);
-  }
-  if (outputs.empty()) throw std::logic_error(op.name + " has no outputs");
-  return std::move(outputs[0]);
-}
-
-PyObject* unary_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  return op_call("Op.unary", nargs, 1, [&] { return first_output(op_of(self), {var_arg(args[0], "Op.unary", 1)}); });
-}
-
-PyObject* binary_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  return op_call("Op.binary", nargs, 2, [&] {
-    return first_output(op_of(self), {var_arg(args[0], "Op.binary", 1), var_arg(args[1], "Op.binary", 2)});
-  });
-}
-
-// (x, value): the op with the Python number `value` as its "value" attribute.
-PyObject* scalar_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  return op_call("Op.scalar", nargs, 2, [&] {
-    const OpDef& op = op_of(self);
-    const Var& x = var_arg(args[0], "Op.scalar", 1);
-    const Scalar value = scalar_of(py::handle(args[1]), op.name, x);
-    WithoutGil unlocked;
-    return scalar_op(op, x, value);
-  });
-}
-
-// (x, dims, keepdim): a reduction over `dims` (a list of ints; empty: every dim).
-PyObject* reduce_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  return op_call("Op.reduce", nargs, 3, [&] {
-    const Var& x = var_arg(args[0], "Op.reduce", 1);
-    if (!PyList_Check(args[1])) {
-      throw py::type_error(std::string("Op.reduce: dims must be a list of ints, got ") + Py_TYPE(args[1])->tp_name);
-    }
-    const Attrs attrs{{"dims", py::cast<Shape>(py::handle(args[1])).vec()},
-                      {"keepdim", static_cast<bool>(PyObject_IsTrue(args[2]))}};
-    return first_output(op_of(self), {x}, attrs);
-  });
-}
-
-PyMethodDef op_methods[] = {
-    {"unary", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&unary_call)), METH_FASTCALL,
-     "unary(x): the op's first output on Var x"},
-    {"binary", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&binary_call)), METH_FASTCALL,
-     "binary(a, b): the op's first output on Vars a and b"},
-    {"scalar", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&scalar_call)), METH_FASTCALL,
-     "scalar(x, value): the op on Var x with the number value"},
-    {"reduce", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&reduce_call)), METH_FASTCALL,
-     "reduce(x, dims, keepdim): the reduction of Var x over dims (empty: every dim)"},
-};
-
-// Op's method `method` (an entry of op_methods) bound to the op.
-py::object op_method(const OpRef& r, PyMethodDef& method) {
-  py::capsule self(static_cast<const void*>(r.op));
-  return py::reinterpret_steal<py::object>(PyCFunction_New(&method, self.ptr()));
 }
 
 // Device `index` of `type`; for a negative index, the one placements on `type` use on this
@@ -858,16 +686,9 @@ PYBIND11_MODULE(_C, m) {
         return out;
       },
       py::arg("name"), py::arg("inputs"), py::arg("attrs") = py::dict(), py::arg("ranks") = 2);
-  py::class_<OpRef>(m, "Op")
-      .def_property_readonly("name", [](const OpRef& r) { return r.op->name; })
-      .def_property_readonly("unary", [](const OpRef& r) { return op_method(r, op_methods[0]); })
-      .def_property_readonly("binary", [](const OpRef& r) { return op_method(r, op_methods[1]); })
-      .def_property_readonly("scalar", [](const OpRef& r) { return op_method(r, op_methods[2]); })
-      .def_property_readonly("reduce", [](const OpRef& r) { return op_method(r, op_methods[3]); });
   m.def("promote_for_scalar", [](const Var& x, const py::object& value) {
     return promote_for_scalar(x, scalar_of(value, "promote_for_scalar", x));
   }, py::arg("x"), py::arg("value"));
-  m.def("op", [](const std::string& name) { return OpRef{&find_op(name)}; }, py::arg("name"));
   m.def("manual_seed", &manual_seed, py::arg("seed"));
   m.def("set_num_threads", &device::set_cpu_threads, py::arg("n"));
   m.def("get_num_threads", &device::cpu_threads);
@@ -917,8 +738,9 @@ PYBIND11_MODULE(_C, m) {
     }
   });
   m.def("fail_at_exit", [](int code) { exit_status.store(code); }, py::arg("exit_code") = 1);
-  // A thread that waits for another's issuing lock (vm.h) lets the GIL go meanwhile: the
-  // holder may need it (a hook in backward, a tensor wrapping a NumPy array to release).
+  // A thread that waits for another's issuing lock, or for the workers to catch up (vm.h),
+  // lets the GIL go meanwhile: the holder may need it (a hook in backward), and other Python
+  // threads may run.
   vm::set_issuing_wait([](const std::function<void()>& wait) {
     if (PyGILState_Check()) {
       py::gil_scoped_release release;
@@ -980,5 +802,5 @@ PYBIND11_MODULE(_C, m) {
   m.def(
       "agree", [](const std::string& error, const std::string& call) { comm::agree(error, 0, call); },
       py::arg("error"), py::arg("call"), release());
-  var_type = py::detail::get_type_info(typeid(Var));
+  bind_op_calls(m);  // after Var
 }

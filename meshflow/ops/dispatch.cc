@@ -1,10 +1,12 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/ops/dispatch.h"
 
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "meshflow/boxing/execute.h"
@@ -64,6 +66,10 @@ PlanCache& cache() {
   return *c;
 }
 
+// Plans served by the table of recent global calls in front of the cache (RecentGlobalCall),
+// counted as the cache's hits (infer_cache_stats).
+std::atomic<int64_t> recent_global_hits{0};
+
 // A local call's kernel call by (op, attributes, input metas): its output metas are
 // inferred once, and issuing it again allocates only the instruction.
 struct LocalKey {
@@ -87,6 +93,37 @@ using LocalCallCache = LruCache<LocalKey, KernelCall, LocalKeyHash>;
 LocalCallCache& local_cache() {
   static auto* c = new LocalCallCache(default_cache_capacity());
   return *c;
+}
+
+// The kernel calls of recent local calls, in front of the local call cache: a hit costs a
+// hash of the input metas and a few comparisons, where the cache's key costs copies of the
+// attributes and metas, their hash and the cache's lock. One slot per hash, replaced on a
+// miss; under the issuing lock. `small`: the call's kernel is small (small_kernel) in host
+// memory.
+struct RecentCall {
+  const OpDef* op = nullptr;
+  LocalCall call;
+  bool small = false;
+};
+constexpr int kRecentCallBits = 6;
+
+RecentCall& recent_slot(const OpDef& op, const std::vector<Tensor>& inputs) {
+  static auto* recent = new RecentCall[size_t{1} << kRecentCallBits];
+  uint64_t h = reinterpret_cast<uintptr_t>(&op);
+  for (const Tensor& t : inputs) {
+    h = h * 31 + static_cast<uint64_t>(t.dtype());
+    for (int64_t d : t.shape()) h = h * 1000003 + static_cast<uint64_t>(d);
+  }
+  return recent[(h * 0x9E3779B97F4A7C15ull) >> (64 - kRecentCallBits)];  // Fibonacci hashing: the top bits
+}
+
+bool is_call(const RecentCall& recent, const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
+  if (recent.op != &op || recent.call->inputs.size() != inputs.size()) return false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorMeta& m = recent.call->inputs[i];
+    if (m.dtype != inputs[i].dtype() || m.shape != inputs[i].shape()) return false;
+  }
+  return recent.call->attrs == attrs;
 }
 
 bool fits(const Sbp& s, const TensorMeta& m) { return !s.is_split() || s.split_dim() < static_cast<int>(m.shape.size()); }
@@ -170,21 +207,41 @@ thread_local std::shared_ptr<const std::function<std::string(const std::string&)
 thread_local OpTracer* tracer = nullptr;
 thread_local std::shared_ptr<const AttrsSource> attrs_source;
 
-// The kernel as an instruction body, with the restatement in force when it was issued.
-vm::KernelBody kernel_body(const OpDef& op, std::shared_ptr<const KernelCall> call,
-                           const Memory& memory = host_memory()) {
-  return [&op, &kernel = kernel_for(op, memory), call, restate = restatement](const std::vector<Tensor>& in,
+// An op's kernel call as the VM launches it (vm::KernelLaunch): run at once, or queued as a
+// body holding the call and the restatement in force when it was issued.
+class OpKernel : public vm::KernelLaunch {
+ public:
+  OpKernel(const OpDef& op, std::shared_ptr<const KernelCall> call, const Memory& memory)
+      : kernel_(kernel_for(op, memory)), call_(std::move(call)) {}
+
+  std::vector<Tensor> run_here(const std::vector<Tensor>& inputs) override {
+    return run(kernel_, *call_, restatement.get(), inputs, nullptr);
+  }
+
+  vm::KernelBody body() override {
+    return [&kernel = kernel_, call = std::move(call_), restate = restatement](const std::vector<Tensor>& in,
                                                                               const std::vector<Tensor>& out) {
+      return run(kernel, *call, restate.get(), in, &out);
+    };
+  }
+
+ private:
+  static std::vector<Tensor> run(const Kernel& kernel, const KernelCall& call,
+                                 const std::function<std::string(const std::string&)>* restate,
+                                 const std::vector<Tensor>& in, const std::vector<Tensor>* given) {
     try {
-      KernelContext ctx = call->context();
-      ctx.given = &out;
+      KernelContext ctx = call.context();
+      ctx.given = given;
       return kernel(in, ctx);
     } catch (const std::invalid_argument& e) {
       if (!restate) throw;
       rethrow_restated(e, (*restate)(e.what()));
     }
-  };
-}
+  }
+
+  const Kernel& kernel_;
+  std::shared_ptr<const KernelCall> call_;
+};
 
 // Issues the op's kernel on tensors in `memory`. On a device the host cannot touch, its
 // outputs' memory is allocated now, by the issuing thread (vm::launch_kernel), except a
@@ -192,9 +249,30 @@ vm::KernelBody kernel_body(const OpDef& op, std::shared_ptr<const KernelCall> ca
 // takes it: allocating at issue cost the issuing thread 0.15-0.2 us per op, about 9% of a
 // small op's dispatch (bench/dispatch_bench.py), where the worker's allocation overlaps it.
 std::vector<Tensor> launch_op(const OpDef& op, std::vector<Tensor> inputs, const std::vector<TensorMeta>& outputs,
-                              vm::KernelBody body, const vm::Flags& flags, const Memory& memory) {
-  return vm::launch_kernel(op.name, std::move(inputs), outputs, std::move(body), flags,
+                              std::shared_ptr<const KernelCall> call, const vm::Flags& flags, const Memory& memory) {
+  OpKernel kernel(op, std::move(call), memory);
+  return vm::launch_kernel(op.name, std::move(inputs), outputs, kernel, flags,
                            /*allocate=*/!op.output_views_input && !memory.host_accessible());
+}
+
+// Whether a kernel is small enough, in host memory, to run on the issuing thread when the
+// compute stream is idle (vm::Flags::small): its inputs and outputs together at most
+// kSmallKernelBytes.
+// Below that, handing the call to the worker (an instruction, an event, the queue, waking
+// the worker, producing pending outputs there) costs more than an elementwise kernel's
+// work; the bound keeps every such kernel below OpenMP's grain (kParallelGrain), so it never
+// starts a team on the issuing thread.
+constexpr int64_t kSmallKernelBytes = 16 << 10;
+
+bool small_kernel(const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs) {
+  int64_t bytes = 0;
+  for (const auto* metas : {&inputs, &outputs}) {
+    for (const TensorMeta& m : *metas) {
+      bytes += numel(m.shape) * static_cast<int64_t>(dtype_size(m.dtype));
+      if (bytes > kSmallKernelBytes) return false;
+    }
+  }
+  return true;
 }
 
 // op.infer, with errors from reading attributes (Attrs's getters do not know the op)
@@ -216,6 +294,25 @@ std::vector<TensorMeta> infer_outputs(const OpDef& op, const std::vector<TensorM
     if (dynamic_cast<const IndexError*>(&e)) index_error(op.name, e.what());
     op_error(op.name, e.what());
   }
+}
+
+// A local call's kernel call by (op, attributes, input metas): its output metas inferred once.
+// Kernel-only attributes (random ops' seeds) change at every call: those are not cached.
+RecentCall local_call(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
+  RecentCall* slot = op.kernel_only_attrs.empty() ? &recent_slot(op, inputs) : nullptr;
+  if (slot && is_call(*slot, op, inputs, attrs)) return *slot;
+  LocalKey key{&op, attrs, {}};
+  key.inputs.reserve(inputs.size());
+  for (const Tensor& t : inputs) key.inputs.push_back({t.shape(), t.dtype()});
+  auto make = [&] {
+    const std::vector<TensorMeta>& metas = key.inputs;
+    std::vector<TensorMeta> outputs = infer_outputs(op, metas, attrs);
+    return KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)};
+  };
+  LocalCall call = slot ? local_cache().get(key, make) : std::make_shared<const KernelCall>(make());
+  RecentCall made{&op, call, small_kernel(call->inputs, call->outputs)};
+  if (slot) *slot = made;
+  return made;
 }
 
 }  // namespace
@@ -245,7 +342,11 @@ std::shared_ptr<const OpPlan> plan_op(const OpDef& op, const std::vector<TensorM
   });
 }
 
-InferCacheStats infer_cache_stats() { return cache().stats(); }
+InferCacheStats infer_cache_stats() {
+  InferCacheStats stats = cache().stats();
+  stats.hits += recent_global_hits.load(std::memory_order_relaxed);  // plans served from the table in front
+  return stats;
+}
 
 void set_plan_cache_capacity(size_t entries) {
   cache().set_capacity(entries);
@@ -278,20 +379,9 @@ const bool device_gradient_sum_installed = [] {
 }();
 }  // namespace
 
-std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+std::vector<Tensor> apply_local(const OpDef& op, std::vector<Tensor> inputs, const Attrs& attrs,
                                 const std::vector<int>& overwrite, bool own) {
   vm::Issuing issuing;  // the caches below, and the kernel's issue
-  LocalKey key{&op, attrs, {}};
-  key.inputs.reserve(inputs.size());
-  for (const Tensor& t : inputs) key.inputs.push_back({t.shape(), t.dtype()});
-  auto make = [&] {
-    const std::vector<TensorMeta>& metas = key.inputs;
-    std::vector<TensorMeta> outputs = infer_outputs(op, metas, attrs);
-    return KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)};
-  };
-  // Kernel-only attributes (random ops' seeds) change at every call: those are not cached.
-  const LocalCall call =
-      op.kernel_only_attrs.empty() ? local_cache().get(key, make) : std::make_shared<const KernelCall>(make());
   // Ops run on their inputs' device (creation ops, with none, on the host's).
   Memory& memory = inputs.empty() ? host_memory() : inputs[0].memory();
   for (const Tensor& t : inputs) {
@@ -300,71 +390,95 @@ std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inpu
                             t.memory().device_str() + "; move them with to(device) first");
     }
   }
+  const RecentCall known = local_call(op, inputs, attrs);
   vm::Flags flags;
   flags.device = &device::of(memory);
   flags.overwrite = overwrite;
   flags.raise_at_issue = own;
-  return launch_op(op, inputs, call->outputs, kernel_body(op, call, memory), flags, memory);
+  flags.small = known.small && memory.host_accessible();
+  return launch_op(op, std::move(inputs), known.call->outputs, known.call, flags, memory);
 }
 
-std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
-                                       const Constraints& constraints, const std::vector<int>& overwrite) {
-  vm::Issuing issuing;  // the plan cache, the agreements and the kernels' issue
-  if (inputs.empty() && !constraints.placement) op_error(op.name, "an op without inputs needs a placement");
-  if (!inputs.empty() && constraints.placement && *constraints.placement != inputs[0].placement()) {
-    op_error(op.name, "a placement was given for outputs of inputs on " + inputs[0].placement().str() +
-                          "; ops run where their inputs are: move them with to_global(placement=...) first");
-  }
-  const Placement& placement = inputs.empty() ? *constraints.placement : inputs[0].placement();
+namespace {
+
+// What a global call's plan makes of it on this rank: the plan and, where this rank holds a
+// part, its kernel call (the local boxes), its local output metas and whether its kernel is
+// small (vm::Flags::small).
+struct RankCall {
+  std::shared_ptr<const OpPlan> plan;
+  std::shared_ptr<const KernelCall> call;  // null: this rank holds no part
+  std::vector<TensorMeta> local_outputs;
+  bool small = false;
+};
+
+RankCall rank_call(std::shared_ptr<const OpPlan> planned, const std::vector<TensorMeta>& metas,
+                   const Placement& placement, const Attrs& attrs) {
+  RankCall r{std::move(planned), nullptr, {}, false};
+  const int id = placement.parallel_id(comm::world_rank());
+  if (id < 0) return r;
+  const OpPlan& plan = *r.plan;
+  const Shape coord = placement.coordinate(id);
+  r.call = std::make_shared<const KernelCall>(KernelCall{attrs, metas, boxes_of(metas, placement, plan.signature.inputs, coord),
+                                                         plan.outputs,
+                                                         boxes_of(plan.outputs, placement, plan.signature.outputs, coord)});
+  for (size_t i = 0; i < plan.outputs.size(); ++i) r.local_outputs.push_back({r.call->output_boxes[i].extent, plan.outputs[i].dtype});
+  r.small = small_kernel(r.call->inputs, r.local_outputs) && placement.memory().host_accessible();
+  return r;
+}
+
+// The rank calls of recent global calls without constraints, as RecentCall for local calls:
+// one slot per hash of the op and input metas, holding the call's key; under the issuing
+// lock. A hit costs comparisons where planning costs the plan cache's key (copies of the
+// attributes, metas and SBPs, a hash, a lock) and the local boxes.
+struct RecentGlobalCall {
+  const OpDef* op = nullptr;
+  Attrs attrs;
   std::vector<TensorMeta> metas;
   std::vector<NdSbp> sbps;
-  metas.reserve(inputs.size());
-  sbps.reserve(inputs.size());
-  for (const GlobalTensor& t : inputs) {
-    if (t.placement() != placement) {
-      op_error(op.name, "inputs are on different placements: " + placement.str() + " and " + t.placement().str() +
-                            "; move one with to_global(placement=...) first");
-    }
-    metas.push_back({t.shape(), t.dtype()});
-    sbps.push_back(t.nd_sbp());
-  }
-  std::shared_ptr<const OpPlan> planned;
-  if (consistency_check_enabled()) {
-    // Every rank agrees on the call, and on whether planning it failed, before any acts on
-    // its plan: a rank whose planning fails (its arguments differ) raises with the others
-    // instead of leaving them waiting.
-    std::string error;
-    try {
-      planned = plan_op(op, metas, sbps, placement, attrs, constraints);
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-    const PlanKey key{&op, attrs, metas, sbps, placement, constraints};
-    comm::agree(error, hash_key(key, std::hash<std::string>()(op.name)), "[" + op.name + "]");
-  } else {
-    planned = plan_op(op, metas, sbps, placement, attrs, constraints);
-  }
-  const OpPlan& plan = *planned;
-  if (tracer) return tracer->trace_op(op, inputs, attrs, constraints, plan);
+  std::optional<Placement> placement;
+  std::shared_ptr<const RankCall> made;
+};
 
-  const int me = comm::world_rank();
+RecentGlobalCall& recent_global_slot(const OpDef& op, const std::vector<GlobalTensor>& inputs) {
+  static auto* recent = new RecentGlobalCall[size_t{1} << kRecentCallBits];
+  uint64_t h = reinterpret_cast<uintptr_t>(&op);
+  for (const GlobalTensor& t : inputs) {
+    h = h * 31 + static_cast<uint64_t>(t.dtype());
+    for (int64_t d : t.shape()) h = h * 1000003 + static_cast<uint64_t>(d);
+  }
+  return recent[(h * 0x9E3779B97F4A7C15ull) >> (64 - kRecentCallBits)];
+}
+
+bool is_call(const RecentGlobalCall& recent, const OpDef& op, const std::vector<GlobalTensor>& inputs,
+             const Placement& placement, const Attrs& attrs) {
+  if (recent.op != &op || recent.metas.size() != inputs.size() || *recent.placement != placement) return false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const GlobalTensor& t = inputs[i];
+    if (recent.metas[i].dtype != t.dtype() || recent.metas[i].shape != t.shape() || recent.sbps[i] != t.nd_sbp()) {
+      return false;
+    }
+  }
+  return recent.attrs == attrs;
+}
+
+// Issues a planned global call: its inputs boxed into the signature's layouts, then this
+// rank's kernel, and for a kernel that checks its data an agreement on its errors.
+std::vector<GlobalTensor> issue_global(const OpDef& op, const std::vector<GlobalTensor>& inputs,
+                                       const RankCall& rank, const Placement& placement,
+                                       const std::vector<int>& overwrite) {
+  const OpPlan& plan = *rank.plan;
   std::vector<Tensor> locals;
   locals.reserve(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    locals.push_back(launch_boxing(plan.input_plans[i], metas[i].shape, inputs[i].local(),
-                                   {placement, plan.signature.inputs[i]}, op.name));
+    const auto& boxing = plan.input_plans[i];
+    locals.push_back(boxing->steps.empty() ? inputs[i].local()
+                                           : launch_boxing(boxing, inputs[i].shape(), inputs[i].local(),
+                                                           {placement, plan.signature.inputs[i]}, op.name));
   }
   std::vector<Tensor> outs;
-  const int id = placement.parallel_id(me);
-  if (id < 0) {
+  if (!rank.call) {
     for (const TensorMeta& m : plan.outputs) outs.push_back(boxing::empty_local(m.shape, m.dtype, placement.memory()));
   } else {
-    const Shape coord = placement.coordinate(id);
-    auto call = std::make_shared<const KernelCall>(KernelCall{attrs, metas, boxes_of(metas, placement, plan.signature.inputs, coord),
-                                                              plan.outputs,
-                                                              boxes_of(plan.outputs, placement, plan.signature.outputs, coord)});
-    std::vector<TensorMeta> local_outputs;
-    for (size_t i = 0; i < plan.outputs.size(); ++i) local_outputs.push_back({call->output_boxes[i].extent, plan.outputs[i].dtype});
     // A kernel that checks its data agrees with the placement's other ranks below (on one
     // rank too: the agreement also paces how far issuing runs ahead, which bounds memory);
     // any other kernel failing on this rank alone must end the job, or the others would
@@ -373,12 +487,13 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
     flags.abort_on_error = !op.kernel_checks_data;
     flags.report_error = !op.kernel_checks_data;
     flags.device = &placement.device();
+    flags.small = rank.small;
     // An input that boxing converted is a copy: its output takes memory of its own.
     for (size_t k = 0; k < overwrite.size(); ++k) {
       const int from = overwrite[k];
       flags.overwrite.push_back(from >= 0 && plan.input_plans.at(static_cast<size_t>(from))->steps.empty() ? from : -1);
     }
-    outs = launch_op(op, locals, local_outputs, kernel_body(op, call, placement.memory()), flags, placement.memory());
+    outs = launch_op(op, std::move(locals), rank.local_outputs, rank.call, flags, placement.memory());
     if (op.kernel_checks_data) {
       // The placement's ranks raise the data error together: the outputs pass through an
       // agreement among them. Ranks outside hold no part and take no part; a transfer of
@@ -386,7 +501,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
       vm::Flags agreement;
       agreement.run_on_failed_inputs = true;
       agreement.outputs_in = &placement.memory();
-      outs = vm::launch(op.name, device::StreamKind::kComm, outs, local_outputs,
+      outs = vm::launch(op.name, device::StreamKind::kComm, outs, rank.local_outputs,
                         [name = op.name, ranks = placement.ranks()](const std::vector<Tensor>& in) {
                           std::string error;
                           for (const Tensor& t : in) {
@@ -399,10 +514,73 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
     }
   }
   std::vector<GlobalTensor> results;
+  results.reserve(outs.size());
   for (size_t i = 0; i < outs.size(); ++i) {
     results.emplace_back(plan.outputs[i].shape, placement, plan.signature.outputs[i], std::move(outs[i]));
   }
   return results;
+}
+
+// The plan of a global call, agreed on by the ranks under MESHFLOW_CHECK_CONSISTENCY: every
+// rank agrees on the call, and on whether planning it failed, before any acts on its plan,
+// so a rank whose planning fails (its arguments differ) raises with the others instead of
+// leaving them waiting.
+std::shared_ptr<const OpPlan> agreed_plan(const OpDef& op, const std::vector<TensorMeta>& metas,
+                                          const std::vector<NdSbp>& sbps, const Placement& placement,
+                                          const Attrs& attrs, const Constraints& constraints, bool check) {
+  if (!check) return plan_op(op, metas, sbps, placement, attrs, constraints);
+  std::shared_ptr<const OpPlan> planned;
+  std::string error;
+  try {
+    planned = plan_op(op, metas, sbps, placement, attrs, constraints);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  const PlanKey key{&op, attrs, metas, sbps, placement, constraints};
+  comm::agree(error, hash_key(key, std::hash<std::string>()(op.name)), "[" + op.name + "]");
+  return planned;
+}
+
+}  // namespace
+
+std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
+                                       const Constraints& constraints, const std::vector<int>& overwrite) {
+  vm::Issuing issuing;  // the plan cache, the agreements and the kernels' issue
+  if (inputs.empty() && !constraints.placement) op_error(op.name, "an op without inputs needs a placement");
+  if (!inputs.empty() && constraints.placement && *constraints.placement != inputs[0].placement()) {
+    op_error(op.name, "a placement was given for outputs of inputs on " + inputs[0].placement().str() +
+                          "; ops run where their inputs are: move them with to_global(placement=...) first");
+  }
+  const Placement& placement = inputs.empty() ? *constraints.placement : inputs[0].placement();
+  for (const GlobalTensor& t : inputs) {
+    if (t.placement() != placement) {
+      op_error(op.name, "inputs are on different placements: " + placement.str() + " and " + t.placement().str() +
+                            "; move one with to_global(placement=...) first");
+    }
+  }
+  const bool check = consistency_check_enabled();
+  // A call that is planned, agreed on or traced anew every time takes no slot.
+  RecentGlobalCall* slot = !check && !tracer && constraints == Constraints{} && op.kernel_only_attrs.empty()
+                               ? &recent_global_slot(op, inputs)
+                               : nullptr;
+  if (slot && slot->op && is_call(*slot, op, inputs, placement, attrs)) {
+    ++recent_global_hits;
+    const std::shared_ptr<const RankCall> made = slot->made;
+    return issue_global(op, inputs, *made, placement, overwrite);
+  }
+  std::vector<TensorMeta> metas;
+  std::vector<NdSbp> sbps;
+  metas.reserve(inputs.size());
+  sbps.reserve(inputs.size());
+  for (const GlobalTensor& t : inputs) {
+    metas.push_back({t.shape(), t.dtype()});
+    sbps.push_back(t.nd_sbp());
+  }
+  std::shared_ptr<const OpPlan> planned = agreed_plan(op, metas, sbps, placement, attrs, constraints, check);
+  if (tracer) return tracer->trace_op(op, inputs, attrs, constraints, *planned);
+  auto made = std::make_shared<const RankCall>(rank_call(std::move(planned), metas, placement, attrs));
+  if (slot) *slot = RecentGlobalCall{&op, attrs, std::move(metas), std::move(sbps), placement, made};
+  return issue_global(op, inputs, *made, placement, overwrite);
 }
 
 }  // namespace mf

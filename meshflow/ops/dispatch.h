@@ -61,7 +61,7 @@ struct OpPlan {
 // op, whose out of memory at issue raises at the call (vm::Flags::raise_at_issue); false
 // for one on the local parts of global tensors (the sum of their gradients), whose ranks
 // must fail alike: its outputs fail instead, raised at the next read.
-std::vector<Tensor> apply_local(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+std::vector<Tensor> apply_local(const OpDef& op, std::vector<Tensor> inputs, const Attrs& attrs,
                                 const std::vector<int>& overwrite = {}, bool own = true);
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
                                        const Constraints& constraints = {}, const std::vector<int>& overwrite = {});

@@ -38,7 +38,7 @@ std::vector<Var> run(const OpDef& op, const std::vector<Var>& inputs, const Attr
     std::vector<Tensor> args;
     args.reserve(inputs.size());
     for (const Var& in : inputs) args.push_back(in.local());
-    std::vector<Tensor> results = apply_local(op, args, attrs, overwrite);
+    std::vector<Tensor> results = apply_local(op, std::move(args), attrs, overwrite);
     outputs.reserve(results.size());
     for (Tensor& out : results) outputs.emplace_back(std::move(out));
   }
@@ -286,8 +286,31 @@ std::vector<Var> call_writing(const OpDef& op, const std::vector<Var>& inputs, c
                               const Constraints& constraints, const std::vector<int>& overwrite);
 }  // namespace
 
+namespace {
+
+// Whether call_writing would come to run() with the call as it is: local inputs, defined, in
+// one memory (no host scalar to move), none recorded for autograd, no autocast list for the
+// op, no constraints. One pass over the inputs for the commonest call, where call_writing
+// asks each question in turn.
+bool runs_as_called(const OpDef& op, const std::vector<Var>& inputs, const Constraints& constraints) {
+  if (constraints.placement || !constraints.outputs.empty() || constraints.signature) return false;
+  if (policy_now(op) != Autocast::kNone) return false;
+  const bool grad = grad_enabled();
+  const Memory* memory = nullptr;
+  for (const Var& v : inputs) {
+    if (!v.defined() || v.is_global() || (grad && v.requires_grad())) return false;
+    const Memory* m = &v.local().memory();
+    if (memory && m != memory) return false;
+    memory = m;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
                       const Constraints& constraints) {
+  if (runs_as_called(op, inputs, constraints)) return run(op, inputs, attrs, constraints);
   if (std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.has_use_layout(); })) {
     // ZeRO stage 3's parameters enter every op gathered (Var::for_use).
     std::vector<Var> used;

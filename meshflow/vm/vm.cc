@@ -98,21 +98,23 @@ class Machine {
   }
 
   std::vector<Tensor> launch(const std::string& name, device::StreamKind kind, std::vector<Tensor> inputs,
-                             const std::vector<TensorMeta>& metas, KernelBody body, Flags flags, bool allocate) {
+                             const std::vector<TensorMeta>& metas, KernelLaunch& kernel, const Flags& flags,
+                             bool allocate) {
     Issuing issuing;
     if (flags.run_on_failed_inputs) comm::check_collective_thread(name);  // a collective (vm.h: Flags)
     drop_retired();
+    device::Device& dev = flags.device ? *flags.device : device_;
+    if (flags.small && runs_here(kind, dev, inputs, flags, allocate)) return run_here(name, inputs, metas, kernel, flags);
     auto ins = std::make_shared<Instruction>();
     ins->name = name;
     ins->kind = kind;
     ins->inputs = std::move(inputs);
-    device::Device& dev = flags.device ? *flags.device : device_;
     if (&dev != &device_ && std::find(others_.begin(), others_.end(), &dev) == others_.end()) others_.push_back(&dev);
     ins->outputs.reserve(metas.size());
     Memory& memory = flags.outputs_in ? *flags.outputs_in : dev.memory();
     for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype, memory));
     if (allocate || !flags.overwrite.empty()) give_memory(*ins, metas, flags, memory, allocate);
-    ins->body = std::move(body);
+    ins->body = kernel.body();
     ins->flags = flags;
 
     device::Stream& stream = &dev == &device_ ? stream_of(kind) : dev.stream(kind);
@@ -264,6 +266,61 @@ class Machine {
     last_on_other_streams_.emplace_back(&stream, event);
   }
 
+  // Whether a small kernel (Flags::small) runs on the issuing thread now: see vm.h.
+  bool runs_here(device::StreamKind kind, const device::Device& dev, const std::vector<Tensor>& inputs,
+                 const Flags& flags, bool allocate) {
+    if (kind != device::StreamKind::kCompute || &dev != &device_ || allocate || !flags.overwrite.empty() ||
+        flags.outputs_in) {
+      return false;
+    }
+    for (const Tensor& t : inputs) {
+      const Storage& s = *t.storage();
+      if (!s.is_ready() || s.error()) return false;
+      if (const Writes* w = writes_of(s); w && !w->last->query()) return false;
+    }
+    if (!compute_) compute_ = &stream_of(device::StreamKind::kCompute);
+    return compute_->query();
+  }
+
+  // A small kernel run on the issuing thread (runs_here): its results are the outputs, made
+  // new storages where a result shares its storage (a view of an input), as fulfill makes
+  // them on the worker. An error fails pending outputs as run() does.
+  std::vector<Tensor> run_here(const std::string& name, const std::vector<Tensor>& inputs,
+                               const std::vector<TensorMeta>& metas, KernelLaunch& kernel, const Flags& flags) {
+    const int64_t start = trace_ ? now_us() : 0;
+    std::vector<Tensor> results;
+    try {
+      results = kernel.run_here(inputs);
+      check_results(results, metas);
+    } catch (...) {
+      std::exception_ptr error = named(name, std::current_exception());
+      // As a queued kernel's memory given at issue (give_memory): a rank's own op raises it.
+      if (flags.raise_at_issue && out_of_memory(error)) std::rethrow_exception(error);
+      return fail_here(name, inputs, metas, flags, error);
+    }
+    for (Tensor& r : results) {
+      const std::shared_ptr<Storage>& s = r.storage();
+      if (s.use_count() == 1 && r.data() == s->data()) continue;  // made by the kernel: only r holds it
+      const std::shared_ptr<void>& owner = s->owner();
+      r = Tensor::wrap(r.data(), r.shape(), r.dtype(), owner ? owner : std::shared_ptr<void>(s), r.memory());
+    }
+    if (trace_) record_span(name, device::StreamKind::kCompute, start, now_us());
+    return results;
+  }
+
+  std::vector<Tensor> fail_here(const std::string& name, const std::vector<Tensor>& inputs,
+                                const std::vector<TensorMeta>& metas, const Flags& flags, std::exception_ptr error) {
+    Instruction ins;
+    ins.name = name;
+    ins.kind = device::StreamKind::kCompute;
+    ins.inputs = inputs;
+    ins.flags = flags;
+    for (const TensorMeta& m : metas) ins.outputs.push_back(Tensor::pending(m.shape, m.dtype, device_.memory()));
+    settle(ins, {}, error, nullptr);
+    if (blocking_) raise_pending();
+    return ins.outputs;
+  }
+
   // On the stream's worker.
   void run(const std::shared_ptr<Instruction>& ins) {
     const int64_t start = trace_ ? now_us() : 0;
@@ -287,7 +344,7 @@ class Machine {
       try {
         const comm::Computing computing(!comm_stream);  // the watchdog's view (comm.h)
         results = ins->body(ins->inputs, ins->given);
-        check_results(*ins, results);
+        check_results(results, ins->outputs);
       } catch (...) {
         error = named(ins->name, std::current_exception());
       }
@@ -301,27 +358,39 @@ class Machine {
         error = named(ins->name, std::make_exception_ptr(OutOfMemoryError(overdraft->refused())));
       }
     }
+    settle(*ins, results, error, inherited);
+    if (comm_stream) comm::set_current_op("");
+    std::lock_guard<std::mutex> lock(mu_);
+    retired_.push_back(ins);
+    any_retired_.store(true, std::memory_order_release);
+    if (trace_) spans_.push_back({ins->name, ins->kind, start, now_us()});
+  }
+
+  // Produces an instruction's outputs from its results, or fails them with its error (or
+  // the error of a failed input, `inherited`); ends the job where a rank cannot go on alone.
+  void settle(const Instruction& ins, const std::vector<Tensor>& results, std::exception_ptr error,
+              std::exception_ptr inherited) {
     // Out of memory on one rank alone: its outputs fail, and the ranks raise it together at
     // the next read of a global value (gather_full agrees on it), where it can be caught.
-    if (error && ins->flags.abort_on_error && !out_of_memory(error)) {
+    if (error && ins.flags.abort_on_error && !out_of_memory(error)) {
       comm::abort_job("[rank " + std::to_string(comm::world_rank()) + "] " + error_message(error) + "\nmeshflow: " +
-                      ins->name + " failed on this rank only; ending the job");
+                      ins.name + " failed on this rank only; ending the job");
     }
-    if (error && ins->flags.report_error) note_error(error);
+    if (error && ins.flags.report_error) note_error(error);
     const std::exception_ptr failed = error ? error : inherited;
-    for (size_t i = 0; i < ins->outputs.size(); ++i) {
-      Storage& out = *ins->outputs[i].storage();
+    for (size_t i = 0; i < ins.outputs.size(); ++i) {
+      Storage& out = *ins.outputs[i].storage();
       if (failed) {
         // Zeros, for consumers that run on failed inputs (collectives stay matched); where
         // even they cannot be had (the op failed for want of that memory), zeros that are
         // only read, which may commit no memory.
         try {
-          Tensor zeros = Tensor::zeros(ins->outputs[i].shape(), ins->outputs[i].dtype(), out.memory());
+          Tensor zeros = Tensor::zeros(ins.outputs[i].shape(), ins.outputs[i].dtype(), out.memory());
           out.fail(failed, zeros.data(), zeros.storage()->owner());
         } catch (const std::exception&) {
           std::shared_ptr<void> zeros;
           try {
-            zeros = out.memory().zeros_for_reading(ins->outputs[i].nbytes());
+            zeros = out.memory().zeros_for_reading(ins.outputs[i].nbytes());
           } catch (const std::exception&) {
           }
           out.fail(failed, zeros.get(), zeros);
@@ -332,22 +401,25 @@ class Machine {
         out.fulfill(r.data(), owner ? owner : std::shared_ptr<void>(r.storage()));
       }
     }
-    if (comm_stream) comm::set_current_op("");
-    std::lock_guard<std::mutex> lock(mu_);
-    retired_.push_back(ins);
-    if (trace_) spans_.push_back({ins->name, ins->kind, start, now_us()});
   }
 
-  static void check_results(const Instruction& ins, const std::vector<Tensor>& results) {
-    bool ok = results.size() == ins.outputs.size();
+  static const Shape& shape_of(const Tensor& t) { return t.shape(); }
+  static const Shape& shape_of(const TensorMeta& m) { return m.shape; }
+  static DType dtype_of(const Tensor& t) { return t.dtype(); }
+  static DType dtype_of(const TensorMeta& m) { return m.dtype; }
+
+  // `planned`: the pending outputs, or their metas.
+  template <typename Planned>
+  static void check_results(const std::vector<Tensor>& results, const std::vector<Planned>& planned) {
+    bool ok = results.size() == planned.size();
     for (size_t i = 0; ok && i < results.size(); ++i) {
-      ok = results[i].shape() == ins.outputs[i].shape() && results[i].dtype() == ins.outputs[i].dtype();
+      ok = results[i].shape() == shape_of(planned[i]) && results[i].dtype() == dtype_of(planned[i]);
     }
     if (!ok) {
       std::string got, expected;
       for (const Tensor& t : results) got += std::string(got.empty() ? "" : ", ") + dtype_name(t.dtype()) + to_string(t.shape());
-      for (const Tensor& t : ins.outputs) {
-        expected += std::string(expected.empty() ? "" : ", ") + dtype_name(t.dtype()) + to_string(t.shape());
+      for (const Planned& p : planned) {
+        expected += std::string(expected.empty() ? "" : ", ") + dtype_name(dtype_of(p)) + to_string(shape_of(p));
       }
       throw std::logic_error("produced (" + got + ") where its plan said (" + expected + ")");
     }
@@ -384,7 +456,14 @@ class Machine {
     constexpr size_t kMaxInFlight = 1024;
     in_flight_.push_back(std::move(event));
     if (in_flight_.size() <= kMaxInFlight) return;
-    in_flight_.front()->synchronize();
+    if (!in_flight_.front()->query()) {
+      const device::Event& oldest = *in_flight_.front();
+      if (issuing_wait) {
+        issuing_wait([&oldest] { oldest.synchronize(); });
+      } else {
+        oldest.synchronize();
+      }
+    }
     in_flight_.pop_front();
     while (!in_flight_.empty() && in_flight_.front()->query()) in_flight_.pop_front();
     drop_retired();
@@ -392,10 +471,12 @@ class Machine {
 
   // Drops retired instructions on this (the issuing) thread, outside the lock.
   void drop_retired() {
+    if (!any_retired_.load(std::memory_order_acquire)) return;  // most launches find none
     std::vector<std::shared_ptr<Instruction>> done;
     {
       std::lock_guard<std::mutex> lock(mu_);
       done.swap(retired_);
+      any_retired_.store(false, std::memory_order_relaxed);
     }
   }
 
@@ -478,8 +559,11 @@ class Machine {
   // in-place write waits for, as any of them may read its bytes (a compute stream reads
   // only its device's memory, and the writer's runs in order). Issuing thread only.
   std::vector<std::pair<device::Stream*, std::shared_ptr<device::Event>>> last_on_other_streams_;
+  // The device's compute stream, once a small kernel has looked for it; under the issuing lock.
+  device::Stream* compute_ = nullptr;
   std::mutex mu_;
   std::vector<std::shared_ptr<Instruction>> retired_;  // GUARDED_BY(mu_)
+  std::atomic<bool> any_retired_{false};               // !retired_.empty(), read without the lock
   std::exception_ptr pending_error_;                    // GUARDED_BY(mu_)
   std::vector<TraceSpan> spans_;                             // GUARDED_BY(mu_)
 };
@@ -514,19 +598,40 @@ Issuing::~Issuing() {
 
 void set_issuing_wait(std::function<void(const std::function<void()>& wait)> wrap) { issuing_wait = std::move(wrap); }
 
+namespace {
+
+// A body as a KernelLaunch.
+class BodyLaunch : public KernelLaunch {
+ public:
+  explicit BodyLaunch(KernelBody body) : body_(std::move(body)) {}
+  std::vector<Tensor> run_here(const std::vector<Tensor>& inputs) override { return body_(inputs, {}); }
+  KernelBody body() override { return std::move(body_); }
+
+ private:
+  KernelBody body_;
+};
+
+}  // namespace
+
 std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
                            const std::vector<TensorMeta>& outputs, Body body, Flags flags) {
-  return machine().launch(
-      name, stream, std::move(inputs), outputs,
-      [body = std::move(body)](const std::vector<Tensor>& in, const std::vector<Tensor>&) { return body(in); }, flags,
-      /*allocate=*/false);
+  BodyLaunch kernel([body = std::move(body)](const std::vector<Tensor>& in, const std::vector<Tensor>&) {
+    return body(in);
+  });
+  return machine().launch(name, stream, std::move(inputs), outputs, kernel, flags, /*allocate=*/false);
 }
 
 std::vector<Tensor> launch_kernel(const std::string& name, std::vector<Tensor> inputs,
-                                  const std::vector<TensorMeta>& outputs, KernelBody body, Flags flags,
+                                  const std::vector<TensorMeta>& outputs, KernelLaunch& kernel, const Flags& flags,
                                   bool allocate) {
-  return machine().launch(name, device::StreamKind::kCompute, std::move(inputs), outputs, std::move(body), flags,
-                          allocate);
+  return machine().launch(name, device::StreamKind::kCompute, std::move(inputs), outputs, kernel, flags, allocate);
+}
+
+std::vector<Tensor> launch_kernel(const std::string& name, std::vector<Tensor> inputs,
+                                  const std::vector<TensorMeta>& outputs, KernelBody body, const Flags& flags,
+                                  bool allocate) {
+  BodyLaunch kernel(std::move(body));
+  return launch_kernel(name, std::move(inputs), outputs, kernel, flags, allocate);
 }
 
 std::string error_message(std::exception_ptr error) {

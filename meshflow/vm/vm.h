@@ -68,9 +68,12 @@ class Issuing {
   Issuing(const Issuing&) = delete;
   Issuing& operator=(const Issuing&) = delete;
 };
-// How a thread that finds the issuing lock held waits for it: `wrap` calls `wait`, which
-// blocks until the lock is taken. The Python bindings release the GIL around it, since the
-// holder may need the GIL (a hook in backward). Set once, before any thread issues.
+// How a thread that finds the issuing lock held waits for it, and how an issuing thread that
+// runs too far ahead of the workers waits for them (back pressure): `wrap` calls `wait`,
+// which blocks until the lock is taken or the workers have caught up. The Python bindings
+// release the GIL around it, since the lock's holder may need the GIL (a hook in backward)
+// and other Python threads may run meanwhile; so an op's issue may keep the GIL. Set once,
+// before any thread issues.
 void set_issuing_wait(std::function<void(const std::function<void()>& wait)> wrap);
 
 using Body = std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs)>;
@@ -105,18 +108,41 @@ struct Flags {
   // own work (an op on local tensors). Unset for a global op's kernel, whose ranks must fail
   // alike: its outputs fail instead, and the error is raised at the next read.
   bool raise_at_issue = false;
+  // A kernel small enough that handing it to the worker costs more than running it
+  // (launch_kernel only; set by op dispatch): it runs on the issuing thread before launch
+  // returns when that changes nothing else: on the CPU's compute stream while the stream is
+  // idle (nothing launched there is left to run, so launch order holds), its inputs produced
+  // without error and no in-place write of their bytes pending, and no in-place write of its
+  // own. Its outputs are then produced; its error is raised as a queued one's would be (at
+  // the next synchronization, or at once in blocking mode).
+  bool small = false;
 };
 
 // Issues `body` on `stream`; returns its outputs, pending, with the shapes and dtypes of
 // `outputs` (the body must return tensors of exactly these).
 std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, std::vector<Tensor> inputs,
                            const std::vector<TensorMeta>& outputs, Body body, Flags flags = {});
+// An op's kernel call as launch_kernel takes it: run at once on the issuing thread (a small
+// kernel, Flags::small), or queued as the body it makes only then, so that a call run at once
+// makes no body.
+class KernelLaunch {
+ public:
+  virtual ~KernelLaunch() = default;
+  // Runs the kernel on the calling thread; it allocates its outputs.
+  virtual std::vector<Tensor> run_here(const std::vector<Tensor>& inputs) = 0;
+  // The body to queue; called at most once.
+  virtual KernelBody body() = 0;
+};
+
 // Issues an op's kernel on the compute stream. With `allocate`, its outputs' memory is
 // allocated now in the memory they go to (Flags::outputs_in, else the device's): a block of
 // a stream-ordered allocator taken off the workers belongs to the compute stream, which
 // writes it. Without, the body gets no outputs and the kernel allocates them as it runs.
 std::vector<Tensor> launch_kernel(const std::string& name, std::vector<Tensor> inputs,
-                                  const std::vector<TensorMeta>& outputs, KernelBody body, Flags flags,
+                                  const std::vector<TensorMeta>& outputs, KernelLaunch& kernel, const Flags& flags,
+                                  bool allocate);
+std::vector<Tensor> launch_kernel(const std::string& name, std::vector<Tensor> inputs,
+                                  const std::vector<TensorMeta>& outputs, KernelBody body, const Flags& flags,
                                   bool allocate);
 
 // A copy of `t` in `target`'s memory, issued on `target`'s host-to-device stream (on the

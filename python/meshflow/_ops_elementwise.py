@@ -34,7 +34,7 @@ from . import _C
 from . import _dtype
 from ._autocast import halves_in_float32 as _halves_in_float32
 from ._promotion import result_dtype, _default as _default_float
-from ._tensor import Tensor, _impl_of, _type_name, apply, tensor
+from ._tensor import Tensor, _impl_of, _in_c, _type_name, apply, tensor
 
 __all__ = ["add", "sub", "mul", "div", "floor_divide", "pow", "maximum", "minimum", "eq", "ne", "lt", "le", "gt",
            "ge", "where", "neg", "abs", "relu", "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "cast",
@@ -573,6 +573,11 @@ for _name, _f in (("add", add), ("sub", sub), ("mul", mul), ("truediv", div), ("
                   ("pow", pow), ("mod", remainder)):
     setattr(Tensor, f"__{_name}__", _operator(_f))
     setattr(Tensor, f"__r{_name}__", _operator(_f, reflected=True))
+# The commonest operators in C: their calls on Tensors and numbers skip the frames above.
+for _name, _scalar in (("add", "add_scalar"), ("mul", "mul_scalar")):
+    setattr(Tensor, f"__{_name}__", _in_c("binary", _name, _scalar, getattr(Tensor, f"__{_name}__")))
+    setattr(Tensor, f"__r{_name}__", _in_c("reflected", _name, _scalar, getattr(Tensor, f"__r{_name}__")))
+Tensor.__sub__ = _in_c("binary", "sub", None, Tensor.__sub__)
 for _name, _f in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge)):
     setattr(Tensor, f"__{_name}__", _operator(_f))
 for _name, _f in (("and", bitwise_and), ("or", bitwise_or), ("xor", bitwise_xor), ("lshift", bitwise_left_shift),

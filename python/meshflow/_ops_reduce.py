@@ -12,7 +12,7 @@ import numbers
 
 from . import _C
 from ._autocast import halves_in_float32 as _halves_in_float32
-from ._tensor import Tensor, apply
+from ._tensor import Tensor, _in_c, apply
 
 __all__ = ["sum", "mean", "amax", "amin", "softmax", "log_softmax", "var", "std", "logsumexp", "norm", "any", "all",
            "prod"]
@@ -207,6 +207,8 @@ def norm(input, p="fro", dim=None, keepdim=False):
 
 
 Tensor.sum, Tensor.mean, Tensor.amax, Tensor.amin, Tensor.any, Tensor.all = sum, mean, amax, amin, any, all
+for _f in (sum, amax, amin):  # in C: x.sum(), x.sum(dim), x.sum(dim, keepdim) go straight to C++
+    setattr(Tensor, _f.__name__, _in_c("reduce", _f.__name__, None, _f))
 Tensor.prod = prod
 Tensor.softmax, Tensor.log_softmax = softmax, log_softmax
 Tensor.var, Tensor.std, Tensor.logsumexp, Tensor.norm = var, std, logsumexp, norm

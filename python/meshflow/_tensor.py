@@ -1,4 +1,5 @@
 """meshflow.Tensor: a local tensor, or a global one (placement + SBP over a mesh of ranks)."""
+import functools as _functools
 import operator as _operator
 
 import numpy as _np
@@ -637,6 +638,15 @@ def _float_text(array):
 
 
 _Var = _C.Var
+_C.set_tensor_class(Tensor)  # for the methods in C (_in_c)
+
+
+def _in_c(form, op, scalar, fallback):
+    """`fallback`, a Tensor method of op `op`, in C (python/op_calls.h): its common calls (Tensor
+    operands, or a Tensor and a Python number, no keywords) go straight to C++, the others to
+    `fallback`. form: "binary", "reflected" (other <op> self, commutative ops) or "reduce";
+    `scalar`: the op on a Tensor and a number, or None."""
+    return _functools.update_wrapper(_C.tensor_method(form, op, scalar, fallback), fallback)
 
 
 def _rebuild(cls, impl, requires_grad):

@@ -360,6 +360,126 @@ TEST(Vm, BlockingModeRaisesAtTheCall) {
   vm::synchronize();
 }
 
+// A kernel launched as small (vm::Flags::small), recording where it ran.
+class SmallKernel : public vm::KernelLaunch {
+ public:
+  explicit SmallKernel(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> f) : f_(std::move(f)) {}
+  std::vector<Tensor> run_here(const std::vector<Tensor>& inputs) override {
+    ran_here = true;
+    thread = std::this_thread::get_id();
+    return f_(inputs);
+  }
+  vm::KernelBody body() override {
+    queued = true;
+    return [this](const std::vector<Tensor>& in, const std::vector<Tensor>&) {
+      thread = std::this_thread::get_id();
+      return f_(in);
+    };
+  }
+  bool ran_here = false, queued = false;
+  std::thread::id thread;
+
+ private:
+  std::function<std::vector<Tensor>(const std::vector<Tensor>&)> f_;
+};
+
+vm::Flags small_flags() {
+  vm::Flags flags;
+  flags.small = true;
+  return flags;
+}
+
+TEST(Vm, ASmallKernelRunsAtTheCallWhileTheComputeStreamIsIdle) {
+  vm::synchronize();
+  SmallKernel twice([](const std::vector<Tensor>& in) {
+    Tensor out = Tensor::empty(in[0].shape(), DType::kFloat32);
+    for (int64_t i = 0; i < out.numel(); ++i) out.data_as<float>()[i] = 2 * in[0].data_as<float>()[i];
+    return std::vector<Tensor>{out};
+  });
+  const Tensor x = filled({3}, 1.5f);
+  const std::vector<Tensor> out = vm::launch_kernel("twice", {x}, {{{3}, DType::kFloat32}}, twice, small_flags(), false);
+  EXPECT_TRUE(twice.ran_here);
+  EXPECT_FALSE(twice.queued);
+  EXPECT_EQ(twice.thread, std::this_thread::get_id());
+  ASSERT_TRUE(out[0].is_ready());  // produced before launch returned
+  EXPECT_EQ(out[0].data_as<float>()[2], 3.0f);
+}
+
+TEST(Vm, ASmallKernelQueuesBehindWorkOnItsStream) {
+  Gate gate;
+  const Tensor held = vm::launch("held", StreamKind::kCompute, {}, {{{3}, DType::kFloat32}},
+                                 [&](const std::vector<Tensor>&) {
+                                   gate.pass();
+                                   return std::vector<Tensor>{filled({3}, 2.0f)};
+                                 })[0];
+  SmallKernel copy([](const std::vector<Tensor>& in) { return std::vector<Tensor>{in[0].clone()}; });
+  // Its input is ready, but the stream is not idle: launch order holds.
+  const Tensor x = filled({3}, 1.0f);
+  const Tensor out = vm::launch_kernel("copy", {x}, {{{3}, DType::kFloat32}}, copy, small_flags(), false)[0];
+  EXPECT_TRUE(copy.queued);
+  EXPECT_FALSE(copy.ran_here);
+  EXPECT_FALSE(out.is_ready());
+  gate.open();
+  vm::wait(out);
+  EXPECT_NE(copy.thread, std::this_thread::get_id());
+  EXPECT_EQ(out.data_as<float>()[0], 1.0f);
+  // An input still pending on another stream queues it too.
+  Gate other;
+  const Tensor made = vm::launch("slow producer", StreamKind::kHostToDevice, {}, {{{3}, DType::kFloat32}},
+                                 [&](const std::vector<Tensor>&) {
+                                   other.pass();
+                                   return std::vector<Tensor>{filled({3}, 4.0f)};
+                                 })[0];
+  vm::wait(held);
+  SmallKernel reads([](const std::vector<Tensor>& in) { return std::vector<Tensor>{in[0].clone()}; });
+  const Tensor after = vm::launch_kernel("reads", {made}, {{{3}, DType::kFloat32}}, reads, small_flags(), false)[0];
+  EXPECT_TRUE(reads.queued);
+  other.open();
+  vm::wait(after);
+  EXPECT_EQ(after.data_as<float>()[1], 4.0f);
+}
+
+TEST(Vm, ASmallKernelsErrorSurfacesAtTheNextSynchronizationOrAtTheCallWhenBlocking) {
+  vm::synchronize();
+  auto fails = [] {
+    return SmallKernel([](const std::vector<Tensor>&) -> std::vector<Tensor> {
+      throw std::invalid_argument("the data is wrong; expected right data");
+    });
+  };
+  SmallKernel bad = fails();
+  const Tensor out = vm::launch_kernel("small_kernel", {}, {{{2}, DType::kFloat32}}, bad, small_flags(), false)[0];
+  EXPECT_TRUE(bad.ran_here);
+  EXPECT_THROW(vm::wait(out), std::invalid_argument);  // failed: reading it raises
+  vm::synchronize();                                    // raised once, by the read
+  SmallKernel again = fails();
+  vm::launch_kernel("small_kernel", {}, {{{2}, DType::kFloat32}}, again, small_flags(), false);
+  try {
+    vm::synchronize();
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "[small_kernel] the data is wrong; expected right data");
+  }
+  vm::set_blocking(true);
+  SmallKernel blocking = fails();
+  EXPECT_THROW(vm::launch_kernel("small_kernel", {}, {{{2}, DType::kFloat32}}, blocking, small_flags(), false),
+               std::invalid_argument);
+  vm::set_blocking(false);
+  vm::synchronize();
+}
+
+TEST(Vm, ASmallKernelsViewOfItsInputIsAStorageOfItsOwn) {
+  // As a queued kernel's output is: an in-place write of the output's storage (a new one
+  // over the same memory) leaves the input's handles as vm.h says.
+  vm::synchronize();
+  const Tensor x = filled({4}, 3.0f);
+  SmallKernel view([](const std::vector<Tensor>& in) { return std::vector<Tensor>{in[0].view(0, {2, 2})}; });
+  const Tensor out = vm::launch_kernel("view", {x}, {{{2, 2}, DType::kFloat32}}, view, small_flags(), false)[0];
+  EXPECT_TRUE(view.ran_here);
+  EXPECT_NE(out.storage(), x.storage());
+  EXPECT_EQ(out.data(), x.data());
+  EXPECT_TRUE(out.shares_memory(x));
+}
+
 TEST(Vm, OutputsThatDoNotMatchThePlanFail) {
   const Tensor t = vm::launch("liar", StreamKind::kCompute, {}, {{{2}, DType::kFloat32}},
                               [](const std::vector<Tensor>&) { return std::vector<Tensor>{filled({3}, 0.0f)}; })[0];

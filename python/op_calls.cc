@@ -1,0 +1,416 @@
+// Copyright 2026 The meshflow Authors.
+#include "python/op_calls.h"
+
+#include <structmember.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "meshflow/core/error.h"
+#include "meshflow/ops/registry.h"
+
+namespace py = pybind11;
+
+namespace mf {
+
+std::optional<int64_t> int64_of(const py::handle& value) {
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow) return std::nullopt;
+  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return static_cast<int64_t>(v);
+}
+
+Scalar scalar_of(const py::handle& value, const std::string& op, const Var& x) {
+  if (!py::isinstance<py::int_>(value)) return py::cast<double>(value);
+  if (const std::optional<int64_t> i = int64_of(value)) return *i;
+  if (is_floating(x.dtype())) return py::cast<double>(value);
+  op_error(op, "value " + py::str(value).cast<std::string>() + " does not fit in " + dtype_name(x.dtype()) +
+                   ", the dtype of its tensor operand");
+}
+
+namespace {
+
+const py::detail::type_info* var_type = nullptr;  // set by bind_op_calls
+
+// The Var a Python Var object holds, or null when none is constructed in it.
+const Var* var_in(PyObject* object) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(object);
+  return static_cast<const Var*>(inst->simple_layout ? inst->simple_value_holder[0]
+                                                     : inst->get_value_and_holder().value_ptr());
+}
+
+// Argument `index` of `call` as a Var (held by the Python object), or a TypeError naming it.
+const Var& var_arg(PyObject* arg, const char* call, int index) {
+  if (Py_TYPE(arg) == var_type->type) {
+    if (const Var* v = var_in(arg)) return *v;
+  } else if (PyObject_TypeCheck(arg, var_type->type)) {
+    return py::cast<const Var&>(py::handle(arg));  // a subclass: pybind11's own, slower path
+  }
+  throw py::type_error(std::string(call) + ": argument " + std::to_string(index) + " must be a _C.Var, got " +
+                       Py_TYPE(arg)->tp_name);
+}
+
+// A new Python Var owning `v`; throws py::error_already_set where Python fails to make it.
+PyObject* var_object(Var&& v) {
+  const auto copy = [](const void* p) -> void* { return new Var(*static_cast<const Var*>(p)); };
+  const auto move = [](const void* p) -> void* {
+    return new Var(std::move(*const_cast<Var*>(static_cast<const Var*>(p))));
+  };
+  PyObject* object =
+      py::detail::type_caster_generic::cast(&v, py::return_value_policy::move, nullptr, var_type, copy, move).ptr();
+  if (!object) throw py::error_already_set();
+  return object;
+}
+
+// The GIL let go while an op is issued (it may wait for the issuing lock or the VM's queue).
+struct WithoutGil {
+  PyThreadState* state = PyEval_SaveThread();
+  WithoutGil() = default;
+  WithoutGil(const WithoutGil&) = delete;
+  WithoutGil& operator=(const WithoutGil&) = delete;
+  ~WithoutGil() { PyEval_RestoreThread(state); }
+};
+
+// Sets the Python error of the exception being handled, as pybind11's own calls do (its
+// translators, meshflow's OpError classes among them). Call inside a catch block.
+void raise_current_exception() {
+  if (py::detail::apply_exception_translators(py::detail::get_local_internals().registered_exception_translators)) {
+    return;
+  }
+  if (py::detail::apply_exception_translators(py::detail::get_internals().registered_exception_translators)) return;
+  PyErr_SetString(PyExc_SystemError, "an exception escaped meshflow's exception translators");
+}
+
+// ---- Op handles: _C.op(name), an op looked up once, for the Python fast paths. Calling its
+// methods skips the registry lookup by name, the attribute dict and the list conversions of
+// _C.apply. Each is a METH_FASTCALL function bound to a capsule of the OpDef.
+
+struct OpRef {
+  const OpDef* op;
+};
+
+// Runs `body` (returning a Var) as op call `call` taking `nargs` arguments; nullptr with the
+// Python error set if it throws.
+template <typename Body>
+PyObject* op_call(const char* call, Py_ssize_t nargs, Py_ssize_t expected, Body&& body) {
+  try {
+    if (nargs != expected) {
+      throw py::type_error(std::string(call) + " takes " + std::to_string(expected) + " arguments (" +
+                           std::to_string(nargs) + " given)");
+    }
+    return var_object(body());
+  } catch (...) {
+    raise_current_exception();
+    return nullptr;
+  }
+}
+
+const OpDef& op_of(PyObject* capsule) { return *static_cast<const OpDef*>(PyCapsule_GetPointer(capsule, nullptr)); }
+
+Var first_output(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs = {}) {
+  std::vector<Var> outputs = call(op, inputs, attrs);
+  if (outputs.empty()) throw std::logic_error(op.name + " has no outputs");
+  return std::move(outputs[0]);
+}
+
+Var first_output_without_gil(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs = {}) {
+  WithoutGil unlocked;
+  return first_output(op, inputs, attrs);
+}
+
+PyObject* unary_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  return op_call("Op.unary", nargs, 1,
+                 [&] { return first_output_without_gil(op_of(self), {var_arg(args[0], "Op.unary", 1)}); });
+}
+
+PyObject* binary_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  return op_call("Op.binary", nargs, 2, [&] {
+    return first_output_without_gil(op_of(self),
+                                    {var_arg(args[0], "Op.binary", 1), var_arg(args[1], "Op.binary", 2)});
+  });
+}
+
+// (x, value): the op with the Python number `value` as its "value" attribute.
+PyObject* scalar_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  return op_call("Op.scalar", nargs, 2, [&] {
+    const OpDef& op = op_of(self);
+    const Var& x = var_arg(args[0], "Op.scalar", 1);
+    const Scalar value = scalar_of(py::handle(args[1]), op.name, x);
+    WithoutGil unlocked;
+    return scalar_op(op, x, value);
+  });
+}
+
+// (x, dims, keepdim): a reduction over `dims` (a list of ints; empty: every dim).
+PyObject* reduce_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  return op_call("Op.reduce", nargs, 3, [&] {
+    const Var& x = var_arg(args[0], "Op.reduce", 1);
+    if (!PyList_Check(args[1])) {
+      throw py::type_error(std::string("Op.reduce: dims must be a list of ints, got ") + Py_TYPE(args[1])->tp_name);
+    }
+    const Attrs attrs{{"dims", py::cast<Shape>(py::handle(args[1])).vec()},
+                      {"keepdim", static_cast<bool>(PyObject_IsTrue(args[2]))}};
+    return first_output_without_gil(op_of(self), {x}, attrs);
+  });
+}
+
+PyMethodDef op_methods[] = {
+    {"unary", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&unary_call)), METH_FASTCALL,
+     "unary(x): the op's first output on Var x"},
+    {"binary", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&binary_call)), METH_FASTCALL,
+     "binary(a, b): the op's first output on Vars a and b"},
+    {"scalar", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&scalar_call)), METH_FASTCALL,
+     "scalar(x, value): the op on Var x with the number value"},
+    {"reduce", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&reduce_call)), METH_FASTCALL,
+     "reduce(x, dims, keepdim): the reduction of Var x over dims (empty: every dim)"},
+};
+
+// Op's method `method` (an entry of op_methods) bound to the op.
+py::object op_method(const OpRef& r, PyMethodDef& method) {
+  py::capsule self(static_cast<const void*>(r.op));
+  return py::reinterpret_steal<py::object>(PyCFunction_New(&method, self.ptr()));
+}
+
+// ---- Tensor methods in C (_C.tensor_method). `a + b`, `x * 2.0`, `x.sum()` on meshflow
+// Tensors reach C++ here in one call, without the Python frames of the operator, the op
+// and Tensor.__init__. Each stands for a Python method, its fallback, and takes only the
+// calls whose meaning it can see at once: Tensors (subclasses too: the fallback's general
+// path gives such operands the same call), or a Tensor and a Python int or float, and no
+// keywords. Every other call goes to the fallback, as do the binary forms' calls that C++
+// refuses with a ValueError before anything runs (dtypes an op does not take, which the
+// fallback promotes), as the Python fast paths they replace catch it.
+
+// meshflow.Tensor, and where its `_impl` slot (the Var object) sits in its instances and
+// in its subclasses' (set_tensor_class).
+PyTypeObject* tensor_class = nullptr;
+Py_ssize_t impl_offset = 0;
+
+// The Var of meshflow Tensor `object`; null for anything else.
+const Var* var_of_tensor(PyObject* object) {
+  if (!PyObject_TypeCheck(object, tensor_class)) return nullptr;
+  PyObject* impl = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(object) + impl_offset);
+  return impl && Py_TYPE(impl) == var_type->type ? var_in(impl) : nullptr;
+}
+
+// A new meshflow Tensor of `v`: Tensor(impl), whose __init__ only stores a Var.
+PyObject* tensor_object(Var&& v) {
+  PyObject* impl = var_object(std::move(v));
+  PyObject* tensor = tensor_class->tp_alloc(tensor_class, 0);
+  if (!tensor) {
+    Py_DECREF(impl);
+    throw py::error_already_set();
+  }
+  *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(tensor) + impl_offset) = impl;
+  return tensor;
+}
+
+// The op's first output. The GIL stays held for local tensors: their issue waits only for
+// the issuing lock and for the VM's queue (back pressure), and both waits let it go
+// (vm::set_issuing_wait). A global op's issue may communicate, so it lets the GIL go.
+Var issue(bool global, const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs = {}) {
+  return global ? first_output_without_gil(op, inputs, attrs) : first_output(op, inputs, attrs);
+}
+
+enum class Form {
+  kBinary,     // (self, other): the op on two Tensors; `scalar` on a Tensor and a number
+  kReflected,  // (self, other) for other <op> self, of a commutative op: the same calls, operands swapped
+  kReduce,     // (self[, dim[, keepdim]]): the reduction over an int dim, or every dim
+};
+
+struct TensorMethod {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject* dict;       // the fallback's name, doc and __wrapped__ (functools.update_wrapper)
+  PyObject* fallback;   // the Python method this one stands for
+  const OpDef* op;
+  const OpDef* scalar;  // the op on a Tensor and a number (binary forms), or null: the fallback's
+  Form form;
+};
+
+PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
+  const Var* x = var_of_tensor(self);
+  if (!x) return nullptr;
+  if (const Var* y = var_of_tensor(other)) {
+    const bool reflected = m.form == Form::kReflected;
+    return tensor_object(issue(x->is_global() || y->is_global(), *m.op, {reflected ? *y : *x, reflected ? *x : *y}));
+  }
+  const bool is_float = PyFloat_CheckExact(other);
+  // An integer or bool tensor and a float: the fallback makes it the default float dtype.
+  if (!m.scalar || !(is_float || PyLong_CheckExact(other)) || (is_float && !is_floating(x->dtype()))) return nullptr;
+  const Scalar value = scalar_of(other, m.scalar->name, *x);
+  if (!x->is_global()) return tensor_object(scalar_op(*m.scalar, *x, value));
+  Var out;
+  {
+    WithoutGil unlocked;
+    out = scalar_op(*m.scalar, *x, value);
+  }
+  return tensor_object(std::move(out));
+}
+
+PyObject* reduce_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  const Var* x = n >= 1 && n <= 3 ? var_of_tensor(args[0]) : nullptr;
+  if (!x) return nullptr;
+  std::vector<int64_t> dims;
+  if (n >= 2 && args[1] != Py_None) {
+    std::optional<int64_t> dim = PyLong_CheckExact(args[1]) ? int64_of(args[1]) : std::nullopt;
+    if (!dim) return nullptr;
+    dims.push_back(*dim);
+  }
+  if (n == 3 && !PyBool_Check(args[2])) return nullptr;
+  const Attrs attrs{{"dims", std::move(dims)}, {"keepdim", n == 3 && args[2] == Py_True}};
+  return tensor_object(issue(x->is_global(), *m.op, {*x}, attrs));
+}
+
+// Whether pybind11 raises the exception being handled as a ValueError (as it translates
+// these C++ classes). Call inside a catch block.
+bool is_value_error() {
+  try {
+    throw;
+  } catch (const std::invalid_argument&) {
+    return true;
+  } catch (const std::domain_error&) {
+    return true;
+  } catch (const std::length_error&) {
+    return true;
+  } catch (const std::range_error&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  const auto& m = *reinterpret_cast<TensorMethod*>(callable);
+  if (!kwnames) {
+    const Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    try {
+      if (m.form == Form::kReduce) {
+        if (PyObject* out = reduce_fast(m, args, n)) return out;
+      } else if (n == 2) {
+        if (PyObject* out = binary_fast(m, args[0], args[1])) return out;
+      }
+    } catch (...) {
+      // The Python reductions do not catch a ValueError either.
+      if (m.form == Form::kReduce || !is_value_error()) {
+        raise_current_exception();
+        return nullptr;
+      }
+    }
+  }
+  return PyObject_Vectorcall(m.fallback, args, nargsf, kwnames);
+}
+
+// A method: bound to an instance it is read from (a.__add__), itself read from the class.
+PyObject* tensor_method_get(PyObject* self, PyObject* instance, PyObject*) {
+  if (!instance) return Py_NewRef(self);
+  return PyMethod_New(self, instance);
+}
+
+int tensor_method_traverse(PyObject* self, visitproc visit, void* arg) {
+  auto* m = reinterpret_cast<TensorMethod*>(self);
+  Py_VISIT(m->dict);
+  Py_VISIT(m->fallback);
+  Py_VISIT(Py_TYPE(self));
+  return 0;
+}
+
+int tensor_method_clear(PyObject* self) {
+  auto* m = reinterpret_cast<TensorMethod*>(self);
+  Py_CLEAR(m->dict);
+  Py_CLEAR(m->fallback);
+  return 0;
+}
+
+void tensor_method_dealloc(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  tensor_method_clear(self);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+PyMemberDef tensor_method_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(TensorMethod, vectorcall), READONLY, nullptr},
+    {"__dictoffset__", T_PYSSIZET, offsetof(TensorMethod, dict), READONLY, nullptr},
+    {nullptr, 0, 0, 0, nullptr},
+};
+
+PyGetSetDef tensor_method_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+PyType_Slot tensor_method_slots[] = {
+    {Py_tp_call, reinterpret_cast<void*>(&PyVectorcall_Call)},
+    {Py_tp_descr_get, reinterpret_cast<void*>(&tensor_method_get)},
+    {Py_tp_traverse, reinterpret_cast<void*>(&tensor_method_traverse)},
+    {Py_tp_clear, reinterpret_cast<void*>(&tensor_method_clear)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(&tensor_method_dealloc)},
+    {Py_tp_members, tensor_method_members},
+    {Py_tp_getset, tensor_method_getset},
+    {0, nullptr},
+};
+
+PyType_Spec tensor_method_spec = {
+    "meshflow._C.TensorMethod", sizeof(TensorMethod), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    tensor_method_slots};
+
+PyTypeObject* tensor_method_type = nullptr;  // made by bind_op_calls
+
+py::object make_tensor_method(const std::string& form, const std::string& op, const std::optional<std::string>& scalar,
+                              py::function fallback) {
+  static const std::pair<const char*, Form> forms[] = {
+      {"binary", Form::kBinary}, {"reflected", Form::kReflected}, {"reduce", Form::kReduce}};
+  const auto found = std::find_if(std::begin(forms), std::end(forms), [&](const auto& f) { return form == f.first; });
+  if (found == std::end(forms)) throw std::invalid_argument("tensor_method: no form '" + form + "'");
+  if (!tensor_class) throw std::logic_error("tensor_method: set_tensor_class first");
+  auto* m = PyObject_GC_New(TensorMethod, tensor_method_type);
+  if (!m) throw py::error_already_set();
+  m->vectorcall = &tensor_method_call;
+  m->dict = nullptr;
+  m->fallback = fallback.release().ptr();
+  m->op = &find_op(op);
+  m->scalar = scalar ? &find_op(*scalar) : nullptr;
+  m->form = found->second;
+  PyObject_GC_Track(m);
+  return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
+}
+
+// Records meshflow.Tensor and the offset of its `_impl` slot (a member of its __slots__).
+void set_tensor_class(const py::type& cls) {
+  PyObject* slot = PyDict_GetItemString(reinterpret_cast<PyTypeObject*>(cls.ptr())->tp_dict, "_impl");
+  if (!slot || Py_TYPE(slot) != &PyMemberDescr_Type) {
+    throw std::invalid_argument("set_tensor_class: the class has no `_impl` slot");
+  }
+  tensor_class = reinterpret_cast<PyTypeObject*>(cls.inc_ref().ptr());  // kept for the process
+  impl_offset = reinterpret_cast<PyMemberDescrObject*>(slot)->d_member->offset;
+}
+
+}  // namespace
+
+void bind_op_calls(py::module_& m) {
+  var_type = py::detail::get_type_info(typeid(Var));
+  py::class_<OpRef>(m, "Op")
+      .def_property_readonly("name", [](const OpRef& r) { return r.op->name; })
+      .def_property_readonly("unary", [](const OpRef& r) { return op_method(r, op_methods[0]); })
+      .def_property_readonly("binary", [](const OpRef& r) { return op_method(r, op_methods[1]); })
+      .def_property_readonly("scalar", [](const OpRef& r) { return op_method(r, op_methods[2]); })
+      .def_property_readonly("reduce", [](const OpRef& r) { return op_method(r, op_methods[3]); });
+  m.def("op", [](const std::string& name) { return OpRef{&find_op(name)}; }, py::arg("name"));
+
+  tensor_method_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&tensor_method_spec));
+  if (!tensor_method_type) throw py::error_already_set();
+  m.attr("TensorMethod") = py::handle(reinterpret_cast<PyObject*>(tensor_method_type));
+  m.def("set_tensor_class", &set_tensor_class, py::arg("cls"));
+  m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
+        "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected' or 'reduce' "
+        "of op `op`, with `scalar` the op on a Tensor and a number (or None)");
+}
+
+}  // namespace mf

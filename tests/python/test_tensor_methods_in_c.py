@@ -1,0 +1,132 @@
+"""Tensor's operators and reductions in C (_C.tensor_method, python/op_calls.h): `a + b`,
+`a * b`, `a - b`, a number with + and *, x.sum() / amax() / amin() go from the operator
+straight to C++, and every call they do not take goes to the Python method each stands for.
+Either way the result is the one the Python method gives: compared here call by call with
+the Python method itself (its __wrapped__), over the operands each path takes."""
+import inspect
+import operator
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn as nn
+
+F32 = np.array([[1.5, -2.0, 3.25], [0.5, 4.0, -1.0]], np.float32)
+
+
+def same(got, want):
+    assert type(got) is type(want) is mf.Tensor
+    assert got.dtype == want.dtype and tuple(got.shape) == tuple(want.shape)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def operands():
+    """(left, right) pairs of every kind the methods meet."""
+    x = mf.tensor(F32)
+    return [
+        (x, mf.tensor(F32 * 2)),                       # tensors: straight to C++
+        (x, mf.tensor(F32[0])),                        # broadcast
+        (x, 2.5), (x, 3), (2.5, x), (-4, x),           # numbers, both sides
+        (mf.tensor([[1, 2, 3]]), 2.5),                 # an integer tensor and a float: the fallback promotes
+        (mf.tensor([[1, 2, 3]]), mf.tensor(F32)),      # dtypes C++ refuses: promoted by the fallback
+        (mf.tensor(F32, dtype=mf.float64), x),
+        (mf.tensor([True, False]), mf.tensor([True, True])),  # bools: or / and
+        (nn.Parameter(mf.tensor(F32)), x),             # a subclass
+        (x, F32),                                      # a NumPy array
+        (x, np.float32(2.0)), (x, True),               # NumPy and bool numbers
+    ]
+
+
+@pytest.mark.parametrize("name", ["add", "mul", "sub"])
+def test_operators_give_what_the_python_methods_give(name):
+    forward = getattr(mf.Tensor, f"__{name}__")
+    reflected = getattr(mf.Tensor, f"__r{name}__")
+    assert type(forward) is mf._C.TensorMethod
+    for a, b in operands():
+        if name == "sub" and any(v is True or getattr(v, "dtype", None) == mf.bool for v in (a, b)):
+            continue  # refused either way (test_ops_elementwise)
+        want = getattr(operator, name)
+        if isinstance(a, mf.Tensor):
+            same(forward(a, b), forward.__wrapped__(a, b))
+            same(want(a, b), forward.__wrapped__(a, b))
+        else:
+            python = getattr(reflected, "__wrapped__", reflected)  # __rsub__ stays in Python
+            r = python(b, a)
+            same(want(a, b), r)
+            same(reflected(b, a), r)
+
+
+def test_results_are_recorded_for_autograd_as_before():
+    w = nn.Parameter(mf.tensor(F32))
+    x = mf.tensor(F32 * 3)
+    y = (w * x + 2.0 * w - x).sum()
+    assert y.grad_fn is not None
+    y.backward()
+    np.testing.assert_array_equal(w.grad.numpy(), F32 * 3 + 2.0)
+    with mf.no_grad():
+        assert (w * x).grad_fn is None and (w * x).requires_grad is False
+
+
+def test_the_default_dtype_reaches_an_integer_tensor_beside_a_float():
+    i = mf.tensor([1, 2, 3])
+    try:
+        mf.set_default_dtype(mf.float64)
+        assert (i * 0.5).dtype == mf.float64 and (0.5 + i).dtype == mf.float64
+    finally:
+        mf.set_default_dtype(mf.float32)
+    assert (i * 0.5).dtype == mf.float32 and (i * 2).dtype == mf.int64
+
+
+def test_other_operands_are_left_to_python():
+    x = mf.tensor(F32)
+    with pytest.raises(TypeError):
+        x + "a"
+    with pytest.raises(TypeError):
+        x * object()
+    assert mf.Tensor.__add__(x, "a") is NotImplemented  # what the Python method gives
+    assert x.add(x, alpha=2).numpy().tolist() == (F32 * 3).tolist()  # keywords: the Python method
+
+
+def test_an_op_error_is_the_python_methods():
+    a, b = mf.tensor(np.ones((2, 3), np.float32)), mf.tensor(np.ones((4,), np.float32))
+    for call in (lambda: a + b, lambda: a * b, lambda: a - b):
+        with pytest.raises(mf.OpError, match=r"\[(add|mul|sub)\].*broadcast"):
+            call()
+    with pytest.raises(IndexError):
+        a.sum(5)
+
+
+@pytest.mark.parametrize("name", ["sum", "amax", "amin"])
+def test_reductions_give_what_the_python_methods_give(name):
+    method = getattr(mf.Tensor, name)
+    assert type(method) is mf._C.TensorMethod
+    x = mf.tensor(F32)
+    calls = [(), (0,), (1,), (-1, True), (None,), (1, False)]
+    for args in calls:
+        same(getattr(x, name)(*args), method.__wrapped__(x, *args))
+    same(x.sum(dim=1, keepdim=True), mf.sum(x, 1, keepdim=True))
+    same(mf.tensor([1, 2, 3]).sum(), mf.tensor(6))  # integers sum to int64
+    same(x.sum(dtype=mf.float64), mf.sum(x, dtype=mf.float64))
+    same(x.sum([0, 1]), mf.sum(x, [0, 1]))
+    same(nn.Parameter(x).sum(0), mf.sum(x, 0))
+
+
+def test_methods_read_like_the_python_functions_they_stand_for():
+    assert mf.Tensor.sum.__doc__ == mf.sum.__doc__
+    assert inspect.signature(mf.Tensor.sum) == inspect.signature(mf.sum)
+    x = mf.tensor(F32)
+    bound = x.sum
+    same(bound(), mf.sum(x))
+    same(x.__add__(x), x + x)
+    same(mf.Tensor.__mul__(x, 2.0), x * 2.0)
+
+
+def test_global_operands_take_the_same_path():
+    p = mf.placement("cpu", ranks=[0])
+    g = mf.tensor(F32, placement=p, sbp=mf.sbp.broadcast)
+    for got, want in ((g + g, F32 + F32), (g * 2.0, F32 * 2), (3 * g, 3 * F32), (g - g, F32 - F32),
+                      (g.sum(1), F32.sum(1))):
+        assert got.is_global and got.placement == p
+        np.testing.assert_array_equal(got.numpy(), want)
+    np.testing.assert_array_equal((g + mf.tensor(F32)).numpy(), F32 + F32)  # a local beside: replicated
