@@ -321,15 +321,19 @@ def _masked_fill_(self, mask, value):
     return _write_call(self, ("where", inputs, {}, 2), "masked_fill_")
 
 
+# What an indexed write's call maker returns for a call that has no in-place form.
+OUT_OF_PLACE = object()
+
+
 def _indexed(name, call_of):
     """The in-place form of the indexed write `name` (scatter, index_add, ...): the
     index_put that `call_of(self, ...)` makes (_ops_index's write calls) runs over self's
     memory (fn::write_in_place), so it costs what it writes. A 0-d or bool or bfloat16
-    tensor's is computed out of place and written back, as index_put_'s is."""
+    tensor's is computed out of place and written back, as index_put_'s is, and so is a call
+    for which `call_of` returns OUT_OF_PLACE."""
     def method(self, *args, **kwargs):
-        if self.ndim == 0 or _carrier(self):
+        if self.ndim == 0 or _carrier(self) or (call := call_of(self, *args, **kwargs)) is OUT_OF_PLACE:
             return _inplace(self, lambda: getattr(Tensor, name)(self, *args, **kwargs), name + "_")
-        call = call_of(self, *args, **kwargs)
         return self if call is None else _write_call(self, call, name + "_")
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = f"In place: self takes self.{name}(...), written over self's memory (it costs what it writes)."
@@ -337,11 +341,11 @@ def _indexed(name, call_of):
 
 
 def _scatter_call(self, dim, index, src=None, value=None, *, reduce=None):
-    if reduce is not None:
-        raise NotImplementedError("scatter_: reduce= is not supported; use scatter_add_ for sums")
+    if reduce not in (None, "add"):
+        return OUT_OF_PLACE  # torch's reduce="multiply" (and its error for other names)
     if (src is None) == (value is None):
         raise TypeError("scatter_: give src (a tensor or a number) or value, not both")
-    return scatter_call("scatter", self, dim, index, value if src is None else src, False)
+    return scatter_call("scatter", self, dim, index, value if src is None else src, reduce == "add")
 
 
 def _index_add_call(self, dim, index, source, *, alpha=1):

@@ -221,7 +221,7 @@ def test_stuck_rank_ends_the_job_after_the_collective_timeout(tmp_path):
     # collective, its group and the op that issued it.
     start = time.monotonic()
     code, out = launch_script(tmp_path, """
-        import os, signal
+        import os, signal, time
         import numpy as np
         import meshflow as mf
         os.environ["MESHFLOW_COMM_TIMEOUT"] = "3"
@@ -232,6 +232,9 @@ def test_stuck_rank_ends_the_job_after_the_collective_timeout(tmp_path):
         if mf.env.get_rank() == 1:
             os.kill(os.getpid(), signal.SIGSTOP)
         y = mf.matmul(x, w)  # needs w gathered: a collective on the comm stream
+        # No other collective until the watchdog has named this one (a read's own check,
+        # issued on this thread, could start before the comm stream's gather under load).
+        time.sleep(20)
         print("rank 0 finished", y.numpy().sum())
     """, timeout=60)
     elapsed = time.monotonic() - start
