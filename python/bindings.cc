@@ -162,14 +162,8 @@ device::Device& device_at(const std::string& type, int index) {
   return index < 0 ? device::for_placement(type) : device::get(type, index);
 }
 
-}  // namespace
-}  // namespace mf
-
-PYBIND11_MODULE(_C, m) {
-  using namespace mf;
-  m.doc() = "meshflow's C++ core";
-  using release = py::call_guard<py::gil_scoped_release>;
-
+// Exceptions: an op's errors as PyTorch's classes, out of memory as torch.OutOfMemoryError.
+void bind_errors(py::module_& m) {
   // An op's errors (meshflow/core/error.h) are PyTorch's classes, RuntimeError and IndexError,
   // and ValueError too, the class they had before: callers catching either keep catching them.
   static PyObject* op_error = PyErr_NewExceptionWithDoc(
@@ -205,7 +199,10 @@ PYBIND11_MODULE(_C, m) {
       PyErr_SetString(op_error, e.what());
     }
   });
+}
 
+// Values: dtypes, local tensors, placements, SBPs, global tensors.
+void bind_values(py::module_& m) {
   py::enum_<DType>(m, "DType")
       .value("float32", DType::kFloat32)
       .value("float64", DType::kFloat64)
@@ -275,7 +272,10 @@ PYBIND11_MODULE(_C, m) {
       .def_property_readonly("placement", &GlobalTensor::placement)
       .def_property_readonly("nd_sbp", &GlobalTensor::nd_sbp)
       .def_property_readonly("local", &GlobalTensor::local);
+}
 
+// Autograd: the tensor handle (Var), recorded calls, backward and grad.
+void bind_autograd(py::module_& m) {
   // The tensor handle of the Python Tensor: a local or global value plus autograd state.
   py::class_<Var>(m, "Var")
       .def(py::init<Tensor, bool>(), py::arg("local"), py::arg("requires_grad") = false)
@@ -372,7 +372,11 @@ PYBIND11_MODULE(_C, m) {
     py::gil_scoped_acquire gil;
     return py::str("").attr("join")(py::module_::import("traceback").attr("format_stack")()).cast<std::string>();
   });
+}
 
+// Global tensors: making them, converting layouts, point-to-point, reading them whole.
+void bind_global(py::module_& m) {
+  using release = py::call_guard<py::gil_scoped_release>;
   m.def("make_global", &local_to_global, py::arg("local"), py::arg("placement"), py::arg("nd_sbp"),
         py::arg("check_consistency"), release());
   m.def(
@@ -397,6 +401,11 @@ PYBIND11_MODULE(_C, m) {
   m.def(
       "gather_full", [](const Var& v, const std::string& read) { return gather_full(v.global(), read); },
       py::arg("tensor"), py::arg("read") = "gather_full", release());
+}
+
+// Optimizers, gradient clipping and the learning-rate schedule.
+void bind_optim(py::module_& m) {
+  using release = py::call_guard<py::gil_scoped_release>;
   py::class_<optim::Optimizer>(m, "Optimizer")
       .def("step", &optim::Optimizer::step, release())
       .def("zero_grad", &optim::Optimizer::zero_grad)
@@ -451,6 +460,13 @@ PYBIND11_MODULE(_C, m) {
         return norm.defined() ? std::optional<Var>(norm) : std::nullopt;
       },
       py::arg("params"), py::arg("max_norm"), release());
+  m.def("warmup_cosine_lr", &optim::warmup_cosine_lr, py::arg("step"), py::arg("warmup"), py::arg("total"),
+        py::arg("max_lr"), py::arg("min_lr"));
+}
+
+// Op tracing, the VM's trace, and graph mode.
+void bind_graph(py::module_& m) {
+  using release = py::call_guard<py::gil_scoped_release>;
   m.def("tracing", [] { return op_tracer() != nullptr; });
   m.def("trace_spans", [] {
     py::list out;
@@ -547,8 +563,11 @@ PYBIND11_MODULE(_C, m) {
         return d;
       })
       .def("debug_graph", &graph::CompiledGraph::debug_graph, py::arg("after"), release());
-  m.def("warmup_cosine_lr", &optim::warmup_cosine_lr, py::arg("step"), py::arg("warmup"), py::arg("total"),
-        py::arg("max_lr"), py::arg("min_lr"));
+}
+
+// Functions the C++ API writes with several ops, and Python autograd.Functions.
+void bind_functions(py::module_& m) {
+  using release = py::call_guard<py::gil_scoped_release>;
   // Functions the C++ API writes with several ops (functional.h).
   m.def(
       "linear", [](const Var& x, const Var& w, std::optional<Var> b) { return fn::linear(x, w, b ? *b : Var()); },
@@ -608,6 +627,11 @@ PYBIND11_MODULE(_C, m) {
             momentum);
       },
       release());
+}
+
+// Op calls and their settings: gradients, devices, boxing plans, signatures.
+void bind_ops(py::module_& m) {
+  using release = py::call_guard<py::gil_scoped_release>;
   m.def("grad_enabled", &grad_enabled);
   m.def("set_grad_enabled", &set_grad_enabled, py::arg("enabled"));
   m.def("set_grad_bucket_bytes", &set_grad_bucket_bytes, py::arg("bytes"));
@@ -689,6 +713,10 @@ PYBIND11_MODULE(_C, m) {
   m.def("promote_for_scalar", [](const Var& x, const py::object& value) {
     return promote_for_scalar(x, scalar_of(value, "promote_for_scalar", x));
   }, py::arg("x"), py::arg("value"));
+}
+
+// Random state, threads and the caches' statistics.
+void bind_random(py::module_& m) {
   m.def("manual_seed", &manual_seed, py::arg("seed"));
   m.def("set_num_threads", &device::set_cpu_threads, py::arg("n"));
   m.def("get_num_threads", &device::cpu_threads);
@@ -715,7 +743,11 @@ PYBIND11_MODULE(_C, m) {
   m.def("infer_cache_stats", [cache_dict] { return cache_dict(infer_cache_stats()); });
   m.def("boxing_cache_stats", [cache_dict] { return cache_dict(boxing::boxing_cache_stats()); });
   m.def("set_plan_cache_capacity", &set_plan_cache_capacity, py::arg("entries"));
+}
 
+// The job and the VM: ranks, aborts, exit status, synchronization.
+void bind_runtime(py::module_& m) {
+  using release = py::call_guard<py::gil_scoped_release>;
   m.def("world_rank", &comm::world_rank);
   m.def("world_size", &comm::world_size);
   m.def("local_rank", &comm::local_rank);
@@ -757,6 +789,16 @@ PYBIND11_MODULE(_C, m) {
   m.def("next_sequence", &next_sequence);  // before an in-place write's calls (Var.assign's since)
   m.def("launch_blocking", &vm::blocking);
   m.def("set_launch_blocking", &vm::set_blocking, py::arg("on"), release());
+  // Every rank passes its error ("" for none); all raise the first one together. Also a
+  // barrier over the world.
+  m.def(
+      "agree", [](const std::string& error, const std::string& call) { comm::agree(error, 0, call); },
+      py::arg("error"), py::arg("call"), release());
+}
+
+// Device memory: statistics, limits, caches, kernel times.
+void bind_memory(py::module_& m) {
+  using release = py::call_guard<py::gil_scoped_release>;
   m.def(
       "memory_stats",
       [](const std::string& type, int index) {
@@ -797,10 +839,25 @@ PYBIND11_MODULE(_C, m) {
         return out;
       },
       py::arg("type"), py::arg("index"), py::arg("reset"));
-  // Every rank passes its error ("" for none); all raise the first one together. Also a
-  // barrier over the world.
-  m.def(
-      "agree", [](const std::string& error, const std::string& call) { comm::agree(error, 0, call); },
-      py::arg("error"), py::arg("call"), release());
+}
+
+}  // namespace
+}  // namespace mf
+
+PYBIND11_MODULE(_C, m) {
+  using namespace mf;
+  m.doc() = "meshflow's C++ core";
+
+  bind_errors(m);
+  bind_values(m);
+  bind_autograd(m);
+  bind_global(m);
+  bind_optim(m);
+  bind_graph(m);
+  bind_functions(m);
+  bind_ops(m);
+  bind_random(m);
+  bind_runtime(m);
+  bind_memory(m);
   bind_op_calls(m);  // after Var
 }
