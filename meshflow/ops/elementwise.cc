@@ -54,6 +54,7 @@
 #include "meshflow/ops/integer_math.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
+#include "meshflow/ops/scalar_power.h"
 #include "meshflow/ops/special_math.h"
 
 namespace mf {
@@ -413,9 +414,10 @@ OpDef unary(const std::string& name, Rules rules, F f) {
   return op;
 }
 
-// x op scalar: `f(x, s)` with s the attribute "value" in x's dtype.
-template <typename F>
-OpDef with_scalar(const std::string& name, RulesOf rules, F f) {
+// x op scalar: `loop(x, out, n, s)` writes out[i] = x[i] op s for i < n, s the attribute
+// "value" in x's dtype (a generic function of the pointers' type).
+template <typename Loop>
+OpDef with_scalar_loop(const std::string& name, RulesOf rules, Loop loop) {
   OpDef op;
   op.name = name;
   op.elementwise = true;
@@ -429,16 +431,31 @@ OpDef with_scalar(const std::string& name, RulesOf rules, F f) {
     return std::vector<TensorMeta>{in[0]};
   };
   op.signatures = signatures_from(std::move(rules));
-  op.kernel = [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  op.kernel = [loop](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
     visit_numbers(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
-      const T s = scalar_value<T>(ctx.attrs);
-      map(in[0].data_as<T>(), out.data_as<T>(), out.numel(), [&](T x) -> T { return f(x, s); });
+      loop(in[0].data_as<T>(), out.data_as<T>(), out.numel(), scalar_value<T>(ctx.attrs));
     });
     return std::vector<Tensor>{out};
   };
   return op;
+}
+
+// x op scalar: `f(x, s)` with s the attribute "value" in x's dtype.
+template <typename F>
+OpDef with_scalar(const std::string& name, RulesOf rules, F f) {
+  return with_scalar_loop(name, std::move(rules), [f](const auto* x, auto* out, int64_t n, auto s) {
+    map(x, out, n, [&](auto v) -> decltype(s) { return f(v, s); });
+  });
+}
+
+// x ** s, one loop per exponent that torch gives its own (kernel::scalar_power).
+template <typename T>
+void power_loop(const T* x, T* out, int64_t n, T s) {
+  kernel::with_scalar_power(s, [&](auto power) {
+    map(x, out, n, [s](T v) { return kernel::scalar_power<decltype(power)::value>(v, s); });
+  });
 }
 
 // `op` refusing an integer input with a scalar for which `bad` holds: the scalar as the
@@ -1098,13 +1115,16 @@ void register_elementwise_ops(OpRegistry& r) {
   // d(x^s) = s x^(s - 1), and 0 for s == 0 (not the NaN of 0 * 0^-1), as in torch.
   r.add(with_grad(
       integer_scalar_check(
-          with_scalar("pow_scalar", always({}), [](auto x, auto s) { return power(x, s); }),
+          with_scalar_loop("pow_scalar", always({}),
+                           [](const auto* x, auto* out, int64_t n, auto s) { power_loop(x, out, n, s); }),
           [](double s) { return s < 0; },
           "integers to negative integer powers are not allowed; expected an exponent >= 0 (or a float dtype)",
           /*as_given=*/true),
       unary_grad([](V x, V, V dy, A attrs) {
         const double s = scalar_of(x, attrs);
-        return s == 0 ? fn::zeros_like(x) : fn::mul(dy, fn::mul_scalar(fn::pow_scalar(x, s - 1), s));
+        if (s == 0) return fn::zeros_like(x);
+        // x ** 1 is x (torch copies it; the product's bits are the same without the copy).
+        return fn::mul(dy, fn::mul_scalar(s == 2 ? x : fn::pow_scalar(x, s - 1), s));
       })));
   // d(s^x) = s^x log(s); 0 for s == 0, where it is 0 for x > 0 and undefined elsewhere.
   r.add(with_grad(with_scalar("rpow_scalar", rpow_rules, [](auto x, auto s) { return power(s, x); }),

@@ -25,6 +25,7 @@
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/integer_math.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/scalar_power.h"
 #include "meshflow/ops/special_math.h"
 
 namespace mf::cuda {
@@ -209,6 +210,15 @@ MF_FUNCTOR2(Minimum, T, x < y || is_nan(x) ? x : y)
 MF_FUNCTOR2(Pow, T, power(x, y))
 // value ** x.
 MF_FUNCTOR2(RPow, T, power(y, x))
+// x ** s, s a scalar: torch's loops for its special exponents (kernel::scalar_power).
+struct PowScalar {
+  template <typename T>
+  __device__ T operator()(T x, T s) const {
+    return kernel::with_scalar_power(
+        s, [&](auto power) { return kernel::scalar_power<decltype(power)::value>(x, s); });
+  }
+};
+
 // Comparisons and logical ops give bool (inputs of any dtype, bool too; nonzero is true).
 MF_FUNCTOR2(Eq, bool, x == y)
 MF_FUNCTOR2(Ne, bool, x != y)
@@ -848,7 +858,7 @@ void add_elementwise_kernels(KernelTable& t) {
   t["add_scalar"] = with_scalar<Add>("add_scalar");
   t["mul_scalar"] = with_scalar<Mul>("mul_scalar");
   t["div_scalar"] = with_scalar<Div>("div_scalar");
-  t["pow_scalar"] = with_scalar<Pow>("pow_scalar");
+  t["pow_scalar"] = with_scalar<PowScalar>("pow_scalar");
   t["rpow_scalar"] = with_scalar<RPow>("rpow_scalar");
 
   // The math ops (elementwise.cc's register_math_ops).
