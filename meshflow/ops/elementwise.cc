@@ -1078,10 +1078,20 @@ void register_elementwise_ops(OpRegistry& r) {
   r.add(with_grad(unary<I::kToFloat32>("rsqrt", {}, [](auto x) { return 1 / std::sqrt(x); }),
                   unary_grad([](V, V y, V dy, A) { return fn::mul(fn::mul_scalar(dy, -0.5), fn::pow_scalar(y, 3)); }),
                   kReadsOutputs));
+  // tanh' = 1 - y^2 and sigmoid' = y (1 - y), from the output: one pass of their backward ops
+  // (ops/nn.cc), or differentiable ops for a create_graph backward.
   r.add(with_grad(unary<I::kToFloat32>("tanh", increasing(0), [](auto x) { return fast_math::tanh(x); }),
-                  unary_grad([](V, V y, V dy, A) { return fn::sub(dy, fn::mul(dy, fn::mul(y, y))); }), kReadsOutputs));
+                  unary_grad([](V, V y, V dy, A) {
+                    if (!grad_enabled()) return call1("tanh_backward", {y, dy});
+                    return fn::sub(dy, fn::mul(dy, fn::mul(y, y)));
+                  }),
+                  kReadsOutputs));
   r.add(with_grad(unary<I::kToFloat32>("sigmoid", increasing(0), [](auto x) { return fast_math::sigmoid(x); }),
-                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, fn::sub(y, fn::mul(y, y))); }), kReadsOutputs));
+                  unary_grad([](V, V y, V dy, A) {
+                    if (!grad_enabled()) return call1("sigmoid_backward", {y, dy});
+                    return fn::mul(dy, fn::sub(y, fn::mul(y, y)));
+                  }),
+                  kReadsOutputs));
   r.add(with_grad(unary<I::kReject>("gelu", {}, [](auto x) { return fast_math::gelu(x); }),
                   unary_grad([](V x, V, V dy, A) {
                     if (!grad_enabled()) return call1("gelu_backward", {x, dy});

@@ -16,8 +16,9 @@
 //     (dweight when has_weight, dbias when has_bias): S(k), B, S(k) -> S(k), P, P for every
 //     leading dim k;  B, B, P -> P, P, P (linear in dy).
 //   gelu_backward(x, dy) -> dx for elementwise.cc's exact (erf) gelu, silu_backward(x, dy) for
-//     its silu, and relu_backward(y, dy) -> dx from relu's output (dy where y > 0, else 0: one
-//     pass), floating, one shape: S(k), S(k) -> S(k) for every k;  B, P -> P.
+//     its silu; from the output y: relu_backward(y, dy) (dy where y > 0, else 0),
+//     sigmoid_backward(y, dy) (dy y (1 - y)), tanh_backward(y, dy) (dy (1 - y^2)); each one
+//     pass, floating, one shape: S(k), S(k) -> S(k) for every k;  B, P -> P.
 //   embedding(indices int32/int64, weight[V, D]) -> indices.shape + [D], rows of weight:
 //     S(k), B -> S(k) for each indices dim k;  B, S(1) -> S(last);  B, P -> P;
 //     B, S(0) -> P: each rank gathers the vocabulary rows it holds, zeros for the others.
@@ -50,7 +51,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <optional>
 #include <utility>
 
@@ -478,10 +478,12 @@ std::vector<Var> layer_norm_grad(const GradContext& g) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// gelu_backward, silu_backward, relu_backward
+// gelu_backward, silu_backward, sigmoid_backward, tanh_backward, relu_backward
 
 constexpr const char* kGeluBackward = "gelu_backward";
 constexpr const char* kSiluBackward = "silu_backward";
+constexpr const char* kSigmoidBackward = "sigmoid_backward";
+constexpr const char* kTanhBackward = "tanh_backward";
 constexpr const char* kReluBackward = "relu_backward";
 
 // An activation's backward op: its saved tensor (`saved`: "x" or "y") and dy, floating, of one
@@ -960,6 +962,13 @@ void register_nn_ops(OpRegistry& r) {
                              })));
   r.add(activation_backward(kSiluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
                                return dy * fast_math::silu_grad(x);
+                             })));
+  // The forms of elementwise.cc's composite gradients (the same values).
+  r.add(activation_backward(kSigmoidBackward, "y", activation_backward_kernel([](auto y, auto dy) {
+                               return dy * (y - y * y);
+                             })));
+  r.add(activation_backward(kTanhBackward, "y", activation_backward_kernel([](auto y, auto dy) {
+                               return dy - dy * (y * y);
                              })));
   r.add(with_grad(activation_backward(kReluBackward, "y", activation_backward_kernel([](auto y, auto dy) {
                                         return y <= decltype(y){0} ? decltype(dy){0} : dy;

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <utility>
 
 #include "meshflow/core/loops.h"
 #include "meshflow/ops/fast_math.h"

@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
-// The CUDA kernels of the elementwise ops (ops/elementwise.cc) and of gelu_backward,
-// silu_backward and relu_backward (ops/nn.cc). Each op's math is a __device__ functor written once for every dtype, mirroring
+// The CUDA kernels of the elementwise ops (ops/elementwise.cc) and of the activations'
+// backward ops (ops/nn.cc). Each op's math is a __device__ functor written once for every dtype, mirroring
 // the CPU's scalar functions (integers wrap, divide toward zero or down, raise to powers as
 // torch.pow does); every op runs through one kernel template that reads each input at its
 // NumPy-broadcast position. Broadcast dims are merged on the host first, so the common
@@ -308,6 +308,20 @@ struct SiluBackward {
   __device__ T operator()(T x, T dy) const {
     const T s = 1 / (1 + exp(-x));
     return dy * (s * (1 + x * (1 - s)));
+  }
+};
+
+// From the output y, as the CPU's: dy y (1 - y) and dy (1 - y^2).
+struct SigmoidBackward {
+  template <typename T>
+  __device__ T operator()(T y, T dy) const {
+    return dy * (y - y * y);
+  }
+};
+struct TanhBackward {
+  template <typename T>
+  __device__ T operator()(T y, T dy) const {
+    return dy - dy * (y * y);
   }
 };
 
@@ -677,34 +691,18 @@ std::vector<Tensor> cast(const std::vector<Tensor>& in, const KernelContext& ctx
   return {out};
 }
 
-// Floats only (its infer refuses the rest); x and dy of one shape.
-std::vector<Tensor> gelu_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
-  visit_dtype(out.dtype(), [&](auto v) {
-    using T = decltype(v);
-    if constexpr (!kIntegral<T>) launch<T, T, T>("gelu_backward", GeluBackward{}, out, {&in[0], &in[1]});
-  });
-  return {out};
-}
-
-// Floats only (its infer refuses the rest); x and dy of one shape.
-std::vector<Tensor> silu_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
-  visit_dtype(out.dtype(), [&](auto v) {
-    using T = decltype(v);
-    if constexpr (!kIntegral<T>) launch<T, T, T>("silu_backward", SiluBackward{}, out, {&in[0], &in[1]});
-  });
-  return {out};
-}
-
-// Floats only (its infer refuses the rest); y and dy of one shape.
-std::vector<Tensor> relu_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
-  visit_dtype(out.dtype(), [&](auto v) {
-    using T = decltype(v);
-    if constexpr (!kIntegral<T>) launch<T, T, T>("relu_backward", ReluBackward{}, out, {&in[0], &in[1]});
-  });
-  return {out};
+// An activation's backward op: floats only (its infer refuses the rest), the saved tensor
+// and dy of one shape.
+template <typename F>
+Kernel activation_backward(const char* op) {
+  return [op](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+    visit_dtype(out.dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (!kIntegral<T>) launch<T, T, T>(op, F{}, out, {&in[0], &in[1]});
+    });
+    return std::vector<Tensor>{out};
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -849,10 +847,12 @@ void add_elementwise_kernels(KernelTable& t) {
   t["tanh"] = unary<Tanh, I::kToFloat32>("tanh");
   t["sigmoid"] = unary<Sigmoid, I::kToFloat32>("sigmoid");
   t["gelu"] = unary<Gelu, I::kReject>("gelu");
-  t["gelu_backward"] = gelu_backward;
+  t["gelu_backward"] = activation_backward<GeluBackward>("gelu_backward");
   t["silu"] = unary<Silu, I::kReject>("silu");
-  t["silu_backward"] = silu_backward;
-  t["relu_backward"] = relu_backward;
+  t["silu_backward"] = activation_backward<SiluBackward>("silu_backward");
+  t["sigmoid_backward"] = activation_backward<SigmoidBackward>("sigmoid_backward");
+  t["tanh_backward"] = activation_backward<TanhBackward>("tanh_backward");
+  t["relu_backward"] = activation_backward<ReluBackward>("relu_backward");
   t["cast"] = cast;
 
   t["add_scalar"] = with_scalar<Add>("add_scalar");
