@@ -19,7 +19,8 @@
 //                       to uint8, int8, int16 through int64, wrapping, as torch on x86;
 //                       to bool: nonzero (NaN too) -> true; from bool: 1 or 0)
 //   with a scalar (attribute "value", taken in x's dtype): add_scalar mul_scalar div_scalar
-//                       pow_scalar (x ** value), rpow_scalar (value ** x)
+//                       pow_scalar (x ** value; torch's own loops for its special exponents,
+//                       scalar_power.h), rpow_scalar (value ** x)
 // Every op takes uint8, int8 and int16 (OpDef::small_ints), wrapping as PyTorch's; with a scalar
 // they take its value modulo 2^bits (uint8 - 1 adds 255), where int32 and int64 refuse a value
 // out of their range.
