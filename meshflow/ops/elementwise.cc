@@ -19,7 +19,8 @@
 //                       to uint8, int8, int16 through int64, wrapping, as torch on x86;
 //                       to bool: nonzero (NaN too) -> true; from bool: 1 or 0)
 //   with a scalar (attribute "value", taken in x's dtype): add_scalar mul_scalar div_scalar
-//                       pow_scalar (x ** value), rpow_scalar (value ** x)
+//                       pow_scalar (x ** value; torch's own loops for its special exponents,
+//                       scalar_power.h), rpow_scalar (value ** x)
 // Every op takes uint8, int8 and int16 (OpDef::small_ints), wrapping as PyTorch's; with a scalar
 // they take its value modulo 2^bits (uint8 - 1 adds 255), where int32 and int64 refuse a value
 // out of their range.
@@ -54,6 +55,7 @@
 #include "meshflow/ops/integer_math.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
+#include "meshflow/ops/scalar_power.h"
 #include "meshflow/ops/special_math.h"
 
 namespace mf {
@@ -413,9 +415,10 @@ OpDef unary(const std::string& name, Rules rules, F f) {
   return op;
 }
 
-// x op scalar: `f(x, s)` with s the attribute "value" in x's dtype.
-template <typename F>
-OpDef with_scalar(const std::string& name, RulesOf rules, F f) {
+// x op scalar: `loop(x, out, n, s)` writes out[i] = x[i] op s for i < n, s the attribute
+// "value" in x's dtype (a generic function of the pointers' type).
+template <typename Loop>
+OpDef with_scalar_loop(const std::string& name, RulesOf rules, Loop loop) {
   OpDef op;
   op.name = name;
   op.elementwise = true;
@@ -429,16 +432,31 @@ OpDef with_scalar(const std::string& name, RulesOf rules, F f) {
     return std::vector<TensorMeta>{in[0]};
   };
   op.signatures = signatures_from(std::move(rules));
-  op.kernel = [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  op.kernel = [loop](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
     visit_numbers(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
-      const T s = scalar_value<T>(ctx.attrs);
-      map(in[0].data_as<T>(), out.data_as<T>(), out.numel(), [&](T x) -> T { return f(x, s); });
+      loop(in[0].data_as<T>(), out.data_as<T>(), out.numel(), scalar_value<T>(ctx.attrs));
     });
     return std::vector<Tensor>{out};
   };
   return op;
+}
+
+// x op scalar: `f(x, s)` with s the attribute "value" in x's dtype.
+template <typename F>
+OpDef with_scalar(const std::string& name, RulesOf rules, F f) {
+  return with_scalar_loop(name, std::move(rules), [f](const auto* x, auto* out, int64_t n, auto s) {
+    map(x, out, n, [&](auto v) -> decltype(s) { return f(v, s); });
+  });
+}
+
+// x ** s, one loop per exponent that torch gives its own (kernel::scalar_power).
+template <typename T>
+void power_loop(const T* x, T* out, int64_t n, T s) {
+  kernel::with_scalar_power(s, [&](auto power) {
+    map(x, out, n, [s](T v) { return kernel::scalar_power<decltype(power)::value>(v, s); });
+  });
 }
 
 // `op` refusing an integer input with a scalar for which `bad` holds: the scalar as the
@@ -1061,10 +1079,20 @@ void register_elementwise_ops(OpRegistry& r) {
   r.add(with_grad(unary<I::kToFloat32>("rsqrt", {}, [](auto x) { return 1 / std::sqrt(x); }),
                   unary_grad([](V, V y, V dy, A) { return fn::mul(fn::mul_scalar(dy, -0.5), fn::pow_scalar(y, 3)); }),
                   kReadsOutputs));
+  // tanh' = 1 - y^2 and sigmoid' = y (1 - y), from the output: one pass of their backward ops
+  // (ops/nn.cc), or differentiable ops for a create_graph backward.
   r.add(with_grad(unary<I::kToFloat32>("tanh", increasing(0), [](auto x) { return fast_math::tanh(x); }),
-                  unary_grad([](V, V y, V dy, A) { return fn::sub(dy, fn::mul(dy, fn::mul(y, y))); }), kReadsOutputs));
+                  unary_grad([](V, V y, V dy, A) {
+                    if (!grad_enabled()) return call1("tanh_backward", {y, dy});
+                    return fn::sub(dy, fn::mul(dy, fn::mul(y, y)));
+                  }),
+                  kReadsOutputs));
   r.add(with_grad(unary<I::kToFloat32>("sigmoid", increasing(0), [](auto x) { return fast_math::sigmoid(x); }),
-                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, fn::sub(y, fn::mul(y, y))); }), kReadsOutputs));
+                  unary_grad([](V, V y, V dy, A) {
+                    if (!grad_enabled()) return call1("sigmoid_backward", {y, dy});
+                    return fn::mul(dy, fn::sub(y, fn::mul(y, y)));
+                  }),
+                  kReadsOutputs));
   r.add(with_grad(unary<I::kReject>("gelu", {}, [](auto x) { return fast_math::gelu(x); }),
                   unary_grad([](V x, V, V dy, A) {
                     if (!grad_enabled()) return call1("gelu_backward", {x, dy});
@@ -1098,13 +1126,16 @@ void register_elementwise_ops(OpRegistry& r) {
   // d(x^s) = s x^(s - 1), and 0 for s == 0 (not the NaN of 0 * 0^-1), as in torch.
   r.add(with_grad(
       integer_scalar_check(
-          with_scalar("pow_scalar", always({}), [](auto x, auto s) { return power(x, s); }),
+          with_scalar_loop("pow_scalar", always({}),
+                           [](const auto* x, auto* out, int64_t n, auto s) { power_loop(x, out, n, s); }),
           [](double s) { return s < 0; },
           "integers to negative integer powers are not allowed; expected an exponent >= 0 (or a float dtype)",
           /*as_given=*/true),
       unary_grad([](V x, V, V dy, A attrs) {
         const double s = scalar_of(x, attrs);
-        return s == 0 ? fn::zeros_like(x) : fn::mul(dy, fn::mul_scalar(fn::pow_scalar(x, s - 1), s));
+        if (s == 0) return fn::zeros_like(x);
+        // x ** 1 is x (torch copies it; the product's bits are the same without the copy).
+        return fn::mul(dy, fn::mul_scalar(s == 2 ? x : fn::pow_scalar(x, s - 1), s));
       })));
   // d(s^x) = s^x log(s); 0 for s == 0, where it is 0 for x > 0 and undefined elsewhere.
   r.add(with_grad(with_scalar("rpow_scalar", rpow_rules, [](auto x, auto s) { return power(s, x); }),

@@ -16,8 +16,9 @@
 //     (dweight when has_weight, dbias when has_bias): S(k), B, S(k) -> S(k), P, P for every
 //     leading dim k;  B, B, P -> P, P, P (linear in dy).
 //   gelu_backward(x, dy) -> dx for elementwise.cc's exact (erf) gelu, silu_backward(x, dy) for
-//     its silu, and relu_backward(y, dy) -> dx from relu's output (dy where y > 0, else 0: one
-//     pass), floating, one shape: S(k), S(k) -> S(k) for every k;  B, P -> P.
+//     its silu; from the output y: relu_backward(y, dy) (dy where y > 0, else 0),
+//     sigmoid_backward(y, dy) (dy y (1 - y)), tanh_backward(y, dy) (dy (1 - y^2)); each one
+//     pass, floating, one shape: S(k), S(k) -> S(k) for every k;  B, P -> P.
 //   embedding(indices int32/int64, weight[V, D]) -> indices.shape + [D], rows of weight:
 //     S(k), B -> S(k) for each indices dim k;  B, S(1) -> S(last);  B, P -> P;
 //     B, S(0) -> P: each rank gathers the vocabulary rows it holds, zeros for the others.
@@ -50,7 +51,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <optional>
 #include <utility>
 
@@ -401,10 +401,13 @@ std::vector<Signature> layer_norm_backward_signatures(const std::vector<TensorMe
   return sigs;
 }
 
-// Rows are cut into this many blocks (fewer when there are fewer rows), each summing its
-// rows' contributions to dweight and dbias in its own buffer; the buffers are then added in
-// block order, so the result does not depend on the number of threads.
+// Rows are cut into blocks, each summing its rows' contributions to dweight and dbias in its
+// own buffers; the buffers are then added in block order, so the result does not depend on
+// the number of threads. A block takes at least kParamGradGrain elements: every block's
+// buffers are zeroed and read once more, which costs as much as its rows do where rows are
+// long and few.
 constexpr int64_t kParamGradBlocks = 64;
+constexpr int64_t kParamGradGrain = 1 << 14;
 
 // Per row, with x^ = (x - mean) rstd and g = dy * weight: dx = rstd (g - mean(g) - x^ mean(g x^)),
 // dweight += dy x^, dbias += dy.
@@ -415,7 +418,9 @@ std::vector<Tensor> layer_norm_backward_kernel(const std::vector<Tensor>& in, co
   const int64_t n = numel(normalized);
   const Tensor& x = in[0];
   const Tensor& dy = in.back();
-  const int64_t rows = n == 0 ? 0 : x.numel() / n, blocks = std::min(rows, kParamGradBlocks);
+  const int64_t rows = n == 0 ? 0 : x.numel() / n;
+  const int64_t blocks = std::min({rows, kParamGradBlocks, std::max<int64_t>(x.numel() / kParamGradGrain, 1)});
+  const int64_t params = has_weight + has_bias;
   std::vector<Tensor> out{ctx.output(0, x.shape(), x.dtype())};
   if (has_weight) out.push_back(ctx.output(out.size(), normalized, x.dtype()));
   if (has_bias) out.push_back(ctx.output(out.size(), normalized, x.dtype()));
@@ -423,22 +428,21 @@ std::vector<Tensor> layer_norm_backward_kernel(const std::vector<Tensor>& in, co
     using T = decltype(v);
     if constexpr (std::is_floating_point_v<T>) {
       const T* w = has_weight ? in[1].data_as<T>() : nullptr;
-      // Block b's sums: dweight's at [2b n, (2b + 1) n), dbias's after them.
-      std::vector<T> partial(has_weight || has_bias ? 2 * blocks * n : 0, T{0});
+      // Block b's sums: its parameters' (dweight's, then dbias's) from (b params) n on.
+      std::vector<T> partial(params * blocks * n, T{0});
 #pragma omp parallel for if (kernel::use_team(x.numel()))
       for (int64_t block = 0; block < blocks; ++block) {
-        T* dw = has_weight ? partial.data() + 2 * block * n : nullptr;
-        T* db = has_bias ? partial.data() + (2 * block + 1) * n : nullptr;
+        T* dw = has_weight ? partial.data() + block * params * n : nullptr;
+        T* db = has_bias ? partial.data() + (block * params + has_weight) * n : nullptr;
         const int64_t first = block * rows / blocks, at = first * n;
         kernel::layer_norm_backward_rows(x.data_as<T>() + at, w, dy.data_as<T>() + at, out[0].data_as<T>() + at, dw, db,
                                          (block + 1) * rows / blocks - first, n, eps);
       }
-      for (int param = 0; param < has_weight + has_bias; ++param) {
-        const int64_t which = has_weight && param == 0 ? 0 : 1;  // dweight or dbias buffers
+      for (int64_t param = 0; param < params; ++param) {
         T* total = out[1 + param].data_as<T>();
         std::fill(total, total + n, T{0});
         for (int64_t block = 0; block < blocks; ++block) {
-          const T* part = partial.data() + (2 * block + which) * n;
+          const T* part = partial.data() + (block * params + param) * n;
           for (int64_t j = 0; j < n; ++j) total[j] += part[j];
         }
       }
@@ -478,10 +482,12 @@ std::vector<Var> layer_norm_grad(const GradContext& g) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// gelu_backward, silu_backward, relu_backward
+// gelu_backward, silu_backward, sigmoid_backward, tanh_backward, relu_backward
 
 constexpr const char* kGeluBackward = "gelu_backward";
 constexpr const char* kSiluBackward = "silu_backward";
+constexpr const char* kSigmoidBackward = "sigmoid_backward";
+constexpr const char* kTanhBackward = "tanh_backward";
 constexpr const char* kReluBackward = "relu_backward";
 
 // An activation's backward op: its saved tensor (`saved`: "x" or "y") and dy, floating, of one
@@ -960,6 +966,13 @@ void register_nn_ops(OpRegistry& r) {
                              })));
   r.add(activation_backward(kSiluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
                                return dy * fast_math::silu_grad(x);
+                             })));
+  // The forms of elementwise.cc's composite gradients (the same values).
+  r.add(activation_backward(kSigmoidBackward, "y", activation_backward_kernel([](auto y, auto dy) {
+                               return dy * (y - y * y);
+                             })));
+  r.add(activation_backward(kTanhBackward, "y", activation_backward_kernel([](auto y, auto dy) {
+                               return dy - dy * (y * y);
                              })));
   r.add(with_grad(activation_backward(kReluBackward, "y", activation_backward_kernel([](auto y, auto dy) {
                                         return y <= decltype(y){0} ? decltype(dy){0} : dy;

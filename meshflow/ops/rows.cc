@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <utility>
 
 #include "meshflow/core/loops.h"
 #include "meshflow/ops/fast_math.h"
@@ -89,6 +88,61 @@ MF_ALWAYS_INLINE void batch_moments(const Batch<T>& b, const T* x, int64_t n, do
              rstd);
 #pragma omp simd
   for (int i = 0; i < kBatch<T>; ++i) rstd[i] = 1 / std::sqrt(rstd[i] / count + e);
+}
+
+// A batch's rows' moments: mean, 1 / standard deviation, and the means of g = dy w and of
+// g x^.
+template <typename T>
+struct Moments {
+  T mean[kBatch<T>], rstd[kBatch<T>], mean_g[kBatch<T>], mean_gx[kBatch<T>];
+};
+
+// Columns [j0, j0 + len) of a batch of layer_norm_backward_rows: dx, and the rows' terms
+// added into dw (kWeight: w and dw given) and db (kBias). The columns' sums over the batch's
+// rows stay in registers (a constant len unrolls to a few vectors) and are stored once per
+// batch, not once per row: their stores, not the arithmetic, bound a loop row by row. The
+// rows are added in order, as row by row.
+template <bool kWeight, bool kBias, typename T, typename Len>
+MF_ALWAYS_INLINE void layer_norm_backward_columns(const T* x, const T* w, const T* dy, T* dx, T* dw, T* db,
+                                                  int64_t rows, int64_t n, const Moments<T>& m, int64_t j0, Len len) {
+  constexpr int64_t kChunk = 4 * lanes::kLanes<T>;
+  T sw[kChunk], sb[kChunk];
+#pragma omp simd
+  for (int64_t j = 0; j < len; ++j) {
+    sw[j] = kWeight ? dw[j0 + j] : T{0};
+    sb[j] = kBias ? db[j0 + j] : T{0};
+  }
+  for (int64_t i = 0; i < rows; ++i) {
+    const T s = m.rstd[i], mean = m.mean[i], mg = m.mean_g[i], mgx = m.mean_gx[i];
+    const T *xr = x + i * n + j0, *dyr = dy + i * n + j0, *wr = kWeight ? w + j0 : w;
+    T* dxr = dx + i * n + j0;
+#pragma omp simd
+    for (int64_t j = 0; j < len; ++j) {
+      const T d = dyr[j], centered = xr[j] - mean;
+      dxr[j] = s * ((kWeight ? d * wr[j] : d) - mg - centered * s * mgx);
+      sw[j] += d * centered * s;
+      sb[j] += d;
+    }
+  }
+#pragma omp simd
+  for (int64_t j = 0; j < len; ++j) {
+    if constexpr (kWeight) dw[j0 + j] = sw[j];
+    if constexpr (kBias) db[j0 + j] = sb[j];
+  }
+}
+
+// A batch of layer_norm_backward_rows, kChunk columns at a time (x and dy read once for dx,
+// dw and db).
+template <bool kWeight, bool kBias, typename T>
+MF_ALWAYS_INLINE void layer_norm_backward_batch(const T* x, const T* w, const T* dy, T* dx, T* dw, T* db, int64_t rows,
+                                                int64_t n, const Moments<T>& m) {
+  constexpr int64_t kChunk = 4 * lanes::kLanes<T>;
+  int64_t j0 = 0;
+  for (; j0 + kChunk <= n; j0 += kChunk) {
+    layer_norm_backward_columns<kWeight, kBias>(x, w, dy, dx, dw, db, rows, n, m, j0,
+                                                std::integral_constant<int64_t, kChunk>{});
+  }
+  if (j0 < n) layer_norm_backward_columns<kWeight, kBias>(x, w, dy, dx, dw, db, rows, n, m, j0, n - j0);
 }
 
 // Lines: the accumulators of this many adjacent lines at a time live on the stack.
@@ -337,29 +391,26 @@ MF_MULTIVERSIONED void layer_norm_backward_rows(const T* x, const T* w, const T*
   for (int64_t r0 = 0; r0 < count; r0 += per_batch) {
     const Batch<T> batch = batch_of<T>(std::min(per_batch, count - r0), n);
     const T *xb = x + r0 * n, *dyb = dy + r0 * n;
-    T mean[kBatch<T>], rstd[kBatch<T>], mean_g[kBatch<T>], mean_gx[kBatch<T>];
-    batch_moments(batch, xb, n, eps, mean, rstd);
+    Moments<T> m;
+    batch_moments(batch, xb, n, eps, m.mean, m.rstd);
     auto g = [=](int64_t i, int64_t j) { return w ? dyb[i * n + j] * w[j] : dyb[i * n + j]; };
-    batch_sums(batch, g, mean_g);
-    batch_sums(batch, [=](int64_t i, int64_t j) { return g(i, j) * (xb[i * n + j] - mean[i]) * rstd[i]; }, mean_gx);
+    batch_sums(batch, g, m.mean_g);
+    batch_sums(batch, [=, &m](int64_t i, int64_t j) { return g(i, j) * (xb[i * n + j] - m.mean[i]) * m.rstd[i]; },
+               m.mean_gx);
 #pragma omp simd
     for (int i = 0; i < kBatch<T>; ++i) {
-      mean_g[i] /= size;
-      mean_gx[i] /= size;
+      m.mean_g[i] /= size;
+      m.mean_gx[i] /= size;
     }
-    for (int64_t i = 0; i < batch.rows; ++i) {
-      const T *xr = xb + i * n, *dyr = dyb + i * n, m = mean[i], s = rstd[i], mg = mean_g[i], mgx = mean_gx[i];
-      T* dxr = dx + (r0 + i) * n;
-#pragma omp simd
-      for (int64_t j = 0; j < n; ++j) dxr[j] = s * ((w ? dyr[j] * w[j] : dyr[j]) - mg - (xr[j] - m) * s * mgx);
-      if (dw) {
-#pragma omp simd
-        for (int64_t j = 0; j < n; ++j) dw[j] += dyr[j] * (xr[j] - m) * s;
-      }
-      if (db) {
-#pragma omp simd
-        for (int64_t j = 0; j < n; ++j) db[j] += dyr[j];
-      }
+    T* dxb = dx + r0 * n;
+    if (w && db) {
+      layer_norm_backward_batch<true, true>(xb, w, dyb, dxb, dw, db, batch.rows, n, m);
+    } else if (w) {
+      layer_norm_backward_batch<true, false>(xb, w, dyb, dxb, dw, db, batch.rows, n, m);
+    } else if (db) {
+      layer_norm_backward_batch<false, true>(xb, w, dyb, dxb, dw, db, batch.rows, n, m);
+    } else {
+      layer_norm_backward_batch<false, false>(xb, w, dyb, dxb, dw, db, batch.rows, n, m);
     }
   }
 }

@@ -52,8 +52,8 @@ void reduce_rows(const T* x, T* out, int64_t count, int64_t n, ReduceOp op);
 // times w and plus b where they are not null (n elements each).
 template <typename T>
 void layer_norm_rows(const T* x, const T* w, const T* b, T* y, int64_t count, int64_t n, double eps);
-// Their gradients: dx of each row from x, w (null: ones) and dy; dy x^ added into dw and dy
-// into db where not null, row after row.
+// Their gradients: dx of each row from x, w (null: ones) and dy; dy x^ added into dw (given
+// exactly where w is) and dy into db where not null, row after row.
 template <typename T>
 void layer_norm_backward_rows(const T* x, const T* w, const T* dy, T* dx, T* dw, T* db, int64_t count, int64_t n,
                               double eps);

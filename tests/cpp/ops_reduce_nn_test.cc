@@ -389,10 +389,14 @@ TEST(NnLayerNormBackward, BadInput) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// gelu_backward(x, dy), silu_backward(x, dy), relu_backward(y, dy)
+// gelu_backward(x, dy), silu_backward(x, dy), relu_backward(y, dy), sigmoid_backward(y, dy),
+// tanh_backward(y, dy)
+
+constexpr const char* kActivationBackwardOps[] = {"gelu_backward", "silu_backward", "relu_backward",
+                                                  "sigmoid_backward", "tanh_backward"};
 
 TEST(NnActivationBackward, EverySignatureMatchesOneDevice) {
-  for (const char* op : {"gelu_backward", "silu_backward", "relu_backward"}) {
+  for (const char* op : kActivationBackwardOps) {
     for (const Placement& p : op_meshes()) {
       for (const Shape& shape : std::vector<Shape>{{4, 6}, {5, 3, 7}, {0, 3}, {}}) {
         check(op, {small_value(shape), value(shape)}, {}, p);
@@ -416,8 +420,8 @@ TEST(NnActivationBackward, ReluBackwardPassesDyWhereTheOutputIsPositive) {
 
 TEST(NnActivationBackward, SignaturesAndBadInput) {
   const TensorMeta x{{4, 6}, DType::kFloat32};
-  for (const std::string op : {"gelu_backward", "silu_backward", "relu_backward"}) {
-    const std::string saved = op == "relu_backward" ? "y" : "x";
+  for (const std::string op : kActivationBackwardOps) {
+    const std::string saved = op == "gelu_backward" || op == "silu_backward" ? "x" : "y";
     EXPECT_EQ(one_axis(op, {x, x}, {}),
               (std::vector<std::string>{"(S(0)), (S(0)) -> (S(0))", "(S(1)), (S(1)) -> (S(1))", "(B), (P) -> (P)",
                                         "(B), (B) -> (B)"}));

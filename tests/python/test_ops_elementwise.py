@@ -113,6 +113,41 @@ def test_integer_pow_with_negative_exponents_follows_torch():
     check(mf.tensor(base) ** mf.tensor(exponent), np.array([1024, 1, -1, 1, 0, 1, 0], np.int64))
 
 
+# x ** s as torch's kernels compute it: their own loops for these exponents (the products
+# round at each step; 0.5 is sqrt, so sqrt(-0) = -0 and sqrt(-inf) = NaN), pow for the rest.
+POW_SCALAR_LOOPS = {
+    0: lambda x: np.ones_like(x), 1: lambda x: x, 2: lambda x: x * x, 3: lambda x: x * x * x,
+    -1: lambda x: 1 / x, -2: lambda x: 1 / (x * x), 0.5: np.sqrt, -0.5: lambda x: 1 / np.sqrt(x),
+}
+
+
+@pytest.mark.parametrize("device", ["cpu", "testdev"])
+@pytest.mark.parametrize("dtype", FLOATS, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("exponent", [*POW_SCALAR_LOOPS, 4, -3, 1.5], ids=repr)
+def test_pow_scalar_takes_torchs_loops(exponent, dtype, device):
+    special = [0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 1e-30, -3e20, 1e30, np.inf, -np.inf, np.nan]
+    x = np.concatenate([np.array(special, dtype), values((97,), dtype, -9, 9)]).astype(dtype)
+    result = (mf.tensor(x, device=device) ** exponent).to("cpu")
+    assert result.dtype == mf.dtype(np.dtype(dtype).name)
+    with np.errstate(all="ignore"):
+        if exponent in POW_SCALAR_LOOPS:
+            expected = POW_SCALAR_LOOPS[exponent](x).astype(dtype)
+            np.testing.assert_array_equal(result.numpy(), expected)  # the same bits: NaN where NaN
+            np.testing.assert_array_equal(np.signbit(result.numpy()), np.signbit(expected))
+        else:
+            np.testing.assert_allclose(result.numpy(), np.power(x, exponent), rtol=1e-6 if dtype == np.float32 else 1e-14)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.int32, np.int64], ids=lambda d: np.dtype(d).name)
+def test_integer_pow_scalar_wraps(dtype):
+    x = np.array([0, 1, -1, 2, -3, 7, 100, 127, -128, 55, 255, 181], np.int64).astype(dtype)
+    bits = 8 * np.dtype(dtype).itemsize
+    for exponent in range(6):
+        exact = [(int(v) ** exponent) % (1 << bits) for v in x]  # wrapped to the dtype's bits
+        expected = np.array(exact, np.uint64).astype(dtype)
+        np.testing.assert_array_equal((mf.tensor(x) ** exponent).numpy(), expected)
+
+
 def test_integer_division():
     a, b = np.array([7, -7, 7, -7, 0], np.int32), np.array([2, 2, -2, -2, 5], np.int32)
     ta, tb = mf.tensor(a), mf.tensor(b)

@@ -1,7 +1,7 @@
 """Reductions (mf.sum, mean, amax, amin), softmax and the nn.functional ops (layer_norm,
 embedding, gather, cross_entropy) on local tensors, against NumPy; their backward ops
-(softmax_backward, layer_norm_backward, gelu_backward, silu_backward, embedding_backward,
-gather_backward)
+(softmax_backward, layer_norm_backward, gelu_backward, silu_backward, sigmoid_backward,
+tanh_backward, embedding_backward, gather_backward)
 against float64 finite differences of a NumPy forward or NumPy's scatter-add; bad input
 gives a ValueError naming the problem.
 """
@@ -233,6 +233,16 @@ def test_silu_backward_matches_finite_differences(dtype):
     dy = np.cos(np.arange(33.0))
     dx = run("silu_backward", [x.astype(dtype), dy.astype(dtype)])[0]
     np.testing.assert_allclose(dx, vjp(lambda x: x / (1 + np.exp(-x)), [x], dy, 0), **tolerance(dtype))
+
+
+@pytest.mark.parametrize("name", ["sigmoid", "tanh"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sigmoid_and_tanh_backward_from_the_output(name, dtype):
+    x = np.linspace(-6, 6, 33)
+    dy = np.cos(np.arange(33.0))
+    forward = (lambda x: 1 / (1 + np.exp(-x))) if name == "sigmoid" else np.tanh
+    dx = run(name + "_backward", [forward(x).astype(dtype), dy.astype(dtype)])[0]
+    np.testing.assert_allclose(dx, vjp(forward, [x], dy, 0), **tolerance(dtype))
 
 
 # ---------------------------------------------------------------------------------------------

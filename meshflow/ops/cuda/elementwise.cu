@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
-// The CUDA kernels of the elementwise ops (ops/elementwise.cc) and of gelu_backward,
-// silu_backward and relu_backward (ops/nn.cc). Each op's math is a __device__ functor written once for every dtype, mirroring
+// The CUDA kernels of the elementwise ops (ops/elementwise.cc) and of the activations'
+// backward ops (ops/nn.cc). Each op's math is a __device__ functor written once for every dtype, mirroring
 // the CPU's scalar functions (integers wrap, divide toward zero or down, raise to powers as
 // torch.pow does); every op runs through one kernel template that reads each input at its
 // NumPy-broadcast position. Broadcast dims are merged on the host first, so the common
@@ -25,6 +25,7 @@
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/integer_math.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/scalar_power.h"
 #include "meshflow/ops/special_math.h"
 
 namespace mf::cuda {
@@ -209,6 +210,15 @@ MF_FUNCTOR2(Minimum, T, x < y || is_nan(x) ? x : y)
 MF_FUNCTOR2(Pow, T, power(x, y))
 // value ** x.
 MF_FUNCTOR2(RPow, T, power(y, x))
+// x ** s, s a scalar: torch's loops for its special exponents (kernel::scalar_power).
+struct PowScalar {
+  template <typename T>
+  __device__ T operator()(T x, T s) const {
+    return kernel::with_scalar_power(
+        s, [&](auto power) { return kernel::scalar_power<decltype(power)::value>(x, s); });
+  }
+};
+
 // Comparisons and logical ops give bool (inputs of any dtype, bool too; nonzero is true).
 MF_FUNCTOR2(Eq, bool, x == y)
 MF_FUNCTOR2(Ne, bool, x != y)
@@ -298,6 +308,20 @@ struct SiluBackward {
   __device__ T operator()(T x, T dy) const {
     const T s = 1 / (1 + exp(-x));
     return dy * (s * (1 + x * (1 - s)));
+  }
+};
+
+// From the output y, as the CPU's: dy y (1 - y) and dy (1 - y^2).
+struct SigmoidBackward {
+  template <typename T>
+  __device__ T operator()(T y, T dy) const {
+    return dy * (y - y * y);
+  }
+};
+struct TanhBackward {
+  template <typename T>
+  __device__ T operator()(T y, T dy) const {
+    return dy - dy * (y * y);
   }
 };
 
@@ -667,34 +691,18 @@ std::vector<Tensor> cast(const std::vector<Tensor>& in, const KernelContext& ctx
   return {out};
 }
 
-// Floats only (its infer refuses the rest); x and dy of one shape.
-std::vector<Tensor> gelu_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
-  visit_dtype(out.dtype(), [&](auto v) {
-    using T = decltype(v);
-    if constexpr (!kIntegral<T>) launch<T, T, T>("gelu_backward", GeluBackward{}, out, {&in[0], &in[1]});
-  });
-  return {out};
-}
-
-// Floats only (its infer refuses the rest); x and dy of one shape.
-std::vector<Tensor> silu_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
-  visit_dtype(out.dtype(), [&](auto v) {
-    using T = decltype(v);
-    if constexpr (!kIntegral<T>) launch<T, T, T>("silu_backward", SiluBackward{}, out, {&in[0], &in[1]});
-  });
-  return {out};
-}
-
-// Floats only (its infer refuses the rest); y and dy of one shape.
-std::vector<Tensor> relu_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
-  visit_dtype(out.dtype(), [&](auto v) {
-    using T = decltype(v);
-    if constexpr (!kIntegral<T>) launch<T, T, T>("relu_backward", ReluBackward{}, out, {&in[0], &in[1]});
-  });
-  return {out};
+// An activation's backward op: floats only (its infer refuses the rest), the saved tensor
+// and dy of one shape.
+template <typename F>
+Kernel activation_backward(const char* op) {
+  return [op](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+    visit_dtype(out.dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (!kIntegral<T>) launch<T, T, T>(op, F{}, out, {&in[0], &in[1]});
+    });
+    return std::vector<Tensor>{out};
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -839,16 +847,18 @@ void add_elementwise_kernels(KernelTable& t) {
   t["tanh"] = unary<Tanh, I::kToFloat32>("tanh");
   t["sigmoid"] = unary<Sigmoid, I::kToFloat32>("sigmoid");
   t["gelu"] = unary<Gelu, I::kReject>("gelu");
-  t["gelu_backward"] = gelu_backward;
+  t["gelu_backward"] = activation_backward<GeluBackward>("gelu_backward");
   t["silu"] = unary<Silu, I::kReject>("silu");
-  t["silu_backward"] = silu_backward;
-  t["relu_backward"] = relu_backward;
+  t["silu_backward"] = activation_backward<SiluBackward>("silu_backward");
+  t["sigmoid_backward"] = activation_backward<SigmoidBackward>("sigmoid_backward");
+  t["tanh_backward"] = activation_backward<TanhBackward>("tanh_backward");
+  t["relu_backward"] = activation_backward<ReluBackward>("relu_backward");
   t["cast"] = cast;
 
   t["add_scalar"] = with_scalar<Add>("add_scalar");
   t["mul_scalar"] = with_scalar<Mul>("mul_scalar");
   t["div_scalar"] = with_scalar<Div>("div_scalar");
-  t["pow_scalar"] = with_scalar<Pow>("pow_scalar");
+  t["pow_scalar"] = with_scalar<PowScalar>("pow_scalar");
   t["rpow_scalar"] = with_scalar<RPow>("rpow_scalar");
 
   // The math ops (elementwise.cc's register_math_ops).
