@@ -363,13 +363,31 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 
 def addcmul(input, tensor1, tensor2, *, value=1):
-    """input + value * tensor1 * tensor2."""
-    return input + _scaled(tensor1 * tensor2, value)
+    """input + value * tensor1 * tensor2, the product taken in the dtype of all three (torch's:
+    two uint8 tensors multiply in float32 beside a float32 input, never wrapping)."""
+    t1, t2 = _pointwise_operands("addcmul", input, tensor1, tensor2, value)
+    return input + _scaled(t1 * t2, value)
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1):
-    """input + value * tensor1 / tensor2."""
-    return input + _scaled(tensor1 / tensor2, value)
+    """input + value * tensor1 / tensor2, the quotient taken in the dtype of all three."""
+    if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future release "
+                           "addcdiv will perform a true division of tensor1 and tensor2. Cast one of them "
+                           "to a floating point dtype first")
+    t1, t2 = _pointwise_operands("addcdiv", input, tensor1, tensor2, value)
+    return input + _scaled(t1 / t2, value)
+
+
+def _pointwise_operands(op, input, tensor1, tensor2, value):
+    """tensor1 and tensor2 in the dtype an op on input, tensor1 and tensor2 gives (torch's
+    addcmul / addcdiv promote all three before computing)."""
+    from ._promotion import result_dtype
+    dtype = result_dtype(input, tensor1, tensor2)
+    if not dtype.is_floating_point and dtype != _dtype.bool_ and isinstance(value, float):
+        raise RuntimeError(f"{op}: for integral input tensors, argument value must not be a floating point "
+                           f"number (got {value})")
+    return tensor1.to(dtype), tensor2.to(dtype)
 
 
 def _scaled(x, factor):

@@ -1,6 +1,7 @@
 """What ported programs met (issue 37, fourth programs round), against NumPy and torch's
-documented rules: a list index that stands for a tuple of indices."""
+documented rules: a list index that stands for a tuple of indices, addcmul/addcdiv's promotion."""
 import numpy as np
+import pytest
 
 import meshflow as mf
 
@@ -23,3 +24,21 @@ def test_list_of_index_sequences_is_a_tuple():
     b = a.copy()
     b[rows, cols] = -1
     assert np.array_equal(y.numpy(), b)
+
+
+# ---- addcmul / addcdiv promote all three operands before computing
+
+def test_addcmul_addcdiv_compute_in_the_promoted_dtype():
+    u = np.array([250, 3], np.uint8)
+    f = np.array([0.5, 1.0], np.float32)
+    want = f + 0.5 * u.astype(np.float32) * u.astype(np.float32)  # never wraps in uint8
+    x = mf.tensor(f)
+    assert np.allclose(mf.addcmul(x, mf.tensor(u), mf.tensor(u), value=0.5).numpy(), want)
+    assert np.allclose(x.clone().addcmul_(mf.tensor(u), mf.tensor(u), value=0.5).numpy(), want)
+    assert np.allclose(mf.addcdiv(x, mf.tensor(u), x, value=2).numpy(), f + 2 * u.astype(np.float32) / f)
+    i = mf.tensor([1, 2])
+    assert mf.addcmul(i, i, i, value=3).numpy().tolist() == [4, 14]
+    with pytest.raises(RuntimeError, match="floating point"):
+        mf.addcmul(i, i, i, value=0.5)
+    with pytest.raises(RuntimeError, match="Integer division"):
+        mf.addcdiv(x, i, i)
