@@ -459,8 +459,14 @@ def column_stack(tensors):
 
 
 def broadcast_shapes(*shapes):
-    """The shape all the given shapes broadcast to (NumPy's rule, as torch's)."""
-    return Size(_np.broadcast_shapes(*[tuple(s) for s in shapes]))
+    """The shape all the given shapes broadcast to (NumPy's rule, as torch's); a RuntimeError
+    where they do not, as torch's."""
+    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
+    try:
+        return Size(_np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise _C.OpError(f"shapes {[list(s) for s in shapes]} cannot be broadcast together: each dim must be "
+                           "equal, 1 or absent") from None
 
 
 def broadcast_tensors(*tensors):

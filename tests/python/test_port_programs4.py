@@ -42,3 +42,28 @@ def test_addcmul_addcdiv_compute_in_the_promoted_dtype():
         mf.addcmul(i, i, i, value=0.5)
     with pytest.raises(RuntimeError, match="Integer division"):
         mf.addcdiv(x, i, i)
+
+
+# ---- the pointwise losses broadcast a target of another shape, as torch's
+
+def test_regression_losses_broadcast_the_target_with_a_warning():
+    import meshflow.nn.functional as F
+    pred = np.arange(4, dtype=np.float32).reshape(4, 1)
+    target = np.array([0.5, 1.0, 4.0, -1.0], np.float32)
+    d = pred - target  # [4, 4]: the classic [N, 1] against [N] mistake, as torch computes it
+    x = mf.tensor(pred, requires_grad=True)
+    with pytest.warns(UserWarning, match="different to the input size"):
+        loss = F.mse_loss(x, mf.tensor(target))
+    assert np.isclose(loss.item(), (d * d).mean())
+    loss.backward()
+    assert np.allclose(x.grad.numpy(), (2 * d).sum(1, keepdims=True) / d.size)
+    with pytest.warns(UserWarning):
+        assert np.isclose(F.l1_loss(mf.tensor(pred), mf.tensor(target), reduction="sum").item(), np.abs(d).sum())
+    with pytest.warns(UserWarning):
+        assert F.huber_loss(mf.tensor(pred), mf.tensor(target), reduction="none").shape == (4, 4)
+    with pytest.warns(UserWarning):
+        assert F.smooth_l1_loss(mf.tensor(pred), mf.tensor(target), reduction="none").shape == (4, 4)
+    with pytest.raises(RuntimeError), pytest.warns(UserWarning):
+        F.mse_loss(mf.ones(2, 3), mf.ones(4))
+    with pytest.raises(ValueError):  # torch refuses these
+        F.binary_cross_entropy_with_logits(mf.ones(2, 3), mf.ones(3))
