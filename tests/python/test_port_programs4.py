@@ -67,3 +67,28 @@ def test_regression_losses_broadcast_the_target_with_a_warning():
         F.mse_loss(mf.ones(2, 3), mf.ones(4))
     with pytest.raises(ValueError):  # torch refuses these
         F.binary_cross_entropy_with_logits(mf.ones(2, 3), mf.ones(3))
+
+
+# ---- attention: a query whose keys are all masked attends to nothing (0, as torch's)
+
+def test_sdpa_fully_masked_rows_are_zero_with_finite_gradients():
+    import meshflow.nn.functional as F
+    rng = np.random.default_rng(4)
+    qa, ka, va = rng.standard_normal((1, 2, 3, 4)), rng.standard_normal((1, 2, 5, 4)), rng.standard_normal((1, 2, 5, 4))
+    allowed = np.ones((3, 5), bool)
+    allowed[1] = False  # query 1 sees no key
+    allowed[2, 3:] = False
+    q = mf.tensor(qa, requires_grad=True)
+    out = F.scaled_dot_product_attention(q, mf.tensor(ka), mf.tensor(va), attn_mask=mf.tensor(allowed))
+    s = qa @ ka.transpose(0, 1, 3, 2) / 2.0
+    s = np.where(allowed, s, -np.inf)
+    w = np.exp(s - s.max(-1, keepdims=True, initial=-1e30))
+    w = np.nan_to_num(w / w.sum(-1, keepdims=True))
+    assert np.allclose(out.numpy(), w @ va, atol=1e-6)
+    assert np.all(out.numpy()[:, :, 1] == 0)
+    out.sum().backward()
+    g = q.grad.numpy()
+    assert np.all(np.isfinite(g)) and np.all(g[:, :, 1] == 0)
+    additive = mf.tensor(np.where(allowed, 0.0, -np.inf))  # a float mask of -inf, the same
+    assert np.allclose(F.scaled_dot_product_attention(q, mf.tensor(ka), mf.tensor(va), attn_mask=additive).numpy(),
+                       out.numpy())
