@@ -717,7 +717,9 @@ def _running(input, dim, largest):
     best = values.amax(dim) if largest else values.amin(dim)
     hit = (values == best.unsqueeze(dim)) & ~later
     index = where(hit, i, -1).amax(dim)
-    return _returns("cummax" if largest else "cummin")(best.to(input.dtype), index)
+    # The values picked at the indices: the gradient goes to each index alone, as torch's.
+    values = input.gather(dim, index) if input.requires_grad else best.to(input.dtype)
+    return _returns("cummax" if largest else "cummin")(values, index)
 
 
 def seed():

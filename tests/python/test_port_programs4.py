@@ -92,3 +92,46 @@ def test_sdpa_fully_masked_rows_are_zero_with_finite_gradients():
     additive = mf.tensor(np.where(allowed, 0.0, -np.inf))  # a float mask of -inf, the same
     assert np.allclose(F.scaled_dot_product_attention(q, mf.tensor(ka), mf.tensor(va), attn_mask=additive).numpy(),
                        out.numpy())
+
+
+# ---- gradients at kinks and ties, as torch's
+
+def _grad(fn, values):
+    x = mf.tensor(values, requires_grad=True)
+    fn(x).sum().backward()
+    return x.grad.numpy().tolist()
+
+
+def test_clamp_and_its_activations_pass_no_gradient_at_number_bounds():
+    import meshflow.nn.functional as F
+    assert _grad(lambda x: x.clamp(0.5, 1.0), [0.5, 1.0, 0.7, 2.0]) == [0, 0, 1, 0]
+    assert _grad(lambda x: x.clamp(min=0.5), [0.5, 1.0]) == [0, 1]
+    assert _grad(lambda x: mf.clamp(x, max=0.5), [0.5, 0.0]) == [0, 1]
+    assert _grad(F.relu6, [0.0, 6.0, 3.0]) == [0, 0, 1]
+    assert _grad(F.hardtanh, [-1.0, 1.0, 0.0]) == [0, 0, 1]
+    assert _grad(F.hardsigmoid, [-3.0, 3.0]) == [0, 0]
+    assert _grad(F.hardswish, [-3.0, 3.0]) == [0, 1]
+    # a tensor bound shares the gradient at a tie, as maximum / minimum (and torch's)
+    assert _grad(lambda x: x.clamp(mf.tensor([0.5, 0.5]), mf.tensor([1.0, 1.0])), [0.5, 1.0]) == [0.5, 0.5]
+    assert np.isnan(mf.tensor([float("nan")]).clamp(0, 1).item())
+    assert mf.clamp(mf.tensor([1, 5, -3]), -2.5, 3.5).numpy().tolist() == [1.0, 3.5, -2.5]
+
+
+def test_exponential_units_have_their_one_sided_gradient_at_zero():
+    import meshflow.nn.functional as F
+    assert _grad(F.elu, [0.0]) == [1.0]
+    assert np.allclose(_grad(lambda x: F.elu(x, alpha=2.0), [0.0]), [2.0])
+    assert _grad(F.celu, [0.0]) == [1.0]
+    assert np.allclose(_grad(F.selu, [0.0]), [1.0507009873554805 * 1.6732632423543772])
+    assert np.isfinite(_grad(F.elu, [1e4])).all()
+
+
+def test_max_min_along_a_dim_send_the_gradient_to_the_returned_index():
+    assert _grad(lambda x: x.max(0)[0], [[1.0, 1.0], [1.0, 0.0]]) == [[1, 1], [0, 0]]
+    assert _grad(lambda x: x.min(1)[0], [[1.0, 1.0], [1.0, 0.0]]) == [[1, 0], [0, 1]]
+    assert _grad(lambda x: mf.max(x, 1, keepdim=True).values, [[2.0, 2.0]]) == [[1, 0]]
+    assert _grad(lambda x: x.amax(1), [[1.0, 1.0]]) == [[0.5, 0.5]]  # amax shares, as torch's
+    assert _grad(lambda x: x.cummax(0)[0], [1.0, 1.0, 0.0]) == [1, 2, 0]
+    assert _grad(lambda x: x.cummin(0)[0], [0.0, 0.0, 1.0]) == [1, 2, 0]
+    v, i = mf.tensor([[3.0, 1.0, 3.0]]).max(1)
+    assert v.numpy().tolist() == [3.0] and i.numpy().tolist() == [0]

@@ -14,7 +14,7 @@ from .. import _C
 from .._autocast import halves_in_float32 as _halves_in_float32
 from .._inplace import _inplace
 from .._ops_creation import zeros
-from .._ops_elementwise import clamp, exp, minimum, relu as _relu, sigmoid, silu as _silu, softplus, tanh, where
+from .._ops_elementwise import clamp, exp, relu as _relu, sigmoid, silu as _silu, softplus, tanh, where
 from .._ops_reduce import softmax
 from .._tensor import Tensor, _impl_of, apply, tensor
 
@@ -92,9 +92,9 @@ def leaky_relu_(input, negative_slope=0.01):
 
 
 def elu(input, alpha=1.0, inplace=False):
-    """x where x > 0, else alpha (exp(x) - 1); exp sees min(x, 0) so that large inputs make no
+    """x where x > 0, else alpha (exp(x) - 1); exp sees 0 for x > 0 so that large inputs make no
     inf whose zero gradient would become NaN."""
-    elu_of = _halves_in_float32()(lambda x: where(x > 0, x, (exp(minimum(x, 0.0)) - 1.0) * alpha))
+    elu_of = _halves_in_float32()(lambda x: where(x > 0, x, (exp(where(x > 0, 0.0, x)) - 1.0) * alpha))
     return _maybe_inplace(input, lambda: elu_of(input), inplace, "elu")
 
 
