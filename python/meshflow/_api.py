@@ -113,8 +113,19 @@ def meshgrid(*tensors, indexing="ij"):
     return tuple(out)
 
 
-def repeat_interleave(input, repeats, dim=None):
-    """Each element repeated `repeats` times (an int) along dim (flattened when None)."""
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Each element repeated `repeats` times (an int or a tensor of counts) along dim
+    (flattened when None); without repeats, input holds counts: each index repeated its count
+    times (torch's one-argument form). output_size is the result's size along dim (checked)."""
+    if repeats is None:
+        from ._ops_creation import arange
+        return repeat_interleave(arange(input.shape[0], device=input.device), input, output_size=output_size)
+    if output_size is not None:
+        out = repeat_interleave(input, repeats, dim)
+        if out.shape[0 if dim is None else dim] != output_size:
+            raise RuntimeError(f"repeat_interleave: output_size {output_size} differs from the repeats' total "
+                               f"{out.shape[0 if dim is None else dim]}")
+        return out
     if not isinstance(repeats, numbers.Integral):
         counts = _np.asarray(repeats.numpy() if isinstance(repeats, Tensor) else repeats).reshape(-1)
         if dim is None:

@@ -336,9 +336,7 @@ def _indexed(name, call_of):
     return method
 
 
-def _scatter_call(self, dim, index, src=None, value=None, *, reduce=None):
-    if reduce is not None:
-        raise NotImplementedError("scatter_: reduce= is not supported; use scatter_add_ for sums")
+def _scatter_call(self, dim, index, src=None, value=None):
     if (src is None) == (value is None):
         raise TypeError("scatter_: give src (a tensor or a number) or value, not both")
     return scatter_call("scatter", self, dim, index, value if src is None else src, False)
@@ -348,7 +346,18 @@ def _index_add_call(self, dim, index, source, *, alpha=1):
     return index_along_call("index_add", self, dim, index, source * alpha if alpha != 1 else source, True)
 
 
-Tensor.scatter_ = _indexed("scatter", _scatter_call)
+_scatter_written = _indexed("scatter", _scatter_call)
+
+
+def _scatter_(self, dim, index, src=None, value=None, *, reduce=None):
+    """In place: self takes self.scatter(...); torch's older reduce= ('add', 'multiply') is
+    computed out of place and written back, the plain write over self's memory."""
+    if reduce is None:
+        return _scatter_written(self, dim, index, src, value)
+    return _inplace(self, lambda: Tensor.scatter(self, dim, index, src, value, reduce=reduce), "scatter_")
+
+
+Tensor.scatter_ = _scatter_
 Tensor.scatter_add_ = _indexed("scatter_add", lambda self, dim, index, src: scatter_call(
     "scatter_add", self, dim, index, src, True))
 Tensor.index_add_ = _indexed("index_add", _index_add_call)

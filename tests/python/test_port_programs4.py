@@ -135,3 +135,28 @@ def test_max_min_along_a_dim_send_the_gradient_to_the_returned_index():
     assert _grad(lambda x: x.cummin(0)[0], [0.0, 0.0, 1.0]) == [1, 2, 0]
     v, i = mf.tensor([[3.0, 1.0, 3.0]]).max(1)
     assert v.numpy().tolist() == [3.0] and i.numpy().tolist() == [0]
+
+
+# ---- cat's legacy empty tensor, repeat_interleave's one-argument form, scatter_(reduce=)
+
+def test_cat_leaves_out_1d_empty_tensors_beside_other_ranks():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = mf.tensor([])
+    for row in a:
+        out = mf.cat([out, mf.tensor(row)])  # 1-d throughout: a plain cat
+    assert np.array_equal(out.numpy(), a.reshape(-1))
+    assert np.array_equal(mf.cat([mf.tensor([]), mf.tensor(a)]).numpy(), a)
+    assert np.array_equal(mf.cat([mf.tensor(a), mf.tensor([]), mf.tensor(a)], 1).numpy(), np.concatenate([a, a], 1))
+    with pytest.raises(ValueError):
+        mf.cat([mf.zeros(2, 0), mf.tensor(a)])  # only the 1-d [0] shape is left out
+
+
+def test_repeat_interleave_of_counts_and_in_place_scatter_reduce():
+    assert mf.repeat_interleave(mf.tensor([2, 0, 1])).numpy().tolist() == [0, 0, 2]
+    assert mf.tensor([1, 2]).repeat_interleave(2, output_size=4).numpy().tolist() == [1, 1, 2, 2]
+    index = mf.tensor([[0, 0], [2, 2], [3, 1]])
+    added = mf.zeros(3, 4).scatter_(1, index, mf.ones(3, 2), reduce="add")
+    assert added.numpy().tolist() == [[2, 0, 0, 0], [0, 0, 2, 0], [0, 1, 0, 1]]
+    times = mf.full((3, 4), 2.0)
+    times.scatter_(1, index, 3.0, reduce="multiply")
+    assert times.numpy().tolist() == [[18, 2, 2, 2], [2, 2, 18, 2], [2, 6, 2, 6]]
