@@ -489,8 +489,10 @@ def logaddexp(input, other):
     """log(exp(input) + exp(other)) without overflow."""
     from ._ops_elementwise import maximum
     from ._ops_math import log1p
+    from ._ops_elementwise import where
     top = maximum(input, other)
-    return top + log1p((-(input - other).abs()).exp())
+    gap = where(input == other, 0.0, input - other)  # equal infinities: no inf - inf (NaN), as torch's
+    return top + log1p((-gap.abs()).exp())
 
 
 def logit(input, eps=None):

@@ -170,8 +170,11 @@ def _fill_diagonal_(self, fill_value, wrap=False):
 def logaddexp2(input, other):
     """log2(2**input + 2**other), computed stably."""
     from ._ops_elementwise import maximum
+    from ._ops_elementwise import where
     m = maximum(input, other)
-    return m + ((input - m) * math.log(2)).exp().add(((other - m) * math.log(2)).exp()).log() / math.log(2)
+    m_finite = where(m.abs() == float("inf"), 0.0, m)  # equal infinities: no inf - inf (NaN), as torch's
+    total = ((input - m_finite) * math.log(2)).exp().add(((other - m_finite) * math.log(2)).exp())
+    return m + total.log() / math.log(2)
 
 
 def inner(input, other):

@@ -160,3 +160,15 @@ def test_repeat_interleave_of_counts_and_in_place_scatter_reduce():
     times = mf.full((3, 4), 2.0)
     times.scatter_(1, index, 3.0, reduce="multiply")
     assert times.numpy().tolist() == [[18, 2, 2, 2], [2, 2, 18, 2], [2, 6, 2, 6]]
+
+
+# ---- logaddexp of equal infinities (log-space recursions start from -inf)
+
+def test_logaddexp_of_equal_infinities():
+    inf = float("inf")
+    a, b = mf.tensor([-inf, inf, -inf, 1.0]), mf.tensor([-inf, inf, 2.0, 1.0])
+    assert mf.logaddexp(a, b).numpy().tolist() == [-inf, inf, 2.0, pytest.approx(1 + np.log(2))]
+    assert mf.logaddexp2(a, b).numpy().tolist() == [-inf, inf, 2.0, 2.0]
+    x = mf.tensor([1.0, 2.0], requires_grad=True)
+    mf.logaddexp(x, mf.tensor([1.0, 0.0])).sum().backward()
+    assert np.allclose(x.grad.numpy(), [0.5, 1 / (1 + np.exp(-2.0))])
