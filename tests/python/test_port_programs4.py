@@ -172,3 +172,28 @@ def test_logaddexp_of_equal_infinities():
     x = mf.tensor([1.0, 2.0], requires_grad=True)
     mf.logaddexp(x, mf.tensor([1.0, 0.0])).sum().backward()
     assert np.allclose(x.grad.numpy(), [0.5, 1 / (1 + np.exp(-2.0))])
+
+
+# ---- binary_cross_entropy at saturated probabilities: torch's finite gradient, never NaN
+
+def test_bce_gradient_at_probabilities_0_and_1():
+    import meshflow.nn.functional as F
+    p = mf.tensor([0.0, 1.0, 1.0, 0.5, 0.2], requires_grad=True)
+    y = mf.tensor([0.0, 1.0, 0.0, 1.0, 0.0])
+    loss = F.binary_cross_entropy(p, y)
+    pa, ya = np.array([0.0, 1.0, 1.0, 0.5, 0.2]), y.numpy()
+    with np.errstate(divide="ignore"):
+        want = -(ya * np.maximum(np.log(pa), -100) + (1 - ya) * np.maximum(np.log(1 - pa), -100)).mean()
+    assert np.isclose(loss.item(), want)
+    loss.backward()
+    g = (pa - ya) / np.maximum(pa * (1 - pa), 1e-12) / 5
+    assert np.allclose(p.grad.numpy(), g, rtol=1e-5)
+    # a discriminator whose sigmoid saturates: the gradient is 0, as torch's, not NaN
+    z = mf.tensor([40.0, -40.0], requires_grad=True)
+    F.binary_cross_entropy(mf.sigmoid(z), mf.tensor([1.0, 0.0])).backward()
+    assert np.all(np.isfinite(z.grad.numpy()))
+    # inside (0, 1) it differentiates twice
+    q = mf.tensor([0.3], requires_grad=True)
+    (dq,) = mf.autograd.grad(F.binary_cross_entropy(q, mf.tensor([1.0])), q, create_graph=True)
+    (ddq,) = mf.autograd.grad(dq, q)
+    assert np.isclose(ddq.item(), 1 / 0.09)
