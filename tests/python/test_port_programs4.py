@@ -197,3 +197,13 @@ def test_bce_gradient_at_probabilities_0_and_1():
     (dq,) = mf.autograd.grad(F.binary_cross_entropy(q, mf.tensor([1.0])), q, create_graph=True)
     (ddq,) = mf.autograd.grad(dq, q)
     assert np.isclose(ddq.item(), 1 / 0.09)
+
+
+def test_median_of_all_shares_the_gradient_among_ties_and_rrelu_eval_slope_at_zero():
+    import meshflow.nn.functional as F
+    assert np.allclose(_grad(lambda x: x.median(), [1.0, 1.0, 1.0, 2.0]), [1 / 3, 1 / 3, 1 / 3, 0])
+    assert np.allclose(_grad(lambda x: x.nanmedian(), [1.0, float("nan"), 1.0, 0.0]), [0.5, 0, 0.5, 0])
+    assert np.allclose(_grad(lambda x: x.median(), [0.1, 0.1, 0.1]), [1 / 3] * 3)
+    assert mf.tensor([0.1, 0.1, 0.1], requires_grad=True).median().item() == np.float32(0.1)  # exact
+    assert _grad(lambda x: x.median(0).values, [1.0, 1.0, 1.0]).count(1.0) == 1  # along a dim: its index
+    assert np.allclose(_grad(lambda x: F.rrelu(x, training=False), [0.0, 1.0]), [(1 / 8 + 1 / 3) / 2, 1])

@@ -103,13 +103,13 @@ def _bag_max(rows, bags, count, dim, place):
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
-    """x where x >= 0, else a * x: a drawn uniform in [lower, upper] per element in training,
-    (lower + upper) / 2 otherwise."""
+    """x where x > 0, else a * x (also the gradient at 0, as torch's): a drawn uniform in
+    [lower, upper] per element in training, (lower + upper) / 2 otherwise."""
     if training:
         slope = rand_like(input) * (upper - lower) + lower
     else:
         slope = (lower + upper) / 2
-    out = where(input >= 0, input, input * slope)
+    out = where(input > 0, input, input * slope)
     return input.copy_(out) if inplace else out
 
 
