@@ -270,6 +270,9 @@ trapz = trapezoid
 
 
 def positive(input):
+    """input itself (unary +), as torch's; a bool tensor refuses, as torch's."""
+    if input.dtype == _dtype.bool_:
+        raise TypeError("The `+` operator, on a bool tensor is not supported.")
     return input
 
 
@@ -419,6 +422,7 @@ def _install():
         if not hasattr(Tensor, name):
             setattr(Tensor, name, globals()[name])
     Tensor.fill_diagonal_ = _fill_diagonal_
+    Tensor.__pos__ = positive
     Tensor.ndimension = lambda self: self.ndim
     Tensor.nbytes = property(lambda self: self.numel() * self.element_size())
     Tensor.itemsize = property(lambda self: self.element_size())

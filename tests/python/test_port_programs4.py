@@ -207,3 +207,10 @@ def test_median_of_all_shares_the_gradient_among_ties_and_rrelu_eval_slope_at_ze
     assert mf.tensor([0.1, 0.1, 0.1], requires_grad=True).median().item() == np.float32(0.1)  # exact
     assert _grad(lambda x: x.median(0).values, [1.0, 1.0, 1.0]).count(1.0) == 1  # along a dim: its index
     assert np.allclose(_grad(lambda x: F.rrelu(x, training=False), [0.0, 1.0]), [(1 / 8 + 1 / 3) / 2, 1])
+
+
+def test_unary_plus():
+    x = mf.tensor([1.0, -2.0])
+    assert (+x).numpy().tolist() == [1.0, -2.0]
+    with pytest.raises(TypeError):
+        +mf.tensor([True])
