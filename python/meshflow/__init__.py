@@ -27,7 +27,8 @@ from . import _C  # noqa: E402
 from ._C import OpError, OpIndexError  # noqa: F401  (an op's errors: RuntimeError and ValueError)
 from ._C import OutOfMemoryError  # noqa: F401  (torch.OutOfMemoryError, a RuntimeError)
 _C.memory_limit_from_env()  # a malformed MESHFLOW_MEMORY_LIMIT raises here, not at some allocation
-from . import env, sbp
+from . import env, sbp, version
+from .version import __version__  # noqa: F401  (torch.__version__)
 from ._dtype import dtype, float32, float64, int32, int64, bfloat16
 from ._dtype import bool_ as bool  # noqa: A001 (torch.bool)
 from ._dtype import float16, half

@@ -214,3 +214,10 @@ def test_unary_plus():
     assert (+x).numpy().tolist() == [1.0, -2.0]
     with pytest.raises(TypeError):
         +mf.tensor([True])
+
+
+def test_version_compares_as_torch_s():
+    assert mf.__version__.endswith("+meshflow") and mf.version.__version__ is mf.__version__
+    assert mf.__version__ >= "2.0" and mf.__version__ >= (2, 0) and not mf.__version__ < "1.13"
+    assert mf.__version__ < "2.10"  # by release numbers, not characters
+    assert mf.version.cuda is None
