@@ -221,3 +221,42 @@ def test_version_compares_as_torch_s():
     assert mf.__version__ >= "2.0" and mf.__version__ >= (2, 0) and not mf.__version__ < "1.13"
     assert mf.__version__ < "2.10"  # by release numbers, not characters
     assert mf.version.cuda is None
+
+
+# ---- more of torch.distributions: modes, families and transformed distributions
+
+def test_tanh_squashed_normal_as_sac_uses_it():
+    D = mf.distributions
+    mu, std = np.array([0.1, -0.2]), np.array([1.0, 0.5])
+    loc = mf.tensor(mu, requires_grad=True)
+    d = D.TransformedDistribution(D.Normal(loc, mf.tensor(std)), [D.transforms.TanhTransform(cache_size=1)])
+    a = d.rsample()
+    lp = d.log_prob(a)  # the cached pre-image: no atanh of a rounded 1.0
+    x = np.array([0.4, 0.1])
+    y = np.tanh(x)
+    want = (-((x - mu) ** 2) / (2 * std ** 2) - np.log(std) - 0.5 * np.log(2 * np.pi) - np.log(1 - y ** 2))
+    assert np.allclose(d.log_prob(mf.tensor(y)).detach().numpy(), want, atol=1e-5)
+    assert lp.shape == (2,) and a.shape == (2,)
+    lp.sum().backward()
+    assert loc.grad is not None
+    e = D.TransformedDistribution(D.Normal(mf.tensor(0.0), mf.tensor(1.0)),
+                                  [D.transforms.AffineTransform(1.0, 2.0), D.transforms.ExpTransform()])
+    v = 3.0  # log v = 1 + 2 z
+    z = (np.log(v) - 1) / 2
+    assert np.isclose(e.log_prob(mf.tensor(v)).item(), -z * z / 2 - 0.5 * np.log(2 * np.pi) - np.log(2) - np.log(v))
+
+
+def test_distribution_modes_and_more_families():
+    D = mf.distributions
+    assert D.Categorical(logits=mf.tensor([[1.0, 3.0, 0.0]])).mode.numpy().tolist() == [1]
+    assert np.isnan(D.Categorical(logits=mf.tensor([1.0, 3.0])).mean.item())
+    assert D.Bernoulli(mf.tensor([0.2, 0.7])).mode.numpy().tolist() == [0.0, 1.0]
+    assert D.OneHotCategorical(logits=mf.tensor([1.0, 3.0, 0.0])).mode.numpy().tolist() == [0, 1, 0]
+    assert np.isclose(D.Cauchy(mf.tensor(0.5), mf.tensor(2.0)).log_prob(mf.tensor(1.0)).item(),
+                      -np.log(np.pi * 2.0 * (1 + 0.25 ** 2)))
+    assert np.isclose(D.Geometric(mf.tensor(0.3)).log_prob(mf.tensor(2.0)).item(), 2 * np.log(0.7) + np.log(0.3))
+    from math import comb
+    assert np.isclose(D.Binomial(5, mf.tensor(0.3)).log_prob(mf.tensor(2.0)).item(),
+                      np.log(comb(5, 2) * 0.3 ** 2 * 0.7 ** 3), atol=1e-5)
+    assert np.isclose(D.StudentT(mf.tensor(3.0)).log_prob(mf.tensor(0.0)).item(), np.log(2 / (np.pi * np.sqrt(3))),
+                      atol=1e-5)
