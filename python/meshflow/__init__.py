@@ -77,6 +77,8 @@ from . import _ops_port
 from ._ops_port import *  # noqa: F401,F403
 from . import _ops_port3
 from ._ops_port3 import *  # noqa: F401,F403
+from . import _ops_port4
+from ._ops_port4 import *  # noqa: F401,F403
 from . import special, distributions
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them
 from ._checkpoint import save, load
@@ -156,7 +158,7 @@ __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "result_type", "promote_types", "get_default_dtype", "set_default_dtype", "can_cast"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
 __all__ += _ops_math.__all__
-__all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__
+__all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__ + _ops_port4.__all__
 __all__ += list(linalg.TOP_LEVEL)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
     "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "random", "func", "distributions", "float", "double",

@@ -260,3 +260,21 @@ def test_distribution_modes_and_more_families():
                       np.log(comb(5, 2) * 0.3 ** 2 * 0.7 ** 3), atol=1e-5)
     assert np.isclose(D.StudentT(mf.tensor(3.0)).log_prob(mf.tensor(0.0)).item(), np.log(2 / (np.pi * np.sqrt(3))),
                       atol=1e-5)
+
+
+def test_range_default_tensor_type_angle_and_functional_inplace_spellings():
+    assert mf.range(0, 4).numpy().tolist() == [0, 1, 2, 3, 4] and mf.range(0, 4).dtype == mf.float32
+    assert mf.range(1, 2, 0.5).numpy().tolist() == [1.0, 1.5, 2.0]
+    assert np.allclose(mf.angle(mf.tensor([-1.0, 0.0, 2.0])).numpy(), [np.pi, 0, 0])
+    assert np.isnan(mf.tensor([float("nan")]).angle().item())
+    x = mf.tensor([0.0, 1.0])
+    assert mf.sigmoid_(x) is x and np.allclose(x.numpy(), 1 / (1 + np.exp(-np.array([0.0, 1.0]))))
+    try:
+        mf.set_default_tensor_type(mf.DoubleTensor)
+        assert mf.tensor([1.5]).dtype == mf.float64
+        mf.set_default_tensor_type("torch.FloatTensor")
+        assert mf.tensor([1.5]).dtype == mf.float32
+        with pytest.raises(TypeError):
+            mf.set_default_tensor_type(mf.LongTensor)
+    finally:
+        mf.set_default_dtype(mf.float32)
