@@ -278,3 +278,10 @@ def test_range_default_tensor_type_angle_and_functional_inplace_spellings():
             mf.set_default_tensor_type(mf.LongTensor)
     finally:
         mf.set_default_dtype(mf.float32)
+
+
+def test_instance_norm_3d():
+    x = np.random.default_rng(5).standard_normal((2, 3, 2, 3, 4)).astype(np.float32)
+    y = mf.nn.InstanceNorm3d(3)(mf.tensor(x)).numpy()
+    mean, var = x.mean((2, 3, 4), keepdims=True), x.var((2, 3, 4), keepdims=True)
+    assert np.allclose(y, (x - mean) / np.sqrt(var + 1e-5), atol=1e-5)
