@@ -52,9 +52,10 @@ def movedim(input, source, destination):
 moveaxis = movedim
 
 
-def tile(input, dims):
-    """input repeated along each dim (dims prefixed with ones when shorter than input's)."""
-    dims = tuple(dims)
+def tile(input, *dims):
+    """input repeated along each dim (dims prefixed with ones when shorter than input's); dims
+    a sequence or ints, as torch's (`x.tile(2)`, `x.tile((2, 1))`)."""
+    dims = tuple(dims[0]) if len(dims) == 1 and not isinstance(dims[0], int) else tuple(dims)
     if len(dims) < input.ndim:
         dims = (1,) * (input.ndim - len(dims)) + dims
     return input.repeat(*dims)

@@ -285,3 +285,15 @@ def test_instance_norm_3d():
     y = mf.nn.InstanceNorm3d(3)(mf.tensor(x)).numpy()
     mean, var = x.mean((2, 3, 4), keepdims=True), x.var((2, 3, 4), keepdims=True)
     assert np.allclose(y, (x - mean) / np.sqrt(var + 1e-5), atol=1e-5)
+
+
+def test_pad_of_bool_and_small_ints_and_tile_of_ints():
+    import meshflow.nn.functional as F
+    for dtype in (mf.uint8, mf.int8, mf.int16):
+        out = F.pad(mf.tensor([[1, 0, 3]], dtype=dtype), (1, 2), value=7)
+        assert out.dtype == dtype and out.numpy().tolist() == [[7, 1, 0, 3, 7, 7]]
+    mask = F.pad(mf.tensor([[True, False]]), (0, 1, 1, 0))
+    assert mask.dtype == mf.bool and mask.numpy().tolist() == [[False, False, False], [True, False, False]]
+    t = mf.tensor([[1, 2]])
+    assert t.tile(2).numpy().tolist() == [[1, 2, 1, 2]] and t.tile(2, 1).numpy().tolist() == [[1, 2], [1, 2]]
+    assert mf.tile(t, (2,)).numpy().tolist() == [[1, 2, 1, 2]]
