@@ -297,3 +297,24 @@ def test_pad_of_bool_and_small_ints_and_tile_of_ints():
     t = mf.tensor([[1, 2]])
     assert t.tile(2).numpy().tolist() == [[1, 2, 1, 2]] and t.tile(2, 1).numpy().tolist() == [[1, 2], [1, 2]]
     assert mf.tile(t, (2,)).numpy().tolist() == [[1, 2, 1, 2]]
+
+
+def test_optimizers_pickle_and_deepcopy_with_their_state():
+    import copy
+    import io
+    model = mf.nn.Linear(2, 2)
+    opt = mf.optim.Adam(model.parameters(), lr=0.1, betas=(0.8, 0.9))
+    sched = mf.optim.lr_scheduler.StepLR(opt, 1, gamma=0.5)
+    model(mf.ones(1, 2)).sum().backward()
+    opt.step()
+    sched.step()
+    both = copy.deepcopy({"model": model, "opt": opt})
+    again = both["opt"]
+    assert type(again) is mf.optim.Adam and again.param_groups[0]["params"][0] is both["model"].weight
+    assert again.param_groups[0]["lr"] == opt.param_groups[0]["lr"] and again.param_groups[0]["initial_lr"] == 0.1
+    assert np.allclose(again.state_dict()["state"][0]["exp_avg"].numpy(), opt.state_dict()["state"][0]["exp_avg"].numpy())
+    buffer = io.BytesIO()
+    mf.save({"opt": mf.optim.SGD(model.parameters(), lr=0.3, momentum=0.9)}, buffer)
+    buffer.seek(0)
+    loaded = mf.load(buffer, weights_only=False)["opt"]
+    assert type(loaded) is mf.optim.SGD and loaded.param_groups[0]["momentum"] == 0.9
