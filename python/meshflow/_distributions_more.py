@@ -7,7 +7,7 @@ values). Stateless beyond the distributions' parameters: thread-safe as the ops 
 import math
 
 from ._ops_creation import rand
-from ._ops_elementwise import where
+from ._ops_elementwise import softplus, where
 from ._tensor import no_grad
 from . import distributions as _d
 
@@ -180,7 +180,7 @@ class Binomial(_d.Distribution):
         log_factorial_n = (n + 1).lgamma()
         log_factorial_k = (value + 1).lgamma()
         log_factorial_nmk = (n - value + 1).lgamma()
-        normalize = n * logits.clamp(min=0) + n * (-logits.abs()).exp().log1p() - log_factorial_n
+        normalize = n * softplus(logits) - log_factorial_n
         return value * logits - log_factorial_k - log_factorial_nmk - normalize
 
     @property

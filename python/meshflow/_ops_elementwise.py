@@ -544,7 +544,10 @@ def silu(input):
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (torch's)."""
     scaled = input * beta
-    smooth = (log(exp(-abs(scaled)) + 1.0) + relu(scaled)) / beta  # stable for any sign
+    # log(1 + exp(-|s|)) + max(s, 0), stable for any sign, written with where so that the
+    # gradient at 0 is sigmoid(0) = 1/2 (abs and relu would each give 0 there).
+    positive = gt(scaled, 0)
+    smooth = (log(exp(where(positive, -scaled, scaled)) + 1.0) + where(positive, scaled, 0.0)) / beta
     return where(gt(scaled, threshold), input, smooth)
 
 

@@ -12,7 +12,7 @@ meshflow's generator) and have no rsample (torch's implicit reparameterization).
 import math
 
 from ._ops_creation import rand, randn
-from ._ops_elementwise import where
+from ._ops_elementwise import softplus, where
 from ._ops_random import multinomial
 from ._tensor import Tensor, no_grad, tensor
 
@@ -121,10 +121,10 @@ class Bernoulli(Distribution):
 
     def log_prob(self, value):
         # -BCE with logits: value * logits - softplus(logits), computed stably.
-        return value * self.logits - (self.logits.clamp(min=0) + (-self.logits.abs()).exp().log1p())
+        return value * self.logits - softplus(self.logits)
 
     def entropy(self):
-        return -(self.probs * self.logits - (self.logits.clamp(min=0) + (-self.logits.abs()).exp().log1p()))
+        return -(self.probs * self.logits - softplus(self.logits))
 
     @property
     def mode(self):

@@ -318,3 +318,15 @@ def test_optimizers_pickle_and_deepcopy_with_their_state():
     buffer.seek(0)
     loaded = mf.load(buffer, weights_only=False)["opt"]
     assert type(loaded) is mf.optim.SGD and loaded.param_groups[0]["momentum"] == 0.9
+
+
+def test_softplus_family_gradient_at_zero():
+    import meshflow.nn.functional as F
+    assert _grad(F.softplus, [0.0, 30.0]) == [0.5, 1.0]
+    assert np.allclose(_grad(lambda x: F.softplus(x, beta=2.0), [0.0]), [0.5])
+    assert _grad(F.logsigmoid, [0.0]) == [0.5]
+    assert np.allclose(_grad(F.mish, [0.0]), [np.tanh(np.log(2.0))])
+    logits = mf.tensor([0.0], requires_grad=True)
+    mf.distributions.Bernoulli(logits=logits).log_prob(mf.tensor([1.0])).sum().backward()
+    assert np.allclose(logits.grad.numpy(), [0.5])  # 1 - sigmoid(0)
+    assert np.isfinite(F.softplus(mf.tensor([-1e4, 1e4])).numpy()).all()
