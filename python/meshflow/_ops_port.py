@@ -371,6 +371,8 @@ def mode(input, dim=-1, keepdim=False):
     n = x.shape[-1]
     positions = arange(n, device=input.device).expand_as(x)
     indices = where(x == values, positions, -1).amax(-1, keepdim=True)
+    if input.requires_grad:  # the value at its index: the gradient goes there alone, as torch's
+        values = x.gather(-1, indices)
     values, indices = values.squeeze(-1), indices.squeeze(-1)
     if keepdim:
         values, indices = values.unsqueeze(dim % input.ndim), indices.unsqueeze(dim % input.ndim)

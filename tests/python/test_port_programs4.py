@@ -330,3 +330,11 @@ def test_softplus_family_gradient_at_zero():
     mf.distributions.Bernoulli(logits=logits).log_prob(mf.tensor([1.0])).sum().backward()
     assert np.allclose(logits.grad.numpy(), [0.5])  # 1 - sigmoid(0)
     assert np.isfinite(F.softplus(mf.tensor([-1e4, 1e4])).numpy()).all()
+
+
+def test_mode_and_embedding_bag_max_send_the_gradient_to_one_element():
+    import meshflow.nn.functional as F
+    assert _grad(lambda x: x.mode(1)[0], [[1.0, 1.0, 0.0, 2.0]]) == [[0, 1, 0, 0]]  # the returned (last) index
+    weight = mf.tensor([[1.0, 0.0], [1.0, 2.0]], requires_grad=True)
+    F.embedding_bag(mf.tensor([0, 1]), weight, mf.tensor([0]), mode="max").sum().backward()
+    assert weight.grad.numpy().tolist() == [[1, 0], [0, 1]]  # the tie in column 0: the bag's first row

@@ -97,7 +97,8 @@ def _bag_max(rows, bags, count, dim, place):
     rank = _np.arange(bags.size) - _np.repeat(_np.r_[0, _np.cumsum(sizes)[:-1]], sizes)
     slots[bags[order], rank] = order
     padded = cat([rows, zeros(1, dim, dtype=rows.dtype, device=rows.device) - float("inf")], 0)
-    out = index_select(padded, 0, place(slots.reshape(-1))).reshape(count, -1, dim).amax(1)
+    # max (not amax): at a tie the gradient goes to the bag's first row alone, as torch's
+    out = index_select(padded, 0, place(slots.reshape(-1))).reshape(count, -1, dim).max(1).values
     empty = place((sizes == 0).astype(_np.int64)).to("bool").unsqueeze(1)
     return where(empty, 0.0, out)
 
