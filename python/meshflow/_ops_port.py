@@ -228,13 +228,14 @@ def msort(input):
 
 
 def xlogy(input, other):
-    """input * log(other), 0 where input is 0 (unless other is NaN), as torch.xlogy; gradients
-    are torch's (none through the zeroed entries)."""
-    from ._ops_elementwise import isnan, _promote, _tensors
+    """input * log(other), 0 where input is 0 (unless other is NaN), as torch.xlogy. The
+    gradient in input is log(other) also where input is 0 (torch's), so only the products
+    0 * log(0) and 0 * log(inf) take other at 1 to stay 0 (their gradient in input is then 0)."""
+    from ._ops_elementwise import _promote, _tensors
     a, b, dtype = _promote(input, other, floats=True)
     a, b = _tensors(a, b, dtype)
-    zero = (a == 0) & ~isnan(b)
-    return where(zero, zeros((), dtype=dtype, device=a.device), a * where(zero, 1.0, b).log())
+    degenerate = (a == 0) & ((b == 0) | (b == float("inf")))
+    return a * where(degenerate, 1.0, b).log()
 
 
 def renorm(input, p, dim, maxnorm):

@@ -338,3 +338,13 @@ def test_mode_and_embedding_bag_max_send_the_gradient_to_one_element():
     weight = mf.tensor([[1.0, 0.0], [1.0, 2.0]], requires_grad=True)
     F.embedding_bag(mf.tensor([0, 1]), weight, mf.tensor([0]), mode="max").sum().backward()
     assert weight.grad.numpy().tolist() == [[1, 0], [0, 1]]  # the tie in column 0: the bag's first row
+
+
+def test_xlogy_gradient_in_x_at_zero_is_log_y():
+    x = mf.tensor([0.0, 0.0, 1.0], requires_grad=True)
+    y = mf.tensor([2.0, 0.0, 3.0], requires_grad=True)
+    out = mf.xlogy(x, y)
+    assert out.detach().numpy().tolist() == [0.0, 0.0, pytest.approx(np.log(3.0))]
+    out.sum().backward()
+    assert np.allclose(x.grad.numpy(), [np.log(2.0), 0.0, np.log(3.0)])
+    assert np.allclose(y.grad.numpy(), [0.0, 0.0, 1 / 3])
