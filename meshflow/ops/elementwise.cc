@@ -949,11 +949,15 @@ void register_math_ops(OpRegistry& r) {
   r.add(with_grad(unary<I::kReject>("frac", {}, [](auto x) { return x - std::trunc(x); }),
                   unary_grad([](V, V, V dy, A) { return dy; })));
 
-  // atan2(a, b) = angle of (b, a): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2).
-  auto norm2 = [](V a, V b) { return fn::add(fn::mul(a, a), fn::mul(b, b)); };
+  // atan2(a, b) = angle of (b, a): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2); 0 at the
+  // origin, where the quotients are 0/0 (torch's).
+  auto over_norm2 = [](V num, V a, V b) {
+    V n = fn::add(fn::mul(a, a), fn::mul(b, b));
+    return zeros_where(fn::eq(n, fn::zeros_like(n)), fn::div(num, n));
+  };
   r.add(with_grad(floats_only(binary("atan2", always({}), [](auto x, auto y) { return std::atan2(x, y); })),
-                  binary_grad([=](V a, V b, V, V dy) { return fn::div(fn::mul(dy, b), norm2(a, b)); },
-                              [=](V a, V b, V, V dy) { return fn::neg(fn::div(fn::mul(dy, a), norm2(a, b))); })));
+                  binary_grad([=](V a, V b, V, V dy) { return over_norm2(fn::mul(dy, b), a, b); },
+                              [=](V a, V b, V, V dy) { return fn::neg(over_norm2(fn::mul(dy, a), a, b)); })));
   // x - trunc(x / y) y: dy and -trunc(x / y) dy, as torch.
   r.add(with_grad(nonzero_integer_divisor(binary("fmod", always({}),
                                                  [](auto x, auto y) { return truncated_remainder(x, y); })),

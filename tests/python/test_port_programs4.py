@@ -348,3 +348,10 @@ def test_xlogy_gradient_in_x_at_zero_is_log_y():
     out.sum().backward()
     assert np.allclose(x.grad.numpy(), [np.log(2.0), 0.0, np.log(3.0)])
     assert np.allclose(y.grad.numpy(), [0.0, 0.0, 1 / 3])
+
+
+def test_atan2_gradient_at_the_origin_is_zero():
+    y = mf.tensor([0.0, 1.0], requires_grad=True)
+    x = mf.tensor([0.0, 1.0], requires_grad=True)
+    mf.atan2(y, x).sum().backward()
+    assert np.allclose(y.grad.numpy(), [0.0, 0.5]) and np.allclose(x.grad.numpy(), [0.0, -0.5])
