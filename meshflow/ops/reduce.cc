@@ -162,14 +162,50 @@ constexpr int64_t kPiece = 1 << 14;
 // in the first cache level while every reduced row is added in).
 constexpr int64_t kKeptPiece = 1 << 12;
 
+// Rows that fold_across's cascade sums into one partial row before passing it a level up, and
+// its levels: kCascadeBlock^kCascadeLevels rows are summed with rounding that grows with the
+// levels, not with the rows (torch's cascade sum: a mean over a batch dim of 10^5 rows keeps
+// float32's precision).
+constexpr int64_t kCascadeBlock = 16;
+constexpr int kCascadeLevels = 4;
+
+// row[0, len) = the f-reduction, from init, of the len elements at base + across.offset(r) for
+// every r. In order, or with `cascade` (float sums) in blocks of kCascadeBlock rows whose
+// partial rows are summed in blocks again (the fixed order keeps results independent of
+// threads).
+template <typename TI, typename TO, typename F>
+void fold_across(TO* row, const TI* base, const IndexSpace& across, int64_t len, TO init, F f, bool cascade) {
+  std::fill(row, row + len, init);
+  const int64_t n = across.count();
+  if (!cascade || n <= kCascadeBlock) {
+    for (int64_t r = 0; r < n; ++r) combine_into(row, base + across.offset(r), len, f);
+    return;
+  }
+  // Not a std::vector: vector<bool> has no data() (bool sums never cascade, but compile here).
+  const std::unique_ptr<TO[]> levels(new TO[kCascadeLevels * len]);
+  std::fill(levels.get(), levels.get() + kCascadeLevels * len, init);
+  int64_t counts[kCascadeLevels] = {};
+  auto level = [&](int k) { return levels.get() + k * len; };
+  for (int64_t r = 0; r < n; ++r) {
+    combine_into(level(0), base + across.offset(r), len, f);
+    for (int k = 0; ++counts[k] == kCascadeBlock; ++k) {  // a full block: its sum goes a level up
+      counts[k] = 0;
+      combine_into(k + 1 < kCascadeLevels ? level(k + 1) : row, static_cast<const TO*>(level(k)), len, f);
+      std::fill(level(k), level(k) + len, init);
+      if (k + 1 == kCascadeLevels) break;
+    }
+  }
+  for (int k = kCascadeLevels - 1; k >= 0; --k) combine_into(row, static_cast<const TO*>(level(k)), len, f);
+}
+
 // out[o] = f-reduction of the input elements that map to o, starting from `init`. Dims are
 // merged into groups first, so the innermost loop always runs over contiguous memory: along
 // the last group when it is reduced (in independent accumulators; a few long rows in
 // pieces of kPiece, on the team, folded in order after), else across it, a piece of an
-// output row at a time.
+// output row at a time (`cascade`: fold_across's cascade, for float sums).
 template <typename TI, typename TO, typename F>
 void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, TO* out, int64_t out_n, TO init,
-            F f) {
+            F f, bool cascade = false) {
   if (numel(shape) == 0) {
     std::fill(out, out + out_n, init);
     return;
@@ -220,9 +256,7 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
     const int64_t o = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
     const int64_t len = std::min(piece, inner - begin);
     const TI* base = in + outer.offset(o) + begin;
-    TO* row = out + o * inner + begin;
-    std::fill(row, row + len, init);
-    for (int64_t r = 0; r < n_across; ++r) combine_into(row, base + across.offset(r), len, f);
+    fold_across(out + o * inner + begin, base, across, len, init, f, cascade);
   });
 }
 
@@ -264,7 +298,8 @@ void reduce_with(ReduceOp op, const Tensor& in, const std::vector<bool>& reduced
   // and the form vectorizes (two compares and a blend).
   switch (op) {
     case ReduceOp::kSum:
-      reduce(x, in.shape(), reduced, y, out.numel(), init, [](TO a, TO b) { return wrapping(a, b, std::plus<>()); });
+      reduce(x, in.shape(), reduced, y, out.numel(), init, [](TO a, TO b) { return wrapping(a, b, std::plus<>()); },
+             std::is_floating_point_v<TO>);
       return;
     case ReduceOp::kMax:
       reduce(x, in.shape(), reduced, y, out.numel(), init,

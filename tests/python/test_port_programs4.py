@@ -355,3 +355,13 @@ def test_atan2_gradient_at_the_origin_is_zero():
     x = mf.tensor([0.0, 1.0], requires_grad=True)
     mf.atan2(y, x).sum().backward()
     assert np.allclose(y.grad.numpy(), [0.0, 0.5]) and np.allclose(x.grad.numpy(), [0.0, -0.5])
+
+
+def test_float_sums_across_many_rows_keep_their_precision():
+    # a mean over a batch dim of 10^5 rows (dataset statistics): a cascade, not a running sum
+    a = np.full((100000, 3), 0.1, np.float32) + np.arange(3, dtype=np.float32)
+    want = a.astype(np.float64).sum(0)
+    got = mf.tensor(a).sum(0).numpy()
+    assert np.allclose(got, want, rtol=2e-6), (got, want)
+    assert np.allclose(mf.tensor(a).mean(0).numpy(), want / a.shape[0], rtol=2e-6)
+    assert mf.tensor(a[:, :1].astype(np.int64) + 1).sum(0).item() == 100000  # integer sums unchanged
