@@ -365,3 +365,11 @@ def test_float_sums_across_many_rows_keep_their_precision():
     assert np.allclose(got, want, rtol=2e-6), (got, want)
     assert np.allclose(mf.tensor(a).mean(0).numpy(), want / a.shape[0], rtol=2e-6)
     assert mf.tensor(a[:, :1].astype(np.int64) + 1).sum(0).item() == 100000  # integer sums unchanged
+
+
+def test_float_sums_over_many_rows_of_reduced_inner_dims_keep_their_precision():
+    # the per-channel mean over (N, H, W) of a batch of images, short and long rows
+    for shape in [(256, 4, 7, 7), (64, 4, 32, 32)]:
+        a = np.full(shape, 0.1, np.float32) + np.arange(4, dtype=np.float32).reshape(1, 4, 1, 1) * 0.01
+        want = a.astype(np.float64).mean((0, 2, 3))
+        assert np.allclose(mf.tensor(a).mean((0, 2, 3)).numpy(), want, rtol=1e-5)  # was 2e-5 off
