@@ -997,7 +997,10 @@ void register_elementwise_ops(OpRegistry& r) {
       nonzero_integer_divisor(binary("div", division_rules, [](auto x, auto y) { return trunc_div(x, y); })),
       binary_grad([](V, V b, V, V dy) { return fn::div(dy, b); },
                   [](V, V b, V y, V dy) { return fn::neg(fn::div(fn::mul(dy, y), b)); })));
-  r.add(nonzero_integer_divisor(binary("floor_divide", always({}), [](auto x, auto y) { return floor_div(x, y); })));
+  // Piecewise constant: 0 for both (torch's), so that a // b of tensors that require grad does too.
+  r.add(with_grad(
+      nonzero_integer_divisor(binary("floor_divide", always({}), [](auto x, auto y) { return floor_div(x, y); })),
+      binary_grad([](V a, V, V, V) { return fn::zeros_like(a); }, [](V, V b, V, V) { return fn::zeros_like(b); })));
   // NaN wins, as in torch.maximum.
   r.add(with_grad(binary("maximum", always(increasing(0) + increasing(1) + lattice_max),
                          [](auto x, auto y) { return x > y || is_nan(x) ? x : y; }),

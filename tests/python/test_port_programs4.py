@@ -373,3 +373,12 @@ def test_float_sums_over_many_rows_of_reduced_inner_dims_keep_their_precision():
         a = np.full(shape, 0.1, np.float32) + np.arange(4, dtype=np.float32).reshape(1, 4, 1, 1) * 0.01
         want = a.astype(np.float64).mean((0, 2, 3))
         assert np.allclose(mf.tensor(a).mean((0, 2, 3)).numpy(), want, rtol=1e-5)  # was 2e-5 off
+
+
+def test_floor_division_of_tensors_that_require_grad_requires_grad_with_zero_gradient():
+    a = mf.tensor([1.5, -2.5], requires_grad=True)
+    b = mf.tensor([2.0, 3.0], requires_grad=True)
+    q = mf.div(a, b, rounding_mode="floor")
+    assert q.requires_grad and (a // 2).requires_grad
+    (q.sum() + (a % b).sum()).backward()
+    assert a.grad.numpy().tolist() == [1.0, 1.0] and b.grad.numpy().tolist() == [0.0, 1.0]
