@@ -967,11 +967,15 @@ void register_math_ops(OpRegistry& r) {
   r.add(with_grad(unary<I::kReject>("frac", {}, [](auto x) { return x - std::trunc(x); }),
                   unary_grad([](V, V, V dy, A) { return dy; })));
 
-  // atan2(a, b) = angle of (b, a): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2).
-  auto norm2 = [](V a, V b) { return fn::add(fn::mul(a, a), fn::mul(b, b)); };
+  // atan2(a, b) = angle of (b, a): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2); 0 at the
+  // origin, where the quotients are 0/0 (torch's).
+  auto over_norm2 = [](V num, V a, V b) {
+    V n = fn::add(fn::mul(a, a), fn::mul(b, b));
+    return zeros_where(fn::eq(n, fn::zeros_like(n)), fn::div(num, n));
+  };
   r.add(with_grad(floats_only(binary("atan2", always({}), [](auto x, auto y) { return std::atan2(x, y); })),
-                  binary_grad([=](V a, V b, V, V dy) { return fn::div(fn::mul(dy, b), norm2(a, b)); },
-                              [=](V a, V b, V, V dy) { return fn::neg(fn::div(fn::mul(dy, a), norm2(a, b))); })));
+                  binary_grad([=](V a, V b, V, V dy) { return over_norm2(fn::mul(dy, b), a, b); },
+                              [=](V a, V b, V, V dy) { return fn::neg(over_norm2(fn::mul(dy, a), a, b)); })));
   // x - trunc(x / y) y: dy and -trunc(x / y) dy, as torch.
   r.add(with_grad(nonzero_integer_divisor(binary("fmod", always({}),
                                                  [](auto x, auto y) { return truncated_remainder(x, y); })),
@@ -1011,7 +1015,10 @@ void register_elementwise_ops(OpRegistry& r) {
       nonzero_integer_divisor(binary("div", division_rules, [](auto x, auto y) { return trunc_div(x, y); })),
       binary_grad([](V, V b, V, V dy) { return fn::div(dy, b); },
                   [](V, V b, V y, V dy) { return fn::neg(fn::div(fn::mul(dy, y), b)); })));
-  r.add(nonzero_integer_divisor(binary("floor_divide", always({}), [](auto x, auto y) { return floor_div(x, y); })));
+  // Piecewise constant: 0 for both (torch's), so that a // b of tensors that require grad does too.
+  r.add(with_grad(
+      nonzero_integer_divisor(binary("floor_divide", always({}), [](auto x, auto y) { return floor_div(x, y); })),
+      binary_grad([](V a, V, V, V) { return fn::zeros_like(a); }, [](V, V b, V, V) { return fn::zeros_like(b); })));
   // NaN wins, as in torch.maximum.
   r.add(with_grad(binary("maximum", always(increasing(0) + increasing(1) + lattice_max),
                          [](auto x, auto y) { return x > y || is_nan(x) ? x : y; }),

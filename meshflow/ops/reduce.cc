@@ -106,13 +106,58 @@ __attribute__((always_inline)) inline TO fold_lanes(TO* lanes, F f) {
   return lanes[0];
 }
 
+// Float sums across many rows cascade: add_block(acc, r0, r1) folds rows [r0, r1), at most
+// kCascadeBlock of them, into the `width` accumulators at acc (level 0, at init); each
+// block's sums are folded a level up, each kCascadeBlock sums of a level a level further, and
+// the levels end folded into out (which holds its start). The rounding then grows with the
+// levels, not with the rows (torch's cascade sum: a mean over a batch dim of 10^5 rows keeps
+// float32's precision), in a fixed order (results do not depend on threads). levels:
+// kCascadeLevels * width scratch accumulators.
+constexpr int64_t kCascadeBlock = 16;
+constexpr int kCascadeLevels = 4;
+
+template <typename TO, typename F, typename AddBlock>
+__attribute__((always_inline)) inline void cascade_rows(TO* out, TO* levels, int64_t width, int64_t n, TO init, F f,
+                                                        AddBlock add_block) {
+  std::fill(levels, levels + kCascadeLevels * width, init);
+  int64_t counts[kCascadeLevels] = {};
+  auto fold_level = [&](TO* to, int k) {
+    for (int64_t j = 0; j < width; ++j) to[j] = f(to[j], levels[k * width + j]);
+    std::fill(levels + k * width, levels + (k + 1) * width, init);
+  };
+  for (int64_t r0 = 0; r0 < n; r0 += kCascadeBlock) {
+    add_block(levels, r0, std::min(n, r0 + kCascadeBlock));
+    for (int k = 0; k + 1 < kCascadeLevels; ++k) {  // a level's sum goes up; a full level's too
+      fold_level(levels + (k + 1) * width, k);
+      if (++counts[k + 1] < kCascadeBlock) break;
+      counts[k + 1] = 0;
+      if (k + 2 == kCascadeLevels) fold_level(out, k + 1);
+    }
+  }
+  for (int k = kCascadeLevels - 1; k >= 0; --k) fold_level(out, k);
+}
+
 // The f-reduction, from `init`, of the rows of `len` elements at base + across.offset(r)
-// (always inlined, so that fold_long_rows's versions vectorize it for their own CPUs).
+// (always inlined, so that fold_long_rows's versions vectorize it for their own CPUs);
+// `cascade`: cascade_rows's order, for float sums.
 template <int kLanes, typename TI, typename TO, typename F>
-__attribute__((always_inline)) inline TO fold_rows(const TI* base, const IndexSpace& across, int64_t len, TO init, F f) {
+__attribute__((always_inline)) inline TO fold_rows(const TI* base, const IndexSpace& across, int64_t len, TO init, F f,
+                                                   bool cascade) {
   TO lanes[kLanes];
   std::fill(lanes, lanes + kLanes, init);
-  for (int64_t r = 0, n = across.count(); r < n; ++r) fold_into<kLanes>(lanes, base + across.offset(r), len, f);
+  auto add_block = [&](TO* acc, int64_t r0, int64_t r1) {
+    TO local[kLanes];  // in registers: acc could alias the input
+    std::copy(acc, acc + kLanes, local);
+    for (int64_t r = r0; r < r1; ++r) fold_into<kLanes>(local, base + across.offset(r), len, f);
+    std::copy(local, local + kLanes, acc);
+  };
+  const int64_t n = across.count();
+  if (cascade && n > kCascadeBlock) {
+    TO levels[kCascadeLevels * kLanes];
+    cascade_rows(lanes, levels, kLanes, n, init, f, add_block);
+  } else {
+    add_block(lanes, 0, n);
+  }
   return fold_lanes<kLanes>(lanes, f);
 }
 
@@ -120,17 +165,29 @@ __attribute__((always_inline)) inline TO fold_rows(const TI* base, const IndexSp
 // pairwise combination of fold_lanes, in line, does not).
 template <typename TI, typename TO, typename F>
 __attribute__((always_inline)) inline TO fold_short_rows(const TI* base, const IndexSpace& across, int64_t len, TO init,
-                                                         F f) {
+                                                         F f, bool cascade) {
   constexpr int kLanes = 8;
   TO lanes[kLanes];
   std::fill(lanes, lanes + kLanes, init);
-  for (int64_t r = 0, n = across.count(); r < n; ++r) {
-    const TI* p = base + across.offset(r);
-    int64_t j = 0;
-    for (; j + kLanes <= len; j += kLanes) {
-      for (int l = 0; l < kLanes; ++l) lanes[l] = f(lanes[l], static_cast<TO>(p[j + l]));
+  auto add_block = [&](TO* acc, int64_t r0, int64_t r1) {
+    TO local[kLanes];  // in registers: acc could alias the input
+    std::copy(acc, acc + kLanes, local);
+    for (int64_t r = r0; r < r1; ++r) {
+      const TI* p = base + across.offset(r);
+      int64_t j = 0;
+      for (; j + kLanes <= len; j += kLanes) {
+        for (int l = 0; l < kLanes; ++l) local[l] = f(local[l], static_cast<TO>(p[j + l]));
+      }
+      for (; j < len; ++j) local[0] = f(local[0], static_cast<TO>(p[j]));
     }
-    for (; j < len; ++j) lanes[0] = f(lanes[0], static_cast<TO>(p[j]));
+    std::copy(local, local + kLanes, acc);
+  };
+  const int64_t n = across.count();
+  if (cascade && n > kCascadeBlock) {
+    TO levels[kCascadeLevels * kLanes];
+    cascade_rows(lanes, levels, kLanes, n, init, f, add_block);
+  } else {
+    add_block(lanes, 0, n);
   }
   TO acc = lanes[0];
   for (int l = 1; l < kLanes; ++l) acc = f(acc, lanes[l]);
@@ -141,8 +198,9 @@ __attribute__((always_inline)) inline TO fold_short_rows(const TI* base, const I
 // core/loops.h). Short rows stay in line, in few lanes: a call per row, or the lanes' own
 // reduction, would cost as much as the row.
 template <typename TI, typename TO, typename F>
-MF_MULTIVERSIONED TO fold_long_rows(const TI* base, const IndexSpace& across, int64_t len, TO init, F f) {
-  return fold_rows<32>(base, across, len, init, f);
+MF_MULTIVERSIONED TO fold_long_rows(const TI* base, const IndexSpace& across, int64_t len, TO init, F f,
+                                   bool cascade) {
+  return fold_rows<32>(base, across, len, init, f, cascade);
 }
 
 // row[j] = f(row[j], p[j]) for j in [0, n): a kept last dim, reduced across rows.
@@ -162,14 +220,31 @@ constexpr int64_t kPiece = 1 << 14;
 // in the first cache level while every reduced row is added in).
 constexpr int64_t kKeptPiece = 1 << 12;
 
+// row[0, len) = the f-reduction, from init, of the len elements at base + across.offset(r) for
+// every r: in order, or in cascade_rows's (float sums).
+template <typename TI, typename TO, typename F>
+void fold_across(TO* row, const TI* base, const IndexSpace& across, int64_t len, TO init, F f, bool cascade) {
+  std::fill(row, row + len, init);
+  const int64_t n = across.count();
+  if (!cascade || n <= kCascadeBlock) {
+    for (int64_t r = 0; r < n; ++r) combine_into(row, base + across.offset(r), len, f);
+    return;
+  }
+  // Not a std::vector: vector<bool> has no data() (bool sums never cascade, but compile here).
+  const std::unique_ptr<TO[]> levels(new TO[kCascadeLevels * len]);
+  cascade_rows(row, levels.get(), len, n, init, f, [&](TO* acc, int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) combine_into(acc, base + across.offset(r), len, f);
+  });
+}
+
 // out[o] = f-reduction of the input elements that map to o, starting from `init`. Dims are
 // merged into groups first, so the innermost loop always runs over contiguous memory: along
 // the last group when it is reduced (in independent accumulators; a few long rows in
 // pieces of kPiece, on the team, folded in order after), else across it, a piece of an
-// output row at a time.
+// output row at a time (`cascade`: fold_across's cascade, for float sums).
 template <typename TI, typename TO, typename F>
 void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, TO* out, int64_t out_n, TO init,
-            F f) {
+            F f, bool cascade = false) {
   if (numel(shape) == 0) {
     std::fill(out, out + out_n, init);
     return;
@@ -202,8 +277,8 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
       const int64_t o = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
       const int64_t len = std::min(piece, inner - begin);
       const TI* base = in + outer.offset(o) + begin;
-      const TO acc =
-          len >= kLongRow ? fold_long_rows(base, across, len, init, f) : fold_short_rows(base, across, len, init, f);
+      const TO acc = len >= kLongRow ? fold_long_rows(base, across, len, init, f, cascade)
+                                     : fold_short_rows(base, across, len, init, f, cascade);
       (pieces > 1 ? partial.get() : out)[pieces > 1 ? task : o] = acc;
     });
     for (int64_t o = 0; pieces > 1 && o < n_outer; ++o) {
@@ -220,9 +295,7 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
     const int64_t o = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
     const int64_t len = std::min(piece, inner - begin);
     const TI* base = in + outer.offset(o) + begin;
-    TO* row = out + o * inner + begin;
-    std::fill(row, row + len, init);
-    for (int64_t r = 0; r < n_across; ++r) combine_into(row, base + across.offset(r), len, f);
+    fold_across(out + o * inner + begin, base, across, len, init, f, cascade);
   });
 }
 
@@ -264,7 +337,8 @@ void reduce_with(ReduceOp op, const Tensor& in, const std::vector<bool>& reduced
   // and the form vectorizes (two compares and a blend).
   switch (op) {
     case ReduceOp::kSum:
-      reduce(x, in.shape(), reduced, y, out.numel(), init, [](TO a, TO b) { return wrapping(a, b, std::plus<>()); });
+      reduce(x, in.shape(), reduced, y, out.numel(), init, [](TO a, TO b) { return wrapping(a, b, std::plus<>()); },
+             std::is_floating_point_v<TO>);
       return;
     case ReduceOp::kMax:
       reduce(x, in.shape(), reduced, y, out.numel(), init,

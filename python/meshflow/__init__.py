@@ -27,7 +27,8 @@ from . import _C  # noqa: E402
 from ._C import OpError, OpIndexError  # noqa: F401  (an op's errors: RuntimeError and ValueError)
 from ._C import OutOfMemoryError  # noqa: F401  (torch.OutOfMemoryError, a RuntimeError)
 _C.memory_limit_from_env()  # a malformed MESHFLOW_MEMORY_LIMIT raises here, not at some allocation
-from . import env, sbp
+from . import env, sbp, version
+from .version import __version__  # noqa: F401  (torch.__version__)
 from ._dtype import dtype, float32, float64, int32, int64, bfloat16
 from ._dtype import bool_ as bool  # noqa: A001 (torch.bool)
 from ._dtype import float16, half
@@ -76,6 +77,8 @@ from . import _ops_port
 from ._ops_port import *  # noqa: F401,F403
 from . import _ops_port3
 from ._ops_port3 import *  # noqa: F401,F403
+from . import _ops_port4
+from ._ops_port4 import *  # noqa: F401,F403
 from . import special, distributions
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them
 from ._checkpoint import save, load
@@ -155,7 +158,7 @@ __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "result_type", "promote_types", "get_default_dtype", "set_default_dtype", "can_cast"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
 __all__ += _ops_math.__all__
-__all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__
+__all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__ + _ops_port4.__all__
 __all__ += list(linalg.TOP_LEVEL)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
     "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "random", "func", "distributions", "float", "double",

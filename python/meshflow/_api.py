@@ -52,9 +52,10 @@ def movedim(input, source, destination):
 moveaxis = movedim
 
 
-def tile(input, dims):
-    """input repeated along each dim (dims prefixed with ones when shorter than input's)."""
-    dims = tuple(dims)
+def tile(input, *dims):
+    """input repeated along each dim (dims prefixed with ones when shorter than input's); dims
+    a sequence or ints, as torch's (`x.tile(2)`, `x.tile((2, 1))`)."""
+    dims = tuple(dims[0]) if len(dims) == 1 and not isinstance(dims[0], int) else tuple(dims)
     if len(dims) < input.ndim:
         dims = (1,) * (input.ndim - len(dims)) + dims
     return input.repeat(*dims)
@@ -113,8 +114,19 @@ def meshgrid(*tensors, indexing="ij"):
     return tuple(out)
 
 
-def repeat_interleave(input, repeats, dim=None):
-    """Each element repeated `repeats` times (an int) along dim (flattened when None)."""
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Each element repeated `repeats` times (an int or a tensor of counts) along dim
+    (flattened when None); without repeats, input holds counts: each index repeated its count
+    times (torch's one-argument form). output_size is the result's size along dim (checked)."""
+    if repeats is None:
+        from ._ops_creation import arange
+        return repeat_interleave(arange(input.shape[0], device=input.device), input, output_size=output_size)
+    if output_size is not None:
+        out = repeat_interleave(input, repeats, dim)
+        if out.shape[0 if dim is None else dim] != output_size:
+            raise RuntimeError(f"repeat_interleave: output_size {output_size} differs from the repeats' total "
+                               f"{out.shape[0 if dim is None else dim]}")
+        return out
     if not isinstance(repeats, numbers.Integral):
         counts = _np.asarray(repeats.numpy() if isinstance(repeats, Tensor) else repeats).reshape(-1)
         if dim is None:
@@ -363,13 +375,31 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 
 def addcmul(input, tensor1, tensor2, *, value=1):
-    """input + value * tensor1 * tensor2."""
-    return input + _scaled(tensor1 * tensor2, value)
+    """input + value * tensor1 * tensor2, the product taken in the dtype of all three (torch's:
+    two uint8 tensors multiply in float32 beside a float32 input, never wrapping)."""
+    t1, t2 = _pointwise_operands("addcmul", input, tensor1, tensor2, value)
+    return input + _scaled(t1 * t2, value)
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1):
-    """input + value * tensor1 / tensor2."""
-    return input + _scaled(tensor1 / tensor2, value)
+    """input + value * tensor1 / tensor2, the quotient taken in the dtype of all three."""
+    if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future release "
+                           "addcdiv will perform a true division of tensor1 and tensor2. Cast one of them "
+                           "to a floating point dtype first")
+    t1, t2 = _pointwise_operands("addcdiv", input, tensor1, tensor2, value)
+    return input + _scaled(t1 / t2, value)
+
+
+def _pointwise_operands(op, input, tensor1, tensor2, value):
+    """tensor1 and tensor2 in the dtype an op on input, tensor1 and tensor2 gives (torch's
+    addcmul / addcdiv promote all three before computing)."""
+    from ._promotion import result_dtype
+    dtype = result_dtype(input, tensor1, tensor2)
+    if not dtype.is_floating_point and dtype != _dtype.bool_ and isinstance(value, float):
+        raise RuntimeError(f"{op}: for integral input tensors, argument value must not be a floating point "
+                           f"number (got {value})")
+    return tensor1.to(dtype), tensor2.to(dtype)
 
 
 def _scaled(x, factor):
@@ -441,8 +471,14 @@ def column_stack(tensors):
 
 
 def broadcast_shapes(*shapes):
-    """The shape all the given shapes broadcast to (NumPy's rule, as torch's)."""
-    return Size(_np.broadcast_shapes(*[tuple(s) for s in shapes]))
+    """The shape all the given shapes broadcast to (NumPy's rule, as torch's); a RuntimeError
+    where they do not, as torch's."""
+    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
+    try:
+        return Size(_np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise _C.OpError(f"shapes {[list(s) for s in shapes]} cannot be broadcast together: each dim must be "
+                           "equal, 1 or absent") from None
 
 
 def broadcast_tensors(*tensors):
@@ -454,8 +490,10 @@ def logaddexp(input, other):
     """log(exp(input) + exp(other)) without overflow."""
     from ._ops_elementwise import maximum
     from ._ops_math import log1p
+    from ._ops_elementwise import where
     top = maximum(input, other)
-    return top + log1p((-(input - other).abs()).exp())
+    gap = where(input == other, 0.0, input - other)  # equal infinities: no inf - inf (NaN), as torch's
+    return top + log1p((-gap.abs()).exp())
 
 
 def logit(input, eps=None):
@@ -693,7 +731,9 @@ def _running(input, dim, largest):
     best = values.amax(dim) if largest else values.amin(dim)
     hit = (values == best.unsqueeze(dim)) & ~later
     index = where(hit, i, -1).amax(dim)
-    return _returns("cummax" if largest else "cummin")(best.to(input.dtype), index)
+    # The values picked at the indices: the gradient goes to each index alone, as torch's.
+    values = input.gather(dim, index) if input.requires_grad else best.to(input.dtype)
+    return _returns("cummax" if largest else "cummin")(values, index)
 
 
 def seed():

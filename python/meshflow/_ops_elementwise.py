@@ -491,11 +491,20 @@ def cast(input, dtype):
 # ---- Composed of the ops above (so every device, layout and gradient is theirs), as torch.
 
 def clamp(input, min=None, max=None):
-    """input limited to [min, max] (either may be None; a number or a tensor)."""
+    """input limited to [min, max] (either may be None; a number or a tensor). As torch's, a
+    number bound passes no gradient where input equals it (relu6 and hardtanh at their
+    corners), and a tensor bound shares it as maximum / minimum do; NaN stays NaN."""
     if min is None and max is None:
         raise ValueError("clamp: at least one of min and max must be given")
-    out = input if min is None else maximum(input, min)
-    return out if max is None else minimum(out, max)
+    out = input if min is None else _bounded(input, min, le, maximum)
+    return out if max is None else _bounded(out, max, ge, minimum)
+
+
+def _bounded(input, bound, beyond, pairwise):
+    """clamp's one side: `bound` where input is beyond it or at it (a number), else input."""
+    if isinstance(bound, Tensor):
+        return pairwise(input, bound)
+    return where(beyond(input, bound), bound, input)
 
 
 clip = clamp
@@ -535,7 +544,10 @@ def silu(input):
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (torch's)."""
     scaled = input * beta
-    smooth = (log(exp(-abs(scaled)) + 1.0) + relu(scaled)) / beta  # stable for any sign
+    # log(1 + exp(-|s|)) + max(s, 0), stable for any sign, written with where so that the
+    # gradient at 0 is sigmoid(0) = 1/2 (abs and relu would each give 0 there).
+    positive = gt(scaled, 0)
+    smooth = (log(exp(where(positive, -scaled, scaled)) + 1.0) + where(positive, scaled, 0.0)) / beta
     return where(gt(scaled, threshold), input, smooth)
 
 

@@ -162,10 +162,20 @@ def _as_index_item(x, item):
                     f"tensors; got {type(item).__name__}")
 
 
+def _list_as_tuple(index):
+    """Whether a list index stands for a tuple of indices, as torch's (and old NumPy's) rule:
+    a list shorter than 32 holding a tensor, a sequence, a slice, None or '...'
+    (x[[rows, cols]] is x[rows, cols]; x[[0, 2]] stays a list of ints)."""
+    return isinstance(index, list) and len(index) < 32 and any(
+        isinstance(i, (Tensor, list, tuple, slice, _np.ndarray)) or i is None or i is Ellipsis for i in index)
+
+
 def _parse_index(x, index):
     """The index as a list of items, each ("basic", int | slice | None) or ("tensor", int
     tensor) for one dim of x (None for none), masks replaced by their nonzero() tensors and
     '...' by full slices; and whether any item is advanced."""
+    if _list_as_tuple(index):
+        index = tuple(index)
     items = [_as_index_item(x, i) for i in (index if isinstance(index, tuple) else (index,))]
     ellipses = sum(1 for kind, i in items if kind == "basic" and i is Ellipsis)
     if ellipses > 1:

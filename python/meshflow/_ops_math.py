@@ -17,11 +17,11 @@ import builtins
 import operator
 
 from . import _C, _dtype
-from ._ops_elementwise import _binary, _named, _promote, _unary, abs, cast, clamp, gt, mul, ne, neg, where
+from ._ops_elementwise import _binary, _named, _promote, _unary, abs, cast, clamp, eq, gt, mul, ne, neg, where
 from ._ops_reduce import sum as _sum
 from .return_types import named as _returns
 from ._ops_shape import cat, narrow, reshape, squeeze
-from ._tensor import Tensor, apply
+from ._tensor import Tensor, apply, is_grad_enabled
 
 __all__ = ["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsin",
            "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "erf", "erfc", "erfinv", "log1p", "expm1", "log2",
@@ -249,7 +249,7 @@ def median(input, dim=None, keepdim=False):
         flat = reshape(input, [-1])
         if flat.shape[0] == 0:
             raise ValueError("[median] the tensor is empty; expected at least one element")
-        return reshape(median(flat, 0).values, [])
+        return _evenly_differentiated(flat, reshape(median(flat, 0).values, []))
     d = _dim("median", dim, input.ndim)
     n = input.shape[d] if input.ndim else 1
     if n == 0:
@@ -266,11 +266,24 @@ def median(input, dim=None, keepdim=False):
     return _returns("median")(v, i) if keepdim else _returns("median")(squeeze(v, d), squeeze(i, d))
 
 
+def _evenly_differentiated(flat, value):
+    """value (an element of flat, 0-d) with the gradient shared evenly among flat's elements
+    equal to it (NaN ones for a NaN), as torch's median() and nanmedian() of all elements;
+    the value itself stays exact (a mean of the equal elements could round)."""
+    if not (flat.requires_grad and is_grad_enabled()):
+        return value
+    v = value.detach()
+    hits = cast(eq(flat, v) | (ne(flat, flat) & ne(v, v)), flat.dtype)
+    share = _sum(flat * (hits / _sum(hits)).detach())
+    return v + (share - share.detach())
+
+
 def nanmedian(input, dim=None, keepdim=False):
     """median of the values that are not NaN (the lower one; NaN where a slice has none), as
     torch's; (values, indices) along dim."""
     if dim is None:
-        return reshape(nanmedian(reshape(input, [-1]), 0).values, [])
+        flat = reshape(input, [-1])
+        return _evenly_differentiated(flat, reshape(nanmedian(flat, 0).values, []))
     d = _dim("nanmedian", dim, input.ndim)
     if not input.dtype.is_floating_point or input.ndim == 0:
         return median(input, d, keepdim)

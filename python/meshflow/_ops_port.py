@@ -170,8 +170,11 @@ def _fill_diagonal_(self, fill_value, wrap=False):
 def logaddexp2(input, other):
     """log2(2**input + 2**other), computed stably."""
     from ._ops_elementwise import maximum
+    from ._ops_elementwise import where
     m = maximum(input, other)
-    return m + ((input - m) * math.log(2)).exp().add(((other - m) * math.log(2)).exp()).log() / math.log(2)
+    m_finite = where(m.abs() == float("inf"), 0.0, m)  # equal infinities: no inf - inf (NaN), as torch's
+    total = ((input - m_finite) * math.log(2)).exp().add(((other - m_finite) * math.log(2)).exp())
+    return m + total.log() / math.log(2)
 
 
 def inner(input, other):
@@ -225,13 +228,14 @@ def msort(input):
 
 
 def xlogy(input, other):
-    """input * log(other), 0 where input is 0 (unless other is NaN), as torch.xlogy; gradients
-    are torch's (none through the zeroed entries)."""
-    from ._ops_elementwise import isnan, _promote, _tensors
+    """input * log(other), 0 where input is 0 (unless other is NaN), as torch.xlogy. The
+    gradient in input is log(other) also where input is 0 (torch's), so only the products
+    0 * log(0) and 0 * log(inf) take other at 1 to stay 0 (their gradient in input is then 0)."""
+    from ._ops_elementwise import _promote, _tensors
     a, b, dtype = _promote(input, other, floats=True)
     a, b = _tensors(a, b, dtype)
-    zero = (a == 0) & ~isnan(b)
-    return where(zero, zeros((), dtype=dtype, device=a.device), a * where(zero, 1.0, b).log())
+    degenerate = (a == 0) & ((b == 0) | (b == float("inf")))
+    return a * where(degenerate, 1.0, b).log()
 
 
 def renorm(input, p, dim, maxnorm):
@@ -267,6 +271,9 @@ trapz = trapezoid
 
 
 def positive(input):
+    """input itself (unary +), as torch's; a bool tensor refuses, as torch's."""
+    if input.dtype == _dtype.bool_:
+        raise TypeError("The `+` operator, on a bool tensor is not supported.")
     return input
 
 
@@ -365,6 +372,8 @@ def mode(input, dim=-1, keepdim=False):
     n = x.shape[-1]
     positions = arange(n, device=input.device).expand_as(x)
     indices = where(x == values, positions, -1).amax(-1, keepdim=True)
+    if input.requires_grad:  # the value at its index: the gradient goes there alone, as torch's
+        values = x.gather(-1, indices)
     values, indices = values.squeeze(-1), indices.squeeze(-1)
     if keepdim:
         values, indices = values.unsqueeze(dim % input.ndim), indices.unsqueeze(dim % input.ndim)
@@ -416,6 +425,7 @@ def _install():
         if not hasattr(Tensor, name):
             setattr(Tensor, name, globals()[name])
     Tensor.fill_diagonal_ = _fill_diagonal_
+    Tensor.__pos__ = positive
     Tensor.ndimension = lambda self: self.ndim
     Tensor.nbytes = property(lambda self: self.numel() * self.element_size())
     Tensor.itemsize = property(lambda self: self.element_size())

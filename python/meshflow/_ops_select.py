@@ -8,7 +8,7 @@ import operator
 from ._ops_creation import arange
 from ._ops_elementwise import eq, ge, le, logical_not, masked_fill, maximum, minimum, ne, where
 from ._ops_reduce import amax, amin
-from ._tensor import Tensor
+from ._tensor import Tensor, is_grad_enabled
 from .return_types import named as _returns
 
 __all__ = ["argmax", "argmin", "max", "min", "tril", "triu"]
@@ -58,7 +58,14 @@ def _extreme(name, reduce, pairwise, arg, input, dim, keepdim):
         return pairwise(input, dim)
     if dim is None:
         return reduce(input)
-    return _returns(name)(reduce(input, dim, keepdim=keepdim), arg(input, dim, keepdim))
+    indices = arg(input, dim, keepdim)
+    if not (input.requires_grad and is_grad_enabled()):
+        return _returns(name)(reduce(input, dim, keepdim=keepdim), indices)
+    # The values picked at the indices, so that the gradient goes to the returned index
+    # alone, as torch's (amax's splits it among ties).
+    d = operator.index(dim) % builtins.max(input.ndim, 1)
+    picked = input.gather(d, indices if keepdim or input.ndim == 0 else indices.unsqueeze(d))
+    return _returns(name)(picked if keepdim or input.ndim == 0 else picked.squeeze(d), indices)
 
 
 def max(input, dim=None, keepdim=False):

@@ -171,8 +171,13 @@ def _tensors(op, tensors):
 
 def cat(tensors, dim=0):
     """The tensors joined along `dim`; they must agree in every other dim (dtypes promote, as
-    torch's)."""
-    return apply("cat", _tensors("cat", tensors), {"dim": operator.index(dim)})[0]
+    torch's). As torch's, 1-d empty tensors are left out beside tensors of other ranks (the
+    idiom `out = tensor([]); out = cat([out, x])`)."""
+    tensors = _tensors("cat", tensors)
+    if any(t.ndim != 1 for t in tensors):
+        kept = [t for t in tensors if tuple(t.shape) != (0,)]
+        tensors = kept or tensors[:1]
+    return apply("cat", tensors, {"dim": operator.index(dim)})[0]
 
 
 def stack(tensors, dim=0):

@@ -419,12 +419,29 @@ class Tensor:
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulates d(self)/d(leaf) into every leaf's .grad (collective on global tensors).
         create_graph records the gradients, to differentiate them again; retain_graph
-        defaults to create_graph, as torch's."""
-        if inputs is not None:
-            raise NotImplementedError("Tensor.backward(inputs=...) is not supported; use autograd.grad")
+        defaults to create_graph, as torch's. inputs (a tensor or a sequence): accumulate
+        into those tensors' .grad only (leaves or not), as torch's."""
         retain_graph = create_graph if retain_graph is None else retain_graph
+        if inputs is not None:
+            self._backward_into(inputs, gradient, retain_graph, create_graph)
+            return
         self._impl.backward(None if gradient is None else _impl_of("backward", gradient), bool(retain_graph),
                             bool(create_graph))
+        _run_after_backward()
+
+    def _backward_into(self, inputs, gradient, retain_graph, create_graph):
+        """backward(inputs=...): autograd.grad's gradients for `inputs`, added to their .grad."""
+        from .autograd import grad as _grad
+        inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        grads = _grad(self, inputs, gradient, retain_graph=retain_graph, create_graph=create_graph,
+                      allow_unused=True)
+        import contextlib
+        with contextlib.nullcontext() if create_graph else no_grad():
+            for t, g in zip(inputs, grads):
+                if g is not None:
+                    t.grad = g if t.grad is None else t.grad + g
         _run_after_backward()
 
     def detach(self):

@@ -1,7 +1,9 @@
 """torch.distributions' everyday families, as policy-gradient and VAE code uses them:
 Categorical, Bernoulli, Normal, Uniform, Laplace, Exponential, LogNormal, MultivariateNormal,
 Gamma, Beta, Dirichlet, Poisson, Independent and MixtureSameFamily (batch_shape, event_shape, sample / rsample,
-log_prob, entropy, mean, variance, probs / logits, cdf / icdf where torch has them) and
+log_prob, entropy, mean, mode, variance, probs / logits, cdf / icdf where torch has them), the
+families of _distributions_more.py (OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,
+TransformedDistribution and its transforms) and
 kl_divergence between two of the same family. Log-probabilities and entropies are torch's
 formulas, composed of meshflow ops (so they have gradients and run on global tensors); samples
 come from meshflow's generator (`generator=` too), so their values differ from torch's, as
@@ -10,13 +12,14 @@ meshflow's generator) and have no rsample (torch's implicit reparameterization).
 import math
 
 from ._ops_creation import rand, randn
-from ._ops_elementwise import where
+from ._ops_elementwise import softplus, where
 from ._ops_random import multinomial
 from ._tensor import Tensor, no_grad, tensor
 
 __all__ = ["Distribution", "Categorical", "Bernoulli", "Normal", "Uniform", "Laplace", "Exponential", "LogNormal",
            "MultivariateNormal", "Gamma", "Beta", "Dirichlet", "Poisson", "Independent", "MixtureSameFamily",
-           "kl_divergence"]
+           "kl_divergence", "OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial",
+           "TransformedDistribution", "transforms"]
 
 
 def _as_tensor(value):
@@ -85,8 +88,17 @@ class Categorical(Distribution):
         return -(self.logits * self.probs).sum(-1)
 
     @property
+    def mode(self):
+        return self.probs.argmax(-1)
+
+    @property
     def mean(self):
-        raise NotImplementedError("Categorical has no mean (torch's is NaN)")
+        """NaN (classes have no mean), as torch's."""
+        return self.probs[..., 0] * 0 + float("nan")
+
+    @property
+    def variance(self):
+        return self.probs[..., 0] * 0 + float("nan")
 
 
 class Bernoulli(Distribution):
@@ -109,10 +121,15 @@ class Bernoulli(Distribution):
 
     def log_prob(self, value):
         # -BCE with logits: value * logits - softplus(logits), computed stably.
-        return value * self.logits - (self.logits.clamp(min=0) + (-self.logits.abs()).exp().log1p())
+        return value * self.logits - softplus(self.logits)
 
     def entropy(self):
-        return -(self.probs * self.logits - (self.logits.clamp(min=0) + (-self.logits.abs()).exp().log1p()))
+        return -(self.probs * self.logits - softplus(self.logits))
+
+    @property
+    def mode(self):
+        """1 where probs > 0.5, 0 below, NaN at 0.5 (torch's)."""
+        return where(self.probs == 0.5, float("nan"), (self.probs > 0.5).to(self.probs.dtype))
 
     @property
     def mean(self):
@@ -149,6 +166,10 @@ class Normal(Distribution):
 
     def icdf(self, value):
         return self.loc + self.scale * (2 * value - 1).erfinv() * math.sqrt(2)
+
+    @property
+    def mode(self):
+        return self.loc + self.scale * 0
 
     @property
     def mean(self):
@@ -212,6 +233,10 @@ class Laplace(Distribution):
         return 0.5 - 0.5 * (value - self.loc).sign() * (-(value - self.loc).abs() / self.scale).expm1()
 
     @property
+    def mode(self):
+        return self.loc + self.scale * 0
+
+    @property
     def mean(self):
         return self.loc + self.scale * 0
 
@@ -270,6 +295,10 @@ class LogNormal(Distribution):
 
     def entropy(self):
         return self.base_dist.entropy() + self.loc
+
+    @property
+    def mode(self):
+        return (self.loc - self.scale ** 2).exp()
 
     @property
     def mean(self):
@@ -497,6 +526,10 @@ class Independent(Distribution):
         return self._sum_rightmost(self.base_dist.entropy())
 
     @property
+    def mode(self):
+        return self.base_dist.mode
+
+    @property
     def mean(self):
         return self.base_dist.mean
 
@@ -621,3 +654,7 @@ def kl_divergence(p, q):
     if kl is None:
         raise NotImplementedError(f"kl_divergence of {type(p).__name__} is not implemented")
     return kl
+
+
+from ._distributions_more import (OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,  # noqa: E402,F401
+                                  TransformedDistribution, transforms)

@@ -154,6 +154,7 @@ def test_default_convert_without_batching():
     assert isinstance(samples[1]["x"], mf.Tensor) and samples[1]["x"].tolist() == [0, 1, 2]
     assert samples[1]["n"] == 1 and samples[1]["s"] == "a"
     assert default_convert((np.float64(2.0), [np.ones(2)]))[1][0].dtype == mf.float64
+    assert isinstance(default_convert((1, 2)), list)  # a plain tuple becomes a list, as torch's
     assert mf.utils.data.get_worker_info() is None
 
 

@@ -19,7 +19,8 @@ from .rnn import RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell  # noqa: E402
 from .rnn import _RNNBase as RNNBase, _CellBase as RNNCellBase  # noqa: E402: torch's base classes (isinstance checks)
 from .transformer import (Transformer, TransformerEncoder, TransformerDecoder,  # noqa: E402
                           TransformerEncoderLayer, TransformerDecoderLayer)
-from ._modules_more import SELU, CELU, Softmax2d, InstanceNorm1d, InstanceNorm2d, LocalResponseNorm  # noqa: E402
+from ._modules_more import (SELU, CELU, Softmax2d, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d,  # noqa: E402
+                            LocalResponseNorm)
 from ._conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: E402
 from ._modules_surface import (Bilinear, PixelShuffle, PixelUnshuffle, ChannelShuffle, Unfold, Fold,  # noqa: E402
                                PairwiseDistance, UpsamplingNearest2d, UpsamplingBilinear2d, MarginRankingLoss,

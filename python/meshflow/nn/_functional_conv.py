@@ -271,7 +271,14 @@ def pad(input, pad, mode="constant", value=None):
                                       f"dims; got {len(pad)} pads for an input of shape {tuple(input.shape)}")
     elif value is not None and value != 0:
         attrs["value"] = value
+    if input.dtype.name in _PADDED_IN_INT32:  # the pad kernels' dtypes: bool and the small ints ride in int32
+        if "value" in attrs:
+            attrs["value"] = int(attrs["value"])
+        return apply("pad", [input.to("int32")], attrs)[0].to(input.dtype)
     return apply("pad", [input], attrs)[0]
+
+
+_PADDED_IN_INT32 = ("bool", "uint8", "int8", "int16")
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,

@@ -14,7 +14,7 @@ from .. import _C
 from .._autocast import halves_in_float32 as _halves_in_float32
 from .._inplace import _inplace
 from .._ops_creation import zeros
-from .._ops_elementwise import clamp, exp, minimum, relu as _relu, sigmoid, silu as _silu, softplus, tanh, where
+from .._ops_elementwise import clamp, exp, relu as _relu, sigmoid, silu as _silu, softplus, tanh, where
 from .._ops_reduce import softmax
 from .._tensor import Tensor, _impl_of, apply, tensor
 
@@ -92,9 +92,9 @@ def leaky_relu_(input, negative_slope=0.01):
 
 
 def elu(input, alpha=1.0, inplace=False):
-    """x where x > 0, else alpha (exp(x) - 1); exp sees min(x, 0) so that large inputs make no
+    """x where x > 0, else alpha (exp(x) - 1); exp sees 0 for x > 0 so that large inputs make no
     inf whose zero gradient would become NaN."""
-    elu_of = _halves_in_float32()(lambda x: where(x > 0, x, (exp(minimum(x, 0.0)) - 1.0) * alpha))
+    elu_of = _halves_in_float32()(lambda x: where(x > 0, x, (exp(where(x > 0, 0.0, x)) - 1.0) * alpha))
     return _maybe_inplace(input, lambda: elu_of(input), inplace, "elu")
 
 
@@ -295,13 +295,22 @@ def _gqa_heads(query, key, value):
             value.repeat_interleave(hq // hv, -3) if hv != hq else value)
 
 
+def _safe_softmax(scores):
+    """softmax over the last dim, with a row that is -inf throughout (a query whose keys are
+    all masked) at 0 and passing no gradient, as torch's attention (not NaN): the row is
+    taken at 0 before the softmax, so its backward stays finite."""
+    masked = (scores == float("-inf")).all(-1, keepdim=True)
+    return softmax(scores.masked_fill(masked, 0.0), -1).masked_fill(masked, 0.0)
+
+
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
     """softmax(query @ key^T * scale + mask) @ value over the last two dims, as torch's: query
     [..., Tq, D], key [..., Tk, D], value [..., Tk, Dv] with the same leading dims (batch,
     heads); is_causal masks key j > query i; scale defaults to 1 / sqrt(D). attn_mask
     (broadcastable to [..., Tq, Tk]): bool, True where attention is allowed, or float, added to
-    the scores. dropout_p drops attention weights. enable_gqa: key and value may have fewer
+    the scores; a query whose keys are all masked gets 0 (as torch's). dropout_p drops
+    attention weights. enable_gqa: key and value may have fewer
     heads (dim -3) than query, a divisor of its count; each serves its group of query heads.
 
     Without a mask and dropout it is one fused op: the [..., Tq, Tk] probabilities are never
@@ -323,7 +332,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         attn_mask = _constant_like(_np.tril(_np.ones((tq, tk), bool)), scores)
     if attn_mask is not None:
         scores = scores + _additive_mask(attn_mask, scores, allowed_when_true=True)
-    weights = softmax(scores, -1)
+    weights = _safe_softmax(scores)
     if dropout_p:
         weights = dropout(weights, dropout_p, True)
     return weights.matmul(value)

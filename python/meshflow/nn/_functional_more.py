@@ -3,7 +3,7 @@ celu, as torch defines them. Compositions of existing ops: they run on every dev
 layout those do, and their gradients are theirs."""
 from .._inplace import _inplace
 from .._ops_creation import zeros_like
-from .._ops_elementwise import exp, minimum, where
+from .._ops_elementwise import exp, where
 from .._ops_reduce import mean
 from .._ops_shape import cat
 from .._tensor import _in_layout_of, no_grad
@@ -16,7 +16,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 def selu(input, inplace=False):
     """scale * (max(0, x) + min(0, alpha * (exp(x) - 1))) with torch's alpha and scale."""
     def compute():
-        negative = (exp(minimum(input, 0.0)) - 1.0) * (_SELU_ALPHA * _SELU_SCALE)
+        negative = (exp(where(input > 0, 0.0, input)) - 1.0) * (_SELU_ALPHA * _SELU_SCALE)
         return where(input > 0, input * _SELU_SCALE, negative)
     return _inplace(input, compute, "selu_") if inplace else compute()
 
@@ -26,7 +26,7 @@ def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError")
     def compute():
-        return where(input > 0, input, (exp(minimum(input, 0.0) * (1.0 / alpha)) - 1.0) * alpha)
+        return where(input > 0, input, (exp(where(input > 0, 0.0, input) * (1.0 / alpha)) - 1.0) * alpha)
     return _inplace(input, compute, "celu_") if inplace else compute()
 
 

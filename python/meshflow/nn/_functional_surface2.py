@@ -97,19 +97,20 @@ def _bag_max(rows, bags, count, dim, place):
     rank = _np.arange(bags.size) - _np.repeat(_np.r_[0, _np.cumsum(sizes)[:-1]], sizes)
     slots[bags[order], rank] = order
     padded = cat([rows, zeros(1, dim, dtype=rows.dtype, device=rows.device) - float("inf")], 0)
-    out = index_select(padded, 0, place(slots.reshape(-1))).reshape(count, -1, dim).amax(1)
+    # max (not amax): at a tie the gradient goes to the bag's first row alone, as torch's
+    out = index_select(padded, 0, place(slots.reshape(-1))).reshape(count, -1, dim).max(1).values
     empty = place((sizes == 0).astype(_np.int64)).to("bool").unsqueeze(1)
     return where(empty, 0.0, out)
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
-    """x where x >= 0, else a * x: a drawn uniform in [lower, upper] per element in training,
-    (lower + upper) / 2 otherwise."""
+    """x where x > 0, else a * x (also the gradient at 0, as torch's): a drawn uniform in
+    [lower, upper] per element in training, (lower + upper) / 2 otherwise."""
     if training:
         slope = rand_like(input) * (upper - lower) + lower
     else:
         slope = (lower + upper) / 2
-    out = where(input >= 0, input, input * slope)
+    out = where(input > 0, input, input * slope)
     return input.copy_(out) if inplace else out
 
 

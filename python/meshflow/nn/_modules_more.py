@@ -79,6 +79,11 @@ class InstanceNorm2d(_InstanceNorm):
     _ndim = 4
 
 
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalization of [N, C, D, H, W] or [C, D, H, W]."""
+    _ndim = 5
+
+
 class LocalResponseNorm(Module):
     """F.local_response_norm over the channels (dim 1) of [N, C, ...]."""
 

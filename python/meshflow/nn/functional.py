@@ -6,6 +6,7 @@ The losses other than cross_entropy are compositions of elementwise ops, gather 
 reductions, as torch defines them: they run on every device and layout the ops do, and their
 gradients are those ops'."""
 import numbers
+import warnings
 
 import numpy as _np
 
@@ -157,11 +158,25 @@ def _same_shape(op, input, target):
                          "expected one shape")
 
 
+def _broadcast_target(input, target, warn=True):
+    """input and target broadcast together, as torch's pointwise losses take a target of
+    another shape (mse_loss of [N, 1] and [N] is the mean over [N, N]); with torch's warning
+    for the regression losses (kl_div broadcasts silently, as torch's)."""
+    if input.shape == target.shape:
+        return input, target
+    if warn:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have "
+                      "the same size.", stacklevel=3)
+    from .._api import broadcast_tensors
+    return broadcast_tensors(input, target)
+
+
 @_halves_in_float32("both")
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """(input - target)^2, reduced ('mean', 'sum' or 'none')."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _same_shape("mse_loss", input, target)
+    input, target = _broadcast_target(input, target)
     diff = input - target
     return _reduce(diff * diff, reduction, "mse_loss")
 
@@ -170,7 +185,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """|input - target|, reduced."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _same_shape("l1_loss", input, target)
+    input, target = _broadcast_target(input, target)
     return _reduce((input - target).abs(), reduction, "l1_loss")
 
 
@@ -179,7 +194,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta, for d = input - target (torch's;
     beta 0 is l1_loss)."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _same_shape("smooth_l1_loss", input, target)
+    input, target = _broadcast_target(input, target)
     if beta < 0:
         raise ValueError(f"[smooth_l1_loss] beta {beta}; expected beta >= 0")
     d = (input - target).abs()
@@ -203,13 +218,28 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _reduce(loss, reduction, "binary_cross_entropy_with_logits")
 
 
+def _bce_elementwise(p, y):
+    """binary_cross_entropy per element. Where p (1 - p) < 1e-12 (p at 0 or 1, as a sigmoid
+    that saturates gives) the logs' gradient is infinite (NaN through the clamp): there the
+    value is taken on the detached p and the gradient is torch's (p - y) / 1e-12, once
+    differentiable; elsewhere the logs' own gradient, which equals it."""
+    eps = 1e-12
+    edge = (p * (1.0 - p) < eps).detach()
+    safe = where(edge, 0.5, p)  # the interior branch never sees the edges, whose gradient it would make NaN
+    interior = -(y * log(safe) + (1.0 - y) * log(1.0 - safe))  # |log| < 28 here: the clamp changes nothing
+    fixed = p.detach()
+    at_edge = -(y * maximum(log(fixed), -100.0) + (1.0 - y) * maximum(log(1.0 - fixed), -100.0))
+    slope = (fixed - y) / maximum(fixed * (1.0 - fixed), eps)
+    return where(edge, at_edge + (p - fixed) * slope.detach(), interior)
+
+
 @_halves_in_float32("both")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-w [y log(p) + (1 - y) log(1 - p)] for probabilities `input`, each log clamped at -100
-    as torch does."""
+    as torch does, with torch's gradient (p - y) / max(p (1 - p), 1e-12)."""
     reduction = legacy_reduction(size_average, reduce, reduction)
     _same_shape("binary_cross_entropy", input, target)
-    loss = -(target * maximum(log(input), -100.0) + (1.0 - target) * maximum(log(1.0 - input), -100.0))
+    loss = _bce_elementwise(input, target)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction, "binary_cross_entropy")
@@ -279,20 +309,21 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     'batchmean' divides the sum by the batch size (input.shape[0]), the mathematical KL
     divergence; 'mean' by the element count, as torch."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _same_shape("kl_div", input, target)
+    batch = input.shape[0] if input.ndim else 1  # of input as given, before broadcasting
+    input, target = _broadcast_target(input, target, warn=False)
     if log_target:
         pointwise = exp(target) * (target - input)
     else:
         pointwise = target * log(where(target > 0, target, 1.0)) - target * input
     if reduction == "batchmean":
-        return pointwise.sum() / (input.shape[0] if input.ndim else 1)
+        return pointwise.sum() / batch
     return _reduce(pointwise, reduction, "kl_div")
 
 
 @_halves_in_float32("both")
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta), for d = input - target."""
-    _same_shape("huber_loss", input, target)
+    input, target = _broadcast_target(input, target)
     if delta <= 0:
         raise ValueError(f"[huber_loss] delta {delta}; expected delta > 0")
     d = (input - target).abs()

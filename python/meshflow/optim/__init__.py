@@ -233,6 +233,23 @@ class Optimizer:
     def __repr__(self):
         return _optimizer_repr(self)
 
+    def __reduce_ex__(self, protocol):
+        """Pickled (torch.save of the optimizer, copy.deepcopy) as its class rebuilt over the
+        same parameters, then its state_dict loaded: the C++ optimizer is not picklable."""
+        groups = [{k: v for k, v in g.items() if k == "params" or k in self.defaults} for g in self.param_groups]
+        return _rebuild_optimizer, (type(self), groups, self.defaults, self.zero_stage, self.state_dict())
+
+
+def _rebuild_optimizer(cls, groups, defaults, zero_stage, state_dict):
+    import inspect
+    accepted = inspect.signature(cls.__init__).parameters
+    kwargs = {k: v for k, v in defaults.items() if k in accepted}
+    if zero_stage:
+        kwargs["zero_stage"] = zero_stage
+    optimizer = cls(groups, **kwargs)
+    optimizer.load_state_dict(state_dict)  # the state, and the groups' other keys (a scheduler's "initial_lr")
+    return optimizer
+
 
 def _check_groups_match(saved_groups, groups):
     """Raises torch's errors where a state_dict's groups do not fit the optimizer's."""

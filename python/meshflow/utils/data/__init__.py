@@ -192,7 +192,9 @@ def default_convert(data):
         return type(data)({k: default_convert(v) for k, v in data.items()})
     if isinstance(data, tuple) and hasattr(data, "_fields"):
         return type(data)(*(default_convert(d) for d in data))
-    if isinstance(data, (list, tuple)):
+    if isinstance(data, tuple):  # a plain tuple becomes a list, as torch's (kept for compatibility there)
+        return [default_convert(d) for d in data]
+    if isinstance(data, list):
         return type(data)(default_convert(d) for d in data)
     return data
 

@@ -1,0 +1,237 @@
+"""More of torch.distributions, as RL and probabilistic code meets it: the `mode` of the
+discrete and location families, OneHotCategorical, Cauchy, StudentT, Geometric, Binomial, and
+TransformedDistribution with the transforms SAC-style policies chain (`TanhTransform`,
+`AffineTransform`, `ExpTransform`, `SigmoidTransform`). Log-probabilities are torch's
+formulas composed of meshflow ops; samples come from meshflow's generator (not torch's
+values). Stateless beyond the distributions' parameters: thread-safe as the ops are."""
+import math
+
+from ._ops_creation import rand
+from ._ops_elementwise import softplus, where
+from ._tensor import no_grad
+from . import distributions as _d
+
+__all__ = ["OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial", "TransformedDistribution",
+           "transforms"]
+
+
+class OneHotCategorical(_d.Distribution):
+    """Categorical whose values are one-hot vectors over the last dim."""
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        self._categorical = _d.Categorical(probs, logits)
+        self.probs, self.logits = self._categorical.probs, self._categorical.logits
+        k = self.probs.shape[-1]
+        super().__init__(self._categorical.batch_shape, (k,))
+
+    def _sample(self, shape):
+        return _one_hot_like(self._categorical._sample(shape), self.probs)
+
+    def log_prob(self, value):
+        return self._categorical.log_prob(value.argmax(-1))
+
+    def entropy(self):
+        return self._categorical.entropy()
+
+    @property
+    def mean(self):
+        return self.probs
+
+    @property
+    def mode(self):
+        return _one_hot_like(self.probs.argmax(-1), self.probs)
+
+    @property
+    def variance(self):
+        return self.probs * (1 - self.probs)
+
+
+def _one_hot_like(index, probs):
+    from ._ops_index import one_hot
+    return one_hot(index, probs.shape[-1]).to(probs.dtype)
+
+
+
+class Cauchy(_d.Distribution):
+    """Cauchy with `loc` and `scale`; rsample by the inverse cdf."""
+
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = _d._as_tensor(loc), _d._as_tensor(scale)
+        super().__init__(tuple((self.loc + self.scale).shape))
+
+    def rsample(self, sample_shape=()):
+        u = rand(*_d._shape(sample_shape), *self.batch_shape, dtype=self.loc.dtype)
+        return self.loc + self.scale * (math.pi * (u - 0.5)).tan()
+
+    def log_prob(self, value):
+        return -math.log(math.pi) - self.scale.log() - (((value - self.loc) / self.scale) ** 2).log1p()
+
+    def entropy(self):
+        return math.log(4 * math.pi) + self.scale.log() + self.loc * 0
+
+    def cdf(self, value):
+        return ((value - self.loc) / self.scale).atan() / math.pi + 0.5
+
+    def icdf(self, value):
+        return self.loc + self.scale * (math.pi * (value - 0.5)).tan()
+
+    @property
+    def mode(self):
+        return self.loc + self.scale * 0
+
+    @property
+    def mean(self):
+        return self.loc * 0 + float("nan")
+
+    @property
+    def variance(self):
+        return self.loc * 0 + float("inf")
+
+
+class StudentT(_d.Distribution):
+    """Student's t with `df`, `loc` and `scale`; samples drawn on the host (no rsample)."""
+
+    def __init__(self, df, loc=0.0, scale=1.0, validate_args=None):
+        self.df, self.loc, self.scale = _d._as_tensor(df), _d._as_tensor(loc), _d._as_tensor(scale)
+        super().__init__(tuple((self.df + self.loc + self.scale).shape))
+
+    def _sample(self, shape):
+        df = self.df.expand(*self.batch_shape).detach().numpy()
+        t = _d._host_draws(lambda g, s: g.standard_t(df, s), self.loc, (*shape, *self.batch_shape))
+        return self.loc + self.scale * t
+
+    def log_prob(self, value):
+        y = (value - self.loc) / self.scale
+        z = self.scale.log() + 0.5 * self.df.log() + 0.5 * math.log(math.pi) + (0.5 * self.df).lgamma() - \
+            (0.5 * (self.df + 1.0)).lgamma()
+        return -0.5 * (self.df + 1.0) * (y ** 2 / self.df).log1p() - z
+
+    def entropy(self):
+        half = 0.5 * (self.df + 1)
+        lbeta = (0.5 * self.df).lgamma() + math.lgamma(0.5) - half.lgamma()
+        return self.scale.log() + half * (half.digamma() - (0.5 * self.df).digamma()) + 0.5 * self.df.log() + lbeta
+
+    @property
+    def mean(self):
+        return where(self.df > 1, self.loc + self.df * 0, float("nan"))
+
+    @property
+    def mode(self):
+        return self.loc + self.df * 0 + self.scale * 0
+
+    @property
+    def variance(self):
+        var = self.scale ** 2 * self.df / (self.df - 2)
+        return where(self.df > 2, var, where(self.df > 1, float("inf"), float("nan")))
+
+
+class Geometric(_d.Distribution):
+    """The number of failures before the first success, with `probs` or `logits`."""
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        b = _d.Bernoulli(probs, logits)
+        self.probs, self.logits = b.probs, b.logits
+        super().__init__(tuple(self.probs.shape))
+
+    def _sample(self, shape):
+        u = rand(*shape, *self.batch_shape, dtype=self.probs.dtype).clamp(min=_d._eps(self.probs))
+        return (u.log() / (-self.probs).log1p()).floor()
+
+    def log_prob(self, value):
+        eps = _d._eps(self.probs)
+        p = self.probs.clamp(eps, 1 - eps)
+        return value * (-p).log1p() + self.probs.log()
+
+    def entropy(self):
+        from .nn.functional import binary_cross_entropy_with_logits
+        return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none") / self.probs
+
+    @property
+    def mean(self):
+        return 1.0 / self.probs - 1.0
+
+    @property
+    def mode(self):
+        return self.probs * 0
+
+    @property
+    def variance(self):
+        return (1.0 / self.probs - 1.0) / self.probs
+
+
+class Binomial(_d.Distribution):
+    """The successes among `total_count` trials of `probs` (or `logits`)."""
+
+    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
+        b = _d.Bernoulli(probs, logits)
+        self.probs, self.logits = b.probs, b.logits
+        self.total_count = _d._as_tensor(total_count).to(self.probs.dtype)
+        super().__init__(tuple((self.total_count + self.probs).shape))
+
+    def _sample(self, shape):
+        n = self.total_count.expand(*self.batch_shape).detach().numpy().astype("int64")
+        p = self.probs.expand(*self.batch_shape).detach().numpy()
+        return _d._host_draws(lambda g, s: g.binomial(n, p, s), self.probs, (*shape, *self.batch_shape))
+
+    def log_prob(self, value):
+        n, logits = self.total_count, self.logits
+        log_factorial_n = (n + 1).lgamma()
+        log_factorial_k = (value + 1).lgamma()
+        log_factorial_nmk = (n - value + 1).lgamma()
+        normalize = n * softplus(logits) - log_factorial_n
+        return value * logits - log_factorial_k - log_factorial_nmk - normalize
+
+    @property
+    def mean(self):
+        return self.total_count * self.probs
+
+    @property
+    def mode(self):
+        return ((self.total_count + 1) * self.probs).floor().clamp(max=self.total_count)
+
+    @property
+    def variance(self):
+        return self.total_count * self.probs * (1 - self.probs)
+
+
+class TransformedDistribution(_d.Distribution):
+    """base_distribution pushed through `transforms` (one or a list, applied in order):
+    samples are the transformed base samples, log_prob subtracts each transform's log |det J|
+    (summed over the base's event dims), as torch's."""
+
+    def __init__(self, base_distribution, transforms, validate_args=None):
+        self.base_dist = base_distribution
+        self.transforms = list(transforms) if isinstance(transforms, (list, tuple)) else [transforms]
+        self.has_rsample = base_distribution.has_rsample
+        super().__init__(base_distribution.batch_shape, base_distribution.event_shape)
+
+    def rsample(self, sample_shape=()):
+        x = self.base_dist.rsample(sample_shape)
+        for t in self.transforms:
+            x = t(x)
+        return x
+
+    def _sample(self, shape):
+        x = self.base_dist.sample(shape)
+        for t in self.transforms:
+            x = t(x)
+        return x
+
+    def sample(self, sample_shape=()):
+        with no_grad():
+            return self._sample(_d._shape(sample_shape))
+
+    def log_prob(self, value):
+        event_dims = len(self.event_shape)
+        total, y = 0.0, value
+        for t in reversed(self.transforms):
+            x = t.inv(y)
+            ladj = t.log_abs_det_jacobian(x, y)
+            total = total - (ladj.sum(tuple(range(-event_dims, 0))) if event_dims else ladj)
+            y = x
+        return total + self.base_dist.log_prob(y)
+
+
+from . import _distribution_transforms as transforms  # noqa: E402  (torch.distributions.transforms)

@@ -1,0 +1,98 @@
+"""torch's names that the fourth round of ported programs met (issue 37), each torch's meaning
+composed from existing ops: `range` (the end included, deprecated in torch and still in older
+scripts), `set_default_tensor_type` (its float types as the default dtype), `angle` of real
+tensors, the interop-thread and denormal settings (meshflow's CPU kernels run one pool, and
+the setting changes nothing here), and torch's functional spellings of the in-place methods
+(`torch.sigmoid_(x)` is `x.sigmoid_()`). Stateless: thread-safe as the ops are."""
+import math
+
+from . import _dtype
+from ._tensor import Tensor
+
+__all__ = ["range", "set_default_tensor_type", "angle", "get_num_interop_threads", "set_num_interop_threads",
+           "set_flush_denormal"]
+
+_INPLACE = ("abs_", "acos_", "acosh_", "asin_", "asinh_", "atan_", "atanh_", "arccos_", "arccosh_", "arcsin_",
+            "arcsinh_", "arctan_", "arctanh_", "ceil_", "clamp_", "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_",
+            "deg2rad_", "rad2deg_", "erf_", "erfc_", "exp_", "exp2_", "expm1_", "fix_", "floor_", "frac_", "log_",
+            "log10_", "log1p_", "log2_", "logit_", "nan_to_num_", "neg_", "negative_", "reciprocal_", "round_",
+            "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_", "zero_",
+            "fill_", "index_put_", "xlogy_", "celu_", "selu_", "rrelu_", "threshold_", "dropout_", "detach_")
+
+
+def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False):  # noqa: A001 (torch.range)
+    """start, start + step, ... up to and including end (torch.range, deprecated there: arange
+    excludes the end); float32 (the default float dtype) unless dtype says otherwise."""
+    from ._ops_creation import arange
+    from ._promotion import get_default_dtype
+    if end is None:
+        start, end = 0, start
+    count = int(math.floor((end - start) / step)) + 1
+    return arange(count, dtype=dtype or get_default_dtype(), device=device).mul(step).add(start) \
+        .requires_grad_(requires_grad)
+
+
+_TENSOR_TYPES = {"torch.FloatTensor": "float32", "torch.DoubleTensor": "float64", "torch.HalfTensor": "float16",
+                 "torch.BFloat16Tensor": "bfloat16", "torch.cuda.FloatTensor": "float32",
+                 "torch.cuda.DoubleTensor": "float64"}
+
+
+def set_default_tensor_type(t):
+    """torch.set_default_tensor_type: its float tensor type (a class or its name) as the default
+    dtype (float32 or float64; meshflow's default device stays as set_default_device says)."""
+    from ._promotion import set_default_dtype
+    name = t if isinstance(t, str) else getattr(t, "_torch_name", None) or getattr(t, "__name__", str(t))
+    name = name if name.startswith("torch.") else "torch." + name
+    if name not in _TENSOR_TYPES:
+        raise TypeError(f"set_default_tensor_type: only floating-point types are supported as the default type, "
+                        f"got {t!r}")
+    set_default_dtype(getattr(_dtype, _TENSOR_TYPES[name]))
+
+
+def angle(input):
+    """The argument of each element: pi for negative reals, 0 otherwise, NaN kept (integers give
+    the default float dtype), as torch's for real tensors."""
+    from ._ops_elementwise import where
+    x = input if input.dtype.is_floating_point else input.to(_default_float())
+    return where(x < 0, math.pi, where(x != x, x, 0.0))
+
+
+def _default_float():
+    from ._promotion import get_default_dtype
+    return get_default_dtype()
+
+
+_interop_threads = [1]
+
+
+def get_num_interop_threads():
+    """The threads torch would run independent ops on; meshflow's VM issues them in order, so
+    the count set is kept and changes nothing."""
+    return _interop_threads[0]
+
+
+def set_num_interop_threads(n):
+    if int(n) < 1:
+        raise RuntimeError("Number of interop threads must be positive")
+    _interop_threads[0] = int(n)
+
+
+def set_flush_denormal(mode):
+    """torch.set_flush_denormal: False (not supported: meshflow's kernels keep denormals), as
+    torch answers on a CPU without the feature."""
+    return False
+
+
+def _functional_inplace(name):
+    def fn(input, *args, **kwargs):
+        return getattr(input, name)(*args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"torch.{name}(input, ...): input.{name}(...)."
+    return fn
+
+
+for _name in _INPLACE:
+    if hasattr(Tensor, _name):
+        globals()[_name] = _functional_inplace(_name)
+        __all__.append(_name)
+Tensor.angle = angle
