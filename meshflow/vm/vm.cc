@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -156,6 +157,7 @@ class Machine {
   }
 
   void wait(const Tensor& t) {
+    drop_while_waiting(*t.storage());
     t.storage()->wait_done();
     wait_for_writes(*t.storage());
     drop_retired();
@@ -191,7 +193,6 @@ class Machine {
   // instructions, so that the outputs of up to kMaxInFlight queued instructions are not all
   // held at once when the wait ends.
   void run_all() {
-    constexpr size_t kDropEvery = 64;
     for (size_t i = kDropEvery; i < in_flight_.size(); i += kDropEvery) {
       in_flight_[i]->synchronize();
       drop_retired();
@@ -201,6 +202,11 @@ class Machine {
     for (device::Device* d : others_) d->synchronize();
     drop_retired();
   }
+
+  // How many retired instructions a long wait lets pile up before dropping them.
+  static constexpr size_t kDropEvery = 8;
+  // Yields before a wait sleeps (as Storage::wait_done's): most waits are short.
+  static constexpr int kYieldsBeforeSleep = 16;
 
   static bool env_flag(const char* name) {
     const char* v = std::getenv(name);
@@ -336,6 +342,13 @@ class Machine {
     std::lock_guard<std::mutex> lock(mu_);
     retired_.push_back(ins);
     if (trace_) spans_.push_back({ins->name, ins->kind, start, now_us()});
+    if (waiting_ && (retired_.size() >= kDropEvery || (awaited_ && produces(*ins, *awaited_)))) {
+      retired_cv_.notify_one();
+    }
+  }
+
+  static bool produces(const Instruction& ins, const Storage& s) {
+    return std::any_of(ins.outputs.begin(), ins.outputs.end(), [&](const Tensor& t) { return t.storage().get() == &s; });
   }
 
   static void check_results(const Instruction& ins, const std::vector<Tensor>& results) {
@@ -390,6 +403,36 @@ class Machine {
     drop_retired();
   }
 
+  // Waits for `s`, dropping what retires meanwhile, every kDropEvery instructions and when
+  // `s`'s producer retires. A read waits for all the work queued before it (a step's), and
+  // the values that work makes and frees would otherwise all be held until the wait ends.
+  void drop_while_waiting(const Storage& s) {
+    drop_while_waiting([&s] { return s.is_ready(); }, &s);
+  }
+  // The same until `ready()`; run() (a retirement) or wake() tells it to look again.
+  void drop_while_waiting(const std::function<bool()>& ready, const Storage* awaited) {
+    for (int i = 0; i < kYieldsBeforeSleep && !ready(); ++i) std::this_thread::yield();
+    while (!ready()) {
+      std::vector<std::shared_ptr<Instruction>> done;
+      std::unique_lock<std::mutex> lock(mu_);
+      awaited_ = awaited;
+      waiting_ = true;
+      // Not every storage has a producer that retires here (a graph's actors fill theirs):
+      // the timeout looks again.
+      retired_cv_.wait_for(lock, std::chrono::milliseconds(1),
+                           [&] { return retired_.size() >= kDropEvery || ready(); });
+      awaited_ = nullptr;
+      waiting_ = false;
+      done.swap(retired_);
+      lock.unlock();
+    }
+  }
+
+  void wake() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (waiting_) retired_cv_.notify_one();
+  }
+
   // Drops retired instructions on this (the issuing) thread, outside the lock.
   void drop_retired() {
     std::vector<std::shared_ptr<Instruction>> done;
@@ -420,6 +463,7 @@ class Machine {
       return;
     }
     std::exception_ptr error;
+    std::atomic<bool> finished{false};
     auto event = device_.create_event();
     s.launch([&] {
       try {
@@ -427,8 +471,12 @@ class Machine {
       } catch (...) {
         error = std::current_exception();
       }
+      finished.store(true);
+      wake();
     });
     s.record(*event);
+    // Behind the queued collectives: what retires meanwhile is dropped (drop_while_waiting).
+    if (issuing_here()) drop_while_waiting([&finished] { return finished.load(); }, nullptr);
     event->synchronize();
     if (error) std::rethrow_exception(error);
   }
@@ -480,6 +528,9 @@ class Machine {
   std::vector<std::pair<device::Stream*, std::shared_ptr<device::Event>>> last_on_other_streams_;
   std::mutex mu_;
   std::vector<std::shared_ptr<Instruction>> retired_;  // GUARDED_BY(mu_)
+  std::condition_variable retired_cv_;                  // with mu_: wakes drop_while_waiting
+  const Storage* awaited_ = nullptr;                    // GUARDED_BY(mu_): what it waits for
+  bool waiting_ = false;                                // GUARDED_BY(mu_): whether it waits
   std::exception_ptr pending_error_;                    // GUARDED_BY(mu_)
   std::vector<TraceSpan> spans_;                             // GUARDED_BY(mu_)
 };
@@ -571,6 +622,12 @@ void synchronize() {
 void wait(const Tensor& t) {
   Issuing issuing;
   machine().wait(t);
+}
+void order_compute_after(const Tensor& t) {
+  Flags flags;
+  flags.device = &device::of(t.memory());
+  launch("order after", device::StreamKind::kCompute, {t}, {},
+         [](const std::vector<Tensor>&) { return std::vector<Tensor>{}; }, flags);
 }
 void forget_out_of_memory() {
   Issuing issuing;

@@ -174,7 +174,9 @@ def test_a_gpt_over_the_limit_under_data_parallelism_trains_with_stage_3_and_che
     plain = max(gpt(layout)["peak_memory_bytes"][:world])
     lean = max(gpt(layout, "--zero", "3", "--checkpoint-activations")["peak_memory_bytes"][:world])
     assert lean < 0.8 * plain, (lean, plain)
-    limit = str((lean + plain) // 2)
+    # Near the lean run's peak: an asynchronous run's peak varies with how the streams
+    # interleave (the plain one's by up to about half of it), the lean one's little.
+    limit = str(lean + (plain - lean) // 4)
     try:
         try:
             gpt(layout, "--memory-limit", limit)
