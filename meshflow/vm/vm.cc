@@ -413,12 +413,15 @@ class Machine {
   void drop_while_waiting(const std::function<bool()>& ready, const Storage* awaited) {
     for (int i = 0; i < kYieldsBeforeSleep && !ready(); ++i) std::this_thread::yield();
     while (!ready()) {
+      // Once every queued instruction has run, nothing retires any more (what is awaited
+      // comes from elsewhere, a graph's actors): the caller's own wait follows.
+      while (!in_flight_.empty() && in_flight_.front()->query()) in_flight_.pop_front();
+      if (in_flight_.empty()) return;
       std::vector<std::shared_ptr<Instruction>> done;
       std::unique_lock<std::mutex> lock(mu_);
       awaited_ = awaited;
       waiting_ = true;
-      // Not every storage has a producer that retires here (a graph's actors fill theirs):
-      // the timeout looks again.
+      // The timeout looks again at what is in flight.
       retired_cv_.wait_for(lock, std::chrono::milliseconds(1),
                            [&] { return retired_.size() >= kDropEvery || ready(); });
       awaited_ = nullptr;
