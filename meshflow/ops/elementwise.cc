@@ -606,12 +606,21 @@ void select_strided_row(const TC* c, int64_t ic, const T* a, int64_t ia, const T
   rows[ic * 4 + ia * 2 + ib](c, a, b, out, n);
 }
 
+// Elements of one piece of a flat `select` (a piece per task of the team).
+constexpr int64_t kSelectChunk = 1 << 14;
+
 // out[i] = c[i] != 0 ? a[i] : b[i] over `shape`, each input read through its broadcast
 // strides rather than expanded: masked_fill_ of a large tensor (where over its own memory,
 // a 0-d value) allocates nothing.
 template <typename TC, typename T>
 void select(const TC* c, const Shape& c_shape, const T* a, const Shape& a_shape, const T* b, const Shape& b_shape,
             T* out, const Shape& shape) {
+  if constexpr (std::is_same_v<TC, bool>) {
+    // As bytes (0 or 1), as select_strided_row: over bools GCC compiles a branch per element
+    // rather than a blend, which mispredicts on a mask of mixed values.
+    select(reinterpret_cast<const uint8_t*>(c), c_shape, a, a_shape, b, b_shape, out, shape);
+    return;
+  }
   const int64_t n = numel(shape);
   if (n == 0) return;
   if (c_shape == shape && a_shape == shape && b_shape == shape) {
@@ -619,6 +628,17 @@ void select(const TC* c, const Shape& c_shape, const T* a, const Shape& a_shape,
     kernel::simd_for(n, [&](int64_t i) {
       const T x = a[i], y = b[i];
       out[i] = c[i] != TC{0} ? x : y;
+    });
+    return;
+  }
+  // Each input whole or one value (a 0-d fill value, clamp's bound): one row over the whole
+  // tensor, where rows of the last dim would leave short rows and their scalar tails.
+  const auto flat_step = [&](const Shape& s) { return s == shape ? 1 : numel(s) == 1 ? 0 : -1; };
+  const int64_t fc = flat_step(c_shape), fa = flat_step(a_shape), fb = flat_step(b_shape);
+  if (fc >= 0 && fa >= 0 && fb >= 0) {
+    kernel::parallel_for((n + kSelectChunk - 1) / kSelectChunk, n > kernel::kParallelGrain, [&](int64_t k) {
+      const int64_t at = k * kSelectChunk, len = std::min(kSelectChunk, n - at);
+      select_strided_row(c + at * fc, fc, a + at * fa, fa, b + at * fb, fb, out + at, len);
     });
     return;
   }

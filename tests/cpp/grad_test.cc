@@ -57,6 +57,13 @@ std::vector<GradCall> binary_calls() {
   }
   calls.push_back({"maximum", {a, b}});
   calls.push_back({"minimum", {a, b}});
+  // floor_divide's gradient is zero (torch's), as finite differences see it away from the
+  // quotient's jumps: quotients k + 1/2.
+  Tensor dividend = away_from_zero({4, 3}, 3), divisor = away_from_zero({4, 3}, 4);
+  for (int64_t i = 0; i < dividend.numel(); ++i) {
+    dividend.data_as<double>()[i] = (static_cast<double>(i % 5) - 2.5) * divisor.data_as<double>()[i];
+  }
+  calls.push_back({"floor_divide", {dividend, divisor}});
   const Tensor cond = indices({4, 3}, 2);
   calls.push_back({"where", {cond, away_from_zero({4, 3}, 1), away_from_zero({4, 3}, 2)}});
   calls.push_back({"where", {cond, away_from_zero({3}, 1), away_from_zero({4, 1}, 2)}});

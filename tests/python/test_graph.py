@@ -89,10 +89,10 @@ def test_compile_stats_times_each_pass_and_debug_graph_shows_the_graph_after_any
                                             "constants", "fusion", "stages", "fold", "tasks", "prefetch", "memory",
                                             "actors"]
     assert all(ms >= 0 for _, ms in passes)
-    # hardtanh's clamp (maximum, minimum) and its gradient's comparisons fuse: chains after the
-    # fusion pass, none before.
+    # hardtanh's clamp (a comparison and a selection per bound) and its gradient fuse: chains
+    # after the fusion pass, none before.
     assert "fused(" not in step.debug_graph(after="constants")
-    assert "fused(maximum, minimum" in step.debug_graph(after="fusion")
+    assert "fused(le, where, ge, where" in step.debug_graph(after="fusion")
     assert "tasks and" in step.debug_graph(after="tasks") and "tasks and" not in step.debug_graph(after="fold")
     # The whole pipeline, run anew, gives the graph the step was compiled to.
     assert step.debug_graph().split("\n", 1)[1] == repr(step).split("\n", 2)[2]

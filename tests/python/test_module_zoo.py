@@ -110,6 +110,7 @@ ZOO = {
     "InstanceNorm1d": Row(lambda **kw: nn.InstanceNorm1d(3, affine=True, track_running_stats=True, **kw),
                           _x(2, 3, 5)),
     "InstanceNorm2d": Row(lambda **kw: nn.InstanceNorm2d(3, affine=True, **kw), _x(2, 3, 4, 4)),
+    "InstanceNorm3d": Row(lambda **kw: nn.InstanceNorm3d(3, affine=True, **kw), _x(2, 3, 3, 4, 3)),
     "KLDivLoss": _loss(nn.KLDivLoss, lambda: [_log_probs(4, 3), _probs(4, 3)], reduction="batchmean"),
     "L1Loss": _loss(nn.L1Loss),
     "LSTM": Row(lambda **kw: nn.LSTM(3, 4, num_layers=2, bidirectional=True, **kw), _x(5, 2, 3)),
