@@ -526,9 +526,7 @@ Var clip_grad_norm(const std::vector<Var>& params, double max_norm) {
     Var g = p.grad();
     if (!g.defined()) continue;
     const bool elsewhere = global && !(g.global().placement() == sums[0].global().placement());
-    // Over the gradient's memory: a scaled copy of every gradient would be held beside the
-    // old ones while queued work still reads them.
-    g.set_data(update_in_place("mul", {g, elsewhere ? replicated_on(scale, g.global().placement()) : scale}, {}, {0})[0]);
+    g.set_data(fn::mul(g, elsewhere ? replicated_on(scale, g.global().placement()) : scale));
   }
   return norm;
 }
