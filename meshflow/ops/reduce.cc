@@ -137,6 +137,19 @@ __attribute__((always_inline)) inline void cascade_rows(TO* out, TO* levels, int
   for (int k = kCascadeLevels - 1; k >= 0; --k) fold_level(out, k);
 }
 
+// add_block over rows [0, n) into kLanes `lanes`: in cascade_rows's order when `cascade`
+// and the rows span more than a block, else in one block.
+template <int kLanes, typename TO, typename F, typename AddBlock>
+__attribute__((always_inline)) inline void add_rows(TO* lanes, int64_t n, TO init, F f, bool cascade,
+                                                    AddBlock add_block) {
+  if (cascade && n > kCascadeBlock) {
+    TO levels[kCascadeLevels * kLanes];
+    cascade_rows(lanes, levels, kLanes, n, init, f, add_block);
+  } else {
+    add_block(lanes, 0, n);
+  }
+}
+
 // The f-reduction, from `init`, of the rows of `len` elements at base + across.offset(r)
 // (always inlined, so that fold_long_rows's versions vectorize it for their own CPUs);
 // `cascade`: cascade_rows's order, for float sums.
@@ -151,13 +164,7 @@ __attribute__((always_inline)) inline TO fold_rows(const TI* base, const IndexSp
     for (int64_t r = r0; r < r1; ++r) fold_into<kLanes>(local, base + across.offset(r), len, f);
     std::copy(local, local + kLanes, acc);
   };
-  const int64_t n = across.count();
-  if (cascade && n > kCascadeBlock) {
-    TO levels[kCascadeLevels * kLanes];
-    cascade_rows(lanes, levels, kLanes, n, init, f, add_block);
-  } else {
-    add_block(lanes, 0, n);
-  }
+  add_rows<kLanes>(lanes, across.count(), init, f, cascade, add_block);
   return fold_lanes<kLanes>(lanes, f);
 }
 
@@ -182,13 +189,7 @@ __attribute__((always_inline)) inline TO fold_short_rows(const TI* base, const I
     }
     std::copy(local, local + kLanes, acc);
   };
-  const int64_t n = across.count();
-  if (cascade && n > kCascadeBlock) {
-    TO levels[kCascadeLevels * kLanes];
-    cascade_rows(lanes, levels, kLanes, n, init, f, add_block);
-  } else {
-    add_block(lanes, 0, n);
-  }
+  add_rows<kLanes>(lanes, across.count(), init, f, cascade, add_block);
   TO acc = lanes[0];
   for (int l = 1; l < kLanes; ++l) acc = f(acc, lanes[l]);
   return acc;
