@@ -1014,9 +1014,8 @@ void register_math_ops(OpRegistry& r) {
                               [](V, V b, V, V) { return fn::zeros_like(b); })));
 }
 
-}  // namespace
-
-void register_elementwise_ops(OpRegistry& r) {
+// add sub mul div floor_divide maximum minimum pow and their gradients.
+void register_arithmetic_ops(OpRegistry& r) {
   const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
   using V = const Var&;
   const GradTerm dy_itself = [](V, V, V, V dy) { return dy; };
@@ -1048,6 +1047,11 @@ void register_elementwise_ops(OpRegistry& r) {
                   select_grad("lt")));
   r.add(with_grad(binary("pow", always({}), [](auto x, auto y) { return power(x, y); }),
                   binary_grad([](V a, V b, V, V dy) { return pow_base_grad(a, b, dy); }, pow_exponent_grad)));
+}
+
+// Comparisons, logical and bitwise ops, predicates and where.
+void register_logical_ops(OpRegistry& r) {
+  const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
   // Comparisons give bool, as in torch; false < true, so the orders pass through them.
   constexpr Takes kAny = Takes::kAny, kBits = Takes::kBits;
   r.add(binary<kAny>("eq", always({}), [](auto x, auto y) { return x == y; }));
@@ -1077,7 +1081,11 @@ void register_elementwise_ops(OpRegistry& r) {
   r.add(unary_of<kAny>("isinf", always({}), [](auto x) { return is_inf(x); }));
   r.add(unary_of<kAny>("isfinite", always({}), [](auto x) { return !is_nan(x) && !is_inf(x); }));
   r.add(with_grad(where(), where_grad));
+}
 
+// neg abs relu trunc exp log sqrt rsqrt tanh sigmoid gelu silu and cast.
+void register_unary_ops(OpRegistry& r) {
+  using V = const Var&;
   using I = Integers;
   using A = const Attrs&;
   // neg's rules depend on the dtype (unary takes fixed ones): its signatures are set here.
@@ -1137,7 +1145,12 @@ void register_elementwise_ops(OpRegistry& r) {
                   })));
   // Only a floating output takes a gradient, and only a floating input wants one.
   r.add(with_grad(cast(), unary_grad([](V x, V, V dy, A) { return fn::cast(dy, x.dtype()); }), kReadsNothing));
+}
 
+// The ops of a tensor and a number (add_scalar, mul_scalar, pow_scalar, ...).
+void register_scalar_ops(OpRegistry& r) {
+  using V = const Var&;
+  using A = const Attrs&;
   r.add(with_grad(with_scalar("add_scalar", order_for_floats_only(always(increasing(0))),
                               [](auto x, auto s) { return wrapping(x, s, std::plus<>()); }),
                   unary_grad([](V, V, V dy, A) { return dy; }), kReadsNothing));
@@ -1170,7 +1183,15 @@ void register_elementwise_ops(OpRegistry& r) {
                     const double s = scalar_of(x, attrs);
                     return s == 0 ? fn::zeros_like(x) : fn::mul(dy, fn::mul_scalar(y, std::log(s)));
                   })));
+}
 
+}  // namespace
+
+void register_elementwise_ops(OpRegistry& r) {
+  register_arithmetic_ops(r);
+  register_logical_ops(r);
+  register_unary_ops(r);
+  register_scalar_ops(r);
   register_math_ops(r);
   register_special_ops(r);
 }
