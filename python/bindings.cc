@@ -783,6 +783,7 @@ void bind_runtime(py::module_& m) {
   });
   m.def("release_host_cache", &release_host_cache);
   m.def("synchronize", &vm::synchronize, release());
+  m.def("finish_queued_work", &vm::finish, release());
   m.def("mark_exiting", &comm::mark_exiting);
   m.def("set_testdev_latency_us", &device::testdev::set_latency_us, py::arg("us"));
   m.def("testdev_latency_us", &device::testdev::latency_us);

@@ -332,7 +332,8 @@ std::optional<Tensor>& last_gather() {
 
 GlobalTensor gathered_one_at_a_time(const std::function<GlobalTensor()>& gather) {
   if (conversion_tracer()) return gather();  // traced: a graph orders its gathers (graph/zero.h)
-  if (last_gather()) vm::wait(*last_gather());
+  // Paces this rank's issue, not a read: a failed gather's error goes on with its output.
+  if (last_gather()) vm::wait_run(*last_gather());
   GlobalTensor out = gather();
   last_gather() = out.local();
   return out;

@@ -501,6 +501,11 @@ int local_rank() { return ctx().local_rank; }
 int local_size() { return ctx().local_size; }
 Group& world() { return *ctx().world; }
 bool initialized() { return context != nullptr; }
+bool several_ranks() {
+  if (context) return world_size() > 1;
+  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  return size && std::atoi(size) > 1;
+}
 std::string backend_name() {
   std::string name = "mpi";
   if (!context) return name;

@@ -258,7 +258,10 @@ class HostCache {
     const size_t limit = limit_.load();
     auto fits = [&] { return in_use_.load() + cached_.load() + size <= limit; };
     if (limit == kNoMemoryLimit || fits()) return;
-    release();
+    // Other threads (the workers) cache the blocks they free meanwhile, and any cached block
+    // can go back: release again while what is in use leaves room, a few times at most.
+    constexpr int kReleases = 4;
+    for (int i = 0; i < kReleases && !fits() && in_use_.load() + size <= limit; ++i) release();
     if (!fits()) refuse_over_limit(out_of_memory_message(device_, size, in_use_, cached_, limit));
   }
 

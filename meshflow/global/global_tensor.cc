@@ -354,18 +354,7 @@ Tensor gather_full(const GlobalTensor& t, const std::string& read) {
   } catch (...) {
     failed = std::current_exception();
   }
-  std::exception_ptr raised = failed;
-  try {
-    comm::agree(failed ? vm::error_message(failed) : "", 0, read);
-  } catch (const std::invalid_argument&) {
-    if (!failed) raised = std::current_exception();
-  }
-  if (raised) {
-    const std::string message = vm::error_message(raised);
-    if (!is_out_of_memory(message)) std::rethrow_exception(raised);
-    vm::forget_out_of_memory();
-    throw OutOfMemoryError(message);
-  }
+  vm::raise_together(failed, read);
   // A copy when nothing moved, so that writing into the value never changes the tensor.
   return full.shares_memory(t.local()) ? full.clone() : full;
 }

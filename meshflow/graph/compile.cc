@@ -103,7 +103,11 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
                                 std::to_string(arguments.size()));
   }
   const int mb = m.micro_batches;
-  auto check = [mb](const std::string& what, const Value& want, const Var& got, bool argument) {
+  // The first error of this rank's run: a failed input's (eager work that made it), or a
+  // phase's. Every phase runs even after one, for the other ranks' collectives; then the
+  // ranks raise it together.
+  std::exception_ptr error;
+  auto check = [mb, &error](const std::string& what, const Value& want, const Var& got, bool argument) {
     if (!got.defined() || !got.is_global()) throw std::invalid_argument("graph: " + what + " is not a global tensor");
     const GlobalTensor& t = got.global();
     Shape shape = want.shape;
@@ -113,7 +117,8 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
                                   " " + t.layout().str() + "; the graph was compiled for " + to_string(shape) +
                                   " " + dtype_name(want.dtype) + " " + want.layout.str());
     }
-    vm::wait(t.local());  // eager work that made it has run (and raised its errors)
+    vm::wait_run(t.local());  // eager work that made it has run
+    if (!error) error = t.local().storage()->error();
     return t.local();
   };
   for (const std::function<void()>& f : traced.before_run) f();
@@ -133,21 +138,20 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
         break;
       case InputKind::kConstant:
         m.bound[v] = traced.constants[node.input_index].local();
-        vm::wait(m.bound[v]);
+        vm::wait_run(m.bound[v]);
+        if (!error) error = m.bound[v].storage()->error();
         break;
     }
   }
   m.bind_donations();
   read_fresh_attributes(m);
-  // Every phase runs even after an error: the other ranks issue their collectives.
-  std::string error;
   auto run_phase = [&](Phase ph, int64_t pieces) {
     const std::unique_ptr<ActorSystem>& system = m.phases[static_cast<int>(ph)];
     if (!system) return;
     try {
       system->run(pieces);
-    } catch (const std::exception& e) {
-      if (error.empty()) error = e.what();
+    } catch (const std::exception&) {
+      if (!error) error = std::current_exception();
     }
   };
   if (mb > 1) {
@@ -167,9 +171,9 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
   }
   run_phase(Phase::kPost, 1);
   if (!m.alone) {
-    comm::agree(error, 0, "[graph]");
-  } else if (!error.empty()) {
-    throw std::invalid_argument(error);
+    vm::raise_together(error, "[graph]");
+  } else if (error) {
+    std::rethrow_exception(error);
   }
   auto value_of = [&](int v, const RankPlan::Ref& ref) {
     const Value& val = p.values[v];

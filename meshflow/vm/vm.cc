@@ -145,23 +145,29 @@ class Machine {
     return outputs;
   }
 
-  void synchronize() {
+  void synchronize(bool deferred_too) {
     run_all();
+    if (deferred_too) {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!pending_error_) std::swap(pending_error_, deferred_out_of_memory_);
+    }
     raise_pending();
   }
 
   void forget_out_of_memory() {
     run_all();
     std::lock_guard<std::mutex> lock(mu_);
+    deferred_out_of_memory_ = nullptr;
     // By its message: an agreement between ranks may have carried it as another class.
     if (pending_error_ && is_out_of_memory(error_message(pending_error_))) pending_error_ = nullptr;
   }
 
-  void wait(const Tensor& t) {
+  // `raise`: the tensor's error, counted as raised; else it stays with the tensor.
+  void wait(const Tensor& t, bool raise) {
     t.storage()->wait_done();
     wait_for_writes(*t.storage());
     drop_retired();
-    if (std::exception_ptr e = t.storage()->error()) {
+    if (std::exception_ptr e = t.storage()->error(); e && raise) {
       clear_pending(e);
       std::rethrow_exception(e);
     }
@@ -234,7 +240,9 @@ class Machine {
         try {
           ins.given.push_back(Tensor::empty(metas[k].shape, metas[k].dtype, memory));
         } catch (const std::exception&) {
-          if (flags.raise_at_issue) std::rethrow_exception(named(ins.name, std::current_exception()));
+          if (flags.raise_at_issue && !comm::several_ranks()) {
+            std::rethrow_exception(named(ins.name, std::current_exception()));
+          }
           // Left to the kernel, whose own attempt fails its outputs: out of memory is an
           // error of the op's run, raised at the next synchronization like any other.
           ins.given.emplace_back();
@@ -295,7 +303,7 @@ class Machine {
     } catch (...) {
       std::exception_ptr error = named(name, std::current_exception());
       // As a queued kernel's memory given at issue (give_memory): a rank's own op raises it.
-      if (flags.raise_at_issue && out_of_memory(error)) std::rethrow_exception(error);
+      if (flags.raise_at_issue && out_of_memory(error) && !comm::several_ranks()) std::rethrow_exception(error);
       return fail_here(name, inputs, metas, flags, error);
     }
     for (Tensor& r : results) {
@@ -425,14 +433,20 @@ class Machine {
     }
   }
 
+  // Any thread. An out of memory in a job of several ranks waits for a read the ranks agree
+  // on (vm.h): raised by this rank's synchronization alone, it would part the ranks.
   void note_error(std::exception_ptr e) {
+    // By its message: an agreement between ranks may have carried it as another class.
+    const bool defer = is_out_of_memory(error_message(e)) && comm::several_ranks();
     std::lock_guard<std::mutex> lock(mu_);
-    if (!pending_error_) pending_error_ = e;
+    std::exception_ptr& slot = defer ? deferred_out_of_memory_ : pending_error_;
+    if (!slot) slot = e;
   }
 
   void clear_pending(std::exception_ptr e) {
     std::lock_guard<std::mutex> lock(mu_);
     if (pending_error_ == e) pending_error_ = nullptr;
+    if (deferred_out_of_memory_ == e) deferred_out_of_memory_ = nullptr;
   }
 
   void raise_pending() {
@@ -565,6 +579,7 @@ class Machine {
   std::vector<std::shared_ptr<Instruction>> retired_;  // GUARDED_BY(mu_)
   std::atomic<bool> any_retired_{false};               // !retired_.empty(), read without the lock
   std::exception_ptr pending_error_;                    // GUARDED_BY(mu_)
+  std::exception_ptr deferred_out_of_memory_;           // GUARDED_BY(mu_); note_error
   std::vector<TraceSpan> spans_;                             // GUARDED_BY(mu_)
 };
 
@@ -671,15 +686,36 @@ Tensor copy_to(const Tensor& t, device::Device& target) {
 
 void synchronize() {
   Issuing issuing;
-  machine().synchronize();
+  machine().synchronize(/*deferred_too=*/false);
+}
+void finish() {
+  Issuing issuing;
+  machine().synchronize(/*deferred_too=*/true);
 }
 void wait(const Tensor& t) {
   Issuing issuing;
-  machine().wait(t);
+  machine().wait(t, /*raise=*/true);
+}
+void wait_run(const Tensor& t) {
+  Issuing issuing;
+  machine().wait(t, /*raise=*/false);
 }
 void forget_out_of_memory() {
   Issuing issuing;
   machine().forget_out_of_memory();
+}
+void raise_together(std::exception_ptr mine, const std::string& call) {
+  std::exception_ptr raised = mine;
+  try {
+    comm::agree(mine ? error_message(mine) : "", 0, call);
+  } catch (const std::invalid_argument&) {
+    if (!mine) raised = std::current_exception();
+  }
+  if (!raised) return;
+  const std::string message = error_message(raised);
+  if (!is_out_of_memory(message)) std::rethrow_exception(raised);
+  forget_out_of_memory();
+  throw OutOfMemoryError(message);
 }
 bool blocking() { return machine().blocking(); }
 void set_blocking(bool on) { machine().set_blocking(on); }

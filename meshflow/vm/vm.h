@@ -40,6 +40,12 @@
 // (numpy(), item()).
 // MESHFLOW_LAUNCH_BLOCKING=1 runs each instruction before launch() returns and raises its
 // error there.
+// In a job of several ranks, an out of memory is never raised on one rank alone, which
+// would part the ranks (the others go on into the next collective): not at issue (a rank's
+// own op fails its outputs instead, Flags::raise_at_issue), nor by this rank's
+// synchronize() or blocking launch. It is raised by a read of the failed value (wait()), on
+// every rank at once where that read is global (gather_full agrees on it), and at exit
+// (finish()) where nothing read it.
 //
 // Thread-safety: the VM, and the layers above it that issue work (op dispatch and its
 // caches, conversions between layouts, autograd, optimizers, compiled graphs), are driven by
@@ -105,8 +111,9 @@ struct Flags {
   // storage, which the write changes.
   std::vector<int> overwrite;
   // Out of memory for the outputs allocated at issue (launch_kernel) raises there: a rank's
-  // own work (an op on local tensors). Unset for a global op's kernel, whose ranks must fail
-  // alike: its outputs fail instead, and the error is raised at the next read.
+  // own work (an op on local tensors), in a job of one rank (above). Unset for a global op's
+  // kernel, whose ranks must fail alike: its outputs fail instead, and the error is raised
+  // at the next read.
   bool raise_at_issue = false;
   // A kernel small enough that handing it to the worker costs more than running it
   // (launch_kernel only; set by op dispatch): it runs on the issuing thread before launch
@@ -150,14 +157,25 @@ std::vector<Tensor> launch_kernel(const std::string& name, std::vector<Tensor> i
 // there already.
 Tensor copy_to(const Tensor& t, device::Device& target);
 
-// Waits for every stream, then raises the first error not raised yet.
+// Waits for every stream, then raises the first error not raised yet (but an out of memory
+// of a job of several ranks: above).
 void synchronize();
+// synchronize() at exit: raises an out of memory that nothing read, too.
+void finish();
 // Waits for `t`; raises its error (and counts it as raised).
 void wait(const Tensor& t);
+// Waits for `t` to be made, raising nothing: its error stays with it for its readers. For
+// the waits that pace work issued ahead (the VM's own), which every rank need not make.
+void wait_run(const Tensor& t);
 // Waits for every stream, then counts an out of memory not raised yet as raised: the ranks
 // have agreed to raise one together at a read (global_tensor.h, gather_full), which stands
 // for every out of memory of the work issued before it, on every rank.
 void forget_out_of_memory();
+// Collective over the world: raises on every rank the error `mine` of any rank (null: none
+// here), this rank's own where it has one; an out of memory as an OutOfMemoryError, counted
+// as raised for every out of memory of the work before it (forget_out_of_memory), whatever
+// class the agreement carried it as. `call` names the read for the agreement's errors.
+void raise_together(std::exception_ptr mine, const std::string& call);
 // Blocking mode: MESHFLOW_LAUNCH_BLOCKING=1 at start, or set_blocking (for tests that
 // compare both modes in one process).
 bool blocking();

@@ -114,7 +114,7 @@ def _finish_queued_work():
     # At exit, before the interpreter goes: queued work may still hold NumPy arrays.
     _C.mark_exiting()  # a rank left waiting in a collective this one never made is told it ended
     try:
-        _C.synchronize()
+        _C.finish_queued_work()
     except Exception as e:  # an error nobody read: say so, and end non-zero, rather than lose it
         print(f"meshflow: an error was raised by queued work at exit: {e}", file=_sys.stderr)
         _C.fail_at_exit(1)
