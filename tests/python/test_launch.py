@@ -215,6 +215,23 @@ def test_launch_failure_on_one_rank_ends_the_job(tmp_path, options):
     assert "rank 0 finished" not in out, out
 
 
+def test_an_out_of_memory_on_one_rank_that_nothing_read_ends_the_job_non_zero(tmp_path):
+    # A rank's own op over its limit: in a job of several ranks it waits for a read the
+    # ranks agree on (vm.h); nothing reads it, so exit reports it and the status says so,
+    # while the other rank ends cleanly.
+    code, out = launch_script(tmp_path, """
+        import meshflow as mf
+        if mf.env.get_rank() == 1:
+            mf.set_memory_limit(1 << 20)
+        y = mf.ones(1 << 20)  # 4 MiB
+        mf.synchronize()  # this rank's own wait: raises nothing
+        print(f"rank {mf.env.get_rank()} synchronized", flush=True)
+    """, timeout=60)
+    assert code != 0, out
+    assert "rank 0 synchronized" in out and "rank 1 synchronized" in out, out
+    assert "an error was raised by queued work at exit" in out and "is out of memory" in out, out
+
+
 def test_stuck_rank_ends_the_job_after_the_collective_timeout(tmp_path):
     # Rank 1 stops answering (SIGSTOP, as a hung host would); rank 0's collective would
     # wait forever: the watchdog ends the job within MESHFLOW_COMM_TIMEOUT, naming the
