@@ -38,6 +38,8 @@ struct Context {
 };
 
 Context* context = nullptr;
+// Whether MPI started a world of several ranks; read by any thread (several_ranks).
+std::atomic<bool> started_several{false};
 
 // The VM's hooks (comm.h); set once, before any worker exists.
 std::function<void(const std::function<void()>&)> funnel;
@@ -462,6 +464,7 @@ Context& ctx() {
   check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &context->exit_comm), "MPI_Comm_dup");
   int size = 0;
   check_mpi(MPI_Comm_size(MPI_COMM_WORLD, &size), "MPI_Comm_size");
+  started_several.store(size > 1, std::memory_order_release);
   std::vector<int> all(size);
   std::iota(all.begin(), all.end(), 0);
   // Every group's collectives run on communicators of meshflow's own (a duplicate of
@@ -502,9 +505,11 @@ int local_size() { return ctx().local_size; }
 Group& world() { return *ctx().world; }
 bool initialized() { return context != nullptr; }
 bool several_ranks() {
-  if (context) return world_size() > 1;
-  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
-  return size && std::atoi(size) > 1;
+  static const bool launched_several = [] {
+    const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
+    return size && std::atoi(size) > 1;
+  }();
+  return launched_several || started_several.load(std::memory_order_acquire);
 }
 std::string backend_name() {
   std::string name = "mpi";

@@ -39,7 +39,7 @@ std::string backend_name();
 bool initialized();
 // Whether this process is one of a job of several ranks, without starting MPI: the world's
 // size once started, else the size mpirun gave the job (one when it was not launched so).
-bool several_ranks();
+bool several_ranks();  // thread-safe
 // Collective over `ranks` (the world when empty; the caller must be one of them), so that
 // they raise together instead of one raising while the others wait in the next collective.
 // Each rank passes the error it hit (empty when none) and a hash of the call it is making;
