@@ -117,6 +117,33 @@ def test_clamp_and_its_activations_pass_no_gradient_at_number_bounds():
     assert mf.clamp(mf.tensor([1, 5, -3]), -2.5, 3.5).numpy().tolist() == [1.0, 3.5, -2.5]
 
 
+def test_clamp_and_hardtanh_at_nan_infinities_and_crossed_bounds_as_torch():
+    import meshflow.nn.functional as F
+    nan, inf = float("nan"), float("inf")
+    values = [-inf, -1.0, 0.0, 1.0, inf, nan]
+    # clamp's gradient stops at NaN; hardtanh's (relu6's) passes there, as torch's.
+    assert _grad(lambda x: x.clamp(-1.0, 1.0), values) == [0, 0, 1, 0, 0, 0]
+    assert _grad(F.hardtanh, values) == [0, 0, 1, 0, 0, 1]
+    assert _grad(F.relu6, [nan, 6.0, -1.0]) == [1, 0, 0]
+    # One bound: the other side passes everything, infinities included.
+    assert _grad(lambda x: x.clamp(min=-1.0), values) == [0, 0, 1, 1, 1, 0]
+    assert _grad(lambda x: x.clamp(max=1.0), values) == [1, 1, 1, 0, 0, 0]
+    x = mf.tensor(values)
+    np.testing.assert_array_equal(x.clamp(-1.0, 1.0).numpy(), [-1, -1, 0, 1, 1, nan])
+    # min > max gives max everywhere; a NaN bound NaN everywhere (and no gradient).
+    np.testing.assert_array_equal(x.clamp(1.0, -1.0).numpy(), [-1, -1, -1, -1, -1, nan])
+    assert np.isnan(x.clamp(min=nan).numpy()).all() and np.isnan(x.clamp(0.0, nan).numpy()).all()
+    assert _grad(lambda x: x.clamp(min=nan), [0.0, 1.0]) == [0, 0]
+    # Integers stay integers under integer bounds, exact beyond 2^53.
+    big = mf.tensor([2 ** 60 + 1, -5, 7])
+    assert big.clamp(-3, 2 ** 60).numpy().tolist() == [2 ** 60, -3, 7]
+    assert mf.tensor([3, 200], dtype=mf.uint8).clamp(max=100).numpy().tolist() == [3, 100]
+    with pytest.raises(ValueError, match=r"\[clamp\] max 300 does not fit in uint8"):
+        mf.tensor([3, 200], dtype=mf.uint8).clamp(max=300)
+    with pytest.raises(ValueError, match="min_val cannot be greater than max_val"):
+        F.hardtanh(x, 2.0, 1.0)
+
+
 def test_exponential_units_have_their_one_sided_gradient_at_zero():
     import meshflow.nn.functional as F
     assert _grad(F.elu, [0.0]) == [1.0]
