@@ -409,3 +409,18 @@ def test_floor_division_of_tensors_that_require_grad_requires_grad_with_zero_gra
     assert q.requires_grad and (a // 2).requires_grad
     (q.sum() + (a % b).sum()).backward()
     assert a.grad.numpy().tolist() == [1.0, 1.0] and b.grad.numpy().tolist() == [0.0, 1.0]
+
+
+def test_clamp_and_hardtanh_on_the_test_device_as_on_the_cpu():
+    import meshflow.nn.functional as F
+    values = [-float("inf"), -1.0, -0.3, 0.0, 0.5, 1.0, 6.0, float("nan")]
+    for fn in (lambda x: x.clamp(-1.0, 1.0), lambda x: x.clamp(max=0.5), F.hardtanh, F.relu6):
+        results = []
+        for device in ("cpu", "testdev"):
+            x = mf.tensor(values, device=device, requires_grad=True)
+            y = fn(x)
+            y.sum().backward()
+            assert y.device == x.grad.device == x.device
+            results.append((y.to("cpu").numpy(), x.grad.to("cpu").numpy()))
+        for on_cpu, on_dev in zip(*results):
+            np.testing.assert_array_equal(on_dev, on_cpu)
