@@ -7,7 +7,8 @@ array, one slice per thread), with PyTorch eager in the same run when torch impo
     ... bench/elementwise_bench.py --threads 1 --repeat 20 --only relu,add --shape 32 16 32 32
 
 GB/s counts the bytes a kernel must move once (each input read, each output written: relu's
-forward 2 tensors, its forward+backward 5: x read, y written, y and dy read, dx written;
+forward 2 tensors, its forward+backward 5: x read, y written, y and dy read, dx written (clamp's
+and hardtanh's read x rather than y);
 a full reduction 1; the small weights of the affine norms not counted), over the best of
 --repeat calls. "_fb" cases run forward and backward; "_1" ones work along dim 1. Each thread count runs in a child
 process started with OMP_NUM_THREADS set; ratio = torch's time / meshflow's (> 1: meshflow
@@ -49,6 +50,9 @@ def cases(lib, shape):
         "sigmoid_fb": (5, lib.sigmoid, True),
         "tanh": (2, lib.tanh, False),
         "tanh_fb": (5, lib.tanh, True),
+        "clamp": (2, lambda x: x.clamp(-0.5, 0.5), False),
+        "clamp_fb": (5, lambda x: x.clamp(-0.5, 0.5), True),
+        "hardtanh_fb": (5, F.hardtanh, True),
         "add": (3, lambda x: x + other, False),
         "mul": (3, lambda x: x * other, False),
         "mul_scalar": (2, lambda x: x * 2.0, False),

@@ -46,6 +46,7 @@ def cases(shape):
         "conv_dw": lambda lib: (lib.nn.Conv2d(c, c, 3, padding=1, groups=c, bias=False), shape),
         "bn": lambda lib: (lib.nn.BatchNorm2d(c), shape),
         "relu": lambda lib: (lib.nn.ReLU(), shape),
+        "relu6": lambda lib: (lib.nn.ReLU6(), shape),
         "maxpool": lambda lib: (lib.nn.MaxPool2d(2), shape),
         "avgpool": lambda lib: (lib.nn.AvgPool2d(2), shape),
         "conv3d": lambda lib: (lib.nn.Conv3d(c, c, 3, padding=1, bias=False), volume),

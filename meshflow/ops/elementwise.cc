@@ -18,6 +18,8 @@
 //   cast(x, dtype)      C++ conversion (floats to integers truncate toward zero, saturate, NaN -> 0;
 //                       to uint8, int8, int16 through int64, wrapping, as torch on x86;
 //                       to bool: nonzero (NaN too) -> true; from bool: 1 or 0)
+//   clamp hardtanh:     x limited to number bounds (attributes "min", "max"), as torch's;
+//                       clamp_backward hardtanh_backward(x, dy) their gradients (below)
 //   with a scalar (attribute "value", taken in x's dtype): add_scalar mul_scalar div_scalar
 //                       pow_scalar (x ** value; torch's own loops for its special exponents,
 //                       scalar_power.h), rpow_scalar (value ** x)
@@ -239,15 +241,10 @@ void map(const TI* in, TO* out, int64_t n, F f) {
   kernel::simd_for(n, [&](int64_t i) { out[i] = f(in[i]); });
 }
 
-// Attribute "value" in dtype T; an int attribute stays exact for integers beyond 2^53.
+// Attribute "value" in dtype T (kernel::scalar_attr: an int attribute stays exact).
 template <typename T>
 T scalar_value(const Attrs& attrs) {
-  if constexpr (std::is_integral_v<T>) {
-    for (const auto& [key, value] : attrs.items()) {
-      if (key == "value" && std::holds_alternative<int64_t>(value)) return static_cast<T>(std::get<int64_t>(value));
-    }
-  }
-  return static_cast<T>(attrs.get_float("value"));
+  return kernel::scalar_attr<T>(attrs, "value");
 }
 
 // The scalar as the kernel of a tensor of `dtype` sees it (a half's: float32's, op.h "Halves").
@@ -711,6 +708,128 @@ T truncate(T x) {
   } else {
     return std::trunc(x);
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// clamp and hardtanh (attributes "min" and "max", numbers; clamp may lack one of them): x
+// limited to [min, max] as torch's min(max(x, min), max): NaN stays NaN, min > max gives max
+// everywhere, a NaN bound NaN everywhere. They differ in their gradients alone, as torch's:
+// clamp_backward passes dy where min < x < max (neither at a bound nor at NaN), while
+// hardtanh_backward (relu6's too) stops it only where x <= min or x >= max, so NaN passes.
+// A tensor bound is Python's: maximum and minimum, whose gradient splits ties (torch 2.x's).
+
+constexpr const char* kClampBackward = "clamp_backward";
+constexpr const char* kHardtanhBackward = "hardtanh_backward";
+
+// Checks that the bounds are numbers that fit in `dtype`, at least one of them (hardtanh:
+// both, min <= max).
+void check_bounds(const std::string& name, const Attrs& attrs, DType dtype, bool hardtanh) {
+  const bool lo = attrs.has("min"), hi = attrs.has("max");
+  if (!lo && !hi) op_error(name, "has neither min nor max; expected at least one bound");
+  if (hardtanh && !(lo && hi)) op_error(name, "needs both min and max");
+  for (const char* key : {"min", "max"}) {
+    if (!attrs.has(key)) continue;
+    attrs.get_float(key);
+    kernel::check_fits(name, key, attrs, dtype);
+  }
+  if (hardtanh && attrs.get_float("min") > attrs.get_float("max")) {
+    op_error(name, "min_val cannot be greater than max_val; expected min_val <= max_val");
+  }
+}
+
+OpDef clamp_op(const std::string& name, bool hardtanh) {
+  OpDef op;
+  op.name = name;
+  op.elementwise = true;
+  op.small_ints = true;
+  op.infer = [name, hardtanh](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(name, in, 1);
+    check_bounds(name, attrs, in[0].dtype, hardtanh);
+    return std::vector<TensorMeta>{in[0]};
+  };
+  op.signatures = signatures_from(always(increasing(0)));
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+    visit_numbers(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      const kernel::ClampBounds<T> b = kernel::clamp_bounds<T>(ctx.attrs);
+      if (b.nan()) {  // x < NaN never holds: the loop below would keep every value
+        map(in[0].data_as<T>(), out.data_as<T>(), out.numel(), [](T) { return std::numeric_limits<T>::quiet_NaN(); });
+        return;
+      }
+      map(in[0].data_as<T>(), out.data_as<T>(), out.numel(), [lo = b.lo, hi = b.hi](T x) {
+        const T y = x < lo ? lo : x;
+        return y > hi ? hi : y;
+      });
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+// dx from x and dy, of one shape and float dtype, for clamp or hardtanh (`hardtanh`).
+OpDef clamp_backward_op(const char* name, bool hardtanh) {
+  OpDef op;
+  op.name = name;
+  op.elementwise = true;
+  op.infer = [name, hardtanh](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(name, in, 2);
+    if (!is_floating(in[0].dtype)) op_error(name, std::string("x is ") + dtype_name(in[0].dtype) + "; expected a float dtype");
+    if (in[1].shape != in[0].shape) {
+      op_error(name, "dy has shape " + to_string(in[1].shape) + "; expected x's, " + to_string(in[0].shape));
+    }
+    kernel::expect_same_dtype(name, in[0], in[1]);
+    check_bounds(name, attrs, in[0].dtype, hardtanh);
+    return std::vector<TensorMeta>{in[0]};
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+    std::vector<Signature> sigs = kernel::split_alike_signatures(in[0].shape.size(), 2, 1);
+    sigs.push_back({{Sbp::broadcast(), Sbp::partial_sum()}, {Sbp::partial_sum()}});  // linear in dy
+    return sigs;
+  };
+  op.kernel = [hardtanh](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+    visit_dtype(out.dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        const kernel::ClampBounds<T> b = kernel::clamp_bounds<T>(ctx.attrs);
+        const T *x = in[0].data_as<T>(), *dy = in[1].data_as<T>();
+        T* dx = out.data_as<T>();
+        const T lo = b.lo, hi = b.hi;
+        const bool no_lo = !b.has_lo, no_hi = !b.has_hi;
+        // dy loaded unconditionally and the tests joined without short-circuits: the
+        // selection compiles to a blend (no branch to mispredict on a mask of mixed values).
+        if (hardtanh) {
+          kernel::simd_for(out.numel(), [&](int64_t i) {
+            const T v = x[i], g = dy[i];
+            dx[i] = (v <= lo) | (v >= hi) ? T{0} : g;
+          });
+        } else {
+          // An absent bound stops nothing (not even an infinite x).
+          kernel::simd_for(out.numel(), [&](int64_t i) {
+            const T v = x[i], g = dy[i];
+            dx[i] = ((v > lo) | no_lo) & ((v < hi) | no_hi) ? g : T{0};
+          });
+        }
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+// The forward op's gradient: its backward op on dy. The backward op's own: itself on the new
+// dy (it is linear in dy), zeros for x (piecewise constant), as torch's.
+GradFn clamp_grad(const char* backward) {
+  return [backward](const GradContext& g) {
+    return std::vector<Var>{call1(backward, {g.inputs[0], g.grad_outputs[0]}, g.attrs)};
+  };
+}
+GradFn clamp_backward_grad(const char* backward) {
+  return [backward](const GradContext& g) {
+    return std::vector<Var>{g.needs_grad[0] ? fn::zeros_like(g.inputs[0]) : Var(),
+                            g.needs_grad[1] ? call1(backward, {g.inputs[0], g.grad_outputs[0]}, g.attrs) : Var()};
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1185,6 +1304,14 @@ void register_scalar_ops(OpRegistry& r) {
                   })));
 }
 
+// clamp, hardtanh and their backward ops.
+void register_clamp_ops(OpRegistry& r) {
+  r.add(with_grad(clamp_op("clamp", false), clamp_grad(kClampBackward)));
+  r.add(with_grad(clamp_op("hardtanh", true), clamp_grad(kHardtanhBackward)));
+  r.add(with_grad(clamp_backward_op(kClampBackward, false), clamp_backward_grad(kClampBackward)));
+  r.add(with_grad(clamp_backward_op(kHardtanhBackward, true), clamp_backward_grad(kHardtanhBackward)));
+}
+
 }  // namespace
 
 void register_elementwise_ops(OpRegistry& r) {
@@ -1194,6 +1321,7 @@ void register_elementwise_ops(OpRegistry& r) {
   register_scalar_ops(r);
   register_math_ops(r);
   register_special_ops(r);
+  register_clamp_ops(r);
 }
 
 }  // namespace mf

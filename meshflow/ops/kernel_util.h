@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "meshflow/core/loops.h"
@@ -150,6 +152,35 @@ T identity(ReduceOp op) {
       break;
   }
   return T{0};
+}
+
+// Attribute `key` in dtype T, as an elementwise kernel reads a scalar (add_scalar's "value",
+// clamp's bounds): an int attribute stays exact for integers beyond 2^53. For the CPU's
+// kernels and the GPU's alike.
+template <typename T>
+T scalar_attr(const Attrs& attrs, const std::string& key) {
+  if constexpr (std::is_integral_v<T>) {
+    for (const auto& [name, value] : attrs.items()) {
+      if (name == key && std::holds_alternative<int64_t>(value)) return static_cast<T>(std::get<int64_t>(value));
+    }
+  }
+  return static_cast<T>(attrs.get_float(key));
+}
+
+// clamp's and hardtanh's bounds in T (attributes "min", "max"): an absent one is the end of
+// T's range (an infinity for floats), which no element passes.
+template <typename T>
+struct ClampBounds {
+  T lo, hi;
+  bool has_lo, has_hi;
+  // A NaN bound makes every element NaN, as in torch.
+  bool nan() const { return lo != lo || hi != hi; }
+};
+template <typename T>
+ClampBounds<T> clamp_bounds(const Attrs& attrs) {
+  const bool has_lo = attrs.has("min"), has_hi = attrs.has("max");
+  return {has_lo ? scalar_attr<T>(attrs, "min") : identity<T>(ReduceOp::kMax),
+          has_hi ? scalar_attr<T>(attrs, "max") : identity<T>(ReduceOp::kMin), has_lo, has_hi};
 }
 
 }  // namespace mf::kernel

@@ -491,20 +491,26 @@ def cast(input, dtype):
 # ---- Composed of the ops above (so every device, layout and gradient is theirs), as torch.
 
 def clamp(input, min=None, max=None):
-    """input limited to [min, max] (either may be None; a number or a tensor). As torch's, a
-    number bound passes no gradient where input equals it (relu6 and hardtanh at their
-    corners), and a tensor bound shares it as maximum / minimum do; NaN stays NaN."""
+    """input limited to [min, max] (either may be None; a number or a tensor). As torch's, number
+    bounds are one op (C++ clamp) whose gradient stops at either bound and at NaN; a tensor
+    bound shares the gradient at a tie, as maximum / minimum do; NaN stays NaN."""
     if min is None and max is None:
         raise ValueError("clamp: at least one of min and max must be given")
-    out = input if min is None else _bounded(input, min, le, maximum)
-    return out if max is None else _bounded(out, max, ge, minimum)
+    if isinstance(min, Tensor) or isinstance(max, Tensor):  # torch's clamp.Tensor, a number beside one too
+        out = input if min is None else maximum(input, min)
+        return out if max is None else minimum(out, max)
+    return _bounded("clamp", input, min, max)
 
 
-def _bounded(input, bound, beyond, pairwise):
-    """clamp's one side: `bound` where input is beyond it or at it (a number), else input."""
-    if isinstance(bound, Tensor):
-        return pairwise(input, bound)
-    return where(beyond(input, bound), bound, input)
+def _bounded(name, input, min, max):
+    """The C++ op `name` (clamp or hardtanh) of input and number bounds, in torch's result
+    dtype (an integer tensor with a float bound is clamped in the default float dtype)."""
+    for bound in (min, max):
+        if bound is not None:
+            _check_number(bound)
+            input = _promote(input, bound)[0]
+    attrs = {key: _attr(bound) for key, bound in (("min", min), ("max", max)) if bound is not None}
+    return apply(name, [input], attrs)[0]
 
 
 clip = clamp

@@ -90,6 +90,12 @@ std::vector<GradCall> unary_calls() {
   calls.push_back({"pow_scalar", {px}, {{"value", -1.5}}});
   calls.push_back({"rpow_scalar", {x}, {{"value", 2.0}}});
   calls.push_back({"rpow_scalar", {x}, {{"value", 0.5}}});
+  // Bounds away from the elements (finite differences straddle no kink); dy of both signs.
+  const Attrs bounds{{"min", -1.0}, {"max", 1.25}};
+  for (const char* op : {"clamp", "hardtanh"}) calls.push_back({op, {x}, bounds});
+  calls.push_back({"clamp", {x}, {{"min", 0.0}}});
+  calls.push_back({"clamp", {x}, {{"max", 1.25}}});
+  for (const char* op : {"clamp_backward", "hardtanh_backward"}) calls.push_back({op, {x, away_from_zero({4, 3}, 2)}, bounds});
   return calls;
 }
 

@@ -254,6 +254,47 @@ TEST(ElementwiseIntegers, OverflowWrapsAround) {
   EXPECT_EQ(local("sum", {i32}, {{"dims", std::vector<int64_t>{0}}}).dtype(), I64);  // summed in int64: exact
 }
 
+// clamp and hardtanh (number bounds) and their backward ops: every signature on every mesh,
+// every dtype clamp takes; clamp is nondecreasing (maxima and minima pass), its backward
+// linear in dy; the values at bounds, NaN and crossed bounds are torch's.
+TEST(ElementwiseClamp, EverySignatureMatchesOneDeviceAndTorchsValues) {
+  const Attrs both{{"min", -2.0}, {"max", 3.0}};
+  for (const Shape& shape : kShapes) {
+    for (DType dtype : kAll) sweep("clamp", {value(shape, dtype)}, both);
+    sweep("clamp", {value(shape, F32)}, {{"min", 0.5}});
+    sweep("hardtanh", {value(shape, F64)}, both);
+    for (const char* op : {"clamp_backward", "hardtanh_backward"}) {
+      sweep(op, {value(shape, F32), positive(shape, F32)}, both);
+    }
+  }
+  for (DType dtype : {DType::kUInt8, DType::kInt8, DType::kInt16}) {
+    sweep("clamp", {value({5, 3}, dtype)}, {{"min", int64_t{2}}, {"max", int64_t{9}}});
+  }
+  const TensorMeta x{{5, 3}, F32};
+  const std::set<std::string> s1 = {"S(0) -> S(0)", "S(1) -> S(1)"};
+  EXPECT_EQ(listed("clamp", {x}, both), with_splits({"P(max) -> P(max)", "P(min) -> P(min)"}, s1));
+  EXPECT_EQ(listed("clamp_backward", {x, x}, both), with_splits({"B, P -> P"}, {"S(0), S(0) -> S(0)", "S(1), S(1) -> S(1)"}));
+
+  const std::vector<double> xs = {-INFINITY, -2, 0, 3, INFINITY, NAN};
+  const Tensor t = filled({6}, F64, [&](int64_t i) { return xs[i]; });
+  const Tensor dy = filled({6}, F64, [](int64_t) { return 1; });
+  const auto f64 = [](std::vector<double> v) { return filled({6}, F64, [v](int64_t i) { return v[i]; }); };
+  EXPECT_TRUE(close(local("clamp", {t}, both), f64({-2, -2, 0, 3, 3, NAN}), 0));
+  EXPECT_TRUE(close(local("clamp", {t}, {{"min", 1.0}, {"max", -1.0}}), f64({-1, -1, -1, -1, -1, NAN}), 0));
+  EXPECT_TRUE(close(local("clamp", {t}, {{"max", NAN}}), f64({NAN, NAN, NAN, NAN, NAN, NAN}), 0));
+  EXPECT_TRUE(close(local("clamp_backward", {t, dy}, both), f64({0, 0, 1, 0, 0, 0}), 0));
+  EXPECT_TRUE(close(local("clamp_backward", {t, dy}, {{"max", 3.0}}), f64({1, 1, 1, 0, 0, 0}), 0));
+  EXPECT_TRUE(close(local("hardtanh_backward", {t, dy}, both), f64({0, 0, 1, 0, 0, 1}), 0));
+  EXPECT_TRUE(close(local("clamp", {ints({INT64_MAX, -5, 7})}, {{"min", int64_t{-3}}, {"max", INT64_MAX - 1}}),
+                    ints({INT64_MAX - 1, -3, 7}), 0));
+  expect_error([&] { local("clamp", {t}); }, "[clamp] has neither min nor max; expected at least one bound");
+  expect_error([&] { local("hardtanh", {t}, {{"min", 1.0}}); }, "[hardtanh] needs both min and max");
+  expect_error([&] { local("clamp", {value({3}, DType::kInt8)}, {{"max", int64_t{300}}}); },
+               "[clamp] max 300 does not fit in int8");
+  expect_error([&] { local("clamp_backward", {ints({1, 2, 3, 4, 5, 6}), ints({1, 2, 3, 4, 5, 6})}, both); },
+               "[clamp_backward] x is int64; expected a float dtype");
+}
+
 TEST(ElementwiseBadInput, ClearErrors) {
   const Tensor x = value({4, 3}, F32), xi = value({4, 3}, I64);
   expect_error([&] { local("maximum", {x, xi}); }, "[maximum] dtypes differ: float32 and int64");

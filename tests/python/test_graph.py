@@ -82,17 +82,18 @@ def test_recompiles_for_new_shapes_and_keeps_state_shared(tmp_path):
 
 
 def test_compile_stats_times_each_pass_and_debug_graph_shows_the_graph_after_any():
-    step = Step(*model_and_opt(nn.Hardtanh))
+    step = Step(*model_and_opt(nn.Hardswish))
     step(*data(5))
     passes = step.compile_stats()["passes"]
     assert [name for name, _ in passes] == ["cleanup", "sbp", "boxing", "recompute", "zero", "micro_batches",
                                             "constants", "fusion", "stages", "fold", "tasks", "prefetch", "memory",
                                             "actors"]
     assert all(ms >= 0 for _, ms in passes)
-    # hardtanh's clamp (a comparison and a selection per bound) and its gradient fuse: chains
-    # after the fusion pass, none before.
+    # hardswish, x * clamp(x + 3, 0, 6) / 6, and its gradient fuse: chains after the fusion
+    # pass, none before.
     assert "fused(" not in step.debug_graph(after="constants")
-    assert "fused(le, where, ge, where" in step.debug_graph(after="fusion")
+    assert "fused(add_scalar, clamp, div_scalar, mul)" in step.debug_graph(after="fusion")
+    assert "fused(mul, div_scalar, clamp_backward, add)" in step.debug_graph(after="fusion")
     assert "tasks and" in step.debug_graph(after="tasks") and "tasks and" not in step.debug_graph(after="fold")
     # The whole pipeline, run anew, gives the graph the step was compiled to.
     assert step.debug_graph().split("\n", 1)[1] == repr(step).split("\n", 2)[2]

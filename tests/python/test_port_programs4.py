@@ -117,6 +117,33 @@ def test_clamp_and_its_activations_pass_no_gradient_at_number_bounds():
     assert mf.clamp(mf.tensor([1, 5, -3]), -2.5, 3.5).numpy().tolist() == [1.0, 3.5, -2.5]
 
 
+def test_clamp_and_hardtanh_at_nan_infinities_and_crossed_bounds_as_torch():
+    import meshflow.nn.functional as F
+    nan, inf = float("nan"), float("inf")
+    values = [-inf, -1.0, 0.0, 1.0, inf, nan]
+    # clamp's gradient stops at NaN; hardtanh's (relu6's) passes there, as torch's.
+    assert _grad(lambda x: x.clamp(-1.0, 1.0), values) == [0, 0, 1, 0, 0, 0]
+    assert _grad(F.hardtanh, values) == [0, 0, 1, 0, 0, 1]
+    assert _grad(F.relu6, [nan, 6.0, -1.0]) == [1, 0, 0]
+    # One bound: the other side passes everything, infinities included.
+    assert _grad(lambda x: x.clamp(min=-1.0), values) == [0, 0, 1, 1, 1, 0]
+    assert _grad(lambda x: x.clamp(max=1.0), values) == [1, 1, 1, 0, 0, 0]
+    x = mf.tensor(values)
+    np.testing.assert_array_equal(x.clamp(-1.0, 1.0).numpy(), [-1, -1, 0, 1, 1, nan])
+    # min > max gives max everywhere; a NaN bound NaN everywhere (and no gradient).
+    np.testing.assert_array_equal(x.clamp(1.0, -1.0).numpy(), [-1, -1, -1, -1, -1, nan])
+    assert np.isnan(x.clamp(min=nan).numpy()).all() and np.isnan(x.clamp(0.0, nan).numpy()).all()
+    assert _grad(lambda x: x.clamp(min=nan), [0.0, 1.0]) == [0, 0]
+    # Integers stay integers under integer bounds, exact beyond 2^53.
+    big = mf.tensor([2 ** 60 + 1, -5, 7])
+    assert big.clamp(-3, 2 ** 60).numpy().tolist() == [2 ** 60, -3, 7]
+    assert mf.tensor([3, 200], dtype=mf.uint8).clamp(max=100).numpy().tolist() == [3, 100]
+    with pytest.raises(ValueError, match=r"\[clamp\] max 300 does not fit in uint8"):
+        mf.tensor([3, 200], dtype=mf.uint8).clamp(max=300)
+    with pytest.raises(ValueError, match="min_val cannot be greater than max_val"):
+        F.hardtanh(x, 2.0, 1.0)
+
+
 def test_exponential_units_have_their_one_sided_gradient_at_zero():
     import meshflow.nn.functional as F
     assert _grad(F.elu, [0.0]) == [1.0]
@@ -382,3 +409,18 @@ def test_floor_division_of_tensors_that_require_grad_requires_grad_with_zero_gra
     assert q.requires_grad and (a // 2).requires_grad
     (q.sum() + (a % b).sum()).backward()
     assert a.grad.numpy().tolist() == [1.0, 1.0] and b.grad.numpy().tolist() == [0.0, 1.0]
+
+
+def test_clamp_and_hardtanh_on_the_test_device_as_on_the_cpu():
+    import meshflow.nn.functional as F
+    values = [-float("inf"), -1.0, -0.3, 0.0, 0.5, 1.0, 6.0, float("nan")]
+    for fn in (lambda x: x.clamp(-1.0, 1.0), lambda x: x.clamp(max=0.5), F.hardtanh, F.relu6):
+        results = []
+        for device in ("cpu", "testdev"):
+            x = mf.tensor(values, device=device, requires_grad=True)
+            y = fn(x)
+            y.sum().backward()
+            assert y.device == x.grad.device == x.device
+            results.append((y.to("cpu").numpy(), x.grad.to("cpu").numpy()))
+        for on_cpu, on_dev in zip(*results):
+            np.testing.assert_array_equal(on_dev, on_cpu)

@@ -333,6 +333,30 @@ struct ReluBackward {
   }
 };
 
+// clamp and hardtanh, as the CPU's: min(max(x, lo), hi) (NaN stays NaN; lo > hi gives hi), NaN
+// everywhere for a NaN bound (which no comparison would pass on).
+template <typename T>
+struct Clamp {
+  kernel::ClampBounds<T> b;
+  __device__ T operator()(T x) const {
+    if (b.lo != b.lo) return b.lo;
+    if (b.hi != b.hi) return b.hi;
+    const T y = x < b.lo ? b.lo : x;
+    return y > b.hi ? b.hi : y;
+  }
+};
+// Their gradients, as the CPU's: clamp's passes dy where lo < x < hi (an absent bound stops
+// nothing), hardtanh's stops it where x <= lo or x >= hi (NaN passes).
+template <typename T>
+struct ClampBackward {
+  kernel::ClampBounds<T> b;
+  bool hardtanh;
+  __device__ T operator()(T x, T dy) const {
+    if (hardtanh) return x <= b.lo || x >= b.hi ? T{0} : dy;
+    return (x > b.lo || !b.has_lo) && (x < b.hi || !b.has_hi) ? dy : T{0};
+  }
+};
+
 // where(cond, a, b): nonzero cond (NaN included) takes a.
 struct Select {
   template <typename TC, typename T>
@@ -598,25 +622,37 @@ Kernel unary(const char* name) {
   };
 }
 
-// Attribute "value" in dtype T, read as the CPU reads it: an int attribute stays exact for
-// integers beyond 2^53.
-template <typename T>
-T scalar_value(const Attrs& attrs) {
-  if constexpr (kIntegral<T>) {
-    for (const auto& [key, value] : attrs.items()) {
-      if (key == "value" && std::holds_alternative<int64_t>(value)) return static_cast<T>(std::get<int64_t>(value));
-    }
-  }
-  return static_cast<T>(attrs.get_float("value"));
-}
-
 template <typename F>
 Kernel with_scalar(const char* name) {
   return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
-      launch<T, T>(name, WithScalar<F, T>{scalar_value<T>(ctx.attrs)}, out, {&in[0]});
+      launch<T, T>(name, WithScalar<F, T>{kernel::scalar_attr<T>(ctx.attrs, "value")}, out, {&in[0]});
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
+Kernel clamp(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      launch<T, T>(name, Clamp<T>{kernel::clamp_bounds<T>(ctx.attrs)}, out, {&in[0]});
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
+Kernel clamp_backward(const char* name, bool hardtanh) {
+  return [name, hardtanh](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+    visit_dtype(out.dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (!kIntegral<T>) {
+        launch<T, T, T>(name, ClampBackward<T>{kernel::clamp_bounds<T>(ctx.attrs), hardtanh}, out, {&in[0], &in[1]});
+      }
     });
     return std::vector<Tensor>{out};
   };
@@ -854,6 +890,10 @@ void add_elementwise_kernels(KernelTable& t) {
   t["tanh_backward"] = activation_backward<TanhBackward>("tanh_backward");
   t["relu_backward"] = activation_backward<ReluBackward>("relu_backward");
   t["cast"] = cast;
+  t["clamp"] = clamp("clamp");
+  t["hardtanh"] = clamp("hardtanh");
+  t["clamp_backward"] = clamp_backward("clamp_backward", false);
+  t["hardtanh_backward"] = clamp_backward("hardtanh_backward", true);
 
   t["add_scalar"] = with_scalar<Add>("add_scalar");
   t["mul_scalar"] = with_scalar<Mul>("mul_scalar");

@@ -14,7 +14,7 @@ from .. import _C
 from .._autocast import halves_in_float32 as _halves_in_float32
 from .._inplace import _inplace
 from .._ops_creation import zeros
-from .._ops_elementwise import clamp, exp, relu as _relu, sigmoid, silu as _silu, softplus, tanh, where
+from .._ops_elementwise import _bounded, clamp, exp, relu as _relu, sigmoid, silu as _silu, softplus, tanh, where
 from .._ops_reduce import softmax
 from .._tensor import Tensor, _impl_of, apply, tensor
 
@@ -35,10 +35,9 @@ def relu_(input):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    """input clamped to [min_val, max_val]."""
-    if min_val > max_val:
-        raise ValueError("hardtanh: min_val cannot be greater than max_val")
-    return _maybe_inplace(input, lambda: clamp(input, min_val, max_val), inplace, "hardtanh")
+    """input clamped to [min_val, max_val] (C++ hardtanh: clamp's values, and torch's gradient,
+    which passes at NaN)."""
+    return _maybe_inplace(input, lambda: _bounded("hardtanh", input, min_val, max_val), inplace, "hardtanh")
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
@@ -46,8 +45,8 @@ def hardtanh_(input, min_val=-1.0, max_val=1.0):
 
 
 def relu6(input, inplace=False):
-    """min(max(input, 0), 6)."""
-    return _maybe_inplace(input, lambda: clamp(input, 0.0, 6.0), inplace, "relu6")
+    """min(max(input, 0), 6): hardtanh(input, 0, 6), as torch's."""
+    return _maybe_inplace(input, lambda: _bounded("hardtanh", input, 0.0, 6.0), inplace, "relu6")
 
 
 def threshold(input, threshold, value, inplace=False):
