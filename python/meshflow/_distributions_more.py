@@ -58,11 +58,11 @@ class Cauchy(_d.Distribution):
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = _d._as_tensor(loc), _d._as_tensor(scale)
+        self.loc, self.scale = _d._as_tensors(loc, scale)
         super().__init__(tuple((self.loc + self.scale).shape))
 
     def rsample(self, sample_shape=()):
-        u = rand(*_d._shape(sample_shape), *self.batch_shape, dtype=self.loc.dtype)
+        u = _d._noise(rand, (*_d._shape(sample_shape), *self.batch_shape), self.loc)
         return self.loc + self.scale * (math.pi * (u - 0.5)).tan()
 
     def log_prob(self, value):
@@ -94,7 +94,7 @@ class StudentT(_d.Distribution):
     """Student's t with `df`, `loc` and `scale`; samples drawn on the host (no rsample)."""
 
     def __init__(self, df, loc=0.0, scale=1.0, validate_args=None):
-        self.df, self.loc, self.scale = _d._as_tensor(df), _d._as_tensor(loc), _d._as_tensor(scale)
+        self.df, self.loc, self.scale = _d._as_tensors(df, loc, scale)
         super().__init__(tuple((self.df + self.loc + self.scale).shape))
 
     def _sample(self, shape):
@@ -136,7 +136,7 @@ class Geometric(_d.Distribution):
         super().__init__(tuple(self.probs.shape))
 
     def _sample(self, shape):
-        u = rand(*shape, *self.batch_shape, dtype=self.probs.dtype).clamp(min=_d._eps(self.probs))
+        u = _d._noise(rand, (*shape, *self.batch_shape), self.probs).clamp(min=_d._eps(self.probs))
         return (u.log() / (-self.probs).log1p()).floor()
 
     def log_prob(self, value):

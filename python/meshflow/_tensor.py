@@ -808,7 +808,8 @@ def _names_dtype(name):
 
 
 def tensor(data, dtype=None, placement=None, sbp=None, requires_grad=False, device=None):
-    """A tensor holding a copy of `data`, on `device` (a local tensor; "cpu" by default).
+    """A tensor holding a copy of `data`, on `device` (a local tensor; by default where `data`
+    is when it is a local tensor, as torch.tensor(t), else "cpu").
 
     With placement and sbp, a global tensor whose logical value is `data`, which every
     rank passes in full; each rank keeps its part (no data moves).
@@ -817,6 +818,8 @@ def tensor(data, dtype=None, placement=None, sbp=None, requires_grad=False, devi
         device = _device.device(device)
         if placement is not None:
             raise ValueError("tensor: give a device (a local tensor) or a placement (a global one), not both")
+    elif placement is None and isinstance(data, Tensor) and not data.is_global:
+        device = data.device
     array = _as_array(data, dtype)
     local = _C.LocalTensor.from_numpy(array)
     if dtype is not None and _dtype.to_dtype(dtype) == _dtype.bfloat16:

@@ -26,9 +26,26 @@ def _as_tensor(value):
     return value if isinstance(value, Tensor) else tensor(float(value))
 
 
+def _as_tensors(*values):
+    """The parameters as tensors, numbers made as torch's broadcast_all makes them: in the
+    first local tensor's floating dtype and on its device (so that Normal(loc_on_gpu, 1.0)
+    samples and scores there)."""
+    like = next((v for v in values if isinstance(v, Tensor) and not v.is_global), None)
+    if like is None:
+        return tuple(_as_tensor(v) for v in values)
+    dtype = like.dtype if like.is_floating_point() else None
+    return tuple(v if isinstance(v, Tensor) else tensor(float(v), dtype=dtype, device=like.device) for v in values)
+
+
 def _eps(t):
     from ._api import finfo
     return finfo(t.dtype).eps
+
+
+def _noise(draw, shape, like):
+    """draw (rand or randn) of `shape` in like's dtype and on like's device: samples are made
+    where their distribution's parameters are."""
+    return draw(*shape, dtype=like.dtype, device=like.device)
 
 
 def _shape(sample_shape):
@@ -117,7 +134,7 @@ class Bernoulli(Distribution):
         super().__init__(tuple(self.probs.shape))
 
     def _sample(self, shape):
-        return (rand(*shape, *self.batch_shape) < self.probs).to(self.probs.dtype)
+        return (rand(*shape, *self.batch_shape, device=self.probs.device) < self.probs).to(self.probs.dtype)
 
     def log_prob(self, value):
         # -BCE with logits: value * logits - softplus(logits), computed stably.
@@ -146,12 +163,12 @@ class Normal(Distribution):
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = _as_tensor(loc), _as_tensor(scale)
+        self.loc, self.scale = _as_tensors(loc, scale)
         shape = (self.loc + self.scale).shape
         super().__init__(tuple(shape))
 
     def rsample(self, sample_shape=()):
-        eps = randn(*_shape(sample_shape), *self.batch_shape, dtype=self.loc.dtype)
+        eps = _noise(randn, (*_shape(sample_shape), *self.batch_shape), self.loc)
         return self.loc + eps * self.scale
 
     def log_prob(self, value):
@@ -186,11 +203,11 @@ class Uniform(Distribution):
     has_rsample = True
 
     def __init__(self, low, high, validate_args=None):
-        self.low, self.high = _as_tensor(low), _as_tensor(high)
+        self.low, self.high = _as_tensors(low, high)
         super().__init__(tuple((self.low + self.high).shape))
 
     def rsample(self, sample_shape=()):
-        u = rand(*_shape(sample_shape), *self.batch_shape, dtype=self.low.dtype)
+        u = _noise(rand, (*_shape(sample_shape), *self.batch_shape), self.low)
         return self.low + u * (self.high - self.low)
 
     def log_prob(self, value):
@@ -215,11 +232,11 @@ class Laplace(Distribution):
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = _as_tensor(loc), _as_tensor(scale)
+        self.loc, self.scale = _as_tensors(loc, scale)
         super().__init__(tuple((self.loc + self.scale).shape))
 
     def rsample(self, sample_shape=()):
-        u = rand(*_shape(sample_shape), *self.batch_shape, dtype=self.loc.dtype) * 2 - 1
+        u = _noise(rand, (*_shape(sample_shape), *self.batch_shape), self.loc) * 2 - 1
         u = u.clamp(min=_eps(u) - 1)  # torch draws from (eps - 1, 1)
         return self.loc - self.scale * u.sign() * (-u.abs()).log1p()
 
@@ -255,7 +272,7 @@ class Exponential(Distribution):
         super().__init__(tuple(self.rate.shape))
 
     def rsample(self, sample_shape=()):
-        u = rand(*_shape(sample_shape), *self.batch_shape, dtype=self.rate.dtype)
+        u = _noise(rand, (*_shape(sample_shape), *self.batch_shape), self.rate)
         return -(1 - u).log() / self.rate
 
     def log_prob(self, value):
@@ -338,7 +355,7 @@ class MultivariateNormal(Distribution):
         return linalg.inv(self.covariance_matrix)
 
     def rsample(self, sample_shape=()):
-        eps = randn(*_shape(sample_shape), *self.batch_shape, *self.event_shape, dtype=self.loc.dtype)
+        eps = _noise(randn, (*_shape(sample_shape), *self.batch_shape, *self.event_shape), self.loc)
         return self.loc + (self.scale_tril @ eps.unsqueeze(-1)).squeeze(-1)
 
     def _half_log_det(self):
@@ -382,7 +399,7 @@ class Gamma(Distribution):
     """Gamma with `concentration` and `rate`."""
 
     def __init__(self, concentration, rate, validate_args=None):
-        self.concentration, self.rate = _as_tensor(concentration), _as_tensor(rate)
+        self.concentration, self.rate = _as_tensors(concentration, rate)
         super().__init__(tuple((self.concentration + self.rate).shape))
 
     def _sample(self, shape):
@@ -447,7 +464,7 @@ class Beta(Distribution):
 
     def __init__(self, concentration1, concentration0, validate_args=None):
         from ._ops_shape import stack
-        self.concentration1, self.concentration0 = _as_tensor(concentration1), _as_tensor(concentration0)
+        self.concentration1, self.concentration0 = _as_tensors(concentration1, concentration0)
         shape = (self.concentration1 + self.concentration0).shape
         self._dirichlet = Dirichlet(stack([self.concentration1.expand(*shape), self.concentration0.expand(*shape)], -1))
         super().__init__(tuple(shape))

@@ -192,9 +192,15 @@ def test_kernels_are_timed_only_when_profiling():
 
 
 def test_a_graph_on_the_gpu_prints_its_plan():
-    """Last in this file: printing a compiled GPU graph once crashed the process."""
+    """Last in this file: printing a compiled GPU graph once crashed the process. The earlier
+    tests' plans are collected first and the plan printed by itself, so that a crash's stack
+    says which of the two it was (the test device prints while its kernels run and plans are
+    collected: test_device.py)."""
+    import gc
     step = _graph_steps("cuda", 1, False)[2]
-    assert "traced nodes" in repr(step)
+    gc.collect()
+    text = str(step._compiled_last())  # CompiledGraph::str alone
+    assert "traced nodes" in text and repr(step).endswith(text)
 
 
 @pytest.mark.parametrize("moved", [False, True], ids=["device=", "to"])

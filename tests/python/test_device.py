@@ -218,6 +218,33 @@ def test_graphs_on_the_test_device_train_as_on_the_cpu_bit_for_bit(micro_batches
     assert (step_dev.compile_stats()["fused_chains"] >= 1) == fusion
 
 
+@pytest.mark.parametrize("micro_batches", [1, 3])
+@pytest.mark.parametrize("fusion", [True, False])
+def test_a_graph_on_the_test_device_prints_the_cpus_plan(micro_batches, fusion):
+    """Printing a compiled plan reads no device memory: on the test device, with its kernels
+    still running (a latency per kernel, the run not waited for) and earlier plans collected
+    meanwhile, it prints the CPU's plan on its placements (a compiled GPU graph's print
+    crashed once: docs/gpu.md)."""
+    import gc
+    step_cpu = _graph_steps("cpu", micro_batches, fusion)[2]
+    step_dev = _graph_steps("testdev", micro_batches, fusion)[2]
+    _graph_steps("testdev", micro_batches, not fusion)  # a plan to collect while printing
+    rng = np.random.default_rng(7)
+    x, y = rng.standard_normal((12, 6)).astype(np.float32), rng.integers(0, 3, 12)
+    step_cpu(mf.tensor(x), mf.tensor(y))
+    mf._C.set_testdev_latency_us(5000)
+    try:
+        loss = step_dev(mf.tensor(x, device="testdev"), mf.tensor(y, device="testdev"))
+        printed = repr(step_dev)
+        gc.collect()
+        assert repr(step_dev) == printed
+        loss.numpy()
+    finally:
+        mf._C.set_testdev_latency_us(0)
+    assert "traced nodes" in printed
+    assert printed == repr(step_cpu).replace('type="cpu"', 'type="testdev"')
+
+
 def test_a_graph_runs_on_one_device_type():
     class Add(mf.nn.Graph):
         def build(self, x, y):

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import meshflow as mf
+import meshflow.distributions as D
 import meshflow.nn as nn
 
 TESTDEV = mf.device("testdev:0")
@@ -387,3 +388,36 @@ def test_results_are_made_on_the_inputs_device(op):
     for a, b in zip(on_cpu, on_testdev, strict=True):
         assert b.device == TESTDEV
         assert a.dtype == b.dtype and np.array_equal(a.numpy(), b.numpy())
+
+
+def test_tensor_of_a_tensor_stays_on_its_device():
+    """torch.tensor(t) copies t where it is; device= still chooses."""
+    x = mf.arange(3.0, device=TESTDEV)
+    assert mf.tensor(x).device == TESTDEV and mf.tensor(x, device="cpu").device == mf.device("cpu")
+    assert np.array_equal(mf.tensor(x).numpy(), [0.0, 1.0, 2.0])
+
+
+_DISTRIBUTIONS = {
+    "Normal": lambda a, b: D.Normal(a, 1.5), "Uniform": lambda a, b: D.Uniform(a - 1, 2.0),
+    "Laplace": lambda a, b: D.Laplace(0.0, b), "Exponential": lambda a, b: D.Exponential(b),
+    "LogNormal": lambda a, b: D.LogNormal(a, b), "Bernoulli": lambda a, b: D.Bernoulli(b / 2),
+    "Cauchy": lambda a, b: D.Cauchy(a, 0.5), "StudentT": lambda a, b: D.StudentT(3.0, a, b),
+    "Geometric": lambda a, b: D.Geometric(b / 2), "Gamma": lambda a, b: D.Gamma(b, 2.0),
+    "Beta": lambda a, b: D.Beta(b, 1.0), "Poisson": lambda a, b: D.Poisson(b),
+    "Categorical": lambda a, b: D.Categorical(logits=a), "Binomial": lambda a, b: D.Binomial(4, probs=b / 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_DISTRIBUTIONS))
+def test_distributions_sample_and_score_where_their_parameters_are(name):
+    """A distribution of test-device parameters (numbers among them) samples and scores on the
+    test device, equal to the CPU's."""
+    def run(device):
+        a, b = (mf.tensor(v).to(device) for v in ([-0.5, 0.25, 1.0], [0.3, 0.9, 1.7]))
+        mf.manual_seed(4)
+        d = _DISTRIBUTIONS[name](a, b)
+        s = d.sample((2,))
+        return s, d.log_prob(s)
+    for a, b in zip(run(mf.device("cpu")), run(TESTDEV), strict=True):
+        assert b.device == TESTDEV, name
+        assert a.dtype == b.dtype and np.array_equal(a.numpy(), b.numpy()), name
