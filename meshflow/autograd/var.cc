@@ -218,6 +218,11 @@ void reduced_in_turn(const std::function<Tensor()>& issue) {
 class GradConversions {
  public:
   explicit GradConversions(int64_t bucket_bytes) : bucket_bytes_(bucket_bytes) {}
+  // The order of reductions ends with the backward pass, also one that an error (a hook's,
+  // an out of memory) ends: the last reduction's gradient is not held after it.
+  ~GradConversions() { last_reduction().reset(); }
+  GradConversions(const GradConversions&) = delete;
+  GradConversions& operator=(const GradConversions&) = delete;
 
   void add(const std::shared_ptr<VarImpl>& leaf, const Var& grad) {
     const Var leaf_var = VarAccess::wrap(leaf);
@@ -253,11 +258,9 @@ class GradConversions {
     if (b.bytes >= bucket_bytes_) issue(b);
   }
 
-  // Issues the buckets still filling, in the order they were opened. The order of
-  // reductions ends with the backward pass: the last one's gradient is not held after it.
+  // Issues the buckets still filling, in the order they were opened.
   void flush() {
     for (const std::string& key : order_) issue(buckets_[key]);
-    last_reduction().reset();
   }
 
  private:

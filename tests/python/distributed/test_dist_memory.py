@@ -2,9 +2,10 @@
 model over the limit raises mf.OutOfMemoryError on every rank (also where only one rank ran
 out, in its kernels or inside a collective's own buffers, on the CPU and the test device),
 which the program catches and goes on with a smaller batch, equal to one device; a
-checkpointed model's gradients equal the plain run's bitwise and one device's; and a GPT
-that does not fit a rank's limit under data parallelism trains under it with ZeRO stage 3
-and activation checkpointing, as on one device."""
+checkpointed model's gradients equal the plain run's bitwise and one device's; a backward
+that an error ends holds none of its gradients after it; and a GPT that does not fit a
+rank's limit under data parallelism trains under it with ZeRO stage 3 and activation
+checkpointing, as on one device."""
 import gc
 import os
 import sys
@@ -110,6 +111,43 @@ def test_out_of_memory_inside_a_collective_raises_on_every_rank_which_then_goes_
                                       np.arange(8 * world, dtype=np.float32).reshape(-1, 4))
     finally:
         mf.set_memory_limit(None, device=dev)
+
+
+def test_a_backward_that_an_error_ends_holds_none_of_its_gradients_after_it(world):
+    """backward() orders each gradient reduction after the one before it, holding the last
+    one issued; a backward that an error ends (here a hook's) holds it no longer either: the
+    gradients' memory goes back once the program drops them."""
+    if world < 2:
+        pytest.skip("gradient reductions need 2 ranks")
+    placement = world_mesh()
+    mf.manual_seed(0)
+    model = nn.Sequential(nn.Linear(64, 512), nn.GELU(), nn.Linear(512, 512))  # the last weight: 1 MiB
+    model.to_global(placement, lambda name, p: sbp.broadcast)
+    x = mf.randn(8 * world, 64, placement=placement, sbp=sbp.split(0))
+
+    def step(hook=None):
+        h = model[1](model[0](x))
+        if hook is not None:
+            h.register_hook(hook)
+        model[2](h).sum().backward()
+
+    def stop(grad):
+        raise RuntimeError("stopped by a hook")
+
+    previous = mf.set_grad_bucket_size(1)  # each gradient reduced as it is final
+    try:
+        step()  # warm
+        model.zero_grad(set_to_none=True)
+        mf.synchronize()
+        before = mf.memory_allocated()
+        with pytest.raises(RuntimeError, match="stopped by a hook"):
+            step(stop)  # after the last layer's gradients were reduced
+        assert model[2].weight.grad is not None
+        model.zero_grad(set_to_none=True)
+        mf.synchronize()
+        assert mf.memory_allocated() <= before
+    finally:
+        mf.set_grad_bucket_size(previous)
 
 
 class Block(nn.Module):
