@@ -283,8 +283,15 @@ def train(args, placement=None):
     step_graph = (TrainStep(model, [opt_decay, opt_plain], args.clip, micro_batches, args.checkpoint_activations)
                   if args.graph else None)
     # The peak over the steps alone: the setup's queued work (making and sharding the model)
-    # runs first.
-    mf.synchronize()
+    # runs first. An out of memory in it may strike one rank alone, where synchronize()
+    # raises it, and that rank alone would leave the run (the others then meet other calls
+    # than theirs in its collectives). The values it failed fail that rank's first loss,
+    # whose read raises it on every rank together: on several ranks it is left to that read.
+    try:
+        mf.synchronize()
+    except mf.OutOfMemoryError:
+        if mf.env.get_world_size() == 1:
+            raise
     mf.reset_peak_memory_stats(args.device)
     compile_peak = 0  # with --graph, the peak of the first step, which traces and compiles it
     for step in range(first, args.steps):

@@ -201,6 +201,28 @@ def gpt(layout, *options):
     return train.train(args, train.mesh(d, 1))
 
 
+def test_an_out_of_memory_of_one_rank_in_the_gpt_s_setup_raises_on_every_rank(world):
+    """An out of memory that strikes one rank alone while the example builds its model is
+    raised on every rank, at the first step's loss (the ranks agree there), not by that
+    rank alone at the wait for the setup (the others would go on into collectives that it
+    never makes, and the job ends in MPI's buffers); the next run then trains as usual."""
+    if world < 2:
+        pytest.skip("needs 2 ranks")
+    layout = f"{world}x1x1_{2 * world}_128x2"
+    gc.collect()
+    mf.synchronize()
+    mf.empty_cache()
+    if mf.env.get_rank() == 0:
+        mf.set_memory_limit(mf.memory_reserved() + 2 * MiB)  # the model's setup takes more
+    try:
+        with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
+            gpt(layout)
+    finally:
+        mf.set_memory_limit(None)
+    gc.collect()
+    assert np.all(np.isfinite(gpt(layout)["losses"]))
+
+
 def whole_run_peak(layout, *options, blocking=False):
     """The highest rank's peak memory over a whole run of gpt(), the model's setup included
     (a limit must let the lean run build its model too); `blocking`: each op run as it is
