@@ -12,6 +12,7 @@
 #include "meshflow/autograd/grad_api.h"
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
+#include "meshflow/core/error.h"
 #include "meshflow/vm/vm.h"
 
 namespace mf {
@@ -195,7 +196,16 @@ void gathered_one_at_a_time(const std::function<Tensor()>& issue) {
     issue();
     return;
   }
-  if (last_gather()) vm::wait(*last_gather());
+  if (last_gather()) {
+    // A wait for pace alone: an out of memory that made the gather fail may be this rank's
+    // alone, and raised here it would leave the others in the step's collectives. The values
+    // it failed carry it on to the step's read, where the ranks raise it together.
+    try {
+      vm::wait(*last_gather());
+    } catch (const std::exception& e) {
+      if (!is_out_of_memory(e.what())) throw;
+    }
+  }
   last_gather() = issue();
 }
 

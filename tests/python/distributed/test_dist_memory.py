@@ -193,6 +193,39 @@ def test_checkpointed_global_model_equals_the_plain_run_bitwise_and_one_device()
         np.testing.assert_allclose(a, b, rtol=2e-5, atol=1e-6)
 
 
+def test_an_out_of_memory_of_one_rank_in_a_stage_3_gather_raises_on_every_rank(world):
+    """ZeRO stage 3 waits for each parameter's gather before issuing the next (for pace); an
+    out of memory that failed one rank's gather is raised on every rank at the step's read,
+    not by that rank alone at that wait; the program then goes on."""
+    if world < 2:
+        pytest.skip("needs 2 ranks")
+    placement = world_mesh()
+    model = model_on(placement)
+    opt = mf.optim.SGD(model.parameters(), lr=0.1, zero_stage=3)
+
+    def step():
+        mf.manual_seed(1)
+        x = mf.randn(8 * world, 64, placement=placement, sbp=sbp.split(0))
+        loss = F.mse_loss(model(x), mf.zeros(8 * world, 64, placement=placement, sbp=sbp.split(0)))
+        value = loss.item()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        return value
+
+    step()  # warm: the parameters sharded
+    mf.synchronize()
+    mf.empty_cache()
+    if mf.env.get_rank() == 0:
+        mf.set_memory_limit(mf.memory_reserved() + MiB // 4)  # less than a gathered [2048, 64] weight
+    try:
+        with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
+            step()
+    finally:
+        mf.set_memory_limit(None)
+    assert np.isfinite(step())
+
+
 def gpt(layout, *options):
     """The example's GPT, 3 steps on the layout (on the first ranks of the world); its summary."""
     args = train.parse_args(["--layout", layout, "--steps", "3", "--block", "32", "--heads", "2", "--sample", "0",
