@@ -1,7 +1,8 @@
 """The per-rank memory limit and activation checkpointing on several ranks: a data-parallel
 model over the limit raises mf.OutOfMemoryError on every rank (also where only one rank ran
-out, in its kernels or inside a collective's own buffers, on the CPU and the test device),
-which the program catches and goes on with a smaller batch, equal to one device; a
+out, in its kernels or inside a collective's own buffers, on the CPU and the test device; in
+a ZeRO stage 3 gather; in the example GPT's setup), which the program catches and goes on
+with a smaller batch, equal to one device; a
 checkpointed model's gradients equal the plain run's bitwise and one device's; a backward
 that an error ends holds none of its gradients after it; and a GPT that does not fit a
 rank's limit under data parallelism trains under it with ZeRO stage 3 and activation
