@@ -282,6 +282,10 @@ def train(args, placement=None):
     tokens_per_step = batch * args.block
     step_graph = (TrainStep(model, [opt_decay, opt_plain], args.clip, micro_batches, args.checkpoint_activations)
                   if args.graph else None)
+    # The peak over the steps alone: the setup's queued work (making and sharding the model)
+    # runs first. (An out of memory in it, on several ranks, is raised at the first loss
+    # read, on every rank: synchronize() leaves it to a read the ranks agree on.)
+    mf.synchronize()
     mf.reset_peak_memory_stats(args.device)
     compile_peak = 0  # with --graph, the peak of the first step, which traces and compiles it
     for step in range(first, args.steps):

@@ -12,6 +12,7 @@
 #include "meshflow/autograd/grad_api.h"
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
+#include "meshflow/core/error.h"
 #include "meshflow/vm/vm.h"
 
 namespace mf {
@@ -169,6 +170,49 @@ void add_to_grad(VarImpl& leaf, Var grad) {
   }
 }
 
+// Compute runs ahead of the comm stream, and what it makes for a collective waits there,
+// holding its memory; so the collectives of a step each start once the one before them has
+// run. ZeRO stage 3's gathers (Var::for_use, and again in backward) are issued one at a
+// time: the host waits for the gather before (as FSDP's limit_all_gathers), so it stays
+// within about a layer of the VM and no more than two layers are gathered at once. The
+// reductions of gradients during backward (data parallelism's buckets, ZeRO's
+// reduce-scatters into shards) order the compute issued after them behind the reduction
+// before them, on the device (vm::order_compute_after), so the host does not wait and a
+// backward holds at most about two partial gradients waiting for their reduction. The
+// last gather stays referenced until the next, the last reduction until the end of its
+// backward; never destroyed, so nothing is freed after the VM at exit.
+std::optional<Tensor>& last_gather() {
+  thread_local auto* last = new std::optional<Tensor>;
+  return *last;
+}
+std::optional<Tensor>& last_reduction() {
+  thread_local auto* last = new std::optional<Tensor>;
+  return *last;
+}
+
+// Runs `issue`, which issues a gather and returns (a local part of) its result.
+void gathered_one_at_a_time(const std::function<Tensor()>& issue) {
+  if (conversion_tracer()) {  // traced: a graph orders them (graph/zero.h)
+    issue();
+    return;
+  }
+  // A wait for pace alone, raising nothing: a gather's error (an out of memory may be this
+  // rank's alone, which raised here would leave the others in the step's collectives) goes
+  // on with the values it failed to the step's read, where the ranks raise it together.
+  if (last_gather()) vm::wait_run(*last_gather());
+  last_gather() = issue();
+}
+
+// Runs `issue`, which issues a reduction of gradients and returns (a local part of) its result.
+void reduced_in_turn(const std::function<Tensor()>& issue) {
+  if (conversion_tracer()) {
+    issue();
+    return;
+  }
+  if (last_reduction()) vm::order_compute_after(*last_reduction());
+  last_reduction() = issue();
+}
+
 // Converts leaves' final gradients to the leaves' layouts during backward. A conversion
 // that fuses (boxing::fusion_key: all-reduces, whatever the layout) waits in the bucket of
 // its key until the bucket holds bucket_bytes, and the bucket goes as one comm
@@ -178,6 +222,11 @@ void add_to_grad(VarImpl& leaf, Var grad) {
 class GradConversions {
  public:
   explicit GradConversions(int64_t bucket_bytes) : bucket_bytes_(bucket_bytes) {}
+  // The order of reductions ends with the backward pass, also one that an error (a hook's,
+  // an out of memory) ends: the last reduction's gradient is not held after it.
+  ~GradConversions() { last_reduction().reset(); }
+  GradConversions(const GradConversions&) = delete;
+  GradConversions& operator=(const GradConversions&) = delete;
 
   void add(const std::shared_ptr<VarImpl>& leaf, const Var& grad) {
     const Var leaf_var = VarAccess::wrap(leaf);
@@ -190,7 +239,16 @@ class GradConversions {
     std::shared_ptr<const boxing::Plan> plan = boxing::cached_plan(g.shape(), g.dtype(), g.layout(), to);
     std::optional<std::string> key = bucket_bytes_ > 0 ? boxing::fusion_key(*plan) : std::nullopt;
     if (!key) {
-      add_to_grad(*leaf, in_layout_of(grad, leaf_var));
+      if (!leaf->grad_layout) {
+        add_to_grad(*leaf, in_layout_of(grad, leaf_var));
+        return;
+      }
+      Var reduced;
+      reduced_in_turn([&] {
+        reduced = in_layout_of(grad, leaf_var);
+        return reduced.global().local();
+      });
+      add_to_grad(*leaf, reduced);
       return;
     }
     *key += dtype_name(g.dtype());
@@ -219,7 +277,11 @@ class GradConversions {
 
   static void issue(Bucket& b) {
     if (b.leaves.empty()) return;
-    std::vector<Tensor> locals = launch_fused_boxing(b.plan, b.grads, "grad_bucket");
+    std::vector<Tensor> locals;
+    reduced_in_turn([&] {
+      locals = launch_fused_boxing(b.plan, b.grads, "grad_bucket");
+      return locals.front();
+    });
     for (size_t i = 0; i < b.leaves.size(); ++i) {
       VarImpl& leaf = *b.leaves[i];
       const GlobalTensor& l = std::get<GlobalTensor>(leaf.value);
@@ -319,26 +381,6 @@ void check_zero_layout(const VarImpl& impl, const std::optional<boxing::Layout>&
   }
 }
 
-// ZeRO stage 3's gathers (Var::for_use, and again in backward) are issued one at a time:
-// each waits for the one before it to have run. Queued work holds its memory, and the host
-// would otherwise queue a whole backward's gathers and partial gradients before the VM runs
-// the first, so the peak would hold every layer's; this keeps the host within about a layer
-// of the VM. The last gather stays referenced until the next one (a layer's memory); never
-// destroyed, so nothing is freed after the VM at exit.
-std::optional<Tensor>& last_gather() {
-  thread_local auto* last = new std::optional<Tensor>;
-  return *last;
-}
-
-GlobalTensor gathered_one_at_a_time(const std::function<GlobalTensor()>& gather) {
-  if (conversion_tracer()) return gather();  // traced: a graph orders its gathers (graph/zero.h)
-  // Paces this rank's issue, not a read: a failed gather's error goes on with its output.
-  if (last_gather()) vm::wait_run(*last_gather());
-  GlobalTensor out = gather();
-  last_gather() = out.local();
-  return out;
-}
-
 }  // namespace
 
 void Var::set_data(const Var& value) {
@@ -369,7 +411,7 @@ Var Var::for_use() const {
   Var used;
   gathered_one_at_a_time([&] {
     used = to_global(*this, impl.use_layout->placement, impl.use_layout->nd_sbp, false);
-    return used.global();
+    return used.global().local();
   });
   used.impl_->used_from = impl_;
   return used;
@@ -504,8 +546,12 @@ Var SavedVar::value() const {
                              std::to_string(regather_version_) + "); expected the optimizer step after backward");
   }
   const GlobalTensor& source = std::get<GlobalTensor>(regather_source_->value);
-  return Var(gathered_one_at_a_time(
-      [&] { return convert(source, regather_layout_->placement, regather_layout_->nd_sbp); }));
+  std::optional<GlobalTensor> gathered;
+  gathered_one_at_a_time([&] {
+    gathered = convert(source, regather_layout_->placement, regather_layout_->nd_sbp);
+    return gathered->local();
+  });
+  return Var(*gathered);
 }
 
 Var SavedVar::unpack() const {

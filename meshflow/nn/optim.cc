@@ -526,7 +526,9 @@ Var clip_grad_norm(const std::vector<Var>& params, double max_norm) {
     Var g = p.grad();
     if (!g.defined()) continue;
     const bool elsewhere = global && !(g.global().placement() == sums[0].global().placement());
-    g.set_data(fn::mul(g, elsewhere ? replicated_on(scale, g.global().placement()) : scale));
+    // Over the gradient's memory: a scaled copy of every gradient would be held beside the
+    // old ones while queued work still reads them.
+    g.set_data(update_in_place("mul", {g, elsewhere ? replicated_on(scale, g.global().placement()) : scale}, {}, {0})[0]);
   }
   return norm;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -164,6 +165,7 @@ class Machine {
 
   // `raise`: the tensor's error, counted as raised; else it stays with the tensor.
   void wait(const Tensor& t, bool raise) {
+    drop_while_waiting(*t.storage());
     t.storage()->wait_done();
     wait_for_writes(*t.storage());
     drop_retired();
@@ -199,7 +201,6 @@ class Machine {
   // instructions, so that the outputs of up to kMaxInFlight queued instructions are not all
   // held at once when the wait ends.
   void run_all() {
-    constexpr size_t kDropEvery = 64;
     for (size_t i = kDropEvery; i < in_flight_.size(); i += kDropEvery) {
       in_flight_[i]->synchronize();
       drop_retired();
@@ -209,6 +210,11 @@ class Machine {
     for (device::Device* d : others_) d->synchronize();
     drop_retired();
   }
+
+  // How many retired instructions a long wait lets pile up before dropping them.
+  static constexpr size_t kDropEvery = 8;
+  // Yields before a wait sleeps (as Storage::wait_done's): most waits are short.
+  static constexpr int kYieldsBeforeSleep = 16;
 
   static bool env_flag(const char* name) {
     const char* v = std::getenv(name);
@@ -372,6 +378,9 @@ class Machine {
     retired_.push_back(ins);
     any_retired_.store(true, std::memory_order_release);
     if (trace_) spans_.push_back({ins->name, ins->kind, start, now_us()});
+    if (waiting_ && (retired_.size() >= kDropEvery || (awaited_ && produces(*ins, *awaited_)))) {
+      retired_cv_.notify_one();
+    }
   }
 
   // Produces an instruction's outputs from its results, or fails them with its error (or
@@ -409,6 +418,10 @@ class Machine {
         out.fulfill(r.data(), owner ? owner : std::shared_ptr<void>(r.storage()));
       }
     }
+  }
+
+  static bool produces(const Instruction& ins, const Storage& s) {
+    return std::any_of(ins.outputs.begin(), ins.outputs.end(), [&](const Tensor& t) { return t.storage().get() == &s; });
   }
 
   static const Shape& shape_of(const Tensor& t) { return t.shape(); }
@@ -483,6 +496,40 @@ class Machine {
     drop_retired();
   }
 
+  // Waits for `s`, dropping what retires meanwhile, every kDropEvery instructions and when
+  // `s`'s producer retires. A read waits for all the work queued before it (a step's), and
+  // the values that work makes and frees would otherwise all be held until the wait ends.
+  void drop_while_waiting(const Storage& s) {
+    drop_while_waiting([&s] { return s.is_ready(); }, &s);
+  }
+  // The same until `ready()`; run() (a retirement) or wake() tells it to look again.
+  void drop_while_waiting(const std::function<bool()>& ready, const Storage* awaited) {
+    for (int i = 0; i < kYieldsBeforeSleep && !ready(); ++i) std::this_thread::yield();
+    while (!ready()) {
+      // Once every queued instruction has run, nothing retires any more (what is awaited
+      // comes from elsewhere, a graph's actors): the caller's own wait follows.
+      while (!in_flight_.empty() && in_flight_.front()->query()) in_flight_.pop_front();
+      if (in_flight_.empty()) return;
+      std::vector<std::shared_ptr<Instruction>> done;
+      std::unique_lock<std::mutex> lock(mu_);
+      awaited_ = awaited;
+      waiting_ = true;
+      // The timeout looks again at what is in flight.
+      retired_cv_.wait_for(lock, std::chrono::milliseconds(1),
+                           [&] { return retired_.size() >= kDropEvery || ready(); });
+      awaited_ = nullptr;
+      waiting_ = false;
+      done.swap(retired_);
+      any_retired_.store(false, std::memory_order_relaxed);
+      lock.unlock();
+    }
+  }
+
+  void wake() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (waiting_) retired_cv_.notify_one();
+  }
+
   // Drops retired instructions on this (the issuing) thread, outside the lock.
   void drop_retired() {
     if (!any_retired_.load(std::memory_order_acquire)) return;  // most launches find none
@@ -515,6 +562,7 @@ class Machine {
       return;
     }
     std::exception_ptr error;
+    std::atomic<bool> finished{false};
     auto event = device_.create_event();
     s.launch([&] {
       try {
@@ -522,8 +570,12 @@ class Machine {
       } catch (...) {
         error = std::current_exception();
       }
+      finished.store(true);
+      wake();
     });
     s.record(*event);
+    // Behind the queued collectives: what retires meanwhile is dropped (drop_while_waiting).
+    if (issuing_here()) drop_while_waiting([&finished] { return finished.load(); }, nullptr);
     event->synchronize();
     if (error) std::rethrow_exception(error);
   }
@@ -578,6 +630,9 @@ class Machine {
   std::mutex mu_;
   std::vector<std::shared_ptr<Instruction>> retired_;  // GUARDED_BY(mu_)
   std::atomic<bool> any_retired_{false};               // !retired_.empty(), read without the lock
+  std::condition_variable retired_cv_;                  // with mu_: wakes drop_while_waiting
+  const Storage* awaited_ = nullptr;                    // GUARDED_BY(mu_): what it waits for
+  bool waiting_ = false;                                // GUARDED_BY(mu_): whether it waits
   std::exception_ptr pending_error_;                    // GUARDED_BY(mu_)
   std::exception_ptr deferred_out_of_memory_;           // GUARDED_BY(mu_); note_error
   std::vector<TraceSpan> spans_;                             // GUARDED_BY(mu_)
@@ -699,6 +754,12 @@ void wait(const Tensor& t) {
 void wait_run(const Tensor& t) {
   Issuing issuing;
   machine().wait(t, /*raise=*/false);
+}
+void order_compute_after(const Tensor& t) {
+  Flags flags;
+  flags.device = &device::of(t.memory());
+  launch("order after", device::StreamKind::kCompute, {t}, {},
+         [](const std::vector<Tensor>&) { return std::vector<Tensor>{}; }, flags);
 }
 void forget_out_of_memory() {
   Issuing issuing;

@@ -23,9 +23,10 @@
 // kernels in host memory) make their outputs as they run.
 //
 // Lifetimes: an instruction holds its inputs and outputs until it has run; it is then
-// retired, and the issuing thread drops it at its next launch or synchronize, so storage
-// goes back to the caching allocator only after its last use, and never on a worker (a
-// tensor wrapping a NumPy array must be released under the GIL).
+// retired, and the issuing thread drops it at its next launch, and every few retirements
+// while it waits (wait(), synchronize(), a collective of its own), so storage goes back to
+// the caching allocator soon after its last use, and never on a worker (a tensor wrapping a
+// NumPy array must be released under the GIL).
 //
 // Errors: a body that throws fails its outputs (zeros of the right shape plus the error,
 // prefixed with the instruction's name); instructions reading failed inputs skip their
@@ -167,6 +168,9 @@ void wait(const Tensor& t);
 // Waits for `t` to be made, raising nothing: its error stays with it for its readers. For
 // the waits that pace work issued ahead (the VM's own), which every rank need not make.
 void wait_run(const Tensor& t);
+// Makes what is issued on the compute stream of `t`'s device from now on run after `t` is
+// made, without waiting here: bounds how far compute runs ahead of a slower stream.
+void order_compute_after(const Tensor& t);
 // Waits for every stream, then counts an out of memory not raised yet as raised: the ranks
 // have agreed to raise one together at a read (global_tensor.h, gather_full), which stands
 // for every out of memory of the work issued before it, on every rank.

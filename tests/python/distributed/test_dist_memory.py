@@ -1,10 +1,12 @@
 """The per-rank memory limit and activation checkpointing on several ranks: a data-parallel
 model over the limit raises mf.OutOfMemoryError on every rank (also where only one rank ran
-out, in its kernels or inside a collective's own buffers, on the CPU and the test device),
-which the program catches and goes on with a smaller batch, equal to one device; a
-checkpointed model's gradients equal the plain run's bitwise and one device's; and a GPT
-that does not fit a rank's limit under data parallelism trains under it with ZeRO stage 3
-and activation checkpointing, as on one device."""
+out, in its kernels or inside a collective's own buffers, on the CPU and the test device; in
+a ZeRO stage 3 gather; in the example GPT's setup), which the program catches and goes on
+with a smaller batch, equal to one device; a
+checkpointed model's gradients equal the plain run's bitwise and one device's; a backward
+that an error ends holds none of its gradients after it; and a GPT that does not fit a
+rank's limit under data parallelism trains under it with ZeRO stage 3 and activation
+checkpointing, as on one device."""
 import gc
 import os
 import sys
@@ -160,6 +162,43 @@ def test_out_of_memory_on_one_rank_waits_for_a_read_every_rank_makes(blocking):
     assert step().item() == expected  # the parameters as they were before the failed step
 
 
+def test_a_backward_that_an_error_ends_holds_none_of_its_gradients_after_it(world):
+    """backward() orders each gradient reduction after the one before it, holding the last
+    one issued; a backward that an error ends (here a hook's) holds it no longer either: the
+    gradients' memory goes back once the program drops them."""
+    if world < 2:
+        pytest.skip("gradient reductions need 2 ranks")
+    placement = world_mesh()
+    mf.manual_seed(0)
+    model = nn.Sequential(nn.Linear(64, 512), nn.GELU(), nn.Linear(512, 512))  # the last weight: 1 MiB
+    model.to_global(placement, lambda name, p: sbp.broadcast)
+    x = mf.randn(8 * world, 64, placement=placement, sbp=sbp.split(0))
+
+    def step(hook=None):
+        h = model[1](model[0](x))
+        if hook is not None:
+            h.register_hook(hook)
+        model[2](h).sum().backward()
+
+    def stop(grad):
+        raise RuntimeError("stopped by a hook")
+
+    previous = mf.set_grad_bucket_size(1)  # each gradient reduced as it is final
+    try:
+        step()  # warm
+        model.zero_grad(set_to_none=True)
+        mf.synchronize()
+        before = mf.memory_allocated()
+        with pytest.raises(RuntimeError, match="stopped by a hook"):
+            step(stop)  # after the last layer's gradients were reduced
+        assert model[2].weight.grad is not None
+        model.zero_grad(set_to_none=True)
+        mf.synchronize()
+        assert mf.memory_allocated() <= before
+    finally:
+        mf.set_grad_bucket_size(previous)
+
+
 class Block(nn.Module):
     def __init__(self, width):
         super().__init__()
@@ -211,6 +250,28 @@ def gpt(layout, *options):
     return train.train(args, train.mesh(d, 1))
 
 
+def test_an_out_of_memory_of_one_rank_in_the_gpt_s_setup_raises_on_every_rank(world):
+    """An out of memory that strikes one rank alone while the example builds its model is
+    raised on every rank, at the first step's loss (the ranks agree there), not by that
+    rank alone at the wait for the setup (the others would go on into collectives that it
+    never makes, and the job ends in MPI's buffers); the next run then trains as usual."""
+    if world < 2:
+        pytest.skip("needs 2 ranks")
+    layout = f"{world}x1x1_{2 * world}_128x2"
+    gc.collect()
+    mf.synchronize()
+    mf.empty_cache()
+    if mf.env.get_rank() == 0:
+        mf.set_memory_limit(mf.memory_reserved() + 2 * MiB)  # the model's setup takes more
+    try:
+        with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
+            gpt(layout)
+    finally:
+        mf.set_memory_limit(None)
+    gc.collect()
+    assert np.all(np.isfinite(gpt(layout)["losses"]))
+
+
 def whole_run_peak(layout, *options, blocking=False):
     """The highest rank's peak memory over a whole run of gpt(), the model's setup included
     (a limit must let the lean run build its model too); `blocking`: each op run as it is
@@ -229,9 +290,6 @@ def whole_run_peak(layout, *options, blocking=False):
     return int(mine.to_global(placement=world_mesh(), sbp=sbp.split(0)).numpy().max())
 
 
-@pytest.mark.skip(reason="known defect: the lean run's asynchronous peak varies with timing (7.7 to 11.3 MB in "
-                         "runs of this test on 2 ranks), so under a limit between it and plain data parallelism's it "
-                         "runs out about 1 run in 4; the issuing thread keeps retired work while it waits (issue 36)")
 def test_a_gpt_over_the_limit_under_data_parallelism_trains_with_stage_3_and_checkpointing(world):
     """The floor of issue 36: under one limit on every rank, plain data parallelism raises
     an out of memory on every rank (nothing hangs), and ZeRO stage 3 with every block
@@ -243,12 +301,12 @@ def test_a_gpt_over_the_limit_under_data_parallelism_trains_with_stage_3_and_che
     layout = f"{world}x1x1_{4 * world}_128x2"
     reference = gpt("1x1x1" + layout[5:])["losses"]
     # The limit lies between the least plain data parallelism needs (ops run as issued) and
-    # the most the lean run takes as it runs (asynchronously), so that it decides alike in
-    # every run whatever the timing.
+    # what the lean run took as it ran (asynchronously), nearer the first: an asynchronous
+    # run's peak varies with how far the host runs ahead, the least plain need does not.
     lean = whole_run_peak(layout, "--zero", "3", "--checkpoint-activations")
     plain = whole_run_peak(layout, blocking=True)
     assert lean < 0.9 * plain, (lean, plain)
-    limit = str((lean + plain) // 2)
+    limit = str(lean + 2 * (plain - lean) // 3)
     try:
         try:
             gpt(layout, "--memory-limit", limit)
