@@ -16,10 +16,11 @@ are a broadcast tensor on the mask's placement.
 import builtins
 import numbers
 import operator
+import warnings
 
 import numpy as _np
 
-from . import _C
+from . import _C, _dtype
 from ._ops_creation import arange, full
 from ._ops_shape import _getitem as _basic_getitem
 from ._ops_shape import _slice_attrs
@@ -142,6 +143,11 @@ def _as_index_item(x, item):
     if isinstance(item, numbers.Integral):
         return "basic", operator.index(item)
     if isinstance(item, Tensor):
+        if item.dtype == _dtype.uint8:
+            # torch still takes a uint8 index as a mask (masks predate bool), with this warning
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+                          "instead.", UserWarning, stacklevel=4)
+            item = item.bool()
         if _is_bool(item):
             return ("true" if item.item() else "false", None) if item.ndim == 0 else ("mask", item)
         if not _is_integer(item):

@@ -229,3 +229,20 @@ def test_gammainc_gammaincc_as_torch_s():
     assert np.allclose(xs.grad.numpy(), [-d for d in density], rtol=1e-12)  # P' - 2 P'
     with pytest.raises(ValueError, match="no derivative with respect to a"):
         mf.special.gammainc(mf.tensor([2.0], requires_grad=True), 1.0).backward()
+
+
+# ---- a uint8 index is a mask, as torch's (deprecated there, with its warning)
+
+def test_uint8_index_is_a_mask_with_torch_s_warning():
+    a = np.arange(10.0).reshape(5, 2)
+    keep = np.array([1, 0, 1, 0, 1], np.uint8)
+    x = mf.tensor(a)
+    with pytest.warns(UserWarning, match="indexing with dtype torch.uint8 is now deprecated"):
+        got = x[mf.tensor(keep)]
+    assert np.array_equal(got.numpy(), a[keep.astype(bool)])  # rows 0, 2, 4, not rows 1, 0, 1, 0, 1
+    y = x.clone()
+    with pytest.warns(UserWarning):
+        y[mf.tensor(keep)] = -1.0
+    b = a.copy()
+    b[keep.astype(bool)] = -1.0
+    assert np.array_equal(y.numpy(), b)
