@@ -41,7 +41,9 @@ def _broadcast_sbp(x):
 
 def _placed_like(x, t):
     """Tensor t where x is: on x's device, or on x's placement (t's layout kept when it is
-    there already, else broadcast)."""
+    there already, else broadcast). A global t beside a local x stays global: the op takes x
+    as broadcast on t's placement, as every op takes a local beside a global (so a global
+    source keeps its gradient, and the result is global, as DTensor's implicit replication)."""
     if x.is_global and t.is_global and t.placement == x.placement:
         return t
     if x.is_global:
@@ -49,7 +51,7 @@ def _placed_like(x, t):
             return t.to_global(placement=x.placement, sbp=_broadcast_sbp(x))
         return Tensor(_C.global_from_full(t.to("cpu")._impl.local_tensor, x._impl.placement, _broadcast_sbp(x)))
     if t.is_global:
-        t = Tensor(_C.Var(_C.gather_full(t._impl)))
+        return t  # the op takes the local x beside it as broadcast (implicit replication)
     return t.to(x.device)
 
 

@@ -36,3 +36,29 @@ def test_special_functions_of_the_fifth_round_split_equal_one_device(name, ranks
         want = f(mf.tensor(orders), mf.tensor(x)).numpy()
         got = f(mf.tensor(orders, placement=p, sbp=_sbp(p, 1)), mf.tensor(x, placement=p, sbp=_sbp(p, 1)))
         assert np.allclose(got.numpy(), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name, ranks", MESHES, ids=[m[0] for m in MESHES])
+def test_index_writes_of_a_global_source_into_a_local_tensor_keep_its_gradient(name, ranks, world):
+    # torch.zeros(...).index_add(0, idx, source) in a forward whose source is global: the local
+    # zeros is taken as broadcast (it was given the source's values gathered, without gradient)
+    p = _placement(ranks, world)
+    src = np.arange(12.0).reshape(3, 4)
+    weights = np.arange(1.0, 5.0)
+    writes = [
+        lambda s: mf.zeros(3, 4, dtype=mf.float64).index_add(0, mf.tensor([0, 0, 2]), s * 1.5),
+        lambda s: mf.zeros(3, 4, dtype=mf.float64).index_copy(0, mf.tensor([2, 1, 0]), s),
+        lambda s: mf.zeros(3, 4, dtype=mf.float64).scatter_add(0, mf.tensor([[0, 1, 2, 0]] * 3), s),
+        lambda s: mf.zeros(3, 4, dtype=mf.float64).masked_scatter(mf.tensor([[True, False] * 2] * 3), s),
+        lambda s: mf.zeros(3, 4, dtype=mf.float64).index_put((mf.tensor([0, 2]),), s[:2]),
+    ]
+    for write in writes:
+        local = mf.tensor(src, requires_grad=True)
+        want = write(local)
+        (want.sin() * mf.tensor(weights)).sum().backward()
+        glob = mf.tensor(src, placement=p, sbp=_sbp(p, 0), requires_grad=True)
+        got = write(glob)
+        assert got.requires_grad and got.is_global
+        (got.sin() * mf.tensor(weights)).sum().backward()
+        assert np.allclose(got.numpy(), want.numpy(), rtol=1e-12)
+        assert np.allclose(glob.grad.numpy(), local.grad.numpy(), rtol=1e-12)
