@@ -246,3 +246,25 @@ def test_uint8_index_is_a_mask_with_torch_s_warning():
     b = a.copy()
     b[keep.astype(bool)] = -1.0
     assert np.array_equal(y.numpy(), b)
+
+
+# ---- torch.save of scheduler states (a Counter of milestones) and defaultdicts to a .pt file
+
+def test_save_to_a_pt_file_keeps_counters_and_defaultdicts(tmp_path):
+    import collections
+    m = nn.Linear(2, 2)
+    opt = mf.optim.SGD(m.parameters(), lr=0.1)
+    sched = mf.optim.lr_scheduler.MultiStepLR(opt, [2, 4], 0.3)
+    state = {"m": m.state_dict(), "s": sched.state_dict(), "d": collections.defaultdict(list, {"a": [1, 2]})}
+    mf.save(state, str(tmp_path / "ck.pt"))  # raised: a Counter rebuilt from its pairs counted them
+    back = mf.load(str(tmp_path / "ck.pt"))
+    assert dict(back["s"]["milestones"]) == {2: 1, 4: 1} and dict(back["d"]) == {"a": [1, 2]}
+    assert np.array_equal(back["m"]["weight"].numpy(), m.weight.detach().numpy())
+    sched2 = mf.optim.lr_scheduler.MultiStepLR(mf.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.1), [9], 0.5)
+    sched2.load_state_dict(back["s"])
+    lrs = []
+    for _ in range(5):
+        sched2.optimizer.step()
+        sched2.step()
+        lrs.append(round(sched2.get_last_lr()[0], 6))
+    assert lrs == [0.1, 0.03, 0.03, 0.009, 0.009]

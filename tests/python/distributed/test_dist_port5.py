@@ -6,7 +6,7 @@ import pytest
 
 import meshflow as mf
 
-from global_check import MESHES, _placement, _same_as_local, _sbp  # noqa: F401
+from global_check import MESHES, B, _placement, _same_as_local, _sbp  # noqa: F401
 
 
 @pytest.mark.parametrize("name, ranks", MESHES, ids=[m[0] for m in MESHES])
@@ -62,3 +62,26 @@ def test_index_writes_of_a_global_source_into_a_local_tensor_keep_its_gradient(n
         (got.sin() * mf.tensor(weights)).sum().backward()
         assert np.allclose(got.numpy(), want.numpy(), rtol=1e-12)
         assert np.allclose(glob.grad.numpy(), local.grad.numpy(), rtol=1e-12)
+
+
+def test_a_data_parallel_state_saves_to_a_file_object(world):
+    # torch.save(state, io.BytesIO()) of a model broadcast over every rank, with its optimizer
+    # and scheduler (a Counter of milestones), as a checkpoint-and-resume loop writes it
+    import io
+    p = mf.placement("cpu", ranks=list(range(world)))
+    m = mf.nn.Linear(3, 2)
+    m.to_global(p, [B] * len(p.hierarchy))
+    opt = mf.optim.Adam(m.parameters(), lr=0.1)
+    sched = mf.optim.lr_scheduler.MultiStepLR(opt, [2], 0.5)
+    x = mf.tensor(np.ones((4, 3)), dtype=mf.float32, placement=p, sbp=_sbp(p, 0))
+    m(x).sum().backward()
+    opt.step()
+    sched.step()
+    buf = io.BytesIO()
+    mf.save({"m": m.state_dict(), "o": opt.state_dict(), "s": sched.state_dict()}, buf)  # raised
+    buf.seek(0)
+    back = mf.load(buf)
+    assert not back["m"]["weight"].is_global
+    assert np.allclose(back["m"]["weight"].numpy(), m.weight.numpy())
+    assert np.allclose(back["o"]["state"][0]["exp_avg"].numpy(), opt.state_dict()["state"][0]["exp_avg"].numpy())
+    assert dict(back["s"]["milestones"]) == {2: 1}
