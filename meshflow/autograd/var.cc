@@ -152,9 +152,52 @@ std::atomic<int64_t> bucket_bytes{1 << 20};  // bench/overlap_bench.py: 0.25-1 M
 thread_local const std::function<void(const VarImpl*, const Var&)>* grad_sink = nullptr;
 std::atomic<int64_t> next_hook_id{1};
 
+// The storages this thread's backward has made leaves' gradients of, and its seed's
+// (DeliveredStorages, while a backward runs; null otherwise).
+thread_local std::unordered_set<const void*>* delivered_storages = nullptr;
+
+class DeliveredStorages {
+ public:
+  explicit DeliveredStorages(const Var& seed) : previous_(delivered_storages) {
+    if (seed.defined()) seen_.insert(storage_of(seed));
+    delivered_storages = &seen_;
+  }
+  ~DeliveredStorages() { delivered_storages = previous_; }
+  DeliveredStorages(const DeliveredStorages&) = delete;
+  DeliveredStorages& operator=(const DeliveredStorages&) = delete;
+
+  static const void* storage_of(const Var& v) {
+    return v.is_global() ? v.global().local().storage().get() : v.local().storage().get();
+  }
+
+ private:
+  std::unordered_set<const void*> seen_;
+  std::unordered_set<const void*>* previous_;
+};
+
+// `grad` as a leaf's first gradient: a Var of the leaf's own, over memory of its own where
+// the memory is another leaf's gradient of this backward or its seed (an add's backward
+// hands one gradient to both inputs; a view's keeps the memory), so that a write into one
+// .grad (p.grad[i] = 0, which writes memory) changes no other tensor, as torch's.
+Var own_gradient(const Var& grad) {
+  if (delivered_storages == nullptr || delivered_storages->insert(DeliveredStorages::storage_of(grad)).second) {
+    return grad.detach();
+  }
+  const Tensor& local = grad.is_global() ? grad.global().local() : grad.local();
+  const Tensor copy = add_async(Tensor::zeros(local.shape(), local.dtype(), local.memory()), local);
+  if (!grad.is_global()) return Var(copy);
+  const GlobalTensor& g = grad.global();
+  return Var(GlobalTensor(g.shape(), g.placement(), g.nd_sbp(), copy));
+}
+
 // leaf.grad += grad (after the leaf's hooks; to the sink instead while one is set), told
 // to a graph tracer (which runs what reads gradients once per step when the step is split
-// into micro-batches).
+// into micro-batches). As torch's AccumulateGrad, a leaf's .grad is a tensor of its own that
+// later backwards add into in place: a first gradient is held by a Var of the leaf's own
+// (the one an add's backward hands to both of its inputs must not be two leaves' .grad, nor
+// the seed a caller passed, or p.grad.mul_(c) in one would change the others), and the sum
+// is stored into that Var, so that `g = p.grad` sees what a later backward adds. Recorded
+// sums (create_graph) and traced ones (a graph) make a new Var, as before.
 void add_to_grad(VarImpl& leaf, Var grad) {
   for (const auto& hook : leaf.hooks) {
     Var replaced = hook.second(grad);  // an undefined result keeps the gradient
@@ -164,7 +207,13 @@ void add_to_grad(VarImpl& leaf, Var grad) {
     (*grad_sink)(&leaf, grad);
     return;
   }
-  leaf.grad = accumulate(leaf.grad, grad);
+  const bool in_place = leaf.grad.defined() && !grad_mode && !conversion_tracer();
+  if (in_place) {
+    leaf.grad.set_data(accumulate(leaf.grad, grad));
+  } else {
+    leaf.grad = accumulate(leaf.grad, grad);
+    if (!leaf.grad.requires_grad()) leaf.grad = own_gradient(leaf.grad);
+  }
   if (ConversionTracer* tracer = conversion_tracer(); tracer && leaf.grad.is_global()) {
     tracer->trace_leaf_gradient(&leaf, leaf.grad.global());
   }
@@ -797,6 +846,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
   }
   const Var seed = backward_seed(*this, grad);
   GradMode mode(create_graph);
+  DeliveredStorages delivered(seed);
   if (!impl.grad_fn) {
     accumulate_into_leaf(impl_, seed);
     return;

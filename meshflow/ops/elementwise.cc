@@ -14,6 +14,7 @@
 //   math (torch's names, register_math_ops): the trigonometric, hyperbolic and erf families,
 //                       logs and exponentials of other bases, sign round frac, atan2 fmod hypot
 //                       copysign; lgamma digamma polygamma (attribute n >= 1) i0 i0e i1 i1e
+//                       erfcx bessel_j0 bessel_j1, the binary zeta gammainc gammaincc
 //                       (register_special_ops, special_math.h)
 //   cast(x, dtype)      C++ conversion (floats to integers truncate toward zero, saturate, NaN -> 0;
 //                       to uint8, int8, int16 through int64, wrapping, as torch on x86;
@@ -1041,6 +1042,59 @@ void register_special_ops(OpRegistry& r) {
                     const Var i0e = fn::sub(call1("i0e", {x}), fn::mul(sign(x), y));
                     return fn::mul(dy, over_x_at_zero_half(x, i0e, y));
                   })));
+  // erfcx' = 2 x erfcx(x) - 2 / sqrt(pi); j0' = -j1; j1' = j0 - j1 / x (1/2 at 0).
+  r.add(with_grad(unary<I::kToFloat32>("erfcx", {}, in_double(special::erfcx)),
+                  unary_grad([](V x, V y, V dy, A) {
+                    const Var slope = fn::sub(fn::mul(fn::mul_scalar(x, 2.0), y), fn::full_like(x, 1.1283791670955126));
+                    return fn::mul(dy, slope);
+                  })));
+  r.add(with_grad(unary<I::kToFloat32>("bessel_j0", {}, in_double(special::bessel_j0)),
+                  unary_grad([](V x, V, V dy, A) { return fn::neg(fn::mul(dy, call1("bessel_j1", {x}))); })));
+  r.add(with_grad(unary<I::kToFloat32>("bessel_j1", {}, in_double(special::bessel_j1)),
+                  unary_grad([=](V x, V y, V dy, A) {
+                    return fn::mul(dy, over_x_at_zero_half(x, call1("bessel_j0", {x}), y));
+                  })));
+}
+
+// zeta, gammainc and gammaincc (special_math.h), computed in double.
+void register_special_binary_ops(OpRegistry& r) {
+  using V = const Var&;
+  // The Hurwitz zeta function of any real order (special_math.h), in double: d/dq is
+  // -x zeta(x + 1, q); in the order x there is none (nor in torch).
+  r.add(with_grad(floats_only(binary("zeta", always({}),
+                                     [](auto x, auto q) {
+                                       return static_cast<decltype(x)>(
+                                           special::zeta(static_cast<double>(x), static_cast<double>(q)));
+                                     })),
+                  binary_grad(
+                      [](V, V, V, V) -> Var {
+                        throw std::invalid_argument("zeta: no derivative with respect to the order (the first "
+                                                    "argument; torch has none either): detach it");
+                      },
+                      [](V a, V b, V, V dy) {
+                        return fn::neg(fn::mul(dy, fn::mul(a, call1("zeta", {fn::add_scalar(a, 1.0), b}))));
+                      })));
+  // The regularized incomplete gamma functions P(a, x) and Q(a, x) = 1 - P: d/dx P is
+  // x^(a-1) e^-x / gamma(a) (Q's its negative); in a there is none (nor in torch).
+  for (const bool upper : {false, true}) {
+    const std::string name = upper ? "gammaincc" : "gammainc";
+    r.add(with_grad(floats_only(binary(name, always({}),
+                                       [upper](auto a, auto x) {
+                                         return static_cast<decltype(a)>(special::incomplete_gamma(
+                                             static_cast<double>(a), static_cast<double>(x), upper));
+                                       })),
+                    binary_grad(
+                        [name](V, V, V, V) -> Var {
+                          throw std::invalid_argument(name + ": no derivative with respect to a (the first argument; "
+                                                             "torch has none either): detach it");
+                        },
+                        [upper](V a, V x, V, V dy) {
+                          const Var log_density = fn::sub(fn::sub(fn::mul(fn::add_scalar(a, -1.0), fn::log(x)), x),
+                                                          call1("lgamma", {a}));
+                          const Var density = fn::exp(log_density);
+                          return fn::mul(dy, upper ? fn::neg(density) : density);
+                        })));
+  }
 }
 
 void register_math_ops(OpRegistry& r) {
@@ -1321,6 +1375,7 @@ void register_elementwise_ops(OpRegistry& r) {
   register_scalar_ops(r);
   register_math_ops(r);
   register_special_ops(r);
+  register_special_binary_ops(r);
   register_clamp_ops(r);
 }
 

@@ -3,7 +3,7 @@
 // that reduce to products (float64 convolutions through im2col, ops/conv.cc; linear algebra,
 // ops/linalg.cc): c[m, n] = op(a) @ op(b),
 // row-major, op transposing when ta / tb; c is overwritten (zeros when k == 0). float32 runs
-// on oneDNN's sgemm, float64 on OpenBLAS's dgemm; for fixed shapes the result does not depend
+// on oneDNN's sgemm (a dot, m = n = 1, as a cascaded sum), float64 on OpenBLAS's dgemm; for fixed shapes the result does not depend
 // on the data's address or the call's thread. Thread-safe.
 #pragma once
 

@@ -2,7 +2,8 @@
 // The gamma and Bessel families of torch.special, written once for the CPU's elementwise ops
 // (elementwise.cc) and the GPU's (cuda/elementwise.cu): log_gamma, digamma, trigamma,
 // polygamma and the Hurwitz zeta function, the modified Bessel functions i0, i1 and their
-// exponentially scaled forms, in double with torch's algorithms (Cephes' series and
+// exponentially scaled forms, erfcx, the Bessel functions j0 and j1 and the regularized
+// incomplete gamma functions, in double with torch's algorithms (Cephes' series and
 // Chebyshev expansions), so float inputs computed in double and rounded once agree with torch
 // to its float rounding. Header-only, pure functions; thread-safe (the host's log_gamma is
 // lgamma_r, which leaves C's global signgam alone).
@@ -25,6 +26,89 @@ MF_HOST_DEVICE inline double log_gamma(double x) {
   return lgamma_r(x, &sign);
 #endif
 }
+
+// erfc(x) exp(x^2) (torch.special.erfcx), without the overflow of either factor alone:
+// directly below 25 (erfc keeps its last bits until it underflows near 27, and x^2's
+// rounding error, fma's remainder, is carried into the exponential), beyond by the
+// asymptotic series 1/(x sqrt(pi)) sum (-1)^n (2n-1)!! / (2x^2)^n, whose terms past the
+// sixth are below double's precision there.
+MF_HOST_DEVICE inline double erfcx(double x) {
+  if (x < -26.7) return INFINITY;  // 2 exp(x^2) overflows (and -inf's fma remainder is NaN)
+  if (x < 25) {
+    const double x2 = x * x;
+    return exp(x2) * (1 + fma(x, x, -x2)) * erfc(x);
+  }
+  const double z = 1 / (2 * x * x);
+  double sum = 1, term = 1;
+  for (int n = 1; n <= 6; ++n) {
+    term *= -(2 * n - 1) * z;
+    sum += term;
+  }
+  return sum / (x * sqrt(kPi));
+}
+
+// x^a e^-x / gamma(a), the factor both forms of the incomplete gamma function share.
+MF_HOST_DEVICE inline double incomplete_gamma_factor(double a, double x) {
+  return exp(a * log(x) - x - log_gamma(a));
+}
+
+// The regularized lower incomplete gamma function P(a, x) by its series, for x < a + 1
+// (where each term is below the one before within a few steps).
+MF_HOST_DEVICE inline double incomplete_gamma_series(double a, double x) {
+  double term = 1 / a, sum = term;
+  for (int n = 1; n < 100000 && fabs(term) >= fabs(sum) * 1e-17; ++n) {
+    term *= x / (a + n);
+    sum += term;
+  }
+  return sum * incomplete_gamma_factor(a, x);
+}
+
+// The regularized upper incomplete gamma function Q(a, x) by its continued fraction
+// (modified Lentz), for x >= a + 1, where it converges fast.
+MF_HOST_DEVICE inline double incomplete_gamma_fraction(double a, double x) {
+  constexpr double kTiny = 1e-300;
+  double b = x + 1 - a, c = 1 / kTiny, d = 1 / b, h = d;
+  for (int i = 1; i < 100000; ++i) {
+    const double an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (fabs(d) < kTiny) d = kTiny;
+    c = b + an / c;
+    if (fabs(c) < kTiny) c = kTiny;
+    d = 1 / d;
+    const double delta = d * c;
+    h *= delta;
+    if (fabs(delta - 1) < 1e-16) break;
+  }
+  return incomplete_gamma_factor(a, x) * h;
+}
+
+// torch.special.gammainc (P, upper false) and gammaincc (Q = 1 - P, upper true), with
+// torch's values at the edges: NaN for a negative or NaN argument and at a = x = 0; P is 1
+// where a = 0 < x or x = inf, 0 where x = 0 or a = inf (Q the complement); NaN at a = x = inf.
+// Whichever of P and Q converges at (a, x) is computed; the other is 1 minus it.
+MF_HOST_DEVICE inline double incomplete_gamma(double a, double x, bool upper) {
+  if (isnan(a) || isnan(x) || a < 0 || x < 0 || (a == 0 && x == 0) || (isinf(a) && isinf(x))) return NAN;
+  double p;
+  if (a == 0 || isinf(x)) {
+    p = 1;
+  } else if (x == 0 || isinf(a)) {
+    p = 0;
+  } else if (x < a + 1) {
+    p = incomplete_gamma_series(a, x);
+  } else {
+    const double q = incomplete_gamma_fraction(a, x);
+    return upper ? q : 1 - q;
+  }
+  return upper ? 1 - p : p;
+}
+
+// The Bessel functions of the first kind of orders 0 and 1 (torch.special.bessel_j0 / j1):
+// the C library's (POSIX j0 / j1 on the host, CUDA's on the device), accurate to a few ulps
+// in double as torch's Cephes expansions; NaN at +-inf, as torch's (the C library's limit
+// is 0).
+MF_HOST_DEVICE inline double bessel_j0(double x) { return isinf(x) ? NAN : ::j0(x); }
+MF_HOST_DEVICE inline double bessel_j1(double x) { return isinf(x) ? NAN : ::j1(x); }
 
 // Cephes' polevl: the polynomial with coefficients c[0] (highest power) .. c[n] at x.
 MF_HOST_DEVICE inline double polevl(double x, const double* c, int n) {

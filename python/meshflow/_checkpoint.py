@@ -40,6 +40,7 @@ and torch.save files (_torch_file.py), told apart by their first bytes, into loc
 """
 import dataclasses
 import itertools
+import copy
 import json
 import math
 import zlib
@@ -364,8 +365,9 @@ def _save_to_file(state, f):
     tensors, objects = [], []
     tree = _encode(state, (), tensors, objects)
     if any(t.is_global for _, t in tensors):
-        raise ValueError("[save] a file object holds local tensors only; expected a directory path to save global "
-                         "tensors (each rank writes its part)")
+        raise ValueError("[save] a file object holds local tensors, or global ones broadcast over every rank, only; "
+                         "expected a directory path to save split or partial global tensors (each rank writes its "
+                         "part)")
     arrays = {f"t{i}": t.numpy() for i, (_, t) in enumerate(tensors)}
     if objects:
         import pickle
@@ -474,7 +476,8 @@ def save(state, path, format=None, metadata=None):
         _C.agree(_safetensors.write(state, os.fspath(path), metadata), SAVE_CALL)
         return None
     if _is_file_object(path):
-        return _save_to_file(state, path)
+        held = _held_whole(state)  # a data-parallel state: the values this rank holds, as a .pt path's
+        return _save_to_file(state if held is None else held, path)
     path = os.fspath(path)
     if path.endswith(TORCH_FILE_SUFFIXES):
         held = _held_whole(state)
@@ -724,7 +727,14 @@ def _moved(state, move):
     if isinstance(state, Tensor):
         return move(state)
     if isinstance(state, dict):
-        return type(state)((key, _moved(value, move)) for key, value in state.items())
+        # a copy keeps the mapping's type and its own state (a Counter's counts, a
+        # defaultdict's factory); rebuilding from pairs would count the pairs in a Counter
+        moved = copy.copy(state)
+        for key, value in state.items():
+            moved[key] = _moved(value, move)
+        return moved
+    if isinstance(state, tuple) and hasattr(state, "_fields"):  # a namedtuple takes its fields
+        return type(state)(*(_moved(value, move) for value in state))
     if isinstance(state, (list, tuple)):
         return type(state)(_moved(value, move) for value in state)
     return state

@@ -1,7 +1,8 @@
 """More of torch.distributions, as RL and probabilistic code meets it: the `mode` of the
 discrete and location families, OneHotCategorical, Cauchy, StudentT, Geometric, Binomial, and
 TransformedDistribution with the transforms SAC-style policies chain (`TanhTransform`,
-`AffineTransform`, `ExpTransform`, `SigmoidTransform`). Log-probabilities are torch's
+`AffineTransform`, `ExpTransform`, `SigmoidTransform`), and the relaxed (Concrete) families
+`RelaxedBernoulli` and `RelaxedOneHotCategorical` with their logit / log forms. Log-probabilities are torch's
 formulas composed of meshflow ops; samples come from meshflow's generator (not torch's
 values). Stateless beyond the distributions' parameters: thread-safe as the ops are."""
 import math
@@ -12,7 +13,7 @@ from ._tensor import no_grad
 from . import distributions as _d
 
 __all__ = ["OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial", "TransformedDistribution",
-           "transforms"]
+           "transforms", "RelaxedBernoulli", "RelaxedOneHotCategorical"]
 
 
 class OneHotCategorical(_d.Distribution):
@@ -232,6 +233,82 @@ class TransformedDistribution(_d.Distribution):
             total = total - (ladj.sum(tuple(range(-event_dims, 0))) if event_dims else ladj)
             y = x
         return total + self.base_dist.log_prob(y)
+
+
+def _clamp_probs(p):
+    eps = _d._eps(p)
+    return p.clamp(eps, 1 - eps)
+
+
+class LogitRelaxedBernoulli(_d.Distribution):
+    """The logit of a RelaxedBernoulli (the binary Concrete distribution) with `temperature`
+    and `probs` or `logits`: torch's rsample from clamped uniforms and log_prob."""
+
+    has_rsample = True
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        self.temperature = _d._as_tensor(temperature)
+        bern = _d.Bernoulli(probs, logits)
+        self.probs, self.logits = bern.probs, bern.logits
+        super().__init__(tuple(bern.batch_shape))
+
+    def rsample(self, sample_shape=()):
+        u = _clamp_probs(rand(*_d._shape(sample_shape), *self.batch_shape, dtype=self.probs.dtype))
+        p = _clamp_probs(self.probs)
+        return (u.log() - (-u).log1p() + p.log() - (-p).log1p()) / self.temperature
+
+    def log_prob(self, value):
+        diff = self.logits - value * self.temperature
+        return self.temperature.log() + diff - 2 * diff.exp().log1p()
+
+
+class RelaxedBernoulli(TransformedDistribution):
+    """A relaxed (continuous in (0, 1)) Bernoulli: sigmoid of a LogitRelaxedBernoulli, with
+    rsample, as torch's."""
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        super().__init__(LogitRelaxedBernoulli(temperature, probs, logits), transforms.SigmoidTransform())
+
+    temperature = property(lambda self: self.base_dist.temperature)
+    probs = property(lambda self: self.base_dist.probs)
+    logits = property(lambda self: self.base_dist.logits)
+
+
+class ExpRelaxedCategorical(_d.Distribution):
+    """The log of a RelaxedOneHotCategorical (the Concrete distribution) over the last dim,
+    with `temperature` and `probs` or `logits`: torch's rsample (Gumbel noise) and log_prob."""
+
+    has_rsample = True
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        self.temperature = _d._as_tensor(temperature)
+        self._categorical = _d.Categorical(probs, logits)
+        self.probs, self.logits = self._categorical.probs, self._categorical.logits
+        super().__init__(self._categorical.batch_shape, (self.probs.shape[-1],))
+
+    def rsample(self, sample_shape=()):
+        shape = (*_d._shape(sample_shape), *self.batch_shape, *self.event_shape)
+        u = _clamp_probs(rand(*shape, dtype=self.logits.dtype))
+        scores = (self.logits - (-u.log()).log()) / self.temperature
+        return scores - scores.logsumexp(-1, keepdim=True)
+
+    def log_prob(self, value):
+        k = self.event_shape[0]
+        log_scale = math.lgamma(k) + (k - 1) * self.temperature.log()
+        score = self.logits - value * self.temperature
+        return (score - score.logsumexp(-1, keepdim=True)).sum(-1) + log_scale
+
+
+class RelaxedOneHotCategorical(TransformedDistribution):
+    """A relaxed one-hot categorical on the simplex: exp of an ExpRelaxedCategorical, with
+    rsample, as torch's."""
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        super().__init__(ExpRelaxedCategorical(temperature, probs, logits), transforms.ExpTransform())
+
+    temperature = property(lambda self: self.base_dist.temperature)
+    probs = property(lambda self: self.base_dist.probs)
+    logits = property(lambda self: self.base_dist.logits)
 
 
 from . import _distribution_transforms as transforms  # noqa: E402  (torch.distributions.transforms)

@@ -16,10 +16,11 @@ are a broadcast tensor on the mask's placement.
 import builtins
 import numbers
 import operator
+import warnings
 
 import numpy as _np
 
-from . import _C
+from . import _C, _dtype
 from ._ops_creation import arange, full
 from ._ops_shape import _getitem as _basic_getitem
 from ._ops_shape import _slice_attrs
@@ -40,7 +41,9 @@ def _broadcast_sbp(x):
 
 def _placed_like(x, t):
     """Tensor t where x is: on x's device, or on x's placement (t's layout kept when it is
-    there already, else broadcast)."""
+    there already, else broadcast). A global t beside a local x stays global: the op takes x
+    as broadcast on t's placement, as every op takes a local beside a global (so a global
+    source keeps its gradient, and the result is global, as DTensor's implicit replication)."""
     if x.is_global and t.is_global and t.placement == x.placement:
         return t
     if x.is_global:
@@ -48,7 +51,7 @@ def _placed_like(x, t):
             return t.to_global(placement=x.placement, sbp=_broadcast_sbp(x))
         return Tensor(_C.global_from_full(t.to("cpu")._impl.local_tensor, x._impl.placement, _broadcast_sbp(x)))
     if t.is_global:
-        t = Tensor(_C.Var(_C.gather_full(t._impl)))
+        return t  # the op takes the local x beside it as broadcast (implicit replication)
     return t.to(x.device)
 
 
@@ -142,6 +145,11 @@ def _as_index_item(x, item):
     if isinstance(item, numbers.Integral):
         return "basic", operator.index(item)
     if isinstance(item, Tensor):
+        if item.dtype == _dtype.uint8:
+            # torch still takes a uint8 index as a mask (masks predate bool), with this warning
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+                          "instead.", UserWarning, stacklevel=4)
+            item = item.bool()
         if _is_bool(item):
             return ("true" if item.item() else "false", None) if item.ndim == 0 else ("mask", item)
         if not _is_integer(item):

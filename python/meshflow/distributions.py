@@ -3,7 +3,7 @@ Categorical, Bernoulli, Normal, Uniform, Laplace, Exponential, LogNormal, Multiv
 Gamma, Beta, Dirichlet, Poisson, Independent and MixtureSameFamily (batch_shape, event_shape, sample / rsample,
 log_prob, entropy, mean, mode, variance, probs / logits, cdf / icdf where torch has them), the
 families of _distributions_more.py (OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,
-TransformedDistribution and its transforms) and
+TransformedDistribution and its transforms, the relaxed Bernoulli and one-hot categorical) and
 kl_divergence between two of the same family. Log-probabilities and entropies are torch's
 formulas, composed of meshflow ops (so they have gradients and run on global tensors); samples
 come from meshflow's generator (`generator=` too), so their values differ from torch's, as
@@ -19,7 +19,7 @@ from ._tensor import Tensor, no_grad, tensor
 __all__ = ["Distribution", "Categorical", "Bernoulli", "Normal", "Uniform", "Laplace", "Exponential", "LogNormal",
            "MultivariateNormal", "Gamma", "Beta", "Dirichlet", "Poisson", "Independent", "MixtureSameFamily",
            "kl_divergence", "OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial",
-           "TransformedDistribution", "transforms"]
+           "TransformedDistribution", "transforms", "RelaxedBernoulli", "RelaxedOneHotCategorical"]
 
 
 def _as_tensor(value):
@@ -674,4 +674,4 @@ def kl_divergence(p, q):
 
 
 from ._distributions_more import (OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,  # noqa: E402,F401
-                                  TransformedDistribution, transforms)
+                                  TransformedDistribution, transforms, RelaxedBernoulli, RelaxedOneHotCategorical)

@@ -2,14 +2,15 @@
 from ._ops_elementwise import sigmoid as expit
 from ._ops_math import digamma, erf, erfc, erfinv, expm1, exp2, i0, lgamma as gammaln, log1p, polygamma, round
 from ._ops_elementwise import _unary
-from ._ops_math import mvlgamma as _mvlgamma
+from ._ops_math import _float_binary, mvlgamma as _mvlgamma
 from ._ops_port import xlogy
 from ._ops_reduce import logsumexp
 from ._api import logit
 
 __all__ = ["expit", "logit", "erf", "erfc", "erfinv", "expm1", "exp2", "log1p", "round", "xlogy", "logsumexp",
            "softmax", "log_softmax", "sinc", "entr", "xlog1py", "ndtr", "gammaln", "digamma", "psi", "polygamma",
-           "multigammaln", "zeta", "i0", "i0e", "i1", "i1e", "ndtri", "log_ndtr"]
+           "multigammaln", "zeta", "i0", "i0e", "i1", "i1e", "ndtri", "log_ndtr", "erfcx", "bessel_j0",
+           "bessel_j1", "gammainc", "gammaincc"]
 
 psi = digamma
 
@@ -47,22 +48,20 @@ def multigammaln(input, p):
     return _mvlgamma(input, p)
 
 
-def zeta(input, other):
-    """The Hurwitz zeta function sum over k >= 0 of (k + other)^-input, from polygamma: for an
-    integer input n + 1 >= 2 it is (-1)^(n+1) polygamma(n, other) / n!, the only form meshflow
-    computes (torch's takes any real input > 1)."""
-    import math
-    import numbers
-    if not isinstance(input, numbers.Integral) or input < 2:
-        raise NotImplementedError("special.zeta: meshflow computes it for an integer input >= 2 (a Python int); "
-                                  f"got {input!r}")
-    n = int(input) - 1
-    return polygamma(n, other) * ((-1) ** (n + 1) / math.factorial(n))
+zeta = _float_binary("zeta", "The Hurwitz zeta function sum over k >= 0 of (k + other)^-input, for any real "
+                     "input (inf at 1, NaN below; Cephes', as torch's); integers give float32.", True)
+gammainc = _float_binary("gammainc", "The regularized lower incomplete gamma function P(input, other); integers "
+                         "give float32.", True)
+gammaincc = _float_binary("gammaincc", "The regularized upper incomplete gamma function 1 - P(input, other); "
+                          "integers give float32.", True)
 
 
 i0e = _unary("i0e", "exp(-|x|) i0(x); integers give float32.", floats=True)
 i1 = _unary("i1", "The modified Bessel function of the first kind of order 1; integers give float32.", floats=True)
 i1e = _unary("i1e", "exp(-|x|) i1(x); integers give float32.", floats=True)
+erfcx = _unary("erfcx", "erfc(x) exp(x^2), without overflow for large x; integers give float32.", floats=True)
+bessel_j0 = _unary("bessel_j0", "The Bessel function of the first kind of order 0; integers give float32.", floats=True)
+bessel_j1 = _unary("bessel_j1", "The Bessel function of the first kind of order 1; integers give float32.", floats=True)
 
 
 def ndtri(input):

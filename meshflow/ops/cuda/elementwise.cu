@@ -773,6 +773,9 @@ MF_FUNCTOR1(BesselI0, T, static_cast<T>(special::bessel_i0(static_cast<double>(x
 MF_FUNCTOR1(BesselI0e, T, static_cast<T>(special::bessel_i0e(static_cast<double>(x))))
 MF_FUNCTOR1(BesselI1, T, static_cast<T>(special::bessel_i1(static_cast<double>(x))))
 MF_FUNCTOR1(BesselI1e, T, static_cast<T>(special::bessel_i1e(static_cast<double>(x))))
+MF_FUNCTOR1(Erfcx, T, static_cast<T>(special::erfcx(static_cast<double>(x))))
+MF_FUNCTOR1(BesselJ0, T, static_cast<T>(special::bessel_j0(static_cast<double>(x))))
+MF_FUNCTOR1(BesselJ1, T, static_cast<T>(special::bessel_j1(static_cast<double>(x))))
 
 // polygamma(x; n), n >= 1 (the op's infer checks it).
 struct Polygamma {
@@ -822,6 +825,11 @@ struct Fmod {
 MF_FUNCTOR2(Atan2, T, atan2(x, y))
 MF_FUNCTOR2(Hypot, T, hypot(x, y))
 MF_FUNCTOR2(Copysign, T, copysign(x, y))
+MF_FUNCTOR2(Zeta, T, static_cast<T>(special::zeta(static_cast<double>(x), static_cast<double>(y))))
+MF_FUNCTOR2(Gammainc, T,
+            static_cast<T>(special::incomplete_gamma(static_cast<double>(x), static_cast<double>(y), false)))
+MF_FUNCTOR2(Gammaincc, T,
+            static_cast<T>(special::incomplete_gamma(static_cast<double>(x), static_cast<double>(y), true)))
 
 #undef MF_FUNCTOR1
 #undef MF_FUNCTOR2
@@ -932,10 +940,16 @@ void add_elementwise_kernels(KernelTable& t) {
   t["i0e"] = unary<BesselI0e, I::kToFloat32>("i0e");
   t["i1"] = unary<BesselI1, I::kToFloat32>("i1");
   t["i1e"] = unary<BesselI1e, I::kToFloat32>("i1e");
+  t["erfcx"] = unary<Erfcx, I::kToFloat32>("erfcx");
+  t["bessel_j0"] = unary<BesselJ0, I::kToFloat32>("bessel_j0");
+  t["bessel_j1"] = unary<BesselJ1, I::kToFloat32>("bessel_j1");
   t["atan2"] = float_binary<Atan2>("atan2");
   t["fmod"] = binary<Fmod>("fmod", true);
   t["hypot"] = float_binary<Hypot>("hypot");
   t["copysign"] = float_binary<Copysign>("copysign");
+  t["zeta"] = float_binary<Zeta>("zeta");
+  t["gammainc"] = float_binary<Gammainc>("gammainc");
+  t["gammaincc"] = float_binary<Gammaincc>("gammaincc");
 }
 
 }  // namespace mf::cuda
