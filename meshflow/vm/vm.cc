@@ -155,6 +155,12 @@ class Machine {
     raise_pending();
   }
 
+  // An out of memory of a job of several ranks that no read has raised yet (note_error).
+  std::exception_ptr deferred_out_of_memory() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return deferred_out_of_memory_;
+  }
+
   void forget_out_of_memory() {
     run_all();
     std::lock_guard<std::mutex> lock(mu_);
@@ -766,6 +772,7 @@ void forget_out_of_memory() {
   machine().forget_out_of_memory();
 }
 void raise_together(std::exception_ptr mine, const std::string& call) {
+  if (!mine) mine = machine().deferred_out_of_memory();
   std::exception_ptr raised = mine;
   try {
     comm::agree(mine ? error_message(mine) : "", 0, call);

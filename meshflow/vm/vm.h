@@ -44,9 +44,9 @@
 // In a job of several ranks, an out of memory is never raised on one rank alone, which
 // would part the ranks (the others go on into the next collective): not at issue (a rank's
 // own op fails its outputs instead, Flags::raise_at_issue), nor by this rank's
-// synchronize() or blocking launch. It is raised by a read of the failed value (wait()), on
-// every rank at once where that read is global (gather_full agrees on it), and at exit
-// (finish()) where nothing read it.
+// synchronize() or blocking launch. It is raised by a read of the failed value (wait()), and
+// on every rank at once by the next global read once noted (raise_together: gather_full, a
+// compiled graph's call), whatever value that reads, and at exit (finish()).
 //
 // Thread-safety: the VM, and the layers above it that issue work (op dispatch and its
 // caches, conversions between layouts, autograd, optimizers, compiled graphs), are driven by
@@ -176,7 +176,8 @@ void order_compute_after(const Tensor& t);
 // for every out of memory of the work issued before it, on every rank.
 void forget_out_of_memory();
 // Collective over the world: raises on every rank the error `mine` of any rank (null: none
-// here), this rank's own where it has one; an out of memory as an OutOfMemoryError, counted
+// here, or this rank's out of memory not raised yet, which any such read raises, once
+// noted), this rank's own where it has one; an out of memory as an OutOfMemoryError, counted
 // as raised for every out of memory of the work before it (forget_out_of_memory), whatever
 // class the agreement carried it as. `call` names the read for the agreement's errors.
 void raise_together(std::exception_ptr mine, const std::string& call);
