@@ -355,6 +355,7 @@ void reduce_with(ReduceOp op, const Tensor& in, const std::vector<bool>& reduced
 OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
   OpDef def;
   def.name = name;
+  def.linear_work = true;
   def.infer = [name, op, mean](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 1);
     const Shape& shape = in[0].shape;
