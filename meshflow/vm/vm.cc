@@ -132,7 +132,9 @@ class Machine {
       }
     }
     std::shared_ptr<device::Event> event = dev.create_event();
-    stream.launch_and_record([this, ins] { run(ins); }, *event);
+    // The worker's reference goes to retired_ (run), so that the issuing thread's drop is
+    // the last: an instruction is never destroyed on a worker (above).
+    stream.launch_and_record([this, ins]() mutable { run(std::move(ins)); }, *event);
     for (const Tensor& t : ins->outputs) t.storage()->vm_tag = event;
     if (!flags.overwrite.empty()) note_writes(*ins, flags.overwrite, event);
     if (kind != device::StreamKind::kCompute) note_last(stream, event);
@@ -342,7 +344,7 @@ class Machine {
   }
 
   // On the stream's worker.
-  void run(const std::shared_ptr<Instruction>& ins) {
+  void run(std::shared_ptr<Instruction> ins) {
     const int64_t start = trace_ ? now_us() : 0;
     const bool comm_stream = ins->kind == device::StreamKind::kComm;
     if (comm_stream) comm::set_current_op(ins->name);
@@ -381,12 +383,11 @@ class Machine {
     settle(*ins, results, error, inherited);
     if (comm_stream) comm::set_current_op("");
     std::lock_guard<std::mutex> lock(mu_);
-    retired_.push_back(ins);
-    any_retired_.store(true, std::memory_order_release);
     if (trace_) spans_.push_back({ins->name, ins->kind, start, now_us()});
-    if (waiting_ && (retired_.size() >= kDropEvery || (awaited_ && produces(*ins, *awaited_)))) {
-      retired_cv_.notify_one();
-    }
+    const bool awaited = waiting_ && awaited_ && produces(*ins, *awaited_);
+    retired_.push_back(std::move(ins));
+    any_retired_.store(true, std::memory_order_release);
+    if (waiting_ && (retired_.size() >= kDropEvery || awaited)) retired_cv_.notify_one();
   }
 
   // Produces an instruction's outputs from its results, or fails them with its error (or
