@@ -253,7 +253,7 @@ class LogitRelaxedBernoulli(_d.Distribution):
         super().__init__(tuple(bern.batch_shape))
 
     def rsample(self, sample_shape=()):
-        u = _clamp_probs(rand(*_d._shape(sample_shape), *self.batch_shape, dtype=self.probs.dtype))
+        u = _clamp_probs(_d._noise(rand, (*_d._shape(sample_shape), *self.batch_shape), self.probs))
         p = _clamp_probs(self.probs)
         return (u.log() - (-u).log1p() + p.log() - (-p).log1p()) / self.temperature
 
@@ -262,16 +262,20 @@ class LogitRelaxedBernoulli(_d.Distribution):
         return self.temperature.log() + diff - 2 * diff.exp().log1p()
 
 
-class RelaxedBernoulli(TransformedDistribution):
+class _Relaxed(TransformedDistribution):
+    """A relaxed family: a transform of its base distribution, whose parameters it shows."""
+
+    temperature = property(lambda self: self.base_dist.temperature)
+    probs = property(lambda self: self.base_dist.probs)
+    logits = property(lambda self: self.base_dist.logits)
+
+
+class RelaxedBernoulli(_Relaxed):
     """A relaxed (continuous in (0, 1)) Bernoulli: sigmoid of a LogitRelaxedBernoulli, with
     rsample, as torch's."""
 
     def __init__(self, temperature, probs=None, logits=None, validate_args=None):
         super().__init__(LogitRelaxedBernoulli(temperature, probs, logits), transforms.SigmoidTransform())
-
-    temperature = property(lambda self: self.base_dist.temperature)
-    probs = property(lambda self: self.base_dist.probs)
-    logits = property(lambda self: self.base_dist.logits)
 
 
 class ExpRelaxedCategorical(_d.Distribution):
@@ -288,7 +292,7 @@ class ExpRelaxedCategorical(_d.Distribution):
 
     def rsample(self, sample_shape=()):
         shape = (*_d._shape(sample_shape), *self.batch_shape, *self.event_shape)
-        u = _clamp_probs(rand(*shape, dtype=self.logits.dtype))
+        u = _clamp_probs(_d._noise(rand, shape, self.logits))
         scores = (self.logits - (-u.log()).log()) / self.temperature
         return scores - scores.logsumexp(-1, keepdim=True)
 
@@ -299,16 +303,12 @@ class ExpRelaxedCategorical(_d.Distribution):
         return (score - score.logsumexp(-1, keepdim=True)).sum(-1) + log_scale
 
 
-class RelaxedOneHotCategorical(TransformedDistribution):
+class RelaxedOneHotCategorical(_Relaxed):
     """A relaxed one-hot categorical on the simplex: exp of an ExpRelaxedCategorical, with
     rsample, as torch's."""
 
     def __init__(self, temperature, probs=None, logits=None, validate_args=None):
         super().__init__(ExpRelaxedCategorical(temperature, probs, logits), transforms.ExpTransform())
-
-    temperature = property(lambda self: self.base_dist.temperature)
-    probs = property(lambda self: self.base_dist.probs)
-    logits = property(lambda self: self.base_dist.logits)
 
 
 from . import _distribution_transforms as transforms  # noqa: E402  (torch.distributions.transforms)

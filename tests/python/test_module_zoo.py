@@ -405,6 +405,8 @@ _DISTRIBUTIONS = {
     "Geometric": lambda a, b: D.Geometric(b / 2), "Gamma": lambda a, b: D.Gamma(b, 2.0),
     "Beta": lambda a, b: D.Beta(b, 1.0), "Poisson": lambda a, b: D.Poisson(b),
     "Categorical": lambda a, b: D.Categorical(logits=a), "Binomial": lambda a, b: D.Binomial(4, probs=b / 2),
+    "RelaxedBernoulli": lambda a, b: D.RelaxedBernoulli(0.5, probs=b / 2),
+    "RelaxedOneHotCategorical": lambda a, b: D.RelaxedOneHotCategorical(0.5, logits=a),
 }
 
 
