@@ -382,6 +382,10 @@ class Machine {
     }
     settle(*ins, results, error, inherited);
     if (comm_stream) comm::set_current_op("");
+    // This thread's last references (results' storages, the errors) go before the
+    // instruction is handed over, so that the issuing thread's drop is the last (above).
+    results.clear();
+    error = inherited = nullptr;
     std::lock_guard<std::mutex> lock(mu_);
     if (trace_) spans_.push_back({ins->name, ins->kind, start, now_us()});
     const bool awaited = waiting_ && awaited_ && produces(*ins, *awaited_);
