@@ -442,13 +442,15 @@ def test_simulated_hosts_place_ranks_as_real_hosts_would(tmp_path):
                                                         sbp=mf.sbp.partial_sum)
         with open("/sys/class/net/eth0/address") as f:
             nic = f.read().strip()
-        print(f"rank {rank} host {socket.gethostname()} local {mf.env.get_local_rank()} of "
-              f"{mf.env.get_local_world_size()} nic {nic} sum {g.numpy().tolist()}")
+        # One file per rank: mpirun forwards the ranks' output in pieces that may interleave.
+        with open(f"rank{rank}.txt", "w") as f:
+            f.write(f"host {socket.gethostname()} local {mf.env.get_local_rank()} of "
+                    f"{mf.env.get_local_world_size()} nic {nic} sum {g.numpy().tolist()}")
     """, nproc=4, timeout=60, options=["--sim-hosts", "2"])
     assert code == 0, out
     nics = {}
     for rank in range(4):
-        line = next(l for l in out.splitlines() if l.startswith(f"rank {rank} "))
+        line = (tmp_path / f"rank{rank}.txt").read_text()
         assert f"host sim{rank // 2} local {rank % 2} of 2" in line and "sum [10.0, 10.0]" in line, out
         nics[rank] = line.split(" nic ")[1].split()[0]
     # Ranks 0, 1 share host 0's network card, ranks 2, 3 host 1's.
