@@ -12,6 +12,7 @@
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/error.h"
+#include "meshflow/core/loops.h"
 #include "meshflow/device/device.h"
 #include "meshflow/ops/signature_choice.h"
 #include "meshflow/vm/vm.h"
@@ -257,19 +258,23 @@ std::vector<Tensor> launch_op(const OpDef& op, std::vector<Tensor> inputs, const
 
 // Whether a kernel is small enough, in host memory, to run on the issuing thread when the
 // compute stream is idle (vm::Flags::small): its inputs and outputs together at most
-// kSmallKernelBytes.
-// Below that, handing the call to the worker (an instruction, an event, the queue, waking
-// the worker, producing pending outputs there) costs more than an elementwise kernel's
-// work; the bound keeps every such kernel below OpenMP's grain (kParallelGrain), so it never
-// starts a team on the issuing thread.
+// kSmallKernelBytes, or, for an op whose work is a few operations per element (elementwise,
+// OpDef::linear_work), no tensor over OpenMP's grain (kParallelGrain elements).
+// Handing the call to the worker (an instruction, an event, the queue, waking the worker,
+// producing pending outputs there) costs more than a kernel that touches up to these
+// bytes, and a caller that waits on the result pays the worker's wake-up too
+// (bench/small_ops_bench.py measures both sides). Neither bound lets a kernel start an OpenMP
+// team on the issuing thread: a team of its own there would compete with the worker's.
 constexpr int64_t kSmallKernelBytes = 16 << 10;
 
-bool small_kernel(const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs) {
+bool small_kernel(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs) {
+  const bool linear = op.elementwise || op.linear_work;
   int64_t bytes = 0;
   for (const auto* metas : {&inputs, &outputs}) {
     for (const TensorMeta& m : *metas) {
-      bytes += numel(m.shape) * static_cast<int64_t>(dtype_size(m.dtype));
-      if (bytes > kSmallKernelBytes) return false;
+      const int64_t elements = numel(m.shape);
+      bytes += elements * static_cast<int64_t>(dtype_size(m.dtype));
+      if (linear ? elements > kernel::kParallelGrain : bytes > kSmallKernelBytes) return false;
     }
   }
   return true;
@@ -310,7 +315,7 @@ RecentCall local_call(const OpDef& op, const std::vector<Tensor>& inputs, const 
     return KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)};
   };
   LocalCall call = slot ? local_cache().get(key, make) : std::make_shared<const KernelCall>(make());
-  RecentCall made{&op, call, small_kernel(call->inputs, call->outputs)};
+  RecentCall made{&op, call, small_kernel(op, call->inputs, call->outputs)};
   if (slot) *slot = made;
   return made;
 }
@@ -411,7 +416,7 @@ struct RankCall {
   bool small = false;
 };
 
-RankCall rank_call(std::shared_ptr<const OpPlan> planned, const std::vector<TensorMeta>& metas,
+RankCall rank_call(const OpDef& op, std::shared_ptr<const OpPlan> planned, const std::vector<TensorMeta>& metas,
                    const Placement& placement, const Attrs& attrs) {
   RankCall r{std::move(planned), nullptr, {}, false};
   const int id = placement.parallel_id(comm::world_rank());
@@ -422,7 +427,7 @@ RankCall rank_call(std::shared_ptr<const OpPlan> planned, const std::vector<Tens
                                                          plan.outputs,
                                                          boxes_of(plan.outputs, placement, plan.signature.outputs, coord)});
   for (size_t i = 0; i < plan.outputs.size(); ++i) r.local_outputs.push_back({r.call->output_boxes[i].extent, plan.outputs[i].dtype});
-  r.small = small_kernel(r.call->inputs, r.local_outputs) && placement.memory().host_accessible();
+  r.small = small_kernel(op, r.call->inputs, r.local_outputs) && placement.memory().host_accessible();
   return r;
 }
 
@@ -578,7 +583,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
   }
   std::shared_ptr<const OpPlan> planned = agreed_plan(op, metas, sbps, placement, attrs, constraints, check);
   if (tracer) return tracer->trace_op(op, inputs, attrs, constraints, *planned);
-  auto made = std::make_shared<const RankCall>(rank_call(std::move(planned), metas, placement, attrs));
+  auto made = std::make_shared<const RankCall>(rank_call(op, std::move(planned), metas, placement, attrs));
   if (slot) *slot = RecentGlobalCall{&op, attrs, std::move(metas), std::move(sbps), placement, made};
   return issue_global(op, inputs, *made, placement, overwrite);
 }

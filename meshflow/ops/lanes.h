@@ -36,6 +36,33 @@ struct VecOf {
 template <typename T>
 using Vec = typename VecOf<T>::type;
 
+// accumulate (below) for K sets of lanes at once (sets[k], a kLanes<T> array each): f(v, j)
+// folds element j into v[k], lane l of set k, for each k. Sums that share their inputs load
+// them once, and their chains of adds overlap.
+template <int K, typename T, typename F>
+MF_ALWAYS_INLINE void accumulate_sets(T (*sets)[kLanes<T>], int64_t n, F f) {
+  constexpr int kL = kLanes<T>;
+  auto fold = [&](int l, int64_t j, bool keep) {
+    T v[K];
+    for (int k = 0; k < K; ++k) v[k] = sets[k][l];
+    f(v, j);
+    for (int k = 0; k < K; ++k) sets[k][l] = keep ? v[k] : sets[k][l];
+  };
+  int64_t j = 0;
+  for (; j + kL <= n; j += kL) {
+#pragma omp simd
+    for (int l = 0; l < kL; ++l) fold(l, j + l, true);
+  }
+  if (j == n) return;
+  if (n >= kL) {
+    const int64_t last = n - kL;
+#pragma omp simd
+    for (int l = 0; l < kL; ++l) fold(l, last + l, last + l >= j);
+    return;
+  }
+  for (int l = 0; l < n; ++l) fold(l, l, true);  // a row shorter than the lanes
+}
+
 // lanes[l] = f(lanes[l], j) for each j in [0, n): f folds element j of one or more rows into
 // the lane (lanes must start at the fold's identity). Element j goes to lane j % kLanes<T>,
 // but for a last partial set of a row of at least kLanes<T>: that set is taken as the last
@@ -45,23 +72,7 @@ using Vec = typename VecOf<T>::type;
 // of fma, fast_math.h) would not.
 template <typename T, typename F>
 MF_ALWAYS_INLINE void accumulate(T* lanes, int64_t n, F f) {
-  constexpr int kL = kLanes<T>;
-  int64_t j = 0;
-  for (; j + kL <= n; j += kL) {
-#pragma omp simd
-    for (int l = 0; l < kL; ++l) lanes[l] = f(lanes[l], j + l);
-  }
-  if (j == n) return;
-  if (n >= kL) {
-    const int64_t last = n - kL;
-#pragma omp simd
-    for (int l = 0; l < kL; ++l) {
-      const T folded = f(lanes[l], last + l);
-      lanes[l] = last + l >= j ? folded : lanes[l];
-    }
-    return;
-  }
-  for (int l = 0; l < n; ++l) lanes[l] = f(lanes[l], l);  // a row shorter than the lanes
+  accumulate_sets<1>(reinterpret_cast<T(*)[kLanes<T>]>(lanes), n, [&f](T* v, int64_t j) { v[0] = f(v[0], j); });
 }
 
 template <typename T>

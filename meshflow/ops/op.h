@@ -127,6 +127,10 @@ struct OpDef {
   // its local inputs or ctx.output_boxes, never from where its part lies. Graph mode then
   // runs chains of such ops as one task, block of rows by block of rows (graph/fusion.h).
   bool elementwise = false;
+  // Whether the kernel's work is a few operations per element of its tensors, on the OpenMP
+  // team only above kParallelGrain elements (reductions; elementwise ops are so without
+  // it): op dispatch then runs it on the issuing thread up to that size (ops/dispatch.cc).
+  bool linear_work = false;
   // Halves: whether the op has its own bfloat16 kernels on every device type (it moves the
   // elements, or computes with float32 accumulation inside: matmul, attention). An op without
   // them computes bfloat16 in float32, as PyTorch's CPU kernels do: the registry widens its

@@ -196,12 +196,13 @@ __attribute__((always_inline)) inline TO fold_short_rows(const TI* base, const I
 }
 
 // fold_rows for long rows: many lanes, on the widest vectors the CPU has (MF_MULTIVERSIONED,
-// core/loops.h). Short rows stay in line, in few lanes: a call per row, or the lanes' own
-// reduction, would cost as much as the row.
+// core/loops.h): 256 bytes of them, several vectors' chains of adds at once, as many as
+// keep the loads (two a cycle) from waiting on an add's latency. Short rows stay in line, in
+// few lanes: a call per row, or the lanes' own reduction, would cost as much as the row.
 template <typename TI, typename TO, typename F>
 MF_MULTIVERSIONED TO fold_long_rows(const TI* base, const IndexSpace& across, int64_t len, TO init, F f,
                                    bool cascade) {
-  return fold_rows<32>(base, across, len, init, f, cascade);
+  return fold_rows<256 / sizeof(TO)>(base, across, len, init, f, cascade);
 }
 
 // row[j] = f(row[j], p[j]) for j in [0, n): a kept last dim, reduced across rows.
@@ -211,7 +212,7 @@ MF_MULTIVERSIONED void combine_into(TO* row, const TI* p, int64_t n, F f) {
   for (int64_t j = 0; j < n; ++j) row[j] = f(row[j], static_cast<TO>(p[j]));
 }
 
-// Rows from this length on fold in fold_long_rows's 32 lanes.
+// Rows from this length on fold in fold_long_rows's lanes.
 constexpr int64_t kLongRow = 512;
 
 // Elements of a contiguous reduced row that one task folds when there are few rows: a fixed
@@ -355,6 +356,7 @@ void reduce_with(ReduceOp op, const Tensor& in, const std::vector<bool>& reduced
 OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
   OpDef def;
   def.name = name;
+  def.linear_work = true;
   def.infer = [name, op, mean](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 1);
     const Shape& shape = in[0].shape;

@@ -97,6 +97,57 @@ struct Moments {
   T mean[kBatch<T>], rstd[kBatch<T>], mean_g[kBatch<T>], mean_gx[kBatch<T>];
 };
 
+// out[k][i] = sum(f(i, j)[k]) over row i's elements j, for K sums at once (f(i, j, v) adds
+// element j's terms into v[k]).
+template <int K, typename T, typename F>
+MF_ALWAYS_INLINE void batch_sums_of(const Batch<T>& b, F f, T (*out)[kBatch<T>]) {
+  constexpr int kL = lanes::kLanes<T>;
+  T sets[K][kBatch<T>][kL];
+  for (int64_t i = 0; i < kBatch<T>; ++i) {
+    T set[K][kL];
+    for (int k = 0; k < K; ++k) lanes::fill(set[k], T{0});
+    if (i < b.rows) lanes::accumulate_sets<K>(set, b.len[i], [&f, i](T* v, int64_t j) { f(i, j, v); });
+    for (int k = 0; k < K; ++k) std::copy(set[k], set[k] + kL, sets[k][i]);
+  }
+  for (int k = 0; k < K; ++k) lanes::sums(sets[k], out[k]);
+}
+
+// A batch's Moments for layer_norm_backward_rows, in two passes as batch_moments': the first
+// reads x and dy together (the sums of x and of g), the second, from the cache, sums
+// (x - mean)^2 and g (x - mean). (A pass over x alone, then one over both, would wait on
+// memory twice.)
+template <typename T>
+MF_ALWAYS_INLINE void batch_backward_moments(const Batch<T>& b, const T* x, const T* w, const T* dy, int64_t n,
+                                             double eps, Moments<T>& m) {
+  const T count = static_cast<T>(n), e = static_cast<T>(eps);
+  auto g = [=](int64_t i, int64_t j) { return w ? dy[i * n + j] * w[j] : dy[i * n + j]; };
+  T first[2][kBatch<T>];
+  batch_sums_of<2>(
+      b,
+      [=](int64_t i, int64_t j, T* v) {
+        v[0] += x[i * n + j];
+        v[1] += g(i, j);
+      },
+      first);
+#pragma omp simd
+  for (int i = 0; i < kBatch<T>; ++i) m.mean[i] = first[0][i] / count;
+  T second[2][kBatch<T>];
+  batch_sums_of<2>(
+      b,
+      [=, &m](int64_t i, int64_t j, T* v) {
+        const T c = x[i * n + j] - m.mean[i];
+        v[0] += c * c;
+        v[1] += g(i, j) * c;
+      },
+      second);
+#pragma omp simd
+  for (int i = 0; i < kBatch<T>; ++i) {
+    m.rstd[i] = 1 / std::sqrt(second[0][i] / count + e);
+    m.mean_g[i] = first[1][i] / count;
+    m.mean_gx[i] = second[1][i] * m.rstd[i] / count;
+  }
+}
+
 // Columns [j0, j0 + len) of a batch of layer_norm_backward_rows: dx, and the rows' terms
 // added into dw (kWeight: w and dw given) and db (kBias). The columns' sums over the batch's
 // rows stay in registers (a constant len unrolls to a few vectors) and are stored once per
@@ -386,22 +437,15 @@ MF_MULTIVERSIONED void layer_norm_rows(const T* x, const T* w, const T* b, T* y,
 template <typename T>
 MF_MULTIVERSIONED void layer_norm_backward_rows(const T* x, const T* w, const T* dy, T* dx, T* dw, T* db,
                                                 int64_t count, int64_t n, double eps) {
-  const T size = static_cast<T>(n);
-  const int64_t per_batch = batch_rows<T>(n);
+  // Rows batch for dw and db alone (their columns' sums stay in registers across a batch's
+  // rows); without them, row by row reads and writes each row as one stream, which the
+  // memory streams faster than a batch's rows in turns.
+  const int64_t per_batch = w || db ? batch_rows<T>(n) : 1;
   for (int64_t r0 = 0; r0 < count; r0 += per_batch) {
     const Batch<T> batch = batch_of<T>(std::min(per_batch, count - r0), n);
     const T *xb = x + r0 * n, *dyb = dy + r0 * n;
     Moments<T> m;
-    batch_moments(batch, xb, n, eps, m.mean, m.rstd);
-    auto g = [=](int64_t i, int64_t j) { return w ? dyb[i * n + j] * w[j] : dyb[i * n + j]; };
-    batch_sums(batch, g, m.mean_g);
-    batch_sums(batch, [=, &m](int64_t i, int64_t j) { return g(i, j) * (xb[i * n + j] - m.mean[i]) * m.rstd[i]; },
-               m.mean_gx);
-#pragma omp simd
-    for (int i = 0; i < kBatch<T>; ++i) {
-      m.mean_g[i] /= size;
-      m.mean_gx[i] /= size;
-    }
+    batch_backward_moments(batch, xb, w, dyb, n, eps, m);
     T* dxb = dx + r0 * n;
     if (w && db) {
       layer_norm_backward_batch<true, true>(xb, w, dyb, dxb, dw, db, batch.rows, n, m);
