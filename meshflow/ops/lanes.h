@@ -8,8 +8,11 @@
 // built for (core/loops.h, MF_MULTIVERSIONED): an AVX-512 version holds a set of lanes in
 // one register, an AVX2 one in two, the baseline in four.
 //
-// Everything here is inlined into its caller (always_inline), whose level chooses the
-// instructions; a call would pass the vectors by another ABI on each level.
+// Everything here is inlined into its caller (always_inline: its lambdas too, and the
+// functors a caller passes must be), whose level chooses the instructions: a function that takes or returns a vector, called
+// out of line, is built once for the baseline, which takes 64-byte vectors in memory, while
+// an AVX-512 caller passes them in registers (the callee then reads garbage). GCC inlines a
+// plain lambda only while its budget lasts, which a growing translation unit or -O1 ends.
 // Thread-safety: pure functions.
 #pragma once
 
@@ -20,9 +23,12 @@
 #include "meshflow/ops/fast_math.h"
 
 // GCC notes that a 64-byte vector passed by value changes ABI with AVX-512; these are always
-// inlined, never called. (GCC reports it where the translation unit ends: the note is off for
-// the rest of the including file.)
+// inlined, never called (MF_INLINE_LAMBDA, below). (GCC reports it where the translation unit
+// ends: the note is off for the rest of the including file.)
 #pragma GCC diagnostic ignored "-Wpsabi"
+
+// Written after a lambda's parameters: the lambda is inlined whatever GCC's budget (above).
+#define MF_INLINE_LAMBDA __attribute__((always_inline))
 
 namespace mf::kernel::lanes {
 
@@ -42,7 +48,7 @@ using Vec = typename VecOf<T>::type;
 template <int K, typename T, typename F>
 MF_ALWAYS_INLINE void accumulate_sets(T (*sets)[kLanes<T>], int64_t n, F f) {
   constexpr int kL = kLanes<T>;
-  auto fold = [&](int l, int64_t j, bool keep) {
+  auto fold = [&](int l, int64_t j, bool keep) MF_INLINE_LAMBDA {
     T v[K];
     for (int k = 0; k < K; ++k) v[k] = sets[k][l];
     f(v, j);
@@ -72,7 +78,8 @@ MF_ALWAYS_INLINE void accumulate_sets(T (*sets)[kLanes<T>], int64_t n, F f) {
 // of fma, fast_math.h) would not.
 template <typename T, typename F>
 MF_ALWAYS_INLINE void accumulate(T* lanes, int64_t n, F f) {
-  accumulate_sets<1>(reinterpret_cast<T(*)[kLanes<T>]>(lanes), n, [&f](T* v, int64_t j) { v[0] = f(v[0], j); });
+  accumulate_sets<1>(reinterpret_cast<T(*)[kLanes<T>]>(lanes), n,
+                     [&f](T* v, int64_t j) MF_INLINE_LAMBDA { v[0] = f(v[0], j); });
 }
 
 template <typename T>
@@ -110,7 +117,7 @@ MF_ALWAYS_INLINE void fold_sets(const T (*sets)[kLanes<T>], T* out, F f) {
   Vec<T> v[kL];
   std::memcpy(v, sets, sizeof v);
   // Pairs (a, b) = (v[2k], v[2k + 1]) of `count` vectors, each `h`-lane halves side by side.
-  auto step = [&v, f](int count, I lo, I hi) {
+  auto step = [&v, f](int count, I lo, I hi) MF_INLINE_LAMBDA {
     for (int k = 0; k < count / 2; ++k) {
       v[k] = f(__builtin_shuffle(v[2 * k], v[2 * k + 1], lo), __builtin_shuffle(v[2 * k], v[2 * k + 1], hi));
     }
@@ -135,23 +142,23 @@ MF_ALWAYS_INLINE void fold_sets(const T (*sets)[kLanes<T>], T* out, F f) {
 
 template <typename T>
 MF_ALWAYS_INLINE void sums(const T (*sets)[kLanes<T>], T* out) {
-  fold_sets(sets, out, [](Vec<T> a, Vec<T> b) { return a + b; });
+  fold_sets(sets, out, [](Vec<T> a, Vec<T> b) MF_INLINE_LAMBDA { return a + b; });
 }
 
 template <typename T>
 MF_ALWAYS_INLINE void maxima(const T (*sets)[kLanes<T>], T* out) {
-  fold_sets(sets, out, [](Vec<T> a, Vec<T> b) { return b > a ? b : a; });
+  fold_sets(sets, out, [](Vec<T> a, Vec<T> b) MF_INLINE_LAMBDA { return b > a ? b : a; });
 }
 
 template <typename T>
 MF_ALWAYS_INLINE T sum(const T* lanes) {
-  return fold(lanes, [](Vec<T> a, Vec<T> b) { return a + b; });
+  return fold(lanes, [](Vec<T> a, Vec<T> b) MF_INLINE_LAMBDA { return a + b; });
 }
 
 // The larger of the lanes; a NaN lane is passed over (the row kernels see NaN elsewhere).
 template <typename T>
 MF_ALWAYS_INLINE T max(const T* lanes) {
-  return fold(lanes, [](Vec<T> a, Vec<T> b) { return b > a ? b : a; });
+  return fold(lanes, [](Vec<T> a, Vec<T> b) MF_INLINE_LAMBDA { return b > a ? b : a; });
 }
 
 }  // namespace mf::kernel::lanes

@@ -5,7 +5,9 @@
 // input, which must fail with the same clear error on every rank.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -120,6 +122,42 @@ TEST(ReduceSignatures, ListedAsConceptsSays) {
             (std::vector<std::string>{"(S(0)) -> (P(max))", "(S(1)) -> (P(max))", "(S(2)) -> (P(max))",
                                       "(P(max)) -> (P(max))", "(B) -> (B)"}));
   EXPECT_EQ(one_axis("amin", x, reduce_attrs({0}, false))[3], "(P(min)) -> (P(min))");
+}
+
+// Rows of every length class the row kernels treat apart (ops/rows.cc, ops/reduce.cc): shorter
+// than a set of lanes, a whole set, a set and a tail, many sets, the long rows' wider lanes
+// (from 512) with and without a tail; one row, and more than a batch of them. Integer values
+// sum exactly, so a lane lost or counted twice anywhere changes the result; a plain loop in
+// double is the reference (the suites' other checks compare the kernels with themselves).
+const std::vector<int64_t> kRowLengths = {1, 2, 3, 7, 15, 16, 17, 31, 32, 33, 65, 100, 511, 512, 513, 1000, 1088};
+
+TEST(ReduceRows, EveryLengthEqualsAPlainLoop) {
+  for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
+    for (int64_t rows : {1, 3, 17}) {
+      for (int64_t n : kRowLengths) {
+        const Tensor x = value({rows, n}, dtype);
+        const Tensor sum = local("sum", {x}, reduce_attrs({-1}, false))[0];
+        const Tensor amax = local("amax", {x}, reduce_attrs({-1}, false))[0];
+        const Tensor amin = local("amin", {x}, reduce_attrs({-1}, false))[0];
+        const Tensor all = local("sum", {x}, reduce_attrs({}, false))[0];
+        const std::string shape = std::string(dtype_name(dtype)) + " " + to_string(x.shape());
+        visit_dtype(dtype, [&](auto v) {
+          using T = decltype(v);
+          const T* p = x.data_as<T>();
+          double total = 0;
+          for (int64_t r = 0; r < rows; ++r) {
+            const T* row = p + r * n;
+            const double row_sum = std::accumulate(row, row + n, 0.0);
+            total += row_sum;
+            EXPECT_EQ(sum.data_as<T>()[r], row_sum) << shape << " row " << r;
+            EXPECT_EQ(amax.data_as<T>()[r], *std::max_element(row, row + n)) << shape << " row " << r;
+            EXPECT_EQ(amin.data_as<T>()[r], *std::min_element(row, row + n)) << shape << " row " << r;
+          }
+          EXPECT_EQ(all.data_as<T>()[0], total) << shape;
+        });
+      }
+    }
+  }
 }
 
 TEST(ReduceShapes, FollowPyTorch) {
@@ -386,6 +424,88 @@ TEST(NnLayerNormBackward, BadInput) {
                "[layer_norm_backward] weight has shape [2]; expected normalized_shape [3]");
   expect_error([&] { local("layer_norm_backward", {x, x}, layer_norm_attrs({2}, false, false)); },
                "[layer_norm_backward] normalized_shape [2] is not the trailing dims");
+}
+
+// The row kernels of softmax, log_softmax, their backward, layer_norm and its backward
+// against plain loops in double, on rows of every length class (kRowLengths).
+std::vector<Tensor> rows_by_plain_loops(const std::string& op, const std::vector<Tensor>& in, bool log) {
+  const int64_t rows = in[0].shape()[0], n = in[0].shape()[1];
+  std::vector<std::vector<double>> out(op == "layer_norm_backward" ? 3 : 1, std::vector<double>(rows * n, 0.0));
+  auto at = [&](size_t input, int64_t i) { return in[input].data_as<double>()[i]; };
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t o = r * n;
+    double s1 = 0, s2 = 0, most = -std::numeric_limits<double>::infinity();
+    for (int64_t j = 0; j < n; ++j) most = std::max(most, at(0, o + j));
+    if (op == "softmax") {
+      for (int64_t j = 0; j < n; ++j) s1 += std::exp(at(0, o + j) - most);
+      for (int64_t j = 0; j < n; ++j) {
+        out[0][o + j] = log ? at(0, o + j) - most - std::log(s1) : std::exp(at(0, o + j) - most) / s1;
+      }
+    } else if (op == "softmax_backward") {  // in: y, dy
+      for (int64_t j = 0; j < n; ++j) s1 += log ? at(1, o + j) : at(1, o + j) * at(0, o + j);
+      for (int64_t j = 0; j < n; ++j) {
+        out[0][o + j] = log ? at(1, o + j) - std::exp(at(0, o + j)) * s1 : at(0, o + j) * (at(1, o + j) - s1);
+      }
+    } else {  // layer_norm (in: x, w, b) or layer_norm_backward (in: x, w, dy; out: dx, dw, db)
+      for (int64_t j = 0; j < n; ++j) s1 += at(0, o + j) / n;
+      for (int64_t j = 0; j < n; ++j) s2 += (at(0, o + j) - s1) * (at(0, o + j) - s1) / n;
+      const double rstd = 1 / std::sqrt(s2 + 1e-5);
+      auto xhat = [&](int64_t j) { return (at(0, o + j) - s1) * rstd; };
+      if (op == "layer_norm") {
+        for (int64_t j = 0; j < n; ++j) out[0][o + j] = xhat(j) * at(1, j) + at(2, j);
+        continue;
+      }
+      double mean_g = 0, mean_gx = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        mean_g += at(2, o + j) * at(1, j) / n;
+        mean_gx += at(2, o + j) * at(1, j) * xhat(j) / n;
+      }
+      for (int64_t j = 0; j < n; ++j) {
+        out[0][o + j] = rstd * (at(2, o + j) * at(1, j) - mean_g - xhat(j) * mean_gx);
+        out[1][j] += at(2, o + j) * xhat(j);
+        out[2][j] += at(2, o + j);
+      }
+    }
+  }
+  std::vector<Tensor> tensors;
+  for (size_t k = 0; k < out.size(); ++k) {
+    tensors.push_back(Tensor::empty(k == 0 ? in[0].shape() : Shape{n}, DType::kFloat64));
+    std::copy(out[k].begin(), out[k].begin() + tensors[k].numel(), tensors[k].data_as<double>());
+  }
+  return tensors;
+}
+
+TEST(NnRows, EveryLengthEqualsPlainLoops) {
+  for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
+    const double tol = dtype == DType::kFloat32 ? 2e-4 : 1e-10;
+    for (int64_t rows : {1, 3, 17}) {
+      for (int64_t n : kRowLengths) {
+        const Tensor x = small_value({rows, n}, dtype), dy = value({rows, n}, dtype);
+        const Tensor w = value({n}, dtype), b = small_value({n}, dtype);
+        std::vector<std::tuple<std::string, std::vector<Tensor>, Attrs, bool>> cases;
+        for (bool log : {false, true}) {
+          const Tensor y = local(log ? "log_softmax" : "softmax", {x}, {{"dim", int64_t{-1}}})[0];
+          cases.push_back({"softmax", {x}, {{"dim", int64_t{-1}}}, log});
+          cases.push_back({"softmax_backward", {y, dy}, softmax_backward_attrs(-1, log), log});
+        }
+        cases.push_back({"layer_norm", {x, w, b}, layer_norm_attrs({n}, true, true), false});
+        cases.push_back({"layer_norm_backward", {x, w, dy}, layer_norm_attrs({n}, true, true), false});
+        for (const auto& [op, inputs, attrs, log] : cases) {
+          const std::string name = op == "softmax" && log ? "log_softmax" : op;
+          const std::vector<Tensor> got = local(name, inputs, attrs);
+          std::vector<Tensor> wide;
+          for (const Tensor& t : inputs) wide.push_back(local("cast", {t}, {{"dtype", DType::kFloat64}})[0]);
+          const std::vector<Tensor> expected = rows_by_plain_loops(op, wide, log);
+          ASSERT_EQ(got.size(), expected.size()) << name;
+          for (size_t k = 0; k < got.size(); ++k) {
+            const Tensor g = local("cast", {got[k]}, {{"dtype", DType::kFloat64}})[0];
+            EXPECT_TRUE(close(g, expected[k], tol)) << name << " output " << k << " of " << dtype_name(dtype) << " "
+                                                    << to_string(x.shape());
+          }
+        }
+      }
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
