@@ -266,6 +266,9 @@ std::vector<GradCall> conv_calls() {
       {"pad", {x}, {{"pads", Ints{0, 2, 1, 1}}, {"mode", int64_t{2}}}},
       {"upsample_nearest", {x}, {{"output_size", Ints{7, 9}}, {"scale0", 1.5}}},
       {"upsample_nearest", {away_from_zero({2, 2, 5}, 5)}, {{"output_size", Ints{3}}}},
+      {"upsample_linear", {x}, {{"output_size", Ints{7, 9}}, {"scale0", 1.5}}},
+      {"upsample_linear", {away_from_zero({2, 2, 5}, 5)}, {{"output_size", Ints{3}}, {"cubic", true}}},
+      {"upsample_linear", {away_from_zero({1, 2, 3, 4, 2}, 5)}, {{"output_size", Ints{4, 3, 3}}, {"align_corners", true}}},
       // Every output's gradient: y's, and the statistics' (mean, var).
       {"batch_norm",
        {x, away_from_zero({4}, 7), away_from_zero({4}, 8)},
@@ -286,6 +289,9 @@ std::vector<GradCall> conv_calls() {
       {"upsample_nearest_backward",
        {away_from_zero({2, 4, 7, 9}, 6)},
        {{"output_size", Ints{7, 9}}, {"scale0", 1.5}, {"input_size", Ints{5, 6}}}},
+      {"upsample_linear_backward",
+       {away_from_zero({2, 4, 7, 9}, 6)},
+       {{"output_size", Ints{7, 9}}, {"cubic", true}, {"input_size", Ints{5, 6}}}},
   };
 }
 
