@@ -274,6 +274,10 @@ std::vector<GradCall> conv_calls() {
        {x, away_from_zero({4}, 7), away_from_zero({4}, 8)},
        {{"has_weight", true}, {"has_bias", true}, {"eps", 1e-3}}},
       {"batch_norm", {away_from_zero({5, 3}, 9)}, {}},
+      {"group_norm",
+       {x, away_from_zero({4}, 7), away_from_zero({4}, 8)},
+       {{"num_groups", int64_t{2}}, {"has_weight", true}, {"has_bias", true}, {"eps", 1e-3}}},
+      {"group_norm", {away_from_zero({3, 6}, 9)}, {{"num_groups", int64_t{3}}}},
       // The backward ops, linear in dy, whose gradients a create_graph backward uses.
       {"max_pool2d_backward", {away_from_zero({2, 4, 3, 3}, 6), indices({2, 4, 3, 3}, 30)}, {{"input_size", Ints{5, 6}}}},
       {"avg_pool2d_backward",

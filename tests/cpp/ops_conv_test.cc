@@ -1,5 +1,5 @@
 // Copyright 2026 The meshflow Authors.
-// Convolution, pooling and padding (conv.cc, pool.cc), 2-d and 3-d, under mpirun: every valid signature of every op
+// Convolution, pooling, padding, resizing (conv.cc, pool.cc) and group norm, 2-d and 3-d, under mpirun: every valid signature of every op
 // on every mesh against the single-device result (op_check.h), for even and uneven batches
 // and channel counts, grouped and not; the 1-d signature lists; values against small
 // hand-computed cases; and bad input, which fails with a clear error on every rank.
@@ -312,6 +312,28 @@ TEST(UpsampleLinear, EverySignatureMatchesOneDevice) {
   }
   expect_error([&] { local("upsample_linear", {value({2, 3, 4})}, {{"output_size", Dims{0}}}); },
                "[upsample_linear] the input has shape [2, 3, 4], output_size [0]; expected sizes >= 1");
+}
+
+// group_norm (batch_norm.cc) and its backward: uneven batches, one group, a group per channel.
+TEST(GroupNorm, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const auto& [shape, groups] : std::vector<std::pair<Shape, int64_t>>{
+             {{5, 6, 4}, 3}, {{3, 4, 3, 2}, 1}, {{2, 4, 2, 2, 3}, 4}, {{5, 6}, 2}}) {
+      const Shape channels{shape[1]};
+      for (bool affine : {false, true}) {
+        const Attrs attrs{{"num_groups", groups}, {"has_weight", affine}, {"has_bias", affine}};
+        std::vector<Tensor> in{value(shape)};
+        if (affine) in.push_back(value(channels)), in.push_back(value(channels));
+        check("group_norm", in, attrs, p);
+        std::vector<Tensor> backward{value(shape)};
+        if (affine) backward.push_back(value(channels));
+        backward.push_back(value(shape));
+        check("group_norm_backward", backward, attrs, p);
+      }
+    }
+  }
+  expect_error([&] { local("group_norm", {value({2, 6, 3})}, {{"num_groups", int64_t{4}}}); },
+               "[group_norm] the input has shape [2, 6, 3] and num_groups is 4; expected [N, C, ...] with C divisible");
 }
 
 // The CPU kernels run the taps one dim at a time; the GPU's compute each element at once
