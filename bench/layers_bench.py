@@ -1,5 +1,5 @@
-"""Forward + backward time of each layer family (2-d and 3-d convolution, batch norm and
-pooling among them), meshflow beside PyTorch eager in the same run (when torch imports), at 1
+"""Forward + backward time of each layer family (2-d and 3-d convolution, batch norm, pooling
+and bilinear upsampling among them), meshflow beside PyTorch eager in the same run (when torch imports), at 1
 and 2 threads, and training steps of whole models: two ResNet-style CNNs with batch norm
 (basic and bottleneck blocks), two LSTM language models (PyTorch's word_language_model,
 untied and tied) and a Hugging Face-style GPT-2. The 3-d cases take [N / 4, C, 8, H / 2, W / 2].
@@ -49,6 +49,7 @@ def cases(shape):
         "relu6": lambda lib: (lib.nn.ReLU6(), shape),
         "maxpool": lambda lib: (lib.nn.MaxPool2d(2), shape),
         "avgpool": lambda lib: (lib.nn.AvgPool2d(2), shape),
+        "upsample": lambda lib: (lib.nn.Upsample(scale_factor=2, mode="bilinear"), shape),
         "conv3d": lambda lib: (lib.nn.Conv3d(c, c, 3, padding=1, bias=False), volume),
         "bn3d": lambda lib: (lib.nn.BatchNorm3d(c), volume),
         "maxpool3d": lambda lib: (lib.nn.MaxPool3d(2), volume),

@@ -1,5 +1,6 @@
 // Copyright 2026 The meshflow Authors.
-// Batch norm with the batch's statistics as one op and its backward op: one pass for the
+// Batch norm with the batch's statistics as one op and its backward op (and group norm, whose
+// kernels share its sums and passes): one pass for the
 // statistics and one for the output, where the composition of reductions and elementwise ops
 // (fn::batch_norm's other path) takes several. fn::batch_norm runs it where each rank holds
 // whole channels (local tensors; global ones split only on C), on float32 and bfloat16 on the
@@ -13,6 +14,12 @@
 //     -> dx[, dweight][, dbias] (dweight when has_weight, dbias when has_bias), every output's
 //     gradient in dx (dmean and dvar, zeros unless a caller differentiates the statistics):
 //     S(1), S(1), S(0), S(0), S(0), S(0), S(0) -> S(1), S(0), S(0).
+//   group_norm(x[N, C, ...][, weight[C]][, bias[C]]; num_groups (dividing C), eps = 1e-5,
+//     has_weight, has_bias = false) -> y: each sample's C / num_groups adjacent channels
+//     normalized together (biased variance), then scaled and shifted per channel (torch's
+//     group_norm).  S(0), B, B -> S(0).
+//   group_norm_backward(x[, weight], dy; the forward's attributes) -> dx[, dweight][, dbias]:
+//     S(0), B, S(0) -> S(0), P, P;  B, B, P -> P, P, P (linear in dy).
 // The CPU's kernels (below) take float32, bfloat16 and float64; the test device runs them on
 // host views; CUDA's take float32 (cuda/batch_norm.cu). For a create_graph backward the
 // gradient is written in differentiable ops instead.
@@ -375,6 +382,205 @@ std::vector<Var> forward_grad(const GradContext& g) {
   return call(kBatchNormBackward, inputs, g.attrs);
 }
 
+// ---------------------------------------------------------------------------------------------
+// group_norm, group_norm_backward: each sample's channels in num_groups groups of D = C / G
+// adjacent channels, a group's D * spatial values contiguous; one task per (sample, group),
+// with batch norm's sums and affine passes over the group's planes.
+
+constexpr const char* kGroupNorm = "group_norm";
+constexpr const char* kGroupNormBackward = "group_norm_backward";
+
+// Checks x [N, C, ...] and num_groups (dividing C); returns the group count.
+int64_t checked_groups(const std::string& op, const TensorMeta& x, const Attrs& attrs) {
+  const int64_t groups = attrs.get_int("num_groups");
+  if (x.shape.size() < 2 || groups <= 0 || x.shape[1] % groups != 0) {
+    op_error(op, "the input has shape " + to_string(x.shape) + " and num_groups is " + std::to_string(groups) +
+                     "; expected [N, C, ...] with C divisible by num_groups");
+  }
+  return groups;
+}
+
+std::vector<TensorMeta> group_norm_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  const bool has_weight = flag(attrs, "has_weight"), has_bias = flag(attrs, "has_bias");
+  kernel::expect_inputs(kGroupNorm, in, 1 + has_weight + has_bias);
+  checked_groups(kGroupNorm, in[0], attrs);
+  checked_channels(kGroupNorm, in[0], attrs);
+  for (size_t i = 1; i < in.size(); ++i) {
+    expect_channel_vector(kGroupNorm, in[i], i == 1 && has_weight ? "weight" : "bias", in[0], in[0].dtype);
+  }
+  return {in[0]};
+}
+
+std::vector<TensorMeta> group_norm_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  const bool has_weight = flag(attrs, "has_weight"), has_bias = flag(attrs, "has_bias");
+  kernel::expect_inputs(kGroupNormBackward, in, 2 + has_weight);
+  const TensorMeta& x = in[0];
+  checked_groups(kGroupNormBackward, x, attrs);
+  checked_channels(kGroupNormBackward, x, attrs);
+  if (has_weight) expect_channel_vector(kGroupNormBackward, in[1], "weight", x, x.dtype);
+  if (in.back().shape != x.shape || in.back().dtype != x.dtype) {
+    op_error(kGroupNormBackward, "dy is " + to_string(in.back().shape) + " " + dtype_name(in.back().dtype) +
+                                     "; expected the input's shape and dtype " + to_string(x.shape) + " " +
+                                     dtype_name(x.dtype));
+  }
+  std::vector<TensorMeta> out{x};
+  for (int i = 0; i < has_weight + has_bias; ++i) out.push_back({{x.shape[1]}, x.dtype});
+  return out;
+}
+
+// The batch split: x and y S(0), the parameters broadcast.
+std::vector<Signature> group_norm_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
+                                             const Attrs&) {
+  Signature split{std::vector<Sbp>(in.size(), Sbp::broadcast()), {Sbp::split(0)}};
+  split.inputs[0] = Sbp::split(0);
+  return {split};
+}
+
+// The batch split (x, dy and dx S(0), the parameters broadcast, their gradients partial), and
+// B, B, P -> P, P, P: linear in dy.
+std::vector<Signature> group_norm_backward_signatures(const std::vector<TensorMeta>& in,
+                                                      const std::vector<TensorMeta>& out, const Attrs&) {
+  Signature split{std::vector<Sbp>(in.size(), Sbp::broadcast()), std::vector<Sbp>(out.size(), Sbp::partial_sum())};
+  split.inputs.front() = split.inputs.back() = split.outputs.front() = Sbp::split(0);
+  Signature linear{std::vector<Sbp>(in.size(), Sbp::broadcast()), std::vector<Sbp>(out.size(), Sbp::partial_sum())};
+  linear.inputs.back() = Sbp::partial_sum();
+  return {split, linear};
+}
+
+// A group's statistics from sums shifted by its first value, as batch norm's: the shift, the
+// mean's offset from it, and rstd.
+template <typename T>
+struct GroupMoments {
+  Compute<T> first;
+  double offset, rstd;
+};
+
+template <typename T>
+GroupMoments<T> group_moments(const T* x, int64_t count, double eps) {
+  const Compute<T> first = wide(x[0]);
+  double sum = 0, squares = 0;
+  shifted_sums(x, 1, count, count, first, sum, squares);
+  const double m = static_cast<double>(count), offset = sum / m;
+  return {first, offset, 1 / std::sqrt(std::max(0.0, squares / m - offset * offset) + eps)};
+}
+
+// y = (x - mean) rstd weight + bias, channel by channel: (x - first) scale + shift.
+template <typename T>
+void group_norm_planes(const Planes& p, int64_t groups, const T* x, const T* w, const T* b, T* y) {
+  using C = Compute<T>;
+  const int64_t per_group = p.channels / groups, size = per_group * p.spatial;
+  kernel::parallel_for(p.batch * groups, p.batch * p.channels * p.spatial > kernel::kParallelGrain, [&](int64_t task) {
+    const int64_t c0 = task % groups * per_group, at = p.at(task / groups, c0);
+    const GroupMoments<T> m = group_moments(x + at, size, p.eps);
+    for (int64_t c = c0; c < c0 + per_group; ++c) {
+      const double scale = (w ? wide(w[c]) : 1) * m.rstd, shift = (b ? wide(b[c]) : 0) - m.offset * scale;
+      const int64_t plane = at + (c - c0) * p.spatial;
+      affine<T>(x + plane, nullptr, p.spatial, m.first, static_cast<C>(scale), static_cast<C>(shift), 0, y + plane);
+    }
+  });
+}
+
+// With xhat = (x - mean) rstd and g = dy weight over a group of M values:
+// dx = rstd (g - sum(g) / M - xhat sum(g xhat) / M), as dy weight rstd + (x - first) a + b per
+// value; each (sample, channel)'s sum(dy) and sum(dy xhat) go to `sums` ([N, C, 2]), and
+// dweight and dbias add them over the samples in order afterwards (the same bits whatever
+// the threads).
+template <typename T>
+void group_norm_backward_planes(const Planes& p, int64_t groups, const T* x, const T* w, const T* dy, T* dx,
+                                T* dweight, T* dbias) {
+  using C = Compute<T>;
+  const int64_t per_group = p.channels / groups, size = per_group * p.spatial;
+  std::vector<double> sums(2 * p.batch * p.channels);
+  kernel::parallel_for(p.batch * groups, p.batch * p.channels * p.spatial > kernel::kParallelGrain, [&](int64_t task) {
+    const int64_t n = task / groups, c0 = task % groups * per_group, at = p.at(n, c0);
+    const GroupMoments<T> m = group_moments(x + at, size, p.eps);
+    double sum_g = 0, sum_gx = 0;
+    for (int64_t c = c0; c < c0 + per_group; ++c) {
+      const int64_t plane = at + (c - c0) * p.spatial;
+      double sum = 0, shifted = 0;
+      gradient_sums(x + plane, dy + plane, 1, p.spatial, p.spatial, m.first, sum, shifted);
+      const double centered = (shifted - m.offset * sum) * m.rstd, weight = w ? wide(w[c]) : 1;
+      sums[2 * (n * p.channels + c)] = sum, sums[2 * (n * p.channels + c) + 1] = centered;
+      sum_g += weight * sum, sum_gx += weight * centered;
+    }
+    const double count = static_cast<double>(size);
+    const double a = -m.rstd * m.rstd * sum_gx / count, b = -m.rstd * sum_g / count - a * m.offset;
+    for (int64_t c = c0; c < c0 + per_group; ++c) {
+      const int64_t plane = at + (c - c0) * p.spatial;
+      affine<T>(x + plane, dy + plane, p.spatial, m.first, static_cast<C>(a), static_cast<C>(b),
+                static_cast<C>((w ? wide(w[c]) : 1) * m.rstd), dx + plane);
+    }
+  });
+  for (int64_t c = 0; c < p.channels; ++c) {
+    double sum = 0, centered = 0;
+    for (int64_t n = 0; n < p.batch; ++n) sum += sums[2 * (n * p.channels + c)], centered += sums[2 * (n * p.channels + c) + 1];
+    if (dweight) dweight[c] = narrow<T>(static_cast<C>(centered));
+    if (dbias) dbias[c] = narrow<T>(static_cast<C>(sum));
+  }
+}
+
+std::vector<Tensor> group_norm_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
+  const Tensor& x = in[0];
+  const Planes p = planes_of(x, ctx.attrs);
+  Tensor y = ctx.output(0, x.shape(), x.dtype());
+  if (x.numel() == 0) return {y};
+  visit_floating(x.dtype(), [&](auto t, auto) {
+    using T = decltype(t);
+    group_norm_planes<T>(p, ctx.attrs.get_int("num_groups"), x.data_as<T>(), has_weight ? in[1].data_as<T>() : nullptr,
+                         has_bias ? in[1 + has_weight].data_as<T>() : nullptr, y.data_as<T>());
+  });
+  return {y};
+}
+
+std::vector<Tensor> group_norm_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
+  const Tensor &x = in[0], &dy = in.back();
+  const Planes p = planes_of(x, ctx.attrs);
+  std::vector<Tensor> out{ctx.output(0, x.shape(), x.dtype())};
+  for (int i = 0; i < has_weight + has_bias; ++i) out.push_back(ctx.output(out.size(), {p.channels}, x.dtype()));
+  visit_floating(x.dtype(), [&](auto t, auto) {
+    using T = decltype(t);
+    group_norm_backward_planes<T>(p, ctx.attrs.get_int("num_groups"), x.data_as<T>(),
+                                  has_weight ? in[1].data_as<T>() : nullptr, dy.data_as<T>(), out[0].data_as<T>(),
+                                  has_weight ? out[1].data_as<T>() : nullptr,
+                                  has_bias ? out.back().data_as<T>() : nullptr);
+  });
+  return out;
+}
+
+// For a create_graph backward: the same formula in differentiable ops, over x viewed as
+// [N, G, D * spatial].
+std::vector<Var> group_norm_composite_grad(const GradContext& g) {
+  const Var &x = g.inputs[0], &dy = g.grad_outputs[0];
+  const bool has_weight = flag(g.attrs, "has_weight"), has_bias = flag(g.attrs, "has_bias");
+  const Shape& shape = x.shape();
+  const Shape grouped{shape[0], g.attrs.get_int("num_groups"), -1};
+  Shape channel_view(shape.size(), 1);
+  channel_view[1] = -1;
+  std::vector<int64_t> reduced{0};
+  for (size_t d = 2; d < shape.size(); ++d) reduced.push_back(static_cast<int64_t>(d));
+  const Var xg = fn::reshape(x, grouped);
+  const Var centered = fn::sub(xg, fn::mean(xg, {2}, true));
+  const Var rstd = fn::rsqrt(fn::add_scalar(fn::mean(fn::mul(centered, centered), {2}, true), eps_attr(g.attrs)));
+  const Var xhat = fn::mul(centered, rstd);
+  const Var dxhat = fn::reshape(has_weight ? fn::mul(dy, fn::reshape(g.inputs[1], channel_view)) : dy, grouped);
+  const Var dx = fn::mul(rstd, fn::sub(fn::sub(dxhat, fn::mean(dxhat, {2}, true)),
+                                       fn::mul(xhat, fn::mean(fn::mul(dxhat, xhat), {2}, true))));
+  std::vector<Var> grads{g.needs_grad[0] ? fn::reshape(dx, shape) : Var()};
+  if (has_weight) grads.push_back(g.needs_grad[1] ? fn::sum(fn::mul(dy, fn::reshape(xhat, shape)), reduced) : Var());
+  if (has_bias) grads.push_back(g.needs_grad[grads.size()] ? fn::sum(dy, reduced) : Var());
+  return grads;
+}
+
+std::vector<Var> group_norm_grad(const GradContext& g) {
+  if (grad_enabled()) return group_norm_composite_grad(g);
+  std::vector<Var> inputs{g.inputs[0]};
+  if (flag(g.attrs, "has_weight")) inputs.push_back(g.inputs[1]);
+  inputs.push_back(g.grad_outputs[0]);
+  return call(kGroupNormBackward, inputs, g.attrs);
+}
+
 }  // namespace
 
 void register_batch_norm_ops(OpRegistry& r) {
@@ -392,6 +598,10 @@ void register_batch_norm_ops(OpRegistry& r) {
     op->bfloat16 = true;
     r.add(*op);
   }
+  // bfloat16 and float16 run widened to float32 (the registry's rule), on every device.
+  r.add(with_grad(make_op(kGroupNorm, group_norm_infer, group_norm_signatures, group_norm_kernel), group_norm_grad));
+  r.add(make_op(kGroupNormBackward, group_norm_backward_infer, group_norm_backward_signatures,
+                group_norm_backward_kernel));
 }
 
 }  // namespace mf

@@ -25,6 +25,10 @@
 //     -> torch's interpolate(mode='nearest'), and upsample_nearest_backward(dy; the same,
 //     input_size) -> dx (each input element's dy summed in output order):  S(0) -> S(0);
 //     S(1) -> S(1);  P -> P.
+//   upsample_linear(x[N, C, d1 (, d2 (, d3))]; upsample_nearest's attributes, align_corners,
+//     cubic) -> torch's interpolate(mode='linear' | 'bilinear' | 'trilinear', or 'bicubic'
+//     when cubic), and upsample_linear_backward(dy; the same, input_size) -> dx: the same
+//     signatures.
 //
 // On the CPU, the convolutions' float32 and bfloat16 run on oneDNN's convolution primitives
 // (ops/onednn.h; bfloat16 accumulates in float32), float64 as im2col and OpenBLAS's dgemm per
@@ -246,6 +250,21 @@ UpsampleGeometry upsample_geometry(const std::string& op, const Attrs& attrs, co
                        "; expected sizes >= 1 and scale factors > 0");
     }
   }
+  return g;
+}
+
+ResampleGeometry resample_geometry(const std::string& op, const Attrs& attrs, const Shape& input) {
+  const UpsampleGeometry sizes = upsample_geometry(op, attrs, input);
+  ResampleGeometry g;
+  g.k = sizes.k;
+  g.planes = sizes.planes;
+  for (int d = 0; d < g.k; ++d) {
+    g.in[d] = sizes.in[d], g.out[d] = sizes.out[d];
+    const std::string key = "scale" + std::to_string(d);
+    g.scale[d] = attrs.has(key) ? attrs.get_float(key) : 0.0;
+  }
+  g.align_corners = attrs.has("align_corners") && attrs.get_bool("align_corners");
+  g.cubic = attrs.has("cubic") && attrs.get_bool("cubic");
   return g;
 }
 
@@ -837,6 +856,191 @@ std::vector<Var> upsample_backward_grad(const GradContext& ctx) {
   return {call1(kUpsample, {ctx.grad_outputs[0]}, ctx.attrs)};
 }
 
+// ---------------------------------------------------------------------------------------------
+// upsample_linear, upsample_linear_backward: separable, one resized dim at a time (a pass
+// reads [outer, in, inner] and writes [outer, out, inner]), so that a pass's rows are
+// contiguous runs of the dims after it.
+
+constexpr const char* kResample = "upsample_linear";
+constexpr const char* kResampleBackward = "upsample_linear_backward";
+
+// A pass's reads as lists: result row r is the sum over p in [start[r], start[r + 1]) of
+// weight[p] times source row row[p]. The forward pass lists output j's taps; the adjoint lists,
+// for each input i, the (output, tap) pairs that read it in ascending order, so that a
+// gradient is summed in one fixed order and written once (no scattered adds).
+template <typename T>
+struct PassReads {
+  std::vector<int64_t> start, row;
+  std::vector<T> weight;
+};
+
+template <typename T>
+PassReads<T> pass_reads(const kernel::ResampleGeometry& g, int d, bool adjoint) {
+  using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
+  const int64_t rows = adjoint ? g.in[d] : g.out[d];
+  std::vector<int64_t> index(g.out[d] * kernel::kMaxResampleTaps);
+  std::vector<A> weight(index.size());
+  int count = 0;
+  for (int64_t j = 0; j < g.out[d]; ++j) {
+    count = kernel::resample_taps<A>(g, d, j, &index[j * kernel::kMaxResampleTaps], &weight[j * kernel::kMaxResampleTaps]);
+  }
+  PassReads<T> reads;
+  reads.start.assign(rows + 1, 0);
+  for (int64_t j = 0; j < g.out[d]; ++j) {
+    for (int t = 0; t < count; ++t) ++reads.start[(adjoint ? index[j * kernel::kMaxResampleTaps + t] : j) + 1];
+  }
+  for (int64_t r = 0; r < rows; ++r) reads.start[r + 1] += reads.start[r];
+  reads.row.resize(reads.start[rows]);
+  reads.weight.resize(reads.start[rows]);
+  std::vector<int64_t> next(reads.start.begin(), reads.start.end() - 1);
+  for (int64_t j = 0; j < g.out[d]; ++j) {
+    for (int t = 0; t < count; ++t) {
+      const int64_t i = index[j * kernel::kMaxResampleTaps + t];
+      const int64_t p = next[adjoint ? i : j]++;
+      reads.row[p] = adjoint ? j : i;
+      reads.weight[p] = static_cast<T>(weight[j * kernel::kMaxResampleTaps + t]);
+    }
+  }
+  return reads;
+}
+
+// to[o, r, :] = sum over the reads p of row r of weight[p] from[o, row[p], :], for each o of
+// `outer`; `from` has `rows_in` rows of `inner` elements per o, `to` has start.size() - 1.
+template <typename T>
+void resample_pass(const PassReads<T>& reads, const T* from, T* to, int64_t outer, int64_t rows_in, int64_t inner) {
+  const int64_t rows = static_cast<int64_t>(reads.start.size()) - 1;
+  kernel::parallel_for(outer, outer * rows * inner > kernel::kParallelGrain, [&](int64_t o) {
+    const T* src = from + o * rows_in * inner;
+    T* dst = to + o * rows * inner;
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t begin = reads.start[r], end = reads.start[r + 1];
+      if (inner == 1) {
+        T sum = 0;
+        for (int64_t p = begin; p < end; ++p) sum += reads.weight[p] * src[reads.row[p]];
+        dst[r] = sum;
+        continue;
+      }
+      T* y = dst + r * inner;
+      if (begin == end) std::fill(y, y + inner, T(0));
+      for (int64_t p = begin; p < end; ++p) {
+        const T w = reads.weight[p];
+        const T* x = src + reads.row[p] * inner;
+        if (p == begin) {
+          for (int64_t e = 0; e < inner; ++e) y[e] = w * x[e];
+        } else {
+          for (int64_t e = 0; e < inner; ++e) y[e] += w * x[e];
+        }
+      }
+    }
+  });
+}
+
+// The shape of [planes, sizes...] after dims < `resized` took their output sizes.
+Shape partly_resized(const Shape& x, const kernel::ResampleGeometry& g, int resized) {
+  Shape s{x[0], x[1]};
+  for (int d = 0; d < g.k; ++d) s.push_back(d < resized ? g.out[d] : g.in[d]);
+  return s;
+}
+
+// One pass: dim d of [planes, sizes...] from `from` rows to `to` rows.
+struct Pass {
+  int d = 0;
+  int64_t outer = 1, from = 1, to = 1, inner = 1;
+};
+
+// The passes from the input's sizes to the output's (the adjoint: the other way), in the
+// order that writes the fewest elements, a gather along the last dim (rows of one element)
+// counting three times: upsampling resizes the last dim first, downsampling last.
+std::vector<Pass> pass_order(const kernel::ResampleGeometry& g, bool adjoint) {
+  std::vector<int> order(g.k);
+  for (int d = 0; d < g.k; ++d) order[d] = d;
+  std::vector<Pass> best;
+  int64_t best_cost = std::numeric_limits<int64_t>::max();
+  do {
+    int64_t sizes[3], cost = 0;
+    for (int d = 0; d < g.k; ++d) sizes[d] = adjoint ? g.out[d] : g.in[d];
+    std::vector<Pass> passes;
+    for (int d : order) {
+      Pass p{d, g.planes, sizes[d], adjoint ? g.in[d] : g.out[d], 1};
+      for (int e = 0; e < d; ++e) p.outer *= sizes[e];
+      for (int e = d + 1; e < g.k; ++e) p.inner *= sizes[e];
+      sizes[d] = p.to;
+      cost += p.outer * p.to * p.inner * (p.inner == 1 ? 3 : 1);
+      passes.push_back(p);
+    }
+    if (cost < best_cost) best_cost = cost, best = passes;
+  } while (std::next_permutation(order.begin(), order.end()));
+  return best;
+}
+
+// Runs the passes from `source` into `result`, through temporaries between them.
+template <typename T, bool kAdjoint>
+void resample_passes(const kernel::ResampleGeometry& g, const Tensor& source, Tensor& result) {
+  const std::vector<Pass> passes = pass_order(g, kAdjoint);
+  Shape shape = source.shape();
+  Tensor current = source;
+  for (size_t step = 0; step < passes.size(); ++step) {
+    const Pass& p = passes[step];
+    shape[2 + p.d] = p.to;
+    Tensor next = step + 1 == passes.size() ? result : Tensor::empty(shape, source.dtype());
+    resample_pass<T>(pass_reads<T>(g, p.d, kAdjoint), current.data_as<T>(), next.data_as<T>(), p.outer, p.from,
+                     p.inner);
+    current = next;
+  }
+}
+
+std::vector<TensorMeta> resample_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kResample, in, 1);
+  kernel::expect_floating(kResample, in[0], "the input");
+  const kernel::ResampleGeometry g = kernel::resample_geometry(kResample, attrs, in[0].shape);
+  return {{partly_resized(in[0].shape, g, g.k), in[0].dtype}};
+}
+
+std::vector<Tensor> resample_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& x = in[0];
+  const kernel::ResampleGeometry g = kernel::resample_geometry(kResample, ctx.attrs, x.shape());
+  Tensor y = ctx.output(0, partly_resized(x.shape(), g, g.k), x.dtype());
+  if (y.numel() > 0) {
+    kernel::visit_floating(x.dtype(), [&](auto v) { resample_passes<decltype(v), false>(g, x, y); });
+  }
+  return {y};
+}
+
+std::vector<TensorMeta> resample_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kResampleBackward, in, 1);
+  kernel::expect_floating(kResampleBackward, in[0], "dy");
+  const Shape x = upsample_input(kResampleBackward, attrs, in[0].shape);
+  const kernel::ResampleGeometry g = kernel::resample_geometry(kResampleBackward, attrs, x);
+  if (partly_resized(x, g, g.k) != in[0].shape) {
+    op_error(kResampleBackward,
+             "dy has shape " + to_string(in[0].shape) + "; expected " + to_string(partly_resized(x, g, g.k)));
+  }
+  return {{x, in[0].dtype}};
+}
+
+std::vector<Tensor> resample_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& dy = in[0];
+  const Shape xs = upsample_input(kResampleBackward, ctx.attrs, dy.shape());
+  const kernel::ResampleGeometry g = kernel::resample_geometry(kResampleBackward, ctx.attrs, xs);
+  Tensor dx = ctx.output(0, xs, dy.dtype());
+  if (dx.numel() > 0) {
+    kernel::visit_floating(dy.dtype(), [&](auto v) { resample_passes<decltype(v), true>(g, dy, dx); });
+  }
+  return {dx};
+}
+
+std::vector<Var> resample_grad(const GradContext& ctx) {
+  const Shape& x = ctx.inputs[0].shape();
+  Attrs attrs = ctx.attrs;
+  attrs.set("input_size", std::vector<int64_t>(x.begin() + 2, x.end()));
+  return {call1(kResampleBackward, {ctx.grad_outputs[0]}, attrs)};
+}
+
+// Linear in dy and upsample_linear's adjoint: its gradient is the resizing of ddx.
+std::vector<Var> resample_backward_grad(const GradContext& ctx) {
+  return {call1(kResample, {ctx.grad_outputs[0]}, ctx.attrs.without({"input_size"}))};
+}
+
 }  // namespace
 
 void register_conv_ops(OpRegistry& r) {
@@ -852,6 +1056,9 @@ void register_conv_ops(OpRegistry& r) {
   r.add(with_grad(make_op(kUpsample, upsample_infer, planes, upsample_kernel), upsample_grad));
   r.add(with_grad(make_op(kUpsampleBackward, upsample_backward_infer, planes, upsample_backward_kernel),
                   upsample_backward_grad));
+  r.add(with_grad(make_op(kResample, resample_infer, planes, resample_kernel), resample_grad));
+  r.add(with_grad(make_op(kResampleBackward, resample_backward_infer, planes, resample_backward_kernel),
+                  resample_backward_grad));
 }
 
 }  // namespace mf

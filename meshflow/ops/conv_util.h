@@ -274,4 +274,169 @@ MF_HOST_DEVICE T nearest_backward_at(const UpsampleGeometry& g, const T* dy, int
   return sum;
 }
 
+// Linear and cubic resizing of the last k = 1..3 dims of [N, C, ...] (torch's interpolate
+// modes 'linear', 'bilinear', 'trilinear' and 'bicubic'): output o of a dim reads 2 inputs
+// (linear) or 4 (cubic, A = -0.75, indices clamped to the dim) around its source coordinate,
+// torch's area_pixel_compute_source_index and guard_index_and_lambda computed in A (the
+// accumulation type: float for float32, double for float64), as torch's kernels do.
+struct ResampleGeometry {
+  int k = 0;
+  int64_t planes = 0;  // N * C
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+  double scale[3] = {0, 0, 0};  // the given scale factors; 0: in / out
+  bool align_corners = false, cubic = false;
+};
+
+// From upsample_geometry's attributes and the bools "align_corners" and "cubic".
+ResampleGeometry resample_geometry(const std::string& op, const Attrs& attrs, const Shape& input);
+
+constexpr int kMaxResampleTaps = 4;
+
+template <typename A>
+MF_HOST_DEVICE inline A cubic_near(A x) {  // torch's cubic_convolution1, A = -0.75
+  return (A(1.25) * x - A(2.25)) * x * x + A(1);
+}
+
+template <typename A>
+MF_HOST_DEVICE inline A cubic_far(A x) {  // torch's cubic_convolution2
+  return ((A(-0.75) * x + A(3.75)) * x - A(6)) * x + A(3);
+}
+
+// The inputs output o of dim d reads and their weights; returns their count (2 or 4). The
+// indices do not decrease in o, tap by tap.
+template <typename A>
+MF_HOST_DEVICE int resample_taps(const ResampleGeometry& g, int d, int64_t o, int64_t* index, A* weight) {
+  const int64_t in = g.in[d], out = g.out[d];
+  if (!g.cubic && in == out) {  // torch's shortcut: a neighbour's NaN does not leak in through weight 0
+    index[0] = index[1] = o;
+    weight[0] = A(1), weight[1] = A(0);
+    return 2;
+  }
+  A src;
+  if (g.align_corners) {
+    src = out > 1 ? static_cast<A>(in - 1) / static_cast<A>(out - 1) * static_cast<A>(o) : A(0);
+  } else {
+    const A ratio = g.scale[d] > 0 ? static_cast<A>(1.0 / g.scale[d]) : static_cast<A>(in) / static_cast<A>(out);
+    src = ratio * (static_cast<A>(o) + A(0.5)) - A(0.5);
+    if (!g.cubic && src < A(0)) src = A(0);
+  }
+  int64_t base = static_cast<int64_t>(floor(src));
+  if (base > in - 1) base = in - 1;
+  A t = src - static_cast<A>(base);
+  t = t < A(0) ? A(0) : (t > A(1) ? A(1) : t);
+  if (!g.cubic) {
+    index[0] = base, index[1] = base < in - 1 ? base + 1 : base;
+    weight[0] = A(1) - t, weight[1] = t;
+    return 2;
+  }
+  weight[0] = cubic_far(t + A(1)), weight[1] = cubic_near(t), weight[2] = cubic_near(A(1) - t);
+  weight[3] = cubic_far(A(2) - t);
+  for (int i = 0; i < 4; ++i) {
+    const int64_t at = base - 1 + i;
+    index[i] = at < 0 ? 0 : (at > in - 1 ? in - 1 : at);
+  }
+  return 4;
+}
+
+template <typename T>
+using ResampleAccumulate = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+// Element e of the resized x (of [planes, out...]): the product of each dim's taps, summed in
+// the accumulation type. The CPU's kernel runs the same taps one dim at a time; this form,
+// one element at a time, is the GPU's (and the CPU's tests check it against the CPU's).
+template <typename T>
+MF_HOST_DEVICE T resample_at(const ResampleGeometry& g, const T* x, int64_t e) {
+  using A = ResampleAccumulate<T>;
+  int64_t index[3][kMaxResampleTaps] = {{0}, {0}, {0}};
+  A weight[3][kMaxResampleTaps] = {{A(1)}, {A(1)}, {A(1)}};
+  int count[3] = {1, 1, 1};
+  const int64_t plane_out = g.out[0] * g.out[1] * g.out[2];
+  int64_t rest = e % plane_out;
+  for (int d = g.k - 1; d >= 0; --d) {
+    count[d] = resample_taps<A>(g, d, rest % g.out[d], index[d], weight[d]);
+    rest /= g.out[d];
+  }
+  const T* plane = x + e / plane_out * (g.in[0] * g.in[1] * g.in[2]);
+  A sum = 0;
+  for (int a = 0; a < count[0]; ++a) {
+    for (int b = 0; b < count[1]; ++b) {
+      for (int c = 0; c < count[2]; ++c) {
+        sum += weight[0][a] * weight[1][b] * weight[2][c] *
+               static_cast<A>(plane[(index[0][a] * g.in[1] + index[1][b]) * g.in[2] + index[2][c]]);
+      }
+    }
+  }
+  return static_cast<T>(sum);
+}
+
+// The outputs [lo, hi) of dim d whose taps may read input i: each tap's index does not
+// decrease in the output, so they lie from the first output whose last tap reaches i to the
+// first whose first tap passes it.
+template <typename A>
+MF_HOST_DEVICE void resample_preimage(const ResampleGeometry& g, int d, int64_t i, int64_t* lo, int64_t* hi) {
+  int64_t index[kMaxResampleTaps];
+  A weight[kMaxResampleTaps];
+  int64_t a = 0, b = g.out[d];
+  while (a < b) {
+    const int64_t m = (a + b) / 2;
+    const int count = resample_taps<A>(g, d, m, index, weight);
+    if (index[count - 1] < i) {
+      a = m + 1;
+    } else {
+      b = m;
+    }
+  }
+  *lo = a;
+  b = g.out[d];
+  while (a < b) {
+    const int64_t m = (a + b) / 2;
+    resample_taps<A>(g, d, m, index, weight);
+    if (index[0] <= i) {
+      a = m + 1;
+    } else {
+      b = m;
+    }
+  }
+  *hi = a;
+}
+
+// The weight with which output o of dim d reads input i (its taps' at i, summed).
+template <typename A>
+MF_HOST_DEVICE A resample_weight(const ResampleGeometry& g, int d, int64_t o, int64_t i) {
+  int64_t index[kMaxResampleTaps];
+  A weight[kMaxResampleTaps];
+  const int count = resample_taps<A>(g, d, o, index, weight);
+  A sum = 0;
+  for (int t = 0; t < count; ++t) sum += index[t] == i ? weight[t] : A(0);
+  return sum;
+}
+
+// dx's element e (of [planes, in...]): the sum of dy over the outputs that read it, each times
+// the product of its dims' weights, in ascending order of their flat index.
+template <typename T>
+MF_HOST_DEVICE T resample_backward_at(const ResampleGeometry& g, const T* dy, int64_t e) {
+  using A = ResampleAccumulate<T>;
+  int64_t at[3] = {0, 0, 0}, lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  const int64_t plane_in = g.in[0] * g.in[1] * g.in[2];
+  int64_t rest = e % plane_in;
+  for (int d = g.k - 1; d >= 0; --d) {
+    at[d] = rest % g.in[d];
+    resample_preimage<A>(g, d, at[d], &lo[d], &hi[d]);
+    rest /= g.in[d];
+  }
+  const T* plane = dy + e / plane_in * (g.out[0] * g.out[1] * g.out[2]);
+  A sum = 0;
+  for (int64_t a = lo[0]; a < hi[0]; ++a) {
+    const A wa = g.k > 0 ? resample_weight<A>(g, 0, a, at[0]) : A(1);
+    for (int64_t b = lo[1]; b < hi[1]; ++b) {
+      const A wb = g.k > 1 ? resample_weight<A>(g, 1, b, at[1]) : A(1);
+      for (int64_t c = lo[2]; c < hi[2]; ++c) {
+        const A wc = g.k > 2 ? resample_weight<A>(g, 2, c, at[2]) : A(1);
+        sum += wa * wb * wc * static_cast<A>(plane[(a * g.out[1] + b) * g.out[2] + c]);
+      }
+    }
+  }
+  return static_cast<T>(sum);
+}
+
 }  // namespace mf::kernel

@@ -1277,7 +1277,7 @@ void register_unary_ops(OpRegistry& r) {
   // Piecewise constant: 0, as in torch.
   r.add(with_grad(unary<I::kKeep>("trunc", increasing(0), [](auto x) { return truncate(x); }),
                   unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
-  r.add(with_grad(unary<I::kToFloat32>("exp", increasing(0), [](auto x) { return std::exp(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("exp", increasing(0), [](auto x) { return fast_math::exp(x); }),
                   unary_grad([](V, V y, V dy, A) { return fn::mul(dy, y); }), kReadsOutputs));
   r.add(with_grad(unary<I::kToFloat32>("log", {}, [](auto x) { return std::log(x); }),
                   unary_grad([](V x, V, V dy, A) { return fn::div(dy, x); })));

@@ -65,6 +65,36 @@ MF_ALWAYS_INLINE T exp_nonpositive(T x) {
   }
 }
 
+// exp(x) over the whole range (torch.exp's kernel). Float: exp_nonpositive's reduction and
+// polynomial (within 3 ulps of std::exp), 2^k applied as two factors so that results down to
+// the least subnormal and up to the largest float come out (one rounding, in the last
+// product), +inf above 88.72, 0 below -103.97, NaN kept. Double: std::exp.
+template <typename T>
+MF_ALWAYS_INLINE T exp(T x) {
+  if constexpr (std::is_same_v<T, double>) {
+    return std::exp(x);
+  } else {
+    constexpr float kHighest = 88.72283935546875f;  // above it exp overflows
+    constexpr float kLowest = -103.97208404541016f;  // below it exp rounds to 0
+    constexpr float kRound = 12582912.0f;
+    float clamped = x < kLowest ? kLowest : x;  // NaN passes both comparisons
+    clamped = clamped > kHighest ? kHighest : clamped;
+    const float k = fma(clamped, 1.44269504088896341f, kRound) - kRound;
+    const float r = fma(k, -1.428606765330187e-06f, fma(k, -0.693145751953125f, clamped));
+    float p = fma(r, 1.0f / 720, 1.0f / 120);
+    p = fma(p, r, 1.0f / 24);
+    p = fma(p, r, 1.0f / 6);
+    p = fma(p, r, 0.5f);
+    p = fma(p, r, 1.0f);
+    p = fma(p, r, 1.0f);
+    // k in [-150, 128]: 2^half and 2^(k - half) are both normal floats.
+    const int32_t whole = static_cast<int32_t>(k), half = whole / 2;
+    const float e = p * float_of(static_cast<uint32_t>(half + 127) << 23) *
+                    float_of(static_cast<uint32_t>(whole - half + 127) << 23);
+    return x > kHighest ? std::numeric_limits<float>::infinity() : (x < kLowest ? 0.0f : e);
+  }
+}
+
 // log(x) for positive x (sums of exponentials, at least 1). Float: x = 2^e m with m in
 // [sqrt(1/2), sqrt(2)), log(x) = e ln2 + log(m), log(m) = log(1 + f) by Cephes' polynomial
 // for logf (within about 1 ulp), +inf and NaN kept; no libm call, so loops vectorize.

@@ -7,8 +7,9 @@
 //   cumprod_backward(x, dy; dim) -> dx, exact where x holds zeros
 //   logcumsumexp(x; dim)       log of the running sums of exp(x), floats only, without overflow
 //   logcumsumexp_backward(x, y, dy; dim) -> dx
-//   sort(x; dim, descending) -> values, indices (int64): stable (ties keep their order);
-//                              NaN is the largest value, as in torch
+//   sort(x; dim, descending, k = all) -> values, indices (int64): stable (ties keep their
+//                              order); NaN is the largest value, as in torch; with k (topk),
+//                              only each line's first k
 //   flip(x; dims)              the order of elements reversed along each of dims
 // Floats accumulate their scans in double (torch's CPU accumulator); integers wrap.
 //
@@ -252,38 +253,69 @@ bool before(T a, T b, bool descending) {
   return descending ? a > b : a < b;
 }
 
+// The attribute "k" (topk): how many of each sorted line's first elements are kept, all of
+// them when absent.
+int64_t kept_of(const Attrs& attrs, const Shape& shape, int64_t dim) {
+  const int64_t n = shape.empty() ? 1 : shape[dim];
+  if (!attrs.has("k")) return n;
+  const int64_t k = attrs.get_int("k");
+  if (k < 0 || k > n) {
+    op_error(kSort, "k = " + std::to_string(k) + " is out of range for dim " + std::to_string(dim) + " of size " +
+                        std::to_string(n) + "; expected 0 <= k <= " + std::to_string(n));
+  }
+  return shape.empty() ? n : k;  // a 0-d line keeps its element, k 0 or 1 (torch's)
+}
+
+Shape kept_shape(Shape shape, int64_t dim, int64_t k) {
+  if (!shape.empty()) shape[dim] = k;
+  return shape;
+}
+
 OpDef sort_op() {
   OpDef op;
   op.name = kSort;
   op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(kSort, in, 1);
-    dim_of(kSort, attrs, in[0].shape);
+    const int64_t dim = dim_of(kSort, attrs, in[0].shape);
     attrs.get_bool("descending");
-    return std::vector<TensorMeta>{in[0], {in[0].shape, DType::kInt64}};
+    const Shape out = kept_shape(in[0].shape, dim, kept_of(attrs, in[0].shape, dim));
+    return std::vector<TensorMeta>{{out, in[0].dtype}, {out, DType::kInt64}};
   };
   op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
     return splits_but(static_cast<int64_t>(in[0].shape.size()), dim_of(kSort, attrs, in[0].shape), 1, 2);
   };
+  // Each line copied out as (value, position) pairs and ordered by value, then position: the
+  // stable order, whose first k a partial sort finds without ordering the rest.
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const Lines lines(in[0].shape(), dim_of(kSort, ctx.attrs, in[0].shape()));
+    const int64_t dim = dim_of(kSort, ctx.attrs, in[0].shape());
+    const Lines lines(in[0].shape(), dim);
+    const int64_t k = kept_of(ctx.attrs, in[0].shape(), dim);
+    const Lines kept(kept_shape(in[0].shape(), dim, k), dim);
     const bool descending = ctx.attrs.get_bool("descending");
-    Tensor values = ctx.output(0, in[0].shape(), in[0].dtype());
-    Tensor indices = ctx.output(1, in[0].shape(), DType::kInt64);
+    Tensor values = ctx.output(0, kept_shape(in[0].shape(), dim, k), in[0].dtype());
+    Tensor indices = ctx.output(1, kept_shape(in[0].shape(), dim, k), DType::kInt64);
     int64_t* pi = indices.data_as<int64_t>();
     visit_numbers(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       const T* x = in[0].data_as<T>();
       T* pv = values.data_as<T>();
       const int64_t n = lines.n, step = lines.inner;
+      auto order = [descending](const std::pair<T, int64_t>& a, const std::pair<T, int64_t>& b) {
+        if (before(a.first, b.first, descending)) return true;
+        return !before(b.first, a.first, descending) && a.second < b.second;
+      };
       kernel::parallel_for(lines.count(), lines.count() * n > kernel::kParallelGrain, [&](int64_t l) {
-        const int64_t s = lines.start(l);
-        std::vector<int64_t> order(static_cast<size_t>(n));
-        std::iota(order.begin(), order.end(), int64_t{0});
-        std::stable_sort(order.begin(), order.end(),
-                         [&](int64_t a, int64_t b) { return before(x[s + a * step], x[s + b * step], descending); });
-        for (int64_t j = 0; j < n; ++j) {
-          pv[s + j * step] = x[s + order[j] * step];
-          pi[s + j * step] = order[j];
+        const int64_t s = lines.start(l), to = kept.start(l);
+        std::vector<std::pair<T, int64_t>> line(static_cast<size_t>(n));
+        for (int64_t j = 0; j < n; ++j) line[j] = {x[s + j * step], j};
+        if (k < n) {
+          std::partial_sort(line.begin(), line.begin() + k, line.end(), order);
+        } else {
+          std::sort(line.begin(), line.end(), order);
+        }
+        for (int64_t j = 0; j < k; ++j) {
+          pv[to + j * step] = line[j].first;
+          pi[to + j * step] = line[j].second;
         }
       });
     });

@@ -217,10 +217,11 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     k = operator.index(k)
     if not 0 <= k <= n:
         raise ValueError(f"[topk] k = {k} is out of range for dim {d} of size {n}; expected 0 <= k <= {n}")
-    values, indices = sort(input, d, descending=largest)
-    if input.ndim == 0:
-        return _returns("topk")(values, indices)
-    return _returns("topk")(narrow(values, d, 0, k), narrow(indices, d, 0, k))
+    if input.dtype == _dtype.bool_:  # sorted as 0 and 1, as torch's
+        values, indices = topk(cast(input, _dtype.uint8), k, d, largest, sorted)
+        return _returns("topk")(cast(values, _dtype.bool_), indices)
+    values, indices = apply("sort", [input], {"dim": d, "descending": bool(largest), "k": k})
+    return _returns("topk")(values, indices)
 
 
 def _select(name, values, indices, d, position, keepdim):

@@ -223,6 +223,7 @@ std::vector<GradCall> math_calls() {
     calls.push_back({"cumprod", {x3}, {{"dim", dim}}});
     calls.push_back({"logcumsumexp", {x3}, {{"dim", dim}}});
     calls.push_back({"sort", {x3}, {{"dim", dim}, {"descending", dim == 1}}});
+    calls.push_back({"sort", {x3}, {{"dim", dim}, {"descending", dim != 1}, {"k", int64_t{2}}}});
   }
   calls.push_back({"cumsum", {x3}, {{"dim", int64_t{1}}, {"reverse", true}}});
   calls.push_back({"flip", {x3}, {{"dims", Ints{0, 2}}}});
@@ -266,11 +267,18 @@ std::vector<GradCall> conv_calls() {
       {"pad", {x}, {{"pads", Ints{0, 2, 1, 1}}, {"mode", int64_t{2}}}},
       {"upsample_nearest", {x}, {{"output_size", Ints{7, 9}}, {"scale0", 1.5}}},
       {"upsample_nearest", {away_from_zero({2, 2, 5}, 5)}, {{"output_size", Ints{3}}}},
+      {"upsample_linear", {x}, {{"output_size", Ints{7, 9}}, {"scale0", 1.5}}},
+      {"upsample_linear", {away_from_zero({2, 2, 5}, 5)}, {{"output_size", Ints{3}}, {"cubic", true}}},
+      {"upsample_linear", {away_from_zero({1, 2, 3, 4, 2}, 5)}, {{"output_size", Ints{4, 3, 3}}, {"align_corners", true}}},
       // Every output's gradient: y's, and the statistics' (mean, var).
       {"batch_norm",
        {x, away_from_zero({4}, 7), away_from_zero({4}, 8)},
        {{"has_weight", true}, {"has_bias", true}, {"eps", 1e-3}}},
       {"batch_norm", {away_from_zero({5, 3}, 9)}, {}},
+      {"group_norm",
+       {x, away_from_zero({4}, 7), away_from_zero({4}, 8)},
+       {{"num_groups", int64_t{2}}, {"has_weight", true}, {"has_bias", true}, {"eps", 1e-3}}},
+      {"group_norm", {away_from_zero({3, 6}, 9)}, {{"num_groups", int64_t{3}}}},
       // The backward ops, linear in dy, whose gradients a create_graph backward uses.
       {"max_pool2d_backward", {away_from_zero({2, 4, 3, 3}, 6), indices({2, 4, 3, 3}, 30)}, {{"input_size", Ints{5, 6}}}},
       {"avg_pool2d_backward",
@@ -286,6 +294,9 @@ std::vector<GradCall> conv_calls() {
       {"upsample_nearest_backward",
        {away_from_zero({2, 4, 7, 9}, 6)},
        {{"output_size", Ints{7, 9}}, {"scale0", 1.5}, {"input_size", Ints{5, 6}}}},
+      {"upsample_linear_backward",
+       {away_from_zero({2, 4, 7, 9}, 6)},
+       {{"output_size", Ints{7, 9}}, {"cubic", true}, {"input_size", Ints{5, 6}}}},
   };
 }
 

@@ -1,13 +1,17 @@
 // Copyright 2026 The meshflow Authors.
-// Convolution, pooling and padding (conv.cc, pool.cc), 2-d and 3-d, under mpirun: every valid signature of every op
+// Convolution, pooling, padding, resizing (conv.cc, pool.cc) and group norm, 2-d and 3-d, under mpirun: every valid signature of every op
 // on every mesh against the single-device result (op_check.h), for even and uneven batches
 // and channel counts, grouped and not; the 1-d signature lists; values against small
 // hand-computed cases; and bad input, which fails with a clear error on every rank.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "meshflow/ops/conv_util.h"
 #include "tests/cpp/op_check.h"
 
 namespace mf {
@@ -283,6 +287,81 @@ TEST(UpsampleNearest, EverySignatureMatchesOneDevice) {
   }
   expect_error([&] { local("upsample_nearest", {value({2, 3})}, {{"output_size", Dims{4}}}); },
                "[upsample_nearest] the input has shape [2, 3] and output_size is [4]; expected [N, C] and 1 to 3");
+}
+
+// Linear, cubic, corners aligned, given scale factors, up and down, 1 to 3 resized dims.
+std::vector<std::pair<Shape, Attrs>> resample_cases() {
+  return {{{5, 3, 4}, {{"output_size", Dims{7}}}},
+          {{5, 3, 6}, {{"output_size", Dims{2}}, {"cubic", true}}},
+          {{5, 3, 4, 5}, {{"output_size", Dims{6, 3}}, {"scale0", 1.5}, {"scale1", 0.7}}},
+          {{3, 2, 4, 5}, {{"output_size", Dims{9, 10}}, {"cubic", true}, {"align_corners", true}}},
+          {{2, 3, 5, 5}, {{"output_size", Dims{5, 11}}, {"cubic", true}, {"scale1", 2.3}}},
+          {{4, 2, 2, 3, 2}, {{"output_size", Dims{4, 3, 5}}, {"align_corners", true}}},
+          {{2, 2, 3, 4, 5}, {{"output_size", Dims{6, 2, 5}}}}};
+}
+
+TEST(UpsampleLinear, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const auto& [shape, attrs] : resample_cases()) {
+      check("upsample_linear", {value(shape)}, attrs, p);
+      const Tensor y = local("upsample_linear", {value(shape)}, attrs)[0];
+      Attrs backward = attrs;
+      backward.set("input_size", Dims(shape.begin() + 2, shape.end()));
+      check("upsample_linear_backward", {value(y.shape())}, backward, p);
+    }
+  }
+  expect_error([&] { local("upsample_linear", {value({2, 3, 4})}, {{"output_size", Dims{0}}}); },
+               "[upsample_linear] the input has shape [2, 3, 4], output_size [0]; expected sizes >= 1");
+}
+
+// group_norm (batch_norm.cc) and its backward: uneven batches, one group, a group per channel.
+TEST(GroupNorm, EverySignatureMatchesOneDevice) {
+  for (const Placement& p : op_meshes()) {
+    for (const auto& [shape, groups] : std::vector<std::pair<Shape, int64_t>>{
+             {{5, 6, 4}, 3}, {{3, 4, 3, 2}, 1}, {{2, 4, 2, 2, 3}, 4}, {{5, 6}, 2}}) {
+      const Shape channels{shape[1]};
+      for (bool affine : {false, true}) {
+        const Attrs attrs{{"num_groups", groups}, {"has_weight", affine}, {"has_bias", affine}};
+        std::vector<Tensor> in{value(shape)};
+        if (affine) in.push_back(value(channels)), in.push_back(value(channels));
+        check("group_norm", in, attrs, p);
+        std::vector<Tensor> backward{value(shape)};
+        if (affine) backward.push_back(value(channels));
+        backward.push_back(value(shape));
+        check("group_norm_backward", backward, attrs, p);
+      }
+    }
+  }
+  expect_error([&] { local("group_norm", {value({2, 6, 3})}, {{"num_groups", int64_t{4}}}); },
+               "[group_norm] the input has shape [2, 6, 3] and num_groups is 4; expected [N, C, ...] with C divisible");
+}
+
+// The CPU kernels run the taps one dim at a time; the GPU's compute each element at once
+// (resample_at, resample_backward_at in conv_util.h): both forms agree here, on the host.
+TEST(UpsampleLinear, ElementAtATimeFormsMatchTheKernels) {
+  for (const auto& [shape, attrs] : resample_cases()) {
+    for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
+      const Tensor x = value(shape, dtype);
+      const Tensor y = local("upsample_linear", {x}, attrs)[0];
+      const kernel::ResampleGeometry g = kernel::resample_geometry("upsample_linear", attrs, shape);
+      Attrs backward = attrs;
+      backward.set("input_size", Dims(shape.begin() + 2, shape.end()));
+      const Tensor dy = value(y.shape(), dtype);
+      const Tensor dx = local("upsample_linear_backward", {dy}, backward)[0];
+      kernel::visit_floating(dtype, [&](auto v) {
+        using T = decltype(v);
+        const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
+        for (int64_t e = 0; e < y.numel(); ++e) {
+          const T want = y.data_as<T>()[e];
+          EXPECT_NEAR(kernel::resample_at(g, x.data_as<T>(), e), want, tolerance * (1 + std::abs(want))) << e;
+        }
+        for (int64_t e = 0; e < dx.numel(); ++e) {
+          const T want = dx.data_as<T>()[e];
+          EXPECT_NEAR(kernel::resample_backward_at(g, dy.data_as<T>(), e), want, tolerance * (1 + std::abs(want))) << e;
+        }
+      });
+    }
+  }
 }
 
 }  // namespace

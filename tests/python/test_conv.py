@@ -401,6 +401,26 @@ def test_group_norm():
         F.group_norm(mf.tensor(x), 4)
 
 
+@pytest.mark.parametrize("shape, groups", [((3, 6, 5), 3), ((2, 4, 3, 5), 1), ((2, 8, 2, 3, 2), 8), ((4, 6), 2)])
+def test_group_norm_float32_far_from_zero_matches_float64(shape, groups):
+    # The group's values 1e4 apart from 0 with a spread of 1: sums shifted by a value of the
+    # group keep float32 from cancelling.
+    rng = np.random.default_rng(3)
+    x, w, b, dy = rng.standard_normal(shape) + 1e4, rng.standard_normal(shape[1]), rng.standard_normal(shape[1]), \
+        rng.standard_normal(shape)
+    results = {}
+    for dtype in ("float64", "float32"):
+        t, tw, tb = (mf.tensor(a.astype(dtype), requires_grad=True) for a in (x, w, b))
+        y = F.group_norm(t, groups, tw, tb)
+        y.backward(mf.tensor(dy.astype(dtype)))
+        results[dtype] = [y.numpy(), t.grad.numpy(), tw.grad.numpy(), tb.grad.numpy()]
+    for got, want in zip(results["float32"], results["float64"]):
+        np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3 * np.abs(want).max())
+    # The test device runs the CPU's kernels on its own memory: the same bits.
+    t = mf.tensor(x.astype(np.float32))
+    np.testing.assert_array_equal(F.group_norm(t.to("testdev"), groups).cpu().numpy(), F.group_norm(t, groups).numpy())
+
+
 def test_rms_norm():
     x, w = randn(2, 3, 4), randn(3, 4)
     got = F.rms_norm(mf.tensor(x), (3, 4), mf.tensor(w), eps=1e-3)

@@ -238,7 +238,7 @@ def test_anomaly_detection_names_the_backward_that_made_nan():
     y.backward()
 
 
-def test_gradgradcheck_of_pooling_padding_and_upsampling():
+def test_gradgradcheck_of_pooling_padding_upsampling_and_group_norm():
     x = rand(1, 2, 5, 6, seed=15)
     checks = [
         lambda x: F.max_pool2d(x, 2, stride=2, padding=1) ** 2,
@@ -246,6 +246,9 @@ def test_gradgradcheck_of_pooling_padding_and_upsampling():
         lambda x: F.adaptive_avg_pool2d(x * x, (3, 4)),
         lambda x: F.pad(x, (2, 1, 0, 1), mode="reflect") ** 2,
         lambda x: F.interpolate(x, size=(7, 9), mode="nearest") ** 2,
+        lambda x: F.interpolate(x, size=(7, 4), mode="bilinear") ** 2,
+        lambda x: F.interpolate(x, scale_factor=1.5, mode="bicubic", align_corners=True) ** 2,
+        lambda x: F.group_norm(x, 2, x[0, :, 0, 0], x[0, :, 1, 1]) ** 2,
     ]
     for fn in checks:
         assert mf.autograd.gradgradcheck(fn, (x,))

@@ -3,9 +3,11 @@
 // per channel sums its N * spatial values in double, each thread a fixed stride of them and the
 // block in a fixed tree (shapes alone decide the order, so replicas agree bit for bit); then
 // one thread per element normalizes or forms dx. bfloat16 has no kernel here (the CPU's
-// oneDNN takes it; fn::batch_norm composes it on GPUs).
+// oneDNN takes it; fn::batch_norm composes it on GPUs). Group norm's, float32 and float64, sum
+// the same way, a block per (sample, group).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -113,9 +115,9 @@ __global__ void bn_dx(Dims d, DxArgs a, int64_t total) {
   }
 }
 
-void expect_float32(const char* op, const Tensor& x) {
-  if (x.dtype() != DType::kFloat32) {
-    op_error(op, std::string("has no CUDA kernel for ") + dtype_name(x.dtype()) +
+void expect_float32(const char* op, DType dtype) {
+  if (dtype != DType::kFloat32) {
+    op_error(op, std::string("has no CUDA kernel for ") + dtype_name(dtype) +
                      " tensors; cast to float32 first, or run it on the CPU");
   }
 }
@@ -123,7 +125,7 @@ void expect_float32(const char* op, const Tensor& x) {
 std::vector<Tensor> batch_norm(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
   const Tensor& x = in[0];
-  expect_float32("batch_norm", x);
+  expect_float32("batch_norm", x.dtype());
   const Dims d = dims_of(x);
   Memory& mem = memory_of(in);
   Tensor y = output(ctx, 0, x.shape(), x.dtype(), mem);
@@ -145,7 +147,7 @@ std::vector<Tensor> batch_norm(const std::vector<Tensor>& in, const KernelContex
 std::vector<Tensor> batch_norm_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
   const Tensor &x = in[0], &dy = in[1], &mean = in[2], &var = in[3];
-  expect_float32("batch_norm_backward", x);
+  expect_float32("batch_norm_backward", x.dtype());
   const Dims d = dims_of(x);
   const float eps = eps_attr(ctx.attrs);
   Memory& mem = memory_of(in);
@@ -171,11 +173,160 @@ std::vector<Tensor> batch_norm_backward(const std::vector<Tensor>& in, const Ker
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------
+// group_norm, group_norm_backward (float32 and float64): a block per (sample, group), whose
+// D * spatial values are contiguous; its sums are shifted by the group's first value, as the
+// CPU's.
+
+struct GroupDims {
+  int64_t batch, channels, spatial, groups, per_group;
+  __host__ __device__ int64_t size() const { return per_group * spatial; }  // a group's values
+};
+
+GroupDims group_dims_of(const Tensor& x, const Attrs& attrs) {
+  const Dims d = dims_of(x);
+  const int64_t groups = attrs.get_int("num_groups");
+  return {d.batch, d.channels, d.spatial, groups, d.channels / groups};
+}
+
+// The group's first value, the mean's offset from it, and rstd.
+struct GroupStats {
+  double first, offset, rstd;
+};
+
+template <typename T>
+__device__ GroupStats group_stats(const GroupDims& d, const T* x, double eps, double* shared) {
+  const int64_t size = d.per_group * d.spatial;
+  const double first = x[0];
+  double s = 0, q = 0;
+  for (int64_t i = threadIdx.x; i < size; i += kThreads) {
+    const double t = static_cast<double>(x[i]) - first;
+    s += t;
+    q += t * t;
+  }
+  const double m = static_cast<double>(size), offset = block_sum(s, shared) / m, squares = block_sum(q, shared) / m;
+  return {first, offset, rsqrt(fmax(0.0, squares - offset * offset) + eps)};
+}
+
+template <typename T>
+__global__ void gn_forward(GroupDims d, const T* __restrict__ x, const T* __restrict__ w, const T* __restrict__ b,
+                           double eps, T* __restrict__ y) {
+  __shared__ double shared[kThreads];
+  const int64_t c0 = blockIdx.x % d.groups * d.per_group;
+  const int64_t at = (blockIdx.x / d.groups * d.channels + c0) * d.spatial;
+  const GroupStats g = group_stats(d, x + at, eps, shared);
+  for (int64_t i = threadIdx.x; i < d.size(); i += kThreads) {
+    const int64_t c = c0 + i / d.spatial;
+    const double scale = (w ? static_cast<double>(w[c]) : 1.0) * g.rstd;
+    const double shift = (b ? static_cast<double>(b[c]) : 0.0) - g.offset * scale;
+    y[at + i] = static_cast<T>((static_cast<double>(x[at + i]) - g.first) * scale + shift);
+  }
+}
+
+// dx = rstd (g - sum(g) / M - xhat sum(g xhat) / M) with g = dy weight; each (sample,
+// channel)'s sum(dy) and sum(dy xhat) go to sums [N, C, 2] for gn_param_totals.
+template <typename T>
+__global__ void gn_backward(GroupDims d, const T* __restrict__ x, const T* __restrict__ w, const T* __restrict__ dy,
+                            double eps, T* __restrict__ dx, double* sums) {
+  __shared__ double shared[kThreads];
+  const int64_t n = blockIdx.x / d.groups, c0 = blockIdx.x % d.groups * d.per_group;
+  const int64_t at = (n * d.channels + c0) * d.spatial;
+  const GroupStats g = group_stats(d, x + at, eps, shared);
+  double sum_g = 0, sum_gx = 0;
+  for (int64_t c = c0; c < c0 + d.per_group; ++c) {
+    const int64_t plane = at + (c - c0) * d.spatial;
+    double s = 0, sx = 0;
+    for (int64_t i = threadIdx.x; i < d.spatial; i += kThreads) {
+      const double grad = dy[plane + i];
+      s += grad;
+      sx += grad * (static_cast<double>(x[plane + i]) - g.first);
+    }
+    const double sum = block_sum(s, shared), centered = (block_sum(sx, shared) - g.offset * sum) * g.rstd;
+    if (threadIdx.x == 0) sums[2 * (n * d.channels + c)] = sum, sums[2 * (n * d.channels + c) + 1] = centered;
+    const double weight = w ? static_cast<double>(w[c]) : 1.0;
+    sum_g += weight * sum;
+    sum_gx += weight * centered;
+  }
+  const double m = static_cast<double>(d.size());
+  const double a = -g.rstd * g.rstd * sum_gx / m, b = -g.rstd * sum_g / m - a * g.offset;
+  for (int64_t i = threadIdx.x; i < d.size(); i += kThreads) {
+    const int64_t c = c0 + i / d.spatial;
+    const double k = (w ? static_cast<double>(w[c]) : 1.0) * g.rstd;
+    dx[at + i] = static_cast<T>(static_cast<double>(dy[at + i]) * k + (static_cast<double>(x[at + i]) - g.first) * a + b);
+  }
+}
+
+// dweight and dbias: each channel's sums over the samples, in order.
+template <typename T>
+__global__ void gn_param_totals(GroupDims d, const double* __restrict__ sums, T* dweight, T* dbias) {
+  for (int64_t c = first_index(); c < d.channels; c += grid_step()) {
+    double sum = 0, centered = 0;
+    for (int64_t n = 0; n < d.batch; ++n) sum += sums[2 * (n * d.channels + c)], centered += sums[2 * (n * d.channels + c) + 1];
+    if (dweight) dweight[c] = static_cast<T>(centered);
+    if (dbias) dbias[c] = static_cast<T>(sum);
+  }
+}
+
+// Calls f(T{}) for float32 and float64; other dtypes reach the group norm kernels widened.
+template <typename F>
+void visit_group_norm(const char* op, DType dtype, F f) {
+  if (dtype == DType::kFloat64) {
+    f(double{});
+  } else {
+    expect_float32(op, dtype);
+    f(float{});
+  }
+}
+
+std::vector<Tensor> group_norm(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
+  const Tensor& x = in[0];
+  const GroupDims d = group_dims_of(x, ctx.attrs);
+  Tensor y = output(ctx, 0, x.shape(), x.dtype(), memory_of(in));
+  if (x.numel() == 0) return {y};
+  visit_group_norm("group_norm", x.dtype(), [&](auto v) {
+    using T = decltype(v);
+    gn_forward<<<static_cast<unsigned>(d.batch * d.groups), kThreads, 0, stream()>>>(
+        d, x.data_as<T>(), has_weight ? in[1].data_as<T>() : nullptr,
+        has_bias ? in[1 + has_weight].data_as<T>() : nullptr, ctx.attrs.has("eps") ? ctx.attrs.get_float("eps") : 1e-5,
+        y.data_as<T>());
+    check_launch("gn_forward");
+  });
+  return {y};
+}
+
+std::vector<Tensor> group_norm_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
+  const Tensor &x = in[0], &dy = in.back();
+  const GroupDims d = group_dims_of(x, ctx.attrs);
+  Memory& mem = memory_of(in);
+  std::vector<Tensor> out{output(ctx, 0, x.shape(), x.dtype(), mem)};
+  for (int i = 0; i < has_weight + has_bias; ++i) out.push_back(output(ctx, out.size(), {d.channels}, x.dtype(), mem));
+  if (d.channels == 0) return out;
+  const std::shared_ptr<void> sums = mem.allocate(2 * std::max<int64_t>(d.batch, 1) * d.channels * sizeof(double));
+  visit_group_norm("group_norm_backward", x.dtype(), [&](auto v) {
+    using T = decltype(v);
+    if (x.numel() > 0) {
+      gn_backward<<<static_cast<unsigned>(d.batch * d.groups), kThreads, 0, stream()>>>(
+          d, x.data_as<T>(), has_weight ? in[1].data_as<T>() : nullptr, dy.data_as<T>(),
+          ctx.attrs.has("eps") ? ctx.attrs.get_float("eps") : 1e-5, out[0].data_as<T>(), static_cast<double*>(sums.get()));
+      check_launch("gn_backward");
+    }
+    gn_param_totals<<<blocks_for(d.channels, kThreads), kThreads, 0, stream()>>>(
+        d, static_cast<const double*>(sums.get()), has_weight ? out[1].data_as<T>() : nullptr,
+        has_bias ? out.back().data_as<T>() : nullptr);
+    check_launch("gn_param_totals");
+  });
+  return out;
+}
+
 }  // namespace
 
 void add_batch_norm_kernels(KernelTable& t) {
   t["batch_norm"] = batch_norm;
   t["batch_norm_backward"] = batch_norm_backward;
+  t["group_norm"] = group_norm;
+  t["group_norm_backward"] = group_norm_backward;
 }
 
 }  // namespace mf::cuda

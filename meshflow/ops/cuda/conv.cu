@@ -501,6 +501,48 @@ std::vector<Tensor> upsample_nearest_backward(const std::vector<Tensor>& in, con
   return {dx};
 }
 
+// ---------------------------------------------------------------------------------------------
+// upsample_linear, upsample_linear_backward: one thread per element of the result
+
+template <typename T>
+__global__ void resample_kernel(kernel::ResampleGeometry g, const T* __restrict__ x, T* __restrict__ y, int64_t total) {
+  for (int64_t e = first_index(); e < total; e += grid_step()) y[e] = kernel::resample_at(g, x, e);
+}
+
+template <typename T>
+__global__ void resample_backward_kernel(kernel::ResampleGeometry g, const T* __restrict__ dy, T* __restrict__ dx,
+                                         int64_t total) {
+  for (int64_t e = first_index(); e < total; e += grid_step()) dx[e] = kernel::resample_backward_at(g, dy, e);
+}
+
+std::vector<Tensor> upsample_linear(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& x = in[0];
+  const kernel::ResampleGeometry g = kernel::resample_geometry("upsample_linear", ctx.attrs, x.shape());
+  Shape out{x.shape()[0], x.shape()[1]};
+  for (int d = 0; d < g.k; ++d) out.push_back(g.out[d]);
+  Tensor y = output(ctx, 0, out, x.dtype(), memory_of(in));
+  const int64_t total = y.numel();
+  launch_per_element("upsample_linear", x.dtype(), total, [&](auto v, unsigned blocks) {
+    using T = decltype(v);
+    resample_kernel<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), y.data_as<T>(), total);
+  });
+  return {y};
+}
+
+std::vector<Tensor> upsample_linear_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& dy = in[0];
+  Shape xs{dy.shape()[0], dy.shape()[1]};
+  for (int64_t n : ctx.attrs.get_ints("input_size")) xs.push_back(n);
+  const kernel::ResampleGeometry g = kernel::resample_geometry("upsample_linear_backward", ctx.attrs, xs);
+  Tensor dx = output(ctx, 0, xs, dy.dtype(), memory_of(in));
+  const int64_t total = dx.numel();
+  launch_per_element("upsample_linear_backward", dy.dtype(), total, [&](auto v, unsigned blocks) {
+    using T = decltype(v);
+    resample_backward_kernel<<<blocks, kThreads, 0, stream()>>>(g, dy.data_as<T>(), dx.data_as<T>(), total);
+  });
+  return {dx};
+}
+
 }  // namespace
 
 void add_conv_kernels(KernelTable& t) {
@@ -529,6 +571,8 @@ void add_conv_kernels(KernelTable& t) {
   t["pad_backward"] = pad_backward;
   t["upsample_nearest"] = upsample_nearest;
   t["upsample_nearest_backward"] = upsample_nearest_backward;
+  t["upsample_linear"] = upsample_linear;
+  t["upsample_linear_backward"] = upsample_linear_backward;
 }
 
 }  // namespace mf::cuda

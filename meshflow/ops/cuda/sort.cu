@@ -194,14 +194,16 @@ __global__ void iota_kernel(int64_t* keys, int64_t n) {
   for (int64_t i = first_index(); i < n; i += grid_step()) keys[i] = i;
 }
 
-// Sorted position p holds line p / n's element of rank p % n: written to its place.
+// Sorted position p holds line p / n's element of rank p % n: written to its place among the
+// kept ranks (the first `kept.n` of each line).
 template <typename T>
 __global__ void scatter_sorted(const int64_t* __restrict__ keys, const T* __restrict__ x, T* __restrict__ values,
-                               int64_t* __restrict__ indices, Lines lines) {
+                               int64_t* __restrict__ indices, Lines lines, Lines kept) {
   const int64_t total = lines.count() * lines.n;
   for (int64_t p = first_index(); p < total; p += grid_step()) {
     const int64_t line = p / lines.n, rank = p % lines.n;
-    const int64_t at = lines.start(line) + rank * lines.inner;
+    if (rank >= kept.n) continue;
+    const int64_t at = kept.start(line) + rank * kept.inner;
     const int64_t from = keys[p];
     values[at] = x[from];
     indices[at] = from / lines.inner % lines.n;
@@ -210,12 +212,16 @@ __global__ void scatter_sorted(const int64_t* __restrict__ keys, const T* __rest
 
 std::vector<Tensor> sort(const std::vector<Tensor>& in, const KernelContext& ctx) {
   Memory& mem = memory_of(in);
-  const Lines lines(in[0].shape(), dim_of("sort", ctx.attrs, in[0].shape()));
+  const int64_t dim = dim_of("sort", ctx.attrs, in[0].shape());
+  const Lines lines(in[0].shape(), dim);
+  Shape out = in[0].shape();
+  if (!out.empty() && ctx.attrs.has("k")) out[dim] = ctx.attrs.get_int("k");  // checked by sort's infer
+  const Lines kept(out, dim);
   const bool descending = ctx.attrs.get_bool("descending");
-  Tensor values = output(ctx, 0, in[0].shape(), in[0].dtype(), mem);
-  Tensor indices = output(ctx, 1, in[0].shape(), DType::kInt64, mem);
+  Tensor values = output(ctx, 0, out, in[0].dtype(), mem);
+  Tensor indices = output(ctx, 1, out, DType::kInt64, mem);
   const int64_t n = in[0].numel();
-  if (n == 0) return {values, indices};
+  if (n == 0 || values.numel() == 0) return {values, indices};
   visit_dtype(in[0].dtype(), [&](auto v) {
     using T = decltype(v);
     const std::shared_ptr<void> keys_memory = mem.allocate(static_cast<size_t>(n) * sizeof(int64_t));
@@ -230,7 +236,7 @@ std::vector<Tensor> sort(const std::vector<Tensor>& in, const KernelContext& ctx
     device::cuda::check(cub::DeviceMergeSort::StableSortKeys(scratch.get(), scratch_bytes, keys, n, before, stream()),
                         "cub::DeviceMergeSort::StableSortKeys");
     scatter_sorted<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(keys, in[0].data_as<T>(), values.data_as<T>(),
-                                                                       indices.data_as<int64_t>(), lines);
+                                                                       indices.data_as<int64_t>(), lines, kept);
     check_launch("sort");
   });
   return {values, indices};

@@ -404,19 +404,11 @@ def _broadcast_beside(t, x):
 @_halves_in_float32("cuda")
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """Normalizes input [N, C, ...] over each of num_groups groups of C / num_groups channels
-    (with every dim after C), then scales by weight and shifts by bias ([C] each)."""
-    if input.ndim < 2 or num_groups <= 0 or input.shape[1] % num_groups:
-        raise ValueError(f"[group_norm] the input has shape {tuple(input.shape)} and num_groups is {num_groups}; "
-                         "expected [N, C, ...] with C divisible by num_groups")
-    n = input.shape[0]
-    grouped = input.reshape(n, num_groups, -1)
-    y = apply("layer_norm", [grouped], {"normalized_shape": [grouped.shape[2]], "eps": float(eps),
-                                        "has_weight": False, "has_bias": False})[0].reshape(input.shape)
-    if weight is not None:
-        y = y * _channel_view(weight, input.ndim)
-    if bias is not None:
-        y = y + _channel_view(bias, input.ndim)
-    return y
+    (with every dim after C), then scales by weight and shifts by bias ([C] each): the op
+    group_norm."""
+    params = [p for p in (weight, bias) if p is not None]
+    return apply("group_norm", [input] + params, {"num_groups": int(num_groups), "eps": float(eps),
+                                                  "has_weight": weight is not None, "has_bias": bias is not None})[0]
 
 
 _FLOAT_EPS = {"float32": 2.0 ** -23, "float64": 2.0 ** -52, "bfloat16": 2.0 ** -7, "float16": 2.0 ** -10}

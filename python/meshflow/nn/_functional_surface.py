@@ -4,9 +4,10 @@ adaptive_avg_pool1d / adaptive_max_pool1d, interpolate's 'linear', 'bilinear', '
 modes, pairwise_distance, and the margin, ranking, Poisson, Gaussian and CTC losses, each
 as torch defines it.
 
-All are compositions of existing ops (reshape and permute; index_select and index_add at
-index vectors computed on the host from the shapes alone; elementwise ops, reductions), so
-they run on every device and layout those do, and their gradients are those ops'. The
+interpolate's linear and cubic modes are the op upsample_linear (ops/conv.cc); the rest are
+compositions of existing ops (reshape and permute; index_select and index_add at index vectors
+computed on the host from the shapes alone; elementwise ops, reductions), so they run on every
+device and layout those do, and their gradients are those ops'. The
 constants they make (indices, interpolation weights) go where the input is: on its device,
 or broadcast on its placement."""
 import math
@@ -19,7 +20,7 @@ from .._ops_index import _ints_like, _placed_like, gather, index_add, index_sele
 from .._ops_math import cumsum
 from .._ops_shape import cat
 from .._ops_creation import zeros
-from .._tensor import Tensor, tensor
+from .._tensor import Tensor, apply, tensor
 from .functional import _reduce, legacy_reduction  # the reduction rules every loss shares
 
 
@@ -309,11 +310,12 @@ def _interpolate_along(x, dim, taps):
 
 
 def interpolate_linear(input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias=False):
-    """F.interpolate for mode 'linear', 'bilinear', 'bicubic' or 'trilinear' (torch's
-    coordinates, align_corners both ways, bicubic's A = -0.75 with clamped taps), 'area'
-    (adaptive average pooling to the output size) and 'nearest-exact' (torch's rounding to the
-    nearest source pixel center), each a weighted sum of index_selects one spatial dim at a
-    time; `antialias` (bilinear, bicubic) widens the filter when downsampling, as torch's."""
+    """F.interpolate for mode 'linear', 'bilinear', 'bicubic' or 'trilinear' (the op
+    upsample_linear: torch's coordinates, align_corners both ways, bicubic's A = -0.75 with
+    clamped taps), 'area' (adaptive average pooling to the output size) and 'nearest-exact'
+    (torch's rounding to the nearest source pixel center); these two and `antialias`
+    (bilinear, bicubic: the filter widened when downsampling, as torch's) are weighted sums of
+    index_selects one spatial dim at a time."""
     if antialias and mode not in ("bilinear", "bicubic"):
         raise NotImplementedError(f"Anti-alias option is restricted to bilinear and bicubic modes and 4-D input; "
                                   f"got mode {mode!r}")
@@ -336,6 +338,10 @@ def interpolate_linear(input, size, scale_factor, mode, align_corners, recompute
         raise ValueError(f"[interpolate] size {size!r} / scale_factor {scale_factor!r} for {k} spatial dims of "
                          f"{tuple(spatial)}; expected {k} positive output sizes")
     x = input if input.dtype.is_floating_point or mode == "nearest-exact" else input.float()
+    if mode in _MODE_DIMS and not antialias:
+        attrs = {"output_size": sizes, "align_corners": bool(align_corners), "cubic": mode == "bicubic"}
+        attrs.update({f"scale{d}": s for d, s in enumerate(scales) if s is not None})
+        return apply("upsample_linear", [x], attrs)[0]
     for d in range(k):
         if mode == "nearest-exact":
             taps = _nearest_exact_taps(sizes[d], spatial[d], scales[d])

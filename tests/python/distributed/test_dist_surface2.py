@@ -1,5 +1,5 @@
 """Issue 37's remaining names on global tensors, equal to one device: shifts, interpolate's
-linear modes, unfold / fold, pixel_shuffle, bilinear and ctc_loss with the batch (or
+linear modes, group_norm, unfold / fold, pixel_shuffle, bilinear and ctc_loss with the batch (or
 channels) split, values and gradients; the composed optimizers (NAdam, RAdam, LBFGS) on
 split and broadcast parameters, their state in the parameter's layout."""
 import numpy as np
@@ -22,6 +22,9 @@ def test_layers_on_global_tensors(name, ranks, world):
     _same_as_local(lambda t: F.unfold(t, (2, 3), padding=1, stride=(1, 2)), [x], p, [0])
     _same_as_local(lambda t: F.fold(t, (5, 6), 2), [rng.standard_normal((6, 8, 20))], p, [0])
     _same_as_local(lambda t: F.pixel_shuffle(t, 2), [x], p, [1])
+    w, b = rng.standard_normal(4), rng.standard_normal(4)
+    for dim in (0, 1, None):  # the batch split, channels split across groups, broadcast
+        _same_as_local(lambda t, w, b: F.group_norm(t, 2, w, b), [x, w, b], p, [dim, None, None])
     _same_as_local(lambda a, b, w: F.bilinear(a, b, w), [rng.standard_normal((6, 3)), rng.standard_normal((6, 4)),
                                                          rng.standard_normal((5, 3, 4))], p, [0, 0, None])
 
