@@ -199,10 +199,13 @@ __attribute__((always_inline)) inline TO fold_short_rows(const TI* base, const I
 // core/loops.h): 256 bytes of them, several vectors' chains of adds at once, as many as
 // keep the loads (two a cycle) from waiting on an add's latency. Short rows stay in line, in
 // few lanes: a call per row, or the lanes' own reduction, would cost as much as the row.
+template <typename TO>
+constexpr int kLongLanes = 256 / sizeof(TO);
+
 template <typename TI, typename TO, typename F>
 MF_MULTIVERSIONED TO fold_long_rows(const TI* base, const IndexSpace& across, int64_t len, TO init, F f,
                                    bool cascade) {
-  return fold_rows<256 / sizeof(TO)>(base, across, len, init, f, cascade);
+  return fold_rows<kLongLanes<TO>>(base, across, len, init, f, cascade);
 }
 
 // row[j] = f(row[j], p[j]) for j in [0, n): a kept last dim, reduced across rows.
@@ -212,7 +215,10 @@ MF_MULTIVERSIONED void combine_into(TO* row, const TI* p, int64_t n, F f) {
   for (int64_t j = 0; j < n; ++j) row[j] = f(row[j], static_cast<TO>(p[j]));
 }
 
-// Rows from this length on fold in fold_long_rows's lanes.
+// Rows of at least a set of its lanes fold in fold_long_rows's lanes once an output's rows
+// hold this many elements together: its call and the fold of its lanes are paid once for
+// all of them (a bias's gradient, [N, C, H, W] summed over N, H and W, is N rows of H W to
+// each channel).
 constexpr int64_t kLongRow = 512;
 
 // Elements of a contiguous reduced row that one task folds when there are few rows: a fixed
@@ -279,8 +285,9 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
       const int64_t o = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
       const int64_t len = std::min(piece, inner - begin);
       const TI* base = in + outer.offset(o) + begin;
-      const TO acc = len >= kLongRow ? fold_long_rows(base, across, len, init, f, cascade)
-                                     : fold_short_rows(base, across, len, init, f, cascade);
+      const bool long_rows = len >= kLongLanes<TO> && len * n_across >= kLongRow;
+      const TO acc = long_rows ? fold_long_rows(base, across, len, init, f, cascade)
+                               : fold_short_rows(base, across, len, init, f, cascade);
       (pieces > 1 ? partial.get() : out)[pieces > 1 ? task : o] = acc;
     });
     for (int64_t o = 0; pieces > 1 && o < n_outer; ++o) {
