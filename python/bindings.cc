@@ -71,7 +71,7 @@ py::dtype numpy_dtype(DType d) {
 Tensor from_numpy(py::array array) {
   if (!(array.flags() & py::array::c_style)) array = py::array::ensure(array, py::array::c_style);
   const TensorMeta meta{Shape(array.shape(), array.shape() + array.ndim()), dtype_of(array.dtype())};
-  return vm::made_here("from_numpy", meta, [&] {
+  return vm::made_here("from_numpy", meta, host_memory(), [&] {
     Tensor t = Tensor::empty(meta.shape, meta.dtype);
     std::memcpy(t.data(), array.data(), t.nbytes());
     return t;
@@ -237,7 +237,7 @@ void bind_values(py::module_& m) {
       })
       .def_static("from_bits", [](py::array_t<uint16_t, py::array::c_style | py::array::forcecast> bits) {
         const TensorMeta meta{Shape(bits.shape(), bits.shape() + bits.ndim()), DType::kBFloat16};
-        return vm::made_here("from_bits", meta, [&] {
+        return vm::made_here("from_bits", meta, host_memory(), [&] {
           Tensor t = Tensor::empty(meta.shape, meta.dtype);
           std::memcpy(t.data(), bits.data(), t.nbytes());
           return t;

@@ -1,7 +1,8 @@
 """The per-rank memory limit and activation checkpointing on several ranks: a data-parallel
 model over the limit raises mf.OutOfMemoryError on every rank (also where only one rank ran
 out, in its kernels or inside a collective's own buffers, on the CPU and the test device; in
-a ZeRO stage 3 gather; in the example GPT's setup), which the program catches and goes on
+a ZeRO stage 3 gather; in a tensor made from host data; in backward's zeros; in the example
+GPT's setup), which the program catches and goes on
 with a smaller batch, equal to one device; a
 checkpointed model's gradients equal the plain run's bitwise and one device's; a backward
 that an error ends holds none of its gradients after it; and a GPT that does not fit a
@@ -163,6 +164,37 @@ def test_out_of_memory_on_one_rank_waits_for_a_read_every_rank_makes(blocking):
         mf.set_memory_limit(None)
         mf._C.set_launch_blocking(previous)
     assert step().item() == expected  # the parameters as they were before the failed step
+
+
+def test_an_out_of_memory_in_the_zeros_backward_makes_raises_on_every_rank(world):
+    """Backward makes zeros for an output that got no gradient (the unused part of a split)
+    as it goes, on the issuing thread: beyond one rank's limit they raised there, on that
+    rank alone, which left backward while the others went on into the next read (the ranks
+    parted); they fail instead, and every rank raises it at the read, then goes on."""
+    if world < 2:
+        pytest.skip("one rank alone needs 2 ranks")
+    x = mf.ones(world * 1024, 2048, placement=world_mesh(), sbp=sbp.split(0)).requires_grad_()
+
+    def grad_sum():
+        used, unused = x.split([64, 1984], dim=1)  # the unused part's zeros: 7.75 MiB a rank
+        used.sum().backward()
+        try:
+            return x.grad.sum().item()
+        finally:
+            x.grad = None
+
+    assert grad_sum() == world * 1024 * 64
+    mf.synchronize()
+    mf.empty_cache()
+    if mf.env.get_rank() == 0:
+        mf.set_memory_limit(mf.memory_reserved() + 4 * MiB)
+    try:
+        with pytest.raises(mf.OutOfMemoryError, match=r"\[zeros\] .* is out of memory: asked for"):
+            grad_sum()
+        mf.synchronize()
+    finally:
+        mf.set_memory_limit(None)
+    assert grad_sum() == world * 1024 * 64
 
 
 def test_a_backward_that_an_error_ends_holds_none_of_its_gradients_after_it(world):
