@@ -70,9 +70,12 @@ py::dtype numpy_dtype(DType d) {
 // result is the value of its inputs at the call).
 Tensor from_numpy(py::array array) {
   if (!(array.flags() & py::array::c_style)) array = py::array::ensure(array, py::array::c_style);
-  Tensor t = Tensor::empty(Shape(array.shape(), array.shape() + array.ndim()), dtype_of(array.dtype()));
-  std::memcpy(t.data(), array.data(), t.nbytes());
-  return t;
+  const TensorMeta meta{Shape(array.shape(), array.shape() + array.ndim()), dtype_of(array.dtype())};
+  return vm::made_here("from_numpy", meta, host_memory(), [&] {
+    Tensor t = Tensor::empty(meta.shape, meta.dtype);
+    std::memcpy(t.data(), array.data(), t.nbytes());
+    return t;
+  });
 }
 
 // A copy of the tensor's value, once the instructions making it have run (waited for without
@@ -233,9 +236,12 @@ void bind_values(py::module_& m) {
         return py::array(py::dtype::of<uint16_t>(), shape, t.data(), base);
       })
       .def_static("from_bits", [](py::array_t<uint16_t, py::array::c_style | py::array::forcecast> bits) {
-        Tensor t = Tensor::empty(Shape(bits.shape(), bits.shape() + bits.ndim()), DType::kBFloat16);
-        std::memcpy(t.data(), bits.data(), t.nbytes());
-        return t;
+        const TensorMeta meta{Shape(bits.shape(), bits.shape() + bits.ndim()), DType::kBFloat16};
+        return vm::made_here("from_bits", meta, host_memory(), [&] {
+          Tensor t = Tensor::empty(meta.shape, meta.dtype);
+          std::memcpy(t.data(), bits.data(), t.nbytes());
+          return t;
+        });
       })
       .def_property_readonly("shape", [](const Tensor& t) { return py::tuple(py::cast(t.shape())); })
       .def_property_readonly("dtype", [](const Tensor& t) { return std::string(dtype_name(t.dtype())); });

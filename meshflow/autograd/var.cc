@@ -62,6 +62,12 @@ boxing::Layout gradient_layout(const boxing::Layout& layout) {
   return out;
 }
 
+// Zeros made on the issuing thread: in a job of several ranks, failed where they do not fit
+// (vm::made_here), so that an out of memory in backward is raised on every rank together.
+Tensor zeros_here(const Shape& shape, DType dtype, Memory& memory) {
+  return vm::made_here("zeros", {shape, dtype}, memory, [&] { return Tensor::zeros(shape, dtype, memory); });
+}
+
 GlobalTensor zeros_global(const Shape& shape, DType dtype, const boxing::Layout& layout) {
   const int me = comm::world_rank();
   const int id = layout.placement.parallel_id(me);
@@ -69,7 +75,7 @@ GlobalTensor zeros_global(const Shape& shape, DType dtype, const boxing::Layout&
     return GlobalTensor(shape, layout.placement, layout.nd_sbp, boxing::empty_local(shape, dtype, layout.placement.memory()));
   }
   const Box box = local_box(shape, layout.placement.hierarchy(), layout.nd_sbp, layout.placement.coordinate(id));
-  return GlobalTensor(shape, layout.placement, layout.nd_sbp, Tensor::zeros(box.extent, dtype, layout.placement.memory()));
+  return GlobalTensor(shape, layout.placement, layout.nd_sbp, zeros_here(box.extent, dtype, layout.placement.memory()));
 }
 
 // a + b for two gradients of one tensor: b is boxed to a's layout, then added locally.
@@ -184,7 +190,7 @@ Var own_gradient(const Var& grad) {
     return grad.detach();
   }
   const Tensor& local = grad.is_global() ? grad.global().local() : grad.local();
-  const Tensor copy = add_async(Tensor::zeros(local.shape(), local.dtype(), local.memory()), local);
+  const Tensor copy = add_async(zeros_here(local.shape(), local.dtype(), local.memory()), local);
   if (!grad.is_global()) return Var(copy);
   const GlobalTensor& g = grad.global();
   return Var(GlobalTensor(g.shape(), g.placement(), g.nd_sbp(), copy));
@@ -720,7 +726,7 @@ void accumulate_into_leaf(const std::shared_ptr<VarImpl>& leaf, const Var& grad)
 
 Var zeros_for(const Node::OutputMeta& m) {
   if (m.layout) return Var(zeros_global(m.shape, m.dtype, gradient_layout(*m.layout)));
-  return Var(Tensor::zeros(m.shape, m.dtype, *m.memory));
+  return Var(zeros_here(m.shape, m.dtype, *m.memory));
 }
 
 // Sets grad mode for a scope: backward runs with it on exactly when it creates a graph.

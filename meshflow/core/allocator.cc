@@ -119,9 +119,16 @@ class HostCache {
   std::pair<void*, Kind> take(size_t size, Kind kind) {
     if (void* p = reuse(size, kind)) {
       cached_ -= size;
-      ++hits_;
-      count_in_use(size);
-      return {p, kind};
+      // A cached block is no way past the limit: where the pool held more than its limit
+      // (set below what it held), reusing the cache would let what is in use grow past it,
+      // and whether a program fits would depend on what earlier work left cached. Beyond
+      // it, the block goes back and make_room refuses.
+      if (limit_.load() == kNoMemoryLimit || in_use_.load() + size <= limit_.load()) {
+        ++hits_;
+        count_in_use(size);
+        return {p, kind};
+      }
+      keep(p, size, kind);
     }
     ++misses_;
     make_room(size);
@@ -142,11 +149,20 @@ class HostCache {
     return {p, kind};
   }
 
-  void set_limit(size_t bytes) { limit_ = bytes; }
+  // A limit below what the pool holds releases the cache at once (figures then honour it).
+  void set_limit(size_t bytes) {
+    limit_ = bytes;
+    if (bytes != kNoMemoryLimit && in_use_.load() + cached_.load() > bytes) release();
+  }
   size_t limit() const { return limit_; }
 
   void give_back(void* p, size_t size, Kind kind) {
     in_use_ -= size;
+    keep(p, size, kind);
+  }
+
+  // Caches a free block (beyond kMaxCachedBytes, returns it to the system).
+  void keep(void* p, size_t size, Kind kind) {
     if (fronts_ && kind == Kind::kPrivate && size <= kSmallBytes) {
       if (Front* f = front()) {
         cached_ += size;
@@ -252,17 +268,25 @@ class HostCache {
     return block->base;
   }
 
-  // Refuses (refuse_over_limit) a new block of `size` that does not fit the limit once the
-  // cache has gone back to the system.
+  // Refuses (refuse_over_limit) a new block of `size` that what is in use leaves no room
+  // for; else returns the cache to the system until the pool's holding fits the limit.
   void make_room(size_t size) {
     const size_t limit = limit_.load();
     auto fits = [&] { return in_use_.load() + cached_.load() + size <= limit; };
     if (limit == kNoMemoryLimit || fits()) return;
-    // Other threads (the workers) cache the blocks they free meanwhile, and any cached block
-    // can go back: release again while what is in use leaves room, a few times at most.
+    // Other threads (the workers) cache the blocks they free meanwhile: release again, a few
+    // times at most, and at least once, as the error says.
     constexpr int kReleases = 4;
-    for (int i = 0; i < kReleases && !fits() && in_use_.load() + size <= limit; ++i) release();
-    if (!fits()) refuse_over_limit(out_of_memory_message(device_, size, in_use_, cached_, limit));
+    for (int i = 0; i < kReleases && !fits(); ++i) {
+      release();
+      if (in_use_.load() + size > limit) break;
+    }
+    // What stays cached (the per-thread fronts' small blocks, which only their threads can
+    // release, and what other threads free meanwhile) does not refuse: whether a block fits
+    // depends on what is in use, not on which thread freed which block when.
+    if (in_use_.load() + size > limit) {
+      refuse_over_limit(out_of_memory_message(device_, size, in_use_, cached_, limit));
+    }
   }
 
   void count_in_use(size_t size) {

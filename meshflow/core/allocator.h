@@ -8,10 +8,14 @@
 //
 // Limits: a pool holds at most its limit of bytes (in use plus cached), as a GPU holds at
 // most its memory. An allocation that would pass it first returns the cached blocks to the
-// system and tries again, then throws OutOfMemoryError (core/error.h), or inside a
-// LimitOverdraft (below: a collective's buffers) passes it and records the error. Threads
-// allocating at once may each pass the check before the others count their block: the limit
-// may be passed by at most one block per thread.
+// system; where what is in use leaves no room for the block, it throws OutOfMemoryError
+// (core/error.h), or inside a LimitOverdraft (below: a collective's buffers) passes the
+// limit and records the error. So what is in use never passes the limit, reusing a cached
+// block included (a limit set below what the pool held releases its cache), and whether an
+// allocation fits depends on what is in use alone, not on what earlier work left cached
+// (the per-thread caches of small blocks, which other threads cannot release, may hold a
+// little beyond the limit). Threads allocating at once may each pass the check before the
+// others count their block: the limit may be passed by at most one block per thread.
 #pragma once
 
 #include <cstddef>

@@ -750,6 +750,21 @@ Tensor copy_to(const Tensor& t, device::Device& target) {
                 [&memory](const std::vector<Tensor>& in) { return std::vector<Tensor>{in[0].copy_to(memory)}; }, flags)[0];
 }
 
+Tensor made_here(const std::string& name, const TensorMeta& meta, Memory& memory, const std::function<Tensor()>& make) {
+  try {
+    return make();
+  } catch (const OutOfMemoryError&) {
+    if (!comm::several_ranks()) throw;
+    // Failed as a kernel that raised it: its output fails and the error waits for a read.
+    Flags flags;
+    flags.device = &device::of(memory);
+    return launch(name, device::StreamKind::kCompute, {}, {meta},
+                  [error = std::current_exception()](const std::vector<Tensor>&) -> std::vector<Tensor> {
+                    std::rethrow_exception(error);
+                  }, flags)[0];
+  }
+}
+
 void synchronize() {
   Issuing issuing;
   machine().synchronize(/*deferred_too=*/false);

@@ -43,8 +43,8 @@
 // error there.
 // In a job of several ranks, an out of memory is never raised on one rank alone, which
 // would part the ranks (the others go on into the next collective): not at issue (a rank's
-// own op fails its outputs instead, Flags::raise_at_issue), nor by this rank's
-// synchronize() or blocking launch. It is raised by a read of the failed value (wait()), and
+// own op fails its outputs instead, Flags::raise_at_issue; so do a tensor made from host
+// data and backward's zeros, made_here), nor by this rank's synchronize() or blocking launch. It is raised by a read of the failed value (wait()), and
 // on every rank at once by the next global read once noted (raise_together: gather_full, a
 // compiled graph's call), whatever value that reads, and at exit (finish()).
 //
@@ -157,6 +157,13 @@ std::vector<Tensor> launch_kernel(const std::string& name, std::vector<Tensor> i
 // source device's device-to-host stream when `target` is the CPU); `t` itself when it is
 // there already.
 Tensor copy_to(const Tensor& t, device::Device& target);
+
+// A rank's own tensor that `make` makes on the issuing thread in `memory` (from data only the
+// caller can read there, a NumPy array under the GIL; backward's zero gradients). Its out of
+// memory, in a job of several ranks, is not raised here on this rank alone (above): the result
+// is a failed tensor of `meta` in `memory` instead, its error prefixed with `name`, raised by
+// the next read as a kernel's would be.
+Tensor made_here(const std::string& name, const TensorMeta& meta, Memory& memory, const std::function<Tensor()>& make);
 
 // Waits for every stream, then raises the first error not raised yet (but an out of memory
 // of a job of several ranks: above).

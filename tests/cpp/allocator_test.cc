@@ -69,6 +69,39 @@ TEST(MemoryLimit, TheCacheIsFreedAndTheAllocationRetriedFirst) {
   EXPECT_EQ(pool.stats().hits, 1u);
 }
 
+TEST(MemoryLimit, ACachedBlockIsNoWayPastTheLimit) {
+  // What is in use stays within the limit whatever the cache holds: reusing cached blocks
+  // let it pass the limit, so that whether a program fit depended on what earlier work had
+  // left cached (a GPT run fit under a limit after other tests, and raised alone).
+  HostPool pool("pool:3");
+  std::vector<std::shared_ptr<void>> earlier;
+  for (int i = 0; i < 3; ++i) earlier.push_back(pool.allocate(2 * kMiB));
+  earlier.clear();
+  EXPECT_EQ(pool.stats().cached_bytes, 6 * kMiB);
+  pool.set_limit(4 * kMiB);
+  EXPECT_EQ(pool.stats().cached_bytes, 0u) << "a limit below what the pool holds releases its cache";
+  pool.set_limit(kNoMemoryLimit);
+  for (int i = 0; i < 3; ++i) earlier.push_back(pool.allocate(2 * kMiB));
+  pool.set_limit(4 * kMiB);  // set while more is in use: the blocks are cached when freed
+  earlier.clear();
+  EXPECT_EQ(pool.stats().cached_bytes, 6 * kMiB);
+  std::shared_ptr<void> a = pool.allocate(2 * kMiB);
+  std::shared_ptr<void> b = pool.allocate(2 * kMiB);
+  EXPECT_EQ(pool.stats().hits, 2u);
+  const std::string what = out_of_memory([&] { pool.allocate(2 * kMiB); });
+  expect_has(what, "asked for 2.0 MiB with 4.0 MiB in use by tensors and 0 bytes cached (already released");
+  EXPECT_EQ(pool.stats().in_use_bytes, 4 * kMiB);
+  {
+    LimitOverdraft overdraft;  // a collective's buffers pass it all the same
+    std::shared_ptr<void> c = pool.allocate(2 * kMiB);
+    expect_has(overdraft.refused(), "asked for 2.0 MiB with 4.0 MiB in use");
+  }
+  b.reset();
+  std::shared_ptr<void> d = pool.allocate(2 * kMiB);  // within the limit: the cache serves
+  EXPECT_EQ(pool.stats().in_use_bytes, 4 * kMiB);
+  EXPECT_EQ(pool.stats().hits, 3u);
+}
+
 TEST(MemoryLimit, AnOverdraftPassesTheLimitAndKeepsTheFirstRefusal) {
   HostPool pool("pool:2");
   pool.set_limit(4 * kMiB);

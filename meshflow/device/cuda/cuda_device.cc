@@ -175,9 +175,14 @@ class CudaMemory : public Memory {
     std::lock_guard<std::mutex> lock(mu_);
     return {in_use_, reserved_ - in_use_, peak_, limit_};
   }
+  // A limit below what the device holds releases its cache at once (as the host's pools).
   void set_limit(size_t bytes) {
     std::lock_guard<std::mutex> lock(mu_);
     limit_ = bytes;
+    if (limit_ != kNoMemoryLimit && reserved_ > limit_) {
+      collect_pending(true);
+      release_cached();
+    }
   }
   void release() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -564,6 +569,12 @@ std::shared_ptr<void> CudaMemory::allocate(size_t nbytes) {
     std::lock_guard<std::mutex> lock(mu_);
     collect_pending(false);
     b = find_free(slot, size);
+    // A cached block is no way past the limit (core/allocator.h): beyond it, it stays cached
+    // and new_segment releases the cache and refuses.
+    if (b && limit_ != kNoMemoryLimit && in_use_ + size > limit_) {
+      insert_free(b);
+      b = nullptr;
+    }
     if (!b) b = new_segment(slot, size);
     b->allocated = true;  // before the split: the rest must not merge back into it
     const size_t rest = b->size - size;
