@@ -2,7 +2,7 @@
 build has the CUDA device and the driver shows one)."""
 from .. import _C
 
-__all__ = ["is_available", "device_count", "synchronize", "manual_seed", "manual_seed_all", "kernel_times", "amp",
+__all__ = ["is_available", "is_bf16_supported", "device_count", "synchronize", "manual_seed", "manual_seed_all", "kernel_times", "amp",
            "OutOfMemoryError", "memory_stats", "memory_allocated", "max_memory_allocated", "memory_reserved",
            "reset_peak_memory_stats", "empty_cache", "set_memory_limit"]
 
@@ -30,6 +30,12 @@ def device_count():
 
 def is_available():
     return device_count() > 0
+
+
+def is_bf16_supported(including_emulation=True):
+    """bfloat16 runs on every GPU meshflow's CUDA device takes (its kernels compute halves in
+    float32), as torch's answer on one that supports it; False without a GPU."""
+    return is_available()
 
 
 def synchronize(device=None):

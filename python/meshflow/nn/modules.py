@@ -7,6 +7,7 @@ picks data, tensor (column / row) or hybrid parallelism.
 """
 import collections
 import math
+import operator
 
 from .. import _C
 from .. import _device, _dtype
@@ -348,6 +349,10 @@ class Module:
             module.apply(fn)
         fn(self)
         return self
+
+    def compile(self, *args, **kwargs):
+        """torch's in-place Module.compile(): the module runs eagerly, so nothing changes (its
+        state_dict names stay; mf.compile(module) wraps it instead, as torch.compile)."""
 
     def train(self, mode=True):
         if not isinstance(mode, bool):
@@ -786,9 +791,13 @@ def _add_module(owner, name, module):
 
 
 def _index(owner, i, size):
-    """Python index i (negative from the end) as a position in `size` elements."""
-    if not isinstance(i, int) or isinstance(i, bool):
-        raise TypeError(f"{type(owner).__name__} indices must be integers or slices, not {_type_name(i)}")
+    """Python index i (negative from the end) as a position in `size` elements. Anything with
+    __index__ is one, as torch's operator.index: a NumPy integer, a one-element integer tensor
+    (MoE code indexes its experts with rows of nonzero())."""
+    try:
+        i = operator.index(i)
+    except TypeError:
+        raise TypeError(f"{type(owner).__name__} indices must be integers or slices, not {_type_name(i)}") from None
     if not -size <= i < size:
         raise IndexError(f"index {i} is out of range for {type(owner).__name__} of length {size}")
     return i % size
