@@ -403,7 +403,7 @@ class Module:
                     entries.append((path + key, module, table, key))
         return entries
 
-    def load_state_dict(self, state_dict, strict=True):
+    def load_state_dict(self, state_dict, strict=True, assign=False):
         """Copies values into the parameters and persistent buffers, converting each to the
         target's layout and dtype (as torch's copy_: a float64 checkpoint loads into a float32
         model). Returns (missing_keys, unexpected_keys).
@@ -413,7 +413,11 @@ class Module:
 
         Tied weights may come under any of their names: one that is absent is not missing
         when another name of the same tensor is given (unlike torch), so a state_dict listing
-        them once (Hugging Face files, meshflow's before it listed every name) loads strictly."""
+        them once (Hugging Face files, meshflow's before it listed every name) loads strictly.
+
+        assign=True (torch's): the given tensors become the parameters and buffers (not copied
+        into them), with their own dtype, device or layout (a parameter keeps the module's
+        requires_grad), under every name of a tied tensor."""
         entries = self._state_entries()
         names = {name for name, *_ in entries}
         given = {id(module.__dict__[table][key]) for name, module, table, key in entries if name in state_dict}
@@ -439,6 +443,9 @@ class Module:
                 raise _ShapeError(f"load_state_dict: {name} has shape {tuple(value.shape)}; the module's "
                                   f"{'parameter' if table == '_parameters' else 'buffer'} has shape "
                                   f"{tuple(target.shape)} (size mismatch for {name})")
+        if assign:
+            self._assign_state(entries, present)
+            return _IncompatibleKeys(missing, unexpected)
         # Converting can fail too (a layout the value cannot take): convert all, then assign.
         # Copies (a cast always makes one), as torch's copy_: the module's later in-place
         # updates (optimizer steps) must not write the tensors given, nor another module
@@ -450,6 +457,21 @@ class Module:
         for (_, module, table, key, _), value in zip(present, values):
             module.__dict__[table][key].data = value
         return _IncompatibleKeys(missing, unexpected)
+
+    @staticmethod
+    def _assign_state(entries, present):
+        new = {}  # id of a module's tensor -> what replaces it, under whichever name it came
+        for _, module, table, key, value in present:
+            target = module.__dict__[table][key]
+            if table == "_parameters" and not isinstance(value, Parameter):
+                value = Parameter(value, requires_grad=target.requires_grad)
+            elif table == "_parameters":
+                value.requires_grad_(target.requires_grad)
+            new[id(target)] = value
+        for _, module, table, key in entries:
+            replacement = new.get(id(module.__dict__[table][key]))
+            if replacement is not None:
+                module.__dict__[table][key] = replacement
 
     def _tensors(self):
         """Every parameter and buffer, each once."""
