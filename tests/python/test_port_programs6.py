@@ -324,3 +324,12 @@ def test_llama_rotary_with_rotate_half_and_t5_buckets():
     big = np.minimum(8 + (np.log(np.maximum(a, 1) / 8) / np.log(16) * 8).astype(np.int64), 15)
     want_b = 16 * (r > 0) + np.where(a < 8, a, big)
     assert buckets.dtype == mf.int64 and buckets.numpy().tolist() == want_b.tolist()
+
+
+def test_device_as_a_context_manager():
+    with mf.device("cpu") as d:
+        x, lin = mf.ones(2), nn.Linear(2, 2)
+    assert d == mf.device("cpu") and x.device == d and lin.weight.device == d
+    with pytest.raises(NotImplementedError, match="pass device= to the creation ops"):
+        with mf.device("testdev"):
+            pass
