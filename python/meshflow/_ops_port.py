@@ -33,6 +33,7 @@ from .return_types import named as _returns
 __all__ = ["pi", "e", "inf", "nan", "newaxis", "set_float32_matmul_precision", "get_float32_matmul_precision",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "is_deterministic_algorithms_warn_only_enabled", "compile", "is_autocast_enabled", "get_autocast_dtype",
+           "is_autocast_cpu_enabled", "get_autocast_gpu_dtype", "get_autocast_cpu_dtype",
            "typename", "is_nonzero", "is_same_size", "is_signed", "is_complex", "scalar_tensor", "diag_embed",
            "diagflat", "logaddexp2", "inner", "ger", "addmv", "addr", "addbmm", "positive", "select",
            "unravel_index", "trapezoid", "trapz", "cumulative_trapezoid", "renorm", "xlogy", "vander", "msort",
@@ -128,14 +129,32 @@ def compile(model=None, **kwargs):
     return OptimizedModule(model) if isinstance(model, Module) else model
 
 
-def is_autocast_enabled(device_type=None):
+def is_autocast_enabled(device_type="cuda"):
+    """Whether an autocast block of `device_type` is open, as torch's: without one, CUDA's (so
+    Hugging Face's `if torch.is_autocast_enabled(): torch.get_autocast_gpu_dtype()` stays off
+    inside a CPU block)."""
     dtype, on = _C.autocast_state()
-    return dtype is not None and (device_type is None or device_type == on or on is None)
+    return dtype is not None and device_type == on
+
+
+def is_autocast_cpu_enabled():
+    return is_autocast_enabled("cpu")
 
 
 def get_autocast_dtype(device_type="cpu"):
-    from ._autocast import autocast_dtype
-    return autocast_dtype() or (_dtype.bfloat16 if device_type == "cpu" else _dtype.float16)
+    """The dtype of `device_type`'s autocast: the open block's, else torch's default for it."""
+    dtype, on = _C.autocast_state()
+    if dtype is not None and on == device_type:
+        return _dtype.to_dtype(dtype)
+    return _dtype.bfloat16 if device_type == "cpu" else _dtype.float16
+
+
+def get_autocast_gpu_dtype():
+    return get_autocast_dtype("cuda")
+
+
+def get_autocast_cpu_dtype():
+    return get_autocast_dtype("cpu")
 
 
 def typename(obj):

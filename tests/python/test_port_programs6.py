@@ -333,3 +333,14 @@ def test_device_as_a_context_manager():
     with pytest.raises(NotImplementedError, match="pass device= to the creation ops"):
         with mf.device("testdev"):
             pass
+
+
+def test_autocast_queries_name_a_device_as_torch_s():
+    assert not mf.is_autocast_enabled("cpu") and mf.get_autocast_dtype("cpu") == mf.bfloat16
+    with mf.autocast("cpu", dtype=mf.float16):
+        assert mf.is_autocast_enabled("cpu") and mf.is_autocast_cpu_enabled()
+        assert not mf.is_autocast_enabled()  # no argument: CUDA's, as torch's
+        assert mf.get_autocast_dtype("cpu") == mf.float16 and mf.get_autocast_cpu_dtype() == mf.float16
+        assert mf.get_autocast_gpu_dtype() == mf.float16 and mf.get_autocast_dtype("cuda") == mf.float16
+    with mf.autocast("cpu", dtype=mf.bfloat16):
+        assert mf.get_autocast_gpu_dtype() == mf.float16  # CUDA's default, not the CPU block's
