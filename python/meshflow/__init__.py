@@ -165,3 +165,6 @@ __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ 
     "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "random", "func", "distributions", "compiler", "float", "double",
     "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
     "LongTensor", "BoolTensor"]
+
+from . import _numpy_names
+_numpy_names.install(globals(), __all__, Tensor)  # torch's `axis=` and `keepdims=` spellings

@@ -2,6 +2,7 @@
 KV cache, LLaMA blocks, BERT and T5 encoders, nanoGPT's training script, MoE layers, LoRA),
 against NumPy references and torch's documented rules."""
 import copy
+import inspect
 import io
 import math
 import pickle
@@ -344,3 +345,40 @@ def test_autocast_queries_name_a_device_as_torch_s():
         assert mf.get_autocast_gpu_dtype() == mf.float16 and mf.get_autocast_dtype("cuda") == mf.float16
     with mf.autocast("cpu", dtype=mf.bfloat16):
         assert mf.get_autocast_gpu_dtype() == mf.float16  # CUDA's default, not the CPU block's
+
+
+# ---- NumPy's names and sequences as torch's parser takes them (Karpathy's makemore)
+
+def test_axis_and_keepdims_as_torch_s_parser_takes_them():
+    a = _randn(40, 3, 4)
+    x = mf.tensor(a)
+    np.testing.assert_allclose(x.sum(1, keepdims=True).numpy(), a.sum(1, keepdims=True), rtol=1e-6)
+    np.testing.assert_allclose(mf.mean(x, axis=0).numpy(), a.mean(0), rtol=1e-6)
+    np.testing.assert_allclose(x.amax(axis=1).numpy(), a.max(1))  # a method in C: keywords reach Python
+    np.testing.assert_allclose(x.std(axis=1, keepdims=True).numpy(), a.std(1, ddof=1, keepdims=True), rtol=1e-5)
+    assert x.max(axis=1).indices.numpy().tolist() == a.argmax(1).tolist()
+    assert tuple(mf.cat([x, x], axis=1).shape) == (3, 8) and tuple(x.softmax(axis=-1).shape) == (3, 4)
+    with pytest.raises(TypeError, match="both 'dim' and its NumPy name 'axis'"):
+        x.sum(dim=1, axis=1)
+    assert mf.sum.__name__ == "sum" and "keepdim" in str(inspect.signature(mf.Tensor.mean))
+
+
+def test_makemore_manual_backprop_matches_autograd():
+    n, v = 6, 5
+    logits = mf.tensor(_randn(41, n, v), requires_grad=True)
+    y = mf.tensor([0, 4, 2, 2, 1, 3])
+    counts = logits.exp()
+    probs = counts * counts.sum(1, keepdims=True) ** -1
+    logprobs = probs.log()
+    logprobs.retain_grad()
+    loss = -logprobs[range(n), y].mean()
+    loss.backward()
+    dlogprobs = mf.zeros_like(logprobs)
+    dlogprobs[range(n), y] = -1.0 / n
+    assert mf.all(dlogprobs == logprobs.grad).item()
+    dlogits = F.softmax(logits, 1)
+    dlogits[range(n), y] -= 1
+    dlogits /= n
+    np.testing.assert_allclose(dlogits.detach().numpy(), logits.grad.numpy(), rtol=1e-5, atol=1e-7)
+    p = _np_softmax(_randn(41, n, v))
+    assert np.isclose(loss.item(), -np.log(p[np.arange(n), [0, 4, 2, 2, 1, 3]]).mean(), rtol=1e-6)
