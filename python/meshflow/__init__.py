@@ -75,6 +75,7 @@ from . import _ops_surface
 from ._ops_surface import *  # noqa: F401,F403
 from . import _ops_port
 from ._ops_port import *  # noqa: F401,F403
+from . import compiler, _dynamo
 from . import _ops_port3
 from ._ops_port3 import *  # noqa: F401,F403
 from . import _ops_port4
@@ -161,6 +162,9 @@ __all__ += _ops_math.__all__
 __all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__ + _ops_port4.__all__
 __all__ += list(linalg.TOP_LEVEL)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
-    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "random", "func", "distributions", "float", "double",
+    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "random", "func", "distributions", "compiler", "float", "double",
     "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
     "LongTensor", "BoolTensor"]
+
+from . import _numpy_names
+_numpy_names.install(globals(), __all__, Tensor)  # torch's `axis=` and `keepdims=` spellings

@@ -76,3 +76,15 @@ class device:
         return f"device(type='{self._type}')" if self._index is None else \
             f"device(type='{self._type}', index={self._index})"
 
+    def __enter__(self):
+        """`with torch.device(d):` makes d the default device of the block, as
+        set_default_device(d): the CPU, where meshflow creates tensors already (gpt-fast's
+        `with torch.device(device): model.setup_caches(...)` on a CPU run); another device is
+        refused there, naming what to write instead."""
+        from ._ops_port3 import set_default_device
+        set_default_device(self)
+        return self
+
+    def __exit__(self, *exc):
+        return False
+

@@ -93,10 +93,13 @@ def arange(start, end=None, step=1, dtype=None, placement=None, sbp=None, device
 
 
 def manual_seed(seed):
-    """Seeds rand and randn (on this rank; call it with the same seed on every rank)."""
+    """Seeds rand and randn (on this rank; call it with the same seed on every rank) and returns
+    the process's generator, as torch's."""
     if not isinstance(seed, numbers.Integral) or isinstance(seed, bool):
         raise TypeError(f"manual_seed: seed must be an int, got {type(seed).__name__}")
     _C.manual_seed(int(seed) % (1 << 64))
+    from ._api import default_generator  # the process's generator, which torch's returns
+    return default_generator
 
 
 def get_rng_state():

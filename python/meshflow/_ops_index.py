@@ -157,7 +157,7 @@ def _as_index_item(x, item):
         if item.ndim == 0:
             return "basic", int(item.item())  # a 0-d index selects, as an int (torch's rule)
         return "tensor", item
-    if isinstance(item, (list, tuple, _np.ndarray)):
+    if isinstance(item, (list, tuple, range, _np.ndarray)):  # a range as its list, as torch's
         array = _np.asarray(item)
         if array.dtype == bool:
             return "mask", array
@@ -166,8 +166,8 @@ def _as_index_item(x, item):
         if array.dtype.kind not in "iu":
             raise IndexError(f"index lists must hold ints or bools, got {array.dtype}")
         return "tensor", _ints_like(x, array)
-    raise TypeError(f"meshflow tensors are indexed by ints, slices, '...', None, integer or boolean lists and "
-                    f"tensors; got {type(item).__name__}")
+    raise TypeError(f"meshflow tensors are indexed by ints, slices, '...', None, integer or boolean lists, "
+                    f"ranges and tensors; got {type(item).__name__}")
 
 
 def _list_as_tuple(index):

@@ -3,8 +3,9 @@ with torch's meaning, composed from existing ops (gradients flow where torch's d
 
 - constants `pi e inf nan newaxis`; settings with nothing to change in meshflow
   (`set_float32_matmul_precision`: float32 matmuls are float32 already;
-  `use_deterministic_algorithms`: meshflow's kernels are deterministic; `compile`: returns
-  the model or function itself, so its results are eager's, as torch.compile's promise);
+  `use_deterministic_algorithms`: meshflow's kernels are deterministic; `compile`: wraps a
+  module as torch's OptimizedModule, returns a function itself, both run eagerly, so their
+  results are eager's, as torch.compile's promise);
   `is_autocast_enabled get_autocast_dtype typename is_nonzero is_same_size is_signed
   is_complex scalar_tensor`;
 - `diag_embed diagflat fill_diagonal_ logaddexp2 inner ger addmv addr addbmm positive select
@@ -26,11 +27,13 @@ from ._ops_elementwise import minimum, where
 from ._ops_shape import cat
 from ._promotion import get_default_dtype
 from ._tensor import Tensor, tensor
+from .nn.modules import Module
 from .return_types import named as _returns
 
 __all__ = ["pi", "e", "inf", "nan", "newaxis", "set_float32_matmul_precision", "get_float32_matmul_precision",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "is_deterministic_algorithms_warn_only_enabled", "compile", "is_autocast_enabled", "get_autocast_dtype",
+           "is_autocast_cpu_enabled", "get_autocast_gpu_dtype", "get_autocast_cpu_dtype",
            "typename", "is_nonzero", "is_same_size", "is_signed", "is_complex", "scalar_tensor", "diag_embed",
            "diagflat", "logaddexp2", "inner", "ger", "addmv", "addr", "addbmm", "positive", "select",
            "unravel_index", "trapezoid", "trapz", "cumulative_trapezoid", "renorm", "xlogy", "vander", "msort",
@@ -68,23 +71,90 @@ def is_deterministic_algorithms_warn_only_enabled():
     return _settings["warn_only"]
 
 
+class OptimizedModule(Module):
+    """What compile(module) returns, as torch's (torch._dynamo's OptimizedModule): the module
+    registered as `_orig_mod`, so `state_dict()` names start with "_orig_mod." (the prefix
+    nanoGPT's and Hugging Face's checkpoint code strips) and `model._orig_mod` unwraps it; a
+    call runs the module itself, eagerly, hooks and all; every other attribute is the module's,
+    read and written (`compiled.config`, `compiled.training`)."""
+
+    _own = frozenset({"_orig_mod", "forward"})
+
+    def __init__(self, mod):
+        super().__init__()
+        self._orig_mod = mod
+
+    @property
+    def training(self):
+        return self._orig_mod.training
+
+    @training.setter
+    def training(self, mode):
+        # Module.__init__ sets the default before _orig_mod is there: the module's own counts
+        if "_orig_mod" in self.__dict__.get("_modules", {}):
+            self._orig_mod.training = mode
+
+    def forward(self, *args, **kwargs):
+        return self._orig_mod(*args, **kwargs)
+
+    def __getattr__(self, name):
+        mod = self.__dict__.get("_modules", {}).get("_orig_mod")
+        if mod is None:  # while unpickling or initializing: nothing to forward to yet
+            raise AttributeError(f"'OptimizedModule' object has no attribute '{name}'")
+        return mod if name == "_orig_mod" else getattr(mod, name)
+
+    def __setattr__(self, name, value):
+        if name in self._own or hasattr(type(self), name):
+            return super().__setattr__(name, value)
+        return setattr(self._orig_mod, name, value)
+
+    def __delattr__(self, name):
+        if name in self._own or hasattr(type(self), name):
+            return super().__delattr__(name)
+        return delattr(self._orig_mod, name)
+
+    def __len__(self):
+        return len(self._orig_mod)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(dir(self._orig_mod)))
+
+
 def compile(model=None, **kwargs):
-    """torch.compile's spelling: returns `model` (a module or function) itself, or, without one,
-    a decorator that does; it runs eagerly, so its results are eager's. mf.nn.Graph is meshflow's
-    compiler of a training step."""
+    """torch.compile's spelling: a module comes back wrapped as torch's (OptimizedModule), a
+    function as itself; without either, a decorator that does so. Both run eagerly, so their
+    results are eager's. mf.nn.Graph is meshflow's compiler of a training step."""
     if model is None:
-        return lambda m: m
-    return model
+        return lambda m: compile(m, **kwargs)
+    return OptimizedModule(model) if isinstance(model, Module) else model
 
 
-def is_autocast_enabled(device_type=None):
+def is_autocast_enabled(device_type="cuda"):
+    """Whether an autocast block of `device_type` is open, as torch's: without one, CUDA's (so
+    Hugging Face's `if torch.is_autocast_enabled(): torch.get_autocast_gpu_dtype()` stays off
+    inside a CPU block)."""
     dtype, on = _C.autocast_state()
-    return dtype is not None and (device_type is None or device_type == on or on is None)
+    return dtype is not None and device_type == on
+
+
+def is_autocast_cpu_enabled():
+    return is_autocast_enabled("cpu")
 
 
 def get_autocast_dtype(device_type="cpu"):
-    from ._autocast import autocast_dtype
-    return autocast_dtype() or (_dtype.bfloat16 if device_type == "cpu" else _dtype.float16)
+    """The dtype of `device_type`'s autocast: the open block's, else torch's default for it."""
+    dtype, on = _C.autocast_state()
+    if dtype is not None and on == device_type:
+        return _dtype.to_dtype(dtype)
+    return _dtype.bfloat16 if device_type == "cpu" else _dtype.float16
+
+
+def get_autocast_gpu_dtype():
+    return get_autocast_dtype("cuda")
+
+
+def get_autocast_cpu_dtype():
+    return get_autocast_dtype("cpu")
 
 
 def typename(obj):

@@ -662,7 +662,11 @@ def _in_c(form, op, scalar, fallback):
     """`fallback`, a Tensor method of op `op`, in C (python/op_calls.h): its common calls (Tensor
     operands, or a Tensor and a Python number, no keywords) go straight to C++, the others to
     `fallback`. form: "binary", "reflected" (other <op> self, commutative ops) or "reduce";
-    `scalar`: the op on a Tensor and a number, or None."""
+    `scalar`: the op on a Tensor and a number, or None. A reduction's `fallback` takes NumPy's
+    `axis` and `keepdims` too, as torch's (_numpy_names)."""
+    if form == "reduce":
+        from ._numpy_names import wrapped
+        fallback = wrapped(fallback) or fallback
     return _functools.update_wrapper(_C.tensor_method(form, op, scalar, fallback), fallback)
 
 

@@ -223,9 +223,10 @@ def test_add_param_group_and_its_checks():
         np.testing.assert_allclose(got, want, rtol=1e-12)
     with pytest.raises(ValueError, match="some parameters appear in more than one parameter group"):
         optimizer.add_param_group({"params": [params[0]]})
-    with pytest.raises(ValueError, match=r"unknown option\(s\) \['momentum'\]"):
-        optimizer.add_param_group({"params": [mf.tensor(np.ones(2), requires_grad=True)], "momentum": 0.9})
-    assert len(optimizer.param_groups) == 2
+    # a key that is no option of Adam is kept and changes nothing, as torch's (programs tag groups)
+    optimizer.add_param_group({"params": [mf.tensor(np.ones(2), requires_grad=True)], "momentum": 0.9, "name": "x"})
+    assert len(optimizer.param_groups) == 3 and optimizer.param_groups[2]["name"] == "x"
+    assert optimizer.state_dict()["param_groups"][2]["momentum"] == 0.9
 
 
 def test_state_dict_has_torchs_structure_and_resumes():

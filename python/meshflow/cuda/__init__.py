@@ -2,7 +2,7 @@
 build has the CUDA device and the driver shows one)."""
 from .. import _C
 
-__all__ = ["is_available", "device_count", "synchronize", "manual_seed", "manual_seed_all", "kernel_times", "amp",
+__all__ = ["is_available", "is_bf16_supported", "device_count", "synchronize", "manual_seed", "manual_seed_all", "kernel_times", "amp",
            "OutOfMemoryError", "memory_stats", "memory_allocated", "max_memory_allocated", "memory_reserved",
            "reset_peak_memory_stats", "empty_cache", "set_memory_limit"]
 
@@ -32,6 +32,12 @@ def is_available():
     return device_count() > 0
 
 
+def is_bf16_supported(including_emulation=True):
+    """bfloat16 runs on every GPU meshflow's CUDA device takes (its kernels compute halves in
+    float32), as torch's answer on one that supports it; False without a GPU."""
+    return is_available()
+
+
 def synchronize(device=None):
     _C.synchronize()
 
@@ -52,23 +58,31 @@ def kernel_times(device=0, reset=True):
     return _C.kernel_times("cuda", int(device), bool(reset))
 
 
-def _on_gpu(name):
+_NO_GPU = object()  # a query that raises without a GPU, as torch's reset_peak_memory_stats
+
+
+def _on_gpu(name, without_gpu=_NO_GPU):
+    """mf.<name> of a GPU; in a process that sees none, torch's answer for CUDA never
+    initialized (`without_gpu`: 0, {} or nothing), so scripts that call torch.cuda.empty_cache()
+    or log memory_allocated() unconditionally run on the CPU."""
     from .. import _memory
     call = getattr(_memory, name)
 
     def on_gpu(device=None):
+        if without_gpu is not _NO_GPU and not is_available():
+            return without_gpu() if callable(without_gpu) else without_gpu
         return call("cuda" if device is None else device if not isinstance(device, int) else f"cuda:{device}")
     on_gpu.__name__ = name
     on_gpu.__doc__ = f"mf.{name} of a GPU (this rank's without one; an int is an index): torch.cuda.{name}."
     return on_gpu
 
 
-memory_stats = _on_gpu("memory_stats")
-memory_allocated = _on_gpu("memory_allocated")
-max_memory_allocated = _on_gpu("max_memory_allocated")
-memory_reserved = _on_gpu("memory_reserved")
+memory_stats = _on_gpu("memory_stats", dict)
+memory_allocated = _on_gpu("memory_allocated", 0)
+max_memory_allocated = _on_gpu("max_memory_allocated", 0)
+memory_reserved = _on_gpu("memory_reserved", 0)
 reset_peak_memory_stats = _on_gpu("reset_peak_memory_stats")
-empty_cache = _on_gpu("empty_cache")
+empty_cache = _on_gpu("empty_cache", None)
 
 
 def set_memory_limit(limit, device=None):

@@ -7,6 +7,7 @@ picks data, tensor (column / row) or hybrid parallelism.
 """
 import collections
 import math
+import operator
 
 from .. import _C
 from .. import _device, _dtype
@@ -349,6 +350,10 @@ class Module:
         fn(self)
         return self
 
+    def compile(self, *args, **kwargs):
+        """torch's in-place Module.compile(): the module runs eagerly, so nothing changes (its
+        state_dict names stay; mf.compile(module) wraps it instead, as torch.compile)."""
+
     def train(self, mode=True):
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
@@ -398,7 +403,7 @@ class Module:
                     entries.append((path + key, module, table, key))
         return entries
 
-    def load_state_dict(self, state_dict, strict=True):
+    def load_state_dict(self, state_dict, strict=True, assign=False):
         """Copies values into the parameters and persistent buffers, converting each to the
         target's layout and dtype (as torch's copy_: a float64 checkpoint loads into a float32
         model). Returns (missing_keys, unexpected_keys).
@@ -408,7 +413,11 @@ class Module:
 
         Tied weights may come under any of their names: one that is absent is not missing
         when another name of the same tensor is given (unlike torch), so a state_dict listing
-        them once (Hugging Face files, meshflow's before it listed every name) loads strictly."""
+        them once (Hugging Face files, meshflow's before it listed every name) loads strictly.
+
+        assign=True (torch's): the given tensors become the parameters and buffers (not copied
+        into them), with their own dtype, device or layout (a parameter keeps the module's
+        requires_grad), under every name of a tied tensor."""
         entries = self._state_entries()
         names = {name for name, *_ in entries}
         given = {id(module.__dict__[table][key]) for name, module, table, key in entries if name in state_dict}
@@ -434,6 +443,9 @@ class Module:
                 raise _ShapeError(f"load_state_dict: {name} has shape {tuple(value.shape)}; the module's "
                                   f"{'parameter' if table == '_parameters' else 'buffer'} has shape "
                                   f"{tuple(target.shape)} (size mismatch for {name})")
+        if assign:
+            self._assign_state(entries, present)
+            return _IncompatibleKeys(missing, unexpected)
         # Converting can fail too (a layout the value cannot take): convert all, then assign.
         # Copies (a cast always makes one), as torch's copy_: the module's later in-place
         # updates (optimizer steps) must not write the tensors given, nor another module
@@ -445,6 +457,21 @@ class Module:
         for (_, module, table, key, _), value in zip(present, values):
             module.__dict__[table][key].data = value
         return _IncompatibleKeys(missing, unexpected)
+
+    @staticmethod
+    def _assign_state(entries, present):
+        new = {}  # id of a module's tensor -> what replaces it, under whichever name it came
+        for _, module, table, key, value in present:
+            target = module.__dict__[table][key]
+            if table == "_parameters" and not isinstance(value, Parameter):
+                value = Parameter(value, requires_grad=target.requires_grad)
+            elif table == "_parameters":
+                value.requires_grad_(target.requires_grad)
+            new[id(target)] = value
+        for _, module, table, key in entries:
+            replacement = new.get(id(module.__dict__[table][key]))
+            if replacement is not None:
+                module.__dict__[table][key] = replacement
 
     def _tensors(self):
         """Every parameter and buffer, each once."""
@@ -786,9 +813,13 @@ def _add_module(owner, name, module):
 
 
 def _index(owner, i, size):
-    """Python index i (negative from the end) as a position in `size` elements."""
-    if not isinstance(i, int) or isinstance(i, bool):
-        raise TypeError(f"{type(owner).__name__} indices must be integers or slices, not {_type_name(i)}")
+    """Python index i (negative from the end) as a position in `size` elements. Anything with
+    __index__ is one, as torch's operator.index: a NumPy integer, a one-element integer tensor
+    (MoE code indexes its experts with rows of nonzero())."""
+    try:
+        i = operator.index(i)
+    except TypeError:
+        raise TypeError(f"{type(owner).__name__} indices must be integers or slices, not {_type_name(i)}") from None
     if not -size <= i < size:
         raise IndexError(f"index {i} is out of range for {type(owner).__name__} of length {size}")
     return i % size

@@ -122,10 +122,9 @@ class Optimizer:
         params = [params] if isinstance(params, Tensor) else _tensors(params)
         if not params:
             raise ValueError("optimizer got an empty parameter list")
-        unknown = [k for k in group if k != "params" and k not in self.defaults]
-        if unknown:
-            raise ValueError(f"{type(self).__name__}: unknown option(s) {unknown} in a parameter group; expected "
-                             f"{sorted(self.defaults)}")
+        # Keys that are no option of this optimizer ("name", a scheduler's, a typo) are kept as
+        # they are and change nothing, as torch's: programs tag their groups ({"params": ...,
+        # "name": "no_decay"}) and read the tags back.
         complete = dict(group, params=params)
         for key, value in self.defaults.items():
             complete.setdefault(key, value)

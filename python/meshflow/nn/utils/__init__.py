@@ -10,7 +10,16 @@ from . import rnn  # noqa: F401: part of this module's API
 
 __all__ = ["clip_grad_norm_", "clip_grads_with_norm_", "get_total_norm", "clip_grad_value_", "parameters_to_vector",
            "vector_to_parameters", "weight_norm", "remove_weight_norm", "spectral_norm", "remove_spectral_norm", "rnn",
-           "parametrize", "parametrizations", "clip_grad_norm", "stateless"]
+           "parametrize", "parametrizations", "clip_grad_norm", "stateless", "skip_init"]
+
+
+def skip_init(module_cls, *args, **kwargs):
+    """torch's module built without initializing its parameters (their values are whatever
+    memory held there; the caller sets them). Here it is built as usual: the initial values
+    are one draw of the generator, which the caller overwrites as torch's uninitialized ones."""
+    if "device" not in module_cls.__init__.__code__.co_varnames:
+        raise RuntimeError("Module must support a 'device' arg to skip initialization")
+    return module_cls(*args, **kwargs)
 
 
 def clip_grad_value_(parameters, clip_value, foreach=None):
