@@ -205,9 +205,13 @@ GRACE = 5.0
 # What mpirun adds when a rank calls MPI_Abort, which meshflow does only after printing why
 # (the rule broken, every rank's call): a boxed help text of MPI's, the count of ranks that
 # sent it, and, when the aborting rank dies while sending it, an ORTE_ERROR_LOG line of
-# show_help's. Its own words would only hide meshflow's, so the relay leaves them out.
+# show_help's. Its own words would only hide meshflow's, so the relay leaves them out; its
+# boxes on a rank's non-zero exit (after the rank's traceback, or an error every rank
+# raised together) become one line naming the rank and its status.
 HELP_RULE = b"-" * 74
 ABORT_HELP = b"MPI_ABORT was invoked"
+NONZERO_EXIT = re.compile(rb"exited with non-zero status.*Process name: \[\[\d+,\d+\],(\d+)\].*Exit code:\s*(\d+)", re.S)
+PRIMARY_JOB = b"Primary job  terminated normally"
 ABORT_NOISE = (b"sent help message help-mpi-api.txt / mpi-abort", b'"orte_base_help_aggregate" to 0 to see all help')
 
 
@@ -238,12 +242,22 @@ class _AbortHelpFilter:
         self.box, self.partial = None, b""
         return held
 
+    @staticmethod
+    def _box(box):
+        if ABORT_HELP in box or PRIMARY_JOB in box:
+            return b""
+        exited = NONZERO_EXIT.search(box)
+        if exited:
+            rank, code = (int(g) for g in exited.groups())
+            return f"meshflow.launch: rank {rank} exited with status {code}, which ended the job\n".encode()
+        return box
+
     def _line(self, line):
         if self.box is not None:
             self.box.append(line)
             if line.rstrip(b"\r\n") == HELP_RULE:
                 box, self.box = b"".join(self.box), None
-                return b"" if ABORT_HELP in box else box
+                return self._box(box)
             if len(self.box) > self.LONGEST_BOX:
                 box, self.box = b"".join(self.box), None
                 return box
