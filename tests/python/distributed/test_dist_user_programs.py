@@ -435,3 +435,27 @@ def test_torchrun_scripts_record_decorator_and_the_average_all_reduce(world, ran
     with pytest.raises(KeyError):
         main(True)
     assert "KeyError" in (tmp_path / "error.json").read_text()
+
+
+@pytest.mark.parametrize("where", ["global", "local"])
+def test_random_tensors_made_locally_in_a_graphs_build_are_drawn_anew_at_every_run_as_eager(world, where):
+    # torch.randn(3) or a local tensor's normal_() in a forward: in a graph they were traced
+    # as constants, the same noise at every step; they are drawn at each run, with eager's
+    # values for the same seed (a global step's on every rank alike; a local step's on each).
+    def noisy(x):
+        return x + mf.randn(3) + mf.rand(x.shape[0], 1) + mf.empty(3).normal_() + mf.randint(0, 9, (3,)).float()
+
+    class Step(nn.Graph):
+        def build(self, x):
+            return noisy(x)
+
+    value = np.zeros((2 * world, 3), np.float32)
+    mf.manual_seed(0)
+    want = [noisy(mf.tensor(value)).numpy() for _ in range(3)]
+    x = split_batch(world)(value) if where == "global" else mf.tensor(value)
+    mf.manual_seed(0)
+    step = Step()
+    got = [step(x).numpy() for _ in range(3)]
+    assert not np.allclose(got[0], got[1])
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-6)
