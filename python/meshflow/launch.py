@@ -22,7 +22,9 @@ and MASTER_ADDR (where the launcher knows rank 0's host) and MASTER_PORT (29500)
 unless already set; meshflow itself needs none of them. A rank whose
 OMP_NUM_THREADS is unset takes its host's cores / its host's ranks BLAS and OpenMP threads
 (meshflow/__init__.py does it before loading the kernels), so hosts of different sizes are
-each used fully and none oversubscribed.
+each used fully and none oversubscribed. The job's output passes through the launcher,
+which leaves out mpirun's own account of an abort that meshflow has explained (its MPI_Abort
+help text) and turns its report of a rank's non-zero exit into one line.
 
 --net-rate RATE (e.g. 4gbit, 500mbit; root only) runs the job as if its ranks talked over a
 network of that rate: inside a private network namespace whose loopback is rate-limited
