@@ -46,6 +46,15 @@ std::function<void(const std::function<void()>&)> funnel;
 std::function<void()> drain;
 thread_local bool is_comm_thread = false;
 thread_local std::string current_op;
+// The thread that issued the first collective (check_collective_thread).
+std::atomic<std::thread::id> first_collective_thread;
+// The calls on global tensors of that thread (note_global_call). Atomic: before the first
+// collective names the thread, several may make calls (which no agreement compares yet).
+struct GlobalCalls {
+  std::atomic<int64_t> count{0};
+  std::atomic<const char*> last{"none"};
+};
+GlobalCalls global_calls;
 
 // The collectives in flight on this rank, for the watchdog: one on the comm thread, one
 // agreement on an issuing thread, and one per pipeline lane (graph mode's point-to-point
@@ -544,16 +553,43 @@ Group& group_of(const std::vector<int>& ranks) {
   return *it->second;
 }
 
+namespace {
+
+// Raises on every rank of `g` (the world), whose ranks made `counts` calls on global tensors
+// before `call` (note_global_call), naming each rank's count and last call. Collective.
+[[noreturn]] void raise_global_calls(Group& g, const std::string& call, const std::vector<int64_t>& counts) {
+  struct Last {
+    char name[120];
+  };
+  Last mine{};
+  std::string(global_calls.last.load(std::memory_order_relaxed)).copy(mine.name, sizeof(mine.name) - 1);
+  std::vector<Last> last(g.size());
+  g.agree_bytes(&mine, last.data(), sizeof(Last));
+  std::string made;
+  for (int r = 0; r < g.size(); ++r) {
+    made += (r ? "; rank " : "rank ") + std::to_string(g.world_ranks()[r]) + " made " + std::to_string(counts[r]) +
+            ", the last " + last[r].name;
+  }
+  const std::string message = call + ": the ranks made different numbers of calls on global tensors before this one (" +
+                              made + "): some ran alone, under code that only some ranks run, and their values may "
+                              "now differ between ranks. " + kSameCallsRule;
+  note_raised_on_every_rank(message);
+  throw std::invalid_argument(message);
+}
+
+}  // namespace
+
 void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks) {
   struct Record {
     uint64_t call_hash;
     int64_t has_error;
+    int64_t global_calls;
   };
   struct Message {
     char text[500];
   };
   Group& g = ranks.empty() ? world() : group_of(ranks);
-  Record mine{call_hash, !error.empty()};
+  Record mine{call_hash, !error.empty(), global_calls.count.load(std::memory_order_relaxed)};
   std::vector<Record> all(g.size());
   std::vector<Message> messages;
   // From an issuing thread, at once (Group::agree_bytes): not behind the collectives queued
@@ -574,6 +610,19 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
   }
   set_current_op("");
   const bool everyone = g.size() == world_size();
+  // From the issuing thread the agreement has a place in the program's order, where every
+  // rank of the world has made as many calls on global tensors.
+  const bool counted = everyone && !comm_thread;
+  std::vector<int64_t> counts;
+  bool hashes_differ = false, any_error = false;
+  for (const Record& r : all) {
+    counts.push_back(r.global_calls);
+    hashes_differ = hashes_differ || r.call_hash != all[0].call_hash;
+    any_error = any_error || r.has_error;
+  }
+  const bool counts_differ = counted && std::count(counts.begin(), counts.end(), counts[0]) != g.size();
+  // Every rank raises below together, without making the call: they count on from here alike.
+  if (counted && (counts_differ || hashes_differ || any_error)) global_calls.count.store(0, std::memory_order_relaxed);
   for (int r = 0; r < g.size(); ++r) {
     if (!all[r].has_error) continue;
     std::string message(messages[r].text);
@@ -587,7 +636,10 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
       differ += (differ.empty() ? "" : ", ") + std::to_string(g.world_ranks()[r]);
     }
   }
-  if (differ.empty()) return;
+  if (differ.empty()) {
+    if (counts_differ) raise_global_calls(g, call, counts);
+    return;
+  }
   // Every rank saw the difference: they say which calls they made, to tell calls made by
   // some ranks only (code under `if rank == 0:`) from one call with different arguments.
   Message mine_text{};
@@ -600,6 +652,9 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
     same_names = same_names && std::string(messages[r].text) == call;
     calls += (r ? "; rank " : "rank ") + std::to_string(g.world_ranks()[r]) + " in " + messages[r].text;
   }
+  // The same call with different arguments, after different numbers of earlier calls: those
+  // earlier calls, made by some ranks alone, are the cause.
+  if (same_names && counts_differ) raise_global_calls(g, call, counts);
   const std::string message =
       same_names ? call + ": rank(s) " + differ + " made a different call than rank " +
                        std::to_string(g.world_ranks()[0]) +
@@ -679,9 +734,17 @@ Computing::~Computing() {
   computing.fetch_sub(1);
 }
 
+void note_global_call(const char* name) {
+  if (!several_ranks()) return;
+  const std::thread::id first = first_collective_thread.load();
+  if (first != std::thread::id() && first != std::this_thread::get_id()) return;
+  global_calls.count.fetch_add(1, std::memory_order_relaxed);
+  global_calls.last.store(name, std::memory_order_relaxed);
+}
+
 void check_collective_thread(const std::string& what) {
   if (!context || world_size() < 2) return;
-  static std::atomic<std::thread::id> first;
+  auto& first = first_collective_thread;
   std::thread::id none;
   const std::thread::id me = std::this_thread::get_id();
   if (first.compare_exchange_strong(none, me) || none == me) return;

@@ -45,7 +45,9 @@ bool several_ranks();  // thread-safe
 // Each rank passes the error it hit (empty when none) and a hash of the call it is making;
 // when any rank has an error, every rank throws std::invalid_argument with the first one's
 // message; when the hashes differ, every rank throws one naming the ranks that made a
-// different `call`. Moves 16 bytes a rank, and the messages only when one has an error.
+// different `call`; over the whole world from an issuing thread, also when the ranks made
+// different numbers of calls on global tensors before it (note_global_call). Moves 24 bytes
+// a rank, and the messages only when the ranks differ.
 void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks = {});
 // Whether `message` is (or begins with) that of the error the last failed agreement over
 // the whole world raised: every rank raised it together, so a program that lets it end the
@@ -59,6 +61,16 @@ bool raised_on_every_rank(const std::string& message);
 // VM's comm instructions and funneled calls, agree() from an issuing thread, a compiled
 // graph's run.
 void check_collective_thread(const std::string& what);
+// Notes a call on global tensors (an op, a conversion) made by the thread that issues
+// collectives: every rank makes each, in the same order, so at each agreement over the whole
+// world (agree(), from that thread) every rank has made as many. A rank that made more or
+// fewer ran some calls alone (`if rank == 0:` around a forward or a backward that needed no
+// communication, whose results would then differ between ranks): the agreement raises on
+// every rank, naming each rank's count and last call. Calls on a placement of one rank are
+// that rank's own work (a local nn.Graph runs so): their callers do not note them. `name`
+// must outlive the program (an op's name, a literal). Thread-safe; once a collective has
+// named the issuing thread, other threads' calls are not counted.
+void note_global_call(const char* name);
 
 // Runs `call` (which issues collectives) on the comm thread: directly when this is it or
 // when no funnel is installed, else through the funnel.

@@ -255,6 +255,7 @@ void set_conversion_tracer(ConversionTracer* t) { tracer = t; }
 
 GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
   vm::Issuing issuing;
+  if (t.placement().size() > 1 || placement.size() > 1) comm::note_global_call("to_global");
   agree_on_layout(placement, nd_sbp, static_cast<int64_t>(t.shape().size()),
                   shape_hash(t.shape(), t.dtype()) * 31 + layout_hash(t.placement(), t.nd_sbp()));
   if (tracer) return tracer->trace_conversion(t, {placement, nd_sbp}, /*user=*/true);

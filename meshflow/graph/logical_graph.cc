@@ -218,6 +218,18 @@ int Tracer::add_input(const GlobalTensor& t, InputKind kind, int index, const st
   return id;
 }
 
+std::optional<Placement> Tracer::home_placement() const {
+  for (const std::vector<int>* ids : {&graph_.arguments, &graph_.variable_values}) {
+    if (ids->empty()) continue;
+    const Placement& home = graph_.values[ids->front()].layout.placement;
+    for (int v : *ids) {
+      if (graph_.values[v].layout.placement != home) return std::nullopt;
+    }
+    return home;
+  }
+  return std::nullopt;
+}
+
 int Tracer::value_of(const GlobalTensor& t) {
   auto it = value_ids_.find(t.local().storage().get());
   if (it != value_ids_.end()) return it->second;

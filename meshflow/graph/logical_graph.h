@@ -176,6 +176,7 @@ class Tracer : public OpTracer, public ConversionTracer {
   // A step of a program that placed nothing (LogicalGraph::local); before add_variable.
   void set_local(bool local) { graph_.local = local; }
   bool local_program() const override { return graph_.local; }
+  std::optional<Placement> home_placement() const override;
   // A lazy global tensor with `example`'s metadata (one micro-batch of it) standing for
   // argument i of each run. Collective: an example that cannot be cut evenly on some rank
   // raises std::invalid_argument on every rank.

@@ -557,6 +557,8 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
                           "; ops run where their inputs are: move them with to_global(placement=...) first");
   }
   const Placement& placement = inputs.empty() ? *constraints.placement : inputs[0].placement();
+  // One rank's placement is that rank's own work (a local graph runs on one), no rank's call.
+  if (placement.size() > 1) comm::note_global_call(op.name.c_str());
   for (const GlobalTensor& t : inputs) {
     if (t.placement() != placement) {
       op_error(op.name, "inputs are on different placements: " + placement.str() + " and " + t.placement().str() +

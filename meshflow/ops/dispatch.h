@@ -99,6 +99,9 @@ class OpTracer {
                                              const OpPlan& plan) = 0;
   // Whether the step traced is a program that placed nothing (graph mode's local steps).
   virtual bool local_program() const { return false; }
+  // Where a random tensor the step makes locally is drawn (broadcast), so that each run draws
+  // it anew: the placement the step's arguments share (else its variables'), or none.
+  virtual std::optional<Placement> home_placement() const { return std::nullopt; }
 };
 OpTracer* op_tracer();
 void set_op_tracer(OpTracer* tracer);  // null: none; per thread

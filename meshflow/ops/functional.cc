@@ -308,8 +308,39 @@ bool runs_as_called(const OpDef& op, const std::vector<Var>& inputs, const Const
 
 }  // namespace
 
+namespace {
+
+// A random tensor made locally while a step is traced (torch.randn(3) in a forward, a local
+// tensor's normal_()) would be a constant of the graph, the same at every run: it is drawn
+// instead as a traced op, broadcast on the step's placement (every rank makes the same call,
+// as implicit replication takes it), so each run draws anew, as each eager step does.
+std::vector<Var> call_random_in_step(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
+                                     Constraints constraints) {
+  const std::optional<Placement> home = op_tracer()->home_placement();
+  if (!home) {
+    op_error(op.name, "a random tensor made locally inside a graph's build is drawn on the step's placement, but "
+                      "its arguments (or its variables) are on several placements, or none; expected placement= "
+                      "and sbp= on the call");
+  }
+  std::vector<Var> global;
+  for (const Var& v : inputs) global.push_back(v.defined() && !v.is_global() ? replicated(op, v, *home) : v);
+  if (inputs.empty()) {
+    constraints.placement = *home;
+    constraints.outputs = {NdSbp(home->ndim(), Sbp::broadcast())};
+  }
+  return call(op, global, attrs, constraints);
+}
+
+bool made_locally_in_step(const OpDef& op, const std::vector<Var>& inputs, const Constraints& constraints) {
+  return op.draws_random && op_tracer() && !constraints.placement &&
+         std::none_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.is_global(); });
+}
+
+}  // namespace
+
 std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs,
                       const Constraints& constraints) {
+  if (made_locally_in_step(op, inputs, constraints)) return call_random_in_step(op, inputs, attrs, constraints);
   if (runs_as_called(op, inputs, constraints)) return run(op, inputs, attrs, constraints);
   if (std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.has_use_layout(); })) {
     // ZeRO stage 3's parameters enter every op gathered (Var::for_use).

@@ -22,7 +22,9 @@ and MASTER_ADDR (where the launcher knows rank 0's host) and MASTER_PORT (29500)
 unless already set; meshflow itself needs none of them. A rank whose
 OMP_NUM_THREADS is unset takes its host's cores / its host's ranks BLAS and OpenMP threads
 (meshflow/__init__.py does it before loading the kernels), so hosts of different sizes are
-each used fully and none oversubscribed.
+each used fully and none oversubscribed. The job's output passes through the launcher,
+which leaves out mpirun's own account of an abort that meshflow has explained (its MPI_Abort
+help text) and turns its report of a rank's non-zero exit into one line.
 
 --net-rate RATE (e.g. 4gbit, 500mbit; root only) runs the job as if its ranks talked over a
 network of that rate: inside a private network namespace whose loopback is rate-limited
@@ -202,22 +204,94 @@ FAILURE_MARKS = (b"MPI_ABORT was invoked", b"mpirun noticed that process rank", 
 GRACE = 5.0
 
 
+# What mpirun adds when a rank calls MPI_Abort, which meshflow does only after printing why
+# (the rule broken, every rank's call): a boxed help text of MPI's, the count of ranks that
+# sent it, and, when the aborting rank dies while sending it, an ORTE_ERROR_LOG line of
+# show_help's. Its own words would only hide meshflow's, so the relay leaves them out; its
+# boxes on a rank's non-zero exit (after the rank's traceback, or an error every rank
+# raised together) become one line naming the rank and its status.
+HELP_RULE = b"-" * 74
+ABORT_HELP = b"MPI_ABORT was invoked"
+NONZERO_EXIT = re.compile(rb"exited with non-zero status.*Process name: \[\[\d+,\d+\],(\d+)\].*Exit code:\s*(\d+)", re.S)
+PRIMARY_JOB = b"Primary job  terminated normally"
+ABORT_NOISE = (b"sent help message help-mpi-api.txt / mpi-abort", b'"orte_base_help_aggregate" to 0 to see all help')
+
+
+class _AbortHelpFilter:
+    """Passes mpirun's output through, line by line, without its account of MPI_Abort. A
+    boxed text is held until its closing rule (or until it is too long to be one of mpirun's)."""
+
+    LONGEST_BOX = 30
+
+    def __init__(self):
+        self.partial = b""
+        self.box = None
+
+    def feed(self, data):
+        out = []
+        lines = (self.partial + data).split(b"\n")
+        self.partial = lines.pop()
+        for line in lines:
+            out.append(self._line(line + b"\n"))
+        if self.box is None and self.partial and not HELP_RULE.startswith(self.partial[:74]) \
+                and not self.partial.startswith(b"["):
+            out.append(self.partial)  # a rank's output without a newline yet: not held back
+            self.partial = b""
+        return b"".join(out)
+
+    def end(self):
+        held = b"".join(self.box or []) + self.partial
+        self.box, self.partial = None, b""
+        return held
+
+    @staticmethod
+    def _box(box):
+        if ABORT_HELP in box or PRIMARY_JOB in box:
+            return b""
+        exited = NONZERO_EXIT.search(box)
+        if exited:
+            rank, code = (int(g) for g in exited.groups())
+            return f"meshflow.launch: rank {rank} exited with status {code}, which ended the job\n".encode()
+        return box
+
+    def _line(self, line):
+        if self.box is not None:
+            self.box.append(line)
+            if line.rstrip(b"\r\n") == HELP_RULE:
+                box, self.box = b"".join(self.box), None
+                return self._box(box)
+            if len(self.box) > self.LONGEST_BOX:
+                box, self.box = b"".join(self.box), None
+                return box
+            return b""
+        if line.rstrip(b"\r\n") == HELP_RULE:
+            self.box = [line]
+            return b""
+        if (b"ORTE_ERROR_LOG" in line and b"show_help.c" in line) or any(n in line for n in ABORT_NOISE):
+            return b""
+        return line
+
+
 def _relay(source, sink, failed):
-    """Copies `source` to `sink` as it comes; sets `failed` on a failure mark."""
+    """Copies `source` to `sink` as it comes, without mpirun's account of an abort; sets
+    `failed` on a failure mark."""
     tail = b""
+    noise = _AbortHelpFilter()
     for chunk in iter(lambda: os.read(source.fileno(), 65536), b""):
-        sink.write(chunk)
+        sink.write(noise.feed(chunk))
         sink.flush()
         tail = tail[-200:] + chunk
         if any(mark in tail for mark in FAILURE_MARKS):
             failed.set()
+    sink.write(noise.end())
+    sink.flush()
 
 
 def run_inside(prefix, cmd, env, supervise=False):
-    """Runs `prefix + cmd` and returns its exit code. SIGINT and SIGTERM go to the child (mpirun
-    ends the job); a second one kills it. With `supervise`, a child still running GRACE
-    seconds after the job failed is killed. The caller's `with` block then removes what it
-    made."""
+    """Runs `prefix + cmd` and returns its exit code, relaying its output (_relay). SIGINT and
+    SIGTERM go to the child (mpirun ends the job); a second one kills it. With `supervise`
+    (ranks on other hosts), a child still running GRACE seconds after the job failed is
+    killed. The caller's `with` block then removes what it made."""
     child = None
     received = []
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -229,16 +303,13 @@ def run_inside(prefix, cmd, env, supervise=False):
     try:
         for sig in previous:
             signal.signal(sig, forward)
-        pipe = subprocess.PIPE if supervise else None
-        child = subprocess.Popen(prefix + cmd, env=env, stdout=pipe, stderr=pipe)
-        if not supervise:
-            return child.wait()
+        child = subprocess.Popen(prefix + cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         failed = threading.Event()
         relays = [threading.Thread(target=_relay, args=(stream, sink, failed), daemon=True)
                   for stream, sink in ((child.stdout, sys.stdout.buffer), (child.stderr, sys.stderr.buffer))]
         for relay in relays:
             relay.start()
-        while child.poll() is None:
+        while supervise and child.poll() is None:
             if failed.wait(0.2):
                 try:
                     child.wait(GRACE)
@@ -291,9 +362,7 @@ def main(argv=None):
             cmd = command(nproc, TCP_OVER_LOOPBACK + mpirun_options, script_and_args, env)
             sys.exit(run_inside(prefix, cmd, env))
     cmd = command(nproc, mpirun_options, script_and_args, env)
-    if hosts is not None:
-        sys.exit(run_inside([], cmd, env, supervise=True))
-    os.execvpe(cmd[0], cmd, env)
+    sys.exit(run_inside([], cmd, env, supervise=hosts is not None))
 
 
 if __name__ == "__main__":

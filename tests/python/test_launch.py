@@ -197,6 +197,34 @@ def test_trace_has_every_rank_s_instructions_on_their_streams(tmp_path):
         assert all(e["ph"] == "X" and e["dur"] >= 0 and e["pid"] == rank for e in events)
 
 
+ABORT_BOX = (b"-" * 74 + b"\nMPI_ABORT was invoked on rank 0 in communicator MPI_COMM_WORLD\nwith errorcode 1.\n\n"
+             b"NOTE: invoking MPI_ABORT causes Open MPI to kill all MPI processes.\n" + b"-" * 74 + b"\n")
+EXIT_BOX = (b"-" * 74 + b"\nmpirun detected that one or more processes exited with non-zero status, thus causing\n"
+            b"the job to be terminated. The first process to do so was:\n\n  Process name: [[24247,1],1]\n"
+            b"  Exit code:    3\n" + b"-" * 74 + b"\n")
+KILLED_BOX = (b"-" * 74 + b"\nmpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).\n"
+              + b"-" * 74 + b"\n")
+
+
+@pytest.mark.parametrize("cut", [1, 7, 64, 100000])
+def test_the_relay_leaves_out_mpiruns_account_of_an_abort_meshflow_explained(cut):
+    # After meshflow's own message (the rule, every rank's call), MPI's help text on
+    # MPI_Abort and show_help's log lines only hide it; a rank's non-zero exit becomes one
+    # line; mpirun's report of a killed rank and the ranks' output pass as they are, in
+    # pieces of any size.
+    stream = (b"step 1 loss 0.5\nmeshflow: rank 0: ... Ending the job\n" + ABORT_BOX
+              + b"[vm:1] [[1,0],0] ORTE_ERROR_LOG: Data unpack would read past end of buffer in file "
+                b"../../../orte/util/show_help.c at line 507\n"
+              + b"[vm:1] 1 more process has sent help message help-mpi-api.txt / mpi-abort\n"
+              + b'[vm:1] Set MCA parameter "orte_base_help_aggregate" to 0 to see all help / error messages\n'
+              + EXIT_BOX + KILLED_BOX + b"-" * 74 + b"\nno closing rule: held, then passed at the end\ntail")
+    relay = launch._AbortHelpFilter()
+    out = b"".join(relay.feed(stream[i:i + cut]) for i in range(0, len(stream), cut)) + relay.end()
+    assert out == (b"step 1 loss 0.5\nmeshflow: rank 0: ... Ending the job\n"
+                   b"meshflow.launch: rank 1 exited with status 3, which ended the job\n" + KILLED_BOX
+                   + b"-" * 74 + b"\nno closing rule: held, then passed at the end\ntail")
+
+
 @pytest.mark.parametrize("options", [[], ["--hosts", "localhost", "--nproc-per-host", "2"]],
                          ids=["one host (exec)", "--hosts (supervised, output relayed)"])
 def test_launch_failure_on_one_rank_ends_the_job(tmp_path, options):

@@ -1,6 +1,7 @@
 """Code that only some ranks run (`if rank == 0:`) around calls on global tensors, which every
 rank must make: the job ends within seconds, naming the call left behind and the rule,
 instead of waiting for MESHFLOW_EXIT_TIMEOUT or MESHFLOW_COMM_TIMEOUT."""
+import re
 import time
 
 import pytest
@@ -31,6 +32,7 @@ def test_a_call_made_by_rank_0_only_ends_the_job_at_once_naming_it(tmp_path, und
     assert f"meshflow: rank 0: " in out and RULE in out, out
     assert call in out.split(RULE)[0], out
     assert time.monotonic() - started < 20, out
+    assert "MPI_ABORT" not in out and "mpirun" not in out and "ORTE" not in out, out  # meshflow's words only
 
 
 WAITS = "cannot complete: the ranks wait in different calls, which none can leave: "
@@ -93,3 +95,44 @@ def test_ranks_that_meet_in_different_agreements_raise_naming_each_call(tmp_path
            "tensors is saved alone); rank 1 in item() on a global tensor" in out, out
     assert "rank 1 raised: item() on a global tensor" in out, out
     assert out.count("make the call on every rank (mf.save writes each tensor once)") == 2, out
+
+
+UNEVEN = "the ranks made different numbers of calls on global tensors before this one"
+
+
+@pytest.mark.parametrize("under_the_if", [
+    "loss.backward()",  # broadcast weights and batch: no communication, rank 0's gradients alone
+    "model(x).mul(2).sum()",  # a forward under no_grad, as an evaluation on rank 0 would
+])
+def test_work_some_ranks_ran_alone_without_communicating_raises_at_the_next_read_on_every_rank(
+        tmp_path, under_the_if):
+    # Nothing waits: rank 0 computed alone, and the step would leave its parameters other than
+    # rank 1's. The next read, which every rank makes, compares how many calls on global
+    # tensors each rank made and raises on every rank, naming them, instead of printing
+    # values that differ between ranks.
+    code, out = launch_script(tmp_path, f"""
+        import meshflow as mf
+        import meshflow.nn as nn
+        mesh = mf.placement("cpu", ranks=[0, 1])
+        model = nn.Linear(4, 2).to_global(mesh, mf.sbp.broadcast)
+        opt = mf.optim.SGD(model.parameters(), lr=0.5)
+        x = mf.ones(3, 4).to_global(mesh, mf.sbp.broadcast)
+        loss = model(x).sum()
+        if mf.env.get_rank() == 0:
+            with mf.set_grad_enabled("backward" in {under_the_if!r}):
+                {under_the_if}
+        opt.step()
+        try:
+            print(model.weight.sum().item())
+        except ValueError as e:
+            print(f"rank {{mf.env.get_rank()}} raised: {{e}}", flush=True)
+        print(f"rank {{mf.env.get_rank()}} read {{model.weight.sum().item():.4f}}", flush=True)
+    """, timeout=50)
+    assert code == 0, out
+    for rank in (0, 1):
+        assert f"rank {rank} raised: item() on a global tensor (a collective read: every rank must make it, in the " \
+               f"same order): {UNEVEN} (rank 0 made " in out, out
+    assert "Every rank must make the same calls on global tensors" in out, out
+    # Caught, the ranks count on alike from the failed read: the next one goes through.
+    read = re.findall(r"rank [01] read (\S+)", out)
+    assert len(read) == 2, out
