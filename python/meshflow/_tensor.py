@@ -1,6 +1,7 @@
 """meshflow.Tensor: a local tensor, or a global one (placement + SBP over a mesh of ranks)."""
 import functools as _functools
 import operator as _operator
+import weakref as _weakref
 
 import numpy as _np
 
@@ -125,7 +126,8 @@ class Tensor:
     """
 
     # _view / _views: set on views and their bases only (_inplace.py); unset slots read as absent.
-    __slots__ = ("_impl", "_view", "_views", "__weakref__")
+    # _grad: a weak reference to the last .grad handed out, so that `p.grad is p.grad` as torch.
+    __slots__ = ("_impl", "_view", "_views", "_grad", "__weakref__")
 
     # NumPy defers to Tensor's operators (x + array, array + x) instead of broadcasting the
     # tensor as an object inside an object array; np.add(x, array) raises TypeError.
@@ -388,13 +390,24 @@ class Tensor:
 
     @property
     def grad(self):
-        """The gradient accumulated by backward(), with this tensor's placement and SBP."""
+        """The gradient accumulated by backward(), with this tensor's placement and SBP: the
+        same object at each read while the gradient is the same tensor, as torch's (held
+        weakly, so that a gradient set to None is freed)."""
         g = self._impl.grad
-        return None if g is None else Tensor(g)
+        if g is None:
+            return None
+        ref = getattr(self, "_grad", None)
+        handed = ref() if ref is not None else None
+        if handed is not None and handed._impl.same(g):
+            return handed
+        handed = Tensor(g)
+        self._grad = _weakref.ref(handed)
+        return handed
 
     @grad.setter
     def grad(self, value):
         self._impl.grad = None if value is None else _impl_of("grad", value)
+        self._grad = None if value is None else _weakref.ref(value)
 
     @property
     def is_leaf(self):

@@ -9,6 +9,7 @@ penalties, Hessian-vector products); an op whose gradient has no gradient of its
 naming it, when a second backward reaches it.
 """
 import functools
+import threading
 
 import numpy as np
 
@@ -70,24 +71,34 @@ class set_grad_enabled(_GradMode):
         return type(self)(self._mode)
 
 
+_inference = threading.local()  # this thread's inference_mode setting, as torch's (per thread)
+
+
 class inference_mode(_GradMode):
-    """torch.inference_mode: here the same as no_grad (mode=False: nothing changes)."""
+    """torch.inference_mode: here no_grad that is_inference_mode_enabled() reports (mode=False:
+    grad mode on and inference mode off in the scope, as torch's); tensors made in it are
+    ordinary tensors."""
 
     def __init__(self, mode=True):
         self._enabled = bool(mode)
 
     def __enter__(self):
         self._previous = _C.grad_enabled()
-        if self._enabled:
-            _C.set_grad_enabled(False)
+        self._previous_inference = is_inference_mode_enabled()
+        _C.set_grad_enabled(not self._enabled)
+        _inference.enabled = self._enabled
         return self
+
+    def __exit__(self, *exc):
+        _inference.enabled = self._previous_inference
+        super().__exit__(*exc)
 
     def clone(self):
         return type(self)(self._enabled)
 
 
 def is_inference_mode_enabled():
-    return False  # inference_mode is no_grad here: tensors made in it are ordinary tensors
+    return getattr(_inference, "enabled", False)
 
 
 def _as_tuple(tensors, what):

@@ -10,6 +10,8 @@ come from meshflow's generator (`generator=` too), so their values differ from t
 every random op's. Gamma, Beta, Dirichlet and Poisson draw on the host (NumPy, seeded from
 meshflow's generator) and have no rsample (torch's implicit reparameterization)."""
 import math
+import sys as _sys
+import types as _types
 
 from ._ops_creation import rand, randn
 from ._ops_elementwise import softplus, where
@@ -19,7 +21,7 @@ from ._tensor import Tensor, no_grad, tensor
 __all__ = ["Distribution", "Categorical", "Bernoulli", "Normal", "Uniform", "Laplace", "Exponential", "LogNormal",
            "MultivariateNormal", "Gamma", "Beta", "Dirichlet", "Poisson", "Independent", "MixtureSameFamily",
            "kl_divergence", "OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial",
-           "TransformedDistribution", "transforms", "RelaxedBernoulli", "RelaxedOneHotCategorical"]
+           "TransformedDistribution", "transforms", "RelaxedBernoulli", "RelaxedOneHotCategorical", "register_kl", "kl"]
 
 
 def _as_tensor(value):
@@ -648,10 +650,38 @@ def _kl_rules(p, q):
     return None
 
 
+_KL_REGISTRY = {}  # (type of p, type of q) -> the rule register_kl was given
+
+
+def register_kl(type_p, type_q):
+    """torch's decorator: registers fn(p, q) as KL(p || q) for p of type_p and q of type_q
+    (subclasses too; the most specific registration wins, then the built-in closed forms)."""
+    if not (isinstance(type_p, type) and issubclass(type_p, Distribution) and isinstance(type_q, type) and
+            issubclass(type_q, Distribution)):
+        raise TypeError(f"register_kl expects two subclasses of Distribution, got {type_p!r} and {type_q!r}")
+
+    def decorator(fn):
+        _KL_REGISTRY[type_p, type_q] = fn
+        return fn
+    return decorator
+
+
+def _registered_kl(p, q):
+    matches = [(type_p, type_q) for type_p, type_q in _KL_REGISTRY if isinstance(p, type_p) and isinstance(q, type_q)]
+    if not matches:
+        return None
+    # The most specific pair: the fewest steps up each argument's class hierarchy.
+    best = min(matches, key=lambda pair: (type(p).__mro__.index(pair[0]), type(q).__mro__.index(pair[1])))
+    return _KL_REGISTRY[best]
+
+
 def kl_divergence(p, q):
-    """KL(p || q) for two distributions of the same family (Normal, Categorical, Bernoulli,
-    Uniform, Exponential, Laplace, Poisson, Gamma, Beta, MultivariateNormal, Independent),
-    torch's closed forms."""
+    """KL(p || q): a rule given to register_kl, or for two distributions of the same family
+    (Normal, Categorical, Bernoulli, Uniform, Exponential, Laplace, Poisson, Gamma, Beta,
+    MultivariateNormal, Independent) torch's closed forms."""
+    rule = _registered_kl(p, q)
+    if rule is not None:
+        return rule(p, q)
     if type(p) is not type(q):
         raise NotImplementedError(f"kl_divergence({type(p).__name__}, {type(q).__name__}) is not implemented; "
                                   "expected two distributions of the same family")
@@ -675,3 +705,9 @@ def kl_divergence(p, q):
 
 from ._distributions_more import (OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,  # noqa: E402,F401
                                   TransformedDistribution, transforms, RelaxedBernoulli, RelaxedOneHotCategorical)
+
+
+# torch.distributions.kl as a module of its own (`from torch.distributions.kl import kl_divergence`).
+kl = _types.ModuleType(__name__ + ".kl", "torch.distributions.kl: kl_divergence and register_kl.")
+kl.kl_divergence, kl.register_kl = kl_divergence, register_kl
+_sys.modules[kl.__name__] = kl
