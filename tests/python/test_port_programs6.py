@@ -1,0 +1,239 @@
+"""What ported programs met (issue 37, sixth programs round), against NumPy and torch's
+documented behaviour: a program's own Optimizer subclass, torch's module paths, the identity of
+.grad, inference_mode's flag, distributions.kl and dtype properties."""
+import sys
+import weakref
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn as nn
+import meshflow.nn.functional as F
+
+
+# ---- an Optimizer subclass a program writes (Lion), as torch's base runs it
+
+class _Lion(mf.optim.Optimizer):
+    def __init__(self, params, lr=1e-4, betas=(0.9, 0.99), weight_decay=0.0):
+        super().__init__(params, dict(lr=lr, betas=betas, weight_decay=weight_decay))
+
+    @mf.no_grad()
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with mf.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                p.data.mul_(1 - group["lr"] * group["weight_decay"])
+                state = self.state[p]
+                if len(state) == 0:
+                    state["exp_avg"] = mf.zeros_like(p)
+                    state["step"] = 0
+                beta1, beta2 = group["betas"]
+                update = state["exp_avg"] * beta1 + p.grad * (1 - beta1)
+                p.add_(mf.sign(update), alpha=-group["lr"])
+                state["exp_avg"].mul_(beta2).add_(p.grad, alpha=1 - beta2)
+                state["step"] += 1
+        return loss
+
+
+def _lion_reference(w, b, x, y, steps, lr, betas, wd_w):
+    """Lion on mean((x @ w.T + b - y)^2) in float64, w decayed by wd_w and b not."""
+    m_w, m_b, losses = np.zeros_like(w), np.zeros_like(b), []
+    for _ in range(steps):
+        r = x @ w.T + b - y
+        losses.append((r ** 2).mean())
+        g_w, g_b = 2 * r.T @ x / r.size, 2 * r.sum(0) / r.size
+        w = w * (1 - lr * wd_w)
+        w = w - lr * np.sign(m_w * betas[0] + g_w * (1 - betas[0]))
+        b = b - lr * np.sign(m_b * betas[0] + g_b * (1 - betas[0]))
+        m_w, m_b = m_w * betas[1] + g_w * (1 - betas[1]), m_b * betas[1] + g_b * (1 - betas[1])
+    return w, b, losses
+
+
+def test_an_optimizer_subclass_steps_with_groups_state_and_closure():
+    rng = np.random.default_rng(0)
+    w0, b0 = rng.standard_normal((2, 3)), rng.standard_normal(2)
+    x, y = rng.standard_normal((5, 3)), rng.standard_normal((5, 2))
+    layer = nn.Linear(3, 2)
+    with mf.no_grad():
+        layer.weight.copy_(mf.tensor(w0, dtype=mf.float32))
+        layer.bias.copy_(mf.tensor(b0, dtype=mf.float32))
+    opt = _Lion([{"params": [layer.weight], "weight_decay": 0.1}, {"params": [layer.bias]}], lr=0.01)
+    xt, yt = mf.tensor(x, dtype=mf.float32), mf.tensor(y, dtype=mf.float32)
+    losses = []
+    for _ in range(4):
+        def closure():
+            opt.zero_grad()
+            loss = F.mse_loss(layer(xt), yt)
+            loss.backward()
+            return loss
+        losses.append(opt.step(closure).item())
+    w, b, ref = _lion_reference(w0, b0, x, y, 4, 0.01, (0.9, 0.99), 0.1)
+    np.testing.assert_allclose(losses, ref, rtol=1e-5)
+    np.testing.assert_allclose(layer.weight.numpy(), w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(layer.bias.numpy(), b, rtol=1e-5, atol=1e-6)
+    assert opt.param_groups[1]["weight_decay"] == 0.0 and opt.state[layer.weight]["step"] == 4
+    sd = opt.state_dict()
+    assert [g["params"] for g in sd["param_groups"]] == [[0], [1]] and sorted(sd["state"]) == [0, 1]
+    fresh = _Lion([{"params": [layer.weight], "weight_decay": 0.1}, {"params": [layer.bias]}], lr=0.5)
+    fresh.load_state_dict(sd)
+    assert fresh.param_groups[0]["lr"] == 0.01 and fresh.state[layer.bias]["step"] == 4
+
+
+def test_the_optimizer_base_is_every_optimizer_s_and_refuses_a_missing_step():
+    p = nn.Parameter(mf.ones(2))
+    for make in (lambda: mf.optim.SGD([p], lr=0.1), lambda: mf.optim.AdamW([p]), lambda: mf.optim.RMSprop([p]),
+                 lambda: mf.optim.LBFGS([p])):
+        assert isinstance(make(), mf.optim.Optimizer)
+
+    class NoStep(mf.optim.Optimizer):
+        pass
+    opt = NoStep([p], {"lr": 1.0})
+    p.grad = mf.ones(2)
+    with pytest.raises(NotImplementedError, match="step"):
+        opt.step()
+
+
+def test_a_scheduler_subclass_drives_a_subclassed_optimizer():
+    class Inverse(mf.optim.lr_scheduler.LRScheduler):
+        def get_lr(self):
+            return [g["initial_lr"] / (1 + self.last_epoch) for g in self.optimizer.param_groups]
+    opt = _Lion([nn.Parameter(mf.ones(2))], lr=0.5)
+    sched = Inverse(opt)
+    lrs = []
+    for _ in range(3):
+        opt.step()
+        sched.step()
+        lrs.append(opt.param_groups[0]["lr"])
+    assert lrs == [0.25, 0.5 / 3, 0.125]
+
+
+# ---- torch's module paths below its packages
+
+def test_torch_s_submodule_paths_import_and_hold_torch_s_names():
+    import meshflow.backends.cudnn as cudnn
+    from meshflow.nn.modules.batchnorm import _BatchNorm
+    from meshflow.nn.modules.conv import _ConvNd
+    from meshflow.nn.modules.dropout import _DropoutNd
+    from meshflow.nn.modules.loss import _Loss
+    from meshflow.nn.parameter import Parameter
+    from meshflow.optim.optimizer import Optimizer
+    from meshflow.amp.grad_scaler import GradScaler
+    from meshflow.autograd.grad_mode import no_grad
+    from meshflow.distributions.normal import Normal
+    from meshflow.distributions.transforms import TanhTransform
+    from meshflow.nn.utils.clip_grad import clip_grad_norm_
+    cudnn.benchmark = True
+    assert mf.backends.cudnn.benchmark and cudnn is mf.backends.cudnn
+    assert Parameter is nn.Parameter and Optimizer is mf.optim.Optimizer and GradScaler is mf.amp.GradScaler
+    assert no_grad is mf.no_grad and Normal is mf.distributions.Normal and clip_grad_norm_ is nn.utils.clip_grad_norm_
+    assert TanhTransform is mf.distributions.transforms.TanhTransform
+    assert nn.modules.loss is sys.modules["meshflow.nn.modules.loss"] and nn.modules.loss.MSELoss is nn.MSELoss
+    assert all(isinstance(m, _BatchNorm) for m in (nn.BatchNorm1d(2), nn.BatchNorm2d(2), nn.SyncBatchNorm(2)))
+    assert isinstance(nn.Conv2d(1, 1, 1), _ConvNd) and isinstance(nn.Dropout2d(), _DropoutNd)
+    assert all(isinstance(m, _Loss) for m in (nn.MSELoss(), nn.CrossEntropyLoss(), nn.TripletMarginLoss(),
+                                             nn.KLDivLoss(), nn.CTCLoss()))
+    with pytest.raises(AttributeError, match="meshflow.nn.modules.loss.*NoSuchLoss"):
+        nn.modules.loss.NoSuchLoss
+
+
+def test_a_weighted_loss_subclass_keeps_its_weight_as_a_buffer():
+    from meshflow.nn.modules.loss import _WeightedLoss
+
+    class Focal(_WeightedLoss):
+        def __init__(self, weight=None, gamma=2.0):
+            super().__init__(weight, reduction="mean")
+            self.gamma = gamma
+
+        def forward(self, logits, target):
+            logp = F.log_softmax(logits, 1).gather(1, target[:, None]).squeeze(1)
+            w = self.weight[target]
+            return (-(1 - logp.exp()) ** self.gamma * logp * w).sum() / w.sum()
+    logits = np.array([[1.0, -0.5, 0.2], [0.3, 0.9, -1.0]])
+    target = np.array([2, 1])
+    weight = np.array([1.0, 2.0, 0.5])
+    loss = Focal(mf.tensor(weight, dtype=mf.float32))
+    assert list(loss.state_dict()) == ["weight"] and loss.reduction == "mean"
+    logp = (logits - np.log(np.exp(logits).sum(1, keepdims=True)))[np.arange(2), target]
+    w = weight[target]
+    expected = (-(1 - np.exp(logp)) ** 2 * logp * w).sum() / w.sum()
+    got = loss(mf.tensor(logits, dtype=mf.float32), mf.tensor(target)).item()
+    assert got == pytest.approx(expected, rel=1e-5)
+
+
+# ---- a .grad is the same object while it is the same tensor (torch's)
+
+def test_grad_reads_give_one_object_until_the_gradient_changes():
+    x = mf.ones(3, requires_grad=True)
+    (x * 2).sum().backward()
+    g = x.grad
+    assert x.grad is g and x.grad is x.grad
+    (x * 3).sum().backward()  # accumulated into the same tensor
+    assert x.grad is g and g.numpy().tolist() == [5.0, 5.0, 5.0]
+    mine = mf.zeros(3)
+    x.grad = mine
+    assert x.grad is mine
+    x.grad = None
+    assert x.grad is None
+    ref = weakref.ref(mine)
+    del mine
+    assert ref() is None  # the parameter does not keep a dropped gradient's object alive
+
+
+# ---- inference_mode as torch's: its flag, and mode=False turning grad mode on
+
+def test_inference_mode_is_reported_and_mode_false_enables_grad():
+    assert not mf.is_inference_mode_enabled()
+    with mf.inference_mode():
+        assert mf.is_inference_mode_enabled() and not mf.is_grad_enabled()
+        with mf.inference_mode(False):
+            assert not mf.is_inference_mode_enabled() and mf.is_grad_enabled()
+        assert mf.is_inference_mode_enabled() and not mf.is_grad_enabled()
+    assert not mf.is_inference_mode_enabled() and mf.is_grad_enabled()
+
+    @mf.inference_mode()
+    def predict():
+        return mf.is_inference_mode_enabled()
+    assert predict() and not mf.is_inference_mode_enabled()
+
+
+# ---- torch.distributions.kl: its module path and register_kl
+
+def test_distributions_kl_module_and_registered_rules():
+    from meshflow.distributions.kl import kl_divergence, register_kl
+    from meshflow.distributions import Normal, Laplace
+    kl = kl_divergence(Normal(0.0, 1.0), Normal(1.0, 2.0)).item()
+    assert kl == pytest.approx(np.log(2.0) + (1 + 1) / (2 * 4) - 0.5, rel=1e-6)
+
+    class Wide(Normal):
+        pass
+
+    @register_kl(Normal, Laplace)
+    def _normal_laplace(p, q):  # a closed form of the program's own, checked at one point
+        return (p.loc - q.loc).abs() * 0 + 7.0
+
+    @register_kl(Wide, Laplace)
+    def _wide_laplace(p, q):
+        return (p.loc - q.loc).abs() * 0 + 9.0
+    assert kl_divergence(Normal(0.0, 1.0), Laplace(0.0, 1.0)).item() == 7.0
+    assert kl_divergence(Wide(0.0, 1.0), Laplace(0.0, 1.0)).item() == 9.0  # the most specific rule
+    with pytest.raises(NotImplementedError):
+        kl_divergence(Laplace(0.0, 1.0), Normal(0.0, 1.0))
+    with pytest.raises(TypeError):
+        register_kl(int, Normal)
+
+
+# ---- torch.dtype's properties
+
+def test_dtype_itemsize_signedness_and_complexness():
+    sizes = {mf.float32: 4, mf.float64: 8, mf.float16: 2, mf.bfloat16: 2, mf.int64: 8, mf.int32: 4, mf.int16: 2,
+             mf.int8: 1, mf.uint8: 1, mf.bool: 1}
+    assert {d: d.itemsize for d in sizes} == sizes
+    assert [d for d in sizes if not d.is_signed] == [mf.uint8, mf.bool]
+    assert not any(d.is_complex for d in sizes)
+    assert mf.zeros(3, dtype=mf.bfloat16).element_size() == 2
