@@ -67,6 +67,7 @@ from . import _memory
 from ._memory import *  # noqa: F401,F403
 from . import nn, optim, linalg, cuda, utils, amp, cpu, distributed, multiprocessing, backends, testing, random
 from . import func
+from .func import vmap  # torch.vmap
 globals().update(linalg.TOP_LEVEL)  # torch's top-level spellings: inverse, det, logdet, slogdet, cholesky, svd, qr
 from . import _foreach
 globals().update(_foreach.FUNCTIONS)  # torch._foreach_mul_ and kin (private in torch too)
@@ -163,6 +164,6 @@ __all__ += _ops_math.__all__
 __all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__ + _ops_port4.__all__
 __all__ += list(linalg.TOP_LEVEL)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
-    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "random", "func", "distributions", "float", "double",
+    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "random", "func", "vmap", "distributions", "float", "double",
     "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
     "LongTensor", "BoolTensor"]
