@@ -71,6 +71,22 @@ class Distribution:
     def stddev(self):
         return self.variance.sqrt()
 
+    def sample_n(self, n):
+        return self.sample((n,))
+
+    def perplexity(self):
+        return self.entropy().exp()
+
+    _validate_default = True
+
+    @staticmethod
+    def set_default_validate_args(value):
+        """Recorded, as torch's switch (meshflow's families check their arguments as they are
+        built, whatever it says)."""
+        if value not in (True, False):
+            raise ValueError(f"set_default_validate_args expects True or False, got {value!r}")
+        Distribution._validate_default = value
+
     def __repr__(self):
         return f"{type(self).__name__}()"
 
@@ -110,6 +126,14 @@ class Categorical(Distribution):
     def mode(self):
         return self.probs.argmax(-1)
 
+    has_enumerate_support = True
+
+    def enumerate_support(self, expand=True):
+        """Each class, [K] + batch_shape (expand=False: [K] + ones), as torch's."""
+        from ._ops_creation import arange
+        values = arange(self.probs.shape[-1], device=self.probs.device).view(-1, *([1] * len(self.batch_shape)))
+        return values.expand(-1, *self.batch_shape) if expand else values
+
     @property
     def mean(self):
         """NaN (classes have no mean), as torch's."""
@@ -144,6 +168,14 @@ class Bernoulli(Distribution):
 
     def entropy(self):
         return -(self.probs * self.logits - softplus(self.logits))
+
+    has_enumerate_support = True
+
+    def enumerate_support(self, expand=True):
+        """0 and 1, [2] + batch_shape (expand=False: [2] + ones), as torch's."""
+        values = tensor([0.0, 1.0], dtype=self.probs.dtype, device=self.probs.device)
+        values = values.view(-1, *([1] * len(self.batch_shape)))
+        return values.expand(-1, *self.batch_shape) if expand else values
 
     @property
     def mode(self):
@@ -219,6 +251,17 @@ class Uniform(Distribution):
     def entropy(self):
         return (self.high - self.low).log()
 
+    def cdf(self, value):
+        return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
+
+    def icdf(self, value):
+        return value * (self.high - self.low) + self.low
+
+    @property
+    def mode(self):
+        """NaN (every point is one), as torch's."""
+        return (self.low + self.high) * float("nan")
+
     @property
     def mean(self):
         return (self.low + self.high) / 2
@@ -250,6 +293,10 @@ class Laplace(Distribution):
 
     def cdf(self, value):
         return 0.5 - 0.5 * (value - self.loc).sign() * (-(value - self.loc).abs() / self.scale).expm1()
+
+    def icdf(self, value):
+        term = value - 0.5
+        return self.loc - self.scale * term.sign() * (-2 * term.abs()).log1p()
 
     @property
     def mode(self):
@@ -285,6 +332,13 @@ class Exponential(Distribution):
 
     def cdf(self, value):
         return 1 - (-self.rate * value).exp()
+
+    def icdf(self, value):
+        return -(-value).log1p() / self.rate
+
+    @property
+    def mode(self):
+        return self.rate * 0
 
     @property
     def mean(self):
@@ -592,6 +646,10 @@ class MixtureSameFamily(Distribution):
     def log_prob(self, value):
         log_prob_x = self._component_distribution.log_prob(self._pad(value))
         return (log_prob_x + self._mixture_distribution.logits.log_softmax(-1)).logsumexp(-1)
+
+    def cdf(self, x):
+        """The mixture weights' sum of the components' cdf (torch's: components of scalar events)."""
+        return (self._component_distribution.cdf(self._pad(x)) * self._mixture_distribution.probs).sum(-1)
 
     def _sample(self, shape):
         comp = self._component_distribution.sample(shape)  # [S, B, K, E]
