@@ -237,3 +237,95 @@ def test_dtype_itemsize_signedness_and_complexness():
     assert [d for d in sizes if not d.is_signed] == [mf.uint8, mf.bool]
     assert not any(d.is_complex for d in sizes)
     assert mf.zeros(3, dtype=mf.bfloat16).element_size() == 2
+
+
+# ---- torch.func.vmap (a map over the batch): per-sample gradients as the tutorial computes them
+
+def test_vmap_of_grad_gives_per_sample_gradients():
+    from meshflow.func import functional_call, grad, vmap
+    rng = np.random.default_rng(3)
+    w0, b0 = rng.standard_normal((3, 4)), rng.standard_normal(3)
+    x, y = rng.standard_normal((5, 4)), np.array([0, 2, 1, 1, 0])
+    model = nn.Linear(4, 3)
+    with mf.no_grad():
+        model.weight.copy_(mf.tensor(w0, dtype=mf.float32))
+        model.bias.copy_(mf.tensor(b0, dtype=mf.float32))
+    params = {k: v.detach() for k, v in model.named_parameters()}
+
+    def loss(params, sample, target):
+        out = functional_call(model, params, (sample.unsqueeze(0),))
+        return F.cross_entropy(out, target.unsqueeze(0))
+    per_sample = vmap(grad(loss), in_dims=(None, 0, 0))(params, mf.tensor(x, dtype=mf.float32), mf.tensor(y))
+    logits = x @ w0.T + b0
+    p = np.exp(logits - logits.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    d = p - np.eye(3)[y]  # d loss_i / d logits_i
+    np.testing.assert_allclose(per_sample["weight"].numpy(), d[:, :, None] * x[:, None, :], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(per_sample["bias"].numpy(), d, rtol=1e-5, atol=1e-6)
+
+
+def test_vmap_dims_nesting_and_errors():
+    from meshflow.func import vmap
+    a = np.arange(24.0).reshape(2, 3, 4)
+    at = mf.tensor(a, dtype=mf.float32)
+    got = vmap(lambda m, v: m @ v, in_dims=(None, 0))(at[0], at[1])
+    np.testing.assert_allclose(got.numpy(), (a[0] @ a[1].T).T)
+    got = vmap(vmap(lambda t: t.sum()), in_dims=1)(at)  # over dim 1, then the first remaining
+    np.testing.assert_allclose(got.numpy(), a.sum(2).T)
+    out_a, out_b = vmap(lambda t: (t * 2, t.sum()), out_dims=(1, 0))(at)
+    np.testing.assert_allclose(out_a.numpy(), np.moveaxis(a * 2, 0, 1))
+    np.testing.assert_allclose(out_b.numpy(), a.sum((1, 2)))
+    got = vmap(lambda d: d["x"] + d["y"], in_dims=({"x": 0, "y": None},))({"x": at, "y": at[0]})
+    np.testing.assert_allclose(got.numpy(), a + a[0])
+    assert mf.vmap is vmap
+    with pytest.raises(ValueError, match="sizes"):
+        vmap(lambda s, t: s + t)(at, at[:1])
+    with pytest.raises(ValueError, match="in_dims"):
+        vmap(lambda s, t: s + t, in_dims=(0,))(at, at)
+
+
+# ---- finfo and iinfo print as torch's
+
+def test_finfo_and_iinfo_print_as_torch_s():
+    assert repr(mf.finfo(mf.float32)) == ("finfo(resolution=1e-06, min=-3.40282e+38, max=3.40282e+38, "
+                                          "eps=1.19209e-07, smallest_normal=1.17549e-38, tiny=1.17549e-38, "
+                                          "dtype=float32)")
+    assert mf.finfo(mf.float16).resolution == 0.001
+    assert repr(mf.iinfo(mf.uint8)) == "iinfo(min=0, max=255, dtype=uint8)"
+
+
+# ---- distributions: the methods torch's families have that programs call
+
+def test_distribution_supports_inverse_cdfs_and_perplexity():
+    import math
+    D = mf.distributions
+    D.Distribution.set_default_validate_args(False)
+    D.Distribution.set_default_validate_args(True)
+    logits = np.array([[0.1, -0.4, 1.2], [0.0, 0.3, -2.0]])
+    c = D.Categorical(logits=mf.tensor(logits, dtype=mf.float32))
+    assert c.enumerate_support().tolist() == [[0, 0], [1, 1], [2, 2]]
+    assert c.enumerate_support(expand=False).tolist() == [[0], [1], [2]]
+    p = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
+    np.testing.assert_allclose(c.perplexity().numpy(), np.exp(-(p * np.log(p)).sum(1)), rtol=1e-5)
+    np.testing.assert_allclose(c.log_prob(c.enumerate_support()).exp().numpy(), p.T, rtol=1e-5)
+    b = D.Bernoulli(probs=mf.tensor([0.2, 0.7]))
+    assert b.enumerate_support().tolist() == [[0.0, 0.0], [1.0, 1.0]]
+    u = D.Uniform(mf.tensor([0.0, 1.0]), mf.tensor([2.0, 5.0]))
+    np.testing.assert_allclose(u.cdf(mf.tensor([1.0, 6.0])).numpy(), [0.5, 1.0])
+    np.testing.assert_allclose(u.icdf(mf.tensor([0.25, 0.5])).numpy(), [0.5, 3.0])
+    assert math.isnan(u.mode[0].item())
+    lap = D.Laplace(1.0, 2.0)
+    q = np.array([0.2, 0.9])
+    np.testing.assert_allclose(lap.icdf(mf.tensor(q, dtype=mf.float32)).numpy(),
+                               1 - 2 * np.sign(q - 0.5) * np.log1p(-2 * np.abs(q - 0.5)), rtol=1e-6)
+    e = D.Exponential(mf.tensor([0.5, 2.0]))
+    np.testing.assert_allclose(e.icdf(mf.tensor([0.3, 0.8])).numpy(), -np.log1p(-np.array([0.3, 0.8])) /
+                               np.array([0.5, 2.0]), rtol=1e-6)
+    assert e.mode.tolist() == [0.0, 0.0] and list(D.Normal(mf.zeros(3), 1.0).sample_n(5).shape) == [5, 3]
+    w, mu, sd = np.array([0.2, 0.8]), np.array([-1.0, 2.0]), np.array([1.0, 0.5])
+    mix = D.MixtureSameFamily(D.Categorical(probs=mf.tensor(w, dtype=mf.float32)),
+                              D.Normal(mf.tensor(mu, dtype=mf.float32), mf.tensor(sd, dtype=mf.float32)))
+    x = np.array([-1.5, 0.0, 2.5])
+    expected = [sum(wk * 0.5 * (1 + math.erf((xi - m) / (s * math.sqrt(2)))) for wk, m, s in zip(w, mu, sd))
+                for xi in x]
+    np.testing.assert_allclose(mix.cdf(mf.tensor(x, dtype=mf.float32)).numpy(), expected, rtol=1e-5)
