@@ -329,3 +329,26 @@ def test_distribution_supports_inverse_cdfs_and_perplexity():
     expected = [sum(wk * 0.5 * (1 + math.erf((xi - m) / (s * math.sqrt(2)))) for wk, m, s in zip(w, mu, sd))
                 for xi in x]
     np.testing.assert_allclose(mix.cdf(mf.tensor(x, dtype=mf.float32)).numpy(), expected, rtol=1e-5)
+
+
+# ---- interpolate(mode="nearest") with a scale factor steps by 1 / scale_factor as torch's
+
+@pytest.mark.parametrize("device", ["cpu", "testdev"])
+def test_nearest_interpolation_by_a_scale_factor_reads_torch_s_sources(device):
+    def sources(n, s):
+        step = np.float32(1.0 / s)  # torch's compute_scales_value: the quotient in double, then float
+        o = np.arange(int(np.floor(n * s)), dtype=np.float32)
+        return np.minimum(np.floor(o * step).astype(np.int64), n - 1)
+    x = np.arange(88.0, dtype=np.float32).reshape(1, 1, 8, 11)
+    xt = mf.tensor(x).to(device)
+    y = F.interpolate(xt, scale_factor=1.7, mode="nearest").cpu().numpy()
+    rows, cols = sources(8, 1.7), sources(11, 1.7)
+    assert cols[-1] == 10  # 17 * float32(1 / 1.7) rounds above 10 (1 / float32(1.7) gave 9)
+    np.testing.assert_array_equal(y[0, 0], x[0, 0][np.ix_(rows, cols)])
+    y1 = F.interpolate(xt[:, :, 0], scale_factor=2.3, mode="nearest").cpu().numpy()
+    np.testing.assert_array_equal(y1[0, 0], x[0, 0, 0][sources(11, 2.3)])
+    g = mf.tensor(x, requires_grad=True)
+    F.interpolate(g.to(device), scale_factor=1.7, mode="nearest").sum().backward()
+    counts = np.zeros((8, 11))
+    np.add.at(counts, (rows[:, None], cols[None, :]), 1)
+    np.testing.assert_array_equal(g.grad.numpy()[0, 0], counts)
