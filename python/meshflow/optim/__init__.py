@@ -123,6 +123,7 @@ class Optimizer:
         self.param_groups.append(group)
 
     def zero_grad(self, set_to_none=True):
+        """Drops every gradient (set_to_none=False: makes each a tensor of zeros instead)."""
         for group in self.param_groups:
             for p in group["params"]:
                 if p.grad is not None:
@@ -165,6 +166,7 @@ class Optimizer:
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict):
+        """Loads a state_dict(): the groups' options, then each parameter's state."""
         params = [p for g in self.param_groups for p in g["params"]]
         saved_groups = state_dict["param_groups"]
         _check_groups_match(saved_groups, self.param_groups)
