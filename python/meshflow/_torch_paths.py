@@ -20,6 +20,7 @@ _PATHS = {
     "amp.grad_scaler": "amp",
     "amp.autocast_mode": "amp",
     "autograd.grad_mode": "autograd",
+    "autograd.function": "autograd",
     "distributions.distribution": "distributions",
     "distributions.transforms": "distributions.transforms",
 }

@@ -16,9 +16,9 @@ import numpy as np
 from . import _C
 from . import _tensor
 from ._tensor import Tensor, _impl_of, no_grad, is_grad_enabled
-from ._function import Function, FunctionCtx
+from ._function import Function, FunctionCtx, once_differentiable
 
-__all__ = ["Function", "FunctionCtx", "grad", "backward", "enable_grad", "set_grad_enabled", "inference_mode", "no_grad", "is_grad_enabled",
+__all__ = ["Function", "FunctionCtx", "once_differentiable", "grad", "backward", "enable_grad", "set_grad_enabled", "inference_mode", "no_grad", "is_grad_enabled",
            "is_inference_mode_enabled", "set_detect_anomaly", "detect_anomaly", "is_anomaly_enabled", "gradcheck",
            "gradgradcheck", "GradcheckError", "functional", "Variable"]
 

@@ -352,3 +352,32 @@ def test_nearest_interpolation_by_a_scale_factor_reads_torch_s_sources(device):
     counts = np.zeros((8, 11))
     np.add.at(counts, (rows[:, None], cols[None, :]), 1)
     np.testing.assert_array_equal(g.grad.numpy()[0, 0], counts)
+
+
+# ---- autograd.Function in torch 2's form (forward without ctx, setup_context) and once_differentiable
+
+def test_function_with_setup_context_and_once_differentiable():
+    from meshflow.autograd.function import Function, once_differentiable
+
+    class Cube(Function):
+        @staticmethod
+        def forward(x, k):
+            return x ** 3 * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+            ctx.k = inputs[1]
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            assert not mf.is_grad_enabled()
+            return g * 3 * x ** 2 * ctx.k, None
+    xs = np.array([-1.5, 0.5, 2.0])
+    x = mf.tensor(xs, dtype=mf.float32, requires_grad=True)
+    y = Cube.apply(x, 2.0)
+    np.testing.assert_allclose(y.detach().numpy(), xs ** 3 * 2, rtol=1e-6)
+    g, = mf.autograd.grad(y.sum(), x, create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), 6 * xs ** 2, rtol=1e-6)
