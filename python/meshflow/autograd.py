@@ -169,8 +169,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     seeds = _seeds(grad_outputs, outputs, "grad_outputs")
-    grads = _C.autograd_grad([t._impl for t in outputs], [t._impl for t in inputs], seeds, bool(retain_graph),
-                             bool(create_graph))
+    queued = len(_tensor._after_backward)
+    try:
+        grads = _C.autograd_grad([t._impl for t in outputs], [t._impl for t in inputs], seeds, bool(retain_graph),
+                                 bool(create_graph))
+    finally:  # the post-accumulate hooks leaves queued: grad accumulates nothing
+        del _tensor._after_backward[queued:]
     result = []
     for t, g in zip(inputs, grads):
         if g is None:

@@ -381,3 +381,38 @@ def test_function_with_setup_context_and_once_differentiable():
     np.testing.assert_allclose(y.detach().numpy(), xs ** 3 * 2, rtol=1e-6)
     g, = mf.autograd.grad(y.sum(), x, create_graph=True)
     np.testing.assert_allclose(g.detach().numpy(), 6 * xs ** 2, rtol=1e-6)
+
+
+# ---- register_post_accumulate_grad_hook: an optimizer step per parameter after accumulation
+
+def test_post_accumulate_grad_hooks_step_each_parameter():
+    rng = np.random.default_rng(5)
+    w0, b0, x = rng.standard_normal((2, 3)), rng.standard_normal(2), rng.standard_normal((4, 3))
+    layer = nn.Linear(3, 2)
+    with mf.no_grad():
+        layer.weight.copy_(mf.tensor(w0, dtype=mf.float32))
+        layer.bias.copy_(mf.tensor(b0, dtype=mf.float32))
+    opts = {p: mf.optim.SGD([p], lr=0.1) for p in layer.parameters()}
+    seen = []
+
+    def hook(p):
+        seen.append("w" if p is layer.weight else "b")
+        opts[p].step()
+        opts[p].zero_grad()
+    handles = [p.register_post_accumulate_grad_hook(hook) for p in layer.parameters()]
+    xt = mf.tensor(x, dtype=mf.float32)
+    out = layer(xt) + layer(xt)  # two gradients reach each leaf: the hook runs once
+    out.pow(2).sum().backward()
+    r = 2 * (x @ w0.T + b0)  # d/d(layer(x)) of sum((2 layer(x))^2) / 2, per use
+    grad_w, grad_b = 2 * 2 * r.T @ x, 2 * 2 * r.sum(0)
+    assert sorted(seen) == ["b", "w"] and layer.weight.grad is None and layer.bias.grad is None
+    np.testing.assert_allclose(layer.weight.numpy(), w0 - 0.1 * grad_w, rtol=1e-5)
+    np.testing.assert_allclose(layer.bias.numpy(), b0 - 0.1 * grad_b, rtol=1e-5)
+    mf.autograd.grad(layer(xt).sum(), [layer.weight])  # accumulates nothing: no hook
+    assert len(seen) == 2
+    for h in handles:
+        h.remove()
+    layer(xt).sum().backward()
+    assert len(seen) == 2 and layer.weight.grad is not None
+    with pytest.raises(RuntimeError, match="non-leaf"):
+        (layer.weight * 2).register_post_accumulate_grad_hook(hook)
