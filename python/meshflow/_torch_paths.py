@@ -23,6 +23,7 @@ _PATHS = {
     "autograd.function": "autograd",
     "distributions.distribution": "distributions",
     "distributions.transforms": "distributions.transforms",
+    "distributions.constraints": "distributions.constraints",
 }
 _PATHS.update({f"nn.modules.{name}": "nn" for name in (
     "module", "linear", "conv", "batchnorm", "loss", "activation", "dropout", "pooling", "normalization",

@@ -21,7 +21,7 @@ from ._tensor import Tensor, no_grad, tensor
 __all__ = ["Distribution", "Categorical", "Bernoulli", "Normal", "Uniform", "Laplace", "Exponential", "LogNormal",
            "MultivariateNormal", "Gamma", "Beta", "Dirichlet", "Poisson", "Independent", "MixtureSameFamily",
            "kl_divergence", "OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial",
-           "TransformedDistribution", "transforms", "RelaxedBernoulli", "RelaxedOneHotCategorical", "register_kl", "kl"]
+           "TransformedDistribution", "transforms", "RelaxedBernoulli", "RelaxedOneHotCategorical", "register_kl", "kl", "constraints"]
 
 
 def _as_tensor(value):
@@ -761,6 +761,7 @@ def kl_divergence(p, q):
     return kl
 
 
+from . import _distribution_constraints as constraints  # noqa: E402  (torch.distributions.constraints)
 from ._distributions_more import (OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,  # noqa: E402,F401
                                   TransformedDistribution, transforms, RelaxedBernoulli, RelaxedOneHotCategorical)
 

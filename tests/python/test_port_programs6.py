@@ -416,3 +416,36 @@ def test_post_accumulate_grad_hooks_step_each_parameter():
     assert len(seen) == 2 and layer.weight.grad is not None
     with pytest.raises(RuntimeError, match="non-leaf"):
         (layer.weight * 2).register_post_accumulate_grad_hook(hook)
+
+
+# ---- torch.distributions.constraints, as a program's own Distribution subclass names them
+
+def test_constraints_check_values_and_serve_a_custom_distribution():
+    from meshflow.distributions import constraints
+    from meshflow.distributions.constraints import positive
+
+    class HalfNormal(mf.distributions.Distribution):
+        arg_constraints = {"scale": constraints.positive}
+        support = constraints.nonnegative
+
+        def __init__(self, scale, validate_args=None):
+            self.scale = scale
+            super().__init__(scale.shape, validate_args=validate_args)
+
+        def log_prob(self, value):
+            return mf.distributions.Normal(0.0, self.scale).log_prob(value) + np.log(2.0)
+    h = HalfNormal(mf.tensor([1.0, 2.0]))
+    v, s = np.array([0.5, 1.0]), np.array([1.0, 2.0])
+    np.testing.assert_allclose(h.log_prob(mf.tensor(v, dtype=mf.float32)).numpy(),
+                               np.log(2) - v ** 2 / (2 * s ** 2) - np.log(s) - 0.5 * np.log(2 * np.pi), rtol=1e-6)
+    assert positive is constraints.positive and repr(positive) == "GreaterThan(lower_bound=0.0)"
+    assert positive.check(mf.tensor([-1.0, 0.0, 2.0])).tolist() == [False, False, True]
+    assert constraints.unit_interval.check(mf.tensor([0.0, 1.0, 1.5])).tolist() == [True, True, False]
+    assert constraints.simplex.check(mf.tensor([[0.2, 0.8], [0.5, 0.6]])).tolist() == [True, False]
+    assert constraints.integer_interval(0, 3).check(mf.tensor([1.0, 1.5, 4.0])).tolist() == [True, False, False]
+    assert constraints.real_vector.check(mf.tensor([[0.0, float("nan")], [1.0, 2.0]])).tolist() == [False, True]
+    assert constraints.positive_definite.check(mf.tensor([[[2.0, 0.5], [0.5, 1.0]], [[1.0, 2.0], [2.0, 1.0]]])
+                                               ).tolist() == [True, False]
+    assert constraints.lower_cholesky.check(mf.tensor([[1.0, 0.0], [3.0, 2.0]])).item()
+    assert constraints.is_dependent(constraints.dependent) and not constraints.is_dependent(positive)
+    assert constraints.boolean.is_discrete and constraints.simplex.event_dim == 1
