@@ -244,8 +244,9 @@ UpsampleGeometry upsample_geometry(const std::string& op, const Attrs& attrs, co
   for (int d = 0; d < g.k; ++d) {
     g.in[d] = input[2 + d], g.out[d] = size[d];
     const std::string key = "scale" + std::to_string(d);
-    g.scale[d] = attrs.has(key) ? static_cast<float>(attrs.get_float(key)) : 0.0f;
-    if (g.out[d] < 1 || g.in[d] < 1 || g.scale[d] < 0) {
+    const double scale = attrs.has(key) ? attrs.get_float(key) : 0.0;
+    g.step[d] = scale > 0 ? static_cast<float>(1.0 / scale) : 0.0f;
+    if (g.out[d] < 1 || g.in[d] < 1 || scale < 0) {
       op_error(op, "the input has shape " + to_string(input) + ", output_size " + to_string(size) +
                        "; expected sizes >= 1 and scale factors > 0");
     }

@@ -208,14 +208,16 @@ MF_HOST_DEVICE T pad_backward_at(const PadGeometry& g, const T* dy, int64_t e) {
 }
 
 // Nearest-neighbour resizing of the last k = 1..3 dims of [N, C, ...] (torch's
-// interpolate(mode='nearest')): output o of a dim reads input min(floor(o * scale), in - 1),
-// the product in float, scale 1 / scale_factor when the caller gave one, else in / out (an
-// output of the input's size or twice it reads o or o / 2).
+// interpolate(mode='nearest')): output o of a dim reads input min(floor(o * step), in - 1),
+// the product in float, step 1 / scale_factor when the caller gave one (the quotient taken in
+// double, then rounded to float, as torch's compute_scales_value: 1 / 1.7f would send output
+// 17 of 11 * 1.7 to input 9, torch's to 10), else in / out (an output of the input's size or
+// twice it reads o or o / 2).
 struct UpsampleGeometry {
   int k = 0;
   int64_t planes = 0;  // N * C
   int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
-  float scale[3] = {0, 0, 0};  // 0: in / out
+  float step[3] = {0, 0, 0};  // 0: in / out
 };
 
 // From the attributes "output_size" (k ints) and "scales" (k given scale factors, 0 for none),
@@ -226,7 +228,7 @@ MF_HOST_DEVICE inline int64_t nearest_source(const UpsampleGeometry& g, int d, i
   const int64_t in = g.in[d], out = g.out[d];
   if (out == in) return o;
   if (out == 2 * in) return o >> 1;
-  const float scale = g.scale[d] > 0 ? 1.0f / g.scale[d] : static_cast<float>(in) / static_cast<float>(out);
+  const float scale = g.step[d] > 0 ? g.step[d] : static_cast<float>(in) / static_cast<float>(out);
   const int64_t i = static_cast<int64_t>(floorf(static_cast<float>(o) * scale));
   return i < in - 1 ? i : in - 1;
 }

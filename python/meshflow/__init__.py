@@ -67,6 +67,7 @@ from . import _memory
 from ._memory import *  # noqa: F401,F403
 from . import nn, optim, linalg, cuda, utils, amp, cpu, distributed, multiprocessing, backends, testing, random
 from . import func
+from .func import vmap  # torch.vmap
 globals().update(linalg.TOP_LEVEL)  # torch's top-level spellings: inverse, det, logdet, slogdet, cholesky, svd, qr
 from . import _foreach
 globals().update(_foreach.FUNCTIONS)  # torch._foreach_mul_ and kin (private in torch too)
@@ -81,6 +82,8 @@ from ._ops_port3 import *  # noqa: F401,F403
 from . import _ops_port4
 from ._ops_port4 import *  # noqa: F401,F403
 from . import special, distributions
+from . import _torch_paths  # noqa: E402
+_torch_paths.install(_sys.modules[__name__])  # torch's module paths (torch.nn.modules.loss, ...)
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them
 from ._checkpoint import save, load
 
@@ -162,7 +165,7 @@ __all__ += _ops_math.__all__
 __all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__ + _ops_port4.__all__
 __all__ += list(linalg.TOP_LEVEL)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
-    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "random", "func", "distributions", "compiler", "float", "double",
+    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "random", "func", "vmap", "distributions", "compiler", "float", "double",
     "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
     "LongTensor", "BoolTensor"]
 

@@ -193,11 +193,15 @@ class finfo:
         if limits is None:
             info = _np.finfo(d.numpy)
             limits = finfo._limits[d.name] = (info.bits, float(info.eps), float(info.max), float(info.tiny),
-                                              float(info.resolution))
+                                              10.0 ** -info.precision)  # torch's (NumPy's float16 one rounds)
         self.bits, self.eps, self.max, self.tiny, self.resolution = limits
         self.min = -self.max
         self.smallest_normal = self.tiny
         self.dtype = d.name
+
+    def __repr__(self):  # torch's, each value in %g
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
 
 
 class iinfo:
@@ -207,6 +211,9 @@ class iinfo:
         d = _dtype.to_dtype(type)
         info = _np.iinfo(d.numpy)
         self.bits, self.max, self.min, self.dtype = info.bits, int(info.max), int(info.min), d.name
+
+    def __repr__(self):  # torch's, each value in %g
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
 
 
 def as_tensor(data, dtype=None, device=None):

@@ -29,6 +29,19 @@ class dtype:
         count, so that ops asking "float or integer?" never treat them as integers."""
         return self.name in ("float16", "bfloat16", "float32", "float64")
 
+    @property
+    def is_complex(self):
+        return False  # meshflow has no complex dtypes
+
+    @property
+    def is_signed(self):
+        return self.name not in ("bool", "uint8")
+
+    @property
+    def itemsize(self):
+        """Bytes per element, as torch.dtype's (bfloat16: 2, though its NumPy values are float32)."""
+        return 2 if self.name == "bfloat16" else self.numpy.itemsize
+
 
 float32 = dtype("float32")
 float64 = dtype("float64")

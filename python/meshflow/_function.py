@@ -1,6 +1,7 @@
 """autograd.Function: an op written in Python with its own forward and backward, as torch's.
 
-forward(ctx, *args) runs without recording (meshflow ops inside it are not differentiated);
+forward(ctx, *args) (or forward(*args) with setup_context(ctx, inputs, output), torch 2's
+form) runs without recording (meshflow ops inside it are not differentiated);
 its tensor outputs become the results of one recorded call whose gradient is
 backward(ctx, *grad_outputs), which returns one gradient (or None) per argument of forward.
 Backward runs in the grad mode of the backward pass: without recording, or, under
@@ -8,6 +9,8 @@ create_graph=True, recorded, so a backward written with meshflow ops from saved 
 differentiated again (gradgradcheck). Saved outputs are not attached to the call's node: a
 second derivative does not flow through them.
 """
+import functools
+
 from . import _C
 from ._tensor import Tensor, no_grad
 
@@ -37,12 +40,20 @@ class Function:
     def backward(ctx, *grad_outputs):
         raise NotImplementedError("a Function subclass defines backward(ctx, *grad_outputs)")
 
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError  # overridden by a Function written in torch 2's form
+
     @classmethod
     def apply(cls, *args, **kwargs):
         ctx = FunctionCtx()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         with no_grad():
-            out = cls.forward(ctx, *args, **kwargs)
+            if cls.setup_context is Function.setup_context:
+                out = cls.forward(ctx, *args, **kwargs)
+            else:  # forward without ctx, then setup_context(ctx, inputs, output)
+                out = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, out)
         single = isinstance(out, Tensor)
         outs = (out,) if single else tuple(out)
         inputs = [a for a in args if isinstance(a, Tensor)]
@@ -65,3 +76,13 @@ class Function:
         recorded = iter(Tensor(v) for v in recorded)
         made = tuple(next(recorded) if isinstance(o, Tensor) else o for o in made)
         return made[0] if single else made
+
+
+def once_differentiable(backward):
+    """torch's decorator of a Function's backward: it runs without recording, so its gradients
+    cannot be differentiated again."""
+    @functools.wraps(backward)
+    def wrapper(ctx, *grads):
+        with no_grad():
+            return backward(ctx, *grads)
+    return wrapper

@@ -1,6 +1,7 @@
 """meshflow.Tensor: a local tensor, or a global one (placement + SBP over a mesh of ranks)."""
 import functools as _functools
 import operator as _operator
+import weakref as _weakref
 
 import numpy as _np
 
@@ -125,7 +126,8 @@ class Tensor:
     """
 
     # _view / _views: set on views and their bases only (_inplace.py); unset slots read as absent.
-    __slots__ = ("_impl", "_view", "_views", "__weakref__")
+    # _grad: a weak reference to the last .grad handed out, so that `p.grad is p.grad` as torch.
+    __slots__ = ("_impl", "_view", "_views", "_grad", "__weakref__")
 
     # NumPy defers to Tensor's operators (x + array, array + x) instead of broadcasting the
     # tensor as an object inside an object array; np.add(x, array) raises TypeError.
@@ -386,15 +388,48 @@ class Tensor:
             return replaced
         return _HookHandle(self._impl, self._impl.add_hook(call))
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Calls hook(self) after backward has accumulated this leaf's gradient into .grad (an
+        optimizer step per parameter inside backward, as torch's), once per backward call, when
+        it returns (torch: as soon as this leaf's gradient is final; the values are the same).
+        torch.autograd.grad, which accumulates nothing, does not call it. Returns a handle whose
+        remove() unregisters it."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if not self.is_leaf:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        held = _weakref.ref(self)  # not self: the leaf holds the hook
+
+        def run():
+            tensor = held()
+            if tensor is not None:
+                hook(tensor)
+
+        def seen(grad):  # a gradient reached the leaf: run the hook when backward returns
+            if run not in _after_backward:
+                _after_backward.append(run)
+        return _HookHandle(self._impl, self._impl.add_hook(seen))
+
     @property
     def grad(self):
-        """The gradient accumulated by backward(), with this tensor's placement and SBP."""
+        """The gradient accumulated by backward(), with this tensor's placement and SBP: the
+        same object at each read while the gradient is the same tensor, as torch's (held
+        weakly, so that a gradient set to None is freed)."""
         g = self._impl.grad
-        return None if g is None else Tensor(g)
+        if g is None:
+            return None
+        ref = getattr(self, "_grad", None)
+        handed = ref() if ref is not None else None
+        if handed is not None and handed._impl.same(g):
+            return handed
+        handed = Tensor(g)
+        self._grad = _weakref.ref(handed)
+        return handed
 
     @grad.setter
     def grad(self, value):
         self._impl.grad = None if value is None else _impl_of("grad", value)
+        self._grad = None if value is None else _weakref.ref(value)
 
     @property
     def is_leaf(self):

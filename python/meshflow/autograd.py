@@ -9,15 +9,16 @@ penalties, Hessian-vector products); an op whose gradient has no gradient of its
 naming it, when a second backward reaches it.
 """
 import functools
+import threading
 
 import numpy as np
 
 from . import _C
 from . import _tensor
 from ._tensor import Tensor, _impl_of, no_grad, is_grad_enabled
-from ._function import Function, FunctionCtx
+from ._function import Function, FunctionCtx, once_differentiable
 
-__all__ = ["Function", "FunctionCtx", "grad", "backward", "enable_grad", "set_grad_enabled", "inference_mode", "no_grad", "is_grad_enabled",
+__all__ = ["Function", "FunctionCtx", "once_differentiable", "grad", "backward", "enable_grad", "set_grad_enabled", "inference_mode", "no_grad", "is_grad_enabled",
            "is_inference_mode_enabled", "set_detect_anomaly", "detect_anomaly", "is_anomaly_enabled", "gradcheck",
            "gradgradcheck", "GradcheckError", "functional", "Variable"]
 
@@ -70,24 +71,34 @@ class set_grad_enabled(_GradMode):
         return type(self)(self._mode)
 
 
+_inference = threading.local()  # this thread's inference_mode setting, as torch's (per thread)
+
+
 class inference_mode(_GradMode):
-    """torch.inference_mode: here the same as no_grad (mode=False: nothing changes)."""
+    """torch.inference_mode: here no_grad that is_inference_mode_enabled() reports (mode=False:
+    grad mode on and inference mode off in the scope, as torch's); tensors made in it are
+    ordinary tensors."""
 
     def __init__(self, mode=True):
         self._enabled = bool(mode)
 
     def __enter__(self):
         self._previous = _C.grad_enabled()
-        if self._enabled:
-            _C.set_grad_enabled(False)
+        self._previous_inference = is_inference_mode_enabled()
+        _C.set_grad_enabled(not self._enabled)
+        _inference.enabled = self._enabled
         return self
+
+    def __exit__(self, *exc):
+        _inference.enabled = self._previous_inference
+        super().__exit__(*exc)
 
     def clone(self):
         return type(self)(self._enabled)
 
 
 def is_inference_mode_enabled():
-    return False  # inference_mode is no_grad here: tensors made in it are ordinary tensors
+    return getattr(_inference, "enabled", False)
 
 
 def _as_tuple(tensors, what):
@@ -158,8 +169,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     seeds = _seeds(grad_outputs, outputs, "grad_outputs")
-    grads = _C.autograd_grad([t._impl for t in outputs], [t._impl for t in inputs], seeds, bool(retain_graph),
-                             bool(create_graph))
+    queued = len(_tensor._after_backward)
+    try:
+        grads = _C.autograd_grad([t._impl for t in outputs], [t._impl for t in inputs], seeds, bool(retain_graph),
+                                 bool(create_graph))
+    finally:  # the post-accumulate hooks leaves queued: grad accumulates nothing
+        del _tensor._after_backward[queued:]
     result = []
     for t, g in zip(inputs, grads):
         if g is None:

@@ -10,6 +10,8 @@ come from meshflow's generator (`generator=` too), so their values differ from t
 every random op's. Gamma, Beta, Dirichlet and Poisson draw on the host (NumPy, seeded from
 meshflow's generator) and have no rsample (torch's implicit reparameterization)."""
 import math
+import sys as _sys
+import types as _types
 
 from ._ops_creation import rand, randn
 from ._ops_elementwise import softplus, where
@@ -19,7 +21,7 @@ from ._tensor import Tensor, no_grad, tensor
 __all__ = ["Distribution", "Categorical", "Bernoulli", "Normal", "Uniform", "Laplace", "Exponential", "LogNormal",
            "MultivariateNormal", "Gamma", "Beta", "Dirichlet", "Poisson", "Independent", "MixtureSameFamily",
            "kl_divergence", "OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial",
-           "TransformedDistribution", "transforms", "RelaxedBernoulli", "RelaxedOneHotCategorical"]
+           "TransformedDistribution", "transforms", "RelaxedBernoulli", "RelaxedOneHotCategorical", "register_kl", "kl", "constraints"]
 
 
 def _as_tensor(value):
@@ -69,6 +71,22 @@ class Distribution:
     def stddev(self):
         return self.variance.sqrt()
 
+    def sample_n(self, n):
+        return self.sample((n,))
+
+    def perplexity(self):
+        return self.entropy().exp()
+
+    _validate_default = True
+
+    @staticmethod
+    def set_default_validate_args(value):
+        """Recorded, as torch's switch (meshflow's families check their arguments as they are
+        built, whatever it says)."""
+        if value not in (True, False):
+            raise ValueError(f"set_default_validate_args expects True or False, got {value!r}")
+        Distribution._validate_default = value
+
     def __repr__(self):
         return f"{type(self).__name__}()"
 
@@ -108,6 +126,14 @@ class Categorical(Distribution):
     def mode(self):
         return self.probs.argmax(-1)
 
+    has_enumerate_support = True
+
+    def enumerate_support(self, expand=True):
+        """Each class, [K] + batch_shape (expand=False: [K] + ones), as torch's."""
+        from ._ops_creation import arange
+        values = arange(self.probs.shape[-1], device=self.probs.device).view(-1, *([1] * len(self.batch_shape)))
+        return values.expand(-1, *self.batch_shape) if expand else values
+
     @property
     def mean(self):
         """NaN (classes have no mean), as torch's."""
@@ -142,6 +168,14 @@ class Bernoulli(Distribution):
 
     def entropy(self):
         return -(self.probs * self.logits - softplus(self.logits))
+
+    has_enumerate_support = True
+
+    def enumerate_support(self, expand=True):
+        """0 and 1, [2] + batch_shape (expand=False: [2] + ones), as torch's."""
+        values = tensor([0.0, 1.0], dtype=self.probs.dtype, device=self.probs.device)
+        values = values.view(-1, *([1] * len(self.batch_shape)))
+        return values.expand(-1, *self.batch_shape) if expand else values
 
     @property
     def mode(self):
@@ -217,6 +251,17 @@ class Uniform(Distribution):
     def entropy(self):
         return (self.high - self.low).log()
 
+    def cdf(self, value):
+        return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
+
+    def icdf(self, value):
+        return value * (self.high - self.low) + self.low
+
+    @property
+    def mode(self):
+        """NaN (every point is one), as torch's."""
+        return (self.low + self.high) * float("nan")
+
     @property
     def mean(self):
         return (self.low + self.high) / 2
@@ -248,6 +293,10 @@ class Laplace(Distribution):
 
     def cdf(self, value):
         return 0.5 - 0.5 * (value - self.loc).sign() * (-(value - self.loc).abs() / self.scale).expm1()
+
+    def icdf(self, value):
+        term = value - 0.5
+        return self.loc - self.scale * term.sign() * (-2 * term.abs()).log1p()
 
     @property
     def mode(self):
@@ -283,6 +332,13 @@ class Exponential(Distribution):
 
     def cdf(self, value):
         return 1 - (-self.rate * value).exp()
+
+    def icdf(self, value):
+        return -(-value).log1p() / self.rate
+
+    @property
+    def mode(self):
+        return self.rate * 0
 
     @property
     def mean(self):
@@ -591,6 +647,10 @@ class MixtureSameFamily(Distribution):
         log_prob_x = self._component_distribution.log_prob(self._pad(value))
         return (log_prob_x + self._mixture_distribution.logits.log_softmax(-1)).logsumexp(-1)
 
+    def cdf(self, x):
+        """The mixture weights' sum of the components' cdf (torch's: components of scalar events)."""
+        return (self._component_distribution.cdf(self._pad(x)) * self._mixture_distribution.probs).sum(-1)
+
     def _sample(self, shape):
         comp = self._component_distribution.sample(shape)  # [S, B, K, E]
         mix = self._mixture_distribution.sample(shape)  # [S, B]
@@ -648,10 +708,38 @@ def _kl_rules(p, q):
     return None
 
 
+_KL_REGISTRY = {}  # (type of p, type of q) -> the rule register_kl was given
+
+
+def register_kl(type_p, type_q):
+    """torch's decorator: registers fn(p, q) as KL(p || q) for p of type_p and q of type_q
+    (subclasses too; the most specific registration wins, then the built-in closed forms)."""
+    if not (isinstance(type_p, type) and issubclass(type_p, Distribution) and isinstance(type_q, type) and
+            issubclass(type_q, Distribution)):
+        raise TypeError(f"register_kl expects two subclasses of Distribution, got {type_p!r} and {type_q!r}")
+
+    def decorator(fn):
+        _KL_REGISTRY[type_p, type_q] = fn
+        return fn
+    return decorator
+
+
+def _registered_kl(p, q):
+    matches = [(type_p, type_q) for type_p, type_q in _KL_REGISTRY if isinstance(p, type_p) and isinstance(q, type_q)]
+    if not matches:
+        return None
+    # The most specific pair: the fewest steps up each argument's class hierarchy.
+    best = min(matches, key=lambda pair: (type(p).__mro__.index(pair[0]), type(q).__mro__.index(pair[1])))
+    return _KL_REGISTRY[best]
+
+
 def kl_divergence(p, q):
-    """KL(p || q) for two distributions of the same family (Normal, Categorical, Bernoulli,
-    Uniform, Exponential, Laplace, Poisson, Gamma, Beta, MultivariateNormal, Independent),
-    torch's closed forms."""
+    """KL(p || q): a rule given to register_kl, or for two distributions of the same family
+    (Normal, Categorical, Bernoulli, Uniform, Exponential, Laplace, Poisson, Gamma, Beta,
+    MultivariateNormal, Independent) torch's closed forms."""
+    rule = _registered_kl(p, q)
+    if rule is not None:
+        return rule(p, q)
     if type(p) is not type(q):
         raise NotImplementedError(f"kl_divergence({type(p).__name__}, {type(q).__name__}) is not implemented; "
                                   "expected two distributions of the same family")
@@ -673,5 +761,12 @@ def kl_divergence(p, q):
     return kl
 
 
+from . import _distribution_constraints as constraints  # noqa: E402  (torch.distributions.constraints)
 from ._distributions_more import (OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,  # noqa: E402,F401
                                   TransformedDistribution, transforms, RelaxedBernoulli, RelaxedOneHotCategorical)
+
+
+# torch.distributions.kl as a module of its own (`from torch.distributions.kl import kl_divergence`).
+kl = _types.ModuleType(__name__ + ".kl", "torch.distributions.kl: kl_divergence and register_kl.")
+kl.kl_divergence, kl.register_kl = kl_divergence, register_kl
+_sys.modules[kl.__name__] = kl

@@ -2,8 +2,8 @@
 meta-learning (MAML) and per-input-gradient code uses them: functional_call (a module run with
 other tensors in place of its parameters and buffers), grad, grad_and_value, vjp, jvp, jacrev,
 jacfwd and hessian. Their results are differentiable again (they are computed with
-create_graph), so they nest. vmap, which needs a batching transform meshflow does not have,
-raises saying so."""
+create_graph), so they nest; vmap maps a function over a batch (as a loop: meshflow has no
+batching transform), so per-sample gradients (vmap(grad(f))) are torch's."""
 import contextlib
 
 from ._tensor import Tensor
@@ -191,8 +191,53 @@ def hessian(func, argnums=0):
     return jacfwd(jacrev(func, argnums), argnums)
 
 
+def _mapped_dims(tree, dims, what):
+    """(tensor, dim or None) for each tensor leaf of `tree`, `dims` being an int or None for
+    all of its leaves or a structure of such matching the tree's (torch's in_dims)."""
+    if dims is None or isinstance(dims, int):
+        return [(t, dims) for t in _leaves(tree)]
+    if isinstance(tree, dict) and isinstance(dims, dict) and dims.keys() == tree.keys():
+        return [pair for k in tree for pair in _mapped_dims(tree[k], dims[k], what)]
+    if isinstance(tree, (list, tuple)) and isinstance(dims, (list, tuple)) and len(dims) == len(tree):
+        return [pair for v, d in zip(tree, dims) for pair in _mapped_dims(v, d, what)]
+    raise ValueError(f"vmap: {what} is {dims!r}, which does not match its input's structure; expected an int, "
+                     "None, or a structure of them matching the input's")
+
+
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
-    """Not supported: meshflow has no batching transform. Most functions vmap is used with
-    broadcast over a leading batch dim already: call them on the batch."""
-    raise NotImplementedError("torch.func.vmap is not supported by meshflow (it has no batching transform); call the "
-                              "function on the whole batch where its ops broadcast over a leading dim")
+    """torch.func.vmap as a map: func runs on each batch element (the inputs indexed along
+    their in_dims; None: passed whole, as keyword arguments are) and its outputs (a tensor, or
+    dicts, lists and tuples of them) are stacked along out_dims. The values are torch's for
+    functions whose elements do not interact, which is what vmap computes; the cost is one call
+    per element, there being no batching transform. It nests with itself and with grad.
+    randomness="same" gives every element the same draws (the generator is rewound before each
+    call); "different" and "error" (not checked) give each element its own."""
+    if randomness not in ("error", "different", "same"):
+        raise ValueError(f"vmap: randomness must be 'error', 'different' or 'same', got {randomness!r}")
+
+    def mapped(*args, **kwargs):
+        from ._ops_shape import stack
+        from . import get_rng_state, set_rng_state
+        per_arg = in_dims if isinstance(in_dims, (list, tuple)) else [in_dims] * len(args)
+        if len(per_arg) != len(args):
+            raise ValueError(f"vmap: in_dims has {len(per_arg)} entries for {len(args)} positional arguments; "
+                             "expected one per argument")
+        pairs = [pair for a, d in zip(args, per_arg) for pair in _mapped_dims(a, d, "in_dims")]
+        sizes = {t.shape[d] for t, d in pairs if d is not None}
+        if len(sizes) != 1:
+            raise ValueError(f"vmap: the mapped dims have sizes {sorted(sizes)}; expected one size, and at least "
+                             "one input with a mapped dim")
+        size = sizes.pop()
+        rng = get_rng_state() if randomness == "same" else None
+        results = []
+        for i in range(size):
+            if rng is not None:
+                set_rng_state(rng)
+            sliced = iter([t if d is None else t.select(d, i) for t, d in pairs])
+            results.append(func(*_rebuilt(list(args), sliced), **kwargs))
+        outputs = [_leaves(r) for r in results]
+        dims = _mapped_dims(results[0], out_dims, "out_dims")
+        stacked = [outputs[0][j] if d is None else stack([out[j] for out in outputs], dim=d)
+                   for j, (_, d) in enumerate(dims)]  # out_dims None: an output every element shares
+        return _rebuilt(results[0], iter(stacked))
+    return mapped

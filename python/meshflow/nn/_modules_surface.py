@@ -6,7 +6,7 @@ _functional_surface, each the function it names with torch's arguments."""
 import math
 
 from . import functional as F
-from .modules import Module, Parameter, _uniform
+from .modules import Module, Parameter, _Loss as _BaseLoss, _uniform
 from ._modules_conv import Upsample
 
 
@@ -170,8 +170,9 @@ class UpsamplingBilinear2d(Upsample):
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
 
-class _Loss(Module):
-    """A loss module: `_function(*inputs, reduction=..., **options)`."""
+class _Loss(_BaseLoss):
+    """A loss module: `_function(*inputs, reduction=..., **options)` (of torch's _Loss class, so
+    that isinstance(loss, nn.modules.loss._Loss) holds for every loss)."""
 
     _function = None
 

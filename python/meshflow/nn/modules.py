@@ -754,6 +754,15 @@ class _Loss(Module):
         return type(self)._function(input, target, reduction=self.reduction, **self._kwargs)
 
 
+class _WeightedLoss(_Loss):
+    """torch's base of a loss with per-class weights, for losses a program defines: `weight`
+    is a buffer (moved by to(), left out of state_dict when None)."""
+
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+
 class MSELoss(_Loss):
     _function = staticmethod(F.mse_loss)
 

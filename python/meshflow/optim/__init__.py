@@ -88,9 +88,103 @@ def _betas_option(value):
 
 
 class Optimizer:
-    """torch.optim.Optimizer over a C++ optimizer (meshflow/nn/optim.h): parameter groups as
-    dicts in param_groups (editable, each with its own hyperparameters), add_param_group,
-    state_dict / load_state_dict in torch's structure, zero_grad(set_to_none=True)."""
+    """torch.optim.Optimizer, the base a program's own optimizer subclasses as torch's (its
+    __init__(params, defaults), param_groups as plain dicts with the defaults filled in, state
+    as a defaultdict keyed by parameter, add_param_group, zero_grad, state_dict /
+    load_state_dict in torch's structure; the subclass writes step()). meshflow's optimizers
+    composed of ops in Python (RMSprop, Adagrad, ... in _composed.py) are such subclasses that
+    write `_update(p, grad, state, group)` instead; SGD, Adam and AdamW run C++ steps
+    (_FusedOptimizer below)."""
+
+    def __init__(self, params, defaults):
+        self.defaults = dict(defaults)
+        self.param_groups = []
+        self.state = collections.defaultdict(dict)
+        groups = list(params) if not isinstance(params, Tensor) else _tensors(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group):
+        """Adds a group (a dict with "params"); the options it leaves out are the defaults."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param group must be a dict, but got {_type_name(param_group)}")
+        group = dict(param_group)
+        params = group["params"]
+        group["params"] = [params] if isinstance(params, Tensor) else _tensors(params)
+        for key, value in self.defaults.items():
+            group.setdefault(key, value)
+        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in seen for p in group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none=True):
+        """Drops every gradient (set_to_none=False: makes each a tensor of zeros instead)."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    p.grad = None if set_to_none else zeros_like(p.grad)
+
+    def step(self, closure=None):
+        """Calls the closure (with grad enabled) and `_update` for each parameter that has a
+        gradient, under no_grad; returns the closure's loss. A subclass writes this or
+        `_update`, as torch's base raises NotImplementedError."""
+        if type(self)._update is Optimizer._update:
+            raise NotImplementedError(f"{type(self).__name__} does not define step(); an Optimizer subclass "
+                                      "writes its own step(closure=None)")
+        loss = None
+        if closure is not None:
+            from ..autograd import enable_grad
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._update(p, p.grad, self.state[p], group)
+        return loss
+
+    def _update(self, p, grad, state, group):
+        raise NotImplementedError
+
+    def state_dict(self):
+        """torch's structure: {"state": {index: {name: value}}, "param_groups": [{options...,
+        "params": [indices]}]}, indices counting the parameters of every group in order."""
+        index = {}
+        groups = []
+        for group in self.param_groups:
+            ids = []
+            for p in group["params"]:
+                index.setdefault(id(p), len(index))
+                ids.append(index[id(p)])
+            groups.append({**{k: v for k, v in group.items() if k != "params"}, "params": ids})
+        state = {index[id(p)]: dict(s) for p, s in self.state.items() if s and id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        """Loads a state_dict(): the groups' options, then each parameter's state."""
+        params = [p for g in self.param_groups for p in g["params"]]
+        saved_groups = state_dict["param_groups"]
+        _check_groups_match(saved_groups, self.param_groups)
+        for saved, group in zip(saved_groups, self.param_groups):
+            group.update({k: v for k, v in saved.items() if k != "params"})
+        self.state = collections.defaultdict(dict)
+        for i, entries in state_dict["state"].items():
+            self.state[params[int(i)]] = dict(entries)
+
+    def __repr__(self):
+        return _optimizer_repr(self)
+
+
+class _FusedOptimizer(Optimizer):
+    """An Optimizer over a C++ optimizer (meshflow/nn/optim.h): parameter groups as dicts in
+    param_groups (editable, each with its own hyperparameters, written through to C++),
+    add_param_group, state_dict / load_state_dict in torch's structure,
+    zero_grad(set_to_none=True)."""
 
     # Group key -> function from its value to the C++ options it sets ({} for a checked key
     # the C++ optimizer does not read).
@@ -288,7 +382,7 @@ def _no_differentiable(name, differentiable):
         raise NotImplementedError(f"{name}: differentiable steps are not supported; expected differentiable=False")
 
 
-class SGD(Optimizer):
+class SGD(_FusedOptimizer):
     """torch.optim.SGD: momentum, dampening, nesterov, weight_decay (L2), maximize, per group;
     zero_stage shards state, gradients and parameters along the data axes (module docstring)."""
 
@@ -311,7 +405,7 @@ class SGD(Optimizer):
                       float(d["momentum"]), float(d["dampening"]), float(d["weight_decay"]), bool(d["nesterov"]))
 
 
-class _AdamBase(Optimizer):
+class _AdamBase(_FusedOptimizer):
     _options = {"lr": _float_option("lr"), "betas": _betas_option, "eps": _float_option("eps"),
                 "weight_decay": _float_option("weight_decay"), "amsgrad": _bool_option("amsgrad"),
                 "maximize": _bool_option("maximize")}

@@ -1,82 +1,12 @@
-"""Optimizers whose update is composed of meshflow ops in Python (RMSprop, Adagrad), with
-torch's interface: param_groups (plain dicts), state keyed by parameter, add_param_group,
-zero_grad, state_dict / load_state_dict. Their updates run under no_grad and write the
-parameters in place, so modules see them; on global tensors each op keeps the parameter's
-layout. SGD, Adam and AdamW are C++ optimizers (optim/__init__.py), fused per parameter."""
-import collections
-
+"""Optimizers whose update is composed of meshflow ops in Python (RMSprop, Adagrad): the
+Optimizer base's interface (optim/__init__.py: param_groups as plain dicts, state keyed by
+parameter, add_param_group, zero_grad, state_dict / load_state_dict), each writing its
+`_update`. Their updates run under no_grad and write the parameters in place, so modules see
+them; on global tensors each op keeps the parameter's layout. SGD, Adam and AdamW are C++
+optimizers (optim/__init__.py), fused per parameter."""
 from .._ops_creation import full_like, zeros_like
-from .._tensor import Tensor, no_grad, tensor
-from . import _check_groups_match, _optimizer_repr, _no_differentiable  # defined before this module is imported
-
-
-class _ComposedOptimizer:
-    def __init__(self, params, defaults):
-        self.defaults = dict(defaults)
-        self.param_groups = []
-        self.state = collections.defaultdict(dict)
-        groups = list(params)
-        if not groups:
-            raise ValueError("optimizer got an empty parameter list")
-        if not isinstance(groups[0], dict):
-            groups = [{"params": groups}]
-        for group in groups:
-            self.add_param_group(group)
-
-    def add_param_group(self, param_group):
-        group = dict(param_group)
-        params = group["params"]
-        group["params"] = [params] if isinstance(params, Tensor) else list(params)
-        for key, value in self.defaults.items():
-            group.setdefault(key, value)
-        seen = {id(p) for g in self.param_groups for p in g["params"]}
-        if any(id(p) in seen for p in group["params"]):
-            raise ValueError("some parameters appear in more than one parameter group")
-        self.param_groups.append(group)
-
-    def zero_grad(self, set_to_none=True):
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    p.grad = None if set_to_none else zeros_like(p.grad)
-
-    def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            from ..autograd import enable_grad
-            with enable_grad():
-                loss = closure()
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, p.grad, self.state[p], group)
-        return loss
-
-    def state_dict(self):
-        index = {}
-        groups = []
-        for group in self.param_groups:
-            ids = []
-            for p in group["params"]:
-                index[id(p)] = len(index)
-                ids.append(index[id(p)])
-            groups.append({**{k: v for k, v in group.items() if k != "params"}, "params": ids})
-        state = {index[id(p)]: dict(s) for p, s in self.state.items() if s}
-        return {"state": state, "param_groups": groups}
-
-    def load_state_dict(self, state_dict):
-        params = [p for g in self.param_groups for p in g["params"]]
-        saved_groups = state_dict["param_groups"]
-        _check_groups_match(saved_groups, self.param_groups)
-        for saved, group in zip(saved_groups, self.param_groups):
-            group.update({k: v for k, v in saved.items() if k != "params"})
-        self.state = collections.defaultdict(dict)
-        for i, entries in state_dict["state"].items():
-            self.state[params[int(i)]] = dict(entries)
-
-    def __repr__(self):
-        return _optimizer_repr(self)
+from .._tensor import tensor
+from . import Optimizer, _no_differentiable  # defined before this module is imported
 
 
 def _step(state):
@@ -84,7 +14,7 @@ def _step(state):
     return float(state["step"].item())
 
 
-class RMSprop(_ComposedOptimizer):
+class RMSprop(Optimizer):
     """torch.optim.RMSprop: lr, alpha, eps, weight_decay, momentum, centered."""
 
     def __init__(self, params, lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
@@ -116,7 +46,7 @@ class RMSprop(_ComposedOptimizer):
             p.sub_(grad / avg * group["lr"])
 
 
-class Adagrad(_ComposedOptimizer):
+class Adagrad(Optimizer):
     """torch.optim.Adagrad: lr, lr_decay, weight_decay, initial_accumulator_value, eps."""
 
     def __init__(self, params, lr=0.01, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,

@@ -1,5 +1,5 @@
 """More optimizers composed of meshflow ops in Python, as torch's single-tensor algorithms:
-Adamax, NAdam, RAdam, Adadelta, ASGD, Rprop, LBFGS and SparseAdam. They share _ComposedOptimizer's interface
+Adamax, NAdam, RAdam, Adadelta, ASGD, Rprop, LBFGS and SparseAdam. They share Optimizer's interface (optim/__init__.py)
 (param_groups, state keyed by parameter, state_dict in torch's structure, schedulers). Every
 per-parameter buffer is made like its parameter (zeros_like), so a global parameter's state
 is global with the parameter's placement and SBP and a step moves no data; the scalars torch
@@ -8,8 +8,8 @@ tensors here too, so their rounding is torch's."""
 from .._ops_creation import zeros_like
 from .._ops_elementwise import where
 from .._tensor import no_grad, tensor
-from . import _no_differentiable
-from ._composed import _ComposedOptimizer, _step
+from . import Optimizer, _no_differentiable
+from ._composed import _step
 
 
 def _check(name, lr, eps=0.0, betas=(0.0, 0.0), weight_decay=0.0):
@@ -42,7 +42,7 @@ def _f32(value):
     return tensor(float(value))
 
 
-class Adamax(_ComposedOptimizer):
+class Adamax(Optimizer):
     """torch.optim.Adamax: Adam with the infinity norm (lr=2e-3, betas, eps, weight_decay)."""
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
@@ -61,7 +61,7 @@ class Adamax(_ComposedOptimizer):
         p.sub_(exp_avg / exp_inf * (group["lr"] / (1 - beta1 ** step)))
 
 
-class NAdam(_ComposedOptimizer):
+class NAdam(Optimizer):
     """torch.optim.NAdam: Adam with Nesterov momentum (momentum_decay), L2 or decoupled
     weight decay."""
 
@@ -96,7 +96,7 @@ class NAdam(_ComposedOptimizer):
         p.sub_(exp_avg / denom * (lr * mu_next / (1.0 - mu_product * mu_next)))
 
 
-class RAdam(_ComposedOptimizer):
+class RAdam(Optimizer):
     """torch.optim.RAdam: Adam with the variance rectification, L2 or decoupled weight decay."""
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, decoupled_weight_decay=False,
@@ -128,7 +128,7 @@ class RAdam(_ComposedOptimizer):
             p.sub_(corrected * lr)
 
 
-class Adadelta(_ComposedOptimizer):
+class Adadelta(Optimizer):
     """torch.optim.Adadelta: lr=1.0, rho, eps, weight_decay (L2)."""
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
@@ -150,7 +150,7 @@ class Adadelta(_ComposedOptimizer):
         p.sub_(delta * group["lr"])
 
 
-class ASGD(_ComposedOptimizer):
+class ASGD(Optimizer):
     """torch.optim.ASGD: averaged SGD (lambd, alpha, t0, weight_decay); the average is
     state["ax"]."""
 
@@ -176,7 +176,7 @@ class ASGD(_ComposedOptimizer):
         state["mu"] = _f32(1 / max(1, step - group["t0"]))
 
 
-class Rprop(_ComposedOptimizer):
+class Rprop(Optimizer):
     """torch.optim.Rprop: per-element step sizes grown by etas[1] while the gradient keeps its
     sign and shrunk by etas[0] when it flips (that step then skipped), within step_sizes."""
 
@@ -307,7 +307,7 @@ def _strong_wolfe(obj_func, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1
     return f_new, g_new, t, ls_iter + 1
 
 
-class LBFGS(_ComposedOptimizer):
+class LBFGS(Optimizer):
     """torch.optim.LBFGS: step(closure) runs up to max_iter iterations of L-BFGS, with
     line_search_fn None (fixed step lr) or "strong_wolfe". One parameter group, as torch's.
     Its state (on the first parameter, as torch's) holds directions as lists of tensors, one
@@ -425,7 +425,7 @@ class LBFGS(_ComposedOptimizer):
 
 
 
-class SparseAdam(_ComposedOptimizer):
+class SparseAdam(Optimizer):
     """torch.optim.SparseAdam: Adam on the rows a sparse gradient touches (an
     Embedding(sparse=True)'s), their moments and values only; the other rows and their moments
     stay. meshflow's sparse embedding gradients are dense with the sparse one's values, so a

@@ -22,7 +22,6 @@ from functools import partial
 from weakref import ref
 
 from . import Optimizer
-from ._composed import _ComposedOptimizer
 
 __all__ = ["LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR", "ExponentialLR",
            "SequentialLR", "CosineAnnealingLR", "ChainedScheduler", "ReduceLROnPlateau", "CyclicLR",
@@ -35,7 +34,7 @@ _EPOCH_DEPRECATION_WARNING = (
 
 
 def _check_optimizer(optimizer):
-    if not isinstance(optimizer, (Optimizer, _ComposedOptimizer)):
+    if not isinstance(optimizer, Optimizer):
         raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
 
 
