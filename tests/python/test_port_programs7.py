@@ -1,4 +1,4 @@
-"""What ported programs met (issue 37, sixth programs round), against NumPy and torch's
+"""What ported programs met (issue 37, seventh programs round), against NumPy and torch's
 documented behaviour: a program's own Optimizer subclass, torch's module paths, the identity of
 .grad, inference_mode's flag, distributions.kl and dtype properties."""
 import sys
