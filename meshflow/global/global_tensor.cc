@@ -242,7 +242,13 @@ GlobalTensor global_from_full(const Tensor& full, const Placement& placement, co
   Shape c = placement.coordinate(id);
   Box box = local_box(full.shape(), placement.hierarchy(), nd_sbp, c);
   const Tensor host = vm::copy_to(full, device::cpu());
-  Tensor local = boxing::holds_partial_sum_value(nd_sbp, c) ? slice(host, box) : Tensor::zeros(box.extent, full.dtype());
+  const bool holds = boxing::holds_partial_sum_value(nd_sbp, c);
+  // Made at the call (the slice waits for the host data): an out of memory there, or one
+  // the host data failed with, fails this rank's part and every rank raises it at the next
+  // read (vm::made_here), never this rank alone.
+  const Tensor local = vm::made_here("to_global", {box.extent, full.dtype()}, host_memory(), [&] {
+    return holds ? slice(host, box) : Tensor::zeros(box.extent, full.dtype());
+  });
   return GlobalTensor(full.shape(), placement, nd_sbp, vm::copy_to(local, placement.device()));
 }
 

@@ -118,8 +118,9 @@ def test_out_of_memory_inside_a_collective_raises_on_every_rank_which_then_goes_
 @pytest.mark.parametrize("blocking", [False, True], ids=["queued", "blocking"])
 def test_out_of_memory_on_one_rank_waits_for_a_read_every_rank_makes(blocking):
     """An out of memory on one rank, in its kernels, in ZeRO stage 3's gathers (which the VM
-    paces by waiting for them), in a rank's own op on local tensors and in a tensor made from
-    its host data (mf.tensor: which raised there, on that rank alone): raised by no wait of
+    paces by waiting for them), in a rank's own op on local tensors, in a tensor made from
+    its host data (mf.tensor: which raised there, on that rank alone) and in host data placed
+    on the ranks (its part sliced at the call): raised by no wait of
     that rank's alone (its synchronize(), the gathers' pacing, a blocking launch), which would
     part the ranks, but by the next read on every rank; then the program goes on."""
     world = mf.env.get_world_size()
@@ -152,9 +153,13 @@ def test_out_of_memory_on_one_rank_waits_for_a_read_every_rank_makes(blocking):
         loss = step(update=False)  # every gathered weight is over rank 0's limit
         own = mf.ones(1 << 20)  # 4 MiB of this rank's own
         host = mf.tensor(np.ones(1 << 20, np.float32))  # and 4 MiB from host data, made as it is called
+        # Host data placed on every rank: its part (columns: a copy) is sliced from it at the call.
+        placed = mf.tensor(np.ones((world, 1 << 19), np.float32), placement=placement, sbp=sbp.split(1))
         mf.synchronize()  # this rank's wait: raises nothing yet
         with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
             loss.item()
+        with pytest.raises(mf.OutOfMemoryError):  # rank 0's part failed: every rank raises
+            placed.sum().item()
         if mf.env.get_rank() == 0:
             for failed in (own, host):  # its own failed values
                 with pytest.raises(mf.OutOfMemoryError):
