@@ -36,6 +36,24 @@ MF_ALWAYS_INLINE float float_of(uint32_t bits) {
 // contraction off, CMakeLists.txt.)
 MF_ALWAYS_INLINE float fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
 
+// The float exps' common part: x = k ln2 + r with |r| <= ln2 / 2 (ln2 in two parts: k ln2 is
+// exact) and exp(r) by its Taylor polynomial of degree 6; returns exp(r), with k (an integer
+// in a float) in *k. Within 3 ulps once scaled by 2^k.
+MF_ALWAYS_INLINE float exp_reduced(float x, float* k) {
+  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer, kept in the low bits
+  *k = fma(x, 1.44269504088896341f, kRound) - kRound;
+  const float r = fma(*k, -1.428606765330187e-06f, fma(*k, -0.693145751953125f, x));
+  float p = fma(r, 1.0f / 720, 1.0f / 120);
+  p = fma(p, r, 1.0f / 24);
+  p = fma(p, r, 1.0f / 6);
+  p = fma(p, r, 0.5f);
+  p = fma(p, r, 1.0f);
+  return fma(p, r, 1.0f);
+}
+
+// 2^k for an integer k in [-126, 127], from its exponent bits.
+MF_ALWAYS_INLINE float power_of_two(int32_t k) { return float_of(static_cast<uint32_t>(k + 127) << 23); }
+
 // exp(x) for x <= 0 (shifted logits, log-probabilities). Float: within 3 ulps of std::exp,
 // 0 below -87.34 (where exp leaves the normal floats), NaN kept; written without a libm call
 // (which keeps GCC from vectorizing the loop; inline for the same reason). The comparisons
@@ -47,20 +65,9 @@ MF_ALWAYS_INLINE T exp_nonpositive(T x) {
     return std::exp(x);
   } else {
     constexpr float kLowest = -87.33654f;  // exp(kLowest) is the least normal float
-    constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer, kept in the low bits
     const float clamped = x < kLowest ? kLowest : x;  // -inf too; NaN passes (the comparison is false)
-    // clamped = k ln2 + r with |r| <= ln2 / 2 (ln2 in two parts: k ln2 is exact), then
-    // exp(clamped) = 2^k exp(r), exp(r) by its Taylor polynomial of degree 6.
-    const float rounded = fma(clamped, 1.44269504088896341f, kRound);
-    const float k = rounded - kRound;
-    const float r = fma(k, -1.428606765330187e-06f, fma(k, -0.693145751953125f, clamped));
-    float p = fma(r, 1.0f / 720, 1.0f / 120);
-    p = fma(p, r, 1.0f / 24);
-    p = fma(p, r, 1.0f / 6);
-    p = fma(p, r, 0.5f);
-    p = fma(p, r, 1.0f);
-    p = fma(p, r, 1.0f);
-    const float e = p * float_of((bits_of(rounded) - bits_of(kRound) + 127u) << 23);
+    float k;
+    const float e = exp_reduced(clamped, &k) * power_of_two(static_cast<int32_t>(k));
     return x < kLowest ? 0.0f : e;
   }
 }
@@ -76,21 +83,13 @@ MF_ALWAYS_INLINE T exp(T x) {
   } else {
     constexpr float kHighest = 88.72283935546875f;  // above it exp overflows
     constexpr float kLowest = -103.97208404541016f;  // below it exp rounds to 0
-    constexpr float kRound = 12582912.0f;
     float clamped = x < kLowest ? kLowest : x;  // NaN passes both comparisons
     clamped = clamped > kHighest ? kHighest : clamped;
-    const float k = fma(clamped, 1.44269504088896341f, kRound) - kRound;
-    const float r = fma(k, -1.428606765330187e-06f, fma(k, -0.693145751953125f, clamped));
-    float p = fma(r, 1.0f / 720, 1.0f / 120);
-    p = fma(p, r, 1.0f / 24);
-    p = fma(p, r, 1.0f / 6);
-    p = fma(p, r, 0.5f);
-    p = fma(p, r, 1.0f);
-    p = fma(p, r, 1.0f);
+    float k;
+    const float p = exp_reduced(clamped, &k);
     // k in [-150, 128]: 2^half and 2^(k - half) are both normal floats.
     const int32_t whole = static_cast<int32_t>(k), half = whole / 2;
-    const float e = p * float_of(static_cast<uint32_t>(half + 127) << 23) *
-                    float_of(static_cast<uint32_t>(whole - half + 127) << 23);
+    const float e = p * power_of_two(half) * power_of_two(whole - half);
     return x > kHighest ? std::numeric_limits<float>::infinity() : (x < kLowest ? 0.0f : e);
   }
 }
