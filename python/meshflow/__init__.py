@@ -23,6 +23,20 @@ def _share_the_host_s_cores():
 
 _share_the_host_s_cores()
 
+
+def _whole_lines_under_mpirun():
+    """A rank's stdout and stderr write each line at once: mpirun merges every rank's output,
+    and an unbuffered stream (PYTHONUNBUFFERED, python -u) writes a print's text and its newline
+    apart, so another rank's line could land between them. Still flushed at every newline."""
+    if _os.environ.get("OMPI_COMM_WORLD_SIZE") is None:
+        return
+    for stream in (_sys.stdout, _sys.stderr):
+        if getattr(stream, "write_through", False) and hasattr(stream, "reconfigure"):
+            stream.reconfigure(line_buffering=True, write_through=False)
+
+
+_whole_lines_under_mpirun()
+
 from . import _C  # noqa: E402
 from ._C import OpError, OpIndexError  # noqa: F401  (an op's errors: RuntimeError and ValueError)
 from ._C import OutOfMemoryError  # noqa: F401  (torch.OutOfMemoryError, a RuntimeError)

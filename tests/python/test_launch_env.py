@@ -55,3 +55,18 @@ def test_torchrun_s_one_node_options_and_a_module(tmp_path):
     assert code == 0, out
     for rank in (0, 1):
         assert f"rank {rank} port 29611 args ['--lr', '0.1'] main __main__" in out, out
+
+
+def test_ranks_print_whole_lines_even_unbuffered(tmp_path):
+    # Under PYTHONUNBUFFERED a print wrote its text and its newline apart, and mpirun merged
+    # another rank's line in between ("rank 0 read 1.5rank 1 read 2.5"): each rank's streams
+    # now write a line at once, still flushed at every newline.
+    code, out = launch_script(tmp_path, """
+        import sys
+        import meshflow as mf
+        streams = [(s.line_buffering, s.write_through) for s in (sys.stdout, sys.stderr)]
+        print(f"rank {mf.env.get_rank()} streams {streams}", flush=True)
+    """, PYTHONUNBUFFERED="1")
+    assert code == 0, out
+    for rank in (0, 1):
+        assert f"rank {rank} streams [(True, False), (True, False)]" in out, out
