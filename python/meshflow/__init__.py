@@ -37,6 +37,20 @@ def _whole_lines_under_mpirun():
 
 _whole_lines_under_mpirun()
 
+
+def _torchrun_variables_under_mpirun():
+    """A rank started by mpirun itself (not by meshflow.launch, which sets them before the
+    script starts) finds torchrun's RANK, WORLD_SIZE, LOCAL_RANK and LOCAL_WORLD_SIZE once it
+    imports meshflow, for scripts that read them after their imports; mpirun's values win
+    over any left in the environment, as the launcher's do."""
+    for name, mpi in (("RANK", "OMPI_COMM_WORLD_RANK"), ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE"),
+                      ("LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK"), ("LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE")):
+        if mpi in _os.environ:
+            _os.environ[name] = _os.environ[mpi]
+
+
+_torchrun_variables_under_mpirun()
+
 from . import _C  # noqa: E402
 from ._C import OpError, OpIndexError  # noqa: F401  (an op's errors: RuntimeError and ValueError)
 from ._C import OutOfMemoryError  # noqa: F401  (torch.OutOfMemoryError, a RuntimeError)

@@ -428,6 +428,20 @@ def _held_whole(state):
     return _moved(state, lambda t: t.to_local() if t.is_global else t)
 
 
+def _all_local(state):
+    """Whether `state` holds tensors and plain values only, none of them global. In a job of
+    several ranks such a state is each rank's own values, which a collective save could only
+    keep rank 0's of: it is one file that the calling rank writes alone, whatever the path, as
+    torch.save (DDP's tutorial saves to "model.checkpoint" under `if rank == 0:`). Other
+    objects go to a .pt path only, as before."""
+    tensors = []
+    try:
+        _encode(state, (), tensors)
+    except TypeError:
+        return False
+    return not any(t.is_global for _, t in tensors)
+
+
 def _save_one_file(state, path):
     """`state` into the file `path`, replaced whole (several ranks saving the same state to one
     path each replace it with a complete file)."""
@@ -453,7 +467,9 @@ def save(state, path, format=None, metadata=None):
     every rank (a data-parallel model's): one file of the values the calling rank holds, which
     it writes alone, not collective (DDP's `if rank == 0: save(model.state_dict(), "model.pt")`).
     A state with split or partial tensors, or tensors on some ranks only, saved to such a path
-    is a collective save into a directory of that name, as any other path.
+    is a collective save into a directory of that name, as any other path. In a job of
+    several ranks a state without global tensors is that one file whatever the path (each
+    rank's own values; the calling rank writes them alone).
     Those one-file forms also take other objects (torch.save(model) of a whole module): they
     are pickled, and load() restores them only with weights_only=False, as torch.load.
 
@@ -479,7 +495,7 @@ def save(state, path, format=None, metadata=None):
         held = _held_whole(state)  # a data-parallel state: the values this rank holds, as a .pt path's
         return _save_to_file(state if held is None else held, path)
     path = os.fspath(path)
-    if path.endswith(TORCH_FILE_SUFFIXES):
+    if path.endswith(TORCH_FILE_SUFFIXES) or env.get_world_size() > 1 and _all_local(state):
         held = _held_whole(state)
         if held is not None:
             return _save_one_file(held, path)

@@ -2,7 +2,7 @@
 feature_alpha_dropout, lp_pool1d / lp_pool2d, max_unpool1d / max_unpool2d, pad's 'circular'
 mode, gumbel_softmax, pdist, affine_grid and grid_sample (4-d), each as torch defines it.
 
-All are compositions of existing ops (index_select / index_add / scatter at index vectors
+All are compositions of existing ops (index_select / scatter at index vectors
 computed on the host from offsets or shapes, elementwise ops, reductions, the pools), so their
 gradients are those ops'. The bags' offsets are read on the host (they decide the shapes)."""
 import numbers
@@ -11,7 +11,7 @@ import numpy as _np
 
 from .._ops_creation import rand_like, zeros
 from .._ops_elementwise import where
-from .._ops_index import _placed_like, index_add, index_select
+from .._ops_index import _placed_like, index_select
 from .._ops_math import fmod
 from .._ops_shape import cat, stack
 from .._ops_surface import triu_indices
@@ -19,18 +19,22 @@ from .._tensor import Tensor, tensor
 
 
 def _host_ints(t, what):
+    """t's logical value on the host (a global one's is read on every rank, as the shapes it
+    decides must be the same everywhere)."""
     if not isinstance(t, Tensor) or t.dtype.name not in ("int32", "int64"):
         raise TypeError(f"embedding_bag: {what} must be an int32 or int64 tensor")
-    return (t.to_local() if t.is_global else t).cpu().numpy().astype(_np.int64)
+    return t.numpy().astype(_np.int64) if t.is_global else t.cpu().numpy().astype(_np.int64)
 
 
-def _bags(input, offsets, include_last_offset):
-    """(flat indices, the bag of each, the number of bags) of embedding_bag's input."""
+def _padded_bags(input, offsets, include_last_offset):
+    """embedding_bag's bags as rows: (positions [bags, longest] into input's flat indices, or
+    None for 2-d input, whose rows are the bags already; which slots hold an index, a host
+    bool array or None when all do). Padding slots point at index 0 and are left out by the
+    mask."""
     if input.ndim == 2:
         if offsets is not None:
             raise ValueError("embedding_bag: offsets has to be None if input is 2D")
-        n, length = input.shape
-        return input.reshape(-1), _np.repeat(_np.arange(n), length), n
+        return None, None
     if input.ndim != 1:
         raise ValueError(f"embedding_bag: input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
     if offsets is None:
@@ -41,10 +45,11 @@ def _bags(input, offsets, include_last_offset):
         raise ValueError(f"embedding_bag: offsets {starts.tolist()} must start at 0, not decrease and stay within the "
                          f"input's {total} indices")
     bounds = _np.r_[starts, total] if not include_last_offset else starts
-    count = len(bounds) - 1
     lengths = _np.diff(bounds)
-    bag_of = _np.repeat(_np.arange(count), lengths)
-    return input[:bounds[-1]] if bounds[-1] != total else input, bag_of, count
+    longest = int(lengths.max()) if lengths.size else 0
+    rank = _np.arange(longest)
+    valid = rank < lengths[:, None]
+    return _np.where(valid, bounds[:-1, None] + rank, 0), valid
 
 
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
@@ -52,7 +57,13 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     """torch's embedding_bag: each bag's rows of `weight` reduced by `mode` ('sum', 'mean',
     'max'); bags are input's rows (2-d input) or the runs of 1-d input starting at `offsets`.
     per_sample_weights (mode 'sum') scale each row; indices equal to padding_idx are left out
-    (an empty bag gives zeros)."""
+    (an empty bag gives zeros).
+
+    One composition for local and global tensors alike: the bags laid out as rows of
+    [bags, longest] indices (1-d input gathered at positions from the host's offsets), their
+    embeddings looked up, the slots past a bag's end or at padding_idx masked, then reduced
+    along the row. So every op has its SBP signatures: the bags split on the batch, the
+    weight split on the vocabulary (partial sums) or on the columns give one device's values."""
     from .functional import embedding
     if mode not in ("sum", "mean", "max"):
         raise ValueError(f"embedding_bag: mode has to be one of sum, mean or max, got {mode!r}")
@@ -61,46 +72,39 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
                                   f"supported for mode='sum' (got mode='{mode}')")
     if scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding_bag: scale_grad_by_freq and sparse gradients are not supported")
-    flat, bag_of, count = _bags(input, offsets, include_last_offset)
+    if not isinstance(input, Tensor) or input.dtype.name not in ("int32", "int64"):
+        raise TypeError("embedding_bag: input must be an int32 or int64 tensor")
+    positions, valid = _padded_bags(input, offsets, include_last_offset)
     if per_sample_weights is not None and tuple(per_sample_weights.shape) != tuple(input.shape):
         raise ValueError(f"embedding_bag: per_sample_weights has shape {tuple(per_sample_weights.shape)}; expected "
                          f"input's {tuple(input.shape)}")
-    keep = _np.ones(bag_of.size, bool)
+    if positions is not None:
+        count = positions.shape[0]
+        if positions.size == 0 or input.shape[0] == 0:
+            return weight.new_zeros((count, weight.shape[1]))
+        at = _placed_like(input, tensor(positions.reshape(-1), dtype="int64"))
+        input = index_select(input, 0, at).reshape(positions.shape)
+        if per_sample_weights is not None:
+            per_sample_weights = index_select(per_sample_weights, 0, at).reshape(positions.shape)
+    elif input.shape[1] == 0:
+        return weight.new_zeros((input.shape[0], weight.shape[1]))
+    keep = None if valid is None else _placed_like(input, tensor(valid))
     if padding_idx is not None:
-        padding_idx = padding_idx % weight.shape[0]
-        keep = _host_ints(flat, "input") != padding_idx
-    place = (lambda a: tensor(a, dtype="int64", device=weight.device)) if not weight.is_global else None
-    if place is None:
-        raise NotImplementedError("embedding_bag: global tensors are not supported")
-    kept = place(_np.flatnonzero(keep))
-    rows = embedding(index_select(flat, 0, kept), weight, max_norm=max_norm, norm_type=norm_type)
+        kept = input != padding_idx % weight.shape[0]
+        keep = kept if keep is None else keep & kept
+    rows = embedding(input, weight, max_norm=max_norm, norm_type=norm_type)
     if per_sample_weights is not None:
-        rows = rows * index_select(per_sample_weights.reshape(-1), 0, kept).unsqueeze(1)
-    bags = bag_of[keep]
-    dim = weight.shape[1]
+        rows = rows * per_sample_weights.unsqueeze(-1)
+    if keep is None:  # every slot holds an index
+        return rows.max(1).values if mode == "max" else rows.sum(1) if mode == "sum" else rows.mean(1)
+    outside = ~keep.unsqueeze(-1)
     if mode == "max":
-        return _bag_max(rows, bags, count, dim, place)
-    out = index_add(zeros(count, dim, dtype=weight.dtype, device=weight.device), 0, place(bags), rows)
+        # max (not amax): at a tie the gradient goes to the bag's first row alone, as torch's
+        return where(keep.any(1).unsqueeze(1), rows.masked_fill(outside, float("-inf")).max(1).values, 0.0)
+    out = rows.masked_fill(outside, 0.0).sum(1)
     if mode == "mean":
-        sizes = _np.maximum(_np.bincount(bags, minlength=count), 1)
-        out = out / tensor(sizes.astype(_np.float64), dtype=weight.dtype, device=weight.device).unsqueeze(1)
+        out = out / keep.sum(1).clamp(min=1).unsqueeze(1).to(out.dtype)
     return out
-
-
-def _bag_max(rows, bags, count, dim, place):
-    """The elementwise max of each bag's rows (zeros for an empty bag): rows laid out as
-    [bags, longest bag] with -inf filling, then amax."""
-    sizes = _np.bincount(bags, minlength=count)
-    longest = int(sizes.max()) if sizes.size else 0
-    slots = _np.full((count, max(longest, 1)), rows.shape[0], _np.int64)  # the -inf row
-    order = _np.argsort(bags, kind="stable")
-    rank = _np.arange(bags.size) - _np.repeat(_np.r_[0, _np.cumsum(sizes)[:-1]], sizes)
-    slots[bags[order], rank] = order
-    padded = cat([rows, zeros(1, dim, dtype=rows.dtype, device=rows.device) - float("inf")], 0)
-    # max (not amax): at a tie the gradient goes to the bag's first row alone, as torch's
-    out = index_select(padded, 0, place(slots.reshape(-1))).reshape(count, -1, dim).max(1).values
-    empty = place((sizes == 0).astype(_np.int64)).to("bool").unsqueeze(1)
-    return where(empty, 0.0, out)
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):

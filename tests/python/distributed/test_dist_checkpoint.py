@@ -231,7 +231,7 @@ def test_errors_raise_on_every_rank(path):
         mf.load(path + "-nowhere")
     with pytest.raises(ValueError, match=r"\[save\] .* is a ndarray; expected a meshflow.Tensor"):
         mf.save({"w": np.zeros(2)}, path)
-    mf.save({"w": mf.tensor(np.zeros(2))}, path)
+    mf.save({"w": mf.tensor(np.zeros(2), placement=placement_of("1"), sbp=B)}, path)  # collective: on rank 0 only
     with pytest.raises(ValueError, match=r"\[load\] sbp \(S\(1\),\) for 'w' does not fit a tensor of 1 dims"):
         mf.load(path, placement=placement_of("1"), sbp=S(1))
     # The job is still in step after the errors.
