@@ -857,3 +857,169 @@ def test_a_global_checkpoint_saved_by_every_rank_loads_on_every_rank_into_a_one_
     assert_states_close(states(alone), want, rtol=0, atol=0)
     momentum = checkpoint["optimizer_state_dict"]["state"][0]["momentum_buffer"]
     assert not momentum.is_global and tuple(momentum.shape) == (10, 10)
+
+
+class PaddedEncoder(nn.Module):
+    """A Transformer encoder classifier: the key padding mask from the ids, a causal mask from
+    generate_square_subsequent_mask, positions from arange, a constant from as_tensor."""
+
+    def __init__(self, vocab=15, dim=8, pad=0):
+        super().__init__()
+        self.pad = pad
+        self.emb, self.pos = nn.Embedding(vocab, dim, padding_idx=pad), nn.Embedding(6, dim)
+        layer = nn.TransformerEncoderLayer(dim, nhead=2, dim_feedforward=16, dropout=0.1, batch_first=True)
+        self.encoder, self.fc = nn.TransformerEncoder(layer, num_layers=2), nn.Linear(dim, 3)
+
+    def forward(self, ids):
+        t = ids.size(1)
+        h = self.emb(ids) + self.pos(mf.arange(t, device=ids.device)) * mf.as_tensor(np.float32(0.5))
+        h = self.encoder(h, mask=nn.Transformer.generate_square_subsequent_mask(t), src_key_padding_mask=ids == self.pad)
+        keep = (ids != self.pad).unsqueeze(-1).float()
+        return self.fc((h * keep).sum(1) / keep.sum(1).clamp(min=1.0))
+
+
+def test_a_transformer_encoder_with_masks_made_from_the_ids_and_dropout_equals_one_device(world):
+    rng = np.random.default_rng(23)
+    data = []
+    for _ in range(2):
+        ids = rng.integers(1, 15, (2 * world + 1, 6))
+        ids[:, 4:] = 0  # padded tails; position 0 always holds a token
+        data.append((ids, rng.integers(0, 3, 2 * world + 1)))
+
+    def program(model, to):
+        # SGD: the keys' bias has a gradient of rounding noise only (softmax ignores a shift of
+        # every key), which Adam would scale up to steps of lr
+        opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        losses = []
+        for ids, y in data:
+            opt.zero_grad()
+            loss = F.cross_entropy(model(to(ids)), to(y), label_smoothing=0.1)
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        model.eval()
+        with mf.no_grad():
+            losses.append(model(to(data[0][0])).sum().item())
+        return losses, states(model)
+
+    mf.manual_seed(23)
+    want = program(PaddedEncoder(), mf.tensor)
+    mf.manual_seed(23)
+    got = program(PaddedEncoder().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+class CheckpointedMlp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList(nn.Sequential(nn.Linear(6, 6), nn.GELU(), nn.Dropout(0.2)) for _ in range(3))
+        self.out = nn.Linear(6, 2)
+
+    def forward(self, x):
+        from meshflow.utils.checkpoint import checkpoint
+        for block in self.blocks:
+            x = x + checkpoint(block, x, use_reentrant=False)
+        return self.out(x)
+
+
+def test_activation_checkpointing_with_dropout_under_tensor_and_data_parallelism_equals_one_device(world):
+    rng = np.random.default_rng(24)
+    data = [(rng.standard_normal((2 * world, 6)).astype(np.float32), rng.integers(0, 2, 2 * world)) for _ in range(2)]
+    layout = {f"blocks.{i}.0.weight": S(0) for i in range(3)}
+    layout.update({f"blocks.{i}.0.bias": S(0) for i in range(3)})
+
+    def program(model, to):
+        opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, nesterov=True)
+        losses = []
+        for x, y in data:
+            opt.zero_grad()
+            loss = F.cross_entropy(model(to(x)), to(y))
+            loss.backward()
+            nn.utils.clip_grad_value_(model.parameters(), 0.05)
+            opt.step()
+            losses.append(loss.item())
+        return losses, states(model)
+
+    mf.manual_seed(24)
+    want = program(CheckpointedMlp(), mf.tensor)
+    mf.manual_seed(24)
+    got = program(CheckpointedMlp().to_global(everyone(), lambda name, _: layout.get(name, B)), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+def test_a_warmup_written_into_param_groups_and_a_frozen_layer_on_a_global_model_equal_one_device(world):
+    rng = np.random.default_rng(25)
+    data = [(rng.standard_normal((2 * world, 10)).astype(np.float32), rng.standard_normal((2 * world, 5)).astype(np.float32))
+            for _ in range(4)]
+
+    def program(model, to):
+        for p in model.net1.parameters():
+            p.requires_grad_(False)
+        opt = mf.optim.Adam([{"params": model.net2.parameters(), "lr": 0.0}], betas=(0.8, 0.9))
+        for step, (x, y) in enumerate(data):
+            for group in opt.param_groups:
+                group["lr"] = 0.05 * min(1.0, (step + 1) / 2)
+            opt.zero_grad(set_to_none=True)
+            F.smooth_l1_loss(model(to(x)), to(y), beta=0.5).backward()
+            assert model.net1.weight.grad is None
+            opt.step()
+        return states(model)
+
+    mf.manual_seed(25)
+    want = program(ToyModel(), mf.tensor)
+    mf.manual_seed(25)
+    assert_states_close(program(ToyModel().to_global(everyone(), B), split_rows), want)
+
+
+def test_a_data_parallel_model_saved_on_rank_0_as_a_pt_file_reloads_into_the_global_model_on_every_rank(pg, shared_dir):
+    path = os.path.join(shared_dir, "best.pth")
+    mf.manual_seed(26)
+    model = ToyModel().to_global(everyone(), B)
+    opt = mf.optim.SGD(model.parameters(), lr=0.5)
+    x = split_rows(np.ones((2 * WORLD, 10), np.float32))
+    F.mse_loss(model(x), mf.zeros(2 * WORLD, 5)).backward()
+    opt.step()
+    best = model(x).sum().item()  # read on every rank
+    if RANK == 0:
+        print(f"saving best {best:.4f}")
+        mf.save({"state_dict": model.state_dict(), "best": best}, path)
+    dist.barrier()
+    opt.zero_grad()
+    F.mse_loss(model(x), mf.zeros(2 * WORLD, 5)).backward()
+    opt.step()
+    ckpt = mf.load(path, map_location="cpu")
+    model.load_state_dict(ckpt["state_dict"])
+    assert model.net1.weight.is_global and model.net1.weight.sbp == (B,)
+    assert model(x).sum().item() == pytest.approx(best, rel=1e-6) and ckpt["best"] == best
+    dist.barrier()
+
+
+def test_reduce_and_broadcast_of_parameters_as_a_hand_written_data_parallel_loop_equals_one_process(pg):
+    rng = np.random.default_rng(27)
+    x, y = rng.standard_normal((2, 3 * WORLD, 10)).astype(np.float32), rng.integers(0, 5, (2, 3 * WORLD))
+    mf.manual_seed(27 + RANK)  # different starts: rank 0's weights are broadcast
+    model = ToyModel()
+    for p in model.parameters():
+        dist.broadcast(p.data, src=0)
+    mf.manual_seed(27)
+    alone = ToyModel()
+    assert_states_close(states(model), states(alone), rtol=0, atol=0)
+    opt, alone_opt = mf.optim.SGD(model.parameters(), lr=0.2), mf.optim.SGD(alone.parameters(), lr=0.2)
+    for step in range(2):
+        opt.zero_grad()
+        F.cross_entropy(model(mf.tensor(x[step, 3 * RANK:3 * RANK + 3])), mf.tensor(y[step, 3 * RANK:3 * RANK + 3])).backward()
+        for p in model.parameters():
+            dist.reduce(p.grad, dst=0, op=dist.ReduceOp.SUM)
+            if RANK == 0:
+                p.grad.div_(WORLD)
+            dist.broadcast(p.grad, src=0)
+        opt.step()
+        alone_opt.zero_grad()
+        F.cross_entropy(alone(mf.tensor(x[step])), mf.tensor(y[step])).backward()
+        alone_opt.step()
+    assert_states_close(states(model), states(alone))
+    sizes = [mf.zeros(1) for _ in range(WORLD)]
+    dist.all_gather(sizes, mf.tensor([float(RANK + 1)]))
+    assert [s.item() for s in sizes] == [float(r + 1) for r in range(WORLD)]
