@@ -1023,3 +1023,143 @@ def test_reduce_and_broadcast_of_parameters_as_a_hand_written_data_parallel_loop
     sizes = [mf.zeros(1) for _ in range(WORLD)]
     dist.all_gather(sizes, mf.tensor([float(RANK + 1)]))
     assert [s.item() for s in sizes] == [float(r + 1) for r in range(WORLD)]
+
+
+def test_evaluation_metrics_of_global_logits_equal_one_device(world):
+    # What an evaluation loop computes: top-k accuracy, a confusion matrix from bincount, a
+    # class-weighted loss with weights made locally, one_hot targets, gathered scores, the
+    # gradient norm's finiteness, under inference_mode.
+    rng = np.random.default_rng(28)
+    x, y = rng.standard_normal((3 * world + 1, 10)).astype(np.float32), rng.integers(0, 5, 3 * world + 1)
+
+    def program(model, to):
+        loss = F.cross_entropy(model(to(x)), to(y), weight=mf.tensor([1.0, 2.0, 0.5, 1.0, 1.5]))
+        loss.backward()
+        norm = nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        out = {"loss": loss.item(), "finite": bool(mf.isfinite(norm).item())}
+        with mf.inference_mode():
+            logits = model(to(x))
+            target = to(y)
+            top3 = logits.topk(3, dim=1).indices
+            out["top3"] = (top3 == target.unsqueeze(1)).any(dim=1).float().mean().item()
+            pred = logits.argmax(1)
+            out["confusion"] = mf.bincount(target * 5 + pred, minlength=25).reshape(5, 5).tolist()
+            out["picked"] = logits.gather(1, target.unsqueeze(1)).squeeze(1).sum().item()
+            out["one_hot"] = (F.one_hot(target, 5).float() * logits.softmax(-1)).sum().item()
+            out["probs"] = F.softmax(logits, dim=-1).max(dim=1).values.mean().item()
+        return out
+
+    mf.manual_seed(28)
+    want = program(ToyModel(), mf.tensor)
+    mf.manual_seed(28)
+    got = program(ToyModel().to_global(everyone(), B), split_rows)
+    assert got["confusion"] == want["confusion"] and got["finite"] == want["finite"]
+    for key in ("loss", "top3", "picked", "one_hot", "probs"):
+        assert got[key] == pytest.approx(want[key], rel=1e-5), key
+
+
+class GraphStep(nn.Graph):
+    def __init__(self, model, opt):
+        super().__init__()
+        self.model = model
+        self.add_optimizer(opt)
+
+    def build(self, x, y):
+        loss = F.mse_loss(self.model(x), y)
+        loss.backward()
+        return loss
+
+
+def test_a_graph_step_fed_by_a_default_distributed_sampler_equals_one_process_on_the_concatenated_batches(world):
+    # DistributedSampler() takes the job's rank and world; each rank's batch becomes its part
+    # of the global batch (to_global with split(0)); the last batches are short.
+    rng = np.random.default_rng(29)
+    x = rng.standard_normal((5 * world + 1, 10)).astype(np.float32)
+    data = TensorDataset(mf.tensor(x), mf.tensor(np.tanh(x[:, :5]).astype(np.float32)))
+
+    def loader(r):
+        sampler = DistributedSampler(data, num_replicas=world, rank=r, seed=1)
+        sampler.set_epoch(1)
+        return DataLoader(data, batch_size=2, sampler=sampler)
+
+    assert list(DistributedSampler(data, seed=1)) == list(DistributedSampler(data, num_replicas=world, rank=RANK, seed=1))
+    mf.manual_seed(29)
+    model = ToyModel().to_global(everyone(), B)
+    step = GraphStep(model, mf.optim.Adam(model.parameters(), lr=0.01))
+    got = [step(xb.to_global(everyone(), S(0)), yb.to_global(everyone(), S(0))).item() for xb, yb in loader(RANK)]
+    mf.manual_seed(29)
+    alone = ToyModel()
+    opt = mf.optim.Adam(alone.parameters(), lr=0.01)
+    want = []
+    for parts in zip(*(loader(r) for r in range(world))):
+        opt.zero_grad()
+        loss = F.mse_loss(alone(mf.cat([p[0] for p in parts])), mf.cat([p[1] for p in parts]))
+        loss.backward()
+        opt.step()
+        want.append(loss.item())
+    np.testing.assert_allclose(got, want, rtol=1e-5)
+    assert_states_close(states(model), states(alone))
+
+
+def test_an_eager_two_stage_pipeline_moving_the_activation_between_placements_equals_one_device(world):
+    rng = np.random.default_rng(30)
+    data = [(rng.standard_normal((4, 6)).astype(np.float32), rng.integers(0, 3, 4)) for _ in range(2)]
+    first, last = mf.placement("cpu", ranks=[0]), mf.placement("cpu", ranks=[world - 1])
+
+    def program(model, to_first, to_last):
+        opt = mf.optim.Adam(model.parameters(), lr=0.05)
+        losses = []
+        for x, y in data:
+            opt.zero_grad()
+            loss = F.cross_entropy(model(to_first(x)), to_last(y))
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())  # every rank reads it, stage or not
+        return losses, states(model)
+
+    mf.manual_seed(30)
+    want = program(TwoStages(), mf.tensor, mf.tensor)
+    mf.manual_seed(30)
+    model = TwoStages()
+    model.first.to_global(first, B)
+    model.second.to_global(last, B)
+    got = program(model, lambda a: mf.tensor(a, placement=first, sbp=B), lambda a: mf.tensor(a, placement=last, sbp=B))
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+class PackedLstm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb, self.lstm, self.fc = nn.Embedding(12, 6, padding_idx=0), nn.LSTM(6, 8, batch_first=True), nn.Linear(8, 3)
+
+    def forward(self, ids, lengths):
+        packed = nn.utils.rnn.pack_padded_sequence(self.emb(ids), lengths, batch_first=True, enforce_sorted=False)
+        _, (h, _) = self.lstm(packed)
+        return self.fc(h[-1])
+
+
+def test_a_packed_lstm_on_a_split_batch_with_lengths_on_the_host_equals_one_device(world):
+    rng = np.random.default_rng(31)
+    n = 2 * world + 1
+    lengths = rng.integers(1, 6, n)
+    ids = np.where(np.arange(5) < lengths[:, None], rng.integers(1, 12, (n, 5)), 0)
+    y = rng.integers(0, 3, n)
+
+    def program(model, to):
+        opt = mf.optim.SGD(model.parameters(), lr=0.1)
+        losses = []
+        for _ in range(2):
+            opt.zero_grad()
+            loss = F.cross_entropy(model(to(ids), mf.tensor(lengths)), to(y))  # lengths: a CPU tensor, as torch wants
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        return losses, states(model)
+
+    mf.manual_seed(31)
+    want = program(PackedLstm(), mf.tensor)
+    mf.manual_seed(31)
+    got = program(PackedLstm().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
