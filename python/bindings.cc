@@ -797,9 +797,16 @@ void bind_runtime(py::module_& m) {
   m.def("launch_blocking", &vm::blocking);
   m.def("set_launch_blocking", &vm::set_blocking, py::arg("on"), release());
   // Every rank passes its error ("" for none); all raise the first one together. Also a
-  // barrier over the world.
+  // barrier over the world. Ranks in calls of different names (one in a torch.distributed
+  // collective under `if rank == 0:`, another in a barrier) raise together naming each
+  // rank's call: the call's hash is its name's (FNV-1a, the same on every rank).
   m.def(
-      "agree", [](const std::string& error, const std::string& call) { comm::agree(error, 0, call); },
+      "agree",
+      [](const std::string& error, const std::string& call) {
+        uint64_t hash = 14695981039346656037ull;
+        for (unsigned char c : call) hash = (hash ^ c) * 1099511628211ull;
+        comm::agree(error, hash, call);
+      },
       py::arg("error"), py::arg("call"), release());
 }
 

@@ -157,9 +157,16 @@ def _done(async_op, *tensors):
 
 def _members(group, call):  # noqa: A002
     """The group of `call`, and whether this rank is in it (if not it joins the collective but
-    its tensors are left as they are)."""
+    its tensors are left as they are). The ranks first agree that they make the same call:
+    one made under `if rank == 0:` while the others wait in another (a barrier) raises on
+    every rank at once, naming each rank's call, instead of in the conversions inside."""
     g = _group(group, call)
+    _agree_on_call(call)
     return g, (g.rank() >= 0)
+
+
+def _agree_on_call(call):
+    _C.agree("", call if " " in call else f"meshflow.distributed.{call}")
 
 
 def _local(tensor, call):
@@ -372,6 +379,7 @@ class _P2PWork(_Work):
 def barrier(group=None, async_op=False, device_ids=None):  # noqa: A002
     """Returns once every rank has called it."""
     from .. import ones
+    _members(group, "barrier")
     flag = ones(1)
     all_reduce(flag, group=group)
     flag.numpy()

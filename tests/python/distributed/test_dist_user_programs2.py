@@ -292,6 +292,44 @@ def test_torchrun_variables_are_in_every_rank_s_environment_and_shard_the_data(p
     np.testing.assert_allclose(model(part).sum().item(), alone(mf.tensor(x)).sum().item(), rtol=1e-5)
 
 
+@pytest.mark.skipif(WORLD < 2, reason="a call made by rank 0 alone")
+def test_a_collective_made_by_rank_0_alone_raises_on_every_rank_naming_each_rank_s_call(pg):
+    with pytest.raises(ValueError) as caught:
+        if RANK == 0:
+            dist.broadcast(mf.ones(2), src=0)
+        else:
+            dist.barrier()
+    message = str(caught.value)
+    assert "rank 0 in meshflow.distributed.broadcast; rank 1 in meshflow.distributed.barrier" in message, message
+    assert "code that only some ranks run (if rank == 0:)" in message
+    t = mf.tensor([1.0])
+    dist.all_reduce(t)  # still in step
+    assert t.item() == WORLD
+
+
+@pytest.mark.skipif(WORLD < 2, reason="a forward made by rank 0 alone")
+def test_a_ddp_forward_that_copies_buffers_made_by_rank_0_alone_raises_naming_it_and_model_module_evaluates(pg):
+    # torch's DDP copies rank 0's buffers in the forward after a training one: a collective,
+    # which waits forever there when rank 0 alone evaluates through the wrapper.
+    mf.manual_seed(3)
+    model = DDP(nn.Sequential(nn.Linear(4, 6), nn.BatchNorm1d(6), nn.Linear(6, 2)))
+    model(mf.randn(4, 4) + RANK).sum().backward()
+    with pytest.raises(ValueError, match=r"rank 0 in DistributedDataParallel's forward, which copies rank 0's buffers "
+                                         r"to every rank \(evaluate model.module under `if rank == 0:`"):
+        if RANK == 0:
+            model.eval()
+            with mf.no_grad():
+                model(mf.ones(3, 4))
+        dist.barrier()
+    model.eval()
+    value = None
+    if RANK == 0:
+        with mf.no_grad():
+            value = model.module(mf.ones(3, 4)).sum().item()
+    dist.barrier()
+    assert dist.broadcast_object_list([value], src=0) is None
+
+
 # ---------------------------------------------------------------- global tensors
 
 

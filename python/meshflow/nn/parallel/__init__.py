@@ -49,6 +49,12 @@ def _unflat(flat, like):
     return out
 
 
+# What a rank is in when it runs a forward that copies rank 0's buffers (a collective),
+# named to the ranks when only some make it.
+BUFFER_COPY = ("DistributedDataParallel's forward, which copies rank 0's buffers to every rank (evaluate "
+               "model.module under `if rank == 0:`, or pass broadcast_buffers=False)")
+
+
 class DistributedDataParallel(Module):
     """`module` trained data-parallel over `process_group` (default: every rank), as torch's.
 
@@ -91,7 +97,8 @@ class DistributedDataParallel(Module):
     def forward(self, *inputs, **kwargs):
         from ... import is_grad_enabled
         syncing = is_grad_enabled() and self.require_backward_grad_sync
-        if self.require_forward_param_sync and self.broadcast_buffers:
+        if self.require_forward_param_sync and self.broadcast_buffers and any(True for _ in self.module.buffers()):
+            _dist._agree_on_call(BUFFER_COPY)
             self._broadcast_from_rank0(list(self.module.buffers()))
         self.require_forward_param_sync = syncing
         if syncing and not self._reduce_queued:
