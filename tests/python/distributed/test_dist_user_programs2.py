@@ -1201,3 +1201,129 @@ def test_a_packed_lstm_on_a_split_batch_with_lengths_on_the_host_equals_one_devi
     got = program(PackedLstm().to_global(everyone(), B), split_rows)
     np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
     assert_states_close(got[1], want[1])
+
+
+class MaskedLm(nn.Module):
+    """BERT's masked-LM step written for one GPU: the masks drawn in forward with rand,
+    bernoulli and randint on the ids' shape, labels set to -100 where not masked, an eye and
+    a linspace constant."""
+
+    def __init__(self, vocab=16, dim=8):
+        super().__init__()
+        self.emb, self.ln, self.head = nn.Embedding(vocab, dim), nn.LayerNorm(dim), nn.Linear(dim, vocab)
+        self.mix = nn.Parameter(mf.eye(dim) + mf.linspace(0, 0.1, dim))
+        self.vocab = vocab
+
+    def forward(self, ids):
+        masked = mf.rand(ids.shape) < 0.3
+        labels = ids.clone()
+        labels[~masked] = -100
+        replace = mf.bernoulli(mf.full(ids.shape, 0.8)).bool() & masked
+        inputs = ids.masked_fill(replace, 1)
+        swap = mf.bernoulli(mf.full(ids.shape, 0.5)).bool() & masked & ~replace
+        inputs = mf.where(swap, mf.randint(2, self.vocab, ids.shape), inputs)
+        logits = self.head(self.ln(self.emb(inputs) @ self.mix))
+        return F.cross_entropy(logits.view(-1, self.vocab), labels.view(-1))
+
+
+def test_masked_lm_masks_drawn_in_forward_on_a_split_batch_equal_one_device(world):
+    rng = np.random.default_rng(32)
+    data = [rng.integers(2, 16, (2 * world + 1, 6)) for _ in range(3)]
+
+    def program(model, to):
+        opt = mf.optim.AdamW(model.parameters(), lr=0.02)
+        losses = []
+        for ids in data:
+            opt.zero_grad()
+            loss = model(to(ids))
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        return losses, states(model)
+
+    mf.manual_seed(32)
+    want = program(MaskedLm(), mf.tensor)
+    mf.manual_seed(32)
+    got = program(MaskedLm().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+def test_an_ema_copy_made_with_deepcopy_and_averaged_model_of_a_tensor_parallel_model_equal_one_device(world):
+    import copy
+    from meshflow.optim.swa_utils import AveragedModel
+    rng = np.random.default_rng(33)
+    data = [(rng.standard_normal((4, 10)).astype(np.float32), rng.integers(0, 5, 4)) for _ in range(3)]
+
+    def program(model, to):
+        ema = copy.deepcopy(model)
+        for p in ema.parameters():
+            p.requires_grad_(False)
+        swa = AveragedModel(model)
+        opt = mf.optim.SGD(model.parameters(), lr=0.1)
+        scaler = mf.amp.GradScaler(enabled=False)
+        for x, y in data:
+            opt.zero_grad()
+            scaler.scale(F.cross_entropy(model(to(x)), to(y))).backward()
+            scaler.step(opt)
+            scaler.update()
+            with mf.no_grad():
+                for e, p in zip(ema.parameters(), model.parameters()):
+                    e.mul_(0.9).add_(p.detach(), alpha=0.1)
+            swa.update_parameters(model)
+        return states(ema), states(swa.module), ema(to(data[0][0])).numpy()
+
+    layout = lambda name, _: S(0) if name.startswith("net1.") else S(1) if name == "net2.weight" else B  # noqa: E731
+    mf.manual_seed(33)
+    want = program(ToyModel(), mf.tensor)
+    mf.manual_seed(33)
+    model = ToyModel().to_global(everyone(), layout)
+    got = program(model, replicated)
+    assert_states_close(got[0], want[0])
+    assert_states_close(got[1], want[1])
+    np.testing.assert_allclose(got[2], want[2], rtol=1e-5, atol=1e-6)
+
+
+class FunctionalNorm(nn.Module):
+    """Running statistics registered by hand and updated through F.batch_norm, beside a
+    converted SyncBatchNorm and a GroupNorm."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc, self.sync, self.group = nn.Linear(5, 6), nn.BatchNorm1d(6), nn.GroupNorm(2, 6)
+        self.register_buffer("mean", mf.zeros(6))
+        self.register_buffer("var", mf.ones(6))
+        self.head = nn.Linear(6, 2)
+
+    def forward(self, x):
+        h = F.batch_norm(self.fc(x), self.mean, self.var, training=self.training, momentum=0.2)
+        return self.head(F.relu(self.group(self.sync(h))))
+
+
+def test_a_graph_with_hand_registered_running_statistics_and_sync_batch_norm_equals_eager_one_device(world):
+    rng = np.random.default_rng(34)
+    data = [(rng.standard_normal((2 * world + 1, 5)).astype(np.float32), rng.integers(0, 2, 2 * world + 1))
+            for _ in range(3)]
+
+    def eager():
+        model = nn.SyncBatchNorm.convert_sync_batchnorm(FunctionalNorm())
+        # SGD: fc's bias, normalized away, has a gradient of rounding noise only, which Adam
+        # would scale up to steps of lr
+        opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        for x, y in data:
+            opt.zero_grad()
+            F.cross_entropy(model(mf.tensor(x)), mf.tensor(y)).backward()
+            opt.step()
+        model.eval()
+        return states(model), model(mf.tensor(data[0][0])).detach().numpy()
+
+    mf.manual_seed(34)
+    want = eager()
+    mf.manual_seed(34)
+    model = nn.SyncBatchNorm.convert_sync_batchnorm(FunctionalNorm()).to_global(everyone(), B)
+    step = BnStep(model, mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9))
+    for x, y in data:
+        step(split_rows(x), split_rows(y))
+    model.eval()
+    assert_states_close(states(model), want[0])
+    np.testing.assert_allclose(BnEval(model)(split_rows(data[0][0])).numpy(), want[1], rtol=1e-4, atol=1e-5)
