@@ -1327,3 +1327,52 @@ def test_a_graph_with_hand_registered_running_statistics_and_sync_batch_norm_equ
     model.eval()
     assert_states_close(states(model), want[0])
     np.testing.assert_allclose(BnEval(model)(split_rows(data[0][0])).numpy(), want[1], rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("layout", ["replicated", "vocab split"])
+def test_generation_with_top_k_sampling_and_multinomial_on_a_global_model_equals_one_device(world, layout):
+    # nanoGPT's generate(): crop the context, logits of the last position / temperature,
+    # top-k with a -inf fill, softmax, multinomial, cat; a randperm and a from_numpy constant
+    # made in the loop as well.
+    class Lm(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.block = CausalSelf()
+
+        def forward(self, idx):
+            return self.block(idx)
+
+    def generate(model, idx, steps=4, temperature=0.8, top_k=5):
+        for _ in range(steps):
+            cond = idx[:, -5:]
+            logits = model(cond)[:, -1, :] / temperature
+            v, _ = mf.topk(logits, min(top_k, logits.size(-1)))
+            logits[logits < v[:, [-1]]] = -float("Inf")
+            probs = F.softmax(logits, dim=-1)
+            nxt = mf.multinomial(probs, num_samples=1)
+            noise = mf.from_numpy(np.zeros((1, 1), np.int64)) + mf.randperm(3)[:1].view(1, 1) * 0
+            idx = mf.cat((idx, nxt + noise), dim=1)
+        return idx.tolist()
+
+    start = np.array([[1, 2], [3, 4]])
+    mf.manual_seed(35)
+    model = Lm()
+    want = generate(model, mf.tensor(start))
+    mf.manual_seed(35)
+    model = Lm().to_global(everyone(), lambda name, _: S(0) if layout == "vocab split" and name.endswith("head.weight") else B)
+    got = generate(model, replicated(start))
+    assert got == want
+
+
+class CausalSelf(nn.Module):
+    def __init__(self, vocab=11, dim=8):
+        super().__init__()
+        self.wte, self.wpe = nn.Embedding(vocab, dim), nn.Embedding(5, dim)
+        self.att, self.head = nn.MultiheadAttention(dim, 2, batch_first=True), nn.Linear(dim, vocab, bias=False)
+
+    def forward(self, idx):
+        t = idx.size(1)
+        h = self.wte(idx) + self.wpe(mf.arange(t))
+        mask = mf.triu(mf.ones(t, t, dtype=mf.bool), diagonal=1)
+        out, _ = self.att(h, h, h, attn_mask=mask, need_weights=False)
+        return self.head(h + out)

@@ -51,7 +51,7 @@ def _unflat(flat, like):
 
 # What a rank is in when it runs a forward that copies rank 0's buffers (a collective),
 # named to the ranks when only some make it.
-BUFFER_COPY = ("DistributedDataParallel's forward, which copies rank 0's buffers to every rank (evaluate "
+_BUFFER_COPY = ("DistributedDataParallel's forward, which copies rank 0's buffers to every rank (evaluate "
                "model.module under `if rank == 0:`, or pass broadcast_buffers=False)")
 
 
@@ -98,7 +98,7 @@ class DistributedDataParallel(Module):
         from ... import is_grad_enabled
         syncing = is_grad_enabled() and self.require_backward_grad_sync
         if self.require_forward_param_sync and self.broadcast_buffers and any(True for _ in self.module.buffers()):
-            _dist._agree_on_call(BUFFER_COPY)
+            _dist._agree_on_call(_BUFFER_COPY)
             self._broadcast_from_rank0(list(self.module.buffers()))
         self.require_forward_param_sync = syncing
         if syncing and not self._reduce_queued:
