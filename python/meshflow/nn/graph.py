@@ -28,11 +28,13 @@ Graph mode runs global tensors (placements and SBP). Random ops (rand, randn, dr
 draw new values at every call, the ones the eager step would draw at the same point.
 """
 import collections
+import itertools
 import linecache
 import sys
 import traceback
 
 from .. import _C
+from .. import sbp as _sbp
 from .._tensor import Tensor, _type_name
 from .modules import Module
 
@@ -184,12 +186,36 @@ class Graph:
         local inputs, parameters and optimizer state then run as global tensors of this rank
         alone, and the outputs come back local, as OneFlow's nn.Graph runs single-device code.
         A local input beside global ones on one placement is taken as broadcast there (each
-        rank's the same value: labels every rank made alike), as eager ops take it."""
+        rank's the same value: labels every rank made alike), as eager ops take it; so are
+        local inputs alone when the model's parameters are global (on one placement)."""
         if args and not any(isinstance(a, Tensor) and a.is_global for a in args):
             if all(isinstance(a, Tensor) for a in args):
+                placements = self._state_placements()
+                if placements:
+                    return self._run(self._locals_on_the_state_s_placement(args, placements), local=False)
                 outputs = self._run([Tensor(_C.as_global_here(a._impl)) for a in args], local=True)
                 return _map_outputs(outputs, lambda t: Tensor(_C.to_local(t._impl)))
         return self._run(self._locals_replicated(args), local=False)
+
+    def _state_placements(self):
+        """The distinct placements of the global parameters and buffers of the graph's modules."""
+        found = []
+        for _, module in self._modules():
+            for t in itertools.chain(module.parameters(), module.buffers()):
+                if t.is_global and t.placement not in found:
+                    found.append(t.placement)
+        return found
+
+    @staticmethod
+    def _locals_on_the_state_s_placement(args, placements):
+        """Local inputs to a graph of a global model: broadcast on its placement (each rank's the
+        same value: the batch every rank made alike), as an eager op takes a local beside a
+        global parameter."""
+        if len(placements) > 1:
+            raise ValueError(f"graph: local inputs to a model on several placements ({placements[0]}, "
+                             f"{placements[1]}, ...); expected them converted with to_global, each onto the "
+                             "placement of the stage that reads it")
+        return [a.to_global(placements[0], [_sbp.broadcast] * len(placements[0].hierarchy)) for a in args]
 
     @staticmethod
     def _locals_replicated(args):

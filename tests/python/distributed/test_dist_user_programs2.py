@@ -1376,3 +1376,50 @@ class CausalSelf(nn.Module):
         mask = mf.triu(mf.ones(t, t, dtype=mf.bool), diagonal=1)
         out, _ = self.att(h, h, h, attn_mask=mask, need_weights=False)
         return self.head(h + out)
+
+
+@pytest.mark.parametrize("layout", ["replicated", "tensor parallel"])
+def test_a_graph_of_a_global_model_called_with_local_batches_takes_them_as_broadcast_as_eager(world, layout):
+    # Every rank made the same whole batch as local tensors (a program that placed only its
+    # model): the graph takes them as broadcast on the model's placement, as eager ops do; it
+    # ran them as tensors of each rank alone before, beside parameters on every rank.
+    rng = np.random.default_rng(36)
+    data = [(rng.standard_normal((5, 5)).astype(np.float32), rng.integers(0, 2, 5)) for _ in range(3)]
+    split = {"body.0.weight": S(0), "body.0.bias": S(0), "body.3.weight": S(1)} if layout != "replicated" else {}
+
+    def program(model, step):
+        losses = [step(mf.tensor(x), mf.tensor(y)).item() for x, y in data]
+        model.eval()
+        losses.append(model(mf.tensor(data[0][0])).sum().item())
+        return losses, states(model)
+
+    mf.manual_seed(36)
+    alone = BnNet()
+    opt = mf.optim.SGD(alone.parameters(), lr=0.1)
+
+    def eager_step(x, y):
+        opt.zero_grad()
+        loss = F.cross_entropy(alone(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    want = program(alone, eager_step)
+    mf.manual_seed(36)
+    model = BnNet().to_global(everyone(), lambda name, _: split.get(name, B))
+    got = program(model, BnStep(model, mf.optim.SGD(model.parameters(), lr=0.1)))
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5, atol=1e-6)
+    assert_states_close(got[1], want[1])
+
+
+def test_a_graph_of_a_pipeline_called_with_local_inputs_raises_naming_the_placements(world):
+    model = TwoStages()
+    model.first.to_global(mf.placement("cpu", ranks=[0]), B)
+    model.second.to_global(everyone(), B)
+    step = PipelineStep(model, mf.optim.SGD(model.parameters(), lr=0.1), micro=1)
+    if world == 1:  # one placement: the inputs are broadcast there
+        assert step(mf.ones(2, 6), mf.tensor([0, 1])).item() > 0
+        return
+    with pytest.raises(ValueError, match=r"graph: local inputs to a model on several placements .*; expected them "
+                                         r"converted with to_global, each onto the placement of the stage"):
+        step(mf.ones(2, 6), mf.tensor([0, 1]))
