@@ -4,9 +4,11 @@ accumulation, rank-0 checkpoints loaded with map_location, rank-0 evaluation, me
 all-reduced for logging, early stopping decided on rank 0), ZeRO as FSDP, Megatron's
 parallel layers (vocabulary-parallel embedding and loss with tied weights, attention heads
 split, sequence-parallel norms), a pipeline of two stages with micro-batches, models that
-make their masks, states and positions in forward, graph-mode BatchNorm and embedding bags
-on global tensors. Each program runs on one device and on every rank of the job (worlds 1,
-2 and 4) and the two are compared: distributed equals one device."""
+make their masks, states and positions in forward, graph-mode BatchNorm (graphs called with
+local batches too), embedding bags on global tensors, generation, EMA copies. Each program
+runs on one device and on every rank of the job (worlds 1, 2 and 4) and the two are
+compared: distributed equals one device. Collectives or DDP forwards made by rank 0 alone
+raise on every rank naming each rank's call."""
 import math
 import os
 import shutil
