@@ -161,12 +161,13 @@ def _members(group, call):  # noqa: A002
     one made under `if rank == 0:` while the others wait in another (a barrier) raises on
     every rank at once, naming each rank's call, instead of in the conversions inside."""
     g = _group(group, call)
-    _agree_on_call(call)
+    _agree_on_call(f"meshflow.distributed.{call}")
     return g, (g.rank() >= 0)
 
 
-def _agree_on_call(call):
-    _C.agree("", call if " " in call else f"meshflow.distributed.{call}")
+def _agree_on_call(name):
+    """Every rank of the job is in a call of this name, or all raise, naming each rank's."""
+    _C.agree("", name)
 
 
 def _local(tensor, call):
