@@ -64,7 +64,9 @@ void assign_micro_batches(Compilation& c) {
     if (c.phase[v] == Phase::kMicro) {
       throw std::invalid_argument("graph: with gradient accumulation, " + c.traced.variables[var].name +
                                   " would get a new value per micro-batch; only what reads the gradients may "
-                                  "update variables");
+                                  "update variables (a forward that updates a buffer, such as BatchNorm's running "
+                                  "statistics in training, needs a graph without set_gradient_accumulation_steps, "
+                                  "or the accumulation written in eager code)");
     }
   }
 }
