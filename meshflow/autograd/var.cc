@@ -62,12 +62,6 @@ boxing::Layout gradient_layout(const boxing::Layout& layout) {
   return out;
 }
 
-// Zeros made on the issuing thread: in a job of several ranks, failed where they do not fit
-// (vm::made_here), so that an out of memory in backward is raised on every rank together.
-Tensor zeros_here(const Shape& shape, DType dtype, Memory& memory) {
-  return vm::made_here("zeros", {shape, dtype}, memory, [&] { return Tensor::zeros(shape, dtype, memory); });
-}
-
 GlobalTensor zeros_global(const Shape& shape, DType dtype, const boxing::Layout& layout) {
   const int me = comm::world_rank();
   const int id = layout.placement.parallel_id(me);
@@ -798,17 +792,23 @@ void check_saved_versions(const Node& node) {
 
 }  // namespace
 
+Tensor zeros_here(const Shape& shape, DType dtype, Memory& memory) {
+  return vm::made_here("zeros", {shape, dtype}, memory, [&] { return Tensor::zeros(shape, dtype, memory); });
+}
+
 Tensor host_one(const Shape& shape, DType dtype) {
-  Tensor one = Tensor::empty(shape, dtype);
-  visit_storage(dtype, [&](auto v) {  // a half root too (torch's backward of a bfloat16 loss)
-    using T = decltype(v);
-    if constexpr (is_half_v<T>) {
-      *one.data_as<T>() = from_float<T>(1.0f);
-    } else {
-      *one.data_as<T>() = T{1};
-    }
+  return vm::made_here("ones", {shape, dtype}, host_memory(), [&] {
+    Tensor one = Tensor::empty(shape, dtype);
+    visit_storage(dtype, [&](auto v) {  // a half root too (torch's backward of a bfloat16 loss)
+      using T = decltype(v);
+      if constexpr (is_half_v<T>) {
+        *one.data_as<T>() = from_float<T>(1.0f);
+      } else {
+        *one.data_as<T>() = T{1};
+      }
+    });
+    return one;
   });
-  return one;
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 #include <stdexcept>
+#include <type_traits>
 
 #include "meshflow/device/device.h"
 #include "meshflow/ops/dispatch.h"
@@ -42,6 +43,19 @@ double scalar_value(const Var& v) {
     return visit_half(t.dtype(), [&](auto h) { return static_cast<double>(to_float(*t.data_as<decltype(h)>())); });
   }
   return visit_dtype(t.dtype(), [&](auto x) { return static_cast<double>(*t.data_as<decltype(x)>()); });
+}
+
+// A host scalar of `value` (float32 or float64) made at the call through vm::made_here: in a
+// job of several ranks an out of memory fails it, raised at the next read on every rank, not
+// here on this rank alone.
+template <typename T>
+Tensor host_scalar(T value) {
+  const DType dtype = std::is_same_v<T, float> ? DType::kFloat32 : DType::kFloat64;
+  return vm::made_here("scalar", {{}, dtype}, host_memory(), [&] {
+    Tensor t = Tensor::empty({}, dtype);
+    *t.data_as<T>() = value;
+    return t;
+  });
 }
 
 }  // namespace
@@ -424,9 +438,7 @@ std::vector<std::map<std::string, Var>> AdamW::state() const {
     state[i]["exp_avg"] = exp_avg_[i];
     state[i]["exp_avg_sq"] = exp_avg_sq_[i];
     if (max_exp_avg_sq_[i].defined()) state[i]["max_exp_avg_sq"] = max_exp_avg_sq_[i];
-    Tensor step = Tensor::empty({}, DType::kFloat32);  // torch's: a float32 scalar
-    *step.data_as<float>() = static_cast<float>(param_steps_[i]);
-    state[i]["step"] = Var(step);
+    state[i]["step"] = Var(host_scalar(static_cast<float>(param_steps_[i])));  // torch's: a float32 scalar
   }
   return state;
 }
@@ -494,9 +506,7 @@ Var clip_on_host(const std::vector<Var>& params, const std::vector<Var>& sums, d
       if (g.defined()) g.set_data(fn::mul_scalar(g, scale));
     }
   }
-  Tensor value = Tensor::empty({}, DType::kFloat64);
-  *value.data_as<double>() = norm;
-  return Var(value);
+  return Var(host_scalar(norm));
 }
 
 }  // namespace
