@@ -481,6 +481,8 @@ void bind_optim(py::module_& m) {
 // Op tracing, the VM's trace, and graph mode.
 void bind_graph(py::module_& m) {
   using release = py::call_guard<py::gil_scoped_release>;
+  m.def("set_zero_prefetch", &autograd::set_zero_prefetch, py::arg("on"));
+  m.def("zero_prefetch", &autograd::zero_prefetch);
   m.def("tracing", [] { return op_tracer() != nullptr; });
   m.def("trace_spans", [] {
     py::list out;
