@@ -262,19 +262,22 @@ void gathered_one_at_a_time(const std::function<Tensor()>& issue) {
 // next parameter's all-gather runs on the comm stream while this one's ops compute. The
 // order is learned from the program's own sequence of gathers, under use ids: every rank
 // runs the same program, so every rank prefetches the same parameters in the same order,
-// whatever the timing, and issues the same collectives. A pass of the other kind ends the
-// sequence (nothing is prefetched across an optimizer step). A prefetched gather serves the
+// whatever the timing, and issues the same collectives. A pass of another kind ends the
+// sequence (nothing is prefetched across an optimizer step); a forward that activation
+// checkpointing runs again inside backward is a kind of its own, so that its last gather
+// does not prefetch the next block's of the first forward. A prefetched gather serves the
 // next gather of its parameter in that kind of pass while the parameter is unchanged (its
 // version) and is dropped by any other (a gather wasted, on every rank alike): it holds
 // one more gathered parameter at a time, never a different value.
-enum class Pass { kForward, kBackward };
+enum class Pass { kForward, kBackward, kRecompute };
+constexpr int kPasses = 3;
 
 // x's conversion, computed already, recorded as to_global's (below).
 Var converted_as_to_global(const Var& x, GlobalTensor converted);
 
 struct Prefetch {
-  uint64_t last[2] = {0, 0};  // the id gathered last in each kind of pass; 0: none since the other
-  std::unordered_map<uint64_t, std::weak_ptr<VarImpl>> next[2];  // per kind: id -> what followed it
+  uint64_t last[kPasses] = {};  // the id gathered last in each kind of pass; 0: none since another
+  std::unordered_map<uint64_t, std::weak_ptr<VarImpl>> next[kPasses];  // per kind: id -> what followed it
   // The prefetched gather, when `value` holds one.
   Pass pass = Pass::kForward;
   uint64_t id = 0, version = 0;
@@ -303,8 +306,10 @@ GlobalTensor gathered_for_use(Pass pass, const std::shared_ptr<VarImpl>& source)
       return got->local();
     });
   }
-  const int k = pass == Pass::kForward ? 0 : 1;
-  p.last[1 - k] = 0;
+  const int k = static_cast<int>(pass);
+  for (int other = 0; other < kPasses; ++other) {
+    if (other != k) p.last[other] = 0;
+  }
   if (p.last[k] != 0) p.next[k][p.last[k]] = source;
   p.last[k] = source->use_id;
   auto it = p.next[k].find(source->use_id);
@@ -538,7 +543,9 @@ Var Var::for_use() const {
       return used.global().local();
     });
   } else {
-    used = converted_as_to_global(*this, gathered_for_use(Pass::kForward, impl_));
+    // Inside a backward (delivered_storages set): activation checkpointing's forward again.
+    const Pass pass = delivered_storages ? Pass::kRecompute : Pass::kForward;
+    used = converted_as_to_global(*this, gathered_for_use(pass, impl_));
   }
   used.impl_->used_from = impl_;
   return used;
