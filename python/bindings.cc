@@ -461,11 +461,19 @@ void bind_optim(py::module_& m) {
            py::arg("weight_decay"));
   m.def(
       "clip_grad_norm",
-      [](const std::vector<Var>& params, double max_norm) -> std::optional<Var> {
-        Var norm = optim::clip_grad_norm(params, max_norm);
+      [](const std::vector<Var>& params, double max_norm, bool error_if_nonfinite) -> std::optional<Var> {
+        Var norm = optim::clip_grad_norm(params, max_norm, error_if_nonfinite);
         return norm.defined() ? std::optional<Var>(norm) : std::nullopt;
       },
-      py::arg("params"), py::arg("max_norm"), release());
+      py::arg("params"), py::arg("max_norm"), py::arg("error_if_nonfinite") = false, release());
+  m.def("clip_grad_value", &optim::clip_grad_value, py::arg("params"), py::arg("clip_value"), release());
+  m.def(
+      "total_norm",
+      [](const std::vector<Var>& tensors) -> std::optional<Var> {
+        Var norm = optim::total_norm(tensors);
+        return norm.defined() ? std::optional<Var>(norm) : std::nullopt;
+      },
+      py::arg("tensors"), release());
   m.def("warmup_cosine_lr", &optim::warmup_cosine_lr, py::arg("step"), py::arg("warmup"), py::arg("total"),
         py::arg("max_lr"), py::arg("min_lr"));
 }
@@ -473,6 +481,8 @@ void bind_optim(py::module_& m) {
 // Op tracing, the VM's trace, and graph mode.
 void bind_graph(py::module_& m) {
   using release = py::call_guard<py::gil_scoped_release>;
+  m.def("set_zero_prefetch", &autograd::set_zero_prefetch, py::arg("on"));
+  m.def("zero_prefetch", &autograd::zero_prefetch);
   m.def("tracing", [] { return op_tracer() != nullptr; });
   m.def("trace_spans", [] {
     py::list out;

@@ -77,7 +77,7 @@ void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool
   }
   // One recorded call joins the roots: its backward hands each root its seed, so a single
   // pass sums every root's contributions before converting each leaf's gradient.
-  std::vector<Var> join{Var(Tensor::zeros({}, DType::kFloat32))};
+  std::vector<Var> join{Var(zeros_here({}, DType::kFloat32, host_memory()))};
   {
     struct GradOn {
       bool previous = grad_enabled();

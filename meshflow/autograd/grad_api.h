@@ -28,6 +28,14 @@ void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool
 std::vector<Var> grad(const std::vector<Var>& outputs, const std::vector<Var>& inputs,
                       const std::vector<Var>& grad_outputs, bool retain_graph, bool create_graph = false);
 
+// ZeRO stage 3's eager prefetch (on by default): each gather of a sharded parameter for a
+// pass also issues the one that followed it the last time, so that it runs while this
+// parameter's ops compute; the same collectives in the same order on every rank, the same
+// values, one more gathered parameter held (var.cc, gathered_for_use). Off: each is
+// gathered where an op needs it. Graph mode prefetches by its own schedule (graph/zero.h).
+void set_zero_prefetch(bool on);
+bool zero_prefetch();
+
 // The leaf a graph edge accumulates into, as a Var (the AccumulateGrad entries of torch's
 // grad_fn.next_functions); undefined for an edge to a node and for one that takes no gradient.
 Var edge_leaf(const Edge& edge);

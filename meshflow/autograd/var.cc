@@ -34,6 +34,9 @@ struct VarImpl {
   std::optional<boxing::Layout> grad_layout, use_layout;
   // On a Var::for_use() conversion: the Var it converted (SavedVar saves that instead).
   std::shared_ptr<VarImpl> used_from;
+  // With a use layout: its id among them (set_use_layout's calls, counted from 1), under
+  // which ZeRO's eager prefetch learns the order of gathers (gathered_for_use).
+  uint64_t use_id = 0;
 };
 
 struct VarAccess {
@@ -60,12 +63,6 @@ boxing::Layout gradient_layout(const boxing::Layout& layout) {
     if (s.is_partial()) s = Sbp::broadcast();
   }
   return out;
-}
-
-// Zeros made on the issuing thread: in a job of several ranks, failed where they do not fit
-// (vm::made_here), so that an out of memory in backward is raised on every rank together.
-Tensor zeros_here(const Shape& shape, DType dtype, Memory& memory) {
-  return vm::made_here("zeros", {shape, dtype}, memory, [&] { return Tensor::zeros(shape, dtype, memory); });
 }
 
 GlobalTensor zeros_global(const Shape& shape, DType dtype, const boxing::Layout& layout) {
@@ -229,7 +226,8 @@ void add_to_grad(VarImpl& leaf, Var grad) {
 // holding its memory; so the collectives of a step each start once the one before them has
 // run. ZeRO stage 3's gathers (Var::for_use, and again in backward) are issued one at a
 // time: the host waits for the gather before (as FSDP's limit_all_gathers), so it stays
-// within about a layer of the VM and no more than two layers are gathered at once. The
+// within about a layer of the VM and no more than two layers are gathered at once, and
+// one more parameter prefetched (gathered_for_use, below). The
 // reductions of gradients during backward (data parallelism's buckets, ZeRO's
 // reduce-scatters into shards) order the compute issued after them behind the reduction
 // before them, on the device (vm::order_compute_after), so the host does not wait and a
@@ -256,6 +254,79 @@ void gathered_one_at_a_time(const std::function<Tensor()>& issue) {
   // on with the values it failed to the step's read, where the ranks raise it together.
   if (last_gather()) vm::wait_run(*last_gather());
   last_gather() = issue();
+}
+
+// ZeRO stage 3's eager prefetch, as FSDP's forward and backward prefetch: a gather of a
+// sharded parameter for a pass (Var::for_use in forward, SavedVar's regather in backward)
+// also issues the gather that followed it the last time in a pass of that kind, so that the
+// next parameter's all-gather runs on the comm stream while this one's ops compute. The
+// order is learned from the program's own sequence of gathers, under use ids: every rank
+// runs the same program, so every rank prefetches the same parameters in the same order,
+// whatever the timing, and issues the same collectives. A pass of another kind ends the
+// sequence (nothing is prefetched across an optimizer step); a forward that activation
+// checkpointing runs again inside backward is a kind of its own, so that its last gather
+// does not prefetch the next block's of the first forward. A prefetched gather serves the
+// next gather of its parameter in that kind of pass while the parameter is unchanged (its
+// version) and is dropped by any other (a gather wasted, on every rank alike): it holds
+// one more gathered parameter at a time, never a different value.
+enum class Pass { kForward, kBackward, kRecompute };
+constexpr int kPasses = 3;
+
+// x's conversion, computed already, recorded as to_global's (below).
+Var converted_as_to_global(const Var& x, GlobalTensor converted);
+
+struct Prefetch {
+  uint64_t last[kPasses] = {};  // the id gathered last in each kind of pass; 0: none since another
+  std::unordered_map<uint64_t, std::weak_ptr<VarImpl>> next[kPasses];  // per kind: id -> what followed it
+  // The prefetched gather, when `value` holds one.
+  Pass pass = Pass::kForward;
+  uint64_t id = 0, version = 0;
+  std::optional<GlobalTensor> value;
+};
+
+Prefetch& prefetch() {
+  thread_local auto* p = new Prefetch;  // never destroyed: nothing freed after the VM at exit
+  return *p;
+}
+
+std::atomic<bool> prefetch_on{true};
+
+// `source` (a parameter with a use layout) gathered into its use layout for a pass: the
+// prefetched gather where it is this one, else issued now; then the gather that followed
+// this one last time is prefetched.
+GlobalTensor gathered_for_use(Pass pass, const std::shared_ptr<VarImpl>& source) {
+  Prefetch& p = prefetch();
+  const boxing::Layout& layout = *source->use_layout;
+  std::optional<GlobalTensor> got;
+  if (p.value && p.pass == pass && p.id == source->use_id && p.version == source->version) got = std::move(p.value);
+  p.value.reset();
+  if (!got) {
+    gathered_one_at_a_time([&] {
+      got = convert(std::get<GlobalTensor>(source->value), layout.placement, layout.nd_sbp);
+      return got->local();
+    });
+  }
+  const int k = static_cast<int>(pass);
+  for (int other = 0; other < kPasses; ++other) {
+    if (other != k) p.last[other] = 0;
+  }
+  if (p.last[k] != 0) p.next[k][p.last[k]] = source;
+  p.last[k] = source->use_id;
+  auto it = p.next[k].find(source->use_id);
+  const std::shared_ptr<VarImpl> next = it == p.next[k].end() ? nullptr : it->second.lock();
+  if (prefetch_on.load(std::memory_order_relaxed) && next && next->use_layout && !conversion_tracer()) {
+    const GlobalTensor& stored = std::get<GlobalTensor>(next->value);
+    if (!(stored.layout() == *next->use_layout)) {
+      gathered_one_at_a_time([&] {
+        p.value = convert(stored, next->use_layout->placement, next->use_layout->nd_sbp);
+        return p.value->local();
+      });
+      p.pass = pass;
+      p.id = next->use_id;
+      p.version = next->version;
+    }
+  }
+  return *got;
 }
 
 // Runs `issue`, which issues a reduction of gradients and returns (a local part of) its result.
@@ -454,6 +525,8 @@ void Var::set_use_layout(const std::optional<boxing::Layout>& layout) {
   VarImpl& impl = checked(impl_);
   check_zero_layout(impl, layout, "set_use_layout");
   impl.use_layout = layout;
+  static std::atomic<uint64_t> ids{0};
+  impl.use_id = layout ? ++ids : 0;
 }
 
 bool Var::has_use_layout() const { return impl_ && impl_->use_layout; }
@@ -464,10 +537,16 @@ Var Var::for_use() const {
   const VarImpl& impl = checked(impl_);
   if (!impl.use_layout || global().layout() == *impl.use_layout) return *this;
   Var used;
-  gathered_one_at_a_time([&] {
-    used = to_global(*this, impl.use_layout->placement, impl.use_layout->nd_sbp, false);
-    return used.global().local();
-  });
+  if (conversion_tracer()) {
+    gathered_one_at_a_time([&] {
+      used = to_global(*this, impl.use_layout->placement, impl.use_layout->nd_sbp, false);
+      return used.global().local();
+    });
+  } else {
+    // Inside a backward (delivered_storages set): activation checkpointing's forward again.
+    const Pass pass = delivered_storages ? Pass::kRecompute : Pass::kForward;
+    used = converted_as_to_global(*this, gathered_for_use(pass, impl_));
+  }
   used.impl_->used_from = impl_;
   return used;
 }
@@ -599,6 +678,9 @@ Var SavedVar::value() const {
     throw std::runtime_error("backward: a parameter sharded by ZeRO stage 3 was written in place (version " +
                              std::to_string(regather_source_->version) + ") after a call used it (version " +
                              std::to_string(regather_version_) + "); expected the optimizer step after backward");
+  }
+  if (!conversion_tracer() && regather_source_->use_layout == regather_layout_) {
+    return Var(gathered_for_use(Pass::kBackward, regather_source_));
   }
   const GlobalTensor& source = std::get<GlobalTensor>(regather_source_->value);
   std::optional<GlobalTensor> gathered;
@@ -798,17 +880,23 @@ void check_saved_versions(const Node& node) {
 
 }  // namespace
 
+Tensor zeros_here(const Shape& shape, DType dtype, Memory& memory) {
+  return vm::made_here("zeros", {shape, dtype}, memory, [&] { return Tensor::zeros(shape, dtype, memory); });
+}
+
 Tensor host_one(const Shape& shape, DType dtype) {
-  Tensor one = Tensor::empty(shape, dtype);
-  visit_storage(dtype, [&](auto v) {  // a half root too (torch's backward of a bfloat16 loss)
-    using T = decltype(v);
-    if constexpr (is_half_v<T>) {
-      *one.data_as<T>() = from_float<T>(1.0f);
-    } else {
-      *one.data_as<T>() = T{1};
-    }
+  return vm::made_here("ones", {shape, dtype}, host_memory(), [&] {
+    Tensor one = Tensor::empty(shape, dtype);
+    visit_storage(dtype, [&](auto v) {  // a half root too (torch's backward of a bfloat16 loss)
+      using T = decltype(v);
+      if constexpr (is_half_v<T>) {
+        *one.data_as<T>() = from_float<T>(1.0f);
+      } else {
+        *one.data_as<T>() = T{1};
+      }
+    });
+    return one;
   });
-  return one;
 }
 
 namespace {
@@ -955,14 +1043,22 @@ void record_conversion(const std::string& name, const Var& x, std::vector<Var>& 
 
 Var to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp, bool agree_on_arguments) {
   const GlobalTensor& in = x.global();
-  std::vector<Var> out{Var(agree_on_arguments ? to_global(in, placement, nd_sbp) : convert(in, placement, nd_sbp))};
-  const boxing::Layout back = gradient_layout(in.layout());
+  return converted_as_to_global(x, agree_on_arguments ? to_global(in, placement, nd_sbp) : convert(in, placement, nd_sbp));
+}
+
+namespace {
+
+Var converted_as_to_global(const Var& x, GlobalTensor converted) {
+  std::vector<Var> out{Var(std::move(converted))};
+  const boxing::Layout back = gradient_layout(x.global().layout());
   // Gradients of conversions are conversions of Vars, recorded in a create_graph backward.
   record_conversion("to_global", x, out, [back](const std::vector<Var>& g) {
     return std::vector<Var>{to_global(g[0], back.placement, back.nd_sbp, false)};
   });
   return out[0];
 }
+
+}  // namespace
 
 Var local_to_global(const Var& x, const Placement& placement, const NdSbp& nd_sbp, bool check_consistency) {
   const Tensor& in = x.local();
@@ -980,6 +1076,10 @@ Var local_to_global(const Var& x, const Placement& placement, const NdSbp& nd_sb
   });
   return out[0];
 }
+
+void autograd::set_zero_prefetch(bool on) { prefetch_on.store(on, std::memory_order_relaxed); }
+
+bool autograd::zero_prefetch() { return prefetch_on.load(std::memory_order_relaxed); }
 
 void set_device_gradient_sum(std::function<Tensor(const Tensor& a, const Tensor& b)> sum) {
   device_gradient_sum() = std::move(sum);

@@ -33,8 +33,14 @@ struct Node;
 struct VarImpl;
 
 // A host tensor of `shape` (one element) holding 1 in `dtype`, halves too: the seed of a
-// backward without an explicit gradient.
+// backward without an explicit gradient. Made through vm::made_here: in a job of several
+// ranks, an out of memory fails it (and the backward it seeds) instead of raising on this
+// rank alone.
 Tensor host_one(const Shape& shape, DType dtype);
+
+// Zeros made on the issuing thread in `memory` (backward's zero gradients, its scalars):
+// through vm::made_here as host_one.
+Tensor zeros_here(const Shape& shape, DType dtype, Memory& memory);
 
 class Var {
  public:

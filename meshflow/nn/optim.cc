@@ -5,6 +5,9 @@
 #include <cmath>
 #include <set>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
 
 #include "meshflow/device/device.h"
 #include "meshflow/ops/dispatch.h"
@@ -42,6 +45,19 @@ double scalar_value(const Var& v) {
     return visit_half(t.dtype(), [&](auto h) { return static_cast<double>(to_float(*t.data_as<decltype(h)>())); });
   }
   return visit_dtype(t.dtype(), [&](auto x) { return static_cast<double>(*t.data_as<decltype(x)>()); });
+}
+
+// A host scalar of `value` (float32 or float64) made at the call through vm::made_here: in a
+// job of several ranks an out of memory fails it, raised at the next read on every rank, not
+// here on this rank alone.
+template <typename T>
+Tensor host_scalar(T value) {
+  const DType dtype = std::is_same_v<T, float> ? DType::kFloat32 : DType::kFloat64;
+  return vm::made_here("scalar", {{}, dtype}, host_memory(), [&] {
+    Tensor t = Tensor::empty({}, dtype);
+    *t.data_as<T>() = value;
+    return t;
+  });
 }
 
 }  // namespace
@@ -424,9 +440,7 @@ std::vector<std::map<std::string, Var>> AdamW::state() const {
     state[i]["exp_avg"] = exp_avg_[i];
     state[i]["exp_avg_sq"] = exp_avg_sq_[i];
     if (max_exp_avg_sq_[i].defined()) state[i]["max_exp_avg_sq"] = max_exp_avg_sq_[i];
-    Tensor step = Tensor::empty({}, DType::kFloat32);  // torch's: a float32 scalar
-    *step.data_as<float>() = static_cast<float>(param_steps_[i]);
-    state[i]["step"] = Var(step);
+    state[i]["step"] = Var(host_scalar(static_cast<float>(param_steps_[i])));  // torch's: a float32 scalar
   }
   return state;
 }
@@ -449,88 +463,144 @@ void AdamW::load_state(const std::vector<std::map<std::string, Var>>& state, int
 
 namespace {
 
-// One squared-norm sum per placement (and one for local gradients).
-std::vector<Var> squared_norm_sums(const std::vector<Var>& params) {
-  // Squared norms summed per placement as partial sums (making a replicated scalar partial
-  // moves nothing), so each placement costs one reduction, not one per parameter.
-  std::vector<Var> sums;  // one per placement (and one for local gradients)
-  for (const Var& p : params) {
-    const Var g = p.grad();
-    if (!g.defined()) continue;
-    Var square = fn::sum(fn::mul(g, g));
+// Where a tensor's squares can be summed by one call: its placement and SBP (global) or its
+// memory (local), and its dtype.
+bool same_group(const Var& a, const Var& b) {
+  if (a.is_global() != b.is_global() || a.dtype() != b.dtype()) return false;
+  return a.is_global() ? a.global().layout() == b.global().layout() : &a.local().memory() == &b.local().memory();
+}
+
+bool same_place(const Var& a, const Var& b) {
+  return a.is_global() == b.is_global() &&
+         (a.is_global() ? a.global().placement() == b.global().placement() : &a.local().memory() == &b.local().memory());
+}
+
+// a + b of two sums of squares, of their wider dtype where they differ (float64 where one
+// is, else float32: the halves meet there).
+Var add_sums(const Var& a, const Var& b) {
+  if (a.dtype() == b.dtype()) return fn::add(a, b);
+  const DType wide = a.dtype() == DType::kFloat64 || b.dtype() == DType::kFloat64 ? DType::kFloat64 : DType::kFloat32;
+  return fn::add(a.dtype() == wide ? a : fn::cast(a, wide), b.dtype() == wide ? b : fn::cast(b, wide));
+}
+
+// The sums of squares of `tensors` (the undefined ones left out), one per placement (and
+// one per device for local tensors): one sum_squares call per layout and dtype, its result
+// made a partial sum (from a replicated scalar that moves nothing), so that a placement's
+// sums meet in one reduction.
+std::vector<Var> squared_norm_sums(const std::vector<Var>& tensors) {
+  std::vector<std::vector<Var>> groups;
+  for (const Var& t : tensors) {
+    if (!t.defined()) continue;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return same_group(g[0], t); });
+    if (it == groups.end()) {
+      groups.push_back({t});
+    } else {
+      it->push_back(t);
+    }
+  }
+  std::vector<Var> sums;
+  for (const std::vector<Var>& group : groups) {
+    Var square = call1("sum_squares", group);
     if (square.is_global()) {
       const Placement& placement = square.global().placement();
       square = to_global(square, placement, NdSbp(placement.ndim(), Sbp::partial_sum()), false);
     }
-    auto same_place = [&](const Var& s) {
-      return s.is_global() == square.is_global() &&
-             (s.is_global() ? s.global().placement() == square.global().placement()
-                            : &s.local().memory() == &square.local().memory());
-    };
-    auto it = std::find_if(sums.begin(), sums.end(), same_place);
+    auto it = std::find_if(sums.begin(), sums.end(), [&](const Var& s) { return same_place(s, square); });
     if (it == sums.end()) {
       sums.push_back(square);
     } else {
-      *it = fn::add(*it, square);
+      *it = add_sums(*it, square);
     }
   }
   return sums;
 }
 
-}  // namespace
+Var replicated_on(const Var& x, const Placement& placement) {
+  return to_global(x, placement, NdSbp(placement.ndim(), Sbp::broadcast()), false);
+}
 
-namespace {
-
-// clip_grad_norm where the squared sums do not meet in one place (local gradients on several
-// devices, or local beside global ones): read on the host.
-Var clip_on_host(const std::vector<Var>& params, const std::vector<Var>& sums, double max_norm) {
-  double total = 0;
-  for (const Var& s : sums) total += scalar_value(s);
-  const double norm = std::sqrt(total);
-  const double scale = max_norm / (norm + 1e-6);
-  if (scale < 1) {
-    for (const Var& p : params) {
-      Var g = p.grad();
-      if (g.defined()) g.set_data(fn::mul_scalar(g, scale));
+// The 2-norm of `tensors` together, and whether it was read on the host: where the sums do
+// not meet in one place (local tensors on several devices, or local beside global ones), a
+// float64 host scalar; else computed by ops, on the first placement (device) of the sums.
+std::pair<Var, bool> norm_of(const std::vector<Var>& tensors, const char* what) {
+  NoGradGuard no_grad;
+  const std::vector<Var> sums = squared_norm_sums(tensors);
+  if (sums.empty()) return {Var(), false};
+  const bool global = std::all_of(sums.begin(), sums.end(), [](const Var& s) { return s.is_global(); });
+  if (!global) {
+    if (vm::tracing()) throw std::invalid_argument(std::string(what) + " in a graph: expected global tensors");
+    if (sums.size() > 1) {
+      double total = 0;
+      for (const Var& s : sums) total += scalar_value(s);
+      return {Var(host_scalar(std::sqrt(total))), true};
     }
   }
-  Tensor value = Tensor::empty({}, DType::kFloat64);
-  *value.data_as<double>() = norm;
-  return Var(value);
+  // Sums on several placements (a pipeline's stages) meet on the first one.
+  Var total = sums[0];
+  for (size_t i = 1; i < sums.size(); ++i) total = add_sums(total, replicated_on(sums[i], sums[0].global().placement()));
+  return {fn::sqrt(total), false};
+}
+
+// torch's error_if_nonfinite: read on the host (on every rank alike, for a global norm).
+void check_finite(const Var& norm) {
+  if (!std::isfinite(scalar_value(norm))) {
+    throw std::runtime_error(
+        "The total norm of order 2.0 for gradients from `parameters` is non-finite, so it cannot be clipped. To "
+        "disable this error and scale the gradients by the non-finite norm anyway, set `error_if_nonfinite=False`");
+  }
 }
 
 }  // namespace
 
-Var clip_grad_norm(const std::vector<Var>& params, double max_norm) {
+Var total_norm(const std::vector<Var>& tensors) { return norm_of(tensors, "total_norm").first; }
+
+Var clip_grad_norm(const std::vector<Var>& params, double max_norm, bool error_if_nonfinite) {
   NoGradGuard no_grad;
-  const std::vector<Var> sums = squared_norm_sums(params);
-  if (sums.empty()) return Var();
-  const bool global = std::all_of(sums.begin(), sums.end(), [](const Var& s) { return s.is_global(); });
-  if (!global) {
-    if (vm::tracing()) throw std::invalid_argument("clip_grad_norm_ in a graph: expected the gradients to be global tensors");
-    if (sums.size() > 1) return clip_on_host(params, sums, max_norm);  // one sum per device or placement
+  std::vector<Var> grads;
+  for (const Var& p : params) grads.push_back(p.grad());
+  const auto [norm, on_host] = norm_of(grads, "clip_grad_norm_");
+  if (!norm.defined()) return norm;
+  if (error_if_nonfinite) {
+    if (vm::tracing()) {
+      throw std::invalid_argument("clip_grad_norm_(error_if_nonfinite=True) in a graph: the check reads the norm on "
+                                  "the host; expected error_if_nonfinite=False");
+    }
+    check_finite(norm);
   }
-  // Gradients on several placements (pipeline stages): their sums meet on the first one,
-  // and the scale goes back to each.
-  auto replicated_on = [](const Var& x, const Placement& placement) {
-    return to_global(x, placement, NdSbp(placement.ndim(), Sbp::broadcast()), false);
-  };
-  Var total = sums[0];
-  for (size_t i = 1; i < sums.size(); ++i) total = fn::add(total, replicated_on(sums[i], sums[0].global().placement()));
-  const Var norm = fn::sqrt(total);
-  // torch's arithmetic: max_norm / (norm + 1e-6), at most 1; a factor of exactly 1 leaves the
-  // gradients as they are.
+  if (on_host) {
+    const double scale = max_norm / (scalar_value(norm) + 1e-6);
+    if (scale < 1) {
+      for (Var& g : grads) {
+        if (g.defined()) g.set_data(fn::mul_scalar(g, scale));
+      }
+    }
+    return norm;
+  }
+  // torch's arithmetic: max_norm / (norm + 1e-6), at most 1, on the device; a factor of
+  // exactly 1 leaves the gradients as they are.
   const Var ratio = call1("div", {fn::mul_scalar(fn::ones_like(norm), max_norm), fn::add_scalar(norm, 1e-6)});
   const Var scale = call1("minimum", {ratio, fn::ones_like(ratio)});
+  for (Var& g : grads) {
+    if (!g.defined()) continue;
+    const bool elsewhere = g.is_global() && !(g.global().placement() == scale.global().placement());
+    Var factor = elsewhere ? replicated_on(scale, g.global().placement()) : scale;
+    if (factor.dtype() != g.dtype()) factor = fn::cast(factor, g.dtype());  // a gradient keeps its dtype
+    // Over the gradient's memory: a scaled copy of every gradient would be held beside the
+    // old ones while queued work still reads them.
+    g.set_data(update_in_place("mul", {g, factor}, {}, {0})[0]);
+  }
+  return norm;
+}
+
+void clip_grad_value(const std::vector<Var>& params, double clip_value) {
+  NoGradGuard no_grad;
   for (const Var& p : params) {
     Var g = p.grad();
     if (!g.defined()) continue;
-    const bool elsewhere = global && !(g.global().placement() == sums[0].global().placement());
-    // Over the gradient's memory: a scaled copy of every gradient would be held beside the
-    // old ones while queued work still reads them.
-    g.set_data(update_in_place("mul", {g, elsewhere ? replicated_on(scale, g.global().placement()) : scale}, {}, {0})[0]);
+    const Var clamped = update_in_place("clamp", {g}, Attrs{{"min", -clip_value}, {"max", clip_value}}, {0})[0];
+    // A partial gradient was reduced to clamp it: back into its layout, as every gradient keeps.
+    g.set_data(g.is_global() ? in_layout(clamped, g.global().layout()) : clamped);
   }
-  return norm;
 }
 
 double warmup_cosine_lr(int64_t step, int64_t warmup, int64_t total, double max_lr, double min_lr) {

@@ -202,15 +202,28 @@ class Adam : public AdamW {
   Adam(std::vector<ParamGroup> groups, AdamWOptions defaults);
 };
 
-// Scales every gradient by min(1, max_norm / total_norm), where total_norm is the 2-norm of
-// all gradients together (over every shard of every parameter); returns total_norm as a
-// 0-d tensor, computed and applied by ops so that the issuing thread does not wait for the
-// device: for global gradients a global broadcast scalar (on the first placement when they
-// lie on several, as a pipeline's stages), for local ones on one device a local scalar there.
-// Undefined when no parameter has a gradient. Local gradients on several devices, or beside
-// global ones, are read on the host instead (a float64 scalar). In a traced graph the
-// gradients must be global.
-Var clip_grad_norm(const std::vector<Var>& params, double max_norm);
+// The 2-norm of `tensors` together (over every shard; undefined ones left out), as a 0-d
+// tensor computed by ops, so that the issuing thread does not wait for the device: the
+// squares of the tensors of one layout and dtype are summed by one sum_squares call
+// (ops/reduce.cc), and a placement's sums meet as partial sums in one reduction. For global
+// tensors a global broadcast scalar (on the first placement when they lie on several, as a
+// pipeline's stages), for local ones on one device a local scalar there. Undefined when no
+// tensor is defined. Local tensors on several devices, or beside global ones, are read on
+// the host instead (a float64 scalar). In a traced graph the tensors must be global.
+Var total_norm(const std::vector<Var>& tensors);
+
+// Scales every gradient in place by min(1, max_norm / (total_norm + 1e-6)) (torch's), where
+// total_norm is total_norm() of the gradients, computed and applied on the device; returns
+// total_norm (undefined when no parameter has a gradient). error_if_nonfinite (torch's) reads
+// the norm on the host (on every rank, for global gradients) and throws std::runtime_error
+// before any gradient changes when it is NaN or infinite; std::invalid_argument in a traced
+// graph, which cannot read it.
+Var clip_grad_norm(const std::vector<Var>& params, double max_norm, bool error_if_nonfinite = false);
+
+// Clamps every gradient to [-clip_value, clip_value] in place, over its memory, in its
+// layout (torch.nn.utils.clip_grad_value_; a negative clip_value makes every element
+// clip_value: clamp's min above its max gives the max, as torch's).
+void clip_grad_value(const std::vector<Var>& params, double clip_value);
 
 // A graph's ZeRO setting (`what`: its name in errors) given to one of its optimizers: stage
 // 0 or the optimizer's own stage leave it as it is; else the optimizer takes `stage`, which

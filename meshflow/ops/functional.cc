@@ -85,7 +85,7 @@ Var replicated(const OpDef& op, const Var& v, const Placement& placement) {
   const bool recorded =
       record("implicit_replication", {v}, out, [placement, all_b, &home, shape, dtype](const std::vector<Var>& g) {
         if (!placement.contains(comm::world_rank())) {
-          return std::vector<Var>{Var(Tensor::zeros(shape, dtype, home.memory()))};
+          return std::vector<Var>{Var(zeros_here(shape, dtype, home.memory()))};
         }
         // Conversions of Vars: recorded in a create_graph backward.
         return std::vector<Var>{to_device(to_local(to_global(g[0], placement, all_b, false)), home)};

@@ -18,6 +18,8 @@
 // wrapping, and the product of nothing is 1. There is no partial product: only splits of kept
 // dims pass through it. Its gradient is the product of the other elements, exact where
 // elements are zero (torch's).
+//
+// sum_squares (below) sums the squares of several tensors at once, for gradient clipping.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -531,10 +533,91 @@ OpDef prod_op() {
   return def;
 }
 
+// sum_squares: the sum of the squares of every element of every input (of one floating dtype,
+// any shapes), a scalar of their dtype: clip_grad_norm's fused reduction (nn/optim.h), one
+// call for a group of gradients instead of a square and a sum per gradient. Accumulated in
+// float64 over fixed chunks, added in their order: the same bits at any thread count.
+// Signatures: every input S(d) -> P(sum), for each dim d every input has. Not differentiable.
+constexpr const char* kSumSquares = "sum_squares";
+constexpr int64_t kSquaresChunk = 1 << 14;
+
+template <typename T>
+double squares_of(const T* x, int64_t n) {
+  double acc[8] = {};  // one per lane, each adding its elements in order: any vector width alike
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (int j = 0; j < 8; ++j) {
+      const double v = static_cast<double>(x[i + j]);
+      acc[j] += v * v;
+    }
+  }
+  for (; i < n; ++i) acc[0] += static_cast<double>(x[i]) * static_cast<double>(x[i]);
+  return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+}
+
+std::vector<Tensor> sum_squares_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  struct Chunk {
+    size_t input;
+    int64_t start, size;
+  };
+  std::vector<Chunk> chunks;
+  int64_t total = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const int64_t n = in[i].numel();
+    for (int64_t start = 0; start < n; start += kSquaresChunk) chunks.push_back({i, start, std::min(kSquaresChunk, n - start)});
+    total += n;
+  }
+  std::vector<double> partial(chunks.size());
+  kernel::parallel_for(static_cast<int64_t>(chunks.size()), total > kernel::kParallelGrain, [&](int64_t c) {
+    const Chunk& k = chunks[c];
+    partial[c] = visit_dtype(in[k.input].dtype(), [&](auto v) -> double {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        return squares_of(in[k.input].data_as<T>() + k.start, k.size);
+      } else {
+        return 0;  // infer admits floating inputs only
+      }
+    });
+  });
+  double sum = 0;
+  for (double p : partial) sum += p;
+  Tensor out = ctx.output(0, {}, ctx.outputs[0].dtype);
+  visit_dtype(out.dtype(), [&](auto v) { *out.data_as<decltype(v)>() = static_cast<decltype(v)>(sum); });
+  return {out};
+}
+
+OpDef sum_squares_op() {
+  OpDef op;
+  op.name = kSumSquares;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs&) {
+    if (in.empty()) op_error(kSumSquares, "no inputs; expected one tensor or more");
+    for (const TensorMeta& m : in) {
+      if (!is_floating(m.dtype) || m.dtype != in[0].dtype) {
+        op_error(kSumSquares, std::string("inputs of dtypes ") + dtype_name(in[0].dtype) + " and " + dtype_name(m.dtype) +
+                                  "; expected floating tensors of one dtype");
+      }
+    }
+    return std::vector<TensorMeta>{{Shape{}, in[0].dtype}};
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+    size_t ndim = in[0].shape.size();
+    for (const TensorMeta& m : in) ndim = std::min(ndim, m.shape.size());
+    std::vector<Signature> out;
+    for (size_t d = 0; d < ndim; ++d) {
+      out.push_back({std::vector<Sbp>(in.size(), Sbp::split(static_cast<int>(d))), {Sbp::partial_sum()}});
+    }
+    return out;
+  };
+  op.kernel = sum_squares_kernel;
+  op.linear_work = true;
+  return op;
+}
+
 }  // namespace
 
 void register_reduce_ops(OpRegistry& r) {
   r.add(prod_op());
+  r.add(sum_squares_op());
   // sum of bool counts the true values (int64, as in torch); amax and amin of bool are any and
   // all (the Python layer's any and all call them).
   for (OpDef op : {with_grad(reduction("sum", ReduceOp::kSum, false), sum_grad("sum", false), kReadsNothing),

@@ -36,7 +36,7 @@ constexpr OpDef::GradReads kReadsOutputs{false, true};
 void register_elementwise_ops(OpRegistry& r);  // elementwise.cc
 void register_matmul_ops(OpRegistry& r);       // matmul.cc
 void register_shape_ops(OpRegistry& r);        // shape.cc: transpose, permute, reshape, slice, cat, ...
-void register_reduce_ops(OpRegistry& r);       // reduce.cc: sum, mean, amax, amin
+void register_reduce_ops(OpRegistry& r);       // reduce.cc: sum, mean, amax, amin, prod, sum_squares
 void register_nn_ops(OpRegistry& r);           // nn.cc: softmax, layer_norm, embedding, cross_entropy
 void register_attention_ops(OpRegistry& r);    // attention.cc: scaled_dot_product_attention
 void register_creation_ops(OpRegistry& r);     // creation.cc: zeros, ones, full, arange, rand, randn

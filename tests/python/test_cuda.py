@@ -57,6 +57,28 @@ def test_graphs_on_the_gpu_train_as_on_the_cpu(micro_batches, fusion):
     assert got == expected
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_clip_grad_norm_s_fused_squares_on_the_gpu_equal_the_cpu(dtype):
+    """sum_squares's CUDA kernel (32 inputs a launch, a fixed-order total): 40 gradients,
+    empty, 0-d and larger than a block's share, as the CPU's norm and clipped gradients."""
+    rng = np.random.default_rng(7)
+    shapes = [(0,), ()] + [(int(n),) for n in rng.integers(1, 3000, 37)] + [(300000,)]
+    grads = [rng.standard_normal(s).astype(dtype) for s in shapes]
+
+    def clip(device):
+        params = [mf.zeros(*s, dtype=mf.float32 if dtype == np.float32 else mf.float64, device=device).requires_grad_()
+                  for s in shapes]
+        for p, g in zip(params, grads):
+            p.grad = mf.tensor(g, device=device)
+        norm = mf.nn.utils.clip_grad_norm_(params, 1.0, error_if_nonfinite=True)
+        return float(norm), [p.grad.cpu().numpy() for p in params]
+
+    (norm_cpu, cpu), (norm_gpu, gpu) = clip("cpu"), clip("cuda")
+    assert norm_gpu == pytest.approx(norm_cpu, rel=1e-6)
+    for a, b in zip(gpu, cpu):
+        np.testing.assert_allclose(a, b, **TOL)
+
+
 def test_creation_and_random_values_equal_the_cpu():
     mf.manual_seed(5)
     on_cpu = mf.randn(300, 7)

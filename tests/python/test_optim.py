@@ -391,6 +391,49 @@ def test_clip_grad_norm_error_if_nonfinite_leaves_the_gradients():
     assert float(mf.nn.utils.clip_grad_norm_([p], 1.0, 2.0, True, foreach=True)) == pytest.approx(5.0)
 
 
+@pytest.mark.parametrize("device", ["cpu", "testdev"])
+def test_clip_grad_norm_sums_every_shape_and_dtype_as_torch(device):
+    """The fused sum of squares (one call per dtype here) over gradients of float32 and
+    float64, 0-d, empty and longer than its chunks: torch's norm and scale; get_total_norm
+    the same norm; error_if_nonfinite reads it and passes a finite one."""
+    rng = np.random.default_rng(31)
+    shapes = [(70000,), (), (0, 3), (5, 7), (33,)]
+    dtypes = [np.float32, np.float64, np.float32, np.float64, np.float32]
+    grads = [rng.standard_normal(s).astype(d) for s, d in zip(shapes, dtypes)]
+    params = [mf.tensor(np.zeros(s, d), device=device, requires_grad=True) for s, d in zip(shapes, dtypes)]
+    for p, g in zip(params, grads):
+        p.grad = mf.tensor(g, device=device)
+    norm = math.sqrt(sum(float(np.sum(g.astype(np.float64) ** 2)) for g in grads))
+    total = mf.nn.utils.get_total_norm([p.grad for p in params])
+    assert total.dtype == mf.float64 and float(total) == pytest.approx(norm, rel=1e-6)
+    got = mf.nn.utils.clip_grad_norm_(params, norm / 4, error_if_nonfinite=True)
+    assert got.device == params[0].device and float(got) == pytest.approx(norm, rel=1e-6)
+    for p, g in zip(params, grads):
+        assert p.grad.dtype == p.dtype
+        np.testing.assert_allclose(p.grad.numpy(), g * (norm / 4 / (norm + 1e-6)), rtol=1e-5)
+
+
+def test_sum_squares_refuses_what_it_cannot_sum():
+    a = mf.tensor(np.ones(2, np.float32))
+    with pytest.raises(ValueError, match=r"\[sum_squares\] inputs of dtypes float32 and float64; expected floating "
+                                         "tensors of one dtype"):
+        mf._C.apply("sum_squares", [a._impl, mf.tensor(np.ones(2))._impl], {})
+    with pytest.raises(ValueError, match=r"\[sum_squares\] inputs of dtypes int64 and int64"):
+        mf._C.apply("sum_squares", [mf.tensor([1, 2])._impl], {})
+
+
+def test_clip_grad_value_clamps_over_the_gradient_s_memory():
+    """clip_grad_value_ writes the gradient in place: a handle to it taken before sees the
+    clamped values (as torch's), and its dtype stays."""
+    w = mf.tensor(np.zeros(4, np.float32), requires_grad=True)
+    w.grad = mf.tensor(np.array([-3.0, -0.5, 0.25, 7.0], np.float32))
+    held = w.grad
+    assert mf.nn.utils.clip_grad_value_(w, 1.0) is None
+    np.testing.assert_array_equal(held.numpy(), [-1.0, -0.5, 0.25, 1.0])
+    assert w.grad.dtype == mf.float32
+    np.testing.assert_array_equal(w.grad.numpy(), [-1.0, -0.5, 0.25, 1.0])
+
+
 def cosine_reference(step, warmup, total, max_lr, min_lr):
     """Linear warmup reaching max_lr at the last warmup step, then half a cosine from max_lr
     (at `warmup`) to min_lr (at `total`), then min_lr (llm.c's schedule)."""

@@ -46,7 +46,7 @@ void gemm(DType dtype, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const 
           Memory& memory);
 
 void add_elementwise_kernels(KernelTable& t);  // elementwise.cu: elementwise.cc's ops, gelu_backward, relu_backward
-void add_reduce_kernels(KernelTable& t);       // reduce.cu: sum, mean, amax, amin, prod
+void add_reduce_kernels(KernelTable& t);       // reduce.cu: sum, mean, amax, amin, prod, sum_squares
 void add_nn_kernels(KernelTable& t);           // nn.cu: softmax, layer_norm, embedding, cross_entropy, gather
 void add_matmul_kernels(KernelTable& t);       // matmul.cu: matmul through cuBLASLt
 void add_attention_kernels(KernelTable& t);    // attention.cu: causal attention forward and backward

@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
-// The CUDA kernels of the reductions sum, mean, amax and amin, with the CPU kernels'
-// semantics (ops/reduce.cc): integer sums in int64 wrapping around, mean divided by the
+// The CUDA kernels of the reductions sum, mean, amax, amin, prod and sum_squares, with the
+// CPU kernels' semantics (ops/reduce.cc): integer sums in int64 wrapping around, mean divided by the
 // LOGICAL count of reduced elements, NaN propagated by amax/amin, the identity for an
 // empty reduction. As on the CPU, adjacent dims that are all reduced or all kept merge into
 // runs, so output o and reduced element k read the input at offset(o) + offset(k).
@@ -312,10 +312,87 @@ std::vector<Tensor> prod(const std::vector<Tensor>& in, const KernelContext& ctx
   return {out};
 }
 
+// sum_squares: blockIdx.y picks an input of the batch, whose blocks write their float64
+// partial sums to partials[y * gridDim.x + x]; one block then adds every partial in a fixed
+// order, so a result has the same bits run to run (reduce.cc's contract).
+constexpr int kSquaresBatch = 32;  // inputs per launch: their table is a kernel parameter
+
+template <typename T>
+struct SquaresBatch {
+  const T* data[kSquaresBatch];
+  int64_t numel[kSquaresBatch];
+};
+
+// part[0] = the sum of part[0, kThreads), by a tree in a fixed order.
+__device__ void block_sum(double* part) {
+  for (int s = kThreads / 2; s > 0; s /= 2) {
+    __syncthreads();
+    if (static_cast<int>(threadIdx.x) < s) part[threadIdx.x] += part[threadIdx.x + s];
+  }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads) squares_kernel(const __grid_constant__ SquaresBatch<T> b, double* partials) {
+  __shared__ double part[kThreads];
+  const T* x = b.data[blockIdx.y];
+  const int64_t n = b.numel[blockIdx.y];
+  double acc = 0;
+  for (int64_t i = int64_t{blockIdx.x} * kThreads + threadIdx.x; i < n; i += int64_t{gridDim.x} * kThreads) {
+    const double v = static_cast<double>(x[i]);
+    acc += v * v;
+  }
+  part[threadIdx.x] = acc;
+  block_sum(part);
+  if (threadIdx.x == 0) partials[blockIdx.y * gridDim.x + blockIdx.x] = part[0];
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads) squares_total_kernel(const double* partials, int64_t n, T* out) {
+  __shared__ double part[kThreads];
+  double acc = 0;
+  for (int64_t i = threadIdx.x; i < n; i += kThreads) acc += partials[i];
+  part[threadIdx.x] = acc;
+  block_sum(part);
+  if (threadIdx.x == 0) *out = static_cast<T>(part[0]);
+}
+
+template <typename T>
+void sum_squares_of(const std::vector<Tensor>& in, const Tensor& out) {
+  int64_t largest = 0;
+  for (const Tensor& t : in) largest = std::max(largest, t.numel());
+  const unsigned blocks = blocks_for(ceil_div(std::max<int64_t>(largest, 1), kMinPerThread), kThreads);
+  std::shared_ptr<void> partials = out.memory().allocate(in.size() * blocks * sizeof(double));
+  double* p = static_cast<double*>(partials.get());
+  for (size_t first = 0; first < in.size(); first += kSquaresBatch) {
+    const size_t count = std::min<size_t>(kSquaresBatch, in.size() - first);
+    SquaresBatch<T> b{};
+    for (size_t k = 0; k < count; ++k) {
+      b.data[k] = in[first + k].data_as<T>();
+      b.numel[k] = in[first + k].numel();
+    }
+    squares_kernel<T><<<dim3(blocks, static_cast<unsigned>(count)), kThreads, 0, stream()>>>(b, p + first * blocks);
+    check_launch("squares_kernel");
+  }
+  squares_total_kernel<T><<<1, kThreads, 0, stream()>>>(p, static_cast<int64_t>(in.size() * blocks), out.data_as<T>());
+  check_launch("squares_total_kernel");
+}
+
+// Inputs of float32 or float64 (the registry computes halves in float32).
+std::vector<Tensor> sum_squares(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  Tensor out = output(ctx, 0, {}, ctx.outputs[0].dtype, memory_of(in));
+  if (out.dtype() == DType::kFloat64) {
+    sum_squares_of<double>(in, out);
+  } else {
+    sum_squares_of<float>(in, out);
+  }
+  return {out};
+}
+
 }  // namespace
 
 void add_reduce_kernels(KernelTable& t) {
   t["prod"] = prod;
+  t["sum_squares"] = sum_squares;
   t["sum"] = reduction("sum", ReduceOp::kSum, false);
   t["mean"] = reduction("mean", ReduceOp::kSum, true);
   t["amax"] = reduction("amax", ReduceOp::kMax, false);

@@ -466,44 +466,55 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     """Scales all gradients so that their joint norm_type-norm (over every shard) is at most
     max_norm (torch's coefficient max_norm / (norm + 1e-6), capped at 1); returns the norm
     before clipping as a 0-d local tensor of the gradients' dtype, on their device (this
-    rank's, for global ones), as torch's (inside a Graph's build, the traced scalar). Nothing
-    is read on the host: the norm and the scale stay on the device (the 2-norm is one fused
-    C++ reduction), but with error_if_nonfinite, where a NaN or infinite norm raises
-    RuntimeError before any gradient changes, as torch's. foreach is accepted for torch's
-    signature."""
+    rank's, for global ones), as torch's (inside a Graph's build, the traced scalar). The
+    2-norm is C++'s (one fused sum of squares per layout of gradients, nn/optim.h): the norm
+    and the scale stay on the device, read on the host only with error_if_nonfinite, where a
+    NaN or infinite norm raises RuntimeError before any gradient changes, as torch's. foreach
+    is accepted for torch's signature."""
     parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)  # as torch's
     params = [_impl_of("clip_grad_norm_", p) for p in parameters]
     norm_type = float(norm_type)
-    if norm_type == 2.0 and not error_if_nonfinite:
-        norm = _C.clip_grad_norm(params, float(max_norm))
-        if _C.tracing():
-            return Tensor(norm)
-        dtype = next((p.grad.dtype for p in parameters if p.grad is not None and p.grad.dtype.name == "float64"),
-                     _dtype.float32)
-        if norm is None:
-            device = next((p.device for p in parameters if not p.is_global), None)
-            return tensor(0.0, dtype=dtype, device=device)
-        norm = Tensor(norm)
-        return (norm.to_local() if norm.is_global else norm).to(dtype)
+    if norm_type == 2.0:
+        norm = _C.clip_grad_norm(params, float(max_norm), bool(error_if_nonfinite))
+        return _norm_here(norm, [p.grad for p in parameters if p.grad is not None],
+                          next((p.device for p in parameters if not p.is_global), None))
     total = get_total_norm([p.grad for p in parameters], norm_type, error_if_nonfinite)
     clip_grads_with_norm_(parameters, max_norm, total)
     return total
 
 
+def _norm_here(norm, tensors, device=None):
+    """A C++ norm (or None: no tensors) as clip_grad_norm_ returns it: a 0-d local tensor, of
+    float64 where a tensor is, else float32 (on `device` when there is no norm); in a Graph's
+    build, the traced scalar."""
+    if _C.tracing() and norm is not None:
+        return Tensor(norm)
+    dtype = next((t.dtype for t in tensors if t.dtype.name == "float64"), _dtype.float32)
+    if norm is None:
+        return tensor(0.0, dtype=dtype, device=device)
+    norm = Tensor(norm)
+    return (norm.to_local() if norm.is_global else norm).to(dtype)
+
+
 def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     """The norm_type-norm of the norms of `tensors` (torch.nn.utils.get_total_norm): a 0-d
-    local tensor on their device (this rank's for global ones), computed on the device; read
-    on the host only to raise on a NaN or infinite norm with error_if_nonfinite."""
+    local tensor on their device (this rank's for global ones), computed on the device (the
+    2-norm by C++'s fused sum of squares, as clip_grad_norm_'s); read on the host only to
+    raise on a NaN or infinite norm with error_if_nonfinite."""
     from .._ops_shape import stack
-    from .. import linalg, no_grad, isfinite
+    from .. import linalg, isfinite
     tensors = [tensors] if isinstance(tensors, Tensor) else [t for t in tensors if t is not None]
     norm_type = float(norm_type)
     if not tensors:
         return tensor(0.0)
     with no_grad():
-        norms = [linalg.vector_norm(t.detach(), norm_type) for t in tensors]
-        norms = [n.to_global(sbp=[_C.Sbp.broadcast()] * len(n.sbp)).to_local() if n.is_global else n for n in norms]
-        total = linalg.vector_norm(stack(norms), norm_type)
+        if norm_type == 2.0:
+            total = _norm_here(_C.total_norm([_impl_of("get_total_norm", t.detach()) for t in tensors]), tensors)
+        else:
+            norms = [linalg.vector_norm(t.detach(), norm_type) for t in tensors]
+            norms = [n.to_global(sbp=[_C.Sbp.broadcast()] * len(n.sbp)).to_local() if n.is_global else n
+                     for n in norms]
+            total = linalg.vector_norm(stack(norms), norm_type)
     if error_if_nonfinite and not bool(isfinite(total)):
         raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it "
                            "cannot be clipped. To disable this error and scale the gradients by the non-finite norm "

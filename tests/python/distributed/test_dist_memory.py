@@ -1,7 +1,7 @@
 """The per-rank memory limit and activation checkpointing on several ranks: a data-parallel
 model over the limit raises mf.OutOfMemoryError on every rank (also where only one rank ran
 out, in its kernels or inside a collective's own buffers, on the CPU and the test device; in
-a ZeRO stage 3 gather; in a tensor made from host data; in backward's zeros; in the example
+a ZeRO stage 3 gather; in a tensor made from host data; in backward's zeros and seed; in the example
 GPT's setup), which the program catches and goes on
 with a smaller batch, equal to one device; a
 checkpointed model's gradients equal the plain run's bitwise and one device's; a backward
@@ -200,6 +200,52 @@ def test_an_out_of_memory_in_the_zeros_backward_makes_raises_on_every_rank(world
     finally:
         mf.set_memory_limit(None)
     assert grad_sum() == world * 1024 * 64
+
+
+@pytest.mark.parametrize("roots", ["one", "two"])
+def test_an_out_of_memory_in_backward_s_seed_raises_on_every_rank(world, roots):
+    """backward() without a gradient makes its seed (a one-element 1, and with several roots
+    the scalar that joins them) on the issuing thread: with no byte left under one rank's
+    limit they raised there, on that rank alone, which left backward while the others went
+    on into its gradient reductions (the ranks parted); they fail instead, and every rank
+    raises it at the next read, then goes on."""
+    if world < 2:
+        pytest.skip("one rank alone needs 2 ranks")
+    placement = world_mesh()
+    mf.manual_seed(0)
+    model = nn.Linear(64, 64)
+    model.to_global(placement, lambda name, p: sbp.broadcast)
+    x = mf.randn(4 * world, 64, placement=placement, sbp=sbp.split(0))
+
+    def losses():
+        y = model(x)
+        return [y.sum()] if roots == "one" else [y.sum(), y.mean()]
+
+    def backward(ls):
+        if len(ls) == 1:
+            ls[0].backward()
+        else:
+            mf.autograd.backward(ls)
+        mf.synchronize()  # this rank's: raises nothing
+
+    backward(losses())
+    expected = model.weight.grad.numpy()
+    model.zero_grad(set_to_none=True)
+    ls = losses()  # the forward within the limits
+    mf.synchronize()
+    mf.empty_cache()
+    if mf.env.get_rank() == 0:
+        mf.set_memory_limit(mf.memory_allocated())  # not a byte more than in use
+    try:
+        backward(ls)  # raises nothing on any rank: rank 0's failure waits for a read
+        with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
+            model.weight.grad.sum().item()
+        mf.synchronize()
+    finally:
+        mf.set_memory_limit(None)
+        model.zero_grad(set_to_none=True)
+    backward(losses())
+    np.testing.assert_array_equal(model.weight.grad.numpy(), expected)
 
 
 def test_a_backward_that_an_error_ends_holds_none_of_its_gradients_after_it(world):

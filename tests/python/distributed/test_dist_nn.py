@@ -1,7 +1,7 @@
 """Modules, optimizers and losses on 2 and 4 ranks: an MLP trained under data, tensor and
 hybrid ([2, 2]) parallelism ends with the parameters of the same training on one device;
 gradients keep their parameter's SBP, optimizer steps move no data, clip_grad_norm_ sees the
-one-device norm, dropout drops the same elements in every layout, and vocabulary-parallel
+one-device norm (of gradients of any SBP, raising a non-finite one on every rank), dropout drops the same elements in every layout, and vocabulary-parallel
 cross_entropy equals the one-device loss and gradient without gathering the logits.
 
 Every rank runs every test and computes the one-device reference itself; tests needing more
@@ -219,6 +219,61 @@ def test_composed_losses_equal_one_device(name, sbp):
     np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-12)
     assert x.grad.sbp == x.sbp
     np.testing.assert_allclose(x.grad.numpy(), x_local.grad.numpy(), rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("mesh", ["one", "world", "2x2"])
+def test_clip_grad_norm_of_any_sbp_is_the_one_device_norm_and_raises_together_on_a_nonfinite_one(mesh):
+    """The 2-norm's fused sums of squares over gradients split on either dim (unevenly),
+    replicated and partial, on one rank, a line of ranks and a 2x2 mesh: the one-device norm
+    and clipped gradients (torch's formula), each gradient keeping its SBP, one collective
+    for the norm whatever the count of gradients; a NaN in one rank's shard raises on every
+    rank with error_if_nonfinite, leaving the gradients, and clip_grad_value_ clamps each in
+    its SBP."""
+    ranks = [0] if mesh == "one" else mesh_ranks(mesh)
+    placement = mf.placement("cpu", ranks=ranks)
+    ndim = np.array(ranks).ndim
+    rng = np.random.default_rng(8)
+    shapes = [(5, 3), (3, 7), (4,), (6, 2), ()]
+    sbps = [S(0), S(1), B, P, B]
+    grads = [rng.standard_normal(s) for s in shapes]
+
+    def spread():
+        params = []
+        for g, sbp in zip(grads, sbps):
+            p = mf.zeros(*g.shape, dtype=mf.float64, placement=placement, sbp=(B,) * ndim).requires_grad_()
+            layout = (sbp,) * ndim if sbp != P or ndim == 1 else (B, P)
+            p.grad = mf.tensor(g).to_global(placement, (B,) * ndim).to_global(sbp=layout)
+            params.append(p)
+        return params
+
+    norm = np.sqrt(sum(np.sum(g * g) for g in grads))
+    params = spread()
+    layouts = [p.grad.sbp for p in params]
+    got = mf.nn.utils.clip_grad_norm_(params, norm / 3)
+    if mf.env.get_rank() in np.array(ranks).ravel():  # the others hold no part of it
+        assert float(got) == pytest.approx(norm, rel=1e-12)
+    for p, g, layout in zip(params, grads, layouts):
+        assert p.grad.sbp == layout
+        np.testing.assert_allclose(p.grad.numpy(), g * (norm / 3 / (norm + 1e-6)), rtol=1e-12)
+    unreduced = [i for i, sbp in enumerate(sbps) if sbp != P]
+    few = [spread()[i] for i in unreduced]
+    many = [p for _ in range(10) for i, p in enumerate(spread()) if i in unreduced]
+    _, issued = collectives(lambda: mf.nn.utils.clip_grad_norm_(few, 1.0))
+    _, more = collectives(lambda: mf.nn.utils.clip_grad_norm_(many, 1.0))
+    assert more == issued <= ndim  # the norm's reduction alone (one per mesh axis), for 4 gradients as for 40
+
+    params = spread()
+    mf.nn.utils.clip_grad_value_(params, 0.5)
+    for p, g, layout in zip(params, grads, layouts):
+        assert p.grad.sbp == layout
+        np.testing.assert_array_equal(p.grad.numpy(), np.clip(g, -0.5, 0.5))
+
+    grads[0][4, 2] = np.nan  # the last row: the last rank's shard
+    params = spread()
+    with pytest.raises(RuntimeError, match="non-finite"):
+        mf.nn.utils.clip_grad_norm_(params, 1.0, error_if_nonfinite=True)
+    for p, g in zip(params, grads):
+        np.testing.assert_array_equal(p.grad.numpy(), g)
 
 
 @pytest.mark.parametrize("norm_type", [1.0, float("inf")])

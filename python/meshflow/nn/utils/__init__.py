@@ -23,13 +23,12 @@ def skip_init(module_cls, *args, **kwargs):
 
 
 def clip_grad_value_(parameters, clip_value, foreach=None):
-    """Clamps every gradient to [-clip_value, clip_value], in place."""
+    """Clamps every gradient to [-clip_value, clip_value], in place over its memory (C++'s
+    optim::clip_grad_value)."""
+    from ... import _C
+    from ..._tensor import _impl_of
     parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)
-    clip_value = float(clip_value)
-    with no_grad():
-        for p in parameters:
-            if p.grad is not None:
-                p.grad = p.grad.clamp(-clip_value, clip_value)
+    _C.clip_grad_value([_impl_of("clip_grad_value_", p) for p in parameters], float(clip_value))
 
 
 def parameters_to_vector(parameters):
