@@ -258,6 +258,26 @@ def test_index_select():
         mf.index_select(x, 1, mf.tensor([-1])).numpy()
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32", "bool", "bfloat16", "float16"])
+def test_index_select_of_every_dim_and_dtype(dtype):
+    """Every dim of a 3-d tensor (the first one's rows picked in place, the others moved
+    first), with repeats, int32 and int64 indices; bool and bfloat16 through their carriers."""
+    x = mf.tensor(A * 4).to(dtype)
+    want = x.numpy()
+    for dim in (0, 1, 2, -2):
+        for idx in ([3, 0, 3, 1, 2], [1], []):
+            for index_dtype in (np.int64, np.int32):
+                index = np.array(idx, index_dtype)
+                got = x.index_select(dim, mf.tensor(index))
+                assert got.dtype == x.dtype
+                np.testing.assert_array_equal(got.numpy(), np.take(want, index, axis=dim), err_msg=f"dim {dim} {idx}")
+
+
+def test_index_select_gradients_of_every_dim():
+    for dim in (0, 1, 2):
+        check_gradients(lambda x: mf.index_select(x, dim, mf.tensor([2, 0, 2, 3])), [A])
+
+
 def test_gather_as_torch():
     x = mf.tensor(A)
     idx = RNG.integers(0, 5, (3, 4, 2))  # smaller than x off dim 1, as torch allows
