@@ -273,6 +273,26 @@ def test_index_select_of_every_dim_and_dtype(dtype):
                 np.testing.assert_array_equal(got.numpy(), np.take(want, index, axis=dim), err_msg=f"dim {dim} {idx}")
 
 
+def test_the_first_bad_index_in_order_is_reported():
+    """Among many indices (past the threads' grain), the first bad one in row-major order is
+    named, whether the index has the result's shape or is broadcast against another."""
+    x = mf.tensor(np.arange(20.0).reshape(4, 5))
+    idx = np.zeros(40000, np.int64)
+    idx[[30000, 35000]] = [9, 7]
+    with pytest.raises(ValueError, match="index 9 is out of bounds for dimension 1 with size 5"):
+        x.index_select(1, mf.tensor(idx)).numpy()
+    idx[30000] = -6  # from the end: -6 is still out of range
+    with pytest.raises(ValueError, match="index -6 is out of bounds for dimension 0 with size 4"):
+        x[mf.tensor(idx)].numpy()
+    rows = mf.tensor(np.zeros((40000, 1), np.int64))
+    cols = np.zeros((1, 3), np.int64)
+    cols[0, 1:] = [8, 6]
+    with pytest.raises(ValueError, match="index 8 is out of bounds for dimension 1 with size 5"):
+        x[rows, mf.tensor(cols)].numpy()
+    idx[[30000, 35000]] = [-1, 2]  # from the end where x[...] indexes, and in range
+    np.testing.assert_array_equal(x[mf.tensor(idx)].numpy(), x.numpy()[idx])
+
+
 def test_index_select_gradients_of_every_dim():
     for dim in (0, 1, 2):
         check_gradients(lambda x: mf.index_select(x, dim, mf.tensor([2, 0, 2, 3])), [A])
