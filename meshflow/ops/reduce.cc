@@ -222,8 +222,10 @@ MF_ALWAYS_INLINE void combine_into(TO* row, const TI* p, int64_t n, F f) {
 
 // acc[j] = f(acc[j], row[j]) for j in [0, len) and each of the rows at base + across.offset(r),
 // r in [r0, r1), in that order. A float sum keeps 256 bytes of acc in registers while it adds
-// every row in (written on lanes.h's vectors: on plain arrays GCC gave scalar code), so a row
-// costs its loads alone; then a vector's worth at a time, then the last columns in memory.
+// every row in, so a row costs its loads alone; then 128, 64 and 32 bytes of them, then the
+// last columns in memory. Written on GCC's 32-byte vectors (plain arrays gave scalar code):
+// one AVX register each, two SSE ones; 64-byte ones, wider than the AVX2 version's
+// registers, went through the stack there.
 template <typename TI, typename TO, typename F>
 MF_ALWAYS_INLINE void combine_rows(TO* acc, const TI* base, const IndexSpace& across, int64_t r0, int64_t r1,
                                    int64_t len, F f, bool sum) {
@@ -231,8 +233,8 @@ MF_ALWAYS_INLINE void combine_rows(TO* acc, const TI* base, const IndexSpace& ac
   if constexpr (std::is_same_v<TI, TO> && std::is_floating_point_v<TO>) {
     // Loads and stores through a vector type of the element's alignment: a memcpy into an
     // array of vectors would keep the array in memory.
-    typedef TO V __attribute__((vector_size(64), aligned(alignof(TO))));
-    constexpr int64_t kL = kernel::lanes::kLanes<TO>;
+    typedef TO V __attribute__((vector_size(32), aligned(alignof(TO))));
+    constexpr int64_t kL = 32 / sizeof(TO);
     auto add_columns = [&](auto width) MF_INLINE_LAMBDA {  // width: vectors held, a constant
       constexpr int kK = decltype(width)::value;
       for (; sum && j + kK * kL <= len; j += kK * kL) {
@@ -246,7 +248,9 @@ MF_ALWAYS_INLINE void combine_rows(TO* acc, const TI* base, const IndexSpace& ac
         for (int k = 0; k < kK; ++k) to[k] = v[k];
       }
     };
-    add_columns(std::integral_constant<int, 4>{});
+    add_columns(std::integral_constant<int, 8>{});
+    add_columns(std::integral_constant<int, 4>{});  // then at most one pass of each
+    add_columns(std::integral_constant<int, 2>{});
     add_columns(std::integral_constant<int, 1>{});
   }
   for (int64_t r = r0; r < r1 && j < len; ++r) combine_into(acc + j, base + across.offset(r) + j, len - j, f);
