@@ -283,7 +283,8 @@ MF_MULTIVERSIONED void fold_across(TO* row, const TI* base, const IndexSpace& ac
   // Not a std::vector: vector<bool> has no data() (bool sums never cascade, but compile here).
   const std::unique_ptr<TO[]> levels(new TO[kCascadeLevels * len]);
   cascade_rows(row, levels.get(), len, n, init, f,
-               [&](TO* acc, int64_t r0, int64_t r1) MF_INLINE_LAMBDA { combine_rows(acc, base, across, r0, r1, len, f, cascade); });
+               [&](TO* acc, int64_t r0, int64_t r1)
+                   MF_INLINE_LAMBDA { combine_rows(acc, base, across, r0, r1, len, f, cascade); });
 }
 
 // out[o] = f-reduction of the input elements that map to o, starting from `init`. Dims are
