@@ -1,7 +1,7 @@
 """Elementwise, broadcast, reduction and normalization ops, copies (cat, index_select,
-embedding) and bmm, forward and forward+backward, in
-GB/s beside a STREAM-like copy bandwidth measured in the same run (numpy's copy of a large
-array, one slice per thread), with PyTorch eager in the same run when torch imports.
+embedding) and bmm, forward and forward+backward, in GB/s beside a STREAM-like copy bandwidth
+measured in the same run (numpy's copy of a large array, one slice per thread), with PyTorch
+eager in the same run when torch imports.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/elementwise_bench.py          # meshflow alone
     PYTHONPATH=build/python /root/tv/bin/python bench/elementwise_bench.py       # and torch
@@ -13,9 +13,10 @@ and hardtanh's read x rather than y);
 a full reduction 1; cat 4 (x and a tensor of its shape read, twice x written); index_select
 and embedding 2 (x's rows of its last dim picked in a shuffled order); bmm 3 (x as a batch of
 [last, last] matrices times itself; where the shape allows); the small weights of the affine
-norms not counted), over the best of --repeat calls. "_fb" cases run forward and backward; "_1" ones work along dim 1. Each thread count runs in a child
-process started with OMP_NUM_THREADS set; ratio = torch's time / meshflow's (> 1: meshflow
-faster). Timings on a shared machine are noisy: compare A/B within one run, best of several.
+norms not counted), over the best of --repeat calls. "_fb" cases run forward and backward;
+"_1" ones work along dim 1. Each thread count runs in a child process started with
+OMP_NUM_THREADS set; ratio = torch's time / meshflow's (> 1: meshflow faster). Timings on a
+shared machine are noisy: compare A/B within one run, best of several.
 """
 import argparse
 import threading

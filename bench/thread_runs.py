@@ -2,10 +2,11 @@
 count (OMP_NUM_THREADS is read when the kernels load, so each count needs a process).
 
 The children keep freed memory for reuse on both sides. meshflow's caching allocator does;
-glibc's malloc, which PyTorch's CPU tensors come from, maps a large block afresh and unmaps
-it at free below a threshold that it moves as the program runs, so whether a torch op pays
-page faults for its output changed from one run (and one case) to the next. MALLOC_*
-pins it: blocks come from the heap and stay there (unless the caller sets these itself)."""
+glibc's malloc, which PyTorch's CPU tensors come from, maps a block above a threshold afresh
+and unmaps it at free (or trims the heap), the threshold moving as the program runs, so
+whether a torch op paid page faults for its output changed from one run (and one case) to
+the next. MALLOC_* pins it: blocks come from the heap and stay there (unless the caller sets
+these itself)."""
 import os
 import subprocess
 import sys
