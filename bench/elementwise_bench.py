@@ -1,6 +1,7 @@
-"""Elementwise, broadcast, reduction and normalization ops, forward and forward+backward, in
-GB/s beside a STREAM-like copy bandwidth measured in the same run (numpy's copy of a large
-array, one slice per thread), with PyTorch eager in the same run when torch imports.
+"""Elementwise, broadcast, reduction and normalization ops, copies (cat, index_select,
+embedding) and bmm, forward and forward+backward, in GB/s beside a STREAM-like copy bandwidth
+measured in the same run (numpy's copy of a large array, one slice per thread), with PyTorch
+eager in the same run when torch imports.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/elementwise_bench.py          # meshflow alone
     PYTHONPATH=build/python /root/tv/bin/python bench/elementwise_bench.py       # and torch
@@ -9,10 +10,13 @@ array, one slice per thread), with PyTorch eager in the same run when torch impo
 GB/s counts the bytes a kernel must move once (each input read, each output written: relu's
 forward 2 tensors, its forward+backward 5: x read, y written, y and dy read, dx written (clamp's
 and hardtanh's read x rather than y);
-a full reduction 1; the small weights of the affine norms not counted), over the best of
---repeat calls. "_fb" cases run forward and backward; "_1" ones work along dim 1. Each thread count runs in a child
-process started with OMP_NUM_THREADS set; ratio = torch's time / meshflow's (> 1: meshflow
-faster). Timings on a shared machine are noisy: compare A/B within one run, best of several.
+a full reduction 1; cat 4 (x and a tensor of its shape read, twice x written); index_select
+and embedding 2 (x's rows of its last dim picked in a shuffled order); bmm 3 (x as a batch of
+[last, last] matrices times itself; where the shape allows); the small weights of the affine
+norms not counted), over the best of --repeat calls. "_fb" cases run forward and backward;
+"_1" ones work along dim 1. Each thread count runs in a child process started with
+OMP_NUM_THREADS set; ratio = torch's time / meshflow's (> 1: meshflow faster). Timings on a
+shared machine are noisy: compare A/B within one run, best of several.
 """
 import argparse
 import threading
@@ -39,7 +43,14 @@ def cases(lib, shape):
     weight, shift = lib.ones([last], requires_grad=True), lib.zeros([last], requires_grad=True)
     gn_weight, gn_bias = lib.ones([channels], requires_grad=True), lib.zeros([channels], requires_grad=True)
     spatial = list(range(2, len(shape)))
-    return {
+    count = 1
+    for n in shape[:-1]:
+        count *= n
+    order = lib.tensor(np.random.default_rng(1).permutation(count))  # x's rows of `last`, shuffled
+
+    def rows(x):
+        return x.reshape(count, last)
+    table = {
         "relu": (2, F.relu, False),
         "relu_fb": (5, F.relu, True),
         "gelu": (2, F.gelu, False),
@@ -76,7 +87,15 @@ def cases(lib, shape):
         "group_norm_fb": (5, lambda x: F.group_norm(x, groups), True),
         "group_norm_affine_fb": (5, lambda x: F.group_norm(x, groups, gn_weight, gn_bias), True),
         "dropout": (2, lambda x: F.dropout(x, 0.1), False),
+        "cat": (4, lambda x: lib.cat([x, other], 0), False),
+        "cat_1": (4, lambda x: lib.cat([x, other], 1), False),
+        "index_select": (2, lambda x: rows(x).index_select(0, order), False),
+        "embedding": (2, lambda x: F.embedding(order, rows(x)), False),
+        "sum_0": (1, lambda x: x.sum(0), False),
     }
+    if count % last == 0:  # x as a batch of [last, last] matrices, times itself
+        table["bmm"] = (3, lambda x: lib.bmm(*[x.reshape(-1, last, last)] * 2), False)
+    return table
 
 
 def copy_bandwidth(threads, nbytes=1 << 28, repeat=5):

@@ -102,18 +102,36 @@ std::vector<Tensor> flat_index_kernel(const std::vector<Tensor>& in, const Kerne
         }
         return static_cast<int64_t>(idx[at]);
       };
+      // Its position along the dim (a negative one from the end with wrap), bad outside [0, size).
+      auto position = [&](int64_t v) { return v + (wrap && v < 0 ? size : 0); };
       std::atomic<int64_t> first_bad{n};  // the first bad element in row-major order
-      kernel::parallel_for(n, n > kernel::kParallelGrain, [&](int64_t i) {
-        int64_t v = value_at(i);
-        if (wrap && v < 0) v += size;
-        if (v < 0 || v >= size) {
-          int64_t seen = first_bad.load();
-          while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
-          }
-          return;
+      if (in[k].shape() == shape) {
+        // Index k has the output's shape (an index_select, x[idx]): one pass that vectorizes,
+        // without value_at's divisions, which cost more than the rest; then, only where an
+        // index was bad, the first one.
+        bool bad = false;
+#pragma omp simd reduction(| : bad)
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t v = position(static_cast<int64_t>(idx[i]));
+          bad |= v < 0 || v >= size;
+          po[i] = po[i] * size + v;
         }
-        po[i] = po[i] * size + v;
-      });
+        for (int64_t i = 0; bad && first_bad.load() == n; ++i) {
+          const int64_t v = position(static_cast<int64_t>(idx[i]));
+          if (v < 0 || v >= size) first_bad = i;
+        }
+      } else {
+        kernel::parallel_for(n, n > kernel::kParallelGrain, [&](int64_t i) {
+          const int64_t v = position(value_at(i));
+          if (v < 0 || v >= size) {
+            int64_t seen = first_bad.load();
+            while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+            }
+            return;
+          }
+          po[i] = po[i] * size + v;
+        });
+      }
       if (first_bad.load() < n) {
         const int64_t dim = ctx.attrs.has("dims") ? ctx.attrs.get_ints("dims")[k] : static_cast<int64_t>(k);
         index_error(kFlatIndex, "index " + std::to_string(value_at(first_bad.load())) +

@@ -11,7 +11,8 @@
 //   S(m), B -> S(m);  B, S(n) -> S(n);  S(k), S(k) -> P;  P, B -> P;  B, P -> P.
 // The bias follows the result's last dim: S(0) where the result is S(n), P where it is P
 // (each rank adds its share), B otherwise.
-// float32 runs on oneDNN's sgemm (a dot as a cascaded sum), float64 on OpenBLAS's dgemm,
+// float32 runs on oneDNN's sgemm (a dot as a cascaded sum; a batch of small products without a
+// broadcast batch dim in one call of its matmul primitive), float64 on OpenBLAS's dgemm,
 // integers (uint8, int8 and int16 too, wrapping as torch's) on a threaded loop in unsigned
 // arithmetic.
 // bfloat16 runs on oneDNN's matmul primitive (AVX512-BF16 or AMX where the CPU has them,
@@ -274,6 +275,51 @@ void gemm_bf16(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const bfloat16
   stream.wait();
 }
 
+// Shapes of batched_sgemm's primitives kept per thread before they are dropped, so that a
+// program whose shapes keep changing holds a bounded number.
+constexpr size_t kMaxBatchedShapes = 64;
+
+// c[i] = op(a[i]) @ op(b[i]) for `count` float32 products of m x k by k x n at fixed strides
+// (no broadcast batch dim), in one call of oneDNN's matmul primitive: its batched kernels,
+// where a call of sgemm per product costs as much as a small product's arithmetic (attention
+// heads, bmm of small matrices). One primitive per shape and thread, made once (making one
+// costs more than a small batch). False where oneDNN has none for the shape.
+bool batched_sgemm(bool ta, bool tb, int64_t count, int64_t m, int64_t n, int64_t k, const float* a, const float* b,
+                   float* c) {
+  using dnnl::memory;
+  struct Batched {
+    dnnl::matmul primitive;  // empty where oneDNN has none for the shape
+    memory::desc a, b, c;
+  };
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  thread_local std::map<std::tuple<bool, bool, int64_t, int64_t, int64_t, int64_t>, Batched> primitives;
+  thread_local dnnl::stream stream(engine);
+  const auto key = std::make_tuple(ta, tb, count, m, n, k);
+  auto it = primitives.find(key);
+  if (it == primitives.end()) {
+    if (primitives.size() >= kMaxBatchedShapes) primitives.clear();
+    Batched q;
+    const memory::dims a_strides = ta ? memory::dims{m * k, 1, m} : memory::dims{m * k, k, 1};
+    const memory::dims b_strides = tb ? memory::dims{k * n, 1, k} : memory::dims{k * n, n, 1};
+    q.a = memory::desc({count, m, k}, memory::data_type::f32, a_strides);
+    q.b = memory::desc({count, k, n}, memory::data_type::f32, b_strides);
+    q.c = memory::desc({count, m, n}, memory::data_type::f32, memory::dims{m * n, n, 1});
+    try {
+      q.primitive = dnnl::matmul(dnnl::matmul::primitive_desc(dnnl::matmul::desc(q.a, q.b, q.c), engine));
+    } catch (const dnnl::error& e) {
+      if (e.status != dnnl_unimplemented) throw;
+    }
+    it = primitives.emplace(key, std::move(q)).first;
+  }
+  const Batched& q = it->second;
+  if (!q.primitive) return false;
+  q.primitive.execute(stream, {{DNNL_ARG_SRC, memory(q.a, engine, const_cast<float*>(a))},
+                               {DNNL_ARG_WEIGHTS, memory(q.b, engine, const_cast<float*>(b))},
+                               {DNNL_ARG_DST, memory(q.c, engine, c)}});
+  stream.wait();
+  return true;
+}
+
 // One product of the batch loop below, in the inputs' dtype T with output type O. A bias
 // (n elements, or null) goes in oneDNN's bias argument for bfloat16; the caller adds it to
 // the other dtypes' products.
@@ -332,6 +378,15 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
       product<T, O>(false, tb, count * m, n, k, a, b, c, bias);
       return;
     }
+    const bool small = m * n * k <= (int64_t{1} << 22);
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<O, float>) {
+      // Small products without a broadcast batch dim: one batched call (a dot, m = n = 1, stays
+      // gemm's cascaded sum).
+      if (small && count > 1 && m * n > 1 && k > 0 && batch_of(as) == batch && batch_of(bs) == batch &&
+          batched_sgemm(ta, tb, count, m, n, k, a, b, c)) {
+        return;
+      }
+    }
     const Shape sa = kernel::broadcast_strides(batch_of(as), batch), sb = kernel::broadcast_strides(batch_of(bs), batch);
     auto one = [&](int64_t i) {
       int64_t rest = i, oa = 0, ob = 0;
@@ -344,7 +399,7 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
     };
     // Many small products (attention heads) go one per thread, each gemm single-threaded
     // inside the parallel region; a few large ones use the gemm's own threads.
-    if (count >= 2 * omp_get_max_threads() && m * n * k <= (int64_t{1} << 22)) {
+    if (count >= 2 * omp_get_max_threads() && small) {
 #pragma omp parallel for schedule(static)
       for (int64_t i = 0; i < count; ++i) one(i);
     } else {

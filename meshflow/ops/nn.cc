@@ -571,6 +571,23 @@ std::vector<Signature> embedding_signatures(const std::vector<TensorMeta>& in, c
   return sigs;
 }
 
+// y's rows [begin, end) of `width`: w's rows idx[i] - first, zeros where that row is outside
+// [0, rows). A plain function over a block of rows, so that the loop keeps its pointers in
+// registers: a call per row of a parallel loop's lambda, reading them through its closure,
+// cost as much as copying a short row.
+template <typename T, typename I>
+void copy_rows(const T* w, int64_t first, int64_t rows, int64_t width, const I* idx, int64_t begin, int64_t end, T* y) {
+  for (int64_t i = begin; i < end; ++i) {
+    const int64_t r = static_cast<int64_t>(idx[i]) - first;
+    T* yi = y + i * width;
+    if (r >= 0 && r < rows) {
+      std::copy(w + r * width, w + (r + 1) * width, yi);
+    } else {
+      std::fill(yi, yi + width, T{0});
+    }
+  }
+}
+
 // The local weight holds logical rows [first, first + rows); other rows come out as zeros
 // (only under a vocabulary split, where the ranks' outputs add up).
 std::vector<Tensor> embedding_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
@@ -587,14 +604,9 @@ std::vector<Tensor> embedding_kernel(const std::vector<Tensor>& in, const Kernel
       using T = decltype(wv);
       const T* w = weight.data_as<T>();
       T* y = out.data_as<T>();
-      kernel::parallel_for(n, n * width > kernel::kParallelGrain, [&](int64_t i) {
-        const int64_t r = idx[i] - first;
-        T* yi = y + i * width;
-        if (r >= 0 && r < rows) {
-          std::copy(w + r * width, w + (r + 1) * width, yi);
-        } else {
-          std::fill(yi, yi + width, T{0});
-        }
+      constexpr int64_t kBlock = 64;  // rows per task
+      kernel::parallel_for((n + kBlock - 1) / kBlock, n * width > kernel::kParallelGrain, [&](int64_t t) {
+        copy_rows(w, first, rows, width, idx, t * kBlock, std::min(n, (t + 1) * kBlock), y);
       });
     });
   });

@@ -20,8 +20,11 @@
 // elements are zero (torch's).
 //
 // sum_squares (below) sums the squares of several tensors at once, for gradient clipping.
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -29,6 +32,7 @@
 
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/lanes.h"
 #include "meshflow/ops/registry.h"
 #include "meshflow/ops/rows.h"
 
@@ -75,8 +79,9 @@ struct IndexSpace {
     for (const Group& g : groups) n *= g.size;
     return n;
   }
-  // The input offset of flat index i.
+  // The input offset of flat index i (in [0, count())).
   int64_t offset(int64_t i) const {
+    if (groups.size() == 1) return i * groups[0].stride;  // no division: one per row costs as much as a short row
     int64_t off = 0;
     for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
       off += i % g->size * g->stride;
@@ -123,7 +128,7 @@ __attribute__((always_inline)) inline void cascade_rows(TO* out, TO* levels, int
                                                         AddBlock add_block) {
   std::fill(levels, levels + kCascadeLevels * width, init);
   int64_t counts[kCascadeLevels] = {};
-  auto fold_level = [&](TO* to, int k) {
+  auto fold_level = [&](TO* to, int k) MF_INLINE_LAMBDA {
     for (int64_t j = 0; j < width; ++j) to[j] = f(to[j], levels[k * width + j]);
     std::fill(levels + k * width, levels + (k + 1) * width, init);
   };
@@ -212,9 +217,45 @@ MF_MULTIVERSIONED TO fold_long_rows(const TI* base, const IndexSpace& across, in
 
 // row[j] = f(row[j], p[j]) for j in [0, n): a kept last dim, reduced across rows.
 template <typename TI, typename TO, typename F>
-MF_MULTIVERSIONED void combine_into(TO* row, const TI* p, int64_t n, F f) {
+MF_ALWAYS_INLINE void combine_into(TO* row, const TI* p, int64_t n, F f) {
 #pragma omp simd
   for (int64_t j = 0; j < n; ++j) row[j] = f(row[j], static_cast<TO>(p[j]));
+}
+
+// acc[j] = f(acc[j], row[j]) for j in [0, len) and each of the rows at base + across.offset(r),
+// r in [r0, r1), in that order. A float sum keeps 256 bytes of acc in registers while it adds
+// every row in, so a row costs its loads alone; then 128, 64 and 32 bytes of them, then the
+// last columns in memory. Written on GCC's 32-byte vectors (plain arrays gave scalar code):
+// one AVX register each, two SSE ones; 64-byte ones, wider than the AVX2 version's
+// registers, went through the stack there.
+template <typename TI, typename TO, typename F>
+MF_ALWAYS_INLINE void combine_rows(TO* acc, const TI* base, const IndexSpace& across, int64_t r0, int64_t r1,
+                                   int64_t len, F f, bool sum) {
+  int64_t j = 0;
+  if constexpr (std::is_same_v<TI, TO> && std::is_floating_point_v<TO>) {
+    // Loads and stores through a vector type of the element's alignment: a memcpy into an
+    // array of vectors would keep the array in memory.
+    typedef TO V __attribute__((vector_size(32), aligned(alignof(TO))));
+    constexpr int64_t kL = 32 / sizeof(TO);
+    auto add_columns = [&](auto width) MF_INLINE_LAMBDA {  // width: vectors held, a constant
+      constexpr int kK = decltype(width)::value;
+      for (; sum && j + kK * kL <= len; j += kK * kL) {
+        V* to = reinterpret_cast<V*>(acc + j);
+        V v[kK];
+        for (int k = 0; k < kK; ++k) v[k] = to[k];
+        for (int64_t r = r0; r < r1; ++r) {
+          const V* x = reinterpret_cast<const V*>(base + across.offset(r) + j);
+          for (int k = 0; k < kK; ++k) v[k] += x[k];
+        }
+        for (int k = 0; k < kK; ++k) to[k] = v[k];
+      }
+    };
+    add_columns(std::integral_constant<int, 8>{});
+    add_columns(std::integral_constant<int, 4>{});  // then at most one pass of each
+    add_columns(std::integral_constant<int, 2>{});
+    add_columns(std::integral_constant<int, 1>{});
+  }
+  for (int64_t r = r0; r < r1 && j < len; ++r) combine_into(acc + j, base + across.offset(r) + j, len - j, f);
 }
 
 // Rows of at least a set of its lanes fold in fold_long_rows's lanes once an output's rows
@@ -233,18 +274,19 @@ constexpr int64_t kKeptPiece = 1 << 12;
 // row[0, len) = the f-reduction, from init, of the len elements at base + across.offset(r) for
 // every r: in order, or in cascade_rows's (float sums).
 template <typename TI, typename TO, typename F>
-void fold_across(TO* row, const TI* base, const IndexSpace& across, int64_t len, TO init, F f, bool cascade) {
+MF_MULTIVERSIONED void fold_across(TO* row, const TI* base, const IndexSpace& across, int64_t len, TO init, F f,
+                                   bool cascade) {
   std::fill(row, row + len, init);
   const int64_t n = across.count();
   if (!cascade || n <= kCascadeBlock) {
-    for (int64_t r = 0; r < n; ++r) combine_into(row, base + across.offset(r), len, f);
+    combine_rows(row, base, across, 0, n, len, f, cascade);
     return;
   }
   // Not a std::vector: vector<bool> has no data() (bool sums never cascade, but compile here).
   const std::unique_ptr<TO[]> levels(new TO[kCascadeLevels * len]);
-  cascade_rows(row, levels.get(), len, n, init, f, [&](TO* acc, int64_t r0, int64_t r1) {
-    for (int64_t r = r0; r < r1; ++r) combine_into(acc, base + across.offset(r), len, f);
-  });
+  cascade_rows(row, levels.get(), len, n, init, f,
+               [&](TO* acc, int64_t r0, int64_t r1)
+                   MF_INLINE_LAMBDA { combine_rows(acc, base, across, r0, r1, len, f, cascade); });
 }
 
 // out[o] = f-reduction of the input elements that map to o, starting from `init`. Dims are
@@ -300,8 +342,15 @@ void reduce(const TI* in, const Shape& shape, const std::vector<bool>& reduced, 
   }
   // Kept last dims: output rows cut into pieces of kKeptPiece, each summed across its rows
   // while it stays in cache, and the pieces spread over the team (one output row, as a mean
-  // over the batch dim, is then still many tasks); each element is folded in the same order.
-  const int64_t piece = std::min(inner, kKeptPiece), pieces = (inner + piece - 1) / piece;
+  // over the batch dim, is then still many tasks; shorter pieces where the team would have
+  // fewer than a task per thread); each element is folded in the same order whatever the cut.
+  int64_t piece = std::min(inner, kKeptPiece);
+  const int64_t threads = parallel ? omp_get_max_threads() : 1;
+  if (n_outer * ((inner + piece - 1) / piece) < threads) {
+    constexpr int64_t kColumns = 64;  // a piece's least length: whole vectors of lanes
+    piece = std::min(inner, std::max(kColumns, (inner / threads + kColumns - 1) / kColumns * kColumns));
+  }
+  const int64_t pieces = (inner + piece - 1) / piece;
   kernel::parallel_for(n_outer * pieces, parallel, [&](int64_t task) {
     const int64_t o = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
     const int64_t len = std::min(piece, inner - begin);

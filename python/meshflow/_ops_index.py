@@ -234,15 +234,23 @@ def _advanced(x, items):
             dim += 1
         if kind in ("tensor", "new") or item is None or isinstance(item, slice):
             r += 1
-    y = _basic_getitem(x, tuple(basic))
-    sizes = [y.shape[a] for a in at]
+    # All of x (x[idx], x[:, idx]) is x itself: the slice op would copy it.
+    whole = all(type(item) is slice and item == slice(None) for item in basic)
+    y = x if whole else _basic_getitem(x, tuple(basic))
     positions = apply("flat_index", [_placed_like(y, t) for t in tensors],
-                      {"sizes": sizes, "dims": dims, "wrap": True})[0]
+                      {"sizes": [y.shape[a] for a in at], "dims": dims, "wrap": True})[0]
+    return _pick(y, at, positions)
+
+
+def _pick(y, at, positions):
+    """y's elements at the row-major `positions` (int64, checked) into its dims `at`: one
+    embedding over y seen as [rows of the dims at, the rest]; the picked dims replace `at`
+    where adjacent, else come first (NumPy's and torch's rule)."""
     rest = [d for d in range(y.ndim) if d not in at]
     moved = permute(y, at + rest) if at + rest != list(range(y.ndim)) else y
     rows = 1
-    for n in sizes:
-        rows *= n
+    for a in at:
+        rows *= y.shape[a]
     rest_shape = [y.shape[d] for d in rest]
     width = 1
     for n in rest_shape:
@@ -514,8 +522,10 @@ def index_select(input, dim, index):
     if input.ndim == 0:
         checked = apply("flat_index", [_placed_like(input, index)], {"sizes": [1], "dims": [0]})[0]
         return getitem(reshape(input, [1]), checked)
+    if _carrier(input):  # a bool or bfloat16 tensor is picked in int32 or float32
+        return index_select(input.to(_carrier(input)), dim, index).to(input.dtype)
     checked = apply("flat_index", [_placed_like(input, index)], {"sizes": [input.shape[dim]], "dims": [dim]})[0]
-    return getitem(input, (slice(None),) * dim + (checked,))
+    return _pick(input, [dim], checked)
 
 
 def gather(input, dim, index):

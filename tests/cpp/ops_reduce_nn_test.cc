@@ -160,6 +160,45 @@ TEST(ReduceRows, EveryLengthEqualsAPlainLoop) {
   }
 }
 
+// Kept last dims summed across rows (x.sum(0), a mean over the batch): every width class of
+// the kernel's columns (four vectors held across the rows, one vector, the last columns in
+// memory), and row counts below, at and past the cascade's blocks and levels (16, 256,
+// 4096). Reduced dims of one group and of two (the rows' offsets computed apart). Integer
+// values: exact in any order, so a column or a row lost or added twice changes the result.
+TEST(ReduceAcross, EveryWidthAndRowCountEqualsAPlainLoop) {
+  for (DType dtype : {DType::kFloat32, DType::kFloat64, DType::kInt32}) {
+    for (int64_t rows : {1, 3, 16, 17, 300, 4100}) {
+      for (int64_t n : kRowLengths) {
+        if (rows * n > (1 << 21)) continue;
+        // [a, k, b, n] summed over a and b: rows a b to each of the k n outputs. Two groups
+        // where both a and b pass 1 (rows split as a = rows / 2, b = 2, k = 2).
+        for (bool two_groups : {false, true}) {
+          const int64_t a = two_groups ? std::max<int64_t>(rows / 2, 1) : rows, b = two_groups ? 2 : 1;
+          const int64_t k = two_groups ? 2 : 1;
+          const Shape shape{a, k, b, n};
+          const Tensor x = value(shape, dtype);
+          const Tensor sum = local("sum", {x}, reduce_attrs({0, 2}, false))[0];
+          const std::string what = std::string(dtype_name(dtype)) + " " + to_string(shape);
+          visit_dtype(dtype, [&](auto v) {
+            using T = decltype(v);
+            using Sum = std::conditional_t<std::is_integral_v<T>, int64_t, T>;
+            const T* p = x.data_as<T>();
+            for (int64_t kk = 0; kk < k; ++kk) {
+              for (int64_t j = 0; j < n; ++j) {
+                double total = 0;
+                for (int64_t i = 0; i < a; ++i) {
+                  for (int64_t bb = 0; bb < b; ++bb) total += static_cast<double>(p[((i * k + kk) * b + bb) * n + j]);
+                }
+                EXPECT_EQ(static_cast<double>(sum.data_as<Sum>()[kk * n + j]), total) << what << " at " << kk << ", " << j;
+              }
+            }
+          });
+        }
+      }
+    }
+  }
+}
+
 TEST(ReduceShapes, FollowPyTorch) {
   const Tensor x = value({2, 3, 4});
   EXPECT_EQ(local("sum", {x}, reduce_attrs({1}, false))[0].shape(), (Shape{2, 4}));

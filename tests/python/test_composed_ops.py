@@ -7,6 +7,7 @@ import pytest
 import meshflow as mf
 import meshflow.nn.functional as F
 from gradcheck import check_gradients
+from meshflow._tensor import apply
 
 RNG = np.random.default_rng(5)
 A = RNG.standard_normal((4, 5)) * 3
@@ -75,6 +76,34 @@ def test_matmul_forms():
     close(mf.dot(mf.tensor(v), mf.tensor(v)), v @ v)
     with pytest.raises(ValueError, match=r"\[bmm\] expected a 3-d tensor, got shape \(4, 5\)"):
         mf.bmm(mf.tensor(m), mf.tensor(m))
+
+
+@pytest.mark.parametrize("a_shape, b_shape", [
+    ((5, 3, 4), (5, 4, 2)), ((7, 1, 8), (7, 8, 6)), ((4, 6, 1), (4, 1, 3)), ((3, 2, 5), (3, 5, 1)),
+    ((6, 1, 5), (6, 5, 1)), ((2, 3, 4, 5), (2, 3, 5, 6)), ((64, 32, 32), (64, 32, 32)), ((1, 3, 4), (1, 4, 2)),
+    ((3, 4, 5), (1, 5, 2)), ((4, 0, 3), (4, 3, 2)), ((4, 3, 0), (4, 0, 2))])
+def test_batched_float32_products(a_shape, b_shape):
+    """Batches of float32 products (one batched call where small and not broadcast; a dot,
+    m = n = 1, and broadcast batches per product), with each operand read transposed too,
+    against float64; the same bits on one thread and two."""
+    a = RNG.standard_normal(a_shape).astype(np.float32)
+    b = RNG.standard_normal(b_shape).astype(np.float32)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    at, bt = (mf.tensor(np.ascontiguousarray(np.swapaxes(t, -1, -2))) for t in (a, b))
+    previous = mf.get_num_threads()
+    try:
+        got = []
+        for threads in (1, 2):
+            mf.set_num_threads(threads)
+            got.append([(mf.tensor(a) @ mf.tensor(b)).numpy(),
+                         apply("matmul", [at, mf.tensor(b)], {"transpose_a": True})[0].numpy(),
+                         apply("matmul", [mf.tensor(a), bt], {"transpose_b": True})[0].numpy(),
+                         apply("matmul", [at, bt], {"transpose_a": True, "transpose_b": True})[0].numpy()])
+    finally:
+        mf.set_num_threads(previous)
+    for one, two in zip(*got):
+        np.testing.assert_allclose(one, want, rtol=1e-5, atol=1e-5)
+        np.testing.assert_array_equal(one, two)
 
 
 @pytest.mark.parametrize("name, f", [

@@ -258,6 +258,46 @@ def test_index_select():
         mf.index_select(x, 1, mf.tensor([-1])).numpy()
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32", "bool", "bfloat16", "float16"])
+def test_index_select_of_every_dim_and_dtype(dtype):
+    """Every dim of a 3-d tensor (the first one's rows picked in place, the others moved
+    first), with repeats, int32 and int64 indices; bool and bfloat16 through their carriers."""
+    x = mf.tensor(A * 4).to(dtype)
+    want = x.numpy()
+    for dim in (0, 1, 2, -2):
+        for idx in ([3, 0, 3, 1, 2], [1], []):
+            for index_dtype in (np.int64, np.int32):
+                index = np.array(idx, index_dtype)
+                got = x.index_select(dim, mf.tensor(index))
+                assert got.dtype == x.dtype
+                np.testing.assert_array_equal(got.numpy(), np.take(want, index, axis=dim), err_msg=f"dim {dim} {idx}")
+
+
+def test_the_first_bad_index_in_order_is_reported():
+    """Among many indices (past the threads' grain), the first bad one in row-major order is
+    named, whether the index has the result's shape or is broadcast against another."""
+    x = mf.tensor(np.arange(20.0).reshape(4, 5))
+    idx = np.zeros(40000, np.int64)
+    idx[[30000, 35000]] = [9, 7]
+    with pytest.raises(ValueError, match="index 9 is out of bounds for dimension 1 with size 5"):
+        x.index_select(1, mf.tensor(idx)).numpy()
+    idx[30000] = -6  # from the end: -6 is still out of range
+    with pytest.raises(ValueError, match="index -6 is out of bounds for dimension 0 with size 4"):
+        x[mf.tensor(idx)].numpy()
+    rows = mf.tensor(np.zeros((40000, 1), np.int64))
+    cols = np.zeros((1, 3), np.int64)
+    cols[0, 1:] = [8, 6]
+    with pytest.raises(ValueError, match="index 8 is out of bounds for dimension 1 with size 5"):
+        x[rows, mf.tensor(cols)].numpy()
+    idx[[30000, 35000]] = [-1, 2]  # from the end where x[...] indexes, and in range
+    np.testing.assert_array_equal(x[mf.tensor(idx)].numpy(), x.numpy()[idx])
+
+
+def test_index_select_gradients_of_every_dim():
+    for dim in (0, 1, 2):
+        check_gradients(lambda x: mf.index_select(x, dim, mf.tensor([2, 0, 2, 3])), [A])
+
+
 def test_gather_as_torch():
     x = mf.tensor(A)
     idx = RNG.integers(0, 5, (3, 4, 2))  # smaller than x off dim 1, as torch allows
