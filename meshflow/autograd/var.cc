@@ -106,6 +106,17 @@ Tensor add_async(const Tensor& a, const Tensor& b) {
 
 thread_local bool grad_mode = true;
 
+std::function<Var(const Var&, const Shape&)>& gradient_expand() {
+  static auto* expand = new std::function<Var(const Var&, const Shape&)>;  // set once, at load
+  return *expand;
+}
+
+// `grad` of a tensor of `shape`, a broadcast gradient (Node) expanded.
+Var full_shaped(const Var& grad, const Shape& shape) {
+  if (!grad.defined() || grad.shape() == shape) return grad;
+  return gradient_expand()(grad, shape);
+}
+
 Var accumulate(const Var& a, const Var& b) {
   if (!a.defined()) return b;
   if (!b.defined()) return a;
@@ -126,6 +137,15 @@ Var accumulate(const Var& a, const Var& b) {
   const GlobalTensor gb = convert(b.global(), ga.placement(), ga.nd_sbp());
   if (ConversionTracer* tracer = conversion_tracer()) return Var(tracer->trace_accumulate(ga, gb));
   return Var(GlobalTensor(ga.shape(), ga.placement(), ga.nd_sbp(), add_async(ga.local(), gb.local())));
+}
+
+// a + b for gradients of a tensor of `shape`: two broadcast gradients of one shape add as
+// they are (the sum of their expansions is the expansion of their sum, element for element).
+Var accumulate(const Var& a, const Var& b, const Shape& shape) {
+  if (a.defined() && b.defined() && a.shape() != b.shape()) {
+    return accumulate(full_shaped(a, shape), full_shaped(b, shape));
+  }
+  return accumulate(a, b);
 }
 
 // The layout backward leaves a global leaf's gradient in: its grad_layout, or its own.
@@ -978,6 +998,9 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
     for (size_t i = 0; i < grads.size(); ++i) {
       if (!grads[i].defined() && is_floating(node->outputs[i].dtype)) grads[i] = zeros_for(node->outputs[i]);
     }
+    if (!node->takes_broadcast_grads || !node->hooks.empty()) {
+      for (size_t i = 0; i < grads.size(); ++i) grads[i] = full_shaped(grads[i], node->outputs[i].shape);
+    }
     for (const Node::Hook& hook : node->hooks) {
       Var replaced = hook.fn(grads[hook.output]);
       if (replaced.defined()) grads[hook.output] = std::move(replaced);
@@ -999,7 +1022,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
         Var& sum = leaf_sums[e.leaf.get()];
         if (input_grads[i].defined()) {
           if (!sum.defined()) leaves_in_order.push_back(e.leaf);
-          sum = accumulate(sum, input_grads[i]);
+          sum = accumulate(sum, full_shaped(input_grads[i], VarAccess::wrap(e.leaf).shape()));
         }
         if (--leaf_uses[e.leaf.get()] == 0 && sum.defined()) {
           conversions.add(e.leaf, sum);
@@ -1008,7 +1031,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
       } else if (e.node) {
         std::vector<Var>& slot = pending[e.node.get()];
         slot.resize(e.node->outputs.size());
-        slot[e.output] = accumulate(slot[e.output], input_grads[i]);
+        slot[e.output] = accumulate(slot[e.output], input_grads[i], e.node->outputs[e.output].shape);
         if (--dependents[e.node.get()] == 0) {
           alive.push_back(e.node);
           ready.push_back(e.node.get());
@@ -1083,6 +1106,10 @@ bool autograd::zero_prefetch() { return prefetch_on.load(std::memory_order_relax
 
 void set_device_gradient_sum(std::function<Tensor(const Tensor& a, const Tensor& b)> sum) {
   device_gradient_sum() = std::move(sum);
+}
+
+void set_gradient_expand(std::function<Var(const Var& grad, const Shape& shape)> expand) {
+  gradient_expand() = std::move(expand);
 }
 
 Var to_device(const Var& x, device::Device& target) {

@@ -139,6 +139,15 @@ struct Edge {
 
 // One recorded call. `backward` maps the gradients of its outputs (undefined where none
 // arrived and the output is not floating) to one per input (undefined where none flows).
+//
+// Broadcast gradients: a gradient `backward` returns may have a shape that only broadcasts to
+// its input's (the same rank, size 1 where the input's dim is larger), standing for its
+// expansion: a sum's gradient is one value per output element, and most of its consumers
+// read it as such (relu's backward takes dy as a broadcast operand, as PyTorch's reads its
+// stride-0 view) without a full-size copy in memory. The engine expands it only where the
+// full shape is needed: before a node that does not take broadcast gradients, before hooks,
+// before summing it with a gradient of another shape, and before a leaf's accumulation (a
+// .grad always has its leaf's shape).
 struct Node {
   std::string name;
   // The order of recording: a node recorded later has a larger one (next_sequence()).
@@ -161,6 +170,9 @@ struct Node {
   };
   std::vector<OutputMeta> outputs;
   std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward;
+  // Whether `backward` takes output gradients that only broadcast to the outputs' shapes
+  // (above); otherwise the engine expands them first.
+  bool takes_broadcast_grads = false;
   // Drops the values `backward` captured (after a backward without retain_graph).
   std::function<void()> release;
   // The hooks of this node's outputs (Var::add_hook on a non-leaf), applied in order to the
@@ -280,6 +292,9 @@ Var to_local(const Var& x);
 // ops layer installs its add op (which runs each device's kernel); host gradients are summed
 // here without it.
 void set_device_gradient_sum(std::function<Tensor(const Tensor& a, const Tensor& b)> sum);
+// How the engine expands a broadcast gradient (Node) to the full shape: the ops layer installs
+// its expand op (recorded in a create_graph backward, laid out by SBP inference).
+void set_gradient_expand(std::function<Var(const Var& grad, const Shape& shape)> expand);
 
 // A local tensor on `target` (its gradient goes back to x's device); x itself when there.
 Var to_device(const Var& x, device::Device& target);

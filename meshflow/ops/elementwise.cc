@@ -53,6 +53,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "meshflow/ops/backward_loop.h"
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/integer_math.h"
@@ -768,7 +769,8 @@ OpDef clamp_op(const std::string& name, bool hardtanh) {
   return op;
 }
 
-// dx from x and dy, of one shape and float dtype, for clamp or hardtanh (`hardtanh`).
+// dx from x and dy, of one float dtype, for clamp or hardtanh (`hardtanh`); dy of x's shape
+// or one that broadcasts to it (a sum's gradient, not expanded: autograd/var.h), dx of x's.
 OpDef clamp_backward_op(const char* name, bool hardtanh) {
   OpDef op;
   op.name = name;
@@ -776,15 +778,13 @@ OpDef clamp_backward_op(const char* name, bool hardtanh) {
   op.infer = [name, hardtanh](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 2);
     if (!is_floating(in[0].dtype)) op_error(name, std::string("x is ") + dtype_name(in[0].dtype) + "; expected a float dtype");
-    if (in[1].shape != in[0].shape) {
-      op_error(name, "dy has shape " + to_string(in[1].shape) + "; expected x's, " + to_string(in[0].shape));
-    }
+    kernel::expect_broadcasts_to(name, in[1].shape, in[0].shape, "dy", "x's");
     kernel::expect_same_dtype(name, in[0], in[1]);
     check_bounds(name, attrs, in[0].dtype, hardtanh);
     return std::vector<TensorMeta>{in[0]};
   };
-  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
-    std::vector<Signature> sigs = kernel::split_alike_signatures(in[0].shape.size(), 2, 1);
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+    std::vector<Signature> sigs = kernel::broadcast_split_signatures(in, out[0].shape);
     sigs.push_back({{Sbp::broadcast(), Sbp::partial_sum()}, {Sbp::partial_sum()}});  // linear in dy
     return sigs;
   };
@@ -794,23 +794,19 @@ OpDef clamp_backward_op(const char* name, bool hardtanh) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
         const kernel::ClampBounds<T> b = kernel::clamp_bounds<T>(ctx.attrs);
-        const T *x = in[0].data_as<T>(), *dy = in[1].data_as<T>();
-        T* dx = out.data_as<T>();
         const T lo = b.lo, hi = b.hi;
         const bool no_lo = !b.has_lo, no_hi = !b.has_hi;
-        // dy loaded unconditionally and the tests joined without short-circuits: the
+        auto each = [&](auto f) {
+          kernel::activation_backward_loop(in[0].data_as<T>(), in[1].data_as<T>(), in[1].shape(), out.data_as<T>(),
+                                           out.shape(), f);
+        };
+        // dy taken unconditionally and the tests joined without short-circuits: the
         // selection compiles to a blend (no branch to mispredict on a mask of mixed values).
         if (hardtanh) {
-          kernel::simd_for(out.numel(), [&](int64_t i) {
-            const T v = x[i], g = dy[i];
-            dx[i] = (v <= lo) | (v >= hi) ? T{0} : g;
-          });
+          each([lo, hi](T v, T g) { return (v <= lo) | (v >= hi) ? T{0} : g; });
         } else {
           // An absent bound stops nothing (not even an infinite x).
-          kernel::simd_for(out.numel(), [&](int64_t i) {
-            const T v = x[i], g = dy[i];
-            dx[i] = ((v > lo) | no_lo) & ((v < hi) | no_hi) ? g : T{0};
-          });
+          each([lo, hi, no_lo, no_hi](T v, T g) { return ((v > lo) | no_lo) & ((v < hi) | no_hi) ? g : T{0}; });
         }
       }
     });
@@ -819,8 +815,9 @@ OpDef clamp_backward_op(const char* name, bool hardtanh) {
   return op;
 }
 
-// The forward op's gradient: its backward op on dy. The backward op's own: itself on the new
-// dy (it is linear in dy), zeros for x (piecewise constant), as torch's.
+// The forward op's gradient: its backward op on dy (which may be a broadcast gradient). The
+// backward op's own: itself on the new dy (it is linear in dy), summed over the dims a
+// broadcast dy repeats; zeros for x (piecewise constant), as torch's.
 GradFn clamp_grad(const char* backward) {
   return [backward](const GradContext& g) {
     return std::vector<Var>{call1(backward, {g.inputs[0], g.grad_outputs[0]}, g.attrs)};
@@ -828,9 +825,16 @@ GradFn clamp_grad(const char* backward) {
 }
 GradFn clamp_backward_grad(const char* backward) {
   return [backward](const GradContext& g) {
-    return std::vector<Var>{g.needs_grad[0] ? fn::zeros_like(g.inputs[0]) : Var(),
-                            g.needs_grad[1] ? call1(backward, {g.inputs[0], g.grad_outputs[0]}, g.attrs) : Var()};
+    const Var &x = g.inputs[0], &dy = g.inputs[1];
+    return std::vector<Var>{
+        g.needs_grad[0] ? fn::zeros_like(x) : Var(),
+        g.needs_grad[1] ? fn::sum_to(call1(backward, {x, g.grad_outputs[0]}, g.attrs), dy.shape()) : Var()};
   };
+}
+// An op whose gradient takes a broadcast dy (OpDef::grad_takes_broadcast).
+OpDef taking_broadcast_grads(OpDef op) {
+  op.grad_takes_broadcast = true;
+  return op;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -839,10 +843,20 @@ GradFn clamp_backward_grad(const char* backward) {
 // would box it to broadcast, an all-reduce).
 
 // A unary op's dx from its input x, output y, y's gradient dy and the call's attributes.
-GradFn unary_grad(std::function<Var(const Var& x, const Var& y, const Var& dy, const Attrs& attrs)> dx) {
-  return [dx](const GradContext& g) {
+// Every form is written with elementwise ops that broadcast, so dy may be a broadcast
+// gradient (a sum's, unexpanded: autograd/var.h), and dx then broadcasts to x: with_grad
+// below marks the op so (OpDef::grad_takes_broadcast).
+struct UnaryGrad {
+  std::function<Var(const Var& x, const Var& y, const Var& dy, const Attrs& attrs)> dx;
+};
+UnaryGrad unary_grad(std::function<Var(const Var& x, const Var& y, const Var& dy, const Attrs& attrs)> dx) {
+  return {std::move(dx)};
+}
+OpDef with_grad(OpDef op, const UnaryGrad& grad, OpDef::GradReads reads = OpDef::GradReads{}) {
+  GradFn fn = [dx = grad.dx](const GradContext& g) {
     return std::vector<Var>{dx(g.inputs[0], g.outputs[0], g.grad_outputs[0], g.attrs)};
   };
+  return taking_broadcast_grads(mf::with_grad(std::move(op), std::move(fn), reads));
 }
 
 // A binary op's gradient: each input that wants one gets its term (dy times the partial
@@ -1360,8 +1374,8 @@ void register_scalar_ops(OpRegistry& r) {
 
 // clamp, hardtanh and their backward ops.
 void register_clamp_ops(OpRegistry& r) {
-  r.add(with_grad(clamp_op("clamp", false), clamp_grad(kClampBackward)));
-  r.add(with_grad(clamp_op("hardtanh", true), clamp_grad(kHardtanhBackward)));
+  r.add(taking_broadcast_grads(with_grad(clamp_op("clamp", false), clamp_grad(kClampBackward))));
+  r.add(taking_broadcast_grads(with_grad(clamp_op("hardtanh", true), clamp_grad(kHardtanhBackward))));
   r.add(with_grad(clamp_backward_op(kClampBackward, false), clamp_backward_grad(kClampBackward)));
   r.add(with_grad(clamp_backward_op(kHardtanhBackward, true), clamp_backward_grad(kHardtanhBackward)));
 }

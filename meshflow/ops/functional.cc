@@ -429,20 +429,25 @@ std::vector<Var> call_writing(const OpDef& op, const std::vector<Var>& inputs, c
       },
       [saved] { *saved = Saved(); });
   for (const Var& out : outputs) saved->outputs.emplace_back(out, /*output=*/true);  // their node is made now
+  const auto made = std::find_if(outputs.begin(), outputs.end(), [](const Var& out) { return out.grad_fn() != nullptr; });
+  if (made == outputs.end()) return outputs;
+  Node& node = *made->grad_fn();
+  node.takes_broadcast_grads = op.grad_takes_broadcast;
   if (!op.grad_reads.inputs || op.grad_reads.outputs) {
     // Backward checks only the values the gradient reads for in-place writes since.
     std::vector<Var> read;
     if (op.grad_reads.inputs) read = args;
     if (op.grad_reads.outputs) read.insert(read.end(), outputs.begin(), outputs.end());
-    for (const Var& out : outputs) {
-      if (out.grad_fn()) {
-        set_saved(*out.grad_fn(), read);
-        break;
-      }
-    }
+    set_saved(node, read);
   }
   return outputs;
 }
+
+// Broadcast gradients (autograd/var.h) expand through the expand op.
+const bool gradient_expand_installed = [] {
+  set_gradient_expand([](const Var& grad, const Shape& shape) { return fn::expand(grad, shape); });
+  return true;
+}();
 
 }  // namespace
 

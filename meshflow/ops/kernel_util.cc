@@ -73,6 +73,17 @@ Shape broadcast_shapes(const std::string& op, const Shape& a, const Shape& b) {
   return out;
 }
 
+void expect_broadcasts_to(const std::string& op, const Shape& have, const Shape& shape, const std::string& what,
+                          const std::string& whose) {
+  const size_t lead = shape.size() - std::min(have.size(), shape.size());
+  bool fits = have.size() <= shape.size();
+  for (size_t i = 0; fits && i < have.size(); ++i) fits = have[i] == 1 || have[i] == shape[lead + i];
+  if (!fits) {
+    op_error(op, what + " has shape " + to_string(have) + "; expected " + whose + " shape " + to_string(shape) +
+                     " or one that broadcasts to it");
+  }
+}
+
 std::vector<Signature> broadcast_split_signatures(const std::vector<TensorMeta>& inputs, const Shape& out,
                                                   size_t n_outputs) {
   std::vector<Signature> sigs;

@@ -29,6 +29,11 @@ void check_fits(const std::string& op, const std::string& key, const Attrs& attr
 
 // NumPy broadcasting; throws "[op] shapes ... cannot be broadcast".
 Shape broadcast_shapes(const std::string& op, const Shape& a, const Shape& b);
+// Throws "[op] <what> has shape ...; expected <whose> shape ... or one that broadcasts to it"
+// unless `have` broadcasts to `shape` without growing it (a backward op's dy, which may be a
+// broadcast gradient: autograd/var.h).
+void expect_broadcasts_to(const std::string& op, const Shape& have, const Shape& shape, const std::string& what,
+                          const std::string& whose);
 // For each output dim k: S(k) of the output with each input split on its aligned dim, or
 // broadcast where the input is missing that dim or has size 1 against a larger output.
 std::vector<Signature> broadcast_split_signatures(const std::vector<TensorMeta>& inputs, const Shape& out,

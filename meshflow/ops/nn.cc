@@ -18,7 +18,8 @@
 //   gelu_backward(x, dy) -> dx for elementwise.cc's exact (erf) gelu, silu_backward(x, dy) for
 //     its silu; from the output y: relu_backward(y, dy) (dy where y > 0, else 0),
 //     sigmoid_backward(y, dy) (dy y (1 - y)), tanh_backward(y, dy) (dy (1 - y^2)); each one
-//     pass, floating, one shape: S(k), S(k) -> S(k) for every k;  B, P -> P.
+//     pass, floating, dy of x's (y's) shape or broadcast to it (a sum's gradient): S(k), S(k)
+//     -> S(k) for every k (B for dy where it has size 1 there);  B, P -> P.
 //   embedding(indices int32/int64, weight[V, D]) -> indices.shape + [D], rows of weight:
 //     S(k), B -> S(k) for each indices dim k;  B, S(1) -> S(last);  B, P -> P;
 //     B, S(0) -> P: each rank gathers the vocabulary rows it holds, zeros for the others.
@@ -56,6 +57,7 @@
 
 #include "meshflow/core/error.h"
 #include "meshflow/core/loops.h"
+#include "meshflow/ops/backward_loop.h"
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
@@ -491,25 +493,27 @@ constexpr const char* kTanhBackward = "tanh_backward";
 constexpr const char* kReluBackward = "relu_backward";
 
 // An activation's backward op: its saved tensor (`saved`: "x" or "y") and dy, floating, of one
-// shape and dtype; dx has theirs.
+// dtype, dy of the saved tensor's shape or one that broadcasts to it (a sum's gradient, not
+// expanded: autograd/var.h); dx has the saved tensor's shape and dtype.
 decltype(OpDef::infer) activation_backward_infer(const char* op, const char* saved) {
   return [op, saved](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(op, in, 2);
     expect_floating(op, in[0], saved);
-    expect_shape(op, in[1], in[0].shape, "dy", std::string("the shape of ") + saved);
+    kernel::expect_broadcasts_to(op, in[1].shape, in[0].shape, "dy", std::string(saved) + "'s");
     kernel::expect_same_dtype(op, in[0], in[1]);
     return std::vector<TensorMeta>{in[0]};
   };
 }
 
+// A broadcast dy is B wherever it has size 1 against a split dim.
 std::vector<Signature> activation_backward_signatures(const std::vector<TensorMeta>& in,
-                                                      const std::vector<TensorMeta>&, const Attrs&) {
-  std::vector<Signature> sigs = kernel::split_alike_signatures(in[0].shape.size(), 2, 1);
+                                                      const std::vector<TensorMeta>& out, const Attrs&) {
+  std::vector<Signature> sigs = kernel::broadcast_split_signatures(in, out[0].shape);
   sigs.push_back({{Sbp::broadcast(), Sbp::partial_sum()}, {Sbp::partial_sum()}});
   return sigs;
 }
 
-// dx[i] = f(saved[i], dy[i]) over floating inputs.
+// dx[i] = f(saved[i], dy[i]) over floating inputs, dy broadcast.
 template <typename F>
 decltype(OpDef::kernel) activation_backward_kernel(F f) {
   return [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
@@ -517,10 +521,8 @@ decltype(OpDef::kernel) activation_backward_kernel(F f) {
     visit_dtype(out.dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
-        const T* saved = in[0].data_as<T>();
-        const T* dy = in[1].data_as<T>();
-        T* dx = out.data_as<T>();
-        kernel::simd_for(out.numel(), [&](int64_t i) { dx[i] = f(saved[i], dy[i]); });
+        kernel::activation_backward_loop(in[0].data_as<T>(), in[1].data_as<T>(), in[1].shape(), out.data_as<T>(),
+                                         out.shape(), f);
       }
     });
     return std::vector<Tensor>{out};
@@ -534,11 +536,12 @@ OpDef activation_backward(const char* op, const char* saved, decltype(OpDef::ker
 }
 
 // relu_backward(y, dy) = dy where y > 0, else 0, as torch's threshold_backward (dy passes
-// where y is NaN). Linear in dy, so its own gradient is itself on the new dy; y, piecewise
-// constant, gets zeros (torch's).
+// where y is NaN). Linear in dy, so its own gradient is itself on the new dy (summed over
+// the dims a broadcast dy repeats); y, piecewise constant, gets zeros (torch's).
 std::vector<Var> relu_backward_grad(const GradContext& g) {
-  return {g.needs_grad[0] ? fn::zeros_like(g.inputs[0]) : Var(),
-          g.needs_grad[1] ? call1(kReluBackward, {g.inputs[0], g.grad_outputs[0]}) : Var()};
+  const Var &y = g.inputs[0], &dy = g.inputs[1];
+  return {g.needs_grad[0] ? fn::zeros_like(y) : Var(),
+          g.needs_grad[1] ? fn::sum_to(call1(kReluBackward, {y, g.grad_outputs[0]}), dy.shape()) : Var()};
 }
 
 // ---------------------------------------------------------------------------------------------

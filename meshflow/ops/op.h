@@ -75,7 +75,9 @@ struct KernelCall {
 };
 
 // What an op's gradient sees: the call's attributes, inputs and outputs (detached), and one
-// gradient per output (zeros where none arrived). Global or local like the call.
+// gradient per output (zeros where none arrived), of the output's shape, or, for an op whose
+// grad_takes_broadcast, of a shape that broadcasts to it (autograd/var.h's broadcast
+// gradients: a sum's, unexpanded). Global or local like the call.
 struct GradContext {
   const Attrs& attrs;
   const std::vector<Var>& inputs;
@@ -164,6 +166,11 @@ struct OpDef {
     bool outputs = false;
   };
   GradReads grad_reads;
+  // Whether `grad` takes output gradients that only broadcast to the outputs' shapes (it is
+  // written with ops that broadcast, and what it returns broadcasts to the inputs' shapes);
+  // otherwise autograd expands them first (autograd/var.h, broadcast gradients). A gradient
+  // may return broadcast gradients either way (sum's returns dy unexpanded).
+  bool grad_takes_broadcast = false;
   // Whether an N-d signature combined from the listed ones is valid on `hierarchy`, for ops
   // whose listed signatures hold only for some shapes of the mesh (reshape carries a split
   // through a dim it cuts into several only where every rank's part lines up). Empty:

@@ -12,7 +12,8 @@
 // mean divides its local sum by the LOGICAL number of reduced elements, so the partial means
 // of S(d) parts add up to the mean.
 // Gradients: sum and mean broadcast dy back over the reduced dims (mean divided by their
-// size); amax and amin give it to the elements equal to the result, split evenly among ties.
+// size), unexpanded (autograd/var.h's broadcast gradients); amax and amin give it to the
+// elements equal to the result, split evenly among ties.
 //
 // prod (torch.prod) has the reductions' attributes; integers and bool multiply in int64,
 // wrapping, and the product of nothing is 1. There is no partial product: only splits of kept
@@ -488,36 +489,40 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
 
 // ---------------------------------------------------------------------------------------
 // Gradients. A value of the output's shape broadcasts back over the input once the reduced
-// dims are restored as size 1 (the keepdim shape).
+// dims are restored as size 1 (the keepdim shape). Each gradient takes a broadcast dy (one
+// that broadcasts to the output's shape: autograd/var.h), whose dims go back alike.
 
 struct Reduced {
-  Shape keepdim_shape;
+  std::vector<bool> reduced;  // per input dim
+  bool keepdim = false;
   int64_t count = 1;  // input elements per output element
 };
 
 Reduced reduced_of(const std::string& op, const GradContext& g) {
   const Shape& shape = g.inputs[0].shape();
-  const std::vector<bool> reduced = reduced_dims(op, g.attrs, static_cast<int64_t>(shape.size()));
-  Reduced r;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    r.keepdim_shape.push_back(reduced[d] ? 1 : shape[d]);
-    if (reduced[d]) r.count *= shape[d];
-  }
+  Reduced r{reduced_dims(op, g.attrs, static_cast<int64_t>(shape.size())), keepdim(g.attrs)};
+  for (size_t d = 0; d < shape.size(); ++d) r.count *= r.reduced[d] ? shape[d] : 1;
   return r;
 }
 
-// `y`, of the output's shape, with the reduced dims back as size 1.
+// `y`, of the output's shape or a broadcast of it, with the reduced dims back as size 1.
 Var with_kept_dims(const Var& y, const Reduced& r) {
-  return y.shape() == r.keepdim_shape ? y : fn::reshape(y, r.keepdim_shape);
+  if (r.keepdim) return y;
+  Shape shape;
+  size_t kept = 0;
+  for (const bool reduced : r.reduced) shape.push_back(reduced ? 1 : y.shape()[kept++]);
+  return y.shape() == shape ? y : fn::reshape(y, shape);
 }
 
-// sum, and mean (`mean`): every input element gets its output's gradient (over the count).
+// sum, and mean (`mean`): every input element gets its output's gradient (over the count):
+// dy with the reduced dims back as size 1, a broadcast gradient (autograd/var.h) that the
+// engine expands only for a consumer that needs the full shape.
 GradFn sum_grad(const std::string& op, bool mean) {
   return [op, mean](const GradContext& g) {
     const Reduced r = reduced_of(op, g);
     Var dy = g.grad_outputs[0];
     if (mean) dy = fn::div_scalar(dy, static_cast<double>(r.count));
-    return std::vector<Var>{fn::expand(with_kept_dims(dy, r), g.inputs[0].shape())};
+    return std::vector<Var>{with_kept_dims(dy, r)};
   };
 }
 
@@ -577,6 +582,7 @@ OpDef prod_op() {
                                  fn::where(fn::logical_and(one, zero), nonzero_product, fn::zeros_like(x)));
     return std::vector<Var>{fn::mul(others, with_kept_dims(g.grad_outputs[0], r))};
   };
+  def.grad_takes_broadcast = true;
   def.booleans = true;
   def.small_ints = true;
   return def;
@@ -675,6 +681,7 @@ void register_reduce_ops(OpRegistry& r) {
                    with_grad(reduction("amin", ReduceOp::kMin, false), extremum_grad("amin"))}) {
     op.booleans = op.name != "mean";
     op.small_ints = true;  // mean's infer refuses every integer
+    op.grad_takes_broadcast = true;
     r.add(std::move(op));
   }
 }

@@ -95,7 +95,10 @@ std::vector<GradCall> unary_calls() {
   for (const char* op : {"clamp", "hardtanh"}) calls.push_back({op, {x}, bounds});
   calls.push_back({"clamp", {x}, {{"min", 0.0}}});
   calls.push_back({"clamp", {x}, {{"max", 1.25}}});
-  for (const char* op : {"clamp_backward", "hardtanh_backward"}) calls.push_back({op, {x, away_from_zero({4, 3}, 2)}, bounds});
+  for (const char* op : {"clamp_backward", "hardtanh_backward"}) {
+    calls.push_back({op, {x, away_from_zero({4, 3}, 2)}, bounds});
+    calls.push_back({op, {x, away_from_zero({1, 3}, 2)}, bounds});  // dy broadcast: a sum's gradient
+  }
   return calls;
 }
 
@@ -162,6 +165,7 @@ std::vector<GradCall> nn_calls() {
       {"gather_backward", {indices({3, 2}, 4), away_from_zero({3, 2}, 2)}, {{"dim", int64_t{1}}, {"size", int64_t{4}}}},
       // relu_backward(y, dy): y of both signs, away from the step at 0.
       {"relu_backward", {x, away_from_zero({3, 4}, 2)}},
+      {"relu_backward", {x, away_from_zero({3, 1}, 2)}},  // dy broadcast: a sum's gradient
       // index_put: unique positions (an overwritten value has no gradient in finite
       // differences; the op gives it dy, as torch), and repeated ones added.
       {"index_put", {x, indices({2, 3}, 12), away_from_zero({2, 3}, 2)}},

@@ -267,6 +267,10 @@ TEST(ElementwiseClamp, EverySignatureMatchesOneDeviceAndTorchsValues) {
       sweep(op, {value(shape, F32), positive(shape, F32)}, both);
     }
   }
+  // dy broadcast (a sum's gradient, not expanded).
+  for (const Shape& dy : std::vector<Shape>{{1, 3}, {5, 1}, {}}) {
+    for (const char* op : {"clamp_backward", "hardtanh_backward"}) sweep(op, {value({5, 3}, F32), positive(dy, F32)}, both);
+  }
   for (DType dtype : {DType::kUInt8, DType::kInt8, DType::kInt16}) {
     sweep("clamp", {value({5, 3}, dtype)}, {{"min", int64_t{2}}, {"max", int64_t{9}}});
   }
@@ -274,6 +278,10 @@ TEST(ElementwiseClamp, EverySignatureMatchesOneDeviceAndTorchsValues) {
   const std::set<std::string> s1 = {"S(0) -> S(0)", "S(1) -> S(1)"};
   EXPECT_EQ(listed("clamp", {x}, both), with_splits({"P(max) -> P(max)", "P(min) -> P(min)"}, s1));
   EXPECT_EQ(listed("clamp_backward", {x, x}, both), with_splits({"B, P -> P"}, {"S(0), S(0) -> S(0)", "S(1), S(1) -> S(1)"}));
+  EXPECT_EQ(listed("clamp_backward", {x, {{5, 1}, F32}}, both),
+            with_splits({"B, P -> P"}, {"S(0), S(0) -> S(0)", "S(1), B -> S(1)"}));
+  expect_error([&] { local("hardtanh_backward", {value({5, 3}, F32), value({3, 3}, F32)}, both); },
+               "[hardtanh_backward] dy has shape [3, 3]; expected x's shape [5, 3] or one that broadcasts to it");
 
   const std::vector<double> xs = {-INFINITY, -2, 0, 3, INFINITY, NAN};
   const Tensor t = filled({6}, F64, [&](int64_t i) { return xs[i]; });

@@ -561,6 +561,10 @@ TEST(NnActivationBackward, EverySignatureMatchesOneDevice) {
         check(op, {small_value(shape), value(shape)}, {}, p);
       }
       check(op, {small_value({7, 5}, DType::kFloat64), value({7, 5}, DType::kFloat64)}, {}, p);
+      // dy broadcast (a sum's gradient, not expanded): B wherever it has size 1 against a split.
+      for (const Shape& dy : std::vector<Shape>{{1, 3, 1}, {5, 1, 7}, {1, 1, 1}, {7}, {}}) {
+        check(op, {small_value({5, 3, 7}), value(dy)}, {}, p);
+      }
     }
   }
 }
@@ -584,8 +588,13 @@ TEST(NnActivationBackward, SignaturesAndBadInput) {
     EXPECT_EQ(one_axis(op, {x, x}, {}),
               (std::vector<std::string>{"(S(0)), (S(0)) -> (S(0))", "(S(1)), (S(1)) -> (S(1))", "(B), (P) -> (P)",
                                         "(B), (B) -> (B)"}));
-    expect_error([&] { local(op, {value({4, 3}), value({3})}); },
-                 "[" + op + "] dy has shape [3]; expected [4, 3], the shape of " + saved);
+    EXPECT_EQ(one_axis(op, {x, {{1, 6}, DType::kFloat32}}, {}),
+              (std::vector<std::string>{"(S(0)), (B) -> (S(0))", "(S(1)), (S(1)) -> (S(1))", "(B), (P) -> (P)",
+                                        "(B), (B) -> (B)"}));
+    expect_error([&] { local(op, {value({4, 3}), value({2})}); },
+                 "[" + op + "] dy has shape [2]; expected " + saved + "'s shape [4, 3] or one that broadcasts to it");
+    expect_error([&] { local(op, {value({3}), value({4, 3})}); },
+                 "[" + op + "] dy has shape [4, 3]; expected " + saved + "'s shape [3] or one that broadcasts to it");
     expect_error([&] { local(op, {value({3}, DType::kInt64), value({3}, DType::kInt64)}); },
                  "[" + op + "] the dtype of " + saved + " is int64; expected float32 or float64");
   }

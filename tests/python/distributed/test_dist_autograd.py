@@ -49,6 +49,11 @@ CASES = {
                   [[S(0), S(1), B], [B, S(0), P], [P, S(0), B]]),
     "layer_norm": (lambda x, w, b: F.layer_norm(x, [4], w, b), [rand(5, 4, seed=1), rand(4, seed=2), rand(4, seed=3)],
                    [[S(0), B, P], [B, S(0), B], [B, B, S(0)]]),
+    # Reductions' gradients reach the activations' backward ops as broadcast operands.
+    "activations_after_reductions": (
+        lambda x: (F.relu(x).sum(dim=1) + F.relu6(x * 3).mean(dim=1) + F.silu(x).sum() + mf.clamp(x, -1, 1).sum(0).sum()
+                   + F.gelu(x).mean() + mf.tanh(x).amax(dim=1) + mf.sigmoid(x).sum(dim=0, keepdim=True).sum()),
+        [rand(5, 4, seed=1)], [[S(0), S(1), B, P]]),
 }
 
 
