@@ -311,3 +311,88 @@ def test_stack_module_state_refuses_mixed_models():
         stack_module_state([a, b])
     with pytest.raises(RuntimeError, match="at least one model"):
         stack_module_state([])
+
+
+# ---- torch.nn.utils.prune: the pruning tutorial
+
+def _linear(weights, bias=None):
+    layer = nn.Linear(weights.shape[1], weights.shape[0], bias=bias is not None)
+    with mf.no_grad():
+        layer.weight.copy_(mf.tensor(weights, dtype=mf.float32))
+        if bias is not None:
+            layer.bias.copy_(mf.tensor(bias, dtype=mf.float32))
+    return layer
+
+
+def test_l1_unstructured_masks_the_smallest_magnitudes_through_a_forward_pre_hook():
+    import meshflow.nn.utils.prune as prune
+    rng = np.random.default_rng(7)
+    w = rng.permutation(np.arange(1, 13)).reshape(3, 4) * rng.choice([-1.0, 1.0], (3, 4))
+    layer = _linear(w, np.zeros(3))
+    prune.l1_unstructured(layer, name="weight", amount=0.3)  # round(0.3 * 12) = 4 elements
+    expected_mask = (np.abs(w) > 4).astype(np.float32)
+    assert [n for n, _ in layer.named_parameters()] == ["bias", "weight_orig"]
+    assert [n for n, _ in layer.named_buffers()] == ["weight_mask"] and prune.is_pruned(layer)
+    np.testing.assert_array_equal(layer.weight_mask.numpy(), expected_mask)
+    np.testing.assert_array_equal(layer.weight.numpy(), w * expected_mask)
+    x = np.ones((2, 4), dtype=np.float32)
+    out = layer(mf.tensor(x))
+    out.sum().backward()
+    np.testing.assert_allclose(out.numpy(), x @ (w * expected_mask).T)
+    np.testing.assert_array_equal(layer.weight_orig.grad.numpy(), np.broadcast_to(2 * expected_mask, w.shape))
+    with mf.no_grad():
+        layer.weight_orig.mul_(2)  # the pre-hook recomputes the pruned weight before each forward
+    np.testing.assert_allclose(layer(mf.tensor(x)).numpy(), x @ (2 * w * expected_mask).T)
+    assert sorted(layer.state_dict()) == ["bias", "weight_mask", "weight_orig"]
+
+
+def test_pruning_again_prunes_among_the_kept_elements_and_remove_makes_it_permanent():
+    import meshflow.nn.utils.prune as prune
+    w = np.arange(1.0, 13.0).reshape(3, 4)
+    layer = _linear(w)
+    prune.l1_unstructured(layer, "weight", amount=3)
+    prune.l1_unstructured(layer, "weight", amount=0.5)  # half of the 9 kept: round(4.5) = 4 more
+    np.testing.assert_array_equal(layer.weight_mask.numpy().reshape(-1), (np.arange(1, 13) > 7).astype(np.float32))
+    hooks = [h for h, _ in layer._forward_pre_hooks.values()]
+    assert len(hooks) == 1 and isinstance(hooks[0], prune.PruningContainer) and len(hooks[0]) == 2
+    prune.remove(layer, "weight")
+    assert [n for n, _ in layer.named_parameters()] == ["weight"] and not prune.is_pruned(layer)
+    assert isinstance(layer.weight, nn.Parameter)
+    np.testing.assert_array_equal(layer.weight.numpy(), w * (w > 7))
+    with pytest.raises(ValueError, match="has to be pruned before"):
+        prune.remove(layer, "weight")
+    with pytest.raises(ValueError, match="should be smaller than"):
+        prune.l1_unstructured(layer, "weight", amount=13)
+
+
+def test_ln_structured_prunes_the_slices_of_smallest_norm():
+    import meshflow.nn.utils.prune as prune
+    rng = np.random.default_rng(8)
+    w = rng.standard_normal((5, 3))
+    layer = _linear(w)
+    prune.ln_structured(layer, "weight", amount=0.4, n=2, dim=0)  # 2 of 5 rows
+    norms = np.linalg.norm(w, axis=1)
+    kept_rows = np.argsort(norms)[2:]
+    expected = np.zeros_like(w)
+    expected[kept_rows] = w[kept_rows]
+    np.testing.assert_allclose(layer.weight.numpy(), expected, rtol=1e-6)
+    prune.ln_structured(layer, "weight", amount=1, n=1, dim=0)  # among the 3 rows kept
+    l1 = np.where(np.isin(np.arange(5), kept_rows), np.abs(w).sum(1), np.inf)
+    expected[np.argmin(l1)] = 0
+    np.testing.assert_allclose(layer.weight.numpy(), expected, rtol=1e-6)
+
+
+def test_global_unstructured_ranks_every_parameter_s_elements_together():
+    import meshflow.nn.utils.prune as prune
+    rng = np.random.default_rng(9)
+    w1, w2 = rng.standard_normal((4, 3)), rng.standard_normal((2, 4)) * 3
+    a, b = _linear(w1), _linear(w2)
+    prune.global_unstructured([(a, "weight"), (b, "weight")], pruning_method=prune.L1Unstructured, amount=0.25)
+    everything = np.abs(np.concatenate([w1.ravel(), w2.ravel()]))
+    cut = np.sort(everything)[5]  # the 5 smallest of 20 (0.25) pruned
+    np.testing.assert_array_equal(a.weight_mask.numpy(), (np.abs(w1) >= cut).astype(np.float32))
+    np.testing.assert_array_equal(b.weight_mask.numpy(), (np.abs(w2) >= cut).astype(np.float32))
+    prune.random_unstructured(a, "weight", amount=2)
+    assert int((a.weight_mask.numpy() == 0).sum()) == int((np.abs(w1) < cut).sum()) + 2
+    with pytest.raises(TypeError, match="unstructured"):
+        prune.global_unstructured([(b, "weight")], pruning_method=prune.LnStructured, amount=1, n=2, dim=0)
