@@ -396,3 +396,30 @@ def test_global_unstructured_ranks_every_parameter_s_elements_together():
     assert int((a.weight_mask.numpy() == 0).sum()) == int((np.abs(w1) < cut).sum()) + 2
     with pytest.raises(TypeError, match="unstructured"):
         prune.global_unstructured([(b, "weight")], pruning_method=prune.LnStructured, amount=1, n=2, dim=0)
+
+
+# ---- as_strided on a tensor's own elements (sliding windows)
+
+def test_as_strided_reads_the_row_major_elements_as_numpy_s_strides_do():
+    base = np.arange(12.0, dtype=np.float32)
+    item = base.itemsize
+    for size, stride, offset in [((2, 2), (1, 2), 0), ((2, 2), (1, 2), 1), ((5, 4), (2, 1), 0), ((3, 3, 2), (3, 1, 2), 1)]:
+        expected = np.lib.stride_tricks.as_strided(base[offset:], size, [s * item for s in stride])
+        got = mf.as_strided(mf.tensor(base), size, stride, offset)
+        np.testing.assert_array_equal(got.numpy(), expected)
+    x = mf.arange(12.0).view(3, 4)  # a whole reshape reads the same storage
+    np.testing.assert_array_equal(x.as_strided((3, 2), (4, 2)).numpy(), base.reshape(3, 4)[:, ::2])
+    w = mf.tensor(base, requires_grad=True)
+    mf.as_strided(w, (4, 3), (2, 1)).sum().backward()  # overlapping windows count each element they hold
+    np.testing.assert_array_equal(w.grad.numpy()[:10], np.float32([1, 1, 2, 1, 2, 1, 2, 1, 1, 0]))
+
+
+def test_as_strided_refuses_views_of_part_of_a_tensor_and_out_of_range_windows():
+    x = mf.arange(12.0).view(3, 4)
+    for view in (x[1:], x.t()):
+        with pytest.raises(NotImplementedError, match="storage torch would read"):
+            view.as_strided((2,), (1,))
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        mf.as_strided(mf.zeros(4), (3,), (2,))
+    with pytest.raises(RuntimeError, match="mismatch in length"):
+        mf.as_strided(mf.zeros(4), (2, 2), (1,))
