@@ -423,3 +423,11 @@ def test_as_strided_refuses_views_of_part_of_a_tensor_and_out_of_range_windows()
         mf.as_strided(mf.zeros(4), (3,), (2,))
     with pytest.raises(RuntimeError, match="mismatch in length"):
         mf.as_strided(mf.zeros(4), (2, 2), (1,))
+
+
+def test_parameter_containers_print_their_entries_as_torch_s():
+    """torch's ParameterDict names each entry's tensor type, its ParameterList the dtype."""
+    d = nn.ParameterDict({"w": nn.Parameter(mf.zeros(2, 3)), "b": nn.Parameter(mf.zeros(1, dtype=mf.float64))})
+    assert repr(d) == ("ParameterDict(\n    (w): Parameter containing: [meshflow.FloatTensor of size 2x3]\n"
+                       "    (b): Parameter containing: [meshflow.DoubleTensor of size 1]\n)")
+    assert "(0): Parameter containing: [meshflow.float32 of size 2]" in repr(nn.ParameterList([nn.Parameter(mf.zeros(2))]))
