@@ -431,3 +431,39 @@ def test_parameter_containers_print_their_entries_as_torch_s():
     assert repr(d) == ("ParameterDict(\n    (w): Parameter containing: [meshflow.FloatTensor of size 2x3]\n"
                        "    (b): Parameter containing: [meshflow.DoubleTensor of size 1]\n)")
     assert "(0): Parameter containing: [meshflow.float32 of size 2]" in repr(nn.ParameterList([nn.Parameter(mf.zeros(2))]))
+
+
+# ---- torch.profiler (the profiling tutorial's spellings)
+
+def test_profiler_records_labelled_regions_and_scheduled_steps(tmp_path):
+    import json
+    from meshflow.profiler import ProfilerActivity, profile, record_function, schedule
+    model = nn.Linear(8, 4)
+    with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as prof:
+        for _ in range(3):
+            with record_function("model_inference"):
+                model(mf.ones(2, 8))
+    averages = prof.key_averages()
+    assert [(key, calls) for key, calls, _ in averages] == [("model_inference", 3)]
+    table = averages.table(sort_by="cpu_time_total", row_limit=10)
+    assert "model_inference" in table and table.splitlines()[0].startswith("Name")
+    traces = []
+    with profile(schedule=schedule(wait=1, warmup=1, active=2, repeat=1), on_trace_ready=lambda q: traces.append(q.events_list())) as p:
+        for _ in range(6):
+            with record_function("step_body"):
+                model(mf.ones(2, 8))
+            p.step()
+    assert len(traces) == 1  # saved once, at the last active step of the one cycle
+    assert sorted(e.key for e in traces[0]) == ["ProfilerStep#2", "ProfilerStep#3", "step_body", "step_body"]
+    prof.export_chrome_trace(str(tmp_path / "trace.json"))
+    events = json.loads((tmp_path / "trace.json").read_text())["traceEvents"]
+    assert len(events) == 3 and events[0]["name"] == "model_inference" and events[0]["dur"] >= 0
+    from meshflow.autograd.profiler import profile as autograd_profile
+    assert autograd_profile is profile and mf.autograd.profiler.record_function is record_function
+
+    @record_function("decorated")
+    def f():
+        return model(mf.ones(1, 8))
+    with profile() as prof:
+        f()
+    assert [key for key, _, _ in prof.key_averages()] == ["decorated"]
