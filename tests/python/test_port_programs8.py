@@ -467,3 +467,16 @@ def test_profiler_records_labelled_regions_and_scheduled_steps(tmp_path):
     with profile() as prof:
         f()
     assert [key for key, _, _ in prof.key_averages()] == ["decorated"]
+
+
+def test_scheduler_state_dict_holds_torch_s_keys():
+    """A resumed run's scheduler state, as torch's LambdaLR writes it (nothing of this run's)."""
+    opt = mf.optim.SGD([nn.Parameter(mf.zeros(2))], lr=0.1)
+    sched = mf.optim.lr_scheduler.LambdaLR(opt, lambda e: 0.9 ** e)
+    opt.step()
+    sched.step()
+    assert sorted(sched.state_dict()) == ["_get_lr_called_within_step", "_is_initial", "_last_lr", "_step_count",
+                                          "base_lrs", "last_epoch", "lr_lambdas"]
+    fresh = mf.optim.lr_scheduler.LambdaLR(mf.optim.SGD([nn.Parameter(mf.zeros(2))], lr=0.1), lambda e: 0.9 ** e)
+    fresh.load_state_dict(sched.state_dict())
+    assert fresh.last_epoch == 1 and fresh.get_last_lr() == sched.get_last_lr()
