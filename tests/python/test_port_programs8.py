@@ -480,3 +480,24 @@ def test_scheduler_state_dict_holds_torch_s_keys():
     fresh = mf.optim.lr_scheduler.LambdaLR(mf.optim.SGD([nn.Parameter(mf.zeros(2))], lr=0.1), lambda e: 0.9 ** e)
     fresh.load_state_dict(sched.state_dict())
     assert fresh.last_epoch == 1 and fresh.get_last_lr() == sched.get_last_lr()
+
+
+def test_losses_print_torch_s_grad_fn():
+    """`print(loss)` shows torch's node for the loss (the loss's own, not its last inner op's);
+    an in-place write after it shows the write's."""
+    x = mf.tensor(np.random.default_rng(10).standard_normal((4, 3)), dtype=mf.float32, requires_grad=True)
+    y, labels = mf.rand(4, 3), mf.tensor([0, 2, 1, 1])
+    for loss, name in [(F.mse_loss(x, y), "MseLossBackward0"), (F.cross_entropy(x, labels), "NllLossBackward0"),
+                       (nn.CrossEntropyLoss(weight=mf.ones(3))(x, labels), "NllLossBackward0"),
+                       (F.nll_loss(F.log_softmax(x, 1), labels), "NllLossBackward0"),
+                       (F.binary_cross_entropy(mf.sigmoid(x), y), "BinaryCrossEntropyBackward0"),
+                       (nn.BCEWithLogitsLoss()(x, y), "BinaryCrossEntropyWithLogitsBackward0"),
+                       (F.smooth_l1_loss(x, y), "SmoothL1LossBackward0"), (F.huber_loss(x, y), "HuberLossBackward0")]:
+        assert type(loss.grad_fn).__name__ == name and loss.grad_fn.name() == name
+        assert f"grad_fn=<{name}>" in repr(loss)
+        assert loss.grad_fn is loss.grad_fn and loss.grad_fn.next_functions
+    loss = F.mse_loss(x, y)
+    loss.mul_(2)
+    assert loss.grad_fn.name() == "MulBackward0"
+    with mf.no_grad():
+        assert F.mse_loss(x, y).grad_fn is None
