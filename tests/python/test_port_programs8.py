@@ -501,3 +501,52 @@ def test_losses_print_torch_s_grad_fn():
     assert loss.grad_fn.name() == "MulBackward0"
     with mf.no_grad():
         assert F.mse_loss(x, y).grad_fn is None
+
+
+# ---- fractional max pooling (torch's windows for given samples)
+
+def _fractional_reference(x, samples, kernel, out):
+    """torch's FractionalMaxPool2d kernel in NumPy: window starts int((i + u) a) - int(u a)
+    in float32 with a = (in - k) / (out - 1), the last at in - k; the first maximum's flat
+    index within its plane."""
+    n, c, h, w = x.shape
+    f32 = np.float32
+
+    def starts(u, size, o, k):
+        a = f32(size - k) / f32(o - 1)
+        return [int(f32(f32(i + u) * a)) - int(f32(u * a)) for i in range(o - 1)] + [size - k]
+    values, indices = np.zeros((n, c) + out, np.float32), np.zeros((n, c) + out, np.int64)
+    for b in range(n):
+        for ch in range(c):
+            rows = starts(f32(samples[b, ch, 1]), h, out[0], kernel[0])
+            cols = starts(f32(samples[b, ch, 0]), w, out[1], kernel[1])
+            for i, r in enumerate(rows):
+                for j, q in enumerate(cols):
+                    window = x[b, ch, r:r + kernel[0], q:q + kernel[1]]
+                    dy, dx = np.unravel_index(np.argmax(window), window.shape)
+                    values[b, ch, i, j] = window[dy, dx]
+                    indices[b, ch, i, j] = (r + dy) * w + q + dx
+    return values, indices
+
+
+def test_fractional_max_pool2d_takes_torch_s_windows_for_given_samples():
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((2, 3, 11, 9)).astype(np.float32)
+    samples = rng.random((2, 3, 2)).astype(np.float32)
+    xt = mf.tensor(x, requires_grad=True)
+    out, idx = nn.FractionalMaxPool2d((3, 2), output_size=(5, 4), return_indices=True,
+                                      _random_samples=mf.tensor(samples))(xt)
+    ref_values, ref_indices = _fractional_reference(x, samples, (3, 2), (5, 4))
+    np.testing.assert_array_equal(out.numpy(), ref_values)
+    np.testing.assert_array_equal(idx.numpy(), ref_indices)
+    out.sum().backward()
+    counts = np.zeros(2 * 3 * 11 * 9)
+    np.add.at(counts, (ref_indices + (np.arange(6) * 99).reshape(2, 3, 1, 1)).ravel(), 1)
+    np.testing.assert_array_equal(xt.grad.numpy().ravel(), counts)
+    halved = F.fractional_max_pool2d(xt, 2, output_ratio=0.5, _random_samples=mf.tensor(samples))
+    assert halved.shape == (2, 3, 5, 4)
+    assert nn.FractionalMaxPool2d(3, output_ratio=(0.5, 0.5))(xt[0]).shape == (3, 5, 4)  # samples drawn, unbatched
+    with pytest.raises(ValueError, match="output_ratio must be between 0 and 1"):
+        nn.FractionalMaxPool2d(3, output_ratio=1.5)
+    with pytest.raises(RuntimeError, match="too large"):
+        F.fractional_max_pool2d(xt, 3, output_size=(10, 4))

@@ -349,5 +349,60 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
             tap(x0 + 1, y0 + 1, fx * fy))
 
 
-__all__ = ["affine_grid", "grid_sample", "embedding_bag", "rrelu", "alpha_dropout", "feature_alpha_dropout",
+def _fractional_starts(sample, size, out, pool):
+    """torch's window starts of fractional max pooling along one dim, in float32 as its
+    kernel: int((i + u) alpha) - int(u alpha) for alpha = (size - pool) / (out - 1), the last
+    window at the end."""
+    f32 = _np.float32
+    starts = _np.zeros(sample.shape + (out,), dtype=_np.int64)
+    if out > 1:
+        alpha = f32(size - pool) / f32(out - 1)
+        i = _np.arange(out - 1, dtype=f32)
+        u = sample.astype(f32)[..., None]
+        starts[..., :-1] = ((i + u) * alpha).astype(_np.int64) - (u * alpha).astype(_np.int64)
+    starts[..., -1] = size - pool
+    return starts
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """Max pooling over kh x kw windows placed at pseudo-random fractional steps (Graham's
+    fractional max pooling, as torch's): one sample u in [0, 1) per image and channel and dim
+    (`_random_samples` [N, C, 2], width's first; drawn from meshflow's generator when not
+    given, so those windows differ from torch's), output_size or output_ratio of the input's.
+    Indices, with return_indices, are flat within each plane, as max_pool2d's."""
+    from .._ops_creation import rand
+    unbatched = input.ndim == 3
+    x = input.unsqueeze(0) if unbatched else input
+    if x.ndim != 4:
+        raise ValueError(f"fractional_max_pool2d: expected a 3-d or 4-d input, got {x.ndim}-d")
+    kh, kw = (kernel_size, kernel_size) if isinstance(kernel_size, int) else tuple(kernel_size)
+    n, c, h, w = x.shape
+    if output_size is None:
+        if output_ratio is None:
+            raise ValueError("fractional_max_pool2d requires specifying either an output_size or an output_ratio")
+        ratio = (output_ratio, output_ratio) if isinstance(output_ratio, (int, float)) else tuple(output_ratio)
+        output_size = (int(h * ratio[0]), int(w * ratio[1]))
+    oh, ow = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    if oh + kh - 1 > h or ow + kw - 1 > w:
+        raise RuntimeError(f"fractional_max_pool2d(): pool of size {(kh, kw)} and output {(oh, ow)} are too large for "
+                           f"an input of {(h, w)}: expected output + pool - 1 <= input on each dim")
+    samples = _random_samples if _random_samples is not None else rand(n, c, 2, dtype=x.dtype)
+    u = samples.detach().float().numpy().reshape(n, c, 2)
+    rows, cols = _fractional_starts(u[..., 1], h, oh, kh), _fractional_starts(u[..., 0], w, ow, kw)
+    dy, dx = _np.meshgrid(_np.arange(kh), _np.arange(kw), indexing="ij")
+    flat = ((rows[:, :, :, None, None, None] + dy) * w + cols[:, :, None, :, None, None] + dx)  # [N, C, oh, ow, kh, kw]
+    from .._ops_index import _ints_like
+    index = _ints_like(x, flat.reshape(n, c, oh * ow * kh * kw))
+    windows = x.reshape(n, c, h * w).gather(2, index).reshape(n, c, oh, ow, kh * kw)
+    values, which = windows.max(-1)
+    if unbatched:
+        values = values.squeeze(0)
+    if not return_indices:
+        return values
+    indices = index.reshape(n, c, oh, ow, kh * kw).gather(4, which.unsqueeze(-1)).squeeze(-1)
+    return values, indices.squeeze(0) if unbatched else indices
+
+
+__all__ = ["affine_grid", "grid_sample", "fractional_max_pool2d", "embedding_bag", "rrelu", "alpha_dropout", "feature_alpha_dropout",
            "lp_pool1d", "lp_pool2d", "max_unpool1d", "max_unpool2d", "gumbel_softmax", "pdist"]

@@ -399,7 +399,7 @@ from ._functional_surface import (adaptive_avg_pool1d, adaptive_max_pool1d, hard
 # Embedding bags, rrelu, alpha dropout, lp and unpooling, gumbel_softmax, pdist (issue 37, continued).
 from ._functional_surface2 import (embedding_bag, rrelu, alpha_dropout, feature_alpha_dropout,  # noqa: E402,F401
                                    lp_pool1d, lp_pool2d, max_unpool1d, max_unpool2d, gumbel_softmax, pdist,
-                                   affine_grid, grid_sample)
+                                   affine_grid, grid_sample, fractional_max_pool2d)
 
 
 # torch's older and explicit spellings (issue 37, third round): the *_with_indices forms, the
