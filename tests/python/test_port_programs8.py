@@ -550,3 +550,18 @@ def test_fractional_max_pool2d_takes_torch_s_windows_for_given_samples():
         nn.FractionalMaxPool2d(3, output_ratio=1.5)
     with pytest.raises(RuntimeError, match="too large"):
         F.fractional_max_pool2d(xt, 3, output_size=(10, 4))
+
+
+def test_autograd_misuse_raises_torch_s_runtime_error_still_a_value_error():
+    p = nn.Parameter(mf.ones(3))
+    loss = (p * 2).sum()
+    loss.backward()
+    cases = [(loss.backward, "a second time"), (mf.ones(2).sum().backward, "does not require grad"),
+             ((p * 2).backward, "one element"),
+             (lambda: mf.ones(2).register_hook(lambda g: g), "doesn't require gradient"),
+             (lambda: mf.ones(2, dtype=mf.int64).requires_grad_(), "only floating")]
+    for i, (call, text) in enumerate(cases):
+        with pytest.raises(RuntimeError, match=text) as raised:
+            call()
+        if i < 3:
+            assert isinstance(raised.value, ValueError)  # backward's class before

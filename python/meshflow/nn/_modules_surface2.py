@@ -149,7 +149,7 @@ class FractionalMaxPool2d(Module):
             raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
         self.kernel_size, self.output_size, self.output_ratio = kernel_size, output_size, output_ratio
         self.return_indices = return_indices
-        self.register_buffer("_random_samples", _random_samples)
+        self._random_samples = _random_samples  # read on the host (torch keeps them as a buffer)
 
     def forward(self, input):
         return F.fractional_max_pool2d(input, self.kernel_size, self.output_size, self.output_ratio,
