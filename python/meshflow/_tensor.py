@@ -787,6 +787,10 @@ def _out_of_range(data, probe, lo, hi):
     return None
 
 
+class _DataTypeError(TypeError, ValueError):
+    """torch's TypeError for data tensor() cannot hold, still the ValueError meshflow raised."""
+
+
 def _as_array(data, dtype):
     if isinstance(data, Tensor):
         data = data.numpy()
@@ -813,6 +817,16 @@ def _as_array(data, dtype):
             array = array.astype(get_default_dtype().numpy)
         elif array.dtype.kind in "iu":
             array = array.astype(_np.int64)
+        elif array.dtype.kind in "US":  # torch's errors for strings: alone a ValueError, among numbers a TypeError
+            if all(isinstance(v, str) for v in _np.asarray(data, dtype=object).ravel()):
+                raise ValueError(f"too many dimensions 'str': tensor() takes numbers, bools, tensors or sequences "
+                                 "of them")
+            raise _DataTypeError("new(): invalid data type 'str': tensor() takes numbers, bools, tensors or "
+                                 "sequences of them")
+        elif array.dtype.kind == "O":
+            kinds = sorted({type(v).__name__ for v in array.ravel() if not isinstance(v, (int, float, bool))})
+            raise _C.OpError(f"Could not infer dtype of {', '.join(kinds) or 'object'}: tensor() takes numbers, "
+                             "bools, tensors or sequences of them")
     _dtype.to_dtype(array.dtype)  # rejects unsupported dtypes with a clear message
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))

@@ -565,3 +565,12 @@ def test_autograd_misuse_raises_torch_s_runtime_error_still_a_value_error():
             call()
         if i < 3:
             assert isinstance(raised.value, ValueError)  # backward's class before
+
+
+def test_tensor_of_data_it_cannot_hold_raises_torch_s_classes_still_value_errors():
+    for data, cls, text in [([1, "a"], TypeError, "invalid data type 'str'"), (["x"], ValueError, "too many dimensions"),
+                            ([None], RuntimeError, "Could not infer dtype of NoneType"),
+                            ([object()], RuntimeError, "Could not infer dtype of object")]:
+        with pytest.raises(cls, match=text) as raised:
+            mf.tensor(data)
+        assert isinstance(raised.value, ValueError)  # the class every one of them had before
