@@ -278,9 +278,11 @@ class Tensor:
         """This rank's part of a global tensor, without communication (a local tensor: itself)."""
         return self if self.is_local else Tensor(_C.to_local(self._impl))
 
-    def numpy(self):
+    def numpy(self, *, force=False):
         """A NumPy copy of the value, once the ops making it have run. Local: the data.
-        Global: the logical value, on every rank (a collective read: every rank calls it)."""
+        Global: the logical value, on every rank (a collective read: every rank calls it).
+        `force` (torch's: detach and copy to the host first) changes nothing: it is a copy
+        on the host, of a tensor requiring grad too."""
         return self._value("numpy()")
 
     def _value(self, call):

@@ -574,3 +574,9 @@ def test_tensor_of_data_it_cannot_hold_raises_torch_s_classes_still_value_errors
         with pytest.raises(cls, match=text) as raised:
             mf.tensor(data)
         assert isinstance(raised.value, ValueError)  # the class every one of them had before
+
+
+def test_numpy_takes_torch_s_force_keyword():
+    w = mf.tensor([1.5, 2.5], requires_grad=True)
+    np.testing.assert_array_equal(w.numpy(force=True), np.float32([1.5, 2.5]))
+    np.testing.assert_array_equal((w * 2).numpy(force=False), np.float32([3.0, 5.0]))
