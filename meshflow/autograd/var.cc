@@ -479,11 +479,11 @@ const std::shared_ptr<Node>& Var::grad_fn() const { return checked(impl_).grad_f
 Var& Var::set_requires_grad(bool requires_grad) {
   VarImpl& impl = checked(impl_);
   if (impl.grad_fn) {
-    throw std::invalid_argument("requires_grad can only be set on leaf tensors; this one was computed by " +
+    throw OpError("requires_grad can only be set on leaf tensors; this one was computed by " +
                                 impl.grad_fn->name + " (use detach() for a leaf)");
   }
   if (requires_grad && !is_floating(dtype())) {
-    throw std::invalid_argument(std::string("only floating tensors can require gradients; this one is ") +
+    throw OpError(std::string("only floating tensors can require gradients; this one is ") +
                                 dtype_name(dtype()));
   }
   impl.requires_grad = requires_grad;
@@ -493,7 +493,7 @@ Var& Var::set_requires_grad(bool requires_grad) {
 void Var::set_grad(const Var& grad) {
   VarImpl& impl = checked(impl_);
   if (grad.defined() && (grad.shape() != shape() || grad.dtype() != dtype() || grad.is_global() != is_global())) {
-    throw std::invalid_argument("a gradient of shape " + to_string(grad.shape()) + " " + dtype_name(grad.dtype()) +
+    throw OpError("a gradient of shape " + to_string(grad.shape()) + " " + dtype_name(grad.dtype()) +
                                 " cannot be assigned to a tensor of shape " + to_string(shape()) + " " +
                                 dtype_name(dtype()));
   }
@@ -755,7 +755,7 @@ std::string backward_name(const std::string& recorded) {
 int64_t Var::add_hook(std::function<Var(const Var& grad)> hook) {
   VarImpl& impl = checked(impl_);
   if (!impl.requires_grad) {
-    throw std::invalid_argument("cannot register a hook on a tensor that doesn't require gradient");
+    throw OpError("cannot register a hook on a tensor that doesn't require gradient");
   }
   const int64_t id = next_hook_id++;
   if (impl.grad_fn) {
@@ -779,7 +779,7 @@ void Var::remove_hook(int64_t id) {
 
 void Var::retain_grad() {
   VarImpl& impl = checked(impl_);
-  if (!impl.requires_grad) throw std::invalid_argument("can't retain_grad on Tensor that has requires_grad=False");
+  if (!impl.requires_grad) throw OpError("can't retain_grad on Tensor that has requires_grad=False");
   if (!impl.grad_fn || impl.retains_grad) return;
   impl.retains_grad = true;
   // Weak: the node must not keep the Var (which holds the node) alive.
@@ -927,7 +927,7 @@ Var backward_seed(const Var& root, const Var& grad) {
   Var seed = grad;
   if (!seed.defined()) {
     if (numel(root.shape()) != 1) {
-      throw std::invalid_argument("backward() without a gradient needs a tensor of one element; this one has shape " +
+      throw OpError("backward() without a gradient needs a tensor of one element; this one has shape " +
                                   to_string(root.shape()) + " (pass the gradient explicitly)");
     }
     const Tensor one = host_one(root.shape(), root.dtype());
@@ -941,7 +941,7 @@ Var backward_seed(const Var& root, const Var& grad) {
       seed = Var(vm::copy_to(one, device::of(root.local().memory())));
     }
   } else if (seed.shape() != root.shape() || seed.is_global() != root.is_global()) {
-    throw std::invalid_argument("backward(): the gradient has shape " + to_string(seed.shape()) +
+    throw OpError("backward(): the gradient has shape " + to_string(seed.shape()) +
                                 "; expected the tensor's shape " + to_string(root.shape()));
   } else if (!root.is_global()) {
     require_same_device("backward(): the gradient", seed, root);
@@ -955,7 +955,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
   vm::Issuing issuing;  // the engine, and the gradients it accumulates into leaves
   VarImpl& impl = checked(impl_);
   if (!impl.requires_grad) {
-    throw std::invalid_argument("backward() on a tensor that does not require grad: no input of the computation "
+    throw OpError("backward() on a tensor that does not require grad: no input of the computation "
                                 "that made it requires grad");
   }
   const Var seed = backward_seed(*this, grad);
@@ -1006,7 +1006,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
       if (replaced.defined()) grads[hook.output] = std::move(replaced);
     }
     if (!node->backward) {
-      throw std::invalid_argument("backward() through " + node->name +
+      throw OpError("backward() through " + node->name +
                                   " a second time: its saved values were freed (pass retain_graph=True the first time)");
     }
     check_saved_versions(*node);

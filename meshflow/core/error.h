@@ -4,8 +4,11 @@
 //
 // OpError: an op's arguments break its contract (shapes that do not fit, a dtype it does not
 // take, a bad attribute), found at the call or, for data-dependent checks, when its kernel
-// runs. PyTorch's TORCH_CHECK failures, a RuntimeError there. Every such error's message
-// starts with "[op] " (op_error, ops/op.h).
+// runs. PyTorch's TORCH_CHECK failures, a RuntimeError there. Every such error of an op has a
+// message starting with "[op] " (op_error, ops/op.h). Autograd's misuse errors (backward of a
+// tensor that does not require grad, or a second time through freed values; requires_grad on
+// a non-leaf; a hook on a tensor without grad) are OpErrors too, as torch's are RuntimeErrors;
+// their messages name the call (backward(), requires_grad ...).
 // IndexError: an OpError whose cause is an index out of range, a dim or an index value
 // (PyTorch's IndexError).
 // LinAlgError: an OpError whose cause is a linear-algebra op's data (a singular matrix, one

@@ -109,7 +109,7 @@ from . import _ops_port3
 from ._ops_port3 import *  # noqa: F401,F403
 from . import _ops_port4
 from ._ops_port4 import *  # noqa: F401,F403
-from . import special, distributions
+from . import special, distributions, profiler
 from . import _torch_paths  # noqa: E402
 _torch_paths.install(_sys.modules[__name__])  # torch's module paths (torch.nn.modules.loss, ...)
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them
@@ -193,7 +193,7 @@ __all__ += _ops_math.__all__
 __all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__ + _ops_port4.__all__
 __all__ += list(linalg.TOP_LEVEL)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
-    "linalg", "cuda", "cpu", "amp", "utils", "backends", "testing", "special", "random", "func", "vmap", "distributions", "compiler", "float", "double",
+    "linalg", "cuda", "cpu", "amp", "utils", "profiler", "backends", "testing", "special", "random", "func", "vmap", "distributions", "compiler", "float", "double",
     "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
     "LongTensor", "BoolTensor"]
 

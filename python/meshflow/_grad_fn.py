@@ -14,14 +14,37 @@ from . import _C
 _nodes = weakref.WeakValueDictionary()
 
 
-def node(impl):
-    """The Node of a _C.Node (None for None)."""
+def node(impl, name=None):
+    """The Node of a _C.Node (None for None), named `name` where given (named())."""
     if impl is None:
         return None
     found = _nodes.get(impl.id)
-    if found is None:
-        found = _nodes[impl.id] = _node_class(_torch_name(impl.name))(impl)
+    if found is None or (name is not None and type(found).__name__ != name):
+        found = _nodes[impl.id] = _node_class(name or _torch_name(impl.name))(impl)
     return found
+
+
+def named(tensor, name):
+    """tensor, its grad_fn shown under torch's name for the op that made it: a composite's
+    last recorded call is another op's (mse_loss ends in a mean), where torch records one
+    node ("MseLossBackward0"), which `print(loss)` shows. A later in-place write shows its
+    own node."""
+    impl = tensor._impl.grad_fn
+    if impl is not None:
+        tensor._grad_name = (impl.id, name)
+    return tensor
+
+
+def backward_named(name):
+    """Decorator: the function's tensor result named as named() does."""
+    import functools
+
+    def decorate(f):
+        @functools.wraps(f)
+        def call(*args, **kwargs):
+            return named(f(*args, **kwargs), name)
+        return call
+    return decorate
 
 
 # A Node subclass per backward name, as torch's grad_fn classes are: type(y.grad_fn).__name__
@@ -51,7 +74,7 @@ class Node:
         self._impl = impl
 
     def name(self):
-        return _torch_name(self._impl.name)
+        return type(self).__name__  # the recorded call's torch name, or the one named() gave
 
     @property
     def next_functions(self):

@@ -1,8 +1,10 @@
-"""NumPy's argument names that torch's native functions take beside their own: torch's
-argument parser reads `axis` as `dim` and `keepdims` as `keepdim`, so `x.sum(axis=1)` and
-`P.sum(1, keepdims=True)` (Karpathy's makemore) run. install() gives every public meshflow
-function and Tensor method with a `dim` or `keepdim` parameter the same two names, once, at
-import.
+"""The keywords torch's argument parser takes beside a function's own parameters. NumPy's
+names: torch reads `axis` as `dim` and `keepdims` as `keepdim`, so `x.sum(axis=1)` and
+`P.sum(1, keepdims=True)` (Karpathy's makemore) run. And `out=` on the top-level functions
+(`torch.matmul(a, b, out=c)`, the tensor tutorial's): the result written into the given tensor
+(tensors, for functions returning several), which is returned. install() gives every public
+meshflow function and Tensor method with a `dim` or `keepdim` parameter the two names, and
+every public function `out=`, once, at import.
 
 Thread-safety: install() runs at import; the wrappers are stateless."""
 import functools
@@ -12,7 +14,40 @@ import sys
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 
 
-def _renaming(f, names):
+def _written(name, out, result):
+    """torch's out=: `result` copied into `out` in out's dtype (resized, with torch's warning,
+    when out has other elements), out returned; refused as torch refuses it where autograd
+    would record the write or the dtype cannot hold the result."""
+    from ._tensor import Tensor, is_grad_enabled, no_grad
+    from ._promotion import can_cast
+    if isinstance(out, (tuple, list)):
+        if not isinstance(result, tuple) or len(result) != len(out):
+            raise TypeError(f"{name}(): out= got {len(out)} tensors; expected one per result")
+        written = [_written(name, o, r) for o, r in zip(out, result)]
+        return type(result)(*written) if hasattr(result, "_fields") else tuple(written)
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if not isinstance(result, Tensor):
+        raise TypeError(f"{name}() got an unexpected keyword argument 'out': it returns {type(result).__name__}")
+    if is_grad_enabled() and (result.requires_grad or out.requires_grad):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    if not can_cast(result.dtype, out.dtype):
+        raise RuntimeError(f"result type {result.dtype} can't be cast to the desired output type {out.dtype}")
+    with no_grad():
+        if tuple(out.shape) == tuple(result.shape):
+            out.copy_(result)
+        else:
+            if out.numel():
+                import warnings
+                warnings.warn(f"An output with one or more elements was resized since it had shape "
+                              f"{list(out.shape)}, which does not match the required output shape "
+                              f"{list(result.shape)}.", UserWarning, stacklevel=3)
+            out.data = result.to(out.dtype)
+    return out
+
+
+def _renaming(f, names, takes_out):
     @functools.wraps(f)
     def call(*args, **kwargs):
         if kwargs:
@@ -21,15 +56,20 @@ def _renaming(f, names):
                     if name in kwargs:
                         raise TypeError(f"{f.__name__}() got both {name!r} and its NumPy name {alias!r}")
                     kwargs[name] = kwargs.pop(alias)
+            if takes_out and "out" in kwargs:
+                out = kwargs.pop("out")
+                if out is not None:
+                    return _written(f.__name__, out, f(*args, **kwargs))
         return f(*args, **kwargs)
     call.numpy_names = True
     return call
 
 
-def wrapped(f):
-    """`f` taking the NumPy names too, or None where it needs no wrapper (not a Python function,
-    no `dim` or `keepdim`, taking the names already). The Tensor methods in C (_tensor._in_c)
-    send every call with keywords to their Python method, which is wrapped there."""
+def wrapped(f, takes_out=False):
+    """`f` taking the NumPy names too (and, takes_out, `out=`), or None where it needs no
+    wrapper (not a Python function, no `dim` or `keepdim` and no `out=` to add, taking the
+    names already). The Tensor methods in C (_tensor._in_c) send every call with keywords to
+    their Python method, which is wrapped there."""
     if not inspect.isfunction(f) or getattr(f, "numpy_names", False):
         return None
     try:
@@ -37,9 +77,10 @@ def wrapped(f):
     except (TypeError, ValueError):
         return None
     names = {name for name in _ALIASES.values() if name in params}
-    if not names or params & set(_ALIASES):
+    takes_out = takes_out and "out" not in params
+    if (not names and not takes_out) or params & set(_ALIASES):
         return None
-    return _renaming(f, names)
+    return _renaming(f, names, takes_out)
 
 
 def install(namespace, names, tensor_class):
@@ -48,7 +89,11 @@ def install(namespace, names, tensor_class):
     too (mf.softmax stays mf.nn.functional.softmax); the private modules keep calling the
     functions themselves."""
     done = {}
-    for f in [namespace.get(name) for name in names] + list(vars(tensor_class).values()):
+    names = list(dict.fromkeys(names))  # a name listed twice is wrapped once
+    for f in [namespace.get(name) for name in names]:
+        if id(f) not in done:
+            done[id(f)] = (f, wrapped(f, takes_out=True) or f)
+    for f in vars(tensor_class).values():
         if id(f) not in done:
             done[id(f)] = (f, wrapped(f) or f)
     for name in names:

@@ -9,6 +9,8 @@ local call after the same manual_seed would give (see meshflow/ops/creation.h).
 """
 import numbers
 
+import numpy as _np
+
 from . import _C
 from . import _device, _dtype
 from ._promotion import get_default_dtype
@@ -211,13 +213,22 @@ def linspace(start, end, steps, dtype=None, placement=None, sbp=None, device=Non
     if steps < 0:
         raise ValueError(f"linspace: steps {steps}; expected steps >= 0")
     from ._ops_elementwise import where
-    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    dtype = dtype or get_default_dtype()
+    start, end = float(start), float(end)
+    if dtype == _dtype.float32:
+        # torch's float32 kernel takes its ends and step in float32 and fuses each step's
+        # multiply-add; the float64 multiply below is exact and its add rounds as the fused one,
+        # so the values are torch's bits (grids built on them sample the same pixels at ties).
+        start, end = float(_np.float32(start)), float(_np.float32(end))
+        step = float(_np.float32(_np.float32(end - start) / _np.float32(max(steps - 1, 1))))
+    else:
+        step = (end - start) / (steps - 1) if steps > 1 else 0.0
     # torch's: the first half counted from start, the second back from end (so both ends are
     # exact; one step is start), in float64, then converted (an integer dtype truncates each
     # value: its linspace(0, 10, 4) is 0, 3, 6, 10).
     i = arange(steps, dtype=_dtype.float64, placement=placement, sbp=sbp, device=device)
     values = where(i < max(steps // 2, 1), i * step + start, (i - (steps - 1)) * step + end)
-    return values.to(dtype or get_default_dtype())
+    return values.to(dtype)
 
 
 def empty(*args, size=None, dtype=None, placement=None, sbp=None, device=None):

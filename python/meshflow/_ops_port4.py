@@ -10,7 +10,7 @@ from . import _dtype
 from ._tensor import Tensor
 
 __all__ = ["range", "set_default_tensor_type", "angle", "get_num_interop_threads", "set_num_interop_threads",
-           "set_flush_denormal"]
+           "set_flush_denormal", "as_strided"]
 
 _INPLACE = ("abs_", "acos_", "acosh_", "asin_", "asinh_", "atan_", "atanh_", "arccos_", "arccosh_", "arcsin_",
             "arcsinh_", "arctan_", "arctanh_", "ceil_", "clamp_", "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_",
@@ -83,6 +83,45 @@ def set_flush_denormal(mode):
     return False
 
 
+def _reads_own_storage(t):
+    """Whether torch's storage of t holds t's elements in row-major order from its first: t is
+    no view, or a whole, contiguous reshape of such a tensor (view, reshape, flatten)."""
+    record = getattr(t, "_view", None)
+    while record is not None:
+        base, kind = record[0], record[1]
+        if kind.region is not None or base.numel() != t.numel() or not t.is_contiguous():
+            return False
+        t, record = base, getattr(base, "_view", None)
+    return True
+
+
+def as_strided(input, size, stride, storage_offset=0):
+    """torch.as_strided of a tensor that holds its own elements (not a view): element
+    [i_0, i_1, ...] is input's row-major element storage_offset + sum(i_k * stride_k), as
+    torch reads a dense tensor's storage (sliding windows, im2col). A new tensor, not a view:
+    writes to it do not reach input. A view of part of a tensor, or a permuted one, is
+    refused: torch would read its base's storage, from the base's first element."""
+    import numpy as np
+    from ._ops_index import _ints_like
+    if not _reads_own_storage(input):
+        raise NotImplementedError("as_strided: the input is a view of part of another tensor (or permuted), whose "
+                                  "storage torch would read; meshflow reads a tensor's own elements: call it on "
+                                  "input.contiguous().clone()")
+    size, stride = [int(n) for n in size], [int(n) for n in stride]
+    if len(size) != len(stride):
+        raise RuntimeError(f"mismatch in length of strides and shape: {len(stride)} strides for {len(size)} sizes")
+    if any(n < 0 for n in size) or any(s < 0 for s in stride) or storage_offset < 0:
+        raise RuntimeError(f"as_strided: sizes {size}, strides {stride} and storage_offset {storage_offset} must "
+                           "not be negative")
+    index = np.full(size, int(storage_offset), dtype=np.int64)
+    for dim, (n, s) in enumerate(zip(size, stride)):
+        index = index + (np.arange(n, dtype=np.int64) * s).reshape([n if d == dim else 1 for d, _ in enumerate(size)])
+    if index.size and index.max() >= input.numel():
+        raise RuntimeError(f"setStorage: sizes {size}, strides {stride}, storage offset {storage_offset} reach "
+                           f"element {int(index.max())}, out of bounds for storage of {input.numel()} elements")
+    return input.reshape(-1)[_ints_like(input, index.reshape(-1))].reshape(size)
+
+
 def _functional_inplace(name):
     def fn(input, *args, **kwargs):
         return getattr(input, name)(*args, **kwargs)
@@ -96,3 +135,4 @@ for _name in _INPLACE:
         globals()[_name] = _functional_inplace(_name)
         __all__.append(_name)
 Tensor.angle = angle
+Tensor.as_strided = as_strided

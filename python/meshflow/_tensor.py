@@ -127,7 +127,8 @@ class Tensor:
 
     # _view / _views: set on views and their bases only (_inplace.py); unset slots read as absent.
     # _grad: a weak reference to the last .grad handed out, so that `p.grad is p.grad` as torch.
-    __slots__ = ("_impl", "_view", "_views", "_grad", "__weakref__")
+    # _grad_name: (node id, torch's name) of a composite op's result (_grad_fn.named).
+    __slots__ = ("_impl", "_view", "_views", "_grad", "_grad_name", "__weakref__")
 
     # NumPy defers to Tensor's operators (x + array, array + x) instead of broadcasting the
     # tensor as an object inside an object array; np.add(x, array) raises TypeError.
@@ -277,9 +278,11 @@ class Tensor:
         """This rank's part of a global tensor, without communication (a local tensor: itself)."""
         return self if self.is_local else Tensor(_C.to_local(self._impl))
 
-    def numpy(self):
+    def numpy(self, *, force=False):
         """A NumPy copy of the value, once the ops making it have run. Local: the data.
-        Global: the logical value, on every rank (a collective read: every rank calls it)."""
+        Global: the logical value, on every rank (a collective read: every rank calls it).
+        `force` (torch's: detach and copy to the host first) changes nothing: it is a copy
+        on the host, of a tensor requiring grad too."""
         return self._value("numpy()")
 
     def _value(self, call):
@@ -449,7 +452,11 @@ class Tensor:
     def grad_fn(self):
         """The recorded call that made this tensor, as torch's grad_fn (None for leaves):
         name() and next_functions (_grad_fn.py)."""
-        return _grad_fn.node(self._impl.grad_fn)
+        impl = self._impl.grad_fn
+        named = getattr(self, "_grad_name", None)
+        if named is not None and impl is not None and impl.id == named[0]:
+            return _grad_fn.node(impl, named[1])
+        return _grad_fn.node(impl)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulates d(self)/d(leaf) into every leaf's .grad (collective on global tensors).
@@ -782,6 +789,10 @@ def _out_of_range(data, probe, lo, hi):
     return None
 
 
+class _DataTypeError(TypeError, ValueError):
+    """torch's TypeError for data tensor() cannot hold, still the ValueError meshflow raised."""
+
+
 def _as_array(data, dtype):
     if isinstance(data, Tensor):
         data = data.numpy()
@@ -808,6 +819,16 @@ def _as_array(data, dtype):
             array = array.astype(get_default_dtype().numpy)
         elif array.dtype.kind in "iu":
             array = array.astype(_np.int64)
+        elif array.dtype.kind in "US":  # torch's errors for strings: alone a ValueError, among numbers a TypeError
+            if all(isinstance(v, str) for v in _np.asarray(data, dtype=object).ravel()):
+                raise ValueError(f"too many dimensions 'str': tensor() takes numbers, bools, tensors or sequences "
+                                 "of them")
+            raise _DataTypeError("new(): invalid data type 'str': tensor() takes numbers, bools, tensors or "
+                                 "sequences of them")
+        elif array.dtype.kind == "O":
+            kinds = sorted({type(v).__name__ for v in array.ravel() if not isinstance(v, (int, float, bool))})
+            raise _C.OpError(f"Could not infer dtype of {', '.join(kinds) or 'object'}: tensor() takes numbers, "
+                             "bools, tensors or sequences of them")
     _dtype.to_dtype(array.dtype)  # rejects unsupported dtypes with a clear message
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))

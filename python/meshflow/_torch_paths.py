@@ -21,6 +21,7 @@ _PATHS = {
     "amp.autocast_mode": "amp",
     "autograd.grad_mode": "autograd",
     "autograd.function": "autograd",
+    "autograd.profiler": "profiler",
     "distributions.distribution": "distributions",
     "distributions.transforms": "distributions.transforms",
     "distributions.constraints": "distributions.constraints",

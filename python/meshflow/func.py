@@ -1,7 +1,7 @@
 """meshflow.func: torch.func's function transforms that composing autograd gives, as
 meta-learning (MAML) and per-input-gradient code uses them: functional_call (a module run with
 other tensors in place of its parameters and buffers), grad, grad_and_value, vjp, jvp, jacrev,
-jacfwd and hessian. Their results are differentiable again (they are computed with
+jacfwd and hessian, and stack_module_state for model ensembles. Their results are differentiable again (they are computed with
 create_graph), so they nest; vmap maps a function over a batch (as a loop: meshflow has no
 batching transform), so per-sample gradients (vmap(grad(f))) are torch's."""
 import contextlib
@@ -9,7 +9,7 @@ import contextlib
 from ._tensor import Tensor
 from .autograd import enable_grad, grad as _grad
 
-__all__ = ["functional_call", "grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap"]
+__all__ = ["functional_call", "stack_module_state", "grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap"]
 
 
 def _slot(module, name):
@@ -62,6 +62,35 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
     args = () if args is None else args if isinstance(args, tuple) else (args,)
     with _swapped(module, tensors, tie_weights, strict):
         return module(*args, **(kwargs or {}))
+
+
+def stack_module_state(models):
+    """(params, buffers): each parameter's and buffer's tensors over `models` (modules of one
+    structure) stacked along a new dim 0, by name (torch.func.stack_module_state, the model
+    ensembling tutorial's input to vmap over functional_call). The stacked parameters are new
+    leaves, requiring grad when the originals do; the buffers are stacked as they are."""
+    from ._ops_shape import stack
+    models = list(models)
+    if not models:
+        raise RuntimeError("stack_module_state: expected at least one model, got 0 models")
+    if any(m.training != models[0].training for m in models):
+        raise RuntimeError("stack_module_state: expected all models to be in the same training/eval mode")
+    named = [dict(m.named_parameters()) for m in models]
+    for other in named[1:]:
+        if other.keys() != named[0].keys():
+            raise RuntimeError(f"stack_module_state: expected all models to have the same parameters, got "
+                               f"{sorted(named[0])} and {sorted(other)}")
+
+    def leaf(name):
+        tensors = [n[name] for n in named]
+        wanted = {t.requires_grad for t in tensors}
+        if len(wanted) != 1:
+            raise RuntimeError(f"stack_module_state: '{name}' requires grad in some models and not in others; "
+                               "expected all or none")
+        return stack([t.detach() for t in tensors]).requires_grad_(wanted.pop())
+    buffers = [dict(m.named_buffers()) for m in models]
+    return ({name: leaf(name) for name in named[0]},
+            {name: stack([b[name] for b in buffers]) for name in buffers[0]})
 
 
 def _differentiable(value):

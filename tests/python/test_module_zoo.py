@@ -184,6 +184,9 @@ ZOO = {
                        lambda: [_randn(2, 3, 3), np.broadcast_to(np.array([1, 2, 5]), (2, 3, 3)).copy()]),
     "MaxUnpool2d": Row(lambda **kw: nn.MaxUnpool2d(2),
                        lambda: [_randn(2, 3, 2, 2), np.broadcast_to(np.array([[0, 3], [9, 14]]), (2, 3, 2, 2)).copy()]),
+    "FractionalMaxPool2d": Row(lambda **kw: nn.FractionalMaxPool2d(
+        2, output_size=(3, 2), _random_samples=mf.tensor(np.linspace(0.1, 0.9, 12).reshape(2, 3, 2), dtype=mf.float32)),
+        _x(2, 3, 5, 4)),
     "CircularPad1d": Row(lambda **kw: nn.CircularPad1d((1, 2)), _x(2, 3, 4)),
     "CircularPad2d": Row(lambda **kw: nn.CircularPad2d(1), _x(2, 3, 4, 4)),
     "CircularPad3d": Row(lambda **kw: nn.CircularPad3d(1), _x(2, 3, 2, 2, 2)),

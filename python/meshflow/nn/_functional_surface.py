@@ -569,6 +569,17 @@ def _logaddexp3(a, b, c):
     return top + log(exp(a - top) + exp(b - top) + exp(c - top))
 
 
+def _torch_s_ctc_gradient_term(lp, in_len):
+    """Zero, with gradient exp(log_probs) at each step within a sequence's input length: torch's
+    ctc_loss backward returns exp(log_probs) minus the alignments' posteriors, the gradient the
+    loss would have if log_probs were the logits of a log_softmax. Through a log_softmax (how
+    log_probs are made) the added softmax cancels, so models train the same; a program reading
+    the gradient of log_probs themselves (torch's documented example) sees torch's values."""
+    probs = exp(lp)
+    within = _placed_like(lp, tensor((_np.arange(lp.shape[0]).reshape(-1, 1) < in_len).reshape(lp.shape[0], -1, 1)))
+    return where(within, probs - probs.detach(), probs * 0).sum((0, 2))
+
+
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
     """Connectionist temporal classification: -log of the summed probability of every
     alignment of each target, by the forward (alpha) recursion over time. log_probs [T, N, C]
@@ -606,7 +617,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     ends = where(_placed_like(lp, tensor((tg_len > 0).reshape(-1, 1) | _np.array([[True, False]]))), ends,
                  ends * 0 + _LOG_ZERO)
     top = ends.amax(1, True).detach()
-    loss = -(top.reshape([-1]) + log(exp(ends - top).sum(1)))
+    loss = -(top.reshape([-1]) + log(exp(ends - top).sum(1))) + _torch_s_ctc_gradient_term(lp, in_len)
     impossible = loss > -_LOG_ZERO / 2
     loss = where(impossible, loss * 0 + (0.0 if zero_infinity else float("inf")), loss)
     if reduction == "mean":

@@ -9,11 +9,11 @@ import numbers
 
 import numpy as _np
 
-from .._ops_creation import rand_like, zeros
+from .._ops_creation import linspace, rand_like, zeros
 from .._ops_elementwise import where
 from .._ops_index import _placed_like, index_select
 from .._ops_math import fmod
-from .._ops_shape import cat, stack
+from .._ops_shape import cat
 from .._ops_surface import triu_indices
 from .._tensor import Tensor, tensor
 
@@ -248,14 +248,12 @@ def pdist(input, p=2.0):
 
 def _base_coordinates(n, align_corners, like):
     """torch's normalized coordinates of n pixels: their centers (or, align_corners, the
-    corner pixels at -1 and 1)."""
+    corner pixels at -1 and 1), computed as torch's (linspace, scaled by (n - 1) / n), so the
+    grid has torch's bits and nearest sampling picks torch's pixel at a tie."""
     if n <= 1:
-        values = _np.zeros(n)
-    elif align_corners:
-        values = _np.linspace(-1, 1, n)
-    else:
-        values = (_np.arange(n) * 2 + 1) / n - 1
-    return _placed_like(like, tensor(values, dtype=like.dtype))
+        return _placed_like(like, zeros(n, dtype=like.dtype))
+    values = linspace(-1, 1, n, dtype=like.dtype)
+    return _placed_like(like, values if align_corners else values * (n - 1) / n)
 
 
 def affine_grid(theta, size, align_corners=False):
@@ -266,10 +264,12 @@ def affine_grid(theta, size, align_corners=False):
     if len(size) != 4 or size[0] != theta.shape[0]:
         raise ValueError(f"affine_grid: expected size [N, C, H, W] with N = theta's {theta.shape[0]}, got {list(size)}")
     _, _, h, w = (int(v) for v in size)
-    xs = _base_coordinates(w, align_corners, theta).reshape(1, w).expand(h, w)
-    ys = _base_coordinates(h, align_corners, theta).reshape(h, 1).expand(h, w)
-    base = stack([xs, ys, xs * 0 + 1], 2).reshape(1, h * w, 3)
-    return (base @ theta.transpose(1, 2)).reshape(theta.shape[0], h, w, 2)
+    xs = _base_coordinates(w, align_corners, theta).reshape(1, 1, w, 1)
+    ys = _base_coordinates(h, align_corners, theta).reshape(1, h, 1, 1)
+    t = theta.reshape(theta.shape[0], 1, 1, 2, 3)
+    # (x t0 + y t1) + t2 elementwise, rounded in torch's order (its batched matmul of three
+    # terms sums them in turn), not a matmul whose blocking rounds otherwise
+    return (xs * t[..., 0] + ys * t[..., 1]) + t[..., 2]
 
 
 def _reflect(coordinates, twice_low, twice_high):
@@ -283,9 +283,13 @@ def _reflect(coordinates, twice_low, twice_high):
     return where(even, extra + low, span - extra + low)
 
 
-def _source_coordinates(g, size, padding_mode, align_corners):
-    """Pixel coordinates of normalized ones, with border or reflection padding applied."""
-    x = (g + 1) / 2 * (size - 1) if align_corners else ((g + 1) * size - 1) / 2
+def _unnormalized(g, size, align_corners):
+    """Pixel coordinates of normalized ones, rounded as torch's CPU kernel."""
+    return (g + 1) * ((size - 1) / 2) if align_corners else (g + 1) * (size / 2) - 0.5
+
+
+def _padded(x, size, padding_mode, align_corners):
+    """Pixel coordinates with border or reflection padding applied."""
     if padding_mode == "border":
         return x.clamp(0, size - 1)
     if padding_mode == "reflection":
@@ -293,13 +297,25 @@ def _source_coordinates(g, size, padding_mode, align_corners):
     return x
 
 
+def _cubic_weights(t):
+    """torch's cubic convolution weights (A = -0.75) of the four taps around offset t."""
+    a = -0.75
+
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
     """input [N, C, H, W] sampled at grid [N, Ho, Wo, 2]'s normalized (x, y) locations (-1 and
     1 the edges: the corner pixels' centers with align_corners, else their outer edges), by
-    mode 'bilinear' or 'nearest'; outside, padding_mode 'zeros', 'border' or 'reflection'.
-    Differentiable in input and (bilinear) grid, as torch's."""
-    if mode not in ("bilinear", "nearest"):
-        raise NotImplementedError(f"grid_sample: mode {mode!r}; meshflow samples with 'bilinear' or 'nearest'")
+    mode 'bilinear', 'nearest' or 'bicubic'; outside, padding_mode 'zeros', 'border' or
+    'reflection'. Differentiable in input and (bilinear, bicubic) grid, as torch's."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"grid_sample: mode {mode!r}; expected 'bilinear', 'nearest' or 'bicubic'")
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError(f"grid_sample: padding_mode {padding_mode!r}; expected 'zeros', 'border' or 'reflection'")
     if input.ndim != 4 or grid.ndim != 4 or grid.shape[3] != 2 or grid.shape[0] != input.shape[0]:
@@ -307,8 +323,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
                                   f"{tuple(input.shape)} and {tuple(grid.shape)}")
     n, c, h, w = input.shape
     ho, wo = grid.shape[1], grid.shape[2]
-    x = _source_coordinates(grid[..., 0], w, padding_mode, align_corners)
-    y = _source_coordinates(grid[..., 1], h, padding_mode, align_corners)
+    x = _unnormalized(grid[..., 0], w, align_corners)
+    y = _unnormalized(grid[..., 1], h, align_corners)
     planes = input.reshape(n, c, h * w)
 
     def tap(xi, yi, weight):
@@ -317,6 +333,18 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         values = planes.gather(2, flat).reshape(n, c, ho, wo)
         return values * (weight * inside.to(input.dtype)).unsqueeze(1)
 
+    if mode == "bicubic":
+        # torch's: the 4x4 taps around the unpadded location, each tap's index padded
+        x0, y0 = x.floor(), y.floor()
+        wx, wy = _cubic_weights(x - x0), _cubic_weights(y - y0)
+        rows = []
+        for j in range(4):
+            yj = _padded(y0 + (j - 1), h, padding_mode, align_corners)
+            taps = [tap(_padded(x0 + (i - 1), w, padding_mode, align_corners), yj, wx[i]) for i in range(4)]
+            rows.append((taps[0] + taps[1] + taps[2] + taps[3]) * wy[j].unsqueeze(1))
+        return rows[0] + rows[1] + rows[2] + rows[3]
+    x = _padded(x, w, padding_mode, align_corners)
+    y = _padded(y, h, padding_mode, align_corners)
     if mode == "nearest":
         return tap(x.round(), y.round(), x * 0 + 1)
     x0, y0 = x.floor(), y.floor()
@@ -325,5 +353,60 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
             tap(x0 + 1, y0 + 1, fx * fy))
 
 
-__all__ = ["affine_grid", "grid_sample", "embedding_bag", "rrelu", "alpha_dropout", "feature_alpha_dropout",
+def _fractional_starts(sample, size, out, pool):
+    """torch's window starts of fractional max pooling along one dim, in float32 as its
+    kernel: int((i + u) alpha) - int(u alpha) for alpha = (size - pool) / (out - 1), the last
+    window at the end."""
+    f32 = _np.float32
+    starts = _np.zeros(sample.shape + (out,), dtype=_np.int64)
+    if out > 1:
+        alpha = f32(size - pool) / f32(out - 1)
+        i = _np.arange(out - 1, dtype=f32)
+        u = sample.astype(f32)[..., None]
+        starts[..., :-1] = ((i + u) * alpha).astype(_np.int64) - (u * alpha).astype(_np.int64)
+    starts[..., -1] = size - pool
+    return starts
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """Max pooling over kh x kw windows placed at pseudo-random fractional steps (Graham's
+    fractional max pooling, as torch's): one sample u in [0, 1) per image and channel and dim
+    (`_random_samples` [N, C, 2], width's first; drawn from meshflow's generator when not
+    given, so those windows differ from torch's), output_size or output_ratio of the input's.
+    Indices, with return_indices, are flat within each plane, as max_pool2d's."""
+    from .._ops_creation import rand
+    unbatched = input.ndim == 3
+    x = input.unsqueeze(0) if unbatched else input
+    if x.ndim != 4:
+        raise ValueError(f"fractional_max_pool2d: expected a 3-d or 4-d input, got {x.ndim}-d")
+    kh, kw = (kernel_size, kernel_size) if isinstance(kernel_size, int) else tuple(kernel_size)
+    n, c, h, w = x.shape
+    if output_size is None:
+        if output_ratio is None:
+            raise ValueError("fractional_max_pool2d requires specifying either an output_size or an output_ratio")
+        ratio = (output_ratio, output_ratio) if isinstance(output_ratio, (int, float)) else tuple(output_ratio)
+        output_size = (int(h * ratio[0]), int(w * ratio[1]))
+    oh, ow = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    if oh + kh - 1 > h or ow + kw - 1 > w:
+        raise RuntimeError(f"fractional_max_pool2d(): pool of size {(kh, kw)} and output {(oh, ow)} are too large for "
+                           f"an input of {(h, w)}: expected output + pool - 1 <= input on each dim")
+    samples = _random_samples if _random_samples is not None else rand(n, c, 2, dtype=x.dtype)
+    u = samples.detach().float().numpy().reshape(n, c, 2)
+    rows, cols = _fractional_starts(u[..., 1], h, oh, kh), _fractional_starts(u[..., 0], w, ow, kw)
+    dy, dx = _np.meshgrid(_np.arange(kh), _np.arange(kw), indexing="ij")
+    flat = ((rows[:, :, :, None, None, None] + dy) * w + cols[:, :, None, :, None, None] + dx)  # [N, C, oh, ow, kh, kw]
+    from .._ops_index import _ints_like
+    index = _ints_like(x, flat.reshape(n, c, oh * ow * kh * kw))
+    windows = x.reshape(n, c, h * w).gather(2, index).reshape(n, c, oh, ow, kh * kw)
+    values, which = windows.max(-1)
+    if unbatched:
+        values = values.squeeze(0)
+    if not return_indices:
+        return values
+    indices = index.reshape(n, c, oh, ow, kh * kw).gather(4, which.unsqueeze(-1)).squeeze(-1)
+    return values, indices.squeeze(0) if unbatched else indices
+
+
+__all__ = ["affine_grid", "grid_sample", "fractional_max_pool2d", "embedding_bag", "rrelu", "alpha_dropout", "feature_alpha_dropout",
            "lp_pool1d", "lp_pool2d", "max_unpool1d", "max_unpool2d", "gumbel_softmax", "pdist"]

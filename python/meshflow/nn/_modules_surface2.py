@@ -1,5 +1,5 @@
 """meshflow.nn modules, third round (issue 37): EmbeddingBag, RReLU, AlphaDropout,
-FeatureAlphaDropout, LPPool1d / LPPool2d, MaxUnpool1d / MaxUnpool2d and CircularPad1d to 3d,
+FeatureAlphaDropout, LPPool1d / LPPool2d, MaxUnpool1d / MaxUnpool2d, FractionalMaxPool2d and CircularPad1d to 3d,
 each the function of _functional_surface2 it names, with torch's arguments."""
 from . import functional as F
 from ._modules_extra import Dropout
@@ -132,6 +132,28 @@ class MaxUnpool2d(_MaxUnpool):
     """F.max_unpool2d: max_pool2d's values put back at their indices, zeros elsewhere."""
     _function = staticmethod(F.max_unpool2d)
     _dims = 2
+
+
+class FractionalMaxPool2d(Module):
+    """F.fractional_max_pool2d (its windows from meshflow's generator unless _random_samples
+    gives torch's samples)."""
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
+        super().__init__()
+        if output_size is None and output_ratio is None:
+            raise ValueError("FractionalMaxPool2d requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        ratios = (output_ratio,) * 2 if isinstance(output_ratio, (int, float)) else output_ratio
+        if ratios is not None and not all(0 < r < 1 for r in ratios):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+        self.kernel_size, self.output_size, self.output_ratio = kernel_size, output_size, output_ratio
+        self.return_indices = return_indices
+        self._random_samples = _random_samples  # read on the host (torch keeps them as a buffer)
+
+    def forward(self, input):
+        return F.fractional_max_pool2d(input, self.kernel_size, self.output_size, self.output_ratio,
+                                       self.return_indices, _random_samples=self._random_samples)
 
 
 CircularPad1d, CircularPad2d, CircularPad3d = (_pad_class(f"CircularPad{d}d", d, "circular") for d in (1, 2, 3))

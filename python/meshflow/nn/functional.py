@@ -27,6 +27,7 @@ from .._ops_shape import broadcast_to as _broadcast_to
 from .. import _C
 from .. import _dtype
 from .._autocast import halves_in_float32 as _halves_in_float32
+from .._grad_fn import backward_named as _backward_named, named as _named
 from .._tensor import Tensor, _impl_of, apply
 
 
@@ -74,14 +75,14 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return _cross_entropy_with_probabilities(input, target, weight, reduction, label_smoothing)
     if (weight is None and ignore_index == -100 and reduction == "mean" and not label_smoothing
             and input.ndim == 2):  # the C++ form
-        return Tensor(_C.cross_entropy(logits, classes))
+        return _named(Tensor(_C.cross_entropy(logits, classes)), "NllLossBackward0")
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"[cross_entropy] label_smoothing {label_smoothing}; expected a value in [0, 1]")
     input, target, shape = _class_rows("cross_entropy", input, target)
     logp = log_softmax(input, -1)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if not label_smoothing:
-        return nll.reshape(shape) if reduction == "none" else nll
+        return _named(nll.reshape(shape), "ViewBackward0") if reduction == "none" and len(shape) != 1 else nll
     kept = (target != ignore_index).to(logp.dtype)
     smooth = -(logp if weight is None else logp * weight).sum(-1) * kept
     if reduction == "mean":
@@ -172,6 +173,7 @@ def _broadcast_target(input, target, warn=True):
     return broadcast_tensors(input, target)
 
 
+@_backward_named("MseLossBackward0")
 @_halves_in_float32("both")
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """(input - target)^2, reduced ('mean', 'sum' or 'none')."""
@@ -189,6 +191,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _reduce((input - target).abs(), reduction, "l1_loss")
 
 
+@_backward_named("SmoothL1LossBackward0")
 @_halves_in_float32("both")
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta, for d = input - target (torch's;
@@ -203,6 +206,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _reduce(where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta), reduction, "smooth_l1_loss")
 
 
+@_backward_named("BinaryCrossEntropyWithLogitsBackward0")
 @_halves_in_float32("both")
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
@@ -233,6 +237,7 @@ def _bce_elementwise(p, y):
     return where(edge, at_edge + (p - fixed) * slope.detach(), interior)
 
 
+@_backward_named("BinaryCrossEntropyBackward0")
 @_halves_in_float32("both")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-w [y log(p) + (1 - y) log(1 - p)] for probabilities `input`, each log clamped at -100
@@ -245,6 +250,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return _reduce(loss, reduction, "binary_cross_entropy")
 
 
+@_backward_named("NllLossBackward0")
 @_halves_in_float32("both")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """-input[i, target[i]] (times weight[target[i]]) for log-probabilities `input` [N, C] (or
@@ -320,6 +326,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return _reduce(pointwise, reduction, "kl_div")
 
 
+@_backward_named("HuberLossBackward0")
 @_halves_in_float32("both")
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta), for d = input - target."""
@@ -392,7 +399,7 @@ from ._functional_surface import (adaptive_avg_pool1d, adaptive_max_pool1d, hard
 # Embedding bags, rrelu, alpha dropout, lp and unpooling, gumbel_softmax, pdist (issue 37, continued).
 from ._functional_surface2 import (embedding_bag, rrelu, alpha_dropout, feature_alpha_dropout,  # noqa: E402,F401
                                    lp_pool1d, lp_pool2d, max_unpool1d, max_unpool2d, gumbel_softmax, pdist,
-                                   affine_grid, grid_sample)
+                                   affine_grid, grid_sample, fractional_max_pool2d)
 
 
 # torch's older and explicit spellings (issue 37, third round): the *_with_indices forms, the

@@ -999,9 +999,13 @@ def _as_parameter(value):
     return value
 
 
-def _parameter_repr(p):
+def _parameter_repr(p, by_type_name=False):
+    """torch's line for a container's entry: ParameterList names the dtype, ParameterDict the
+    tensor type (torch.typename: torch.FloatTensor); a CUDA one adds its device."""
     kind = "Parameter containing" if isinstance(p, Parameter) else "Tensor containing"
-    return f"{kind}: [{p.dtype!r} of size {'x'.join(str(d) for d in p.shape)}]"
+    what = p.type() if by_type_name else repr(p.dtype)
+    device = f" ({p.device})" if p.device.type == "cuda" else ""
+    return f"{kind}: [{what} of size {'x'.join(str(d) for d in p.shape)}{device}]"
 
 
 class ParameterList(Module):
@@ -1101,7 +1105,7 @@ class ParameterDict(Module):
             self[key] = value
 
     def extra_repr(self):
-        return "\n".join(f"  ({k}): {_parameter_repr(p)}" for k, p in self.items())
+        return "\n".join(f"  ({k}): {_parameter_repr(p, by_type_name=True)}" for k, p in self.items())
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError("ParameterDict should not be called.")

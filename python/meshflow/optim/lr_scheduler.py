@@ -106,6 +106,11 @@ def _track_step_calls(optimizer):
     optimizer.step = wrapper
 
 
+# What a state_dict leaves out, as torch's: the optimizer, and the optimizer's step count when
+# the schedule started (for the order warning of this run, not a resumed one).
+_NOT_SAVED = ("optimizer", "_optimizer_steps_at_start")
+
+
 class LRScheduler:
     """torch's base class: subclasses define get_lr(), the rates at self.last_epoch (which
     step() has just advanced), and may define _get_closed_form_lr() for step(epoch)."""
@@ -139,7 +144,7 @@ class LRScheduler:
             self._is_initial = False
 
     def state_dict(self):
-        return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
+        return {key: value for key, value in self.__dict__.items() if key not in _NOT_SAVED}
 
     def load_state_dict(self, state_dict):
         self.__dict__.update(state_dict)
@@ -209,7 +214,7 @@ class _LambdaScheduler(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def state_dict(self):
-        state = {key: value for key, value in self.__dict__.items() if key not in ("optimizer", "lr_lambdas")}
+        state = {key: value for key, value in self.__dict__.items() if key not in _NOT_SAVED + ("lr_lambdas",)}
         state["lr_lambdas"] = [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
                                for fn in self.lr_lambdas]
         return state
@@ -427,7 +432,7 @@ class _ComposedScheduler(LRScheduler):
     """A scheduler of schedulers: its state_dict holds theirs."""
 
     def state_dict(self):
-        state = {key: value for key, value in self.__dict__.items() if key not in ("optimizer", "_schedulers")}
+        state = {key: value for key, value in self.__dict__.items() if key not in _NOT_SAVED + ("_schedulers",)}
         state["_schedulers"] = [s.state_dict() for s in self._schedulers]
         return state
 

@@ -1,16 +1,16 @@
 """meshflow.nn.utils: torch.nn.utils' gradient clipping (clip_grad_norm_ is the same function
 as meshflow.optim.clip_grad_norm_), parameters_to_vector, weight_norm and spectral_norm (the
 older hook forms), torch.nn.utils.rnn's pad_sequence and packed sequences in the submodule
-rnn, and parametrize / parametrizations (the newer forms)."""
+rnn, parametrize / parametrizations (the newer forms), and prune (the pruning tutorial's)."""
 from ...optim import clip_grad_norm_, clip_grads_with_norm_, get_total_norm  # noqa: F401: part of this module's API
 
 clip_grad_norm = clip_grad_norm_  # torch's deprecated spelling
 from ..._tensor import Tensor, no_grad
-from . import rnn  # noqa: F401: part of this module's API
+from . import rnn, prune  # noqa: F401: part of this module's API
 
 __all__ = ["clip_grad_norm_", "clip_grads_with_norm_", "get_total_norm", "clip_grad_value_", "parameters_to_vector",
            "vector_to_parameters", "weight_norm", "remove_weight_norm", "spectral_norm", "remove_spectral_norm", "rnn",
-           "parametrize", "parametrizations", "clip_grad_norm", "stateless", "skip_init"]
+           "parametrize", "parametrizations", "clip_grad_norm", "stateless", "skip_init", "prune"]
 
 
 def skip_init(module_cls, *args, **kwargs):
