@@ -13,8 +13,9 @@ all ranks sent; the rest moved inside hosts through shared memory.
 
 Model: n_layer 4, n_head 4, n_embd 256, block 128, global batch 8 (the issue's figure; PyTorch's
 speed on the same model is bench/gpt_torch.py's). Timing: median step (forward, backward,
-clipping off, AdamW) after 3 warmup steps. Threads: one rank per core runs 1 thread; one rank
-alone uses both cores (set OMP_NUM_THREADS / OPENBLAS_NUM_THREADS before starting).
+clipping off, AdamW; each step waits for all of its work) after 3 warmup steps. Threads:
+one rank per core runs 1 thread; one rank alone uses both cores (set OMP_NUM_THREADS /
+OPENBLAS_NUM_THREADS before starting).
 
 With --device cuda and MESHFLOW_PROFILE=1 in the environment it also prints the GPU time of
 each op's kernels per step (mf.cuda.kernel_times; the timing events slow the step a little).
@@ -163,6 +164,10 @@ def main():
                 opt.step()
                 opt.zero_grad()
             loss.item()
+            # The loss is ready once the forward has run: the step's time covers its backward
+            # and update too (the VM runs them behind this thread, and comm_stats below would
+            # wait for them outside the timed span).
+            mf.synchronize()
             if step >= 3:
                 times.append(time.perf_counter() - start)
                 sent.append(mf.comm_stats()["bytes_sent"] - before)

@@ -312,6 +312,8 @@ def train(args, placement=None):
             opt_decay.zero_grad()
             opt_plain.zero_grad()
         value = loss.item()
+        # The loss is ready once the forward has run; the step's time covers all of its work.
+        mf.synchronize()
         times.append(time.perf_counter() - start)
         comm.append(mf.comm_stats()["bytes_sent"] - before)
         losses.append(value)
