@@ -132,13 +132,15 @@ class Machine {
       }
     }
     std::shared_ptr<device::Event> event = dev.create_event();
+    // Noted before the launch: once it has run, the worker lets go of the instruction's
+    // tensors (release_host_tensors).
+    for (const Tensor& t : ins->outputs) t.storage()->vm_tag = event;
+    if (!flags.overwrite.empty()) note_writes(*ins, flags.overwrite, event);
+    std::vector<Tensor> outputs = ins->outputs;
     // The worker's reference goes to retired_ (run), so that the issuing thread's drop is
     // the last: an instruction is never destroyed on a worker (above).
     stream.launch_and_record([this, ins]() mutable { run(std::move(ins)); }, *event);
-    for (const Tensor& t : ins->outputs) t.storage()->vm_tag = event;
-    if (!flags.overwrite.empty()) note_writes(*ins, flags.overwrite, event);
     if (kind != device::StreamKind::kCompute) note_last(stream, event);
-    std::vector<Tensor> outputs = ins->outputs;
     if (blocking_) {
       event->synchronize();
       raise_pending();
@@ -386,12 +388,27 @@ class Machine {
     // instruction is handed over, so that the issuing thread's drop is the last (above).
     results.clear();
     error = inherited = nullptr;
+    release_host_tensors(*ins);
     std::lock_guard<std::mutex> lock(mu_);
     if (trace_) spans_.push_back({ins->name, ins->kind, start, now_us()});
-    const bool awaited = waiting_ && awaited_ && produces(*ins, *awaited_);
+    // Made by this instruction or an earlier one, whose retirement woke the waiter already.
+    const bool awaited = waiting_ && awaited_ && awaited_->is_ready();
     retired_.push_back(std::move(ins));
     any_retired_.store(true, std::memory_order_release);
     if (waiting_ && (retired_.size() >= kDropEvery || awaited)) retired_cv_.notify_one();
+  }
+
+  // An instruction that has run lets go of its tensors in host memory here, on the worker,
+  // where its reference is often the last (a value's producer and its last reader): the
+  // issuing thread drops retired instructions only when it next issues or wakes, and while it
+  // waits or issues ahead, retired instructions would hold the values of the work they did.
+  // A device's tensors stay: its stream-ordered blocks go back to its allocator from the
+  // issuing thread.
+  static void release_host_tensors(Instruction& ins) {
+    auto in_host = [](const Tensor& t) { return &t.storage()->memory() == &host_memory(); };
+    for (std::vector<Tensor>* held : {&ins.inputs, &ins.outputs}) {
+      held->erase(std::remove_if(held->begin(), held->end(), in_host), held->end());
+    }
   }
 
   // Produces an instruction's outputs from its results, or fails them with its error (or
@@ -429,10 +446,6 @@ class Machine {
         out.fulfill(r.data(), owner ? owner : std::shared_ptr<void>(r.storage()));
       }
     }
-  }
-
-  static bool produces(const Instruction& ins, const Storage& s) {
-    return std::any_of(ins.outputs.begin(), ins.outputs.end(), [&](const Tensor& t) { return t.storage().get() == &s; });
   }
 
   static const Shape& shape_of(const Tensor& t) { return t.shape(); }

@@ -22,11 +22,15 @@
 // on the issuing thread, and the kernel writes there; other instructions (copies, boxing,
 // kernels in host memory) make their outputs as they run.
 //
-// Lifetimes: an instruction holds its inputs and outputs until it has run; it is then
-// retired, and the issuing thread drops it at its next launch, and every few retirements
-// while it waits (wait(), synchronize(), a collective of its own), so storage goes back to
-// the caching allocator soon after its last use, and never on a worker (a tensor wrapping a
-// NumPy array must be released under the GIL).
+// Lifetimes: an instruction holds its inputs and outputs until it has run. Its worker then
+// lets go of those in host memory, where its reference is often a value's last (its
+// producer's or its last reader's), so host storage goes back to the caching allocator as
+// soon as its last reader has run, even while the issuing thread is away (issuing ahead,
+// waiting, or in the program's own code). It is then retired, and the issuing thread drops
+// it at its next launch, and every few retirements while it waits (wait(), synchronize(), a
+// collective of its own): its body (which may hold Python objects) is never destroyed on a
+// worker, nor a device's tensors (a stream-ordered allocator takes its blocks back on the
+// issuing thread).
 //
 // Errors: a body that throws fails its outputs (zeros of the right shape plus the error,
 // prefixed with the instruction's name); instructions reading failed inputs skip their
