@@ -480,11 +480,11 @@ Var& Var::set_requires_grad(bool requires_grad) {
   VarImpl& impl = checked(impl_);
   if (impl.grad_fn) {
     throw OpError("requires_grad can only be set on leaf tensors; this one was computed by " +
-                                impl.grad_fn->name + " (use detach() for a leaf)");
+                  impl.grad_fn->name + " (use detach() for a leaf)");
   }
   if (requires_grad && !is_floating(dtype())) {
     throw OpError(std::string("only floating tensors can require gradients; this one is ") +
-                                dtype_name(dtype()));
+                  dtype_name(dtype()));
   }
   impl.requires_grad = requires_grad;
   return *this;
@@ -494,8 +494,8 @@ void Var::set_grad(const Var& grad) {
   VarImpl& impl = checked(impl_);
   if (grad.defined() && (grad.shape() != shape() || grad.dtype() != dtype() || grad.is_global() != is_global())) {
     throw OpError("a gradient of shape " + to_string(grad.shape()) + " " + dtype_name(grad.dtype()) +
-                                " cannot be assigned to a tensor of shape " + to_string(shape()) + " " +
-                                dtype_name(dtype()));
+                  " cannot be assigned to a tensor of shape " + to_string(shape()) + " " +
+                  dtype_name(dtype()));
   }
   if (grad.defined() && !is_global()) require_same_device("a gradient", grad, *this);
   impl.grad = grad;
@@ -928,7 +928,7 @@ Var backward_seed(const Var& root, const Var& grad) {
   if (!seed.defined()) {
     if (numel(root.shape()) != 1) {
       throw OpError("backward() without a gradient needs a tensor of one element; this one has shape " +
-                                  to_string(root.shape()) + " (pass the gradient explicitly)");
+                    to_string(root.shape()) + " (pass the gradient explicitly)");
     }
     const Tensor one = host_one(root.shape(), root.dtype());
     if (root.is_global()) {
@@ -942,7 +942,7 @@ Var backward_seed(const Var& root, const Var& grad) {
     }
   } else if (seed.shape() != root.shape() || seed.is_global() != root.is_global()) {
     throw OpError("backward(): the gradient has shape " + to_string(seed.shape()) +
-                                "; expected the tensor's shape " + to_string(root.shape()));
+                  "; expected the tensor's shape " + to_string(root.shape()));
   } else if (!root.is_global()) {
     require_same_device("backward(): the gradient", seed, root);
   }
@@ -956,7 +956,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
   VarImpl& impl = checked(impl_);
   if (!impl.requires_grad) {
     throw OpError("backward() on a tensor that does not require grad: no input of the computation "
-                                "that made it requires grad");
+                  "that made it requires grad");
   }
   const Var seed = backward_seed(*this, grad);
   GradMode mode(create_graph);
@@ -1007,7 +1007,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
     }
     if (!node->backward) {
       throw OpError("backward() through " + node->name +
-                                  " a second time: its saved values were freed (pass retain_graph=True the first time)");
+                    " a second time: its saved values were freed (pass retain_graph=True the first time)");
     }
     check_saved_versions(*node);
     std::vector<Var> input_grads = node->backward(grads);
