@@ -64,12 +64,14 @@ class Storage {
   // Producer side, once: failed with `error`; readers see `data` (zeros of the right size).
   void fail(std::exception_ptr error, void* data, std::shared_ptr<void> owner);
 
-  // What the VM remembers of this storage's last use (stream and event); touched only by
-  // the thread that issues instructions.
+  // What the VM remembers of this storage's last use (stream and event); read and written
+  // only by the thread that issues instructions. A VM worker may drop the last handle after
+  // an instruction ran (and so destroy both fields), which is safe because no handle is left
+  // for the issuing thread to reach them through.
   std::shared_ptr<void> vm_tag;
   // What the VM remembers of the in-place writes of these bytes after they were produced
   // (the last one's event), shared by the storages those writes made over the same memory;
-  // null until the first. Issuing thread only.
+  // null until the first. Read and written by the issuing thread only, as vm_tag.
   std::shared_ptr<void> vm_writes;
 
  private:
