@@ -167,7 +167,13 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
     run_phase(Phase::kMicro, mb);
     m.micro_window.second = vm::now_us();
   } else {
-    for (m.piece = 0; m.piece < mb; ++m.piece) run_phase(Phase::kMicro, 1);
+    for (m.piece = 0; m.piece < mb; ++m.piece) {
+      for (int i = 0; i < static_cast<int>(m.carried.size()) && m.piece > 0; ++i) {
+        const auto& [var, v] = p.writes[m.carried[i]];
+        m.bound[p.variable_values[var]] = m.input_of(m.refs[v], 0);
+      }
+      run_phase(Phase::kMicro, 1);
+    }
   }
   run_phase(Phase::kPost, 1);
   if (!m.alone) {

@@ -112,8 +112,9 @@ void recompute(Compilation& c);
 // (check_zero).
 void zero(Compilation& c);
 // Reads micro_batches and the gradients. After: node_phase, phase, is_gradient and
-// accumulated (all kMicro and false for one micro-batch); std::invalid_argument for a
-// step that would mix micro-batch values into what runs once.
+// accumulated (all kMicro and false for one micro-batch), plan.carried (the variables the
+// micro-batches update, whose old values are then per micro-batch); std::invalid_argument
+// for a step that would mix micro-batch values into what runs once.
 void assign_micro_batches(Compilation& c);
 // After: constant[v] for values computed only from ops that draw nothing random, check no
 // data and read no attribute anew (arange, full and what follows from them).
@@ -122,7 +123,9 @@ void mark_constants(Compilation& c);
 // the graph asks for it and the device runs fused chains; phases reassigned after.
 void fuse(Compilation& c);
 // After: stages (with micro-batches: the placements of the micro phase's ops, the user's
-// order first), plan's pipelined, alone, micro_batches and fresh_attrs; persistent.
+// order first), plan's pipelined, alone, micro_batches and fresh_attrs; persistent;
+// std::invalid_argument for a pipeline (micro-batches in flight at once) that carries a
+// variable from one micro-batch to the next.
 void place_stages(Compilation& c);
 // After: every op node this rank runs whose results are constant, and that no run writes
 // back or averages, has run once, now; folded holds where its results lie.

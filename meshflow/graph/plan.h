@@ -82,6 +82,9 @@ struct RankPlan {
   std::vector<Tensor> accumulators;
   std::vector<Ref> output_refs;  // where each returned output is read after a run
   int micro_batches = 1;
+  // The variables the micro-batches update in turn (indices into graph.writes): before
+  // micro-batch k > 0, each one's old value is bound to what micro-batch k - 1 wrote.
+  std::vector<int> carried;
   int piece = 0;  // the micro-batch running, when they run one after another
   bool pipelined = false;  // micro-batches in flight at once (stages on several placements)
   // A program that placed nothing (LogicalGraph::local): no other rank takes part, so a

@@ -42,32 +42,46 @@ void assign_micro_batches(Compilation& c) {
   const LogicalGraph& g = c.graph;
   c.is_gradient.assign(g.values.size(), false);
   for (int v : g.gradients) c.is_gradient[v] = true;
-  c.accumulated.assign(g.values.size(), false);
+  c.plan.carried.clear();
   c.node_phase.assign(g.nodes.size(), Phase::kMicro);
   c.phase.assign(g.values.size(), Phase::kPre);
-  if (g.micro_batches == 1) return;
-  // Inputs first: fusion may put a chain before an input node it reads.
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const Node& node = g.nodes[n];
-    if (node.kind != NodeKind::kInput) continue;
-    c.node_phase[n] = node.input_kind == InputKind::kArgument ? Phase::kMicro : Phase::kPre;
-    c.phase[node.outputs[0]] = c.node_phase[n];
+  if (g.micro_batches == 1) {
+    c.accumulated.assign(g.values.size(), false);
+    return;
   }
-  for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const Node& node = g.nodes[n];
-    if (node.kind == NodeKind::kInput) continue;
-    c.node_phase[n] = phase_of(c, node);
-    for (int v : node.outputs) c.phase[v] = c.node_phase[n];
+  // A variable the forward or backward updates (BatchNorm's running statistics, its
+  // counter: every write but those that read the gradients) is carried from one
+  // micro-batch to the next, as eager steps over them in turn would update it: its old
+  // value is per micro-batch (the variable at the first, the previous one's new value
+  // after), so what reads it is too. Carrying one can make another's new value per
+  // micro-batch: repeat until none changes.
+  std::vector<bool> carried(g.values.size(), false);
+  for (bool changed = true; changed;) {
+    c.accumulated.assign(g.values.size(), false);
+    // Inputs first: fusion may put a chain before an input node it reads.
+    for (size_t n = 0; n < g.nodes.size(); ++n) {
+      const Node& node = g.nodes[n];
+      if (node.kind != NodeKind::kInput) continue;
+      const bool micro = node.input_kind == InputKind::kArgument || carried[node.outputs[0]];
+      c.node_phase[n] = micro ? Phase::kMicro : Phase::kPre;
+      c.phase[node.outputs[0]] = c.node_phase[n];
+    }
+    for (size_t n = 0; n < g.nodes.size(); ++n) {
+      const Node& node = g.nodes[n];
+      if (node.kind == NodeKind::kInput) continue;
+      c.node_phase[n] = phase_of(c, node);
+      for (int v : node.outputs) c.phase[v] = c.node_phase[n];
+    }
+    changed = false;
+    for (const auto& [var, v] : g.writes) {
+      const int old = g.variable_values[var];
+      if (c.phase[v] == Phase::kPost || carried[old]) continue;
+      carried[old] = changed = true;
+    }
   }
   for (int v : g.outputs) c.accumulated[v] = c.accumulated[v] || c.phase[v] == Phase::kMicro;
-  for (const auto& [var, v] : g.writes) {
-    if (c.phase[v] == Phase::kMicro) {
-      throw std::invalid_argument("graph: with gradient accumulation, " + c.traced.variables[var].name +
-                                  " would get a new value per micro-batch; only what reads the gradients may "
-                                  "update variables (a forward that updates a buffer, such as BatchNorm's running "
-                                  "statistics in training, needs a graph without set_gradient_accumulation_steps, "
-                                  "or the accumulation written in eager code)");
-    }
+  for (size_t i = 0; i < g.writes.size(); ++i) {
+    if (carried[g.variable_values[g.writes[i].first]]) c.plan.carried.push_back(static_cast<int>(i));
   }
 }
 
@@ -127,6 +141,13 @@ void place_stages(Compilation& c) {
   // (stages - s) slots, so stage s can run that many forward passes ahead of their backward
   // passes, and one-forward-one-backward follows.
   plan.pipelined = c.stages.size() > 1;
+  if (plan.pipelined && !plan.carried.empty()) {
+    throw std::invalid_argument(
+        "graph: a pipeline of " + std::to_string(c.stages.size()) + " stages runs its micro-batches in flight at "
+        "once, but " + c.traced.variables[g.writes[plan.carried[0]].first].name + " gets a new value per "
+        "micro-batch, which the next one reads (a forward that updates a buffer, such as BatchNorm's running "
+        "statistics in training); expected such a module in eval mode, or a graph on one stage");
+  }
   plan.alone = g.local;
   c.persistent.assign(g.values.size(), false);
   for (int v : g.outputs) c.persistent[v] = !c.accumulated[v];

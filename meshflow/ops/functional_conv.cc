@@ -28,11 +28,14 @@ Var beside(const Var& t, const Var& x) {
   return Var(global_from_full(t.local(), g.placement(), NdSbp(g.nd_sbp().size(), Sbp::broadcast())));
 }
 
-// value in reference's kind and layout (a local reference: the full value).
+// value in reference's kind and layout (a local reference: the full value). The layouts
+// come from the op's own planning, the same on every rank, so the conversion needs no
+// agreement: a program that placed nothing runs its graph on each rank alone, its
+// placement that rank's own, and agreeing across them would find them different.
 Var in_layout_of(const Var& value, const Var& reference) {
   if (reference.is_global()) {
     const GlobalTensor& r = reference.global();
-    return Var(value.is_global() ? to_global(value.global(), r.placement(), r.nd_sbp())
+    return Var(value.is_global() ? convert(value.global(), r.placement(), r.nd_sbp())
                                  : global_from_full(value.local(), r.placement(), r.nd_sbp()));
   }
   return value.is_global() ? Var(gather_full(value.global())) : value;

@@ -123,7 +123,9 @@ class GraphConfig:
         into `steps` equal parts on each rank, forward and backward run on each part, and
         what reads the gradients (clipping, the optimizers) runs once, on their mean. The
         result equals the step on the whole batch (for a loss that is a mean over the
-        batch); returned values are averaged over the micro-batches."""
+        batch); returned values are averaged over the micro-batches. Buffers the forward
+        updates (BatchNorm's running statistics) are updated once per micro-batch, in
+        order, as an eager loop over the micro-batches updates them."""
         if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
             raise ValueError(f"gradient accumulation steps must be an int >= 1, got {steps!r}")
         self.gradient_accumulation_steps = steps

@@ -592,6 +592,25 @@ def test_a_two_stage_pipeline_with_micro_batches_in_a_graph_equals_one_device(wo
     assert_states_close(states(model), want[1])
 
 
+def test_a_pipeline_with_batch_norm_training_under_micro_batches_raises_naming_the_buffer(world):
+    # Its micro-batches are in flight at once, so none could read the statistics the one
+    # before it wrote: refused at the call on every rank, before anything changed.
+    if world < 2:
+        pytest.skip("a pipeline needs 2 ranks")
+    first, last = mf.placement("cpu", ranks=[0]), mf.placement("cpu", ranks=[world - 1])
+    model = TwoStages()
+    model.first.append(nn.BatchNorm1d(8))
+    model.first.to_global(first, B)
+    model.second.to_global(last, B)
+    before = states(model)
+    step = PipelineStep(model, mf.optim.SGD(model.parameters(), lr=0.1), micro=2)
+    x, y = np.ones((4, 6), np.float32), np.zeros(4, np.int64)
+    with pytest.raises(ValueError, match=r"a pipeline of 2 stages runs its micro-batches in flight at once, but "
+                                         r"model\.first\.2\.running_mean gets a new value per micro-batch"):
+        step(mf.tensor(x, placement=first, sbp=B), mf.tensor(y, placement=last, sbp=B))
+    assert_states_close(states(model), before, rtol=0, atol=0)
+
+
 class Seq2Label(nn.Module):
     """A GRU classifier that passes its zero state, with position ids from arange and
     token-type ids from zeros_like (BERT's embeddings)."""
@@ -702,27 +721,78 @@ def test_graph_mode_batch_norm_trains_and_evaluates_as_eager_one_device(world):
     assert_states_close(states(model), want[1])
 
 
-def test_graph_batch_norm_with_micro_batches_raises_naming_the_buffer_and_the_graph_without_them_goes_on(world):
-    # set_gradient_accumulation_steps(2) with BatchNorm in training: each micro-batch would
-    # update the running statistics, which a compiled step does not chain (docs/porting.md);
-    # every rank raises at the call, naming the buffer, before anything ran or changed.
+def micro_batches(a, world, micro):
+    """The rows of micro-batch k, k = 0 .. micro - 1, as a graph with `micro` accumulation
+    steps cuts a batch split on dim 0 over `world` ranks: the k-th run of each rank's rows."""
+    parts = np.split(a, world)
+    return [np.concatenate([np.split(part, micro)[k] for part in parts]) for k in range(micro)]
+
+
+@pytest.mark.parametrize("momentum", [0.1, None])
+def test_graph_batch_norm_with_micro_batches_updates_the_running_statistics_per_micro_batch_as_eager(world,
+                                                                                                     momentum):
+    # set_gradient_accumulation_steps(3) with BatchNorm in training: each micro-batch
+    # updates the running statistics (momentum applied once per micro-batch, in order; with
+    # momentum=None the cumulative average over num_batches_tracked), normalizing with the
+    # statistics of its rows on every rank (SyncBatchNorm's), as an eager loop over the same
+    # micro-batches; then an eval graph reads them.
     rng = np.random.default_rng(16)
-    x, y = rng.standard_normal((4 * world, 5)).astype(np.float32), rng.integers(0, 2, 4 * world)
+    data = [(rng.standard_normal((6 * world, 5)).astype(np.float32) * 2 + 1, rng.integers(0, 2, 6 * world))
+            for _ in range(3)]
+
+    def net():
+        model = BnNet()
+        model.body[1].momentum = momentum
+        return model
+
     mf.manual_seed(16)
-    model = BnNet().to_global(everyone(), B)
-    before = states(model)
+    model = net()
+    opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    want = []
+    for x, y in data:
+        opt.zero_grad()
+        losses = []
+        for xb, yb in zip(micro_batches(x, world, 3), micro_batches(y, world, 3)):
+            loss = F.cross_entropy(model(mf.tensor(xb)), mf.tensor(yb)) / 3
+            loss.backward()
+            losses.append(loss.item() * 3)
+        opt.step()
+        want.append(np.mean(losses))
+    model.eval()
+    want.append(model(mf.tensor(data[0][0])).sum().item())
+    want_states = states(model)
+
+    mf.manual_seed(16)
+    model = net().to_global(everyone(), B)
+    step, infer = BnStep(model, mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9), micro=3), BnEval(model)
+    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
+    model.eval()
+    got.append(infer(split_rows(data[0][0])).sum().item())
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    assert_states_close(states(model), want_states)
+    assert states(model)["body.1.num_batches_tracked"] == 9
+
+
+@pytest.mark.parametrize("micro", [1, 4])
+def test_graph_batch_norm_on_local_batches_of_each_rank_alone_equals_eager(world, micro):
+    # A program that placed nothing, in a job of several ranks: the graph runs each rank's
+    # local batch alone (its placement that rank's own, so the running statistics' update
+    # agrees with no other rank), the buffers chained through the micro-batches as eager's
+    # loop over them.
+    rng = np.random.default_rng(18 + RANK)
+    x, y = rng.standard_normal((8, 5)).astype(np.float32), rng.integers(0, 2, 8)
+    mf.manual_seed(18)
+    model = BnNet()
     opt = mf.optim.SGD(model.parameters(), lr=0.1)
-    with pytest.raises(ValueError, match=r"with gradient accumulation, model\.body\.1\.running_mean would get a new "
-                                         r"value per micro-batch"):
-        BnStep(model, opt, micro=2)(split_rows(x), split_rows(y))
-    assert_states_close(states(model), before, rtol=0, atol=0)
-    mf.manual_seed(16)
-    alone = BnNet()
-    alone_opt = mf.optim.SGD(alone.parameters(), lr=0.1)
-    F.cross_entropy(alone(mf.tensor(x)), mf.tensor(y)).backward()
-    alone_opt.step()
-    BnStep(model, opt)(split_rows(x), split_rows(y))
-    assert_states_close(states(model), states(alone))
+    rows = 8 // micro
+    for k in range(micro):
+        part = slice(rows * k, rows * (k + 1))
+        (F.cross_entropy(model(mf.tensor(x[part])), mf.tensor(y[part])) / micro).backward()
+    opt.step()
+    mf.manual_seed(18)
+    graph_model = BnNet()
+    BnStep(graph_model, mf.optim.SGD(graph_model.parameters(), lr=0.1), micro=micro)(mf.tensor(x), mf.tensor(y))
+    assert_states_close(states(graph_model), states(model))
 
 
 class SyncBnCnn(nn.Module):
