@@ -1,0 +1,940 @@
+"""A third batch of 2-rank programs as DDP, FSDP and Megatron users write them, ported to
+meshflow (issue 37's hidden set, its kinds; none repeats test_dist_user_programs{,2}.py):
+graph steps with BatchNorm, Dropout and LayerNorm under gradient accumulation, hand-written
+sharded optimizers over reduce_scatter / all_gather, validation loops that all-reduce their
+metrics, resumes of model, optimizer and scheduler state, rank-0 checkpoints of global
+models, Megatron MLPs in graphs, models that make their states, positions and masks in
+forward, schedulers fed with global losses, batches too short to reach every rank. Each
+runs on one device and on every rank of the job and the two are compared: distributed
+equals one device."""
+import os
+import shutil
+import tempfile
+
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.distributed as dist
+import meshflow.nn as nn
+import meshflow.nn.functional as F
+from meshflow.nn.parallel import DistributedDataParallel as DDP
+from meshflow.utils.data import DataLoader, TensorDataset
+from meshflow.utils.data.distributed import DistributedSampler
+
+S, B, P = mf.sbp.split, mf.sbp.broadcast, mf.sbp.partial_sum
+RANK, WORLD = mf.env.get_rank(), mf.env.get_world_size()
+
+
+def everyone():
+    return mf.placement("cpu", ranks=list(range(WORLD)))
+
+
+def split_rows(a):
+    return mf.tensor(a, placement=everyone(), sbp=S(0))
+
+
+def replicated(a):
+    return mf.tensor(a, placement=everyone(), sbp=B)
+
+
+def states(model):
+    return {name: value.detach().numpy() for name, value in model.state_dict().items()}
+
+
+def assert_states_close(got, want, rtol=1e-4, atol=1e-5):
+    assert got.keys() == want.keys(), (got.keys(), want.keys())
+    for name in want:
+        np.testing.assert_allclose(got[name], want[name], rtol=rtol, atol=atol, err_msg=name)
+
+
+def micro_batches(a, micro, world=WORLD):
+    """Micro-batch k of a graph with `micro` accumulation steps on a batch split on dim 0 over
+    `world` ranks: the k-th run of rows of each rank's part."""
+    return [np.concatenate([np.split(part, micro)[k] for part in np.split(a, world)]) for k in range(micro)]
+
+
+@pytest.fixture
+def pg():
+    dist.init_process_group("gloo")
+    yield
+    dist.destroy_process_group()
+
+
+@pytest.fixture
+def shared_dir(pg):
+    root = [tempfile.mkdtemp(prefix="meshflow-programs3-") if RANK == 0 else None]
+    dist.broadcast_object_list(root, src=0)
+    yield root[0]
+    dist.barrier()
+    if RANK == 0:
+        shutil.rmtree(root[0])
+
+
+class Step(nn.Graph):
+    """The training graph most ports write: loss, backward, clipping, the optimizer."""
+
+    def __init__(self, model, opt, loss_fn, micro=1, clip=None):
+        super().__init__()
+        self.model, self.loss_fn, self.clip = model, loss_fn, clip
+        self.add_optimizer(opt)
+        self.config.set_gradient_accumulation_steps(micro)
+
+    def build(self, x, y):
+        loss = self.loss_fn(self.model(x), y)
+        loss.backward()
+        if self.clip is not None:
+            nn.utils.clip_grad_norm_(self.model.parameters(), self.clip)
+        return loss
+
+
+class Infer(nn.Graph):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def build(self, x):
+        return self.model(x)
+
+
+def eager_accumulated(model, opt, loss_fn, data, micro, clip=None):
+    """The eager loop a graph with `micro` accumulation steps equals: each call's batch cut as
+    the graph cuts it, the mean of the micro-batches' losses."""
+    losses = []
+    for x, y in data:
+        opt.zero_grad()
+        total = 0.0
+        for xb, yb in zip(micro_batches(x, micro), micro_batches(y, micro)):
+            loss = loss_fn(model(mf.tensor(xb)), mf.tensor(yb))
+            (loss / micro).backward()
+            total += loss.item() / micro
+        if clip is not None:
+            nn.utils.clip_grad_norm_(model.parameters(), clip)
+        opt.step()
+        losses.append(total)
+    return losses
+
+
+# ---------------------------------------------------------------- graphs with running state
+
+
+class SmallCnn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(nn.Conv2d(2, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.MaxPool2d(2),
+                                      nn.Conv2d(4, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU())
+        self.head = nn.Linear(4, 3)
+
+    def forward(self, x):
+        return self.head(self.features(x).mean(dim=(2, 3)))
+
+
+def test_a_cnn_with_batch_norm_trained_in_a_graph_with_accumulation_then_evaluated_equals_eager(world):
+    rng = np.random.default_rng(30)
+    data = [(rng.standard_normal((4 * world, 2, 6, 6)).astype(np.float32), rng.integers(0, 3, 4 * world))
+            for _ in range(2)]
+    mf.manual_seed(30)
+    model = SmallCnn()
+    opt = mf.optim.SGD(model.parameters(), lr=0.05, momentum=0.9, weight_decay=1e-4)
+    want = eager_accumulated(model, opt, F.cross_entropy, data, 2)
+    model.eval()
+    want.append(model(mf.tensor(data[0][0])).sum().item())
+    mf.manual_seed(30)
+    gmodel = SmallCnn().to_global(everyone(), B)
+    step = Step(gmodel, mf.optim.SGD(gmodel.parameters(), lr=0.05, momentum=0.9, weight_decay=1e-4),
+                F.cross_entropy, micro=2)
+    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
+    gmodel.eval()
+    got.append(Infer(gmodel)(split_rows(data[0][0])).sum().item())
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert_states_close(states(gmodel), states(model))
+
+
+class NormMlp(nn.Module):
+    """No bias before the BatchNorm (which removes it): its gradient would be rounding noise,
+    which Adam steps on at full size, one device's noise or another's."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(6, 16), nn.LayerNorm(16), nn.GELU(), nn.Linear(16, 16, bias=False),
+                                 nn.BatchNorm1d(16), nn.ReLU(), nn.Linear(16, 4))
+
+    def forward(self, x):
+        return self.net(x)
+
+
+def test_a_graph_with_layer_norm_batch_norm_clipping_and_adamw_under_accumulation_equals_eager(world):
+    rng = np.random.default_rng(31)
+    data = [(rng.standard_normal((12 * world, 6)).astype(np.float32), rng.integers(0, 4, 12 * world))
+            for _ in range(3)]
+    mf.manual_seed(31)
+    model = NormMlp()
+    want = eager_accumulated(model, mf.optim.AdamW(model.parameters(), lr=0.01), F.cross_entropy, data, 3, clip=0.5)
+    mf.manual_seed(31)
+    gmodel = NormMlp().to_global(everyone(), B)
+    step = Step(gmodel, mf.optim.AdamW(gmodel.parameters(), lr=0.01), F.cross_entropy, micro=3, clip=0.5)
+    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert_states_close(states(gmodel), states(model))
+
+
+def test_a_graph_with_dropout_and_batch_norm_then_eager_evaluation_after_the_graph_equals_eager(world):
+    rng = np.random.default_rng(32)
+    data = [(rng.standard_normal((4 * world, 6)).astype(np.float32), rng.integers(0, 4, 4 * world))
+            for _ in range(2)]
+
+    def net():
+        return nn.Sequential(nn.Linear(6, 12), nn.BatchNorm1d(12), nn.ReLU(), nn.Dropout(0.3), nn.Linear(12, 4))
+
+    mf.manual_seed(32)
+    model = net()
+    opt = mf.optim.SGD(model.parameters(), lr=0.1)
+    want = []
+    for x, y in data:
+        opt.zero_grad()
+        loss = F.cross_entropy(model(mf.tensor(x)), mf.tensor(y))
+        loss.backward()
+        opt.step()
+        want.append(loss.item())
+    model.eval()
+    with mf.no_grad():
+        want.append(model(mf.tensor(data[1][0])).argmax(1).numpy().tolist())
+    mf.manual_seed(32)
+    gmodel = net().to_global(everyone(), B)
+    step = Step(gmodel, mf.optim.SGD(gmodel.parameters(), lr=0.1), F.cross_entropy)
+    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
+    gmodel.eval()
+    with mf.no_grad():
+        got.append(gmodel(split_rows(data[1][0])).argmax(1).numpy().tolist())
+    np.testing.assert_allclose(got[:-1], want[:-1], rtol=1e-5)
+    assert got[-1] == want[-1]
+    assert_states_close(states(gmodel), states(model))
+
+
+def test_sync_batch_norm_in_a_graph_with_accumulation_normalizes_over_the_global_micro_batch(world):
+    # convert_sync_batchnorm then to_global: a data-parallel user's SyncBatchNorm, its
+    # statistics those of every rank's rows of each micro-batch, one device's.
+    rng = np.random.default_rng(33)
+    data = [(rng.standard_normal((4 * world, 3, 5)).astype(np.float32) * 3, rng.integers(0, 2, 4 * world))
+            for _ in range(2)]
+
+    def net():
+        return nn.Sequential(nn.Conv1d(3, 4, 3, bias=False), nn.BatchNorm1d(4), nn.ReLU(), nn.Flatten(), nn.Linear(12, 2))
+
+    mf.manual_seed(33)
+    model = net()
+    want = eager_accumulated(model, mf.optim.Adam(model.parameters(), lr=0.01), F.cross_entropy, data, 2)
+    mf.manual_seed(33)
+    gmodel = nn.SyncBatchNorm.convert_sync_batchnorm(net()).to_global(everyone(), B)
+    assert isinstance(gmodel[1], nn.SyncBatchNorm)
+    step = Step(gmodel, mf.optim.Adam(gmodel.parameters(), lr=0.01), F.cross_entropy, micro=2)
+    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert_states_close(states(gmodel), states(model))
+
+
+# ---------------------------------------------------------------- Megatron in graphs and eager
+
+
+class ParallelMlp(nn.Module):
+    """Megatron's MLP: h -> 4h column-parallel (weight split on its output rows), 4h -> h
+    row-parallel (split on its input columns), a LayerNorm and a residual around it."""
+
+    def __init__(self, dim=8):
+        super().__init__()
+        self.ln = nn.LayerNorm(dim)
+        self.fc1, self.fc2 = nn.Linear(dim, 4 * dim), nn.Linear(4 * dim, dim)
+        self.head = nn.Linear(dim, 3)
+
+    def forward(self, x):
+        return self.head(x + self.fc2(F.gelu(self.fc1(self.ln(x)))))
+
+    def shard(self):
+        self.to_global(everyone(), B)
+        self.fc1.weight = nn.Parameter(self.fc1.weight.to_global(sbp=S(0)))
+        self.fc1.bias = nn.Parameter(self.fc1.bias.to_global(sbp=S(0)))
+        self.fc2.weight = nn.Parameter(self.fc2.weight.to_global(sbp=S(1)))
+        return self
+
+
+def test_a_megatron_mlp_trained_in_a_graph_with_a_scheduler_equals_eager_one_device(world):
+    rng = np.random.default_rng(34)
+    data = [(rng.standard_normal((5, 8)).astype(np.float32), rng.integers(0, 3, 5)) for _ in range(3)]
+
+    def program(model, to, graph):
+        opt = mf.optim.Adam(model.parameters(), lr=0.02)
+        sched = mf.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+        step = Step(model, opt, F.cross_entropy) if graph else None
+        losses = []
+        for x, y in data:
+            if graph:
+                loss = step(to(x), to(y))
+            else:
+                opt.zero_grad()
+                loss = F.cross_entropy(model(to(x)), to(y))
+                loss.backward()
+                opt.step()
+            sched.step()
+            losses.append(loss.item())
+        return losses, states(model)
+
+    mf.manual_seed(34)
+    want = program(ParallelMlp(), mf.tensor, False)
+    mf.manual_seed(34)
+    got = program(ParallelMlp().shard(), replicated, True)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+def test_a_megatron_mlp_with_sharded_weights_keeps_its_layouts_and_its_state_dict_saves_whole(world, pg, shared_dir):
+    rng = np.random.default_rng(35)
+    x, y = rng.standard_normal((4, 8)).astype(np.float32), rng.integers(0, 3, 4)
+    mf.manual_seed(35)
+    alone = ParallelMlp()
+    mf.manual_seed(35)
+    model = ParallelMlp().shard()
+    for m, to in ((alone, mf.tensor), (model, replicated)):
+        opt = mf.optim.SGD(m.parameters(), lr=0.1)
+        F.cross_entropy(m(to(x)), to(y)).backward()
+        nn.utils.clip_grad_value_(m.parameters(), 0.05)
+        opt.step()
+    assert model.fc1.weight.sbp == (S(0),) and model.fc2.weight.sbp == (S(1),)
+    path = os.path.join(shared_dir, "tp.pt")
+    mf.save(model.state_dict(), path)  # every rank: global tensors save their logical values
+    dist.barrier()
+    loaded = mf.load(path, map_location="cpu")
+    fresh = ParallelMlp()
+    fresh.load_state_dict(loaded)
+    assert_states_close(states(fresh), states(alone))
+
+
+class HeadsSplitBlock(nn.Module):
+    """Self-attention with q, k, v projected column-parallel (heads split across ranks) and
+    the output projection row-parallel, its causal mask and positions made in forward. No
+    bias on q, k, v: the key's would get rounding noise as its gradient (the softmax removes
+    it), which AdamW steps on at full size."""
+
+    def __init__(self, vocab=13, dim=8, heads=2, context=6):
+        super().__init__()
+        self.heads = heads
+        self.tok, self.pos = nn.Embedding(vocab, dim), nn.Embedding(context, dim)
+        self.qkv, self.out = nn.Linear(dim, 3 * dim, bias=False), nn.Linear(dim, dim)
+        self.head = nn.Linear(dim, vocab)
+
+    def forward(self, ids):
+        b, t = ids.shape
+        h = self.tok(ids) + self.pos(mf.arange(t))
+        q, k, v = self.qkv(h).chunk(3, dim=-1)
+        q, k, v = (z.view(b, t, self.heads, -1).transpose(1, 2) for z in (q, k, v))
+        att = (q @ k.transpose(-2, -1)) / (q.shape[-1] ** 0.5)
+        att = att.masked_fill(~mf.ones(t, t, dtype=mf.bool).tril(), float("-inf")).softmax(-1)
+        y = (att @ v).transpose(1, 2).reshape(b, t, -1)
+        return self.head(h + self.out(y))
+
+
+def test_attention_trained_with_a_local_causal_mask_and_arange_positions_on_a_data_parallel_batch(world):
+    rng = np.random.default_rng(36)
+    ids = rng.integers(0, 13, (3, 2 * world, 6))
+
+    def program(model, to):
+        opt = mf.optim.AdamW(model.parameters(), lr=0.01)
+        sched = mf.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 2))
+        losses = []
+        for batch in ids:
+            logits = model(to(batch[:, :-1]))
+            loss = F.cross_entropy(logits.reshape(-1, 13), to(batch[:, 1:]).reshape(-1))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            losses.append(loss.item())
+        return losses, states(model)
+
+    mf.manual_seed(36)
+    want = program(HeadsSplitBlock(), mf.tensor)
+    mf.manual_seed(36)
+    got = program(HeadsSplitBlock().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+# ---------------------------------------------------------------- tensors made in forward
+
+
+class GruCellTagger(nn.Module):
+    """An unrolled GRUCell whose zero state is made in forward from the batch's size."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell, self.out = nn.GRUCell(4, 6), nn.Linear(6, 3)
+
+    def forward(self, x):
+        h = mf.zeros(x.shape[0], 6)
+        outs = []
+        for t in range(x.shape[1]):
+            h = self.cell(x[:, t], h)
+            outs.append(self.out(h))
+        return mf.stack(outs, dim=1)
+
+
+def test_an_unrolled_gru_cell_with_a_zero_state_made_in_forward_equals_one_device(world):
+    rng = np.random.default_rng(37)
+    x, y = rng.standard_normal((2 * world, 4, 4)).astype(np.float32), rng.integers(0, 3, (2 * world, 4))
+
+    def program(model, to):
+        opt = mf.optim.RMSprop(model.parameters(), lr=0.01)
+        for _ in range(2):
+            opt.zero_grad()
+            loss = F.cross_entropy(model(to(x)).reshape(-1, 3), to(y).reshape(-1))
+            loss.backward()
+            opt.step()
+        return loss.item(), states(model)
+
+    mf.manual_seed(37)
+    want = program(GruCellTagger(), mf.tensor)
+    mf.manual_seed(37)
+    got = program(GruCellTagger().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+class MaskedMeanClassifier(nn.Module):
+    """Bag of embeddings averaged over the non-padding tokens, the mask and lengths made in
+    forward from the ids."""
+
+    def __init__(self, vocab=20, dim=6, pad=0):
+        super().__init__()
+        self.pad = pad
+        self.emb = nn.Embedding(vocab, dim, padding_idx=pad)
+        self.fc = nn.Linear(dim, 2)
+
+    def forward(self, ids):
+        mask = (ids != self.pad).float().unsqueeze(-1)
+        pooled = (self.emb(ids) * mask).sum(1) / mask.sum(1).clamp(min=1.0)
+        return self.fc(pooled)
+
+
+def test_a_padded_text_classifier_with_its_mask_made_from_the_ids_and_label_smoothing_equals_one_device(world):
+    rng = np.random.default_rng(38)
+    ids = rng.integers(1, 20, (3 * world, 7))
+    for row, n in enumerate(rng.integers(1, 7, 3 * world)):
+        ids[row, n:] = 0
+    y = rng.integers(0, 2, 3 * world)
+    y[1] = -100  # an ignored label
+
+    def program(model, to):
+        opt = mf.optim.Adagrad(model.parameters(), lr=0.1)
+        loss_fn = nn.CrossEntropyLoss(label_smoothing=0.1, ignore_index=-100)
+        for _ in range(2):
+            opt.zero_grad()
+            loss = loss_fn(model(to(ids)), to(y))
+            loss.backward()
+            opt.step()
+        return loss.item(), states(model)
+
+    mf.manual_seed(38)
+    want = program(MaskedMeanClassifier(), mf.tensor)
+    mf.manual_seed(38)
+    got = program(MaskedMeanClassifier().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+class TiedAutoencoder(nn.Module):
+    """Decoder weights tied to the encoder's transpose, noise drawn with randn_like in forward."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Linear(8, 3)
+        self.dec_bias = nn.Parameter(mf.zeros(8))
+
+    def forward(self, x):
+        h = mf.sigmoid(self.enc(x + 0.0 * mf.randn_like(x)))
+        return F.linear(h, self.enc.weight.t(), self.dec_bias)
+
+
+def test_a_tied_autoencoder_with_noise_made_in_forward_and_an_mse_loss_equals_one_device(world):
+    rng = np.random.default_rng(39)
+    x = rng.standard_normal((3 * world + 1, 8)).astype(np.float32)
+
+    def program(model, to):
+        opt = mf.optim.SGD(model.parameters(), lr=0.1, nesterov=True, momentum=0.9)
+        for _ in range(3):
+            opt.zero_grad()
+            loss = F.mse_loss(model(to(x)), to(x))
+            loss.backward()
+            opt.step()
+        return loss.item(), states(model)
+
+    mf.manual_seed(39)
+    want = program(TiedAutoencoder(), mf.tensor)
+    mf.manual_seed(39)
+    got = program(TiedAutoencoder().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+# ---------------------------------------------------------------- schedulers, groups, uneven batches
+
+
+def test_weight_decay_groups_warmup_then_cosine_and_clip_by_value_on_a_global_model_equal_one_device(world):
+    rng = np.random.default_rng(40)
+    data = [(rng.standard_normal((2 * world + 1, 6)).astype(np.float32), rng.integers(0, 4, 2 * world + 1))
+            for _ in range(4)]
+
+    def program(model, to):
+        decay = [p for n, p in model.named_parameters() if n.endswith("weight") and p.dim() > 1]
+        no_decay = [p for n, p in model.named_parameters() if not (n.endswith("weight") and p.dim() > 1)]
+        opt = mf.optim.AdamW([{"params": decay, "weight_decay": 0.1}, {"params": no_decay, "weight_decay": 0.0}],
+                             lr=0.02)
+        warm = mf.optim.lr_scheduler.LinearLR(opt, start_factor=0.25, total_iters=2)
+        cos = mf.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=2)
+        sched = mf.optim.lr_scheduler.SequentialLR(opt, [warm, cos], milestones=[2])
+        lrs = []
+        for x, y in data:
+            opt.zero_grad()
+            F.cross_entropy(model(to(x)), to(y)).backward()
+            nn.utils.clip_grad_value_(model.parameters(), 0.1)
+            opt.step()
+            sched.step()
+            lrs.append(opt.param_groups[0]["lr"])
+        return lrs, states(model)
+
+    mf.manual_seed(40)
+    want = program(NormMlp(), mf.tensor)
+    mf.manual_seed(40)
+    got = program(NormMlp().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0])
+    assert_states_close(got[1], want[1])
+
+
+def test_reduce_lr_on_plateau_fed_the_global_validation_loss_steps_as_one_device(world):
+    rng = np.random.default_rng(41)
+    x, y = rng.standard_normal((4 * world, 6)).astype(np.float32), rng.integers(0, 4, 4 * world)
+    vx, vy = rng.standard_normal((2 * world + 1, 6)).astype(np.float32), rng.integers(0, 4, 2 * world + 1)
+
+    def program(model, to):
+        opt = mf.optim.SGD(model.parameters(), lr=0.5)
+        sched = mf.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="min", factor=0.5, patience=0)
+        log = []
+        for _ in range(4):
+            model.train()
+            opt.zero_grad()
+            F.cross_entropy(model(to(x)), to(y)).backward()
+            opt.step()
+            model.eval()
+            with mf.no_grad():
+                val = F.cross_entropy(model(to(vx)), to(vy))
+            sched.step(val)
+            log.append((round(val.item(), 4), opt.param_groups[0]["lr"]))
+        return log, states(model)
+
+    mf.manual_seed(41)
+    want = program(NormMlp(), mf.tensor)
+    mf.manual_seed(41)
+    got = program(NormMlp().to_global(everyone(), B), split_rows)
+    assert [g[1] for g in got[0]] == [w[1] for w in want[0]]
+    np.testing.assert_allclose([g[0] for g in got[0]], [w[0] for w in want[0]], atol=2e-4)
+    assert_states_close(got[1], want[1])
+
+
+def test_an_epoch_whose_last_batch_is_shorter_than_the_world_trains_as_one_device(world):
+    # 2 * world + 1 samples in batches of 2 * world: the last batch has one row, so the
+    # other ranks hold empty parts of it.
+    rng = np.random.default_rng(42)
+    n = 2 * world + 1
+    ds_x, ds_y = rng.standard_normal((n, 6)).astype(np.float32), rng.integers(0, 4, n)
+
+    def program(model, to):
+        opt = mf.optim.Adam(model.parameters(), lr=0.01)
+        loader = DataLoader(TensorDataset(mf.tensor(ds_x), mf.tensor(ds_y)), batch_size=2 * world)
+        losses = []
+        for xb, yb in loader:
+            opt.zero_grad()
+            loss = F.cross_entropy(model(to(xb.numpy())), to(yb.numpy()))
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        return losses, states(model)
+
+    def net():
+        return nn.Sequential(nn.Linear(6, 8), nn.LayerNorm(8), nn.Tanh(), nn.Linear(8, 4))
+
+    mf.manual_seed(42)
+    want = program(net(), mf.tensor)
+    mf.manual_seed(42)
+    got = program(net().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+def test_a_resume_of_model_optimizer_and_scheduler_state_mid_training_equals_an_uninterrupted_run(
+        world, pg, shared_dir):
+    rng = np.random.default_rng(43)
+    data = [(rng.standard_normal((2 * world, 6)).astype(np.float32), rng.integers(0, 4, 2 * world))
+            for _ in range(4)]
+
+    def make(model):
+        opt = mf.optim.Adam(model.parameters(), lr=0.02)
+        return opt, mf.optim.lr_scheduler.ExponentialLR(opt, gamma=0.7)
+
+    def train(model, opt, sched, batches, to):
+        for x, y in batches:
+            opt.zero_grad()
+            F.cross_entropy(model(to(x)), to(y)).backward()
+            opt.step()
+            sched.step()
+
+    def net():
+        return nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 4))
+
+    mf.manual_seed(43)
+    alone = net()
+    train(alone, *make(alone), data, mf.tensor)
+    mf.manual_seed(43)
+    model = net().to_global(everyone(), B)
+    opt, sched = make(model)
+    train(model, opt, sched, data[:2], split_rows)
+    path = os.path.join(shared_dir, "resume.pt")
+    mf.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": 2}, path)
+    dist.barrier()
+    ckpt = mf.load(path)
+    resumed = net().to_global(everyone(), B)
+    resumed.load_state_dict(ckpt["model"])
+    opt, sched = make(resumed)
+    opt.load_state_dict(ckpt["opt"])
+    sched.load_state_dict(ckpt["sched"])
+    assert ckpt["epoch"] == 2
+    train(resumed, opt, sched, data[2:], split_rows)
+    assert_states_close(states(resumed), states(alone))
+    assert opt.param_groups[0]["lr"] == pytest.approx(0.02 * 0.7 ** 4)
+
+
+def test_rank_0_saves_a_global_model_s_local_copy_and_every_rank_loads_it_into_a_fresh_global_model(
+        world, pg, shared_dir):
+    # The DDP habit: `if rank == 0: torch.save(...)` of values every rank holds (a
+    # replicated model's to_local()), a barrier, then everyone loads.
+    mf.manual_seed(44)
+    model = nn.Sequential(nn.Linear(4, 5), nn.BatchNorm1d(5)).to_global(everyone(), B)
+    model(split_rows(np.random.default_rng(44).standard_normal((2 * world, 4)).astype(np.float32)))
+    path = os.path.join(shared_dir, "rank0.pt")
+    local_copy = {k: v.to_local() for k, v in model.state_dict().items()}
+    if RANK == 0:
+        mf.save(local_copy, path)
+    dist.barrier()
+    fresh = nn.Sequential(nn.Linear(4, 5), nn.BatchNorm1d(5)).to_global(everyone(), B)
+    fresh.load_state_dict(mf.load(path, map_location="cpu"))
+    assert fresh[0].weight.is_global and fresh[0].weight.sbp == (B,)
+    assert_states_close(states(fresh), states(model), rtol=0, atol=0)
+
+
+# ---------------------------------------------------------------- torch.distributed with local tensors
+
+
+def test_a_validation_loop_over_a_distributed_sampler_all_reduces_loss_sum_and_count_as_one_process(pg):
+    rng = np.random.default_rng(45)
+    n = 4 * WORLD + 3
+    vx, vy = rng.standard_normal((n, 10)).astype(np.float32), rng.integers(0, 5, n)
+    data = TensorDataset(mf.tensor(vx), mf.tensor(vy))
+    mf.manual_seed(45)
+    model = DDP(nn.Sequential(nn.Linear(10, 8), nn.ReLU(), nn.Linear(8, 5)))
+    model.eval()
+    sampler = DistributedSampler(data, shuffle=False)
+    totals = mf.zeros(3)
+    with mf.no_grad():
+        for x, y in DataLoader(data, batch_size=3, sampler=sampler):
+            logits = model(x)
+            totals += mf.stack([F.cross_entropy(logits, y, reduction="sum"), (logits.argmax(1) == y).sum().float(),
+                                mf.tensor(float(len(y)))])
+    dist.all_reduce(totals, op=dist.ReduceOp.SUM)
+    # one process over the same (padded) indices every rank's sampler gave
+    padded = [i for r in range(WORLD) for i in DistributedSampler(data, num_replicas=WORLD, rank=r, shuffle=False)]
+    with mf.no_grad():
+        logits = model.module(mf.tensor(vx[padded]))
+        want = [F.cross_entropy(logits, mf.tensor(vy[padded]), reduction="sum").item(),
+                (logits.argmax(1) == mf.tensor(vy[padded])).sum().item(), len(padded)]
+    np.testing.assert_allclose(totals.numpy(), want, rtol=1e-5)
+
+
+def test_a_hand_written_sharded_optimizer_over_reduce_scatter_and_all_gather_equals_one_process(pg):
+    # FSDP's idea by hand: gradients flattened, reduce-scattered (each rank's block, summed),
+    # each rank steps its block of the flat parameters, then all_gather_into_tensor.
+    rng = np.random.default_rng(46)
+    x, y = rng.standard_normal((2, WORLD, 3, 5)).astype(np.float32), rng.integers(0, 4, (2, WORLD, 3))
+
+    def net():
+        return nn.Sequential(nn.Linear(5, 6), nn.Tanh(), nn.Linear(6, 4))
+
+    mf.manual_seed(46)
+    model = net()
+    params = list(model.parameters())
+    numel = sum(p.numel() for p in params)
+    padded = -(-numel // WORLD) * WORLD
+    block = padded // WORLD
+    for step in range(2):
+        model.zero_grad()
+        F.cross_entropy(model(mf.tensor(x[step, RANK])), mf.tensor(y[step, RANK])).backward()
+        flat_grad = mf.cat([p.grad.reshape(-1) for p in params] + [mf.zeros(padded - numel)])
+        mine = mf.zeros(block)
+        dist.reduce_scatter_tensor(mine, flat_grad, op=dist.ReduceOp.SUM)
+        mine /= WORLD
+        flat = mf.cat([p.detach().reshape(-1) for p in params] + [mf.zeros(padded - numel)])
+        shard = flat[RANK * block:(RANK + 1) * block] - 0.1 * mine
+        gathered = mf.zeros(padded)
+        dist.all_gather_into_tensor(gathered, shard)
+        with mf.no_grad():
+            at = 0
+            for p in params:
+                p.copy_(gathered[at:at + p.numel()].view(p.shape))
+                at += p.numel()
+    mf.manual_seed(46)
+    alone = net()
+    opt = mf.optim.SGD(alone.parameters(), lr=0.1)
+    for step in range(2):
+        opt.zero_grad()
+        (sum(F.cross_entropy(alone(mf.tensor(x[step, r])), mf.tensor(y[step, r])) for r in range(WORLD))
+         / WORLD).backward()
+        opt.step()
+    assert_states_close(states(model), states(alone))
+
+
+def test_ddp_with_a_branch_unused_on_some_steps_and_find_unused_parameters_equals_one_process(pg):
+    class Branchy(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.trunk, self.a, self.b = nn.Linear(4, 6), nn.Linear(6, 2), nn.Linear(6, 2)
+
+        def forward(self, x, use_b):
+            h = F.relu(self.trunk(x))
+            return self.b(h) if use_b else self.a(h)
+
+    rng = np.random.default_rng(47)
+    x, y = rng.standard_normal((3, WORLD, 2, 4)).astype(np.float32), rng.integers(0, 2, (3, WORLD, 2))
+    mf.manual_seed(47)
+    model = DDP(Branchy(), find_unused_parameters=True)
+    mf.manual_seed(47)
+    alone = Branchy()
+    opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.5)
+    alone_opt = mf.optim.SGD(alone.parameters(), lr=0.1, momentum=0.5)
+    for step in range(3):
+        use_b = step == 1
+        opt.zero_grad()
+        F.cross_entropy(model(mf.tensor(x[step, RANK]), use_b), mf.tensor(y[step, RANK])).backward()
+        opt.step()
+        alone_opt.zero_grad()
+        (sum(F.cross_entropy(alone(mf.tensor(x[step, r]), use_b), mf.tensor(y[step, r])) for r in range(WORLD))
+         / WORLD).backward()
+        alone_opt.step()
+    assert_states_close(states(model.module), states(alone))
+
+
+def test_ranks_seeded_differently_then_parameters_broadcast_from_rank_0_train_alike(pg):
+    mf.manual_seed(100 + RANK)  # a common bug's setting: each rank initializes its own model
+    model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
+    with mf.no_grad():
+        for p in model.parameters():
+            dist.broadcast(p, src=0)
+    rng = np.random.default_rng(48)
+    x, y = rng.standard_normal((WORLD, 5, 3)).astype(np.float32), rng.standard_normal((WORLD, 5, 1)).astype(np.float32)
+    opt = mf.optim.SGD(model.parameters(), lr=0.05)
+    for _ in range(2):
+        opt.zero_grad()
+        F.mse_loss(model(mf.tensor(x[RANK])), mf.tensor(y[RANK])).backward()
+        for p in model.parameters():
+            dist.all_reduce(p.grad, op=dist.ReduceOp.AVG)
+        opt.step()
+    mine = np.concatenate([p.detach().numpy().ravel() for p in model.parameters()])
+    every = [None] * WORLD
+    dist.all_gather_object(every, mine)
+    for other in every:
+        np.testing.assert_array_equal(other, mine)
+    mf.manual_seed(100)
+    alone = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
+    alone_opt = mf.optim.SGD(alone.parameters(), lr=0.05)
+    for _ in range(2):
+        alone_opt.zero_grad()
+        (sum(F.mse_loss(alone(mf.tensor(x[r])), mf.tensor(y[r])) for r in range(WORLD)) / WORLD).backward()
+        alone_opt.step()
+    assert_states_close(states(model), states(alone))
+
+
+def test_predictions_all_gathered_as_tensors_give_every_rank_the_confusion_matrix_of_one_process(pg):
+    rng = np.random.default_rng(49)
+    x, y = rng.standard_normal((WORLD, 6, 4)).astype(np.float32), rng.integers(0, 3, (WORLD, 6))
+    mf.manual_seed(49)
+    model = nn.Linear(4, 3)
+    with mf.no_grad():
+        pred = model(mf.tensor(x[RANK])).argmax(1)
+    preds, labels = [mf.zeros(6, dtype=mf.int64) for _ in range(WORLD)], [mf.zeros(6, dtype=mf.int64)
+                                                                           for _ in range(WORLD)]
+    dist.all_gather(preds, pred)
+    dist.all_gather(labels, mf.tensor(y[RANK]))
+    confusion = mf.bincount(mf.cat(labels) * 3 + mf.cat(preds), minlength=9).view(3, 3)
+    with mf.no_grad():
+        want_pred = model(mf.tensor(x.reshape(-1, 4))).argmax(1).numpy()
+    want = np.bincount(y.reshape(-1) * 3 + want_pred, minlength=9).reshape(3, 3)
+    np.testing.assert_array_equal(confusion.numpy(), want)
+
+
+def test_the_loss_logged_as_an_average_of_the_global_logits_local_parts_equals_one_device(world, pg):
+    # Mixing the two: a global forward, then each rank's part of the per-sample losses
+    # (to_local) summed and all-reduced as a DDP user logs it.
+    rng = np.random.default_rng(50)
+    x, y = rng.standard_normal((2 * world, 5)).astype(np.float32), rng.integers(0, 3, 2 * world)
+    mf.manual_seed(50)
+    model = nn.Linear(5, 3)
+    want = F.cross_entropy(model(mf.tensor(x)), mf.tensor(y), reduction="none").sum().item()
+    model.to_global(everyone(), B)
+    per_sample = F.cross_entropy(model(split_rows(x)), split_rows(y), reduction="none")
+    assert per_sample.sbp == (S(0),)
+    total = per_sample.to_local().sum().detach()
+    dist.all_reduce(total)
+    assert total.item() == pytest.approx(want, rel=1e-5)
+
+
+# ---------------------------------------------------------------- more global programs
+
+
+class ConvSeq(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(3, 8, 3, padding=1)
+        self.norm = nn.GroupNorm(2, 8)
+        self.fc = nn.Linear(8, 2)
+
+    def forward(self, x):
+        return self.fc(F.silu(self.norm(self.conv(x))).amax(dim=2))
+
+
+def test_a_conv1d_group_norm_sequence_classifier_with_cosine_warm_restarts_equals_one_device(world):
+    rng = np.random.default_rng(51)
+    data = [(rng.standard_normal((2 * world + 1, 3, 7)).astype(np.float32), rng.integers(0, 2, 2 * world + 1))
+            for _ in range(3)]
+
+    def program(model, to):
+        opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        sched = mf.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2)
+        losses = []
+        for x, y in data:
+            opt.zero_grad()
+            loss = F.cross_entropy(model(to(x)), to(y))
+            loss.backward()
+            opt.step()
+            sched.step()
+            losses.append(loss.item())
+        return losses, states(model)
+
+    mf.manual_seed(51)
+    want = program(ConvSeq(), mf.tensor)
+    mf.manual_seed(51)
+    got = program(ConvSeq().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+def test_a_weighted_sampler_with_a_seeded_generator_feeds_a_global_batch_as_one_device(world):
+    rng = np.random.default_rng(52)
+    n = 10
+    ds = TensorDataset(mf.tensor(rng.standard_normal((n, 4)).astype(np.float32)), mf.tensor(rng.integers(0, 2, n)))
+    weights = [3.0 if i % 2 else 1.0 for i in range(n)]
+
+    def program(model, to):
+        sampler = mf.utils.data.WeightedRandomSampler(weights, num_samples=4 * world,
+                                                      generator=mf.Generator().manual_seed(7))
+        opt = mf.optim.SGD(model.parameters(), lr=0.1)
+        for xb, yb in DataLoader(ds, batch_size=2 * world, sampler=sampler):
+            opt.zero_grad()
+            F.cross_entropy(model(to(xb.numpy())), to(yb.numpy())).backward()
+            opt.step()
+        return states(model)
+
+    mf.manual_seed(52)
+    want = program(nn.Linear(4, 2), mf.tensor)
+    mf.manual_seed(52)
+    got = program(nn.Linear(4, 2).to_global(everyone(), B), split_rows)
+    assert_states_close(got, want)
+
+
+def test_graph_steps_with_zero_stage_2_and_accumulation_on_a_model_with_batch_norm_equal_eager(world):
+    rng = np.random.default_rng(53)
+    data = [(rng.standard_normal((4 * world, 6)).astype(np.float32), rng.integers(0, 4, 4 * world))
+            for _ in range(2)]
+    mf.manual_seed(53)
+    model = NormMlp()
+    want = eager_accumulated(model, mf.optim.Adam(model.parameters(), lr=0.01), F.cross_entropy, data, 2)
+    mf.manual_seed(53)
+    gmodel = NormMlp().to_global(everyone(), B)
+    step = Step(gmodel, mf.optim.Adam(gmodel.parameters(), lr=0.01), F.cross_entropy, micro=2)
+    step.config.enable_zero(True, stage=2)
+    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert_states_close(states(gmodel), states(model))
+
+
+def test_an_ema_of_a_global_model_updated_under_no_grad_and_evaluated_equals_one_device(world):
+    rng = np.random.default_rng(54)
+    data = [(rng.standard_normal((2 * world, 6)).astype(np.float32), rng.integers(0, 4, 2 * world))
+            for _ in range(3)]
+
+    def program(model, ema, to):
+        opt = mf.optim.SGD(model.parameters(), lr=0.2)
+        for x, y in data:
+            opt.zero_grad()
+            F.cross_entropy(model(to(x)), to(y)).backward()
+            opt.step()
+            with mf.no_grad():
+                for e, p in zip(ema.state_dict().values(), model.state_dict().values()):
+                    if e.dtype.is_floating_point:
+                        e.mul_(0.9).add_(p, alpha=0.1)
+                    else:
+                        e.copy_(p)
+        ema.eval()
+        with mf.no_grad():
+            return ema(to(data[0][0])).numpy(), states(ema)
+
+    def pair():
+        mf.manual_seed(54)
+        model = NormMlp()
+        mf.manual_seed(54)
+        return model, NormMlp()
+
+    want = program(*pair(), mf.tensor)
+    model, ema = pair()
+    got = program(model.to_global(everyone(), B), ema.to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+def test_a_two_tower_model_with_a_contrastive_loss_over_the_whole_global_batch_equals_one_device(world):
+    # CLIP's loss: the similarity of every pair in the global batch, labels from arange made
+    # in the loss (each rank's rows against every rank's).
+    rng = np.random.default_rng(55)
+    a, b = rng.standard_normal((2 * world, 5)).astype(np.float32), rng.standard_normal((2 * world, 4)).astype(np.float32)
+
+    class TwoTower(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fa, self.fb = nn.Linear(5, 6), nn.Linear(4, 6)
+            self.scale = nn.Parameter(mf.tensor(2.0))
+
+        def forward(self, xa, xb):
+            za, zb = F.normalize(self.fa(xa), dim=-1), F.normalize(self.fb(xb), dim=-1)
+            logits = self.scale.exp() * za @ zb.t()
+            labels = mf.arange(logits.shape[0])
+            return (F.cross_entropy(logits, labels) + F.cross_entropy(logits.t(), labels)) / 2
+
+    def program(model, to):
+        opt = mf.optim.Adam(model.parameters(), lr=0.05)
+        for _ in range(2):
+            opt.zero_grad()
+            loss = model(to(a), to(b))
+            loss.backward()
+            opt.step()
+        return loss.item(), states(model)
+
+    mf.manual_seed(55)
+    want = program(TwoTower(), mf.tensor)
+    mf.manual_seed(55)
+    got = program(TwoTower().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
