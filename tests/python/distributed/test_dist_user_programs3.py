@@ -938,3 +938,255 @@ def test_a_two_tower_model_with_a_contrastive_loss_over_the_whole_global_batch_e
     got = program(TwoTower().to_global(everyone(), B), split_rows)
     np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
     assert_states_close(got[1], want[1])
+
+
+# ---------------------------------------------------------------- a second round
+
+
+def test_a_global_batch_norm_model_s_graph_called_with_local_batches_under_accumulation_equals_eager(world):
+    # Every rank loads the same batch (no sampler) and calls the graph with local tensors:
+    # taken as broadcast on the model's placement, each micro-batch the k-th run of rows.
+    rng = np.random.default_rng(60)
+    data = [(rng.standard_normal((8, 6)).astype(np.float32), rng.integers(0, 4, 8)) for _ in range(2)]
+    mf.manual_seed(60)
+    model = NormMlp()
+    want = []
+    opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    for x, y in data:
+        opt.zero_grad()
+        total = 0.0
+        for k in range(2):
+            loss = F.cross_entropy(model(mf.tensor(x[4 * k:4 * k + 4])), mf.tensor(y[4 * k:4 * k + 4]))
+            (loss / 2).backward()
+            total += loss.item() / 2
+        opt.step()
+        want.append(total)
+    mf.manual_seed(60)
+    gmodel = NormMlp().to_global(everyone(), B)
+    step = Step(gmodel, mf.optim.SGD(gmodel.parameters(), lr=0.1, momentum=0.9), F.cross_entropy, micro=2)
+    got = [step(mf.tensor(x), mf.tensor(y)).item() for x, y in data]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert_states_close(states(gmodel), states(model))
+
+
+def test_dropout_in_a_graph_with_accumulation_draws_per_micro_batch_as_eager_one_device(world):
+    rng = np.random.default_rng(61)
+    data = [(rng.standard_normal((4 * world, 6)).astype(np.float32), rng.integers(0, 4, 4 * world)) for _ in range(2)]
+
+    def net():
+        return nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Dropout(0.5), nn.Linear(16, 4))
+
+    mf.manual_seed(61)
+    model = net()
+    mf.manual_seed(62)
+    want = eager_accumulated(model, mf.optim.SGD(model.parameters(), lr=0.1), F.cross_entropy, data, 2)
+    mf.manual_seed(61)
+    gmodel = net().to_global(everyone(), B)
+    step = Step(gmodel, mf.optim.SGD(gmodel.parameters(), lr=0.1), F.cross_entropy, micro=2)
+    mf.manual_seed(62)
+    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert_states_close(states(gmodel), states(model))
+
+
+def test_a_fine_tuning_graph_with_frozen_batch_norm_in_eval_under_accumulation_leaves_its_statistics(world):
+    rng = np.random.default_rng(63)
+    data = [(rng.standard_normal((4 * world, 6)).astype(np.float32), rng.integers(0, 4, 4 * world)) for _ in range(2)]
+
+    def prepared():
+        model = NormMlp()
+        model.net[4].eval()  # frozen statistics: the fine-tuning habit
+        for p in model.net[4].parameters():
+            p.requires_grad_(False)
+        return model
+
+    mf.manual_seed(63)
+    model = prepared()
+    want = eager_accumulated(model, mf.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1),
+                             F.cross_entropy, data, 2)
+    mf.manual_seed(63)
+    gmodel = prepared().to_global(everyone(), B)
+    step = Step(gmodel, mf.optim.SGD([p for p in gmodel.parameters() if p.requires_grad], lr=0.1),
+                F.cross_entropy, micro=2)
+    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert_states_close(states(gmodel), states(model))
+    assert states(gmodel)["net.4.num_batches_tracked"] == 0
+
+
+def test_a_vocabulary_sharded_embedding_saved_on_every_rank_loads_into_another_layout_and_one_process(
+        world, pg, shared_dir):
+    mf.manual_seed(64)
+    alone = nn.Embedding(10, 4)
+    mf.manual_seed(64)
+    model = nn.Embedding(10, 4).to_global(everyone(), B)
+    model.weight = nn.Parameter(model.weight.to_global(sbp=S(0)))
+    ids = np.array([[1, 9, 3], [0, 4, 4]])
+    for m, to in ((alone, mf.tensor), (model, replicated)):
+        opt = mf.optim.SGD(m.parameters(), lr=0.5)
+        m(to(ids)).pow(2).sum().backward()
+        opt.step()
+    path = os.path.join(shared_dir, "emb")
+    mf.save(model.state_dict(), path)
+    full = mf.load(path, map_location="cpu")  # every rank: local, the whole table
+    assert not full["weight"].is_global
+    np.testing.assert_allclose(full["weight"].numpy(), alone.weight.detach().numpy(), rtol=1e-6)
+    other = nn.Embedding(10, 4).to_global(everyone(), B)
+    other.weight = nn.Parameter(other.weight.to_global(sbp=S(1)))
+    other.load_state_dict(mf.load(path))
+    assert other.weight.sbp == (S(1),)
+    np.testing.assert_allclose(other.weight.numpy(), alone.weight.detach().numpy(), rtol=1e-6)
+
+
+def test_rank_0_alone_saves_a_replicated_global_model_s_state_as_a_pt_file_and_logs_read_values(
+        world, pg, shared_dir):
+    # The DDP script as it is: values read on every rank, then `if rank == 0:` prints and
+    # saves the (replicated) model's state_dict.
+    mf.manual_seed(65)
+    model = NormMlp().to_global(everyone(), B)
+    opt = mf.optim.SGD(model.parameters(), lr=0.1)
+    rng = np.random.default_rng(65)
+    x, y = rng.standard_normal((2 * world, 6)).astype(np.float32), rng.integers(0, 4, 2 * world)
+    loss = F.cross_entropy(model(split_rows(x)), split_rows(y))
+    loss.backward()
+    opt.step()
+    value = loss.item()
+    path = os.path.join(shared_dir, "rank0_global.pt")
+    lines = []
+    if dist.get_rank() == 0:
+        lines.append(f"loss {value:.4f}")
+        mf.save(model.state_dict(), path)
+    dist.barrier()
+    loaded = mf.load(path, map_location="cpu")
+    fresh = NormMlp()
+    fresh.load_state_dict(loaded)
+    assert_states_close(states(fresh), states(model), rtol=0, atol=0)
+    assert len(lines) == (RANK == 0)
+
+
+def test_eager_batch_norm_on_an_uneven_global_batch_trains_and_evaluates_as_one_device(world):
+    rng = np.random.default_rng(66)
+    data = [(rng.standard_normal((2 * world + 1, 3, 4, 4)).astype(np.float32), rng.integers(0, 3, 2 * world + 1))
+            for _ in range(2)]
+
+    def program(model, to):
+        opt = mf.optim.Adam(model.parameters(), lr=0.01)
+        for x, y in data:
+            opt.zero_grad()
+            F.cross_entropy(model(to(x)), to(y)).backward()
+            opt.step()
+        model.eval()
+        with mf.no_grad():
+            return model(to(data[0][0])).numpy(), states(model)
+
+    def net():
+        return nn.Sequential(nn.Conv2d(3, 4, 3, bias=False), nn.BatchNorm2d(4), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
+                             nn.Flatten(), nn.Linear(4, 3))
+
+    mf.manual_seed(66)
+    want = program(net(), mf.tensor)
+    mf.manual_seed(66)
+    got = program(net().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+def test_an_embedding_split_on_its_features_with_padding_idx_trains_as_one_device(world):
+    rng = np.random.default_rng(67)
+    ids = rng.integers(0, 9, (3, 2 * world, 5))
+    ids[:, :, -1] = 0
+
+    class Tagger(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb, self.fc = nn.Embedding(9, 4 * world, padding_idx=0), nn.Linear(4 * world, 3)
+
+        def forward(self, x):
+            return self.fc(F.relu(self.emb(x)))
+
+    def program(model, to):
+        opt = mf.optim.SGD(model.parameters(), lr=0.2, momentum=0.9)
+        for batch in ids:
+            opt.zero_grad()
+            F.cross_entropy(model(to(batch)).reshape(-1, 3), to(batch % 3).reshape(-1)).backward()
+            opt.step()
+        return states(model)
+
+    mf.manual_seed(67)
+    want = program(Tagger(), mf.tensor)
+    mf.manual_seed(67)
+    model = Tagger().to_global(everyone(), B)
+    model.emb.weight = nn.Parameter(model.emb.weight.to_global(sbp=S(1)))
+    model.fc.weight = nn.Parameter(model.fc.weight.to_global(sbp=S(1)))
+    got = program(model, replicated)
+    assert_states_close(got, want)
+    np.testing.assert_array_equal(want["emb.weight"][0], 0)
+
+
+def test_an_eval_graph_s_accuracy_over_a_loader_of_global_batches_equals_one_device(world):
+    rng = np.random.default_rng(68)
+    n = 6 * world + 2
+    xs, ys = rng.standard_normal((n, 6)).astype(np.float32), rng.integers(0, 4, n)
+    mf.manual_seed(68)
+    model = NormMlp()
+    model.eval()
+    with mf.no_grad():
+        want = (model(mf.tensor(xs)).argmax(1) == mf.tensor(ys)).float().mean().item()
+    mf.manual_seed(68)
+    gmodel = NormMlp().to_global(everyone(), B)
+    gmodel.eval()
+    infer = Infer(gmodel)
+    correct = total = 0
+    for start in range(0, n, 2 * world):
+        xb, yb = xs[start:start + 2 * world], ys[start:start + 2 * world]
+        correct += (infer(split_rows(xb)).argmax(1) == split_rows(yb)).sum().item()
+        total += len(yb)
+    assert correct / total == pytest.approx(want)
+
+
+class TinyGpt(nn.Module):
+    def __init__(self, vocab=11, dim=8, context=6):
+        super().__init__()
+        self.tok, self.pos = nn.Embedding(vocab, dim), nn.Embedding(context, dim)
+        self.ln1, self.ln2 = nn.LayerNorm(dim), nn.LayerNorm(dim)
+        # No projection biases: the key's gets rounding noise as its gradient (HeadsSplitBlock).
+        self.attn = nn.MultiheadAttention(dim, 2, dropout=0.1, bias=False, batch_first=True)
+        self.mlp = nn.Sequential(nn.Linear(dim, 2 * dim), nn.GELU(), nn.Linear(2 * dim, dim), nn.Dropout(0.1))
+        self.head = nn.Linear(dim, vocab)
+
+    def forward(self, ids):
+        t = ids.shape[1]
+        h = self.tok(ids) + self.pos(mf.arange(t))
+        mask = mf.triu(mf.full((t, t), float("-inf")), diagonal=1)
+        a = self.ln1(h)
+        h = h + self.attn(a, a, a, attn_mask=mask, need_weights=False)[0]
+        h = h + self.mlp(self.ln2(h))
+        return self.head(h)
+
+
+def test_a_small_gpt_with_dropout_in_a_graph_with_accumulation_and_lr_set_between_calls_equals_eager(world):
+    rng = np.random.default_rng(69)
+    ids = rng.integers(0, 11, (2, 4 * world, 7))
+    lm_loss = lambda logits, target: F.cross_entropy(logits.reshape(-1, 11), target.reshape(-1))  # noqa: E731
+    data = [(batch[:, :-1], batch[:, 1:]) for batch in ids]
+    mf.manual_seed(69)
+    model = TinyGpt()
+    opt = mf.optim.AdamW(model.parameters(), lr=0.01, weight_decay=0.1)
+    mf.manual_seed(70)
+    want = []
+    for i, pair in enumerate(data):
+        for g in opt.param_groups:
+            g["lr"] = 0.01 * (i + 1)
+        want += eager_accumulated(model, opt, lm_loss, [pair], 2, clip=1.0)
+    mf.manual_seed(69)
+    gmodel = TinyGpt().to_global(everyone(), B)
+    gopt = mf.optim.AdamW(gmodel.parameters(), lr=0.01, weight_decay=0.1)
+    step = Step(gmodel, gopt, lm_loss, micro=2, clip=1.0)
+    mf.manual_seed(70)
+    got = []
+    for i, (x, y) in enumerate(data):
+        for g in gopt.param_groups:
+            g["lr"] = 0.01 * (i + 1)
+        got.append(step(split_rows(x), split_rows(y)).item())
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert_states_close(states(gmodel), states(model))
