@@ -1190,3 +1190,188 @@ def test_a_small_gpt_with_dropout_in_a_graph_with_accumulation_and_lr_set_betwee
         got.append(step(split_rows(x), split_rows(y)).item())
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
     assert_states_close(states(gmodel), states(model))
+
+
+# ---------------------------------------------------------------- a third round: locals in forward
+
+
+class Featurizer(nn.Module):
+    """What forward makes beside its global input: a bias column of ones on x's device and
+    dtype, one-hot targets, a step counter buffer bumped in place, class weights of the loss
+    held as a local tensor."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(5, 3)
+        self.register_buffer("calls", mf.zeros(()))
+        self.loss_fn = nn.CrossEntropyLoss(weight=mf.tensor([1.0, 2.0, 0.5]))
+
+    def forward(self, x, y):
+        self.calls += 1
+        ones = mf.ones(x.shape[0], 1, device=x.device, dtype=x.dtype)
+        logits = self.fc(mf.cat([x, ones], dim=1)[:, 1:])
+        hot = F.one_hot(y, 3).float()
+        penalty = 0.01 * sum(p.pow(2).sum() for p in self.fc.parameters())
+        return self.loss_fn(logits, y) + 0.1 * F.mse_loss(logits.softmax(-1), hot) + penalty
+
+
+def test_a_forward_making_ones_on_x_s_device_one_hot_targets_a_counter_and_weighted_loss_equals_one_device(world):
+    rng = np.random.default_rng(80)
+    data = [(rng.standard_normal((2 * world + 1, 5)).astype(np.float32), rng.integers(0, 3, 2 * world + 1))
+            for _ in range(3)]
+
+    def program(model, to):
+        opt = mf.optim.SGD(model.parameters(), lr=0.1)
+        losses = []
+        for x, y in data:
+            opt.zero_grad()
+            loss = model(to(x), to(y))
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        return losses, states(model)
+
+    mf.manual_seed(80)
+    want = program(Featurizer(), mf.tensor)
+    mf.manual_seed(80)
+    got = program(Featurizer().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+    assert got[1]["calls"] == 3
+
+
+class CounterStep(nn.Graph):
+    def __init__(self, model, opt, micro):
+        super().__init__()
+        self.model = model
+        self.add_optimizer(opt)
+        self.config.set_gradient_accumulation_steps(micro)
+
+    def build(self, x, y):
+        loss = self.model(x, y)
+        loss.backward()
+        return loss
+
+
+def test_a_graph_of_that_forward_with_accumulation_counts_every_micro_batch_as_eager(world):
+    rng = np.random.default_rng(81)
+    data = [(rng.standard_normal((4 * world, 5)).astype(np.float32), rng.integers(0, 3, 4 * world))
+            for _ in range(2)]
+    mf.manual_seed(81)
+    model = Featurizer()
+    opt = mf.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in data:
+        opt.zero_grad()
+        for xb, yb in zip(micro_batches(x, 2), micro_batches(y, 2)):
+            (model(mf.tensor(xb), mf.tensor(yb)) / 2).backward()
+        opt.step()
+    mf.manual_seed(81)
+    gmodel = Featurizer().to_global(everyone(), B)
+    step = CounterStep(gmodel, mf.optim.SGD(gmodel.parameters(), lr=0.1), micro=2)
+    for x, y in data:
+        step(split_rows(x), split_rows(y))
+    assert_states_close(states(gmodel), states(model))
+    assert states(gmodel)["calls"] == 4
+
+
+class FocalHead(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 4)
+
+    def forward(self, x, y, gamma=2.0):
+        logp = F.log_softmax(self.fc(x), dim=-1)
+        picked = logp.gather(1, y.unsqueeze(1)).squeeze(1)
+        keep = mf.where(y != 3, mf.ones_like(picked), mf.zeros_like(picked))  # class 3: ignored
+        focal = -((1 - picked.exp()) ** gamma) * picked
+        return (focal * keep).sum() / keep.sum().clamp(min=1.0)
+
+
+def test_a_focal_loss_written_with_gather_where_and_ones_like_equals_one_device(world):
+    rng = np.random.default_rng(82)
+    x, y = rng.standard_normal((3 * world, 6)).astype(np.float32), rng.integers(0, 4, 3 * world)
+
+    def program(model, to):
+        opt = mf.optim.Adam(model.parameters(), lr=0.05)
+        for _ in range(3):
+            opt.zero_grad()
+            loss = model(to(x), to(y))
+            loss.backward()
+            opt.step()
+        return loss.item(), states(model)
+
+    mf.manual_seed(82)
+    want = program(FocalHead(), mf.tensor)
+    mf.manual_seed(82)
+    got = program(FocalHead().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+class ClsTokenEncoder(nn.Module):
+    """ViT's habit: a learned [CLS] token expanded over the batch and concatenated before the
+    patches, positions added, a random token-drop mask made in forward with a generator."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 6)
+        self.cls = nn.Parameter(mf.zeros(1, 1, 6))
+        self.pos = nn.Parameter(mf.randn(1, 5, 6) * 0.1)
+        self.norm, self.head = nn.LayerNorm(6), nn.Linear(6, 2)
+
+    def forward(self, patches):
+        b = patches.shape[0]
+        h = mf.cat([self.cls.expand(b, -1, -1), self.proj(patches)], dim=1) + self.pos
+        keep = (mf.rand(1, 5, 1, generator=mf.Generator().manual_seed(3)) > 0.2).float()
+        return self.head(self.norm(h * keep)[:, 0])
+
+
+def test_a_cls_token_encoder_with_a_seeded_token_mask_made_in_forward_equals_one_device(world):
+    rng = np.random.default_rng(83)
+    x, y = rng.standard_normal((2 * world, 4, 4)).astype(np.float32), rng.integers(0, 2, 2 * world)
+
+    def program(model, to):
+        opt = mf.optim.AdamW(model.parameters(), lr=0.02)
+        for _ in range(2):
+            opt.zero_grad()
+            loss = F.cross_entropy(model(to(x)), to(y))
+            loss.backward()
+            opt.step()
+        return loss.item(), states(model)
+
+    mf.manual_seed(83)
+    want = program(ClsTokenEncoder(), mf.tensor)
+    mf.manual_seed(83)
+    got = program(ClsTokenEncoder().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+
+
+def test_a_megatron_mlp_whose_checkpoint_one_process_saved_resumes_on_the_ranks_with_its_adam_state(
+        world, pg, shared_dir):
+    rng = np.random.default_rng(84)
+    data = [(rng.standard_normal((4, 8)).astype(np.float32), rng.integers(0, 3, 4)) for _ in range(3)]
+
+    def train(model, opt, batches, to):
+        for x, y in batches:
+            opt.zero_grad()
+            F.cross_entropy(model(to(x)), to(y)).backward()
+            opt.step()
+
+    mf.manual_seed(84)
+    alone = ParallelMlp()
+    alone_opt = mf.optim.Adam(alone.parameters(), lr=0.01)
+    train(alone, alone_opt, data[:1], mf.tensor)
+    path = os.path.join(shared_dir, "one_process.pt")
+    if RANK == 0:
+        mf.save({"model": alone.state_dict(), "opt": alone_opt.state_dict()}, path)
+    dist.barrier()
+    train(alone, alone_opt, data[1:], mf.tensor)
+    model = ParallelMlp().shard()
+    opt = mf.optim.Adam(model.parameters(), lr=0.01)
+    ckpt = mf.load(path, map_location="cpu")
+    model.load_state_dict(ckpt["model"])
+    opt.load_state_dict(ckpt["opt"])
+    assert model.fc1.weight.sbp == (S(0),)
+    train(model, opt, data[1:], replicated)
+    assert_states_close(states(model), states(alone))
