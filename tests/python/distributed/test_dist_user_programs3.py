@@ -8,8 +8,6 @@ forward, schedulers fed with global losses, batches too short to reach every ran
 runs on one device and on every rank of the job and the two are compared: distributed
 equals one device."""
 import os
-import shutil
-import tempfile
 
 import numpy as np
 import pytest
@@ -22,30 +20,9 @@ from meshflow.nn.parallel import DistributedDataParallel as DDP
 from meshflow.utils.data import DataLoader, TensorDataset
 from meshflow.utils.data.distributed import DistributedSampler
 
-S, B, P = mf.sbp.split, mf.sbp.broadcast, mf.sbp.partial_sum
-RANK, WORLD = mf.env.get_rank(), mf.env.get_world_size()
-
-
-def everyone():
-    return mf.placement("cpu", ranks=list(range(WORLD)))
-
-
-def split_rows(a):
-    return mf.tensor(a, placement=everyone(), sbp=S(0))
-
-
-def replicated(a):
-    return mf.tensor(a, placement=everyone(), sbp=B)
-
-
-def states(model):
-    return {name: value.detach().numpy() for name, value in model.state_dict().items()}
-
-
-def assert_states_close(got, want, rtol=1e-4, atol=1e-5):
-    assert got.keys() == want.keys(), (got.keys(), want.keys())
-    for name in want:
-        np.testing.assert_allclose(got[name], want[name], rtol=rtol, atol=atol, err_msg=name)
+from test_dist_user_programs2 import BnEval as Infer  # noqa: F401 (fixtures: pytest finds them here)
+from test_dist_user_programs2 import (RANK, WORLD, B, S, assert_states_close, everyone, pg, replicated, shared_dir,
+                                      split_rows, states)
 
 
 def micro_batches(a, micro, world=WORLD):
@@ -54,25 +31,43 @@ def micro_batches(a, micro, world=WORLD):
     return [np.concatenate([np.split(part, micro)[k] for part in np.split(a, world)]) for k in range(micro)]
 
 
-@pytest.fixture
-def pg():
-    dist.init_process_group("gloo")
-    yield
-    dist.destroy_process_group()
+def batches(seed, rows, count):
+    """`count` batches of `rows` samples of 6 features with labels of 4 classes."""
+    rng = np.random.default_rng(seed)
+    return [(rng.standard_normal((rows, 6)).astype(np.float32), rng.integers(0, 4, rows)) for _ in range(count)]
 
 
-@pytest.fixture
-def shared_dir(pg):
-    root = [tempfile.mkdtemp(prefix="meshflow-programs3-") if RANK == 0 else None]
-    dist.broadcast_object_list(root, src=0)
-    yield root[0]
-    dist.barrier()
-    if RANK == 0:
-        shutil.rmtree(root[0])
+def fit(model, opt, batches, loss_of, sched=None):
+    """The loop most programs write: per batch zero_grad, loss_of(batch), backward, step and
+    the scheduler's step; the losses read, and the state at the end."""
+    losses = []
+    for batch in batches:
+        opt.zero_grad()
+        loss = loss_of(batch)
+        loss.backward()
+        opt.step()
+        if sched is not None:
+            sched.step()
+        losses.append(loss.item())
+    return losses, states(model)
+
+
+def assert_global_equals_one_device(seed, make, program):
+    """program(model, to) -> (values, state) run on make() on one device (fed mf.tensor), then
+    on make() replicated on every rank (fed batches split on dim 0), from the same seed; the
+    distributed run's result."""
+    mf.manual_seed(seed)
+    want = program(make(), mf.tensor)
+    mf.manual_seed(seed)
+    got = program(make().to_global(everyone(), B), split_rows)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
+    assert_states_close(got[1], want[1])
+    return got
 
 
 class Step(nn.Graph):
-    """The training graph most ports write: loss, backward, clipping, the optimizer."""
+    """The training graph most ports write: loss, backward, clipping, the optimizer. Without
+    loss_fn the model's forward(x, y) returns the loss."""
 
     def __init__(self, model, opt, loss_fn, micro=1, clip=None):
         super().__init__()
@@ -81,20 +76,11 @@ class Step(nn.Graph):
         self.config.set_gradient_accumulation_steps(micro)
 
     def build(self, x, y):
-        loss = self.loss_fn(self.model(x), y)
+        loss = self.model(x, y) if self.loss_fn is None else self.loss_fn(self.model(x), y)
         loss.backward()
         if self.clip is not None:
             nn.utils.clip_grad_norm_(self.model.parameters(), self.clip)
         return loss
-
-
-class Infer(nn.Graph):
-    def __init__(self, model):
-        super().__init__()
-        self.model = model
-
-    def build(self, x):
-        return self.model(x)
 
 
 def eager_accumulated(model, opt, loss_fn, data, micro, clip=None):
@@ -115,6 +101,24 @@ def eager_accumulated(model, opt, loss_fn, data, micro, clip=None):
     return losses
 
 
+def assert_graph_equals_eager(seed, make, make_opt, data, micro, clip=None, zero_stage=0):
+    """make()'s model trained by eager_accumulated on one device, then replicated on every
+    rank by a Step graph with `micro` accumulation steps fed batches split on dim 0, from the
+    same seed: the losses and the states agree. Returns (graph's model, eager's model)."""
+    mf.manual_seed(seed)
+    model = make()
+    want = eager_accumulated(model, make_opt([p for p in model.parameters() if p.requires_grad]), F.cross_entropy,
+                             data, micro, clip)
+    mf.manual_seed(seed)
+    gmodel = make().to_global(everyone(), B)
+    step = Step(gmodel, make_opt([p for p in gmodel.parameters() if p.requires_grad]), F.cross_entropy, micro, clip)
+    step.config.enable_zero(zero_stage > 0, stage=max(zero_stage, 1))
+    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    assert_states_close(states(gmodel), states(model))
+    return gmodel, model
+
+
 # ---------------------------------------------------------------- graphs with running state
 
 
@@ -133,21 +137,12 @@ def test_a_cnn_with_batch_norm_trained_in_a_graph_with_accumulation_then_evaluat
     rng = np.random.default_rng(30)
     data = [(rng.standard_normal((4 * world, 2, 6, 6)).astype(np.float32), rng.integers(0, 3, 4 * world))
             for _ in range(2)]
-    mf.manual_seed(30)
-    model = SmallCnn()
-    opt = mf.optim.SGD(model.parameters(), lr=0.05, momentum=0.9, weight_decay=1e-4)
-    want = eager_accumulated(model, opt, F.cross_entropy, data, 2)
+    gmodel, model = assert_graph_equals_eager(
+        30, SmallCnn, lambda params: mf.optim.SGD(params, lr=0.05, momentum=0.9, weight_decay=1e-4), data, 2)
     model.eval()
-    want.append(model(mf.tensor(data[0][0])).sum().item())
-    mf.manual_seed(30)
-    gmodel = SmallCnn().to_global(everyone(), B)
-    step = Step(gmodel, mf.optim.SGD(gmodel.parameters(), lr=0.05, momentum=0.9, weight_decay=1e-4),
-                F.cross_entropy, micro=2)
-    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
     gmodel.eval()
-    got.append(Infer(gmodel)(split_rows(data[0][0])).sum().item())
-    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
-    assert_states_close(states(gmodel), states(model))
+    np.testing.assert_allclose(Infer(gmodel)(split_rows(data[0][0])).numpy(), model(mf.tensor(data[0][0])).numpy(),
+                               rtol=1e-4, atol=1e-5)
 
 
 class NormMlp(nn.Module):
@@ -164,38 +159,20 @@ class NormMlp(nn.Module):
 
 
 def test_a_graph_with_layer_norm_batch_norm_clipping_and_adamw_under_accumulation_equals_eager(world):
-    rng = np.random.default_rng(31)
-    data = [(rng.standard_normal((12 * world, 6)).astype(np.float32), rng.integers(0, 4, 12 * world))
-            for _ in range(3)]
-    mf.manual_seed(31)
-    model = NormMlp()
-    want = eager_accumulated(model, mf.optim.AdamW(model.parameters(), lr=0.01), F.cross_entropy, data, 3, clip=0.5)
-    mf.manual_seed(31)
-    gmodel = NormMlp().to_global(everyone(), B)
-    step = Step(gmodel, mf.optim.AdamW(gmodel.parameters(), lr=0.01), F.cross_entropy, micro=3, clip=0.5)
-    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
-    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
-    assert_states_close(states(gmodel), states(model))
+    data = batches(31, 12 * world, 3)
+    assert_graph_equals_eager(31, NormMlp, lambda params: mf.optim.AdamW(params, lr=0.01), data, 3, clip=0.5)
 
 
 def test_a_graph_with_dropout_and_batch_norm_then_eager_evaluation_after_the_graph_equals_eager(world):
-    rng = np.random.default_rng(32)
-    data = [(rng.standard_normal((4 * world, 6)).astype(np.float32), rng.integers(0, 4, 4 * world))
-            for _ in range(2)]
+    data = batches(32, 4 * world, 2)
 
     def net():
         return nn.Sequential(nn.Linear(6, 12), nn.BatchNorm1d(12), nn.ReLU(), nn.Dropout(0.3), nn.Linear(12, 4))
 
     mf.manual_seed(32)
     model = net()
-    opt = mf.optim.SGD(model.parameters(), lr=0.1)
-    want = []
-    for x, y in data:
-        opt.zero_grad()
-        loss = F.cross_entropy(model(mf.tensor(x)), mf.tensor(y))
-        loss.backward()
-        opt.step()
-        want.append(loss.item())
+    want, _ = fit(model, mf.optim.SGD(model.parameters(), lr=0.1), data,
+                  lambda batch: F.cross_entropy(model(mf.tensor(batch[0])), mf.tensor(batch[1])))
     model.eval()
     with mf.no_grad():
         want.append(model(mf.tensor(data[1][0])).argmax(1).numpy().tolist())
@@ -219,7 +196,8 @@ def test_sync_batch_norm_in_a_graph_with_accumulation_normalizes_over_the_global
             for _ in range(2)]
 
     def net():
-        return nn.Sequential(nn.Conv1d(3, 4, 3, bias=False), nn.BatchNorm1d(4), nn.ReLU(), nn.Flatten(), nn.Linear(12, 2))
+        return nn.Sequential(nn.Conv1d(3, 4, 3, bias=False), nn.BatchNorm1d(4), nn.ReLU(), nn.Flatten(),
+                             nn.Linear(12, 2))
 
     mf.manual_seed(33)
     model = net()
@@ -339,23 +317,10 @@ def test_attention_trained_with_a_local_causal_mask_and_arange_positions_on_a_da
     def program(model, to):
         opt = mf.optim.AdamW(model.parameters(), lr=0.01)
         sched = mf.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 2))
-        losses = []
-        for batch in ids:
-            logits = model(to(batch[:, :-1]))
-            loss = F.cross_entropy(logits.reshape(-1, 13), to(batch[:, 1:]).reshape(-1))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            losses.append(loss.item())
-        return losses, states(model)
+        return fit(model, opt, ids, lambda batch: F.cross_entropy(model(to(batch[:, :-1])).reshape(-1, 13),
+                                                                  to(batch[:, 1:]).reshape(-1)), sched)
 
-    mf.manual_seed(36)
-    want = program(HeadsSplitBlock(), mf.tensor)
-    mf.manual_seed(36)
-    got = program(HeadsSplitBlock().to_global(everyone(), B), split_rows)
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
-    assert_states_close(got[1], want[1])
+    assert_global_equals_one_device(36, HeadsSplitBlock, program)
 
 
 # ---------------------------------------------------------------- tensors made in forward
@@ -382,20 +347,10 @@ def test_an_unrolled_gru_cell_with_a_zero_state_made_in_forward_equals_one_devic
     x, y = rng.standard_normal((2 * world, 4, 4)).astype(np.float32), rng.integers(0, 3, (2 * world, 4))
 
     def program(model, to):
-        opt = mf.optim.RMSprop(model.parameters(), lr=0.01)
-        for _ in range(2):
-            opt.zero_grad()
-            loss = F.cross_entropy(model(to(x)).reshape(-1, 3), to(y).reshape(-1))
-            loss.backward()
-            opt.step()
-        return loss.item(), states(model)
+        return fit(model, mf.optim.RMSprop(model.parameters(), lr=0.01), range(2),
+                   lambda _: F.cross_entropy(model(to(x)).reshape(-1, 3), to(y).reshape(-1)))
 
-    mf.manual_seed(37)
-    want = program(GruCellTagger(), mf.tensor)
-    mf.manual_seed(37)
-    got = program(GruCellTagger().to_global(everyone(), B), split_rows)
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
-    assert_states_close(got[1], want[1])
+    assert_global_equals_one_device(37, GruCellTagger, program)
 
 
 class MaskedMeanClassifier(nn.Module):
@@ -423,21 +378,11 @@ def test_a_padded_text_classifier_with_its_mask_made_from_the_ids_and_label_smoo
     y[1] = -100  # an ignored label
 
     def program(model, to):
-        opt = mf.optim.Adagrad(model.parameters(), lr=0.1)
         loss_fn = nn.CrossEntropyLoss(label_smoothing=0.1, ignore_index=-100)
-        for _ in range(2):
-            opt.zero_grad()
-            loss = loss_fn(model(to(ids)), to(y))
-            loss.backward()
-            opt.step()
-        return loss.item(), states(model)
+        return fit(model, mf.optim.Adagrad(model.parameters(), lr=0.1), range(2),
+                   lambda _: loss_fn(model(to(ids)), to(y)))
 
-    mf.manual_seed(38)
-    want = program(MaskedMeanClassifier(), mf.tensor)
-    mf.manual_seed(38)
-    got = program(MaskedMeanClassifier().to_global(everyone(), B), split_rows)
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
-    assert_states_close(got[1], want[1])
+    assert_global_equals_one_device(38, MaskedMeanClassifier, program)
 
 
 class TiedAutoencoder(nn.Module):
@@ -459,28 +404,16 @@ def test_a_tied_autoencoder_with_noise_made_in_forward_and_an_mse_loss_equals_on
 
     def program(model, to):
         opt = mf.optim.SGD(model.parameters(), lr=0.1, nesterov=True, momentum=0.9)
-        for _ in range(3):
-            opt.zero_grad()
-            loss = F.mse_loss(model(to(x)), to(x))
-            loss.backward()
-            opt.step()
-        return loss.item(), states(model)
+        return fit(model, opt, range(3), lambda _: F.mse_loss(model(to(x)), to(x)))
 
-    mf.manual_seed(39)
-    want = program(TiedAutoencoder(), mf.tensor)
-    mf.manual_seed(39)
-    got = program(TiedAutoencoder().to_global(everyone(), B), split_rows)
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
-    assert_states_close(got[1], want[1])
+    assert_global_equals_one_device(39, TiedAutoencoder, program)
 
 
 # ---------------------------------------------------------------- schedulers, groups, uneven batches
 
 
 def test_weight_decay_groups_warmup_then_cosine_and_clip_by_value_on_a_global_model_equal_one_device(world):
-    rng = np.random.default_rng(40)
-    data = [(rng.standard_normal((2 * world + 1, 6)).astype(np.float32), rng.integers(0, 4, 2 * world + 1))
-            for _ in range(4)]
+    data = batches(40, 2 * world + 1, 4)
 
     def program(model, to):
         decay = [p for n, p in model.named_parameters() if n.endswith("weight") and p.dim() > 1]
@@ -546,33 +479,19 @@ def test_an_epoch_whose_last_batch_is_shorter_than_the_world_trains_as_one_devic
     ds_x, ds_y = rng.standard_normal((n, 6)).astype(np.float32), rng.integers(0, 4, n)
 
     def program(model, to):
-        opt = mf.optim.Adam(model.parameters(), lr=0.01)
         loader = DataLoader(TensorDataset(mf.tensor(ds_x), mf.tensor(ds_y)), batch_size=2 * world)
-        losses = []
-        for xb, yb in loader:
-            opt.zero_grad()
-            loss = F.cross_entropy(model(to(xb.numpy())), to(yb.numpy()))
-            loss.backward()
-            opt.step()
-            losses.append(loss.item())
-        return losses, states(model)
+        return fit(model, mf.optim.Adam(model.parameters(), lr=0.01), loader,
+                   lambda batch: F.cross_entropy(model(to(batch[0].numpy())), to(batch[1].numpy())))
 
     def net():
         return nn.Sequential(nn.Linear(6, 8), nn.LayerNorm(8), nn.Tanh(), nn.Linear(8, 4))
 
-    mf.manual_seed(42)
-    want = program(net(), mf.tensor)
-    mf.manual_seed(42)
-    got = program(net().to_global(everyone(), B), split_rows)
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
-    assert_states_close(got[1], want[1])
+    assert_global_equals_one_device(42, net, program)
 
 
 def test_a_resume_of_model_optimizer_and_scheduler_state_mid_training_equals_an_uninterrupted_run(
         world, pg, shared_dir):
-    rng = np.random.default_rng(43)
-    data = [(rng.standard_normal((2 * world, 6)).astype(np.float32), rng.integers(0, 4, 2 * world))
-            for _ in range(4)]
+    data = batches(43, 2 * world, 4)
 
     def make(model):
         opt = mf.optim.Adam(model.parameters(), lr=0.02)
@@ -814,22 +733,9 @@ def test_a_conv1d_group_norm_sequence_classifier_with_cosine_warm_restarts_equal
     def program(model, to):
         opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
         sched = mf.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2)
-        losses = []
-        for x, y in data:
-            opt.zero_grad()
-            loss = F.cross_entropy(model(to(x)), to(y))
-            loss.backward()
-            opt.step()
-            sched.step()
-            losses.append(loss.item())
-        return losses, states(model)
+        return fit(model, opt, data, lambda batch: F.cross_entropy(model(to(batch[0])), to(batch[1])), sched)
 
-    mf.manual_seed(51)
-    want = program(ConvSeq(), mf.tensor)
-    mf.manual_seed(51)
-    got = program(ConvSeq().to_global(everyone(), B), split_rows)
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
-    assert_states_close(got[1], want[1])
+    assert_global_equals_one_device(51, ConvSeq, program)
 
 
 def test_a_weighted_sampler_with_a_seeded_generator_feeds_a_global_batch_as_one_device(world):
@@ -856,25 +762,12 @@ def test_a_weighted_sampler_with_a_seeded_generator_feeds_a_global_batch_as_one_
 
 
 def test_graph_steps_with_zero_stage_2_and_accumulation_on_a_model_with_batch_norm_equal_eager(world):
-    rng = np.random.default_rng(53)
-    data = [(rng.standard_normal((4 * world, 6)).astype(np.float32), rng.integers(0, 4, 4 * world))
-            for _ in range(2)]
-    mf.manual_seed(53)
-    model = NormMlp()
-    want = eager_accumulated(model, mf.optim.Adam(model.parameters(), lr=0.01), F.cross_entropy, data, 2)
-    mf.manual_seed(53)
-    gmodel = NormMlp().to_global(everyone(), B)
-    step = Step(gmodel, mf.optim.Adam(gmodel.parameters(), lr=0.01), F.cross_entropy, micro=2)
-    step.config.enable_zero(True, stage=2)
-    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
-    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
-    assert_states_close(states(gmodel), states(model))
+    data = batches(53, 4 * world, 2)
+    assert_graph_equals_eager(53, NormMlp, lambda params: mf.optim.Adam(params, lr=0.01), data, 2, zero_stage=2)
 
 
 def test_an_ema_of_a_global_model_updated_under_no_grad_and_evaluated_equals_one_device(world):
-    rng = np.random.default_rng(54)
-    data = [(rng.standard_normal((2 * world, 6)).astype(np.float32), rng.integers(0, 4, 2 * world))
-            for _ in range(3)]
+    data = batches(54, 2 * world, 3)
 
     def program(model, ema, to):
         opt = mf.optim.SGD(model.parameters(), lr=0.2)
@@ -909,7 +802,8 @@ def test_a_two_tower_model_with_a_contrastive_loss_over_the_whole_global_batch_e
     # CLIP's loss: the similarity of every pair in the global batch, labels from arange made
     # in the loss (each rank's rows against every rank's).
     rng = np.random.default_rng(55)
-    a, b = rng.standard_normal((2 * world, 5)).astype(np.float32), rng.standard_normal((2 * world, 4)).astype(np.float32)
+    a = rng.standard_normal((2 * world, 5)).astype(np.float32)
+    b = rng.standard_normal((2 * world, 4)).astype(np.float32)
 
     class TwoTower(nn.Module):
         def __init__(self):
@@ -924,20 +818,9 @@ def test_a_two_tower_model_with_a_contrastive_loss_over_the_whole_global_batch_e
             return (F.cross_entropy(logits, labels) + F.cross_entropy(logits.t(), labels)) / 2
 
     def program(model, to):
-        opt = mf.optim.Adam(model.parameters(), lr=0.05)
-        for _ in range(2):
-            opt.zero_grad()
-            loss = model(to(a), to(b))
-            loss.backward()
-            opt.step()
-        return loss.item(), states(model)
+        return fit(model, mf.optim.Adam(model.parameters(), lr=0.05), range(2), lambda _: model(to(a), to(b)))
 
-    mf.manual_seed(55)
-    want = program(TwoTower(), mf.tensor)
-    mf.manual_seed(55)
-    got = program(TwoTower().to_global(everyone(), B), split_rows)
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
-    assert_states_close(got[1], want[1])
+    assert_global_equals_one_device(55, TwoTower, program)
 
 
 # ---------------------------------------------------------------- a second round
@@ -946,8 +829,7 @@ def test_a_two_tower_model_with_a_contrastive_loss_over_the_whole_global_batch_e
 def test_a_global_batch_norm_model_s_graph_called_with_local_batches_under_accumulation_equals_eager(world):
     # Every rank loads the same batch (no sampler) and calls the graph with local tensors:
     # taken as broadcast on the model's placement, each micro-batch the k-th run of rows.
-    rng = np.random.default_rng(60)
-    data = [(rng.standard_normal((8, 6)).astype(np.float32), rng.integers(0, 4, 8)) for _ in range(2)]
+    data = batches(60, 8, 2)
     mf.manual_seed(60)
     model = NormMlp()
     want = []
@@ -970,8 +852,7 @@ def test_a_global_batch_norm_model_s_graph_called_with_local_batches_under_accum
 
 
 def test_dropout_in_a_graph_with_accumulation_draws_per_micro_batch_as_eager_one_device(world):
-    rng = np.random.default_rng(61)
-    data = [(rng.standard_normal((4 * world, 6)).astype(np.float32), rng.integers(0, 4, 4 * world)) for _ in range(2)]
+    data = batches(61, 4 * world, 2)
 
     def net():
         return nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Dropout(0.5), nn.Linear(16, 4))
@@ -990,8 +871,7 @@ def test_dropout_in_a_graph_with_accumulation_draws_per_micro_batch_as_eager_one
 
 
 def test_a_fine_tuning_graph_with_frozen_batch_norm_in_eval_under_accumulation_leaves_its_statistics(world):
-    rng = np.random.default_rng(63)
-    data = [(rng.standard_normal((4 * world, 6)).astype(np.float32), rng.integers(0, 4, 4 * world)) for _ in range(2)]
+    data = batches(63, 4 * world, 2)
 
     def prepared():
         model = NormMlp()
@@ -1000,17 +880,7 @@ def test_a_fine_tuning_graph_with_frozen_batch_norm_in_eval_under_accumulation_l
             p.requires_grad_(False)
         return model
 
-    mf.manual_seed(63)
-    model = prepared()
-    want = eager_accumulated(model, mf.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1),
-                             F.cross_entropy, data, 2)
-    mf.manual_seed(63)
-    gmodel = prepared().to_global(everyone(), B)
-    step = Step(gmodel, mf.optim.SGD([p for p in gmodel.parameters() if p.requires_grad], lr=0.1),
-                F.cross_entropy, micro=2)
-    got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
-    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
-    assert_states_close(states(gmodel), states(model))
+    gmodel, _ = assert_graph_equals_eager(63, prepared, lambda params: mf.optim.SGD(params, lr=0.1), data, 2)
     assert states(gmodel)["net.4.num_batches_tracked"] == 0
 
 
@@ -1221,36 +1091,11 @@ def test_a_forward_making_ones_on_x_s_device_one_hot_targets_a_counter_and_weigh
             for _ in range(3)]
 
     def program(model, to):
-        opt = mf.optim.SGD(model.parameters(), lr=0.1)
-        losses = []
-        for x, y in data:
-            opt.zero_grad()
-            loss = model(to(x), to(y))
-            loss.backward()
-            opt.step()
-            losses.append(loss.item())
-        return losses, states(model)
+        return fit(model, mf.optim.SGD(model.parameters(), lr=0.1), data,
+                   lambda batch: model(to(batch[0]), to(batch[1])))
 
-    mf.manual_seed(80)
-    want = program(Featurizer(), mf.tensor)
-    mf.manual_seed(80)
-    got = program(Featurizer().to_global(everyone(), B), split_rows)
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
-    assert_states_close(got[1], want[1])
+    got = assert_global_equals_one_device(80, Featurizer, program)
     assert got[1]["calls"] == 3
-
-
-class CounterStep(nn.Graph):
-    def __init__(self, model, opt, micro):
-        super().__init__()
-        self.model = model
-        self.add_optimizer(opt)
-        self.config.set_gradient_accumulation_steps(micro)
-
-    def build(self, x, y):
-        loss = self.model(x, y)
-        loss.backward()
-        return loss
 
 
 def test_a_graph_of_that_forward_with_accumulation_counts_every_micro_batch_as_eager(world):
@@ -1267,7 +1112,7 @@ def test_a_graph_of_that_forward_with_accumulation_counts_every_micro_batch_as_e
         opt.step()
     mf.manual_seed(81)
     gmodel = Featurizer().to_global(everyone(), B)
-    step = CounterStep(gmodel, mf.optim.SGD(gmodel.parameters(), lr=0.1), micro=2)
+    step = Step(gmodel, mf.optim.SGD(gmodel.parameters(), lr=0.1), None, micro=2)
     for x, y in data:
         step(split_rows(x), split_rows(y))
     assert_states_close(states(gmodel), states(model))
@@ -1292,20 +1137,9 @@ def test_a_focal_loss_written_with_gather_where_and_ones_like_equals_one_device(
     x, y = rng.standard_normal((3 * world, 6)).astype(np.float32), rng.integers(0, 4, 3 * world)
 
     def program(model, to):
-        opt = mf.optim.Adam(model.parameters(), lr=0.05)
-        for _ in range(3):
-            opt.zero_grad()
-            loss = model(to(x), to(y))
-            loss.backward()
-            opt.step()
-        return loss.item(), states(model)
+        return fit(model, mf.optim.Adam(model.parameters(), lr=0.05), range(3), lambda _: model(to(x), to(y)))
 
-    mf.manual_seed(82)
-    want = program(FocalHead(), mf.tensor)
-    mf.manual_seed(82)
-    got = program(FocalHead().to_global(everyone(), B), split_rows)
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
-    assert_states_close(got[1], want[1])
+    assert_global_equals_one_device(82, FocalHead, program)
 
 
 class ClsTokenEncoder(nn.Module):
@@ -1331,20 +1165,10 @@ def test_a_cls_token_encoder_with_a_seeded_token_mask_made_in_forward_equals_one
     x, y = rng.standard_normal((2 * world, 4, 4)).astype(np.float32), rng.integers(0, 2, 2 * world)
 
     def program(model, to):
-        opt = mf.optim.AdamW(model.parameters(), lr=0.02)
-        for _ in range(2):
-            opt.zero_grad()
-            loss = F.cross_entropy(model(to(x)), to(y))
-            loss.backward()
-            opt.step()
-        return loss.item(), states(model)
+        return fit(model, mf.optim.AdamW(model.parameters(), lr=0.02), range(2),
+                   lambda _: F.cross_entropy(model(to(x)), to(y)))
 
-    mf.manual_seed(83)
-    want = program(ClsTokenEncoder(), mf.tensor)
-    mf.manual_seed(83)
-    got = program(ClsTokenEncoder().to_global(everyone(), B), split_rows)
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-5)
-    assert_states_close(got[1], want[1])
+    assert_global_equals_one_device(83, ClsTokenEncoder, program)
 
 
 def test_a_megatron_mlp_whose_checkpoint_one_process_saved_resumes_on_the_ranks_with_its_adam_state(
