@@ -115,7 +115,8 @@ def _recompute(function, saved, wants, kwargs, params, rng, autocast, grads):
     # waits while this one is issued). In host memory values take their memory as they are
     # made and go as their last reader runs, so the work runs in order, one block's values
     # at a time, without the wait.
-    _C.synchronize_if_allocated_at_issue([a._impl for a in saved if isinstance(a, Tensor)])
+    _C.synchronize_if_allocated_at_issue([a._impl for a in saved if isinstance(a, Tensor)] +
+                                         [g for g in grads if g is not None])
     args = []
     for a, want in zip(saved, wants):
         if isinstance(a, Tensor):
