@@ -133,7 +133,8 @@ def test_without_grad_or_parameters_it_is_the_plain_call():
 @pytest.mark.parametrize("reentrant", [True, False])
 def test_a_transformer_encoder_checkpointed_layer_by_layer_trains_bitwise_as_without(reentrant):
     """torch.utils.checkpoint-style user code: a loop over an encoder's layers, each through
-    checkpoint with a mask keyword and use_reentrant either way, dropout on."""
+    checkpoint with a mask (positional with use_reentrant=True, which takes no keywords in
+    torch), dropout on."""
     mf.manual_seed(0)
     encoder = nn.TransformerEncoder(nn.TransformerEncoderLayer(32, 4, 64, dropout=0.1, batch_first=True), 3)
     x = mf.randn(4, 6, 32)
@@ -146,8 +147,12 @@ def test_a_transformer_encoder_checkpointed_layer_by_layer_trains_bitwise_as_wit
             mf.manual_seed(seed)
             h = x
             for layer in encoder.layers:
-                h = (checkpoint(layer, h, src_mask=mask, use_reentrant=reentrant) if checkpointed
-                     else layer(h, src_mask=mask))
+                if not checkpointed:
+                    h = layer(h, src_mask=mask)
+                elif reentrant:
+                    h = checkpoint(layer, h, mask, use_reentrant=True)
+                else:
+                    h = checkpoint(layer, h, src_mask=mask, use_reentrant=False)
             loss = (h ** 2).mean()
             loss.backward()
             result += [loss.numpy()] + [p.grad.numpy() for p in encoder.parameters()]
