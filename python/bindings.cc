@@ -799,6 +799,14 @@ void bind_runtime(py::module_& m) {
   });
   m.def("release_host_cache", &release_host_cache);
   m.def("synchronize", &vm::synchronize, release());
+  m.def(
+      "synchronize_if_allocated_at_issue",
+      [](const std::vector<Var>& values) {
+        std::vector<Tensor> data;
+        for (const Var& v : values) data.push_back(v.data());
+        vm::synchronize_if_allocated_at_issue(data);
+      },
+      release());
   m.def("finish_queued_work", &vm::finish, release());
   m.def("mark_exiting", &comm::mark_exiting);
   m.def("set_testdev_latency_us", &device::testdev::set_latency_us, py::arg("us"));

@@ -782,6 +782,11 @@ void synchronize() {
   Issuing issuing;
   machine().synchronize(/*deferred_too=*/false);
 }
+void synchronize_if_allocated_at_issue(const std::vector<Tensor>& values) {
+  const bool ahead_holds_memory =
+      std::any_of(values.begin(), values.end(), [](const Tensor& t) { return !t.memory().host_accessible(); });
+  if (ahead_holds_memory) synchronize();
+}
 void finish() {
   Issuing issuing;
   machine().synchronize(/*deferred_too=*/true);

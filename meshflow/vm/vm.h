@@ -172,6 +172,14 @@ Tensor made_here(const std::string& name, const TensorMeta& meta, Memory& memory
 // Waits for every stream, then raises the first error not raised yet (but an out of memory
 // of a job of several ranks: above).
 void synchronize();
+// synchronize() where one of `values` lives in memory the host cannot touch, else nothing.
+// There an op's outputs take their memory when issued (above), so work issued ahead holds
+// memory before it runs, and a caller that must not hold several phases' values at once
+// (activation checkpointing: one block's) waits before issuing the next. In host memory
+// outputs take their memory as they run and workers let go of it after the last reader, so
+// issuing ahead holds none, and a wait would only stall the issuing thread, leaving the
+// workers idle while it issues again.
+void synchronize_if_allocated_at_issue(const std::vector<Tensor>& values);
 // synchronize() at exit: raises an out of memory that nothing read, too.
 void finish();
 // Waits for `t`; raises its error (and counts it as raised).

@@ -45,6 +45,10 @@ class Gate {
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [&] { return open_; });
   }
+  void pass_or_after(std::chrono::milliseconds limit) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, limit, [&] { return open_; });
+  }
 
  private:
   std::mutex mu_;
@@ -533,6 +537,34 @@ TEST(TestDevice, CopiesRoundTripAndViewsStayOnTheDevice) {
 
 // What boxing does in a placement's memory: boxes copied between any two memories, reduced
 // and filled there, and the comm layer's staging (a group call on test-device buffers).
+// Work queued behind a closed gate, which another thread opens after a while (with host
+// values, once the test has looked, or after seconds if the call waits wrongly): a wait
+// returns with the work run, a call that does not wait returns with it pending.
+TEST(TestDevice, SynchronizeIfAllocatedAtIssueWaitsForDeviceValuesOnly) {
+  for (const bool on_device : {false, true}) {
+    Gate gate, looked;
+    const Tensor queued = vm::launch("gated", StreamKind::kCompute, {}, {{{2}, DType::kFloat32}},
+                                     [&](const std::vector<Tensor>&) {
+                                       gate.pass();
+                                       return std::vector<Tensor>{filled({2}, 1.0f)};
+                                     })[0];
+    std::thread opener([&] {
+      if (on_device) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      } else {
+        looked.pass_or_after(std::chrono::seconds(5));
+      }
+      gate.open();
+    });
+    const Tensor value = on_device ? Tensor::zeros({2}, DType::kFloat32, testdev_memory()) : filled({2}, 0.0f);
+    vm::synchronize_if_allocated_at_issue({filled({2}, 0.0f), value});
+    EXPECT_EQ(queued.is_ready(), on_device) << (on_device ? "testdev" : "host");
+    looked.open();
+    opener.join();
+    vm::synchronize();
+  }
+}
+
 TEST(TestDevice, BoxesCopyReduceAndFillInItsMemory) {
   Tensor host = Tensor::empty({3, 4}, DType::kFloat32);
   for (int i = 0; i < 12; ++i) host.data_as<float>()[i] = static_cast<float>(i);

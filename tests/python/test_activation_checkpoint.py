@@ -130,24 +130,60 @@ def test_without_grad_or_parameters_it_is_the_plain_call():
         checkpoint(lambda a: 3, x)
 
 
+@pytest.mark.parametrize("reentrant", [True, False])
+def test_a_transformer_encoder_checkpointed_layer_by_layer_trains_bitwise_as_without(reentrant):
+    """torch.utils.checkpoint-style user code: a loop over an encoder's layers, each through
+    checkpoint with a mask (positional with use_reentrant=True, which takes no keywords in
+    torch), dropout on."""
+    mf.manual_seed(0)
+    encoder = nn.TransformerEncoder(nn.TransformerEncoderLayer(32, 4, 64, dropout=0.1, batch_first=True), 3)
+    x = mf.randn(4, 6, 32)
+    mask = nn.Transformer.generate_square_subsequent_mask(6)
+
+    def losses(checkpointed):
+        result = []
+        for seed in (1, 2):
+            encoder.zero_grad()
+            mf.manual_seed(seed)
+            h = x
+            for layer in encoder.layers:
+                if not checkpointed:
+                    h = layer(h, src_mask=mask)
+                elif reentrant:
+                    h = checkpoint(layer, h, mask, use_reentrant=True)
+                else:
+                    h = checkpoint(layer, h, src_mask=mask, use_reentrant=False)
+            loss = (h ** 2).mean()
+            loss.backward()
+            result += [loss.numpy()] + [p.grad.numpy() for p in encoder.parameters()]
+        return result
+
+    assert_bitwise(losses(False), losses(True))
+
+
 def peak_and_time(model, x, use_checkpoint):
     """Peak bytes in use over a training step beyond what was in use before it."""
+    device = x.device.type
     model.use_checkpoint = use_checkpoint
     model.zero_grad(set_to_none=True)
     mf.synchronize()
-    mf.reset_peak_memory_stats()
-    before = mf.memory_allocated()
+    mf.reset_peak_memory_stats(device)
+    before = mf.memory_allocated(device)
     loss = (model(x) ** 2).mean()
     loss.backward()
     loss.item()
     mf.synchronize()
-    return mf.max_memory_allocated() - before
+    return mf.max_memory_allocated(device) - before
 
 
-def test_checkpointing_every_block_saves_most_activation_memory():
+# On the CPU values take their memory as their kernels run, so checkpointing issues ahead
+# unwaited; on the test device an op's outputs take theirs at issue, and checkpointing waits
+# for each block's work so as not to hold several blocks' values (vm.h).
+@pytest.mark.parametrize("device", ["cpu", "testdev"])
+def test_checkpointing_every_block_saves_most_activation_memory(device):
     mf.manual_seed(0)
-    model = Stack(width=128, depth=8, p=0.0)
-    x = mf.randn(16, 64, 128)  # 4 MiB of input, 16 MiB per block's widest activation
+    model = Stack(width=128, depth=8, p=0.0).to(device)
+    x = mf.randn(16, 64, 128, device=device)  # 4 MiB of input, 16 MiB per block's widest activation
     peak_and_time(model, x, False)  # warm: caches and plans made
     plain = peak_and_time(model, x, False)
     checked = peak_and_time(model, x, True)

@@ -98,20 +98,25 @@ def checkpoint(function, *args, use_reentrant=None, preserve_rng_state=True, con
     recorded = iter(_C.record_function("Checkpoint", inputs, [o._impl for o in made if isinstance(o, Tensor)],
                                        backward))
     result = [Tensor(next(recorded)) if isinstance(o, Tensor) else o for o in made]
-    # fn's values are dropped, but queued work holds them until it has run and this thread
-    # has let it go (the VM, vm.h): waiting for it frees them before the next checkpoint.
-    _C.synchronize()
+    # fn's values are dropped, but on a device queued work holds their memory from its issue
+    # until it has run and this thread has let it go (vm.h): waiting for it there frees them
+    # before the next checkpoint. In host memory they are freed as the work runs, unwaited.
+    _C.synchronize_if_allocated_at_issue([t._impl for t in result if isinstance(t, Tensor)])
     return result[0] if single else type(shape)(result)
 
 
 def _recompute(function, saved, wants, kwargs, params, rng, autocast, grads):
     """The gradients for the recorded call's inputs (tensor arguments, then parameters)."""
     from .. import autograd
-    # Ops run behind this thread (the VM's queue): without a wait here, backward would issue
-    # the recomputations of several checkpoints before the first had run, and hold their
-    # values at once. Waiting for the work issued so far keeps one recomputation alive at a
-    # time; the device then waits while this one is issued.
-    _C.synchronize()
+    # Ops run behind this thread (the VM's queue): on a device, where an op's outputs take
+    # their memory at issue, backward would otherwise issue the recomputations of several
+    # checkpoints before the first had run, and hold their values at once. Waiting there
+    # for the work issued so far keeps one recomputation alive at a time (the device then
+    # waits while this one is issued). In host memory values take their memory as they are
+    # made and go as their last reader runs, so the work runs in order, one block's values
+    # at a time, without the wait.
+    _C.synchronize_if_allocated_at_issue([a._impl for a in saved if isinstance(a, Tensor)] +
+                                         [g for g in grads if g is not None])
     args = []
     for a, want in zip(saved, wants):
         if isinstance(a, Tensor):
