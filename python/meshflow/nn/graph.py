@@ -22,8 +22,8 @@ call). A step's backward starts from no gradient, whatever eager code left in .g
 call leaves as it was); optimizer state eager steps made is where the graph's steps go on
 from, and eager steps after a call go on from the graph's. Buffers a forward changes
 (BatchNorm's running statistics, a counter updated in place) take their new values at every
-call, as in eager code, and at every micro-batch under gradient accumulation. Set an optimizer's lr between calls as in eager code: it is read at
-every run.
+call, as in eager code, and at every micro-batch under gradient accumulation. Set an
+optimizer's lr between calls as in eager code: it is read at every run.
 Graph mode runs global tensors (placements and SBP). Random ops (rand, randn, dropout)
 draw new values at every call, the ones the eager step would draw at the same point.
 """
