@@ -749,19 +749,33 @@ def _legacy_tensor(data, sizes, dtype):
     return tensor(data, dtype=dtype)
 
 
+class _LegacyType(type):
+    """The type of torch's legacy tensor types (FloatTensor, ...): calling one constructs a
+    tensor of its dtype (_legacy_tensor), and a CPU tensor of that dtype is an instance, as
+    torch's (`isinstance(x, torch.FloatTensor)`); a tensor on another device is not."""
+
+    def __call__(cls, data=None, *sizes):
+        return _legacy_tensor(data, sizes, cls.dtype)
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype == cls.dtype and (obj.is_global or obj._impl.device_type == "cpu")
+
+
 def _legacy_constructor(name, dtype):
-    def make(data=None, *sizes):
-        return _legacy_tensor(data, sizes, dtype)
-    make.__name__ = make.__qualname__ = name
-    make.__doc__ = f"torch.{name}(data) or {name}(*sizes): a {dtype.name} tensor (legacy constructor)."
-    make.dtype = dtype  # x.type(mf.FloatTensor) names the dtype by its constructor, as torch's
-    return make
+    # `dtype`: x.type(mf.FloatTensor) names the dtype by its type, as torch's
+    return _LegacyType(name, (), {"dtype": dtype, "__module__": "meshflow", "__doc__":
+                                  f"torch.{name}(data) or {name}(*sizes): a {dtype.name} tensor (legacy constructor)."})
 
 
 FloatTensor = _legacy_constructor("FloatTensor", _dtype.float32)
 DoubleTensor = _legacy_constructor("DoubleTensor", _dtype.float64)
+HalfTensor = _legacy_constructor("HalfTensor", _dtype.float16)
+BFloat16Tensor = _legacy_constructor("BFloat16Tensor", _dtype.bfloat16)
 IntTensor = _legacy_constructor("IntTensor", _dtype.int32)
 LongTensor = _legacy_constructor("LongTensor", _dtype.int64)
+ShortTensor = _legacy_constructor("ShortTensor", _dtype.int16)
+CharTensor = _legacy_constructor("CharTensor", _dtype.int8)
+ByteTensor = _legacy_constructor("ByteTensor", _dtype.uint8)
 BoolTensor = _legacy_constructor("BoolTensor", _dtype.bool_)
 
 
