@@ -13,6 +13,8 @@ import json
 import math
 import os
 import re
+import sys
+import types
 
 import numpy as np
 import pytest
@@ -116,10 +118,12 @@ def test_program_agrees_with_torch(name, restore_settings, tmp_path, monkeypatch
     source = open(os.path.join(HERE, name + ".py")).read()
     tol = float(m.group(1)) if (m := re.search(r"# TOL (\S+)", source)) else 1e-4
     reported = {}
-    scope = {"__name__": "__main__", "det": _det, "data": _data, "ints": _ints,
-             "report": lambda **values: reported.update(_plain(values))}
+    # a module of its own, so that what it defines pickles (torch.save(model)) as a script's
+    program = types.ModuleType(f"port_program_{name}")
+    program.__dict__.update(det=_det, data=_data, ints=_ints, report=lambda **values: reported.update(_plain(values)))
+    monkeypatch.setitem(sys.modules, program.__name__, program)
     monkeypatch.chdir(tmp_path)
-    exec(compile(_as_meshflow(source), os.path.join(HERE, name + ".py"), "exec"), scope)
+    exec(compile(_as_meshflow(source), os.path.join(HERE, name + ".py"), "exec"), program.__dict__)
     difference = _differs(reported, EXPECTED[name], tol)
     assert difference is None, f"{name}: {difference}"
 
