@@ -737,7 +737,11 @@ std::string backward_name(const std::string& recorded) {
   static const std::map<std::string, std::string> torch_names = {
       {"add_scalar", "Add"}, {"mul_scalar", "Mul"},   {"div_scalar", "Div"}, {"pow_scalar", "Pow"},
       {"rpow_scalar", "Pow"}, {"matmul", "Mm"},       {"reshape", "View"},   {"flat_index", "Index"},
-      {"cast", "ToCopy"},    {"to", "ToCopy"}};
+      {"cast", "ToCopy"},    {"to", "ToCopy"},
+      // the norms and pools as torch's native ops name them
+      {"layer_norm", "NativeLayerNorm"}, {"batch_norm", "NativeBatchNorm"}, {"group_norm", "NativeGroupNorm"},
+      {"max_pool2d", "MaxPool2DWithIndices"}, {"max_pool3d", "MaxPool3DWithIndices"}, {"avg_pool2d", "AvgPool2D"},
+      {"avg_pool3d", "AvgPool3D"}, {"conv1d", "Convolution"}, {"conv2d", "Convolution"}, {"conv3d", "Convolution"}};
   if (auto it = torch_names.find(recorded); it != torch_names.end()) return it->second + "Backward0";
   std::string camel;
   bool upper = true;

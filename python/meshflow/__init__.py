@@ -67,7 +67,8 @@ from ._autocast import autocast
 from ._placement import placement
 from ._device import device, device_types
 from ._tensor import Tensor, tensor, from_numpy, no_grad, is_grad_enabled
-from ._tensor import FloatTensor, DoubleTensor, IntTensor, LongTensor, BoolTensor
+from ._tensor import (FloatTensor, DoubleTensor, HalfTensor, BFloat16Tensor, IntTensor, LongTensor, ShortTensor, CharTensor,
+                      ByteTensor, BoolTensor)
 from . import autograd
 from .autograd import enable_grad, set_grad_enabled, inference_mode, is_inference_mode_enabled
 from ._ops_elementwise import (add, sub, mul, div, floor_divide, pow, maximum, minimum, eq, ne, lt, le, gt, ge,
@@ -194,8 +195,10 @@ __all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _op
 __all__ += list(linalg.TOP_LEVEL)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
     "linalg", "cuda", "cpu", "amp", "utils", "profiler", "backends", "testing", "special", "random", "func", "vmap", "distributions", "compiler", "float", "double",
-    "int", "long", "FloatTensor", "DoubleTensor", "IntTensor",
-    "LongTensor", "BoolTensor"]
+    "int", "long", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "IntTensor",
+    "LongTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor"]
 
 from . import _numpy_names
 _numpy_names.install(globals(), __all__, Tensor)  # torch's `axis=` and `keepdims=` spellings
+from . import _grad_fn
+_grad_fn.install_torch_names(Tensor, _sys.modules[__name__], nn.functional, linalg)  # grad_fn names as torch's

@@ -243,6 +243,23 @@ def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
+def _legacy_new(self, *args, device=None):
+    """torch's legacy Tensor.new (char-RNN tutorials' `weight.new(n, b, h).zero_()`): sizes
+    (ints or a Size) give an uninitialized tensor of that shape, data (a list, an array, a
+    tensor) a tensor of those values, no argument an empty one; always of self's dtype, on
+    self's device unless given one. torch takes no dtype= here, and a tensor of another dtype
+    is refused as torch refuses it."""
+    from . import _ops_creation as c
+    device = device or self.device
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        if args[0].dtype != self.dtype:
+            raise TypeError(f"new(): expected a tensor of dtype {self.dtype}, got {args[0].dtype}")
+        return args[0].detach()
+    if len(args) == 1 and not isinstance(args[0], Size) and not hasattr(args[0], "__index__"):
+        return tensor(args[0], dtype=self.dtype, device=device)
+    return c.empty(*args, dtype=self.dtype, device=device) if args else c.empty(0, dtype=self.dtype, device=device)
+
+
 def _element_size(self):
     return 2 if self.dtype.name == "bfloat16" else self.dtype.numpy.itemsize
 
@@ -274,6 +291,7 @@ def _install():
     Tensor.new_empty = _new(c.empty)
     Tensor.new_full = _new_full
     Tensor.new_tensor = _new_tensor
+    Tensor.new = _legacy_new
     Tensor.nelement = Tensor.numel
 
 

@@ -5,6 +5,7 @@ A node is one recorded call (meshflow/autograd/var.h): name() as torch names its
 the input, an AccumulateGrad for a leaf that requires grad, or (None, 0) where no gradient
 flows. The graph is read, never changed, through these objects.
 """
+import functools
 import weakref
 
 from . import _C
@@ -27,24 +28,128 @@ def node(impl, name=None):
 def named(tensor, name):
     """tensor, its grad_fn shown under torch's name for the op that made it: a composite's
     last recorded call is another op's (mse_loss ends in a mean), where torch records one
-    node ("MseLossBackward0"), which `print(loss)` shows. A later in-place write shows its
-    own node."""
-    impl = tensor._impl.grad_fn
-    if impl is not None:
-        tensor._grad_name = (impl.id, name)
+    node ("MseLossBackward0"), which `print(loss)` shows. A later in-place write (a new
+    version) shows its own node. Kept by version, not node, so that naming costs no node
+    lookup on the hot path; a result that does not require grad has no node to name."""
+    impl = tensor._impl
+    if impl.requires_grad:
+        tensor._grad_name = (impl.version, name)
     return tensor
 
 
 def backward_named(name):
-    """Decorator: the function's tensor result named as named() does."""
-    import functools
-
+    """Decorator: the function's tensor result (the first of a tuple's) named as named()
+    does; `name` is a name or a function of the call's arguments giving one (None: the
+    recorded call's name stands)."""
     def decorate(f):
         @functools.wraps(f)
         def call(*args, **kwargs):
-            return named(f(*args, **kwargs), name)
+            out = f(*args, **kwargs)
+            chosen = name(*args, **kwargs) if callable(name) else name
+            first = out[0] if isinstance(out, tuple) and out else out
+            if chosen is not None and hasattr(first, "_impl") and first is not (args[0] if args else None):
+                named(first, chosen)
+            return out
         return call
     return decorate
+
+
+def _given(position, keyword):
+    """Whether an optional argument (at `position`, counting the tensor, or by `keyword`) was given."""
+    return lambda *a, **k: (len(a) > position and a[position] is not None) or k.get(keyword) is not None
+
+
+def _reduction(stem):
+    # of all elements: <stem>Backward0; along dims: <stem>Backward1 (torch's overloads)
+    given = _given(1, "dim")
+    return lambda *a, **k: f"{stem}Backward{int(given(*a, **k))}"
+
+
+def _extremum(stem, binary):
+    # of all: <stem>Backward1; of two tensors: the binary op's; along a dim: <stem>Backward0
+    def choose(*a, **k):
+        other = a[1] if len(a) > 1 else k.get("dim", k.get("other"))
+        if other is None:
+            return f"{stem}Backward1"
+        return binary if hasattr(other, "_impl") else f"{stem}Backward0"
+    return choose
+
+
+def _clamp(*a, **k):
+    bounds = list(a[1:3]) + [k.get("min"), k.get("max")]
+    return "ClampBackward0" if any(hasattr(b, "_impl") for b in bounds) else "ClampBackward1"
+
+
+def _linear(input, weight, bias=None):
+    # torch's linear: addmm for a matrix and a bias, a matmul folded to 2-d (an unsafe view
+    # back) for any other rank; a matrix without bias is the mm meshflow records too
+    if input.dim() != 2:
+        return "UnsafeViewBackward0"
+    return "AddmmBackward0" if bias is not None else None
+
+
+def _index(self, key):
+    # torch's last step of an index: an int picks (select), tensors and lists gather (index)
+    keys = key if isinstance(key, tuple) else (key,)
+    if any(hasattr(k, "_impl") or isinstance(k, list) for k in keys):
+        return "IndexBackward0"
+    if all(isinstance(k, int) and not isinstance(k, bool) for k in keys):
+        return "SelectBackward0"
+    return None
+
+
+# A convolution's (plain or transposed, any rank) node as torch's: one ConvolutionBackward0
+# for a batched input (meshflow records the bias add, or the reshape of a 1-d one); an
+# unbatched one ends in torch's squeeze, as meshflow's.
+convolution_named = backward_named(lambda input, weight, *a, **k: "ConvolutionBackward0" if input.dim() == weight.dim() else None)
+
+
+def interpolate_name(input, size=None, scale_factor=None, mode="nearest", *a, **k):
+    """F.interpolate's node as torch's (Upsample<Mode><N>DBackward0)."""
+    kinds = {"nearest": "Nearest", "linear": "Linear", "bilinear": "Bilinear", "bicubic": "Bicubic",
+             "trilinear": "Trilinear"}
+    return f"Upsample{kinds[mode]}{input.dim() - 2}DBackward0" if mode in kinds else None
+
+
+def pad_name(input, pad, mode="constant", value=None):
+    """F.pad's node as torch's (ConstantPadNdBackward0, Reflection/ReplicationPad<N>DBackward0)."""
+    kinds = {"reflect": "Reflection", "replicate": "Replication"}
+    if mode == "constant":
+        return "ConstantPadNdBackward0"
+    return f"{kinds[mode]}Pad{len(pad) // 2}DBackward0" if mode in kinds else None
+
+
+# torch's node names where meshflow records another op's as the last call (a composite, or
+# a shape op meshflow does with a more general one), by the owners' attribute names.
+_TORCH_NAMES = {
+    "t": "TBackward0", "transpose": "TransposeBackward0", "swapaxes": "TransposeBackward0",
+    "swapdims": "TransposeBackward0", "sub": "SubBackward0", "subtract": "SubBackward0",
+    "__rsub__": "RsubBackward1", "rsub": "RsubBackward1", "__rtruediv__": "MulBackward0",
+    "unsqueeze": "UnsqueezeBackward0", "squeeze": lambda *a, **k: f"SqueezeBackward{int(_given(1, 'dim')(*a, **k))}",
+    "clone": "CloneBackward0", "masked_fill": "MaskedFillBackward0", "tril": "TrilBackward0",
+    "triu": "TriuBackward0", "bmm": "BmmBackward0", "addmm": "AddmmBackward0", "var": "VarBackward0",
+    "std": "StdBackward0", "norm": "LinalgVectorNormBackward0", "vector_norm": "LinalgVectorNormBackward0",
+    "logsumexp": "LogsumexpBackward0", "topk": "TopkBackward0", "repeat": "RepeatBackward0",
+    "roll": "RollBackward0", "index_select": "IndexSelectBackward0", "masked_select": "MaskedSelectBackward0",
+    "mean": _reduction("Mean"), "max": _extremum("Max", "MaximumBackward0"),
+    "min": _extremum("Min", "MinimumBackward0"), "clamp": _clamp, "clip": _clamp, "__getitem__": _index,
+    "leaky_relu": "LeakyReluBackward0", "elu": "EluBackward0", "softplus": "SoftplusBackward0",
+    "linear": _linear, "diagonal": "DiagonalBackward0",
+}
+
+
+def install_torch_names(*owners):
+    """Wraps each owner's functions of _TORCH_NAMES (where it has them) in backward_named;
+    the Tensor methods written in C (x - 1, x.sum) stay as they are, for their speed. An
+    alias (clip of clamp) stays one object with what it names."""
+    wrapped = {}
+    for owner in owners:
+        for attr, name in _TORCH_NAMES.items():
+            f = owner.__dict__.get(attr) if isinstance(owner, type) else getattr(owner, attr, None)
+            if f is not None and callable(f) and not isinstance(f, _C.TensorMethod):
+                if id(f) not in wrapped:
+                    wrapped[id(f)] = (f, backward_named(name)(f))  # f kept: its id stays its own
+                setattr(owner, attr, wrapped[id(f)][1])
 
 
 # A Node subclass per backward name, as torch's grad_fn classes are: type(y.grad_fn).__name__

@@ -127,7 +127,7 @@ class Tensor:
 
     # _view / _views: set on views and their bases only (_inplace.py); unset slots read as absent.
     # _grad: a weak reference to the last .grad handed out, so that `p.grad is p.grad` as torch.
-    # _grad_name: (node id, torch's name) of a composite op's result (_grad_fn.named).
+    # _grad_name: (version, torch's name) of a composite op's result (_grad_fn.named).
     __slots__ = ("_impl", "_view", "_views", "_grad", "_grad_name", "__weakref__")
 
     # NumPy defers to Tensor's operators (x + array, array + x) instead of broadcasting the
@@ -454,7 +454,7 @@ class Tensor:
         name() and next_functions (_grad_fn.py)."""
         impl = self._impl.grad_fn
         named = getattr(self, "_grad_name", None)
-        if named is not None and impl is not None and impl.id == named[0]:
+        if named is not None and impl is not None and self._impl.version == named[0]:
             return _grad_fn.node(impl, named[1])
         return _grad_fn.node(impl)
 
@@ -749,19 +749,33 @@ def _legacy_tensor(data, sizes, dtype):
     return tensor(data, dtype=dtype)
 
 
+class _LegacyType(type):
+    """The type of torch's legacy tensor types (FloatTensor, ...): calling one constructs a
+    tensor of its dtype (_legacy_tensor), and a CPU tensor of that dtype is an instance, as
+    torch's (`isinstance(x, torch.FloatTensor)`); a tensor on another device is not."""
+
+    def __call__(cls, data=None, *sizes):
+        return _legacy_tensor(data, sizes, cls.dtype)
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype == cls.dtype and (obj.is_global or obj._impl.device_type == "cpu")
+
+
 def _legacy_constructor(name, dtype):
-    def make(data=None, *sizes):
-        return _legacy_tensor(data, sizes, dtype)
-    make.__name__ = make.__qualname__ = name
-    make.__doc__ = f"torch.{name}(data) or {name}(*sizes): a {dtype.name} tensor (legacy constructor)."
-    make.dtype = dtype  # x.type(mf.FloatTensor) names the dtype by its constructor, as torch's
-    return make
+    # `dtype`: x.type(mf.FloatTensor) names the dtype by its type, as torch's
+    return _LegacyType(name, (), {"dtype": dtype, "__module__": "meshflow", "__doc__":
+                                  f"torch.{name}(data) or {name}(*sizes): a {dtype.name} tensor (legacy constructor)."})
 
 
 FloatTensor = _legacy_constructor("FloatTensor", _dtype.float32)
 DoubleTensor = _legacy_constructor("DoubleTensor", _dtype.float64)
+HalfTensor = _legacy_constructor("HalfTensor", _dtype.float16)
+BFloat16Tensor = _legacy_constructor("BFloat16Tensor", _dtype.bfloat16)
 IntTensor = _legacy_constructor("IntTensor", _dtype.int32)
 LongTensor = _legacy_constructor("LongTensor", _dtype.int64)
+ShortTensor = _legacy_constructor("ShortTensor", _dtype.int16)
+CharTensor = _legacy_constructor("CharTensor", _dtype.int8)
+ByteTensor = _legacy_constructor("ByteTensor", _dtype.uint8)
 BoolTensor = _legacy_constructor("BoolTensor", _dtype.bool_)
 
 

@@ -11,6 +11,7 @@ import math
 from .. import _C, _dtype
 from .._autocast import autocast_dtype
 from .._function import Function
+from .._grad_fn import convolution_named
 from .._tensor import Tensor, _impl_of, apply
 from ._functional_conv import _batched, _ints, _single
 from .modules import Module, Parameter, _uniform
@@ -83,6 +84,7 @@ def _conv_transpose(op, dims, input, weight, bias, stride, padding, output_paddi
     return y.squeeze(0) if unbatched else y
 
 
+@convolution_named
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The 2-d transposed convolution of input [N, C_in, H, W] (or [C_in, H, W]) with weight
     [C_in, C_out / groups, kH, kW], plus bias [C_out]: [N, C_out, (H - 1) * stride - 2 *
@@ -91,6 +93,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                            dilation)
 
 
+@convolution_named
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The 3-d transposed convolution of input [N, C_in, D, H, W] (or [C_in, D, H, W]) with
     weight [C_in, C_out / groups, kD, kH, kW], plus bias [C_out]; each output size as
@@ -99,6 +102,7 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
                            dilation)
 
 
+@convolution_named
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The 1-d transposed convolution of input [N, C_in, L] (or [C_in, L]) with weight [C_in,
     C_out / groups, k], plus bias [C_out]: conv_transpose2d on a height of 1."""

@@ -16,6 +16,7 @@ import numbers
 
 from .. import _C
 from .. import sbp as _sbp
+from .._grad_fn import backward_named, convolution_named, interpolate_name, pad_name
 from .._tensor import Tensor, _impl_of, _in_layout_of, apply, no_grad
 from .._autocast import halves_in_float32 as _halves_in_float32
 from .._ops_reduce import mean
@@ -101,6 +102,7 @@ def _conv(op, dims, input, weight, bias, stride, padding, dilation, groups):
     return y.squeeze(0) if unbatched else y
 
 
+@convolution_named
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """2-d convolution (cross-correlation, as torch) of input [N, C_in, H, W] (or [C_in, H,
     W]) with weight [C_out, C_in / groups, kH, kW], plus bias [C_out]. padding: an int, a
@@ -108,6 +110,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
 
 
+@convolution_named
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """3-d convolution of input [N, C_in, D, H, W] (or [C_in, D, H, W]) with weight [C_out,
     C_in / groups, kD, kH, kW], plus bias [C_out]. padding: an int, a triple, 'valid' or
@@ -115,6 +118,7 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
 
 
+@convolution_named
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """1-d convolution of input [N, C_in, L] (or [C_in, L]) with weight [C_out, C_in / groups,
     k], plus bias [C_out]: conv2d on a height of 1."""
@@ -247,6 +251,7 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 _PAD_MODES = {"constant": 0, "reflect": 1, "replicate": 2}
 
 
+@backward_named(pad_name)
 def pad(input, pad, mode="constant", value=None):
     """Pads input by `pad` (torch's order: the last dim's before and after, then the previous
     dim's, ...). mode 'constant' fills with `value` (0 by default; negative pads crop);
@@ -281,6 +286,7 @@ def pad(input, pad, mode="constant", value=None):
 _PADDED_IN_INT32 = ("bool", "uint8", "int8", "int16")
 
 
+@backward_named(interpolate_name)
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     """Resizes the last 1 to 3 dims of [N, C, ...] to `size`, or by `scale_factor` (the size

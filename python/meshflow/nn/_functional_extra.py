@@ -155,6 +155,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
     zeroes everything, as torch's."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input  # as torch's: the input itself, its grad_fn and all
     def compute():
         if p == 1.0 and training:
             return input * 0.0
