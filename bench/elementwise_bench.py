@@ -29,7 +29,7 @@ except ImportError:
     torch = None
 
 import meshflow as mf  # noqa: E402
-from thread_runs import run_children, timed  # noqa: E402
+from thread_runs import run_children, timed, timed_together  # noqa: E402
 
 
 def cases(lib, shape):
@@ -143,11 +143,13 @@ def child(args):
         if wanted and name not in wanted:
             continue
         gb = tensors * x.nbytes / 1e9
-        ours = timed(step_of(mf, fn, backward, x), args.repeat)
-        line = f"{name:15s} threads={threads}  meshflow {ours * 1e3:8.3f} ms {gb / ours:6.1f} GB/s"
+        steps = [step_of(mf, fn, backward, x)]
         if torch is not None:
-            _, their_fn, _ = theirs_cases[name]
-            theirs = timed(step_of(torch, their_fn, backward, x), args.repeat)
+            steps.append(step_of(torch, theirs_cases[name][1], backward, x))
+        ours, *theirs = timed_together(steps, args.repeat)
+        line = f"{name:15s} threads={threads}  meshflow {ours * 1e3:8.3f} ms {gb / ours:6.1f} GB/s"
+        if theirs:
+            theirs = theirs[0]
             line += f"  torch {theirs * 1e3:8.3f} ms {gb / theirs:6.1f} GB/s  ratio {theirs / ours:5.2f}"
         print(line, flush=True)
 

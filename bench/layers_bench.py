@@ -11,12 +11,12 @@ untied and tied) and a Hugging Face-style GPT-2. The 3-d cases take [N / 4, C, 8
 
 Each thread count runs in a child process started with OMP_NUM_THREADS set (both libraries
 read it at start) and set_num_threads. Per case: a few warmup calls, then the best of
---repeat timed calls (a call: forward, a sum as the loss, backward; for the *_step models
-forward to the loss, backward and an optimizer step). The recurrent layers take [steps,
-batch, features] = [35, N, 4 C] (the LSTM's hidden size 4 C), the language models sequences
-of 35 tokens. With --compile each *_step model also runs under torch.compile (default mode;
-the warmup calls compile it, so compiling is not timed) and the ratio is against the faster
-of torch's two. ratio = torch's time / meshflow's (> 1: meshflow faster). Timings on a shared
+--repeat timed calls, meshflow's and torch's taking turns (a call: forward, a sum as the
+loss, backward; for the *_step models forward to the loss, backward and an optimizer step).
+The recurrent layers take [steps, batch, features] = [35, N, 4 C] (the LSTM's hidden size
+4 C), the language models sequences of 35 tokens. With --compile each *_step model also
+runs under torch.compile (default mode; a first call compiles it, so compiling is not timed)
+and the ratio is against the faster of torch's two. ratio = torch's time / meshflow's (> 1: meshflow faster). Timings on a shared
 machine are noisy: compare A/B within one run, best of several.
 """
 import argparse
@@ -30,7 +30,7 @@ except ImportError:
     torch = None
 
 import meshflow as mf  # noqa: E402
-from thread_runs import run_children, timed  # noqa: E402
+from thread_runs import compiled_or_none, run_children, timed_together  # noqa: E402
 
 
 def cases(shape):
@@ -83,9 +83,9 @@ def output_of(nn, rnn):
     return Output()
 
 
-def lstm_language_model(nn, width=200, vocab=VOCAB, dropout=0.2, tied=False):
-    """PyTorch's word_language_model example: an embedding, a two-layer LSTM with dropout
-    around it, a linear decoder over the vocabulary (sharing the embedding's weight when
+def lstm_language_model(nn, width=200, vocab=VOCAB, dropout=0.2, tied=False, rnn="LSTM"):
+    """PyTorch's word_language_model example: an embedding, a two-layer LSTM (or `rnn`: its
+    GRU) with dropout around it, a linear decoder over the vocabulary (sharing the embedding's weight when
     `tied`), and the cross-entropy of its logits."""
 
     class LanguageModel(nn.Module):
@@ -93,7 +93,7 @@ def lstm_language_model(nn, width=200, vocab=VOCAB, dropout=0.2, tied=False):
             super().__init__()
             self.drop = nn.Dropout(dropout)
             self.embed = nn.Embedding(vocab, width)
-            self.rnn = nn.LSTM(width, width, num_layers=2, dropout=dropout)
+            self.rnn = getattr(nn, rnn)(width, width, num_layers=2, dropout=dropout)
             self.decoder = nn.Linear(width, vocab)
             if tied:
                 self.decoder.weight = self.embed.weight
@@ -359,30 +359,21 @@ def child(args):
         mf.manual_seed(0)
         module, shape = build(mf)
         x = rng.integers(0, VOCAB, shape) if len(shape) == 2 else rng.standard_normal(shape).astype(np.float32)
-        ours = timed(step_of(mf, name, module, x), args.repeat)
-        line = f"{name:17s} threads={threads}  meshflow {ours * 1e3:8.2f} ms"
+        steps = [step_of(mf, name, module, x)]
         if torch is not None:
             torch.manual_seed(0)
-            theirs = timed(step_of(torch, name, build(torch)[0], x), args.repeat)
-            line += f"  torch {theirs * 1e3:8.2f} ms"
+            steps.append(step_of(torch, name, build(torch)[0], x))
             if args.compile and name.endswith("_step"):
-                compiled = compiled_time(name, build, x, args.repeat)
-                line += f"  compile {compiled * 1e3:8.2f} ms" if compiled else "  compile   failed"
-                theirs = min(theirs, compiled or theirs)
-            line += f"  ratio {theirs / ours:5.2f}"
+                torch.manual_seed(0)
+                steps.append(compiled_or_none(name, lambda: step_of(torch, name, build(torch)[0], x, compiled=True)))
+        ours, *theirs = timed_together([s for s in steps if s], args.repeat)
+        line = f"{name:17s} threads={threads}  meshflow {ours * 1e3:8.2f} ms"
+        if theirs:
+            line += f"  torch {theirs[0] * 1e3:8.2f} ms"
+            if len(steps) == 3:
+                line += f"  compile {theirs[1] * 1e3:8.2f} ms" if steps[2] else "  compile   failed"
+            line += f"  ratio {min(theirs) / ours:5.2f}"
         print(line, flush=True)
-
-
-def compiled_time(name, build, x, repeat):
-    """The best time of the case's step under torch.compile (the warmup calls compile it, so
-    compiling is not timed), or None, with the reason printed, where compiling fails."""
-    torch.manual_seed(0)
-    try:
-        return timed(step_of(torch, name, build(torch)[0], x, compiled=True), repeat)
-    except Exception as error:  # noqa: BLE001 (any failure of the compiler stack falls back to eager)
-        print(f"{name}: torch.compile failed ({type(error).__name__}: {str(error).splitlines()[0][:200]}); "
-              "ratio against eager", flush=True)
-        return None
 
 
 def main():

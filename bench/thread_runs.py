@@ -25,6 +25,36 @@ def timed(step, repeat, warmup=3):
     return best
 
 
+def timed_together(steps, repeat, warmup=3):
+    """The best of `repeat` timed calls of each step in `steps`, in seconds, the steps taking
+    turns call by call: on a shared machine whose load changes within a run, each side then
+    meets the same quiet and busy spells (timing one side's calls, then the other's, gave
+    either side a spell the other missed)."""
+    for step in steps:
+        for _ in range(warmup):
+            step()
+    best = [float("inf")] * len(steps)
+    for _ in range(repeat):
+        for i, step in enumerate(steps):
+            start = time.perf_counter()
+            step()
+            best[i] = min(best[i], time.perf_counter() - start)
+    return best
+
+
+def compiled_or_none(name, make_step):
+    """make_step()'s step for torch.compile, called once here (compiling it, so compiling is
+    not timed), or None, with the reason printed, where making or compiling it fails."""
+    try:
+        step = make_step()
+        step()
+    except Exception as error:  # noqa: BLE001 (any failure of the compiler stack falls back to eager)
+        print(f"{name}: torch.compile failed ({type(error).__name__}: {str(error).splitlines()[0][:200]}); "
+              "ratio against eager", flush=True)
+        return None
+    return step
+
+
 def run_children(script, threads, child_args):
     """Runs `script --child --threads n *child_args` for each n in `threads`, with n BLAS and
     OpenMP threads."""

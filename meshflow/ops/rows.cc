@@ -437,10 +437,10 @@ MF_MULTIVERSIONED void layer_norm_rows(const T* x, const T* w, const T* b, T* y,
 template <typename T>
 MF_MULTIVERSIONED void layer_norm_backward_rows(const T* x, const T* w, const T* dy, T* dx, T* dw, T* db,
                                                 int64_t count, int64_t n, double eps) {
-  // Rows batch for dw and db alone (their columns' sums stay in registers across a batch's
-  // rows); without them, row by row reads and writes each row as one stream, which the
-  // memory streams faster than a batch's rows in turns.
-  const int64_t per_batch = w || db ? batch_rows<T>(n) : 1;
+  // Rows run in batches with or without dw and db (their columns' sums stay in registers
+  // across a batch's rows): row by row, a short row's moments and loops cost more than its
+  // elements (a long row makes a batch of one anyway).
+  const int64_t per_batch = batch_rows<T>(n);
   for (int64_t r0 = 0; r0 < count; r0 += per_batch) {
     const Batch<T> batch = batch_of<T>(std::min(per_batch, count - r0), n);
     const T *xb = x + r0 * n, *dyb = dy + r0 * n;

@@ -35,10 +35,50 @@
 namespace mf {
 namespace {
 
+// Side of the square tiles a transposing copy moves: a tile's rows of source and destination
+// each stay in the first cache level while it is copied.
+constexpr int64_t kTile = 16;
+
+// dst[i * dst_row + j] = src[i + j * src_col] for i < rows, j < cols: a transpose, read and
+// written a tile at a time (element by element along either side alone, every read or every
+// write touches another cache line).
+template <typename T>
+void transpose_tiles(const T* src, int64_t src_col, T* dst, int64_t dst_row, int64_t rows, int64_t cols) {
+  for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
+    const int64_t j1 = std::min(cols, j0 + kTile);
+    for (int64_t i = 0; i < rows; ++i) {
+      for (int64_t j = j0; j < j1; ++j) dst[i * dst_row + j] = src[i + j * src_col];
+    }
+  }
+}
+
+// The offsets of outer index `r` (row-major over dims [0, nd) of `shape`) along two strides,
+// added to src_offset and dst_offset; its index in `at` when given.
+void outer_offsets(int64_t r, const Shape& shape, const Shape& src_strides, const Shape& dst_strides, int64_t nd,
+                   int64_t& src_offset, int64_t& dst_offset, int64_t* at = nullptr) {
+  for (int64_t d = nd - 1; d >= 0; --d) {
+    const int64_t i = r % shape[d];
+    r /= shape[d];
+    src_offset += i * src_strides[d];
+    dst_offset += i * dst_strides[d];
+    if (at) at[d] = i;
+  }
+}
+
+// Rows of `inner` elements one task copies: enough that the index arithmetic at its start is
+// paid once per block of rows, few enough that a large copy makes tasks for every thread.
+int64_t rows_per_task(int64_t rows, int64_t inner) {
+  constexpr int64_t kTaskElements = 4096, kTasks = 64;
+  return std::max<int64_t>(1, std::min(kTaskElements / std::max<int64_t>(inner, 1), rows / kTasks));
+}
+
 // dst[dst_base + i . dst_strides] = src[src_base + i . src_strides] for every index i of
-// `shape`, where i . s is the sum of i[d] * s[d]. Rows of collapsed dims (kernel::
-// collapse_dims), cut into pieces for the team: a contiguous row is one memcpy, a broadcast
-// one (stride 0) a fill.
+// `shape`, where i . s is the sum of i[d] * s[d]. Dims collapsed first (kernel::
+// collapse_dims). Where the destination's last dim is contiguous and the source's runs along
+// the dim before it (x.transpose(-1, -2) made contiguous), a batch of transposes by tiles.
+// Otherwise rows of the last dim, blocks of them on the team (long rows cut into pieces): a
+// contiguous row is one memcpy, a broadcast one (stride 0) a fill, and a block steps from row
+// to row by adding strides, with no division per row.
 template <typename T>
 void copy_strided(const T* src, int64_t src_base, Shape src_strides, T* dst, int64_t dst_base, Shape dst_strides,
                   Shape shape) {
@@ -48,25 +88,44 @@ void copy_strided(const T* src, int64_t src_base, Shape src_strides, T* dst, int
   const int64_t nd = static_cast<int64_t>(shape.size());
   const int64_t inner = nd ? shape[nd - 1] : 1;
   const int64_t src_step = nd ? src_strides[nd - 1] : 0, dst_step = nd ? dst_strides[nd - 1] : 0;
+  const bool parallel = n > kernel::kParallelGrain;
+  if (nd >= 2 && dst_step == 1 && src_step != 1 && src_strides[nd - 2] == 1) {
+    const int64_t height = shape[nd - 2], bands = (height + kTile - 1) / kTile, matrices = n / (height * inner);
+    kernel::parallel_for(matrices * bands, parallel, [&](int64_t task) {  // a band: kTile rows of a matrix
+      const int64_t m = task / bands, i0 = task % bands * kTile;
+      int64_t src_offset = src_base + i0, dst_offset = dst_base + i0 * dst_strides[nd - 2];
+      outer_offsets(m, shape, src_strides, dst_strides, nd - 2, src_offset, dst_offset);
+      transpose_tiles(src + src_offset, src_step, dst + dst_offset, dst_strides[nd - 2], std::min(kTile, height - i0),
+                      inner);
+    });
+    return;
+  }
   const int64_t rows = n / inner, piece = kernel::piece_length(rows, inner), pieces = (inner + piece - 1) / piece;
-  kernel::parallel_for(rows * pieces, n > kernel::kParallelGrain, [&](int64_t task) {
-    const int64_t r = pieces == 1 ? task : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
-    const int64_t len = std::min(piece, inner - begin);
-    int64_t rest = r, src_offset = src_base + begin * src_step, dst_offset = dst_base + begin * dst_step;
-    for (int64_t d = nd - 2; d >= 0; --d) {
-      const int64_t i = rest % shape[d];
-      rest /= shape[d];
-      src_offset += i * src_strides[d];
-      dst_offset += i * dst_strides[d];
-    }
-    const T* ps = src + src_offset;
-    T* pd = dst + dst_offset;
-    if (src_step == 1 && dst_step == 1) {
-      std::copy(ps, ps + len, pd);
-    } else if (src_step == 0 && dst_step == 1) {
-      std::fill(pd, pd + len, *ps);
-    } else {
-      for (int64_t j = 0; j < len; ++j) pd[j * dst_step] = ps[j * src_step];
+  const int64_t block = pieces == 1 ? rows_per_task(rows, inner) : 1;
+  kernel::parallel_for(pieces == 1 ? (rows + block - 1) / block : rows * pieces, parallel, [&](int64_t task) {
+    const int64_t first = pieces == 1 ? task * block : task / pieces, begin = pieces == 1 ? 0 : task % pieces * piece;
+    const int64_t last = std::min(rows, first + block), len = std::min(piece, inner - begin);
+    Shape at(static_cast<size_t>(std::max<int64_t>(nd - 1, 0)));
+    int64_t src_offset = src_base + begin * src_step, dst_offset = dst_base + begin * dst_step;
+    outer_offsets(first, shape, src_strides, dst_strides, nd - 1, src_offset, dst_offset, at.data());
+    for (int64_t r = first; r < last; ++r) {
+      const T* ps = src + src_offset;
+      T* pd = dst + dst_offset;
+      if (src_step == 1 && dst_step == 1) {
+        std::copy(ps, ps + len, pd);
+      } else if (src_step == 0 && dst_step == 1) {
+        std::fill(pd, pd + len, *ps);
+      } else {
+        for (int64_t j = 0; j < len; ++j) pd[j * dst_step] = ps[j * src_step];
+      }
+      for (int64_t d = nd - 2; d >= 0; --d) {  // the next row's index, carrying
+        src_offset += src_strides[d];
+        dst_offset += dst_strides[d];
+        if (++at[d] < shape[d]) break;
+        src_offset -= shape[d] * src_strides[d];
+        dst_offset -= shape[d] * dst_strides[d];
+        at[d] = 0;
+      }
     }
   });
 }

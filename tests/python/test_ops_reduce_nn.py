@@ -197,7 +197,8 @@ def test_softmax_backward_matches_finite_differences(shape, dim, causal, log, dt
 
 
 @pytest.mark.parametrize("affine", ["none", "weight", "bias", "both"])
-@pytest.mark.parametrize("shape, normalized", [((4, 6), (6,)), ((2, 3, 4), (3, 4)), ((0, 3), (3,))])
+@pytest.mark.parametrize("shape, normalized", [((4, 6), (6,)), ((2, 3, 4), (3, 4)), ((0, 3), (3,)),
+                                               ((37, 5), (5,))])  # batches of rows and a partial one
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_layer_norm_backward_matches_finite_differences(shape, normalized, affine, dtype):
     x = values(shape, np.float64) / 8

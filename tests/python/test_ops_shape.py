@@ -46,6 +46,29 @@ def test_permute_forms(dtype):
     check(mf.permute(mf.tensor(value((0, 3))), [1, 0]), np.zeros((3, 0), np.float32))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape, dims", [
+    ((8, 64, 4, 32), (0, 2, 1, 3)),  # attention heads split: rows of 32 in blocks, carrying over two dims
+    ((3, 5, 37, 7), (2, 0, 3, 1)),  # rows of one element, odd sizes, blocks ending inside a dim
+    ((5, 37, 21), (0, 2, 1)),  # transposes: bands of 16 rows and a partial one, tiles cut at 21 columns
+    ((2, 3, 33, 50), (0, 1, 3, 2)),  # a batch of transposes over two dims
+    ((70, 100, 16), (1, 2, 0)),  # the source's rows (70 apart) transposed into rows of 70
+    ((3, 1, 200000), (2, 1, 0)),  # few rows, long: bands across the team
+    ((4, 70000), (0, 1)),  # a copy: long rows cut into pieces
+])
+def test_permute_copies_every_layout(dtype, shape, dims):
+    """permute's strided copy (ops/shape.cc: blocks of rows stepped by strides, transposes by
+    tiles) against NumPy at 1 and 2 threads."""
+    a = np.arange(np.prod(shape)).astype(dtype).reshape(shape)  # each value once: a misplaced one shows
+    previous = mf.get_num_threads()
+    try:
+        for threads in (1, 2):
+            mf.set_num_threads(threads)
+            check(mf.tensor(a).permute(dims), np.transpose(a, dims))
+    finally:
+        mf.set_num_threads(previous)
+
+
 def test_T():
     a = value((3, 5), np.int64)
     check(mf.tensor(a).T, a.T)

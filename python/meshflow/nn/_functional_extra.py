@@ -299,8 +299,10 @@ def _gqa_heads(query, key, value):
 def _safe_softmax(scores):
     """softmax over the last dim, with a row that is -inf throughout (a query whose keys are
     all masked) at 0 and passing no gradient, as torch's attention (not NaN): the row is
-    taken at 0 before the softmax, so its backward stays finite."""
-    masked = (scores == float("-inf")).all(-1, keepdim=True)
+    taken at 0 before the softmax, so its backward stays finite. Such a row is one whose
+    maximum is -inf: one float reduction, where comparing every score first made a bool
+    tensor of the scores' size and reduced that."""
+    masked = scores.detach().amax(-1, keepdim=True) == float("-inf")
     return softmax(scores.masked_fill(masked, 0.0), -1).masked_fill(masked, 0.0)
 
 

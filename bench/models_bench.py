@@ -1,0 +1,241 @@
+"""Training steps of whole models as users write them, meshflow beside PyTorch eager and
+torch.compile in the same run (when torch imports), at 2 and 1 threads: forward to the loss,
+backward and an optimizer step, both libraries starting from the same weights (torch's
+model loads meshflow's state_dict) on the same inputs.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/models_bench.py          # meshflow alone
+    PYTHONPATH=build/python /root/tv/bin/python bench/models_bench.py       # and torch eager
+    ... bench/models_bench.py --compile --threads 2 --only resnet,vit      # and torch.compile
+
+The models: an MLP, the ResNet-style CNN with batch norm, the Hugging Face-style GPT-2 and
+PyTorch's LSTM language model of bench/layers_bench.py, the same language model on a GRU,
+a small ViT (patches by a strided conv, nn.TransformerEncoder with pre-norm and GELU), a
+Conv1d text classifier over embeddings, and a UNet-like segmenter (max pooling down, one
+ConvTranspose2d and one bilinear interpolate up, skip connections by cat, a per-pixel
+cross-entropy). Each thread count runs in a child process (bench/thread_runs.py); per model
+the best of --repeat steps after a few warmup ones (with --compile the warmup compiles, so
+compiling is not timed). The first step's loss of each is printed beside its time, a check
+that both compute the same thing (dropout draws differ). ratio = the best of torch's times /
+meshflow's (> 1: meshflow faster). The machine is shared: compare only within one run.
+"""
+import argparse
+
+import numpy as np
+
+try:
+    import torch  # before meshflow: torch's CUDA libraries clash with symbols meshflow loads first
+except ImportError:
+    torch = None
+
+import meshflow as mf  # noqa: E402
+from layers_bench import Gpt2Config, Gpt2LMHead, VOCAB, lstm_language_model, small_resnet  # noqa: E402
+from thread_runs import compiled_or_none, run_children, timed_together  # noqa: E402
+
+
+class Model:
+    """A model to train: build(lib) -> a module whose forward(*inputs) is the loss; the inputs
+    as NumPy arrays; the optimizer ('sgd' with momentum or 'adamw')."""
+
+    def __init__(self, build, inputs, optimizer="sgd"):
+        self.build, self.inputs, self.optimizer = build, inputs, optimizer
+
+
+def with_loss(nn, net, loss=None):
+    """A module whose forward(x, target) is loss(net(x), target), cross-entropy by default."""
+
+    class WithLoss(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = net
+
+        def forward(self, x, target):
+            return (loss or nn.functional.cross_entropy)(self.net(x), target)
+
+    return WithLoss()
+
+
+def mlp(nn):
+    return with_loss(nn, nn.Sequential(nn.Flatten(), nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(),
+                                       nn.Linear(512, 10)))
+
+
+def vit(lib, image=32, patch=4, dim=128, depth=4, heads=4, classes=10):
+    """A small Vision Transformer: patches embedded by a strided conv, a class token and
+    learned positions, pre-norm encoder layers with GELU, the class token's head."""
+    nn = lib.nn
+
+    class ViT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.patches = nn.Conv2d(3, dim, patch, stride=patch)
+            self.cls = nn.Parameter(lib.zeros(1, 1, dim))
+            self.pos = nn.Parameter(lib.randn(1, (image // patch) ** 2 + 1, dim) * 0.02)
+            layer = nn.TransformerEncoderLayer(dim, heads, 2 * dim, dropout=0.1, activation="gelu", batch_first=True,
+                                               norm_first=True)
+            self.encoder = nn.TransformerEncoder(layer, depth, enable_nested_tensor=False)  # torch warns otherwise
+            self.norm = nn.LayerNorm(dim)
+            self.head = nn.Linear(dim, classes)
+
+        def forward(self, x):
+            x = self.patches(x).flatten(2).transpose(1, 2)
+            x = lib.cat([self.cls.expand(x.shape[0], -1, -1), x], dim=1) + self.pos
+            return self.head(self.norm(self.encoder(x))[:, 0])
+
+    return with_loss(nn, ViT())
+
+
+def conv1d_text(nn, vocab=VOCAB, width=128, classes=4):
+    """A text classifier: embeddings, two Conv1d + ReLU layers over time, max over time, a
+    linear head."""
+
+    class TextCNN(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(vocab, width)
+            self.convs = nn.Sequential(nn.Conv1d(width, width, 5, padding=2), nn.ReLU(),
+                                       nn.Conv1d(width, width, 3, padding=1), nn.ReLU())
+            self.drop = nn.Dropout(0.2)
+            self.head = nn.Linear(width, classes)
+
+        def forward(self, tokens):
+            x = self.convs(self.embed(tokens).transpose(1, 2))
+            return self.head(self.drop(x.amax(dim=2)))
+
+    return with_loss(nn, TextCNN())
+
+
+def unet(lib, width=16, classes=4):
+    """A two-level UNet: double 3x3 conv blocks with batch norm, max pooling down, a
+    ConvTranspose2d up from the middle and a bilinear interpolate up to the top, each
+    concatenated with its skip, a 1x1 conv to per-pixel classes."""
+    nn = lib.nn
+
+    def conv_bn_relu(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    def block(cin, cout):
+        return nn.Sequential(*conv_bn_relu(cin, cout), *conv_bn_relu(cout, cout))
+
+    class UNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.down1, self.down2 = block(3, width), block(width, 2 * width)
+            self.middle = block(2 * width, 4 * width)
+            self.up2 = nn.ConvTranspose2d(4 * width, 2 * width, 2, stride=2)
+            self.dec2 = block(4 * width, 2 * width)
+            self.dec1 = block(3 * width, width)
+            self.out = nn.Conv2d(width, classes, 1)
+            self.pool = nn.MaxPool2d(2)
+
+        def forward(self, x):
+            s1 = self.down1(x)
+            s2 = self.down2(self.pool(s1))
+            y = self.dec2(lib.cat([self.up2(self.middle(self.pool(s2))), s2], 1))
+            y = nn.functional.interpolate(y, scale_factor=2, mode="bilinear", align_corners=False)
+            return self.out(self.dec1(lib.cat([y, s1], 1)))
+
+    return with_loss(nn, UNet())
+
+
+def models(batch):
+    """name -> Model, sized by the batch."""
+    rng = np.random.default_rng(0)
+    images = lambda n, c, s: rng.standard_normal((n, c, s, s)).astype(np.float32)  # noqa: E731
+    labels = lambda shape, classes: rng.integers(0, classes, shape)  # noqa: E731
+    tokens = labels((35, batch // 2), VOCAB)
+    gpt = labels((batch // 4, 64), VOCAB)
+    text = labels((batch, 64), VOCAB)
+    return {
+        "mlp": Model(lambda lib: mlp(lib.nn), (images(2 * batch, 1, 28), labels(2 * batch, 10))),
+        "resnet": Model(lambda lib: small_resnet(lib.nn), (images(batch, 16, 32), labels(batch, 10))),
+        "gpt2": Model(lambda lib: Gpt2LMHead(lib, Gpt2Config()), (gpt, gpt), "adamw"),
+        "lstm_lm": Model(lambda lib: lstm_language_model(lib.nn), (tokens, labels(tokens.size, VOCAB))),
+        "gru_lm": Model(lambda lib: lstm_language_model(lib.nn, rnn="GRU"), (tokens, labels(tokens.size, VOCAB))),
+        "vit": Model(lambda lib: vit(lib), (images(batch // 2, 3, 32), labels(batch // 2, 10)), "adamw"),
+        "conv1d_text": Model(lambda lib: conv1d_text(lib.nn), (text, labels(batch, 4))),
+        "unet": Model(lambda lib: unet(lib), (images(batch // 4, 3, 32), labels((batch // 4, 32, 32), 4))),
+    }
+
+
+def training_step(lib, module, model, compiled=False):
+    """One step's closure (forward to the loss, backward, the optimizer's step; meshflow's
+    waits for its queued work) and a list that gets the first step's loss; `compiled` runs
+    the module under torch.compile."""
+    inputs = [lib.tensor(a) for a in model.inputs]
+    if model.optimizer == "adamw":
+        opt = lib.optim.AdamW(module.parameters(), lr=1e-4, weight_decay=0.01)
+    else:
+        opt = lib.optim.SGD(module.parameters(), lr=0.01, momentum=0.9)
+    run = torch.compile(module) if compiled else module
+    losses = []
+
+    def step():
+        opt.zero_grad()
+        loss = run(*inputs)
+        loss.backward()
+        opt.step()
+        if lib is mf:
+            mf.synchronize()
+        if not losses:
+            losses.append(float(loss.item()))
+    return step, losses
+
+
+def torch_twin(model, ours):
+    """The model built in torch holding meshflow module `ours`'s weights and buffers."""
+    twin = model.build(torch)
+    state = ours.state_dict()
+    twin.load_state_dict({name: torch.from_numpy(np.array(t.detach().numpy())) for name, t in state.items()})
+    return twin
+
+
+def child(args):
+    threads = args.threads[0]
+    mf.set_num_threads(threads)
+    if torch is not None:
+        torch.set_num_threads(threads)
+    wanted = args.only.split(",") if args.only else None
+    for name, model in models(args.batch).items():
+        if wanted and name not in wanted:
+            continue
+        mf.manual_seed(0)
+        module = model.build(mf)
+        sides = [("meshflow", training_step(mf, module, model))]
+        if torch is not None:  # the twins take meshflow's weights before its first step
+            torch.manual_seed(0)
+            sides.append(("torch", training_step(torch, torch_twin(model, module), model)))
+            if args.compile:
+                step, losses = training_step(torch, torch_twin(model, module), model, compiled=True)
+                sides.append(("compile", (step, losses) if compiled_or_none(name, lambda: step) else None))
+        timed = [(label, side[0]) for label, side in sides if side]
+        times = dict(zip([label for label, _ in timed], timed_together([step for _, step in timed], args.repeat)))
+        line = f"{name:12s} threads={threads}"
+        for label, side in sides:
+            line += f"  {label} failed" if side is None else f"  {label} {times[label] * 1e3:8.2f} ms"
+            if side and side[1]:
+                line += f" (loss {side[1][0]:.4f})"
+        if len(times) > 1:
+            line += f"  ratio {min(t for label, t in times.items() if label != 'meshflow') / times['meshflow']:5.2f}"
+        print(line, flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--threads", type=int, nargs="+", default=[2, 1])
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--only", default="", help="comma-separated model names")
+    parser.add_argument("--compile", action="store_true", help="also time torch.compile; ratio against torch's best")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args)
+        return
+    print(f"models_bench: batch {args.batch}, best of {args.repeat}, torch "
+          f"{torch.__version__ if torch is not None else 'not installed'}", flush=True)
+    run_children(__file__, args.threads, ["--repeat", str(args.repeat), "--batch", str(args.batch),
+                                          "--only", args.only, *(["--compile"] if args.compile else [])])
+
+
+if __name__ == "__main__":
+    main()
