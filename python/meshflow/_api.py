@@ -891,6 +891,25 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
     return _returns("histogram", ("hist", "bin_edges"))(tensor(counts, **made), tensor(edges, **made))
 
 
+def histogramdd(input, bins=10, *, range=None, weight=None, density=False):
+    """torch.histogramdd: (hist, bin_edges) of the points input [..., D] in D dims: bins an int
+    or one per dim, or a list of D edge tensors; range a flat (lo0, hi0, lo1, hi1, ...); weight
+    and density as histogram's. Counted on the host (NumPy's rules), in input's dtype."""
+    if not is_floating_point(input):
+        raise RuntimeError(f"histogramdd: expected a floating input, got {input.dtype.name}")
+    points = input.numpy().astype(_np.float64)
+    points = points.reshape(-1, points.shape[-1])
+    if isinstance(bins, (list, tuple)) and bins and isinstance(bins[0], Tensor):
+        bins = [b.numpy().astype(_np.float64) for b in bins]
+    elif not isinstance(bins, int):
+        bins = [int(b) for b in bins]
+    ranges = None if range is None else [(float(range[2 * d]), float(range[2 * d + 1]))
+                                         for d in builtins.range(points.shape[1])]
+    weights = None if weight is None else weight.numpy().astype(_np.float64).ravel()
+    counts, edges = _np.histogramdd(points, bins=bins, range=ranges, weights=weights, density=bool(density))
+    made = {"dtype": input.dtype, "device": _local_device(input)}
+    return _returns("histogramdd", ("hist", "bin_edges"))(tensor(counts, **made), [tensor(e, **made) for e in edges])
+
 class Generator:
     """A random generator, as torch.Generator, for the generator= of the random ops (rand,
     randn, randint, randperm, normal, bernoulli, multinomial, Tensor.uniform_/normal_,
@@ -965,8 +984,8 @@ class Generator:
 default_generator = Generator()
 default_generator._own = None  # torch.default_generator: the process's generator (mf.manual_seed's)
 
-__all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "histogram", "Generator",
-            "default_generator"]
+__all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "histogram", "histogramdd",
+            "Generator", "default_generator"]
 Tensor.matrix_power = matrix_power
 Tensor.quantile = quantile
 Tensor.nanquantile = nanquantile

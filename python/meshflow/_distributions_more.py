@@ -19,6 +19,8 @@ __all__ = ["OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial", "
 class OneHotCategorical(_d.Distribution):
     """Categorical whose values are one-hot vectors over the last dim."""
 
+    _params = (("logits", 1),)
+
     def __init__(self, probs=None, logits=None, validate_args=None):
         self._categorical = _d.Categorical(probs, logits)
         self.probs, self.logits = self._categorical.probs, self._categorical.logits
@@ -55,6 +57,8 @@ def _one_hot_like(index, probs):
 
 class Cauchy(_d.Distribution):
     """Cauchy with `loc` and `scale`; rsample by the inverse cdf."""
+
+    _params = (("loc", 0), ("scale", 0))
 
     has_rsample = True
 
@@ -94,6 +98,8 @@ class Cauchy(_d.Distribution):
 class StudentT(_d.Distribution):
     """Student's t with `df`, `loc` and `scale`; samples drawn on the host (no rsample)."""
 
+    _params = (("df", 0), ("loc", 0), ("scale", 0))
+
     def __init__(self, df, loc=0.0, scale=1.0, validate_args=None):
         self.df, self.loc, self.scale = _d._as_tensors(df, loc, scale)
         super().__init__(tuple((self.df + self.loc + self.scale).shape))
@@ -131,6 +137,8 @@ class StudentT(_d.Distribution):
 class Geometric(_d.Distribution):
     """The number of failures before the first success, with `probs` or `logits`."""
 
+    _params = (("logits", 0),)
+
     def __init__(self, probs=None, logits=None, validate_args=None):
         b = _d.Bernoulli(probs, logits)
         self.probs, self.logits = b.probs, b.logits
@@ -164,6 +172,8 @@ class Geometric(_d.Distribution):
 
 class Binomial(_d.Distribution):
     """The successes among `total_count` trials of `probs` (or `logits`)."""
+
+    _params = (("total_count", 0), ("logits", 0))
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
         b = _d.Bernoulli(probs, logits)
@@ -207,6 +217,10 @@ class TransformedDistribution(_d.Distribution):
         self.transforms = list(transforms) if isinstance(transforms, (list, tuple)) else [transforms]
         self.has_rsample = base_distribution.has_rsample
         super().__init__(base_distribution.batch_shape, base_distribution.event_shape)
+
+    def expand(self, batch_shape, _instance=None):
+        """The base expanded to batch_shape (with its event dims), the same transforms."""
+        return TransformedDistribution(self.base_dist.expand(batch_shape), self.transforms)
 
     def rsample(self, sample_shape=()):
         x = self.base_dist.rsample(sample_shape)
