@@ -676,9 +676,12 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
         _dtype.int32 if out_int32 else _dtype.int64)
 
 
-def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None):
-    """Where each value would go in the sorted last dim of sorted_sequence (torch's)."""
+def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
+    """Where each value would go in the sorted last dim of sorted_sequence (torch's); with
+    sorter (the indices that sort an unsorted sequence, as argsort gives), in that order."""
     right = right or side == "right"
+    if sorter is not None:
+        sorted_sequence = sorted_sequence.gather(-1, sorter)
     seq = sorted_sequence.unsqueeze(-2) if sorted_sequence.ndim > 1 else sorted_sequence.reshape(
         *([1] * values.ndim), -1)
     vals = values.unsqueeze(-1)

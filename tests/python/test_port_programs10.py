@@ -1255,6 +1255,147 @@ def numerics3(T, nn, F):
             "sgnz": T.sign(T.tensor([-0.0, 0.0, -2.0]))}
 
 
+@prog
+def rl_init_utils(T, nn, F):
+    lin = nn.Linear(6, 4)
+    nn.init.orthogonal_(lin.weight, gain=math.sqrt(2)); nn.init.constant_(lin.bias, 0.0)
+    W = lin.weight.detach()
+    gains = [nn.init.calculate_gain(n) for n in ("relu", "tanh", "linear",
+                                                 "sigmoid")] + [nn.init.calculate_gain("leaky_relu", 0.2)]
+    batch = T.repeat_interleave(T.tensor([2, 3, 1]))
+    rep = T.repeat_interleave(T.tensor([[1, 2], [3, 4]]), T.tensor([1, 2]), dim=0)
+    x = T.tensor(arr(110, 6))
+    pooled = T.zeros(3).index_add_(0, batch, x, alpha=2.0)
+    return {"orth": W @ W.T, "gains": np.array(gains), "batch": batch, "rep": rep, "pooled": pooled}
+
+
+@prog
+def ema_swa(T, nn, F):
+    m = init(nn.Linear(3, 2), T)
+    ema = T.optim.swa_utils.AveragedModel(m, multi_avg_fn=T.optim.swa_utils.get_ema_multi_avg_fn(0.9))
+    opt = T.optim.SGD(m.parameters(), lr=0.1)
+    x = T.tensor(arr(111, 4, 3))
+    for _ in range(3):
+        l = m(x).pow(2).mean(); opt.zero_grad(); l.backward(); opt.step(); ema.update_parameters(m)
+    swa = T.optim.swa_utils.AveragedModel(m)
+    swa.update_parameters(m)
+    ps = [p.detach().clone() for p in m.parameters()]
+    T._foreach_mul_(ps, 0.5)
+    T._foreach_add_(ps, [p.detach() for p in m.parameters()], alpha=0.5)
+    e2 = [p.detach().clone() for p in m.parameters()]
+    T._foreach_lerp_(e2, [T.zeros_like(p) for p in e2], 0.25)
+    sched = T.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2)
+    lrs = []
+    for _ in range(8):
+        opt.step(); sched.step(); lrs.append(opt.param_groups[0]["lr"])
+    return {"ema": ema.module.weight, "n": ema.n_averaged, "swa": swa.module.bias, "ps": ps[0], "e2": e2[0],
+            "lrs": np.array(lrs),
+            "emao": ema(x)}
+
+
+@prog
+def func_aux(T, nn, F):
+    func = T.func
+    x = T.tensor(arr(112, 4))
+    def f(x):
+        y = x.sin()
+        return y.sum(), y
+    g, aux = func.grad(f, has_aux=True)(x)
+    J, aux2 = func.jacrev(lambda x: (x ** 2, x.sum()), has_aux=True)(x)
+    v = func.vmap(lambda r: r.norm(), chunk_size=2)(T.tensor(arr(113, 5, 3)))
+    AF = T.autograd.functional
+    Jv = AF.jacobian(lambda a: a.exp() * a, x, vectorize=True)
+    Jc = AF.jacobian(lambda a, b: a * b, (x, x))
+    return {"g": g, "aux": aux, "J": J, "aux2": aux2, "v": v, "Jv": Jv, "Jc0": Jc[0]}
+
+
+@prog
+def linalg_grads(T, nn, F):
+    A0 = T.tensor(arr(114, 4, 4)); A = (A0 @ A0.T + T.eye(4)).requires_grad_()
+    ev = T.linalg.eigh(A).eigenvalues
+    (ev[-1] + ev[0] * 2).backward()
+    M = T.tensor(arr(115, 5, 3)).requires_grad_()
+    S = T.linalg.svdvals(M)
+    S.sum().backward()
+    X = T.tensor(arr(116, 4, 2)).requires_grad_()
+    T.cdist(X, X.detach() + 1).sum().backward()
+    B = T.tensor(arr(117, 4, 4)).requires_grad_()
+    (T.linalg.inv(B @ B.T + T.eye(4)).trace() + T.logdet(B @ B.T + T.eye(4))).backward()
+    return {"gA": A.grad, "gM": M.grad, "gX": X.grad, "gB": B.grad, "pdist": F.pdist(X.detach()),
+            "ninf": T.linalg.norm(M.detach(), ord=float("inf")),
+            "n1": T.linalg.vector_norm(M.detach(), ord=float("inf"), dim=1)}
+
+
+@prog
+def search_idx(T, nn, F):
+    s = T.tensor([1.0, 3.0, 5.0, 7.0]); v = T.tensor([[0.0, 3.0, 6.0], [5.0, 7.0, 8.0]])
+    uns = T.tensor([5.0, 1.0, 7.0, 3.0])
+    x = T.tensor(arr(118, 3, 4))
+    y = x.clone(); y.put_(T.tensor([0, 5]), T.tensor([9.0, 8.0]))
+    mask = x > 0
+    ms = T.zeros(3, 4).masked_scatter(mask, T.arange(12.0))
+    return {"ss_r": T.searchsorted(s, v, side="right"), "ss_l": T.searchsorted(s, v),
+            "sorter": T.searchsorted(uns, T.tensor([4.0]), sorter=uns.argsort()),
+            "bucket_r": T.bucketize(v, s, right=True), "take": T.take(x, T.tensor([[0, 11], [5, 6]])), "put": y,
+            "ms": ms, "triu": T.triu_indices(4, 4, offset=1), "lcs": T.logcumsumexp(x, 1),
+            "cs_d": T.cumsum(T.tensor([1, 2, 3], dtype=T.int32), 0, dtype=T.float32),
+            "lsm": x.log_softmax(1, dtype=T.float64),
+            "maxk": T.max(x, 1, keepdim=True).values, "wh": T.where(x > 0, x, 0.5),
+            "lerp": T.lerp(x, T.zeros_like(x), T.full_like(x, 0.3)),
+            "clampt": T.clamp(x, min=T.zeros(4), max=T.ones(4)), "unf": T.arange(10.0).unfold(0, 2, 3),
+            "ne": x.new_full((2,), 3.5)}
+
+
+@prog
+def losses_sci(T, nn, F):
+    x = T.tensor(arr(119, 6)); y = T.tensor(np.abs(arr(120, 6)))
+    var = T.tensor(np.abs(arr(121, 6)) + 0.1)
+    return {"gnll_full": nn.GaussianNLLLoss(full=True)(x, y, var).item(),
+            "pnll": nn.PoissonNLLLoss(log_input=False)(y + 0.1, y).item(),
+            "pnll_full": F.poisson_nll_loss(x, y, full=True).item(),
+            "kl_none": F.kl_div(F.log_softmax(x, 0), F.softmax(y, 0), reduction="none"),
+            "huber": F.huber_loss(x, y, reduction="sum").item(), "sl1": F.smooth_l1_loss(x, y, beta=0.5).item(),
+            "logit_eps": T.special.logit(T.tensor([0.0, 0.5, 1.0]), eps=1e-6),
+            "soft_margin": F.soft_margin_loss(x, T.sign(y - 0.5)).item(),
+            "bce_w": F.binary_cross_entropy(T.sigmoid(x), (y > 0.5).float(), weight=var).item()}
+
+
+@prog
+def tcn(T, nn, F):
+    class TCN(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c1 = nn.utils.parametrizations.weight_norm(nn.Conv1d(2, 4, 3, dilation=2))
+            self.c2 = nn.Conv1d(4, 4, 3, padding="same", dilation=2)
+            self.out = nn.Linear(4, 1)
+        def forward(self, x):
+            h = F.relu(self.c1(F.pad(x, (4, 0))))
+            h = F.gelu(self.c2(h)) + h
+            return self.out(h[:, :, -1])
+    m = TCN()
+    init(m, T)
+    opt = T.optim.Adam(m.parameters(), lr=1e-2)
+    x = T.tensor(arr(122, 3, 2, 12)); y = T.tensor(arr(123, 3, 1))
+    out = {}
+    for it in range(3):
+        l = F.mse_loss(m(x), y); opt.zero_grad(); l.backward(); opt.step()
+        out[f"l{it}"] = l.item()
+    out["names"] = " ".join(sorted(k for k, _ in m.named_parameters()))
+    return out
+
+
+@prog
+def embbag_pretrained(T, nn, F):
+    W = T.tensor(arr(124, 10, 3))
+    bag = nn.EmbeddingBag.from_pretrained(W, mode="sum", padding_idx=2)
+    emb = nn.Embedding.from_pretrained(W, freeze=True)
+    inp = T.tensor([[1, 2, 3], [4, 5, 2]])
+    psw = T.tensor([[0.5, 1.0, 2.0], [1.0, 1.0, 1.0]])
+    return {"bag": bag(inp, per_sample_weights=psw), "emb": emb(inp).sum(1), "frozen": float(emb.weight.requires_grad),
+            "eb_f": F.embedding_bag(T.tensor([1, 3, 5, 7]), W, T.tensor([0, 1]), mode="max"),
+            "mult": T.multinomial(T.tensor([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]), 1), "cnt": T.count_nonzero(inp == 2)}
+
+
 # What each program gave under torch 2 (see _check).
 nan, inf = math.nan, math.inf
 EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.014105])},
@@ -1326,6 +1467,21 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
              'kd': ([], [0.3737943]),
              'kd2': ([], [0.02336214]),
              'kd3': ([], [2.33734])},
+ 'ema_swa': {'e2': ([2, 3], [0.06108753, -0.03272396, 0.06503172, 0.04407131, -0.1107786, 0.02837601]),
+             'ema': ([2, 3], [0.05938425, -0.04126407, 0.1388492, 0.04503019, -0.1547862, 0.07267303]),
+             'emao': ([4, 2],
+                      [0.3744915, 0.3770601, 0.6335508, 0.3749379, 0.2247103, 0.09478405, 0.120966,
+                       0.01912549]),
+             'lrs': ([8], [0.075, 0.025, 0.1, 0.09330127, 0.075, 0.05, 0.025, 0.00669873]),
+             'n': ([], [3.0]),
+             'ps': ([2, 3], [0.08145005, -0.04363195, 0.08670896, 0.05876175, -0.1477048, 0.03783467]),
+             'swa': ([2], [0.2848735, 0.2162097])},
+ 'embbag_pretrained': {'bag': ([2, 3], [1.644309, -2.036827, 0.7843333, -2.001998, -0.7027256, 1.948581]),
+                       'cnt': ([], [2.0]),
+                       'eb_f': ([2, 3], [-1.185476, 0.8114893, 0.608245, 1.118523, -0.5181941, 0.9457856]),
+                       'emb': ([2, 3], [-1.094524, 0.6742299, 0.3499461, -3.02957, 0.3813004, 1.450177]),
+                       'frozen': ([], [0.0]),
+                       'mult': ([2, 1], [1.0, 2.0])},
  'embbag_rec': {'g': ([20, 4], [0.41734788, 1.0911132, 0.29888459]),
                 'loss': ([], [0.7696126]),
                 'mean': ([2, 4],
@@ -1342,6 +1498,13 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                       'g': ([6, 4], [-0.18018436, 1.6671432, 0.61366373]),
                       'ml': ([], [1.0407]),
                       'mm': ([], [0.8204569])},
+ 'func_aux': {'J': ([4, 4], [-1.5082372, 6.1201782, -1.4862579]),
+              'Jc0': ([4, 4], [-0.75411858, 3.0600891, -0.74312893]),
+              'Jv': ([4, 4], [6.6098052, 6.784455, -0.025107978]),
+              'aux': ([4], [-0.9712122, 0.8065914, -0.5453748, 0.2129786]),
+              'aux2': ([], [-0.7541186]),
+              'g': ([4], [0.2382161, 0.5911094, 0.8381923, 0.9770569]),
+              'v': ([5], [1.679956, 3.463793, 2.605576, 2.269683, 0.8848113])},
  'func_jacrev_vmap': {'H': ([3, 3], [-3.2665492, 5.5812084, 0.27015734]),
                       'J': ([3, 3], [-1.7141964, 4.0359124, 0.59190195]),
                       'Jf': ([3, 3], [-1.7141964, 4.0359124, 0.59190195]),
@@ -1415,6 +1578,15 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
  'lbfgs_plain': {'ls': ([3], [75.875, 1.488288, 0.1965942]),
                  'n_iter': ([], [15.0]),
                  'w': ([2], [0.929853, 0.6842993])},
+ 'linalg_grads': {'gA': ([4, 4], [1.4425212, 6.411957, -0.97842135]),
+                  'gB': ([4, 4], [0.35475917, 2.6776516, 0.39631342]),
+                  'gM': ([5, 3], [-3.2442565, 5.32423, -1.7108908]),
+                  'gX': ([4, 2],
+                         [-3.231346, -1.307546, -0.7551592, -3.640328, -3.074305, 1.117747, -1.743609,
+                          -2.845649]),
+                  'n1': ([5], [1.963202, 0.9246979, 0.6914834, 0.8983255, 2.602194]),
+                  'ninf': ([], [3.715915]),
+                  'pdist': ([6], [2.349193, 1.394274, 1.474531, 3.178065, 0.9086723, 2.293953])},
  'linalg_prog': {'L': ([5, 5], [15.590053, 19.906901, 13.990557]),
                  'S': ([3], [3.13918, 2.409511, 1.102391]),
                  'det': ([], [69309.31]),
@@ -1431,6 +1603,15 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
  'logreg_lbfgs': {'l0': ([], [0.6827966]),
                   'l1': ([], [0.2984562]),
                   'w': ([1, 3], [1.779226, -2.324388, 0.4427657])},
+ 'losses_sci': {'bce_w': ([], [0.4968064]),
+                'gnll_full': ([], [1.771774]),
+                'huber': ([], [3.512416]),
+                'kl_none': ([6], [0.1189603, -0.2099656, 0.02714238, 0.06419146, 0.4224954, 0.041996]),
+                'logit_eps': ([3], [-13.81551, 0.0, 13.80232]),
+                'pnll': ([], [0.8114483]),
+                'pnll_full': ([], [1.517181]),
+                'sl1': ([], [0.8250782]),
+                'soft_margin': ([], [0.6200656])},
  'mdn': {'mixlp': ([7], [-1.449828, -1.208156, -1.782242, -1.102379, -1.412435, -0.9991359, -2.840661]),
          'nll0': ([], [1.573263]),
          'nll1': ([], [1.557368]),
@@ -1537,11 +1718,11 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
  'pca_svd': {'S': ([4], [14.83419, 10.75619, 7.306498, 4.334073]),
              'cc': ([4, 4], [1.955507, 8.3101439, -1.0047208]),
              'cov': ([4, 4], [8.0089027, 29.001749, -2.5819007]),
-             'pl': ([4], [14.83419, 10.75619, 7.306498, 4.334072]),
+             'pl': ([4], [14.8342, 10.75619, 7.306498, 4.334073]),
              'projabs': ([30, 2], [109.59116, 109.59116, 7.2895842]),
              'ratio': ([4], [0.5394548, 0.2836246, 0.1308717, 0.04604893]),
-             'svl': ([4], [14.83419, 10.75619, 7.306498, 4.334071]),
-             'svlv': ([30, 4], [17.346013, 17.346013, 0.63179044])},
+             'svl': ([4], [14.83419, 10.75619, 7.306498, 4.334073]),
+             'svlv': ([30, 4], [17.346014, 17.346014, 0.63179086])},
  'pinn': {'loss0': ([], [56.90213]), 'loss1': ([], [51.85343]), 'loss2': ([], [47.13363])},
  'polyfit_adam': {'coef': ([4], [0.1773623, -0.5158953, 0.005706426, -0.3641475]),
                   'loss': ([], [0.02383064]),
@@ -1588,6 +1769,11 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                 'loss1': ([], [0.6889572]),
                 'loss2': ([], [0.1618106]),
                 'tq': ([16, 4], [1.3206743, 14.26469, 0.9309364])},
+ 'rl_init_utils': {'batch': ([6], [0.0, 0.0, 1.0, 1.0, 1.0, 2.0]),
+                   'gains': ([5], [1.414214, 1.666667, 1.0, 1.0, 1.38675]),
+                   'orth': ([4, 4], [7.999999, 7.9999997, -0.63019441]),
+                   'pooled': ([3], [0.7758994, -0.2223766, -0.01851445]),
+                   'rep': ([3, 2], [1.0, 2.0, 3.0, 4.0, 3.0, 4.0])},
  'sac_tanh': {'ag': ([1], [2.843988]),
               'g': ([4, 3], [0.74796433, 4.3863586, -0.20444605]),
               'huber': ([], [0.1253072]),
@@ -1595,6 +1781,23 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
               'lp2': ([5], [-0.3120776, -1.413508, 0.4873327, -1.71018, -1.271479]),
               'pl': ([], [-0.4519219]),
               'q2': ([1, 5], [0.3133774, 0.5300205, -0.759662, -0.04019385, 0.3001332])},
+ 'search_idx': {'bucket_r': ([2, 3], [0.0, 2.0, 3.0, 3.0, 4.0, 4.0]),
+                'clampt': ([3, 4], [2.0954581, 2.0954581, 0.090129349]),
+                'cs_d': ([3], [1.0, 3.0, 6.0]),
+                'lcs': ([3, 4], [10.988048, 12.054757, -1.9973796]),
+                'lerp': ([3, 4], [-2.2207356, 5.1543768, 1.5270765]),
+                'lsm': ([3, 4], [-19.48613, 19.48613, 2.7368798]),
+                'maxk': ([3, 1], [0.4815086, 0.3649905, 0.8187401]),
+                'ms': ([3, 4], [10.0, 10.0, -0.04372745]),
+                'ne': ([2], [3.5, 3.5]),
+                'put': ([3, 4], [14.593663, 23.597253, 14.050223]),
+                'sorter': ([1], [2.0]),
+                'ss_l': ([2, 3], [0.0, 1.0, 3.0, 2.0, 3.0, 4.0]),
+                'ss_r': ([2, 3], [0.0, 2.0, 3.0, 3.0, 4.0, 4.0]),
+                'take': ([2, 2], [-0.5333543, -0.5472071, -0.2327884, -0.5161909]),
+                'triu': ([2, 6], [18.0, 18.0, -3.3710351]),
+                'unf': ([3, 2], [0.0, 1.0, 3.0, 4.0, 6.0, 7.0]),
+                'wh': ([3, 4], [5.5954581, 5.5954581, -0.15583871])},
  'sinkhorn': {'P': ([5, 4], [0.99999994, 0.99999994, 0.029627271]), 'cost': ([], [1.681425])},
  'skipgram_sparse': {'E': ([10, 4], [-0.75481386, 7.9557135, 1.4093035]),
                      'loss0': ([], [2.032163]),
@@ -1645,6 +1848,11 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                'w': ([4], [0.6216384, -0.3396655, -0.2915889, -0.1879231]),
                'wc': ([4], [0.6274791, -0.4489474, -0.2062687, -0.07195969]),
                'wr': ([4], [0.6274791, -0.4489473, -0.2062687, -0.0719597])},
+ 'tcn': {'l0': ([], [1.039481]),
+         'l1': ([], [0.9991781]),
+         'l2': ([], [0.9608319]),
+         'names': 'c1.bias c1.parametrizations.weight.original0 c1.parametrizations.weight.original1 c2.bias '
+                  'c2.weight out.bias out.weight'},
  'tensor_algebra': {'addmm': ([3, 2], [1.171185, 1.615454, 5.891306, 5.511219, -0.2451546, -0.3160656]),
                     'argwhere': ([3, 2], [0.0, 2.0, 1.0, 1.0, 1.0, 3.0]),
                     'baddbmm': ([2, 3, 2], [4.295639, 6.4539995, -4.647746]),
