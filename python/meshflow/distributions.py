@@ -4,6 +4,7 @@ Gamma, Beta, Dirichlet, Poisson, Independent and MixtureSameFamily (batch_shape,
 expand, sample / rsample, log_prob, entropy, mean, mode, variance, probs / logits, cdf / icdf
 where torch has them), the
 families of _distributions_more.py (OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,
+HalfNormal, HalfCauchy, Gumbel, Chi2, Multinomial, NegativeBinomial, Weibull, Pareto,
 TransformedDistribution and its transforms, the relaxed Bernoulli and one-hot categorical) and
 kl_divergence between two of the same family. Log-probabilities and entropies are torch's
 formulas, composed of meshflow ops (so they have gradients and run on global tensors); samples
@@ -21,7 +22,8 @@ from ._tensor import Tensor, no_grad, tensor
 
 __all__ = ["Distribution", "Categorical", "Bernoulli", "Normal", "Uniform", "Laplace", "Exponential", "LogNormal",
            "MultivariateNormal", "Gamma", "Beta", "Dirichlet", "Poisson", "Independent", "MixtureSameFamily",
-           "kl_divergence", "OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial",
+           "kl_divergence", "OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial", "HalfNormal",
+           "HalfCauchy", "Gumbel", "Chi2", "Multinomial", "NegativeBinomial", "Weibull", "Pareto",
            "TransformedDistribution", "transforms", "RelaxedBernoulli", "RelaxedOneHotCategorical", "register_kl", "kl", "constraints"]
 
 
@@ -813,6 +815,7 @@ def kl_divergence(p, q):
 
 from . import _distribution_constraints as constraints  # noqa: E402  (torch.distributions.constraints)
 from ._distributions_more import (OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,  # noqa: E402,F401
+                                  HalfNormal, HalfCauchy, Gumbel, Chi2, Multinomial, NegativeBinomial, Weibull, Pareto,
                                   TransformedDistribution, transforms, RelaxedBernoulli, RelaxedOneHotCategorical)
 
 
