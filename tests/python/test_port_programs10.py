@@ -1438,6 +1438,93 @@ def dist_families(T, nn, F):
     return out
 
 
+@prog
+def printing2(T, nn, F):
+    out = {}
+    loss = T.tensor(0.123456)
+    out["f1"] = f"loss {loss:.4f}"
+    out["f2"] = "%.3f" % loss
+    out["f3"] = str(round(loss.item(), 3))
+    out["f4"] = str(T.tensor([1.5, 2.25]).tolist())
+    out["f5"] = str(T.tensor([[1, 2]]).tolist())
+    out["f6"] = str(T.arange(2000.0))
+    out["f7"] = str(T.tensor(arr(140, 3, 4)))
+    out["f8"] = str(T.tensor([1e-8, 1.0, 1e8]))
+    out["f9"] = str(T.tensor([[0.1, 200.0], [3.0, 4.0]]))
+    out["f10"] = str(T.tensor([1, -2, 300]))
+    out["f11"] = str(T.ones(2, 1, 2))
+    out["f12"] = str(T.tensor([]))
+    out["f13"] = str(T.tensor(arr(141, 2), ).requires_grad_())
+    out["f15"] = str(float(T.tensor([2.5])))
+    out["f16"] = f"{T.tensor(3)}"
+    out["f17"] = str(T.tensor([True]).item())
+    out["f18"] = str(T.tensor(7).item())
+    T.set_printoptions(precision=2)
+    out["p2"] = str(T.tensor([1.23456, 2.0]))
+    T.set_printoptions(profile="default")
+    out["p3"] = str(T.tensor([1.23456, 2.0]))
+    T.set_printoptions(sci_mode=False)
+    out["p4"] = str(T.tensor([1e-5, 1.0]))
+    T.set_printoptions(sci_mode=None)
+    return out
+
+
+@prog
+def module_reprs(T, nn, F):
+    mods = [nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Dropout(0.1)),
+            nn.Conv2d(3, 8, 3, stride=2, padding=1, bias=False),
+            nn.LSTM(4, 8, num_layers=2, batch_first=True), nn.Embedding(10, 4, padding_idx=0), nn.GroupNorm(4, 8),
+            nn.BatchNorm1d(5), nn.LayerNorm(6), nn.GRU(3, 5), nn.EmbeddingBag(10, 3, mode="sum"),
+            nn.Conv1d(2, 4, 3, dilation=2),
+            nn.MaxPool2d(2), nn.AdaptiveAvgPool2d((1, 1)),
+            nn.SiLU(), nn.LeakyReLU(0.2), nn.Softplus(), nn.ModuleList([nn.Tanh()]),
+            nn.MultiheadAttention(8, 2), nn.TransformerEncoderLayer(8, 2, 16)]
+    return {f"m{i}": str(m) for i, m in enumerate(mods)}
+
+
+@prog
+def classic_ml2(T, nn, F):
+    X = T.tensor(arr(142, 40, 3)); y = (X[:, 0] + X[:, 1] ** 2 > 0.5).long()
+    # softmax regression with weight decay, full batch, evaluated with confusion matrix
+    m = init(nn.Linear(3, 2), T)
+    opt = T.optim.Adam(m.parameters(), lr=0.1, weight_decay=1e-3)
+    for _ in range(20):
+        l = F.cross_entropy(m(X), y); opt.zero_grad(); l.backward(); opt.step()
+    pred = m(X).argmax(1)
+    cm = T.zeros(2, 2, dtype=T.long)
+    cm.index_put_((y, pred), T.ones(40, dtype=T.long), accumulate=True)
+    conf = T.bincount(y * 2 + pred, minlength=4).reshape(2, 2)
+    prec = cm[1, 1] / cm[:, 1].sum().clamp(min=1)
+    # standardization + polynomial features + closed-form
+    mu, sd = X.mean(0), X.std(0)
+    Z = (X - mu) / sd
+    P = T.cat([T.ones(40, 1), Z, Z ** 2, Z[:, :1] * Z[:, 1:2]], 1)
+    w = T.linalg.lstsq(P, y.float().unsqueeze(1)).solution
+    # ROC AUC by ranks
+    s = F.softmax(m(X), 1)[:, 1]
+    order = s.argsort()
+    ranks = T.empty_like(order); ranks[order] = T.arange(40)
+    n1 = y.sum(); n0 = 40 - n1
+    auc = (ranks[y == 1].float().sum() - n1 * (n1 - 1) / 2) / (n1 * n0)
+    return {"l": l.item(), "cm": cm, "conf": conf, "prec": prec, "w": w, "auc": auc, "acc": (pred == y).float().mean()}
+
+
+@prog
+def dataloader_rl(T, nn, F):
+    U = T.utils.data
+    obs = T.tensor(arr(143, 12, 3)); ret = T.tensor(arr(144, 12))
+    ds = U.TensorDataset(obs, ret)
+    dl = U.DataLoader(ds, batch_size=5, shuffle=False, drop_last=False)
+    net = init(nn.Linear(3, 1), T)
+    opt = T.optim.SGD(net.parameters(), lr=0.1)
+    ls = []
+    for o, r in dl:
+        l = F.mse_loss(net(o).squeeze(-1), r); opt.zero_grad(); l.backward(); opt.step(); ls.append(l.item())
+    sub = U.Subset(ds, [0, 3, 5])
+    tr, va = U.random_split(ds, [8, 4], generator=T.Generator().manual_seed(0))
+    return {"ls": np.array(ls), "sub": sub[1][1], "lens": np.array([len(tr), len(va)]), "nb": np.array(len(dl))}
+
+
 # What each program gave under torch 2 (see _check).
 nan, inf = math.nan, math.inf
 EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.014105])},
@@ -1448,6 +1535,15 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                          'rs': ([], [1.0])},
  'burgers_pinn_lbfgs': {'l': ([2], [2.010117, 0.07319568]),
                         'w': ([10, 2], [-1.9850751, 6.5940224, 2.0831068])},
+ 'classic_ml2': {'acc': ([], [0.925]),
+                 'auc': ([], [0.9823232]),
+                 'cm': ([2, 2], [16.0, 2.0, 1.0, 21.0]),
+                 'conf': ([2, 2], [16.0, 2.0, 1.0, 21.0]),
+                 'l': ([], [0.2110124]),
+                 'prec': ([], [0.9130435]),
+                 'w': ([8, 1],
+                       [0.5157763, 0.3563087, -0.03912439, 0.1240373, -0.01925032, 0.05872424, -0.008338439,
+                        0.05136991])},
  'contrastive': {'g': ([4, 6], [0.11113149, 1.9468522, -0.28907637]),
                  'loss': ([], [0.4964868]),
                  'pd': ([5], [0.02348983, 0.03088114, 0.1433526, 0.05865178, 0.1078283]),
@@ -1457,6 +1553,10 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                       'loss': ([], [10.43288]),
                       'lse': ([4], [9.424008, 3.92963, 6.383138, 4.954037]),
                       'queue': ([3, 6], [0.73800896, 8.8821657, -1.4292507])},
+ 'dataloader_rl': {'lens': ([2], [8.0, 4.0]),
+                   'ls': ([3], [0.3037045, 0.6927358, 0.7101431]),
+                   'nb': ([], [3.0]),
+                   'sub': ([], [0.7090136])},
  'ddpm': {'loss0': ([], [1.016159]),
           'loss1': ([], [1.005118]),
           'loss2': ([], [0.9946436]),
@@ -1718,6 +1818,44 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                       'l': ([], [0.511098]),
                       'l2': ([], [1.430037]),
                       'l3': ([], [2.867682])},
+ 'module_reprs': {'m0': 'Sequential(\n'
+                        '  (0): Linear(in_features=2, out_features=3, bias=True)\n'
+                        '  (1): ReLU()\n'
+                        '  (2): Dropout(p=0.1, inplace=False)\n'
+                        ')',
+                  'm1': 'Conv2d(3, 8, kernel_size=(3, 3), stride=(2, 2), padding=(1, 1), bias=False)',
+                  'm10': 'MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)',
+                  'm11': 'AdaptiveAvgPool2d(output_size=(1, 1))',
+                  'm12': 'SiLU()',
+                  'm13': 'LeakyReLU(negative_slope=0.2)',
+                  'm14': 'Softplus(beta=1.0, threshold=20.0)',
+                  'm15': 'ModuleList(\n  (0): Tanh()\n)',
+                  'm16': 'MultiheadAttention(\n'
+                         '  (out_proj): NonDynamicallyQuantizableLinear(in_features=8, out_features=8, '
+                         'bias=True)\n'
+                         ')',
+                  'm17': 'TransformerEncoderLayer(\n'
+                         '  (self_attn): MultiheadAttention(\n'
+                         '    (out_proj): NonDynamicallyQuantizableLinear(in_features=8, out_features=8, '
+                         'bias=True)\n'
+                         '  )\n'
+                         '  (linear1): Linear(in_features=8, out_features=16, bias=True)\n'
+                         '  (dropout): Dropout(p=0.1, inplace=False)\n'
+                         '  (linear2): Linear(in_features=16, out_features=8, bias=True)\n'
+                         '  (norm1): LayerNorm((8,), eps=1e-05, elementwise_affine=True, bias=True)\n'
+                         '  (norm2): LayerNorm((8,), eps=1e-05, elementwise_affine=True, bias=True)\n'
+                         '  (dropout1): Dropout(p=0.1, inplace=False)\n'
+                         '  (dropout2): Dropout(p=0.1, inplace=False)\n'
+                         ')',
+                  'm2': 'LSTM(4, 8, num_layers=2, batch_first=True)',
+                  'm3': 'Embedding(10, 4, padding_idx=0)',
+                  'm4': 'GroupNorm(4, 8, eps=1e-05, affine=True, bias=True)',
+                  'm5': 'BatchNorm1d(5, eps=1e-05, momentum=0.1, affine=True, bias=True, '
+                        'track_running_stats=True)',
+                  'm6': 'LayerNorm((6,), eps=1e-05, elementwise_affine=True, bias=True)',
+                  'm7': 'GRU(3, 5)',
+                  'm8': "EmbeddingBag(10, 3, mode='sum')",
+                  'm9': 'Conv1d(2, 4, kernel_size=(3,), stride=(1,), dilation=(2,))'},
  'nerf': {'bucket': ([8], [0.0, 3.0, 5.0, 7.0, 10.0, 12.0, 14.0, 16.0]),
           'enc': ([5, 27], [22.095071, 87.972674, -0.79917072]),
           'inds': ([5, 8], [323.0, 323.0, 28.501178]),
@@ -1816,11 +1954,11 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
  'pca_svd': {'S': ([4], [14.83419, 10.75619, 7.306498, 4.334073]),
              'cc': ([4, 4], [1.955507, 8.3101439, -1.0047208]),
              'cov': ([4, 4], [8.0089027, 29.001749, -2.5819007]),
-             'pl': ([4], [14.83419, 10.75619, 7.306498, 4.334073]),
+             'pl': ([4], [14.83419, 10.75619, 7.306498, 4.334071]),
              'projabs': ([30, 2], [109.59116, 109.59116, 7.2895842]),
              'ratio': ([4], [0.5394548, 0.2836246, 0.1308717, 0.04604893]),
-             'svl': ([4], [14.83419, 10.75619, 7.306498, 4.334073]),
-             'svlv': ([30, 4], [17.346015, 17.346015, 0.63179089])},
+             'svl': ([4], [14.83419, 10.75619, 7.306497, 4.334071]),
+             'svlv': ([30, 4], [17.346012, 17.346012, 0.63179008])},
  'pinn': {'loss0': ([], [56.90213]), 'loss1': ([], [51.85343]), 'loss2': ([], [47.13363])},
  'polyfit_adam': {'coef': ([4], [0.1773623, -0.5158953, 0.005706426, -0.3641475]),
                   'loss': ([], [0.02383064]),
@@ -1848,6 +1986,29 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
               's6': '3.142',
               's9': 'tensor([2., 4.], grad_fn=<X>)',
               'tiny': ([], [65504.0])},
+ 'printing2': {'f1': 'loss 0.1235',
+               'f10': 'tensor([  1,  -2, 300])',
+               'f11': 'tensor([[[1., 1.]],\n\n        [[1., 1.]]])',
+               'f12': 'tensor([])',
+               'f13': 'tensor([-1.1518,  1.7764], requires_grad=True)',
+               'f15': '2.5',
+               'f16': '3',
+               'f17': 'True',
+               'f18': '7',
+               'f2': '0.123',
+               'f3': '0.123',
+               'f4': '[1.5, 2.25]',
+               'f5': '[[1, 2]]',
+               'f6': 'tensor([0.0000e+00, 1.0000e+00, 2.0000e+00,  ..., 1.9970e+03, 1.9980e+03,\n'
+                     '        1.9990e+03])',
+               'f7': 'tensor([[-1.1761,  1.7999, -1.1815,  2.4726],\n'
+                     '        [-1.6690,  0.4317, -0.8547, -1.3900],\n'
+                     '        [-0.8436, -2.7860,  1.1934,  0.4980]])',
+               'f8': 'tensor([1.0000e-08, 1.0000e+00, 1.0000e+08])',
+               'f9': 'tensor([[1.0000e-01, 2.0000e+02],\n        [3.0000e+00, 4.0000e+00]])',
+               'p2': 'tensor([1.23, 2.00])',
+               'p3': 'tensor([1.2346, 2.0000])',
+               'p4': 'tensor([0.0000, 1.0000])'},
  'qlearning_tabular': {'Q': ([5, 2], [6.6141609, 6.6141609, -0.81730215]),
                        'pol': ([5], [1.0, 1.0, 0.0, 1.0, 0.0])},
  'realnvp': {'loss0': ([], [2.8493]), 'loss1': ([], [2.797086]), 'loss2': ([], [2.750899])},
@@ -1869,7 +2030,7 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                 'tq': ([16, 4], [1.3206743, 14.26469, 0.9309364])},
  'rl_init_utils': {'batch': ([6], [0.0, 0.0, 1.0, 1.0, 1.0, 2.0]),
                    'gains': ([5], [1.414214, 1.666667, 1.0, 1.0, 1.38675]),
-                   'orth': ([4, 4], [7.999999, 8.0000001, -0.63019466]),
+                   'orth': ([4, 4], [8.0000008, 8.0000021, -0.63019513]),
                    'pooled': ([3], [0.7758994, -0.2223766, -0.01851445]),
                    'rep': ([3, 2], [1.0, 2.0, 3.0, 4.0, 3.0, 4.0])},
  'sac_tanh': {'ag': ([1], [2.843988]),
