@@ -913,6 +913,50 @@ def histogramdd(input, bins=10, *, range=None, weight=None, density=False):
     made = {"dtype": input.dtype, "device": _local_device(input)}
     return _returns("histogramdd", ("hist", "bin_edges"))(tensor(counts, **made), [tensor(e, **made) for e in edges])
 
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """torch.gradient: the derivative of input's samples along each of `dim` (every dim by
+    default), one tensor per dim, as torch's: central differences inside, one-sided ones of
+    edge_order 1 or 2 at the ends. spacing: a number (the step of every dim), one number per
+    dim, or one 1-d tensor of coordinates per dim (unevenly spaced; edge_order 1 only)."""
+    dims = list(builtins.range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    dims = [d % input.ndim for d in dims]
+    steps = list(spacing) if isinstance(spacing, (list, tuple)) else [spacing] * len(dims)
+    if len(steps) != len(dims):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or its length to match "
+                           f"the number of dimensions given ({len(dims)}), but got {len(steps)}")
+    if edge_order not in (1, 2):
+        raise RuntimeError(f"torch.gradient only supports edge_order=1 and edge_order=2, got {edge_order}")
+    from ._ops_shape import cat
+    out = []
+    for d, h in zip(dims, steps):
+        n = input.shape[d]
+        if n < edge_order + 1:
+            raise RuntimeError(f"torch.gradient expected each dimension size to be at least edge_order+1, "
+                               f"got {n} along dim {d}")
+
+        def f(start, stop=None):  # input[start:stop] along d
+            start, stop = start % n, n if stop is None else stop + n if stop < 0 else stop
+            return input.narrow(d, start, stop - start)
+        if isinstance(h, Tensor):  # coordinates: numpy's second-order weights for uneven steps
+            if edge_order != 1:
+                raise NotImplementedError("gradient: edge_order=2 with coordinates is not supported by meshflow")
+            shape = [1] * input.ndim
+            shape[d] = n - 1
+            dx = (h[1:] - h[:-1]).reshape(shape)
+            d1, d2 = dx.narrow(d, 0, n - 2), dx.narrow(d, 1, n - 2)
+            center = -d2 / (d1 * (d1 + d2)) * f(0, -2) + (d2 - d1) / (d1 * d2) * f(1, -1) + \
+                d1 / (d2 * (d1 + d2)) * f(2)
+            first, last = (f(1, 2) - f(0, 1)) / dx.narrow(d, 0, 1), (f(-1) - f(-2, -1)) / dx.narrow(d, n - 2, 1)
+        else:
+            center = (f(2) - f(0, -2)) / h / 2
+            if edge_order == 1:
+                first, last = (f(1, 2) - f(0, 1)) / h, (f(-1) - f(-2, -1)) / h
+            else:
+                first = (-1.5 * f(0, 1) + 2 * f(1, 2) - 0.5 * f(2, 3)) / h
+                last = (0.5 * f(-3, -2) - 2 * f(-2, -1) + 1.5 * f(-1)) / h
+        out.append(cat([first, center, last], d))
+    return tuple(out)
+
 class Generator:
     """A random generator, as torch.Generator, for the generator= of the random ops (rand,
     randn, randint, randperm, normal, bernoulli, multinomial, Tensor.uniform_/normal_,
@@ -988,7 +1032,7 @@ default_generator = Generator()
 default_generator._own = None  # torch.default_generator: the process's generator (mf.manual_seed's)
 
 __all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "histogram", "histogramdd",
-            "Generator", "default_generator"]
+            "gradient", "Generator", "default_generator"]
 Tensor.matrix_power = matrix_power
 Tensor.quantile = quantile
 Tensor.nanquantile = nanquantile
