@@ -1615,6 +1615,105 @@ def forward_ad(T, nn, F):
     return {"p": p, "t": t, "ty": ty, "none": float(none is None), "same": same}
 
 
+@prog
+def fm_recommender(T, nn, F):
+    class FM(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(12, 4); self.lin = nn.Embedding(12, 1); self.bias = nn.Parameter(T.zeros(1))
+        def forward(self, x):
+            e = self.emb(x)
+            inter = 0.5 * (e.sum(1).pow(2) - e.pow(2).sum(1)).sum(1, keepdim=True)
+            return (self.lin(x).sum(1) + inter + self.bias).squeeze(1)
+    m = init(FM(), T)
+    opt = T.optim.Adam(m.parameters(), lr=0.01)
+    x = T.tensor(np.array([[0, 5, 9], [1, 6, 10], [2, 7, 11], [3, 4, 8]])); y = T.tensor([1.0, 0.0, 1.0, 0.0])
+    out = {}
+    for it in range(3):
+        l = F.binary_cross_entropy_with_logits(m(x), y); opt.zero_grad(); l.backward(); opt.step()
+        out[f"l{it}"] = l.item()
+    return out
+
+
+@prog
+def ts_decompose(T, nn, F):
+    t = T.arange(48.0)
+    s = T.sin(2 * math.pi * t / 12) + 0.05 * t + 0.1 * T.tensor(arr(170, 48))
+    x = s.view(1, 1, -1)
+    trend = F.avg_pool1d(F.pad(x, (5, 6), mode="replicate"), 12, stride=1).view(-1)
+    detr = s - trend
+    seas = detr.view(4, 12).mean(0).repeat(4)
+    lstm = nn.LSTM(1, 6, batch_first=True, proj_size=2)
+    init(lstm, T)
+    o, (h, c) = lstm(s.view(4, 12, 1))
+    rnn = init(nn.RNN(1, 3, nonlinearity="relu", batch_first=True), T)
+    o2, h2 = rnn(s.view(4, 12, 1))
+    lens = T.tensor([12, 9, 7, 3])
+    packed = nn.utils.rnn.pack_padded_sequence(s.view(4, 12, 1), lens, batch_first=True)
+    po, (ph, pc) = lstm(packed)
+    pad, plen = nn.utils.rnn.pad_packed_sequence(po, batch_first=True)
+    return {"trend": trend, "seas": seas, "o": o, "h": h, "c": c, "o2": o2[:, -1], "ph": ph, "pad": pad, "plen": plen}
+
+
+@prog
+def mdn_multivariate(T, nn, F):
+    D = T.distributions
+    net = init(nn.Linear(3, 3 * 5), T)
+    x = T.tensor(arr(171, 6, 3)); y = T.tensor(arr(172, 6, 2))
+    o = net(x)
+    logit, mu, ls = o[:, :3], o[:, 3:9].view(6, 3, 2), o[:, 9:].view(6, 3, 2)
+    comp = D.Independent(D.Normal(mu, F.softplus(ls) + 1e-3), 1)
+    mix = D.MixtureSameFamily(D.Categorical(logits=logit), comp)
+    nll = -mix.log_prob(y).mean()
+    nll.backward()
+    return {"nll": nll.item(), "mean": mix.mean, "var": mix.variance, "g": net.weight.grad,
+            "ss": np.array(mix.sample((2,)).shape)}
+
+
+@prog
+def knn_graph(T, nn, F):
+    X = T.tensor(arr(173, 8, 2))
+    d = T.cdist(X, X)
+    d.fill_diagonal_(float("inf"))
+    nbr = d.topk(3, largest=False).indices
+    src = T.arange(8).repeat_interleave(3); dst = nbr.reshape(-1)
+    A = T.zeros(8, 8); A[src, dst] = 1.0
+    A = ((A + A.T) > 0).float()
+    deg = A.sum(1)
+    L = T.diag(deg) - A
+    ev = T.linalg.eigvalsh(L)
+    Dm = T.diag(deg.pow(-0.5))
+    An = Dm @ A @ Dm
+    return {"nbr": nbr, "A": A, "ev": ev, "An": An, "comp": (ev < 1e-4).sum()}
+
+
+@prog
+def ddim_vpred(T, nn, F):
+    steps = 20
+    t_ = T.arange(steps + 1, dtype=T.float64) / steps
+    ac = (T.cos((t_ + 0.008) / 1.008 * math.pi / 2) ** 2); ac = (ac / ac[0]).float()
+    betas = (1 - ac[1:] / ac[:-1]).clamp(max=0.999)
+    acp = T.cumprod(1 - betas, 0)
+    net = init(nn.Sequential(nn.Linear(3, 16), nn.SiLU(), nn.Linear(16, 2)), T, scale=0.3)
+    x0 = T.tensor(arr(174, 5, 2)); eps = T.tensor(arr(175, 5, 2)); t = T.tensor([0, 4, 9, 14, 19])
+    a = acp[t].unsqueeze(1)
+    xt = a.sqrt() * x0 + (1 - a).sqrt() * eps
+    v = a.sqrt() * eps - (1 - a).sqrt() * x0
+    pred = net(T.cat([xt, t.float().unsqueeze(1) / steps], 1))
+    loss = F.mse_loss(pred, v)
+    loss.backward()
+    with T.no_grad():
+        x = eps.clone()
+        seq = list(range(steps - 1, -1, -5))
+        for i, j in zip(seq, seq[1:] + [-1]):
+            ai = acp[i]; aj = acp[j] if j >= 0 else T.tensor(1.0)
+            vp = net(T.cat([x, T.full((5, 1), i / steps)], 1))
+            x0p = ai.sqrt() * x - (1 - ai).sqrt() * vp
+            ep = (1 - ai).sqrt() * x + ai.sqrt() * vp
+            x = aj.sqrt() * x0p + (1 - aj).sqrt() * ep
+    return {"loss": loss.item(), "g": net[0].weight.grad, "x": x, "betas": betas}
+
+
 # What each program gave under torch 2 (see _check).
 nan, inf = math.nan, math.inf
 EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.014105])},
@@ -1647,6 +1746,10 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                    'ls': ([3], [0.3037045, 0.6927358, 0.7101431]),
                    'nb': ([], [3.0]),
                    'sub': ([], [0.7090136])},
+ 'ddim_vpred': {'betas': ([20], [4.8321983, 4.8321983, 0.92375694]),
+                'g': ([16, 3], [-0.59725729, 1.6912638, -0.18059789]),
+                'loss': ([], [1.23695]),
+                'x': ([5, 2], [1.6198224, 5.0309418, 0.21995914])},
  'ddpm': {'loss0': ([], [1.016159]),
           'loss1': ([], [1.005118]),
           'loss2': ([], [0.9946436]),
@@ -1793,6 +1896,7 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                 'o1': ([2, 4],
                        [-0.4814252, -0.6940367, 0.6805834, 0.5537025, -0.2040271, -0.04280554, 0.4689335,
                         0.8078])},
+ 'fm_recommender': {'l0': ([], [0.9332507]), 'l1': ([], [0.8949463]), 'l2': ([], [0.8578006])},
  'focal_multilabel': {'focal': ([], [0.5462635]),
                       'g': ([6, 4], [-0.18018436, 1.6671432, 0.61366373]),
                       'ml': ([], [1.0407]),
@@ -1873,6 +1977,11 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
             'cnt': ([3], [21.0, 20.0, 19.0]),
             'inertia': ([], [95.24056]),
             'lab': ([60], [58.0, 58.0, -0.92651334])},
+ 'knn_graph': {'A': ([8, 8], [32.0, 32.0, 4.2157782]),
+               'An': ([8, 8], [7.8504762, 7.8504762, 1.0721117]),
+               'comp': ([], [1.0]),
+               'ev': ([8], [2.980232e-07, 1.564728, 3.248342, 4.000001, 4.567897, 5.0, 6.364999, 7.254034]),
+               'nbr': ([8, 3], [84.0, 84.0, -1.5206061])},
  'knn_nb': {'acc': ([], [1.0]),
             'ip': ([3], [7.0, 7.0, 6.0]),
             'll': ([5, 3], [-84.539753, 84.539753, -15.706065]),
@@ -1920,6 +2029,11 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
          'nll0': ([], [1.573263]),
          'nll1': ([], [1.557368]),
          'nll2': ([], [1.542119])},
+ 'mdn_multivariate': {'g': ([15, 3], [-2.1051915, 6.1962942, 1.4471828]),
+                      'mean': ([6, 2], [1.3810128, 2.1067141, -0.13844112]),
+                      'nll': ([], [2.833467]),
+                      'ss': ([3], [2.0, 6.0, 2.0]),
+                      'var': ([6, 2], [8.5818136, 8.5818136, 0.7017798])},
  'mlp_gaussian_nll': {'g': ([2, 3], [0.1953078, -0.3221045, -0.2601404, -0.02104544, 0.1279487, 0.0773782]),
                       'l': ([], [0.511098]),
                       'l2': ([], [1.430037]),
@@ -2064,11 +2178,11 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
  'pca_svd': {'S': ([4], [14.83419, 10.75619, 7.306498, 4.334073]),
              'cc': ([4, 4], [1.955507, 8.3101439, -1.0047208]),
              'cov': ([4, 4], [8.0089027, 29.001749, -2.5819007]),
-             'pl': ([4], [14.83419, 10.75619, 7.306499, 4.334072]),
+             'pl': ([4], [14.83419, 10.75619, 7.306497, 4.334072]),
              'projabs': ([30, 2], [109.59116, 109.59116, 7.2895842]),
              'ratio': ([4], [0.5394548, 0.2836246, 0.1308717, 0.04604893]),
-             'svl': ([4], [14.83419, 10.75619, 7.306496, 4.33407]),
-             'svlv': ([30, 4], [17.346012, 17.346012, 0.63179016])},
+             'svl': ([4], [14.83419, 10.75619, 7.306496, 4.334072]),
+             'svlv': ([30, 4], [17.346014, 17.346014, 0.63179066])},
  'pinn': {'loss0': ([], [56.90213]), 'loss1': ([], [51.85343]), 'loss2': ([], [47.13363])},
  'polyfit_adam': {'coef': ([4], [0.1773623, -0.5158953, 0.005706426, -0.3641475]),
                   'loss': ([], [0.02383064]),
@@ -2140,7 +2254,7 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                 'tq': ([16, 4], [1.3206743, 14.26469, 0.9309364])},
  'rl_init_utils': {'batch': ([6], [0.0, 0.0, 1.0, 1.0, 1.0, 2.0]),
                    'gains': ([5], [1.414214, 1.666667, 1.0, 1.0, 1.38675]),
-                   'orth': ([4, 4], [8.000001, 8.0000025, -0.63019418]),
+                   'orth': ([4, 4], [8.0000001, 8.0000006, -0.6301938]),
                    'pooled': ([3], [0.7758994, -0.2223766, -0.01851445]),
                    'rep': ([3, 2], [1.0, 2.0, 3.0, 4.0, 3.0, 4.0])},
  'rl_vec_env': {'g': ([3, 2], [0.07057025, 0.08709626, -0.06867644, -0.06096517, -0.001893827, -0.0261311]),
@@ -2275,6 +2389,19 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                      [0.03771907, -0.03963146, 0.1921268, 0.03147003, -0.1607008, 0.1084785, 0.3912,
                       0.2841243]),
              'w': ([2, 3], [0.0393179, -0.03939031, 0.1899591, 0.0298712, -0.160942, 0.1106462])},
+ 'ts_decompose': {'c': ([1, 4, 6], [-3.6708109, 11.006462, -4.0382004]),
+                  'h': ([1, 4, 2],
+                        [-0.1896488, 0.1827866, -0.2055679, 0.2393053, -0.2135338, 0.3016196, -0.2171973,
+                         0.3383783]),
+                  'o': ([4, 12, 2], [4.1298598, 22.429893, -0.081068239]),
+                  'o2': ([4, 3], [0.0, 0.0, 0.0]),
+                  'pad': ([4, 12, 2], [2.4400926, 13.604286, -0.088323026]),
+                  'ph': ([1, 4, 2],
+                         [-0.1896488, 0.1827866, -0.2077955, 0.2323084, -0.2148716, 0.3261609, -0.1694618,
+                          0.346849]),
+                  'plen': ([4], [12.0, 9.0, 7.0, 3.0]),
+                  'seas': ([48], [-0.062208444, 28.052193, -2.5999109]),
+                  'trend': ([48], [57.028761, 57.028761, -0.37047492])},
  'vae': {'kl': ([], [1.16948]),
          'loss0': ([], [22.45679]),
          'loss1': ([], [22.25964]),
