@@ -145,7 +145,10 @@ class Categorical(Distribution):
         return logits.gather(-1, value.long().expand(*shape).unsqueeze(-1)).squeeze(-1)
 
     def entropy(self):
-        return -(self.logits * self.probs).sum(-1)
+        # masked classes (logits of -inf, as action masking makes) count 0 * log 0 = 0: the
+        # logits clamped to the dtype's lowest value first, as torch's
+        from ._api import finfo
+        return -(self.logits.clamp(min=finfo(self.logits.dtype).min) * self.probs).sum(-1)
 
     @property
     def mode(self):

@@ -1714,6 +1714,74 @@ def ddim_vpred(T, nn, F):
     return {"loss": loss.item(), "g": net[0].weight.grad, "x": x, "betas": betas}
 
 
+@prog
+def masked_actions(T, nn, F):
+    D = T.distributions
+    logits = T.tensor(arr(180, 4, 5)).requires_grad_()
+    mask = T.tensor([[1, 1, 0, 1, 0], [1, 0, 0, 0, 0], [1, 1, 1, 1, 1], [0, 1, 0, 1, 1]]).bool()
+    ml = logits.masked_fill(~mask, float("-inf"))
+    d = D.Categorical(logits=ml)
+    ent = d.entropy()
+    lp = d.log_prob(T.tensor([3, 0, 2, 4]))
+    (ent.sum() + lp.sum()).backward()
+    d2 = D.Categorical(logits=logits.detach().masked_fill(~mask, -1e8))
+    s = d.sample((50,))
+    kl = D.kl_divergence(d, D.Categorical(logits=logits.detach()))
+    return {"ent": ent, "lp": lp, "g": logits.grad, "ent2": d2.entropy(), "valid": float(mask.gather(1, s.T).all()),
+            "probs": d.probs, "kl": kl, "mode": d.mode}
+
+
+@prog
+def beta_policy(T, nn, F):
+    D = T.distributions
+    net = init(nn.Linear(3, 4), T)
+    x = T.tensor(arr(181, 5, 3)); a = T.sigmoid(T.tensor(arr(182, 5, 2)))
+    ab = F.softplus(net(x)) + 1
+    d = D.Beta(ab[:, :2], ab[:, 2:])
+    lp = d.log_prob(a).sum(-1); ent = d.entropy().sum(-1)
+    (-(lp.mean()) - 0.01 * ent.mean()).backward()
+    s = d.sample()
+    return {"lp": lp, "ent": ent, "g": net.weight.grad, "mean": d.mean, "var": d.variance,
+            "in01": float(((s > 0) & (s < 1)).all())}
+
+
+@prog
+def feature_distill(T, nn, F):
+    teacher = init(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3)), T, seed=1)
+    student = init(nn.Sequential(nn.Linear(4, 6), nn.ReLU(), nn.Linear(6, 3)), T, seed=2)
+    proj = init(nn.Linear(6, 8), T, seed=3)
+    feats = {}
+    h1 = teacher[1].register_forward_hook(lambda m, i, o: feats.__setitem__("t", o))
+    h2 = student[1].register_forward_hook(lambda m, i, o: feats.__setitem__("s", o))
+    x = T.tensor(arr(183, 7, 4))
+    with T.no_grad():
+        tl = teacher(x)
+    sl = student(x)
+    fl = F.mse_loss(proj(feats["s"]), feats["t"].detach())
+    kd = F.kl_div(F.log_softmax(sl / 2, -1), F.log_softmax(tl / 2, -1), reduction="batchmean", log_target=True) * 4
+    at = (F.normalize(feats["s"].pow(2).mean(0), dim=0) - F.normalize(feats["t"].pow(2).mean(0)[:6],
+                                                                      dim=0)).pow(2).sum()
+    loss = fl + kd + at
+    loss.backward()
+    h1.remove(); h2.remove()
+    return {"fl": fl.item(), "kd": kd.item(), "at": at.item(), "gs": student[0].weight.grad, "gp": proj.weight.grad}
+
+
+@prog
+def supcon(T, nn, F):
+    z = F.normalize(T.tensor(arr(184, 8, 4)), dim=1)
+    labels = T.tensor([0, 1, 0, 1, 2, 2, 0, 1])
+    sim = z @ z.T / 0.1
+    self_mask = T.eye(8, dtype=T.bool)
+    pos = (labels[:, None] == labels[None, :]) & ~self_mask
+    sim = sim.masked_fill(self_mask, -1e9)
+    logp = sim - T.logsumexp(sim, dim=1, keepdim=True)
+    loss = -(logp * pos).sum(1) / pos.sum(1)
+    ce = F.cross_entropy(sim, T.tensor([2, 3, 0, 1, 5, 4, 0, 1]), reduction="none", label_smoothing=0.2)
+    ce_w = F.cross_entropy(sim, T.tensor([2, 3, 0, 1, 5, 4, 0, 1]), weight=T.linspace(0.5, 1.5, 8), label_smoothing=0.1)
+    return {"loss": loss, "ce": ce, "ce_w": ce_w.item(), "bd": T.block_diag(T.ones(2, 2), T.ones(1, 1))}
+
+
 # What each program gave under torch 2 (see _check).
 nan, inf = math.nan, math.inf
 EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.014105])},
@@ -1722,6 +1790,12 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                          'loss1': ([], [-2.358618]),
                          'loss2': ([], [-2.750406]),
                          'rs': ([], [1.0])},
+ 'beta_policy': {'ent': ([5], [-0.1188384, -0.1474024, -0.1280821, -0.153286, -0.1250738]),
+                 'g': ([4, 3], [-0.026272835, 0.74571209, 0.044556059]),
+                 'in01': ([], [1.0]),
+                 'lp': ([5], [0.2004805, 0.3238503, 0.4953279, 0.5764828, 0.4559794]),
+                 'mean': ([5, 2], [4.8937724, 4.8937724, 0.17443814]),
+                 'var': ([5, 2], [0.60439911, 0.60439911, 0.035440735])},
  'burgers_pinn_lbfgs': {'l': ([2], [2.010117, 0.07319568]),
                         'w': ([10, 2], [-1.9850751, 6.5940224, 2.0831068])},
  'classic_ml2': {'acc': ([], [0.925]),
@@ -1896,6 +1970,11 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                 'o1': ([2, 4],
                        [-0.4814252, -0.6940367, 0.6805834, 0.5537025, -0.2040271, -0.04280554, 0.4689335,
                         0.8078])},
+ 'feature_distill': {'at': ([], [0.2558096]),
+                     'fl': ([], [0.4739589]),
+                     'gp': ([8, 6], [-0.90236328, 1.4261814, -0.37650581]),
+                     'gs': ([6, 4], [-0.62902153, 2.6682821, -0.77483439]),
+                     'kd': ([], [0.02536186])},
  'fm_recommender': {'l0': ([], [0.9332507]), 'l1': ([], [0.8949463]), 'l2': ([], [0.8578006])},
  'focal_multilabel': {'focal': ([], [0.5462635]),
                       'g': ([6, 4], [-0.18018436, 1.6671432, 0.61366373]),
@@ -2025,6 +2104,14 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                 'pnll_full': ([], [1.517181]),
                 'sl1': ([], [0.8250782]),
                 'soft_margin': ([], [0.6200656])},
+ 'masked_actions': {'ent': ([4], [0.9404788, -0.0, 1.312348, 0.2574554]),
+                    'ent2': ([4], [0.9404788, -0.0, 1.312348, 0.2574554]),
+                    'g': ([4, 5], [-4.6566129e-09, 4.7800532, 1.0757863]),
+                    'kl': ([4], [0.1755118, 2.961621, 0.0, 0.0451045]),
+                    'lp': ([4], [-0.6119631, 0.0, -1.804527, -3.341747]),
+                    'mode': ([4], [3.0, 0.0, 0.0, 3.0]),
+                    'probs': ([4, 5], [4.0000001, 4.0000001, 0.65442158]),
+                    'valid': ([], [1.0])},
  'mdn': {'mixlp': ([7], [-1.449828, -1.208156, -1.782242, -1.102379, -1.412435, -0.9991359, -2.840661]),
          'nll0': ([], [1.573263]),
          'nll1': ([], [1.557368]),
@@ -2178,11 +2265,11 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
  'pca_svd': {'S': ([4], [14.83419, 10.75619, 7.306498, 4.334073]),
              'cc': ([4, 4], [1.955507, 8.3101439, -1.0047208]),
              'cov': ([4, 4], [8.0089027, 29.001749, -2.5819007]),
-             'pl': ([4], [14.83419, 10.75619, 7.306497, 4.334072]),
+             'pl': ([4], [14.83419, 10.75619, 7.306497, 4.334071]),
              'projabs': ([30, 2], [109.59116, 109.59116, 7.2895842]),
              'ratio': ([4], [0.5394548, 0.2836246, 0.1308717, 0.04604893]),
-             'svl': ([4], [14.83419, 10.75619, 7.306496, 4.334072]),
-             'svlv': ([30, 4], [17.346014, 17.346014, 0.63179066])},
+             'svl': ([4], [14.83419, 10.75619, 7.306497, 4.334071]),
+             'svlv': ([30, 4], [17.346013, 17.346013, 0.63179048])},
  'pinn': {'loss0': ([], [56.90213]), 'loss1': ([], [51.85343]), 'loss2': ([], [47.13363])},
  'polyfit_adam': {'coef': ([4], [0.1773623, -0.5158953, 0.005706426, -0.3641475]),
                   'loss': ([], [0.02383064]),
@@ -2254,7 +2341,7 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                 'tq': ([16, 4], [1.3206743, 14.26469, 0.9309364])},
  'rl_init_utils': {'batch': ([6], [0.0, 0.0, 1.0, 1.0, 1.0, 2.0]),
                    'gains': ([5], [1.414214, 1.666667, 1.0, 1.0, 1.38675]),
-                   'orth': ([4, 4], [8.0000001, 8.0000006, -0.6301938]),
+                   'orth': ([4, 4], [7.9999986, 7.9999995, -0.63019451]),
                    'pooled': ([3], [0.7758994, -0.2223766, -0.01851445]),
                    'rep': ([3, 2], [1.0, 2.0, 3.0, 4.0, 3.0, 4.0])},
  'rl_vec_env': {'g': ([3, 2], [0.07057025, 0.08709626, -0.06867644, -0.06096517, -0.001893827, -0.0261311]),
@@ -2335,6 +2422,12 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                 'topk_s': ([4], [1.819531, 1.349349, 1.238136, 0.8878405]),
                 'var_k': ([6, 1], [0.9171647, 0.5448797, 0.2824524, 0.247362, 0.5884955, 0.9937788]),
                 'zscore': ([6, 5], [1.4156103e-07, 23.705705, -8.5139292])},
+ 'supcon': {'bd': ([3, 3], [5.0, 5.0, -0.24883385]),
+            'ce': ([8],
+                   [25000010.0, 25000000.0, 25000010.0, 25000000.0, 25000010.0, 25000010.0, 25000000.0,
+                    25000000.0]),
+            'ce_w': ([], [15909100.0]),
+            'loss': ([8], [12.67989, 2.247845, 11.87368, 3.534862, 6.429152, 10.37647, 2.399252, 4.648324])},
  'svm_ridge': {'acc': ([], [1.0]),
                'b': ([1], [-0.03000001]),
                'l': ([], [0.3722807]),
