@@ -148,8 +148,12 @@ def equal(input, other):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """|input - other| <= atol + rtol * |other| elementwise (bool), as torch.isclose."""
+    """|input - other| <= atol + rtol * |other| elementwise (bool), as torch.isclose; tensors
+    of two dtypes are refused, as torch's ("Float did not match Double")."""
     from ._ops_elementwise import abs as _abs
+    if isinstance(other, Tensor) and input.dtype != other.dtype:
+        raise RuntimeError(f"isclose: input is {input.dtype.name} and other {other.dtype.name}; expected tensors of "
+                           "one dtype (cast one first)")
     if input.dtype == other.dtype == _dtype.bool_:
         return input == other  # no difference of bools: equal is close
     close = (_abs(input - other) <= atol + rtol * _abs(other)) | (input == other)
