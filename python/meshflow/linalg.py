@@ -373,6 +373,17 @@ def _cholesky_solve(B, L, upper=False):
     return solve_triangular(lower.transpose(-2, -1), solve_triangular(lower, B, upper=False), upper=True)
 
 
+_TRIANGULAR = _returns("triangular_solve", ("solution", "cloned_coefficient"))
+
+
+def _triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+    """torch.triangular_solve (deprecated there for linalg.solve_triangular): X with A X = b
+    (A^T X = b with transpose), A's triangle as `upper` says; returns (solution, a copy of A)."""
+    coefficient = A.transpose(-2, -1) if transpose else A
+    return _TRIANGULAR(solve_triangular(coefficient, b, upper=upper != transpose, unitriangular=unitriangular),
+                       A.clone())
+
+
 def _cholesky_inverse(L, upper=False):
     """torch.cholesky_inverse: A^-1 from A's Cholesky factor (lower, or upper)."""
     from ._ops_creation import eye
@@ -425,6 +436,7 @@ FUNCTIONS = {"svd_lowrank": _svd_lowrank, "pca_lowrank": _pca_lowrank}
 # Bound on meshflow (meshflow/__init__.py) and as Tensor methods, as torch has them.
 TOP_LEVEL = {"inverse": inv, "det": det, "logdet": logdet, "slogdet": slogdet, "cholesky": _torch_cholesky,
              "svd": _torch_svd, "qr": _torch_qr, "cholesky_solve": _cholesky_solve,
-             "cholesky_inverse": _cholesky_inverse, "matrix_exp": matrix_exp}
+             "cholesky_inverse": _cholesky_inverse, "matrix_exp": matrix_exp,
+             "triangular_solve": _triangular_solve}
 for _name, _f in TOP_LEVEL.items():
     setattr(Tensor, _name, _f)
