@@ -1830,6 +1830,29 @@ def linalg_batched(T, nn, F):
             "mrank": T.linalg.matrix_rank(M), "cond": T.linalg.cond(A)}
 
 
+@prog
+def optim_zoo(T, nn, F):
+    x = T.tensor(arr(200, 6, 3)); y = T.tensor(arr(201, 6, 1))
+    out = {}
+    specs = [("rprop", lambda p: T.optim.Rprop(p, lr=0.05)), ("asgd", lambda p: T.optim.ASGD(p, lr=0.05)),
+             ("adagrad", lambda p: T.optim.Adagrad(p, lr=0.1, lr_decay=0.01, weight_decay=0.01)),
+             ("rms_c", lambda p: T.optim.RMSprop(p, lr=0.01, centered=True, momentum=0.9, weight_decay=0.01)),
+             ("adamax", lambda p: T.optim.Adamax(p, lr=0.05)), ("nadam",
+                                                                lambda p: T.optim.NAdam(p, lr=0.05,
+                                                                momentum_decay=0.004)),
+             ("radam", lambda p: T.optim.RAdam(p, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True)),
+             ("adadelta", lambda p: T.optim.Adadelta(p, lr=1.0, rho=0.9)),
+             ("sgd_d", lambda p: T.optim.SGD(p, lr=0.05, momentum=0.9, dampening=0.1, weight_decay=0.01)),
+             ("adamw_ams", lambda p: T.optim.AdamW(p, lr=0.05, amsgrad=True, weight_decay=0.05))]
+    for name, make in specs:
+        m = init(nn.Linear(3, 1), T)
+        opt = make(m.parameters())
+        for _ in range(6):
+            l = F.mse_loss(m(x), y); opt.zero_grad(); l.backward(); opt.step()
+        out[name] = m.weight
+    return out
+
+
 # What each program gave under torch 2 (see _check).
 nan, inf = math.nan, math.inf
 EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.014105])},
@@ -2349,6 +2372,16 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
  'onecycle_sched': {'lrs': ([10], [2.2847677, 2.2847677, -0.12758172]),
                     'mom': ([], [0.9450484]),
                     'w': ([1, 2], [0.4147948, 0.2695505])},
+ 'optim_zoo': {'adadelta': ([1, 3], [0.0573453, -0.02138503, 0.2117697]),
+               'adagrad': ([1, 3], [0.3288366, 0.08617491, 0.4798274]),
+               'adamax': ([1, 3], [0.2959352, 0.07664567, 0.4510792]),
+               'adamw_ams': ([1, 3], [0.3272772, 0.07468166, 0.4794065]),
+               'asgd': ([1, 3], [0.1770586, -0.01310233, 0.3454079]),
+               'nadam': ([1, 3], [0.2552408, 0.0690994, 0.4090941]),
+               'radam': ([1, 3], [0.1649071, -0.01703237, 0.3312469]),
+               'rms_c': ([1, 3], [0.8040641, 0.2728241, 0.9319282]),
+               'rprop': ([1, 3], [0.5342151, 0.05536854, 0.6886228]),
+               'sgd_d': ([1, 3], [0.3998941, 0.0366133, 0.5832643])},
  'patches_ts': {'diff': ([3, 18], [4.3901687, 97.48807, 7.5404146]),
                 'ema': ([3, 20], [11.878928, 18.84312, 0.13573701]),
                 'eq': ([], [1.0]),
@@ -2363,11 +2396,11 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
  'pca_svd': {'S': ([4], [14.83419, 10.75619, 7.306498, 4.334073]),
              'cc': ([4, 4], [1.955507, 8.3101439, -1.0047208]),
              'cov': ([4, 4], [8.0089027, 29.001749, -2.5819007]),
-             'pl': ([4], [14.83419, 10.75619, 7.306497, 4.334072]),
+             'pl': ([4], [14.83419, 10.75619, 7.306498, 4.334074]),
              'projabs': ([30, 2], [109.59116, 109.59116, 7.2895842]),
              'ratio': ([4], [0.5394548, 0.2836246, 0.1308717, 0.04604893]),
-             'svl': ([4], [14.83419, 10.75619, 7.306498, 4.334071]),
-             'svlv': ([30, 4], [17.346017, 17.346017, 0.63179114])},
+             'svl': ([4], [14.83419, 10.75619, 7.306497, 4.334072]),
+             'svlv': ([30, 4], [17.346013, 17.346013, 0.63179009])},
  'pinn': {'loss0': ([], [56.90213]), 'loss1': ([], [51.85343]), 'loss2': ([], [47.13363])},
  'polyfit_adam': {'coef': ([4], [0.1773623, -0.5158953, 0.005706426, -0.3641475]),
                   'loss': ([], [0.02383064]),
@@ -2439,7 +2472,7 @@ EXPECTED = {'a2c_gru_policy': {'loss0': ([], [1.071314]), 'loss1': ([], [1.01410
                 'tq': ([16, 4], [1.3206743, 14.26469, 0.9309364])},
  'rl_init_utils': {'batch': ([6], [0.0, 0.0, 1.0, 1.0, 1.0, 2.0]),
                    'gains': ([5], [1.414214, 1.666667, 1.0, 1.0, 1.38675]),
-                   'orth': ([4, 4], [7.9999999, 8.0000014, -0.63019427]),
+                   'orth': ([4, 4], [7.9999997, 7.9999999, -0.63019422]),
                    'pooled': ([3], [0.7758994, -0.2223766, -0.01851445]),
                    'rep': ([3, 2], [1.0, 2.0, 3.0, 4.0, 3.0, 4.0])},
  'rl_vec_env': {'g': ([3, 2], [0.07057025, 0.08709626, -0.06867644, -0.06096517, -0.001893827, -0.0261311]),
