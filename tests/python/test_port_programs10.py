@@ -1855,7 +1855,7 @@ def optim_zoo(T, nn, F):
 
 @prog
 def gat_layer(T, nn, F):
-    N, E = 5, 9
+    N = 5
     src = T.tensor([0, 1, 2, 3, 4, 0, 2, 4, 1]); dst = T.tensor([1, 2, 3, 4, 0, 2, 4, 1, 3])
     W = init(nn.Linear(3, 4, bias=False), T); att = nn.Parameter(T.tensor(arr(210, 2, 4)))
     x = T.tensor(arr(211, N, 3))
