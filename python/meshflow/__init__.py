@@ -97,6 +97,7 @@ from ._memory import *  # noqa: F401,F403
 from . import nn, optim, linalg, cuda, utils, amp, cpu, distributed, multiprocessing, backends, testing, random
 from . import func
 from .func import vmap  # torch.vmap
+globals().update(linalg.FUNCTIONS)  # svd_lowrank, pca_lowrank
 globals().update(linalg.TOP_LEVEL)  # torch's top-level spellings: inverse, det, logdet, slogdet, cholesky, svd, qr
 from . import _foreach
 globals().update(_foreach.FUNCTIONS)  # torch._foreach_mul_ and kin (private in torch too)
@@ -192,7 +193,7 @@ __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
 __all__ += _ops_math.__all__
 __all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__ + _ops_port4.__all__
-__all__ += list(linalg.TOP_LEVEL)
+__all__ += list(linalg.TOP_LEVEL) + list(linalg.FUNCTIONS)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
     "linalg", "cuda", "cpu", "amp", "utils", "profiler", "backends", "testing", "special", "random", "func", "vmap", "distributions", "compiler", "float", "double",
     "int", "long", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "IntTensor",

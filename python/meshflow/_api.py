@@ -148,8 +148,12 @@ def equal(input, other):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """|input - other| <= atol + rtol * |other| elementwise (bool), as torch.isclose."""
+    """|input - other| <= atol + rtol * |other| elementwise (bool), as torch.isclose; tensors
+    of two dtypes are refused, as torch's ("Float did not match Double")."""
     from ._ops_elementwise import abs as _abs
+    if isinstance(other, Tensor) and input.dtype != other.dtype:
+        raise RuntimeError(f"isclose: input is {input.dtype.name} and other {other.dtype.name}; expected tensors of "
+                           "one dtype (cast one first)")
     if input.dtype == other.dtype == _dtype.bool_:
         return input == other  # no difference of bools: equal is close
     close = (_abs(input - other) <= atol + rtol * _abs(other)) | (input == other)
@@ -694,9 +698,12 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
         _dtype.int32 if out_int32 else _dtype.int64)
 
 
-def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None):
-    """Where each value would go in the sorted last dim of sorted_sequence (torch's)."""
+def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
+    """Where each value would go in the sorted last dim of sorted_sequence (torch's); with
+    sorter (the indices that sort an unsorted sequence, as argsort gives), in that order."""
     right = right or side == "right"
+    if sorter is not None:
+        sorted_sequence = sorted_sequence.gather(-1, sorter)
     seq = sorted_sequence.unsqueeze(-2) if sorted_sequence.ndim > 1 else sorted_sequence.reshape(
         *([1] * values.ndim), -1)
     vals = values.unsqueeze(-1)
@@ -909,6 +916,69 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
     return _returns("histogram", ("hist", "bin_edges"))(tensor(counts, **made), tensor(edges, **made))
 
 
+def histogramdd(input, bins=10, *, range=None, weight=None, density=False):
+    """torch.histogramdd: (hist, bin_edges) of the points input [..., D] in D dims: bins an int
+    or one per dim, or a list of D edge tensors; range a flat (lo0, hi0, lo1, hi1, ...); weight
+    and density as histogram's. Counted on the host (NumPy's rules), in input's dtype."""
+    if not is_floating_point(input):
+        raise RuntimeError(f"histogramdd: expected a floating input, got {input.dtype.name}")
+    points = input.numpy().astype(_np.float64)
+    points = points.reshape(-1, points.shape[-1])
+    if isinstance(bins, (list, tuple)) and bins and isinstance(bins[0], Tensor):
+        bins = [b.numpy().astype(_np.float64) for b in bins]
+    elif not isinstance(bins, int):
+        bins = [int(b) for b in bins]
+    ranges = None if range is None else [(float(range[2 * d]), float(range[2 * d + 1]))
+                                         for d in builtins.range(points.shape[1])]
+    weights = None if weight is None else weight.numpy().astype(_np.float64).ravel()
+    counts, edges = _np.histogramdd(points, bins=bins, range=ranges, weights=weights, density=bool(density))
+    made = {"dtype": input.dtype, "device": _local_device(input)}
+    return _returns("histogramdd", ("hist", "bin_edges"))(tensor(counts, **made), [tensor(e, **made) for e in edges])
+
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """torch.gradient: the derivative of input's samples along each of `dim` (every dim by
+    default), one tensor per dim, as torch's: central differences inside, one-sided ones of
+    edge_order 1 or 2 at the ends. spacing: a number (the step of every dim), one number per
+    dim, or one 1-d tensor of coordinates per dim (unevenly spaced; edge_order 1 only)."""
+    dims = list(builtins.range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    dims = [d % input.ndim for d in dims]
+    steps = list(spacing) if isinstance(spacing, (list, tuple)) else [spacing] * len(dims)
+    if len(steps) != len(dims):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or its length to match "
+                           f"the number of dimensions given ({len(dims)}), but got {len(steps)}")
+    if edge_order not in (1, 2):
+        raise RuntimeError(f"torch.gradient only supports edge_order=1 and edge_order=2, got {edge_order}")
+    from ._ops_shape import cat
+    out = []
+    for d, h in zip(dims, steps):
+        n = input.shape[d]
+        if n < edge_order + 1:
+            raise RuntimeError(f"torch.gradient expected each dimension size to be at least edge_order+1, "
+                               f"got {n} along dim {d}")
+
+        def f(start, stop=None):  # input[start:stop] along d
+            start, stop = start % n, n if stop is None else stop + n if stop < 0 else stop
+            return input.narrow(d, start, stop - start)
+        if isinstance(h, Tensor):  # coordinates: numpy's second-order weights for uneven steps
+            if edge_order != 1:
+                raise NotImplementedError("gradient: edge_order=2 with coordinates is not supported by meshflow")
+            shape = [1] * input.ndim
+            shape[d] = n - 1
+            dx = (h[1:] - h[:-1]).reshape(shape)
+            d1, d2 = dx.narrow(d, 0, n - 2), dx.narrow(d, 1, n - 2)
+            center = -d2 / (d1 * (d1 + d2)) * f(0, -2) + (d2 - d1) / (d1 * d2) * f(1, -1) + \
+                d1 / (d2 * (d1 + d2)) * f(2)
+            first, last = (f(1, 2) - f(0, 1)) / dx.narrow(d, 0, 1), (f(-1) - f(-2, -1)) / dx.narrow(d, n - 2, 1)
+        else:
+            center = (f(2) - f(0, -2)) / h / 2
+            if edge_order == 1:
+                first, last = (f(1, 2) - f(0, 1)) / h, (f(-1) - f(-2, -1)) / h
+            else:
+                first = (-1.5 * f(0, 1) + 2 * f(1, 2) - 0.5 * f(2, 3)) / h
+                last = (0.5 * f(-3, -2) - 2 * f(-2, -1) + 1.5 * f(-1)) / h
+        out.append(cat([first, center, last], d))
+    return tuple(out)
+
 class Generator:
     """A random generator, as torch.Generator, for the generator= of the random ops (rand,
     randn, randint, randperm, normal, bernoulli, multinomial, Tensor.uniform_/normal_,
@@ -983,8 +1053,8 @@ class Generator:
 default_generator = Generator()
 default_generator._own = None  # torch.default_generator: the process's generator (mf.manual_seed's)
 
-__all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "histogram", "Generator",
-            "default_generator"]
+__all__ += ["concat", "concatenate", "matrix_power", "quantile", "nanquantile", "histc", "histogram", "histogramdd",
+            "gradient", "Generator", "default_generator"]
 Tensor.matrix_power = matrix_power
 Tensor.quantile = quantile
 Tensor.nanquantile = nanquantile

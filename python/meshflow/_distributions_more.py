@@ -1,5 +1,6 @@
 """More of torch.distributions, as RL and probabilistic code meets it: the `mode` of the
-discrete and location families, OneHotCategorical, Cauchy, StudentT, Geometric, Binomial, and
+discrete and location families, OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,
+HalfNormal, HalfCauchy, Gumbel, Chi2, Multinomial, NegativeBinomial, Weibull, Pareto, and
 TransformedDistribution with the transforms SAC-style policies chain (`TanhTransform`,
 `AffineTransform`, `ExpTransform`, `SigmoidTransform`), and the relaxed (Concrete) families
 `RelaxedBernoulli` and `RelaxedOneHotCategorical` with their logit / log forms. Log-probabilities are torch's
@@ -12,12 +13,15 @@ from ._ops_elementwise import softplus, where
 from ._tensor import no_grad
 from . import distributions as _d
 
-__all__ = ["OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial", "TransformedDistribution",
-           "transforms", "RelaxedBernoulli", "RelaxedOneHotCategorical"]
+__all__ = ["OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial", "HalfNormal", "HalfCauchy", "Gumbel",
+           "Chi2", "Multinomial", "NegativeBinomial", "Weibull", "Pareto", "TransformedDistribution", "transforms",
+           "RelaxedBernoulli", "RelaxedOneHotCategorical"]
 
 
 class OneHotCategorical(_d.Distribution):
     """Categorical whose values are one-hot vectors over the last dim."""
+
+    _params = (("logits", 1),)
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         self._categorical = _d.Categorical(probs, logits)
@@ -53,8 +57,10 @@ def _one_hot_like(index, probs):
 
 
 
-class Cauchy(_d.Distribution):
-    """Cauchy with `loc` and `scale`; rsample by the inverse cdf."""
+class _LocScale(_d.Distribution):
+    """A family of `loc` and `scale` sampled by its inverse cdf of uniform draws (rsample)."""
+
+    _params = (("loc", 0), ("scale", 0))
 
     has_rsample = True
 
@@ -62,9 +68,15 @@ class Cauchy(_d.Distribution):
         self.loc, self.scale = _d._as_tensors(loc, scale)
         super().__init__(tuple((self.loc + self.scale).shape))
 
+    def _uniform(self, sample_shape):
+        return _d._noise(rand, (*_d._shape(sample_shape), *self.batch_shape), self.loc)
+
+
+class Cauchy(_LocScale):
+    """Cauchy with `loc` and `scale`; rsample by the inverse cdf."""
+
     def rsample(self, sample_shape=()):
-        u = _d._noise(rand, (*_d._shape(sample_shape), *self.batch_shape), self.loc)
-        return self.loc + self.scale * (math.pi * (u - 0.5)).tan()
+        return self.loc + self.scale * (math.pi * (self._uniform(sample_shape) - 0.5)).tan()
 
     def log_prob(self, value):
         return -math.log(math.pi) - self.scale.log() - (((value - self.loc) / self.scale) ** 2).log1p()
@@ -93,6 +105,8 @@ class Cauchy(_d.Distribution):
 
 class StudentT(_d.Distribution):
     """Student's t with `df`, `loc` and `scale`; samples drawn on the host (no rsample)."""
+
+    _params = (("df", 0), ("loc", 0), ("scale", 0))
 
     def __init__(self, df, loc=0.0, scale=1.0, validate_args=None):
         self.df, self.loc, self.scale = _d._as_tensors(df, loc, scale)
@@ -131,6 +145,8 @@ class StudentT(_d.Distribution):
 class Geometric(_d.Distribution):
     """The number of failures before the first success, with `probs` or `logits`."""
 
+    _params = (("logits", 0),)
+
     def __init__(self, probs=None, logits=None, validate_args=None):
         b = _d.Bernoulli(probs, logits)
         self.probs, self.logits = b.probs, b.logits
@@ -165,6 +181,8 @@ class Geometric(_d.Distribution):
 class Binomial(_d.Distribution):
     """The successes among `total_count` trials of `probs` (or `logits`)."""
 
+    _params = (("total_count", 0), ("logits", 0))
+
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
         b = _d.Bernoulli(probs, logits)
         self.probs, self.logits = b.probs, b.logits
@@ -197,6 +215,267 @@ class Binomial(_d.Distribution):
         return self.total_count * self.probs * (1 - self.probs)
 
 
+
+_EULER = 0.57721566490153286060
+
+
+def _outside(value, inside, log_prob):
+    """log_prob where `inside`, -inf elsewhere (outside the support)."""
+    return where(inside, log_prob, float("-inf"))
+
+
+class _Half(_d.Distribution):
+    """|X| of a family X centred at 0 with `scale` (torch's AbsTransform of it): twice its
+    density on [0, inf)."""
+
+    _params = (("scale", 0),)
+
+    has_rsample = True
+
+    def __init__(self, scale, validate_args=None):
+        self.scale = _d._as_tensor(scale)
+        self.base_dist = self._family(self.scale * 0, self.scale)
+        super().__init__(tuple(self.scale.shape))
+
+    def rsample(self, sample_shape=()):
+        return self.base_dist.rsample(sample_shape).abs()
+
+    def log_prob(self, value):
+        return _outside(value, value >= 0, self.base_dist.log_prob(value) + math.log(2))
+
+    def cdf(self, value):
+        return 2 * self.base_dist.cdf(value) - 1
+
+    def entropy(self):
+        return self.base_dist.entropy() - math.log(2)
+
+    @property
+    def mode(self):
+        return self.scale * 0
+
+
+class HalfNormal(_Half):
+    """|Normal(0, scale)|; rsample reparameterized."""
+
+    _family = _d.Normal
+
+    @property
+    def mean(self):
+        return self.scale * math.sqrt(2 / math.pi)
+
+    @property
+    def variance(self):
+        return self.scale ** 2 * (1 - 2 / math.pi)
+
+
+class HalfCauchy(_Half):
+    """|Cauchy(0, scale)|; rsample reparameterized."""
+
+    _family = Cauchy
+
+    @property
+    def mean(self):
+        return self.scale * 0 + float("inf")
+
+    @property
+    def variance(self):
+        return self.scale * 0 + float("inf")
+
+
+class Gumbel(_LocScale):
+    """Gumbel (type I extreme value) with `loc` and `scale`; rsample by the inverse cdf."""
+
+    def rsample(self, sample_shape=()):
+        from ._api import finfo
+        u = self._uniform(sample_shape)
+        u = u.clamp(finfo(u.dtype).tiny, 1 - _d._eps(u))
+        return self.loc - self.scale * (-u.log()).log()
+
+    def log_prob(self, value):
+        z = (value - self.loc) / self.scale
+        return -(z + (-z).exp()) - self.scale.log()
+
+    def cdf(self, value):
+        return (-(-(value - self.loc) / self.scale).exp()).exp()
+
+    def entropy(self):
+        return self.scale.log() + (1 + _EULER) + self.loc * 0
+
+    @property
+    def mode(self):
+        return self.loc + self.scale * 0
+
+    @property
+    def mean(self):
+        return self.loc + self.scale * _EULER
+
+    @property
+    def variance(self):
+        return (math.pi ** 2 / 6) * self.scale ** 2 + self.loc * 0
+
+
+class Chi2(_d.Gamma):
+    """Chi-squared with `df` degrees of freedom: Gamma(df / 2, 1 / 2)."""
+
+    _params = (("df", 0),)
+
+    def __init__(self, df, validate_args=None):
+        df = _d._as_tensor(df)
+        super().__init__(0.5 * df, df * 0 + 0.5)
+
+    @property
+    def df(self):
+        return self.concentration * 2
+
+
+class Multinomial(_d.Distribution):
+    """Counts of `total_count` draws from a Categorical of `probs` (or `logits`) over the last
+    dim; event shape (K,)."""
+
+    _params = (("total_count", 0), ("logits", 1))
+
+    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
+        if not isinstance(total_count, int):
+            raise NotImplementedError("inhomogeneous total_count is not supported")
+        self.total_count = total_count
+        self._categorical = _d.Categorical(probs, logits)
+        self.probs, self.logits = self._categorical.probs, self._categorical.logits
+        super().__init__(self._categorical.batch_shape, (self.probs.shape[-1],))
+
+    def _sample(self, shape):
+        draws = self._categorical._sample((self.total_count, *shape))  # [n, *shape, *batch]
+        return _one_hot_like(draws, self.probs).sum(0)
+
+    def log_prob(self, value):
+        # 0 * -inf (a class of probability 0 never drawn) counts as 0, as torch's
+        log_powers = where(value == 0, 0.0, self.logits * value).sum(-1)
+        return (value.sum(-1) + 1).lgamma() - (value + 1).lgamma().sum(-1) + log_powers
+
+    @property
+    def mean(self):
+        return self.probs * self.total_count
+
+    @property
+    def variance(self):
+        return self.total_count * self.probs * (1 - self.probs)
+
+
+class NegativeBinomial(_d.Distribution):
+    """The successes before `total_count` failures, each trial succeeding with `probs` (or
+    `logits`); samples drawn on the host (a Poisson of a Gamma)."""
+
+    _params = (("total_count", 0), ("logits", 0))
+
+    def __init__(self, total_count, probs=None, logits=None, validate_args=None):
+        b = _d.Bernoulli(probs, logits)
+        self.probs, self.logits = b.probs, b.logits
+        self.total_count = _d._as_tensor(total_count).to(self.probs.dtype)
+        super().__init__(tuple((self.total_count + self.probs).shape))
+
+    def _sample(self, shape):
+        rate = _d.Gamma(self.total_count.expand(*self.batch_shape), (-self.logits).exp().expand(*self.batch_shape))
+        return _d.Poisson(rate.sample(shape)).sample()
+
+    def log_prob(self, value):
+        from .nn.functional import logsigmoid
+        n = self.total_count
+        unnormalized = n * logsigmoid(-self.logits) + value * logsigmoid(self.logits)
+        normalization = -(n + value).lgamma() + (1.0 + value).lgamma() + n.lgamma()
+        return unnormalized - where(n + value == 0, 0.0, normalization)
+
+    @property
+    def mean(self):
+        return self.total_count * self.logits.exp()
+
+    @property
+    def mode(self):
+        return ((self.total_count - 1) * self.logits.exp()).floor().clamp(min=0.0)
+
+    @property
+    def variance(self):
+        return self.mean / (-self.logits).sigmoid()
+
+
+class Weibull(_d.Distribution):
+    """Weibull with `scale` and `concentration`; rsample by the inverse cdf."""
+
+    _params = (("scale", 0), ("concentration", 0))
+
+    has_rsample = True
+
+    def __init__(self, scale, concentration, validate_args=None):
+        self.scale, self.concentration = _d._as_tensors(scale, concentration)
+        super().__init__(tuple((self.scale + self.concentration).shape))
+
+    def rsample(self, sample_shape=()):
+        u = _d._noise(rand, (*_d._shape(sample_shape), *self.batch_shape), self.scale)
+        return self.scale * (-(-u).log1p()).pow(1 / self.concentration)
+
+    def log_prob(self, value):
+        c, z = self.concentration, value / self.scale
+        return _outside(value, value >= 0, (c / self.scale).log() + (c - 1) * z.log() - z.pow(c))
+
+    def cdf(self, value):
+        return 1 - (-(value / self.scale).pow(self.concentration)).exp()
+
+    def entropy(self):
+        c = self.concentration
+        return _EULER * (1 - 1 / c) + (self.scale / c).log() + 1
+
+    @property
+    def mean(self):
+        return self.scale * (1 + 1 / self.concentration).lgamma().exp()
+
+    @property
+    def mode(self):
+        c = self.concentration
+        return self.scale * ((c - 1) / c).pow(1 / c)
+
+    @property
+    def variance(self):
+        c = self.concentration
+        return self.scale ** 2 * ((1 + 2 / c).lgamma().exp() - (2 * (1 + 1 / c).lgamma()).exp())
+
+
+class Pareto(_d.Distribution):
+    """Pareto with `scale` (the smallest value) and `alpha`; rsample by the inverse cdf."""
+
+    _params = (("scale", 0), ("alpha", 0))
+
+    has_rsample = True
+
+    def __init__(self, scale, alpha, validate_args=None):
+        self.scale, self.alpha = _d._as_tensors(scale, alpha)
+        super().__init__(tuple((self.scale + self.alpha).shape))
+
+    def rsample(self, sample_shape=()):
+        u = _d._noise(rand, (*_d._shape(sample_shape), *self.batch_shape), self.scale)
+        return self.scale * (-(-u).log1p() / self.alpha).exp()
+
+    def log_prob(self, value):
+        a = self.alpha
+        return _outside(value, value >= self.scale, a.log() + a * self.scale.log() - (a + 1) * value.log())
+
+    def cdf(self, value):
+        return 1 - (self.scale / value).pow(self.alpha)
+
+    def entropy(self):
+        return (self.scale / self.alpha).log() + (1 + 1 / self.alpha)
+
+    @property
+    def mean(self):
+        a = self.alpha.clamp(min=1)
+        return a * self.scale / (a - 1)
+
+    @property
+    def mode(self):
+        return self.scale + self.alpha * 0
+
+    @property
+    def variance(self):
+        a = self.alpha.clamp(min=2)
+        return self.scale ** 2 * a / ((a - 1) ** 2 * (a - 2))
+
 class TransformedDistribution(_d.Distribution):
     """base_distribution pushed through `transforms` (one or a list, applied in order):
     samples are the transformed base samples, log_prob subtracts each transform's log |det J|
@@ -207,6 +486,10 @@ class TransformedDistribution(_d.Distribution):
         self.transforms = list(transforms) if isinstance(transforms, (list, tuple)) else [transforms]
         self.has_rsample = base_distribution.has_rsample
         super().__init__(base_distribution.batch_shape, base_distribution.event_shape)
+
+    def expand(self, batch_shape, _instance=None):
+        """The base expanded to batch_shape (with its event dims), the same transforms."""
+        return TransformedDistribution(self.base_dist.expand(batch_shape), self.transforms)
 
     def rsample(self, sample_shape=()):
         x = self.base_dist.rsample(sample_shape)

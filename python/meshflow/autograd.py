@@ -151,11 +151,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """The gradients of sum(outputs[i] * grad_outputs[i]) with respect to each input, as a
     tuple, leaving every .grad as it is. An input the outputs do not depend on raises unless
     allow_unused (then its gradient is None, or zeros with materialize_grads). create_graph
-    makes the gradients differentiable; retain_graph defaults to create_graph."""
+    makes the gradients differentiable; retain_graph defaults to create_graph. is_grads_batched
+    reads dim 0 of each grad_output as a batch of them and stacks the gradients of each (one
+    backward pass per element, where torch vmaps one: torch's values, at a loop's cost)."""
     if retain_graph is None:
         retain_graph = create_graph
     if is_grads_batched:
-        raise NotImplementedError("is_grads_batched=True is not supported by meshflow")
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
     if allow_unused is None:
         allow_unused = materialize_grads
     if materialize_grads and not allow_unused:
@@ -190,6 +193,22 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         else:
             result.append(Tensor(g))
     return tuple(result)
+
+
+def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads):
+    """grad with is_grads_batched: grad of each dim-0 slice of the grad_outputs, stacked."""
+    from ._ops_shape import stack
+    seeds = _as_tuple(grad_outputs, "grad_outputs") if grad_outputs is not None else ()
+    if not seeds or any(not isinstance(g, Tensor) or g.ndim == 0 for g in seeds):
+        raise RuntimeError("grad: is_grads_batched=True expects grad_outputs, each a tensor with a batch dim first")
+    n = seeds[0].shape[0]
+    if any(g.shape[0] != n for g in seeds):
+        raise RuntimeError(f"grad: is_grads_batched=True expects grad_outputs of one batch size, got "
+                           f"{[g.shape[0] for g in seeds]}")
+    rows = [grad(outputs, inputs, [g[i] for g in seeds], retain_graph=retain_graph or i < n - 1,
+                 create_graph=create_graph, allow_unused=allow_unused, materialize_grads=materialize_grads)
+            for i in range(n)]
+    return tuple(None if column[0] is None else stack(column) for column in zip(*rows))
 
 
 class set_detect_anomaly:
@@ -357,3 +376,6 @@ def Variable(data, requires_grad=False, volatile=False):
 from . import _autograd_functional as functional  # noqa: E402
 # Importable by its torch path too (`from torch.autograd.functional import jacobian`).
 __import__("sys").modules[__name__ + ".functional"] = functional
+# torch.autograd.forward_ad (dual numbers), importable by its torch path.
+from . import _forward_ad as forward_ad  # noqa: E402
+__import__("sys").modules[__name__ + ".forward_ad"] = forward_ad

@@ -1,8 +1,10 @@
 """torch.distributions' everyday families, as policy-gradient and VAE code uses them:
 Categorical, Bernoulli, Normal, Uniform, Laplace, Exponential, LogNormal, MultivariateNormal,
-Gamma, Beta, Dirichlet, Poisson, Independent and MixtureSameFamily (batch_shape, event_shape, sample / rsample,
-log_prob, entropy, mean, mode, variance, probs / logits, cdf / icdf where torch has them), the
+Gamma, Beta, Dirichlet, Poisson, Independent and MixtureSameFamily (batch_shape, event_shape,
+expand, sample / rsample, log_prob, entropy, mean, mode, variance, probs / logits, cdf / icdf
+where torch has them), the
 families of _distributions_more.py (OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,
+HalfNormal, HalfCauchy, Gumbel, Chi2, Multinomial, NegativeBinomial, Weibull, Pareto,
 TransformedDistribution and its transforms, the relaxed Bernoulli and one-hot categorical) and
 kl_divergence between two of the same family. Log-probabilities and entropies are torch's
 formulas, composed of meshflow ops (so they have gradients and run on global tensors); samples
@@ -20,7 +22,8 @@ from ._tensor import Tensor, no_grad, tensor
 
 __all__ = ["Distribution", "Categorical", "Bernoulli", "Normal", "Uniform", "Laplace", "Exponential", "LogNormal",
            "MultivariateNormal", "Gamma", "Beta", "Dirichlet", "Poisson", "Independent", "MixtureSameFamily",
-           "kl_divergence", "OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial",
+           "kl_divergence", "OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial", "HalfNormal",
+           "HalfCauchy", "Gumbel", "Chi2", "Multinomial", "NegativeBinomial", "Weibull", "Pareto",
            "TransformedDistribution", "transforms", "RelaxedBernoulli", "RelaxedOneHotCategorical", "register_kl", "kl", "constraints"]
 
 
@@ -74,6 +77,24 @@ class Distribution:
     def sample_n(self, n):
         return self.sample((n,))
 
+    # The constructor's parameters, each with its number of dims after the batch dims, from
+    # which expand rebuilds the family; families built of others (Independent ...) override it.
+    _params = ()
+
+    def expand(self, batch_shape, _instance=None):
+        """This family with each parameter expanded to `batch_shape` (torch's expand: the new
+        batch shape broadcasts the old one; parameters are expanded, not copied)."""
+        from ._api import Size
+        batch = tuple(Size(batch_shape))
+        if not self._params:
+            raise NotImplementedError(f"{type(self).__name__}.expand is not implemented")
+        args = {}
+        for name, event_ndims in self._params:
+            value = getattr(self, name)
+            args[name] = value.expand(*batch, *value.shape[value.ndim - event_ndims:]) if isinstance(value, Tensor) \
+                else value
+        return type(self)(**args)
+
     def perplexity(self):
         return self.entropy().exp()
 
@@ -93,6 +114,8 @@ class Distribution:
 
 class Categorical(Distribution):
     """Classes 0..K-1 with `probs` (normalized over the last dim) or `logits` (log-softmaxed)."""
+
+    _params = (("logits", 1),)
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         if (probs is None) == (logits is None):
@@ -114,13 +137,18 @@ class Categorical(Distribution):
         return draws.t().reshape(*shape, *self.batch_shape)
 
     def log_prob(self, value):
-        value = value.long()
-        logits = self.logits.expand(*value.shape, self.logits.shape[-1]) if value.ndim >= self.logits.ndim else \
-            self.logits
-        return logits.gather(-1, value.unsqueeze(-1)).squeeze(-1)
+        # value and the batch broadcast against each other, as torch's (a [n, 1] column of
+        # classes against a batch of b scores n x b)
+        from numpy import broadcast_shapes
+        shape = broadcast_shapes(tuple(value.shape), tuple(self.batch_shape))
+        logits = self.logits.expand(*shape, self.logits.shape[-1])
+        return logits.gather(-1, value.long().expand(*shape).unsqueeze(-1)).squeeze(-1)
 
     def entropy(self):
-        return -(self.logits * self.probs).sum(-1)
+        # masked classes (logits of -inf, as action masking makes) count 0 * log 0 = 0: the
+        # logits clamped to the dtype's lowest value first, as torch's
+        from ._api import finfo
+        return -(self.logits.clamp(min=finfo(self.logits.dtype).min) * self.probs).sum(-1)
 
     @property
     def mode(self):
@@ -146,6 +174,8 @@ class Categorical(Distribution):
 
 class Bernoulli(Distribution):
     """0/1 with `probs` or `logits` (the log-odds)."""
+
+    _params = (("logits", 0),)
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         if (probs is None) == (logits is None):
@@ -194,6 +224,8 @@ class Bernoulli(Distribution):
 class Normal(Distribution):
     """Gaussian with `loc` and `scale`; rsample is reparameterized (loc + scale * eps)."""
 
+    _params = (("loc", 0), ("scale", 0))
+
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
@@ -233,6 +265,8 @@ class Normal(Distribution):
 
 class Uniform(Distribution):
     """Uniform on [low, high)."""
+
+    _params = (("low", 0), ("high", 0))
 
     has_rsample = True
 
@@ -274,6 +308,8 @@ class Uniform(Distribution):
 class Laplace(Distribution):
     """Laplace with `loc` and `scale`; rsample by the inverse cdf."""
 
+    _params = (("loc", 0), ("scale", 0))
+
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
@@ -314,6 +350,8 @@ class Laplace(Distribution):
 class Exponential(Distribution):
     """Exponential with `rate`."""
 
+    _params = (("rate", 0),)
+
     has_rsample = True
 
     def __init__(self, rate, validate_args=None):
@@ -352,6 +390,8 @@ class Exponential(Distribution):
 class LogNormal(Distribution):
     """exp of a Normal(loc, scale)."""
 
+    _params = (("loc", 0), ("scale", 0))
+
     has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
@@ -386,6 +426,8 @@ class LogNormal(Distribution):
 class MultivariateNormal(Distribution):
     """Gaussian of `loc` [..., k] with one of covariance_matrix, precision_matrix or scale_tril
     [..., k, k] (kept as its Cholesky factor scale_tril, as torch)."""
+
+    _params = (("loc", 1), ("scale_tril", 2))
 
     has_rsample = True
 
@@ -454,6 +496,8 @@ def _host_draws(draw, like, shape):
 class Gamma(Distribution):
     """Gamma with `concentration` and `rate`."""
 
+    _params = (("concentration", 0), ("rate", 0))
+
     def __init__(self, concentration, rate, validate_args=None):
         self.concentration, self.rate = _as_tensors(concentration, rate)
         super().__init__(tuple((self.concentration + self.rate).shape))
@@ -482,6 +526,8 @@ class Gamma(Distribution):
 
 class Dirichlet(Distribution):
     """Dirichlet of `concentration` [..., k]."""
+
+    _params = (("concentration", 1),)
 
     def __init__(self, concentration, validate_args=None):
         self.concentration = concentration
@@ -518,6 +564,8 @@ class Dirichlet(Distribution):
 class Beta(Distribution):
     """Beta with concentration1 (alpha) and concentration0 (beta)."""
 
+    _params = (("concentration1", 0), ("concentration0", 0))
+
     def __init__(self, concentration1, concentration0, validate_args=None):
         from ._ops_shape import stack
         self.concentration1, self.concentration0 = _as_tensors(concentration1, concentration0)
@@ -547,6 +595,8 @@ class Beta(Distribution):
 
 class Poisson(Distribution):
     """Poisson with `rate`."""
+
+    _params = (("rate", 0),)
 
     def __init__(self, rate, validate_args=None):
         self.rate = _as_tensor(rate)
@@ -581,6 +631,11 @@ class Independent(Distribution):
         batch = tuple(base_distribution.batch_shape)
         super().__init__(batch[:len(batch) - n], batch[len(batch) - n:] + tuple(base_distribution.event_shape))
         self.has_rsample = base_distribution.has_rsample
+
+    def expand(self, batch_shape, _instance=None):
+        n = self.reinterpreted_batch_ndims
+        base_batch = tuple(batch_shape) + tuple(self.base_dist.batch_shape[len(self.base_dist.batch_shape) - n:])
+        return Independent(self.base_dist.expand(base_batch), n)
 
     def _sum_rightmost(self, value):
         n = self.reinterpreted_batch_ndims
@@ -763,6 +818,7 @@ def kl_divergence(p, q):
 
 from . import _distribution_constraints as constraints  # noqa: E402  (torch.distributions.constraints)
 from ._distributions_more import (OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,  # noqa: E402,F401
+                                  HalfNormal, HalfCauchy, Gumbel, Chi2, Multinomial, NegativeBinomial, Weibull, Pareto,
                                   TransformedDistribution, transforms, RelaxedBernoulli, RelaxedOneHotCategorical)
 
 

@@ -182,37 +182,42 @@ def jvp(func, primals, tangents):
     return out, product
 
 
-def _jacobian_of(func, argnums):
+def _jacobian_of(func, argnums, has_aux=False):
     from ._autograd_functional import jacobian
 
     def wrapped(*args):
         numbers = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+        aux = []  # with has_aux, func returns (output, aux): the jacobian is the output's
 
         def of_chosen(*chosen):
             full = list(args)
             for i, value in zip(numbers, chosen):
                 full[i] = value
-            return func(*full)
+            out = func(*full)
+            if not has_aux:
+                return out
+            if not (isinstance(out, tuple) and len(out) == 2):
+                raise RuntimeError("jacrev(f, has_aux=True)(*args): expected f(*args) to return a tuple "
+                                   "(output, aux)")
+            aux[:] = [out[1]]
+            return out[0]
         jac = jacobian(of_chosen, tuple(args[i] for i in numbers), create_graph=True)
-        if isinstance(jac, Tensor) or not isinstance(argnums, int):
-            return jac
-        return jac[0] if isinstance(jac[0], Tensor) else tuple(row[0] for row in jac)
+        if not (isinstance(jac, Tensor) or not isinstance(argnums, int)):
+            jac = jac[0] if isinstance(jac[0], Tensor) else tuple(row[0] for row in jac)
+        return (jac, aux[0]) if has_aux else jac
     return wrapped
 
 
 def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
     """A function returning func's jacobian with respect to its argument argnums (blocks of
-    output.shape + input.shape), as torch.func.jacrev."""
-    if has_aux:
-        raise NotImplementedError("jacrev(has_aux=True) is not supported by meshflow")
-    return _jacobian_of(func, argnums)
+    output.shape + input.shape), as torch.func.jacrev; with has_aux func returns (output, aux)
+    and the function (jacobian, aux)."""
+    return _jacobian_of(func, argnums, has_aux)
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """jacrev's jacobian (computed by reverse passes; the values are forward mode's)."""
-    if has_aux:
-        raise NotImplementedError("jacfwd(has_aux=True) is not supported by meshflow")
-    return _jacobian_of(func, argnums)
+    return _jacobian_of(func, argnums, has_aux)
 
 
 def hessian(func, argnums=0):

@@ -373,6 +373,17 @@ def _cholesky_solve(B, L, upper=False):
     return solve_triangular(lower.transpose(-2, -1), solve_triangular(lower, B, upper=False), upper=True)
 
 
+_TRIANGULAR = _returns("triangular_solve", ("solution", "cloned_coefficient"))
+
+
+def _triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+    """torch.triangular_solve (deprecated there for linalg.solve_triangular): X with A X = b
+    (A^T X = b with transpose), A's triangle as `upper` says; returns (solution, a copy of A)."""
+    coefficient = A.transpose(-2, -1) if transpose else A
+    return _TRIANGULAR(solve_triangular(coefficient, b, upper=upper != transpose, unitriangular=unitriangular),
+                       A.clone())
+
+
 def _cholesky_inverse(L, upper=False):
     """torch.cholesky_inverse: A^-1 from A's Cholesky factor (lower, or upper)."""
     from ._ops_creation import eye
@@ -381,9 +392,51 @@ def _cholesky_inverse(L, upper=False):
     return _cholesky_solve(identity, L, upper)
 
 
+def _approximate_basis(A, q, niter):
+    """An orthonormal basis [.., m, q] of A's range from a random Gaussian sketch refined by
+    niter power iterations (Halko et al.'s algorithm 4.4, torch's get_approximate_basis)."""
+    from ._ops_creation import randn
+    R = randn(*A.shape[:-2], A.shape[-1], q, dtype=A.dtype, device=None if A.is_global else A.device)
+    Q = qr(A @ R).Q
+    for _ in range(niter):
+        Q = qr(A.transpose(-2, -1) @ Q).Q
+        Q = qr(A @ Q).Q
+    return Q
+
+
+def _svd_lowrank(A, q=6, niter=2, M=None):
+    """torch.svd_lowrank: (U, S, V) of a rank-q approximation of A - M by randomized range
+    finding (the sketch from meshflow's generator, so values agree with torch's only where q
+    reaches A's rank); the transposed problem when A is wide, as torch's."""
+    q = 6 if q is None else q
+    if M is not None:
+        A = A - M
+    m, n = A.shape[-2:]
+    if m < n or n > q:
+        At = A.transpose(-2, -1)
+        Q = _approximate_basis(At, q, niter)
+        U, S, Vh = svd(A @ Q, full_matrices=False)
+        return _SVDV(U, S, Q @ Vh.transpose(-2, -1))
+    Q = _approximate_basis(A, q, niter)
+    U, S, Vh = svd(Q.transpose(-2, -1) @ A, full_matrices=False)
+    return _SVDV(Q @ U, S, Vh.transpose(-2, -1))
+
+
+def _pca_lowrank(A, q=None, center=True, niter=2):
+    """torch.pca_lowrank: svd_lowrank of A with its column means removed (center=True), q
+    min(6, m, n) by default."""
+    if q is None:
+        q = min(6, *A.shape[-2:])
+    return _svd_lowrank(A - A.mean(-2, keepdim=True) if center else A, q, niter)
+
+
+# Top-level functions with no Tensor method (meshflow/__init__.py binds them).
+FUNCTIONS = {"svd_lowrank": _svd_lowrank, "pca_lowrank": _pca_lowrank}
+
 # Bound on meshflow (meshflow/__init__.py) and as Tensor methods, as torch has them.
 TOP_LEVEL = {"inverse": inv, "det": det, "logdet": logdet, "slogdet": slogdet, "cholesky": _torch_cholesky,
              "svd": _torch_svd, "qr": _torch_qr, "cholesky_solve": _cholesky_solve,
-             "cholesky_inverse": _cholesky_inverse, "matrix_exp": matrix_exp}
+             "cholesky_inverse": _cholesky_inverse, "matrix_exp": matrix_exp,
+             "triangular_solve": _triangular_solve}
 for _name, _f in TOP_LEVEL.items():
     setattr(Tensor, _name, _f)
