@@ -15,10 +15,14 @@ namespace mf::kernel {
 // Elements below which a loop stays on one thread (thread start-up would dominate).
 constexpr int64_t kParallelGrain = 1 << 15;
 
-// Whether a loop of `work` elements opens the OpenMP team: only above the grain, and never
-// from inside a parallel region (graph mode's fused chains run blocks on the team; a kernel
-// inside one must not open a nested team, which libgomp starts with threads of its own).
-inline bool use_team(int64_t work) { return work > kParallelGrain && !omp_in_parallel(); }
+// Whether a loop that may run on the team (`parallel`) opens it: never from inside a parallel
+// region (graph mode's fused chains run blocks on the team; a kernel inside one must not open
+// a nested team, which libgomp starts with threads of its own), nor for a team of one thread,
+// whose region costs about a microsecond and does the same work in the same order.
+inline bool opens_team(bool parallel) { return parallel && !omp_in_parallel() && omp_get_max_threads() > 1; }
+
+// Whether a loop of `work` elements opens the OpenMP team: only above the grain (opens_team).
+inline bool use_team(int64_t work) { return opens_team(work > kParallelGrain); }
 
 // The hot elementwise loops below are compiled for three x86-64 levels, one picked at load
 // time for the CPU at hand (GCC's function multiversioning): AVX-512 and AVX2 machines run
@@ -55,11 +59,11 @@ MF_MULTIVERSIONED void simd_loop(int64_t n, F body) {
   for (int64_t i = 0; i < n; ++i) body(i);
 }
 
-// body(i) for i in [0, n), on the OpenMP team when `parallel` and not already inside a
-// parallel region (no region opened otherwise: even an inactive one costs a microsecond).
+// body(i) for i in [0, n), on the OpenMP team when `parallel` (and opens_team: no region
+// opened otherwise, since even an inactive one costs a microsecond).
 template <typename F>
 MF_MULTIVERSIONED void team_for(int64_t n, bool parallel, F body) {
-  if (parallel && !omp_in_parallel()) {
+  if (opens_team(parallel)) {
 #pragma omp parallel for
     for (int64_t i = 0; i < n; ++i) body(i);
   } else {
@@ -73,7 +77,7 @@ MF_MULTIVERSIONED void team_for(int64_t n, bool parallel, F body) {
 // inlining budget, after which the fast_math calls in their hot loops stay out of line.
 template <typename F>
 void parallel_for(int64_t n, bool parallel, F body) {
-  if (parallel && !omp_in_parallel()) {
+  if (opens_team(parallel)) {
 #pragma omp parallel for
     for (int64_t i = 0; i < n; ++i) body(i);
   } else {

@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/ops/dispatch.h"
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <limits>
@@ -96,15 +97,56 @@ LocalCallCache& local_cache() {
   return *c;
 }
 
+// Whether a kernel in host memory may run on the issuing thread while the compute stream is
+// idle (vm::Flags::small), as its sizes tell: always when its inputs and outputs together are
+// at most kSmallKernelBytes, or, for an op whose work is a few operations per element
+// (elementwise, OpDef::linear_work), no tensor is over OpenMP's grain (kParallelGrain
+// elements); up to kMidKernelElements per tensor for such an op when the issuing thread's
+// kernels run on one thread (runs_here). Handing the call to the worker (an instruction, an
+// event, the queue, waking the worker, producing pending outputs there) costs more than a
+// kernel that touches up to these bytes, and a caller that waits on the result pays the
+// worker's wake-up and its own too, several times the kernel of a sum of 256 KiB
+// (bench/small_ops_bench.py measures both sides). No kernel that runs here starts an OpenMP
+// team on the issuing thread: a team of its own there would compete with the worker's.
+// Past the mid bound the kernel's time dominates the hand-off, and a caller that issues ahead
+// gains more from the worker running it beside the issue of the next ops.
+enum class Inline : uint8_t { kNever, kAlways, kOnOneThread };
+
+constexpr int64_t kSmallKernelBytes = 16 << 10;
+constexpr int64_t kMidKernelElements = 1 << 18;
+
+Inline inline_kernel(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs) {
+  const bool linear = op.elementwise || op.linear_work;
+  int64_t bytes = 0, largest = 0;
+  for (const auto* metas : {&inputs, &outputs}) {
+    for (const TensorMeta& m : *metas) {
+      const int64_t elements = numel(m.shape);
+      bytes += elements * static_cast<int64_t>(dtype_size(m.dtype));
+      largest = std::max(largest, elements);
+    }
+  }
+  if (!linear) return bytes <= kSmallKernelBytes ? Inline::kAlways : Inline::kNever;
+  if (largest <= kernel::kParallelGrain) return Inline::kAlways;
+  return largest <= kMidKernelElements ? Inline::kOnOneThread : Inline::kNever;
+}
+
+// Whether a kernel of `size` runs on the issuing thread when the stream is idle (vm::Flags::small).
+bool runs_here(Inline size, const Memory& memory) {
+  if (!memory.host_accessible()) return false;
+  // A mid-size kernel only where it opens no team here: the kernels of a thread whose OpenMP
+  // count is one run on that thread alone (kernel::opens_team).
+  return size == Inline::kAlways || (size == Inline::kOnOneThread && omp_get_max_threads() == 1);
+}
+
 // The kernel calls of recent local calls, in front of the local call cache: a hit costs a
 // hash of the input metas and a few comparisons, where the cache's key costs copies of the
 // attributes and metas, their hash and the cache's lock. One slot per hash, replaced on a
-// miss; under the issuing lock. `small`: the call's kernel is small (small_kernel) in host
-// memory.
+// miss; under the issuing lock. `size`: whether the call's kernel may run on the issuing
+// thread (inline_kernel).
 struct RecentCall {
   const OpDef* op = nullptr;
   LocalCall call;
-  bool small = false;
+  Inline size = Inline::kNever;
 };
 constexpr int kRecentCallBits = 6;
 
@@ -256,30 +298,6 @@ std::vector<Tensor> launch_op(const OpDef& op, std::vector<Tensor> inputs, const
                            /*allocate=*/!op.output_views_input && !memory.host_accessible());
 }
 
-// Whether a kernel is small enough, in host memory, to run on the issuing thread when the
-// compute stream is idle (vm::Flags::small): its inputs and outputs together at most
-// kSmallKernelBytes, or, for an op whose work is a few operations per element (elementwise,
-// OpDef::linear_work), no tensor over OpenMP's grain (kParallelGrain elements).
-// Handing the call to the worker (an instruction, an event, the queue, waking the worker,
-// producing pending outputs there) costs more than a kernel that touches up to these
-// bytes, and a caller that waits on the result pays the worker's wake-up too
-// (bench/small_ops_bench.py measures both sides). Neither bound lets a kernel start an OpenMP
-// team on the issuing thread: a team of its own there would compete with the worker's.
-constexpr int64_t kSmallKernelBytes = 16 << 10;
-
-bool small_kernel(const OpDef& op, const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs) {
-  const bool linear = op.elementwise || op.linear_work;
-  int64_t bytes = 0;
-  for (const auto* metas : {&inputs, &outputs}) {
-    for (const TensorMeta& m : *metas) {
-      const int64_t elements = numel(m.shape);
-      bytes += elements * static_cast<int64_t>(dtype_size(m.dtype));
-      if (linear ? elements > kernel::kParallelGrain : bytes > kSmallKernelBytes) return false;
-    }
-  }
-  return true;
-}
-
 // op.infer, with errors from reading attributes (Attrs's getters do not know the op)
 // carrying the op's name like every other op error.
 // Every output's size is checked here, once for every op: a shape whose element or byte count
@@ -315,7 +333,7 @@ RecentCall local_call(const OpDef& op, const std::vector<Tensor>& inputs, const 
     return KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)};
   };
   LocalCall call = slot ? local_cache().get(key, make) : std::make_shared<const KernelCall>(make());
-  RecentCall made{&op, call, small_kernel(op, call->inputs, call->outputs)};
+  RecentCall made{&op, call, inline_kernel(op, call->inputs, call->outputs)};
   if (slot) *slot = made;
   return made;
 }
@@ -400,25 +418,25 @@ std::vector<Tensor> apply_local(const OpDef& op, std::vector<Tensor> inputs, con
   flags.device = &device::of(memory);
   flags.overwrite = overwrite;
   flags.raise_at_issue = own;
-  flags.small = known.small && memory.host_accessible();
+  flags.small = runs_here(known.size, memory);
   return launch_op(op, std::move(inputs), known.call->outputs, known.call, flags, memory);
 }
 
 namespace {
 
 // What a global call's plan makes of it on this rank: the plan and, where this rank holds a
-// part, its kernel call (the local boxes), its local output metas and whether its kernel is
-// small (vm::Flags::small).
+// part, its kernel call (the local boxes), its local output metas and whether its kernel may
+// run on the issuing thread (inline_kernel).
 struct RankCall {
   std::shared_ptr<const OpPlan> plan;
   std::shared_ptr<const KernelCall> call;  // null: this rank holds no part
   std::vector<TensorMeta> local_outputs;
-  bool small = false;
+  Inline size = Inline::kNever;
 };
 
 RankCall rank_call(const OpDef& op, std::shared_ptr<const OpPlan> planned, const std::vector<TensorMeta>& metas,
                    const Placement& placement, const Attrs& attrs) {
-  RankCall r{std::move(planned), nullptr, {}, false};
+  RankCall r{std::move(planned), nullptr, {}, Inline::kNever};
   const int id = placement.parallel_id(comm::world_rank());
   if (id < 0) return r;
   const OpPlan& plan = *r.plan;
@@ -427,7 +445,7 @@ RankCall rank_call(const OpDef& op, std::shared_ptr<const OpPlan> planned, const
                                                          plan.outputs,
                                                          boxes_of(plan.outputs, placement, plan.signature.outputs, coord)});
   for (size_t i = 0; i < plan.outputs.size(); ++i) r.local_outputs.push_back({r.call->output_boxes[i].extent, plan.outputs[i].dtype});
-  r.small = small_kernel(op, r.call->inputs, r.local_outputs) && placement.memory().host_accessible();
+  r.size = inline_kernel(op, r.call->inputs, r.local_outputs);
   return r;
 }
 
@@ -492,7 +510,7 @@ std::vector<GlobalTensor> issue_global(const OpDef& op, const std::vector<Global
     flags.abort_on_error = !op.kernel_checks_data;
     flags.report_error = !op.kernel_checks_data;
     flags.device = &placement.device();
-    flags.small = rank.small;
+    flags.small = runs_here(rank.size, placement.memory());
     // An input that boxing converted is a copy: its output takes memory of its own.
     for (size_t k = 0; k < overwrite.size(); ++k) {
       const int from = overwrite[k];

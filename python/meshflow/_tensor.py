@@ -336,9 +336,10 @@ class Tensor:
     def item(self):
         """The value of a one-element tensor as a Python number (collective on a global
         tensor, as numpy())."""
-        if self.numel() != 1:
-            raise ValueError(f"item() needs exactly one element, the tensor has shape {tuple(self.shape)}")
-        return self._value("item()").reshape(()).item()
+        impl = self._impl
+        if not impl.is_global:
+            return impl.local_tensor.item()
+        return self._one_value("item()").item()
 
     def tolist(self):
         return self._value("tolist()").tolist()

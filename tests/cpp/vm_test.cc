@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "meshflow/core/allocator.h"
+#include "meshflow/device/cpu/cpu_device.h"
 #include "meshflow/device/device.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/registry.h"
@@ -482,6 +484,31 @@ TEST(Vm, ASmallKernelsViewOfItsInputIsAStorageOfItsOwn) {
   EXPECT_NE(out.storage(), x.storage());
   EXPECT_EQ(out.data(), x.data());
   EXPECT_TRUE(out.shares_memory(x));
+}
+
+TEST(Vm, AMidSizeOpRunsAtTheCallOnOneThreadAndGivesTheBitsOfItsRunOnTheWorker) {
+  // Past OpenMP's grain, where a kernel could open a team, but a thread whose kernels run on
+  // one thread runs it at the call (ops/dispatch.cc, inline_kernel): the caller that waits
+  // for it then pays no hand-off. Where it runs changes no bit of what it makes.
+  const int threads = device::cpu_threads();
+  Tensor x = Tensor::empty({1 << 17}, DType::kFloat32);
+  for (int64_t i = 0; i < x.numel(); ++i) x.data_as<float>()[i] = static_cast<float>(i % 1000) * 0.37f - 90.0f;
+  const Attrs all{{"dims", std::vector<int64_t>{0}}};
+  auto run = [&](int n) {
+    device::set_cpu_threads(n);
+    vm::synchronize();  // the compute stream idle
+    std::vector<Tensor> out{apply_local(find_op("sum"), {x}, all)[0], apply_local(find_op("add"), {x, x}, {})[0]};
+    device::set_cpu_threads(threads);
+    return out;
+  };
+  const std::vector<Tensor> here = run(1);
+  for (const Tensor& t : here) EXPECT_TRUE(t.is_ready());  // produced before the call returned
+  const std::vector<Tensor> queued = run(2);
+  for (size_t k = 0; k < here.size(); ++k) {
+    vm::wait(queued[k]);
+    ASSERT_EQ(here[k].numel(), queued[k].numel());
+    EXPECT_EQ(std::memcmp(here[k].data(), queued[k].data(), here[k].nbytes()), 0) << k;
+  }
 }
 
 TEST(Vm, OutputsThatDoNotMatchThePlanFail) {

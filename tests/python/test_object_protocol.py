@@ -5,6 +5,7 @@ PyTorch's behaviour."""
 import collections
 import copy
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -288,3 +289,23 @@ def test_a_layer_names_its_own_argument_for_a_wrong_input(layer, input, message)
     with pytest.raises(RuntimeError, match=message) as caught:
         layer()(mf.zeros(*input))
     assert isinstance(caught.value, ValueError)  # as meshflow raised before
+
+
+# item() -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype, values", DTYPES, ids=lambda v: getattr(v, "name", ""))
+def test_item_is_the_python_number_of_the_value(dtype, values):
+    """As torch: a bool, an int or a float (bfloat16 and float16 too), equal to the value's."""
+    for shape in [(), (1,), (1, 1)]:
+        x = mf.tensor(values[2], dtype=dtype).reshape(shape)
+        expected = x.numpy().reshape(()).item()
+        got = x.item()
+        assert type(got) is type(expected) and got == expected, (shape, got, expected)
+    assert type(mf.tensor(values[2], dtype=dtype).item()) is {"bool": bool, "int32": int, "int64": int}.get(
+        dtype.name, float)
+
+
+def test_item_of_more_or_fewer_elements_than_one_is_a_value_error():
+    for shape, shown in [((2, 3), "(2, 3)"), ((0,), "(0,)"), ((3,), "(3,)"), ((1, 2), "(1, 2)")]:
+        with pytest.raises(ValueError, match=f"item\\(\\) takes a tensor of one element; this one has shape {re.escape(shown)}$"):
+            mf.zeros(shape).item()
