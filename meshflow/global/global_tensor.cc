@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -356,14 +357,20 @@ Tensor gather_full(const GlobalTensor& t, const std::string& read) {
   // of memory of the work before the read, which then counts as raised, so that a program
   // that catches it goes on from there.
   std::exception_ptr failed;
+  std::optional<Tensor> value;
   try {
     vm::wait(full);
+    // A copy when nothing moved, so that writing into the value never changes the tensor;
+    // made before the agreement, which carries its out of memory to every rank: a
+    // collective still in flight may hold this rank's memory beyond its limit (a
+    // LimitOverdraft), and the copy raised there, on this rank alone, after the others had
+    // agreed on the read.
+    value = full.shares_memory(t.local()) ? full.clone() : full;
   } catch (...) {
     failed = std::current_exception();
   }
   vm::raise_together(failed, read);
-  // A copy when nothing moved, so that writing into the value never changes the tensor.
-  return full.shares_memory(t.local()) ? full.clone() : full;
+  return *value;
 }
 
 }  // namespace mf
