@@ -380,6 +380,11 @@ Front* front() {
 namespace {
 
 std::shared_ptr<void> allocate(HostCache& from, size_t nbytes, Kind kind) {
+  // An empty block holds no data: it passes the limit, so that making one (Tensor(), on any
+  // thread) never raises an out of memory, which a collective holding this rank's memory
+  // beyond its limit (LimitOverdraft) made it do on that rank alone.
+  std::optional<LimitOverdraft> pass;
+  if (nbytes == 0) pass.emplace();
   const size_t size = round_size(nbytes);
   const auto [p, got] = from.take(size, kind);
   return std::shared_ptr<void>(p, [&from, size, got = got](void* q) { from.give_back(q, size, got); });

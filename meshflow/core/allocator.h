@@ -29,7 +29,7 @@
 namespace mf {
 
 // A 64-byte aligned block of at least `nbytes`; the block goes back to the cache when the
-// last owner drops it. nbytes == 0 gives a valid empty block.
+// last owner drops it. nbytes == 0 gives a valid empty block, which no limit refuses.
 std::shared_ptr<void> allocate_host(size_t nbytes);
 
 // Like allocate_host, but a fresh block is a memfd of its own, which other processes of

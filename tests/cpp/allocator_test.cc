@@ -102,6 +102,21 @@ TEST(MemoryLimit, ACachedBlockIsNoWayPastTheLimit) {
   EXPECT_EQ(pool.stats().hits, 3u);
 }
 
+// An empty block (a default Tensor) holds no data: no limit refuses it, also while a
+// collective's buffers hold the pool beyond its limit, where a byte more is refused.
+TEST(MemoryLimit, AnEmptyBlockPassesAnyLimit) {
+  HostPool pool("pool:3");
+  pool.set_limit(2 * kMiB);
+  std::shared_ptr<void> held;
+  {
+    LimitOverdraft overdraft;
+    held = pool.allocate(3 * kMiB);
+  }
+  std::shared_ptr<void> empty = pool.allocate(0);
+  EXPECT_NE(empty.get(), nullptr);
+  expect_has(out_of_memory([&] { pool.allocate(1); }), "asked for 64 bytes with 3.0 MiB in use");
+}
+
 TEST(MemoryLimit, AnOverdraftPassesTheLimitAndKeepsTheFirstRefusal) {
   HostPool pool("pool:2");
   pool.set_limit(4 * kMiB);

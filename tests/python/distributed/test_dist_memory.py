@@ -121,12 +121,15 @@ def test_a_read_while_a_collective_holds_memory_beyond_one_rank_s_limit_raises_o
     thread) while rank 0's all-gather holds its buffers beyond rank 0's limit (its
     LimitOverdraft, waiting there for rank 1, whose own work holds its part back): the copy
     ran out of memory on rank 0 alone after every rank had agreed on the read, and rank 1
-    went on into the next collective alone (the ranks parted); every rank raises it."""
+    went on into the next collective alone (the ranks parted); every rank raises it. A
+    rank's own read of a value it made (item(), whose empty Tensor was refused its 64 bytes)
+    raises nothing."""
     if world < 2:
         pytest.skip("one rank alone needs 2 ranks")
     placement = world_mesh()
     x = mf.ones(world * 1024, 1024, placement=placement, sbp=sbp.split(0))  # 4 MiB a rank
     ready = mf.arange(4, dtype=mf.float32).to_global(placement=placement, sbp=sbp.broadcast)
+    own = mf.ones(1)  # this rank's own value
     busy = mf.ones(1024, 1024)
     mf.synchronize()
     mf.empty_cache()
@@ -143,6 +146,7 @@ def test_a_read_while_a_collective_holds_memory_beyond_one_rank_s_limit_raises_o
             while mf.memory_allocated() < before + 12 * MiB:
                 assert time.monotonic() < deadline, "rank 0's all-gather never took its buffers"
                 time.sleep(0.001)
+        assert own.item() == 1.0  # a rank's own read of a value made within the limit
         with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
             ready.numpy()
         mf.synchronize()
