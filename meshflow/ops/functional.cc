@@ -580,6 +580,7 @@ BasicIndex basic_index_plan(const Shape& shape, const std::vector<IndexItem>& ke
         throw std::invalid_argument("slice step must be greater than zero, got " + std::to_string(step) + " in dim " +
                                     std::to_string(dim));
       }
+      step = std::min(step, std::max<int64_t>(size, 1));  // the same elements; the slice op's arithmetic in range
       const auto bound = [&](const std::optional<int64_t>& b, int64_t absent) {  // Python's slice.indices
         if (!b) return absent;
         return *b < 0 ? std::max<int64_t>(*b + size, 0) : std::min(*b, size);
