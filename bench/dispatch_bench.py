@@ -18,6 +18,9 @@ bench/dispatch_bench.py`) the rows are global ops on every rank (broadcast tenso
 world's placement: no communication per op), beside the local ones of the same process;
 rank 0 prints. `--per-op-only` prints only this table (`--ops`, `--sizes` select its rows).
 
+Then basic indexing as users write it (x[0], x[:, -1], x[..., :4], x[None], a[0].item(), ...),
+meshflow beside PyTorch; `--indexing-only` prints only this table.
+
 Then a burst: 10,000 chained small adds and one mf.synchronize(), asynchronous against
 blocking mode (each op run before its call returns, as MESHFLOW_LAUNCH_BLOCKING=1).
 """
@@ -49,6 +52,39 @@ def per_call_us(f, iterations, rounds=5):
 
 
 PER_OP = {"a + b": lambda a, b: a + b, "x * 2.0": lambda a, b: a * 2.0, "x.sum()": lambda a, b: a.sum()}
+
+
+# Indexing as users write it, on an [8, 16] tensor x (a on 256 elements, l [2, 8, 16]);
+# "x[0] (grad)" on an x that requires grad (a recorded, named select).
+INDEXING = {
+    "a[0].item()": lambda t: t["a"][0].item(), "x[0]": lambda t: t["x"][0], "x[:, -1]": lambda t: t["x"][:, -1],
+    "x[..., :4]": lambda t: t["x"][..., :4], "x[None]": lambda t: t["x"][None], "x[1:7:2]": lambda t: t["x"][1:7:2],
+    "l[:, -1, :]": lambda t: t["l"][:, -1, :], "x[0] (grad)": lambda t: t["g"][0],
+}
+
+
+def indexing_rows(lib, n):
+    """(call, us) per INDEXING case, on `lib`'s tensors (meshflow or torch)."""
+    rng = np.random.default_rng(0)
+    arrays = {"a": rng.random(256, np.float32), "x": rng.random((8, 16), np.float32),
+              "l": rng.random((2, 8, 16), np.float32)}
+    tensors = {k: lib.tensor(v) for k, v in arrays.items()}
+    tensors["g"] = lib.tensor(arrays["x"], requires_grad=True)
+    return [(call, per_call_us(lambda: f(tensors), n)) for call, f in INDEXING.items()]
+
+
+def print_indexing(n, torch):
+    if mf.env.get_rank() != 0:
+        return
+    ours = indexing_rows(mf, n)
+    theirs = indexing_rows(torch, n) if torch is not None else [(call, None) for call in INDEXING]
+    print(f"\nbasic indexing, float32, {n} calls per round, best of 5 rounds (us/op)")
+    head = f"{'call':<13} {'meshflow':>9}"
+    if torch is not None:
+        head += f" {'torch ' + torch.__version__.split('+')[0]:>12} {'mf/torch':>9}"
+    print(head)
+    for (call, mine), (_, other) in zip(ours, theirs):
+        print(f"{call:<13} {mine:>9.2f}" + (f" {other:>12.2f} {mine / other:>8.2f}x" if other else ""))
 
 
 def per_op_rows(ops, sizes, n, torch):
@@ -95,12 +131,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--iterations", type=int, default=100_000)
     parser.add_argument("--per-op-only", action="store_true", help="only the per-op table")
+    parser.add_argument("--indexing-only", action="store_true", help="only the indexing table")
     parser.add_argument("--ops", nargs="+", default=list(PER_OP), choices=list(PER_OP))
     parser.add_argument("--sizes", nargs="+", type=int, default=[1, 256])  # 256: a 16x16 tensor's elements
     args = parser.parse_args()
     n = args.iterations
     if torch is not None:
         torch.set_num_threads(1)
+    if args.indexing_only:
+        print_indexing(n, torch)
+        return
     if args.per_op_only or mf.env.get_world_size() > 1:
         print_per_op(per_op_rows(args.ops, args.sizes, n, torch), n, torch)
         return
@@ -129,6 +169,7 @@ def main():
     for library, call, us in rows:
         print(f"{library:<16} {call:<26} {us:>8.2f}")
     print_per_op(per_op_rows(args.ops, args.sizes, n, torch), n, torch)
+    print_indexing(n, torch)
 
     def burst(length=10_000):
         start = time.perf_counter()

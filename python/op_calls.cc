@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "meshflow/core/error.h"
+#include "meshflow/ops/functional.h"
 #include "meshflow/ops/registry.h"
 
 namespace py = pybind11;
@@ -392,6 +393,99 @@ void set_tensor_class(const py::type& cls) {
   impl_offset = reinterpret_cast<PyMemberDescrObject*>(slot)->d_member->offset;
 }
 
+using fn::IndexItem;
+
+// ---- Basic indexing: a Python key of exact ints, slices of ints, None and '...' (alone or
+// in a tuple) as C++'s IndexItems (fn::basic_index decides what it means).
+
+// A slice bound (None or an exact int) into `bound`, one beyond int64 clamped as
+// slice.indices clamps it; false for anything else.
+bool slice_bound(PyObject* value, std::optional<int64_t>& bound) {
+  if (value == Py_None) return true;
+  if (!PyLong_CheckExact(value)) return false;
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+  bound = overflow > 0 ? INT64_MAX : overflow < 0 ? INT64_MIN : static_cast<int64_t>(v);
+  return true;
+}
+
+// Python item `object` into `item`; false where it is not of the exact types above.
+bool index_item(PyObject* object, IndexItem& item) {
+  using Kind = IndexItem::Kind;
+  if (PyLong_CheckExact(object)) {
+    const std::optional<int64_t> i = int64_of(object);
+    if (!i) throw IndexError("index " + py::str(object).cast<std::string>() + " is out of range of int64");
+    item.kind = Kind::kInt;
+    item.index = *i;
+    return true;
+  }
+  if (PySlice_Check(object)) {
+    const auto* s = reinterpret_cast<PySliceObject*>(object);
+    item.kind = Kind::kSlice;
+    return slice_bound(s->start, item.start) && slice_bound(s->stop, item.stop) && slice_bound(s->step, item.step);
+  }
+  if (object == Py_None || object == Py_Ellipsis) {
+    item.kind = object == Py_None ? Kind::kNone : Kind::kEllipsis;
+    return true;
+  }
+  return false;
+}
+
+// `key` as IndexItems, or nullopt where an item is not a basic one of the exact types.
+std::optional<std::vector<IndexItem>> index_items(PyObject* key) {
+  const bool is_tuple = PyTuple_CheckExact(key);
+  const Py_ssize_t n = is_tuple ? PyTuple_GET_SIZE(key) : 1;
+  std::vector<IndexItem> items(static_cast<size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!index_item(is_tuple ? PyTuple_GET_ITEM(key, i) : key, items[static_cast<size_t>(i)])) return std::nullopt;
+  }
+  return items;
+}
+
+// (x, key): x[key] as a new Tensor where key is basic (index_items), else None, for the
+// Python path of every other key (advanced items, NumPy ints, __index__ objects).
+PyObject* basic_index_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  try {
+    if (nargs != 2) throw py::type_error("basic_index takes 2 arguments (" + std::to_string(nargs) + " given)");
+    const Var* x = var_of_tensor(args[0]);
+    if (!x) throw py::type_error(std::string("basic_index: x must be a meshflow Tensor, got ") + Py_TYPE(args[0])->tp_name);
+    const std::optional<std::vector<IndexItem>> key = index_items(args[1]);
+    if (!key) Py_RETURN_NONE;
+    if (!x->is_global()) return tensor_object(fn::basic_index(*x, *key));
+    Var out;
+    {
+      WithoutGil unlocked;
+      out = fn::basic_index(*x, *key);
+    }
+    return tensor_object(std::move(out));
+  } catch (...) {
+    raise_current_exception();
+    return nullptr;
+  }
+}
+
+PyMethodDef basic_index_method = {
+    "basic_index", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&basic_index_call)), METH_FASTCALL,
+    "basic_index(x, key): x[key] for a key of exact ints, slices of ints, None and '...' (alone or in a tuple); "
+    "None for any other key"};
+
+// basic_index_plan(shape, key): fn::basic_index_plan as (slice attributes, result shape, the
+// Nones' dims in it) for the writes through a basic index.
+py::tuple basic_index_plan_of(const Shape& shape, const py::handle& key) {
+  const std::optional<std::vector<IndexItem>> items = index_items(key.ptr());
+  if (!items) {
+    throw py::type_error("basic_index_plan: a key of ints, slices of ints, None and '...' expected, got " +
+                         py::repr(key).cast<std::string>());
+  }
+  const fn::BasicIndex plan = fn::basic_index_plan(shape, *items);
+  py::dict attrs;
+  attrs["starts"] = plan.starts;
+  attrs["stops"] = plan.stops;
+  attrs["steps"] = plan.steps;
+  if (!plan.drop_dims.empty()) attrs["drop_dims"] = plan.drop_dims;
+  return py::make_tuple(attrs, plan.shape.vec(), plan.news);
+}
+
 }  // namespace
 
 void bind_op_calls(py::module_& m) {
@@ -408,6 +502,10 @@ void bind_op_calls(py::module_& m) {
   if (!tensor_method_type) throw py::error_already_set();
   m.attr("TensorMethod") = py::handle(reinterpret_cast<PyObject*>(tensor_method_type));
   m.def("set_tensor_class", &set_tensor_class, py::arg("cls"));
+  m.attr("basic_index") = py::reinterpret_steal<py::object>(PyCFunction_New(&basic_index_method, nullptr));
+  m.def("basic_index_plan", &basic_index_plan_of, py::arg("shape"), py::arg("key"),
+        "What x[key] of a basic key selects in a tensor of `shape`: (the slice op's attributes, the result's "
+        "shape, where the Nones' dims are in it)");
   m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
         "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected' or 'reduce' "
         "of op `op`, with `scalar` the op on a Tensor and a number (or None)");

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "meshflow/comm/comm.h"
+#include "meshflow/core/error.h"
 #include "meshflow/device/device.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/in_place.h"
@@ -542,6 +543,80 @@ Var transpose(const Var& x, int64_t dim0, int64_t dim1) {
 }
 
 Var reshape(const Var& x, const Shape& shape) { return call1("reshape", {x}, {{"shape", shape}}); }
+
+BasicIndex basic_index_plan(const Shape& shape, const std::vector<IndexItem>& key) {
+  using Kind = IndexItem::Kind;
+  const auto count = [&](Kind kind) {
+    return static_cast<int64_t>(std::count_if(key.begin(), key.end(), [&](const IndexItem& i) { return i.kind == kind; }));
+  };
+  const int64_t ellipses = count(Kind::kEllipsis);
+  if (ellipses > 1) throw IndexError("an index can only have a single ellipsis ('...')");
+  const int64_t ndim = static_cast<int64_t>(shape.size());
+  const int64_t indexed = static_cast<int64_t>(key.size()) - ellipses - count(Kind::kNone);
+  if (indexed > ndim) {
+    throw IndexError("too many indices for a tensor of " + std::to_string(ndim) + " dims: " + std::to_string(indexed));
+  }
+  BasicIndex plan;
+  plan.selects = !key.empty() && count(Kind::kInt) == static_cast<int64_t>(key.size());
+  IndexItem whole;  // ':' for the dims the key leaves out
+  whole.kind = Kind::kSlice;
+  int64_t dim = 0;
+  const auto take = [&](const IndexItem& item) {  // the item of dim `dim` of x
+    const int64_t size = shape[dim];
+    int64_t start = 0;
+    int64_t stop = 0;
+    int64_t step = 1;
+    if (item.kind == Kind::kInt) {
+      if (item.index < -size || item.index >= size) {
+        throw IndexError("index " + std::to_string(item.index) + " is out of range for dim " + std::to_string(dim) +
+                         " of size " + std::to_string(size));
+      }
+      start = item.index < 0 ? item.index + size : item.index;
+      stop = start + 1;
+      plan.drop_dims.push_back(dim);
+    } else {
+      step = item.step.value_or(1);
+      if (step <= 0) {
+        throw std::invalid_argument("slice step must be greater than zero, got " + std::to_string(step) + " in dim " +
+                                    std::to_string(dim));
+      }
+      step = std::min(step, std::max<int64_t>(size, 1));  // the same elements; the slice op's arithmetic in range
+      const auto bound = [&](const std::optional<int64_t>& b, int64_t absent) {  // Python's slice.indices
+        if (!b) return absent;
+        return *b < 0 ? std::max<int64_t>(*b + size, 0) : std::min(*b, size);
+      };
+      start = bound(item.start, 0);
+      stop = std::max(bound(item.stop, size), start);
+      plan.shape.push_back((stop - start + step - 1) / step);
+    }
+    plan.starts.push_back(start);
+    plan.stops.push_back(stop);
+    plan.steps.push_back(step);
+    ++dim;
+  };
+  for (const IndexItem& item : key) {
+    if (item.kind == Kind::kNone) {
+      plan.news.push_back(static_cast<int64_t>(plan.shape.size()));
+      plan.shape.push_back(1);
+    } else if (item.kind == Kind::kEllipsis) {
+      for (int64_t fill = ndim - indexed; fill > 0; --fill) take(whole);
+    } else {
+      take(item);
+    }
+  }
+  while (dim < ndim) take(whole);
+  return plan;
+}
+
+Var basic_index(const Var& x, const std::vector<IndexItem>& key) {
+  static const OpDef& slice = find_op("slice");
+  BasicIndex plan = basic_index_plan(x.shape(), key);
+  Attrs attrs{{"starts", std::move(plan.starts)}, {"stops", std::move(plan.stops)}, {"steps", std::move(plan.steps)}};
+  if (!plan.drop_dims.empty()) attrs.set("drop_dims", std::move(plan.drop_dims));
+  Var out = std::move(call(slice, {x}, attrs)[0]);
+  if (plan.selects && out.grad_fn()) out.grad_fn()->name = "select";
+  return plan.news.empty() ? out : reshape(out, plan.shape);
+}
 Var expand(const Var& x, const Shape& shape) { return call1("expand", {x}, {{"shape", shape}}); }
 
 Var sum(const Var& x, const std::vector<int64_t>& dims, bool keepdim) {

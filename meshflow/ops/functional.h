@@ -133,6 +133,29 @@ Var matmul(const Var& a, const Var& b, bool transpose_a = false, bool transpose_
 Var permute(const Var& x, const std::vector<int64_t>& dims);
 Var transpose(const Var& x, int64_t dim0, int64_t dim1);
 Var reshape(const Var& x, const Shape& shape);
+// One item of basic indexing (x[key], NumPy's and torch's): an int (negative from the end),
+// a slice (each bound absent as Python's None), None (a new dim of size 1) or '...'.
+struct IndexItem {
+  enum class Kind { kInt, kSlice, kNone, kEllipsis };
+  Kind kind = Kind::kInt;
+  int64_t index = 0;  // kInt's
+  std::optional<int64_t> start, stop, step;  // kSlice's
+};
+// What x[key] of basic items selects in a tensor of `shape`: the slice op's attributes, one
+// start/stop/step per dim of x with the dims ints pick dropped; the result's shape, with the
+// Nones' dims, and where those are in it; whether every item is an int (torch records a
+// select). An int out of range, more items than dims, or two '...' throw IndexError; a
+// step below 1 std::invalid_argument.
+struct BasicIndex {
+  std::vector<int64_t> starts, stops, steps, drop_dims;
+  Shape shape;
+  std::vector<int64_t> news;
+  bool selects = false;
+};
+BasicIndex basic_index_plan(const Shape& shape, const std::vector<IndexItem>& key);
+// x[key]: one slice op (a copy, as every meshflow op makes), reshaped where the key has
+// Nones; an all-int key's node is named as torch's select.
+Var basic_index(const Var& x, const std::vector<IndexItem>& key);
 // `x` broadcast to `shape` (torch's expand): new leading dims, size-1 dims repeated.
 Var expand(const Var& x, const Shape& shape);
 

@@ -45,10 +45,13 @@ def backward_named(name):
         @functools.wraps(f)
         def call(*args, **kwargs):
             out = f(*args, **kwargs)
-            chosen = name(*args, **kwargs) if callable(name) else name
             first = out[0] if isinstance(out, tuple) and out else out
-            if chosen is not None and hasattr(first, "_impl") and first is not (args[0] if args else None):
-                named(first, chosen)
+            impl = getattr(first, "_impl", None)
+            # Only a result that requires grad has a node to name: no choosing for the others.
+            if impl is not None and impl.requires_grad and first is not (args[0] if args else None):
+                chosen = name(*args, **kwargs) if callable(name) else name
+                if chosen is not None:
+                    named(first, chosen)
             return out
         return call
     return decorate
@@ -88,16 +91,6 @@ def _linear(input, weight, bias=None):
     return "AddmmBackward0" if bias is not None else None
 
 
-def _index(self, key):
-    # torch's last step of an index: an int picks (select), tensors and lists gather (index)
-    keys = key if isinstance(key, tuple) else (key,)
-    if any(hasattr(k, "_impl") or isinstance(k, list) for k in keys):
-        return "IndexBackward0"
-    if all(isinstance(k, int) and not isinstance(k, bool) for k in keys):
-        return "SelectBackward0"
-    return None
-
-
 # A convolution's (plain or transposed, any rank) node as torch's: one ConvolutionBackward0
 # for a batched input (meshflow records the bias add, or the reshape of a 1-d one); an
 # unbatched one ends in torch's squeeze, as meshflow's.
@@ -132,7 +125,7 @@ _TORCH_NAMES = {
     "logsumexp": "LogsumexpBackward0", "topk": "TopkBackward0", "repeat": "RepeatBackward0",
     "roll": "RollBackward0", "index_select": "IndexSelectBackward0", "masked_select": "MaskedSelectBackward0",
     "mean": _reduction("Mean"), "max": _extremum("Max", "MaximumBackward0"),
-    "min": _extremum("Min", "MinimumBackward0"), "clamp": _clamp, "clip": _clamp, "__getitem__": _index,
+    "min": _extremum("Min", "MinimumBackward0"), "clamp": _clamp, "clip": _clamp,
     "leaky_relu": "LeakyReluBackward0", "elu": "EluBackward0", "softplus": "SoftplusBackward0",
     "linear": _linear, "diagonal": "DiagonalBackward0",
 }

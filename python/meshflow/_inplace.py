@@ -70,6 +70,7 @@ def _link(base, view, kind, args, kwargs):
 
 
 _weak = weakref.ref
+_basic_index = _C.basic_index
 
 
 def _take(record, base):
@@ -440,9 +441,12 @@ def _getitem_viewing(raw):
     kind = _ViewKind(raw, region=_index_region)
 
     def getitem(self, index):
-        out = raw(self, index)
-        if out is not self and _basic_items(index):
-            _link(self, out, kind, (index,), _NO_KWARGS)
+        out = _basic_index(self, index)  # a key of exact basic items: C++'s in one call
+        if out is None:
+            out = raw(self, index)
+            if out is self or not _basic_items(index):
+                return out
+        _link(self, out, kind, (index,), _NO_KWARGS)
         return out
     getitem.__doc__ = raw.__doc__
     return getitem

@@ -21,6 +21,7 @@ import warnings
 import numpy as _np
 
 from . import _C, _dtype
+from ._grad_fn import named
 from ._ops_creation import arange, full
 from ._ops_shape import _getitem as _basic_getitem
 from ._ops_shape import _slice_attrs
@@ -289,14 +290,19 @@ def getitem(x, index):
     An int or a 0-d tensor next to advanced items is a basic selection (torch's rule).
     Gradients flow through the picks (embedding's deterministic backward). A boolean mask is
     read on the host (a global one is gathered to every rank)."""
-    if _plainly_basic(index):  # without parsing
-        return _basic_getitem(x, index if type(index) is tuple else (index,))
+    out = _C.basic_index(x, index)  # a key of exact basic items, without parsing here
+    if out is not None:
+        return out
     items, advanced = _parse_index(x, index)
     if not advanced:
         return _basic_getitem(x, tuple(item for _, item in items))
-    if _carrier(x):  # a bool or bfloat16 tensor is picked in int32 or float32
-        return _advanced(x.to(_carrier(x)), items).to(x.dtype)
-    return _advanced(x, items)
+    out = _advanced(x.to(_carrier(x)), items).to(x.dtype) if _carrier(x) else _advanced(x, items)
+    # torch's last step is an index (a bool or bfloat16 tensor is picked in int32 or float32)
+    return named(out, "IndexBackward0") if any(isinstance(k, (Tensor, list)) for k in _keys(index)) else out
+
+
+def _keys(index):
+    return index if isinstance(index, tuple) else (index,)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -187,56 +187,32 @@ def stack(tensors, dim=0):
 
 def _getitem(x, index):
     """Basic indexing: ints (negative from the end), slices with steps >= 1, one Ellipsis, and
-    None (a new dim of size 1, as NumPy's and torch's x[:, None])."""
-    attrs, shape, _ = _slice_attrs(x, index)
-    out = apply("slice", [x], attrs)[0]
-    return out if len(shape) == out.ndim else reshape(out, shape)
+    None (a new dim of size 1, as NumPy's and torch's x[:, None]); C++ decides
+    (fn::basic_index), here only items of other types (NumPy ints, __index__ objects) are
+    made exact ones."""
+    out = _C.basic_index(x, index)
+    return out if out is not None else _C.basic_index(x, _exact_basic(index))
 
 
 def _slice_attrs(x, index):
     """The slice op's attributes (starts, stops, steps, drop_dims) of basic indexing
     x[index], the result's shape (with the Nones' dims), and where the Nones' dims are in it."""
-    index = index if isinstance(index, tuple) else (index,)
-    ellipses = sum(i is Ellipsis for i in index)
-    if ellipses > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    indexed = len(index) - ellipses - sum(i is None for i in index)  # the dims of x the index names
-    if indexed > x.ndim:
-        raise IndexError(f"too many indices for a tensor of {x.ndim} dims: {indexed}")
-    fill = [slice(None)] * (x.ndim - indexed)
-    at = next((i for i, item in enumerate(index) if item is Ellipsis), len(index))
-    index = index[:at] + tuple(fill) + index[at + ellipses:]
-    # The slice op takes one item per dim of x; the Nones only shape its result.
-    starts, stops, steps, drop, shape, news = [], [], [], [], [], []
-    dims = iter(enumerate(x.shape))
-    for item in index:
-        if item is None:
-            news.append(len(shape))
-            shape.append(1)
-            continue
-        dim, size = next(dims)
+    return _C.basic_index_plan(list(x.shape), _exact_basic(index))
+
+
+def _exact_basic(index):
+    """A basic index with its ints and slice bounds exact ints (operator.index of each)."""
+    items = []
+    for item in index if isinstance(index, tuple) else (index,):
         if isinstance(item, slice):
-            if item.step is not None and operator.index(item.step) <= 0:
-                raise ValueError(f"slice step must be greater than zero, got {item.step} in dim {dim}")
-            start, stop, step = item.indices(size)
-            stop = max(stop, start)
-            shape.append(len(range(start, stop, step)))
+            item = slice(*(None if v is None else operator.index(v) for v in (item.start, item.stop, item.step)))
         elif isinstance(item, numbers.Integral) and not isinstance(item, bool):
-            item = operator.index(item)
-            if not -size <= item < size:
-                raise IndexError(f"index {item} is out of range for dim {dim} of size {size}")
-            start, stop, step = item % size, item % size + 1, 1
-            drop.append(dim)
-        else:
+            item = int(operator.index(item))
+        elif item is not None and item is not Ellipsis:
             raise TypeError(f"meshflow tensors are indexed by ints, slices, '...' and None; got "
                             f"{type(item).__name__}")
-        starts.append(start)
-        stops.append(stop)
-        steps.append(step)
-    attrs = {"starts": starts, "stops": stops, "steps": steps}
-    if drop:
-        attrs["drop_dims"] = drop
-    return attrs, shape, news
+        items.append(item)
+    return tuple(items)
 
 
 Tensor.permute = lambda x, *dims: permute(x, _ints(dims))

@@ -430,3 +430,18 @@ def test_one_hot():
         F.one_hot(mf.tensor([5]), 5).numpy()
     with pytest.raises(RuntimeError, match="index tensor of type int64"):
         F.one_hot(mf.tensor([1.0]), 5)
+
+
+def test_basic_index_names_bounds_and_errors():
+    """Basic keys go to C++ in one call (fn::basic_index): an all-int key records torch's
+    select, a NumPy int's too; slice bounds beyond int64 clamp as Python's; an int beyond
+    int64 is out of range (IndexError)."""
+    x = mf.tensor(np.arange(12, dtype=np.float32).reshape(3, 4), requires_grad=True)
+    assert type(x[np.int64(1)].grad_fn).__name__ == "SelectBackward0"
+    assert type(x[1, -2].grad_fn).__name__ == "SelectBackward0"
+    assert type(x[1:].grad_fn).__name__ == "SliceBackward0"
+    np.testing.assert_array_equal(x[-2**70:2**70:2**70, None].detach().numpy(), x.detach().numpy()[:1, None])
+    with pytest.raises(IndexError, match="out of range"):
+        x[2**70]
+    with pytest.raises(IndexError, match="too many indices"):
+        x[:, 1, 2]
