@@ -23,6 +23,7 @@
 
 #include "meshflow/comm/mpi/mpi_check.h"
 #include "meshflow/comm/mpi/mpi_group.h"
+#include "meshflow/core/error.h"
 
 namespace mf::comm {
 namespace {
@@ -577,9 +578,8 @@ namespace {
   throw std::invalid_argument(message);
 }
 
-}  // namespace
-
-void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks) {
+void agree_as(const std::string& error, ErrorClass error_class, uint64_t call_hash, const std::string& call,
+              const std::vector<int>& ranks) {
   struct Record {
     uint64_t call_hash;
     int64_t has_error;
@@ -587,6 +587,7 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
   };
   struct Message {
     char text[500];
+    ErrorClass error_class;
   };
   Group& g = ranks.empty() ? world() : group_of(ranks);
   Record mine{call_hash, !error.empty(), global_calls.count.load(std::memory_order_relaxed)};
@@ -605,6 +606,7 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
   if (std::any_of(all.begin(), all.end(), [](const Record& r) { return r.has_error; })) {
     Message text{};
     error.copy(text.text, sizeof(text.text) - 1);
+    text.error_class = error_class;
     messages.resize(g.size());
     gather(&text, messages.data(), sizeof(Message));
   }
@@ -628,7 +630,7 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
     std::string message(messages[r].text);
     if (everyone) note_raised_on_every_rank(message);
     if (r != g.rank()) message += " (raised on rank " + std::to_string(g.world_ranks()[r]) + ")";
-    throw std::invalid_argument(message);
+    throw_as(messages[r].error_class, message);
   }
   std::string differ;
   for (int r = 1; r < g.size(); ++r) {
@@ -662,6 +664,23 @@ void agree(const std::string& error, uint64_t call_hash, const std::string& call
                  : call + ": the ranks are in different calls (" + calls + "). " + kSameCallsRule;
   if (everyone) note_raised_on_every_rank(message);
   throw std::invalid_argument(message);
+}
+
+}  // namespace
+
+void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks) {
+  agree_as(error, ErrorClass::kInvalidArgument, call_hash, call, ranks);
+}
+
+void agree(std::exception_ptr error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks) {
+  if (!error) return agree_as("", ErrorClass::kInvalidArgument, call_hash, call, ranks);
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    agree_as(e.what(), class_of(e), call_hash, call, ranks);
+  } catch (...) {
+    agree_as("unknown error", ErrorClass::kInvalidArgument, call_hash, call, ranks);
+  }
 }
 
 bool raised_on_every_rank(const std::string& message) {

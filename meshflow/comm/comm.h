@@ -16,6 +16,7 @@
 // ranks ran), naming each rank's call.
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <string>
 #include <vector>
@@ -43,12 +44,14 @@ bool several_ranks();  // thread-safe
 // Collective over `ranks` (the world when empty; the caller must be one of them), so that
 // they raise together instead of one raising while the others wait in the next collective.
 // Each rank passes the error it hit (empty when none) and a hash of the call it is making;
-// when any rank has an error, every rank throws std::invalid_argument with the first one's
-// message; when the hashes differ, every rank throws one naming the ranks that made a
+// when any rank has an error, every rank throws the first one's message as its class
+// (std::invalid_argument for a string; an exception's class in core/error.h's taxonomy, so
+// that a bad index found by one rank is an IndexError on all); when the hashes differ, every rank throws one naming the ranks that made a
 // different `call`; over the whole world from an issuing thread, also when the ranks made
 // different numbers of calls on global tensors before it (note_global_call). Moves 24 bytes
 // a rank, and the messages only when the ranks differ.
 void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks = {});
+void agree(std::exception_ptr error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks = {});
 // Whether `message` is (or begins with) that of the error the last failed agreement over
 // the whole world raised: every rank raised it together, so a program that lets it end the
 // process may end every rank alike, without aborting the job (the Python excepthook).

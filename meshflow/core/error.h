@@ -25,6 +25,7 @@
 // Plain value types; thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <exception>
 #include <new>
 #include <stdexcept>
@@ -65,14 +66,32 @@ inline bool is_out_of_memory(const std::string& message) { return message.find("
   throw IndexError("[" + op + "] " + message);
 }
 
-// Throws `message` as an error of e's class in this taxonomy (std::invalid_argument for one
-// outside it): a restated error (a composite op's own terms, its op's name prefixed) keeps
-// its class.
-[[noreturn]] inline void rethrow_restated(const std::invalid_argument& e, const std::string& message) {
-  if (dynamic_cast<const IndexError*>(&e)) throw IndexError(message);
-  if (dynamic_cast<const LinAlgError*>(&e)) throw LinAlgError(message);
-  if (dynamic_cast<const OpError*>(&e)) throw OpError(message);
+// An error's class in this taxonomy as a value, to raise a message as that class elsewhere:
+// restated in an op's own terms, or on the other ranks of an agreement (comm::agree).
+enum class ErrorClass : int32_t { kInvalidArgument, kOpError, kIndexError, kLinAlgError };
+
+// e's class (kInvalidArgument for one outside the taxonomy).
+inline ErrorClass class_of(const std::exception& e) {
+  if (dynamic_cast<const IndexError*>(&e)) return ErrorClass::kIndexError;
+  if (dynamic_cast<const LinAlgError*>(&e)) return ErrorClass::kLinAlgError;
+  if (dynamic_cast<const OpError*>(&e)) return ErrorClass::kOpError;
+  return ErrorClass::kInvalidArgument;
+}
+
+[[noreturn]] inline void throw_as(ErrorClass c, const std::string& message) {
+  switch (c) {
+    case ErrorClass::kIndexError: throw IndexError(message);
+    case ErrorClass::kLinAlgError: throw LinAlgError(message);
+    case ErrorClass::kOpError: throw OpError(message);
+    case ErrorClass::kInvalidArgument: break;
+  }
   throw std::invalid_argument(message);
+}
+
+// Throws `message` as an error of e's class: a restated error (a composite op's own terms,
+// its op's name prefixed) keeps its class.
+[[noreturn]] inline void rethrow_restated(const std::invalid_argument& e, const std::string& message) {
+  throw_as(class_of(e), message);
 }
 
 }  // namespace mf

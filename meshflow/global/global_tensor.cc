@@ -312,7 +312,7 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
                       if (!told.empty()) {
                         const std::exception_ptr failed = in[0].storage()->error();
                         try {
-                          comm::agree(failed ? vm::error_message(failed) : "", 0, name, told);
+                          comm::agree(failed, 0, name, told);
                         } catch (const std::invalid_argument&) {
                           if (!failed) throw;  // the source's error, learned here
                           // Its own error, raised once already: the output inherits it.

@@ -526,11 +526,27 @@ std::vector<GlobalTensor> issue_global(const OpDef& op, const std::vector<Global
       agreement.outputs_in = &placement.memory();
       outs = vm::launch(op.name, device::StreamKind::kComm, outs, rank.local_outputs,
                         [name = op.name, ranks = placement.ranks()](const std::vector<Tensor>& in) {
-                          std::string error;
+                          std::exception_ptr error;
                           for (const Tensor& t : in) {
-                            if (std::exception_ptr e = t.storage()->error()) error = vm::error_message(e);
+                            if (std::exception_ptr e = t.storage()->error()) error = e;
                           }
-                          comm::agree(error, 0, "[" + name + "]", ranks);
+                          try {
+                            comm::agree(error, 0, "[" + name + "]", ranks);
+                          } catch (const std::invalid_argument&) {
+                            // A rank that failed with an op's error keeps it, the one object a
+                            // read of any tensor it reaches raises (and clears as pending): an
+                            // error inherited from an earlier agreement is not raised anew. An
+                            // out of memory stays the agreement's (as a comm instruction's own,
+                            // it would end the job).
+                            if (!error) throw;
+                            try {
+                              std::rethrow_exception(error);
+                            } catch (const std::invalid_argument&) {
+                              throw;
+                            } catch (...) {
+                            }
+                            throw;
+                          }
                           return in;
                         },
                         agreement);
@@ -553,11 +569,11 @@ std::shared_ptr<const OpPlan> agreed_plan(const OpDef& op, const std::vector<Ten
                                           const Attrs& attrs, const Constraints& constraints, bool check) {
   if (!check) return plan_op(op, metas, sbps, placement, attrs, constraints);
   std::shared_ptr<const OpPlan> planned;
-  std::string error;
+  std::exception_ptr error;
   try {
     planned = plan_op(op, metas, sbps, placement, attrs, constraints);
-  } catch (const std::exception& e) {
-    error = e.what();
+  } catch (const std::exception&) {
+    error = std::current_exception();
   }
   const PlanKey key{&op, attrs, metas, sbps, placement, constraints};
   comm::agree(error, hash_key(key, std::hash<std::string>()(op.name)), "[" + op.name + "]");

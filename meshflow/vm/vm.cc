@@ -813,7 +813,7 @@ void raise_together(std::exception_ptr mine, const std::string& call) {
   if (!mine) mine = machine().deferred_out_of_memory();
   std::exception_ptr raised = mine;
   try {
-    comm::agree(mine ? error_message(mine) : "", 0, call);
+    comm::agree(mine, 0, call);
   } catch (const std::invalid_argument&) {
     if (!mine) raised = std::current_exception();
   }

@@ -11,6 +11,7 @@ DataParallel is torch's single-process wrapper: meshflow runs one device per pro
 runs the module as it is (torch's does the same without several GPUs).
 """
 import contextlib
+import weakref as _weakref
 
 from ..modules import Module
 from ... import autograd as _autograd
@@ -55,6 +56,14 @@ _BUFFER_COPY = ("DistributedDataParallel's forward, which copies rank 0's buffer
                "model.module under `if rank == 0:`, or pass broadcast_buffers=False)")
 
 
+def _arrived(held):
+    """A gradient reached a parameter of the DistributedDataParallel `held` (a weak
+    reference, so that the parameters' hooks do not keep the wrapper alive)."""
+    ddp = held()
+    if ddp is not None:
+        ddp._queue_average()
+
+
 class DistributedDataParallel(Module):
     """`module` trained data-parallel over `process_group` (default: every rank), as torch's.
 
@@ -62,7 +71,8 @@ class DistributedDataParallel(Module):
     broadcast_buffers, a forward copies rank 0's buffers again when the forward before it ran
     under grad outside no_sync (or is the first), as torch's (so the first evaluation after
     training still takes rank 0's running statistics, and every rank must make it). A forward
-    under grad outside no_sync makes the next backward average the gradients. Parameters no
+    under grad outside no_sync makes the next backward that reaches the module's parameters
+    average the gradients (a backward of other tensors leaves them alone, as torch's). Parameters no
     rank used keep grad None."""
 
     def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=True,
@@ -79,8 +89,16 @@ class DistributedDataParallel(Module):
         self.find_unused_parameters, self.static_graph = find_unused_parameters, static_graph
         self.require_backward_grad_sync = True
         self.require_forward_param_sync = True  # torch's name: whether the next forward copies the buffers
-        self._reduce_queued = False
+        self._reduce_armed = self._reduce_queued = False
         self._broadcast_from_rank0(list(module.parameters()) + list(module.buffers()))
+        # As torch's reducer, the average is set off by a gradient reaching a parameter (the
+        # end of that backward), not by whichever backward comes next: a forward whose loss
+        # never went backward (an error, an evaluation under grad) leaves other models'
+        # backward passes alone.
+        held = _weakref.ref(self)
+        for p in module.parameters():
+            if p.requires_grad:
+                p.register_hook(lambda grad: _arrived(held))
 
     def _broadcast_from_rank0(self, tensors):
         tensors = [t for t in tensors if t.numel() > 0]
@@ -101,10 +119,13 @@ class DistributedDataParallel(Module):
             _dist._agree_on_call(_BUFFER_COPY)
             self._broadcast_from_rank0(list(self.module.buffers()))
         self.require_forward_param_sync = syncing
-        if syncing and not self._reduce_queued:
-            self._reduce_queued = True
-            _autograd._after_next_backward(self._average_gradients)
+        self._reduce_armed = self._reduce_armed or syncing
         return self.module(*inputs, **kwargs)
+
+    def _queue_average(self):
+        if self._reduce_armed and not self._reduce_queued:
+            self._reduce_armed, self._reduce_queued = False, True
+            _autograd._after_next_backward(self._average_gradients)
 
     def _average_gradients(self):
         from ... import no_grad, zeros_like, tensor, float32
