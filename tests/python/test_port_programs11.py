@@ -2214,6 +2214,274 @@ def vit_tiny(T, nn, F):
     return out
 
 
+
+@prog
+def d2l_lazy_vgg_nin(T, nn, F):
+    def vgg_block(num_convs, out_channels):
+        layers = []
+        for _ in range(num_convs):
+            layers.append(nn.LazyConv2d(out_channels, kernel_size=3, padding=1))
+            layers.append(nn.ReLU())
+        layers.append(nn.MaxPool2d(kernel_size=2, stride=2))
+        return nn.Sequential(*layers)
+    def nin_block(out_channels, kernel_size, strides, padding):
+        return nn.Sequential(nn.LazyConv2d(out_channels, kernel_size, strides, padding), nn.ReLU(),
+                             nn.LazyConv2d(out_channels, kernel_size=1), nn.ReLU())
+    vgg = nn.Sequential(vgg_block(1, 4), vgg_block(2, 6), nn.Flatten(), nn.LazyLinear(10), nn.ReLU(),
+                        nn.Dropout(0.5), nn.LazyLinear(3))
+    nin = nn.Sequential(nin_block(4, 3, 1, 1), nn.MaxPool2d(3, stride=2), nn.Dropout(0.5),
+                        nin_block(3, 3, 1, 1), nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten())
+    bn = nn.Sequential(nn.LazyConv2d(4, 3), nn.LazyBatchNorm2d(), nn.Sigmoid(), nn.Flatten(), nn.LazyLinear(2),
+                       nn.LazyBatchNorm1d())
+    X = T.tensor(arr(1, 2, 1, 8, 8))
+    out = {}
+    shapes = []
+    for layer in vgg:
+        X1 = layer(X if not shapes else X1)
+        shapes.append(f"{layer.__class__.__name__}:{tuple(X1.shape)}")
+    out["shapes"] = " ".join(shapes)
+    nin(X); bn(X)
+    for m, seed in ((vgg, 1), (nin, 2), (bn, 3)):
+        init(m, T, seed=seed)
+        m.eval()
+    out["vgg"] = vgg(X); out["nin"] = nin(X)
+    bn.train()
+    for m in bn.modules():
+        if isinstance(m, nn.modules.batchnorm._BatchNorm):
+            m.reset_running_stats()
+    out["bn"] = bn(X)
+    out["bn_rm"] = bn[1].running_mean
+    out["lazy_w"] = str(tuple(bn[4].weight.shape)) + " " + type(bn[4]).__name__ + " " + type(bn[1]).__name__
+    def init_cnn(module):
+        if type(module) == nn.Linear or type(module) == nn.Conv2d:
+            nn.init.xavier_uniform_(module.weight)
+    vgg.apply(init_cnn)
+    w = vgg[3].weight
+    bound = math.sqrt(6 / (w.shape[0] + w.shape[1]))
+    out["xavier_ok"] = float(bool((w.abs() <= bound).all()))
+    return out
+
+
+@prog
+def module_api_surgery(T, nn, F):
+    from collections import OrderedDict
+    model = nn.Sequential(OrderedDict([("backbone", nn.Sequential(OrderedDict([
+        ("conv", nn.Conv2d(2, 3, 3)), ("bn", nn.BatchNorm2d(3)), ("act", nn.ReLU())]))),
+        ("pool", nn.AdaptiveAvgPool2d(1)), ("flat", nn.Flatten()), ("head", nn.Linear(3, 2))]))
+    init(model, T)
+    out = {"mods": " ".join(n for n, _ in model.named_modules(prefix="m"))}
+    out["sub"] = type(model.get_submodule("backbone.bn")).__name__
+    out["param"] = str(tuple(model.get_parameter("head.weight").shape))
+    model.backbone.register_module("extra", nn.Identity())
+    out["children"] = " ".join(n for n, _ in model.backbone.named_children())
+    sd = model.state_dict(keep_vars=True)
+    out["kv"] = float(isinstance(sd["head.weight"], nn.Parameter))
+    out["sd_prefix"] = " ".join(list(model.backbone.state_dict(prefix="bb.").keys())[:3])
+    x = T.tensor(arr(1, 2, 2, 5, 5))
+    model.train(False)
+    out["training"] = f"{model.training} {model.backbone.bn.training}"
+    out["y"] = model(x)
+    model.requires_grad_(False)
+    out["rg"] = float(any(p.requires_grad for p in model.parameters()))
+    model.head.requires_grad_()
+    out["rg_head"] = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    m64 = model.double()
+    out["dtype"] = str(m64.head.weight.dtype).replace(T.__name__, "") + " " + str(m64.backbone.bn.running_mean.dtype).replace(T.__name__, "")
+    out["y64"] = m64(x.double())
+    model.float()
+    calls = []
+    h = nn.modules.module.register_module_forward_hook(lambda m, i, o: calls.append(type(m).__name__))
+    model(x)
+    h.remove()
+    out["global_hook"] = " ".join(calls)
+    model.head = nn.Linear(3, 4)
+    init(model.head, T, seed=7)
+    out["new_head"] = model(x)
+    del model.flat
+    out["after_del"] = " ".join(n for n, _ in model.named_children())
+    out["bufs"] = len(list(model.buffers()))
+    return out
+
+
+@prog
+def intermediate_features(T, nn, F):
+    from collections import OrderedDict
+    from functools import partial
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer1 = nn.Sequential(nn.Conv2d(1, 2, 3, padding=1), nn.ReLU())
+            self.layer2 = nn.Sequential(nn.Conv2d(2, 3, 3, stride=2, padding=1), nn.ReLU())
+            self.fc = nn.Linear(3, 2)
+        def forward(self, x):
+            return self.fc(self.layer2(self.layer1(x)).mean((2, 3)))
+    class IntermediateLayerGetter(nn.ModuleDict):
+        def __init__(self, model, return_layers):
+            orig_return_layers = return_layers
+            return_layers = {str(k): str(v) for k, v in return_layers.items()}
+            layers = OrderedDict()
+            for name, module in model.named_children():
+                layers[name] = module
+                if name in return_layers:
+                    del return_layers[name]
+                if not return_layers:
+                    break
+            super().__init__(layers)
+            self.return_layers = orig_return_layers
+        def forward(self, x):
+            out = OrderedDict()
+            for name, module in self.items():
+                x = module(x)
+                if name in self.return_layers:
+                    out[self.return_layers[name]] = x
+            return out
+    net = init(Net(), T)
+    x = T.tensor(arr(1, 2, 1, 6, 6))
+    getter = IntermediateLayerGetter(net, {"layer1": "feat1", "layer2": "feat2"})
+    feats = getter(x)
+    out = {"keys": " ".join(feats.keys()), "f1": feats["feat1"], "f2": feats["feat2"]}
+    store = {}
+    def save(name, mod, inp, outp):
+        store[name] = outp.detach().clone()
+    handles = [m.register_forward_hook(partial(save, n)) for n, m in net.named_modules() if isinstance(m, nn.Conv2d)]
+    y = net(x)
+    for h in handles:
+        h.remove()
+    out["hooked"] = " ".join(sorted(store))
+    out["same"] = float(T.equal(store["layer2.0"], net.layer2[0](feats["feat1"])))
+    grads = {}
+    net.layer2.register_full_backward_pre_hook(lambda m, go: grads.__setitem__("pre", go[0].clone()))
+    y = net(x)
+    y.sum().backward()
+    out["pre"] = grads["pre"]
+    out["y"] = y
+    return out
+
+
+@prog
+def data_samplers_collate(T, nn, F):
+    from importlib import import_module
+    from collections import namedtuple
+    data = import_module(T.__name__ + ".utils.data")
+    Item = namedtuple("Item", ["x", "y"])
+    class DS(data.Dataset):
+        def __len__(self):
+            return 7
+        def __getitem__(self, i):
+            return {"img": T.full((2,), float(i)), "meta": {"id": i, "name": f"n{i}"}, "pair": Item(T.tensor(i), i * 2.0)}
+    ds = DS()
+    b = next(iter(data.DataLoader(ds, batch_size=3)))
+    out = {"img": b["img"], "ids": b["meta"]["id"], "names": " ".join(b["meta"]["name"]),
+           "pair_type": type(b["pair"]).__name__, "pair_y": b["pair"].y}
+    det = data.DataLoader(ds, batch_size=3, collate_fn=lambda batch: tuple(zip(*[(d["img"], d["meta"]["id"]) for d in batch])))
+    imgs, ids = next(iter(det))
+    out["det"] = f"{len(imgs)} {ids}"
+    out["drop_last"] = len(data.DataLoader(ds, batch_size=3, drop_last=True))
+    out["no_batch"] = next(iter(data.DataLoader(ds, batch_size=None)))["img"]
+    bs = data.BatchSampler(data.SequentialSampler(ds), batch_size=3, drop_last=False)
+    out["bs"] = " ".join(str(x) for x in bs)
+    g = T.Generator(); g.manual_seed(0)
+    w = data.WeightedRandomSampler([0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0], num_samples=6, replacement=True, generator=g)
+    drawn = list(w)
+    out["weighted_ok"] = float(len(drawn) == 6 and set(drawn) <= {2, 3})
+    rs = list(data.RandomSampler(ds, generator=T.Generator().manual_seed(1)))
+    out["perm_ok"] = float(sorted(rs) == list(range(7)))
+    loader = data.DataLoader(ds, batch_size=4, shuffle=True, generator=T.Generator().manual_seed(3), pin_memory=True,
+                             worker_init_fn=lambda wid: None, persistent_workers=False, prefetch_factor=None)
+    seen = sorted(int(i) for bb in loader for i in bb["meta"]["id"])
+    out["shuffle_ok"] = float(seen == list(range(7)))
+    out["default_collate"] = data.default_collate([(T.tensor([1.0]), 2), (T.tensor([3.0]), 4)])[1]
+    tds = data.TensorDataset(T.arange(10.0).view(5, 2), T.arange(5))
+    out["tds"] = tds[2][0]
+    sub = data.Subset(tds, [4, 0])
+    out["sub"] = data.DataLoader(sub, batch_size=2).__iter__().__next__()[1]
+    return out
+
+
+@prog
+def d2l_rnn_concise(T, nn, F):
+    class RNNModel(nn.Module):
+        def __init__(self, rnn_layer, vocab_size):
+            super().__init__()
+            self.rnn = rnn_layer
+            self.vocab_size = vocab_size
+            self.num_hiddens = self.rnn.hidden_size
+            if not self.rnn.bidirectional:
+                self.num_directions = 1
+                self.linear = nn.Linear(self.num_hiddens, self.vocab_size)
+            else:
+                self.num_directions = 2
+                self.linear = nn.Linear(self.num_hiddens * 2, self.vocab_size)
+        def forward(self, inputs, state):
+            X = F.one_hot(inputs.T.long(), self.vocab_size)
+            X = X.to(T.float32)
+            Y, state = self.rnn(X, state)
+            output = self.linear(Y.reshape((-1, Y.shape[-1])))
+            return output, state
+        def begin_state(self, device, batch_size=1):
+            if not isinstance(self.rnn, nn.LSTM):
+                return T.zeros((self.num_directions * self.rnn.num_layers, batch_size, self.num_hiddens), device=device)
+            else:
+                return (T.zeros((self.num_directions * self.rnn.num_layers, batch_size, self.num_hiddens), device=device),
+                        T.zeros((self.num_directions * self.rnn.num_layers, batch_size, self.num_hiddens), device=device))
+    out = {}
+    corpus = np.random.default_rng(2).integers(0, 7, 33)
+    X = T.tensor(corpus[:30].reshape(3, 10)); Y = T.tensor(corpus[1:31].reshape(3, 10))
+    for kind, layer in (("gru", nn.GRU(7, 5)), ("lstm", nn.LSTM(7, 5, num_layers=2)), ("bi", nn.GRU(7, 4, bidirectional=True))):
+        net = init(RNNModel(layer, 7), T, scale=0.3)
+        opt = T.optim.SGD(net.parameters(), lr=1.0)
+        state = None
+        for epoch in range(2):
+            if state is None:
+                state = net.begin_state(device=T.device("cpu"), batch_size=3)
+            else:
+                if isinstance(net, nn.Module) and not isinstance(state, tuple):
+                    state.detach_()
+                else:
+                    for s in state:
+                        s.detach_()
+            y_hat, state = net(X, state)
+            l = nn.CrossEntropyLoss()(y_hat, Y.T.reshape(-1).long()).mean()
+            opt.zero_grad(); l.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), 1)
+            opt.step()
+            out[f"{kind}{epoch}"] = l
+        out[f"{kind}_state"] = state[0] if isinstance(state, tuple) else state
+    return out
+
+
+@prog
+def hf_sdpa_and_embeddings(T, nn, F):
+    B, H, L, D = 2, 2, 5, 4
+    q = T.tensor(arr(1, B, H, L, D)); k = T.tensor(arr(2, B, H, L, D)); v = T.tensor(arr(3, B, H, L, D))
+    out = {"causal": F.scaled_dot_product_attention(q, k, v, is_causal=True)}
+    mask = T.tensor([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]]).bool()
+    attn_mask = mask[:, None, None, :].expand(B, 1, L, L)
+    out["bool_mask"] = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
+    causal = T.ones(L, L, dtype=T.bool).tril()
+    combined = attn_mask & causal
+    add = T.zeros(B, 1, L, L).masked_fill(~combined, float("-inf"))
+    out["add_mask"] = F.scaled_dot_product_attention(q, k, v, attn_mask=add, scale=0.3)
+    emb = init(nn.Embedding(10, 4, padding_idx=0), T)
+    new = nn.Embedding(13, 4, padding_idx=0)
+    new.weight.data.normal_(mean=0.0, std=0.02)
+    n = min(10, 13)
+    new.weight.data[:n, :] = emb.weight.data[:n, :]
+    with T.no_grad():
+        new.weight[n:] = emb.weight.mean(0, keepdim=True)
+    out["resized"] = new.weight
+    ids = T.tensor([[0, 3, 12]])
+    out["lookup"] = new(ids)
+    inputs_embeds = new(ids) * math.sqrt(4)
+    out["scaled"] = inputs_embeds
+    out["pad_grad"] = float(new.padding_idx == 0)
+    lens = mask.sum(-1)
+    last = inputs_embeds.new_zeros(1)
+    out["last_tok"] = lens - 1
+    out["gather_last"] = q[:, 0].gather(1, (lens - 1).view(-1, 1, 1).expand(-1, 1, D)).squeeze(1)
+    return out
+
+
 EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                            'loss0': ([], [0.8061693]),
                            'loss1': ([], [0.3255351]),
@@ -2323,6 +2591,14 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                      'lp': ([4], [1.0, 1.096903, 1.188402, 1.275424]),
                      'scores': ([3], [-1.831075, -2.195492, -3.156006]),
                      'tok_idx': ([2, 3], [5.0, 4.0, 3.0, 4.0, 1.0, 5.0])},
+ 'd2l_lazy_vgg_nin': {'bn': ([2, 2], [0.6839905, -0.3800623, 0.2076321, -0.00974099]),
+                      'bn_rm': ([4], [-0.07830088, 0.02661824, -0.04268288, -0.05557105]),
+                      'lazy_w': '(2, 144) Linear BatchNorm2d',
+                      'nin': ([2, 3], [0.2510619, 0.0, 0.0, 0.2488104, 0.008631863, 0.0]),
+                      'shapes': 'Sequential:(2, 4, 4, 4) Sequential:(2, 6, 2, 2) Flatten:(2, 24) Linear:(2, '
+                                '10) ReLU:(2, 10) Dropout:(2, 10) Linear:(2, 3)',
+                      'vgg': ([2, 3], [-0.09924017, 0.1672474, 0.1805969, 0.07522815, 0.4095241, 0.2608429]),
+                      'xavier_ok': ([], [1.0])},
  'd2l_linreg': {'b_err': ([1], [2.818066]),
                 'c0': ([], [4.151646]),
                 'c1': ([], [4.047699]),
@@ -2353,6 +2629,15 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                              'pe': ([1, 60, 32], [705.11581, 1124.7535, -32.581302]),
                              'pe2': ([7, 2, 16], [89.975631, 207.1056, -14.812113]),
                              'tab': ([1, 3, 6], [6.1265832, 9.9288286, -3.1119899])},
+ 'd2l_rnn_concise': {'bi0': ([], [1.941879]),
+                     'bi1': ([], [1.914823]),
+                     'bi_state': ([2, 3, 4], [-1.8210445, 5.5128239, -0.14857259]),
+                     'gru0': ([], [2.006662]),
+                     'gru1': ([], [1.94044]),
+                     'gru_state': ([1, 3, 5], [-0.31526555, 2.9365079, -0.51135726]),
+                     'lstm0': ([], [1.98866]),
+                     'lstm1': ([], [1.958363]),
+                     'lstm_state': ([2, 3, 5], [1.0888065, 4.6147349, 0.83079121])},
  'd2l_rnn_scratch': {'H': ([3, 6], [-1.0990238, 5.7357796, -1.3123706]),
                      'ppl0': ([], [8.860312]),
                      'ppl1': ([], [7.83458]),
@@ -2386,6 +2671,21 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                                    5.625719,
                                    3.20832]),
                            'norm': ([1, 3, 8, 8], [48.159965, 197.69079, -16.046535])},
+ 'data_samplers_collate': {'bs': '[0, 1, 2] [3, 4, 5] [6]',
+                           'default_collate': ([2], [2.0, 4.0]),
+                           'det': '3 (0, 1, 2)',
+                           'drop_last': ([], [2.0]),
+                           'ids': ([3], [0.0, 1.0, 2.0]),
+                           'img': ([3, 2], [0.0, 0.0, 1.0, 1.0, 2.0, 2.0]),
+                           'names': 'n0 n1 n2',
+                           'no_batch': ([2], [0.0, 0.0]),
+                           'pair_type': 'Item',
+                           'pair_y': ([3], [0.0, 2.0, 4.0]),
+                           'perm_ok': ([], [1.0]),
+                           'shuffle_ok': ([], [1.0]),
+                           'sub': ([2], [4.0, 0.0]),
+                           'tds': ([2], [4.0, 5.0]),
+                           'weighted_ok': ([], [1.0])},
  'dynamic_quant_api': {'close': ([], [1.0]),
                        'float_same': ([4, 3], [1.4275383, 3.9991899, 0.22062926]),
                        'shape': '(4, 3)'},
@@ -2466,6 +2766,23 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                               'wg': ([6, 6], [0.81192547, 2.5582933, -0.18347241]),
                               'xg': ([4, 6], [-0.644601, 0.66896476, -0.083815027]),
                               'y': ([4, 6], [3.1331446, 5.9319742, -1.087827])},
+ 'hf_sdpa_and_embeddings': {'add_mask': ([2, 2, 5, 4], [-5.8563528, 46.182317, -3.1798434]),
+                            'bool_mask': ([2, 2, 5, 4], [-7.5505046, 39.797138, -3.5735347]),
+                            'causal': ([2, 2, 5, 4], [-7.8771222, 48.048967, -4.3740353]),
+                            'gather_last': ([2, 4],
+                                            [0.3645724,
+                                             0.2941325,
+                                             0.02842224,
+                                             0.546713,
+                                             0.9144672,
+                                             -0.02006345,
+                                             -1.248749,
+                                             -0.3138995]),
+                            'last_tok': ([2], [2.0, 4.0]),
+                            'lookup': ([1, 3, 4], [-1.2074489, 1.9097115, -0.1528803]),
+                            'pad_grad': ([], [1.0]),
+                            'resized': ([13, 4], [-0.94293107, 8.2637038, 1.3704902]),
+                            'scaled': ([1, 3, 4], [-2.4148979, 3.819423, -0.30576059])},
  'hf_trainer_loop': {'acc': ([], [0.5]),
                      'emb0': ([8],
                               [0.03768136,
@@ -2498,6 +2815,13 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                     'xg': ([3, 4], [0.9416288, 3.3126772, 0.1248085]),
                     'xg_plain': ([3, 4], [0.44742442, 2.0675382, 0.12280976]),
                     'y': ([3, 2], [0.09393045, 0.4916183, 0.1129406, 0.5214041, 0.08731496, 0.4990276])},
+ 'intermediate_features': {'f1': ([2, 2, 6, 6], [57.469513, 57.469513, -7.9969918]),
+                           'f2': ([2, 3, 3, 3], [17.687269, 17.687269, -3.3067373]),
+                           'hooked': 'layer1.0 layer2.0',
+                           'keys': 'feat1 feat2',
+                           'pre': ([2, 3, 3, 3], [1.2985552, 1.9995225, 0.066842728]),
+                           'same': ([], [1.0]),
+                           'y': ([2, 2], [-0.09401891, -0.4409422, -0.1431175, -0.4538541])},
  'iterable_dataset_buffers': {'bufs': 'mean scratch',
                               'chain': ([3, 2], [0.0, 0.0, 1.0, 1.0, 5.0, 2.236068]),
                               'dtype': '.float64.float64',
@@ -2513,6 +2837,32 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                      'lr': ([], [0.0125]),
                      'train': ([9], [5.9724035, 5.9724035, 0.99127619]),
                      'val': ([9], [5.043978, 5.043978, 0.69750221])},
+ 'module_api_surgery': {'after_del': 'backbone pool head',
+                        'bufs': ([], [3.0]),
+                        'children': 'conv bn act extra',
+                        'dtype': '.float64 .float64',
+                        'global_hook': 'Conv2d BatchNorm2d ReLU Identity Sequential AdaptiveAvgPool2d '
+                                       'Flatten Linear Sequential',
+                        'kv': ([], [1.0]),
+                        'mods': 'm m.backbone m.backbone.conv m.backbone.bn m.backbone.act m.pool m.flat '
+                                'm.head',
+                        'new_head': ([2, 4],
+                                     [-0.01212333,
+                                      -0.4484568,
+                                      -0.08660674,
+                                      0.2578917,
+                                      -0.02051958,
+                                      -0.4677619,
+                                      -0.1023983,
+                                      0.2764746]),
+                        'param': '(2, 3)',
+                        'rg': ([], [0.0]),
+                        'rg_head': ([], [8.0]),
+                        'sd_prefix': 'bb.conv.weight bb.conv.bias bb.bn.weight',
+                        'sub': 'BatchNorm2d',
+                        'training': 'False False',
+                        'y': ([2, 2], [-0.7084628, 0.1362951, -0.7102361, 0.1360789]),
+                        'y64': ([2, 2], [-0.7084627, 0.1362951, -0.7102361, 0.1360789])},
  'module_containers': {'conv_l': ([2, 2], [0.3270223, 0.133926, 0.3257127, 0.1358923]),
                        'conv_p': ([2, 2], [0.509252, -0.1108562, 0.5023648, -0.1132288]),
                        'count': '4 3 10 True',
@@ -2710,7 +3060,6 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                                       [0.3938687, -1.027507, -0.54935, 0.3876197, -1.148576, -0.6329983]),
                          'zeros': ([2, 3], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0])}}
 
-
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_program_gives_torch_s_outputs(name):
     check_program(PROGS, EXPECTED, name)
@@ -2770,3 +3119,34 @@ def test_quantize_dynamic_runs_the_model_in_float():
     with pytest.raises(TypeError, match="no tensor holds meshflow.qint8"):
         mf.zeros(2, dtype=mf.qint8)
     assert mf.qint8.is_signed and not mf.quint8.is_signed and mf.qint8.itemsize == 1
+
+
+def test_lazy_conv_and_norm_layers_take_their_channels_from_the_first_input():
+    conv, bn = nn.LazyConv2d(4, 3, padding=1), nn.LazyBatchNorm2d(momentum=0.5)
+    weight, seen = conv.weight, []
+    conv.register_forward_hook(lambda m, i, o: seen.append(tuple(o.shape)))
+    y = bn(conv(mf.ones(2, 3, 5, 5)))
+    assert type(conv) is nn.Conv2d and type(bn) is nn.BatchNorm2d and conv.in_channels == 3
+    assert conv.weight is weight and tuple(weight.shape) == (4, 3, 3, 3) and seen == [(2, 4, 5, 5)]
+    assert bn.num_features == 4 and bn.momentum == 0.5 and tuple(y.shape) == (2, 4, 5, 5)
+    bound = 1 / math.sqrt(27)  # torch's initialization for the channels found
+    assert float(weight.abs().max()) <= bound
+    assert nn.LazyConv1d(2, 3)(mf.ones(3, 7)).shape == (2, 5)  # unbatched: channels are dim 0
+
+
+def test_global_module_hooks_run_before_each_module_s_own():
+    calls = []
+    model = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+    model[0].register_forward_hook(lambda m, i, o: calls.append("own"))
+    pre = nn.modules.module.register_module_forward_pre_hook(lambda m, i: calls.append("pre " + type(m).__name__))
+    post = nn.modules.module.register_module_forward_hook(lambda m, i, o: calls.append("post " + type(m).__name__))
+    back = nn.modules.module.register_module_full_backward_hook(lambda m, gi, go: calls.append("back"))
+    try:
+        model(mf.ones(1, 2, requires_grad=True)).sum().backward()
+    finally:
+        pre.remove(); post.remove(); back.remove()
+    assert calls[:5] == ["pre Sequential", "pre Linear", "post Linear", "own", "pre ReLU"]
+    assert calls.count("back") == 3
+    calls.clear()
+    model(mf.ones(1, 2))
+    assert calls == ["own"]
