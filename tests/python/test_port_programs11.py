@@ -2482,6 +2482,297 @@ def hf_sdpa_and_embeddings(T, nn, F):
     return out
 
 
+
+@prog
+def char_rnn_names(T, nn, F):
+    import string
+    all_letters = string.ascii_letters + " .,;'"
+    n_letters = len(all_letters)
+    def letterToIndex(letter):
+        return all_letters.find(letter)
+    def lineToTensor(line):
+        tensor = T.zeros(len(line), 1, n_letters)
+        for li, letter in enumerate(line):
+            tensor[li][0][letterToIndex(letter)] = 1
+        return tensor
+    class RNN(nn.Module):
+        def __init__(self, input_size, hidden_size, output_size):
+            super().__init__()
+            self.hidden_size = hidden_size
+            self.i2h = nn.Linear(input_size + hidden_size, hidden_size)
+            self.h2o = nn.Linear(hidden_size, output_size)
+            self.softmax = nn.LogSoftmax(dim=1)
+        def forward(self, input, hidden):
+            combined = T.cat((input, hidden), 1)
+            hidden = self.i2h(combined)
+            output = self.softmax(self.h2o(hidden))
+            return output, hidden
+        def initHidden(self):
+            return T.zeros(1, self.hidden_size)
+    categories = ["English", "French", "Greek"]
+    rnn = init(RNN(n_letters, 16, 3), T, scale=0.1)
+    criterion = nn.NLLLoss()
+    learning_rate = 0.005
+    def train(category_tensor, line_tensor):
+        hidden = rnn.initHidden()
+        rnn.zero_grad()
+        for i in range(line_tensor.size()[0]):
+            output, hidden = rnn(line_tensor[i], hidden)
+        loss = criterion(output, category_tensor)
+        loss.backward()
+        for p in rnn.parameters():
+            p.data.add_(p.grad.data, alpha=-learning_rate)
+        return output, loss.item()
+    out = {"onehot": lineToTensor("Jones").sum(0)}
+    data = [("Smith", 0), ("Dubois", 1), ("Papadopoulos", 2), ("Brown", 0), ("Lefevre", 1)]
+    losses = []
+    for name, c in data * 2:
+        output, loss = train(T.tensor([c], dtype=T.long), lineToTensor(name))
+        losses.append(loss)
+    out["losses"] = T.tensor(losses)
+    def categoryFromOutput(output):
+        top_n, top_i = output.topk(1)
+        category_i = top_i[0].item()
+        return categories[category_i], category_i
+    with T.no_grad():
+        hidden = rnn.initHidden()
+        line = lineToTensor("Dovesky")
+        for i in range(line.size()[0]):
+            output, hidden = rnn(line[i], hidden)
+    out["cat"] = categoryFromOutput(output)[0]
+    topv, topi = output.topk(3, 1, True)
+    out["topv"] = topv
+    confusion = T.zeros(3, 3)
+    for name, c in data:
+        with T.no_grad():
+            h = rnn.initHidden(); l = lineToTensor(name)
+            for i in range(l.size(0)):
+                o, h = rnn(l[i], h)
+        confusion[c][categoryFromOutput(o)[1]] += 1
+    for i in range(3):
+        confusion[i] = confusion[i] / confusion[i].sum()
+    out["confusion"] = confusion
+    return out
+
+
+@prog
+def layer_decay_param_groups(T, nn, F):
+    class Block(nn.Module):
+        def __init__(self, d):
+            super().__init__()
+            self.norm = nn.LayerNorm(d); self.fc = nn.Linear(d, d)
+        def forward(self, x):
+            return x + self.fc(self.norm(x))
+    class Model(nn.Module):
+        def __init__(self, d=6, depth=3):
+            super().__init__()
+            self.embed = nn.Linear(4, d)
+            self.blocks = nn.ModuleList([Block(d) for _ in range(depth)])
+            self.head = nn.Linear(d, 2)
+        def forward(self, x):
+            x = self.embed(x)
+            for b in self.blocks:
+                x = b(x)
+            return self.head(x)
+    model = init(Model(), T)
+    num_layers = len(model.blocks) + 1
+    layer_decay = 0.75
+    layer_scales = list(layer_decay ** (num_layers - i) for i in range(num_layers + 1))
+    def get_layer_id(name):
+        if name.startswith("embed"):
+            return 0
+        if name.startswith("blocks"):
+            return int(name.split(".")[1]) + 1
+        return num_layers
+    param_group_names, param_groups = {}, {}
+    for n, p in model.named_parameters():
+        if not p.requires_grad:
+            continue
+        if p.ndim == 1:
+            g_decay, this_decay = "no_decay", 0.
+        else:
+            g_decay, this_decay = "decay", 0.05
+        layer_id = get_layer_id(n)
+        group_name = "layer_%d_%s" % (layer_id, g_decay)
+        if group_name not in param_group_names:
+            this_scale = layer_scales[layer_id]
+            param_group_names[group_name] = {"lr_scale": this_scale, "weight_decay": this_decay, "params": []}
+            param_groups[group_name] = {"lr_scale": this_scale, "weight_decay": this_decay, "params": []}
+        param_group_names[group_name]["params"].append(n)
+        param_groups[group_name]["params"].append(p)
+    opt = T.optim.AdamW(list(param_groups.values()), lr=1e-2, betas=(0.9, 0.95))
+    out = {"groups": " ".join(sorted(param_group_names)), "scales": T.tensor([g["lr_scale"] for g in opt.param_groups])}
+    x = T.tensor(arr(1, 5, 4)); y = T.tensor(labels(2, 5, 2))
+    def adjust_learning_rate(optimizer, epoch, lr=1e-2, min_lr=1e-4, warmup_epochs=1, epochs=4):
+        if epoch < warmup_epochs:
+            lr = lr * epoch / warmup_epochs
+        else:
+            lr = min_lr + (lr - min_lr) * 0.5 * (1. + math.cos(math.pi * (epoch - warmup_epochs) / (epochs - warmup_epochs)))
+        for param_group in optimizer.param_groups:
+            if "lr_scale" in param_group:
+                param_group["lr"] = lr * param_group["lr_scale"]
+            else:
+                param_group["lr"] = lr
+        return lr
+    lrs = []
+    for it in range(4):
+        lrs.append(adjust_learning_rate(opt, it + 0.5))
+        loss = F.cross_entropy(model(x), y)
+        opt.zero_grad(); loss.backward(); opt.step()
+        out[f"l{it}"] = loss
+    out["lrs"] = T.tensor(lrs)
+    out["group_lrs"] = T.tensor([g["lr"] for g in opt.param_groups])
+    out["head"] = model.head.weight
+    out["sd_groups"] = len(opt.state_dict()["param_groups"])
+    out["extra_key"] = float("lr_scale" in opt.state_dict()["param_groups"][0])
+    return out
+
+
+@prog
+def eval_metrics_by_hand(T, nn, F):
+    logits = T.tensor(arr(1, 20)); target = T.tensor((np.random.default_rng(2).random(20) > 0.5).astype(np.float32))
+    probs = T.sigmoid(logits)
+    preds = (probs > 0.5).float()
+    tp = (preds * target).sum(); fp = (preds * (1 - target)).sum(); fn = ((1 - preds) * target).sum()
+    precision = tp / (tp + fp + 1e-8); recall = tp / (tp + fn + 1e-8)
+    out = {"f1": 2 * precision * recall / (precision + recall + 1e-8), "acc": (preds == target).float().mean()}
+    order = T.argsort(probs, descending=True)
+    sorted_t = target[order]
+    tps = T.cumsum(sorted_t, 0); fps = T.cumsum(1 - sorted_t, 0)
+    tpr = tps / tps[-1]; fpr = fps / fps[-1]
+    tpr = T.cat([T.zeros(1), tpr]); fpr = T.cat([T.zeros(1), fpr])
+    out["auroc"] = T.trapz(tpr, fpr)
+    out["ap"] = (T.diff(tpr) * (tps / T.arange(1, 21).float())).sum()
+    mlogits = T.tensor(arr(3, 12, 4)); mt = T.tensor(labels(4, 12, 4))
+    pred = mlogits.argmax(1)
+    cm = T.zeros(4, 4, dtype=T.long)
+    for t, p in zip(mt.view(-1), pred.view(-1)):
+        cm[t.long(), p.long()] += 1
+    out["cm"] = cm
+    out["cm_bincount"] = T.bincount(mt * 4 + pred, minlength=16).reshape(4, 4)
+    out["per_class_acc"] = cm.diag().float() / cm.sum(1).clamp(min=1).float()
+    _, top2 = mlogits.topk(2, 1, True, True)
+    correct = top2.t().eq(mt.view(1, -1).expand_as(top2.t()))
+    out["top2"] = correct[:2].reshape(-1).float().sum(0, keepdim=True).mul_(100.0 / 12)
+    all_preds, all_t = [], []
+    with T.no_grad():
+        for i in range(0, 12, 5):
+            all_preds.append(mlogits[i:i + 5].softmax(-1)); all_t.append(mt[i:i + 5])
+    P = T.cat(all_preds); Y = T.cat(all_t)
+    out["nll"] = F.nll_loss(P.log(), Y)
+    conf, pr = P.max(1)
+    bins = T.linspace(0, 1, 6)
+    ece = T.zeros(1)
+    for lo, hi in zip(bins[:-1], bins[1:]):
+        in_bin = conf.gt(lo.item()) * conf.le(hi.item())
+        prop = in_bin.float().mean()
+        if prop.item() > 0:
+            ece += T.abs(conf[in_bin].mean() - pr[in_bin].eq(Y[in_bin]).float().mean()) * prop
+    out["ece"] = ece
+    return out
+
+
+@prog
+def mlm_collator(T, nn, F):
+    rng = np.random.default_rng(5)
+    inputs = T.tensor(rng.integers(5, 30, (3, 8)))
+    special = T.zeros(3, 8, dtype=T.bool); special[:, 0] = True; special[:, -1] = True
+    labels_ = inputs.clone()
+    probability_matrix = T.full(labels_.shape, 0.15)
+    probability_matrix.masked_fill_(special, value=0.0)
+    masked_indices = T.tensor(rng.random((3, 8)) < 0.3) & ~special  # the draw (torch.bernoulli in the collator)
+    labels_[~masked_indices] = -100
+    indices_replaced = T.tensor(rng.random((3, 8)) < 0.8) & masked_indices
+    inputs[indices_replaced] = 4
+    indices_random = T.tensor(rng.random((3, 8)) < 0.5) & masked_indices & ~indices_replaced
+    random_words = T.tensor(rng.integers(5, 30, (3, 8)))
+    inputs[indices_random] = random_words[indices_random]
+    out = {"inputs": inputs, "labels": labels_, "pm": probability_matrix}
+    emb = init(nn.Embedding(30, 6), T); head = init(nn.Linear(6, 30), T, seed=1)
+    logits = head(emb(inputs))
+    loss = F.cross_entropy(logits.view(-1, 30), labels_.view(-1))
+    out["loss"] = loss
+    out["n_masked"] = (labels_ != -100).sum()
+    loss.backward()
+    out["emb_grad_rows"] = (emb.weight.grad.abs().sum(1) > 0).sum()
+    attention_mask = (inputs != 0).long()
+    out["am"] = attention_mask.sum(1)
+    return out
+
+
+@prog
+def kaggle_kfold(T, nn, F):
+    from importlib import import_module
+    data = import_module(T.__name__ + ".utils.data")
+    rng = np.random.default_rng(8)
+    feats = rng.standard_normal((24, 5)).astype(np.float32)
+    feats[:, 3] = (feats[:, 3] > 0).astype(np.float32)
+    mean, std = feats.mean(0), feats.std(0)
+    X_all = T.tensor((feats - mean) / std, dtype=T.float32)
+    y_all = T.tensor(np.exp(feats @ np.array([0.3, -0.2, 0.1, 0.5, 0.0], dtype=np.float32) + 3), dtype=T.float32).reshape(-1, 1)
+    loss = nn.MSELoss()
+    def get_net():
+        return init(nn.Sequential(nn.Linear(5, 1)), T)
+    def log_rmse(net, features, labels):
+        clipped_preds = T.clamp(net(features), 1, float('inf'))
+        rmse = T.sqrt(loss(T.log(clipped_preds), T.log(labels)))
+        return rmse.item()
+    def get_k_fold_data(k, i, X, y):
+        fold_size = X.shape[0] // k
+        X_train, y_train = None, None
+        for j in range(k):
+            idx = slice(j * fold_size, (j + 1) * fold_size)
+            X_part, y_part = X[idx, :], y[idx]
+            if j == i:
+                X_valid, y_valid = X_part, y_part
+            elif X_train is None:
+                X_train, y_train = X_part, y_part
+            else:
+                X_train = T.cat([X_train, X_part], 0)
+                y_train = T.cat([y_train, y_part], 0)
+        return X_train, y_train, X_valid, y_valid
+    def train(net, train_features, train_labels, num_epochs, lr, wd, bs):
+        it = data.DataLoader(data.TensorDataset(train_features, train_labels), bs, shuffle=False)
+        optimizer = T.optim.Adam(net.parameters(), lr=lr, weight_decay=wd)
+        ls = []
+        for epoch in range(num_epochs):
+            for X, y in it:
+                optimizer.zero_grad()
+                l = loss(net(X), y)
+                l.backward()
+                optimizer.step()
+            ls.append(log_rmse(net, train_features, train_labels))
+        return ls
+    k = 3
+    tr, va = [], []
+    for i in range(k):
+        Xt, yt, Xv, yv = get_k_fold_data(k, i, X_all, y_all)
+        net = get_net()
+        ls = train(net, Xt, yt, 3, 0.5, 0.01, 8)
+        tr.append(ls[-1]); va.append(log_rmse(net, Xv, yv))
+    return {"train": T.tensor(tr), "valid": T.tensor(va), "Xstd": X_all.std(0, unbiased=False)}
+
+
+@prog
+def benchmark_and_misc(T, nn, F):
+    from importlib import import_module
+    benchmark = import_module(T.__name__ + ".utils.benchmark")
+    x = T.tensor(arr(1, 16, 16))
+    t0 = benchmark.Timer(stmt="batched_dot(x, x)", globals={"x": x, "batched_dot": lambda a, b: a.mul(b).sum(-1)})
+    m = t0.timeit(3)
+    out = {"timer": float(m.mean > 0 and m.median > 0 and len(m.times) >= 1)}
+    out["bd"] = x.mul(x).sum(-1)
+    out["bmm"] = T.bmm(x.unsqueeze(-1).transpose(-1, -2), x.unsqueeze(-1)).flatten()
+    T.set_printoptions(precision=2)
+    out["print"] = str(T.tensor([1.23456, 2.5]))
+    T.set_printoptions(profile="default")
+    out["print2"] = str(T.tensor([1.23456, 2.5]))
+    out["numel"] = x.nelement() + x.element_size()
+    out["size"] = x.size(-1) + x.dim() + x.ndimension()
+    out["nbytes"] = x.nbytes
+    return out
+
+
 EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                            'loss0': ([], [0.8061693]),
                            'loss1': ([], [0.3255351]),
@@ -2501,6 +2792,14 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                                   0.2161991,
                                   -0.3665091,
                                   0.09898434])},
+ 'benchmark_and_misc': {'bd': ([16], [215.12373, 215.12373, 29.00398]),
+                        'bmm': ([16], [215.12373, 215.12373, 29.003979]),
+                        'nbytes': ([], [1024.0]),
+                        'numel': ([], [260.0]),
+                        'print': 'tensor([1.23, 2.50])',
+                        'print2': 'tensor([1.2346, 2.5000])',
+                        'size': ([], [20.0]),
+                        'timer': ([], [1.0])},
  'blitz_autograd_tensors': {'ag': ([2], [36.0, 81.0]),
                             'agg_item': ([], [12.0]),
                             'bg': ([2], [-12.0, -8.0]),
@@ -2544,6 +2843,11 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                              'Linear(in_features=120, out_features=84, bias=True)|  (fc3): '
                              'Linear(in_features=84, out_features=10, bias=True)|)',
                      'upd': ([10], [-0.27005167, 0.8419193, 0.49316165])},
+ 'char_rnn_names': {'cat': 'English',
+                    'confusion': ([3, 3], [3.0, 3.0, 0.97017779]),
+                    'losses': ([10], [11.207147, 11.207147, 0.2626257]),
+                    'onehot': ([1, 57], [5.0, 5.0, 0.14716488]),
+                    'topv': ([1, 3], [-0.9583478, -1.042615, -1.332025])},
  'custom_dataset_collate': {'cat': ([], [12.0]),
                             'epoch0': ([], [1.095617]),
                             'epoch1': ([], [0.9874522]),
@@ -2721,6 +3025,16 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                        'swap': ([], [83.0]),
                        'tile': ([2, 4], [1.0, 2.0, 1.0, 2.0, 1.0, 2.0, 1.0, 2.0]),
                        'unf': ([4, 2, 3], [-1.6762379, 19.848626, -2.6465702])},
+ 'eval_metrics_by_hand': {'acc': ([], [0.65]),
+                          'ap': ([], [0.6061426]),
+                          'auroc': ([], [0.6464646]),
+                          'cm': ([4, 4], [12.0, 12.0, 2.9241756]),
+                          'cm_bincount': ([4, 4], [12.0, 12.0, 2.9241756]),
+                          'ece': ([1], [0.4813431]),
+                          'f1': ([], [0.6666666]),
+                          'nll': ([], [2.003419]),
+                          'per_class_acc': ([4], [0.0, 0.3333333, 0.0, 0.0]),
+                          'top2': ([1], [41.66666])},
  'examples_polynomial': {'dyn': ([], [120.3859]),
                          'dyn_s': 'y = 0.1000 + 0.1999 x',
                          'loss': ([], [57.11019]),
@@ -2833,10 +3147,33 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                               'scratch': ([2], [3.0, 3.0]),
                               'sd': 'mean',
                               'y': ([1, 2], [8.0, 1.0])},
+ 'kaggle_kfold': {'Xstd': ([5], [1.0, 1.0, 1.0, 1.0, 1.0]),
+                  'train': ([3], [2.349469, 2.269265, 2.464014]),
+                  'valid': ([3], [2.461739, 2.561377, 2.306532])},
+ 'layer_decay_param_groups': {'extra_key': ([], [1.0]),
+                              'group_lrs': ([10], [0.0046565554, 0.0046565554, -6.4903618e-05]),
+                              'groups': 'layer_0_decay layer_0_no_decay layer_1_decay layer_1_no_decay '
+                                        'layer_2_decay layer_2_no_decay layer_3_decay layer_3_no_decay '
+                                        'layer_4_decay layer_4_no_decay',
+                              'head': ([2, 6], [-0.45283067, 2.8090156, 0.66592572]),
+                              'l0': ([], [0.7413315]),
+                              'l1': ([], [0.7048479]),
+                              'l2': ([], [0.6466442]),
+                              'l3': ([], [0.6197904]),
+                              'lrs': ([4], [0.005, 0.009336825, 0.00505, 0.0007631743]),
+                              'scales': ([10], [6.1015625, 6.1015625, -0.085044202]),
+                              'sd_groups': ([], [10.0])},
  'lightning_style': {'embed': ([2, 3], [0.8850043, -0.0234834, 0.7142905, 0.1080344, -0.2250575, 0.9560157]),
                      'lr': ([], [0.0125]),
                      'train': ([9], [5.9724035, 5.9724035, 0.99127619]),
                      'val': ([9], [5.043978, 5.043978, 0.69750221])},
+ 'mlm_collator': {'am': ([3], [8.0, 8.0, 8.0]),
+                  'emb_grad_rows': ([], [3.0]),
+                  'inputs': ([3, 8], [309.0, 309.0, 33.387512]),
+                  'labels': ([3, 8], [-1714.0, 1886.0, -51.835804]),
+                  'loss': ([], [3.575413]),
+                  'n_masked': ([], [6.0]),
+                  'pm': ([3, 8], [2.7000001, 2.7000001, 0.015129549])},
  'module_api_surgery': {'after_del': 'backbone pool head',
                         'bufs': ([], [3.0]),
                         'children': 'conv bn act extra',
@@ -3150,3 +3487,14 @@ def test_global_module_hooks_run_before_each_module_s_own():
     calls.clear()
     model(mf.ones(1, 2))
     assert calls == ["own"]
+
+
+def test_benchmark_timer_runs_the_statement_and_waits_for_its_ops():
+    from meshflow.utils import benchmark
+    calls = []
+    timer = benchmark.Timer(stmt="f(x)", globals={"x": mf.ones(3), "f": lambda x: calls.append((x * 2).sum())},
+                            label="double")
+    m = timer.timeit(5)
+    assert len(calls) == 6 and m.number_per_run == 5 and len(m.times) == 1 and m.mean == m.median > 0
+    b = timer.blocked_autorange(min_run_time=0.01)
+    assert sum(b.raw_times) >= 0.01 and b.median > 0 and "double" in repr(b)
