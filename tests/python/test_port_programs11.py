@@ -2773,6 +2773,242 @@ def benchmark_and_misc(T, nn, F):
     return out
 
 
+
+@prog
+def style_transfer(T, nn, F):
+    def gram_matrix(input):
+        a, b, c, d = input.size()
+        features = input.view(a * b, c * d)
+        G = T.mm(features, features.t())
+        return G.div(a * b * c * d)
+    class ContentLoss(nn.Module):
+        def __init__(self, target):
+            super().__init__()
+            self.target = target.detach()
+        def forward(self, input):
+            self.loss = F.mse_loss(input, self.target)
+            return input
+    class StyleLoss(nn.Module):
+        def __init__(self, target_feature):
+            super().__init__()
+            self.target = gram_matrix(target_feature).detach()
+        def forward(self, input):
+            self.loss = F.mse_loss(gram_matrix(input), self.target)
+            return input
+    class Normalization(nn.Module):
+        def __init__(self, mean, std):
+            super().__init__()
+            self.mean = T.tensor(mean).view(-1, 1, 1)
+            self.std = T.tensor(std).view(-1, 1, 1)
+        def forward(self, img):
+            return (img - self.mean) / self.std
+    cnn = init(nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(inplace=True), nn.Conv2d(4, 4, 3, padding=1),
+                             nn.ReLU(inplace=True), nn.MaxPool2d(2), nn.Conv2d(4, 6, 3, padding=1), nn.ReLU()), T, scale=0.3)
+    cnn.eval()
+    content_img = T.tensor(np.abs(arr(1, 1, 3, 8, 8)) % 1); style_img = T.tensor(np.abs(arr(2, 1, 3, 8, 8)) % 1)
+    normalization = Normalization([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
+    content_losses, style_losses = [], []
+    model = nn.Sequential(normalization)
+    i = 0
+    for layer in cnn.children():
+        if isinstance(layer, nn.Conv2d):
+            i += 1
+            name = 'conv_{}'.format(i)
+        elif isinstance(layer, nn.ReLU):
+            name = 'relu_{}'.format(i)
+            layer = nn.ReLU(inplace=False)
+        elif isinstance(layer, nn.MaxPool2d):
+            name = 'pool_{}'.format(i)
+        model.add_module(name, layer)
+        if name in ['conv_2']:
+            target = model(content_img).detach()
+            content_loss = ContentLoss(target)
+            model.add_module("content_loss_{}".format(i), content_loss)
+            content_losses.append(content_loss)
+        if name in ['conv_1', 'conv_2', 'conv_3']:
+            target_feature = model(style_img).detach()
+            style_loss = StyleLoss(target_feature)
+            model.add_module("style_loss_{}".format(i), style_loss)
+            style_losses.append(style_loss)
+    for i in range(len(model) - 1, -1, -1):
+        if isinstance(model[i], ContentLoss) or isinstance(model[i], StyleLoss):
+            break
+    model = model[:(i + 1)]
+    out = {"names": " ".join(n for n, _ in model.named_children())}
+    input_img = content_img.clone()
+    input_img.requires_grad_(True)
+    model.eval()
+    model.requires_grad_(False)
+    optimizer = T.optim.LBFGS([input_img])
+    run = [0]
+    hist = []
+    while run[0] <= 6:
+        def closure():
+            with T.no_grad():
+                input_img.clamp_(0, 1)
+            optimizer.zero_grad()
+            model(input_img)
+            style_score = sum(sl.loss for sl in style_losses) * 1000
+            content_score = sum(cl.loss for cl in content_losses)
+            loss = style_score + content_score
+            loss.backward()
+            run[0] += 1
+            hist.append(loss.item())
+            return style_score + content_score
+        optimizer.step(closure)
+    with T.no_grad():
+        input_img.clamp_(0, 1)
+    out["first"] = hist[0]
+    out["n"] = float(len(hist) >= 7)
+    out["gram"] = gram_matrix(cnn[:2](style_img))
+    return out
+
+
+@prog
+def fgsm_adversarial(T, nn, F):
+    model = init(nn.Sequential(nn.Conv2d(1, 4, 3), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 6 * 6, 10), nn.LogSoftmax(dim=1)), T, scale=0.2)
+    model.eval()
+    def fgsm_attack(image, epsilon, data_grad):
+        sign_data_grad = data_grad.sign()
+        perturbed_image = image + epsilon * sign_data_grad
+        perturbed_image = T.clamp(perturbed_image, 0, 1)
+        return perturbed_image
+    def denorm(batch, mean=[0.1307], std=[0.3081]):
+        if isinstance(mean, list):
+            mean = T.tensor(mean)
+        if isinstance(std, list):
+            std = T.tensor(std)
+        return batch * std.view(1, -1, 1, 1) + mean.view(1, -1, 1, 1)
+    data_ = T.tensor(arr(1, 4, 1, 8, 8)); target = T.tensor(labels(2, 4, 10))
+    out = {}
+    for eps in (0.0, 0.1, 0.3):
+        correct = 0; examples = []
+        for k in range(4):
+            data = data_[k:k + 1].clone()
+            data.requires_grad = True
+            output = model(data)
+            init_pred = output.max(1, keepdim=True)[1]
+            loss = F.nll_loss(output, target[k:k + 1])
+            model.zero_grad()
+            loss.backward()
+            data_grad = data.grad.data
+            data_denorm = denorm(data)
+            perturbed_data = fgsm_attack(data_denorm, eps, data_grad)
+            perturbed_data_normalized = (perturbed_data - 0.1307) / 0.3081
+            output = model(perturbed_data_normalized)
+            final_pred = output.max(1, keepdim=True)[1]
+            if final_pred.item() == init_pred.item():
+                correct += 1
+            adv_ex = perturbed_data.squeeze().detach().cpu().numpy()
+            examples.append(float(adv_ex.sum()))
+        out[f"acc{eps}"] = correct / 4
+        out[f"ex{eps}"] = T.tensor(examples)
+    return out
+
+
+@prog
+def d2l_nadaraya_watson(T, nn, F):
+    n_train = 20
+    x_train = T.tensor(np.sort(np.random.default_rng(3).random(n_train) * 5).astype(np.float32))
+    def f(x):
+        return 2 * T.sin(x) + x ** 0.8
+    y_train = f(x_train) + T.tensor(arr(4, n_train, scale=0.5))
+    x_test = T.arange(0, 5, 0.25)
+    n_test = len(x_test)
+    X_repeat = x_test.repeat_interleave(n_train).reshape((-1, n_train))
+    attention_weights = nn.functional.softmax(-(X_repeat - x_train) ** 2 / 2, dim=1)
+    y_hat = T.matmul(attention_weights, y_train)
+    out = {"y_hat": y_hat, "aw": attention_weights}
+    class NWKernelRegression(nn.Module):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.w = nn.Parameter(T.tensor([0.8]), requires_grad=True)
+        def forward(self, queries, keys, values):
+            queries = queries.repeat_interleave(keys.shape[1]).reshape((-1, keys.shape[1]))
+            self.attention_weights = nn.functional.softmax(-((queries - keys) * self.w) ** 2 / 2, dim=1)
+            return T.bmm(self.attention_weights.unsqueeze(1), values.unsqueeze(-1)).reshape(-1)
+    X_tile = x_train.repeat((n_train, 1))
+    Y_tile = y_train.repeat((n_train, 1))
+    keys = X_tile[(1 - T.eye(n_train)).type(T.bool)].reshape((n_train, -1))
+    values = Y_tile[(1 - T.eye(n_train)).type(T.bool)].reshape((n_train, -1))
+    net = NWKernelRegression()
+    loss = nn.MSELoss(reduction='none')
+    trainer = T.optim.SGD(net.parameters(), lr=0.5)
+    for epoch in range(5):
+        trainer.zero_grad()
+        l = loss(net(x_train, keys, values), y_train)
+        l.sum().backward()
+        trainer.step()
+        out[f"l{epoch}"] = float(l.sum())
+    out["w"] = net.w
+    keys = x_train.repeat((n_test, 1)); values = y_train.repeat((n_test, 1))
+    out["pred"] = net(x_test, keys, values).unsqueeze(1).detach()
+    return out
+
+
+@prog
+def d2l_bert_inputs(T, nn, F):
+    def get_tokens_and_segments(tokens_a, tokens_b=None):
+        tokens = ['<cls>'] + tokens_a + ['<sep>']
+        segments = [0] * (len(tokens_a) + 2)
+        if tokens_b is not None:
+            tokens += tokens_b + ['<sep>']
+            segments += [1] * (len(tokens_b) + 1)
+        return tokens, segments
+    class BERTEncoder(nn.Module):
+        def __init__(self, vocab_size, num_hiddens, max_len=16):
+            super().__init__()
+            self.token_embedding = nn.Embedding(vocab_size, num_hiddens)
+            self.segment_embedding = nn.Embedding(2, num_hiddens)
+            self.pos_embedding = nn.Parameter(T.randn(1, max_len, num_hiddens))
+            self.ln = nn.LayerNorm(num_hiddens)
+        def forward(self, tokens, segments, valid_lens):
+            X = self.token_embedding(tokens) + self.segment_embedding(segments)
+            X = X + self.pos_embedding[:, :X.shape[1], :]
+            return self.ln(X)
+    class MaskLM(nn.Module):
+        def __init__(self, vocab_size, num_hiddens):
+            super().__init__()
+            self.mlp = nn.Sequential(nn.LazyLinear(num_hiddens), nn.ReLU(), nn.LayerNorm(num_hiddens), nn.LazyLinear(vocab_size))
+        def forward(self, X, pred_positions):
+            num_pred_positions = pred_positions.shape[1]
+            pred_positions = pred_positions.reshape(-1)
+            batch_size = X.shape[0]
+            batch_idx = T.arange(0, batch_size)
+            batch_idx = T.repeat_interleave(batch_idx, num_pred_positions)
+            masked_X = X[batch_idx, pred_positions]
+            masked_X = masked_X.reshape((batch_size, num_pred_positions, -1))
+            return self.mlp(masked_X)
+    class NextSentencePred(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.output = nn.LazyLinear(2)
+        def forward(self, X):
+            return self.output(X)
+    toks, segs = get_tokens_and_segments(['a', 'b'], ['c'])
+    out = {"toks": " ".join(toks), "segs": T.tensor(segs)}
+    enc = BERTEncoder(12, 8)
+    tokens = T.tensor(np.random.default_rng(1).integers(0, 12, (2, 8)))
+    segments = T.tensor([[0, 0, 0, 0, 1, 1, 1, 1], [0, 0, 0, 1, 1, 1, 1, 1]])
+    mlm = MaskLM(12, 8); nsp = NextSentencePred()
+    X = enc(tokens, segments, None)
+    mlm(X, T.tensor([[1, 5, 2], [6, 1, 5]])); nsp(X[:, 0, :])
+    for m, sd in ((enc, 0), (mlm, 1), (nsp, 2)):
+        init(m, T, seed=sd)
+    X = enc(tokens, segments, None)
+    mlm_Y_hat = mlm(X, T.tensor([[1, 5, 2], [6, 1, 5]]))
+    mlm_Y = T.tensor([[7, 8, 9], [10, 11, 0]])
+    loss = nn.CrossEntropyLoss(reduction='none')
+    mlm_l = loss(mlm_Y_hat.reshape((-1, 12)), mlm_Y.reshape(-1))
+    mlm_weights = T.tensor([[1., 1., 1.], [1., 1., 0.]])
+    mlm_l = (mlm_l * mlm_weights.reshape(-1)).sum() / (mlm_weights.sum() + 1e-8)
+    nsp_l = loss(nsp(X[:, 0, :]), T.tensor([0, 1])).mean()
+    out.update(mlm=mlm_Y_hat, mlm_l=mlm_l, nsp_l=nsp_l)
+    (mlm_l + nsp_l).backward()
+    out["pos_grad"] = enc.pos_embedding.grad.abs().sum((0, 2))
+    return out
+
+
 EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                            'loss0': ([], [0.8061693]),
                            'loss1': ([], [0.3255351]),
@@ -2895,6 +3131,12 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                      'lp': ([4], [1.0, 1.096903, 1.188402, 1.275424]),
                      'scores': ([3], [-1.831075, -2.195492, -3.156006]),
                      'tok_idx': ([2, 3], [5.0, 4.0, 3.0, 4.0, 1.0, 5.0])},
+ 'd2l_bert_inputs': {'mlm': ([2, 3, 12], [1.2485789, 17.062136, 1.6491536]),
+                     'mlm_l': ([], [2.565753]),
+                     'nsp_l': ([], [0.7132944]),
+                     'pos_grad': ([16], [0.78688678, 0.78688678, 0.68972325]),
+                     'segs': ([6], [0.0, 0.0, 0.0, 0.0, 1.0, 1.0]),
+                     'toks': '<cls> a b <sep> c <sep>'},
  'd2l_lazy_vgg_nin': {'bn': ([2, 2], [0.6839905, -0.3800623, 0.2076321, -0.00974099]),
                       'bn_rm': ([4], [-0.07830088, 0.02661824, -0.04268288, -0.05557105]),
                       'lazy_w': '(2, 144) Linear BatchNorm2d',
@@ -2928,6 +3170,15 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                              'mha': ([2, 4, 8], [-5.807313, 23.726271, -0.73703544]),
                              'same': ([], [1.0]),
                              'w': ([4, 4, 4], [16.0, 16.0, 0.4942068])},
+ 'd2l_nadaraya_watson': {'aw': ([20, 20], [20.0, 20.0, -0.094606997]),
+                         'l0': ([], [16.95657]),
+                         'l1': ([], [13.37737]),
+                         'l2': ([], [13.26781]),
+                         'l3': ([], [13.15138]),
+                         'l4': ([], [13.02578]),
+                         'pred': ([20, 1], [45.813852, 45.813852, 0.50681054]),
+                         'w': ([1], [5.44906]),
+                         'y_hat': ([20], [50.132734, 50.132734, 2.039207])},
  'd2l_positional_encoding': {'bufs': 'pe',
                              'frozen': ([], [0.0]),
                              'pe': ([1, 60, 32], [705.11581, 1124.7535, -32.581302]),
@@ -3058,6 +3309,12 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                          'where': ([7], [0.0, 0.0, 0.0, 3.688879, 4.174387, 4.49981, 0.0]),
                          'where_s': ([7], [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0]),
                          'z': ([6, 3], [-2.497703e-07, 15.120744, -0.14927814])},
+ 'fgsm_adversarial': {'acc0.0': ([], [1.0]),
+                      'acc0.1': ([], [1.0]),
+                      'acc0.3': ([], [0.5]),
+                      'ex0.0': ([4], [10.7148, 12.29655, 10.67515, 9.293906]),
+                      'ex0.1': ([4], [10.21982, 11.83829, 10.34278, 9.464804]),
+                      'ex0.3': ([4], [12.02444, 13.06339, 12.10137, 11.66686])},
  'frozen_bn_surgery': {'bn_w': ([4], [1.0, 1.0, 1.0, 1.0]),
                        'children': 'stem layer1 avgpool classifier',
                        'counts': '283 15',
@@ -3290,6 +3547,11 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                     'state_same': ([], [1.0]),
                     'threads': ([], [1.0]),
                     'ver': ([], [1.0])},
+ 'style_transfer': {'first': ([], [283.9743]),
+                    'gram': ([4, 4], [0.78593409, 0.78593409, 0.095916175]),
+                    'n': ([], [1.0]),
+                    'names': '0 conv_1 style_loss_1 relu_1 conv_2 content_loss_2 style_loss_2 relu_2 pool_2 '
+                             'conv_3 style_loss_3'},
  'timm_droppath_layerscale': {'dp_vals': ([], [2.0]),
                               'dpr': ([3], [0.0, 0.1, 0.2]),
                               'eval': ([2, 5, 8], [-6.8594679, 52.920104, -7.6190532]),
