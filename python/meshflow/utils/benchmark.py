@@ -69,8 +69,8 @@ class Timer:
 
     def blocked_autorange(self, callback=None, min_run_time=0.2):
         """Blocks of runs, each about a millisecond or more, until min_run_time has passed."""
-        number, _ = self._timer.autorange()
-        number = max(1, number // 100)
+        once = max(self._timer.timeit(1), 1e-9)
+        number = max(1, int(1e-3 / once))
         times, total = [], 0.0
         while total < min_run_time or not times:
             t = self._timer.timeit(number)
