@@ -3009,6 +3009,190 @@ def d2l_bert_inputs(T, nn, F):
     return out
 
 
+
+@prog
+def extending_autograd(T, nn, F):
+    class LinearFunction(T.autograd.Function):
+        @staticmethod
+        def forward(input, weight, bias):
+            output = input.mm(weight.t())
+            if bias is not None:
+                output += bias.unsqueeze(0).expand_as(output)
+            return output
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            input, weight, bias = inputs
+            ctx.save_for_backward(input, weight, bias)
+        @staticmethod
+        def backward(ctx, grad_output):
+            input, weight, bias = ctx.saved_tensors
+            grad_input = grad_weight = grad_bias = None
+            if ctx.needs_input_grad[0]:
+                grad_input = grad_output.mm(weight)
+            if ctx.needs_input_grad[1]:
+                grad_weight = grad_output.t().mm(input)
+            if bias is not None and ctx.needs_input_grad[2]:
+                grad_bias = grad_output.sum(0)
+            return grad_input, grad_weight, grad_bias
+    class MulConstant(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, tensor, constant):
+            ctx.constant = constant
+            return tensor * constant
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.constant, None
+    class MySort(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            out, idx = x.sort()
+            ctx.mark_non_differentiable(idx)
+            ctx.save_for_backward(x, idx)
+            return out, idx
+        @staticmethod
+        def backward(ctx, g1, g2):
+            x, idx = ctx.saved_tensors
+            grad_input = T.zeros_like(x)
+            grad_input.index_add_(0, idx, g1)
+            return grad_input
+    linear = LinearFunction.apply
+    input = (T.tensor(arr(1, 4, 3).astype(np.float64), requires_grad=True),
+             T.tensor(arr(2, 2, 3).astype(np.float64), requires_grad=True),
+             T.tensor(arr(3, 2).astype(np.float64), requires_grad=True))
+    out = {"gradcheck": float(T.autograd.gradcheck(linear, input, eps=1e-6, atol=1e-4))}
+    y = linear(*input)
+    y.pow(2).sum().backward()
+    out["y"] = y; out["gw"] = input[1].grad; out["gb"] = input[2].grad
+    x = T.tensor(arr(4, 5), requires_grad=True)
+    z = MulConstant.apply(x, 2.5)
+    z.sum().backward()
+    out["mc"] = x.grad
+    s, idx = MySort.apply(x)
+    out["idx_rg"] = float(idx.requires_grad)
+    (s * T.arange(5.0)).sum().backward()
+    out["sort_g"] = x.grad
+    class LinearModule(nn.Module):
+        def __init__(self, input_features, output_features, bias=True):
+            super().__init__()
+            self.input_features, self.output_features = input_features, output_features
+            self.weight = nn.Parameter(T.empty(output_features, input_features))
+            if bias:
+                self.bias = nn.Parameter(T.empty(output_features))
+            else:
+                self.register_parameter('bias', None)
+            nn.init.uniform_(self.weight, -0.1, 0.1)
+            if self.bias is not None:
+                nn.init.uniform_(self.bias, -0.1, 0.1)
+        def forward(self, input):
+            return LinearFunction.apply(input, self.weight, self.bias)
+        def extra_repr(self):
+            return 'input_features={}, output_features={}, bias={}'.format(self.input_features, self.output_features, self.bias is not None)
+    m = init(LinearModule(3, 2), T)
+    out["repr"] = repr(m)
+    out["mod"] = m(T.tensor(arr(5, 2, 3)))
+    out["gg"] = float(T.autograd.gradgradcheck(lambda a: (a ** 3).sum(), (T.tensor(arr(6, 3).astype(np.float64), requires_grad=True),)))
+    return out
+
+
+@prog
+def imagenet_example(T, nn, F):
+    from enum import Enum
+    class Summary(Enum):
+        NONE = 0
+        AVERAGE = 1
+    class AverageMeter(object):
+        def __init__(self, name, fmt=':f', summary_type=Summary.AVERAGE):
+            self.name = name; self.fmt = fmt; self.summary_type = summary_type
+            self.reset()
+        def reset(self):
+            self.val = 0; self.avg = 0; self.sum = 0; self.count = 0
+        def update(self, val, n=1):
+            self.val = val; self.sum += val * n; self.count += n
+            self.avg = self.sum / self.count
+        def __str__(self):
+            fmtstr = '{name} {val' + self.fmt + '} ({avg' + self.fmt + '})'
+            return fmtstr.format(**self.__dict__)
+    def accuracy(output, target, topk=(1,)):
+        with T.no_grad():
+            maxk = max(topk)
+            batch_size = target.size(0)
+            _, pred = output.topk(maxk, 1, True, True)
+            pred = pred.t()
+            correct = pred.eq(target.view(1, -1).expand_as(pred))
+            res = []
+            for k in topk:
+                correct_k = correct[:k].reshape(-1).float().sum(0, keepdim=True)
+                res.append(correct_k.mul_(100.0 / batch_size))
+            return res
+    if T.cuda.is_available():
+        device = T.device("cuda")
+    elif T.backends.mps.is_available():
+        device = T.device("mps")
+    else:
+        device = T.device("cpu")
+    model = init(nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 6)), T)
+    model = T.nn.DataParallel(model).to(device)
+    criterion = nn.CrossEntropyLoss().to(device)
+    optimizer = T.optim.SGD(model.parameters(), 0.1, momentum=0.9, weight_decay=1e-4)
+    scheduler = T.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.1)
+    T.backends.cudnn.benchmark = True
+    images_all = T.tensor(arr(1, 8, 3, 6, 6)); target_all = T.tensor(labels(2, 8, 6))
+    out = {}
+    losses = AverageMeter('Loss', ':.4e'); top1 = AverageMeter('Acc@1', ':6.2f'); top5 = AverageMeter('Acc@5', ':6.2f')
+    for epoch in range(2):
+        model.train()
+        for i in range(2):
+            images = images_all[i * 4:(i + 1) * 4].to(device, non_blocking=True)
+            target = target_all[i * 4:(i + 1) * 4].to(device, non_blocking=True)
+            output = model(images)
+            loss = criterion(output, target)
+            acc1, acc5 = accuracy(output, target, topk=(1, 5))
+            losses.update(loss.item(), images.size(0))
+            top1.update(acc1[0], images.size(0)); top5.update(acc5[0], images.size(0))
+            optimizer.zero_grad(); loss.backward(); optimizer.step()
+        scheduler.step()
+        out[f"loss{epoch}"] = losses.avg
+    out["meter"] = str(losses)
+    out["top5"] = top5.avg
+    model.eval()
+    with T.no_grad():
+        out["eval"] = model(images_all)
+    state = {'epoch': 2, 'arch': 'tiny', 'state_dict': model.state_dict(), 'best_acc1': top1.avg,
+             'optimizer': optimizer.state_dict(), 'scheduler': scheduler.state_dict()}
+    buf = io.BytesIO(); T.save(state, buf); buf.seek(0)
+    ck = T.load(buf, weights_only=False)
+    out["keys"] = " ".join(list(ck['state_dict'].keys())[:3])
+    out["sched_lr"] = ck['scheduler']['_last_lr'][0]
+    return out
+
+
+@prog
+def tensor_attributes(T, nn, F):
+    x = T.tensor(arr(1, 2, 3, 4))
+    # torch's x.transpose(1, 2).stride() and x[1:].storage_offset() read the storage a view
+    # shares, which meshflow's tensors do not expose (porting.md, "Storage identity")
+    out = {"stride": str(x.stride()), "contig": float(x.transpose(1, 2).is_contiguous())}
+    out["mT"] = x.mT
+    out["type"] = x.type().replace(T.__name__, "X")
+    out["long_type"] = x.long().type().replace(T.__name__, "X")
+    cl = T.tensor(arr(2, 2, 3, 4, 5)).contiguous(memory_format=T.channels_last)
+    out["cl"] = float(cl.is_contiguous(memory_format=T.channels_last))
+    out["cl_vals"] = cl
+    out["view_as"] = x.view_as(T.zeros(6, 4)).sum(1)
+    out["new"] = x.new_full((2,), 3.0)
+    out["nt"] = x.new_tensor([1, 2]).dtype == T.int64
+    out["item_list"] = str(x[0, 0, :2].tolist())
+    out["requires"] = str(x.requires_grad) + str(x.is_leaf) + str(x.grad_fn)
+    out["dev"] = str(x.device) + str(x.is_cuda)
+    out["dims"] = x.ndim * 100 + x.dim() * 10 + len(x.shape)
+    out["bool_ops"] = (x > 0).any().item() + (x > 0).all().item()
+    out["dt"] = str(x.dtype).replace(T.__name__, "") + " " + str(x.to(T.float16).dtype).replace(T.__name__, "")
+    out["is_fp"] = float(x.is_floating_point() and not x.long().is_floating_point())
+    out["half_sum"] = x.half().float().sum()
+    out["H"] = x[0].H
+    return out
+
+
 EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                            'loss0': ([], [0.8061693]),
                            'loss1': ([], [0.3255351]),
@@ -3290,6 +3474,24 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                          'dyn_s': 'y = 0.1000 + 0.1999 x',
                          'loss': ([], [57.11019]),
                          'poly': 'y = 0.000 + 0.130 x'},
+ 'extending_autograd': {'gb': ([2], [12.03607, -2.310866]),
+                        'gg': ([], [1.0]),
+                        'gradcheck': ([], [1.0]),
+                        'gw': ([2, 3], [-2.401598, 6.421066, 5.144915, -10.03761, 2.579627, -1.230696]),
+                        'idx_rg': ([], [0.0]),
+                        'mc': ([5], [3.5, 4.5, 6.5, 5.5, 2.5]),
+                        'mod': ([2, 2], [0.3657213, 0.4447711, 0.3831132, 0.1266929]),
+                        'repr': 'LinearModule(input_features=3, output_features=2, bias=True)',
+                        'sort_g': ([5], [3.5, 4.5, 6.5, 5.5, 2.5]),
+                        'y': ([4, 2],
+                              [1.540262,
+                               -1.54265,
+                               1.136898,
+                               2.766053,
+                               1.485036,
+                               0.2182626,
+                               1.855841,
+                               -2.597098])},
  'feature_engineering': {'buck': ([7], [0.0, 0.0, 1.0, 2.0, 3.0, 3.0, 0.0]),
                          'buck_r': ([7], [0.0, 0.0, 1.0, 2.0, 3.0, 3.0, 1.0]),
                          'clip': ([6, 3], [1.5588138, 6.4337858, -0.74599957]),
@@ -3386,6 +3588,13 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                     'xg': ([3, 4], [0.9416288, 3.3126772, 0.1248085]),
                     'xg_plain': ([3, 4], [0.44742442, 2.0675382, 0.12280976]),
                     'y': ([3, 2], [0.09393045, 0.4916183, 0.1129406, 0.5214041, 0.08731496, 0.4990276])},
+ 'imagenet_example': {'eval': ([8, 6], [-2.6358942, 12.443199, -4.1050039]),
+                      'keys': 'module.0.weight module.0.bias module.1.weight',
+                      'loss0': ([], [1.995962]),
+                      'loss1': ([], [1.96758]),
+                      'meter': 'Loss 2.1353e+00 (1.9676e+00)',
+                      'sched_lr': ([], [0.001]),
+                      'top5': ([], [75.0])},
  'intermediate_features': {'f1': ([2, 2, 6, 6], [57.469513, 57.469513, -7.9969918]),
                            'f2': ([2, 3, 3, 3], [17.687269, 17.687269, -3.3067373]),
                            'hooked': 'layer1.0 layer2.0',
@@ -3552,6 +3761,25 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                     'n': ([], [1.0]),
                     'names': '0 conv_1 style_loss_1 relu_1 conv_2 content_loss_2 style_loss_2 relu_2 pool_2 '
                              'conv_3 style_loss_3'},
+ 'tensor_attributes': {'H': ([4, 3], [2.8242177, 6.5044385, 0.27179906]),
+                       'bool_ops': ([], [1.0]),
+                       'cl': ([], [1.0]),
+                       'cl_vals': ([2, 3, 4, 5], [3.0877482, 94.7047, 4.8575939]),
+                       'contig': ([], [0.0]),
+                       'dev': 'cpuFalse',
+                       'dims': ([], [333.0]),
+                       'dt': '.float32 .float16',
+                       'half_sum': ([], [2.783455]),
+                       'is_fp': ([], [1.0]),
+                       'item_list': '[0.3455841839313507, 0.8216181397438049]',
+                       'long_type': 'X.LongTensor',
+                       'mT': ([2, 4, 3], [2.7830726, 12.440581, -1.0034142]),
+                       'new': ([2], [3.0, 3.0]),
+                       'nt': ([], [0.0]),
+                       'requires': 'FalseTrueNone',
+                       'stride': '(12, 4, 1)',
+                       'type': 'X.FloatTensor',
+                       'view_as': ([6], [0.1944822, 1.395895, 1.23384, -0.7826371, -1.291835, 2.033328])},
  'timm_droppath_layerscale': {'dp_vals': ([], [2.0]),
                               'dpr': ([3], [0.0, 0.1, 0.2]),
                               'eval': ([2, 5, 8], [-6.8594679, 52.920104, -7.6190532]),
