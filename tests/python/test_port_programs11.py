@@ -2775,96 +2775,6 @@ def benchmark_and_misc(T, nn, F):
 
 
 @prog
-def style_transfer(T, nn, F):
-    def gram_matrix(input):
-        a, b, c, d = input.size()
-        features = input.view(a * b, c * d)
-        G = T.mm(features, features.t())
-        return G.div(a * b * c * d)
-    class ContentLoss(nn.Module):
-        def __init__(self, target):
-            super().__init__()
-            self.target = target.detach()
-        def forward(self, input):
-            self.loss = F.mse_loss(input, self.target)
-            return input
-    class StyleLoss(nn.Module):
-        def __init__(self, target_feature):
-            super().__init__()
-            self.target = gram_matrix(target_feature).detach()
-        def forward(self, input):
-            self.loss = F.mse_loss(gram_matrix(input), self.target)
-            return input
-    class Normalization(nn.Module):
-        def __init__(self, mean, std):
-            super().__init__()
-            self.mean = T.tensor(mean).view(-1, 1, 1)
-            self.std = T.tensor(std).view(-1, 1, 1)
-        def forward(self, img):
-            return (img - self.mean) / self.std
-    cnn = init(nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(inplace=True), nn.Conv2d(4, 4, 3, padding=1),
-                             nn.ReLU(inplace=True), nn.MaxPool2d(2), nn.Conv2d(4, 6, 3, padding=1), nn.ReLU()), T, scale=0.3)
-    cnn.eval()
-    content_img = T.tensor(np.abs(arr(1, 1, 3, 8, 8)) % 1); style_img = T.tensor(np.abs(arr(2, 1, 3, 8, 8)) % 1)
-    normalization = Normalization([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
-    content_losses, style_losses = [], []
-    model = nn.Sequential(normalization)
-    i = 0
-    for layer in cnn.children():
-        if isinstance(layer, nn.Conv2d):
-            i += 1
-            name = 'conv_{}'.format(i)
-        elif isinstance(layer, nn.ReLU):
-            name = 'relu_{}'.format(i)
-            layer = nn.ReLU(inplace=False)
-        elif isinstance(layer, nn.MaxPool2d):
-            name = 'pool_{}'.format(i)
-        model.add_module(name, layer)
-        if name in ['conv_2']:
-            target = model(content_img).detach()
-            content_loss = ContentLoss(target)
-            model.add_module("content_loss_{}".format(i), content_loss)
-            content_losses.append(content_loss)
-        if name in ['conv_1', 'conv_2', 'conv_3']:
-            target_feature = model(style_img).detach()
-            style_loss = StyleLoss(target_feature)
-            model.add_module("style_loss_{}".format(i), style_loss)
-            style_losses.append(style_loss)
-    for i in range(len(model) - 1, -1, -1):
-        if isinstance(model[i], ContentLoss) or isinstance(model[i], StyleLoss):
-            break
-    model = model[:(i + 1)]
-    out = {"names": " ".join(n for n, _ in model.named_children())}
-    input_img = content_img.clone()
-    input_img.requires_grad_(True)
-    model.eval()
-    model.requires_grad_(False)
-    optimizer = T.optim.LBFGS([input_img])
-    run = [0]
-    hist = []
-    while run[0] <= 6:
-        def closure():
-            with T.no_grad():
-                input_img.clamp_(0, 1)
-            optimizer.zero_grad()
-            model(input_img)
-            style_score = sum(sl.loss for sl in style_losses) * 1000
-            content_score = sum(cl.loss for cl in content_losses)
-            loss = style_score + content_score
-            loss.backward()
-            run[0] += 1
-            hist.append(loss.item())
-            return style_score + content_score
-        optimizer.step(closure)
-    with T.no_grad():
-        input_img.clamp_(0, 1)
-    out["first"] = hist[0]
-    out["n"] = float(len(hist) >= 7)
-    out["gram"] = gram_matrix(cnn[:2](style_img))
-    return out
-
-
-@prog
 def fgsm_adversarial(T, nn, F):
     model = init(nn.Sequential(nn.Conv2d(1, 4, 3), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 6 * 6, 10), nn.LogSoftmax(dim=1)), T, scale=0.2)
     model.eval()
@@ -3756,11 +3666,6 @@ EXPECTED = {'accumulate_scaler_cpu': {'enabled': ([], [0.0]),
                     'state_same': ([], [1.0]),
                     'threads': ([], [1.0]),
                     'ver': ([], [1.0])},
- 'style_transfer': {'first': ([], [283.9743]),
-                    'gram': ([4, 4], [0.78593409, 0.78593409, 0.095916175]),
-                    'n': ([], [1.0]),
-                    'names': '0 conv_1 style_loss_1 relu_1 conv_2 content_loss_2 style_loss_2 relu_2 pool_2 '
-                             'conv_3 style_loss_3'},
  'tensor_attributes': {'H': ([4, 3], [2.8242177, 6.5044385, 0.27179906]),
                        'bool_ops': ([], [1.0]),
                        'cl': ([], [1.0]),
