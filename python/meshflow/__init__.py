@@ -61,6 +61,7 @@ from ._dtype import dtype, float32, float64, int32, int64, bfloat16
 from ._dtype import bool_ as bool  # noqa: A001 (torch.bool)
 from ._dtype import float16, half
 from ._dtype import uint8, int8, int16
+from ._dtype import qint8, quint8, qint32
 # torch's other names of the dtypes (torch.float, torch.long, ...).
 from ._dtype import float32 as float, float64 as double, int32 as int, int64 as long, int16 as short  # noqa: A001
 from ._autocast import autocast
@@ -106,7 +107,7 @@ from . import _ops_surface
 from ._ops_surface import *  # noqa: F401,F403
 from . import _ops_port
 from ._ops_port import *  # noqa: F401,F403
-from . import compiler, _dynamo
+from . import compiler, _dynamo, jit, ao, quantization
 from . import _ops_port3
 from ._ops_port3 import *  # noqa: F401,F403
 from . import _ops_port4
@@ -195,7 +196,7 @@ __all__ += _ops_math.__all__
 __all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__ + _ops_port4.__all__
 __all__ += list(linalg.TOP_LEVEL) + list(linalg.FUNCTIONS)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
-    "linalg", "cuda", "cpu", "amp", "utils", "profiler", "backends", "testing", "special", "random", "func", "vmap", "distributions", "compiler", "float", "double",
+    "linalg", "cuda", "cpu", "amp", "utils", "profiler", "backends", "testing", "special", "random", "func", "vmap", "distributions", "compiler", "jit", "ao", "quantization", "qint8", "quint8", "qint32", "float", "double",
     "int", "long", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "IntTensor",
     "LongTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor"]
 

@@ -35,7 +35,7 @@ class dtype:
 
     @property
     def is_signed(self):
-        return self.name not in ("bool", "uint8")
+        return self.numpy.kind not in "bu"  # bool, uint8, quint8
 
     @property
     def itemsize(self):
@@ -54,12 +54,20 @@ half = float16
 uint8 = dtype("uint8")
 int8 = dtype("int8")
 int16 = dtype("int16")
+# torch's quantized element types, only as names for quantize_dynamic's dtype= (ao/quantization):
+# no tensor holds them (to_dtype refuses them).
+qint8 = dtype("qint8", numpy="int8")
+quint8 = dtype("quint8", numpy="uint8")
+qint32 = dtype("qint32", numpy="int32")
 _BY_NAME = {d.name: d for d in (float32, float64, int32, int64, bfloat16, bool_, float16, uint8, int8, int16)}
 
 
 def to_dtype(value):
     """A meshflow dtype from a meshflow dtype, a NumPy dtype or type, or a name."""
     if isinstance(value, dtype):
+        if value.name not in _BY_NAME:
+            raise TypeError(f"no tensor holds {value} (meshflow has no quantized tensors); expected one of "
+                            + ", ".join(_BY_NAME))
         return value
     if type(value) is str and value in _BY_NAME:  # tensors' own dtypes: no NumPy parsing
         return _BY_NAME[value]

@@ -3,7 +3,10 @@
 A node is one recorded call (meshflow/autograd/var.h): name() as torch names its backward
 ("AddBackward0"), next_functions one (node, output index) pair per input: the node that made
 the input, an AccumulateGrad for a leaf that requires grad, or (None, 0) where no gradient
-flows. The graph is read, never changed, through these objects.
+flows. A composite (mse_loss, linear) shows torch's one node: its next_functions are its
+inputs' nodes, not those of the calls it is made of, so that walking the graph as the
+tutorials do (`loss.grad_fn.next_functions[0][0]`) meets torch's nodes. The graph is read,
+never changed, through these objects.
 """
 import functools
 import weakref
@@ -15,32 +18,80 @@ from . import _C
 _nodes = weakref.WeakValueDictionary()
 
 
-def node(impl, name=None):
-    """The Node of a _C.Node (None for None), named `name` where given (named())."""
+def node(impl, name=None, edges=None):
+    """The Node of a _C.Node (None for None), named `name` where given (named()), with the
+    composite's `edges` where given (its arguments, or _edge()'s of them). Without an impl: a
+    node torch records and meshflow does not (linear's TBackward0 of the weight), named and
+    with its edges."""
     if impl is None:
-        return None
+        return None if name is None else _node_class(name)(None, edges)
     found = _nodes.get(impl.id)
     if found is None or (name is not None and type(found).__name__ != name):
+        if name is None and impl.name == "matmul" and len(impl.edges) == 3:
+            name, edges = _addmm(impl)
         found = _nodes[impl.id] = _node_class(name or _torch_name(impl.name))(impl)
+    if edges is not None:
+        found._edges = edges
     return found
 
 
-def named(tensor, name):
+def _addmm(impl):
+    """A linear's node (meshflow records a matmul of input, weight and bias) as torch's
+    AddmmBackward0: the bias, the input, then a TBackward0 of the weight."""
+    x, w, b = [_Edge() if t is None else _Edge((t,)) if isinstance(t, _C.Var) else _Edge((t, None, None))
+               for t, _ in impl.edges]
+    return "AddmmBackward0", (b, x, _Edge((None, "TBackward0", (w,))))
+
+
+class _Edge(tuple):
+    """An edge of a node as node() takes it: () where no gradient flows, (leaf _C.Var,) for
+    its AccumulateGrad, or node()'s arguments for the node at the other end."""
+    __slots__ = ()
+
+    def pair(self):
+        from ._tensor import Tensor
+        if not self:
+            return None, 0
+        return (AccumulateGrad(Tensor(self[0])) if len(self) == 1 else node(*self)), 0
+
+
+def named(tensor, name, inputs=None):
     """tensor, its grad_fn shown under torch's name for the op that made it: a composite's
     last recorded call is another op's (mse_loss ends in a mean), where torch records one
-    node ("MseLossBackward0"), which `print(loss)` shows. A later in-place write (a new
-    version) shows its own node. Kept by version, not node, so that naming costs no node
-    lookup on the hot path; a result that does not require grad has no node to name."""
+    node ("MseLossBackward0"), which `print(loss)` shows, and whose next_functions lead to
+    the nodes of `inputs`' floating-point tensors (the call's arguments, in order; None: the
+    recorded call's edges). Those are looked up when the graph is read, not here, so naming
+    costs no node lookup on the hot path (and the inputs stay while the result's Python
+    object does). A later in-place write (a new version) shows its own node. A result that
+    does not require grad has no node to name."""
     impl = tensor._impl
     if impl.requires_grad:
-        tensor._grad_name = (impl.version, name)
+        tensor._grad_name = (impl.version, name, inputs)
     return tensor
+
+
+def _edge(e):
+    """The _Edge of one of a composite's arguments (node()'s edges): a floating-point
+    tensor's; an _Edge as it is; None for an argument of another kind (a number, an integer
+    tensor), which torch's node has no edge for."""
+    from ._tensor import Tensor
+    if not isinstance(e, Tensor):
+        return e if isinstance(e, _Edge) else None
+    if not e.is_floating_point():
+        return None
+    if not e._impl.requires_grad:
+        return _Edge()
+    impl = e._impl.grad_fn
+    if impl is None:
+        return _Edge((e._impl,))
+    named = getattr(e, "_grad_name", None)
+    return _Edge((impl,) + named[1:] if named is not None and named[0] == e._impl.version else (impl, None, None))
 
 
 def backward_named(name):
     """Decorator: the function's tensor result (the first of a tuple's) named as named()
     does; `name` is a name or a function of the call's arguments giving one (None: the
-    recorded call's name stands)."""
+    recorded call's name stands); the node's inputs are the call's floating-point tensors."""
     def decorate(f):
         @functools.wraps(f)
         def call(*args, **kwargs):
@@ -51,7 +102,7 @@ def backward_named(name):
             if impl is not None and impl.requires_grad and first is not (args[0] if args else None):
                 chosen = name(*args, **kwargs) if callable(name) else name
                 if chosen is not None:
-                    named(first, chosen)
+                    named(first, chosen, (*args, *kwargs.values()))
             return out
         return call
     return decorate
@@ -84,11 +135,10 @@ def _clamp(*a, **k):
 
 
 def _linear(input, weight, bias=None):
-    # torch's linear: addmm for a matrix and a bias, a matmul folded to 2-d (an unsafe view
-    # back) for any other rank; a matrix without bias is the mm meshflow records too
-    if input.dim() != 2:
-        return "UnsafeViewBackward0"
-    return "AddmmBackward0" if bias is not None else None
+    # torch's linear: addmm for a matrix and a bias (node() shows meshflow's matmul of three
+    # inputs so), a matmul folded to 2-d (an unsafe view back) for any other rank; a matrix
+    # without bias is the mm meshflow records too
+    return "UnsafeViewBackward0" if input.dim() != 2 else None
 
 
 # A convolution's (plain or transposed, any rank) node as torch's: one ConvolutionBackward0
@@ -166,10 +216,11 @@ def _torch_name(recorded):
 class Node:
     """One recorded call of the autograd graph (torch's grad_fn object)."""
 
-    __slots__ = ("_impl", "__weakref__")
+    __slots__ = ("_impl", "_edges", "__weakref__")
 
-    def __init__(self, impl):
+    def __init__(self, impl, edges=None):
         self._impl = impl
+        self._edges = edges  # a composite's arguments (_edge()), else None: the recorded call's
 
     def name(self):
         return type(self).__name__  # the recorded call's torch name, or the one named() gave
@@ -177,6 +228,8 @@ class Node:
     @property
     def next_functions(self):
         from ._tensor import Tensor
+        if self._edges is not None:
+            return tuple(e.pair() for e in map(_edge, self._edges) if e is not None)
         return tuple((AccumulateGrad(Tensor(target)) if isinstance(target, _C.Var) else node(target), index)
                       for target, index in self._impl.edges)
 
@@ -197,7 +250,7 @@ class AccumulateGrad:
         self.variable = variable
 
     def name(self):
-        return "AccumulateGrad"
+        return "torch::autograd::AccumulateGrad"  # torch's name() of it (its class is AccumulateGrad)
 
     @property
     def next_functions(self):

@@ -11,7 +11,7 @@ generator), their distributions do not.
 import operator
 
 from . import _C
-from ._ops_creation import _create, _like, _next_call, _size, ones, rand, rand_like, randn, randn_like
+from ._ops_creation import _create, _like, _next_call, _size, _taking_requires_grad, ones, rand, rand_like, randn, randn_like
 from ._ops_select import triu
 from ._ops_elementwise import floor, lt, minimum
 from ._ops_shape import reshape, broadcast_to
@@ -176,5 +176,6 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, placement=No
     return randn_like(like.detach(), generator=generator) * std + mean
 
 
+normal = _taking_requires_grad(normal)  # d2l's `torch.normal(0, 0.01, size, requires_grad=True)`
 Tensor.bernoulli = bernoulli
 Tensor.multinomial = multinomial

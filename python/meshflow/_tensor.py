@@ -127,7 +127,7 @@ class Tensor:
 
     # _view / _views: set on views and their bases only (_inplace.py); unset slots read as absent.
     # _grad: a weak reference to the last .grad handed out, so that `p.grad is p.grad` as torch.
-    # _grad_name: (version, torch's name) of a composite op's result (_grad_fn.named).
+    # _grad_name: (version, torch's name, input edges) of a composite op's result (_grad_fn.named).
     __slots__ = ("_impl", "_view", "_views", "_grad", "_grad_name", "__weakref__")
 
     # NumPy defers to Tensor's operators (x + array, array + x) instead of broadcasting the
@@ -456,7 +456,7 @@ class Tensor:
         impl = self._impl.grad_fn
         named = getattr(self, "_grad_name", None)
         if named is not None and impl is not None and self._impl.version == named[0]:
-            return _grad_fn.node(impl, named[1])
+            return _grad_fn.node(impl, named[1], named[2])
         return _grad_fn.node(impl)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

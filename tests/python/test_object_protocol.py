@@ -192,7 +192,7 @@ def test_next_functions_lead_to_the_leaves():
     (mul, _), (none, zero) = add.next_functions
     assert mul.name() == "MulBackward0" and none is None and zero == 0
     (leaf, _), = mul.next_functions
-    assert leaf.name() == "AccumulateGrad" and type(leaf).__name__ == "AccumulateGrad"
+    assert leaf.name() == "torch::autograd::AccumulateGrad" and type(leaf).__name__ == "AccumulateGrad"
     assert leaf.next_functions == () and leaf.variable._impl.same(a._impl)
     first, second = mf.split(a * 1, 1)
     assert second.grad_fn.next_functions[0][0].name() == "MulBackward0"

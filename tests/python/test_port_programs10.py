@@ -2726,12 +2726,17 @@ def _check(got, expected, where):
     np.testing.assert_allclose(got, numbers, rtol=0, atol=2e-4 * scale + 2e-5, err_msg=where)
 
 
+def check_program(progs, expected, name):
+    """progs[name] run on meshflow gives each output torch gave (expected[name])."""
+    outs = progs[name](mf, nn, F)
+    assert sorted(outs) == sorted(expected[name])
+    for key, value in expected[name].items():
+        _check(_numpy(outs[key]), value, f"{name}: {key}")
+
+
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_program_gives_torch_s_outputs(name):
-    outs = PROGS[name](mf, nn, F)
-    assert sorted(outs) == sorted(EXPECTED[name])
-    for key, expected in EXPECTED[name].items():
-        _check(_numpy(outs[key]), expected, f"{name}: {key}")
+    check_program(PROGS, EXPECTED, name)
 
 
 # ---- the fixes this round needed, each against NumPy

@@ -39,3 +39,6 @@ import sys as _sys  # noqa: E402
 modules.utils = _modules_utils  # torch.nn.modules.utils, importable by that path too
 _sys.modules[__name__ + ".modules.utils"] = _modules_utils
 from .parallel import DataParallel  # noqa: E402
+from ._lazy import *  # noqa: E402,F401,F403: LazyConv2d LazyBatchNorm2d ...
+from ._hooks import (register_module_forward_pre_hook, register_module_forward_hook,  # noqa: E402,F401
+                     register_module_full_backward_pre_hook, register_module_full_backward_hook)

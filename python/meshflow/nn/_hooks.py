@@ -1,6 +1,7 @@
 """Module hooks, as torch's: forward pre-hooks and forward hooks (`with_kwargs`, `prepend`,
 `always_call`), full backward hooks and backward pre-hooks, each registration returning a
-RemovableHandle.
+RemovableHandle; and torch's global hooks (torch.nn.modules.module.register_module_*), which
+every module runs before its own.
 
 A module's call runs its pre-hooks (which may replace the arguments), forward, then its
 forward hooks (which may replace the output). Backward hooks follow torch's BackwardHook: the
@@ -10,10 +11,12 @@ pre-hooks may replace it), the inputs' one then calls hook(module, grad_input, g
 which may replace grad_input. When no input requires grad, the hooks are called with
 grad_input all None when grad_output is known, as torch's.
 
-Hooks are plain Python state of one module; not thread-safe beyond what a module is.
+Hooks are plain Python state of one module (the global ones of the process); not
+thread-safe beyond what a module is.
 """
 import collections
 import itertools
+import types
 import warnings
 
 from .. import _C
@@ -59,13 +62,38 @@ def register(module, table_name, hook, prepend=False, **flags):
     return handle
 
 
+# The global hooks' tables, as a module's are held (register() takes it as the module).
+_GLOBAL = types.SimpleNamespace(**{name: collections.OrderedDict() for name in _TABLES})
+_g1, _g2, _g3, _g4 = _GLOBAL.__dict__.values()
+
+
 def has_hooks(module):
+    # spelled out, not any() over _TABLES: it runs at every module call
     d = module.__dict__
-    return any(d.get(name) for name in _TABLES)
+    return bool(d.get("_forward_pre_hooks") or d.get("_forward_hooks") or d.get("_backward_pre_hooks")
+                or d.get("_backward_hooks") or _g1 or _g2 or _g3 or _g4)
 
 
 def _hooks(module, table_name):
-    return list(module.__dict__.get(table_name, {}).values())
+    return [*_GLOBAL.__dict__[table_name].values(), *module.__dict__.get(table_name, {}).values()]
+
+
+def register_module_forward_pre_hook(hook):
+    """torch.nn.modules.module's: hook(module, args) before every module's forward."""
+    return register(_GLOBAL, "_forward_pre_hooks", hook)
+
+
+def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
+    """torch.nn.modules.module's: hook(module, args, output) after every module's forward."""
+    return register(_GLOBAL, "_forward_hooks", hook, with_kwargs=with_kwargs, always_call=always_call)
+
+
+def register_module_full_backward_pre_hook(hook):
+    return register(_GLOBAL, "_backward_pre_hooks", hook)
+
+
+def register_module_full_backward_hook(hook):
+    return register(_GLOBAL, "_backward_hooks", hook)
 
 
 def _run_pre_hooks(module, args, kwargs):

@@ -31,25 +31,25 @@ __all__ = ["checkpoint", "checkpoint_sequential"]
 
 def _leaves(outputs, args):
     """The leaves requiring grad that the graph behind `outputs` reaches, in the order met,
-    leaving out `args` and not looking behind them (their own graphs are not fn's). Nodes
-    are told apart by their address (Node objects come and go while the graph stays)."""
-    stop = {a.grad_fn._impl.id for a in args if a.grad_fn is not None}
+    leaving out `args` and not looking behind them (their own graphs are not fn's). Walks the
+    recorded nodes (not grad_fn's torch-shaped view of them); nodes are told apart by their
+    address (their Python objects come and go while the graph stays)."""
+    stop = {a._impl.grad_fn.id for a in args if a._impl.grad_fn is not None}
     arg_vars = [a._impl for a in args]
     found, seen = [], set()
-    todo = [t.grad_fn for t in outputs if t.grad_fn is not None]
+    todo = [t._impl.grad_fn for t in outputs if t._impl.grad_fn is not None]
     while todo:
         node = todo.pop()
-        if node._impl.id in seen or node._impl.id in stop:
+        if node.id in seen or node.id in stop:
             continue
-        seen.add(node._impl.id)
-        for nxt, _ in node.next_functions:
-            if nxt is None:
+        seen.add(node.id)
+        for target, _ in node.edges:
+            if target is None:
                 continue
-            leaf = getattr(nxt, "variable", None)
-            if leaf is None:
-                todo.append(nxt)
-            elif not any(leaf._impl.same(v) for v in arg_vars) and not any(leaf._impl.same(f._impl) for f in found):
-                found.append(leaf)
+            if not isinstance(target, _C.Var):
+                todo.append(target)
+            elif not any(target.same(v) for v in arg_vars) and not any(target.same(f._impl) for f in found):
+                found.append(Tensor(target))
     return found
 
 
