@@ -87,7 +87,8 @@ inline ::testing::AssertionResult same_as_cpu(const std::string& device, const T
 }
 
 // The op on each other device (memory the host cannot touch) gives the CPU's `expected`
-// (ops without inputs run where creation puts them: the host).
+// (ops without inputs run where creation puts them: the host), and on the meta device its
+// shapes and dtypes.
 inline void expect_same_on_test_device(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
                                        const std::vector<Tensor>& expected) {
   if (inputs.empty()) return;
@@ -102,6 +103,17 @@ inline void expect_same_on_test_device(const OpDef& op, const std::vector<Tensor
       EXPECT_TRUE(same_as_cpu(type, got[i].copy_to(host_memory()), expected[i]))
           << op.name << " " << attrs.str() << ": output " << i << " on " << memory.device_str();
     }
+  }
+  // On the meta device (device/meta), each output has the CPU's shape and dtype, and no memory.
+  Memory& meta = device::get("meta").memory();
+  std::vector<Tensor> on_meta;
+  for (const Tensor& t : inputs) on_meta.push_back(t.copy_to(meta));
+  const std::vector<Tensor> got = apply_local(op, on_meta, attrs);
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(&got[i].memory(), &meta) << op.name;
+    EXPECT_EQ(got[i].shape(), expected[i].shape()) << op.name << " " << attrs.str() << ": output " << i << " on meta";
+    EXPECT_EQ(got[i].dtype(), expected[i].dtype()) << op.name << " " << attrs.str() << ": output " << i << " on meta";
   }
 }
 
