@@ -56,6 +56,10 @@ def test_meta_tensors_have_shapes_and_no_memory():
 def test_factory_kwargs_and_like_ops_on_meta():
     lin = nn.Linear(4, 5, device="meta")
     assert lin.weight.is_meta and lin.bias.is_meta and tuple(lin.weight.shape) == (5, 4)
+    before = mf.memory_stats("cpu")["peak_bytes"]
+    big = [nn.Linear(1 << 15, 1 << 15, device="meta"), nn.Embedding(1 << 20, 1 << 12, device="meta"),
+           nn.EmbeddingBag(1 << 20, 1 << 12, device="meta")]  # 4 GiB and 16 GiB: never drawn on the host
+    assert all(m.weight.is_meta for m in big) and mf.memory_stats("cpu")["peak_bytes"] == before
     x = mf.ones(2, 3)
     m = x.to("meta")
     assert m.is_meta and tuple(m.shape) == (2, 3)

@@ -588,13 +588,20 @@ def _to_device_only(t, *args, **kwargs):
     return t.to(*devices, **kwargs)
 
 
+def _init_devices(device):
+    """Where a layer's initial values go (torch's factory kwarg device=, else the default
+    device; None: the CPU), and where they are drawn: on the host whatever the target, so a
+    seed gives the same weights on every device, but on meta itself, where nothing is drawn."""
+    target = _device.device(device) if device is not None else _device.default
+    return target, target if target is not None and target.type == "meta" else "cpu"
+
+
 def _uniform(shape, bound, device=None, dtype=None):
     """U(-bound, bound) from the counter-based generator, on `device` in `dtype` (torch's
-    factory kwargs; None: the default device, the default float dtype). Drawn in float32 on
-    the host whatever the two say, so a seed gives the same weights on every device and in
-    every dtype; on the meta device, nothing is drawn."""
-    target = _device.device(device) if device is not None else _device.default
-    drawn = rand(*shape, dtype=_dtype.float32, device=target if target is not None and target.type == "meta" else "cpu")
+    factory kwargs; None: the default device, the default float dtype), drawn in float32 where
+    _init_devices says, so a seed gives the same weights in every dtype too."""
+    target, drawn_on = _init_devices(device)
+    drawn = rand(*shape, dtype=_dtype.float32, device=drawn_on)
     return (drawn * (2 * bound) - bound).to(device=target, dtype=dtype or get_default_dtype())
 
 
@@ -661,7 +668,8 @@ class Embedding(Module):
         self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         if _weight is None:
-            weight = randn(num_embeddings, embedding_dim).to(device=device, dtype=dtype)  # drawn as _uniform
+            target, drawn_on = _init_devices(device)  # drawn as _uniform
+            weight = randn(num_embeddings, embedding_dim, device=drawn_on).to(device=target, dtype=dtype)
             if padding_idx is not None:
                 weight[padding_idx] = 0.0
         else:
