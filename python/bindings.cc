@@ -27,6 +27,7 @@
 #include "meshflow/core/error.h"
 #include "meshflow/device/cpu/cpu_device.h"
 #include "meshflow/device/device.h"
+#include "meshflow/device/meta/meta_device.h"
 #include "meshflow/device/testdev/testdev.h"
 #include "meshflow/global/global_tensor.h"
 #include "meshflow/global/point_to_point.h"
@@ -234,6 +235,8 @@ void bind_errors(py::module_& m) {
       PyErr_SetString(linalg_error, e.what());
     } catch (const OpError& e) {
       PyErr_SetString(op_error, e.what());
+    } catch (const device::meta::NoDataError& e) {  // torch's class for a read of a meta tensor
+      PyErr_SetString(PyExc_NotImplementedError, e.what());
     }
   });
 }
@@ -693,6 +696,15 @@ void bind_ops(py::module_& m) {
       "to_device",
       [](const Var& x, const std::string& type, int index) { return to_device(x, device::get(type, index)); },
       py::arg("x"), py::arg("device_type"), py::arg("index") = 0, release());
+  // A creation op's output on the meta device: its shape inference alone, as every op's there
+  // (ops/meta/kernels.cc), without the op's run on the host that a move would need first.
+  m.def(
+      "create_on_meta",
+      [](const std::string& name, const py::dict& attr_dict) {
+        const TensorMeta out = find_op(name).infer({}, attrs_of(attr_dict)).at(0);
+        return Var(Tensor::empty(out.shape, out.dtype, device::meta::device().memory()));
+      },
+      py::arg("op"), py::arg("attrs"));
 
   m.def(
       "plan_boxing",

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "meshflow/device/device.h"
+#include "meshflow/device/meta/meta_device.h"
 #include "meshflow/device/testdev/testdev.h"
 #ifdef MESHFLOW_CUDA
 #include "meshflow/device/cuda/cuda_device.h"
@@ -22,9 +23,11 @@ struct Type {
 struct Registry {
   std::mutex mu;
   // The built-in types: the CPU (one device, whatever the index, as in PyTorch), the test
-  // devices (testdev/testdev.h) and, where built with CUDA, the GPUs (cuda/cuda_device.h).
+  // devices (testdev/testdev.h), the meta device (meta/meta_device.h: one, whatever the index)
+  // and, where built with CUDA, the GPUs (cuda/cuda_device.h).
   std::vector<Type> types{{"cpu", [](int) -> Device& { return cpu(); }, {}},
                           {"testdev", [](int index) -> Device& { return testdev::device(index); }, {}},
+                          {"meta", [](int) -> Device& { return meta::device(); }, {}},
 #ifdef MESHFLOW_CUDA
                           {"cuda", [](int index) -> Device& { return cuda::device(index); }, &cuda::rank_device_index},
 #endif

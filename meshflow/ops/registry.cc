@@ -245,6 +245,13 @@ void set_autocast_lists(OpMap& ops) {
   }
 }
 
+}  // namespace
+
+// The meta device's kernels (meta/kernels.cc): outputs of the inferred shapes, no values.
+void register_meta_kernels(OpRegistry& r);
+
+namespace {
+
 // Every op family, and every device type's kernels, in one visible list.
 const OpMap& all_ops() {
   static const OpMap* ops = [] {
@@ -267,6 +274,7 @@ const OpMap& all_ops() {
     register_rnn_ops(r);
     set_autocast_lists(*op_map());
     register_testdev_kernels(r);
+    register_meta_kernels(r);
 #ifdef MESHFLOW_CUDA
     register_cuda_kernels(r);
 #endif

@@ -24,6 +24,11 @@ Placement::Placement(std::string device_type, Shape hierarchy, std::vector<int> 
   if (!device::is_registered(d->device_type)) {
     throw std::invalid_argument("placement: " + device::unregistered_message(d->device_type));
   }
+  if (d->device_type == "meta") {  // its tensors have no parts to exchange, nor values to check
+    throw std::invalid_argument(
+        "placement: global tensors do not live on the meta device; build the model on meta as local tensors, "
+        "give it storage with Module.to_empty(device=...), initialize it, then to_global on a placement of that device");
+  }
   d->device = &device::for_placement(d->device_type);
   if (d_->ranks.empty()) throw std::invalid_argument("placement: ranks are empty; expected at least one rank");
   if (d_->hierarchy.empty()) throw std::invalid_argument("placement: hierarchy is empty");

@@ -18,6 +18,7 @@
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/allocator.h"
 #include "meshflow/core/error.h"
+#include "meshflow/device/meta/meta_device.h"
 
 namespace mf::vm {
 namespace {
@@ -751,6 +752,15 @@ std::vector<TraceSpan> trace_spans() { return machine().spans(); }
 Tensor copy_to(const Tensor& t, device::Device& target) {
   Memory& memory = target.memory();
   if (&t.memory() == &memory) return t;
+  // Into meta, nothing moves (its tensors keep only their shapes): no copy is issued, nor
+  // waited for, whatever device the source is on.
+  if (device::meta::is_meta(memory)) return Tensor::empty(t.shape(), t.dtype(), memory);
+  if (device::meta::is_meta(t.memory())) {
+    throw device::meta::NoDataError(
+        "Cannot copy out of meta tensor; no data! A meta tensor has a shape and a dtype but no values to read "
+        "or move; make storage for it on a device with Module.to_empty(device=...) or empty_like(x, device=...) "
+        "and initialize it, or load values into it with load_state_dict(state_dict, assign=True)");
+  }
   const bool to_host = &target == &device::cpu();
   // On the copy stream of the device that is not the host (the source's, to the host), as
   // an accelerator's copies run on its copy engines.

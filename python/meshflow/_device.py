@@ -8,6 +8,8 @@ from . import _C
 
 
 _known = ("cpu",)
+# The default device of creation ops (set_default_device): None for the CPU, where they run.
+default = None
 
 
 def _registered(name):
@@ -27,7 +29,7 @@ def device_types():
 class device:
     """device("cpu"), device("cpu:0"), device("cpu", 0), or another device (copied)."""
 
-    __slots__ = ("_type", "_index")
+    __slots__ = ("_type", "_index", "_outer")
 
     def __init__(self, type, index=None):
         if isinstance(type, device):
@@ -50,6 +52,7 @@ class device:
         if index is not None and (not isinstance(index, int) or isinstance(index, bool) or index < 0):
             raise ValueError(f"device: index must be a non-negative integer, got {index!r}")
         self._type, self._index = name, index
+        self._outer = []  # the default devices its `with` blocks replaced, innermost last
 
     @property
     def type(self):
@@ -78,13 +81,15 @@ class device:
 
     def __enter__(self):
         """`with torch.device(d):` makes d the default device of the block, as
-        set_default_device(d): the CPU, where meshflow creates tensors already (gpt-fast's
-        `with torch.device(device): model.setup_caches(...)` on a CPU run); another device is
-        refused there, naming what to write instead."""
-        from ._ops_port3 import set_default_device
+        set_default_device(d): creation ops and layers' parameters made without device= go
+        there (`with mf.device("meta"): model = Big()` builds a model without its memory);
+        the one before comes back at exit. Blocks nest."""
+        from ._ops_port3 import get_default_device, set_default_device
+        self._outer.append(get_default_device())
         set_default_device(self)
         return self
 
     def __exit__(self, *exc):
+        from ._ops_port3 import set_default_device
+        set_default_device(self._outer.pop())
         return False
-

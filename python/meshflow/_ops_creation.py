@@ -14,7 +14,7 @@ import numpy as _np
 from . import _C
 from . import _device, _dtype
 from ._promotion import get_default_dtype
-from ._tensor import _check_placement, apply
+from ._tensor import Tensor, _check_placement, apply
 
 __all__ = ["zeros", "ones", "full", "arange", "rand", "randn", "manual_seed", "get_rng_state", "set_rng_state",
            "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "eye", "linspace"]
@@ -48,6 +48,9 @@ def _create(name, attrs, dtype, placement, sbp, device):
         if placement is not None:
             raise ValueError(f"{name}: give a device (a local tensor) or a placement (a global one), not both")
     if placement is None and sbp is None:
+        device = device or _device.default
+        if device is not None and device.type == "meta":  # no values to compute
+            return Tensor(_C.create_on_meta(name, attrs))
         made = apply(name, [], attrs)[0]  # creation runs on the host
         return made if device is None else made.to(device)
     if placement is None or sbp is None:
@@ -145,7 +148,9 @@ def _random(name, size, dtype, placement, sbp, device, generator=None):
     numel = 1
     for d in shape:
         numel *= d
-    seed, offset = _next_call(numel, generator)
+    # A draw on the meta device takes no values from the generator, as torch's.
+    on_meta = placement is None and _device.device(device or _device.default or "cpu").type == "meta"
+    seed, offset = (0, 0) if on_meta else _next_call(numel, generator)
     return _create(name, {"shape": shape, "seed": seed, "offset": offset}, dtype or get_default_dtype(), placement, sbp,
                    device)
 

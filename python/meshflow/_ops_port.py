@@ -13,7 +13,7 @@ with torch's meaning, composed from existing ops (gradients flow where torch's d
   combinations cov corrcoef mode`, the window functions `hann_window hamming_window
   blackman_window bartlett_window`, and Tensor methods of them;
 - Tensor's properties of a dense real tensor: `ndimension nbytes itemsize is_inference
-  is_pinned pin_memory is_sparse is_quantized is_meta layout conj resolve_conj resolve_neg
+  is_pinned pin_memory is_sparse is_quantized layout conj resolve_conj resolve_neg
   is_conj is_neg real detach_` and the in-place aliases (`multiply_ divide_ ...`).
 """
 import builtins
@@ -504,7 +504,6 @@ def _install():
     Tensor.pin_memory = lambda self, device=None: self  # host memory is host memory: copies are synchronous
     Tensor.is_sparse = property(lambda self: False)
     Tensor.is_quantized = property(lambda self: False)
-    Tensor.is_meta = property(lambda self: False)
     Tensor.layout = property(lambda self: strided)
     Tensor.real = property(lambda self: self)
     for name in ("conj", "resolve_conj", "resolve_neg", "conj_physical"):

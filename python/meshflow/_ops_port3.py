@@ -214,20 +214,18 @@ def frobenius_norm(input, dim=(-2, -1), keepdim=False):
     return vector_norm(input, 2, dim, keepdim)
 
 
-_default_device = ["cpu"]
-
-
 def set_default_device(device):
-    """torch.set_default_device: meshflow's creation ops make tensors on the CPU unless given
-    device=; only "cpu" (or None) is taken, which changes nothing."""
-    if device is not None and str(device) not in ("cpu", "cpu:0"):
-        raise NotImplementedError(f"set_default_device({device!r}): meshflow creates tensors on the CPU by default; "
-                                  "pass device= to the creation ops or move tensors with .to(device)")
+    """torch.set_default_device: the device that creation ops (zeros, rand, empty, ...) and
+    layers' parameters use when not given device= (None: the CPU). Global tensors, made with
+    placement=, are not affected."""
+    from . import _device
+    d = None if device is None else _device.device(device)
+    _device.default = None if d is not None and d.type == "cpu" else d
 
 
 def get_default_device():
     from . import _device
-    return _device.device("cpu")
+    return _device.default or _device.device("cpu")
 
 
 def is_anomaly_enabled():

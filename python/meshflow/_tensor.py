@@ -187,7 +187,7 @@ class Tensor:
         tensor there, which joins x's computations as broadcast (implicit replication)."""
         impl = self._impl if not self.is_global else _C.to_local(self._impl.detach())
         kind = impl.device_type
-        return _device.device(kind) if kind == "cpu" else _device.device(kind, impl.device_index)
+        return _device.device(kind) if kind in ("cpu", "meta") else _device.device(kind, impl.device_index)
 
     def to(self, *args, **kwargs):
         """to(device), to(dtype), to(device, dtype) or to(other) (other's device and dtype), as
@@ -232,7 +232,7 @@ class Tensor:
             # An index-less name means the device of that type the tensor is on already, else
             # index 0 (PyTorch would take its current device, which meshflow does not keep).
             index = target.index if target.index is not None else (here.index or 0) if target.type == here.type else 0
-            if target.type != here.type or (target.type != "cpu" and index != here.index):
+            if target.type != here.type or (here.index is not None and index != here.index):
                 out = Tensor(_C.to_device(self._impl, target.type, index))
         if dtype is not None and _dtype.to_dtype(dtype) != self.dtype:
             from ._ops_elementwise import cast
@@ -267,6 +267,9 @@ class Tensor:
         if self.is_local:
             if placement is None or sbp is None:
                 raise ValueError("to_global of a local tensor needs both placement and sbp")
+            if self._impl.device_type == "meta":
+                raise RuntimeError("to_global: a meta tensor has no values to share out; give it storage first "
+                                   "(Module.to_empty(device=...) or empty_like(x, device=...)) and initialize it")
             placement = _check_placement(placement)
             nd_sbp = _as_nd_sbp(sbp, placement)
             return Tensor(_C.make_global(self._impl, placement, nd_sbp, _C.consistency_check_enabled()))
@@ -553,12 +556,16 @@ class Tensor:
                 extra.append(f"dtype={self.dtype!r}")
             if self._impl.device_type != "cpu":
                 extra.append(f"device='{self.device}'")
+            if self._impl.device_type == "meta":  # no values: its size, after the device, as torch
+                extra = [extra.pop(), f"size={tuple(self.shape)}"] + extra
         if self.grad_fn is not None:
             extra.append(f"grad_fn=<{self.grad_fn.name()}>")
         elif self.requires_grad:
             extra.append("requires_grad=True")
         if self.is_global and _C.tracing():
             values = f"shape={tuple(self.shape)}"
+        elif not self.is_global and self._impl.device_type == "meta":
+            values = "..."
         else:
             array = self._value("repr()")
             values = _values_str(array, len("tensor("))
@@ -884,7 +891,7 @@ def _names_dtype(name):
 
 def tensor(data, dtype=None, placement=None, sbp=None, requires_grad=False, device=None):
     """A tensor holding a copy of `data`, on `device` (a local tensor; by default where `data`
-    is when it is a local tensor, as torch.tensor(t), else "cpu").
+    is when it is a local tensor, as torch.tensor(t), else the default device).
 
     With placement and sbp, a global tensor whose logical value is `data`, which every
     rank passes in full; each rank keeps its part (no data moves).
@@ -893,8 +900,8 @@ def tensor(data, dtype=None, placement=None, sbp=None, requires_grad=False, devi
         device = _device.device(device)
         if placement is not None:
             raise ValueError("tensor: give a device (a local tensor) or a placement (a global one), not both")
-    elif placement is None and isinstance(data, Tensor) and not data.is_global:
-        device = data.device
+    elif placement is None:
+        device = data.device if isinstance(data, Tensor) and not data.is_global else _device.default
     array = _as_array(data, dtype)
     local = _C.LocalTensor.from_numpy(array)
     if dtype is not None and _dtype.to_dtype(dtype) == _dtype.bfloat16:

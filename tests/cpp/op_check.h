@@ -87,20 +87,29 @@ inline ::testing::AssertionResult same_as_cpu(const std::string& device, const T
 }
 
 // The op on each other device (memory the host cannot touch) gives the CPU's `expected`
-// (ops without inputs run where creation puts them: the host).
+// (ops without inputs run where creation puts them: the host), and on the meta device its
+// shapes and dtypes.
 inline void expect_same_on_test_device(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
                                        const std::vector<Tensor>& expected) {
   if (inputs.empty()) return;
-  for (const std::string& type : other_devices()) {
+  std::vector<std::string> types = other_devices();
+  types.push_back("meta");  // shapes and dtypes only: it holds no values
+  for (const std::string& type : types) {
     Memory& memory = device::for_placement(type).memory();
     std::vector<Tensor> on_device;
     for (const Tensor& t : inputs) on_device.push_back(t.copy_to(memory));
     const std::vector<Tensor> got = apply_local(op, on_device, attrs);
     ASSERT_EQ(got.size(), expected.size());
     for (size_t i = 0; i < got.size(); ++i) {
-      EXPECT_EQ(&got[i].memory(), &memory) << op.name;
-      EXPECT_TRUE(same_as_cpu(type, got[i].copy_to(host_memory()), expected[i]))
-          << op.name << " " << attrs.str() << ": output " << i << " on " << memory.device_str();
+      const std::string where =
+          op.name + " " + attrs.str() + ": output " + std::to_string(i) + " on " + memory.device_str();
+      EXPECT_EQ(&got[i].memory(), &memory) << where;
+      if (type == "meta") {
+        EXPECT_EQ(got[i].shape(), expected[i].shape()) << where;
+        EXPECT_EQ(got[i].dtype(), expected[i].dtype()) << where;
+      } else {
+        EXPECT_TRUE(same_as_cpu(type, got[i].copy_to(host_memory()), expected[i])) << where;
+      }
     }
   }
 }

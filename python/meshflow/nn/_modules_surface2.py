@@ -4,7 +4,7 @@ each the function of _functional_surface2 it names, with torch's arguments."""
 from . import functional as F
 from ._modules_extra import Dropout
 from ._modules_surface import _pad_class
-from .modules import Module, Parameter
+from .modules import Module, Parameter, _init_devices
 from .._ops_creation import randn
 
 
@@ -27,7 +27,8 @@ class EmbeddingBag(Module):
             padding_idx %= num_embeddings
         self.padding_idx = padding_idx
         if _weight is None:
-            weight = randn(num_embeddings, embedding_dim).to(device=device, dtype=dtype)
+            target, drawn_on = _init_devices(device)
+            weight = randn(num_embeddings, embedding_dim, device=drawn_on).to(device=target, dtype=dtype)
             if padding_idx is not None:
                 weight[padding_idx] = 0.0
         else:

@@ -473,10 +473,10 @@ class Module:
             if replacement is not None:
                 module.__dict__[table][key] = replacement
 
-    def _tensors(self):
-        """Every parameter and buffer, each once."""
+    def _tensors(self, recurse=True):
+        """Every parameter and buffer (of the submodules too, with recurse), each once."""
         seen = set()
-        for module in self.modules():
+        for module in self.modules() if recurse else [self]:
             for table in ("_parameters", "_buffers"):
                 for value in module.__dict__[table].values():
                     if value is not None and id(value) not in seen:
@@ -509,6 +509,16 @@ class Module:
 
     def bfloat16(self):
         return self.to(_dtype.bfloat16)
+
+    def to_empty(self, *, device, recurse=True):
+        """torch's: every parameter and buffer (of the submodules too, unless recurse=False)
+        gets storage of its shape and dtype on `device`, uninitialized (zeros), keeping its
+        identity and requires_grad: how a model built on the meta device gets its memory, to
+        be initialized then (nn.init, reset_parameters) or loaded into."""
+        from .._ops_creation import empty
+        for t in list(self._tensors(recurse)):
+            t.data = empty(tuple(t.shape), dtype=t.dtype, device=device)
+        return self
 
     def to_global(self, placement, sbp):
         """Gives every parameter and buffer `placement` and an SBP: `sbp` is one SBP or tuple
@@ -578,12 +588,21 @@ def _to_device_only(t, *args, **kwargs):
     return t.to(*devices, **kwargs)
 
 
+def _init_devices(device):
+    """Where a layer's initial values go (torch's factory kwarg device=, else the default
+    device; None: the CPU), and where they are drawn: on the host whatever the target, so a
+    seed gives the same weights on every device, but on meta itself, where nothing is drawn."""
+    target = _device.device(device) if device is not None else _device.default
+    return target, target if target is not None and target.type == "meta" else "cpu"
+
+
 def _uniform(shape, bound, device=None, dtype=None):
     """U(-bound, bound) from the counter-based generator, on `device` in `dtype` (torch's
-    factory kwargs; None: the CPU, the default float dtype). Drawn in float32 on the host
-    whatever the two say, so a seed gives the same weights on every device and in every dtype."""
-    return (rand(*shape, dtype=_dtype.float32) * (2 * bound) - bound).to(device=device,
-                                                                          dtype=dtype or get_default_dtype())
+    factory kwargs; None: the default device, the default float dtype), drawn in float32 where
+    _init_devices says, so a seed gives the same weights in every dtype too."""
+    target, drawn_on = _init_devices(device)
+    drawn = rand(*shape, dtype=_dtype.float32, device=drawn_on)
+    return (drawn * (2 * bound) - bound).to(device=target, dtype=dtype or get_default_dtype())
 
 
 class Linear(Module):
@@ -595,6 +614,15 @@ class Linear(Module):
         bound = 1 / math.sqrt(in_features) if in_features else 0
         self.weight = Parameter(_uniform((out_features, in_features), bound, device, dtype))
         self.bias = Parameter(_uniform((out_features,), bound, device, dtype)) if bias else None
+
+    def reset_parameters(self):
+        """Draws the weight and bias anew as the constructor does (torch's kaiming_uniform_ with
+        a=sqrt(5): U(-1/sqrt(in_features), 1/sqrt(in_features))), where they are: after the
+        same seed, the constructor's values; after Module.to_empty, the model's first values."""
+        bound = 1 / math.sqrt(self.in_features) if self.in_features else 0
+        for p in (self.weight, self.bias):
+            if p is not None:
+                p.data = _uniform(tuple(p.shape), bound, p.device, p.dtype)
 
     def forward(self, x):
         _check_size(self, x, -1, self.in_features, "in_features")
@@ -640,7 +668,8 @@ class Embedding(Module):
         self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         if _weight is None:
-            weight = randn(num_embeddings, embedding_dim).to(device=device, dtype=dtype)  # drawn as _uniform
+            target, drawn_on = _init_devices(device)  # drawn as _uniform
+            weight = randn(num_embeddings, embedding_dim, device=drawn_on).to(device=target, dtype=dtype)
             if padding_idx is not None:
                 weight[padding_idx] = 0.0
         else:
