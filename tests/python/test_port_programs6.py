@@ -331,9 +331,9 @@ def test_device_as_a_context_manager():
     with mf.device("cpu") as d:
         x, lin = mf.ones(2), nn.Linear(2, 2)
     assert d == mf.device("cpu") and x.device == d and lin.weight.device == d
-    with pytest.raises(NotImplementedError, match="pass device= to the creation ops"):
-        with mf.device("testdev"):
-            pass
+    with mf.device("testdev"):  # any device is a default one, restored on exit
+        y = mf.zeros(3)
+    assert y.device.type == "testdev" and mf.ones(1).device == mf.device("cpu")
 
 
 def test_autocast_queries_name_a_device_as_torch_s():

@@ -874,8 +874,10 @@ def test_a_regression_s_r2_and_running_means_from_global_tensors_equal_one_devic
 
 
 def test_a_script_reading_rank_world_size_and_local_rank_builds_its_placement_and_shards_as_one_device(pg):
-    rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
-    local_rank = int(os.environ["LOCAL_RANK"])
+    # as torch scripts read them: torchrun (here mpirun) sets them; a plain single process
+    # has none, and the defaults make it rank 0 of 1
+    rank, world = int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
+    local_rank = int(os.environ.get("LOCAL_RANK", 0))
     assert (rank, world) == (dist.get_rank(), dist.get_world_size()) == (RANK, WORLD)
     assert 0 <= local_rank < world
     device = mf.device("cpu")
@@ -903,8 +905,8 @@ def test_a_script_reading_rank_world_size_and_local_rank_builds_its_placement_an
 def test_ddp_built_from_the_environment_with_init_method_env_and_local_rank_device_ids_trains_as_one_process():
     dist.init_process_group(backend="gloo", init_method="env://")
     try:
-        world = int(os.environ["WORLD_SIZE"])
-        rank = int(os.environ["RANK"])
+        world = int(os.environ.get("WORLD_SIZE", 1))
+        rank = int(os.environ.get("RANK", 0))
         batches = data(24, 2 * world)
         mf.manual_seed(24)
         model = DDP(Mlp(), device_ids=None, output_device=None, broadcast_buffers=True)
