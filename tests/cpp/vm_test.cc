@@ -503,6 +503,11 @@ TEST(Vm, AMidSizeOpRunsAtTheCallOnOneThreadAndGivesTheBitsOfItsRunOnTheWorker) {
   };
   const std::vector<Tensor> here = run(1);
   for (const Tensor& t : here) EXPECT_TRUE(t.is_ready());  // produced before the call returned
+#if defined(__SANITIZE_THREAD__)
+  // Two threads open an OpenMP team, and libgomp is not instrumented: TSan does not see its
+  // barriers and reports the team's writes read after the region as races.
+  GTEST_SKIP() << "the comparison with a team of two threads needs OpenMP, which TSan cannot follow";
+#endif
   const std::vector<Tensor> queued = run(2);
   for (size_t k = 0; k < here.size(); ++k) {
     vm::wait(queued[k]);
