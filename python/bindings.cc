@@ -224,6 +224,13 @@ void bind_errors(py::module_& m) {
       "device's cache was freed: torch.OutOfMemoryError (torch.cuda.OutOfMemoryError), a RuntimeError.",
       PyExc_RuntimeError, nullptr);
   m.attr("OutOfMemoryError") = py::handle(out_of_memory_error);
+  // RuntimeError as torch's distributed errors; ValueError too, the class it had before.
+  static PyObject* collective_mismatch_error = PyErr_NewExceptionWithDoc(
+      "meshflow.CollectiveMismatchError",
+      "The ranks made different calls on global tensors, or the same call with different arguments or after "
+      "different numbers of calls (code that only some ranks run); raised on every rank together.",
+      py::make_tuple(py::handle(PyExc_RuntimeError), py::handle(PyExc_ValueError)).ptr(), nullptr);
+  m.attr("CollectiveMismatchError") = py::handle(collective_mismatch_error);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -235,6 +242,8 @@ void bind_errors(py::module_& m) {
       PyErr_SetString(linalg_error, e.what());
     } catch (const OpError& e) {
       PyErr_SetString(op_error, e.what());
+    } catch (const CollectiveMismatchError& e) {
+      PyErr_SetString(collective_mismatch_error, e.what());
     } catch (const device::meta::NoDataError& e) {  // torch's class for a read of a meta tensor
       PyErr_SetString(PyExc_NotImplementedError, e.what());
     }

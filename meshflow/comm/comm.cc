@@ -575,7 +575,7 @@ namespace {
                               made + "): some ran alone, under code that only some ranks run, and their values may "
                               "now differ between ranks. " + kSameCallsRule;
   note_raised_on_every_rank(message);
-  throw std::invalid_argument(message);
+  throw CollectiveMismatchError(message);
 }
 
 void agree_as(const std::string& error, ErrorClass error_class, uint64_t call_hash, const std::string& call,
@@ -663,7 +663,7 @@ void agree_as(const std::string& error, ErrorClass error_class, uint64_t call_ha
                        " (placement, sbp, shape, dtype or attributes); every rank must make the same call"
                  : call + ": the ranks are in different calls (" + calls + "). " + kSameCallsRule;
   if (everyone) note_raised_on_every_rank(message);
-  throw std::invalid_argument(message);
+  throw CollectiveMismatchError(message);
 }
 
 }  // namespace

@@ -14,8 +14,14 @@
 // LinAlgError: an OpError whose cause is a linear-algebra op's data (a singular matrix, one
 // not positive-definite, a decomposition that did not converge): torch.linalg.LinAlgError.
 //
-// Both derive std::invalid_argument, the class every op error had before them: callers that
-// catch that keep catching them.
+// CollectiveMismatchError: the ranks broke the rule of global tensors (every rank makes the
+// same calls, with the same arguments, in the same order; code under `if rank == 0:` that
+// computes on, reads or saves one), found when they agree (comm::agree) and raised on every
+// rank together. A RuntimeError in Python, as torch's distributed errors (where a mismatched
+// collective waits, then times out).
+//
+// All derive std::invalid_argument, the class every op error and agreement had before them:
+// callers that catch that keep catching them.
 // OutOfMemoryError: an allocation found no room on its device, in the device's memory or
 // under its limit (Device::set_memory_limit), after the device's cache was freed and the
 // allocation retried; the message names the device, the bytes asked for, in use and cached,
@@ -49,6 +55,11 @@ class LinAlgError : public OpError {
   using OpError::OpError;
 };
 
+class CollectiveMismatchError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
 class OutOfMemoryError : public std::bad_alloc {
  public:
   explicit OutOfMemoryError(std::string message) : message_(std::move(message)) {}
@@ -68,13 +79,14 @@ inline bool is_out_of_memory(const std::string& message) { return message.find("
 
 // An error's class in this taxonomy as a value, to raise a message as that class elsewhere:
 // restated in an op's own terms, or on the other ranks of an agreement (comm::agree).
-enum class ErrorClass : int32_t { kInvalidArgument, kOpError, kIndexError, kLinAlgError };
+enum class ErrorClass : int32_t { kInvalidArgument, kOpError, kIndexError, kLinAlgError, kCollectiveMismatch };
 
 // e's class (kInvalidArgument for one outside the taxonomy).
 inline ErrorClass class_of(const std::exception& e) {
   if (dynamic_cast<const IndexError*>(&e)) return ErrorClass::kIndexError;
   if (dynamic_cast<const LinAlgError*>(&e)) return ErrorClass::kLinAlgError;
   if (dynamic_cast<const OpError*>(&e)) return ErrorClass::kOpError;
+  if (dynamic_cast<const CollectiveMismatchError*>(&e)) return ErrorClass::kCollectiveMismatch;
   return ErrorClass::kInvalidArgument;
 }
 
@@ -83,6 +95,7 @@ inline ErrorClass class_of(const std::exception& e) {
     case ErrorClass::kIndexError: throw IndexError(message);
     case ErrorClass::kLinAlgError: throw LinAlgError(message);
     case ErrorClass::kOpError: throw OpError(message);
+    case ErrorClass::kCollectiveMismatch: throw CollectiveMismatchError(message);
     case ErrorClass::kInvalidArgument: break;
   }
   throw std::invalid_argument(message);

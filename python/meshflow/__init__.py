@@ -54,6 +54,7 @@ _torchrun_variables_under_mpirun()
 from . import _C  # noqa: E402
 from ._C import OpError, OpIndexError  # noqa: F401  (an op's errors: RuntimeError and ValueError)
 from ._C import OutOfMemoryError  # noqa: F401  (torch.OutOfMemoryError, a RuntimeError)
+from ._C import CollectiveMismatchError  # noqa: F401  (ranks in different calls: RuntimeError and ValueError)
 _C.memory_limit_from_env()  # a malformed MESHFLOW_MEMORY_LIMIT raises here, not at some allocation
 from . import env, sbp, version
 from .version import __version__  # noqa: F401  (torch.__version__)

@@ -11,6 +11,7 @@
 #include <thread>
 #include <tuple>
 
+#include "meshflow/core/error.h"
 #include "meshflow/global/point_to_point.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/vm/vm.h"
@@ -307,6 +308,8 @@ TEST(RanksAgree, DifferentTargetLayoutsRaiseOnEveryRank) {
   const bool odd_one = me() == 1;
   expect_error([&] { to_global(g, all, {odd_one ? Sbp::broadcast() : Sbp::split(1)}); },
                "to_global: rank(s) 1 made a different call than rank 0");
+  // Of its own class (Python's RuntimeError), still a std::invalid_argument as before.
+  EXPECT_THROW(to_global(g, all, {odd_one ? Sbp::broadcast() : Sbp::split(1)}), CollectiveMismatchError);
   expect_error([&] { make_global(logical_value({2, 3}, DType::kFloat32), all, odd_one ? NdSbp{} : NdSbp{Sbp::split(0)}, false); },
                "has 0 entries but the placement's hierarchy");
   EXPECT_TRUE(close(gather_full(g), logical_value({4, 6}, DType::kFloat32), 0));
