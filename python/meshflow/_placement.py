@@ -25,6 +25,13 @@ def _nest(flat, hierarchy):
     return nested
 
 
+# Whether the program made a placement since the default process group was last destroyed:
+# then it runs on the job's ranks, as a torch program that called init_device_mesh (which
+# initializes the default group), and meshflow.distributed's calls take the job's ranks as
+# their default group without an init_process_group.
+made = False
+
+
 class placement(_C.Placement):
     """placement("cpu", ranks=[[0, 1], [2, 3]]): hierarchy [2, 2] over ranks 0..3.
 
@@ -40,6 +47,8 @@ class placement(_C.Placement):
             hierarchy = [1]
         super().__init__(type, hierarchy, flat)
         self._check_in_world(_C.world_size())
+        global made
+        made = True
 
     @classmethod
     def _wrap(cls, base):

@@ -23,6 +23,7 @@ import numpy as _np
 
 from .. import _C
 from .. import env as _env
+from .. import _placement as _placements
 from .._placement import placement as _placement
 from .. import sbp as _sbp
 
@@ -57,7 +58,9 @@ class group:  # noqa: N801 (torch.distributed.group.WORLD)
     WORLD = None
 
 
-_state = {"initialized": False, "backend": None, "world": None}
+# implicit: the default group was taken from a placement the program made, not from
+# init_process_group (which may still come, once).
+_state = {"initialized": False, "implicit": False, "backend": None, "world": None}
 
 
 def is_available():
@@ -65,6 +68,7 @@ def is_available():
 
 
 def is_initialized():
+    _join_implicitly()
     return _state["initialized"]
 
 
@@ -77,7 +81,7 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
     """Joins the job meshflow's launcher started: world_size and rank, when given, must be the
     job's (there is no rendezvous to make: mpirun made the ranks). backend is kept for
     get_backend(); meshflow picks MPI or NCCL per group itself."""
-    if _state["initialized"]:
+    if _state["initialized"] and not _state["implicit"]:
         raise RuntimeError("trying to initialize the default process group twice!")
     size, me = _env.get_world_size(), _env.get_rank()
     if world_size not in (-1, None) and int(world_size) != size:
@@ -85,15 +89,33 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
                          f"(meshflow's launcher sets the world size: launch with -n {world_size})")
     if rank not in (-1, None) and int(rank) != me:
         raise ValueError(f"init_process_group(rank={rank}): this process is rank {me} of the job")
-    _state["initialized"] = True
-    _state["backend"] = (backend or "mpi").split(":")[0].lower()
-    _state["world"] = group.WORLD = ProcessGroup(range(size))
+    _start(backend, implicit=False)
+
+
+def _start(backend, implicit):
+    _state.update(initialized=True, implicit=implicit, backend=(backend or "mpi").split(":")[0].lower())
+    _state["world"] = group.WORLD = ProcessGroup(range(_env.get_world_size()))
+
+
+def _join_implicitly():
+    """A program that made a placement (global tensors) runs on the job's ranks: the job is
+    the default group, as torch's init_device_mesh makes it, so a barrier or a
+    broadcast_object_list beside global tensors needs no init_process_group (one may still
+    come, once)."""
+    if not _state["initialized"] and _placements.made:
+        _start(None, implicit=True)
+
+
+def _called_init():
+    """Whether the program called init_process_group (a DDP program, whose local tensors are
+    each rank's part of its batch) rather than only making placements."""
+    return _state["initialized"] and not _state["implicit"]
 
 
 def destroy_process_group(group=None):  # noqa: A002 (torch's name)
     if group is None:
-        _state["initialized"] = False
-        _state["backend"] = None
+        _state.update(initialized=False, implicit=False, backend=None)
+        _placements.made = False
 
 
 def get_backend(group=None):  # noqa: A002
@@ -102,6 +124,7 @@ def get_backend(group=None):  # noqa: A002
 
 
 def _require_initialized(call):
+    _join_implicitly()
     if not _state["initialized"]:
         raise RuntimeError(f"{call}: default process group has not been initialized, please make sure to call "
                            f"init_process_group")

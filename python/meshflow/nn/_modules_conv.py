@@ -299,11 +299,13 @@ class _BatchNorm(Module):
                             local_stats=self.local_stats)
 
     def _syncs_local(self, input):
-        """A SyncBatchNorm's local input in a DDP job: the batch is every rank's local one."""
+        """A SyncBatchNorm's local input in a DDP job (init_process_group called): the batch is
+        every rank's local one. In a program of global tensors alone a local tensor is one
+        device's."""
         if not self._sync or not input.is_local:
             return False
         from .. import distributed
-        return distributed.is_initialized() and distributed.get_world_size() > 1
+        return distributed._called_init() and distributed.get_world_size() > 1
 
     def _synced_local(self, input, running, factor):
         """torch's SyncBatchNorm under DDP: the statistics of every rank's batch together
