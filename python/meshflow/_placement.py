@@ -51,6 +51,11 @@ class placement(_C.Placement):
         made = True
 
     @classmethod
+    def all(cls, type="cpu"):  # noqa: A002 (OneFlow's names)
+        """Every rank of the job, in a line (OneFlow's placement.all)."""
+        return cls(type, ranks=list(range(_C.world_size())))
+
+    @classmethod
     def _wrap(cls, base):
         if isinstance(base, cls):
             return base

@@ -34,7 +34,9 @@ import sys
 import traceback
 
 from .. import _C
+from .. import _dtype
 from .. import sbp as _sbp
+from .._autocast import autocast as _autocast
 from .._tensor import Tensor, _type_name
 from .modules import Module
 
@@ -62,6 +64,7 @@ class GraphConfig:
         self.max_compiled = 8
         self.checkpointed = {}  # module -> "full" or "selective"
         self.zero_stage = 0
+        self.amp_dtype = None
 
     def activation_checkpointing(self, module, enabled=True, selective=False):
         """Recomputes `module`'s forward for backward instead of keeping its activations
@@ -118,6 +121,14 @@ class GraphConfig:
             raise ValueError(f"enable_fusion takes a bool, got {on!r}")
         self.fusion = on
 
+    def enable_amp(self, mode=True, *, dtype=None):
+        """OneFlow's spelling of a step under autocast: build runs as inside `with
+        mf.autocast(device_type, dtype)` on the inputs' device type, float16 by default (as
+        OneFlow's; bfloat16 too). A call made inside an autocast of its own keeps that one."""
+        if not isinstance(mode, bool):
+            raise ValueError(f"enable_amp takes a bool, got {mode!r}")
+        self.amp_dtype = (_dtype.float16 if dtype is None else _dtype.to_dtype(dtype)) if mode else None
+
     def set_gradient_accumulation_steps(self, steps):
         """Splits each call's batch into `steps` micro-batches: dim 0 of every argument is cut
         into `steps` equal parts on each rank, forward and backward run on each part, and
@@ -137,6 +148,18 @@ class GraphConfig:
         if not isinstance(stage_id, int) or isinstance(stage_id, bool) or stage_id < 0:
             raise ValueError(f"set_stage: stage_id must be an int >= 0, got {stage_id!r}")
         self.stages[module] = stage_id
+
+    # OneFlow's fusion and algorithm settings: meshflow's compiler fuses elementwise chains
+    # (enable_fusion), the optimizers' updates are one op per parameter, and there is no cuDNN
+    # search or buffer size to set, so these are accepted and change nothing.
+    def allow_fuse_add_to_output(self, mode=True):
+        """OneFlow's setting, accepted: it changes nothing here."""
+
+    allow_fuse_model_update_ops = allow_fuse_cast_scale = enable_cudnn_conv_heuristic_search_algo = \
+        enable_straighten_algorithm = allow_fuse_add_to_output
+
+    def set_outputs_buffer_size(self, value=2):
+        """OneFlow's setting, accepted: it changes nothing here."""
 
     def _stage_order(self):
         """The named stages' placements, by stage id."""
@@ -158,17 +181,26 @@ class Graph:
     def __init__(self):
         self.config = GraphConfig()
         self._optimizers = []
+        self._schedulers = []
         # Call key -> (_C.CompiledGraph, the structure of build's outputs), least recently
         # used first, at most config.max_compiled.
         self._compiled = collections.OrderedDict()
         self._last = None
 
-    def add_optimizer(self, optimizer):
-        """Runs optimizer.step() after build, inside the graph, at every call."""
+    def add_optimizer(self, optimizer, *, lr_sch=None, is_sparse=False):
+        """Runs optimizer.step() after build, inside the graph, at every call; then, as
+        OneFlow's, lr_sch.step() (the next call reads the new lr, as an eager loop's
+        `opt.step(); sched.step()`). is_sparse (OneFlow's lazy update of the embedding rows a
+        step read) is accepted and changes nothing: every row is updated, as a dense step."""
         if not hasattr(optimizer, "_impl"):  # RMSprop, Adagrad: composed in Python, their state in a dict
             raise TypeError(f"add_optimizer: nn.Graph steps SGD, Adam and AdamW; {type(optimizer).__name__} steps "
                             "in eager code only")
+        if lr_sch is not None and getattr(lr_sch, "optimizer", optimizer) is not optimizer:
+            raise ValueError("add_optimizer: lr_sch schedules another optimizer; expected a scheduler made on the "
+                             "optimizer added with it")
         self._optimizers.append(optimizer)
+        if lr_sch is not None:
+            self._schedulers.append(lr_sch)
 
     def build(self, *args):
         raise NotImplementedError("subclasses of Graph define build(self, *inputs)")
@@ -226,6 +258,11 @@ class Graph:
         return [Tensor(t) for t in _C.with_local_arguments_replicated([a._impl for a in args])]
 
     def _run(self, args, local):
+        if self.config.amp_dtype is not None and _C.autocast_state()[0] is None:
+            device_type = next((a.placement.type if a.is_global else a.device.type for a in args
+                                if isinstance(a, Tensor)), "cpu")
+            with _autocast(device_type, dtype=self.config.amp_dtype):
+                return self._run(args, local)
         # mf.autocast around the call changes what build traces: a plan per setting.
         # So do the modules' training mode (Dropout, BatchNorm's statistics: model.eval()) and
         # the parameters' requires_grad (which ones backward and the optimizers update: a
@@ -246,6 +283,8 @@ class Graph:
         compiled, kind = self._compiled[key]
         self._last = compiled
         outputs = [Tensor(o) for o in compiled.run([a._impl for a in args])]
+        for sched in self._schedulers:
+            sched.step()
         return outputs[0] if kind is None else kind(outputs)
 
     def _compile(self, args, local):
