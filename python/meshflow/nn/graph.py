@@ -41,17 +41,27 @@ from .._tensor import Tensor, _type_name
 from .modules import Module
 
 
-def _flatten(outputs):
+def _flatten(outputs, flat):
+    """Appends the Tensors of build's outputs (a Tensor, or tuples, named tuples, lists and
+    dicts of them, nested, with None kept: a model's output dict as OneFlow's graphs return
+    it) to flat, in order; returns a function that rebuilds the structure from such a list."""
     if isinstance(outputs, Tensor):
-        return [outputs], None
-    if isinstance(outputs, (tuple, list)) and all(isinstance(o, Tensor) for o in outputs):
-        return list(outputs), type(outputs)
-    raise TypeError(f"build must return a Tensor or a tuple/list of Tensors, got {type(outputs).__name__}")
-
-
-def _map_outputs(outputs, f):
-    """build's outputs (a Tensor, or a tuple/list of them) with f applied to each."""
-    return f(outputs) if isinstance(outputs, Tensor) else type(outputs)(f(o) for o in outputs)
+        i = len(flat)
+        flat.append(outputs)
+        return lambda tensors: tensors[i]
+    if outputs is None:
+        return lambda tensors: None
+    kind = type(outputs)
+    if isinstance(outputs, dict):
+        items = [(key, _flatten(value, flat)) for key, value in outputs.items()]
+        return lambda tensors: kind((key, rebuild(tensors)) for key, rebuild in items)
+    if isinstance(outputs, (tuple, list)):
+        parts = [_flatten(value, flat) for value in outputs]
+        if hasattr(outputs, "_fields"):  # a named tuple
+            return lambda tensors: kind(*(rebuild(tensors) for rebuild in parts))
+        return lambda tensors: kind(rebuild(tensors) for rebuild in parts)
+    raise TypeError(f"build must return Tensors (alone, or in tuples, lists and dicts, or None), got "
+                    f"{type(outputs).__name__}")
 
 
 class GraphConfig:
@@ -227,8 +237,7 @@ class Graph:
                 placements = self._state_placements()
                 if placements:
                     return self._run(self._locals_on_the_state_s_placement(args, placements), local=False)
-                outputs = self._run([Tensor(_C.as_global_here(a._impl)) for a in args], local=True)
-                return _map_outputs(outputs, lambda t: Tensor(_C.to_local(t._impl)))
+                return self._run([Tensor(_C.as_global_here(a._impl)) for a in args], local=True)
         return self._run(self._locals_replicated(args), local=False)
 
     def _state_placements(self):
@@ -280,12 +289,12 @@ class Graph:
             self._compiled[key] = self._compile(args, local)
             while len(self._compiled) > self.config.max_compiled:
                 self._compiled.popitem(last=False)  # its arena and threads go with it
-        compiled, kind = self._compiled[key]
+        compiled, rebuild = self._compiled[key]
         self._last = compiled
-        outputs = [Tensor(o) for o in compiled.run([a._impl for a in args])]
+        outputs = [Tensor(_C.to_local(o) if local else o) for o in compiled.run([a._impl for a in args])]
         for sched in self._schedulers:
             sched.step()
-        return outputs[0] if kind is None else kind(outputs)
+        return rebuild(outputs)
 
     def _compile(self, args, local):
         for opt in self._optimizers:  # before the parameters are added: stage 3 shards them
@@ -311,7 +320,8 @@ class Graph:
         try:
             with _C.TraceScope(tracer):
                 outputs = self.build(*lazy)
-                flat, kind = _flatten(outputs)
+                flat = []
+                rebuild = _flatten(outputs, flat)
                 for opt in self._optimizers:
                     opt.step()
         except Exception as e:
@@ -320,7 +330,7 @@ class Graph:
         finally:
             for module in checkpointed:
                 object.__delattr__(module, "forward")
-        return tracer.finish([o._impl for o in flat]), kind
+        return tracer.finish([o._impl for o in flat]), rebuild
 
     def _checkpointed(self):
         """Module -> "full" or "selective": config.activation_checkpointing's, then the

@@ -412,3 +412,44 @@ def test_accumulation_over_chunks_of_a_global_batch_through_batch_norm_equals_on
         return losses, states(model)
 
     assert_global_equals_one_device(52, make, program)
+
+
+class TokenClassifier(nn.Module):
+    """A Hugging Face-style model: its forward returns a dict of the loss and the logits."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb, self.norm, self.head = nn.Embedding(12, 6), nn.LayerNorm(6), nn.Linear(6, 3)
+
+    def forward(self, input_ids, labels=None):
+        logits = self.head(self.norm(self.emb(input_ids)))
+        loss = None if labels is None else F.cross_entropy(logits.flatten(0, 1), labels.flatten())
+        return {"loss": loss, "logits": logits}
+
+
+class DictStep(nn.Graph):
+    def __init__(self, model, opt):
+        super().__init__()
+        self.model = model
+        self.add_optimizer(opt)
+
+    def build(self, input_ids, labels):
+        out = self.model(input_ids, labels=labels)
+        out["loss"].backward()
+        return out
+
+
+def test_a_graph_returning_the_model_s_output_dict_equals_eager_one_device(world):
+    rng = np.random.default_rng(53)
+    data = [(rng.integers(0, 12, (2 * world, 4)), rng.integers(0, 3, (2 * world, 4))) for _ in range(3)]
+    mf.manual_seed(53)
+    model = TokenClassifier()
+    opt = mf.optim.Adam(model.parameters(), lr=0.01)
+    want = fit(model, opt, data, lambda b: model(mf.tensor(b[0]), labels=mf.tensor(b[1]))["loss"])
+    mf.manual_seed(53)
+    gmodel = TokenClassifier().to_global(everyone(), B)
+    step = DictStep(gmodel, mf.optim.Adam(gmodel.parameters(), lr=0.01))
+    outs = [step(split_rows(ids), split_rows(labels)) for ids, labels in data]
+    assert all(sorted(out) == ["logits", "loss"] and out["logits"].shape == (2 * world, 4, 3) for out in outs)
+    np.testing.assert_allclose([out["loss"].item() for out in outs], want[0], rtol=1e-5)
+    assert_states_close(states(gmodel), want[1])
