@@ -427,11 +427,8 @@ class TokenClassifier(nn.Module):
         return {"loss": loss, "logits": logits}
 
 
-class DictStep(nn.Graph):
-    def __init__(self, model, opt):
-        super().__init__()
-        self.model = model
-        self.add_optimizer(opt)
+class DictStep(Step):
+    """Step whose build returns the model's output dict."""
 
     def build(self, input_ids, labels):
         out = self.model(input_ids, labels=labels)
@@ -448,7 +445,7 @@ def test_a_graph_returning_the_model_s_output_dict_equals_eager_one_device(world
     want = fit(model, opt, data, lambda b: model(mf.tensor(b[0]), labels=mf.tensor(b[1]))["loss"])
     mf.manual_seed(53)
     gmodel = TokenClassifier().to_global(everyone(), B)
-    step = DictStep(gmodel, mf.optim.Adam(gmodel.parameters(), lr=0.01))
+    step = DictStep(gmodel, mf.optim.Adam(gmodel.parameters(), lr=0.01), None)
     outs = [step(split_rows(ids), split_rows(labels)) for ids, labels in data]
     assert all(sorted(out) == ["logits", "loss"] and out["logits"].shape == (2 * world, 4, 3) for out in outs)
     np.testing.assert_allclose([out["loss"].item() for out in outs], want[0], rtol=1e-5)
