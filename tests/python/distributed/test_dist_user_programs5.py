@@ -88,6 +88,30 @@ def test_ddp_wraps_a_model_in_a_program_that_made_placements_without_init_proces
     np.testing.assert_allclose(model.module.weight.grad.numpy(), alone.weight.grad.numpy(), rtol=1e-5, atol=1e-6)
 
 
+def test_ddp_around_a_global_model_runs_it_as_it_is_and_trains_as_one_device(world, pg):
+    # The wrapper a DDP port keeps after its model went global: the SBP makes it data-parallel.
+    data = batches(44, 3 * world, 4)
+
+    def program(model, to):
+        ddp = DDP(model)
+        opt = mf.optim.SGD(ddp.parameters(), lr=0.1, momentum=0.9)
+        losses = []
+        for i, (x, y) in enumerate(data):
+            loss = F.cross_entropy(ddp(to(x)), to(y)) / 2
+            if i % 2 == 0:
+                with ddp.no_sync():
+                    loss.backward()
+            else:
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+            losses.append(loss.item())
+        assert list(ddp.state_dict()) == ["module." + name for name in model.state_dict()]
+        return losses, states(model)
+
+    assert_global_equals_one_device(44, lambda: nn.Sequential(nn.Linear(6, 8), nn.Tanh(), nn.Linear(8, 4)), program)
+
+
 def test_a_local_sync_batch_norm_in_a_program_of_global_tensors_is_one_device_s(no_process_group):
     # No init_process_group: local tensors are each rank's whole batch, not its part of one, so
     # a SyncBatchNorm on them normalizes over that batch alone, as one device.

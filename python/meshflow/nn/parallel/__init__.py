@@ -73,7 +73,8 @@ class DistributedDataParallel(Module):
     training still takes rank 0's running statistics, and every rank must make it). A forward
     under grad outside no_sync makes the next backward that reaches the module's parameters
     average the gradients (a backward of other tensors leaves them alone, as torch's). Parameters no
-    rank used keep grad None."""
+    rank used keep grad None. A module of global tensors runs as it is: its SBP makes it
+    data-parallel already."""
 
     def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=True,
                  process_group=None, bucket_cap_mb=None, find_unused_parameters=False, check_reduction=False,
@@ -90,7 +91,14 @@ class DistributedDataParallel(Module):
         self.require_backward_grad_sync = True
         self.require_forward_param_sync = True  # torch's name: whether the next forward copies the buffers
         self._reduce_armed = self._reduce_queued = False
-        self._broadcast_from_rank0(list(module.parameters()) + list(module.buffers()))
+        state = list(module.parameters()) + list(module.buffers())
+        # A model of global tensors is data-parallel by its SBP already: its ranks hold one
+        # logical value, and boxing sums its gradients over a split batch. So the wrapper
+        # runs it as it is (no copies, no averages), as the program meant.
+        self._global = any(t.is_global for t in state)
+        if self._global:
+            return
+        self._broadcast_from_rank0(state)
         # As torch's reducer, the average is set off by a gradient reaching a parameter (the
         # end of that backward), not by whichever backward comes next: a forward whose loss
         # never went backward (an error, an evaluation under grad) leaves other models'
@@ -113,6 +121,8 @@ class DistributedDataParallel(Module):
                     t.copy_(value)
 
     def forward(self, *inputs, **kwargs):
+        if self._global:
+            return self.module(*inputs, **kwargs)
         from ... import is_grad_enabled
         syncing = is_grad_enabled() and self.require_backward_grad_sync
         if self.require_forward_param_sync and self.broadcast_buffers and any(True for _ in self.module.buffers()):
