@@ -192,6 +192,7 @@ class Graph:
         self.config = GraphConfig()
         self._optimizers = []
         self._schedulers = []
+        self._grad_scaler = None
         # Call key -> (_C.CompiledGraph, the structure of build's outputs), least recently
         # used first, at most config.max_compiled.
         self._compiled = collections.OrderedDict()
@@ -211,6 +212,14 @@ class Graph:
         self._optimizers.append(optimizer)
         if lr_sch is not None:
             self._schedulers.append(lr_sch)
+
+    def set_grad_scaler(self, grad_scaler):
+        """OneFlow's loss scaling of a graph, taken where it changes nothing: a GradScaler with
+        enabled=False, or steps without float16 autocast (torch's scaler leaves bfloat16
+        alone too). A graph does not scale float16 losses nor skip steps whose gradients
+        overflowed, so a float16 call raises rather than give other values than the eager
+        loop."""
+        self._grad_scaler = grad_scaler
 
     def build(self, *args):
         raise NotImplementedError("subclasses of Graph define build(self, *inputs)")
@@ -272,6 +281,11 @@ class Graph:
                                 if isinstance(a, Tensor)), "cpu")
             with _autocast(device_type, dtype=self.config.amp_dtype):
                 return self._run(args, local)
+        if self._grad_scaler is not None and self._grad_scaler.is_enabled() and _C.autocast_state()[0] == "float16":
+            raise NotImplementedError("set_grad_scaler: a graph does not scale float16 losses (nor skip steps whose "
+                                      "gradients overflow); train it under enable_amp(True, dtype=mf.bfloat16), "
+                                      "which needs no scaling, or scale the loss in build and pass "
+                                      "GradScaler(enabled=False)")
         # mf.autocast around the call changes what build traces: a plan per setting.
         # So do the modules' training mode (Dropout, BatchNorm's statistics: model.eval()) and
         # the parameters' requires_grad (which ones backward and the optimizers update: a

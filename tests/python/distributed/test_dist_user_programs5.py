@@ -218,6 +218,27 @@ def test_a_graph_with_enable_amp_runs_as_the_graph_called_under_autocast(world):
     assert_states_close(got[1], want[1], rtol=0, atol=0)
 
 
+def test_a_graph_s_grad_scaler_is_taken_where_it_changes_nothing_and_refused_for_float16(world):
+    x, y = batches(45, 2 * world, 1)[0]
+
+    def step(dtype, scaler):
+        mf.manual_seed(45)
+        model = nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 4)).to_global(everyone(), B)
+        opt = mf.optim.SGD(model.parameters(), lr=0.1)
+        graph = SchedStep(model, opt, mf.optim.lr_scheduler.StepLR(opt, 1))
+        graph.config.enable_amp(True, dtype=dtype)
+        if scaler is not None:
+            graph.set_grad_scaler(scaler)
+        return graph(split_rows(x), split_rows(y)).item(), states(model)
+
+    for dtype, scaler in ((mf.bfloat16, mf.amp.GradScaler()), (mf.float16, mf.amp.GradScaler(enabled=False))):
+        got, want = step(dtype, scaler), step(dtype, None)
+        assert got[0] == want[0]
+        assert_states_close(got[1], want[1], rtol=0, atol=0)
+    with pytest.raises(NotImplementedError, match="does not scale float16 losses"):
+        step(mf.float16, mf.amp.GradScaler())
+
+
 # ---------------------------------------------------------------- states, noise and masks made in forward
 
 
