@@ -15,6 +15,7 @@ from .._tensor import Tensor, _impl_of, _in_layout_of, _names_dtype, _type_name
 from .._ops_creation import ones, rand, randn, zeros, zeros_like
 from .._ops_elementwise import cast
 from .._promotion import get_default_dtype
+from .. import sbp as _sbp
 from ..sbp import as_nd_sbp as _as_nd_sbp
 from . import functional as F
 from . import _hooks
@@ -523,16 +524,23 @@ class Module:
     def to_global(self, placement, sbp):
         """Gives every parameter and buffer `placement` and an SBP: `sbp` is one SBP or tuple
         for all, or a function (name, tensor) -> SBP (names as in state_dict and
-        named_buffers). A local tensor holds the full value on every rank; each rank keeps
-        its part."""
+        named_buffers). A local tensor holds the full value on every rank, and the first rank
+        of `placement`'s is taken, as DDP's construction copies rank 0's: ranks seeded
+        differently (a DDP habit, for augmentation) or a state loaded on rank 0 alone give
+        every rank one model, never replicas that differ without a word."""
         named = list(self.named_parameters()) + list(self.named_buffers())
+        ranks = placement._flat_ranks
+        first = _C.Placement(placement._type, [1], [ranks[0]]) if len(ranks) > 1 else None
         for name, t in named:
             chosen = sbp(name, t) if callable(sbp) else sbp
             nd_sbp = _as_nd_sbp(chosen, placement)
             if t.is_global:
                 value = _C.to_global(t._impl.detach(), placement, nd_sbp)
-            else:
+            elif first is None:
                 value = _C.global_from_full(t._impl.local_tensor, placement, nd_sbp)
+            else:  # a broadcast from the first rank, then each rank keeps its part
+                source = _C.global_from_full(t._impl.local_tensor, first, _as_nd_sbp(_sbp.broadcast, first))
+                value = _C.to_global(source, placement, nd_sbp)
             t.data = Tensor(value)
             t.grad = None
         return self

@@ -137,6 +137,33 @@ def test_a_local_sync_batch_norm_in_a_program_of_global_tensors_is_one_device_s(
 # ---------------------------------------------------------------- code some ranks run
 
 
+def test_a_model_made_under_per_rank_seeds_or_loaded_on_rank_0_alone_goes_global_as_rank_0_s(world):
+    # A DDP habit (manual_seed(seed + rank), for augmentation) and a rank-0-only load: the
+    # module's to_global takes rank 0's values, as DDP's construction copies them.
+    def make():
+        return nn.Sequential(nn.Linear(6, 8), nn.BatchNorm1d(8), nn.Linear(8, 4))
+
+    mf.manual_seed(60)
+    want = make()
+    mf.manual_seed(60 + RANK)
+    model = make().to_global(everyone(), lambda name, p: S(0) if name == "0.weight" else B)
+    assert_states_close(states(model), states(want), rtol=0, atol=0)
+    mf.manual_seed(61 + RANK)
+    loaded = make()
+    if RANK == 0:
+        loaded.load_state_dict(want.state_dict())
+    loaded.to_global(everyone(), B)
+    assert_states_close({k: v.to_local().numpy() for k, v in loaded.state_dict().items()}, states(want), rtol=0,
+                        atol=0)
+    data = batches(60, 2 * world, 2)
+    losses, _ = fit(model, mf.optim.SGD(model.parameters(), lr=0.1), data,
+                    lambda b: F.cross_entropy(model(split_rows(b[0])), split_rows(b[1])))
+    want_losses, _ = fit(want, mf.optim.SGD(want.parameters(), lr=0.1), data,
+                         lambda b: F.cross_entropy(want(mf.tensor(b[0])), mf.tensor(b[1])))
+    np.testing.assert_allclose(losses, want_losses, rtol=1e-5)
+
+
+
 def test_a_read_of_a_global_loss_on_rank_0_alone_raises_runtime_error_on_every_rank(world, pg):
     if world == 1:
         pytest.skip("rank 0 is every rank")
