@@ -21,6 +21,10 @@ rank 0 prints. `--per-op-only` prints only this table (`--ops`, `--sizes` select
 Then basic indexing as users write it (x[0], x[:, -1], x[..., :4], x[None], a[0].item(), ...),
 meshflow beside PyTorch; `--indexing-only` prints only this table.
 
+Then composed ops (F.linear, nn.Linear, conv2d, cross_entropy, mse_loss, transpose) on small
+tensors, with parameters that require grad (a recorded node, named as torch's) and without,
+meshflow beside PyTorch; `--composed-only` prints only this table.
+
 Then a burst: 10,000 chained small adds and one mf.synchronize(), asynchronous against
 blocking mode (each op run before its call returns, as MESHFLOW_LAUNCH_BLOCKING=1).
 """
@@ -61,6 +65,46 @@ INDEXING = {
     "x[..., :4]": lambda t: t["x"][..., :4], "x[None]": lambda t: t["x"][None], "x[1:7:2]": lambda t: t["x"][1:7:2],
     "l[:, -1, :]": lambda t: t["l"][:, -1, :], "x[0] (grad)": lambda t: t["g"][0],
 }
+
+
+# Composed ops on small tensors; `t` holds a library's module (lib), F, and the tensors.
+COMPOSED = {
+    "F.linear": lambda t: t["F"].linear(t["x"], t["w"], t["b"]), "nn.Linear": lambda t: t["linear"](t["x"]),
+    "F.conv2d": lambda t: t["F"].conv2d(t["img"], t["k"], t["kb"]),
+    "cross_entropy": lambda t: t["F"].cross_entropy(t["x"], t["target"]),
+    "F.mse_loss": lambda t: t["F"].mse_loss(t["x"], t["y"]), "x.transpose": lambda t: t["x"].transpose(0, 1),
+}
+
+
+def composed_rows(lib, n, grad):
+    """(call, us) per COMPOSED case on `lib`'s tensors; with `grad`, the parameters (and x)
+    require grad, so each call records its node."""
+    rng = np.random.default_rng(0)
+    t = {"F": lib.nn.functional, "target": lib.tensor(rng.integers(0, 16, 4))}
+    for k, shape in {"x": (4, 16), "y": (4, 16), "w": (8, 16), "b": (8,), "img": (1, 2, 6, 6),
+                     "k": (3, 2, 3, 3), "kb": (3,)}.items():
+        t[k] = lib.tensor(rng.random(shape, np.float32), requires_grad=grad and k != "y")
+    t["linear"] = lib.nn.Linear(16, 8)
+    t["linear"].requires_grad_(grad)
+    return [(call, per_call_us(lambda: f(t), n)) for call, f in COMPOSED.items()]
+
+
+def print_composed(n, torch):
+    if mf.env.get_rank() != 0:
+        return
+    rows = {grad: (composed_rows(mf, n, grad), composed_rows(torch, n, grad) if torch is not None else None)
+            for grad in (True, False)}
+    print(f"\ncomposed ops, float32, {n} calls per round, best of 5 rounds (us/op)")
+    head = f"{'call':<14} {'grad':>5} {'meshflow':>9}"
+    if torch is not None:
+        head += f" {'torch ' + torch.__version__.split('+')[0]:>12} {'mf/torch':>9}"
+    print(head)
+    for grad, (ours, theirs) in rows.items():
+        for i, (call, mine) in enumerate(ours):
+            line = f"{call:<14} {str(grad):>5} {mine:>9.2f}"
+            if theirs is not None:
+                line += f" {theirs[i][1]:>12.2f} {mine / theirs[i][1]:>8.2f}x"
+            print(line)
 
 
 def indexing_rows(lib, n):
@@ -132,6 +176,7 @@ def main():
     parser.add_argument("--iterations", type=int, default=100_000)
     parser.add_argument("--per-op-only", action="store_true", help="only the per-op table")
     parser.add_argument("--indexing-only", action="store_true", help="only the indexing table")
+    parser.add_argument("--composed-only", action="store_true", help="only the composed-ops table")
     parser.add_argument("--ops", nargs="+", default=list(PER_OP), choices=list(PER_OP))
     parser.add_argument("--sizes", nargs="+", type=int, default=[1, 256])  # 256: a 16x16 tensor's elements
     args = parser.parse_args()
@@ -140,6 +185,9 @@ def main():
         torch.set_num_threads(1)
     if args.indexing_only:
         print_indexing(n, torch)
+        return
+    if args.composed_only:
+        print_composed(n, torch)
         return
     if args.per_op_only or mf.env.get_world_size() > 1:
         print_per_op(per_op_rows(args.ops, args.sizes, n, torch), n, torch)
@@ -170,6 +218,7 @@ def main():
         print(f"{library:<16} {call:<26} {us:>8.2f}")
     print_per_op(per_op_rows(args.ops, args.sizes, n, torch), n, torch)
     print_indexing(n, torch)
+    print_composed(n, torch)
 
     def burst(length=10_000):
         start = time.perf_counter()

@@ -380,18 +380,22 @@ void bind_autograd(py::module_& m) {
       .def("retain_grad", &Var::retain_grad)
       .def_property_readonly("retains_grad", &Var::retains_grad);
   // A recorded call (Tensor.grad_fn): its name and, per input, (the node that made it, which of
-  // its outputs), (the leaf it accumulates into, 0) or (None, 0) where no gradient flows.
+  // its outputs), (the leaf it accumulates into, 0) or (None, 0) where no gradient flows;
+  // torch_name and shown_edges: the same as torch's node shows them (Node::torch_name).
+  const auto edges = [](const std::vector<Edge>& edges) {
+    py::list out;
+    for (const Edge& e : edges) {
+      const Var leaf = autograd::edge_leaf(e);
+      out.append(e.node ? py::make_tuple(e.node, e.output)
+                        : py::make_tuple(leaf.defined() ? py::cast(leaf) : py::none(), 0));
+    }
+    return out;
+  };
   py::class_<Node, std::shared_ptr<Node>>(m, "Node")
       .def_property_readonly("name", [](const Node& n) { return n.name; })
-      .def_property_readonly("edges", [](const Node& n) {
-        py::list out;
-        for (const Edge& e : n.inputs) {
-          const Var leaf = autograd::edge_leaf(e);
-          out.append(e.node ? py::make_tuple(e.node, e.output)
-                            : py::make_tuple(leaf.defined() ? py::cast(leaf) : py::none(), 0));
-        }
-        return out;
-      })
+      .def_property_readonly("torch_name", [](const Node& n) { return torch_name(n); })
+      .def_property_readonly("edges", [edges](const Node& n) { return edges(n.inputs); })
+      .def_property_readonly("shown_edges", [edges](const Node& n) { return edges(n.shown_inputs.value_or(n.inputs)); })
       .def_property_readonly("id", [](const Node& n) { return reinterpret_cast<uintptr_t>(&n); });
   m.def("autograd_backward", [](const std::vector<Var>& roots, const std::vector<std::optional<Var>>& grads,
                                 bool retain_graph, bool create_graph) {
@@ -417,7 +421,6 @@ void bind_autograd(py::module_& m) {
         py::arg("create_graph") = false);
   m.def("set_detect_anomaly", &set_detect_anomaly, py::arg("enabled"));
   m.def("detect_anomaly_enabled", &detect_anomaly_enabled);
-  m.def("backward_name", &backward_name, py::arg("recorded"));
   // Under anomaly detection a recorded call keeps the Python stack that made it (calls are
   // recorded without the GIL).
   set_anomaly_trace_source([]() -> std::string {

@@ -469,6 +469,39 @@ PyMethodDef basic_index_method = {
     "basic_index(x, key): x[key] for a key of exact ints, slices of ints, None and '...' (alone or in a tuple); "
     "None for any other key"};
 
+// (out, name, *inputs): out (a Tensor, or a tuple whose first item is the one) returned, its
+// node shown as torch's node `name` with edges to the inputs (show_as; arguments other than
+// Tensors are skipped, as torch's node has no edge for them). Nothing to do for a result that
+// does not require grad or a name of None: a composite's one C call, no Python frame.
+PyObject* grad_fn_as_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  try {
+    if (nargs < 2) throw py::type_error("grad_fn_as takes (out, name, *inputs)");
+    PyObject* out = args[0];
+    const bool tuple = PyTuple_Check(out) && PyTuple_GET_SIZE(out) > 0;
+    const Var* v = var_of_tensor(tuple ? PyTuple_GET_ITEM(out, 0) : out);
+    if (v && v->requires_grad() && args[1] != Py_None) {
+      Py_ssize_t size = 0;
+      const char* name = PyUnicode_AsUTF8AndSize(args[1], &size);
+      if (!name) throw py::error_already_set();
+      std::vector<Var> inputs;
+      for (Py_ssize_t i = 2; i < nargs; ++i) {
+        if (const Var* in = var_of_tensor(args[i])) inputs.push_back(*in);
+      }
+      show_as(*v, std::string(name, static_cast<size_t>(size)), &inputs);
+    }
+    Py_INCREF(out);
+    return out;
+  } catch (...) {
+    raise_current_exception();
+    return nullptr;
+  }
+}
+
+PyMethodDef grad_fn_as_method = {
+    "grad_fn_as", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&grad_fn_as_call)), METH_FASTCALL,
+    "grad_fn_as(out, name, *inputs): out, its grad_fn shown as torch's node `name` (None: as recorded) whose "
+    "next_functions lead to the inputs' nodes"};
+
 // basic_index_plan(shape, key): fn::basic_index_plan as (slice attributes, result shape, the
 // Nones' dims in it) for the writes through a basic index.
 py::tuple basic_index_plan_of(const Shape& shape, const py::handle& key) {
@@ -503,6 +536,7 @@ void bind_op_calls(py::module_& m) {
   m.attr("TensorMethod") = py::handle(reinterpret_cast<PyObject*>(tensor_method_type));
   m.def("set_tensor_class", &set_tensor_class, py::arg("cls"));
   m.attr("basic_index") = py::reinterpret_steal<py::object>(PyCFunction_New(&basic_index_method, nullptr));
+  m.attr("grad_fn_as") = py::reinterpret_steal<py::object>(PyCFunction_New(&grad_fn_as_method, nullptr));
   m.def("basic_index_plan", &basic_index_plan_of, py::arg("shape"), py::arg("key"),
         "What x[key] of a basic key selects in a tensor of `shape`: (the slice op's attributes, the result's "
         "shape, where the Nones' dims are in it)");

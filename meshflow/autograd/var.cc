@@ -630,17 +630,7 @@ bool record(const std::string& name, const std::vector<Var>& inputs, std::vector
   node->name = name;
   node->sequence = sequence.fetch_add(1, std::memory_order_relaxed);
   for (const Var& in : inputs) {
-    Edge edge;
-    if (in.defined() && in.requires_grad()) {
-      const std::shared_ptr<VarImpl>& impl = VarAccess::impl(in);
-      if (impl->grad_fn) {
-        edge.node = impl->grad_fn;
-        edge.output = impl->output_index;
-      } else {
-        edge.leaf = impl;
-      }
-    }
-    node->inputs.push_back(edge);
+    node->inputs.push_back(edge_of(in));
     if (in.defined()) node->saved.push_back({VarAccess::impl(in), VarAccess::impl(in)->version});
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -727,6 +717,37 @@ Var SavedVar::unpack() const {
 void set_detect_anomaly(bool enabled) { anomaly_mode = enabled; }
 bool detect_anomaly_enabled() { return anomaly_mode; }
 void set_anomaly_trace_source(std::function<std::string()> source) { anomaly_trace_source() = std::move(source); }
+
+Edge edge_of(const Var& v) {
+  Edge edge;
+  if (v.defined() && v.requires_grad()) {
+    const std::shared_ptr<VarImpl>& impl = VarAccess::impl(v);
+    if (impl->grad_fn) {
+      edge.node = impl->grad_fn;
+      edge.output = impl->output_index;
+    } else {
+      edge.leaf = impl;
+    }
+  }
+  return edge;
+}
+
+void show_as(const Var& out, std::string torch_name, const std::vector<Var>* inputs) {
+  if (!out.defined() || !out.requires_grad()) return;
+  const std::shared_ptr<Node>& node = VarAccess::impl(out)->grad_fn;
+  if (!node) return;
+  std::vector<Edge> edges;
+  if (inputs) {
+    for (const Var& in : *inputs) {
+      if (in.defined() && in.grad_fn() == node) return;
+      if (in.defined() && is_floating(in.dtype())) edges.push_back(edge_of(in));
+    }
+  }
+  node->torch_name = std::move(torch_name);
+  if (inputs) node->shown_inputs = std::move(edges);
+}
+
+std::string torch_name(const Node& node) { return node.torch_name.empty() ? backward_name(node.name) : node.torch_name; }
 
 std::string backward_name(const std::string& recorded) {
   std::string lower = recorded;
@@ -881,7 +902,7 @@ void check_anomaly(const Node& node, const std::vector<Var>& grads) {
     }
   }
   if (found < 0) return;
-  std::string message = "Function '" + backward_name(node.name) + "' returned nan values in its " +
+  std::string message = "Function '" + torch_name(node) + "' returned nan values in its " +
                         std::to_string(found) + "th output.";
   if (!node.creation_trace.empty()) message += " The call that made it:\n" + node.creation_trace;
   throw std::runtime_error(message);
@@ -893,7 +914,7 @@ void check_saved_versions(const Node& node) {
     const std::shared_ptr<VarImpl> var = saved.var.lock();
     if (var && var->version != saved.version) {
       throw std::runtime_error("one of the variables needed for gradient computation has been modified by an "
-                               "inplace operation: backward() through " + backward_name(node.name) +
+                               "inplace operation: backward() through " + torch_name(node) +
                                " reads a value written in place since the call (an in-place op, .data =, an "
                                "optimizer step): it is at version " + std::to_string(var->version) +
                                "; expected version " + std::to_string(saved.version) +

@@ -150,6 +150,14 @@ struct Edge {
 // .grad always has its leaf's shape).
 struct Node {
   std::string name;
+  // What Tensor.grad_fn shows, as torch's node (torch.autograd.graph.Node), where it is not
+  // the recorded call's: torch_name where not empty (backward_name(name) otherwise), and
+  // shown_inputs where set (`inputs` otherwise) as its next_functions. Set by show_as() for
+  // a composite (F.mse_loss records its last call, a mean; torch one MseLossBackward0 whose
+  // edges lead to its arguments' nodes) and for a call torch makes with another op
+  // (transpose's permute). Only grad_fn reads them; backward walks `inputs`.
+  std::string torch_name;
+  std::optional<std::vector<Edge>> shown_inputs;
   // The order of recording: a node recorded later has a larger one (next_sequence()).
   uint64_t sequence = 0;
   std::vector<Edge> inputs;  // one per input; empty edges take no gradient
@@ -229,6 +237,17 @@ uint64_t next_sequence();
 // in-place writes since (Node::saved), at their versions now: those its gradient reads.
 void set_saved(Node& node, const std::vector<Var>& values);
 
+// The edge a call recording `v` as an input gives it (Node::inputs): to v's node, to the leaf
+// v accumulates into, or none (v does not require grad).
+Edge edge_of(const Var& v);
+
+// Shows `out`'s node as torch's node `torch_name` (Node::torch_name) and, where `inputs` is
+// given, with one edge per floating-point one of them (edge_of), as torch's node of a call
+// of those arguments has. Nothing where out has no node or has one of the inputs' nodes (a
+// call that returned an input). A node's name and edges are the call's own: an in-place write
+// since makes a new node, which shows its own.
+void show_as(const Var& out, std::string torch_name, const std::vector<Var>* inputs = nullptr);
+
 // Grad mode: on by default, per thread. NoGradGuard turns it off for its scope
 // (optimizer steps, evaluation), as mf.no_grad() does in Python.
 bool grad_enabled();
@@ -257,6 +276,8 @@ void set_anomaly_trace_source(std::function<std::string()> source);
 // A node's name as torch names its backward: "add_scalar" -> "AddBackward0", a Python
 // Function's class name (not lower case) -> "CubeBackward".
 std::string backward_name(const std::string& recorded);
+// The name Tensor.grad_fn shows for `node`: its torch_name, or backward_name of its call's.
+std::string torch_name(const Node& node);
 
 // While alive, backward() hands every leaf's final gradient (after the leaf's hooks, in its
 // layout) to `sink` instead of accumulating it into grad(): torch.autograd.grad, which

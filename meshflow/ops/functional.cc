@@ -703,9 +703,41 @@ Var add_bias(const Var& product, const Var& bias) {
   return add(product, low ? cast(bias, product.dtype()) : bias);
 }
 
+namespace {
+// An edge to a node torch records where meshflow does not: shown by grad_fn (Node::torch_name,
+// its next_functions `inputs`), never run.
+Edge shown_node(std::string torch_name, std::vector<Edge> inputs) {
+  auto node = std::make_shared<Node>();
+  node->torch_name = std::move(torch_name);
+  node->inputs = std::move(inputs);
+  return Edge{std::move(node), 0, nullptr};
+}
+
+// v's edge through such a node (torch's transpose of a weight), or none where v takes no gradient.
+Edge shown_through(const char* torch_name, const Var& v) {
+  return v.requires_grad() ? shown_node(torch_name, {edge_of(v)}) : Edge{};
+}
+}  // namespace
+
 Var linear(const Var& x, const Var& weight, const Var& bias) {
-  if (!bias.defined()) return matmul(x, weight, false, true);
-  return product_plus_bias(x, weight, bias, true);
+  Var y = bias.defined() ? product_plus_bias(x, weight, bias, true) : matmul(x, weight, false, true);
+  if (!y.requires_grad()) return y;
+  // torch's nodes: an addmm (an mm without a bias) of the bias, the input (folded to 2-d by
+  // a view for another rank) and a transpose of the weight, unfolded by an unsafe view for
+  // another rank. meshflow's one product reads the weight transposed and any rank in place.
+  const bool matrix = x.shape().size() == 2;
+  std::vector<Edge> edges{matrix ? edge_of(x) : shown_through("ViewBackward0", x), shown_through("TBackward0", weight)};
+  if (bias.defined()) edges.insert(edges.begin(), edge_of(bias));
+  std::string product = bias.defined() ? "AddmmBackward0" : "MmBackward0";
+  Node& node = *y.grad_fn();
+  if (matrix) {
+    node.torch_name = std::move(product);
+    node.shown_inputs = std::move(edges);
+  } else {
+    node.torch_name = "UnsafeViewBackward0";
+    node.shown_inputs = std::vector<Edge>{shown_node(std::move(product), std::move(edges))};
+  }
+  return y;
 }
 
 Var addmm(const Var& input, const Var& mat1, const Var& mat2) { return product_plus_bias(mat1, mat2, input, false); }
@@ -725,6 +757,14 @@ Var dropout(const Var& x, double p, bool training) {
   return call("dropout", {x}, {{"p", p}, {"seed", draw.seed}, {"offset", draw.offset}})[0];
 }
 
+namespace {
+// cross_entropy's result shown as torch's node (log_softmax, then nll_loss): NllLossBackward0.
+Var as_nll_loss(Var loss) {
+  show_as(loss, "NllLossBackward0");
+  return loss;
+}
+}  // namespace
+
 Var cross_entropy(const Var& logits, const Var& target) {
   // The fused op's rule checks shapes and dtypes, with cross_entropy's messages.
   find_op("softmax_cross_entropy").infer({{logits.shape(), logits.dtype()}, {target.shape(), target.dtype()}}, {});
@@ -735,7 +775,7 @@ Var cross_entropy(const Var& logits, const Var& target) {
   if (std::none_of(sbp.begin(), sbp.end(), [](const Sbp& s) { return s.is_split() && s.split_dim() == 1; })) {
     // Whole rows on each rank: the fused op, one pass over the logits each way.
     const Var losses = call("softmax_cross_entropy", {logits, target}, {{"ignore_index", int64_t{-100}}})[0];
-    return div(sum(losses), sum(counted));
+    return as_nll_loss(div(sum(losses), sum(counted)));
   }
   // Classes split (a vocabulary-parallel head): per-row maxima and sums of exp are reduced
   // over the ranks, and each rank's target logits come from gather, so the logits are never
@@ -757,7 +797,7 @@ Var cross_entropy(const Var& logits, const Var& target) {
   const Var rows = reshape(target, {-1, 1});
   const Var kept = call1("ne", {rows, full_like(rows, -100)});
   const Var picked = call1("gather", {shifted, where(kept, rows, zeros_like(rows))}, {{"dim", int64_t{1}}});
-  return div(sum(mul(sub(log_sum_exp, picked), reshape(counted, {-1, 1}))), sum(counted));
+  return as_nll_loss(div(sum(mul(sub(log_sum_exp, picked), reshape(counted, {-1, 1}))), sum(counted)));
 }
 
 Var full_like(const Var& x, double value) {

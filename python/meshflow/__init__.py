@@ -203,5 +203,3 @@ __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ 
 
 from . import _numpy_names
 _numpy_names.install(globals(), __all__, Tensor)  # torch's `axis=` and `keepdims=` spellings
-from . import _grad_fn
-_grad_fn.install_torch_names(Tensor, _sys.modules[__name__], nn.functional, linalg)  # grad_fn names as torch's

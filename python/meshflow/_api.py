@@ -20,17 +20,19 @@ __all__ = ["clone", "t", "movedim", "moveaxis", "tile", "outer", "diag", "meshgr
 def clone(input):
     """A copy of input, recorded for autograd (its gradient flows back to input)."""
     if input.ndim == 0:
-        return apply("reshape", [apply("slice", [input.reshape(1)], {"starts": [0], "stops": [1], "steps": [1]})[0]],
-                     {"shape": []})[0]
-    return apply("slice", [input], {"starts": [0] * input.ndim, "stops": list(input.shape),
-                                    "steps": [1] * input.ndim})[0]
+        out = apply("reshape", [apply("slice", [input.reshape(1)], {"starts": [0], "stops": [1], "steps": [1]})[0]],
+                    {"shape": []})[0]
+    else:
+        out = apply("slice", [input], {"starts": [0] * input.ndim, "stops": list(input.shape),
+                                       "steps": [1] * input.ndim})[0]
+    return _C.grad_fn_as(out, "CloneBackward0", input)
 
 
 def t(input):
     """The transpose of a tensor of at most 2 dims (torch.t)."""
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
-    return input if input.ndim < 2 else input.transpose(0, 1)
+    return input if input.ndim < 2 else _C.grad_fn_as(input.transpose(0, 1), "TBackward0", input)
 
 
 def movedim(input, source, destination):
@@ -394,8 +396,10 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     (a bias, as Hugging Face's Conv1D adds it) is added inside the product's kernel."""
     if beta == 1 and alpha == 1 and all(isinstance(t, Tensor) for t in (input, mat1, mat2)) and \
             mat1.ndim == 2 and mat2.ndim == 2 and input.dtype == mat1.dtype == mat2.dtype:
-        return Tensor(_C.addmm(input._impl, mat1._impl, mat2._impl))
-    return _scaled(input, beta) + _scaled(mat1 @ mat2, alpha)
+        out = Tensor(_C.addmm(input._impl, mat1._impl, mat2._impl))
+    else:
+        out = _scaled(input, beta) + _scaled(mat1 @ mat2, alpha)
+    return _C.grad_fn_as(out, "AddmmBackward0", input, mat1, mat2)
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
@@ -456,8 +460,8 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     moved = input.permute(*order)
     flat = moved.reshape(*moved.shape[:-2], moved.shape[-2] * moved.shape[-1])
     k = flat.ndim - 1
-    return apply("slice", [flat], {"starts": [0] * k + [first], "stops": list(flat.shape[:-1]) + [stop],
-                                   "steps": [1] * k + [step]})[0]
+    return _C.grad_fn_as(apply("slice", [flat], {"starts": [0] * k + [first], "stops": list(flat.shape[:-1]) + [stop],
+                                                 "steps": [1] * k + [step]})[0], "DiagonalBackward0", input)
 
 
 def trace(input):

@@ -280,7 +280,7 @@ def sub(input, other, alpha=None):
             if type(other) is Tensor:
                 return Tensor(_sub_binary(input._impl, other._impl))
             if type(other) in _PLAIN_NUMBERS and input._impl.dtype != "bool":  # C++ makes bool - 2.5 float32
-                return Tensor(_add_scalar(_widened(input, other)._impl, -other))
+                return _C.grad_fn_as(Tensor(_add_scalar(_widened(input, other)._impl, -other)), "SubBackward0", input)
     except ValueError:
         pass
     # torch refuses a bool on either side, whatever the other: 1 - mask would be an int64
@@ -290,7 +290,7 @@ def sub(input, other, alpha=None):
                   _NO_BOOL_SUB)
     a, b, dtype = _promote(input, other)
     if not isinstance(b, Tensor):
-        return _scalar_op("add_scalar", a, -b)
+        return _C.grad_fn_as(_scalar_op("add_scalar", a, -b), "SubBackward0", input)
     if not isinstance(a, Tensor):
         return _scalar_op("add_scalar", neg(b), a)
     return apply("sub", [a, b])[0]
@@ -413,7 +413,8 @@ def where(condition, input, other):
 def masked_fill(input, mask, value):
     """input with `value` (a number or a 0-d tensor, taken in input's dtype) where `mask`, a
     bool tensor broadcast to input's shape, holds."""
-    return apply("where", masked_fill_inputs(input, mask, value))[0]
+    return _C.grad_fn_as(apply("where", masked_fill_inputs(input, mask, value))[0], "MaskedFillBackward0", input,
+                         value)
 
 
 def masked_fill_inputs(input, mask, value):
@@ -498,8 +499,8 @@ def clamp(input, min=None, max=None):
         raise ValueError("clamp: at least one of min and max must be given")
     if isinstance(min, Tensor) or isinstance(max, Tensor):  # torch's clamp.Tensor, a number beside one too
         out = input if min is None else maximum(input, min)
-        return out if max is None else minimum(out, max)
-    return _bounded("clamp", input, min, max)
+        return _C.grad_fn_as(out if max is None else minimum(out, max), "ClampBackward0", input, min, max)
+    return _C.grad_fn_as(_bounded("clamp", input, min, max), "ClampBackward1", input)
 
 
 def _bounded(name, input, min, max):
@@ -554,7 +555,7 @@ def softplus(input, beta=1.0, threshold=20.0):
     # gradient at 0 is sigmoid(0) = 1/2 (abs and relu would each give 0 there).
     positive = gt(scaled, 0)
     smooth = (log(exp(where(positive, -scaled, scaled)) + 1.0) + where(positive, scaled, 0.0)) / beta
-    return where(gt(scaled, threshold), input, smooth)
+    return _C.grad_fn_as(where(gt(scaled, threshold), input, smooth), "SoftplusBackward0", input)
 
 
 def lerp(input, end, weight):
@@ -572,25 +573,29 @@ def _array_operand(x, array):
     return _on_device_of(tensor(array), x)
 
 
-def _operator(f, reflected=False):
+def _operator(f, reflected=False, node=None):
     """A binary operator method. A NumPy array becomes a tensor (_array_operand); for other
     operands that are neither tensors nor numbers Python raises TypeError (and == compares
-    them by identity)."""
+    them by identity). `node`: torch's node name for the result where f records another
+    (2 / x is a multiplication by x's reciprocal in torch)."""
     def method(self, other):
         if type(other) is Tensor or type(other) in _PLAIN_NUMBERS:
-            return f(other, self) if reflected else f(self, other)
-        if isinstance(other, _np.ndarray):
-            other = _array_operand(self, other)
-        elif not isinstance(other, Tensor) and not _is_number(other):
-            return NotImplemented
-        return f(other, self) if reflected else f(self, other)
+            out = f(other, self) if reflected else f(self, other)
+        else:
+            if isinstance(other, _np.ndarray):
+                other = _array_operand(self, other)
+            elif not isinstance(other, Tensor) and not _is_number(other):
+                return NotImplemented
+            out = f(other, self) if reflected else f(self, other)
+        return out if node is None else _C.grad_fn_as(out, node, self, other)
     return method
 
 
+_REFLECTED_NODES = {"sub": "RsubBackward1", "truediv": "MulBackward0"}  # torch's nodes of 1 - x and 2 / x
 for _name, _f in (("add", add), ("sub", sub), ("mul", mul), ("truediv", div), ("floordiv", floor_divide),
                   ("pow", pow), ("mod", remainder)):
     setattr(Tensor, f"__{_name}__", _operator(_f))
-    setattr(Tensor, f"__r{_name}__", _operator(_f, reflected=True))
+    setattr(Tensor, f"__r{_name}__", _operator(_f, reflected=True, node=_REFLECTED_NODES.get(_name)))
 # The commonest operators in C: their calls on Tensors and numbers skip the frames above.
 for _name, _scalar in (("add", "add_scalar"), ("mul", "mul_scalar")):
     setattr(Tensor, f"__{_name}__", _in_c("binary", _name, _scalar, getattr(Tensor, f"__{_name}__")))

@@ -21,7 +21,6 @@ import warnings
 import numpy as _np
 
 from . import _C, _dtype
-from ._grad_fn import named
 from ._ops_creation import arange, full
 from ._ops_shape import _getitem as _basic_getitem
 from ._ops_shape import _slice_attrs
@@ -128,7 +127,8 @@ def masked_select(input, mask):
     shape = list(_np.broadcast_shapes(tuple(input.shape), tuple(mask.shape)))
     where_set = _np.flatnonzero(_np.broadcast_to(_host(mask) != 0, shape))
     flat = reshape(broadcast_to(input, shape), [-1])
-    return gather(flat, 0, _placed_like(flat, _ints_like(flat, where_set)))
+    return _C.grad_fn_as(gather(flat, 0, _placed_like(flat, _ints_like(flat, where_set))), "MaskedSelectBackward0",
+                         input)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -298,7 +298,7 @@ def getitem(x, index):
         return _basic_getitem(x, tuple(item for _, item in items))
     out = _advanced(x.to(_carrier(x)), items).to(x.dtype) if _carrier(x) else _advanced(x, items)
     # torch's last step is an index (a bool or bfloat16 tensor is picked in int32 or float32)
-    return named(out, "IndexBackward0") if any(isinstance(k, (Tensor, list)) for k in _keys(index)) else out
+    return _C.grad_fn_as(out, "IndexBackward0", x) if any(isinstance(k, (Tensor, list)) for k in _keys(index)) else out
 
 
 def _keys(index):
@@ -531,7 +531,7 @@ def index_select(input, dim, index):
     if _carrier(input):  # a bool or bfloat16 tensor is picked in int32 or float32
         return index_select(input.to(_carrier(input)), dim, index).to(input.dtype)
     checked = apply("flat_index", [_placed_like(input, index)], {"sizes": [input.shape[dim]], "dims": [dim]})[0]
-    return _pick(input, [dim], checked)
+    return _C.grad_fn_as(_pick(input, [dim], checked), "IndexSelectBackward0", input)
 
 
 def gather(input, dim, index):

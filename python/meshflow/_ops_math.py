@@ -221,7 +221,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
         values, indices = topk(cast(input, _dtype.uint8), k, d, largest, sorted)
         return _returns("topk")(cast(values, _dtype.bool_), indices)
     values, indices = apply("sort", [input], {"dim": d, "descending": bool(largest), "k": k})
-    return _returns("topk")(values, indices)
+    return _C.grad_fn_as(_returns("topk")(values, indices), "TopkBackward0", input)
 
 
 def _select(name, values, indices, d, position, keepdim):
@@ -334,7 +334,7 @@ def roll(input, shifts, dims=None):
         if isinstance(shifts, (list, tuple)) and len(shifts) != 1:
             raise ValueError(f"[roll] {len(shifts)} shifts without dims; expected one shift to roll the flattened "
                              "tensor by, or one shift per dim")
-        return reshape(roll(reshape(input, [-1]), shifts, 0), list(input.shape))
+        return _C.grad_fn_as(reshape(roll(reshape(input, [-1]), shifts, 0), list(input.shape)), "RollBackward0", input)
     shifts, dims = _dims(shifts), _dims(dims)
     if len(shifts) != len(dims):
         raise ValueError(f"[roll] {len(shifts)} shifts for {len(dims)} dims; expected one shift per dim")
@@ -345,7 +345,7 @@ def roll(input, shifts, dims=None):
         s = shift % n if n else 0
         if s and out.ndim:
             out = cat([narrow(out, d, n - s, s), narrow(out, d, 0, n - s)], d)
-    return out
+    return _C.grad_fn_as(out, "RollBackward0", input)
 
 
 for _name in __all__:

@@ -1,6 +1,7 @@
 """mf.matmul: 2-d and batched (batch dims broadcast), also the @ operator; torch's 1-d forms
 (vector @ matrix, matrix @ vector, vector @ vector) as a matrix product with the vector's
 dim added and then dropped; mm, bmm, mv and dot as its named forms."""
+from . import _C
 from ._tensor import Tensor, _impl_of, apply
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot"]
@@ -32,7 +33,8 @@ def _named(name, ndims, doc):
             _impl_of(name, t)
             if t.ndim != ndim:
                 raise ValueError(f"[{name}] expected a {ndim}-d tensor, got shape {tuple(t.shape)}")
-        return matmul(a, b)
+        return _C.grad_fn_as(matmul(a, b), node, a, b)
+    node = "BmmBackward0" if name == "bmm" else None  # torch's node where meshflow's matmul is named otherwise
     op.__name__, op.__doc__ = name, doc
     return op
 

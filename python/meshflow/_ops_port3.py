@@ -14,7 +14,7 @@ composed from existing ops:
   share_memory_ is_shared swapaxes_ swapdims_ ldexp frexp gcd lcm nextafter`; `gcd` and `lcm`
   run Euclid's steps (their count read on the host), `nextafter` on the host.
 """
-from . import _dtype
+from . import _C, _dtype
 from ._tensor import Tensor
 
 __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "layer_norm", "group_norm", "batch_norm",
@@ -196,7 +196,8 @@ def resolve_neg(input):
 
 def rsub(input, other, alpha=1):
     """other - alpha * input."""
-    return other - input * alpha if alpha != 1 else other - input
+    out = other - input * alpha if alpha != 1 else other - input
+    return _C.grad_fn_as(out, "RsubBackward0" if isinstance(other, Tensor) else "RsubBackward1", input, other)
 
 
 def pinverse(input, rcond=1e-15):

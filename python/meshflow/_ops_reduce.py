@@ -82,7 +82,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         from ._ops_elementwise import cast
         input = cast(input, dtype)
     try:  # C++ refuses integers and bools (ValueError, before anything runs): torch's error for them
-        return apply("mean", [input], {"dims": _dims(dim), "keepdim": bool(keepdim)})[0]
+        out = apply("mean", [input], {"dims": _dims(dim), "keepdim": bool(keepdim)})[0]
+        return out if dim is None else _C.grad_fn_as(out, "MeanBackward1", input)  # torch's mean.dim
     except ValueError:
         if input.dtype.name in ("int32", "int64", "bool"):
             raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a floating point "
@@ -152,12 +153,13 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     if correction is None:
         correction = 0 if unbiased is False else 1
     centered = input - mean(input, dim, keepdim=True)
-    return sum(centered * centered, dim, keepdim) / max(_count(input, dim) - correction, 0)
+    out = sum(centered * centered, dim, keepdim) / max(_count(input, dim) - correction, 0)
+    return _C.grad_fn_as(out, "VarBackward0", input)
 
 
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """The square root of var (same arguments); its gradient is 0 where var is 0 (torch's)."""
-    return _root(var(input, dim, unbiased, keepdim, correction=correction), 2)
+    return _C.grad_fn_as(_root(var(input, dim, unbiased, keepdim, correction=correction), 2), "StdBackward0", input)
 
 
 def _root(s, p):
@@ -180,8 +182,9 @@ def logsumexp(input, dim, keepdim=False):
     top = amax(input, dim, keepdim=True).detach()
     top = where(top.abs() == float("inf"), 0.0, top)  # all -inf (or inf) rows: no nan from inf - inf
     out = log(sum(exp(input - top), dim, keepdim=True)) + top
-    return out if keepdim else out.reshape([n for d, n in enumerate(out.shape) if d not in
-                                            [k % input.ndim for k in _dims(dim)]])
+    if not keepdim:
+        out = out.reshape([n for d, n in enumerate(out.shape) if d not in [k % input.ndim for k in _dims(dim)]])
+    return _C.grad_fn_as(out, "LogsumexpBackward0", input)
 
 
 @_halves_in_float32("cuda")
@@ -198,12 +201,14 @@ def norm(input, p="fro", dim=None, keepdim=False):
         return sum((input != 0).to(input.dtype), dims, keepdim)
     x = input.abs()
     if p == float("inf"):
-        return amax(x, dims, keepdim)
-    if p == float("-inf"):
-        return amin(x, dims, keepdim)
-    if p == 1:
-        return sum(x, dims, keepdim)
-    return _root(sum(x * x if p == 2 else x ** p, dims, keepdim), p)
+        out = amax(x, dims, keepdim)
+    elif p == float("-inf"):
+        out = amin(x, dims, keepdim)
+    elif p == 1:
+        out = sum(x, dims, keepdim)
+    else:
+        out = _root(sum(x * x if p == 2 else x ** p, dims, keepdim), p)
+    return _C.grad_fn_as(out, "LinalgVectorNormBackward0", input)
 
 
 Tensor.sum, Tensor.mean, Tensor.amax, Tensor.amin, Tensor.any, Tensor.all = sum, mean, amax, amin, any, all

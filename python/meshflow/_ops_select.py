@@ -5,6 +5,7 @@ extreme of its line, as torch's (amax / amin propagate it)."""
 import builtins
 import operator
 
+from . import _C
 from ._ops_creation import arange
 from ._ops_elementwise import eq, ge, le, logical_not, masked_fill, maximum, minimum, ne, where
 from ._ops_reduce import amax, amin
@@ -55,9 +56,9 @@ def argmin(input, dim=None, keepdim=False):
 
 def _extreme(name, reduce, pairwise, arg, input, dim, keepdim):
     if isinstance(dim, Tensor):  # torch.max(a, b): elementwise
-        return pairwise(input, dim)
+        return _C.grad_fn_as(pairwise(input, dim), f"{name.capitalize()}imumBackward0", input, dim)
     if dim is None:
-        return reduce(input)
+        return _C.grad_fn_as(reduce(input), f"{name.capitalize()}Backward1", input)
     indices = arg(input, dim, keepdim)
     if not (input.requires_grad and is_grad_enabled()):
         return _returns(name)(reduce(input, dim, keepdim=keepdim), indices)
@@ -65,7 +66,8 @@ def _extreme(name, reduce, pairwise, arg, input, dim, keepdim):
     # alone, as torch's (amax's splits it among ties).
     d = operator.index(dim) % builtins.max(input.ndim, 1)
     picked = input.gather(d, indices if keepdim or input.ndim == 0 else indices.unsqueeze(d))
-    return _returns(name)(picked if keepdim or input.ndim == 0 else picked.squeeze(d), indices)
+    return _C.grad_fn_as(_returns(name)(picked if keepdim or input.ndim == 0 else picked.squeeze(d), indices),
+                         f"{name.capitalize()}Backward0", input)
 
 
 def max(input, dim=None, keepdim=False):
@@ -87,7 +89,7 @@ def _triangle(name, keep, input, diagonal):
     mask = keep(j - i, operator.index(diagonal))  # j - i <= diagonal (tril) or >= (triu)
     # Not a product: inf * 0 would leave NaN where torch has 0. The zero is of input's dtype
     # (masked_fill's value), not a number promoted with it: a bool triangle stays a bool mask.
-    return masked_fill(input, logical_not(mask), 0)
+    return _C.grad_fn_as(masked_fill(input, logical_not(mask), 0), f"{name.capitalize()}Backward0", input)
 
 
 def tril(input, diagonal=0):

@@ -46,7 +46,7 @@ def transpose(x, dim0, dim1):
     dims = list(range(x.ndim))
     a, b = _normalize_dim("transpose", dim0, x.ndim), _normalize_dim("transpose", dim1, x.ndim)
     dims[a], dims[b] = b, a
-    return permute(x, dims)
+    return _C.grad_fn_as(permute(x, dims), "TransposeBackward0", x)
 
 
 def reshape(x, shape):
@@ -98,13 +98,13 @@ def squeeze(x, dim=None):
         named = dim if isinstance(dim, (tuple, list)) else (dim,)
         dims = [_normalize_dim("squeeze", d, max(x.ndim, 1)) for d in named]
     keep = [size for d, size in enumerate(x.shape) if not (d in dims and size == 1)]
-    return x if len(keep) == x.ndim else reshape(x, keep)
+    return x if len(keep) == x.ndim else _C.grad_fn_as(reshape(x, keep), f"SqueezeBackward{int(dim is not None)}", x)
 
 
 def unsqueeze(x, dim):
     """x with a new dim of size 1 at `dim` (in [-ndim - 1, ndim])."""
     dim = _normalize_dim("unsqueeze", dim, x.ndim + 1)
-    return reshape(x, list(x.shape[:dim]) + [1] + list(x.shape[dim:]))
+    return _C.grad_fn_as(reshape(x, list(x.shape[:dim]) + [1] + list(x.shape[dim:])), "UnsqueezeBackward0", x)
 
 
 def split(x, split_size_or_sections, dim=0):
@@ -154,7 +154,7 @@ def repeat(x, *sizes):
         interleaved += [1, n]
         expanded += [r, n]
         result.append(r * n)
-    return reshape(broadcast_to(reshape(x, interleaved), expanded), result)
+    return _C.grad_fn_as(reshape(broadcast_to(reshape(x, interleaved), expanded), result), "RepeatBackward0", x)
 
 
 def _tensors(op, tensors):

@@ -127,8 +127,7 @@ class Tensor:
 
     # _view / _views: set on views and their bases only (_inplace.py); unset slots read as absent.
     # _grad: a weak reference to the last .grad handed out, so that `p.grad is p.grad` as torch.
-    # _grad_name: (version, torch's name, input edges) of a composite op's result (_grad_fn.named).
-    __slots__ = ("_impl", "_view", "_views", "_grad", "_grad_name", "__weakref__")
+    __slots__ = ("_impl", "_view", "_views", "_grad", "__weakref__")
 
     # NumPy defers to Tensor's operators (x + array, array + x) instead of broadcasting the
     # tensor as an object inside an object array; np.add(x, array) raises TypeError.
@@ -456,11 +455,7 @@ class Tensor:
     def grad_fn(self):
         """The recorded call that made this tensor, as torch's grad_fn (None for leaves):
         name() and next_functions (_grad_fn.py)."""
-        impl = self._impl.grad_fn
-        named = getattr(self, "_grad_name", None)
-        if named is not None and impl is not None and self._impl.version == named[0]:
-            return _grad_fn.node(impl, named[1], named[2])
-        return _grad_fn.node(impl)
+        return _grad_fn.node(self._impl.grad_fn)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulates d(self)/d(leaf) into every leaf's .grad (collective on global tensors).

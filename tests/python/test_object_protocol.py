@@ -198,6 +198,46 @@ def test_next_functions_lead_to_the_leaves():
     assert second.grad_fn.next_functions[0][0].name() == "MulBackward0"
 
 
+def _walk(node):
+    """A grad_fn graph as nested (name, *next) tuples, leaves' AccumulateGrad by that name."""
+    if node is None:
+        return None
+    name = node.name().replace("torch::autograd::", "")
+    below = [_walk(n) for n, _ in node.next_functions]
+    return (name, *below) if below else name
+
+
+# torch 2.15's graphs of these calls (its _walk printed)
+_TORCH_GRAPHS = [
+    ("F.linear(x, w, b)", ("AddmmBackward0", "AccumulateGrad", "AccumulateGrad", ("TBackward0", "AccumulateGrad"))),
+    ("F.linear(x, w)", ("MmBackward0", "AccumulateGrad", ("TBackward0", "AccumulateGrad"))),
+    ("F.linear(x.detach(), w, b)", ("AddmmBackward0", "AccumulateGrad", None, ("TBackward0", "AccumulateGrad"))),
+    ("F.linear(x, w.detach(), b)", ("AddmmBackward0", "AccumulateGrad", "AccumulateGrad", None)),
+    ("F.linear(x.reshape(2, 2, 3), w, b)", ("UnsafeViewBackward0", ("AddmmBackward0", "AccumulateGrad", (
+        "ViewBackward0", ("ViewBackward0", "AccumulateGrad")), ("TBackward0", "AccumulateGrad")))),
+    ("F.conv2d(img, k, kb)", ("ConvolutionBackward0", "AccumulateGrad", "AccumulateGrad", "AccumulateGrad")),
+    ("x.transpose(0, 1)", ("TransposeBackward0", "AccumulateGrad")),
+    ("x.t()", ("TBackward0", "AccumulateGrad")),
+    ("F.mse_loss(x, x.detach() + 1)", ("MseLossBackward0", "AccumulateGrad", None)),
+    ("F.pad(img, (1, 1))", ("ConstantPadNdBackward0", "AccumulateGrad")),
+    ("F.interpolate(img, scale_factor=2)", ("UpsampleNearest2DBackward0", "AccumulateGrad")),
+    ("x.unsqueeze(0)", ("UnsqueezeBackward0", "AccumulateGrad")),
+    ("1 - x", ("RsubBackward1", "AccumulateGrad")),
+    ("x.clamp(0, 1)", ("ClampBackward1", "AccumulateGrad")),
+]
+
+
+@pytest.mark.parametrize("call,graph", _TORCH_GRAPHS, ids=[c for c, _ in _TORCH_GRAPHS])
+def test_grad_fn_of_a_composed_op_walks_as_torch_s(call, graph):
+    """The node an op records carries torch's name, and a composed op's (linear's addmm of a
+    transposed weight, a loss, a convolution) next_functions lead where torch's do."""
+    import meshflow.nn.functional as F
+    scope = {"F": F, "x": mf.randn(4, 3, requires_grad=True), "w": mf.randn(5, 3, requires_grad=True),
+             "b": mf.randn(5, requires_grad=True), "img": mf.randn(1, 2, 5, 5, requires_grad=True),
+             "k": mf.randn(3, 2, 3, 3, requires_grad=True), "kb": mf.randn(3, requires_grad=True)}
+    assert _walk(eval(call, scope).grad_fn) == graph
+
+
 # set_printoptions ------------------------------------------------------------------------------
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import math
 from .. import _C, _dtype
 from .._autocast import autocast_dtype
 from .._function import Function
-from .._grad_fn import convolution_named
 from .._tensor import Tensor, _impl_of, apply
 from ._functional_conv import _batched, _ints, _single
 from .modules import Module, Parameter, _uniform
@@ -81,10 +80,10 @@ def _conv_transpose(op, dims, input, weight, bias, stride, padding, output_paddi
     y = _ConvTranspose.apply(x, weight, f"conv{dims}d", attrs, size)
     if bias is not None:
         y = Tensor(_C.add_bias(_impl_of("bias", y), _impl_of("bias", bias.reshape([1, -1] + [1] * dims))))
-    return y.squeeze(0) if unbatched else y
+    # torch's one ConvolutionBackward0 (an unbatched input's ends in its squeeze, as here)
+    return y.squeeze(0) if unbatched else _C.grad_fn_as(y, "ConvolutionBackward0", input, weight, bias)
 
 
-@convolution_named
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The 2-d transposed convolution of input [N, C_in, H, W] (or [C_in, H, W]) with weight
     [C_in, C_out / groups, kH, kW], plus bias [C_out]: [N, C_out, (H - 1) * stride - 2 *
@@ -93,7 +92,6 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                            dilation)
 
 
-@convolution_named
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The 3-d transposed convolution of input [N, C_in, D, H, W] (or [C_in, D, H, W]) with
     weight [C_in, C_out / groups, kD, kH, kW], plus bias [C_out]; each output size as
@@ -102,7 +100,6 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
                            dilation)
 
 
-@convolution_named
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The 1-d transposed convolution of input [N, C_in, L] (or [C_in, L]) with weight [C_in,
     C_out / groups, k], plus bias [C_out]: conv_transpose2d on a height of 1."""
@@ -115,7 +112,7 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
     y = conv_transpose2d(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, one("stride", stride)),
                          (0, one("padding", padding)), (0, one("output_padding", output_padding)), groups,
                          (1, one("dilation", dilation))).squeeze(2)
-    return y.squeeze(0) if unbatched else y
+    return y.squeeze(0) if unbatched else _C.grad_fn_as(y, "ConvolutionBackward0", input, weight, bias)
 
 
 def _tuple(name, value, dims):

@@ -16,7 +16,6 @@ import numbers
 
 from .. import _C
 from .. import sbp as _sbp
-from .._grad_fn import backward_named, convolution_named, interpolate_name, pad_name
 from .._tensor import Tensor, _impl_of, _in_layout_of, apply, no_grad
 from .._autocast import halves_in_float32 as _halves_in_float32
 from .._ops_reduce import mean
@@ -99,10 +98,10 @@ def _conv(op, dims, input, weight, bias, stride, padding, dilation, groups):
     y = apply(op, [x, weight], attrs)[0]
     if bias is not None:
         y = Tensor(_C.add_bias(_impl_of("bias", y), _impl_of("bias", bias.reshape([1, -1] + [1] * dims))))
-    return y.squeeze(0) if unbatched else y
+    # torch's one ConvolutionBackward0 (an unbatched input's ends in its squeeze, as here)
+    return y.squeeze(0) if unbatched else _C.grad_fn_as(y, "ConvolutionBackward0", input, weight, bias)
 
 
-@convolution_named
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """2-d convolution (cross-correlation, as torch) of input [N, C_in, H, W] (or [C_in, H,
     W]) with weight [C_out, C_in / groups, kH, kW], plus bias [C_out]. padding: an int, a
@@ -110,7 +109,6 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
 
 
-@convolution_named
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """3-d convolution of input [N, C_in, D, H, W] (or [C_in, D, H, W]) with weight [C_out,
     C_in / groups, kD, kH, kW], plus bias [C_out]. padding: an int, a triple, 'valid' or
@@ -118,7 +116,6 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
 
 
-@convolution_named
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """1-d convolution of input [N, C_in, L] (or [C_in, L]) with weight [C_out, C_in / groups,
     k], plus bias [C_out]: conv2d on a height of 1."""
@@ -130,7 +127,7 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         padding = (0, _single("conv1d", "padding", padding))
     y = conv2d(x.unsqueeze(2), weight.unsqueeze(2), bias, (1, _single("conv1d", "stride", stride)), padding,
                (1, _single("conv1d", "dilation", dilation)), groups).squeeze(2)
-    return y.squeeze(0) if unbatched else y
+    return y.squeeze(0) if unbatched else _C.grad_fn_as(y, "ConvolutionBackward0", input, weight, bias)
 
 
 def _pool_attrs(op, kernel_size, stride, padding, dims=2):
@@ -251,7 +248,6 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 _PAD_MODES = {"constant": 0, "reflect": 1, "replicate": 2}
 
 
-@backward_named(pad_name)
 def pad(input, pad, mode="constant", value=None):
     """Pads input by `pad` (torch's order: the last dim's before and after, then the previous
     dim's, ...). mode 'constant' fills with `value` (0 by default; negative pads crop);
@@ -280,13 +276,18 @@ def pad(input, pad, mode="constant", value=None):
         if "value" in attrs:
             attrs["value"] = int(attrs["value"])
         return apply("pad", [input.to("int32")], attrs)[0].to(input.dtype)
-    return apply("pad", [input], attrs)[0]
+    # torch's node: ConstantPadNdBackward0, Reflection/ReplicationPad<N>DBackward0
+    name = "ConstantPadNdBackward0" if mode == "constant" else f"{_PAD_NODES[mode]}Pad{len(pad) // 2}DBackward0"
+    return _C.grad_fn_as(apply("pad", [input], attrs)[0], name, input)
 
 
 _PADDED_IN_INT32 = ("bool", "uint8", "int8", "int16")
+_PAD_NODES = {"reflect": "Reflection", "replicate": "Replication"}
+# interpolate's node as torch's: Upsample<Mode><N>DBackward0
+_UPSAMPLE_NODES = {"nearest": "Nearest", "linear": "Linear", "bilinear": "Bilinear", "bicubic": "Bicubic",
+                   "trilinear": "Trilinear"}
 
 
-@backward_named(interpolate_name)
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     """Resizes the last 1 to 3 dims of [N, C, ...] to `size`, or by `scale_factor` (the size
@@ -299,7 +300,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         if align_corners is not None and mode in ("area", "nearest-exact"):
             raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
                              "bicubic | trilinear")
-        return interpolate_linear(input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias)
+        return _C.grad_fn_as(interpolate_linear(input, size, scale_factor, mode, align_corners,
+                                                recompute_scale_factor, antialias), _upsample_node(mode, input), input)
     if mode != "nearest":
         raise NotImplementedError(f"[interpolate] mode {mode!r} is not implemented; meshflow interpolates with mode "
                                   "'nearest', 'nearest-exact', 'area', 'linear', 'bilinear', 'bicubic' or 'trilinear'")
@@ -324,7 +326,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         attrs["output_size"] = [int(math.floor(float(n) * float(s))) for n, s in zip(spatial, scales)]
         if not recompute_scale_factor:
             attrs.update({f"scale{d}": float(s) for d, s in enumerate(scales)})
-    return apply("upsample_nearest", [input], attrs)[0]
+    return _C.grad_fn_as(apply("upsample_nearest", [input], attrs)[0], _upsample_node(mode, input), input)
+
+
+def _upsample_node(mode, input):
+    kind = _UPSAMPLE_NODES.get(mode)
+    return None if kind is None else f"Upsample{kind}{input.ndim - 2}DBackward0"
 
 
 # ---- Normalization

@@ -83,7 +83,8 @@ def hardswish(input, inplace=False):
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     """x where x > 0, else negative_slope * x (the gradient at 0 is negative_slope, as torch's)."""
-    return _maybe_inplace(input, lambda: where(input > 0, input, input * negative_slope), inplace, "leaky_relu")
+    out = _maybe_inplace(input, lambda: where(input > 0, input, input * negative_slope), inplace, "leaky_relu")
+    return _C.grad_fn_as(out, "LeakyReluBackward0", input)
 
 
 def leaky_relu_(input, negative_slope=0.01):
@@ -94,7 +95,7 @@ def elu(input, alpha=1.0, inplace=False):
     """x where x > 0, else alpha (exp(x) - 1); exp sees 0 for x > 0 so that large inputs make no
     inf whose zero gradient would become NaN."""
     elu_of = _halves_in_float32()(lambda x: where(x > 0, x, (exp(where(x > 0, 0.0, x)) - 1.0) * alpha))
-    return _maybe_inplace(input, lambda: elu_of(input), inplace, "elu")
+    return _C.grad_fn_as(_maybe_inplace(input, lambda: elu_of(input), inplace, "elu"), "EluBackward0", input)
 
 
 def elu_(input, alpha=1.0):

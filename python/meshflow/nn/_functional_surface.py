@@ -15,7 +15,7 @@ import numbers
 
 import numpy as _np
 
-from .._grad_fn import backward_named
+from .. import _C
 from .._ops_elementwise import exp, log, maximum, minimum, where
 from .._ops_index import _ints_like, _placed_like, gather, index_add, index_select, one_hot
 from .._ops_math import cumsum
@@ -59,7 +59,6 @@ def bilinear(input1, input2, weight, bias=None):
     return y.reshape(lead + [out])
 
 
-@backward_named("PixelShuffleBackward0")
 def pixel_shuffle(input, upscale_factor):
     """[*, C r^2, H, W] -> [*, C, H r, W r]: channel c r^2 + i r + j lands at (h r + i, w r + j)."""
     r = int(upscale_factor)
@@ -70,7 +69,7 @@ def pixel_shuffle(input, upscale_factor):
     n = len(lead)
     x = input.reshape(lead + [c // (r * r), r, r, h, w])
     x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
-    return x.reshape(lead + [c // (r * r), h * r, w * r])
+    return _C.grad_fn_as(x.reshape(lead + [c // (r * r), h * r, w * r]), "PixelShuffleBackward0", input)
 
 
 def pixel_unshuffle(input, downscale_factor):

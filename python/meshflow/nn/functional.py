@@ -27,7 +27,6 @@ from .._ops_shape import broadcast_to as _broadcast_to
 from .. import _C
 from .. import _dtype
 from .._autocast import halves_in_float32 as _halves_in_float32
-from .._grad_fn import backward_named as _backward_named, named as _named
 from .._tensor import Tensor, _impl_of, apply
 
 
@@ -75,14 +74,14 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return _cross_entropy_with_probabilities(input, target, weight, reduction, label_smoothing)
     if (weight is None and ignore_index == -100 and reduction == "mean" and not label_smoothing
             and input.ndim == 2):  # the C++ form
-        return _named(Tensor(_C.cross_entropy(logits, classes)), "NllLossBackward0")
+        return Tensor(_C.cross_entropy(logits, classes))
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"[cross_entropy] label_smoothing {label_smoothing}; expected a value in [0, 1]")
     input, target, shape = _class_rows("cross_entropy", input, target)
     logp = log_softmax(input, -1)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if not label_smoothing:
-        return _named(nll.reshape(shape), "ViewBackward0") if reduction == "none" and len(shape) != 1 else nll
+        return nll.reshape(shape) if reduction == "none" and len(shape) != 1 else nll
     kept = (target != ignore_index).to(logp.dtype)
     smooth = -(logp if weight is None else logp * weight).sum(-1) * kept
     if reduction == "mean":
@@ -173,14 +172,13 @@ def _broadcast_target(input, target, warn=True):
     return broadcast_tensors(input, target)
 
 
-@_backward_named("MseLossBackward0")
 @_halves_in_float32("both")
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """(input - target)^2, reduced ('mean', 'sum' or 'none')."""
     reduction = legacy_reduction(size_average, reduce, reduction)
     input, target = _broadcast_target(input, target)
     diff = input - target
-    return _reduce(diff * diff, reduction, "mse_loss")
+    return _C.grad_fn_as(_reduce(diff * diff, reduction, "mse_loss"), "MseLossBackward0", input, target)
 
 
 @_halves_in_float32("both")
@@ -191,7 +189,6 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _reduce((input - target).abs(), reduction, "l1_loss")
 
 
-@_backward_named("SmoothL1LossBackward0")
 @_halves_in_float32("both")
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta, for d = input - target (torch's;
@@ -201,12 +198,11 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     if beta < 0:
         raise ValueError(f"[smooth_l1_loss] beta {beta}; expected beta >= 0")
     d = (input - target).abs()
-    if beta == 0:
-        return _reduce(d, reduction, "smooth_l1_loss")
-    return _reduce(where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta), reduction, "smooth_l1_loss")
+    if beta:
+        d = where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta)
+    return _C.grad_fn_as(_reduce(d, reduction, "smooth_l1_loss"), "SmoothL1LossBackward0", input, target)
 
 
-@_backward_named("BinaryCrossEntropyWithLogitsBackward0")
 @_halves_in_float32("both")
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
@@ -219,7 +215,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     loss = (1.0 - target) * input + scale * softplus_neg
     if weight is not None:
         loss = loss * weight
-    return _reduce(loss, reduction, "binary_cross_entropy_with_logits")
+    return _C.grad_fn_as(_reduce(loss, reduction, "binary_cross_entropy_with_logits"),
+                         "BinaryCrossEntropyWithLogitsBackward0", input, target, weight, pos_weight)
 
 
 def _bce_elementwise(p, y):
@@ -237,7 +234,6 @@ def _bce_elementwise(p, y):
     return where(edge, at_edge + (p - fixed) * slope.detach(), interior)
 
 
-@_backward_named("BinaryCrossEntropyBackward0")
 @_halves_in_float32("both")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-w [y log(p) + (1 - y) log(1 - p)] for probabilities `input`, each log clamped at -100
@@ -247,10 +243,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     loss = _bce_elementwise(input, target)
     if weight is not None:
         loss = loss * weight
-    return _reduce(loss, reduction, "binary_cross_entropy")
+    return _C.grad_fn_as(_reduce(loss, reduction, "binary_cross_entropy"), "BinaryCrossEntropyBackward0", input,
+                         target, weight)
 
 
-@_backward_named("NllLossBackward0")
 @_halves_in_float32("both")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     """-input[i, target[i]] (times weight[target[i]]) for log-probabilities `input` [N, C] (or
@@ -267,8 +263,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         w = w * embedding(safe, weight.unsqueeze(1)).squeeze(1)
     loss = picked * w
     if reduction == "mean":
-        return loss.sum() / w.sum()
-    return loss.reshape(shape) if reduction == "none" else _reduce(loss, reduction, "nll_loss")
+        loss = loss.sum() / w.sum()
+    else:
+        loss = loss.reshape(shape) if reduction == "none" else _reduce(loss, reduction, "nll_loss")
+    return _C.grad_fn_as(loss, "NllLossBackward0", input, target, weight)
 
 
 # ---- Activations and losses composed of existing ops (issue 26): their devices, layouts and
@@ -326,7 +324,6 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return _reduce(pointwise, reduction, "kl_div")
 
 
-@_backward_named("HuberLossBackward0")
 @_halves_in_float32("both")
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta), for d = input - target."""
@@ -337,15 +334,16 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     loss = where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
     if weight is not None:
         loss = loss * weight
-    return _reduce(loss, reduction, "huber_loss")
+    return _C.grad_fn_as(_reduce(loss, reduction, "huber_loss"), "HuberLossBackward0", input, target, weight)
 
 
 def linear(input, weight, bias=None):
     """input @ weight^T + bias, with weight [out_features, in_features] as in torch; a 1-d
     input [in_features] gives [out_features]."""
     x = _impl_of("linear", input)
-    if input.ndim == 1:
-        return linear(input.unsqueeze(0), weight, bias).squeeze(0)
+    if input.ndim == 1:  # torch's node: an unsafe view of the product's row
+        row = linear(input.unsqueeze(0), weight, bias)
+        return _C.grad_fn_as(row.squeeze(0), "UnsafeViewBackward0", row)
     bias = None if bias is None else _impl_of("linear", bias)
     return Tensor(_C.linear(x, _impl_of("linear", weight), bias))
 
