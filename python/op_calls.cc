@@ -190,6 +190,14 @@ py::object op_method(const OpRef& r, PyMethodDef& method) {
 // in its subclasses' (set_tensor_class).
 PyTypeObject* tensor_class = nullptr;
 Py_ssize_t impl_offset = 0;
+// Where its `_view` (the record of the base a view was taken from) and `_views` (weak
+// references to the views taken from it) slots sit (meshflow/_inplace.py).
+Py_ssize_t view_offset = 0;
+Py_ssize_t views_offset = 0;
+
+PyObject*& slot(PyObject* object, Py_ssize_t offset) {
+  return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(object) + offset);
+}
 
 // The Var of meshflow Tensor `object`; null for anything else.
 const Var* var_of_tensor(PyObject* object) {
@@ -221,6 +229,7 @@ enum class Form {
   kBinary,     // (self, other): the op on two Tensors; `scalar` on a Tensor and a number
   kReflected,  // (self, other) for other <op> self, of a commutative op: the same calls, operands swapped
   kReduce,     // (self[, dim[, keepdim]]): the reduction over an int dim, or every dim
+  kGetitem,    // (self, key): fn::basic_index for a basic key, its result linked as a view of self
 };
 
 struct TensorMethod {
@@ -231,7 +240,85 @@ struct TensorMethod {
   const OpDef* op;
   const OpDef* scalar;  // the op on a Tensor and a number (binary forms), or null: the fallback's
   Form form;
+  PyObject* view_kind;    // kGetitem: the _ViewKind its views are recorded with, else null
+  PyObject* view_kwargs;  // kGetitem: the records' (empty) keywords, else null
 };
+
+// Records `view` as a view of `base` taken by `kind` with these arguments (_inplace._link,
+// which is this): view._view = (base, kind, args, kwargs), and a weak reference to view
+// appended to base._views, whose dead references are dropped at each power of two from 16.
+// Returns false with the Python error set where Python fails.
+bool link_view(PyObject* base, PyObject* view, PyObject* kind, PyObject* args, PyObject* kwargs) {
+  if (!PyObject_TypeCheck(base, tensor_class) || !PyObject_TypeCheck(view, tensor_class)) {
+    PyErr_SetString(PyExc_TypeError, "link_view: base and view must be meshflow Tensors");
+    return false;
+  }
+  PyObject* record = PyTuple_Pack(4, base, kind, args, kwargs);
+  if (!record) return false;
+  Py_XSETREF(slot(view, view_offset), record);
+  PyObject* ref = PyWeakref_NewRef(view, nullptr);
+  if (!ref) return false;
+  PyObject*& views = slot(base, views_offset);
+  if (!views) {
+    views = PyList_New(1);
+    if (!views) {
+      Py_DECREF(ref);
+      return false;
+    }
+    PyList_SET_ITEM(views, 0, ref);
+    return true;
+  }
+  const int appended = PyList_Append(views, ref);
+  Py_DECREF(ref);
+  if (appended < 0) return false;
+  const Py_ssize_t n = PyList_GET_SIZE(views);
+  if (n >= 16 && !(n & (n - 1))) {  // prune dead ones at powers of two
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* r = PyList_GET_ITEM(views, i);
+      if (PyWeakref_GET_OBJECT(r) != Py_None) {
+        Py_INCREF(r);
+        PyList_SetItem(views, kept++, r);
+      }
+    }
+    if (PyList_SetSlice(views, kept, n, nullptr) < 0) return false;
+  }
+  return true;
+}
+
+PyObject* link_view_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 5) {
+    PyErr_SetString(PyExc_TypeError, "link_view takes (base, view, kind, args, kwargs)");
+    return nullptr;
+  }
+  if (!link_view(args[0], args[1], args[2], args[3], args[4])) return nullptr;
+  Py_RETURN_NONE;
+}
+
+PyMethodDef link_view_method = {
+    "link_view", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&link_view_call)), METH_FASTCALL,
+    "link_view(base, view, kind, args, kwargs): records view as a view of base taken by kind (_inplace._link)"};
+
+std::optional<std::vector<fn::IndexItem>> index_items(PyObject* key);
+PyObject* basic_index_of(const Var& x, const std::vector<fn::IndexItem>& key);
+
+// x[key] for a basic key: the view, linked to x as one (link_view); null without an error set
+// for any other key (the fallback's).
+PyObject* getitem_fast(const TensorMethod& m, PyObject* self, PyObject* key) {
+  const Var* x = var_of_tensor(self);
+  if (!x) return nullptr;
+  const std::optional<std::vector<fn::IndexItem>> items = index_items(key);
+  if (!items) return nullptr;
+  PyObject* out = basic_index_of(*x, *items);
+  PyObject* args = PyTuple_Pack(1, key);
+  const bool linked = args && link_view(self, out, m.view_kind, args, m.view_kwargs);
+  Py_XDECREF(args);
+  if (!linked) {
+    Py_DECREF(out);
+    throw py::error_already_set();
+  }
+  return out;
+}
 
 PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   const Var* x = var_of_tensor(self);
@@ -292,12 +379,16 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
     try {
       if (m.form == Form::kReduce) {
         if (PyObject* out = reduce_fast(m, args, n)) return out;
+      } else if (m.form == Form::kGetitem) {
+        if (n == 2) {
+          if (PyObject* out = getitem_fast(m, args[0], args[1])) return out;
+        }
       } else if (n == 2) {
         if (PyObject* out = binary_fast(m, args[0], args[1])) return out;
       }
     } catch (...) {
-      // The Python reductions do not catch a ValueError either.
-      if (m.form == Form::kReduce || !is_value_error()) {
+      // The Python reductions and indexing do not catch a ValueError either.
+      if (m.form == Form::kReduce || m.form == Form::kGetitem || !is_value_error()) {
         raise_current_exception();
         return nullptr;
       }
@@ -316,6 +407,8 @@ int tensor_method_traverse(PyObject* self, visitproc visit, void* arg) {
   auto* m = reinterpret_cast<TensorMethod*>(self);
   Py_VISIT(m->dict);
   Py_VISIT(m->fallback);
+  Py_VISIT(m->view_kind);
+  Py_VISIT(m->view_kwargs);
   Py_VISIT(Py_TYPE(self));
   return 0;
 }
@@ -324,6 +417,8 @@ int tensor_method_clear(PyObject* self) {
   auto* m = reinterpret_cast<TensorMethod*>(self);
   Py_CLEAR(m->dict);
   Py_CLEAR(m->fallback);
+  Py_CLEAR(m->view_kind);
+  Py_CLEAR(m->view_kwargs);
   return 0;
 }
 
@@ -379,6 +474,24 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
   m->op = &find_op(op);
   m->scalar = scalar ? &find_op(*scalar) : nullptr;
   m->form = found->second;
+  m->view_kind = m->view_kwargs = nullptr;
+  PyObject_GC_Track(m);
+  return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
+}
+
+// Tensor.__getitem__ in C: a basic key's view in one call, linked as _inplace's views are
+// (`kind`, `kwargs`); every other key goes to `fallback`.
+py::object make_getitem_method(py::object kind, py::dict kwargs, py::function fallback) {
+  if (!tensor_class) throw std::logic_error("getitem_method: set_tensor_class first");
+  auto* m = PyObject_GC_New(TensorMethod, tensor_method_type);
+  if (!m) throw py::error_already_set();
+  m->vectorcall = &tensor_method_call;
+  m->dict = nullptr;
+  m->fallback = fallback.release().ptr();
+  m->op = m->scalar = nullptr;
+  m->form = Form::kGetitem;
+  m->view_kind = kind.release().ptr();
+  m->view_kwargs = kwargs.release().ptr();
   PyObject_GC_Track(m);
   return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
 }
@@ -391,6 +504,15 @@ void set_tensor_class(const py::type& cls) {
   }
   tensor_class = reinterpret_cast<PyTypeObject*>(cls.inc_ref().ptr());  // kept for the process
   impl_offset = reinterpret_cast<PyMemberDescrObject*>(slot)->d_member->offset;
+  const auto offset_of = [&](const char* name) {
+    PyObject* member = PyDict_GetItemString(tensor_class->tp_dict, name);
+    if (!member || Py_TYPE(member) != &PyMemberDescr_Type) {
+      throw std::invalid_argument(std::string("set_tensor_class: the class has no `") + name + "` slot");
+    }
+    return reinterpret_cast<PyMemberDescrObject*>(member)->d_member->offset;
+  };
+  view_offset = offset_of("_view");
+  views_offset = offset_of("_views");
 }
 
 using fn::IndexItem;
@@ -442,6 +564,17 @@ std::optional<std::vector<IndexItem>> index_items(PyObject* key) {
   return items;
 }
 
+// x[key] as a new Tensor; a global x's without the GIL (its op may communicate).
+PyObject* basic_index_of(const Var& x, const std::vector<IndexItem>& key) {
+  if (!x.is_global()) return tensor_object(fn::basic_index(x, key));
+  Var out;
+  {
+    WithoutGil unlocked;
+    out = fn::basic_index(x, key);
+  }
+  return tensor_object(std::move(out));
+}
+
 // (x, key): x[key] as a new Tensor where key is basic (index_items), else None, for the
 // Python path of every other key (advanced items, NumPy ints, __index__ objects).
 PyObject* basic_index_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
@@ -451,13 +584,7 @@ PyObject* basic_index_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     if (!x) throw py::type_error(std::string("basic_index: x must be a meshflow Tensor, got ") + Py_TYPE(args[0])->tp_name);
     const std::optional<std::vector<IndexItem>> key = index_items(args[1]);
     if (!key) Py_RETURN_NONE;
-    if (!x->is_global()) return tensor_object(fn::basic_index(*x, *key));
-    Var out;
-    {
-      WithoutGil unlocked;
-      out = fn::basic_index(*x, *key);
-    }
-    return tensor_object(std::move(out));
+    return basic_index_of(*x, *key);
   } catch (...) {
     raise_current_exception();
     return nullptr;
@@ -540,6 +667,10 @@ void bind_op_calls(py::module_& m) {
   m.def("basic_index_plan", &basic_index_plan_of, py::arg("shape"), py::arg("key"),
         "What x[key] of a basic key selects in a tensor of `shape`: (the slice op's attributes, the result's "
         "shape, where the Nones' dims are in it)");
+  m.attr("link_view") = py::reinterpret_steal<py::object>(PyCFunction_New(&link_view_method, nullptr));
+  m.def("getitem_method", &make_getitem_method, py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
+        "Tensor.__getitem__ in C: a basic key's view (basic_index) linked with link_view(kind, kwargs); any other "
+        "key goes to fallback");
   m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
         "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected' or 'reduce' "
         "of op `op`, with `scalar` the op on a Tensor and a number (or None)");

@@ -611,6 +611,11 @@ BasicIndex basic_index_plan(const Shape& shape, const std::vector<IndexItem>& ke
 Var basic_index(const Var& x, const std::vector<IndexItem>& key) {
   static const OpDef& slice = find_op("slice");
   BasicIndex plan = basic_index_plan(x.shape(), key);
+  if (!plan.news.empty() && plan.drop_dims.empty() && plan.starts == std::vector<int64_t>(plan.starts.size(), 0) &&
+      plan.stops == x.shape().vec() && plan.steps == std::vector<int64_t>(plan.steps.size(), 1)) {
+    // new dims around every element (x[None]): the reshape alone, not a slice of it all too
+    return reshape(x, plan.shape);
+  }
   Attrs attrs{{"starts", std::move(plan.starts)}, {"stops", std::move(plan.stops)}, {"steps", std::move(plan.steps)}};
   if (!plan.drop_dims.empty()) attrs.set("drop_dims", std::move(plan.drop_dims));
   Var out = std::move(call(slice, {x}, attrs)[0]);

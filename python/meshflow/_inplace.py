@@ -21,6 +21,7 @@ write to a base takes its live views again, so that aliasing is as PyTorch's. On
 Tensor methods make views; the functions (mf.reshape(x, ...)) return new tensors.
 """
 import builtins
+import functools
 import weakref
 
 import numpy as _np
@@ -56,21 +57,10 @@ class _ViewKind:
         self.region = region
 
 
-def _link(base, view, kind, args, kwargs):
-    """Records `view` as a view of `base` made by `kind` with these arguments."""
-    view._view = (base, kind, args, kwargs)
-    views = getattr(base, "_views", None)
-    if views is None:
-        base._views = [_weak(view)]
-    else:
-        views.append(_weak(view))
-        n = len(views)
-        if n >= 16 and not n & (n - 1):  # prune dead ones at powers of two
-            views[:] = [r for r in views if r() is not None]
-
-
-_weak = weakref.ref
-_basic_index = _C.basic_index
+# _link(base, view, kind, args, kwargs): records `view` as a view of `base` made by `kind` with
+# these arguments: view._view = (base, kind, args, kwargs), a weak reference to it in
+# base._views (in C, as x[i]'s link: python/op_calls.cc).
+_link = _C.link_view
 
 
 def _take(record, base):
@@ -438,18 +428,17 @@ def _not_writable(base, value, *args, **kwargs):
 
 
 def _getitem_viewing(raw):
+    """x[index] recording a basic index's result as a view: a key of exact basic items in C
+    (_C.getitem_method: C++'s basic_index and the link in one call), any other through raw."""
     kind = _ViewKind(raw, region=_index_region)
 
     def getitem(self, index):
-        out = _basic_index(self, index)  # a key of exact basic items: C++'s in one call
-        if out is None:
-            out = raw(self, index)
-            if out is self or not _basic_items(index):
-                return out
-        _link(self, out, kind, (index,), _NO_KWARGS)
+        out = raw(self, index)
+        if out is not self and _basic_items(index):
+            _link(self, out, kind, (index,), _NO_KWARGS)
         return out
     getitem.__doc__ = raw.__doc__
-    return getitem
+    return functools.update_wrapper(_C.getitem_method(kind, _NO_KWARGS, getitem), getitem)
 
 
 def _pieces_viewing(raw, getitem):

@@ -122,25 +122,26 @@ def test_a_read_on_a_rank_beyond_its_limit_raises_on_every_rank(world):
     on that rank alone after every rank had agreed on the read, and the other ranks went on
     into the next collective alone (the ranks parted); every rank raises it. A rank's own read
     of a value it made (item(), whose empty Tensor was refused its 64 bytes) raises nothing.
-    Rank 0's limit is set to what it holds, so that any block more is refused at once,
-    whatever the machine's speed (an all-gather held back by another rank's work left the
-    read a window of that work's length)."""
+    Rank 0's limit is set to what it has in use, so that its copy (1 MiB: no thread's cache
+    of small blocks serves it) is refused at once, whatever the machine's speed (an all-gather
+    held back by another rank's work left the read a window of that work's length)."""
     if world < 2:
         pytest.skip("one rank alone needs 2 ranks")
     placement = world_mesh()
-    ready = mf.arange(4, dtype=mf.float32).to_global(placement=placement, sbp=sbp.broadcast)
+    n = 1 << 18
+    ready = mf.arange(n, dtype=mf.float32).to_global(placement=placement, sbp=sbp.broadcast)
     own = mf.ones(1)  # this rank's own value
     mf.synchronize()
     mf.empty_cache()
     if mf.env.get_rank() == 0:
-        mf.set_memory_limit(mf.memory_reserved())
+        mf.set_memory_limit(mf.memory_allocated())
     try:
         assert own.item() == 1.0  # a rank's own read of a value made within the limit
         with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
             ready.numpy()
     finally:
         mf.set_memory_limit(None)
-    np.testing.assert_array_equal(ready.numpy(), np.arange(4, dtype=np.float32))
+    np.testing.assert_array_equal(ready.numpy(), np.arange(n, dtype=np.float32))
 
 
 @pytest.mark.parametrize("blocking", [False, True], ids=["queued", "blocking"])
