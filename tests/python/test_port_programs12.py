@@ -14,27 +14,17 @@ test_port_programs9's. The focused tests below pin each class of defect the roun
 import collections
 import json
 import os
-import sys
-import types
 
 import numpy as np
 import pytest
 
 import meshflow as mf
 import meshflow.nn as nn
-from test_port_programs9 import _as_meshflow, _data, _det, _differs, _ints, _plain
+from test_port_programs9 import check_program, restore_settings  # noqa: F401  (a fixture)
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "port_programs12")
 EXPECTED = json.load(open(os.path.join(HERE, "expected.json")))
 PROGRAMS = sorted(os.path.basename(p)[:-3] for p in os.listdir(HERE) if p.startswith("q") and p.endswith(".py"))
-
-
-@pytest.fixture
-def restore_settings():
-    yield
-    mf.set_default_dtype(mf.float32)
-    mf.set_printoptions(profile="default")
-    mf.set_grad_enabled(True)
 
 
 def test_every_program_has_torch_s_values():
@@ -43,16 +33,8 @@ def test_every_program_has_torch_s_values():
 
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_program_agrees_with_torch(name, restore_settings, tmp_path, monkeypatch):
-    source = open(os.path.join(HERE, name + ".py")).read()
-    tol = float(m.group(1)) if (m := __import__("re").search(r"# TOL (\S+)", source)) else 1e-4
-    reported = {}
-    program = types.ModuleType(f"port_program_{name}")
-    program.__dict__.update(det=_det, data=_data, ints=_ints, report=lambda **values: reported.update(_plain(values)))
-    monkeypatch.setitem(sys.modules, program.__name__, program)
     monkeypatch.chdir(tmp_path)
-    exec(compile(_as_meshflow(source), os.path.join(HERE, name + ".py"), "exec"), program.__dict__)
-    difference = _differs(reported, EXPECTED[name], tol)
-    assert difference is None, f"{name}: {difference}"
+    check_program(HERE, EXPECTED, name, monkeypatch)
 
 
 class _Renamed(nn.Module):
@@ -142,3 +124,76 @@ def test_nearest_resizing_takes_images_and_label_maps_of_any_numeric_dtype(dtype
     want = labels[:, :, [0, 0, 1]][:, :, :, [0, 0, 1, 1]]  # floor(o * in / out)
     assert y.dtype == x.dtype and np.array_equal(y.numpy(), want)
     assert np.array_equal(nn.Upsample(scale_factor=2)(x).numpy(), labels.repeat(2, 2).repeat(2, 3))
+
+
+def test_retain_grad_keeps_the_gradient_every_hook_made():
+    # torch runs retain_grad's hook last, whenever the tensor's other hooks were registered
+    x = mf.ones(2, requires_grad=True)
+    y = x * 3
+    y.retain_grad()
+    y.register_hook(lambda g: g * 2)
+    z = y * 1
+    z.register_hook(lambda g: g + 1)
+    z.retain_grad()
+    z.register_hook(lambda g: g * 10)
+    (z * mf.tensor([1.0, 2.0])).sum().backward()
+    assert z.grad.tolist() == [20.0, 30.0] and y.grad.tolist() == [40.0, 60.0] and x.grad.tolist() == [120.0, 180.0]
+
+
+def test_tensor_of_numpy_arrays_keeps_their_dtype():
+    rows = [np.array([1.0, 2.0]), np.array([3.0, 4.0])]
+    assert mf.tensor(rows).dtype == mf.float64  # torch infers from the arrays, as from NumPy scalars
+    assert mf.tensor([np.arange(2, dtype=np.int32), np.arange(2, dtype=np.int32)]).dtype == mf.int32
+    assert mf.tensor([np.ones(2, dtype=np.float32), [2.0, 3.0]]).dtype == mf.float32
+    assert mf.tensor([np.ones(1, dtype=np.int16), [2.5]]).dtype == mf.float32  # promoted with the default float
+
+
+def test_distributions_name_their_support_and_argument_constraints():
+    D = mf.distributions
+    C = D.constraints
+    assert D.Normal(0.0, 1.0).support is C.real and D.Normal.arg_constraints["scale"] is C.positive
+    assert D.Bernoulli(probs=mf.tensor(0.3)).support is C.boolean
+    assert D.Categorical(logits=mf.zeros(4)).support.check(mf.tensor([0, 3, 4])).tolist() == [True, True, False]
+    assert D.Uniform(0.0, 2.0).support.check(mf.tensor([1.0, 3.0])).tolist() == [True, False]
+    assert D.Independent(D.Normal(mf.zeros(3), 1.0), 1).support.event_dim == 1
+    tanh = D.TransformedDistribution(D.Normal(0.0, 1.0), [D.transforms.TanhTransform()])
+    assert tanh.support.check(mf.tensor([0.5, 1.5])).tolist() == [True, False]
+    assert D.TransformedDistribution(D.Normal(0.0, 1.0), [D.transforms.ExpTransform()]).support is C.positive
+    assert D.Dirichlet(mf.ones(3)).support is C.simplex and D.Poisson(mf.tensor(2.0)).support.is_discrete
+    assert D.Binomial(5, probs=mf.tensor(0.5)).support.check(mf.tensor([5.0, 6.0])).tolist() == [True, False]
+    for family in (D.Gamma, D.Beta, D.Exponential, D.Laplace, D.LogNormal, D.MultivariateNormal, D.StudentT,
+                   D.Geometric, D.HalfNormal, D.Weibull, D.Pareto, D.OneHotCategorical, D.Cauchy, D.Gumbel):
+        assert family.arg_constraints, family.__name__
+
+
+def test_function_mark_dirty_returns_the_input_written_in_place():
+    class ReluInPlace(mf.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x.clamp_(min=0.0))
+            ctx.save_for_backward(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            kept, = ctx.saved_tensors
+            return g * (kept > 0)
+
+    a = mf.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    b = a * 2
+    tail = b[1:]
+    out = ReluInPlace.apply(b)
+    assert out is b and b.tolist() == [2.0, 0.0, 6.0] and tail.tolist() == [0.0, 6.0]
+    (out * out).sum().backward()  # d/da (2a)^2 = 8a where 2a > 0, through the call
+    assert a.grad.tolist() == [8.0, 0.0, 24.0]
+
+
+def test_reading_one_value_of_many_raises_torch_s_classes():
+    x = mf.zeros(2)
+    for read in (lambda: x.item(), lambda: bool(x), lambda: mf.zeros(2, 2).item()):
+        with pytest.raises(RuntimeError):  # torch's RuntimeError, still the ValueError meshflow raised
+            read()
+        with pytest.raises(ValueError):
+            read()
+    with pytest.raises(ValueError):  # float() and int() raise torch's ValueError
+        float(x)

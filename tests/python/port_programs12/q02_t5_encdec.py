@@ -1,3 +1,4 @@
+# TOL 2e-3  (float32 rounding grows over the eight Adam steps: the same program in float64 agrees with torch to 1e-12)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -9,12 +9,10 @@ def kind(fn):
         return "IndexError"
     except TypeError:
         return "TypeError"
-    except ValueError:
-        return "ValueError"
-    except NotImplementedError:
-        return "NotImplementedError"
     except RuntimeError:
         return "RuntimeError"
+    except ValueError:
+        return "ValueError"
 t = torch.zeros(3, 4)
 leaf = torch.ones(2, requires_grad=True)
 res["idx"] = kind(lambda: t[5])
@@ -31,10 +29,8 @@ res["item"] = kind(lambda: t.item())
 res["lin"] = kind(lambda: nn.Linear(3, 2)(torch.zeros(2, 4)))
 res["dtype"] = kind(lambda: torch.zeros(2, dtype=torch.long).mean())
 res["bad_dim"] = kind(lambda: t.sum(dim=3))
-res["gather"] = kind(lambda: torch.gather(t, 1, torch.tensor([[5]])).tolist())
 res["emb"] = kind(lambda: nn.Embedding(3, 2)(torch.tensor([5])).tolist())
 res["ce"] = kind(lambda: nn.functional.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 7])).item())
-res["numpy_rg"] = kind(lambda: leaf.numpy())
 res["stack"] = kind(lambda: torch.stack([torch.zeros(2), torch.zeros(3)]))
 res["reshape"] = kind(lambda: t.reshape(7))
 res["args"] = kind(lambda: torch.zeros(2).sum(dim="a"))
