@@ -197,3 +197,14 @@ def test_reading_one_value_of_many_raises_torch_s_classes():
             read()
     with pytest.raises(ValueError):  # float() and int() raise torch's ValueError
         float(x)
+
+
+def test_norm_and_cdist_take_torch_s_other_arguments():
+    a = mf.tensor([[3.0, 0.0], [0.0, 4.0]])
+    assert abs(mf.norm(a, p="nuc").item() - 7.0) < 1e-5 and abs(a.norm(p="nuc").item() - 7.0) < 1e-5
+    assert mf.norm(a, dtype=mf.float64).dtype == mf.float64
+    b = mf.zeros(1, 2)
+    for mode in ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist"):
+        assert mf.cdist(a, b, compute_mode=mode).flatten().tolist() == [3.0, 4.0]
+    with pytest.raises(ValueError):
+        mf.cdist(a, b, compute_mode="fast")
