@@ -208,3 +208,10 @@ def test_norm_and_cdist_take_torch_s_other_arguments():
         assert mf.cdist(a, b, compute_mode=mode).flatten().tolist() == [3.0, 4.0]
     with pytest.raises(ValueError):
         mf.cdist(a, b, compute_mode="fast")
+
+
+def test_igamma_is_torch_s_spelling_of_gammainc():
+    a, x = mf.tensor([1.0, 2.5]), mf.tensor([2.0, 1.0])
+    assert mf.igamma(a, x).tolist() == mf.special.gammainc(a, x).tolist() == a.igamma(x).tolist()
+    assert mf.igammac(a, x).tolist() == mf.special.gammaincc(a, x).tolist() == a.igammac(x).tolist()
+    assert abs(mf.igamma(a, x)[0].item() - (1 - np.exp(-2.0))) < 1e-6  # P(1, x) = 1 - e^-x
