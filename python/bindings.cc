@@ -112,7 +112,8 @@ py::object item_of(const Tensor& on_device) {
   if (numel(shape) != 1) {
     std::string dims;  // as a Python tuple prints
     for (size_t i = 0; i < shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(shape[i]);
-    throw std::invalid_argument("item() takes a tensor of one element; this one has shape (" + dims +
+    // torch's RuntimeError (an OpError is one, and still the ValueError this raised before)
+    throw OpError("item() takes a tensor of one element; this one has shape (" + dims +
                                 (shape.size() == 1 ? ",)" : ")"));
   }
   Tensor t;

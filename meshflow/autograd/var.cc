@@ -29,7 +29,9 @@ struct VarImpl {
   uint64_t version = 0;  // in-place writes so far: backward refuses values changed since a call
   // A leaf's hooks (Var::add_hook), in order; a non-leaf's live in its grad_fn.
   std::vector<std::pair<int64_t, std::function<Var(const Var&)>>> hooks;
-  bool retains_grad = false;
+  // retain_grad's hook among grad_fn's (0: none). The Var's later hooks go before it, so .grad
+  // holds the gradient every hook made, as torch's (which runs it last).
+  int64_t retain_hook = 0;
   // ZeRO's layouts (Var::set_grad_layout, set_use_layout); unset: the Var's own.
   std::optional<boxing::Layout> grad_layout, use_layout;
   // On a Var::for_use() conversion: the Var it converted (SavedVar saves that instead).
@@ -784,7 +786,10 @@ int64_t Var::add_hook(std::function<Var(const Var& grad)> hook) {
   }
   const int64_t id = next_hook_id++;
   if (impl.grad_fn) {
-    impl.grad_fn->hooks.push_back({impl.output_index, id, std::move(hook)});
+    std::vector<Node::Hook>& hooks = impl.grad_fn->hooks;
+    const int64_t retained = impl.retain_hook;
+    hooks.insert(std::find_if(hooks.begin(), hooks.end(), [retained](const Node::Hook& h) { return h.id == retained; }),
+                 {impl.output_index, id, std::move(hook)});
   } else {
     impl.hooks.emplace_back(id, std::move(hook));
   }
@@ -805,19 +810,19 @@ void Var::remove_hook(int64_t id) {
 void Var::retain_grad() {
   VarImpl& impl = checked(impl_);
   if (!impl.requires_grad) throw OpError("can't retain_grad on Tensor that has requires_grad=False");
-  if (!impl.grad_fn || impl.retains_grad) return;
-  impl.retains_grad = true;
+  if (!impl.grad_fn || impl.retain_hook) return;
   // Weak: the node must not keep the Var (which holds the node) alive.
   std::weak_ptr<VarImpl> weak = impl_;
-  add_hook([weak](const Var& grad) {
+  auto keep = [weak](const Var& grad) {
     if (const std::shared_ptr<VarImpl> var = weak.lock()) {
       var->grad = accumulate(var->grad, in_layout_of(grad, VarAccess::wrap(var)));
     }
     return Var();
-  });
+  };
+  impl.retain_hook = add_hook(std::move(keep));
 }
 
-bool Var::retains_grad() const { return checked(impl_).retains_grad; }
+bool Var::retains_grad() const { return checked(impl_).retain_hook != 0; }
 
 GradSinkGuard::GradSinkGuard(std::function<void(const VarImpl* leaf, const Var& grad)> sink)
     : sink_(std::move(sink)), previous_(grad_sink) {

@@ -22,7 +22,8 @@
 //   pad_backward(dy; pads, mode, input_shape) -> dx, floating, for reflect and replicate (each
 //     input element's dy summed in output order):  the same.
 //   upsample_nearest(x[N, C, d1 (, d2 (, d3))]; output_size, scale0.. (given scale factors))
-//     -> torch's interpolate(mode='nearest'), and upsample_nearest_backward(dy; the same,
+//     -> torch's interpolate(mode='nearest'), a gather, so of any numeric dtype (uint8 images
+//     and integer label maps resize as torch's), and upsample_nearest_backward(dy; the same,
 //     input_size) -> dx (each input element's dy summed in output order):  S(0) -> S(0);
 //     S(1) -> S(1);  P -> P.
 //   upsample_linear(x[N, C, d1 (, d2 (, d3))]; upsample_nearest's attributes, align_corners,
@@ -795,7 +796,6 @@ Shape upsample_input(const std::string& op, const Attrs& attrs, const Shape& dy)
 
 std::vector<TensorMeta> upsample_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kUpsample, in, 1);
-  kernel::expect_floating(kUpsample, in[0], "the input");
   return {{upsampled_shape(in[0].shape, kernel::upsample_geometry(kUpsample, attrs, in[0].shape)), in[0].dtype}};
 }
 
@@ -804,7 +804,7 @@ std::vector<Tensor> upsample_kernel(const std::vector<Tensor>& in, const KernelC
   const kernel::UpsampleGeometry g = kernel::upsample_geometry(kUpsample, ctx.attrs, x.shape());
   Tensor y = ctx.output(0, upsampled_shape(x.shape(), g), x.dtype());
   const int64_t plane_in = g.in[0] * g.in[1] * g.in[2], plane_out = g.out[0] * g.out[1] * g.out[2];
-  kernel::visit_floating(x.dtype(), [&](auto v) {
+  visit_numbers(x.dtype(), [&](auto v) {
     using T = decltype(v);
     kernel::parallel_for(y.numel(), y.numel() > kernel::kParallelGrain, [&](int64_t e) {
       int64_t rest = e % plane_out, src = 0, stride = 1;
@@ -1054,7 +1054,9 @@ void register_conv_ops(OpRegistry& r) {
   auto planes = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
     return kernel::plane_signatures(1, 1, true);
   };
-  r.add(with_grad(make_op(kUpsample, upsample_infer, planes, upsample_kernel), upsample_grad));
+  OpDef upsample = with_grad(make_op(kUpsample, upsample_infer, planes, upsample_kernel), upsample_grad);
+  upsample.small_ints = true;
+  r.add(std::move(upsample));
   r.add(with_grad(make_op(kUpsampleBackward, upsample_backward_infer, planes, upsample_backward_kernel),
                   upsample_backward_grad));
   r.add(with_grad(make_op(kResample, resample_infer, planes, resample_kernel), resample_grad));

@@ -114,6 +114,7 @@ from ._ops_port3 import *  # noqa: F401,F403
 from . import _ops_port4
 from ._ops_port4 import *  # noqa: F401,F403
 from . import special, distributions, profiler
+globals().update(special.TOP_LEVEL)  # torch.igamma, torch.igammac
 from . import _torch_paths  # noqa: E402
 _torch_paths.install(_sys.modules[__name__])  # torch's module paths (torch.nn.modules.loss, ...)
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them

@@ -661,9 +661,17 @@ def dist(input, other, p=2):
     return linalg.vector_norm(input - other, p)
 
 
-def cdist(x1, x2, p=2.0):
-    """Pairwise p-norm distances between the rows of x1 [..., P, M] and x2 [..., R, M]."""
+_CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """Pairwise p-norm distances between the rows of x1 [..., P, M] and x2 [..., R, M].
+    compute_mode is torch's choice of algorithm for p=2 (a matrix product or differences),
+    taken and checked; here it is always the differences (torch's matrix product agrees to
+    rounding, and is exact at 0)."""
     from . import linalg
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode; expected one of {_CDIST_MODES}")
     return linalg.vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1)
 
 

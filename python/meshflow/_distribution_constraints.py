@@ -2,13 +2,14 @@
 as a program's own Distribution subclass names them (`arg_constraints = {"loc":
 constraints.real}`, `support = constraints.positive`). Each constraint's check(value) is a
 bool tensor of value's shape (less the constraint's event dims), composed of meshflow ops.
-meshflow's own families do not list theirs; they check their arguments as they are built."""
+meshflow's families list theirs as torch's (`Normal.arg_constraints`, `d.support`); they check
+their arguments as they are built, whatever validate_args says."""
 from ._ops_elementwise import where
 
 __all__ = ["Constraint", "boolean", "real", "real_vector", "positive", "nonnegative", "unit_interval",
            "nonnegative_integer", "positive_integer", "simplex", "lower_triangular", "lower_cholesky",
            "positive_definite", "greater_than", "greater_than_eq", "less_than", "interval", "half_open_interval",
-           "integer_interval", "independent", "dependent", "is_dependent"]
+           "integer_interval", "independent", "dependent", "is_dependent", "one_hot", "multinomial"]
 
 
 class Constraint:
@@ -113,3 +114,11 @@ def _positive_definite(value):
 
 
 positive_definite = Constraint(_positive_definite, event_dim=2, name="PositiveDefinite()")
+one_hot = Constraint(lambda v: ((v == 0) | (v == 1)).all(-1) & (v.sum(-1) == 1), event_dim=1, is_discrete=True,
+                     name="OneHot()")
+
+
+def multinomial(upper_bound):
+    """Counts (whole, nonnegative) over the last dim summing to at most upper_bound."""
+    return Constraint(lambda v: (_whole(v) & (v >= 0)).all(-1) & (v.sum(-1) <= upper_bound), event_dim=1,
+                      is_discrete=True, name="Multinomial()")

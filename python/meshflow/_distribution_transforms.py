@@ -5,6 +5,8 @@ its last (x, y), so inv(y) of the y it returned is that x (no atanh of a rounded
 SAC's log_prob of its own sample). Not thread-safe with a cache: one transform per thread."""
 import math
 
+from . import _distribution_constraints as constraints
+
 __all__ = ["Transform", "TanhTransform", "AffineTransform", "ExpTransform", "SigmoidTransform"]
 
 
@@ -14,9 +16,12 @@ def _softplus(x):
 
 
 class Transform:
-    """y = f(x), with inv and log |df/dx|; cache_size 0 or 1."""
+    """y = f(x), with inv and log |df/dx|; cache_size 0 or 1; `domain` and `codomain` the
+    constraints x and y meet, as torch's."""
 
     sign = 1
+    domain = constraints.real
+    codomain = constraints.real
 
     def __init__(self, cache_size=0):
         if cache_size not in (0, 1):
@@ -43,6 +48,8 @@ class Transform:
 
 class TanhTransform(Transform):
     """y = tanh(x); log |dy/dx| = 2 (log 2 - x - softplus(-2x)), torch's stable form."""
+
+    codomain = constraints.interval(-1.0, 1.0)
 
     def _call(self, x):
         return x.tanh()
@@ -77,6 +84,8 @@ class AffineTransform(Transform):
 class ExpTransform(Transform):
     """y = exp(x)."""
 
+    codomain = constraints.positive
+
     def _call(self, x):
         return x.exp()
 
@@ -89,6 +98,8 @@ class ExpTransform(Transform):
 
 class SigmoidTransform(Transform):
     """y = sigmoid(x)."""
+
+    codomain = constraints.unit_interval
 
     def _call(self, x):
         return x.sigmoid()

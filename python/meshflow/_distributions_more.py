@@ -11,6 +11,7 @@ import math
 from ._ops_creation import rand
 from ._ops_elementwise import softplus, where
 from ._tensor import no_grad
+from . import _distribution_constraints as constraints
 from . import distributions as _d
 
 __all__ = ["OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial", "HalfNormal", "HalfCauchy", "Gumbel",
@@ -20,6 +21,9 @@ __all__ = ["OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial", "
 
 class OneHotCategorical(_d.Distribution):
     """Categorical whose values are one-hot vectors over the last dim."""
+
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
+    support = constraints.one_hot
 
     _params = (("logits", 1),)
 
@@ -59,6 +63,9 @@ def _one_hot_like(index, probs):
 
 class _LocScale(_d.Distribution):
     """A family of `loc` and `scale` sampled by its inverse cdf of uniform draws (rsample)."""
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
 
     _params = (("loc", 0), ("scale", 0))
 
@@ -106,6 +113,9 @@ class Cauchy(_LocScale):
 class StudentT(_d.Distribution):
     """Student's t with `df`, `loc` and `scale`; samples drawn on the host (no rsample)."""
 
+    arg_constraints = {"df": constraints.positive, "loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+
     _params = (("df", 0), ("loc", 0), ("scale", 0))
 
     def __init__(self, df, loc=0.0, scale=1.0, validate_args=None):
@@ -145,6 +155,9 @@ class StudentT(_d.Distribution):
 class Geometric(_d.Distribution):
     """The number of failures before the first success, with `probs` or `logits`."""
 
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.nonnegative_integer
+
     _params = (("logits", 0),)
 
     def __init__(self, probs=None, logits=None, validate_args=None):
@@ -180,6 +193,10 @@ class Geometric(_d.Distribution):
 
 class Binomial(_d.Distribution):
     """The successes among `total_count` trials of `probs` (or `logits`)."""
+
+    arg_constraints = {"total_count": constraints.nonnegative_integer, "probs": constraints.unit_interval,
+                       "logits": constraints.real}
+    support = property(lambda self: constraints.integer_interval(0, self.total_count))
 
     _params = (("total_count", 0), ("logits", 0))
 
@@ -227,6 +244,9 @@ def _outside(value, inside, log_prob):
 class _Half(_d.Distribution):
     """|X| of a family X centred at 0 with `scale` (torch's AbsTransform of it): twice its
     density on [0, inf)."""
+
+    arg_constraints = {"scale": constraints.positive}
+    support = constraints.nonnegative
 
     _params = (("scale", 0),)
 
@@ -317,6 +337,9 @@ class Gumbel(_LocScale):
 class Chi2(_d.Gamma):
     """Chi-squared with `df` degrees of freedom: Gamma(df / 2, 1 / 2)."""
 
+    arg_constraints = {"df": constraints.positive}
+    support = constraints.nonnegative
+
     _params = (("df", 0),)
 
     def __init__(self, df, validate_args=None):
@@ -331,6 +354,9 @@ class Chi2(_d.Gamma):
 class Multinomial(_d.Distribution):
     """Counts of `total_count` draws from a Categorical of `probs` (or `logits`) over the last
     dim; event shape (K,)."""
+
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
+    support = property(lambda self: constraints.multinomial(self.total_count))
 
     _params = (("total_count", 0), ("logits", 1))
 
@@ -363,6 +389,10 @@ class Multinomial(_d.Distribution):
 class NegativeBinomial(_d.Distribution):
     """The successes before `total_count` failures, each trial succeeding with `probs` (or
     `logits`); samples drawn on the host (a Poisson of a Gamma)."""
+
+    arg_constraints = {"total_count": constraints.greater_than_eq(0), "probs": constraints.half_open_interval(0.0, 1.0),
+                       "logits": constraints.real}
+    support = constraints.nonnegative_integer
 
     _params = (("total_count", 0), ("logits", 0))
 
@@ -398,6 +428,9 @@ class NegativeBinomial(_d.Distribution):
 
 class Weibull(_d.Distribution):
     """Weibull with `scale` and `concentration`; rsample by the inverse cdf."""
+
+    arg_constraints = {"scale": constraints.positive, "concentration": constraints.positive}
+    support = constraints.positive
 
     _params = (("scale", 0), ("concentration", 0))
 
@@ -440,6 +473,9 @@ class Weibull(_d.Distribution):
 class Pareto(_d.Distribution):
     """Pareto with `scale` (the smallest value) and `alpha`; rsample by the inverse cdf."""
 
+    arg_constraints = {"scale": constraints.positive, "alpha": constraints.positive}
+    support = property(lambda self: constraints.greater_than_eq(self.scale))
+
     _params = (("scale", 0), ("alpha", 0))
 
     has_rsample = True
@@ -476,10 +512,18 @@ class Pareto(_d.Distribution):
         a = self.alpha.clamp(min=2)
         return self.scale ** 2 * a / ((a - 1) ** 2 * (a - 2))
 
+def _transformed_support(self):
+    """The last transform's codomain, as torch's (the base's support without transforms)."""
+    return self.transforms[-1].codomain if self.transforms else self.base_dist.support
+
+
 class TransformedDistribution(_d.Distribution):
     """base_distribution pushed through `transforms` (one or a list, applied in order):
     samples are the transformed base samples, log_prob subtracts each transform's log |det J|
     (summed over the base's event dims), as torch's."""
+
+    arg_constraints = {}
+    support = property(_transformed_support)
 
     def __init__(self, base_distribution, transforms, validate_args=None):
         self.base_dist = base_distribution
@@ -527,6 +571,9 @@ class LogitRelaxedBernoulli(_d.Distribution):
     """The logit of a RelaxedBernoulli (the binary Concrete distribution) with `temperature`
     and `probs` or `logits`: torch's rsample from clamped uniforms and log_prob."""
 
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.real
+
     has_rsample = True
 
     def __init__(self, temperature, probs=None, logits=None, validate_args=None):
@@ -557,6 +604,9 @@ class RelaxedBernoulli(_Relaxed):
     """A relaxed (continuous in (0, 1)) Bernoulli: sigmoid of a LogitRelaxedBernoulli, with
     rsample, as torch's."""
 
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.unit_interval
+
     def __init__(self, temperature, probs=None, logits=None, validate_args=None):
         super().__init__(LogitRelaxedBernoulli(temperature, probs, logits), transforms.SigmoidTransform())
 
@@ -564,6 +614,9 @@ class RelaxedBernoulli(_Relaxed):
 class ExpRelaxedCategorical(_d.Distribution):
     """The log of a RelaxedOneHotCategorical (the Concrete distribution) over the last dim,
     with `temperature` and `probs` or `logits`: torch's rsample (Gumbel noise) and log_prob."""
+
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    support = constraints.real_vector
 
     has_rsample = True
 
@@ -589,6 +642,9 @@ class ExpRelaxedCategorical(_d.Distribution):
 class RelaxedOneHotCategorical(_Relaxed):
     """A relaxed one-hot categorical on the simplex: exp of an ExpRelaxedCategorical, with
     rsample, as torch's."""
+
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    support = constraints.simplex
 
     def __init__(self, temperature, probs=None, logits=None, validate_args=None):
         super().__init__(ExpRelaxedCategorical(temperature, probs, logits), transforms.ExpTransform())

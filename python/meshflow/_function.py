@@ -17,10 +17,15 @@ from ._tensor import Tensor, no_grad
 
 class FunctionCtx:
     """What forward leaves for backward: save_for_backward(*tensors) -> saved_tensors, any
-    attribute, needs_input_grad (one bool per argument of forward)."""
+    attribute, needs_input_grad (one bool per argument of forward); mark_dirty(*inputs) for
+    inputs forward wrote in place and returns (each is returned itself, and takes the call's
+    result in the graph, as an in-place op's tensor)."""
 
     def save_for_backward(self, *tensors):
         self.saved_tensors = tensors
+
+    def mark_dirty(self, *tensors):
+        self.dirty_tensors = tensors
 
     def mark_non_differentiable(self, *tensors):
         self.non_differentiable = tensors
@@ -71,11 +76,29 @@ class Function:
                 result = result + (None,) * (len(args) - len(result))
             return [None if r is None else r._impl for r, is_tensor in zip(result, tensor_args) if is_tensor]
 
+        since = _C.next_sequence()
         recorded = _C.record_function(cls.__name__, [t._impl for t in inputs], [o._impl for o in tensor_outs],
                                       backward)
         recorded = iter(Tensor(v) for v in recorded)
         made = tuple(next(recorded) if isinstance(o, Tensor) else o for o in made)
+        if getattr(ctx, "dirty_tensors", ()):
+            made = _dirty_outputs(outs, made, ctx.dirty_tensors, since)
         return made[0] if single else made
+
+
+def _dirty_outputs(outs, made, dirty, since):
+    """The outputs, each one that is a mark_dirty input being that tensor itself: it takes the
+    call's result in the graph (the calls since `since` computed it), as after an in-place op,
+    and its views and base follow."""
+    from ._inplace import _follow
+    result = []
+    for out, new in zip(outs, made):
+        if isinstance(out, Tensor) and any(out is d for d in dirty):
+            out._impl.assign(new._impl, since)
+            _follow(out)
+            new = out
+        result.append(new)
+    return tuple(result)
 
 
 def once_differentiable(backward):

@@ -188,14 +188,20 @@ def logsumexp(input, dim, keepdim=False):
 
 
 @_halves_in_float32("cuda")
-def norm(input, p="fro", dim=None, keepdim=False):
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     """The p-norm over `dim` (every dim by default): 2 ("fro"), 1, inf, -inf, 0 (the count of
     nonzeros) or any other number, as torch.linalg.vector_norm; the gradient is 0 where the
-    norm is 0 (torch's)."""
+    norm is 0 (torch's). "nuc" is the nuclear norm of the matrices over `dim` (the last two
+    dims by default), as torch's; `dtype` casts the input first."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if p == "nuc":
+        from .linalg import matrix_norm
+        return matrix_norm(input, "nuc", dim=(-2, -1) if dim is None else tuple(dim), keepdim=keepdim)
     if p == "fro":
         p = 2
     if isinstance(p, bool) or not isinstance(p, numbers.Real):
-        raise ValueError(f"norm: p={p!r}; expected 'fro' or a number (inf and -inf too)")
+        raise ValueError(f"norm: p={p!r}; expected 'fro', 'nuc' or a number (inf and -inf too)")
     dims = _dims(dim)
     if p == 0:
         return sum((input != 0).to(input.dtype), dims, keepdim)

@@ -301,9 +301,9 @@ class Tensor:
         return value if dtype is None else value.astype(dtype, copy=False)
 
     def __bool__(self):
-        if self.numel() != 1:
-            raise ValueError(f"the truth value of a tensor of shape {tuple(self.shape)} is ambiguous; "
-                             "expected exactly one element")
+        if self.numel() != 1:  # torch's RuntimeError, still the ValueError meshflow raised
+            raise _C.OpError(f"Boolean value of Tensor with more than one value is ambiguous: a tensor of shape "
+                             f"{tuple(self.shape)}; expected exactly one element")
         return bool(self._value("bool()").reshape(()))
 
     def __format__(self, format_spec):
@@ -341,6 +341,8 @@ class Tensor:
         impl = self._impl
         if not impl.is_global:
             return impl.local_tensor.item()
+        if self.numel() != 1:  # torch's RuntimeError (float() and int() raise its ValueError)
+            raise _C.OpError(f"item() takes a tensor of one element; this one has shape {tuple(self.shape)}")
         return self._one_value("item()").item()
 
     def tolist(self):
@@ -853,9 +855,10 @@ def _as_array(data, dtype):
 
 
 def _typed_leaves_dtype(data):
-    """torch's dtype for nested sequences holding NumPy scalars or tensors (each of its own
-    dtype) beside Python numbers (bool, int64, the default float), promoted together; None
-    when there are no typed leaves (Python numbers alone)."""
+    """torch's dtype for nested sequences holding NumPy arrays, NumPy scalars or tensors (each
+    of its own dtype: a list of float64 arrays makes float64) beside Python numbers (bool,
+    int64, the default float), promoted together; None when there are no typed leaves
+    (Python numbers alone)."""
     from ._promotion import promote_types
     stack, found, result = [data], False, None
     while stack:
@@ -863,7 +866,7 @@ def _typed_leaves_dtype(data):
         if isinstance(item, (list, tuple)):
             stack.extend(item)
             continue
-        if isinstance(item, (_np.generic, Tensor)):
+        if isinstance(item, (_np.generic, _np.ndarray, Tensor)):
             found = True
             d = _dtype.to_dtype(item.dtype)
         elif isinstance(item, bool):

@@ -15,6 +15,7 @@ import math
 import sys as _sys
 import types as _types
 
+from . import _distribution_constraints as constraints  # torch.distributions.constraints
 from ._ops_creation import rand, randn
 from ._ops_elementwise import softplus, where
 from ._ops_random import multinomial
@@ -58,9 +59,13 @@ def _shape(sample_shape):
 
 
 class Distribution:
-    """What every family has: batch_shape, event_shape, sample (no gradient), stddev."""
+    """What every family has: batch_shape, event_shape, sample (no gradient), stddev; and, as
+    torch's, `arg_constraints` (parameter name -> the constraint it meets) and `support` (the
+    set values live in), constraints from torch.distributions.constraints."""
 
     has_rsample = False
+    arg_constraints = {}
+    support = None
 
     def __init__(self, batch_shape=(), event_shape=(), validate_args=None):
         from ._api import Size
@@ -114,6 +119,9 @@ class Distribution:
 
 class Categorical(Distribution):
     """Classes 0..K-1 with `probs` (normalized over the last dim) or `logits` (log-softmaxed)."""
+
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
+    support = property(lambda self: constraints.integer_interval(0, self.probs.shape[-1] - 1))
 
     _params = (("logits", 1),)
 
@@ -175,6 +183,9 @@ class Categorical(Distribution):
 class Bernoulli(Distribution):
     """0/1 with `probs` or `logits` (the log-odds)."""
 
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.boolean
+
     _params = (("logits", 0),)
 
     def __init__(self, probs=None, logits=None, validate_args=None):
@@ -224,6 +235,9 @@ class Bernoulli(Distribution):
 class Normal(Distribution):
     """Gaussian with `loc` and `scale`; rsample is reparameterized (loc + scale * eps)."""
 
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+
     _params = (("loc", 0), ("scale", 0))
 
     has_rsample = True
@@ -265,6 +279,10 @@ class Normal(Distribution):
 
 class Uniform(Distribution):
     """Uniform on [low, high)."""
+
+    arg_constraints = {"low": constraints.dependent(is_discrete=False, event_dim=0),
+                       "high": constraints.dependent(is_discrete=False, event_dim=0)}
+    support = property(lambda self: constraints.interval(self.low, self.high))
 
     _params = (("low", 0), ("high", 0))
 
@@ -308,6 +326,9 @@ class Uniform(Distribution):
 class Laplace(Distribution):
     """Laplace with `loc` and `scale`; rsample by the inverse cdf."""
 
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+
     _params = (("loc", 0), ("scale", 0))
 
     has_rsample = True
@@ -350,6 +371,9 @@ class Laplace(Distribution):
 class Exponential(Distribution):
     """Exponential with `rate`."""
 
+    arg_constraints = {"rate": constraints.positive}
+    support = constraints.nonnegative
+
     _params = (("rate", 0),)
 
     has_rsample = True
@@ -390,6 +414,9 @@ class Exponential(Distribution):
 class LogNormal(Distribution):
     """exp of a Normal(loc, scale)."""
 
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.positive
+
     _params = (("loc", 0), ("scale", 0))
 
     has_rsample = True
@@ -426,6 +453,10 @@ class LogNormal(Distribution):
 class MultivariateNormal(Distribution):
     """Gaussian of `loc` [..., k] with one of covariance_matrix, precision_matrix or scale_tril
     [..., k, k] (kept as its Cholesky factor scale_tril, as torch)."""
+
+    arg_constraints = {"loc": constraints.real_vector, "covariance_matrix": constraints.positive_definite,
+                       "precision_matrix": constraints.positive_definite, "scale_tril": constraints.lower_cholesky}
+    support = constraints.real_vector
 
     _params = (("loc", 1), ("scale_tril", 2))
 
@@ -496,6 +527,9 @@ def _host_draws(draw, like, shape):
 class Gamma(Distribution):
     """Gamma with `concentration` and `rate`."""
 
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.nonnegative
+
     _params = (("concentration", 0), ("rate", 0))
 
     def __init__(self, concentration, rate, validate_args=None):
@@ -526,6 +560,9 @@ class Gamma(Distribution):
 
 class Dirichlet(Distribution):
     """Dirichlet of `concentration` [..., k]."""
+
+    arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
+    support = constraints.simplex
 
     _params = (("concentration", 1),)
 
@@ -564,6 +601,9 @@ class Dirichlet(Distribution):
 class Beta(Distribution):
     """Beta with concentration1 (alpha) and concentration0 (beta)."""
 
+    arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
+    support = constraints.unit_interval
+
     _params = (("concentration1", 0), ("concentration0", 0))
 
     def __init__(self, concentration1, concentration0, validate_args=None):
@@ -596,6 +636,9 @@ class Beta(Distribution):
 class Poisson(Distribution):
     """Poisson with `rate`."""
 
+    arg_constraints = {"rate": constraints.nonnegative}
+    support = constraints.nonnegative_integer
+
     _params = (("rate", 0),)
 
     def __init__(self, rate, validate_args=None):
@@ -621,6 +664,10 @@ class Poisson(Distribution):
 class Independent(Distribution):
     """base_distribution with its last `reinterpreted_batch_ndims` batch dims read as event
     dims: log_prob and entropy summed over them."""
+
+    arg_constraints = {}
+    support = property(lambda self: constraints.independent(self.base_dist.support,
+                                                            self.reinterpreted_batch_ndims))
 
     def __init__(self, base_distribution, reinterpreted_batch_ndims, validate_args=None):
         n = reinterpreted_batch_ndims
@@ -669,6 +716,9 @@ class Independent(Distribution):
 class MixtureSameFamily(Distribution):
     """A mixture of K components of one family: mixture_distribution a Categorical of batch
     shape B over K, component_distribution of batch shape B + (K,)."""
+
+    arg_constraints = {}
+    support = property(lambda self: self._component_distribution.support)
 
     def __init__(self, mixture_distribution, component_distribution, validate_args=None):
         self._mixture_distribution, self._component_distribution = mixture_distribution, component_distribution
@@ -816,7 +866,6 @@ def kl_divergence(p, q):
     return kl
 
 
-from . import _distribution_constraints as constraints  # noqa: E402  (torch.distributions.constraints)
 from ._distributions_more import (OneHotCategorical, Cauchy, StudentT, Geometric, Binomial,  # noqa: E402,F401
                                   HalfNormal, HalfCauchy, Gumbel, Chi2, Multinomial, NegativeBinomial, Weibull, Pareto,
                                   TransformedDistribution, transforms, RelaxedBernoulli, RelaxedOneHotCategorical)

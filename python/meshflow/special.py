@@ -6,6 +6,7 @@ from ._ops_math import _float_binary, mvlgamma as _mvlgamma
 from ._ops_port import xlogy
 from ._ops_reduce import logsumexp
 from ._api import logit
+from ._tensor import Tensor as _Tensor
 
 __all__ = ["expit", "logit", "erf", "erfc", "erfinv", "expm1", "exp2", "log1p", "round", "xlogy", "logsumexp",
            "softmax", "log_softmax", "sinc", "entr", "xlog1py", "ndtr", "gammaln", "digamma", "psi", "polygamma",
@@ -54,6 +55,10 @@ gammainc = _float_binary("gammainc", "The regularized lower incomplete gamma fun
                          "give float32.", True)
 gammaincc = _float_binary("gammaincc", "The regularized upper incomplete gamma function 1 - P(input, other); "
                           "integers give float32.", True)
+# torch's other spellings of the two: torch.igamma / torch.igammac and the Tensor methods
+TOP_LEVEL = {"igamma": gammainc, "igammac": gammaincc}
+for _name, _f in TOP_LEVEL.items():
+    setattr(_Tensor, _name, _f)
 
 
 i0e = _unary("i0e", "exp(-|x|) i0(x); integers give float32.", floats=True)

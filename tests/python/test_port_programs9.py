@@ -113,19 +113,25 @@ def test_every_program_has_torch_s_values():
     assert PROGRAMS and sorted(EXPECTED) == PROGRAMS
 
 
-@pytest.mark.parametrize("name", PROGRAMS)
-def test_program_agrees_with_torch(name, restore_settings, tmp_path, monkeypatch):
-    source = open(os.path.join(HERE, name + ".py")).read()
+def check_program(folder, expected, name, monkeypatch):
+    """Runs folder/name.py as meshflow's (in the current directory) and asserts that what it
+    reports agrees with torch's `expected` values, to its `# TOL` (1e-4 by default)."""
+    source = open(os.path.join(folder, name + ".py")).read()
     tol = float(m.group(1)) if (m := re.search(r"# TOL (\S+)", source)) else 1e-4
     reported = {}
     # a module of its own, so that what it defines pickles (torch.save(model)) as a script's
     program = types.ModuleType(f"port_program_{name}")
     program.__dict__.update(det=_det, data=_data, ints=_ints, report=lambda **values: reported.update(_plain(values)))
     monkeypatch.setitem(sys.modules, program.__name__, program)
-    monkeypatch.chdir(tmp_path)
-    exec(compile(_as_meshflow(source), os.path.join(HERE, name + ".py"), "exec"), program.__dict__)
-    difference = _differs(reported, EXPECTED[name], tol)
+    exec(compile(_as_meshflow(source), os.path.join(folder, name + ".py"), "exec"), program.__dict__)
+    difference = _differs(reported, expected[name], tol)
     assert difference is None, f"{name}: {difference}"
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_program_agrees_with_torch(name, restore_settings, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    check_program(HERE, EXPECTED, name, monkeypatch)
 
 
 def test_legacy_new_takes_sizes_or_data_in_the_tensor_s_dtype():

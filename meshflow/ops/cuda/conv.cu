@@ -473,9 +473,12 @@ std::vector<Tensor> upsample_nearest(const std::vector<Tensor>& in, const Kernel
   Memory& mem = memory_of(in);
   Tensor y = output(ctx, 0, out, x.dtype(), mem);
   const int64_t total = y.numel();
-  launch_per_element("upsample_nearest", x.dtype(), total, [&](auto v, unsigned blocks) {
+  expect_no_bfloat16("upsample_nearest", x.dtype());
+  if (total == 0) return {y};
+  visit_numbers(x.dtype(), [&](auto v) {  // a gather: integer inputs too, as the CPU's
     using T = decltype(v);
-    upsample_kernel<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), y.data_as<T>(), total);
+    upsample_kernel<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(g, x.data_as<T>(), y.data_as<T>(), total);
+    check_launch("upsample_nearest");
   });
   return {y};
 }

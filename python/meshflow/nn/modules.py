@@ -378,18 +378,101 @@ class Module:
                 continue
             p.grad = None if set_to_none else zeros_like(p.grad)
 
-    # State.
+    # State. torch's extension points are kept: _save_to_state_dict and get_extra_state when
+    # saving, _load_from_state_dict and set_extra_state when loading, and the hooks of both.
+    _version = 1
+
     def state_dict(self, destination=None, prefix="", keep_vars=False):
         """Name -> value of every parameter and persistent buffer: each module's parameters,
-        then its buffers, then its submodules', as torch orders them; a tensor registered
-        twice (tied weights) is listed under each name, as torch's. Values are detached
-        (sharing memory) unless keep_vars; global tensors stay global."""
+        then its buffers, then its extra state (`prefix + "_extra_state"`, where the module
+        defines get_extra_state), then its submodules', as torch orders them; a tensor
+        registered twice (tied weights) is listed under each name, as torch's. Values are
+        detached (sharing memory) unless keep_vars; global tensors stay global. Each module
+        runs its state_dict pre-hooks before its entries and its post hooks after its
+        submodules'; `_metadata` holds every module's `_version` under its prefix, as torch's
+        (old-checkpoint converters read it)."""
         if destination is None:
             destination = collections.OrderedDict()
-        for name, module, table, key in self._state_entries(prefix):
-            value = module.__dict__[table][key]
-            destination[name] = value if keep_vars else value.detach()
+            destination._metadata = collections.OrderedDict()
+        metadata = getattr(destination, "_metadata", None)
+        local_metadata = {"version": self._version}
+        if metadata is not None:
+            metadata[prefix[:-1]] = local_metadata
+        for hook, _ in list(self.__dict__.get("_state_dict_pre_hooks", {}).values()):
+            hook(self, prefix, keep_vars)
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        for hook, flags in list(self.__dict__.get("_state_dict_hooks", {}).values()):
+            result = hook(self, destination, prefix, local_metadata)
+            if result is not None and not flags.get("post"):  # the old hooks may return a new dict
+                destination = result
         return destination
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        """This module's own entries (not its submodules'), as torch's hook for subclasses."""
+        for table in ("_parameters", "_buffers"):
+            for key, value in self.__dict__[table].items():
+                if value is not None and not (table == "_buffers" and key in self._non_persistent_buffers_set):
+                    destination[prefix + key] = value if keep_vars else value.detach()
+        if type(self).get_extra_state is not Module.get_extra_state:
+            destination[prefix + "_extra_state"] = self.get_extra_state()
+
+    def get_extra_state(self):
+        """State beside the tensors (a counter, a config), saved in state_dict where a
+        subclass defines it, as torch's."""
+        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never be called; define "
+                           "get_extra_state() in the module to save extra state in its state_dict")
+
+    def set_extra_state(self, state):
+        """Takes back what get_extra_state gave, as torch's."""
+        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never be called; define "
+                           "set_extra_state() in the module to load extra state from its state_dict")
+
+    def register_state_dict_pre_hook(self, hook):
+        """hook(module, prefix, keep_vars) before the module's entries are saved."""
+        return _hooks.register(self, "_state_dict_pre_hooks", hook)
+
+    def register_state_dict_post_hook(self, hook):
+        """hook(module, state_dict, prefix, local_metadata) after the module's entries (and its
+        submodules') are saved; it may change state_dict in place."""
+        return _hooks.register(self, "_state_dict_hooks", hook, post=True)
+
+    def _register_state_dict_hook(self, hook):
+        """torch's older post hook: what it returns, if not None, becomes the state_dict."""
+        return _hooks.register(self, "_state_dict_hooks", hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs) before anything is loaded; it may change state_dict (the
+        copy being loaded) in place."""
+        return _hooks.register(self, "_load_state_dict_pre_hooks", hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        """torch's private spelling: hook(state_dict, prefix, ...) unless with_module."""
+        return _hooks.register(self, "_load_state_dict_pre_hooks", hook, with_module=with_module)
+
+    def register_load_state_dict_post_hook(self, hook):
+        """hook(module, incompatible_keys) after loading, children's first; it may edit the
+        missing and unexpected keys in place (strict then judges what is left), as torch's."""
+        return _hooks.register(self, "_load_state_dict_post_hooks", hook)
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        """torch's extension point, called on every module (parents first) with the copy of
+        the state_dict being loaded, before any value is: an override may rename or convert
+        its entries (an old checkpoint's names) and then call this one, which runs the
+        module's load pre-hooks and hands `prefix + "_extra_state"` to set_extra_state.
+        load_state_dict then loads the values of all modules together (all or nothing)."""
+        for hook, flags in list(self.__dict__.get("_load_state_dict_pre_hooks", {}).values()):
+            args = (state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
+            hook(self, *args) if flags.get("with_module") else hook(*args)
+        if type(self).set_extra_state is not Module.set_extra_state:
+            if prefix + "_extra_state" in state_dict:
+                self.set_extra_state(state_dict.pop(prefix + "_extra_state"))
+            elif strict:
+                missing_keys.append(prefix + "_extra_state")
 
     def _state_entries(self, prefix=""):
         """(name, owning module, table, key) of every state_dict entry: a tensor or module
@@ -404,13 +487,28 @@ class Module:
                     entries.append((path + key, module, table, key))
         return entries
 
+    def _run_load_post_hooks(self, incompatible, prefix=""):
+        for name, module in self._modules.items():
+            if module is not None:
+                module._run_load_post_hooks(incompatible, prefix + name + ".")
+        for hook, _ in list(self.__dict__.get("_load_state_dict_post_hooks", {}).values()):
+            if hook(self, incompatible) is not None:
+                raise RuntimeError("Hooks registered with ``register_load_state_dict_post_hook`` are not expected "
+                                   "to return new values, if incompatible_keys need to be modified, it should be "
+                                   "done inplace.")
+
     def load_state_dict(self, state_dict, strict=True, assign=False):
         """Copies values into the parameters and persistent buffers, converting each to the
         target's layout and dtype (as torch's copy_: a float64 checkpoint loads into a float32
         model). Returns (missing_keys, unexpected_keys).
 
-        All or nothing, as the C++ Module: every entry is checked and converted before any
-        value changes, so an error leaves the module as it was.
+        First every module's _load_from_state_dict (and so its load pre-hooks) sees a copy of
+        state_dict, parents first, as torch's; overrides that rename an old checkpoint's keys
+        work unchanged. Then all or nothing, as the C++ Module: every entry is checked and
+        converted before any value changes, so an error leaves the module's tensors as they
+        were. Load post-hooks (children's first) run after the values are loaded and may edit
+        the missing and unexpected keys in place; where a module has any, strict judges what
+        they leave, after loading, as torch's.
 
         Tied weights may come under any of their names: one that is absent is not missing
         when another name of the same tensor is given (unlike torch), so a state_dict listing
@@ -419,21 +517,25 @@ class Module:
         assign=True (torch's): the given tensors become the parameters and buffers (not copied
         into them), with their own dtype, device or layout (a parameter keeps the module's
         requires_grad), under every name of a tied tensor."""
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = collections.OrderedDict(state_dict)
+        missing, unexpected, error_msgs = [], [], []
+        for module_name, module in self.named_modules(remove_duplicate=False):
+            local_metadata = metadata.get(module_name, {}) if metadata is not None else {}
+            module._load_from_state_dict(state_dict, module_name + "." if module_name else "", local_metadata, strict,
+                                         missing, unexpected, error_msgs)
+        if error_msgs:
+            raise _StateDictError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                                  + "\n\t".join(error_msgs))
         entries = self._state_entries()
         names = {name for name, *_ in entries}
         given = {id(module.__dict__[table][key]) for name, module, table, key in entries if name in state_dict}
-        missing = [name for name, module, table, key in entries
-                   if name not in state_dict and id(module.__dict__[table][key]) not in given]
-        unexpected = [k for k in state_dict if k not in names]
-        if strict and (missing or unexpected):
-            problems = []
-            if unexpected:
-                problems.append("Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
-            if missing:
-                problems.append("Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
-            raise _StateDictError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
-                                  + "\n\t".join(problems) + f"(load_state_dict: missing keys {missing}, "
-                                  f"unexpected keys {unexpected})")
+        missing += [name for name, module, table, key in entries
+                    if name not in state_dict and id(module.__dict__[table][key]) not in given]
+        unexpected += [k for k in state_dict if k not in names]
+        post_hooks = any(m.__dict__.get("_load_state_dict_post_hooks") for m in self.modules())
+        if strict and not post_hooks:
+            self._refuse_incompatible(missing, unexpected)
         present = [(name, module, table, key, state_dict[name]) for name, module, table, key in entries
                    if name in state_dict]
         for name, module, table, key, value in present:
@@ -446,18 +548,34 @@ class Module:
                                   f"{tuple(target.shape)} (size mismatch for {name})")
         if assign:
             self._assign_state(entries, present)
-            return _IncompatibleKeys(missing, unexpected)
-        # Converting can fail too (a layout the value cannot take): convert all, then assign.
-        # Copies (a cast always makes one), as torch's copy_: the module's later in-place
-        # updates (optimizer steps) must not write the tensors given, nor another module
-        # that loaded them.
-        values = []
-        for _, module, table, key, value in present:
-            target = module.__dict__[table][key]
-            values.append(cast(_in_layout_of(value.detach(), target), target.dtype))
-        for (_, module, table, key, _), value in zip(present, values):
-            module.__dict__[table][key].data = value
-        return _IncompatibleKeys(missing, unexpected)
+        else:
+            # Converting can fail too (a layout the value cannot take): convert all, then
+            # assign. Copies (a cast always makes one), as torch's copy_: the module's later
+            # in-place updates (optimizer steps) must not write the tensors given, nor another
+            # module that loaded them.
+            values = []
+            for _, module, table, key, value in present:
+                target = module.__dict__[table][key]
+                values.append(cast(_in_layout_of(value.detach(), target), target.dtype))
+            for (_, module, table, key, _), value in zip(present, values):
+                module.__dict__[table][key].data = value
+        incompatible = _IncompatibleKeys(missing, unexpected)
+        if post_hooks:
+            self._run_load_post_hooks(incompatible)
+            if strict:
+                self._refuse_incompatible(missing, unexpected)
+        return incompatible
+
+    def _refuse_incompatible(self, missing, unexpected):
+        if missing or unexpected:
+            problems = []
+            if unexpected:
+                problems.append("Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+            if missing:
+                problems.append("Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
+            raise _StateDictError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                                  + "\n\t".join(problems) + f"(load_state_dict: missing keys {missing}, "
+                                  f"unexpected keys {unexpected})")
 
     @staticmethod
     def _assign_state(entries, present):
