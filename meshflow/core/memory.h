@@ -7,6 +7,7 @@
 // Thread-safety: every member may be called from any thread.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -16,12 +17,26 @@
 
 namespace mf {
 
+// The device type's number in this process: "cpu" is 0, and each other name gets the next
+// one the first time it is asked for, for good. Tables indexed by it (each op's kernels,
+// ops/registry.cc) find a device type's entry without comparing names.
+int device_type_index(const std::string& device_type);
+
 class Memory {
  public:
   virtual ~Memory() = default;
   // The device type and index it belongs to ("cpu", 0).
   virtual const std::string& device_type() const = 0;
   virtual int device_index() const { return 0; }
+  // mf::device_type_index(device_type()), looked up on the first call only.
+  int device_type_index() const {
+    int index = type_index_.load(std::memory_order_relaxed);
+    if (index < 0) {
+      index = mf::device_type_index(device_type());
+      type_index_.store(index, std::memory_order_relaxed);
+    }
+    return index;
+  }
   // Whether host code may dereference its addresses.
   virtual bool host_accessible() const = 0;
   // A block of at least `nbytes` (0 gives a valid empty block), returned to the device's
@@ -52,6 +67,9 @@ class Memory {
   std::string device_str() const {
     return host_accessible() ? device_type() : device_type() + ":" + std::to_string(device_index());
   }
+
+ private:
+  mutable std::atomic<int> type_index_{-1};
 };
 
 // Host memory, from the caching host allocator (core/allocator.h).

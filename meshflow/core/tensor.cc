@@ -9,6 +9,8 @@
 #include <type_traits>
 #include <limits>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "meshflow/core/allocator.h"
 #include "meshflow/core/error.h"
@@ -219,6 +221,18 @@ class HostMemory : public Memory {
 };
 
 }  // namespace
+
+int device_type_index(const std::string& device_type) {
+  // Never destroyed: memories may be asked during exit.
+  static auto* mu = new std::mutex;
+  static auto* names = new std::vector<std::string>{"cpu"};  // GUARDED_BY(*mu)
+  std::lock_guard<std::mutex> lock(*mu);
+  for (size_t i = 0; i < names->size(); ++i) {
+    if ((*names)[i] == device_type) return static_cast<int>(i);
+  }
+  names->push_back(device_type);
+  return static_cast<int>(names->size() - 1);
+}
 
 Memory& host_memory() {
   static auto* m = new HostMemory;  // never destroyed: tensors may outlive static destruction

@@ -54,9 +54,9 @@
 #include <variant>
 
 #include "meshflow/ops/backward_loop.h"
+#include "meshflow/ops/elementwise_math.h"
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
-#include "meshflow/ops/integer_math.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
 #include "meshflow/ops/scalar_power.h"
@@ -129,113 +129,8 @@ decltype(OpDef::signatures) signatures_from(RulesOf rules) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Scalar functions shared by several ops.
-
-template <typename T>
-bool is_nan(T x) {
-  if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
-  return false;
-}
-
-template <typename T>
-bool is_inf(T x) {
-  if constexpr (std::is_floating_point_v<T>) return std::isinf(x);
-  return false;
-}
-
-// x op y bit by bit in T (bool: its one bit).
-template <typename T, typename Op>
-T bits_of(T x, T y, Op op) {
-  return static_cast<T>(op(x, y));
-}
-
-// x << y and x >> y as torch (kernel::shift_left, shift_right); never called on bool, which
-// integers_only refuses.
-template <typename T>
-T shift_left(T x, T y) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return x;
-  } else {
-    return kernel::shift_left(x, y);
-  }
-}
-
-template <typename T>
-T shift_right(T x, T y) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return x;
-  } else {
-    return kernel::shift_right(x, y);
-  }
-}
-
-template <typename T>
-T bit_not(T x) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return !x;
-  } else {
-    return static_cast<T>(~x);
-  }
-}
-
-// -x; integers wrap (the lowest value is its own negation).
-template <typename T>
-T negate(T x) {
-  if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(std::make_unsigned_t<T>{0} - static_cast<std::make_unsigned_t<T>>(x));
-  }
-  return -x;
-}
-
-// |x|; the lowest integer is its own absolute value (it wraps, as in torch).
-template <typename T>
-T absolute(T x) {
-  if constexpr (std::is_integral_v<T>) {
-    return x < 0 ? negate(x) : x;
-  } else {
-    return std::abs(x);
-  }
-}
-
-// Integers: the quotient truncated toward zero; x / -1 is a negation, which cannot trap on
-// the lowest value as the CPU's division does.
-template <typename T>
-T trunc_div(T x, T y) {
-  if constexpr (std::is_integral_v<T>) {
-    if (y == -1) return negate(x);
-  }
-  return x / y;
-}
-
-// torch.floor_divide; floats use PyTorch's (and Python's) correction of floor(x / y), exact
-// where x / y rounds up to an integer.
-template <typename T>
-T floor_div(T x, T y) {
-  if constexpr (std::is_integral_v<T>) {
-    if (y == -1) return negate(x);
-    const T q = x / y;
-    return q * y != x && (x < 0) != (y < 0) ? q - 1 : q;
-  } else {
-    if (y == 0) return x / y;
-    const T mod = std::fmod(x, y);
-    T div = (x - mod) / y;
-    if (mod != 0 && (y < 0) != (mod < 0)) div -= 1;
-    if (div == 0) return std::copysign(T{0}, x / y);
-    T floor = std::floor(div);
-    if (div - floor > T{0.5}) floor += 1;
-    return floor;
-  }
-}
-
-// torch.pow: floats std::pow; integers kernel::integer_power (shared with the GPU's kernels).
-template <typename T>
-T power(T base, T exp) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return std::pow(base, exp);
-  } else {
-    return kernel::integer_power(base, exp);
-  }
-}
+// Loops. Each op's scalar math is its functor in elementwise_math.h, shared with the GPU's
+// kernels.
 
 // out[i] = f(in[i]): the loop of every op without broadcasting.
 template <typename TI, typename TO, typename F>
@@ -703,15 +598,6 @@ Rules rpow_rules(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   return s >= 1 ? increasing(0) : s > 0 ? decreasing(0) : Rules{};
 }
 
-template <typename T>
-T truncate(T x) {
-  if constexpr (std::is_integral_v<T>) {
-    return x;
-  } else {
-    return std::trunc(x);
-  }
-}
-
 // ---------------------------------------------------------------------------------------
 // clamp and hardtanh (attributes "min" and "max", numbers; clamp may lack one of them): x
 // limited to [min, max] as torch's min(max(x, min), max): NaN stays NaN, min > max gives max
@@ -921,22 +807,6 @@ double scalar_of(const Var& x, const Attrs& attrs) { return scalar_in(x.dtype(),
 // exponentials of other bases, sign, round, frac, and the binary atan2, fmod, hypot, copysign.
 namespace {
 
-// torch.sign: 1, 0 or -1 in x's dtype; NaN gives 0, as (0 < x) - (x < 0) does in torch.
-template <typename T>
-T signum(T x) {
-  return static_cast<T>((T{0} < x) - (x < T{0}));
-}
-
-// Half to even (the default rounding mode's nearest), as torch.round; integers stay.
-template <typename T>
-T round_even(T x) {
-  if constexpr (std::is_integral_v<T>) {
-    return x;
-  } else {
-    return std::nearbyint(x);
-  }
-}
-
 // erf^-1: Giles' single-precision approximation ("Approximating the erfinv function", 2010)
 // refined by two Newton steps in double, which reach double precision; +-1 give +-inf and
 // anything outside [-1, 1] NaN, as torch.erfinv.
@@ -966,17 +836,6 @@ T inverse_erf(T y) {
   double x = p * v;
   for (int step = 0; step < 2; ++step) x -= (std::erf(x) - v) / (M_2_SQRTPI * std::exp(-x * x));
   return static_cast<T>(x);
-}
-
-// C's fmod: the remainder of the quotient truncated toward zero, the dividend's sign;
-// x fmod -1 is 0 (the CPU's division traps on the lowest value over -1).
-template <typename T>
-T truncated_remainder(T x, T y) {
-  if constexpr (std::is_integral_v<T>) {
-    return y == -1 ? T{0} : static_cast<T>(x % y);
-  } else {
-    return std::fmod(x, y);
-  }
 }
 
 // polygamma(x; n): the n-th derivative of digamma, n >= 1 (n = 0 is the op digamma), in
@@ -1024,13 +883,10 @@ void register_special_ops(OpRegistry& r) {
   using V = const Var&;
   using A = const Attrs&;
   using I = Integers;
-  auto in_double = [](auto f) {
-    return [f](auto x) { return static_cast<decltype(x)>(f(static_cast<double>(x))); };
-  };
   auto polygamma = [](V x, int64_t n) { return call1("polygamma", {x}, {{"n", n}}); };
-  r.add(with_grad(unary<I::kToFloat32>("lgamma", {}, in_double(special::log_gamma)),
+  r.add(with_grad(unary<I::kToFloat32>("lgamma", {}, scalar::Lgamma{}),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("digamma", {x})); })));
-  r.add(with_grad(unary<I::kToFloat32>("digamma", {}, in_double(special::digamma)),
+  r.add(with_grad(unary<I::kToFloat32>("digamma", {}, scalar::Digamma{}),
                   unary_grad([=](V x, V, V dy, A) { return fn::mul(dy, polygamma(x, 1)); })));
   r.add(with_grad(polygamma_op(), unary_grad([=](V x, V, V dy, A attrs) {
                     return fn::mul(dy, polygamma(x, attrs.get_int("n") + 1));
@@ -1041,30 +897,30 @@ void register_special_ops(OpRegistry& r) {
     const Var safe = fn::where(zero, fn::full_like(x, 1), x);
     return fn::where(zero, fn::full_like(x, 0.5), fn::sub(value, fn::div(i1_like, safe)));
   };
-  r.add(with_grad(unary<I::kToFloat32>("i0", {}, in_double(special::bessel_i0)),
+  r.add(with_grad(unary<I::kToFloat32>("i0", {}, scalar::BesselI0{}),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("i1", {x})); })));
-  r.add(with_grad(unary<I::kToFloat32>("i0e", {}, in_double(special::bessel_i0e)),
+  r.add(with_grad(unary<I::kToFloat32>("i0e", {}, scalar::BesselI0e{}),
                   unary_grad([](V x, V y, V dy, A) {
                     return fn::mul(dy, fn::sub(call1("i1e", {x}), fn::mul(sign(x), y)));
                   })));
-  r.add(with_grad(unary<I::kToFloat32>("i1", {}, in_double(special::bessel_i1)),
+  r.add(with_grad(unary<I::kToFloat32>("i1", {}, scalar::BesselI1{}),
                   unary_grad([=](V x, V y, V dy, A) {
                     return fn::mul(dy, over_x_at_zero_half(x, call1("i0", {x}), y));
                   })));
-  r.add(with_grad(unary<I::kToFloat32>("i1e", {}, in_double(special::bessel_i1e)),
+  r.add(with_grad(unary<I::kToFloat32>("i1e", {}, scalar::BesselI1e{}),
                   unary_grad([=](V x, V y, V dy, A) {
                     const Var i0e = fn::sub(call1("i0e", {x}), fn::mul(sign(x), y));
                     return fn::mul(dy, over_x_at_zero_half(x, i0e, y));
                   })));
   // erfcx' = 2 x erfcx(x) - 2 / sqrt(pi); j0' = -j1; j1' = j0 - j1 / x (1/2 at 0).
-  r.add(with_grad(unary<I::kToFloat32>("erfcx", {}, in_double(special::erfcx)),
+  r.add(with_grad(unary<I::kToFloat32>("erfcx", {}, scalar::Erfcx{}),
                   unary_grad([](V x, V y, V dy, A) {
                     const Var slope = fn::sub(fn::mul(fn::mul_scalar(x, 2.0), y), fn::full_like(x, 1.1283791670955126));
                     return fn::mul(dy, slope);
                   })));
-  r.add(with_grad(unary<I::kToFloat32>("bessel_j0", {}, in_double(special::bessel_j0)),
+  r.add(with_grad(unary<I::kToFloat32>("bessel_j0", {}, scalar::BesselJ0{}),
                   unary_grad([](V x, V, V dy, A) { return fn::neg(fn::mul(dy, call1("bessel_j1", {x}))); })));
-  r.add(with_grad(unary<I::kToFloat32>("bessel_j1", {}, in_double(special::bessel_j1)),
+  r.add(with_grad(unary<I::kToFloat32>("bessel_j1", {}, scalar::BesselJ1{}),
                   unary_grad([=](V x, V y, V dy, A) {
                     return fn::mul(dy, over_x_at_zero_half(x, call1("bessel_j0", {x}), y));
                   })));
@@ -1075,11 +931,7 @@ void register_special_binary_ops(OpRegistry& r) {
   using V = const Var&;
   // The Hurwitz zeta function of any real order (special_math.h), in double: d/dq is
   // -x zeta(x + 1, q); in the order x there is none (nor in torch).
-  r.add(with_grad(floats_only(binary("zeta", always({}),
-                                     [](auto x, auto q) {
-                                       return static_cast<decltype(x)>(
-                                           special::zeta(static_cast<double>(x), static_cast<double>(q)));
-                                     })),
+  r.add(with_grad(floats_only(binary("zeta", always({}), scalar::Zeta{})),
                   binary_grad(
                       [](V, V, V, V) -> Var {
                         throw std::invalid_argument("zeta: no derivative with respect to the order (the first "
@@ -1092,11 +944,8 @@ void register_special_binary_ops(OpRegistry& r) {
   // x^(a-1) e^-x / gamma(a) (Q's its negative); in a there is none (nor in torch).
   for (const bool upper : {false, true}) {
     const std::string name = upper ? "gammaincc" : "gammainc";
-    r.add(with_grad(floats_only(binary(name, always({}),
-                                       [upper](auto a, auto x) {
-                                         return static_cast<decltype(a)>(special::incomplete_gamma(
-                                             static_cast<double>(a), static_cast<double>(x), upper));
-                                       })),
+    OpDef op = upper ? binary(name, always({}), scalar::Gammaincc{}) : binary(name, always({}), scalar::Gammainc{});
+    r.add(with_grad(floats_only(std::move(op)),
                     binary_grad(
                         [name](V, V, V, V) -> Var {
                           throw std::invalid_argument(name + ": no derivative with respect to a (the first argument; "
@@ -1118,60 +967,60 @@ void register_math_ops(OpRegistry& r) {
   auto f = [](V x, double c) { return fn::full_like(x, c); };
   auto over = [](V dy, V g) { return fn::div(dy, g); };
   auto one_minus_square = [f](V x) { return fn::sub(f(x, 1), fn::mul(x, x)); };
-  r.add(with_grad(unary<I::kToFloat32>("sin", {}, [](auto x) { return std::sin(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("sin", {}, scalar::Sin{}),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("cos", {x})); })));
-  r.add(with_grad(unary<I::kToFloat32>("cos", {}, [](auto x) { return std::cos(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("cos", {}, scalar::Cos{}),
                   unary_grad([](V x, V, V dy, A) { return fn::neg(fn::mul(dy, call1("sin", {x}))); })));
   // 1 + tan^2.
-  r.add(with_grad(unary<I::kToFloat32>("tan", {}, [](auto x) { return std::tan(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("tan", {}, scalar::Tan{}),
                   unary_grad([](V, V y, V dy, A) { return fn::add(dy, fn::mul(dy, fn::mul(y, y))); })));
   // asin, acos and atanh are monotone only on their domain (as log in the header's note).
-  r.add(with_grad(unary<I::kToFloat32>("asin", {}, [](auto x) { return std::asin(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("asin", {}, scalar::Asin{}),
                   unary_grad([=](V x, V, V dy, A) { return over(dy, fn::sqrt(one_minus_square(x))); })));
-  r.add(with_grad(unary<I::kToFloat32>("acos", {}, [](auto x) { return std::acos(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("acos", {}, scalar::Acos{}),
                   unary_grad([=](V x, V, V dy, A) { return fn::neg(over(dy, fn::sqrt(one_minus_square(x)))); })));
-  r.add(with_grad(unary<I::kToFloat32>("atan", increasing(0), [](auto x) { return std::atan(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("atan", increasing(0), scalar::Atan{}),
                   unary_grad([f, over](V x, V, V dy, A) { return over(dy, fn::add(f(x, 1), fn::mul(x, x))); })));
-  r.add(with_grad(unary<I::kToFloat32>("sinh", increasing(0), [](auto x) { return std::sinh(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("sinh", increasing(0), scalar::Sinh{}),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("cosh", {x})); })));
-  r.add(with_grad(unary<I::kToFloat32>("cosh", {}, [](auto x) { return std::cosh(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("cosh", {}, scalar::Cosh{}),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("sinh", {x})); })));
-  r.add(with_grad(unary<I::kToFloat32>("asinh", increasing(0), [](auto x) { return std::asinh(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("asinh", increasing(0), scalar::Asinh{}),
                   unary_grad([=](V x, V, V dy, A) { return over(dy, fn::sqrt(fn::add(fn::mul(x, x), f(x, 1)))); })));
-  r.add(with_grad(unary<I::kToFloat32>("acosh", {}, [](auto x) { return std::acosh(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("acosh", {}, scalar::Acosh{}),
                   unary_grad([=](V x, V, V dy, A) { return over(dy, fn::sqrt(fn::sub(fn::mul(x, x), f(x, 1)))); })));
-  r.add(with_grad(unary<I::kToFloat32>("atanh", {}, [](auto x) { return std::atanh(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("atanh", {}, scalar::Atanh{}),
                   unary_grad([=](V x, V, V dy, A) { return over(dy, one_minus_square(x)); })));
   // erf' = 2 / sqrt(pi) exp(-x^2).
   auto erf_slope = [](V x) { return fn::mul_scalar(fn::exp(fn::neg(fn::mul(x, x))), M_2_SQRTPI); };
-  r.add(with_grad(unary<I::kToFloat32>("erf", increasing(0), [](auto x) { return std::erf(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("erf", increasing(0), scalar::Erf{}),
                   unary_grad([=](V x, V, V dy, A) { return fn::mul(dy, erf_slope(x)); })));
-  r.add(with_grad(unary<I::kToFloat32>("erfc", decreasing(0), [](auto x) { return std::erfc(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("erfc", decreasing(0), scalar::Erfc{}),
                   unary_grad([=](V x, V, V dy, A) { return fn::neg(fn::mul(dy, erf_slope(x))); })));
   // (erf^-1)' = sqrt(pi) / 2 exp(y^2).
   r.add(with_grad(unary<I::kToFloat32>("erfinv", {}, [](auto x) { return inverse_erf(x); }),
                   unary_grad([](V, V y, V dy, A) {
                     return fn::mul(dy, fn::mul_scalar(fn::exp(fn::mul(y, y)), 1 / M_2_SQRTPI));
                   })));
-  r.add(with_grad(unary<I::kToFloat32>("log1p", {}, [](auto x) { return std::log1p(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("log1p", {}, scalar::Log1p{}),
                   unary_grad([f, over](V x, V, V dy, A) { return over(dy, fn::add(x, f(x, 1))); })));
-  r.add(with_grad(unary<I::kToFloat32>("expm1", increasing(0), [](auto x) { return std::expm1(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("expm1", increasing(0), scalar::Expm1{}),
                   unary_grad([](V, V y, V dy, A) { return fn::add(dy, fn::mul(dy, y)); })));
-  r.add(with_grad(unary<I::kToFloat32>("log2", {}, [](auto x) { return std::log2(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("log2", {}, scalar::Log2{}),
                   unary_grad([over](V x, V, V dy, A) { return over(dy, fn::mul_scalar(x, M_LN2)); })));
-  r.add(with_grad(unary<I::kToFloat32>("log10", {}, [](auto x) { return std::log10(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("log10", {}, scalar::Log10{}),
                   unary_grad([over](V x, V, V dy, A) { return over(dy, fn::mul_scalar(x, M_LN10)); })));
-  r.add(with_grad(unary<I::kToFloat32>("exp2", increasing(0), [](auto x) { return std::exp2(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("exp2", increasing(0), scalar::Exp2{}),
                   unary_grad([](V, V y, V dy, A) { return fn::mul(dy, fn::mul_scalar(y, M_LN2)); })));
   // -1 / x^2 = -y^2.
-  r.add(with_grad(unary<I::kToFloat32>("reciprocal", {}, [](auto x) { return 1 / x; }),
+  r.add(with_grad(unary<I::kToFloat32>("reciprocal", {}, scalar::Reciprocal{}),
                   unary_grad([](V, V y, V dy, A) { return fn::neg(fn::mul(dy, fn::mul(y, y))); })));
   // Piecewise constant: 0, as in torch. Nondecreasing, so maxima and minima pass through.
-  r.add(with_grad(unary<I::kKeep>("sign", increasing(0), [](auto x) { return signum(x); }),
+  r.add(with_grad(unary<I::kKeep>("sign", increasing(0), scalar::Sign{}),
                   unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
-  r.add(with_grad(unary<I::kKeep>("round", increasing(0), [](auto x) { return round_even(x); }),
+  r.add(with_grad(unary<I::kKeep>("round", increasing(0), scalar::Round{}),
                   unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
-  r.add(with_grad(unary<I::kReject>("frac", {}, [](auto x) { return x - std::trunc(x); }),
+  r.add(with_grad(unary<I::kReject>("frac", {}, scalar::Frac{}),
                   unary_grad([](V, V, V dy, A) { return dy; })));
 
   // atan2(a, b) = angle of (b, a): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2); 0 at the
@@ -1180,21 +1029,21 @@ void register_math_ops(OpRegistry& r) {
     V n = fn::add(fn::mul(a, a), fn::mul(b, b));
     return zeros_where(fn::eq(n, fn::zeros_like(n)), fn::div(num, n));
   };
-  r.add(with_grad(floats_only(binary("atan2", always({}), [](auto x, auto y) { return std::atan2(x, y); })),
+  r.add(with_grad(floats_only(binary("atan2", always({}), scalar::Atan2{})),
                   binary_grad([=](V a, V b, V, V dy) { return over_norm2(fn::mul(dy, b), a, b); },
                               [=](V a, V b, V, V dy) { return fn::neg(over_norm2(fn::mul(dy, a), a, b)); })));
   // x - trunc(x / y) y: dy and -trunc(x / y) dy, as torch.
   r.add(with_grad(nonzero_integer_divisor(binary("fmod", always({}),
-                                                 [](auto x, auto y) { return truncated_remainder(x, y); })),
+                                                 scalar::Fmod{})),
                   binary_grad([](V, V, V, V dy) { return dy; },
                               [](V a, V b, V, V dy) {
                                 return fn::neg(fn::mul(dy, call1("trunc", {fn::div(a, b)})));
                               })));
-  r.add(with_grad(floats_only(binary("hypot", always({}), [](auto x, auto y) { return std::hypot(x, y); })),
+  r.add(with_grad(floats_only(binary("hypot", always({}), scalar::Hypot{})),
                   binary_grad([](V a, V, V y, V dy) { return fn::div(fn::mul(dy, a), y); },
                               [](V, V b, V y, V dy) { return fn::div(fn::mul(dy, b), y); })));
   // |a| with b's sign: dy y / a, 0 where a is 0 (torch's); b gets none (0).
-  r.add(with_grad(floats_only(binary("copysign", always({}), [](auto x, auto y) { return std::copysign(x, y); })),
+  r.add(with_grad(floats_only(binary("copysign", always({}), scalar::Copysign{})),
                   binary_grad([](V a, V, V y, V dy) {
                                 return fn::mul(dy, zeros_where(fn::eq(a, fn::zeros_like(a)), fn::div(y, a)));
                               },
@@ -1207,32 +1056,32 @@ void register_arithmetic_ops(OpRegistry& r) {
   using V = const Var&;
   const GradTerm dy_itself = [](V, V, V, V dy) { return dy; };
   r.add(with_grad(binary("add", order_for_floats_only(always(linear({0, 1}) + increasing(0) + increasing(1))),
-                         [](auto x, auto y) { return wrapping(x, y, std::plus<>()); }),
+                         scalar::Add{}),
                   binary_grad(dy_itself, dy_itself), kReadsNothing));
   r.add(with_grad(binary("sub", order_for_floats_only(always(linear({0, 1}) + increasing(0) + decreasing(1))),
-                         [](auto x, auto y) { return wrapping(x, y, std::minus<>()); }),
+                         scalar::Sub{}),
                   binary_grad(dy_itself, [](V, V, V, V dy) { return fn::neg(dy); }), kReadsNothing));
   r.add(with_grad(binary("mul", always(linear({0}) + linear({1})),
-                         [](auto x, auto y) { return wrapping(x, y, std::multiplies<>()); }),
+                         scalar::Mul{}),
                   binary_grad([](V, V b, V, V dy) { return fn::mul(dy, b); },
                               [](V a, V, V, V dy) { return fn::mul(dy, a); })));
   // Integer division has no gradient: its inputs cannot require one.
   r.add(with_grad(
-      nonzero_integer_divisor(binary("div", division_rules, [](auto x, auto y) { return trunc_div(x, y); })),
+      nonzero_integer_divisor(binary("div", division_rules, scalar::Div{})),
       binary_grad([](V, V b, V, V dy) { return fn::div(dy, b); },
                   [](V, V b, V y, V dy) { return fn::neg(fn::div(fn::mul(dy, y), b)); })));
   // Piecewise constant: 0 for both (torch's), so that a // b of tensors that require grad does too.
   r.add(with_grad(
-      nonzero_integer_divisor(binary("floor_divide", always({}), [](auto x, auto y) { return floor_div(x, y); })),
+      nonzero_integer_divisor(binary("floor_divide", always({}), scalar::FloorDivide{})),
       binary_grad([](V a, V, V, V) { return fn::zeros_like(a); }, [](V, V b, V, V) { return fn::zeros_like(b); })));
   // NaN wins, as in torch.maximum.
   r.add(with_grad(binary("maximum", always(increasing(0) + increasing(1) + lattice_max),
-                         [](auto x, auto y) { return x > y || is_nan(x) ? x : y; }),
+                         scalar::Maximum{}),
                   select_grad("gt")));
   r.add(with_grad(binary("minimum", always(increasing(0) + increasing(1) + lattice_min),
-                         [](auto x, auto y) { return x < y || is_nan(x) ? x : y; }),
+                         scalar::Minimum{}),
                   select_grad("lt")));
-  r.add(with_grad(binary("pow", always({}), [](auto x, auto y) { return power(x, y); }),
+  r.add(with_grad(binary("pow", always({}), scalar::Pow{}),
                   binary_grad([](V a, V b, V, V dy) { return pow_base_grad(a, b, dy); }, pow_exponent_grad)));
 }
 
@@ -1241,32 +1090,32 @@ void register_logical_ops(OpRegistry& r) {
   const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
   // Comparisons give bool, as in torch; false < true, so the orders pass through them.
   constexpr Takes kAny = Takes::kAny, kBits = Takes::kBits;
-  r.add(binary<kAny>("eq", always({}), [](auto x, auto y) { return x == y; }));
-  r.add(binary<kAny>("ne", always({}), [](auto x, auto y) { return x != y; }));
-  r.add(binary<kAny>("lt", always(decreasing(0) + increasing(1)), [](auto x, auto y) { return x < y; }));
-  r.add(binary<kAny>("le", always(decreasing(0) + increasing(1)), [](auto x, auto y) { return x <= y; }));
-  r.add(binary<kAny>("gt", always(increasing(0) + decreasing(1)), [](auto x, auto y) { return x > y; }));
-  r.add(binary<kAny>("ge", always(increasing(0) + decreasing(1)), [](auto x, auto y) { return x >= y; }));
+  r.add(binary<kAny>("eq", always({}), scalar::Eq{}));
+  r.add(binary<kAny>("ne", always({}), scalar::Ne{}));
+  r.add(binary<kAny>("lt", always(decreasing(0) + increasing(1)), scalar::Lt{}));
+  r.add(binary<kAny>("le", always(decreasing(0) + increasing(1)), scalar::Le{}));
+  r.add(binary<kAny>("gt", always(increasing(0) + decreasing(1)), scalar::Gt{}));
+  r.add(binary<kAny>("ge", always(increasing(0) + decreasing(1)), scalar::Ge{}));
   // On bools, or is max and and is min (monotone, their own lattice reduction); x != 0 of
   // other dtypes keeps no order.
   r.add(binary<kAny>("logical_and", on_bools(increasing(0) + increasing(1) + lattice_min),
-                     [](auto x, auto y) { return (x != 0) & (y != 0); }));
+                     scalar::LogicalAnd{}));
   r.add(binary<kAny>("logical_or", on_bools(increasing(0) + increasing(1) + lattice_max),
-                     [](auto x, auto y) { return (x != 0) | (y != 0); }));
-  r.add(binary<kAny>("logical_xor", always({}), [](auto x, auto y) { return (x != 0) != (y != 0); }));
-  r.add(unary_of<kAny>("logical_not", on_bools(decreasing(0)), [](auto x) { return x == 0; }));
+                     scalar::LogicalOr{}));
+  r.add(binary<kAny>("logical_xor", always({}), scalar::LogicalXor{}));
+  r.add(unary_of<kAny>("logical_not", on_bools(decreasing(0)), scalar::LogicalNot{}));
   r.add(binary<kBits>("bitwise_and", on_bools(increasing(0) + increasing(1) + lattice_min),
-                      [](auto x, auto y) { return bits_of(x, y, std::bit_and<>()); }));
+                      scalar::BitwiseAnd{}));
   r.add(binary<kBits>("bitwise_or", on_bools(increasing(0) + increasing(1) + lattice_max),
-                      [](auto x, auto y) { return bits_of(x, y, std::bit_or<>()); }));
-  r.add(binary<kBits>("bitwise_xor", always({}), [](auto x, auto y) { return bits_of(x, y, std::bit_xor<>()); }));
-  r.add(integers_only(binary<kBits>("bitwise_left_shift", always({}), [](auto x, auto y) { return shift_left(x, y); })));
-  r.add(integers_only(binary<kBits>("bitwise_right_shift", always({}), [](auto x, auto y) { return shift_right(x, y); })));
+                      scalar::BitwiseOr{}));
+  r.add(binary<kBits>("bitwise_xor", always({}), scalar::BitwiseXor{}));
+  r.add(integers_only(binary<kBits>("bitwise_left_shift", always({}), scalar::ShiftLeft{})));
+  r.add(integers_only(binary<kBits>("bitwise_right_shift", always({}), scalar::ShiftRight{})));
   // ~x = -x - 1 on signed integers (never overflows), !x on bool: decreasing either way.
-  r.add(unary_of<kBits>("bitwise_not", always(decreasing(0)), [](auto x) { return bit_not(x); }));
-  r.add(unary_of<kAny>("isnan", always({}), [](auto x) { return is_nan(x); }));
-  r.add(unary_of<kAny>("isinf", always({}), [](auto x) { return is_inf(x); }));
-  r.add(unary_of<kAny>("isfinite", always({}), [](auto x) { return !is_nan(x) && !is_inf(x); }));
+  r.add(unary_of<kBits>("bitwise_not", always(decreasing(0)), scalar::BitwiseNot{}));
+  r.add(unary_of<kAny>("isnan", always({}), scalar::IsNan{}));
+  r.add(unary_of<kAny>("isinf", always({}), scalar::IsInf{}));
+  r.add(unary_of<kAny>("isfinite", always({}), scalar::IsFinite{}));
   r.add(with_grad(where(), where_grad));
 }
 
@@ -1276,46 +1125,48 @@ void register_unary_ops(OpRegistry& r) {
   using I = Integers;
   using A = const Attrs&;
   // neg's rules depend on the dtype (unary takes fixed ones): its signatures are set here.
-  OpDef neg = unary<I::kKeep>("neg", {}, [](auto x) { return negate(x); });
+  OpDef neg = unary<I::kKeep>("neg", {}, scalar::Neg{});
   neg.signatures = signatures_from(order_for_floats_only(always(linear({0}) + decreasing(0))));
   r.add(with_grad(std::move(neg), unary_grad([](V, V, V dy, A) { return fn::neg(dy); }), kReadsNothing));
-  r.add(with_grad(unary<I::kKeep>("abs", {}, [](auto x) { return absolute(x); }),
+  r.add(with_grad(unary<I::kKeep>("abs", {}, scalar::Abs{}),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, sign(x)); })));
   // 0 at 0, as in torch.
   r.add(with_grad(unary<I::kKeep>("relu", increasing(0),
-                                  [](auto x) { return x < decltype(x){0} ? decltype(x){0} : x; }),
+                                  scalar::Relu{}),
                   unary_grad([](V, V y, V dy, A) {  // y > 0 where x > 0: the output, as torch saves
                     return call1("relu_backward", {y, dy});
                   }),
                   kReadsOutputs));
   // Piecewise constant: 0, as in torch.
-  r.add(with_grad(unary<I::kKeep>("trunc", increasing(0), [](auto x) { return truncate(x); }),
+  r.add(with_grad(unary<I::kKeep>("trunc", increasing(0), scalar::Trunc{}),
                   unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
-  r.add(with_grad(unary<I::kToFloat32>("exp", increasing(0), [](auto x) { return fast_math::exp(x); }),
+  // exp, tanh, sigmoid, gelu and silu: float32 through fast_math's vectorizing forms.
+  using fast_math::float32_by;
+  r.add(with_grad(unary<I::kToFloat32>("exp", increasing(0), float32_by<fast_math::exp>(scalar::Exp{})),
                   unary_grad([](V, V y, V dy, A) { return fn::mul(dy, y); }), kReadsOutputs));
-  r.add(with_grad(unary<I::kToFloat32>("log", {}, [](auto x) { return std::log(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("log", {}, scalar::Log{}),
                   unary_grad([](V x, V, V dy, A) { return fn::div(dy, x); })));
-  r.add(with_grad(unary<I::kToFloat32>("sqrt", {}, [](auto x) { return std::sqrt(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("sqrt", {}, scalar::Sqrt{}),
                   unary_grad([](V, V y, V dy, A) { return fn::div(fn::mul_scalar(dy, 0.5), y); }), kReadsOutputs));
   // d(x^-1/2) = -x^-3/2 / 2 = -y^3 / 2.
-  r.add(with_grad(unary<I::kToFloat32>("rsqrt", {}, [](auto x) { return 1 / std::sqrt(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("rsqrt", {}, scalar::Rsqrt{}),
                   unary_grad([](V, V y, V dy, A) { return fn::mul(fn::mul_scalar(dy, -0.5), fn::pow_scalar(y, 3)); }),
                   kReadsOutputs));
   // tanh' = 1 - y^2 and sigmoid' = y (1 - y), from the output: one pass of their backward ops
   // (ops/nn.cc), or differentiable ops for a create_graph backward.
-  r.add(with_grad(unary<I::kToFloat32>("tanh", increasing(0), [](auto x) { return fast_math::tanh(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("tanh", increasing(0), float32_by<fast_math::tanh>(scalar::Tanh{})),
                   unary_grad([](V, V y, V dy, A) {
                     if (!grad_enabled()) return call1("tanh_backward", {y, dy});
                     return fn::sub(dy, fn::mul(dy, fn::mul(y, y)));
                   }),
                   kReadsOutputs));
-  r.add(with_grad(unary<I::kToFloat32>("sigmoid", increasing(0), [](auto x) { return fast_math::sigmoid(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("sigmoid", increasing(0), float32_by<fast_math::sigmoid>(scalar::Sigmoid{})),
                   unary_grad([](V, V y, V dy, A) {
                     if (!grad_enabled()) return call1("sigmoid_backward", {y, dy});
                     return fn::mul(dy, fn::sub(y, fn::mul(y, y)));
                   }),
                   kReadsOutputs));
-  r.add(with_grad(unary<I::kReject>("gelu", {}, [](auto x) { return fast_math::gelu(x); }),
+  r.add(with_grad(unary<I::kReject>("gelu", {}, float32_by<fast_math::gelu>(scalar::Gelu{})),
                   unary_grad([](V x, V, V dy, A) {
                     if (!grad_enabled()) return call1("gelu_backward", {x, dy});
                     // A create_graph backward: Phi(x) + x phi(x) in differentiable ops.
@@ -1323,7 +1174,7 @@ void register_unary_ops(OpRegistry& r) {
                     const Var pdf = fn::mul_scalar(fn::exp(fn::mul_scalar(fn::mul(x, x), -0.5)), 0.5 * M_2_SQRTPI * M_SQRT1_2);
                     return fn::mul(dy, fn::add(cdf, fn::mul(x, pdf)));
                   })));
-  r.add(with_grad(unary<I::kReject>("silu", {}, [](auto x) { return fast_math::silu(x); }),
+  r.add(with_grad(unary<I::kReject>("silu", {}, float32_by<fast_math::silu>(scalar::Silu{})),
                   unary_grad([](V x, V, V dy, A) {
                     if (!grad_enabled()) return call1("silu_backward", {x, dy});
                     // A create_graph backward: s (1 + x (1 - s)) in differentiable ops.
@@ -1339,15 +1190,15 @@ void register_scalar_ops(OpRegistry& r) {
   using V = const Var&;
   using A = const Attrs&;
   r.add(with_grad(with_scalar("add_scalar", order_for_floats_only(always(increasing(0))),
-                              [](auto x, auto s) { return wrapping(x, s, std::plus<>()); }),
+                              scalar::Add{}),
                   unary_grad([](V, V, V dy, A) { return dy; }), kReadsNothing));
   r.add(with_grad(with_scalar("mul_scalar", scaling_rules(false),
-                              [](auto x, auto s) { return wrapping(x, s, std::multiplies<>()); }),
+                              scalar::Mul{}),
                   unary_grad([](V x, V, V dy, A attrs) { return fn::mul_scalar(dy, scalar_of(x, attrs)); }),
                   kReadsNothing));
   r.add(with_grad(
       integer_scalar_check(
-          with_scalar("div_scalar", scaling_rules(true), [](auto x, auto s) { return trunc_div(x, s); }),
+          with_scalar("div_scalar", scaling_rules(true), scalar::Div{}),
           [](double s) { return s == 0; }, "integer division by zero; expected a nonzero divisor (or a float dtype)"),
       unary_grad([](V x, V, V dy, A attrs) { return fn::div_scalar(dy, scalar_of(x, attrs)); }), kReadsNothing));
   // d(x^s) = s x^(s - 1), and 0 for s == 0 (not the NaN of 0 * 0^-1), as in torch.
@@ -1365,7 +1216,7 @@ void register_scalar_ops(OpRegistry& r) {
         return fn::mul(dy, fn::mul_scalar(s == 2 ? x : fn::pow_scalar(x, s - 1), s));
       })));
   // d(s^x) = s^x log(s); 0 for s == 0, where it is 0 for x > 0 and undefined elsewhere.
-  r.add(with_grad(with_scalar("rpow_scalar", rpow_rules, [](auto x, auto s) { return power(s, x); }),
+  r.add(with_grad(with_scalar("rpow_scalar", rpow_rules, scalar::RPow{}),
                   unary_grad([](V x, V y, V dy, A attrs) {
                     const double s = scalar_of(x, attrs);
                     return s == 0 ? fn::zeros_like(x) : fn::mul(dy, fn::mul_scalar(y, std::log(s)));

@@ -2,7 +2,9 @@
 // Elementwise math for the kernels on the hot path of training, written so that loops over
 // them vectorize: no libm call in float32, and comparisons only to select between values
 // computed either way (a libm call or a branch keeps GCC from vectorizing). float64 calls
-// libm, for exact gradient checks.
+// libm, for exact gradient checks. The ops' float32 forms of exp, sigmoid, tanh, silu and gelu
+// (and their gradients) stand in for their functors in elementwise_math.h on the CPU
+// (float32_by), which define the ops' math for every dtype and device.
 #pragma once
 
 #include <cmath>
@@ -72,26 +74,21 @@ MF_ALWAYS_INLINE T exp_nonpositive(T x) {
   }
 }
 
-// exp(x) over the whole range (torch.exp's kernel). Float: exp_nonpositive's reduction and
+// exp(x) over the whole range (torch.exp's kernel): exp_nonpositive's reduction and
 // polynomial (within 3 ulps of std::exp), 2^k applied as two factors so that results down to
 // the least subnormal and up to the largest float come out (one rounding, in the last
-// product), +inf above 88.72, 0 below -103.97, NaN kept. Double: std::exp.
-template <typename T>
-MF_ALWAYS_INLINE T exp(T x) {
-  if constexpr (std::is_same_v<T, double>) {
-    return std::exp(x);
-  } else {
-    constexpr float kHighest = 88.72283935546875f;  // above it exp overflows
-    constexpr float kLowest = -103.97208404541016f;  // below it exp rounds to 0
-    float clamped = x < kLowest ? kLowest : x;  // NaN passes both comparisons
-    clamped = clamped > kHighest ? kHighest : clamped;
-    float k;
-    const float p = exp_reduced(clamped, &k);
-    // k in [-150, 128]: 2^half and 2^(k - half) are both normal floats.
-    const int32_t whole = static_cast<int32_t>(k), half = whole / 2;
-    const float e = p * power_of_two(half) * power_of_two(whole - half);
-    return x > kHighest ? std::numeric_limits<float>::infinity() : (x < kLowest ? 0.0f : e);
-  }
+// product), +inf above 88.72, 0 below -103.97, NaN kept.
+MF_ALWAYS_INLINE float exp(float x) {
+  constexpr float kHighest = 88.72283935546875f;  // above it exp overflows
+  constexpr float kLowest = -103.97208404541016f;  // below it exp rounds to 0
+  float clamped = x < kLowest ? kLowest : x;  // NaN passes both comparisons
+  clamped = clamped > kHighest ? kHighest : clamped;
+  float k;
+  const float p = exp_reduced(clamped, &k);
+  // k in [-150, 128]: 2^half and 2^(k - half) are both normal floats.
+  const int32_t whole = static_cast<int32_t>(k), half = whole / 2;
+  const float e = p * power_of_two(half) * power_of_two(whole - half);
+  return x > kHighest ? std::numeric_limits<float>::infinity() : (x < kLowest ? 0.0f : e);
 }
 
 // log(x) for positive x (sums of exponentials, at least 1). Float: x = 2^e m with m in
@@ -125,93 +122,84 @@ MF_ALWAYS_INLINE T log_positive(T x) {
 }
 
 // Phi(x) and phi(x); gelu(x) = x Phi(x), so gelu'(x) = Phi(x) + x phi(x), with phi(x) = exp(-x^2 / 2) / sqrt(2 pi)
-// and Phi(x) = (1 + erf(x / sqrt 2)) / 2. Float: Phi from Abramowitz and Stegun 7.1.26,
-// 1 - erf(z) = t (a1 + a2 t + ... + a5 t^4) exp(-z^2) with t = 1 / (1 + p z) for z >= 0
-// (absolute error below 1.5e-7), whose exp(-z^2) is phi's exp(-x^2 / 2): no libm call, so the
-// loop vectorizes. Double: std::erf.
-template <typename T>
-MF_ALWAYS_INLINE T normal_cdf_and_density(T x, T& density) {
-  const T gauss = exp_nonpositive(T{-0.5} * x * x), inv_sqrt_2pi = static_cast<T>(M_2_SQRTPI * M_SQRT1_2 / 2);
+// and Phi(x) = (1 + erf(x / sqrt 2)) / 2. Phi from Abramowitz and Stegun 7.1.26, 1 - erf(z) =
+// t (a1 + a2 t + ... + a5 t^4) exp(-z^2) with t = 1 / (1 + p z) for z >= 0 (absolute error
+// below 1.5e-7), whose exp(-z^2) is phi's exp(-x^2 / 2): no libm call, so the loop vectorizes.
+MF_ALWAYS_INLINE float normal_cdf_and_density(float x, float& density) {
+  const float gauss = exp_nonpositive(-0.5f * x * x), inv_sqrt_2pi = static_cast<float>(M_2_SQRTPI * M_SQRT1_2 / 2);
   density = inv_sqrt_2pi * gauss;
-  if constexpr (std::is_same_v<T, double>) {
-    return 0.5 * (1 + std::erf(x * M_SQRT1_2));
-  } else {
-    const float t = 1 / (1 + 0.3275911f * static_cast<float>(M_SQRT1_2) * std::fabs(x));
-    float p = fma(t, 1.061405429f, -1.453152027f);
-    p = fma(p, t, 1.421413741f);
-    p = fma(p, t, -0.284496736f);
-    p = fma(p, t, 0.254829592f);
-    const float tail = 0.5f * t * p * gauss;  // Phi(-|x|) = (1 - erf(|x| / sqrt 2)) / 2
-    // Phi(x) = tail for negative x, 1 - tail otherwise (chosen by the sign bit, not by a comparison).
-    const uint32_t negative = 0u - (bits_of(x) >> 31);
-    return float_of((bits_of(tail) & negative) | (bits_of(1 - tail) & ~negative));
-  }
+  const float t = 1 / (1 + 0.3275911f * static_cast<float>(M_SQRT1_2) * std::fabs(x));
+  float p = fma(t, 1.061405429f, -1.453152027f);
+  p = fma(p, t, 1.421413741f);
+  p = fma(p, t, -0.284496736f);
+  p = fma(p, t, 0.254829592f);
+  const float tail = 0.5f * t * p * gauss;  // Phi(-|x|) = (1 - erf(|x| / sqrt 2)) / 2
+  // Phi(x) = tail for negative x, 1 - tail otherwise (chosen by the sign bit, not by a comparison).
+  const uint32_t negative = 0u - (bits_of(x) >> 31);
+  return float_of((bits_of(tail) & negative) | (bits_of(1 - tail) & ~negative));
 }
 
 // 1 / (1 + exp(-x)) from e = exp(-|x|), which never overflows: 1 / (1 + e) for x >= 0 and
-// e / (1 + e) below (the sign bit chooses). Float: within a few ulps, NaN kept; double: libm.
-template <typename T>
-MF_ALWAYS_INLINE T sigmoid(T x) {
-  if constexpr (std::is_same_v<T, double>) {
-    return 1 / (1 + std::exp(-x));
-  } else {
-    const uint32_t negative = 0u - (bits_of(x) >> 31);
-    const float e = exp_nonpositive(float_of(bits_of(x) | 0x80000000u));
-    const float s = 1 / (1 + e);
-    return float_of((bits_of(e * s) & negative) | (bits_of(s) & ~negative));
-  }
+// e / (1 + e) below (the sign bit chooses); within a few ulps, NaN kept.
+MF_ALWAYS_INLINE float sigmoid(float x) {
+  const uint32_t negative = 0u - (bits_of(x) >> 31);
+  const float e = exp_nonpositive(float_of(bits_of(x) | 0x80000000u));
+  const float s = 1 / (1 + e);
+  return float_of((bits_of(e * s) & negative) | (bits_of(s) & ~negative));
 }
 
-// tanh(x). Float: Eigen's rational approximation (odd degree-13 numerator over an even
-// degree-6 denominator) of |x| clamped where tanh rounds to 1, the sign put back; x itself
-// where tanh(x) rounds to x; NaN kept; within a few ulps. Double: libm.
-template <typename T>
-MF_ALWAYS_INLINE T tanh(T x) {
-  if constexpr (std::is_same_v<T, double>) {
-    return std::tanh(x);
-  } else {
-    const uint32_t limit = bits_of(7.90531110763549805f), tiny = bits_of(0.0004f);
-    const uint32_t bits = bits_of(x), sign = bits & 0x80000000u, magnitude = bits ^ sign;
-    const uint32_t kept = 0u - static_cast<uint32_t>((magnitude < tiny) | (magnitude > 0x7f800000u));  // or NaN
-    const uint32_t big = 0u - static_cast<uint32_t>(magnitude > limit);
-    const float a = float_of((magnitude & ~big) | (limit & big)), a2 = a * a;
-    // Horner's rule written out: a loop over the coefficients keeps GCC from vectorizing.
-    float p = fma(a2, -2.76076847742355e-16f, 2.00018790482477e-13f);
-    p = fma(p, a2, -8.60467152213735e-11f);
-    p = fma(p, a2, 5.12229709037114e-08f);
-    p = fma(p, a2, 1.48572235717979e-05f);
-    p = fma(p, a2, 6.37261928875436e-04f);
-    p = fma(p, a2, 4.89352455891786e-03f);
-    float q = fma(a2, 1.19825839466702e-06f, 1.18534705686654e-04f);
-    q = fma(q, a2, 2.26843463243900e-03f);
-    q = fma(q, a2, 4.89352518554385e-03f);
-    return float_of(((bits_of(a * p / q) & ~kept) | (magnitude & kept)) | sign);
-  }
+// tanh(x): Eigen's rational approximation (odd degree-13 numerator over an even degree-6
+// denominator) of |x| clamped where tanh rounds to 1, the sign put back; x itself where
+// tanh(x) rounds to x; NaN kept; within a few ulps.
+MF_ALWAYS_INLINE float tanh(float x) {
+  const uint32_t limit = bits_of(7.90531110763549805f), tiny = bits_of(0.0004f);
+  const uint32_t bits = bits_of(x), sign = bits & 0x80000000u, magnitude = bits ^ sign;
+  const uint32_t kept = 0u - static_cast<uint32_t>((magnitude < tiny) | (magnitude > 0x7f800000u));  // or NaN
+  const uint32_t big = 0u - static_cast<uint32_t>(magnitude > limit);
+  const float a = float_of((magnitude & ~big) | (limit & big)), a2 = a * a;
+  // Horner's rule written out: a loop over the coefficients keeps GCC from vectorizing.
+  float p = fma(a2, -2.76076847742355e-16f, 2.00018790482477e-13f);
+  p = fma(p, a2, -8.60467152213735e-11f);
+  p = fma(p, a2, 5.12229709037114e-08f);
+  p = fma(p, a2, 1.48572235717979e-05f);
+  p = fma(p, a2, 6.37261928875436e-04f);
+  p = fma(p, a2, 4.89352455891786e-03f);
+  float q = fma(a2, 1.19825839466702e-06f, 1.18534705686654e-04f);
+  q = fma(q, a2, 2.26843463243900e-03f);
+  q = fma(q, a2, 4.89352518554385e-03f);
+  return float_of(((bits_of(a * p / q) & ~kept) | (magnitude & kept)) | sign);
 }
 
 // silu(x) = x sigmoid(x); silu'(x) = s (1 + x (1 - s)) with s = sigmoid(x).
-template <typename T>
-MF_ALWAYS_INLINE T silu(T x) {
-  return x * sigmoid(x);
-}
+MF_ALWAYS_INLINE float silu(float x) { return x * sigmoid(x); }
 
-template <typename T>
-MF_ALWAYS_INLINE T silu_grad(T x) {
-  const T s = sigmoid(x);
+MF_ALWAYS_INLINE float silu_grad(float x) {
+  const float s = sigmoid(x);
   return s * (1 + x * (1 - s));
 }
 
-template <typename T>
-MF_ALWAYS_INLINE T gelu(T x) {
-  T density;
+MF_ALWAYS_INLINE float gelu(float x) {
+  float density;
   return x * normal_cdf_and_density(x, density);
 }
 
-template <typename T>
-MF_ALWAYS_INLINE T gelu_grad(T x) {
-  T density;
-  const T cdf = normal_cdf_and_density(x, density);
+MF_ALWAYS_INLINE float gelu_grad(float x) {
+  float density;
+  const float cdf = normal_cdf_and_density(x, density);
   return cdf + x * density;
+}
+
+// An op's functor `f` (elementwise_math.h) with float32 through kFast, this file's
+// vectorizing form of it (a constant, so that the loops calling it inline it).
+template <float (*kFast)(float), typename F>
+auto float32_by(F f) {
+  return [f](auto x) {
+    if constexpr (std::is_same_v<decltype(x), float>) {
+      return kFast(x);
+    } else {
+      return f(x);
+    }
+  };
 }
 
 }  // namespace mf::fast_math

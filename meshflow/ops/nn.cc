@@ -53,11 +53,13 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #include "meshflow/core/error.h"
 #include "meshflow/core/loops.h"
 #include "meshflow/ops/backward_loop.h"
+#include "meshflow/ops/elementwise_math.h"
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
@@ -976,22 +978,25 @@ void register_nn_ops(OpRegistry& r) {
   r.add(with_grad(make_op(kLayerNorm, layer_norm_infer, layer_norm_signatures, layer_norm_kernel), layer_norm_grad));
   r.add(make_op(kLayerNormBackward, layer_norm_backward_infer, layer_norm_backward_signatures,
                 layer_norm_backward_kernel));
+  // Float32's gelu and silu gradients through fast_math's vectorizing forms of the functors.
   r.add(activation_backward(kGeluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
-                               return dy * fast_math::gelu_grad(x);
+                               if constexpr (std::is_same_v<decltype(x), float>) {
+                                 return dy * fast_math::gelu_grad(x);
+                               } else {
+                                 return scalar::GeluBackward{}(x, dy);
+                               }
                              })));
   r.add(activation_backward(kSiluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
-                               return dy * fast_math::silu_grad(x);
+                               if constexpr (std::is_same_v<decltype(x), float>) {
+                                 return dy * fast_math::silu_grad(x);
+                               } else {
+                                 return scalar::SiluBackward{}(x, dy);
+                               }
                              })));
   // The forms of elementwise.cc's composite gradients (the same values).
-  r.add(activation_backward(kSigmoidBackward, "y", activation_backward_kernel([](auto y, auto dy) {
-                               return dy * (y - y * y);
-                             })));
-  r.add(activation_backward(kTanhBackward, "y", activation_backward_kernel([](auto y, auto dy) {
-                               return dy - dy * (y * y);
-                             })));
-  r.add(with_grad(activation_backward(kReluBackward, "y", activation_backward_kernel([](auto y, auto dy) {
-                                        return y <= decltype(y){0} ? decltype(dy){0} : dy;
-                                      })),
+  r.add(activation_backward(kSigmoidBackward, "y", activation_backward_kernel(scalar::SigmoidBackward{})));
+  r.add(activation_backward(kTanhBackward, "y", activation_backward_kernel(scalar::TanhBackward{})));
+  r.add(with_grad(activation_backward(kReluBackward, "y", activation_backward_kernel(scalar::ReluBackward{})),
                   relu_backward_grad));
   // embedding picks rows of uint8, int8 and int16 too (x[idx] runs on it).
   OpDef embedding = with_grad(

@@ -3,7 +3,9 @@
 // (which also checks attributes), its valid 1-d SBP signatures for given input shapes
 // (all-broadcast is implied and need not be listed), and its CPU kernel on local tensors.
 // Each op family registers its ops in one file (elementwise.cc, matmul.cc, ...); registry.cc
-// lists the families, so the set of ops is visible in one place. Registered once, then
+// lists the families, so the set of ops is visible in one place. Every device type's kernel
+// of an op is registered the same way (OpRegistry::add_kernel; the CPU's comes with the
+// OpDef), and kernel_for finds it by the memory's device type index. Registered once, then
 // read-only: thread-safe.
 #pragma once
 
@@ -89,6 +91,9 @@ struct GradContext {
 
 using GradFn = std::function<std::vector<Var>(const GradContext& ctx)>;
 
+// Local outputs (shapes ctx.output_boxes[i].extent) from local inputs.
+using Kernel = std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs, const KernelContext& ctx)>;
+
 // An op's place in mf.autocast's lists (ops/functional.h, autocast_dtype).
 enum class Autocast : uint8_t {
   kNone,           // runs as called: its inputs' dtypes, after promotion
@@ -106,8 +111,13 @@ struct OpDef {
   std::function<std::vector<Signature>(const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs,
                                        const Attrs& attrs)>
       signatures;
-  // Local outputs (shapes ctx.output_boxes[i].extent) from local inputs.
-  std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs, const KernelContext& ctx)> kernel;
+  // The kernel on host memory: the CPU's, which OpRegistry::add registers as the op's "cpu"
+  // kernel (and a device type that runs host code adapts, OpRegistry::DeviceType::from_host).
+  Kernel kernel;
+  // Each device type's kernel by Memory::device_type_index (null or past the end: none),
+  // filled by the registry and read by kernel_for. Empty for ops outside the registry (graph
+  // mode's fused chains).
+  std::vector<const Kernel*> kernels;
   // Attributes that only the kernel reads (a random call's seed and offset): they are left
   // out of the SBP inference cache key, so calls that differ only in them share one plan.
   std::vector<std::string> kernel_only_attrs;
@@ -197,14 +207,11 @@ inline OpDef make_op(std::string name, decltype(OpDef::infer) infer, decltype(Op
 const OpDef& find_op(const std::string& name);
 std::vector<std::string> op_names();
 
-using Kernel = decltype(OpDef::kernel);
-// A device type's kernel of `op`; an empty Kernel where the type has none for it (calling
-// the kernel kernel_for returns then raises "[op] has no kernel for device type ...").
-using KernelMaker = std::function<Kernel(const OpDef& op)>;
-// The op's kernel for tensors in `memory`: OpDef::kernel where the host can touch it, else
-// the one its device type made (made once). Throws std::invalid_argument naming the op and
-// the device type when that type has no kernels. For ops of the registry (the made kernels
-// are kept by the op's address, for the life of the process).
+// The op's kernel for tensors in `memory`: the one registered for its device type (looked
+// up by index, no lock: the dispatcher's hot path). Where the type has none for the op, a
+// kernel that raises "[op] has no kernel for device type ..." when called; throws that at
+// once where no kernels of the type are registered at all. For ops of the registry (a
+// kernel made for another op is kept by the op's address, for the life of the process).
 const Kernel& kernel_for(const OpDef& op, const Memory& memory);
 // The same, made anew and not kept: for ops that live shorter than the process (graph
 // mode's fused chains), whose addresses are reused.
@@ -214,8 +221,8 @@ Kernel make_kernel_for(const OpDef& op, const Memory& memory);
 // the check that every op runs on every device type built in.
 bool has_kernel(const OpDef& op, const std::string& device_type);
 
-// Whether graph mode may fuse chains of elementwise ops on tensors in `memory`
-// (OpRegistry::add_device_kernels).
+// Whether graph mode may fuse chains of elementwise ops on tensors in `memory`: the CPU's,
+// and a device type's that runs host kernels (OpRegistry::DeviceType::from_host).
 bool runs_fused_chains(const Memory& memory);
 
 // "[name] message": the prefix every op error carries.

@@ -2,6 +2,7 @@
 #include "meshflow/ops/registry.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <optional>
 #include <variant>
@@ -135,24 +136,38 @@ struct Widening {
   }
 };
 
-// Device types' kernel makers, and the kernels made (node-based: references stay valid).
+// The device types besides the CPU and the kernels registered for them. Filled while the
+// registry is (on one thread, before any op is found), then read-only but for `made`.
 struct DeviceKernels {
+  // By Memory::device_type_index; unset for "cpu" (index 0) and undeclared types.
+  std::vector<std::optional<OpRegistry::DeviceType>> types;
+  std::deque<Kernel> kernels;  // every registered kernel but OpDef::kernel (OpDef::kernels points here)
   std::mutex mu;
-  std::map<std::string, KernelMaker> makers;
-  std::map<std::string, bool> fuses;  // runs_fused_chains, per device type
-  std::map<std::pair<const OpDef*, std::string>, Kernel> made;  // GUARDED_BY(mu)
+  std::map<std::pair<const OpDef*, int>, Kernel> made;  // GUARDED_BY(mu): kernel_for's where OpDef::kernels has none
 
-  // REQUIRES(mu). The kernel `device_type`'s maker makes of `op`; where it makes none, one that
-  // raises "[op] has no <type> kernel" when called (by name: ops made while compiling live
-  // shorter than the kernel made for them).
-  Kernel make(const OpDef& op, const std::string& device_type) const {
-    auto it = makers.find(device_type);
-    if (it == makers.end()) op_error(op.name, "has no kernel for device type '" + device_type + "'");
-    Kernel kernel = it->second(op);
+  const OpRegistry::DeviceType* declared(int type) const {
+    return type < static_cast<int>(types.size()) && types[type] ? &*types[type] : nullptr;
+  }
+
+  // `kernel` as type `type` calls it: through the type's call, its halves widened.
+  Kernel finish(const OpDef& op, int type, Kernel kernel) const {
+    if (const OpRegistry::DeviceType* t = declared(type); t && t->call) kernel = t->call(op, std::move(kernel));
     const Widening widening{op.name, !op.bfloat16, !op.float16};
-    if (kernel) return widening.any() ? widening.kernel(std::move(kernel)) : kernel;
-    return [name = op.name, device_type](const std::vector<Tensor>&, const KernelContext&) -> std::vector<Tensor> {
-      op_error(name, "has no kernel for device type '" + device_type + "'");
+    return widening.any() ? widening.kernel(std::move(kernel)) : kernel;
+  }
+
+  // Type `type`'s kernel of `op`, whether or not it is in the registry; one that raises
+  // "[op] has no kernel for device type ..." when called where there is none (by name: ops
+  // made while compiling live shorter than the kernel made for them). Throws that at once
+  // for an undeclared type.
+  Kernel make(const OpDef& op, int type, const std::string& type_name) const {
+    if (type < static_cast<int>(op.kernels.size()) && op.kernels[type]) return *op.kernels[type];
+    const OpRegistry::DeviceType* t = declared(type);
+    if (type == 0 && op.kernel) return op.kernel;
+    if (type != 0 && !t) op_error(op.name, "has no kernel for device type '" + type_name + "'");
+    if (t && t->from_host && op.kernel) return finish(op, type, t->from_host(op));
+    return [name = op.name, type_name](const std::vector<Tensor>&, const KernelContext&) -> std::vector<Tensor> {
+      op_error(name, "has no kernel for device type '" + type_name + "'");
     };
   }
 };
@@ -160,6 +175,27 @@ struct DeviceKernels {
 DeviceKernels& device_kernels() {
   static auto* k = new DeviceKernels;  // never destroyed: kernels may run during exit
   return *k;
+}
+
+// Registers `kernel` as type `type`'s kernel of `op` (already finished).
+void set_kernel(OpDef& op, int type, Kernel kernel) {
+  DeviceKernels& k = device_kernels();
+  k.kernels.push_back(std::move(kernel));
+  if (op.kernels.size() <= static_cast<size_t>(type)) op.kernels.resize(type + 1);
+  op.kernels[type] = &k.kernels.back();
+}
+
+// The kernels each device type with from_host makes of the ops that have none of its own.
+void add_kernels_from_host(OpMap& ops) {
+  DeviceKernels& k = device_kernels();
+  for (int type = 1; type < static_cast<int>(k.types.size()); ++type) {
+    const OpRegistry::DeviceType* t = k.declared(type);
+    if (!t || !t->from_host) continue;
+    for (auto& [name, op] : ops) {
+      const bool has = static_cast<size_t>(type) < op->kernels.size() && op->kernels[type];
+      if (op->kernel && !has) set_kernel(*op, type, k.finish(*op, type, t->from_host(*op)));
+    }
+  }
 }
 
 }  // namespace
@@ -209,16 +245,48 @@ void OpRegistry::add(OpDef op) {
       return out;
     };
   }
-  ops.emplace(name, std::make_unique<OpDef>(std::move(op)));
+  OpDef& added = *ops.emplace(name, std::make_unique<OpDef>(std::move(op))).first->second;
+  added.kernels.clear();
+  if (added.kernel) added.kernels.push_back(&added.kernel);  // the "cpu" kernel, index 0
 }
 
-void OpRegistry::add_device_kernels(const std::string& device_type, KernelMaker make, bool runs_fused_chains) {
+void OpRegistry::add_device_type(const std::string& device_type, DeviceType type) {
   DeviceKernels& k = device_kernels();
-  std::lock_guard<std::mutex> lock(k.mu);
-  if (!k.makers.emplace(device_type, std::move(make)).second) {
-    throw std::logic_error("device type '" + device_type + "' has kernels registered twice");
+  const int index = device_type_index(device_type);
+  if (index == 0 || k.declared(index)) throw std::logic_error("device type '" + device_type + "' is declared twice");
+  if (k.types.size() <= static_cast<size_t>(index)) k.types.resize(index + 1);
+  k.types[index] = std::move(type);
+}
+
+void OpRegistry::add_kernel(const std::string& device_type, const std::string& op, Kernel kernel) {
+  OpMap& ops = *op_map();
+  auto it = ops.find(op);
+  if (it == ops.end()) {
+    throw std::logic_error("a '" + device_type + "' kernel of unknown op '" + op + "' (register the op first)");
   }
-  k.fuses[device_type] = runs_fused_chains;
+  DeviceKernels& k = device_kernels();
+  const int type = device_type_index(device_type);
+  if (type != 0 && !k.declared(type)) {
+    throw std::logic_error("op '" + op + "' gets a kernel of undeclared device type '" + device_type +
+                           "' (OpRegistry::add_device_type first)");
+  }
+  OpDef& def = *it->second;
+  if (static_cast<size_t>(type) < def.kernels.size() && def.kernels[type]) {
+    throw std::logic_error("op '" + op + "' has two kernels for device type '" + device_type + "'");
+  }
+  if (type == 0) {  // the CPU's is the op's host kernel
+    def.kernel = k.finish(def, type, std::move(kernel));
+    if (def.kernels.empty()) def.kernels.resize(1);
+    def.kernels[0] = &def.kernel;
+    return;
+  }
+  set_kernel(def, type, k.finish(def, type, std::move(kernel)));
+}
+
+std::vector<const OpDef*> OpRegistry::ops() const {
+  std::vector<const OpDef*> out;
+  for (const auto& [name, op] : *op_map()) out.push_back(op.get());
+  return out;
 }
 
 namespace {
@@ -246,9 +314,6 @@ void set_autocast_lists(OpMap& ops) {
 }
 
 }  // namespace
-
-// The meta device's kernels (meta/kernels.cc): outputs of the inferred shapes, no values.
-void register_meta_kernels(OpRegistry& r);
 
 namespace {
 
@@ -278,6 +343,7 @@ const OpMap& all_ops() {
 #ifdef MESHFLOW_CUDA
     register_cuda_kernels(r);
 #endif
+    add_kernels_from_host(*op_map());
     return op_map();
   }();
   return *ops;
@@ -299,40 +365,33 @@ std::vector<std::string> op_names() {
 }
 
 const Kernel& kernel_for(const OpDef& op, const Memory& memory) {
-  if (memory.host_accessible()) return op.kernel;
-  all_ops();  // the makers are registered with the ops
+  const int type = memory.device_type_index();
+  if (type < static_cast<int>(op.kernels.size()) && op.kernels[type]) return *op.kernels[type];
+  all_ops();  // the device types are declared with the ops
   DeviceKernels& k = device_kernels();
   std::lock_guard<std::mutex> lock(k.mu);
-  auto key = std::make_pair(&op, memory.device_type());
+  auto key = std::make_pair(&op, type);
   auto it = k.made.find(key);
   if (it != k.made.end()) return it->second;
-  return k.made.emplace(key, k.make(op, memory.device_type())).first->second;
+  return k.made.emplace(key, k.make(op, type, memory.device_type())).first->second;
 }
 
 Kernel make_kernel_for(const OpDef& op, const Memory& memory) {
-  if (memory.host_accessible()) return op.kernel;
   all_ops();
-  DeviceKernels& k = device_kernels();
-  std::lock_guard<std::mutex> lock(k.mu);
-  return k.make(op, memory.device_type());
+  return device_kernels().make(op, memory.device_type_index(), memory.device_type());
 }
 
 bool has_kernel(const OpDef& op, const std::string& device_type) {
-  if (device_type == "cpu") return static_cast<bool>(op.kernel);
   all_ops();
-  DeviceKernels& k = device_kernels();
-  std::lock_guard<std::mutex> lock(k.mu);
-  auto it = k.makers.find(device_type);
-  return it != k.makers.end() && static_cast<bool>(it->second(op));
+  const size_t type = static_cast<size_t>(device_type_index(device_type));
+  return type < op.kernels.size() && op.kernels[type];
 }
 
 bool runs_fused_chains(const Memory& memory) {
-  if (memory.host_accessible()) return true;
   all_ops();
-  DeviceKernels& k = device_kernels();
-  std::lock_guard<std::mutex> lock(k.mu);
-  auto it = k.fuses.find(memory.device_type());
-  return it == k.fuses.end() || it->second;
+  const int type = memory.device_type_index();
+  const OpRegistry::DeviceType* t = device_kernels().declared(type);
+  return type == 0 || (t && t->from_host);
 }
 
 [[noreturn]] void op_error(const std::string& op, const std::string& message) {

@@ -1,7 +1,12 @@
 // Copyright 2026 The meshflow Authors.
-// Registration of op families (see registry.cc for the list). Only op family files and
-// registry.cc include this.
+// Registration of op families and of each device type's kernels (see registry.cc for the
+// list). Only op family files, device kernel files and registry.cc include this.
+// Thread-safety: used only while the registry is filled, on one thread.
 #pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "meshflow/ops/op.h"
 
@@ -9,14 +14,31 @@ namespace mf {
 
 class OpRegistry {
  public:
-  // Throws std::logic_error when the name is taken.
+  // How a device type's kernels are made and called, beside those registered for it.
+  struct DeviceType {
+    // Its kernel of a host kernel (OpDef::kernel: the CPU's, or a fused chain's host loops),
+    // for a device type whose memory host code can reach in some way (the test device's host
+    // views). Where set, every op without a kernel of the type gets from_host(op), and graph
+    // mode fuses chains of elementwise ops on it; where empty, an op runs on it only through
+    // a kernel registered for it, and graphs on it run their ops unfused.
+    std::function<Kernel(const OpDef& op)> from_host;
+    // How each of its kernels is called (CUDA: on a stream's worker, timed when profiling):
+    // wraps every kernel of the type as it is registered. Empty: called as registered.
+    std::function<Kernel(const OpDef& op, Kernel kernel)> call;
+  };
+
+  // Registers `op`, and OpDef::kernel (when set) as its "cpu" kernel. Throws
+  // std::logic_error when the name is taken.
   void add(OpDef op);
-  // How a device type whose memory the host cannot touch makes its kernel of each op (the
-  // CPU's is OpDef::kernel). `runs_fused_chains`: whether the kernels it makes of graph mode's
-  // fused chains (host loops over blocks of rows calling each member's kernel, graph/fusion.h)
-  // can run; a device whose kernels are not host code says no, and its graphs are not fused.
-  // Throws std::logic_error when the type has one already.
-  void add_device_kernels(const std::string& device_type, KernelMaker make, bool runs_fused_chains = true);
+  // Declares a device type besides the CPU (which is built in). Throws std::logic_error when
+  // it is declared already.
+  void add_device_type(const std::string& device_type, DeviceType type);
+  // The kernel of op `op` for tensors of `device_type` (the CPU's, or a declared type's).
+  // Throws std::logic_error for an unknown op or device type, or a second kernel of the op
+  // for the type.
+  void add_kernel(const std::string& device_type, const std::string& op, Kernel kernel);
+  // The ops registered so far, for a device type whose kernel of each op is made alike.
+  std::vector<const OpDef*> ops() const;
 };
 
 // `op` with its gradient, for registering an op and its gradient in one expression.
@@ -50,6 +72,7 @@ void register_linalg_ops(OpRegistry& r);       // linalg.cc: solve, inv, slogdet
 void register_rnn_ops(OpRegistry& r);          // rnn.cc: rnn_scan, rnn_scan_backward
 // The kernels of each device type besides the CPU, in its own folder.
 void register_testdev_kernels(OpRegistry& r);  // testdev/kernels.cc: the CPU kernels on host views
+void register_meta_kernels(OpRegistry& r);     // meta/kernels.cc: outputs of the inferred shapes, no values
 #ifdef MESHFLOW_CUDA
 void register_cuda_kernels(OpRegistry& r);     // cuda/kernels.cc: the CUDA kernels of cuda/*.cu
 #endif

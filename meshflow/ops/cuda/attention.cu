@@ -1075,13 +1075,13 @@ auto by_dtype(DType dtype, F f) {
 
 }  // namespace
 
-void add_attention_kernels(KernelTable& t) {
-  t[kAttention] = [](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+void add_attention_kernels(OpRegistry& r) {
+  r.add_kernel("cuda", kAttention, [](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
     const Layout s = separate_layout(in[0].shape(), in[1].shape(), in[2].shape());
     if (in[0].dtype() == DType::kBFloat16) return tc::run_forward(kAttention, in, ctx, s);
     return by_dtype(in[0].dtype(), [&](auto tag) { return run_forward<decltype(tag)>(kAttention, in, ctx, s); });
-  };
-  t[kAttentionBackward] = [](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+  });
+  r.add_kernel("cuda", kAttentionBackward, [](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
     const Layout s = separate_layout(in[0].shape(), in[1].shape(), in[2].shape());
     if (in[0].dtype() == DType::kBFloat16) return tc::run_backward(kAttentionBackward, in, ctx, s);
     Memory& mem = memory_of(in);
@@ -1090,21 +1090,21 @@ void add_attention_kernels(KernelTable& t) {
     by_dtype(in[0].dtype(),
              [&](auto tag) { run_backward<decltype(tag)>(kAttentionBackward, in, ctx, s, grads); });
     return grads;
-  };
-  t[kPackedAttention] = [](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+  });
+  r.add_kernel("cuda", kPackedAttention, [](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
     const Layout s = packed_layout(in[0].shape());
     if (in[0].dtype() == DType::kBFloat16) return tc::run_forward(kPackedAttention, in, ctx, s);
     return by_dtype(in[0].dtype(),
                     [&](auto tag) { return run_forward<decltype(tag)>(kPackedAttention, in, ctx, s); });
-  };
-  t[kPackedAttentionBackward] = [](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
+  });
+  r.add_kernel("cuda", kPackedAttentionBackward, [](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
     const Layout s = packed_layout(in[0].shape());
     if (in[0].dtype() == DType::kBFloat16) return tc::run_backward(kPackedAttentionBackward, in, ctx, s);
     Tensor dqkv = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
     by_dtype(in[0].dtype(),
              [&](auto tag) { run_backward<decltype(tag)>(kPackedAttentionBackward, in, ctx, s, {dqkv}); });
     return {dqkv};
-  };
+  });
 }
 
 }  // namespace mf::cuda

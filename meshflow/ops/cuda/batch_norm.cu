@@ -322,11 +322,11 @@ std::vector<Tensor> group_norm_backward(const std::vector<Tensor>& in, const Ker
 
 }  // namespace
 
-void add_batch_norm_kernels(KernelTable& t) {
-  t["batch_norm"] = batch_norm;
-  t["batch_norm_backward"] = batch_norm_backward;
-  t["group_norm"] = group_norm;
-  t["group_norm_backward"] = group_norm_backward;
+void add_batch_norm_kernels(OpRegistry& r) {
+  r.add_kernel("cuda", "batch_norm", batch_norm);
+  r.add_kernel("cuda", "batch_norm_backward", batch_norm_backward);
+  r.add_kernel("cuda", "group_norm", group_norm);
+  r.add_kernel("cuda", "group_norm_backward", group_norm_backward);
 }
 
 }  // namespace mf::cuda

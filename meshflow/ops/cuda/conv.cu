@@ -548,7 +548,7 @@ std::vector<Tensor> upsample_linear_backward(const std::vector<Tensor>& in, cons
 
 }  // namespace
 
-void add_conv_kernels(KernelTable& t) {
+void add_conv_kernels(OpRegistry& r) {
   // The names outlive the kernels that keep them (the process's).
   static const char* const kNames[][10] = {
       {"conv2d", "conv2d_backward_data", "conv2d_backward_weight", "max_pool2d", "adaptive_max_pool2d",
@@ -559,23 +559,23 @@ void add_conv_kernels(KernelTable& t) {
        "adaptive_avg_pool3d_backward"}};
   for (int dims : {2, 3}) {
     const char* const* n = kNames[dims - 2];
-    t[n[0]] = conv(n[0]);
-    t[n[1]] = conv_backward_data(n[1]);
-    t[n[2]] = conv_backward_weight(n[2]);
-    t[n[3]] = max_pool(n[3], false, dims);
-    t[n[4]] = max_pool(n[4], true, dims);
-    t[n[5]] = max_pool_backward(n[5]);
-    t[n[6]] = avg_pool(n[6], false, dims);
-    t[n[7]] = avg_pool(n[7], true, dims);
-    t[n[8]] = avg_pool_backward(n[8], false, dims);
-    t[n[9]] = avg_pool_backward(n[9], true, dims);
+    r.add_kernel("cuda", n[0], conv(n[0]));
+    r.add_kernel("cuda", n[1], conv_backward_data(n[1]));
+    r.add_kernel("cuda", n[2], conv_backward_weight(n[2]));
+    r.add_kernel("cuda", n[3], max_pool(n[3], false, dims));
+    r.add_kernel("cuda", n[4], max_pool(n[4], true, dims));
+    r.add_kernel("cuda", n[5], max_pool_backward(n[5]));
+    r.add_kernel("cuda", n[6], avg_pool(n[6], false, dims));
+    r.add_kernel("cuda", n[7], avg_pool(n[7], true, dims));
+    r.add_kernel("cuda", n[8], avg_pool_backward(n[8], false, dims));
+    r.add_kernel("cuda", n[9], avg_pool_backward(n[9], true, dims));
   }
-  t["pad"] = pad;
-  t["pad_backward"] = pad_backward;
-  t["upsample_nearest"] = upsample_nearest;
-  t["upsample_nearest_backward"] = upsample_nearest_backward;
-  t["upsample_linear"] = upsample_linear;
-  t["upsample_linear_backward"] = upsample_linear_backward;
+  r.add_kernel("cuda", "pad", pad);
+  r.add_kernel("cuda", "pad_backward", pad_backward);
+  r.add_kernel("cuda", "upsample_nearest", upsample_nearest);
+  r.add_kernel("cuda", "upsample_nearest_backward", upsample_nearest_backward);
+  r.add_kernel("cuda", "upsample_linear", upsample_linear);
+  r.add_kernel("cuda", "upsample_linear_backward", upsample_linear_backward);
 }
 
 }  // namespace mf::cuda

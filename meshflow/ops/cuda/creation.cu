@@ -306,15 +306,15 @@ std::vector<Tensor> randperm(const std::vector<Tensor>& in, const KernelContext&
 
 }  // namespace
 
-void add_creation_kernels(KernelTable& t) {
-  t["zeros"] = constant_kernel("zeros", 0.0);
-  t["ones"] = constant_kernel("ones", 1.0);
-  t["full"] = constant_kernel("full", std::nullopt);
-  t["arange"] = arange;
-  t["rand"] = random_kernel<Uniform>("rand");
-  t["randn"] = random_kernel<Normal>("randn");
-  t["randperm"] = randperm;
-  t["dropout"] = dropout;
+void add_creation_kernels(OpRegistry& r) {
+  r.add_kernel("cuda", "zeros", constant_kernel("zeros", 0.0));
+  r.add_kernel("cuda", "ones", constant_kernel("ones", 1.0));
+  r.add_kernel("cuda", "full", constant_kernel("full", std::nullopt));
+  r.add_kernel("cuda", "arange", arange);
+  r.add_kernel("cuda", "rand", random_kernel<Uniform>("rand"));
+  r.add_kernel("cuda", "randn", random_kernel<Normal>("randn"));
+  r.add_kernel("cuda", "randperm", randperm);
+  r.add_kernel("cuda", "dropout", dropout);
 }
 
 }  // namespace mf::cuda

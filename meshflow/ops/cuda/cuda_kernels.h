@@ -1,28 +1,25 @@
 // Copyright 2026 The meshflow Authors.
 // The CUDA kernels of the ops (CONCEPTS section 4: one op definition, a kernel per device
-// type). Each family file registers its kernels by op name in a table; kernels.cc makes the
-// table the "cuda" device type's kernels. A kernel has the CPU kernel's contract
+// type). Each family file registers its kernels for the "cuda" device type, which kernels.cc
+// declares (OpRegistry::add_kernel, as every device type's). A kernel has the CPU kernel's contract
 // (ops/op.h): local inputs in, local outputs out, the same values within the dtype's
 // rounding. It runs on a CUDA stream's worker (device/cuda/cuda_device.h): it enqueues its
 // work on stream() and returns at once; its outputs are valid for work ordered after it.
 // Inputs are contiguous and row-major, as on the CPU. An op without a CUDA kernel raises
 // "[op] has no kernel for device type 'cuda'" when called on a GPU.
 //
-// Thread-safety: tables are filled once at registration; kernels run on any worker.
+// Thread-safety: kernels are registered once, on one thread; they run on any worker.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
-#include "meshflow/ops/op.h"
+#include "meshflow/ops/registry.h"
 
 namespace mf::cuda {
-
-using KernelTable = std::unordered_map<std::string, Kernel>;
 
 // The stream the calling worker's kernels go on.
 cudaStream_t stream();
@@ -45,18 +42,18 @@ unsigned blocks_for(int64_t n, int threads);
 void gemm(DType dtype, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void* a, const void* b, void* c,
           Memory& memory);
 
-void add_elementwise_kernels(KernelTable& t);  // elementwise.cu: elementwise.cc's ops, gelu_backward, relu_backward
-void add_reduce_kernels(KernelTable& t);       // reduce.cu: sum, mean, amax, amin, prod, sum_squares
-void add_nn_kernels(KernelTable& t);           // nn.cu: softmax, layer_norm, embedding, cross_entropy, gather
-void add_matmul_kernels(KernelTable& t);       // matmul.cu: matmul through cuBLASLt
-void add_attention_kernels(KernelTable& t);    // attention.cu: causal attention forward and backward
-void add_shape_kernels(KernelTable& t);        // shape.cu: permute, slice, slice_scatter, cat, stack, split, expand, reshape
-void add_creation_kernels(KernelTable& t);     // creation.cu: zeros, ones, full, arange, rand, randn, dropout
-void add_optimizer_kernels(KernelTable& t);    // optimizer.cu: adamw_update, sgd_update
-void add_sort_kernels(KernelTable& t);         // sort.cu: cumsum, cumprod, logcumsumexp, sort, flip
-void add_conv_kernels(KernelTable& t);         // conv.cu: conv2d/3d, pooling, pad
-void add_batch_norm_kernels(KernelTable& t);   // batch_norm.cu: batch_norm, batch_norm_backward
-void add_index_kernels(KernelTable& t);        // index.cu: flat_index, index_put
-void add_rnn_kernels(KernelTable& t);          // rnn.cu: rnn_scan, rnn_scan_backward
+void add_elementwise_kernels(OpRegistry& r);  // elementwise.cu: elementwise.cc's ops, gelu_backward, relu_backward
+void add_reduce_kernels(OpRegistry& r);       // reduce.cu: sum, mean, amax, amin, prod, sum_squares
+void add_nn_kernels(OpRegistry& r);           // nn.cu: softmax, layer_norm, embedding, cross_entropy, gather
+void add_matmul_kernels(OpRegistry& r);       // matmul.cu: matmul through cuBLASLt
+void add_attention_kernels(OpRegistry& r);    // attention.cu: causal attention forward and backward
+void add_shape_kernels(OpRegistry& r);        // shape.cu: permute, slice, slice_scatter, cat, stack, split, expand, reshape
+void add_creation_kernels(OpRegistry& r);     // creation.cu: zeros, ones, full, arange, rand, randn, dropout
+void add_optimizer_kernels(OpRegistry& r);    // optimizer.cu: adamw_update, sgd_update
+void add_sort_kernels(OpRegistry& r);         // sort.cu: cumsum, cumprod, logcumsumexp, sort, flip
+void add_conv_kernels(OpRegistry& r);         // conv.cu: conv2d/3d, pooling, pad
+void add_batch_norm_kernels(OpRegistry& r);   // batch_norm.cu: batch_norm, batch_norm_backward
+void add_index_kernels(OpRegistry& r);        // index.cu: flat_index, index_put
+void add_rnn_kernels(OpRegistry& r);          // rnn.cu: rnn_scan, rnn_scan_backward
 
 }  // namespace mf::cuda

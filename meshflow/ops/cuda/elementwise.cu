@@ -1,14 +1,15 @@
 // Copyright 2026 The meshflow Authors.
 // The CUDA kernels of the elementwise ops (ops/elementwise.cc) and of the activations'
-// backward ops (ops/nn.cc). Each op's math is a __device__ functor written once for every dtype, mirroring
-// the CPU's scalar functions (integers wrap, divide toward zero or down, raise to powers as
-// torch.pow does); every op runs through one kernel template that reads each input at its
-// NumPy-broadcast position. Broadcast dims are merged on the host first, so the common
-// cases (equal shapes, a bias row) take few or no divisions per element.
+// backward ops (ops/nn.cc). Each op's math is its functor in ops/elementwise_math.h, the
+// CPU's kernels' too (integers wrap, divide toward zero or down, raise to powers as torch.pow
+// does); only what the GPU does its own way is here (halves, casts, clamps, erfinv). Every op
+// runs through one kernel template that reads each input at its NumPy-broadcast position.
+// Broadcast dims are merged on the host first, so the common cases (equal shapes, a bias row)
+// take few or no divisions per element.
 //
 // Float32 computes with the float functions (expf, logf, ...) and float64 with the double
-// ones, as the CPU does; the CPU's float32 gelu uses a polynomial erf (ops/fast_math.h), here
-// it is the library's erfc, within that polynomial's error of it.
+// ones, as the functors say; the CPU's float32 exp, tanh, sigmoid, gelu and silu use
+// ops/fast_math.h's vectorizing forms instead, within a few ulps of them.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -23,20 +24,14 @@
 #include <vector>
 
 #include "meshflow/ops/cuda/cuda_kernels.h"
-#include "meshflow/ops/integer_math.h"
+#include "meshflow/ops/elementwise_math.h"
 #include "meshflow/ops/kernel_util.h"
-#include "meshflow/ops/scalar_power.h"
 #include "meshflow/ops/special_math.h"
 
 namespace mf::cuda {
 namespace {
 
-// ---------------------------------------------------------------------------------------
-// Scalar math, as ops/elementwise.cc defines it. The math functions are called by their
-// overloaded names, which CUDA resolves to the float versions (expf, ...) for float.
-
-template <typename T>
-constexpr bool kIntegral = std::is_integral_v<T>;
+using scalar::kIntegral;
 
 template <typename T>
 __host__ __device__ constexpr T highest() {
@@ -47,92 +42,6 @@ __host__ __device__ constexpr T highest() {
 template <typename T>
 __host__ __device__ constexpr T lowest() {
   return static_cast<T>(-highest<T>() - 1);
-}
-
-// -x; integers wrap (the lowest value is its own negation).
-template <typename T>
-__device__ T negate(T x) {
-  if constexpr (kIntegral<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(U{0} - static_cast<U>(x));
-  } else {
-    return -x;
-  }
-}
-
-// |x|; the lowest integer is its own absolute value.
-template <typename T>
-__device__ T absolute(T x) {
-  if constexpr (kIntegral<T>) {
-    return x < 0 ? negate(x) : x;
-  } else {
-    return fabs(x);
-  }
-}
-
-// op(x, y) with integers computed in their unsigned type: they wrap modulo 2^bits (signed
-// overflow is undefined), as core/dtype.h's wrapping().
-template <typename T, typename Op>
-__device__ T wrapping(T x, T y, Op op) {
-  if constexpr (kIntegral<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(op(static_cast<U>(x), static_cast<U>(y)));
-  } else {
-    return op(x, y);
-  }
-}
-
-// The quotient truncated toward zero; x / -1 is a negation, so the lowest value wraps.
-template <typename T>
-__device__ T trunc_div(T x, T y) {
-  if constexpr (kIntegral<T>) {
-    if (y == -1) return negate(x);
-  }
-  return x / y;
-}
-
-// torch.floor_divide; floats use PyTorch's correction of floor(x / y).
-template <typename T>
-__device__ T floor_div(T x, T y) {
-  if constexpr (kIntegral<T>) {
-    if (y == -1) return negate(x);
-    const T q = x / y;
-    return q * y != x && (x < 0) != (y < 0) ? q - 1 : q;
-  } else {
-    if (y == 0) return x / y;
-    const T mod = fmod(x, y);
-    T div = (x - mod) / y;
-    if (mod != 0 && (y < 0) != (mod < 0)) div -= 1;
-    if (div == 0) return copysign(T{0}, x / y);
-    T down = floor(div);
-    if (div - down > static_cast<T>(0.5)) down += 1;
-    return down;
-  }
-}
-
-// torch.pow: floats pow; integers kernel::integer_power (shared with the CPU's kernels).
-template <typename T>
-__device__ T power(T base, T exp) {
-  if constexpr (kIntegral<T>) {
-    return kernel::integer_power(base, exp);
-  } else {
-    return pow(base, exp);
-  }
-}
-
-template <typename T>
-__device__ bool is_nan(T x) {
-  if constexpr (kIntegral<T>) {
-    return false;
-  } else {
-    return x != x;
-  }
-}
-
-// Phi(x) = (1 + erf(x / sqrt 2)) / 2, through erfc: no cancellation for negative x.
-template <typename T>
-__device__ T normal_cdf(T x) {
-  return static_cast<T>(0.5) * erfc(-x * static_cast<T>(M_SQRT1_2));
 }
 
 // bfloat16: the upper half of a float32's bits; rounding as core/dtype.h's to_bfloat16 (to
@@ -171,167 +80,6 @@ __device__ TO float_to_integer(TI x) {
 
 // ---------------------------------------------------------------------------------------
 // The ops' functors: operator() of one element of each input.
-
-// f(x) of a float rounded to a whole number; integers are whole already and stay.
-template <typename T, typename F>
-__device__ T whole(T x, F f) {
-  if constexpr (kIntegral<T>) {
-    return x;
-  } else {
-    return f(x);
-  }
-}
-
-// A functor whose operator() is one expression of x (MF_FUNCTOR1) or of x and y (MF_FUNCTOR2),
-// all of one type T, giving R.
-#define MF_FUNCTOR1(Type, R, ...)             \
-  struct Type {                               \
-    template <typename T>                     \
-    __device__ R operator()(T x) const {      \
-      return __VA_ARGS__;                     \
-    }                                         \
-  };
-#define MF_FUNCTOR2(Type, R, ...)             \
-  struct Type {                               \
-    template <typename T>                     \
-    __device__ R operator()(T x, T y) const { \
-      return __VA_ARGS__;                     \
-    }                                         \
-  };
-
-MF_FUNCTOR2(Add, T, wrapping(x, y, [](auto a, auto b) { return a + b; }))
-MF_FUNCTOR2(Sub, T, wrapping(x, y, [](auto a, auto b) { return a - b; }))
-MF_FUNCTOR2(Mul, T, wrapping(x, y, [](auto a, auto b) { return a * b; }))
-MF_FUNCTOR2(Div, T, trunc_div(x, y))
-MF_FUNCTOR2(FloorDivide, T, floor_div(x, y))
-// NaN wins, as in torch.maximum and torch.minimum.
-MF_FUNCTOR2(Maximum, T, x > y || is_nan(x) ? x : y)
-MF_FUNCTOR2(Minimum, T, x < y || is_nan(x) ? x : y)
-MF_FUNCTOR2(Pow, T, power(x, y))
-// value ** x.
-MF_FUNCTOR2(RPow, T, power(y, x))
-// x ** s, s a scalar: torch's loops for its special exponents (kernel::scalar_power).
-struct PowScalar {
-  template <typename T>
-  __device__ T operator()(T x, T s) const {
-    return kernel::with_scalar_power(
-        s, [&](auto power) { return kernel::scalar_power<decltype(power)::value>(x, s); });
-  }
-};
-
-// Comparisons and logical ops give bool (inputs of any dtype, bool too; nonzero is true).
-MF_FUNCTOR2(Eq, bool, x == y)
-MF_FUNCTOR2(Ne, bool, x != y)
-MF_FUNCTOR2(Lt, bool, x < y)
-MF_FUNCTOR2(Le, bool, x <= y)
-MF_FUNCTOR2(Gt, bool, x > y)
-MF_FUNCTOR2(Ge, bool, x >= y)
-MF_FUNCTOR2(LogicalAnd, bool, x != T{0} && y != T{0})
-MF_FUNCTOR2(LogicalOr, bool, x != T{0} || y != T{0})
-MF_FUNCTOR2(LogicalXor, bool, (x != T{0}) != (y != T{0}))
-MF_FUNCTOR1(LogicalNot, bool, x == T{0})
-MF_FUNCTOR1(IsNan, bool, is_nan(x))
-struct IsInf {
-  template <typename T>
-  __device__ bool operator()(T x) const {
-    if constexpr (kIntegral<T>) {
-      return false;
-    } else {
-      return isinf(x);
-    }
-  }
-};
-MF_FUNCTOR1(IsFinite, bool, !is_nan(x) && !IsInf{}(x))
-
-// Bitwise ops of bool (its one bit) and integers.
-MF_FUNCTOR2(BitwiseAnd, T, static_cast<T>(x & y))
-MF_FUNCTOR2(BitwiseOr, T, static_cast<T>(x | y))
-MF_FUNCTOR2(BitwiseXor, T, static_cast<T>(x ^ y))
-struct ShiftLeft {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    if constexpr (std::is_same_v<T, bool>) {
-      return x;
-    } else {
-      return kernel::shift_left(x, y);
-    }
-  }
-};
-struct ShiftRight {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    if constexpr (std::is_same_v<T, bool>) {
-      return x;
-    } else {
-      return kernel::shift_right(x, y);
-    }
-  }
-};
-struct BitwiseNot {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    if constexpr (std::is_same_v<T, bool>) {
-      return !x;
-    } else {
-      return static_cast<T>(~x);
-    }
-  }
-};
-
-MF_FUNCTOR1(Neg, T, negate(x))
-MF_FUNCTOR1(Abs, T, absolute(x))
-// 0 for negative x; NaN stays.
-MF_FUNCTOR1(Relu, T, x < T{0} ? T{0} : x)
-MF_FUNCTOR1(Trunc, T, whole(x, [](auto v) { return trunc(v); }))
-MF_FUNCTOR1(Exp, T, exp(x))
-MF_FUNCTOR1(Log, T, log(x))
-MF_FUNCTOR1(Sqrt, T, sqrt(x))
-// 1 / sqrt(x), both correctly rounded as on the CPU (rsqrt's approximation is not).
-MF_FUNCTOR1(Rsqrt, T, 1 / sqrt(x))
-MF_FUNCTOR1(Tanh, T, tanh(x))
-MF_FUNCTOR1(Sigmoid, T, 1 / (1 + exp(-x)))
-// x Phi(x), the exact (erf) form.
-MF_FUNCTOR1(Gelu, T, x * normal_cdf(x))
-// dy gelu'(x) = dy (Phi(x) + x phi(x)), phi(x) = exp(-x^2 / 2) / sqrt(2 pi).
-struct GeluBackward {
-  template <typename T>
-  __device__ T operator()(T x, T dy) const {
-    const T density = static_cast<T>(M_2_SQRTPI * M_SQRT1_2 / 2) * exp(static_cast<T>(-0.5) * x * x);
-    return dy * (normal_cdf(x) + x * density);
-  }
-};
-
-// x sigmoid(x); dy silu'(x) = dy s (1 + x (1 - s)) with s = sigmoid(x).
-MF_FUNCTOR1(Silu, T, x / (1 + exp(-x)))
-struct SiluBackward {
-  template <typename T>
-  __device__ T operator()(T x, T dy) const {
-    const T s = 1 / (1 + exp(-x));
-    return dy * (s * (1 + x * (1 - s)));
-  }
-};
-
-// From the output y, as the CPU's: dy y (1 - y) and dy (1 - y^2).
-struct SigmoidBackward {
-  template <typename T>
-  __device__ T operator()(T y, T dy) const {
-    return dy * (y - y * y);
-  }
-};
-struct TanhBackward {
-  template <typename T>
-  __device__ T operator()(T y, T dy) const {
-    return dy - dy * (y * y);
-  }
-};
-
-// dy where relu's output y > 0, else 0 (dy passes where y is NaN), as the CPU's.
-struct ReluBackward {
-  template <typename T>
-  __device__ T operator()(T y, T dy) const {
-    return y <= T{0} ? T{0} : dy;
-  }
-};
 
 // clamp and hardtanh, as the CPU's: min(max(x, lo), hi) (NaN stays NaN; lo > hi gives hi), NaN
 // everywhere for a NaN bound (which no comparison would pass on).
@@ -742,40 +490,15 @@ Kernel activation_backward(const char* op) {
 }
 
 // ---------------------------------------------------------------------------------------
-// The math ops of torch's names (elementwise.cc's register_math_ops). Float32 calls the
-// float functions through their overloaded names, as above.
+// The math ops of torch's names (elementwise.cc's register_math_ops) but for their functors.
 
-MF_FUNCTOR1(Sin, T, sin(x))
-MF_FUNCTOR1(Cos, T, cos(x))
-MF_FUNCTOR1(Tan, T, tan(x))
-MF_FUNCTOR1(Asin, T, asin(x))
-MF_FUNCTOR1(Acos, T, acos(x))
-MF_FUNCTOR1(Atan, T, atan(x))
-MF_FUNCTOR1(Sinh, T, sinh(x))
-MF_FUNCTOR1(Cosh, T, cosh(x))
-MF_FUNCTOR1(Asinh, T, asinh(x))
-MF_FUNCTOR1(Acosh, T, acosh(x))
-MF_FUNCTOR1(Atanh, T, atanh(x))
-MF_FUNCTOR1(Erf, T, erf(x))
-MF_FUNCTOR1(Erfc, T, erfc(x))
-MF_FUNCTOR1(Erfinv, T, erfinv(x))
-MF_FUNCTOR1(Log1p, T, log1p(x))
-MF_FUNCTOR1(Expm1, T, expm1(x))
-MF_FUNCTOR1(Log2, T, log2(x))
-MF_FUNCTOR1(Log10, T, log10(x))
-MF_FUNCTOR1(Exp2, T, exp2(x))
-MF_FUNCTOR1(Reciprocal, T, 1 / x)
-MF_FUNCTOR1(Frac, T, x - trunc(x))
-// The gamma and Bessel families in double, as the CPU's (special_math.h).
-MF_FUNCTOR1(Lgamma, T, static_cast<T>(special::log_gamma(static_cast<double>(x))))
-MF_FUNCTOR1(Digamma, T, static_cast<T>(special::digamma(static_cast<double>(x))))
-MF_FUNCTOR1(BesselI0, T, static_cast<T>(special::bessel_i0(static_cast<double>(x))))
-MF_FUNCTOR1(BesselI0e, T, static_cast<T>(special::bessel_i0e(static_cast<double>(x))))
-MF_FUNCTOR1(BesselI1, T, static_cast<T>(special::bessel_i1(static_cast<double>(x))))
-MF_FUNCTOR1(BesselI1e, T, static_cast<T>(special::bessel_i1e(static_cast<double>(x))))
-MF_FUNCTOR1(Erfcx, T, static_cast<T>(special::erfcx(static_cast<double>(x))))
-MF_FUNCTOR1(BesselJ0, T, static_cast<T>(special::bessel_j0(static_cast<double>(x))))
-MF_FUNCTOR1(BesselJ1, T, static_cast<T>(special::bessel_j1(static_cast<double>(x))))
+// erf^-1: CUDA's (the CPU's is Giles' approximation refined in double, elementwise.cc).
+struct Erfinv {
+  template <typename T>
+  __device__ T operator()(T x) const {
+    return erfinv(x);
+  }
+};
 
 // polygamma(x; n), n >= 1 (the op's infer checks it).
 struct Polygamma {
@@ -807,33 +530,6 @@ std::vector<Tensor> polygamma(const std::vector<Tensor>& in, const KernelContext
   return std::vector<Tensor>{out};
 }
 
-// 1, 0 or -1 in x's dtype; NaN gives 0, as on the CPU.
-MF_FUNCTOR1(Sign, T, static_cast<T>((T{0} < x) - (x < T{0})))
-// Half to even (rint), as torch.round; integers stay.
-MF_FUNCTOR1(Round, T, whole(x, [](auto v) { return rint(v); }))
-// C's fmod; an integer x fmod -1 is 0 (x % -1 traps on the lowest value).
-struct Fmod {
-  template <typename T>
-  __device__ T operator()(T x, T y) const {
-    if constexpr (kIntegral<T>) {
-      return y == -1 ? T{0} : static_cast<T>(x % y);
-    } else {
-      return fmod(x, y);
-    }
-  }
-};
-MF_FUNCTOR2(Atan2, T, atan2(x, y))
-MF_FUNCTOR2(Hypot, T, hypot(x, y))
-MF_FUNCTOR2(Copysign, T, copysign(x, y))
-MF_FUNCTOR2(Zeta, T, static_cast<T>(special::zeta(static_cast<double>(x), static_cast<double>(y))))
-MF_FUNCTOR2(Gammainc, T,
-            static_cast<T>(special::incomplete_gamma(static_cast<double>(x), static_cast<double>(y), false)))
-MF_FUNCTOR2(Gammaincc, T,
-            static_cast<T>(special::incomplete_gamma(static_cast<double>(x), static_cast<double>(y), true)))
-
-#undef MF_FUNCTOR1
-#undef MF_FUNCTOR2
-
 // A binary op on floats only (its infer refuses the rest).
 template <typename F>
 Kernel float_binary(const char* name) {
@@ -849,107 +545,107 @@ Kernel float_binary(const char* name) {
 
 }  // namespace
 
-void add_elementwise_kernels(KernelTable& t) {
-  t["add"] = binary<Add>("add");
-  t["sub"] = binary<Sub>("sub");
-  t["mul"] = binary<Mul>("mul");
-  t["div"] = binary<Div>("div", true);
-  t["floor_divide"] = binary<FloorDivide>("floor_divide", true);
-  t["maximum"] = binary<Maximum>("maximum");
-  t["minimum"] = binary<Minimum>("minimum");
-  t["pow"] = binary<Pow>("pow");
-  t["eq"] = predicate2<Eq>("eq");
-  t["ne"] = predicate2<Ne>("ne");
-  t["lt"] = predicate2<Lt>("lt");
-  t["le"] = predicate2<Le>("le");
-  t["gt"] = predicate2<Gt>("gt");
-  t["ge"] = predicate2<Ge>("ge");
-  t["where"] = where;
-  t["logical_and"] = predicate2<LogicalAnd>("logical_and");
-  t["logical_or"] = predicate2<LogicalOr>("logical_or");
-  t["logical_xor"] = predicate2<LogicalXor>("logical_xor");
-  t["logical_not"] = predicate<LogicalNot>("logical_not");
-  t["isnan"] = predicate<IsNan>("isnan");
-  t["isinf"] = predicate<IsInf>("isinf");
-  t["isfinite"] = predicate<IsFinite>("isfinite");
-  t["bitwise_and"] = bitwise<BitwiseAnd, 2>("bitwise_and");
-  t["bitwise_or"] = bitwise<BitwiseOr, 2>("bitwise_or");
-  t["bitwise_xor"] = bitwise<BitwiseXor, 2>("bitwise_xor");
-  t["bitwise_not"] = bitwise<BitwiseNot, 1>("bitwise_not");
-  t["bitwise_left_shift"] = bitwise<ShiftLeft, 2>("bitwise_left_shift");
-  t["bitwise_right_shift"] = bitwise<ShiftRight, 2>("bitwise_right_shift");
+void add_elementwise_kernels(OpRegistry& r) {
+  r.add_kernel("cuda", "add", binary<scalar::Add>("add"));
+  r.add_kernel("cuda", "sub", binary<scalar::Sub>("sub"));
+  r.add_kernel("cuda", "mul", binary<scalar::Mul>("mul"));
+  r.add_kernel("cuda", "div", binary<scalar::Div>("div", true));
+  r.add_kernel("cuda", "floor_divide", binary<scalar::FloorDivide>("floor_divide", true));
+  r.add_kernel("cuda", "maximum", binary<scalar::Maximum>("maximum"));
+  r.add_kernel("cuda", "minimum", binary<scalar::Minimum>("minimum"));
+  r.add_kernel("cuda", "pow", binary<scalar::Pow>("pow"));
+  r.add_kernel("cuda", "eq", predicate2<scalar::Eq>("eq"));
+  r.add_kernel("cuda", "ne", predicate2<scalar::Ne>("ne"));
+  r.add_kernel("cuda", "lt", predicate2<scalar::Lt>("lt"));
+  r.add_kernel("cuda", "le", predicate2<scalar::Le>("le"));
+  r.add_kernel("cuda", "gt", predicate2<scalar::Gt>("gt"));
+  r.add_kernel("cuda", "ge", predicate2<scalar::Ge>("ge"));
+  r.add_kernel("cuda", "where", where);
+  r.add_kernel("cuda", "logical_and", predicate2<scalar::LogicalAnd>("logical_and"));
+  r.add_kernel("cuda", "logical_or", predicate2<scalar::LogicalOr>("logical_or"));
+  r.add_kernel("cuda", "logical_xor", predicate2<scalar::LogicalXor>("logical_xor"));
+  r.add_kernel("cuda", "logical_not", predicate<scalar::LogicalNot>("logical_not"));
+  r.add_kernel("cuda", "isnan", predicate<scalar::IsNan>("isnan"));
+  r.add_kernel("cuda", "isinf", predicate<scalar::IsInf>("isinf"));
+  r.add_kernel("cuda", "isfinite", predicate<scalar::IsFinite>("isfinite"));
+  r.add_kernel("cuda", "bitwise_and", bitwise<scalar::BitwiseAnd, 2>("bitwise_and"));
+  r.add_kernel("cuda", "bitwise_or", bitwise<scalar::BitwiseOr, 2>("bitwise_or"));
+  r.add_kernel("cuda", "bitwise_xor", bitwise<scalar::BitwiseXor, 2>("bitwise_xor"));
+  r.add_kernel("cuda", "bitwise_not", bitwise<scalar::BitwiseNot, 1>("bitwise_not"));
+  r.add_kernel("cuda", "bitwise_left_shift", bitwise<scalar::ShiftLeft, 2>("bitwise_left_shift"));
+  r.add_kernel("cuda", "bitwise_right_shift", bitwise<scalar::ShiftRight, 2>("bitwise_right_shift"));
 
   using I = Integers;
-  t["neg"] = unary<Neg, I::kKeep>("neg");
-  t["abs"] = unary<Abs, I::kKeep>("abs");
-  t["relu"] = unary<Relu, I::kKeep>("relu");
-  t["trunc"] = unary<Trunc, I::kKeep>("trunc");
-  t["exp"] = unary<Exp, I::kToFloat32>("exp");
-  t["log"] = unary<Log, I::kToFloat32>("log");
-  t["sqrt"] = unary<Sqrt, I::kToFloat32>("sqrt");
-  t["rsqrt"] = unary<Rsqrt, I::kToFloat32>("rsqrt");
-  t["tanh"] = unary<Tanh, I::kToFloat32>("tanh");
-  t["sigmoid"] = unary<Sigmoid, I::kToFloat32>("sigmoid");
-  t["gelu"] = unary<Gelu, I::kReject>("gelu");
-  t["gelu_backward"] = activation_backward<GeluBackward>("gelu_backward");
-  t["silu"] = unary<Silu, I::kReject>("silu");
-  t["silu_backward"] = activation_backward<SiluBackward>("silu_backward");
-  t["sigmoid_backward"] = activation_backward<SigmoidBackward>("sigmoid_backward");
-  t["tanh_backward"] = activation_backward<TanhBackward>("tanh_backward");
-  t["relu_backward"] = activation_backward<ReluBackward>("relu_backward");
-  t["cast"] = cast;
-  t["clamp"] = clamp("clamp");
-  t["hardtanh"] = clamp("hardtanh");
-  t["clamp_backward"] = clamp_backward("clamp_backward", false);
-  t["hardtanh_backward"] = clamp_backward("hardtanh_backward", true);
+  r.add_kernel("cuda", "neg", unary<scalar::Neg, I::kKeep>("neg"));
+  r.add_kernel("cuda", "abs", unary<scalar::Abs, I::kKeep>("abs"));
+  r.add_kernel("cuda", "relu", unary<scalar::Relu, I::kKeep>("relu"));
+  r.add_kernel("cuda", "trunc", unary<scalar::Trunc, I::kKeep>("trunc"));
+  r.add_kernel("cuda", "exp", unary<scalar::Exp, I::kToFloat32>("exp"));
+  r.add_kernel("cuda", "log", unary<scalar::Log, I::kToFloat32>("log"));
+  r.add_kernel("cuda", "sqrt", unary<scalar::Sqrt, I::kToFloat32>("sqrt"));
+  r.add_kernel("cuda", "rsqrt", unary<scalar::Rsqrt, I::kToFloat32>("rsqrt"));
+  r.add_kernel("cuda", "tanh", unary<scalar::Tanh, I::kToFloat32>("tanh"));
+  r.add_kernel("cuda", "sigmoid", unary<scalar::Sigmoid, I::kToFloat32>("sigmoid"));
+  r.add_kernel("cuda", "gelu", unary<scalar::Gelu, I::kReject>("gelu"));
+  r.add_kernel("cuda", "gelu_backward", activation_backward<scalar::GeluBackward>("gelu_backward"));
+  r.add_kernel("cuda", "silu", unary<scalar::Silu, I::kReject>("silu"));
+  r.add_kernel("cuda", "silu_backward", activation_backward<scalar::SiluBackward>("silu_backward"));
+  r.add_kernel("cuda", "sigmoid_backward", activation_backward<scalar::SigmoidBackward>("sigmoid_backward"));
+  r.add_kernel("cuda", "tanh_backward", activation_backward<scalar::TanhBackward>("tanh_backward"));
+  r.add_kernel("cuda", "relu_backward", activation_backward<scalar::ReluBackward>("relu_backward"));
+  r.add_kernel("cuda", "cast", cast);
+  r.add_kernel("cuda", "clamp", clamp("clamp"));
+  r.add_kernel("cuda", "hardtanh", clamp("hardtanh"));
+  r.add_kernel("cuda", "clamp_backward", clamp_backward("clamp_backward", false));
+  r.add_kernel("cuda", "hardtanh_backward", clamp_backward("hardtanh_backward", true));
 
-  t["add_scalar"] = with_scalar<Add>("add_scalar");
-  t["mul_scalar"] = with_scalar<Mul>("mul_scalar");
-  t["div_scalar"] = with_scalar<Div>("div_scalar");
-  t["pow_scalar"] = with_scalar<PowScalar>("pow_scalar");
-  t["rpow_scalar"] = with_scalar<RPow>("rpow_scalar");
+  r.add_kernel("cuda", "add_scalar", with_scalar<scalar::Add>("add_scalar"));
+  r.add_kernel("cuda", "mul_scalar", with_scalar<scalar::Mul>("mul_scalar"));
+  r.add_kernel("cuda", "div_scalar", with_scalar<scalar::Div>("div_scalar"));
+  r.add_kernel("cuda", "pow_scalar", with_scalar<scalar::PowScalar>("pow_scalar"));
+  r.add_kernel("cuda", "rpow_scalar", with_scalar<scalar::RPow>("rpow_scalar"));
 
   // The math ops (elementwise.cc's register_math_ops).
-  t["sin"] = unary<Sin, I::kToFloat32>("sin");
-  t["cos"] = unary<Cos, I::kToFloat32>("cos");
-  t["tan"] = unary<Tan, I::kToFloat32>("tan");
-  t["asin"] = unary<Asin, I::kToFloat32>("asin");
-  t["acos"] = unary<Acos, I::kToFloat32>("acos");
-  t["atan"] = unary<Atan, I::kToFloat32>("atan");
-  t["sinh"] = unary<Sinh, I::kToFloat32>("sinh");
-  t["cosh"] = unary<Cosh, I::kToFloat32>("cosh");
-  t["asinh"] = unary<Asinh, I::kToFloat32>("asinh");
-  t["acosh"] = unary<Acosh, I::kToFloat32>("acosh");
-  t["atanh"] = unary<Atanh, I::kToFloat32>("atanh");
-  t["erf"] = unary<Erf, I::kToFloat32>("erf");
-  t["erfc"] = unary<Erfc, I::kToFloat32>("erfc");
-  t["erfinv"] = unary<Erfinv, I::kToFloat32>("erfinv");
-  t["log1p"] = unary<Log1p, I::kToFloat32>("log1p");
-  t["expm1"] = unary<Expm1, I::kToFloat32>("expm1");
-  t["log2"] = unary<Log2, I::kToFloat32>("log2");
-  t["log10"] = unary<Log10, I::kToFloat32>("log10");
-  t["exp2"] = unary<Exp2, I::kToFloat32>("exp2");
-  t["reciprocal"] = unary<Reciprocal, I::kToFloat32>("reciprocal");
-  t["sign"] = unary<Sign, I::kKeep>("sign");
-  t["round"] = unary<Round, I::kKeep>("round");
-  t["frac"] = unary<Frac, I::kReject>("frac");
-  t["lgamma"] = unary<Lgamma, I::kToFloat32>("lgamma");
-  t["digamma"] = unary<Digamma, I::kToFloat32>("digamma");
-  t["polygamma"] = polygamma;
-  t["i0"] = unary<BesselI0, I::kToFloat32>("i0");
-  t["i0e"] = unary<BesselI0e, I::kToFloat32>("i0e");
-  t["i1"] = unary<BesselI1, I::kToFloat32>("i1");
-  t["i1e"] = unary<BesselI1e, I::kToFloat32>("i1e");
-  t["erfcx"] = unary<Erfcx, I::kToFloat32>("erfcx");
-  t["bessel_j0"] = unary<BesselJ0, I::kToFloat32>("bessel_j0");
-  t["bessel_j1"] = unary<BesselJ1, I::kToFloat32>("bessel_j1");
-  t["atan2"] = float_binary<Atan2>("atan2");
-  t["fmod"] = binary<Fmod>("fmod", true);
-  t["hypot"] = float_binary<Hypot>("hypot");
-  t["copysign"] = float_binary<Copysign>("copysign");
-  t["zeta"] = float_binary<Zeta>("zeta");
-  t["gammainc"] = float_binary<Gammainc>("gammainc");
-  t["gammaincc"] = float_binary<Gammaincc>("gammaincc");
+  r.add_kernel("cuda", "sin", unary<scalar::Sin, I::kToFloat32>("sin"));
+  r.add_kernel("cuda", "cos", unary<scalar::Cos, I::kToFloat32>("cos"));
+  r.add_kernel("cuda", "tan", unary<scalar::Tan, I::kToFloat32>("tan"));
+  r.add_kernel("cuda", "asin", unary<scalar::Asin, I::kToFloat32>("asin"));
+  r.add_kernel("cuda", "acos", unary<scalar::Acos, I::kToFloat32>("acos"));
+  r.add_kernel("cuda", "atan", unary<scalar::Atan, I::kToFloat32>("atan"));
+  r.add_kernel("cuda", "sinh", unary<scalar::Sinh, I::kToFloat32>("sinh"));
+  r.add_kernel("cuda", "cosh", unary<scalar::Cosh, I::kToFloat32>("cosh"));
+  r.add_kernel("cuda", "asinh", unary<scalar::Asinh, I::kToFloat32>("asinh"));
+  r.add_kernel("cuda", "acosh", unary<scalar::Acosh, I::kToFloat32>("acosh"));
+  r.add_kernel("cuda", "atanh", unary<scalar::Atanh, I::kToFloat32>("atanh"));
+  r.add_kernel("cuda", "erf", unary<scalar::Erf, I::kToFloat32>("erf"));
+  r.add_kernel("cuda", "erfc", unary<scalar::Erfc, I::kToFloat32>("erfc"));
+  r.add_kernel("cuda", "erfinv", unary<Erfinv, I::kToFloat32>("erfinv"));
+  r.add_kernel("cuda", "log1p", unary<scalar::Log1p, I::kToFloat32>("log1p"));
+  r.add_kernel("cuda", "expm1", unary<scalar::Expm1, I::kToFloat32>("expm1"));
+  r.add_kernel("cuda", "log2", unary<scalar::Log2, I::kToFloat32>("log2"));
+  r.add_kernel("cuda", "log10", unary<scalar::Log10, I::kToFloat32>("log10"));
+  r.add_kernel("cuda", "exp2", unary<scalar::Exp2, I::kToFloat32>("exp2"));
+  r.add_kernel("cuda", "reciprocal", unary<scalar::Reciprocal, I::kToFloat32>("reciprocal"));
+  r.add_kernel("cuda", "sign", unary<scalar::Sign, I::kKeep>("sign"));
+  r.add_kernel("cuda", "round", unary<scalar::Round, I::kKeep>("round"));
+  r.add_kernel("cuda", "frac", unary<scalar::Frac, I::kReject>("frac"));
+  r.add_kernel("cuda", "lgamma", unary<scalar::Lgamma, I::kToFloat32>("lgamma"));
+  r.add_kernel("cuda", "digamma", unary<scalar::Digamma, I::kToFloat32>("digamma"));
+  r.add_kernel("cuda", "polygamma", polygamma);
+  r.add_kernel("cuda", "i0", unary<scalar::BesselI0, I::kToFloat32>("i0"));
+  r.add_kernel("cuda", "i0e", unary<scalar::BesselI0e, I::kToFloat32>("i0e"));
+  r.add_kernel("cuda", "i1", unary<scalar::BesselI1, I::kToFloat32>("i1"));
+  r.add_kernel("cuda", "i1e", unary<scalar::BesselI1e, I::kToFloat32>("i1e"));
+  r.add_kernel("cuda", "erfcx", unary<scalar::Erfcx, I::kToFloat32>("erfcx"));
+  r.add_kernel("cuda", "bessel_j0", unary<scalar::BesselJ0, I::kToFloat32>("bessel_j0"));
+  r.add_kernel("cuda", "bessel_j1", unary<scalar::BesselJ1, I::kToFloat32>("bessel_j1"));
+  r.add_kernel("cuda", "atan2", float_binary<scalar::Atan2>("atan2"));
+  r.add_kernel("cuda", "fmod", binary<scalar::Fmod>("fmod", true));
+  r.add_kernel("cuda", "hypot", float_binary<scalar::Hypot>("hypot"));
+  r.add_kernel("cuda", "copysign", float_binary<scalar::Copysign>("copysign"));
+  r.add_kernel("cuda", "zeta", float_binary<scalar::Zeta>("zeta"));
+  r.add_kernel("cuda", "gammainc", float_binary<scalar::Gammainc>("gammainc"));
+  r.add_kernel("cuda", "gammaincc", float_binary<scalar::Gammaincc>("gammaincc"));
 }
 
 }  // namespace mf::cuda

@@ -269,9 +269,9 @@ std::vector<Tensor> index_put(const std::vector<Tensor>& in, const KernelContext
 
 }  // namespace
 
-void add_index_kernels(KernelTable& t) {
-  t["flat_index"] = flat_index;
-  t["index_put"] = index_put;
+void add_index_kernels(OpRegistry& r) {
+  r.add_kernel("cuda", "flat_index", flat_index);
+  r.add_kernel("cuda", "index_put", index_put);
 }
 
 }  // namespace mf::cuda

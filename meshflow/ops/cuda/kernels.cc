@@ -1,5 +1,5 @@
 // Copyright 2026 The meshflow Authors.
-// The "cuda" device type's kernels: each family file's table, one lookup by op name. Graph
+// The "cuda" device type: how its kernels are called, and each family file's kernels. Graph
 // mode's fused chains are host loops, so graphs on GPUs run their ops unfused. A kernel
 // called off the device's workers (graph mode folding constants, tests) runs on the
 // compute stream's worker and is waited for, so its caller may use the result at once.
@@ -7,6 +7,7 @@
 #include <atomic>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "meshflow/device/cuda/cuda_device.h"
@@ -56,27 +57,9 @@ unsigned blocks_for(int64_t n, int threads) {
 }  // namespace cuda
 
 void register_cuda_kernels(OpRegistry& r) {
-  static const cuda::KernelTable* table = [] {
-    auto* t = new cuda::KernelTable;
-    cuda::add_elementwise_kernels(*t);
-    cuda::add_reduce_kernels(*t);
-    cuda::add_nn_kernels(*t);
-    cuda::add_matmul_kernels(*t);
-    cuda::add_attention_kernels(*t);
-    cuda::add_shape_kernels(*t);
-    cuda::add_creation_kernels(*t);
-    cuda::add_optimizer_kernels(*t);
-    cuda::add_sort_kernels(*t);
-    cuda::add_conv_kernels(*t);
-    cuda::add_batch_norm_kernels(*t);
-    cuda::add_index_kernels(*t);
-    cuda::add_rnn_kernels(*t);
-    return t;
-  }();
-  r.add_device_kernels("cuda", [](const OpDef& op) -> Kernel {
-    auto it = table->find(op.name);
-    if (it == table->end()) return Kernel{};
-    return [&kernel = it->second, name = op.name](const std::vector<Tensor>& inputs, const KernelContext& ctx) {
+  OpRegistry::DeviceType type;
+  type.call = [](const OpDef& op, Kernel kernel) -> Kernel {
+    return [kernel = std::move(kernel), name = op.name](const std::vector<Tensor>& inputs, const KernelContext& ctx) {
       // The CUDA kernels visit the small integers (core/dtype.h) but were never run on them.
       for (const std::vector<TensorMeta>* metas : {&ctx.inputs, &ctx.outputs}) {
         for (const TensorMeta& m : *metas) {
@@ -97,7 +80,21 @@ void register_cuda_kernels(OpRegistry& r) {
       device::cuda::run_on_compute(memory.device_index(), [&] { outputs = kernel(inputs, ctx); });
       return outputs;
     };
-  }, /*runs_fused_chains=*/false);
+  };
+  r.add_device_type("cuda", std::move(type));
+  cuda::add_elementwise_kernels(r);
+  cuda::add_reduce_kernels(r);
+  cuda::add_nn_kernels(r);
+  cuda::add_matmul_kernels(r);
+  cuda::add_attention_kernels(r);
+  cuda::add_shape_kernels(r);
+  cuda::add_creation_kernels(r);
+  cuda::add_optimizer_kernels(r);
+  cuda::add_sort_kernels(r);
+  cuda::add_conv_kernels(r);
+  cuda::add_batch_norm_kernels(r);
+  cuda::add_index_kernels(r);
+  cuda::add_rnn_kernels(r);
 }
 
 }  // namespace mf

@@ -401,6 +401,6 @@ void gemm(DType dtype, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const 
   LtGemm(dtype, dtype, memory)(Gemm{ta, tb, m, n, k, 1, 0, 0}, a, b, c, nullptr);
 }
 
-void add_matmul_kernels(KernelTable& t) { t["matmul"] = matmul; }
+void add_matmul_kernels(OpRegistry& r) { r.add_kernel("cuda", "matmul", matmul); }
 
 }  // namespace mf::cuda

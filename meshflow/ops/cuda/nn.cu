@@ -778,18 +778,18 @@ std::vector<Tensor> gather_backward(const std::vector<Tensor>& in, const KernelC
 
 }  // namespace
 
-void add_nn_kernels(KernelTable& t) {
-  t["softmax"] = softmax("softmax", false);
-  t["log_softmax"] = softmax("log_softmax", true);
-  t["softmax_backward"] = softmax_backward;
-  t["layer_norm"] = layer_norm;
-  t["layer_norm_backward"] = layer_norm_backward;
-  t["softmax_cross_entropy"] = softmax_cross_entropy;
-  t["softmax_cross_entropy_backward"] = softmax_cross_entropy_backward;
-  t["embedding"] = embedding;
-  t["embedding_backward"] = embedding_backward;
-  t["gather"] = gather;
-  t["gather_backward"] = gather_backward;
+void add_nn_kernels(OpRegistry& r) {
+  r.add_kernel("cuda", "softmax", softmax("softmax", false));
+  r.add_kernel("cuda", "log_softmax", softmax("log_softmax", true));
+  r.add_kernel("cuda", "softmax_backward", softmax_backward);
+  r.add_kernel("cuda", "layer_norm", layer_norm);
+  r.add_kernel("cuda", "layer_norm_backward", layer_norm_backward);
+  r.add_kernel("cuda", "softmax_cross_entropy", softmax_cross_entropy);
+  r.add_kernel("cuda", "softmax_cross_entropy_backward", softmax_cross_entropy_backward);
+  r.add_kernel("cuda", "embedding", embedding);
+  r.add_kernel("cuda", "embedding_backward", embedding_backward);
+  r.add_kernel("cuda", "gather", gather);
+  r.add_kernel("cuda", "gather_backward", gather_backward);
 }
 
 }  // namespace mf::cuda

@@ -192,10 +192,10 @@ std::vector<Tensor> sgd_update(const std::vector<Tensor>& in, const KernelContex
 
 }  // namespace
 
-void add_optimizer_kernels(KernelTable& t) {
-  t["adamw_update"] = adamw_update;
-  t["adam_update"] = adam_update;
-  t["sgd_update"] = sgd_update;
+void add_optimizer_kernels(OpRegistry& r) {
+  r.add_kernel("cuda", "adamw_update", adamw_update);
+  r.add_kernel("cuda", "adam_update", adam_update);
+  r.add_kernel("cuda", "sgd_update", sgd_update);
 }
 
 }  // namespace mf::cuda

@@ -390,13 +390,13 @@ std::vector<Tensor> sum_squares(const std::vector<Tensor>& in, const KernelConte
 
 }  // namespace
 
-void add_reduce_kernels(KernelTable& t) {
-  t["prod"] = prod;
-  t["sum_squares"] = sum_squares;
-  t["sum"] = reduction("sum", ReduceOp::kSum, false);
-  t["mean"] = reduction("mean", ReduceOp::kSum, true);
-  t["amax"] = reduction("amax", ReduceOp::kMax, false);
-  t["amin"] = reduction("amin", ReduceOp::kMin, false);
+void add_reduce_kernels(OpRegistry& r) {
+  r.add_kernel("cuda", "prod", prod);
+  r.add_kernel("cuda", "sum_squares", sum_squares);
+  r.add_kernel("cuda", "sum", reduction("sum", ReduceOp::kSum, false));
+  r.add_kernel("cuda", "mean", reduction("mean", ReduceOp::kSum, true));
+  r.add_kernel("cuda", "amax", reduction("amax", ReduceOp::kMax, false));
+  r.add_kernel("cuda", "amin", reduction("amin", ReduceOp::kMin, false));
 }
 
 }  // namespace mf::cuda

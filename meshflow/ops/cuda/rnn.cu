@@ -192,9 +192,9 @@ std::vector<Tensor> scan_backward(const std::vector<Tensor>& in, const KernelCon
 
 }  // namespace
 
-void add_rnn_kernels(KernelTable& t) {
-  t["rnn_scan"] = scan;
-  t["rnn_scan_backward"] = scan_backward;
+void add_rnn_kernels(OpRegistry& r) {
+  r.add_kernel("cuda", "rnn_scan", scan);
+  r.add_kernel("cuda", "rnn_scan_backward", scan_backward);
 }
 
 }  // namespace mf::cuda

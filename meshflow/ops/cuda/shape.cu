@@ -185,8 +185,8 @@ constexpr const char* kSliceBackward = "slice_backward";
 
 }  // namespace
 
-void add_shape_kernels(KernelTable& t) {
-  t["permute"] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+void add_shape_kernels(OpRegistry& r) {
+  r.add_kernel("cuda", "permute", [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Shape in_strides = row_major_strides(in[0].shape());
     Shape strides;
     for (int64_t d : ctx.attrs.get_ints("dims")) {
@@ -195,37 +195,37 @@ void add_shape_kernels(KernelTable& t) {
     const Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, in[0].dtype(), memory_of(in));
     gather_strided(in[0], 0, strides, out);
     return std::vector<Tensor>{out};
-  };
+  });
 
   // The signature made the local part the same run of the flat layout: a view.
-  t["reshape"] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  r.add_kernel("cuda", "reshape", [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Shape& extent = ctx.output_boxes[0].extent;
     if (numel(extent) != in[0].numel()) {
       op_error("reshape", "local part " + to_string(in[0].shape()) + " cannot form the output part " +
                               to_string(extent) + "; the signature is not valid for these shapes");
     }
     return std::vector<Tensor>{in[0].view(0, extent)};
-  };
+  });
 
   // Where each output element reads: kernel::expand_source, as on the CPU.
-  t["expand"] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  r.add_kernel("cuda", "expand", [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const kernel::ExpandSource src = kernel::expand_source(ctx, in[0].shape());
     const Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, in[0].dtype(), memory_of(in));
     gather_strided(in[0], src.base, src.strides, out);
     return std::vector<Tensor>{out};
-  };
+  });
 
-  t[kSlice] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  r.add_kernel("cuda", kSlice, [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const kernel::SliceLocal l =
         kernel::slice_local(kernel::slice_spec(kSlice, ctx.inputs[0].shape, ctx.attrs), ctx.input_boxes[0],
                             ctx.output_boxes[0]);
     const Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, in[0].dtype(), memory_of(in));
     copy_strided(in[0], l.base, l.strides, out, 0, row_major_strides(l.extent), l.extent);
     return std::vector<Tensor>{out};
-  };
+  });
 
   // Zeros, then dy written where the slice read.
-  t[kSliceBackward] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  r.add_kernel("cuda", kSliceBackward, [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const kernel::SliceLocal l =
         kernel::slice_local(kernel::slice_spec(kSliceBackward, ctx.outputs[0].shape, ctx.attrs), ctx.output_boxes[0],
                             ctx.input_boxes[0]);
@@ -235,11 +235,11 @@ void add_shape_kernels(KernelTable& t) {
     }
     copy_strided(in[0], 0, row_major_strides(l.extent), dx, l.base, l.strides, l.extent);
     return std::vector<Tensor>{dx};
-  };
+  });
 
   // x's part (unless the output is its memory: an in-place write), then the values written
   // where the slice lies in it (kernel::slice_write_local, as on the CPU).
-  t["slice_scatter"] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  r.add_kernel("cuda", "slice_scatter", [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const kernel::SliceWrite w = kernel::slice_write_local(
         kernel::slice_spec("slice_scatter", ctx.inputs[0].shape, ctx.attrs), ctx.input_boxes[0], in[1].shape());
     Memory& mem = memory_of(in);
@@ -250,10 +250,10 @@ void add_shape_kernels(KernelTable& t) {
     }
     copy_strided(in[1], w.src_base, w.src_strides, out, w.dst_base, w.dst_strides, w.extent);
     return std::vector<Tensor>{out};
-  };
+  });
 
   // Each input's local part is copied to where it lies in the output's.
-  t["cat"] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  r.add_kernel("cuda", "cat", [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const int64_t dim = kernel::normalize_dim("cat", ctx.attrs.get_int("dim"), in[0].ndim());
     const Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype, memory_of(in));
     int64_t offset = 0;
@@ -264,11 +264,11 @@ void add_shape_kernels(KernelTable& t) {
       place(in[i], in[i].shape(), start, ctx.output_boxes[0], out);
     }
     return std::vector<Tensor>{out};
-  };
+  });
 
   // Piece k: the input's elements from the previous pieces' end along dim (which every local
   // part holds whole).
-  t["split"] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  r.add_kernel("cuda", "split", [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const int64_t dim = kernel::normalize_dim("split", ctx.attrs.get_int("dim"), in[0].ndim());
     const Shape strides = row_major_strides(in[0].shape());
     std::vector<Tensor> out;
@@ -280,10 +280,10 @@ void add_shape_kernels(KernelTable& t) {
       offset += extent[dim];
     }
     return out;
-  };
+  });
 
   // Input i is the slab at index i of the new dim.
-  t["stack"] = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  r.add_kernel("cuda", "stack", [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const int64_t dim = kernel::normalize_dim("stack", ctx.attrs.get_int("dim"), in[0].ndim() + 1);
     const Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype, memory_of(in));
     for (size_t i = 0; i < in.size(); ++i) {
@@ -293,7 +293,7 @@ void add_shape_kernels(KernelTable& t) {
       place(in[i], shape, start, ctx.output_boxes[0], out);
     }
     return std::vector<Tensor>{out};
-  };
+  });
 }
 
 }  // namespace mf::cuda

@@ -293,14 +293,14 @@ std::vector<Tensor> flip(const std::vector<Tensor>& in, const KernelContext& ctx
 
 }  // namespace
 
-void add_sort_kernels(KernelTable& t) {
-  t["cumsum"] = scan<Scan::kSum>("cumsum");
-  t["cumprod"] = scan<Scan::kProduct>("cumprod");
-  t["logcumsumexp"] = scan<Scan::kLogSumExp>("logcumsumexp");
-  t["cumprod_backward"] = scan_backward<CumprodLine>("cumprod_backward");
-  t["logcumsumexp_backward"] = scan_backward<LogcumsumexpLine>("logcumsumexp_backward");
-  t["sort"] = sort;
-  t["flip"] = flip;
+void add_sort_kernels(OpRegistry& r) {
+  r.add_kernel("cuda", "cumsum", scan<Scan::kSum>("cumsum"));
+  r.add_kernel("cuda", "cumprod", scan<Scan::kProduct>("cumprod"));
+  r.add_kernel("cuda", "logcumsumexp", scan<Scan::kLogSumExp>("logcumsumexp"));
+  r.add_kernel("cuda", "cumprod_backward", scan_backward<CumprodLine>("cumprod_backward"));
+  r.add_kernel("cuda", "logcumsumexp_backward", scan_backward<LogcumsumexpLine>("logcumsumexp_backward"));
+  r.add_kernel("cuda", "sort", sort);
+  r.add_kernel("cuda", "flip", flip);
 }
 
 }  // namespace mf::cuda

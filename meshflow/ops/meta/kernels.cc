@@ -12,32 +12,30 @@
 namespace mf {
 
 void register_meta_kernels(OpRegistry& r) {
-  r.add_device_kernels(
-      "meta",
-      [](const OpDef& op) -> Kernel {
-        return [&op](const std::vector<Tensor>& inputs, const KernelContext& ctx) {
-          std::vector<Tensor> outputs;
-          outputs.reserve(ctx.outputs.size());
-          for (size_t k = 0; k < ctx.outputs.size(); ++k) {
-            const Shape& shape = ctx.output_boxes[k].extent;
-            const DType dtype = ctx.outputs[k].dtype;
-            if (ctx.given && k < ctx.given->size()) {
-              const Tensor& t = (*ctx.given)[k];
-              if (t.shape() == shape && t.dtype() == dtype) {
-                outputs.push_back(t);
-                continue;
-              }
-            }
-            if (op.output_views_input && k == 0 && !inputs.empty() && inputs[0].dtype() == dtype) {
-              outputs.push_back(inputs[0].view(0, shape));
-              continue;
-            }
-            outputs.push_back(Tensor::empty(shape, dtype, device::meta::device().memory()));
+  r.add_device_type("meta", {});
+  for (const OpDef* op : r.ops()) {
+    r.add_kernel("meta", op->name, [op](const std::vector<Tensor>& inputs, const KernelContext& ctx) {
+      std::vector<Tensor> outputs;
+      outputs.reserve(ctx.outputs.size());
+      for (size_t k = 0; k < ctx.outputs.size(); ++k) {
+        const Shape& shape = ctx.output_boxes[k].extent;
+        const DType dtype = ctx.outputs[k].dtype;
+        if (ctx.given && k < ctx.given->size()) {
+          const Tensor& t = (*ctx.given)[k];
+          if (t.shape() == shape && t.dtype() == dtype) {
+            outputs.push_back(t);
+            continue;
           }
-          return outputs;
-        };
-      },
-      /*runs_fused_chains=*/false);
+        }
+        if (op->output_views_input && k == 0 && !inputs.empty() && inputs[0].dtype() == dtype) {
+          outputs.push_back(inputs[0].view(0, shape));
+          continue;
+        }
+        outputs.push_back(Tensor::empty(shape, dtype, device::meta::device().memory()));
+      }
+      return outputs;
+    });
+  }
 }
 
 }  // namespace mf

@@ -4,6 +4,7 @@
 // them (KernelContext::output) or copied into the device's memory. The
 // inputs are never read through their device addresses, so a path that forgets to go
 // through a kernel or a copy faults (ASan names it).
+#include <utility>
 #include <vector>
 
 #include "meshflow/device/testdev/testdev.h"
@@ -19,7 +20,8 @@ Tensor seen_from_host(const Tensor& t) {
 }  // namespace
 
 void register_testdev_kernels(OpRegistry& r) {
-  r.add_device_kernels("testdev", [](const OpDef& op) -> Kernel {
+  OpRegistry::DeviceType type;
+  type.from_host = [](const OpDef& op) -> Kernel {
     return [&op](const std::vector<Tensor>& inputs, const KernelContext& ctx) {
       std::vector<Tensor> host, given;
       host.reserve(inputs.size());
@@ -46,7 +48,8 @@ void register_testdev_kernels(OpRegistry& r) {
       }
       return outputs;
     };
-  });
+  };
+  r.add_device_type("testdev", std::move(type));
 }
 
 }  // namespace mf

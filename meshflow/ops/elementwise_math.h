@@ -1,0 +1,368 @@
+// Copyright 2026 The meshflow Authors.
+// The scalar math of the elementwise ops (ops/elementwise.cc) and of the activations'
+// backward ops (ops/nn.cc), written once for the CPU's kernels and the GPU's
+// (ops/cuda/elementwise.cu): each op is a functor whose operator() takes one element of each
+// input (all of one type T), host and device code alike (MF_HOST_DEVICE). Integers wrap
+// modulo 2^bits, divide toward zero or down (x / -1 is a negation, which cannot trap) and
+// raise to powers as torch.pow; floats call <cmath>'s functions, which CUDA resolves to its
+// float and double versions. The CPU's float32 exp, tanh, sigmoid, gelu and silu (and their
+// gradients) run fast_math.h's vectorizing forms instead, within a few ulps of these
+// functors, which tests/cpp/elementwise_math_test.cc checks on edge values.
+// Header-only, pure functions: thread-safe.
+#pragma once
+
+#include <cmath>
+#include <type_traits>
+
+#include "meshflow/ops/integer_math.h"  // MF_HOST_DEVICE
+#include "meshflow/ops/scalar_power.h"
+#include "meshflow/ops/special_math.h"
+
+namespace mf::scalar {
+
+template <typename T>
+constexpr bool kIntegral = std::is_integral_v<T>;
+
+template <typename T>
+MF_HOST_DEVICE bool is_nan(T x) {
+  if constexpr (kIntegral<T>) {
+    return false;
+  } else {
+    return std::isnan(x);
+  }
+}
+
+template <typename T>
+MF_HOST_DEVICE bool is_inf(T x) {
+  if constexpr (kIntegral<T>) {
+    return false;
+  } else {
+    return std::isinf(x);
+  }
+}
+
+// -x; integers wrap (the lowest value is its own negation).
+template <typename T>
+MF_HOST_DEVICE T negate(T x) {
+  if constexpr (kIntegral<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(U{0} - static_cast<U>(x));
+  } else {
+    return -x;
+  }
+}
+
+// |x|; the lowest integer is its own absolute value (it wraps, as in torch).
+template <typename T>
+MF_HOST_DEVICE T absolute(T x) {
+  if constexpr (kIntegral<T>) {
+    return x < 0 ? negate(x) : x;
+  } else {
+    return std::fabs(x);
+  }
+}
+
+// x + y, x - y and x * y; integers compute in their unsigned type, at least unsigned int
+// (uint16_t would promote to int, whose product overflows), so they wrap modulo 2^bits, as
+// PyTorch's (signed overflow is undefined in C++).
+enum class Wrapping { kAdd, kSub, kMul };
+template <Wrapping kOp, typename T>
+MF_HOST_DEVICE T wrapping(T x, T y) {
+  if constexpr (kIntegral<T>) {
+    using U = std::common_type_t<std::make_unsigned_t<T>, unsigned>;
+    const U a = static_cast<U>(x), b = static_cast<U>(y);
+    return static_cast<T>(kOp == Wrapping::kAdd ? a + b : kOp == Wrapping::kSub ? a - b : a * b);
+  } else if constexpr (kOp == Wrapping::kAdd) {
+    return x + y;
+  } else if constexpr (kOp == Wrapping::kSub) {
+    return x - y;
+  } else {
+    return x * y;
+  }
+}
+
+// Whether y is -1 (never, for unsigned types: their largest value is not).
+template <typename T>
+MF_HOST_DEVICE bool is_minus_one(T y) {
+  if constexpr (std::is_signed_v<T>) {
+    return y == static_cast<T>(-1);
+  } else {
+    return false;
+  }
+}
+
+// The quotient truncated toward zero; integers' x / -1 is a negation, which cannot trap on
+// the lowest value as the CPU's division does.
+template <typename T>
+MF_HOST_DEVICE T trunc_div(T x, T y) {
+  if constexpr (kIntegral<T>) {
+    if (is_minus_one(y)) return negate(x);
+  }
+  return x / y;
+}
+
+// torch.floor_divide; floats use PyTorch's (and Python's) correction of floor(x / y), exact
+// where x / y rounds up to an integer.
+template <typename T>
+MF_HOST_DEVICE T floor_div(T x, T y) {
+  if constexpr (kIntegral<T>) {
+    if (is_minus_one(y)) return negate(x);
+    const T q = x / y;
+    return q * y != x && (x < 0) != (y < 0) ? static_cast<T>(q - 1) : q;
+  } else {
+    if (y == 0) return x / y;
+    const T mod = std::fmod(x, y);
+    T div = (x - mod) / y;
+    if (mod != 0 && (y < 0) != (mod < 0)) div -= 1;
+    if (div == 0) return std::copysign(T{0}, x / y);
+    T down = std::floor(div);
+    if (div - down > static_cast<T>(0.5)) down += 1;
+    return down;
+  }
+}
+
+// C's fmod: the remainder of the quotient truncated toward zero, the dividend's sign;
+// integers' x fmod -1 is 0 (the CPU's division traps on the lowest value over -1).
+template <typename T>
+MF_HOST_DEVICE T truncated_remainder(T x, T y) {
+  if constexpr (kIntegral<T>) {
+    return is_minus_one(y) ? T{0} : static_cast<T>(x % y);
+  } else {
+    return std::fmod(x, y);
+  }
+}
+
+// torch.pow: floats std::pow; integers kernel::integer_power.
+template <typename T>
+MF_HOST_DEVICE T power(T base, T exp) {
+  if constexpr (kIntegral<T>) {
+    return kernel::integer_power(base, exp);
+  } else {
+    return std::pow(base, exp);
+  }
+}
+
+// Phi(x) = (1 + erf(x / sqrt 2)) / 2, through erfc: no cancellation for negative x.
+template <typename T>
+MF_HOST_DEVICE T normal_cdf(T x) {
+  return static_cast<T>(0.5) * std::erfc(-x * static_cast<T>(M_SQRT1_2));
+}
+
+// 1 / (1 + exp(-x)).
+template <typename T>
+MF_HOST_DEVICE T logistic(T x) {
+  return 1 / (1 + std::exp(-x));
+}
+
+// A functor whose operator() is one expression of x (MF_SCALAR1) or of x and y (MF_SCALAR2),
+// all of one type T, giving R.
+#define MF_SCALAR1(Type, R, ...)                    \
+  struct Type {                                     \
+    template <typename T>                           \
+    MF_HOST_DEVICE R operator()(T x) const {        \
+      return __VA_ARGS__;                           \
+    }                                               \
+  };
+#define MF_SCALAR2(Type, R, ...)                    \
+  struct Type {                                     \
+    template <typename T>                           \
+    MF_HOST_DEVICE R operator()(T x, T y) const {   \
+      return __VA_ARGS__;                           \
+    }                                               \
+  };
+
+// Arithmetic.
+MF_SCALAR2(Add, T, wrapping<Wrapping::kAdd>(x, y))
+MF_SCALAR2(Sub, T, wrapping<Wrapping::kSub>(x, y))
+MF_SCALAR2(Mul, T, wrapping<Wrapping::kMul>(x, y))
+MF_SCALAR2(Div, T, trunc_div(x, y))
+MF_SCALAR2(FloorDivide, T, floor_div(x, y))
+MF_SCALAR2(Fmod, T, truncated_remainder(x, y))
+// NaN wins, as in torch.maximum and torch.minimum.
+MF_SCALAR2(Maximum, T, x > y || is_nan(x) ? x : y)
+MF_SCALAR2(Minimum, T, x < y || is_nan(x) ? x : y)
+MF_SCALAR2(Pow, T, power(x, y))
+// s ** x for the scalar s given second (rpow_scalar).
+MF_SCALAR2(RPow, T, power(y, x))
+// x ** s, s a scalar: torch's loops for its special exponents (kernel::scalar_power).
+struct PowScalar {
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T x, T s) const {
+    return kernel::with_scalar_power(s, [&](auto power) { return kernel::scalar_power<decltype(power)::value>(x, s); });
+  }
+};
+
+// Comparisons and logical ops give bool (inputs of any dtype, bool too; nonzero is true).
+MF_SCALAR2(Eq, bool, x == y)
+MF_SCALAR2(Ne, bool, x != y)
+MF_SCALAR2(Lt, bool, x < y)
+MF_SCALAR2(Le, bool, x <= y)
+MF_SCALAR2(Gt, bool, x > y)
+MF_SCALAR2(Ge, bool, x >= y)
+// (No short circuits: the CPU's loops of them vectorize.)
+MF_SCALAR2(LogicalAnd, bool, (x != T{0}) & (y != T{0}))
+MF_SCALAR2(LogicalOr, bool, (x != T{0}) | (y != T{0}))
+MF_SCALAR2(LogicalXor, bool, (x != T{0}) != (y != T{0}))
+MF_SCALAR1(LogicalNot, bool, x == T{0})
+MF_SCALAR1(IsNan, bool, is_nan(x))
+MF_SCALAR1(IsInf, bool, is_inf(x))
+MF_SCALAR1(IsFinite, bool, !is_nan(x) && !is_inf(x))
+
+// Bitwise ops of bool (its one bit) and integers; torch's shifts (integers only).
+MF_SCALAR2(BitwiseAnd, T, static_cast<T>(x & y))
+MF_SCALAR2(BitwiseOr, T, static_cast<T>(x | y))
+MF_SCALAR2(BitwiseXor, T, static_cast<T>(x ^ y))
+struct ShiftLeft {
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T x, T y) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return x;
+    } else {
+      return kernel::shift_left(x, y);
+    }
+  }
+};
+struct ShiftRight {
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T x, T y) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return x;
+    } else {
+      return kernel::shift_right(x, y);
+    }
+  }
+};
+struct BitwiseNot {
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T x) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return !x;
+    } else {
+      return static_cast<T>(~x);
+    }
+  }
+};
+
+// f(x) of a float rounded to a whole number; integers are whole already and stay.
+struct Trunc {
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T x) const {
+    if constexpr (kIntegral<T>) {
+      return x;
+    } else {
+      return std::trunc(x);
+    }
+  }
+};
+// Half to even (the default rounding mode's nearest), as torch.round.
+struct Round {
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T x) const {
+    if constexpr (kIntegral<T>) {
+      return x;
+    } else {
+      return std::nearbyint(x);
+    }
+  }
+};
+
+// Unary ops and activations.
+MF_SCALAR1(Neg, T, negate(x))
+MF_SCALAR1(Abs, T, absolute(x))
+// 0 for negative x; NaN stays.
+MF_SCALAR1(Relu, T, x < T{0} ? T{0} : x)
+// torch.sign: 1, 0 or -1; NaN gives 0.
+MF_SCALAR1(Sign, T, static_cast<T>((T{0} < x) - (x < T{0})))
+MF_SCALAR1(Exp, T, std::exp(x))
+MF_SCALAR1(Log, T, std::log(x))
+MF_SCALAR1(Sqrt, T, std::sqrt(x))
+// 1 / sqrt(x), both correctly rounded (a GPU's rsqrt approximation is not).
+MF_SCALAR1(Rsqrt, T, 1 / std::sqrt(x))
+MF_SCALAR1(Tanh, T, std::tanh(x))
+MF_SCALAR1(Sigmoid, T, logistic(x))
+// x Phi(x), the exact (erf) form.
+MF_SCALAR1(Gelu, T, x * normal_cdf(x))
+// x sigmoid(x).
+MF_SCALAR1(Silu, T, x * logistic(x))
+
+// The activations' backward ops, dx from (x or the output y, dy): gelu's dy (Phi(x) + x
+// phi(x)) with phi(x) = exp(-x^2 / 2) / sqrt(2 pi); silu's dy s (1 + x (1 - s)) with s =
+// sigmoid(x); from the output, sigmoid's dy y (1 - y) and tanh's dy (1 - y^2); relu's dy
+// where y > 0, else 0 (dy passes where y is NaN).
+struct GeluBackward {
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T x, T dy) const {
+    const T density = static_cast<T>(M_2_SQRTPI * M_SQRT1_2 / 2) * std::exp(static_cast<T>(-0.5) * x * x);
+    return dy * (normal_cdf(x) + x * density);
+  }
+};
+struct SiluBackward {
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T x, T dy) const {
+    const T s = logistic(x);
+    return dy * (s * (1 + x * (1 - s)));
+  }
+};
+struct SigmoidBackward {
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T y, T dy) const {
+    return dy * (y - y * y);
+  }
+};
+struct TanhBackward {
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T y, T dy) const {
+    return dy - dy * (y * y);
+  }
+};
+struct ReluBackward {
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T y, T dy) const {
+    return y <= T{0} ? T{0} : dy;
+  }
+};
+
+// The math ops of torch's names.
+MF_SCALAR1(Sin, T, std::sin(x))
+MF_SCALAR1(Cos, T, std::cos(x))
+MF_SCALAR1(Tan, T, std::tan(x))
+MF_SCALAR1(Asin, T, std::asin(x))
+MF_SCALAR1(Acos, T, std::acos(x))
+MF_SCALAR1(Atan, T, std::atan(x))
+MF_SCALAR1(Sinh, T, std::sinh(x))
+MF_SCALAR1(Cosh, T, std::cosh(x))
+MF_SCALAR1(Asinh, T, std::asinh(x))
+MF_SCALAR1(Acosh, T, std::acosh(x))
+MF_SCALAR1(Atanh, T, std::atanh(x))
+MF_SCALAR1(Erf, T, std::erf(x))
+MF_SCALAR1(Erfc, T, std::erfc(x))
+MF_SCALAR1(Log1p, T, std::log1p(x))
+MF_SCALAR1(Expm1, T, std::expm1(x))
+MF_SCALAR1(Log2, T, std::log2(x))
+MF_SCALAR1(Log10, T, std::log10(x))
+MF_SCALAR1(Exp2, T, std::exp2(x))
+MF_SCALAR1(Reciprocal, T, 1 / x)
+MF_SCALAR1(Frac, T, x - std::trunc(x))
+MF_SCALAR2(Atan2, T, std::atan2(x, y))
+MF_SCALAR2(Hypot, T, std::hypot(x, y))
+MF_SCALAR2(Copysign, T, std::copysign(x, y))
+// The gamma and Bessel families and erfcx (special_math.h), in double, rounded once.
+MF_SCALAR1(Lgamma, T, static_cast<T>(special::log_gamma(static_cast<double>(x))))
+MF_SCALAR1(Digamma, T, static_cast<T>(special::digamma(static_cast<double>(x))))
+MF_SCALAR1(BesselI0, T, static_cast<T>(special::bessel_i0(static_cast<double>(x))))
+MF_SCALAR1(BesselI0e, T, static_cast<T>(special::bessel_i0e(static_cast<double>(x))))
+MF_SCALAR1(BesselI1, T, static_cast<T>(special::bessel_i1(static_cast<double>(x))))
+MF_SCALAR1(BesselI1e, T, static_cast<T>(special::bessel_i1e(static_cast<double>(x))))
+MF_SCALAR1(Erfcx, T, static_cast<T>(special::erfcx(static_cast<double>(x))))
+MF_SCALAR1(BesselJ0, T, static_cast<T>(special::bessel_j0(static_cast<double>(x))))
+MF_SCALAR1(BesselJ1, T, static_cast<T>(special::bessel_j1(static_cast<double>(x))))
+MF_SCALAR2(Zeta, T, static_cast<T>(special::zeta(static_cast<double>(x), static_cast<double>(y))))
+MF_SCALAR2(Gammainc, T,
+           static_cast<T>(special::incomplete_gamma(static_cast<double>(x), static_cast<double>(y), false)))
+MF_SCALAR2(Gammaincc, T,
+           static_cast<T>(special::incomplete_gamma(static_cast<double>(x), static_cast<double>(y), true)))
+
+#undef MF_SCALAR1
+#undef MF_SCALAR2
+
+}  // namespace mf::scalar
