@@ -48,7 +48,8 @@ C times_minus_i(C x, bool forward) {  // x * -i (forward) or x * i
 // v[0..p) <- its DFT, in place: radix 2, 3, 4, 5 written out, others by their sum over
 // `roots` (exp(-2 pi i k / p) for p = roots.size()).
 template <typename C>
-void butterfly(C* v, int64_t p, bool forward, const std::vector<C>& roots, C* tmp) {
+__attribute__((always_inline)) inline void butterfly(C* v, int64_t p, bool forward, const std::vector<C>& roots,
+                                                     C* tmp) {
   using T = typename C::value_type;
   switch (p) {
     case 2: {
@@ -103,6 +104,39 @@ void butterfly(C* v, int64_t p, bool forward, const std::vector<C>& roots, C* tm
   for (int64_t k = 0; k < p; ++k) v[k] = tmp[k];
 }
 
+// One Stockham pass (FftPlan::stockham) of radix kP, or of radix p for kP = 0 (the generic
+// primes), in direction kForward: with both known to the compiler the butterfly's values
+// stay in registers and its branches fold away.
+template <int kP, bool kForward, typename C>
+void pass(const C* x, C* y, int64_t n, int64_t p, int64_t s, const C* twiddles, const std::vector<C>& roots, C* tmp) {
+  constexpr int kSlots = kP ? kP : 16;  // FftPlan::kMaxRadix
+  const int64_t radix = kP ? kP : p, stride = n / radix;
+  C v[kSlots];
+  for (int64_t block = 0; block < stride; block += s) {
+    for (int64_t js = 0; js < s; ++js) {
+      const int64_t j = block + js;
+      const C* w = twiddles + js * radix;
+      v[0] = x[j];
+      for (int64_t r = 1; r < radix; ++r) v[r] = mul(x[j + r * stride], kForward ? w[r] : std::conj(w[r]));
+      butterfly(v, radix, kForward, roots, tmp);
+      C* o = y + block * radix + js;
+      for (int64_t r = 0; r < radix; ++r) o[r * s] = v[r];
+    }
+  }
+}
+
+template <bool kForward, typename C>
+void pass_of(const C* x, C* y, int64_t n, int64_t p, int64_t s, const C* twiddles, const std::vector<C>& roots,
+             C* tmp) {
+  switch (p) {
+    case 2: return pass<2, kForward>(x, y, n, p, s, twiddles, roots, tmp);
+    case 3: return pass<3, kForward>(x, y, n, p, s, twiddles, roots, tmp);
+    case 4: return pass<4, kForward>(x, y, n, p, s, twiddles, roots, tmp);
+    case 5: return pass<5, kForward>(x, y, n, p, s, twiddles, roots, tmp);
+    default: return pass<0, kForward>(x, y, n, p, s, twiddles, roots, tmp);
+  }
+}
+
 }  // namespace
 
 template <typename T>
@@ -154,23 +188,11 @@ void FftPlan<T>::stockham(C* data, C* work, bool forward) const {
   C* x = data;
   C* y = work;
   C* tmp = work + n_;
-  C v[kMaxRadix];
   for (const Stage& st : stages_) {
-    const int64_t p = st.radix, s = st.span, stride = n_ / p;
-    for (int64_t block = 0; block < stride; block += s) {
-      for (int64_t js = 0; js < s; ++js) {
-        const int64_t j = block + js;
-        const C* w = &st.twiddles[js * p];
-        v[0] = x[j];
-        if (forward) {
-          for (int64_t r = 1; r < p; ++r) v[r] = mul(x[j + r * stride], w[r]);
-        } else {
-          for (int64_t r = 1; r < p; ++r) v[r] = mul(x[j + r * stride], std::conj(w[r]));
-        }
-        butterfly(v, p, forward, roots_, tmp);
-        C* o = y + block * p + js;
-        for (int64_t r = 0; r < p; ++r) o[r * s] = v[r];
-      }
+    if (forward) {
+      pass_of<true>(x, y, n_, st.radix, st.span, st.twiddles.data(), roots_, tmp);
+    } else {
+      pass_of<false>(x, y, n_, st.radix, st.span, st.twiddles.data(), roots_, tmp);
     }
     std::swap(x, y);
   }
