@@ -86,8 +86,18 @@ def _install():
         setattr(Tensor, name, globals()[name])
     Tensor.real = property(real)
     Tensor.imag = property(imag)
-    Tensor.cfloat = lambda self: self.to(_dtype.complex64)
-    Tensor.cdouble = lambda self: self.to(_dtype.complex128)
+    Tensor.cfloat = _cfloat
+    Tensor.cdouble = _cdouble
+
+
+def _cfloat(self):
+    """self as complex64."""
+    return self.to(_dtype.complex64)
+
+
+def _cdouble(self):
+    """self as complex128."""
+    return self.to(_dtype.complex128)
 
 
 _install()

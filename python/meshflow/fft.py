@@ -13,8 +13,8 @@ float dtype; float32 gives complex64 and float64 complex128. The transforms are 
 losses and Fourier layers train.
 """
 from . import _dtype
-from ._promotion import get_default_dtype
-from ._tensor import Tensor, apply
+from ._promotion import get_default_dtype as _default_dtype
+from ._tensor import Tensor as _Tensor, apply as _apply
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn",
            "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
@@ -33,14 +33,14 @@ def _norm_mode(norm, forward):
 
 def _floating(name, x, complex_ok=True):
     """x as a float or complex tensor: integers and bool in the default float dtype."""
-    if not isinstance(x, Tensor):
+    if not isinstance(x, _Tensor):
         raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(x).__name__}")
     if x.dtype.is_complex:
         if not complex_ok:
             raise RuntimeError(f"{name} expects a real input tensor, but got {x.dtype.name}")
         return x
     if x.dtype.name not in ("float32", "float64"):
-        x = x.to(get_default_dtype() if not x.dtype.is_floating_point else _dtype.float32)
+        x = x.to(_default_dtype() if not x.dtype.is_floating_point else _dtype.float32)
     return x
 
 
@@ -91,7 +91,7 @@ def _resized(x, dims, sizes):
 
 
 def _c2c(x, dims, norm, forward):
-    return apply("fft_c2c", [_as_complex(x)], {"dims": dims, "norm": _norm_mode(norm, forward), "forward": forward})[0]
+    return _apply("fft_c2c", [_as_complex(x)], {"dims": dims, "norm": _norm_mode(norm, forward), "forward": forward})[0]
 
 
 def _fftn(name, x, s, dim, norm, forward):
@@ -99,7 +99,7 @@ def _fftn(name, x, s, dim, norm, forward):
     dims, sizes = _dims_and_sizes(name, x, s, dim)
     x = _resized(x, dims, sizes)
     if forward and not x.dtype.is_complex:  # a real signal: r2c's full spectrum
-        return apply("fft_r2c", [x], {"dims": dims, "norm": _norm_mode(norm, True), "onesided": False})[0]
+        return _apply("fft_r2c", [x], {"dims": dims, "norm": _norm_mode(norm, True), "onesided": False})[0]
     return _c2c(x, dims, norm, forward)
 
 
@@ -107,7 +107,7 @@ def _rfftn(name, x, s, dim, norm):
     x = _floating(name, x, complex_ok=False)
     dims, sizes = _dims_and_sizes(name, x, s, dim)
     x = _resized(x, dims, sizes)
-    return apply("fft_r2c", [x], {"dims": dims, "norm": _norm_mode(norm, True), "onesided": True})[0]
+    return _apply("fft_r2c", [x], {"dims": dims, "norm": _norm_mode(norm, True), "onesided": True})[0]
 
 
 def _irfftn(name, x, s, dim, norm):
@@ -118,7 +118,7 @@ def _irfftn(name, x, s, dim, norm):
     if last < 1:
         raise RuntimeError(f"{name}: Invalid number of data points ({last}) specified")
     x = _resized(x, dims, sizes[:-1] + [last // 2 + 1])
-    return apply("fft_c2r", [x], {"dims": dims, "norm": _norm_mode(norm, False), "last_dim_size": last})[0]
+    return _apply("fft_c2r", [x], {"dims": dims, "norm": _norm_mode(norm, False), "last_dim_size": last})[0]
 
 
 def fft(input, n=None, dim=-1, norm=None):
@@ -142,34 +142,42 @@ def irfft(input, n=None, dim=-1, norm=None):
 
 
 def fft2(input, s=None, dim=(-2, -1), norm=None):
+    """The 2-d transform of the last two dims (or `dim`)."""
     return _fftn("fft2", input, s, dim, norm, True)
 
 
 def ifft2(input, s=None, dim=(-2, -1), norm=None):
+    """fft2's inverse."""
     return _fftn("ifft2", input, s, dim, norm, False)
 
 
 def rfft2(input, s=None, dim=(-2, -1), norm=None):
+    """The 2-d transform of a real signal: the last of `dim` keeps its non-negative frequencies."""
     return _rfftn("rfft2", input, s, dim, norm)
 
 
 def irfft2(input, s=None, dim=(-2, -1), norm=None):
+    """rfft2's inverse: a real signal (the last dim's length s[-1], default 2 (m - 1))."""
     return _irfftn("irfft2", input, s, dim, norm)
 
 
 def fftn(input, s=None, dim=None, norm=None):
+    """The transform over `dim` (every dim by default; the last len(s) with `s`)."""
     return _fftn("fftn", input, s, dim, norm, True)
 
 
 def ifftn(input, s=None, dim=None, norm=None):
+    """fftn's inverse."""
     return _fftn("ifftn", input, s, dim, norm, False)
 
 
 def rfftn(input, s=None, dim=None, norm=None):
+    """fftn of a real signal: the last of `dim` keeps its non-negative frequencies."""
     return _rfftn("rfftn", input, s, dim, norm)
 
 
 def irfftn(input, s=None, dim=None, norm=None):
+    """rfftn's inverse: a real signal (the last dim's length s[-1], default 2 (m - 1))."""
     return _irfftn("irfftn", input, s, dim, norm)
 
 
@@ -177,7 +185,7 @@ def fftfreq(n, d=1.0, *, dtype=None, device=None, requires_grad=False):
     """The frequencies of an n-point transform with sample spacing d: [0, 1, ..., (n - 1) // 2,
     -(n // 2), ..., -1] / (d n)."""
     from ._ops_creation import arange
-    k = arange(n, dtype=dtype or get_default_dtype(), device=device)
+    k = arange(n, dtype=dtype or _default_dtype(), device=device)
     out = (k - (k >= (n + 1) // 2).to(k.dtype) * n) / (d * n)
     return out.requires_grad_(requires_grad)
 
@@ -185,7 +193,7 @@ def fftfreq(n, d=1.0, *, dtype=None, device=None, requires_grad=False):
 def rfftfreq(n, d=1.0, *, dtype=None, device=None, requires_grad=False):
     """The non-negative frequencies of an n-point real transform: [0, ..., n // 2] / (d n)."""
     from ._ops_creation import arange
-    out = arange(n // 2 + 1, dtype=dtype or get_default_dtype(), device=device) / (d * n)
+    out = arange(n // 2 + 1, dtype=dtype or _default_dtype(), device=device) / (d * n)
     return out.requires_grad_(requires_grad)
 
 
