@@ -434,3 +434,26 @@ def test_spectral_layer_trains():
             weight -= 50.0 * weight.grad
         weight.grad = None
     assert losses[-1] < losses[0], losses
+
+
+# torch 2.15's values after three steps (the same loss and starting point).
+TORCH_STEPS = {
+    "adam": [(0.00051 + 0.009243j), (0.642104 + 0.799634j), (0.892674 + 0.088748j), (0.676785 - 0.315536j),
+             (0.145554 + 0.056726j), (-0.410785 + 0.819836j)],
+    "sgd": [(-0.017392 + 0.108095j), (0.67918 + 0.952521j), (0.278112 + 0.128675j), (0.10793 - 0.144335j),
+            (-0.104263 - 0.005846j), (-0.239222 + 1.010521j)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(TORCH_STEPS))
+def test_optimizers_update_complex_parameters_as_torch(name):
+    """torch's optimizers take a complex parameter as its real and imaginary parts (view_as_real)."""
+    q = mf.tensor(cplx(6), dtype=mf.complex64).requires_grad_()
+    c = mf.tensor(cplx(6)[::-1].copy(), dtype=mf.complex64)
+    opt = mf.optim.Adam([q], lr=0.1) if name == "adam" else mf.optim.SGD([q], lr=0.05, momentum=0.9)
+    for _ in range(3):
+        loss = ((q * c).abs() ** 2).sum() + (q.real * 0.5).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    np.testing.assert_allclose(q.detach().numpy(), TORCH_STEPS[name], rtol=1e-4, atol=1e-5)
