@@ -459,8 +459,9 @@ void power_loop(const T* x, T* out, int64_t n, T s) {
 }
 
 // Complex inputs (ops/op.h, OpDef::complex): `op`, an op of one dtype, computing them by
-// f(x, y) (binary), f(x) (unary) or f(x, s) (with a real scalar s) on std::complex values;
-// its other dtypes as before. A unary op `to_real` makes real values of them (abs).
+// f(x, y) (binary: a complex value, or a bool for eq and ne), f(x) (unary) or f(x, s) (with a
+// real scalar s) on std::complex values; its other dtypes as before. A unary op `to_real`
+// makes real values of them (abs).
 template <typename F>
 OpDef complex_binary(OpDef op, F f) {
   op.complex = true;
@@ -469,8 +470,9 @@ OpDef complex_binary(OpDef op, F f) {
     Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
     visit_complex(in[0].dtype(), [&](auto v) {
       using C = decltype(v);
-      kernel::broadcast_binary(in[0].data_as<C>(), in[0].shape(), in[1].data_as<C>(), in[1].shape(), out.data_as<C>(),
-                               out.shape(), [&](C x, C y) -> C { return f(x, y); });
+      using R = decltype(f(v, v));  // C, or bool (eq, ne)
+      kernel::broadcast_binary(in[0].data_as<C>(), in[0].shape(), in[1].data_as<C>(), in[1].shape(), out.data_as<R>(),
+                               out.shape(), [&](C x, C y) -> R { return f(x, y); });
     });
     return std::vector<Tensor>{out};
   };
@@ -1319,8 +1321,8 @@ void register_logical_ops(OpRegistry& r) {
   const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
   // Comparisons give bool, as in torch; false < true, so the orders pass through them.
   constexpr Takes kAny = Takes::kAny, kBits = Takes::kBits;
-  r.add(binary<kAny>("eq", always({}), [](auto x, auto y) { return x == y; }));
-  r.add(binary<kAny>("ne", always({}), [](auto x, auto y) { return x != y; }));
+  r.add(complex_binary(binary<kAny>("eq", always({}), [](auto x, auto y) { return x == y; }), std::equal_to<>()));
+  r.add(complex_binary(binary<kAny>("ne", always({}), [](auto x, auto y) { return x != y; }), std::not_equal_to<>()));
   r.add(binary<kAny>("lt", always(decreasing(0) + increasing(1)), [](auto x, auto y) { return x < y; }));
   r.add(binary<kAny>("le", always(decreasing(0) + increasing(1)), [](auto x, auto y) { return x <= y; }));
   r.add(binary<kAny>("gt", always(increasing(0) + decreasing(1)), [](auto x, auto y) { return x > y; }));

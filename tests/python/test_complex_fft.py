@@ -114,6 +114,9 @@ def test_arithmetic_and_promotion():
     assert (ta + mf.tensor(1.0, dtype=mf.float64)).dtype == mf.complex64  # a 0-d float never widens complex
     assert mf.result_type(mf.tensor([1.0]), 1j) == mf.complex64
     assert mf.promote_types(mf.float64, mf.complex64) == mf.complex128
+    eq = mf.tensor([1 + 2j, 3j, 2.0]) == mf.tensor([1 + 2j, -3j, 2.0])
+    assert eq.dtype == mf.bool and eq.numpy().tolist() == [True, False, True]
+    assert (ta != ta.conj()).numpy().tolist() == (a != np.conj(a)).tolist()
 
 
 def test_matmul():
