@@ -15,6 +15,7 @@
 #include <typeinfo>
 #include <variant>
 
+#include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -55,6 +56,8 @@ DType dtype_of(const py::dtype& d) {
   if (d.is(py::dtype::of<uint8_t>())) return DType::kUInt8;
   if (d.is(py::dtype::of<int8_t>())) return DType::kInt8;
   if (d.is(py::dtype::of<int16_t>())) return DType::kInt16;
+  if (d.is(py::dtype::of<std::complex<float>>())) return DType::kComplex64;
+  if (d.is(py::dtype::of<std::complex<double>>())) return DType::kComplex128;
   if (!py::cast<bool>(d.attr("isnative"))) {
     throw std::invalid_argument("arrays of non-native byte order (" + py::cast<std::string>(d.attr("str")) +
                                 ") are not supported; convert with .astype(a.dtype.newbyteorder('='))");
@@ -64,6 +67,7 @@ DType dtype_of(const py::dtype& d) {
 
 py::dtype numpy_dtype(DType d) {
   if (d == DType::kFloat16) return py::dtype("float16");  // the same bits as NumPy's
+  if (is_complex(d)) return visit_complex(d, [](auto v) { return py::dtype::of<decltype(v)>(); });
   return visit_with_bool(d, [](auto v) { return py::dtype::of<decltype(v)>(); });
 }
 
@@ -131,6 +135,8 @@ py::object item_of(const Tensor& on_device) {
       return py::int_(x);
     } else if constexpr (std::is_floating_point_v<T>) {
       return py::float_(static_cast<double>(x));
+    } else if constexpr (is_complex_v<T>) {
+      return py::cast(std::complex<double>(x));
     } else {
       return py::float_(static_cast<double>(to_float(x)));
     }
@@ -263,7 +269,9 @@ void bind_values(py::module_& m) {
       .value("float16", DType::kFloat16)
       .value("uint8", DType::kUInt8)
       .value("int8", DType::kInt8)
-      .value("int16", DType::kInt16);
+      .value("int16", DType::kInt16)
+      .value("complex64", DType::kComplex64)
+      .value("complex128", DType::kComplex128);
 
   py::class_<Tensor>(m, "LocalTensor")
       .def_static("from_numpy", &from_numpy, py::arg("array"))

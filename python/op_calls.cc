@@ -329,7 +329,10 @@ PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   }
   const bool is_float = PyFloat_CheckExact(other);
   // An integer or bool tensor and a float: the fallback makes it the default float dtype.
-  if (!m.scalar || !(is_float || PyLong_CheckExact(other)) || (is_float && !is_floating(x->dtype()))) return nullptr;
+  if (!m.scalar || !(is_float || PyLong_CheckExact(other)) ||
+      (is_float && !is_floating(x->dtype()) && !is_complex(x->dtype()))) {
+    return nullptr;
+  }
   const Scalar value = scalar_of(other, m.scalar->name, *x);
   if (!x->is_global()) return tensor_object(scalar_op(*m.scalar, *x, value));
   Var out;

@@ -478,14 +478,21 @@ bool Var::is_leaf() const { return checked(impl_).grad_fn == nullptr; }
 Var Var::grad() const { return checked(impl_).grad; }
 const std::shared_ptr<Node>& Var::grad_fn() const { return checked(impl_).grad_fn; }
 
+namespace {
+
+// Whether values of `dtype` take gradients: the floating and complex dtypes, as torch's.
+bool differentiable(DType dtype) { return is_floating(dtype) || is_complex(dtype); }
+
+}  // namespace
+
 Var& Var::set_requires_grad(bool requires_grad) {
   VarImpl& impl = checked(impl_);
   if (impl.grad_fn) {
     throw OpError("requires_grad can only be set on leaf tensors; this one was computed by " +
                   impl.grad_fn->name + " (use detach() for a leaf)");
   }
-  if (requires_grad && !is_floating(dtype())) {
-    throw OpError(std::string("only floating tensors can require gradients; this one is ") +
+  if (requires_grad && !differentiable(dtype())) {
+    throw OpError(std::string("only floating and complex tensors can require gradients; this one is ") +
                   dtype_name(dtype()));
   }
   impl.requires_grad = requires_grad;
@@ -644,7 +651,7 @@ bool record(const std::string& name, const std::vector<Var>& inputs, std::vector
       meta.memory = &out.local().memory();
     }
     node->outputs.push_back(meta);
-    if (is_floating(out.dtype())) {
+    if (differentiable(out.dtype())) {
       VarImpl& impl = *VarAccess::impl(out);
       impl.requires_grad = true;
       impl.grad_fn = node;
@@ -1026,7 +1033,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
     pending.erase(node);
     grads.resize(node->outputs.size());
     for (size_t i = 0; i < grads.size(); ++i) {
-      if (!grads[i].defined() && is_floating(node->outputs[i].dtype)) grads[i] = zeros_for(node->outputs[i]);
+      if (!grads[i].defined() && differentiable(node->outputs[i].dtype)) grads[i] = zeros_for(node->outputs[i]);
     }
     if (!node->takes_broadcast_grads || !node->hooks.empty()) {
       for (size_t i = 0; i < grads.size(); ++i) grads[i] = full_shaped(grads[i], node->outputs[i].shape);

@@ -13,6 +13,10 @@ void no_arithmetic_on(DType dtype) {
   if (dtype == DType::kBool) {
     throw std::invalid_argument("no arithmetic kernel for bool; cast to an integer or float dtype first");
   }
+  if (is_complex(dtype)) {
+    throw std::invalid_argument(std::string("no kernel for ") + dtype_name(dtype) +
+                                " here; only ops marked OpDef::complex compute complex values");
+  }
   if (is_small_int(dtype)) {
     throw std::invalid_argument(std::string("no arithmetic kernel for ") + dtype_name(dtype) +
                                 "; cast to int32, int64 or float32 first");
@@ -33,18 +37,21 @@ const char* dtype_name(DType dtype) {
     case DType::kUInt8: return "uint8";
     case DType::kInt8: return "int8";
     case DType::kInt16: return "int16";
+    case DType::kComplex64: return "complex64";
+    case DType::kComplex128: return "complex128";
   }
   return "?";
 }
 
 DType dtype_from_name(const std::string& name) {
   for (DType d : {DType::kFloat32, DType::kFloat64, DType::kInt32, DType::kInt64, DType::kBFloat16, DType::kBool,
-                  DType::kFloat16, DType::kUInt8, DType::kInt8, DType::kInt16}) {
+                  DType::kFloat16, DType::kUInt8, DType::kInt8, DType::kInt16, DType::kComplex64, DType::kComplex128}) {
     if (name == dtype_name(d)) return d;
   }
   throw std::invalid_argument(
       "unsupported dtype '" + name +
-      "'; expected one of float32, float64, int32, int64, bfloat16, bool, float16, uint8, int8, int16");
+      "'; expected one of float32, float64, int32, int64, bfloat16, bool, float16, uint8, int8, int16, complex64, "
+      "complex128");
 }
 
 const char* reduce_op_name(ReduceOp op) {

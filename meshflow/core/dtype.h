@@ -24,8 +24,15 @@
 // (visit_storage), and so do those defined on truth values (visit_with_bool); an arithmetic
 // kernel takes them only where its op is marked OpDef::small_ints (it visits visit_numbers):
 // the others refuse them at the call. The CUDA kernels refuse them (ops/cuda/kernels.cc).
+//
+// complex64 and complex128 (std::complex<float> and <double>, NumPy's and torch's layout:
+// the real part, then the imaginary part) are not floating (is_floating is false, as torch's
+// is_floating_point). Kernels that move elements take them (visit_storage); arithmetic sees
+// them only through visit_complex, in the ops marked OpDef::complex (ops/complex.h lists
+// them): every other op refuses them at the call, naming itself and the dtype.
 #pragma once
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -34,7 +41,8 @@
 
 namespace mf {
 
-enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kBFloat16, kBool, kFloat16, kUInt8, kInt8, kInt16 };
+enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kBFloat16, kBool, kFloat16, kUInt8, kInt8, kInt16,
+                          kComplex64, kComplex128 };
 
 // The bits of `from` read as a To of the same size (C++20's std::bit_cast).
 template <typename To, typename From>
@@ -123,6 +131,19 @@ inline bool is_floating(DType dtype) {
          dtype == DType::kFloat16;
 }
 inline bool is_half(DType dtype) { return dtype == DType::kBFloat16 || dtype == DType::kFloat16; }
+inline bool is_complex(DType dtype) { return dtype == DType::kComplex64 || dtype == DType::kComplex128; }
+// The complex dtype of a float's precision (float64: complex128; the others complex64), and
+// the float dtype of a complex one's parts; other dtypes stay.
+inline DType complex_of(DType real) { return real == DType::kFloat64 ? DType::kComplex128 : DType::kComplex64; }
+inline DType real_of(DType dtype) {
+  return dtype == DType::kComplex128 ? DType::kFloat64 : dtype == DType::kComplex64 ? DType::kFloat32 : dtype;
+}
+template <typename T>
+struct is_complex_type : std::false_type {};
+template <typename T>
+struct is_complex_type<std::complex<T>> : std::true_type {};
+template <typename T>
+constexpr bool is_complex_v = is_complex_type<T>::value;
 inline bool is_small_int(DType dtype) {
   return dtype == DType::kUInt8 || dtype == DType::kInt8 || dtype == DType::kInt16;
 }
@@ -147,7 +168,9 @@ decltype(auto) visit_dtype(DType dtype, F&& f) {
     case DType::kBool:
     case DType::kUInt8:
     case DType::kInt8:
-    case DType::kInt16: no_arithmetic_on(dtype);
+    case DType::kInt16:
+    case DType::kComplex64:
+    case DType::kComplex128: no_arithmetic_on(dtype);
   }
   return f(int64_t{});
 }
@@ -168,9 +191,28 @@ decltype(auto) visit_with_bool(DType dtype, F&& f) {
   return visit_numbers(dtype, std::forward<F>(f));
 }
 
+// f(C{}) for a complex dtype: std::complex<float> or std::complex<double>; throws for others.
+template <typename F>
+decltype(auto) visit_complex(DType dtype, F&& f) {
+  if (dtype == DType::kComplex128) return f(std::complex<double>{});
+  if (dtype != DType::kComplex64) no_arithmetic_on(dtype);
+  return f(std::complex<float>{});
+}
+
 // As visit_dtype, for kernels that only move elements (copies, gathers): every dtype.
 template <typename F>
 decltype(auto) visit_storage(DType dtype, F&& f) {
+  if (is_complex(dtype)) return visit_complex(dtype, std::forward<F>(f));
+  if (dtype == DType::kBFloat16) return f(bfloat16{});
+  if (dtype == DType::kFloat16) return f(float16{});
+  return visit_with_bool(dtype, std::forward<F>(f));
+}
+
+// As visit_storage without the complex dtypes: for device code that has no complex type
+// (the CUDA kernels, which refuse complex tensors at the call).
+template <typename F>
+decltype(auto) visit_real_storage(DType dtype, F&& f) {
+  if (is_complex(dtype)) no_arithmetic_on(dtype);
   if (dtype == DType::kBFloat16) return f(bfloat16{});
   if (dtype == DType::kFloat16) return f(float16{});
   return visit_with_bool(dtype, std::forward<F>(f));

@@ -360,22 +360,27 @@ void reduce_elements(void* out, const void* a, const void* b, int64_t n, DType d
     auto narrow = [](T x) -> S {
       if constexpr (is_half_v<S>) return from_float<S>(x); else return x;
     };
-    switch (op) {
-      case ReduceOp::kSum:
-        loop(n, [&](int64_t i) { po[i] = narrow(wrapping(widen(pa[i]), widen(pb[i]), std::plus<>())); });
-        break;
-      case ReduceOp::kMax:
-        loop(n, [&](int64_t i) {
-          const T x = widen(pa[i]), y = widen(pb[i]);
-          po[i] = narrow(x < y ? y : x);
-        });
-        break;
-      case ReduceOp::kMin:
-        loop(n, [&](int64_t i) {
-          const T x = widen(pa[i]), y = widen(pb[i]);
-          po[i] = narrow(y < x ? y : x);
-        });
-        break;
+    if constexpr (is_complex_v<S>) {  // complex values have no order: only sums (partial max is never made of them)
+      if (op != ReduceOp::kSum) throw std::invalid_argument("reduce_into: complex values have no max or min");
+      loop(n, [&](int64_t i) { po[i] = pa[i] + pb[i]; });
+    } else {
+      switch (op) {
+        case ReduceOp::kSum:
+          loop(n, [&](int64_t i) { po[i] = narrow(wrapping(widen(pa[i]), widen(pb[i]), std::plus<>())); });
+          break;
+        case ReduceOp::kMax:
+          loop(n, [&](int64_t i) {
+            const T x = widen(pa[i]), y = widen(pb[i]);
+            po[i] = narrow(x < y ? y : x);
+          });
+          break;
+        case ReduceOp::kMin:
+          loop(n, [&](int64_t i) {
+            const T x = widen(pa[i]), y = widen(pb[i]);
+            po[i] = narrow(y < x ? y : x);
+          });
+          break;
+      }
     }
   });
 }

@@ -19,9 +19,11 @@ namespace {
 
 void check_params(const std::vector<Var>& params) {
   for (size_t i = 0; i < params.size(); ++i) {
-    if (!params[i].defined() || !params[i].is_leaf() || !is_floating(params[i].dtype())) {
+    if (!params[i].defined() || !params[i].is_leaf() ||
+        !(is_floating(params[i].dtype()) || is_complex(params[i].dtype()))) {
       throw std::invalid_argument("optimizer parameter " + std::to_string(i) +
-                                  " is not a floating leaf tensor; expected parameters (leaves that require grad)");
+                                  " is not a floating or complex leaf tensor; expected parameters (leaves that "
+                                  "require grad)");
     }
   }
 }

@@ -157,6 +157,10 @@ OpDef constant_op(const std::string& name, std::optional<double> fixed) {
   Fill fill = [fixed](const Tensor& out, const KernelContext& ctx) {
     const double value = fixed ? *fixed : ctx.attrs.get_float("value");
     const std::optional<int64_t> exact = fixed ? std::nullopt : exact_int(ctx.attrs, "value");
+    if (is_complex(out.dtype())) {  // a real value: imaginary part 0
+      visit_complex(out.dtype(), [&](auto v) { fill_constant<decltype(v)>(out, decltype(v)(value)); });
+      return;
+    }
     visit_with_bool(out.dtype(), [&](auto v) {  // bool: nonzero is true
       using T = decltype(v);
       fill_constant<T>(out, std::is_integral_v<T> && exact ? static_cast<T>(*exact) : static_cast<T>(value));
@@ -165,6 +169,7 @@ OpDef constant_op(const std::string& name, std::optional<double> fixed) {
   OpDef op = creation_op(name, meta, fixed == 0.0, fill);
   op.booleans = true;
   op.small_ints = true;
+  op.complex = true;
   return op;
 }
 

@@ -146,7 +146,7 @@ T scalar_value(const Attrs& attrs) {
 
 // The scalar as the kernel of a tensor of `dtype` sees it (a half's: float32's, op.h "Halves").
 double scalar_in(DType dtype, const Attrs& attrs) {
-  return visit_numbers(is_half(dtype) ? DType::kFloat32 : dtype,
+  return visit_numbers(is_half(dtype) ? DType::kFloat32 : real_of(dtype),
                        [&](auto v) { return static_cast<double>(scalar_value<decltype(v)>(attrs)); });
 }
 
@@ -353,6 +353,63 @@ void power_loop(const T* x, T* out, int64_t n, T s) {
   });
 }
 
+// Complex inputs (ops/op.h, OpDef::complex): `op`, an op of one dtype, computing them by
+// f(x, y) (binary: a complex value, or a bool for eq and ne), f(x) (unary) or f(x, s) (with a
+// real scalar s) on std::complex values; its other dtypes as before. A unary op `to_real`
+// makes real values of them (abs).
+template <typename F>
+OpDef complex_binary(OpDef op, F f) {
+  op.complex = true;
+  op.kernel = [run = op.kernel, f](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    if (!is_complex(in[0].dtype())) return run(in, ctx);
+    Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+    visit_complex(in[0].dtype(), [&](auto v) {
+      using C = decltype(v);
+      using R = decltype(f(v, v));  // C, or bool (eq, ne)
+      kernel::broadcast_binary(in[0].data_as<C>(), in[0].shape(), in[1].data_as<C>(), in[1].shape(), out.data_as<R>(),
+                               out.shape(), [&](C x, C y) -> R { return f(x, y); });
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+template <typename F>
+OpDef complex_unary(OpDef op, F f, bool to_real = false) {
+  op.complex = true;
+  op.infer = [infer = op.infer, to_real](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    if (in.size() != 1 || !is_complex(in[0].dtype)) return infer(in, attrs);
+    return std::vector<TensorMeta>{{in[0].shape, to_real ? real_of(in[0].dtype) : in[0].dtype}};
+  };
+  op.kernel = [run = op.kernel, f](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    if (!is_complex(in[0].dtype())) return run(in, ctx);
+    Tensor out = ctx.output(0, in[0].shape(), ctx.outputs[0].dtype);
+    visit_complex(in[0].dtype(), [&](auto v) {
+      using C = decltype(v);
+      using R = decltype(f(v));
+      map(in[0].data_as<C>(), out.data_as<R>(), in[0].numel(), [&](C x) -> R { return f(x); });
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+template <typename F>
+OpDef complex_scalar(OpDef op, F f) {
+  op.complex = true;
+  op.kernel = [run = op.kernel, f](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    if (!is_complex(in[0].dtype())) return run(in, ctx);
+    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+    visit_complex(in[0].dtype(), [&](auto v) {
+      using C = decltype(v);
+      const auto s = static_cast<typename C::value_type>(ctx.attrs.get_float("value"));
+      map(in[0].data_as<C>(), out.data_as<C>(), in[0].numel(), [&](C x) -> C { return f(x, s); });
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
 // `op` refusing an integer input with a scalar for which `bad` holds: the scalar as the
 // kernel sees it (in x's dtype: a small integer's wrapped), or as given when `as_given`.
 template <typename Bad>
@@ -361,7 +418,7 @@ OpDef integer_scalar_check(OpDef op, Bad bad, const std::string& why, bool as_gi
   op.infer = [infer, bad, why, as_given, name = op.name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     std::vector<TensorMeta> out = infer(in, attrs);
     const double s = as_given ? attrs.get_float("value") : scalar_in(in[0].dtype, attrs);
-    if (!is_floating(in[0].dtype) && bad(s)) op_error(name, why);
+    if (!is_floating(in[0].dtype) && !is_complex(in[0].dtype) && bad(s)) op_error(name, why);
     return out;
   };
   return op;
@@ -401,10 +458,24 @@ TO float_to_integer(TI x) {
 
 // x converted to TO, as cast does: halves (bfloat16, float16) go through float32 (exact one
 // way; rounded to nearest even the other); to bool is x != 0, as in PyTorch (NaN is true).
+// A complex value to a real dtype keeps its real part (torch's cast, which warns that it
+// discards the imaginary part); a real one to complex has imaginary part 0.
 template <typename TO, typename TI>
 TO convert(TI x) {
   if constexpr (std::is_same_v<TI, TO>) {
     return x;
+  } else if constexpr (is_complex_v<TO>) {
+    if constexpr (is_complex_v<TI>) {
+      return TO(x);
+    } else {
+      return TO(convert<typename TO::value_type>(x));
+    }
+  } else if constexpr (is_complex_v<TI>) {
+    if constexpr (std::is_same_v<TO, bool>) {
+      return x != TI{0};
+    } else {
+      return convert<TO>(x.real());
+    }
   } else if constexpr (is_half_v<TI>) {
     return convert<TO>(to_float(x));
   } else if constexpr (std::is_same_v<TO, bool>) {
@@ -463,6 +534,7 @@ OpDef cast() {
   op.bfloat16 = true;
   op.booleans = true;
   op.float16 = true;
+  op.complex = true;
   return op;
 }
 
@@ -757,6 +829,9 @@ GradFn binary_grad(GradTerm da, GradTerm db) {
 }
 
 Var zeros_where(const Var& cond, const Var& x) { return fn::where(cond, fn::zeros_like(x), x); }
+
+// conj(x) for a complex x (torch's gradients of complex products take it: dy conj(b)); x itself otherwise.
+Var conj(const Var& x) { return is_complex(x.dtype()) ? call1("conj", {x}) : x; }
 
 // pow(a, b): b a^(b - 1) and a^b log(a), zero where torch makes them zero (b == 0 for the
 // base; a == 0 with b >= 0 for the exponent) instead of the NaN of 0 * inf.
@@ -1055,21 +1130,22 @@ void register_arithmetic_ops(OpRegistry& r) {
   const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
   using V = const Var&;
   const GradTerm dy_itself = [](V, V, V, V dy) { return dy; };
-  r.add(with_grad(binary("add", order_for_floats_only(always(linear({0, 1}) + increasing(0) + increasing(1))),
-                         scalar::Add{}),
+  r.add(with_grad(complex_binary(binary("add", order_for_floats_only(always(linear({0, 1}) + increasing(0) + increasing(1))),
+                                        scalar::Add{}),
+                                 std::plus<>()),
                   binary_grad(dy_itself, dy_itself), kReadsNothing));
-  r.add(with_grad(binary("sub", order_for_floats_only(always(linear({0, 1}) + increasing(0) + decreasing(1))),
-                         scalar::Sub{}),
+  r.add(with_grad(complex_binary(binary("sub", order_for_floats_only(always(linear({0, 1}) + increasing(0) + decreasing(1))),
+                                        scalar::Sub{}),
+                                 std::minus<>()),
                   binary_grad(dy_itself, [](V, V, V, V dy) { return fn::neg(dy); }), kReadsNothing));
-  r.add(with_grad(binary("mul", always(linear({0}) + linear({1})),
-                         scalar::Mul{}),
-                  binary_grad([](V, V b, V, V dy) { return fn::mul(dy, b); },
-                              [](V a, V, V, V dy) { return fn::mul(dy, a); })));
+  r.add(with_grad(complex_binary(binary("mul", always(linear({0}) + linear({1})), scalar::Mul{}), std::multiplies<>()),
+                  binary_grad([](V, V b, V, V dy) { return fn::mul(dy, conj(b)); },
+                              [](V a, V, V, V dy) { return fn::mul(dy, conj(a)); })));
   // Integer division has no gradient: its inputs cannot require one.
   r.add(with_grad(
-      nonzero_integer_divisor(binary("div", division_rules, scalar::Div{})),
-      binary_grad([](V, V b, V, V dy) { return fn::div(dy, b); },
-                  [](V, V b, V y, V dy) { return fn::neg(fn::div(fn::mul(dy, y), b)); })));
+      complex_binary(nonzero_integer_divisor(binary("div", division_rules, scalar::Div{})), std::divides<>()),
+      binary_grad([](V, V b, V, V dy) { return fn::div(dy, conj(b)); },
+                  [](V, V b, V y, V dy) { return fn::neg(fn::div(fn::mul(dy, conj(y)), conj(b))); })));
   // Piecewise constant: 0 for both (torch's), so that a // b of tensors that require grad does too.
   r.add(with_grad(
       nonzero_integer_divisor(binary("floor_divide", always({}), scalar::FloorDivide{})),
@@ -1090,8 +1166,8 @@ void register_logical_ops(OpRegistry& r) {
   const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
   // Comparisons give bool, as in torch; false < true, so the orders pass through them.
   constexpr Takes kAny = Takes::kAny, kBits = Takes::kBits;
-  r.add(binary<kAny>("eq", always({}), scalar::Eq{}));
-  r.add(binary<kAny>("ne", always({}), scalar::Ne{}));
+  r.add(complex_binary(binary<kAny>("eq", always({}), scalar::Eq{}), std::equal_to<>()));
+  r.add(complex_binary(binary<kAny>("ne", always({}), scalar::Ne{}), std::not_equal_to<>()));
   r.add(binary<kAny>("lt", always(decreasing(0) + increasing(1)), scalar::Lt{}));
   r.add(binary<kAny>("le", always(decreasing(0) + increasing(1)), scalar::Le{}));
   r.add(binary<kAny>("gt", always(increasing(0) + decreasing(1)), scalar::Gt{}));
@@ -1125,11 +1201,16 @@ void register_unary_ops(OpRegistry& r) {
   using I = Integers;
   using A = const Attrs&;
   // neg's rules depend on the dtype (unary takes fixed ones): its signatures are set here.
-  OpDef neg = unary<I::kKeep>("neg", {}, scalar::Neg{});
+  OpDef neg = complex_unary(unary<I::kKeep>("neg", {}, scalar::Neg{}), std::negate<>());
   neg.signatures = signatures_from(order_for_floats_only(always(linear({0}) + decreasing(0))));
   r.add(with_grad(std::move(neg), unary_grad([](V, V, V dy, A) { return fn::neg(dy); }), kReadsNothing));
-  r.add(with_grad(unary<I::kKeep>("abs", {}, scalar::Abs{}),
-                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, sign(x)); })));
+  // A complex x's: dy x / |x| (0 at 0), as torch's dy * sgn(x).
+  r.add(with_grad(complex_unary(unary<I::kKeep>("abs", {}, scalar::Abs{}), [](auto x) { return std::abs(x); },
+                                /*to_real=*/true),
+                  unary_grad([](V x, V y, V dy, A) {
+                    if (!is_complex(x.dtype())) return fn::mul(dy, sign(x));
+                    return fn::mul(x, fn::cast(zeros_where(fn::eq(y, fn::zeros_like(y)), fn::div(dy, y)), x.dtype()));
+                  })));
   // 0 at 0, as in torch.
   r.add(with_grad(unary<I::kKeep>("relu", increasing(0),
                                   scalar::Relu{}),
@@ -1142,8 +1223,9 @@ void register_unary_ops(OpRegistry& r) {
                   unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
   // exp, tanh, sigmoid, gelu and silu: float32 through fast_math's vectorizing forms.
   using fast_math::float32_by;
-  r.add(with_grad(unary<I::kToFloat32>("exp", increasing(0), float32_by<fast_math::exp>(scalar::Exp{})),
-                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, y); }), kReadsOutputs));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("exp", increasing(0), float32_by<fast_math::exp>(scalar::Exp{})),
+                                [](auto x) { return std::exp(x); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, conj(y)); }), kReadsOutputs));
   r.add(with_grad(unary<I::kToFloat32>("log", {}, scalar::Log{}),
                   unary_grad([](V x, V, V dy, A) { return fn::div(dy, x); })));
   r.add(with_grad(unary<I::kToFloat32>("sqrt", {}, scalar::Sqrt{}),
@@ -1189,16 +1271,15 @@ void register_unary_ops(OpRegistry& r) {
 void register_scalar_ops(OpRegistry& r) {
   using V = const Var&;
   using A = const Attrs&;
-  r.add(with_grad(with_scalar("add_scalar", order_for_floats_only(always(increasing(0))),
-                              scalar::Add{}),
+  r.add(with_grad(complex_scalar(with_scalar("add_scalar", order_for_floats_only(always(increasing(0))), scalar::Add{}),
+                                 std::plus<>()),
                   unary_grad([](V, V, V dy, A) { return dy; }), kReadsNothing));
-  r.add(with_grad(with_scalar("mul_scalar", scaling_rules(false),
-                              scalar::Mul{}),
+  r.add(with_grad(complex_scalar(with_scalar("mul_scalar", scaling_rules(false), scalar::Mul{}), std::multiplies<>()),
                   unary_grad([](V x, V, V dy, A attrs) { return fn::mul_scalar(dy, scalar_of(x, attrs)); }),
                   kReadsNothing));
   r.add(with_grad(
       integer_scalar_check(
-          with_scalar("div_scalar", scaling_rules(true), scalar::Div{}),
+          complex_scalar(with_scalar("div_scalar", scaling_rules(true), scalar::Div{}), std::divides<>()),
           [](double s) { return s == 0; }, "integer division by zero; expected a nonzero divisor (or a float dtype)"),
       unary_grad([](V x, V, V dy, A attrs) { return fn::div_scalar(dy, scalar_of(x, attrs)); }), kReadsNothing));
   // d(x^s) = s x^(s - 1), and 0 for s == 0 (not the NaN of 0 * 0^-1), as in torch.

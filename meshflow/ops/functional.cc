@@ -473,7 +473,7 @@ Var call1(const std::string& op, const std::vector<Var>& inputs, const Attrs& at
 }
 
 Var promote_for_scalar(const Var& x, const Scalar& value) {
-  return value.is_float() && !is_floating(x.dtype()) ? fn::cast(x, DType::kFloat32) : x;
+  return value.is_float() && !is_floating(x.dtype()) && !is_complex(x.dtype()) ? fn::cast(x, DType::kFloat32) : x;
 }
 
 Var scalar_op(const OpDef& op, const Var& x, const Scalar& value) {

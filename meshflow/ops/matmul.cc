@@ -183,6 +183,11 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T
   } else if constexpr (std::is_same_v<T, double>) {
     cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0, a, lda,
                 b, ldb, 0.0, c, n);
+  } else if constexpr (is_complex_v<T>) {
+    const T one(1), zero(0);
+    const auto call = std::is_same_v<T, std::complex<float>> ? cblas_cgemm : cblas_zgemm;
+    call(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, &one, a, lda, b, ldb,
+         &zero, c, n);
   } else {
     integer_gemm<T>(ta, tb, m, n, k, a, lda, b, ldb, c);
   }
@@ -412,6 +417,12 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
     } else {
       products(bfloat16{}, bfloat16{});
     }
+  } else if (is_complex(out.dtype())) {
+    visit_complex(out.dtype(), [&](auto v) {
+      products(v, v);
+      using O = decltype(v);
+      if (in.size() == 3 && n > 0) add_bias_rows<O>(out.data_as<O>(), in[2].data_as<O>(), out.numel() / n, n);
+    });
   } else {
     visit_numbers(out.dtype(), [&](auto v) {
       products(v, v);
@@ -430,7 +441,9 @@ std::vector<Tensor> run(const std::vector<Tensor>& in, const KernelContext& ctx)
 // attribute "float32_grads" (set by mf.autocast when the operands and bias are its own casts
 // of float32 tensors, whose gradients then reach them unrounded).
 std::vector<Var> grad(const GradContext& ctx) {
-  const Var &a = ctx.inputs[0], &b = ctx.inputs[1];
+  // Complex operands' gradients take the other's conjugate (torch's: dy @ b^H, a^H @ dy).
+  auto conj = [](const Var& x) { return is_complex(x.dtype()) ? call1("conj", {x}) : x; };
+  const Var a = conj(ctx.inputs[0]), b = conj(ctx.inputs[1]);
   const Var dy = fn::cast(ctx.grad_outputs[0], a.dtype());
   const bool ta = flag(ctx.attrs, "transpose_a"), tb = flag(ctx.attrs, "transpose_b");
   const bool wide = flag(ctx.attrs, "float32_grads");
@@ -475,6 +488,7 @@ void register_matmul_ops(OpRegistry& r) {
   op.grad = grad;
   op.bfloat16 = true;
   op.small_ints = true;  // as torch's on the CPU: the integer loop, wrapping
+  op.complex = true;     // cgemm and zgemm
   r.add(op);
 }
 

@@ -161,6 +161,10 @@ struct OpDef {
   // visit_numbers, visit_with_bool or visit_storage). Registering an op without it makes its
   // infer refuse them, naming the op.
   bool small_ints = false;
+  // Whether the op takes or makes complex64 and complex128 tensors (its kernel visits them:
+  // visit_storage or visit_complex). Registering an op without it makes its infer refuse
+  // them, naming the op and the dtype.
+  bool complex = false;
   // What mf.autocast does to a call of the op (torch's autocast op lists, which differ
   // between its CPU and CUDA device types).
   Autocast autocast = Autocast::kNone;

@@ -246,12 +246,61 @@ OpDef sgd_op() {
   return op;
 }
 
+// `op` (an update whose tensors are all of the param's shape and dtype) taking complex params
+// as torch's optimizers do (view_as_real): each tensor's real and imaginary parts as floats
+// of shape (..., 2), updated as two independent real numbers, in the same memory.
+OpDef on_real_parts(OpDef op) {
+  op.complex = true;
+  auto parts = [](std::vector<TensorMeta> metas) {
+    for (TensorMeta& m : metas) {
+      m.shape.push_back(2);
+      m.dtype = real_of(m.dtype);
+    }
+    return metas;
+  };
+  op.infer = [infer = op.infer, parts](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    if (in.empty() || !is_complex(in[0].dtype)) return infer(in, attrs);
+    std::vector<TensorMeta> out = infer(parts(in), attrs);
+    for (TensorMeta& m : out) {
+      m.shape.pop_back();
+      m.dtype = complex_of(m.dtype);
+    }
+    return out;
+  };
+  op.kernel = [kernel = op.kernel, parts](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    if (in.empty() || !is_complex(in[0].dtype())) return kernel(in, ctx);
+    auto real_view = [](const Tensor& t) {
+      Shape shape = t.shape();
+      shape.push_back(2);
+      return Tensor::wrap(t.data(), shape, real_of(t.dtype()), t.storage(), t.memory());
+    };
+    std::vector<Tensor> real_in, given;
+    for (const Tensor& t : in) real_in.push_back(real_view(t));
+    for (size_t k = 0; ctx.given && k < ctx.given->size(); ++k) {
+      const Tensor& g = (*ctx.given)[k];
+      given.push_back(g.nbytes() > 0 && is_complex(g.dtype()) ? real_view(g) : Tensor::empty({0}, DType::kFloat32));
+    }
+    std::vector<Box> in_boxes, out_boxes;
+    for (const Tensor& t : real_in) in_boxes.push_back(Box::whole(t.shape()));
+    const std::vector<TensorMeta> inputs = parts(ctx.inputs), outputs = parts(ctx.outputs);
+    for (const TensorMeta& m : outputs) out_boxes.push_back(Box::whole(m.shape));
+    std::vector<Tensor> out = kernel(real_in, KernelContext{ctx.attrs, inputs, in_boxes, outputs, out_boxes, &given});
+    for (size_t k = 0; k < out.size(); ++k) {
+      Shape shape = out[k].shape();
+      shape.pop_back();
+      out[k] = Tensor::wrap(out[k].data(), shape, complex_of(out[k].dtype()), out[k].storage(), out[k].memory());
+    }
+    return out;
+  };
+  return op;
+}
+
 }  // namespace
 
 void register_optimizer_ops(OpRegistry& r) {
-  r.add(adamw_op(true));
-  r.add(adamw_op(false));
-  r.add(sgd_op());
+  r.add(on_real_parts(adamw_op(true)));
+  r.add(on_real_parts(adamw_op(false)));
+  r.add(on_real_parts(sgd_op()));
 }
 
 }  // namespace mf

@@ -412,6 +412,17 @@ void reduce_with(ReduceOp op, const Tensor& in, const std::vector<bool>& reduced
   }
 }
 
+// A mean's sums divided by the count of reduced elements (0 for an empty reduction: 0 / 0 is
+// NaN, as in NumPy).
+template <typename T>
+void divide_by_count(const Tensor& out, const Shape& logical, const std::vector<bool>& reduced) {
+  int64_t count = 1;
+  for (size_t d = 0; d < logical.size(); ++d) count *= reduced[d] ? logical[d] : 1;
+  T* y = out.data_as<T>();
+  const T divisor = static_cast<T>(count);
+  for (int64_t i = 0, n = out.numel(); i < n; ++i) y[i] /= divisor;
+}
+
 OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
   OpDef def;
   def.name = name;
@@ -420,7 +431,7 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
     kernel::expect_inputs(name, in, 1);
     const Shape& shape = in[0].shape;
     const std::vector<bool> reduced = reduced_dims(name, attrs, static_cast<int64_t>(shape.size()));
-    if (mean && !is_floating(in[0].dtype)) {
+    if (mean && !is_floating(in[0].dtype) && !is_complex(in[0].dtype)) {
       op_error(name, std::string("takes a floating tensor, got ") + dtype_name(in[0].dtype) +
                          "; expected float32 or float64 (cast first)");
     }
@@ -434,7 +445,7 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
       if (!reduced[d]) out.push_back(shape[d]);
       if (reduced[d] && keepdim(attrs)) out.push_back(1);
     }
-    const bool widen = op == ReduceOp::kSum && !is_floating(in[0].dtype);
+    const bool widen = op == ReduceOp::kSum && !is_floating(in[0].dtype) && !is_complex(in[0].dtype);
     return std::vector<TensorMeta>{{out, widen ? DType::kInt64 : in[0].dtype}};
   };
   def.signatures = [name, op](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
@@ -457,6 +468,24 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
     const Shape& logical = ctx.inputs[0].shape;
     const std::vector<bool> reduced = reduced_dims(name, ctx.attrs, static_cast<int64_t>(logical.size()));
     Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+    if (is_complex(in[0].dtype())) {  // sum and mean: the parts' as a float tensor of shape (..., 2)
+      auto parts = [](const Tensor& t) {
+        Shape shape = t.shape();
+        shape.push_back(2);
+        return Tensor::wrap(t.data(), shape, real_of(t.dtype()), t.storage());
+      };
+      const Tensor real_out = parts(out);
+      std::vector<bool> reduced_parts = reduced;
+      reduced_parts.push_back(false);
+      visit_dtype(real_out.dtype(), [&](auto v) {
+        using T = decltype(v);
+        if constexpr (std::is_floating_point_v<T>) {
+          reduce_with<T, T>(op, parts(in[0]), reduced_parts, real_out);
+          if (mean) divide_by_count<T>(real_out, logical, reduced);
+        }
+      });
+      return std::vector<Tensor>{out};
+    }
     visit_with_bool(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (sizeof(T) == 1 && !std::is_same_v<T, bool>) {
@@ -474,12 +503,7 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
       }
       reduce_with<T, T>(op, in[0], reduced, out);
       if constexpr (std::is_floating_point_v<T>) {
-        if (!mean) return;
-        int64_t count = 1;
-        for (size_t d = 0; d < logical.size(); ++d) count *= reduced[d] ? logical[d] : 1;
-        T* y = out.data_as<T>();
-        const T divisor = static_cast<T>(count);  // 0 for an empty reduction: 0 / 0 is NaN, as in NumPy
-        for (int64_t i = 0, n = out.numel(); i < n; ++i) y[i] /= divisor;
+        if (mean) divide_by_count<T>(out, logical, reduced);
       }
     });
     return std::vector<Tensor>{out};
@@ -681,6 +705,7 @@ void register_reduce_ops(OpRegistry& r) {
                    with_grad(reduction("amin", ReduceOp::kMin, false), extremum_grad("amin"))}) {
     op.booleans = op.name != "mean";
     op.small_ints = true;  // mean's infer refuses every integer
+    op.complex = op.name == "sum" || op.name == "mean";  // complex values have no order
     op.grad_takes_broadcast = true;
     r.add(std::move(op));
   }

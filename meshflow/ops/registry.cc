@@ -225,8 +225,8 @@ void OpRegistry::add(OpDef op) {
       };
     }
   }
-  if (!op.booleans || !op.small_ints) {
-    op.infer = [name, booleans = op.booleans, small_ints = op.small_ints,
+  if (!op.booleans || !op.small_ints || !op.complex) {
+    op.infer = [name, booleans = op.booleans, small_ints = op.small_ints, complex = op.complex,
                 infer = std::move(op.infer)](const std::vector<TensorMeta>& in, const Attrs& attrs) {
       auto refuse = [&](const std::vector<TensorMeta>& metas, const char* what) {
         for (const TensorMeta& m : metas) {
@@ -236,6 +236,9 @@ void OpRegistry::add(OpDef op) {
           if (is_small_int(m.dtype) && !small_ints) {
             op_error(name, std::string("does not ") + what + " " + dtype_name(m.dtype) +
                                " tensors; cast to int64 or float32 first");
+          }
+          if (is_complex(m.dtype) && !complex) {
+            op_error(name, std::string("does not ") + what + " " + dtype_name(m.dtype) + " tensors (not implemented for complex)");
           }
         }
       };
@@ -337,6 +340,8 @@ const OpMap& all_ops() {
     register_index_ops(r);
     register_linalg_ops(r);
     register_rnn_ops(r);
+    register_fft_ops(r);
+    register_complex_ops(r);
     set_autocast_lists(*op_map());
     register_testdev_kernels(r);
     register_meta_kernels(r);

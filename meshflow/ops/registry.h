@@ -70,6 +70,8 @@ void register_batch_norm_ops(OpRegistry& r);   // batch_norm.cc: batch_norm, bat
 void register_index_ops(OpRegistry& r);        // index.cc: flat_index, index_put
 void register_linalg_ops(OpRegistry& r);       // linalg.cc: solve, inv, slogdet, cholesky, qr, eigh, svd, lstsq
 void register_rnn_ops(OpRegistry& r);          // rnn.cc: rnn_scan, rnn_scan_backward
+void register_fft_ops(OpRegistry& r);          // fft.cc: fft_c2c, fft_r2c, fft_c2r
+void register_complex_ops(OpRegistry& r);      // complex.cc: complex, polar, real, imag, conj, angle, views
 // The kernels of each device type besides the CPU, in its own folder.
 void register_testdev_kernels(OpRegistry& r);  // testdev/kernels.cc: the CPU kernels on host views
 void register_meta_kernels(OpRegistry& r);     // meta/kernels.cc: outputs of the inferred shapes, no values

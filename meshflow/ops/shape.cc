@@ -779,13 +779,14 @@ OpDef split_op() {
 }  // namespace
 
 void register_shape_ops(OpRegistry& r) {
-  // They only move elements: bfloat16, float16 and bool too.
+  // They only move elements: every dtype.
   for (OpDef op : {permute_op(), reshape_op(), expand_op(), slice_op(), slice_backward_op(), slice_scatter_op(), cat_op(),
                    stack_op(), split_op()}) {
     op.bfloat16 = true;
     op.booleans = true;
     op.float16 = true;
     op.small_ints = true;
+    op.complex = true;
     r.add(std::move(op));
   }
 }

@@ -62,6 +62,7 @@ from ._dtype import dtype, float32, float64, int32, int64, bfloat16
 from ._dtype import bool_ as bool  # noqa: A001 (torch.bool)
 from ._dtype import float16, half
 from ._dtype import uint8, int8, int16
+from ._dtype import complex64, complex128, cfloat, cdouble
 from ._dtype import qint8, quint8, qint32
 # torch's other names of the dtypes (torch.float, torch.long, ...).
 from ._dtype import float32 as float, float64 as double, int32 as int, int64 as long, int16 as short  # noqa: A001
@@ -113,6 +114,9 @@ from . import _ops_port3
 from ._ops_port3 import *  # noqa: F401,F403
 from . import _ops_port4
 from ._ops_port4 import *  # noqa: F401,F403
+from . import _complex, fft, _stft
+from ._complex import *  # noqa: F401,F403
+from ._stft import stft, istft
 from . import special, distributions, profiler
 globals().update(special.TOP_LEVEL)  # torch.igamma, torch.igammac
 from . import _torch_paths  # noqa: E402
@@ -195,6 +199,7 @@ __all__ += _ops_shape.__all__ + _ops_reduce.__all__ + _ops_creation.__all__ + [
     "result_type", "promote_types", "get_default_dtype", "set_default_dtype", "can_cast"] + [
     n for n in _ops_matmul.__all__ if n != "matmul"] + _ops_select.__all__
 __all__ += _ops_math.__all__
+__all__ += _complex.__all__ + _stft.__all__ + ["complex64", "complex128", "cfloat", "cdouble", "fft"]
 __all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__ + _ops_port4.__all__
 __all__ += list(linalg.TOP_LEVEL) + list(linalg.FUNCTIONS)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [

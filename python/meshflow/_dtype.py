@@ -1,5 +1,6 @@
 """Element types: meshflow.float32, float64, int32, int64, bfloat16, float16 (half), bool,
-uint8, int8 and int16 (NumPy's of the same names; images arrive as uint8).
+uint8, int8, int16, complex64 (cfloat) and complex128 (cdouble) (NumPy's of the same names;
+images arrive as uint8).
 
 bfloat16 has no NumPy type: its values come out of numpy() as float32 (exactly), and data
 given with dtype=bfloat16 is rounded from float32 to the nearest bfloat16 (ties to even).
@@ -31,7 +32,7 @@ class dtype:
 
     @property
     def is_complex(self):
-        return False  # meshflow has no complex dtypes
+        return self.name in ("complex64", "complex128")
 
     @property
     def is_signed(self):
@@ -54,12 +55,16 @@ half = float16
 uint8 = dtype("uint8")
 int8 = dtype("int8")
 int16 = dtype("int16")
+complex64 = dtype("complex64")
+complex128 = dtype("complex128")
+cfloat, cdouble = complex64, complex128
 # torch's quantized element types, only as names for quantize_dynamic's dtype= (ao/quantization):
 # no tensor holds them (to_dtype refuses them).
 qint8 = dtype("qint8", numpy="int8")
 quint8 = dtype("quint8", numpy="uint8")
 qint32 = dtype("qint32", numpy="int32")
-_BY_NAME = {d.name: d for d in (float32, float64, int32, int64, bfloat16, bool_, float16, uint8, int8, int16)}
+_BY_NAME = {d.name: d for d in (float32, float64, int32, int64, bfloat16, bool_, float16, uint8, int8, int16, complex64,
+                                 complex128)}
 
 
 def to_dtype(value):
@@ -79,8 +84,18 @@ def to_dtype(value):
         name = str(value)
     if name not in _BY_NAME:
         raise ValueError(f"unsupported dtype '{name}'; expected one of float32, float64, int32, int64, bfloat16, bool, "
-                         "float16, uint8, int8, int16")
+                         "float16, uint8, int8, int16, complex64, complex128")
     return _BY_NAME[name]
 
 
 globals()["bool"] = bool_  # meshflow.bool, as torch.bool
+
+
+def complex_of(d):
+    """The complex dtype of a float dtype's precision (float64: complex128; others complex64)."""
+    return complex128 if d in (float64, complex128) else complex64
+
+
+def real_of(d):
+    """The float dtype of a complex dtype's parts; other dtypes as they are."""
+    return {"complex64": float32, "complex128": float64}.get(d.name, d)

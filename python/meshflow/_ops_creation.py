@@ -145,6 +145,12 @@ def set_rng_state(state):
 
 def _random(name, size, dtype, placement, sbp, device, generator=None):
     shape = _size(name, size)
+    if dtype is not None and _dtype.to_dtype(dtype).is_complex:
+        # torch's: real and imaginary parts drawn alike (randn's each of variance 1/2).
+        from ._complex import view_as_complex
+        parts = _random(name, list(shape) + [2], _dtype.real_of(_dtype.to_dtype(dtype)), placement, sbp, device,
+                        generator)
+        return view_as_complex(parts * 0.5 ** 0.5 if name == "randn" else parts)
     numel = 1
     for d in shape:
         numel *= d
@@ -162,12 +168,12 @@ def _next_call(numel, generator):
 
 
 def rand(*args, size=None, generator=None, dtype=None, placement=None, sbp=None, device=None):
-    """Uniform in [0, 1), float32 or float64 (by default the default float dtype)."""
+    """Uniform in [0, 1), float32 or float64 (by default the default float dtype); complex: each part."""
     return _random("rand", _size("rand", args, size), dtype, placement, sbp, device, generator)
 
 
 def randn(*args, size=None, generator=None, dtype=None, placement=None, sbp=None, device=None):
-    """Standard normal, float32 or float64 (by default the default float dtype)."""
+    """Standard normal, float32 or float64 (by default the default float dtype); complex: parts of variance 1/2."""
     return _random("randn", _size("randn", args, size), dtype, placement, sbp, device, generator)
 
 

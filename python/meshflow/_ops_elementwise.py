@@ -53,8 +53,8 @@ def _is_number(value):
 
 
 def _check_number(value):
-    if not _is_number(value):
-        raise TypeError(f"expected a meshflow.Tensor or a real number, got {_type_name(value)}")
+    if not isinstance(value, numbers.Complex):
+        raise TypeError(f"expected a meshflow.Tensor or a number, got {_type_name(value)}")
 
 
 def _attr(value):
@@ -100,7 +100,7 @@ def _promote(input, other, floats=False):
         if not isinstance(x, Tensor):
             _check_number(x)
     dtype = result_dtype(input, other)
-    if floats and dtype.name not in _FLOAT_NAMES:
+    if floats and dtype.name not in _FLOAT_NAMES and not dtype.is_complex:
         dtype = _default_float[0]
     a = _cast_to(input, dtype) if isinstance(input, Tensor) else input
     b = _cast_to(other, dtype) if isinstance(other, Tensor) else other
@@ -132,7 +132,10 @@ def _op(name):
 
 
 def _scalar_op(name, x, value):
-    """The C++ op `name` of tensor x and the number `value` (x already of the result dtype)."""
+    """The C++ op `name` of tensor x and the number `value` (x already of the result dtype); a
+    complex number, which no attribute holds, as a 0-d tensor beside x (add_scalar: add)."""
+    if not isinstance(value, numbers.Real):
+        return apply(name[:-len("_scalar")], [x, _scalar_tensor(value, x.dtype, x)])[0]
     return Tensor(_op(name).scalar(x._impl, _attr(value)))
 
 
@@ -584,7 +587,7 @@ def _operator(f, reflected=False, node=None):
         else:
             if isinstance(other, _np.ndarray):
                 other = _array_operand(self, other)
-            elif not isinstance(other, Tensor) and not _is_number(other):
+            elif not isinstance(other, Tensor) and not isinstance(other, numbers.Complex):  # complex numbers too
                 return NotImplemented
             out = f(other, self) if reflected else f(self, other)
         return out if node is None else _C.grad_fn_as(out, node, self, other)

@@ -7,14 +7,14 @@ with torch's meaning, composed from existing ops (gradients flow where torch's d
   module as torch's OptimizedModule, returns a function itself, both run eagerly, so their
   results are eager's, as torch.compile's promise);
   `is_autocast_enabled get_autocast_dtype typename is_nonzero is_same_size is_signed
-  is_complex scalar_tensor`;
+  scalar_tensor`;
 - `diag_embed diagflat fill_diagonal_ logaddexp2 inner ger addmv addr addbmm positive select
   unravel_index trapezoid cumulative_trapezoid renorm xlogy vander msort dstack row_stack
   combinations cov corrcoef mode`, the window functions `hann_window hamming_window
   blackman_window bartlett_window`, and Tensor methods of them;
-- Tensor's properties of a dense real tensor: `ndimension nbytes itemsize is_inference
-  is_pinned pin_memory is_sparse is_quantized layout conj resolve_conj resolve_neg
-  is_conj is_neg real detach_` and the in-place aliases (`multiply_ divide_ ...`).
+- Tensor's properties of a dense tensor: `ndimension nbytes itemsize is_inference
+  is_pinned pin_memory is_sparse is_quantized layout resolve_neg
+  is_conj is_neg detach_` and the in-place aliases (`multiply_ divide_ ...`).
 """
 import builtins
 import itertools
@@ -34,7 +34,7 @@ __all__ = ["pi", "e", "inf", "nan", "newaxis", "set_float32_matmul_precision", "
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "is_deterministic_algorithms_warn_only_enabled", "compile", "is_autocast_enabled", "get_autocast_dtype",
            "is_autocast_cpu_enabled", "get_autocast_gpu_dtype", "get_autocast_cpu_dtype",
-           "typename", "is_nonzero", "is_same_size", "is_signed", "is_complex", "scalar_tensor", "diag_embed",
+           "typename", "is_nonzero", "is_same_size", "is_signed", "scalar_tensor", "diag_embed",
            "diagflat", "logaddexp2", "inner", "ger", "addmv", "addr", "addbmm", "positive", "select",
            "unravel_index", "trapezoid", "trapz", "cumulative_trapezoid", "renorm", "xlogy", "vander", "msort",
            "dstack", "row_stack", "combinations", "cov", "corrcoef", "mode", "hann_window", "hamming_window",
@@ -177,10 +177,6 @@ def is_same_size(input, other):
 
 def is_signed(input):
     return input.dtype.name not in ("bool", "uint8")
-
-
-def is_complex(input):
-    return False
 
 
 def scalar_tensor(value, *, dtype=None, device=None, requires_grad=False):
@@ -491,7 +487,7 @@ def bartlett_window(window_length, periodic=True, *, dtype=None, device=None, re
 def _install():
     for name in ("diag_embed", "diagflat", "logaddexp2", "inner", "ger", "addmv", "addr", "addbmm", "positive",
                  "select", "cov", "corrcoef", "mode", "msort", "xlogy", "renorm", "is_nonzero", "is_same_size",
-                 "is_signed", "is_complex"):
+                 "is_signed"):
         if not hasattr(Tensor, name):
             setattr(Tensor, name, globals()[name])
     Tensor.fill_diagonal_ = _fill_diagonal_
@@ -505,9 +501,7 @@ def _install():
     Tensor.is_sparse = property(lambda self: False)
     Tensor.is_quantized = property(lambda self: False)
     Tensor.layout = property(lambda self: strided)
-    Tensor.real = property(lambda self: self)
-    for name in ("conj", "resolve_conj", "resolve_neg", "conj_physical"):
-        setattr(Tensor, name, lambda self: self)
+    Tensor.resolve_neg = lambda self: self
     Tensor.is_conj = Tensor.is_neg = lambda self: False
     Tensor.detach_ = _detach_
     for alias, name in (("multiply_", "mul_"), ("divide_", "div_"), ("subtract_", "sub_"), ("true_divide_", "div_"),

@@ -6,7 +6,7 @@ composed from existing ops:
   argument orders where they differ from torch.nn.functional's;
 - memory formats (`contiguous_format channels_last channels_last_3d preserve_format`): taken
   by `to` and `contiguous`, where meshflow's dense row-major tensors stay as they are;
-- `kaiser_window ldexp frexp gcd lcm nextafter swapdims unflatten ravel real detach atleast_3d asarray vdot
+- `kaiser_window ldexp frexp gcd lcm nextafter swapdims unflatten ravel detach atleast_3d asarray vdot
   chain_matmul adjoint isposinf isneginf isreal is_conj is_neg resolve_conj resolve_neg rsub
   pinverse nuclear_norm frobenius_norm set_default_device get_default_device
   is_anomaly_enabled set_anomaly_enabled`, and the Tensor methods `vdot adjoint H prelu
@@ -22,7 +22,7 @@ __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "layer_no
            "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "pixel_shuffle",
            "pixel_unshuffle", "channel_shuffle", "cosine_similarity", "pairwise_distance", "pdist", "prelu",
            "relu_", "selu", "celu", "rrelu", "threshold", "hardshrink", "rms_norm", "bilinear", "swapdims",
-           "unflatten", "ravel", "real", "detach", "atleast_3d", "asarray", "vdot", "chain_matmul", "adjoint",
+           "unflatten", "ravel", "detach", "atleast_3d", "asarray", "vdot", "chain_matmul", "adjoint",
            "isposinf", "isneginf", "isreal", "is_conj", "is_neg", "resolve_conj", "resolve_neg", "rsub", "pinverse",
            "nuclear_norm", "frobenius_norm", "set_default_device", "get_default_device", "is_anomaly_enabled",
            "set_anomaly_enabled", "memory_format", "contiguous_format", "channels_last", "channels_last_3d",
@@ -111,11 +111,6 @@ def ravel(input):
     return input.reshape(-1)
 
 
-def real(input):
-    """A real tensor's real part: itself (meshflow has no complex dtypes)."""
-    return input
-
-
 def detach(input):
     return input.detach()
 
@@ -149,10 +144,10 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
 
 
 def vdot(input, other):
-    """The dot product of two 1-d tensors (conjugating none: meshflow has no complex dtypes)."""
+    """The dot product of two 1-d tensors, the first conjugated."""
     if input.ndim != 1 or other.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
-    return (input * other).sum()
+    return (input.conj() * other).sum()
 
 
 def chain_matmul(*matrices):
@@ -161,8 +156,8 @@ def chain_matmul(*matrices):
 
 
 def adjoint(input):
-    """The transpose of the last two dims (the conjugate is the tensor itself)."""
-    return input.transpose(-2, -1)
+    """The conjugate transpose of the last two dims."""
+    return input.transpose(-2, -1).conj()
 
 
 def isposinf(input):
@@ -174,6 +169,9 @@ def isneginf(input):
 
 
 def isreal(input):
+    """Where the imaginary part is 0 (everywhere for a real tensor)."""
+    if input.dtype.is_complex:
+        return input.imag == 0
     from ._ops_creation import ones_like
     return ones_like(input, dtype=_dtype.bool_)
 

@@ -9,6 +9,9 @@ tensor + 2.5 -> float32, the default float dtype: a Python float counts as it, a
 int64 and a bool as bool). So float32 + float64 -> float64, int32 + int64 -> int64,
 bool + int tensor -> that int, bfloat16 + float32 -> float32, bfloat16 + int64 -> bfloat16,
 uint8 + int8 -> int16 (the least signed type holding both), uint8 tensor + 300 -> uint8.
+Complex is the category above floating: float32 + complex64 -> complex64, float64 + complex64
+-> complex128 (the wider parts), float32 tensor + 1j -> complex64 (a Python complex counts as
+the default float dtype's complex).
 """
 import numbers
 
@@ -18,13 +21,15 @@ from . import _dtype
 
 __all__ = ["result_type", "promote_types", "get_default_dtype", "set_default_dtype", "can_cast"]
 
-_BOOL, _INT, _FLOAT = 0, 1, 2
+_BOOL, _INT, _FLOAT, _COMPLEX = 0, 1, 2, 3
 # Integers and floats by width: within a category the wider wins.
 _RANK = {"bool": 0, "uint8": 1, "int8": 1, "int16": 2, "int32": 3, "int64": 4, "float16": 5, "bfloat16": 5,
-         "float32": 6, "float64": 7}
+         "float32": 6, "float64": 7, "complex64": 8, "complex128": 9}
 
 
 def _category(d):
+    if d.is_complex:
+        return _COMPLEX
     return _BOOL if d.name == "bool" else _FLOAT if d.name in ("float16", "bfloat16", "float32", "float64") else _INT
 
 
@@ -53,6 +58,9 @@ def promote_types(type1, type2):
     if a == b:
         return a
     ca, cb = _category(a), _category(b)
+    if _COMPLEX in (ca, cb):  # the complex dtype whose parts hold both
+        wide = any(d.name in ("float64", "complex128") for d in (a, b))
+        return _dtype.complex128 if wide else _dtype.complex64
     if ca != cb:
         return a if ca > cb else b
     if _RANK[a.name] == _RANK[b.name]:  # float16 and bfloat16, uint8 and int8: neither holds the other
@@ -67,7 +75,9 @@ def _number_dtype(value):
         return _dtype.int64
     if isinstance(value, numbers.Real):
         return get_default_dtype()
-    raise TypeError(f"expected a meshflow.Tensor or a real number, got {type(value).__name__}")
+    if isinstance(value, numbers.Complex):
+        return _dtype.complex_of(get_default_dtype())
+    raise TypeError(f"expected a meshflow.Tensor or a number, got {type(value).__name__}")
 
 
 def _combine(higher, lower):
@@ -75,9 +85,9 @@ def _combine(higher, lower):
     is higher (or the higher is bool)."""
     if higher is None:
         return lower
-    if lower is None or _category(higher) == _FLOAT:
+    if lower is None:
         return higher
-    if _category(higher) == _BOOL or _category(lower) == _FLOAT:
+    if _category(higher) == _BOOL or _category(lower) > _category(higher):
         return promote_types(higher, lower)
     return higher
 

@@ -549,7 +549,7 @@ class Tensor:
         if self.is_global:
             extra = [f"placement={self.placement!r}", f"sbp={self.sbp!r}", f"dtype={self.dtype!r}"]
         else:
-            if self.dtype.name not in ("float32", "int64", "bool"):
+            if self.dtype.name not in ("float32", "int64", "bool", "complex64"):
                 extra.append(f"dtype={self.dtype!r}")
             if self._impl.device_type != "cpu":
                 extra.append(f"device='{self.device}'")
@@ -673,6 +673,15 @@ def _element_formatter(array):
     values = array.ravel()
     if array.dtype.kind == "b":
         text = lambda v: "True" if v else "False"  # noqa: E731
+    elif array.dtype.kind == "c":  # torch's: the real parts padded to their width, then the signed imaginary part
+        real_text, imag_text = _float_text(array.real), _float_text(array.imag)
+        reals = values.real[_np.isfinite(values.real) & (values.real != 0)]
+        real_width = max((len(real_text(v)) for v in reals), default=1)
+
+        def text(v):
+            imag = imag_text(v.imag)
+            return real_text(v.real).rjust(real_width) + ("" if imag.startswith("-") else "+") + imag + "j"
+        values = values[_np.isfinite(values.real) & (values.real != 0)]
     elif array.dtype.kind != "f":
         text = lambda v: str(int(v))  # noqa: E731
     else:
@@ -831,11 +840,13 @@ def _as_array(data, dtype):
         bad = _out_of_range(data, array, -2**63, 2**63 - 1)
         if bad is not None:
             raise ValueError(f"tensor: value {bad} does not fit in int64")
-        typed = _typed_leaves_dtype(data) if array.dtype.kind in "fiub" else None
+        typed = _typed_leaves_dtype(data) if array.dtype.kind in "fiubc" else None
         if typed is not None:
             array = array.astype(typed.numpy)
         elif array.dtype.kind == "f":
             array = array.astype(get_default_dtype().numpy)
+        elif array.dtype.kind == "c":  # Python complex numbers: the default float dtype's complex, as torch
+            array = array.astype(_dtype.complex_of(get_default_dtype()).numpy)
         elif array.dtype.kind in "iu":
             array = array.astype(_np.int64)
         elif array.dtype.kind in "US":  # torch's errors for strings: alone a ValueError, among numbers a TypeError
@@ -873,6 +884,8 @@ def _typed_leaves_dtype(data):
             d = _dtype.bool_
         elif isinstance(item, int):
             d = _dtype.int64
+        elif isinstance(item, complex):
+            d = _dtype.complex_of(get_default_dtype())
         else:
             d = get_default_dtype()
         result = d if result is None else promote_types(result, d)

@@ -215,13 +215,13 @@ TEST(DType, NamesAndSizes) {
 
 TEST(DType, FromNameErrorNamesTheChoices) {
   try {
-    dtype_from_name("complex64");
+    dtype_from_name("float8");
     FAIL() << "expected std::invalid_argument";
   } catch (const std::invalid_argument& e) {
     std::string msg = e.what();
-    EXPECT_NE(msg.find("'complex64'"), std::string::npos) << msg;
-    for (const char* name :
-         {"float32", "float64", "int32", "int64", "bfloat16", "bool", "float16", "uint8", "int8", "int16"}) {
+    EXPECT_NE(msg.find("'float8'"), std::string::npos) << msg;
+    for (const char* name : {"float32", "float64", "int32", "int64", "bfloat16", "bool", "float16", "uint8", "int8",
+                             "int16", "complex64", "complex128"}) {
       EXPECT_NE(msg.find(name), std::string::npos) << msg;
     }
   }

@@ -74,7 +74,7 @@ def test_tensor_copies():
     assert t.numpy()[0] == 0
 
 
-@pytest.mark.parametrize("bad", [np.uint16, np.complex64, np.uint32])
+@pytest.mark.parametrize("bad", [np.uint16, np.longdouble, np.uint32])
 def test_unsupported_dtype(bad):
     name = np.dtype(bad).name
     pattern = f"unsupported dtype '{name}'.*float32, float64, int32, int64"
@@ -87,8 +87,8 @@ def test_unsupported_dtype(bad):
 
 
 def test_unsupported_python_values():
-    with pytest.raises(ValueError, match="unsupported dtype 'complex"):
-        mf.tensor([1j])
+    with pytest.raises(ValueError, match="unsupported dtype 'float128'"):
+        mf.tensor(np.zeros(2, np.longdouble))
 
 
 @pytest.mark.parametrize("data, expected", [

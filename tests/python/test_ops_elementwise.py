@@ -209,7 +209,7 @@ def test_numpy_arrays_meet_tensors_only_through_operators():
     x, a = mf.tensor(np.ones(3, np.float32)), np.arange(3, dtype=np.float32)
     with pytest.raises(TypeError, match="does not support ufuncs"):
         np.add(a, x)
-    with pytest.raises(TypeError, match=r"expected a meshflow.Tensor or a real number, got numpy.ndarray"):
+    with pytest.raises(TypeError, match=r"expected a meshflow.Tensor or a number, got numpy.ndarray"):
         mf.add(x, a)
     with pytest.raises(TypeError, match=r"^\[exp\] expected a meshflow Tensor, got numpy.ndarray$"):
         mf.exp(a)
@@ -443,7 +443,7 @@ def test_bad_input():
         f32.to(np.uint16)
     with pytest.raises(TypeError, match="condition must be a meshflow.Tensor"):
         mf.where([1, 0], 1, 0)
-    with pytest.raises(TypeError, match="expected a meshflow.Tensor or a real number, got str"):
+    with pytest.raises(TypeError, match="expected a meshflow.Tensor or a number, got str"):
         mf.add(f32, "1")
     with pytest.raises(TypeError):
         f32 + "1"

@@ -319,9 +319,9 @@ def test_bad_parameters_raise(make):
 
 def test_non_leaf_or_integer_parameters_raise():
     leaf = mf.tensor(np.ones(2), requires_grad=True)
-    with pytest.raises(ValueError, match="optimizer parameter 0 is not a floating leaf tensor"):
+    with pytest.raises(ValueError, match="optimizer parameter 0 is not a floating or complex leaf tensor"):
         mf.optim.SGD([leaf * 2], lr=0.1)
-    with pytest.raises(ValueError, match="optimizer parameter 1 is not a floating leaf tensor"):
+    with pytest.raises(ValueError, match="optimizer parameter 1 is not a floating or complex leaf tensor"):
         mf.optim.AdamW([leaf, mf.tensor(np.zeros(2, np.int64))])
 
 

@@ -33,6 +33,8 @@ MPI_Datatype mpi_type(DType dtype) {
     case DType::kUInt8: return MPI_UINT8_T;
     case DType::kInt8: return MPI_INT8_T;
     case DType::kInt16: return MPI_INT16_T;
+    case DType::kComplex64: return MPI_C_FLOAT_COMPLEX;  // sums only: no op of complex passes P(max) or P(min)
+    case DType::kComplex128: return MPI_C_DOUBLE_COMPLEX;
   }
   return MPI_INT64_T;
 }
@@ -172,6 +174,11 @@ namespace {
 // out = parts[0] op parts[1] op ... in that order: count elements of dtype each. Integer
 // sums wrap (as MPI_SUM's do); max and min are MPI_MAX's and MPI_MIN's (and the all-reduce's).
 void combine(const std::vector<const void*>& parts, void* out, int64_t count, DType dtype, ReduceOp op) {
+  if (is_complex(dtype)) {  // sums only (no op passes complex P(max) or P(min)): part by part
+    if (op != ReduceOp::kSum) throw std::invalid_argument("mpi: complex values have no max or min");
+    combine(parts, out, 2 * count, real_of(dtype), op);
+    return;
+  }
   visit_with_bool(dtype, [&](auto v) {
     using T = decltype(v);
     T* o = static_cast<T*>(out);

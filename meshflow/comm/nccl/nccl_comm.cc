@@ -42,6 +42,9 @@ ncclDataType_t nccl_type(DType dtype) {
     case DType::kInt8: return ncclInt8;
     case DType::kInt16:
       throw std::invalid_argument("nccl: NCCL has no int16 type; cast int16 tensors on GPUs to int32 first");
+    case DType::kComplex64:
+    case DType::kComplex128:
+      throw std::invalid_argument("nccl: NCCL has no complex types; complex tensors are not supported on GPUs");
   }
   return ncclUint8;
 }

@@ -465,8 +465,8 @@ std::vector<Tensor> where(const std::vector<Tensor>& in, const KernelContext& ct
 
 std::vector<Tensor> cast(const std::vector<Tensor>& in, const KernelContext& ctx) {
   Tensor out = output(ctx, 0, in[0].shape(), ctx.outputs[0].dtype, memory_of(in));
-  visit_storage(in[0].dtype(), [&](auto from) {
-    visit_storage(out.dtype(), [&](auto to) {
+  visit_real_storage(in[0].dtype(), [&](auto from) {
+    visit_real_storage(out.dtype(), [&](auto to) {
       using TI = decltype(from);
       using TO = decltype(to);
       launch<TO, TI>("cast", Cast<TO>{}, out, {&in[0]});

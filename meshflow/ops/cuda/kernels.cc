@@ -60,10 +60,11 @@ void register_cuda_kernels(OpRegistry& r) {
   OpRegistry::DeviceType type;
   type.call = [](const OpDef& op, Kernel kernel) -> Kernel {
     return [kernel = std::move(kernel), name = op.name](const std::vector<Tensor>& inputs, const KernelContext& ctx) {
-      // The CUDA kernels visit the small integers (core/dtype.h) but were never run on them.
+      // The CUDA kernels visit the small integers (core/dtype.h) but were never run on them,
+      // and have no complex type (visit_real_storage).
       for (const std::vector<TensorMeta>* metas : {&ctx.inputs, &ctx.outputs}) {
         for (const TensorMeta& m : *metas) {
-          if (is_small_int(m.dtype)) {
+          if (is_small_int(m.dtype) || is_complex(m.dtype)) {
             op_error(name, std::string("has no CUDA kernel for ") + dtype_name(m.dtype) +
                                " tensors; cast to int32, int64 or float32 first, or run it on the CPU");
           }

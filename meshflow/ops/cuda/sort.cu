@@ -283,7 +283,7 @@ std::vector<Tensor> flip(const std::vector<Tensor>& in, const KernelContext& ctx
   for (int64_t d : ctx.attrs.get_ints("dims")) {
     if (nd) layout.flipped[kernel::normalize_dim("flip", d, nd)] = true;
   }
-  visit_storage(in[0].dtype(), [&](auto v) {
+  visit_real_storage(in[0].dtype(), [&](auto v) {
     using T = decltype(v);
     flip_kernel<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(in[0].data_as<T>(), out.data_as<T>(), n, layout);
     check_launch("flip");

@@ -1,0 +1,103 @@
+"""Complex tensors (complex64 = cfloat, complex128 = cdouble), as torch's: complex, polar,
+real, imag, view_as_real, view_as_complex, conj, angle, is_complex, and the Tensor methods
+and properties of those names (.real, .imag, .conj(), .angle(), .cfloat(), .cdouble()).
+
+The ops are C++'s (meshflow/ops/complex.cc); + - * / abs exp sum mean of complex tensors are
+the usual ops, and an op without complex kernels refuses them naming itself. .real, .imag,
+view_as_real and view_as_complex give values (copies), not views: writing into them does not
+reach the tensor they came from.
+"""
+import math
+
+from . import _dtype
+from ._tensor import Tensor, apply
+
+__all__ = ["complex", "polar", "real", "imag", "view_as_real", "view_as_complex", "conj", "conj_physical",
+           "angle", "is_complex"]
+
+
+def _expect_tensor(name, x):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(x).__name__}")
+
+
+def complex(real, imag):  # noqa: A001 (torch.complex)
+    """real + i imag, of float32 or float64 tensors of one dtype (broadcast)."""
+    return apply("complex", [real, imag])[0]
+
+
+def polar(abs, angle):  # noqa: A002 (torch's argument names)
+    """abs (cos angle + i sin angle)."""
+    return apply("polar", [abs, angle])[0]
+
+
+def is_complex(input):
+    return input.dtype.is_complex
+
+
+def real(input):
+    """The real part (a real tensor: itself)."""
+    _expect_tensor("real", input)
+    return apply("real", [input])[0] if input.dtype.is_complex else input
+
+
+def imag(input):
+    """The imaginary part of a complex tensor."""
+    _expect_tensor("imag", input)
+    if not input.dtype.is_complex:
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return apply("imag", [input])[0]
+
+
+def view_as_real(input):
+    """A complex tensor (...) as float (..., 2): real and imaginary parts (a copy)."""
+    _expect_tensor("view_as_real", input)
+    if not input.dtype.is_complex:
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    return apply("view_as_real", [input])[0]
+
+
+def view_as_complex(input):
+    """A float tensor (..., 2) as complex (...) (a copy)."""
+    _expect_tensor("view_as_complex", input)
+    return apply("view_as_complex", [input])[0]
+
+
+def conj(input):
+    """The complex conjugate (a real tensor: itself)."""
+    return apply("conj", [input])[0] if input.dtype.is_complex else input
+
+
+conj_physical = conj
+
+
+def angle(input):
+    """The argument atan2(imag, real); of a real tensor, pi where negative and 0 elsewhere (NaN
+    stays NaN), as torch's."""
+    if input.dtype.is_complex:
+        return apply("angle", [input])[0]
+    from ._ops_elementwise import where
+    x = input if input.dtype.is_floating_point else input.to(_dtype.float32)
+    return where(x < 0, math.pi, where(x != x, x, 0.0))
+
+
+def _install():
+    for name in ("conj", "conj_physical", "angle", "is_complex"):
+        setattr(Tensor, name, globals()[name])
+    Tensor.real = property(real)
+    Tensor.imag = property(imag)
+    Tensor.cfloat = _cfloat
+    Tensor.cdouble = _cdouble
+
+
+def _cfloat(self):
+    """self as complex64."""
+    return self.to(_dtype.complex64)
+
+
+def _cdouble(self):
+    """self as complex128."""
+    return self.to(_dtype.complex128)
+
+
+_install()
