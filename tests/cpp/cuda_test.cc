@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,11 +52,18 @@ TEST(Cuda, TypeIsRegisteredAndAMissingGpuIsAClearError) {
 // kernels are not written yet); on a GPU tensor it raises "[linalg_...] has no kernel for
 // device type 'cuda'".
 TEST(Cuda, EveryOpHasACudaKernel) {
+  // LAPACK's ops, the FFTs and the ops of complex values alone are the CPU's for now
+  // (docs/gpu.md, "Not yet").
+  const std::set<std::string> complex_only{"angle", "complex", "conj", "imag", "polar", "real",
+                                           "view_as_complex", "view_as_real"};
+  auto cpu_only = [&](const std::string& name) {
+    return name.rfind("linalg_", 0) == 0 || name.rfind("fft_", 0) == 0 || complex_only.count(name) > 0;
+  };
   std::vector<std::string> missing;
   for (const std::string& name : op_names()) {
     const OpDef& op = find_op(name);
     EXPECT_TRUE(has_kernel(op, "cpu")) << name;
-    if (!has_kernel(op, "cuda") && name.rfind("linalg_", 0) != 0) missing.push_back(name);
+    if (!has_kernel(op, "cuda") && !cpu_only(name)) missing.push_back(name);
   }
   std::string list;
   for (const std::string& name : missing) list += " " + name;

@@ -31,14 +31,22 @@ inline ::testing::AssertionResult close(const Tensor& actual, const Tensor& expe
     using T = decltype(v);
     const T* a = actual.data_as<T>();
     const T* e = expected.data_as<T>();
-    auto value = [](T x) -> double {
-      if constexpr (is_half_v<T>) return to_float(x); else return static_cast<double>(x);
+    auto near = [tol](double x, double y) {
+      const bool same = x == y || (std::isnan(x) && std::isnan(y));  // equal infinities too
+      return same || std::abs(x - y) <= tol * (1 + std::abs(y));
     };
     for (int64_t i = 0; i < actual.numel(); ++i) {
-      const double x = value(a[i]), y = value(e[i]);
-      const bool same = x == y || (std::isnan(x) && std::isnan(y));  // equal infinities too
-      if (!same && !(std::abs(x - y) <= tol * (1 + std::abs(y)))) {
-        return ::testing::AssertionFailure() << "element " << i << " is " << x << ", expected " << y;
+      if constexpr (is_complex_v<T>) {  // each part on its own
+        if (!near(a[i].real(), e[i].real()) || !near(a[i].imag(), e[i].imag())) {
+          return ::testing::AssertionFailure() << "element " << i << " is (" << a[i].real() << ", " << a[i].imag()
+                                               << "), expected (" << e[i].real() << ", " << e[i].imag() << ")";
+        }
+      } else {
+        auto value = [](T x) -> double {
+          if constexpr (is_half_v<T>) return to_float(x); else return static_cast<double>(x);
+        };
+        const double x = value(a[i]), y = value(e[i]);
+        if (!near(x, y)) return ::testing::AssertionFailure() << "element " << i << " is " << x << ", expected " << y;
       }
     }
     return ::testing::AssertionSuccess();
