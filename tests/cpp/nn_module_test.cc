@@ -440,7 +440,7 @@ TEST(NnModule, ErrorsNameTheProblem) {
                "[register_parameter] name \"a.b\" is empty or has a '.'");
   expect_error([&] { linear.register_module("", std::make_shared<nn::ReLU>()); }, "[register_module] name \"\"");
   const Var counts(Tensor::zeros({2}, DType::kInt64));
-  expect_error([&] { linear.register_parameter("bias", counts); }, "only floating tensors can require gradients");
+  expect_error([&] { linear.register_parameter("bias", counts); }, "only floating and complex tensors can require gradients");
   EXPECT_TRUE(linear.bias().defined());  // the refused registration replaced nothing
   EXPECT_TRUE(linear.register_parameter("bias", counts, /*requires_grad=*/false).same(linear.bias()));
   expect_error([] { nn::Dropout(1.0); }, "[Dropout] p is 1.0; expected 0 <= p < 1");
