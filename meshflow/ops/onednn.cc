@@ -191,11 +191,20 @@ ConvDims conv_dims(const ConvGeometry& g) {
   return d;
 }
 
+// Whether g's activations go to oneDNN channels-last rather than in the blocked layout it
+// picks: convolutions of at most 16 channels in and out (one group, a kernel wider than 1x1),
+// where the two layouts hold the same bytes (or the blocked one pads the channels to 16),
+// and oneDNN's channels-last kernels (brgconv) run faster than its blocked ones.
+bool channels_last(const ConvGeometry& g) {
+  return g.groups == 1 && g.in_channels <= 16 && g.out_channels <= 16 && g.kernel_volume() > 1;
+}
+
 Plan make_conv(ConvPass pass, const ConvGeometry& g, Type t) {
   namespace dn = dnnl;
   const ConvDims d = conv_dims(g);
   const memory::desc x(d.x, t, d.data_tag), w(d.w, t, d.w_tag), y(d.y, t, d.data_tag);
-  const memory::desc x_any(d.x, t, Tag::any), w_any(d.w, t, Tag::any), y_any(d.y, t, Tag::any);
+  const Tag act = channels_last(g) ? (g.dims == 3 ? Tag::ndhwc : Tag::nhwc) : Tag::any;
+  const memory::desc x_any(d.x, t, act), w_any(d.w, t, Tag::any), y_any(d.y, t, act);
   const dn::primitive_attr attr = user_scratchpad();
   const dn::convolution_forward::primitive_desc forward(
       dn::convolution_forward::desc(dn::prop_kind::forward_training, dn::algorithm::convolution_direct, x_any, w_any,

@@ -2,8 +2,9 @@
 // oneDNN's primitives behind the CPU kernels of convolutions (ops/conv.cc)
 // and pooling (ops/pool.cc), on meshflow's plain row-major tensors. A primitive is made once per
 // pass, shape and dtype and kept in a bounded LRU cache (making one costs more than running a
-// small one); oneDNN picks its activations' layout (format_tag::any), and reorders to and
-// from the plain layout run around it where it picks a blocked one.
+// small one); oneDNN picks its activations' layout (format_tag::any) but for convolutions of
+// at most 16 channels, which run channels-last, and reorders to and from the plain layout run
+// around it.
 // float32, and bfloat16 where oneDNN has the primitive for this CPU (AVX-512 and up); below
 // that (or with ONEDNN_MAX_CPU_ISA set lower) bfloat16 operands are widened exactly to
 // float32, run as float32, and the result rounded once, as gemm_bf16 does for products.

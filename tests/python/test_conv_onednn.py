@@ -71,6 +71,10 @@ CONV_CASES = [
     # Strided past the input's end: the last rows are never read.
     ((2, 3, 8, 8), (5, 3, 3, 3), dict(stride=3, padding=(2, 0), dilation=2), ((3, 3), ((2, 2), (0, 0)), (2, 2), 1)),
     ((3, 2, 5, 4), (3, 2, 1, 1), dict(stride=2), ((2, 2), ((0, 0), (0, 0)), (1, 1), 1)),
+    # Up to 16 channels in and out oneDNN runs channels-last (the cases above), past them in its
+    # blocked layout.
+    ((2, 16, 6, 5), (16, 16, 3, 3), dict(padding=1), ((1, 1), ((1, 1), (1, 1)), (1, 1), 1)),
+    ((2, 20, 6, 5), (24, 20, 3, 3), dict(stride=2, padding=1), ((2, 2), ((1, 1), (1, 1)), (1, 1), 1)),
     # Pointwise (1x1, stride 1, no padding, one group): float32 runs products, not oneDNN's
     # convolution; a batch of one runs its product on the team.
     ((3, 4, 5, 4), (6, 4, 1, 1), dict(), ((1, 1), ((0, 0), (0, 0)), (1, 1), 1)),
