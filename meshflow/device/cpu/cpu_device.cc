@@ -12,6 +12,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -140,7 +141,10 @@ class CpuStream : public Stream {
     if (completed_.load() >= n) return;
     std::unique_lock<std::mutex> lock(mu_);
     ++waiters_;
-    done_.wait(lock, [&] { return completed_.load() >= n; });
+    while (completed_.load() < n) {
+      wake_at_ = std::min(wake_at_, n);
+      done_.wait(lock);
+    }
     --waiters_;
   }
 
@@ -217,9 +221,15 @@ class CpuStream : public Stream {
         if (latency > 0) std::this_thread::sleep_until(started + std::chrono::microseconds(latency));
         completed_.fetch_add(1);
         if (waiters_.load() > 0) {
-          // Under the lock: a waiter between its check and its sleep holds it.
+          // Under the lock: a waiter between its check and its sleep holds it. Only once the
+          // nearest waiter's count is reached: a waiter woken at every completion (the
+          // issuing thread in a synchronize, waiting on every eighth instruction) took a
+          // context switch per op from the kernels.
           std::lock_guard<std::mutex> lock(mu_);
-          done_.notify_all();
+          if (completed_.load() >= wake_at_) {
+            wake_at_ = kNoWaiter;  // those still short of their counts set theirs again
+            done_.notify_all();
+          }
         }
       }
       batch.clear();
@@ -239,6 +249,8 @@ class CpuStream : public Stream {
   // one of them sees the other and no wake-up is lost.
   std::atomic<uint64_t> completed_{0};
   mutable std::atomic<int> waiters_{0};  // threads in wait_completed's sleep (changed under mu_)
+  static constexpr uint64_t kNoWaiter = std::numeric_limits<uint64_t>::max();
+  mutable uint64_t wake_at_ = kNoWaiter;  // GUARDED_BY(mu_): the least count a sleeping waiter needs
   bool sleeping_ = false;                // GUARDED_BY(mu_): the worker waits on has_work_
   bool stopping_ = false;                // GUARDED_BY(mu_)
   std::thread worker_;                   // last: starts after the fields above exist
