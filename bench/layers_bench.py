@@ -123,9 +123,12 @@ def classifier(nn, net, classes=10):
     return model
 
 
-def small_resnet(nn):
-    """A ResNet-style CNN: a stem, three stages of a residual block each (two 3x3 convs with
-    batch norm), global average pooling and a linear head."""
+def small_resnet(nn, widths=(16, 32, 64), blocks=(1, 1, 1), in_channels=16):
+    """A ResNet-style CNN: a 3x3 stem, stages of residual blocks (two 3x3 convs with batch
+    norm; the first block of each stage after the first halves the size, with a strided 1x1
+    conv and batch norm as its shortcut), global average pooling and a linear head. The
+    defaults: one block in each of three stages on 16-channel inputs; widths (64, 128, 256,
+    512), blocks (2, 2, 2, 2) and in_channels 3 make a CIFAR ResNet-18."""
 
     class Block(nn.Module):
         def __init__(self, cin, cout, stride):
@@ -143,10 +146,14 @@ def small_resnet(nn):
             y = self.bn2(self.conv2(y))
             return self.relu(y + (x if self.skip is None else self.skip(x)))
 
-    return classifier(nn, nn.Sequential(
-        nn.Conv2d(16, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
-        Block(16, 16, 1), Block(16, 32, 2), Block(32, 64, 2),
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10)))
+    layers = [nn.Conv2d(in_channels, widths[0], 3, padding=1, bias=False), nn.BatchNorm2d(widths[0]), nn.ReLU()]
+    cin = widths[0]
+    for stage, (width, count) in enumerate(zip(widths, blocks)):
+        for i in range(count):
+            layers.append(Block(cin, width, 2 if stage > 0 and i == 0 else 1))
+            cin = width
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, 10)]
+    return classifier(nn, nn.Sequential(*layers))
 
 
 def bottleneck_resnet(nn, blocks=(2, 2, 2), width=16):

@@ -7,8 +7,9 @@ model loads meshflow's state_dict) on the same inputs.
     PYTHONPATH=build/python /root/tv/bin/python bench/models_bench.py       # and torch eager
     ... bench/models_bench.py --compile --threads 2 --only resnet,vit      # and torch.compile
 
-The models: an MLP, the ResNet-style CNN with batch norm, the Hugging Face-style GPT-2 and
-PyTorch's LSTM language model of bench/layers_bench.py, the same language model on a GRU,
+The models: an MLP, the ResNet-style CNN with batch norm (and ResNet-18's layout at half its
+widths on 32x32 and 64x64 images, half and a quarter of the batch), the Hugging Face-style
+GPT-2 and PyTorch's LSTM language model of bench/layers_bench.py, the same language model on a GRU,
 a small ViT (patches by a strided conv, nn.TransformerEncoder with pre-norm and GELU), a
 Conv1d text classifier over embeddings, and a UNet-like segmenter (max pooling down, one
 ConvTranspose2d and one bilinear interpolate up, skip connections by cat, a per-pixel
@@ -137,6 +138,11 @@ def unet(lib, width=16, classes=4):
     return with_loss(nn, UNet())
 
 
+# A CIFAR ResNet-18's layout (two basic blocks in each of four stages) at half its widths,
+# which keeps a step within a second on two cores: widths, blocks, input channels.
+RESNET18 = ((32, 64, 128, 256), (2, 2, 2, 2), 3)
+
+
 def models(batch):
     """name -> Model, sized by the batch."""
     rng = np.random.default_rng(0)
@@ -148,6 +154,10 @@ def models(batch):
     return {
         "mlp": Model(lambda lib: mlp(lib.nn), (images(2 * batch, 1, 28), labels(2 * batch, 10))),
         "resnet": Model(lambda lib: small_resnet(lib.nn), (images(batch, 16, 32), labels(batch, 10))),
+        "resnet18": Model(lambda lib: small_resnet(lib.nn, *RESNET18),
+                          (images(batch // 2, 3, 32), labels(batch // 2, 10))),
+        "resnet18_64": Model(lambda lib: small_resnet(lib.nn, *RESNET18),
+                             (images(batch // 4, 3, 64), labels(batch // 4, 10))),
         "gpt2": Model(lambda lib: Gpt2LMHead(lib, Gpt2Config()), (gpt, gpt), "adamw"),
         "lstm_lm": Model(lambda lib: lstm_language_model(lib.nn), (tokens, labels(tokens.size, VOCAB))),
         "gru_lm": Model(lambda lib: lstm_language_model(lib.nn, rnn="GRU"), (tokens, labels(tokens.size, VOCAB))),
