@@ -1073,4 +1073,4 @@ Tensor.nanquantile = nanquantile
 Tensor.histc = histc
 Tensor.histogram = histogram
 Tensor.mT = property(lambda self: self.transpose(-2, -1))
-Tensor.mH = Tensor.mT
+Tensor.mH = property(lambda self: self.transpose(-2, -1).conj())  # conj: itself for real tensors

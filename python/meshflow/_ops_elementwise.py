@@ -520,8 +520,14 @@ def _bounded(name, input, min, max):
 clip = clamp
 
 
+def _no_order(name, input):
+    if input.dtype.is_complex:
+        raise RuntimeError(f"{name} is not supported for complex inputs")
+
+
 def floor(input):
     """The largest integer value <= input (integers stay as they are)."""
+    _no_order("floor", input)
     if not input.dtype.is_floating_point:
         return input
     t = trunc(input)
@@ -530,6 +536,7 @@ def floor(input):
 
 def ceil(input):
     """The smallest integer value >= input (integers stay as they are)."""
+    _no_order("ceil", input)
     if not input.dtype.is_floating_point:
         return input
     t = trunc(input)

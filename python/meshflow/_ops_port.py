@@ -506,7 +506,7 @@ def _install():
     Tensor.detach_ = _detach_
     for alias, name in (("multiply_", "mul_"), ("divide_", "div_"), ("subtract_", "sub_"), ("true_divide_", "div_"),
                         ("greater_", "gt_"), ("greater_equal_", "ge_"), ("less_", "lt_"), ("less_equal_", "le_"),
-                        ("not_equal_", "ne_"), ("negative_", "neg_"), ("absolute_", "abs_"), ("sgn_", "sign_")):
+                        ("not_equal_", "ne_"), ("negative_", "neg_"), ("absolute_", "abs_")):
         if not hasattr(Tensor, alias) and hasattr(Tensor, name):
             setattr(Tensor, alias, getattr(Tensor, name))
 
