@@ -1048,9 +1048,10 @@ void register_math_ops(OpRegistry& r) {
   using A = const Attrs&;
   using I = Integers;
   auto f = [](V x, double c) { return fn::full_like(x, c); };
-  auto over = [](V dy, V g) { return fn::div(dy, g); };
+  auto over = [](V dy, V g) { return fn::div(dy, conj(g)); };  // dy over the (conjugate) slope
   auto one_minus_square = [f](V x) { return fn::sub(f(x, 1), fn::mul(x, x)); };
-  // Complex ones (sin cos tan sinh cosh log1p reciprocal): std::complex's, and dy times the
+  // Complex ones (the trigonometric and hyperbolic functions and their inverses, log1p log2
+  // log10 expm1 exp2 reciprocal): std::complex's principal branches (torch's), and dy times the
   // conjugate slope (conj: the identity on real ones).
   r.add(with_grad(complex_unary(unary<I::kToFloat32>("sin", {}, scalar::Sin{}), [](auto x) { return std::sin(x); }),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, conj(call1("cos", {x}))); })));
@@ -1060,22 +1061,33 @@ void register_math_ops(OpRegistry& r) {
   r.add(with_grad(complex_unary(unary<I::kToFloat32>("tan", {}, scalar::Tan{}), [](auto x) { return std::tan(x); }),
                   unary_grad([](V, V y, V dy, A) { return fn::add(dy, fn::mul(dy, conj(fn::mul(y, y)))); })));
   // asin, acos and atanh are monotone only on their domain (as log in the header's note).
-  r.add(with_grad(unary<I::kToFloat32>("asin", {}, scalar::Asin{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("asin", {}, scalar::Asin{}),
+                                [](auto x) { return std::asin(x); }),
                   unary_grad([=](V x, V, V dy, A) { return over(dy, fn::sqrt(one_minus_square(x))); })));
-  r.add(with_grad(unary<I::kToFloat32>("acos", {}, scalar::Acos{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("acos", {}, scalar::Acos{}),
+                                [](auto x) { return std::acos(x); }),
                   unary_grad([=](V x, V, V dy, A) { return fn::neg(over(dy, fn::sqrt(one_minus_square(x)))); })));
-  r.add(with_grad(unary<I::kToFloat32>("atan", increasing(0), scalar::Atan{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("atan", increasing(0), scalar::Atan{}),
+                                [](auto x) { return std::atan(x); }),
                   unary_grad([f, over](V x, V, V dy, A) { return over(dy, fn::add(f(x, 1), fn::mul(x, x))); })));
   r.add(with_grad(complex_unary(unary<I::kToFloat32>("sinh", increasing(0), scalar::Sinh{}),
                                 [](auto x) { return std::sinh(x); }),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, conj(call1("cosh", {x}))); })));
   r.add(with_grad(complex_unary(unary<I::kToFloat32>("cosh", {}, scalar::Cosh{}), [](auto x) { return std::cosh(x); }),
                   unary_grad([](V x, V, V dy, A) { return fn::mul(dy, conj(call1("sinh", {x}))); })));
-  r.add(with_grad(unary<I::kToFloat32>("asinh", increasing(0), scalar::Asinh{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("asinh", increasing(0), scalar::Asinh{}),
+                                [](auto x) { return std::asinh(x); }),
                   unary_grad([=](V x, V, V dy, A) { return over(dy, fn::sqrt(fn::add(fn::mul(x, x), f(x, 1)))); })));
-  r.add(with_grad(unary<I::kToFloat32>("acosh", {}, scalar::Acosh{}),
-                  unary_grad([=](V x, V, V dy, A) { return over(dy, fn::sqrt(fn::sub(fn::mul(x, x), f(x, 1)))); })));
-  r.add(with_grad(unary<I::kToFloat32>("atanh", {}, scalar::Atanh{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("acosh", {}, scalar::Acosh{}),
+                                [](auto x) { return std::acosh(x); }),
+                  unary_grad([=](V x, V, V dy, A) {
+                    // sqrt(x - 1) sqrt(x + 1): sqrt(x^2 - 1) on the reals, the principal branch's slope on
+                    // complex values (torch's).
+                    if (!is_complex(x.dtype())) return over(dy, fn::sqrt(fn::sub(fn::mul(x, x), f(x, 1))));
+                    return over(dy, fn::mul(fn::sqrt(fn::sub(x, f(x, 1))), fn::sqrt(fn::add(x, f(x, 1)))));
+                  })));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("atanh", {}, scalar::Atanh{}),
+                                [](auto x) { return std::atanh(x); }),
                   unary_grad([=](V x, V, V dy, A) { return over(dy, one_minus_square(x)); })));
   // erf' = 2 / sqrt(pi) exp(-x^2).
   auto erf_slope = [](V x) { return fn::mul_scalar(fn::exp(fn::neg(fn::mul(x, x))), M_2_SQRTPI); };
@@ -1090,15 +1102,20 @@ void register_math_ops(OpRegistry& r) {
                   })));
   r.add(with_grad(complex_unary(unary<I::kToFloat32>("log1p", {}, scalar::Log1p{}),
                                 [](auto x) { return std::log(decltype(x)(1) + x); }),
-                  unary_grad([f, over](V x, V, V dy, A) { return over(dy, conj(fn::add(x, f(x, 1)))); })));
-  r.add(with_grad(unary<I::kToFloat32>("expm1", increasing(0), scalar::Expm1{}),
-                  unary_grad([](V, V y, V dy, A) { return fn::add(dy, fn::mul(dy, y)); })));
-  r.add(with_grad(unary<I::kToFloat32>("log2", {}, scalar::Log2{}),
+                  unary_grad([f, over](V x, V, V dy, A) { return over(dy, fn::add(x, f(x, 1))); })));
+  const auto in_part_type = [](auto z, double c) { return static_cast<typename decltype(z)::value_type>(c); };
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("expm1", increasing(0), scalar::Expm1{}),
+                                [](auto x) { return std::exp(x) - decltype(x)(1); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::add(dy, fn::mul(dy, conj(y))); })));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("log2", {}, scalar::Log2{}),
+                                [=](auto x) { return std::log(x) / in_part_type(x, M_LN2); }),
                   unary_grad([over](V x, V, V dy, A) { return over(dy, fn::mul_scalar(x, M_LN2)); })));
-  r.add(with_grad(unary<I::kToFloat32>("log10", {}, scalar::Log10{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("log10", {}, scalar::Log10{}),
+                                [](auto x) { return std::log10(x); }),
                   unary_grad([over](V x, V, V dy, A) { return over(dy, fn::mul_scalar(x, M_LN10)); })));
-  r.add(with_grad(unary<I::kToFloat32>("exp2", increasing(0), scalar::Exp2{}),
-                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, fn::mul_scalar(y, M_LN2)); })));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("exp2", increasing(0), scalar::Exp2{}),
+                                [=](auto x) { return std::exp(x * in_part_type(x, M_LN2)); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, conj(fn::mul_scalar(y, M_LN2))); })));
   // -1 / x^2 = -y^2.
   r.add(with_grad(complex_unary(unary<I::kToFloat32>("reciprocal", {}, scalar::Reciprocal{}),
                                 [](auto x) { return decltype(x)(1) / x; }),

@@ -373,6 +373,9 @@ def bincount(input, weights=None, minlength=0):
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """NaN -> nan, +inf -> posinf, -inf -> neginf (the dtype's largest / lowest by default)."""
     from ._ops_elementwise import where
+    if input.dtype.is_complex:  # each part, as torch's
+        from ._complex import complex
+        return complex(*(nan_to_num(part, nan, posinf, neginf) for part in (input.real, input.imag)))
     if not is_floating_point(input):
         return clone(input)
     info = finfo(input.dtype)

@@ -68,7 +68,7 @@ def polygamma(n, input):
         raise RuntimeError(f"polygamma(n, x) does not support negative n, got {n}")
     if n == 0:
         return digamma(input)
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point and not input.dtype.is_complex:  # complex: refused by the op
         input = cast(input, _dtype.float32)
     return apply("polygamma", [input], {"n": n})[0]
 

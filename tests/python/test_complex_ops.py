@@ -56,6 +56,20 @@ def test_a_write_through_a_view_of_a_leaf_is_refused_as_torch():
     assert x.detach().numpy().tolist() == [1 + 0j]
 
 
+class _Graph(mf.nn.Graph):
+    def __init__(self, module):
+        super().__init__()
+        self.m = module
+
+    def build(self, x):
+        return self.m(x)
+
+
+def compiled(module):
+    """module(x) as a compiled step (mf.nn.Graph)."""
+    return _Graph(module)
+
+
 def test_graph_mode_writes_through_views_as_eager():
     class M(mf.nn.Module):
         def forward(self, x):
@@ -65,21 +79,23 @@ def test_graph_mode_writes_through_views_as_eager():
             mf.view_as_real(y)[..., 1] += 1
             return mf.view_as_real(y).sum(-1) + y.abs()
 
-    class G(mf.nn.Graph):
-        def __init__(self):
-            super().__init__()
-            self.m = M()
-
-        def build(self, x):
-            return self.m(x)
-
     x = mf.tensor(cplx(6), dtype=mf.complex64)
     eager = M()(x).numpy()
-    np.testing.assert_allclose(G()(x).numpy(), eager, rtol=1e-6)
+    np.testing.assert_allclose(compiled(M())(x).numpy(), eager, rtol=1e-6)
     y = cplx(6).real + 3j * cplx(6).imag
     y[0] = 2 + 1j * y[0].imag
     y = y + 1j
     np.testing.assert_allclose(eager, y.real + y.imag + np.abs(y), rtol=1e-5)
+
+
+def test_graph_mode_runs_complex_math_as_eager():
+    class M(mf.nn.Module):
+        def forward(self, x):  # a chain of elementwise ops (fused in graph mode)
+            y = (x.sin() * x.sigmoid() + x.log() ** 2 - x.sqrt().reciprocal()).tanh()
+            return mf.where(y.real > 0, y, y.conj()).cumsum(-1)
+
+    x = mf.tensor(cplx(24).reshape(4, 6), dtype=mf.complex64)
+    np.testing.assert_allclose(compiled(M())(x).numpy(), M()(x).numpy(), rtol=1e-6, atol=1e-6)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -90,13 +106,16 @@ def sigmoid(z):
 
 
 MATH = {
+    "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "asinh": np.arcsinh, "acosh": np.arccosh,
+    "atanh": np.arctanh, "log2": np.log2, "log10": np.log10, "expm1": np.expm1, "exp2": np.exp2,
     "log": np.log, "sqrt": np.sqrt, "rsqrt": lambda z: 1 / np.sqrt(z), "exp": np.exp, "sin": np.sin, "cos": np.cos,
     "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "sigmoid": sigmoid,
     "reciprocal": lambda z: 1 / z, "log1p": np.log1p, "sgn": lambda z: np.where(z == 0, 0, z / np.where(z == 0, 1, abs(z))),
 }
 
 
-ENTIRE = {"exp", "sin", "cos", "tan", "sinh", "cosh", "tanh", "sigmoid", "sgn"}  # defined at 0 too
+ENTIRE = {"exp", "sin", "cos", "tan", "sinh", "cosh", "tanh", "sigmoid", "sgn", "asin", "atan", "asinh", "atanh",
+          "expm1", "exp2"}  # defined at 0 too
 
 
 @pytest.mark.parametrize("dtype", [mf.complex64, mf.complex128])
@@ -178,6 +197,32 @@ def test_indexing_selection_and_scans_of_complex():
     assert mf.zeros(2, dtype=mf.cfloat).index_fill(0, mf.tensor([1]), 3j).numpy().tolist() == [0j, 3j]
 
 
+def test_reductions_and_statistics_of_complex_as_torch():
+    z = mf.tensor([1 + 1j, -2 + 0j, 0.5 - 2j], dtype=mf.complex128)
+    assert z.prod().item() == -5 + 3j
+    np.testing.assert_allclose(mf.tensor(cplx(6).reshape(2, 3)).prod(0).numpy(), cplx(6).reshape(2, 3).prod(0),
+                               rtol=1e-6)
+    # torch 2.x's values
+    assert abs(mf.logsumexp(z, 0).item() - (0.19051750869959316 + 0.7094982480272641j)) < 1e-12
+    var, std = z.var(), z.std()
+    assert var.dtype == std.dtype == mf.float64
+    np.testing.assert_allclose([var.item(), std.item(), z.var(0, correction=0).item()],
+                               [4.916666666666667, 2.217355782608345, 3.2777777777777777], rtol=1e-12)
+    v, mean = mf.var_mean(z)
+    assert v.dtype == mf.float64 and mean.dtype == mf.complex128
+    m = mf.tensor([[1 + 1j, 2 - 1j, 0j], [1, 2, 3j]], dtype=mf.complex128)
+    np.testing.assert_allclose(mf.cov(m).numpy(), [[2, 1 + 1j], [1 - 1j, 4]], rtol=1e-12)
+    r = 0.35355339059327373
+    np.testing.assert_allclose(mf.corrcoef(m).numpy(), [[1, r + r * 1j], [r - r * 1j, 1]], rtol=1e-12)
+    weighted = mf.cov(m, fweights=mf.tensor([1, 2, 1]), aweights=mf.tensor([0.5, 1.0, 2.0]))
+    np.testing.assert_allclose(weighted.numpy(), [[1.9285713957280533, 1.9285713957280533 + 1.2857142638187022j],
+                                                  [1.9285713957280533 - 1.2857142638187022j, 4.499999923365458]],
+                               rtol=1e-6)
+    nan, inf = float("nan"), float("inf")
+    assert mf.nan_to_num(mf.tensor([complex(nan, 1), complex(inf, -inf)], dtype=mf.complex128),
+                         posinf=7.0).numpy().tolist() == [1j, 7 - 1.7976931348623157e+308j]
+
+
 def test_conjugate_transposes_and_resolve_conj():
     z = cplx(6).reshape(2, 3)
     t = mf.tensor(z)
@@ -247,8 +292,22 @@ def cases(L=mf):
         "H": (cplx(6).reshape(2, 3), lambda x: x.H),
         "mH": (cplx(6).reshape(2, 3), lambda x: x.mH),
         "vector_norm": (cplx(6), lambda x: L.linalg.vector_norm(x).reshape(1)),
+        "asin": (cplx(6) * 0.5, lambda x: x.asin()),
+        "acos": (cplx(6) * 0.5, lambda x: x.acos()),
+        "atan": (cplx(6) * 0.5, lambda x: x.atan()),
+        "asinh": (cplx(6) * 0.5, lambda x: x.asinh()),
+        "acosh": (cplx(6) * 0.5, lambda x: x.acosh()),
+        "atanh": (cplx(6) * 0.5, lambda x: x.atanh()),
+        "log2": (cplx(6), lambda x: x.log2()),
+        "log10": (cplx(6), lambda x: x.log10()),
+        "expm1": (cplx(6) * 0.5, lambda x: x.expm1()),
+        "exp2": (cplx(6) * 0.5, lambda x: x.exp2()),
+        "prod": (cplx(6).reshape(2, 3), lambda x: x.prod(1)),
+        "prod_all": (cplx(6) * 0.5, lambda x: x.prod().reshape(1)),
+        "var": (cplx(6).reshape(2, 3), lambda x: x.var(1)),
+        "std": (cplx(6).reshape(2, 3), lambda x: x.std(0, correction=0)),
+        "logsumexp": (cplx(6).reshape(2, 3), lambda x: x.logsumexp(1)),
     }
-
 
 def loss(y):
     shape = tuple(y.shape)
@@ -297,6 +356,21 @@ TORCH_GRADS = {
     "H": ([2, 3], [(0.993956098-0.993956098j), (0.6599831459-0.3901516843j), (-0.0192024929+0.6124875657j), (0.8869949228-0.8020957579j), (0.3436457463+0.1288444943j), (-0.3794517648+0.9280727102j)]),
     "mH": ([2, 3], [(0.993956098-0.993956098j), (0.6599831459-0.3901516843j), (-0.0192024929+0.6124875657j), (0.8869949228-0.8020957579j), (0.3436457463+0.1288444943j), (-0.3794517648+0.9280727102j)]),
     "vector_norm": ([6], [(0.113791279+0.113791279j), (0.3625173004+0.4228849293j), (0.4588554688+0.1465501686j), (0.3756061361-0.2356963383j), (0.1700324622-0.0830292647j), (-0.043071344+0.4306777142j)]),
+    "asin": ([6], [(1.0149216519+0.9715711142j), (0.9527896383+0.535380937j), (0.8425409687+0.329904702j), (0.3784947669-0.0731396315j), (-0.004143539-0.6240951519j), (-0.3119517517-0.8181921136j)]),
+    "acos": ([6], [(-1.0149216519-0.9715711142j), (-0.9527896383-0.535380937j), (-0.8425409687-0.329904702j), (-0.3784947669+0.0731396315j), (0.004143539+0.6240951519j), (0.3119517517+0.8181921136j)]),
+    "atan": ([6], [(0.9487449168+1.0353840848j), (0.3604080844+1.074306805j), (0.4366599845+0.3709225786j), (0.2536827677-0.1787960867j), (-0.045528916-0.5884733262j), (-0.6659721372-1.2839572883j)]),
+    "asinh": ([6], [(0.9715711142+1.0149216519j), (0.6376085535+0.9739411982j), (0.5397822852+0.3845682696j), (0.2983654216-0.1577396973j), (-0.0326268298-0.600518806j), (-0.5056311219-1.0929612294j)]),
+    "acosh": ([6], [(-0.9715711142+1.0149216519j), (-0.535380937+0.9527896383j), (-0.329904702+0.8425409687j), (-0.0731396315-0.3784947669j), (-0.6240951519+0.004143539j), (0.8181921136-0.3119517517j)]),
+    "atanh": ([6], [(1.0353840848+0.9487449168j), (0.9574640231+0.2843680171j), (1.0438429501+0.2252472207j), (0.404811493-0.009335787j), (0.0114809288-0.6355347424j), (-0.2553085654-0.7208505515j)]),
+    "log2": ([6], [4.8523772692j, (-0.0315908519+1.1922672087j), (0.5881601501+0.6601868674j), (0.2788622225-0.3655476595j), (-0.8396672151-1.5910462196j), (1.2336967836-0.3660612758j)]),
+    "log10": ([6], [1.4607111083j, (-0.009509794+0.3589081927j), (0.1770538474+0.1987360498j), (0.0839458936-0.1100408104j), (-0.2527650181-0.4789526366j), (0.3713797374-0.1101954243j)]),
+    "expm1": ([6], [(1.3093075518+0.970038456j), (1.8817555564+0.35420312j), (1.3098568914+0.4686445553j), (0.596883769-0.0314590437j), (0.0583831058-0.7619517458j), (-0.7697509755-0.5535306535j)]),
+    "exp2": ([6], [(0.8372971431+0.6812247857j), (1.0772780597+0.3988054256j), (0.7391373001+0.3142332259j), (0.3528893231-0.0520969194j), (0.0214712416-0.4945288456j), (-0.4681613464-0.4772752151j)]),
+    "prod": ([2, 3], [(2.3566625229-0.9573139511j), (0.7000652086-0.2235882132j), (0.5530842864-0.6451857859j), (0.5856153888-0.3056527487j), (1.440527771-0.5668541499j), (-0.12052128+0.6659526233j)]),
+    "prod_all": ([6], [(0.0255247528-0.0436511177j), (0.0083192442-0.0120091587j), (0.0008927492-0.0168697526j), (-0.0133754099-0.0125638939j), (-0.0280488671-0.0325980928j), (0.0185704939-0.0029320443j)]),
+    "var": ([2, 3], [(-0.5109250362-0.2941460099j), (0.1311216787+0.5037301499j), (0.3798033574-0.20958414j), (0.4793331176-0.6289031808j), (0.0057820347-0.2772255723j), (-0.4851151523+0.9061287531j)]),
+    "std": ([2, 3], [(-0.2979676483+0.3977467306j), (0.157708159+0.4145095111j), (0.2871730064-0.1625610734j), (0.2979676483-0.3977467306j), (-0.157708159-0.4145095111j), (-0.2871730064+0.1625610734j)]),
+    "logsumexp": ([2, 3], [(0.125581592+0.2501562726j), (0.5097133241+0.1592447545j), (0.3586611819+0.5845550709j), (0.3448453362+0.6690099504j), (0.3379862219+0.2837461416j), (0.2041633646-0.1506603341j)]),
 }
 
 
