@@ -568,9 +568,11 @@ def true_divide(input, other):
 
 
 def float_power(input, exponent):
-    """input ** exponent in float64."""
-    x = input.to(_dtype.float64) if isinstance(input, Tensor) else input
-    e = exponent.to(_dtype.float64) if isinstance(exponent, Tensor) else exponent
+    """input ** exponent in float64, or in complex128 where either is complex (torch's)."""
+    is_complex = any(v.dtype.is_complex if isinstance(v, Tensor) else isinstance(v, complex) for v in (input, exponent))
+    dtype = _dtype.complex128 if is_complex else _dtype.float64
+    x = input.to(dtype) if isinstance(input, Tensor) else input
+    e = exponent.to(dtype) if isinstance(exponent, Tensor) else exponent
     return x ** e
 
 

@@ -341,6 +341,8 @@ def pow(input, exponent):
     if not isinstance(b, Tensor):
         return _scalar_op("pow_scalar", a, b)
     if not isinstance(a, Tensor):
+        if not isinstance(a, numbers.Real):  # a complex base: a 0-d tensor (no attribute holds it)
+            return apply("pow", [_scalar_tensor(a, b.dtype, b), b])[0]
         return _scalar_op("rpow_scalar", b, a)
     return apply("pow", [a, b])[0]
 
