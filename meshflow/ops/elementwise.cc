@@ -355,8 +355,8 @@ void power_loop(const T* x, T* out, int64_t n, T s) {
 
 // Complex inputs (ops/op.h, OpDef::complex): `op`, an op of one dtype, computing them by
 // f(x, y) (binary: a complex value, or a bool for eq and ne), f(x) (unary) or f(x, s) (with a
-// real scalar s) on std::complex values; its other dtypes as before. A unary op `to_real`
-// makes real values of them (abs).
+// real scalar s) on std::complex values; its other dtypes as before. A unary op makes values
+// of the input's dtype, real values of them (`kReal`: abs) or truth values (`kBool`: isnan).
 template <typename F>
 OpDef complex_binary(OpDef op, F f) {
   op.complex = true;
@@ -374,12 +374,15 @@ OpDef complex_binary(OpDef op, F f) {
   return op;
 }
 
+enum class ComplexTo { kSame, kReal, kBool };
+
 template <typename F>
-OpDef complex_unary(OpDef op, F f, bool to_real = false) {
+OpDef complex_unary(OpDef op, F f, ComplexTo to = ComplexTo::kSame) {
   op.complex = true;
-  op.infer = [infer = op.infer, to_real](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  op.infer = [infer = op.infer, to](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     if (in.size() != 1 || !is_complex(in[0].dtype)) return infer(in, attrs);
-    return std::vector<TensorMeta>{{in[0].shape, to_real ? real_of(in[0].dtype) : in[0].dtype}};
+    const DType out = to == ComplexTo::kSame ? in[0].dtype : to == ComplexTo::kReal ? real_of(in[0].dtype) : DType::kBool;
+    return std::vector<TensorMeta>{{in[0].shape, out}};
   };
   op.kernel = [run = op.kernel, f](const std::vector<Tensor>& in, const KernelContext& ctx) {
     if (!is_complex(in[0].dtype())) return run(in, ctx);
@@ -394,6 +397,7 @@ OpDef complex_unary(OpDef op, F f, bool to_real = false) {
   return op;
 }
 
+// f(x, s) on complex x with the real scalar s in x's part type (for rpow_scalar, s ** x).
 template <typename F>
 OpDef complex_scalar(OpDef op, F f) {
   op.complex = true;
@@ -646,16 +650,18 @@ OpDef where() {
     const Shape& shape = ctx.output_boxes[0].extent;
     Tensor out = ctx.output(0, shape, in[1].dtype());
     visit_with_bool(in[0].dtype(), [&](auto c) {
-      visit_with_bool(out.dtype(), [&](auto v) {
+      auto values = [&](auto v) {
         using TC = decltype(c);
         using T = decltype(v);
         select(in[0].data_as<TC>(), in[0].shape(), in[1].data_as<T>(), in[1].shape(), in[2].data_as<T>(),
                in[2].shape(), out.data_as<T>(), shape);
-      });
+      };
+      is_complex(out.dtype()) ? visit_complex(out.dtype(), values) : visit_with_bool(out.dtype(), values);
     });
     return std::vector<Tensor>{out};
   };
   op.booleans = true;
+  op.complex = true;  // it only moves values
   return op;
 }
 
@@ -835,13 +841,15 @@ Var conj(const Var& x) { return is_complex(x.dtype()) ? call1("conj", {x}) : x; 
 
 // pow(a, b): b a^(b - 1) and a^b log(a), zero where torch makes them zero (b == 0 for the
 // base; a == 0 with b >= 0 for the exponent) instead of the NaN of 0 * inf.
+// Complex ones take the conjugate slope (torch's), and a complex b's real part says b >= 0.
 Var pow_base_grad(const Var& a, const Var& b, const Var& dy) {
   const Var slope = fn::mul(b, fn::pow(a, fn::add_scalar(b, -1)));
-  return fn::mul(dy, zeros_where(fn::eq(b, fn::zeros_like(b)), slope));
+  return fn::mul(dy, conj(zeros_where(fn::eq(b, fn::zeros_like(b)), slope)));
 }
 Var pow_exponent_grad(const Var& a, const Var& b, const Var& y, const Var& dy) {
-  const Var base_zero = fn::logical_and(fn::eq(a, fn::zeros_like(a)), fn::ge(b, fn::zeros_like(b)));
-  return fn::mul(dy, zeros_where(base_zero, fn::mul(y, fn::log(a))));
+  const Var b_real = is_complex(b.dtype()) ? call1("real", {b}) : b;
+  const Var base_zero = fn::logical_and(fn::eq(a, fn::zeros_like(a)), fn::ge(b_real, fn::zeros_like(b_real)));
+  return fn::mul(dy, conj(zeros_where(base_zero, fn::mul(y, fn::log(a)))));
 }
 
 // maximum (`wins` = "gt") and minimum ("lt"): dy goes to the input that wins, split evenly
@@ -1040,31 +1048,46 @@ void register_math_ops(OpRegistry& r) {
   using A = const Attrs&;
   using I = Integers;
   auto f = [](V x, double c) { return fn::full_like(x, c); };
-  auto over = [](V dy, V g) { return fn::div(dy, g); };
+  auto over = [](V dy, V g) { return fn::div(dy, conj(g)); };  // dy over the (conjugate) slope
   auto one_minus_square = [f](V x) { return fn::sub(f(x, 1), fn::mul(x, x)); };
-  r.add(with_grad(unary<I::kToFloat32>("sin", {}, scalar::Sin{}),
-                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("cos", {x})); })));
-  r.add(with_grad(unary<I::kToFloat32>("cos", {}, scalar::Cos{}),
-                  unary_grad([](V x, V, V dy, A) { return fn::neg(fn::mul(dy, call1("sin", {x}))); })));
+  // Complex ones (the trigonometric and hyperbolic functions and their inverses, log1p log2
+  // log10 expm1 exp2 reciprocal): std::complex's principal branches (torch's), and dy times the
+  // conjugate slope (conj: the identity on real ones).
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("sin", {}, scalar::Sin{}), [](auto x) { return std::sin(x); }),
+                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, conj(call1("cos", {x}))); })));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("cos", {}, scalar::Cos{}), [](auto x) { return std::cos(x); }),
+                  unary_grad([](V x, V, V dy, A) { return fn::neg(fn::mul(dy, conj(call1("sin", {x})))); })));
   // 1 + tan^2.
-  r.add(with_grad(unary<I::kToFloat32>("tan", {}, scalar::Tan{}),
-                  unary_grad([](V, V y, V dy, A) { return fn::add(dy, fn::mul(dy, fn::mul(y, y))); })));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("tan", {}, scalar::Tan{}), [](auto x) { return std::tan(x); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::add(dy, fn::mul(dy, conj(fn::mul(y, y)))); })));
   // asin, acos and atanh are monotone only on their domain (as log in the header's note).
-  r.add(with_grad(unary<I::kToFloat32>("asin", {}, scalar::Asin{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("asin", {}, scalar::Asin{}),
+                                [](auto x) { return std::asin(x); }),
                   unary_grad([=](V x, V, V dy, A) { return over(dy, fn::sqrt(one_minus_square(x))); })));
-  r.add(with_grad(unary<I::kToFloat32>("acos", {}, scalar::Acos{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("acos", {}, scalar::Acos{}),
+                                [](auto x) { return std::acos(x); }),
                   unary_grad([=](V x, V, V dy, A) { return fn::neg(over(dy, fn::sqrt(one_minus_square(x)))); })));
-  r.add(with_grad(unary<I::kToFloat32>("atan", increasing(0), scalar::Atan{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("atan", increasing(0), scalar::Atan{}),
+                                [](auto x) { return std::atan(x); }),
                   unary_grad([f, over](V x, V, V dy, A) { return over(dy, fn::add(f(x, 1), fn::mul(x, x))); })));
-  r.add(with_grad(unary<I::kToFloat32>("sinh", increasing(0), scalar::Sinh{}),
-                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("cosh", {x})); })));
-  r.add(with_grad(unary<I::kToFloat32>("cosh", {}, scalar::Cosh{}),
-                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, call1("sinh", {x})); })));
-  r.add(with_grad(unary<I::kToFloat32>("asinh", increasing(0), scalar::Asinh{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("sinh", increasing(0), scalar::Sinh{}),
+                                [](auto x) { return std::sinh(x); }),
+                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, conj(call1("cosh", {x}))); })));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("cosh", {}, scalar::Cosh{}), [](auto x) { return std::cosh(x); }),
+                  unary_grad([](V x, V, V dy, A) { return fn::mul(dy, conj(call1("sinh", {x}))); })));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("asinh", increasing(0), scalar::Asinh{}),
+                                [](auto x) { return std::asinh(x); }),
                   unary_grad([=](V x, V, V dy, A) { return over(dy, fn::sqrt(fn::add(fn::mul(x, x), f(x, 1)))); })));
-  r.add(with_grad(unary<I::kToFloat32>("acosh", {}, scalar::Acosh{}),
-                  unary_grad([=](V x, V, V dy, A) { return over(dy, fn::sqrt(fn::sub(fn::mul(x, x), f(x, 1)))); })));
-  r.add(with_grad(unary<I::kToFloat32>("atanh", {}, scalar::Atanh{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("acosh", {}, scalar::Acosh{}),
+                                [](auto x) { return std::acosh(x); }),
+                  unary_grad([=](V x, V, V dy, A) {
+                    // sqrt(x - 1) sqrt(x + 1): sqrt(x^2 - 1) on the reals, the principal branch's slope on
+                    // complex values (torch's).
+                    if (!is_complex(x.dtype())) return over(dy, fn::sqrt(fn::sub(fn::mul(x, x), f(x, 1))));
+                    return over(dy, fn::mul(fn::sqrt(fn::sub(x, f(x, 1))), fn::sqrt(fn::add(x, f(x, 1)))));
+                  })));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("atanh", {}, scalar::Atanh{}),
+                                [](auto x) { return std::atanh(x); }),
                   unary_grad([=](V x, V, V dy, A) { return over(dy, one_minus_square(x)); })));
   // erf' = 2 / sqrt(pi) exp(-x^2).
   auto erf_slope = [](V x) { return fn::mul_scalar(fn::exp(fn::neg(fn::mul(x, x))), M_2_SQRTPI); };
@@ -1077,19 +1100,26 @@ void register_math_ops(OpRegistry& r) {
                   unary_grad([](V, V y, V dy, A) {
                     return fn::mul(dy, fn::mul_scalar(fn::exp(fn::mul(y, y)), 1 / M_2_SQRTPI));
                   })));
-  r.add(with_grad(unary<I::kToFloat32>("log1p", {}, scalar::Log1p{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("log1p", {}, scalar::Log1p{}),
+                                [](auto x) { return std::log(decltype(x)(1) + x); }),
                   unary_grad([f, over](V x, V, V dy, A) { return over(dy, fn::add(x, f(x, 1))); })));
-  r.add(with_grad(unary<I::kToFloat32>("expm1", increasing(0), scalar::Expm1{}),
-                  unary_grad([](V, V y, V dy, A) { return fn::add(dy, fn::mul(dy, y)); })));
-  r.add(with_grad(unary<I::kToFloat32>("log2", {}, scalar::Log2{}),
+  const auto in_part_type = [](auto z, double c) { return static_cast<typename decltype(z)::value_type>(c); };
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("expm1", increasing(0), scalar::Expm1{}),
+                                [](auto x) { return std::exp(x) - decltype(x)(1); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::add(dy, fn::mul(dy, conj(y))); })));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("log2", {}, scalar::Log2{}),
+                                [=](auto x) { return std::log(x) / in_part_type(x, M_LN2); }),
                   unary_grad([over](V x, V, V dy, A) { return over(dy, fn::mul_scalar(x, M_LN2)); })));
-  r.add(with_grad(unary<I::kToFloat32>("log10", {}, scalar::Log10{}),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("log10", {}, scalar::Log10{}),
+                                [](auto x) { return std::log10(x); }),
                   unary_grad([over](V x, V, V dy, A) { return over(dy, fn::mul_scalar(x, M_LN10)); })));
-  r.add(with_grad(unary<I::kToFloat32>("exp2", increasing(0), scalar::Exp2{}),
-                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, fn::mul_scalar(y, M_LN2)); })));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("exp2", increasing(0), scalar::Exp2{}),
+                                [=](auto x) { return std::exp(x * in_part_type(x, M_LN2)); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::mul(dy, conj(fn::mul_scalar(y, M_LN2))); })));
   // -1 / x^2 = -y^2.
-  r.add(with_grad(unary<I::kToFloat32>("reciprocal", {}, scalar::Reciprocal{}),
-                  unary_grad([](V, V y, V dy, A) { return fn::neg(fn::mul(dy, fn::mul(y, y))); })));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("reciprocal", {}, scalar::Reciprocal{}),
+                                [](auto x) { return decltype(x)(1) / x; }),
+                  unary_grad([](V, V y, V dy, A) { return fn::neg(fn::mul(dy, conj(fn::mul(y, y)))); })));
   // Piecewise constant: 0, as in torch. Nondecreasing, so maxima and minima pass through.
   r.add(with_grad(unary<I::kKeep>("sign", increasing(0), scalar::Sign{}),
                   unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
@@ -1157,7 +1187,7 @@ void register_arithmetic_ops(OpRegistry& r) {
   r.add(with_grad(binary("minimum", always(increasing(0) + increasing(1) + lattice_min),
                          scalar::Minimum{}),
                   select_grad("lt")));
-  r.add(with_grad(binary("pow", always({}), scalar::Pow{}),
+  r.add(with_grad(complex_binary(binary("pow", always({}), scalar::Pow{}), [](auto a, auto b) { return std::pow(a, b); }),
                   binary_grad([](V a, V b, V, V dy) { return pow_base_grad(a, b, dy); }, pow_exponent_grad)));
 }
 
@@ -1189,9 +1219,14 @@ void register_logical_ops(OpRegistry& r) {
   r.add(integers_only(binary<kBits>("bitwise_right_shift", always({}), scalar::ShiftRight{})));
   // ~x = -x - 1 on signed integers (never overflows), !x on bool: decreasing either way.
   r.add(unary_of<kBits>("bitwise_not", always(decreasing(0)), scalar::BitwiseNot{}));
-  r.add(unary_of<kAny>("isnan", always({}), scalar::IsNan{}));
-  r.add(unary_of<kAny>("isinf", always({}), scalar::IsInf{}));
-  r.add(unary_of<kAny>("isfinite", always({}), scalar::IsFinite{}));
+  // Of a complex value: of either part (isnan, isinf), of both (isfinite), as torch's.
+  constexpr ComplexTo kToBool = ComplexTo::kBool;
+  r.add(complex_unary(unary_of<kAny>("isnan", always({}), scalar::IsNan{}),
+                      [](auto z) { return std::isnan(z.real()) || std::isnan(z.imag()); }, kToBool));
+  r.add(complex_unary(unary_of<kAny>("isinf", always({}), scalar::IsInf{}),
+                      [](auto z) { return std::isinf(z.real()) || std::isinf(z.imag()); }, kToBool));
+  r.add(complex_unary(unary_of<kAny>("isfinite", always({}), scalar::IsFinite{}),
+                      [](auto z) { return std::isfinite(z.real()) && std::isfinite(z.imag()); }, kToBool));
   r.add(with_grad(where(), where_grad));
 }
 
@@ -1206,7 +1241,7 @@ void register_unary_ops(OpRegistry& r) {
   r.add(with_grad(std::move(neg), unary_grad([](V, V, V dy, A) { return fn::neg(dy); }), kReadsNothing));
   // A complex x's: dy x / |x| (0 at 0), as torch's dy * sgn(x).
   r.add(with_grad(complex_unary(unary<I::kKeep>("abs", {}, scalar::Abs{}), [](auto x) { return std::abs(x); },
-                                /*to_real=*/true),
+                                ComplexTo::kReal),
                   unary_grad([](V x, V y, V dy, A) {
                     if (!is_complex(x.dtype())) return fn::mul(dy, sign(x));
                     return fn::mul(x, fn::cast(zeros_where(fn::eq(y, fn::zeros_like(y)), fn::div(dy, y)), x.dtype()));
@@ -1226,24 +1261,33 @@ void register_unary_ops(OpRegistry& r) {
   r.add(with_grad(complex_unary(unary<I::kToFloat32>("exp", increasing(0), float32_by<fast_math::exp>(scalar::Exp{})),
                                 [](auto x) { return std::exp(x); }),
                   unary_grad([](V, V y, V dy, A) { return fn::mul(dy, conj(y)); }), kReadsOutputs));
-  r.add(with_grad(unary<I::kToFloat32>("log", {}, scalar::Log{}),
-                  unary_grad([](V x, V, V dy, A) { return fn::div(dy, x); })));
-  r.add(with_grad(unary<I::kToFloat32>("sqrt", {}, scalar::Sqrt{}),
-                  unary_grad([](V, V y, V dy, A) { return fn::div(fn::mul_scalar(dy, 0.5), y); }), kReadsOutputs));
+  // Complex ones: std::complex's principal branches (torch's), and dy times the conjugate slope.
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("log", {}, scalar::Log{}), [](auto x) { return std::log(x); }),
+                  unary_grad([](V x, V, V dy, A) { return fn::div(dy, conj(x)); })));
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("sqrt", {}, scalar::Sqrt{}), [](auto x) { return std::sqrt(x); }),
+                  unary_grad([](V, V y, V dy, A) { return fn::div(fn::mul_scalar(dy, 0.5), conj(y)); }), kReadsOutputs));
   // d(x^-1/2) = -x^-3/2 / 2 = -y^3 / 2.
-  r.add(with_grad(unary<I::kToFloat32>("rsqrt", {}, scalar::Rsqrt{}),
-                  unary_grad([](V, V y, V dy, A) { return fn::mul(fn::mul_scalar(dy, -0.5), fn::pow_scalar(y, 3)); }),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("rsqrt", {}, scalar::Rsqrt{}),
+                                [](auto x) { return decltype(x)(1) / std::sqrt(x); }),
+                  unary_grad([](V, V y, V dy, A) {
+                    return fn::mul(fn::mul_scalar(dy, -0.5), conj(fn::pow_scalar(y, 3)));
+                  }),
                   kReadsOutputs));
   // tanh' = 1 - y^2 and sigmoid' = y (1 - y), from the output: one pass of their backward ops
   // (ops/nn.cc), or differentiable ops for a create_graph backward.
-  r.add(with_grad(unary<I::kToFloat32>("tanh", increasing(0), float32_by<fast_math::tanh>(scalar::Tanh{})),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("tanh", increasing(0), float32_by<fast_math::tanh>(scalar::Tanh{})),
+                                [](auto x) { return std::tanh(x); }),
                   unary_grad([](V, V y, V dy, A) {
+                    if (is_complex(y.dtype())) return fn::mul(dy, conj(fn::sub(fn::ones_like(y), fn::mul(y, y))));
                     if (!grad_enabled()) return call1("tanh_backward", {y, dy});
                     return fn::sub(dy, fn::mul(dy, fn::mul(y, y)));
                   }),
                   kReadsOutputs));
-  r.add(with_grad(unary<I::kToFloat32>("sigmoid", increasing(0), float32_by<fast_math::sigmoid>(scalar::Sigmoid{})),
+  r.add(with_grad(complex_unary(unary<I::kToFloat32>("sigmoid", increasing(0),
+                                                     float32_by<fast_math::sigmoid>(scalar::Sigmoid{})),
+                                [](auto x) { return decltype(x)(1) / (decltype(x)(1) + std::exp(-x)); }),
                   unary_grad([](V, V y, V dy, A) {
+                    if (is_complex(y.dtype())) return fn::mul(dy, conj(fn::sub(y, fn::mul(y, y))));
                     if (!grad_enabled()) return call1("sigmoid_backward", {y, dy});
                     return fn::mul(dy, fn::sub(y, fn::mul(y, y)));
                   }),
@@ -1285,8 +1329,9 @@ void register_scalar_ops(OpRegistry& r) {
   // d(x^s) = s x^(s - 1), and 0 for s == 0 (not the NaN of 0 * 0^-1), as in torch.
   r.add(with_grad(
       integer_scalar_check(
-          with_scalar_loop("pow_scalar", always({}),
-                           [](const auto* x, auto* out, int64_t n, auto s) { power_loop(x, out, n, s); }),
+          complex_scalar(with_scalar_loop("pow_scalar", always({}),
+                                          [](const auto* x, auto* out, int64_t n, auto s) { power_loop(x, out, n, s); }),
+                         [](auto x, auto s) { return s == 2 ? x * x : std::pow(x, s); }),
           [](double s) { return s < 0; },
           "integers to negative integer powers are not allowed; expected an exponent >= 0 (or a float dtype)",
           /*as_given=*/true),
@@ -1294,13 +1339,14 @@ void register_scalar_ops(OpRegistry& r) {
         const double s = scalar_of(x, attrs);
         if (s == 0) return fn::zeros_like(x);
         // x ** 1 is x (torch copies it; the product's bits are the same without the copy).
-        return fn::mul(dy, fn::mul_scalar(s == 2 ? x : fn::pow_scalar(x, s - 1), s));
+        return fn::mul(dy, conj(fn::mul_scalar(s == 2 ? x : fn::pow_scalar(x, s - 1), s)));
       })));
   // d(s^x) = s^x log(s); 0 for s == 0, where it is 0 for x > 0 and undefined elsewhere.
-  r.add(with_grad(with_scalar("rpow_scalar", rpow_rules, scalar::RPow{}),
+  r.add(with_grad(complex_scalar(with_scalar("rpow_scalar", rpow_rules, scalar::RPow{}),
+                                 [](auto x, auto s) { return std::pow(decltype(x)(s), x); }),
                   unary_grad([](V x, V y, V dy, A attrs) {
                     const double s = scalar_of(x, attrs);
-                    return s == 0 ? fn::zeros_like(x) : fn::mul(dy, fn::mul_scalar(y, std::log(s)));
+                    return s == 0 ? fn::zeros_like(x) : fn::mul(dy, conj(fn::mul_scalar(y, std::log(s))));
                   })));
 }
 

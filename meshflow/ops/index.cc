@@ -186,7 +186,7 @@ std::vector<Tensor> index_put_kernel(const std::vector<Tensor>& in, const Kernel
       op_error(kIndexPut, "position " + std::to_string(*bad) + " is out of range; expected positions in [0, " +
                               std::to_string(total) + ")");
     }
-    visit_with_bool(x.dtype(), [&](auto v) {  // bool: writes masks (x[m1] = m2); accumulate is an or
+    auto write = [&](auto v) {  // bool: writes masks (x[m1] = m2); accumulate is an or
       using T = decltype(v);
       const T* px = x.data_as<T>();
       const T* pv = values.data_as<T>();
@@ -216,7 +216,8 @@ std::vector<Tensor> index_put_kernel(const std::vector<Tensor>& in, const Kernel
         if (!here) continue;
         po[local] = accumulate ? wrapping(po[local], pv[i], std::plus<>()) : pv[i];
       }
-    });
+    };
+    is_complex(x.dtype()) ? visit_complex(x.dtype(), write) : visit_with_bool(x.dtype(), write);
   });
   return {out};
 }
@@ -245,6 +246,7 @@ void register_index_ops(OpRegistry& r) {
       make_op(kIndexPut, index_put_infer, index_put_signatures, index_put_kernel, kChecksData), index_put_grad);
   index_put.small_ints = true;
   index_put.booleans = true;
+  index_put.complex = true;
   // Its gradient reads only the positions, which callers derive from an index (x[i] = v):
   // a later write to x or to the values (x[i] += v writes the view it stores back) does not
   // change it, as torch's index_put_, whose backward saves the indices alone.

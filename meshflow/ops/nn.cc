@@ -605,7 +605,7 @@ std::vector<Tensor> embedding_kernel(const std::vector<Tensor>& in, const Kernel
     using I = decltype(iv);
     const I* idx = indices.data_as<I>();
     check_indices(kEmbedding, idx, n, ctx.inputs[1].shape[0], "index");
-    visit_numbers(weight.dtype(), [&](auto wv) {
+    visit_storage(weight.dtype(), [&](auto wv) {
       using T = decltype(wv);
       const T* w = weight.data_as<T>();
       T* y = out.data_as<T>();
@@ -664,7 +664,7 @@ std::vector<Tensor> embedding_backward_kernel(const std::vector<Tensor>& in, con
       const int64_t r = idx[i] - first;
       if (r >= 0 && r < rows) positions[next[r]++] = i;
     }
-    visit_dtype(dy.dtype(), [&](auto v) {
+    auto sums = [&](auto v) {
       using T = decltype(v);
       const T* d = dy.data_as<T>();
       T* dw = out.data_as<T>();
@@ -676,7 +676,8 @@ std::vector<Tensor> embedding_backward_kernel(const std::vector<Tensor>& in, con
           for (int64_t c = 0; c < width; ++c) row[c] += src[c];
         }
       });
-    });
+    };
+    is_complex(dy.dtype()) ? visit_complex(dy.dtype(), sums) : visit_dtype(dy.dtype(), sums);
   });
   return {out};
 }
@@ -797,7 +798,7 @@ std::vector<Tensor> gather_backward_kernel(const std::vector<Tensor>& in, const 
     using I = decltype(iv);
     const I* idx = index.data_as<I>();
     check_indices(kGatherBackward, idx, index.numel(), ctx.outputs[0].shape[dim], "index");
-    visit_dtype(dy.dtype(), [&](auto v) {
+    auto sums = [&](auto v) {
       using T = decltype(v);
       const T* d = dy.data_as<T>();
       T* dx = out.data_as<T>();
@@ -819,7 +820,8 @@ std::vector<Tensor> gather_backward_kernel(const std::vector<Tensor>& in, const 
           }
         }
       });
-    });
+    };
+    is_complex(dy.dtype()) ? visit_complex(dy.dtype(), sums) : visit_dtype(dy.dtype(), sums);
   });
   return {out};
 }
@@ -998,21 +1000,26 @@ void register_nn_ops(OpRegistry& r) {
   r.add(activation_backward(kTanhBackward, "y", activation_backward_kernel(scalar::TanhBackward{})));
   r.add(with_grad(activation_backward(kReluBackward, "y", activation_backward_kernel(scalar::ReluBackward{})),
                   relu_backward_grad));
-  // embedding picks rows of uint8, int8 and int16 too (x[idx] runs on it).
+  // embedding picks rows of uint8, int8, int16 and complex values too (x[idx] runs on it), and
+  // its backward and gather's sum complex gradients.
   OpDef embedding = with_grad(
       make_op(kEmbedding, embedding_infer, embedding_signatures, embedding_kernel, kChecksData), embedding_grad);
-  embedding.small_ints = true;
+  embedding.small_ints = embedding.complex = true;
   r.add(std::move(embedding));
-  r.add(with_grad(make_op(kEmbeddingBackward, embedding_backward_infer, embedding_backward_signatures,
-                          embedding_backward_kernel, kChecksData),
-                  embedding_backward_grad));
+  OpDef embedding_backward = with_grad(make_op(kEmbeddingBackward, embedding_backward_infer,
+                                               embedding_backward_signatures, embedding_backward_kernel, kChecksData),
+                                       embedding_backward_grad);
+  embedding_backward.complex = true;
+  r.add(std::move(embedding_backward));
   // gather only moves elements (masked_select and take_along_dim of masks and halves run on it).
   OpDef gather = with_grad(make_op(kGather, gather_infer, gather_signatures, gather_kernel, kChecksData), gather_grad);
-  gather.booleans = gather.bfloat16 = gather.float16 = gather.small_ints = true;
+  gather.booleans = gather.bfloat16 = gather.float16 = gather.small_ints = gather.complex = true;
   r.add(std::move(gather));
-  r.add(with_grad(
+  OpDef gather_backward = with_grad(
       make_op(kGatherBackward, gather_backward_infer, gather_backward_signatures, gather_backward_kernel, kChecksData),
-      gather_backward_grad));
+      gather_backward_grad);
+  gather_backward.complex = true;
+  r.add(std::move(gather_backward));
   r.add(with_grad(make_op(
                       kSoftmaxCrossEntropy, softmax_cross_entropy_infer,
                       [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,

@@ -582,17 +582,18 @@ OpDef prod_op() {
     const std::vector<bool> reduced =
         reduced_dims(name, ctx.attrs, static_cast<int64_t>(ctx.inputs[0].shape.size()));
     Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
-    visit_with_bool(in[0].dtype(), [&](auto v) {
+    auto products = [&](auto v) {
       using T = decltype(v);
       using TO = std::conditional_t<std::is_integral_v<T>, int64_t, T>;
       reduce(in[0].data_as<T>(), in[0].shape(), reduced, out.data_as<TO>(), out.numel(), TO{1},
              [](TO a, TO b) { return wrapping(a, b, std::multiplies<>()); });
-    });
+    };
+    is_complex(in[0].dtype()) ? visit_complex(in[0].dtype(), products) : visit_with_bool(in[0].dtype(), products);
     return std::vector<Tensor>{out};
   };
   // d prod / d x_i is the product of the others: prod / x_i without zeros; with one zero in
   // the reduced elements, the product of the nonzero ones at the zero and 0 elsewhere; with
-  // more, 0.
+  // more, 0. A complex x's is its conjugate (torch's).
   def.grad = [name](const GradContext& g) {
     const Reduced r = reduced_of(name, g);
     const Var& x = g.inputs[0];
@@ -604,11 +605,13 @@ OpDef prod_op() {
     const Var none = fn::eq(zeros, fn::zeros_like(zeros)), one = fn::eq(zeros, fn::ones_like(zeros));
     const Var others = fn::where(none, fn::div(nonzero_product, fn::where(zero, fn::ones_like(x), x)),
                                  fn::where(fn::logical_and(one, zero), nonzero_product, fn::zeros_like(x)));
-    return std::vector<Var>{fn::mul(others, with_kept_dims(g.grad_outputs[0], r))};
+    const Var slope = is_complex(x.dtype()) ? call1("conj", {others}) : others;
+    return std::vector<Var>{fn::mul(slope, with_kept_dims(g.grad_outputs[0], r))};
   };
   def.grad_takes_broadcast = true;
   def.booleans = true;
   def.small_ints = true;
+  def.complex = true;
   return def;
 }
 

@@ -153,12 +153,13 @@ OpDef scan_op(const std::string& name) {
     const Lines lines(in[0].shape(), dim_of(name, ctx.attrs, in[0].shape()));
     const bool reverse = ctx.attrs.has("reverse") && ctx.attrs.get_bool("reverse");
     Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
-    visit_dtype(in[0].dtype(), [&](auto v) {
+    auto lines_of = [&](auto v) {
       using T = decltype(v);
       if constexpr (kScan != Scan::kLogSumExp || std::is_floating_point_v<T>) {
         scan<kScan>(in[0].data_as<T>(), out.data_as<T>(), lines, reverse);
       }
-    });
+    };
+    is_complex(in[0].dtype()) ? visit_complex(in[0].dtype(), lines_of) : visit_dtype(in[0].dtype(), lines_of);
     return std::vector<Tensor>{out};
   };
   return op;
@@ -403,14 +404,16 @@ OpDef flip_op() {
   };
   op.grad = [](const GradContext& g) { return std::vector<Var>{call1(kFlip, {g.grad_outputs[0]}, g.attrs)}; };
   // It only moves elements (visit_storage here and in the CUDA kernel): every dtype.
-  op.bfloat16 = op.booleans = op.float16 = op.small_ints = true;
+  op.bfloat16 = op.booleans = op.float16 = op.small_ints = op.complex = true;
   return op;
 }
 
 }  // namespace
 
 void register_sort_ops(OpRegistry& r) {
-  r.add(with_grad(scan_op<Scan::kSum>(kCumsum), cumsum_grad));
+  OpDef cumsum = with_grad(scan_op<Scan::kSum>(kCumsum), cumsum_grad);
+  cumsum.complex = true;  // complex sums (the others need an order or a float's log)
+  r.add(std::move(cumsum));
   r.add(with_grad(scan_op<Scan::kProduct>(kCumprod), cumprod_grad));
   r.add(with_grad(scan_op<Scan::kLogSumExp>(kLogcumsumexp), logcumsumexp_grad));
   r.add(cumprod_backward_op());

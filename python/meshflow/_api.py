@@ -373,6 +373,9 @@ def bincount(input, weights=None, minlength=0):
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """NaN -> nan, +inf -> posinf, -inf -> neginf (the dtype's largest / lowest by default)."""
     from ._ops_elementwise import where
+    if input.dtype.is_complex:  # each part, as torch's
+        from ._complex import complex
+        return complex(*(nan_to_num(part, nan, posinf, neginf) for part in (input.real, input.imag)))
     if not is_floating_point(input):
         return clone(input)
     info = finfo(input.dtype)
@@ -565,9 +568,11 @@ def true_divide(input, other):
 
 
 def float_power(input, exponent):
-    """input ** exponent in float64."""
-    x = input.to(_dtype.float64) if isinstance(input, Tensor) else input
-    e = exponent.to(_dtype.float64) if isinstance(exponent, Tensor) else exponent
+    """input ** exponent in float64, or in complex128 where either is complex (torch's)."""
+    is_complex = any(v.dtype.is_complex if isinstance(v, Tensor) else isinstance(v, complex) for v in (input, exponent))
+    dtype = _dtype.complex128 if is_complex else _dtype.float64
+    x = input.to(dtype) if isinstance(input, Tensor) else input
+    e = exponent.to(dtype) if isinstance(exponent, Tensor) else exponent
     return x ** e
 
 
@@ -1073,4 +1078,4 @@ Tensor.nanquantile = nanquantile
 Tensor.histc = histc
 Tensor.histogram = histogram
 Tensor.mT = property(lambda self: self.transpose(-2, -1))
-Tensor.mH = Tensor.mT
+Tensor.mH = property(lambda self: self.transpose(-2, -1).conj())  # conj: itself for real tensors

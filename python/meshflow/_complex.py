@@ -2,14 +2,18 @@
 real, imag, view_as_real, view_as_complex, conj, angle, is_complex, and the Tensor methods
 and properties of those names (.real, .imag, .conj(), .angle(), .cfloat(), .cdouble()).
 
-The ops are C++'s (meshflow/ops/complex.cc); + - * / abs exp sum mean of complex tensors are
-the usual ops, and an op without complex kernels refuses them naming itself. .real, .imag,
-view_as_real and view_as_complex give values (copies), not views: writing into them does not
-reach the tensor they came from.
+The ops are C++'s (meshflow/ops/complex.cc); arithmetic, the elementwise math and the
+reductions of complex tensors are the usual ops, and an op without complex kernels refuses
+them naming itself. .real, .imag, view_as_real and view_as_complex (the functions and the
+Tensor properties) are views, as torch's: a write into one (x.real.mul_(2), x.imag[0] = 1,
+view_as_real(x)[..., 0] += 1) writes the tensor it came from, and a write to that tensor shows
+in them (_inplace's view records: each is taken again by its op and put back by the inverse
+one, so autograd records the write as any op).
 """
 import math
 
 from . import _dtype
+from ._inplace import _NO_KWARGS, _ViewKind, _link
 from ._tensor import Tensor, apply
 
 __all__ = ["complex", "polar", "real", "imag", "view_as_real", "view_as_complex", "conj", "conj_physical",
@@ -35,32 +39,54 @@ def is_complex(input):
     return input.dtype.is_complex
 
 
+def _op(name):
+    return lambda base: apply(name, [base])[0]
+
+
+# How each view is taken again from its base, and how a new value of it is put back: the
+# base with that part replaced (real and imag keep the other part; the two reinterpreting
+# views are each other's inverse).
+_VIEWS = {
+    "real": _ViewKind(_op("real"), lambda base, value: complex(value, apply("imag", [base])[0])),
+    "imag": _ViewKind(_op("imag"), lambda base, value: complex(apply("real", [base])[0], value)),
+    "view_as_real": _ViewKind(_op("view_as_real"), lambda base, value: apply("view_as_complex", [value])[0]),
+    "view_as_complex": _ViewKind(_op("view_as_complex"), lambda base, value: apply("view_as_real", [value])[0]),
+}
+
+
+def _view(name, input):
+    kind = _VIEWS[name]
+    out = kind.raw(input)
+    _link(input, out, kind, (), _NO_KWARGS)
+    return out
+
+
 def real(input):
-    """The real part (a real tensor: itself)."""
+    """The real part, a view (a real tensor: itself)."""
     _expect_tensor("real", input)
-    return apply("real", [input])[0] if input.dtype.is_complex else input
+    return _view("real", input) if input.dtype.is_complex else input
 
 
 def imag(input):
-    """The imaginary part of a complex tensor."""
+    """The imaginary part of a complex tensor, a view."""
     _expect_tensor("imag", input)
     if not input.dtype.is_complex:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return apply("imag", [input])[0]
+    return _view("imag", input)
 
 
 def view_as_real(input):
-    """A complex tensor (...) as float (..., 2): real and imaginary parts (a copy)."""
+    """A complex tensor (...) as float (..., 2): real and imaginary parts, a view."""
     _expect_tensor("view_as_real", input)
     if not input.dtype.is_complex:
         raise RuntimeError("view_as_real is only supported for complex tensors")
-    return apply("view_as_real", [input])[0]
+    return _view("view_as_real", input)
 
 
 def view_as_complex(input):
-    """A float tensor (..., 2) as complex (...) (a copy)."""
+    """A float tensor (..., 2) as complex (...), a view."""
     _expect_tensor("view_as_complex", input)
-    return apply("view_as_complex", [input])[0]
+    return _view("view_as_complex", input)
 
 
 def conj(input):
@@ -84,10 +110,26 @@ def angle(input):
 def _install():
     for name in ("conj", "conj_physical", "angle", "is_complex"):
         setattr(Tensor, name, globals()[name])
-    Tensor.real = property(real)
-    Tensor.imag = property(imag)
+    Tensor.real = property(real, _set_real)
+    Tensor.imag = property(imag, _set_imag)
     Tensor.cfloat = _cfloat
     Tensor.cdouble = _cdouble
+
+
+def _write_part(part, value):
+    """x.real = value and x.imag = value (torch's setters): a tensor or a number."""
+    if isinstance(value, Tensor):
+        part.copy_(value)
+    else:
+        part.fill_(value)
+
+
+def _set_real(self, value):
+    _write_part(real(self), value)
+
+
+def _set_imag(self, value):
+    _write_part(imag(self), value)
 
 
 def _cfloat(self):

@@ -214,7 +214,7 @@ def _inplace_of(name):
 # Methods whose in-place form is the method written back; installed when the out-of-place
 # method exists (at import, or by install_inplace_methods() after more are attached).
 _INPLACE = ("sub", "mul", "div", "pow", "neg", "abs", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "relu",
-            "clamp", "clip", "clamp_min", "clamp_max", "floor", "ceil", "trunc", "round", "sign", "remainder",
+            "clamp", "clip", "clamp_min", "clamp_max", "floor", "ceil", "trunc", "round", "sign", "sgn", "remainder",
             "fmod", "floor_divide", "lerp", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "erf",
             "erfinv", "log1p", "expm1", "log2", "log10", "exp2", "reciprocal", "square", "frac", "atan2", "hypot",
             "copysign", "logical_and",

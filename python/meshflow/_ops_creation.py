@@ -69,9 +69,17 @@ def ones(*args, size=None, dtype=None, placement=None, sbp=None, device=None):
 
 def full(size, fill_value, dtype=None, placement=None, sbp=None, device=None):
     """A tensor of `fill_value`; its dtype by default follows PyTorch: bool for a bool, int64 for
-    an int, else the default float dtype (float32)."""
+    an int, the default float dtype's complex for a complex number, else the default float dtype
+    (float32)."""
+    if isinstance(fill_value, numbers.Complex) and not isinstance(fill_value, numbers.Real):
+        dtype = _dtype.complex_of(get_default_dtype()) if dtype is None else _dtype.to_dtype(dtype)
+        if not dtype.is_complex:
+            raise RuntimeError(f"full: value {fill_value} cannot be converted to type {dtype.name} without overflow")
+        parts = [full(size, part, _dtype.real_of(dtype), placement, sbp, device)
+                 for part in (fill_value.real, fill_value.imag)]
+        return apply("complex", parts)[0]
     if not isinstance(fill_value, numbers.Real):
-        raise TypeError(f"full: fill_value must be a real number, got {type(fill_value).__name__}")
+        raise TypeError(f"full: fill_value must be a number, got {type(fill_value).__name__}")
     exact = isinstance(fill_value, numbers.Integral)
     if dtype is None:
         dtype = _dtype.bool_ if isinstance(fill_value, bool) else _dtype.int64 if exact else get_default_dtype()
@@ -147,10 +155,9 @@ def _random(name, size, dtype, placement, sbp, device, generator=None):
     shape = _size(name, size)
     if dtype is not None and _dtype.to_dtype(dtype).is_complex:
         # torch's: real and imaginary parts drawn alike (randn's each of variance 1/2).
-        from ._complex import view_as_complex
         parts = _random(name, list(shape) + [2], _dtype.real_of(_dtype.to_dtype(dtype)), placement, sbp, device,
                         generator)
-        return view_as_complex(parts * 0.5 ** 0.5 if name == "randn" else parts)
+        return apply("view_as_complex", [parts * 0.5 ** 0.5 if name == "randn" else parts])[0]
     numel = 1
     for d in shape:
         numel *= d

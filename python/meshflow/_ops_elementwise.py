@@ -341,6 +341,8 @@ def pow(input, exponent):
     if not isinstance(b, Tensor):
         return _scalar_op("pow_scalar", a, b)
     if not isinstance(a, Tensor):
+        if not isinstance(a, numbers.Real):  # a complex base: a 0-d tensor (no attribute holds it)
+            return apply("pow", [_scalar_tensor(a, b.dtype, b), b])[0]
         return _scalar_op("rpow_scalar", b, a)
     return apply("pow", [a, b])[0]
 
@@ -520,8 +522,14 @@ def _bounded(name, input, min, max):
 clip = clamp
 
 
+def _no_order(name, input):
+    if input.dtype.is_complex:
+        raise RuntimeError(f"{name} is not supported for complex inputs")
+
+
 def floor(input):
     """The largest integer value <= input (integers stay as they are)."""
+    _no_order("floor", input)
     if not input.dtype.is_floating_point:
         return input
     t = trunc(input)
@@ -530,6 +538,7 @@ def floor(input):
 
 def ceil(input):
     """The smallest integer value >= input (integers stay as they are)."""
+    _no_order("ceil", input)
     if not input.dtype.is_floating_point:
         return input
     t = trunc(input)

@@ -68,7 +68,7 @@ def polygamma(n, input):
         raise RuntimeError(f"polygamma(n, x) does not support negative n, got {n}")
     if n == 0:
         return digamma(input)
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point and not input.dtype.is_complex:  # complex: refused by the op
         input = cast(input, _dtype.float32)
     return apply("polygamma", [input], {"n": n})[0]
 
@@ -93,12 +93,24 @@ def mvlgamma(input, p):
 
 def sign(input):
     """1, 0 or -1 in input's dtype (0 for NaN); of a bool tensor, a copy (torch's)."""
+    if input.dtype.is_complex:
+        raise RuntimeError("Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+                           "torch.sgn instead.")
     return cast(input, _dtype.bool_) if input.dtype == _dtype.bool_ else _sign(input)
+
+
+def sgn(input):
+    """sign(input); of a complex tensor input / |input| (0 at 0), with torch's gradient."""
+    if not input.dtype.is_complex:
+        return sign(input)
+    from ._ops_elementwise import where
+    size = input.abs()
+    zero = size == 0
+    return where(zero, 0, input / where(zero, 1, size))
 
 
 frac = _unary("frac", "input - trunc(input), floats only.")
 arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
-sgn = sign
 fix = _unary("trunc", "input rounded toward zero (integers unchanged).")
 absolute = abs
 negative = neg
@@ -170,7 +182,7 @@ def _accumulated(input, dtype):
     if dtype is not None:
         dtype = _dtype.to_dtype(dtype)
         return input if input.dtype == dtype else cast(input, dtype)
-    return input if input.dtype.is_floating_point else cast(input, _dtype.int64)
+    return input if input.dtype.is_floating_point or input.dtype.is_complex else cast(input, _dtype.int64)
 
 
 def cumsum(input, dim, *, dtype=None):

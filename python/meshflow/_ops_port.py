@@ -389,7 +389,7 @@ def combinations(input, r=2, with_replacement=False):
 def cov(input, *, correction=1, fweights=None, aweights=None):
     """The covariance of the variables in input's rows (observations in its columns)."""
     x = input.reshape(1, -1) if input.ndim < 2 else input
-    if not x.is_floating_point():
+    if not x.is_floating_point() and not x.is_complex():
         x = x.to(get_default_dtype())
     n = x.shape[1]
     w = None
@@ -403,7 +403,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         centered = x - mean
         c = centered.matmul(centered.t().conj()) / builtins.max(norm, 0)
     else:
-        w = w.to(x.dtype)
+        w = w.to(_dtype.real_of(x.dtype))
         wsum = w.sum()
         mean = (x * w).sum(1, keepdim=True) / wsum
         if correction == 0:
@@ -411,9 +411,9 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         elif aweights is None:
             norm = wsum - correction
         else:
-            norm = wsum - correction * (w * aweights.to(x.dtype)).sum() / wsum
+            norm = wsum - correction * (w * aweights.to(w.dtype)).sum() / wsum
         centered = x - mean
-        c = (centered * w).matmul(centered.t()) / norm.clamp(min=0)
+        c = (centered * w).matmul(centered.t().conj()) / norm.clamp(min=0)
     return c.squeeze() if input.ndim < 2 else c
 
 
@@ -421,8 +421,12 @@ def corrcoef(input):
     c = cov(input)
     if c.ndim == 0:
         return c / c
-    d = c.diagonal().sqrt()
-    return (c / d.unsqueeze(1) / d.unsqueeze(0)).clamp(-1, 1)
+    d = c.diagonal().real.sqrt()  # a complex c's diagonal is real, as torch's
+    c = c / d.unsqueeze(1) / d.unsqueeze(0)
+    if c.is_complex():
+        from ._complex import complex
+        return complex(c.real.clamp(-1, 1), c.imag.clamp(-1, 1))
+    return c.clamp(-1, 1)
 
 
 def mode(input, dim=-1, keepdim=False):
@@ -506,7 +510,7 @@ def _install():
     Tensor.detach_ = _detach_
     for alias, name in (("multiply_", "mul_"), ("divide_", "div_"), ("subtract_", "sub_"), ("true_divide_", "div_"),
                         ("greater_", "gt_"), ("greater_equal_", "ge_"), ("less_", "lt_"), ("less_equal_", "le_"),
-                        ("not_equal_", "ne_"), ("negative_", "neg_"), ("absolute_", "abs_"), ("sgn_", "sign_")):
+                        ("not_equal_", "ne_"), ("negative_", "neg_"), ("absolute_", "abs_")):
         if not hasattr(Tensor, alias) and hasattr(Tensor, name):
             setattr(Tensor, alias, getattr(Tensor, name))
 

@@ -185,6 +185,7 @@ def is_neg(input):
 
 
 def resolve_conj(input):
+    """Itself: conj() computes the conjugate (torch's lazy conjugate bit is resolved at once)."""
     return input
 
 
@@ -343,13 +344,15 @@ def _share_memory_(self):
 
 
 def _H(self):
-    """The transpose of a matrix (of a 0-d or 1-d tensor, itself), torch's Tensor.H."""
+    """The conjugate transpose of a matrix (of a 0-d or 1-d tensor, its conjugate), torch's
+    Tensor.H (of a real tensor the transpose)."""
     if self.ndim > 2:
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.ndim}-D tensor.")
-    return self.transpose(0, 1) if self.ndim == 2 else self
+    return (self.transpose(0, 1) if self.ndim == 2 else self).conj()
 
 
 Tensor.vdot, Tensor.adjoint, Tensor.isposinf, Tensor.isneginf, Tensor.isreal = vdot, adjoint, isposinf, isneginf, isreal
+Tensor.resolve_conj = resolve_conj
 Tensor.H = property(_H)
 Tensor.prelu = lambda self, weight: _functional().prelu(self, weight)
 Tensor.hardshrink = lambda self, lambd=0.5: _functional().hardshrink(self, lambd)

@@ -148,12 +148,15 @@ def _count(input, dim):
 
 @_halves_in_float32()
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    """The variance over `dim`: sum((x - mean)^2) / (n - correction), correction 1 by default
-    (torch's; unbiased=False is correction 0)."""
+    """The variance over `dim`: sum(|x - mean|^2) / (n - correction), correction 1 by default
+    (torch's; unbiased=False is correction 0); of a complex tensor a real one, as torch's."""
     if correction is None:
         correction = 0 if unbiased is False else 1
     centered = input - mean(input, dim, keepdim=True)
-    out = sum(centered * centered, dim, keepdim) / max(_count(input, dim) - correction, 0)
+    squares = centered * (centered.conj() if input.dtype.is_complex else centered)
+    if input.dtype.is_complex:
+        squares = squares.real
+    out = sum(squares, dim, keepdim) / max(_count(input, dim) - correction, 0)
     return _C.grad_fn_as(out, "VarBackward0", input)
 
 
@@ -174,12 +177,12 @@ def _root(s, p):
 
 @_halves_in_float32()
 def logsumexp(input, dim, keepdim=False):
-    """log(sum(exp(x))) over `dim`, without overflow (the maximum taken out first); integers
-    and bools give float32, as torch's."""
+    """log(sum(exp(x))) over `dim`, without overflow (the maximum taken out first: of a complex
+    tensor, of the real parts, as torch's); integers and bools give float32, as torch's."""
     from ._ops_elementwise import cast, exp, log, where
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point and not input.dtype.is_complex:
         input = cast(input, "float32")
-    top = amax(input, dim, keepdim=True).detach()
+    top = amax(input.real if input.dtype.is_complex else input, dim, keepdim=True).detach()
     top = where(top.abs() == float("inf"), 0.0, top)  # all -inf (or inf) rows: no nan from inf - inf
     out = log(sum(exp(input - top), dim, keepdim=True)) + top
     if not keepdim:

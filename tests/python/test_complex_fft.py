@@ -136,8 +136,8 @@ def test_reductions():
 
 def test_unsupported_ops_raise_naming_the_op_and_dtype():
     t = mf.tensor([1 + 1j, 2 - 1j])
-    for call, name in ((lambda: mf.sigmoid(t), "sigmoid"), (lambda: t.amax(), "amax"), (lambda: mf.sort(t), "sort"),
-                       (lambda: mf.log(t), "log"), (lambda: t < t, "lt")):
+    for call, name in ((lambda: mf.erf(t), "erf"), (lambda: t.amax(), "amax"), (lambda: mf.sort(t), "sort"),
+                       (lambda: t.cumprod(0), "cumprod"), (lambda: t < t, "lt")):
         with pytest.raises(RuntimeError, match=name) as info:
             call()
         assert "complex64" in str(info.value)
