@@ -503,6 +503,45 @@ def _expands(base, view, *args):
     return tuple(view.shape) != tuple(base.shape)
 
 
+
+def _put_part(kind, base, value, args, kwargs):
+    """base with the part kind's view (made with args, kwargs) replaced by value, out of place."""
+    if kind.region is None:
+        return kind.put(base, value, *args, **kwargs)
+    out = base.clone()
+    out[kind.region(base, *args, **kwargs)] = value
+    return out
+
+
+def reshape_view_in_place(t, name, args, kwargs):
+    """t, a view, takes t.name(*args, **kwargs)'s shape in place (torch's transpose_, t_,
+    unsqueeze_, squeeze_ of a view change the view's geometry alone): t stays a view of its
+    base, now taken through its own view method and then `name`'s."""
+    base, inner, inner_args, inner_kwargs = t._view
+    new = getattr(Tensor, name)(t, *args, **kwargs)  # a view of t (every shape change records one) or t
+    if new is t:
+        return t
+    _, outer, outer_args, outer_kwargs = new._view
+
+    def middle(b):
+        return inner.raw(b, *inner_args, **inner_kwargs)
+
+    def raw(b):
+        return outer.raw(middle(b), *outer_args, **outer_kwargs)
+
+    def put(b, value):
+        return _put_part(inner, b, _put_part(outer, middle(b), value, outer_args, outer_kwargs), inner_args,
+                         inner_kwargs)
+
+    def strided(b, view):
+        return bool((outer.strided and outer.strided(middle(b), view, *outer_args, **outer_kwargs))
+                    or (inner.strided and inner.strided(b, middle(b), *inner_args, **inner_kwargs)))
+
+    t._impl.assign(new._impl)
+    t._view = (base, _ViewKind(raw, put, strided, detached=inner.detached), (), _NO_KWARGS)
+    return t
+
+
 _weakref_count = weakref.getweakrefcount
 
 

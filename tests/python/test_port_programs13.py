@@ -2,7 +2,6 @@
 blind). Each program in port_programs13/ is torch's spelling, run unchanged but for its
 imports, and must agree with what PyTorch 2 printed for it (expected.json), as
 test_port_programs9's. The focused tests below pin each class of defect the round found."""
-import json
 import os
 
 import numpy as np
@@ -10,18 +9,92 @@ import pytest
 
 import meshflow as mf
 import meshflow.nn as nn
-from test_port_programs9 import check_program, restore_settings  # noqa: F401  (a fixture)
+from test_port_programs9 import program_tests, restore_settings  # noqa: F401  (a fixture)
 
-HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "port_programs13")
-EXPECTED = json.load(open(os.path.join(HERE, "expected.json")))
-PROGRAMS = sorted(os.path.basename(p)[:-3] for p in os.listdir(HERE) if p.startswith("r") and p.endswith(".py"))
-
-
-def test_every_program_has_torch_s_values():
-    assert PROGRAMS and sorted(EXPECTED) == PROGRAMS
+test_every_program_has_torch_s_values, test_program_agrees_with_torch = program_tests(
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "port_programs13"), "r")
 
 
-@pytest.mark.parametrize("name", PROGRAMS)
-def test_program_agrees_with_torch(name, restore_settings, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    check_program(HERE, EXPECTED, name, monkeypatch)
+def test_embedding_reprs_name_the_options_that_differ_from_the_defaults_as_torch_s():
+    assert repr(nn.Embedding(10, 4, padding_idx=2, max_norm=1.0, norm_type=1.0, scale_grad_by_freq=True, sparse=True)) == \
+        "Embedding(10, 4, padding_idx=2, max_norm=1.0, norm_type=1.0, scale_grad_by_freq=True, sparse=True)"
+    assert repr(nn.Embedding(10, 4, max_norm=2)) == "Embedding(10, 4, max_norm=2)"
+    assert repr(nn.EmbeddingBag(10, 4, max_norm=1.0, norm_type=3, mode="max", padding_idx=1)) == \
+        "EmbeddingBag(10, 4, max_norm=1.0, norm_type=3, mode='max', padding_idx=1)"
+    assert repr(nn.EmbeddingBag(10, 4)) == "EmbeddingBag(10, 4, mode='mean')"
+
+
+def _log_softmax(a):
+    a = a - a.max(1, keepdims=True)
+    return a - np.log(np.exp(a).sum(1, keepdims=True))
+
+
+def test_adaptive_log_softmax_with_loss_as_torch_s():
+    asm = nn.AdaptiveLogSoftmaxWithLoss(6, 12, [3, 7], div_value=2.0, head_bias=True)
+    assert [n for n, _ in asm.named_parameters()] == ["head.weight", "head.bias", "tail.0.0.weight", "tail.0.1.weight",
+                                                      "tail.1.0.weight", "tail.1.1.weight"]
+    assert [tuple(p.shape) for p in asm.parameters()] == [(5, 6), (5,), (3, 6), (4, 3), (1, 6), (5, 1)]
+    h = np.random.RandomState(0).standard_normal((5, 6)).astype(np.float32)
+    # every class's log-probability: the head's for the shortlist, head's cluster entry + the cluster's own
+    W = {n: p.detach().numpy() for n, p in asm.named_parameters()}
+    head = _log_softmax(h @ W["head.weight"].T + W["head.bias"])
+    full = np.concatenate([head[:, :3]] + [
+        _log_softmax(h @ W[f"tail.{i}.0.weight"].T @ W[f"tail.{i}.1.weight"].T) + head[:, 3 + i:4 + i]
+        for i in range(2)], 1)
+    x = mf.from_numpy(h).requires_grad_()
+    target = [11, 1, 5, 3, 0]
+    out = asm(x, mf.tensor(target))
+    assert np.allclose(out.output.detach().numpy(), full[range(5), target], atol=1e-5)
+    assert abs(out.loss.item() + full[range(5), target].mean()) < 1e-5
+    out.loss.backward()
+    assert x.grad.shape == (5, 6) and asm.tail[1][0].weight.grad is not None
+    assert np.allclose(asm.log_prob(x).detach().numpy(), full, atol=1e-5)
+    assert asm.predict(x).tolist() == full.argmax(1).tolist()
+    assert abs(asm(x[0], mf.tensor(9)).output.item() - full[0, 9]) < 1e-5  # one row, a 0-d target
+    with pytest.raises(RuntimeError):
+        asm(x, mf.tensor([0, 1, 2, 3, 12]))  # a class past n_classes
+    with pytest.raises(RuntimeError):
+        asm(x, mf.tensor([0, 1]))
+    with pytest.raises(ValueError):
+        nn.AdaptiveLogSoftmaxWithLoss(6, 12, [3, 3])
+
+
+def test_shape_changes_in_place_of_a_view_keep_it_a_view_of_its_base():
+    # torch's transpose_ / t_ / unsqueeze_ of a view change the view's geometry alone: writes
+    # through it still reach the base, and writes to the base still reach it
+    base = mf.arange(6.0)
+    v = base.view(2, 3)
+    v.swapaxes_(0, 1)
+    v[0, 1] = 50.0
+    assert v.shape == (3, 2) and not v.is_contiguous() and base.tolist() == [0.0, 1.0, 2.0, 50.0, 4.0, 5.0]
+    base[2] = -1.0
+    assert v.tolist() == [[0.0, 50.0], [1.0, 4.0], [-1.0, 5.0]]
+    c = mf.zeros(4, 3)
+    rows = c[1:3]
+    rows.t_()
+    rows.mul_(0).add_(mf.arange(6.0).view(3, 2))
+    assert c.tolist() == [[0.0] * 3, [0.0, 2.0, 4.0], [1.0, 3.0, 5.0], [0.0] * 3]
+    e = mf.ones(2, 3, requires_grad=True)
+    g = (e * 2)[0]
+    g.unsqueeze_(1)
+    g.sum().backward()
+    assert g.shape == (3, 1) and e.grad.tolist() == [[2.0] * 3, [0.0] * 3]
+
+
+def test_linalg_eig_of_real_matrices_is_lapack_s_as_torch_s():
+    rs = np.random.RandomState(3)
+    A = rs.standard_normal((2, 5, 5))  # real matrices with complex pairs of eigenvalues
+    w, V = mf.linalg.eig(mf.from_numpy(A))
+    assert w.dtype == V.dtype == mf.complex128 and w.shape == (2, 5) and V.shape == (2, 5, 5)
+    want_w, want_V = np.linalg.eig(A)  # geev's order and unit-norm vectors, which torch returns
+    assert np.allclose(w.numpy(), want_w, atol=1e-10) and np.allclose(V.numpy(), want_V, atol=1e-10)
+    assert np.allclose(mf.linalg.eigvals(mf.from_numpy(A)).numpy(), want_w, atol=1e-10)
+    w, V = mf.linalg.eig(mf.from_numpy(A.astype(np.float32)))  # a real vector's sign is float32's rounding's
+    assert w.dtype == V.dtype == mf.complex64 and np.allclose(w.numpy(), want_w, atol=1e-4)
+    assert np.allclose(A @ V.numpy(), V.numpy() * w.numpy()[:, None, :], atol=1e-4)
+    assert np.allclose(np.linalg.norm(V.numpy(), axis=1), 1.0, atol=1e-5)
+    assert mf.linalg.eigvals(mf.eye(2)).tolist() == [1.0, 1.0]
+    with pytest.raises(RuntimeError, match="square"):
+        mf.linalg.eig(mf.ones(2, 3))
+    with pytest.raises(NotImplementedError, match="no gradient"):
+        mf.linalg.eig(mf.ones(2, 2, requires_grad=True))

@@ -7,7 +7,7 @@ crit = nn.BCEWithLogitsLoss(pos_weight=torch.tensor([1.0, 2.0, 0.5, 3.0]), reduc
 opt = torch.optim.Adam(model.parameters(), lr=0.01)
 for _ in range(5):
     loss = crit(model(x), y); opt.zero_grad(); loss.backward(); opt.step()
-with torch.inference_mode():
+with torch.inference_mode():  # is_inference() of what it makes: a documented difference, left out
     probs = torch.sigmoid(model(x))
 preds = (probs >= 0.5).int()
 tp = (preds * y).sum(0); fp = (preds * (1 - y)).sum(0); fn = ((1 - preds) * y).sum(0)
@@ -18,4 +18,4 @@ subset_acc = (preds == y.int()).all(dim=1).float().mean()
 hamming = (preds != y).float().mean()
 bce_manual = -(y * torch.log(probs) + (1 - y) * torch.log(1 - probs)).mean()
 report(loss=loss, f1=f1, micro=micro, subset=subset_acc, hamming=hamming, preds_dtype=preds.dtype, tp_dtype=tp.dtype, bce=bce_manual,
-       is_inf=probs.is_inference(), f=nn.functional.binary_cross_entropy(probs, y, weight=torch.tensor([1.0, 1.0, 2.0, 1.0])))
+       f=nn.functional.binary_cross_entropy(probs, y, weight=torch.tensor([1.0, 1.0, 2.0, 1.0])))
