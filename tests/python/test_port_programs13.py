@@ -98,3 +98,45 @@ def test_linalg_eig_of_real_matrices_is_lapack_s_as_torch_s():
         mf.linalg.eig(mf.ones(2, 3))
     with pytest.raises(NotImplementedError, match="no gradient"):
         mf.linalg.eig(mf.ones(2, 2, requires_grad=True))
+
+
+def test_transforms_have_torch_s_inverse_objects_and_compositions():
+    T = mf.distributions.transforms
+    D = mf.distributions
+    x = np.array([0.5, 1.0, 3.0])
+    # the logistic distribution: a uniform through the inverse sigmoid, then scaled
+    logistic = D.TransformedDistribution(D.Uniform(mf.zeros(3), mf.ones(3)), [T.SigmoidTransform().inv,
+                                                                               T.AffineTransform(loc=1.0, scale=2.0)])
+    z = (x - 1.0) / 2.0
+    assert np.allclose(logistic.log_prob(mf.tensor(x, dtype=mf.float32)).numpy(),
+                       -z - 2 * np.log1p(np.exp(-z)) - np.log(2.0), atol=1e-5)
+    sigmoid = T.SigmoidTransform()
+    assert sigmoid.inv.inv is sigmoid and sigmoid.inv.codomain is sigmoid.domain
+    comp = T.ComposeTransform([T.AffineTransform(1.0, 3.0), T.ExpTransform()])
+    u = mf.tensor([0.0, 0.5])
+    y = comp(u)
+    assert np.allclose(y.numpy(), np.exp(1 + 3 * u.numpy())) and np.allclose(comp.inv(y).numpy(), u.numpy(), atol=1e-6)
+    assert np.allclose(comp.log_abs_det_jacobian(u, y).numpy(), np.log(3.0) + 1 + 3 * u.numpy())
+    assert np.allclose(comp.inv.log_abs_det_jacobian(y, u).numpy(), -(np.log(3.0) + 1 + 3 * u.numpy()))
+    softplus, power = T.SoftplusTransform(), T.PowerTransform(2.0)
+    assert np.allclose(softplus.inv(softplus(u)).numpy(), u.numpy(), atol=1e-6)
+    assert np.allclose(power.log_abs_det_jacobian(mf.tensor([3.0]), power(mf.tensor([3.0]))).numpy(), np.log(6.0))
+
+
+def test_unpad_sequence_transposes_a_time_major_input_in_place_and_returns_copies():
+    padded = nn.utils.rnn.pad_sequence([mf.ones(2, 3), mf.zeros(1, 3)])  # [time, batch, 3]
+    parts = nn.utils.rnn.unpad_sequence(padded, mf.tensor([2, 1]))
+    assert padded.shape == (2, 2, 3)  # torch's unpad_sequence leaves its input batch-major
+    parts[0].fill_(5.0)
+    assert padded[0].sum().item() == 6.0 and [tuple(p.shape) for p in parts] == [(2, 3), (1, 3)]
+
+
+def test_saved_parameters_and_tensors_requiring_grad_load_as_they_were(tmp_path):
+    t = mf.tensor([1.0, 2.0], requires_grad=True)
+    frozen = nn.Parameter(mf.ones(1), requires_grad=False)
+    mf.save({"t": t, "p": nn.Parameter(mf.ones(2)), "frozen": frozen, "plain": t.detach()}, str(tmp_path / "x.pt"))
+    loaded = mf.load(str(tmp_path / "x.pt"))
+    assert loaded["t"].requires_grad and loaded["t"].is_leaf and not isinstance(loaded["t"], nn.Parameter)
+    assert isinstance(loaded["p"], nn.Parameter) and loaded["p"].requires_grad
+    assert isinstance(loaded["frozen"], nn.Parameter) and not loaded["frozen"].requires_grad
+    assert not loaded["plain"].requires_grad
