@@ -11,7 +11,8 @@ import math
 import numpy as _np
 
 from . import _dtype
-from ._inplace import _index_write, _inplace, _live_views, install_inplace_methods, reshape_view_in_place
+from ._inplace import (_index_write, _inplace, _live_views, install_inplace_methods, reshape_view_in_place,
+                       torch_strides)
 from ._ops_creation import rand_like, zeros, zeros_like, ones_like
 from ._ops_elementwise import isnan, where, maximum, minimum, floor_divide
 from ._ops_index import index_put, scatter_add, _along, _check_index_tensor, _normalize_dim
@@ -199,12 +200,16 @@ def masked_scatter(input, mask, source):
 # Tensor methods
 
 def _stride(self, dim=None):
-    """The row-major strides of self's shape, in elements: meshflow's tensors are dense."""
-    strides, step = [], 1
-    for n in reversed(self.shape):
-        strides.append(step)
-        step *= builtins.max(n, 1)
-    strides = tuple(reversed(strides))
+    """PyTorch's strides of self in elements: a view's as torch lays it out over its base
+    (x.t().stride() is (1, rows)), where meshflow can tell them; else, and for every tensor
+    that is not a view, the row-major strides of its shape (meshflow's tensors are dense)."""
+    strides = torch_strides(self)
+    if strides is None:
+        strides, step = [], 1
+        for n in reversed(self.shape):
+            strides.append(step)
+            step *= builtins.max(n, 1)
+        strides = tuple(reversed(strides))
     return strides if dim is None else strides[dim]
 
 

@@ -140,3 +140,59 @@ def test_saved_parameters_and_tensors_requiring_grad_load_as_they_were(tmp_path)
     assert isinstance(loaded["p"], nn.Parameter) and loaded["p"].requires_grad
     assert isinstance(loaded["frozen"], nn.Parameter) and not loaded["frozen"].requires_grad
     assert not loaded["plain"].requires_grad
+
+
+def test_functional_spellings_of_view_methods_make_views():
+    # Barlow Twins' loss: torch.diagonal(c).add_(-1).pow_(2) writes c's diagonal
+    c = mf.arange(9.0).view(3, 3) + 1
+    mf.diagonal(c).add_(-1).pow_(2)
+    assert c.tolist() == [[0.0, 2.0, 3.0], [4.0, 16.0, 6.0], [7.0, 8.0, 64.0]]
+    x = mf.zeros(2, 3)
+    for made in (mf.transpose(x, 0, 1), mf.narrow(x, 1, 1, 2), mf.split(x, 1)[1], mf.chunk(x, 3, dim=1)[2],
+                 mf.reshape(x, (6,)), mf.flatten(x), mf.unsqueeze(x, 0), mf.permute(x, (1, 0)), mf.squeeze(x[None], 0)):
+        made.add_(1)
+    assert x.tolist() == [[6.0, 7.0, 8.0], [7.0, 8.0, 9.0]]  # torch's
+
+
+# torch 2's answers for a [2, 3, 4] tensor's views: stride(), is_contiguous()
+_TORCH_STRIDES = {
+    "t01": ((4, 12, 1), False), "sl": ((12, 4, 1), False), "sl2": ((12, 4, 1), False), "row": ((12, 4, 1), True),
+    "step": ((12, 8, 1), False), "perm": ((1, 12, 4), False), "sel": ((12, 1), False), "narrow": ((12, 4, 1), False),
+    "chunk": ((12, 4, 1), False), "split0": ((12, 4, 1), True), "ell": ((12, 4), False), "unsq": ((12, 12, 4, 1), True),
+    "tview": ((1, 4), False), "flat_of_t": ((8, 1), True), "det": ((12, 4, 1), True), "mT": ((12, 1, 4), False),
+    "none": ((24, 4, 1), True)}
+
+
+def test_views_have_torch_s_strides_and_reshape_as_torch_s():
+    x = mf.arange(24.0).view(2, 3, 4)
+    views = {"t01": x.transpose(0, 1), "sl": x[:, 1:], "sl2": x[:, :, 1:], "row": x[1:], "step": x[:, ::2],
+             "perm": x.permute(2, 0, 1), "sel": x[:, 1], "narrow": x.narrow(2, 1, 2), "chunk": x.chunk(2, dim=2)[1],
+             "split0": x.split(1)[1], "ell": x[..., 0], "unsq": x.unsqueeze(1), "tview": x.transpose(1, 2)[0],
+             "flat_of_t": x.transpose(0, 1).reshape(3, 8), "det": x.detach(), "mT": x.mT, "none": x[None, 0]}
+    assert {k: (v.stride(), v.is_contiguous()) for k, v in views.items()} == _TORCH_STRIDES
+    assert mf.ones(3, 1).expand(3, 4).stride() == (1, 0) and mf.arange(9.0).view(3, 3).diagonal().stride() == (4,)
+    # view() refuses what torch's strides cannot express; a split of a dim is fine (nanoGPT's q.view(B, T, H, D))
+    for refused in (lambda: x[:, 1:].view(-1), lambda: x.transpose(1, 2).view(2, 12)):
+        with pytest.raises(RuntimeError, match="view size is not compatible"):
+            refused()
+    assert x.split(2, dim=2)[0].view(2, 3, 2, 1).stride() == (12, 4, 1, 1)
+    assert x[:, :, 1:].view(6, 3).shape == (6, 3) and x[:, 1:].view(2, 8).shape == (2, 8)
+    # reshape / flatten copy where torch's cannot view (writes stay in the copy), view where it can
+    f = mf.arange(9.0).view(3, 3) + 1
+    f.flatten()[:-1].view(2, 4)[:, 1:].flatten().pow_(2)  # Barlow Twins' off_diagonal, written to
+    assert f.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]
+    g = mf.arange(12.0).view(3, 4)
+    g[:, 1:].reshape(9).mul_(0)  # a copy
+    assert g.tolist() == [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]
+    g[:, 1:].reshape(3, 3).mul_(0)  # its own shape: a view
+    h = mf.arange(12.0).view(3, 4)
+    h[1:].reshape(-1).mul_(0)  # rows: a view
+    assert g.tolist() == [[0.0, 0.0, 0.0, 0.0], [4.0, 0.0, 0.0, 0.0], [8.0, 0.0, 0.0, 0.0]]
+    assert h.tolist() == [[0.0, 1.0, 2.0, 3.0], [0.0] * 4, [0.0] * 4]
+    s = x[:, 1:]
+    assert s.contiguous() is not s and x.transpose(0, 1).contiguous().is_contiguous()
+
+
+def test_conv_repr_prints_string_padding_as_torch_s():
+    assert repr(nn.Conv1d(2, 2, 3, padding="same")) == "Conv1d(2, 2, kernel_size=(3,), stride=(1,), padding=same)"
+    assert repr(nn.Conv2d(1, 1, 3, padding="valid")) == "Conv2d(1, 1, kernel_size=(3, 3), stride=(1, 1), padding=valid)"
