@@ -1,5 +1,6 @@
 """Complex tensors (complex64 = cfloat, complex128 = cdouble), as torch's: complex, polar,
-real, imag, view_as_real, view_as_complex, conj, angle, is_complex, and the Tensor methods
+real, imag, view_as_real, view_as_complex, conj, angle, is_complex, resolve_conj (and is_conj,
+resolve_neg, is_neg: meshflow's conj computes values, it sets no lazy bit), and the Tensor methods
 and properties of those names (.real, .imag, .conj(), .angle(), .cfloat(), .cdouble()).
 
 The ops are C++'s (meshflow/ops/complex.cc); + - * / abs exp sum mean of complex tensors are
@@ -13,7 +14,7 @@ from . import _dtype
 from ._tensor import Tensor, apply
 
 __all__ = ["complex", "polar", "real", "imag", "view_as_real", "view_as_complex", "conj", "conj_physical",
-           "angle", "is_complex"]
+           "angle", "is_complex", "resolve_conj", "resolve_neg", "is_conj", "is_neg"]
 
 
 def _expect_tensor(name, x):
@@ -71,6 +72,27 @@ def conj(input):
 conj_physical = conj
 
 
+def resolve_conj(input):
+    """input itself: meshflow's conj() computes the conjugate values (torch's sets a lazy
+    conjugate bit, which this resolves), so no tensor is left to resolve."""
+    return input
+
+
+def resolve_neg(input):
+    """input itself: meshflow has no lazy negative bit (torch's, set by conj of an imaginary view)."""
+    return input
+
+
+def is_conj(input):
+    """False: meshflow's conj() computes the conjugate values, it sets no lazy bit."""
+    return False
+
+
+def is_neg(input):
+    """False: meshflow has no lazy negative bit."""
+    return False
+
+
 def angle(input):
     """The argument atan2(imag, real); of a real tensor, pi where negative and 0 elsewhere (NaN
     stays NaN), as torch's."""
@@ -82,7 +104,7 @@ def angle(input):
 
 
 def _install():
-    for name in ("conj", "conj_physical", "angle", "is_complex"):
+    for name in ("conj", "conj_physical", "angle", "is_complex", "resolve_conj", "resolve_neg", "is_conj", "is_neg"):
         setattr(Tensor, name, globals()[name])
     Tensor.real = property(real)
     Tensor.imag = property(imag)

@@ -196,3 +196,11 @@ def test_views_have_torch_s_strides_and_reshape_as_torch_s():
 def test_conv_repr_prints_string_padding_as_torch_s():
     assert repr(nn.Conv1d(2, 2, 3, padding="same")) == "Conv1d(2, 2, kernel_size=(3,), stride=(1,), padding=same)"
     assert repr(nn.Conv2d(1, 1, 3, padding="valid")) == "Conv2d(1, 1, kernel_size=(3, 3), stride=(1, 1), padding=valid)"
+
+
+def test_conjugate_bit_queries_answer_for_computed_conjugates():
+    z = mf.polar(mf.ones(2), mf.tensor([0.0, 1.5707964]))
+    c = z.conj()
+    assert c.resolve_conj() is c and mf.resolve_conj(c) is c and c.resolve_neg() is c and mf.resolve_neg(c) is c
+    assert not c.is_conj() and not mf.is_conj(c) and not c.is_neg() and not mf.is_neg(c)
+    assert np.allclose(mf.view_as_real(c.resolve_conj()).numpy(), [[1.0, 0.0], [0.0, -1.0]], atol=1e-6)

@@ -11,7 +11,7 @@ res = {
     "cartesian": torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([3, 4])), "combinations": torch.combinations(torch.tensor([1, 2, 3]), r=2),
     "tril_idx": torch.tril_indices(3, 3), "triu_idx": torch.triu_indices(3, 3, offset=1), "block_diag": torch.block_diag(torch.ones(1, 1), 2 * torch.ones(2, 2)),
     "flip_lr": torch.fliplr(torch.arange(4).view(2, 2)), "diag_embed": torch.diag_embed(torch.tensor([1, 2])), "atleast": list(torch.atleast_2d(torch.tensor(1.0)).shape),
-    "clone_contig": x.transpose(0, 2).contiguous().is_contiguous(), "numel": x.numel(), "ndim": x.ndim, "elsize": x.element_size(),
+    "clone_contig": x.transpose(0, 2).contiguous().is_contiguous(), "stride": list(x.transpose(0, 1).stride()), "numel": x.numel(), "ndim": x.ndim, "elsize": x.element_size(),
     "dim_order": x.size(-1), "item_type": type(x.sum().item()).__name__, "tolist": x[0, 0].tolist(), "vander": torch.vander(torch.tensor([1, 2, 3]), N=3),
     "new_full": x.new_full((2,), 7), "new_zeros_dt": str(x.new_zeros(1).dtype), "clamp_int": torch.tensor([1, 5, 9]).clamp(2, 6), "lerp": torch.lerp(torch.zeros(2), torch.ones(2), 0.3),
     "addcmul": torch.addcmul(torch.ones(2), torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]), value=0.5), "type_as": torch.tensor([1.7]).type_as(torch.tensor([1])),
