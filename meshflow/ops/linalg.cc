@@ -10,6 +10,9 @@
 //   linalg_eigh(A; upper) -> eigenvalues ascending [..., n], eigenvectors as columns
 //                        reading one half of A (upper: its upper one) (syevd)
 //   linalg_svd(A; full_matrices) -> U, S (descending), Vh            (gesdd)
+//   linalg_eig(A[..., n, n]) -> eigenvalues [..., n], eigenvectors as columns [..., n, n],
+//                        complex64 / complex128, each vector of unit norm (geev's order
+//                        and normalization, which torch returns)                  (geev)
 //   linalg_lstsq(A[..., m, n], B[..., m, k]; rcond) -> X [..., n, k], rank [...] (int64),
 //                        singular values [..., min(m, n)]            (gelsd)
 // and the gradients that are kernels of their own (torch's formulas, FunctionsManual.cpp):
@@ -25,10 +28,11 @@
 // a result depends on the whole matrix.
 //
 // Gradients: solve, inv and slogdet's are written with ops (solve and inv themselves);
-// cholesky, eigh and svd have backward kernels. qr and lstsq have none (the Python front
+// cholesky, eigh and svd have backward kernels. qr, eig and lstsq have none (the Python front
 // refuses inputs that require grad).
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -64,6 +68,12 @@ void sgesdd_(const char* jobz, const int* m, const int* n, float* a, const int* 
              float* vt, const int* ldvt, float* work, const int* lwork, int* iwork, int* info, size_t);
 void dgesdd_(const char* jobz, const int* m, const int* n, double* a, const int* lda, double* s, double* u,
              const int* ldu, double* vt, const int* ldvt, double* work, const int* lwork, int* iwork, int* info, size_t);
+void sgeev_(const char* jobvl, const char* jobvr, const int* n, float* a, const int* lda, float* wr, float* wi,
+            float* vl, const int* ldvl, float* vr, const int* ldvr, float* work, const int* lwork, int* info, size_t,
+            size_t);
+void dgeev_(const char* jobvl, const char* jobvr, const int* n, double* a, const int* lda, double* wr, double* wi,
+            double* vl, const int* ldvl, double* vr, const int* ldvr, double* work, const int* lwork, int* info, size_t,
+            size_t);
 void sgelsd_(const int* m, const int* n, const int* nrhs, float* a, const int* lda, float* b, const int* ldb, float* s,
              const float* rcond, int* rank, float* work, const int* lwork, int* iwork, int* info);
 void dgelsd_(const int* m, const int* n, const int* nrhs, double* a, const int* lda, double* b, const int* ldb,
@@ -105,6 +115,15 @@ void gesdd(const char* jobz, int m, int n, float* a, float* s, float* u, int ldu
 void gesdd(const char* jobz, int m, int n, double* a, double* s, double* u, int ldu, double* vt, int ldvt, double* work,
            int lwork, int* iwork, int* info) {
   dgesdd_(jobz, &m, &n, a, &m, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, info, 1);
+}
+// Right eigenvectors only (jobvl 'N'); vl is never read then.
+void geev(int n, float* a, float* wr, float* wi, float* vr, float* work, int lwork, int* info) {
+  const int one = 1;
+  sgeev_("N", "V", &n, a, &n, wr, wi, nullptr, &one, vr, &n, work, &lwork, info, 1, 1);
+}
+void geev(int n, double* a, double* wr, double* wi, double* vr, double* work, int lwork, int* info) {
+  const int one = 1;
+  dgeev_("N", "V", &n, a, &n, wr, wi, nullptr, &one, vr, &n, work, &lwork, info, 1, 1);
 }
 void gelsd(int m, int n, int nrhs, float* a, float* b, int ldb, float* s, float rcond, int* rank, float* work,
            int lwork, int* iwork, int* info) {
@@ -386,9 +405,10 @@ std::vector<Tensor> cholesky_backward_kernel(const std::vector<Tensor>& in, cons
 }
 
 // ---------------------------------------------------------------------------------------
-// qr, eigh, svd, lstsq
+// qr, eigh, eig, svd, lstsq
 
 constexpr const char* kQr = "linalg_qr";
+constexpr const char* kEig = "linalg_eig";
 constexpr const char* kEigh = "linalg_eigh";
 constexpr const char* kEighBackward = "linalg_eigh_backward";
 constexpr const char* kSvd = "linalg_svd";
@@ -470,6 +490,54 @@ std::vector<Tensor> eigh_kernel(const std::vector<Tensor>& in, const KernelConte
           static_cast<int>(iwork.size()), &info);
     if (info != 0) linalg_error(kEigh, e, "the eigenvalue algorithm did not converge", kConverges);
     from_lapack(f.data(), n, n, n, vectors.data_as<T>() + e * n * n);
+  });
+  return {values, vectors};
+}
+
+std::vector<TensorMeta> eig_infer(const std::vector<TensorMeta>& in, const Attrs&) {
+  kernel::expect_inputs(kEig, in, 1);
+  expect_matrices(kEig, in[0], true);
+  Shape values = batch_of(in[0].shape);
+  values.push_back(in[0].shape.back());
+  const DType complex = complex_of(in[0].dtype);
+  return {{values, complex}, {in[0].shape, complex}};
+}
+
+// geev returns a complex pair's eigenvalues together (the one with the positive imaginary
+// part first) and their vectors as two real columns, re and im: v_j = re + i im and
+// v_{j+1} = re - i im.
+std::vector<Tensor> eig_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Shape& s = in[0].shape();
+  const int n = lapack_dim(kEig, s.back());
+  const size_t nn = static_cast<size_t>(n) * n;
+  Shape values_shape = batch_of(s);
+  values_shape.push_back(n);
+  const DType complex = complex_of(in[0].dtype());
+  Tensor values = ctx.output(0, values_shape, complex), vectors = ctx.output(1, s, complex);
+  for_each_matrix(in[0], [&](int64_t e, auto tag) {
+    using T = decltype(tag);
+    using C = std::complex<T>;
+    std::vector<T> f(nn), wr(std::max(n, 1)), wi(std::max(n, 1)), vr(std::max<size_t>(nn, 1)), work(1);
+    to_lapack(in[0].data_as<T>() + e * nn, n, n, f.data(), n);
+    int info = 0;
+    geev(n, f.data(), wr.data(), wi.data(), vr.data(), work.data(), -1, &info);
+    work.resize(work_size(work[0]));
+    geev(n, f.data(), wr.data(), wi.data(), vr.data(), work.data(), static_cast<int>(work.size()), &info);
+    if (info != 0) linalg_error(kEig, e, "the QR algorithm did not converge", kConverges);
+    C* w = values.data_as<C>() + e * n;
+    C* v = vectors.data_as<C>() + e * nn;
+    for (int j = 0; j < n; ++j) {
+      w[j] = C(wr[j], wi[j]);
+      // Column j of vr, or of the pair (first, first + 1) that j belongs to.
+      const bool paired = wi[j] != T(0);
+      const int first = paired && j > 0 && wi[j] < T(0) ? j - 1 : j;
+      const T sign = first == j ? T(1) : T(-1);
+      for (int i = 0; i < n; ++i) {
+        const T re = vr[static_cast<size_t>(first) * n + i];
+        const T im = paired ? sign * vr[static_cast<size_t>(first + 1) * n + i] : T(0);
+        v[static_cast<size_t>(i) * n + j] = C(re, im);
+      }
+    }
   });
   return {values, vectors};
 }
@@ -712,6 +780,9 @@ void register_linalg_ops(OpRegistry& r) {
       cholesky_grad));
   r.add(data_checked(kCholeskyBackward, cholesky_backward_infer, cholesky_backward_kernel));
   r.add(data_checked(kQr, qr_infer, qr_kernel));
+  OpDef eig = data_checked(kEig, eig_infer, eig_kernel);
+  eig.complex = true;  // its results (its infer refuses complex inputs)
+  r.add(std::move(eig));
   r.add(with_grad(data_checked(kEigh, eigh_infer, eigh_kernel), eigh_grad));
   r.add(make_op(kEighBackward, eigh_backward_infer, batch_splits(), eigh_backward_kernel));
   r.add(with_grad(data_checked(kSvd, svd_infer, svd_kernel), svd_grad));

@@ -300,7 +300,7 @@ void set_autocast_lists(OpMap& ops) {
   const std::pair<Autocast, std::vector<const char*>> lists[] = {
       {Autocast::kLower, {"matmul", "conv2d", "conv3d", "scaled_dot_product_attention", "packed_qkv_attention"}},
       {Autocast::kFloat32,
-       {"softmax_cross_entropy", "prod", "linalg_cholesky", "linalg_eigh", "linalg_inv", "linalg_lstsq",
+       {"softmax_cross_entropy", "prod", "linalg_cholesky", "linalg_eig", "linalg_eigh", "linalg_inv", "linalg_lstsq",
         "linalg_qr", "linalg_slogdet", "linalg_solve", "linalg_svd"}},
       {Autocast::kFloat32OnCuda,
        {"acos", "asin", "cosh", "erfinv", "exp", "expm1", "log", "log10", "log1p", "log2", "reciprocal", "rsqrt",

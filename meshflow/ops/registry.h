@@ -68,7 +68,7 @@ void register_conv_ops(OpRegistry& r);         // conv.cc: conv2d/3d, pad, upsam
 void register_pool_ops(OpRegistry& r);         // pool.cc: max, avg and adaptive pooling, 2-d and 3-d
 void register_batch_norm_ops(OpRegistry& r);   // batch_norm.cc: batch_norm, batch_norm_backward
 void register_index_ops(OpRegistry& r);        // index.cc: flat_index, index_put
-void register_linalg_ops(OpRegistry& r);       // linalg.cc: solve, inv, slogdet, cholesky, qr, eigh, svd, lstsq
+void register_linalg_ops(OpRegistry& r);       // linalg.cc: solve, inv, slogdet, cholesky, qr, eig, eigh, svd, lstsq
 void register_rnn_ops(OpRegistry& r);          // rnn.cc: rnn_scan, rnn_scan_backward
 void register_fft_ops(OpRegistry& r);          // fft.cc: fft_c2c, fft_r2c, fft_c2r
 void register_complex_ops(OpRegistry& r);      // complex.cc: complex, polar, real, imag, conj, angle, views

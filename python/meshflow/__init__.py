@@ -122,6 +122,7 @@ globals().update(special.TOP_LEVEL)  # torch.igamma, torch.igammac
 from . import _torch_paths  # noqa: E402
 _torch_paths.install(_sys.modules[__name__])  # torch's module paths (torch.nn.modules.loss, ...)
 from . import _inplace  # after every module that attaches Tensor methods: it wraps them
+_inplace.view_functions(globals())
 from ._checkpoint import save, load
 
 

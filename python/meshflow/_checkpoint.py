@@ -372,17 +372,31 @@ def _save_to_file(state, f):
     if objects:
         import pickle
         arrays["__objects__"] = np.frombuffer(pickle.dumps(objects, protocol=4), np.uint8)
+    from .nn import Parameter
     meta = {"tree": tree, "dtypes": [t.dtype.name for _, t in tensors],
-            "devices": [str(t.device) for _, t in tensors]}
+            "devices": [str(t.device) for _, t in tensors],
+            # as torch's pickle keeps them: a Parameter loads as one, a tensor requiring grad as a leaf requiring it
+            "parameters": [isinstance(t, Parameter) for _, t in tensors],
+            "requires_grad": [t.requires_grad for _, t in tensors]}
     np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
+
+
+def _as_saved(t, parameter, requires_grad):
+    """A loaded tensor as it was saved: a Parameter, or a leaf requiring grad, or itself."""
+    if parameter:
+        from .nn import Parameter
+        return Parameter(t, requires_grad=requires_grad)
+    return t.requires_grad_() if requires_grad else t
 
 
 def _load_from_file(f, weights_only=None):
     from ._tensor import tensor
     with np.load(f, allow_pickle=False) as data:
         meta = json.loads(str(data["__meta__"]))
-        tensors = [tensor(data[f"t{i}"], dtype=dtype, device=device)
-                   for i, (dtype, device) in enumerate(zip(meta["dtypes"], meta["devices"]))]
+        plain = [False] * len(meta["dtypes"])  # what files of older versions held: tensors
+        tensors = [_as_saved(tensor(data[f"t{i}"], dtype=dtype, device=device), parameter, requires_grad)
+                   for i, (dtype, device, parameter, requires_grad) in enumerate(zip(
+                       meta["dtypes"], meta["devices"], meta.get("parameters", plain), meta.get("requires_grad", plain)))]
         objects = _unpickle_objects(data["__objects__"], weights_only) if "__objects__" in data.files else ()
     return _decode(meta["tree"], tensors, objects)
 

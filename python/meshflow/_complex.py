@@ -1,5 +1,6 @@
 """Complex tensors (complex64 = cfloat, complex128 = cdouble), as torch's: complex, polar,
-real, imag, view_as_real, view_as_complex, conj, angle, is_complex, and the Tensor methods
+real, imag, view_as_real, view_as_complex, conj, angle, is_complex, resolve_conj (and is_conj,
+resolve_neg, is_neg: meshflow's conj computes values, it sets no lazy bit), and the Tensor methods
 and properties of those names (.real, .imag, .conj(), .angle(), .cfloat(), .cdouble()).
 
 The ops are C++'s (meshflow/ops/complex.cc); arithmetic, the elementwise math and the
@@ -17,7 +18,7 @@ from ._inplace import _NO_KWARGS, _ViewKind, _link
 from ._tensor import Tensor, apply
 
 __all__ = ["complex", "polar", "real", "imag", "view_as_real", "view_as_complex", "conj", "conj_physical",
-           "angle", "is_complex"]
+           "angle", "is_complex", "resolve_conj", "resolve_neg", "is_conj", "is_neg"]
 
 
 def _expect_tensor(name, x):
@@ -97,6 +98,27 @@ def conj(input):
 conj_physical = conj
 
 
+def resolve_conj(input):
+    """input itself: meshflow's conj() computes the conjugate values (torch's sets a lazy
+    conjugate bit, which this resolves), so no tensor is left to resolve."""
+    return input
+
+
+def resolve_neg(input):
+    """input itself: meshflow has no lazy negative bit (torch's, set by conj of an imaginary view)."""
+    return input
+
+
+def is_conj(input):
+    """False: meshflow's conj() computes the conjugate values, it sets no lazy bit."""
+    return False
+
+
+def is_neg(input):
+    """False: meshflow has no lazy negative bit."""
+    return False
+
+
 def angle(input):
     """The argument atan2(imag, real); of a real tensor, pi where negative and 0 elsewhere (NaN
     stays NaN), as torch's."""
@@ -108,7 +130,7 @@ def angle(input):
 
 
 def _install():
-    for name in ("conj", "conj_physical", "angle", "is_complex"):
+    for name in ("conj", "conj_physical", "angle", "is_complex", "resolve_conj", "resolve_neg", "is_conj", "is_neg"):
         setattr(Tensor, name, globals()[name])
     Tensor.real = property(real, _set_real)
     Tensor.imag = property(imag, _set_imag)

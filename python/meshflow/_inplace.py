@@ -46,15 +46,15 @@ class _ViewKind:
     the base with the view's part replaced by `value` (default: the value reshaped to the
     base's shape); `region(base, *args, **kwargs)`, for views that are a box of the base
     (basic indexing, narrow, split): the basic index of that box, which a write through the
-    view writes in place (put is then unused); `strided(base, view, *args, **kwargs)`:
-    whether PyTorch would lay the view out non-contiguously (permuted, transposed,
-    expanded), which view() refuses to reshape; `detached`: a detach() view, through which
-    writes change values only, never the graph."""
-    __slots__ = ("raw", "put", "region", "strided", "detached")
+    view writes in place (put is then unused); `strides(base_strides, base, view, *args,
+    **kwargs)`: PyTorch's strides of the view given its base's (torch_strides), or None where
+    they are not known (the view is then taken as dense); `detached`: a detach() view, through
+    which writes change values only, never the graph."""
+    __slots__ = ("raw", "put", "region", "detached", "strides")
 
-    def __init__(self, raw, put=None, strided=None, detached=False, region=None):
-        self.raw, self.put, self.strided, self.detached = raw, put or _reshape_back, strided, detached
-        self.region = region
+    def __init__(self, raw, put=None, detached=False, region=None, strides=None):
+        self.raw, self.put, self.detached = raw, put or _reshape_back, detached
+        self.region, self.strides = region, strides
 
 
 # _link(base, view, kind, args, kwargs): records `view` as a view of `base` made by `kind` with
@@ -379,9 +379,9 @@ def _reshape_back(base, value, *args, **kwargs):
     return _RAW["reshape"](value, *base.shape)
 
 
-def _viewing(raw, put=None, strided=None, region=None):
-    """Method `raw` recording its result as a view (see _ViewKind for put, strided, region)."""
-    kind = _ViewKind(raw, put, strided, region=region)
+def _viewing(raw, put=None, region=None, strides=None):
+    """Method `raw` recording its result as a view (see _ViewKind for put, region, strides)."""
+    kind = _ViewKind(raw, put, region=region, strides=strides)
 
     def method(self, *args, **kwargs):
         out = raw(self, *args, **kwargs)
@@ -390,11 +390,146 @@ def _viewing(raw, put=None, strided=None, region=None):
         return out
     method.__name__ = method.__qualname__ = raw.__name__
     method.__doc__ = raw.__doc__
+    method.kind = kind
     return method
 
 
 def _index_region(base, index):
     return index
+
+
+# ---------------------------------------------------------------------------------------------
+# PyTorch's strides of a view. meshflow's tensors are dense; what torch's strides of the same
+# view would be decides whether torch can view it in another shape (view() refuses,
+# reshape() and flatten() copy where it cannot), is_contiguous() and stride().
+
+def _dense_strides(shape):
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= builtins.max(n, 1)
+    return tuple(reversed(strides))
+
+
+def torch_strides(t):
+    """PyTorch's strides of t in elements, where meshflow can tell them (chains of boxes,
+    permutations, reshapes, diagonals and detach of a tensor that is not a view), else None."""
+    record = getattr(t, "_view", None) if _weakref_count(t) else None  # a view is weakly referenced by its base
+    if record is None:
+        return _dense_strides(t._impl.shape)
+    base, kind, args, kwargs = record
+    if kind.strides is None:
+        return None
+    base_strides = torch_strides(base)
+    return None if base_strides is None else kind.strides(base_strides, base, t, *args, **kwargs)
+
+
+def _dense_view(t):
+    """Whether t is not a view, or a reshape or detach() of a dense one: dense without
+    computing strides (the common case, which is_contiguous, view() and reshape() meet)."""
+    record = getattr(t, "_view", None) if _weakref_count(t) else None
+    while record is not None:
+        if record[_KIND].strides not in _KEEPS_DENSE:
+            return False
+        t = record[_BASE]
+        record = getattr(t, "_view", None) if _weakref_count(t) else None
+    return True
+
+
+def _viewed_strides(old_shape, old_strides, new_shape):
+    """The strides of old's elements viewed in new_shape, or None where they cannot be
+    (ATen's computeStride: merged dims must be contiguous among themselves)."""
+    new_shape = list(new_shape)
+    if builtins.any(n == 0 for n in old_shape) or not old_shape:
+        return _dense_strides(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = old_strides[-1]
+    tensor_numel = view_numel = 1
+    new_strides = [0] * len(new_shape)
+    for tensor_d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[tensor_d]
+        if tensor_d == 0 or (old_shape[tensor_d - 1] != 1 and
+                             old_strides[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_strides[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride, tensor_numel, view_numel = old_strides[tensor_d - 1], 1, 1
+    return tuple(new_strides) if view_d == -1 else None
+
+
+def _box_strides(region):
+    """The strides of base[index] for a kind whose region(base, ...) is that basic index."""
+    return lambda base_strides, base, view, *args, **kwargs: _indexed_strides(
+        base_strides, base, region(base, *args, **kwargs))
+
+
+def _indexed_strides(base_strides, base, index):
+    """base[index]'s strides: ints drop a dim, a slice's step multiplies its stride, None adds
+    a dim (None where an item is not one of these)."""
+    items = index if isinstance(index, tuple) else (index,)
+    shape, strides = base._impl.shape, list(base_strides)
+    used = builtins.sum(1 for item in items if item is not None and item is not Ellipsis)
+    out, d = [], 0
+    for item in items:
+        if item is None:
+            out.append(strides[d] * shape[d] if d < len(shape) else 1)
+        elif item is Ellipsis:
+            out += strides[d:d + len(shape) - used]
+            d += len(shape) - used
+        elif isinstance(item, slice):
+            out.append(strides[d] * item.indices(shape[d])[2])
+            d += 1
+        elif isinstance(item, int) and not isinstance(item, bool):
+            d += 1
+        else:
+            return None
+    return tuple(out + strides[d:])
+
+
+def _reshaped_strides(base_strides, base, view, *args, **kwargs):
+    return _viewed_strides(base._impl.shape, base_strides, view._impl.shape)
+
+
+def _permuted_strides(base_strides, base, view, *dims):
+    dims = list(dims[0]) if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else list(dims)
+    return tuple(base_strides[d % len(base_strides)] for d in dims)
+
+
+def _transposed_strides(base_strides, base, view, dim0, dim1):
+    strides = list(base_strides)
+    dim0, dim1 = dim0 % len(strides), dim1 % len(strides)
+    strides[dim0], strides[dim1] = strides[dim1], strides[dim0]
+    return tuple(strides)
+
+
+def _diagonal_strides(base_strides, base, view, offset=0, dim1=0, dim2=1):
+    dim1, dim2 = dim1 % base.ndim, dim2 % base.ndim
+    return tuple(st for d, st in enumerate(base_strides) if d not in (dim1, dim2)) + (
+        base_strides[dim1] + base_strides[dim2],)
+
+
+def _detached_strides(base_strides, base, view):
+    return base_strides
+
+
+_KEEPS_DENSE = (_reshaped_strides, _detached_strides)
+
+
+def _contiguous_strides(shape, strides):
+    """PyTorch's is_contiguous of these strides: dense where dims have more than one element."""
+    expected = 1
+    for n, st in zip(reversed(shape), reversed(strides)):
+        if n == 0:
+            return True
+        if n != 1:
+            if st != expected:
+                return False
+            expected *= n
+    return True
 
 
 def _permute_back(base, value, *dims):
@@ -430,7 +565,7 @@ def _not_writable(base, value, *args, **kwargs):
 def _getitem_viewing(raw):
     """x[index] recording a basic index's result as a view: a key of exact basic items in C
     (_C.getitem_method: C++'s basic_index and the link in one call), any other through raw."""
-    kind = _ViewKind(raw, region=_index_region)
+    kind = _ViewKind(raw, region=_index_region, strides=_box_strides(_index_region))
 
     def getitem(self, index):
         out = raw(self, index)
@@ -444,7 +579,7 @@ def _getitem_viewing(raw):
 def _pieces_viewing(raw, getitem):
     """split/chunk/unbind: each piece a view of its slice (or index) along the dim, taken
     again by `getitem` (the raw x[index])."""
-    kind = _ViewKind(getitem, region=_index_region)
+    kind = _ViewKind(getitem, region=_index_region, strides=_box_strides(_index_region))
 
     def method(self, *args, **kwargs):
         pieces = raw(self, *args, **kwargs)
@@ -472,7 +607,7 @@ def _narrow_region(base, dim, start, length):
 
 
 def _detach_viewing(raw):
-    kind = _ViewKind(raw, lambda base, value: raw(value), detached=True)
+    kind = _ViewKind(raw, lambda base, value: raw(value), detached=True, strides=_detached_strides)
 
     def detach(self):
         out = raw(self)
@@ -482,40 +617,83 @@ def _detach_viewing(raw):
     return detach
 
 
-def _moves_dims(base, view, *dims):
-    """Whether a permutation of base's dims (as permute takes it) reorders dims of size > 1."""
-    dims = list(dims[0]) if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else list(dims)
-    kept = [d % base.ndim for d in dims if base.shape[d % base.ndim] != 1]
-    return kept != sorted(kept)
+def _expanded_strides(base_strides, base, view, *args):
+    """0 for a dim expand added or stretched from one element, the base's stride otherwise."""
+    added = view.ndim - base.ndim
+    return (0,) * added + tuple(0 if n == 1 and view.shape[added + i] != 1 else st
+                                for i, (n, st) in enumerate(zip(base.shape, base_strides)))
 
 
-def _swaps_dims(base, view, dim0, dim1):
-    order = list(range(base.ndim))
-    order[dim0], order[dim1] = order[dim1], order[dim0]
-    return _moves_dims(base, view, order)
+
+def _put_part(kind, base, value, args, kwargs):
+    """base with the part kind's view (made with args, kwargs) replaced by value, out of place."""
+    if kind.region is None:
+        return kind.put(base, value, *args, **kwargs)
+    out = base.clone()
+    out[kind.region(base, *args, **kwargs)] = value
+    return out
 
 
-def _reverses_dims(base, view):
-    return _moves_dims(base, view, list(reversed(range(base.ndim))))
+def reshape_view_in_place(t, name, args, kwargs):
+    """t, a view, takes t.name(*args, **kwargs)'s shape in place (torch's transpose_, t_,
+    unsqueeze_, squeeze_ of a view change the view's geometry alone): t stays a view of its
+    base, now taken through its own view method and then `name`'s."""
+    base, inner, inner_args, inner_kwargs = t._view
+    new = getattr(Tensor, name)(t, *args, **kwargs)  # a view of t (every shape change records one) or t
+    if new is t:
+        return t
+    _, outer, outer_args, outer_kwargs = new._view
 
+    def middle(b):
+        return inner.raw(b, *inner_args, **inner_kwargs)
 
-def _expands(base, view, *args):
-    return tuple(view.shape) != tuple(base.shape)
+    def raw(b):
+        return outer.raw(middle(b), *outer_args, **outer_kwargs)
+
+    def put(b, value):
+        return _put_part(inner, b, _put_part(outer, middle(b), value, outer_args, outer_kwargs), inner_args,
+                         inner_kwargs)
+
+    def strides(base_strides, b, view):
+        if inner.strides is None or outer.strides is None:
+            return None
+        kept = middle(b)
+        inner_strides = inner.strides(base_strides, b, kept, *inner_args, **inner_kwargs)
+        return None if inner_strides is None else outer.strides(inner_strides, kept, view, *outer_args, **outer_kwargs)
+
+    t._impl.assign(new._impl)
+    t._view = (base, _ViewKind(raw, put, detached=inner.detached, strides=strides), (), _NO_KWARGS)
+    return t
 
 
 _weakref_count = weakref.getweakrefcount
 
 
 def is_contiguous(self, memory_format=None):
-    """False for the direct result of permute, transpose or expand that moved elements (as
-    PyTorch's strides would say), True otherwise (meshflow's ops make dense results)."""
-    if not _weakref_count(self):  # every view is weakly referenced by its base (_link): not a view
-        return True
-    record = getattr(self, "_view", None)
-    if record is None:
-        return True
-    strided = record[_KIND].strided
-    return strided is None or not strided(record[_BASE], self, *record[_ARGS], **record[_KWARGS])
+    """PyTorch's answer for the view's strides (torch_strides): False for a permuted,
+    transposed or expanded view that moved elements, or a box that skips elements (x[:, 1:]);
+    True for every tensor that is not a view (meshflow's ops make dense results)."""
+    return _dense_view(self) or _strides_contiguous(self, torch_strides(self))
+
+
+def _strides_contiguous(t, strides):
+    return strides is None or _contiguous_strides(t._impl.shape, strides)
+
+
+def _sizes(self, shape):
+    """view()'s size arguments as a shape, -1 inferred."""
+    sizes = list(shape[0]) if len(shape) == 1 and isinstance(shape[0], (list, tuple)) else list(shape)
+    if -1 in sizes:
+        known = 1
+        for n in sizes:
+            known *= n if n != -1 else 1
+        sizes[sizes.index(-1)] = self.numel() // known if known else 0
+    return sizes
+
+
+def _viewable(self, strides, sizes):
+    """Whether PyTorch can view self, of these strides, in `sizes` (None: strides unknown)."""
+    return None if strides is None else _viewed_strides(self._impl.shape, strides, sizes) is not None
 
 
 def _contiguous(self, memory_format=None):
@@ -525,30 +703,50 @@ def _contiguous(self, memory_format=None):
 
 def _checked_view(raw):
     def view(self, *shape):
-        if not is_contiguous(self):
-            sizes = list(shape[0]) if len(shape) == 1 and isinstance(shape[0], (list, tuple)) else list(shape)
-            if [d for d in sizes if d != 1] != [d for d in self.shape if d != 1]:
-                raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
-                                   "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+        if not _dense_view(self) and _viewable(self, torch_strides(self), _sizes(self, shape)) is False:
+            raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
+                               "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
         return raw(self, *shape)
     view.__doc__ = raw.__doc__
     return view
 
 
-for _name in ("reshape", "view", "squeeze", "unsqueeze", "flatten", "view_as"):
+def _reshaping(raw):
+    """reshape / flatten: a view where PyTorch's would be one, else (strides that the new shape
+    cannot have) a tensor of its own, as torch's copy: writes to it do not reach self."""
+    method = _viewing(raw, strides=_reshaped_strides)
+
+    def reshaping(self, *args, **kwargs):
+        if _dense_view(self):
+            return method(self, *args, **kwargs)
+        strides = torch_strides(self)
+        if _strides_contiguous(self, strides):
+            return method(self, *args, **kwargs)
+        out = raw(self, *args, **kwargs)
+        if out is not self and _viewable(self, strides, out._impl.shape) is not False:
+            _link(self, out, method.kind, args, kwargs)
+        return out
+    reshaping.__name__ = reshaping.__qualname__ = raw.__name__
+    reshaping.__doc__ = raw.__doc__
+    return reshaping
+
+
+for _name in ("view", "squeeze", "unsqueeze", "view_as"):
     if hasattr(Tensor, _name):
-        setattr(Tensor, _name, _viewing(getattr(Tensor, _name)))
+        setattr(Tensor, _name, _viewing(getattr(Tensor, _name), strides=_reshaped_strides))
+Tensor.reshape = _reshaping(Tensor.reshape)
+Tensor.flatten = _reshaping(Tensor.flatten)
 Tensor.view = _checked_view(Tensor.view)
 Tensor.is_contiguous = is_contiguous
 Tensor.contiguous = _contiguous
-Tensor.permute = _viewing(Tensor.permute, _permute_back, _moves_dims)
-Tensor.transpose = _viewing(Tensor.transpose, _transpose_back, _swaps_dims)
-Tensor.expand = _viewing(Tensor.expand, _not_writable, _expands)
-Tensor.expand_as = _viewing(Tensor.expand_as, _not_writable, _expands)
-Tensor.narrow = _viewing(Tensor.narrow, region=_narrow_region)
-Tensor.diagonal = _viewing(Tensor.diagonal, _diagonal_back)
+Tensor.permute = _viewing(Tensor.permute, _permute_back, strides=_permuted_strides)
+Tensor.transpose = _viewing(Tensor.transpose, _transpose_back, strides=_transposed_strides)
+Tensor.expand = _viewing(Tensor.expand, _not_writable, strides=_expanded_strides)
+Tensor.expand_as = _viewing(Tensor.expand_as, _not_writable, strides=_expanded_strides)
+Tensor.narrow = _viewing(Tensor.narrow, region=_narrow_region, strides=_box_strides(_narrow_region))
+Tensor.diagonal = _viewing(Tensor.diagonal, _diagonal_back, strides=_diagonal_strides)
 Tensor.T = property(_viewing(Tensor.T.fget, lambda base, value: _RAW["permute"](value, *reversed(range(value.ndim))),
-                             _reverses_dims))
+                             strides=lambda base_strides, base, view: tuple(reversed(base_strides))))
 _raw_getitem = Tensor.__getitem__
 Tensor.__getitem__ = _getitem_viewing(_raw_getitem)
 for _name in ("split", "chunk", "unbind"):
@@ -557,3 +755,22 @@ Tensor.detach = _detach_viewing(Tensor.detach)
 Tensor.data = property(lambda self: self.detach(), Tensor.data.fset, doc=Tensor.data.__doc__)
 install_inplace_methods()
 del _name
+
+
+def view_functions(namespace):
+    """torch's functional spellings of the view methods (torch.transpose(x, 0, 1),
+    torch.diagonal(x), torch.split(x, 2), ...) make views as the methods do: each calls the
+    method with its arguments in order."""
+    import inspect
+    for name in ("reshape", "flatten", "squeeze", "unsqueeze", "transpose", "permute", "narrow", "diagonal", "split",
+                 "chunk"):
+        function = namespace[name]
+        signature = inspect.signature(function)
+
+        def call(input, *args, _function=function, _name=name, _signature=signature, **kwargs):
+            if not isinstance(input, Tensor):
+                return _function(input, *args, **kwargs)
+            bound = _signature.bind(input, *args, **kwargs)
+            bound.apply_defaults()
+            return getattr(input, _name)(*list(bound.arguments.values())[1:])
+        namespace[name] = functools.wraps(function)(call)

@@ -7,7 +7,7 @@ composed from existing ops:
 - memory formats (`contiguous_format channels_last channels_last_3d preserve_format`): taken
   by `to` and `contiguous`, where meshflow's dense row-major tensors stay as they are;
 - `kaiser_window ldexp frexp gcd lcm nextafter swapdims unflatten ravel detach atleast_3d asarray vdot
-  chain_matmul adjoint isposinf isneginf isreal is_conj is_neg resolve_conj resolve_neg rsub
+  chain_matmul adjoint isposinf isneginf isreal rsub
   pinverse nuclear_norm frobenius_norm set_default_device get_default_device
   is_anomaly_enabled set_anomaly_enabled`, and the Tensor methods `vdot adjoint H prelu
   hardshrink sum_to_size split_with_sizes narrow_copy isposinf isneginf isreal pinverse dsplit
@@ -23,7 +23,7 @@ __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "layer_no
            "pixel_unshuffle", "channel_shuffle", "cosine_similarity", "pairwise_distance", "pdist", "prelu",
            "relu_", "selu", "celu", "rrelu", "threshold", "hardshrink", "rms_norm", "bilinear", "swapdims",
            "unflatten", "ravel", "detach", "atleast_3d", "asarray", "vdot", "chain_matmul", "adjoint",
-           "isposinf", "isneginf", "isreal", "is_conj", "is_neg", "resolve_conj", "resolve_neg", "rsub", "pinverse",
+           "isposinf", "isneginf", "isreal", "rsub", "pinverse",
            "nuclear_norm", "frobenius_norm", "set_default_device", "get_default_device", "is_anomaly_enabled",
            "set_anomaly_enabled", "memory_format", "contiguous_format", "channels_last", "channels_last_3d",
            "preserve_format", "kaiser_window", "ldexp", "frexp", "gcd", "lcm", "nextafter"]
@@ -174,23 +174,6 @@ def isreal(input):
         return input.imag == 0
     from ._ops_creation import ones_like
     return ones_like(input, dtype=_dtype.bool_)
-
-
-def is_conj(input):
-    return False
-
-
-def is_neg(input):
-    return False
-
-
-def resolve_conj(input):
-    """Itself: conj() computes the conjugate (torch's lazy conjugate bit is resolved at once)."""
-    return input
-
-
-def resolve_neg(input):
-    return input
 
 
 def rsub(input, other, alpha=1):
@@ -352,7 +335,6 @@ def _H(self):
 
 
 Tensor.vdot, Tensor.adjoint, Tensor.isposinf, Tensor.isneginf, Tensor.isreal = vdot, adjoint, isposinf, isneginf, isreal
-Tensor.resolve_conj = resolve_conj
 Tensor.H = property(_H)
 Tensor.prelu = lambda self, weight: _functional().prelu(self, weight)
 Tensor.hardshrink = lambda self, lambd=0.5: _functional().hardshrink(self, lambd)

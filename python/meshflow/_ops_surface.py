@@ -11,7 +11,8 @@ import math
 import numpy as _np
 
 from . import _dtype
-from ._inplace import _index_write, _inplace, _live_views, install_inplace_methods
+from ._inplace import (_index_write, _inplace, _live_views, install_inplace_methods, reshape_view_in_place,
+                       torch_strides)
 from ._ops_creation import rand_like, zeros, zeros_like, ones_like
 from ._ops_elementwise import isnan, where, maximum, minimum, floor_divide
 from ._ops_index import index_put, scatter_add, _along, _check_index_tensor, _normalize_dim
@@ -199,24 +200,30 @@ def masked_scatter(input, mask, source):
 # Tensor methods
 
 def _stride(self, dim=None):
-    """The row-major strides of self's shape, in elements: meshflow's tensors are dense."""
-    strides, step = [], 1
-    for n in reversed(self.shape):
-        strides.append(step)
-        step *= builtins.max(n, 1)
-    strides = tuple(reversed(strides))
+    """PyTorch's strides of self in elements: a view's as torch lays it out over its base
+    (x.t().stride() is (1, rows)), where meshflow can tell them; else, and for every tensor
+    that is not a view, the row-major strides of its shape (meshflow's tensors are dense)."""
+    strides = torch_strides(self)
+    if strides is None:
+        strides, step = [], 1
+        for n in reversed(self.shape):
+            strides.append(step)
+            step *= builtins.max(n, 1)
+        strides = tuple(reversed(strides))
     return strides if dim is None else strides[dim]
 
 
 def _reshaping_in_place(name):
     """self.name_(...): self takes self.name(...)'s shape (and place in the graph), as torch's
-    in-place metadata changes."""
+    in-place metadata changes; a view stays a view of its base (reshape_view_in_place)."""
     def method(self, *args, **kwargs):
-        if getattr(self, "_view", None) is not None or _live_views(self):
-            raise RuntimeError(f"{name}_: meshflow changes the shape of a tensor in place only when it is not a "
-                               f"view and has no views; use {name}() instead")
+        if _live_views(self):
+            raise RuntimeError(f"{name}_: meshflow changes the shape of a tensor in place only when it has no views "
+                               f"(torch's views keep the old shape); use {name}() instead")
         if self.is_leaf and self.requires_grad and is_grad_enabled():
             raise RuntimeError(f"{name}_: a leaf Variable that requires grad is being used in an in-place operation")
+        if getattr(self, "_view", None) is not None:
+            return reshape_view_in_place(self, name, args, kwargs)
         self._impl.assign(getattr(Tensor, name)(self, *args, **kwargs)._impl)
         return self
     method.__name__ = method.__qualname__ = name + "_"

@@ -1,11 +1,11 @@
 """meshflow.linalg: torch.linalg's norms (composed of reductions, so they work on global
 tensors in every layout), and its solvers and decompositions on batches of matrices
-[..., m, n], float32 and float64: solve, inv, det, slogdet, cholesky, qr, eigh, eigvalsh,
-svd, svdvals, lstsq (the C++ ops linalg_* of meshflow/ops/linalg.cc: LAPACK on the CPU, each
+[..., m, n], float32 and float64: solve, inv, det, slogdet, cholesky, qr, eig, eigvals, eigh,
+eigvalsh, svd, svdvals, lstsq (the C++ ops linalg_* of meshflow/ops/linalg.cc: LAPACK on the CPU, each
 rank its own matrices where a batch dim is split). A singular matrix, one not positive-definite
 or a decomposition that does not converge raises LinAlgError, a RuntimeError as torch's.
 Gradients: solve, inv, det, slogdet, cholesky, eigh (of A's symmetric perturbations), svd
-(full_matrices=False); qr and lstsq have none yet and refuse inputs that require grad.
+(full_matrices=False); qr, eig and lstsq have none yet and refuse inputs that require grad.
 torch's top-level spellings (inverse, det, logdet, slogdet and the Tensor methods) are
 bound at the end."""
 import builtins
@@ -15,7 +15,7 @@ from ._tensor import Tensor, apply, is_grad_enabled
 from .return_types import named as _returns
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr",
-           "eigh", "eigvalsh", "svd", "svdvals", "lstsq", "cross", "matmul", "diagonal", "vecdot", "multi_dot",
+           "eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "lstsq", "cross", "matmul", "diagonal", "vecdot", "multi_dot",
            "matrix_power", "pinv", "matrix_rank", "cond", "solve_triangular", "inv_ex", "cholesky_ex", "solve_ex",
            "vander", "matrix_exp", "householder_product"]
 
@@ -72,6 +72,7 @@ def norm(A, ord=None, dim=None, keepdim=False, dtype=None):
 
 _Slogdet = _returns("linalg_slogdet", ("sign", "logabsdet"))
 _QR = _returns("linalg_qr", ("Q", "R"))
+_Eig = _returns("linalg_eig", ("eigenvalues", "eigenvectors"))
 _Eigh = _returns("linalg_eigh", ("eigenvalues", "eigenvectors"))
 _SVD = _returns("linalg_svd", ("U", "S", "Vh"))
 _Lstsq = _returns("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
@@ -145,6 +146,19 @@ def qr(A, mode="reduced"):
         from ._ops_creation import empty
         Q = empty(0, dtype=A.dtype, device=None if A.is_global else A.device)
     return _QR(Q, R)
+
+
+def eig(A):
+    """(eigenvalues, eigenvectors as columns) of each real square matrix, complex (complex64
+    for float32, complex128 for float64), each vector of unit norm: LAPACK's geev, in its
+    order, as torch's."""
+    _no_grad_yet("eig", A)
+    return _Eig(*apply("linalg_eig", [A]))
+
+
+def eigvals(A):
+    """The eigenvalues of each real square matrix, complex, in eig's order."""
+    return eig(A).eigenvalues
 
 
 def eigh(A, UPLO="L"):

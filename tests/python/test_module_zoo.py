@@ -189,6 +189,8 @@ ZOO = {
     "Upsample": Row(lambda **kw: nn.Upsample(scale_factor=2), _x(2, 3, 2, 2)),
     "EmbeddingBag": Row(lambda **kw: nn.EmbeddingBag(10, 3, mode="max", padding_idx=1, **kw),
                         lambda: [_ints(10, 2, 4)]),
+    "AdaptiveLogSoftmaxWithLoss": Row(lambda **kw: nn.AdaptiveLogSoftmaxWithLoss(6, 10, [3, 6], div_value=2.0, **kw),
+                                      lambda: [_randn(5, 6), _ints(10, 5)]),
     "RReLU": Row(lambda **kw: nn.RReLU()),
     "AlphaDropout": Row(lambda **kw: nn.AlphaDropout(0.5)),
     "FeatureAlphaDropout": Row(lambda **kw: nn.FeatureAlphaDropout(0.5), _x(2, 3, 4)),

@@ -12,7 +12,6 @@ and ViT. Each program in port_programs12/ is torch's spelling, run unchanged but
 imports, and must agree with what PyTorch 2 printed for it (expected.json), as
 test_port_programs9's. The focused tests below pin each class of defect the round found."""
 import collections
-import json
 import os
 
 import numpy as np
@@ -20,21 +19,10 @@ import pytest
 
 import meshflow as mf
 import meshflow.nn as nn
-from test_port_programs9 import check_program, restore_settings  # noqa: F401  (a fixture)
+from test_port_programs9 import program_tests, restore_settings  # noqa: F401  (a fixture)
 
-HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "port_programs12")
-EXPECTED = json.load(open(os.path.join(HERE, "expected.json")))
-PROGRAMS = sorted(os.path.basename(p)[:-3] for p in os.listdir(HERE) if p.startswith("q") and p.endswith(".py"))
-
-
-def test_every_program_has_torch_s_values():
-    assert PROGRAMS and sorted(EXPECTED) == PROGRAMS
-
-
-@pytest.mark.parametrize("name", PROGRAMS)
-def test_program_agrees_with_torch(name, restore_settings, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    check_program(HERE, EXPECTED, name, monkeypatch)
+test_every_program_has_torch_s_values, test_program_agrees_with_torch = program_tests(
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "port_programs12"), "q")
 
 
 class _Renamed(nn.Module):

@@ -128,6 +128,22 @@ def check_program(folder, expected, name, monkeypatch):
     assert difference is None, f"{name}: {difference}"
 
 
+def program_tests(folder, prefix):
+    """A later round's two tests of its folder of programs (those named prefix*.py), as this
+    round's: every program has torch's values, and each agrees with them."""
+    expected = json.load(open(os.path.join(folder, "expected.json")))
+    names = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(folder, prefix + "*.py")))
+
+    def test_every_program_has_torch_s_values():
+        assert names and sorted(expected) == names
+
+    @pytest.mark.parametrize("name", names)
+    def test_program_agrees_with_torch(name, restore_settings, tmp_path, monkeypatch):
+        monkeypatch.chdir(tmp_path)
+        check_program(folder, expected, name, monkeypatch)
+    return test_every_program_has_torch_s_values, test_program_agrees_with_torch
+
+
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_program_agrees_with_torch(name, restore_settings, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -32,7 +32,7 @@ from ._modules_surface import (Bilinear, PixelShuffle, PixelUnshuffle, ChannelSh
                                ReplicationPad3d, AdaptiveAvgPool1d, AdaptiveMaxPool1d)
 from ._modules_surface2 import (EmbeddingBag, RReLU, AlphaDropout, FeatureAlphaDropout, LPPool1d,  # noqa: E402
                                 LPPool2d, MaxUnpool1d, MaxUnpool2d, CircularPad1d, CircularPad2d, CircularPad3d,
-                                FractionalMaxPool2d)
+                                FractionalMaxPool2d, AdaptiveLogSoftmaxWithLoss)
 from . import parallel  # noqa: E402
 from . import _modules_utils  # noqa: E402
 import sys as _sys  # noqa: E402

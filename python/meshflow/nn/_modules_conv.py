@@ -78,7 +78,7 @@ class _ConvNd(Module):
     def extra_repr(self):
         s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}")
         if self.padding != (0,) * self._dims:
-            s += f", padding={self.padding!r}" if isinstance(self.padding, str) else f", padding={self.padding}"
+            s += f", padding={self.padding}"  # torch's format: a string as it is (padding=same)
         if self.dilation != (1,) * self._dims:
             s += f", dilation={self.dilation}"
         if self.groups != 1:

@@ -1,11 +1,15 @@
 """meshflow.nn modules, third round (issue 37): EmbeddingBag, RReLU, AlphaDropout,
 FeatureAlphaDropout, LPPool1d / LPPool2d, MaxUnpool1d / MaxUnpool2d, FractionalMaxPool2d and CircularPad1d to 3d,
-each the function of _functional_surface2 it names, with torch's arguments."""
+each the function of _functional_surface2 it names, with torch's arguments; AdaptiveLogSoftmaxWithLoss,
+composed of Linear layers and log_softmax."""
+import collections
+
 from . import functional as F
 from ._modules_extra import Dropout
 from ._modules_surface import _pad_class
-from .modules import Module, Parameter, _init_devices
+from .modules import Linear, Module, ModuleList, Parameter, Sequential, _init_devices, _lookup_options_repr
 from .._ops_creation import randn
+from .._ops_shape import cat
 
 
 class EmbeddingBag(Module):
@@ -53,7 +57,8 @@ class EmbeddingBag(Module):
         return bag
 
     def extra_repr(self):
-        return f"{self.num_embeddings}, {self.embedding_dim}, mode='{self.mode}'"
+        return (f"{self.num_embeddings}, {self.embedding_dim}{_lookup_options_repr(self)}, mode={self.mode!r}"
+                + (f", padding_idx={self.padding_idx}" if self.padding_idx is not None else ""))
 
 
 class RReLU(Module):
@@ -158,3 +163,95 @@ class FractionalMaxPool2d(Module):
 
 
 CircularPad1d, CircularPad2d, CircularPad3d = (_pad_class(f"CircularPad{d}d", d, "circular") for d in (1, 2, 3))
+
+
+_ASMoutput = collections.namedtuple("_ASMoutput", ["output", "loss"])
+
+
+class AdaptiveLogSoftmaxWithLoss(Module):
+    """torch's adaptive softmax (Grave et al.): the `cutoffs[0]` frequent classes and one entry
+    per cluster in the head; cluster i's classes in tail[i], a projection to in_features //
+    div_value ** (i + 1) and on to the cluster's classes. forward(input, target) gives each
+    row's log-probability of its target and their mean negated (`.output`, `.loss`)."""
+
+    def __init__(self, in_features, n_classes, cutoffs, div_value=4.0, head_bias=False, device=None, dtype=None):
+        super().__init__()
+        cutoffs = list(cutoffs)
+        if len(cutoffs) == 0:
+            raise ValueError("cutoffs should be a sequence of length larger than 0")
+        if (cutoffs != sorted(cutoffs) or min(cutoffs) <= 0 or max(cutoffs) > n_classes - 1
+                or len(set(cutoffs)) != len(cutoffs) or any(int(c) != c for c in cutoffs)):
+            raise ValueError("cutoffs should be a sequence of unique, positive integers sorted in an increasing order, "
+                             "where each value is between 1 and n_classes-1")
+        made = {"device": device, "dtype": dtype}
+        self.in_features, self.n_classes, self.div_value, self.head_bias = in_features, n_classes, div_value, head_bias
+        self.cutoffs = cutoffs + [n_classes]
+        self.shortlist_size = self.cutoffs[0]
+        self.n_clusters = len(self.cutoffs) - 1
+        self.head_size = self.shortlist_size + self.n_clusters
+        self.head = Linear(in_features, self.head_size, bias=head_bias, **made)
+        self.tail = ModuleList(
+            Sequential(Linear(in_features, int(in_features // div_value ** (i + 1)), bias=False, **made),
+                       Linear(int(in_features // div_value ** (i + 1)), self.cutoffs[i + 1] - self.cutoffs[i], bias=False,
+                              **made))
+            for i in range(self.n_clusters))
+
+    def reset_parameters(self):
+        """The head's and the tails' weights drawn again, as Linear's."""
+        self.head.reset_parameters()
+        for i2h, h2o in self.tail:
+            i2h.reset_parameters()
+            h2o.reset_parameters()
+
+    def forward(self, input, target):
+        if target.dim() == 1:
+            if input.size(0) != target.size(0):
+                raise RuntimeError("Input and target should have the same size in the batch dimension.")
+            if input.dim() != 2:
+                raise RuntimeError(f"1D target tensor expects 2D input tensors, but found inputs with size {input.size()}")
+        elif target.dim() == 0:
+            if input.dim() != 1:
+                raise RuntimeError(f"0D target tensor expects 1D input tensors, but found inputs with size {input.size()}")
+        else:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        batched = target.dim() > 0
+        rows_in, targets = (input, target) if batched else (input.unsqueeze(0), target.unsqueeze(0))
+        if targets.numel() and (targets.min().item() < 0 or targets.max().item() >= self.n_classes):
+            raise RuntimeError(f"Target values should be in [0, {self.n_classes - 1}], but values in range "
+                               f"[{targets.min().item()}, {targets.max().item()}] were found. ")
+        output = rows_in.new_zeros(targets.size(0))
+        head_entry = targets.clone()  # a shortlist row reads its class in the head, a cluster's row its cluster
+        for i, (low, high) in enumerate(zip(self.cutoffs, self.cutoffs[1:])):
+            rows = ((targets >= low) & (targets < high)).nonzero().flatten()
+            if rows.numel() == 0:
+                continue
+            cluster = F.log_softmax(self.tail[i](rows_in.index_select(0, rows)), dim=1)
+            output = output.index_copy(0, rows, cluster.gather(1, (targets[rows] - low).unsqueeze(1)).squeeze(1))
+            head_entry = head_entry.index_fill(0, rows, self.shortlist_size + i)
+        head = F.log_softmax(self.head(rows_in), dim=1)
+        output = output + head.gather(1, head_entry.unsqueeze(1)).squeeze(1)
+        return _ASMoutput(output if batched else output.squeeze(0), (-output).mean())
+
+    def _full_log_prob(self, input, head_output):
+        head = F.log_softmax(head_output, dim=1)
+        parts = [head[:, :self.shortlist_size]]
+        for i in range(self.n_clusters):
+            parts.append(F.log_softmax(self.tail[i](input), dim=1) + head[:, self.shortlist_size + i].unsqueeze(1))
+        return cat(parts, dim=1)
+
+    def log_prob(self, input):
+        """Every class's log-probability, [batch, n_classes]."""
+        return self._full_log_prob(input, self.head(input))
+
+    def predict(self, input):
+        """The most probable class of each row; the full distribution is computed only for rows
+        whose head's best entry is a cluster, as torch's."""
+        head_output = self.head(input)
+        output = head_output.argmax(dim=1)
+        outside = output >= self.shortlist_size
+        if not outside.any():
+            return output
+        if outside.all():
+            return self._full_log_prob(input, head_output).argmax(dim=1)
+        output[outside] = self._full_log_prob(input[outside], head_output[outside]).argmax(dim=1)
+        return output

@@ -821,7 +821,16 @@ class Embedding(Module):
 
     def extra_repr(self):
         return f"{self.num_embeddings}, {self.embedding_dim}" + (
-            f", padding_idx={self.padding_idx}" if self.padding_idx is not None else "")
+            f", padding_idx={self.padding_idx}" if self.padding_idx is not None else "") + _lookup_options_repr(self)
+
+
+def _lookup_options_repr(module):
+    """torch's tail of Embedding's and EmbeddingBag's reprs: the options that differ from their
+    defaults."""
+    return ((f", max_norm={module.max_norm}" if module.max_norm is not None else "")
+            + (f", norm_type={module.norm_type}" if module.norm_type != 2 else "")
+            + (f", scale_grad_by_freq={module.scale_grad_by_freq}" if module.scale_grad_by_freq is not False else "")
+            + (", sparse=True" if module.sparse is not False else ""))
 
 
 class LayerNorm(Module):

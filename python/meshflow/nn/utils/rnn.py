@@ -163,10 +163,17 @@ def pack_sequence(sequences, enforce_sorted=True):
 
 
 def unpad_sequence(padded_sequences, lengths, batch_first=False):
-    """pad_sequence's inverse: the list of each sequence's first lengths[i] steps."""
+    """pad_sequence's inverse: the list of each sequence's first lengths[i] steps, copies.
+    Time-major input (batch_first=False) is transposed in place to batch-major, as torch's
+    (the caller's tensor is then [batch, time, ...]), unless it has live views, whose shape
+    meshflow cannot change in place (docs/porting.md): then it is left as it is."""
     if not batch_first:
-        padded_sequences = padded_sequences.transpose(0, 1)
-    return [seq[:length] for seq, length in zip(padded_sequences.unbind(0), _lengths_list(lengths))]
+        from ..._inplace import _live_views
+        if _live_views(padded_sequences):
+            padded_sequences = padded_sequences.transpose(0, 1)
+        else:
+            padded_sequences.transpose_(0, 1)
+    return [seq[:length].clone() for seq, length in zip(padded_sequences.unbind(0), _lengths_list(lengths))]
 
 
 def unpack_sequence(packed_sequences):

@@ -1,0 +1,18 @@
+import torch
+import torch.nn as nn
+x1, x2 = data(6, 5), data(6, 5, seed=3)
+y = torch.tensor([1, -1, 1, 1, -1, -1])
+cel = nn.CosineEmbeddingLoss(margin=0.2)
+a = cel(x1, x2, y)
+b = nn.CosineEmbeddingLoss(reduction="none")(x1, x2, y)
+s1, s2 = data(6, seed=4), data(6, seed=5)
+mr = nn.MarginRankingLoss(margin=0.1)(s1, s2, y.float())
+he = nn.HingeEmbeddingLoss(margin=1.5)(x1.norm(dim=1), y)
+mlm = nn.MultiLabelMarginLoss()(data(2, 4), torch.tensor([[3, 0, -1, 1], [1, 2, 3, -1]]))
+mm = nn.MultiMarginLoss(p=1, margin=1.0, weight=torch.tensor([1.0, 2.0, 1.0, 0.5]))(data(3, 4, seed=9), torch.tensor([0, 3, 2]))
+sm = nn.SoftMarginLoss()(s1, y.float())
+mlsm = nn.MultiLabelSoftMarginLoss()(data(2, 3), torch.tensor([[1, 0, 1], [0, 0, 1]]))
+gn = nn.GaussianNLLLoss()(data(4, 2), data(4, 2, seed=3), torch.ones(4, 2) * 0.5)
+pn = nn.PoissonNLLLoss(log_input=True)(data(4), torch.tensor([0.0, 1.0, 3.0, 2.0]))
+hub = nn.HuberLoss(delta=0.5)(s1, s2)
+report(a=a, b=b, mr=mr, he=he, mlm=mlm, mm=mm, sm=sm, mlsm=mlsm, gn=gn, pn=pn, hub=hub)

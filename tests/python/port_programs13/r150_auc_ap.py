@@ -1,0 +1,17 @@
+import torch
+scores = torch.sigmoid(data(20))
+labels = (data(20, seed=3) + scores > 0.8).long()
+order = torch.argsort(scores, descending=True)
+y = labels[order].float()
+tps = torch.cumsum(y, 0); fps = torch.cumsum(1 - y, 0)
+tpr = torch.cat([torch.zeros(1), tps / tps[-1]]); fpr = torch.cat([torch.zeros(1), fps / fps[-1]])
+auc = torch.trapezoid(tpr, fpr)
+precision = tps / torch.arange(1, 21)
+ap = (precision * y).sum() / y.sum()
+pos, neg = scores[labels == 1], scores[labels == 0]
+auc2 = (pos.unsqueeze(1) > neg.unsqueeze(0)).float().mean()
+preds = (scores > 0.5).long()
+cm = torch.bincount(labels * 2 + preds, minlength=4).view(2, 2)
+folds = torch.arange(20).chunk(4)
+val_idx = folds[1]; train_idx = torch.cat([f for k, f in enumerate(folds) if k != 1])
+report(auc=auc, auc2=auc2, ap=ap, cm=cm, npos=int(labels.sum()), tr=train_idx[:6], val=val_idx, mcc=((cm[1, 1] * cm[0, 0] - cm[0, 1] * cm[1, 0]).float() / torch.sqrt((cm.sum(0).prod() * cm.sum(1).prod()).float())))

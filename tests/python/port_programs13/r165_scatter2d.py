@@ -1,0 +1,10 @@
+import torch
+src = torch.arange(1.0, 11.0).view(2, 5)
+idx = torch.tensor([[0, 1, 2, 0, 0], [2, 0, 0, 1, 2]])
+a = torch.zeros(3, 5).scatter_(0, idx, src)
+b = torch.zeros(3, 5).scatter_add_(0, idx, src)
+c = torch.full((3, 5), -1.0).scatter_reduce(0, idx, src, reduce="amax")
+d = torch.ones(3, 5).scatter_reduce(0, idx, src, reduce="prod", include_self=True)
+e = torch.zeros(2, 4).scatter_(1, torch.tensor([[1, 2], [0, 3]]), 3.0, reduce="add")
+g = torch.zeros(3, 5).index_put_((idx[0], torch.arange(5)), src[0], accumulate=True)
+report(a=a, b=b, c=c, d=d, e=e, g=g)

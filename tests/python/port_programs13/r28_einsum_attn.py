@@ -1,0 +1,25 @@
+import math
+import torch
+import torch.nn as nn
+B, T, H, D = 2, 5, 4, 3
+x = data(B, T, H * D)
+Wq, Wk, Wv = (det(nn.Linear(H * D, H * D), s) for s in range(3))
+Wk1, Wv1 = det(nn.Linear(H * D, D), 4), det(nn.Linear(H * D, D), 5)
+q = Wq(x).view(B, T, H, D)
+k = Wk(x).view(B, T, H, D)
+v = Wv(x).view(B, T, H, D)
+scores = torch.einsum("bqhd,bkhd->bhqk", q, k) / math.sqrt(D)
+causal = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+scores = scores.masked_fill(causal, float("-inf"))
+attn = scores.softmax(-1)
+out = torch.einsum("bhqk,bkhd->bqhd", attn, v).reshape(B, T, H * D)
+k1, v1 = Wk1(x), Wv1(x)
+mqa = torch.einsum("bqhd,bkd->bhqk", q, k1).softmax(-1)
+mqa_out = torch.einsum("bhqk,bkd->bqhd", mqa, v1)
+W = data(D, D, seed=9)
+bil = torch.einsum("...i,ij,...j->...", q, W, k)
+bil2 = torch.einsum("bthi,ij,bthj->bth", q, W, k)
+tr = torch.einsum("ii", W); diag = torch.einsum("ii->i", W); outer = torch.einsum("i,j->ij", W[0], W[1])
+bmm = torch.einsum("bij,bjk->bik", attn[:, 0], v[:, :, 0])
+out.sum().backward()
+report(out=out[0, :2], mqa=mqa_out[1, -1], same=torch.allclose(bil, bil2, atol=1e-6), tr=tr, diag=diag, outer=outer, bmm=bmm[0], g=Wq.weight.grad[0])

@@ -1,0 +1,27 @@
+import torch
+torch.manual_seed(0)
+a = torch.rand(3)
+torch.manual_seed(0)
+b = torch.rand(3)
+g = torch.Generator().manual_seed(123)
+c = torch.randn(4, generator=g)
+g2 = torch.Generator().manual_seed(123)
+d = torch.randn(4, generator=g2)
+state = torch.get_rng_state()
+e1 = torch.randint(0, 10, (5,))
+torch.set_rng_state(state)
+e2 = torch.randint(0, 10, (5,))
+p = torch.randperm(8, generator=torch.Generator().manual_seed(1))
+m = torch.multinomial(torch.tensor([0.0, 1.0, 0.0]), 3, replacement=True)
+bern = torch.bernoulli(torch.tensor([0.0, 1.0, 1.0]))
+ri = torch.randint(5, 6, (3,))
+sz = torch.randn(2, 3, dtype=torch.float64)
+gs = g.initial_seed()
+with torch.random.fork_rng():
+    torch.manual_seed(5); inner = torch.rand(1)
+f1 = torch.rand(1)
+torch.manual_seed(0); torch.rand(3); f2 = torch.rand(1)
+drop = torch.nn.functional.dropout(torch.ones(1000), 0.3)
+report(same=torch.equal(a, b), same_g=torch.equal(c, d), same_state=torch.equal(e1, e2), perm=sorted(p.tolist()), m=m, bern=bern, ri=ri,
+       sz=[str(sz.dtype), list(sz.shape)], gs=gs, range_ok=bool(((a >= 0) & (a < 1)).all()), e_rng=bool(((e1 >= 0) & (e1 < 10)).all()),
+       drop_vals=sorted(set(drop.tolist())), drop_frac=abs((drop == 0).float().mean().item() - 0.3) < 0.06, i_seed=torch.initial_seed())

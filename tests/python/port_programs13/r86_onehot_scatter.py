@@ -1,0 +1,20 @@
+import torch
+import torch.nn.functional as F
+y = torch.tensor([2, 0, 3, 1])
+oh = torch.zeros(4, 5).scatter_(1, y.unsqueeze(1), 1.0)
+oh2 = torch.zeros(4, 5, dtype=torch.long).scatter_(1, y.view(-1, 1), 1)
+smooth = torch.full((4, 5), 0.1 / 4).scatter_(1, y.unsqueeze(1), 0.9)
+sc_add = torch.zeros(3).scatter_add(0, torch.tensor([0, 1, 0, 2, 2]), torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0]))
+sc_red = torch.zeros(3).scatter_reduce(0, torch.tensor([0, 1, 0, 2, 2]), torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0]), reduce="mean", include_self=False)
+sc_scalar = torch.zeros(2, 4).scatter(1, torch.tensor([[1], [3]]), 7.0)
+sc_mul = torch.ones(3).scatter_(0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]), reduce="multiply")
+gathered = torch.gather(torch.arange(20).view(4, 5), 1, y.unsqueeze(1)).squeeze(1)
+tad = torch.take_along_dim(torch.arange(20).view(4, 5), y.unsqueeze(1), dim=1)
+ohf = F.one_hot(y).float()
+seg = torch.tensor([0, 0, 1, 1, 1, 3])
+vals = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+seg_sum = torch.zeros(4).index_add(0, seg, vals)
+seg_max = torch.full((4,), float("-inf")).index_reduce_(0, seg, vals, "amax")
+seg_mean = torch.zeros(4).index_reduce_(0, seg, vals, "mean", include_self=False)
+report(oh=oh, oh2dt=oh2.dtype, smooth=smooth[0], sc_add=sc_add, sc_red=sc_red, sc_scalar=sc_scalar, sc_mul=sc_mul, gathered=gathered, tad=tad.squeeze(1), ohf=ohf.shape[1],
+       seg_sum=seg_sum, seg_max=seg_max, seg_mean=seg_mean)
