@@ -202,6 +202,28 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
              ", which should hold equal replicas for sbp " + to_string(nd_sbp));
       }
     }
+    // Equal parts along a split axis are, but for chance, a whole value every rank loaded:
+    // taken as each rank's own part (OneFlow's rule), it would be silently repeated.
+    for (int a = 0; a < placement.ndim(); ++a) {
+      if (!nd_sbp[a].is_split() || placement.hierarchy()[a] < 2) continue;
+      bool equal = true;
+      for (int id = 0; id < placement.size() && equal; ++id) {
+        Shape c = placement.coordinate(id);
+        c[a] = 0;
+        const int r = placement.ranks()[id], base = placement.rank_at(c);
+        equal = numel(parts[id]) > 0 && all[r].value_hash == all[base].value_hash &&
+                parts[id] == parts[placement.parallel_id(base)];
+      }
+      if (equal) {
+        const std::string d = std::to_string(nd_sbp[a].split_dim());
+        fail("to_global(split(" + d + ")) of equal parts on every rank of mesh axis " + std::to_string(a) +
+             ": a local tensor is this rank's own part (OneFlow's rule), so the result would repeat it " +
+             std::to_string(placement.hierarchy()[a]) + " times along dim " + d +
+             "; to split a whole value every rank holds, write mf.tensor(x, placement=, sbp=) or "
+             "x.to_global(placement, broadcast).to_global(sbp=split(" + d + ")) (checked under "
+             "MESHFLOW_CHECK_CONSISTENCY=1)");
+      }
+    }
   }
 
   const DType dtype = static_cast<DType>(first.dtype);

@@ -198,8 +198,9 @@ def _local(tensor, call):
     if not isinstance(tensor, Tensor):
         raise TypeError(f"{call}: expected a meshflow Tensor, got {type(tensor).__name__}")
     if not tensor.is_local:
-        raise ValueError(f"{call} takes this rank's local tensor; a global tensor's data is already "
-                         f"laid out by its SBP (use to_global to change it)")
+        raise ValueError(f"{call} takes this rank's local tensor; a global tensor's value is already the whole "
+                         f"job's (a global loss is the mean over every rank's part, which a sum would count once per "
+                         f"rank): read it as it is (item()), or change its layout with to_global")
     return tensor
 
 
