@@ -2,8 +2,9 @@
 // The scalar math the CPU's kernels share with the GPU's, checked on the CPU against
 // independent references (double-precision formulas, values enumerated from the formats'
 // definitions, known values): the halves' rounding (core/dtype.h), cast, clamp and its
-// gradients, where and erfinv (ops/elementwise_math.h), and the optimizer updates
-// (ops/optimizer_math.h). Each is also checked to be what the op's CPU kernel computes, so
+// gradients, where and erfinv (ops/elementwise_math.h), the reductions' and scans' steps
+// (ops/reduce_math.h), the row-wise ops' elements (ops/row_math.h: softmax, layer_norm,
+// cross-entropy) and the optimizer updates (ops/optimizer_math.h). Each is also checked to be what the op's CPU kernel computes, so
 // the CPU's op tests check the GPU's arithmetic too.
 #include <gtest/gtest.h>
 
@@ -13,11 +14,14 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "meshflow/ops/elementwise_math.h"
 #include "meshflow/ops/optimizer_math.h"
+#include "meshflow/ops/reduce_math.h"
 #include "meshflow/ops/registry.h"
+#include "meshflow/ops/row_math.h"
 
 namespace mf {
 namespace {
@@ -490,6 +494,226 @@ TEST(SharedMath, OptimizerKernelsAreTheFunctors) {
     const optim::SgdResult<float> r = c.apply(param[i], grad[i], m[i]);
     EXPECT_EQ(bits_of(out[0].data_as<float>()[i]), bits_of(r.param)) << i;
     EXPECT_EQ(bits_of(out[1].data_as<float>()[i]), bits_of(r.momentum_buf)) << i;
+  }
+}
+
+// ---- reductions and scans
+
+template <typename T, typename Step>
+T fold(const std::vector<T>& v, T init, Step step) {
+  for (T x : v) init = step(init, x);
+  return init;
+}
+
+TEST(SharedMath, ReductionStepsWrapAndPropagateNaN) {
+  const double nan = NAN;
+  EXPECT_TRUE(std::isnan(fold<double>({1, nan, 3}, -INFINITY, scalar::MaxStep{})));
+  EXPECT_TRUE(std::isnan(fold<double>({nan, 5}, -INFINITY, scalar::MaxStep{})));
+  EXPECT_TRUE(std::isnan(fold<double>({5, -1, nan}, INFINITY, scalar::MinStep{})));
+  EXPECT_EQ(fold<double>({1, 7, -3}, -INFINITY, scalar::MaxStep{}), 7);
+  EXPECT_EQ(fold<double>({1, 7, -3}, INFINITY, scalar::MinStep{}), -3);
+  EXPECT_EQ(fold<int8_t>({100, 27, 1}, 0, scalar::SumStep{}), -128);  // wraps
+  EXPECT_EQ(fold<int32_t>({65536, 65536}, 1, scalar::ProdStep{}), 0);
+  EXPECT_EQ(fold<int64_t>({INT64_MAX, 1}, 0, scalar::SumStep{}), INT64_MIN);
+  EXPECT_EQ(fold<bool>({false, true, false}, false, scalar::SumStep{}), true);   // or
+  EXPECT_EQ(fold<bool>({true, false, true}, true, scalar::ProdStep{}), false);  // and
+  EXPECT_EQ(fold<bool>({false, true}, false, scalar::MaxStep{}), true);
+  // log(exp(a) + exp(b)) against its double formula, and its infinities and NaN.
+  for (double a : {-3.0, 0.0, 2.5, 40.0}) {
+    for (double b : {-1.0, 0.5, 39.0}) {
+      EXPECT_NEAR(scalar::log_add_exp(a, b), std::log(std::exp(a) + std::exp(b)), 1e-14 * 41) << a << " " << b;
+    }
+  }
+  EXPECT_EQ(scalar::log_add_exp(1000, 1000), 1000 + std::log(2.0));  // no overflow
+  EXPECT_EQ(scalar::log_add_exp(-INFINITY, -INFINITY), -INFINITY);
+  EXPECT_EQ(scalar::log_add_exp(INFINITY, -INFINITY), INFINITY);
+  EXPECT_EQ(scalar::log_add_exp(-INFINITY, 3), 3);
+  EXPECT_TRUE(std::isnan(scalar::log_add_exp(nan, INFINITY)));
+}
+
+// The scan op's CPU kernel along `values` gives the running fold of scalar::scan_step.
+template <scalar::Scan kScan, typename T>
+void check_scan(const char* op, const std::vector<T>& values, DType dtype) {
+  const std::vector<T> got = values_of<T>(run_cpu(op, {tensor_of(values, dtype)}, Attrs{{"dim", int64_t{0}}})[0]);
+  T acc = scalar::scan_identity<kScan, T>();
+  for (size_t i = 0; i < values.size(); ++i) {
+    acc = scalar::scan_step<kScan>(acc, values[i]);
+    EXPECT_EQ(got[i], acc) << op << " at " << i;
+  }
+}
+
+// The CPU's reductions (its vector path over short rows, ops/rows.cc, and its general one)
+// and scans give the shared steps' folds, NaN and signed zeros included.
+TEST(SharedMath, ReductionKernelsAreTheSteps) {
+  for (int64_t n : {int64_t{5}, int64_t{37}, int64_t{3000}}) {  // short rows and long ones
+    const int64_t rows = 6;
+    std::vector<float> x(rows * n);
+    for (int64_t i = 0; i < rows * n; ++i) x[i] = static_cast<float>((i * 7919) % 101) / 8 - 6;
+    x[1 * n + n / 2] = NAN;  // row 1: NaN inside
+    x[2 * n] = NAN;          // row 2: NaN first
+    x[3 * n + n - 1] = NAN;  // row 3: NaN last
+    for (int64_t j = 0; j < n; ++j) x[4 * n + j] = j % 2 ? 0.0f : -0.0f;  // row 4: zeros of both signs
+    const Tensor t = tensor_of(x, DType::kFloat32).view(0, {rows, n});
+    for (const auto& [op, step, init] : {std::tuple{"amax", 0, -INFINITY}, {"amin", 1, INFINITY}, {"sum", 2, 0.0}}) {
+      const Attrs attrs{{"dims", std::vector<int64_t>{1}}, {"keepdim", false}};
+      const std::vector<float> got = values_of<float>(run_cpu(op, {t}, attrs)[0]);
+      for (int64_t r = 0; r < rows; ++r) {
+        const std::vector<float> row(x.begin() + r * n, x.begin() + (r + 1) * n);
+        const float want = step == 0   ? fold(row, static_cast<float>(init), scalar::MaxStep{})
+                           : step == 1 ? fold(row, static_cast<float>(init), scalar::MinStep{})
+                                       : fold(row, 0.0f, scalar::SumStep{});
+        if (step == 2 && !std::isnan(want)) {
+          EXPECT_NEAR(got[r], want, 1e-4 * (1 + std::fabs(want))) << op << " row " << r << " of " << n;
+        } else {
+          EXPECT_TRUE(got[r] == want || (std::isnan(got[r]) && std::isnan(want))) << op << " row " << r << " of " << n;
+        }
+      }
+    }
+  }
+  // Integers wrap as the steps do; logcumsumexp's infinities are log_add_exp's.
+  check_scan<scalar::Scan::kProduct>("cumprod", std::vector<int32_t>{65536, 65536, 3, -7}, DType::kInt32);
+  check_scan<scalar::Scan::kSum>("cumsum", std::vector<int64_t>{INT64_MAX, 1, -1, 5}, DType::kInt64);
+  check_scan<scalar::Scan::kLogSumExp>("logcumsumexp", std::vector<double>{-INFINITY, 0.5, INFINITY, 1.0},
+                                       DType::kFloat64);
+}
+
+// ---- the row-wise ops against double-precision formulas
+
+// Rows of float32 logits: ordinary values, large ones (exp would overflow unshifted), a -inf
+// (probability 0), equal values.
+std::vector<float> logit_rows(int64_t rows, int64_t n) {
+  std::vector<float> x(rows * n);
+  for (int64_t i = 0; i < rows * n; ++i) x[i] = static_cast<float>(std::sin(0.37 * static_cast<double>(i)) * 4);
+  for (int64_t j = 0; j < n; ++j) x[n + j] += 1e4f;
+  x[2 * n + 3] = -INFINITY;
+  std::fill(x.begin() + 3 * n, x.begin() + 4 * n, 2.0f);
+  return x;
+}
+
+TEST(SharedMath, SoftmaxRowsAreTheFormulas) {
+  for (int64_t n : {int64_t{7}, int64_t{300}}) {
+    const int64_t rows = 4;
+    const std::vector<float> x = logit_rows(rows, n);
+    std::vector<float> dy(rows * n);
+    for (int64_t i = 0; i < rows * n; ++i) dy[i] = static_cast<float>(std::cos(0.11 * static_cast<double>(i)));
+    const Tensor xt = tensor_of(x, DType::kFloat32).view(0, {rows, n}), dyt = tensor_of(dy, DType::kFloat32).view(0, {rows, n});
+    for (bool log : {false, true}) {
+      const Attrs attrs{{"dim", int64_t{1}}};
+      const Tensor y = run_cpu(log ? "log_softmax" : "softmax", {xt}, attrs)[0];
+      const std::vector<float> dx = values_of<float>(
+          run_cpu("softmax_backward", {y, dyt}, Attrs{{"dim", int64_t{1}}, {"log", log}})[0]);
+      const std::vector<float> got = values_of<float>(y);
+      for (int64_t r = 0; r < rows; ++r) {
+        double m = -INFINITY, sum = 0;
+        for (int64_t j = 0; j < n; ++j) m = std::max(m, static_cast<double>(x[r * n + j]));
+        for (int64_t j = 0; j < n; ++j) sum += std::exp(x[r * n + j] - m);
+        std::vector<double> p(n);
+        double dot = 0, dsum = 0;
+        for (int64_t j = 0; j < n; ++j) {
+          p[j] = std::exp(x[r * n + j] - m) / sum;
+          dot += dy[r * n + j] * p[j];
+          dsum += dy[r * n + j];
+        }
+        for (int64_t j = 0; j < n; ++j) {
+          const int64_t k = r * n + j;
+          const double want = log ? (x[k] - m) - std::log(sum) : p[j];
+          if (std::isinf(want)) {
+            EXPECT_EQ(got[k], want) << r << " " << j;
+          } else {
+            EXPECT_NEAR(got[k], want, 2e-6 * (1 + std::fabs(want))) << (log ? "log_softmax " : "softmax ") << r << " " << j;
+          }
+          const double want_dx = log ? dy[k] - p[j] * dsum : p[j] * (dy[k] - dot);
+          EXPECT_NEAR(dx[k], want_dx, 2e-6 * (1 + std::fabs(dsum))) << "backward " << log << " " << r << " " << j;
+        }
+      }
+    }
+  }
+  EXPECT_EQ((rowmath::softmax_masked<true, float>()), -INFINITY);
+  EXPECT_EQ((rowmath::softmax_masked<false, double>()), 0.0);
+}
+
+TEST(SharedMath, LayerNormRowsAreTheFormulas) {
+  const int64_t rows = 5, n = 40;
+  std::vector<float> x(rows * n), dy(rows * n), w(n), b(n);
+  for (int64_t i = 0; i < rows * n; ++i) {
+    x[i] = static_cast<float>(std::sin(0.7 * static_cast<double>(i)) * (1 + i / n) + (i / n == 2 ? 1000 : 0));
+    dy[i] = static_cast<float>(std::cos(0.3 * static_cast<double>(i)));
+  }
+  std::fill(x.begin() + 4 * n, x.end(), 3.0f);  // a constant row: variance 0, rstd 1 / sqrt(eps)
+  for (int64_t j = 0; j < n; ++j) {
+    w[j] = 1 + 0.01f * static_cast<float>(j);
+    b[j] = 0.5f - 0.02f * static_cast<float>(j);
+  }
+  const double eps = 1e-5;
+  const Attrs attrs{{"normalized_shape", std::vector<int64_t>{n}}, {"eps", eps}, {"has_weight", true}, {"has_bias", true}};
+  const Tensor xt = tensor_of(x, DType::kFloat32).view(0, {rows, n});
+  const Tensor wt = tensor_of(w, DType::kFloat32), bt = tensor_of(b, DType::kFloat32);
+  const std::vector<float> y = values_of<float>(run_cpu("layer_norm", {xt, wt, bt}, attrs)[0]);
+  const std::vector<Tensor> grads =
+      run_cpu("layer_norm_backward", {xt, wt, tensor_of(dy, DType::kFloat32).view(0, {rows, n})}, attrs);
+  const std::vector<float> dx = values_of<float>(grads[0]), dw = values_of<float>(grads[1]), db = values_of<float>(grads[2]);
+  std::vector<double> want_dw(n, 0), want_db(n, 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < n; ++j) mean += x[r * n + j];
+    mean /= n;
+    for (int64_t j = 0; j < n; ++j) var += (x[r * n + j] - mean) * (x[r * n + j] - mean);
+    const double rstd = 1 / std::sqrt(var / n + eps);
+    double mean_g = 0, mean_gx = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      const double g = dy[r * n + j] * static_cast<double>(w[j]), xhat = (x[r * n + j] - mean) * rstd;
+      mean_g += g / n;
+      mean_gx += g * xhat / n;
+      want_dw[j] += dy[r * n + j] * xhat;
+      want_db[j] += dy[r * n + j];
+    }
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t k = r * n + j;
+      const double xhat = (x[k] - mean) * rstd;
+      // float32 statistics: the mean's rounding, times rstd, bounds the error (the row near
+      // 1000 loses the most).
+      const double tol = 1e-5 * (1 + std::fabs(mean) * rstd);
+      EXPECT_NEAR(y[k], xhat * w[j] + b[j], tol) << r << " " << j;
+      EXPECT_NEAR(dx[k], rstd * (dy[k] * static_cast<double>(w[j]) - mean_g - xhat * mean_gx), tol * rstd) << r << " " << j;
+    }
+  }
+  for (int64_t j = 0; j < n; ++j) {
+    EXPECT_NEAR(dw[j], want_dw[j], 1e-3) << j;
+    EXPECT_NEAR(db[j], want_db[j], 1e-5) << j;
+  }
+  EXPECT_EQ(rowmath::inverse_std(0.0, 4.0, 0.25), 2.0);
+}
+
+TEST(SharedMath, CrossEntropyRowsAreTheFormulas) {
+  const int64_t rows = 4, n = 33;
+  const std::vector<float> x = logit_rows(rows, n);
+  const std::vector<int64_t> target{5, 0, 3, -100};  // row 2's target has logit -inf; row 3 ignored
+  const Tensor xt = tensor_of(x, DType::kFloat32).view(0, {rows, n}), tt = tensor_of(target, DType::kInt64);
+  const std::vector<Tensor> out = run_cpu("softmax_cross_entropy", {xt, tt}, Attrs{});
+  const std::vector<float> loss = values_of<float>(out[0]), lse = values_of<float>(out[1]);
+  const std::vector<float> dloss{0.5f, -1, 2, 3}, dlse{0.25f, 0, -1, 1};
+  const std::vector<float> dx = values_of<float>(
+      run_cpu("softmax_cross_entropy_backward",
+              {xt, tt, out[1], tensor_of(dloss, DType::kFloat32), tensor_of(dlse, DType::kFloat32)}, Attrs{})[0]);
+  for (int64_t r = 0; r < rows; ++r) {
+    double m = -INFINITY, sum = 0;
+    for (int64_t j = 0; j < n; ++j) m = std::max(m, static_cast<double>(x[r * n + j]));
+    for (int64_t j = 0; j < n; ++j) sum += std::exp(x[r * n + j] - m);
+    const double want_lse = m + std::log(sum);
+    EXPECT_NEAR(lse[r], want_lse, 2e-6 * (1 + std::fabs(want_lse))) << r;
+    const bool ignored = target[r] == -100;
+    const double want_loss = ignored ? 0 : want_lse - x[r * n + target[r]];
+    if (std::isinf(want_loss)) {
+      EXPECT_EQ(loss[r], want_loss) << r;
+    } else {
+      EXPECT_NEAR(loss[r], want_loss, 2e-6 * (1 + std::fabs(want_lse))) << r;
+    }
+    // dlogits from the lse the forward gave (float32: near 1e4 its rounding moves p by 1e-3).
+    const double dl = ignored ? 0 : dloss[r];
+    for (int64_t j = 0; j < n; ++j) {
+      const double p = std::exp(x[r * n + j] - static_cast<double>(lse[r]));
+      EXPECT_NEAR(dx[r * n + j], p * (dl + dlse[r]) - (j == target[r] ? dl : 0), 1e-6 * 4) << r << " " << j;
+    }
   }
 }
 
