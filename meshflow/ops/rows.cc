@@ -229,7 +229,9 @@ MF_ALWAYS_INLINE void softmax_rows_of(const T* x, T* y, int64_t first, int64_t c
       const T *xr = xb + i * n, m = shift[i], t = total[i];
       T* yr = yb + i * n;
 #pragma omp simd
-      for (int64_t j = 0; j < b.len[i]; ++j) yr[j] = kLog ? rowmath::log_softmax(xr[j], m, t) : rowmath::softmax(yr[j], t);
+      for (int64_t j = 0; j < b.len[i]; ++j) {
+        yr[j] = kLog ? rowmath::log_softmax(xr[j], m, t) : rowmath::softmax(yr[j], t);
+      }
       std::fill(yr + b.len[i], yr + n, rowmath::softmax_masked<kLog, T>());
     }
   }
@@ -252,12 +254,16 @@ MF_ALWAYS_INLINE void softmax_backward_rows_of(const T* y, const T* dy, T* dx, i
     T set[lanes::kLanes<T>];
     lanes::fill(set, T{0});
     if constexpr (kLog) {
-      lanes::accumulate(set, len, [dyr, yr](T s, int64_t j) { return s + rowmath::softmax_backward_term<true>(yr[j], dyr[j]); });
+      // log_softmax's term reads no y (a capture of y here costs the short rows of both forms
+      // a fifth: the two forms share one function's registers).
+      lanes::accumulate(set, len,
+                        [dyr](T s, int64_t j) { return s + rowmath::softmax_backward_term<true>(T{}, dyr[j]); });
       const T s = lanes::sum(set);
 #pragma omp simd
       for (int64_t j = 0; j < len; ++j) dxr[j] = rowmath::log_softmax_backward(exp_nonpositive(yr[j]), dyr[j], s);
     } else {
-      lanes::accumulate(set, len, [dyr, yr](T s, int64_t j) { return s + rowmath::softmax_backward_term<false>(yr[j], dyr[j]); });
+      lanes::accumulate(set, len,
+                        [dyr, yr](T s, int64_t j) { return s + rowmath::softmax_backward_term<false>(yr[j], dyr[j]); });
       const T s = lanes::sum(set);
 #pragma omp simd
       for (int64_t j = 0; j < len; ++j) dxr[j] = rowmath::softmax_backward(yr[j], dyr[j], s);
@@ -303,7 +309,9 @@ MF_ALWAYS_INLINE void softmax_lines_of(const T* x, T* y, int64_t n, int64_t inne
       const T* xi = x + i * inner + c0;
       T* yi = y + i * inner + c0;
 #pragma omp simd
-      for (int64_t c = 0; c < w; ++c) yi[c] = kLog ? rowmath::log_softmax(xi[c], m[c], s[c]) : rowmath::softmax(yi[c], s[c]);
+      for (int64_t c = 0; c < w; ++c) {
+        yi[c] = kLog ? rowmath::log_softmax(xi[c], m[c], s[c]) : rowmath::softmax(yi[c], s[c]);
+      }
     }
   }
 }
