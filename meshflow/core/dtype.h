@@ -39,6 +39,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "meshflow/core/host_device.h"
+
 namespace mf {
 
 enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kBFloat16, kBool, kFloat16, kUInt8, kInt8, kInt16,
@@ -46,7 +48,7 @@ enum class DType : uint8_t { kFloat32, kFloat64, kInt32, kInt64, kBFloat16, kBoo
 
 // The bits of `from` read as a To of the same size (C++20's std::bit_cast).
 template <typename To, typename From>
-inline To bits_as(From from) {
+MF_HOST_DEVICE inline To bits_as(From from) {
   static_assert(sizeof(To) == sizeof(From), "bits_as keeps the size");
   To to;
   __builtin_memcpy(&to, &from, sizeof to);
@@ -54,17 +56,19 @@ inline To bits_as(From from) {
 }
 
 // A bfloat16 value's bits. Convert with to_float / to_bfloat16; arithmetic goes through float.
+// The conversions below are the CPU's and the GPU's alike (MF_HOST_DEVICE): a half rounds to
+// the same bits on every device.
 struct bfloat16 {
   uint16_t bits;
 };
 
-inline float to_float(bfloat16 x) {
+MF_HOST_DEVICE inline float to_float(bfloat16 x) {
   return bits_as<float>(static_cast<uint32_t>(x.bits) << 16);
 }
 
 // Rounds to the nearest bfloat16, ties to even; NaN stays NaN (quiet), infinities stay.
 // Branch-free, so that loops of it vectorize.
-inline bfloat16 to_bfloat16(float f) {
+MF_HOST_DEVICE inline bfloat16 to_bfloat16(float f) {
   const uint32_t u = bits_as<uint32_t>(f);
   const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
   const uint32_t quiet_nan = (u >> 16) | 0x40u;
@@ -76,7 +80,7 @@ struct float16 {
   uint16_t bits;
 };
 
-inline float to_float(float16 x) {
+MF_HOST_DEVICE inline float to_float(float16 x) {
   const uint32_t h = x.bits, sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
   uint32_t u;
   if (exp == 0x1f) {
@@ -91,7 +95,7 @@ inline float to_float(float16 x) {
 
 // Rounds to the nearest half, ties to even; beyond the largest half (65504) to infinity;
 // NaN stays NaN (quiet).
-inline float16 to_float16(float f) {
+MF_HOST_DEVICE inline float16 to_float16(float f) {
   const uint32_t u = bits_as<uint32_t>(f);
   const uint32_t sign = (u >> 16) & 0x8000u, abs = u & 0x7fffffffu;
   uint32_t h;
@@ -117,7 +121,7 @@ constexpr bool is_half_v = std::is_same_v<T, bfloat16> || std::is_same_v<T, floa
 
 // The half type H nearest to f.
 template <typename H>
-H from_float(float f) {
+MF_HOST_DEVICE H from_float(float f) {
   if constexpr (std::is_same_v<H, bfloat16>) {
     return to_bfloat16(f);
   } else {

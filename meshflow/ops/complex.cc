@@ -58,6 +58,7 @@ OpDef from_parts(const std::string& name, bool linear, F f) {
   op.name = name;
   op.elementwise = true;
   op.complex = true;
+  op.complex_only = true;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 2);
     expect_float(name, in[0]);
@@ -85,6 +86,7 @@ OpDef of_complex(const std::string& name, bool linear, F f) {
   op.name = name;
   op.elementwise = true;
   op.complex = true;
+  op.complex_only = true;
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 1);
     expect_complex(name, in[0]);
@@ -115,6 +117,7 @@ OpDef view_op(const std::string& name, bool to_real) {
   OpDef op;
   op.name = name;
   op.complex = true;
+  op.complex_only = true;
   op.infer = [name, to_real](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 1);
     Shape shape = in[0].shape;

@@ -48,7 +48,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <limits>
 #include <stdexcept>
 #include <type_traits>
 #include <variant>
@@ -449,21 +448,9 @@ bool widens_exactly(DType from, DType to) {
          (is_half(from) && (to == DType::kFloat32 || to == DType::kFloat64));
 }
 
-// A float to an integer truncates toward zero and saturates at the integer's range; NaN gives
-// 0 (C++ leaves both undefined, and x86 gives the lowest value for each).
-template <typename TO, typename TI>
-TO float_to_integer(TI x) {
-  constexpr TI lo = static_cast<TI>(std::numeric_limits<TO>::min());
-  constexpr TI hi = static_cast<TI>(std::numeric_limits<TO>::max());  // rounds up to a power of 2
-  if (!(x == x)) return 0;
-  if (x >= hi) return std::numeric_limits<TO>::max();
-  return x <= lo ? std::numeric_limits<TO>::min() : static_cast<TO>(x);
-}
-
-// x converted to TO, as cast does: halves (bfloat16, float16) go through float32 (exact one
-// way; rounded to nearest even the other); to bool is x != 0, as in PyTorch (NaN is true).
-// A complex value to a real dtype keeps its real part (torch's cast, which warns that it
-// discards the imaginary part); a real one to complex has imaginary part 0.
+// x converted to TO, as cast does: real values by scalar::Cast (elementwise_math.h, the GPU's
+// too). A complex value to a real dtype keeps its real part (torch's cast, which warns that
+// it discards the imaginary part); a real one to complex has imaginary part 0.
 template <typename TO, typename TI>
 TO convert(TI x) {
   if constexpr (std::is_same_v<TI, TO>) {
@@ -480,20 +467,8 @@ TO convert(TI x) {
     } else {
       return convert<TO>(x.real());
     }
-  } else if constexpr (is_half_v<TI>) {
-    return convert<TO>(to_float(x));
-  } else if constexpr (std::is_same_v<TO, bool>) {
-    return x != TI{0};
-  } else if constexpr (is_half_v<TO>) {
-    return from_float<TO>(static_cast<float>(x));
-  } else if constexpr (std::is_floating_point_v<TI> && std::is_integral_v<TO> && sizeof(TO) < sizeof(int32_t)) {
-    // A small integer: through int64, wrapping, which is what torch gives on x86 for every
-    // value int64 holds (-1.0 -> 255 in uint8, 300.0 -> 44).
-    return static_cast<TO>(float_to_integer<int64_t>(x));
-  } else if constexpr (std::is_floating_point_v<TI> && std::is_integral_v<TO>) {
-    return float_to_integer<TO>(x);
   } else {
-    return static_cast<TO>(x);
+    return scalar::Cast<TO>{}(x);
   }
 }
 
@@ -548,8 +523,7 @@ template <int kC, int kA, int kB, typename TC, typename T>
 MF_MULTIVERSIONED void select_row(const TC* c, const T* a, const T* b, T* out, int64_t n) {
 #pragma omp simd
   for (int64_t j = 0; j < n; ++j) {
-    const T x = a[j * kA], y = b[j * kB];
-    out[j] = c[j * kC] != TC{0} ? x : y;
+    out[j] = scalar::Select{}(c[j * kC], a[j * kA], b[j * kB]);
   }
 }
 
@@ -563,10 +537,7 @@ void select_strided_row(const TC* c, int64_t ic, const T* a, int64_t ia, const T
     return;
   }
   if ((ic | ia | ib) & ~int64_t{1}) {
-    for (int64_t j = 0; j < n; ++j) {
-      const T x = a[j * ia], y = b[j * ib];
-      out[j] = c[j * ic] != TC{0} ? x : y;
-    }
+    for (int64_t j = 0; j < n; ++j) out[j] = scalar::Select{}(c[j * ic], a[j * ia], b[j * ib]);
     return;
   }
   using Row = void (*)(const TC*, const T*, const T*, T*, int64_t);
@@ -594,11 +565,9 @@ void select(const TC* c, const Shape& c_shape, const T* a, const Shape& a_shape,
   const int64_t n = numel(shape);
   if (n == 0) return;
   if (c_shape == shape && a_shape == shape && b_shape == shape) {
-    // Both values are loaded unconditionally, so the selection compiles to a blend.
-    kernel::simd_for(n, [&](int64_t i) {
-      const T x = a[i], y = b[i];
-      out[i] = c[i] != TC{0} ? x : y;
-    });
+    // Both values are loaded unconditionally (the functor's arguments), so the selection
+    // compiles to a blend.
+    kernel::simd_for(n, [&](int64_t i) { out[i] = scalar::Select{}(c[i], a[i], b[i]); });
     return;
   }
   // Each input whole or one value (a 0-d fill value, clamp's bound): one row over the whole
@@ -719,14 +688,12 @@ OpDef clamp_op(const std::string& name, bool hardtanh) {
     visit_numbers(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       const kernel::ClampBounds<T> b = kernel::clamp_bounds<T>(ctx.attrs);
-      if (b.nan()) {  // x < NaN never holds: the loop below would keep every value
-        map(in[0].data_as<T>(), out.data_as<T>(), out.numel(), [](T) { return std::numeric_limits<T>::quiet_NaN(); });
-        return;
+      const scalar::Clamp<T> clamp{b.lo, b.hi};
+      if (b.nan()) {
+        map(in[0].data_as<T>(), out.data_as<T>(), out.numel(), clamp);
+      } else {
+        map(in[0].data_as<T>(), out.data_as<T>(), out.numel(), [clamp](T x) { return clamp.between(x); });
       }
-      map(in[0].data_as<T>(), out.data_as<T>(), out.numel(), [lo = b.lo, hi = b.hi](T x) {
-        const T y = x < lo ? lo : x;
-        return y > hi ? hi : y;
-      });
     });
     return std::vector<Tensor>{out};
   };
@@ -758,19 +725,14 @@ OpDef clamp_backward_op(const char* name, bool hardtanh) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
         const kernel::ClampBounds<T> b = kernel::clamp_bounds<T>(ctx.attrs);
-        const T lo = b.lo, hi = b.hi;
-        const bool no_lo = !b.has_lo, no_hi = !b.has_hi;
         auto each = [&](auto f) {
           kernel::activation_backward_loop(in[0].data_as<T>(), in[1].data_as<T>(), in[1].shape(), out.data_as<T>(),
                                            out.shape(), f);
         };
-        // dy taken unconditionally and the tests joined without short-circuits: the
-        // selection compiles to a blend (no branch to mispredict on a mask of mixed values).
         if (hardtanh) {
-          each([lo, hi](T v, T g) { return (v <= lo) | (v >= hi) ? T{0} : g; });
+          each(scalar::ClampBackward<T, true>{b.lo, b.hi, b.has_lo, b.has_hi});
         } else {
-          // An absent bound stops nothing (not even an infinite x).
-          each([lo, hi, no_lo, no_hi](T v, T g) { return ((v > lo) | no_lo) & ((v < hi) | no_hi) ? g : T{0}; });
+          each(scalar::ClampBackward<T, false>{b.lo, b.hi, b.has_lo, b.has_hi});
         }
       }
     });
@@ -889,37 +851,6 @@ double scalar_of(const Var& x, const Attrs& attrs) { return scalar_in(x.dtype(),
 // The math ops of torch's names (issue 26): trigonometric, hyperbolic, erf family, logs and
 // exponentials of other bases, sign, round, frac, and the binary atan2, fmod, hypot, copysign.
 namespace {
-
-// erf^-1: Giles' single-precision approximation ("Approximating the erfinv function", 2010)
-// refined by two Newton steps in double, which reach double precision; +-1 give +-inf and
-// anything outside [-1, 1] NaN, as torch.erfinv.
-template <typename T>
-T inverse_erf(T y) {
-  const double v = static_cast<double>(y);
-  if (!(v > -1 && v < 1)) {
-    return v == 1 || v == -1 ? static_cast<T>(std::copysign(std::numeric_limits<double>::infinity(), v))
-                             : std::numeric_limits<T>::quiet_NaN();
-  }
-  double w = -std::log((1 - v) * (1 + v)), p;
-  if (w < 5) {
-    w -= 2.5;
-    p = 2.81022636e-08;
-    for (double c : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503, -0.00417768164,
-                     0.246640727, 1.50140941}) {
-      p = c + p * w;
-    }
-  } else {
-    w = std::sqrt(w) - 3;
-    p = -0.000200214257;
-    for (double c : {0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047,
-                     1.00167406, 2.83297682}) {
-      p = c + p * w;
-    }
-  }
-  double x = p * v;
-  for (int step = 0; step < 2; ++step) x -= (std::erf(x) - v) / (M_2_SQRTPI * std::exp(-x * x));
-  return static_cast<T>(x);
-}
 
 // polygamma(x; n): the n-th derivative of digamma, n >= 1 (n = 0 is the op digamma), in
 // double (special_math.h); integers give float32, as torch's.
@@ -1096,7 +1027,7 @@ void register_math_ops(OpRegistry& r) {
   r.add(with_grad(unary<I::kToFloat32>("erfc", decreasing(0), scalar::Erfc{}),
                   unary_grad([=](V x, V, V dy, A) { return fn::neg(fn::mul(dy, erf_slope(x))); })));
   // (erf^-1)' = sqrt(pi) / 2 exp(y^2).
-  r.add(with_grad(unary<I::kToFloat32>("erfinv", {}, [](auto x) { return inverse_erf(x); }),
+  r.add(with_grad(unary<I::kToFloat32>("erfinv", {}, scalar::Erfinv{}),
                   unary_grad([](V, V y, V dy, A) {
                     return fn::mul(dy, fn::mul_scalar(fn::exp(fn::mul(y, y)), 1 / M_2_SQRTPI));
                   })));

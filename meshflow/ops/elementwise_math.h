@@ -1,7 +1,7 @@
 // Copyright 2026 The meshflow Authors.
-// The scalar math of the elementwise ops (ops/elementwise.cc) and of the activations'
-// backward ops (ops/nn.cc), written once for the CPU's kernels and the GPU's
-// (ops/cuda/elementwise.cu): each op is a functor whose operator() takes one element of each
+// The scalar math of the elementwise ops (ops/elementwise.cc: arithmetic, casts, clamps,
+// where, the math ops) and of the activations' backward ops (ops/nn.cc), written once for the
+// CPU's kernels and the GPU's (ops/cuda/elementwise.cu): each op is a functor whose operator() takes one element of each
 // input (all of one type T), host and device code alike (MF_HOST_DEVICE). Integers wrap
 // modulo 2^bits, divide toward zero or down (x / -1 is a negation, which cannot trap) and
 // raise to powers as torch.pow; floats call <cmath>'s functions, which CUDA resolves to its
@@ -12,8 +12,10 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <type_traits>
 
+#include "meshflow/core/dtype.h"  // the halves' conversions
 #include "meshflow/ops/integer_math.h"  // MF_HOST_DEVICE
 #include "meshflow/ops/scalar_power.h"
 #include "meshflow/ops/special_math.h"
@@ -153,6 +155,104 @@ template <typename T>
 MF_HOST_DEVICE T logistic(T x) {
   return 1 / (1 + std::exp(-x));
 }
+
+// An integer type's largest and lowest values (numeric_limits' are host functions).
+template <typename T>
+MF_HOST_DEVICE constexpr T highest() {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(std::is_signed_v<T> ? static_cast<U>(~U{0}) >> 1 : static_cast<U>(~U{0}));
+}
+template <typename T>
+MF_HOST_DEVICE constexpr T lowest() {
+  if constexpr (std::is_signed_v<T>) {
+    return static_cast<T>(-highest<T>() - 1);
+  } else {
+    return T{0};
+  }
+}
+
+// A float to an integer truncates toward zero and saturates at the integer's range; NaN gives
+// 0 (C++ leaves both undefined, and x86 gives the lowest value for each).
+template <typename TO, typename TI>
+MF_HOST_DEVICE TO float_to_integer(TI x) {
+  constexpr TI lo = static_cast<TI>(lowest<TO>());
+  constexpr TI hi = static_cast<TI>(highest<TO>());  // rounds up to a power of 2
+  if (!(x == x)) return 0;
+  if (x >= hi) return highest<TO>();
+  return x <= lo ? lowest<TO>() : static_cast<TO>(x);
+}
+
+// x converted to TO (real dtypes; the CPU's complex ones go through this for their parts), as
+// the op cast does: halves (bfloat16, float16) go through float32 (exact one way; rounded to
+// nearest even the other: core/dtype.h's conversions); to bool is x != 0, as in PyTorch (NaN
+// is true); a float to a small integer goes through int64 and wraps, which is what torch
+// gives on x86 for every value int64 holds (-1.0 -> 255 in uint8, 300.0 -> 44).
+template <typename TO>
+struct Cast {
+  template <typename TI>
+  MF_HOST_DEVICE TO operator()(TI x) const {
+    if constexpr (std::is_same_v<TI, TO>) {
+      return x;
+    } else if constexpr (is_half_v<TI>) {
+      return Cast<TO>{}(to_float(x));
+    } else if constexpr (std::is_same_v<TO, bool>) {
+      return x != TI{0};
+    } else if constexpr (is_half_v<TO>) {
+      return from_float<TO>(static_cast<float>(x));
+    } else if constexpr (std::is_floating_point_v<TI> && kIntegral<TO> && sizeof(TO) < sizeof(int32_t)) {
+      return static_cast<TO>(float_to_integer<int64_t>(x));
+    } else if constexpr (std::is_floating_point_v<TI> && kIntegral<TO>) {
+      return float_to_integer<TO>(x);
+    } else {
+      return static_cast<TO>(x);
+    }
+  }
+};
+
+// clamp and hardtanh: min(max(x, lo), hi), as torch's (NaN stays NaN; lo > hi gives hi),
+// NaN everywhere for a NaN bound (which no comparison would pass on). An absent bound is the
+// type's lowest or highest value (kernel::clamp_bounds). between(x) is the same for bounds
+// that are numbers: the CPU's loop runs it where neither bound is NaN, without the two
+// selects on them (a fifth slower there, though they never change along the loop).
+template <typename T>
+struct Clamp {
+  T lo, hi;
+  MF_HOST_DEVICE T between(T x) const {
+    const T y = x < lo ? lo : x;
+    return y > hi ? hi : y;
+  }
+  MF_HOST_DEVICE T operator()(T x) const {
+    if constexpr (kIntegral<T>) {
+      return between(x);
+    } else {
+      return lo != lo ? lo : hi != hi ? hi : between(x);
+    }
+  }
+};
+// Their gradients, dx from (x, dy): clamp's passes dy where lo < x < hi (an absent bound,
+// has_lo or has_hi false, stops nothing, not even an infinite x), hardtanh's (kHardtanh)
+// stops it only where x <= lo or x >= hi, so NaN passes. The tests are joined without short
+// circuits: the selection compiles to a blend on the CPU.
+template <typename T, bool kHardtanh>
+struct ClampBackward {
+  T lo, hi;
+  bool has_lo, has_hi;
+  MF_HOST_DEVICE T operator()(T x, T dy) const {
+    if constexpr (kHardtanh) {
+      return (x <= lo) | (x >= hi) ? T{0} : dy;
+    } else {
+      return ((x > lo) | !has_lo) & ((x < hi) | !has_hi) ? dy : T{0};
+    }
+  }
+};
+
+// where(cond, a, b): nonzero cond (NaN included) takes a.
+struct Select {
+  template <typename TC, typename T>
+  MF_HOST_DEVICE T operator()(TC cond, T a, T b) const {
+    return cond != TC{0} ? a : b;
+  }
+};
 
 // A functor whose operator() is one expression of x (MF_SCALAR1) or of x and y (MF_SCALAR2),
 // all of one type T, giving R.
@@ -356,6 +456,8 @@ MF_SCALAR1(BesselI1e, T, static_cast<T>(special::bessel_i1e(static_cast<double>(
 MF_SCALAR1(Erfcx, T, static_cast<T>(special::erfcx(static_cast<double>(x))))
 MF_SCALAR1(BesselJ0, T, static_cast<T>(special::bessel_j0(static_cast<double>(x))))
 MF_SCALAR1(BesselJ1, T, static_cast<T>(special::bessel_j1(static_cast<double>(x))))
+// erf^-1 in double (special_math.h), rounded once.
+MF_SCALAR1(Erfinv, T, static_cast<T>(special::inverse_erf(static_cast<double>(x))))
 MF_SCALAR2(Zeta, T, static_cast<T>(special::zeta(static_cast<double>(x), static_cast<double>(y))))
 MF_SCALAR2(Gammainc, T,
            static_cast<T>(special::incomplete_gamma(static_cast<double>(x), static_cast<double>(y), false)))

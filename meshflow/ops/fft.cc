@@ -162,6 +162,7 @@ OpDef c2c_op() {
   OpDef op;
   op.name = kC2c;
   op.complex = true;
+  op.complex_only = true;
   op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(kC2c, in, 1);
     expect_dtype(kC2c, in[0], true);
@@ -197,6 +198,7 @@ OpDef r2c_op() {
   OpDef op;
   op.name = kR2c;
   op.complex = true;
+  op.complex_only = true;
   op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(kR2c, in, 1);
     expect_dtype(kR2c, in[0], false);
@@ -259,6 +261,7 @@ OpDef c2r_op() {
   OpDef op;
   op.name = kC2r;
   op.complex = true;
+  op.complex_only = true;
   op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(kC2r, in, 1);
     expect_dtype(kC2r, in[0], true);

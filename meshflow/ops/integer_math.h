@@ -5,11 +5,7 @@
 
 #include <type_traits>
 
-#ifdef __CUDACC__
-#define MF_HOST_DEVICE __host__ __device__
-#else
-#define MF_HOST_DEVICE
-#endif
+#include "meshflow/core/host_device.h"
 
 namespace mf::kernel {
 

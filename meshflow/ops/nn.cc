@@ -64,6 +64,7 @@
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/registry.h"
+#include "meshflow/ops/row_math.h"
 #include "meshflow/ops/rows.h"
 
 namespace mf {
@@ -896,7 +897,8 @@ std::vector<Tensor> softmax_cross_entropy_kernel(const std::vector<Tensor>& in, 
         for_each_row_task(rows, classes, rows * classes > kernel::kParallelGrain, [&](int64_t first, int64_t count) {
           kernel::log_sum_exp_rows(x + first * classes, s + first, count, classes);
           for (int64_t i = first; i < first + count; ++i) {
-            l[i] = target[i] == ignore ? T{0} : s[i] - x[i * classes + target[i]];
+            const bool ignored = target[i] == ignore;
+            l[i] = rowmath::cross_entropy_loss(s[i], ignored ? T{0} : x[i * classes + target[i]], ignored);
           }
         });
       }
@@ -941,8 +943,10 @@ std::vector<Tensor> softmax_cross_entropy_backward_kernel(const std::vector<Tens
           const bool kept = target[i] != ignore;
           const T dl = kept ? dloss[i] : T{0}, weight = dl + dlse[i], shift = lse[i];
           // x - lse <= 0: lse is at least the row's maximum.
-          kernel::simd_loop(classes, [&](int64_t j) { grad[j] = fast_math::exp_nonpositive(row[j] - shift) * weight; });
-          if (kept) grad[target[i]] -= dl;
+          kernel::simd_loop(classes, [&](int64_t j) {
+            grad[j] = rowmath::cross_entropy_dx(fast_math::exp_nonpositive(row[j] - shift), weight, T{0});
+          });
+          if (kept) grad[target[i]] = rowmath::cross_entropy_dx(fast_math::exp_nonpositive(row[target[i]] - shift), weight, dl);
         }
       }
     });

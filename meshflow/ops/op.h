@@ -165,6 +165,13 @@ struct OpDef {
   // visit_storage or visit_complex). Registering an op without it makes its infer refuse
   // them, naming the op and the dtype.
   bool complex = false;
+  // Whether the op's values are complex on one side at least, always (an input or an output:
+  // the FFTs, complex, real, view_as_real, ...), not merely allowed to be (`complex`, which it
+  // implies). Only the CPU has complex arithmetic yet, so only the CPU has kernels for these
+  // ops (a tensor of another device type raises "[op] has no kernel for device type ..."),
+  // and real finite differences do not reach their gradients (tests/python/test_complex_fft.py
+  // checks them against torch's): the tests of both coverages exempt the ops by this field.
+  bool complex_only = false;
   // What mf.autocast does to a call of the op (torch's autocast op lists, which differ
   // between its CPU and CUDA device types).
   Autocast autocast = Autocast::kNone;

@@ -20,11 +20,10 @@
 // linear. lr and step change every step, so only the kernel reads them (one cached plan
 // per parameter, not per step); infer checks them when it runs, that is on local calls and
 // on a global call's first plan.
-#include <algorithm>
-#include <cmath>
 #include <type_traits>
 
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/optimizer_math.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
@@ -68,70 +67,25 @@ std::vector<Tensor> outputs_like(const KernelContext& ctx, const Tensor& t, size
 // ---------------------------------------------------------------------------------------
 // adamw_update
 
-// An optional boolean attribute: false when absent.
-bool flag(const Attrs& attrs, const char* key) { return attrs.has(key) && attrs.get_bool(key); }
-
-struct AdamW {
-  double lr, beta1, beta2, eps, weight_decay;
-  int64_t step;
-  bool decoupled;  // AdamW's decay of the parameter; else Adam's L2 term in the gradient
-  bool amsgrad, maximize;
-};
-
-AdamW adamw_hyperparameters(const Attrs& attrs, bool decoupled) {
-  return {attrs.get_float("lr"),          attrs.get_float("beta1"), attrs.get_float("beta2"),
-          attrs.get_float("eps"),         attrs.get_float("weight_decay"), attrs.get_int("step"),
-          decoupled,                      flag(attrs, "amsgrad"),   flag(attrs, "maximize")};
-}
-
-// The pointers of one adamw step: max_exp_avg_sq (and its output) null without amsgrad.
-template <typename T>
-struct AdamWData {
-  const T *param, *grad, *exp_avg, *exp_avg_sq, *max_exp_avg_sq;
-  T *param_out, *exp_avg_out, *exp_avg_sq_out, *max_exp_avg_sq_out;
-};
-
-// torch.optim.AdamW's single-tensor step: the gradient negated under maximize (a factor of
-// -1 or 1: exact, and no branch), decoupled weight decay, then the moments (exp_avg by lerp,
-// as torch does), then the bias-corrected update, its denominator from the running maximum
-// of exp_avg_sq under amsgrad. Adam's instead adds weight_decay * param to the gradient
-// first (torch's grad.add(param, alpha=wd)): kL2, and kAmsgrad, are template arguments so
-// that the loop has no branch and vectorizes (a run-time choice inside it made AdamW's step
-// on the GPT bench 3x slower).
+// optim::AdamWStep over the elements (optimizer_math.h, the GPU's too).
 template <bool kL2, bool kAmsgrad, typename T>
-void adamw(const AdamWData<T>& d, int64_t n, const AdamW& h) {
-  const T decay = static_cast<T>(h.decoupled ? 1 - h.lr * h.weight_decay : 1);  // 1: param * 1 is param
-  const T l2 = static_cast<T>(h.weight_decay), sign = static_cast<T>(h.maximize ? -1 : 1);
-  const T weight = static_cast<T>(1 - h.beta1), beta2 = static_cast<T>(h.beta2);
-  const T one_minus_beta2 = static_cast<T>(1 - h.beta2), eps = static_cast<T>(h.eps);
-  const T step_size = static_cast<T>(h.lr / (1 - std::pow(h.beta1, static_cast<double>(h.step))));
-  const T correction2_sqrt = static_cast<T>(std::sqrt(1 - std::pow(h.beta2, static_cast<double>(h.step))));
-  const bool small_weight = weight < static_cast<T>(0.5);
+void adamw(const optim::AdamWData<T>& d, int64_t n, const optim::AdamWStep<T>& c) {
   kernel::simd_for(n, [&](int64_t i) {
-    T g = sign * d.grad[i];
-    if constexpr (kL2) g = g + l2 * d.param[i];
-    const T m0 = d.exp_avg[i];
-    const T m = small_weight ? m0 + weight * (g - m0) : g - (g - m0) * (1 - weight);
-    const T v = d.exp_avg_sq[i] * beta2 + one_minus_beta2 * (g * g);
-    T top = v;
-    if constexpr (kAmsgrad) {
-      top = std::max(d.max_exp_avg_sq[i], v);
-      d.max_exp_avg_sq_out[i] = top;
-    }
-    const T denom = std::sqrt(top) / correction2_sqrt + eps;
-    d.param_out[i] = d.param[i] * decay - step_size * (m / denom);
-    d.exp_avg_out[i] = m;
-    d.exp_avg_sq_out[i] = v;
+    const optim::AdamWResult<T> r = c.template apply<kL2, kAmsgrad>(
+        d.param[i], d.grad[i], d.exp_avg[i], d.exp_avg_sq[i], kAmsgrad ? d.max_exp_avg_sq[i] : T{0});
+    if constexpr (kAmsgrad) d.max_exp_avg_sq_out[i] = r.max_exp_avg_sq;
+    d.param_out[i] = r.param;
+    d.exp_avg_out[i] = r.exp_avg;
+    d.exp_avg_sq_out[i] = r.exp_avg_sq;
   });
 }
 
 // adamw<kL2, kAmsgrad> for h's choices.
 template <typename T>
-void adamw_step(const AdamWData<T>& d, int64_t n, const AdamW& h) {
-  const bool l2 = !h.decoupled && h.weight_decay != 0;
-  const auto step = l2 ? (h.amsgrad ? adamw<true, true, T> : adamw<true, false, T>)
+void adamw_step(const optim::AdamWData<T>& d, int64_t n, const optim::AdamWHyper& h) {
+  const auto step = h.l2() ? (h.amsgrad ? adamw<true, true, T> : adamw<true, false, T>)
                        : (h.amsgrad ? adamw<false, true, T> : adamw<false, false, T>);
-  step(d, n, h);
+  step(d, n, optim::AdamWStep<T>::make(h));
 }
 
 // adamw_update, or adam_update when not `decoupled`.
@@ -140,7 +94,7 @@ OpDef adamw_op(bool decoupled) {
   OpDef op;
   op.name = name;
   op.infer = [name, decoupled](const std::vector<TensorMeta>& in, const Attrs& attrs) {
-    const AdamW h = adamw_hyperparameters(attrs, decoupled);
+    const optim::AdamWHyper h = optim::AdamWHyper::of(attrs, decoupled);
     std::vector<std::string> names{"param", "grad", "exp_avg", "exp_avg_sq"};
     if (h.amsgrad) names.push_back("max_exp_avg_sq");
     expect_like_param(name, in, names);
@@ -153,12 +107,12 @@ OpDef adamw_op(bool decoupled) {
     return kernel::split_alike_signatures(in[0].shape.size(), in.size(), out.size());
   };
   op.kernel = [decoupled](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const AdamW h = adamw_hyperparameters(ctx.attrs, decoupled);
+    const optim::AdamWHyper h = optim::AdamWHyper::of(ctx.attrs, decoupled);
     std::vector<Tensor> out = outputs_like(ctx, in[0], h.amsgrad ? 4 : 3);
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
-        const AdamWData<T> d{in[0].data_as<T>(),
+        const optim::AdamWData<T> d{in[0].data_as<T>(),
                              in[1].data_as<T>(),
                              in[2].data_as<T>(),
                              in[3].data_as<T>(),
@@ -181,34 +135,15 @@ OpDef adamw_op(bool decoupled) {
 
 constexpr const char* kSgd = "sgd_update";
 
-struct Sgd {
-  double lr, momentum, dampening, weight_decay;
-  bool nesterov, has_buf, maximize;
-};
-
-Sgd sgd_hyperparameters(const Attrs& attrs) {
-  return {attrs.get_float("lr"),           attrs.get_float("momentum"), attrs.get_float("dampening"),
-          attrs.get_float("weight_decay"), attrs.get_bool("nesterov"),  attrs.get_bool("has_buf"),
-          flag(attrs, "maximize")};
-}
-
-// torch.optim.SGD's single-tensor step (maximize: on the negated gradient). buf is null without a buffer; buf_out is null
-// without momentum.
+// optim::SgdStep over the elements (optimizer_math.h, the GPU's too). buf is null without a
+// buffer; buf_out is null without momentum.
 template <typename T>
-void sgd(const T* param, const T* grad, const T* buf, T* param_out, T* buf_out, int64_t n, const Sgd& h) {
-  const T lr = static_cast<T>(h.lr), momentum = static_cast<T>(h.momentum);
-  const T weight_decay = static_cast<T>(h.weight_decay), keep = static_cast<T>(1 - h.dampening);
-  const T sign = static_cast<T>(h.maximize ? -1 : 1);  // maximize: the negated gradient (exact)
-  const bool decay = h.weight_decay != 0, nesterov = h.nesterov;
+void sgd(const T* param, const T* grad, const T* buf, T* param_out, T* buf_out, int64_t n, const optim::SgdHyper& h) {
+  const optim::SgdStep<T> c = optim::SgdStep<T>::make(h);
   kernel::simd_for(n, [&](int64_t i) {
-    const T g = sign * grad[i];
-    T d = decay ? g + weight_decay * param[i] : g;
-    if (buf_out) {
-      const T b = buf ? buf[i] * momentum + keep * d : d;
-      buf_out[i] = b;
-      d = nesterov ? d + momentum * b : b;
-    }
-    param_out[i] = param[i] - lr * d;
+    const optim::SgdResult<T> r = c.apply(param[i], grad[i], buf ? buf[i] : T{0});
+    if (buf_out) buf_out[i] = r.momentum_buf;
+    param_out[i] = r.param;
   });
 }
 
@@ -216,7 +151,7 @@ OpDef sgd_op() {
   OpDef op;
   op.name = kSgd;
   op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
-    const Sgd h = sgd_hyperparameters(attrs);
+    const optim::SgdHyper h = optim::SgdHyper::of(attrs);
     if (h.has_buf && h.momentum == 0) op_error(kSgd, "has_buf is set without momentum; expected momentum != 0");
     if (h.nesterov && (h.momentum <= 0 || h.dampening != 0)) {
       op_error(kSgd, "nesterov with momentum " + std::to_string(h.momentum) + " and dampening " +
@@ -231,7 +166,7 @@ OpDef sgd_op() {
     return kernel::split_alike_signatures(in[0].shape.size(), in.size(), out.size());
   };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const Sgd h = sgd_hyperparameters(ctx.attrs);
+    const optim::SgdHyper h = optim::SgdHyper::of(ctx.attrs);
     std::vector<Tensor> out = outputs_like(ctx, in[0], ctx.outputs.size());
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);

@@ -34,6 +34,7 @@
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/lanes.h"
+#include "meshflow/ops/reduce_math.h"
 #include "meshflow/ops/registry.h"
 #include "meshflow/ops/rows.h"
 
@@ -394,20 +395,16 @@ void reduce_with(ReduceOp op, const Tensor& in, const std::vector<bool>& reduced
     if (reduce_short_rows(op, x, in.shape(), reduced, y, out.numel())) return;
   }
   const TO init = kernel::identity<TO>(op);
-  // max/min take b when it is larger/smaller or NaN, unless a is NaN already: NaN propagates,
-  // and the form vectorizes (two compares and a blend).
+  // The steps are reduce_math.h's, the GPU's too.
   switch (op) {
     case ReduceOp::kSum:
-      reduce(x, in.shape(), reduced, y, out.numel(), init, [](TO a, TO b) { return wrapping(a, b, std::plus<>()); },
-             std::is_floating_point_v<TO>);
+      reduce(x, in.shape(), reduced, y, out.numel(), init, scalar::SumStep{}, std::is_floating_point_v<TO>);
       return;
     case ReduceOp::kMax:
-      reduce(x, in.shape(), reduced, y, out.numel(), init,
-             [](TO a, TO b) { return !(b <= a) & !is_nan(a) ? b : a; });
+      reduce(x, in.shape(), reduced, y, out.numel(), init, scalar::MaxStep{});
       return;
     case ReduceOp::kMin:
-      reduce(x, in.shape(), reduced, y, out.numel(), init,
-             [](TO a, TO b) { return !(b >= a) & !is_nan(a) ? b : a; });
+      reduce(x, in.shape(), reduced, y, out.numel(), init, scalar::MinStep{});
       return;
   }
 }
@@ -586,7 +583,7 @@ OpDef prod_op() {
       using T = decltype(v);
       using TO = std::conditional_t<std::is_integral_v<T>, int64_t, T>;
       reduce(in[0].data_as<T>(), in[0].shape(), reduced, out.data_as<TO>(), out.numel(), TO{1},
-             [](TO a, TO b) { return wrapping(a, b, std::multiplies<>()); });
+             scalar::ProdStep{});
     };
     is_complex(in[0].dtype()) ? visit_complex(in[0].dtype(), products) : visit_with_bool(in[0].dtype(), products);
     return std::vector<Tensor>{out};

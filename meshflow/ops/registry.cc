@@ -204,6 +204,9 @@ void OpRegistry::add(OpDef op) {
   OpMap& ops = *op_map();
   const std::string name = op.name;
   if (ops.count(name)) throw std::logic_error("op '" + name + "' is registered twice");
+  if (op.complex_only && !op.complex) {
+    throw std::logic_error("op '" + name + "' is complex_only but not complex (complex_only implies complex)");
+  }
   const Widening widening{name, !op.bfloat16, !op.float16};
   if (widening.any()) {
     op.infer = [widening, infer = std::move(op.infer)](const std::vector<TensorMeta>& in, const Attrs& attrs) {

@@ -8,6 +8,7 @@
 #include "meshflow/core/loops.h"
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/lanes.h"
+#include "meshflow/ops/row_math.h"
 
 namespace mf::kernel {
 namespace {
@@ -87,7 +88,7 @@ MF_ALWAYS_INLINE void batch_moments(const Batch<T>& b, const T* x, int64_t n, do
   batch_sums(b, [x, n, mean](int64_t i, int64_t j) { return (x[i * n + j] - mean[i]) * (x[i * n + j] - mean[i]); },
              rstd);
 #pragma omp simd
-  for (int i = 0; i < kBatch<T>; ++i) rstd[i] = 1 / std::sqrt(rstd[i] / count + e);
+  for (int i = 0; i < kBatch<T>; ++i) rstd[i] = rowmath::inverse_std(rstd[i], count, e);
 }
 
 // A batch's rows' moments: mean, 1 / standard deviation, and the means of g = dy w and of
@@ -142,7 +143,7 @@ MF_ALWAYS_INLINE void batch_backward_moments(const Batch<T>& b, const T* x, cons
       second);
 #pragma omp simd
   for (int i = 0; i < kBatch<T>; ++i) {
-    m.rstd[i] = 1 / std::sqrt(second[0][i] / count + e);
+    m.rstd[i] = rowmath::inverse_std(second[0][i], count, e);
     m.mean_g[i] = first[1][i] / count;
     m.mean_gx[i] = second[1][i] * m.rstd[i] / count;
   }
@@ -170,8 +171,8 @@ MF_ALWAYS_INLINE void layer_norm_backward_columns(const T* x, const T* w, const 
 #pragma omp simd
     for (int64_t j = 0; j < len; ++j) {
       const T d = dyr[j], centered = xr[j] - mean;
-      dxr[j] = s * ((kWeight ? d * wr[j] : d) - mg - centered * s * mgx);
-      sw[j] += d * centered * s;
+      dxr[j] = rowmath::layer_norm_dx(kWeight ? d * wr[j] : d, centered, s, mg, mgx);
+      sw[j] += rowmath::layer_norm_dweight_term(d, centered, s);
       sb[j] += d;
     }
   }
@@ -228,8 +229,10 @@ MF_ALWAYS_INLINE void softmax_rows_of(const T* x, T* y, int64_t first, int64_t c
       const T *xr = xb + i * n, m = shift[i], t = total[i];
       T* yr = yb + i * n;
 #pragma omp simd
-      for (int64_t j = 0; j < b.len[i]; ++j) yr[j] = kLog ? (xr[j] - m) - t : yr[j] * t;
-      std::fill(yr + b.len[i], yr + n, kLog ? -kInf<T> : T{0});
+      for (int64_t j = 0; j < b.len[i]; ++j) {
+        yr[j] = kLog ? rowmath::log_softmax(xr[j], m, t) : rowmath::softmax(yr[j], t);
+      }
+      std::fill(yr + b.len[i], yr + n, rowmath::softmax_masked<kLog, T>());
     }
   }
 }
@@ -251,15 +254,19 @@ MF_ALWAYS_INLINE void softmax_backward_rows_of(const T* y, const T* dy, T* dx, i
     T set[lanes::kLanes<T>];
     lanes::fill(set, T{0});
     if constexpr (kLog) {
-      lanes::accumulate(set, len, [dyr](T s, int64_t j) { return s + dyr[j]; });
+      // log_softmax's term reads no y (a capture of y here costs the short rows of both forms
+      // a fifth: the two forms share one function's registers).
+      lanes::accumulate(set, len,
+                        [dyr](T s, int64_t j) { return s + rowmath::softmax_backward_term<true>(T{}, dyr[j]); });
       const T s = lanes::sum(set);
 #pragma omp simd
-      for (int64_t j = 0; j < len; ++j) dxr[j] = dyr[j] - exp_nonpositive(yr[j]) * s;
+      for (int64_t j = 0; j < len; ++j) dxr[j] = rowmath::log_softmax_backward(exp_nonpositive(yr[j]), dyr[j], s);
     } else {
-      lanes::accumulate(set, len, [dyr, yr](T s, int64_t j) { return s + dyr[j] * yr[j]; });
+      lanes::accumulate(set, len,
+                        [dyr, yr](T s, int64_t j) { return s + rowmath::softmax_backward_term<false>(yr[j], dyr[j]); });
       const T s = lanes::sum(set);
 #pragma omp simd
-      for (int64_t j = 0; j < len; ++j) dxr[j] = yr[j] * (dyr[j] - s);
+      for (int64_t j = 0; j < len; ++j) dxr[j] = rowmath::softmax_backward(yr[j], dyr[j], s);
     }
     std::fill(dxr + len, dxr + n, T{0});
   }
@@ -302,7 +309,9 @@ MF_ALWAYS_INLINE void softmax_lines_of(const T* x, T* y, int64_t n, int64_t inne
       const T* xi = x + i * inner + c0;
       T* yi = y + i * inner + c0;
 #pragma omp simd
-      for (int64_t c = 0; c < w; ++c) yi[c] = kLog ? (xi[c] - m[c]) - s[c] : yi[c] * s[c];
+      for (int64_t c = 0; c < w; ++c) {
+        yi[c] = kLog ? rowmath::log_softmax(xi[c], m[c], s[c]) : rowmath::softmax(yi[c], s[c]);
+      }
     }
   }
 }
@@ -322,17 +331,17 @@ MF_ALWAYS_INLINE void softmax_backward_lines_of(const T* y, const T* dy, T* dx, 
     for (int64_t i = 0; i < n; ++i) {
       const T *yi = y + i * inner + c0, *dyi = dy + i * inner + c0;
 #pragma omp simd
-      for (int64_t c = 0; c < w; ++c) s[c] += kLog ? dyi[c] : dyi[c] * yi[c];
+      for (int64_t c = 0; c < w; ++c) s[c] += rowmath::softmax_backward_term<kLog>(yi[c], dyi[c]);
     }
     for (int64_t i = 0; i < n; ++i) {
       const T *yi = y + i * inner + c0, *dyi = dy + i * inner + c0;
       T* dxi = dx + i * inner + c0;
       if constexpr (kLog) {
 #pragma omp simd
-        for (int64_t c = 0; c < w; ++c) dxi[c] = dyi[c] - exp_nonpositive(yi[c]) * s[c];
+        for (int64_t c = 0; c < w; ++c) dxi[c] = rowmath::log_softmax_backward(exp_nonpositive(yi[c]), dyi[c], s[c]);
       } else {
 #pragma omp simd
-        for (int64_t c = 0; c < w; ++c) dxi[c] = yi[c] * (dyi[c] - s[c]);
+        for (int64_t c = 0; c < w; ++c) dxi[c] = rowmath::softmax_backward(yi[c], dyi[c], s[c]);
       }
     }
   }
@@ -423,12 +432,7 @@ MF_MULTIVERSIONED void layer_norm_rows(const T* x, const T* w, const T* b, T* y,
       T* yr = y + (r0 + i) * n;
       const T m = mean[i], s = rstd[i];
 #pragma omp simd
-      for (int64_t j = 0; j < n; ++j) {
-        T v = (xr[j] - m) * s;
-        if (w) v *= w[j];
-        if (b) v += b[j];
-        yr[j] = v;
-      }
+      for (int64_t j = 0; j < n; ++j) yr[j] = rowmath::layer_norm(xr[j], m, s, w, b, j);
     }
   }
 }

@@ -31,6 +31,7 @@
 
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/reduce_math.h"
 #include "meshflow/ops/registry.h"
 #include "meshflow/ops/scan_util.h"
 
@@ -74,9 +75,7 @@ void for_each_line(const Lines& lines, F f) {
                        [&](int64_t l) { f(lines.start(l)); });
 }
 
-// The type a scan of T accumulates in: double for floats, T (wrapping) for integers.
-template <typename T>
-using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+using scalar::Scan;
 
 // ---------------------------------------------------------------------------------------
 // cumsum, cumprod, logcumsumexp and their backward ops
@@ -87,44 +86,15 @@ constexpr const char* kLogcumsumexp = "logcumsumexp";
 constexpr const char* kCumprodBackward = "cumprod_backward";
 constexpr const char* kLogcumsumexpBackward = "logcumsumexp_backward";
 
-enum class Scan { kSum, kProduct, kLogSumExp };
-
-// log(exp(a) + exp(b)) without overflow; infinities and NaN as torch.logcumsumexp has them.
-inline double log_add_exp(double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) return a + b;
-  const double hi = std::max(a, b), lo = std::min(a, b);
-  if (lo == -std::numeric_limits<double>::infinity() || hi == std::numeric_limits<double>::infinity()) return hi;
-  return hi + std::log1p(std::exp(lo - hi));
-}
-
-// The identity of a scan's operation.
-template <Scan kScan, typename A>
-A scan_identity() {
-  if constexpr (kScan == Scan::kSum) {
-    return A{0};
-  } else if constexpr (kScan == Scan::kProduct) {
-    return A{1};
-  } else {
-    return -std::numeric_limits<A>::infinity();
-  }
-}
-
 // out[k] = x[0] op ... op x[k] along dim (from the end when `reverse`).
 template <Scan kScan, typename T>
 void scan(const T* x, T* out, const Lines& lines, bool reverse) {
-  using A = Acc<T>;
+  using A = scalar::ScanAcc<T>;
   for_each_line(lines, [&](int64_t s) {
-    A acc = scan_identity<kScan, A>();
+    A acc = scalar::scan_identity<kScan, A>();
     for (int64_t j = 0; j < lines.n; ++j) {
       const int64_t at = s + (reverse ? lines.n - 1 - j : j) * lines.inner;
-      const A v = static_cast<A>(x[at]);
-      if constexpr (kScan == Scan::kSum) {
-        acc = wrapping(acc, v, std::plus<>());
-      } else if constexpr (kScan == Scan::kProduct) {
-        acc = wrapping(acc, v, std::multiplies<>());
-      } else {
-        acc = log_add_exp(acc, v);
-      }
+      acc = scalar::scan_step<kScan>(acc, static_cast<A>(x[at]));
       out[at] = static_cast<T>(acc);
     }
   });

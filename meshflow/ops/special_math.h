@@ -1,5 +1,5 @@
 // Copyright 2026 The meshflow Authors.
-// The gamma and Bessel families of torch.special, written once for the CPU's elementwise ops
+// The gamma and Bessel families of torch.special and erf^-1, written once for the CPU's elementwise ops
 // (elementwise.cc) and the GPU's (cuda/elementwise.cu): log_gamma, digamma, trigamma,
 // polygamma and the Hurwitz zeta function, the modified Bessel functions i0, i1 and their
 // exponentially scaled forms, erfcx, the Bessel functions j0 and j1 and the regularized
@@ -45,6 +45,30 @@ MF_HOST_DEVICE inline double erfcx(double x) {
     sum += term;
   }
   return sum / (x * sqrt(kPi));
+}
+
+// erf^-1 (torch.erfinv): Giles' single-precision approximation ("Approximating the erfinv
+// function", 2010) refined by two Newton steps, which reach double precision; +-1 give +-inf
+// and anything outside [-1, 1] NaN.
+MF_HOST_DEVICE inline double inverse_erf(double y) {
+  if (!(y > -1 && y < 1)) return y == 1 || y == -1 ? copysign(HUGE_VAL, y) : NAN;
+  double w = -log((1 - y) * (1 + y)), p;
+  if (w < 5) {
+    constexpr double kCentral[] = {3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+                                   -0.00417768164, 0.246640727,    1.50140941};
+    w -= 2.5;
+    p = 2.81022636e-08;
+    for (double c : kCentral) p = c + p * w;
+  } else {
+    constexpr double kTail[] = {0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613,
+                                0.00943887047,  1.00167406,    2.83297682};
+    w = sqrt(w) - 3;
+    p = -0.000200214257;
+    for (double c : kTail) p = c + p * w;
+  }
+  double x = p * y;
+  for (int step = 0; step < 2; ++step) x -= (erf(x) - y) / (M_2_SQRTPI * exp(-x * x));
+  return x;
 }
 
 // x^a e^-x / gamma(a), the factor both forms of the incomplete gamma function share.

@@ -2,7 +2,7 @@
 // The CUDA kernels of the elementwise ops (ops/elementwise.cc) and of the activations'
 // backward ops (ops/nn.cc). Each op's math is its functor in ops/elementwise_math.h, the
 // CPU's kernels' too (integers wrap, divide toward zero or down, raise to powers as torch.pow
-// does); only what the GPU does its own way is here (halves, casts, clamps, erfinv). Every op
+// does; casts round halves as core/dtype.h's conversions, bit for bit). Every op
 // runs through one kernel template that reads each input at its NumPy-broadcast position.
 // Broadcast dims are merged on the host first, so the common cases (equal shapes, a bias row)
 // take few or no divisions per element.
@@ -10,7 +10,6 @@
 // Float32 computes with the float functions (expf, logf, ...) and float64 with the double
 // ones, as the functors say; the CPU's float32 exp, tanh, sigmoid, gelu and silu use
 // ops/fast_math.h's vectorizing forms instead, within a few ulps of them.
-#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <array>
@@ -32,108 +31,6 @@ namespace mf::cuda {
 namespace {
 
 using scalar::kIntegral;
-
-template <typename T>
-__host__ __device__ constexpr T highest() {
-  using U = std::make_unsigned_t<T>;
-  return static_cast<T>(static_cast<U>(~U{0}) >> 1);
-}
-
-template <typename T>
-__host__ __device__ constexpr T lowest() {
-  return static_cast<T>(-highest<T>() - 1);
-}
-
-// bfloat16: the upper half of a float32's bits; rounding as core/dtype.h's to_bfloat16 (to
-// nearest, ties to even; NaN stays a quiet NaN of the same sign).
-__device__ float widen(bfloat16 x) { return __uint_as_float(static_cast<uint32_t>(x.bits) << 16); }
-
-__device__ bfloat16 round_to_bfloat16(float f) {
-  const uint32_t u = __float_as_uint(f);
-  const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
-  const uint32_t quiet_nan = (u >> 16) | 0x40u;
-  return bfloat16{static_cast<uint16_t>((u & 0x7fffffffu) > 0x7f800000u ? quiet_nan : rounded)};
-}
-
-// float16: the hardware's conversions (to nearest, ties to even, as core/dtype.h's
-// to_float16; a NaN may come out with other payload bits).
-__device__ float widen(float16 x) { return __half2float(__ushort_as_half(x.bits)); }
-
-template <typename H>
-__device__ H round_to(float f) {
-  if constexpr (std::is_same_v<H, bfloat16>) {
-    return round_to_bfloat16(f);
-  } else {
-    return float16{__half_as_ushort(__float2half_rn(f))};
-  }
-}
-
-// A float to an integer: truncated toward zero, saturated at the integer's range, NaN -> 0.
-template <typename TO, typename TI>
-__device__ TO float_to_integer(TI x) {
-  constexpr TI lo = static_cast<TI>(lowest<TO>());
-  constexpr TI hi = static_cast<TI>(highest<TO>());  // rounds up to a power of 2
-  if (!(x == x)) return 0;
-  if (x >= hi) return highest<TO>();
-  return x <= lo ? lowest<TO>() : static_cast<TO>(x);
-}
-
-// ---------------------------------------------------------------------------------------
-// The ops' functors: operator() of one element of each input.
-
-// clamp and hardtanh, as the CPU's: min(max(x, lo), hi) (NaN stays NaN; lo > hi gives hi), NaN
-// everywhere for a NaN bound (which no comparison would pass on).
-template <typename T>
-struct Clamp {
-  kernel::ClampBounds<T> b;
-  __device__ T operator()(T x) const {
-    if (b.lo != b.lo) return b.lo;
-    if (b.hi != b.hi) return b.hi;
-    const T y = x < b.lo ? b.lo : x;
-    return y > b.hi ? b.hi : y;
-  }
-};
-// Their gradients, as the CPU's: clamp's passes dy where lo < x < hi (an absent bound stops
-// nothing), hardtanh's stops it where x <= lo or x >= hi (NaN passes).
-template <typename T>
-struct ClampBackward {
-  kernel::ClampBounds<T> b;
-  bool hardtanh;
-  __device__ T operator()(T x, T dy) const {
-    if (hardtanh) return x <= b.lo || x >= b.hi ? T{0} : dy;
-    return (x > b.lo || !b.has_lo) && (x < b.hi || !b.has_hi) ? dy : T{0};
-  }
-};
-
-// where(cond, a, b): nonzero cond (NaN included) takes a.
-struct Select {
-  template <typename TC, typename T>
-  __device__ T operator()(TC cond, T a, T b) const {
-    return cond != TC{0} ? a : b;
-  }
-};
-
-// cast: halves (bfloat16, float16) go through float32 (exact one way; rounded to nearest
-// even the other); to bool is x != 0 (NaN is true).
-template <typename TO>
-struct Cast {
-  template <typename TI>
-  __device__ TO operator()(TI x) const {
-    if constexpr (std::is_same_v<TI, TO>) {
-      return x;
-    } else if constexpr (is_half_v<TI>) {
-      return Cast<TO>{}(widen(x));
-    } else if constexpr (std::is_same_v<TO, bool>) {
-      return x != TI{0};
-    } else if constexpr (is_half_v<TO>) {
-      return round_to<TO>(static_cast<float>(x));
-    } else if constexpr (!kIntegral<TI> && kIntegral<TO>) {
-      return float_to_integer<TO>(x);
-    } else {
-      return static_cast<TO>(x);
-    }
-  }
-};
 
 // A unary op computing in TO: integers given to an op that makes them float32 are
 // converted first (TO is the input's own type otherwise).
@@ -387,7 +284,8 @@ Kernel clamp(const char* name) {
     Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
-      launch<T, T>(name, Clamp<T>{kernel::clamp_bounds<T>(ctx.attrs)}, out, {&in[0]});
+      const kernel::ClampBounds<T> b = kernel::clamp_bounds<T>(ctx.attrs);
+      launch<T, T>(name, scalar::Clamp<T>{b.lo, b.hi}, out, {&in[0]});
     });
     return std::vector<Tensor>{out};
   };
@@ -399,7 +297,12 @@ Kernel clamp_backward(const char* name, bool hardtanh) {
     visit_dtype(out.dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (!kIntegral<T>) {
-        launch<T, T, T>(name, ClampBackward<T>{kernel::clamp_bounds<T>(ctx.attrs), hardtanh}, out, {&in[0], &in[1]});
+        const kernel::ClampBounds<T> b = kernel::clamp_bounds<T>(ctx.attrs);
+        if (hardtanh) {
+          launch<T, T, T>(name, scalar::ClampBackward<T, true>{b.lo, b.hi, b.has_lo, b.has_hi}, out, {&in[0], &in[1]});
+        } else {
+          launch<T, T, T>(name, scalar::ClampBackward<T, false>{b.lo, b.hi, b.has_lo, b.has_hi}, out, {&in[0], &in[1]});
+        }
       }
     });
     return std::vector<Tensor>{out};
@@ -457,7 +360,7 @@ std::vector<Tensor> where(const std::vector<Tensor>& in, const KernelContext& ct
     visit_with_bool(out.dtype(), [&](auto v) {
       using TC = decltype(c);
       using T = decltype(v);
-      launch<T, TC, T, T>("where", Select{}, out, {&in[0], &in[1], &in[2]});
+      launch<T, TC, T, T>("where", scalar::Select{}, out, {&in[0], &in[1], &in[2]});
     });
   });
   return {out};
@@ -469,7 +372,7 @@ std::vector<Tensor> cast(const std::vector<Tensor>& in, const KernelContext& ctx
     visit_real_storage(out.dtype(), [&](auto to) {
       using TI = decltype(from);
       using TO = decltype(to);
-      launch<TO, TI>("cast", Cast<TO>{}, out, {&in[0]});
+      launch<TO, TI>("cast", scalar::Cast<TO>{}, out, {&in[0]});
     });
   });
   return {out};
@@ -491,14 +394,6 @@ Kernel activation_backward(const char* op) {
 
 // ---------------------------------------------------------------------------------------
 // The math ops of torch's names (elementwise.cc's register_math_ops) but for their functors.
-
-// erf^-1: CUDA's (the CPU's is Giles' approximation refined in double, elementwise.cc).
-struct Erfinv {
-  template <typename T>
-  __device__ T operator()(T x) const {
-    return erfinv(x);
-  }
-};
 
 // polygamma(x; n), n >= 1 (the op's infer checks it).
 struct Polygamma {
@@ -619,7 +514,7 @@ void add_elementwise_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "atanh", unary<scalar::Atanh, I::kToFloat32>("atanh"));
   r.add_kernel("cuda", "erf", unary<scalar::Erf, I::kToFloat32>("erf"));
   r.add_kernel("cuda", "erfc", unary<scalar::Erfc, I::kToFloat32>("erfc"));
-  r.add_kernel("cuda", "erfinv", unary<Erfinv, I::kToFloat32>("erfinv"));
+  r.add_kernel("cuda", "erfinv", unary<scalar::Erfinv, I::kToFloat32>("erfinv"));
   r.add_kernel("cuda", "log1p", unary<scalar::Log1p, I::kToFloat32>("log1p"));
   r.add_kernel("cuda", "expm1", unary<scalar::Expm1, I::kToFloat32>("expm1"));
   r.add_kernel("cuda", "log2", unary<scalar::Log2, I::kToFloat32>("log2"));

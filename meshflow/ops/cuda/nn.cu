@@ -30,6 +30,7 @@
 #include "meshflow/ops/cuda/device_util.cuh"
 #include "meshflow/ops/cuda/radix_sort.cuh"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/row_math.h"
 
 namespace mf::cuda {
 namespace {
@@ -237,12 +238,12 @@ struct SoftmaxBody {
     max_and_sum_exp<G>(xl, kept, stride, lane, m, sum);
     if (is_log) {
       const T log_sum = log_of(sum);
-      for (int64_t i = lane; i < kept; i += G) yl[i * stride] = (xl[i * stride] - m) - log_sum;
+      for (int64_t i = lane; i < kept; i += G) yl[i * stride] = rowmath::log_softmax(xl[i * stride], m, log_sum);
     } else {
       const T inv_sum = 1 / sum;
-      for (int64_t i = lane; i < kept; i += G) yl[i * stride] = exp_of(xl[i * stride] - m) * inv_sum;
+      for (int64_t i = lane; i < kept; i += G) yl[i * stride] = rowmath::softmax(exp_of(xl[i * stride] - m), inv_sum);
     }
-    const T masked = is_log ? -static_cast<T>(INFINITY) : T{0};
+    const T masked = is_log ? rowmath::softmax_masked<true, T>() : rowmath::softmax_masked<false, T>();
     for (int64_t i = kept + lane; i < l.n; i += G) yl[i * stride] = masked;
   }
 };
@@ -261,11 +262,14 @@ struct SoftmaxBackwardBody {
     T* dxl = dx + offset;
     const int64_t stride = l.inner;
     T s = 0;
-    for (int64_t i = lane; i < kept; i += G) s += is_log ? dyl[i * stride] : dyl[i * stride] * yl[i * stride];
+    for (int64_t i = lane; i < kept; i += G) {
+      const T y_i = yl[i * stride], dy_i = dyl[i * stride];
+      s += is_log ? rowmath::softmax_backward_term<true>(y_i, dy_i) : rowmath::softmax_backward_term<false>(y_i, dy_i);
+    }
     s = group_reduce<G>(s, Sum{});
     for (int64_t i = lane; i < kept; i += G) {
       const int64_t k = i * stride;
-      dxl[k] = is_log ? dyl[k] - exp_of(yl[k]) * s : yl[k] * (dyl[k] - s);
+      dxl[k] = is_log ? rowmath::log_softmax_backward(exp_of(yl[k]), dyl[k], s) : rowmath::softmax_backward(yl[k], dyl[k], s);
     }
     for (int64_t i = kept + lane; i < l.n; i += G) dxl[i * stride] = T{0};
   }
@@ -325,7 +329,7 @@ __device__ void row_stats(const T* x, int64_t n, int lane, double eps, T& mean, 
   }
   var = group_reduce<G>(var, Sum{});
   mean = static_cast<T>(mu);
-  rstd = static_cast<T>(1 / ::sqrt(var / static_cast<double>(n) + eps));
+  rstd = static_cast<T>(rowmath::inverse_std(var, static_cast<double>(n), eps));
 }
 
 template <typename T>
@@ -342,12 +346,7 @@ struct LayerNormBody {
     T* yr = y + offset;
     T m, rstd;
     row_stats<G>(xr, l.n, lane, eps, m, rstd);
-    for (int64_t j = lane; j < l.n; j += G) {
-      T v = (xr[j] - m) * rstd;
-      if (weight) v *= weight[j];
-      if (bias) v += bias[j];
-      yr[j] = v;
-    }
+    for (int64_t j = lane; j < l.n; j += G) yr[j] = rowmath::layer_norm(xr[j], m, rstd, weight, bias, j);
   }
 };
 
@@ -381,11 +380,12 @@ struct LayerNormBackwardBody {
     for (int64_t j = lane; j < n; j += G) {
       const T g = dyr[j] * w(j);
       sum_g += g;
-      sum_gx += g * (xr[j] - m) * r;
+      sum_gx += g * (xr[j] - m);
     }
+    // mean(g x^) as the CPU's: rstd applied to the row's sum.
     const T mean_g = group_reduce<G>(sum_g, Sum{}) / static_cast<T>(n);
-    const T mean_gx = group_reduce<G>(sum_gx, Sum{}) / static_cast<T>(n);
-    for (int64_t j = lane; j < n; j += G) dxr[j] = r * (dyr[j] * w(j) - mean_g - (xr[j] - m) * r * mean_gx);
+    const T mean_gx = group_reduce<G>(sum_gx, Sum{}) * r / static_cast<T>(n);
+    for (int64_t j = lane; j < n; j += G) dxr[j] = rowmath::layer_norm_dx(dyr[j] * w(j), xr[j] - m, r, mean_g, mean_gx);
   }
 };
 
@@ -412,7 +412,7 @@ __global__ void __launch_bounds__(kColumns* kColumnRows)
   if (j < n) {
     for (int64_t r = begin + threadIdx.y; r < end; r += kColumnRows) {
       const T d = dy[r * n + j];
-      w += d * (x[r * n + j] - mean[r]) * rstd[r];
+      w += rowmath::layer_norm_dweight_term(d, x[r * n + j] - mean[r], rstd[r]);
       b += d;
     }
   }
@@ -523,7 +523,8 @@ struct SoftmaxCrossEntropyBody {
     if (lane == 0) {
       const T s = m + log_of(sum);
       lse[row] = s;
-      loss[row] = target[row] == ignore ? T(0) : s - x[offset + target[row]];
+      const bool ignored = target[row] == ignore;
+      loss[row] = rowmath::cross_entropy_loss(s, ignored ? T(0) : x[offset + target[row]], ignored);
     }
   }
 };
@@ -539,7 +540,9 @@ struct SoftmaxCrossEntropyBackwardBody {
   __device__ void run(int64_t row, int64_t offset, int64_t, int lane, const Lines& l) const {
     const int64_t t = target[row];
     const T dl = t == ignore ? T(0) : dloss[row], weight = dl + dlse[row], shift = lse[row];
-    for (int64_t i = lane; i < l.n; i += G) dx[offset + i] = exp_of(x[offset + i] - shift) * weight - (i == t ? dl : T(0));
+    for (int64_t i = lane; i < l.n; i += G) {
+      dx[offset + i] = rowmath::cross_entropy_dx(exp_of(x[offset + i] - shift), weight, i == t ? dl : T(0));
+    }
   }
 };
 

@@ -21,6 +21,7 @@
 
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/reduce_math.h"
 
 namespace mf::cuda {
 namespace {
@@ -60,59 +61,6 @@ struct Plan {
   int reduce_lanes = 1;     // threads of a block along the reduction, a power of 2
   bool reduce_fast = false;  // whether consecutive threads take consecutive reduced elements
   bool divide = false;       // mean: the result is divided by the divisor
-};
-
-// Integers wrap around modulo 2^bits, as core/dtype.h's wrapping(); bools or (a sum cast to
-// bool).
-struct Sum {
-  template <typename T>
-  __device__ T operator()(T a, T b) const {
-    if constexpr (std::is_same_v<T, bool>) {
-      return a || b;
-    } else if constexpr (std::is_integral_v<T>) {
-      using U = std::make_unsigned_t<T>;
-      return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-    } else {
-      return a + b;
-    }
-  }
-};
-
-template <typename T>
-__device__ bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return isnan(v);
-  } else {
-    return false;
-  }
-}
-
-// The CPU's forms: b when it is larger/smaller or NaN, unless a is NaN already.
-struct Max {
-  template <typename T>
-  __device__ T operator()(T a, T b) const {
-    return !(b <= a) && !is_nan(a) ? b : a;
-  }
-};
-
-struct Min {
-  template <typename T>
-  __device__ T operator()(T a, T b) const {
-    return !(b >= a) && !is_nan(a) ? b : a;
-  }
-};
-
-// prod: integers (multiplied in int64) wrap around as Sum's do.
-struct Prod {
-  template <typename T>
-  __device__ T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) {
-      using U = std::make_unsigned_t<T>;
-      return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
-    } else {
-      return a * b;
-    }
-  }
 };
 
 // out[y * n_out + o] = the reduction of output o's elements in chunk y (y = blockIdx.y).
@@ -264,9 +212,9 @@ void reduce_tensor(const std::string& name, ReduceOp op, const Tensor& in, const
   const TO init = kernel::identity<TO>(op);
   Memory& mem = out.memory();
   switch (op) {
-    case ReduceOp::kSum: return run<TI, TO, Sum>(x, y, p, init, divisor, mem);
-    case ReduceOp::kMax: return run<TI, TO, Max>(x, y, p, init, divisor, mem);
-    case ReduceOp::kMin: return run<TI, TO, Min>(x, y, p, init, divisor, mem);
+    case ReduceOp::kSum: return run<TI, TO, scalar::SumStep>(x, y, p, init, divisor, mem);
+    case ReduceOp::kMax: return run<TI, TO, scalar::MaxStep>(x, y, p, init, divisor, mem);
+    case ReduceOp::kMin: return run<TI, TO, scalar::MinStep>(x, y, p, init, divisor, mem);
   }
 }
 
@@ -307,7 +255,7 @@ std::vector<Tensor> prod(const std::vector<Tensor>& in, const KernelContext& ctx
   visit_with_bool(in[0].dtype(), [&](auto v) {
     using T = decltype(v);
     using TO = std::conditional_t<std::is_integral_v<T>, int64_t, T>;
-    run<T, TO, Prod>(in[0].data_as<T>(), out.data_as<TO>(), p, TO{1}, TO{1}, out.memory());
+    run<T, TO, scalar::ProdStep>(in[0].data_as<T>(), out.data_as<TO>(), p, TO{1}, TO{1}, out.memory());
   });
   return {out};
 }

@@ -24,6 +24,7 @@
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/reduce_math.h"
 #include "meshflow/ops/scan_util.h"
 
 namespace mf::cuda {
@@ -50,54 +51,17 @@ int64_t dim_of(const std::string& op, const Attrs& attrs, const Shape& shape) {
   return kernel::normalize_dim(op, attrs.get_int("dim"), std::max<int64_t>(static_cast<int64_t>(shape.size()), 1));
 }
 
-template <typename T>
-using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-
-enum class Scan { kSum, kProduct, kLogSumExp };
-
-// log(exp(a) + exp(b)) as the CPU's (sort.cc).
-__device__ double log_add_exp(double a, double b) {
-  if (a != a || b != b) return a + b;
-  const double hi = fmax(a, b), lo = fmin(a, b);
-  if (lo == -INFINITY || hi == INFINITY) return hi;
-  return hi + log1p(exp(lo - hi));
-}
-
-// acc op v, integers wrapping (computed unsigned) as the CPU's wrapping().
-template <Scan kScan, typename A>
-__device__ A combine(A acc, A v) {
-  if constexpr (kScan == Scan::kLogSumExp) {
-    return log_add_exp(acc, v);
-  } else if constexpr (std::is_integral_v<A>) {
-    using U = std::make_unsigned_t<A>;
-    const U a = static_cast<U>(acc), b = static_cast<U>(v);
-    return static_cast<A>(kScan == Scan::kProduct ? a * b : a + b);
-  } else {
-    return kScan == Scan::kProduct ? acc * v : acc + v;
-  }
-}
-
-// The identity of a scan's operation.
-template <Scan kScan, typename A>
-__device__ A scan_identity() {
-  if constexpr (kScan == Scan::kSum) {
-    return A{0};
-  } else if constexpr (kScan == Scan::kProduct) {
-    return A{1};
-  } else {
-    return -INFINITY;
-  }
-}
+using scalar::Scan;
 
 template <Scan kScan, typename T>
 __global__ void scan_kernel(const T* __restrict__ x, T* __restrict__ out, Lines lines, bool reverse) {
-  using A = Acc<T>;
+  using A = scalar::ScanAcc<T>;
   for (int64_t l = first_index(); l < lines.count(); l += grid_step()) {
     const int64_t s = lines.start(l);
-    A acc = scan_identity<kScan, A>();
+    A acc = scalar::scan_identity<kScan, A>();
     for (int64_t j = 0; j < lines.n; ++j) {
       const int64_t at = s + (reverse ? lines.n - 1 - j : j) * lines.inner;
-      acc = combine<kScan>(acc, static_cast<A>(x[at]));
+      acc = scalar::scan_step<kScan>(acc, static_cast<A>(x[at]));
       out[at] = static_cast<T>(acc);
     }
   }
