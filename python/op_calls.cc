@@ -8,6 +8,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "meshflow/core/error.h"
@@ -230,6 +231,7 @@ enum class Form {
   kReflected,  // (self, other) for other <op> self, of a commutative op: the same calls, operands swapped
   kReduce,     // (self[, dim[, keepdim]]): the reduction over an int dim, or every dim
   kGetitem,    // (self, key): fn::basic_index for a basic key, its result linked as a view of self
+  kSetitem,    // (self, key, value): fn::write_basic_index for a basic key and a number or Tensor value
 };
 
 struct TensorMethod {
@@ -320,6 +322,44 @@ PyObject* getitem_fast(const TensorMethod& m, PyObject* self, PyObject* key) {
   return out;
 }
 
+// Whether Tensor `t` has a view still alive (one its _views slot refers to).
+bool has_live_views(PyObject* t) {
+  PyObject* views = slot(t, views_offset);
+  if (!views) return false;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(views); ++i) {
+    if (PyWeakref_GET_OBJECT(PyList_GET_ITEM(views, i)) != Py_None) return true;
+  }
+  return false;
+}
+
+// self[key] = value for a basic key and an exact int or float, or a Tensor of self's dtype
+// on its device (fn::write_basic_index), on a local self that is no view and has no live
+// views (whose records _inplace follows after a write) where no gradient is recorded; false
+// for every other call (the fallback's), and for a value that does not broadcast (its error).
+bool setitem_fast(PyObject* self, PyObject* key, PyObject* value) {
+  const Var* x = var_of_tensor(self);
+  if (!x || x->is_global() || slot(self, view_offset) || has_live_views(self)) return false;
+  if (grad_enabled() && x->requires_grad()) return false;
+  std::variant<Scalar, Var> v = Scalar(0);
+  if (PyFloat_CheckExact(value)) {
+    v = Scalar(PyFloat_AS_DOUBLE(value));
+  } else if (PyLong_CheckExact(value)) {
+    const std::optional<int64_t> i = int64_of(value);
+    if (!i) return false;
+    v = Scalar(*i);
+  } else if (const Var* y = var_of_tensor(value)) {
+    if (y->is_global() || y->dtype() != x->dtype() || &y->data().memory() != &x->data().memory() ||
+        (grad_enabled() && y->requires_grad())) {
+      return false;
+    }
+    v = *y;
+  } else {
+    return false;
+  }
+  const std::optional<std::vector<fn::IndexItem>> items = index_items(key);
+  return items && fn::write_basic_index(*x, *items, v);
+}
+
 PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   const Var* x = var_of_tensor(self);
   if (!x) return nullptr;
@@ -386,12 +426,14 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (n == 2) {
           if (PyObject* out = getitem_fast(m, args[0], args[1])) return out;
         }
+      } else if (m.form == Form::kSetitem) {
+        if (n == 3 && setitem_fast(args[0], args[1], args[2])) Py_RETURN_NONE;
       } else if (n == 2) {
         if (PyObject* out = binary_fast(m, args[0], args[1])) return out;
       }
     } catch (...) {
       // The Python reductions and indexing do not catch a ValueError either.
-      if (m.form == Form::kReduce || m.form == Form::kGetitem || !is_value_error()) {
+      if (m.form == Form::kReduce || m.form == Form::kGetitem || m.form == Form::kSetitem || !is_value_error()) {
         raise_current_exception();
         return nullptr;
       }
@@ -495,6 +537,21 @@ py::object make_getitem_method(py::object kind, py::dict kwargs, py::function fa
   m->form = Form::kGetitem;
   m->view_kind = kind.release().ptr();
   m->view_kwargs = kwargs.release().ptr();
+  PyObject_GC_Track(m);
+  return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
+}
+
+// Tensor.__setitem__ in C: setitem_fast's calls in one call; every other goes to `fallback`.
+py::object make_setitem_method(py::function fallback) {
+  if (!tensor_class) throw std::logic_error("setitem_method: set_tensor_class first");
+  auto* m = PyObject_GC_New(TensorMethod, tensor_method_type);
+  if (!m) throw py::error_already_set();
+  m->vectorcall = &tensor_method_call;
+  m->dict = nullptr;
+  m->fallback = fallback.release().ptr();
+  m->op = m->scalar = nullptr;
+  m->form = Form::kSetitem;
+  m->view_kind = m->view_kwargs = nullptr;
   PyObject_GC_Track(m);
   return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
 }
@@ -670,6 +727,20 @@ void bind_op_calls(py::module_& m) {
   m.def("basic_index_plan", &basic_index_plan_of, py::arg("shape"), py::arg("key"),
         "What x[key] of a basic key selects in a tensor of `shape`: (the slice op's attributes, the result's "
         "shape, where the Nones' dims are in it)");
+  m.def(
+      "slice_values_shape",
+      [](const Shape& shape, const py::handle& key, const Shape& values) -> std::optional<Shape> {
+        const std::optional<std::vector<IndexItem>> items = index_items(key.ptr());
+        if (!items) throw py::type_error("slice_values_shape: a basic key expected, got " + py::repr(key).cast<std::string>());
+        return fn::slice_values_shape(fn::basic_index_plan(shape, *items), static_cast<int64_t>(shape.size()), values);
+      },
+      py::arg("shape"), py::arg("key"), py::arg("values"),
+      "The shape values of shape `values` are written in at x[key] (a basic key) of a tensor of `shape`: one dim "
+      "per dim of x (fn::slice_values_shape); None where they do not broadcast to x[key]");
+  m.def("setitem_method", &make_setitem_method, py::arg("fallback"),
+        "Tensor.__setitem__ in C: a basic key and a number or a Tensor of self's dtype written over a local self's "
+        "memory (fn::write_basic_index) where self is no view, has no live views and no gradient is recorded; any "
+        "other call goes to fallback");
   m.attr("link_view") = py::reinterpret_steal<py::object>(PyCFunction_New(&link_view_method, nullptr));
   m.def("getitem_method", &make_getitem_method, py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
         "Tensor.__getitem__ in C: a basic key's view (basic_index) linked with link_view(kind, kwargs); any other "

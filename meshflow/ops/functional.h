@@ -156,6 +156,17 @@ BasicIndex basic_index_plan(const Shape& shape, const std::vector<IndexItem>& ke
 // x[key]: one slice op (a copy, as every meshflow op makes), reshaped where the key has
 // Nones; an all-int key's node is named as torch's select.
 Var basic_index(const Var& x, const std::vector<IndexItem>& key);
+// The shape slice_scatter reads `values` (of shape `values`) in when they are written at
+// x[key] (`plan`: basic_index_plan of x's shape, x of `ndim` dims): one dim per dim of x, 1
+// where an int picks it, elsewhere the values' own size or 1 (broadcast), their trailing
+// dims aligned as NumPy's (leading dims of 1 dropped, the Nones' dims skipped); nullopt where
+// the values do not broadcast to x[key]'s shape.
+std::optional<Shape> slice_values_shape(const BasicIndex& plan, int64_t ndim, const Shape& values);
+// x[key] = value for a basic key on a local x, over x's memory (write_in_place's
+// slice_scatter), x taking the written value (Var::assign, as an in-place op's): `value` a
+// number (made x's dtype, as full makes it) or a Var of x's dtype on x's device. False,
+// nothing written, for a Var that does not broadcast to x[key] (the caller names it).
+bool write_basic_index(Var x, const std::vector<IndexItem>& key, const std::variant<Scalar, Var>& value);
 // `x` broadcast to `shape` (torch's expand): new leading dims, size-1 dims repeated.
 Var expand(const Var& x, const Shape& shape);
 

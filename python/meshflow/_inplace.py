@@ -358,7 +358,7 @@ Tensor.zero_ = _zero_
 Tensor.copy_ = _copy_
 Tensor.uniform_ = _uniform_
 Tensor.normal_ = _normal_
-Tensor.__setitem__ = _setitem
+Tensor.__setitem__ = functools.update_wrapper(_C.setitem_method(_setitem), _setitem)  # its common calls in C
 Tensor.masked_fill_ = _masked_fill_
 for _name, _op in (("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("mul", lambda a, b: a * b),
                    ("truediv", lambda a, b: a / b), ("floordiv", lambda a, b: a // b), ("mod", lambda a, b: a % b),

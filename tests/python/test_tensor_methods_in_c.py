@@ -130,3 +130,67 @@ def test_global_operands_take_the_same_path():
         assert got.is_global and got.placement == p
         np.testing.assert_array_equal(got.numpy(), want)
     np.testing.assert_array_equal((g + mf.tensor(F32)).numpy(), F32 + F32)  # a local beside: replicated
+
+
+SETITEM_CASES = [  # (x, key, value): the C path's calls, then calls it leaves to Python
+    (F32, 0, 7.5), (F32, (slice(None), -1), -2.0), (F32, (Ellipsis, 1), 3), (F32, (None, 1, slice(0, 3, 2)), 0.25),
+    (F32, 1, np.array([9, 8, 7], np.float32)), (F32, slice(None), np.array([[5], [6]], np.float32)),
+    (F32, (0, None), np.array([[1, 2, 3]], np.float32)), (F32, (), np.array([4], np.float32)),
+    (np.arange(6).reshape(2, 3), 1, 2.75), (np.arange(6).reshape(2, 3), (0, 0), 2**40),  # int64: truncated, exact
+    (np.arange(6).reshape(2, 3), 0, 2**70), (F32, 0, True), (F32, 0, np.float32(1.5)),   # Python's
+    (F32, 0, np.array([1, 2, 3])), (F32, [0, 1], 1.0),                                  # another dtype; advanced
+]
+
+
+@pytest.mark.parametrize("case", range(len(SETITEM_CASES)))
+def test_setitem_writes_what_the_python_method_writes(case):
+    array, key, value = SETITEM_CASES[case]
+    ours, theirs = mf.tensor(array), mf.tensor(array)
+    as_value = (lambda v: mf.tensor(v)) if isinstance(value, np.ndarray) else (lambda v: v)
+    outcomes = []
+    for t, write in ((ours, mf.Tensor.__setitem__), (theirs, mf.Tensor.__setitem__.__wrapped__)):
+        try:
+            write(t, key, as_value(value))
+            outcomes.append(t.numpy())
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+    if isinstance(outcomes[0], tuple):
+        assert outcomes[0] == outcomes[1]
+    else:
+        assert ours.dtype == theirs.dtype
+        np.testing.assert_array_equal(outcomes[0], outcomes[1])
+        want = np.array(array, copy=True)
+        if not isinstance(key, list):
+            want[key] = value
+            np.testing.assert_array_equal(outcomes[0], want.astype(outcomes[0].dtype))
+
+
+def test_setitem_errors_are_the_python_methods():
+    for key, value in ((5, 1.0), ((0, 0, 0), 1.0), (slice(None, None, -1), 1.0), (0, mf.tensor(np.ones(4, np.float32)))):
+        raised = []
+        for write in (mf.Tensor.__setitem__, mf.Tensor.__setitem__.__wrapped__):
+            with pytest.raises(Exception) as info:
+                write(mf.tensor(F32), key, value)
+            raised.append((info.type, str(info.value)))
+        assert raised[0] == raised[1], key
+
+
+def test_setitem_keeps_views_and_versions_as_the_python_method():
+    x = mf.tensor(F32)
+    row = x[1]  # a live view: written through by the Python path
+    x[1] = 5.0
+    np.testing.assert_array_equal(row.numpy(), [5.0, 5.0, 5.0])
+    y = mf.tensor(F32)
+    before = y._version
+    y[0, 1] = 1.0
+    assert y._version == before + 1
+    w = mf.tensor(F32, requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf"):
+        w[0] = 1.0
+    with mf.no_grad():
+        w[0] = 1.0
+    np.testing.assert_array_equal(w.detach().numpy()[0], [1.0, 1.0, 1.0])
+    h = w * 2  # a non-leaf: the write is recorded (Python's path)
+    h[0] = 0.0
+    h.sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [[0, 0, 0], [2, 2, 2]])
