@@ -232,6 +232,15 @@ enum class Form {
   kReduce,     // (self[, dim[, keepdim]]): the reduction over an int dim, or every dim
   kGetitem,    // (self, key): fn::basic_index for a basic key, its result linked as a view of self
   kSetitem,    // (self, key, value): fn::write_basic_index for a basic key and a number or Tensor value
+  kView,       // (self, *args): a view-making method (ViewOp), its result linked as a view of self
+};
+
+// The view-making methods in C (Form::kView), each on exact ints.
+enum class ViewOp {
+  kReshape,    // x.reshape(*sizes) or x.reshape(sizes): fn::reshape
+  kView,       // x.view(...): reshape's calls on a tensor that is no view (view() refuses some strided ones)
+  kTranspose,  // x.transpose(dim0, dim1): fn::transpose
+  kUnsqueeze,  // x.unsqueeze(dim): fn::unsqueeze
 };
 
 struct TensorMethod {
@@ -242,8 +251,9 @@ struct TensorMethod {
   const OpDef* op;
   const OpDef* scalar;  // the op on a Tensor and a number (binary forms), or null: the fallback's
   Form form;
-  PyObject* view_kind;    // kGetitem: the _ViewKind its views are recorded with, else null
-  PyObject* view_kwargs;  // kGetitem: the records' (empty) keywords, else null
+  PyObject* view_kind;    // kGetitem, kView: the _ViewKind its views are recorded with, else null
+  PyObject* view_kwargs;  // kGetitem, kView: the records' (empty) keywords, else null
+  ViewOp view_op;         // kView's
 };
 
 // Records `view` as a view of `base` taken by `kind` with these arguments (_inplace._link,
@@ -360,6 +370,79 @@ bool setitem_fast(PyObject* self, PyObject* key, PyObject* value) {
   return items && fn::write_basic_index(*x, *items, v);
 }
 
+// `args` as a dim of a tensor of `ndim` dims, in [-ndim, ndim) (NumPy's, torch's): an exact
+// int in range, or nullopt (the fallback's, which names an error).
+std::optional<int64_t> dim_arg(PyObject* arg, int64_t ndim) {
+  if (!PyLong_CheckExact(arg)) return std::nullopt;
+  const std::optional<int64_t> d = int64_of(arg);
+  if (!d || *d < -ndim || *d >= ndim) return std::nullopt;
+  return *d < 0 ? *d + ndim : *d;
+}
+
+// `n` exact ints as a Shape, else nullopt.
+std::optional<Shape> exact_ints(PyObject* const* items, Py_ssize_t n) {
+  Shape sizes;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const std::optional<int64_t> d = PyLong_CheckExact(items[i]) ? int64_of(items[i]) : std::nullopt;
+    if (!d) return std::nullopt;
+    sizes.push_back(*d);
+  }
+  return sizes;
+}
+
+// The sizes of x.reshape(*sizes) or x.reshape(sizes) (a tuple, a Size or a list): exact ints
+// only, else nullopt.
+std::optional<Shape> sizes_arg(PyObject* const* args, Py_ssize_t n) {
+  if (n == 1 && (PyTuple_Check(args[0]) || PyList_Check(args[0]))) {
+    return exact_ints(PySequence_Fast_ITEMS(args[0]), PySequence_Fast_GET_SIZE(args[0]));
+  }
+  return exact_ints(args, n);
+}
+
+// self.<view method>(*args) on a local self with exact ints, linked to self as a view
+// (link_view, with args as the call's); null without an error set for any other call.
+PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  PyObject* self = n >= 1 ? args[0] : nullptr;
+  const Var* x = self ? var_of_tensor(self) : nullptr;
+  if (!x || x->is_global()) return nullptr;
+  const int64_t ndim = static_cast<int64_t>(x->shape().size());
+  Var out;
+  switch (m.view_op) {
+    case ViewOp::kView:
+      if (slot(self, view_offset)) return nullptr;  // a view may be strided: view()'s check
+      [[fallthrough]];
+    case ViewOp::kReshape: {
+      const std::optional<Shape> sizes = sizes_arg(args + 1, n - 1);
+      if (!sizes) return nullptr;
+      out = fn::reshape(*x, *sizes);
+      break;
+    }
+    case ViewOp::kTranspose: {
+      const std::optional<int64_t> d0 = n == 3 ? dim_arg(args[1], ndim) : std::nullopt;
+      const std::optional<int64_t> d1 = n == 3 ? dim_arg(args[2], ndim) : std::nullopt;
+      if (!d0 || !d1) return nullptr;
+      out = fn::transpose(*x, *d0, *d1);
+      break;
+    }
+    case ViewOp::kUnsqueeze: {
+      const std::optional<int64_t> d = n == 2 ? dim_arg(args[1], ndim + 1) : std::nullopt;
+      if (!d) return nullptr;
+      out = fn::unsqueeze(*x, *d);
+      break;
+    }
+  }
+  PyObject* view = tensor_object(std::move(out));
+  PyObject* call_args = PyTuple_New(n - 1);
+  for (Py_ssize_t i = 1; call_args && i < n; ++i) PyTuple_SET_ITEM(call_args, i - 1, Py_NewRef(args[i]));
+  const bool linked = call_args && link_view(self, view, m.view_kind, call_args, m.view_kwargs);
+  Py_XDECREF(call_args);
+  if (!linked) {
+    Py_DECREF(view);
+    throw py::error_already_set();
+  }
+  return view;
+}
+
 PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   const Var* x = var_of_tensor(self);
   if (!x) return nullptr;
@@ -426,6 +509,8 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (n == 2) {
           if (PyObject* out = getitem_fast(m, args[0], args[1])) return out;
         }
+      } else if (m.form == Form::kView) {
+        if (PyObject* out = view_fast(m, args, n)) return out;
       } else if (m.form == Form::kSetitem) {
         if (n == 3 && setitem_fast(args[0], args[1], args[2])) Py_RETURN_NONE;
       } else if (n == 2) {
@@ -433,7 +518,11 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
       }
     } catch (...) {
       // The Python reductions and indexing do not catch a ValueError either.
-      if (m.form == Form::kReduce || m.form == Form::kGetitem || m.form == Form::kSetitem || !is_value_error()) {
+      if (m.form != Form::kBinary && m.form != Form::kReflected) {
+        raise_current_exception();
+        return nullptr;
+      }
+      if (!is_value_error()) {
         raise_current_exception();
         return nullptr;
       }
@@ -520,6 +609,26 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
   m->scalar = scalar ? &find_op(*scalar) : nullptr;
   m->form = found->second;
   m->view_kind = m->view_kwargs = nullptr;
+  m->view_op = ViewOp::kReshape;  // unread
+  PyObject_GC_Track(m);
+  return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
+}
+
+// A TensorMethod of `form` without an op standing for `fallback`; views it makes are linked
+// with `kind` and `kwargs` (None for a form that makes none).
+py::object make_method(const char* call, Form form, py::object kind, py::object kwargs, py::function fallback,
+                       ViewOp view_op = ViewOp::kReshape) {
+  if (!tensor_class) throw std::logic_error(std::string(call) + ": set_tensor_class first");
+  auto* m = PyObject_GC_New(TensorMethod, tensor_method_type);
+  if (!m) throw py::error_already_set();
+  m->vectorcall = &tensor_method_call;
+  m->dict = nullptr;
+  m->fallback = fallback.release().ptr();
+  m->op = m->scalar = nullptr;
+  m->form = form;
+  m->view_kind = kind.is_none() ? nullptr : kind.release().ptr();
+  m->view_kwargs = kwargs.is_none() ? nullptr : kwargs.release().ptr();
+  m->view_op = view_op;
   PyObject_GC_Track(m);
   return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
 }
@@ -527,33 +636,24 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
 // Tensor.__getitem__ in C: a basic key's view in one call, linked as _inplace's views are
 // (`kind`, `kwargs`); every other key goes to `fallback`.
 py::object make_getitem_method(py::object kind, py::dict kwargs, py::function fallback) {
-  if (!tensor_class) throw std::logic_error("getitem_method: set_tensor_class first");
-  auto* m = PyObject_GC_New(TensorMethod, tensor_method_type);
-  if (!m) throw py::error_already_set();
-  m->vectorcall = &tensor_method_call;
-  m->dict = nullptr;
-  m->fallback = fallback.release().ptr();
-  m->op = m->scalar = nullptr;
-  m->form = Form::kGetitem;
-  m->view_kind = kind.release().ptr();
-  m->view_kwargs = kwargs.release().ptr();
-  PyObject_GC_Track(m);
-  return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
+  return make_method("getitem_method", Form::kGetitem, std::move(kind), std::move(kwargs), std::move(fallback));
 }
 
 // Tensor.__setitem__ in C: setitem_fast's calls in one call; every other goes to `fallback`.
 py::object make_setitem_method(py::function fallback) {
-  if (!tensor_class) throw std::logic_error("setitem_method: set_tensor_class first");
-  auto* m = PyObject_GC_New(TensorMethod, tensor_method_type);
-  if (!m) throw py::error_already_set();
-  m->vectorcall = &tensor_method_call;
-  m->dict = nullptr;
-  m->fallback = fallback.release().ptr();
-  m->op = m->scalar = nullptr;
-  m->form = Form::kSetitem;
-  m->view_kind = m->view_kwargs = nullptr;
-  PyObject_GC_Track(m);
-  return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
+  return make_method("setitem_method", Form::kSetitem, py::none(), py::none(), std::move(fallback));
+}
+
+// A view-making Tensor method in C (ViewOp `name`): view_fast's calls in one call, linked as
+// _inplace's views are (`kind`, `kwargs`); every other goes to `fallback`.
+py::object make_view_method(const std::string& name, py::object kind, py::dict kwargs, py::function fallback) {
+  static const std::pair<const char*, ViewOp> ops[] = {
+      {"reshape", ViewOp::kReshape}, {"view", ViewOp::kView}, {"transpose", ViewOp::kTranspose},
+      {"unsqueeze", ViewOp::kUnsqueeze}};
+  const auto found = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return name == o.first; });
+  if (found == std::end(ops)) throw std::invalid_argument("view_method: no view method '" + name + "'");
+  return make_method("view_method", Form::kView, std::move(kind), std::move(kwargs), std::move(fallback),
+                     found->second);
 }
 
 // Records meshflow.Tensor and the offset of its `_impl` slot (a member of its __slots__).
@@ -737,6 +837,10 @@ void bind_op_calls(py::module_& m) {
       py::arg("shape"), py::arg("key"), py::arg("values"),
       "The shape values of shape `values` are written in at x[key] (a basic key) of a tensor of `shape`: one dim "
       "per dim of x (fn::slice_values_shape); None where they do not broadcast to x[key]");
+  m.def("view_method", &make_view_method, py::arg("name"), py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
+        "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze) in C: its calls with exact ints on "
+        "a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs); any other call goes "
+        "to fallback");
   m.def("setitem_method", &make_setitem_method, py::arg("fallback"),
         "Tensor.__setitem__ in C: a basic key and a number or a Tensor of self's dtype written over a local self's "
         "memory (fn::write_basic_index) where self is no view, has no live views and no gradient is recorded; any "

@@ -539,7 +539,28 @@ Var transpose(const Var& x, int64_t dim0, int64_t dim1) {
   std::vector<int64_t> dims(nd);
   for (int64_t i = 0; i < nd; ++i) dims[i] = i;
   std::swap(dims.at(dim0 < 0 ? dim0 + nd : dim0), dims.at(dim1 < 0 ? dim1 + nd : dim1));
-  return permute(x, dims);
+  Var out = permute(x, dims);
+  if (out.grad_fn()) {
+    const std::vector<Var> inputs{x};
+    show_as(out, "TransposeBackward0", &inputs);
+  }
+  return out;
+}
+
+Var unsqueeze(const Var& x, int64_t dim) {
+  const int64_t nd = static_cast<int64_t>(x.shape().size());
+  if (dim < -nd - 1 || dim > nd) {
+    index_error("unsqueeze", "dim " + std::to_string(dim) + " is out of range for a tensor of " + std::to_string(nd) +
+                                 " dims; expected a dim in [" + std::to_string(-nd - 1) + ", " + std::to_string(nd + 1) + ")");
+  }
+  Shape shape = x.shape();
+  shape.insert(shape.begin() + (dim < 0 ? dim + nd + 1 : dim), int64_t{1});
+  Var out = reshape(x, shape);
+  if (out.grad_fn()) {
+    const std::vector<Var> inputs{x};
+    show_as(out, "UnsqueezeBackward0", &inputs);
+  }
+  return out;
 }
 
 Var reshape(const Var& x, const Shape& shape) { return call1("reshape", {x}, {{"shape", shape}}); }

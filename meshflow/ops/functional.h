@@ -131,8 +131,11 @@ Var cast(const Var& x, DType dtype);
 // (no copy is made).
 Var matmul(const Var& a, const Var& b, bool transpose_a = false, bool transpose_b = false);
 Var permute(const Var& x, const std::vector<int64_t>& dims);
+// x with dims dim0 and dim1 swapped (negative from the end), its node named as torch's.
 Var transpose(const Var& x, int64_t dim0, int64_t dim1);
 Var reshape(const Var& x, const Shape& shape);
+// x with a new dim of size 1 at `dim` (in [-ndim - 1, ndim]), its node named as torch's.
+Var unsqueeze(const Var& x, int64_t dim);
 // One item of basic indexing (x[key], NumPy's and torch's): an int (negative from the end),
 // a slice (each bound absent as Python's None), None (a new dim of size 1) or '...'.
 struct IndexItem {

@@ -390,7 +390,14 @@ def _viewing(raw, put=None, strided=None, region=None):
         return out
     method.__name__ = method.__qualname__ = raw.__name__
     method.__doc__ = raw.__doc__
+    method.view_kind = kind
     return method
+
+
+def _view_in_c(name, method):
+    """`method` (made by _viewing, or view()'s check around it) in C (_C.view_method): its
+    calls with exact ints on a local tensor reach C++ and link their view in one call."""
+    return functools.update_wrapper(_C.view_method(name, method.view_kind, _NO_KWARGS, method), method)
 
 
 def _index_region(base, index):
@@ -532,6 +539,7 @@ def _checked_view(raw):
                                    "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
         return raw(self, *shape)
     view.__doc__ = raw.__doc__
+    view.view_kind = raw.view_kind
     return view
 
 
@@ -543,6 +551,8 @@ Tensor.is_contiguous = is_contiguous
 Tensor.contiguous = _contiguous
 Tensor.permute = _viewing(Tensor.permute, _permute_back, _moves_dims)
 Tensor.transpose = _viewing(Tensor.transpose, _transpose_back, _swaps_dims)
+for _name in ("reshape", "view", "transpose", "unsqueeze"):
+    setattr(Tensor, _name, _view_in_c(_name, getattr(Tensor, _name)))
 Tensor.expand = _viewing(Tensor.expand, _not_writable, _expands)
 Tensor.expand_as = _viewing(Tensor.expand_as, _not_writable, _expands)
 Tensor.narrow = _viewing(Tensor.narrow, region=_narrow_region)

@@ -194,3 +194,41 @@ def test_setitem_keeps_views_and_versions_as_the_python_method():
     h[0] = 0.0
     h.sum().backward()
     np.testing.assert_array_equal(w.grad.numpy(), [[0, 0, 0], [2, 2, 2]])
+
+
+VIEW_CALLS = [  # (method, args): the C path's calls, then calls it leaves to Python
+    ("reshape", (3, 2)), ("reshape", (-1,)), ("reshape", ((3, 2),)), ("reshape", ([6],)), ("view", (2, 3)),
+    ("view", (mf.Size([3, 2]),)), ("transpose", (0, 1)), ("transpose", (-1, 0)), ("unsqueeze", (0,)),
+    ("unsqueeze", (-1,)), ("unsqueeze", (2,)),
+    ("reshape", (np.int64(6),)), ("reshape", (4, 2)), ("transpose", (0, 2)), ("unsqueeze", (3,)), ("view", (True, 6)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(VIEW_CALLS)))
+def test_view_methods_give_what_the_python_methods_give(case):
+    name, args = VIEW_CALLS[case]
+    outcomes = []
+    for method in (getattr(mf.Tensor, name), getattr(mf.Tensor, name).__wrapped__):
+        x = mf.tensor(F32, requires_grad=True) * 1
+        try:
+            out = method(x, *args)
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        assert type(out) is mf.Tensor and out._view[0] is x and out._view[2] == args
+        out[(0,) * out.ndim] = 9.0  # written through to x, as a view
+        outcomes.append((out.numpy(), x.detach().numpy(), type(out.grad_fn).__name__ if name != "reshape" else None))
+    if isinstance(outcomes[0][0], type):
+        assert outcomes[0] == outcomes[1]
+        return
+    for got, want in zip(outcomes[0], outcomes[1]):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_transpose_and_unsqueeze_nodes_are_torchs():
+    x = mf.tensor(F32, requires_grad=True)
+    assert type(x.transpose(0, 1).grad_fn).__name__ == "TransposeBackward0"
+    assert type(x.unsqueeze(1).grad_fn).__name__ == "UnsqueezeBackward0"
+    t = x.transpose(0, 1)
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        t.view(6)  # strided: view() refuses, as torch's
