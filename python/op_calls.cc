@@ -233,6 +233,7 @@ enum class Form {
   kGetitem,    // (self, key): fn::basic_index for a basic key, its result linked as a view of self
   kSetitem,    // (self, key, value): fn::write_basic_index for a basic key and a number or Tensor value
   kView,       // (self, *args): a view-making method (ViewOp), its result linked as a view of self
+  kInplace,    // (self, other): self.<op>_(other), the binary op's result written back into self
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -443,27 +444,58 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
   return view;
 }
 
-PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
-  const Var* x = var_of_tensor(self);
-  if (!x) return nullptr;
+// The binary forms' result on x and `other` (a Tensor, or a number where the op has a scalar
+// form), or nullopt for the calls the fallback takes.
+std::optional<Var> binary_var(const TensorMethod& m, const Var& x, PyObject* other) {
   if (const Var* y = var_of_tensor(other)) {
     const bool reflected = m.form == Form::kReflected;
-    return tensor_object(issue(x->is_global() || y->is_global(), *m.op, {reflected ? *y : *x, reflected ? *x : *y}));
+    return issue(x.is_global() || y->is_global(), *m.op, {reflected ? *y : x, reflected ? x : *y});
   }
   const bool is_float = PyFloat_CheckExact(other);
   // An integer or bool tensor and a float: the fallback makes it the default float dtype.
   if (!m.scalar || !(is_float || PyLong_CheckExact(other)) ||
-      (is_float && !is_floating(x->dtype()) && !is_complex(x->dtype()))) {
-    return nullptr;
+      (is_float && !is_floating(x.dtype()) && !is_complex(x.dtype()))) {
+    return std::nullopt;
   }
-  const Scalar value = scalar_of(other, m.scalar->name, *x);
-  if (!x->is_global()) return tensor_object(scalar_op(*m.scalar, *x, value));
-  Var out;
-  {
-    WithoutGil unlocked;
-    out = scalar_op(*m.scalar, *x, value);
+  const Scalar value = scalar_of(other, m.scalar->name, x);
+  if (!x.is_global()) return scalar_op(*m.scalar, x, value);
+  WithoutGil unlocked;
+  return scalar_op(*m.scalar, x, value);
+}
+
+PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
+  const Var* x = var_of_tensor(self);
+  if (!x) return nullptr;
+  std::optional<Var> out = binary_var(m, *x, other);
+  return out ? tensor_object(std::move(*out)) : nullptr;
+}
+
+// Whether `from` broadcasts to `to` without growing it (NumPy's rule, trailing dims aligned).
+bool broadcasts_into(const Shape& from, const Shape& to) {
+  if (from.size() > to.size()) return false;
+  const size_t lead = to.size() - from.size();
+  for (size_t i = 0; i < from.size(); ++i) {
+    if (from[i] != 1 && from[i] != to[lead + i]) return false;
   }
-  return tensor_object(std::move(out));
+  return true;
+}
+
+// self.<op>_(other): the binary op's result, which self takes (Var::assign, as _inplace's
+// write), for a local self that is no view, has no live views and is no leaf that requires
+// grad while grad mode is on (the fallback names that error), and an operand that leaves
+// self's shape and dtype as they are; null without an error set for every other call.
+PyObject* inplace_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
+  const Var* x = var_of_tensor(self);
+  if (!x || x->is_global() || slot(self, view_offset) || has_live_views(self)) return nullptr;
+  if (grad_enabled() && x->requires_grad() && x->is_leaf()) return nullptr;
+  if (const Var* y = var_of_tensor(other)) {
+    if (y->is_global() || y->dtype() != x->dtype() || !broadcasts_into(y->shape(), x->shape())) return nullptr;
+  }
+  const uint64_t since = next_sequence();  // the op's own call reads x's old value and keeps it
+  const std::optional<Var> out = binary_var(m, *x, other);
+  if (!out || out->dtype() != x->dtype() || out->shape() != x->shape()) return nullptr;
+  Var(*x).assign(*out, since);
+  return Py_NewRef(self);
 }
 
 PyObject* reduce_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
@@ -509,6 +541,10 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (n == 2) {
           if (PyObject* out = getitem_fast(m, args[0], args[1])) return out;
         }
+      } else if (m.form == Form::kInplace) {
+        if (n == 2) {
+          if (PyObject* out = inplace_fast(m, args[0], args[1])) return out;
+        }
       } else if (m.form == Form::kView) {
         if (PyObject* out = view_fast(m, args, n)) return out;
       } else if (m.form == Form::kSetitem) {
@@ -518,7 +554,7 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
       }
     } catch (...) {
       // The Python reductions and indexing do not catch a ValueError either.
-      if (m.form != Form::kBinary && m.form != Form::kReflected) {
+      if (m.form != Form::kBinary && m.form != Form::kReflected && m.form != Form::kInplace) {
         raise_current_exception();
         return nullptr;
       }
@@ -596,7 +632,8 @@ PyTypeObject* tensor_method_type = nullptr;  // made by bind_op_calls
 py::object make_tensor_method(const std::string& form, const std::string& op, const std::optional<std::string>& scalar,
                               py::function fallback) {
   static const std::pair<const char*, Form> forms[] = {
-      {"binary", Form::kBinary}, {"reflected", Form::kReflected}, {"reduce", Form::kReduce}};
+      {"binary", Form::kBinary}, {"reflected", Form::kReflected}, {"reduce", Form::kReduce},
+      {"inplace", Form::kInplace}};
   const auto found = std::find_if(std::begin(forms), std::end(forms), [&](const auto& f) { return form == f.first; });
   if (found == std::end(forms)) throw std::invalid_argument("tensor_method: no form '" + form + "'");
   if (!tensor_class) throw std::logic_error("tensor_method: set_tensor_class first");
@@ -850,8 +887,8 @@ void bind_op_calls(py::module_& m) {
         "Tensor.__getitem__ in C: a basic key's view (basic_index) linked with link_view(kind, kwargs); any other "
         "key goes to fallback");
   m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
-        "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected' or 'reduce' "
-        "of op `op`, with `scalar` the op on a Tensor and a number (or None)");
+        "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected', 'reduce' or "
+        "'inplace' (self.<op>_(other)) of op `op`, with `scalar` the op on a Tensor and a number (or None)");
 }
 
 }  // namespace mf

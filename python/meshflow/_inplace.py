@@ -28,7 +28,7 @@ import numpy as _np
 
 from . import _C, _dtype
 from ._ops_index import _basic_items, _carrier, index_along_call, index_fill_source, scatter_call, write_call
-from ._tensor import Tensor, no_grad, is_grad_enabled
+from ._tensor import Tensor, _in_c, no_grad, is_grad_enabled
 
 # A view records how it was made in `view._view`, a tuple (base, kind, args, kwargs): the
 # method's _ViewKind and the arguments of the call. Nothing else is made per view (no
@@ -566,4 +566,8 @@ for _name in ("split", "chunk", "unbind"):
 Tensor.detach = _detach_viewing(Tensor.detach)
 Tensor.data = property(lambda self: self.detach(), Tensor.data.fset, doc=Tensor.data.__doc__)
 install_inplace_methods()
+# The commonest in-place ops in C: their calls on a tensor that is no view and has no live
+# views go straight to C++ (op_calls.cc, inplace_fast); every other call to the methods above.
+for _name, _scalar in (("add", "add_scalar"), ("sub", None), ("mul", "mul_scalar")):
+    setattr(Tensor, _name + "_", _in_c("inplace", _name, _scalar, getattr(Tensor, _name + "_")))
 del _name

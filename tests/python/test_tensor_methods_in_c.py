@@ -232,3 +232,49 @@ def test_transpose_and_unsqueeze_nodes_are_torchs():
     t = x.transpose(0, 1)
     with pytest.raises(RuntimeError, match="view size is not compatible"):
         t.view(6)  # strided: view() refuses, as torch's
+
+
+INPLACE_CALLS = [  # (method, x, other): the C path's calls, then calls it leaves to Python
+    ("add_", F32, F32 * 2), ("add_", F32, F32[0]), ("add_", F32, 2.5), ("sub_", F32, F32[:, :1]), ("mul_", F32, 3),
+    ("mul_", np.arange(6).reshape(2, 3), 4), ("add_", np.array([True, False]), np.array([True, True])),
+    ("add_", F32[0], F32), ("mul_", np.arange(3), 2.5), ("add_", F32, F32.astype(np.float64)), ("sub_", F32, 1.0),
+    ("add_", F32, np.float32(2.0)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(INPLACE_CALLS)))
+def test_inplace_methods_write_what_the_python_methods_write(case):
+    name, array, other = INPLACE_CALLS[case]
+    outcomes = []
+    for method in (getattr(mf.Tensor, name), getattr(mf.Tensor, name).__wrapped__):
+        x = mf.tensor(array)
+        before = x._version
+        try:
+            out = method(x, mf.tensor(other) if isinstance(other, np.ndarray) else other)
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        assert out is x and x._version == before + 1
+        outcomes.append((x.dtype, x.numpy()))
+    assert outcomes[0][0] == outcomes[1][0]
+    if not isinstance(outcomes[0][0], type):
+        np.testing.assert_array_equal(outcomes[0][1], outcomes[1][1])
+
+
+def test_inplace_methods_keep_views_and_gradients_as_the_python_methods():
+    x = mf.tensor(F32)
+    row = x[0]  # a live view: the Python path writes it again
+    x.mul_(2.0)
+    np.testing.assert_array_equal(row.numpy(), F32[0] * 2)
+    w = mf.tensor(F32, requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf"):
+        w.add_(1.0)
+    h = w * 1
+    h.mul_(3.0)  # recorded: h's node is now the mul
+    h.sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), np.full_like(F32, 3))
+    r = w * 1
+    s = r * r  # read r before its write: backward refuses, as torch's
+    r.add_(1.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        s.sum().backward()
