@@ -320,6 +320,17 @@ PyObject* basic_index_of(const Var& x, const std::vector<fn::IndexItem>& key);
 PyObject* getitem_fast(const TensorMethod& m, PyObject* self, PyObject* key) {
   const Var* x = var_of_tensor(self);
   if (!x) return nullptr;
+  if (const Var* index = var_of_tensor(key)) {
+    // x[index] of an int tensor (not a view): x's rows it names, on a local x of a dtype
+    // picked as itself (bool and bfloat16 are picked in a carrier dtype: the fallback's).
+    const DType d = index->dtype();
+    if (x->is_global() || index->is_global() || x->shape().empty() || index->shape().empty() ||
+        (d != DType::kInt64 && d != DType::kInt32) || x->dtype() == DType::kBool || x->dtype() == DType::kBFloat16 ||
+        &index->data().memory() != &x->data().memory()) {
+      return nullptr;
+    }
+    return tensor_object(fn::index_rows(*x, *index));
+  }
   const std::optional<std::vector<fn::IndexItem>> items = index_items(key);
   if (!items) return nullptr;
   PyObject* out = basic_index_of(*x, *items);

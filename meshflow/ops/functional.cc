@@ -547,6 +547,23 @@ Var transpose(const Var& x, int64_t dim0, int64_t dim1) {
   return out;
 }
 
+Var index_rows(const Var& x, const Var& index) {
+  const Shape& shape = x.shape();
+  if (shape.empty()) index_error("index", "a 0-d tensor has no dim to index with a tensor");
+  const Var positions = call1("flat_index", {index},
+                              {{"sizes", std::vector<int64_t>{shape[0]}}, {"dims", std::vector<int64_t>{0}}, {"wrap", true}});
+  Shape rest(shape.begin() + 1, shape.end());
+  const Var picked = call1("embedding", {reshape(positions, Shape{-1}), reshape(x, Shape{shape[0], numel(rest)})});
+  Shape out_shape = index.shape();
+  out_shape.insert(out_shape.end(), rest.begin(), rest.end());
+  Var out = reshape(picked, out_shape);
+  if (out.grad_fn()) {
+    const std::vector<Var> inputs{x};
+    show_as(out, "IndexBackward0", &inputs);
+  }
+  return out;
+}
+
 Var unsqueeze(const Var& x, int64_t dim) {
   const int64_t nd = static_cast<int64_t>(x.shape().size());
   if (dim < -nd - 1 || dim > nd) {

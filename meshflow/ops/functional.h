@@ -134,6 +134,11 @@ Var permute(const Var& x, const std::vector<int64_t>& dims);
 // x with dims dim0 and dim1 swapped (negative from the end), its node named as torch's.
 Var transpose(const Var& x, int64_t dim0, int64_t dim1);
 Var reshape(const Var& x, const Shape& shape);
+// x[index] for one int32 or int64 index tensor of at least one dim (torch's advanced
+// indexing, negative from the end, each checked against x's first dim): x's rows it names,
+// of shape index.shape() + x.shape()[1:], picked by one embedding (whose backward adds
+// repeated rows deterministically), the node named as torch's (IndexBackward0).
+Var index_rows(const Var& x, const Var& index);
 // x with a new dim of size 1 at `dim` (in [-ndim - 1, ndim]), its node named as torch's.
 Var unsqueeze(const Var& x, int64_t dim);
 // One item of basic indexing (x[key], NumPy's and torch's): an int (negative from the end),

@@ -278,3 +278,36 @@ def test_inplace_methods_keep_views_and_gradients_as_the_python_methods():
     r.add_(1.0)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         s.sum().backward()
+
+
+INDEX_ROWS = [  # (x, index): the C path's keys, then keys it leaves to Python
+    (F32, np.array([1, 0, 1])), (F32, np.array([[-1], [0]])), (F32, np.array([1, -2], np.int32)), (F32[0], np.array([2, 0])),
+    (np.arange(12).reshape(2, 3, 2), np.array([1])), (F32, np.array([2])), (F32, np.array([-3])),
+    (np.array([True, False]), np.array([1, 1])), (F32, np.array([True, False])), (F32, np.array(1)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(INDEX_ROWS)))
+def test_an_index_tensor_picks_what_the_python_method_picks(case):
+    array, index = INDEX_ROWS[case]
+    outcomes = []
+    for getitem in (mf.Tensor.__getitem__, mf.Tensor.__getitem__.__wrapped__):
+        floating = np.asarray(array).dtype.kind == "f"
+        x = mf.tensor(array, requires_grad=floating)
+        try:
+            out = getitem(x, mf.tensor(index))
+            value = out.numpy()
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        assert getattr(out, "_view", None) is None  # a copy, not a view
+        if floating:
+            assert type(out.grad_fn).__name__ == ("IndexBackward0" if index.ndim else "SelectBackward0")
+            (out * mf.tensor(np.arange(out.numel(), dtype=np.float32).reshape(out.shape))).sum().backward()
+        outcomes.append((value, x.grad.numpy() if floating else None))
+    if isinstance(outcomes[0][0], type):
+        assert outcomes[0] == outcomes[1]
+        return
+    np.testing.assert_array_equal(outcomes[0][0], np.asarray(array)[index])
+    for got, want in zip(outcomes[0], outcomes[1]):
+        np.testing.assert_array_equal(got, want)
