@@ -315,6 +315,20 @@ PyMethodDef link_view_method = {
 std::optional<std::vector<fn::IndexItem>> index_items(PyObject* key);
 PyObject* basic_index_of(const Var& x, const std::vector<fn::IndexItem>& key);
 
+// `view` (a new Tensor) linked to `self` as a view taken by m's kind with the call's `n`
+// arguments `args` (link_view); throws, dropping it, where Python fails.
+PyObject* linked_view(const TensorMethod& m, PyObject* self, PyObject* view, PyObject* const* args, Py_ssize_t n) {
+  PyObject* call_args = PyTuple_New(n);
+  for (Py_ssize_t i = 0; call_args && i < n; ++i) PyTuple_SET_ITEM(call_args, i, Py_NewRef(args[i]));
+  const bool linked = call_args && link_view(self, view, m.view_kind, call_args, m.view_kwargs);
+  Py_XDECREF(call_args);
+  if (!linked) {
+    Py_DECREF(view);
+    throw py::error_already_set();
+  }
+  return view;
+}
+
 // x[key] for a basic key: the view, linked to x as one (link_view); null without an error set
 // for any other key (the fallback's).
 PyObject* getitem_fast(const TensorMethod& m, PyObject* self, PyObject* key) {
@@ -333,15 +347,7 @@ PyObject* getitem_fast(const TensorMethod& m, PyObject* self, PyObject* key) {
   }
   const std::optional<std::vector<fn::IndexItem>> items = index_items(key);
   if (!items) return nullptr;
-  PyObject* out = basic_index_of(*x, *items);
-  PyObject* args = PyTuple_Pack(1, key);
-  const bool linked = args && link_view(self, out, m.view_kind, args, m.view_kwargs);
-  Py_XDECREF(args);
-  if (!linked) {
-    Py_DECREF(out);
-    throw py::error_already_set();
-  }
-  return out;
+  return linked_view(m, self, basic_index_of(*x, *items), &key, 1);
 }
 
 // Whether Tensor `t` has a view still alive (one its _views slot refers to).
@@ -443,16 +449,7 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
       break;
     }
   }
-  PyObject* view = tensor_object(std::move(out));
-  PyObject* call_args = PyTuple_New(n - 1);
-  for (Py_ssize_t i = 1; call_args && i < n; ++i) PyTuple_SET_ITEM(call_args, i - 1, Py_NewRef(args[i]));
-  const bool linked = call_args && link_view(self, view, m.view_kind, call_args, m.view_kwargs);
-  Py_XDECREF(call_args);
-  if (!linked) {
-    Py_DECREF(view);
-    throw py::error_already_set();
-  }
-  return view;
+  return linked_view(m, self, tensor_object(std::move(out)), args + 1, n - 1);
 }
 
 // The binary forms' result on x and `other` (a Tensor, or a number where the op has a scalar
