@@ -831,6 +831,12 @@ void wait(const Tensor& t) {
   Issuing issuing;
   machine().wait(t, /*raise=*/true);
 }
+bool settled(const Tensor& t) {
+  Issuing issuing;  // in-place writes are noted under it
+  const Storage& s = *t.storage();
+  const Writes* w = writes_of(s);
+  return s.is_ready() && (!w || w->last->query());
+}
 void wait_run(const Tensor& t) {
   Issuing issuing;
   machine().wait(t, /*raise=*/false);

@@ -186,6 +186,8 @@ void synchronize_if_allocated_at_issue(const std::vector<Tensor>& values);
 void finish();
 // Waits for `t`; raises its error (and counts it as raised).
 void wait(const Tensor& t);
+// Whether `t` is made and no in-place write of its bytes is pending: wait(t) returns at once.
+bool settled(const Tensor& t);
 // Waits for `t` to be made, raising nothing: its error stays with it for its readers. For
 // the waits that pace work issued ahead (the VM's own), which every rank need not make.
 void wait_run(const Tensor& t);

@@ -338,9 +338,9 @@ class Tensor:
     def item(self):
         """The value of a one-element tensor as a Python number (collective on a global
         tensor, as numpy())."""
-        impl = self._impl
-        if not impl.is_global:
-            return impl.local_tensor.item()
+        value = self._impl.local_item()
+        if value is not None:
+            return value
         if self.numel() != 1:  # torch's RuntimeError (float() and int() raise its ValueError)
             raise _C.OpError(f"item() takes a tensor of one element; this one has shape {tuple(self.shape)}")
         return self._one_value("item()").item()

@@ -311,3 +311,14 @@ def test_an_index_tensor_picks_what_the_python_method_picks(case):
     np.testing.assert_array_equal(outcomes[0][0], np.asarray(array)[index])
     for got, want in zip(outcomes[0], outcomes[1]):
         np.testing.assert_array_equal(got, want)
+
+
+def test_item_reads_a_made_host_value_at_once_and_raises_a_kernels_error():
+    # A value made on the host is read without letting the GIL go (vm::settled); an error of
+    # the kernel that made it is still raised by the read.
+    assert mf.tensor([2.5]).item() == 2.5 and mf.tensor([3]).item() == 3 and mf.tensor([True]).item() is True
+    y = mf.tensor(np.arange(3)) // mf.tensor(np.zeros(3, np.int64))
+    with pytest.raises(RuntimeError, match="division by zero"):
+        y[0:1].sum().item()
+    with pytest.raises(RuntimeError, match="one element"):
+        mf.tensor(F32).item()
