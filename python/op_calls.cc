@@ -234,6 +234,7 @@ enum class Form {
   kSetitem,    // (self, key, value): fn::write_basic_index for a basic key and a number or Tensor value
   kView,       // (self, *args): a view-making method (ViewOp), its result linked as a view of self
   kInplace,    // (self, other): self.<op>_(other), the binary op's result written back into self
+  kSize,       // (self[, dim]): self.size(), a Size, or self.size(dim), an int (Tensor.shape's getter too)
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -471,6 +472,33 @@ std::optional<Var> binary_var(const TensorMethod& m, const Var& x, PyObject* oth
   return scalar_op(*m.scalar, x, value);
 }
 
+PyTypeObject* size_type = nullptr;  // meshflow.Size (a tuple subclass), set by size_method
+
+// self.size() as a Size, self.size(dim) for an exact int dim in range as an int; null
+// without an error set for every other call (the fallback names the error).
+PyObject* size_fast(PyObject* const* args, Py_ssize_t n) {
+  const Var* x = n >= 1 && n <= 2 ? var_of_tensor(args[0]) : nullptr;
+  if (!x) return nullptr;
+  const Shape& shape = x->shape();
+  const auto ndim = static_cast<Py_ssize_t>(shape.size());
+  if (n == 2 && args[1] != Py_None) {
+    const std::optional<int64_t> d = dim_arg(args[1], ndim);
+    if (!d) return nullptr;
+    return PyLong_FromLongLong(shape[static_cast<size_t>(*d)]);
+  }
+  PyObject* size = size_type->tp_alloc(size_type, ndim);
+  if (!size) throw py::error_already_set();
+  for (Py_ssize_t i = 0; i < ndim; ++i) {
+    PyObject* d = PyLong_FromLongLong(shape[static_cast<size_t>(i)]);
+    if (!d) {
+      Py_DECREF(size);
+      throw py::error_already_set();
+    }
+    PyTuple_SET_ITEM(size, i, d);
+  }
+  return size;
+}
+
 PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   const Var* x = var_of_tensor(self);
   if (!x) return nullptr;
@@ -553,6 +581,8 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (n == 2) {
           if (PyObject* out = inplace_fast(m, args[0], args[1])) return out;
         }
+      } else if (m.form == Form::kSize) {
+        if (PyObject* out = size_fast(args, n)) return out;
       } else if (m.form == Form::kView) {
         if (PyObject* out = view_fast(m, args, n)) return out;
       } else if (m.form == Form::kSetitem) {
@@ -687,6 +717,12 @@ py::object make_getitem_method(py::object kind, py::dict kwargs, py::function fa
 // Tensor.__setitem__ in C: setitem_fast's calls in one call; every other goes to `fallback`.
 py::object make_setitem_method(py::function fallback) {
   return make_method("setitem_method", Form::kSetitem, py::none(), py::none(), std::move(fallback));
+}
+
+// Tensor.size() in C: the shape as a Size, or the size of an exact int dim in range.
+py::object make_size_method(py::type size_class, py::function fallback) {
+  size_type = reinterpret_cast<PyTypeObject*>(size_class.inc_ref().ptr());  // kept for the process
+  return make_method("size_method", Form::kSize, py::none(), py::none(), std::move(fallback));
 }
 
 // A view-making Tensor method in C (ViewOp `name`): view_fast's calls in one call, linked as
@@ -882,6 +918,9 @@ void bind_op_calls(py::module_& m) {
       py::arg("shape"), py::arg("key"), py::arg("values"),
       "The shape values of shape `values` are written in at x[key] (a basic key) of a tensor of `shape`: one dim "
       "per dim of x (fn::slice_values_shape); None where they do not broadcast to x[key]");
+  m.def("size_method", &make_size_method, py::arg("size_class"), py::arg("fallback"),
+        "Tensor.size in C: size() as a `size_class` (meshflow.Size), size(dim) of an exact int dim in range as an "
+        "int; any other call goes to fallback");
   m.def("view_method", &make_view_method, py::arg("name"), py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
         "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze) in C: its calls with exact ints on "
         "a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs); any other call goes "

@@ -146,10 +146,6 @@ class Tensor:
     def is_local(self):
         return not self.is_global
 
-    @property
-    def shape(self):
-        return tuple.__new__(Size, self._impl.shape)
-
     def size(self, dim=None):
         """The shape (a Size), or the size of dim `dim` (an int)."""
         shape = self._impl.shape
@@ -712,6 +708,9 @@ def _float_text(array):
 
 _Var = _C.Var
 _C.set_tensor_class(Tensor)  # for the methods in C (_in_c)
+# size() and shape in C: a Size made there, size(dim) of an int dim; other calls: size's Python.
+Tensor.size = _functools.update_wrapper(_C.size_method(Size, Tensor.size), Tensor.size)
+Tensor.shape = property(Tensor.size, doc="The shape, a meshflow.Size (torch.Size).")
 
 
 def _in_c(form, op, scalar, fallback):

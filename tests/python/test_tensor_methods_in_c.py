@@ -322,3 +322,19 @@ def test_item_reads_a_made_host_value_at_once_and_raises_a_kernels_error():
         y[0:1].sum().item()
     with pytest.raises(RuntimeError, match="one element"):
         mf.tensor(F32).item()
+
+
+def test_size_and_shape_are_the_python_methods():
+    x = mf.tensor(np.zeros((2, 3, 4), np.float32))
+    python_size = mf.Tensor.size.__wrapped__
+    for args in ((), (0,), (-1,), (2,), (None,), (np.int64(1),)):
+        got, want = x.size(*args), python_size(x, *args)
+        assert got == want and type(got) is type(want)
+    assert type(x.shape) is mf.Size and x.shape == (2, 3, 4) and mf.tensor(1.0).shape == ()
+    for bad in (3, -4, "0"):
+        raised = []
+        for size in (mf.Tensor.size, python_size):
+            with pytest.raises(Exception) as info:
+                size(x, bad)
+            raised.append((info.type, str(info.value)))
+        assert raised[0] == raised[1]
