@@ -235,6 +235,7 @@ enum class Form {
   kView,       // (self, *args): a view-making method (ViewOp), its result linked as a view of self
   kInplace,    // (self, other): self.<op>_(other), the binary op's result written back into self
   kSize,       // (self[, dim]): self.size(), a Size, or self.size(dim), an int (Tensor.shape's getter too)
+  kCompare,    // (self, other): a comparison of two Tensors, or of a Tensor and a number made a 0-d tensor
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -499,6 +500,27 @@ PyObject* size_fast(PyObject* const* args, Py_ssize_t n) {
   return size;
 }
 
+// self <op> other of a comparison on a local self: a Tensor operand as the binary forms
+// take it; a number where the comparison's dtype is self's (an exact float or int beside a
+// floating self, an exact int beside an int64 one: torch's result_type), as a 0-d tensor of
+// that dtype (_promote and _tensors' operand); null for every other call.
+PyObject* compare_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
+  const Var* x = var_of_tensor(self);
+  if (!x || x->is_global()) return nullptr;
+  if (const Var* y = var_of_tensor(other)) {
+    if (y->is_global()) return nullptr;
+    return tensor_object(first_output(*m.op, {*x, *y}));
+  }
+  const bool floating = is_floating(x->dtype());
+  if (x->data().memory().device_type() != "cpu" ||
+      !(PyFloat_CheckExact(other) ? floating : PyLong_CheckExact(other) && (floating || x->dtype() == DType::kInt64))) {
+    return nullptr;
+  }
+  const Scalar value = scalar_of(other, m.op->name, *x);
+  const Var number = call1("full", {}, {{"shape", Shape{}}, {"dtype", x->dtype()}, {"value", value.value()}});
+  return tensor_object(first_output(*m.op, {*x, number}));
+}
+
 PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   const Var* x = var_of_tensor(self);
   if (!x) return nullptr;
@@ -581,6 +603,10 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (n == 2) {
           if (PyObject* out = inplace_fast(m, args[0], args[1])) return out;
         }
+      } else if (m.form == Form::kCompare) {
+        if (n == 2) {
+          if (PyObject* out = compare_fast(m, args[0], args[1])) return out;
+        }
       } else if (m.form == Form::kSize) {
         if (PyObject* out = size_fast(args, n)) return out;
       } else if (m.form == Form::kView) {
@@ -592,7 +618,8 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
       }
     } catch (...) {
       // The Python reductions and indexing do not catch a ValueError either.
-      if (m.form != Form::kBinary && m.form != Form::kReflected && m.form != Form::kInplace) {
+      if (m.form != Form::kBinary && m.form != Form::kReflected && m.form != Form::kInplace &&
+          m.form != Form::kCompare) {
         raise_current_exception();
         return nullptr;
       }
@@ -671,7 +698,7 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
                               py::function fallback) {
   static const std::pair<const char*, Form> forms[] = {
       {"binary", Form::kBinary}, {"reflected", Form::kReflected}, {"reduce", Form::kReduce},
-      {"inplace", Form::kInplace}};
+      {"inplace", Form::kInplace}, {"compare", Form::kCompare}};
   const auto found = std::find_if(std::begin(forms), std::end(forms), [&](const auto& f) { return form == f.first; });
   if (found == std::end(forms)) throw std::invalid_argument("tensor_method: no form '" + form + "'");
   if (!tensor_class) throw std::logic_error("tensor_method: set_tensor_class first");
@@ -934,8 +961,8 @@ void bind_op_calls(py::module_& m) {
         "Tensor.__getitem__ in C: a basic key's view (basic_index) linked with link_view(kind, kwargs); any other "
         "key goes to fallback");
   m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
-        "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected', 'reduce' or "
-        "'inplace' (self.<op>_(other)) of op `op`, with `scalar` the op on a Tensor and a number (or None)");
+        "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected', 'reduce', "
+        "'inplace' (self.<op>_(other)) or 'compare' of op `op`, with `scalar` the op on a Tensor and a number (or None)");
 }
 
 }  // namespace mf

@@ -338,3 +338,30 @@ def test_size_and_shape_are_the_python_methods():
                 size(x, bad)
             raised.append((info.type, str(info.value)))
         assert raised[0] == raised[1]
+
+
+COMPARE_CALLS = [  # (x, other): the C path's calls, then calls it leaves to Python
+    (F32, F32[0]), (F32, 1.5), (F32, -2), (np.arange(6).reshape(2, 3), 4), (F32.astype(np.float64), 0.5),
+    (np.arange(3, dtype=np.int32), 1), (np.arange(3), 1.5), (np.array([True, False]), 1), (F32, F32.astype(np.float64)),
+    (F32, True), (F32, np.float32(1.5)), (F32, None), (F32, 2**70),
+]
+
+
+@pytest.mark.parametrize("case", range(len(COMPARE_CALLS)))
+@pytest.mark.parametrize("name", ["eq", "ne", "lt", "le", "gt", "ge"])
+def test_comparisons_give_what_the_python_methods_give(name, case):
+    array, other = COMPARE_CALLS[case]
+    x = mf.tensor(array)
+    operand = mf.tensor(other) if isinstance(other, np.ndarray) else other
+    method = getattr(mf.Tensor, f"__{name}__")
+    outcomes = []
+    for call in (method, method.__wrapped__):
+        try:
+            outcomes.append(call(x, operand))
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+    if isinstance(outcomes[1], mf.Tensor):
+        same(*outcomes)
+        np.testing.assert_array_equal(outcomes[0].numpy(), getattr(operator, name)(array, other))
+    else:
+        assert outcomes[0] == outcomes[1]
