@@ -236,6 +236,7 @@ enum class Form {
   kInplace,    // (self, other): self.<op>_(other), the binary op's result written back into self
   kSize,       // (self[, dim]): self.size(), a Size, or self.size(dim), an int (Tensor.shape's getter too)
   kCompare,    // (self, other): a comparison of two Tensors, or of a Tensor and a number made a 0-d tensor
+  kUnary,      // (self): a C++ function of one local Var (TensorMethod::unary)
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -257,6 +258,7 @@ struct TensorMethod {
   PyObject* view_kind;    // kGetitem, kView: the _ViewKind its views are recorded with, else null
   PyObject* view_kwargs;  // kGetitem, kView: the records' (empty) keywords, else null
   ViewOp view_op;         // kView's
+  Var (*unary)(const Var&);  // kUnary's
 };
 
 // Records `view` as a view of `base` taken by `kind` with these arguments (_inplace._link,
@@ -607,6 +609,9 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (n == 2) {
           if (PyObject* out = compare_fast(m, args[0], args[1])) return out;
         }
+      } else if (m.form == Form::kUnary) {
+        const Var* x = n == 1 ? var_of_tensor(args[0]) : nullptr;
+        if (x && !x->is_global()) return tensor_object(m.unary(*x));
       } else if (m.form == Form::kSize) {
         if (PyObject* out = size_fast(args, n)) return out;
       } else if (m.form == Form::kView) {
@@ -712,6 +717,7 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
   m->form = found->second;
   m->view_kind = m->view_kwargs = nullptr;
   m->view_op = ViewOp::kReshape;  // unread
+  m->unary = nullptr;
   PyObject_GC_Track(m);
   return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
 }
@@ -731,6 +737,7 @@ py::object make_method(const char* call, Form form, py::object kind, py::object 
   m->view_kind = kind.is_none() ? nullptr : kind.release().ptr();
   m->view_kwargs = kwargs.is_none() ? nullptr : kwargs.release().ptr();
   m->view_op = view_op;
+  m->unary = nullptr;
   PyObject_GC_Track(m);
   return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
 }
@@ -750,6 +757,24 @@ py::object make_setitem_method(py::function fallback) {
 py::object make_size_method(py::type size_class, py::function fallback) {
   size_type = reinterpret_cast<PyTypeObject*>(size_class.inc_ref().ptr());  // kept for the process
   return make_method("size_method", Form::kSize, py::none(), py::none(), std::move(fallback));
+}
+
+// The Tensor methods in C that are a C++ function of the tensor alone, by name.
+Var (*unary_function(const std::string& name))(const Var&) {
+  static const std::pair<const char*, Var (*)(const Var&)> functions[] = {{"clone", &fn::clone}};
+  for (const auto& [n, f] : functions) {
+    if (name == n) return f;
+  }
+  throw std::invalid_argument("unary_method: no method '" + name + "'");
+}
+
+// Tensor method `name` (unary_function) in C: a local tensor's call without arguments in one
+// call; every other goes to `fallback`.
+py::object make_unary_method(const std::string& name, py::function fallback) {
+  Var (*f)(const Var&) = unary_function(name);
+  py::object method = make_method("unary_method", Form::kUnary, py::none(), py::none(), std::move(fallback));
+  reinterpret_cast<TensorMethod*>(method.ptr())->unary = f;
+  return method;
 }
 
 // A view-making Tensor method in C (ViewOp `name`): view_fast's calls in one call, linked as
@@ -945,6 +970,16 @@ void bind_op_calls(py::module_& m) {
       py::arg("shape"), py::arg("key"), py::arg("values"),
       "The shape values of shape `values` are written in at x[key] (a basic key) of a tensor of `shape`: one dim "
       "per dim of x (fn::slice_values_shape); None where they do not broadcast to x[key]");
+  m.def("unary_method", &make_unary_method, py::arg("name"), py::arg("fallback"),
+        "Tensor method `name` (clone) in C: a local tensor's call without arguments reaches C++ in one call; any "
+        "other call goes to fallback");
+  m.def(
+      "unary", [](const std::string& name, const Var& x) {
+        Var (*f)(const Var&) = unary_function(name);
+        py::gil_scoped_release release;  // a global x's op may communicate
+        return f(x);
+      },
+      py::arg("name"), py::arg("x"), "The C++ function of unary_method `name` on Var x (any layout)");
   m.def("size_method", &make_size_method, py::arg("size_class"), py::arg("fallback"),
         "Tensor.size in C: size() as a `size_class` (meshflow.Size), size(dim) of an exact int dim in range as an "
         "int; any other call goes to fallback");

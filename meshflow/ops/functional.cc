@@ -564,6 +564,21 @@ Var index_rows(const Var& x, const Var& index) {
   return out;
 }
 
+Var clone(const Var& x) {
+  static const OpDef& slice = find_op("slice");
+  const Shape& shape = x.shape();
+  const Var& in = shape.empty() ? reshape(x, Shape{1}) : x;  // the slice op takes at least one dim
+  const auto n = static_cast<size_t>(in.shape().size());
+  Var out = std::move(call(slice, {in}, {{"starts", std::vector<int64_t>(n, 0)}, {"stops", in.shape().vec()},
+                                          {"steps", std::vector<int64_t>(n, 1)}})[0]);
+  if (shape.empty()) out = reshape(out, shape);
+  if (out.grad_fn()) {
+    const std::vector<Var> inputs{x};
+    show_as(out, "CloneBackward0", &inputs);
+  }
+  return out;
+}
+
 Var unsqueeze(const Var& x, int64_t dim) {
   const int64_t nd = static_cast<int64_t>(x.shape().size());
   if (dim < -nd - 1 || dim > nd) {

@@ -365,3 +365,23 @@ def test_comparisons_give_what_the_python_methods_give(name, case):
         np.testing.assert_array_equal(outcomes[0].numpy(), getattr(operator, name)(array, other))
     else:
         assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("array", [F32, np.float32(2.5), np.arange(4), np.array([True, False])])
+def test_clone_copies_as_the_python_function(array):
+    for clone in (mf.Tensor.clone, mf.Tensor.clone.__wrapped__, mf.clone):
+        x = mf.tensor(array, requires_grad=np.asarray(array).dtype.kind == "f")
+        out = clone(x)
+        assert out is not x and out.dtype == x.dtype and out.shape == x.shape
+        np.testing.assert_array_equal(out.numpy(), np.asarray(array))
+        if x.requires_grad:
+            assert type(out.grad_fn).__name__ == "CloneBackward0"
+            (out * 3).sum().backward()
+            np.testing.assert_array_equal(x.grad.numpy(), np.full_like(np.asarray(array), 3))
+        with mf.no_grad():
+            out.zero_()  # its own memory
+        np.testing.assert_array_equal(x.detach().numpy(), np.asarray(array))
+    p = mf.placement("cpu", ranks=[0])
+    g = mf.tensor(array, placement=p, sbp=mf.sbp.broadcast)
+    assert g.clone().is_global and g.clone().placement == p
+    np.testing.assert_array_equal(g.clone().numpy(), np.asarray(array))
