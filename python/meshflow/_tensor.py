@@ -821,6 +821,17 @@ class _DataTypeError(TypeError, ValueError):
 
 
 def _as_array(data, dtype):
+    if dtype is None and type(data) in (list, tuple):
+        # The commonest data, a flat list of Python floats or ints, without the inference
+        # below (same result: the default float dtype, or int64 where every int fits).
+        kinds = set(map(type, data))
+        if kinds == {float}:
+            return _np.array(data, dtype=get_default_dtype().numpy)
+        if kinds == {int}:
+            try:
+                return _np.array(data, dtype=_np.int64)
+            except OverflowError:
+                pass  # named below
     if isinstance(data, Tensor):
         data = data.numpy()
     if dtype is not None:
