@@ -188,6 +188,11 @@ class Tensor:
         """to(device), to(dtype), to(device, dtype) or to(other) (other's device and dtype), as
         PyTorch: itself when nothing changes, unless copy=True. non_blocking and memory_format
         are taken for torch's signature (copies are ordered on the streams; tensors are dense)."""
+        if len(args) == 1 and not kwargs and type(args[0]) is _dtype.dtype:  # to(dtype), the commonest call
+            name = _dtype.to_dtype(args[0]).name
+            if name == self._impl.dtype:
+                return self
+            return Tensor(_C.apply("cast", [self._impl], {"dtype": getattr(_C.DType, name)}, None, None)[0])
         target, dtype = None, kwargs.pop("dtype", None)
         if "device" in kwargs:
             target = kwargs.pop("device")

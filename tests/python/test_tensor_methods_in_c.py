@@ -385,3 +385,17 @@ def test_clone_copies_as_the_python_function(array):
     g = mf.tensor(array, placement=p, sbp=mf.sbp.broadcast)
     assert g.clone().is_global and g.clone().placement == p
     np.testing.assert_array_equal(g.clone().numpy(), np.asarray(array))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32", "bool", "bfloat16", "float16"])
+def test_to_a_dtype_is_the_general_paths(dtype):
+    # to(dtype) alone is read first (Tensor.to); to(dtype=...) takes the general path
+    for array in (F32, np.arange(4), np.array([True, False])):
+        x = mf.tensor(array)
+        target = getattr(mf, dtype)
+        got, want = x.to(target), x.to(dtype=target)
+        assert (got is x) == (want is x) == (x.dtype == target)
+        same(got, want)
+    p = mf.placement("cpu", ranks=[0])
+    g = mf.tensor(F32, placement=p, sbp=mf.sbp.broadcast).to(getattr(mf, dtype))
+    assert g.is_global and g.dtype == getattr(mf, dtype)
