@@ -192,13 +192,19 @@ Attrs attrs_of(const py::dict& d) {
 }
 
 // Runs op `name` through the functional API (recording it for autograd); `placement` and
-// `sbp` constrain creation ops and requested output layouts of global calls.
+// `sbp` constrain creation ops and requested output layouts of global calls. The GIL stays
+// held for a local call, as the op handles keep it (op_calls.h: issue): its issue waits only
+// for the issuing lock and the VM's queue, and both waits let it go; a global call, which may
+// communicate, lets it go.
 std::vector<Var> apply(const std::string& name, const std::vector<Var>& inputs, const py::dict& attr_dict,
                        py::object placement, py::object sbp) {
   const Attrs attrs = attrs_of(attr_dict);
   Constraints constraints;
   if (!placement.is_none()) constraints.placement = py::cast<Placement>(placement);
   if (!sbp.is_none()) constraints.outputs.push_back(py::cast<NdSbp>(sbp));
+  const bool global = constraints.placement ||
+                      std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.is_global(); });
+  if (!global) return call(name, inputs, attrs, constraints);
   py::gil_scoped_release release;
   return call(name, inputs, attrs, constraints);
 }
