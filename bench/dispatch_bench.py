@@ -25,6 +25,12 @@ Then composed ops (F.linear, nn.Linear, conv2d, cross_entropy, mse_loss, transpo
 tensors, with parameters that require grad (a recorded node, named as torch's) and without,
 meshflow beside PyTorch; `--composed-only` prints only this table.
 
+Then the small-op surface users hit in loops (indexing and setitem, views, .item(), .shape,
+mf.tensor([...]), comparisons, clone, cat, .to(dtype), in-place ops, nn.Linear(8, 8) with and
+without grad and with a forward hook), meshflow beside PyTorch, timed in CPU time
+(time.process_time: every thread of the process, so work handed to the VM's threads counts),
+the two libraries' rounds interleaved, best of 7; `--surface-only` prints only this table.
+
 Then a burst: 10,000 chained small adds and one mf.synchronize(), asynchronous against
 blocking mode (each op run before its call returns, as MESHFLOW_LAUNCH_BLOCKING=1).
 """
@@ -74,6 +80,71 @@ COMPOSED = {
     "cross_entropy": lambda t: t["F"].cross_entropy(t["x"], t["target"]),
     "F.mse_loss": lambda t: t["F"].mse_loss(t["x"], t["y"]), "x.transpose": lambda t: t["x"].transpose(0, 1),
 }
+
+
+# The small-op surface on `t`: a library's module (lib), x [8, 16], y [8, 16], s [1], idx
+# (int64 [3]), lin (Linear(8, 8)), h (the same with a forward hook), i8 [4, 8].
+SURFACE = {
+    "x[0]": lambda t: t["x"][0], "x[:, 1]": lambda t: t["x"][:, 1], "x[..., None]": lambda t: t["x"][..., None],
+    "x[idx]": lambda t: t["x"][t["idx"]], "x[0] = 1.0": lambda t: t["x"].__setitem__(0, 1.0),
+    "x[0] = row": lambda t: t["x"].__setitem__(0, t["row"]),
+    "x.view(16, 8)": lambda t: t["x"].view(16, 8), "x.reshape(-1)": lambda t: t["x"].reshape(-1),
+    "x.transpose(0, 1)": lambda t: t["x"].transpose(0, 1), "x.unsqueeze(0)": lambda t: t["x"].unsqueeze(0),
+    "s.item()": lambda t: t["s"].item(), "x.shape": lambda t: t["x"].shape, "x.size()": lambda t: t["x"].size(),
+    "x.size(1)": lambda t: t["x"].size(1), "tensor([1., 2., 3.])": lambda t: t["lib"].tensor([1.0, 2.0, 3.0]),
+    "x < y": lambda t: t["x"] < t["y"], "x == 0.5": lambda t: t["x"] == 0.5, "x.clone()": lambda t: t["x"].clone(),
+    "cat([s, s, s])": lambda t: t["lib"].cat([t["s"], t["s"], t["s"]]),
+    "x.to(float64)": lambda t: t["x"].to(t["lib"].float64), "x.add_(y)": lambda t: t["x"].add_(t["y"]),
+    "x.mul_(1.0)": lambda t: t["x"].mul_(1.0), "Linear(8,8) grad": lambda t: t["lin"](t["i8"]),
+    "Linear(8,8) no_grad": lambda t: t["nolin"](t["i8"]), "Linear+hook": lambda t: t["h"](t["i8"]),
+}
+
+
+def surface_tensors(lib):
+    rng = np.random.default_rng(0)
+    t = {"lib": lib, "idx": lib.tensor(np.array([0, 3, 5]))}
+    for k, shape in {"x": (8, 16), "y": (8, 16), "s": (1,), "row": (16,), "i8": (4, 8)}.items():
+        t[k] = lib.tensor(rng.random(shape, np.float32))
+    t["lin"], t["nolin"], t["h"] = lib.nn.Linear(8, 8), lib.nn.Linear(8, 8), lib.nn.Linear(8, 8)
+    t["nolin"].requires_grad_(False)
+    t["h"].register_forward_hook(lambda module, args, out: None)
+    return t
+
+
+def cpu_us_together(fs, iterations, rounds=7):
+    """Per f in fs, the best round's CPU time per call (time.process_time), in microseconds,
+    the fs taking turns round by round."""
+    for f in fs:
+        for _ in range(min(1000, iterations)):
+            f()
+    best = [float("inf")] * len(fs)
+    for _ in range(rounds):
+        for i, f in enumerate(fs):
+            start = time.process_time()
+            for _ in range(iterations):
+                f()
+            best[i] = min(best[i], (time.process_time() - start) / iterations)
+    return [b * 1e6 for b in best]
+
+
+def print_surface(n, torch, cases=None):
+    if mf.env.get_rank() != 0:
+        return
+    libs = [mf] + ([torch] if torch is not None else [])
+    print(f"\nsmall-op surface, float32, {n} calls per round, best of 7 interleaved rounds (CPU us/op)")
+    head = f"{'call':<22} {'meshflow':>9}"
+    if torch is not None:
+        head += f" {'torch ' + torch.__version__.split('+')[0]:>12} {'mf/torch':>9}"
+    print(head)
+    for call, f in SURFACE.items():
+        if cases and call not in cases:
+            continue
+        tensors = [surface_tensors(lib) for lib in libs]  # each case's own: no views or writes of another's
+        times = cpu_us_together([(lambda t=t: f(t)) for t in tensors], n)
+        line = f"{call:<22} {times[0]:>9.2f}"
+        if torch is not None:
+            line += f" {times[1]:>12.2f} {times[0] / times[1]:>8.2f}x"
+        print(line, flush=True)
 
 
 def composed_rows(lib, n, grad):
@@ -177,6 +248,8 @@ def main():
     parser.add_argument("--per-op-only", action="store_true", help="only the per-op table")
     parser.add_argument("--indexing-only", action="store_true", help="only the indexing table")
     parser.add_argument("--composed-only", action="store_true", help="only the composed-ops table")
+    parser.add_argument("--surface-only", action="store_true", help="only the small-op surface table")
+    parser.add_argument("--cases", nargs="+", help="the surface table's rows to run (default: all)")
     parser.add_argument("--ops", nargs="+", default=list(PER_OP), choices=list(PER_OP))
     parser.add_argument("--sizes", nargs="+", type=int, default=[1, 256])  # 256: a 16x16 tensor's elements
     args = parser.parse_args()
@@ -188,6 +261,9 @@ def main():
         return
     if args.composed_only:
         print_composed(n, torch)
+        return
+    if args.surface_only:
+        print_surface(n, torch, args.cases)
         return
     if args.per_op_only or mf.env.get_world_size() > 1:
         print_per_op(per_op_rows(args.ops, args.sizes, n, torch), n, torch)
@@ -219,6 +295,7 @@ def main():
     print_per_op(per_op_rows(args.ops, args.sizes, n, torch), n, torch)
     print_indexing(n, torch)
     print_composed(n, torch)
+    print_surface(n, torch)
 
     def burst(length=10_000):
         start = time.perf_counter()

@@ -120,8 +120,10 @@ py::object item_of(const Tensor& on_device) {
     throw OpError("item() takes a tensor of one element; this one has shape (" + dims +
                                 (shape.size() == 1 ? ",)" : ")"));
   }
-  Tensor t;
-  {
+  Tensor t = on_device;
+  if (on_device.memory().device_type() == "cpu" && vm::settled(on_device)) {
+    vm::wait(t);  // made, on the host: raises its error, waits for nothing, the GIL kept
+  } else {
     py::gil_scoped_release release;
     t = vm::copy_to(on_device, device::cpu());  // itself on the host
     vm::wait(t);
@@ -190,13 +192,19 @@ Attrs attrs_of(const py::dict& d) {
 }
 
 // Runs op `name` through the functional API (recording it for autograd); `placement` and
-// `sbp` constrain creation ops and requested output layouts of global calls.
+// `sbp` constrain creation ops and requested output layouts of global calls. The GIL stays
+// held for a local call, as the op handles keep it (op_calls.h: issue): its issue waits only
+// for the issuing lock and the VM's queue, and both waits let it go; a global call, which may
+// communicate, lets it go.
 std::vector<Var> apply(const std::string& name, const std::vector<Var>& inputs, const py::dict& attr_dict,
                        py::object placement, py::object sbp) {
   const Attrs attrs = attrs_of(attr_dict);
   Constraints constraints;
   if (!placement.is_none()) constraints.placement = py::cast<Placement>(placement);
   if (!sbp.is_none()) constraints.outputs.push_back(py::cast<NdSbp>(sbp));
+  const bool global = constraints.placement ||
+                      std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.is_global(); });
+  if (!global) return call(name, inputs, attrs, constraints);
   py::gil_scoped_release release;
   return call(name, inputs, attrs, constraints);
 }
@@ -346,6 +354,8 @@ void bind_autograd(py::module_& m) {
       .def_property_readonly("shape", [](const Var& v) { return py::tuple(py::cast(v.shape())); })
       .def_property_readonly("dtype", [](const Var& v) { return std::string(dtype_name(v.dtype())); })
       .def_property_readonly("local_tensor", &Var::local)
+      // item() of a local Var's value; None for a global one (Tensor.item's one call).
+      .def("local_item", [](const Var& v) { return v.is_global() ? py::object(py::none()) : item_of(v.local()); })
       .def_property_readonly("device_type", [](const Var& v) { return v.local().memory().device_type(); })
       .def_property_readonly("device_index", [](const Var& v) { return v.local().memory().device_index(); })
       .def_property_readonly("global_tensor", &Var::global)

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "meshflow/core/error.h"
@@ -230,6 +231,20 @@ enum class Form {
   kReflected,  // (self, other) for other <op> self, of a commutative op: the same calls, operands swapped
   kReduce,     // (self[, dim[, keepdim]]): the reduction over an int dim, or every dim
   kGetitem,    // (self, key): fn::basic_index for a basic key, its result linked as a view of self
+  kSetitem,    // (self, key, value): fn::write_basic_index for a basic key and a number or Tensor value
+  kView,       // (self, *args): a view-making method (ViewOp), its result linked as a view of self
+  kInplace,    // (self, other): self.<op>_(other), the binary op's result written back into self
+  kSize,       // (self[, dim]): self.size(), a Size, or self.size(dim), an int (Tensor.shape's getter too)
+  kCompare,    // (self, other): a comparison of two Tensors, or of a Tensor and a number made a 0-d tensor
+  kUnary,      // (self): a C++ function of one local Var (TensorMethod::unary)
+};
+
+// The view-making methods in C (Form::kView), each on exact ints.
+enum class ViewOp {
+  kReshape,    // x.reshape(*sizes) or x.reshape(sizes) on a tensor that is no view: fn::reshape
+  kView,       // x.view(...): as reshape's
+  kTranspose,  // x.transpose(dim0, dim1): fn::transpose
+  kUnsqueeze,  // x.unsqueeze(dim): fn::unsqueeze
 };
 
 struct TensorMethod {
@@ -240,8 +255,10 @@ struct TensorMethod {
   const OpDef* op;
   const OpDef* scalar;  // the op on a Tensor and a number (binary forms), or null: the fallback's
   Form form;
-  PyObject* view_kind;    // kGetitem: the _ViewKind its views are recorded with, else null
-  PyObject* view_kwargs;  // kGetitem: the records' (empty) keywords, else null
+  PyObject* view_kind;    // kGetitem, kView: the _ViewKind its views are recorded with, else null
+  PyObject* view_kwargs;  // kGetitem, kView: the records' (empty) keywords, else null
+  ViewOp view_op;         // kView's
+  Var (*unary)(const Var&);  // kUnary's
 };
 
 // Records `view` as a view of `base` taken by `kind` with these arguments (_inplace._link,
@@ -302,45 +319,243 @@ PyMethodDef link_view_method = {
 std::optional<std::vector<fn::IndexItem>> index_items(PyObject* key);
 PyObject* basic_index_of(const Var& x, const std::vector<fn::IndexItem>& key);
 
+// `view` (a new Tensor) linked to `self` as a view taken by m's kind with the call's `n`
+// arguments `args` (link_view); throws, dropping it, where Python fails.
+PyObject* linked_view(const TensorMethod& m, PyObject* self, PyObject* view, PyObject* const* args, Py_ssize_t n) {
+  PyObject* call_args = PyTuple_New(n);
+  for (Py_ssize_t i = 0; call_args && i < n; ++i) PyTuple_SET_ITEM(call_args, i, Py_NewRef(args[i]));
+  const bool linked = call_args && link_view(self, view, m.view_kind, call_args, m.view_kwargs);
+  Py_XDECREF(call_args);
+  if (!linked) {
+    Py_DECREF(view);
+    throw py::error_already_set();
+  }
+  return view;
+}
+
 // x[key] for a basic key: the view, linked to x as one (link_view); null without an error set
 // for any other key (the fallback's).
 PyObject* getitem_fast(const TensorMethod& m, PyObject* self, PyObject* key) {
   const Var* x = var_of_tensor(self);
   if (!x) return nullptr;
+  if (const Var* index = var_of_tensor(key)) {
+    // x[index] of an int tensor (not a view): x's rows it names, on a local x of a dtype
+    // picked as itself (bool and bfloat16 are picked in a carrier dtype: the fallback's).
+    const DType d = index->dtype();
+    if (x->is_global() || index->is_global() || x->shape().empty() || index->shape().empty() ||
+        (d != DType::kInt64 && d != DType::kInt32) || x->dtype() == DType::kBool || x->dtype() == DType::kBFloat16 ||
+        &index->data().memory() != &x->data().memory()) {
+      return nullptr;
+    }
+    return tensor_object(fn::index_rows(*x, *index));
+  }
   const std::optional<std::vector<fn::IndexItem>> items = index_items(key);
   if (!items) return nullptr;
-  PyObject* out = basic_index_of(*x, *items);
-  PyObject* args = PyTuple_Pack(1, key);
-  const bool linked = args && link_view(self, out, m.view_kind, args, m.view_kwargs);
-  Py_XDECREF(args);
-  if (!linked) {
-    Py_DECREF(out);
-    throw py::error_already_set();
+  return linked_view(m, self, basic_index_of(*x, *items), &key, 1);
+}
+
+// Whether Tensor `t` has a view still alive (one its _views slot refers to).
+bool has_live_views(PyObject* t) {
+  PyObject* views = slot(t, views_offset);
+  if (!views) return false;
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(views); ++i) {
+    if (PyWeakref_GET_OBJECT(PyList_GET_ITEM(views, i)) != Py_None) return true;
   }
-  return out;
+  return false;
+}
+
+// self[key] = value for a basic key and an exact int or float, or a Tensor of self's dtype
+// on its device (fn::write_basic_index), on a local self that is no view and has no live
+// views (whose records _inplace follows after a write) where no gradient is recorded; false
+// for every other call (the fallback's), and for a value that does not broadcast (its error).
+bool setitem_fast(PyObject* self, PyObject* key, PyObject* value) {
+  const Var* x = var_of_tensor(self);
+  if (!x || x->is_global() || slot(self, view_offset) || has_live_views(self)) return false;
+  if (grad_enabled() && x->requires_grad()) return false;
+  std::variant<Scalar, Var> v = Scalar(0);
+  if (PyFloat_CheckExact(value)) {
+    v = Scalar(PyFloat_AS_DOUBLE(value));
+  } else if (PyLong_CheckExact(value)) {
+    const std::optional<int64_t> i = int64_of(value);
+    if (!i) return false;
+    v = Scalar(*i);
+  } else if (const Var* y = var_of_tensor(value)) {
+    if (y->is_global() || y->dtype() != x->dtype() || &y->data().memory() != &x->data().memory() ||
+        (grad_enabled() && y->requires_grad())) {
+      return false;
+    }
+    v = *y;
+  } else {
+    return false;
+  }
+  const std::optional<std::vector<fn::IndexItem>> items = index_items(key);
+  return items && fn::write_basic_index(*x, *items, v);
+}
+
+// `args` as a dim of a tensor of `ndim` dims, in [-ndim, ndim) (NumPy's, torch's): an exact
+// int in range, or nullopt (the fallback's, which names an error).
+std::optional<int64_t> dim_arg(PyObject* arg, int64_t ndim) {
+  if (!PyLong_CheckExact(arg)) return std::nullopt;
+  const std::optional<int64_t> d = int64_of(arg);
+  if (!d || *d < -ndim || *d >= ndim) return std::nullopt;
+  return *d < 0 ? *d + ndim : *d;
+}
+
+// `n` exact ints as a Shape, else nullopt.
+std::optional<Shape> exact_ints(PyObject* const* items, Py_ssize_t n) {
+  Shape sizes;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const std::optional<int64_t> d = PyLong_CheckExact(items[i]) ? int64_of(items[i]) : std::nullopt;
+    if (!d) return std::nullopt;
+    sizes.push_back(*d);
+  }
+  return sizes;
+}
+
+// The sizes of x.reshape(*sizes) or x.reshape(sizes) (a tuple, a Size or a list): exact ints
+// only, else nullopt.
+std::optional<Shape> sizes_arg(PyObject* const* args, Py_ssize_t n) {
+  if (n == 1 && (PyTuple_Check(args[0]) || PyList_Check(args[0]))) {
+    return exact_ints(PySequence_Fast_ITEMS(args[0]), PySequence_Fast_GET_SIZE(args[0]));
+  }
+  return exact_ints(args, n);
+}
+
+// self.<view method>(*args) on a local self with exact ints, linked to self as a view
+// (link_view, with args as the call's); null without an error set for any other call.
+PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  PyObject* self = n >= 1 ? args[0] : nullptr;
+  const Var* x = self ? var_of_tensor(self) : nullptr;
+  if (!x || x->is_global()) return nullptr;
+  const int64_t ndim = static_cast<int64_t>(x->shape().size());
+  Var out;
+  switch (m.view_op) {
+    case ViewOp::kView:
+    case ViewOp::kReshape: {
+      // A view may be strided as torch's: view() then checks, reshape() may copy (_inplace).
+      if (slot(self, view_offset)) return nullptr;
+      const std::optional<Shape> sizes = sizes_arg(args + 1, n - 1);
+      if (!sizes) return nullptr;
+      out = fn::reshape(*x, *sizes);
+      break;
+    }
+    case ViewOp::kTranspose: {
+      const std::optional<int64_t> d0 = n == 3 ? dim_arg(args[1], ndim) : std::nullopt;
+      const std::optional<int64_t> d1 = n == 3 ? dim_arg(args[2], ndim) : std::nullopt;
+      if (!d0 || !d1) return nullptr;
+      out = fn::transpose(*x, *d0, *d1);
+      break;
+    }
+    case ViewOp::kUnsqueeze: {
+      const std::optional<int64_t> d = n == 2 ? dim_arg(args[1], ndim + 1) : std::nullopt;
+      if (!d) return nullptr;
+      out = fn::unsqueeze(*x, *d);
+      break;
+    }
+  }
+  return linked_view(m, self, tensor_object(std::move(out)), args + 1, n - 1);
+}
+
+// The binary forms' result on x and `other` (a Tensor, or a number where the op has a scalar
+// form), or nullopt for the calls the fallback takes.
+std::optional<Var> binary_var(const TensorMethod& m, const Var& x, PyObject* other) {
+  if (const Var* y = var_of_tensor(other)) {
+    const bool reflected = m.form == Form::kReflected;
+    return issue(x.is_global() || y->is_global(), *m.op, {reflected ? *y : x, reflected ? x : *y});
+  }
+  const bool is_float = PyFloat_CheckExact(other);
+  // An integer or bool tensor and a float: the fallback makes it the default float dtype.
+  if (!m.scalar || !(is_float || PyLong_CheckExact(other)) ||
+      (is_float && !is_floating(x.dtype()) && !is_complex(x.dtype()))) {
+    return std::nullopt;
+  }
+  const Scalar value = scalar_of(other, m.scalar->name, x);
+  if (!x.is_global()) return scalar_op(*m.scalar, x, value);
+  WithoutGil unlocked;
+  return scalar_op(*m.scalar, x, value);
+}
+
+PyTypeObject* size_type = nullptr;  // meshflow.Size (a tuple subclass), set by size_method
+
+// self.size() as a Size, self.size(dim) for an exact int dim in range as an int; null
+// without an error set for every other call (the fallback names the error).
+PyObject* size_fast(PyObject* const* args, Py_ssize_t n) {
+  const Var* x = n >= 1 && n <= 2 ? var_of_tensor(args[0]) : nullptr;
+  if (!x) return nullptr;
+  const Shape& shape = x->shape();
+  const auto ndim = static_cast<Py_ssize_t>(shape.size());
+  if (n == 2 && args[1] != Py_None) {
+    const std::optional<int64_t> d = dim_arg(args[1], ndim);
+    if (!d) return nullptr;
+    return PyLong_FromLongLong(shape[static_cast<size_t>(*d)]);
+  }
+  PyObject* size = size_type->tp_alloc(size_type, ndim);
+  if (!size) throw py::error_already_set();
+  for (Py_ssize_t i = 0; i < ndim; ++i) {
+    PyObject* d = PyLong_FromLongLong(shape[static_cast<size_t>(i)]);
+    if (!d) {
+      Py_DECREF(size);
+      throw py::error_already_set();
+    }
+    PyTuple_SET_ITEM(size, i, d);
+  }
+  return size;
+}
+
+// self <op> other of a comparison on a local self: a Tensor operand as the binary forms
+// take it; a number where the comparison's dtype is self's (an exact float or int beside a
+// floating self, an exact int beside an int64 one: torch's result_type), as a 0-d tensor of
+// that dtype (_promote and _tensors' operand); null for every other call.
+PyObject* compare_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
+  const Var* x = var_of_tensor(self);
+  if (!x || x->is_global()) return nullptr;
+  if (const Var* y = var_of_tensor(other)) {
+    if (y->is_global()) return nullptr;
+    return tensor_object(first_output(*m.op, {*x, *y}));
+  }
+  const bool floating = is_floating(x->dtype());
+  if (x->data().memory().device_type() != "cpu" ||
+      !(PyFloat_CheckExact(other) ? floating : PyLong_CheckExact(other) && (floating || x->dtype() == DType::kInt64))) {
+    return nullptr;
+  }
+  const Scalar value = scalar_of(other, m.op->name, *x);
+  const Var number = call1("full", {}, {{"shape", Shape{}}, {"dtype", x->dtype()}, {"value", value.value()}});
+  return tensor_object(first_output(*m.op, {*x, number}));
 }
 
 PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   const Var* x = var_of_tensor(self);
   if (!x) return nullptr;
+  std::optional<Var> out = binary_var(m, *x, other);
+  return out ? tensor_object(std::move(*out)) : nullptr;
+}
+
+// Whether `from` broadcasts to `to` without growing it (NumPy's rule, trailing dims aligned).
+bool broadcasts_into(const Shape& from, const Shape& to) {
+  if (from.size() > to.size()) return false;
+  const size_t lead = to.size() - from.size();
+  for (size_t i = 0; i < from.size(); ++i) {
+    if (from[i] != 1 && from[i] != to[lead + i]) return false;
+  }
+  return true;
+}
+
+// self.<op>_(other): the binary op's result, which self takes (Var::assign, as _inplace's
+// write), for a local self that is no view, has no live views and is no leaf that requires
+// grad while grad mode is on (the fallback names that error), and an operand that leaves
+// self's shape and dtype as they are; null without an error set for every other call.
+PyObject* inplace_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
+  const Var* x = var_of_tensor(self);
+  if (!x || x->is_global() || slot(self, view_offset) || has_live_views(self)) return nullptr;
+  if (grad_enabled() && x->requires_grad() && x->is_leaf()) return nullptr;
   if (const Var* y = var_of_tensor(other)) {
-    const bool reflected = m.form == Form::kReflected;
-    return tensor_object(issue(x->is_global() || y->is_global(), *m.op, {reflected ? *y : *x, reflected ? *x : *y}));
+    if (y->is_global() || y->dtype() != x->dtype() || !broadcasts_into(y->shape(), x->shape())) return nullptr;
   }
-  const bool is_float = PyFloat_CheckExact(other);
-  // An integer or bool tensor and a float: the fallback makes it the default float dtype.
-  if (!m.scalar || !(is_float || PyLong_CheckExact(other)) ||
-      (is_float && !is_floating(x->dtype()) && !is_complex(x->dtype()))) {
-    return nullptr;
-  }
-  const Scalar value = scalar_of(other, m.scalar->name, *x);
-  if (!x->is_global()) return tensor_object(scalar_op(*m.scalar, *x, value));
-  Var out;
-  {
-    WithoutGil unlocked;
-    out = scalar_op(*m.scalar, *x, value);
-  }
-  return tensor_object(std::move(out));
+  const uint64_t since = next_sequence();  // the op's own call reads x's old value and keeps it
+  const std::optional<Var> out = binary_var(m, *x, other);
+  if (!out || out->dtype() != x->dtype() || out->shape() != x->shape()) return nullptr;
+  Var(*x).assign(*out, since);
+  return Py_NewRef(self);
 }
 
 PyObject* reduce_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
@@ -386,12 +601,34 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (n == 2) {
           if (PyObject* out = getitem_fast(m, args[0], args[1])) return out;
         }
+      } else if (m.form == Form::kInplace) {
+        if (n == 2) {
+          if (PyObject* out = inplace_fast(m, args[0], args[1])) return out;
+        }
+      } else if (m.form == Form::kCompare) {
+        if (n == 2) {
+          if (PyObject* out = compare_fast(m, args[0], args[1])) return out;
+        }
+      } else if (m.form == Form::kUnary) {
+        const Var* x = n == 1 ? var_of_tensor(args[0]) : nullptr;
+        if (x && !x->is_global()) return tensor_object(m.unary(*x));
+      } else if (m.form == Form::kSize) {
+        if (PyObject* out = size_fast(args, n)) return out;
+      } else if (m.form == Form::kView) {
+        if (PyObject* out = view_fast(m, args, n)) return out;
+      } else if (m.form == Form::kSetitem) {
+        if (n == 3 && setitem_fast(args[0], args[1], args[2])) Py_RETURN_NONE;
       } else if (n == 2) {
         if (PyObject* out = binary_fast(m, args[0], args[1])) return out;
       }
     } catch (...) {
       // The Python reductions and indexing do not catch a ValueError either.
-      if (m.form == Form::kReduce || m.form == Form::kGetitem || !is_value_error()) {
+      if (m.form != Form::kBinary && m.form != Form::kReflected && m.form != Form::kInplace &&
+          m.form != Form::kCompare) {
+        raise_current_exception();
+        return nullptr;
+      }
+      if (!is_value_error()) {
         raise_current_exception();
         return nullptr;
       }
@@ -465,7 +702,8 @@ PyTypeObject* tensor_method_type = nullptr;  // made by bind_op_calls
 py::object make_tensor_method(const std::string& form, const std::string& op, const std::optional<std::string>& scalar,
                               py::function fallback) {
   static const std::pair<const char*, Form> forms[] = {
-      {"binary", Form::kBinary}, {"reflected", Form::kReflected}, {"reduce", Form::kReduce}};
+      {"binary", Form::kBinary}, {"reflected", Form::kReflected}, {"reduce", Form::kReduce},
+      {"inplace", Form::kInplace}, {"compare", Form::kCompare}};
   const auto found = std::find_if(std::begin(forms), std::end(forms), [&](const auto& f) { return form == f.first; });
   if (found == std::end(forms)) throw std::invalid_argument("tensor_method: no form '" + form + "'");
   if (!tensor_class) throw std::logic_error("tensor_method: set_tensor_class first");
@@ -478,6 +716,28 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
   m->scalar = scalar ? &find_op(*scalar) : nullptr;
   m->form = found->second;
   m->view_kind = m->view_kwargs = nullptr;
+  m->view_op = ViewOp::kReshape;  // unread
+  m->unary = nullptr;
+  PyObject_GC_Track(m);
+  return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
+}
+
+// A TensorMethod of `form` without an op standing for `fallback`; views it makes are linked
+// with `kind` and `kwargs` (None for a form that makes none).
+py::object make_method(const char* call, Form form, py::object kind, py::object kwargs, py::function fallback,
+                       ViewOp view_op = ViewOp::kReshape) {
+  if (!tensor_class) throw std::logic_error(std::string(call) + ": set_tensor_class first");
+  auto* m = PyObject_GC_New(TensorMethod, tensor_method_type);
+  if (!m) throw py::error_already_set();
+  m->vectorcall = &tensor_method_call;
+  m->dict = nullptr;
+  m->fallback = fallback.release().ptr();
+  m->op = m->scalar = nullptr;
+  m->form = form;
+  m->view_kind = kind.is_none() ? nullptr : kind.release().ptr();
+  m->view_kwargs = kwargs.is_none() ? nullptr : kwargs.release().ptr();
+  m->view_op = view_op;
+  m->unary = nullptr;
   PyObject_GC_Track(m);
   return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
 }
@@ -485,18 +745,48 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
 // Tensor.__getitem__ in C: a basic key's view in one call, linked as _inplace's views are
 // (`kind`, `kwargs`); every other key goes to `fallback`.
 py::object make_getitem_method(py::object kind, py::dict kwargs, py::function fallback) {
-  if (!tensor_class) throw std::logic_error("getitem_method: set_tensor_class first");
-  auto* m = PyObject_GC_New(TensorMethod, tensor_method_type);
-  if (!m) throw py::error_already_set();
-  m->vectorcall = &tensor_method_call;
-  m->dict = nullptr;
-  m->fallback = fallback.release().ptr();
-  m->op = m->scalar = nullptr;
-  m->form = Form::kGetitem;
-  m->view_kind = kind.release().ptr();
-  m->view_kwargs = kwargs.release().ptr();
-  PyObject_GC_Track(m);
-  return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
+  return make_method("getitem_method", Form::kGetitem, std::move(kind), std::move(kwargs), std::move(fallback));
+}
+
+// Tensor.__setitem__ in C: setitem_fast's calls in one call; every other goes to `fallback`.
+py::object make_setitem_method(py::function fallback) {
+  return make_method("setitem_method", Form::kSetitem, py::none(), py::none(), std::move(fallback));
+}
+
+// Tensor.size() in C: the shape as a Size, or the size of an exact int dim in range.
+py::object make_size_method(py::type size_class, py::function fallback) {
+  size_type = reinterpret_cast<PyTypeObject*>(size_class.inc_ref().ptr());  // kept for the process
+  return make_method("size_method", Form::kSize, py::none(), py::none(), std::move(fallback));
+}
+
+// The Tensor methods in C that are a C++ function of the tensor alone, by name.
+Var (*unary_function(const std::string& name))(const Var&) {
+  static const std::pair<const char*, Var (*)(const Var&)> functions[] = {{"clone", &fn::clone}};
+  for (const auto& [n, f] : functions) {
+    if (name == n) return f;
+  }
+  throw std::invalid_argument("unary_method: no method '" + name + "'");
+}
+
+// Tensor method `name` (unary_function) in C: a local tensor's call without arguments in one
+// call; every other goes to `fallback`.
+py::object make_unary_method(const std::string& name, py::function fallback) {
+  Var (*f)(const Var&) = unary_function(name);
+  py::object method = make_method("unary_method", Form::kUnary, py::none(), py::none(), std::move(fallback));
+  reinterpret_cast<TensorMethod*>(method.ptr())->unary = f;
+  return method;
+}
+
+// A view-making Tensor method in C (ViewOp `name`): view_fast's calls in one call, linked as
+// _inplace's views are (`kind`, `kwargs`); every other goes to `fallback`.
+py::object make_view_method(const std::string& name, py::object kind, py::dict kwargs, py::function fallback) {
+  static const std::pair<const char*, ViewOp> ops[] = {
+      {"reshape", ViewOp::kReshape}, {"view", ViewOp::kView}, {"transpose", ViewOp::kTranspose},
+      {"unsqueeze", ViewOp::kUnsqueeze}};
+  const auto found = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return name == o.first; });
+  if (found == std::end(ops)) throw std::invalid_argument("view_method: no view method '" + name + "'");
+  return make_method("view_method", Form::kView, std::move(kind), std::move(kwargs), std::move(fallback),
+                     found->second);
 }
 
 // Records meshflow.Tensor and the offset of its `_impl` slot (a member of its __slots__).
@@ -670,13 +960,44 @@ void bind_op_calls(py::module_& m) {
   m.def("basic_index_plan", &basic_index_plan_of, py::arg("shape"), py::arg("key"),
         "What x[key] of a basic key selects in a tensor of `shape`: (the slice op's attributes, the result's "
         "shape, where the Nones' dims are in it)");
+  m.def(
+      "slice_values_shape",
+      [](const Shape& shape, const py::handle& key, const Shape& values) -> std::optional<Shape> {
+        const std::optional<std::vector<IndexItem>> items = index_items(key.ptr());
+        if (!items) throw py::type_error("slice_values_shape: a basic key expected, got " + py::repr(key).cast<std::string>());
+        return fn::slice_values_shape(fn::basic_index_plan(shape, *items), static_cast<int64_t>(shape.size()), values);
+      },
+      py::arg("shape"), py::arg("key"), py::arg("values"),
+      "The shape values of shape `values` are written in at x[key] (a basic key) of a tensor of `shape`: one dim "
+      "per dim of x (fn::slice_values_shape); None where they do not broadcast to x[key]");
+  m.def("unary_method", &make_unary_method, py::arg("name"), py::arg("fallback"),
+        "Tensor method `name` (clone) in C: a local tensor's call without arguments reaches C++ in one call; any "
+        "other call goes to fallback");
+  m.def(
+      "unary", [](const std::string& name, const Var& x) {
+        Var (*f)(const Var&) = unary_function(name);
+        py::gil_scoped_release release;  // a global x's op may communicate
+        return f(x);
+      },
+      py::arg("name"), py::arg("x"), "The C++ function of unary_method `name` on Var x (any layout)");
+  m.def("size_method", &make_size_method, py::arg("size_class"), py::arg("fallback"),
+        "Tensor.size in C: size() as a `size_class` (meshflow.Size), size(dim) of an exact int dim in range as an "
+        "int; any other call goes to fallback");
+  m.def("view_method", &make_view_method, py::arg("name"), py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
+        "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze) in C: its calls with exact ints on "
+        "a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs); any other call goes "
+        "to fallback");
+  m.def("setitem_method", &make_setitem_method, py::arg("fallback"),
+        "Tensor.__setitem__ in C: a basic key and a number or a Tensor of self's dtype written over a local self's "
+        "memory (fn::write_basic_index) where self is no view, has no live views and no gradient is recorded; any "
+        "other call goes to fallback");
   m.attr("link_view") = py::reinterpret_steal<py::object>(PyCFunction_New(&link_view_method, nullptr));
   m.def("getitem_method", &make_getitem_method, py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
         "Tensor.__getitem__ in C: a basic key's view (basic_index) linked with link_view(kind, kwargs); any other "
         "key goes to fallback");
   m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
-        "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected' or 'reduce' "
-        "of op `op`, with `scalar` the op on a Tensor and a number (or None)");
+        "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected', 'reduce', "
+        "'inplace' (self.<op>_(other)) or 'compare' of op `op`, with `scalar` the op on a Tensor and a number (or None)");
 }
 
 }  // namespace mf

@@ -257,8 +257,8 @@ class OpKernel : public vm::KernelLaunch {
   OpKernel(const OpDef& op, std::shared_ptr<const KernelCall> call, const Memory& memory)
       : kernel_(kernel_for(op, memory)), call_(std::move(call)) {}
 
-  std::vector<Tensor> run_here(const std::vector<Tensor>& inputs) override {
-    return run(kernel_, *call_, restatement.get(), inputs, nullptr);
+  std::vector<Tensor> run_here(const std::vector<Tensor>& inputs, const std::vector<Tensor>* given) override {
+    return run(kernel_, *call_, restatement.get(), inputs, given);
   }
 
   vm::KernelBody body() override {

@@ -539,7 +539,60 @@ Var transpose(const Var& x, int64_t dim0, int64_t dim1) {
   std::vector<int64_t> dims(nd);
   for (int64_t i = 0; i < nd; ++i) dims[i] = i;
   std::swap(dims.at(dim0 < 0 ? dim0 + nd : dim0), dims.at(dim1 < 0 ? dim1 + nd : dim1));
-  return permute(x, dims);
+  Var out = permute(x, dims);
+  if (out.grad_fn()) {
+    const std::vector<Var> inputs{x};
+    show_as(out, "TransposeBackward0", &inputs);
+  }
+  return out;
+}
+
+Var index_rows(const Var& x, const Var& index) {
+  const Shape& shape = x.shape();
+  if (shape.empty()) index_error("index", "a 0-d tensor has no dim to index with a tensor");
+  const Var positions = call1("flat_index", {index},
+                              {{"sizes", std::vector<int64_t>{shape[0]}}, {"dims", std::vector<int64_t>{0}}, {"wrap", true}});
+  Shape rest(shape.begin() + 1, shape.end());
+  const Var picked = call1("embedding", {reshape(positions, Shape{-1}), reshape(x, Shape{shape[0], numel(rest)})});
+  Shape out_shape = index.shape();
+  out_shape.insert(out_shape.end(), rest.begin(), rest.end());
+  Var out = reshape(picked, out_shape);
+  if (out.grad_fn()) {
+    const std::vector<Var> inputs{x};
+    show_as(out, "IndexBackward0", &inputs);
+  }
+  return out;
+}
+
+Var clone(const Var& x) {
+  static const OpDef& slice = find_op("slice");
+  const Shape& shape = x.shape();
+  const Var& in = shape.empty() ? reshape(x, Shape{1}) : x;  // the slice op takes at least one dim
+  const auto n = static_cast<size_t>(in.shape().size());
+  Var out = std::move(call(slice, {in}, {{"starts", std::vector<int64_t>(n, 0)}, {"stops", in.shape().vec()},
+                                          {"steps", std::vector<int64_t>(n, 1)}})[0]);
+  if (shape.empty()) out = reshape(out, shape);
+  if (out.grad_fn()) {
+    const std::vector<Var> inputs{x};
+    show_as(out, "CloneBackward0", &inputs);
+  }
+  return out;
+}
+
+Var unsqueeze(const Var& x, int64_t dim) {
+  const int64_t nd = static_cast<int64_t>(x.shape().size());
+  if (dim < -nd - 1 || dim > nd) {
+    index_error("unsqueeze", "dim " + std::to_string(dim) + " is out of range for a tensor of " + std::to_string(nd) +
+                                 " dims; expected a dim in [" + std::to_string(-nd - 1) + ", " + std::to_string(nd + 1) + ")");
+  }
+  Shape shape = x.shape();
+  shape.insert(shape.begin() + (dim < 0 ? dim + nd + 1 : dim), int64_t{1});
+  Var out = reshape(x, shape);
+  if (out.grad_fn()) {
+    const std::vector<Var> inputs{x};
+    show_as(out, "UnsqueezeBackward0", &inputs);
+  }
+  return out;
 }
 
 Var reshape(const Var& x, const Shape& shape) { return call1("reshape", {x}, {{"shape", shape}}); }
@@ -622,6 +675,27 @@ Var basic_index(const Var& x, const std::vector<IndexItem>& key) {
   if (plan.selects && out.grad_fn()) out.grad_fn()->name = "select";
   return plan.news.empty() ? out : reshape(out, plan.shape);
 }
+std::optional<Shape> slice_values_shape(const BasicIndex& plan, int64_t ndim, const Shape& values) {
+  const Shape& target = plan.shape;
+  const int64_t lead = static_cast<int64_t>(values.size()) - static_cast<int64_t>(target.size());
+  for (int64_t j = 0; j < lead; ++j) {
+    if (values[j] != 1) return std::nullopt;
+  }
+  std::vector<int64_t> kept;  // the aligned sizes of x[key]'s dims but the Nones'
+  for (int64_t j = 0; j < static_cast<int64_t>(target.size()); ++j) {
+    const int64_t n = j + lead >= 0 ? values[j + lead] : 1;
+    if (n != 1 && n != target[j]) return std::nullopt;
+    if (std::find(plan.news.begin(), plan.news.end(), j) == plan.news.end()) kept.push_back(n);
+  }
+  Shape per_dim;
+  size_t next = 0;
+  for (int64_t d = 0; d < ndim; ++d) {
+    const bool dropped = std::find(plan.drop_dims.begin(), plan.drop_dims.end(), d) != plan.drop_dims.end();
+    per_dim.push_back(dropped ? 1 : kept.at(next++));
+  }
+  return per_dim;
+}
+
 Var expand(const Var& x, const Shape& shape) { return call1("expand", {x}, {{"shape", shape}}); }
 
 Var sum(const Var& x, const std::vector<int64_t>& dims, bool keepdim) {
@@ -811,6 +885,26 @@ Var full_like(const Var& x, double value) {
 }
 Var zeros_like(const Var& x) { return full_like(x, 0); }
 Var ones_like(const Var& x) { return full_like(x, 1); }
+
+bool write_basic_index(Var x, const std::vector<IndexItem>& key, const std::variant<Scalar, Var>& value) {
+  BasicIndex plan = basic_index_plan(x.shape(), key);
+  const int64_t ndim = static_cast<int64_t>(x.shape().size());
+  const uint64_t since = next_sequence();  // the write's own calls read no value of x
+  Var values;
+  if (const Scalar* number = std::get_if<Scalar>(&value)) {
+    values = on_device_of(
+        call1("full", {}, {{"shape", Shape(static_cast<size_t>(ndim), 1)}, {"dtype", x.dtype()}, {"value", number->value()}}),
+        x);
+  } else {
+    values = std::get<Var>(value);
+    const std::optional<Shape> shape = slice_values_shape(plan, ndim, values.shape());
+    if (!shape) return false;
+    if (*shape != values.shape()) values = reshape(values, *shape);
+  }
+  Attrs attrs{{"starts", std::move(plan.starts)}, {"stops", std::move(plan.stops)}, {"steps", std::move(plan.steps)}};
+  x.assign(write_in_place("slice_scatter", {x, values}, attrs, 0).at(0), since);
+  return true;
+}
 
 }  // namespace fn
 }  // namespace mf

@@ -131,8 +131,18 @@ Var cast(const Var& x, DType dtype);
 // (no copy is made).
 Var matmul(const Var& a, const Var& b, bool transpose_a = false, bool transpose_b = false);
 Var permute(const Var& x, const std::vector<int64_t>& dims);
+// x with dims dim0 and dim1 swapped (negative from the end), its node named as torch's.
 Var transpose(const Var& x, int64_t dim0, int64_t dim1);
 Var reshape(const Var& x, const Shape& shape);
+// x[index] for one int32 or int64 index tensor of at least one dim (torch's advanced
+// indexing, negative from the end, each checked against x's first dim): x's rows it names,
+// of shape index.shape() + x.shape()[1:], picked by one embedding (whose backward adds
+// repeated rows deterministically), the node named as torch's (IndexBackward0).
+Var index_rows(const Var& x, const Var& index);
+// A copy of x (its own memory), recorded for autograd as torch's clone (CloneBackward0).
+Var clone(const Var& x);
+// x with a new dim of size 1 at `dim` (in [-ndim - 1, ndim]), its node named as torch's.
+Var unsqueeze(const Var& x, int64_t dim);
 // One item of basic indexing (x[key], NumPy's and torch's): an int (negative from the end),
 // a slice (each bound absent as Python's None), None (a new dim of size 1) or '...'.
 struct IndexItem {
@@ -156,6 +166,17 @@ BasicIndex basic_index_plan(const Shape& shape, const std::vector<IndexItem>& ke
 // x[key]: one slice op (a copy, as every meshflow op makes), reshaped where the key has
 // Nones; an all-int key's node is named as torch's select.
 Var basic_index(const Var& x, const std::vector<IndexItem>& key);
+// The shape slice_scatter reads `values` (of shape `values`) in when they are written at
+// x[key] (`plan`: basic_index_plan of x's shape, x of `ndim` dims): one dim per dim of x, 1
+// where an int picks it, elsewhere the values' own size or 1 (broadcast), their trailing
+// dims aligned as NumPy's (leading dims of 1 dropped, the Nones' dims skipped); nullopt where
+// the values do not broadcast to x[key]'s shape.
+std::optional<Shape> slice_values_shape(const BasicIndex& plan, int64_t ndim, const Shape& values);
+// x[key] = value for a basic key on a local x, over x's memory (write_in_place's
+// slice_scatter), x taking the written value (Var::assign, as an in-place op's): `value` a
+// number (made x's dtype, as full makes it) or a Var of x's dtype on x's device. False,
+// nothing written, for a Var that does not broadcast to x[key] (the caller names it).
+bool write_basic_index(Var x, const std::vector<IndexItem>& key, const std::variant<Scalar, Var>& value);
 // `x` broadcast to `shape` (torch's expand): new leading dims, size-1 dims repeated.
 Var expand(const Var& x, const Shape& shape);
 

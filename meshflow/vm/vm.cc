@@ -236,6 +236,17 @@ class Machine {
     if (event && event->stream() != &stream && !event->query()) stream.wait(*event);
   }
 
+  // Input `from`, which output k of `metas` overwrites: of its shape and dtype, in `memory`.
+  static const Tensor& checked_target(const std::string& name, const std::vector<Tensor>& inputs,
+                                      const std::vector<TensorMeta>& metas, size_t k, int from, const Memory& memory) {
+    const Tensor& target = inputs.at(static_cast<size_t>(from));
+    if (target.shape() != metas[k].shape || target.dtype() != metas[k].dtype || &target.memory() != &memory) {
+      throw std::logic_error("[" + name + "] output " + std::to_string(k) + " overwrites input " +
+                             std::to_string(from) + " of another shape, dtype or memory");
+    }
+    return target;
+  }
+
   // The memory each output is written to, issued now: an overwritten input's (an in-place
   // update), or with `allocate` new memory.
   static void give_memory(Instruction& ins, const std::vector<TensorMeta>& metas, const Flags& flags, Memory& memory,
@@ -245,12 +256,7 @@ class Machine {
     for (size_t k = 0; k < metas.size(); ++k) {
       const int from = k < overwrite.size() ? overwrite[k] : -1;
       if (from >= 0) {
-        const Tensor& target = ins.inputs.at(static_cast<size_t>(from));
-        if (target.shape() != metas[k].shape || target.dtype() != metas[k].dtype || &target.memory() != &memory) {
-          throw std::logic_error("[" + ins.name + "] output " + std::to_string(k) + " overwrites input " +
-                                 std::to_string(from) + " of another shape, dtype or memory");
-        }
-        ins.given.push_back(target);
+        ins.given.push_back(checked_target(ins.name, ins.inputs, metas, k, from, memory));
       } else if (!allocate) {
         ins.given.emplace_back();  // the kernel allocates it
       } else {
@@ -294,28 +300,40 @@ class Machine {
   // Whether a small kernel (Flags::small) runs on the issuing thread now: see vm.h.
   bool runs_here(device::StreamKind kind, const device::Device& dev, const std::vector<Tensor>& inputs,
                  const Flags& flags, bool allocate) {
-    if (kind != device::StreamKind::kCompute || &dev != &device_ || allocate || !flags.overwrite.empty() ||
-        flags.outputs_in) {
-      return false;
-    }
+    if (kind != device::StreamKind::kCompute || &dev != &device_ || allocate || flags.outputs_in) return false;
     for (const Tensor& t : inputs) {
       const Storage& s = *t.storage();
       if (!s.is_ready() || s.error()) return false;
       if (const Writes* w = writes_of(s); w && !w->last->query()) return false;
+    }
+    if (!flags.overwrite.empty()) {
+      // An in-place write, as launch orders it: after every other stream's readers.
+      for (const auto& [other, last] : last_on_other_streams_) {
+        if (!last->query()) return false;
+      }
     }
     if (!compute_) compute_ = &stream_of(device::StreamKind::kCompute);
     return compute_->query();
   }
 
   // A small kernel run on the issuing thread (runs_here): its results are the outputs, made
-  // new storages where a result shares its storage (a view of an input), as fulfill makes
-  // them on the worker. An error fails pending outputs as run() does.
+  // new storages where a result shares its storage (a view of an input, an in-place write's
+  // target), as fulfill makes them on the worker. An in-place write's output shares its
+  // target's record of writes (note_writes), so that a later queued write through either
+  // orders the readers of both. An error fails pending outputs as run() does.
   std::vector<Tensor> run_here(const std::string& name, const std::vector<Tensor>& inputs,
                                const std::vector<TensorMeta>& metas, KernelLaunch& kernel, const Flags& flags) {
     const int64_t start = trace_ ? now_us() : 0;
     std::vector<Tensor> results;
+    std::vector<Tensor> given;
     try {
-      results = kernel.run_here(inputs);
+      if (!flags.overwrite.empty()) {
+        for (size_t k = 0; k < metas.size(); ++k) {
+          const int from = k < flags.overwrite.size() ? flags.overwrite[k] : -1;
+          given.push_back(from >= 0 ? checked_target(name, inputs, metas, k, from, device_.memory()) : Tensor());
+        }
+      }
+      results = kernel.run_here(inputs, given.empty() ? nullptr : &given);
       check_results(results, metas);
     } catch (...) {
       std::exception_ptr error = named(name, std::current_exception());
@@ -328,6 +346,12 @@ class Machine {
       if (s.use_count() == 1 && r.data() == s->data()) continue;  // made by the kernel: only r holds it
       const std::shared_ptr<void>& owner = s->owner();
       r = Tensor::wrap(r.data(), r.shape(), r.dtype(), owner ? owner : std::shared_ptr<void>(s), r.memory());
+    }
+    for (size_t k = 0; k < flags.overwrite.size() && k < results.size(); ++k) {
+      if (flags.overwrite[k] < 0) continue;
+      Storage& old = *inputs[static_cast<size_t>(flags.overwrite[k])].storage();
+      if (!old.vm_writes) old.vm_writes = std::make_shared<Writes>(Writes{device_.create_event()});  // done
+      results[k].storage()->vm_writes = old.vm_writes;
     }
     if (trace_) record_span(name, device::StreamKind::kCompute, start, now_us());
     return results;
@@ -699,7 +723,9 @@ namespace {
 class BodyLaunch : public KernelLaunch {
  public:
   explicit BodyLaunch(KernelBody body) : body_(std::move(body)) {}
-  std::vector<Tensor> run_here(const std::vector<Tensor>& inputs) override { return body_(inputs, {}); }
+  std::vector<Tensor> run_here(const std::vector<Tensor>& inputs, const std::vector<Tensor>* given) override {
+    return body_(inputs, given ? *given : std::vector<Tensor>{});
+  }
   KernelBody body() override { return std::move(body_); }
 
  private:
@@ -804,6 +830,12 @@ void finish() {
 void wait(const Tensor& t) {
   Issuing issuing;
   machine().wait(t, /*raise=*/true);
+}
+bool settled(const Tensor& t) {
+  Issuing issuing;  // in-place writes are noted under it
+  const Storage& s = *t.storage();
+  const Writes* w = writes_of(s);
+  return s.is_ready() && (!w || w->last->query());
 }
 void wait_run(const Tensor& t) {
   Issuing issuing;

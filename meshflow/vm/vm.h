@@ -124,9 +124,10 @@ struct Flags {
   // (launch_kernel only; set by op dispatch): it runs on the issuing thread before launch
   // returns when that changes nothing else: on the CPU's compute stream while the stream is
   // idle (nothing launched there is left to run, so launch order holds), its inputs produced
-  // without error and no in-place write of their bytes pending, and no in-place write of its
-  // own. Its outputs are then produced; its error is raised as a queued one's would be (at
-  // the next synchronization, or at once in blocking mode).
+  // without error and no in-place write of their bytes pending, and, for an in-place write
+  // (overwrite), every other stream's work that may read the bytes it writes done. Its outputs
+  // are then produced; its error is raised as a queued one's would be (at the next
+  // synchronization, or at once in blocking mode).
   bool small = false;
 };
 
@@ -140,8 +141,9 @@ std::vector<Tensor> launch(const std::string& name, device::StreamKind stream, s
 class KernelLaunch {
  public:
   virtual ~KernelLaunch() = default;
-  // Runs the kernel on the calling thread; it allocates its outputs.
-  virtual std::vector<Tensor> run_here(const std::vector<Tensor>& inputs) = 0;
+  // Runs the kernel on the calling thread; it allocates its outputs, but those `given` names
+  // (an in-place write's: its target; null or an undefined tensor: none).
+  virtual std::vector<Tensor> run_here(const std::vector<Tensor>& inputs, const std::vector<Tensor>* given) = 0;
   // The body to queue; called at most once.
   virtual KernelBody body() = 0;
 };
@@ -184,6 +186,8 @@ void synchronize_if_allocated_at_issue(const std::vector<Tensor>& values);
 void finish();
 // Waits for `t`; raises its error (and counts it as raised).
 void wait(const Tensor& t);
+// Whether `t` is made and no in-place write of its bytes is pending: wait(t) returns at once.
+bool settled(const Tensor& t);
 // Waits for `t` to be made, raising nothing: its error stays with it for its readers. For
 // the waits that pace work issued ahead (the VM's own), which every rank need not make.
 void wait_run(const Tensor& t);

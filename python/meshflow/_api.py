@@ -3,13 +3,14 @@ constructors, t, movedim, tile, outer, diag, meshgrid, repeat_interleave, type_a
 allclose, isclose, is_tensor, numel, Size, finfo / iinfo, as_tensor, element_size,
 is_floating_point. Each follows torch's signature and result dtype."""
 import builtins
+import functools as _functools
 import numbers
 
 import numpy as _np
 
 from . import _C, _dtype
 from ._promotion import get_default_dtype
-from ._tensor import Size, Tensor, apply, set_printoptions, tensor
+from ._tensor import Size, Tensor, _impl_of, apply, set_printoptions, tensor
 from .return_types import named as _returns
 
 __all__ = ["clone", "t", "movedim", "moveaxis", "tile", "outer", "diag", "meshgrid", "repeat_interleave",
@@ -18,14 +19,9 @@ __all__ = ["clone", "t", "movedim", "moveaxis", "tile", "outer", "diag", "meshgr
 
 
 def clone(input):
-    """A copy of input, recorded for autograd (its gradient flows back to input)."""
-    if input.ndim == 0:
-        out = apply("reshape", [apply("slice", [input.reshape(1)], {"starts": [0], "stops": [1], "steps": [1]})[0]],
-                    {"shape": []})[0]
-    else:
-        out = apply("slice", [input], {"starts": [0] * input.ndim, "stops": list(input.shape),
-                                       "steps": [1] * input.ndim})[0]
-    return _C.grad_fn_as(out, "CloneBackward0", input)
+    """A copy of input, recorded for autograd (its gradient flows back to input): the slice op
+    over all of it, in C++ (fn::clone)."""
+    return Tensor(_C.unary("clone", _impl_of("clone", input)))
 
 
 def t(input):
@@ -276,7 +272,7 @@ def _type_as(self, other):
 
 def _install():
     from . import _ops_creation as c
-    Tensor.clone = clone
+    Tensor.clone = _functools.update_wrapper(_C.unary_method("clone", clone), clone)  # in C: one call
     Tensor.t = t
     Tensor.movedim = movedim
     Tensor.moveaxis = movedim

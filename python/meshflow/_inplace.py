@@ -28,7 +28,7 @@ import numpy as _np
 
 from . import _C, _dtype
 from ._ops_index import _basic_items, _carrier, index_along_call, index_fill_source, scatter_call, write_call
-from ._tensor import Tensor, no_grad, is_grad_enabled
+from ._tensor import Tensor, _in_c, no_grad, is_grad_enabled
 
 # A view records how it was made in `view._view`, a tuple (base, kind, args, kwargs): the
 # method's _ViewKind and the arguments of the call. Nothing else is made per view (no
@@ -358,7 +358,7 @@ Tensor.zero_ = _zero_
 Tensor.copy_ = _copy_
 Tensor.uniform_ = _uniform_
 Tensor.normal_ = _normal_
-Tensor.__setitem__ = _setitem
+Tensor.__setitem__ = functools.update_wrapper(_C.setitem_method(_setitem), _setitem)  # its common calls in C
 Tensor.masked_fill_ = _masked_fill_
 for _name, _op in (("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("mul", lambda a, b: a * b),
                    ("truediv", lambda a, b: a / b), ("floordiv", lambda a, b: a // b), ("mod", lambda a, b: a % b),
@@ -390,8 +390,14 @@ def _viewing(raw, put=None, region=None, strides=None):
         return out
     method.__name__ = method.__qualname__ = raw.__name__
     method.__doc__ = raw.__doc__
-    method.kind = kind
+    method.view_kind = kind
     return method
+
+
+def _view_in_c(name, method):
+    """`method` (made by _viewing, or view()'s check around it) in C (_C.view_method): its
+    calls with exact ints on a local tensor reach C++ and link their view in one call."""
+    return functools.update_wrapper(_C.view_method(name, method.view_kind, _NO_KWARGS, method), method)
 
 
 def _index_region(base, index):
@@ -708,6 +714,7 @@ def _checked_view(raw):
                                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
         return raw(self, *shape)
     view.__doc__ = raw.__doc__
+    view.view_kind = raw.view_kind
     return view
 
 
@@ -724,10 +731,11 @@ def _reshaping(raw):
             return method(self, *args, **kwargs)
         out = raw(self, *args, **kwargs)
         if out is not self and _viewable(self, strides, out._impl.shape) is not False:
-            _link(self, out, method.kind, args, kwargs)
+            _link(self, out, method.view_kind, args, kwargs)
         return out
     reshaping.__name__ = reshaping.__qualname__ = raw.__name__
     reshaping.__doc__ = raw.__doc__
+    reshaping.view_kind = method.view_kind
     return reshaping
 
 
@@ -741,6 +749,8 @@ Tensor.is_contiguous = is_contiguous
 Tensor.contiguous = _contiguous
 Tensor.permute = _viewing(Tensor.permute, _permute_back, strides=_permuted_strides)
 Tensor.transpose = _viewing(Tensor.transpose, _transpose_back, strides=_transposed_strides)
+for _name in ("reshape", "view", "transpose", "unsqueeze"):
+    setattr(Tensor, _name, _view_in_c(_name, getattr(Tensor, _name)))
 Tensor.expand = _viewing(Tensor.expand, _not_writable, strides=_expanded_strides)
 Tensor.expand_as = _viewing(Tensor.expand_as, _not_writable, strides=_expanded_strides)
 Tensor.narrow = _viewing(Tensor.narrow, region=_narrow_region, strides=_box_strides(_narrow_region))
@@ -754,6 +764,10 @@ for _name in ("split", "chunk", "unbind"):
 Tensor.detach = _detach_viewing(Tensor.detach)
 Tensor.data = property(lambda self: self.detach(), Tensor.data.fset, doc=Tensor.data.__doc__)
 install_inplace_methods()
+# The commonest in-place ops in C: their calls on a tensor that is no view and has no live
+# views go straight to C++ (op_calls.cc, inplace_fast); every other call to the methods above.
+for _name, _scalar in (("add", "add_scalar"), ("sub", None), ("mul", "mul_scalar")):
+    setattr(Tensor, _name + "_", _in_c("inplace", _name, _scalar, getattr(Tensor, _name + "_")))
 del _name
 
 

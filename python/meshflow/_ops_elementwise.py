@@ -614,7 +614,7 @@ for _name, _scalar in (("add", "add_scalar"), ("mul", "mul_scalar")):
     setattr(Tensor, f"__r{_name}__", _in_c("reflected", _name, _scalar, getattr(Tensor, f"__r{_name}__")))
 Tensor.__sub__ = _in_c("binary", "sub", None, Tensor.__sub__)
 for _name, _f in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge)):
-    setattr(Tensor, f"__{_name}__", _operator(_f))
+    setattr(Tensor, f"__{_name}__", _in_c("compare", _name, None, _operator(_f)))  # common calls in C
 for _name, _f in (("and", bitwise_and), ("or", bitwise_or), ("xor", bitwise_xor), ("lshift", bitwise_left_shift),
                   ("rshift", bitwise_right_shift)):
     setattr(Tensor, f"__{_name}__", _operator(_f))

@@ -23,7 +23,7 @@ import numpy as _np
 from . import _C, _dtype
 from ._ops_creation import arange, full
 from ._ops_shape import _getitem as _basic_getitem
-from ._ops_shape import _slice_attrs
+from ._ops_shape import _exact_basic, _slice_attrs
 from ._ops_shape import _normalize_dim, broadcast_to, permute, reshape
 from ._tensor import Tensor, apply, tensor
 
@@ -402,20 +402,16 @@ def _slice_write(x, index, values):
     in the box basic indexing x[index] selects: values as a tensor of x's dtype with one dim
     per dim of x, 1 where the index is an integer or values broadcast (not expanded: the
     kernel reads them with stride 0)."""
-    attrs, shape, news = _slice_attrs(x, index)
-    drop = set(attrs.pop("drop_dims", ()))
+    attrs, shape, _ = _slice_attrs(x, index)
+    attrs.pop("drop_dims", None)
     if isinstance(values, numbers.Number):
         return "slice_scatter", [x, _values_like(x, values, [1] * x.ndim)], attrs, 0
     if not isinstance(values, Tensor):
         raise TypeError(f"index_put: values must be a meshflow.Tensor or a number, got {type(values).__name__}")
-    lead = values.ndim - len(shape)
-    aligned = [1] * -lead + list(values.shape[builtins.max(lead, 0):])
-    if any(n != 1 for n in values.shape[:builtins.max(lead, 0)]) or any(
-            n not in (1, m) for n, m in zip(aligned, shape)):
+    per_dim = _C.slice_values_shape(list(x.shape), _exact_basic(index), list(values.shape))
+    if per_dim is None:
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to "
                            f"indexing result of shape {list(shape)}")
-    kept = iter(n for j, n in enumerate(aligned) if j not in news)
-    per_dim = [1 if d in drop else next(kept) for d in range(x.ndim)]
     values = _values_like(x, values, per_dim)
     if list(values.shape) != per_dim:
         values = reshape(values, per_dim)

@@ -146,10 +146,6 @@ class Tensor:
     def is_local(self):
         return not self.is_global
 
-    @property
-    def shape(self):
-        return tuple.__new__(Size, self._impl.shape)
-
     def size(self, dim=None):
         """The shape (a Size), or the size of dim `dim` (an int)."""
         shape = self._impl.shape
@@ -192,6 +188,11 @@ class Tensor:
         """to(device), to(dtype), to(device, dtype) or to(other) (other's device and dtype), as
         PyTorch: itself when nothing changes, unless copy=True. non_blocking and memory_format
         are taken for torch's signature (copies are ordered on the streams; tensors are dense)."""
+        if len(args) == 1 and not kwargs and type(args[0]) is _dtype.dtype:  # to(dtype), the commonest call
+            name = _dtype.to_dtype(args[0]).name
+            if name == self._impl.dtype:
+                return self
+            return Tensor(_C.apply("cast", [self._impl], {"dtype": getattr(_C.DType, name)}, None, None)[0])
         target, dtype = None, kwargs.pop("dtype", None)
         if "device" in kwargs:
             target = kwargs.pop("device")
@@ -338,9 +339,9 @@ class Tensor:
     def item(self):
         """The value of a one-element tensor as a Python number (collective on a global
         tensor, as numpy())."""
-        impl = self._impl
-        if not impl.is_global:
-            return impl.local_tensor.item()
+        value = self._impl.local_item()
+        if value is not None:
+            return value
         if self.numel() != 1:  # torch's RuntimeError (float() and int() raise its ValueError)
             raise _C.OpError(f"item() takes a tensor of one element; this one has shape {tuple(self.shape)}")
         return self._one_value("item()").item()
@@ -712,6 +713,9 @@ def _float_text(array):
 
 _Var = _C.Var
 _C.set_tensor_class(Tensor)  # for the methods in C (_in_c)
+# size() and shape in C: a Size made there, size(dim) of an int dim; other calls: size's Python.
+Tensor.size = _functools.update_wrapper(_C.size_method(Size, Tensor.size), Tensor.size)
+Tensor.shape = property(Tensor.size, doc="The shape, a meshflow.Size (torch.Size).")
 
 
 def _in_c(form, op, scalar, fallback):
@@ -822,6 +826,17 @@ class _DataTypeError(TypeError, ValueError):
 
 
 def _as_array(data, dtype):
+    if dtype is None and type(data) in (list, tuple):
+        # The commonest data, a flat list of Python floats or ints, without the inference
+        # below (same result: the default float dtype, or int64 where every int fits).
+        kinds = set(map(type, data))
+        if kinds == {float}:
+            return _np.array(data, dtype=get_default_dtype().numpy)
+        if kinds == {int}:
+            try:
+                return _np.array(data, dtype=_np.int64)
+            except OverflowError:
+                pass  # named below
     if isinstance(data, Tensor):
         data = data.numpy()
     if dtype is not None:

@@ -369,24 +369,27 @@ TEST(Vm, BlockingModeRaisesAtTheCall) {
 // A kernel launched as small (vm::Flags::small), recording where it ran.
 class SmallKernel : public vm::KernelLaunch {
  public:
-  explicit SmallKernel(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> f) : f_(std::move(f)) {}
-  std::vector<Tensor> run_here(const std::vector<Tensor>& inputs) override {
+  using Given = std::function<std::vector<Tensor>(const std::vector<Tensor>&, const std::vector<Tensor>&)>;
+  explicit SmallKernel(std::function<std::vector<Tensor>(const std::vector<Tensor>&)> f)
+      : f_([f = std::move(f)](const std::vector<Tensor>& in, const std::vector<Tensor>&) { return f(in); }) {}
+  explicit SmallKernel(Given f) : f_(std::move(f)) {}
+  std::vector<Tensor> run_here(const std::vector<Tensor>& inputs, const std::vector<Tensor>* given) override {
     ran_here = true;
     thread = std::this_thread::get_id();
-    return f_(inputs);
+    return f_(inputs, given ? *given : std::vector<Tensor>{});
   }
   vm::KernelBody body() override {
     queued = true;
-    return [this](const std::vector<Tensor>& in, const std::vector<Tensor>&) {
+    return [this](const std::vector<Tensor>& in, const std::vector<Tensor>& given) {
       thread = std::this_thread::get_id();
-      return f_(in);
+      return f_(in, given);
     };
   }
   bool ran_here = false, queued = false;
   std::thread::id thread;
 
  private:
-  std::function<std::vector<Tensor>(const std::vector<Tensor>&)> f_;
+  Given f_;
 };
 
 vm::Flags small_flags() {
@@ -484,6 +487,48 @@ TEST(Vm, ASmallKernelsViewOfItsInputIsAStorageOfItsOwn) {
   EXPECT_NE(out.storage(), x.storage());
   EXPECT_EQ(out.data(), x.data());
   EXPECT_TRUE(out.shares_memory(x));
+}
+
+TEST(Vm, ASmallInPlaceWriteRunsAtTheCallWhenNothingMayStillReadItsBytes) {
+  // Given its target's memory (vm::Flags::overwrite), as a queued one is; its output a new
+  // storage over that memory, which shares the target's record of writes.
+  vm::synchronize();
+  SmallKernel doubles([](const std::vector<Tensor>& in, const std::vector<Tensor>& given) {
+    Tensor out = given.at(0);
+    for (int64_t i = 0; i < out.numel(); ++i) out.data_as<float>()[i] = 2 * in[0].data_as<float>()[i];
+    return std::vector<Tensor>{out};
+  });
+  vm::Flags flags = small_flags();
+  flags.overwrite = {0};
+  const Tensor x = filled({3}, 1.5f);
+  const Tensor out = vm::launch_kernel("doubles", {x}, {{{3}, DType::kFloat32}}, doubles, flags, false)[0];
+  EXPECT_TRUE(doubles.ran_here);
+  EXPECT_FALSE(doubles.queued);
+  ASSERT_TRUE(out.is_ready());
+  EXPECT_EQ(out.data(), x.data());
+  EXPECT_NE(out.storage(), x.storage());
+  EXPECT_EQ(out.storage()->vm_writes, x.storage()->vm_writes);
+  EXPECT_EQ(x.data_as<float>()[2], 3.0f);
+  // Another stream's work that may read its bytes, not run yet: queued behind it.
+  Gate gate;
+  const Tensor read = vm::launch("slow reader", StreamKind::kDeviceToHost, {out}, {{{3}, DType::kFloat32}},
+                                 [&](const std::vector<Tensor>& in) {
+                                   gate.pass();
+                                   return std::vector<Tensor>{in[0].clone()};
+                                 })[0];
+  SmallKernel again([](const std::vector<Tensor>& in, const std::vector<Tensor>& given) {
+    Tensor o = given.at(0);
+    for (int64_t i = 0; i < o.numel(); ++i) o.data_as<float>()[i] = in[0].data_as<float>()[i] + 1;
+    return std::vector<Tensor>{o};
+  });
+  const Tensor after = vm::launch_kernel("again", {out}, {{{3}, DType::kFloat32}}, again, flags, false)[0];
+  EXPECT_TRUE(again.queued);
+  EXPECT_FALSE(again.ran_here);
+  gate.open();
+  vm::wait(after);
+  vm::wait(read);
+  EXPECT_EQ(read.data_as<float>()[0], 3.0f);  // read before the write
+  EXPECT_EQ(after.data_as<float>()[0], 4.0f);
 }
 
 TEST(Vm, AMidSizeOpRunsAtTheCallOnOneThreadAndGivesTheBitsOfItsRunOnTheWorker) {

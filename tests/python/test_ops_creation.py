@@ -149,3 +149,21 @@ def test_like_takes_the_dtype_device_and_layout_of_its_input():
     g = mf.tensor(np.ones((2, 3), np.float32), placement=p, sbp=mf.sbp.partial_sum)
     ones = mf.ones_like(g)  # the value is made, not the parts: partial becomes broadcast
     assert ones.sbp == (mf.sbp.broadcast,) and ones.placement == p and np.all(ones.numpy() == 1)
+
+
+def test_flat_lists_of_python_numbers_infer_as_torch():
+    # the common data tensor() takes without its general inference (_as_array's first lines)
+    for data, dtype in (([1.0, 2.5, -3.0], "float32"), ((1.0, 2.0), "float32"), ([1, -2, 2**63 - 1], "int64"),
+                        ([-2**63], "int64"), ([1, 2.5], "float32"), ([True, 2], "int64"), ([], "float32")):
+        t = mf.tensor(data)
+        assert t.dtype.name == dtype, data
+        np.testing.assert_array_equal(t.numpy(), np.array(data, dtype=dtype))
+    with pytest.raises(ValueError, match="does not fit in int64"):
+        mf.tensor([1, 2**63])
+    previous = mf.get_default_dtype()
+    mf.set_default_dtype(mf.float64)
+    try:
+        assert mf.tensor([0.1, 0.2]).dtype == mf.float64
+        np.testing.assert_array_equal(mf.tensor([0.1]).numpy(), [0.1])
+    finally:
+        mf.set_default_dtype(previous)

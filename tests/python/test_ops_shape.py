@@ -369,3 +369,18 @@ def test_python_number_conversions():
         len(mf.tensor(1.0))
     with pytest.raises(ValueError, match=r"float\(\) takes a tensor of one element; this one has shape \(5, 4\)"):
         float(x)
+
+
+def test_cat_leaves_out_1d_empty_tensors_beside_others_and_promotes_as_torch():
+    # the calls C++ refuses at once take cat's general path (promotion, the empty idiom)
+    x = mf.tensor(np.ones((2, 3), np.float32))
+    out = mf.tensor([])
+    for _ in range(2):
+        out = mf.cat([out, x])
+    assert tuple(out.shape) == (4, 3)
+    mixed = mf.cat((mf.tensor(np.ones(2, np.float32)), mf.tensor(np.arange(2.0))))
+    assert mixed.dtype == mf.float64
+    np.testing.assert_array_equal(mixed.numpy(), [1, 1, 0, 1])
+    np.testing.assert_array_equal(mf.cat([mf.tensor([1.0]), mf.tensor([])]).numpy(), [1.0])
+    with pytest.raises(RuntimeError, match="expected equal sizes"):
+        mf.cat([x, mf.tensor(np.ones((2, 2), np.float32))])

@@ -130,3 +130,272 @@ def test_global_operands_take_the_same_path():
         assert got.is_global and got.placement == p
         np.testing.assert_array_equal(got.numpy(), want)
     np.testing.assert_array_equal((g + mf.tensor(F32)).numpy(), F32 + F32)  # a local beside: replicated
+
+
+SETITEM_CASES = [  # (x, key, value): the C path's calls, then calls it leaves to Python
+    (F32, 0, 7.5), (F32, (slice(None), -1), -2.0), (F32, (Ellipsis, 1), 3), (F32, (None, 1, slice(0, 3, 2)), 0.25),
+    (F32, 1, np.array([9, 8, 7], np.float32)), (F32, slice(None), np.array([[5], [6]], np.float32)),
+    (F32, (0, None), np.array([[1, 2, 3]], np.float32)), (F32, (), np.array([4], np.float32)),
+    (np.arange(6).reshape(2, 3), 1, 2.75), (np.arange(6).reshape(2, 3), (0, 0), 2**40),  # int64: truncated, exact
+    (np.arange(6).reshape(2, 3), 0, 2**70), (F32, 0, True), (F32, 0, np.float32(1.5)),   # Python's
+    (F32, 0, np.array([1, 2, 3])), (F32, [0, 1], 1.0),                                  # another dtype; advanced
+]
+
+
+@pytest.mark.parametrize("case", range(len(SETITEM_CASES)))
+def test_setitem_writes_what_the_python_method_writes(case):
+    array, key, value = SETITEM_CASES[case]
+    ours, theirs = mf.tensor(array), mf.tensor(array)
+    as_value = (lambda v: mf.tensor(v)) if isinstance(value, np.ndarray) else (lambda v: v)
+    outcomes = []
+    for t, write in ((ours, mf.Tensor.__setitem__), (theirs, mf.Tensor.__setitem__.__wrapped__)):
+        try:
+            write(t, key, as_value(value))
+            outcomes.append(t.numpy())
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+    if isinstance(outcomes[0], tuple):
+        assert outcomes[0] == outcomes[1]
+    else:
+        assert ours.dtype == theirs.dtype
+        np.testing.assert_array_equal(outcomes[0], outcomes[1])
+        want = np.array(array, copy=True)
+        if not isinstance(key, list):
+            want[key] = value
+            np.testing.assert_array_equal(outcomes[0], want.astype(outcomes[0].dtype))
+
+
+def test_setitem_errors_are_the_python_methods():
+    for key, value in ((5, 1.0), ((0, 0, 0), 1.0), (slice(None, None, -1), 1.0), (0, mf.tensor(np.ones(4, np.float32)))):
+        raised = []
+        for write in (mf.Tensor.__setitem__, mf.Tensor.__setitem__.__wrapped__):
+            with pytest.raises(Exception) as info:
+                write(mf.tensor(F32), key, value)
+            raised.append((info.type, str(info.value)))
+        assert raised[0] == raised[1], key
+
+
+def test_setitem_keeps_views_and_versions_as_the_python_method():
+    x = mf.tensor(F32)
+    row = x[1]  # a live view: written through by the Python path
+    x[1] = 5.0
+    np.testing.assert_array_equal(row.numpy(), [5.0, 5.0, 5.0])
+    y = mf.tensor(F32)
+    before = y._version
+    y[0, 1] = 1.0
+    assert y._version == before + 1
+    w = mf.tensor(F32, requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf"):
+        w[0] = 1.0
+    with mf.no_grad():
+        w[0] = 1.0
+    np.testing.assert_array_equal(w.detach().numpy()[0], [1.0, 1.0, 1.0])
+    h = w * 2  # a non-leaf: the write is recorded (Python's path)
+    h[0] = 0.0
+    h.sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [[0, 0, 0], [2, 2, 2]])
+
+
+VIEW_CALLS = [  # (method, args): the C path's calls, then calls it leaves to Python
+    ("reshape", (3, 2)), ("reshape", (-1,)), ("reshape", ((3, 2),)), ("reshape", ([6],)), ("view", (2, 3)),
+    ("view", (mf.Size([3, 2]),)), ("transpose", (0, 1)), ("transpose", (-1, 0)), ("unsqueeze", (0,)),
+    ("unsqueeze", (-1,)), ("unsqueeze", (2,)),
+    ("reshape", (np.int64(6),)), ("reshape", (4, 2)), ("transpose", (0, 2)), ("unsqueeze", (3,)), ("view", (True, 6)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(VIEW_CALLS)))
+def test_view_methods_give_what_the_python_methods_give(case):
+    name, args = VIEW_CALLS[case]
+    outcomes = []
+    for method in (getattr(mf.Tensor, name), getattr(mf.Tensor, name).__wrapped__):
+        x = mf.tensor(F32, requires_grad=True) * 1
+        try:
+            out = method(x, *args)
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        assert type(out) is mf.Tensor and out._view[0] is x and out._view[2] == args
+        out[(0,) * out.ndim] = 9.0  # written through to x, as a view
+        outcomes.append((out.numpy(), x.detach().numpy(), type(out.grad_fn).__name__ if name != "reshape" else None))
+    if isinstance(outcomes[0][0], type):
+        assert outcomes[0] == outcomes[1]
+        return
+    for got, want in zip(outcomes[0], outcomes[1]):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_transpose_and_unsqueeze_nodes_are_torchs():
+    x = mf.tensor(F32, requires_grad=True)
+    assert type(x.transpose(0, 1).grad_fn).__name__ == "TransposeBackward0"
+    assert type(x.unsqueeze(1).grad_fn).__name__ == "UnsqueezeBackward0"
+    t = x.transpose(0, 1)
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        t.view(6)  # strided: view() refuses, as torch's
+
+
+INPLACE_CALLS = [  # (method, x, other): the C path's calls, then calls it leaves to Python
+    ("add_", F32, F32 * 2), ("add_", F32, F32[0]), ("add_", F32, 2.5), ("sub_", F32, F32[:, :1]), ("mul_", F32, 3),
+    ("mul_", np.arange(6).reshape(2, 3), 4), ("add_", np.array([True, False]), np.array([True, True])),
+    ("add_", F32[0], F32), ("mul_", np.arange(3), 2.5), ("add_", F32, F32.astype(np.float64)), ("sub_", F32, 1.0),
+    ("add_", F32, np.float32(2.0)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(INPLACE_CALLS)))
+def test_inplace_methods_write_what_the_python_methods_write(case):
+    name, array, other = INPLACE_CALLS[case]
+    outcomes = []
+    for method in (getattr(mf.Tensor, name), getattr(mf.Tensor, name).__wrapped__):
+        x = mf.tensor(array)
+        before = x._version
+        try:
+            out = method(x, mf.tensor(other) if isinstance(other, np.ndarray) else other)
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        assert out is x and x._version == before + 1
+        outcomes.append((x.dtype, x.numpy()))
+    assert outcomes[0][0] == outcomes[1][0]
+    if not isinstance(outcomes[0][0], type):
+        np.testing.assert_array_equal(outcomes[0][1], outcomes[1][1])
+
+
+def test_inplace_methods_keep_views_and_gradients_as_the_python_methods():
+    x = mf.tensor(F32)
+    row = x[0]  # a live view: the Python path writes it again
+    x.mul_(2.0)
+    np.testing.assert_array_equal(row.numpy(), F32[0] * 2)
+    w = mf.tensor(F32, requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf"):
+        w.add_(1.0)
+    h = w * 1
+    h.mul_(3.0)  # recorded: h's node is now the mul
+    h.sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), np.full_like(F32, 3))
+    r = w * 1
+    s = r * r  # read r before its write: backward refuses, as torch's
+    r.add_(1.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        s.sum().backward()
+
+
+INDEX_ROWS = [  # (x, index): the C path's keys, then keys it leaves to Python
+    (F32, np.array([1, 0, 1])), (F32, np.array([[-1], [0]])), (F32, np.array([1, -2], np.int32)), (F32[0], np.array([2, 0])),
+    (np.arange(12).reshape(2, 3, 2), np.array([1])), (F32, np.array([2])), (F32, np.array([-3])),
+    (np.array([True, False]), np.array([1, 1])), (F32, np.array([True, False])), (F32, np.array(1)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(INDEX_ROWS)))
+def test_an_index_tensor_picks_what_the_python_method_picks(case):
+    array, index = INDEX_ROWS[case]
+    outcomes = []
+    for getitem in (mf.Tensor.__getitem__, mf.Tensor.__getitem__.__wrapped__):
+        floating = np.asarray(array).dtype.kind == "f"
+        x = mf.tensor(array, requires_grad=floating)
+        try:
+            out = getitem(x, mf.tensor(index))
+            value = out.numpy()
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        assert getattr(out, "_view", None) is None  # a copy, not a view
+        if floating:
+            assert type(out.grad_fn).__name__ == ("IndexBackward0" if index.ndim else "SelectBackward0")
+            (out * mf.tensor(np.arange(out.numel(), dtype=np.float32).reshape(out.shape))).sum().backward()
+        outcomes.append((value, x.grad.numpy() if floating else None))
+    if isinstance(outcomes[0][0], type):
+        assert outcomes[0] == outcomes[1]
+        return
+    np.testing.assert_array_equal(outcomes[0][0], np.asarray(array)[index])
+    for got, want in zip(outcomes[0], outcomes[1]):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_item_reads_a_made_host_value_at_once_and_raises_a_kernels_error():
+    # A value made on the host is read without letting the GIL go (vm::settled); an error of
+    # the kernel that made it is still raised by the read.
+    assert mf.tensor([2.5]).item() == 2.5 and mf.tensor([3]).item() == 3 and mf.tensor([True]).item() is True
+    y = mf.tensor(np.arange(3)) // mf.tensor(np.zeros(3, np.int64))
+    with pytest.raises(RuntimeError, match="division by zero"):
+        y[0:1].sum().item()
+    with pytest.raises(RuntimeError, match="one element"):
+        mf.tensor(F32).item()
+
+
+def test_size_and_shape_are_the_python_methods():
+    x = mf.tensor(np.zeros((2, 3, 4), np.float32))
+    python_size = mf.Tensor.size.__wrapped__
+    for args in ((), (0,), (-1,), (2,), (None,), (np.int64(1),)):
+        got, want = x.size(*args), python_size(x, *args)
+        assert got == want and type(got) is type(want)
+    assert type(x.shape) is mf.Size and x.shape == (2, 3, 4) and mf.tensor(1.0).shape == ()
+    for bad in (3, -4, "0"):
+        raised = []
+        for size in (mf.Tensor.size, python_size):
+            with pytest.raises(Exception) as info:
+                size(x, bad)
+            raised.append((info.type, str(info.value)))
+        assert raised[0] == raised[1]
+
+
+COMPARE_CALLS = [  # (x, other): the C path's calls, then calls it leaves to Python
+    (F32, F32[0]), (F32, 1.5), (F32, -2), (np.arange(6).reshape(2, 3), 4), (F32.astype(np.float64), 0.5),
+    (np.arange(3, dtype=np.int32), 1), (np.arange(3), 1.5), (np.array([True, False]), 1), (F32, F32.astype(np.float64)),
+    (F32, True), (F32, np.float32(1.5)), (F32, None), (F32, 2**70),
+]
+
+
+@pytest.mark.parametrize("case", range(len(COMPARE_CALLS)))
+@pytest.mark.parametrize("name", ["eq", "ne", "lt", "le", "gt", "ge"])
+def test_comparisons_give_what_the_python_methods_give(name, case):
+    array, other = COMPARE_CALLS[case]
+    x = mf.tensor(array)
+    operand = mf.tensor(other) if isinstance(other, np.ndarray) else other
+    method = getattr(mf.Tensor, f"__{name}__")
+    outcomes = []
+    for call in (method, method.__wrapped__):
+        try:
+            outcomes.append(call(x, operand))
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+    if isinstance(outcomes[1], mf.Tensor):
+        same(*outcomes)
+        np.testing.assert_array_equal(outcomes[0].numpy(), getattr(operator, name)(array, other))
+    else:
+        assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("array", [F32, np.float32(2.5), np.arange(4), np.array([True, False])])
+def test_clone_copies_as_the_python_function(array):
+    for clone in (mf.Tensor.clone, mf.Tensor.clone.__wrapped__, mf.clone):
+        x = mf.tensor(array, requires_grad=np.asarray(array).dtype.kind == "f")
+        out = clone(x)
+        assert out is not x and out.dtype == x.dtype and out.shape == x.shape
+        np.testing.assert_array_equal(out.numpy(), np.asarray(array))
+        if x.requires_grad:
+            assert type(out.grad_fn).__name__ == "CloneBackward0"
+            (out * 3).sum().backward()
+            np.testing.assert_array_equal(x.grad.numpy(), np.full_like(np.asarray(array), 3))
+        with mf.no_grad():
+            out.zero_()  # its own memory
+        np.testing.assert_array_equal(x.detach().numpy(), np.asarray(array))
+    p = mf.placement("cpu", ranks=[0])
+    g = mf.tensor(array, placement=p, sbp=mf.sbp.broadcast)
+    assert g.clone().is_global and g.clone().placement == p
+    np.testing.assert_array_equal(g.clone().numpy(), np.asarray(array))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32", "bool", "bfloat16", "float16"])
+def test_to_a_dtype_is_the_general_paths(dtype):
+    # to(dtype) alone is read first (Tensor.to); to(dtype=...) takes the general path
+    for array in (F32, np.arange(4), np.array([True, False])):
+        x = mf.tensor(array)
+        target = getattr(mf, dtype)
+        got, want = x.to(target), x.to(dtype=target)
+        assert (got is x) == (want is x) == (x.dtype == target)
+        same(got, want)
+    p = mf.placement("cpu", ranks=[0])
+    g = mf.tensor(F32, placement=p, sbp=mf.sbp.broadcast).to(getattr(mf, dtype))
+    assert g.is_global and g.dtype == getattr(mf, dtype)
