@@ -18,19 +18,32 @@ the best of --repeat steps after a few warmup ones (with --compile the warmup co
 compiling is not timed). The first step's loss of each is printed beside its time, a check
 that both compute the same thing (dropout draws differ). ratio = the best of torch's times /
 meshflow's (> 1: meshflow faster). The machine is shared: compare only within one run.
+
+By default each library is timed in a process of its own, as users run them, the two
+processes taking turns for --rounds rounds (best of all): in one process both libraries'
+kernels share one OpenMP runtime (torch's libgomp, loaded first, serves meshflow and its
+oneDNN too), and once each has a team of workers the process has more OpenMP threads than
+CPUs, so libgomp throttles every team's spin-wait and a library of many short parallel
+regions pays a wake-up at each, whichever library it is. --together times both in one
+process, their steps taking turns.
 """
 import argparse
+import json
+import os
 
 import numpy as np
 
+SIDE = os.environ.get("MODELS_BENCH_SIDE", "")  # set in the children of a run apart: the library timed
 try:
+    if SIDE == "meshflow":
+        raise ImportError("meshflow's process of a run apart")
     import torch  # before meshflow: torch's CUDA libraries clash with symbols meshflow loads first
 except ImportError:
     torch = None
 
 import meshflow as mf  # noqa: E402
 from layers_bench import Gpt2Config, Gpt2LMHead, VOCAB, lstm_language_model, small_resnet  # noqa: E402
-from thread_runs import compiled_or_none, run_children, timed_together  # noqa: E402
+from thread_runs import child_run, compiled_or_none, run_children, timed_together  # noqa: E402
 
 
 class Model:
@@ -199,9 +212,24 @@ def torch_twin(model, ours):
     return twin
 
 
+def report(name, threads, results):
+    """The line of one model: results maps each side's label to (seconds, first loss) or None
+    where it failed."""
+    line = f"{name:12s} threads={threads}"
+    for label, result in results.items():
+        line += f"  {label} failed" if result is None else f"  {label} {result[0] * 1e3:8.2f} ms"
+        if result and result[1] is not None:
+            line += f" (loss {result[1]:.4f})"
+    times = {label: result[0] for label, result in results.items() if result}
+    if "meshflow" in times and len(times) > 1:
+        line += f"  ratio {min(t for label, t in times.items() if label != 'meshflow') / times['meshflow']:5.2f}"
+    print(line, flush=True)
+
+
 def child(args):
     threads = args.threads[0]
-    mf.set_num_threads(threads)
+    # torch's process of a run apart builds meshflow's weights on one thread (no OpenMP team).
+    mf.set_num_threads(1 if SIDE == "torch" else threads)
     if torch is not None:
         torch.set_num_threads(threads)
     wanted = args.only.split(",") if args.only else None
@@ -210,7 +238,7 @@ def child(args):
             continue
         mf.manual_seed(0)
         module = model.build(mf)
-        sides = [("meshflow", training_step(mf, module, model))]
+        sides = [] if SIDE == "torch" else [("meshflow", training_step(mf, module, model))]
         if torch is not None:  # the twins take meshflow's weights before its first step
             torch.manual_seed(0)
             sides.append(("torch", training_step(torch, torch_twin(model, module), model)))
@@ -219,14 +247,30 @@ def child(args):
                 sides.append(("compile", (step, losses) if compiled_or_none(name, lambda: step) else None))
         timed = [(label, side[0]) for label, side in sides if side]
         times = dict(zip([label for label, _ in timed], timed_together([step for _, step in timed], args.repeat)))
-        line = f"{name:12s} threads={threads}"
-        for label, side in sides:
-            line += f"  {label} failed" if side is None else f"  {label} {times[label] * 1e3:8.2f} ms"
-            if side and side[1]:
-                line += f" (loss {side[1][0]:.4f})"
-        if len(times) > 1:
-            line += f"  ratio {min(t for label, t in times.items() if label != 'meshflow') / times['meshflow']:5.2f}"
-        print(line, flush=True)
+        results = {label: side and (times[label], side[1][0] if side[1] else None) for label, side in sides}
+        if SIDE:
+            print(json.dumps({"model": name, "results": results}), flush=True)
+        else:
+            report(name, threads, results)
+
+
+def run_apart(args, child_args):
+    """Each thread count: meshflow's process and torch's take turns for args.rounds rounds;
+    per model and side the best time of all rounds."""
+    for n in args.threads:
+        best = {}
+        for _ in range(args.rounds):
+            for side in ("meshflow", "torch") if torch is not None else ("meshflow",):
+                for row in child_run(__file__, n, child_args, capture=True, MODELS_BENCH_SIDE=side).splitlines():
+                    if not row.startswith("{"):
+                        print(row, flush=True)  # what a child says besides its results (a compile failure)
+                        continue
+                    row = json.loads(row)
+                    for label, result in row["results"].items():
+                        known = best.setdefault(row["model"], {}).get(label, ())
+                        best[row["model"]][label] = result if not known or (result and result[0] < known[0]) else known
+        for name, results in best.items():
+            report(name, n, results)
 
 
 def main():
@@ -236,15 +280,22 @@ def main():
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--only", default="", help="comma-separated model names")
     parser.add_argument("--compile", action="store_true", help="also time torch.compile; ratio against torch's best")
+    parser.add_argument("--together", action="store_true", help="time both libraries in one process")
+    parser.add_argument("--rounds", type=int, default=2, help="turns of each library's process, apart")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args)
         return
     print(f"models_bench: batch {args.batch}, best of {args.repeat}, torch "
-          f"{torch.__version__ if torch is not None else 'not installed'}", flush=True)
-    run_children(__file__, args.threads, ["--repeat", str(args.repeat), "--batch", str(args.batch),
-                                          "--only", args.only, *(["--compile"] if args.compile else [])])
+          f"{torch.__version__ if torch is not None else 'not installed'}, "
+          f"{'in one process' if args.together else 'each library in its own process'}", flush=True)
+    child_args = ["--repeat", str(args.repeat), "--batch", str(args.batch), "--only", args.only,
+                  *(["--compile"] if args.compile else [])]
+    if args.together:
+        run_children(__file__, args.threads, child_args)
+    else:
+        run_apart(args, child_args)
 
 
 if __name__ == "__main__":

@@ -55,11 +55,17 @@ def compiled_or_none(name, make_step):
     return step
 
 
+def child_run(script, n, child_args, capture=False, **env_vars):
+    """Runs `script --child --threads n *child_args` with n BLAS and OpenMP threads (and
+    env_vars), returning its output where `capture`."""
+    env = dict(MALLOC_MMAP_THRESHOLD_=str(1 << 32), MALLOC_TRIM_THRESHOLD_=str(1 << 36))
+    env.update(os.environ, OMP_NUM_THREADS=str(n), OPENBLAS_NUM_THREADS=str(n), **env_vars)
+    command = [sys.executable, os.path.abspath(script), "--child", "--threads", str(n), *child_args]
+    done = subprocess.run(command, env=env, check=True, stdout=subprocess.PIPE if capture else None, text=True)
+    return done.stdout
+
+
 def run_children(script, threads, child_args):
-    """Runs `script --child --threads n *child_args` for each n in `threads`, with n BLAS and
-    OpenMP threads."""
+    """child_run for each n in `threads`."""
     for n in threads:
-        env = dict(MALLOC_MMAP_THRESHOLD_=str(1 << 32), MALLOC_TRIM_THRESHOLD_=str(1 << 36))
-        env.update(os.environ, OMP_NUM_THREADS=str(n), OPENBLAS_NUM_THREADS=str(n))
-        command = [sys.executable, os.path.abspath(script), "--child", "--threads", str(n), *child_args]
-        subprocess.run(command, env=env, check=True)
+        child_run(script, n, child_args)
