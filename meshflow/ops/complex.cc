@@ -51,21 +51,28 @@ decltype(OpDef::signatures) elementwise_signatures(bool linear) {
   };
 }
 
-// A binary op of two floats of one dtype making complex ones: f(x, y) -> std::complex.
-template <typename F>
-OpDef from_parts(const std::string& name, bool linear, F f) {
+// What every elementwise op of this file is: complex-only, split as its broadcast allows
+// (and partial sums passed through where it is linear).
+OpDef complex_elementwise(const std::string& name, bool linear) {
   OpDef op;
   op.name = name;
   op.elementwise = true;
   op.complex = true;
   op.complex_only = true;
+  op.signatures = elementwise_signatures(linear);
+  return op;
+}
+
+// A binary op of two floats of one dtype making complex ones: f(x, y) -> std::complex.
+template <typename F>
+OpDef from_parts(const std::string& name, bool linear, F f) {
+  OpDef op = complex_elementwise(name, linear);
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 2);
     expect_float(name, in[0]);
     kernel::expect_same_dtype(name, in[0], in[1]);
     return std::vector<TensorMeta>{{kernel::broadcast_shapes(name, in[0].shape, in[1].shape), complex_of(in[0].dtype)}};
   };
-  op.signatures = elementwise_signatures(linear);
   op.kernel = [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
     visit_complex(out.dtype(), [&](auto v) {
@@ -82,17 +89,12 @@ OpDef from_parts(const std::string& name, bool linear, F f) {
 // A unary op of complex tensors: f(z) -> std::complex (same dtype) or its real type.
 template <bool kToReal, typename F>
 OpDef of_complex(const std::string& name, bool linear, F f) {
-  OpDef op;
-  op.name = name;
-  op.elementwise = true;
-  op.complex = true;
-  op.complex_only = true;
+  OpDef op = complex_elementwise(name, linear);
   op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 1);
     expect_complex(name, in[0]);
     return std::vector<TensorMeta>{{in[0].shape, kToReal ? real_of(in[0].dtype) : in[0].dtype}};
   };
-  op.signatures = elementwise_signatures(linear);
   op.kernel = [f](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = ctx.output(0, in[0].shape(), ctx.outputs[0].dtype);
     visit_complex(in[0].dtype(), [&](auto v) {
