@@ -32,6 +32,7 @@
 #include "meshflow/device/testdev/testdev.h"
 #include "meshflow/global/global_tensor.h"
 #include "meshflow/global/point_to_point.h"
+#include "meshflow/ops/autocast_cache.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
@@ -755,17 +756,19 @@ void bind_ops(py::module_& m) {
     const std::optional<DType> d = autocast_dtype();
     return d ? py::object(py::str(dtype_name(*d))) : py::object(py::none());
   });
-  // The setting as (dtype name or None, device type); set_autocast returns the previous one.
-  m.def("autocast_state", [] {
-    const AutocastState s = autocast_state();
-    return py::make_tuple(s.dtype ? py::object(py::str(dtype_name(*s.dtype))) : py::object(py::none()), s.device_type);
-  });
-  m.def("set_autocast", [](std::optional<std::string> name, const std::string& device_type) {
+  // The setting as (dtype name or None, device type, whether the cache is on); set_autocast
+  // returns the previous one.
+  auto autocast_tuple = [](const AutocastState& s, bool cache) {
+    return py::make_tuple(s.dtype ? py::object(py::str(dtype_name(*s.dtype))) : py::object(py::none()), s.device_type,
+                          cache);
+  };
+  m.def("autocast_state", [autocast_tuple] { return autocast_tuple(autocast_state(), autocast_cache_enabled()); });
+  m.def("set_autocast", [autocast_tuple](std::optional<std::string> name, const std::string& device_type, bool cache) {
     const AutocastState previous =
         set_autocast({name ? std::optional(dtype_from_name(*name)) : std::nullopt, device_type});
-    return py::make_tuple(previous.dtype ? py::object(py::str(dtype_name(*previous.dtype))) : py::object(py::none()),
-                          previous.device_type);
-  }, py::arg("dtype"), py::arg("device_type"));
+    return autocast_tuple(previous, set_autocast_cache(cache));
+  }, py::arg("dtype"), py::arg("device_type"), py::arg("cache") = true);
+  m.def("autocast_cached_casts", &autocast_cached_casts);
   m.def("apply", &apply, py::arg("name"), py::arg("inputs"), py::arg("attrs"), py::arg("placement") = py::none(),
         py::arg("sbp") = py::none());
   // An in-place write (fn::write_in_place): the op's output, written over inputs[target]'s

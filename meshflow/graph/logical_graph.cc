@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "meshflow/comm/comm.h"
+#include "meshflow/ops/autocast_cache.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/in_place.h"
@@ -97,6 +98,7 @@ Tracer::Scope::Scope(Tracer& tracer) : previous_op_(op_tracer()), previous_conve
 }
 
 Tracer::Scope::~Scope() {
+  drop_autocast_casts_of(op_tracer());  // lazy values of this tracing
   set_op_tracer(previous_op_);
   set_conversion_tracer(previous_conversion_);
 }

@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <memory>
+#include <unordered_map>
 #include <stdexcept>
 #include <utility>
 
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/error.h"
 #include "meshflow/device/device.h"
+#include "meshflow/ops/autocast_cache.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/in_place.h"
 #include "meshflow/ops/registry.h"
@@ -178,6 +180,16 @@ namespace {
 
 thread_local AutocastState autocast;
 
+// The autocast cache (autocast_cache.h), by parameter.
+thread_local bool cache_casts = true;
+struct CachedCast {
+  Var source;  // held (as the cast's node holds it) so that its address names it
+  uint64_t version;
+  const OpTracer* tracer;  // the tracing it was made in, or null
+  Var cast;  // detached
+};
+thread_local std::unordered_map<const VarImpl*, CachedCast> cached_casts;
+
 // Whether autocast casts `v` for an op of `policy`: float32 and the other half down to the
 // autocast dtype for kLower (torch casts every floating input but float64), halves up to
 // float32 for the float32 lists.
@@ -209,8 +221,53 @@ AutocastState set_autocast(AutocastState state) {
     throw std::invalid_argument(std::string("autocast: dtype ") + dtype_name(*state.dtype) +
                                 " is not supported; expected bfloat16 or float16");
   }
+  if (state.dtype != autocast.dtype || state.device_type != autocast.device_type) cached_casts.clear();
   return std::exchange(autocast, std::move(state));
 }
+
+bool set_autocast_cache(bool on) {
+  if (!on) cached_casts.clear();
+  return std::exchange(cache_casts, on);
+}
+
+bool autocast_cache_enabled() { return cache_casts; }
+
+size_t autocast_cached_casts() { return cached_casts.size(); }
+
+void drop_autocast_casts_of(const OpTracer* tracer) {
+  for (auto it = cached_casts.begin(); it != cached_casts.end();) {
+    it = it->second.tracer == tracer ? cached_casts.erase(it) : std::next(it);
+  }
+}
+
+namespace {
+
+// Records `outputs`, computed by `op` from `args`, for autograd with op's gradient (grad mode
+// on, an input requiring grad).
+void record_with_grad(const OpDef& op, const std::vector<Var>& args, std::vector<Var>& outputs, const Attrs& attrs);
+
+// v cast to `to` by autocast: through the cache for a parameter cast to the autocast dtype.
+// Each use of a cached value is recorded for autograd as a cast of its own (not computed
+// again): every consumer's gradient goes to the parameter through its own node, in whatever
+// dtype that consumer gives it (a product of float32 operands gives float32, matmul's
+// "float32_grads"), and a node a backward has spent is never reached again.
+Var autocast_cast(const Var& v, DType to) {
+  if (!cache_casts || to != autocast.dtype || v.dtype() != DType::kFloat32 || !v.requires_grad() || !v.is_leaf()) {
+    return fn::cast(v, to);
+  }
+  const OpTracer* tracer = op_tracer();
+  const auto it = cached_casts.find(v.id());
+  if (it == cached_casts.end() || it->second.version != v.version() || it->second.tracer != tracer) {
+    Var cast = fn::cast(v, to);
+    cached_casts.insert_or_assign(v.id(), CachedCast{v, v.version(), tracer, cast.detach()});
+    return cast;
+  }
+  std::vector<Var> again{it->second.cast.detach()};
+  if (grad_enabled()) record_with_grad(find_op("cast"), {v}, again, {{"dtype", to}});
+  return again[0];
+}
+
+}  // namespace
 
 namespace {
 
@@ -231,7 +288,7 @@ bool autocast_call(const OpDef& op, std::vector<Var>& inputs, Attrs& attrs) {
     attrs.set("float32_grads", true);
   }
   for (auto it = first; it != last; ++it) {
-    if (autocast_casts(policy, *it)) *it = fn::cast(*it, to);
+    if (autocast_casts(policy, *it)) *it = autocast_cast(*it, to);
   }
   return true;
 }
@@ -416,6 +473,11 @@ std::vector<Var> call_writing(const OpDef& op, const std::vector<Var>& inputs, c
   Constraints fixed = constraints;
   const std::vector<Var> args = inputs[0].is_global() ? in_signature_layouts(op, inputs, attrs, fixed) : inputs;
   std::vector<Var> outputs = run(op, args, attrs, fixed, overwrite);
+  record_with_grad(op, args, outputs, attrs);
+  return outputs;
+}
+
+void record_with_grad(const OpDef& op, const std::vector<Var>& args, std::vector<Var>& outputs, const Attrs& attrs) {
   auto saved = std::make_shared<Saved>();
   for (const Var& in : args) {
     saved->inputs.emplace_back(in, /*output=*/false);
@@ -431,7 +493,7 @@ std::vector<Var> call_writing(const OpDef& op, const std::vector<Var>& inputs, c
       [saved] { *saved = Saved(); });
   for (const Var& out : outputs) saved->outputs.emplace_back(out, /*output=*/true);  // their node is made now
   const auto made = std::find_if(outputs.begin(), outputs.end(), [](const Var& out) { return out.grad_fn() != nullptr; });
-  if (made == outputs.end()) return outputs;
+  if (made == outputs.end()) return;
   Node& node = *made->grad_fn();
   node.takes_broadcast_grads = op.grad_takes_broadcast;
   if (!op.grad_reads.inputs || op.grad_reads.outputs) {
@@ -441,7 +503,6 @@ std::vector<Var> call_writing(const OpDef& op, const std::vector<Var>& inputs, c
     if (op.grad_reads.outputs) read.insert(read.end(), outputs.begin(), outputs.end());
     set_saved(node, read);
   }
-  return outputs;
 }
 
 // Broadcast gradients (autograd/var.h) expand through the expand op.
@@ -779,7 +840,7 @@ Var add_bias(const Var& product, const Var& bias) {
   // Under autocast the bias is cast with the operands, as torch's.
   const bool low = autocast.dtype && product.dtype() == *autocast.dtype &&
                    (bias.dtype() == DType::kFloat32 || is_half(bias.dtype()));
-  return add(product, low ? cast(bias, product.dtype()) : bias);
+  return add(product, low ? autocast_cast(bias, product.dtype()) : bias);
 }
 
 namespace {

@@ -17,6 +17,10 @@ state stay float32 (master weights). When both operands of a matmul or attention
 its backward products' float32 accumulators go straight to the float32 operands' gradients,
 never rounded to bfloat16 (torch rounds them once more). The casts are ordinary ops:
 autograd, every parallel layout and graph mode (traced inside the block) handle them.
+As torch's, a parameter's cast is cached: made once inside the block and reused by every
+later use (a weight tied in two places, the micro-batches of an accumulation loop run inside
+the block), made again only after the parameter is written (an optimizer step,
+load_state_dict); `cache_enabled=False` casts at every use. The block's exit drops the cache.
 The setting is per thread; blocks nest and restore what was set before. `device_type` is
 any registered type (mf.device_types(): "cpu", "cuda", ...), and `dtype` defaults to its
 torch default (float16 for "cuda", bfloat16 otherwise); unlike torch, the setting applies to
@@ -30,8 +34,8 @@ from . import _dtype
 
 class autocast:
     def __init__(self, device_type="cpu", dtype=None, enabled=True, cache_enabled=None):
-        # cache_enabled (torch's cache of casted weights) is accepted and has no effect: the
-        # casts are ordinary ops, issued where the matmuls are.
+        # cache_enabled (torch's cache of casted weights, on by default): a parameter is cast
+        # once inside the block, and again only after a write to it (ops/functional.h).
         if not isinstance(device_type, str) or device_type not in _device.device_types():
             raise ValueError(f"autocast: device_type {device_type!r} is not supported; expected one of "
                              + ", ".join(_device.device_types()))
@@ -41,7 +45,7 @@ class autocast:
         if dtype not in (_dtype.bfloat16, _dtype.float16):
             raise ValueError(f"autocast: dtype {dtype!r} is not supported; expected meshflow.bfloat16 or "
                              "meshflow.float16")
-        self._state = (dtype.name if enabled else None, device_type)
+        self._state = (dtype.name if enabled else None, device_type, cache_enabled is not False)
         self._previous = []
 
     def __enter__(self):
@@ -75,7 +79,7 @@ def _on_float32_list(autocast_list):
     lists; "cuda": CUDA's alone; None: neither) on its float32 list."""
     if autocast_list is None:
         return False
-    dtype, device_type = _C.autocast_state()
+    dtype, device_type, _ = _C.autocast_state()
     return dtype is not None and (autocast_list == "both" or device_type == "cuda")
 
 

@@ -133,7 +133,7 @@ def is_autocast_enabled(device_type="cuda"):
     """Whether an autocast block of `device_type` is open, as torch's: without one, CUDA's (so
     Hugging Face's `if torch.is_autocast_enabled(): torch.get_autocast_gpu_dtype()` stays off
     inside a CPU block)."""
-    dtype, on = _C.autocast_state()
+    dtype, on, _ = _C.autocast_state()
     return dtype is not None and device_type == on
 
 
@@ -143,7 +143,7 @@ def is_autocast_cpu_enabled():
 
 def get_autocast_dtype(device_type="cpu"):
     """The dtype of `device_type`'s autocast: the open block's, else torch's default for it."""
-    dtype, on = _C.autocast_state()
+    dtype, on, _ = _C.autocast_state()
     if dtype is not None and on == device_type:
         return _dtype.to_dtype(dtype)
     return _dtype.bfloat16 if device_type == "cpu" else _dtype.float16

@@ -174,3 +174,103 @@ def test_graph_traced_under_autocast_equals_eager():
     # Without autocast the graph compiles again, in float32.
     np.testing.assert_array_equal(graph(x).numpy(), model(x).numpy())
     assert not np.array_equal(graph(x).numpy(), eager)
+
+
+# torch's autocast cache: a parameter is cast once in a region, again only after a write to it.
+class Tied(nn.Module):
+    """One weight in two products (a tied embedding and head, an encoder run twice)."""
+
+    def __init__(self):
+        super().__init__()
+        mf.manual_seed(5)
+        self.lin = nn.Linear(16, 16)
+
+    def forward(self, x):
+        return self.lin(mf.tanh(self.lin(x))).float().sum()
+
+
+def tied_grads(cache, micro_batches, x):
+    model = Tied()
+    with mf.autocast("cpu", dtype=BF16, cache_enabled=cache):
+        for part in x.chunk(micro_batches):
+            model(part).backward()  # a backward per micro-batch, inside the region
+        cached = mf._C.autocast_cached_casts()
+    assert mf._C.autocast_cached_casts() == 0  # the region's exit drops it
+    return cached, [p.grad.numpy() for p in model.parameters()]
+
+
+def test_autocast_caches_a_parameters_cast_within_the_region():
+    x = mf.tensor(RNG.standard_normal((8, 16)).astype(np.float32))
+    for micro_batches in (1, 2):
+        cached, grads = tied_grads(True, micro_batches, x)
+        uncached, reference = tied_grads(False, micro_batches, x)
+        assert (cached, uncached) == (2, 0)  # weight and bias, each cast once for both uses
+        for g, r in zip(grads, reference):
+            np.testing.assert_array_equal(g, r)
+
+
+def test_autocast_casts_a_parameter_again_after_a_write():
+    x = mf.tensor(RNG.standard_normal((4, 16)).astype(np.float32))
+    model, other = linear_model(), linear_model()
+    opt = mf.optim.SGD(model.parameters(), lr=0.5)
+
+    def fresh():  # the model's output in a region of its own, cast anew
+        with mf.autocast("cpu", dtype=BF16):
+            return model(x).float().numpy()
+
+    with mf.autocast("cpu", dtype=BF16):
+        model(x).float().sum().backward()
+        opt.step()  # the optimizer's write
+        after_step = model(x).float().numpy()
+        with mf.no_grad():
+            model[0].weight.mul_(-1)  # an in-place op
+        after_op = model(x).float().numpy()
+        model.load_state_dict(other.state_dict())
+        after_load = model(x).float().numpy()
+        assert mf._C.autocast_cached_casts() == 4
+    np.testing.assert_array_equal(after_load, fresh())
+    model.load_state_dict(other.state_dict())  # the same values: what after_op saw must differ
+    assert not np.array_equal(after_op, after_load) and not np.array_equal(after_step, after_op)
+
+
+def test_autocast_cache_under_no_grad_then_with_grad():
+    x = mf.tensor(RNG.standard_normal((4, 16)).astype(np.float32))
+    model, reference = linear_model(), linear_model()
+    with mf.autocast("cpu", dtype=BF16):
+        with mf.no_grad():
+            model(x)  # casts cached unrecorded
+        model(x).float().sum().backward()
+    with mf.autocast("cpu", dtype=BF16, cache_enabled=False):
+        reference(x).float().sum().backward()
+    for p, r in zip(model.parameters(), reference.parameters()):
+        np.testing.assert_array_equal(p.grad.numpy(), r.grad.numpy())
+
+
+def test_graph_traces_one_cast_per_parameter_under_autocast():
+    p = mf.placement("cpu", ranks=[0])
+    x = mf.tensor(RNG.standard_normal((8, 16)).astype(np.float32), placement=p, sbp=mf.sbp.broadcast)
+    results = {}
+    for cache in (True, False):
+        model = Tied()
+        model.to_global(p, mf.sbp.broadcast)
+        opt = mf.optim.SGD(model.parameters(), lr=0.1)
+
+        class Step(nn.Graph):
+            def __init__(self):
+                super().__init__()
+                self.model = model
+                self.add_optimizer(opt)
+                self.config.set_gradient_accumulation_steps(2)
+
+            def build(self, x):
+                loss = self.model(x)
+                loss.backward()
+                return loss
+
+        graph = Step()
+        with mf.autocast("cpu", dtype=BF16, cache_enabled=cache):
+            losses = [graph(x).numpy() for _ in range(3)]
+        results[cache] = (losses, graph.compile_stats()["traced_nodes"], model.lin.weight.numpy())
+    assert results[True][1] == results[False][1] - 2  # the weight's and the bias's second casts
+    np.testing.assert_array_equal(results[True][0], results[False][0])
+    np.testing.assert_array_equal(results[True][2], results[False][2])
