@@ -24,7 +24,6 @@
 // host views; CUDA's take float32 (cuda/batch_norm.cu). For a create_graph backward the
 // gradient is written in differentiable ops instead.
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -33,6 +32,7 @@
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/core/loops.h"
 #include "meshflow/ops/fast_math.h"
+#include "meshflow/ops/norm_math.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
@@ -203,26 +203,24 @@ MF_MULTIVERSIONED void gradient_sums(const T* x, const T* dy, int64_t planes, in
   lanes.flush(a, b);
 }
 
-// out = (x - center) scale + shift (+ dy dy_scale where dy is given) over [0, n): centered
-// first (on the channel's first value), so that a large mean does not cancel against the
-// shift.
+// The output over [0, n) of values centered on `first` (norm_math.h): normalized, or with
+// dy given, the backward's dx (k: weight rstd).
 template <typename T>
-MF_MULTIVERSIONED void affine(const T* x, const T* dy, int64_t n, Compute<T> center, Compute<T> scale,
-                              Compute<T> shift, Compute<T> dy_scale, T* out) {
+MF_MULTIVERSIONED void affine(const T* x, const T* dy, int64_t n, Compute<T> first, Compute<T> scale,
+                              Compute<T> shift, Compute<T> k, T* out) {
   if (dy) {
 #pragma omp simd
     for (int64_t i = 0; i < n; ++i) {
-      out[i] = narrow<T>(wide(dy[i]) * dy_scale + (wide(x[i]) - center) * scale + shift);
+      out[i] = narrow<T>(normmath::backward_value(wide(dy[i]), wide(x[i]), first, k, scale, shift));
     }
   } else {
 #pragma omp simd
-    for (int64_t i = 0; i < n; ++i) out[i] = narrow<T>((wide(x[i]) - center) * scale + shift);
+    for (int64_t i = 0; i < n; ++i) out[i] = narrow<T>(normmath::normalized(wide(x[i]), first, scale, shift));
   }
 }
 
-// Statistics from sums shifted by the channel's first value (no cancellation between a large
-// mean and a small spread), then y = (x - mean) scale + bias with scale = weight rstd, written
-// with x - first. S: the statistics' dtype.
+// Statistics from sums shifted by the channel's first value, then y (norm_math.h). S: the
+// statistics' dtype.
 template <typename T, typename S>
 void forward_planes(const Planes& p, const T* x, const T* w, const T* b, S* mean, S* var, T* y) {
   using C = Compute<T>;
@@ -231,22 +229,18 @@ void forward_planes(const Planes& p, const T* x, const T* w, const T* b, S* mean
     const C first = wide(x[p.at(0, c)]);
     double sum = 0, squares = 0;
     shifted_sums(x + p.at(0, c), p.batch, p.channels * p.spatial, p.spatial, first, sum, squares);
-    const double shifted_mean = sum / m, mu = first + shifted_mean;
-    const double variance = std::max(0.0, squares / m - shifted_mean * shifted_mean);
-    mean[c] = static_cast<S>(mu), var[c] = static_cast<S>(variance);
-    const double scale = (w ? wide(w[c]) : 1) / std::sqrt(variance + p.eps);
-    const double shift = (b ? wide(b[c]) : 0) - shifted_mean * scale;  // (x - first) scale + shift
+    const normmath::Moments mo = normmath::moments(sum, squares, m, p.eps);
+    mean[c] = static_cast<S>(first + mo.offset), var[c] = static_cast<S>(mo.variance);
+    const normmath::Affine f = normmath::forward_affine(w ? wide(w[c]) : 1, b ? wide(b[c]) : 0, mo.offset, mo.rstd);
     for (int64_t n = 0; n < p.batch; ++n) {
-      affine<T>(x + p.at(n, c), nullptr, p.spatial, first, static_cast<C>(scale), static_cast<C>(shift), 0,
+      affine<T>(x + p.at(n, c), nullptr, p.spatial, first, static_cast<C>(f.scale), static_cast<C>(f.shift), 0,
                 y + p.at(n, c));
     }
   });
 }
 
-// With rstd = 1 / sqrt(var + eps), xhat = (x - mean) rstd and k = weight rstd:
-// dx = k (dy - mean(dy) - xhat mean(dy xhat)) + dmean / m + dvar 2 (x - mean) / m (the
-// statistics' own gradients, zeros unless a caller differentiates them), as
-// dy k + (x - mean) a + b per value; dweight = sum(dy xhat), dbias = sum(dy).
+// dx (norm_math.h, with the statistics' gradients dmean and dvar, zeros unless a caller
+// differentiates them), dweight = sum(dy xhat), dbias = sum(dy).
 template <typename T, typename S>
 void backward_planes(const Planes& p, const T* x, const T* dy, const T* w, const S* mean, const S* var,
                      const S* dmean, const S* dvar, T* dx, T* dweight, T* dbias) {
@@ -257,19 +251,18 @@ void backward_planes(const Planes& p, const T* x, const T* dy, const T* w, const
     // where they are close (a large mean, a small spread); the mean's offset from it is
     // added in doubles.
     const C first = wide(x[p.at(0, c)]);
-    const double offset = static_cast<double>(mean[c]) - first, rstd = 1 / std::sqrt(static_cast<double>(var[c]) + p.eps);
+    const double offset = static_cast<double>(mean[c]) - first, rstd = normmath::rstd_of(var[c], p.eps);
     double sum = 0, sum_shifted = 0;
     gradient_sums(x + p.at(0, c), dy + p.at(0, c), p.batch, p.channels * p.spatial, p.spatial, first, sum,
                   sum_shifted);
-    const double sum_centered = sum_shifted - offset * sum;
-    if (dweight) dweight[c] = narrow<T>(static_cast<C>(sum_centered * rstd));
+    const double dxhat = normmath::sum_dy_xhat(sum, sum_shifted, offset, rstd), weight = w ? wide(w[c]) : 1;
+    if (dweight) dweight[c] = narrow<T>(static_cast<C>(dxhat));
     if (dbias) dbias[c] = narrow<T>(static_cast<C>(sum));
-    const double k = (w ? wide(w[c]) : 1) * rstd;
-    const double a = -k * rstd * rstd * sum_centered / m + 2 * dvar[c] / m;
-    const double b = -k * sum / m + dmean[c] / m - a * offset;  // with (x - first) a
+    const normmath::BackwardAffine g =
+        normmath::backward_affine(weight * sum, weight * dxhat, offset, rstd, m, dmean[c], dvar[c]);
     for (int64_t n = 0; n < p.batch; ++n) {
-      affine<T>(x + p.at(n, c), dy + p.at(n, c), p.spatial, first, static_cast<C>(a), static_cast<C>(b),
-                static_cast<C>(k), dx + p.at(n, c));
+      affine<T>(x + p.at(n, c), dy + p.at(n, c), p.spatial, first, static_cast<C>(g.a), static_cast<C>(g.b),
+                static_cast<C>(weight * rstd), dx + p.at(n, c));
     }
   });
 }
@@ -447,12 +440,11 @@ std::vector<Signature> group_norm_backward_signatures(const std::vector<TensorMe
   return {split, linear};
 }
 
-// A group's statistics from sums shifted by its first value, as batch norm's: the shift, the
-// mean's offset from it, and rstd.
+// A group's statistics from sums shifted by its first value, as batch norm's.
 template <typename T>
 struct GroupMoments {
   Compute<T> first;
-  double offset, rstd;
+  normmath::Moments m;
 };
 
 template <typename T>
@@ -460,31 +452,28 @@ GroupMoments<T> group_moments(const T* x, int64_t count, double eps) {
   const Compute<T> first = wide(x[0]);
   double sum = 0, squares = 0;
   shifted_sums(x, 1, count, count, first, sum, squares);
-  const double m = static_cast<double>(count), offset = sum / m;
-  return {first, offset, 1 / std::sqrt(std::max(0.0, squares / m - offset * offset) + eps)};
+  return {first, normmath::moments(sum, squares, static_cast<double>(count), eps)};
 }
 
-// y = (x - mean) rstd weight + bias, channel by channel: (x - first) scale + shift.
+// y = (x - mean) rstd weight + bias, channel by channel (norm_math.h).
 template <typename T>
 void group_norm_planes(const Planes& p, int64_t groups, const T* x, const T* w, const T* b, T* y) {
   using C = Compute<T>;
   const int64_t per_group = p.channels / groups, size = per_group * p.spatial;
   kernel::parallel_for(p.batch * groups, p.batch * p.channels * p.spatial > kernel::kParallelGrain, [&](int64_t task) {
     const int64_t c0 = task % groups * per_group, at = p.at(task / groups, c0);
-    const GroupMoments<T> m = group_moments(x + at, size, p.eps);
+    const GroupMoments<T> g = group_moments(x + at, size, p.eps);
     for (int64_t c = c0; c < c0 + per_group; ++c) {
-      const double scale = (w ? wide(w[c]) : 1) * m.rstd, shift = (b ? wide(b[c]) : 0) - m.offset * scale;
+      const normmath::Affine f = normmath::forward_affine(w ? wide(w[c]) : 1, b ? wide(b[c]) : 0, g.m.offset, g.m.rstd);
       const int64_t plane = at + (c - c0) * p.spatial;
-      affine<T>(x + plane, nullptr, p.spatial, m.first, static_cast<C>(scale), static_cast<C>(shift), 0, y + plane);
+      affine<T>(x + plane, nullptr, p.spatial, g.first, static_cast<C>(f.scale), static_cast<C>(f.shift), 0, y + plane);
     }
   });
 }
 
-// With xhat = (x - mean) rstd and g = dy weight over a group of M values:
-// dx = rstd (g - sum(g) / M - xhat sum(g xhat) / M), as dy weight rstd + (x - first) a + b per
-// value; each (sample, channel)'s sum(dy) and sum(dy xhat) go to `sums` ([N, C, 2]), and
-// dweight and dbias add them over the samples in order afterwards (the same bits whatever
-// the threads).
+// dx over each group of M values (norm_math.h); each (sample, channel)'s sum(dy) and
+// sum(dy xhat) go to `sums` ([N, C, 2]), and dweight and dbias add them over the samples in
+// order afterwards (the same bits whatever the threads).
 template <typename T>
 void group_norm_backward_planes(const Planes& p, int64_t groups, const T* x, const T* w, const T* dy, T* dx,
                                 T* dweight, T* dbias) {
@@ -493,22 +482,22 @@ void group_norm_backward_planes(const Planes& p, int64_t groups, const T* x, con
   std::vector<double> sums(2 * p.batch * p.channels);
   kernel::parallel_for(p.batch * groups, p.batch * p.channels * p.spatial > kernel::kParallelGrain, [&](int64_t task) {
     const int64_t n = task / groups, c0 = task % groups * per_group, at = p.at(n, c0);
-    const GroupMoments<T> m = group_moments(x + at, size, p.eps);
+    const GroupMoments<T> g = group_moments(x + at, size, p.eps);
     double sum_g = 0, sum_gx = 0;
     for (int64_t c = c0; c < c0 + per_group; ++c) {
       const int64_t plane = at + (c - c0) * p.spatial;
       double sum = 0, shifted = 0;
-      gradient_sums(x + plane, dy + plane, 1, p.spatial, p.spatial, m.first, sum, shifted);
-      const double centered = (shifted - m.offset * sum) * m.rstd, weight = w ? wide(w[c]) : 1;
+      gradient_sums(x + plane, dy + plane, 1, p.spatial, p.spatial, g.first, sum, shifted);
+      const double centered = normmath::sum_dy_xhat(sum, shifted, g.m.offset, g.m.rstd), weight = w ? wide(w[c]) : 1;
       sums[2 * (n * p.channels + c)] = sum, sums[2 * (n * p.channels + c) + 1] = centered;
       sum_g += weight * sum, sum_gx += weight * centered;
     }
-    const double count = static_cast<double>(size);
-    const double a = -m.rstd * m.rstd * sum_gx / count, b = -m.rstd * sum_g / count - a * m.offset;
+    const normmath::BackwardAffine coef =
+        normmath::backward_affine(sum_g, sum_gx, g.m.offset, g.m.rstd, static_cast<double>(size));
     for (int64_t c = c0; c < c0 + per_group; ++c) {
       const int64_t plane = at + (c - c0) * p.spatial;
-      affine<T>(x + plane, dy + plane, p.spatial, m.first, static_cast<C>(a), static_cast<C>(b),
-                static_cast<C>((w ? wide(w[c]) : 1) * m.rstd), dx + plane);
+      affine<T>(x + plane, dy + plane, p.spatial, g.first, static_cast<C>(coef.a), static_cast<C>(coef.b),
+                static_cast<C>((w ? wide(w[c]) : 1) * g.m.rstd), dx + plane);
     }
   });
   for (int64_t c = 0; c < p.channels; ++c) {

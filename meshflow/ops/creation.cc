@@ -30,6 +30,7 @@
 
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/norm_math.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
@@ -358,13 +359,13 @@ std::vector<Signature> dropout_signatures(const std::vector<TensorMeta>& in, con
 
 // One run of dropout's kernel: rand's values for the run's counters, then the mask and y.
 template <typename T>
-MF_MULTIVERSIONED void dropout_run(const T* x, int64_t n, uint64_t seed, uint64_t counter, T p, T scale, T* y,
-                                   T* mask) {
+MF_MULTIVERSIONED void dropout_run(const T* x, int64_t n, uint64_t seed, uint64_t counter,
+                                   normmath::DropoutScale<T> scaling, T* y, T* mask) {
   T u[kRun];
   uniforms(seed, counter, n, u);
 #pragma omp simd
   for (int64_t k = 0; k < n; ++k) {
-    const T m = u[k] >= p ? scale : T(0);
+    const T m = scaling.mask(u[k]);
     mask[k] = m;
     y[k] = x[k] * m;
   }
@@ -378,11 +379,11 @@ std::vector<Tensor> dropout_kernel(const std::vector<Tensor>& in, const KernelCo
   const double p = ctx.attrs.get_float("p");
   auto run = [&](auto zero) {
     using T = decltype(zero);
-    const T *from = x.data_as<T>(), keep_below = static_cast<T>(p), scale = static_cast<T>(1 / (1 - p));
+    const T* from = x.data_as<T>();
+    const auto scaling = normmath::DropoutScale<T>::of(p);
     T *to = y.data_as<T>(), *m = mask.data_as<T>();
     for_each_run(ctx.output_boxes[0], ctx.outputs[0].shape, [&](int64_t start, int64_t first, int64_t count) {
-      dropout_run<T>(from + start, count, seed, offset + static_cast<uint64_t>(first), keep_below, scale, to + start,
-                     m + start);
+      dropout_run<T>(from + start, count, seed, offset + static_cast<uint64_t>(first), scaling, to + start, m + start);
     });
   };
   if (x.dtype() == DType::kFloat32) {

@@ -4,7 +4,8 @@
 // definitions, known values): the halves' rounding (core/dtype.h), cast, clamp and its
 // gradients, where and erfinv (ops/elementwise_math.h), the reductions' and scans' steps
 // (ops/reduce_math.h), the row-wise ops' elements (ops/row_math.h: softmax, layer_norm,
-// cross-entropy) and the optimizer updates (ops/optimizer_math.h). Each is also checked to be what the op's CPU kernel computes, so
+// cross-entropy), batch and group norm and dropout's scaling (ops/norm_math.h) and the optimizer
+// updates (ops/optimizer_math.h). Each is also checked to be what the op's CPU kernel computes, so
 // the CPU's op tests check the GPU's arithmetic too.
 #include <gtest/gtest.h>
 
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "meshflow/ops/elementwise_math.h"
+#include "meshflow/ops/norm_math.h"
 #include "meshflow/ops/optimizer_math.h"
 #include "meshflow/ops/reduce_math.h"
 #include "meshflow/ops/registry.h"
@@ -714,6 +716,170 @@ TEST(SharedMath, CrossEntropyRowsAreTheFormulas) {
       const double p = std::exp(x[r * n + j] - static_cast<double>(lse[r]));
       EXPECT_NEAR(dx[r * n + j], p * (dl + dlse[r]) - (j == target[r] ? dl : 0), 1e-6 * 4) << r << " " << j;
     }
+  }
+}
+
+// ---- batch norm, group norm, dropout
+
+// One set of values normalized together: the functions against the formulas in double, with
+// a mean far from the spread (the shift by the first value keeps it exact).
+TEST(SharedMath, NormFunctionsAreTheFormulas) {
+  const int m = 12;
+  std::vector<double> x(m), dy(m), w(m);
+  for (int i = 0; i < m; ++i) {
+    x[i] = 1000 + std::sin(0.9 * i);
+    dy[i] = std::cos(0.4 * i);
+    w[i] = i < 6 ? 1.5 : -0.5;  // two channels of a group
+  }
+  const double eps = 1e-5, dmean = 0.3, dvar = -0.2, bias = 0.25;
+  double mean = 0, var = 0;
+  for (double v : x) mean += v / m;
+  for (double v : x) var += (v - mean) * (v - mean) / m;
+  const double rstd = 1 / std::sqrt(var + eps);
+  double sum = 0, squares = 0, sum_g = 0, sum_g_xhat = 0, sum_g_shifted = 0;
+  for (int i = 0; i < m; ++i) {
+    sum += x[i] - x[0], squares += (x[i] - x[0]) * (x[i] - x[0]);
+    sum_g += dy[i] * w[i], sum_g_xhat += dy[i] * w[i] * (x[i] - mean) * rstd;
+    sum_g_shifted += dy[i] * w[i] * (x[i] - x[0]);
+  }
+  const normmath::Moments mo = normmath::moments(sum, squares, m, eps);
+  EXPECT_NEAR(x[0] + mo.offset, mean, 1e-12);
+  EXPECT_NEAR(mo.variance, var, 1e-12);
+  EXPECT_NEAR(mo.rstd, rstd, 1e-9);
+  EXPECT_NEAR(normmath::sum_dy_xhat(sum_g, sum_g_shifted, mo.offset, mo.rstd), sum_g_xhat, 1e-9);
+  const normmath::BackwardAffine k = normmath::backward_affine(sum_g, sum_g_xhat, mo.offset, mo.rstd, m, dmean, dvar);
+  for (int i = 0; i < m; ++i) {
+    const double xhat = (x[i] - mean) * rstd;
+    const normmath::Affine f = normmath::forward_affine(w[i], bias, mo.offset, mo.rstd);
+    EXPECT_NEAR(normmath::normalized(x[i], x[0], f.scale, f.shift), xhat * w[i] + bias, 1e-9) << i;
+    const double want =
+        rstd * (dy[i] * w[i] - sum_g / m - xhat * sum_g_xhat / m) + dmean / m + dvar * 2 * (x[i] - mean) / m;
+    EXPECT_NEAR(normmath::backward_value(dy[i], x[i], x[0], w[i] * mo.rstd, k.a, k.b), want, 1e-9) << i;
+  }
+  // A constant set: variance 0 (not a negative rounding), rstd 1 / sqrt(eps); NaN and no values: NaN.
+  EXPECT_EQ(normmath::moments(0, 0, 4, 0.25).rstd, 2.0);
+  EXPECT_EQ(normmath::moments(1e-17, 0, 1, 0.25).variance, 0.0);
+  EXPECT_TRUE(std::isnan(normmath::moments(NAN, NAN, 4, 0.25).variance));
+  EXPECT_TRUE(std::isnan(normmath::moments(0, 0, 0, 0.25).variance));
+}
+
+TEST(SharedMath, DropoutKeepsDrawsFromPUpScaled) {
+  const auto s = normmath::DropoutScale<float>::of(0.25);
+  EXPECT_EQ(s.mask(0.25f), 1 / 0.75f);
+  EXPECT_EQ(s.mask(std::nextafter(0.25f, 0.0f)), 0.0f);
+  EXPECT_EQ(s.mask(0.0f), 0.0f);
+  EXPECT_EQ(normmath::DropoutScale<double>::of(0).mask(0.0), 1.0);
+  // The kernel: each mask value is 0 or the scale (about p of them 0), y = x mask.
+  const int n = 4000;
+  std::vector<float> xs(n);
+  for (int i = 0; i < n; ++i) xs[i] = 0.5f + static_cast<float>(i % 7);
+  const std::vector<Tensor> out =
+      run_cpu("dropout", {tensor_of(xs, DType::kFloat32)}, {{"p", 0.25}, {"seed", int64_t{9}}, {"offset", int64_t{0}}});
+  const std::vector<float> y = values_of<float>(out[0]), mask = values_of<float>(out[1]);
+  int dropped = 0;
+  for (int i = 0; i < n; ++i) {
+    ASSERT_TRUE(mask[i] == 0.0f || mask[i] == s.scale) << i << " " << mask[i];
+    EXPECT_EQ(bits_of(y[i]), bits_of(xs[i] * mask[i])) << i;
+    dropped += mask[i] == 0.0f;
+  }
+  EXPECT_NEAR(dropped, n / 4, 120);
+}
+
+// The CPU's batch norm and group norm kernels give the functions' bits, on values whose sums
+// are exact in float32 (so each device's order of summing does not matter): float32 outputs
+// from the double coefficients, as the GPU's kernels form them.
+TEST(SharedMath, NormKernelsAreTheFunctions) {
+  const int64_t batch = 3, channels = 4, spatial = 5, groups = 2, m = batch * spatial;
+  const double eps = 1e-3;
+  std::vector<float> x(batch * channels * spatial), dy(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i] = 100.0f + static_cast<float>((i * 7) % 17) - 8;
+    dy[i] = static_cast<float>((i * 5) % 7) - 3;
+  }
+  const std::vector<float> w{1.5f, -0.5f, 2.0f, 0.75f}, b{0.25f, -1.0f, 0.0f, 3.0f}, dmean{0.5f, 0, -0.25f, 1},
+      dvar{0, 0.125f, -0.5f, 2};
+  auto at = [&](int64_t n, int64_t c, int64_t i) { return static_cast<size_t>((n * channels + c) * spatial + i); };
+  auto f32 = [](double v) { return static_cast<float>(v); };
+  const Tensor xt = tensor_of(x, DType::kFloat32).view(0, {batch, channels, spatial});
+  const Tensor dyt = tensor_of(dy, DType::kFloat32).view(0, {batch, channels, spatial});
+  const Tensor wt = tensor_of(w, DType::kFloat32), bt = tensor_of(b, DType::kFloat32);
+  const Attrs bn{{"eps", eps}, {"has_weight", true}, {"has_bias", true}};
+  const std::vector<Tensor> fwd = run_cpu("batch_norm", {xt, wt, bt}, bn);
+  const Tensor dmt = tensor_of(dmean, DType::kFloat32), dvt = tensor_of(dvar, DType::kFloat32);
+  const std::vector<Tensor> bwd = run_cpu("batch_norm_backward", {xt, dyt, fwd[1], fwd[2], dmt, dvt, wt}, bn);
+  const std::vector<float> y = values_of<float>(fwd[0]), mean = values_of<float>(fwd[1]), var = values_of<float>(fwd[2]);
+  const std::vector<float> dx = values_of<float>(bwd[0]), dw = values_of<float>(bwd[1]), db = values_of<float>(bwd[2]);
+  for (int64_t c = 0; c < channels; ++c) {
+    const float first = x[at(0, c, 0)];
+    double sum = 0, squares = 0, sum_dy = 0, shifted = 0;
+    for (int64_t n = 0; n < batch; ++n) {
+      for (int64_t i = 0; i < spatial; ++i) {
+        const double d = x[at(n, c, i)] - first;
+        sum += d, squares += d * d, sum_dy += dy[at(n, c, i)], shifted += dy[at(n, c, i)] * d;
+      }
+    }
+    const normmath::Moments mo = normmath::moments(sum, squares, static_cast<double>(m), eps);
+    EXPECT_EQ(bits_of(mean[c]), bits_of(f32(first + mo.offset))) << c;
+    EXPECT_EQ(bits_of(var[c]), bits_of(f32(mo.variance))) << c;
+    const normmath::Affine f = normmath::forward_affine(w[c], b[c], mo.offset, mo.rstd);
+    const double offset = static_cast<double>(mean[c]) - first, rstd = normmath::rstd_of(var[c], eps);
+    const double dxhat = normmath::sum_dy_xhat(sum_dy, shifted, offset, rstd);
+    EXPECT_EQ(bits_of(dw[c]), bits_of(f32(dxhat))) << c;
+    EXPECT_EQ(bits_of(db[c]), bits_of(f32(sum_dy))) << c;
+    const normmath::BackwardAffine k =
+        normmath::backward_affine(w[c] * sum_dy, w[c] * dxhat, offset, rstd, static_cast<double>(m), dmean[c], dvar[c]);
+    for (int64_t n = 0; n < batch; ++n) {
+      for (int64_t i = 0; i < spatial; ++i) {
+        const size_t e = at(n, c, i);
+        EXPECT_EQ(bits_of(y[e]), bits_of(normmath::normalized(x[e], first, f32(f.scale), f32(f.shift)))) << e;
+        const float want = normmath::backward_value(dy[e], x[e], first, f32(w[c] * rstd), f32(k.a), f32(k.b));
+        EXPECT_EQ(bits_of(dx[e]), bits_of(want)) << e;
+      }
+    }
+  }
+  const Attrs gn{{"num_groups", groups}, {"eps", eps}, {"has_weight", true}, {"has_bias", true}};
+  const std::vector<float> gy = values_of<float>(run_cpu("group_norm", {xt, wt, bt}, gn)[0]);
+  const std::vector<Tensor> gb = run_cpu("group_norm_backward", {xt, wt, dyt}, gn);
+  const std::vector<float> gdx = values_of<float>(gb[0]), gdw = values_of<float>(gb[1]), gdb = values_of<float>(gb[2]);
+  const int64_t per_group = channels / groups;
+  std::vector<double> want_dw(channels, 0), want_db(channels, 0);
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t g = 0; g < groups; ++g) {
+      const float first = x[at(n, g * per_group, 0)];
+      double sum = 0, squares = 0;
+      for (int64_t c = g * per_group; c < (g + 1) * per_group; ++c) {
+        for (int64_t i = 0; i < spatial; ++i) {
+          const double d = x[at(n, c, i)] - first;
+          sum += d, squares += d * d;
+        }
+      }
+      const normmath::Moments mo = normmath::moments(sum, squares, static_cast<double>(per_group * spatial), eps);
+      double sum_g = 0, sum_gx = 0;
+      for (int64_t c = g * per_group; c < (g + 1) * per_group; ++c) {
+        double s = 0, sx = 0;
+        for (int64_t i = 0; i < spatial; ++i) {
+          s += dy[at(n, c, i)], sx += dy[at(n, c, i)] * static_cast<double>(x[at(n, c, i)] - first);
+        }
+        const double centered = normmath::sum_dy_xhat(s, sx, mo.offset, mo.rstd);
+        want_db[c] += s, want_dw[c] += centered, sum_g += w[c] * s, sum_gx += w[c] * centered;
+      }
+      const normmath::BackwardAffine k =
+          normmath::backward_affine(sum_g, sum_gx, mo.offset, mo.rstd, static_cast<double>(per_group * spatial));
+      for (int64_t c = g * per_group; c < (g + 1) * per_group; ++c) {
+        const normmath::Affine f = normmath::forward_affine(w[c], b[c], mo.offset, mo.rstd);
+        for (int64_t i = 0; i < spatial; ++i) {
+          const size_t e = at(n, c, i);
+          EXPECT_EQ(bits_of(gy[e]), bits_of(normmath::normalized(x[e], first, f32(f.scale), f32(f.shift)))) << e;
+          EXPECT_EQ(bits_of(gdx[e]),
+                    bits_of(normmath::backward_value(dy[e], x[e], first, f32(w[c] * mo.rstd), f32(k.a), f32(k.b))))
+              << e;
+        }
+      }
+    }
+  }
+  for (int64_t c = 0; c < channels; ++c) {
+    EXPECT_EQ(bits_of(gdw[c]), bits_of(f32(want_dw[c]))) << c;
+    EXPECT_EQ(bits_of(gdb[c]), bits_of(f32(want_db[c]))) << c;
   }
 }
 

@@ -1,10 +1,11 @@
 // Copyright 2026 The meshflow Authors.
 // The CUDA kernels of batch_norm and batch_norm_backward (ops/batch_norm.cc), float32: a block
-// per channel sums its N * spatial values in double, each thread a fixed stride of them and the
-// block in a fixed tree (shapes alone decide the order, so replicas agree bit for bit); then
-// one thread per element normalizes or forms dx. bfloat16 has no kernel here (the CPU's
-// oneDNN takes it; fn::batch_norm composes it on GPUs). Group norm's, float32 and float64, sum
-// the same way, a block per (sample, group).
+// per channel sums its N * spatial values, shifted by the channel's first value, in double,
+// each thread a fixed stride of them and the block in a fixed tree (shapes alone decide the
+// order, so replicas agree bit for bit), and forms the channel's coefficients; then one thread
+// per element normalizes or forms dx. From the sums on, the math is the CPU's
+// (ops/norm_math.h). bfloat16 has no kernel here (fn::batch_norm composes it on GPUs). Group
+// norm's, float32 and float64, sum the same way, a block per (sample, group).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/cuda/device_util.cuh"
+#include "meshflow/ops/norm_math.h"
 
 namespace mf::cuda {
 namespace {
@@ -22,7 +24,7 @@ namespace {
 constexpr int kThreads = 256;
 
 bool flag(const Attrs& attrs, const char* key) { return attrs.has(key) && attrs.get_bool(key); }
-float eps_attr(const Attrs& attrs) { return static_cast<float>(attrs.has("eps") ? attrs.get_float("eps") : 1e-5); }
+double eps_attr(const Attrs& attrs) { return attrs.has("eps") ? attrs.get_float("eps") : 1e-5; }
 
 // x as [batch, channels, spatial].
 struct Dims {
@@ -52,66 +54,73 @@ __device__ double block_sum(double v, double* shared) {
   return total;
 }
 
-// Block c: channel c's mean and biased variance, in two passes (no cancellation).
-__global__ void bn_stats(Dims d, const float* __restrict__ x, float* mean, float* var) {
+// Block c: channel c's sums shifted by its first value, in double, then (norm_math.h) its mean
+// and biased variance, and y's coefficients for bn_normalize: first, scale, shift.
+__global__ void bn_stats(Dims d, const float* __restrict__ x, const float* __restrict__ w,
+                         const float* __restrict__ b, double eps, float* mean, float* var, float* coefficients) {
   __shared__ double shared[kThreads];
   const int64_t c = blockIdx.x, m = d.batch * d.spatial;
-  double s = 0;
-  for (int64_t i = threadIdx.x; i < m; i += kThreads) s += x[at(d, c, i)];
-  const double mu = block_sum(s, shared) / static_cast<double>(m);
-  double q = 0;
+  const float first = m > 0 ? x[at(d, c, 0)] : 0.0f;
+  double s = 0, q = 0;
   for (int64_t i = threadIdx.x; i < m; i += kThreads) {
-    const double t = x[at(d, c, i)] - mu;
+    const double t = static_cast<double>(x[at(d, c, i)] - first);
+    s += t;
     q += t * t;
   }
-  const double v = block_sum(q, shared) / static_cast<double>(m);
-  if (threadIdx.x == 0) mean[c] = static_cast<float>(mu), var[c] = static_cast<float>(v);
+  const double sum = block_sum(s, shared), squares = block_sum(q, shared);
+  if (threadIdx.x != 0) return;
+  const normmath::Moments mo = normmath::moments(sum, squares, static_cast<double>(m), eps);
+  mean[c] = static_cast<float>(first + mo.offset), var[c] = static_cast<float>(mo.variance);
+  const normmath::Affine f = normmath::forward_affine(w ? w[c] : 1.0, b ? b[c] : 0.0, mo.offset, mo.rstd);
+  coefficients[3 * c] = first, coefficients[3 * c + 1] = static_cast<float>(f.scale);
+  coefficients[3 * c + 2] = static_cast<float>(f.shift);
 }
 
-__global__ void bn_normalize(Dims d, const float* __restrict__ x, const float* __restrict__ mean,
-                             const float* __restrict__ var, const float* __restrict__ w, const float* __restrict__ b,
-                             float eps, float* __restrict__ y, int64_t total) {
+__global__ void bn_normalize(Dims d, const float* __restrict__ x, const float* __restrict__ coefficients,
+                             float* __restrict__ y, int64_t total) {
   for (int64_t e = first_index(); e < total; e += grid_step()) {
-    const int64_t c = e / d.spatial % d.channels;
-    float v = (x[e] - mean[c]) * rsqrtf(var[c] + eps);
-    if (w) v *= w[c];
-    if (b) v += b[c];
-    y[e] = v;
+    const float* f = coefficients + 3 * (e / d.spatial % d.channels);
+    y[e] = normmath::normalized(x[e], f[0], f[1], f[2]);
   }
 }
 
-// Block c: sum_dy[c] = sum of dy, sum_dy_xhat[c] = sum of dy xhat (dbias and dweight).
-__global__ void bn_grad_sums(Dims d, const float* __restrict__ x, const float* __restrict__ dy,
-                             const float* __restrict__ mean, const float* __restrict__ var, float eps, float* sum_dy,
-                             float* sum_dy_xhat) {
+// Block c: channel c's sum(dy) and sum(dy (x - first)) in double; then (norm_math.h) dweight
+// = sum(dy xhat) and dbias = sum(dy) where asked, and dx's coefficients for bn_dx: first, k,
+// a, b (with the statistics' gradients dmean and dvar).
+struct GradArgs {
+  const float *x, *dy, *mean, *var, *dmean, *dvar, *w;
+  double eps;
+  float *dweight, *dbias, *coefficients;
+};
+
+__global__ void bn_grad_sums(Dims d, GradArgs g) {
   __shared__ double shared[kThreads];
   const int64_t c = blockIdx.x, m = d.batch * d.spatial;
-  const float mu = mean[c], rstd = rsqrtf(var[c] + eps);
+  const float first = m > 0 ? g.x[at(d, c, 0)] : 0.0f;
   double s = 0, sx = 0;
   for (int64_t i = threadIdx.x; i < m; i += kThreads) {
     const int64_t e = at(d, c, i);
-    s += dy[e];
-    sx += static_cast<double>(dy[e]) * ((x[e] - mu) * rstd);
+    s += g.dy[e];
+    sx += static_cast<double>(g.dy[e]) * static_cast<double>(g.x[e] - first);
   }
-  const double total = block_sum(s, shared), total_x = block_sum(sx, shared);
-  if (threadIdx.x == 0) sum_dy[c] = static_cast<float>(total), sum_dy_xhat[c] = static_cast<float>(total_x);
+  const double sum = block_sum(s, shared), shifted = block_sum(sx, shared);
+  if (threadIdx.x != 0) return;
+  const double offset = static_cast<double>(g.mean[c]) - first, rstd = normmath::rstd_of(g.var[c], g.eps);
+  const double dxhat = normmath::sum_dy_xhat(sum, shifted, offset, rstd), weight = g.w ? g.w[c] : 1.0;
+  if (g.dweight) g.dweight[c] = static_cast<float>(dxhat);
+  if (g.dbias) g.dbias[c] = static_cast<float>(sum);
+  const normmath::BackwardAffine k = normmath::backward_affine(weight * sum, weight * dxhat, offset, rstd,
+                                                               static_cast<double>(m), g.dmean[c], g.dvar[c]);
+  float* out = g.coefficients + 4 * c;
+  out[0] = first, out[1] = static_cast<float>(weight * rstd), out[2] = static_cast<float>(k.a);
+  out[3] = static_cast<float>(k.b);
 }
 
-// dx = weight rstd (dy - mean(dy) - xhat mean(dy xhat)), the means over the channel's values,
-// plus the statistics' gradients' terms dmean / m + dvar 2 (x - mean) / m.
-struct DxArgs {
-  const float *x, *dy, *mean, *var, *dmean, *dvar, *w, *sum_dy, *sum_dy_xhat;
-  float eps;
-  float* dx;
-};
-
-__global__ void bn_dx(Dims d, DxArgs a, int64_t total) {
-  const float m = static_cast<float>(d.batch * d.spatial);
+__global__ void bn_dx(Dims d, const float* __restrict__ x, const float* __restrict__ dy,
+                      const float* __restrict__ coefficients, float* __restrict__ dx, int64_t total) {
   for (int64_t e = first_index(); e < total; e += grid_step()) {
-    const int64_t c = e / d.spatial % d.channels;
-    const float rstd = rsqrtf(a.var[c] + a.eps), centered = a.x[e] - a.mean[c], xhat = centered * rstd;
-    a.dx[e] = (a.w ? a.w[c] : 1.0f) * rstd * (a.dy[e] - a.sum_dy[c] / m - xhat * a.sum_dy_xhat[c] / m) +
-              a.dmean[c] / m + a.dvar[c] * 2 * centered / m;
+    const float* k = coefficients + 4 * (e / d.spatial % d.channels);
+    dx[e] = normmath::backward_value(dy[e], x[e], k[0], k[1], k[2], k[3]);
   }
 }
 
@@ -132,43 +141,46 @@ std::vector<Tensor> batch_norm(const std::vector<Tensor>& in, const KernelContex
   Tensor mean = output(ctx, 1, {d.channels}, DType::kFloat32, mem), var = output(ctx, 2, {d.channels}, DType::kFloat32, mem);
   if (d.channels == 0) return {y, mean, var};
   // Without values the statistics are 0 / 0: NaN, as on the CPU.
-  bn_stats<<<static_cast<unsigned>(d.channels), kThreads, 0, stream()>>>(d, x.data_as<float>(), mean.data_as<float>(),
-                                                                          var.data_as<float>());
+  const std::shared_ptr<void> coefficients = mem.allocate(3 * d.channels * sizeof(float));
+  bn_stats<<<static_cast<unsigned>(d.channels), kThreads, 0, stream()>>>(
+      d, x.data_as<float>(), has_weight ? in[1].data_as<float>() : nullptr,
+      has_bias ? in[1 + has_weight].data_as<float>() : nullptr, eps_attr(ctx.attrs), mean.data_as<float>(),
+      var.data_as<float>(), static_cast<float*>(coefficients.get()));
   check_launch("bn_stats");
   if (x.numel() == 0) return {y, mean, var};
   bn_normalize<<<blocks_for(x.numel(), kThreads), kThreads, 0, stream()>>>(
-      d, x.data_as<float>(), mean.data_as<float>(), var.data_as<float>(),
-      has_weight ? in[1].data_as<float>() : nullptr, has_bias ? in[1 + has_weight].data_as<float>() : nullptr,
-      eps_attr(ctx.attrs), y.data_as<float>(), x.numel());
+      d, x.data_as<float>(), static_cast<const float*>(coefficients.get()), y.data_as<float>(), x.numel());
   check_launch("bn_normalize");
   return {y, mean, var};
 }
 
 std::vector<Tensor> batch_norm_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
-  const Tensor &x = in[0], &dy = in[1], &mean = in[2], &var = in[3];
+  const Tensor &x = in[0], &dy = in[1];
   expect_float32("batch_norm_backward", x.dtype());
   const Dims d = dims_of(x);
-  const float eps = eps_attr(ctx.attrs);
   Memory& mem = memory_of(in);
   std::vector<Tensor> out{output(ctx, 0, x.shape(), x.dtype(), mem)};
   for (int i = 0; i < has_weight + has_bias; ++i) out.push_back(output(ctx, out.size(), {d.channels}, x.dtype(), mem));
   if (d.channels == 0) return out;
-  // The sums land in dweight and dbias where asked for, else in a buffer of their own.
-  const std::shared_ptr<void> sums = mem.allocate(2 * d.channels * sizeof(float));
-  float* sum_dy_xhat = has_weight ? out[1].data_as<float>() : static_cast<float*>(sums.get());
-  float* sum_dy = has_bias ? out.back().data_as<float>() : static_cast<float*>(sums.get()) + d.channels;
-  bn_grad_sums<<<static_cast<unsigned>(d.channels), kThreads, 0, stream()>>>(
-      d, x.data_as<float>(), dy.data_as<float>(), mean.data_as<float>(), var.data_as<float>(), eps, sum_dy, sum_dy_xhat);
+  const std::shared_ptr<void> coefficients = mem.allocate(4 * d.channels * sizeof(float));
+  const GradArgs args{x.data_as<float>(),
+                      dy.data_as<float>(),
+                      in[2].data_as<float>(),
+                      in[3].data_as<float>(),
+                      in[4].data_as<float>(),
+                      in[5].data_as<float>(),
+                      has_weight ? in[6].data_as<float>() : nullptr,
+                      eps_attr(ctx.attrs),
+                      has_weight ? out[1].data_as<float>() : nullptr,
+                      has_bias ? out.back().data_as<float>() : nullptr,
+                      static_cast<float*>(coefficients.get())};
+  bn_grad_sums<<<static_cast<unsigned>(d.channels), kThreads, 0, stream()>>>(d, args);
   check_launch("bn_grad_sums");
   if (x.numel() == 0) return out;
-  const DxArgs args{x.data_as<float>(),    dy.data_as<float>(),
-                    mean.data_as<float>(), var.data_as<float>(),
-                    in[4].data_as<float>(), in[5].data_as<float>(),
-                    has_weight ? in[6].data_as<float>() : nullptr,
-                    sum_dy,                sum_dy_xhat,
-                    eps,                   out[0].data_as<float>()};
-  bn_dx<<<blocks_for(x.numel(), kThreads), kThreads, 0, stream()>>>(d, args, x.numel());
+  bn_dx<<<blocks_for(x.numel(), kThreads), kThreads, 0, stream()>>>(
+      d, x.data_as<float>(), dy.data_as<float>(), static_cast<const float*>(coefficients.get()),
+      out[0].data_as<float>(), x.numel());
   check_launch("bn_dx");
   return out;
 }
@@ -189,23 +201,25 @@ GroupDims group_dims_of(const Tensor& x, const Attrs& attrs) {
   return {d.batch, d.channels, d.spatial, groups, d.channels / groups};
 }
 
-// The group's first value, the mean's offset from it, and rstd.
+// The group's first value and its moments (norm_math.h).
+template <typename T>
 struct GroupStats {
-  double first, offset, rstd;
+  T first;
+  normmath::Moments m;
 };
 
 template <typename T>
-__device__ GroupStats group_stats(const GroupDims& d, const T* x, double eps, double* shared) {
+__device__ GroupStats<T> group_stats(const GroupDims& d, const T* x, double eps, double* shared) {
   const int64_t size = d.per_group * d.spatial;
-  const double first = x[0];
+  const T first = x[0];
   double s = 0, q = 0;
   for (int64_t i = threadIdx.x; i < size; i += kThreads) {
-    const double t = static_cast<double>(x[i]) - first;
+    const double t = static_cast<double>(x[i] - first);
     s += t;
     q += t * t;
   }
-  const double m = static_cast<double>(size), offset = block_sum(s, shared) / m, squares = block_sum(q, shared) / m;
-  return {first, offset, rsqrt(fmax(0.0, squares - offset * offset) + eps)};
+  const double sum = block_sum(s, shared), squares = block_sum(q, shared);
+  return {first, normmath::moments(sum, squares, static_cast<double>(size), eps)};
 }
 
 template <typename T>
@@ -214,24 +228,24 @@ __global__ void gn_forward(GroupDims d, const T* __restrict__ x, const T* __rest
   __shared__ double shared[kThreads];
   const int64_t c0 = blockIdx.x % d.groups * d.per_group;
   const int64_t at = (blockIdx.x / d.groups * d.channels + c0) * d.spatial;
-  const GroupStats g = group_stats(d, x + at, eps, shared);
+  const GroupStats<T> g = group_stats(d, x + at, eps, shared);
   for (int64_t i = threadIdx.x; i < d.size(); i += kThreads) {
     const int64_t c = c0 + i / d.spatial;
-    const double scale = (w ? static_cast<double>(w[c]) : 1.0) * g.rstd;
-    const double shift = (b ? static_cast<double>(b[c]) : 0.0) - g.offset * scale;
-    y[at + i] = static_cast<T>((static_cast<double>(x[at + i]) - g.first) * scale + shift);
+    const normmath::Affine f = normmath::forward_affine(w ? static_cast<double>(w[c]) : 1.0,
+                                                        b ? static_cast<double>(b[c]) : 0.0, g.m.offset, g.m.rstd);
+    y[at + i] = normmath::normalized(x[at + i], g.first, static_cast<T>(f.scale), static_cast<T>(f.shift));
   }
 }
 
-// dx = rstd (g - sum(g) / M - xhat sum(g xhat) / M) with g = dy weight; each (sample,
-// channel)'s sum(dy) and sum(dy xhat) go to sums [N, C, 2] for gn_param_totals.
+// dx (norm_math.h) over the group; each (sample, channel)'s sum(dy) and sum(dy xhat) go to
+// sums [N, C, 2] for gn_param_totals.
 template <typename T>
 __global__ void gn_backward(GroupDims d, const T* __restrict__ x, const T* __restrict__ w, const T* __restrict__ dy,
                             double eps, T* __restrict__ dx, double* sums) {
   __shared__ double shared[kThreads];
   const int64_t n = blockIdx.x / d.groups, c0 = blockIdx.x % d.groups * d.per_group;
   const int64_t at = (n * d.channels + c0) * d.spatial;
-  const GroupStats g = group_stats(d, x + at, eps, shared);
+  const GroupStats<T> g = group_stats(d, x + at, eps, shared);
   double sum_g = 0, sum_gx = 0;
   for (int64_t c = c0; c < c0 + d.per_group; ++c) {
     const int64_t plane = at + (c - c0) * d.spatial;
@@ -239,20 +253,22 @@ __global__ void gn_backward(GroupDims d, const T* __restrict__ x, const T* __res
     for (int64_t i = threadIdx.x; i < d.spatial; i += kThreads) {
       const double grad = dy[plane + i];
       s += grad;
-      sx += grad * (static_cast<double>(x[plane + i]) - g.first);
+      sx += grad * static_cast<double>(x[plane + i] - g.first);
     }
-    const double sum = block_sum(s, shared), centered = (block_sum(sx, shared) - g.offset * sum) * g.rstd;
+    const double sum = block_sum(s, shared);
+    const double centered = normmath::sum_dy_xhat(sum, block_sum(sx, shared), g.m.offset, g.m.rstd);
     if (threadIdx.x == 0) sums[2 * (n * d.channels + c)] = sum, sums[2 * (n * d.channels + c) + 1] = centered;
     const double weight = w ? static_cast<double>(w[c]) : 1.0;
     sum_g += weight * sum;
     sum_gx += weight * centered;
   }
-  const double m = static_cast<double>(d.size());
-  const double a = -g.rstd * g.rstd * sum_gx / m, b = -g.rstd * sum_g / m - a * g.offset;
+  const normmath::BackwardAffine k =
+      normmath::backward_affine(sum_g, sum_gx, g.m.offset, g.m.rstd, static_cast<double>(d.size()));
   for (int64_t i = threadIdx.x; i < d.size(); i += kThreads) {
     const int64_t c = c0 + i / d.spatial;
-    const double k = (w ? static_cast<double>(w[c]) : 1.0) * g.rstd;
-    dx[at + i] = static_cast<T>(static_cast<double>(dy[at + i]) * k + (static_cast<double>(x[at + i]) - g.first) * a + b);
+    const T scale = static_cast<T>((w ? static_cast<double>(w[c]) : 1.0) * g.m.rstd);
+    dx[at + i] = normmath::backward_value(dy[at + i], x[at + i], g.first, scale, static_cast<T>(k.a),
+                                          static_cast<T>(k.b));
   }
 }
 
@@ -288,7 +304,7 @@ std::vector<Tensor> group_norm(const std::vector<Tensor>& in, const KernelContex
     using T = decltype(v);
     gn_forward<<<static_cast<unsigned>(d.batch * d.groups), kThreads, 0, stream()>>>(
         d, x.data_as<T>(), has_weight ? in[1].data_as<T>() : nullptr,
-        has_bias ? in[1 + has_weight].data_as<T>() : nullptr, ctx.attrs.has("eps") ? ctx.attrs.get_float("eps") : 1e-5,
+        has_bias ? in[1 + has_weight].data_as<T>() : nullptr, eps_attr(ctx.attrs),
         y.data_as<T>());
     check_launch("gn_forward");
   });
@@ -309,7 +325,7 @@ std::vector<Tensor> group_norm_backward(const std::vector<Tensor>& in, const Ker
     if (x.numel() > 0) {
       gn_backward<<<static_cast<unsigned>(d.batch * d.groups), kThreads, 0, stream()>>>(
           d, x.data_as<T>(), has_weight ? in[1].data_as<T>() : nullptr, dy.data_as<T>(),
-          ctx.attrs.has("eps") ? ctx.attrs.get_float("eps") : 1e-5, out[0].data_as<T>(), static_cast<double*>(sums.get()));
+          eps_attr(ctx.attrs), out[0].data_as<T>(), static_cast<double*>(sums.get()));
       check_launch("gn_backward");
     }
     gn_param_totals<<<blocks_for(d.channels, kThreads), kThreads, 0, stream()>>>(

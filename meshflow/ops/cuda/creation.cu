@@ -19,6 +19,7 @@
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/norm_math.h"
 
 namespace mf::cuda {
 namespace {
@@ -238,16 +239,16 @@ Kernel random_kernel(const char* op) {
   };
 }
 
-// ---- dropout: element i kept where rand's value for its counter offset + i is >= p
-// (ops/creation.cc), y = x * mask with mask 1 / (1 - p) there and 0 elsewhere.
+// ---- dropout: element i's mask from rand's value for its counter offset + i
+// (ops/creation.cc, ops/norm_math.h's DropoutScale), y = x * mask.
 
 template <typename T>
 __global__ void dropout_kernel(const T* __restrict__ x, T* __restrict__ y, T* __restrict__ mask, LogicalIndex at,
-                               int64_t n, uint64_t seed, uint64_t offset, T keep_below, T scale) {
+                               int64_t n, uint64_t seed, uint64_t offset, normmath::DropoutScale<T> scaling) {
   const int64_t grid_step = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += grid_step) {
     const T u = uniform<T>(philox(offset + static_cast<uint64_t>(at(i)), seed), 0);
-    const T m = u >= keep_below ? scale : T(0);
+    const T m = scaling.mask(u);
     mask[i] = m;
     y[i] = x[i] * m;
   }
@@ -266,8 +267,7 @@ std::vector<Tensor> dropout(const std::vector<Tensor>& in, const KernelContext& 
   auto run = [&](auto zero) {
     using T = decltype(zero);
     dropout_kernel<T><<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(
-        x.data_as<T>(), y.data_as<T>(), mask.data_as<T>(), at, n, seed, offset, static_cast<T>(p),
-        static_cast<T>(1 / (1 - p)));
+        x.data_as<T>(), y.data_as<T>(), mask.data_as<T>(), at, n, seed, offset, normmath::DropoutScale<T>::of(p));
   };
   if (x.dtype() == DType::kFloat32) {
     run(float{});
