@@ -190,6 +190,40 @@ void Optimizer::commit_param(size_t i, const Var& updated) {
   p.set_data(p.is_global() ? in_layout(updated, p.global().layout()) : updated);
 }
 
+std::vector<std::vector<size_t>> Optimizer::update_batches(const std::function<bool(size_t, size_t)>& alike) const {
+  auto same_layout = [this](size_t i, size_t j) {
+    const Var &a = params_[i], &b = params_[j];
+    if (a.dtype() != b.dtype() || a.is_global() != b.is_global()) return false;
+    if (!a.is_global()) return &a.local().memory() == &b.local().memory();
+    return a.global().placement() == b.global().placement() && a.global().nd_sbp() == b.global().nd_sbp();
+  };
+  std::vector<std::vector<size_t>> batches;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!params_[i].grad().defined()) continue;
+    auto joins = [&](const std::vector<size_t>& batch) {
+      const size_t j = batch[0];
+      return group_of_[i] == group_of_[j] && !shard_layout_[i] && !shard_layout_[j] && alike(i, j) && same_layout(i, j);
+    };
+    const auto it = std::find_if(batches.begin(), batches.end(), joins);
+    if (it == batches.end()) {
+      batches.push_back({i});
+    } else {
+      it->push_back(i);
+    }
+  }
+  return batches;
+}
+
+namespace {
+
+// An update call's attributes for a batch of k tensors.
+Attrs for_tensors(Attrs attrs, size_t k) {
+  if (k > 1) attrs.set("tensors", static_cast<int64_t>(k));
+  return attrs;
+}
+
+}  // namespace
+
 void take_zero_stage(Optimizer& optimizer, int stage, const std::string& what) {
   if (stage == 0 || optimizer.zero_stage() == stage) return;
   if (optimizer.zero_stage() != 0) {
@@ -269,17 +303,30 @@ void SGD::check_options(const GroupOptions& o) const {
 void SGD::step() {
   NoGradGuard no_grad;
   ++steps_;
-  for (size_t i = 0; i < params_.size(); ++i) {
-    const Var g = params_[i].grad();
-    if (!g.defined()) continue;
+  const auto batches =
+      update_batches([this](size_t i, size_t j) { return momentum_[i].defined() == momentum_[j].defined(); });
+  for (const std::vector<size_t>& batch : batches) {
+    const size_t i = batch[0], k = batch.size();
     const bool has_buf = momentum_[i].defined();
-    std::vector<Var> inputs{in_update_layout(i, params_[i]), in_update_layout(i, g)};
-    if (has_buf) inputs.push_back(momentum_[i]);
-    RunTimeAttrs run_time([this, i, has_buf] { return update_attrs(i, has_buf); });
-    // In place: the parameter, and the buffer when there is one (the first step makes it).
-    const std::vector<Var> out = update_in_place("sgd_update", inputs, update_attrs(i, has_buf), {0, has_buf ? 2 : -1});
-    commit_param(i, out[0]);
-    if (out.size() > 1) momentum_[i] = out[1];
+    std::vector<Var> inputs;
+    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p]));
+    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p].grad()));
+    if (has_buf) {
+      for (size_t p : batch) inputs.push_back(momentum_[p]);
+    }
+    RunTimeAttrs run_time([this, i, has_buf, k] { return for_tensors(update_attrs(i, has_buf), k); });
+    // In place: the parameters, and the buffers when there are some (the first step makes them).
+    std::vector<int> overwrite;
+    for (size_t t = 0; t < k; ++t) overwrite.push_back(static_cast<int>(t));
+    if (option(i, "momentum") != 0) {
+      for (size_t t = 0; t < k; ++t) overwrite.push_back(has_buf ? static_cast<int>(2 * k + t) : -1);
+    }
+    const std::vector<Var> out =
+        update_in_place("sgd_update", inputs, for_tensors(update_attrs(i, has_buf), k), overwrite);
+    for (size_t t = 0; t < k; ++t) {
+      commit_param(batch[t], out[t]);
+      if (out.size() > k) momentum_[batch[t]] = out[k + t];
+    }
   }
 }
 
@@ -366,23 +413,40 @@ void AdamW::step() {
   NoGradGuard no_grad;
   ++steps_;
   for (size_t i = 0; i < params_.size(); ++i) {
-    const Var g = params_[i].grad();
-    if (!g.defined()) continue;
+    if (!params_[i].grad().defined()) continue;
     if (!exp_avg_[i].defined()) {
       exp_avg_[i] = state_zeros(i);
       exp_avg_sq_[i] = state_zeros(i);
     }
-    const bool amsgrad = option(i, "amsgrad") != 0;
-    if (amsgrad && !max_exp_avg_sq_[i].defined()) max_exp_avg_sq_[i] = state_zeros(i);
+    if (option(i, "amsgrad") != 0 && !max_exp_avg_sq_[i].defined()) max_exp_avg_sq_[i] = state_zeros(i);
     ++param_steps_[i];
-    RunTimeAttrs run_time([this, i] { return update_attrs(i); });
-    std::vector<Var> inputs{in_update_layout(i, params_[i]), in_update_layout(i, g), exp_avg_[i], exp_avg_sq_[i]};
-    if (amsgrad) inputs.push_back(max_exp_avg_sq_[i]);
-    const std::vector<Var> out = update_in_place(op_, inputs, update_attrs(i), {0, 2, 3, amsgrad ? 4 : -1});
-    commit_param(i, out[0]);
-    exp_avg_[i] = out[1];
-    exp_avg_sq_[i] = out[2];
-    if (amsgrad) max_exp_avg_sq_[i] = out[3];
+  }
+  const auto batches = update_batches([this](size_t i, size_t j) { return param_steps_[i] == param_steps_[j]; });
+  for (const std::vector<size_t>& batch : batches) {
+    const size_t i = batch[0], k = batch.size();
+    const bool amsgrad = option(i, "amsgrad") != 0;
+    std::vector<Var> inputs;
+    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p]));
+    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p].grad()));
+    for (size_t p : batch) inputs.push_back(exp_avg_[p]);
+    for (size_t p : batch) inputs.push_back(exp_avg_sq_[p]);
+    if (amsgrad) {
+      for (size_t p : batch) inputs.push_back(max_exp_avg_sq_[p]);
+    }
+    RunTimeAttrs run_time([this, i, k] { return for_tensors(update_attrs(i), k); });
+    // In place: each output over its input (the gradients are read only).
+    std::vector<int> overwrite;
+    for (size_t r = 0; r < (amsgrad ? 4u : 3u); ++r) {
+      for (size_t t = 0; t < k; ++t) overwrite.push_back(static_cast<int>((r == 0 ? 0 : r + 1) * k + t));
+    }
+    const std::vector<Var> out = update_in_place(op_, inputs, for_tensors(update_attrs(i), k), overwrite);
+    for (size_t t = 0; t < k; ++t) {
+      const size_t p = batch[t];
+      commit_param(p, out[t]);
+      exp_avg_[p] = out[k + t];
+      exp_avg_sq_[p] = out[2 * k + t];
+      if (amsgrad) max_exp_avg_sq_[p] = out[3 * k + t];
+    }
   }
 }
 

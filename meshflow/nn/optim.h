@@ -21,6 +21,7 @@
 // Thread-safety: one thread at a time, like every op.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -112,6 +113,14 @@ class Optimizer {
   Var state_zeros(size_t i) const;
   // Parameter i takes its updated shard (boxed back to the parameter's layout).
   void commit_param(size_t i, const Var& updated);
+  // The parameters with a gradient, in batches that one update call steps together (the
+  // update ops' "tensors", ops/optimizer_ops.cc: one launch a batch on a GPU), in params()
+  // order: parameters share a batch when they share a group, `alike` holds for them (what
+  // else their update reads alike: a buffer's presence, a step count), and they have one
+  // dtype and layout (a local one's memory; a global one's placement and SBP). Under ZeRO
+  // each parameter is a batch of its own: its shards are made for its update alone, so the
+  // step holds one parameter's at a time, as each stage's memory promises.
+  std::vector<std::vector<size_t>> update_batches(const std::function<bool(size_t, size_t)>& alike) const;
 
   std::string name_;
   std::vector<Var> params_;      // every group's, in order

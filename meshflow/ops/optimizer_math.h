@@ -60,6 +60,8 @@ MF_HOST_DEVICE T root(T a) {
 
 // An optional boolean attribute: false when absent (amsgrad, maximize).
 inline bool flag(const Attrs& attrs, const char* key) { return attrs.has(key) && attrs.get_bool(key); }
+// How many tensors one update call steps (optimizer_ops.cc's "tensors"; 1 when absent).
+inline int64_t tensors_of(const Attrs& attrs) { return attrs.has("tensors") ? attrs.get_int("tensors") : 1; }
 
 // The hyperparameters of adamw_update and adam_update (torch.optim.AdamW's and Adam's).
 struct AdamWHyper {

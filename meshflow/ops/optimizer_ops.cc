@@ -15,11 +15,17 @@
 //                                     (the first step) it starts as the gradient
 // maximize (torch's maximize=True) steps up the gradient: it is negated first. amsgrad and
 // maximize are false when absent.
-// Every input has param's shape and dtype (float32 or float64). Signatures: everything
-// S(k), for each k, or everything B (implied); never partial, since the update is not
-// linear. lr and step change every step, so only the kernel reads them (one cached plan
-// per parameter, not per step); infer checks them when it runs, that is on local calls and
-// on a global call's first plan.
+// Multi-tensor (torch's foreach/fused steps): with the attribute tensors = K (1 when absent),
+// one call updates K parameters alike (the same hyperparameters and step): each input and
+// output above becomes K of them in a row, role by role (K params, then K grads, ...; K new
+// params, then K exp_avgs, ...), tensor k's all of param k's shape and dtype, every param of
+// one dtype. The CPU's kernel steps the tensors in turn; CUDA's updates them all in one launch.
+// Every input has its param's shape and dtype (float32 or float64). Signatures: everything
+// S(k), for each k every param has, or everything B (implied); never partial, since the update
+// is not linear. lr and step change every step, so only the kernel reads them (one cached
+// plan per parameter, not per step); infer checks them when it runs, that is on local calls
+// and on a global call's first plan.
+#include <algorithm>
 #include <type_traits>
 
 #include "meshflow/ops/kernel_util.h"
@@ -57,10 +63,50 @@ void expect_in_unit_interval(const std::string& op, const std::string& name, dou
 }
 
 
-// The kernel's n outputs, each of t's shape and dtype.
-std::vector<Tensor> outputs_like(const KernelContext& ctx, const Tensor& t, size_t n) {
+// Checks a multi-tensor call's inputs (the op's contract above): `names` per tensor, in a
+// row role by role; returns K.
+int64_t expect_tensors(const std::string& op, const std::vector<TensorMeta>& in, const std::vector<std::string>& names,
+                       const Attrs& attrs) {
+  const int64_t k = optim::tensors_of(attrs);
+  if (k == 1) {
+    expect_like_param(op, in, names);
+    return 1;
+  }
+  if (k < 1 || in.size() != names.size() * static_cast<size_t>(k)) {
+    op_error(op, "takes " + std::to_string(names.size()) + " inputs per tensor, tensors = " + std::to_string(k) +
+                     " (at least 1) of them in a row role by role, got " + std::to_string(in.size()));
+  }
+  for (int64_t t = 0; t < k; ++t) {
+    std::vector<TensorMeta> one;
+    for (size_t r = 0; r < names.size(); ++r) one.push_back(in[r * k + t]);
+    expect_like_param(op, one, names);
+    if (in[t].dtype != in[0].dtype) {
+      op_error(op, "param " + std::to_string(t) + " is " + dtype_name(in[t].dtype) + " and param 0 " +
+                       dtype_name(in[0].dtype) + "; expected one dtype");
+    }
+  }
+  return k;
+}
+
+// The outputs' metas: `roles` of them per tensor, each tensor's its param's.
+std::vector<TensorMeta> outputs_of(const std::vector<TensorMeta>& in, int64_t k, size_t roles) {
+  std::vector<TensorMeta> out;
+  for (size_t r = 0; r < roles; ++r) out.insert(out.end(), in.begin(), in.begin() + k);
+  return out;
+}
+
+// Everything S(d) for each d every param has, or everything B.
+std::vector<Signature> update_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out) {
+  size_t dims = in[0].shape.size();
+  for (const TensorMeta& m : out) dims = std::min(dims, m.shape.size());
+  return kernel::split_alike_signatures(dims, in.size(), out.size());
+}
+
+// The kernel's outputs (those of outputs_of), each of its param's local shape.
+std::vector<Tensor> outputs_like(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
   std::vector<Tensor> out;
-  for (size_t i = 0; i < n; ++i) out.push_back(ctx.output(i, t.shape(), t.dtype()));
+  for (size_t i = 0; i < ctx.outputs.size(); ++i) out.push_back(ctx.output(i, in[i % k].shape(), in[i % k].dtype()));
   return out;
 }
 
@@ -97,31 +143,34 @@ OpDef adamw_op(bool decoupled) {
     const optim::AdamWHyper h = optim::AdamWHyper::of(attrs, decoupled);
     std::vector<std::string> names{"param", "grad", "exp_avg", "exp_avg_sq"};
     if (h.amsgrad) names.push_back("max_exp_avg_sq");
-    expect_like_param(name, in, names);
+    const int64_t k = expect_tensors(name, in, names, attrs);
     expect_in_unit_interval(name, "beta1", h.beta1);
     expect_in_unit_interval(name, "beta2", h.beta2);
     if (h.step < 1) op_error(name, "step is " + std::to_string(h.step) + "; expected the step count, from 1");
-    return std::vector<TensorMeta>(h.amsgrad ? 4 : 3, in[0]);
+    return outputs_of(in, k, h.amsgrad ? 4 : 3);
   };
   op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
-    return kernel::split_alike_signatures(in[0].shape.size(), in.size(), out.size());
+    return update_signatures(in, out);
   };
   op.kernel = [decoupled](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const optim::AdamWHyper h = optim::AdamWHyper::of(ctx.attrs, decoupled);
-    std::vector<Tensor> out = outputs_like(ctx, in[0], h.amsgrad ? 4 : 3);
+    std::vector<Tensor> out = outputs_like(in, ctx);
+    const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
-        const optim::AdamWData<T> d{in[0].data_as<T>(),
-                             in[1].data_as<T>(),
-                             in[2].data_as<T>(),
-                             in[3].data_as<T>(),
-                             h.amsgrad ? in[4].data_as<T>() : nullptr,
-                             out[0].data_as<T>(),
-                             out[1].data_as<T>(),
-                             out[2].data_as<T>(),
-                             h.amsgrad ? out[3].data_as<T>() : nullptr};
-        adamw_step(d, in[0].numel(), h);
+        for (size_t t = 0; t < k; ++t) {
+          const optim::AdamWData<T> d{in[t].data_as<T>(),
+                                      in[k + t].data_as<T>(),
+                                      in[2 * k + t].data_as<T>(),
+                                      in[3 * k + t].data_as<T>(),
+                                      h.amsgrad ? in[4 * k + t].data_as<T>() : nullptr,
+                                      out[t].data_as<T>(),
+                                      out[k + t].data_as<T>(),
+                                      out[2 * k + t].data_as<T>(),
+                                      h.amsgrad ? out[3 * k + t].data_as<T>() : nullptr};
+          adamw_step(d, in[t].numel(), h);
+        }
       }
     });
     return out;
@@ -157,22 +206,27 @@ OpDef sgd_op() {
       op_error(kSgd, "nesterov with momentum " + std::to_string(h.momentum) + " and dampening " +
                          std::to_string(h.dampening) + "; expected momentum > 0 and dampening 0");
     }
-    expect_like_param(kSgd, in,
-                      h.has_buf ? std::vector<std::string>{"param", "grad", "momentum_buf"}
-                                : std::vector<std::string>{"param", "grad"});
-    return std::vector<TensorMeta>(h.momentum != 0 ? 2 : 1, in[0]);
+    const int64_t k = expect_tensors(kSgd, in,
+                                     h.has_buf ? std::vector<std::string>{"param", "grad", "momentum_buf"}
+                                               : std::vector<std::string>{"param", "grad"},
+                                     attrs);
+    return outputs_of(in, k, h.momentum != 0 ? 2 : 1);
   };
   op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
-    return kernel::split_alike_signatures(in[0].shape.size(), in.size(), out.size());
+    return update_signatures(in, out);
   };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const optim::SgdHyper h = optim::SgdHyper::of(ctx.attrs);
-    std::vector<Tensor> out = outputs_like(ctx, in[0], ctx.outputs.size());
+    std::vector<Tensor> out = outputs_like(in, ctx);
+    const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
+    const bool with_buf = out.size() > k;
     visit_dtype(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
-        sgd(in[0].data_as<T>(), in[1].data_as<T>(), h.has_buf ? in[2].data_as<T>() : nullptr, out[0].data_as<T>(),
-            out.size() > 1 ? out[1].data_as<T>() : nullptr, in[0].numel(), h);
+        for (size_t t = 0; t < k; ++t) {
+          sgd(in[t].data_as<T>(), in[k + t].data_as<T>(), h.has_buf ? in[2 * k + t].data_as<T>() : nullptr,
+              out[t].data_as<T>(), with_buf ? out[k + t].data_as<T>() : nullptr, in[t].numel(), h);
+        }
       }
     });
     return out;

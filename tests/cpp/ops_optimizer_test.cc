@@ -106,6 +106,28 @@ TEST(OptimizerSgd, EverySignatureMatchesOneDevice) {
   }
 }
 
+// One call of several tensors (the ops' "tensors"), every signature on every mesh: each
+// split of a dim every tensor has, or all broadcast.
+TEST(Optimizer, MultiTensorCallsMatchOneDevice) {
+  const std::vector<Shape> shapes{{5, 3}, {7}, {4, 2}};
+  std::vector<Tensor> adam_in, sgd_in;
+  for (int role = 0; role < 4; ++role) {
+    for (const Shape& s : shapes) adam_in.push_back(value(s, DType::kFloat32, role == 3));
+  }
+  for (int role = 0; role < 3; ++role) {
+    for (const Shape& s : shapes) sgd_in.push_back(value(s, DType::kFloat64));
+  }
+  Attrs adam = adamw_attrs(2), sgd = sgd_attrs(0.9, 0.0, 0.01, false, true);
+  adam.set("tensors", int64_t{3});
+  sgd.set("tensors", int64_t{3});
+  for (const Placement& p : op_meshes()) {
+    int splits = 1;
+    for (int axis = 0; axis < p.ndim(); ++axis) splits *= 2;  // S(0) or B: dim 0 is the only one all have
+    EXPECT_EQ(check_every_signature("adamw_update", adam_in, adam, p), splits) << p.str();
+    EXPECT_EQ(check_every_signature("sgd_update", sgd_in, sgd, p), splits) << p.str();
+  }
+}
+
 TEST(Optimizer, SignaturesSplitEverythingAlike) {
   auto listed = [](const std::string& name, size_t n_inputs, const Attrs& attrs) {
     const OpDef& op = find_op(name);

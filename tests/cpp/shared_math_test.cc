@@ -499,6 +499,62 @@ TEST(SharedMath, OptimizerKernelsAreTheFunctors) {
   }
 }
 
+// A multi-tensor call (the ops' "tensors": inputs and outputs role by role) gives each
+// tensor the bits of a call of its own, for tensors of several shapes (an empty one too).
+TEST(SharedMath, MultiTensorUpdatesAreEachTensorsUpdate) {
+  const std::vector<Shape> shapes{{4}, {2, 3}, {0}, {5}};
+  const size_t k = shapes.size();
+  auto values = [](const Shape& s, float scale, bool nonnegative) {
+    std::vector<float> v(static_cast<size_t>(numel(s)));
+    for (size_t i = 0; i < v.size(); ++i) {
+      const float x = scale * static_cast<float>(std::sin(1.7 * static_cast<double>(i) + scale));
+      v[i] = nonnegative ? std::fabs(x) : x;
+    }
+    return tensor_of(v, DType::kFloat32).view(0, s);
+  };
+  struct Case {
+    std::string op;
+    Attrs attrs;
+    size_t in_roles;
+  };
+  const Attrs adam{{"lr", 1e-2},  {"beta1", 0.9}, {"beta2", 0.999}, {"eps", 1e-8}, {"weight_decay", 0.1},
+                   {"step", int64_t{4}}, {"amsgrad", true}, {"maximize", false}};
+  const Attrs sgd{{"lr", 0.1}, {"momentum", 0.9}, {"dampening", 0.0}, {"weight_decay", 0.05}, {"nesterov", true},
+                  {"has_buf", true}};
+  Attrs sgd_first = sgd;
+  sgd_first.set("has_buf", false);
+  for (const Case& c : {Case{"adamw_update", adam, 5}, Case{"adam_update", adam, 5}, Case{"sgd_update", sgd, 3},
+                        Case{"sgd_update", sgd_first, 2}}) {
+    std::vector<Tensor> all;
+    for (size_t r = 0; r < c.in_roles; ++r) {
+      for (const Shape& s : shapes) all.push_back(values(s, 0.5f + static_cast<float>(r), r >= 3));
+    }
+    Attrs multi = c.attrs;
+    multi.set("tensors", static_cast<int64_t>(k));
+    const std::vector<Tensor> together = run_cpu(c.op, all, multi);
+    for (size_t t = 0; t < k; ++t) {
+      std::vector<Tensor> one;
+      for (size_t r = 0; r < c.in_roles; ++r) one.push_back(all[r * k + t]);
+      const std::vector<Tensor> apart = run_cpu(c.op, one, c.attrs);
+      ASSERT_EQ(together.size(), apart.size() * k) << c.op;
+      for (size_t r = 0; r < apart.size(); ++r) {
+        const Tensor& got = together[r * k + t];
+        ASSERT_EQ(got.shape(), shapes[t]) << c.op << " output " << r << " tensor " << t;
+        for (int64_t i = 0; i < got.numel(); ++i) {
+          EXPECT_EQ(bits_of(got.data_as<float>()[i]), bits_of(apart[r].data_as<float>()[i]))
+              << c.op << " output " << r << " tensor " << t << " element " << i;
+        }
+      }
+    }
+  }
+  // A tensor's inputs of another shape, or a count that does not divide the inputs, name the problem.
+  Attrs three = sgd_first;
+  three.set("tensors", int64_t{3});
+  EXPECT_THROW(run_cpu("sgd_update", {values({2}, 1, false), values({2}, 1, false), values({3}, 1, false),
+                                      values({2}, 1, false)}, three),
+               std::invalid_argument);
+}
+
 // ---- reductions and scans
 
 template <typename T, typename Step>

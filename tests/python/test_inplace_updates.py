@@ -144,3 +144,45 @@ def test_backward_stays_exact_where_pytorch_does_not_raise(device):
     b.mul_(w)  # reads b's old value, which it keeps
     (y + a.sum() + b.sum()).backward()
     np.testing.assert_allclose(w.grad.numpy(), 1 + 4 + 1 + 2 * np.array([0.5, 1.0, 2.0]), rtol=1e-6)
+
+
+OPTIMIZERS = {
+    "adamw_update": lambda ps: mf.optim.AdamW(ps, lr=1e-2, weight_decay=0.1),
+    "adam_update": lambda ps: mf.optim.Adam(ps, lr=1e-2, weight_decay=0.1, amsgrad=True),
+    "sgd_update": lambda ps: mf.optim.SGD(ps, lr=0.1, momentum=0.9, nesterov=True),
+}
+
+
+@pytest.mark.parametrize("update", sorted(OPTIMIZERS))
+def test_a_group_steps_in_one_update_call_as_one_call_per_parameter(update):
+    """Multi-tensor steps (the update ops' "tensors"): a group's parameters in one call, one
+    launch on a GPU, with the bits of a call per parameter (a group each)."""
+    make = OPTIMIZERS[update]
+    x = mf.tensor(np.random.default_rng(1).standard_normal((4, 64)).astype(np.float32))
+    together, apart = _model("cpu", 6), _model("cpu", 6)
+    opt_together, opt_apart = make(together.parameters()), make([{"params": [p]} for p in apart.parameters()])
+    for _ in range(3):
+        _step(together, opt_together, x)
+        _step(apart, opt_apart, x)
+    for a, b in zip(together.parameters(), apart.parameters()):
+        assert a.numpy().tobytes() == b.numpy().tobytes()
+    # Graph mode traces one update for the group.
+    p = mf.placement("cpu", ranks=[0])
+    model = _model("cpu", 6)
+    model.to_global(p, mf.sbp.broadcast)
+    opt = make(model.parameters())
+
+    class Step(nn.Graph):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+            self.add_optimizer(opt)
+
+        def build(self, x):
+            loss = self.model(x).square().mean()
+            loss.backward()
+            return loss
+
+    step = Step()
+    step(x.to_global(p, mf.sbp.broadcast))
+    assert step.debug_graph().count(update) == 1

@@ -2,7 +2,8 @@
 // The CUDA kernels of the optimizer updates (ops/optimizer_ops.cc): adamw_update,
 // adam_update and sgd_update, one elementwise pass each of the CPU's per-element math
 // (ops/optimizer_math.h), whose every operation rounds once as the CPU's: the GPU gives the
-// CPU's bits, step after step, instead of drifting from it.
+// CPU's bits, step after step, instead of drifting from it. A call's tensors (one, or a
+// parameter group's: the ops' "tensors") are updated in one launch.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -17,13 +18,6 @@ namespace {
 
 constexpr int kThreads = 256;
 
-// The kernel's n outputs, each of param's shape and dtype.
-std::vector<Tensor> outputs_like(const std::vector<Tensor>& in, const KernelContext& ctx, size_t n) {
-  std::vector<Tensor> out;
-  for (size_t k = 0; k < n; ++k) out.push_back(output(ctx, k, in[0].shape(), in[0].dtype(), memory_of(in)));
-  return out;
-}
-
 // Calls f(T{}) for param's dtype: float32 or float64, the only ones infer lets through.
 template <typename F>
 void visit_floating(DType dtype, F f) {
@@ -33,38 +27,117 @@ void visit_floating(DType dtype, F f) {
   });
 }
 
-// ---- adamw_update, adam_update: optim::AdamWStep per element.
-
-// No pointer is __restrict__ but the gradient's: each output may be its input's memory.
-template <bool kL2, bool kAmsgrad, typename T>
-__global__ void adamw_kernel(optim::AdamWData<T> d, int64_t n, optim::AdamWStep<T> c) {
-  const T* __restrict__ grad = d.grad;
-  const int64_t grid_step = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += grid_step) {
-    const optim::AdamWResult<T> r = c.template apply<kL2, kAmsgrad>(d.param[i], grad[i], d.exp_avg[i], d.exp_avg_sq[i],
-                                                                    kAmsgrad ? d.max_exp_avg_sq[i] : T{0});
-    if constexpr (kAmsgrad) d.max_exp_avg_sq_out[i] = r.max_exp_avg_sq;
-    d.param_out[i] = r.param;
-    d.exp_avg_out[i] = r.exp_avg;
-    d.exp_avg_sq_out[i] = r.exp_avg_sq;
+// The kernel's outputs, output i of tensor i % k's param's shape and dtype.
+std::vector<Tensor> outputs_like(const std::vector<Tensor>& in, const KernelContext& ctx, size_t k) {
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < ctx.outputs.size(); ++i) {
+    out.push_back(output(ctx, i, in[i % k].shape(), in[i % k].dtype(), memory_of(in)));
   }
+  return out;
+}
+
+// ---- One launch for many tensors (the ops' "tensors"): a table of each tensor's pointers
+// and sizes passed as the kernel's argument (CUDA's large kernel arguments, up to 32 KiB on
+// sm_70 and later), each block taking one chunk of one tensor. Calls with more tensors than a
+// table holds take a launch per kMaxTensors of them.
+
+constexpr int kMaxTensors = 256;
+constexpr int64_t kChunk = 8 * kThreads;  // elements a block steps
+
+// Tensor t's kIn inputs and kOut outputs (roles in the op's order), its size, and the first
+// chunk of the grid that is its.
+template <typename T, int kIn, int kOut>
+struct TensorTable {
+  const T* in[kMaxTensors][kIn];
+  T* out[kMaxTensors][kOut];
+  int64_t n[kMaxTensors];
+  int64_t first_chunk[kMaxTensors + 1];
+  int count;
+};
+
+// Block b's tensor: the last t with first_chunk[t] <= b.
+template <typename T, int kIn, int kOut>
+__device__ int tensor_of_block(const TensorTable<T, kIn, kOut>& table, int64_t block) {
+  int lo = 0, hi = table.count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (table.first_chunk[mid] <= block) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+// No pointer is __restrict__: each output may be its input's memory (in place); `step` reads
+// an element's inputs before writing its outputs.
+template <typename T, int kIn, int kOut, typename Step>
+__global__ void multi_tensor_kernel(const __grid_constant__ TensorTable<T, kIn, kOut> table, Step step) {
+  const int64_t block = blockIdx.x;
+  const int t = tensor_of_block(table, block);
+  const int64_t start = (block - table.first_chunk[t]) * kChunk;
+  const int64_t end = start + kChunk < table.n[t] ? start + kChunk : table.n[t];
+  for (int64_t i = start + threadIdx.x; i < end; i += kThreads) step(table.in[t], table.out[t], i);
+}
+
+// Launches `step` over the call's k tensors: inputs in[r * k + t] for role r < kIn, outputs
+// out[r * k + t] likewise.
+template <typename T, int kIn, int kOut, typename Step>
+void launch_tensors(const std::vector<Tensor>& in, const std::vector<Tensor>& out, size_t k, int in_roles,
+                    int out_roles, const Step& step, const char* name) {
+  for (size_t first = 0; first < k; first += kMaxTensors) {
+    TensorTable<T, kIn, kOut> table{};
+    int64_t chunks = 0;
+    for (size_t t = first; t < k && table.count < kMaxTensors; ++t) {
+      const int at = table.count++;
+      for (int r = 0; r < in_roles; ++r) table.in[at][r] = in[r * k + t].data_as<T>();
+      for (int r = 0; r < out_roles; ++r) table.out[at][r] = out[r * k + t].data_as<T>();
+      table.n[at] = in[t].numel();
+      table.first_chunk[at] = chunks;
+      chunks += (table.n[at] + kChunk - 1) / kChunk;
+    }
+    table.first_chunk[table.count] = chunks;
+    if (chunks == 0) continue;
+    multi_tensor_kernel<T, kIn, kOut, Step><<<static_cast<unsigned>(chunks), kThreads, 0, stream()>>>(table, step);
+    check_launch(name);
+  }
+}
+
+// ---- adamw_update, adam_update: optim::AdamWStep per element. Inputs param, grad, exp_avg,
+// exp_avg_sq[, max_exp_avg_sq]; outputs param, exp_avg, exp_avg_sq[, max_exp_avg_sq].
+
+template <bool kL2, bool kAmsgrad, typename T>
+struct AdamWElement {
+  optim::AdamWStep<T> c;
+  __device__ void operator()(const T* const* in, T* const* out, int64_t i) const {
+    const optim::AdamWResult<T> r =
+        c.template apply<kL2, kAmsgrad>(in[0][i], in[1][i], in[2][i], in[3][i], kAmsgrad ? in[4][i] : T{0});
+    if constexpr (kAmsgrad) out[3][i] = r.max_exp_avg_sq;
+    out[0][i] = r.param;
+    out[1][i] = r.exp_avg;
+    out[2][i] = r.exp_avg_sq;
+  }
+};
+
+template <bool kL2, bool kAmsgrad, typename T>
+void adamw_tensors(const std::vector<Tensor>& in, const std::vector<Tensor>& out, size_t k,
+                   const optim::AdamWHyper& h, const char* name) {
+  constexpr int kIn = kAmsgrad ? 5 : 4, kOut = kAmsgrad ? 4 : 3;
+  launch_tensors<T, kIn, kOut>(in, out, k, kIn, kOut, AdamWElement<kL2, kAmsgrad, T>{optim::AdamWStep<T>::make(h)},
+                               name);
 }
 
 std::vector<Tensor> adam_family_update(const std::vector<Tensor>& in, const KernelContext& ctx, bool decoupled) {
   const optim::AdamWHyper h = optim::AdamWHyper::of(ctx.attrs, decoupled);
-  const std::vector<Tensor> out = outputs_like(in, ctx, h.amsgrad ? 4 : 3);
-  const int64_t n = in[0].numel();
-  if (n == 0) return out;
+  const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
+  const std::vector<Tensor> out = outputs_like(in, ctx, k);
+  const char* name = decoupled ? "adamw_update" : "adam_update";
   visit_floating(in[0].dtype(), [&](auto v) {
     using T = decltype(v);
-    const optim::AdamWData<T> d{in[0].data_as<T>(),  in[1].data_as<T>(),  in[2].data_as<T>(),
-                                in[3].data_as<T>(),  h.amsgrad ? in[4].data_as<T>() : nullptr,
-                                out[0].data_as<T>(), out[1].data_as<T>(), out[2].data_as<T>(),
-                                h.amsgrad ? out[3].data_as<T>() : nullptr};
-    const auto kernel = h.l2() ? (h.amsgrad ? adamw_kernel<true, true, T> : adamw_kernel<true, false, T>)
-                               : (h.amsgrad ? adamw_kernel<false, true, T> : adamw_kernel<false, false, T>);
-    kernel<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(d, n, optim::AdamWStep<T>::make(h));
-    check_launch(decoupled ? "adamw_update" : "adam_update");
+    const auto run = h.l2() ? (h.amsgrad ? adamw_tensors<true, true, T> : adamw_tensors<true, false, T>)
+                            : (h.amsgrad ? adamw_tensors<false, true, T> : adamw_tensors<false, false, T>);
+    run(in, out, k, h, name);
   });
   return out;
 }
@@ -77,32 +150,29 @@ std::vector<Tensor> adam_update(const std::vector<Tensor>& in, const KernelConte
   return adam_family_update(in, ctx, false);
 }
 
-// ---- sgd_update: optim::SgdStep per element.
+// ---- sgd_update: optim::SgdStep per element. Inputs param, grad[, momentum_buf] (the buffer
+// with has_buf); outputs param[, momentum_buf] (with momentum).
 
-// buf is null without a buffer (the first step); buf_out is null without momentum.
-// param_out and buf_out may be param's and buf's memory (in place), as adamw_kernel's.
 template <typename T>
-__global__ void sgd_kernel(const T* param, const T* __restrict__ grad, const T* buf, T* param_out, T* buf_out,
-                           int64_t n, optim::SgdStep<T> c) {
-  const int64_t grid_step = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += grid_step) {
-    const optim::SgdResult<T> r = c.apply(param[i], grad[i], buf ? buf[i] : T{0});
-    if (buf_out) buf_out[i] = r.momentum_buf;
-    param_out[i] = r.param;
+struct SgdElement {
+  optim::SgdStep<T> c;
+  bool reads_buf, writes_buf;
+  __device__ void operator()(const T* const* in, T* const* out, int64_t i) const {
+    const optim::SgdResult<T> r = c.apply(in[0][i], in[1][i], reads_buf ? in[2][i] : T{0});
+    if (writes_buf) out[1][i] = r.momentum_buf;
+    out[0][i] = r.param;
   }
-}
+};
 
 std::vector<Tensor> sgd_update(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const std::vector<Tensor> out = outputs_like(in, ctx, ctx.outputs.size());
-  const int64_t n = in[0].numel();
-  if (n == 0) return out;
+  const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
+  const std::vector<Tensor> out = outputs_like(in, ctx, k);
   const optim::SgdHyper h = optim::SgdHyper::of(ctx.attrs);
+  const bool writes_buf = out.size() > k;
   visit_floating(in[0].dtype(), [&](auto v) {
     using T = decltype(v);
-    sgd_kernel<T><<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(
-        in[0].data_as<T>(), in[1].data_as<T>(), h.has_buf ? in[2].data_as<T>() : nullptr, out[0].data_as<T>(),
-        out.size() > 1 ? out[1].data_as<T>() : nullptr, n, optim::SgdStep<T>::make(h));
-    check_launch("sgd_update");
+    launch_tensors<T, 3, 2>(in, out, k, h.has_buf ? 3 : 2, writes_buf ? 2 : 1,
+                            SgdElement<T>{optim::SgdStep<T>::make(h), h.has_buf, writes_buf}, "sgd_update");
   });
   return out;
 }
