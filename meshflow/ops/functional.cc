@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <memory>
-#include <unordered_map>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 #include "meshflow/comm/comm.h"
