@@ -231,3 +231,73 @@ def test_every_module_on_the_gpu_equals_the_cpu(name, moved):
     """Each of meshflow.nn's modules built on the GPU (device=) or moved there (module.to):
     its parameters, buffers, outputs and gradients there and equal to the CPU's."""
     check_against_cpu(name, "cuda:0", mf.float32, moved, TOL)
+
+
+def _norms_and_dropout(device):
+    """batch_norm and group_norm forward and backward on values far from 0 (shifted sums:
+    ops/norm_math.h), and dropout's mask."""
+    import meshflow.nn.functional as F
+    rng = np.random.default_rng(4)
+    x_np = (1000 + rng.standard_normal((4, 6, 5, 3))).astype(np.float32)
+    dy = mf.tensor(rng.standard_normal(x_np.shape).astype(np.float32), device=device)
+    out = {}
+    for name in ("batch_norm", "group_norm"):
+        x = mf.tensor(x_np, device=device, requires_grad=True)
+        w = mf.tensor(np.linspace(0.5, 2, 6).astype(np.float32), device=device, requires_grad=True)
+        b = mf.tensor(np.linspace(-1, 1, 6).astype(np.float32), device=device, requires_grad=True)
+        y = F.batch_norm(x, None, None, w, b, training=True) if name == "batch_norm" else F.group_norm(x, 3, w, b)
+        y.backward(dy)
+        out[name] = [t.numpy() for t in (y, x.grad, w.grad, b.grad)]
+    _, mask = mf._C.apply("dropout", [mf.ones(1000, device=device)._impl],
+                          {"p": 0.3, "seed": 5, "offset": 0})
+    out["dropout"] = [mf.Tensor(mask).numpy()]
+    return out
+
+
+def test_norms_and_dropout_on_the_gpu_equal_the_cpu():
+    cpu, gpu = _norms_and_dropout("cpu"), _norms_and_dropout("cuda")
+    for name in ("batch_norm", "group_norm"):
+        for got, want in zip(gpu[name], cpu[name]):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4, err_msg=name)
+    assert gpu["dropout"][0].tobytes() == cpu["dropout"][0].tobytes()  # the same draws and scale
+
+
+def _group_steps(device, make, count):
+    """`count` parameters of a few shapes in one group, three steps from fixed gradients."""
+    rng = np.random.default_rng(2)
+    shapes = [(7, 3), (5,), (2, 2, 2)]
+    params = [mf.tensor(rng.standard_normal(shapes[i % 3]).astype(np.float32), device=device, requires_grad=True)
+              for i in range(count)]
+    grads = [rng.standard_normal(p.shape).astype(np.float32) for p in params]
+    opt = make(params)
+    for step in range(3):
+        for p, g in zip(params, grads):
+            p.grad = mf.tensor(g * (step + 1), device=device)
+        opt.step()
+    return [p.numpy() for p in params]
+
+
+@pytest.mark.parametrize("count", [6, 300])  # 300: more tensors than one launch's table
+@pytest.mark.parametrize("make", [lambda ps: mf.optim.AdamW(ps, lr=1e-2, weight_decay=0.1),
+                                  lambda ps: mf.optim.Adam(ps, lr=1e-2, weight_decay=0.1, amsgrad=True),
+                                  lambda ps: mf.optim.SGD(ps, lr=0.1, momentum=0.9, nesterov=True)],
+                         ids=["adamw", "adam", "sgd"])
+def test_a_group_s_one_launch_step_gives_the_cpu_s_bits(make, count):
+    for got, want in zip(_group_steps("cuda", make, count), _group_steps("cpu", make, count)):
+        assert got.tobytes() == want.tobytes()
+
+
+def test_autocast_caches_the_gpu_s_casts():
+    import meshflow.nn as nn
+    grads = {}
+    for device in ("cpu", "cuda"):
+        mf.manual_seed(5)
+        lin = nn.Linear(16, 16).to(device)
+        x = mf.tensor(np.random.default_rng(3).standard_normal((8, 16)).astype(np.float32), device=device)
+        with mf.autocast(device, dtype=mf.bfloat16):
+            for part in x.chunk(2):
+                lin(mf.tanh(lin(part))).float().sum().backward()
+            assert mf._C.autocast_cached_casts() == 2
+        grads[device] = [p.grad.numpy() for p in lin.parameters()]
+    for got, want in zip(grads["cuda"], grads["cpu"]):
+        np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)
