@@ -321,18 +321,20 @@ def _to_sparse(self, sparse_dim=None, layout=None):
 
 def _install(mf):
     """Attaches the sparse names to meshflow: sparse_coo_tensor, sparse_coo, Tensor.to_sparse,
-    and mm / matmul taking a sparse first operand as torch's do."""
+    and mm / matmul taking a sparse operand as torch's do."""
     from . import _ops_matmul
     dense_mm, dense_matmul = _ops_matmul.mm, mf.matmul
 
-    def mm_(input, mat2, **kwargs):
-        return mm(input, mat2) if isinstance(input, SparseTensor) else dense_mm(input, mat2, **kwargs)
+    def with_sparse(dense, a, b, **kwargs):
+        if isinstance(a, SparseTensor):
+            return mm(a, b)
+        if isinstance(b, SparseTensor):  # dense @ sparse = (sparse^T @ dense^T)^T
+            return mm(b.t(), a.t()).t()
+        return dense(a, b, **kwargs)
 
-    def matmul_(input, other, **kwargs):
-        return mm(input, other) if isinstance(input, SparseTensor) else dense_matmul(input, other, **kwargs)
-
-    functools.update_wrapper(mm_, dense_mm)
-    functools.update_wrapper(matmul_, dense_matmul)
+    mm_ = functools.update_wrapper(lambda input, mat2, **kwargs: with_sparse(dense_mm, input, mat2, **kwargs), dense_mm)
+    matmul_ = functools.update_wrapper(lambda input, other, **kwargs: with_sparse(dense_matmul, input, other, **kwargs),
+                                       dense_matmul)
     mf.mm, mf.matmul = mm_, matmul_
     mf.sparse_coo_tensor, mf.sparse_coo = sparse_coo_tensor, sparse_coo
     _Tensor.to_sparse = _to_sparse

@@ -42,6 +42,7 @@ def test_mm_sum_and_arithmetic():
     for out in (torch.sparse.mm(s, d), torch.mm(s, d), torch.matmul(s, d), s @ d):
         assert out.tolist() == [[16, 20], [20, 29]]
     assert torch.sparse.mm(s, torch.tensor([[1.0], [2], [3]])).tolist() == [[12], [19]]
+    assert torch.mm(torch.tensor([[1.0, 2]]), s).tolist() == [[8, 0, 14]]
     assert torch.sparse.sum(s).item() == 13
     by0 = torch.sparse.sum(s, 0).coalesce()
     assert by0.indices().tolist() == [[0, 2]] and by0.values().tolist() == [4, 9]
