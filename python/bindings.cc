@@ -362,6 +362,8 @@ void bind_values(py::module_& m) {
           return t;
         });
       })
+      // Whether NumPy shares its memory (from_numpy, numpy(): vm.h, share_with_host).
+      .def_property_readonly("shares_numpy", [](const Tensor& t) { return vm::shared_with_host(t); })
       .def_property_readonly("shape", [](const Tensor& t) { return py::tuple(py::cast(t.shape())); })
       .def_property_readonly("dtype", [](const Tensor& t) { return std::string(dtype_name(t.dtype())); });
 

@@ -287,8 +287,9 @@ class Tensor:
         the other; bfloat16, which NumPy lacks, is a float32 copy). Another device's (torch
         asks for .cpu() there) and a global tensor's: a copy; of a global one the logical
         value, on every rank (a collective read: every rank calls it). `force` (torch's:
-        detach and copy to the host) gives a copy."""
-        if self.is_local and not force:
+        detach and move to the host first) changes nothing."""
+        if self.is_local:
+            numpy_shared[0] = True
             return self._impl.local_tensor.numpy(share=True)
         return self._value("numpy()")
 
@@ -950,6 +951,11 @@ def tensor(data, dtype=None, placement=None, sbp=None, requires_grad=False, devi
     return Tensor(_C.global_from_full(local, placement, _as_nd_sbp(sbp, placement))).requires_grad_(requires_grad)
 
 
+# Whether any tensor has shared memory with NumPy yet (from_numpy, numpy()): until then a write
+# through a view asks nothing of its bases (_inplace._fresh).
+numpy_shared = [False]
+
+
 def from_numpy(array):
     """A local CPU tensor over a NumPy array's memory, of the array's dtype, as torch's: writes
     through either show in the other (an array that is not C-contiguous, aligned and
@@ -957,6 +963,7 @@ def from_numpy(array):
     if not isinstance(array, _np.ndarray):
         raise TypeError(f"from_numpy expects a numpy.ndarray, got {type(array).__name__}")
     _dtype.to_dtype(array.dtype)
+    numpy_shared[0] = True
     return Tensor(_C.Var(_C.LocalTensor.from_numpy(array, share=True)))
 
 
