@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <type_traits>
 #include <typeinfo>
@@ -72,12 +73,55 @@ py::dtype numpy_dtype(DType d) {
   return visit_with_bool(d, [](auto v) { return py::dtype::of<decltype(v)>(); });
 }
 
-// A copy of the array: the VM runs ops after their call returns, so a tensor sharing the
-// array's memory would see whatever the program wrote into it later (docs/runtime.md: an op's
-// result is the value of its inputs at the call).
-Tensor from_numpy(py::array array) {
-  if (!(array.flags() & py::array::c_style)) array = py::array::ensure(array, py::array::c_style);
+// The interpreter's references to arrays whose memory a tensor shares (from_numpy), dropped
+// by a thread without the GIL (below), for the main thread to drop.
+std::mutex released_mutex;
+std::vector<PyObject*> released_arrays;
+
+int drop_released_arrays(void*) {
+  std::vector<PyObject*> arrays;
+  {
+    std::lock_guard<std::mutex> lock(released_mutex);
+    arrays.swap(released_arrays);
+  }
+  for (PyObject* a : arrays) Py_DECREF(a);
+  return 0;
+}
+
+// A tensor's reference to the array whose memory it shares goes with the tensor's last
+// handle, on whichever thread drops it: a VM worker too, which must not wait for the GIL (the
+// issuing thread may hold it while it waits for that worker). There it goes to the
+// interpreter's main thread, as a pending call (which needs no GIL to add; on a full queue, a
+// later one drops it).
+void release_array(void* array) {
+  if (!Py_IsInitialized()) return;  // at exit, the interpreter's own end frees it
+  if (PyGILState_Check()) {
+    Py_DECREF(static_cast<PyObject*>(array));
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(released_mutex);
+    released_arrays.push_back(static_cast<PyObject*>(array));
+  }
+  Py_AddPendingCall(&drop_released_arrays, nullptr);
+}
+
+// The array as a tensor. With `share` (torch.from_numpy), the tensor takes the array's memory,
+// which both then read and write (vm.h: share_with_host); where a tensor cannot be
+// that memory (an array that is not C-contiguous, aligned and writeable, or is empty) and
+// without `share` (torch.tensor), a copy.
+Tensor from_numpy(py::array array, bool share) {
   const TensorMeta meta{Shape(array.shape(), array.shape() + array.ndim()), dtype_of(array.dtype())};
+  const int flags = array.flags();
+  const int shareable = py::array::c_style | py::detail::npy_api::NPY_ARRAY_ALIGNED_ |
+                        py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  if (share && (flags & shareable) == shareable && array.size() > 0) {
+    PyObject* ref = array.inc_ref().ptr();
+    Tensor t = Tensor::wrap(array.mutable_data(), meta.shape, meta.dtype, std::shared_ptr<void>(ref, release_array));
+    vm::share_with_host(t, /*fresh=*/true);
+    return t;
+  }
+  if (!(flags & py::array::c_style)) array = py::array::ensure(array, py::array::c_style);
   return vm::made_here("from_numpy", meta, host_memory(), [&] {
     Tensor t = Tensor::empty(meta.shape, meta.dtype);
     std::memcpy(t.data(), array.data(), t.nbytes());
@@ -85,17 +129,28 @@ Tensor from_numpy(py::array array) {
   });
 }
 
-// A copy of the tensor's value, once the instructions making it have run (waited for without
-// the GIL; raises the error of the one that failed). A copy, not a view: writes through the
-// array cannot reach ops issued on the tensor, nor later in-place updates the array.
-py::array to_numpy(const Tensor& on_device) {
+// The tensor's value as an array, once the instructions making it have run (waited for without
+// the GIL; raises the error of the one that failed). With `share` (Tensor.numpy()), an array
+// over the memory of a tensor in host memory, which both then read and write (the array's
+// base holds the storage); a copy for a tensor elsewhere (torch asks for .cpu() there), for
+// bfloat16 (NumPy has none) and without `share` (meshflow's own reads).
+py::array to_numpy(const Tensor& on_device, bool share) {
+  std::vector<py::ssize_t> shape(on_device.shape().begin(), on_device.shape().end());
+  if (share && &on_device.memory() == &host_memory() && on_device.dtype() != DType::kBFloat16) {
+    {
+      py::gil_scoped_release release;
+      vm::share_with_host(on_device);
+    }
+    auto* keep = new std::shared_ptr<void>(on_device.storage());
+    py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
+    return py::array(numpy_dtype(on_device.dtype()), shape, on_device.data(), base);
+  }
   Tensor t = on_device;
   {
     py::gil_scoped_release release;
     t = vm::copy_to(on_device, device::cpu());  // itself on the host
     vm::wait(t);
   }
-  std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
   if (t.dtype() == DType::kBFloat16) {  // NumPy has no bfloat16: its values as float32 (exact)
     py::array_t<float> out(shape);
     const bfloat16* in = t.data_as<bfloat16>();
@@ -283,8 +338,8 @@ void bind_values(py::module_& m) {
       .value("complex128", DType::kComplex128);
 
   py::class_<Tensor>(m, "LocalTensor")
-      .def_static("from_numpy", &from_numpy, py::arg("array"))
-      .def("numpy", &to_numpy)
+      .def_static("from_numpy", &from_numpy, py::arg("array"), py::arg("share") = false)
+      .def("numpy", &to_numpy, py::arg("share") = false)
       .def("item", &item_of)
       // A bfloat16 tensor's bits as uint16 (a view; for checkpoints), and back (a copy).
       .def("bits", [](const Tensor& on_device) {
@@ -308,6 +363,8 @@ void bind_values(py::module_& m) {
           return t;
         });
       })
+      // Whether NumPy shares its memory (from_numpy, numpy(): vm.h, share_with_host).
+      .def_property_readonly("shares_numpy", [](const Tensor& t) { return vm::shared_with_host(t); })
       .def_property_readonly("shape", [](const Tensor& t) { return py::tuple(py::cast(t.shape())); })
       .def_property_readonly("dtype", [](const Tensor& t) { return std::string(dtype_name(t.dtype())); });
 

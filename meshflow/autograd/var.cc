@@ -524,6 +524,22 @@ std::variant<Tensor, GlobalTensor> stored_value(const VarImpl& impl, const VarIm
   return convert(v, storage.placement, storage.nd_sbp);
 }
 
+// An in-place write's new value for `impl`: stored_value, but written over the old one's
+// memory where NumPy shares it (torch.from_numpy, Tensor.numpy()), so that the array sees
+// the write; there a value made over that memory already (an indexed write's) is taken as it
+// is. `over_old`: whether the old value's bytes changed.
+std::variant<Tensor, GlobalTensor> written_value(const VarImpl& impl, const VarImpl& value, bool& over_old) {
+  const Tensor* old = std::get_if<Tensor>(&impl.value);
+  const Tensor* now = std::get_if<Tensor>(&value.value);
+  if (!old || !now || !vm::shared_with_host(*old) || now->shape() != old->shape() ||
+      now->dtype() != old->dtype() || &now->memory() != &old->memory()) {
+    return stored_value(impl, value);
+  }
+  over_old = true;
+  if (now->is_ready() && now->data() == old->data()) return *now;
+  return vm::write_over(*old, *now);
+}
+
 void check_zero_layout(const VarImpl& impl, const std::optional<boxing::Layout>& layout, const char* what) {
   if (!layout) return;
   if (impl.grad_fn || !std::holds_alternative<GlobalTensor>(impl.value)) {
@@ -616,9 +632,11 @@ void Var::assign(const Var& result, uint64_t since) {
         "mf.no_grad() (as an optimizer step), or on a copy (clone) of the leaf");
   }
   ++impl.version;
-  impl.value = stored_value(impl, r);
+  bool over_old = false;
+  impl.value = written_value(impl, r, over_old);
   if (!grad_mode) return;
-  if (r.grad_fn && r.grad_fn->sequence >= since) exempt_own_calls(impl_, r.grad_fn.get(), since, impl.version);
+  // The write's own calls keep the old value they read, unless it was written over.
+  if (r.grad_fn && r.grad_fn->sequence >= since && !over_old) exempt_own_calls(impl_, r.grad_fn.get(), since, impl.version);
   impl.requires_grad = r.requires_grad;
   impl.grad_fn = r.grad_fn;
   impl.output_index = r.output_index;

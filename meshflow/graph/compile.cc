@@ -183,7 +183,11 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
   }
   auto value_of = [&](int v, const RankPlan::Ref& ref) {
     const Value& val = p.values[v];
-    return Var(GlobalTensor(val.shape, val.layout.placement, val.layout.nd_sbp, m.input_of(ref, 0)));
+    Tensor local = m.input_of(ref, 0);
+    // An accumulator is written again by the next run: a returned one is a copy, so that
+    // each call's output keeps its value (a loss kept per step, an array over it).
+    if (ref.kind == RankPlan::Ref::kAccumulator) local = local.clone();
+    return Var(GlobalTensor(val.shape, val.layout.placement, val.layout.nd_sbp, local));
   };
   for (const auto& [var, v] : p.writes) traced.variables[var].set(value_of(v, m.refs[v]));
   std::vector<Var> outputs;

@@ -24,9 +24,12 @@ namespace mf::vm {
 namespace {
 
 
-// What the VM remembers of the in-place writes of one memory block (Storage::vm_writes).
+// What the VM remembers of the in-place writes of one memory block (Storage::vm_writes),
+// and whether NumPy shares the block (share_with_host): one record for every storage over
+// the block, views and in-place writes' outputs alike.
 struct Writes {
   std::shared_ptr<device::Event> last;
+  bool shared_with_host = false;
 };
 
 Writes* writes_of(const Storage& s) { return static_cast<Writes*>(s.vm_writes.get()); }
@@ -120,11 +123,15 @@ class Machine {
     ins->flags = flags;
 
     device::Stream& stream = &dev == &device_ ? stream_of(kind) : dev.stream(kind);
+    bool shared_with_host = false;
     for (const Tensor& t : ins->inputs) {
       // What a storage remembers (Storage::vm_tag): its producer's event, which knows its
       // stream; and the last in-place write of its bytes, if any.
       wait_for(stream, static_cast<device::Event*>(t.storage()->vm_tag.get()));
-      if (const Writes* w = writes_of(*t.storage())) wait_for(stream, w->last.get());
+      if (const Writes* w = writes_of(*t.storage())) {
+        wait_for(stream, w->last.get());
+        shared_with_host |= w->shared_with_host;
+      }
     }
     if (!flags.overwrite.empty()) {
       // An in-place write: after every earlier reader on the other streams that may read it.
@@ -146,6 +153,12 @@ class Machine {
       event->synchronize();
       raise_pending();
     } else {
+      // Memory a NumPy array shares is read and written by the program at any time: the
+      // instruction runs now, as PyTorch's CPU op would (its error still waits for a read).
+      if (shared_with_host) {
+        event->synchronize();
+        note_views_of_shared(ins->inputs, outputs);
+      }
       hold_back(std::move(event));
     }
     return outputs;
@@ -287,6 +300,21 @@ class Machine {
     }
   }
 
+  // After an instruction that read memory NumPy shares has run: its outputs over that memory
+  // (views of it, made with its owner) share its record, so that they are shared too.
+  static void note_views_of_shared(const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs) {
+    for (const Tensor& in : inputs) {
+      const Writes* w = writes_of(*in.storage());
+      if (!w || !w->shared_with_host) continue;
+      const std::shared_ptr<void>& owner = in.storage()->owner();
+      for (const Tensor& out : outputs) {
+        if (out.storage()->vm_writes) continue;
+        const std::shared_ptr<void>& made = out.storage()->owner();
+        if (made == owner || made.get() == in.storage().get()) out.storage()->vm_writes = in.storage()->vm_writes;
+      }
+    }
+  }
+
   void note_last(device::Stream& stream, const std::shared_ptr<device::Event>& event) {
     for (auto& [s, last] : last_on_other_streams_) {
       if (s == &stream) {
@@ -346,6 +374,7 @@ class Machine {
       if (s.use_count() == 1 && r.data() == s->data()) continue;  // made by the kernel: only r holds it
       const std::shared_ptr<void>& owner = s->owner();
       r = Tensor::wrap(r.data(), r.shape(), r.dtype(), owner ? owner : std::shared_ptr<void>(s), r.memory());
+      if (const Writes* w = writes_of(*s); w && w->shared_with_host) r.storage()->vm_writes = s->vm_writes;  // a view
     }
     for (size_t k = 0; k < flags.overwrite.size() && k < results.size(); ++k) {
       if (flags.overwrite[k] < 0) continue;
@@ -840,6 +869,49 @@ bool settled(const Tensor& t) {
 void wait_run(const Tensor& t) {
   Issuing issuing;
   machine().wait(t, /*raise=*/false);
+}
+Tensor write_over(const Tensor& target, const Tensor& value) {
+  if (value.shape() != target.shape() || value.dtype() != target.dtype() || &value.memory() != &target.memory()) {
+    throw std::logic_error("write_over: the value must have the target's shape, dtype and memory");
+  }
+  Flags flags;
+  flags.device = &device::of(target.memory());
+  flags.overwrite = {0};
+  flags.small = true;  // its target is shared with NumPy, so launch waits for it anyway
+  return launch_kernel("write_over", {target, value}, {{target.shape(), target.dtype()}},
+                       [](const std::vector<Tensor>& in, const std::vector<Tensor>& out) {
+                         out[0].memory().copy_within(out[0].data(), in[1].data(), in[1].nbytes());
+                         return std::vector<Tensor>{out[0]};
+                       },
+                       flags, /*allocate=*/false)[0];
+}
+bool shared_with_host(const Tensor& t) {
+  const Writes* w = writes_of(*t.storage());
+  return w && w->shared_with_host;
+}
+void share_with_host(const Tensor& t, bool fresh) {
+  if (shared_with_host(t)) {
+    wait(t);
+    return;
+  }
+  if (fresh) {
+    Issuing issuing;
+    t.storage()->vm_writes = std::make_shared<Writes>(Writes{machine().device().create_event(), true});  // done
+    return;
+  }
+  // An in-place write that writes nothing: launch orders it after every reader issued
+  // before, which runs before a program's write through the array can reach it.
+  Flags flags;
+  flags.overwrite = {0};
+  flags.small = true;
+  launch_kernel("share with NumPy", {t}, {{t.shape(), t.dtype()}},
+                [](const std::vector<Tensor>&, const std::vector<Tensor>& out) { return out; }, flags,
+                /*allocate=*/false);
+  wait(t);
+  Issuing issuing;  // vm_writes is the issuing thread's
+  Storage& s = *t.storage();
+  if (!s.vm_writes) s.vm_writes = std::make_shared<Writes>(Writes{machine().device().create_event(), false});  // done
+  writes_of(s)->shared_with_host = true;
 }
 void order_compute_after(const Tensor& t) {
   Flags flags;

@@ -191,6 +191,21 @@ bool settled(const Tensor& t);
 // Waits for `t` to be made, raising nothing: its error stays with it for its readers. For
 // the waits that pace work issued ahead (the VM's own), which every rank need not make.
 void wait_run(const Tensor& t);
+// Memory shared with NumPy (torch.from_numpy, Tensor.numpy()), which a program writes and
+// reads while no instruction knows. share_with_host marks `t`'s memory so, once every
+// instruction issued before that may read it has run (so a write through the array reaches
+// no op issued earlier), and waits for `t` (raising its error). From then on an instruction
+// reading such memory runs before launch returns, as PyTorch's CPU op would, and the storages
+// made over it (views, in-place writes' outputs) are shared too (shared_with_host).
+// `fresh`: t was just made over the array's memory (from_numpy), which no instruction can
+// have read (memory shared already is only read by instructions that have run): marked only.
+void share_with_host(const Tensor& t, bool fresh = false);
+bool shared_with_host(const Tensor& t);
+// `value` (target's shape, dtype and memory) written over `target`'s memory, as an in-place
+// update (Flags::overwrite): the new storage over that memory, which the target's Var takes.
+// For a whole-tensor write to memory that is shared, where taking a new storage would leave
+// the array behind.
+Tensor write_over(const Tensor& target, const Tensor& value);
 // Makes what is issued on the compute stream of `t`'s device from now on run after `t` is
 // made, without waiting here: bounds how far compute runs ahead of a slower stream.
 void order_compute_after(const Tensor& t);

@@ -10,7 +10,7 @@ import numpy as _np
 
 from . import _C, _dtype
 from ._promotion import get_default_dtype
-from ._tensor import Size, Tensor, _impl_of, apply, set_printoptions, tensor
+from ._tensor import Size, Tensor, _impl_of, _shared_numpy, apply, set_printoptions, tensor
 from .return_types import named as _returns
 
 __all__ = ["clone", "t", "movedim", "moveaxis", "tile", "outer", "diag", "meshgrid", "repeat_interleave",
@@ -126,7 +126,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
                                f"{out.shape[0 if dim is None else dim]}")
         return out
     if not isinstance(repeats, numbers.Integral):
-        counts = _np.asarray(repeats.numpy() if isinstance(repeats, Tensor) else repeats).reshape(-1)
+        counts = _np.asarray(repeats._numpy() if isinstance(repeats, Tensor) else repeats).reshape(-1)
         if dim is None:
             input, dim = input.reshape(-1), 0
         index = tensor(_np.repeat(_np.arange(input.shape[dim]), counts), device=input.device)
@@ -219,11 +219,13 @@ class iinfo:
 
 
 def as_tensor(data, dtype=None, device=None):
-    """data as a tensor: itself when it is one already of that dtype and device."""
+    """data as a tensor: itself when it is one already of that dtype and device; a NumPy array
+    of that dtype over its memory on the CPU, as from_numpy."""
     if isinstance(data, Tensor):
         out = data if dtype is None else data.to(dtype)
         return out if device is None else out.to(device)
-    return tensor(data, dtype=dtype, device=device)
+    shared = _shared_numpy(data, dtype, device)
+    return shared if shared is not None else tensor(data, dtype=dtype, device=device)
 
 
 def _new(make):
@@ -311,7 +313,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     inverse indices and counts when asked, as torch.unique. The result's size depends on the
     values: they are read on the host (a global tensor's gathered on every rank) and the result
     is a local tensor."""
-    array = input.numpy()
+    array = input._numpy()
     if dim is not None:
         dim = dim % max(array.ndim, 1)
     values, inverse, counts = _np.unique(array, return_inverse=True, return_counts=True, axis=dim)
@@ -322,7 +324,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """unique of runs: each value (or slice along dim) that differs from the one before it,
     as torch.unique_consecutive; read on the host as unique."""
-    array = input.numpy()
+    array = input._numpy()
     d = 0 if dim is None else dim % max(array.ndim, 1)
     flat = array.reshape(-1) if dim is None else _np.moveaxis(array, d, 0)
     n = flat.shape[0]
@@ -352,7 +354,7 @@ def _unique_result(input, values, inverse, counts, return_inverse, return_counts
 def bincount(input, weights=None, minlength=0):
     """How often each value of a 1-d non-negative integer tensor occurs (summing `weights`
     instead when given), as torch.bincount; read on the host like unique."""
-    values = input.numpy()
+    values = input._numpy()
     if values.ndim != 1 or values.dtype.kind not in "iu":
         raise RuntimeError(f"bincount only supports 1-d non-negative integral inputs, got shape "
                            f"{tuple(input.shape)} and dtype {input.dtype.name}")
@@ -360,7 +362,7 @@ def bincount(input, weights=None, minlength=0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is None:
         return tensor(_np.bincount(values, minlength=minlength).astype(_np.int64), device=_local_device(input))
-    w = weights.numpy()
+    w = weights._numpy()
     out = _np.bincount(values, weights=w, minlength=minlength)
     return tensor(out, dtype=weights.dtype if weights.dtype.name == "float32" else _dtype.float64,
                   device=_local_device(input))
@@ -870,7 +872,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     values = sort(x, dim=d).values  # NaNs last
     nans = isnan(x).sum(d, keepdim=True)
     count = values.shape[d] - nans  # the values that are not NaN, per slice
-    qs = q.numpy().reshape(-1).tolist() if isinstance(q, Tensor) else ([q] if isinstance(q, numbers.Real) else list(q))
+    qs = q._numpy().reshape(-1).tolist() if isinstance(q, Tensor) else ([q] if isinstance(q, numbers.Real) else list(q))
     out = []
     for p in qs:
         if not 0 <= p <= 1:
@@ -901,7 +903,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
 def histc(input, bins=100, min=0, max=0):
     """A histogram of `bins` equal bins over [min, max] (the data's range when both are 0),
     as torch.histc; values outside are ignored. Counted on the host."""
-    values = input.numpy().astype(_np.float64).ravel()
+    values = input._numpy().astype(_np.float64).ravel()
     lo, hi = float(min), float(max)
     if lo == hi == 0 and values.size:
         lo, hi = float(values.min()), float(values.max())
@@ -920,9 +922,9 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
     host, both results in input's dtype."""
     if not is_floating_point(input):
         raise RuntimeError(f"histogram: expected a floating input, got {input.dtype.name}")
-    edges = bins.numpy().astype(_np.float64) if isinstance(bins, Tensor) else int(bins)
-    weights = None if weight is None else weight.numpy().astype(_np.float64).ravel()
-    counts, edges = _np.histogram(input.numpy().astype(_np.float64).ravel(), bins=edges,
+    edges = bins._numpy().astype(_np.float64) if isinstance(bins, Tensor) else int(bins)
+    weights = None if weight is None else weight._numpy().astype(_np.float64).ravel()
+    counts, edges = _np.histogram(input._numpy().astype(_np.float64).ravel(), bins=edges,
                                   range=None if range is None else (float(range[0]), float(range[1])),
                                   weights=weights, density=bool(density))
     made = {"dtype": input.dtype, "device": _local_device(input)}
@@ -935,15 +937,15 @@ def histogramdd(input, bins=10, *, range=None, weight=None, density=False):
     and density as histogram's. Counted on the host (NumPy's rules), in input's dtype."""
     if not is_floating_point(input):
         raise RuntimeError(f"histogramdd: expected a floating input, got {input.dtype.name}")
-    points = input.numpy().astype(_np.float64)
+    points = input._numpy().astype(_np.float64)
     points = points.reshape(-1, points.shape[-1])
     if isinstance(bins, (list, tuple)) and bins and isinstance(bins[0], Tensor):
-        bins = [b.numpy().astype(_np.float64) for b in bins]
+        bins = [b._numpy().astype(_np.float64) for b in bins]
     elif not isinstance(bins, int):
         bins = [int(b) for b in bins]
     ranges = None if range is None else [(float(range[2 * d]), float(range[2 * d + 1]))
                                          for d in builtins.range(points.shape[1])]
-    weights = None if weight is None else weight.numpy().astype(_np.float64).ravel()
+    weights = None if weight is None else weight._numpy().astype(_np.float64).ravel()
     counts, edges = _np.histogramdd(points, bins=bins, range=ranges, weights=weights, density=bool(density))
     made = {"dtype": input.dtype, "device": _local_device(input)}
     return _returns("histogramdd", ("hist", "bin_edges"))(tensor(counts, **made), [tensor(e, **made) for e in edges])

@@ -60,7 +60,7 @@ from . import env
 from .sbp import broadcast, partial_max, partial_min, partial_sum, split
 from ._dtype import bfloat16, to_dtype
 from ._placement import placement as _placement
-from ._tensor import Tensor, from_numpy
+from ._tensor import Tensor, _copy_of
 
 META_FILE = "meshflow_checkpoint.json"
 FORMAT = "meshflow-checkpoint"
@@ -218,7 +218,7 @@ def _stored(local):
     they load back exactly."""
     if local.dtype == bfloat16:
         return local._impl.local_tensor.bits()
-    return local.numpy()
+    return local._numpy()
 
 
 def _storage_dtype(name):
@@ -230,7 +230,7 @@ def _from_stored(array, name):
     """The local tensor of a stored array (bfloat16 bits back to bfloat16)."""
     if to_dtype(name) == bfloat16:
         return Tensor(_C.Var(_C.LocalTensor.from_bits(array)))
-    return from_numpy(array)
+    return _copy_of(array)
 
 
 def _crc32(array):
@@ -307,8 +307,8 @@ def _share_crcs(records, crcs):
         row[0, index] = crc
     table = row
     if world > 1:
-        table = from_numpy(row).to_global(placement=_placement("cpu", ranks=list(range(world))), sbp=split(0))
-        table = table.to_global(sbp=broadcast).numpy()
+        table = _copy_of(row).to_global(placement=_placement("cpu", ranks=list(range(world))), sbp=split(0))
+        table = table.to_global(sbp=broadcast)._numpy()
     for index, record in enumerate(records):
         for shard in record["shards"]:
             shard["crc32"] = int(table[shard.pop("writer"), index])
@@ -368,7 +368,7 @@ def _save_to_file(state, f):
         raise ValueError("[save] a file object holds local tensors, or global ones broadcast over every rank, only; "
                          "expected a directory path to save split or partial global tensors (each rank writes its "
                          "part)")
-    arrays = {f"t{i}": t.numpy() for i, (_, t) in enumerate(tensors)}
+    arrays = {f"t{i}": t._numpy() for i, (_, t) in enumerate(tensors)}
     if objects:
         import pickle
         arrays["__objects__"] = np.frombuffer(pickle.dumps(objects, protocol=4), np.uint8)

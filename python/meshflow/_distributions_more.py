@@ -123,7 +123,7 @@ class StudentT(_d.Distribution):
         super().__init__(tuple((self.df + self.loc + self.scale).shape))
 
     def _sample(self, shape):
-        df = self.df.expand(*self.batch_shape).detach().numpy()
+        df = self.df.expand(*self.batch_shape).detach()._numpy()
         t = _d._host_draws(lambda g, s: g.standard_t(df, s), self.loc, (*shape, *self.batch_shape))
         return self.loc + self.scale * t
 
@@ -207,8 +207,8 @@ class Binomial(_d.Distribution):
         super().__init__(tuple((self.total_count + self.probs).shape))
 
     def _sample(self, shape):
-        n = self.total_count.expand(*self.batch_shape).detach().numpy().astype("int64")
-        p = self.probs.expand(*self.batch_shape).detach().numpy()
+        n = self.total_count.expand(*self.batch_shape).detach()._numpy().astype("int64")
+        p = self.probs.expand(*self.batch_shape).detach()._numpy()
         return _d._host_draws(lambda g, s: g.binomial(n, p, s), self.probs, (*shape, *self.batch_shape))
 
     def log_prob(self, value):

@@ -28,7 +28,7 @@ import numpy as _np
 
 from . import _C, _dtype
 from ._ops_index import _basic_items, _carrier, index_along_call, index_fill_source, scatter_call, write_call
-from ._tensor import Tensor, _in_c, no_grad, is_grad_enabled
+from ._tensor import Tensor, _in_c, no_grad, is_grad_enabled, numpy_shared
 
 # A view records how it was made in `view._view`, a tuple (base, kind, args, kwargs): the
 # method's _ViewKind and the arguments of the call. Nothing else is made per view (no
@@ -155,6 +155,21 @@ def _write_call(t, call, op=None, skip=None):
     return t
 
 
+def _fresh(t):
+    """Before a write through a view of a tensor whose memory NumPy shares: the view taken
+    again from its base, as the program may have written the array since (a torch view reads
+    the storage; a meshflow view may hold values of its own, and a write puts the view's
+    whole value back into its base)."""
+    record = getattr(t, "_view", None) if numpy_shared[0] else None
+    if record is None:
+        return
+    base = record[_BASE]
+    _fresh(base)
+    if base.is_local and base._impl.local_tensor.shares_numpy:
+        with no_grad():
+            t._impl.set_data(_take(record, base)._impl)
+
+
 def _check_leaf(t, op):
     if is_grad_enabled():
         leaf = _root_leaf_requiring_grad(t)
@@ -176,6 +191,7 @@ def _inplace(t, compute, op):
     to t's dtype, broadcast to t's shape, as PyTorch's) and is returned. The calls computing
     it read t's old value and keep it, so backward through them needs no version check
     (Var.assign's `since`); every other call that read it does."""
+    _fresh(t)
     since = _C.next_sequence()
     result = compute()
     if not isinstance(result, Tensor):
@@ -289,6 +305,7 @@ def _setitem(self, index, value):
 
 def _index_write(t, index, value, accumulate, op):
     from ._ops_index import index_put
+    _fresh(t)
     if isinstance(value, Tensor) and value.dtype != t.dtype:
         value = value.to(t.dtype)
     call = write_call(t, index, value, accumulate)
@@ -308,6 +325,7 @@ def _masked_fill_(self, mask, value):
     if shape != tuple(self.shape):
         raise RuntimeError(f"masked_fill_: mask of shape {list(mask.shape)} does not broadcast to the written tensor's "
                            f"shape {list(self.shape)}")
+    _fresh(self)
     inputs = masked_fill_inputs(self, mask, value)
     return _write_call(self, ("where", inputs, {}, 2), "masked_fill_")
 
@@ -323,6 +341,7 @@ def _indexed(name, call_of):
     tensor's is computed out of place and written back, as index_put_'s is, and so is a call
     for which `call_of` returns OUT_OF_PLACE."""
     def method(self, *args, **kwargs):
+        _fresh(self)
         if self.ndim == 0 or _carrier(self) or (call := call_of(self, *args, **kwargs)) is OUT_OF_PLACE:
             return _inplace(self, lambda: getattr(Tensor, name)(self, *args, **kwargs), name + "_")
         return self if call is None else _write_call(self, call, name + "_")

@@ -138,7 +138,7 @@ def rng_state_values(state, what="set_rng_state"):
     import struct
     from ._tensor import Tensor
     if isinstance(state, Tensor) and state.dtype == _dtype.uint8 and tuple(state.shape) == (16,):
-        return struct.unpack("<QQ", bytes(state.numpy().tolist()))
+        return struct.unpack("<QQ", bytes(state._numpy().tolist()))
     if isinstance(state, dict) and set(state) == {"seed", "offset"} and all(
             isinstance(state[k], numbers.Integral) and not isinstance(state[k], bool) and 0 <= state[k] < 1 << 64
             for k in state):

@@ -85,7 +85,7 @@ def _is_integer(t):
 
 def _host(t):
     """t's full value as a NumPy array (a global tensor is gathered)."""
-    return t.numpy()
+    return t._numpy()
 
 
 # ---------------------------------------------------------------------------------------------

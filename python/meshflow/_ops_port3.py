@@ -134,12 +134,14 @@ def atleast_3d(*tensors):
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     """torch.asarray: a tensor of obj (a tensor as it is unless dtype, device or copy=True ask
-    for another, as torch's; NumPy arrays and sequences as mf.tensor)."""
-    from ._tensor import tensor
+    for another, as torch's; a NumPy array over its memory where as_tensor shares it, unless
+    copy=True; sequences as mf.tensor)."""
+    from ._tensor import _shared_numpy, tensor
     if isinstance(obj, Tensor):
         out = obj.to(device=device, dtype=dtype, copy=bool(copy))
     else:
-        out = tensor(obj, dtype=dtype, device=device)
+        out = None if copy else _shared_numpy(obj, dtype, device)
+        out = tensor(obj, dtype=dtype, device=device) if out is None else out
     return out.requires_grad_(True) if requires_grad else out
 
 
@@ -289,7 +291,7 @@ def nextafter(input, other):
     """The next float after input toward other (torch.nextafter), computed on the host."""
     import numpy as np
     from ._tensor import tensor
-    result = np.nextafter(input.numpy(), other.numpy() if isinstance(other, Tensor) else other)
+    result = np.nextafter(input._numpy(), other._numpy() if isinstance(other, Tensor) else other)
     return tensor(result, dtype=input.dtype, device=None if input.is_global else input.device)
 
 

@@ -142,7 +142,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
 
 
 def _check_weights(probs, num_samples, replacement):
-    values = probs.numpy()
+    values = probs._numpy()
     if (values < 0).any() or not (values == values).all():
         raise RuntimeError("multinomial: probability tensor contains either `inf`, `nan` or element < 0")
     if (values.sum(-1) <= 0).any():

@@ -19,7 +19,7 @@ import numpy as np
 from . import _C
 from . import _dtype
 from ._dtype import bfloat16
-from ._tensor import Tensor, from_numpy
+from ._tensor import Tensor, _copy_of
 
 # safetensors dtype -> (NumPy dtype of its bytes, the dtype's name in torch and meshflow); which
 # of these meshflow has is looked up when loading (meshflow's dtype table grows).
@@ -48,7 +48,7 @@ def _tensor_of(array, dtype_name):
     array = np.require(array, array.dtype.newbyteorder("="), requirements="C")  # copies only on a big-endian host
     if dtype_name == "bfloat16":
         return Tensor(_C.Var(_C.LocalTensor.from_bits(array)))
-    return from_numpy(array)
+    return _copy_of(array)
 
 
 def read(path):
@@ -158,7 +158,7 @@ def write(tensors, path, metadata=None):
 
 def _bytes_of(local):
     """A local tensor's elements in safetensors' layout: little-endian, row-major, bfloat16 as bits."""
-    array = local._impl.local_tensor.bits() if local.dtype == bfloat16 else local.numpy()
+    array = local._impl.local_tensor.bits() if local.dtype == bfloat16 else local._numpy()
     return np.require(array, array.dtype.newbyteorder("<"), requirements="C").reshape(-1).view(np.uint8)
 
 

@@ -282,10 +282,20 @@ class Tensor:
         return self if self.is_local else Tensor(_C.to_local(self._impl))
 
     def numpy(self, *, force=False):
-        """A NumPy copy of the value, once the ops making it have run. Local: the data.
-        Global: the logical value, on every rank (a collective read: every rank calls it).
-        `force` (torch's: detach and copy to the host first) changes nothing: it is a copy
-        on the host, of a tensor requiring grad too."""
+        """The value as a NumPy array, once the ops making it have run. A local tensor in host
+        memory: an array over the tensor's memory, as torch's (writes through either show in
+        the other; bfloat16, which NumPy lacks, is a float32 copy). Another device's (torch
+        asks for .cpu() there) and a global tensor's: a copy; of a global one the logical
+        value, on every rank (a collective read: every rank calls it). `force` (torch's:
+        detach and move to the host first) changes nothing."""
+        if self.is_local:
+            numpy_shared[0] = True
+            return self._impl.local_tensor.numpy(share=True)
+        return self._value("numpy()")
+
+    def _numpy(self):
+        """A NumPy copy of the value (meshflow's own reads: an array that shared the memory
+        would make every later op on the tensor wait for its end, vm.h)."""
         return self._value("numpy()")
 
     def _value(self, call):
@@ -838,7 +848,7 @@ def _as_array(data, dtype):
             except OverflowError:
                 pass  # named below
     if isinstance(data, Tensor):
-        data = data.numpy()
+        data = data._numpy()
     if dtype is not None:
         target = _dtype.to_dtype(dtype)
         if target.numpy.kind in "iu" and not isinstance(data, _np.ndarray):
@@ -941,10 +951,42 @@ def tensor(data, dtype=None, placement=None, sbp=None, requires_grad=False, devi
     return Tensor(_C.global_from_full(local, placement, _as_nd_sbp(sbp, placement))).requires_grad_(requires_grad)
 
 
+# Whether any tensor has shared memory with NumPy yet (from_numpy, numpy()): until then a write
+# through a view asks nothing of its bases (_inplace._fresh).
+numpy_shared = [False]
+
+
 def from_numpy(array):
-    """A local tensor holding a copy of a NumPy array, of the array's dtype (PyTorch shares the
-    memory; meshflow copies, since ops run after their call returns: docs/runtime.md)."""
+    """A local CPU tensor over a NumPy array's memory, of the array's dtype, as torch's: writes
+    through either show in the other (an array that is not C-contiguous, aligned and
+    writeable is copied: docs/porting.md)."""
     if not isinstance(array, _np.ndarray):
         raise TypeError(f"from_numpy expects a numpy.ndarray, got {type(array).__name__}")
     _dtype.to_dtype(array.dtype)
+    numpy_shared[0] = True
+    return Tensor(_C.Var(_C.LocalTensor.from_numpy(array, share=True)))
+
+
+def _copy_of(array):
+    """A local tensor holding a copy of a NumPy array: meshflow's own loads, whose tensors
+    (parameters) would otherwise share memory with arrays nobody writes, and so run every op
+    reading them synchronously (vm.h: share_with_host)."""
     return Tensor(_C.Var(_C.LocalTensor.from_numpy(array)))
+
+
+def _shared_numpy(data, dtype=None, device=None):
+    """from_numpy(data) where torch.as_tensor and torch.asarray share an array's memory (an
+    ndarray of a dtype meshflow has, given no other dtype and no device but the CPU), else
+    None: the caller copies."""
+    if not isinstance(data, _np.ndarray) or data.dtype.kind not in "biufc":
+        return None
+    try:
+        own = _dtype.to_dtype(data.dtype)
+    except (TypeError, ValueError):
+        return None
+    if dtype is not None and _dtype.to_dtype(dtype) != own:
+        return None
+    device = device if device is not None else _device.default
+    if device is not None and _device.device(device).type != "cpu":
+        return None
+    return from_numpy(data)

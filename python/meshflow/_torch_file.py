@@ -29,7 +29,7 @@ import numpy as np
 
 from . import _C
 from . import _dtype
-from ._tensor import Tensor, from_numpy
+from ._tensor import Tensor, _copy_of
 
 ZIP_MAGIC = b"PK\x03\x04"
 LEGACY_MAGIC = 0x1950a86a20f9469cfc6c  # the first pickle of a legacy torch.save file
@@ -225,7 +225,7 @@ def _make_tensor(pending, storage_bytes, byteorder, path, name):
     view = np.lib.stride_tricks.as_strided(elements[base:], shape=size,
                                            strides=[s * dtype.itemsize for s in stride], writeable=False)
     array = np.require(view, dtype.newbyteorder("="), requirements="C")  # copies only a strided or swapped view
-    tensor = Tensor(_C.Var(_C.LocalTensor.from_bits(array))) if dtype_name == "bfloat16" else from_numpy(array)
+    tensor = Tensor(_C.Var(_C.LocalTensor.from_bits(array))) if dtype_name == "bfloat16" else _copy_of(array)
     if pending.requires_grad is True and tensor.dtype.is_floating_point:
         tensor.requires_grad_(True)
     return tensor

@@ -270,7 +270,7 @@ def _with_value(t, array):
 
 def _numerical_jacobians(fn, inputs, wrt, eps):
     """[output][input] -> (numel(output), numel(input)) central differences, in float64."""
-    arrays = [t.detach().numpy().astype(np.float64) if isinstance(t, Tensor) else None for t in inputs]
+    arrays = [t.detach()._numpy().astype(np.float64) if isinstance(t, Tensor) else None for t in inputs]
     columns = {}
     for i in wrt:
         base = arrays[i]
@@ -281,7 +281,7 @@ def _numerical_jacobians(fn, inputs, wrt, eps):
                 moved.reshape(-1)[j] += step
                 args = list(inputs)
                 args[i] = _with_value(inputs[i], moved)
-                values.append([o.detach().numpy().astype(np.float64).reshape(-1) for o in _tensor_outputs(fn(*args))])
+                values.append([o.detach()._numpy().astype(np.float64).reshape(-1) for o in _tensor_outputs(fn(*args))])
             columns[i, j] = [(plus - minus) / (2 * eps) for plus, minus in zip(*values)]
     outputs = _tensor_outputs(fn(*inputs))
     return [[np.stack([columns[i, j][k] for j in range(arrays[i].size)], axis=1) if arrays[i].size
@@ -305,7 +305,7 @@ def _analytical_jacobians(fn, inputs, wrt):
                              retain_graph=True, allow_unused=True)
             for r, i in enumerate(wrt):
                 g = None if grads is None else grads[r]
-                rows[r].append(np.zeros(inputs[i].numel()) if g is None else g.numpy().astype(np.float64).reshape(-1))
+                rows[r].append(np.zeros(inputs[i].numel()) if g is None else g._numpy().astype(np.float64).reshape(-1))
         result.append([np.stack(r) if r else np.zeros((0, inputs[i].numel())) for r, i in zip(rows, wrt)])
     return result
 

@@ -537,8 +537,8 @@ class Gamma(Distribution):
         super().__init__(tuple((self.concentration + self.rate).shape))
 
     def _sample(self, shape):
-        c = self.concentration.expand(*self.batch_shape).detach().numpy()
-        r = self.rate.expand(*self.batch_shape).detach().numpy()
+        c = self.concentration.expand(*self.batch_shape).detach()._numpy()
+        r = self.rate.expand(*self.batch_shape).detach()._numpy()
         return _host_draws(lambda g, s: g.gamma(c, 1.0, s) / r, self.concentration, (*shape, *self.batch_shape))
 
     def log_prob(self, value):
@@ -571,7 +571,7 @@ class Dirichlet(Distribution):
         super().__init__(tuple(concentration.shape[:-1]), tuple(concentration.shape[-1:]))
 
     def _sample(self, shape):
-        c = self.concentration.expand(*self.batch_shape, *self.event_shape).detach().numpy()
+        c = self.concentration.expand(*self.batch_shape, *self.event_shape).detach()._numpy()
 
         def draw(g, s):
             x = g.gamma(c, 1.0, s)
@@ -646,7 +646,7 @@ class Poisson(Distribution):
         super().__init__(tuple(self.rate.shape))
 
     def _sample(self, shape):
-        r = self.rate.expand(*self.batch_shape).detach().numpy()
+        r = self.rate.expand(*self.batch_shape).detach()._numpy()
         return _host_draws(lambda g, s: g.poisson(r, s), self.rate, (*shape, *self.batch_shape))
 
     def log_prob(self, value):

@@ -474,3 +474,31 @@ def test_zero_stage_3_gathers_a_layer_ahead_and_no_further(tmp_path):
         matmuls = [(s, e) for s, e, name in spans if name == "matmul" and s >= gathers[0][0]][:6]
         for k in range(2, 6):
             assert gathers[k][0] >= matmuls[k - 2][1], (k, gathers, matmuls)
+
+
+def test_outputs_accumulated_over_micro_batches_keep_each_call_value():
+    # The loss of a step with gradient accumulation is summed in an accumulator the next call
+    # writes again: each call returns its own copy (every kept loss read the last step's).
+    mf.manual_seed(5)
+    model = mf.nn.Sequential(mf.nn.Linear(6, 12), mf.nn.Tanh(), mf.nn.Linear(12, 3))
+    opt = mf.optim.SGD(model.parameters(), lr=0.1)
+
+    class Step(mf.nn.Graph):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+            self.add_optimizer(opt)
+            self.config.set_gradient_accumulation_steps(3)
+
+        def build(self, x, y):
+            loss = mf.nn.functional.cross_entropy(self.model(x), y)
+            loss.backward()
+            return loss
+
+    step, rng = Step(), np.random.default_rng(6)
+    kept, read = [], []
+    for _ in range(3):
+        loss = step(mf.tensor(rng.standard_normal((12, 6)).astype(np.float32)), mf.tensor(rng.integers(0, 3, 12)))
+        kept.append(loss)
+        read.append(loss.item())
+    assert [t.item() for t in kept] == read and len(set(read)) == 3

@@ -63,7 +63,7 @@ def test_steps_in_place_equal_the_cpu_and_reach_aliases(device, make):
         for k in range(3):
             w.grad = mf.tensor(np.full((3, 4), k + 0.5, np.float32)).to(where)
             before = w * 1  # issued before the step: reads the old value
-            old = w.numpy()
+            old = w.numpy().copy()  # numpy() shares the memory, as torch's
             version = w._version
             opt.step()
             np.testing.assert_array_equal(before.numpy(), old)

@@ -283,7 +283,7 @@ def test_schedulers_set_every_groups_rate():
     assert one_cycle.get_last_lr() == pytest.approx([0.04, 0.4])
     # The rate a scheduler sets is the one the step uses.
     params[1].grad = mf.tensor(np.ones(4))
-    before = params[1].numpy()
+    before = params[1].numpy().copy()  # numpy() shares the memory, as torch's
     optimizer.step()
     np.testing.assert_allclose(params[1].numpy(), before - 0.4)
 

@@ -397,7 +397,7 @@ class _P2PWork(_Work):
         self._token, self.source = token, source
 
     def wait(self, timeout=None):
-        self._token.numpy()
+        self._token._numpy()
         return True
 
 
@@ -407,7 +407,7 @@ def barrier(group=None, async_op=False, device_ids=None):  # noqa: A002
     _members(group, "barrier")
     flag = ones(1)
     all_reduce(flag, group=group)
-    flag.numpy()
+    flag._numpy()
     return _done(async_op)
 
 
@@ -416,8 +416,8 @@ def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):  # noqa: 
 
 
 def _object_bytes(obj):
-    from .. import from_numpy
-    return from_numpy(_np.frombuffer(_pickle.dumps(obj), dtype=_np.uint8).copy())
+    from .._tensor import _copy_of
+    return _copy_of(_np.frombuffer(_pickle.dumps(obj), dtype=_np.uint8).copy())
 
 
 def _exchange_objects(objs_bytes, g, src=None):
@@ -430,10 +430,10 @@ def _exchange_objects(objs_bytes, g, src=None):
     if longest > objs_bytes.shape[0]:
         objs_bytes = cat([objs_bytes, zeros(longest - objs_bytes.shape[0], dtype=uint8)])
     if src is None:
-        rows = _gathered(objs_bytes, g).numpy()
+        rows = _gathered(objs_bytes, g)._numpy()
         return [_pickle.loads(rows[i, :n].tobytes()) for i, n in enumerate(lengths)] if lengths else None
     broadcast(objs_bytes, src, group=g)
-    return _pickle.loads(objs_bytes.numpy()[:lengths[g.ranks.index(src)]].tobytes()) if lengths else None
+    return _pickle.loads(objs_bytes._numpy()[:lengths[g.ranks.index(src)]].tobytes()) if lengths else None
 
 
 def all_gather_object(object_list, obj, group=None):  # noqa: A002

@@ -542,7 +542,7 @@ _LOG_ZERO = -1e30
 
 
 def _host_lengths(lengths, n, what):
-    values = _np.asarray(lengths.numpy() if isinstance(lengths, Tensor) else lengths, dtype=_np.int64).reshape(-1)
+    values = _np.asarray(lengths._numpy() if isinstance(lengths, Tensor) else lengths, dtype=_np.int64).reshape(-1)
     if values.shape[0] != n:
         raise ValueError(f"[ctc_loss] {what} has {values.shape[0]} entries; expected one per batch entry ({n})")
     return values
@@ -551,7 +551,7 @@ def _host_lengths(lengths, n, what):
 def _ctc_labels(targets, target_lengths, n):
     """[N, 2 S + 1] extended labels (blank between and around the targets) as int64 on the
     host, S the longest target."""
-    t = _np.asarray(targets.numpy(), dtype=_np.int64)
+    t = _np.asarray(targets._numpy(), dtype=_np.int64)
     longest = int(target_lengths.max()) if n else 0
     rows = _np.zeros((n, longest), dtype=_np.int64)
     offset = 0

@@ -23,7 +23,7 @@ def _host_ints(t, what):
     decides must be the same everywhere)."""
     if not isinstance(t, Tensor) or t.dtype.name not in ("int32", "int64"):
         raise TypeError(f"embedding_bag: {what} must be an int32 or int64 tensor")
-    return t.numpy().astype(_np.int64) if t.is_global else t.cpu().numpy().astype(_np.int64)
+    return t._numpy().astype(_np.int64) if t.is_global else t.cpu()._numpy().astype(_np.int64)
 
 
 def _padded_bags(input, offsets, include_last_offset):
@@ -392,7 +392,7 @@ def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=Non
         raise RuntimeError(f"fractional_max_pool2d(): pool of size {(kh, kw)} and output {(oh, ow)} are too large for "
                            f"an input of {(h, w)}: expected output + pool - 1 <= input on each dim")
     samples = _random_samples if _random_samples is not None else rand(n, c, 2, dtype=x.dtype)
-    u = samples.detach().float().numpy().reshape(n, c, 2)
+    u = samples.detach().float()._numpy().reshape(n, c, 2)
     rows, cols = _fractional_starts(u[..., 1], h, oh, kh), _fractional_starts(u[..., 0], w, ow, kw)
     dy, dx = _np.meshgrid(_np.arange(kh), _np.arange(kw), indexing="ij")
     flat = ((rows[:, :, :, None, None, None] + dy) * w + cols[:, :, None, :, None, None] + dx)  # [N, C, oh, ow, kh, kw]

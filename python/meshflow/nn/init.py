@@ -149,7 +149,7 @@ def orthogonal_(tensor, gain=1.0, generator=None):
         return tensor
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
-    flat = randn(rows, cols, generator=generator).numpy().astype(np.float64)
+    flat = randn(rows, cols, generator=generator)._numpy().astype(np.float64)
     if rows < cols:
         flat = flat.T
     q, r = np.linalg.qr(flat)
@@ -167,7 +167,7 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
         raise ValueError(f"trunc_normal_: std must be positive, got {std}")
     normal = statistics.NormalDist(mean, std)
     lo, hi = normal.cdf(a), normal.cdf(b)
-    u = rand_like(tensor, generator=generator).numpy().astype(np.float64).reshape(-1) if tensor.numel() else np.zeros(0)
+    u = rand_like(tensor, generator=generator)._numpy().astype(np.float64).reshape(-1) if tensor.numel() else np.zeros(0)
     p = np.clip(lo + (hi - lo) * u, np.nextafter(0.0, 1.0), np.nextafter(1.0, 0.0))
     values = np.array([normal.inv_cdf(v) for v in p]).reshape(tuple(tensor.shape))
     return _set_host(tensor, np.clip(values, a, b))
