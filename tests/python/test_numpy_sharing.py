@@ -192,16 +192,22 @@ def test_gradients_and_reads_of_shared_tensors():
 
 def test_from_numpy_does_not_wait_for_queued_work():
     # A fresh array is read by no queued op: from_numpy marks it shared without waiting.
+    # Timed against the queue's drain; a preempted attempt is retried, while a from_numpy
+    # that waited for the queue would fail every attempt.
     import time
-    x = mf.ones(1_000_000)
-    for _ in range(40):
-        x = x * 1.0 + 0.0
-    t0 = time.perf_counter()
-    mf.from_numpy(np.zeros(3, np.float32))
-    issued = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    mf.synchronize()
-    assert issued < time.perf_counter() - t0 + 0.01
+
+    def attempt():
+        x = mf.ones(1_000_000)
+        for _ in range(40):
+            x = x * 1.0 + 0.0
+        t0 = time.perf_counter()
+        mf.from_numpy(np.zeros(3, np.float32))
+        issued = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        mf.synchronize()
+        return issued < time.perf_counter() - t0
+
+    assert any(attempt() for _ in range(3))
 
 
 def test_a_write_through_a_view_taken_before_an_array_write_keeps_that_write():
