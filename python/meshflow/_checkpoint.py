@@ -590,7 +590,13 @@ def _read_meta(path):
                 raise ValueError(f"[load] '{file}' is damaged: its contents do not match their checksum")
             _check_index(file, meta)
             return directory, meta
-    raise ValueError(f"[load] no checkpoint at '{path}'; expected a directory written by meshflow.save")
+    kind = ValueError if os.path.exists(path) else _NoCheckpoint
+    raise kind(f"[load] no checkpoint at '{path}'; expected a directory written by meshflow.save")
+
+
+class _NoCheckpoint(FileNotFoundError, ValueError):
+    """load of a path where nothing is: torch's FileNotFoundError (checkpoint-resume code
+    catches it), and the ValueError meshflow raised before."""
 
 
 def _check_index(file, meta):
@@ -849,18 +855,22 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
     # raise any rank's error together.
     alone = isinstance(placement, str) and placement == LOCAL
 
-    def settle(error):
-        if not alone:
-            _C.agree(error, LOAD_CALL)
-        elif error:
-            raise ValueError(error)
+    def settle(error, kind=ValueError):
+        try:
+            if not alone:
+                _C.agree(error, LOAD_CALL)
+            elif error:
+                raise ValueError(error)
+        except ValueError as e:
+            raise kind(str(e)) from None
 
-    error, meta, directory = "", None, None
+    error, meta, directory, missing = "", None, None, False
     try:
         directory, meta = _read_meta(path)
     except (OSError, ValueError) as e:
         error = _message("load", e)
-    settle(error)
+        missing = isinstance(e, _NoCheckpoint)
+    settle(error, _NoCheckpoint if missing else ValueError)
 
     records = meta["tensors"]
     templates = _tensors_in(template)

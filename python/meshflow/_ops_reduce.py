@@ -85,9 +85,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         out = apply("mean", [input], {"dims": _dims(dim), "keepdim": bool(keepdim)})[0]
         return out if dim is None else _C.grad_fn_as(out, "MeanBackward1", input)  # torch's mean.dim
     except ValueError:
-        if input.dtype.name in ("int32", "int64", "bool"):
-            raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a floating point "
-                               f"or complex dtype. Got: {input.dtype.name}") from None
+        if not (input.dtype.is_floating_point or input.dtype.is_complex):  # torch's class: NotImplementedError
+            raise NotImplementedError(f"mean(): could not infer output dtype. Input dtype must be either a floating "
+                                      f"point or complex dtype. Got: {input.dtype.name}") from None
         raise
 amax = _reduction("amax", "Maximum over `dim` (an int, a list of ints, or None for every dim).")
 amin = _reduction("amin", "Minimum over `dim` (an int, a list of ints, or None for every dim).")
@@ -150,6 +150,8 @@ def _count(input, dim):
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """The variance over `dim`: sum(|x - mean|^2) / (n - correction), correction 1 by default
     (torch's; unbiased=False is correction 0); of a complex tensor a real one, as torch's."""
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(f"std and var only support floating point and complex dtypes, got {input.dtype.name}")
     if correction is None:
         correction = 0 if unbiased is False else 1
     centered = input - mean(input, dim, keepdim=True)
