@@ -101,8 +101,9 @@ def test_mean_and_var_of_integers_raise_torch_s_not_implemented_error():
     for refused in (lambda: mf.ones(2, dtype=mf.int64).mean(), lambda: mf.ones(2, dtype=mf.uint8).mean(0),
                     lambda: mf.ones(2, dtype=mf.int32).var(), lambda: mf.ones(2, dtype=mf.int64).std(0),
                     lambda: mf.tensor([True]).mean()):
-        with pytest.raises(NotImplementedError):  # a RuntimeError, as torch's
+        with pytest.raises(NotImplementedError) as raised:  # a RuntimeError, as torch's
             refused()
+        assert isinstance(raised.value, ValueError)  # as meshflow raised for small integers before
 
 
 def test_load_of_a_missing_path_raises_file_not_found_as_torch_s(tmp_path):
