@@ -121,3 +121,15 @@ def test_a_0_d_tensor_is_not_iterable_as_torch_s():
     assert [r.tolist() for r in mf.tensor([[1, 2], [3, 4]])] == [[1, 2], [3, 4]]
     a, b = mf.arange(2)
     assert (a.item(), b.item()) == (0, 1)
+
+
+def test_distributions_print_their_parameters_as_torch_s():
+    D = mf.distributions
+    assert repr(D.Normal(mf.tensor([0.0]), mf.tensor([1.0]))) == "Normal(loc: tensor([0.]), scale: tensor([1.]))"
+    assert repr(D.Normal(mf.zeros(3), 1.0)) == "Normal(loc: meshflow.Size([3]), scale: meshflow.Size([3]))"
+    assert repr(D.Categorical(probs=mf.tensor([0.5, 0.5]))) == "Categorical(probs: meshflow.Size([2]))"
+    assert repr(D.Categorical(logits=mf.zeros(2, 3))) == "Categorical(logits: meshflow.Size([2, 3]))"
+    assert repr(D.Bernoulli(logits=mf.tensor(0.3))) == "Bernoulli(logits: 0.30000001192092896)"
+    assert repr(D.Beta(2.0, 3.0)) == "Beta()" and repr(D.HalfNormal(1.0)) == "HalfNormal()"  # torch's wrap a family
+    assert repr(D.Independent(D.Normal(mf.zeros(2), 1.0), 1)) == \
+        "Independent(Normal(loc: meshflow.Size([2]), scale: meshflow.Size([2])), 1)"
