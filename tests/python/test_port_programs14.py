@@ -133,3 +133,10 @@ def test_distributions_print_their_parameters_as_torch_s():
     assert repr(D.Beta(2.0, 3.0)) == "Beta()" and repr(D.HalfNormal(1.0)) == "HalfNormal()"  # torch's wrap a family
     assert repr(D.Independent(D.Normal(mf.zeros(2), 1.0), 1)) == \
         "Independent(Normal(loc: meshflow.Size([2]), scale: meshflow.Size([2])), 1)"
+
+
+def test_reprs_of_optimizer_groups_and_1_d_adaptive_max_pool_as_torch_s():
+    w, b = nn.Parameter(mf.ones(1)), nn.Parameter(mf.ones(1))
+    text = repr(mf.optim.SGD([{"params": [w]}, {"params": [b], "lr": 0.5}], lr=0.1))
+    assert "    weight_decay: 0\n\nParameter Group 1\n" in text and text.endswith("    weight_decay: 0\n)")
+    assert repr(nn.AdaptiveMaxPool1d(4)) == "AdaptiveMaxPool1d(output_size=4)"
