@@ -140,3 +140,13 @@ def test_reprs_of_optimizer_groups_and_1_d_adaptive_max_pool_as_torch_s():
     text = repr(mf.optim.SGD([{"params": [w]}, {"params": [b], "lr": 0.5}], lr=0.1))
     assert "    weight_decay: 0\n\nParameter Group 1\n" in text and text.endswith("    weight_decay: 0\n)")
     assert repr(nn.AdaptiveMaxPool1d(4)) == "AdaptiveMaxPool1d(output_size=4)"
+
+
+def test_addmm_family_under_autocast_returns_the_lower_precision_as_torch_s():
+    x = mf.ones(2, 3)
+    with mf.autocast("cpu", dtype=mf.bfloat16):
+        made = [mf.baddbmm(x[None, :, :2], x[None], x.T[None]), mf.addbmm(x[:, :2], x[None], x.T[None]),
+                mf.addmm(x[:, :2], x, x.T, beta=0.5), mf.addmm(x[:, :2], x, x.T)]
+        kept = mf.addmv(x[:, 0], x, x[0])  # not on torch's lower-precision list
+    assert [t.dtype for t in made] == [mf.bfloat16] * 4 and kept.dtype == mf.float32
+    assert made[0].tolist() == [[[4.0, 4.0], [4.0, 4.0]]] and made[2].tolist() == [[3.5, 3.5], [3.5, 3.5]]
