@@ -98,7 +98,8 @@ def squeeze(x, dim=None):
         named = dim if isinstance(dim, (tuple, list)) else (dim,)
         dims = [_normalize_dim("squeeze", d, max(x.ndim, 1)) for d in named]
     keep = [size for d, size in enumerate(x.shape) if not (d in dims and size == 1)]
-    return x if len(keep) == x.ndim else _C.grad_fn_as(reshape(x, keep), f"SqueezeBackward{int(dim is not None)}", x)
+    # a view even where no dim goes, as torch's (its own autograd node, never x itself)
+    return _C.grad_fn_as(x.reshape(keep), f"SqueezeBackward{int(dim is not None)}", x)
 
 
 def unsqueeze(x, dim):

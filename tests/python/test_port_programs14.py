@@ -150,3 +150,17 @@ def test_addmm_family_under_autocast_returns_the_lower_precision_as_torch_s():
         kept = mf.addmv(x[:, 0], x, x[0])  # not on torch's lower-precision list
     assert [t.dtype for t in made] == [mf.bfloat16] * 4 and kept.dtype == mf.float32
     assert made[0].tolist() == [[[4.0, 4.0], [4.0, 4.0]]] and made[2].tolist() == [[3.5, 3.5], [3.5, 3.5]]
+
+
+def test_index_and_squeeze_nodes_are_named_as_torch_s():
+    x = mf.ones(2, 3, 4, requires_grad=True)
+    # torch applies the items in order, skipping whole-dim slices: the last picking item names the node
+    names = [x[:, 0], x[1:, 0], x[0, 1:], x[0], x[..., 0], x[0, ...], x[:, 1, 1:3]]
+    assert [t.grad_fn.name() for t in names] == ["SelectBackward0", "SelectBackward0", "SliceBackward0",
+                                                 "SelectBackward0", "SelectBackward0", "SelectBackward0",
+                                                 "SliceBackward0"]
+    y = x.squeeze()  # nothing to squeeze: still a view of its own, as torch's
+    assert y is not x and y.grad_fn.name() == "SqueezeBackward0"
+    z = mf.zeros(2, 3)
+    z.squeeze().add_(1)
+    assert z.sum().item() == 6.0
