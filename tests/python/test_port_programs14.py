@@ -164,3 +164,14 @@ def test_index_and_squeeze_nodes_are_named_as_torch_s():
     z = mf.zeros(2, 3)
     z.squeeze().add_(1)
     assert z.sum().item() == 6.0
+
+
+def test_adagrad_holds_its_state_from_construction_as_torch_s():
+    p = nn.Parameter(mf.ones(2))
+    opt = mf.optim.Adagrad([p], initial_accumulator_value=0.5)
+    state = opt.state_dict()["state"]
+    assert list(state) == [0] and state[0]["step"].item() == 0.0 and state[0]["sum"].tolist() == [0.5, 0.5]
+    p.grad = mf.ones(2)
+    opt.step()
+    assert opt.state[p]["step"].item() == 1.0 and opt.state[p]["sum"].tolist() == [1.5, 1.5]
+    assert np.allclose(p.detach().numpy(), 1 - 0.01 / np.sqrt(1.5))  # torch's 0.9918
