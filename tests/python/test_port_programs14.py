@@ -175,3 +175,15 @@ def test_adagrad_holds_its_state_from_construction_as_torch_s():
     opt.step()
     assert opt.state[p]["step"].item() == 1.0 and opt.state[p]["sum"].tolist() == [1.5, 1.5]
     assert np.allclose(p.detach().numpy(), 1 - 0.01 / np.sqrt(1.5))  # torch's 0.9918
+
+
+def test_saved_state_dicts_load_as_ordered_dicts_with_their_metadata_as_torch_s(tmp_path):
+    model = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+    for path in (str(tmp_path / "one.pt"), str(tmp_path / "directory")):
+        mf.save({"model": model.state_dict(), "half": mf.float16}, path)
+        loaded = mf.load(path)
+        sd = loaded["model"]
+        assert type(sd).__name__ == "OrderedDict" and list(sd) == list(model.state_dict())
+        assert sd._metadata["1"]["version"] == 2 and loaded["half"] == mf.float16
+        del sd["1.num_batches_tracked"]  # a current state_dict's version: the count is missing, as torch's
+        assert model.load_state_dict(sd, strict=False).missing_keys == ["1.num_batches_tracked"]
