@@ -187,3 +187,14 @@ def test_saved_state_dicts_load_as_ordered_dicts_with_their_metadata_as_torch_s(
         assert sd._metadata["1"]["version"] == 2 and loaded["half"] == mf.float16
         del sd["1.num_batches_tracked"]  # a current state_dict's version: the count is missing, as torch's
         assert model.load_state_dict(sd, strict=False).missing_keys == ["1.num_batches_tracked"]
+
+
+def test_stack_dataset_pairs_datasets_sample_by_sample_as_torch_s():
+    from meshflow.utils.data import DataLoader, StackDataset
+    named = StackDataset(a=[1, 2, 3], b=mf.arange(3.0))
+    assert len(named) == 3 and named[1]["a"] == 2 and named[1]["b"].item() == 1.0
+    batch = next(iter(DataLoader(named, batch_size=2)))
+    assert batch["a"].tolist() == [1, 2] and batch["b"].tolist() == [0.0, 1.0]
+    assert StackDataset([1, 2], ["x", "y"])[0] == (1, "x")
+    with pytest.raises(ValueError, match="Size mismatch"):
+        StackDataset([1], [1, 2])
