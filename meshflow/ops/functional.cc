@@ -730,10 +730,22 @@ Var basic_index(const Var& x, const std::vector<IndexItem>& key) {
     // new dims around every element (x[None]): the reshape alone, not a slice of it all too
     return reshape(x, plan.shape);
   }
+  // torch applies the items in order and skips a whole-dim slice, so its node is a select when
+  // the last dim the key picks from is an int's: an all-int key, or x[:, 0], x[1:, 0] (x[0, 1:]
+  // is a slice)
+  bool selects = plan.selects;
+  const bool drops = !plan.drop_dims.empty();
+  for (int64_t d = static_cast<int64_t>(plan.starts.size()) - 1; drops && !selects && d >= 0; --d) {
+    const bool dropped = std::find(plan.drop_dims.begin(), plan.drop_dims.end(), d) != plan.drop_dims.end();
+    if (dropped || plan.starts[d] != 0 || plan.stops[d] != x.shape()[d] || plan.steps[d] != 1) {
+      selects = dropped;
+      break;
+    }
+  }
   Attrs attrs{{"starts", std::move(plan.starts)}, {"stops", std::move(plan.stops)}, {"steps", std::move(plan.steps)}};
   if (!plan.drop_dims.empty()) attrs.set("drop_dims", std::move(plan.drop_dims));
   Var out = std::move(call(slice, {x}, attrs)[0]);
-  if (plan.selects && out.grad_fn()) out.grad_fn()->name = "select";
+  if (selects && out.grad_fn()) out.grad_fn()->name = "select";
   return plan.news.empty() ? out : reshape(out, plan.shape);
 }
 std::optional<Shape> slice_values_shape(const BasicIndex& plan, int64_t ndim, const Shape& values) {

@@ -399,13 +399,26 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
             mat1.ndim == 2 and mat2.ndim == 2 and input.dtype == mat1.dtype == mat2.dtype:
         out = Tensor(_C.addmm(input._impl, mat1._impl, mat2._impl))
     else:
-        out = _scaled(input, beta) + _scaled(mat1 @ mat2, alpha)
+        product = mat1 @ mat2
+        out = _scaled(autocast_operand(input, product), beta) + _scaled(product, alpha)
     return _C.grad_fn_as(out, "AddmmBackward0", input, mat1, mat2)
+
+
+def autocast_operand(input, product):
+    """`input` in `product`'s dtype where autocast made the product in its lower precision:
+    torch's addmm, baddbmm and addbmm are on autocast's lower-precision list whole, so their
+    added input is cast too and the result is bfloat16 (float16), not promoted to float32."""
+    low = _C.autocast_dtype()
+    if low is not None and isinstance(input, Tensor) and input.dtype == _dtype.float32 and \
+            product.dtype.name == low:
+        return input.to(product.dtype)
+    return input
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """beta * input + alpha * (batch1 @ batch2), batched."""
-    return _scaled(input, beta) + _scaled(batch1 @ batch2, alpha)
+    product = batch1 @ batch2
+    return _scaled(autocast_operand(input, product), beta) + _scaled(product, alpha)
 
 
 def addcmul(input, tensor1, tensor2, *, value=1):

@@ -40,6 +40,7 @@ and torch.save files (_torch_file.py), told apart by their first bytes, into loc
 """
 import dataclasses
 import itertools
+import collections
 import copy
 import json
 import math
@@ -58,7 +59,7 @@ from . import _safetensors
 from . import _torch_file
 from . import env
 from .sbp import broadcast, partial_max, partial_min, partial_sum, split
-from ._dtype import bfloat16, to_dtype
+from ._dtype import bfloat16, dtype as _dtype_type, to_dtype
 from ._placement import placement as _placement
 from ._tensor import Tensor, _copy_of
 
@@ -155,7 +156,11 @@ def _encode(value, path, tensors, objects=None):
             if isinstance(key, bool) or not isinstance(key, (str, int)):
                 raise TypeError(f"{_describe(path)} has the key {key!r}; expected str or int keys")
             items.append([key, _encode(item, path + (key,), tensors, objects)])
+        if isinstance(value, collections.OrderedDict):  # a state_dict: its type and _metadata load back, as torch's
+            return {"odict": [items, _plain_metadata(getattr(value, "_metadata", None))]}
         return {"dict": items}
+    if isinstance(value, _dtype_type):
+        return {"dtype": value.name}
     if isinstance(value, (list, tuple)):
         kind = "list" if isinstance(value, list) else "tuple"
         return {kind: [_encode(item, path + (i,), tensors, objects) for i, item in enumerate(value)]}
@@ -170,6 +175,17 @@ def _encode(value, path, tensors, objects=None):
                     "object)")
 
 
+def _plain_metadata(metadata):
+    """A state_dict's _metadata ({module prefix: {"version": n}}) as JSON's pairs, or None when
+    it has none or holds what JSON cannot."""
+    if metadata is None:
+        return None
+    try:
+        return json.loads(json.dumps(list(metadata.items())))
+    except (TypeError, ValueError):
+        return None
+
+
 def _decode(node, tensors, objects=()):
     (kind, body), = node.items()
     if kind == "tensor":
@@ -178,6 +194,14 @@ def _decode(node, tensors, objects=()):
         return objects[body]
     if kind == "dict":
         return {key: _decode(item, tensors, objects) for key, item in body}
+    if kind == "odict":
+        items, metadata = body
+        out = collections.OrderedDict((key, _decode(item, tensors, objects)) for key, item in items)
+        if metadata is not None:
+            out._metadata = collections.OrderedDict(metadata)
+        return out
+    if kind == "dtype":
+        return to_dtype(body)
     if kind == "list":
         return [_decode(item, tensors, objects) for item in body]
     if kind == "tuple":
@@ -590,7 +614,13 @@ def _read_meta(path):
                 raise ValueError(f"[load] '{file}' is damaged: its contents do not match their checksum")
             _check_index(file, meta)
             return directory, meta
-    raise ValueError(f"[load] no checkpoint at '{path}'; expected a directory written by meshflow.save")
+    kind = ValueError if os.path.exists(path) else _NoCheckpoint
+    raise kind(f"[load] no checkpoint at '{path}'; expected a directory written by meshflow.save")
+
+
+class _NoCheckpoint(FileNotFoundError, ValueError):
+    """load of a path where nothing is: torch's FileNotFoundError (checkpoint-resume code
+    catches it), and the ValueError meshflow raised before."""
 
 
 def _check_index(file, meta):
@@ -849,18 +879,22 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
     # raise any rank's error together.
     alone = isinstance(placement, str) and placement == LOCAL
 
-    def settle(error):
-        if not alone:
-            _C.agree(error, LOAD_CALL)
-        elif error:
-            raise ValueError(error)
+    def settle(error, kind=ValueError):
+        try:
+            if not alone:
+                _C.agree(error, LOAD_CALL)
+            elif error:
+                raise ValueError(error)
+        except ValueError as e:
+            raise kind(str(e)) from None
 
-    error, meta, directory = "", None, None
+    error, meta, directory, missing = "", None, None, False
     try:
         directory, meta = _read_meta(path)
     except (OSError, ValueError) as e:
         error = _message("load", e)
-    settle(error)
+        missing = isinstance(e, _NoCheckpoint)
+    settle(error, _NoCheckpoint if missing else ValueError)
 
     records = meta["tensors"]
     templates = _tensors_in(template)

@@ -47,7 +47,7 @@ class device:
                 raise ValueError(f"device: {type!r}: the index after ':' must be a non-negative integer")
             index = int(text)
         if not _registered(name):
-            raise ValueError(f"device: '{name}' is not a registered device type; registered: "
+            raise _C.OpError(f"device: '{name}' is not a registered device type; registered: "
                              + ", ".join(_C.device_types()))
         if index is not None and (not isinstance(index, int) or isinstance(index, bool) or index < 0):
             raise ValueError(f"device: index must be a non-negative integer, got {index!r}")

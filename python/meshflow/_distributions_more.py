@@ -22,6 +22,8 @@ __all__ = ["OneHotCategorical", "Cauchy", "StudentT", "Geometric", "Binomial", "
 class OneHotCategorical(_d.Distribution):
     """Categorical whose values are one-hot vectors over the last dim."""
 
+    _held = ()  # torch's holds a Categorical
+
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.independent(constraints.real, 1)}
     support = constraints.one_hot
 
@@ -244,6 +246,8 @@ def _outside(value, inside, log_prob):
 class _Half(_d.Distribution):
     """|X| of a family X centred at 0 with `scale` (torch's AbsTransform of it): twice its
     density on [0, inf)."""
+
+    _held = ()  # torch's holds the transformed family
 
     arg_constraints = {"scale": constraints.positive}
     support = constraints.nonnegative

@@ -32,12 +32,12 @@ def _size(name, size, keyword=None):
         if not isinstance(d, numbers.Integral) or isinstance(d, bool):
             raise TypeError(f"{name}: sizes must be ints, got {tuple(size)!r}")
         if d < 0:
-            raise ValueError(f"{name}: size {tuple(size)!r} has a negative dim; expected sizes >= 0")
+            raise _C.OpError(f"{name}: size {tuple(size)!r} has a negative dim; expected sizes >= 0")
     numel = 1
     for d in size:
         numel *= int(d)
     if numel >= 1 << 63 or any(d >= 1 << 63 for d in size):
-        raise ValueError(f"{name}: size {tuple(size)!r} has more elements than int64 can count")
+        raise _C.OpError(f"{name}: size {tuple(size)!r} has more elements than int64 can count")
     return [int(d) for d in size]
 
 
@@ -143,7 +143,7 @@ def rng_state_values(state, what="set_rng_state"):
             isinstance(state[k], numbers.Integral) and not isinstance(state[k], bool) and 0 <= state[k] < 1 << 64
             for k in state):
         return int(state["seed"]), int(state["offset"])
-    raise ValueError(f"{what}: expected the uint8 tensor of 16 bytes get_rng_state() returns, got {state!r}")
+    raise _C.OpError(f"{what}: expected the uint8 tensor of 16 bytes get_rng_state() returns, got {state!r}")
 
 
 def set_rng_state(state):
@@ -229,7 +229,7 @@ def linspace(start, end, steps, dtype=None, placement=None, sbp=None, device=Non
     """`steps` values from start to end, evenly spaced, both ends included (torch's)."""
     steps = int(steps)
     if steps < 0:
-        raise ValueError(f"linspace: steps {steps}; expected steps >= 0")
+        raise _C.OpError(f"linspace: steps {steps}; expected steps >= 0")
     from ._ops_elementwise import where
     dtype = dtype or get_default_dtype()
     start, end = float(start), float(end)

@@ -11,6 +11,7 @@ that appear once, in alphabetical order.
 import functools
 import operator
 
+from . import _C
 from ._ops_shape import broadcast_to, permute, reshape
 from ._tensor import Tensor
 
@@ -32,17 +33,17 @@ def _parse(equation, operands):
         lhs, out, explicit = eq, None, False
     terms = lhs.split(",")
     if len(terms) != len(operands):
-        raise ValueError("einsum(): more operands were provided than specified in the equation" if len(operands) >
+        raise _C.OpError("einsum(): more operands were provided than specified in the equation" if len(operands) >
                          len(terms) else "einsum(): fewer operands were provided than specified in the equation")
     ell_ndim = 0
     for k, (term, t) in enumerate(zip(terms, operands)):
         letters = term.replace("...", "")
         if not all(c.isalpha() for c in letters) or term.count("...") > 1:
-            raise ValueError(f"einsum(): invalid subscript given in the equation string {equation!r}")
+            raise _C.OpError(f"einsum(): invalid subscript given in the equation string {equation!r}")
         if "..." in term and len(letters) <= t.ndim:
             ell_ndim = max(ell_ndim, t.ndim - len(letters))
         elif len(letters) != t.ndim:
-            raise ValueError(f"einsum(): the number of subscripts in the equation ({len(letters)}) does not match "
+            raise _C.OpError(f"einsum(): the number of subscripts in the equation ({len(letters)}) does not match "
                              f"the number of dimensions ({t.ndim}) for operand {k}"
                              + ("" if "..." in term else " and no ellipsis was given"))
     ell = _ELLIPSIS_LETTERS[:ell_ndim]
@@ -62,10 +63,10 @@ def _parse(equation, operands):
             out_subs = list(out)
         for c in out_subs:
             if c not in ell and not any(c in s for s in subs):
-                raise ValueError(f"einsum(): output subscript {c} does not appear in the equation for any input "
+                raise _C.OpError(f"einsum(): output subscript {c} does not appear in the equation for any input "
                                  "operand")
         if len(set(out_subs)) != len(out_subs):
-            raise ValueError("einsum(): output subscript appears more than once in the output")
+            raise _C.OpError("einsum(): output subscript appears more than once in the output")
     else:
         counts = {}
         for s in subs:
@@ -82,7 +83,7 @@ def _diagonal(t, sub):
         dims = [d for d, s in enumerate(sub) if s == c]
         n = t.shape[dims[0]]
         if any(t.shape[d] != n for d in dims):
-            raise ValueError(f"einsum(): subscript {c} is repeated for operand but the sizes don't match, "
+            raise _C.OpError(f"einsum(): subscript {c} is repeated for operand but the sizes don't match, "
                              f"{[t.shape[d] for d in dims]}")
         from ._ops_index import _arange_like
         rng = _arange_like(t, n)
@@ -138,7 +139,7 @@ def _sublist_equation(args):
             elif isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 52:
                 out += "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"[i]
             else:
-                raise ValueError(f"einsum(): subscript in subscript list is not within the valid range [0, 52), "
+                raise _C.OpError(f"einsum(): subscript in subscript list is not within the valid range [0, 52), "
                                  f"got {i!r}")
         return out
     operands, subs = list(args[0:len(args) - len(args) % 2:2]), [letters(s) for s in args[1::2]]
@@ -162,7 +163,7 @@ def einsum(equation, *operands):
     for t, sub in zip(operands, subs):
         for c, n in zip(sub, t.shape):
             if c in sizes and n != sizes[c] and n != 1 and sizes[c] != 1:
-                raise ValueError(f"einsum(): operands do not broadcast with remapped shapes (original->remapped): "
+                raise _C.OpError(f"einsum(): operands do not broadcast with remapped shapes (original->remapped): "
                                  f"subscript {c} has sizes {sizes[c]} and {n}")
             sizes[c] = max(sizes.get(c, n), n) if n != 0 and sizes.get(c, 1) != 0 else 0
     tensors, letters = [], []

@@ -317,7 +317,7 @@ def div(input, other, rounding_mode=None):
     if rounding_mode == "floor":
         return floor_divide(input, other)
     if rounding_mode not in (None, "trunc"):
-        raise ValueError(f"div: rounding_mode must be None, 'trunc' or 'floor', got {rounding_mode!r}")
+        raise _C.OpError(f"div: rounding_mode must be None, 'trunc' or 'floor', got {rounding_mode!r}")
     a, b, dtype = _promote(input, other, floats=rounding_mode is None)
     if rounding_mode == "trunc":
         _no_bools("div", dtype)
@@ -476,7 +476,7 @@ def gelu(input, approximate="none"):
     if approximate == "tanh":
         return _gelu_tanh(input)
     if approximate != "none":
-        raise ValueError(f"gelu: approximate={approximate!r}; expected 'none' or 'tanh'")
+        raise _C.OpError(f"gelu: approximate={approximate!r}; expected 'none' or 'tanh'")
     return apply("gelu", [input])[0]
 
 
@@ -501,7 +501,7 @@ def clamp(input, min=None, max=None):
     bounds are one op (C++ clamp) whose gradient stops at either bound and at NaN; a tensor
     bound shares the gradient at a tie, as maximum / minimum do; NaN stays NaN."""
     if min is None and max is None:
-        raise ValueError("clamp: at least one of min and max must be given")
+        raise _C.OpError("clamp: at least one of min and max must be given")
     if isinstance(min, Tensor) or isinstance(max, Tensor):  # torch's clamp.Tensor, a number beside one too
         out = input if min is None else maximum(input, min)
         return _C.grad_fn_as(out if max is None else minimum(out, max), "ClampBackward0", input, min, max)

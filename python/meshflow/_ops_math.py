@@ -228,7 +228,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     n = input.shape[d] if input.ndim else 1
     k = operator.index(k)
     if not 0 <= k <= n:
-        raise ValueError(f"[topk] k = {k} is out of range for dim {d} of size {n}; expected 0 <= k <= {n}")
+        raise _C.OpError(f"[topk] k = {k} is out of range for dim {d} of size {n}; expected 0 <= k <= {n}")
     if input.dtype == _dtype.bool_:  # sorted as 0 and 1, as torch's
         values, indices = topk(cast(input, _dtype.uint8), k, d, largest, sorted)
         return _returns("topk")(cast(values, _dtype.bool_), indices)
@@ -250,7 +250,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     n = input.shape[d] if input.ndim else 1
     k = operator.index(k)
     if not 1 <= k <= n:
-        raise ValueError(f"[kthvalue] k = {k} is out of range for dim {d} of size {n}; expected 1 <= k <= {n}")
+        raise _C.OpError(f"[kthvalue] k = {k} is out of range for dim {d} of size {n}; expected 1 <= k <= {n}")
     values, indices = sort(input, d)
     return _select("kthvalue", values, indices, d, k - 1, keepdim)
 
@@ -328,14 +328,14 @@ def _flip_method(self, *dims):
 def fliplr(input):
     """input reversed along dim 1 (left to right); at least 2 dims."""
     if input.ndim < 2:
-        raise ValueError(f"[fliplr] expected a tensor of at least 2 dims, got shape {tuple(input.shape)}")
+        raise _C.OpError(f"[fliplr] expected a tensor of at least 2 dims, got shape {tuple(input.shape)}")
     return flip(input, [1])
 
 
 def flipud(input):
     """input reversed along dim 0 (up to down); at least 1 dim."""
     if input.ndim < 1:
-        raise ValueError(f"[flipud] expected a tensor of at least 1 dim, got shape {tuple(input.shape)}")
+        raise _C.OpError(f"[flipud] expected a tensor of at least 1 dim, got shape {tuple(input.shape)}")
     return flip(input, [0])
 
 
@@ -344,12 +344,12 @@ def roll(input, shifts, dims=None):
     flattened tensor, its shape kept."""
     if dims is None:
         if isinstance(shifts, (list, tuple)) and len(shifts) != 1:
-            raise ValueError(f"[roll] {len(shifts)} shifts without dims; expected one shift to roll the flattened "
+            raise _C.OpError(f"[roll] {len(shifts)} shifts without dims; expected one shift to roll the flattened "
                              "tensor by, or one shift per dim")
         return _C.grad_fn_as(reshape(roll(reshape(input, [-1]), shifts, 0), list(input.shape)), "RollBackward0", input)
     shifts, dims = _dims(shifts), _dims(dims)
     if len(shifts) != len(dims):
-        raise ValueError(f"[roll] {len(shifts)} shifts for {len(dims)} dims; expected one shift per dim")
+        raise _C.OpError(f"[roll] {len(shifts)} shifts for {len(dims)} dims; expected one shift per dim")
     out = input
     for shift, dim in zip(shifts, dims):
         d = _dim("roll", dim, input.ndim)

@@ -32,7 +32,7 @@ def _named(name, ndims, doc):
         for t, ndim in zip((a, b), ndims):
             _impl_of(name, t)
             if t.ndim != ndim:
-                raise ValueError(f"[{name}] expected a {ndim}-d tensor, got shape {tuple(t.shape)}")
+                raise _C.OpError(f"[{name}] expected a {ndim}-d tensor, got shape {tuple(t.shape)}")
         return _C.grad_fn_as(matmul(a, b), node, a, b)
     node = "BmmBackward0" if name == "bmm" else None  # torch's node where meshflow's matmul is named otherwise
     op.__name__, op.__doc__ = name, doc

@@ -265,7 +265,9 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
 
 
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    return _blend(input, batch1.matmul(batch2).sum(0), beta, alpha)
+    from ._api import autocast_operand
+    product = batch1.matmul(batch2).sum(0)
+    return _blend(autocast_operand(input, product), product, beta, alpha)
 
 
 def _blend(input, product, beta, alpha):

@@ -75,6 +75,11 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return _in_dtype("prod", input, _dims(dim), keepdim, dtype)
 
 
+class _IntegerStatistic(NotImplementedError, ValueError):
+    """mean / var / std of an integer tensor: torch's NotImplementedError (a RuntimeError), and
+    the ValueError meshflow raised for small integers before."""
+
+
 def mean(input, dim=None, keepdim=False, *, dtype=None):
     """Mean over `dim` (an int, a list of ints, or None for every dim) of a floating tensor
     (`dtype`: the input is cast to it first)."""
@@ -85,9 +90,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         out = apply("mean", [input], {"dims": _dims(dim), "keepdim": bool(keepdim)})[0]
         return out if dim is None else _C.grad_fn_as(out, "MeanBackward1", input)  # torch's mean.dim
     except ValueError:
-        if input.dtype.name in ("int32", "int64", "bool"):
-            raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a floating point "
-                               f"or complex dtype. Got: {input.dtype.name}") from None
+        if not (input.dtype.is_floating_point or input.dtype.is_complex):
+            raise _IntegerStatistic(f"mean(): could not infer output dtype. Input dtype must be either a floating "
+                                    f"point or complex dtype. Got: {input.dtype.name}") from None
         raise
 amax = _reduction("amax", "Maximum over `dim` (an int, a list of ints, or None for every dim).")
 amin = _reduction("amin", "Minimum over `dim` (an int, a list of ints, or None for every dim).")
@@ -150,6 +155,8 @@ def _count(input, dim):
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """The variance over `dim`: sum(|x - mean|^2) / (n - correction), correction 1 by default
     (torch's; unbiased=False is correction 0); of a complex tensor a real one, as torch's."""
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise _IntegerStatistic(f"std and var only support floating point and complex dtypes, got {input.dtype.name}")
     if correction is None:
         correction = 0 if unbiased is False else 1
     centered = input - mean(input, dim, keepdim=True)

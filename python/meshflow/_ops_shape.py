@@ -67,7 +67,7 @@ def narrow(x, dim, start, length):
     if start < 0:
         start += size
     if not (0 <= start <= size and 0 <= length <= size - start):
-        raise ValueError(f"[narrow] start {start} and length {length} are out of range for dim {dim} of size "
+        raise _C.OpError(f"[narrow] start {start} and length {length} are out of range for dim {dim} of size "
                          f"{size}; expected 0 <= start <= start + length <= size")
     starts, stops = [0] * x.ndim, list(x.shape)
     starts[dim], stops[dim] = start, start + length
@@ -81,7 +81,7 @@ def flatten(x, start_dim=0, end_dim=-1):
     start = _normalize_dim("flatten", start_dim, x.ndim)
     end = _normalize_dim("flatten", end_dim, x.ndim)
     if start > end:
-        raise ValueError(f"[flatten] start_dim {start_dim} comes after end_dim {end_dim}; expected "
+        raise _C.OpError(f"[flatten] start_dim {start_dim} comes after end_dim {end_dim}; expected "
                          "start_dim <= end_dim")
     merged = 1
     for size in x.shape[start:end + 1]:
@@ -98,7 +98,8 @@ def squeeze(x, dim=None):
         named = dim if isinstance(dim, (tuple, list)) else (dim,)
         dims = [_normalize_dim("squeeze", d, max(x.ndim, 1)) for d in named]
     keep = [size for d, size in enumerate(x.shape) if not (d in dims and size == 1)]
-    return x if len(keep) == x.ndim else _C.grad_fn_as(reshape(x, keep), f"SqueezeBackward{int(dim is not None)}", x)
+    # a view even where no dim goes, as torch's (its own autograd node, never x itself)
+    return _C.grad_fn_as(x.reshape(keep), f"SqueezeBackward{int(dim is not None)}", x)
 
 
 def unsqueeze(x, dim):
@@ -115,12 +116,12 @@ def split(x, split_size_or_sections, dim=0):
     if isinstance(split_size_or_sections, (tuple, list)):
         sizes = [operator.index(n) for n in split_size_or_sections]
         if any(n < 0 for n in sizes) or sum(sizes) != size:
-            raise ValueError(f"[split] sizes {sizes} do not add up to dim {dim}'s size {size}; expected "
+            raise _C.OpError(f"[split] sizes {sizes} do not add up to dim {dim}'s size {size}; expected "
                              "non-negative sizes with that sum")
     else:
         step = operator.index(split_size_or_sections)
         if step <= 0 and size > 0:
-            raise ValueError(f"[split] split size {step}; expected a positive size")
+            raise _C.OpError(f"[split] split size {step}; expected a positive size")
         sizes = [min(step, size - start) for start in range(0, size, step)] if size else [0]
     return tuple(apply("split", [x], {"dim": dim, "sizes": sizes})) if sizes else ()
 
@@ -129,7 +130,7 @@ def chunk(x, chunks, dim=0):
     """x cut along `dim` into at most `chunks` pieces of ceil(size / chunks) elements, as torch."""
     chunks = operator.index(chunks)
     if chunks <= 0:
-        raise ValueError(f"[chunk] {chunks} chunks; expected a positive number")
+        raise _C.OpError(f"[chunk] {chunks} chunks; expected a positive number")
     size = x.shape[_normalize_dim("chunk", dim, x.ndim)]
     return split(x, max(1, -(-size // chunks)), dim)
 
@@ -146,7 +147,7 @@ def repeat(x, *sizes):
     Tensor.repeat: an expand over interleaved new dims, then a reshape."""
     sizes = _ints(sizes)
     if len(sizes) < x.ndim:
-        raise ValueError(f"[repeat] {len(sizes)} repeat counts for a tensor of {x.ndim} dims; expected at least "
+        raise _C.OpError(f"[repeat] {len(sizes)} repeat counts for a tensor of {x.ndim} dims; expected at least "
                          f"{x.ndim}")
     shape = [1] * (len(sizes) - x.ndim) + list(x.shape)
     interleaved, expanded, result = [], [], []

@@ -329,6 +329,13 @@ class Tensor:
             raise TypeError("len() of a 0-d tensor")
         return self.shape[0]
 
+    def __iter__(self):
+        """Its rows, as torch's; a 0-d tensor is not iterable (without this, Python's sequence
+        protocol would give an empty iteration)."""
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.shape[0]))
+
     def __float__(self):
         return float(self._one_value("float()"))
 
@@ -560,7 +567,11 @@ class Tensor:
         if self.is_global:
             extra = [f"placement={self.placement!r}", f"sbp={self.sbp!r}", f"dtype={self.dtype!r}"]
         else:
-            if self.dtype.name not in ("float32", "int64", "bool", "complex64"):
+            default = get_default_dtype()
+            # torch names the dtype where the values do not tell it: beside the default
+            # float's (and its complex), int64 and bool, and for any empty tensor
+            if self.dtype not in (default, _dtype.complex_of(default), _dtype.int64, _dtype.bool) or (
+                    self.numel() == 0 and self.dtype != default):
                 extra.append(f"dtype={self.dtype!r}")
             if self._impl.device_type != "cpu":
                 extra.append(f"device='{self.device}'")
@@ -855,7 +866,7 @@ def _as_array(data, dtype):
             info = _np.iinfo(target.numpy)
             bad = _out_of_range(data, _np.array(data), info.min, info.max)
             if bad is not None:
-                raise ValueError(f"tensor: value {bad} does not fit in {target.name}")
+                raise _C.OpError(f"tensor: value {bad} does not fit in {target.name}")
         return _np.array(data, dtype=target.numpy, order="C", copy=True)
     array = _np.array(data, order="C", copy=True)
     if not isinstance(data, (_np.ndarray, _np.generic)):
@@ -864,7 +875,7 @@ def _as_array(data, dtype):
         # and tensors among them keep their dtype, all promoted together (torch's inference).
         bad = _out_of_range(data, array, -2**63, 2**63 - 1)
         if bad is not None:
-            raise ValueError(f"tensor: value {bad} does not fit in int64")
+            raise _C.OpError(f"tensor: value {bad} does not fit in int64")
         typed = _typed_leaves_dtype(data) if array.dtype.kind in "fiubc" else None
         if typed is not None:
             array = array.astype(typed.numpy)

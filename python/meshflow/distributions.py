@@ -113,8 +113,21 @@ class Distribution:
             raise ValueError(f"set_default_validate_args expects True or False, got {value!r}")
         Distribution._validate_default = value
 
+    _held = None  # the parameters torch's family keeps as attributes (None: all it has), for repr
+
     def __repr__(self):
-        return f"{type(self).__name__}()"
+        """torch's: each parameter of arg_constraints that the family holds, its value where it
+        is one number, else its (batch-broadcast) size; of probs and logits, the one it was
+        made with (torch computes the other when first read; probs where not known)."""
+        held = [k for k in self.arg_constraints if k in self.__dict__ and (self._held is None or k in self._held)]
+        derived = self.__dict__.get("_derived", "logits" if "probs" in held else None)
+        shown = []
+        for k in held:
+            v = self.__dict__[k]
+            if k != derived and isinstance(v, Tensor):
+                v = v.expand(self.batch_shape) if v.dim() < len(self.batch_shape) else v
+                shown.append(f"{k}: {v if v.numel() == 1 else v.size()}")
+        return f"{type(self).__name__}({', '.join(shown)})"
 
 
 class Categorical(Distribution):
@@ -128,6 +141,7 @@ class Categorical(Distribution):
     def __init__(self, probs=None, logits=None, validate_args=None):
         if (probs is None) == (logits is None):
             raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        self._derived = "logits" if probs is not None else "probs"
         if probs is not None:
             self.probs = probs / probs.sum(-1, keepdim=True)
             eps = _eps(self.probs)
@@ -191,6 +205,7 @@ class Bernoulli(Distribution):
     def __init__(self, probs=None, logits=None, validate_args=None):
         if (probs is None) == (logits is None):
             raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        self._derived = "logits" if probs is not None else "probs"
         if probs is not None:
             self.probs = _as_tensor(probs)
             p = self.probs.clamp(_eps(self.probs), 1 - _eps(self.probs))
@@ -414,6 +429,8 @@ class Exponential(Distribution):
 class LogNormal(Distribution):
     """exp of a Normal(loc, scale)."""
 
+    _held = ()  # torch's holds a base distribution
+
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.positive
 
@@ -601,6 +618,8 @@ class Dirichlet(Distribution):
 class Beta(Distribution):
     """Beta with concentration1 (alpha) and concentration0 (beta)."""
 
+    _held = ()  # torch's holds a base distribution
+
     arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
     support = constraints.unit_interval
 
@@ -669,6 +688,9 @@ class Independent(Distribution):
     support = property(lambda self: constraints.independent(self.base_dist.support,
                                                             self.reinterpreted_batch_ndims))
 
+    def __repr__(self):
+        return f"Independent({self.base_dist}, {self.reinterpreted_batch_ndims})"
+
     def __init__(self, base_distribution, reinterpreted_batch_ndims, validate_args=None):
         n = reinterpreted_batch_ndims
         if n > len(base_distribution.batch_shape):
@@ -719,6 +741,9 @@ class MixtureSameFamily(Distribution):
 
     arg_constraints = {}
     support = property(lambda self: self._component_distribution.support)
+
+    def __repr__(self):
+        return f"MixtureSameFamily(\n  {self._mixture_distribution},\n  {self._component_distribution})"
 
     def __init__(self, mixture_distribution, component_distribution, validate_args=None):
         self._mixture_distribution, self._component_distribution = mixture_distribution, component_distribution

@@ -22,6 +22,7 @@ from .._ops_math import cumsum
 from .._ops_shape import cat
 from .._ops_creation import zeros
 from .._tensor import Tensor, apply, tensor
+from .._dtype import uint8
 from .functional import _reduce, legacy_reduction  # the reduction rules every loss shares
 
 
@@ -271,24 +272,27 @@ def _area_taps(out_size, in_size):
     return [(_np.minimum(start + k, end - 1), _np.where(k < width, 1.0 / width, 0.0)) for k in range(int(width.max()))]
 
 
-def _antialias_taps(out_size, in_size, scale, align_corners, cubic):
-    """torch's antialiased bilinear / bicubic weights (PIL's): a triangle (or a = -0.5 cubic)
-    filter widened by the downscale factor, normalized per output; windows padded with weight
-    0."""
+def _antialias_taps(out_size, in_size, scale, align_corners, cubic, antialias=True):
+    """torch's separable (PIL's) bilinear / bicubic weights: a triangle or cubic filter
+    (a = -0.5 with `antialias`, widened by the downscale factor; torch's a = -0.75 and its
+    plain width without, as its uint8 kernel), clipped at the borders and normalized per
+    output; windows padded with weight 0."""
     if align_corners:
         step = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
     else:
         step = in_size / out_size if scale is None else 1.0 / scale
-    support = (2.0 if cubic else 1.0) * max(step, 1.0)
-    invscale = 1.0 / step if step >= 1.0 else 1.0
-    center = step * (_np.arange(out_size) + 0.5)
-    lo = _np.maximum((center - support + 0.5).astype(_np.int64), 0)
-    hi = _np.minimum((center + support + 0.5).astype(_np.int64), in_size)
+    delta = 0.5 if align_corners and not antialias else 0.0
+    widen = antialias and step >= 1.0
+    support = (2.0 if cubic else 1.0) * (step if widen else 1.0)
+    invscale = 1.0 / step if widen else 1.0
+    center = step * (_np.arange(out_size) + 0.5 - delta)
+    lo = _np.maximum((center - support + 0.5 + delta).astype(_np.int64), 0)
+    hi = _np.minimum((center + support + 0.5 + delta).astype(_np.int64), in_size)
     width = int((hi - lo).max())
     j = _np.arange(width)[:, None]
-    x = _np.abs((j + lo[None, :] - center[None, :] + 0.5) * invscale)
+    x = _np.abs((j + lo[None, :] - center[None, :] + 0.5 - delta) * invscale)
     if cubic:
-        a = -0.5
+        a = -0.5 if antialias else -0.75
         far = _np.where(x < 2, ((x - 5) * x + 8) * x * a - 4 * a, 0.0)
         w = _np.where(x < 1, ((a + 2) * x - (a + 3)) * x * x + 1, far)
     else:
@@ -308,6 +312,23 @@ def _interpolate_along(x, dim, taps):
             term = term * _values_like(x, weights.reshape(shape))
         out = term if out is None else out + term
     return out
+
+
+def _uint8_pass(x, dim, taps, in_size):
+    """torch's uint8 resize of one dim of int64 `x`: each output's weights (those of one source
+    index added) in int16 fixed point, at the most bits that hold the largest weight, and the
+    sum rounded half up and clipped to 0..255."""
+    weights = _np.zeros((len(taps[0][0]), in_size))
+    for indices, w in taps:
+        _np.add.at(weights, (_np.arange(len(indices)), indices), w)
+    biggest = _np.abs(weights).max()
+    bits = next((b for b in range(22) if int(0.5 + biggest * (1 << (b + 1))) >= 1 << 15), 22)
+    fixed = _np.trunc(weights * (1 << bits) + _np.where(weights < 0, -0.5, 0.5))
+    width = int((fixed != 0).sum(1).max())
+    columns = _np.argsort(fixed == 0, axis=1, kind="stable")[:, :width]  # each row's nonzero weights first
+    rows = _np.arange(len(fixed))[:, None]
+    y = _interpolate_along(x, dim, [(columns[:, j], fixed[rows[:, 0], columns[:, j]]) for j in range(width)])
+    return ((y + (1 << (bits - 1))) // (1 << bits)).clamp_(0, 255)
 
 
 def interpolate_linear(input, size, scale_factor, mode, align_corners, recompute_scale_factor, antialias=False):
@@ -338,6 +359,16 @@ def interpolate_linear(input, size, scale_factor, mode, align_corners, recompute
     if len(sizes) != k or min(sizes) <= 0:
         raise ValueError(f"[interpolate] size {size!r} / scale_factor {scale_factor!r} for {k} spatial dims of "
                          f"{tuple(spatial)}; expected {k} positive output sizes")
+    if input.dtype == uint8 and mode in ("bilinear", "bicubic"):
+        # torch's uint8 images (PIL's resize): one pass per resized dim, the last first, each
+        # rounded back to 0..255, so a downscale can differ from float's by a unit
+        x = input.long()
+        for d in reversed(range(k)):
+            if sizes[d] != spatial[d]:
+                make = _antialias_taps if antialias else _taps
+                taps = make(sizes[d], spatial[d], scales[d], bool(align_corners), mode == "bicubic")
+                x = _uint8_pass(x, 2 + d, taps, spatial[d])
+        return x.to(uint8)
     x = input if input.dtype.is_floating_point or mode == "nearest-exact" else input.float()
     if mode in _MODE_DIMS and not antialias:
         attrs = {"output_size": sizes, "align_corners": bool(align_corners), "cubic": mode == "bicubic"}

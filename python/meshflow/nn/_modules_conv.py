@@ -247,6 +247,18 @@ def _init_norm(module, num_features, eps, momentum, affine, track_running_stats,
         _register_buffer(module, name, value if track_running_stats else None)
 
 
+def _norm_load_from_state_dict(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                               error_msgs):
+    """torch's _NormBase loading: a state dict from before num_batches_tracked (no version in
+    its metadata, as a plain dict filtered from a state_dict, or one under 2) takes the
+    module's own count instead of missing it."""
+    key = prefix + "num_batches_tracked"
+    if local_metadata.get("version", 0) < 2 and module.track_running_stats and key not in state_dict:
+        state_dict[key] = module.num_batches_tracked
+    Module._load_from_state_dict(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                 error_msgs)
+
+
 def _norm_repr(module):
     """torch's repr of a batch or instance norm."""
     return (f"{module.num_features}, eps={module.eps}, momentum={module.momentum}, affine={module.affine}, "
@@ -258,6 +270,8 @@ class _BatchNorm(Module):
     statistics in training, the running ones in eval (track_running_stats)."""
 
     _sync = False
+    _version = 2
+    _load_from_state_dict = _norm_load_from_state_dict
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
                  dtype=None, *, bias=True, local_stats=False):

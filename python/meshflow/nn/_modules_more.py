@@ -1,7 +1,7 @@
 """meshflow.nn modules, continued (issue 26): SELU, CELU, Softmax2d, InstanceNorm1d/2d and
 LocalResponseNorm, each the function of meshflow.nn.functional it names, as torch's."""
 from . import functional as F
-from ._modules_conv import _init_norm, _norm_repr
+from ._modules_conv import _init_norm, _norm_load_from_state_dict, _norm_repr
 from .modules import Module
 from .._ops_reduce import softmax
 
@@ -45,6 +45,8 @@ class Softmax2d(Module):
 
 class _InstanceNorm(Module):
     _ndim = None  # the dims of a batched input
+    _version = 2
+    _load_from_state_dict = _norm_load_from_state_dict
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False, device=None,
                  dtype=None, *, bias=True):

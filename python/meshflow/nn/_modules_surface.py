@@ -146,6 +146,9 @@ class AdaptiveMaxPool1d(_Reshaper):
     def __init__(self, output_size, return_indices=False):
         super().__init__(output_size=output_size, return_indices=return_indices)
 
+    def extra_repr(self):
+        return f"output_size={self.output_size}"  # torch's, as its 2-d and 3-d pools
+
 
 class PairwiseDistance(Module):
     def __init__(self, p=2.0, eps=1e-6, keepdim=False):

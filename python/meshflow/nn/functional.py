@@ -114,7 +114,7 @@ def _cross_entropy_with_probabilities(input, target, weight, reduction, label_sm
     """cross_entropy with class probabilities as the target (of input's shape), as torch's:
     -sum_c w_c p_c log_softmax(input)_c per row, the mean over rows without weighting."""
     if tuple(target.shape) != tuple(input.shape):
-        raise ValueError(f"[cross_entropy] probabilities target of shape {tuple(target.shape)}; expected the "
+        raise _C.OpError(f"[cross_entropy] probabilities target of shape {tuple(target.shape)}; expected the "
                          f"input's shape {tuple(input.shape)}")
     dim = 1 if input.ndim > 1 else 0
     classes = input.shape[dim]

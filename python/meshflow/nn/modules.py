@@ -629,6 +629,13 @@ class Module:
     def bfloat16(self):
         return self.to(_dtype.bfloat16)
 
+    def type(self, dst_type):
+        """Casts every parameter and buffer to `dst_type`, integer ones too (BatchNorm's
+        num_batches_tracked), as torch's Module.type; parameters keep their identity."""
+        for t in list(self._tensors()):
+            t.data = t.type(dst_type)
+        return self
+
     def to_empty(self, *, device, recurse=True):
         """torch's: every parameter and buffer (of the submodules too, unless recurse=False)
         gets storage of its shape and dtype on `device`, uninitialized (zeros), keeping its

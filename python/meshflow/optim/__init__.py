@@ -356,11 +356,9 @@ def _check_groups_match(saved_groups, groups):
 
 def _optimizer_repr(optimizer):
     """torch's: the class, then each group's options."""
-    lines = [f"{type(optimizer).__name__} ("]
-    for i, group in enumerate(optimizer.param_groups):
-        lines.append(f"Parameter Group {i}")
-        lines.extend(f"    {k}: {group[k]}" for k in sorted(group) if k != "params")
-    return "\n".join(lines) + "\n)"
+    groups = ["\n".join([f"Parameter Group {i}"] + [f"    {k}: {group[k]}" for k in sorted(group) if k != "params"])
+              for i, group in enumerate(optimizer.param_groups)]
+    return f"{type(optimizer).__name__} (\n" + "\n\n".join(groups) + "\n)"  # a blank line between groups
 
 
 def _steps_taken(state_dict):

@@ -58,6 +58,9 @@ class Adagrad(Optimizer):
         super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                                       initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                                       maximize=maximize, differentiable=differentiable, fused=fused))
+        for group in self.param_groups:  # torch's Adagrad has its state from the start (a state_dict shows it)
+            for p in group["params"]:
+                self.state[p].update(step=tensor(0.0), sum=full_like(p, float(initial_accumulator_value)))
 
     def _update(self, p, grad, state, group):
         step = _step(state)

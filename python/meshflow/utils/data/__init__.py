@@ -17,7 +17,8 @@ import numpy as _np
 from ... import _C
 from ..._tensor import Tensor, tensor
 
-__all__ = ["Dataset", "IterableDataset", "TensorDataset", "ConcatDataset", "ChainDataset", "Subset", "random_split",
+__all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset", "ChainDataset", "Subset",
+           "random_split",
            "default_collate", "default_convert", "get_worker_info", "Sampler", "SequentialSampler", "RandomSampler",
            "SubsetRandomSampler",
            "WeightedRandomSampler", "BatchSampler", "DistributedSampler", "DataLoader"]
@@ -72,6 +73,29 @@ class TensorDataset(Dataset):
 
     def __len__(self):
         return self.tensors[0].shape[0]
+
+
+class StackDataset(Dataset):
+    """torch's: the i-th samples of several datasets of one length together, a tuple of them
+    (datasets given by position) or a dict (by keyword)."""
+
+    def __init__(self, *args, **kwargs):
+        if bool(args) == bool(kwargs):
+            raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like "
+                             "input/output, but both types are given." if args else "At least one dataset should be passed")
+        self.datasets = args or kwargs
+        lengths = {len(d) for d in (args or kwargs.values())}
+        if len(lengths) != 1:
+            raise ValueError("Size mismatch between datasets")
+        self._length = lengths.pop()
+
+    def __getitem__(self, index):
+        if isinstance(self.datasets, dict):
+            return {k: d[index] for k, d in self.datasets.items()}
+        return tuple(d[index] for d in self.datasets)
+
+    def __len__(self):
+        return self._length
 
 
 class ConcatDataset(Dataset):

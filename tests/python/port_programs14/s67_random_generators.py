@@ -1,0 +1,25 @@
+import torch
+
+g1 = torch.Generator().manual_seed(42)
+g2 = torch.Generator().manual_seed(42)
+a = torch.randn(3, generator=g1)
+b = torch.randn(3, generator=g2)
+state = g1.get_state()
+c = torch.rand(2, generator=g1)
+g1.set_state(state)
+d = torch.rand(2, generator=g1)
+torch.manual_seed(7)
+e = torch.randint(0, 10, (5,))
+torch.manual_seed(7)
+f = torch.randint(0, 10, (5,))
+perm = torch.randperm(6, generator=torch.Generator().manual_seed(3))
+p = torch.tensor([0.0, 0.3, 0.7])
+m = torch.multinomial(p, 20, replacement=True, generator=torch.Generator().manual_seed(1))
+bern = torch.bernoulli(torch.tensor([0.0, 1.0, 1.0, 0.0]))
+x = torch.empty(1000).uniform_(-2, 3, generator=torch.Generator().manual_seed(5))
+n = torch.empty(2000).normal_(mean=1.0, std=0.5)
+rl = torch.randn_like(torch.zeros(2, 3, dtype=torch.float64))
+ri = torch.randint_like(torch.zeros(4), low=3, high=5)
+report(same=torch.equal(a, b), restored=torch.equal(c, d), seed_same=torch.equal(e, f), perm=sorted(perm.tolist()), m0=(m == 0).sum(),
+       bern=bern, lo=x.min().item() >= -2, hi=x.max().item() < 3, mean_ok=abs(n.mean().item() - 1.0) < 0.1, rl=rl.dtype,
+       ri=bool(((ri >= 3) & (ri < 5)).all()), ridt=ri.dtype, seed=g2.initial_seed(), edt=e.dtype, shape=torch.randn(2, 3, generator=g2).shape)

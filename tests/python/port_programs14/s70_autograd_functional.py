@@ -1,0 +1,26 @@
+import torch
+
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = (x ** 3).sum()
+(g,) = torch.autograd.grad(y, x, create_graph=True)
+(h,) = torch.autograd.grad(g.sum(), x)
+f = lambda v: (v ** 2 * torch.tensor([1.0, 2.0, 3.0])).sum()
+J = torch.autograd.functional.jacobian(lambda v: v ** 2, torch.tensor([1.0, 2.0]))
+H = torch.autograd.functional.hessian(f, torch.tensor([1.0, 1.0, 1.0]))
+_, vjp = torch.autograd.functional.vjp(lambda v: v * 3, torch.ones(2), torch.tensor([1.0, 2.0]))
+_, jvp = torch.autograd.functional.jvp(lambda v: v.exp(), torch.zeros(2), torch.tensor([1.0, 2.0]))
+_, hvp = torch.autograd.functional.hvp(f, torch.ones(3), torch.ones(3))
+a = torch.tensor(2.0, requires_grad=True)
+b = a * a
+b.backward(retain_graph=True)
+first = a.grad.clone()
+b.backward()
+w = torch.ones(2, requires_grad=True)
+out = w * torch.tensor([2.0, 3.0])
+out.backward(gradient=torch.tensor([1.0, 10.0]))
+z = torch.tensor([1.0, 2.0], requires_grad=True)
+gs = torch.autograd.grad([z.sum(), (z * z).sum()], [z], grad_outputs=[torch.tensor(1.0), torch.tensor(2.0)])
+ones = torch.tensor([1.0], requires_grad=True)
+unused = torch.autograd.grad((ones * 2).sum(), [ones, torch.tensor([1.0], requires_grad=True)], allow_unused=True)
+report(g=g, h=h, J=J, H=H, vjp=vjp, jvp=jvp, hvp=hvp, first=first, accum=a.grad, wg=w.grad, gs=gs, unused=unused[1] is None,
+       gfn=g.grad_fn is not None)
