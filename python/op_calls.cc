@@ -237,6 +237,8 @@ enum class Form {
   kSize,       // (self[, dim]): self.size(), a Size, or self.size(dim), an int (Tensor.shape's getter too)
   kCompare,    // (self, other): a comparison of two Tensors, or of a Tensor and a number made a 0-d tensor
   kUnary,      // (self): a C++ function of one local Var (TensorMethod::unary)
+  kItem,       // (self): self.item() of a local self (item_of)
+  kCat,        // (tensors[, dim]): the cat op on a list or tuple of local Tensors and an exact int dim
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -422,7 +424,8 @@ std::optional<Shape> sizes_arg(PyObject* const* args, Py_ssize_t n) {
 }
 
 // self.<view method>(*args) on a local self with exact ints, linked to self as a view
-// (link_view, with args as the call's); null without an error set for any other call.
+// (link_view, with args as the call's) where the method has a view kind; null without an
+// error set for any other call.
 PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
   PyObject* self = n >= 1 ? args[0] : nullptr;
   const Var* x = self ? var_of_tensor(self) : nullptr;
@@ -432,8 +435,9 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
   switch (m.view_op) {
     case ViewOp::kView:
     case ViewOp::kReshape: {
-      // A view may be strided as torch's: view() then checks, reshape() may copy (_inplace).
-      if (slot(self, view_offset)) return nullptr;
+      // A view may be strided as torch's: view() then checks, reshape() may copy (_inplace),
+      // which decides before calling a method of no kind (its result not linked).
+      if (m.view_kind && slot(self, view_offset)) return nullptr;
       const std::optional<Shape> sizes = sizes_arg(args + 1, n - 1);
       if (!sizes) return nullptr;
       out = fn::reshape(*x, *sizes);
@@ -453,7 +457,8 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
       break;
     }
   }
-  return linked_view(m, self, tensor_object(std::move(out)), args + 1, n - 1);
+  PyObject* view = tensor_object(std::move(out));
+  return m.view_kind ? linked_view(m, self, view, args + 1, n - 1) : view;
 }
 
 // The binary forms' result on x and `other` (a Tensor, or a number where the op has a scalar
@@ -558,6 +563,26 @@ PyObject* inplace_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   return Py_NewRef(self);
 }
 
+// cat(tensors[, dim]) of a list or tuple of local Tensors (not subclasses, as the fallback's
+// own fast path) and an exact int dim: the cat op's result; null without an error set for
+// every other call (the fallback promotes dtypes and drops empty 1-d tensors, for which the
+// op raises a ValueError, which the caller then hands to the fallback).
+PyObject* cat_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  if (n < 1 || n > 2 || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0]))) return nullptr;
+  const std::optional<int64_t> dim = n == 2 ? (PyLong_CheckExact(args[1]) ? int64_of(args[1]) : std::nullopt) : 0;
+  if (!dim) return nullptr;
+  const Py_ssize_t count = PySequence_Fast_GET_SIZE(args[0]);
+  PyObject** items = PySequence_Fast_ITEMS(args[0]);
+  std::vector<Var> inputs;
+  inputs.reserve(static_cast<size_t>(count));
+  for (Py_ssize_t i = 0; i < count; ++i) {
+    const Var* t = Py_TYPE(items[i]) == tensor_class ? var_of_tensor(items[i]) : nullptr;
+    if (!t || t->is_global()) return nullptr;
+    inputs.push_back(*t);
+  }
+  return tensor_object(first_output(*m.op, inputs, {{"dim", *dim}}));
+}
+
 PyObject* reduce_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
   const Var* x = n >= 1 && n <= 3 ? var_of_tensor(args[0]) : nullptr;
   if (!x) return nullptr;
@@ -612,6 +637,11 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
       } else if (m.form == Form::kUnary) {
         const Var* x = n == 1 ? var_of_tensor(args[0]) : nullptr;
         if (x && !x->is_global()) return tensor_object(m.unary(*x));
+      } else if (m.form == Form::kItem) {
+        const Var* x = n == 1 ? var_of_tensor(args[0]) : nullptr;
+        if (x && !x->is_global()) return item_of(x->local()).release().ptr();
+      } else if (m.form == Form::kCat) {
+        if (PyObject* out = cat_fast(m, args, n)) return out;
       } else if (m.form == Form::kSize) {
         if (PyObject* out = size_fast(args, n)) return out;
       } else if (m.form == Form::kView) {
@@ -624,7 +654,7 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
     } catch (...) {
       // The Python reductions and indexing do not catch a ValueError either.
       if (m.form != Form::kBinary && m.form != Form::kReflected && m.form != Form::kInplace &&
-          m.form != Form::kCompare) {
+          m.form != Form::kCompare && m.form != Form::kCat) {
         raise_current_exception();
         return nullptr;
       }
@@ -757,6 +787,18 @@ py::object make_setitem_method(py::function fallback) {
 py::object make_size_method(py::type size_class, py::function fallback) {
   size_type = reinterpret_cast<PyTypeObject*>(size_class.inc_ref().ptr());  // kept for the process
   return make_method("size_method", Form::kSize, py::none(), py::none(), std::move(fallback));
+}
+
+// Tensor.item() in C: a local tensor's value in one call; every other call to `fallback`.
+py::object make_item_method(py::function fallback) {
+  return make_method("item_method", Form::kItem, py::none(), py::none(), std::move(fallback));
+}
+
+// meshflow.cat in C: cat_fast's calls in one call; every other call to `fallback`.
+py::object make_cat_function(py::function fallback) {
+  py::object f = make_method("cat_function", Form::kCat, py::none(), py::none(), std::move(fallback));
+  reinterpret_cast<TensorMethod*>(f.ptr())->op = &find_op("cat");
+  return f;
 }
 
 // The Tensor methods in C that are a C++ function of the tensor alone, by name.
@@ -980,13 +1022,18 @@ void bind_op_calls(py::module_& m) {
         return f(x);
       },
       py::arg("name"), py::arg("x"), "The C++ function of unary_method `name` on Var x (any layout)");
+  m.def("item_method", &make_item_method, py::arg("fallback"),
+        "Tensor.item in C: a local tensor's value as a Python number in one call; any other call goes to fallback");
+  m.def("cat_function", &make_cat_function, py::arg("fallback"),
+        "meshflow.cat in C: a list or tuple of local Tensors of one dtype and an exact int dim reach the cat op in "
+        "one call; any other call (or one the op refuses with a ValueError) goes to fallback");
   m.def("size_method", &make_size_method, py::arg("size_class"), py::arg("fallback"),
         "Tensor.size in C: size() as a `size_class` (meshflow.Size), size(dim) of an exact int dim in range as an "
         "int; any other call goes to fallback");
   m.def("view_method", &make_view_method, py::arg("name"), py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
         "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze) in C: its calls with exact ints on "
-        "a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs); any other call goes "
-        "to fallback");
+        "a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs) (not linked where kind "
+        "is None: the caller links it); any other call goes to fallback");
   m.def("setitem_method", &make_setitem_method, py::arg("fallback"),
         "Tensor.__setitem__ in C: a basic key and a number or a Tensor of self's dtype written over a local self's "
         "memory (fn::write_basic_index) where self is no view, has no live views and no gradient is recorded; any "

@@ -718,10 +718,12 @@ def _checked_view(raw):
     return view
 
 
-def _reshaping(raw):
+def _reshaping(raw, in_c=None):
     """reshape / flatten: a view where PyTorch's would be one, else (strides that the new shape
-    cannot have) a tensor of its own, as torch's copy: writes to it do not reach self."""
+    cannot have) a tensor of its own, as torch's copy: writes to it do not reach self. `in_c`:
+    the view method in C that stands for raw (its result not linked: this links it)."""
     method = _viewing(raw, strides=_reshaped_strides)
+    unlinked = raw if in_c is None else _C.view_method(in_c, None, _NO_KWARGS, raw)
 
     def reshaping(self, *args, **kwargs):
         if _dense_view(self):
@@ -729,7 +731,7 @@ def _reshaping(raw):
         strides = torch_strides(self)
         if _strides_contiguous(self, strides):
             return method(self, *args, **kwargs)
-        out = raw(self, *args, **kwargs)
+        out = unlinked(self, *args, **kwargs)
         if out is not self and _viewable(self, strides, out._impl.shape) is not False:
             _link(self, out, method.view_kind, args, kwargs)
         return out
@@ -742,7 +744,7 @@ def _reshaping(raw):
 for _name in ("view", "squeeze", "unsqueeze", "view_as"):
     if hasattr(Tensor, _name):
         setattr(Tensor, _name, _viewing(getattr(Tensor, _name), strides=_reshaped_strides))
-Tensor.reshape = _reshaping(Tensor.reshape)
+Tensor.reshape = _reshaping(Tensor.reshape, "reshape")
 Tensor.flatten = _reshaping(Tensor.flatten)
 Tensor.view = _checked_view(Tensor.view)
 Tensor.is_contiguous = is_contiguous
