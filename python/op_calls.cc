@@ -239,6 +239,7 @@ enum class Form {
   kUnary,      // (self): a C++ function of one local Var (TensorMethod::unary)
   kItem,       // (self): self.item() of a local self (item_of)
   kCat,        // (tensors[, dim]): the cat op on a list or tuple of local Tensors and an exact int dim
+  kContiguous,  // (self): self.contiguous() where torch's strides of self are known here (contiguous_fast)
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -583,6 +584,73 @@ PyObject* cat_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
   return tensor_object(first_output(*m.op, inputs, {{"dim", *dim}}));
 }
 
+// Whether Tensor `t` is a view as _inplace counts one: a record in its _view slot and a weak
+// reference from its base (_inplace.torch_strides).
+bool is_linked_view(PyObject* t) {
+  return slot(t, view_offset) && *PyObject_GET_WEAKREFS_LISTPTR(t) != nullptr;
+}
+
+// torch's strides of base[key] (items of a basic key) for a base of `shape` that is no view,
+// as _inplace._indexed_strides makes them: an int drops its dim, a slice's step multiplies its
+// stride, None adds a dim of stride size * stride of the dim it stands before (1 at the end).
+std::vector<int64_t> indexed_strides(const Shape& shape, const std::vector<fn::IndexItem>& key) {
+  using Kind = fn::IndexItem::Kind;
+  const auto nd = static_cast<int64_t>(shape.size());
+  std::vector<int64_t> dense(shape.size());
+  for (int64_t d = nd - 1, step = 1; d >= 0; --d) {
+    dense[d] = step;
+    step *= std::max<int64_t>(shape[d], 1);
+  }
+  const auto used = std::count_if(key.begin(), key.end(),
+                                  [](const fn::IndexItem& i) { return i.kind != Kind::kNone && i.kind != Kind::kEllipsis; });
+  std::vector<int64_t> out;
+  int64_t d = 0;
+  for (const fn::IndexItem& item : key) {
+    if (item.kind == Kind::kNone) {
+      out.push_back(d < nd ? dense[d] * shape[d] : 1);
+    } else if (item.kind == Kind::kEllipsis) {
+      for (const int64_t end = d + nd - used; d < end; ++d) out.push_back(dense[d]);
+    } else {
+      if (item.kind == Kind::kSlice) out.push_back(dense[d] * item.step.value_or(1));
+      ++d;
+    }
+  }
+  for (; d < nd; ++d) out.push_back(dense[d]);
+  return out;
+}
+
+// self.contiguous(): self where it is no view (meshflow's tensors are dense); for a view
+// taken by x[key] (m's view kind) of a basic key from a tensor that is no view, self where
+// torch's strides of it (indexed_strides) are contiguous, else its copy (fn::clone), as
+// _inplace._contiguous decides; null without an error set for every other view.
+PyObject* contiguous_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  const Var* x = n == 1 ? var_of_tensor(args[0]) : nullptr;
+  if (!x || x->is_global()) return nullptr;
+  PyObject* self = args[0];
+  if (!is_linked_view(self)) return Py_NewRef(self);
+  PyObject* record = slot(self, view_offset);
+  if (!PyTuple_CheckExact(record) || PyTuple_GET_SIZE(record) != 4 || PyTuple_GET_ITEM(record, 1) != m.view_kind) {
+    return nullptr;
+  }
+  PyObject* base = PyTuple_GET_ITEM(record, 0);
+  PyObject* call_args = PyTuple_GET_ITEM(record, 2);
+  const Var* b = var_of_tensor(base);
+  if (!b || is_linked_view(base) || !PyTuple_CheckExact(call_args) || PyTuple_GET_SIZE(call_args) != 1) return nullptr;
+  const std::optional<std::vector<fn::IndexItem>> key = index_items(PyTuple_GET_ITEM(call_args, 0));
+  if (!key) return nullptr;
+  const std::vector<int64_t> strides = indexed_strides(b->shape(), *key);
+  const Shape& shape = x->shape();
+  if (strides.size() != shape.size()) return nullptr;
+  int64_t expected = 1;  // _inplace._contiguous_strides: dense where dims have more than one element
+  for (size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] == 0) return Py_NewRef(self);
+    if (shape[i] == 1) continue;
+    if (strides[i] != expected) return tensor_object(fn::clone(*x));
+    expected *= shape[i];
+  }
+  return Py_NewRef(self);
+}
+
 PyObject* reduce_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
   const Var* x = n >= 1 && n <= 3 ? var_of_tensor(args[0]) : nullptr;
   if (!x) return nullptr;
@@ -640,6 +708,8 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
       } else if (m.form == Form::kItem) {
         const Var* x = n == 1 ? var_of_tensor(args[0]) : nullptr;
         if (x && !x->is_global()) return item_of(x->local()).release().ptr();
+      } else if (m.form == Form::kContiguous) {
+        if (PyObject* out = contiguous_fast(m, args, n)) return out;
       } else if (m.form == Form::kCat) {
         if (PyObject* out = cat_fast(m, args, n)) return out;
       } else if (m.form == Form::kSize) {
@@ -792,6 +862,12 @@ py::object make_size_method(py::type size_class, py::function fallback) {
 // Tensor.item() in C: a local tensor's value in one call; every other call to `fallback`.
 py::object make_item_method(py::function fallback) {
   return make_method("item_method", Form::kItem, py::none(), py::none(), std::move(fallback));
+}
+
+// Tensor.contiguous in C: contiguous_fast's calls, x[key] views recognized by `getitem_kind`;
+// every other call to `fallback`.
+py::object make_contiguous_method(py::object getitem_kind, py::function fallback) {
+  return make_method("contiguous_method", Form::kContiguous, std::move(getitem_kind), py::none(), std::move(fallback));
 }
 
 // meshflow.cat in C: cat_fast's calls in one call; every other call to `fallback`.
@@ -1024,6 +1100,10 @@ void bind_op_calls(py::module_& m) {
       py::arg("name"), py::arg("x"), "The C++ function of unary_method `name` on Var x (any layout)");
   m.def("item_method", &make_item_method, py::arg("fallback"),
         "Tensor.item in C: a local tensor's value as a Python number in one call; any other call goes to fallback");
+  m.def("contiguous_method", &make_contiguous_method, py::arg("getitem_kind"), py::arg("fallback"),
+        "Tensor.contiguous in C: a tensor that is no view as itself; an x[key] view (recorded with getitem_kind) of "
+        "a tensor that is no view as itself or its copy, as torch's strides of it say; any other call goes to "
+        "fallback");
   m.def("cat_function", &make_cat_function, py::arg("fallback"),
         "meshflow.cat in C: a list or tuple of local Tensors of one dtype and an exact int dim reach the cat op in "
         "one call; any other call (or one the op refuses with a ValueError) goes to fallback");

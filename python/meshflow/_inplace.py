@@ -579,6 +579,7 @@ def _getitem_viewing(raw):
             _link(self, out, kind, (index,), _NO_KWARGS)
         return out
     getitem.__doc__ = raw.__doc__
+    getitem.view_kind = kind
     return functools.update_wrapper(_C.getitem_method(kind, _NO_KWARGS, getitem), getitem)
 
 
@@ -761,6 +762,9 @@ Tensor.T = property(_viewing(Tensor.T.fget, lambda base, value: _RAW["permute"](
                              strides=lambda base_strides, base, view: tuple(reversed(base_strides))))
 _raw_getitem = Tensor.__getitem__
 Tensor.__getitem__ = _getitem_viewing(_raw_getitem)
+# a tensor that is no view, or an x[key] view of one, decided in C (op_calls.cc, contiguous_fast)
+Tensor.contiguous = functools.update_wrapper(_C.contiguous_method(Tensor.__getitem__.view_kind, _contiguous),
+                                             _contiguous)
 for _name in ("split", "chunk", "unbind"):
     setattr(Tensor, _name, _pieces_viewing(getattr(Tensor, _name), _raw_getitem))
 Tensor.detach = _detach_viewing(Tensor.detach)

@@ -459,3 +459,26 @@ def test_reshape_of_a_strided_view_is_the_python_methods_copy():
     y[:, 1:].reshape(3, 3).mul_(0)
     assert y.tolist() == [[0.0, 0.0, 0.0, 0.0], [4.0, 0.0, 0.0, 0.0], [8.0, 0.0, 0.0, 0.0]]
 
+
+
+CONTIGUOUS_KEYS = [0, -1, (slice(None), 1), (slice(None), slice(1, None)), slice(1, None), (Ellipsis, 0),
+                   (Ellipsis, slice(None, None, 2)), (None, 0), (0, None), (slice(None), None, slice(1, 3)),
+                   (slice(None, None, 2),), (slice(0, 1), slice(None), slice(0, 1)), (Ellipsis, None),
+                   (slice(2, 2),), (1, 2, 3), (slice(None), 0, slice(None, None, 3))]
+
+
+@pytest.mark.parametrize("key", CONTIGUOUS_KEYS, ids=str)
+def test_contiguous_is_the_python_methods(key):
+    assert type(mf.Tensor.contiguous) is mf._C.TensorMethod
+    python_contiguous = mf.Tensor.contiguous.__wrapped__
+    x = mf.arange(60.0).view(3, 4, 5)
+    v = x[key]
+    got, want = v.contiguous(), python_contiguous(v)
+    assert (got is v) == (want is v) == v.is_contiguous()
+    same(got, want)
+    if got is not v:  # a copy: writes to it stay there
+        got.mul_(0)
+        assert x.sum().item() == sum(range(60))
+    assert x.contiguous() is x
+    for other in (x.transpose(0, 1)[0], x[1:][0], x.detach()[0]):  # a view of a view: the Python method's
+        assert (other.contiguous() is other) == (python_contiguous(other) is other)
