@@ -749,7 +749,6 @@ Tensor.reshape = _reshaping(Tensor.reshape, "reshape")
 Tensor.flatten = _reshaping(Tensor.flatten)
 Tensor.view = _checked_view(Tensor.view)
 Tensor.is_contiguous = is_contiguous
-Tensor.contiguous = _contiguous
 Tensor.permute = _viewing(Tensor.permute, _permute_back, strides=_permuted_strides)
 Tensor.transpose = _viewing(Tensor.transpose, _transpose_back, strides=_transposed_strides)
 for _name in ("reshape", "view", "transpose", "unsqueeze"):
@@ -762,9 +761,10 @@ Tensor.T = property(_viewing(Tensor.T.fget, lambda base, value: _RAW["permute"](
                              strides=lambda base_strides, base, view: tuple(reversed(base_strides))))
 _raw_getitem = Tensor.__getitem__
 Tensor.__getitem__ = _getitem_viewing(_raw_getitem)
-# a tensor that is no view, or an x[key] view of one, decided in C (op_calls.cc, contiguous_fast)
-Tensor.contiguous = functools.update_wrapper(_C.contiguous_method(Tensor.__getitem__.view_kind, _contiguous),
-                                             _contiguous)
+# torch's strides of x[key] and transpose views of a tensor that is no view in C++ too
+# (op_calls.cc, known_strides): contiguous() and reshape() of them decide there.
+_C.set_strided_view_kinds(Tensor.__getitem__.view_kind, Tensor.transpose.view_kind)
+Tensor.contiguous = functools.update_wrapper(_C.contiguous_method(_contiguous), _contiguous)
 for _name in ("split", "chunk", "unbind"):
     setattr(Tensor, _name, _pieces_viewing(getattr(Tensor, _name), _raw_getitem))
 Tensor.detach = _detach_viewing(Tensor.detach)

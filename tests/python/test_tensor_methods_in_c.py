@@ -480,5 +480,28 @@ def test_contiguous_is_the_python_methods(key):
         got.mul_(0)
         assert x.sum().item() == sum(range(60))
     assert x.contiguous() is x
-    for other in (x.transpose(0, 1)[0], x[1:][0], x.detach()[0]):  # a view of a view: the Python method's
-        assert (other.contiguous() is other) == (python_contiguous(other) is other)
+    for other in (x.transpose(0, 1)[0], x[1:][0], x.detach()[0], x.transpose(0, 1), x.transpose(-1, 1),
+                  x.transpose(2, 2), x[:1].transpose(0, 2), x.permute(1, 0, 2)):  # transposes and views of views
+        assert (other.contiguous() is other) == (python_contiguous(other) is other) == other.is_contiguous()
+
+
+RESHAPED_VIEWS = [lambda x: x.transpose(0, 1), lambda x: x.transpose(-1, 1), lambda x: x.transpose(1, 1),
+                  lambda x: x[:, 1:], lambda x: x[1:], lambda x: x[:, :, ::2], lambda x: x[0], lambda x: x[None],
+                  lambda x: x[..., 1:3], lambda x: x[:1].transpose(0, 1), lambda x: x.permute(2, 0, 1)]
+
+
+@pytest.mark.parametrize("case", range(len(RESHAPED_VIEWS)))
+def test_reshape_of_a_view_links_where_the_python_method_links(case):
+    # Linked (a view: writes reach the base) exactly where the Python method links, by
+    # torch's strides of the view; the same values either way.
+    python_reshape = mf.Tensor.reshape.__wrapped__
+    for shape in ((-1,), (2, -1), (-1, 2), (1, -1, 1)):
+        x = mf.arange(60.0).view(3, 4, 5)
+        v = RESHAPED_VIEWS[case](x)
+        if v.numel() % 2 and len(shape) > 1:
+            continue
+        got, want = v.reshape(*shape), python_reshape(v, *shape)
+        same(got, want)
+        assert (getattr(got, "_view", None) is None) == (getattr(want, "_view", None) is None)
+        got.mul_(0)
+        assert (x.sum().item() == sum(range(60))) == (getattr(want, "_view", None) is None)
