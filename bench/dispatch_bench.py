@@ -82,7 +82,7 @@ COMPOSED = {
 }
 
 
-# The small-op surface on `t`: a library's module (lib), x [8, 16], y [8, 16], s [1], idx
+# The small-op surface on `t`: a library's module (lib), x [8, 16], y [8, 16], xt ([16, 8].t()), s [1], idx
 # (int64 [3]), lin (Linear(8, 8)), h (the same with a forward hook), i8 [4, 8].
 SURFACE = {
     "x[0]": lambda t: t["x"][0], "x[:, 1]": lambda t: t["x"][:, 1], "x[..., None]": lambda t: t["x"][..., None],
@@ -90,6 +90,7 @@ SURFACE = {
     "x[0] = row": lambda t: t["x"].__setitem__(0, t["row"]),
     "x.view(16, 8)": lambda t: t["x"].view(16, 8), "x.reshape(-1)": lambda t: t["x"].reshape(-1),
     "x.transpose(0, 1)": lambda t: t["x"].transpose(0, 1), "x.unsqueeze(0)": lambda t: t["x"].unsqueeze(0),
+    "x.t().reshape(-1)": lambda t: t["xt"].reshape(-1), "x[:, 1:].contiguous()": lambda t: t["x"][:, 1:].contiguous(),
     "s.item()": lambda t: t["s"].item(), "x.shape": lambda t: t["x"].shape, "x.size()": lambda t: t["x"].size(),
     "x.size(1)": lambda t: t["x"].size(1), "tensor([1., 2., 3.])": lambda t: t["lib"].tensor([1.0, 2.0, 3.0]),
     "x < y": lambda t: t["x"] < t["y"], "x == 0.5": lambda t: t["x"] == 0.5, "x.clone()": lambda t: t["x"].clone(),
@@ -105,6 +106,7 @@ def surface_tensors(lib):
     t = {"lib": lib, "idx": lib.tensor(np.array([0, 3, 5]))}
     for k, shape in {"x": (8, 16), "y": (8, 16), "s": (1,), "row": (16,), "i8": (4, 8)}.items():
         t[k] = lib.tensor(rng.random(shape, np.float32))
+    t["xt"] = lib.tensor(rng.random((16, 8), np.float32)).t()  # not x's: a live view makes x's writes follow it
     t["lin"], t["nolin"], t["h"] = lib.nn.Linear(8, 8), lib.nn.Linear(8, 8), lib.nn.Linear(8, 8)
     t["nolin"].requires_grad_(False)
     t["h"].register_forward_hook(lambda module, args, out: None)

@@ -9,10 +9,12 @@ untied and tied) and a Hugging Face-style GPT-2. The 3-d cases take [N / 4, C, 8
     ... bench/layers_bench.py --threads 1 --repeat 20 --only conv,bn
     ... bench/layers_bench.py --only resnet_step,gpt2_step --compile         # and torch.compile
 
-Each thread count runs in a child process started with OMP_NUM_THREADS set (both libraries
-read it at start) and set_num_threads. Per case: a few warmup calls, then the best of
---repeat timed calls, meshflow's and torch's taking turns (a call: forward, a sum as the
-loss, backward; for the *_step models forward to the loss, backward and an optimizer step).
+Each thread count runs in child processes started with OMP_NUM_THREADS set (both libraries
+read it at start) and set_num_threads: by default each library in a process of its own, the
+two processes taking turns for --rounds rounds, best of all (why: bench/thread_runs.py);
+--together times both in one process, their calls taking turns. Per case: a few warmup
+calls, then the best of --repeat timed calls (a call: forward, a sum as the loss, backward;
+for the *_step models forward to the loss, backward and an optimizer step).
 The recurrent layers take [steps, batch, features] = [35, N, 4 C] (the LSTM's hidden size
 4 C), the language models sequences of 35 tokens. With --compile each *_step model also
 runs under torch.compile (default mode; a first call compiles it, so compiling is not timed)
@@ -24,13 +26,11 @@ import math
 
 import numpy as np
 
-try:
-    import torch  # before meshflow: torch's CUDA libraries clash with symbols meshflow loads first
-except ImportError:
-    torch = None
+from thread_runs import SIDE, child_report, compiled_or_none, import_torch, run_apart, run_children, timed_together
+
+torch = import_torch()
 
 import meshflow as mf  # noqa: E402
-from thread_runs import compiled_or_none, run_children, timed_together  # noqa: E402
 
 
 def cases(shape):
@@ -355,7 +355,7 @@ def step_of(lib, name, module, x_np, compiled=False):
 
 def child(args):
     threads = args.threads[0]
-    mf.set_num_threads(threads)
+    mf.set_num_threads(1 if SIDE == "torch" else threads)
     if torch is not None:
         torch.set_num_threads(threads)
     rng = np.random.default_rng(0)
@@ -366,21 +366,17 @@ def child(args):
         mf.manual_seed(0)
         module, shape = build(mf)
         x = rng.integers(0, VOCAB, shape) if len(shape) == 2 else rng.standard_normal(shape).astype(np.float32)
-        steps = [step_of(mf, name, module, x)]
+        steps = [] if SIDE == "torch" else [("meshflow", step_of(mf, name, module, x))]
         if torch is not None:
             torch.manual_seed(0)
-            steps.append(step_of(torch, name, build(torch)[0], x))
+            steps.append(("torch", step_of(torch, name, build(torch)[0], x)))
             if args.compile and name.endswith("_step"):
                 torch.manual_seed(0)
-                steps.append(compiled_or_none(name, lambda: step_of(torch, name, build(torch)[0], x, compiled=True)))
-        ours, *theirs = timed_together([s for s in steps if s], args.repeat)
-        line = f"{name:17s} threads={threads}  meshflow {ours * 1e3:8.2f} ms"
-        if theirs:
-            line += f"  torch {theirs[0] * 1e3:8.2f} ms"
-            if len(steps) == 3:
-                line += f"  compile {theirs[1] * 1e3:8.2f} ms" if steps[2] else "  compile   failed"
-            line += f"  ratio {min(theirs) / ours:5.2f}"
-        print(line, flush=True)
+                steps.append(("compile", compiled_or_none(name, lambda: step_of(torch, name, build(torch)[0], x,
+                                                                                 compiled=True))))
+        timed = [(label, step) for label, step in steps if step]
+        times = dict(zip([label for label, _ in timed], timed_together([step for _, step in timed], args.repeat)))
+        child_report(name, threads, {label: step and (times[label], None) for label, step in steps})
 
 
 def main():
@@ -391,15 +387,22 @@ def main():
     parser.add_argument("--only", default="", help="comma-separated case names")
     parser.add_argument("--compile", action="store_true",
                         help="also time each *_step model under torch.compile; ratio against the best of both")
+    parser.add_argument("--together", action="store_true", help="time both libraries in one process")
+    parser.add_argument("--rounds", type=int, default=2, help="turns of each library's process, apart")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args)
         return
     print(f"layers_bench: shape {args.shape}, best of {args.repeat}, torch "
-          f"{torch.__version__ if torch is not None else 'not installed'}", flush=True)
-    run_children(__file__, args.threads, ["--repeat", str(args.repeat), "--shape", *map(str, args.shape),
-                                          "--only", args.only, *(["--compile"] if args.compile else [])])
+          f"{torch.__version__ if torch is not None else 'not installed'}, "
+          f"{'in one process' if args.together else 'each library in its own process'}", flush=True)
+    child_args = ["--repeat", str(args.repeat), "--shape", *map(str, args.shape), "--only", args.only,
+                  *(["--compile"] if args.compile else [])]
+    if args.together:
+        run_children(__file__, args.threads, child_args)
+    else:
+        run_apart(__file__, args.threads, child_args, args.rounds, torch is not None)
 
 
 if __name__ == "__main__":

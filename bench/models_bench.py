@@ -19,31 +19,20 @@ compiling is not timed). The first step's loss of each is printed beside its tim
 that both compute the same thing (dropout draws differ). ratio = the best of torch's times /
 meshflow's (> 1: meshflow faster). The machine is shared: compare only within one run.
 
-By default each library is timed in a process of its own, as users run them, the two
-processes taking turns for --rounds rounds (best of all): in one process both libraries'
-kernels share one OpenMP runtime (torch's libgomp, loaded first, serves meshflow and its
-oneDNN too), and once each has a team of workers the process has more OpenMP threads than
-CPUs, so libgomp throttles every team's spin-wait and a library of many short parallel
-regions pays a wake-up at each, whichever library it is. --together times both in one
+By default each library is timed in a process of its own, the two processes taking turns
+for --rounds rounds, best of all (why: bench/thread_runs.py). --together times both in one
 process, their steps taking turns.
 """
 import argparse
-import json
-import os
 
 import numpy as np
 
-SIDE = os.environ.get("MODELS_BENCH_SIDE", "")  # set in the children of a run apart: the library timed
-try:
-    if SIDE == "meshflow":
-        raise ImportError("meshflow's process of a run apart")
-    import torch  # before meshflow: torch's CUDA libraries clash with symbols meshflow loads first
-except ImportError:
-    torch = None
+from thread_runs import SIDE, child_report, compiled_or_none, import_torch, run_apart, run_children, timed_together
+
+torch = import_torch()
 
 import meshflow as mf  # noqa: E402
 from layers_bench import Gpt2Config, Gpt2LMHead, VOCAB, lstm_language_model, small_resnet  # noqa: E402
-from thread_runs import child_run, compiled_or_none, run_children, timed_together  # noqa: E402
 
 
 class Model:
@@ -212,20 +201,6 @@ def torch_twin(model, ours):
     return twin
 
 
-def report(name, threads, results):
-    """The line of one model: results maps each side's label to (seconds, first loss) or None
-    where it failed."""
-    line = f"{name:12s} threads={threads}"
-    for label, result in results.items():
-        line += f"  {label} failed" if result is None else f"  {label} {result[0] * 1e3:8.2f} ms"
-        if result and result[1] is not None:
-            line += f" (loss {result[1]:.4f})"
-    times = {label: result[0] for label, result in results.items() if result}
-    if "meshflow" in times and len(times) > 1:
-        line += f"  ratio {min(t for label, t in times.items() if label != 'meshflow') / times['meshflow']:5.2f}"
-    print(line, flush=True)
-
-
 def child(args):
     threads = args.threads[0]
     # torch's process of a run apart builds meshflow's weights on one thread (no OpenMP team).
@@ -248,29 +223,7 @@ def child(args):
         timed = [(label, side[0]) for label, side in sides if side]
         times = dict(zip([label for label, _ in timed], timed_together([step for _, step in timed], args.repeat)))
         results = {label: side and (times[label], side[1][0] if side[1] else None) for label, side in sides}
-        if SIDE:
-            print(json.dumps({"model": name, "results": results}), flush=True)
-        else:
-            report(name, threads, results)
-
-
-def run_apart(args, child_args):
-    """Each thread count: meshflow's process and torch's take turns for args.rounds rounds;
-    per model and side the best time of all rounds."""
-    for n in args.threads:
-        best = {}
-        for _ in range(args.rounds):
-            for side in ("meshflow", "torch") if torch is not None else ("meshflow",):
-                for row in child_run(__file__, n, child_args, capture=True, MODELS_BENCH_SIDE=side).splitlines():
-                    if not row.startswith("{"):
-                        print(row, flush=True)  # what a child says besides its results (a compile failure)
-                        continue
-                    row = json.loads(row)
-                    for label, result in row["results"].items():
-                        known = best.setdefault(row["model"], {}).get(label, ())
-                        best[row["model"]][label] = result if not known or (result and result[0] < known[0]) else known
-        for name, results in best.items():
-            report(name, n, results)
+        child_report(name, threads, results)
 
 
 def main():
@@ -295,7 +248,7 @@ def main():
     if args.together:
         run_children(__file__, args.threads, child_args)
     else:
-        run_apart(args, child_args)
+        run_apart(__file__, args.threads, child_args, args.rounds, torch is not None)
 
 
 if __name__ == "__main__":

@@ -6,11 +6,34 @@ glibc's malloc, which PyTorch's CPU tensors come from, maps a block above a thre
 and unmaps it at free (or trims the heap), the threshold moving as the program runs, so
 whether a torch op paid page faults for its output changed from one run (and one case) to
 the next. MALLOC_* pins it: blocks come from the heap and stay there (unless the caller sets
-these itself)."""
+these itself).
+
+Run apart (run_apart), each library is timed in a process of its own, as users run them, the
+processes taking turns: in one process both libraries' kernels share one OpenMP runtime
+(torch's libgomp, loaded first, serves meshflow and its oneDNN too), and once each has a team
+of workers the process has more OpenMP threads than CPUs, so libgomp throttles every team's
+spin-wait and a library of many short parallel regions pays a wake-up at each, whichever
+library it is. meshflow's process never imports torch."""
+import json
 import os
 import subprocess
 import sys
 import time
+
+SIDE = os.environ.get("BENCH_SIDE", "")  # in the children of a run apart: the library that child times
+
+
+def import_torch():
+    """torch, or None where it is not installed or in meshflow's process of a run apart.
+    Call it before importing meshflow: torch's CUDA libraries clash with symbols meshflow
+    loads first."""
+    if SIDE == "meshflow":
+        return None
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch
 
 
 def timed(step, repeat, warmup=3):
@@ -69,3 +92,47 @@ def run_children(script, threads, child_args):
     """child_run for each n in `threads`."""
     for n in threads:
         child_run(script, n, child_args)
+
+
+def report(name, threads, results):
+    """The line of one case: results maps each side's label to (seconds, first loss or None)
+    or to None where that side failed; ratio = the best of the other sides' times /
+    meshflow's (> 1: meshflow faster)."""
+    line = f"{name:17s} threads={threads}"
+    for label, result in results.items():
+        line += f"  {label} failed" if result is None else f"  {label} {result[0] * 1e3:8.2f} ms"
+        if result and result[1] is not None:
+            line += f" (loss {result[1]:.4f})"
+    times = {label: result[0] for label, result in results.items() if result}
+    if "meshflow" in times and len(times) > 1:
+        line += f"  ratio {min(t for label, t in times.items() if label != 'meshflow') / times['meshflow']:5.2f}"
+    print(line, flush=True)
+
+
+def child_report(name, threads, results):
+    """report() in a child of a run apart: the results as a row for run_apart to gather."""
+    if SIDE:
+        print(json.dumps({"case": name, "results": results}), flush=True)
+    else:
+        report(name, threads, results)
+
+
+def run_apart(script, threads, child_args, rounds, with_torch):
+    """For each n in `threads`: meshflow's child process and (`with_torch`) torch's take turns
+    for `rounds` rounds (BENCH_SIDE tells each child its side; children report with
+    child_report), then each case's line with the best time of every side over all rounds."""
+    for n in threads:
+        best = {}
+        for _ in range(rounds):
+            for side in ("meshflow", "torch") if with_torch else ("meshflow",):
+                for row in child_run(script, n, child_args, capture=True, BENCH_SIDE=side).splitlines():
+                    if not row.startswith("{"):
+                        print(row, flush=True)  # what a child says besides its results (a compile failure)
+                        continue
+                    row = json.loads(row)
+                    case = best.setdefault(row["case"], {})
+                    for label, result in row["results"].items():
+                        known = case.get(label, ())
+                        case[label] = result if not known or (result and result[0] < known[0]) else known
+        for name, results in best.items():
+            report(name, n, results)

@@ -163,6 +163,8 @@ py::array to_numpy(const Tensor& on_device, bool share) {
   return out;
 }
 
+}  // namespace
+
 // The value of a one-element tensor as a Python number, what numpy().item() gives (a bool, an
 // int, a float; bfloat16 and float16 as float), read in place: a read after every step
 // (loss.item()) made a NumPy array, reshaped it and read it (3.5 us of Python and NumPy
@@ -200,6 +202,8 @@ py::object item_of(const Tensor& on_device) {
     }
   });
 }
+
+namespace {
 
 py::dict stats_dict() {
   comm::CommStats s;

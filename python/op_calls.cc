@@ -237,6 +237,9 @@ enum class Form {
   kSize,       // (self[, dim]): self.size(), a Size, or self.size(dim), an int (Tensor.shape's getter too)
   kCompare,    // (self, other): a comparison of two Tensors, or of a Tensor and a number made a 0-d tensor
   kUnary,      // (self): a C++ function of one local Var (TensorMethod::unary)
+  kItem,       // (self): self.item() of a local self (item_of)
+  kCat,        // (tensors[, dim]): the cat op on a list or tuple of local Tensors and an exact int dim
+  kContiguous,  // (self): self.contiguous() where known_strides knows torch's strides of self
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -354,6 +357,12 @@ PyObject* getitem_fast(const TensorMethod& m, PyObject* self, PyObject* key) {
   return linked_view(m, self, basic_index_of(*x, *items), &key, 1);
 }
 
+// Whether Tensor `t` is a view as _inplace counts one: a record in its _view slot and a weak
+// reference from its base (_inplace.torch_strides).
+bool is_linked_view(PyObject* t) {
+  return slot(t, view_offset) && *PyObject_GET_WEAKREFS_LISTPTR(t) != nullptr;
+}
+
 // Whether Tensor `t` has a view still alive (one its _views slot refers to).
 bool has_live_views(PyObject* t) {
   PyObject* views = slot(t, views_offset);
@@ -392,6 +401,131 @@ bool setitem_fast(PyObject* self, PyObject* key, PyObject* value) {
   return items && fn::write_basic_index(*x, *items, v);
 }
 
+// The x[key] and transpose views' kinds (_inplace's), whose torch strides C++ computes
+// (known_strides); set by set_strided_view_kinds, kept for the process.
+PyObject* getitem_kind = nullptr;
+PyObject* transpose_kind = nullptr;
+
+// A dense tensor's torch strides (_inplace._dense_strides: a dim of 0 counts as 1).
+std::vector<int64_t> dense_strides(const Shape& shape) {
+  std::vector<int64_t> strides(shape.size());
+  int64_t step = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    strides[d] = step;
+    step *= std::max<int64_t>(shape[d], 1);
+  }
+  return strides;
+}
+
+// torch's strides of base[key] (items of a basic key) for a base of `shape` that is no view,
+// as _inplace._indexed_strides makes them: an int drops its dim, a slice's step multiplies its
+// stride, None adds a dim of stride size * stride of the dim it stands before (1 at the end).
+std::vector<int64_t> indexed_strides(const Shape& shape, const std::vector<fn::IndexItem>& key) {
+  using Kind = fn::IndexItem::Kind;
+  const auto nd = static_cast<int64_t>(shape.size());
+  const std::vector<int64_t> dense = dense_strides(shape);
+  const auto used = std::count_if(key.begin(), key.end(),
+                                  [](const fn::IndexItem& i) { return i.kind != Kind::kNone && i.kind != Kind::kEllipsis; });
+  std::vector<int64_t> out;
+  int64_t d = 0;
+  for (const fn::IndexItem& item : key) {
+    if (item.kind == Kind::kNone) {
+      out.push_back(d < nd ? dense[d] * shape[d] : 1);
+    } else if (item.kind == Kind::kEllipsis) {
+      for (const int64_t end = d + nd - used; d < end; ++d) out.push_back(dense[d]);
+    } else {
+      if (item.kind == Kind::kSlice) out.push_back(dense[d] * item.step.value_or(1));
+      ++d;
+    }
+  }
+  for (; d < nd; ++d) out.push_back(dense[d]);
+  return out;
+}
+
+// torch's strides of Tensor `t` where C++ can tell them as _inplace.torch_strides does: a
+// tensor that is no view (dense), an x[key] view or a transpose of a tensor that is no view;
+// nullopt for every other (the Python's).
+std::optional<std::vector<int64_t>> known_strides(PyObject* t) {
+  const Var* v = var_of_tensor(t);
+  if (!v) return std::nullopt;
+  if (!is_linked_view(t)) return dense_strides(v->shape());
+  PyObject* record = slot(t, view_offset);
+  if (!PyTuple_CheckExact(record) || PyTuple_GET_SIZE(record) != 4) return std::nullopt;
+  PyObject* base = PyTuple_GET_ITEM(record, 0);
+  PyObject* kind = PyTuple_GET_ITEM(record, 1);
+  PyObject* args = PyTuple_GET_ITEM(record, 2);
+  const Var* b = var_of_tensor(base);
+  if (!b || is_linked_view(base) || !PyTuple_CheckExact(args)) return std::nullopt;
+  const Shape& shape = b->shape();
+  if (kind == getitem_kind && PyTuple_GET_SIZE(args) == 1) {
+    const std::optional<std::vector<fn::IndexItem>> key = index_items(PyTuple_GET_ITEM(args, 0));
+    if (!key) return std::nullopt;
+    return indexed_strides(shape, *key);
+  }
+  if (kind == transpose_kind && PyTuple_GET_SIZE(args) == 2 && !shape.empty()) {
+    const auto nd = static_cast<int64_t>(shape.size());
+    std::vector<int64_t> strides = dense_strides(shape);
+    int64_t dims[2];
+    for (int i = 0; i < 2; ++i) {
+      PyObject* a = PyTuple_GET_ITEM(args, i);
+      const std::optional<int64_t> d = PyLong_CheckExact(a) ? int64_of(a) : std::nullopt;
+      if (!d) return std::nullopt;
+      dims[i] = ((*d % nd) + nd) % nd;  // Python's modulo, as _transposed_strides takes it
+    }
+    std::swap(strides[dims[0]], strides[dims[1]]);
+    return strides;
+  }
+  return std::nullopt;
+}
+
+// PyTorch's is_contiguous of these strides (_inplace._contiguous_strides): dense where dims
+// have more than one element.
+bool strides_contiguous(const Shape& shape, const std::vector<int64_t>& strides) {
+  int64_t expected = 1;
+  for (size_t i = shape.size(), j = strides.size(); i > 0 && j > 0;) {  // trailing dims paired, as zip
+    const int64_t n = shape[--i], st = strides[--j];
+    if (n == 0) return true;
+    if (n == 1) continue;
+    if (st != expected) return false;
+    expected *= n;
+  }
+  return true;
+}
+
+// Whether torch can view elements of `shape` with these strides in `new_shape`
+// (_inplace._viewed_strides, ATen's computeStride: merged dims contiguous among themselves).
+bool viewable(const Shape& shape, const std::vector<int64_t>& strides, const Shape& new_shape) {
+  if (shape.empty() || std::find(shape.begin(), shape.end(), 0) != shape.end()) return true;
+  auto view_d = static_cast<int64_t>(new_shape.size()) - 1;
+  int64_t chunk_base_stride = strides.back(), tensor_numel = 1, view_numel = 1;
+  for (auto tensor_d = static_cast<int64_t>(shape.size()) - 1; tensor_d >= 0; --tensor_d) {
+    tensor_numel *= shape[tensor_d];
+    if (tensor_d == 0 ||
+        (shape[tensor_d - 1] != 1 && strides[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || new_shape[view_d] == 1)) {
+        view_numel *= new_shape[view_d];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return false;
+      if (tensor_d > 0) chunk_base_stride = strides[tensor_d - 1], tensor_numel = 1, view_numel = 1;
+    }
+  }
+  return view_d == -1;
+}
+
+// self.contiguous(): self where torch's strides of it are contiguous (a tensor that is no view
+// always: meshflow's tensors are dense), else its copy (fn::clone), as _inplace._contiguous
+// decides, for the views known_strides knows; null without an error set for every other.
+PyObject* contiguous_fast(PyObject* const* args, Py_ssize_t n) {
+  const Var* x = n == 1 ? var_of_tensor(args[0]) : nullptr;
+  if (!x || x->is_global()) return nullptr;
+  PyObject* self = args[0];
+  if (!is_linked_view(self)) return Py_NewRef(self);
+  const std::optional<std::vector<int64_t>> strides = known_strides(self);
+  if (!strides) return nullptr;
+  return strides_contiguous(x->shape(), *strides) ? Py_NewRef(self) : tensor_object(fn::clone(*x));
+}
+
 // `args` as a dim of a tensor of `ndim` dims, in [-ndim, ndim) (NumPy's, torch's): an exact
 // int in range, or nullopt (the fallback's, which names an error).
 std::optional<int64_t> dim_arg(PyObject* arg, int64_t ndim) {
@@ -422,7 +556,8 @@ std::optional<Shape> sizes_arg(PyObject* const* args, Py_ssize_t n) {
 }
 
 // self.<view method>(*args) on a local self with exact ints, linked to self as a view
-// (link_view, with args as the call's); null without an error set for any other call.
+// (link_view, with args as the call's) where the method has a view kind; null without an
+// error set for any other call.
 PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
   PyObject* self = n >= 1 ? args[0] : nullptr;
   const Var* x = self ? var_of_tensor(self) : nullptr;
@@ -432,11 +567,18 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
   switch (m.view_op) {
     case ViewOp::kView:
     case ViewOp::kReshape: {
-      // A view may be strided as torch's: view() then checks, reshape() may copy (_inplace).
-      if (slot(self, view_offset)) return nullptr;
+      // A view may be strided as torch's: view() then checks (its Python), reshape() copies
+      // where torch's strides of it cannot take the new shape: its result is not linked then
+      // (_inplace._reshaping, whose own calls come with no kind: never linked).
+      const bool strided = m.view_kind && is_linked_view(self);
+      std::optional<std::vector<int64_t>> strides;
+      if (strided && (m.view_op == ViewOp::kView || !(strides = known_strides(self)))) return nullptr;
       const std::optional<Shape> sizes = sizes_arg(args + 1, n - 1);
       if (!sizes) return nullptr;
       out = fn::reshape(*x, *sizes);
+      if (strided && !strides_contiguous(x->shape(), *strides) && !viewable(x->shape(), *strides, out.shape())) {
+        return tensor_object(std::move(out));
+      }
       break;
     }
     case ViewOp::kTranspose: {
@@ -453,7 +595,8 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
       break;
     }
   }
-  return linked_view(m, self, tensor_object(std::move(out)), args + 1, n - 1);
+  PyObject* view = tensor_object(std::move(out));
+  return m.view_kind ? linked_view(m, self, view, args + 1, n - 1) : view;
 }
 
 // The binary forms' result on x and `other` (a Tensor, or a number where the op has a scalar
@@ -558,6 +701,26 @@ PyObject* inplace_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   return Py_NewRef(self);
 }
 
+// cat(tensors[, dim]) of a list or tuple of local Tensors (not subclasses, as the fallback's
+// own fast path) and an exact int dim: the cat op's result; null without an error set for
+// every other call (the fallback promotes dtypes and drops empty 1-d tensors, for which the
+// op raises a ValueError, which the caller then hands to the fallback).
+PyObject* cat_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  if (n < 1 || n > 2 || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0]))) return nullptr;
+  const std::optional<int64_t> dim = n == 2 ? (PyLong_CheckExact(args[1]) ? int64_of(args[1]) : std::nullopt) : 0;
+  if (!dim) return nullptr;
+  const Py_ssize_t count = PySequence_Fast_GET_SIZE(args[0]);
+  PyObject** items = PySequence_Fast_ITEMS(args[0]);
+  std::vector<Var> inputs;
+  inputs.reserve(static_cast<size_t>(count));
+  for (Py_ssize_t i = 0; i < count; ++i) {
+    const Var* t = Py_TYPE(items[i]) == tensor_class ? var_of_tensor(items[i]) : nullptr;
+    if (!t || t->is_global()) return nullptr;
+    inputs.push_back(*t);
+  }
+  return tensor_object(first_output(*m.op, inputs, {{"dim", *dim}}));
+}
+
 PyObject* reduce_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
   const Var* x = n >= 1 && n <= 3 ? var_of_tensor(args[0]) : nullptr;
   if (!x) return nullptr;
@@ -612,6 +775,13 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
       } else if (m.form == Form::kUnary) {
         const Var* x = n == 1 ? var_of_tensor(args[0]) : nullptr;
         if (x && !x->is_global()) return tensor_object(m.unary(*x));
+      } else if (m.form == Form::kItem) {
+        const Var* x = n == 1 ? var_of_tensor(args[0]) : nullptr;
+        if (x && !x->is_global()) return item_of(x->local()).release().ptr();
+      } else if (m.form == Form::kContiguous) {
+        if (PyObject* out = contiguous_fast(args, n)) return out;
+      } else if (m.form == Form::kCat) {
+        if (PyObject* out = cat_fast(m, args, n)) return out;
       } else if (m.form == Form::kSize) {
         if (PyObject* out = size_fast(args, n)) return out;
       } else if (m.form == Form::kView) {
@@ -624,7 +794,7 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
     } catch (...) {
       // The Python reductions and indexing do not catch a ValueError either.
       if (m.form != Form::kBinary && m.form != Form::kReflected && m.form != Form::kInplace &&
-          m.form != Form::kCompare) {
+          m.form != Form::kCompare && m.form != Form::kCat) {
         raise_current_exception();
         return nullptr;
       }
@@ -757,6 +927,23 @@ py::object make_setitem_method(py::function fallback) {
 py::object make_size_method(py::type size_class, py::function fallback) {
   size_type = reinterpret_cast<PyTypeObject*>(size_class.inc_ref().ptr());  // kept for the process
   return make_method("size_method", Form::kSize, py::none(), py::none(), std::move(fallback));
+}
+
+// Tensor.item() in C: a local tensor's value in one call; every other call to `fallback`.
+py::object make_item_method(py::function fallback) {
+  return make_method("item_method", Form::kItem, py::none(), py::none(), std::move(fallback));
+}
+
+// Tensor.contiguous in C: contiguous_fast's calls; every other call to `fallback`.
+py::object make_contiguous_method(py::function fallback) {
+  return make_method("contiguous_method", Form::kContiguous, py::none(), py::none(), std::move(fallback));
+}
+
+// meshflow.cat in C: cat_fast's calls in one call; every other call to `fallback`.
+py::object make_cat_function(py::function fallback) {
+  py::object f = make_method("cat_function", Form::kCat, py::none(), py::none(), std::move(fallback));
+  reinterpret_cast<TensorMethod*>(f.ptr())->op = &find_op("cat");
+  return f;
 }
 
 // The Tensor methods in C that are a C++ function of the tensor alone, by name.
@@ -980,13 +1167,30 @@ void bind_op_calls(py::module_& m) {
         return f(x);
       },
       py::arg("name"), py::arg("x"), "The C++ function of unary_method `name` on Var x (any layout)");
+  m.def("item_method", &make_item_method, py::arg("fallback"),
+        "Tensor.item in C: a local tensor's value as a Python number in one call; any other call goes to fallback");
+  m.def("contiguous_method", &make_contiguous_method, py::arg("fallback"),
+        "Tensor.contiguous in C: a tensor that is no view as itself; an x[key] view or a transpose of a tensor that "
+        "is no view as itself or its copy, as torch's strides of it say; any other call goes to fallback");
+  m.def(
+      "set_strided_view_kinds",
+      [](py::object getitem, py::object transpose) {
+        getitem_kind = getitem.release().ptr();  // kept for the process
+        transpose_kind = transpose.release().ptr();
+      },
+      py::arg("getitem_kind"), py::arg("transpose_kind"),
+      "The view kinds of x[key] and x.transpose whose views' torch strides C++ computes (contiguous_method, the "
+      "reshape view method of a view)");
+  m.def("cat_function", &make_cat_function, py::arg("fallback"),
+        "meshflow.cat in C: a list or tuple of local Tensors of one dtype and an exact int dim reach the cat op in "
+        "one call; any other call (or one the op refuses with a ValueError) goes to fallback");
   m.def("size_method", &make_size_method, py::arg("size_class"), py::arg("fallback"),
         "Tensor.size in C: size() as a `size_class` (meshflow.Size), size(dim) of an exact int dim in range as an "
         "int; any other call goes to fallback");
   m.def("view_method", &make_view_method, py::arg("name"), py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
         "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze) in C: its calls with exact ints on "
-        "a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs); any other call goes "
-        "to fallback");
+        "a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs) (not linked where kind "
+        "is None: the caller links it); any other call goes to fallback");
   m.def("setitem_method", &make_setitem_method, py::arg("fallback"),
         "Tensor.__setitem__ in C: a basic key and a number or a Tensor of self's dtype written over a local self's "
         "memory (fn::write_basic_index) where self is no view, has no live views and no gradient is recorded; any "

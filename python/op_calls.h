@@ -27,6 +27,10 @@ std::optional<int64_t> int64_of(const pybind11::handle& value);
 // Python's own arithmetic would make it) and refused beside an integer one, naming both.
 Scalar scalar_of(const pybind11::handle& value, const std::string& op, const Var& x);
 
+// item() of a tensor of one element on any device as a Python number (bindings.cc); an
+// OpError naming the shape for any other.
+pybind11::object item_of(const Tensor& on_device);
+
 // Defines _C.Op, _C.op, _C.set_tensor_class and _C.tensor_method; after _C.Var.
 void bind_op_calls(pybind11::module_& m);
 

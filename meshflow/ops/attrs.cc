@@ -7,8 +7,19 @@
 
 namespace mf {
 
-Attrs::Attrs(std::initializer_list<std::pair<std::string, AttrValue>> items) {
-  for (const auto& [k, v] : items) set(k, v);
+// Copied in one allocation, then sorted in place, stably (an insertion sort: a handful of
+// items, no buffer), a later duplicate key winning as set() would make it: inserting each in
+// order cost a reallocation and a shift per item on every op call that builds its attributes.
+Attrs::Attrs(std::initializer_list<std::pair<std::string, AttrValue>> items) : items_(items) {
+  for (size_t i = 1; i < items_.size(); ++i) {
+    for (size_t j = i; j > 0 && items_[j].first < items_[j - 1].first; --j) std::swap(items_[j], items_[j - 1]);
+  }
+  size_t kept = 0;
+  for (size_t i = 1; i < items_.size(); ++i) {
+    if (items_[i].first != items_[kept].first) ++kept;
+    if (kept != i) items_[kept] = std::move(items_[i]);
+  }
+  if (!items_.empty()) items_.resize(kept + 1);
 }
 
 Attrs& Attrs::set(const std::string& key, AttrValue value) {

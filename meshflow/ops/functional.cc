@@ -671,6 +671,7 @@ BasicIndex basic_index_plan(const Shape& shape, const std::vector<IndexItem>& ke
     throw IndexError("too many indices for a tensor of " + std::to_string(ndim) + " dims: " + std::to_string(indexed));
   }
   BasicIndex plan;
+  for (std::vector<int64_t>* v : {&plan.starts, &plan.stops, &plan.steps}) v->reserve(static_cast<size_t>(ndim));
   plan.selects = !key.empty() && count(Kind::kInt) == static_cast<int64_t>(key.size());
   IndexItem whole;  // ':' for the dims the key leaves out
   whole.kind = Kind::kSlice;

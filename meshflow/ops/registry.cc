@@ -11,6 +11,8 @@
 #include <utility>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "meshflow/core/error.h"
@@ -360,6 +362,14 @@ const OpMap& all_ops() {
 }  // namespace
 
 const OpDef& find_op(const std::string& name) {
+  // A hash of the ops made at load, which the functional layer's calls by name hit per op
+  // call; an op registered later (a test's) is found in the map.
+  static const auto* hashed = [] {
+    auto* index = new std::unordered_map<std::string_view, const OpDef*>;
+    for (const auto& [op_name, op] : all_ops()) index->emplace(op_name, op.get());
+    return index;
+  }();
+  if (auto hit = hashed->find(name); hit != hashed->end()) return *hit->second;
   const OpMap& ops = all_ops();
   auto it = ops.find(name);
   if (it == ops.end()) throw std::invalid_argument("unknown op '" + name + "'");

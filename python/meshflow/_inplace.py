@@ -598,6 +598,7 @@ def _getitem_viewing(raw):
             _link(self, out, kind, (index,), _NO_KWARGS)
         return out
     getitem.__doc__ = raw.__doc__
+    getitem.view_kind = kind
     return functools.update_wrapper(_C.getitem_method(kind, _NO_KWARGS, getitem), getitem)
 
 
@@ -737,10 +738,12 @@ def _checked_view(raw):
     return view
 
 
-def _reshaping(raw):
+def _reshaping(raw, in_c=None):
     """reshape / flatten: a view where PyTorch's would be one, else (strides that the new shape
-    cannot have) a tensor of its own, as torch's copy: writes to it do not reach self."""
+    cannot have) a tensor of its own, as torch's copy: writes to it do not reach self. `in_c`:
+    the view method in C that stands for raw (its result not linked: this links it)."""
     method = _viewing(raw, strides=_reshaped_strides)
+    unlinked = raw if in_c is None else _C.view_method(in_c, None, _NO_KWARGS, raw)
 
     def reshaping(self, *args, **kwargs):
         if _dense_view(self):
@@ -748,7 +751,7 @@ def _reshaping(raw):
         strides = torch_strides(self)
         if _strides_contiguous(self, strides):
             return method(self, *args, **kwargs)
-        out = raw(self, *args, **kwargs)
+        out = unlinked(self, *args, **kwargs)
         if out is not self and _viewable(self, strides, out._impl.shape) is not False:
             _link(self, out, method.view_kind, args, kwargs)
         return out
@@ -761,11 +764,10 @@ def _reshaping(raw):
 for _name in ("view", "squeeze", "unsqueeze", "view_as"):
     if hasattr(Tensor, _name):
         setattr(Tensor, _name, _viewing(getattr(Tensor, _name), strides=_reshaped_strides))
-Tensor.reshape = _reshaping(Tensor.reshape)
+Tensor.reshape = _reshaping(Tensor.reshape, "reshape")
 Tensor.flatten = _reshaping(Tensor.flatten)
 Tensor.view = _checked_view(Tensor.view)
 Tensor.is_contiguous = is_contiguous
-Tensor.contiguous = _contiguous
 Tensor.permute = _viewing(Tensor.permute, _permute_back, strides=_permuted_strides)
 Tensor.transpose = _viewing(Tensor.transpose, _transpose_back, strides=_transposed_strides)
 for _name in ("reshape", "view", "transpose", "unsqueeze"):
@@ -778,6 +780,10 @@ Tensor.T = property(_viewing(Tensor.T.fget, lambda base, value: _RAW["permute"](
                              strides=lambda base_strides, base, view: tuple(reversed(base_strides))))
 _raw_getitem = Tensor.__getitem__
 Tensor.__getitem__ = _getitem_viewing(_raw_getitem)
+# torch's strides of x[key] and transpose views of a tensor that is no view in C++ too
+# (op_calls.cc, known_strides): contiguous() and reshape() of them decide there.
+_C.set_strided_view_kinds(Tensor.__getitem__.view_kind, Tensor.transpose.view_kind)
+Tensor.contiguous = functools.update_wrapper(_C.contiguous_method(_contiguous), _contiguous)
 for _name in ("split", "chunk", "unbind"):
     setattr(Tensor, _name, _pieces_viewing(getattr(Tensor, _name), _raw_getitem))
 Tensor.detach = _detach_viewing(Tensor.detach)

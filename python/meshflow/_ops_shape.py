@@ -9,6 +9,7 @@ and slices, so they work on every device and layout and carry gradients as those
 tensor is contiguous, so view is reshape, contiguous() returns the tensor itself, and
 expand copies.
 """
+import functools
 import numbers
 import operator
 
@@ -174,16 +175,16 @@ def cat(tensors, dim=0):
     """The tensors joined along `dim`; they must agree in every other dim (dtypes promote, as
     torch's). As torch's, 1-d empty tensors are left out beside tensors of other ranks (the
     idiom `out = tensor([]); out = cat([out, x])`)."""
-    if type(dim) is int and type(tensors) in (list, tuple) and all(type(t) is Tensor for t in tensors):
-        try:  # the commonest call straight to C++, which refuses the dtypes and shapes handled below
-            return Tensor(_C.apply("cat", [t._impl for t in tensors], {"dim": dim}, None, None)[0])
-        except ValueError:
-            pass
     tensors = _tensors("cat", tensors)
     if any(t.ndim != 1 for t in tensors):
         kept = [t for t in tensors if tuple(t.shape) != (0,)]
         tensors = kept or tensors[:1]
     return apply("cat", tensors, {"dim": operator.index(dim)})[0]
+
+
+# The commonest call, local Tensors of one dtype and an int dim, in C (_C.cat_function): one
+# call to the op, which refuses the dtypes and shapes handled above.
+cat = functools.update_wrapper(_C.cat_function(cat), cat)
 
 
 def stack(tensors, dim=0):

@@ -737,6 +737,7 @@ _C.set_tensor_class(Tensor)  # for the methods in C (_in_c)
 # size() and shape in C: a Size made there, size(dim) of an int dim; other calls: size's Python.
 Tensor.size = _functools.update_wrapper(_C.size_method(Size, Tensor.size), Tensor.size)
 Tensor.shape = property(Tensor.size, doc="The shape, a meshflow.Size (torch.Size).")
+Tensor.item = _functools.update_wrapper(_C.item_method(Tensor.item), Tensor.item)  # a local tensor's in C
 
 
 def _in_c(form, op, scalar, fallback):

@@ -86,6 +86,24 @@ Attrs slice_attrs(const Shape& starts, const Shape& stops, const Shape& steps, c
   return a;
 }
 
+
+// Attributes made from a list are sorted by key, a later duplicate winning, as set() one by
+// one makes them (the list constructor sorts in place).
+TEST(Attrs, AListIsWhatSettingEachInTurnMakes) {
+  const Attrs listed{{"stops", std::vector<int64_t>{3, 4}}, {"dim", int64_t{1}}, {"alpha", 0.5},
+                     {"dim", int64_t{2}}, {"keepdim", true}, {"dtype", DType::kInt32}};
+  Attrs one_by_one;
+  one_by_one.set("stops", std::vector<int64_t>{3, 4}).set("dim", int64_t{1}).set("alpha", 0.5);
+  one_by_one.set("dim", int64_t{2}).set("keepdim", true).set("dtype", DType::kInt32);
+  EXPECT_EQ(listed, one_by_one);
+  EXPECT_EQ(listed.hash(), one_by_one.hash());
+  EXPECT_EQ(listed.get_int("dim"), 2);
+  ASSERT_EQ(listed.items().size(), 5u);
+  EXPECT_TRUE(std::is_sorted(listed.items().begin(), listed.items().end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; }));
+  EXPECT_EQ((Attrs{{"x", int64_t{1}}, {"x", int64_t{2}}, {"x", int64_t{3}}}).items().size(), 1u);
+  EXPECT_EQ((Attrs{{"x", int64_t{1}}, {"x", int64_t{2}}, {"x", int64_t{3}}}).get_int("x"), 3);
+}
 TEST(ShapePermute, EverySignatureMatchesOneDevice) {
   for (const Shape& dims : std::vector<Shape>{{1, 0}, {0, 1}, {-1, -2}}) {
     for (const Shape& s : std::vector<Shape>{{4, 6}, {5, 3}, {0, 3}}) {

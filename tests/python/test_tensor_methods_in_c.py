@@ -399,3 +399,109 @@ def test_to_a_dtype_is_the_general_paths(dtype):
     p = mf.placement("cpu", ranks=[0])
     g = mf.tensor(F32, placement=p, sbp=mf.sbp.broadcast).to(getattr(mf, dtype))
     assert g.is_global and g.dtype == getattr(mf, dtype)
+
+
+@pytest.mark.parametrize("array", [np.float32(2.5), np.array([3]), np.array([[True]]), np.array([1.5], np.float64)])
+def test_item_is_the_python_methods(array):
+    assert type(mf.Tensor.item) is mf._C.TensorMethod
+    python_item = mf.Tensor.item.__wrapped__
+    for dtype in (None, mf.bfloat16, mf.float16, mf.int32):
+        x = mf.tensor(array, dtype=dtype)
+        got, want = x.item(), python_item(x)
+        assert type(got) is type(want) and got == want
+    with pytest.raises(RuntimeError, match=r"one element; this one has shape \(2, 3\)"):
+        mf.tensor(F32).item()
+    with pytest.raises(RuntimeError, match=r"one element; this one has shape \(2, 3\)"):
+        python_item(mf.tensor(F32))
+
+
+CAT_CALLS = [
+    lambda t: ([t["a"], t["b"]],), lambda t: ((t["a"], t["b"], t["a"]), 1), lambda t: ([t["a"], t["b"]], -1),
+    lambda t: ([t["a"]],), lambda t: ([t["a"], t["i"]], 0),           # dtypes: the fallback promotes
+    lambda t: ([t["a"], t["empty"]], 1),                                # a 1-d empty tensor: the fallback drops it
+    lambda t: ([t["p"], t["a"]],), lambda t: ([t["a"], t["b"]], np.int64(1)),  # a subclass; a NumPy dim
+]
+
+
+@pytest.mark.parametrize("case", range(len(CAT_CALLS)))
+def test_cat_gives_what_the_python_function_gives(case):
+    assert type(mf.cat) is mf._C.TensorMethod
+    t = {"a": mf.tensor(F32), "b": mf.tensor(F32 * 3), "i": mf.tensor(np.ones((2, 3), np.int64)),
+         "empty": mf.tensor(np.zeros(0, np.float32)), "p": nn.Parameter(mf.tensor(F32))}
+    args = CAT_CALLS[case](t)
+    same(mf.cat(*args), mf.cat.__wrapped__(*args))
+    if len(args) == 2:
+        same(mf.cat(args[0], dim=args[1]), mf.cat.__wrapped__(*args))
+
+
+def test_cat_errors_and_gradients_are_the_python_functions():
+    a, b = mf.tensor(F32), mf.tensor(np.ones((3, 2), np.float32))
+    for cat in (mf.cat, mf.cat.__wrapped__):
+        with pytest.raises(ValueError, match="cat"):
+            cat([a, b])
+    w = mf.tensor(F32, requires_grad=True)
+    out = mf.cat([w, w * 2], 1)
+    assert out.grad_fn.name() == mf.cat.__wrapped__([w, w * 2], 1).grad_fn.name()
+    out.sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), np.full_like(F32, 3))
+
+
+def test_reshape_of_a_strided_view_is_the_python_methods_copy():
+    # A view whose strides torch's reshape cannot keep: C++'s reshape, not linked as a view
+    # (writes stay in the copy); one it can keep: linked, writes reach the base.
+    raw = mf._inplace._RAW["reshape"]
+    x = mf.arange(24.0).view(2, 3, 4)
+    for view, shape in ((x.transpose(0, 1), (-1,)), (x[:, 1:], (-1,)), (x.transpose(1, 2), [2, 12])):
+        got = view.reshape(shape) if isinstance(shape, list) else view.reshape(*shape)
+        same(got, raw(view, shape) if isinstance(shape, list) else raw(view, *shape))
+        assert getattr(got, "_view", None) is None
+    y = mf.arange(12.0).view(3, 4)
+    y[:, 1:].reshape(3, 3).mul_(0)
+    assert y.tolist() == [[0.0, 0.0, 0.0, 0.0], [4.0, 0.0, 0.0, 0.0], [8.0, 0.0, 0.0, 0.0]]
+
+
+
+CONTIGUOUS_KEYS = [0, -1, (slice(None), 1), (slice(None), slice(1, None)), slice(1, None), (Ellipsis, 0),
+                   (Ellipsis, slice(None, None, 2)), (None, 0), (0, None), (slice(None), None, slice(1, 3)),
+                   (slice(None, None, 2),), (slice(0, 1), slice(None), slice(0, 1)), (Ellipsis, None),
+                   (slice(2, 2),), (1, 2, 3), (slice(None), 0, slice(None, None, 3))]
+
+
+@pytest.mark.parametrize("key", CONTIGUOUS_KEYS, ids=str)
+def test_contiguous_is_the_python_methods(key):
+    assert type(mf.Tensor.contiguous) is mf._C.TensorMethod
+    python_contiguous = mf.Tensor.contiguous.__wrapped__
+    x = mf.arange(60.0).view(3, 4, 5)
+    v = x[key]
+    got, want = v.contiguous(), python_contiguous(v)
+    assert (got is v) == (want is v) == v.is_contiguous()
+    same(got, want)
+    if got is not v:  # a copy: writes to it stay there
+        got.mul_(0)
+        assert x.sum().item() == sum(range(60))
+    assert x.contiguous() is x
+    for other in (x.transpose(0, 1)[0], x[1:][0], x.detach()[0], x.transpose(0, 1), x.transpose(-1, 1),
+                  x.transpose(2, 2), x[:1].transpose(0, 2), x.permute(1, 0, 2)):  # transposes and views of views
+        assert (other.contiguous() is other) == (python_contiguous(other) is other) == other.is_contiguous()
+
+
+RESHAPED_VIEWS = [lambda x: x.transpose(0, 1), lambda x: x.transpose(-1, 1), lambda x: x.transpose(1, 1),
+                  lambda x: x[:, 1:], lambda x: x[1:], lambda x: x[:, :, ::2], lambda x: x[0], lambda x: x[None],
+                  lambda x: x[..., 1:3], lambda x: x[:1].transpose(0, 1), lambda x: x.permute(2, 0, 1)]
+
+
+@pytest.mark.parametrize("case", range(len(RESHAPED_VIEWS)))
+def test_reshape_of_a_view_links_where_the_python_method_links(case):
+    # Linked (a view: writes reach the base) exactly where the Python method links, by
+    # torch's strides of the view; the same values either way.
+    python_reshape = mf.Tensor.reshape.__wrapped__
+    for shape in ((-1,), (2, -1), (-1, 2), (1, -1, 1)):
+        x = mf.arange(60.0).view(3, 4, 5)
+        v = RESHAPED_VIEWS[case](x)
+        if v.numel() % 2 and len(shape) > 1:
+            continue
+        got, want = v.reshape(*shape), python_reshape(v, *shape)
+        same(got, want)
+        assert (getattr(got, "_view", None) is None) == (getattr(want, "_view", None) is None)
+        got.mul_(0)
+        assert (x.sum().item() == sum(range(60))) == (getattr(want, "_view", None) is None)
