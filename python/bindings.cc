@@ -93,6 +93,7 @@ py::array to_numpy(const Tensor& on_device) {
     py::gil_scoped_release release;
     t = vm::copy_to(on_device, device::cpu());  // itself on the host
     vm::wait(t);
+    t = in_format(t, MemoryFormat::kContiguous);
   }
   std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
   if (t.dtype() == DType::kBFloat16) {  // NumPy has no bfloat16: its values as float32 (exact)
@@ -293,6 +294,7 @@ void bind_values(py::module_& m) {
           py::gil_scoped_release release;
           t = vm::copy_to(on_device, device::cpu());  // itself on the host
           vm::wait(t);
+          t = in_format(t, MemoryFormat::kContiguous);
         }
         auto* keep = new std::shared_ptr<void>(t.storage());
         py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
@@ -354,6 +356,9 @@ void bind_autograd(py::module_& m) {
       .def_property_readonly("shape", [](const Var& v) { return py::tuple(py::cast(v.shape())); })
       .def_property_readonly("dtype", [](const Var& v) { return std::string(dtype_name(v.dtype())); })
       .def_property_readonly("local_tensor", &Var::local)
+      // Whether the value is channels-last (core/tensor.h; a global tensor's parts never are).
+      .def_property_readonly("channels_last",
+                             [](const Var& v) { return !v.is_global() && v.local().format() == MemoryFormat::kChannelsLast; })
       // item() of a local Var's value; None for a global one (Tensor.item's one call).
       .def("local_item", [](const Var& v) { return v.is_global() ? py::object(py::none()) : item_of(v.local()); })
       .def_property_readonly("device_type", [](const Var& v) { return v.local().memory().device_type(); })

@@ -432,8 +432,9 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
   switch (m.view_op) {
     case ViewOp::kView:
     case ViewOp::kReshape: {
-      // A view may be strided as torch's: view() then checks, reshape() may copy (_inplace).
-      if (slot(self, view_offset)) return nullptr;
+      // A view, or a channels-last tensor, may be strided as torch's: view() then checks,
+      // reshape() may copy (_inplace).
+      if (slot(self, view_offset) || x->local().format() == MemoryFormat::kChannelsLast) return nullptr;
       const std::optional<Shape> sizes = sizes_arg(args + 1, n - 1);
       if (!sizes) return nullptr;
       out = fn::reshape(*x, *sizes);

@@ -114,7 +114,7 @@ class Machine {
     if (&dev != &device_ && std::find(others_.begin(), others_.end(), &dev) == others_.end()) others_.push_back(&dev);
     ins->outputs.reserve(metas.size());
     Memory& memory = flags.outputs_in ? *flags.outputs_in : dev.memory();
-    for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype, memory));
+    for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype, memory).with_format(m.format));
     if (allocate || !flags.overwrite.empty()) give_memory(*ins, metas, flags, memory, allocate);
     ins->body = kernel.body();
     ins->flags = flags;
@@ -345,7 +345,8 @@ class Machine {
       const std::shared_ptr<Storage>& s = r.storage();
       if (s.use_count() == 1 && r.data() == s->data()) continue;  // made by the kernel: only r holds it
       const std::shared_ptr<void>& owner = s->owner();
-      r = Tensor::wrap(r.data(), r.shape(), r.dtype(), owner ? owner : std::shared_ptr<void>(s), r.memory());
+      r = Tensor::wrap(r.data(), r.shape(), r.dtype(), owner ? owner : std::shared_ptr<void>(s), r.memory())
+              .with_format(r.format());
     }
     for (size_t k = 0; k < flags.overwrite.size() && k < results.size(); ++k) {
       if (flags.overwrite[k] < 0) continue;
@@ -364,7 +365,7 @@ class Machine {
     ins.kind = device::StreamKind::kCompute;
     ins.inputs = inputs;
     ins.flags = flags;
-    for (const TensorMeta& m : metas) ins.outputs.push_back(Tensor::pending(m.shape, m.dtype, device_.memory()));
+    for (const TensorMeta& m : metas) ins.outputs.push_back(Tensor::pending(m.shape, m.dtype, device_.memory()).with_format(m.format));
     settle(ins, {}, error, nullptr);
     if (blocking_) raise_pending();
     return ins.outputs;
@@ -477,19 +478,26 @@ class Machine {
   static const Shape& shape_of(const TensorMeta& m) { return m.shape; }
   static DType dtype_of(const Tensor& t) { return t.dtype(); }
   static DType dtype_of(const TensorMeta& m) { return m.dtype; }
+  static MemoryFormat format_of(const Tensor& t) { return t.format(); }
+  static MemoryFormat format_of(const TensorMeta& m) { return m.format; }
+  static const char* format_name(MemoryFormat f) { return f == MemoryFormat::kChannelsLast ? " channels-last" : ""; }
 
   // `planned`: the pending outputs, or their metas.
   template <typename Planned>
   static void check_results(const std::vector<Tensor>& results, const std::vector<Planned>& planned) {
     bool ok = results.size() == planned.size();
     for (size_t i = 0; ok && i < results.size(); ++i) {
-      ok = results[i].shape() == shape_of(planned[i]) && results[i].dtype() == dtype_of(planned[i]);
+      ok = results[i].shape() == shape_of(planned[i]) && results[i].dtype() == dtype_of(planned[i]) &&
+           results[i].format() == format_of(planned[i]);
     }
     if (!ok) {
       std::string got, expected;
-      for (const Tensor& t : results) got += std::string(got.empty() ? "" : ", ") + dtype_name(t.dtype()) + to_string(t.shape());
+      for (const Tensor& t : results) {
+        got += std::string(got.empty() ? "" : ", ") + dtype_name(t.dtype()) + to_string(t.shape()) + format_name(t.format());
+      }
       for (const Planned& p : planned) {
-        expected += std::string(expected.empty() ? "" : ", ") + dtype_name(dtype_of(p)) + to_string(shape_of(p));
+        expected += std::string(expected.empty() ? "" : ", ") + dtype_name(dtype_of(p)) + to_string(shape_of(p)) +
+                    format_name(format_of(p));
       }
       throw std::logic_error("produced (" + got + ") where its plan said (" + expected + ")");
     }
@@ -795,7 +803,7 @@ Tensor copy_to(const Tensor& t, device::Device& target) {
   flags.outputs_in = &memory;
   return launch("copy to " + memory.device_str(),
                 to_host ? device::StreamKind::kDeviceToHost : device::StreamKind::kHostToDevice, {t},
-                {{t.shape(), t.dtype()}},
+                {{t.shape(), t.dtype(), &t.memory() == &host_memory() ? MemoryFormat::kContiguous : t.format()}},
                 [&memory](const std::vector<Tensor>& in) { return std::vector<Tensor>{in[0].copy_to(memory)}; }, flags)[0];
 }
 
