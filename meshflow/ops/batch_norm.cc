@@ -33,6 +33,7 @@
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/core/loops.h"
 #include "meshflow/ops/fast_math.h"
+#include "meshflow/ops/onednn.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
@@ -464,7 +465,7 @@ std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const 
 std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
   const Tensor& x = in[0];
-  const Tensor dy = in_format(in[1], x.format());
+  const Tensor dy = kernel::onednn::in_format(in[1], x.format());
   const Planes p = planes_of(x, ctx.attrs);
   std::vector<Tensor> out{ctx.output(0, x.shape(), x.dtype())};
   for (int i = 0; i < has_weight + has_bias; ++i) out.push_back(ctx.output(out.size(), {p.channels}, x.dtype()));

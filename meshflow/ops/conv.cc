@@ -450,8 +450,8 @@ bool on_onednn(kernel::onednn::ConvPass pass, const ConvGeometry& g, const Tenso
   if (a.numel() == 0 || b.numel() == 0 || out.numel() == 0) {
     std::memset(out.data(), 0, out.nbytes());
   } else if (pointwise(pass, g, a.dtype())) {
-    pointwise_pass(pass, g, in_format(a, out.format()).data_as<float>(), b.data_as<float>(), out.data_as<float>(),
-                   is_last(out));
+    const Tensor a_as_out = kernel::onednn::in_format(a, out.format());
+    pointwise_pass(pass, g, a_as_out.data_as<float>(), b.data_as<float>(), out.data_as<float>(), is_last(out));
   } else {
     kernel::onednn::conv(pass, g, a.dtype(), a.data(), b.data(), out.data(), {is_last(a), is_last(b), is_last(out)});
   }

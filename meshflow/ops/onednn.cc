@@ -416,7 +416,14 @@ void conv(ConvPass pass, const ConvGeometry& g, DType dtype, const void* a, cons
   round_into(wide_out, out);
 }
 
-void reorder_channels(DType dtype, const Shape& shape, bool to_channels_last, const void* x, void* out) {
+Tensor in_format(const Tensor& t, MemoryFormat format) {
+  if (mf::channels_last(format) == mf::channels_last(t.format()) || !handles(t.dtype())) {
+    return mf::in_format(t, format);
+  }
+  Tensor out = Tensor::empty(t.shape(), t.dtype()).with_format(format);
+  const DType dtype = t.dtype();
+  const Shape& shape = t.shape();
+  const bool to_channels_last = mf::channels_last(format);
   std::vector<int64_t> key{4, static_cast<int64_t>(dtype), to_channels_last};
   key.insert(key.end(), shape.begin(), shape.end());
   const std::shared_ptr<const Plan> plan = cached(key, [&] {
@@ -432,7 +439,8 @@ void reorder_channels(DType dtype, const Shape& shape, bool to_channels_last, co
     p.scratchpad = pd.scratchpad_desc();
     return p;
   });
-  execute(*plan, {const_cast<void*>(x), out});
+  execute(*plan, {t.data(), out.data()});
+  return out;
 }
 
 }  // namespace mf::kernel::onednn

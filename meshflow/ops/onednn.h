@@ -43,10 +43,9 @@ struct ConvFormats {
 void conv(ConvPass pass, const ConvGeometry& g, DType dtype, const void* a, const void* b, void* out,
           ConvFormats formats = {});
 
-// x [N, C, spatial] (4 or 5 dims) of `dtype` (handles(dtype)) written to `out` channels-last
-// (to_channels_last) or row-major from the other layout, by oneDNN's reorder (core/tensor.h's
-// in_format, vectorized).
-void reorder_channels(DType dtype, const Shape& shape, bool to_channels_last, const void* x, void* out);
+// core/tensor.h's in_format(t, format), on oneDNN's vectorized reorder where the elements
+// move and it takes the dtype (float32, bfloat16), on the calling thread.
+Tensor in_format(const Tensor& t, MemoryFormat format);
 
 // Pooling over g's windows of float32 tensors [planes, spatial] (N and C as one dim), where
 // oneDNN's algorithm gives g's windows: regular ones (any padding; ceil_mode's last windows

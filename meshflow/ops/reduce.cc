@@ -33,6 +33,7 @@
 
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/onednn.h"
 #include "meshflow/ops/lanes.h"
 #include "meshflow/ops/reduce_math.h"
 #include "meshflow/ops/registry.h"
@@ -470,7 +471,7 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
     const Shape& logical = ctx.inputs[0].shape;
     const std::vector<bool> reduced = reduced_dims(name, ctx.attrs, static_cast<int64_t>(logical.size()));
     const bool whole = std::all_of(reduced.begin(), reduced.end(), [](bool r) { return r; });
-    const std::vector<Tensor> in{whole ? in_any[0] : in_format(in_any[0], MemoryFormat::kContiguous)};
+    const std::vector<Tensor> in{whole ? in_any[0] : kernel::onednn::in_format(in_any[0], MemoryFormat::kContiguous)};
     Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
     if (is_complex(in[0].dtype())) {  // sum and mean: the parts' as a float tensor of shape (..., 2)
       auto parts = [](const Tensor& t) {

@@ -800,13 +800,7 @@ OpDef to_memory_format_op() {
         return sigs;
       },
       [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-        const MemoryFormat format = ctx.outputs[0].format;
-        if (channels_last(format) == channels_last(in[0].format()) || !kernel::onednn::handles(in[0].dtype())) {
-          return std::vector<Tensor>{in_format(in[0], format)};
-        }
-        Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
-        kernel::onednn::reorder_channels(in[0].dtype(), in[0].shape(), channels_last(format), in[0].data(), out.data());
-        return std::vector<Tensor>{out};
+        return std::vector<Tensor>{kernel::onednn::in_format(in[0], ctx.outputs[0].format)};
       });
   op.formats = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs& attrs) {
     return std::vector<MemoryFormat>{static_cast<MemoryFormat>(attrs.get_int("format"))};
