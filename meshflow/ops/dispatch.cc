@@ -267,13 +267,14 @@ thread_local std::shared_ptr<const AttrsSource> attrs_source;
 // An op's kernel call as the VM launches it (vm::KernelLaunch): run at once, or queued as a
 // body holding the call and the restatement in force when it was issued.
 // `tensors` read in the shapes and formats of `to` (a LocalPlan's kernel call or call metas),
-// each where its size agrees and its shape differs; the others as they are.
+// each where its size agrees and its shape or format differs; the others as they are.
 std::vector<Tensor> reshaped(const std::vector<Tensor>& tensors, const std::vector<TensorMeta>& to) {
   std::vector<Tensor> out;
   out.reserve(tensors.size());
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
-    const bool other = i < to.size() && t.shape() != to[i].shape && t.numel() == numel(to[i].shape);
+    const bool other = i < to.size() && (t.shape() != to[i].shape || t.format() != to[i].format) &&
+                       t.numel() == numel(to[i].shape);
     out.push_back(other ? t.view(0, to[i].shape).with_format(to[i].format) : t);
   }
   return out;

@@ -480,7 +480,9 @@ class Machine {
   static DType dtype_of(const TensorMeta& m) { return m.dtype; }
   static MemoryFormat format_of(const Tensor& t) { return t.format(); }
   static MemoryFormat format_of(const TensorMeta& m) { return m.format; }
-  static const char* format_name(MemoryFormat f) { return f == MemoryFormat::kChannelsLast ? " channels-last" : ""; }
+  static const char* format_name(MemoryFormat f) {
+    return f == MemoryFormat::kChannelsLast ? " channels-last" : f == MemoryFormat::kContiguous ? "" : " channels-last inside";
+  }
 
   // `planned`: the pending outputs, or their metas.
   template <typename Planned>

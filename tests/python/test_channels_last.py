@@ -225,3 +225,9 @@ def test_a_plain_models_tensors_stay_row_major_to_the_user():
     reference = F.relu(F.batch_norm(F.conv2d(x.double(), w.double(), b.double(), padding=1), None, None, training=True))
     close(y, reference, 1e-4)
     assert y.to(memory_format=CL).stride() == (288, 1, 48, 8)
+
+
+def test_broadcasts_where_the_permuted_shape_is_the_shape():
+    """[4, 8, 8, 8] read as [N, H, W, C] is [4, 8, 8, 8] again: its format still changes."""
+    x, bias = randn(4, 8, 8, 8), randn(8, 1, 1)
+    check_same(lambda a, b: a + b, (x, bias), (x.to(memory_format=CL), bias), keeps=True)
