@@ -133,10 +133,12 @@ Tensor from_numpy(py::array array, bool share) {
 // the GIL; raises the error of the one that failed). With `share` (Tensor.numpy()), an array
 // over the memory of a tensor in host memory, which both then read and write (the array's
 // base holds the storage); a copy for a tensor elsewhere (torch asks for .cpu() there), for
-// bfloat16 (NumPy has none) and without `share` (meshflow's own reads).
+// bfloat16 (NumPy has none), for a channels-last tensor (row-major in NumPy) and without
+// `share` (meshflow's own reads).
 py::array to_numpy(const Tensor& on_device, bool share) {
   std::vector<py::ssize_t> shape(on_device.shape().begin(), on_device.shape().end());
-  if (share && &on_device.memory() == &host_memory() && on_device.dtype() != DType::kBFloat16) {
+  if (share && &on_device.memory() == &host_memory() && on_device.dtype() != DType::kBFloat16 &&
+      on_device.format() == MemoryFormat::kContiguous) {
     {
       py::gil_scoped_release release;
       vm::share_with_host(on_device);
@@ -150,6 +152,7 @@ py::array to_numpy(const Tensor& on_device, bool share) {
     py::gil_scoped_release release;
     t = vm::copy_to(on_device, device::cpu());  // itself on the host
     vm::wait(t);
+    t = in_format(t, MemoryFormat::kContiguous);
   }
   if (t.dtype() == DType::kBFloat16) {  // NumPy has no bfloat16: its values as float32 (exact)
     py::array_t<float> out(shape);
@@ -353,6 +356,7 @@ void bind_values(py::module_& m) {
           py::gil_scoped_release release;
           t = vm::copy_to(on_device, device::cpu());  // itself on the host
           vm::wait(t);
+          t = in_format(t, MemoryFormat::kContiguous);
         }
         auto* keep = new std::shared_ptr<void>(t.storage());
         py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
@@ -416,6 +420,9 @@ void bind_autograd(py::module_& m) {
       .def_property_readonly("shape", [](const Var& v) { return py::tuple(py::cast(v.shape())); })
       .def_property_readonly("dtype", [](const Var& v) { return std::string(dtype_name(v.dtype())); })
       .def_property_readonly("local_tensor", &Var::local)
+      // Whether the value is channels-last (core/tensor.h; a global tensor's parts never are).
+      .def_property_readonly("channels_last",
+                             [](const Var& v) { return !v.is_global() && v.local().format() == MemoryFormat::kChannelsLast; })
       // item() of a local Var's value; None for a global one (Tensor.item's one call).
       .def("local_item", [](const Var& v) { return v.is_global() ? py::object(py::none()) : item_of(v.local()); })
       .def_property_readonly("device_type", [](const Var& v) { return v.local().memory().device_type(); })

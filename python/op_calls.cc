@@ -520,6 +520,7 @@ PyObject* contiguous_fast(PyObject* const* args, Py_ssize_t n) {
   const Var* x = n == 1 ? var_of_tensor(args[0]) : nullptr;
   if (!x || x->is_global()) return nullptr;
   PyObject* self = args[0];
+  if (x->local().format() == MemoryFormat::kChannelsLast) return nullptr;  // its Python converts it
   if (!is_linked_view(self)) return Py_NewRef(self);
   const std::optional<std::vector<int64_t>> strides = known_strides(self);
   if (!strides) return nullptr;
@@ -569,7 +570,9 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
     case ViewOp::kReshape: {
       // A view may be strided as torch's: view() then checks (its Python), reshape() copies
       // where torch's strides of it cannot take the new shape: its result is not linked then
-      // (_inplace._reshaping, whose own calls come with no kind: never linked).
+      // (_inplace._reshaping, whose own calls come with no kind: never linked). A channels-last
+      // tensor is strided as torch's too: its Python decides.
+      if (x->local().format() == MemoryFormat::kChannelsLast) return nullptr;
       const bool strided = m.view_kind && is_linked_view(self);
       std::optional<std::vector<int64_t>> strides;
       if (strided && (m.view_op == ViewOp::kView || !(strides = known_strides(self)))) return nullptr;

@@ -100,7 +100,7 @@ Tensor add_async(const Tensor& a, const Tensor& b) {
                                 " reached one tensor; expected one device");
   }
   if (!a.memory().host_accessible()) return device_gradient_sum()(a, b);
-  return vm::launch("accumulate_grad", device::StreamKind::kCompute, {a, b}, {{a.shape(), a.dtype()}},
+  return vm::launch("accumulate_grad", device::StreamKind::kCompute, {a, b}, {{a.shape(), a.dtype(), a.format()}},
                     [](const std::vector<Tensor>& in) {
                       return std::vector<Tensor>{reduced(in[0], in[1], ReduceOp::kSum)};
                     })[0];
@@ -1184,7 +1184,8 @@ namespace {
 // checks or communication (to_local's gradient, whose parts line up by construction); its
 // own gradient, for a create_graph backward, is the part of the gradient in its layout.
 Var as_part_of(const Var& part, const Shape& shape, const Placement& placement, const NdSbp& nd_sbp) {
-  std::vector<Var> out{Var(GlobalTensor(shape, placement, nd_sbp, part.local()))};
+  // A global tensor's parts are row-major (core/tensor.h's memory formats).
+  std::vector<Var> out{Var(GlobalTensor(shape, placement, nd_sbp, in_format(part.local(), MemoryFormat::kContiguous)))};
   const boxing::Layout back = gradient_layout({placement, nd_sbp});
   record_conversion("local_to_global", part, out, [back](const std::vector<Var>& g) {
     return std::vector<Var>{to_local(to_global(g[0], back.placement, back.nd_sbp, false))};

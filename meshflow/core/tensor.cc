@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/core/tensor.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <functional>
@@ -182,7 +183,12 @@ Tensor Tensor::pending(const Shape& shape, DType dtype, Memory& memory) {
 }
 
 Tensor Tensor::copy_to(Memory& target) const {
+  // Host tensors leave channels-last layouts behind (a device's kernels read row-major ones).
+  if (channels_last(format_) && &target != &host_memory() && &memory() == &host_memory()) {
+    return in_format(*this, MemoryFormat::kContiguous).copy_to(target);
+  }
   Tensor out = empty(shape_, dtype_, target);
+  out.format_ = format_;
   Memory& source = memory();
   const size_t n = nbytes();
   if (n == 0) return out;
@@ -197,6 +203,7 @@ Tensor Tensor::copy_to(Memory& target) const {
     source.copy_to_host(staged.data(), data(), n);
     target.copy_from_host(out.data(), staged.data(), n);
   }
+  out.format_ = format_;
   return out;
 }
 
@@ -254,7 +261,62 @@ Tensor Tensor::view(int64_t offset, const Shape& shape) const {
 Tensor Tensor::clone() const {
   Tensor t = empty(shape_, dtype_, memory());
   if (nbytes()) memory().copy_within(t.data(), data(), nbytes());
+  t.format_ = format_;
   return t;
+}
+
+Tensor Tensor::with_format(MemoryFormat format) const {
+  if (channels_last(format) && !channels_last_rank(shape_)) {
+    throw std::invalid_argument("a tensor of shape " + to_string(shape_) +
+                                " cannot be channels-last; expected 4 or 5 dims");
+  }
+  Tensor t = *this;
+  t.format_ = format;
+  return t;
+}
+
+namespace {
+
+// Moves [outer][a][b] elements of `bytes` each to [outer][b][a], in tiles that stay in cache.
+template <size_t Bytes>
+void transpose_planes(const void* from, void* to, int64_t outer, int64_t a, int64_t b) {
+  struct Element {
+    unsigned char v[Bytes];
+  };
+  constexpr int64_t kTile = 32;
+  const int64_t tiles_a = (a + kTile - 1) / kTile, tiles_b = (b + kTile - 1) / kTile, plane = a * b;
+  const int64_t tiles = outer * tiles_a * tiles_b;
+  kernel::parallel_for(tiles, outer * plane > kernel::kParallelGrain, [&](int64_t t) {
+    const int64_t o = t / (tiles_a * tiles_b), ta = t / tiles_b % tiles_a, tb = t % tiles_b;
+    const Element* src = static_cast<const Element*>(from) + o * plane;
+    Element* dst = static_cast<Element*>(to) + o * plane;
+    const int64_t a_end = std::min(a, (ta + 1) * kTile), b_end = std::min(b, (tb + 1) * kTile);
+    for (int64_t i = ta * kTile; i < a_end; ++i) {
+      for (int64_t j = tb * kTile; j < b_end; ++j) dst[j * a + i] = src[i * b + j];
+    }
+  });
+}
+
+}  // namespace
+
+Tensor in_format(const Tensor& t, MemoryFormat format) {
+  if (t.format() == format) return t;
+  if (channels_last(t.format()) == channels_last(format)) return t.with_format(format);
+  Tensor out = Tensor::empty(t.shape(), t.dtype()).with_format(format);
+  const Shape& s = t.shape();
+  const int64_t n = s[0], c = s[1], spatial = n * c == 0 ? 0 : t.numel() / (n * c);
+  // Plain is [N][C][spatial], channels-last [N][spatial][C].
+  const int64_t a = channels_last(format) ? c : spatial, b = channels_last(format) ? spatial : c;
+  const void* from = t.data();
+  void* to = out.data();
+  switch (dtype_size(t.dtype())) {
+    case 1: transpose_planes<1>(from, to, n, a, b); break;
+    case 2: transpose_planes<2>(from, to, n, a, b); break;
+    case 4: transpose_planes<4>(from, to, n, a, b); break;
+    case 8: transpose_planes<8>(from, to, n, a, b); break;
+    default: transpose_planes<16>(from, to, n, a, b); break;
+  }
+  return out;
 }
 
 uint64_t Tensor::content_hash() const {
@@ -338,7 +400,7 @@ Tensor slice(const Tensor& src, const Box& box) {
 namespace {
 
 void check_reducible(const Tensor& a, const Tensor& b) {
-  if (a.shape() != b.shape() || a.dtype() != b.dtype()) {
+  if (a.shape() != b.shape() || a.dtype() != b.dtype() || a.format() != b.format()) {
     throw std::invalid_argument("reduce_into: shapes or dtypes differ: " + to_string(a.shape()) + " vs " +
                                 to_string(b.shape()));
   }
@@ -418,16 +480,19 @@ void reduce_into(const Tensor& acc, const Tensor& x, ReduceOp op) {
   acc.memory().reduce_into(acc.data(), x.data(), acc.numel(), acc.dtype(), op);
 }
 
-Tensor reduced(const Tensor& a, const Tensor& b, ReduceOp op) {
+Tensor reduced(const Tensor& a, const Tensor& b_any, ReduceOp op) {
+  const Tensor b = a.shape() == b_any.shape() ? in_format(b_any, a.format()) : b_any;
   check_reducible(a, b);
-  Tensor out = Tensor::empty(a.shape(), a.dtype());
+  Tensor out = Tensor::empty(a.shape(), a.dtype()).with_format(a.format());
   reduce_elements(out.data(), a.data(), b.data(), a.numel(), a.dtype(), op,
                   [](int64_t n, auto body) { kernel::simd_for(n, body); });
   return out;
 }
 
-bool equal(const Tensor& a, const Tensor& b) {
-  return a.dtype() == b.dtype() && a.shape() == b.shape() && std::memcmp(a.data(), b.data(), a.nbytes()) == 0;
+bool equal(const Tensor& a, const Tensor& b_any) {
+  if (a.dtype() != b_any.dtype() || a.shape() != b_any.shape()) return false;
+  const Tensor b = in_format(b_any, a.format());
+  return std::memcmp(a.data(), b.data(), a.nbytes()) == 0;
 }
 
 }  // namespace mf

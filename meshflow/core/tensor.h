@@ -1,7 +1,19 @@
 // Copyright 2026 The meshflow Authors.
-// The local tensor: a dtype, a shape and contiguous row-major storage shared by reference.
-// Copies of a Tensor share the storage (like PyTorch tensors); the functions below that
-// return a new Tensor allocate fresh storage unless they say otherwise.
+// The local tensor: a dtype, a shape and dense storage shared by reference, row-major unless
+// its memory format says otherwise (below). Copies of a Tensor share the storage (like PyTorch
+// tensors); the functions below that return a new Tensor allocate fresh storage unless they
+// say otherwise.
+//
+// Memory formats: a tensor of 4 or 5 dims in host memory may be *channels-last*: [N, C, H, W]
+// stored as [N, H, W, C], [N, C, D, H, W] as [N, D, H, W, C], so that convolutions, batch norm
+// and elementwise ops keep the layout oneDNN's convolutions read without reordering around
+// each one. Two formats store so: kChannelsLast is torch's channels_last (and
+// channels_last_3d), which users ask for and see in strides; kChannelsLastInternal is the
+// layout a convolution chose for a tensor users see as row-major (torch's rules would make
+// it contiguous), so that a plain model's chain conv -> batch norm -> ReLU -> conv keeps it
+// too. The format is part of what is known before the data (TensorMeta): an op's definition
+// decides its outputs' formats (OpDef::formats); code that reads the bytes of a tensor
+// without looking at format() takes in_format(t, MemoryFormat::kContiguous) first.
 //
 // Storage may be *pending*: its shape and dtype are known but an asynchronous instruction
 // (meshflow/vm) has yet to produce its bytes. data() waits until they are there, so code that
@@ -26,11 +38,21 @@
 
 namespace mf {
 
-// What is known of a tensor before its data: shape and dtype.
+// How a tensor's elements lie in its storage (above).
+enum class MemoryFormat : uint8_t { kContiguous, kChannelsLast, kChannelsLastInternal };
+
+// Whether the elements lie channels-last (either of the two formats that store so).
+inline bool channels_last(MemoryFormat format) { return format != MemoryFormat::kContiguous; }
+
+// Whether a tensor of `shape` may be channels-last: 4 or 5 dims.
+inline bool channels_last_rank(const Shape& shape) { return shape.size() == 4 || shape.size() == 5; }
+
+// What is known of a tensor before its data: shape, dtype and memory format.
 struct TensorMeta {
   Shape shape;
   DType dtype;
-  bool operator==(const TensorMeta& o) const { return shape == o.shape && dtype == o.dtype; }
+  MemoryFormat format = MemoryFormat::kContiguous;
+  bool operator==(const TensorMeta& o) const { return shape == o.shape && dtype == o.dtype && format == o.format; }
 };
 
 class Storage {
@@ -102,6 +124,10 @@ class Tensor {
   static Tensor pending(const Shape& shape, DType dtype, Memory& memory = host_memory());
 
   const Shape& shape() const { return shape_; }
+  MemoryFormat format() const { return format_; }
+  // The same storage read in `format`: for a kernel that wrote its bytes so. A
+  // channels-last format needs 4 or 5 dims (throws std::invalid_argument otherwise).
+  Tensor with_format(MemoryFormat format) const;
   int64_t ndim() const { return static_cast<int64_t>(shape_.size()); }
   DType dtype() const { return dtype_; }
   int64_t numel() const { return mf::numel(shape_); }
@@ -114,7 +140,8 @@ class Tensor {
   void fill_identity(ReduceOp op) const;
   const std::shared_ptr<Storage>& storage() const { return storage_; }
   Memory& memory() const { return storage_->memory(); }
-  // A copy in `memory` (waits for this tensor's data; copies on the calling thread).
+  // A copy in `memory` (waits for this tensor's data; copies on the calling thread), in this
+  // tensor's format, but row-major from host memory to a device's.
   Tensor copy_to(Memory& memory) const;
   bool is_ready() const { return storage_->is_ready(); }
   // Waits until produced; rethrows the error of a failed instruction.
@@ -122,10 +149,10 @@ class Tensor {
   // Whether both read the same memory (waits for both).
   bool shares_memory(const Tensor& other) const;
 
-  // A tensor of `shape` whose data starts `offset` elements into this one's: shares the
-  // storage, no copy. Requires the range to fit.
+  // A row-major tensor of `shape` whose data starts `offset` elements into this one's:
+  // shares the storage, no copy. Requires the range to fit.
   Tensor view(int64_t offset, const Shape& shape) const;
-  Tensor clone() const;
+  Tensor clone() const;  // in this tensor's format
   // 64-bit FNV-1a of the bytes; used to check that replicas agree.
   uint64_t content_hash() const;
 
@@ -137,7 +164,14 @@ class Tensor {
   size_t offset_;  // bytes from the storage's start
   Shape shape_;
   DType dtype_;
+  MemoryFormat format_ = MemoryFormat::kContiguous;
 };
+
+// `t` in `format`: itself when it is in it, the same storage relabeled when its elements lie
+// so already (the two channels-last formats), else a copy with its elements moved there,
+// made on the calling thread (after waiting for t's data) in host memory, on the OpenMP team
+// for large tensors. A channels-last format needs 4 or 5 dims.
+Tensor in_format(const Tensor& t, MemoryFormat format);
 
 // Copies the region `src_box` of `src` into `dst` at `dst_start`. Boxes are in each
 // tensor's own index space; dtypes must match. Either may live in any memory (runs move
@@ -146,12 +180,14 @@ void copy_box(const Tensor& src, const Box& src_box, const Tensor& dst, const Sh
 // The region `box` of `src` as a tensor: a view when the region is contiguous, else a copy
 // (in src's memory).
 Tensor slice(const Tensor& src, const Box& box);
-// acc = op(acc, x) elementwise; same shape, dtype and memory (Memory::reduce_into). On the
-// calling thread only (boxing reduces on the comm thread); bfloat16 in float32, rounded once.
+// acc = op(acc, x) elementwise; same shape, dtype, format and memory (Memory::reduce_into).
+// On the calling thread only (boxing reduces on the comm thread); bfloat16 in float32, rounded
+// once.
 void reduce_into(const Tensor& acc, const Tensor& x, ReduceOp op);
 // op(a, b) elementwise, in one pass, on the OpenMP team for large tensors (the compute
-// stream's sums of two gradients).
+// stream's sums of two gradients); in a's format (b moved there first where its differs).
 Tensor reduced(const Tensor& a, const Tensor& b, ReduceOp op);
+// Same dtype, shape and values, whatever the formats.
 bool equal(const Tensor& a, const Tensor& b);
 
 }  // namespace mf

@@ -150,8 +150,9 @@ bool consistency_check_enabled() {
   return v && std::strcmp(v, "0") != 0 && *v;
 }
 
-GlobalTensor make_global(const Tensor& local, const Placement& placement, const NdSbp& nd_sbp,
+GlobalTensor make_global(const Tensor& local_in, const Placement& placement, const NdSbp& nd_sbp,
                          bool check_consistency) {
+  const Tensor local = in_format(local_in, MemoryFormat::kContiguous);
   vm::Issuing issuing;
   // Split dims are checked below, once the parts' ndim is known on every rank.
   agree_on_layout(placement, nd_sbp, -1, check_consistency);
@@ -248,7 +249,8 @@ GlobalTensor make_global(const Tensor& local, const Placement& placement, const 
   return GlobalTensor(logical, placement, nd_sbp, mine);
 }
 
-GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp) {
+GlobalTensor global_from_full(const Tensor& full_in, const Placement& placement, const NdSbp& nd_sbp) {
+  const Tensor full = in_format(full_in, MemoryFormat::kContiguous);
   vm::Issuing issuing;
   // Nothing moves, and an invalid layout is invalid on every rank alike: ranks agree (on
   // the shape too) only when the consistency check asks.

@@ -41,13 +41,15 @@ class GlobalTensor {
   Tensor local_;
 };
 
-// Local -> global: each rank's `local` is its part. Split parts may differ in size along
+// Local -> global: each rank's `local` is its part (a global tensor's parts are row-major: a
+// channels-last one is converted first, on the calling thread). Split parts may differ in size along
 // the split dim (they are moved to the balanced split); everything else must agree, or
 // every rank throws std::invalid_argument naming the ranks and shapes. With
 // check_consistency, replicas along broadcast axes must hold equal values.
 GlobalTensor make_global(const Tensor& local, const Placement& placement, const NdSbp& nd_sbp,
                          bool check_consistency);
-// Every rank holds the whole logical value in `full`; each keeps its part (no data moves).
+// Every rank holds the whole logical value in `full`; each keeps its part (no data moves but
+// a channels-last `full`'s conversion, as make_global's).
 // Ranks check the arguments alone (the errors are the same on every rank) and agree on
 // them, shape included, only under the consistency check.
 GlobalTensor global_from_full(const Tensor& full, const Placement& placement, const NdSbp& nd_sbp);

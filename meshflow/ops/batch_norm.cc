@@ -20,9 +20,10 @@
 //     group_norm).  S(0), B, B -> S(0).
 //   group_norm_backward(x[, weight], dy; the forward's attributes) -> dx[, dweight][, dbias]:
 //     S(0), B, S(0) -> S(0), P, P;  B, B, P -> P, P, P (linear in dy).
-// The CPU's kernels (below) take float32, bfloat16 and float64; the test device runs them on
-// host views; CUDA's take float32 (cuda/batch_norm.cu). For a create_graph backward the
-// gradient is written in differentiable ops instead.
+// The CPU's kernels (below) take float32, bfloat16 and float64, x row-major or channels-last
+// (y and dx in x's format); the test device runs them on host views; CUDA's take float32
+// (cuda/batch_norm.cu). For a create_graph backward the gradient is written in differentiable
+// ops instead.
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -33,6 +34,7 @@
 #include "meshflow/core/loops.h"
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/norm_math.h"
+#include "meshflow/ops/onednn.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
@@ -219,6 +221,46 @@ MF_MULTIVERSIONED void affine(const T* x, const T* dy, int64_t n, Compute<T> fir
   }
 }
 
+// One channels-last row of `channels` values: a[c] += x - first[c], b[c] += (x - first[c])^2.
+template <typename T>
+MF_MULTIVERSIONED void shifted_row(const T* x, const Compute<T>* first, int64_t channels, Compute<T>* a,
+                                   Compute<T>* b) {
+#pragma omp simd
+  for (int64_t c = 0; c < channels; ++c) {
+    const Compute<T> d = wide(x[c]) - first[c];
+    a[c] += d;
+    b[c] += d * d;
+  }
+}
+
+// One channels-last row: a[c] += dy, b[c] += dy (x - first[c]).
+template <typename T>
+MF_MULTIVERSIONED void gradient_row(const T* x, const T* dy, const Compute<T>* first, int64_t channels,
+                                    Compute<T>* a, Compute<T>* b) {
+#pragma omp simd
+  for (int64_t c = 0; c < channels; ++c) {
+    const Compute<T> g = wide(dy[c]);
+    a[c] += g;
+    b[c] += g * (wide(x[c]) - first[c]);
+  }
+}
+
+// One channels-last row of `affine`, the coefficients per channel (norm_math.h).
+template <typename T>
+MF_MULTIVERSIONED void affine_row(const T* x, const T* dy, int64_t channels, const Compute<T>* first,
+                                  const Compute<T>* scale, const Compute<T>* shift, const Compute<T>* k, T* out) {
+  if (dy) {
+#pragma omp simd
+    for (int64_t c = 0; c < channels; ++c) {
+      out[c] = narrow<T>(normmath::backward_value(wide(dy[c]), wide(x[c]), first[c], k[c], scale[c], shift[c]));
+    }
+  } else {
+#pragma omp simd
+    for (int64_t c = 0; c < channels; ++c) out[c] = narrow<T>(normmath::normalized(wide(x[c]), first[c], scale[c], shift[c]));
+  }
+}
+
+
 // Statistics from sums shifted by the channel's first value, then y (norm_math.h). S: the
 // statistics' dtype.
 template <typename T, typename S>
@@ -267,6 +309,92 @@ void backward_planes(const Planes& p, const T* x, const T* dy, const T* w, const
   });
 }
 
+// The same over a channels-last x, [rows, C] with rows = N * spatial: each channel's sums in
+// the compute type over blocks of kRowBlock rows (a vectorized loop over the channels), added
+// into doubles in block order, so the bits do not depend on the threads.
+constexpr int64_t kRowBlock = 256;
+
+// Per channel c, a[c] += sum of d and b[c] += sum of d e over the rows of x, where d and e are
+// sum_terms(row, c) (partials[block][2][C], block order).
+template <typename T, typename Terms>
+void row_sums(const Planes& p, Terms terms, double* a, double* b) {
+  using C = Compute<T>;
+  const int64_t rows = p.count(), channels = p.channels, blocks = (rows + kRowBlock - 1) / kRowBlock;
+  std::vector<C> partials(static_cast<size_t>(blocks * 2 * channels));
+  kernel::parallel_for(blocks, rows * channels > kernel::kParallelGrain, [&](int64_t block) {
+    C* pa = partials.data() + block * 2 * channels;
+    C* pb = pa + channels;
+    for (int64_t r = block * kRowBlock, end = std::min(rows, r + kRowBlock); r < end; ++r) terms(r, pa, pb);
+  });
+  for (int64_t block = 0; block < blocks; ++block) {
+    const C* pa = partials.data() + block * 2 * channels;
+    for (int64_t c = 0; c < channels; ++c) a[c] += pa[c], b[c] += pa[channels + c];
+  }
+}
+
+// out[r, c] = (x[r, c] - center[c]) scale[c] + shift[c] (+ dy[r, c] dy_scale[c] where dy is
+// given), rows on the team.
+template <typename T>
+void affine_rows(const Planes& p, const T* x, const T* dy, const std::vector<Compute<T>>& center,
+                 const std::vector<Compute<T>>& scale, const std::vector<Compute<T>>& shift,
+                 const std::vector<Compute<T>>& dy_scale, T* out) {
+  const int64_t rows = p.count(), channels = p.channels, blocks = (rows + kRowBlock - 1) / kRowBlock;
+  kernel::parallel_for(blocks, rows * channels > kernel::kParallelGrain, [&](int64_t block) {
+    for (int64_t r = block * kRowBlock, end = std::min(rows, r + kRowBlock); r < end; ++r) {
+      if (dy) {
+        affine_row(x + r * channels, dy + r * channels, channels, center.data(), scale.data(), shift.data(),
+                   dy_scale.data(), out + r * channels);
+      } else {
+        affine_row<T>(x + r * channels, nullptr, channels, center.data(), scale.data(), shift.data(), nullptr,
+                      out + r * channels);
+      }
+    }
+  });
+}
+
+template <typename T, typename S>
+void forward_rows(const Planes& p, const T* x, const T* w, const T* b, S* mean, S* var, T* y) {
+  using C = Compute<T>;
+  const int64_t channels = p.channels;
+  const double m = static_cast<double>(p.count());
+  std::vector<C> first(channels), scale(channels), shift(channels);
+  for (int64_t c = 0; c < channels; ++c) first[c] = wide(x[c]);
+  std::vector<double> sum(channels), squares(channels);
+  row_sums<T>(p, [&](int64_t r, C* a, C* bb) { shifted_row(x + r * channels, first.data(), channels, a, bb); },
+              sum.data(), squares.data());
+  for (int64_t c = 0; c < channels; ++c) {
+    const normmath::Moments mo = normmath::moments(sum[c], squares[c], m, p.eps);
+    mean[c] = static_cast<S>(first[c] + mo.offset), var[c] = static_cast<S>(mo.variance);
+    const normmath::Affine f = normmath::forward_affine(w ? wide(w[c]) : 1, b ? wide(b[c]) : 0, mo.offset, mo.rstd);
+    scale[c] = static_cast<C>(f.scale), shift[c] = static_cast<C>(f.shift);
+  }
+  affine_rows<T>(p, x, nullptr, first, scale, shift, {}, y);
+}
+
+template <typename T, typename S>
+void backward_rows(const Planes& p, const T* x, const T* dy, const T* w, const S* mean, const S* var,
+                   const S* dmean, const S* dvar, T* dx, T* dweight, T* dbias) {
+  using C = Compute<T>;
+  const int64_t channels = p.channels;
+  const double m = static_cast<double>(p.count());
+  std::vector<C> first(channels), a(channels), b(channels), k(channels);
+  for (int64_t c = 0; c < channels; ++c) first[c] = wide(x[c]);
+  std::vector<double> sum(channels), sum_shifted(channels);
+  row_sums<T>(
+      p, [&](int64_t r, C* pa, C* pb) { gradient_row(x + r * channels, dy + r * channels, first.data(), channels, pa, pb); },
+      sum.data(), sum_shifted.data());
+  for (int64_t c = 0; c < channels; ++c) {
+    const double offset = static_cast<double>(mean[c]) - first[c], rstd = normmath::rstd_of(var[c], p.eps);
+    const double dxhat = normmath::sum_dy_xhat(sum[c], sum_shifted[c], offset, rstd), weight = w ? wide(w[c]) : 1;
+    if (dweight) dweight[c] = narrow<T>(static_cast<C>(dxhat));
+    if (dbias) dbias[c] = narrow<T>(static_cast<C>(sum[c]));
+    const normmath::BackwardAffine g =
+        normmath::backward_affine(weight * sum[c], weight * dxhat, offset, rstd, m, dmean[c], dvar[c]);
+    a[c] = static_cast<C>(g.a), b[c] = static_cast<C>(g.b), k[c] = static_cast<C>(weight * rstd);
+  }
+  affine_rows<T>(p, x, dy, first, a, b, k, dx);
+}
+
 // T's kernel with S its statistics' dtype (float64's, else float32).
 template <typename F>
 void visit_floating(DType dtype, F f) {
@@ -294,9 +422,13 @@ std::vector<Tensor> forward_kernel(const std::vector<Tensor>& in, const KernelCo
       std::fill(var.data_as<S>(), var.data_as<S>() + p.channels, std::numeric_limits<S>::quiet_NaN());
       return;
     }
-    forward_planes<T, S>(p, x.data_as<T>(), has_weight ? in[1].data_as<T>() : nullptr,
-                         has_bias ? in[1 + has_weight].data_as<T>() : nullptr, mean.data_as<S>(), var.data_as<S>(),
-                         y.data_as<T>());
+    const T* w = has_weight ? in[1].data_as<T>() : nullptr;
+    const T* b = has_bias ? in[1 + has_weight].data_as<T>() : nullptr;
+    if (channels_last(x.format())) {
+      forward_rows<T, S>(p, x.data_as<T>(), w, b, mean.data_as<S>(), var.data_as<S>(), y.data_as<T>());
+    } else {
+      forward_planes<T, S>(p, x.data_as<T>(), w, b, mean.data_as<S>(), var.data_as<S>(), y.data_as<T>());
+    }
   });
   return {y, mean, var};
 }
@@ -324,17 +456,18 @@ std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const 
 // dx, and dweight and dbias as asked.
 std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
-  const Tensor &x = in[0], &dy = in[1];
+  const Tensor& x = in[0];
+  const Tensor dy = kernel::onednn::in_format(in[1], x.format());
   const Planes p = planes_of(x, ctx.attrs);
   std::vector<Tensor> out{ctx.output(0, x.shape(), x.dtype())};
   for (int i = 0; i < has_weight + has_bias; ++i) out.push_back(ctx.output(out.size(), {p.channels}, x.dtype()));
   visit_floating(x.dtype(), [&](auto t, auto s) {
     using T = decltype(t);
     using S = decltype(s);
-    backward_planes<T, S>(p, x.data_as<T>(), dy.data_as<T>(), has_weight ? in[6].data_as<T>() : nullptr,
-                          in[2].data_as<S>(), in[3].data_as<S>(), in[4].data_as<S>(), in[5].data_as<S>(),
-                          out[0].data_as<T>(), has_weight ? out[1].data_as<T>() : nullptr,
-                          has_bias ? out.back().data_as<T>() : nullptr);
+    const auto pass = channels_last(x.format()) ? backward_rows<T, S> : backward_planes<T, S>;
+    pass(p, x.data_as<T>(), dy.data_as<T>(), has_weight ? in[6].data_as<T>() : nullptr, in[2].data_as<S>(),
+         in[3].data_as<S>(), in[4].data_as<S>(), in[5].data_as<S>(), out[0].data_as<T>(),
+         has_weight ? out[1].data_as<T>() : nullptr, has_bias ? out.back().data_as<T>() : nullptr);
   });
   return out;
 }
@@ -585,6 +718,12 @@ void register_batch_norm_ops(OpRegistry& r) {
                            backward_kernel);
   for (OpDef* op : {&forward, &backward}) {
     op->bfloat16 = true;
+    // y and dx in x's format (the kernels take dy in it); the per-channel outputs row-major.
+    op->formats = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+      std::vector<MemoryFormat> formats(out.size(), MemoryFormat::kContiguous);
+      formats[0] = in[0].format;
+      return formats;
+    };
     r.add(*op);
   }
   // bfloat16 and float16 run widened to float32 (the registry's rule), on every device.

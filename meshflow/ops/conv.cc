@@ -33,7 +33,10 @@
 //
 // On the CPU, the convolutions' float32 and bfloat16 run on oneDNN's convolution primitives
 // (ops/onednn.h; bfloat16 accumulates in float32), float64 as im2col and OpenBLAS's dgemm per
-// image and group. oneDNN's kernels may order an output's sum by the batch around it, so a
+// image and group. Memory formats (core/tensor.h): each activation is read in its format; y
+// and dx are channels-last where x (or w) and dy are (torch's rule), else channels-last internally
+// where oneDNN's convolution computes them, so that the next ops keep that layout; dw is
+// row-major. oneDNN runs channels-last where an activation is, with no reorder of it. oneDNN's kernels may order an output's sum by the batch around it, so a
 // batch split agrees with one device to rounding, not bit for bit.
 #include <algorithm>
 #include <cmath>
@@ -414,32 +417,67 @@ bool pointwise(kernel::onednn::ConvPass pass, const ConvGeometry& g, DType dtype
   return true;
 }
 
-// The forward or data-gradient pass of the pointwise convolution g: images on the team (each
-// product on its thread), or one image's product on the team.
+// The forward or data-gradient pass of the pointwise convolution g: row-major, images on the
+// team (each product on its thread), or one image's product on the team; channels-last, one
+// product over every pixel, [pixels, C_in] x w^T (dx: [pixels, C_out] x w).
 void pointwise_pass(kernel::onednn::ConvPass pass, const ConvGeometry& g, const float* a, const float* b,
-                    float* out) {
+                    float* out, bool channels_last) {
   const int64_t cin = g.in_channels, cout = g.out_channels, p = g.in_volume();
   const bool forward = pass == kernel::onednn::ConvPass::kForward;  // else a = dy: dx[n] = w^T dy[n]
   const int64_t rows = forward ? cout : cin, inner = forward ? cin : cout;
+  if (channels_last) {
+    kernel::gemm(false, forward, g.batch * p, rows, inner, a, b, out);
+    return;
+  }
   kernel::parallel_for(g.batch, g.batch > 1 && g.batch * rows * p > kernel::kParallelGrain, [&](int64_t n) {
     kernel::gemm(!forward, false, rows, p, inner, b, a + n * inner * p, out + n * rows * p);
   });
 }
 
+bool is_last(const Tensor& t) { return channels_last(t.format()); }
+
 // Runs a pass of the convolution g where it computes the dtype (float32, bfloat16), out =
-// pass(a, b): pointwise ones as products, the others on oneDNN's convolution; false for
-// float64, which the product kernels below take. An empty operand makes the output zeros
-// (sums of no terms) without a primitive.
-bool on_onednn(kernel::onednn::ConvPass pass, const ConvGeometry& g, const Tensor& a, const Tensor& b, Tensor& out) {
+// pass(a, b), each activation in its own format: pointwise ones as products (a taken in
+// out's format), the others on oneDNN's convolution; false for float64, which the product
+// kernels below take. An empty operand makes the output zeros (sums of no terms) without a
+// primitive.
+bool on_onednn(kernel::onednn::ConvPass pass, const ConvGeometry& g, const Tensor& a, const Tensor& b_any,
+               Tensor& out) {
   if (!kernel::onednn::handles(a.dtype())) return false;
+  // Weights are read row-major (a model moved to channels-last holds channels-last ones).
+  const Tensor b =
+      pass == kernel::onednn::ConvPass::kBackwardWeights ? b_any : in_format(b_any, MemoryFormat::kContiguous);
   if (a.numel() == 0 || b.numel() == 0 || out.numel() == 0) {
     std::memset(out.data(), 0, out.nbytes());
   } else if (pointwise(pass, g, a.dtype())) {
-    pointwise_pass(pass, g, a.data_as<float>(), b.data_as<float>(), out.data_as<float>());
+    const Tensor a_as_out = kernel::onednn::in_format(a, out.format());
+    pointwise_pass(pass, g, a_as_out.data_as<float>(), b.data_as<float>(), out.data_as<float>(), is_last(out));
   } else {
-    kernel::onednn::conv(pass, g, a.dtype(), a.data(), b.data(), out.data());
+    kernel::onednn::conv(pass, g, a.dtype(), a.data(), b.data(), out.data(), {is_last(a), is_last(b), is_last(out)});
   }
   return true;
+}
+
+// The format of the output of a pass whose activation input `a` is in `a_format`: a's where
+// it is channels-last (torch's rule: a channels-last input makes a channels-last output), else
+// channels-last internally where oneDNN's convolution runs the pass in float32 (the consumers
+// that keep the layout then read it without reorders), else row-major (float64, pointwise
+// products; bfloat16, whose channels-last kernels were not measured to pay).
+MemoryFormat output_format(kernel::onednn::ConvPass pass, const ConvGeometry& g, const TensorMeta& a) {
+  if (channels_last(a.format)) return a.format;
+  const bool on_conv = a.dtype == DType::kFloat32 && !pointwise(pass, g, a.dtype);
+  return on_conv ? MemoryFormat::kChannelsLastInternal : MemoryFormat::kContiguous;
+}
+
+// The float64 kernels below read and write row-major tensors: out computed so by `body` from
+// the inputs so, then moved to the format the call planned.
+template <typename Body>
+std::vector<Tensor> row_major(const std::vector<Tensor>& in, const KernelContext& ctx, const Shape& shape,
+                              Body body) {
+  const Tensor a = in_format(in[0], MemoryFormat::kContiguous), b = in_format(in[1], MemoryFormat::kContiguous);
+  Tensor out = Tensor::empty(shape, a.dtype());
+  body(a, b, out);
+  return {in_format(out, ctx.outputs[0].format)};
 }
 
 // The float64 products of each image's group: cout x pixels outputs over k = C_in/groups *
@@ -461,21 +499,21 @@ struct GroupProducts {
 };
 
 std::vector<Tensor> conv_kernel(const ConvFamily& f, const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Tensor &x = in[0], &w = in[1];
-  const ConvGeometry g = kernel::conv_geometry(f.conv, ctx.attrs, x.shape(), w.shape());
-  Tensor y = ctx.output(0, kernel::conv_output_shape(g), x.dtype());
-  if (on_onednn(kernel::onednn::ConvPass::kForward, g, x, w, y)) return {y};
-  using T = double;  // float32 and bfloat16 ran on oneDNN above
-  const GroupProducts p(g);
-  std::vector<T> col(p.k * p.pixels);
-  for (int64_t n = 0; n < g.batch; ++n) {
-    for (int64_t group = 0; group < g.groups; ++group) {
-      im2col(g, x.data_as<T>() + p.x_at(g, n, group), col.data());
-      kernel::gemm(false, false, p.cout, p.pixels, p.k, w.data_as<T>() + group * p.cout * p.k, col.data(),
-                   y.data_as<T>() + p.y_at(g, n, group));
+  const ConvGeometry g = kernel::conv_geometry(f.conv, ctx.attrs, in[0].shape(), in[1].shape());
+  Tensor y = ctx.output(0, kernel::conv_output_shape(g), in[0].dtype());
+  if (on_onednn(kernel::onednn::ConvPass::kForward, g, in[0], in[1], y)) return {y};
+  return row_major(in, ctx, y.shape(), [&](const Tensor& x, const Tensor& w, const Tensor& out) {
+    using T = double;  // float32 and bfloat16 ran on oneDNN above
+    const GroupProducts p(g);
+    std::vector<T> col(p.k * p.pixels);
+    for (int64_t n = 0; n < g.batch; ++n) {
+      for (int64_t group = 0; group < g.groups; ++group) {
+        im2col(g, x.data_as<T>() + p.x_at(g, n, group), col.data());
+        kernel::gemm(false, false, p.cout, p.pixels, p.k, w.data_as<T>() + group * p.cout * p.k, col.data(),
+                     out.data_as<T>() + p.y_at(g, n, group));
+      }
     }
-  }
-  return {y};
+  });
 }
 
 // A backward op's rule: its two inputs `a` (the kind `a_what` says, laid out as `a_layout`)
@@ -517,22 +555,22 @@ std::vector<Signature> conv_data_signatures(const std::vector<TensorMeta>&, cons
 }
 
 std::vector<Tensor> conv_data_kernel(const ConvFamily& f, const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Tensor &dy = in[0], &w = in[1];
-  const Shape xs = kernel::conv_input_shape(ctx.attrs, dy.shape(), w.shape());
-  const ConvGeometry g = kernel::conv_geometry(f.data, ctx.attrs, xs, w.shape());
-  Tensor dx = ctx.output(0, xs, dy.dtype());
-  if (on_onednn(kernel::onednn::ConvPass::kBackwardData, g, dy, w, dx)) return {dx};
-  using T = double;  // float32 and bfloat16 ran on oneDNN above
-  const GroupProducts p(g);
-  std::vector<T> col(p.k * p.pixels);
-  for (int64_t n = 0; n < g.batch; ++n) {
-    for (int64_t group = 0; group < g.groups; ++group) {
-      kernel::gemm(true, false, p.k, p.pixels, p.cout, w.data_as<T>() + group * p.cout * p.k,
-                   dy.data_as<T>() + p.y_at(g, n, group), col.data());
-      col2im(g, col.data(), dx.data_as<T>() + p.x_at(g, n, group));
+  const Shape xs = kernel::conv_input_shape(ctx.attrs, in[0].shape(), in[1].shape());
+  const ConvGeometry g = kernel::conv_geometry(f.data, ctx.attrs, xs, in[1].shape());
+  Tensor dx = ctx.output(0, xs, in[0].dtype());
+  if (on_onednn(kernel::onednn::ConvPass::kBackwardData, g, in[0], in[1], dx)) return {dx};
+  return row_major(in, ctx, xs, [&](const Tensor& dy, const Tensor& w, const Tensor& out) {
+    using T = double;  // float32 and bfloat16 ran on oneDNN above
+    const GroupProducts p(g);
+    std::vector<T> col(p.k * p.pixels);
+    for (int64_t n = 0; n < g.batch; ++n) {
+      for (int64_t group = 0; group < g.groups; ++group) {
+        kernel::gemm(true, false, p.k, p.pixels, p.cout, w.data_as<T>() + group * p.cout * p.k,
+                     dy.data_as<T>() + p.y_at(g, n, group), col.data());
+        col2im(g, col.data(), out.data_as<T>() + p.x_at(g, n, group));
+      }
     }
-  }
-  return {dx};
+  });
 }
 
 std::vector<Signature> conv_weight_signatures(const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
@@ -546,27 +584,27 @@ std::vector<Signature> conv_weight_signatures(const std::vector<TensorMeta>&, co
 }
 
 std::vector<Tensor> conv_weight_kernel(const ConvFamily& f, const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const Tensor &x = in[0], &dy = in[1];
-  const Shape ws = kernel::conv_weight_shape(ctx.attrs, x.shape(), dy.shape());
-  const ConvGeometry g = kernel::conv_geometry(f.weight, ctx.attrs, x.shape(), ws);
-  Tensor dw = ctx.output(0, ws, x.dtype());
-  if (on_onednn(kernel::onednn::ConvPass::kBackwardWeights, g, x, dy, dw)) return {dw};
-  using T = double;  // float32 and bfloat16 ran on oneDNN above
-  const GroupProducts p(g);
-  std::vector<T> col(p.k * p.pixels), product(p.cout * p.k);
-  T* total = dw.data_as<T>();
-  std::fill(total, total + dw.numel(), T{0});
-  // Images in order, each one's product added to the total: the same sums for any threads.
-  for (int64_t n = 0; n < g.batch; ++n) {
-    for (int64_t group = 0; group < g.groups; ++group) {
-      im2col(g, x.data_as<T>() + p.x_at(g, n, group), col.data());
-      kernel::gemm(false, true, p.cout, p.k, p.pixels, dy.data_as<T>() + p.y_at(g, n, group), col.data(),
-                   product.data());
-      T* part = total + group * p.cout * p.k;
-      kernel::simd_loop(p.cout * p.k, [&](int64_t i) { part[i] += product[i]; });
+  const Shape ws = kernel::conv_weight_shape(ctx.attrs, in[0].shape(), in[1].shape());
+  const ConvGeometry g = kernel::conv_geometry(f.weight, ctx.attrs, in[0].shape(), ws);
+  Tensor dw = ctx.output(0, ws, in[0].dtype());
+  if (on_onednn(kernel::onednn::ConvPass::kBackwardWeights, g, in[0], in[1], dw)) return {dw};
+  return row_major(in, ctx, ws, [&](const Tensor& x, const Tensor& dy, const Tensor& out) {
+    using T = double;  // float32 and bfloat16 ran on oneDNN above
+    const GroupProducts p(g);
+    std::vector<T> col(p.k * p.pixels), product(p.cout * p.k);
+    T* total = out.data_as<T>();
+    std::fill(total, total + out.numel(), T{0});
+    // Images in order, each one's product added to the total: the same sums for any threads.
+    for (int64_t n = 0; n < g.batch; ++n) {
+      for (int64_t group = 0; group < g.groups; ++group) {
+        im2col(g, x.data_as<T>() + p.x_at(g, n, group), col.data());
+        kernel::gemm(false, true, p.cout, p.k, p.pixels, dy.data_as<T>() + p.y_at(g, n, group), col.data(),
+                     product.data());
+        T* part = total + group * p.cout * p.k;
+        kernel::simd_loop(p.cout * p.k, [&](int64_t i) { part[i] += product[i]; });
+      }
     }
-  }
-  return {dw};
+  });
 }
 
 // The spatial sizes of t's shape (its dims after N and C).
@@ -633,6 +671,20 @@ std::vector<OpDef> conv_ops(int dims) {
       with_grad(make_op(f.weight, weight_infer, conv_weight_signatures, std::bind(conv_weight_kernel, f, _1, _2)),
                 conv_weight_grad(f))};
   for (OpDef& op : ops) op.bfloat16 = true;  // oneDNN's, accumulating in float32
+  ops[0].formats = [f](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
+    if (in[1].format == MemoryFormat::kChannelsLast && !channels_last(in[0].format)) {
+      return std::vector<MemoryFormat>{MemoryFormat::kChannelsLast};  // torch's rule: x's or w's
+    }
+    const ConvGeometry g = kernel::conv_geometry(f.conv, attrs, in[0].shape, in[1].shape);
+    return std::vector<MemoryFormat>{output_format(kernel::onednn::ConvPass::kForward, g, in[0])};
+  };
+  ops[1].formats = [f](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs& attrs) {
+    const ConvGeometry g = kernel::conv_geometry(f.data, attrs, out[0].shape, in[1].shape);
+    return std::vector<MemoryFormat>{output_format(kernel::onednn::ConvPass::kBackwardData, g, in[0])};
+  };
+  ops[2].formats = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
+    return std::vector<MemoryFormat>{MemoryFormat::kContiguous};
+  };
   return ops;
 }
 

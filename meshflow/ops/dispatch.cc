@@ -22,7 +22,7 @@ namespace mf {
 namespace {
 
 size_t hash_meta(const TensorMeta& m) {
-  size_t h = static_cast<size_t>(m.dtype);
+  size_t h = static_cast<size_t>(m.dtype) * 3 + static_cast<size_t>(m.format);
   for (int64_t d : m.shape) h = h * 1000003 + std::hash<int64_t>()(d);
   return h;
 }
@@ -78,19 +78,31 @@ struct LocalKey {
   const OpDef* op;
   Attrs attrs;
   std::vector<TensorMeta> inputs;
-  bool operator==(const LocalKey& o) const { return op == o.op && attrs == o.attrs && inputs == o.inputs; }
+  bool host;  // in host memory, where outputs may be channels-last (OpDef::formats)
+  bool operator==(const LocalKey& o) const {
+    return op == o.op && attrs == o.attrs && inputs == o.inputs && host == o.host;
+  }
 };
 
 struct LocalKeyHash {
   size_t operator()(const LocalKey& k) const {
-    size_t h = std::hash<const void*>()(k.op) ^ k.attrs.hash() * 31;
+    size_t h = std::hash<const void*>()(k.op) ^ k.attrs.hash() * 31 ^ k.host;
     for (const TensorMeta& m : k.inputs) h = h * 131 + hash_meta(m);
     return h;
   }
 };
 
-using LocalCall = std::shared_ptr<const KernelCall>;
-using LocalCallCache = LruCache<LocalKey, KernelCall, LocalKeyHash>;
+// A local call's plan: its kernel call, and the call's own input and output metas, which the
+// kernel call's differ from where an elementwise kernel reads channels-last tensors with
+// their channels moved last (ElementwiseFormat::permuted).
+struct LocalPlan {
+  KernelCall kernel;
+  std::vector<TensorMeta> inputs, outputs;
+  bool permuted = false;
+};
+
+using LocalCall = std::shared_ptr<const LocalPlan>;
+using LocalCallCache = LruCache<LocalKey, LocalPlan, LocalKeyHash>;
 
 LocalCallCache& local_cache() {
   static auto* c = new LocalCallCache(default_cache_capacity());
@@ -147,6 +159,7 @@ struct RecentCall {
   const OpDef* op = nullptr;
   LocalCall call;
   Inline size = Inline::kNever;
+  bool host = false;  // LocalKey::host
 };
 constexpr int kRecentCallBits = 6;
 
@@ -160,13 +173,14 @@ RecentCall& recent_slot(const OpDef& op, const std::vector<Tensor>& inputs) {
   return recent[(h * 0x9E3779B97F4A7C15ull) >> (64 - kRecentCallBits)];  // Fibonacci hashing: the top bits
 }
 
-bool is_call(const RecentCall& recent, const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
-  if (recent.op != &op || recent.call->inputs.size() != inputs.size()) return false;
+bool is_call(const RecentCall& recent, const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs,
+             bool host) {
+  if (recent.op != &op || recent.call->inputs.size() != inputs.size() || recent.host != host) return false;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const TensorMeta& m = recent.call->inputs[i];
-    if (m.dtype != inputs[i].dtype() || m.shape != inputs[i].shape()) return false;
+    if (m.dtype != inputs[i].dtype() || m.format != inputs[i].format() || m.shape != inputs[i].shape()) return false;
   }
-  return recent.call->attrs == attrs;
+  return recent.call->kernel.attrs == attrs;
 }
 
 bool fits(const Sbp& s, const TensorMeta& m) { return !s.is_split() || s.split_dim() < static_cast<int>(m.shape.size()); }
@@ -252,30 +266,60 @@ thread_local std::shared_ptr<const AttrsSource> attrs_source;
 
 // An op's kernel call as the VM launches it (vm::KernelLaunch): run at once, or queued as a
 // body holding the call and the restatement in force when it was issued.
+// `tensors` read in the shapes and formats of `to` (a LocalPlan's kernel call or call metas),
+// each where its size agrees and its shape or format differs; the others as they are.
+std::vector<Tensor> reshaped(const std::vector<Tensor>& tensors, const std::vector<TensorMeta>& to) {
+  std::vector<Tensor> out;
+  out.reserve(tensors.size());
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    const bool other = i < to.size() && (t.shape() != to[i].shape || t.format() != to[i].format) &&
+                       t.numel() == numel(to[i].shape);
+    out.push_back(other ? t.view(0, to[i].shape).with_format(to[i].format) : t);
+  }
+  return out;
+}
+
 class OpKernel : public vm::KernelLaunch {
  public:
-  OpKernel(const OpDef& op, std::shared_ptr<const KernelCall> call, const Memory& memory)
-      : kernel_(kernel_for(op, memory)), call_(std::move(call)) {}
+  // `results`: the call's own output metas where the kernel call's shapes differ (LocalPlan).
+  OpKernel(const OpDef& op, std::shared_ptr<const KernelCall> call, const Memory& memory,
+           std::shared_ptr<const std::vector<TensorMeta>> results)
+      : kernel_(kernel_for(op, memory)),
+        call_(std::move(call)),
+        results_(std::move(results)),
+        elementwise_(op.elementwise) {}
 
   std::vector<Tensor> run_here(const std::vector<Tensor>& inputs, const std::vector<Tensor>* given) override {
-    return run(kernel_, *call_, restatement.get(), inputs, given);
+    return run(kernel_, *call_, results_.get(), elementwise_, restatement.get(), inputs, given);
   }
 
   vm::KernelBody body() override {
-    return [&kernel = kernel_, call = std::move(call_), restate = restatement](const std::vector<Tensor>& in,
-                                                                              const std::vector<Tensor>& out) {
-      return run(kernel, *call, restate.get(), in, &out);
+    return [&kernel = kernel_, call = std::move(call_), results = std::move(results_), elementwise = elementwise_,
+            restate = restatement](const std::vector<Tensor>& in, const std::vector<Tensor>& out) {
+      return run(kernel, *call, results.get(), elementwise, restate.get(), in, &out);
     };
   }
 
  private:
-  static std::vector<Tensor> run(const Kernel& kernel, const KernelCall& call,
-                                 const std::function<std::string(const std::string&)>* restate,
+  static std::vector<Tensor> run(const Kernel& kernel, const KernelCall& call, const std::vector<TensorMeta>* results,
+                                 bool elementwise, const std::function<std::string(const std::string&)>* restate,
                                  const std::vector<Tensor>& in, const std::vector<Tensor>* given) {
     try {
       KernelContext ctx = call.context();
-      ctx.given = given;
-      return kernel(in, ctx);
+      if (!results) {
+        ctx.given = given;
+        std::vector<Tensor> out = kernel(in, ctx);
+        // An elementwise kernel wrote its outputs in its inputs' element order (OpDef::formats).
+        for (size_t k = 0; elementwise && k < out.size() && k < call.outputs.size(); ++k) {
+          if (out[k].format() != call.outputs[k].format) out[k] = out[k].with_format(call.outputs[k].format);
+        }
+        return out;
+      }
+      // The tensors in the kernel call's shapes, its outputs back in the call's.
+      const std::vector<Tensor> given_rows = given ? reshaped(*given, call.outputs) : std::vector<Tensor>{};
+      ctx.given = given ? &given_rows : nullptr;
+      return reshaped(kernel(reshaped(in, call.inputs), ctx), *results);
     } catch (const std::invalid_argument& e) {
       if (!restate) throw;
       rethrow_restated(e, (*restate)(e.what()));
@@ -284,6 +328,8 @@ class OpKernel : public vm::KernelLaunch {
 
   const Kernel& kernel_;
   std::shared_ptr<const KernelCall> call_;
+  std::shared_ptr<const std::vector<TensorMeta>> results_;
+  bool elementwise_;
 };
 
 // Issues the op's kernel on tensors in `memory`. On a device the host cannot touch, its
@@ -292,8 +338,9 @@ class OpKernel : public vm::KernelLaunch {
 // takes it: allocating at issue cost the issuing thread 0.15-0.2 us per op, about 9% of a
 // small op's dispatch (bench/dispatch_bench.py), where the worker's allocation overlaps it.
 std::vector<Tensor> launch_op(const OpDef& op, std::vector<Tensor> inputs, const std::vector<TensorMeta>& outputs,
-                              std::shared_ptr<const KernelCall> call, const vm::Flags& flags, const Memory& memory) {
-  OpKernel kernel(op, std::move(call), memory);
+                              std::shared_ptr<const KernelCall> call, const vm::Flags& flags, const Memory& memory,
+                              std::shared_ptr<const std::vector<TensorMeta>> results = nullptr) {
+  OpKernel kernel(op, std::move(call), memory, std::move(results));
   return vm::launch_kernel(op.name, std::move(inputs), outputs, kernel, flags,
                            /*allocate=*/!op.output_views_input && !memory.host_accessible());
 }
@@ -319,21 +366,126 @@ std::vector<TensorMeta> infer_outputs(const OpDef& op, const std::vector<TensorM
   }
 }
 
+// `m` with leading ones up to `rank` dims, then its channel dim (1) moved last: the shape a
+// row-major kernel reads it in beside channels-last tensors read as [N, *spatial, C].
+Shape channels_moved_last(const Shape& m, size_t rank) {
+  Shape padded(rank - m.size(), 1);
+  padded.insert(padded.end(), m.begin(), m.end());
+  Shape out{padded[0]};
+  out.insert(out.end(), padded.begin() + 2, padded.end());
+  out.push_back(padded[1]);
+  return out;
+}
+
+// Whether a row-major `m` of at most `rank` dims keeps its bytes in place when its channel dim
+// moves last (channels_moved_last): it has one channel, or one value along every dim after it
+// (a per-channel operand: a bias's [C, 1, 1]).
+bool moves_in_place(const Shape& m, size_t rank) {
+  if (m.size() > rank) return false;
+  const size_t lead = rank - m.size();
+  if (lead > 1 || m[1 - lead] == 1) return true;
+  for (size_t d = 2 - lead; d < m.size(); ++d) {
+    if (m[d] != 1) return false;
+  }
+  return true;
+}
+
+// How an elementwise op without OpDef::formats runs on its inputs: in the format of the first
+// input of the largest size (torch's rule: the output's layout follows it) where every other
+// input has its shape (converted to that format), or one element, or, beside a channels-last
+// one, broadcasts with its bytes in place once its channels move last (moves_in_place); else
+// row-major. Inputs whose elements lie as that format's are read as they are (kChannelsLast
+// and kChannelsLastInternal store alike).
+struct ElementwiseFormat {
+  MemoryFormat format = MemoryFormat::kContiguous;
+  Shape full;             // the first largest input's shape, the output's
+  bool permuted = false;  // broadcast inputs are there: the kernel reads every input's dims
+                          // with the channels moved last (channels_moved_last)
+};
+
+ElementwiseFormat elementwise_format(const OpDef& op, const std::vector<TensorMeta>& inputs) {
+  if (!op.elementwise || op.draws_random) return {};
+  const TensorMeta* first = nullptr;
+  for (const TensorMeta& m : inputs) {
+    if (!first || numel(m.shape) > numel(first->shape)) first = &m;
+  }
+  if (!first) return {};
+  bool permuted = false;
+  for (const TensorMeta& m : inputs) {
+    if (m.shape == first->shape || numel(m.shape) == 1) continue;
+    if (!channels_last(first->format) || !moves_in_place(m.shape, first->shape.size())) return {};
+    permuted = true;
+  }
+  return {first->format, first->shape, permuted};
+}
+
+// The kernel call's metas of a permuted call (ElementwiseFormat::permuted): each row-major,
+// its channels moved last.
+std::vector<TensorMeta> channels_moved_last(std::vector<TensorMeta> metas, const Shape& full) {
+  for (TensorMeta& m : metas) {
+    m.shape = channels_moved_last(m.shape, full.size());
+    m.format = MemoryFormat::kContiguous;
+  }
+  return metas;
+}
+
+// Sets the output metas' formats (OpDef::formats); `host`: a call in host memory, the only
+// one whose tensors may be channels-last.
+void plan_formats(const OpDef& op, const std::vector<TensorMeta>& inputs, std::vector<TensorMeta>& outputs,
+                  const Attrs& attrs, bool host) {
+  std::vector<MemoryFormat> formats;
+  if (host && op.formats) {
+    formats = op.formats(inputs, outputs, attrs);
+  } else if (host) {
+    const MemoryFormat f = elementwise_format(op, inputs).format;
+    for (const TensorMeta& out : outputs) {
+      const bool kept = std::any_of(inputs.begin(), inputs.end(), [&](const TensorMeta& m) { return m.shape == out.shape; });
+      formats.push_back(kept ? f : MemoryFormat::kContiguous);
+    }
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const MemoryFormat f = k < formats.size() ? formats[k] : MemoryFormat::kContiguous;
+    outputs[k].format = channels_last_rank(outputs[k].shape) ? f : MemoryFormat::kContiguous;
+  }
+}
+
+// The tensors a local call's kernel reads (OpDef::formats): channels-last inputs converted
+// to row-major for an op that reads only that, or to the format an elementwise op runs in.
+std::vector<Tensor> formatted_inputs(const OpDef& op, std::vector<Tensor> inputs) {
+  if (op.formats || std::all_of(inputs.begin(), inputs.end(), [](const Tensor& t) {
+        return t.format() == MemoryFormat::kContiguous;
+      })) {
+    return inputs;
+  }
+  std::vector<TensorMeta> metas;
+  for (const Tensor& t : inputs) metas.push_back({t.shape(), t.dtype(), t.format()});
+  const ElementwiseFormat target = elementwise_format(op, metas);
+  for (Tensor& t : inputs) {
+    const bool kept = t.numel() == 1 || (target.permuted && t.shape() != target.full);  // broadcast operands
+    if (!kept && channels_last(t.format()) != channels_last(target.format)) t = to_memory_format(t, target.format);
+  }
+  return inputs;
+}
+
 // A local call's kernel call by (op, attributes, input metas): its output metas inferred once.
 // Kernel-only attributes (random ops' seeds) change at every call: those are not cached.
-RecentCall local_call(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs) {
+RecentCall local_call(const OpDef& op, const std::vector<Tensor>& inputs, const Attrs& attrs, bool host) {
   RecentCall* slot = op.kernel_only_attrs.empty() ? &recent_slot(op, inputs) : nullptr;
-  if (slot && is_call(*slot, op, inputs, attrs)) return *slot;
-  LocalKey key{&op, attrs, {}};
+  if (slot && is_call(*slot, op, inputs, attrs, host)) return *slot;
+  LocalKey key{&op, attrs, {}, host};
   key.inputs.reserve(inputs.size());
-  for (const Tensor& t : inputs) key.inputs.push_back({t.shape(), t.dtype()});
+  for (const Tensor& t : inputs) key.inputs.push_back({t.shape(), t.dtype(), t.format()});
   auto make = [&] {
     const std::vector<TensorMeta>& metas = key.inputs;
     std::vector<TensorMeta> outputs = infer_outputs(op, metas, attrs);
-    return KernelCall{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)};
+    plan_formats(op, metas, outputs, attrs, host);
+    const ElementwiseFormat f = host && !op.formats ? elementwise_format(op, metas) : ElementwiseFormat{};
+    if (!f.permuted) return LocalPlan{{attrs, metas, whole_boxes(metas), outputs, whole_boxes(outputs)}, metas, outputs};
+    const std::vector<TensorMeta> in = channels_moved_last(metas, f.full), out = channels_moved_last(outputs, f.full);
+    return LocalPlan{{attrs, in, whole_boxes(in), out, whole_boxes(out)}, metas, outputs, true};
   };
-  LocalCall call = slot ? local_cache().get(key, make) : std::make_shared<const KernelCall>(make());
-  RecentCall made{&op, call, inline_kernel(op, call->inputs, call->outputs)};
+  LocalCall call = slot ? local_cache().get(key, make) : std::make_shared<const LocalPlan>(make());
+  RecentCall made{&op, call, inline_kernel(op, call->kernel.inputs, call->kernel.outputs), host};
   if (slot) *slot = made;
   return made;
 }
@@ -402,6 +554,12 @@ const bool device_gradient_sum_installed = [] {
 }();
 }  // namespace
 
+Tensor to_memory_format(const Tensor& t, MemoryFormat format) {
+  if (t.format() == format) return t;
+  static const OpDef& op = find_op("to_memory_format");
+  return apply_local(op, {t}, {{"format", static_cast<int64_t>(format)}})[0];
+}
+
 std::vector<Tensor> apply_local(const OpDef& op, std::vector<Tensor> inputs, const Attrs& attrs,
                                 const std::vector<int>& overwrite, bool own) {
   vm::Issuing issuing;  // the caches below, and the kernel's issue
@@ -413,13 +571,19 @@ std::vector<Tensor> apply_local(const OpDef& op, std::vector<Tensor> inputs, con
                             t.memory().device_str() + "; move them with to(device) first");
     }
   }
-  const RecentCall known = local_call(op, inputs, attrs);
+  // Host kernels keep channels-last layouts: the CPU's, and those a device type runs on its
+  // memory (the test device's), which then computes what the CPU does, bit for bit.
+  const bool host = &memory == &host_memory() || runs_fused_chains(memory);
+  if (host) inputs = formatted_inputs(op, std::move(inputs));
+  const RecentCall known = local_call(op, inputs, attrs, host);
   vm::Flags flags;
   flags.device = &device::of(memory);
   flags.overwrite = overwrite;
   flags.raise_at_issue = own;
   flags.small = runs_here(known.size, memory);
-  return launch_op(op, std::move(inputs), known.call->outputs, known.call, flags, memory);
+  const LocalCall& plan = known.call;
+  return launch_op(op, std::move(inputs), plan->outputs, std::shared_ptr<const KernelCall>(plan, &plan->kernel), flags,
+                   memory, plan->permuted ? std::shared_ptr<const std::vector<TensorMeta>>(plan, &plan->outputs) : nullptr);
 }
 
 namespace {

@@ -63,6 +63,9 @@ struct OpPlan {
 // must fail alike: its outputs fail instead, raised at the next read.
 std::vector<Tensor> apply_local(const OpDef& op, std::vector<Tensor> inputs, const Attrs& attrs,
                                 const std::vector<int>& overwrite = {}, bool own = true);
+// `t` in `format` (core/tensor.h), issued as the to_memory_format op: itself when it is in it.
+// A tensor outside host memory stays row-major.
+Tensor to_memory_format(const Tensor& t, MemoryFormat format);
 std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
                                        const Constraints& constraints = {}, const std::vector<int>& overwrite = {});
 

@@ -310,7 +310,9 @@ Var as_global_here(const Var& v) {
                                 "; this one is on " + memory.device_str() + " (move it with to(\"" +
                                 here.memory().device_str() + "\") first)");
   }
-  return Var(GlobalTensor(v.shape(), here, NdSbp{Sbp::broadcast()}, v.local()), v.requires_grad());
+  // A global tensor's parts are row-major (core/tensor.h's memory formats).
+  const Tensor part = to_memory_format(v.local(), MemoryFormat::kContiguous);
+  return Var(GlobalTensor(v.shape(), here, NdSbp{Sbp::broadcast()}, part), v.requires_grad());
 }
 
 std::vector<Var> with_local_arguments_replicated(const std::vector<Var>& args) {

@@ -1,10 +1,11 @@
 // Copyright 2026 The meshflow Authors.
 // oneDNN's primitives behind the CPU kernels of convolutions (ops/conv.cc)
-// and pooling (ops/pool.cc), on meshflow's plain row-major tensors. A primitive is made once per
-// pass, shape and dtype and kept in a bounded LRU cache (making one costs more than running a
-// small one); oneDNN picks its activations' layout (format_tag::any) but for convolutions of
-// at most 16 channels, which run channels-last, and reorders to and from the plain layout run
-// around it.
+// and pooling (ops/pool.cc), on meshflow's row-major or channels-last tensors. A primitive is
+// made once per pass, shape, dtype and formats and kept in a bounded LRU cache (making one
+// costs more than running a small one). A convolution with a channels-last activation runs
+// channels-last; on row-major ones oneDNN picks its activations' layout (format_tag::any) but
+// for convolutions of at most 16 channels, which run channels-last, and reorders to and from
+// the row-major layout run around it.
 // float32, and bfloat16 where oneDNN has the primitive for this CPU (AVX-512 and up); below
 // that (or with ONEDNN_MAX_CPU_ISA set lower) bfloat16 operands are widened exactly to
 // float32, run as float32, and the result rounded once, as gemm_bf16 does for products.
@@ -26,12 +27,25 @@ bool handles(DType dtype);
 
 enum class ConvPass { kForward, kBackwardData, kBackwardWeights };
 
-// The convolution g on NCHW or NCDHW tensors of `dtype` (handles(dtype)), the output
-// overwritten:
+// Which of a convolution pass's activations (x, y and their gradients) are channels-last
+// (core/tensor.h's memory formats); weights are always row-major.
+struct ConvFormats {
+  bool a = false, b = false, out = false;
+};
+
+// The convolution g on NCHW or NCDHW tensors of `dtype` (handles(dtype)), each activation
+// row-major or channels-last as `formats` says, the output overwritten:
 //   kForward:         a = x [N, C_in, spatial],   b = w [C_out, C_in / groups, kernel] -> y
 //   kBackwardData:    a = dy [N, C_out, out],      b = w                               -> dx
 //   kBackwardWeights: a = x,                      b = dy                              -> dw
-void conv(ConvPass pass, const ConvGeometry& g, DType dtype, const void* a, const void* b, void* out);
+// Where an activation is channels-last the primitive runs channels-last, with no reorder of
+// that activation.
+void conv(ConvPass pass, const ConvGeometry& g, DType dtype, const void* a, const void* b, void* out,
+          ConvFormats formats = {});
+
+// core/tensor.h's in_format(t, format), on oneDNN's vectorized reorder where the elements
+// move and it takes the dtype (float32, bfloat16), on the calling thread.
+Tensor in_format(const Tensor& t, MemoryFormat format);
 
 // Pooling over g's windows of float32 tensors [planes, spatial] (N and C as one dim), where
 // oneDNN's algorithm gives g's windows: regular ones (any padding; ceil_mode's last windows

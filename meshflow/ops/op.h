@@ -54,14 +54,17 @@ struct KernelContext {
   // anything else (an empty tensor) for "new memory". Null: new memory for every output.
   const std::vector<Tensor>* given = nullptr;
 
-  // Output k, of `shape` and `dtype`: the given tensor when it is one of those, else new
-  // host memory (a kernel for another device wraps the CPU's: device kernels see their own).
+  // Output k, of `shape` and `dtype`, in the memory format the call planned for it
+  // (outputs[k].format): the given tensor when it is one of those, else new host memory (a
+  // kernel for another device wraps the CPU's: device kernels see their own).
   Tensor output(size_t k, const Shape& shape, DType dtype) const {
+    const MemoryFormat format = k < outputs.size() ? outputs[k].format : MemoryFormat::kContiguous;
     if (given && k < given->size()) {
       const Tensor& t = (*given)[k];
-      if (t.nbytes() > 0 && t.shape() == shape && t.dtype() == dtype) return t;
+      if (t.nbytes() > 0 && t.shape() == shape && t.dtype() == dtype && t.format() == format) return t;
     }
-    return Tensor::empty(shape, dtype);
+    Tensor t = Tensor::empty(shape, dtype);
+    return format == MemoryFormat::kContiguous ? t : t.with_format(format);
   }
 };
 
@@ -139,6 +142,17 @@ struct OpDef {
   // its local inputs or ctx.output_boxes, never from where its part lies. Graph mode then
   // runs chains of such ops as one task, block of rows by block of rows (graph/fusion.h).
   bool elementwise = false;
+  // Memory formats (core/tensor.h) of a local call in host memory (global tensors' parts and
+  // other devices' tensors are row-major). Null: the kernel reads and writes row-major
+  // tensors; the dispatcher converts channels-last inputs first, except for an elementwise op
+  // (above), which runs on channels-last tensors as they lie where its broadcast operands
+  // allow, its outputs in its largest input's format (ops/dispatch.cc, elementwise_format).
+  // Else: the outputs' formats from the input metas (formats included)
+  // and the output metas infer made; the kernel reads its inputs in whatever format they
+  // come and writes output k in outputs[k].format (KernelContext::output makes it so).
+  std::function<std::vector<MemoryFormat>(const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs,
+                                          const Attrs& attrs)>
+      formats;
   // Whether the kernel's work is a few operations per element of its tensors, on the OpenMP
   // team only above kParallelGrain elements (reductions; elementwise ops are so without
   // it): op dispatch then runs it on the issuing thread up to that size (ops/dispatch.cc).

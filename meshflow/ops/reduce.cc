@@ -33,6 +33,7 @@
 
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/onednn.h"
 #include "meshflow/ops/lanes.h"
 #include "meshflow/ops/reduce_math.h"
 #include "meshflow/ops/registry.h"
@@ -461,9 +462,16 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
     if (!(op == ReduceOp::kSum && is_small_int(in[0].dtype))) sigs.push_back({{partial}, {partial}});
     return sigs;
   };
-  def.kernel = [name, op, mean](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  // A channels-last input (core/tensor.h) is read as it lies where every dim is reduced, else
+  // row-major; the output is row-major.
+  def.formats = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>& out, const Attrs&) {
+    return std::vector<MemoryFormat>(out.size(), MemoryFormat::kContiguous);
+  };
+  def.kernel = [name, op, mean](const std::vector<Tensor>& in_any, const KernelContext& ctx) {
     const Shape& logical = ctx.inputs[0].shape;
     const std::vector<bool> reduced = reduced_dims(name, ctx.attrs, static_cast<int64_t>(logical.size()));
+    const bool whole = std::all_of(reduced.begin(), reduced.end(), [](bool r) { return r; });
+    const std::vector<Tensor> in{whole ? in_any[0] : kernel::onednn::in_format(in_any[0], MemoryFormat::kContiguous)};
     Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
     if (is_complex(in[0].dtype())) {  // sum and mean: the parts' as a float tensor of shape (..., 2)
       auto parts = [](const Tensor& t) {

@@ -14,10 +14,13 @@
 //   stack(x0, x1, ...; dim)                S(k), ..., S(k) -> S(k), or S(k + 1) from dim on
 //   split(x; dim, sizes) -> x0, x1, ...    x cut along dim into pieces of sizes (summing to its
 //                                          size): S(k) -> S(k), ..., S(k) for k != dim
+//   to_memory_format(x; format)            x in MemoryFormat `format` (core/tensor.h) where x has
+//                                          4 or 5 dims and lives in host memory, else
+//                                          row-major:  S(k) -> S(k); P -> P
 // Gradients: permute's is the inverse permute, reshape's the reshape back, expand's the sum
 // over the repeated dims (fn::sum_to), slice's slice_backward, slice_scatter's dy with zeros
 // written in the slice (x's) and dy's slice summed to values' shape (values'), and cat's and
-// stack's are slices of dy, split's one cat of its pieces' gradients. slice_backward has none
+// stack's are slices of dy, split's one cat of its pieces' gradients, to_memory_format's dy. slice_backward has none
 // (no second derivatives).
 // Not listed though valid: S(k) -> P wherever S(k) is not carried through (each rank writes
 // its own elements into zeros). It costs nothing at this op, so cost-based inference would
@@ -29,6 +32,7 @@
 
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/onednn.h"
 #include "meshflow/ops/registry.h"
 #include "meshflow/ops/slice_write.h"
 
@@ -778,10 +782,38 @@ OpDef split_op() {
 
 }  // namespace
 
+OpDef to_memory_format_op() {
+  OpDef op = make_op(
+      "to_memory_format",
+      [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+        kernel::expect_inputs("to_memory_format", in, 1);
+        const int64_t format = attrs.get_int("format");
+        if (format < 0 || format > static_cast<int64_t>(MemoryFormat::kChannelsLastInternal)) {
+          op_error("to_memory_format", "format is " + std::to_string(format) +
+                                           "; expected 0 (row-major), 1 (channels-last) or 2 (channels-last, internal)");
+        }
+        return std::vector<TensorMeta>{{in[0].shape, in[0].dtype}};
+      },
+      [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+        std::vector<Signature> sigs = kernel::split_alike_signatures(in[0].shape.size(), 1, 1);
+        sigs.push_back({{Sbp::partial_sum()}, {Sbp::partial_sum()}});
+        return sigs;
+      },
+      [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+        return std::vector<Tensor>{kernel::onednn::in_format(in[0], ctx.outputs[0].format)};
+      });
+  op.formats = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs& attrs) {
+    return std::vector<MemoryFormat>{static_cast<MemoryFormat>(attrs.get_int("format"))};
+  };
+  op.grad = [](const GradContext& g) { return std::vector<Var>{g.grad_outputs[0]}; };
+  op.grad_reads = kReadsNothing;
+  return op;
+}
+
 void register_shape_ops(OpRegistry& r) {
   // They only move elements: every dtype.
   for (OpDef op : {permute_op(), reshape_op(), expand_op(), slice_op(), slice_backward_op(), slice_scatter_op(), cat_op(),
-                   stack_op(), split_op()}) {
+                   stack_op(), split_op(), to_memory_format_op()}) {
     op.bfloat16 = true;
     op.booleans = true;
     op.float16 = true;

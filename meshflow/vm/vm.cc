@@ -117,7 +117,7 @@ class Machine {
     if (&dev != &device_ && std::find(others_.begin(), others_.end(), &dev) == others_.end()) others_.push_back(&dev);
     ins->outputs.reserve(metas.size());
     Memory& memory = flags.outputs_in ? *flags.outputs_in : dev.memory();
-    for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype, memory));
+    for (const TensorMeta& m : metas) ins->outputs.push_back(Tensor::pending(m.shape, m.dtype, memory).with_format(m.format));
     if (allocate || !flags.overwrite.empty()) give_memory(*ins, metas, flags, memory, allocate);
     ins->body = kernel.body();
     ins->flags = flags;
@@ -373,7 +373,8 @@ class Machine {
       const std::shared_ptr<Storage>& s = r.storage();
       if (s.use_count() == 1 && r.data() == s->data()) continue;  // made by the kernel: only r holds it
       const std::shared_ptr<void>& owner = s->owner();
-      r = Tensor::wrap(r.data(), r.shape(), r.dtype(), owner ? owner : std::shared_ptr<void>(s), r.memory());
+      r = Tensor::wrap(r.data(), r.shape(), r.dtype(), owner ? owner : std::shared_ptr<void>(s), r.memory())
+              .with_format(r.format());
       if (const Writes* w = writes_of(*s); w && w->shared_with_host) r.storage()->vm_writes = s->vm_writes;  // a view
     }
     for (size_t k = 0; k < flags.overwrite.size() && k < results.size(); ++k) {
@@ -393,7 +394,7 @@ class Machine {
     ins.kind = device::StreamKind::kCompute;
     ins.inputs = inputs;
     ins.flags = flags;
-    for (const TensorMeta& m : metas) ins.outputs.push_back(Tensor::pending(m.shape, m.dtype, device_.memory()));
+    for (const TensorMeta& m : metas) ins.outputs.push_back(Tensor::pending(m.shape, m.dtype, device_.memory()).with_format(m.format));
     settle(ins, {}, error, nullptr);
     if (blocking_) raise_pending();
     return ins.outputs;
@@ -506,19 +507,28 @@ class Machine {
   static const Shape& shape_of(const TensorMeta& m) { return m.shape; }
   static DType dtype_of(const Tensor& t) { return t.dtype(); }
   static DType dtype_of(const TensorMeta& m) { return m.dtype; }
+  static MemoryFormat format_of(const Tensor& t) { return t.format(); }
+  static MemoryFormat format_of(const TensorMeta& m) { return m.format; }
+  static const char* format_name(MemoryFormat f) {
+    return f == MemoryFormat::kChannelsLast ? " channels-last" : f == MemoryFormat::kContiguous ? "" : " channels-last inside";
+  }
 
   // `planned`: the pending outputs, or their metas.
   template <typename Planned>
   static void check_results(const std::vector<Tensor>& results, const std::vector<Planned>& planned) {
     bool ok = results.size() == planned.size();
     for (size_t i = 0; ok && i < results.size(); ++i) {
-      ok = results[i].shape() == shape_of(planned[i]) && results[i].dtype() == dtype_of(planned[i]);
+      ok = results[i].shape() == shape_of(planned[i]) && results[i].dtype() == dtype_of(planned[i]) &&
+           results[i].format() == format_of(planned[i]);
     }
     if (!ok) {
       std::string got, expected;
-      for (const Tensor& t : results) got += std::string(got.empty() ? "" : ", ") + dtype_name(t.dtype()) + to_string(t.shape());
+      for (const Tensor& t : results) {
+        got += std::string(got.empty() ? "" : ", ") + dtype_name(t.dtype()) + to_string(t.shape()) + format_name(t.format());
+      }
       for (const Planned& p : planned) {
-        expected += std::string(expected.empty() ? "" : ", ") + dtype_name(dtype_of(p)) + to_string(shape_of(p));
+        expected += std::string(expected.empty() ? "" : ", ") + dtype_name(dtype_of(p)) + to_string(shape_of(p)) +
+                    format_name(format_of(p));
       }
       throw std::logic_error("produced (" + got + ") where its plan said (" + expected + ")");
     }
@@ -824,7 +834,7 @@ Tensor copy_to(const Tensor& t, device::Device& target) {
   flags.outputs_in = &memory;
   return launch("copy to " + memory.device_str(),
                 to_host ? device::StreamKind::kDeviceToHost : device::StreamKind::kHostToDevice, {t},
-                {{t.shape(), t.dtype()}},
+                {{t.shape(), t.dtype(), &t.memory() == &host_memory() ? MemoryFormat::kContiguous : t.format()}},
                 [&memory](const std::vector<Tensor>& in) { return std::vector<Tensor>{in[0].copy_to(memory)}; }, flags)[0];
 }
 
@@ -880,7 +890,10 @@ Tensor write_over(const Tensor& target, const Tensor& value) {
   flags.small = true;  // its target is shared with NumPy, so launch waits for it anyway
   return launch_kernel("write_over", {target, value}, {{target.shape(), target.dtype()}},
                        [](const std::vector<Tensor>& in, const std::vector<Tensor>& out) {
-                         out[0].memory().copy_within(out[0].data(), in[1].data(), in[1].nbytes());
+                         // A value in another layout (an in-place op's channels-last result)
+                         // takes the target's, whose bytes NumPy reads.
+                         const Tensor value = in_format(in[1], out[0].format());
+                         out[0].memory().copy_within(out[0].data(), value.data(), value.nbytes());
                          return std::vector<Tensor>{out[0]};
                        },
                        flags, /*allocate=*/false)[0];

@@ -28,7 +28,7 @@ import numpy as _np
 
 from . import _C, _dtype
 from ._ops_index import _basic_items, _carrier, index_along_call, index_fill_source, scatter_call, write_call
-from ._tensor import Tensor, _in_c, no_grad, is_grad_enabled, numpy_shared
+from ._tensor import Tensor, _in_c, _in_memory_format, _to_format, no_grad, is_grad_enabled, numpy_shared
 
 # A view records how it was made in `view._view`, a tuple (base, kind, args, kwargs): the
 # method's _ViewKind and the arguments of the call. Nothing else is made per view (no
@@ -436,12 +436,20 @@ def _dense_strides(shape):
     return tuple(reversed(strides))
 
 
+def _channels_last_strides(shape):
+    """The strides of [N, C, *spatial] stored as [N, *spatial, C] (torch's channels_last)."""
+    n, c, *spatial = shape
+    dense = _dense_strides((n, *spatial, c))
+    return (dense[0], dense[-1], *dense[1:-1])
+
+
 def torch_strides(t):
     """PyTorch's strides of t in elements, where meshflow can tell them (chains of boxes,
     permutations, reshapes, diagonals and detach of a tensor that is not a view), else None."""
     record = getattr(t, "_view", None) if _weakref_count(t) else None  # a view is weakly referenced by its base
     if record is None:
-        return _dense_strides(t._impl.shape)
+        shape = t._impl.shape
+        return _channels_last_strides(shape) if t._impl.channels_last else _dense_strides(shape)
     base, kind, args, kwargs = record
     if kind.strides is None:
         return None
@@ -458,7 +466,7 @@ def _dense_view(t):
             return False
         t = record[_BASE]
         record = getattr(t, "_view", None) if _weakref_count(t) else None
-    return True
+    return not t._impl.channels_last
 
 
 def _viewed_strides(old_shape, old_strides, new_shape):
@@ -697,9 +705,22 @@ _weakref_count = weakref.getweakrefcount
 
 def is_contiguous(self, memory_format=None):
     """PyTorch's answer for the view's strides (torch_strides): False for a permuted,
-    transposed or expanded view that moved elements, or a box that skips elements (x[:, 1:]);
-    True for every tensor that is not a view (meshflow's ops make dense results)."""
+    transposed or expanded view that moved elements, or a box that skips elements (x[:, 1:]),
+    or a channels-last tensor; True for every other tensor that is not a view (meshflow's ops
+    make dense results). With memory_format=channels_last (channels_last_3d): whether the
+    strides are those of that layout (where a dim of one element makes both agree, both)."""
+    name = getattr(memory_format, "_name", "contiguous_format")
+    if name in ("channels_last", "channels_last_3d"):
+        shape, strides = self._impl.shape, torch_strides(self)
+        if len(shape) != (4 if name == "channels_last" else 5) or strides is None:
+            return False
+        return _contiguous_strides(_channels_last_order(shape), _channels_last_order(strides))
     return _dense_view(self) or _strides_contiguous(self, torch_strides(self))
+
+
+def _channels_last_order(dims):
+    """[N, C, *spatial] as [N, *spatial, C]."""
+    return (dims[0], *dims[2:], dims[1])
 
 
 def _strides_contiguous(t, strides):
@@ -723,7 +744,12 @@ def _viewable(self, strides, sizes):
 
 
 def _contiguous(self, memory_format=None):
-    """Itself when contiguous, else a dense copy (PyTorch's .contiguous())."""
+    """Itself when contiguous in memory_format (row-major by default), else a copy so
+    (PyTorch's .contiguous())."""
+    if getattr(memory_format, "_name", None) in ("channels_last", "channels_last_3d"):
+        return _in_memory_format(self, memory_format)
+    if not _dense_view(self) and self._impl.channels_last:
+        return _to_format(self, False)
     return self if is_contiguous(self) else self.clone()
 
 

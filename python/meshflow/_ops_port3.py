@@ -30,9 +30,10 @@ __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "layer_no
 
 
 class memory_format:
-    """torch.memory_format: how torch lays a tensor out in memory. meshflow's tensors are dense
-    row-major whatever is asked (layouts across ranks are SBP's), so the formats are names
-    that conversions take and keep nothing of."""
+    """torch.memory_format: how a tensor lies in memory. `to`, `contiguous` and `Module.to` take
+    channels_last (4 dims) and channels_last_3d (5 dims) as torch's do, with torch's strides,
+    for local CPU tensors, whose convolutions, batch norm and elementwise ops keep the layout;
+    global tensors and other devices' stay row-major (layouts across ranks are SBP's)."""
 
     def __init__(self, name):
         self._name = name

@@ -186,8 +186,9 @@ class Tensor:
 
     def to(self, *args, **kwargs):
         """to(device), to(dtype), to(device, dtype) or to(other) (other's device and dtype), as
-        PyTorch: itself when nothing changes, unless copy=True. non_blocking and memory_format
-        are taken for torch's signature (copies are ordered on the streams; tensors are dense)."""
+        PyTorch: itself when nothing changes, unless copy=True. non_blocking is taken for
+        torch's signature (copies are ordered on the streams); memory_format as torch's (see
+        _in_memory_format)."""
         if len(args) == 1 and not kwargs and type(args[0]) is _dtype.dtype:  # to(dtype), the commonest call
             name = _dtype.to_dtype(args[0]).name
             if name == self._impl.dtype:
@@ -197,7 +198,7 @@ class Tensor:
         if "device" in kwargs:
             target = kwargs.pop("device")
         kwargs.pop("non_blocking", None)
-        kwargs.pop("memory_format", None)
+        memory_format = kwargs.pop("memory_format", None)
         copy = bool(kwargs.pop("copy", False))
         if kwargs:
             raise TypeError(f"to: unexpected keyword argument(s) {', '.join(kwargs)}")
@@ -237,6 +238,8 @@ class Tensor:
         if dtype is not None and _dtype.to_dtype(dtype) != self.dtype:
             from ._ops_elementwise import cast
             out = cast(out, dtype)
+        if memory_format is not None:
+            out = _in_memory_format(out, memory_format)
         if copy and out is self:
             from ._api import clone
             out = clone(self)
@@ -1002,3 +1005,27 @@ def _shared_numpy(data, dtype=None, device=None):
     if device is not None and _device.device(device).type != "cpu":
         return None
     return from_numpy(data)
+
+
+def _in_memory_format(t, memory_format):
+    """t in torch's `memory_format` (channels_last, channels_last_3d, contiguous_format;
+    preserve_format keeps t's), itself when it is in it already: a local CPU tensor of 4
+    (channels_last) or 5 (channels_last_3d) dims moves to the channels-last layout that
+    convolutions, batch norm and elementwise ops keep (C++ core/tensor.h); global tensors and
+    other devices' stay row-major."""
+    name = getattr(memory_format, "_name", None)
+    if name not in ("channels_last", "channels_last_3d", "contiguous_format", "preserve_format"):
+        raise TypeError(f"memory_format must be a meshflow.memory_format, not {memory_format!r}")
+    if name == "preserve_format":
+        return t
+    last = name != "contiguous_format"
+    if last and t.ndim != (4 if name == "channels_last" else 5):
+        raise RuntimeError(f"required rank {4 if name == 'channels_last' else 5} tensor to use {name} format")
+    return _to_format(t, last)
+
+
+def _to_format(t, channels_last):
+    """t channels-last or row-major (the to_memory_format op), itself when it is so already."""
+    if t._impl.channels_last == channels_last:
+        return t
+    return Tensor(_C.apply("to_memory_format", [t._impl], {"format": int(channels_last)}, None, None)[0])

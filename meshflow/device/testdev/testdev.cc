@@ -99,7 +99,7 @@ Device& device(int index) {
 bool is_testdev(const Memory& memory) { return memory.device_type() == "testdev"; }
 
 Tensor host_view(const Tensor& t) {
-  return Tensor::wrap(host_address(t.data()), t.shape(), t.dtype(), t.storage()->owner());
+  return Tensor::wrap(host_address(t.data()), t.shape(), t.dtype(), t.storage()->owner()).with_format(t.format());
 }
 
 }  // namespace mf::device::testdev

@@ -197,6 +197,10 @@ void add_shape_kernels(OpRegistry& r) {
     return std::vector<Tensor>{out};
   });
 
+  // A GPU's tensors are row-major (core/tensor.h's memory formats): the input itself.
+  r.add_kernel("cuda", "to_memory_format",
+               [](const std::vector<Tensor>& in, const KernelContext&) { return std::vector<Tensor>{in[0]}; });
+
   // The signature made the local part the same run of the flat layout: a view.
   r.add_kernel("cuda", "reshape", [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Shape& extent = ctx.output_boxes[0].extent;

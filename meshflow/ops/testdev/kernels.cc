@@ -17,6 +17,13 @@ namespace {
 Tensor seen_from_host(const Tensor& t) {
   return device::testdev::is_testdev(t.memory()) ? device::testdev::host_view(t) : t;
 }
+// A copy of the host tensor `t` in `memory`, its bytes as they lie (a channels-last result
+// stays so: Tensor::copy_to makes row-major copies outside host memory).
+Tensor on_device(const Tensor& t, Memory& memory) {
+  Tensor out = Tensor::empty(t.shape(), t.dtype(), memory);
+  if (t.nbytes()) memory.copy_from_host(out.data(), t.data(), t.nbytes());
+  return channels_last(t.format()) ? out.with_format(t.format()) : out;
+}
 }  // namespace
 
 void register_testdev_kernels(OpRegistry& r) {
@@ -44,7 +51,7 @@ void register_testdev_kernels(OpRegistry& r) {
         // Written where the caller wanted it: hand back the device's tensor; else a copy.
         const bool in_place = k < given.size() && given[k].nbytes() > 0 && outputs[k].data() == given[k].data() &&
                               outputs[k].shape() == given[k].shape();
-        outputs[k] = in_place ? (*ctx.given)[k] : outputs[k].copy_to(*memory);
+        outputs[k] = in_place ? (*ctx.given)[k] : on_device(outputs[k], *memory);
       }
       return outputs;
     };

@@ -604,9 +604,13 @@ class Module:
 
     def to(self, *args, **kwargs):
         """Moves parameters and buffers to a device and/or casts the floating ones to a dtype,
-        as torch's Module.to; parameters keep their identity (optimizers still hold them)."""
+        as torch's Module.to; parameters keep their identity (optimizers still hold them).
+        memory_format (torch.channels_last...) applies to the floating ones of 4 or 5 dims."""
+        memory_format = kwargs.pop("memory_format", None)
         for t in list(self._tensors()):
             moved = t.to(*args, **kwargs) if _is_floating(t) else _to_device_only(t, *args, **kwargs)
+            if memory_format is not None and _is_floating(t) and moved.ndim in (4, 5):
+                moved = moved.contiguous(memory_format=memory_format)
             if moved is not t:
                 t.data = moved
         return self

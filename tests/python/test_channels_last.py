@@ -1,0 +1,248 @@
+"""Channels-last tensors (C++ core/tensor.h's memory formats): torch's spellings
+(`to(memory_format=)`, `contiguous(memory_format=)`, `is_contiguous(memory_format=)`,
+`Module.to(memory_format=)`) with torch's strides, and every op on channels-last inputs
+giving the values and gradients of the same op on row-major ones (which the other suites
+check against torch and NumPy): the ops that keep the layout (convolutions, batch norm,
+elementwise ops) keep it, as torch's do, and the others read a converted copy. A ResNet
+block's training step, eager and in graph mode, agrees with the row-major one."""
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn as nn
+import meshflow.nn.functional as F
+from graph_step import CrossEntropyStep
+
+RNG = np.random.default_rng(38)
+CL = mf.channels_last
+
+
+def randn(*shape, dtype=mf.float32):
+    return mf.tensor(RNG.standard_normal(shape), dtype=dtype)
+
+
+def close(a, b, tol=1e-5):
+    a, b = np.asarray(a.detach().float().numpy() if isinstance(a, mf.Tensor) else a), np.asarray(
+        b.detach().float().numpy() if isinstance(b, mf.Tensor) else b)
+    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+
+
+def test_to_channels_last_has_torchs_strides_and_values():
+    x = randn(2, 3, 4, 5)
+    y = x.to(memory_format=CL)
+    assert y.stride() == (60, 1, 15, 3)  # torch's for [2, 3, 4, 5] channels_last
+    assert y.is_contiguous(memory_format=CL) and not y.is_contiguous()
+    assert x.is_contiguous() and not x.is_contiguous(memory_format=CL)
+    np.testing.assert_array_equal(y.numpy(), x.numpy())
+    back = y.contiguous()
+    assert back.stride() == (60, 20, 5, 1) and back.is_contiguous()
+    np.testing.assert_array_equal(back.numpy(), x.numpy())
+    assert y.to(memory_format=CL) is y and x.contiguous() is x
+    assert x.contiguous(memory_format=CL).stride() == (60, 1, 15, 3)
+    assert y.float() is y and y.to(mf.float64).dtype == mf.float64
+    np.testing.assert_array_equal(y.to(mf.float64).numpy(), x.numpy().astype(np.float64))
+    z = randn(2, 3, 2, 4, 5).to(memory_format=mf.channels_last_3d)
+    assert z.stride() == (120, 1, 60, 15, 3) and z.is_contiguous(memory_format=mf.channels_last_3d)
+    with pytest.raises(RuntimeError, match="rank 4"):
+        randn(3, 4, 5).to(memory_format=CL)
+    with pytest.raises(RuntimeError, match="rank 5"):
+        x.contiguous(memory_format=mf.channels_last_3d)
+
+
+def test_views_of_channels_last_follow_torchs_strides():
+    y = randn(2, 3, 4, 5).to(memory_format=CL)
+    assert y.permute(0, 2, 3, 1).is_contiguous()  # NHWC's own order: torch's view is contiguous
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        y.view(2, -1)
+    flat = y.reshape(2, -1)  # a copy, as torch's
+    np.testing.assert_array_equal(flat.numpy(), y.numpy().reshape(2, -1))
+    np.testing.assert_array_equal(y[:, 1].numpy(), y.numpy()[:, 1])
+    np.testing.assert_array_equal(y.sum(dim=(0, 2)).numpy(), y.numpy().sum(axis=(0, 2)))
+
+
+def test_module_to_moves_four_dim_parameters():
+    model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.Linear(5, 5))
+    model.to(memory_format=CL)
+    assert model[0].weight.is_contiguous(memory_format=CL) and not model[0].weight.is_contiguous()
+    assert model[1].weight.is_contiguous() and model[2].weight.is_contiguous()
+    assert model[0].weight.is_leaf and model[0].weight.requires_grad
+
+
+def run(fn, *inputs):
+    """fn's output and the inputs' gradients (of the output's sum weighted by a fixed tensor)."""
+    leaves = [t.detach().requires_grad_(True) for t in inputs]
+    out = fn(*leaves)
+    weight = mf.tensor(np.random.default_rng(5).standard_normal(tuple(out.shape)), dtype=out.dtype)
+    (out * weight).sum().backward()
+    return out, [t.grad for t in leaves]
+
+
+def check_same(fn, inputs, cl_inputs, keeps, tol=1e-5):
+    """fn on channels-last inputs as on row-major ones, gradients included; its output
+    channels-last where `keeps`."""
+    out, grads = run(fn, *inputs)
+    out_cl, grads_cl = run(fn, *cl_inputs)
+    assert out_cl.is_contiguous(memory_format=CL) == keeps, out_cl.stride()
+    close(out_cl, out, tol)
+    for g, g_cl in zip(grads, grads_cl):
+        close(g_cl, g, tol)
+
+
+@pytest.mark.parametrize("dtype", [mf.float32, mf.float64])
+@pytest.mark.parametrize("kernel,stride,groups,cin", [(3, 1, 1, 8), (3, 2, 1, 24), (1, 1, 1, 24), (1, 2, 1, 8),
+                                                      (3, 1, 4, 8), (3, 1, 8, 8)])
+def test_conv2d_keeps_channels_last(dtype, kernel, stride, groups, cin):
+    x, w = randn(2, cin, 9, 7, dtype=dtype), randn(16, cin // groups, kernel, kernel, dtype=dtype)
+
+    def conv(x, w):
+        return F.conv2d(x, w, stride=stride, padding=kernel // 2, groups=groups)
+
+    tol = 1e-4 if dtype == mf.float32 else 1e-10
+    check_same(conv, (x, w), (x.to(memory_format=CL), w), keeps=True, tol=tol)
+    check_same(conv, (x, w), (x, w.to(memory_format=CL)), keeps=True, tol=tol)  # torch's rule: x's or w's
+
+
+def test_conv2d_bfloat16_and_bias_and_conv3d():
+    x, w, b = randn(2, 8, 6, 6), randn(8, 8, 3, 3), randn(8)
+    check_same(lambda x, w, b: F.conv2d(x, w, b, padding=1), (x, w, b), (x.to(memory_format=CL), w, b), keeps=True,
+               tol=1e-4)  # the bias added per channel, by rows
+    xb, wb = x.to(mf.bfloat16), w.to(mf.bfloat16)
+    out, out_cl = F.conv2d(xb, wb, padding=1), F.conv2d(xb.to(memory_format=CL), wb, padding=1)
+    assert out_cl.is_contiguous(memory_format=CL)
+    close(out_cl, out, 2e-2)
+    x3, w3 = randn(2, 4, 5, 6, 7), randn(8, 4, 3, 3, 3)
+    check_same(lambda x, w: F.conv3d(x, w, padding=1), (x3, w3), (x3.to(memory_format=mf.channels_last_3d), w3),
+               keeps=False, tol=1e-4)  # is_contiguous(channels_last) is False for 5 dims: torch's answer
+    assert F.conv3d(x3.to(memory_format=mf.channels_last_3d), w3).is_contiguous(memory_format=mf.channels_last_3d)
+
+
+@pytest.mark.parametrize("dtype", [mf.float32, mf.float64, mf.bfloat16])
+def test_batch_norm_keeps_channels_last(dtype):
+    x = randn(4, 24, 5, 3, dtype=dtype) * 3 + 2
+    w, b = randn(24, dtype=dtype), randn(24, dtype=dtype)
+
+    def bn(x, w, b):
+        return F.batch_norm(x, None, None, w, b, training=True)
+
+    check_same(bn, (x, w, b), (x.to(memory_format=CL), w, b), keeps=True,
+               tol=2e-2 if dtype == mf.bfloat16 else 1e-4)
+    bn2 = nn.BatchNorm2d(24).to(dtype)
+    bn3 = nn.BatchNorm2d(24).to(dtype)
+    bn2(x)
+    bn3(x.to(memory_format=CL))
+    close(bn3.running_mean, bn2.running_mean, 1e-2 if dtype == mf.bfloat16 else 1e-5)
+    close(bn3.running_var, bn2.running_var, 1e-2 if dtype == mf.bfloat16 else 1e-5)
+
+
+def test_elementwise_ops_keep_the_first_inputs_format():
+    x, y = randn(2, 8, 5, 5), randn(2, 8, 5, 5)
+    xc, yc = x.to(memory_format=CL), y.to(memory_format=CL)
+    check_same(lambda a, b: F.relu(a) * b + a, (x, y), (xc, yc), keeps=True)
+    check_same(lambda a, b: a + b, (x, y), (xc, y), keeps=True)  # the first input's format, as torch's
+    check_same(lambda a, b: a + b, (x, y), (x, yc), keeps=False)
+    check_same(lambda a: F.gelu(a) * 2.0 - 1, (x,), (xc,), keeps=True)
+    bias = randn(8, 1, 1)
+    check_same(lambda a, b: a * b - b, (x, bias), (xc, bias), keeps=True)  # per channel: by rows
+    check_same(lambda a, b: b / (a * a + 1), (x, bias), (xc, bias), keeps=True)  # the largest input's format
+    plane, rows = randn(5, 5), randn(8, 5, 1)
+    check_same(lambda a, b: a + b, (x, plane), (xc, plane), keeps=True)  # one channel: in place too
+    check_same(lambda a, b: a + b, (x, rows), (xc, rows), keeps=False)  # channels and rows: row-major
+    z = xc.clone()
+    z.add_(yc)
+    close(z, x + y)
+
+
+def test_ops_without_channels_last_kernels_read_a_converted_copy():
+    x = randn(2, 8, 6, 6)
+    xc, m = x.to(memory_format=CL), randn(288, 3)
+    for fn in (lambda a: F.max_pool2d(a, 2), lambda a: F.adaptive_avg_pool2d(a, 2), lambda a: a.sum(dim=1),
+               lambda a: a.flatten(1) @ m, lambda a: F.softmax(a, dim=1), lambda a: a.transpose(1, 3),
+               lambda a: mf.cat([a, a], dim=1), lambda a: F.interpolate(a, scale_factor=2)):
+        check_same(fn, (x,), (xc,), keeps=False)
+    mf.manual_seed(0)
+    dropped = F.dropout(xc, 0.5)
+    mf.manual_seed(0)
+    close(dropped, F.dropout(x, 0.5))  # the same draws: random ops run row-major
+
+
+def resnet_block():
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(16, 16, 3, padding=1, bias=False)
+            self.bn1 = nn.BatchNorm2d(16)
+            self.conv2 = nn.Conv2d(16, 32, 3, stride=2, padding=1, bias=False)
+            self.bn2 = nn.BatchNorm2d(32)
+            self.skip = nn.Conv2d(16, 32, 1, stride=2, bias=False)
+            self.head = nn.Linear(32, 10)
+
+        def forward(self, x):
+            y = F.relu(self.bn1(self.conv1(x)))
+            y = F.relu(self.bn2(self.conv2(y)) + self.skip(x))
+            return self.head(F.adaptive_avg_pool2d(y, 1).flatten(1))
+
+    mf.manual_seed(3)
+    return Block()
+
+
+def train(channels_last, graph=False, steps=3):
+    model = resnet_block()
+    x = mf.tensor(np.random.default_rng(7).standard_normal((8, 16, 8, 8)), dtype=mf.float32)
+    labels = mf.tensor(np.arange(8) % 10)
+    if channels_last:
+        model.to(memory_format=CL)
+        x = x.to(memory_format=CL)
+    opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+
+    def step(x, labels):
+        loss = F.cross_entropy(model(x), labels)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        return loss
+
+    run_step = CrossEntropyStep(model, opt) if graph else step
+    losses = [float(run_step(x, labels)) for _ in range(steps)]
+    return losses, [p.detach().contiguous().numpy() for p in model.parameters()]
+
+
+def test_resnet_block_trains_as_row_major_eager_and_in_graph_mode():
+    losses, params = train(False)
+    for graph in (False, True):
+        losses_cl, params_cl = train(True, graph=graph)
+        np.testing.assert_allclose(losses_cl, losses, rtol=1e-4)
+        for p, p_cl in zip(params, params_cl):
+            np.testing.assert_allclose(p_cl, p, rtol=1e-3, atol=1e-4)
+
+
+def test_a_plain_models_tensors_stay_row_major_to_the_user():
+    """A convolution of a row-major input keeps its result channels-last inside (the next
+    ops read it without reorders), but the user sees torch's row-major tensor."""
+    x, w, b = randn(2, 8, 6, 6), randn(8, 8, 3, 3), randn(8)
+    y = F.relu(F.batch_norm(F.conv2d(x, w, b, padding=1), None, None, training=True))
+    assert y.is_contiguous() and y.stride() == (288, 36, 6, 1) and not y.is_contiguous(memory_format=CL)
+    np.testing.assert_array_equal(y.view(2, -1).numpy(), y.numpy().reshape(2, -1))
+    reference = F.relu(F.batch_norm(F.conv2d(x.double(), w.double(), b.double(), padding=1), None, None, training=True))
+    close(y, reference, 1e-4)
+    assert y.to(memory_format=CL).stride() == (288, 1, 48, 8)
+
+
+def test_broadcasts_where_the_permuted_shape_is_the_shape():
+    """[4, 8, 8, 8] read as [N, H, W, C] is [4, 8, 8, 8] again: its format still changes."""
+    x, bias = randn(4, 8, 8, 8), randn(8, 1, 1)
+    check_same(lambda a, b: a + b, (x, bias), (x.to(memory_format=CL), bias), keeps=True)
+
+
+def test_numpy_shared_memory_meets_channels_last():
+    # An array's memory is row-major: a channels-last value written into a tensor sharing it
+    # lands in NumPy's order, and numpy() of a channels-last tensor reads row-major values.
+    rng = np.random.default_rng(5)
+    a = np.zeros((2, 3, 4, 4), np.float32)
+    t = mf.from_numpy(a)
+    v = rng.standard_normal(a.shape).astype(np.float32)
+    cl = mf.tensor(v).to(memory_format=mf.channels_last)
+    t.add_(cl)
+    np.testing.assert_array_equal(a, v)
+    t.copy_(cl * 2)
+    np.testing.assert_array_equal(a, 2 * v)
+    np.testing.assert_array_equal(cl.numpy(), v)
