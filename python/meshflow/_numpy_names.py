@@ -70,8 +70,18 @@ def wrapped(f, takes_out=False):
     wrapper (not a Python function, no `dim` or `keepdim` and no `out=` to add, taking the
     names already). The Tensor methods in C (_tensor._in_c) send every call with keywords to
     their Python method, which is wrapped there."""
-    if not inspect.isfunction(f) or getattr(f, "numpy_names", False):
+    if getattr(f, "numpy_names", False):
         return None
+    if not inspect.isfunction(f):
+        # A function in C over a Python one (_ops_shape.cat): the C object made again over
+        # the wrapped Python function, so its keyword calls (which it sends there) take the
+        # names, and its positional fast path stays.
+        inner, remake = getattr(f, "__wrapped__", None), getattr(f, "remake", None)
+        if remake is None or not inspect.isfunction(inner) or (w := wrapped(inner, takes_out)) is None:
+            return None
+        made = functools.update_wrapper(remake(w), inner)
+        made.remake, made.numpy_names = remake, True
+        return made
     try:
         params = set(inspect.signature(f).parameters)
     except (TypeError, ValueError):

@@ -185,6 +185,7 @@ def cat(tensors, dim=0):
 # The commonest call, local Tensors of one dtype and an int dim, in C (_C.cat_function): one
 # call to the op, which refuses the dtypes and shapes handled above.
 cat = functools.update_wrapper(_C.cat_function(cat), cat)
+cat.remake = _C.cat_function  # _numpy_names makes it again over its keyword-taking wrapper
 
 
 def stack(tensors, dim=0):

@@ -664,7 +664,11 @@ def test_top_level_layer_spellings_and_argument_orders():
 
 def test_memory_formats_and_small_aliases():
     x = mf.tensor(rand(2, 3, 4, 4))
-    assert x.to(memory_format=mf.channels_last) is x and x.contiguous(memory_format=mf.channels_last) is x
+    # torch's: a row-major x in channels_last is a new tensor of the same values, itself after.
+    cl = x.to(memory_format=mf.channels_last)
+    assert cl is not x and cl.is_contiguous(memory_format=mf.channels_last) and not x.is_contiguous(memory_format=mf.channels_last)
+    assert cl.contiguous(memory_format=mf.channels_last) is cl
+    np.testing.assert_array_equal(cl.numpy(), x.numpy())
     assert repr(mf.channels_last) == "meshflow.channels_last"
     m = mf.tensor(rand(2, 3))
     np.testing.assert_array_equal(m.H.numpy(), m.numpy().T)
