@@ -52,7 +52,10 @@ inline Tensor uniform(const Shape& shape, double lo, double hi, unsigned seed = 
 
 inline bool differentiable(const Tensor& t) { return is_floating(t.dtype()); }
 
-inline Tensor as_float64(const Tensor& t) { return apply_local(find_op("cast"), {t}, {{"dtype", DType::kFloat64}})[0]; }
+// Row-major, as the checks read elements by their index (an op may give channels-last).
+inline Tensor as_float64(const Tensor& t) {
+  return in_format(apply_local(find_op("cast"), {t}, {{"dtype", DType::kFloat64}})[0], MemoryFormat::kContiguous);
+}
 
 // The weights of L: one per output, none for outputs that are not floating; 0 where an
 // output is not finite (a masked log-probability), which L then leaves out.
@@ -153,7 +156,7 @@ inline Grads check_local_gradients(const GradCall& call, double tol = 1e-5) {
     }
     EXPECT_TRUE(inputs[k].grad().defined()) << describe(call) << ": no gradient reached input " << k;
     if (!inputs[k].grad().defined()) return {};
-    grads.push_back(inputs[k].grad().local());
+    grads.push_back(in_format(inputs[k].grad().local(), MemoryFormat::kContiguous));
     EXPECT_TRUE(close(*grads[k], finite_differences(call, static_cast<int>(k), weights), tol))
         << describe(call) << ": input " << k << "'s gradient against finite differences";
   }

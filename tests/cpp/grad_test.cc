@@ -201,6 +201,8 @@ std::vector<GradCall> shape_calls() {
       {"stack", {away_from_zero({2, 3}, 1), away_from_zero({2, 3}, 2)}, {{"dim", int64_t{1}}}},
       {"split", {x}, {{"dim", int64_t{2}}, {"sizes", Ints{1, 0, 3}}}},
       {"split", {x}, {{"dim", int64_t{0}}, {"sizes", Ints{1, 1}}}},
+      {"to_memory_format", {away_from_zero({2, 3, 2, 2}, 4)}, {{"format", int64_t{1}}}},
+      {"to_memory_format", {away_from_zero({2, 3, 2, 2, 2}, 5)}, {{"format", int64_t{2}}}},
   };
 }
 
