@@ -189,7 +189,7 @@ std::vector<Tensor> run_cpu(const std::string& name, const std::vector<Tensor>& 
 template <typename T>
 Tensor tensor_of(const std::vector<T>& values, DType dtype) {
   Tensor t = Tensor::empty({static_cast<int64_t>(values.size())}, dtype);
-  std::memcpy(t.data(), values.data(), values.size() * sizeof(T));
+  if (!values.empty()) std::memcpy(t.data(), values.data(), values.size() * sizeof(T));  // none for {0}
   return t;
 }
 
