@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "meshflow/core/error.h"
+#include "meshflow/core/strides.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/registry.h"
 
@@ -406,17 +407,6 @@ bool setitem_fast(PyObject* self, PyObject* key, PyObject* value) {
 PyObject* getitem_kind = nullptr;
 PyObject* transpose_kind = nullptr;
 
-// A dense tensor's torch strides (_inplace._dense_strides: a dim of 0 counts as 1).
-std::vector<int64_t> dense_strides(const Shape& shape) {
-  std::vector<int64_t> strides(shape.size());
-  int64_t step = 1;
-  for (size_t d = shape.size(); d-- > 0;) {
-    strides[d] = step;
-    step *= std::max<int64_t>(shape[d], 1);
-  }
-  return strides;
-}
-
 // torch's strides of base[key] (items of a basic key) for a base of `shape` that is no view,
 // as _inplace._indexed_strides makes them: an int drops its dim, a slice's step multiplies its
 // stride, None adds a dim of stride size * stride of the dim it stands before (1 at the end).
@@ -476,41 +466,6 @@ std::optional<std::vector<int64_t>> known_strides(PyObject* t) {
     return strides;
   }
   return std::nullopt;
-}
-
-// PyTorch's is_contiguous of these strides (_inplace._contiguous_strides): dense where dims
-// have more than one element.
-bool strides_contiguous(const Shape& shape, const std::vector<int64_t>& strides) {
-  int64_t expected = 1;
-  for (size_t i = shape.size(), j = strides.size(); i > 0 && j > 0;) {  // trailing dims paired, as zip
-    const int64_t n = shape[--i], st = strides[--j];
-    if (n == 0) return true;
-    if (n == 1) continue;
-    if (st != expected) return false;
-    expected *= n;
-  }
-  return true;
-}
-
-// Whether torch can view elements of `shape` with these strides in `new_shape`
-// (_inplace._viewed_strides, ATen's computeStride: merged dims contiguous among themselves).
-bool viewable(const Shape& shape, const std::vector<int64_t>& strides, const Shape& new_shape) {
-  if (shape.empty() || std::find(shape.begin(), shape.end(), 0) != shape.end()) return true;
-  auto view_d = static_cast<int64_t>(new_shape.size()) - 1;
-  int64_t chunk_base_stride = strides.back(), tensor_numel = 1, view_numel = 1;
-  for (auto tensor_d = static_cast<int64_t>(shape.size()) - 1; tensor_d >= 0; --tensor_d) {
-    tensor_numel *= shape[tensor_d];
-    if (tensor_d == 0 ||
-        (shape[tensor_d - 1] != 1 && strides[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
-      while (view_d >= 0 && (view_numel < tensor_numel || new_shape[view_d] == 1)) {
-        view_numel *= new_shape[view_d];
-        --view_d;
-      }
-      if (view_numel != tensor_numel) return false;
-      if (tensor_d > 0) chunk_base_stride = strides[tensor_d - 1], tensor_numel = 1, view_numel = 1;
-    }
-  }
-  return view_d == -1;
 }
 
 // self.contiguous(): self where torch's strides of it are contiguous (a tensor that is no view
@@ -579,7 +534,7 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
       const std::optional<Shape> sizes = sizes_arg(args + 1, n - 1);
       if (!sizes) return nullptr;
       out = fn::reshape(*x, *sizes);
-      if (strided && !strides_contiguous(x->shape(), *strides) && !viewable(x->shape(), *strides, out.shape())) {
+      if (strided && !strides_contiguous(x->shape(), *strides) && !viewed_strides(x->shape(), *strides, out.shape())) {
         return tensor_object(std::move(out));
       }
       break;
@@ -1175,6 +1130,24 @@ void bind_op_calls(py::module_& m) {
   m.def("contiguous_method", &make_contiguous_method, py::arg("fallback"),
         "Tensor.contiguous in C: a tensor that is no view as itself; an x[key] view or a transpose of a tensor that "
         "is no view as itself or its copy, as torch's strides of it say; any other call goes to fallback");
+  m.def(
+      "dense_strides", [](const std::vector<int64_t>& shape) { return py::tuple(py::cast(dense_strides(shape))); },
+      py::arg("shape"), "Row-major strides of shape, a dim of 0 counting as 1 (core/strides.h)");
+  m.def(
+      "strides_contiguous",
+      [](const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
+        return strides_contiguous(shape, strides);
+      },
+      py::arg("shape"), py::arg("strides"), "torch's is_contiguous of these strides (core/strides.h)");
+  m.def(
+      "viewed_strides",
+      [](const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+         const std::vector<int64_t>& new_shape) -> py::object {
+        const std::optional<std::vector<int64_t>> out = viewed_strides(shape, strides, new_shape);
+        return out ? py::object(py::tuple(py::cast(*out))) : py::object(py::none());
+      },
+      py::arg("shape"), py::arg("strides"), py::arg("new_shape"),
+      "The strides of the elements viewed in new_shape, or None where torch cannot view them so (core/strides.h)");
   m.def(
       "set_strided_view_kinds",
       [](py::object getitem, py::object transpose) {

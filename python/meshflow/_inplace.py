@@ -429,11 +429,8 @@ def _index_region(base, index):
 # reshape() and flatten() copy where it cannot), is_contiguous() and stride().
 
 def _dense_strides(shape):
-    strides, step = [], 1
-    for n in reversed(shape):
-        strides.append(step)
-        step *= builtins.max(n, 1)
-    return tuple(reversed(strides))
+    """Row-major strides of shape, a dim of 0 counting as 1 (core/strides.h)."""
+    return _C.dense_strides(shape)
 
 
 def _channels_last_strides(shape):
@@ -471,27 +468,8 @@ def _dense_view(t):
 
 def _viewed_strides(old_shape, old_strides, new_shape):
     """The strides of old's elements viewed in new_shape, or None where they cannot be
-    (ATen's computeStride: merged dims must be contiguous among themselves)."""
-    new_shape = list(new_shape)
-    if builtins.any(n == 0 for n in old_shape) or not old_shape:
-        return _dense_strides(new_shape)
-    view_d = len(new_shape) - 1
-    chunk_base_stride = old_strides[-1]
-    tensor_numel = view_numel = 1
-    new_strides = [0] * len(new_shape)
-    for tensor_d in range(len(old_shape) - 1, -1, -1):
-        tensor_numel *= old_shape[tensor_d]
-        if tensor_d == 0 or (old_shape[tensor_d - 1] != 1 and
-                             old_strides[tensor_d - 1] != tensor_numel * chunk_base_stride):
-            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
-                new_strides[view_d] = view_numel * chunk_base_stride
-                view_numel *= new_shape[view_d]
-                view_d -= 1
-            if view_numel != tensor_numel:
-                return None
-            if tensor_d > 0:
-                chunk_base_stride, tensor_numel, view_numel = old_strides[tensor_d - 1], 1, 1
-    return tuple(new_strides) if view_d == -1 else None
+    (ATen's computeStride, in C++: core/strides.h)."""
+    return _C.viewed_strides(old_shape, old_strides, new_shape)
 
 
 def _box_strides(region):
@@ -553,16 +531,8 @@ _KEEPS_DENSE = (_reshaped_strides, _detached_strides)
 
 
 def _contiguous_strides(shape, strides):
-    """PyTorch's is_contiguous of these strides: dense where dims have more than one element."""
-    expected = 1
-    for n, st in zip(reversed(shape), reversed(strides)):
-        if n == 0:
-            return True
-        if n != 1:
-            if st != expected:
-                return False
-            expected *= n
-    return True
+    """PyTorch's is_contiguous of these strides (in C++: core/strides.h)."""
+    return _C.strides_contiguous(shape, strides)
 
 
 def _permute_back(base, value, *dims):
