@@ -28,6 +28,10 @@ Attrs& Attrs::set(const std::string& key, AttrValue value) {
   if (it != items_.end() && it->first == key) {
     it->second = std::move(value);
   } else {
+    if (items_.capacity() == 0) {  // room for an op's usual few attributes: no growth per set()
+      items_.reserve(4);
+      it = items_.begin();
+    }
     items_.insert(it, {key, std::move(value)});
   }
   return *this;

@@ -532,7 +532,7 @@ Var call1(const std::string& op, const std::vector<Var>& inputs, const Attrs& at
   if (outputs.size() != 1) {
     op_error(op, "has " + std::to_string(outputs.size()) + " outputs; call1 expects exactly one");
   }
-  return outputs[0];
+  return std::move(outputs[0]);
 }
 
 Var promote_for_scalar(const Var& x, const Scalar& value) {
@@ -595,14 +595,37 @@ Var matmul(const Var& a, const Var& b, bool transpose_a, bool transpose_b) {
   if (!transpose_a && !transpose_b) return call1("matmul", {a, b});
   return call1("matmul", {a, b}, {{"transpose_a", transpose_a}, {"transpose_b", transpose_b}});
 }
-Var permute(const Var& x, const std::vector<int64_t>& dims) { return call1("permute", {x}, {{"dims", dims}}); }
+namespace {
+
+// Attributes of items whose values are moved in (set moves; the initializer-list constructor
+// copies every value, an allocation per int list), for the view and indexing ops whose calls
+// build their int lists anew each time. Keys in sorted order append without a shift.
+template <typename... Values>
+Attrs moved_attrs(std::pair<const char*, Values>... items) {
+  Attrs attrs;
+  (attrs.set(items.first, AttrValue(std::move(items.second))), ...);
+  return attrs;
+}
+
+// The first output of `op` on `inputs`, moved out of the call's outputs.
+Var first_of(const OpDef& op, const std::vector<Var>& inputs, const Attrs& attrs) {
+  return std::move(call(op, inputs, attrs)[0]);
+}
+
+}  // namespace
+
+Var permute(const Var& x, const std::vector<int64_t>& dims) {
+  static const OpDef& op = find_op("permute");
+  return first_of(op, {x}, moved_attrs(std::pair{"dims", dims}));
+}
 
 Var transpose(const Var& x, int64_t dim0, int64_t dim1) {
   const int64_t nd = static_cast<int64_t>(x.shape().size());
   std::vector<int64_t> dims(nd);
   for (int64_t i = 0; i < nd; ++i) dims[i] = i;
   std::swap(dims.at(dim0 < 0 ? dim0 + nd : dim0), dims.at(dim1 < 0 ? dim1 + nd : dim1));
-  Var out = permute(x, dims);
+  static const OpDef& op = find_op("permute");
+  Var out = first_of(op, {x}, moved_attrs(std::pair{"dims", std::move(dims)}));
   if (out.grad_fn()) {
     const std::vector<Var> inputs{x};
     show_as(out, "TransposeBackward0", &inputs);
@@ -616,10 +639,14 @@ Var index_rows(const Var& x, const Var& index) {
   const Var positions = call1("flat_index", {index},
                               {{"sizes", std::vector<int64_t>{shape[0]}}, {"dims", std::vector<int64_t>{0}}, {"wrap", true}});
   Shape rest(shape.begin() + 1, shape.end());
-  const Var picked = call1("embedding", {reshape(positions, Shape{-1}), reshape(x, Shape{shape[0], numel(rest)})});
+  // x[idx] of a 1-d idx on a 2-d x, the common call, needs none of the reshapes: a call each
+  // (the intermediates are no caller's tensors, so one is taken as it is where its shape fits).
+  const auto shaped = [](const Var& v, const Shape& to) { return v.shape() == to ? v : reshape(v, to); };
+  const Var picked =
+      call1("embedding", {shaped(positions, Shape{numel(positions.shape())}), shaped(x, Shape{shape[0], numel(rest)})});
   Shape out_shape = index.shape();
   out_shape.insert(out_shape.end(), rest.begin(), rest.end());
-  Var out = reshape(picked, out_shape);
+  Var out = shaped(picked, out_shape);
   if (out.grad_fn()) {
     const std::vector<Var> inputs{x};
     show_as(out, "IndexBackward0", &inputs);
@@ -632,8 +659,9 @@ Var clone(const Var& x) {
   const Shape& shape = x.shape();
   const Var& in = shape.empty() ? reshape(x, Shape{1}) : x;  // the slice op takes at least one dim
   const auto n = static_cast<size_t>(in.shape().size());
-  Var out = std::move(call(slice, {in}, {{"starts", std::vector<int64_t>(n, 0)}, {"stops", in.shape().vec()},
-                                          {"steps", std::vector<int64_t>(n, 1)}})[0]);
+  Var out = first_of(slice, {in}, moved_attrs(std::pair{"starts", std::vector<int64_t>(n, 0)},
+                                              std::pair{"steps", std::vector<int64_t>(n, 1)},
+                                              std::pair{"stops", in.shape().vec()}));
   if (shape.empty()) out = reshape(out, shape);
   if (out.grad_fn()) {
     const std::vector<Var> inputs{x};
@@ -658,7 +686,10 @@ Var unsqueeze(const Var& x, int64_t dim) {
   return out;
 }
 
-Var reshape(const Var& x, const Shape& shape) { return call1("reshape", {x}, {{"shape", shape}}); }
+Var reshape(const Var& x, const Shape& shape) {
+  static const OpDef& op = find_op("reshape");
+  return first_of(op, {x}, moved_attrs(std::pair{"shape", shape.vec()}));
+}
 
 BasicIndex basic_index_plan(const Shape& shape, const std::vector<IndexItem>& key) {
   using Kind = IndexItem::Kind;
@@ -745,9 +776,9 @@ Var basic_index(const Var& x, const std::vector<IndexItem>& key) {
       break;
     }
   }
-  Attrs attrs{{"starts", std::move(plan.starts)}, {"stops", std::move(plan.stops)}, {"steps", std::move(plan.steps)}};
-  if (!plan.drop_dims.empty()) attrs.set("drop_dims", std::move(plan.drop_dims));
-  Var out = std::move(call(slice, {x}, attrs)[0]);
+  Attrs attrs = plan.drop_dims.empty() ? Attrs() : moved_attrs(std::pair{"drop_dims", std::move(plan.drop_dims)});
+  attrs.set("starts", std::move(plan.starts)).set("steps", std::move(plan.steps)).set("stops", std::move(plan.stops));
+  Var out = first_of(slice, {x}, attrs);
   if (selects && out.grad_fn()) out.grad_fn()->name = "select";
   return plan.news.empty() ? out : reshape(out, plan.shape);
 }

@@ -166,14 +166,15 @@ constexpr const char* kPermute = "permute";
 
 // The "dims" attribute, normalized; throws unless it is a permutation of [0, ndim).
 std::vector<int64_t> permutation(const Attrs& attrs, int64_t ndim) {
-  std::vector<int64_t> dims = attrs.get_ints("dims");
+  static const std::string op = kPermute, key = "dims";  // made once: each call's kernel reads them
+  std::vector<int64_t> dims = attrs.get_ints(key);
   if (static_cast<int64_t>(dims.size()) != ndim) {
     op_error(kPermute, "dims " + to_string(dims) + " has " + std::to_string(dims.size()) + " entries for a tensor of " +
                            std::to_string(ndim) + " dims; expected one entry per dim");
   }
   std::vector<bool> seen(ndim, false);
   for (int64_t& d : dims) {
-    d = kernel::normalize_dim(kPermute, d, ndim);
+    d = kernel::normalize_dim(op, d, ndim);
     if (seen[d]) {
       op_error(kPermute, "dims " + to_string(attrs.get_ints("dims")) + " names dim " + std::to_string(d) +
                              " twice; expected a permutation of the dims");
@@ -450,7 +451,8 @@ OpDef slice_op() {
     return with_partial(sigs, 1);
   };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const kernel::SliceSpec s = kernel::slice_spec(kSlice, ctx.inputs[0].shape, ctx.attrs);
+    static const std::string op = kSlice;  // made once, not per call
+    const kernel::SliceSpec s = kernel::slice_spec(op, ctx.inputs[0].shape, ctx.attrs);
     const kernel::SliceLocal l = kernel::slice_local(s, ctx.input_boxes[0], ctx.output_boxes[0]);
     const Tensor out = ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype());
     gather_strided(in[0], l.base, l.strides, out.view(0, l.extent));
@@ -828,9 +830,11 @@ void register_shape_ops(OpRegistry& r) {
 namespace mf::kernel {
 
 SliceSpec slice_spec(const std::string& op, const Shape& in, const Attrs& attrs) {
+  // The keys made once: every slice kernel's call reads them.
+  static const std::string starts = "starts", steps = "steps", stops_key = "stops", drop_dims = "drop_dims";
   const size_t nd = in.size();
-  SliceSpec s{attrs.get_ints("starts"), attrs.get_ints("steps"), Shape(nd), std::vector<bool>(nd, false), {}};
-  const Shape& stops = attrs.get_ints("stops");
+  SliceSpec s{attrs.get_ints(starts), attrs.get_ints(steps), Shape(nd), std::vector<bool>(nd, false), {}};
+  const Shape& stops = attrs.get_ints(stops_key);
   if (s.start.size() != nd || stops.size() != nd || s.step.size() != nd) {
     op_error(op, "starts, stops and steps have " + std::to_string(s.start.size()) + ", " +
                      std::to_string(stops.size()) + " and " + std::to_string(s.step.size()) +
@@ -847,8 +851,8 @@ SliceSpec slice_spec(const std::string& op, const Shape& in, const Attrs& attrs)
     }
     s.count[d] = (stops[d] - s.start[d] + s.step[d] - 1) / s.step[d];
   }
-  if (attrs.has("drop_dims")) {
-    for (int64_t d : attrs.get_ints("drop_dims")) {
+  if (attrs.has(drop_dims)) {
+    for (int64_t d : attrs.get_ints(drop_dims)) {
       d = kernel::normalize_dim(op, d, static_cast<int64_t>(nd));
       if (s.dropped[d]) op_error(op, "drop_dims names dim " + std::to_string(d) + " twice; expected each dim once");
       if (s.count[d] != 1) {
