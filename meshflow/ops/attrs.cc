@@ -23,15 +23,16 @@ Attrs::Attrs(std::initializer_list<std::pair<std::string, AttrValue>> items) : i
 }
 
 Attrs& Attrs::set(const std::string& key, AttrValue value) {
+  if (items_.empty() || items_.back().first < key) {  // keys set in order append, with room for an op's few
+    if (items_.capacity() == 0) items_.reserve(4);
+    items_.emplace_back(key, std::move(value));
+    return *this;
+  }
   auto it = std::lower_bound(items_.begin(), items_.end(), key,
                              [](const auto& item, const std::string& k) { return item.first < k; });
   if (it != items_.end() && it->first == key) {
     it->second = std::move(value);
   } else {
-    if (items_.capacity() == 0) {  // room for an op's usual few attributes: no growth per set()
-      items_.reserve(4);
-      it = items_.begin();
-    }
     items_.insert(it, {key, std::move(value)});
   }
   return *this;

@@ -759,8 +759,12 @@ BasicIndex basic_index_plan(const Shape& shape, const std::vector<IndexItem>& ke
 Var basic_index(const Var& x, const std::vector<IndexItem>& key) {
   static const OpDef& slice = find_op("slice");
   BasicIndex plan = basic_index_plan(x.shape(), key);
-  if (!plan.news.empty() && plan.drop_dims.empty() && plan.starts == std::vector<int64_t>(plan.starts.size(), 0) &&
-      plan.stops == x.shape().vec() && plan.steps == std::vector<int64_t>(plan.steps.size(), 1)) {
+  const auto all = [](const std::vector<int64_t>& v, int64_t value) {
+    return std::all_of(v.begin(), v.end(), [&](int64_t e) { return e == value; });
+  };
+  const Shape& shape = x.shape();
+  if (!plan.news.empty() && plan.drop_dims.empty() && all(plan.starts, 0) && all(plan.steps, 1) &&
+      std::equal(plan.stops.begin(), plan.stops.end(), shape.begin(), shape.end())) {
     // new dims around every element (x[None]): the reshape alone, not a slice of it all too
     return reshape(x, plan.shape);
   }
@@ -999,16 +1003,20 @@ bool write_basic_index(Var x, const std::vector<IndexItem>& key, const std::vari
   const uint64_t since = next_sequence();  // the write's own calls read no value of x
   Var values;
   if (const Scalar* number = std::get_if<Scalar>(&value)) {
-    values = on_device_of(
-        call1("full", {}, {{"shape", Shape(static_cast<size_t>(ndim), 1)}, {"dtype", x.dtype()}, {"value", number->value()}}),
-        x);
+    static const OpDef& full = find_op("full");
+    values = on_device_of(first_of(full, {},
+                                   moved_attrs(std::pair{"dtype", AttrValue(x.dtype())},
+                                               std::pair{"shape", AttrValue(std::vector<int64_t>(ndim, 1))},
+                                               std::pair{"value", AttrValue(number->value())})),
+                          x);
   } else {
     values = std::get<Var>(value);
     const std::optional<Shape> shape = slice_values_shape(plan, ndim, values.shape());
     if (!shape) return false;
     if (*shape != values.shape()) values = reshape(values, *shape);
   }
-  Attrs attrs{{"starts", std::move(plan.starts)}, {"stops", std::move(plan.stops)}, {"steps", std::move(plan.steps)}};
+  const Attrs attrs = moved_attrs(std::pair{"starts", std::move(plan.starts)}, std::pair{"steps", std::move(plan.steps)},
+                                  std::pair{"stops", std::move(plan.stops)});
   x.assign(write_in_place("slice_scatter", {x, values}, attrs, 0).at(0), since);
   return true;
 }

@@ -172,14 +172,14 @@ std::vector<int64_t> permutation(const Attrs& attrs, int64_t ndim) {
     op_error(kPermute, "dims " + to_string(dims) + " has " + std::to_string(dims.size()) + " entries for a tensor of " +
                            std::to_string(ndim) + " dims; expected one entry per dim");
   }
-  std::vector<bool> seen(ndim, false);
+  Shape seen(static_cast<size_t>(ndim), 0);  // inline storage: no allocation per kernel call
   for (int64_t& d : dims) {
     d = kernel::normalize_dim(op, d, ndim);
     if (seen[d]) {
       op_error(kPermute, "dims " + to_string(attrs.get_ints("dims")) + " names dim " + std::to_string(d) +
                              " twice; expected a permutation of the dims");
     }
-    seen[d] = true;
+    seen[d] = 1;
   }
   return dims;
 }
