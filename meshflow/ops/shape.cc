@@ -164,15 +164,16 @@ std::vector<Signature> with_partial(std::vector<Signature> sigs, size_t n_inputs
 
 constexpr const char* kPermute = "permute";
 
-// The "dims" attribute, normalized; throws unless it is a permutation of [0, ndim).
-std::vector<int64_t> permutation(const Attrs& attrs, int64_t ndim) {
-  static const std::string op = kPermute, key = "dims";  // made once: each call's kernel reads them
-  std::vector<int64_t> dims = attrs.get_ints(key);
+// The "dims" attribute, normalized; throws unless it is a permutation of [0, ndim). A Shape
+// (inline storage) and the names made once: each call's kernel reads it, with no allocation.
+Shape permutation(const Attrs& attrs, int64_t ndim) {
+  static const std::string op = kPermute, key = "dims";
+  Shape dims = attrs.get_ints(key);
   if (static_cast<int64_t>(dims.size()) != ndim) {
     op_error(kPermute, "dims " + to_string(dims) + " has " + std::to_string(dims.size()) + " entries for a tensor of " +
                            std::to_string(ndim) + " dims; expected one entry per dim");
   }
-  Shape seen(static_cast<size_t>(ndim), 0);  // inline storage: no allocation per kernel call
+  Shape seen(static_cast<size_t>(ndim), 0);
   for (int64_t& d : dims) {
     d = kernel::normalize_dim(op, d, ndim);
     if (seen[d]) {
@@ -200,7 +201,7 @@ OpDef permute_op() {
     return with_partial(sigs, 1);
   };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const std::vector<int64_t> dims = permutation(ctx.attrs, in[0].ndim());
+    const Shape dims = permutation(ctx.attrs, in[0].ndim());
     const Shape in_strides = row_major_strides(in[0].shape());
     Shape strides;
     for (int64_t d : dims) strides.push_back(in_strides[d]);
