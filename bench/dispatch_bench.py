@@ -12,11 +12,12 @@ binding _C.apply (op by name, attributes in a dict) that other ops go through; t
 compute stream; these rows time the issuing thread (the work runs beside it).
 
 Then the per-op path as a user writes it: `a + b`, `x * 2.0` and `x.sum()` on float32 tensors of
-1 and 256 elements (a 16x16 tensor's), meshflow beside PyTorch (when installed) in the same run, each the best of 5
-rounds, with meshflow's ratio to PyTorch. Under mpirun (e.g. `scripts/mpirun 2 python3
-bench/dispatch_bench.py`) the rows are global ops on every rank (broadcast tensors on the
-world's placement: no communication per op), beside the local ones of the same process;
-rank 0 prints. `--per-op-only` prints only this table (`--ops`, `--sizes` select its rows).
+1 and 256 elements (a 16x16 tensor's), meshflow beside PyTorch (when installed) in the same run, timed
+in CPU time as the surface table below (ranks that share cores with other work wait in wall
+time for a core, which is not the call's cost), with meshflow's ratio to PyTorch. Under mpirun
+(e.g. `scripts/mpirun 2 python3 bench/dispatch_bench.py`) the rows are global ops on every
+rank (broadcast tensors on the world's placement: no communication per op), beside the local
+ones of the same process, the rounds of the three interleaved; rank 0 prints. `--per-op-only` prints only this table (`--ops`, `--sizes` select its rows).
 
 Then basic indexing as users write it (x[0], x[:, -1], x[..., :4], x[None], a[0].item(), ...),
 meshflow beside PyTorch; `--indexing-only` prints only this table.
@@ -218,9 +219,11 @@ def per_op_rows(ops, sizes, n, torch):
             ta, tb = torch.ones(size), torch.ones(size)
         for call in ops:
             f = PER_OP[call]
-            rows.append((call, size, per_call_us(lambda: f(a, b), n),
-                         per_call_us(lambda: f(ga, gb), n) if p is not None else None,
-                         per_call_us(lambda: f(ta, tb), n) if torch is not None else None))
+            fs = [lambda: f(a, b)] + ([lambda: f(ga, gb)] if p is not None else []) + \
+                 ([lambda: f(ta, tb)] if torch is not None else [])
+            times = cpu_us_together(fs, n)
+            rows.append((call, size, times[0], times[1] if p is not None else None,
+                         times[-1] if torch is not None else None))
     return rows
 
 
@@ -228,7 +231,7 @@ def print_per_op(rows, n, torch):
     world = mf.env.get_world_size()
     if mf.env.get_rank() != 0:
         return
-    print(f"\nper-op path, float32, {n} calls per round, best of 5 rounds (us/op)")
+    print(f"\nper-op path, float32, {n} calls per round, best of 7 interleaved rounds (CPU us/op)")
     head = f"{'call':<9} {'numel':>5} {'meshflow':>9}"
     if world > 1:
         head += f" {f'global x{world}':>10} {'/local':>7}"
