@@ -20,7 +20,8 @@ rank (broadcast tensors on the world's placement: no communication per op), besi
 ones of the same process, the rounds of the three interleaved; rank 0 prints. `--per-op-only` prints only this table (`--ops`, `--sizes` select its rows).
 
 Then basic indexing as users write it (x[0], x[:, -1], x[..., :4], x[None], a[0].item(), ...),
-meshflow beside PyTorch; `--indexing-only` prints only this table.
+meshflow beside PyTorch, in CPU time, the rounds interleaved; `--indexing-only` prints only this
+table.
 
 Then composed ops (F.linear, nn.Linear, conv2d, cross_entropy, mse_loss, transpose) on small
 tensors, with parameters that require grad (a recorded node, named as torch's) and without,
@@ -181,28 +182,28 @@ def print_composed(n, torch):
             print(line)
 
 
-def indexing_rows(lib, n):
-    """(call, us) per INDEXING case, on `lib`'s tensors (meshflow or torch)."""
+def indexing_tensors(lib):
+    """INDEXING's tensors on `lib` (meshflow or torch)."""
     rng = np.random.default_rng(0)
     arrays = {"a": rng.random(256, np.float32), "x": rng.random((8, 16), np.float32),
               "l": rng.random((2, 8, 16), np.float32)}
     tensors = {k: lib.tensor(v) for k, v in arrays.items()}
     tensors["g"] = lib.tensor(arrays["x"], requires_grad=True)
-    return [(call, per_call_us(lambda: f(tensors), n)) for call, f in INDEXING.items()]
+    return tensors
 
 
 def print_indexing(n, torch):
     if mf.env.get_rank() != 0:
         return
-    ours = indexing_rows(mf, n)
-    theirs = indexing_rows(torch, n) if torch is not None else [(call, None) for call in INDEXING]
-    print(f"\nbasic indexing, float32, {n} calls per round, best of 5 rounds (us/op)")
+    tensors = [indexing_tensors(lib) for lib in [mf] + ([torch] if torch is not None else [])]
+    print(f"\nbasic indexing, float32, {n} calls per round, best of 7 interleaved rounds (CPU us/op)")
     head = f"{'call':<13} {'meshflow':>9}"
     if torch is not None:
         head += f" {'torch ' + torch.__version__.split('+')[0]:>12} {'mf/torch':>9}"
     print(head)
-    for (call, mine), (_, other) in zip(ours, theirs):
-        print(f"{call:<13} {mine:>9.2f}" + (f" {other:>12.2f} {mine / other:>8.2f}x" if other else ""))
+    for call, f in INDEXING.items():
+        times = cpu_us_together([(lambda t=t: f(t)) for t in tensors], n)
+        print(f"{call:<13} {times[0]:>9.2f}" + (f" {times[1]:>12.2f} {times[0] / times[1]:>8.2f}x" if torch else ""))
 
 
 def per_op_rows(ops, sizes, n, torch):
