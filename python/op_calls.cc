@@ -267,7 +267,9 @@ struct TensorMethod {
 
 // Records `view` as a view of `base` taken by `kind` with these arguments (_inplace._link,
 // which is this): view._view = (base, kind, args, kwargs), and a weak reference to view
-// appended to base._views, whose dead references are dropped at each power of two from 16.
+// appended to base._views, in place of the last one where that one is dead (a loop's views
+// of one base die one by one: the list then neither grows nor is pruned), whose dead
+// references are dropped at each power of two from 16.
 // Returns false with the Python error set where Python fails.
 bool link_view(PyObject* base, PyObject* view, PyObject* kind, PyObject* args, PyObject* kwargs) {
   if (!PyObject_TypeCheck(base, tensor_class) || !PyObject_TypeCheck(view, tensor_class)) {
@@ -289,10 +291,14 @@ bool link_view(PyObject* base, PyObject* view, PyObject* kind, PyObject* args, P
     PyList_SET_ITEM(views, 0, ref);
     return true;
   }
+  Py_ssize_t n = PyList_GET_SIZE(views);
+  if (n > 0 && PyWeakref_GET_OBJECT(PyList_GET_ITEM(views, n - 1)) == Py_None) {
+    return PyList_SetItem(views, n - 1, ref) == 0;  // steals ref
+  }
   const int appended = PyList_Append(views, ref);
   Py_DECREF(ref);
   if (appended < 0) return false;
-  const Py_ssize_t n = PyList_GET_SIZE(views);
+  n = PyList_GET_SIZE(views);
   if (n >= 16 && !(n & (n - 1))) {  // prune dead ones at powers of two
     Py_ssize_t kept = 0;
     for (Py_ssize_t i = 0; i < n; ++i) {

@@ -505,3 +505,21 @@ def test_reshape_of_a_view_links_where_the_python_method_links(case):
         assert (getattr(got, "_view", None) is None) == (getattr(want, "_view", None) is None)
         got.mul_(0)
         assert (x.sum().item() == sum(range(60))) == (getattr(want, "_view", None) is None)
+
+
+def test_views_made_and_dropped_in_a_loop_leave_one_record_and_live_ones_follow_writes():
+    # A view that dies before the next is made gives its record's place to the next (no growth
+    # of base._views per call); views still alive keep theirs and follow a write to the base.
+    x = mf.tensor(F32)
+    for i in range(20):
+        x.transpose(0, 1)
+        x[i % 2]
+    assert len(x._views) == 1
+    kept = [x[0], x.transpose(0, 1), x[1]]
+    for _ in range(20):
+        x[:, 1]
+    x.add_(1.0)
+    np.testing.assert_array_equal(kept[0].numpy(), F32[0] + 1)
+    np.testing.assert_array_equal(kept[1].numpy(), (F32 + 1).T)
+    np.testing.assert_array_equal(kept[2].numpy(), F32[1] + 1)
+    assert sum(r() is not None for r in x._views) == 3
