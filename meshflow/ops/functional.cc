@@ -757,15 +757,36 @@ BasicIndex basic_index_plan(const Shape& shape, const std::vector<IndexItem>& ke
 }
 
 Var basic_index(const Var& x, const std::vector<IndexItem>& key) {
+  using Kind = IndexItem::Kind;
   static const OpDef& slice = find_op("slice");
-  BasicIndex plan = basic_index_plan(x.shape(), key);
+  const Shape& shape = x.shape();
+  const auto picks_nothing = [](const IndexItem& i) { return i.kind == Kind::kNone || i.kind == Kind::kEllipsis; };
+  const auto ellipses = std::count_if(key.begin(), key.end(), [](const IndexItem& i) { return i.kind == Kind::kEllipsis; });
+  if (std::all_of(key.begin(), key.end(), picks_nothing) && ellipses <= 1 &&
+      static_cast<size_t>(ellipses) < key.size()) {
+    // Nones and '...' alone (x[None], x[..., None]): every element, new dims of 1 where the
+    // Nones stand (x's dims at the '...', else after them all), a reshape without a plan
+    Shape out;
+    bool placed = false;
+    for (const IndexItem& item : key) {
+      if (item.kind == Kind::kNone) {
+        out.push_back(1);
+      } else {
+        out.insert(out.end(), shape.begin(), shape.end());
+        placed = true;
+      }
+    }
+    if (!placed) out.insert(out.end(), shape.begin(), shape.end());
+    return reshape(x, out);
+  }
+  BasicIndex plan = basic_index_plan(shape, key);
   const auto all = [](const std::vector<int64_t>& v, int64_t value) {
     return std::all_of(v.begin(), v.end(), [&](int64_t e) { return e == value; });
   };
-  const Shape& shape = x.shape();
   if (!plan.news.empty() && plan.drop_dims.empty() && all(plan.starts, 0) && all(plan.steps, 1) &&
       std::equal(plan.stops.begin(), plan.stops.end(), shape.begin(), shape.end())) {
-    // new dims around every element (x[None]): the reshape alone, not a slice of it all too
+    // new dims around every element with whole slices (x[:, None]): the reshape alone, not a
+    // slice of it all too
     return reshape(x, plan.shape);
   }
   // torch applies the items in order and skips a whole-dim slice, so its node is a select when
