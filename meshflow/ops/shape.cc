@@ -93,6 +93,10 @@ void copy_strided(const T* src, int64_t src_base, Shape src_strides, T* dst, int
   const int64_t inner = nd ? shape[nd - 1] : 1;
   const int64_t src_step = nd ? src_strides[nd - 1] : 0, dst_step = nd ? dst_strides[nd - 1] : 0;
   const bool parallel = n > kernel::kParallelGrain;
+  if (nd <= 1 && src_step == 1 && dst_step == 1 && !parallel) {  // one short run (x[0]): no tasks
+    std::copy(src + src_base, src + src_base + n, dst + dst_base);
+    return;
+  }
   if (nd >= 2 && dst_step == 1 && src_step != 1 && src_strides[nd - 2] == 1) {
     const int64_t height = shape[nd - 2], bands = (height + kTile - 1) / kTile, matrices = n / (height * inner);
     kernel::parallel_for(matrices * bands, parallel, [&](int64_t task) {  // a band: kTile rows of a matrix
