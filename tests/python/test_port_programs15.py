@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import meshflow as mf
+import meshflow.nn as nn
 from test_port_programs9 import program_tests, restore_settings  # noqa: F401  (a fixture)
 
 test_every_program_has_torch_s_values, test_program_agrees_with_torch = program_tests(
@@ -84,3 +85,53 @@ def test_dtype_names_are_meshflow_s_alone_and_strings_raise_torch_s_type_error()
     with pytest.raises(TypeError):
         mf.ones(2, dtype="int")
     assert mf.zeros(1, dtype="int64").dtype == mf.int64 and mf.zeros(1, dtype=np.float16).dtype == mf.float16
+
+
+def test_clone_and_the_like_functions_keep_the_memory_format_as_torch_s_preserve_format():
+    x = mf.arange(96.0).view(2, 3, 4, 4).to(memory_format=mf.channels_last)
+    # torch 2's strides: channels-last kept by default (preserve_format), or the format asked for
+    assert x.clone().stride() == (48, 1, 12, 3) and not x.clone().is_contiguous() and mf.equal(x.clone(), x)
+    assert x.clone(memory_format=mf.contiguous_format).stride() == (48, 16, 4, 1)
+    for made in (mf.zeros_like(x), mf.ones_like(x), mf.empty_like(x, memory_format=mf.preserve_format),
+                 mf.full_like(x, 2.0), mf.rand_like(x), mf.randn_like(x), mf.randint_like(x, 3)):
+        assert made.stride() == (48, 1, 12, 3)
+    assert mf.full_like(x, 2, memory_format=mf.contiguous_format).stride() == (48, 16, 4, 1)
+    assert mf.zeros_like(mf.ones(2, 3, 2, 2), memory_format=mf.channels_last).stride() == (12, 1, 6, 3)
+    assert mf.zeros_like(mf.ones(2), memory_format=mf.preserve_format).stride() == (1,)
+    y = x.clone().requires_grad_()
+    assert y.clone().grad_fn.name() == "CloneBackward0"
+
+
+def test_optimizer_step_hooks_run_around_every_step_as_torch_s():
+    from meshflow.optim.optimizer import Optimizer, register_optimizer_step_pre_hook, required
+
+    class Plain(Optimizer):
+        def __init__(self, params, lr=required):
+            super().__init__(params, dict(lr=lr))
+
+        @mf.no_grad()
+        def step(self, closure=None):
+            for group in self.param_groups:
+                for p in group["params"]:
+                    p.add_(p.grad, alpha=-group["lr"])
+                    self.state[p]["step"] = self.state[p].get("step", 0) + 1
+
+    calls = []
+    w = nn.Parameter(mf.ones(2))
+    for opt in (Plain([w], lr=0.5), mf.optim.SGD([w], lr=0.5), mf.optim.RMSprop([w])):
+        handles = [opt.register_step_pre_hook(lambda o, a, k: calls.append(("pre", type(o).__name__))),
+                   opt.register_step_post_hook(lambda o, a, k: calls.append(("post", type(o).__name__))),
+                   register_optimizer_step_pre_hook(lambda o, a, k: calls.append(("global", type(o).__name__)))]
+        w.grad = mf.ones(2)
+        opt.step()
+        for h in handles:
+            h.remove()
+        opt.step()  # the hooks removed
+    assert calls == [(kind, name) for name in ("Plain", "SGD", "RMSprop") for kind in ("global", "pre", "post")]
+    assert repr(required) == "<required parameter>"
+    opt = Plain([w], lr=0.1)
+    opt.step()
+    saved = opt.state_dict()
+    opt.step()  # each parameter's state dict itself, as torch's: the later step shows
+    assert saved["state"][0]["step"] == 2
+
