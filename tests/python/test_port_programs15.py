@@ -135,3 +135,13 @@ def test_optimizer_step_hooks_run_around_every_step_as_torch_s():
     opt.step()  # each parameter's state dict itself, as torch's: the later step shows
     assert saved["state"][0]["step"] == 2
 
+
+
+def test_a_reshape_that_copies_is_named_as_torch_s_unsafe_view():
+    x = mf.ones(2, 3, requires_grad=True)
+    # torch 2's nodes: a reshape that must copy is the view of a copy; one that views is a view
+    copies = [x.t().reshape(6), x.t().flatten(), x[:, 1:].reshape(4), x.permute(1, 0).reshape(-1)]
+    assert [y.grad_fn.name() for y in copies] == ["UnsafeViewBackward0"] * 4
+    assert x.reshape(3, 2).grad_fn.name() == "ViewBackward0" and x.t().contiguous().view(6).grad_fn.name() == "ViewBackward0"
+    (copies[0] * mf.arange(6.0)).sum().backward()
+    assert x.grad.tolist() == [[0.0, 2.0, 4.0], [1.0, 3.0, 5.0]]
