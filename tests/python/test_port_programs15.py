@@ -1,13 +1,15 @@
-"""Whole programs as PyTorch users write them (issue 37, fifteenth programs round, 132 written
-blind, 122 agreeing with torch on their first run): vision (MobileNet, U-Net, VGG hooks, conv-BN fusion, augmentation, detection losses
-and NMS), text (packed LSTM taggers, GRU seq2seq with attention, Transformer encoders,
+"""Whole programs as PyTorch users write them (issue 37, fifteenth programs round: 132
+written blind, 122 agreeing with torch on their first run): vision (MobileNet, U-Net, VGG
+hooks, conv-BN fusion, augmentation, detection losses and NMS, STN, PixelCNN), text (packed
+LSTM taggers, GRU seq2seq with attention, Transformer encoders and nn.Transformer,
 MultiheadAttention masks, scaled_dot_product_attention, GPT generation, BERT masking, beam
-search, CRF), generative models (VAE, GAN, WGAN-GP, DDPM schedules, RealNVP), RL (REINFORCE,
-DQN, PPO), metrics, schedulers, optimizers, checkpoints, state-dict surgery, hooks, custom
-Functions, torch.func, distributions, linalg, FFT and complex, dtypes, printing and exception
-types. Each program in port_programs15/ is torch's spelling, run unchanged but for its imports,
-and must agree with what PyTorch 2 printed for it (expected.json), as test_port_programs9's.
-The focused tests below pin each class of defect the round found."""
+search, CRF), generative models (VAE, GAN, WGAN-GP, DDPM schedules, RealNVP, WaveNet), RL
+(REINFORCE, DQN, PPO, SAC), metrics, schedulers, optimizers (a program's own too),
+checkpoints, state-dict surgery and hooks, custom Functions, torch.func, distributions,
+linalg, FFT and complex, dtypes, printing, grad_fn names and exception types. Each program in
+port_programs15/ is torch's spelling, run unchanged but for its imports, and must agree with
+what PyTorch 2 printed for it (expected.json), as test_port_programs9's. The focused tests
+below pin each class of defect the round found."""
 import os
 
 import numpy as np
@@ -142,6 +144,7 @@ def test_a_reshape_that_copies_is_named_as_torch_s_unsafe_view():
     # torch 2's nodes: a reshape that must copy is the view of a copy; one that views is a view
     copies = [x.t().reshape(6), x.t().flatten(), x[:, 1:].reshape(4), x.permute(1, 0).reshape(-1)]
     assert [y.grad_fn.name() for y in copies] == ["UnsafeViewBackward0"] * 4
-    assert x.reshape(3, 2).grad_fn.name() == "ViewBackward0" and x.t().contiguous().view(6).grad_fn.name() == "ViewBackward0"
+    assert x.reshape(3, 2).grad_fn.name() == "ViewBackward0"
+    assert x.t().contiguous().view(6).grad_fn.name() == "ViewBackward0"
     (copies[0] * mf.arange(6.0)).sum().backward()
     assert x.grad.tolist() == [[0.0, 2.0, 4.0], [1.0, 3.0, 5.0]]
