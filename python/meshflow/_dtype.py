@@ -83,8 +83,8 @@ def to_dtype(value):
     if isinstance(value, str):  # tensors' own dtypes: no NumPy parsing, whose "float" is float64
         if value in _BY_NAME:
             return _BY_NAME[value]
-        raise _DTypeNameError(f"dtype must be a meshflow.dtype, got the string {value!r}; expected meshflow.float32 and "
-                              "the like, or one of the names " + ", ".join(_BY_NAME))
+        raise _DTypeNameError(f"dtype must be a meshflow.dtype, got the string {value!r}; expected "
+                              "meshflow.float32 and the like, or one of the names " + ", ".join(_BY_NAME))
     if callable(value) and isinstance(getattr(value, "dtype", None), dtype):  # mf.FloatTensor, ...
         return value.dtype
     try:

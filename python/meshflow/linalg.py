@@ -272,7 +272,8 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
         return lu_solve(LU, pivots, B.transpose(-2, -1), adjoint=not adjoint).transpose(-2, -1)
     n = LU.shape[-1]
     if LU.shape[-2] != n:
-        raise RuntimeError(f"linalg.lu_solve: LU has shape {tuple(LU.shape)}; expected a square matrix or a batch of them")
+        raise RuntimeError(f"linalg.lu_solve: LU has shape {tuple(LU.shape)}; expected a square matrix or a batch "
+                           "of them")
     LU, B = _batched(LU, B)
     perm = _permutation(pivots, n).expand(*B.shape[:-2], n)
     if not adjoint:  # A = P L U: X = U^-1 L^-1 P^T B
