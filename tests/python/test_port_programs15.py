@@ -1,5 +1,5 @@
-"""Whole programs as PyTorch users write them (issue 37, fifteenth programs round: 132
-written blind, 122 agreeing with torch on their first run): vision (MobileNet, U-Net, VGG
+"""Whole programs as PyTorch users write them (issue 37, fifteenth programs round: 134
+written blind, 124 agreeing with torch on their first run): vision (MobileNet, U-Net, VGG
 hooks, conv-BN fusion, augmentation, detection losses and NMS, STN, PixelCNN), text (packed
 LSTM taggers, GRU seq2seq with attention, Transformer encoders and nn.Transformer,
 MultiheadAttention masks, scaled_dot_product_attention, GPT generation, BERT masking, beam
