@@ -541,6 +541,8 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
       if (!sizes) return nullptr;
       out = fn::reshape(*x, *sizes);
       if (strided && !strides_contiguous(x->shape(), *strides) && !viewed_strides(x->shape(), *strides, out.shape())) {
+        const std::vector<Var> inputs{*x};
+        show_as(out, "UnsafeViewBackward0", &inputs);  // torch's node: the view of its copy
         return tensor_object(std::move(out));
       }
       break;

@@ -663,6 +663,12 @@ Var clone(const Var& x) {
                                               std::pair{"steps", std::vector<int64_t>(n, 1)},
                                               std::pair{"stops", in.shape().vec()}));
   if (shape.empty()) out = reshape(out, shape);
+  // torch's clone keeps the memory format (preserve_format): a channels-last x gives a
+  // channels-last copy (the slice writes row-major)
+  if (!x.is_global() && x.local().format() == MemoryFormat::kChannelsLast) {
+    static const OpDef& to_format = find_op("to_memory_format");
+    out = std::move(call(to_format, {out}, {{"format", static_cast<int64_t>(MemoryFormat::kChannelsLast)}})[0]);
+  }
   if (out.grad_fn()) {
     const std::vector<Var> inputs{x};
     show_as(out, "CloneBackward0", &inputs);

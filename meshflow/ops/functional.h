@@ -139,7 +139,8 @@ Var reshape(const Var& x, const Shape& shape);
 // of shape index.shape() + x.shape()[1:], picked by one embedding (whose backward adds
 // repeated rows deterministically), the node named as torch's (IndexBackward0).
 Var index_rows(const Var& x, const Var& index);
-// A copy of x (its own memory), recorded for autograd as torch's clone (CloneBackward0).
+// A copy of x (its own memory) in x's memory format, recorded for autograd as torch's clone
+// (CloneBackward0).
 Var clone(const Var& x);
 // x with a new dim of size 1 at `dim` (in [-ndim - 1, ndim]), its node named as torch's.
 Var unsqueeze(const Var& x, int64_t dim);

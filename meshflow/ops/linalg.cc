@@ -6,6 +6,11 @@
 //   linalg_slogdet(A) -> sign [...], logabsdet [...]                 (getrf; a singular A
 //                        gives sign 0 and logabsdet -inf, as torch's)
 //   linalg_cholesky(A) -> L lower, A = L L^T, reading A's lower half  (potrf)
+//   linalg_lu_factor(A[..., m, n]) -> LU [..., m, n] (L's unit diagonal left out, U above),
+//                        pivots [..., min(m, n)] int32, 1-based rows each row i was swapped
+//                        with in turn, as torch's; a singular A factors (U has a zero)  (getrf)
+//   linalg_lu_permutation(pivots[..., k]; rows m) -> perm [..., m] int64: row i of P^T A
+//                        is row perm[i] of A (the swaps applied in order to 0..m-1)
 //   linalg_qr(A; complete) -> Q, R                                   (geqrf, orgqr)
 //   linalg_eigh(A; upper) -> eigenvalues ascending [..., n], eigenvectors as columns
 //                        reading one half of A (upper: its upper one) (syevd)
@@ -28,8 +33,8 @@
 // a result depends on the whole matrix.
 //
 // Gradients: solve, inv and slogdet's are written with ops (solve and inv themselves);
-// cholesky, eigh and svd have backward kernels. qr, eig and lstsq have none (the Python front
-// refuses inputs that require grad).
+// cholesky, eigh and svd have backward kernels. qr, eig, lstsq and lu_factor have none (the
+// Python front refuses inputs that require grad).
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -86,8 +91,10 @@ namespace {
 // One name per routine for both dtypes.
 void gesv(int n, int nrhs, float* a, int* ipiv, float* b, int* info) { sgesv_(&n, &nrhs, a, &n, ipiv, b, &n, info); }
 void gesv(int n, int nrhs, double* a, int* ipiv, double* b, int* info) { dgesv_(&n, &nrhs, a, &n, ipiv, b, &n, info); }
-void getrf(int n, float* a, int* ipiv, int* info) { sgetrf_(&n, &n, a, &n, ipiv, info); }
-void getrf(int n, double* a, int* ipiv, int* info) { dgetrf_(&n, &n, a, &n, ipiv, info); }
+void getrf(int m, int n, float* a, int* ipiv, int* info) { sgetrf_(&m, &n, a, &m, ipiv, info); }
+void getrf(int m, int n, double* a, int* ipiv, int* info) { dgetrf_(&m, &n, a, &m, ipiv, info); }
+void getrf(int n, float* a, int* ipiv, int* info) { getrf(n, n, a, ipiv, info); }
+void getrf(int n, double* a, int* ipiv, int* info) { getrf(n, n, a, ipiv, info); }
 void potrf(int n, float* a, int* info) { spotrf_("L", &n, a, &n, info, 1); }
 void potrf(int n, double* a, int* info) { dpotrf_("L", &n, a, &n, info, 1); }
 void geqrf(int m, int n, float* a, float* tau, float* work, int lwork, int* info) {
@@ -414,6 +421,8 @@ constexpr const char* kEighBackward = "linalg_eigh_backward";
 constexpr const char* kSvd = "linalg_svd";
 constexpr const char* kSvdBackward = "linalg_svd_backward";
 constexpr const char* kLstsq = "linalg_lstsq";
+constexpr const char* kLuFactor = "linalg_lu_factor";
+constexpr const char* kLuPermutation = "linalg_lu_permutation";
 
 const char* const kConverges = "a matrix whose decomposition converges (no NaN or infinity)";
 
@@ -762,6 +771,68 @@ std::vector<Tensor> lstsq_kernel(const std::vector<Tensor>& in, const KernelCont
   return {x, rank, sv};
 }
 
+std::vector<TensorMeta> lu_factor_infer(const std::vector<TensorMeta>& in, const Attrs&) {
+  kernel::expect_inputs(kLuFactor, in, 1);
+  expect_matrices(kLuFactor, in[0], false);
+  const Dims d(in[0].shape);
+  return {in[0], {with_batch(batch_of(in[0].shape), {d.k}), DType::kInt32}};
+}
+
+std::vector<Tensor> lu_factor_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Dims d(in[0].shape());
+  const int m = lapack_dim(kLuFactor, d.m), n = lapack_dim(kLuFactor, d.n), k = static_cast<int>(d.k);
+  Tensor lu = ctx.output(0, in[0].shape(), in[0].dtype());
+  Tensor pivots = ctx.output(1, with_batch(batch_of(in[0].shape()), {k}), DType::kInt32);
+  for_each_matrix(in[0], [&](int64_t e, auto tag) {
+    using T = decltype(tag);
+    std::vector<T> f(static_cast<size_t>(m) * n + 1);
+    std::vector<int> ipiv(std::max(k, 1));
+    to_lapack(in[0].data_as<T>() + e * m * n, m, n, f.data(), std::max(m, 1));
+    int info = 0;  // > 0: U has a zero on its diagonal, which torch's lu_factor returns too
+    getrf(std::max(m, 1), n, f.data(), ipiv.data(), &info);
+    from_lapack(f.data(), std::max(m, 1), m, n, lu.data_as<T>() + e * m * n);
+    std::copy(ipiv.begin(), ipiv.begin() + k, pivots.data_as<int32_t>() + e * k);
+  });
+  return {lu, pivots};
+}
+
+std::vector<TensorMeta> lu_permutation_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  kernel::expect_inputs(kLuPermutation, in, 1);
+  if (in[0].dtype != DType::kInt32 || in[0].shape.empty()) {
+    op_error(kLuPermutation, "pivots are " + std::string(dtype_name(in[0].dtype)) + " of shape " + to_string(in[0].shape) +
+                                 "; expected int32 pivots [..., k] (lu_factor's)");
+  }
+  const int64_t m = attrs.get_int("rows");
+  if (m < in[0].shape.back()) {
+    op_error(kLuPermutation, std::to_string(in[0].shape.back()) + " pivots for " + std::to_string(m) +
+                                 " rows; expected at most one pivot per row");
+  }
+  Shape perm(in[0].shape.begin(), in[0].shape.end() - 1);
+  perm.push_back(m);
+  return {{perm, DType::kInt64}};
+}
+
+std::vector<Tensor> lu_permutation_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Shape& s = in[0].shape();
+  const int64_t k = s.back(), m = ctx.attrs.get_int("rows"), count = numel(Shape(s.begin(), s.end() - 1));
+  Shape out_shape(s.begin(), s.end() - 1);
+  out_shape.push_back(m);
+  Tensor perm = ctx.output(0, out_shape, DType::kInt64);
+  for (int64_t e = 0; e < count; ++e) {
+    int64_t* p = perm.data_as<int64_t>() + e * m;
+    for (int64_t i = 0; i < m; ++i) p[i] = i;
+    const int32_t* piv = in[0].data_as<int32_t>() + e * k;
+    for (int64_t i = 0; i < k; ++i) {
+      if (piv[i] < 1 || piv[i] > m) {
+        throw IndexError("[" + std::string(kLuPermutation) + "] pivot " + std::to_string(piv[i]) + " of batch element " +
+                         std::to_string(e) + " is out of range; expected 1-based rows in [1, " + std::to_string(m) + "]");
+      }
+      std::swap(p[i], p[piv[i] - 1]);
+    }
+  }
+  return {perm};
+}
+
 OpDef data_checked(std::string name, decltype(OpDef::infer) infer, decltype(OpDef::kernel) kernel) {
   return make_op(std::move(name), std::move(infer), batch_splits(), std::move(kernel), /*kernel_checks_data=*/true);
 }
@@ -788,6 +859,13 @@ void register_linalg_ops(OpRegistry& r) {
   r.add(with_grad(data_checked(kSvd, svd_infer, svd_kernel), svd_grad));
   r.add(make_op(kSvdBackward, svd_backward_infer, batch_splits(), svd_backward_kernel));
   r.add(data_checked(kLstsq, lstsq_infer, lstsq_kernel));
+  r.add(data_checked(kLuFactor, lu_factor_infer, lu_factor_kernel));
+  r.add(make_op(
+      kLuPermutation, lu_permutation_infer,
+      [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+        return kernel::split_alike_signatures(in[0].shape.size() - 1, in.size(), out.size());
+      },
+      lu_permutation_kernel, /*kernel_checks_data=*/true));
 }
 
 }  // namespace mf

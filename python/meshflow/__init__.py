@@ -110,6 +110,7 @@ from ._ops_surface import *  # noqa: F401,F403
 from . import _ops_port
 from ._ops_port import *  # noqa: F401,F403
 from . import compiler, _dynamo, jit, ao, quantization
+from .ao.quantization import fake_quantize_per_tensor_affine, fake_quantize_per_channel_affine  # noqa: E402
 from . import _ops_port3
 from ._ops_port3 import *  # noqa: F401,F403
 from . import _ops_port4
@@ -204,7 +205,7 @@ __all__ += _complex.__all__ + _stft.__all__ + ["complex64", "complex128", "cfloa
 __all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__ + _ops_port4.__all__
 __all__ += list(linalg.TOP_LEVEL) + list(linalg.FUNCTIONS)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
-    "linalg", "cuda", "cpu", "amp", "utils", "profiler", "backends", "testing", "special", "random", "func", "vmap", "distributions", "compiler", "jit", "ao", "quantization", "qint8", "quint8", "qint32", "float", "double",
+    "linalg", "cuda", "cpu", "amp", "utils", "profiler", "backends", "testing", "special", "random", "func", "vmap", "distributions", "compiler", "jit", "ao", "quantization", "fake_quantize_per_tensor_affine", "fake_quantize_per_channel_affine", "qint8", "quint8", "qint32", "float", "double",
     "int", "long", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "IntTensor",
     "LongTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor"]
 

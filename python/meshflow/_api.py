@@ -10,7 +10,7 @@ import numpy as _np
 
 from . import _C, _dtype
 from ._promotion import get_default_dtype
-from ._tensor import Size, Tensor, _impl_of, _shared_numpy, apply, set_printoptions, tensor
+from ._tensor import Size, Tensor, _impl_of, _in_memory_format, _shared_numpy, apply, set_printoptions, tensor
 from .return_types import named as _returns
 
 __all__ = ["clone", "t", "movedim", "moveaxis", "tile", "outer", "diag", "meshgrid", "repeat_interleave",
@@ -18,10 +18,12 @@ __all__ = ["clone", "t", "movedim", "moveaxis", "tile", "outer", "diag", "meshgr
            "as_tensor", "count_nonzero"]
 
 
-def clone(input):
+def clone(input, *, memory_format=None):
     """A copy of input, recorded for autograd (its gradient flows back to input): the slice op
-    over all of it, in C++ (fn::clone)."""
-    return Tensor(_C.unary("clone", _impl_of("clone", input)))
+    over all of it, in C++ (fn::clone), in input's memory format (torch's preserve_format) or
+    the one given."""
+    out = Tensor(_C.unary("clone", _impl_of("clone", input)))
+    return out if memory_format is None else _in_memory_format(out, memory_format)
 
 
 def t(input):

@@ -67,15 +67,24 @@ _BY_NAME = {d.name: d for d in (float32, float64, int32, int64, bfloat16, bool_,
                                  complex128)}
 
 
+class _DTypeNameError(TypeError, ValueError):
+    """A string that names no meshflow dtype: torch's TypeError (it takes no strings), and a
+    ValueError as meshflow raised before."""
+
+
 def to_dtype(value):
-    """A meshflow dtype from a meshflow dtype, a NumPy dtype or type, or a name."""
+    """A meshflow dtype from a meshflow dtype, a NumPy dtype or type, or the name of a meshflow
+    dtype (NumPy's other names are refused: its "float" and "int" are not torch's)."""
     if isinstance(value, dtype):
         if value.name not in _BY_NAME:
             raise TypeError(f"no tensor holds {value} (meshflow has no quantized tensors); expected one of "
                             + ", ".join(_BY_NAME))
         return value
-    if type(value) is str and value in _BY_NAME:  # tensors' own dtypes: no NumPy parsing
-        return _BY_NAME[value]
+    if isinstance(value, str):  # tensors' own dtypes: no NumPy parsing, whose "float" is float64
+        if value in _BY_NAME:
+            return _BY_NAME[value]
+        raise _DTypeNameError(f"dtype must be a meshflow.dtype, got the string {value!r}; expected "
+                              "meshflow.float32 and the like, or one of the names " + ", ".join(_BY_NAME))
     if callable(value) and isinstance(getattr(value, "dtype", None), dtype):  # mf.FloatTensor, ...
         return value.dtype
     try:

@@ -748,9 +748,12 @@ def _reshaping(raw, in_c=None):
         if _strides_contiguous(self, strides):
             return method(self, *args, **kwargs)
         out = unlinked(self, *args, **kwargs)
-        if out is not self and _viewable(self, strides, out._impl.shape) is not False:
+        if out is self:
+            return out
+        if _viewable(self, strides, out._impl.shape) is not False:
             _link(self, out, method.view_kind, args, kwargs)
-        return out
+            return out
+        return _C.grad_fn_as(out, "UnsafeViewBackward0", self)  # torch's node: the view of its copy
     reshaping.__name__ = reshaping.__qualname__ = raw.__name__
     reshaping.__doc__ = raw.__doc__
     reshaping.view_kind = method.view_kind

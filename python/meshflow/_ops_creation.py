@@ -184,36 +184,47 @@ def randn(*args, size=None, generator=None, dtype=None, placement=None, sbp=None
     return _random("randn", _size("randn", args, size), dtype, placement, sbp, device, generator)
 
 
-def _like(make, t, dtype, device, *args):
+def _like(make, t, dtype, device, *args, memory_format=None):
     """make(*args, shape of t) with t's dtype (or `dtype`) where t is: its device (or
     `device`), or its placement and SBP (a partial one as broadcast: the value is what is
-    made, not its parts; `device` then is refused by the creation op)."""
-    from .sbp import broadcast
+    made, not its parts; `device` then is refused by the creation op); in t's memory format
+    (torch's preserve_format, its default) or the one given."""
     dtype = dtype or t.dtype
     if t.is_global:
+        from .sbp import broadcast
         sbp = tuple(broadcast if s.is_partial else s for s in t.sbp)
         return make(*args, t.shape, dtype=dtype, placement=t.placement, sbp=sbp, device=device)
-    return make(*args, t.shape, dtype=dtype, device=t.device if device is None else device)
+    out = make(*args, t.shape, dtype=dtype, device=t.device if device is None else device)
+    if memory_format is None or getattr(memory_format, "_name", None) == "preserve_format":
+        if not t._impl.channels_last:
+            return out
+        from ._tensor import _to_format
+        return _to_format(out, True)
+    from ._tensor import _in_memory_format
+    return _in_memory_format(out, memory_format)
 
 
-def zeros_like(input, dtype=None, device=None):
-    return _like(zeros, input, dtype, device)
+def zeros_like(input, dtype=None, device=None, *, memory_format=None):
+    return _like(zeros, input, dtype, device, memory_format=memory_format)
 
 
-def ones_like(input, dtype=None, device=None):
-    return _like(ones, input, dtype, device)
+def ones_like(input, dtype=None, device=None, *, memory_format=None):
+    return _like(ones, input, dtype, device, memory_format=memory_format)
 
 
-def full_like(input, fill_value, dtype=None, device=None):
-    return _like(lambda value, shape, **kw: full(shape, value, **kw), input, dtype, device, fill_value)
+def full_like(input, fill_value, dtype=None, device=None, *, memory_format=None):
+    return _like(lambda value, shape, **kw: full(shape, value, **kw), input, dtype, device, fill_value,
+                 memory_format=memory_format)
 
 
-def rand_like(input, dtype=None, generator=None, device=None):
-    return _like(lambda shape, **kw: rand(shape, generator=generator, **kw), input, dtype, device)
+def rand_like(input, dtype=None, generator=None, device=None, *, memory_format=None):
+    return _like(lambda shape, **kw: rand(shape, generator=generator, **kw), input, dtype, device,
+                 memory_format=memory_format)
 
 
-def randn_like(input, dtype=None, generator=None, device=None):
-    return _like(lambda shape, **kw: randn(shape, generator=generator, **kw), input, dtype, device)
+def randn_like(input, dtype=None, generator=None, device=None, *, memory_format=None):
+    return _like(lambda shape, **kw: randn(shape, generator=generator, **kw), input, dtype, device,
+                 memory_format=memory_format)
 
 
 def eye(n, m=None, dtype=None, placement=None, sbp=None, device=None):
@@ -255,8 +266,8 @@ def empty(*args, size=None, dtype=None, placement=None, sbp=None, device=None):
     return _create("zeros", {"shape": _size("empty", args, size)}, dtype or get_default_dtype(), placement, sbp, device)
 
 
-def empty_like(input, dtype=None, device=None):
-    return _like(empty, input, dtype, device)
+def empty_like(input, dtype=None, device=None, *, memory_format=None):
+    return _like(empty, input, dtype, device, memory_format=memory_format)
 
 
 def _taking_requires_grad(make):

@@ -59,13 +59,13 @@ def randint(*args, low=None, high=None, size=None, generator=None, dtype=None, p
     return _uniform_ints(u, low, high, dtype or "int64")
 
 
-def randint_like(input, low=0, high=None, *, dtype=None):
+def randint_like(input, low=0, high=None, *, dtype=None, memory_format=None):
     """torch.randint_like(input, low=0, high): randint of input's shape, dtype and layout;
     randint_like(input, high) as torch."""
     if high is None:
         low, high = 0, low
     low, high = _check_range("randint_like", low, high)
-    u = _like(rand, input, _dtype.float64, None)
+    u = _like(rand, input, _dtype.float64, None, memory_format=memory_format)
     return _uniform_ints(u, low, high, dtype or input.dtype)
 
 

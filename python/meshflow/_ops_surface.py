@@ -1,7 +1,7 @@
 """torch's names that compose from existing ops (issue 37's second round): nansum, nanmean,
 tril_indices, triu_indices, block_diag, cartesian_prod, scatter_reduce, index_reduce, masked_scatter, and the
 Tensor methods stride(), index_put_, the in-place shape changes unsqueeze_ squeeze_ t_
-transpose_, and the in-place random fills random_ bernoulli_ exponential_ geometric_ (drawn from
+transpose_ resize_ resize_as_, and the in-place random fills random_ bernoulli_ exponential_ geometric_ (drawn from
 meshflow's generator, so the values differ from torch's; the distributions are torch's).
 
 Each is torch's meaning, composed from differentiable ops: gradients flow where torch's do."""
@@ -231,6 +231,36 @@ def _reshaping_in_place(name):
     return method
 
 
+def _resize_(self, *sizes, memory_format=None):
+    """torch's resize_: self takes the shape, keeping its first elements in row-major order
+    (torch's storage of a tensor that is no view; a contiguous view keeping its size is viewed
+    anew); elements past the old ones are zeros where torch's are uninitialized (and after a
+    shrink, torch's storage still holds the old ones)."""
+    shape = [int(n) for n in (sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)) else sizes)]
+    if any(n < 0 for n in shape):
+        raise RuntimeError(f"Trying to create tensor with negative dimension in resize_: {shape}")
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    if list(self.shape) == shape:
+        return self
+    n = math.prod(shape)
+    is_view = getattr(self, "_view", None) is not None
+    if is_view and n == self.numel() and self.is_contiguous():  # torch's: the same elements, viewed anew
+        return reshape_view_in_place(self, "view", (shape,), {})
+    if is_view or _live_views(self):
+        raise RuntimeError("resize_: meshflow changes the size of a tensor in place only when it is no view and has "
+                           "no views (torch's share the storage); resize a copy (x.clone().resize_(...))")
+    flat = self.reshape(-1)
+    if n > flat.numel():
+        flat = cat([flat, zeros(n - flat.numel(), dtype=self.dtype, device=None if self.is_global else self.device)])
+    self._impl.assign(flat[:n].reshape(shape)._impl)
+    return self
+
+
+def _resize_as_(self, the_template, memory_format=None):
+    return _resize_(self, tuple(the_template.shape))
+
+
 _MANTISSA = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}  # bits, the implicit one included
 
 
@@ -287,6 +317,8 @@ Tensor.put = put
 Tensor.masked_scatter = masked_scatter
 Tensor.index_put_ = _index_put_
 Tensor.random_ = _random_
+Tensor.resize_ = _resize_
+Tensor.resize_as_ = _resize_as_
 Tensor.bernoulli_ = _bernoulli_
 Tensor.exponential_ = _exponential_
 Tensor.geometric_ = _geometric_

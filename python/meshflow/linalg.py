@@ -1,11 +1,12 @@
 """meshflow.linalg: torch.linalg's norms (composed of reductions, so they work on global
 tensors in every layout), and its solvers and decompositions on batches of matrices
 [..., m, n], float32 and float64: solve, inv, det, slogdet, cholesky, qr, eig, eigvals, eigh,
-eigvalsh, svd, svdvals, lstsq (the C++ ops linalg_* of meshflow/ops/linalg.cc: LAPACK on the CPU, each
+eigvalsh, svd, svdvals, lstsq, lu_factor (the C++ ops linalg_* of meshflow/ops/linalg.cc: LAPACK on the CPU, each
 rank its own matrices where a batch dim is split). A singular matrix, one not positive-definite
 or a decomposition that does not converge raises LinAlgError, a RuntimeError as torch's.
 Gradients: solve, inv, det, slogdet, cholesky, eigh (of A's symmetric perturbations), svd
-(full_matrices=False); qr, eig and lstsq have none yet and refuse inputs that require grad.
+(full_matrices=False); qr, eig, lstsq and lu_factor have none yet and refuse inputs that
+require grad (lu_solve differentiates as its triangular solves).
 torch's top-level spellings (inverse, det, logdet, slogdet and the Tensor methods) are
 bound at the end."""
 import builtins
@@ -17,7 +18,7 @@ from .return_types import named as _returns
 __all__ = ["norm", "vector_norm", "matrix_norm", "LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr",
            "eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "lstsq", "cross", "matmul", "diagonal", "vecdot", "multi_dot",
            "matrix_power", "pinv", "matrix_rank", "cond", "solve_triangular", "inv_ex", "cholesky_ex", "solve_ex",
-           "vander", "matrix_exp", "householder_product"]
+           "vander", "matrix_exp", "householder_product", "lu_factor", "lu_factor_ex", "lu", "lu_solve"]
 
 LinAlgError = _C.LinAlgError
 
@@ -207,6 +208,83 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return _Lstsq(X, residuals, rank, S)
 
 
+_LU_FACTOR = _returns("linalg_lu_factor", ("LU", "pivots"))
+_LU_FACTOR_EX = _returns("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+_PLU = _returns("linalg_lu", ("P", "L", "U"))
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
+    """LU with partial pivoting (LAPACK's getrf): LU holds L below its diagonal (a unit one left
+    out) and U on and above it, pivots (int32, 1-based) the row each row was swapped with in
+    turn; info is 0, or i where U[i-1, i-1] is the first zero of a singular matrix, as torch's."""
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    _no_grad_yet("lu_factor", A)
+    LU, pivots = apply("linalg_lu_factor", [A])
+    zero = (LU.diagonal(0, -2, -1) == 0).int()
+    info = (zero.argmax(-1) + 1) * zero.amax(-1) if zero.shape[-1] else _ok(A, 2)
+    if check_errors and bool((info > 0).any()):
+        raise LinAlgError(f"linalg.lu_factor_ex: U[{int(info.amax()) - 1}, {int(info.amax()) - 1}] is zero: "
+                          "the factorization is complete, but U is singular")
+    return _LU_FACTOR_EX(LU, pivots, info.int())
+
+
+def lu_factor(A, *, pivot=True):
+    """(LU, pivots) of lu_factor_ex; a singular matrix factors (its U has a zero on the diagonal)."""
+    LU, pivots, _ = lu_factor_ex(A, pivot=pivot)
+    return _LU_FACTOR(LU, pivots)
+
+
+def _permutation(pivots, rows):
+    """perm [..., rows] with P^T A = A[..., perm, :] for lu_factor's pivots."""
+    return apply("linalg_lu_permutation", [pivots], {"rows": int(rows)})[0]
+
+
+def _lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    """torch.lu_unpack: (P, L, U) with A = P L U from lu_factor's LU and pivots (empty tensors
+    for the parts not asked for)."""
+    from ._ops_creation import arange, empty
+    m, n = LU_data.shape[-2:]
+    k = builtins.min(m, n)
+    device = None if LU_data.is_global else LU_data.device
+    if unpack_data:
+        L = LU_data[..., :, :k].tril(-1) + _eye_like(LU_data, m, k)
+        U = LU_data[..., :k, :].triu()
+    else:
+        L = U = empty(0, dtype=LU_data.dtype, device=device)
+    if unpack_pivots:
+        perm = _permutation(LU_pivots, m)
+        P = (arange(m, device=device).unsqueeze(-1) == perm.unsqueeze(-2)).to(LU_data.dtype)
+    else:
+        P = empty(0, dtype=LU_data.dtype, device=device)
+    return _returns("lu_unpack", ("P", "L", "U"))(P, L, U)
+
+
+def lu(A, *, pivot=True):
+    """(P, L, U) with A = P L U: P a permutation, L [m, k] unit lower, U [k, n] upper."""
+    return _PLU(*_lu_unpack(*lu_factor(A, pivot=pivot)))
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    """X with A X = B (X A = B with left=False; A^H for A with adjoint) from A's lu_factor:
+    the rows of B permuted, then the two triangular solves."""
+    if not left:
+        return lu_solve(LU, pivots, B.transpose(-2, -1), adjoint=not adjoint).transpose(-2, -1)
+    n = LU.shape[-1]
+    if LU.shape[-2] != n:
+        raise RuntimeError(f"linalg.lu_solve: LU has shape {tuple(LU.shape)}; expected a square matrix or a batch "
+                           "of them")
+    LU, B = _batched(LU, B)
+    perm = _permutation(pivots, n).expand(*B.shape[:-2], n)
+    if not adjoint:  # A = P L U: X = U^-1 L^-1 P^T B
+        Y = solve_triangular(LU, B.gather(-2, perm.unsqueeze(-1).expand(B.shape)), upper=False, unitriangular=True)
+        return solve_triangular(LU, Y, upper=True)
+    # A^T = U^T L^T P^T: X = P L^-T U^-T B
+    Lt = LU.transpose(-2, -1)
+    Y = solve_triangular(Lt, solve_triangular(Lt, B, upper=False), upper=True, unitriangular=True)
+    return Y.gather(-2, perm.argsort(-1).unsqueeze(-1).expand(Y.shape))  # row perm[i] of X is row i of Y
+
+
 # torch.linalg's names composed of the ops above and meshflow's own.
 
 def cross(input, other, *, dim=-1):
@@ -376,6 +454,19 @@ def _torch_qr(input, some=True):
     return qr(input, "reduced" if some else "complete")
 
 
+_LU = _returns("lu", ("LU", "pivots"))
+
+
+def _torch_lu(A, pivot=True, get_infos=False):
+    """torch.lu (deprecated there for linalg.lu_factor): (LU, pivots), with infos when asked."""
+    LU, pivots, info = lu_factor_ex(A, pivot=pivot)
+    return (LU, pivots, info) if get_infos else _LU(LU, pivots)
+
+
+def _torch_lu_solve(b, LU_data, LU_pivots):
+    return lu_solve(LU_data, LU_pivots, b)
+
+
 def _torch_cholesky(input, upper=False):
     return cholesky(input, upper=upper)
 
@@ -445,12 +536,12 @@ def _pca_lowrank(A, q=None, center=True, niter=2):
 
 
 # Top-level functions with no Tensor method (meshflow/__init__.py binds them).
-FUNCTIONS = {"svd_lowrank": _svd_lowrank, "pca_lowrank": _pca_lowrank}
+FUNCTIONS = {"svd_lowrank": _svd_lowrank, "pca_lowrank": _pca_lowrank, "lu_unpack": _lu_unpack}
 
 # Bound on meshflow (meshflow/__init__.py) and as Tensor methods, as torch has them.
 TOP_LEVEL = {"inverse": inv, "det": det, "logdet": logdet, "slogdet": slogdet, "cholesky": _torch_cholesky,
              "svd": _torch_svd, "qr": _torch_qr, "cholesky_solve": _cholesky_solve,
              "cholesky_inverse": _cholesky_inverse, "matrix_exp": matrix_exp,
-             "triangular_solve": _triangular_solve}
+             "triangular_solve": _triangular_solve, "lu": _torch_lu, "lu_solve": _torch_lu_solve}
 for _name, _f in TOP_LEVEL.items():
     setattr(Tensor, _name, _f)

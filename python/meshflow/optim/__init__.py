@@ -87,14 +87,73 @@ def _betas_option(value):
     return {"beta1": float(beta1), "beta2": float(beta2)}
 
 
+class _RequiredParameter:
+    """torch.optim.optimizer.required: the default of an option a subclass's caller must give."""
+
+    def __repr__(self):
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+# torch.optim.optimizer's global step hooks (register_optimizer_step_pre_hook / _post_hook):
+# every optimizer's step runs them, the pre-hooks before its own, the post-hooks after.
+_global_step_pre_hooks = collections.OrderedDict()
+_global_step_post_hooks = collections.OrderedDict()
+
+
+def _register_in(table, hook):
+    from ..nn._hooks import RemovableHandle
+    handle = RemovableHandle(table)
+    table[handle.id] = hook
+    return handle
+
+
+def register_optimizer_step_pre_hook(hook):
+    """hook(optimizer, args, kwargs), before every optimizer's step (returning None or new
+    (args, kwargs)); the handle's remove() unregisters it."""
+    return _register_in(_global_step_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook):
+    """hook(optimizer, args, kwargs), after every optimizer's step."""
+    return _register_in(_global_step_post_hooks, hook)
+
+
+def _hooked_step(step):
+    """step wrapped to run the global and the optimizer's own step hooks around it, in torch's
+    order (pre: global, then own; post: own, then global)."""
+    import functools
+
+    @functools.wraps(step)
+    def hooked(self, *args, **kwargs):
+        own = self.__dict__
+        if not (_global_step_pre_hooks or _global_step_post_hooks or own.get("_optimizer_step_pre_hooks")
+                or own.get("_optimizer_step_post_hooks")):
+            return step(self, *args, **kwargs)
+        for hook in (*_global_step_pre_hooks.values(), *own.get("_optimizer_step_pre_hooks", {}).values()):
+            result = hook(self, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(f"{hook} must return None or a tuple of (new_args, new_kwargs), but got "
+                                       f"{result}.")
+                args, kwargs = result
+        out = step(self, *args, **kwargs)
+        for hook in (*own.get("_optimizer_step_post_hooks", {}).values(), *_global_step_post_hooks.values()):
+            hook(self, args, kwargs)
+        return out
+    hooked.hooked = True
+    return hooked
+
+
 class Optimizer:
     """torch.optim.Optimizer, the base a program's own optimizer subclasses as torch's (its
     __init__(params, defaults), param_groups as plain dicts with the defaults filled in, state
     as a defaultdict keyed by parameter, add_param_group, zero_grad, state_dict /
-    load_state_dict in torch's structure; the subclass writes step()). meshflow's optimizers
-    composed of ops in Python (RMSprop, Adagrad, ... in _composed.py) are such subclasses that
-    write `_update(p, grad, state, group)` instead; SGD, Adam and AdamW run C++ steps
-    (_FusedOptimizer below)."""
+    load_state_dict in torch's structure, step hooks; the subclass writes step()). meshflow's
+    optimizers composed of ops in Python (RMSprop, Adagrad, ... in _composed.py) are such
+    subclasses that write `_update(p, grad, state, group)` instead; SGD, Adam and AdamW run
+    C++ steps (_FusedOptimizer below)."""
 
     def __init__(self, params, defaults):
         self.defaults = dict(defaults)
@@ -107,6 +166,22 @@ class Optimizer:
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
+        self._patch_step_function()
+
+    def _patch_step_function(self):
+        """torch's: the class's step (its own or inherited) wrapped once to run the step hooks."""
+        cls = type(self)
+        if not getattr(cls.step, "hooked", False):
+            cls.step = _hooked_step(cls.step)
+
+    def register_step_pre_hook(self, hook):
+        """hook(optimizer, args, kwargs) before this optimizer's step, returning None or new
+        (args, kwargs); the handle's remove() unregisters it."""
+        return _register_in(self.__dict__.setdefault("_optimizer_step_pre_hooks", collections.OrderedDict()), hook)
+
+    def register_step_post_hook(self, hook):
+        """hook(optimizer, args, kwargs) after this optimizer's step."""
+        return _register_in(self.__dict__.setdefault("_optimizer_step_post_hooks", collections.OrderedDict()), hook)
 
     def add_param_group(self, param_group):
         """Adds a group (a dict with "params"); the options it leaves out are the defaults."""
@@ -162,7 +237,8 @@ class Optimizer:
                 index.setdefault(id(p), len(index))
                 ids.append(index[id(p)])
             groups.append({**{k: v for k, v in group.items() if k != "params"}, "params": ids})
-        state = {index[id(p)]: dict(s) for p, s in self.state.items() if s and id(p) in index}
+        # each parameter's own state dict, not a copy, as torch's: a later step shows in it
+        state = {index[id(p)]: s for p, s in self.state.items() if s and id(p) in index}
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict):
@@ -202,6 +278,7 @@ class _FusedOptimizer(Optimizer):
         if zero_stage:
             self._impl.zero_stage = int(zero_stage)
         self.param_groups = [_ParamGroup(self._impl, i, self._options, g) for i, g in enumerate(groups)]
+        self._patch_step_function()
 
     def _make(self, groups):
         raise NotImplementedError

@@ -1,0 +1,35 @@
+import torch
+import torch.nn as nn
+
+G = nn.Sequential(nn.Linear(3, 16), nn.LeakyReLU(0.2, inplace=True), nn.Linear(16, 2))
+D = nn.Sequential(nn.Linear(2, 16), nn.LeakyReLU(0.2), nn.Linear(16, 1), nn.Sigmoid())
+det(G, seed=1)
+det(D, seed=2)
+optG = torch.optim.Adam(G.parameters(), lr=2e-3, betas=(0.5, 0.999))
+optD = torch.optim.Adam(D.parameters(), lr=2e-3, betas=(0.5, 0.999))
+criterion = nn.BCELoss()
+real = data(8, 2) * 0.5 + torch.tensor([2.0, -1.0])
+real_label, fake_label = 1.0, 0.0
+log = []
+for it in range(4):
+    noise = data(8, 3, seed=50 + it)
+    D.zero_grad()
+    label = torch.full((8,), real_label, dtype=torch.float)
+    out = D(real).view(-1)
+    errD_real = criterion(out, label)
+    errD_real.backward()
+    D_x = out.mean().item()
+    fake = G(noise)
+    label.fill_(fake_label)
+    out = D(fake.detach()).view(-1)
+    errD_fake = criterion(out, label)
+    errD_fake.backward()
+    optD.step()
+    G.zero_grad()
+    label.fill_(real_label)
+    out = D(fake).view(-1)
+    errG = criterion(out, label)
+    errG.backward()
+    optG.step()
+    log.append([round((errD_real + errD_fake).item(), 5), round(errG.item(), 5), round(D_x, 5)])
+report(log=log, fake_mean=G(data(4, 3, seed=9)).mean(0))

@@ -1,0 +1,38 @@
+import torch
+import torch.nn as nn
+
+r = {}
+r["t"] = repr(torch.tensor([[1.5, -2.25], [3.0, 4.125]]))
+r["i"] = repr(torch.arange(5))
+r["big"] = repr(torch.tensor([1e10, 1.0]))
+r["small"] = repr(torch.tensor([1e-5, 1.0]))
+r["grad"] = repr(torch.ones(2, requires_grad=True))
+r["grad_fn"] = repr(torch.ones(2, requires_grad=True) * 2)
+r["bool"] = repr(torch.tensor([True, False]))
+r["half"] = repr(torch.tensor([0.5, 1.0], dtype=torch.float16))
+r["scalar"] = repr(torch.tensor(3.5))
+r["long_list"] = repr(torch.arange(2000.0))
+r["str"] = str(torch.tensor([1, 2]))
+r["size"] = repr(torch.zeros(2, 3).shape)
+r["dtype"] = repr(torch.float64)
+r["device"] = repr(torch.device("cpu"))
+r["param"] = repr(nn.Parameter(torch.tensor([1.0])))
+r["nan_inf"] = repr(torch.tensor([float("nan"), float("inf"), -float("inf"), 1.0]))
+r["int_neg"] = repr(torch.tensor([[-1, 200], [3, 4]]))
+torch.set_printoptions(precision=2)
+r["prec2"] = repr(torch.tensor([3.14159, 2.71828]))
+torch.set_printoptions(sci_mode=True)
+r["sci"] = repr(torch.tensor([3.14159]))
+torch.set_printoptions(profile="default")
+model = nn.Sequential(nn.Conv2d(3, 8, kernel_size=3, stride=2, padding=1, bias=False), nn.BatchNorm2d(8, momentum=0.05),
+                      nn.ReLU(inplace=True), nn.MaxPool2d(2, ceil_mode=True), nn.Flatten(), nn.Dropout(0.25),
+                      nn.Linear(32, 10), nn.LogSoftmax(dim=1))
+r["model"] = repr(model)
+r["lstm"] = repr(nn.LSTM(4, 8, num_layers=2, batch_first=True, bidirectional=True))
+r["emb"] = repr(nn.Embedding(10, 3, padding_idx=0))
+r["tr"] = repr(nn.TransformerEncoderLayer(8, 2, 16, batch_first=True))
+r["ln"] = repr(nn.LayerNorm((4,), elementwise_affine=False))
+r["md"] = repr(nn.ModuleDict({"a": nn.ReLU(), "b": nn.GELU(approximate="tanh")}))
+r["pl"] = repr(nn.ParameterList([nn.Parameter(torch.zeros(2, 3))]))
+r["up"] = repr(nn.Upsample(scale_factor=2.0, mode="bilinear"))
+report(**r)
