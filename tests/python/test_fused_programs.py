@@ -99,3 +99,26 @@ def test_a_chain_longer_than_a_program_splits():
     assert got.numpy().tobytes() == f(x).numpy().tobytes()
     stats = step.compile_stats()
     assert stats["fused_ops"] == 60 and stats["fused_chains"] == 2
+
+
+UNARY = ["neg", "abs", "trunc", "exp", "log", "sqrt", "rsqrt", "tanh", "sigmoid", "sign", "round", "frac", "sin", "cos",
+         "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erfc", "log1p", "expm1",
+         "log2", "log10", "exp2", "reciprocal"]
+BINARY = ["add", "sub", "mul", "maximum", "minimum", "pow", "atan2", "hypot", "copysign"]
+FAST_MATH = {"exp", "tanh", "sigmoid"}
+
+
+@pytest.mark.parametrize("name", UNARY + BINARY)
+def test_every_opcode_computes_its_op(name):
+    """Each op in a chain of three (its input scaled first, its result scaled after): fused
+    into one program on the test device, equal to the op's eager kernels."""
+    op = getattr(mf, name)
+    f = (lambda x, b: op(x * 0.75) * 2.0) if name in UNARY else (lambda x, b: op(x * 0.75, b) * 2.0)
+    x, b = operands("testdev")[:2]
+    step = Step(f)
+    got, expected = step(x, b), f(x, b)
+    assert step.compile_stats()["fused_ops"] == 3
+    if name in FAST_MATH:
+        np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=4e-6, atol=1e-6)
+    else:
+        assert got.numpy().tobytes() == expected.numpy().tobytes()
