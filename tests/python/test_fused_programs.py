@@ -26,6 +26,8 @@ CHAINS = {
                               np.float32, False),
     "bfloat16 casts": (lambda x, b, r, s: ((x.to(mf.bfloat16) + b.to(mf.bfloat16)).relu() * 3.0).float() + x,
                        np.float32, False),
+    "float16 casts": (lambda x, b, r, s: (mf.maximum(x.to(mf.float16) * b.to(mf.float16), s.to(mf.float16)) - 1.0)
+                      .to(mf.bfloat16).float(), np.float32, False),
     "float64": (lambda x, b, r, s: mf.where(x > 0.5, mf.exp(x), x * 2.0) + mf.minimum(x, b) ** 3, np.float64, False),
 }
 
