@@ -7,9 +7,11 @@
 
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "meshflow/ops/chain_program.h"
 #include "meshflow/ops/op.h"
 
 namespace mf::graph {
@@ -140,12 +142,29 @@ struct Candidate {
   Shape shape;                // local shape of every output
   std::vector<Shape> inputs;  // local shapes
   std::vector<bool> rows;     // input j read by rows (else whole)
+  DType compute = DType::kBool;  // with programs: its compute class (chain_compute_class; kBool: either)
 };
 
-Candidate candidate(const LogicalGraph& g, const Node& node, int rank) {
+// With programs: whether a program expresses `node` (one output), and its compute class.
+bool expressible(const LogicalGraph& g, const Node& node, Candidate& c) {
+  if (node.outputs.size() != 1) return false;
+  std::vector<DType> in;
+  for (int v : node.inputs) in.push_back(g.values[v].dtype);
+  const DType out = g.values[node.outputs[0]].dtype;
+  for (DType d : in) {
+    const std::optional<DType> k = chain_compute_class(d);
+    if (k && *k != DType::kBool) c.compute = *k;
+  }
+  const std::optional<DType> k = chain_compute_class(out);
+  if (k && *k != DType::kBool) c.compute = *k;
+  const DType compute = c.compute == DType::kBool ? DType::kFloat32 : c.compute;
+  return chain_instruction(node.op->name, node.attrs, in, out, compute).has_value();
+}
+
+Candidate candidate(const LogicalGraph& g, const Node& node, int rank, bool programs) {
   Candidate c;
   if (node.kind != NodeKind::kOp || !node.op->elementwise || node.op->draws_random || node.op->kernel_checks_data ||
-      node.run_time_attrs) {
+      node.run_time_attrs || (programs && !expressible(g, node, c))) {
     return c;
   }
   const Placement& placement = g.values[node.outputs[0]].layout.placement;
@@ -189,11 +208,33 @@ KernelCall block_call(const LogicalGraph& g, const Node& node, const Candidate& 
 
 // Chains, in program order: a node joins the chain of an input's producer when it may.
 // chain_of[n]: node n's chain (-1: none).
+// With programs, chains also keep to one compute class and to a program's limits
+// (ChainProgram: instructions, inputs).
 std::vector<std::vector<int>> find_chains(const LogicalGraph& g, const std::vector<Candidate>& cands,
-                                          const std::vector<int>& node_class, std::vector<int>& chain_of) {
+                                          const std::vector<int>& node_class, bool programs,
+                                          std::vector<int>& chain_of) {
   const size_t count = g.nodes.size();
   chain_of.assign(count, -1);
   std::vector<std::vector<int>> chains;
+  std::vector<DType> compute;                // per chain: its class (kBool: either, so far)
+  std::vector<std::vector<int>> externals;   // per chain: the values it reads from outside
+  // The values node `n` reads from outside chain `c` that the chain does not read yet.
+  auto new_externals = [&](const Node& node, int c) {
+    std::vector<int> fresh;
+    for (int v : node.inputs) {
+      const bool known = (c >= 0 && (chain_of[g.values[v].producer] == c ||
+                                     std::count(externals[c].begin(), externals[c].end(), v))) ||
+                         std::count(fresh.begin(), fresh.end(), v);
+      if (!known) fresh.push_back(v);
+    }
+    return fresh;
+  };
+  auto fits = [&](const Candidate& cand, const Node& node, int c) {
+    if (!programs) return true;
+    if (cand.compute != DType::kBool && compute[c] != DType::kBool && cand.compute != compute[c]) return false;
+    return chains[c].size() < static_cast<size_t>(ChainProgram::kMaxInstructions) &&
+           externals[c].size() + new_externals(node, c).size() <= static_cast<size_t>(ChainProgram::kMaxInputs);
+  };
   for (size_t n = 0; n < count; ++n) {
     if (!cands[n].ok) continue;
     const Node& node = g.nodes[n];
@@ -203,7 +244,7 @@ std::vector<std::vector<int>> find_chains(const LogicalGraph& g, const std::vect
       if (chain_of[u] < 0 || cands[u].shape != cands[n].shape) continue;
       const int c = chain_of[u];
       const int first = chains[c].front();
-      if (node_class[first] != node_class[n]) continue;
+      if (node_class[first] != node_class[n] || !fits(cands[n], node, c)) continue;
       bool ordered = true;
       for (int v : node.inputs) {
         const int p = g.values[v].producer;
@@ -214,6 +255,12 @@ std::vector<std::vector<int>> find_chains(const LogicalGraph& g, const std::vect
     if (joined < 0) {
       joined = static_cast<int>(chains.size());
       chains.emplace_back();
+      compute.push_back(DType::kBool);
+      externals.emplace_back();
+    }
+    if (programs) {
+      for (int v : new_externals(node, joined)) externals[joined].push_back(v);
+      if (cands[n].compute != DType::kBool) compute[joined] = cands[n].compute;
     }
     chains[joined].push_back(static_cast<int>(n));
     chain_of[n] = joined;
@@ -221,21 +268,66 @@ std::vector<std::vector<int>> find_chains(const LogicalGraph& g, const std::vect
   return chains;
 }
 
+// How input j (local shape x) of a chain of local shape s is read at its elements.
+ChainRead read_of(const Shape& x, bool rows, const Shape& s) {
+  const bool columns = !x.empty() && x.back() == s.back();
+  if (rows) return columns ? ChainRead::kElement : ChainRead::kRow;
+  return columns && s.back() != 1 ? ChainRead::kColumn : ChainRead::kScalar;
+}
+
+// The program of `chain` (its members' sources and stored outputs as fused_node made them,
+// over the fused node's inputs and output metas): input k is register k, member i's result
+// register inputs.size() + i.
+std::shared_ptr<const ChainProgram> program_of(const LogicalGraph& g, const std::vector<int>& chain,
+                                               const std::vector<Candidate>& cands, const std::vector<Member>& members,
+                                               const std::vector<int>& inputs, const std::vector<TensorMeta>& outputs) {
+  auto p = std::make_shared<ChainProgram>();
+  const Candidate& head = cands[chain.front()];
+  for (int n : chain) {
+    if (cands[n].compute != DType::kBool) p->compute = cands[n].compute;
+  }
+  p->rows = numel(leading(head.shape));
+  p->cols = head.shape.back();
+  p->inputs = static_cast<int>(inputs.size());
+  p->size = static_cast<int>(chain.size());
+  for (size_t k = 0; k < inputs.size(); ++k) p->input_dtype[k] = g.values[inputs[k]].dtype;
+  for (size_t i = 0; i < chain.size(); ++i) {
+    const Node& node = g.nodes[chain[i]];
+    std::vector<DType> in;
+    for (int v : node.inputs) in.push_back(g.values[v].dtype);
+    ChainInstruction s = *chain_instruction(node.op->name, node.attrs, in, g.values[node.outputs[0]].dtype, p->compute);
+    for (size_t j = 0; j < members[i].inputs.size(); ++j) {
+      const Source& src = members[i].inputs[j];
+      s.in[j] = static_cast<uint8_t>(src.member >= 0 ? p->inputs + src.member : src.index);
+      if (src.member < 0) p->read[src.index] = read_of(cands[chain[i]].inputs[j], src.rows, head.shape);
+    }
+    p->code[i] = s;
+    if (members[i].stored_as[0] >= 0) {
+      const int k = members[i].stored_as[0];
+      p->output_dtype[k] = outputs[k].dtype;
+      p->output_register[k] = static_cast<uint8_t>(p->inputs + i);
+    }
+  }
+  p->outputs = static_cast<int>(outputs.size());
+  return p;
+}
+
 }  // namespace
 
 FusionStats fuse_elementwise(LogicalGraph& g, const std::vector<int>& node_class, const std::vector<bool>& keep,
-                             int rank) {
+                             int rank, FusedChains how) {
   FusionStats stats;
+  const bool programs = how == FusedChains::kPrograms;
   const size_t count = g.nodes.size();
   std::vector<Candidate> cands(count);
-  for (size_t n = 0; n < count; ++n) cands[n] = candidate(g, g.nodes[n], rank);
+  for (size_t n = 0; n < count; ++n) cands[n] = candidate(g, g.nodes[n], rank, programs);
   std::vector<std::vector<int>> readers(g.values.size());
   for (size_t n = 0; n < count; ++n) {
     for (int v : g.nodes[n].inputs) readers[v].push_back(static_cast<int>(n));
   }
 
   std::vector<int> chain_of;
-  const std::vector<std::vector<int>> chains = find_chains(g, cands, node_class, chain_of);
+  const std::vector<std::vector<int>> chains = find_chains(g, cands, node_class, programs, chain_of);
 
   // Each chain of two or more ops becomes one node, in its first op's place.
   auto fused_node = [&](const std::vector<int>& chain) {
@@ -284,15 +376,21 @@ FusionStats fuse_elementwise(LogicalGraph& g, const std::vector<int>& node_class
     }
     fused.name = name + ")";
     fused.no_grad = std::all_of(chain.begin(), chain.end(), [&](int n) { return g.nodes[n].no_grad; });
-    const int64_t full = block_rows_of(head.shape), last = numel(leading(head.shape)) % full;
-    for (size_t i = 0; i < chain.size(); ++i) {
-      members[i].calls[0] = block_call(g, g.nodes[chain[i]], cands[chain[i]], full);
-      members[i].calls[1] = block_call(g, g.nodes[chain[i]], cands[chain[i]], last ? last : full);
-    }
-    auto kernel = std::make_shared<const Chain>(std::move(members), head.shape, std::move(outputs));
     auto op = std::make_shared<OpDef>();
     op->name = fused.name;
-    op->kernel = [kernel](const std::vector<Tensor>& in, const KernelContext& ctx) { return kernel->run(in, ctx); };
+    if (programs) {
+      op->program = program_of(g, chain, cands, members, fused.inputs, outputs);
+      // The program rounds its halves itself: the registry widens nothing.
+      op->bfloat16 = op->float16 = true;
+    } else {
+      const int64_t full = block_rows_of(head.shape), last = numel(leading(head.shape)) % full;
+      for (size_t i = 0; i < chain.size(); ++i) {
+        members[i].calls[0] = block_call(g, g.nodes[chain[i]], cands[chain[i]], full);
+        members[i].calls[1] = block_call(g, g.nodes[chain[i]], cands[chain[i]], last ? last : full);
+      }
+      auto kernel = std::make_shared<const Chain>(std::move(members), head.shape, std::move(outputs));
+      op->kernel = [kernel](const std::vector<Tensor>& in, const KernelContext& ctx) { return kernel->run(in, ctx); };
+    }
     fused.op = op.get();
     g.fused_ops.push_back(std::move(op));
     stats.chains += 1;

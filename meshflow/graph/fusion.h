@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 // Graph mode's fusion pass (passes.h: fusion): chains of elementwise ops (OpDef::elementwise)
-// become one op node whose kernel runs the chain block of rows by block of rows. Each block
+// become one op node whose kernel runs the chain; on the CPU, block of rows by block of rows
+// (on other devices, as a program: below). Each block
 // of every intermediate result lives in a small per-thread buffer while the next op of the
 // chain reads it from cache, instead of a whole tensor written to memory and read back; the
 // intermediates that nothing outside the chain reads get no register at all (the memory
@@ -20,6 +21,19 @@
 // comes after it. Nodes join only nodes of the same class (compile.h: the micro-batch
 // phase), so a fused node runs as often as each of its ops did.
 //
+// How a fused node computes is the device type's (ops/op.h, fused_chains):
+// - host loops (the CPU's): the ops' kernels are called on blocks of rows, as above, so
+//   every elementwise op fuses whatever its dtypes;
+// - programs (a GPU's, the test device's): the chain becomes a chain program
+//   (ops/chain_program.h), built here once, which the device type's one interpreter kernel
+//   runs element by element, every intermediate in registers (one GPU launch per chain).
+//   The fused op carries it (OpDef::program) and has no host kernel. A node joins a chain
+//   only when a program expresses it (chain_instruction: an opcode for the op, values of
+//   the chain's one compute class or bool, one output) and the chain stays within a
+//   program's limits (ChainProgram::kMaxInstructions ops, kMaxInputs values read from
+//   outside); the rest stays unfused or starts a chain of its own. Its values are the ops'
+//   device kernels' (elementwise_math.h's functors, each result rounded to its dtype).
+//
 // Thread-safety: a pure function of its arguments; the fused kernels may run on any thread
 // (one call at a time each, as every task's kernel).
 #pragma once
@@ -28,6 +42,7 @@
 #include <vector>
 
 #include "meshflow/graph/logical_graph.h"
+#include "meshflow/ops/op.h"
 
 namespace mf::graph {
 
@@ -41,8 +56,9 @@ struct FusionStats {
 // `rank`. `node_class[n]`: nodes of different classes never share a chain. `keep[v]`: value
 // v must be stored (a returned output, a new variable value) even when only its chain reads
 // it. Node indices change; value ids do not (a fused-away value's producer is its chain's
-// node, with index -1). The fused ops are owned by graph.fused_ops.
+// node, with index -1). The fused ops are owned by graph.fused_ops. `how`: host loops or
+// programs (kNone: nothing to call this for).
 FusionStats fuse_elementwise(LogicalGraph& graph, const std::vector<int>& node_class, const std::vector<bool>& keep,
-                             int rank);
+                             int rank, FusedChains how);
 
 }  // namespace mf::graph

@@ -98,7 +98,8 @@ void mark_constants(Compilation& c) {
 
 void fuse(Compilation& c) {
   LogicalGraph& g = c.graph;
-  if (!g.fuse || !runs_fused_chains(c.plan.memory())) return;
+  const FusedChains how = fused_chains(c.plan.memory());
+  if (!g.fuse || how == FusedChains::kNone) return;
   std::vector<bool> keep(g.values.size(), false);
   for (int v : g.outputs) keep[v] = true;
   for (const auto& [var, v] : g.writes) keep[v] = true;
@@ -108,7 +109,7 @@ void fuse(Compilation& c) {
     const bool folds = !g.nodes[n].outputs.empty() && c.constant[g.nodes[n].outputs[0]];
     node_class.push_back(folds ? -1 : static_cast<int>(c.node_phase[n]));
   }
-  const FusionStats fused = fuse_elementwise(g, node_class, keep, c.rank);
+  const FusionStats fused = fuse_elementwise(g, node_class, keep, c.rank, how);
   c.stats.fused_chains = fused.chains;
   c.stats.fused_ops = fused.fused_ops;
   c.memory.unstored_bytes = fused.unstored_bytes;

@@ -573,7 +573,7 @@ std::vector<Tensor> apply_local(const OpDef& op, std::vector<Tensor> inputs, con
   }
   // Host kernels keep channels-last layouts: the CPU's, and those a device type runs on its
   // memory (the test device's), which then computes what the CPU does, bit for bit.
-  const bool host = &memory == &host_memory() || runs_fused_chains(memory);
+  const bool host = &memory == &host_memory() || runs_host_kernels(memory);
   if (host) inputs = formatted_inputs(op, std::move(inputs));
   const RecentCall known = local_call(op, inputs, attrs, host);
   vm::Flags flags;

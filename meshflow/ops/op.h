@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@
 #include "meshflow/placement/sbp.h"
 
 namespace mf {
+
+struct ChainProgram;  // ops/chain_program.h
 
 // One hierarchy axis's SBP for every input and output.
 struct Signature {
@@ -121,6 +124,10 @@ struct OpDef {
   // filled by the registry and read by kernel_for. Empty for ops outside the registry (graph
   // mode's fused chains).
   std::vector<const Kernel*> kernels;
+  // A fused chain's program (graph/fusion.h, ops/chain_program.h), on the ops graph mode
+  // fuses for a device type that runs programs (OpRegistry::DeviceType::program): that
+  // type's kernel of the op runs it. Null for every other op.
+  std::shared_ptr<const ChainProgram> program;
   // Attributes that only the kernel reads (a random call's seed and offset): they are left
   // out of the SBP inference cache key, so calls that differ only in them share one plan.
   std::vector<std::string> kernel_only_attrs;
@@ -246,9 +253,17 @@ Kernel make_kernel_for(const OpDef& op, const Memory& memory);
 // the check that every op runs on every device type built in.
 bool has_kernel(const OpDef& op, const std::string& device_type);
 
-// Whether graph mode may fuse chains of elementwise ops on tensors in `memory`: the CPU's,
-// and a device type's that runs host kernels (OpRegistry::DeviceType::from_host).
-bool runs_fused_chains(const Memory& memory);
+// Whether tensors in `memory` are computed by host kernels: the CPU's, and a device type's
+// that runs them on its memory (OpRegistry::DeviceType::from_host).
+bool runs_host_kernels(const Memory& memory);
+
+// How graph mode fuses chains of elementwise ops on tensors in `memory` (graph/fusion.h).
+enum class FusedChains {
+  kNone,        // it does not: a device type with neither of the below
+  kHostLoops,   // host loops over blocks of rows: the CPU's
+  kPrograms,    // chain programs (ops/chain_program.h): a type with DeviceType::program
+};
+FusedChains fused_chains(const Memory& memory);
 
 // "[name] message": the prefix every op error carries.
 [[noreturn]] void op_error(const std::string& op, const std::string& message);

@@ -167,6 +167,7 @@ struct DeviceKernels {
     const OpRegistry::DeviceType* t = declared(type);
     if (type == 0 && op.kernel) return op.kernel;
     if (type != 0 && !t) op_error(op.name, "has no kernel for device type '" + type_name + "'");
+    if (t && t->program && op.program) return finish(op, type, t->program(op.program));
     if (t && t->from_host && op.kernel) return finish(op, type, t->from_host(op));
     return [name = op.name, type_name](const std::vector<Tensor>&, const KernelContext&) -> std::vector<Tensor> {
       op_error(name, "has no kernel for device type '" + type_name + "'");
@@ -405,11 +406,20 @@ bool has_kernel(const OpDef& op, const std::string& device_type) {
   return type < op.kernels.size() && op.kernels[type];
 }
 
-bool runs_fused_chains(const Memory& memory) {
+bool runs_host_kernels(const Memory& memory) {
   all_ops();
   const int type = memory.device_type_index();
   const OpRegistry::DeviceType* t = device_kernels().declared(type);
   return type == 0 || (t && t->from_host);
+}
+
+FusedChains fused_chains(const Memory& memory) {
+  all_ops();
+  const int type = memory.device_type_index();
+  const OpRegistry::DeviceType* t = device_kernels().declared(type);
+  if (type == 0) return FusedChains::kHostLoops;
+  if (t && t->program) return FusedChains::kPrograms;
+  return t && t->from_host ? FusedChains::kHostLoops : FusedChains::kNone;
 }
 
 [[noreturn]] void op_error(const std::string& op, const std::string& message) {

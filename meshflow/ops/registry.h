@@ -19,9 +19,14 @@ class OpRegistry {
     // Its kernel of a host kernel (OpDef::kernel: the CPU's, or a fused chain's host loops),
     // for a device type whose memory host code can reach in some way (the test device's host
     // views). Where set, every op without a kernel of the type gets from_host(op), and graph
-    // mode fuses chains of elementwise ops on it; where empty, an op runs on it only through
-    // a kernel registered for it, and graphs on it run their ops unfused.
+    // mode fuses chains of elementwise ops on it (in host loops, unless `program` is set);
+    // where empty, an op runs on it only through a kernel registered for it.
     std::function<Kernel(const OpDef& op)> from_host;
+    // Its kernel running a fused chain's program (ops/chain_program.h: one launch per chain
+    // on a GPU). Where set, graph mode fuses the chains a program expresses on it into ops
+    // carrying their program (OpDef::program), ahead of from_host's host loops. Where
+    // neither is set, graphs on the type run their ops unfused.
+    std::function<Kernel(std::shared_ptr<const ChainProgram> program)> program;
     // How each of its kernels is called (CUDA: on a stream's worker, timed when profiling):
     // wraps every kernel of the type as it is registered. Empty: called as registered.
     std::function<Kernel(const OpDef& op, Kernel kernel)> call;

@@ -304,8 +304,10 @@ TEST(KernelRegistry, FindsTheKernelByDeviceType) {
   EXPECT_TRUE(has_kernel(add, "testdev"));
   EXPECT_TRUE(has_kernel(add, "meta"));
   EXPECT_FALSE(has_kernel(add, "no_such_device"));
-  EXPECT_TRUE(runs_fused_chains(testdev));
-  EXPECT_TRUE(runs_fused_chains(host_memory()));
+  EXPECT_TRUE(runs_host_kernels(testdev));
+  EXPECT_TRUE(runs_host_kernels(host_memory()));
+  EXPECT_EQ(fused_chains(testdev), FusedChains::kPrograms);
+  EXPECT_EQ(fused_chains(host_memory()), FusedChains::kHostLoops);
   // The kernel runs on the test device's memory and gives the CPU's values there.
   Tensor a = tensor_of<float>({1, 2, 3}), b = tensor_of<float>({4, 5, -6});
   const std::vector<TensorMeta> metas{{a.shape(), a.dtype()}, {b.shape(), b.dtype()}};

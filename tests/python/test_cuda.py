@@ -7,6 +7,7 @@ import pytest
 
 import meshflow as mf
 from test_device import _checkpoint_round_trip, _global_step, _graph_steps, _mlp_step
+from test_fused_programs import CHAINS, check_graph_equals_eager
 from test_module_zoo import ZOO, check_against_cpu
 
 
@@ -51,10 +52,16 @@ def test_graphs_on_the_gpu_train_as_on_the_cpu(micro_batches, fusion):
     np.testing.assert_allclose(loss_gpu, loss_cpu, **TOL)
     for a, b in zip(w_cpu, w_gpu):
         np.testing.assert_allclose(b, a, **TOL)
-    # Graphs on GPUs run their ops unfused (fusion makes host loops): the CPU's unfused plan.
-    expected = (_graph_steps("cpu", micro_batches, False)[2] if fusion else step_cpu).memory_plan()
-    got = step_gpu.memory_plan()
-    assert got == expected
+    # The GPU fuses the chains the CPU fuses (chain programs, one launch each): the CPU's plan.
+    assert step_gpu.memory_plan() == step_cpu.memory_plan()
+    assert (step_gpu.compile_stats()["fused_chains"] >= 1) == fusion
+
+
+@pytest.mark.parametrize("name", list(CHAINS))
+def test_fused_chains_on_the_gpu_equal_eager(name):
+    """Every chain the CPU fuses is one chain program on the GPU (chain.cu), equal to the
+    GPU's eager kernels: the interpreter the test device runs in test_fused_programs.py."""
+    check_graph_equals_eager("cuda", name)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

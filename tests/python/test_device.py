@@ -205,15 +205,23 @@ def test_a_checkpoint_saved_from_the_test_device_loads_on_the_cpu_and_back(tmp_p
 
 @pytest.mark.parametrize("micro_batches", [1, 3])
 @pytest.mark.parametrize("fusion", [True, False])
-def test_graphs_on_the_test_device_train_as_on_the_cpu_bit_for_bit(micro_batches, fusion):
+def test_graphs_on_the_test_device_train_as_on_the_cpu(micro_batches, fusion):
     """Graph mode on a device the host cannot touch: its arena, registers, fused chains
     and gradient accumulation live in the device's memory and go through
-    its kernels and copies only."""
+    its kernels and copies only. Unfused, bit for bit; fused, its chains (GELU, tanh and
+    their gradients) are chain programs, which compute with elementwise_math.h's functors as
+    a GPU does, where the CPU's float32 kernels of these ops use fast_math.h's forms, a few
+    ulps apart."""
     loss_cpu, w_cpu, step_cpu = _graph_steps("cpu", micro_batches, fusion)
     loss_dev, w_dev, step_dev = _graph_steps("testdev", micro_batches, fusion)
-    assert loss_dev.tobytes() == loss_cpu.tobytes()
-    for a, b in zip(w_cpu, w_dev):
-        assert a.tobytes() == b.tobytes()
+    if fusion:
+        np.testing.assert_allclose(loss_dev, loss_cpu, rtol=1e-5)
+        for a, b in zip(w_cpu, w_dev):
+            np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)
+    else:
+        assert loss_dev.tobytes() == loss_cpu.tobytes()
+        for a, b in zip(w_cpu, w_dev):
+            assert a.tobytes() == b.tobytes()
     assert step_dev.memory_plan() == step_cpu.memory_plan()
     assert (step_dev.compile_stats()["fused_chains"] >= 1) == fusion
 

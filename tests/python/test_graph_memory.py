@@ -177,7 +177,9 @@ def state_bytes(model, opt):
 @pytest.mark.parametrize("device", ["cpu", "testdev"])
 def test_the_optimizer_step_writes_over_the_old_parameters_and_state(device):
     """Buffer donation: the memory plan gives each AdamW update its parameter's and moments'
-    memory, so a step's peak holds no second copy of them; values equal eager's bitwise."""
+    memory, so a step's peak holds no second copy of them; values equal eager's bitwise (on
+    the test device, whose fused chains are chain programs, within the few ulps between
+    their gelu and the CPU's fast_math.h one: test_fused_programs.py)."""
     eager_model, graph_model = Net(), Net()
     for m in (eager_model, graph_model):
         m.to_global(placement(device), mf.sbp.broadcast)
@@ -202,9 +204,14 @@ def test_the_optimizer_step_writes_over_the_old_parameters_and_state(device):
         eager_opt.step()
         eager_opt.zero_grad()
         eager_losses.append(loss.numpy())
-    assert np.array(graph_losses).tobytes() == np.array(eager_losses).tobytes()
-    for e, g in zip(eager_model.parameters(), graph_model.parameters()):
-        assert e.numpy().tobytes() == g.numpy().tobytes()
+    if device == "testdev":
+        np.testing.assert_allclose(graph_losses, eager_losses, rtol=1e-5)
+        for e, g in zip(eager_model.parameters(), graph_model.parameters()):
+            np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-5, atol=1e-5)
+    else:
+        assert np.array(graph_losses).tobytes() == np.array(eager_losses).tobytes()
+        for e, g in zip(eager_model.parameters(), graph_model.parameters()):
+            assert e.numpy().tobytes() == g.numpy().tobytes()
     plan = step.memory_plan()
     model_state = state_bytes(graph_model, graph_opt)
     assert plan["donated_bytes"] == model_state

@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ unsigned blocks_for(int64_t n, int threads);
 // overwritten (matmul.cu's cuBLASLt path): for kernels whose work includes products (rnn.cu).
 void gemm(DType dtype, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void* a, const void* b, void* c,
           Memory& memory);
+
+// Graph mode's fused chain of `program` (chain.cu: one launch per chain): the "cuda" type's
+// OpRegistry::DeviceType::program.
+Kernel chain_program_kernel(std::shared_ptr<const ChainProgram> program);
 
 void add_elementwise_kernels(OpRegistry& r);  // elementwise.cu: elementwise.cc's ops, gelu_backward, relu_backward
 void add_reduce_kernels(OpRegistry& r);       // reduce.cu: sum, mean, amax, amin, prod, sum_squares

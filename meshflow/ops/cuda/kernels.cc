@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
 // The "cuda" device type: how its kernels are called, and each family file's kernels. Graph
-// mode's fused chains are host loops, so graphs on GPUs run their ops unfused. A kernel
+// mode's fused chains run as chain programs (chain.cu). A kernel
 // called off the device's workers (graph mode folding constants, tests) runs on the
 // compute stream's worker and is waited for, so its caller may use the result at once.
 #include <algorithm>
@@ -82,6 +82,7 @@ void register_cuda_kernels(OpRegistry& r) {
       return outputs;
     };
   };
+  type.program = cuda::chain_program_kernel;
   r.add_device_type("cuda", std::move(type));
   cuda::add_elementwise_kernels(r);
   cuda::add_reduce_kernels(r);

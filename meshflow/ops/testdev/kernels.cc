@@ -3,11 +3,15 @@
 // memory (device/testdev/testdev.h), its outputs written where the caller gave memory for
 // them (KernelContext::output) or copied into the device's memory. The
 // inputs are never read through their device addresses, so a path that forgets to go
-// through a kernel or a copy faults (ASan names it).
+// through a kernel or a copy faults (ASan names it). Graph mode's fused chains run as a
+// GPU's do: their chain program (ops/chain_program.h) through the one interpreter, here on
+// the host, so the CPU-run tests check what a GPU's fused chains compute.
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "meshflow/device/testdev/testdev.h"
+#include "meshflow/ops/chain_program.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
@@ -53,6 +57,25 @@ void register_testdev_kernels(OpRegistry& r) {
                               outputs[k].shape() == given[k].shape();
         outputs[k] = in_place ? (*ctx.given)[k] : on_device(outputs[k], *memory);
       }
+      return outputs;
+    };
+  };
+  type.program = [](std::shared_ptr<const ChainProgram> program) -> Kernel {
+    return [program](const std::vector<Tensor>& inputs, const KernelContext& ctx) {
+      Memory& memory = inputs.empty() ? device::testdev::device().memory() : inputs[0].memory();
+      ChainArgs args;
+      for (size_t k = 0; k < inputs.size(); ++k) args.in[k] = seen_from_host(inputs[k]).data();
+      std::vector<Tensor> outputs;
+      for (size_t k = 0; k < ctx.outputs.size(); ++k) {
+        const Shape& shape = ctx.output_boxes[k].extent;
+        const DType dtype = ctx.outputs[k].dtype;
+        const Tensor* given = ctx.given && k < ctx.given->size() ? &(*ctx.given)[k] : nullptr;
+        const bool fits = given && given->nbytes() > 0 && given->shape() == shape && given->dtype() == dtype &&
+                          &given->memory() == &memory;
+        outputs.push_back(fits ? *given : Tensor::empty(shape, dtype, memory));
+        args.out[k] = seen_from_host(outputs.back()).data();
+      }
+      run_chain_on_host(*program, args);
       return outputs;
     };
   };

@@ -295,10 +295,12 @@ def test_gradient_accumulation_refuses_a_batch_that_does_not_cut(world):
 @pytest.mark.parametrize("name", ["1", "2", "4", "2x2"])
 @pytest.mark.parametrize("tensor_parallel", [False, True])
 @pytest.mark.parametrize("micro_batches", [1, 2])
-def test_the_test_device_runs_graphs_as_the_cpu_bit_for_bit(name, tensor_parallel, micro_batches, world):
+def test_the_test_device_runs_graphs_as_the_cpu(name, tensor_parallel, micro_batches, world):
     """The test device's memory cannot be read by host code: graph mode's arena, registers,
     fused chains, boxing and gradient accumulation go through its kernels and copies, and
-    every loss and weight equals the CPU's bit for bit, with the same plan."""
+    every loss and weight equals the CPU's, with the same plan: its fused chain (GELU, tanh
+    and their gradients) is a chain program, whose functors are a few ulps from the CPU's
+    fast_math.h forms of these ops (test_fused_programs.py)."""
     def run(device):
         p = mesh(name, world, device)
         model = mlp(p, tensor_parallel)
@@ -309,9 +311,9 @@ def test_the_test_device_runs_graphs_as_the_cpu_bit_for_bit(name, tensor_paralle
 
     loss_cpu, w_cpu, _, step_cpu = run("cpu")
     loss_dev, w_dev, model_dev, step_dev = run("testdev")
-    assert loss_dev.tobytes() == loss_cpu.tobytes()
+    np.testing.assert_allclose(loss_dev, loss_cpu, rtol=1e-5)
     for a, b in zip(w_cpu, w_dev):
-        assert a.tobytes() == b.tobytes()
+        np.testing.assert_allclose(b, a, rtol=1e-5, atol=1e-6)
     if mf.env.get_rank() in np.array(MESHES[name]).ravel():
         assert all(q.to_local().device.type == "testdev" for q in model_dev.parameters())
     assert step_dev.memory_plan() == step_cpu.memory_plan()
