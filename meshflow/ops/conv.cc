@@ -851,21 +851,46 @@ std::vector<TensorMeta> upsample_infer(const std::vector<TensorMeta>& in, const 
   return {{upsampled_shape(in[0].shape, kernel::upsample_geometry(kUpsample, attrs, in[0].shape)), in[0].dtype}};
 }
 
+// Nearest resizing's index tables on the CPU, its k dims placed last of three (the others of
+// size 1): src[d][o] the input that output o of dim d reads; with `preimages`, lo[d][i] and
+// hi[d][i] the outputs [lo, hi) that read input i. Rows of the innermost dim then run as a
+// gather (forward) or a scatter (backward) through the tables, not as index arithmetic per
+// element.
+struct NearestTables {
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+  std::vector<int64_t> src[3], lo[3], hi[3];
+
+  NearestTables(const kernel::UpsampleGeometry& g, bool preimages) {
+    const int shift = 3 - g.k;
+    for (int d = 0; d < g.k; ++d) in[d + shift] = g.in[d], out[d + shift] = g.out[d];
+    for (int d = 0; d < 3; ++d) {
+      for (int64_t o = 0; o < out[d]; ++o) src[d].push_back(d < shift ? 0 : kernel::nearest_source(g, d - shift, o));
+      if (!preimages) continue;
+      lo[d].resize(static_cast<size_t>(in[d]), 0);
+      hi[d].resize(static_cast<size_t>(in[d]), 1);
+      for (int64_t i = 0; d >= shift && i < in[d]; ++i) kernel::nearest_preimage(g, d - shift, i, &lo[d][i], &hi[d][i]);
+    }
+  }
+  int64_t plane_in() const { return in[0] * in[1] * in[2]; }
+  int64_t plane_out() const { return out[0] * out[1] * out[2]; }
+};
+
 std::vector<Tensor> upsample_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& x = in[0];
   const kernel::UpsampleGeometry g = kernel::upsample_geometry(kUpsample, ctx.attrs, x.shape());
   Tensor y = ctx.output(0, upsampled_shape(x.shape(), g), x.dtype());
-  const int64_t plane_in = g.in[0] * g.in[1] * g.in[2], plane_out = g.out[0] * g.out[1] * g.out[2];
+  const NearestTables t(g, false);
+  const int64_t rows = y.numel() / t.out[2];
   visit_numbers(x.dtype(), [&](auto v) {
     using T = decltype(v);
-    kernel::parallel_for(y.numel(), y.numel() > kernel::kParallelGrain, [&](int64_t e) {
-      int64_t rest = e % plane_out, src = 0, stride = 1;
-      for (int d = g.k - 1; d >= 0; --d) {
-        src += kernel::nearest_source(g, d, rest % g.out[d]) * stride;
-        rest /= g.out[d];
-        stride *= g.in[d];
-      }
-      y.data_as<T>()[e] = x.data_as<T>()[e / plane_out * plane_in + src];
+    const T* xd = x.data_as<T>();
+    T* yd = y.data_as<T>();
+    kernel::parallel_for(rows, y.numel() > kernel::kParallelGrain, [&](int64_t r) {  // r: the output's row
+      const int64_t b = r % t.out[1], a = r / t.out[1] % t.out[0], plane = r / (t.out[0] * t.out[1]);
+      const T* src = xd + plane * t.plane_in() + (t.src[0][a] * t.in[1] + t.src[1][b]) * t.in[2];
+      T* dst = yd + r * t.out[2];
+      const int64_t* col = t.src[2].data();
+      for (int64_t c = 0; c < t.out[2]; ++c) dst[c] = src[col[c]];
     });
   });
   return {y};
@@ -887,11 +912,26 @@ std::vector<Tensor> upsample_backward_kernel(const std::vector<Tensor>& in, cons
   const Shape xs = upsample_input(kUpsampleBackward, ctx.attrs, dy.shape());
   const kernel::UpsampleGeometry g = kernel::upsample_geometry(kUpsampleBackward, ctx.attrs, xs);
   Tensor dx = ctx.output(0, xs, dy.dtype());
+  // Each of dx's rows sums its outputs' values in ascending order of their flat index, as
+  // kernel::nearest_backward_at (CUDA's) does: the same sums, bit for bit.
+  const NearestTables t(g, true);
+  const int64_t rows = dx.numel() / t.in[2];
   kernel::visit_floating(dy.dtype(), [&](auto v) {
     using T = decltype(v);
-    T* d = dx.data_as<T>();
-    kernel::parallel_for(dx.numel(), dx.numel() > kernel::kParallelGrain / 4,
-                         [&](int64_t e) { d[e] = kernel::nearest_backward_at(g, dy.data_as<T>(), e); });
+    const T* dyd = dy.data_as<T>();
+    T* dxd = dx.data_as<T>();
+    kernel::parallel_for(rows, dx.numel() > kernel::kParallelGrain / 4, [&](int64_t r) {  // r: dx's row
+      const int64_t i1 = r % t.in[1], i0 = r / t.in[1] % t.in[0], plane = r / (t.in[0] * t.in[1]);
+      T* d = dxd + r * t.in[2];
+      std::fill(d, d + t.in[2], T(0));
+      const int64_t* col = t.src[2].data();
+      for (int64_t a = t.lo[0][i0]; a < t.hi[0][i0]; ++a) {
+        for (int64_t b = t.lo[1][i1]; b < t.hi[1][i1]; ++b) {
+          const T* row = dyd + plane * t.plane_out() + (a * t.out[1] + b) * t.out[2];
+          for (int64_t c = 0; c < t.out[2]; ++c) d[col[c]] += row[c];
+        }
+      }
+    });
   });
   return {dx};
 }
