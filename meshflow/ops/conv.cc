@@ -458,6 +458,10 @@ bool on_onednn(kernel::onednn::ConvPass pass, const ConvGeometry& g, const Tenso
   return true;
 }
 
+// Whether g convolves planes of one row (conv1d's [N, C, 1, L]): its output is squeezed to
+// 3 dims at once, which no channels-last layout survives (a reorder each way).
+bool one_row(const ConvGeometry& g) { return g.in[0] == 1 && g.in[1] == 1 && g.out[0] == 1 && g.out[1] == 1; }
+
 // The format of the output of a pass whose activation input `a` is in `a_format`: a's where
 // it is channels-last (torch's rule: a channels-last input makes a channels-last output), else
 // channels-last internally where oneDNN's convolution runs the pass in float32 (the consumers
@@ -465,7 +469,7 @@ bool on_onednn(kernel::onednn::ConvPass pass, const ConvGeometry& g, const Tenso
 // products; bfloat16, whose channels-last kernels were not measured to pay).
 MemoryFormat output_format(kernel::onednn::ConvPass pass, const ConvGeometry& g, const TensorMeta& a) {
   if (channels_last(a.format)) return a.format;
-  const bool on_conv = a.dtype == DType::kFloat32 && !pointwise(pass, g, a.dtype);
+  const bool on_conv = a.dtype == DType::kFloat32 && !pointwise(pass, g, a.dtype) && !one_row(g);
   return on_conv ? MemoryFormat::kChannelsLastInternal : MemoryFormat::kContiguous;
 }
 
