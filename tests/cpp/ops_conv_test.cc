@@ -289,6 +289,21 @@ TEST(UpsampleNearest, EverySignatureMatchesOneDevice) {
                "[upsample_nearest] the input has shape [2, 3] and output_size is [4]; expected [N, C] and 1 to 3");
 }
 
+// A resizing op's forward on value(shape) and its backward op on value(y's shape): x, y, dy, dx.
+struct Resized {
+  Tensor x, y, dy, dx;
+};
+Resized resized(const std::string& op, const Shape& shape, const Attrs& attrs, DType dtype) {
+  Resized r;
+  r.x = value(shape, dtype);
+  r.y = local(op, {r.x}, attrs)[0];
+  Attrs backward = attrs;
+  backward.set("input_size", Dims(shape.begin() + 2, shape.end()));
+  r.dy = value(r.y.shape(), dtype);
+  r.dx = local(op + "_backward", {r.dy}, backward)[0];
+  return r;
+}
+
 // The CPU kernels gather and scatter rows through index tables; the GPU's compute each
 // element at once (nearest_source, nearest_backward_at in conv_util.h): both agree bit for
 // bit (the backward sums in the same order), up, down, twice, by scale factors, 1 to 3 dims.
@@ -301,13 +316,9 @@ TEST(UpsampleNearest, ElementAtATimeFormsMatchTheKernels) {
            {{4, 2, 2, 3, 2}, {{"output_size", Dims{4, 3, 5}}}},
            {{2, 2, 6, 3, 5}, {{"output_size", Dims{2, 6, 2}}}}}) {
     for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
-      const Tensor x = value(shape, dtype);
-      const Tensor y = local("upsample_nearest", {x}, attrs)[0];
+      const Resized r = resized("upsample_nearest", shape, attrs, dtype);
+      const Tensor &x = r.x, &y = r.y, &dy = r.dy, &dx = r.dx;
       const kernel::UpsampleGeometry g = kernel::upsample_geometry("upsample_nearest", attrs, shape);
-      Attrs backward = attrs;
-      backward.set("input_size", Dims(shape.begin() + 2, shape.end()));
-      const Tensor dy = value(y.shape(), dtype);
-      const Tensor dx = local("upsample_nearest_backward", {dy}, backward)[0];
       const int64_t plane_in = g.in[0] * g.in[1] * g.in[2], plane_out = g.out[0] * g.out[1] * g.out[2];
       kernel::visit_floating(dtype, [&](auto v) {
         using T = decltype(v);
@@ -380,13 +391,9 @@ TEST(GroupNorm, EverySignatureMatchesOneDevice) {
 TEST(UpsampleLinear, ElementAtATimeFormsMatchTheKernels) {
   for (const auto& [shape, attrs] : resample_cases()) {
     for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
-      const Tensor x = value(shape, dtype);
-      const Tensor y = local("upsample_linear", {x}, attrs)[0];
+      const Resized r = resized("upsample_linear", shape, attrs, dtype);
+      const Tensor &x = r.x, &y = r.y, &dy = r.dy, &dx = r.dx;
       const kernel::ResampleGeometry g = kernel::resample_geometry("upsample_linear", attrs, shape);
-      Attrs backward = attrs;
-      backward.set("input_size", Dims(shape.begin() + 2, shape.end()));
-      const Tensor dy = value(y.shape(), dtype);
-      const Tensor dx = local("upsample_linear_backward", {dy}, backward)[0];
       kernel::visit_floating(dtype, [&](auto v) {
         using T = decltype(v);
         const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
