@@ -879,22 +879,33 @@ struct NearestTables {
   int64_t plane_out() const { return out[0] * out[1] * out[2]; }
 };
 
+// A resized tensor's planes and the elements each position holds: [N C] planes of one
+// element row-major; [N] planes of C elements (a pixel's channels) channels-last.
+std::pair<int64_t, int64_t> planes_and_width(const Tensor& t) {
+  const int64_t channels = t.shape()[1];
+  return channels_last(t.format()) ? std::pair{t.shape()[0], channels} : std::pair{t.shape()[0] * channels, int64_t{1}};
+}
+
 std::vector<Tensor> upsample_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& x = in[0];
   const kernel::UpsampleGeometry g = kernel::upsample_geometry(kUpsample, ctx.attrs, x.shape());
-  Tensor y = ctx.output(0, upsampled_shape(x.shape(), g), x.dtype());
+  Tensor y = ctx.output(0, upsampled_shape(x.shape(), g), x.dtype());  // in x's format
   const NearestTables t(g, false);
-  const int64_t rows = y.numel() / t.out[2];
+  const int64_t width = planes_and_width(x).second, rows = y.numel() / (t.out[2] * width);
   visit_numbers(x.dtype(), [&](auto v) {
     using T = decltype(v);
     const T* xd = x.data_as<T>();
     T* yd = y.data_as<T>();
     kernel::parallel_for(rows, y.numel() > kernel::kParallelGrain, [&](int64_t r) {  // r: the output's row
       const int64_t b = r % t.out[1], a = r / t.out[1] % t.out[0], plane = r / (t.out[0] * t.out[1]);
-      const T* src = xd + plane * t.plane_in() + (t.src[0][a] * t.in[1] + t.src[1][b]) * t.in[2];
-      T* dst = yd + r * t.out[2];
+      const T* src = xd + (plane * t.plane_in() + (t.src[0][a] * t.in[1] + t.src[1][b]) * t.in[2]) * width;
+      T* dst = yd + r * t.out[2] * width;
       const int64_t* col = t.src[2].data();
-      for (int64_t c = 0; c < t.out[2]; ++c) dst[c] = src[col[c]];
+      if (width == 1) {
+        for (int64_t c = 0; c < t.out[2]; ++c) dst[c] = src[col[c]];
+      } else {
+        for (int64_t c = 0; c < t.out[2]; ++c) std::copy(src + col[c] * width, src + (col[c] + 1) * width, dst + c * width);
+      }
     });
   });
   return {y};
@@ -919,20 +930,24 @@ std::vector<Tensor> upsample_backward_kernel(const std::vector<Tensor>& in, cons
   // Each of dx's rows sums its outputs' values in ascending order of their flat index, as
   // kernel::nearest_backward_at (CUDA's) does: the same sums, bit for bit.
   const NearestTables t(g, true);
-  const int64_t rows = dx.numel() / t.in[2];
+  const int64_t width = planes_and_width(dy).second, rows = dx.numel() / (t.in[2] * width);
   kernel::visit_floating(dy.dtype(), [&](auto v) {
     using T = decltype(v);
     const T* dyd = dy.data_as<T>();
     T* dxd = dx.data_as<T>();
     kernel::parallel_for(rows, dx.numel() > kernel::kParallelGrain / 4, [&](int64_t r) {  // r: dx's row
       const int64_t i1 = r % t.in[1], i0 = r / t.in[1] % t.in[0], plane = r / (t.in[0] * t.in[1]);
-      T* d = dxd + r * t.in[2];
-      std::fill(d, d + t.in[2], T(0));
+      T* d = dxd + r * t.in[2] * width;
+      std::fill(d, d + t.in[2] * width, T(0));
       const int64_t* col = t.src[2].data();
       for (int64_t a = t.lo[0][i0]; a < t.hi[0][i0]; ++a) {
         for (int64_t b = t.lo[1][i1]; b < t.hi[1][i1]; ++b) {
-          const T* row = dyd + plane * t.plane_out() + (a * t.out[1] + b) * t.out[2];
-          for (int64_t c = 0; c < t.out[2]; ++c) d[col[c]] += row[c];
+          const T* row = dyd + (plane * t.plane_out() + (a * t.out[1] + b) * t.out[2]) * width;
+          for (int64_t c = 0; c < t.out[2]; ++c) {
+            T* to = d + col[c] * width;
+            const T* from = row + c * width;
+            for (int64_t e = 0; e < width; ++e) to[e] += from[e];
+          }
         }
       }
     });
@@ -1150,11 +1165,20 @@ void register_conv_ops(OpRegistry& r) {
   auto planes = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
     return kernel::plane_signatures(1, 1, true);
   };
+  // Nearest resizing keeps a channels-last input so (a decoder's conv -> interpolate -> conv
+  // then reorders nothing), its gradient dy's format.
+  auto as_input = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+    return std::vector<MemoryFormat>{in[0].format};
+  };
   OpDef upsample = with_grad(make_op(kUpsample, upsample_infer, planes, upsample_kernel), upsample_grad);
   upsample.small_ints = true;
+  upsample.formats = as_input;
   r.add(std::move(upsample));
-  r.add(with_grad(make_op(kUpsampleBackward, upsample_backward_infer, planes, upsample_backward_kernel),
-                  upsample_backward_grad));
+  OpDef upsample_backward =
+      with_grad(make_op(kUpsampleBackward, upsample_backward_infer, planes, upsample_backward_kernel),
+                upsample_backward_grad);
+  upsample_backward.formats = as_input;
+  r.add(std::move(upsample_backward));
   r.add(with_grad(make_op(kResample, resample_infer, planes, resample_kernel), resample_grad));
   r.add(with_grad(make_op(kResampleBackward, resample_backward_infer, planes, resample_backward_kernel),
                   resample_backward_grad));
