@@ -24,8 +24,8 @@
 //   upsample_nearest(x[N, C, d1 (, d2 (, d3))]; output_size, scale0.. (given scale factors))
 //     -> torch's interpolate(mode='nearest'), a gather, so of any numeric dtype (uint8 images
 //     and integer label maps resize as torch's), and upsample_nearest_backward(dy; the same,
-//     input_size) -> dx (each input element's dy summed in output order):  S(0) -> S(0);
-//     S(1) -> S(1);  P -> P.
+//     input_size) -> dx (each input element's dy summed in output order), y and dx in x's
+//     and dy's memory format:  S(0) -> S(0);  S(1) -> S(1);  P -> P.
 //   upsample_linear(x[N, C, d1 (, d2 (, d3))]; upsample_nearest's attributes, align_corners,
 //     cubic) -> torch's interpolate(mode='linear' | 'bilinear' | 'trilinear', or 'bicubic'
 //     when cubic), and upsample_linear_backward(dy; the same, input_size) -> dx: the same
@@ -35,7 +35,8 @@
 // (ops/onednn.h; bfloat16 accumulates in float32), float64 as im2col and OpenBLAS's dgemm per
 // image and group. Memory formats (core/tensor.h): each activation is read in its format; y
 // and dx are channels-last where x (or w) and dy are (torch's rule), else channels-last internally
-// where oneDNN's convolution computes them, so that the next ops keep that layout; dw is
+// where oneDNN's convolution computes them (not on planes of one row, conv1d's), so that the
+// next ops keep that layout; dw is
 // row-major. oneDNN runs channels-last where an activation is, with no reorder of it. oneDNN's kernels may order an output's sum by the batch around it, so a
 // batch split agrees with one device to rounding, not bit for bit.
 #include <algorithm>
@@ -464,8 +465,9 @@ bool one_row(const ConvGeometry& g) { return g.in[0] == 1 && g.in[1] == 1 && g.o
 
 // The format of the output of a pass whose activation input `a` is in `a_format`: a's where
 // it is channels-last (torch's rule: a channels-last input makes a channels-last output), else
-// channels-last internally where oneDNN's convolution runs the pass in float32 (the consumers
-// that keep the layout then read it without reorders), else row-major (float64, pointwise
+// channels-last internally where oneDNN's convolution runs the pass in float32 on planes of
+// more than one row (the consumers that keep the layout then read it without reorders), else
+// row-major (float64, pointwise
 // products; bfloat16, whose channels-last kernels were not measured to pay).
 MemoryFormat output_format(kernel::onednn::ConvPass pass, const ConvGeometry& g, const TensorMeta& a) {
   if (channels_last(a.format)) return a.format;

@@ -17,7 +17,8 @@
 //
 // float32 pools on oneDNN's primitives (onednn.h) wherever they give torch's values: max
 // pooling on inputs without NaN or -inf (a scan decides: oneDNN's skips a NaN that torch's
-// returns, and gives an all -inf window the lowest float), avg pooling unless
+// returns, and gives an all -inf window the lowest float) but for planes of one row
+// (max_pool1d's), which the direct kernel runs faster, avg pooling unless
 // divisor_override is set or count_include_pad meets a padded axis whose last window reaches
 // past the padding (torch's divisor then clips the window; oneDNN's is the kernel's volume),
 // adaptive windows where the input's sizes are multiples of the output's. float64 and the
@@ -119,8 +120,8 @@ void max_pool_direct(const PoolGeometry& g, const T* x, T* y, int64_t* indices) 
   // extent <= in.
   const int64_t extent = (aw.kernel - 1) * aw.dilation + 1;
   const int64_t lo = aw.adaptive ? 0 : std::min(aw.out, (aw.pad + aw.stride - 1) / aw.stride);
-  const int64_t hi = aw.adaptive || aw.in + aw.pad < extent ? lo
-                                                            : std::max(lo, std::min(aw.out, (aw.in + aw.pad - extent) / aw.stride + 1));
+  const int64_t last_inside = (aw.in + aw.pad - extent) / aw.stride;  // when in + pad >= extent
+  const int64_t hi = aw.adaptive || aw.in + aw.pad < extent ? lo : std::max(lo, std::min(aw.out, last_inside + 1));
   kernel::parallel_for(rows, rows * aw.out * 4 > kernel::kParallelGrain, [&](int64_t row) {
     const int64_t oh = row % ah.out, od = row / ah.out % ad.out;
     const T* plane = x + row / (ah.out * ad.out) * g.in_volume();
