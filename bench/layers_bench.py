@@ -1,5 +1,6 @@
-"""Forward + backward time of each layer family (2-d and 3-d convolution, batch norm, pooling
-and bilinear upsampling among them), meshflow beside PyTorch eager in the same run (when torch imports), at 1
+"""Forward + backward time of each layer family (2-d and 3-d convolution, batch norm, pooling,
+bilinear and nearest upsampling, ConvTranspose2d, Conv1d, MaxPool1d, LayerNorm and GELU
+among them), meshflow beside PyTorch eager in the same run (when torch imports), at 1
 and 2 threads, and training steps of whole models: two ResNet-style CNNs with batch norm
 (basic and bottleneck blocks), two LSTM language models (PyTorch's word_language_model,
 untied and tied) and a Hugging Face-style GPT-2. The 3-d cases take [N / 4, C, 8, H / 2, W / 2].
@@ -39,6 +40,8 @@ def cases(shape):
     n, c, h, w = shape
     sequence = (35, n, 4 * c)
     volume = (max(n // 4, 1), c, 8, max(h // 2, 2), max(w // 2, 2))  # N / 4, C, 8, H / 2, W / 2
+    signal = (n, c, h * w // 2)  # the 1-d cases: N, C, H W / 2
+    tokens = (n // 2, h * w // 16, 4 * c)  # layer norm and GELU: N / 2, H W / 16 tokens of 4 C
     return {
         "conv3x3": lambda lib: (lib.nn.Conv2d(c, c, 3, padding=1, bias=False), shape),
         "conv3x3_s2": lambda lib: (lib.nn.Conv2d(c, 2 * c, 3, stride=2, padding=1, bias=False), shape),
@@ -50,6 +53,14 @@ def cases(shape):
         "maxpool": lambda lib: (lib.nn.MaxPool2d(2), shape),
         "avgpool": lambda lib: (lib.nn.AvgPool2d(2), shape),
         "upsample": lambda lib: (lib.nn.Upsample(scale_factor=2, mode="bilinear"), shape),
+        "upsample_nearest": lambda lib: (lib.nn.Upsample(scale_factor=2), shape),
+        "conv_transpose": lambda lib: (lib.nn.ConvTranspose2d(c, c, 4, stride=2, padding=1), shape),
+        "conv1d": lambda lib: (lib.nn.Conv1d(c, 2 * c, 3, padding=1), signal),
+        "conv1d_wide": lambda lib: (lib.nn.Conv1d(1, 2 * c, 80, stride=16), (n, 1, 16 * h * w // 2)),
+        "bn1d": lambda lib: (lib.nn.BatchNorm1d(c), signal),
+        "maxpool1d": lambda lib: (lib.nn.MaxPool1d(4), signal),
+        "layernorm": lambda lib: (lib.nn.LayerNorm(4 * c), tokens),
+        "gelu": lambda lib: (lib.nn.GELU(), tokens),
         "conv3d": lambda lib: (lib.nn.Conv3d(c, c, 3, padding=1, bias=False), volume),
         "bn3d": lambda lib: (lib.nn.BatchNorm3d(c), volume),
         "maxpool3d": lambda lib: (lib.nn.MaxPool3d(2), volume),

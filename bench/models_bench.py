@@ -13,6 +13,10 @@ GPT-2 and PyTorch's LSTM language model of bench/layers_bench.py, the same langu
 a small ViT (patches by a strided conv, nn.TransformerEncoder with pre-norm and GELU), a
 Conv1d text classifier over embeddings, and a UNet-like segmenter (max pooling down, one
 ConvTranspose2d and one bilinear interpolate up, skip connections by cat, a per-pixel
+cross-entropy), and models none of the others resemble: a MobileNetV2 (depthwise and
+pointwise convs, ReLU6), an MLP-Mixer, a text classifier on nn.TransformerEncoder with a
+padding mask, a bidirectional GRU text classifier, torchaudio's M5 on raw waveforms (Conv1d,
+BatchNorm1d, MaxPool1d) and a convolutional VAE (ConvTranspose2d, a nearest interpolate, binary
 cross-entropy). Each thread count runs in a child process (bench/thread_runs.py); per model
 the best of --repeat steps after a few warmup ones (with --compile the warmup compiles, so
 compiling is not timed). The first step's loss of each is printed beside its time, a check
@@ -140,6 +144,157 @@ def unet(lib, width=16, classes=4):
     return with_loss(nn, UNet())
 
 
+def mobilenet_v2(lib, stages=((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 2, 2), (6, 64, 2, 2)), last=256, classes=10):
+    """torchvision's MobileNetV2 narrowed for 32x32 images: a 3x3 stem, inverted residual
+    blocks (stages of (expansion, width, count, stride): a 1x1 expanding conv, a 3x3 depthwise
+    conv, a 1x1 projecting conv, each with batch norm, ReLU6 after the first two, the input
+    added where the shapes match), a 1x1 conv to `last` channels, global average pooling,
+    dropout and a linear head."""
+    nn = lib.nn
+
+    def conv_bn(cin, cout, kernel=1, stride=1, groups=1, act=True):
+        layers = [nn.Conv2d(cin, cout, kernel, stride, kernel // 2, groups=groups, bias=False), nn.BatchNorm2d(cout)]
+        return layers + [nn.ReLU6(inplace=True)] if act else layers
+
+    class InvertedResidual(nn.Module):
+        def __init__(self, cin, cout, stride, expansion):
+            super().__init__()
+            hidden = cin * expansion
+            layers = conv_bn(cin, hidden) if expansion != 1 else []
+            self.conv = nn.Sequential(*layers, *conv_bn(hidden, hidden, 3, stride, hidden), *conv_bn(hidden, cout, act=False))
+            self.residual = stride == 1 and cin == cout
+
+        def forward(self, x):
+            return x + self.conv(x) if self.residual else self.conv(x)
+
+    layers, cin = conv_bn(3, 32, 3), 32
+    for expansion, width, count, stride in stages:
+        for i in range(count):
+            layers.append(InvertedResidual(cin, width, stride if i == 0 else 1, expansion))
+            cin = width
+    layers += [*conv_bn(cin, last), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(last, classes)]
+    return with_loss(nn, nn.Sequential(*layers))
+
+
+def mlp_mixer(lib, image=32, patch=4, dim=128, depth=4, classes=10):
+    """An MLP-Mixer: patches embedded by a strided conv, blocks of a token-mixing MLP (across
+    patches, by transposes) and a channel-mixing MLP, each pre-norm with GELU and a residual,
+    a final LayerNorm, the mean over patches and a linear head."""
+    nn = lib.nn
+    tokens = (image // patch) ** 2
+
+    def mlp(width, hidden):
+        return nn.Sequential(nn.Linear(width, hidden), nn.GELU(), nn.Linear(hidden, width))
+
+    class MixerBlock(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.norm1, self.tokens = nn.LayerNorm(dim), mlp(tokens, tokens // 2)
+            self.norm2, self.channels = nn.LayerNorm(dim), mlp(dim, 4 * dim)
+
+        def forward(self, x):
+            x = x + self.tokens(self.norm1(x).transpose(1, 2)).transpose(1, 2)
+            return x + self.channels(self.norm2(x))
+
+    class Mixer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.patches = nn.Conv2d(3, dim, patch, stride=patch)
+            self.blocks = nn.Sequential(*[MixerBlock() for _ in range(depth)])
+            self.norm = nn.LayerNorm(dim)
+            self.head = nn.Linear(dim, classes)
+
+        def forward(self, x):
+            x = self.blocks(self.patches(x).flatten(2).transpose(1, 2))
+            return self.head(self.norm(x).mean(dim=1))
+
+    return with_loss(nn, Mixer())
+
+
+def transformer_text(lib, vocab=VOCAB, length=64, dim=128, depth=2, heads=4, classes=4):
+    """A text classifier on nn.TransformerEncoder (post-norm, ReLU, as its defaults) over
+    token and learned position embeddings, padded positions masked by src_key_padding_mask,
+    the mean over the unpadded positions and a linear head."""
+    nn = lib.nn
+
+    class TransformerText(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(vocab, dim)
+            self.pos = nn.Parameter(lib.randn(1, length, dim) * 0.02)
+            layer = nn.TransformerEncoderLayer(dim, heads, 4 * dim, dropout=0.1, batch_first=True)
+            self.encoder = nn.TransformerEncoder(layer, depth, enable_nested_tensor=False)
+            self.head = nn.Linear(dim, classes)
+
+        def forward(self, tokens, padding, target):
+            x = self.encoder(self.embed(tokens) + self.pos, src_key_padding_mask=padding)
+            keep = (~padding).unsqueeze(-1).to(x.dtype)
+            pooled = (x * keep).sum(dim=1) / keep.sum(dim=1)
+            return nn.functional.cross_entropy(self.head(pooled), target)
+
+    return TransformerText()
+
+
+def gru_text(nn, vocab=VOCAB, width=128, classes=4):
+    """A text classifier: embeddings, a bidirectional GRU over them (batch first), its two
+    final hidden states concatenated, dropout and a linear head."""
+
+    class GruText(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(vocab, width)
+            self.gru = nn.GRU(width, width, batch_first=True, bidirectional=True)
+            self.drop = nn.Dropout(0.2)
+            self.head = nn.Linear(2 * width, classes)
+
+        def forward(self, tokens):
+            _, h = self.gru(self.embed(tokens))
+            return self.head(self.drop(nn.functional.relu(h.transpose(0, 1).flatten(1))))
+
+    return with_loss(nn, GruText())
+
+
+def audio_m5(nn, width=32, classes=10):
+    """torchaudio's tutorial M5 on raw 8 kHz waveforms: a wide strided Conv1d, then 3-tap
+    Conv1d layers, each with BatchNorm1d, ReLU and MaxPool1d(4), global average pooling and a
+    linear head."""
+
+    def block(cin, cout, kernel, stride=1):
+        return [nn.Conv1d(cin, cout, kernel, stride), nn.BatchNorm1d(cout), nn.ReLU(), nn.MaxPool1d(4)]
+
+    return with_loss(nn, nn.Sequential(*block(1, width, 80, 16), *block(width, width, 3), *block(width, 2 * width, 3),
+                                       *block(2 * width, 2 * width, 3), nn.AdaptiveAvgPool1d(1), nn.Flatten(),
+                                       nn.Linear(2 * width, classes)))
+
+
+def vae(lib, latent=32):
+    """A convolutional VAE on 32x32 images in [0, 1]: two strided convs and a linear layer to
+    the mean and log-variance, a sample by the reparameterization trick, a linear layer, a
+    ConvTranspose2d and a nearest interpolate up, a 3x3 conv and a sigmoid; the loss binary
+    cross-entropy plus the KL divergence, per image."""
+    nn = lib.nn
+    F = nn.functional
+
+    class Vae(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.encoder = nn.Sequential(nn.Conv2d(3, 32, 4, 2, 1), nn.ReLU(), nn.Conv2d(32, 64, 4, 2, 1), nn.ReLU(),
+                                         nn.Flatten(), nn.Linear(64 * 8 * 8, 2 * latent))
+            self.expand = nn.Linear(latent, 64 * 8 * 8)
+            self.up = nn.ConvTranspose2d(64, 32, 4, 2, 1)
+            self.out = nn.Conv2d(32, 3, 3, padding=1)
+
+        def forward(self, x):
+            mean, log_var = self.encoder(x).chunk(2, dim=1)
+            z = mean + lib.randn_like(mean) * lib.exp(0.5 * log_var)
+            y = F.relu(self.up(F.relu(self.expand(z)).view(-1, 64, 8, 8)))
+            y = lib.sigmoid(self.out(F.interpolate(y, scale_factor=2, mode="nearest")))
+            kl = -0.5 * lib.sum(1 + log_var - mean.pow(2) - log_var.exp())
+            return (F.binary_cross_entropy(y, x, reduction="sum") + kl) / x.shape[0]
+
+    return Vae()
+
+
 # A CIFAR ResNet-18's layout (two basic blocks in each of four stages) at half its widths,
 # which keeps a step within a second on two cores: widths, blocks, input channels.
 RESNET18 = ((32, 64, 128, 256), (2, 2, 2, 2), 3)
@@ -153,6 +308,9 @@ def models(batch):
     tokens = labels((35, batch // 2), VOCAB)
     gpt = labels((batch // 4, 64), VOCAB)
     text = labels((batch, 64), VOCAB)
+    # transformer_text's lengths (positions past one are padding), from a generator of their own so
+    # that the models before them keep their inputs
+    lengths = np.random.default_rng(1).integers(16, 65, batch)
     return {
         "mlp": Model(lambda lib: mlp(lib.nn), (images(2 * batch, 1, 28), labels(2 * batch, 10))),
         "resnet": Model(lambda lib: small_resnet(lib.nn), (images(batch, 16, 32), labels(batch, 10))),
@@ -166,6 +324,14 @@ def models(batch):
         "vit": Model(lambda lib: vit(lib), (images(batch // 2, 3, 32), labels(batch // 2, 10)), "adamw"),
         "conv1d_text": Model(lambda lib: conv1d_text(lib.nn), (text, labels(batch, 4))),
         "unet": Model(lambda lib: unet(lib), (images(batch // 4, 3, 32), labels((batch // 4, 32, 32), 4))),
+        "mobilenet_v2": Model(lambda lib: mobilenet_v2(lib), (images(batch // 2, 3, 32), labels(batch // 2, 10))),
+        "mlp_mixer": Model(lambda lib: mlp_mixer(lib), (images(batch // 2, 3, 32), labels(batch // 2, 10)), "adamw"),
+        "transformer_text": Model(lambda lib: transformer_text(lib), (text, np.arange(64) >= lengths[:, None],
+                                                                     labels(batch, 4)), "adamw"),
+        "gru_text": Model(lambda lib: gru_text(lib.nn), (text, labels(batch, 4)), "adamw"),
+        "audio_m5": Model(lambda lib: audio_m5(lib.nn), (rng.standard_normal((batch, 1, 8000)).astype(np.float32),
+                                                         labels(batch, 10))),
+        "vae": Model(lambda lib: vae(lib), (rng.random((batch, 3, 32, 32)).astype(np.float32),), "adamw"),
     }
 
 

@@ -24,8 +24,8 @@
 //   upsample_nearest(x[N, C, d1 (, d2 (, d3))]; output_size, scale0.. (given scale factors))
 //     -> torch's interpolate(mode='nearest'), a gather, so of any numeric dtype (uint8 images
 //     and integer label maps resize as torch's), and upsample_nearest_backward(dy; the same,
-//     input_size) -> dx (each input element's dy summed in output order):  S(0) -> S(0);
-//     S(1) -> S(1);  P -> P.
+//     input_size) -> dx (each input element's dy summed in output order), y and dx in x's
+//     and dy's memory format:  S(0) -> S(0);  S(1) -> S(1);  P -> P.
 //   upsample_linear(x[N, C, d1 (, d2 (, d3))]; upsample_nearest's attributes, align_corners,
 //     cubic) -> torch's interpolate(mode='linear' | 'bilinear' | 'trilinear', or 'bicubic'
 //     when cubic), and upsample_linear_backward(dy; the same, input_size) -> dx: the same
@@ -35,7 +35,8 @@
 // (ops/onednn.h; bfloat16 accumulates in float32), float64 as im2col and OpenBLAS's dgemm per
 // image and group. Memory formats (core/tensor.h): each activation is read in its format; y
 // and dx are channels-last where x (or w) and dy are (torch's rule), else channels-last internally
-// where oneDNN's convolution computes them, so that the next ops keep that layout; dw is
+// where oneDNN's convolution computes them (not on planes of one row, conv1d's), so that the
+// next ops keep that layout; dw is
 // row-major. oneDNN runs channels-last where an activation is, with no reorder of it. oneDNN's kernels may order an output's sum by the batch around it, so a
 // batch split agrees with one device to rounding, not bit for bit.
 #include <algorithm>
@@ -458,14 +459,19 @@ bool on_onednn(kernel::onednn::ConvPass pass, const ConvGeometry& g, const Tenso
   return true;
 }
 
+// Whether g convolves planes of one row (conv1d's [N, C, 1, L]): its output is squeezed to
+// 3 dims at once, which no channels-last layout survives (a reorder each way).
+bool one_row(const ConvGeometry& g) { return g.in[0] == 1 && g.in[1] == 1 && g.out[0] == 1 && g.out[1] == 1; }
+
 // The format of the output of a pass whose activation input `a` is in `a_format`: a's where
 // it is channels-last (torch's rule: a channels-last input makes a channels-last output), else
-// channels-last internally where oneDNN's convolution runs the pass in float32 (the consumers
-// that keep the layout then read it without reorders), else row-major (float64, pointwise
+// channels-last internally where oneDNN's convolution runs the pass in float32 on planes of
+// more than one row (the consumers that keep the layout then read it without reorders), else
+// row-major (float64, pointwise
 // products; bfloat16, whose channels-last kernels were not measured to pay).
 MemoryFormat output_format(kernel::onednn::ConvPass pass, const ConvGeometry& g, const TensorMeta& a) {
   if (channels_last(a.format)) return a.format;
-  const bool on_conv = a.dtype == DType::kFloat32 && !pointwise(pass, g, a.dtype);
+  const bool on_conv = a.dtype == DType::kFloat32 && !pointwise(pass, g, a.dtype) && !one_row(g);
   return on_conv ? MemoryFormat::kChannelsLastInternal : MemoryFormat::kContiguous;
 }
 
@@ -851,21 +857,57 @@ std::vector<TensorMeta> upsample_infer(const std::vector<TensorMeta>& in, const 
   return {{upsampled_shape(in[0].shape, kernel::upsample_geometry(kUpsample, attrs, in[0].shape)), in[0].dtype}};
 }
 
+// Nearest resizing's index tables on the CPU, its k dims placed last of three (the others of
+// size 1): src[d][o] the input that output o of dim d reads; with `preimages`, lo[d][i] and
+// hi[d][i] the outputs [lo, hi) that read input i. Rows of the innermost dim then run as a
+// gather (forward) or a scatter (backward) through the tables, not as index arithmetic per
+// element.
+struct NearestTables {
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+  std::vector<int64_t> src[3], lo[3], hi[3];
+
+  NearestTables(const kernel::UpsampleGeometry& g, bool preimages) {
+    const int shift = 3 - g.k;
+    for (int d = 0; d < g.k; ++d) in[d + shift] = g.in[d], out[d + shift] = g.out[d];
+    for (int d = 0; d < 3; ++d) {
+      for (int64_t o = 0; o < out[d]; ++o) src[d].push_back(d < shift ? 0 : kernel::nearest_source(g, d - shift, o));
+      if (!preimages) continue;
+      lo[d].resize(static_cast<size_t>(in[d]), 0);
+      hi[d].resize(static_cast<size_t>(in[d]), 1);
+      for (int64_t i = 0; d >= shift && i < in[d]; ++i) kernel::nearest_preimage(g, d - shift, i, &lo[d][i], &hi[d][i]);
+    }
+  }
+  int64_t plane_in() const { return in[0] * in[1] * in[2]; }
+  int64_t plane_out() const { return out[0] * out[1] * out[2]; }
+};
+
+// A resized tensor's planes and the elements each position holds: [N C] planes of one
+// element row-major; [N] planes of C elements (a pixel's channels) channels-last.
+std::pair<int64_t, int64_t> planes_and_width(const Tensor& t) {
+  const int64_t channels = t.shape()[1];
+  return channels_last(t.format()) ? std::pair{t.shape()[0], channels} : std::pair{t.shape()[0] * channels, int64_t{1}};
+}
+
 std::vector<Tensor> upsample_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& x = in[0];
   const kernel::UpsampleGeometry g = kernel::upsample_geometry(kUpsample, ctx.attrs, x.shape());
-  Tensor y = ctx.output(0, upsampled_shape(x.shape(), g), x.dtype());
-  const int64_t plane_in = g.in[0] * g.in[1] * g.in[2], plane_out = g.out[0] * g.out[1] * g.out[2];
+  Tensor y = ctx.output(0, upsampled_shape(x.shape(), g), x.dtype());  // in x's format
+  const NearestTables t(g, false);
+  const int64_t width = planes_and_width(x).second, rows = y.numel() / (t.out[2] * width);
   visit_numbers(x.dtype(), [&](auto v) {
     using T = decltype(v);
-    kernel::parallel_for(y.numel(), y.numel() > kernel::kParallelGrain, [&](int64_t e) {
-      int64_t rest = e % plane_out, src = 0, stride = 1;
-      for (int d = g.k - 1; d >= 0; --d) {
-        src += kernel::nearest_source(g, d, rest % g.out[d]) * stride;
-        rest /= g.out[d];
-        stride *= g.in[d];
+    const T* xd = x.data_as<T>();
+    T* yd = y.data_as<T>();
+    kernel::parallel_for(rows, y.numel() > kernel::kParallelGrain, [&](int64_t r) {  // r: the output's row
+      const int64_t b = r % t.out[1], a = r / t.out[1] % t.out[0], plane = r / (t.out[0] * t.out[1]);
+      const T* src = xd + (plane * t.plane_in() + (t.src[0][a] * t.in[1] + t.src[1][b]) * t.in[2]) * width;
+      T* dst = yd + r * t.out[2] * width;
+      const int64_t* col = t.src[2].data();
+      if (width == 1) {
+        for (int64_t c = 0; c < t.out[2]; ++c) dst[c] = src[col[c]];
+      } else {
+        for (int64_t c = 0; c < t.out[2]; ++c) std::copy(src + col[c] * width, src + (col[c] + 1) * width, dst + c * width);
       }
-      y.data_as<T>()[e] = x.data_as<T>()[e / plane_out * plane_in + src];
     });
   });
   return {y};
@@ -887,11 +929,30 @@ std::vector<Tensor> upsample_backward_kernel(const std::vector<Tensor>& in, cons
   const Shape xs = upsample_input(kUpsampleBackward, ctx.attrs, dy.shape());
   const kernel::UpsampleGeometry g = kernel::upsample_geometry(kUpsampleBackward, ctx.attrs, xs);
   Tensor dx = ctx.output(0, xs, dy.dtype());
+  // Each of dx's rows sums its outputs' values in ascending order of their flat index, as
+  // kernel::nearest_backward_at (CUDA's) does: the same sums, bit for bit.
+  const NearestTables t(g, true);
+  const int64_t width = planes_and_width(dy).second, rows = dx.numel() / (t.in[2] * width);
   kernel::visit_floating(dy.dtype(), [&](auto v) {
     using T = decltype(v);
-    T* d = dx.data_as<T>();
-    kernel::parallel_for(dx.numel(), dx.numel() > kernel::kParallelGrain / 4,
-                         [&](int64_t e) { d[e] = kernel::nearest_backward_at(g, dy.data_as<T>(), e); });
+    const T* dyd = dy.data_as<T>();
+    T* dxd = dx.data_as<T>();
+    kernel::parallel_for(rows, dx.numel() > kernel::kParallelGrain / 4, [&](int64_t r) {  // r: dx's row
+      const int64_t i1 = r % t.in[1], i0 = r / t.in[1] % t.in[0], plane = r / (t.in[0] * t.in[1]);
+      T* d = dxd + r * t.in[2] * width;
+      std::fill(d, d + t.in[2] * width, T(0));
+      const int64_t* col = t.src[2].data();
+      for (int64_t a = t.lo[0][i0]; a < t.hi[0][i0]; ++a) {
+        for (int64_t b = t.lo[1][i1]; b < t.hi[1][i1]; ++b) {
+          const T* row = dyd + (plane * t.plane_out() + (a * t.out[1] + b) * t.out[2]) * width;
+          for (int64_t c = 0; c < t.out[2]; ++c) {
+            T* to = d + col[c] * width;
+            const T* from = row + c * width;
+            for (int64_t e = 0; e < width; ++e) to[e] += from[e];
+          }
+        }
+      }
+    });
   });
   return {dx};
 }
@@ -1106,11 +1167,20 @@ void register_conv_ops(OpRegistry& r) {
   auto planes = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
     return kernel::plane_signatures(1, 1, true);
   };
+  // Nearest resizing keeps a channels-last input so (a decoder's conv -> interpolate -> conv
+  // then reorders nothing), its gradient dy's format.
+  auto as_input = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+    return std::vector<MemoryFormat>{in[0].format};
+  };
   OpDef upsample = with_grad(make_op(kUpsample, upsample_infer, planes, upsample_kernel), upsample_grad);
   upsample.small_ints = true;
+  upsample.formats = as_input;
   r.add(std::move(upsample));
-  r.add(with_grad(make_op(kUpsampleBackward, upsample_backward_infer, planes, upsample_backward_kernel),
-                  upsample_backward_grad));
+  OpDef upsample_backward =
+      with_grad(make_op(kUpsampleBackward, upsample_backward_infer, planes, upsample_backward_kernel),
+                upsample_backward_grad);
+  upsample_backward.formats = as_input;
+  r.add(std::move(upsample_backward));
   r.add(with_grad(make_op(kResample, resample_infer, planes, resample_kernel), resample_grad));
   r.add(with_grad(make_op(kResampleBackward, resample_backward_infer, planes, resample_backward_kernel),
                   resample_backward_grad));

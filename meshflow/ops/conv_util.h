@@ -258,7 +258,8 @@ MF_HOST_DEVICE inline void nearest_preimage(const UpsampleGeometry& g, int d, in
 }
 
 // dx's element e (of [planes, in...]): the sum of dy over the outputs that read it, in
-// ascending order of their flat index.
+// ascending order of their flat index (CUDA's kernel; the CPU's scatters dy's rows in that
+// order: the same sums).
 template <typename T>
 MF_HOST_DEVICE T nearest_backward_at(const UpsampleGeometry& g, const T* dy, int64_t e) {
   int64_t lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, rest = e;

@@ -17,7 +17,8 @@
 //
 // float32 pools on oneDNN's primitives (onednn.h) wherever they give torch's values: max
 // pooling on inputs without NaN or -inf (a scan decides: oneDNN's skips a NaN that torch's
-// returns, and gives an all -inf window the lowest float), avg pooling unless
+// returns, and gives an all -inf window the lowest float) but for planes of one row
+// (max_pool1d's), which the direct kernel runs faster, avg pooling unless
 // divisor_override is set or count_include_pad meets a padded axis whose last window reaches
 // past the padding (torch's divisor then clips the window; oneDNN's is the kernel's volume),
 // adaptive windows where the input's sizes are multiples of the output's. float64 and the
@@ -87,34 +88,73 @@ bool above_lowest(const float* x, int64_t n) {
   return ok.load();
 }
 
-// Each window's maximum and its flat index (a NaN wins, the last one, as in torch; an all
-// -inf window gives -inf at its first position).
+// Tap `shift` (j * dilation - pad) of the windows [lo, hi) of a row, which lie inside the
+// line: window o reads position o * stride + shift, taking it as its maximum (best[o], its
+// flat index, the line's offset plus the position, in at[o]) when greater or NaN (the last
+// NaN wins, as in torch). Selects, not branches (on random data they mispredicted on every
+// element), and a strided load: the loop vectorizes.
+template <typename T>
+MF_MULTIVERSIONED void max_pool_tap(const T* line, int64_t offset, int64_t stride, int64_t shift, int64_t lo,
+                                    int64_t hi, T* __restrict best, int64_t* __restrict at) {
+#pragma omp simd
+  for (int64_t o = lo; o < hi; ++o) {
+    const int64_t iw = o * stride + shift;
+    const T value = line[iw];
+    const bool take = (value > best[o]) | (value != value);
+    best[o] = take ? value : best[o];
+    at[o] = take ? offset + iw : at[o];
+  }
+}
+
+// Each window's maximum and its flat index (an all -inf window gives -inf at its first
+// position), each window reading its positions in ascending flat order: a row of outputs
+// takes its input lines in order, on each line the windows inside it tap by tap
+// (max_pool_tap), the others (at the padding, adaptive ones) position by position.
 template <typename T>
 void max_pool_direct(const PoolGeometry& g, const T* x, T* y, int64_t* indices) {
   const PoolAxis &ad = g.axis[0], &ah = g.axis[1], &aw = g.axis[2];
   const int64_t rows = g.planes * ad.out * ah.out;
+  std::vector<Window> columns(static_cast<size_t>(aw.out));
+  for (int64_t ow = 0; ow < aw.out; ++ow) columns[ow] = kernel::pool_window(aw, ow);
+  // The windows [lo, hi) that lie inside the line: o * stride - pad >= 0 and that plus the
+  // extent <= in.
+  const int64_t extent = (aw.kernel - 1) * aw.dilation + 1;
+  const int64_t lo = aw.adaptive ? 0 : std::min(aw.out, (aw.pad + aw.stride - 1) / aw.stride);
+  const int64_t last_inside = (aw.in + aw.pad - extent) / aw.stride;  // when in + pad >= extent
+  const int64_t hi = aw.adaptive || aw.in + aw.pad < extent ? lo : std::max(lo, std::min(aw.out, last_inside + 1));
   kernel::parallel_for(rows, rows * aw.out * 4 > kernel::kParallelGrain, [&](int64_t row) {
     const int64_t oh = row % ah.out, od = row / ah.out % ad.out;
     const T* plane = x + row / (ah.out * ad.out) * g.in_volume();
     const Window wd = kernel::pool_window(ad, od), wh = kernel::pool_window(ah, oh);
+    T* best = y + row * aw.out;
+    int64_t* at = indices + row * aw.out;
+    const int64_t corner = (wd.first * ah.in + wh.first) * aw.in;
     for (int64_t ow = 0; ow < aw.out; ++ow) {
-      const Window ww = kernel::pool_window(aw, ow);
-      T best = -std::numeric_limits<T>::infinity();
-      int64_t at = (wd.first * ah.in + wh.first) * aw.in + ww.first;
-      for (int64_t id = wd.first; id < wd.stop; id += wd.step) {
-        for (int64_t ih = wh.first; ih < wh.stop; ih += wh.step) {
-          const int64_t line = (id * ah.in + ih) * aw.in;
+      best[ow] = -std::numeric_limits<T>::infinity(), at[ow] = corner + columns[ow].first;
+    }
+    for (int64_t id = wd.first; id < wd.stop; id += wd.step) {
+      for (int64_t ih = wh.first; ih < wh.stop; ih += wh.step) {
+        const int64_t line = (id * ah.in + ih) * aw.in;
+        for (int64_t j = 0; j < aw.kernel && lo < hi; ++j) {
+          max_pool_tap(plane + line, line, aw.stride, j * aw.dilation - aw.pad, lo, hi, best, at);
+        }
+        for (int64_t ow = 0; ow < aw.out; ++ow) {
+          if (ow == lo) ow = hi;  // the windows inside are done
+          if (ow == aw.out) break;
+          const Window ww = columns[ow];
           for (int64_t iw = ww.first; iw < ww.stop; iw += ww.step) {
             const T value = plane[line + iw];
-            if (value > best || std::isnan(value)) best = value, at = line + iw;
+            if (value > best[ow] || std::isnan(value)) best[ow] = value, at[ow] = line + iw;
           }
         }
       }
-      y[row * aw.out + ow] = best;
-      indices[row * aw.out + ow] = at;
     }
   });
 }
+
+// Whether g pools along its last axis alone, over planes of one row (max_pool1d's [N, C, 1,
+// L]): oneDNN's primitive runs such planes several times slower than the direct kernel.
+bool one_row(const PoolGeometry& g) { return g.axis[0].in == 1 && g.axis[1].in == 1; }
 
 OpDef max_pool(int dims, bool adaptive) {
   const std::string name = op_name(adaptive ? "adaptive_max_pool" : "max_pool", dims);
@@ -137,7 +177,7 @@ OpDef max_pool(int dims, bool adaptive) {
     Tensor y = ctx.output(0, out, x.dtype()), indices = ctx.output(1, out, DType::kInt64);
     int64_t* at = indices.data_as<int64_t>();
     if (y.numel() == 0) return {y, indices};
-    if (x.dtype() == DType::kFloat32 && above_lowest(x.data_as<float>(), x.numel()) &&
+    if (x.dtype() == DType::kFloat32 && !one_row(g) && above_lowest(x.data_as<float>(), x.numel()) &&
         kernel::onednn::pool_forward(PoolKind::kMax, g, x.data_as<float>(), y.data_as<float>(), at)) {
       return {y, indices};
     }

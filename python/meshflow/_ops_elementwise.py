@@ -511,10 +511,12 @@ def clamp(input, min=None, max=None):
 def _bounded(name, input, min, max):
     """The C++ op `name` (clamp or hardtanh) of input and number bounds, in torch's result
     dtype (an integer tensor with a float bound is clamped in the default float dtype)."""
+    floating = input.dtype.is_floating_point  # a real number beside it keeps its dtype: no _promote's cost
     for bound in (min, max):
         if bound is not None:
             _check_number(bound)
-            input = _promote(input, bound)[0]
+            if not (floating and isinstance(bound, numbers.Real)):
+                input = _promote(input, bound)[0]
     attrs = {key: _attr(bound) for key, bound in (("min", min), ("max", max)) if bound is not None}
     return apply(name, [input], attrs)[0]
 

@@ -289,6 +289,56 @@ TEST(UpsampleNearest, EverySignatureMatchesOneDevice) {
                "[upsample_nearest] the input has shape [2, 3] and output_size is [4]; expected [N, C] and 1 to 3");
 }
 
+// A resizing op's forward on value(shape) and its backward op on value(y's shape): x, y, dy, dx.
+struct Resized {
+  Tensor x, y, dy, dx;
+};
+Resized resized(const std::string& op, const Shape& shape, const Attrs& attrs, DType dtype) {
+  Resized r;
+  r.x = value(shape, dtype);
+  r.y = local(op, {r.x}, attrs)[0];
+  Attrs backward = attrs;
+  backward.set("input_size", Dims(shape.begin() + 2, shape.end()));
+  r.dy = value(r.y.shape(), dtype);
+  r.dx = local(op + "_backward", {r.dy}, backward)[0];
+  return r;
+}
+
+// The CPU kernels gather and scatter rows through index tables; the GPU's compute each
+// element at once (nearest_source, nearest_backward_at in conv_util.h): both agree bit for
+// bit (the backward sums in the same order), up, down, twice, by scale factors, 1 to 3 dims.
+TEST(UpsampleNearest, ElementAtATimeFormsMatchTheKernels) {
+  for (const auto& [shape, attrs] : std::vector<std::pair<Shape, Attrs>>{
+           {{5, 3, 4}, {{"output_size", Dims{7}}}},
+           {{2, 3, 8}, {{"output_size", Dims{3}}}},
+           {{5, 3, 4, 5}, {{"output_size", Dims{6, 3}}, {"scale0", 1.5}, {"scale1", 0.7}}},
+           {{2, 3, 4, 5}, {{"output_size", Dims{8, 10}}}},
+           {{4, 2, 2, 3, 2}, {{"output_size", Dims{4, 3, 5}}}},
+           {{2, 2, 6, 3, 5}, {{"output_size", Dims{2, 6, 2}}}}}) {
+    for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
+      const Resized r = resized("upsample_nearest", shape, attrs, dtype);
+      const Tensor &x = r.x, &y = r.y, &dy = r.dy, &dx = r.dx;
+      const kernel::UpsampleGeometry g = kernel::upsample_geometry("upsample_nearest", attrs, shape);
+      const int64_t plane_in = g.in[0] * g.in[1] * g.in[2], plane_out = g.out[0] * g.out[1] * g.out[2];
+      kernel::visit_floating(dtype, [&](auto v) {
+        using T = decltype(v);
+        for (int64_t e = 0; e < y.numel(); ++e) {
+          int64_t rest = e % plane_out, src = 0, stride = 1;
+          for (int d = g.k - 1; d >= 0; --d) {
+            src += kernel::nearest_source(g, d, rest % g.out[d]) * stride;
+            rest /= g.out[d];
+            stride *= g.in[d];
+          }
+          EXPECT_EQ(y.data_as<T>()[e], x.data_as<T>()[e / plane_out * plane_in + src]) << e;
+        }
+        for (int64_t e = 0; e < dx.numel(); ++e) {
+          EXPECT_EQ(dx.data_as<T>()[e], kernel::nearest_backward_at(g, dy.data_as<T>(), e)) << e;
+        }
+      });
+    }
+  }
+}
+
 // Linear, cubic, corners aligned, given scale factors, up and down, 1 to 3 resized dims.
 std::vector<std::pair<Shape, Attrs>> resample_cases() {
   return {{{5, 3, 4}, {{"output_size", Dims{7}}}},
@@ -341,13 +391,9 @@ TEST(GroupNorm, EverySignatureMatchesOneDevice) {
 TEST(UpsampleLinear, ElementAtATimeFormsMatchTheKernels) {
   for (const auto& [shape, attrs] : resample_cases()) {
     for (DType dtype : {DType::kFloat32, DType::kFloat64}) {
-      const Tensor x = value(shape, dtype);
-      const Tensor y = local("upsample_linear", {x}, attrs)[0];
+      const Resized r = resized("upsample_linear", shape, attrs, dtype);
+      const Tensor &x = r.x, &y = r.y, &dy = r.dy, &dx = r.dx;
       const kernel::ResampleGeometry g = kernel::resample_geometry("upsample_linear", attrs, shape);
-      Attrs backward = attrs;
-      backward.set("input_size", Dims(shape.begin() + 2, shape.end()));
-      const Tensor dy = value(y.shape(), dtype);
-      const Tensor dx = local("upsample_linear_backward", {dy}, backward)[0];
       kernel::visit_floating(dtype, [&](auto v) {
         using T = decltype(v);
         const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;

@@ -157,12 +157,27 @@ def test_ops_without_channels_last_kernels_read_a_converted_copy():
     xc, m = x.to(memory_format=CL), randn(288, 3)
     for fn in (lambda a: F.max_pool2d(a, 2), lambda a: F.adaptive_avg_pool2d(a, 2), lambda a: a.sum(dim=1),
                lambda a: a.flatten(1) @ m, lambda a: F.softmax(a, dim=1), lambda a: a.transpose(1, 3),
-               lambda a: mf.cat([a, a], dim=1), lambda a: F.interpolate(a, scale_factor=2)):
+               lambda a: mf.cat([a, a], dim=1)):
         check_same(fn, (x,), (xc,), keeps=False)
     mf.manual_seed(0)
     dropped = F.dropout(xc, 0.5)
     mf.manual_seed(0)
     close(dropped, F.dropout(x, 0.5))  # the same draws: random ops run row-major
+
+
+def test_nearest_interpolate_keeps_channels_last():
+    """As torch's: a channels-last input resized nearest gives a channels-last output, its
+    values and gradient exactly the row-major ones (up, down, by scale or size; 3-d too)."""
+    x = randn(2, 8, 6, 6)
+    for fn in (lambda a: F.interpolate(a, scale_factor=2), lambda a: F.interpolate(a, size=(4, 9)),
+               lambda a: F.interpolate(a, scale_factor=(1.5, 0.7))):
+        check_same(fn, (x,), (x.to(memory_format=CL),), keeps=True, tol=0)
+    v = randn(2, 4, 3, 4, 5)
+    out, grads = run(lambda a: F.interpolate(a, size=(6, 2, 7)), v)
+    out_cl, grads_cl = run(lambda a: F.interpolate(a, size=(6, 2, 7)), v.to(memory_format=mf.channels_last_3d))
+    assert out_cl.is_contiguous(memory_format=mf.channels_last_3d)
+    close(out_cl, out, 0)
+    close(grads_cl[0], grads[0], 0)
 
 
 def resnet_block():

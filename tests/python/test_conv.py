@@ -224,6 +224,29 @@ def test_pool1d():
     np.testing.assert_allclose(avg.numpy(), np.stack([x[:, :, cols].mean(axis=2) for cols in wl], axis=2), rtol=1e-12)
 
 
+@pytest.mark.parametrize("kw", [dict(kernel_size=4), dict(kernel_size=3, stride=2, padding=1),
+                                dict(kernel_size=3, stride=2, dilation=2, ceil_mode=True),
+                                dict(kernel_size=2, stride=3, padding=1, ceil_mode=True)])
+def test_max_pool1d_float32_nan_and_ties(kw):
+    """float32 1-d pooling (max_pool1d's [N, C, 1, L] planes, the direct kernel's taps): a NaN
+    wins, the last one; of tied maxima the first; -inf windows give their first position."""
+    rng = np.random.default_rng(3)
+    x = rng.integers(-3, 3, (2, 3, 23)).astype(np.float32)  # many ties
+    x[0, 0, 5], x[0, 1, 7], x[0, 1, 8], x[1, 2, :6] = np.nan, np.nan, np.nan, -np.inf
+    s, p, d = kw.get("stride", kw["kernel_size"]), kw.get("padding", 0), kw.get("dilation", 1)
+    cols = windows(23, kw["kernel_size"], s, p, d, kw.get("ceil_mode", False))
+    y, idx = F.max_pool1d(mf.tensor(x), **kw, return_indices=True)
+    for n in range(2):
+        for c in range(3):
+            for o, w in enumerate(cols):
+                w = list(w)
+                values = x[n, c, w]
+                nans = [i for i, v in zip(w, values) if np.isnan(v)]
+                at = nans[-1] if nans else w[int(np.argmax(values))]
+                assert idx.numpy()[n, c, o] == at, (n, c, o)
+                np.testing.assert_array_equal(y.numpy()[n, c, o], x[n, c, at])
+
+
 def test_pool_errors():
     x = mf.tensor(randn(2, 3, 4, 4))
     with pytest.raises(ValueError, match=r"\[max_pool2d\] padding 2 is more than half the kernel's size 2"):
