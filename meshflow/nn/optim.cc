@@ -271,6 +271,16 @@ GroupOptions sgd_defaults(const SgdOptions& o) {
           {"maximize", o.maximize ? 1.0 : 0.0}};
 }
 
+GroupOptions rmsprop_defaults(const RmspropOptions& o) {
+  return {{"lr", o.lr},
+          {"alpha", o.alpha},
+          {"eps", o.eps},
+          {"weight_decay", o.weight_decay},
+          {"momentum", o.momentum},
+          {"centered", o.centered ? 1.0 : 0.0},
+          {"maximize", o.maximize ? 1.0 : 0.0}};
+}
+
 GroupOptions adam_defaults(const AdamWOptions& o) {
   return {{"lr", o.lr},
           {"beta1", o.beta1},
@@ -383,7 +393,7 @@ AdamW::AdamW(std::vector<ParamGroup> groups, AdamWOptions defaults)
     : AdamW("AdamW", "adamw_update", std::move(groups), defaults) {}
 
 AdamW::AdamW(std::string name, std::string op, std::vector<ParamGroup> groups, AdamWOptions defaults)
-    : Optimizer(std::move(name), adam_defaults(defaults)), op_(std::move(op)) {
+    : PerParamStepsOptimizer(std::move(name), adam_defaults(defaults)), op_(std::move(op)) {
   check_options(defaults_);
   for (ParamGroup& g : groups) add_param_group(std::move(g.params), g.options);
 }
@@ -397,10 +407,10 @@ void AdamW::check_options(const GroupOptions& o) const {
 }
 
 void AdamW::params_added() {
+  PerParamStepsOptimizer::params_added();
   exp_avg_.resize(params_.size());
   exp_avg_sq_.resize(params_.size());
   max_exp_avg_sq_.resize(params_.size());
-  param_steps_.resize(params_.size(), 0);
 }
 
 Adam::Adam(std::vector<Var> params, AdamWOptions options)
@@ -419,7 +429,7 @@ void AdamW::step() {
       exp_avg_sq_[i] = state_zeros(i);
     }
     if (option(i, "amsgrad") != 0 && !max_exp_avg_sq_[i].defined()) max_exp_avg_sq_[i] = state_zeros(i);
-    ++param_steps_[i];
+    count_param_step(i);
   }
   const auto batches = update_batches([this](size_t i, size_t j) { return param_steps_[i] == param_steps_[j]; });
   for (const std::vector<size_t>& batch : batches) {
@@ -480,13 +490,13 @@ std::vector<Var*> AdamW::graph_state() {
   return slots;
 }
 
-std::vector<int64_t> AdamW::counters() const {
+std::vector<int64_t> PerParamStepsOptimizer::counters() const {
   std::vector<int64_t> c{steps_};
   c.insert(c.end(), param_steps_.begin(), param_steps_.end());
   return c;
 }
 
-void AdamW::set_counters(const std::vector<int64_t>& counters) {
+void PerParamStepsOptimizer::set_counters(const std::vector<int64_t>& counters) {
   check_state_size(counters.size() - 1, params_.size());
   steps_ = counters[0];
   std::copy(counters.begin() + 1, counters.end(), param_steps_.begin());
@@ -494,9 +504,21 @@ void AdamW::set_counters(const std::vector<int64_t>& counters) {
 
 // As step() counts: a graph steps every parameter that had a gradient when it was traced,
 // and the others' counts are read by no update.
-void AdamW::count_step() {
+void PerParamStepsOptimizer::count_step() {
   ++steps_;
   for (int64_t& s : param_steps_) ++s;
+}
+
+void PerParamStepsOptimizer::count_param_step(size_t i) { ++param_steps_.at(i); }
+
+Var PerParamStepsOptimizer::step_state(size_t i) const {
+  return Var(host_scalar(static_cast<float>(param_steps_[i])));  // torch's: a float32 scalar
+}
+
+void PerParamStepsOptimizer::load_param_steps(size_t i, const std::map<std::string, Var>& state) {
+  auto step = state.find("step");
+  // Of any dtype: torch saves it as a float32 tensor, meshflow as int64.
+  param_steps_[i] = step == state.end() ? 0 : static_cast<int64_t>(scalar_value(step->second));
 }
 
 std::vector<std::map<std::string, Var>> AdamW::state() const {
@@ -506,7 +528,7 @@ std::vector<std::map<std::string, Var>> AdamW::state() const {
     state[i]["exp_avg"] = exp_avg_[i];
     state[i]["exp_avg_sq"] = exp_avg_sq_[i];
     if (max_exp_avg_sq_[i].defined()) state[i]["max_exp_avg_sq"] = max_exp_avg_sq_[i];
-    state[i]["step"] = Var(host_scalar(static_cast<float>(param_steps_[i])));  // torch's: a float32 scalar
+    state[i]["step"] = step_state(i);
   }
   return state;
 }
@@ -520,9 +542,124 @@ void AdamW::load_state(const std::vector<std::map<std::string, Var>>& state, int
     exp_avg_sq_[i] = has ? own_copy(in_update_layout(i, sq->second)) : Var();
     auto max_sq = state[i].find("max_exp_avg_sq");
     max_exp_avg_sq_[i] = has && max_sq != state[i].end() ? own_copy(in_update_layout(i, max_sq->second)) : Var();
-    auto step = state[i].find("step");
-    // Of any dtype: torch saves it as a float32 tensor, meshflow as int64.
-    param_steps_[i] = step == state[i].end() ? 0 : static_cast<int64_t>(scalar_value(step->second));
+    load_param_steps(i, state[i]);
+  }
+  steps_ = step_count;
+}
+
+RMSprop::RMSprop(std::vector<ParamGroup> groups, RmspropOptions defaults)
+    : PerParamStepsOptimizer("RMSprop", rmsprop_defaults(defaults)) {
+  check_options(defaults_);
+  for (ParamGroup& g : groups) add_param_group(std::move(g.params), g.options);
+}
+
+void RMSprop::check_options(const GroupOptions& o) const {
+  if (!(o.at("lr") >= 0) || !(o.at("alpha") >= 0) || !(o.at("eps") >= 0) || !(o.at("weight_decay") >= 0) ||
+      !(o.at("momentum") >= 0)) {
+    throw std::invalid_argument("RMSprop: expected lr, alpha, eps, weight_decay and momentum >= 0");
+  }
+}
+
+void RMSprop::params_added() {
+  PerParamStepsOptimizer::params_added();
+  square_avg_.resize(params_.size());
+  grad_avg_.resize(params_.size());
+  momentum_.resize(params_.size());
+}
+
+void RMSprop::make_state(size_t i) {
+  if (!square_avg_[i].defined()) square_avg_[i] = state_zeros(i);
+  if (option(i, "centered") != 0 && !grad_avg_[i].defined()) grad_avg_[i] = state_zeros(i);
+  if (option(i, "momentum") != 0 && !momentum_[i].defined()) momentum_[i] = state_zeros(i);
+}
+
+void RMSprop::step() {
+  NoGradGuard no_grad;
+  ++steps_;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!params_[i].grad().defined()) continue;
+    make_state(i);
+    count_param_step(i);
+  }
+  // The update reads no step count: parameters of a group step together.
+  const auto batches = update_batches([](size_t, size_t) { return true; });
+  for (const std::vector<size_t>& batch : batches) {
+    const size_t i = batch[0], k = batch.size();
+    const bool centered = option(i, "centered") != 0, with_momentum = option(i, "momentum") != 0;
+    std::vector<Var> inputs;
+    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p]));
+    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p].grad()));
+    for (size_t p : batch) inputs.push_back(square_avg_[p]);
+    if (centered) {
+      for (size_t p : batch) inputs.push_back(grad_avg_[p]);
+    }
+    if (with_momentum) {
+      for (size_t p : batch) inputs.push_back(momentum_[p]);
+    }
+    RunTimeAttrs run_time([this, i, k] { return for_tensors(update_attrs(i), k); });
+    // In place: each output over its input (the gradients, inputs k..2k-1, are read only).
+    std::vector<int> overwrite;
+    const size_t roles = inputs.size() / k - 1;
+    for (size_t r = 0; r < roles; ++r) {
+      for (size_t t = 0; t < k; ++t) overwrite.push_back(static_cast<int>((r == 0 ? 0 : r + 1) * k + t));
+    }
+    const std::vector<Var> out = update_in_place("rmsprop_update", inputs, for_tensors(update_attrs(i), k), overwrite);
+    for (size_t t = 0; t < k; ++t) {
+      const size_t p = batch[t];
+      commit_param(p, out[t]);
+      square_avg_[p] = out[k + t];
+      if (centered) grad_avg_[p] = out[2 * k + t];
+      if (with_momentum) momentum_[p] = out[(centered ? 3 : 2) * k + t];
+    }
+  }
+}
+
+Attrs RMSprop::update_attrs(size_t i) const {
+  return Attrs{{"lr", option(i, "lr")},
+               {"alpha", option(i, "alpha")},
+               {"eps", option(i, "eps")},
+               {"weight_decay", option(i, "weight_decay")},
+               {"momentum", option(i, "momentum")},
+               {"centered", option(i, "centered") != 0},
+               {"maximize", option(i, "maximize") != 0}};
+}
+
+// Every slot a first step would make (zeros, as torch's first step starts from).
+std::vector<Var*> RMSprop::graph_state() {
+  NoGradGuard no_grad;
+  std::vector<Var*> slots;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    make_state(i);
+    for (std::vector<Var>* slot : {&square_avg_, &grad_avg_, &momentum_}) {
+      if ((*slot)[i].defined()) slots.push_back(&(*slot)[i]);
+    }
+  }
+  return slots;
+}
+
+std::vector<std::map<std::string, Var>> RMSprop::state() const {
+  std::vector<std::map<std::string, Var>> state(params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!square_avg_[i].defined()) continue;
+    state[i]["square_avg"] = square_avg_[i];
+    if (grad_avg_[i].defined()) state[i]["grad_avg"] = grad_avg_[i];
+    if (momentum_[i].defined()) state[i]["momentum_buffer"] = momentum_[i];
+    state[i]["step"] = step_state(i);
+  }
+  return state;
+}
+
+void RMSprop::load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) {
+  check_state_size(state.size(), params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    auto load = [&](const char* key) {
+      auto it = state[i].find(key);
+      return it == state[i].end() ? Var() : own_copy(in_update_layout(i, it->second));
+    };
+    square_avg_[i] = load("square_avg");
+    grad_avg_[i] = load("grad_avg");
+    momentum_[i] = load("momentum_buffer");
+    load_param_steps(i, state[i]);
   }
   steps_ = step_count;
 }
