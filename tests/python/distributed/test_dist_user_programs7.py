@@ -1,18 +1,20 @@
-"""A seventh batch of 2-rank programs, written blind as DDP, Megatron and OneFlow users write
-them (issue 37's hidden set, its kinds), kept as the programs themselves in user_programs7/:
-tensors made in forward (position ids, recurrent zero states, causal masks, zeros_like)
-beside global ones; nn.Graph training with BatchNorm, then evaluation; graph steps after eager
-steps that left gradients set, zeroed or None; checkpoints saved on every rank and loaded in
-one process with torch's spelling, and the reverse; ZeRO stages against plain data
-parallelism; bfloat16 autocast, eager and in a graph; DistributedSampler / DataLoader batches;
-RANK / WORLD_SIZE / LOCAL_RANK read by the script; Megatron column / row splits of an MLP,
-attention heads and a vocabulary; gradient accumulation, clipping, schedulers, uneven
-batches, no_grad evaluation loops and metrics, each read on every rank. Each program runs
-here on every rank of the job and prints a RESULT line, which must equal the one it printed
-in one process (EXPECTED, recorded with `python3 PROGRAM` alone; user_programs7/expected.json).
-A program's `qNN_pre.py` runs first in each process alone (a checkpoint one process saved),
-and its `qNN_load.py` after it, in each process alone (the checkpoint read back local, as one
-process reads it). Every test runs under test_dist_user_programs4's time limit."""
+"""A seventh batch of 2-rank programs, written blind as DDP, Megatron and OneFlow users write them
+(issue 37's hidden set, its kinds), kept as the programs themselves in user_programs7/: tensors
+made in forward (position ids, recurrent zero states, causal masks, zeros_like, a VAE's
+randn_like noise) beside global ones; dropout, packed sequences and SyncBatchNorm on a split
+batch; a model in bfloat16; nn.Graph training with BatchNorm, then evaluation; graph steps
+after eager steps that left gradients set, zeroed or None; a graph's scheduler and clipping in
+build; checkpoints saved on every rank and loaded in one process with torch's spelling (a
+ZeRO-2 optimizer's too), and the reverse; ZeRO stages against plain data parallelism; bfloat16
+autocast, eager and in a graph; DistributedSampler / DataLoader batches; RANK / WORLD_SIZE /
+LOCAL_RANK read by the script; Megatron column / row splits of an MLP, attention heads and a
+vocabulary; gradient accumulation, clipping, schedulers, uneven batches, no_grad evaluation
+loops and metrics, each read on every rank. Each program runs here on every rank of the job and
+prints a RESULT line, which must equal the one it printed in one process (EXPECTED, recorded
+with `python3 PROGRAM` alone; user_programs7/expected.json). A program's `qNN_pre.py` runs
+first in each process alone (a checkpoint one process saved), and its `qNN_load.py` after it,
+in each process alone (the checkpoint read back local, as one process reads it). Every test
+runs under test_dist_user_programs4's time limit."""
 import contextlib
 import io
 import json
@@ -31,7 +33,7 @@ HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "user_programs7"
 with open(os.path.join(HERE, "expected.json")) as f:
     EXPECTED = json.load(f)
 # bfloat16 programs agree to bfloat16's rounding: the halves of a split batch round apart.
-LOOSE = {"q14_bf16_autocast", "q29_bf16_graph_amp"}
+LOOSE = {"q14_bf16_autocast", "q29_bf16_graph_amp", "q39_bf16_weights_model"}
 # What Adam makes of rounding noise (docs/porting.md, "Distributed equals one device up to
 # rounding"): a bias right before a BatchNorm has a gradient that is rounding noise only, which
 # Adam moves by up to lr per step in a direction that differs between layouts. The running
@@ -46,7 +48,8 @@ def close(got, want, rtol, atol):
     if isinstance(want, (int, float)):
         return isinstance(got, (int, float)) and abs(got - want) <= atol + rtol * abs(want)
     if isinstance(want, list):
-        return isinstance(got, list) and len(got) == len(want) and all(close(g, w, rtol, atol) for g, w in zip(got, want))
+        return (isinstance(got, list) and len(got) == len(want)
+                and all(close(g, w, rtol, atol) for g, w in zip(got, want)))
     return isinstance(got, dict) and got.keys() == want.keys() and all(close(got[k], want[k], rtol, atol) for k in want)
 
 
