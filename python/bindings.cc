@@ -604,6 +604,14 @@ void bind_optim(py::module_& m) {
            }),
            py::arg("groups"), py::arg("lr"), py::arg("alpha"), py::arg("eps"), py::arg("weight_decay"),
            py::arg("momentum"), py::arg("centered"));
+  py::class_<optim::Adagrad, optim::Optimizer>(m, "Adagrad")
+      .def(py::init([param_groups](Groups groups, double lr, double lr_decay, double weight_decay,
+                                   double initial_accumulator_value, double eps) {
+             return optim::Adagrad(param_groups(std::move(groups)),
+                                   {lr, lr_decay, weight_decay, initial_accumulator_value, eps});
+           }),
+           py::arg("groups"), py::arg("lr"), py::arg("lr_decay"), py::arg("weight_decay"),
+           py::arg("initial_accumulator_value"), py::arg("eps"));
   m.def(
       "clip_grad_norm",
       [](const std::vector<Var>& params, double max_norm, bool error_if_nonfinite) -> std::optional<Var> {

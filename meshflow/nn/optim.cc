@@ -176,13 +176,13 @@ Var Optimizer::in_update_layout(size_t i, const Var& v) const {
   return shard_layout_[i] ? in_layout(v, *shard_layout_[i]) : v;
 }
 
-Var Optimizer::state_zeros(size_t i) const {
-  if (!shard_layout_[i]) return fn::zeros_like(params_[i]);
+Var Optimizer::state_zeros(size_t i, double value) const {
+  if (!shard_layout_[i]) return value == 0 ? fn::zeros_like(params_[i]) : fn::full_like(params_[i], value);
   Constraints c;
   c.placement = shard_layout_[i]->placement;
   c.outputs = {shard_layout_[i]->nd_sbp};
   const Var& p = params_[i];
-  return call1("full", {}, Attrs{{"shape", p.shape()}, {"dtype", p.dtype()}, {"value", 0.0}}, c);
+  return call1("full", {}, Attrs{{"shape", p.shape()}, {"dtype", p.dtype()}, {"value", value}}, c);
 }
 
 void Optimizer::commit_param(size_t i, const Var& updated) {
@@ -278,6 +278,15 @@ GroupOptions rmsprop_defaults(const RmspropOptions& o) {
           {"weight_decay", o.weight_decay},
           {"momentum", o.momentum},
           {"centered", o.centered ? 1.0 : 0.0},
+          {"maximize", o.maximize ? 1.0 : 0.0}};
+}
+
+GroupOptions adagrad_defaults(const AdagradOptions& o) {
+  return {{"lr", o.lr},
+          {"lr_decay", o.lr_decay},
+          {"weight_decay", o.weight_decay},
+          {"initial_accumulator_value", o.initial_accumulator_value},
+          {"eps", o.eps},
           {"maximize", o.maximize ? 1.0 : 0.0}};
 }
 
@@ -659,6 +668,98 @@ void RMSprop::load_state(const std::vector<std::map<std::string, Var>>& state, i
     square_avg_[i] = load("square_avg");
     grad_avg_[i] = load("grad_avg");
     momentum_[i] = load("momentum_buffer");
+    load_param_steps(i, state[i]);
+  }
+  steps_ = step_count;
+}
+
+Adagrad::Adagrad(std::vector<ParamGroup> groups, AdagradOptions defaults)
+    : PerParamStepsOptimizer("Adagrad", adagrad_defaults(defaults)) {
+  check_options(defaults_);
+  for (ParamGroup& g : groups) add_param_group(std::move(g.params), g.options);
+}
+
+void Adagrad::check_options(const GroupOptions& o) const {
+  if (!(o.at("lr") >= 0) || !(o.at("lr_decay") >= 0) || !(o.at("weight_decay") >= 0) ||
+      !(o.at("initial_accumulator_value") >= 0) || !(o.at("eps") >= 0)) {
+    throw std::invalid_argument(
+        "Adagrad: expected lr, lr_decay, weight_decay, initial_accumulator_value and eps >= 0");
+  }
+}
+
+void Adagrad::params_added() {
+  PerParamStepsOptimizer::params_added();
+  sum_.resize(params_.size());
+}
+
+void Adagrad::make_state(size_t i) {
+  if (!sum_[i].defined()) sum_[i] = state_zeros(i, option(i, "initial_accumulator_value"));
+}
+
+void Adagrad::step() {
+  NoGradGuard no_grad;
+  ++steps_;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!params_[i].grad().defined()) continue;
+    make_state(i);
+    count_param_step(i);
+  }
+  // The learning rate decays with each parameter's own steps (torch's), so parameters step
+  // together only where they took as many.
+  const auto batches = update_batches([this](size_t i, size_t j) { return param_steps_[i] == param_steps_[j]; });
+  for (const std::vector<size_t>& batch : batches) {
+    const size_t i = batch[0], k = batch.size();
+    std::vector<Var> inputs;
+    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p]));
+    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p].grad()));
+    for (size_t p : batch) inputs.push_back(sum_[p]);
+    RunTimeAttrs run_time([this, i, k] { return for_tensors(update_attrs(i), k); });
+    // In place: the parameters and sums (the gradients, inputs k..2k-1, are read only).
+    std::vector<int> overwrite;
+    for (size_t t = 0; t < k; ++t) overwrite.push_back(static_cast<int>(t));
+    for (size_t t = 0; t < k; ++t) overwrite.push_back(static_cast<int>(2 * k + t));
+    const std::vector<Var> out = update_in_place("adagrad_update", inputs, for_tensors(update_attrs(i), k), overwrite);
+    for (size_t t = 0; t < k; ++t) {
+      commit_param(batch[t], out[t]);
+      sum_[batch[t]] = out[k + t];
+    }
+  }
+}
+
+Attrs Adagrad::update_attrs(size_t i) const {
+  return Attrs{{"lr", option(i, "lr")},
+               {"lr_decay", option(i, "lr_decay")},
+               {"eps", option(i, "eps")},
+               {"weight_decay", option(i, "weight_decay")},
+               {"step", param_steps_[i]},
+               {"maximize", option(i, "maximize") != 0}};
+}
+
+std::vector<Var*> Adagrad::graph_state() {
+  NoGradGuard no_grad;
+  std::vector<Var*> slots;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    make_state(i);
+    slots.push_back(&sum_[i]);
+  }
+  return slots;
+}
+
+std::vector<std::map<std::string, Var>> Adagrad::state() const {
+  std::vector<std::map<std::string, Var>> state(params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!sum_[i].defined()) continue;
+    state[i]["sum"] = sum_[i];
+    state[i]["step"] = step_state(i);
+  }
+  return state;
+}
+
+void Adagrad::load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) {
+  check_state_size(state.size(), params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    auto it = state[i].find("sum");
+    sum_[i] = it == state[i].end() ? Var() : own_copy(in_update_layout(i, it->second));
     load_param_steps(i, state[i]);
   }
   steps_ = step_count;

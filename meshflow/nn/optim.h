@@ -1,12 +1,12 @@
 // Copyright 2026 The meshflow Authors.
 // Optimizers over Vars, local or global, with PyTorch's semantics (torch.optim.SGD, Adam,
-// AdamW and RMSprop, with parameter groups). Each parameter's update is one fused elementwise op
+// AdamW, RMSprop and Adagrad, with parameter groups). Each parameter's update is one fused elementwise op
 // (optimizer_ops.cc) on the parameter, its gradient and its state, which all share the
 // parameter's placement and SBP (the autograd engine delivers gradients in that layout), so
 // a step moves no data, and writes the parameter and its state in place, so it allocates
 // nothing beyond a first step's state (under ZeRO, below, the update runs on the shard and
 // the updated parameter is gathered anew). The Python classes mf.optim.SGD / Adam / AdamW
-// and RMSprop are these.
+// RMSprop and Adagrad are these.
 //
 // ZeRO is a choice of SBP (set_zero_stage): a parameter's *shard layout* is its own split on
 // every mesh axis where it is broadcast (the data-parallel axes; a tensor-parallel axis keeps
@@ -109,8 +109,8 @@ class Optimizer {
   // ZeRO's halves of a step, for every optimizer alike. `v` (a gradient, loaded state) in the
   // layout parameter i's update runs in: its shard layout under ZeRO, else v as it is.
   Var in_update_layout(size_t i, const Var& v) const;
-  // Zeros for new state of parameter i, made in that layout.
-  Var state_zeros(size_t i) const;
+  // `value` everywhere (zeros by default) for new state of parameter i, made in that layout.
+  Var state_zeros(size_t i, double value = 0) const;
   // Parameter i takes its updated shard (boxed back to the parameter's layout).
   void commit_param(size_t i, const Var& updated);
   // The parameters with a gradient, in batches that one update call steps together (the
@@ -259,6 +259,35 @@ class RMSprop : public PerParamStepsOptimizer {
 
   // Per parameter; undefined until its first step (or where its options need none).
   std::vector<Var> square_avg_, grad_avg_, momentum_;
+};
+
+struct AdagradOptions {
+  double lr = 1e-2;
+  double lr_decay = 0;
+  double weight_decay = 0;
+  double initial_accumulator_value = 0;
+  double eps = 1e-10;
+  bool maximize = false;
+};
+
+// torch.optim.Adagrad; options lr, lr_decay, weight_decay, initial_accumulator_value, eps,
+// maximize. State per parameter: sum (initial_accumulator_value everywhere until the first
+// step, made then or for a graph) and step, whose count decays the learning rate.
+class Adagrad : public PerParamStepsOptimizer {
+ public:
+  Adagrad(std::vector<ParamGroup> groups, AdagradOptions defaults);
+  void step() override;
+  std::vector<std::map<std::string, Var>> state() const override;
+  void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) override;
+  std::vector<Var*> graph_state() override;
+
+ private:
+  void check_options(const GroupOptions& options) const override;
+  void params_added() override;
+  void make_state(size_t i);
+  Attrs update_attrs(size_t i) const;
+
+  std::vector<Var> sum_;  // per parameter; undefined until its first step
 };
 
 // The 2-norm of `tensors` together (over every shard; undefined ones left out), as a 0-d

@@ -246,4 +246,44 @@ struct RmspropStep {
   }
 };
 
+// The hyperparameters of adagrad_update (torch.optim.Adagrad's).
+struct AdagradHyper {
+  double lr, lr_decay, eps, weight_decay;
+  int64_t step;
+  bool maximize;
+
+  static AdagradHyper of(const Attrs& attrs) {
+    return {attrs.get_float("lr"), attrs.get_float("lr_decay"), attrs.get_float("eps"),
+            attrs.get_float("weight_decay"), attrs.get_int("step"), flag(attrs, "maximize")};
+  }
+};
+
+// One element's new values.
+template <typename T>
+struct AdagradResult {
+  T param, sum;
+};
+
+// torch.optim.Adagrad's single-tensor step: the gradient negated under maximize, weight decay
+// added to it, its square added to the running sum, then the step of lr / (1 + (step - 1) *
+// lr_decay) along g / (sqrt(sum) + eps), in the order of torch's scalar kernels (addcdiv's
+// (value * g) / std).
+template <typename T>
+struct AdagradStep {
+  T clr, eps, weight_decay, sign;
+  bool decay;
+
+  static AdagradStep make(const AdagradHyper& h) {
+    return {static_cast<T>(h.lr / (1 + static_cast<double>(h.step - 1) * h.lr_decay)), static_cast<T>(h.eps),
+            static_cast<T>(h.weight_decay), static_cast<T>(h.maximize ? -1 : 1), h.weight_decay != 0};
+  }
+
+  MF_HOST_DEVICE AdagradResult<T> apply(T param, T grad, T sum) const {
+    T g = mul(sign, grad);
+    if (decay) g = add(g, mul(weight_decay, param));
+    const T s = add(sum, mul(g, g));
+    return {sub(param, div(mul(clr, g), add(root(s), eps))), s};
+  }
+};
+
 }  // namespace mf::optim

@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
-// Optimizer updates as ops, with PyTorch's formulas (torch.optim.AdamW, Adam, SGD):
-// one elementwise pass reads a parameter, its gradient and its state and writes the new
+// Optimizer updates as ops, with PyTorch's formulas (torch.optim.AdamW, Adam, SGD, RMSprop,
+// Adagrad): one elementwise pass reads a parameter, its gradient and its state and writes the new
 // parameter and state where the caller gives memory for them: eager optimizers give the old
 // ones' (fn::update_in_place), so each element is read before it is written at its index.
 //   adamw_update(param, grad, exp_avg, exp_avg_sq[, max_exp_avg_sq];
@@ -17,6 +17,8 @@
 //                  lr, alpha, eps, weight_decay, momentum[, centered, maximize])
 //       -> (param, square_avg[, grad_avg][, momentum_buf])   torch.optim.RMSprop: grad_avg
 //                                     when centered, the buffer when momentum != 0
+//   adagrad_update(param, grad, sum; lr, lr_decay, eps, weight_decay, step[, maximize])
+//       -> (param, sum)              torch.optim.Adagrad: sum accumulates the squared gradients
 // maximize (torch's maximize=True) steps up the gradient: it is negated first. amsgrad,
 // centered and maximize are false when absent.
 // Multi-tensor (torch's foreach/fused steps): with the attribute tensors = K (1 when absent),
@@ -313,6 +315,48 @@ OpDef rmsprop_op() {
   return op;
 }
 
+// ---------------------------------------------------------------------------------------
+// adagrad_update
+
+constexpr const char* kAdagrad = "adagrad_update";
+
+OpDef adagrad_op() {
+  OpDef op;
+  op.name = kAdagrad;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    const optim::AdagradHyper h = optim::AdagradHyper::of(attrs);
+    const int64_t k = expect_tensors(kAdagrad, in, {"param", "grad", "sum"}, attrs);
+    if (h.step < 1) op_error(kAdagrad, "step is " + std::to_string(h.step) + "; expected the step count, from 1");
+    return outputs_of(in, k, 2);
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+    return update_signatures(in, out);
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const optim::AdagradHyper h = optim::AdagradHyper::of(ctx.attrs);
+    std::vector<Tensor> out = outputs_like(in, ctx);
+    const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        const optim::AdagradStep<T> c = optim::AdagradStep<T>::make(h);
+        for (size_t t = 0; t < k; ++t) {
+          const T *param = in[t].data_as<T>(), *grad = in[k + t].data_as<T>(), *sum = in[2 * k + t].data_as<T>();
+          T *param_out = out[t].data_as<T>(), *sum_out = out[k + t].data_as<T>();
+          kernel::simd_for(in[t].numel(), [&](int64_t i) {
+            const optim::AdagradResult<T> r = c.apply(param[i], grad[i], sum[i]);
+            param_out[i] = r.param;
+            sum_out[i] = r.sum;
+          });
+        }
+      }
+    });
+    return out;
+  };
+  op.kernel_only_attrs = {"lr", "step"};
+  return op;
+}
+
 // `op` (an update whose tensors are all of the param's shape and dtype) taking complex params
 // as torch's optimizers do (view_as_real): each tensor's real and imaginary parts as floats
 // of shape (..., 2), updated as two independent real numbers, in the same memory.
@@ -369,6 +413,7 @@ void register_optimizer_ops(OpRegistry& r) {
   r.add(on_real_parts(adamw_op(false)));
   r.add(on_real_parts(sgd_op()));
   r.add(on_real_parts(rmsprop_op()));
+  r.add(on_real_parts(adagrad_op()));
 }
 
 }  // namespace mf

@@ -1,5 +1,6 @@
-"""Optimizer update ops (adamw_update, adam_update, sgd_update, rmsprop_update) on local tensors
-against NumPy transcriptions of torch.optim.AdamW, Adam, SGD and RMSprop's single-tensor steps (amsgrad and
+"""Optimizer update ops (adamw_update, adam_update, sgd_update, rmsprop_update, adagrad_update)
+on local tensors against NumPy transcriptions of torch.optim.AdamW, Adam, SGD, RMSprop and
+Adagrad's single-tensor steps (amsgrad and
 maximize too), over several
 steps that feed each op its own previous outputs; and bad input."""
 import numpy as np
@@ -170,6 +171,26 @@ def test_rmsprop_matches_torch_formulas_over_steps(dtype, shape, hyper):
             assert_close(got, np.asarray(want, dtype))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("hyper", [dict(lr=0.1, lr_decay=0.0, eps=1e-10, weight_decay=0.0),
+                                   dict(lr=0.05, lr_decay=0.2, eps=1e-6, weight_decay=0.1, maximize=True)], ids=str)
+def test_adagrad_matches_torch_formulas_over_steps(dtype, hyper):
+    """torch.optim.adagrad._single_tensor_adagrad, its state sum starting at 0.1."""
+    param = np.random.default_rng(0).standard_normal((4, 3)).astype(dtype)
+    acc = np.full((4, 3), 0.1, dtype)
+    for step, grad in enumerate(gradients((4, 3), dtype, 4), start=1):
+        outs = [o.numpy() for o in apply("adagrad_update", [mf.tensor(a) for a in (param, grad, acc)],
+                                         dict(hyper, step=step))]
+        g = -grad if hyper.get("maximize") else grad
+        g = g + hyper["weight_decay"] * param
+        want_acc = acc + g * g
+        clr = hyper["lr"] / (1 + (step - 1) * hyper["lr_decay"])
+        want = param - clr * g / (np.sqrt(want_acc) + hyper["eps"])
+        assert_close(outs[1], want_acc.astype(dtype))
+        assert_close(outs[0], want.astype(dtype))
+        param, acc = outs
+
+
 ADAMW = dict(lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.01, step=1)
 SGD = dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, has_buf=False)
 RMSPROP = dict(lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0.0, momentum=0.9, centered=True)
@@ -194,6 +215,10 @@ RMSPROP = dict(lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0.0, momentum=0.9, ce
      r"\[rmsprop_update\] takes 5 inputs \(param, grad, square_avg, grad_avg, momentum_buf\), got 4"),
     ("rmsprop_update", [(3,)] * 3, np.float32, dict(RMSPROP, alpha=-0.5, momentum=0.0, centered=False),
      r"expected each >= 0"),
+    ("adagrad_update", [(3,)] * 3, np.float32, dict(lr=0.1, lr_decay=0.0, eps=1e-10, weight_decay=0.0, step=0),
+     r"\[adagrad_update\] step is 0; expected the step count, from 1"),
+    ("adagrad_update", [(3,)] * 2, np.float32, dict(lr=0.1, lr_decay=0.0, eps=1e-10, weight_decay=0.0, step=1),
+     r"\[adagrad_update\] takes 3 inputs \(param, grad, sum\), got 2"),
 ])
 def test_bad_input(op, shapes, dtype, attrs, message):
     with pytest.raises(ValueError, match=message):

@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
 // The CUDA kernels of the optimizer updates (ops/optimizer_ops.cc): adamw_update,
-// adam_update, sgd_update and rmsprop_update, one elementwise pass each of the CPU's per-element math
+// adam_update, sgd_update, rmsprop_update and adagrad_update, one elementwise pass each of the CPU's per-element math
 // (ops/optimizer_math.h), whose every operation rounds once as the CPU's: the GPU gives the
 // CPU's bits, step after step, instead of drifting from it. A call's tensors (one, or a
 // parameter group's: the ops' "tensors") are updated in one launch.
@@ -206,6 +206,30 @@ std::vector<Tensor> rmsprop_update(const std::vector<Tensor>& in, const KernelCo
   return out;
 }
 
+// ---- adagrad_update: optim::AdagradStep per element. Inputs param, grad, sum; outputs param,
+// sum.
+
+template <typename T>
+struct AdagradElement {
+  optim::AdagradStep<T> c;
+  __device__ void operator()(const T* const* in, T* const* out, int64_t i) const {
+    const optim::AdagradResult<T> r = c.apply(in[0][i], in[1][i], in[2][i]);
+    out[0][i] = r.param;
+    out[1][i] = r.sum;
+  }
+};
+
+std::vector<Tensor> adagrad_update(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
+  const std::vector<Tensor> out = outputs_like(in, ctx, k);
+  const optim::AdagradHyper h = optim::AdagradHyper::of(ctx.attrs);
+  visit_floating(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    launch_tensors<T, 3, 2>(in, out, k, 3, 2, AdagradElement<T>{optim::AdagradStep<T>::make(h)}, "adagrad_update");
+  });
+  return out;
+}
+
 }  // namespace
 
 void add_optimizer_kernels(OpRegistry& r) {
@@ -213,6 +237,7 @@ void add_optimizer_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "adam_update", adam_update);
   r.add_kernel("cuda", "sgd_update", sgd_update);
   r.add_kernel("cuda", "rmsprop_update", rmsprop_update);
+  r.add_kernel("cuda", "adagrad_update", adagrad_update);
 }
 
 }  // namespace mf::cuda

@@ -92,8 +92,9 @@ class Optimizer:
     __init__(params, defaults), param_groups as plain dicts with the defaults filled in, state
     as a defaultdict keyed by parameter, add_param_group, zero_grad, state_dict /
     load_state_dict in torch's structure; the subclass writes step()). meshflow's optimizers
-    composed of ops in Python (Adagrad, ... in _composed.py) are such subclasses that
-    write `_update(p, grad, state, group)` instead; SGD, Adam, AdamW and RMSprop run C++ steps
+    composed of ops in Python (Adamax, NAdam, ... in _composed_more.py) are such subclasses
+    that write `_update(p, grad, state, group)` instead; SGD, Adam, AdamW, RMSprop and Adagrad
+    run C++ steps
     (_FusedOptimizer below)."""
 
     def __init__(self, params, defaults):
@@ -484,6 +485,31 @@ class RMSprop(_FusedOptimizer):
                           bool(d["centered"]))
 
 
+class Adagrad(_FusedOptimizer):
+    """torch.optim.Adagrad: lr_decay, weight_decay (L2), initial_accumulator_value, eps,
+    maximize, per group; one fused C++ step per parameter group, so nn.Graph steps it too;
+    zero_stage as SGD's."""
+
+    _options = {"lr": _float_option("lr"), "lr_decay": _float_option("lr_decay"),
+                "weight_decay": _float_option("weight_decay"),
+                "initial_accumulator_value": _float_option("initial_accumulator_value"), "eps": _float_option("eps"),
+                "maximize": _bool_option("maximize")}
+
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+                 foreach=None, *, maximize=False, differentiable=False, fused=None, zero_stage=0):
+        _no_differentiable("Adagrad", differentiable)
+        # foreach and fused choose among torch's kernels: kept in the groups, changing nothing.
+        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                                      initial_accumulator_value=initial_accumulator_value, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable, fused=fused), zero_stage)
+
+    def _make(self, groups):
+        d = self.defaults
+        return _C.Adagrad([([p._impl for p in params], options) for params, options in groups], float(d["lr"]),
+                          float(d["lr_decay"]), float(d["weight_decay"]), float(d["initial_accumulator_value"]),
+                          float(d["eps"]))
+
+
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     """Scales all gradients so that their joint norm_type-norm (over every shard) is at most
     max_norm (torch's coefficient max_norm / (norm + 1e-6), capped at 1); returns the norm
@@ -566,7 +592,6 @@ def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):
     return _C.warmup_cosine_lr(int(step), int(warmup), int(total), float(max_lr), float(min_lr))
 
 
-from ._composed import Adagrad  # noqa: E402,F401
 from ._composed_more import Adamax, NAdam, RAdam, Adadelta, ASGD, Rprop, LBFGS, SparseAdam  # noqa: E402,F401
 from . import lr_scheduler  # noqa: E402: meshflow.optim.lr_scheduler, as torch.optim.lr_scheduler
 from . import swa_utils  # noqa: E402: meshflow.optim.swa_utils, as torch.optim.swa_utils
