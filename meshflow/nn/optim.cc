@@ -222,6 +222,31 @@ Attrs for_tensors(Attrs attrs, size_t k) {
   return attrs;
 }
 
+// An update call's inputs for a batch of parameters, role by role (the update ops'
+// "tensors"): the parameters, their gradients (both through `layout`: the update layout), then
+// each of `states`' tensors for the batch's parameters.
+template <typename Layout>
+std::vector<Var> update_inputs(const std::vector<size_t>& batch, const std::vector<Var>& params, const Layout& layout,
+                               const std::vector<const std::vector<Var>*>& states) {
+  std::vector<Var> inputs;
+  for (size_t p : batch) inputs.push_back(layout(p, params[p]));
+  for (size_t p : batch) inputs.push_back(layout(p, params[p].grad()));
+  for (const std::vector<Var>* state : states) {
+    for (size_t p : batch) inputs.push_back((*state)[p]);
+  }
+  return inputs;
+}
+
+// The in-place map of an update of k tensors whose outputs are its inputs but the gradients:
+// output role r (of `roles`) over input role 0 (the parameters) or r + 1 (a state).
+std::vector<int> over_inputs_but_gradients(size_t roles, size_t k) {
+  std::vector<int> overwrite;
+  for (size_t r = 0; r < roles; ++r) {
+    for (size_t t = 0; t < k; ++t) overwrite.push_back(static_cast<int>((r == 0 ? 0 : r + 1) * k + t));
+  }
+  return overwrite;
+}
+
 }  // namespace
 
 void take_zero_stage(Optimizer& optimizer, int stage, const std::string& what) {
@@ -327,12 +352,9 @@ void SGD::step() {
   for (const std::vector<size_t>& batch : batches) {
     const size_t i = batch[0], k = batch.size();
     const bool has_buf = momentum_[i].defined();
-    std::vector<Var> inputs;
-    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p]));
-    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p].grad()));
-    if (has_buf) {
-      for (size_t p : batch) inputs.push_back(momentum_[p]);
-    }
+    const std::vector<Var> inputs =
+        update_inputs(batch, params_, [this](size_t p, const Var& v) { return in_update_layout(p, v); },
+                      has_buf ? std::vector<const std::vector<Var>*>{&momentum_} : std::vector<const std::vector<Var>*>{});
     RunTimeAttrs run_time([this, i, has_buf, k] { return for_tensors(update_attrs(i, has_buf), k); });
     // In place: the parameters, and the buffers when there are some (the first step makes them).
     std::vector<int> overwrite;
@@ -444,21 +466,14 @@ void AdamW::step() {
   for (const std::vector<size_t>& batch : batches) {
     const size_t i = batch[0], k = batch.size();
     const bool amsgrad = option(i, "amsgrad") != 0;
-    std::vector<Var> inputs;
-    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p]));
-    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p].grad()));
-    for (size_t p : batch) inputs.push_back(exp_avg_[p]);
-    for (size_t p : batch) inputs.push_back(exp_avg_sq_[p]);
-    if (amsgrad) {
-      for (size_t p : batch) inputs.push_back(max_exp_avg_sq_[p]);
-    }
+    std::vector<const std::vector<Var>*> states{&exp_avg_, &exp_avg_sq_};
+    if (amsgrad) states.push_back(&max_exp_avg_sq_);
+    const std::vector<Var> inputs =
+        update_inputs(batch, params_, [this](size_t p, const Var& v) { return in_update_layout(p, v); }, states);
     RunTimeAttrs run_time([this, i, k] { return for_tensors(update_attrs(i), k); });
     // In place: each output over its input (the gradients are read only).
-    std::vector<int> overwrite;
-    for (size_t r = 0; r < (amsgrad ? 4u : 3u); ++r) {
-      for (size_t t = 0; t < k; ++t) overwrite.push_back(static_cast<int>((r == 0 ? 0 : r + 1) * k + t));
-    }
-    const std::vector<Var> out = update_in_place(op_, inputs, for_tensors(update_attrs(i), k), overwrite);
+    const std::vector<Var> out = update_in_place(op_, inputs, for_tensors(update_attrs(i), k),
+                                                 over_inputs_but_gradients(1 + states.size(), k));
     for (size_t t = 0; t < k; ++t) {
       const size_t p = batch[t];
       commit_param(p, out[t]);
@@ -595,24 +610,14 @@ void RMSprop::step() {
   for (const std::vector<size_t>& batch : batches) {
     const size_t i = batch[0], k = batch.size();
     const bool centered = option(i, "centered") != 0, with_momentum = option(i, "momentum") != 0;
-    std::vector<Var> inputs;
-    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p]));
-    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p].grad()));
-    for (size_t p : batch) inputs.push_back(square_avg_[p]);
-    if (centered) {
-      for (size_t p : batch) inputs.push_back(grad_avg_[p]);
-    }
-    if (with_momentum) {
-      for (size_t p : batch) inputs.push_back(momentum_[p]);
-    }
+    std::vector<const std::vector<Var>*> states{&square_avg_};
+    if (centered) states.push_back(&grad_avg_);
+    if (with_momentum) states.push_back(&momentum_);
+    const std::vector<Var> inputs =
+        update_inputs(batch, params_, [this](size_t p, const Var& v) { return in_update_layout(p, v); }, states);
     RunTimeAttrs run_time([this, i, k] { return for_tensors(update_attrs(i), k); });
-    // In place: each output over its input (the gradients, inputs k..2k-1, are read only).
-    std::vector<int> overwrite;
-    const size_t roles = inputs.size() / k - 1;
-    for (size_t r = 0; r < roles; ++r) {
-      for (size_t t = 0; t < k; ++t) overwrite.push_back(static_cast<int>((r == 0 ? 0 : r + 1) * k + t));
-    }
-    const std::vector<Var> out = update_in_place("rmsprop_update", inputs, for_tensors(update_attrs(i), k), overwrite);
+    const std::vector<Var> out = update_in_place("rmsprop_update", inputs, for_tensors(update_attrs(i), k),
+                                                 over_inputs_but_gradients(1 + states.size(), k));
     for (size_t t = 0; t < k; ++t) {
       const size_t p = batch[t];
       commit_param(p, out[t]);
@@ -709,16 +714,11 @@ void Adagrad::step() {
   const auto batches = update_batches([this](size_t i, size_t j) { return param_steps_[i] == param_steps_[j]; });
   for (const std::vector<size_t>& batch : batches) {
     const size_t i = batch[0], k = batch.size();
-    std::vector<Var> inputs;
-    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p]));
-    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p].grad()));
-    for (size_t p : batch) inputs.push_back(sum_[p]);
+    const std::vector<Var> inputs =
+        update_inputs(batch, params_, [this](size_t p, const Var& v) { return in_update_layout(p, v); }, {&sum_});
     RunTimeAttrs run_time([this, i, k] { return for_tensors(update_attrs(i), k); });
-    // In place: the parameters and sums (the gradients, inputs k..2k-1, are read only).
-    std::vector<int> overwrite;
-    for (size_t t = 0; t < k; ++t) overwrite.push_back(static_cast<int>(t));
-    for (size_t t = 0; t < k; ++t) overwrite.push_back(static_cast<int>(2 * k + t));
-    const std::vector<Var> out = update_in_place("adagrad_update", inputs, for_tensors(update_attrs(i), k), overwrite);
+    const std::vector<Var> out = update_in_place("adagrad_update", inputs, for_tensors(update_attrs(i), k),
+                                                 over_inputs_but_gradients(2, k));
     for (size_t t = 0; t < k; ++t) {
       commit_param(batch[t], out[t]);
       sum_[batch[t]] = out[k + t];
