@@ -146,14 +146,17 @@ void Optimizer::set_zero_stage(int stage) {
     throw std::invalid_argument(name_ + ": zero_stage must be 0, 1, 2 or 3; got " + std::to_string(stage));
   }
   if (stage == zero_stage_) return;
-  const std::vector<std::map<std::string, Var>> held = state();
-  const bool has_state = std::any_of(held.begin(), held.end(), [](const auto& s) { return !s.empty(); });
-  if (zero_stage_ != 0 || steps_ > 0 || has_state) {
+  if (zero_stage_ != 0 || steps_ > 0 || holds_state()) {
     throw std::invalid_argument(name_ + ": the ZeRO stage is set once, before the first step and before loading "
                                         "state; make a new optimizer (its state_dict loads into any stage)");
   }
   zero_stage_ = stage;
   for (size_t i = 0; i < params_.size(); ++i) shard_param(i);
+}
+
+bool Optimizer::holds_state() const {
+  const std::vector<std::map<std::string, Var>> held = state();
+  return std::any_of(held.begin(), held.end(), [](const auto& s) { return !s.empty(); });
 }
 
 // Parameter i's layouts for the stage: its gradient's (stage 2), its storage (stage 3).
@@ -745,11 +748,15 @@ std::vector<Var*> Adagrad::graph_state() {
   return slots;
 }
 
+// state() lists a sum for every parameter from construction (torch's); only a kept one is held.
+bool Adagrad::holds_state() const {
+  return std::any_of(sum_.begin(), sum_.end(), [](const Var& s) { return s.defined(); });
+}
+
 std::vector<std::map<std::string, Var>> Adagrad::state() const {
   std::vector<std::map<std::string, Var>> state(params_.size());
   for (size_t i = 0; i < params_.size(); ++i) {
-    if (!sum_[i].defined()) continue;
-    state[i]["sum"] = sum_[i];
+    state[i]["sum"] = sum_[i].defined() ? sum_[i] : state_zeros(i, option(i, "initial_accumulator_value"));
     state[i]["step"] = step_state(i);
   }
   return state;

@@ -77,6 +77,8 @@ class Optimizer {
   // the number of steps taken.
   virtual std::vector<std::map<std::string, Var>> state() const = 0;
   virtual void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) = 0;
+  // Whether a step or a load made state (set_zero_stage refuses then): state() lists any.
+  virtual bool holds_state() const;
   int64_t step_count() const { return steps_; }
 
   // ZeRO stage 0 (off), 1, 2 or 3 (see above), for every parameter, those of groups added
@@ -271,8 +273,10 @@ struct AdagradOptions {
 };
 
 // torch.optim.Adagrad; options lr, lr_decay, weight_decay, initial_accumulator_value, eps,
-// maximize. State per parameter: sum (initial_accumulator_value everywhere until the first
-// step, made then or for a graph) and step, whose count decays the learning rate.
+// maximize. State per parameter: sum and step, whose count decays the learning rate. As
+// torch's, state() lists both from construction (sum initial_accumulator_value everywhere,
+// step 0); the sum is kept from the first step (or a graph's trace) on, so that a zero_stage
+// set after construction lays it out.
 class Adagrad : public PerParamStepsOptimizer {
  public:
   Adagrad(std::vector<ParamGroup> groups, AdagradOptions defaults);
@@ -282,6 +286,7 @@ class Adagrad : public PerParamStepsOptimizer {
   std::vector<Var*> graph_state() override;
 
  private:
+  bool holds_state() const override;
   void check_options(const GroupOptions& options) const override;
   void params_added() override;
   void make_state(size_t i);

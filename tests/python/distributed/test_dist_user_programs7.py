@@ -20,7 +20,9 @@ import io
 import json
 import os
 import runpy
+import shutil
 import sys
+import tempfile
 
 import pytest
 
@@ -72,13 +74,22 @@ PROGRAMS = sorted(name[:-3] for name in os.listdir(HERE)
                   if name.startswith("q") and name.endswith(".py") and not name.endswith(("_pre.py", "_load.py")))
 
 
+@pytest.fixture
+def own_dir():
+    """This process's own directory (pytest's tmp_path would have every rank's pytest clean
+    up the others' in one base directory)."""
+    path = tempfile.mkdtemp(prefix="meshflow-programs7-")
+    yield path
+    shutil.rmtree(path)
+
+
 @pytest.mark.parametrize("name", PROGRAMS)
-def test_program_prints_what_it_printed_in_one_process(name, request, monkeypatch, tmp_path):
+def test_program_prints_what_it_printed_in_one_process(name, request, monkeypatch, own_dir):
     key = name.split("_")[0]
     pre, load = (os.path.join(HERE, f"{key}_{part}.py") for part in ("pre", "load"))
     # CKPT_DIR: every rank's one directory for a collective save; else each process's own
     # (a save one process makes alone).
-    ckpt = request.getfixturevalue("shared_dir") if os.path.exists(load) else str(tmp_path)
+    ckpt = request.getfixturevalue("shared_dir") if os.path.exists(load) else own_dir
     monkeypatch.setenv("CKPT_DIR", ckpt)
     if os.path.exists(pre):
         run(pre)
