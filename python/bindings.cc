@@ -597,6 +597,21 @@ void bind_optim(py::module_& m) {
            }),
            py::arg("groups"), py::arg("lr"), py::arg("beta1"), py::arg("beta2"), py::arg("eps"),
            py::arg("weight_decay"));
+  py::class_<optim::RMSprop, optim::Optimizer>(m, "RMSprop")
+      .def(py::init([param_groups](Groups groups, double lr, double alpha, double eps, double weight_decay,
+                                   double momentum, bool centered) {
+             return optim::RMSprop(param_groups(std::move(groups)), {lr, alpha, eps, weight_decay, momentum, centered});
+           }),
+           py::arg("groups"), py::arg("lr"), py::arg("alpha"), py::arg("eps"), py::arg("weight_decay"),
+           py::arg("momentum"), py::arg("centered"));
+  py::class_<optim::Adagrad, optim::Optimizer>(m, "Adagrad")
+      .def(py::init([param_groups](Groups groups, double lr, double lr_decay, double weight_decay,
+                                   double initial_accumulator_value, double eps) {
+             return optim::Adagrad(param_groups(std::move(groups)),
+                                   {lr, lr_decay, weight_decay, initial_accumulator_value, eps});
+           }),
+           py::arg("groups"), py::arg("lr"), py::arg("lr_decay"), py::arg("weight_decay"),
+           py::arg("initial_accumulator_value"), py::arg("eps"));
   m.def(
       "clip_grad_norm",
       [](const std::vector<Var>& params, double max_norm, bool error_if_nonfinite) -> std::optional<Var> {

@@ -146,14 +146,17 @@ void Optimizer::set_zero_stage(int stage) {
     throw std::invalid_argument(name_ + ": zero_stage must be 0, 1, 2 or 3; got " + std::to_string(stage));
   }
   if (stage == zero_stage_) return;
-  const std::vector<std::map<std::string, Var>> held = state();
-  const bool has_state = std::any_of(held.begin(), held.end(), [](const auto& s) { return !s.empty(); });
-  if (zero_stage_ != 0 || steps_ > 0 || has_state) {
+  if (zero_stage_ != 0 || steps_ > 0 || holds_state()) {
     throw std::invalid_argument(name_ + ": the ZeRO stage is set once, before the first step and before loading "
                                         "state; make a new optimizer (its state_dict loads into any stage)");
   }
   zero_stage_ = stage;
   for (size_t i = 0; i < params_.size(); ++i) shard_param(i);
+}
+
+bool Optimizer::holds_state() const {
+  const std::vector<std::map<std::string, Var>> held = state();
+  return std::any_of(held.begin(), held.end(), [](const auto& s) { return !s.empty(); });
 }
 
 // Parameter i's layouts for the stage: its gradient's (stage 2), its storage (stage 3).
@@ -176,13 +179,13 @@ Var Optimizer::in_update_layout(size_t i, const Var& v) const {
   return shard_layout_[i] ? in_layout(v, *shard_layout_[i]) : v;
 }
 
-Var Optimizer::state_zeros(size_t i) const {
-  if (!shard_layout_[i]) return fn::zeros_like(params_[i]);
+Var Optimizer::state_zeros(size_t i, double value) const {
+  if (!shard_layout_[i]) return value == 0 ? fn::zeros_like(params_[i]) : fn::full_like(params_[i], value);
   Constraints c;
   c.placement = shard_layout_[i]->placement;
   c.outputs = {shard_layout_[i]->nd_sbp};
   const Var& p = params_[i];
-  return call1("full", {}, Attrs{{"shape", p.shape()}, {"dtype", p.dtype()}, {"value", 0.0}}, c);
+  return call1("full", {}, Attrs{{"shape", p.shape()}, {"dtype", p.dtype()}, {"value", value}}, c);
 }
 
 void Optimizer::commit_param(size_t i, const Var& updated) {
@@ -220,6 +223,31 @@ namespace {
 Attrs for_tensors(Attrs attrs, size_t k) {
   if (k > 1) attrs.set("tensors", static_cast<int64_t>(k));
   return attrs;
+}
+
+// An update call's inputs for a batch of parameters, role by role (the update ops'
+// "tensors"): the parameters, their gradients (both through `layout`: the update layout), then
+// each of `states`' tensors for the batch's parameters.
+template <typename Layout>
+std::vector<Var> update_inputs(const std::vector<size_t>& batch, const std::vector<Var>& params, const Layout& layout,
+                               const std::vector<const std::vector<Var>*>& states) {
+  std::vector<Var> inputs;
+  for (size_t p : batch) inputs.push_back(layout(p, params[p]));
+  for (size_t p : batch) inputs.push_back(layout(p, params[p].grad()));
+  for (const std::vector<Var>* state : states) {
+    for (size_t p : batch) inputs.push_back((*state)[p]);
+  }
+  return inputs;
+}
+
+// The in-place map of an update of k tensors whose outputs are its inputs but the gradients:
+// output role r (of `roles`) over input role 0 (the parameters) or r + 1 (a state).
+std::vector<int> over_inputs_but_gradients(size_t roles, size_t k) {
+  std::vector<int> overwrite;
+  for (size_t r = 0; r < roles; ++r) {
+    for (size_t t = 0; t < k; ++t) overwrite.push_back(static_cast<int>((r == 0 ? 0 : r + 1) * k + t));
+  }
+  return overwrite;
 }
 
 }  // namespace
@@ -271,6 +299,25 @@ GroupOptions sgd_defaults(const SgdOptions& o) {
           {"maximize", o.maximize ? 1.0 : 0.0}};
 }
 
+GroupOptions rmsprop_defaults(const RmspropOptions& o) {
+  return {{"lr", o.lr},
+          {"alpha", o.alpha},
+          {"eps", o.eps},
+          {"weight_decay", o.weight_decay},
+          {"momentum", o.momentum},
+          {"centered", o.centered ? 1.0 : 0.0},
+          {"maximize", o.maximize ? 1.0 : 0.0}};
+}
+
+GroupOptions adagrad_defaults(const AdagradOptions& o) {
+  return {{"lr", o.lr},
+          {"lr_decay", o.lr_decay},
+          {"weight_decay", o.weight_decay},
+          {"initial_accumulator_value", o.initial_accumulator_value},
+          {"eps", o.eps},
+          {"maximize", o.maximize ? 1.0 : 0.0}};
+}
+
 GroupOptions adam_defaults(const AdamWOptions& o) {
   return {{"lr", o.lr},
           {"beta1", o.beta1},
@@ -308,12 +355,9 @@ void SGD::step() {
   for (const std::vector<size_t>& batch : batches) {
     const size_t i = batch[0], k = batch.size();
     const bool has_buf = momentum_[i].defined();
-    std::vector<Var> inputs;
-    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p]));
-    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p].grad()));
-    if (has_buf) {
-      for (size_t p : batch) inputs.push_back(momentum_[p]);
-    }
+    const std::vector<Var> inputs =
+        update_inputs(batch, params_, [this](size_t p, const Var& v) { return in_update_layout(p, v); },
+                      has_buf ? std::vector<const std::vector<Var>*>{&momentum_} : std::vector<const std::vector<Var>*>{});
     RunTimeAttrs run_time([this, i, has_buf, k] { return for_tensors(update_attrs(i, has_buf), k); });
     // In place: the parameters, and the buffers when there are some (the first step makes them).
     std::vector<int> overwrite;
@@ -383,7 +427,7 @@ AdamW::AdamW(std::vector<ParamGroup> groups, AdamWOptions defaults)
     : AdamW("AdamW", "adamw_update", std::move(groups), defaults) {}
 
 AdamW::AdamW(std::string name, std::string op, std::vector<ParamGroup> groups, AdamWOptions defaults)
-    : Optimizer(std::move(name), adam_defaults(defaults)), op_(std::move(op)) {
+    : PerParamStepsOptimizer(std::move(name), adam_defaults(defaults)), op_(std::move(op)) {
   check_options(defaults_);
   for (ParamGroup& g : groups) add_param_group(std::move(g.params), g.options);
 }
@@ -397,10 +441,10 @@ void AdamW::check_options(const GroupOptions& o) const {
 }
 
 void AdamW::params_added() {
+  PerParamStepsOptimizer::params_added();
   exp_avg_.resize(params_.size());
   exp_avg_sq_.resize(params_.size());
   max_exp_avg_sq_.resize(params_.size());
-  param_steps_.resize(params_.size(), 0);
 }
 
 Adam::Adam(std::vector<Var> params, AdamWOptions options)
@@ -419,27 +463,20 @@ void AdamW::step() {
       exp_avg_sq_[i] = state_zeros(i);
     }
     if (option(i, "amsgrad") != 0 && !max_exp_avg_sq_[i].defined()) max_exp_avg_sq_[i] = state_zeros(i);
-    ++param_steps_[i];
+    count_param_step(i);
   }
   const auto batches = update_batches([this](size_t i, size_t j) { return param_steps_[i] == param_steps_[j]; });
   for (const std::vector<size_t>& batch : batches) {
     const size_t i = batch[0], k = batch.size();
     const bool amsgrad = option(i, "amsgrad") != 0;
-    std::vector<Var> inputs;
-    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p]));
-    for (size_t p : batch) inputs.push_back(in_update_layout(p, params_[p].grad()));
-    for (size_t p : batch) inputs.push_back(exp_avg_[p]);
-    for (size_t p : batch) inputs.push_back(exp_avg_sq_[p]);
-    if (amsgrad) {
-      for (size_t p : batch) inputs.push_back(max_exp_avg_sq_[p]);
-    }
+    std::vector<const std::vector<Var>*> states{&exp_avg_, &exp_avg_sq_};
+    if (amsgrad) states.push_back(&max_exp_avg_sq_);
+    const std::vector<Var> inputs =
+        update_inputs(batch, params_, [this](size_t p, const Var& v) { return in_update_layout(p, v); }, states);
     RunTimeAttrs run_time([this, i, k] { return for_tensors(update_attrs(i), k); });
     // In place: each output over its input (the gradients are read only).
-    std::vector<int> overwrite;
-    for (size_t r = 0; r < (amsgrad ? 4u : 3u); ++r) {
-      for (size_t t = 0; t < k; ++t) overwrite.push_back(static_cast<int>((r == 0 ? 0 : r + 1) * k + t));
-    }
-    const std::vector<Var> out = update_in_place(op_, inputs, for_tensors(update_attrs(i), k), overwrite);
+    const std::vector<Var> out = update_in_place(op_, inputs, for_tensors(update_attrs(i), k),
+                                                 over_inputs_but_gradients(1 + states.size(), k));
     for (size_t t = 0; t < k; ++t) {
       const size_t p = batch[t];
       commit_param(p, out[t]);
@@ -480,13 +517,13 @@ std::vector<Var*> AdamW::graph_state() {
   return slots;
 }
 
-std::vector<int64_t> AdamW::counters() const {
+std::vector<int64_t> PerParamStepsOptimizer::counters() const {
   std::vector<int64_t> c{steps_};
   c.insert(c.end(), param_steps_.begin(), param_steps_.end());
   return c;
 }
 
-void AdamW::set_counters(const std::vector<int64_t>& counters) {
+void PerParamStepsOptimizer::set_counters(const std::vector<int64_t>& counters) {
   check_state_size(counters.size() - 1, params_.size());
   steps_ = counters[0];
   std::copy(counters.begin() + 1, counters.end(), param_steps_.begin());
@@ -494,9 +531,21 @@ void AdamW::set_counters(const std::vector<int64_t>& counters) {
 
 // As step() counts: a graph steps every parameter that had a gradient when it was traced,
 // and the others' counts are read by no update.
-void AdamW::count_step() {
+void PerParamStepsOptimizer::count_step() {
   ++steps_;
   for (int64_t& s : param_steps_) ++s;
+}
+
+void PerParamStepsOptimizer::count_param_step(size_t i) { ++param_steps_.at(i); }
+
+Var PerParamStepsOptimizer::step_state(size_t i) const {
+  return Var(host_scalar(static_cast<float>(param_steps_[i])));  // torch's: a float32 scalar
+}
+
+void PerParamStepsOptimizer::load_param_steps(size_t i, const std::map<std::string, Var>& state) {
+  auto step = state.find("step");
+  // Of any dtype: torch saves it as a float32 tensor, meshflow as int64.
+  param_steps_[i] = step == state.end() ? 0 : static_cast<int64_t>(scalar_value(step->second));
 }
 
 std::vector<std::map<std::string, Var>> AdamW::state() const {
@@ -506,7 +555,7 @@ std::vector<std::map<std::string, Var>> AdamW::state() const {
     state[i]["exp_avg"] = exp_avg_[i];
     state[i]["exp_avg_sq"] = exp_avg_sq_[i];
     if (max_exp_avg_sq_[i].defined()) state[i]["max_exp_avg_sq"] = max_exp_avg_sq_[i];
-    state[i]["step"] = Var(host_scalar(static_cast<float>(param_steps_[i])));  // torch's: a float32 scalar
+    state[i]["step"] = step_state(i);
   }
   return state;
 }
@@ -520,9 +569,205 @@ void AdamW::load_state(const std::vector<std::map<std::string, Var>>& state, int
     exp_avg_sq_[i] = has ? own_copy(in_update_layout(i, sq->second)) : Var();
     auto max_sq = state[i].find("max_exp_avg_sq");
     max_exp_avg_sq_[i] = has && max_sq != state[i].end() ? own_copy(in_update_layout(i, max_sq->second)) : Var();
-    auto step = state[i].find("step");
-    // Of any dtype: torch saves it as a float32 tensor, meshflow as int64.
-    param_steps_[i] = step == state[i].end() ? 0 : static_cast<int64_t>(scalar_value(step->second));
+    load_param_steps(i, state[i]);
+  }
+  steps_ = step_count;
+}
+
+RMSprop::RMSprop(std::vector<ParamGroup> groups, RmspropOptions defaults)
+    : PerParamStepsOptimizer("RMSprop", rmsprop_defaults(defaults)) {
+  check_options(defaults_);
+  for (ParamGroup& g : groups) add_param_group(std::move(g.params), g.options);
+}
+
+void RMSprop::check_options(const GroupOptions& o) const {
+  if (!(o.at("lr") >= 0) || !(o.at("alpha") >= 0) || !(o.at("eps") >= 0) || !(o.at("weight_decay") >= 0) ||
+      !(o.at("momentum") >= 0)) {
+    throw std::invalid_argument("RMSprop: expected lr, alpha, eps, weight_decay and momentum >= 0");
+  }
+}
+
+void RMSprop::params_added() {
+  PerParamStepsOptimizer::params_added();
+  square_avg_.resize(params_.size());
+  grad_avg_.resize(params_.size());
+  momentum_.resize(params_.size());
+}
+
+void RMSprop::make_state(size_t i) {
+  if (!square_avg_[i].defined()) square_avg_[i] = state_zeros(i);
+  if (option(i, "centered") != 0 && !grad_avg_[i].defined()) grad_avg_[i] = state_zeros(i);
+  if (option(i, "momentum") != 0 && !momentum_[i].defined()) momentum_[i] = state_zeros(i);
+}
+
+void RMSprop::step() {
+  NoGradGuard no_grad;
+  ++steps_;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!params_[i].grad().defined()) continue;
+    make_state(i);
+    count_param_step(i);
+  }
+  // The update reads no step count: parameters of a group step together.
+  const auto batches = update_batches([](size_t, size_t) { return true; });
+  for (const std::vector<size_t>& batch : batches) {
+    const size_t i = batch[0], k = batch.size();
+    const bool centered = option(i, "centered") != 0, with_momentum = option(i, "momentum") != 0;
+    std::vector<const std::vector<Var>*> states{&square_avg_};
+    if (centered) states.push_back(&grad_avg_);
+    if (with_momentum) states.push_back(&momentum_);
+    const std::vector<Var> inputs =
+        update_inputs(batch, params_, [this](size_t p, const Var& v) { return in_update_layout(p, v); }, states);
+    RunTimeAttrs run_time([this, i, k] { return for_tensors(update_attrs(i), k); });
+    const std::vector<Var> out = update_in_place("rmsprop_update", inputs, for_tensors(update_attrs(i), k),
+                                                 over_inputs_but_gradients(1 + states.size(), k));
+    for (size_t t = 0; t < k; ++t) {
+      const size_t p = batch[t];
+      commit_param(p, out[t]);
+      square_avg_[p] = out[k + t];
+      if (centered) grad_avg_[p] = out[2 * k + t];
+      if (with_momentum) momentum_[p] = out[(centered ? 3 : 2) * k + t];
+    }
+  }
+}
+
+Attrs RMSprop::update_attrs(size_t i) const {
+  return Attrs{{"lr", option(i, "lr")},
+               {"alpha", option(i, "alpha")},
+               {"eps", option(i, "eps")},
+               {"weight_decay", option(i, "weight_decay")},
+               {"momentum", option(i, "momentum")},
+               {"centered", option(i, "centered") != 0},
+               {"maximize", option(i, "maximize") != 0}};
+}
+
+// Every slot a first step would make (zeros, as torch's first step starts from).
+std::vector<Var*> RMSprop::graph_state() {
+  NoGradGuard no_grad;
+  std::vector<Var*> slots;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    make_state(i);
+    for (std::vector<Var>* slot : {&square_avg_, &grad_avg_, &momentum_}) {
+      if ((*slot)[i].defined()) slots.push_back(&(*slot)[i]);
+    }
+  }
+  return slots;
+}
+
+std::vector<std::map<std::string, Var>> RMSprop::state() const {
+  std::vector<std::map<std::string, Var>> state(params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!square_avg_[i].defined()) continue;
+    state[i]["square_avg"] = square_avg_[i];
+    if (grad_avg_[i].defined()) state[i]["grad_avg"] = grad_avg_[i];
+    if (momentum_[i].defined()) state[i]["momentum_buffer"] = momentum_[i];
+    state[i]["step"] = step_state(i);
+  }
+  return state;
+}
+
+void RMSprop::load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) {
+  check_state_size(state.size(), params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    auto load = [&](const char* key) {
+      auto it = state[i].find(key);
+      return it == state[i].end() ? Var() : own_copy(in_update_layout(i, it->second));
+    };
+    square_avg_[i] = load("square_avg");
+    grad_avg_[i] = load("grad_avg");
+    momentum_[i] = load("momentum_buffer");
+    load_param_steps(i, state[i]);
+  }
+  steps_ = step_count;
+}
+
+Adagrad::Adagrad(std::vector<ParamGroup> groups, AdagradOptions defaults)
+    : PerParamStepsOptimizer("Adagrad", adagrad_defaults(defaults)) {
+  check_options(defaults_);
+  for (ParamGroup& g : groups) add_param_group(std::move(g.params), g.options);
+}
+
+void Adagrad::check_options(const GroupOptions& o) const {
+  if (!(o.at("lr") >= 0) || !(o.at("lr_decay") >= 0) || !(o.at("weight_decay") >= 0) ||
+      !(o.at("initial_accumulator_value") >= 0) || !(o.at("eps") >= 0)) {
+    throw std::invalid_argument(
+        "Adagrad: expected lr, lr_decay, weight_decay, initial_accumulator_value and eps >= 0");
+  }
+}
+
+void Adagrad::params_added() {
+  PerParamStepsOptimizer::params_added();
+  sum_.resize(params_.size());
+}
+
+void Adagrad::make_state(size_t i) {
+  if (!sum_[i].defined()) sum_[i] = state_zeros(i, option(i, "initial_accumulator_value"));
+}
+
+void Adagrad::step() {
+  NoGradGuard no_grad;
+  ++steps_;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!params_[i].grad().defined()) continue;
+    make_state(i);
+    count_param_step(i);
+  }
+  // The learning rate decays with each parameter's own steps (torch's), so parameters step
+  // together only where they took as many.
+  const auto batches = update_batches([this](size_t i, size_t j) { return param_steps_[i] == param_steps_[j]; });
+  for (const std::vector<size_t>& batch : batches) {
+    const size_t i = batch[0], k = batch.size();
+    const std::vector<Var> inputs =
+        update_inputs(batch, params_, [this](size_t p, const Var& v) { return in_update_layout(p, v); }, {&sum_});
+    RunTimeAttrs run_time([this, i, k] { return for_tensors(update_attrs(i), k); });
+    const std::vector<Var> out = update_in_place("adagrad_update", inputs, for_tensors(update_attrs(i), k),
+                                                 over_inputs_but_gradients(2, k));
+    for (size_t t = 0; t < k; ++t) {
+      commit_param(batch[t], out[t]);
+      sum_[batch[t]] = out[k + t];
+    }
+  }
+}
+
+Attrs Adagrad::update_attrs(size_t i) const {
+  return Attrs{{"lr", option(i, "lr")},
+               {"lr_decay", option(i, "lr_decay")},
+               {"eps", option(i, "eps")},
+               {"weight_decay", option(i, "weight_decay")},
+               {"step", param_steps_[i]},
+               {"maximize", option(i, "maximize") != 0}};
+}
+
+std::vector<Var*> Adagrad::graph_state() {
+  NoGradGuard no_grad;
+  std::vector<Var*> slots;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    make_state(i);
+    slots.push_back(&sum_[i]);
+  }
+  return slots;
+}
+
+// state() lists a sum for every parameter from construction (torch's); only a kept one is held.
+bool Adagrad::holds_state() const {
+  return std::any_of(sum_.begin(), sum_.end(), [](const Var& s) { return s.defined(); });
+}
+
+std::vector<std::map<std::string, Var>> Adagrad::state() const {
+  std::vector<std::map<std::string, Var>> state(params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    state[i]["sum"] = sum_[i].defined() ? sum_[i] : state_zeros(i, option(i, "initial_accumulator_value"));
+    state[i]["step"] = step_state(i);
+  }
+  return state;
+}
+
+void Adagrad::load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) {
+  check_state_size(state.size(), params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    auto it = state[i].find("sum");
+    sum_[i] = it == state[i].end() ? Var() : own_copy(in_update_layout(i, it->second));
+    load_param_steps(i, state[i]);
   }
   steps_ = step_count;
 }

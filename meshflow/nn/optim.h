@@ -1,12 +1,12 @@
 // Copyright 2026 The meshflow Authors.
-// Optimizers over Vars, local or global, with PyTorch's semantics (torch.optim.SGD, Adam
-// and AdamW, with parameter groups). Each parameter's update is one fused elementwise op
+// Optimizers over Vars, local or global, with PyTorch's semantics (torch.optim.SGD, Adam,
+// AdamW, RMSprop and Adagrad, with parameter groups). Each parameter's update is one fused elementwise op
 // (optimizer_ops.cc) on the parameter, its gradient and its state, which all share the
 // parameter's placement and SBP (the autograd engine delivers gradients in that layout), so
 // a step moves no data, and writes the parameter and its state in place, so it allocates
 // nothing beyond a first step's state (under ZeRO, below, the update runs on the shard and
 // the updated parameter is gathered anew). The Python classes mf.optim.SGD / Adam / AdamW
-// are these.
+// RMSprop and Adagrad are these.
 //
 // ZeRO is a choice of SBP (set_zero_stage): a parameter's *shard layout* is its own split on
 // every mesh axis where it is broadcast (the data-parallel axes; a tensor-parallel axis keeps
@@ -77,6 +77,8 @@ class Optimizer {
   // the number of steps taken.
   virtual std::vector<std::map<std::string, Var>> state() const = 0;
   virtual void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) = 0;
+  // Whether a step or a load made state (set_zero_stage refuses then): state() lists any.
+  virtual bool holds_state() const;
   int64_t step_count() const { return steps_; }
 
   // ZeRO stage 0 (off), 1, 2 or 3 (see above), for every parameter, those of groups added
@@ -109,8 +111,8 @@ class Optimizer {
   // ZeRO's halves of a step, for every optimizer alike. `v` (a gradient, loaded state) in the
   // layout parameter i's update runs in: its shard layout under ZeRO, else v as it is.
   Var in_update_layout(size_t i, const Var& v) const;
-  // Zeros for new state of parameter i, made in that layout.
-  Var state_zeros(size_t i) const;
+  // `value` everywhere (zeros by default) for new state of parameter i, made in that layout.
+  Var state_zeros(size_t i, double value = 0) const;
   // Parameter i takes its updated shard (boxed back to the parameter's layout).
   void commit_param(size_t i, const Var& updated);
   // The parameters with a gradient, in batches that one update call steps together (the
@@ -173,10 +175,32 @@ struct AdamWOptions {
   bool maximize = false;
 };
 
+// An optimizer whose state counts each parameter's own steps (torch's per-parameter "step":
+// the steps it had a gradient in), for its update (Adam's bias correction) or its
+// state_dict. A graph counts every parameter that had a gradient when it was traced.
+class PerParamStepsOptimizer : public Optimizer {
+ public:
+  std::vector<int64_t> counters() const override;
+  void set_counters(const std::vector<int64_t>& counters) override;
+  void count_step() override;
+
+ protected:
+  using Optimizer::Optimizer;
+  // Counts a step of parameter i; grows the counts to params_.size() first.
+  void count_param_step(size_t i);
+  // Parameter i's steps as torch's state entry "step" (a float32 scalar).
+  Var step_state(size_t i) const;
+  // Parameter i's steps from a loaded state's "step" (0 where it has none).
+  void load_param_steps(size_t i, const std::map<std::string, Var>& state);
+  void params_added() override { param_steps_.resize(params_.size(), 0); }
+
+  std::vector<int64_t> param_steps_;  // per parameter: the steps it took
+};
+
 // torch.optim.AdamW (decoupled weight decay); options lr, beta1, beta2, eps, weight_decay,
 // amsgrad, maximize. State per parameter: exp_avg, exp_avg_sq, with amsgrad max_exp_avg_sq
 // (made at the first step of a group with amsgrad set), and step (a float32 scalar, torch's).
-class AdamW : public Optimizer {
+class AdamW : public PerParamStepsOptimizer {
  public:
   AdamW(std::vector<Var> params, AdamWOptions options);
   AdamW(std::vector<ParamGroup> groups, AdamWOptions defaults);
@@ -184,9 +208,6 @@ class AdamW : public Optimizer {
   std::vector<std::map<std::string, Var>> state() const override;
   void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) override;
   std::vector<Var*> graph_state() override;
-  std::vector<int64_t> counters() const override;
-  void set_counters(const std::vector<int64_t>& counters) override;
-  void count_step() override;
 
  protected:
   // Adam's: `op` is the update op (adam_update adds the L2 term to the gradient).
@@ -200,7 +221,6 @@ class AdamW : public Optimizer {
   std::string op_;
   std::vector<Var> exp_avg_, exp_avg_sq_;  // per parameter; undefined until its first step
   std::vector<Var> max_exp_avg_sq_;        // per parameter; undefined until its first amsgrad step
-  std::vector<int64_t> param_steps_;       // per parameter: the steps it took (bias correction)
 };
 
 // torch.optim.Adam: weight_decay is an L2 term added to the gradient.
@@ -209,6 +229,70 @@ class Adam : public AdamW {
  public:
   Adam(std::vector<Var> params, AdamWOptions options);
   Adam(std::vector<ParamGroup> groups, AdamWOptions defaults);
+};
+
+struct RmspropOptions {
+  double lr = 1e-2;
+  double alpha = 0.99;
+  double eps = 1e-8;
+  double weight_decay = 0;
+  double momentum = 0;
+  bool centered = false;
+  bool maximize = false;
+};
+
+// torch.optim.RMSprop; options lr, alpha, eps, weight_decay, momentum, centered, maximize.
+// State per parameter (made at its first step, zeros as torch's): square_avg, with
+// momentum momentum_buffer, centered grad_avg, and step.
+class RMSprop : public PerParamStepsOptimizer {
+ public:
+  RMSprop(std::vector<ParamGroup> groups, RmspropOptions defaults);
+  void step() override;
+  std::vector<std::map<std::string, Var>> state() const override;
+  void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) override;
+  std::vector<Var*> graph_state() override;
+
+ private:
+  void check_options(const GroupOptions& options) const override;
+  void params_added() override;
+  // Makes parameter i's missing state (the slots its group's options ask for).
+  void make_state(size_t i);
+  Attrs update_attrs(size_t i) const;
+
+  // Per parameter; undefined until its first step (or where its options need none).
+  std::vector<Var> square_avg_, grad_avg_, momentum_;
+};
+
+struct AdagradOptions {
+  double lr = 1e-2;
+  double lr_decay = 0;
+  double weight_decay = 0;
+  double initial_accumulator_value = 0;
+  double eps = 1e-10;
+  bool maximize = false;
+};
+
+// torch.optim.Adagrad; options lr, lr_decay, weight_decay, initial_accumulator_value, eps,
+// maximize. State per parameter: sum and step, whose count decays the learning rate. As
+// torch's, state() lists both from construction (sum initial_accumulator_value everywhere,
+// step 0); the sum is kept from the first step (or a graph's trace) on, so that a zero_stage
+// set after construction lays it out.
+class Adagrad : public PerParamStepsOptimizer {
+ public:
+  Adagrad(std::vector<ParamGroup> groups, AdagradOptions defaults);
+  void step() override;
+  std::vector<std::map<std::string, Var>> state() const override;
+  void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) override;
+  std::vector<Var*> graph_state() override;
+
+ private:
+  bool holds_state() const override;
+  void check_options(const GroupOptions& options) const override;
+  void params_added() override;
+  void make_state(size_t i);
+  Attrs update_attrs(size_t i) const;
+
+  std::vector<Var> sum_;  // per parameter; undefined until its first step
 };
 
 // The 2-norm of `tensors` together (over every shard; undefined ones left out), as a 0-d

@@ -184,4 +184,106 @@ struct SgdStep {
   }
 };
 
+// The hyperparameters of rmsprop_update (torch.optim.RMSprop's).
+struct RmspropHyper {
+  double lr, alpha, eps, weight_decay, momentum;
+  bool centered, maximize;
+
+  static RmspropHyper of(const Attrs& attrs) {
+    return {attrs.get_float("lr"),           attrs.get_float("alpha"),    attrs.get_float("eps"),
+            attrs.get_float("weight_decay"), attrs.get_float("momentum"), flag(attrs, "centered"),
+            flag(attrs, "maximize")};
+  }
+  bool with_momentum() const { return momentum != 0; }
+  // The state an update reads and writes besides square_avg, in the op's order.
+  int extra_state() const { return (centered ? 1 : 0) + (with_momentum() ? 1 : 0); }
+};
+
+// One element's new values.
+template <typename T>
+struct RmspropResult {
+  T param, square_avg, grad_avg, momentum_buf;  // grad_avg: centered; momentum_buf: with momentum
+};
+
+// torch.optim.RMSprop's single-tensor step: the gradient negated under maximize, weight decay
+// added to it, the running mean of its square (and, centered, of itself, by lerp as torch's),
+// the denominator sqrt(square_avg [- grad_avg^2]) + eps, then the step along g / denominator
+// or, with momentum, along a buffer of them (torch's buffers start at zero). Each operation
+// in the order of torch's scalar kernels (addcmul's (value * a) * b, addcdiv's (value * a) /
+// b); torch's vectorized ones may fuse multiply-adds, so values agree to a float's last bit.
+template <typename T>
+struct RmspropStep {
+  T lr, alpha, one_minus_alpha, eps, weight_decay, momentum, sign;
+  bool decay, centered, with_momentum, small_weight;
+
+  static RmspropStep make(const RmspropHyper& h) {
+    const T weight = static_cast<T>(1 - h.alpha);
+    return {static_cast<T>(h.lr),    static_cast<T>(h.alpha),        weight,
+            static_cast<T>(h.eps),   static_cast<T>(h.weight_decay), static_cast<T>(h.momentum),
+            static_cast<T>(h.maximize ? -1 : 1), h.weight_decay != 0, h.centered,
+            h.with_momentum(),       weight < static_cast<T>(0.5)};
+  }
+
+  // grad_avg is read when centered, momentum_buf with momentum.
+  MF_HOST_DEVICE RmspropResult<T> apply(T param, T grad, T square_avg, T grad_avg, T momentum_buf) const {
+    T g = mul(sign, grad);
+    if (decay) g = add(g, mul(weight_decay, param));
+    const T sq = add(mul(square_avg, alpha), mul(mul(one_minus_alpha, g), g));
+    T ga = grad_avg, var = sq;
+    if (centered) {
+      ga = small_weight ? add(grad_avg, mul(one_minus_alpha, sub(g, grad_avg))) : sub(g, mul(sub(g, grad_avg), alpha));
+      var = sub(sq, mul(ga, ga));
+    }
+    const T avg = add(root(var), eps);
+    T b = momentum_buf, p;
+    if (with_momentum) {
+      b = add(mul(momentum_buf, momentum), div(g, avg));
+      p = sub(param, mul(lr, b));
+    } else {
+      p = sub(param, div(mul(lr, g), avg));  // torch's addcdiv: (value * g) / avg
+    }
+    return {p, sq, ga, b};
+  }
+};
+
+// The hyperparameters of adagrad_update (torch.optim.Adagrad's).
+struct AdagradHyper {
+  double lr, lr_decay, eps, weight_decay;
+  int64_t step;
+  bool maximize;
+
+  static AdagradHyper of(const Attrs& attrs) {
+    return {attrs.get_float("lr"), attrs.get_float("lr_decay"), attrs.get_float("eps"),
+            attrs.get_float("weight_decay"), attrs.get_int("step"), flag(attrs, "maximize")};
+  }
+};
+
+// One element's new values.
+template <typename T>
+struct AdagradResult {
+  T param, sum;
+};
+
+// torch.optim.Adagrad's single-tensor step: the gradient negated under maximize, weight decay
+// added to it, its square added to the running sum, then the step of lr / (1 + (step - 1) *
+// lr_decay) along g / (sqrt(sum) + eps), in the order of torch's scalar kernels (addcdiv's
+// (value * g) / std).
+template <typename T>
+struct AdagradStep {
+  T clr, eps, weight_decay, sign;
+  bool decay;
+
+  static AdagradStep make(const AdagradHyper& h) {
+    return {static_cast<T>(h.lr / (1 + static_cast<double>(h.step - 1) * h.lr_decay)), static_cast<T>(h.eps),
+            static_cast<T>(h.weight_decay), static_cast<T>(h.maximize ? -1 : 1), h.weight_decay != 0};
+  }
+
+  MF_HOST_DEVICE AdagradResult<T> apply(T param, T grad, T sum) const {
+    T g = mul(sign, grad);
+    if (decay) g = add(g, mul(weight_decay, param));
+    const T s = add(sum, mul(g, g));
+    return {sub(param, div(mul(clr, g), add(root(s), eps))), s};
+  }
+};
+
 }  // namespace mf::optim

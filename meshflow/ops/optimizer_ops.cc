@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
-// Optimizer updates as ops, with PyTorch's formulas (torch.optim.AdamW, Adam, SGD):
-// one elementwise pass reads a parameter, its gradient and its state and writes the new
+// Optimizer updates as ops, with PyTorch's formulas (torch.optim.AdamW, Adam, SGD, RMSprop,
+// Adagrad): one elementwise pass reads a parameter, its gradient and its state and writes the new
 // parameter and state where the caller gives memory for them: eager optimizers give the old
 // ones' (fn::update_in_place), so each element is read before it is written at its index.
 //   adamw_update(param, grad, exp_avg, exp_avg_sq[, max_exp_avg_sq];
@@ -13,8 +13,14 @@
 //              [, maximize])
 //       -> (param[, momentum_buf])   a buffer comes out when momentum != 0; without has_buf
 //                                     (the first step) it starts as the gradient
-// maximize (torch's maximize=True) steps up the gradient: it is negated first. amsgrad and
-// maximize are false when absent.
+//   rmsprop_update(param, grad, square_avg[, grad_avg][, momentum_buf];
+//                  lr, alpha, eps, weight_decay, momentum[, centered, maximize])
+//       -> (param, square_avg[, grad_avg][, momentum_buf])   torch.optim.RMSprop: grad_avg
+//                                     when centered, the buffer when momentum != 0
+//   adagrad_update(param, grad, sum; lr, lr_decay, eps, weight_decay, step[, maximize])
+//       -> (param, sum)              torch.optim.Adagrad: sum accumulates the squared gradients
+// maximize (torch's maximize=True) steps up the gradient: it is negated first. amsgrad,
+// centered and maximize are false when absent.
 // Multi-tensor (torch's foreach/fused steps): with the attribute tensors = K (1 when absent),
 // one call updates K parameters alike (the same hyperparameters and step): each input and
 // output above becomes K of them in a row, role by role (K params, then K grads, ...; K new
@@ -235,6 +241,122 @@ OpDef sgd_op() {
   return op;
 }
 
+// ---------------------------------------------------------------------------------------
+// rmsprop_update
+
+constexpr const char* kRmsprop = "rmsprop_update";
+
+// optim::RmspropStep over the elements (optimizer_math.h, the GPU's too). grad_avg is null
+// unless centered, buf (and their outputs) without momentum.
+template <typename T>
+struct RmspropData {
+  const T *param, *grad, *square_avg, *grad_avg, *buf;
+  T *param_out, *square_avg_out, *grad_avg_out, *buf_out;
+};
+
+template <typename T>
+void rmsprop(const RmspropData<T>& d, int64_t n, const optim::RmspropHyper& h) {
+  const optim::RmspropStep<T> c = optim::RmspropStep<T>::make(h);
+  kernel::simd_for(n, [&](int64_t i) {
+    const optim::RmspropResult<T> r =
+        c.apply(d.param[i], d.grad[i], d.square_avg[i], d.grad_avg ? d.grad_avg[i] : T{0}, d.buf ? d.buf[i] : T{0});
+    if (d.grad_avg_out) d.grad_avg_out[i] = r.grad_avg;
+    if (d.buf_out) d.buf_out[i] = r.momentum_buf;
+    d.param_out[i] = r.param;
+    d.square_avg_out[i] = r.square_avg;
+  });
+}
+
+OpDef rmsprop_op() {
+  OpDef op;
+  op.name = kRmsprop;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    const optim::RmspropHyper h = optim::RmspropHyper::of(attrs);
+    std::vector<std::string> names{"param", "grad", "square_avg"};
+    if (h.centered) names.push_back("grad_avg");
+    if (h.with_momentum()) names.push_back("momentum_buf");
+    const int64_t k = expect_tensors(kRmsprop, in, names, attrs);
+    if (!(h.alpha >= 0) || !(h.eps >= 0) || !(h.momentum >= 0) || !(h.weight_decay >= 0)) {
+      op_error(kRmsprop, "alpha, eps, momentum and weight_decay are " + std::to_string(h.alpha) + ", " +
+                             std::to_string(h.eps) + ", " + std::to_string(h.momentum) + ", " +
+                             std::to_string(h.weight_decay) + "; expected each >= 0");
+    }
+    return outputs_of(in, k, names.size() - 1);
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+    return update_signatures(in, out);
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const optim::RmspropHyper h = optim::RmspropHyper::of(ctx.attrs);
+    std::vector<Tensor> out = outputs_like(in, ctx);
+    const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
+    // Roles after square_avg: grad_avg (centered), then the buffer (momentum).
+    const size_t avg_role = 3, buf_role = h.centered ? 4 : 3;
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        for (size_t t = 0; t < k; ++t) {
+          const RmspropData<T> d{in[t].data_as<T>(),
+                                 in[k + t].data_as<T>(),
+                                 in[2 * k + t].data_as<T>(),
+                                 h.centered ? in[avg_role * k + t].data_as<T>() : nullptr,
+                                 h.with_momentum() ? in[buf_role * k + t].data_as<T>() : nullptr,
+                                 out[t].data_as<T>(),
+                                 out[k + t].data_as<T>(),
+                                 h.centered ? out[(avg_role - 1) * k + t].data_as<T>() : nullptr,
+                                 h.with_momentum() ? out[(buf_role - 1) * k + t].data_as<T>() : nullptr};
+          rmsprop(d, in[t].numel(), h);
+        }
+      }
+    });
+    return out;
+  };
+  op.kernel_only_attrs = {"lr"};
+  return op;
+}
+
+// ---------------------------------------------------------------------------------------
+// adagrad_update
+
+constexpr const char* kAdagrad = "adagrad_update";
+
+OpDef adagrad_op() {
+  OpDef op;
+  op.name = kAdagrad;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    const optim::AdagradHyper h = optim::AdagradHyper::of(attrs);
+    const int64_t k = expect_tensors(kAdagrad, in, {"param", "grad", "sum"}, attrs);
+    if (h.step < 1) op_error(kAdagrad, "step is " + std::to_string(h.step) + "; expected the step count, from 1");
+    return outputs_of(in, k, 2);
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+    return update_signatures(in, out);
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const optim::AdagradHyper h = optim::AdagradHyper::of(ctx.attrs);
+    std::vector<Tensor> out = outputs_like(in, ctx);
+    const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        const optim::AdagradStep<T> c = optim::AdagradStep<T>::make(h);
+        for (size_t t = 0; t < k; ++t) {
+          const T *param = in[t].data_as<T>(), *grad = in[k + t].data_as<T>(), *sum = in[2 * k + t].data_as<T>();
+          T *param_out = out[t].data_as<T>(), *sum_out = out[k + t].data_as<T>();
+          kernel::simd_for(in[t].numel(), [&](int64_t i) {
+            const optim::AdagradResult<T> r = c.apply(param[i], grad[i], sum[i]);
+            param_out[i] = r.param;
+            sum_out[i] = r.sum;
+          });
+        }
+      }
+    });
+    return out;
+  };
+  op.kernel_only_attrs = {"lr", "step"};
+  return op;
+}
+
 // `op` (an update whose tensors are all of the param's shape and dtype) taking complex params
 // as torch's optimizers do (view_as_real): each tensor's real and imaginary parts as floats
 // of shape (..., 2), updated as two independent real numbers, in the same memory.
@@ -290,6 +412,8 @@ void register_optimizer_ops(OpRegistry& r) {
   r.add(on_real_parts(adamw_op(true)));
   r.add(on_real_parts(adamw_op(false)));
   r.add(on_real_parts(sgd_op()));
+  r.add(on_real_parts(rmsprop_op()));
+  r.add(on_real_parts(adagrad_op()));
 }
 
 }  // namespace mf

@@ -168,6 +168,11 @@ OPTIMIZERS = {
     "sgd-momentum": lambda params: mf.optim.SGD(params, lr=0.1, momentum=0.9, weight_decay=0.01),
     "adam": lambda params: mf.optim.Adam(params, lr=0.01),
     "adamw": lambda params: mf.optim.AdamW(params, lr=0.01, weight_decay=0.1),
+    "rmsprop": lambda params: mf.optim.RMSprop(params, lr=0.01),
+    "rmsprop-centered-momentum": lambda params: mf.optim.RMSprop(params, lr=0.01, alpha=0.9, momentum=0.5,
+                                                                 centered=True, weight_decay=0.01),
+    "adagrad": lambda params: mf.optim.Adagrad(params, lr=0.05, lr_decay=0.1, weight_decay=0.01,
+                                               initial_accumulator_value=0.1),
 }
 
 
@@ -205,8 +210,8 @@ def test_graph_goes_on_from_eager_and_eager_from_the_graph(optimizer, left):
 
 def test_an_optimizer_composed_in_python_is_refused_when_added():
     model, _ = mlp("adam")
-    with pytest.raises(TypeError, match="add_optimizer: nn.Graph steps SGD, Adam and AdamW; RMSprop steps"):
-        Step(model, mf.optim.RMSprop(model.parameters(), lr=0.01))
+    with pytest.raises(TypeError, match="add_optimizer: nn.Graph steps SGD, Adam, AdamW, RMSprop and Adagrad; Adamax "):
+        Step(model, mf.optim.Adamax(model.parameters(), lr=0.01))
 
 
 class Counted(nn.Module):

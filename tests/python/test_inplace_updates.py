@@ -150,6 +150,8 @@ OPTIMIZERS = {
     "adamw_update": lambda ps: mf.optim.AdamW(ps, lr=1e-2, weight_decay=0.1),
     "adam_update": lambda ps: mf.optim.Adam(ps, lr=1e-2, weight_decay=0.1, amsgrad=True),
     "sgd_update": lambda ps: mf.optim.SGD(ps, lr=0.1, momentum=0.9, nesterov=True),
+    "rmsprop_update": lambda ps: mf.optim.RMSprop(ps, lr=1e-2, momentum=0.5, centered=True, weight_decay=0.1),
+    "adagrad_update": lambda ps: mf.optim.Adagrad(ps, lr=0.1, lr_decay=0.1, initial_accumulator_value=0.1),
 }
 
 

@@ -1,5 +1,6 @@
-"""Optimizer update ops (adamw_update, adam_update, sgd_update) on local tensors against
-NumPy transcriptions of torch.optim.AdamW, Adam and SGD's single-tensor steps (amsgrad and
+"""Optimizer update ops (adamw_update, adam_update, sgd_update, rmsprop_update, adagrad_update)
+on local tensors against NumPy transcriptions of torch.optim.AdamW, Adam, SGD, RMSprop and
+Adagrad's single-tensor steps (amsgrad and
 maximize too), over several
 steps that feed each op its own previous outputs; and bad input."""
 import numpy as np
@@ -128,8 +129,71 @@ def test_sgd_matches_torch_formulas_over_steps(dtype, shape, hyper):
             buf = outs[1].numpy()
 
 
+def rmsprop_reference(param, grad, square_avg, grad_avg, buf, lr, alpha, eps, weight_decay, momentum, centered=False,
+                      maximize=False):
+    """torch.optim.rmsprop._single_tensor_rmsprop: (param, square_avg, grad_avg, buf)."""
+    grad = -grad if maximize else grad
+    if weight_decay:
+        grad = grad + weight_decay * param
+    square_avg = square_avg * alpha + (1 - alpha) * grad * grad
+    if centered:
+        weight = 1 - alpha  # grad_avg.lerp_(grad, 1 - alpha)
+        grad_avg = grad_avg + weight * (grad - grad_avg) if weight < 0.5 else grad - (grad - grad_avg) * (1 - weight)
+        avg = np.sqrt(square_avg - grad_avg * grad_avg) + eps
+    else:
+        avg = np.sqrt(square_avg) + eps
+    if momentum:
+        buf = buf * momentum + grad / avg
+        return param - lr * buf, square_avg, grad_avg, buf
+    return param - lr * grad / avg, square_avg, grad_avg, buf
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(4, 3), (), (0, 2)], ids=str)
+@pytest.mark.parametrize("hyper", [dict(lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0.0, momentum=0.0),
+                                   dict(lr=0.02, alpha=0.9, eps=1e-6, weight_decay=0.1, momentum=0.5, centered=True),
+                                   dict(lr=0.01, alpha=0.3, eps=1e-8, weight_decay=0.0, momentum=0.0, centered=True,
+                                        maximize=True)],
+                         ids=str)
+def test_rmsprop_matches_torch_formulas_over_steps(dtype, shape, hyper):
+    param = np.random.default_rng(0).standard_normal(shape).astype(dtype)
+    square_avg, grad_avg, buf = (np.zeros(shape, dtype) for _ in range(3))
+    centered, momentum = hyper.get("centered", False), hyper["momentum"] != 0
+    for grad in gradients(shape, dtype, 3):
+        inputs = [param, grad, square_avg] + ([grad_avg] if centered else []) + ([buf] if momentum else [])
+        outs = [o.numpy() for o in apply("rmsprop_update", [mf.tensor(a) for a in inputs], hyper)]
+        assert len(outs) == 2 + centered + momentum
+        expected = rmsprop_reference(param, grad, square_avg, grad_avg, buf, **hyper)
+        param, square_avg = outs[0], outs[1]
+        grad_avg = outs[2] if centered else grad_avg
+        buf = outs[-1] if momentum else buf
+        for got, want in zip((param, square_avg, grad_avg, buf), expected):
+            assert_close(got, np.asarray(want, dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("hyper", [dict(lr=0.1, lr_decay=0.0, eps=1e-10, weight_decay=0.0),
+                                   dict(lr=0.05, lr_decay=0.2, eps=1e-6, weight_decay=0.1, maximize=True)], ids=str)
+def test_adagrad_matches_torch_formulas_over_steps(dtype, hyper):
+    """torch.optim.adagrad._single_tensor_adagrad, its state sum starting at 0.1."""
+    param = np.random.default_rng(0).standard_normal((4, 3)).astype(dtype)
+    acc = np.full((4, 3), 0.1, dtype)
+    for step, grad in enumerate(gradients((4, 3), dtype, 4), start=1):
+        outs = [o.numpy() for o in apply("adagrad_update", [mf.tensor(a) for a in (param, grad, acc)],
+                                         dict(hyper, step=step))]
+        g = -grad if hyper.get("maximize") else grad
+        g = g + hyper["weight_decay"] * param
+        want_acc = acc + g * g
+        clr = hyper["lr"] / (1 + (step - 1) * hyper["lr_decay"])
+        want = param - clr * g / (np.sqrt(want_acc) + hyper["eps"])
+        assert_close(outs[1], want_acc.astype(dtype))
+        assert_close(outs[0], want.astype(dtype))
+        param, acc = outs
+
+
 ADAMW = dict(lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=0.01, step=1)
 SGD = dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False, has_buf=False)
+RMSPROP = dict(lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0.0, momentum=0.9, centered=True)
 
 
 @pytest.mark.parametrize("op, shapes, dtype, attrs, message", [
@@ -147,6 +211,14 @@ SGD = dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False
     ("sgd_update", [(3,)] * 2, np.float32, dict(SGD, momentum=0.9, nesterov=True, dampening=0.1),
      r"expected momentum > 0 and dampening 0"),
     ("sgd_update", [(3,), (4,)], np.float64, SGD, r"grad is float64 \[4\] and param float64 \[3\]"),
+    ("rmsprop_update", [(3,)] * 4, np.float32, RMSPROP,
+     r"\[rmsprop_update\] takes 5 inputs \(param, grad, square_avg, grad_avg, momentum_buf\), got 4"),
+    ("rmsprop_update", [(3,)] * 3, np.float32, dict(RMSPROP, alpha=-0.5, momentum=0.0, centered=False),
+     r"expected each >= 0"),
+    ("adagrad_update", [(3,)] * 3, np.float32, dict(lr=0.1, lr_decay=0.0, eps=1e-10, weight_decay=0.0, step=0),
+     r"\[adagrad_update\] step is 0; expected the step count, from 1"),
+    ("adagrad_update", [(3,)] * 2, np.float32, dict(lr=0.1, lr_decay=0.0, eps=1e-10, weight_decay=0.0, step=1),
+     r"\[adagrad_update\] takes 3 inputs \(param, grad, sum\), got 2"),
 ])
 def test_bad_input(op, shapes, dtype, attrs, message):
     with pytest.raises(ValueError, match=message):

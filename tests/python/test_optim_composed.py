@@ -1,4 +1,4 @@
-"""RMSprop and Adagrad (optim/_composed.py) against NumPy versions of torch's update rules,
+"""RMSprop and Adagrad (fused C++ steps) against NumPy versions of torch's update rules,
 clip_grad_value_, and the optimizers' torch-shaped state_dict round trip."""
 import numpy as np
 import pytest

@@ -364,13 +364,18 @@ def test_a_compiled_graph_reads_each_groups_options_at_every_run(flags):
 @needs_gpu
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_the_gpu_equals_the_cpu(dtype):
-    """adam_update's, adamw_update's and sgd_update's CUDA kernels, through groups with their
-    own options, against the CPU's (the kernels round as the CPU does)."""
+    """adam_update's, adamw_update's, sgd_update's, rmsprop_update's and adagrad_update's CUDA
+    kernels, through groups with their own options, against the CPU's (the kernels round as the
+    CPU does)."""
     tol = dict(rtol=1e-6, atol=1e-7) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-14)
     makers = [lambda ps: mf.optim.Adam([{"params": ps[:1], "weight_decay": 0.1}, {"params": ps[1:]}], lr=0.05),
               lambda ps: mf.optim.AdamW([{"params": ps[:1]}, {"params": ps[1:], "betas": (0.8, 0.9)}], lr=0.05),
               lambda ps: mf.optim.SGD([{"params": ps[:1], "momentum": 0.9, "nesterov": True},
-                                       {"params": ps[1:], "weight_decay": 0.1, "momentum": 0.5}], lr=0.1)]
+                                       {"params": ps[1:], "weight_decay": 0.1, "momentum": 0.5}], lr=0.1),
+              lambda ps: mf.optim.RMSprop([{"params": ps[:1], "momentum": 0.9, "centered": True},
+                                           {"params": ps[1:], "weight_decay": 0.1, "alpha": 0.3}], lr=0.01),
+              lambda ps: mf.optim.Adagrad([{"params": ps[:1], "lr_decay": 0.1},
+                                           {"params": ps[1:], "weight_decay": 0.1, "maximize": True}], lr=0.1)]
     rng = np.random.default_rng(2)
     values = [rng.standard_normal((300, 7)).astype(dtype), rng.standard_normal((1000,)).astype(dtype)]
 

@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
 // The CUDA kernels of the optimizer updates (ops/optimizer_ops.cc): adamw_update,
-// adam_update and sgd_update, one elementwise pass each of the CPU's per-element math
+// adam_update, sgd_update, rmsprop_update and adagrad_update, one elementwise pass each of the CPU's per-element math
 // (ops/optimizer_math.h), whose every operation rounds once as the CPU's: the GPU gives the
 // CPU's bits, step after step, instead of drifting from it. A call's tensors (one, or a
 // parameter group's: the ops' "tensors") are updated in one launch.
@@ -177,12 +177,67 @@ std::vector<Tensor> sgd_update(const std::vector<Tensor>& in, const KernelContex
   return out;
 }
 
+// ---- rmsprop_update: optim::RmspropStep per element. Inputs param, grad, square_avg[,
+// grad_avg][, momentum_buf]; outputs param, square_avg[, grad_avg][, momentum_buf].
+
+template <typename T>
+struct RmspropElement {
+  optim::RmspropStep<T> c;
+  __device__ void operator()(const T* const* in, T* const* out, int64_t i) const {
+    const int buf = c.centered ? 4 : 3;
+    const optim::RmspropResult<T> r = c.apply(in[0][i], in[1][i], in[2][i], c.centered ? in[3][i] : T{0},
+                                              c.with_momentum ? in[buf][i] : T{0});
+    if (c.centered) out[2][i] = r.grad_avg;
+    if (c.with_momentum) out[buf - 1][i] = r.momentum_buf;
+    out[0][i] = r.param;
+    out[1][i] = r.square_avg;
+  }
+};
+
+std::vector<Tensor> rmsprop_update(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
+  const std::vector<Tensor> out = outputs_like(in, ctx, k);
+  const optim::RmspropHyper h = optim::RmspropHyper::of(ctx.attrs);
+  visit_floating(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    launch_tensors<T, 5, 4>(in, out, k, 3 + h.extra_state(), 2 + h.extra_state(),
+                            RmspropElement<T>{optim::RmspropStep<T>::make(h)}, "rmsprop_update");
+  });
+  return out;
+}
+
+// ---- adagrad_update: optim::AdagradStep per element. Inputs param, grad, sum; outputs param,
+// sum.
+
+template <typename T>
+struct AdagradElement {
+  optim::AdagradStep<T> c;
+  __device__ void operator()(const T* const* in, T* const* out, int64_t i) const {
+    const optim::AdagradResult<T> r = c.apply(in[0][i], in[1][i], in[2][i]);
+    out[0][i] = r.param;
+    out[1][i] = r.sum;
+  }
+};
+
+std::vector<Tensor> adagrad_update(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
+  const std::vector<Tensor> out = outputs_like(in, ctx, k);
+  const optim::AdagradHyper h = optim::AdagradHyper::of(ctx.attrs);
+  visit_floating(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    launch_tensors<T, 3, 2>(in, out, k, 3, 2, AdagradElement<T>{optim::AdagradStep<T>::make(h)}, "adagrad_update");
+  });
+  return out;
+}
+
 }  // namespace
 
 void add_optimizer_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "adamw_update", adamw_update);
   r.add_kernel("cuda", "adam_update", adam_update);
   r.add_kernel("cuda", "sgd_update", sgd_update);
+  r.add_kernel("cuda", "rmsprop_update", rmsprop_update);
+  r.add_kernel("cuda", "adagrad_update", adagrad_update);
 }
 
 }  // namespace mf::cuda

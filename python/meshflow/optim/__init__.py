@@ -151,9 +151,9 @@ class Optimizer:
     __init__(params, defaults), param_groups as plain dicts with the defaults filled in, state
     as a defaultdict keyed by parameter, add_param_group, zero_grad, state_dict /
     load_state_dict in torch's structure, step hooks; the subclass writes step()). meshflow's
-    optimizers composed of ops in Python (RMSprop, Adagrad, ... in _composed.py) are such
-    subclasses that write `_update(p, grad, state, group)` instead; SGD, Adam and AdamW run
-    C++ steps (_FusedOptimizer below)."""
+    optimizers composed of ops in Python (Adamax, NAdam, ... in _composed_more.py) are such
+    subclasses that write `_update(p, grad, state, group)` instead; SGD, Adam, AdamW, RMSprop
+    and Adagrad run C++ steps (_FusedOptimizer below)."""
 
     def __init__(self, params, defaults):
         self.defaults = dict(defaults)
@@ -537,6 +537,55 @@ class Adam(_AdamBase):
                          differentiable, fused, bool(decoupled_weight_decay))
 
 
+class RMSprop(_FusedOptimizer):
+    """torch.optim.RMSprop: alpha, eps, weight_decay (L2), momentum, centered, maximize, per
+    group; one fused C++ step per parameter group, so nn.Graph steps it too; zero_stage as
+    SGD's."""
+
+    _options = {"lr": _float_option("lr"), "alpha": _float_option("alpha"), "eps": _float_option("eps"),
+                "weight_decay": _float_option("weight_decay"), "momentum": _float_option("momentum"),
+                "centered": _bool_option("centered"), "maximize": _bool_option("maximize")}
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+                 capturable=False, foreach=None, maximize=False, differentiable=False, *, zero_stage=0):
+        _no_differentiable("RMSprop", differentiable)
+        # capturable and foreach choose among torch's kernels: kept in the groups, changing nothing.
+        super().__init__(params, dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
+                                      weight_decay=weight_decay, capturable=capturable, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable), zero_stage)
+
+    def _make(self, groups):
+        d = self.defaults
+        return _C.RMSprop([([p._impl for p in params], options) for params, options in groups], float(d["lr"]),
+                          float(d["alpha"]), float(d["eps"]), float(d["weight_decay"]), float(d["momentum"]),
+                          bool(d["centered"]))
+
+
+class Adagrad(_FusedOptimizer):
+    """torch.optim.Adagrad: lr_decay, weight_decay (L2), initial_accumulator_value, eps,
+    maximize, per group; one fused C++ step per parameter group, so nn.Graph steps it too;
+    zero_stage as SGD's."""
+
+    _options = {"lr": _float_option("lr"), "lr_decay": _float_option("lr_decay"),
+                "weight_decay": _float_option("weight_decay"),
+                "initial_accumulator_value": _float_option("initial_accumulator_value"), "eps": _float_option("eps"),
+                "maximize": _bool_option("maximize")}
+
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+                 foreach=None, *, maximize=False, differentiable=False, fused=None, zero_stage=0):
+        _no_differentiable("Adagrad", differentiable)
+        # foreach and fused choose among torch's kernels: kept in the groups, changing nothing.
+        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                                      initial_accumulator_value=initial_accumulator_value, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable, fused=fused), zero_stage)
+
+    def _make(self, groups):
+        d = self.defaults
+        return _C.Adagrad([([p._impl for p in params], options) for params, options in groups], float(d["lr"]),
+                          float(d["lr_decay"]), float(d["weight_decay"]), float(d["initial_accumulator_value"]),
+                          float(d["eps"]))
+
+
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     """Scales all gradients so that their joint norm_type-norm (over every shard) is at most
     max_norm (torch's coefficient max_norm / (norm + 1e-6), capped at 1); returns the norm
@@ -619,7 +668,6 @@ def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):
     return _C.warmup_cosine_lr(int(step), int(warmup), int(total), float(max_lr), float(min_lr))
 
 
-from ._composed import RMSprop, Adagrad  # noqa: E402,F401
 from ._composed_more import Adamax, NAdam, RAdam, Adadelta, ASGD, Rprop, LBFGS, SparseAdam  # noqa: E402,F401
 from . import lr_scheduler  # noqa: E402: meshflow.optim.lr_scheduler, as torch.optim.lr_scheduler
 from . import swa_utils  # noqa: E402: meshflow.optim.swa_utils, as torch.optim.swa_utils

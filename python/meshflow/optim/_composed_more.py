@@ -9,7 +9,11 @@ from .._ops_creation import zeros_like
 from .._ops_elementwise import where
 from .._tensor import no_grad, tensor
 from . import Optimizer, _no_differentiable
-from ._composed import _step
+
+
+def _step(state):
+    state["step"] = state["step"] + 1 if "step" in state else tensor(1.0)
+    return float(state["step"].item())
 
 
 def _check(name, lr, eps=0.0, betas=(0.0, 0.0), weight_decay=0.0):
