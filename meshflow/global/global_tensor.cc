@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/global/global_tensor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -297,9 +298,11 @@ GlobalTensor convert(const GlobalTensor& t, const Placement& placement, const Nd
   vm::Issuing issuing;
   const boxing::Layout to{placement, nd_sbp};
   if (tracer) return tracer->trace_conversion(t, to, /*user=*/false);
+  // From a twin on the same placement, any layout is this rank's slice of it (no collective).
+  const GlobalTensor& from = t.twin() && placement == t.placement() ? *whole_here(t) : t;
   return GlobalTensor(t.shape(), placement, nd_sbp,
-                      launch_boxing(boxing::cached_plan(t.shape(), t.dtype(), t.layout(), to), t.shape(), t.local(),
-                                    to, "to_global"));
+                      launch_boxing(boxing::cached_plan(t.shape(), t.dtype(), from.layout(), to), t.shape(),
+                                    from.local(), to, "to_global"));
 }
 
 TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& layout) {
@@ -358,8 +361,50 @@ std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan
                     comm_flags(target));
 }
 
+namespace {
+
+thread_local bool read_twins_off = false;
+
+bool on_every_rank(const Placement& placement) {
+  return comm::world_size() > 1 && placement.size() == comm::world_size();
+}
+
+}  // namespace
+
+NoReadTwins::NoReadTwins() : previous_(read_twins_off) { read_twins_off = true; }
+NoReadTwins::~NoReadTwins() { read_twins_off = previous_; }
+bool NoReadTwins::active() { return read_twins_off; }
+
+GlobalTensor with_read_twin(const GlobalTensor& t, const std::string& name) {
+  if (read_twins_off || numel(t.shape()) > kTwinElements || !on_every_rank(t.placement()) ||
+      std::none_of(t.nd_sbp().begin(), t.nd_sbp().end(), [](const Sbp& s) { return s.is_partial(); })) {
+    return t;
+  }
+  const boxing::Layout whole{t.placement(), NdSbp(t.nd_sbp().size(), Sbp::broadcast())};
+  GlobalTensor out = t;
+  out.twin_ = launch_boxing(boxing::cached_plan(t.shape(), t.dtype(), t.layout(), whole), t.shape(), t.local(), whole,
+                            name + " (its copy for reads on any rank)");
+  return out;
+}
+
+bool whole_on_every_rank(const GlobalTensor& t) {
+  return on_every_rank(t.placement()) &&
+         std::all_of(t.nd_sbp().begin(), t.nd_sbp().end(), [](const Sbp& s) { return s.is_broadcast(); });
+}
+
+std::optional<GlobalTensor> whole_here(const GlobalTensor& t) {
+  if (t.twin()) return GlobalTensor(t.shape(), t.placement(), NdSbp(t.nd_sbp().size(), Sbp::broadcast()), *t.twin());
+  if (whole_on_every_rank(t)) return t;
+  return std::nullopt;
+}
+
 Tensor gather_full(const GlobalTensor& t, const std::string& read) {
   vm::Issuing issuing;
+  if (std::optional<GlobalTensor> here = whole_here(t)) {
+    // A copy, so that writing into the value never changes the tensor.
+    vm::wait(here->local());
+    return here->local().clone();
+  }
   const int world = comm::world_size();
   Placement target = t.placement();
   if (target.size() != world) {
