@@ -312,6 +312,11 @@ TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& l
           dtype};
 }
 
+namespace {
+Tensor launch_boxing_telling(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local,
+                             const boxing::Layout& to, const std::string& name, std::vector<int> told);
+}  // namespace
+
 Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
                      const std::string& name) {
   if (plan->steps.empty()) return local;
@@ -331,6 +336,15 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
     }
     if (members.count(comm::world_rank())) told.assign(members.begin(), members.end());
   }
+  return launch_boxing_telling(std::move(plan), logical, local, to, name, std::move(told));
+}
+
+namespace {
+
+// launch_boxing, whose ranks `told` (none: no agreement) first agree on whether the source
+// failed, so that each fails with the source's error instead of receiving zeros.
+Tensor launch_boxing_telling(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local,
+                             const boxing::Layout& to, const std::string& name, std::vector<int> told) {
   // The instruction holds the plan: the cache may evict it before the instruction runs.
   const TensorMeta out = local_meta(logical, local.dtype(), to);
   Memory& target = to.placement.memory();
@@ -350,6 +364,8 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
                     },
                     comm_flags(target))[0];
 }
+
+}  // namespace
 
 std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan, const std::vector<Tensor>& locals,
                                         const std::string& name) {
@@ -382,8 +398,11 @@ GlobalTensor with_read_twin(const GlobalTensor& t, const std::string& name) {
   }
   const boxing::Layout whole{t.placement(), NdSbp(t.nd_sbp().size(), Sbp::broadcast())};
   GlobalTensor out = t;
-  out.twin_ = launch_boxing(boxing::cached_plan(t.shape(), t.dtype(), t.layout(), whole), t.shape(), t.local(), whole,
-                            name + " (its copy for reads on any rank)");
+  // Its ranks first agree on whether the value failed (an out of memory may strike one rank
+  // alone): a read of the twin, made by any rank alone, then raises that error instead of
+  // returning a sum with that rank's part missing.
+  out.twin_ = launch_boxing_telling(boxing::cached_plan(t.shape(), t.dtype(), t.layout(), whole), t.shape(), t.local(),
+                                    whole, name + " (its copy for reads on any rank)", t.placement().ranks());
   return out;
 }
 
@@ -401,9 +420,17 @@ std::optional<GlobalTensor> whole_here(const GlobalTensor& t) {
 Tensor gather_full(const GlobalTensor& t, const std::string& read) {
   vm::Issuing issuing;
   if (std::optional<GlobalTensor> here = whole_here(t)) {
-    // A copy, so that writing into the value never changes the tensor.
-    vm::wait(here->local());
-    return here->local().clone();
+    try {
+      vm::wait(here->local());
+    } catch (...) {
+      // An out of memory, this rank's or one a twin's agreement carried from another rank,
+      // as raise_together raises it.
+      const std::string message = vm::error_message(std::current_exception());
+      if (!is_out_of_memory(message)) throw;
+      vm::forget_out_of_memory();
+      throw OutOfMemoryError(message);
+    }
+    return here->local().clone();  // a copy: writing into the value never changes the tensor
   }
   const int world = comm::world_size();
   Placement target = t.placement();

@@ -676,7 +676,7 @@ std::vector<GlobalTensor> issue_global(const OpDef& op, const std::vector<Global
     vm::Flags flags;
     const bool agree_on_errors = op.kernel_checks_data && !whole;
     flags.abort_on_error = !op.kernel_checks_data;
-    flags.report_error = !op.kernel_checks_data;
+    flags.report_error = !agree_on_errors;
     flags.device = &placement.device();
     flags.small = runs_here(rank.size, placement.memory());
     // An input that boxing converted is a copy: its output takes memory of its own.
@@ -762,6 +762,17 @@ std::vector<GlobalTensor> twins_in_place(const std::vector<GlobalTensor>& inputs
   return out;
 }
 
+// Whether a call without inputs makes values broadcast on a placement of every rank (a
+// creation op's constants, an arange inside an op on a broadcast value).
+bool makes_whole_on_every_rank(const Constraints& c) {
+  if (!c.placement || comm::world_size() < 2 || c.placement->size() != comm::world_size() || c.outputs.empty()) {
+    return false;
+  }
+  return std::all_of(c.outputs.begin(), c.outputs.end(), [](const std::optional<NdSbp>& sbp) {
+    return sbp && std::all_of(sbp->begin(), sbp->end(), [](const Sbp& s) { return s.is_broadcast(); });
+  });
+}
+
 std::vector<GlobalTensor> with_read_twins(const OpDef& op, std::vector<GlobalTensor> outputs) {
   for (GlobalTensor& t : outputs) t = with_read_twin(t, op.name);
   return outputs;
@@ -787,9 +798,10 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
   // Nor is a call that writes nothing and draws nothing on inputs whole on every rank: it
   // needs no communication and leaves every other value as it was, so ranks may make it
   // alone (`if rank == 0:` around a comparison of a loss, an evaluation of a broadcast model).
-  // Backward's are counted: gradients made alone would part the ranks' parameters. Such a
-  // call is not agreed on under the consistency check either.
-  const bool whole = !inputs.empty() && std::all_of(inputs.begin(), inputs.end(), whole_on_every_rank);
+  // Backward's are counted: gradients made alone would part the ranks' parameters. The
+  // consistency check agrees on such calls too: under it every rank makes every call.
+  const bool whole = inputs.empty() ? makes_whole_on_every_rank(constraints)
+                                    : std::all_of(inputs.begin(), inputs.end(), whole_on_every_rank);
   const bool alone_is_fine = whole && overwrite.empty() && !op.draws_random && !NoReadTwins::active();
   if (placement.size() > 1 && !alone_is_fine) comm::note_global_call(op.name.c_str());
   for (const GlobalTensor& t : inputs) {
@@ -798,7 +810,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
                             "; move one with to_global(placement=...) first");
     }
   }
-  const bool check = consistency_check_enabled() && !alone_is_fine;
+  const bool check = consistency_check_enabled();
   // A call that is planned, agreed on or traced anew every time takes no slot.
   RecentGlobalCall* slot = !check && !tracer && constraints == Constraints{} && op.kernel_only_attrs.empty()
                                ? &recent_global_slot(op, inputs)

@@ -163,18 +163,13 @@ std::vector<Var> in_signature_layouts(const OpDef& op, const std::vector<Var>& i
   for (const Var& in : inputs) {
     if (!in.is_global() || in.global().placement() != placement) return inputs;  // apply_global says why
     metas.push_back({in.shape(), in.dtype()});
-    // A partial value with a twin is planned as its twin (broadcast), to which the recorded
-    // conversion takes it without communication (global_tensor.h, with_read_twin).
-    const GlobalTensor& g = in.global();
-    sbps.push_back(g.twin() ? whole_here(g)->nd_sbp() : g.nd_sbp());
+    sbps.push_back(in.global().nd_sbp());
   }
   const std::shared_ptr<const OpPlan> plan = plan_op(op, metas, sbps, placement, attrs, constraints);
   constraints.signature = plan->signature;
   std::vector<Var> boxed = inputs;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!plan->input_plans[i]->steps.empty() || sbps[i] != inputs[i].global().nd_sbp()) {
-      boxed[i] = to_global(inputs[i], placement, plan->signature.inputs[i], false);
-    }
+    if (!plan->input_plans[i]->steps.empty()) boxed[i] = to_global(inputs[i], placement, plan->signature.inputs[i], false);
   }
   return boxed;
 }

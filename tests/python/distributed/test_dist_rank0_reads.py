@@ -62,7 +62,7 @@ def run_both(reader, rtol=1e-5):
 
 def test_a_split_batch_s_loss_and_metric_read_by_rank_0_alone_equal_one_device():
     run_both(lambda loss, correct: [loss.item(), float(loss), float(f"{loss:.6f}"), correct.item(),
-                                    (correct / 4).item(), loss.tolist(), (loss * 2 + 1).item()])
+                                    (correct / 4).item(), loss.tolist(), (loss.detach() * 2 + 1).item()])
 
 
 def test_printing_a_loss_and_numpy_of_it_on_rank_0_alone():
