@@ -1015,6 +1015,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
   }
   const Var seed = backward_seed(*this, grad);
   GradMode mode(create_graph);
+  NoReadTwins gradients_convert_themselves;
   DeliveredStorages delivered(seed);
   if (!impl.grad_fn) {
     accumulate_into_leaf(impl_, seed);

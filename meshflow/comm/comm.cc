@@ -97,9 +97,11 @@ constexpr int kVerdictTag = 3;
 // What every rank must do, for the messages that find ranks in different calls.
 const char* const kSameCallsRule =
     "Every rank must make the same calls on global tensors, in the same order: code that only some ranks run (if "
-    "rank == 0:) must not compute on, read (item(), numpy(), tolist(), printing) or save (mf.save) global tensors; "
-    "make the call on every rank (mf.save writes each tensor once) and keep only plain-value work, such as printing "
-    "a number read on every rank, under the if.";
+    "rank == 0:) may read, print, save to a .pt or .safetensors file and compute on values every rank holds whole "
+    "(broadcast over every rank, as a data-parallel model's weights, and a loss or metric every rank made), but "
+    "must not compute on, read (item(), numpy(), tolist(), printing) or save (mf.save) split or partial global "
+    "tensors, nor run a model on them; make the call on every rank (mf.save writes each tensor once), or convert "
+    "the tensor with to_global(sbp=broadcast) on every rank first.";
 
 int64_t steady_ns(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();

@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/global/global_tensor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -297,9 +298,11 @@ GlobalTensor convert(const GlobalTensor& t, const Placement& placement, const Nd
   vm::Issuing issuing;
   const boxing::Layout to{placement, nd_sbp};
   if (tracer) return tracer->trace_conversion(t, to, /*user=*/false);
+  // From a twin on the same placement, any layout is this rank's slice of it (no collective).
+  const GlobalTensor& from = t.twin() && placement == t.placement() ? *whole_here(t) : t;
   return GlobalTensor(t.shape(), placement, nd_sbp,
-                      launch_boxing(boxing::cached_plan(t.shape(), t.dtype(), t.layout(), to), t.shape(), t.local(),
-                                    to, "to_global"));
+                      launch_boxing(boxing::cached_plan(t.shape(), t.dtype(), from.layout(), to), t.shape(),
+                                    from.local(), to, "to_global"));
 }
 
 TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& layout) {
@@ -308,6 +311,11 @@ TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& l
   return {local_box(logical, layout.placement.hierarchy(), layout.nd_sbp, layout.placement.coordinate(id)).extent,
           dtype};
 }
+
+namespace {
+Tensor launch_boxing_telling(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local,
+                             const boxing::Layout& to, const std::string& name, std::vector<int> told);
+}  // namespace
 
 Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
                      const std::string& name) {
@@ -328,6 +336,15 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
     }
     if (members.count(comm::world_rank())) told.assign(members.begin(), members.end());
   }
+  return launch_boxing_telling(std::move(plan), logical, local, to, name, std::move(told));
+}
+
+namespace {
+
+// launch_boxing, whose ranks `told` (none: no agreement) first agree on whether the source
+// failed, so that each fails with the source's error instead of receiving zeros.
+Tensor launch_boxing_telling(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local,
+                             const boxing::Layout& to, const std::string& name, std::vector<int> told) {
   // The instruction holds the plan: the cache may evict it before the instruction runs.
   const TensorMeta out = local_meta(logical, local.dtype(), to);
   Memory& target = to.placement.memory();
@@ -348,6 +365,8 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
                     comm_flags(target))[0];
 }
 
+}  // namespace
+
 std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan, const std::vector<Tensor>& locals,
                                         const std::string& name) {
   std::vector<TensorMeta> metas;
@@ -358,8 +377,61 @@ std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan
                     comm_flags(target));
 }
 
+namespace {
+
+thread_local bool read_twins_off = false;
+
+bool on_every_rank(const Placement& placement) {
+  return comm::world_size() > 1 && placement.size() == comm::world_size();
+}
+
+}  // namespace
+
+NoReadTwins::NoReadTwins() : previous_(read_twins_off) { read_twins_off = true; }
+NoReadTwins::~NoReadTwins() { read_twins_off = previous_; }
+bool NoReadTwins::active() { return read_twins_off; }
+
+GlobalTensor with_read_twin(const GlobalTensor& t, const std::string& name) {
+  if (read_twins_off || numel(t.shape()) > kTwinElements || !on_every_rank(t.placement()) ||
+      std::none_of(t.nd_sbp().begin(), t.nd_sbp().end(), [](const Sbp& s) { return s.is_partial(); })) {
+    return t;
+  }
+  const boxing::Layout whole{t.placement(), NdSbp(t.nd_sbp().size(), Sbp::broadcast())};
+  GlobalTensor out = t;
+  // Its ranks first agree on whether the value failed (an out of memory may strike one rank
+  // alone): a read of the twin, made by any rank alone, then raises that error instead of
+  // returning a sum with that rank's part missing.
+  out.twin_ = launch_boxing_telling(boxing::cached_plan(t.shape(), t.dtype(), t.layout(), whole), t.shape(), t.local(),
+                                    whole, name + " (its copy for reads on any rank)", t.placement().ranks());
+  return out;
+}
+
+bool whole_on_every_rank(const GlobalTensor& t) {
+  return on_every_rank(t.placement()) &&
+         std::all_of(t.nd_sbp().begin(), t.nd_sbp().end(), [](const Sbp& s) { return s.is_broadcast(); });
+}
+
+std::optional<GlobalTensor> whole_here(const GlobalTensor& t) {
+  if (t.twin()) return GlobalTensor(t.shape(), t.placement(), NdSbp(t.nd_sbp().size(), Sbp::broadcast()), *t.twin());
+  if (whole_on_every_rank(t)) return t;
+  return std::nullopt;
+}
+
 Tensor gather_full(const GlobalTensor& t, const std::string& read) {
   vm::Issuing issuing;
+  if (std::optional<GlobalTensor> here = whole_here(t)) {
+    try {
+      vm::wait(here->local());
+    } catch (...) {
+      // An out of memory, this rank's or one a twin's agreement carried from another rank,
+      // as raise_together raises it.
+      const std::string message = vm::error_message(std::current_exception());
+      if (!is_out_of_memory(message)) throw;
+      vm::forget_out_of_memory();
+      throw OutOfMemoryError(message);
+    }
+    return here->local().clone();  // a copy: writing into the value never changes the tensor
+  }
   const int world = comm::world_size();
   Placement target = t.placement();
   if (target.size() != world) {

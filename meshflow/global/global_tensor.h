@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 
 #include "meshflow/boxing/plan.h"
 #include "meshflow/core/tensor.h"
@@ -33,12 +34,47 @@ class GlobalTensor {
   const NdSbp& nd_sbp() const { return nd_sbp_; }
   const Tensor& local() const { return local_; }
   boxing::Layout layout() const { return {placement_, nd_sbp_}; }
+  // A small partial value's twin (with_read_twin): this rank's whole value, converted to
+  // broadcast by every rank when the value was made, so that ranks may read it alone.
+  const std::optional<Tensor>& twin() const { return twin_; }
 
  private:
+  friend GlobalTensor with_read_twin(const GlobalTensor& t, const std::string& name);
   Shape shape_;
   Placement placement_;
   NdSbp nd_sbp_;
   Tensor local_;
+  std::optional<Tensor> twin_;
+};
+
+// Every rank calls this on each value an eager global op or a compiled graph returns (the
+// values every rank makes alike). A value partial on some mesh axis, of kTwinElements
+// elements at most, on a placement of every rank of the world (a loss or a metric of a split
+// batch) gets its twin: the conversion to broadcast, issued at once on the comm stream as
+// any conversion (no wait here). Then a read of it (gather_full), or an op on it
+// (apply_global takes the twin), made by some ranks only (`if rank == 0:
+// print(loss.item())`) needs no collective. Other values, and every value made while a
+// NoReadTwins lives on this thread, are returned as they are.
+inline constexpr int64_t kTwinElements = 16;
+GlobalTensor with_read_twin(const GlobalTensor& t, const std::string& name);
+// Whether `t` is broadcast on every mesh axis of a placement of every rank of a world of
+// several: each rank holds it whole.
+bool whole_on_every_rank(const GlobalTensor& t);
+// `t` laid out whole on this rank without communication: its twin as a broadcast tensor,
+// or `t` itself when it is broadcast on a placement of every rank; nullopt otherwise.
+std::optional<GlobalTensor> whole_here(const GlobalTensor& t);
+// No twins on this thread for its scope: backward's gradients, whose conversion the
+// gradient all-reduce makes (a twin of a small bias's partial gradient would be a second).
+class NoReadTwins {
+ public:
+  static bool active();  // on this thread
+  NoReadTwins();
+  ~NoReadTwins();
+  NoReadTwins(const NoReadTwins&) = delete;
+  NoReadTwins& operator=(const NoReadTwins&) = delete;
+
+ private:
+  bool previous_;
 };
 
 // Local -> global: each rank's `local` is its part (a global tensor's parts are row-major: a
@@ -77,7 +113,9 @@ TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& l
 // The logical value, on every rank of the world, in storage of its own. Waits for it, and
 // raises the error of the op that failed to make it (a synchronizing read); every rank
 // raises it, also an out-of-memory error that struck one rank alone (the ranks agree on the
-// read's outcome: one small collective).
+// read's outcome: one small collective). A value whole on this rank (whole_here) is read
+// here alone, no collective: ranks may read it under `if rank == 0:`; its error is raised
+// by the ranks that read it.
 Tensor gather_full(const GlobalTensor& t, const std::string& read = "gather_full");
 // MESHFLOW_CHECK_CONSISTENCY=1 in the environment.
 bool consistency_check_enabled();

@@ -191,7 +191,11 @@ std::vector<Var> CompiledGraph::run(const std::vector<Var>& arguments) {
   };
   for (const auto& [var, v] : p.writes) traced.variables[var].set(value_of(v, m.refs[v]));
   std::vector<Var> outputs;
-  for (size_t i = 0; i < p.outputs.size(); ++i) outputs.push_back(value_of(p.outputs[i], m.output_refs[i]));
+  // Every rank returns them: a small partial output (a loss) gets its twin for reads that
+  // some ranks make alone, as an eager op's.
+  for (size_t i = 0; i < p.outputs.size(); ++i) {
+    outputs.push_back(Var(with_read_twin(value_of(p.outputs[i], m.output_refs[i]).global(), "graph")));
+  }
   for (size_t v = 0; v < m.bound.size(); ++v) {
     m.bound[v] = Tensor();
     m.argument_pieces[v].clear();

@@ -649,10 +649,13 @@ bool is_call(const RecentGlobalCall& recent, const OpDef& op, const std::vector<
 }
 
 // Issues a planned global call: its inputs boxed into the signature's layouts, then this
-// rank's kernel, and for a kernel that checks its data an agreement on its errors.
+// rank's kernel, and for a kernel that checks its data an agreement on its errors, unless
+// its inputs are `whole` on every rank (whole_on_every_rank): then every rank finds the same
+// errors alone, and ranks may make the call alone (rank 0's generation with a broadcast
+// model, an embedding's index check included).
 std::vector<GlobalTensor> issue_global(const OpDef& op, const std::vector<GlobalTensor>& inputs,
                                        const RankCall& rank, const Placement& placement,
-                                       const std::vector<int>& overwrite) {
+                                       const std::vector<int>& overwrite, bool whole) {
   const OpPlan& plan = *rank.plan;
   std::vector<Tensor> locals;
   locals.reserve(inputs.size());
@@ -671,8 +674,9 @@ std::vector<GlobalTensor> issue_global(const OpDef& op, const std::vector<Global
     // any other kernel failing on this rank alone must end the job, or the others would
     // wait for it.
     vm::Flags flags;
+    const bool agree_on_errors = op.kernel_checks_data && !whole;
     flags.abort_on_error = !op.kernel_checks_data;
-    flags.report_error = !op.kernel_checks_data;
+    flags.report_error = !agree_on_errors;
     flags.device = &placement.device();
     flags.small = runs_here(rank.size, placement.memory());
     // An input that boxing converted is a copy: its output takes memory of its own.
@@ -681,7 +685,7 @@ std::vector<GlobalTensor> issue_global(const OpDef& op, const std::vector<Global
       flags.overwrite.push_back(from >= 0 && plan.input_plans.at(static_cast<size_t>(from))->steps.empty() ? from : -1);
     }
     outs = launch_op(op, std::move(locals), rank.local_outputs, rank.call, flags, placement.memory());
-    if (op.kernel_checks_data) {
+    if (agree_on_errors) {
       // The placement's ranks raise the data error together: the outputs pass through an
       // agreement among them. Ranks outside hold no part and take no part; a transfer of
       // the outputs to them carries the error (global/global_tensor.h, launch_boxing).
@@ -744,11 +748,46 @@ std::shared_ptr<const OpPlan> agreed_plan(const OpDef& op, const std::vector<Ten
   return planned;
 }
 
+// The inputs with each twin in place of its partial value (global_tensor.h, with_read_twin):
+// an op on a loss some ranks make alone (`if rank == 0: if loss < best:`) runs on the
+// whole value there, with no conversion, and on every rank it saves one. Not for an input
+// written in place, whose own memory the op must write, nor in a call whose layouts are
+// given (a composite op's step on the partial value itself).
+std::vector<GlobalTensor> twins_in_place(const std::vector<GlobalTensor>& inputs, const std::vector<int>& overwrite) {
+  std::vector<GlobalTensor> out = inputs;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!out[i].twin() || std::find(overwrite.begin(), overwrite.end(), static_cast<int>(i)) != overwrite.end()) continue;
+    out[i] = *whole_here(out[i]);
+  }
+  return out;
+}
+
+// Whether a call without inputs makes values broadcast on a placement of every rank (a
+// creation op's constants, an arange inside an op on a broadcast value).
+bool makes_whole_on_every_rank(const Constraints& c) {
+  if (!c.placement || comm::world_size() < 2 || c.placement->size() != comm::world_size() || c.outputs.empty()) {
+    return false;
+  }
+  return std::all_of(c.outputs.begin(), c.outputs.end(), [](const std::optional<NdSbp>& sbp) {
+    return sbp && std::all_of(sbp->begin(), sbp->end(), [](const Sbp& s) { return s.is_broadcast(); });
+  });
+}
+
+std::vector<GlobalTensor> with_read_twins(const OpDef& op, std::vector<GlobalTensor> outputs) {
+  for (GlobalTensor& t : outputs) t = with_read_twin(t, op.name);
+  return outputs;
+}
+
 }  // namespace
 
-std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& inputs, const Attrs& attrs,
+std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<GlobalTensor>& given, const Attrs& attrs,
                                        const Constraints& constraints, const std::vector<int>& overwrite) {
   vm::Issuing issuing;  // the plan cache, the agreements and the kernels' issue
+  const bool twins = !constraints.signature && constraints.outputs.empty() &&
+                     std::any_of(given.begin(), given.end(), [](const GlobalTensor& t) { return t.twin().has_value(); });
+  std::vector<GlobalTensor> with_twins;
+  if (twins) with_twins = twins_in_place(given, overwrite);
+  const std::vector<GlobalTensor>& inputs = twins ? with_twins : given;
   if (inputs.empty() && !constraints.placement) op_error(op.name, "an op without inputs needs a placement");
   if (!inputs.empty() && constraints.placement && *constraints.placement != inputs[0].placement()) {
     op_error(op.name, "a placement was given for outputs of inputs on " + inputs[0].placement().str() +
@@ -756,7 +795,15 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
   }
   const Placement& placement = inputs.empty() ? *constraints.placement : inputs[0].placement();
   // One rank's placement is that rank's own work (a local graph runs on one), no rank's call.
-  if (placement.size() > 1) comm::note_global_call(op.name.c_str());
+  // Nor is a call that writes nothing and draws nothing on inputs whole on every rank: it
+  // needs no communication and leaves every other value as it was, so ranks may make it
+  // alone (`if rank == 0:` around a comparison of a loss, an evaluation of a broadcast model).
+  // Backward's are counted: gradients made alone would part the ranks' parameters. The
+  // consistency check agrees on such calls too: under it every rank makes every call.
+  const bool whole = inputs.empty() ? makes_whole_on_every_rank(constraints)
+                                    : std::all_of(inputs.begin(), inputs.end(), whole_on_every_rank);
+  const bool alone_is_fine = whole && overwrite.empty() && !op.draws_random && !NoReadTwins::active();
+  if (placement.size() > 1 && !alone_is_fine) comm::note_global_call(op.name.c_str());
   for (const GlobalTensor& t : inputs) {
     if (t.placement() != placement) {
       op_error(op.name, "inputs are on different placements: " + placement.str() + " and " + t.placement().str() +
@@ -771,7 +818,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
   if (slot && slot->op && is_call(*slot, op, inputs, placement, attrs)) {
     ++recent_global_hits;
     const std::shared_ptr<const RankCall> made = slot->made;
-    return issue_global(op, inputs, *made, placement, overwrite);
+    return with_read_twins(op, issue_global(op, inputs, *made, placement, overwrite, whole));
   }
   std::vector<TensorMeta> metas;
   std::vector<NdSbp> sbps;
@@ -785,7 +832,7 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
   if (tracer) return tracer->trace_op(op, inputs, attrs, constraints, *planned);
   auto made = std::make_shared<const RankCall>(rank_call(op, std::move(planned), metas, placement, attrs));
   if (slot) *slot = RecentGlobalCall{&op, attrs, std::move(metas), std::move(sbps), placement, made};
-  return issue_global(op, inputs, *made, placement, overwrite);
+  return with_read_twins(op, issue_global(op, inputs, *made, placement, overwrite, whole));
 }
 
 }  // namespace mf

@@ -442,7 +442,10 @@ def _unpickle_objects(array, weights_only):
 TORCH_FILE_SUFFIXES = (".pt", ".pth", ".bin", ".ckpt", ".tar")
 # The names save's and load's collective checks go by: a rank left waiting in one (code under
 # `if rank == 0:`) is told what runs on one rank alone instead.
-SAVE_CALL = "save (collective; to a .pt path a state of local or broadcast tensors is saved alone)"
+# Its first 120 characters are what the watchdog shows.
+SAVE_CALL = ("save of split or partial tensors (collective: save on every rank, or to_global(sbp=broadcast) on "
+             "every rank first; a state of local or broadcast tensors to a .pt or .safetensors path is saved "
+             "alone)")
 LOAD_CALL = "load (collective; with map_location= each rank loads alone)"
 
 
@@ -515,7 +518,8 @@ def save(state, path, format=None, metadata=None):
     safetensors library and load() read), or None: "safetensors" when `path` ends with
     ".safetensors", else "meshflow". A safetensors file holds a flat {str: tensor} (a
     state_dict), with `metadata` (a {str: str}) in its header; global tensors are gathered
-    one at a time to their full value (collective) and rank 0 writes the file.
+    one at a time to their full value (collective) and rank 0 writes the file; a state of
+    local or broadcast tensors, as a .pt path's, is written by the calling rank alone.
     """
     if format is None:
         by_suffix = not _is_file_object(path) and os.fsdecode(path).endswith(".safetensors")
@@ -527,6 +531,12 @@ def save(state, path, format=None, metadata=None):
     if format == "safetensors":
         if _is_file_object(path):
             raise ValueError("[save] format='safetensors' writes a file by its path; expected a path")
+        held = _held_whole(state)  # a data-parallel state: the calling rank writes its values alone
+        if held is not None:
+            error = _safetensors.write(held, os.fspath(path), metadata, alone=True)
+            if error:
+                raise ValueError(error)
+            return None
         _C.agree(_safetensors.write(state, os.fspath(path), metadata), SAVE_CALL)
         return None
     if _is_file_object(path):

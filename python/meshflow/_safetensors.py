@@ -105,11 +105,13 @@ def _check_entry(path, name, entry, data_size):
     return name, (storage, _DTYPES[code][1]), tuple(shape), begin, end
 
 
-def write(tensors, path, metadata=None):
+def write(tensors, path, metadata=None, alone=False):
     """Writes {name: tensor} to `path` as safetensors, its tensors in the dict's order, into
-    `path + ".tmp-save"` first and renamed once whole, so a crash leaves any earlier file.
+    a temporary file first and renamed once whole, so a crash leaves any earlier file.
     Global tensors are gathered one at a time (collective: every rank calls it alike); rank 0
-    writes. Returns rank 0's error message ("" when it succeeded, and on the other ranks)."""
+    writes. Returns rank 0's error message ("" when it succeeded, and on the other ranks).
+    alone: `tensors` are local, and the calling rank writes them, whichever it is (several
+    ranks writing one path each replace it with a complete file)."""
     from . import env
     if not isinstance(tensors, dict) or not all(isinstance(k, str) and isinstance(v, Tensor)
                                                 for k, v in tensors.items()):
@@ -128,9 +130,9 @@ def write(tensors, path, metadata=None):
         offset += nbytes
     text = json.dumps(header, separators=(",", ":")).encode()
     text += b" " * (-len(text) % 8)  # the tensors start 8-byte aligned, as the library writes them
-    tmp, f, error = path + ".tmp-save", None, ""
+    tmp, f, error = path + (f".tmp-save-{os.getpid()}" if alone else ".tmp-save"), None, ""
     try:
-        if env.get_rank() == 0:
+        if alone or env.get_rank() == 0:
             f = open(tmp, "wb")
             f.write(len(text).to_bytes(8, "little") + text)
     except OSError as e:

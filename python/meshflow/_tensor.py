@@ -302,9 +302,11 @@ class Tensor:
         return self._value("numpy()")
 
     def _value(self, call):
-        """numpy() for `call`, the read the user made: on a global tensor a collective that
-        every rank must make, which the error says when the ranks' calls differ (a read
-        under `if rank == 0:`) instead of naming the conversion inside."""
+        """numpy() for `call`, the read the user made. A global tensor that this rank holds
+        whole (broadcast over every rank, or a small partial value's twin: a loss, a metric)
+        is read here alone, so that `if rank == 0:` may read it; another is gathered by a
+        collective that every rank must make, which the error names when the ranks' calls
+        differ, instead of the conversion inside."""
         if self.is_local:
             return self._impl.local_tensor.numpy()
         return _C.gather_full(self._impl, call).numpy()
@@ -357,8 +359,8 @@ class Tensor:
         return self._value(what).reshape(())
 
     def item(self):
-        """The value of a one-element tensor as a Python number (collective on a global
-        tensor, as numpy())."""
+        """The value of a one-element tensor as a Python number (a global tensor's as
+        numpy() reads it)."""
         value = self._impl.local_item()
         if value is not None:
             return value
@@ -563,9 +565,9 @@ class Tensor:
     def __repr__(self):
         """As PyTorch prints: the values, then the dtype where it is not the default of its
         kind, the device where it is not the CPU, and the autograd state; a global tensor's
-        placement and SBP too, as OneFlow's. Its values are a collective read, as numpy():
-        print a global tensor on every rank, never under `if rank == 0:` (while a Graph
-        traces, there are no values to show)."""
+        placement and SBP too, as OneFlow's. Its values are read as numpy() reads them: a
+        split or partial one by a collective, on every rank, never under `if rank == 0:`
+        (while a Graph traces, there are no values to show)."""
         extra = []
         if self.is_global:
             extra = [f"placement={self.placement!r}", f"sbp={self.sbp!r}", f"dtype={self.dtype!r}"]

@@ -98,14 +98,21 @@ def test_out_of_memory_inside_a_collective_raises_on_every_rank_which_then_goes_
     dev = mf.device(limited)
     mf.empty_cache(dev)
     before = mf.memory_allocated(mf.device(device))
-    if who == "every rank" or mf.env.get_rank() == 0:
+    limited_here = who == "every rank" or mf.env.get_rank() == 0
+    if limited_here:
         mf.set_memory_limit(mf.memory_reserved(dev) + 6 * MiB, device=dev)
     try:
-        with pytest.raises(mf.OutOfMemoryError) as caught:
-            x.to_global(sbp=sbp.broadcast).sum().item()  # the all-gather's output does not fit
-        message = str(caught.value)
-        assert message.startswith("[to_global] ") and "is out of memory: asked for" in message and "in use by tensors and" in message, message
-        assert "cached" in message and "its limit is" in message, message
+        if limited_here:
+            with pytest.raises(mf.OutOfMemoryError) as caught:
+                x.to_global(sbp=sbp.broadcast).sum().item()  # the all-gather's output does not fit
+            message = str(caught.value)
+            assert message.startswith("[to_global] ") and "is out of memory: asked for" in message and "in use by tensors and" in message, message
+            assert "cached" in message and "its limit is" in message, message
+        else:
+            # The broadcast sum is whole on this rank, which reads it alone: the collective
+            # completed (the limited rank took part beyond its limit), so its value is right,
+            # and only the rank that ran out raises.
+            assert x.to_global(sbp=sbp.broadcast).sum().item() == world * rows * 1024
         mf.synchronize()  # nothing else is left to raise
         assert mf.memory_allocated(mf.device(device)) < before + MiB  # the gathered buffers are freed
         # Within the same limit, a collective that fits, and its value.
@@ -115,12 +122,12 @@ def test_out_of_memory_inside_a_collective_raises_on_every_rank_which_then_goes_
         mf.set_memory_limit(None, device=dev)
 
 
-def test_a_read_on_a_rank_beyond_its_limit_raises_on_every_rank(world):
+def test_a_read_on_a_rank_beyond_its_limit_raises_there(world):
     """A read of a value that is ready (a broadcast one: its copy is made on the issuing
     thread) on a rank whose memory is beyond its limit, as a collective in flight holds it
     (its LimitOverdraft, an all-gather waiting for a slower peer): the copy ran out of memory
-    on that rank alone after every rank had agreed on the read, and the other ranks went on
-    into the next collective alone (the ranks parted); every rank raises it. A rank's own read
+    on that rank alone; a broadcast value is read where it is, with no collective, so that
+    rank raises it and the others read their copies. A rank's own read
     of a value it made (item(), whose empty Tensor was refused its 64 bytes) raises nothing.
     Rank 0's limit is set to what it has in use, so that its copy (1 MiB: no thread's cache
     of small blocks serves it) is refused at once, whatever the machine's speed (an all-gather
@@ -137,8 +144,11 @@ def test_a_read_on_a_rank_beyond_its_limit_raises_on_every_rank(world):
         mf.set_memory_limit(mf.memory_allocated())
     try:
         assert own.item() == 1.0  # a rank's own read of a value made within the limit
-        with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
-            ready.numpy()
+        if mf.env.get_rank() == 0:
+            with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
+                ready.numpy()
+        else:  # a broadcast value is read where it is, alone: the others' copies fit
+            np.testing.assert_array_equal(ready.numpy(), np.arange(n, dtype=np.float32))
     finally:
         mf.set_memory_limit(None)
     np.testing.assert_array_equal(ready.numpy(), np.arange(n, dtype=np.float32))
@@ -232,12 +242,12 @@ def test_an_out_of_memory_in_the_zeros_backward_makes_raises_on_every_rank(world
 
 
 @pytest.mark.parametrize("roots", ["one", "two"])
-def test_an_out_of_memory_in_backward_s_seed_raises_on_every_rank(world, roots):
+def test_an_out_of_memory_in_backward_s_seed_raises_at_that_rank_s_read(world, roots):
     """backward() without a gradient makes its seed (a one-element 1, and with several roots
     the scalar that joins them) on the issuing thread: with no byte left under one rank's
     limit they raised there, on that rank alone, which left backward while the others went
-    on into its gradient reductions (the ranks parted); they fail instead, and every rank
-    raises it at the next read, then goes on."""
+    on into its gradient reductions (the ranks parted); they fail instead, and the rank
+    raises it at its next read, then goes on."""
     if world < 2:
         pytest.skip("one rank alone needs 2 ranks")
     placement = world_mesh()
@@ -267,7 +277,13 @@ def test_an_out_of_memory_in_backward_s_seed_raises_on_every_rank(world, roots):
         mf.set_memory_limit(mf.memory_allocated())  # not a byte more than in use
     try:
         backward(ls)  # raises nothing on any rank: rank 0's failure waits for a read
-        with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
+        if mf.env.get_rank() == 0:
+            with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
+                model.weight.grad.sum().item()
+        else:
+            # A broadcast value is read where it is, with no collective: the others do not
+            # learn of rank 0's failure here (their gradients miss rank 0's part; docs/porting.md,
+            # "Code that only some ranks run").
             model.weight.grad.sum().item()
         mf.synchronize()
     finally:

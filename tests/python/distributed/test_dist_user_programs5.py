@@ -164,16 +164,14 @@ def test_a_model_made_under_per_rank_seeds_or_loaded_on_rank_0_alone_goes_global
 
 
 
-def test_a_read_of_a_global_loss_on_rank_0_alone_raises_runtime_error_on_every_rank(world, pg):
+def test_a_read_of_a_global_loss_on_rank_0_alone_reads_its_twin(world, pg):
     if world == 1:
         pytest.skip("rank 0 is every rank")
     model = nn.Linear(3, 1).to_global(everyone(), B)
     loss = model(split_rows(np.ones((2 * world, 3), np.float32))).sum()
-    with pytest.raises(RuntimeError, match="the ranks are in different calls") as caught:
-        if RANK == 0:
-            print(loss.item())
-        dist.barrier()
-    assert isinstance(caught.value, ValueError) and isinstance(caught.value, mf.CollectiveMismatchError)
+    if RANK == 0:  # a small partial value: every rank made its twin, which rank 0 reads alone
+        assert loss.item() == pytest.approx(float(model.weight.sum().item() + model.bias.item()) * 2 * world)
+    dist.barrier()
     loss.backward()  # the ranks go on together
     np.testing.assert_allclose(model.weight.grad.numpy(), np.full((1, 3), 2.0 * world))
 

@@ -298,7 +298,8 @@ def test_a_read_on_some_ranks_only_names_the_collective_read(read):
     if world_size() < 2:
         pytest.skip("needs 2 ranks")
     everyone = mf.placement("cpu", ranks=list(range(world_size())))
-    loss, other = mf.ones(world_size(), placement=everyone, sbp=S(0)).sum(), mf.ones(3, placement=everyone, sbp=S(0))
+    # A split value: a small partial one (a sum) has a twin, which rank 0 reads alone.
+    loss, other = mf.ones(1, placement=everyone, sbp=S(0)) * world_size(), mf.ones(3, placement=everyone, sbp=S(0))
     calls = {"item": loss.item, "numpy": loss.numpy, "tolist": loss.tolist, "repr": lambda: repr(loss),
              "bool": lambda: bool(loss)}
     with pytest.raises(ValueError) as raised:
