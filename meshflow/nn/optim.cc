@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "meshflow/device/device.h"
+#include "meshflow/global/global_tensor.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/vm/vm.h"
@@ -835,6 +836,9 @@ Var replicated_on(const Var& x, const Placement& placement) {
 // float64 host scalar; else computed by ops, on the first placement (device) of the sums.
 std::pair<Var, bool> norm_of(const std::vector<Var>& tensors, const char* what) {
   NoGradGuard no_grad;
+  // The partial sums on the way are the library's own: a twin of each (global_tensor.h,
+  // with_read_twin) would be a collective per sum; the norm itself ends broadcast.
+  NoReadTwins internal_sums;
   const std::vector<Var> sums = squared_norm_sums(tensors);
   if (sums.empty()) return {Var(), false};
   const bool global = std::all_of(sums.begin(), sums.end(), [](const Var& s) { return s.is_global(); });
