@@ -55,14 +55,17 @@ def test_matmul_on_2x2_mesh_without_communication():
 def test_matmul_to_partial_then_all_reduce_inside_rows():
     need(4)
     mesh = mf.placement("cpu", ranks=[[0, 1], [2, 3]])
-    a, b = mf.tensor(X, placement=mesh, sbp=(S(0), S(1))), mf.tensor(X, placement=mesh, sbp=(B, S(0)))
+    # 32 elements: a partial value of 16 or fewer gets a read twin (global_tensor.h), which
+    # to_global would take instead of converting.
+    tall = np.concatenate([X, X[::-1]])
+    a, b = mf.tensor(tall, placement=mesh, sbp=(S(0), S(1))), mf.tensor(X, placement=mesh, sbp=(B, S(0)))
     out = a @ b
     assert out.sbp == (S(0), P)
     reduced, calls = issued(lambda: out.to_global(sbp=(S(0), B)))
     assert calls == {"all_reduce": 1}
-    steps, _ = mf._C.plan_boxing([4, 4], "float32", mesh, [S(0), P], mesh, [S(0), B])
+    steps, _ = mf._C.plan_boxing([8, 4], "float32", mesh, [S(0), P], mesh, [S(0), B])
     assert [(kind, axis) for kind, axis, _, _ in steps] == [("all_reduce", 1)]
-    np.testing.assert_allclose(reduced.numpy(), X @ X)
+    np.testing.assert_allclose(reduced.numpy(), tall @ X)
 
 
 def test_repeated_op_hits_the_cache_and_a_changed_key_misses():
