@@ -21,8 +21,6 @@
 // float32 and float64; bfloat16 and float16 computed in float32 (OpDef::bfloat16). The CPU's
 // kernels below (the test device runs them on host views), CUDA's in cuda/rnn.cu. The backward
 // op has no gradient: a second differentiation through it raises naming it.
-#include <omp.h>
-
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -219,29 +217,6 @@ std::vector<T> transposed(const T* w, int64_t rows, int64_t cols) {
   return t;
 }
 
-// The steps' products of at most this many multiply-adds run on the calling thread alone:
-// split across a team they gained less than the team's fork and join cost them, once per step,
-// and on a busy machine a late worker held up every step. The products over all steps (the
-// input projection, the weight's gradient) keep the team.
-constexpr int64_t kStepOnOneThread = int64_t{1} << 20;
-
-// While alive, the calling thread's parallel regions (oneDNN's sgemm, parallel_for) have one
-// thread when `one` is true.
-class OneThreadIf {
- public:
-  explicit OneThreadIf(bool one) : saved_(one ? omp_get_max_threads() : 0) {
-    if (saved_ > 1) omp_set_num_threads(1);
-  }
-  ~OneThreadIf() {
-    if (saved_ > 1) omp_set_num_threads(saved_);
-  }
-  OneThreadIf(const OneThreadIf&) = delete;
-  OneThreadIf& operator=(const OneThreadIf&) = delete;
-
- private:
-  int saved_;
-};
-
 // The forward on the CPU, T float or double.
 template <int64_t mode, typename T>
 void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* w, const T* b, T* y, T* h_n, T* c_n,
@@ -255,7 +230,6 @@ void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* 
   // sgemm reads a transposed one much slower when the batch is a few rows and W_hh outgrows
   // the cache (about 2x on an LSTM of 400).
   const std::vector<T> w_t = transposed(w, gh, n);
-  const OneThreadIf one(s.batch * gh * n <= kStepOnOneThread);
   for (int64_t k = 0; k < s.steps(); ++k) {
     const int64_t t = s.step(k), rows = s.sizes[t], first = s.offsets[t];
     kernel::gemm(false, false, rows, gh, n, h_n, w_t.data(), hp.data());
@@ -364,10 +338,7 @@ void scan_backward(const Scan& s, const T* w, const T* h0, const T* c0, const T*
   if (mode == rnn::kGru) buf.dhp.resize(static_cast<size_t>(rows * gh));
   buf.h_prev.resize(static_cast<size_t>(rows * n));
   buf.direct.resize(static_cast<size_t>(s.batch * n));
-  {
-    const OneThreadIf one(s.batch * gh * n <= kStepOnOneThread);
-    for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), w, h0, c0, y, ws, dy, dws, buf);
-  }
+  for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), w, h0, c0, y, ws, dy, dws, buf);
   const T* dhp = mode == rnn::kGru ? buf.dhp.data() : buf.dx;
   kernel::gemm(true, false, gh, n, rows, dhp, buf.h_prev.data(), buf.dw);
   if (buf.db) {
