@@ -42,12 +42,14 @@
 namespace mf {
 namespace {
 
-// Which input dims the attributes reduce.
+// Which input dims the attributes reduce. A 0-d tensor has one dim here, as in torch (dim 0
+// or -1: `scalar.sum(0)`), and reducing it reduces nothing.
 std::vector<bool> reduced_dims(const std::string& op, const Attrs& attrs, int64_t ndim) {
   const std::vector<int64_t>& dims = attrs.get_ints("dims");
   std::vector<bool> reduced(ndim, dims.empty());
   for (int64_t dim : dims) {
-    const int64_t d = kernel::normalize_dim(op, dim, ndim);
+    const int64_t d = kernel::normalize_dim(op, dim, std::max<int64_t>(ndim, 1));
+    if (ndim == 0) continue;
     if (reduced[d]) {
       op_error(op, "dim " + std::to_string(d) + " appears more than once in dims; expected distinct dims");
     }

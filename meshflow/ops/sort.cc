@@ -10,6 +10,9 @@
 //   sort(x; dim, descending, k = all) -> values, indices (int64): stable (ties keep their
 //                              order); NaN is the largest value, as in torch; with k (topk),
 //                              only each line's first k
+//   kthvalue(x; dim, k) -> values, indices (int64), dim kept at size 1: the k-th smallest
+//                              (k from 1) by torch's CPU quickselect (select_math.h), so
+//                              that among equal values the index is the one torch returns
 //   flip(x; dims)              the order of elements reversed along each of dims
 // Floats accumulate their scans in double (torch's CPU accumulator); integers wrap.
 //
@@ -19,7 +22,8 @@
 // A product over a split dim would be a partial product, which meshflow has no kind for.
 //
 // Gradients: cumsum's is the reverse cumsum; cumprod's and logcumsumexp's are their backward
-// ops; sort's values give theirs back through the indices (gather_backward); flip's is flip.
+// ops; sort's and kthvalue's values give theirs back through the indices (gather_backward);
+// flip's is flip.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -34,6 +38,7 @@
 #include "meshflow/ops/reduce_math.h"
 #include "meshflow/ops/registry.h"
 #include "meshflow/ops/scan_util.h"
+#include "meshflow/ops/select_math.h"
 
 namespace mf {
 namespace {
@@ -242,48 +247,44 @@ Shape kept_shape(Shape shape, int64_t dim, int64_t k) {
   return shape;
 }
 
-OpDef sort_op() {
+// The definition sort and kthvalue share: (values, indices) of `kept(attrs, shape, dim)`
+// elements of each line along dim, split on every other dim, the values' gradient given back
+// through the indices. picker(attrs) makes the kernel's pick(line, k), which reorders one
+// line's (value, position) pairs so that its first k are the kept ones, in their order.
+using Kept = int64_t (*)(const Attrs& attrs, const Shape& shape, int64_t dim);
+
+template <typename Picker>
+OpDef picked_lines_op(const char* name, Kept kept_count, Picker picker) {
   OpDef op;
-  op.name = kSort;
-  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
-    kernel::expect_inputs(kSort, in, 1);
-    const int64_t dim = dim_of(kSort, attrs, in[0].shape);
-    attrs.get_bool("descending");
-    const Shape out = kept_shape(in[0].shape, dim, kept_of(attrs, in[0].shape, dim));
+  op.name = name;
+  op.infer = [name, kept_count](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(name, in, 1);
+    const int64_t dim = dim_of(name, attrs, in[0].shape);
+    const Shape out = kept_shape(in[0].shape, dim, kept_count(attrs, in[0].shape, dim));
     return std::vector<TensorMeta>{{out, in[0].dtype}, {out, DType::kInt64}};
   };
-  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
-    return splits_but(static_cast<int64_t>(in[0].shape.size()), dim_of(kSort, attrs, in[0].shape), 1, 2);
+  op.signatures = [name](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
+    return splits_but(static_cast<int64_t>(in[0].shape.size()), dim_of(name, attrs, in[0].shape), 1, 2);
   };
-  // Each line copied out as (value, position) pairs and ordered by value, then position: the
-  // stable order, whose first k a partial sort finds without ordering the rest.
-  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const int64_t dim = dim_of(kSort, ctx.attrs, in[0].shape());
+  op.kernel = [name, kept_count, picker](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const int64_t dim = dim_of(name, ctx.attrs, in[0].shape());
     const Lines lines(in[0].shape(), dim);
-    const int64_t k = kept_of(ctx.attrs, in[0].shape(), dim);
+    const int64_t k = kept_count(ctx.attrs, in[0].shape(), dim);
     const Lines kept(kept_shape(in[0].shape(), dim, k), dim);
-    const bool descending = ctx.attrs.get_bool("descending");
     Tensor values = ctx.output(0, kept_shape(in[0].shape(), dim, k), in[0].dtype());
     Tensor indices = ctx.output(1, kept_shape(in[0].shape(), dim, k), DType::kInt64);
     int64_t* pi = indices.data_as<int64_t>();
+    const auto pick = picker(ctx.attrs);
     visit_numbers(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       const T* x = in[0].data_as<T>();
       T* pv = values.data_as<T>();
       const int64_t n = lines.n, step = lines.inner;
-      auto order = [descending](const std::pair<T, int64_t>& a, const std::pair<T, int64_t>& b) {
-        if (before(a.first, b.first, descending)) return true;
-        return !before(b.first, a.first, descending) && a.second < b.second;
-      };
       kernel::parallel_for(lines.count(), lines.count() * n > kernel::kParallelGrain, [&](int64_t l) {
         const int64_t s = lines.start(l), to = kept.start(l);
         std::vector<std::pair<T, int64_t>> line(static_cast<size_t>(n));
         for (int64_t j = 0; j < n; ++j) line[j] = {x[s + j * step], j};
-        if (k < n) {
-          std::partial_sort(line.begin(), line.begin() + k, line.end(), order);
-        } else {
-          std::sort(line.begin(), line.end(), order);
-        }
+        pick(line, k);
         for (int64_t j = 0; j < k; ++j) {
           pv[to + j * step] = line[j].first;
           pi[to + j * step] = line[j].second;
@@ -292,16 +293,66 @@ OpDef sort_op() {
     });
     return std::vector<Tensor>{values, indices};
   };
-  op.grad = [](const GradContext& g) {
+  op.grad = [name](const GradContext& g) {
     const Var& x = g.inputs[0];
-    const int64_t dim = dim_of(kSort, g.attrs, x.shape());
-    const int64_t size = x.shape().empty() ? 1 : x.shape()[dim];
     if (x.shape().empty()) return std::vector<Var>{g.grad_outputs[0]};
-    return std::vector<Var>{
-        call1("gather_backward", {g.outputs[1], g.grad_outputs[0]}, Attrs{{"dim", dim}, {"size", size}})};
+    const int64_t dim = dim_of(name, g.attrs, x.shape());
+    return std::vector<Var>{call1("gather_backward", {g.outputs[1], g.grad_outputs[0]},
+                                  Attrs{{"dim", dim}, {"size", x.shape()[dim]}})};
   };
-  op.small_ints = true;  // as torch's: sort and topk of uint8, int8 and int16
+  op.small_ints = true;  // as torch's: sort, topk and kthvalue of uint8, int8 and int16
   return op;
+}
+
+int64_t sort_kept(const Attrs& attrs, const Shape& shape, int64_t dim) {
+  attrs.get_bool("descending");
+  return kept_of(attrs, shape, dim);
+}
+
+// Each line's (value, position) pairs ordered by value, then position: the stable order,
+// whose first k a partial sort finds without ordering the rest.
+OpDef sort_op() {
+  return picked_lines_op(kSort, sort_kept, [](const Attrs& attrs) {
+    return [descending = attrs.get_bool("descending")](auto& line, int64_t k) {
+      auto order = [descending](const auto& a, const auto& b) {
+        if (before(a.first, b.first, descending)) return true;
+        return !before(b.first, a.first, descending) && a.second < b.second;
+      };
+      if (k < static_cast<int64_t>(line.size())) {
+        std::partial_sort(line.begin(), line.begin() + k, line.end(), order);
+      } else {
+        std::sort(line.begin(), line.end(), order);
+      }
+    };
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// kthvalue
+
+constexpr const char* kKthvalue = "kthvalue";
+
+// One element kept per line, once "k" is checked.
+int64_t kth_kept(const Attrs& attrs, const Shape& shape, int64_t dim) {
+  const int64_t n = shape.empty() ? 1 : shape[dim];
+  const int64_t k = attrs.get_int("k");
+  if (k < 1 || k > n) {
+    op_error(kKthvalue, "k = " + std::to_string(k) + " is out of range for dim " + std::to_string(dim) +
+                            " of size " + std::to_string(n) + "; expected 1 <= k <= " + std::to_string(n));
+  }
+  return 1;
+}
+
+// The element of rank k - 1 by torch's quickselect (select_math.h), moved to the front.
+OpDef kthvalue_op() {
+  return picked_lines_op(kKthvalue, kth_kept, [](const Attrs& attrs) {
+    return [k = attrs.get_int("k") - 1](auto& line, int64_t) {
+      select::quick_select(
+          static_cast<int64_t>(line.size()), k, [&line](int64_t i) { return line[i].first; },
+          [&line](int64_t i, int64_t j) { std::swap(line[i], line[j]); });
+      std::swap(line[0], line[k]);
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -389,6 +440,7 @@ void register_sort_ops(OpRegistry& r) {
   r.add(cumprod_backward_op());
   r.add(logcumsumexp_backward_op());
   r.add(sort_op());
+  r.add(kthvalue_op());
   r.add(flip_op());
 }
 

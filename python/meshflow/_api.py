@@ -5,6 +5,7 @@ is_floating_point. Each follows torch's signature and result dtype."""
 import builtins
 import functools as _functools
 import numbers
+import operator
 
 import numpy as _np
 
@@ -849,10 +850,13 @@ concatenate = concat
 
 
 def matrix_power(input, n):
-    """input @ input @ ... (n times; n >= 0, the identity for 0), by repeated squaring."""
+    """input @ input @ ... (n times, the identity for 0), by repeated squaring; a negative n
+    is the power of the inverse, as torch's."""
     from ._ops_creation import eye
+    n = operator.index(n)
     if n < 0:
-        raise NotImplementedError("matrix_power: negative powers need an inverse, which meshflow does not have")
+        from .linalg import inv
+        input, n = inv(input), -n
     size = input.shape[-1]
     result = eye(size, dtype=input.dtype, device=None if input.is_global else input.device).expand(*input.shape)
     base = input

@@ -394,6 +394,18 @@ for _name, _op in (("add", lambda a, b: a + b), ("sub", lambda a, b: a - b), ("m
 _RAW = {name: getattr(Tensor, name) for name in ("reshape", "permute", "transpose", "detach")}
 
 
+def _gathered_back(raw):
+    """The put of a view that gathers base's elements (raw: unfold, as_strided): base with
+    the elements the view reads replaced by the view's, placed by taking the same view of
+    base's positions."""
+    def put(base, value, *args, **kwargs):
+        from ._ops_creation import arange
+        positions = arange(base.numel(), device=None if base.is_global else base.device).reshape(base.shape)
+        read = raw(positions, *args, **kwargs).reshape(-1)
+        return base.reshape(-1).index_put((read,), value.reshape(-1)).reshape(base.shape)
+    return put
+
+
 def _reshape_back(base, value, *args, **kwargs):
     return _RAW["reshape"](value, *base.shape)
 
@@ -767,6 +779,22 @@ Tensor.reshape = _reshaping(Tensor.reshape, "reshape")
 Tensor.flatten = _reshaping(Tensor.flatten)
 Tensor.view = _checked_view(Tensor.view)
 Tensor.is_contiguous = is_contiguous
+
+
+def _base(self):
+    """torch's Tensor._base: the tensor this view was made from, through views of views (None
+    for a tensor that is no view; a detach() starts anew, as torch's)."""
+    record = getattr(self, "_view", None)
+    if record is None or record[_KIND].detached:
+        return None
+    base = record[_BASE]
+    while (record := getattr(base, "_view", None)) is not None and not record[_KIND].detached:
+        base = record[_BASE]
+    return base
+
+
+Tensor._base = property(_base)
+Tensor._is_view = lambda self: _base(self) is not None
 Tensor.permute = _viewing(Tensor.permute, _permute_back, strides=_permuted_strides)
 Tensor.transpose = _viewing(Tensor.transpose, _transpose_back, strides=_transposed_strides)
 for _name in ("reshape", "view", "transpose", "unsqueeze"):
@@ -801,7 +829,7 @@ def view_functions(namespace):
     method with its arguments in order."""
     import inspect
     for name in ("reshape", "flatten", "squeeze", "unsqueeze", "transpose", "permute", "narrow", "diagonal", "split",
-                 "chunk"):
+                 "chunk", "as_strided"):
         function = namespace[name]
         signature = inspect.signature(function)
 

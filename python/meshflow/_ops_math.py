@@ -9,9 +9,9 @@ Dtypes as torch's: the transcendental functions and reciprocal of an integer ten
 float32, as are atan2 and copysign of integers; sign, round, square and fmod keep integers;
 frac and hypot take floats only. cumsum and cumprod of integers are int64 (or `dtype`).
 Sorting is stable, with NaN the largest value; sort, topk, kthvalue and median with a dim
-give (values, indices), unpackable like torch.return_types. topk, kthvalue, median and
-roll are composed of sort, cumprod, slices and cat, so every device, layout and gradient is
-theirs.
+give (values, indices), unpackable like torch.return_types. topk, median and roll are
+composed of sort, cumprod, slices and cat, so every device, layout and gradient is theirs;
+kthvalue is torch's quickselect (an op of its own: which of equal values it picks is torch's).
 """
 import builtins
 import operator
@@ -245,14 +245,11 @@ def _select(name, values, indices, d, position, keepdim):
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
-    """The k-th smallest element along dim (k from 1) and its index."""
+    """The k-th smallest element along dim (k from 1) and its index: torch's quickselect's
+    index among equal values."""
     d = _dim("kthvalue", dim, input.ndim)
-    n = input.shape[d] if input.ndim else 1
-    k = operator.index(k)
-    if not 1 <= k <= n:
-        raise _C.OpError(f"[kthvalue] k = {k} is out of range for dim {d} of size {n}; expected 1 <= k <= {n}")
-    values, indices = sort(input, d)
-    return _select("kthvalue", values, indices, d, k - 1, keepdim)
+    values, indices = apply("kthvalue", [input], {"dim": d, "k": operator.index(k)})
+    return _C.grad_fn_as(_select("kthvalue", values, indices, d, 0, keepdim), "KthvalueBackward0", input)
 
 
 def median(input, dim=None, keepdim=False):
@@ -261,12 +258,12 @@ def median(input, dim=None, keepdim=False):
     if dim is None:
         flat = reshape(input, [-1])
         if flat.shape[0] == 0:
-            raise ValueError("[median] the tensor is empty; expected at least one element")
+            return _median_of_nothing("median", input)
         return _evenly_differentiated(flat, reshape(median(flat, 0).values, []))
     d = _dim("median", dim, input.ndim)
     n = input.shape[d] if input.ndim else 1
     if n == 0:
-        raise ValueError(f"[median] dim {d} is empty; expected at least one element")
+        raise _C.OpIndexError(f"[median] dim {d} is empty; expected at least one element")
     values, indices = sort(input, d)
     k = (n - 1) // 2
     if not input.dtype.is_floating_point or input.ndim == 0:
@@ -277,6 +274,15 @@ def median(input, dim=None, keepdim=False):
     v = apply("gather", [values, position], {"dim": d})[0]
     i = apply("gather", [indices, position], {"dim": d})[0]
     return _returns("median")(v, i) if keepdim else _returns("median")(squeeze(v, d), squeeze(i, d))
+
+
+def _median_of_nothing(name, input):
+    """median() and nanmedian() of an empty tensor: torch's NaN for floats (an error here for
+    integers, whose torch value is arbitrary)."""
+    if not input.dtype.is_floating_point:
+        raise _C.OpIndexError(f"[{name}] the tensor is empty; expected at least one element")
+    from ._ops_creation import full
+    return full([], float("nan"), dtype=input.dtype, device=input.device)
 
 
 def _evenly_differentiated(flat, value):
@@ -296,6 +302,8 @@ def nanmedian(input, dim=None, keepdim=False):
     torch's; (values, indices) along dim."""
     if dim is None:
         flat = reshape(input, [-1])
+        if flat.shape[0] == 0:
+            return _median_of_nothing("nanmedian", input)
         return _evenly_differentiated(flat, reshape(nanmedian(flat, 0).values, []))
     d = _dim("nanmedian", dim, input.ndim)
     if not input.dtype.is_floating_point or input.ndim == 0:

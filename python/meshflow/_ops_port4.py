@@ -8,6 +8,7 @@ import math
 
 from . import _dtype
 from ._tensor import Tensor
+from ._inplace import _gathered_back, _viewing
 
 __all__ = ["range", "set_default_tensor_type", "angle", "get_num_interop_threads", "set_num_interop_threads",
            "set_flush_denormal", "as_strided"]
@@ -95,18 +96,10 @@ def _reads_own_storage(t):
     return True
 
 
-def as_strided(input, size, stride, storage_offset=0):
-    """torch.as_strided of a tensor that holds its own elements (not a view): element
-    [i_0, i_1, ...] is input's row-major element storage_offset + sum(i_k * stride_k), as
-    torch reads a dense tensor's storage (sliding windows, im2col). A new tensor, not a view:
-    writes to it do not reach input. A view of part of a tensor, or a permuted one, is
-    refused: torch would read its base's storage, from the base's first element."""
+def _strided_index(input, size, stride, storage_offset):
+    """The row-major positions in input of as_strided's elements, as an index tensor."""
     import numpy as np
     from ._ops_index import _ints_like
-    if not _reads_own_storage(input):
-        raise NotImplementedError("as_strided: the input is a view of part of another tensor (or permuted), whose "
-                                  "storage torch would read; meshflow reads a tensor's own elements: call it on "
-                                  "input.contiguous().clone()")
     size, stride = [int(n) for n in size], [int(n) for n in stride]
     if len(size) != len(stride):
         raise RuntimeError(f"mismatch in length of strides and shape: {len(stride)} strides for {len(size)} sizes")
@@ -119,7 +112,24 @@ def as_strided(input, size, stride, storage_offset=0):
     if index.size and index.max() >= input.numel():
         raise RuntimeError(f"setStorage: sizes {size}, strides {stride}, storage offset {storage_offset} reach "
                            f"element {int(index.max())}, out of bounds for storage of {input.numel()} elements")
-    return input.reshape(-1)[_ints_like(input, index.reshape(-1))].reshape(size)
+    return _ints_like(input, index.reshape(-1))
+
+
+def as_strided(input, size, stride, storage_offset=0):
+    """torch.as_strided of a tensor that holds its own elements (not a view): element
+    [i_0, i_1, ...] is input's row-major element storage_offset + sum(i_k * stride_k), as
+    torch reads a dense tensor's storage (sliding windows, im2col). A view (_inplace.py):
+    writes to it reach input, as torch's. A view of part of a tensor, or a permuted one, is
+    refused: torch would read its base's storage, from the base's first element."""
+    if not _reads_own_storage(input):
+        raise NotImplementedError("as_strided: the input is a view of part of another tensor (or permuted), whose "
+                                  "storage torch would read; meshflow reads a tensor's own elements: call it on "
+                                  "input.contiguous().clone()")
+    return input.reshape(-1)[_strided_index(input, size, stride, storage_offset)].reshape([int(n) for n in size])
+
+
+def _as_strided_strides(base_strides, base, view, size, stride, storage_offset=0):
+    return tuple(int(s) for s in stride)
 
 
 def _functional_inplace(name):
@@ -135,4 +145,4 @@ for _name in _INPLACE:
         globals()[_name] = _functional_inplace(_name)
         __all__.append(_name)
 Tensor.angle = angle
-Tensor.as_strided = as_strided
+Tensor.as_strided = _viewing(as_strided, _gathered_back(as_strided), strides=_as_strided_strides)

@@ -104,7 +104,7 @@ def _truth(reduce, input, dim, keepdim):
     from ._ops_elementwise import cast, logical_not
     x = input if input.dtype.name == "bool" else cast(input, "bool")
     dims = _dims(dim)
-    if builtins.any(x.shape[d] == 0 for d in (dims or range(x.ndim))):
+    if x.ndim and builtins.any(x.shape[d] == 0 for d in (dims or range(x.ndim))):
         # amax and amin have no value for nothing: count the true (any) or false (all) ones.
         found = cast(_sum(x if reduce == "amax" else logical_not(x), dim, keepdim), "bool")
         out = found if reduce == "amax" else logical_not(found)
@@ -128,6 +128,8 @@ def _softmax_like(name, input, dim, dtype, causal):
         dim = 0 if input.ndim in (0, 1, 3) else 1
     if dtype is not None:
         input = input.to(dtype)
+    if input.ndim == 0:  # one line of one element, dim 0 or -1 (torch's)
+        return apply(name, [input.reshape([1])], {"dim": int(dim), "causal": bool(causal)})[0].reshape([])
     return apply(name, [input], {"dim": int(dim), "causal": bool(causal)})[0]
 
 
@@ -145,6 +147,8 @@ def log_softmax(input, dim=None, dtype=None, *, causal=False):
 
 
 def _count(input, dim):
+    if input.ndim == 0:  # dim 0 or -1 of a 0-d tensor is its one element (checked by the reduction)
+        return 1
     n = 1
     for d in ([range(input.ndim)] if dim is None else [_dims(dim)])[0]:
         n *= input.shape[d]

@@ -5,8 +5,8 @@ extreme of its line, as torch's (amax / amin propagate it)."""
 import builtins
 import operator
 
-from . import _C
-from ._ops_creation import arange
+from . import _C, _dtype
+from ._ops_creation import arange, zeros_like
 from ._ops_elementwise import eq, ge, le, logical_not, masked_fill, maximum, minimum, ne, where
 from ._ops_reduce import amax, amin
 from ._tensor import Tensor, is_grad_enabled
@@ -34,10 +34,15 @@ def _arg(name, reduce, input, dim, keepdim):
         flat = input.reshape(-1)
         out = _arg(name, reduce, flat, 0, False)
         return out.reshape([1] * input.ndim) if keepdim else out
-    d = operator.index(dim) % builtins.max(input.ndim, 1)
+    if input.ndim == 0:  # its one element, at index 0 of dim 0 or -1 (torch's)
+        if not -1 <= operator.index(dim) <= 0:
+            raise _C.OpIndexError(f"[{name}] dim {dim} is out of range for a tensor of 0 dims; expected a dim in "
+                                  "[-1, 0]")
+        return zeros_like(input, dtype=_dtype.int64)
+    d = operator.index(dim) % input.ndim
     n = input.shape[d]
     if n == 0:
-        raise ValueError(f"[{name}] dim {dim} is empty; expected at least one element")
+        raise _C.OpIndexError(f"[{name}] dim {dim} is empty; expected at least one element")
     extreme = reduce(input, d, keepdim=True)
     hit = eq(input, extreme) | ne(input, input)  # a NaN line's extreme is NaN: its first NaN
     candidates = where(hit, _positions(input, n, d, input.ndim), n)
@@ -64,9 +69,11 @@ def _extreme(name, reduce, pairwise, arg, input, dim, keepdim):
         return _returns(name)(reduce(input, dim, keepdim=keepdim), indices)
     # The values picked at the indices, so that the gradient goes to the returned index
     # alone, as torch's (amax's splits it among ties).
-    d = operator.index(dim) % builtins.max(input.ndim, 1)
-    picked = input.gather(d, indices if keepdim or input.ndim == 0 else indices.unsqueeze(d))
-    return _C.grad_fn_as(_returns(name)(picked if keepdim or input.ndim == 0 else picked.squeeze(d), indices),
+    if input.ndim == 0:  # its one element
+        return _C.grad_fn_as(_returns(name)(input * 1, indices), f"{name.capitalize()}Backward0", input)
+    d = operator.index(dim) % input.ndim
+    picked = input.gather(d, indices if keepdim else indices.unsqueeze(d))
+    return _C.grad_fn_as(_returns(name)(picked if keepdim else picked.squeeze(d), indices),
                          f"{name.capitalize()}Backward0", input)
 
 

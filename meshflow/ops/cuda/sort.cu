@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
 // The CUDA kernels of ops/sort.cc: cumsum, cumprod, logcumsumexp, their backward ops, sort,
-// flip.
+// kthvalue, flip.
 //
 // Scans run one thread per line (a tensor seen as [outer, n, inner] around the scanned dim
 // has outer * inner lines of n elements), accumulating floats in double as the CPU does, so
@@ -11,6 +11,9 @@
 // sort: every element's flat index, merge-sorted at once (cub::DeviceMergeSort, stable) by
 // (line, value, position along the line), NaN the largest value as on the CPU; each line's
 // elements then lie together in sorted order and one kernel scatters values and indices.
+//
+// kthvalue: one thread per line runs torch's quickselect (select_math.h) on its copy of the
+// line in scratch memory, so ties pick the index the CPU (and torch's CPU) picks.
 #include <cuda_runtime.h>
 
 #include <cub/device/device_merge_sort.cuh>
@@ -26,6 +29,7 @@
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/reduce_math.h"
 #include "meshflow/ops/scan_util.h"
+#include "meshflow/ops/select_math.h"
 
 namespace mf::cuda {
 namespace {
@@ -207,6 +211,58 @@ std::vector<Tensor> sort(const std::vector<Tensor>& in, const KernelContext& ctx
 }
 
 // ---------------------------------------------------------------------------------------
+// kthvalue
+
+template <typename T>
+__global__ void kthvalue_kernel(const T* __restrict__ x, T* line_values, int64_t* line_indices, T* values,
+                                int64_t* indices, Lines lines, int64_t k) {
+  for (int64_t l = first_index(); l < lines.count(); l += grid_step()) {
+    const int64_t start = lines.start(l);
+    T* v = line_values + l * lines.n;
+    int64_t* at = line_indices + l * lines.n;
+    for (int64_t j = 0; j < lines.n; ++j) {
+      v[j] = x[start + j * lines.inner];
+      at[j] = j;
+    }
+    select::quick_select(
+        lines.n, k, [v](int64_t i) { return v[i]; },
+        [v, at](int64_t i, int64_t j) {
+          const T value = v[i];
+          v[i] = v[j];
+          v[j] = value;
+          const int64_t position = at[i];
+          at[i] = at[j];
+          at[j] = position;
+        });
+    values[l] = v[k];  // the kept dim has size 1: line l's result is element l
+    indices[l] = at[k];
+  }
+}
+
+std::vector<Tensor> kthvalue(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  Memory& mem = memory_of(in);
+  const int64_t dim = dim_of("kthvalue", ctx.attrs, in[0].shape());
+  const Lines lines(in[0].shape(), dim);
+  Shape out = in[0].shape();
+  if (!out.empty()) out[dim] = 1;
+  const int64_t k = ctx.attrs.get_int("k") - 1;  // checked by kthvalue's infer
+  Tensor values = output(ctx, 0, out, in[0].dtype(), mem);
+  Tensor indices = output(ctx, 1, out, DType::kInt64, mem);
+  const int64_t n = in[0].numel();
+  if (n == 0) return {values, indices};
+  visit_dtype(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    const std::shared_ptr<void> scratch = mem.allocate(static_cast<size_t>(n) * (sizeof(T) + sizeof(int64_t)));
+    auto* line_indices = static_cast<int64_t*>(scratch.get());
+    auto* line_values = reinterpret_cast<T*>(line_indices + n);
+    kthvalue_kernel<<<blocks_for(lines.count(), kThreads), kThreads, 0, stream()>>>(
+        in[0].data_as<T>(), line_values, line_indices, values.data_as<T>(), indices.data_as<int64_t>(), lines, k);
+    check_launch("kthvalue");
+  });
+  return {values, indices};
+}
+
+// ---------------------------------------------------------------------------------------
 // flip
 
 constexpr int kMaxFlipDims = 16;
@@ -264,6 +320,7 @@ void add_sort_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "cumprod_backward", scan_backward<CumprodLine>("cumprod_backward"));
   r.add_kernel("cuda", "logcumsumexp_backward", scan_backward<LogcumsumexpLine>("logcumsumexp_backward"));
   r.add_kernel("cuda", "sort", sort);
+  r.add_kernel("cuda", "kthvalue", kthvalue);
   r.add_kernel("cuda", "flip", flip);
 }
 

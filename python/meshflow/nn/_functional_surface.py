@@ -22,6 +22,7 @@ from .._ops_math import cumsum
 from .._ops_shape import cat
 from .._ops_creation import zeros
 from .._tensor import Tensor, apply, tensor
+from .._inplace import _gathered_back, _viewing
 from .._dtype import uint8
 from .functional import _reduce, legacy_reduction  # the reduction rules every loss shares
 
@@ -163,7 +164,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
 
 def _tensor_unfold(self, dimension, size, step):
     """Tensor.unfold: the windows of `size` elements every `step` along `dimension`, as a new
-    last dim (torch's returns a view; this is a copy, one index_select)."""
+    last dim: one index_select, a view as torch's (writes reach self)."""
     dim = dimension % max(self.ndim, 1)
     length = self.shape[dim] if self.ndim else 1
     if size > length or size < 0 or step <= 0:
@@ -181,7 +182,17 @@ def _tensor_unfold(self, dimension, size, step):
     return windows.permute(*[d for d in range(len(shape)) if d != dim + 1], dim + 1)
 
 
-Tensor.unfold = _tensor_unfold
+def _unfold_strides(base_strides, base, view, dimension, size, step):
+    """torch's strides of x.unfold(...): the dim's stride times step, then the dim's stride."""
+    if not base.ndim:
+        return (1,)
+    strides = list(base_strides)
+    along = strides[dimension % base.ndim]
+    strides[dimension % base.ndim] = along * step
+    return (*strides, along)
+
+
+Tensor.unfold = _viewing(_tensor_unfold, _gathered_back(_tensor_unfold), strides=_unfold_strides)
 
 
 def _as_2d(op, input, output_size):

@@ -1,0 +1,15 @@
+import torch
+
+x = torch.tensor([[3.0, 10.0], [1.0, 20.0], [2.0, 20.0], [7.0, -5.0], [1.0, 0.0]])
+ranks = x.argsort(0).argsort(0).float()
+uniform = ranks / (x.size(0) - 1)
+ref = torch.linspace(0, 1, 5)
+bins = torch.tensor([0.0, 2.0, 5.0, 12.0])
+bucket_r = torch.bucketize(x, bins, right=True)
+bucket_l = torch.bucketize(x, bins)
+ss = torch.searchsorted(torch.sort(x, dim=0).values.t().contiguous(), torch.tensor([[2.0], [15.0]]))
+qs = torch.quantile(x, torch.tensor([0.1, 0.5, 0.9]), dim=0)
+q_near = torch.quantile(x[:, 0], 0.3, interpolation="nearest")
+q_mid = torch.quantile(x[:, 0], 0.3, interpolation="midpoint")
+q_low = torch.nanquantile(torch.tensor([1.0, float("nan"), 3.0, 4.0]), 0.5)
+report(ranks=ranks, uniform=uniform, br=bucket_r, bl=bucket_l, ss=ss, qs=qs, qn=q_near.item(), qm=q_mid.item(), ql=q_low.item())

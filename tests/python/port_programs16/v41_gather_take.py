@@ -1,0 +1,15 @@
+import torch
+
+x = torch.arange(24.0).view(2, 3, 4)
+g0 = torch.gather(x, 0, torch.tensor([[[1, 0, 1, 0]]]).expand(1, 3, 4))
+g2 = x.gather(2, torch.tensor([[[3], [0], [1]], [[2], [2], [2]]]))
+tad = torch.take_along_dim(x, x.argmax(dim=-1, keepdim=True), dim=-1)
+tad_flat = torch.take_along_dim(x, torch.tensor([23, 0, 5]))
+take = torch.take(x, torch.tensor([[0, 5], [23, 11]]))
+isel = x.index_select(1, torch.tensor([2, 0], dtype=torch.int32))
+nar = x.narrow(2, 1, 2)
+sel = x.select(1, -1)
+ic = torch.zeros(5, 2).index_copy_(0, torch.tensor([4, 0]), torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+ifl = torch.zeros(2, 5).index_fill_(1, torch.tensor([1, 3]), -2.0)
+put = torch.zeros(2, 3).index_put_((torch.tensor([0, 1, 0]), torch.tensor([2, 0, 2])), torch.tensor([1.0, 2.0, 3.0]), accumulate=True)
+report(g0=g0, g2=g2, tad=tad, tad_flat=tad_flat, take=take, isel=isel, nar=nar, sel=sel, ic=ic, ifl=ifl, put=put)
