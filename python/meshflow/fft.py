@@ -1,6 +1,7 @@
 """meshflow.fft: torch.fft's discrete Fourier transforms.
 
     fft ifft rfft irfft          one dim (n: the signal's length, cropped or zero-padded)
+    hfft ihfft                   one dim, of a Hermitian signal (irfft's and rfft's ops, conjugated)
     fft2 ifft2 rfft2 irfft2      the last two dims (s: their lengths)
     fftn ifftn rfftn irfftn      any dims (s, dim)
     fftfreq rfftfreq             the sample frequencies
@@ -16,7 +17,7 @@ from . import _dtype
 from ._promotion import get_default_dtype as _default_dtype
 from ._tensor import Tensor as _Tensor, apply as _apply
 
-__all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn",
+__all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn",
            "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 
 
@@ -103,22 +104,29 @@ def _fftn(name, x, s, dim, norm, forward):
     return _c2c(x, dims, norm, forward)
 
 
-def _rfftn(name, x, s, dim, norm):
+def _rfftn(name, x, s, dim, norm, forward=True):
+    """The real-to-complex transform; forward=False: ihfft's, scaled as an inverse and
+    conjugated (torch's fft_r2c)."""
     x = _floating(name, x, complex_ok=False)
     dims, sizes = _dims_and_sizes(name, x, s, dim)
     x = _resized(x, dims, sizes)
-    return _apply("fft_r2c", [x], {"dims": dims, "norm": _norm_mode(norm, True), "onesided": True})[0]
+    out = _apply("fft_r2c", [x], {"dims": dims, "norm": _norm_mode(norm, forward), "onesided": True})[0]
+    return out if forward else out.conj()
 
 
-def _irfftn(name, x, s, dim, norm):
+def _irfftn(name, x, s, dim, norm, forward=False):
+    """The complex-to-real transform; forward=True: hfft's, of the conjugated input scaled as a
+    forward transform (torch's fft_c2r)."""
     x = _as_complex(_floating(name, x))
+    if forward:
+        x = x.conj()
     dims, sizes = _dims_and_sizes(name, x, s, dim)
     given = s is not None and ([s] if isinstance(s, int) else list(s))[-1] != -1
     last = sizes[-1] if given else 2 * (x.shape[dims[-1]] - 1)  # the output's length on the last dim
     if last < 1:
         raise RuntimeError(f"{name}: Invalid number of data points ({last}) specified")
     x = _resized(x, dims, sizes[:-1] + [last // 2 + 1])
-    return _apply("fft_c2r", [x], {"dims": dims, "norm": _norm_mode(norm, False), "last_dim_size": last})[0]
+    return _apply("fft_c2r", [x], {"dims": dims, "norm": _norm_mode(norm, forward), "last_dim_size": last})[0]
 
 
 def fft(input, n=None, dim=-1, norm=None):
@@ -139,6 +147,17 @@ def rfft(input, n=None, dim=-1, norm=None):
 def irfft(input, n=None, dim=-1, norm=None):
     """rfft's inverse: a real signal of length n (default 2 (m - 1) for m frequencies)."""
     return _irfftn("irfft", input, None if n is None else [n], [dim], norm)
+
+
+def hfft(input, n=None, dim=-1, norm=None):
+    """The transform of a Hermitian signal given by its first half: a real signal of length n
+    (default 2 (m - 1)), as torch.fft.hfft."""
+    return _irfftn("hfft", input, None if n is None else [n], [dim], norm, forward=True)
+
+
+def ihfft(input, n=None, dim=-1, norm=None):
+    """hfft's inverse: the n // 2 + 1 first values of a real signal's inverse transform."""
+    return _rfftn("ihfft", input, None if n is None else [n], [dim], norm, forward=False)
 
 
 def fft2(input, s=None, dim=(-2, -1), norm=None):

@@ -1,5 +1,5 @@
-"""Whole programs as PyTorch users write them (issue 37, sixteenth programs round: 100
-written blind, 86 agreeing with torch on their first run): vision blocks (EfficientNet SE,
+"""Whole programs as PyTorch users write them (issue 37, sixteenth programs round: 120
+written blind, 105 agreeing with torch on their first run): vision blocks (EfficientNet SE,
 ShuffleNet, DenseNet, Inception, attention gates, keypoints, CenterNet, GIoU), text (char
 LSTMs, Transformer-XL shifts, Linformer, CBOW, gated convolutions, pointer-generator, BPE,
 CTC), tabular (sparsemax, target encoding, quantile transforms, CORAL, Cox models), RL (n-step
@@ -91,3 +91,15 @@ def test_empty_argmax_and_median_raise_torch_s_index_error_and_median_of_nothing
 def test_matrix_power_of_a_negative_power_is_the_inverse_s():
     a = mf.tensor([[2., 1.], [1., 3.]], dtype=mf.float64)
     assert np.allclose(mf.linalg.matrix_power(a, -2).tolist(), [[0.4, -0.2], [-0.2, 0.2]])  # torch 2's
+
+
+def test_hfft_and_ihfft_are_torch_s():
+    x = mf.tensor([1.0, 2.0, -3.0, 0.5]).to(mf.complex64) + 1j * mf.tensor([0.0, 1.0, 2.0, -1.0]).to(mf.complex64)
+    assert np.allclose(mf.fft.hfft(x).tolist(), [-0.5, 10.696152, 0.767949, -9.5, 4.232051, 0.303848], atol=1e-5)  # torch 2's
+    assert np.allclose(mf.fft.hfft(x, n=5, norm="ortho").tolist(),
+                       [-0.447214, 5.072933, -3.004750, -0.653609, 1.268707], atol=1e-5)
+    r = mf.fft.ihfft(mf.tensor([1.0, 2.0, 3.0, 4.0, 0.5]), norm="forward")
+    assert np.allclose([[v.real, v.imag] for v in r.tolist()], [[10.5, 0.0], [-3.89058, 0.8388], [1.14058, 1.83273]], atol=1e-4)
+    t = mf.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    mf.fft.hfft(t, n=4).pow(2).sum().backward()
+    assert t.grad.tolist() == [8.0, 32.0, 24.0]
