@@ -17,11 +17,15 @@
 //   to_memory_format(x; format)            x in MemoryFormat `format` (core/tensor.h) where x has
 //                                          4 or 5 dims and lives in host memory, else
 //                                          row-major:  S(k) -> S(k); P -> P
+//   view_dtype(x; dtype)                   x's bytes read as `dtype` (torch's view(dtype)): the
+//                                          last dim scaled by the ratio of the element sizes
+//                                          (it must divide). S(k) -> S(k),
+//                                          but the last dim where the sizes differ
 // Gradients: permute's is the inverse permute, reshape's the reshape back, expand's the sum
 // over the repeated dims (fn::sum_to), slice's slice_backward, slice_scatter's dy with zeros
 // written in the slice (x's) and dy's slice summed to values' shape (values'), and cat's and
 // stack's are slices of dy, split's one cat of its pieces' gradients, to_memory_format's dy. slice_backward has none
-// (no second derivatives).
+// (no second derivatives), nor has view_dtype (reinterpreted bits, as torch's).
 // Not listed though valid: S(k) -> P wherever S(k) is not carried through (each rank writes
 // its own elements into zeros). It costs nothing at this op, so cost-based inference would
 // always take it, and the consumer then pays a reduction of the whole output: an
@@ -30,6 +34,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "meshflow/ops/dtype_view.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/onednn.h"
@@ -787,6 +792,33 @@ OpDef split_op() {
   return op;
 }
 
+// ---------------------------------------------------------------------------------------
+// view_dtype
+
+constexpr const char* kViewDtype = "view_dtype";
+
+OpDef view_dtype_op() {
+  OpDef op;
+  op.name = kViewDtype;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(kViewDtype, in, 1);
+    const DType to = attrs.get_dtype("dtype");
+    return std::vector<TensorMeta>{{kernel::dtype_view_shape(in[0].shape, in[0].dtype, to), to}};
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+    const size_t nd = in[0].shape.size();
+    const bool same_size = dtype_size(in[0].dtype) == dtype_size(out[0].dtype);
+    return kernel::split_alike_signatures(same_size || nd == 0 ? nd : nd - 1, 1, 1);
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const DType to = ctx.attrs.get_dtype("dtype");
+    const Tensor x = channels_last(in[0].format()) ? kernel::onednn::in_format(in[0], MemoryFormat::kContiguous) : in[0];
+    return std::vector<Tensor>{kernel::bytes_into(x, ctx.output(0, kernel::dtype_view_shape(x.shape(), x.dtype(), to), to))};
+  };
+  op.grad_reads = kReadsNothing;
+  return op;
+}
+
 }  // namespace
 
 OpDef to_memory_format_op() {
@@ -820,7 +852,7 @@ OpDef to_memory_format_op() {
 void register_shape_ops(OpRegistry& r) {
   // They only move elements: every dtype.
   for (OpDef op : {permute_op(), reshape_op(), expand_op(), slice_op(), slice_backward_op(), slice_scatter_op(), cat_op(),
-                   stack_op(), split_op(), to_memory_format_op()}) {
+                   stack_op(), split_op(), to_memory_format_op(), view_dtype_op()}) {
     op.bfloat16 = true;
     op.booleans = true;
     op.float16 = true;

@@ -28,7 +28,7 @@ import numpy as _np
 
 from . import _C, _dtype
 from ._ops_index import _basic_items, _carrier, index_along_call, index_fill_source, scatter_call, write_call
-from ._tensor import Tensor, _in_c, _in_memory_format, _to_format, no_grad, is_grad_enabled, numpy_shared
+from ._tensor import Tensor, _in_c, _in_memory_format, _to_format, apply, no_grad, is_grad_enabled, numpy_shared
 
 # A view records how it was made in `view._view`, a tuple (base, kind, args, kwargs): the
 # method's _ViewKind and the arguments of the call. Nothing else is made per view (no
@@ -735,8 +735,30 @@ def _contiguous(self, memory_format=None):
     return self if is_contiguous(self) else self.clone()
 
 
+def _bits_as(self, dtype):
+    """self's bytes read as `dtype` (C++ view_dtype); no gradient flows through it, as torch's.
+    Where the element sizes differ, torch reads the last dim's elements side by side in its
+    storage: a tensor whose last dim is strided there (x.t()) is refused, as torch's."""
+    strides = torch_strides(self)
+    if dtype.itemsize != self.dtype.itemsize and self.ndim and strides is not None and strides[-1] != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 to view {self.dtype} as {dtype} (different element sizes), "
+                           f"but got {strides[-1]}")
+    with no_grad():
+        return apply("view_dtype", [self], {"dtype": getattr(_C.DType, dtype.name)})[0]
+
+
+def _bits_as_back(base, value, dtype):
+    return _bits_as(value, base.dtype)
+
+
+# torch's view(dtype): a view of the same bytes, so writes through it reach the base.
+_view_dtype = _viewing(_bits_as, _bits_as_back)
+
+
 def _checked_view(raw):
     def view(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):  # view(dtype): the bytes reinterpreted
+            return _view_dtype(self, shape[0])
         if not _dense_view(self) and _viewable(self, torch_strides(self), _sizes(self, shape)) is False:
             raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
                                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")

@@ -103,3 +103,20 @@ def test_hfft_and_ihfft_are_torch_s():
     t = mf.tensor([1.0, 2.0, 3.0], requires_grad=True)
     mf.fft.hfft(t, n=4).pow(2).sum().backward()
     assert t.grad.tolist() == [8.0, 32.0, 24.0]
+
+
+def test_view_dtype_reads_the_same_bytes_as_torch_s():
+    x = mf.tensor([1.0, -2.0, 0.5])
+    bits = x.view(mf.int32)
+    assert bits.tolist() == [1065353216, -1073741824, 1056964608] and not x.requires_grad_().view(mf.int32).requires_grad
+    assert mf.tensor([[1.0, 2.0]]).view(mf.float16).shape == (1, 4) and mf.ones(2, 4, dtype=mf.int8).view(mf.int32).shape == (2, 1)
+    assert mf.tensor([1.5, 2.5], dtype=mf.bfloat16).view(mf.int16).tolist() == [16320, 16416]  # torch 2's
+    assert mf.tensor(1.0).view(mf.int32).item() == 1065353216
+    base = mf.zeros(2)
+    base.view(mf.int32)[1] = 1065353216  # a view: the write reaches its base
+    assert base.tolist() == [0.0, 1.0]
+    with pytest.raises(RuntimeError):
+        mf.ones(3, dtype=mf.int8).view(mf.int16)
+    with pytest.raises(RuntimeError, match="stride"):  # torch reads a last dim side by side
+        mf.ones(2, 3).t().view(mf.float16)
+    assert mf.arange(6.0).view(2, 3).t().view(mf.int32)[2, 1].item() == 1084227584  # 5.0's bits

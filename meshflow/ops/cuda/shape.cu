@@ -15,6 +15,7 @@
 
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/dtype_view.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/slice_write.h"
 
@@ -200,6 +201,13 @@ void add_shape_kernels(OpRegistry& r) {
   // A GPU's tensors are row-major (core/tensor.h's memory formats): the input itself.
   r.add_kernel("cuda", "to_memory_format",
                [](const std::vector<Tensor>& in, const KernelContext&) { return std::vector<Tensor>{in[0]}; });
+
+  // A GPU's tensors are row-major: the same bytes, read as the other dtype.
+  r.add_kernel("cuda", "view_dtype", [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const DType to = ctx.attrs.get_dtype("dtype");
+    const Shape shape = kernel::dtype_view_shape(in[0].shape(), in[0].dtype(), to);
+    return std::vector<Tensor>{kernel::bytes_into(in[0], output(ctx, 0, shape, to, memory_of(in)))};
+  });
 
   // The signature made the local part the same run of the flat layout: a view.
   r.add_kernel("cuda", "reshape", [](const std::vector<Tensor>& in, const KernelContext& ctx) {
