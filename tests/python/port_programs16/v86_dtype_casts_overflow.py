@@ -12,7 +12,7 @@ res = {
     "type_str": [torch.ones(1).type(), torch.ones(1, dtype=torch.int64).type(), torch.ones(1, dtype=torch.bool).type()],
     "bool_sum": torch.tensor([True, True, True]).sum().dtype, "int_mean_err": None, "type_as": torch.ones(2).type_as(torch.tensor([1])),
     "double": torch.tensor([1 / 3]).double(), "py_list_mixed": torch.tensor([1, 2.5, True]), "py_bool_list": torch.tensor([True, False]).dtype,
-    "is_signed": [torch.int8.is_signed, torch.uint8.is_signed],
+    "is_signed": [torch.int8.is_signed, torch.uint8.is_signed], "view_dtype": torch.tensor([1.0, -2.0]).view(torch.int32),
 }
 try:
     torch.tensor([1, 2]).mean()
