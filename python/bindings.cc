@@ -748,19 +748,23 @@ void bind_functions(py::module_& m) {
   // A Python autograd.Function's call: `outputs` (computed without recording) become the
   // results of a node whose gradient is the Python `backward(grad_outputs) -> grads`, one per
   // input (None where none flows). Backward runs with the GIL released, so the callable is
-  // called, and dropped, under the GIL.
+  // called, and dropped, under the GIL. `owner` is kept while the node lives (the callable is
+  // dropped by a backward that frees the graph): its end tells Python the node is gone.
   m.def(
       "record_function",
-      [](const std::string& name, const std::vector<Var>& inputs, std::vector<Var> outputs, py::function backward) {
+      [](const std::string& name, const std::vector<Var>& inputs, std::vector<Var> outputs, py::function backward,
+         py::object owner) {
         struct Callable {
-          py::object fn;
+          py::object fn, owner;
           ~Callable() {
             py::gil_scoped_acquire gil;
             fn = py::object();
+            owner = py::object();
           }
         };
         auto callable = std::make_shared<Callable>();
         callable->fn = std::move(backward);
+        callable->owner = std::move(owner);
         const size_t n = inputs.size();
         record(
             name, inputs, outputs,
@@ -783,7 +787,7 @@ void bind_functions(py::module_& m) {
             });
         return outputs;
       },
-      py::arg("name"), py::arg("inputs"), py::arg("outputs"), py::arg("backward"));
+      py::arg("name"), py::arg("inputs"), py::arg("outputs"), py::arg("backward"), py::arg("owner") = py::none());
   m.def(
       "batch_norm",
       [](const Var& x, std::optional<Var> running_mean, std::optional<Var> running_var, std::optional<Var> weight,

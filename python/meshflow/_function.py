@@ -11,7 +11,7 @@ second derivative does not flow through them.
 """
 import functools
 
-from . import _C
+from . import _C, _grad_fn
 from ._tensor import Tensor, no_grad
 
 
@@ -77,8 +77,11 @@ class Function:
             return [None if r is None else r._impl for r, is_tensor in zip(result, tensor_args) if is_tensor]
 
         since = _C.next_sequence()
+        owner = _grad_fn.NodeOwner()
         recorded = _C.record_function(cls.__name__, [t._impl for t in inputs], [o._impl for o in tensor_outs],
-                                      backward)
+                                      backward, owner)
+        if recorded:
+            _grad_fn.attach_context(recorded[0].grad_fn, ctx, owner)  # grad_fn reads ctx, as torch's
         recorded = iter(Tensor(v) for v in recorded)
         made = tuple(next(recorded) if isinstance(o, Tensor) else o for o in made)
         if getattr(ctx, "dirty_tensors", ()):

@@ -19,6 +19,25 @@ from . import _C
 _nodes = weakref.WeakValueDictionary()
 
 
+# A custom autograd.Function's ctx by its node's id while the node lives: torch's grad_fn of
+# a Function is its ctx, so what forward set on it (and saved_tensors) reads through
+# y.grad_fn. The entry ends with the node's owner (_C.record_function's), which the node
+# keeps until it is freed, before its address can be reused.
+_contexts = {}
+
+
+class NodeOwner:
+    """What a Function's node keeps for its life (nothing else refers to it)."""
+
+    __slots__ = ("__weakref__",)
+
+
+def attach_context(impl, ctx, owner):
+    """Makes ctx's attributes readable through the Node of `impl` while `owner` lives."""
+    _contexts[impl.id] = ctx
+    weakref.finalize(owner, _contexts.pop, impl.id, None)
+
+
 def node(impl):
     """The Node of a _C.Node (None for None)."""
     if impl is None:
@@ -51,6 +70,12 @@ class Node:
 
     def name(self):
         return type(self).__name__  # torch's name of the node (_C.Node.torch_name)
+
+    def __getattr__(self, name):
+        ctx = _contexts.get(self._impl.id)
+        if ctx is not None and not name.startswith("__") and hasattr(ctx, name):
+            return getattr(ctx, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @property
     def next_functions(self):

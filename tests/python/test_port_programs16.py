@@ -120,3 +120,23 @@ def test_view_dtype_reads_the_same_bytes_as_torch_s():
     with pytest.raises(RuntimeError, match="stride"):  # torch reads a last dim side by side
         mf.ones(2, 3).t().view(mf.float16)
     assert mf.arange(6.0).view(2, 3).t().view(mf.int32)[2, 1].item() == 1084227584  # 5.0's bits
+
+
+def test_a_function_s_grad_fn_reads_its_ctx_as_torch_s():
+    class Scaled(mf.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.flags, ctx.scale = tuple(ctx.needs_input_grad), 3.0
+            ctx.save_for_backward(a)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.scale, None
+
+    a = mf.ones(2, requires_grad=True)
+    y = Scaled.apply(a, mf.ones(2))
+    assert y.grad_fn.flags == (True, False) and y.grad_fn.scale == 3.0 and y.grad_fn.saved_tensors[0] is a
+    with pytest.raises(AttributeError, match="ScaledBackward"):
+        y.grad_fn.missing
+    assert not hasattr((a * 2).grad_fn, "flags")

@@ -36,6 +36,7 @@ class ArgSortSoft(Function):
 class NeedsGrad(Function):
     @staticmethod
     def forward(ctx, a, b):
+        ctx.flags = tuple(ctx.needs_input_grad)
         ctx.save_for_backward(a, b)
         return a * b
 
@@ -57,4 +58,4 @@ c = torch.tensor([3.0, 4.0])
 p = NeedsGrad.apply(a, c)
 p.sum().backward()
 report(y=y.detach(), g1=g1, s=s.detach(), idx=idx, idx_rg=idx.requires_grad, g2=x.grad, p=p.detach(), ag=a.grad,
-       name=type(y.grad_fn).__name__)
+       name=type(y.grad_fn).__name__, flags=p.grad_fn.flags)
