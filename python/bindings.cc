@@ -612,6 +612,21 @@ void bind_optim(py::module_& m) {
            }),
            py::arg("groups"), py::arg("lr"), py::arg("lr_decay"), py::arg("weight_decay"),
            py::arg("initial_accumulator_value"), py::arg("eps"));
+  // The elementwise rules' optimizers: groups, and the defaults they override by name.
+  auto bind_rule = [&m, param_groups](auto* tag, const char* name) {
+    using Class = std::remove_pointer_t<decltype(tag)>;
+    py::class_<Class, optim::Optimizer>(m, name)
+        .def(py::init([param_groups](Groups groups, const optim::GroupOptions& defaults) {
+               return Class(param_groups(std::move(groups)), defaults);
+             }),
+             py::arg("groups"), py::arg("defaults"));
+  };
+  bind_rule(static_cast<optim::Adamax*>(nullptr), "Adamax");
+  bind_rule(static_cast<optim::NAdam*>(nullptr), "NAdam");
+  bind_rule(static_cast<optim::RAdam*>(nullptr), "RAdam");
+  bind_rule(static_cast<optim::Adadelta*>(nullptr), "Adadelta");
+  bind_rule(static_cast<optim::ASGD*>(nullptr), "ASGD");
+  bind_rule(static_cast<optim::Rprop*>(nullptr), "Rprop");
   m.def(
       "clip_grad_norm",
       [](const std::vector<Var>& params, double max_norm, bool error_if_nonfinite) -> std::optional<Var> {

@@ -13,6 +13,7 @@
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/error.h"
+#include "meshflow/ops/dispatch.h"
 #include "meshflow/vm/vm.h"
 
 namespace mf {
@@ -215,6 +216,17 @@ Var own_gradient(const Var& grad) {
   return Var(GlobalTensor(g.shape(), g.placement(), g.nd_sbp(), copy));
 }
 
+// A local leaf's gradient in the leaf's memory format, as torch's AccumulateGrad makes it: a
+// channels-last parameter's .grad is channels-last (its later sums keep that format).
+Var in_format_of(const VarImpl& leaf, const Var& grad) {
+  const Tensor* value = std::get_if<Tensor>(&leaf.value);
+  if (value == nullptr || grad.is_global() || value->format() != MemoryFormat::kChannelsLast ||
+      grad.local().format() == MemoryFormat::kChannelsLast) {
+    return grad;
+  }
+  return Var(to_memory_format(grad.local(), MemoryFormat::kChannelsLast));
+}
+
 // leaf.grad += grad (after the leaf's hooks; to the sink instead while one is set), told
 // to a graph tracer (which runs what reads gradients once per step when the step is split
 // into micro-batches). As torch's AccumulateGrad, a leaf's .grad is a tensor of its own that
@@ -237,7 +249,7 @@ void add_to_grad(VarImpl& leaf, Var grad) {
     leaf.grad.set_data(accumulate(leaf.grad, grad));
   } else {
     leaf.grad = accumulate(leaf.grad, grad);
-    if (!leaf.grad.requires_grad()) leaf.grad = own_gradient(leaf.grad);
+    if (!leaf.grad.requires_grad()) leaf.grad = in_format_of(leaf, own_gradient(leaf.grad));
   }
   if (ConversionTracer* tracer = conversion_tracer(); tracer && leaf.grad.is_global()) {
     tracer->trace_leaf_gradient(&leaf, leaf.grad.global());

@@ -2,6 +2,7 @@
 #include "meshflow/nn/optim.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -13,6 +14,7 @@
 #include "meshflow/global/global_tensor.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
+#include "meshflow/ops/optimizer_math.h"
 #include "meshflow/vm/vm.h"
 
 namespace mf::optim {
@@ -456,16 +458,13 @@ Adam::Adam(std::vector<ParamGroup> groups, AdamWOptions defaults)
 
 void AdamW::step() {
   NoGradGuard no_grad;
-  ++steps_;
-  for (size_t i = 0; i < params_.size(); ++i) {
-    if (!params_[i].grad().defined()) continue;
+  count_steps([this](size_t i) {
     if (!exp_avg_[i].defined()) {
       exp_avg_[i] = state_zeros(i);
       exp_avg_sq_[i] = state_zeros(i);
     }
     if (option(i, "amsgrad") != 0 && !max_exp_avg_sq_[i].defined()) max_exp_avg_sq_[i] = state_zeros(i);
-    count_param_step(i);
-  }
+  });
   const auto batches = update_batches([this](size_t i, size_t j) { return param_steps_[i] == param_steps_[j]; });
   for (const std::vector<size_t>& batch : batches) {
     const size_t i = batch[0], k = batch.size();
@@ -537,7 +536,17 @@ void PerParamStepsOptimizer::count_step() {
   for (int64_t& s : param_steps_) ++s;
 }
 
-void PerParamStepsOptimizer::count_param_step(size_t i) { ++param_steps_.at(i); }
+std::vector<size_t> PerParamStepsOptimizer::count_steps(const std::function<void(size_t)>& make_state) {
+  ++steps_;
+  std::vector<size_t> stepped;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!params_[i].grad().defined()) continue;
+    make_state(i);
+    ++param_steps_.at(i);
+    stepped.push_back(i);
+  }
+  return stepped;
+}
 
 Var PerParamStepsOptimizer::step_state(size_t i) const {
   return Var(host_scalar(static_cast<float>(param_steps_[i])));  // torch's: a float32 scalar
@@ -603,12 +612,7 @@ void RMSprop::make_state(size_t i) {
 
 void RMSprop::step() {
   NoGradGuard no_grad;
-  ++steps_;
-  for (size_t i = 0; i < params_.size(); ++i) {
-    if (!params_[i].grad().defined()) continue;
-    make_state(i);
-    count_param_step(i);
-  }
+  count_steps([this](size_t i) { make_state(i); });
   // The update reads no step count: parameters of a group step together.
   const auto batches = update_batches([](size_t, size_t) { return true; });
   for (const std::vector<size_t>& batch : batches) {
@@ -707,12 +711,7 @@ void Adagrad::make_state(size_t i) {
 
 void Adagrad::step() {
   NoGradGuard no_grad;
-  ++steps_;
-  for (size_t i = 0; i < params_.size(); ++i) {
-    if (!params_[i].grad().defined()) continue;
-    make_state(i);
-    count_param_step(i);
-  }
+  count_steps([this](size_t i) { make_state(i); });
   // The learning rate decays with each parameter's own steps (torch's), so parameters step
   // together only where they took as many.
   const auto batches = update_batches([this](size_t i, size_t j) { return param_steps_[i] == param_steps_[j]; });
@@ -772,6 +771,270 @@ void Adagrad::load_state(const std::vector<std::map<std::string, Var>>& state, i
   }
   steps_ = step_count;
 }
+
+RuleOptimizer::RuleOptimizer(std::string name, std::string op, std::vector<std::string> tensors,
+                             std::vector<std::string> scalars, GroupOptions defaults, const GroupOptions& given)
+    : PerParamStepsOptimizer(std::move(name), std::move(defaults)),
+      op_(std::move(op)),
+      tensor_keys_(std::move(tensors)),
+      scalar_keys_(std::move(scalars)),
+      tensors_(tensor_keys_.size()) {
+  for (const auto& [key, value] : given) {
+    if (!defaults_.count(key)) throw std::invalid_argument(name_ + ": unknown option \"" + key + "\"");
+    defaults_[key] = value;
+  }
+}
+
+void RuleOptimizer::add_groups(std::vector<ParamGroup> groups) {
+  check_options(defaults_);
+  for (ParamGroup& g : groups) add_param_group(std::move(g.params), g.options);
+}
+
+void RuleOptimizer::expect(bool ok, const std::string& what) const {
+  if (!ok) throw std::invalid_argument(name_ + ": " + what);
+}
+
+double RuleOptimizer::initial_value(size_t, size_t) const { return 0; }
+
+std::vector<float> RuleOptimizer::initial_scalars(size_t) const { return {}; }
+
+std::vector<std::pair<std::string, double>> RuleOptimizer::advance(size_t, std::vector<float>&) const { return {}; }
+
+void RuleOptimizer::params_added() {
+  PerParamStepsOptimizer::params_added();
+  for (std::vector<Var>& slot : tensors_) slot.resize(params_.size());
+  scalars_.resize(params_.size());
+  step_attrs_.resize(params_.size());
+}
+
+void RuleOptimizer::make_state(size_t i) {
+  if (tensors_[0][i].defined()) return;
+  for (size_t s = 0; s < tensors_.size(); ++s) tensors_[s][i] = state_zeros(i, initial_value(i, s));
+  scalars_[i] = initial_scalars(i);
+}
+
+void RuleOptimizer::advance_param(size_t i) {
+  if (tensors_[0][i].defined()) step_attrs_[i] = advance(i, scalars_[i]);
+}
+
+void RuleOptimizer::step() {
+  NoGradGuard no_grad;
+  const std::vector<size_t> stepped = count_steps([this](size_t i) { make_state(i); });
+  for (size_t i : stepped) advance_param(i);
+  const auto batches = update_batches([this](size_t i, size_t j) {
+    return param_steps_[i] == param_steps_[j] && step_attrs_[i] == step_attrs_[j];
+  });
+  std::vector<const std::vector<Var>*> states;
+  for (const std::vector<Var>& slot : tensors_) states.push_back(&slot);
+  for (const std::vector<size_t>& batch : batches) {
+    const size_t i = batch[0], k = batch.size();
+    const std::vector<Var> inputs =
+        update_inputs(batch, params_, [this](size_t p, const Var& v) { return in_update_layout(p, v); }, states);
+    RunTimeAttrs run_time([this, i, k] { return for_tensors(update_attrs(i), k); });
+    const std::vector<Var> out = update_in_place(op_, inputs, for_tensors(update_attrs(i), k),
+                                                 over_inputs_but_gradients(1 + tensors_.size(), k));
+    for (size_t t = 0; t < k; ++t) {
+      commit_param(batch[t], out[t]);
+      for (size_t s = 0; s < tensors_.size(); ++s) tensors_[s][batch[t]] = out[(s + 1) * k + t];
+    }
+  }
+}
+
+Attrs RuleOptimizer::update_attrs(size_t i) const {
+  Attrs attrs;
+  for (const auto& [key, value] : groups_[group_of_[i]]) attrs.set(key, value);
+  attrs.set("step", param_steps_[i]);
+  for (const auto& [key, value] : step_attrs_[i]) attrs.set(key, value);
+  return attrs;
+}
+
+std::vector<Var*> RuleOptimizer::graph_state() {
+  NoGradGuard no_grad;
+  std::vector<Var*> slots;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    make_state(i);
+    for (std::vector<Var>& slot : tensors_) slots.push_back(&slot[i]);
+  }
+  return slots;
+}
+
+std::vector<int64_t> RuleOptimizer::counters() const {
+  std::vector<int64_t> c = PerParamStepsOptimizer::counters();
+  for (const std::vector<float>& scalars : scalars_) {
+    for (float v : scalars) {
+      uint32_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      c.push_back(bits);
+    }
+  }
+  return c;
+}
+
+void RuleOptimizer::set_counters(const std::vector<int64_t>& counters) {
+  size_t at = 1 + params_.size();
+  PerParamStepsOptimizer::set_counters(std::vector<int64_t>(counters.begin(), counters.begin() + at));
+  for (std::vector<float>& scalars : scalars_) {
+    for (float& v : scalars) {
+      const auto bits = static_cast<uint32_t>(counters.at(at++));
+      std::memcpy(&v, &bits, sizeof v);
+    }
+  }
+}
+
+void RuleOptimizer::count_step() {
+  PerParamStepsOptimizer::count_step();
+  for (size_t i = 0; i < params_.size(); ++i) advance_param(i);
+}
+
+std::vector<std::map<std::string, Var>> RuleOptimizer::state() const {
+  std::vector<std::map<std::string, Var>> state(params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (!tensors_[0][i].defined()) continue;
+    for (size_t s = 0; s < tensors_.size(); ++s) state[i][tensor_keys_[s]] = tensors_[s][i];
+    for (size_t s = 0; s < scalar_keys_.size(); ++s) state[i][scalar_keys_[s]] = Var(host_scalar(scalars_[i][s]));
+    state[i]["step"] = step_state(i);
+  }
+  return state;
+}
+
+void RuleOptimizer::load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) {
+  check_state_size(state.size(), params_.size());
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const std::map<std::string, Var>& entries = state[i];
+    const bool has = std::all_of(tensor_keys_.begin(), tensor_keys_.end(),
+                                 [&](const std::string& key) { return entries.count(key) > 0; });
+    for (size_t s = 0; s < tensors_.size(); ++s) {
+      tensors_[s][i] = has ? own_copy(in_update_layout(i, entries.at(tensor_keys_[s]))) : Var();
+    }
+    scalars_[i] = has ? initial_scalars(i) : std::vector<float>{};
+    for (size_t s = 0; has && s < scalar_keys_.size(); ++s) {
+      auto it = entries.find(scalar_keys_[s]);
+      if (it != entries.end()) scalars_[i][s] = static_cast<float>(scalar_value(it->second));
+    }
+    load_param_steps(i, entries);
+  }
+  steps_ = step_count;
+}
+
+// The checks torch's optimizers make, in its words, of the options an optimizer has.
+void RuleOptimizer::check_options(const GroupOptions& o) const {
+  auto has = [&o](const char* key) { return o.count(key) > 0; };
+  auto text = [](double v) { return std::to_string(v); };
+  expect(o.at("lr") >= 0, "invalid learning rate: " + text(o.at("lr")) + "; expected lr >= 0");
+  if (has("eps")) expect(o.at("eps") >= 0, "invalid epsilon value: " + text(o.at("eps")) + "; expected eps >= 0");
+  if (has("weight_decay")) {
+    expect(o.at("weight_decay") >= 0,
+           "invalid weight_decay value: " + text(o.at("weight_decay")) + "; expected weight_decay >= 0");
+  }
+  for (const char* key : {"beta1", "beta2"}) {
+    if (!has(key)) continue;
+    const double beta = o.at(key);
+    expect(beta >= 0 && beta < 1, std::string("invalid beta parameter at index ") + (key[4] == '1' ? "0" : "1") +
+                                      ": " + text(beta) + "; expected 0 <= beta < 1");
+  }
+}
+
+namespace {
+
+GroupOptions with_maximize(GroupOptions options) {
+  options["maximize"] = 0;
+  return options;
+}
+
+// Adam's family's defaults (torch's) at learning rate `lr`, and `more`.
+GroupOptions adam_like(double lr, const GroupOptions& more = {}) {
+  GroupOptions options = with_maximize({{"lr", lr}, {"beta1", 0.9}, {"beta2", 0.999}, {"eps", 1e-8}, {"weight_decay", 0}});
+  options.insert(more.begin(), more.end());
+  return options;
+}
+
+}  // namespace
+
+Adamax::Adamax(std::vector<ParamGroup> groups, const GroupOptions& defaults)
+    : RuleOptimizer("Adamax", "adamax_update", {"exp_avg", "exp_inf"}, {}, adam_like(2e-3), defaults) {
+  add_groups(std::move(groups));
+}
+
+NAdam::NAdam(std::vector<ParamGroup> groups, const GroupOptions& defaults)
+    : RuleOptimizer("NAdam", "nadam_update", {"exp_avg", "exp_avg_sq"}, {"mu_product"},
+                    adam_like(2e-3, {{"momentum_decay", 4e-3}, {"decoupled_weight_decay", 0}}), defaults) {
+  add_groups(std::move(groups));
+}
+
+void NAdam::check_options(const GroupOptions& o) const {
+  RuleOptimizer::check_options(o);
+  expect(o.at("momentum_decay") >= 0,
+         "invalid momentum_decay value: " + std::to_string(o.at("momentum_decay")) + "; expected >= 0");
+}
+
+std::vector<float> NAdam::initial_scalars(size_t) const { return {1.0F}; }
+
+// torch's mu_product *= mu: a float32 product, mu rounded to float32 first.
+std::vector<std::pair<std::string, double>> NAdam::advance(size_t i, std::vector<float>& scalars) const {
+  const double mu = NadamStep<float>::mu(option(i, "beta1"), option(i, "momentum_decay"),
+                                         static_cast<double>(param_steps_[i]));
+  scalars[0] = scalars[0] * static_cast<float>(mu);
+  return {{"mu_product", scalars[0]}};
+}
+
+RAdam::RAdam(std::vector<ParamGroup> groups, const GroupOptions& defaults)
+    : RuleOptimizer("RAdam", "radam_update", {"exp_avg", "exp_avg_sq"}, {},
+                    adam_like(1e-3, {{"decoupled_weight_decay", 0}}), defaults) {
+  add_groups(std::move(groups));
+}
+
+Adadelta::Adadelta(std::vector<ParamGroup> groups, const GroupOptions& defaults)
+    : RuleOptimizer("Adadelta", "adadelta_update", {"square_avg", "acc_delta"}, {},
+                    with_maximize({{"lr", 1.0}, {"rho", 0.9}, {"eps", 1e-6}, {"weight_decay", 0}}), defaults) {
+  add_groups(std::move(groups));
+}
+
+void Adadelta::check_options(const GroupOptions& o) const {
+  RuleOptimizer::check_options(o);
+  expect(o.at("rho") >= 0 && o.at("rho") <= 1,
+         "invalid rho value: " + std::to_string(o.at("rho")) + "; expected 0 <= rho <= 1");
+}
+
+ASGD::ASGD(std::vector<ParamGroup> groups, const GroupOptions& defaults)
+    : RuleOptimizer("ASGD", "asgd_update", {"ax"}, {"eta", "mu"},
+                    with_maximize({{"lr", 1e-2}, {"lambd", 1e-4}, {"alpha", 0.75}, {"t0", 1e6}, {"weight_decay", 0}}),
+                    defaults) {
+  add_groups(std::move(groups));
+}
+
+// eta starts as the learning rate, mu as 1 (torch's float32 tensors).
+std::vector<float> ASGD::initial_scalars(size_t i) const { return {static_cast<float>(option(i, "lr")), 1.0F}; }
+
+// The step reads eta and mu as the step before left them, then sets them from this step's lr
+// and count (torch's order).
+std::vector<std::pair<std::string, double>> ASGD::advance(size_t i, std::vector<float>& scalars) const {
+  std::vector<std::pair<std::string, double>> read{{"eta", scalars[0]}, {"mu", scalars[1]}};
+  const double lr = option(i, "lr"), step = static_cast<double>(param_steps_[i]);
+  scalars[0] = static_cast<float>(lr / std::pow(1 + option(i, "lambd") * lr * step, option(i, "alpha")));
+  scalars[1] = static_cast<float>(1 / std::max(1.0, step - option(i, "t0")));
+  return read;
+}
+
+Rprop::Rprop(std::vector<ParamGroup> groups, const GroupOptions& defaults)
+    : RuleOptimizer("Rprop", "rprop_update", {"prev", "step_size"}, {},
+                    with_maximize({{"lr", 1e-2},
+                                   {"etaminus", 0.5},
+                                   {"etaplus", 1.2},
+                                   {"step_size_min", 1e-6},
+                                   {"step_size_max", 50}}),
+                    defaults) {
+  add_groups(std::move(groups));
+}
+
+void Rprop::check_options(const GroupOptions& o) const {
+  RuleOptimizer::check_options(o);
+  const double minus = o.at("etaminus"), plus = o.at("etaplus");
+  expect(minus > 0 && minus < 1 && plus > 1, "invalid eta values: " + std::to_string(minus) + ", " +
+                                                 std::to_string(plus) + "; expected 0 < etaminus < 1 < etaplus");
+}
+
+// step_size starts at the learning rate of the parameter's first step.
+double Rprop::initial_value(size_t i, size_t slot) const { return slot == 1 ? option(i, "lr") : 0; }
 
 namespace {
 

@@ -1,12 +1,13 @@
 // Copyright 2026 The meshflow Authors.
 // Optimizers over Vars, local or global, with PyTorch's semantics (torch.optim.SGD, Adam,
-// AdamW, RMSprop and Adagrad, with parameter groups). Each parameter's update is one fused elementwise op
+// AdamW, RMSprop, Adagrad, Adamax, NAdam, RAdam, Adadelta, ASGD and Rprop, with parameter
+// groups). Each parameter's update is one fused elementwise op
 // (optimizer_ops.cc) on the parameter, its gradient and its state, which all share the
 // parameter's placement and SBP (the autograd engine delivers gradients in that layout), so
 // a step moves no data, and writes the parameter and its state in place, so it allocates
 // nothing beyond a first step's state (under ZeRO, below, the update runs on the shard and
-// the updated parameter is gathered anew). The Python classes mf.optim.SGD / Adam / AdamW
-// RMSprop and Adagrad are these.
+// the updated parameter is gathered anew). The Python classes mf.optim.SGD, Adam, ... are
+// these.
 //
 // ZeRO is a choice of SBP (set_zero_stage): a parameter's *shard layout* is its own split on
 // every mesh axis where it is broadcast (the data-parallel axes; a tensor-parallel axis keeps
@@ -25,6 +26,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "meshflow/autograd/var.h"
@@ -186,8 +188,9 @@ class PerParamStepsOptimizer : public Optimizer {
 
  protected:
   using Optimizer::Optimizer;
-  // Counts a step of parameter i; grows the counts to params_.size() first.
-  void count_param_step(size_t i);
+  // Counts a step (step()'s start): make_state(i), then a step of parameter i, for each
+  // parameter with a gradient; returns them.
+  std::vector<size_t> count_steps(const std::function<void(size_t)>& make_state);
   // Parameter i's steps as torch's state entry "step" (a float32 scalar).
   Var step_state(size_t i) const;
   // Parameter i's steps from a loaded state's "step" (0 where it has none).
@@ -293,6 +296,117 @@ class Adagrad : public PerParamStepsOptimizer {
   Attrs update_attrs(size_t i) const;
 
   std::vector<Var> sum_;  // per parameter; undefined until its first step
+};
+
+// An optimizer whose update is one elementwise rule (ops/optimizer_math.h: torch's Adamax,
+// NAdam, RAdam, Adadelta, ASGD and Rprop), each group of parameters with equal step counts
+// stepped by one call of its op. State per parameter, as torch's: the rule's tensors
+// (`tensors`, torch's keys in the op's order; made at the parameter's first step, or a
+// graph's trace, in its update layout), step, and the float32 scalars torch keeps beside them
+// (`scalars`: NAdam's mu_product, ASGD's eta and mu), which the host advances at each step
+// (advance()) and a graph before each run. The update reads every option of the parameter's
+// group by name (a flag as 0 or 1), "step" and what advance() gives, all anew at each run of
+// a graph (a schedule's lr too).
+class RuleOptimizer : public PerParamStepsOptimizer {
+ public:
+  void step() override;
+  std::vector<std::map<std::string, Var>> state() const override;
+  void load_state(const std::vector<std::map<std::string, Var>>& state, int64_t step_count) override;
+  std::vector<Var*> graph_state() override;
+  // The counts, then each parameter's scalars that are made (their float32 bits), so that a
+  // graph's trace leaves them as it found them.
+  std::vector<int64_t> counters() const override;
+  void set_counters(const std::vector<int64_t>& counters) override;
+  void count_step() override;
+
+ protected:
+  // `defaults` lists every option with torch's default; `given` overrides some (an unknown
+  // name throws std::invalid_argument). The subclass's constructor calls add_groups.
+  RuleOptimizer(std::string name, std::string op, std::vector<std::string> tensors, std::vector<std::string> scalars,
+                GroupOptions defaults, const GroupOptions& given);
+  void add_groups(std::vector<ParamGroup> groups);
+  // The value state tensor `slot` of parameter i starts at (0 by default).
+  virtual double initial_value(size_t i, size_t slot) const;
+  // Parameter i's scalars at its first step (none by default).
+  virtual std::vector<float> initial_scalars(size_t i) const;
+  // For parameter i's step param_steps_[i] (counted): moves `scalars` to their value after it
+  // and returns what the update of that step reads besides the options and the count.
+  virtual std::vector<std::pair<std::string, double>> advance(size_t i, std::vector<float>& scalars) const;
+  // Throws std::invalid_argument naming the optimizer and `what` where `ok` is false.
+  void expect(bool ok, const std::string& what) const;
+  // torch's checks of lr, eps, weight_decay and the betas, of those the optimizer has.
+  void check_options(const GroupOptions& options) const override;
+
+ private:
+  void params_added() override;
+  void make_state(size_t i);
+  void advance_param(size_t i);
+  Attrs update_attrs(size_t i) const;
+
+  std::string op_;
+  std::vector<std::string> tensor_keys_, scalar_keys_;
+  std::vector<std::vector<Var>> tensors_;  // per slot, per parameter; undefined until made
+  std::vector<std::vector<float>> scalars_;  // per parameter; empty until made
+  std::vector<std::vector<std::pair<std::string, double>>> step_attrs_;  // per parameter: advance()'s last
+};
+
+// torch.optim.Adamax; options lr, beta1, beta2, eps, weight_decay (L2), maximize. State:
+// exp_avg, exp_inf, step.
+class Adamax : public RuleOptimizer {
+ public:
+  Adamax(std::vector<ParamGroup> groups, const GroupOptions& defaults = {});
+};
+
+// torch.optim.NAdam; options lr, beta1, beta2, eps, weight_decay, momentum_decay,
+// decoupled_weight_decay, maximize. State: exp_avg, exp_avg_sq, step, mu_product.
+class NAdam : public RuleOptimizer {
+ public:
+  NAdam(std::vector<ParamGroup> groups, const GroupOptions& defaults = {});
+
+ private:
+  void check_options(const GroupOptions& options) const override;
+  std::vector<float> initial_scalars(size_t i) const override;
+  std::vector<std::pair<std::string, double>> advance(size_t i, std::vector<float>& scalars) const override;
+};
+
+// torch.optim.RAdam; options lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay,
+// maximize. State: exp_avg, exp_avg_sq, step.
+class RAdam : public RuleOptimizer {
+ public:
+  RAdam(std::vector<ParamGroup> groups, const GroupOptions& defaults = {});
+};
+
+// torch.optim.Adadelta; options lr, rho, eps, weight_decay (L2), maximize. State:
+// square_avg, acc_delta, step.
+class Adadelta : public RuleOptimizer {
+ public:
+  Adadelta(std::vector<ParamGroup> groups, const GroupOptions& defaults = {});
+
+ private:
+  void check_options(const GroupOptions& options) const override;
+};
+
+// torch.optim.ASGD; options lr, lambd, alpha, t0, weight_decay (L2), maximize. State: ax (the
+// average), step, eta (lr at the first step, then lr / (1 + lambd * lr * step)^alpha with the
+// lr of each step), mu (1 / max(1, step - t0)).
+class ASGD : public RuleOptimizer {
+ public:
+  ASGD(std::vector<ParamGroup> groups, const GroupOptions& defaults = {});
+
+ private:
+  std::vector<float> initial_scalars(size_t i) const override;
+  std::vector<std::pair<std::string, double>> advance(size_t i, std::vector<float>& scalars) const override;
+};
+
+// torch.optim.Rprop; options lr (the first step size), etaminus, etaplus, step_size_min,
+// step_size_max, maximize. State: prev, step_size (lr everywhere at the first step), step.
+class Rprop : public RuleOptimizer {
+ public:
+  Rprop(std::vector<ParamGroup> groups, const GroupOptions& defaults = {});
+
+ private:
+  void check_options(const GroupOptions& options) const override;
+  double initial_value(size_t i, size_t slot) const override;
 };
 
 // The 2-norm of `tensors` together (over every shard; undefined ones left out), as a 0-d

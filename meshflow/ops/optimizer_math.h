@@ -13,7 +13,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "meshflow/core/host_device.h"
 #include "meshflow/ops/attrs.h"
@@ -283,6 +285,295 @@ struct AdagradStep {
     if (decay) g = add(g, mul(weight_decay, param));
     const T s = add(sum, mul(g, g));
     return {sub(param, div(mul(clr, g), add(root(s), eps))), s};
+  }
+};
+
+
+// ---------------------------------------------------------------------------------------
+// Elementwise rules: Adamax, NAdam, RAdam, Adadelta, ASGD and Rprop (torch.optim's
+// single-tensor steps), each one op of optimizer_ops.cc defined once over its rule (and one
+// CUDA kernel, ops/cuda/optimizer.cu). A rule names its op (kOp) and the state tensors its op
+// reads and writes after param and grad (state_names(), torch's state keys, kState of them),
+// checks its attributes (check(), for infer), makes its per-call constants from them (make(),
+// on the host), and apply(param, grad, state...) gives one element's new param and state (an
+// Updated: scalars in and a struct out, which the CPU's loops vectorize, where arrays of
+// them did not). Where a step's options choose between values, both are computed and one
+// taken (Lerp says why). Every attribute is a float (options as the optimizer holds them, true as
+// 1) but "step", the parameter's step count (int). Each operation in the order of torch's
+// scalar kernels (addcmul's (value * a) * b, addcdiv's (value * a) / b).
+
+// One element's new param and kState state values.
+template <typename T, int kState>
+struct Updated {
+  T param;
+  T state[kState];
+};
+
+// A float attribute read as a flag (an optimizer option: 0 or 1).
+inline bool option_flag(const Attrs& attrs, const char* key) { return attrs.get_float(key) != 0; }
+
+// The gradient an update steps along: negated under maximize (a factor of -1 or 1: exact),
+// with weight_decay * param added (torch's L2 term) where `l2`.
+template <typename T>
+struct GradTerm {
+  T sign, weight_decay;
+  bool l2;
+
+  static GradTerm make(const Attrs& attrs, bool l2) {
+    return {static_cast<T>(option_flag(attrs, "maximize") ? -1 : 1), static_cast<T>(attrs.get_float("weight_decay")),
+            l2 && attrs.get_float("weight_decay") != 0};
+  }
+  MF_HOST_DEVICE T of(T param, T grad) const {
+    const T g = mul(sign, grad), decayed = add(g, mul(weight_decay, param));
+    return l2 ? decayed : g;
+  }
+};
+
+// torch's lerp(a, b, weight) (its two forms by the weight's size): the running mean of Adam's
+// family. Both forms are computed and torch's kept by a select on `small`, a float (1 or 0):
+// compared per element, the select vectorizes, where one on a bool flag made NAdam's CPU loop
+// branch and run scalar (20x slower).
+template <typename T>
+struct Lerp {
+  T weight, one_minus_weight, small;
+
+  static Lerp make(double weight) {
+    const T w = static_cast<T>(weight);
+    return {w, 1 - w, static_cast<T>(w < static_cast<T>(0.5) ? 1 : 0)};
+  }
+  MF_HOST_DEVICE T of(T a, T b) const {
+    const T d = sub(b, a), from_a = add(a, mul(weight, d)), from_b = sub(b, mul(d, one_minus_weight));
+    return small > 0 ? from_a : from_b;
+  }
+};
+
+// Adam's moments: exp_avg by lerp towards g, exp_avg_sq as beta2 * it + (1 - beta2) * g * g.
+template <typename T>
+struct Moments {
+  Lerp<T> avg;
+  T beta2, one_minus_beta2;
+
+  static Moments make(const Attrs& attrs) {
+    const double beta2 = attrs.get_float("beta2");
+    return {Lerp<T>::make(1 - attrs.get_float("beta1")), static_cast<T>(beta2), static_cast<T>(1 - beta2)};
+  }
+  MF_HOST_DEVICE T exp_avg(T m, T g) const { return avg.of(m, g); }
+  MF_HOST_DEVICE T exp_avg_sq(T v, T g) const { return add(mul(v, beta2), mul(mul(one_minus_beta2, g), g)); }
+};
+
+// The checks of infer (defined in optimizer_ops.cc), throwing as every op's errors do
+// (op_error) with what was expected: the attribute in [lo, hi) (hi included where `closed`),
+// "step" at least 1, and any other.
+void expect_attr_range(const char* op, const Attrs& attrs, const char* key, double lo, double hi, bool closed = false);
+void expect_step(const char* op, const Attrs& attrs);
+[[noreturn]] void attr_error(const char* op, const std::string& message);
+
+// What the rules of Adam's family (Adamax, NAdam, RAdam) check: the betas in [0, 1), step.
+inline void expect_adam_attrs(const char* op, const Attrs& attrs) {
+  expect_attr_range(op, attrs, "beta1", 0, 1);
+  expect_attr_range(op, attrs, "beta2", 0, 1);
+  expect_step(op, attrs);
+}
+
+// torch.optim.Adamax: attributes lr, beta1, beta2, eps, weight_decay (L2), maximize, step.
+template <typename T>
+struct AdamaxStep {
+  static constexpr const char* kOp = "adamax_update";
+  static constexpr int kState = 2;
+  static std::vector<std::string> state_names() { return {"exp_avg", "exp_inf"}; }
+  static void check(const Attrs& attrs) { expect_adam_attrs(kOp, attrs); }
+
+  GradTerm<T> grad;
+  Lerp<T> avg;
+  T beta2, eps, neg_clr;
+
+  static AdamaxStep make(const Attrs& attrs) {
+    const double beta1 = attrs.get_float("beta1");
+    const double clr = attrs.get_float("lr") / (1 - std::pow(beta1, static_cast<double>(attrs.get_int("step"))));
+    return {GradTerm<T>::make(attrs, true), Lerp<T>::make(1 - beta1), static_cast<T>(attrs.get_float("beta2")),
+            static_cast<T>(attrs.get_float("eps")), static_cast<T>(-clr)};
+  }
+  MF_HOST_DEVICE Updated<T, 2> apply(T param, T grad_in, T exp_avg, T exp_inf) const {
+    const T g = grad.of(param, grad_in);
+    const T m = avg.of(exp_avg, g);
+    const T decayed = mul(exp_inf, beta2), fresh = add(g < 0 ? -g : g, eps);
+    const T u = decayed < fresh ? fresh : decayed;
+    return {add(param, div(mul(neg_clr, m), u)), {m, u}};
+  }
+};
+
+// torch.optim.NAdam: attributes lr, beta1, beta2, eps, weight_decay, momentum_decay,
+// decoupled_weight_decay, maximize, step, and mu_product: the product of the momentum
+// coefficients mu of steps 1 to step (torch's float32 state "mu_product", after this step's).
+template <typename T>
+struct NadamStep {
+  static constexpr const char* kOp = "nadam_update";
+  static constexpr int kState = 2;
+  static std::vector<std::string> state_names() { return {"exp_avg", "exp_avg_sq"}; }
+  static void check(const Attrs& attrs) { expect_adam_attrs(kOp, attrs); }
+  // The momentum coefficient of step `step` (torch's mu).
+  static double mu(double beta1, double momentum_decay, double step) {
+    return beta1 * (1.0 - 0.5 * std::pow(0.96, step * momentum_decay));
+  }
+
+  GradTerm<T> grad;
+  Moments<T> moments;
+  T decay, bias_correction2, eps, grad_scale, avg_scale;
+
+  static NadamStep make(const Attrs& attrs) {
+    const bool decoupled = option_flag(attrs, "decoupled_weight_decay");
+    const double lr = attrs.get_float("lr"), step = static_cast<double>(attrs.get_int("step"));
+    const double beta1 = attrs.get_float("beta1"), decay = attrs.get_float("momentum_decay");
+    const double mu_now = mu(beta1, decay, step), mu_next = mu(beta1, decay, step + 1);
+    const double product = attrs.get_float("mu_product"), product_next = product * mu_next;
+    return {GradTerm<T>::make(attrs, !decoupled),
+            Moments<T>::make(attrs),
+            static_cast<T>(decoupled ? 1 - lr * attrs.get_float("weight_decay") : 1),
+            static_cast<T>(1 - std::pow(attrs.get_float("beta2"), step)),
+            static_cast<T>(attrs.get_float("eps")),
+            static_cast<T>(-lr * (1.0 - mu_now) / (1.0 - product)),
+            static_cast<T>((-lr * mu_next) / (1.0 - product_next))};
+  }
+  MF_HOST_DEVICE Updated<T, 2> apply(T param, T grad_in, T exp_avg, T exp_avg_sq) const {
+    const T p = mul(param, decay);
+    const T g = grad.of(p, grad_in);
+    const T m = moments.exp_avg(exp_avg, g), v = moments.exp_avg_sq(exp_avg_sq, g);
+    const T denom = add(root(div(v, bias_correction2)), eps);
+    return {add(add(p, div(mul(grad_scale, g), denom)), div(mul(avg_scale, m), denom)), {m, v}};
+  }
+};
+
+// torch.optim.RAdam: attributes lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay,
+// maximize, step. The rectified step where the variance's length rho_t exceeds 5, else the
+// momentum's alone.
+template <typename T>
+struct RadamStep {
+  static constexpr const char* kOp = "radam_update";
+  static constexpr int kState = 2;
+  static std::vector<std::string> state_names() { return {"exp_avg", "exp_avg_sq"}; }
+  static void check(const Attrs& attrs) { expect_adam_attrs(kOp, attrs); }
+
+  GradTerm<T> grad;
+  Moments<T> moments;
+  T decay, bias_correction1, lr, eps, correction2_sqrt, rect;
+  bool rectified;
+
+  static RadamStep make(const Attrs& attrs) {
+    const bool decoupled = option_flag(attrs, "decoupled_weight_decay");
+    const double lr = attrs.get_float("lr"), beta2 = attrs.get_float("beta2");
+    const double step = static_cast<double>(attrs.get_int("step"));
+    const double bc2 = 1 - std::pow(beta2, step), rho_inf = 2 / (1 - beta2) - 1;
+    const double rho_t = rho_inf - 2 * step * std::pow(beta2, step) / bc2;
+    const bool rectified = rho_t > 5.0;
+    const double rect =
+        rectified ? std::sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) : 1;
+    return {GradTerm<T>::make(attrs, !decoupled),
+            Moments<T>::make(attrs),
+            static_cast<T>(decoupled ? 1 - lr * attrs.get_float("weight_decay") : 1),
+            static_cast<T>(1 - std::pow(attrs.get_float("beta1"), step)),
+            static_cast<T>(lr),
+            static_cast<T>(attrs.get_float("eps")),
+            static_cast<T>(std::sqrt(bc2)),
+            static_cast<T>(rect),
+            rectified};
+  }
+  MF_HOST_DEVICE Updated<T, 2> apply(T param, T grad_in, T exp_avg, T exp_avg_sq) const {
+    const T p = mul(param, decay);
+    const T g = grad.of(p, grad_in);
+    const T m = moments.exp_avg(exp_avg, g), v = moments.exp_avg_sq(exp_avg_sq, g);
+    const T plain = mul(div(m, bias_correction1), lr);
+    const T adapted = mul(mul(plain, div(correction2_sqrt, add(root(v), eps))), rect);
+    return {sub(p, rectified ? adapted : plain), {m, v}};
+  }
+};
+
+// torch.optim.Adadelta: attributes lr, rho, eps, weight_decay (L2), maximize.
+template <typename T>
+struct AdadeltaStep {
+  static constexpr const char* kOp = "adadelta_update";
+  static constexpr int kState = 2;
+  static std::vector<std::string> state_names() { return {"square_avg", "acc_delta"}; }
+  static void check(const Attrs& attrs) { expect_attr_range(kOp, attrs, "rho", 0, 1, true); }
+
+  GradTerm<T> grad;
+  T rho, one_minus_rho, eps, neg_lr;
+
+  static AdadeltaStep make(const Attrs& attrs) {
+    const double rho = attrs.get_float("rho");
+    return {GradTerm<T>::make(attrs, true), static_cast<T>(rho), static_cast<T>(1 - rho),
+            static_cast<T>(attrs.get_float("eps")), static_cast<T>(-attrs.get_float("lr"))};
+  }
+  MF_HOST_DEVICE Updated<T, 2> apply(T param, T grad_in, T square_avg, T acc_delta) const {
+    const T g = grad.of(param, grad_in);
+    const T sq = add(mul(square_avg, rho), mul(mul(one_minus_rho, g), g));
+    const T delta = mul(div(root(add(acc_delta, eps)), root(add(sq, eps))), g);
+    return {add(param, mul(neg_lr, delta)), {sq, add(mul(acc_delta, rho), mul(mul(one_minus_rho, delta), delta))}};
+  }
+};
+
+// torch.optim.ASGD: attributes lambd, weight_decay (L2), maximize, and eta and mu: the step
+// size and the averaging weight this step reads (torch's float32 states "eta" and "mu", as
+// the step before left them; the optimizer advances them). ax is the running average of the
+// parameter (a copy of it while mu is 1).
+template <typename T>
+struct AsgdStep {
+  static constexpr const char* kOp = "asgd_update";
+  static constexpr int kState = 1;
+  static std::vector<std::string> state_names() { return {"ax"}; }
+  static void check(const Attrs& attrs) {
+    expect_attr_range(kOp, attrs, "mu", 0, 1, true);
+  }
+
+  GradTerm<T> grad;
+  T keep, neg_eta, mu;
+  bool averaging;
+
+  static AsgdStep make(const Attrs& attrs) {
+    const double eta = attrs.get_float("eta"), mu = attrs.get_float("mu");
+    return {GradTerm<T>::make(attrs, true), static_cast<T>(1 - attrs.get_float("lambd") * eta),
+            static_cast<T>(-eta), static_cast<T>(mu), mu != 1};
+  }
+  MF_HOST_DEVICE Updated<T, 1> apply(T param, T grad_in, T ax) const {
+    const T g = grad.of(param, grad_in);
+    const T p = add(mul(param, keep), mul(neg_eta, g));
+    const T averaged = add(ax, mul(sub(p, ax), mu));
+    return {p, {averaging ? averaged : p}};
+  }
+};
+
+// torch.optim.Rprop: attributes etaminus, etaplus, step_size_min, step_size_max, maximize.
+// Each element's step size grows by etaplus while its gradient keeps its sign and shrinks by
+// etaminus where it flips (that gradient then counts as 0: no step, and no flip next time).
+template <typename T>
+struct RpropStep {
+  static constexpr const char* kOp = "rprop_update";
+  static constexpr int kState = 2;
+  static std::vector<std::string> state_names() { return {"prev", "step_size"}; }
+  static void check(const Attrs& attrs) {
+    expect_attr_range(kOp, attrs, "etaminus", 0, 1);
+    if (!(attrs.get_float("etaplus") > 1)) {
+      attr_error(kOp, "etaplus is " + std::to_string(attrs.get_float("etaplus")) + "; expected etaplus > 1");
+    }
+  }
+
+  T sign, etaminus, etaplus, lo, hi;
+
+  static RpropStep make(const Attrs& attrs) {
+    return {static_cast<T>(option_flag(attrs, "maximize") ? -1 : 1), static_cast<T>(attrs.get_float("etaminus")),
+            static_cast<T>(attrs.get_float("etaplus")), static_cast<T>(attrs.get_float("step_size_min")),
+            static_cast<T>(attrs.get_float("step_size_max"))};
+  }
+  MF_HOST_DEVICE Updated<T, 2> apply(T param, T grad, T prev, T step_size) const {
+    const T g = mul(sign, grad);
+    const T agree = mul(g, prev);
+    const T other = agree < 0 ? etaminus : T{1};
+    const T factor = agree > 0 ? etaplus : other;
+    const T scaled = mul(step_size, factor);
+    const T floored = scaled < lo ? lo : scaled;
+    const T size = floored > hi ? hi : floored;
+    const T kept = factor == etaminus ? T{0} : g;
+    const T direction = static_cast<T>(kept > 0) - static_cast<T>(kept < 0);  // sign(kept)
+    return {add(param, mul(-direction, size)), {kept, size}};
   }
 };
 

@@ -1,8 +1,9 @@
 // Copyright 2026 The meshflow Authors.
 // Optimizer updates as ops, with PyTorch's formulas (torch.optim.AdamW, Adam, SGD, RMSprop,
-// Adagrad): one elementwise pass reads a parameter, its gradient and its state and writes the new
-// parameter and state where the caller gives memory for them: eager optimizers give the old
-// ones' (fn::update_in_place), so each element is read before it is written at its index.
+// Adagrad, Adamax, NAdam, RAdam, Adadelta, ASGD, Rprop): one elementwise pass reads a
+// parameter, its gradient and its state and writes the new parameter and state where the
+// caller gives memory for them: eager optimizers give the old ones' (fn::update_in_place), so
+// each element is read before it is written at its index.
 //   adamw_update(param, grad, exp_avg, exp_avg_sq[, max_exp_avg_sq];
 //                lr, beta1, beta2, eps, weight_decay, step[, amsgrad, maximize])
 //       -> (param, exp_avg, exp_avg_sq[, max_exp_avg_sq])   the fifth input and fourth output
@@ -19,6 +20,11 @@
 //                                     when centered, the buffer when momentum != 0
 //   adagrad_update(param, grad, sum; lr, lr_decay, eps, weight_decay, step[, maximize])
 //       -> (param, sum)              torch.optim.Adagrad: sum accumulates the squared gradients
+//   adamax_update(param, grad, exp_avg, exp_inf), nadam_update(param, grad, exp_avg,
+//   exp_avg_sq), radam_update(the same), adadelta_update(param, grad, square_avg, acc_delta),
+//   asgd_update(param, grad, ax), rprop_update(param, grad, prev, step_size)
+//       -> (param, then the state)   torch.optim's Adamax, NAdam, RAdam, Adadelta, ASGD and
+//                                     Rprop; attributes as optimizer_math.h's rules say
 // maximize (torch's maximize=True) steps up the gradient: it is negated first. amsgrad,
 // centered and maximize are false when absent.
 // Multi-tensor (torch's foreach/fused steps): with the attribute tensors = K (1 when absent),
@@ -357,6 +363,72 @@ OpDef adagrad_op() {
   return op;
 }
 
+// ---------------------------------------------------------------------------------------
+// The elementwise rules' ops (adamax_update, nadam_update, radam_update, adadelta_update,
+// asgd_update, rprop_update): one definition over a rule of optimizer_math.h.
+
+// The CPU's loop of one tensor: in holds param, grad and the state, out param and the state.
+template <typename Rule, typename T>
+void rule_over(const Rule& given, const T* const* in, T* const* out, int64_t n) {
+  static_assert(Rule::kState == 1 || Rule::kState == 2, "a rule keeps one or two state tensors");
+  const T *param = in[0], *grad = in[1], *s0 = in[2], *s1 = Rule::kState > 1 ? in[3] : nullptr;
+  T *param_out = out[0], *s0_out = out[1], *s1_out = Rule::kState > 1 ? out[2] : nullptr;
+  // The rule and pointers copied into the loop's body, whose flags and constants it then keeps
+  // in registers (the outputs could alias what a reference reads): read through references,
+  // NAdam's loop did not vectorize.
+  kernel::simd_for(n, [=, rule = given](int64_t i) {
+    if constexpr (Rule::kState == 1) {
+      const optim::Updated<T, 1> r = rule.apply(param[i], grad[i], s0[i]);
+      param_out[i] = r.param;
+      s0_out[i] = r.state[0];
+    } else {
+      const optim::Updated<T, 2> r = rule.apply(param[i], grad[i], s0[i], s1[i]);
+      param_out[i] = r.param;
+      s0_out[i] = r.state[0];
+      s1_out[i] = r.state[1];
+    }
+  });
+}
+
+template <template <typename> class Rule>
+OpDef rule_op() {
+  using Float = Rule<float>;
+  constexpr int kState = Float::kState;
+  OpDef op;
+  op.name = Float::kOp;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    std::vector<std::string> names{"param", "grad"};
+    for (const std::string& s : Float::state_names()) names.push_back(s);
+    const int64_t k = expect_tensors(Float::kOp, in, names, attrs);
+    Float::check(attrs);
+    return outputs_of(in, k, 1 + kState);
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+    return update_signatures(in, out);
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    std::vector<Tensor> out = outputs_like(in, ctx);
+    const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        const Rule<T> rule = Rule<T>::make(ctx.attrs);
+        for (size_t t = 0; t < k; ++t) {
+          const T* ins[2 + kState];
+          T* outs[1 + kState];
+          for (size_t r = 0; r < 2 + kState; ++r) ins[r] = in[r * k + t].data_as<T>();
+          for (size_t r = 0; r < 1 + kState; ++r) outs[r] = out[r * k + t].data_as<T>();
+          rule_over(rule, ins, outs, in[t].numel());
+        }
+      }
+    });
+    return out;
+  };
+  // What changes from step to step (a schedule's lr, the counts and what they give).
+  op.kernel_only_attrs = {"lr", "step", "mu_product", "eta", "mu"};
+  return op;
+}
+
 // `op` (an update whose tensors are all of the param's shape and dtype) taking complex params
 // as torch's optimizers do (view_as_real): each tensor's real and imaginary parts as floats
 // of shape (..., 2), updated as two independent real numbers, in the same memory.
@@ -414,6 +486,32 @@ void register_optimizer_ops(OpRegistry& r) {
   r.add(on_real_parts(sgd_op()));
   r.add(on_real_parts(rmsprop_op()));
   r.add(on_real_parts(adagrad_op()));
+  r.add(on_real_parts(rule_op<optim::AdamaxStep>()));
+  r.add(on_real_parts(rule_op<optim::NadamStep>()));
+  r.add(on_real_parts(rule_op<optim::RadamStep>()));
+  r.add(on_real_parts(rule_op<optim::AdadeltaStep>()));
+  r.add(on_real_parts(rule_op<optim::AsgdStep>()));
+  r.add(on_real_parts(rule_op<optim::RpropStep>()));
 }
+
+namespace optim {
+
+void expect_attr_range(const char* op, const Attrs& attrs, const char* key, double lo, double hi, bool closed) {
+  const double v = attrs.get_float(key);
+  if (!(v >= lo && (v < hi || (closed && v == hi)))) {
+    op_error(op, std::string(key) + " is " + std::to_string(v) + "; expected " + std::to_string(lo) + " <= " + key +
+                     (closed ? " <= " : " < ") + std::to_string(hi));
+  }
+}
+
+void attr_error(const char* op, const std::string& message) { op_error(op, message); }
+
+void expect_step(const char* op, const Attrs& attrs) {
+  if (attrs.get_int("step") < 1) {
+    op_error(op, "step is " + std::to_string(attrs.get_int("step")) + "; expected the step count, from 1");
+  }
+}
+
+}  // namespace optim
 
 }  // namespace mf

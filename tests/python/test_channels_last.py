@@ -68,6 +68,26 @@ def test_module_to_moves_four_dim_parameters():
     assert model[0].weight.is_leaf and model[0].weight.requires_grad
 
 
+def test_a_channels_last_leaf_s_gradient_is_channels_last_as_torchs():
+    # torch's AccumulateGrad gives a leaf's .grad the leaf's memory format (and sums keep it).
+    mf.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.Flatten(), nn.Linear(4 * 4 * 4, 2))
+    row_major = nn.Sequential(nn.Conv2d(3, 4, 3), nn.Flatten(), nn.Linear(4 * 4 * 4, 2))
+    row_major.load_state_dict(model.state_dict())
+    model.to(memory_format=CL)
+    x = mf.tensor(np.random.default_rng(3).standard_normal((2, 3, 6, 6)).astype(np.float32))
+    leaf = x.to(memory_format=CL).requires_grad_(True)
+    for _ in range(2):  # the second backward adds into the first's .grad
+        model(leaf).sum().backward()
+        row_major(x).sum().backward()
+    weight = model[0].weight
+    assert weight.grad.is_contiguous(memory_format=CL) and weight.grad.stride() == weight.stride()
+    assert leaf.grad.is_contiguous(memory_format=CL) and not leaf.grad.is_contiguous()
+    assert model[2].weight.grad.is_contiguous()  # a row-major leaf's stays row-major
+    for got, expected in zip(model.parameters(), row_major.parameters()):
+        close(got.grad, expected.grad, 1e-5)
+
+
 def run(fn, *inputs):
     """fn's output and the inputs' gradients (of the output's sum weighted by a fixed tensor)."""
     leaves = [t.detach().requires_grad_(True) for t in inputs]

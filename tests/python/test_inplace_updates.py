@@ -152,6 +152,12 @@ OPTIMIZERS = {
     "sgd_update": lambda ps: mf.optim.SGD(ps, lr=0.1, momentum=0.9, nesterov=True),
     "rmsprop_update": lambda ps: mf.optim.RMSprop(ps, lr=1e-2, momentum=0.5, centered=True, weight_decay=0.1),
     "adagrad_update": lambda ps: mf.optim.Adagrad(ps, lr=0.1, lr_decay=0.1, initial_accumulator_value=0.1),
+    "adamax_update": lambda ps: mf.optim.Adamax(ps, lr=1e-2, weight_decay=0.1),
+    "nadam_update": lambda ps: mf.optim.NAdam(ps, lr=1e-2, weight_decay=0.1, decoupled_weight_decay=True),
+    "radam_update": lambda ps: mf.optim.RAdam(ps, lr=1e-2, betas=(0.9, 0.8), weight_decay=0.1),
+    "adadelta_update": lambda ps: mf.optim.Adadelta(ps, rho=0.8, weight_decay=0.1),
+    "asgd_update": lambda ps: mf.optim.ASGD(ps, lr=1e-2, t0=1, lambd=0.1),
+    "rprop_update": lambda ps: mf.optim.Rprop(ps, lr=1e-2, etas=(0.4, 1.3)),
 }
 
 

@@ -196,6 +196,10 @@ SGD = dict(lr=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False
 RMSPROP = dict(lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0.0, momentum=0.9, centered=True)
 
 
+NADAM = dict(lr=0.1, beta1=0.9, beta2=0.99, eps=1e-8, weight_decay=0.0, momentum_decay=4e-3,
+             decoupled_weight_decay=0.0, maximize=0.0, step=1, mu_product=0.9)
+
+
 @pytest.mark.parametrize("op, shapes, dtype, attrs, message", [
     ("adamw_update", [(3,)] * 3, np.float32, ADAMW, r"\[adamw_update\] takes 4 inputs \(param, grad, exp_avg"),
     ("adamw_update", [(3,), (3,), (3,), (2,)], np.float32, ADAMW, r"exp_avg_sq is float32 \[2\] and param"),
@@ -219,6 +223,16 @@ RMSPROP = dict(lr=0.01, alpha=0.99, eps=1e-8, weight_decay=0.0, momentum=0.9, ce
      r"\[adagrad_update\] step is 0; expected the step count, from 1"),
     ("adagrad_update", [(3,)] * 2, np.float32, dict(lr=0.1, lr_decay=0.0, eps=1e-10, weight_decay=0.0, step=1),
      r"\[adagrad_update\] takes 3 inputs \(param, grad, sum\), got 2"),
+    ("nadam_update", [(3,)] * 3, np.float32, NADAM,
+     r"\[nadam_update\] takes 4 inputs \(param, grad, exp_avg, exp_avg_sq\)"),
+    ("nadam_update", [(3,)] * 4, np.float32, dict(NADAM, beta2=1.0),
+     r"\[nadam_update\] beta2 is 1.0+; expected 0.0+ <= beta2 < 1"),
+    ("radam_update", [(3,)] * 4, np.float32, dict(NADAM, step=0), r"\[radam_update\] step is 0"),
+    ("adadelta_update", [(3,)] * 4, np.float32, dict(NADAM, rho=1.5), r"\[adadelta_update\] rho is 1.5"),
+    ("asgd_update", [(3,), (3,), (4,)], np.float32, dict(NADAM, lambd=0.0, eta=0.1, mu=1.0), r"ax is float32 \[4\]"),
+    ("rprop_update", [(3,)] * 4, np.float32, dict(etaminus=0.5, etaplus=0.9, step_size_min=0.0, step_size_max=1.0,
+                                                  maximize=0.0),
+     r"\[rprop_update\] etaplus is 0.90+; expected etaplus > 1"),
 ])
 def test_bad_input(op, shapes, dtype, attrs, message):
     with pytest.raises(ValueError, match=message):

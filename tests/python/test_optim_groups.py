@@ -364,9 +364,9 @@ def test_a_compiled_graph_reads_each_groups_options_at_every_run(flags):
 @needs_gpu
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_the_gpu_equals_the_cpu(dtype):
-    """adam_update's, adamw_update's, sgd_update's, rmsprop_update's and adagrad_update's CUDA
-    kernels, through groups with their own options, against the CPU's (the kernels round as the
-    CPU does)."""
+    """The CUDA kernels of adam_update, adamw_update, sgd_update, rmsprop_update, adagrad_update
+    and the elementwise rules' (adamax, nadam, radam, adadelta, asgd, rprop), through groups
+    with their own options, against the CPU's (the kernels round as the CPU does)."""
     tol = dict(rtol=1e-6, atol=1e-7) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-14)
     makers = [lambda ps: mf.optim.Adam([{"params": ps[:1], "weight_decay": 0.1}, {"params": ps[1:]}], lr=0.05),
               lambda ps: mf.optim.AdamW([{"params": ps[:1]}, {"params": ps[1:], "betas": (0.8, 0.9)}], lr=0.05),
@@ -375,7 +375,15 @@ def test_the_gpu_equals_the_cpu(dtype):
               lambda ps: mf.optim.RMSprop([{"params": ps[:1], "momentum": 0.9, "centered": True},
                                            {"params": ps[1:], "weight_decay": 0.1, "alpha": 0.3}], lr=0.01),
               lambda ps: mf.optim.Adagrad([{"params": ps[:1], "lr_decay": 0.1},
-                                           {"params": ps[1:], "weight_decay": 0.1, "maximize": True}], lr=0.1)]
+                                           {"params": ps[1:], "weight_decay": 0.1, "maximize": True}], lr=0.1),
+              lambda ps: mf.optim.Adamax([{"params": ps[:1]}, {"params": ps[1:], "weight_decay": 0.1}], lr=0.05),
+              lambda ps: mf.optim.NAdam([{"params": ps[:1], "decoupled_weight_decay": True},
+                                         {"params": ps[1:], "maximize": True}], lr=0.05, weight_decay=0.1),
+              lambda ps: mf.optim.RAdam([{"params": ps[:1], "betas": (0.9, 0.5)}, {"params": ps[1:]}], lr=0.05,
+                                        weight_decay=0.1),
+              lambda ps: mf.optim.Adadelta([{"params": ps[:1]}, {"params": ps[1:], "rho": 0.5}], weight_decay=0.1),
+              lambda ps: mf.optim.ASGD([{"params": ps[:1], "t0": 1}, {"params": ps[1:]}], lr=0.05, lambd=0.1),
+              lambda ps: mf.optim.Rprop([{"params": ps[:1], "etas": (0.3, 1.5)}, {"params": ps[1:]}], lr=0.05)]
     rng = np.random.default_rng(2)
     values = [rng.standard_normal((300, 7)).astype(dtype), rng.standard_normal((1000,)).astype(dtype)]
 

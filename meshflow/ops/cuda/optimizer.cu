@@ -1,6 +1,7 @@
 // Copyright 2026 The meshflow Authors.
 // The CUDA kernels of the optimizer updates (ops/optimizer_ops.cc): adamw_update,
-// adam_update, sgd_update, rmsprop_update and adagrad_update, one elementwise pass each of the CPU's per-element math
+// adam_update, sgd_update, rmsprop_update, adagrad_update and the elementwise rules' (adamax,
+// nadam, radam, adadelta, asgd, rprop), one elementwise pass each of the CPU's per-element math
 // (ops/optimizer_math.h), whose every operation rounds once as the CPU's: the GPU gives the
 // CPU's bits, step after step, instead of drifting from it. A call's tensors (one, or a
 // parameter group's: the ops' "tensors") are updated in one launch.
@@ -230,6 +231,40 @@ std::vector<Tensor> adagrad_update(const std::vector<Tensor>& in, const KernelCo
   return out;
 }
 
+// ---- The elementwise rules (adamax_update, nadam_update, radam_update, adadelta_update,
+// asgd_update, rprop_update): Rule::apply per element. Inputs param, grad, then the rule's
+// state; outputs param, then the state.
+
+template <typename Rule, typename T>
+struct RuleElement {
+  Rule rule;
+  __device__ void operator()(const T* const* in, T* const* out, int64_t i) const {
+    if constexpr (Rule::kState == 1) {
+      const optim::Updated<T, 1> r = rule.apply(in[0][i], in[1][i], in[2][i]);
+      out[0][i] = r.param;
+      out[1][i] = r.state[0];
+    } else {
+      const optim::Updated<T, 2> r = rule.apply(in[0][i], in[1][i], in[2][i], in[3][i]);
+      out[0][i] = r.param;
+      out[1][i] = r.state[0];
+      out[2][i] = r.state[1];
+    }
+  }
+};
+
+template <template <typename> class Rule>
+std::vector<Tensor> rule_update(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const size_t k = static_cast<size_t>(optim::tensors_of(ctx.attrs));
+  const std::vector<Tensor> out = outputs_like(in, ctx, k);
+  visit_floating(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    constexpr int kIn = 2 + Rule<T>::kState, kOut = 1 + Rule<T>::kState;
+    launch_tensors<T, kIn, kOut>(in, out, k, kIn, kOut, RuleElement<Rule<T>, T>{Rule<T>::make(ctx.attrs)},
+                                 Rule<T>::kOp);
+  });
+  return out;
+}
+
 }  // namespace
 
 void add_optimizer_kernels(OpRegistry& r) {
@@ -238,6 +273,12 @@ void add_optimizer_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "sgd_update", sgd_update);
   r.add_kernel("cuda", "rmsprop_update", rmsprop_update);
   r.add_kernel("cuda", "adagrad_update", adagrad_update);
+  r.add_kernel("cuda", optim::AdamaxStep<float>::kOp, rule_update<optim::AdamaxStep>);
+  r.add_kernel("cuda", optim::NadamStep<float>::kOp, rule_update<optim::NadamStep>);
+  r.add_kernel("cuda", optim::RadamStep<float>::kOp, rule_update<optim::RadamStep>);
+  r.add_kernel("cuda", optim::AdadeltaStep<float>::kOp, rule_update<optim::AdadeltaStep>);
+  r.add_kernel("cuda", optim::AsgdStep<float>::kOp, rule_update<optim::AsgdStep>);
+  r.add_kernel("cuda", optim::RpropStep<float>::kOp, rule_update<optim::RpropStep>);
 }
 
 }  // namespace mf::cuda

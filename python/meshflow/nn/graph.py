@@ -206,9 +206,10 @@ class Graph:
         OneFlow's, lr_sch.step() (the next call reads the new lr, as an eager loop's
         `opt.step(); sched.step()`). is_sparse (OneFlow's lazy update of the embedding rows a
         step read) is accepted and changes nothing: every row is updated, as a dense step."""
-        if not hasattr(optimizer, "_impl"):  # Adamax, NAdam, ...: composed in Python, their state in a dict
-            raise TypeError(f"add_optimizer: nn.Graph steps SGD, Adam, AdamW, RMSprop and Adagrad; "
-                            f"{type(optimizer).__name__} steps in eager code only")
+        if not hasattr(optimizer, "_impl"):  # LBFGS, SparseAdam, a program's own: composed in Python
+            raise TypeError("add_optimizer: nn.Graph steps SGD, Adam, AdamW, RMSprop, Adagrad, Adamax, NAdam, RAdam, "
+                            f"Adadelta, ASGD and Rprop; {type(optimizer).__name__} steps in eager code only"
+                            + (" (its step calls a closure)" if type(optimizer).__name__ == "LBFGS" else ""))
         if lr_sch is not None and getattr(lr_sch, "optimizer", optimizer) is not optimizer:
             raise ValueError("add_optimizer: lr_sch schedules another optimizer; expected a scheduler made on the "
                              "optimizer added with it")

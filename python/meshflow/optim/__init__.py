@@ -7,7 +7,7 @@ groups are torch's: `param_groups` is a list of dicts, each with its own hyperpa
 and what is written there (a scheduler's "lr", or the "momentum" or "betas" that CyclicLR and
 OneCycleLR cycle) is what the next step uses.
 
-ZeRO (`zero_stage=1|2|3` on SGD, Adam and AdamW) is a choice of SBP, made in the C++
+ZeRO (`zero_stage=1|2|3` on every optimizer but LBFGS and SparseAdam) is a choice of SBP, made in the C++
 optimizer base (meshflow/nn/optim.h): along every mesh axis where a parameter is broadcast
 (the data-parallel axes) its optimizer state is split (along dimension 0 unless a
 tensor-parallel axis splits that one) (stage 1), so is its gradient, which
@@ -151,9 +151,10 @@ class Optimizer:
     __init__(params, defaults), param_groups as plain dicts with the defaults filled in, state
     as a defaultdict keyed by parameter, add_param_group, zero_grad, state_dict /
     load_state_dict in torch's structure, step hooks; the subclass writes step()). meshflow's
-    optimizers composed of ops in Python (Adamax, NAdam, ... in _composed_more.py) are such
-    subclasses that write `_update(p, grad, state, group)` instead; SGD, Adam, AdamW, RMSprop
-    and Adagrad run C++ steps (_FusedOptimizer below)."""
+    optimizers composed of ops in Python (LBFGS and SparseAdam, in _composed_more.py) are such
+    subclasses (SparseAdam writes `_update(p, grad, state, group)` instead); SGD, Adam, AdamW,
+    RMSprop, Adagrad, Adamax, NAdam, RAdam, Adadelta, ASGD and Rprop run C++ steps
+    (_FusedOptimizer below)."""
 
     def __init__(self, params, defaults):
         self.defaults = dict(defaults)
@@ -586,6 +587,124 @@ class Adagrad(_FusedOptimizer):
                           float(d["eps"]))
 
 
+class _RuleOptimizer(_FusedOptimizer):
+    """An optimizer whose C++ step is one elementwise rule (RuleOptimizer, meshflow/nn/optim.h):
+    one fused update per group of parameters, so nn.Graph steps it; zero_stage as SGD's. Its
+    C++ class takes the groups and the defaults by option name."""
+
+    _cxx_class = None
+
+    def __init__(self, params, defaults, zero_stage):
+        _no_differentiable(type(self).__name__, defaults.get("differentiable"))
+        # foreach and capturable choose among torch's kernels: kept in the groups as torch
+        # keeps them, changing nothing.
+        super().__init__(params, defaults, zero_stage)
+
+    def _make(self, groups):
+        return self._cxx_class([([p._impl for p in params], options) for params, options in groups],
+                               self._cxx(self.defaults))
+
+
+def _pair_option(first, second):
+    return lambda value: {first: float(value[0]), second: float(value[1])}
+
+
+_ADAM_LIKE = {"lr": _float_option("lr"), "betas": _betas_option, "eps": _float_option("eps"),
+              "weight_decay": _float_option("weight_decay"), "maximize": _bool_option("maximize")}
+
+
+class Adamax(_RuleOptimizer):
+    """torch.optim.Adamax: Adam with the infinity norm; betas, eps, weight_decay (L2),
+    maximize."""
+
+    _cxx_class = _C.Adamax
+    _options = _ADAM_LIKE
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
+                 maximize=False, differentiable=False, capturable=False, zero_stage=0):
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, foreach=foreach,
+                                      maximize=maximize, capturable=capturable, differentiable=differentiable),
+                         zero_stage)
+
+
+class NAdam(_RuleOptimizer):
+    """torch.optim.NAdam: Adam with Nesterov momentum (momentum_decay), L2 or decoupled weight
+    decay, maximize; its state keeps torch's mu_product."""
+
+    _cxx_class = _C.NAdam
+    _options = {**_ADAM_LIKE, "momentum_decay": _float_option("momentum_decay"),
+                "decoupled_weight_decay": _bool_option("decoupled_weight_decay")}
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
+                 decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
+                 differentiable=False, zero_stage=0):
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      momentum_decay=momentum_decay, decoupled_weight_decay=decoupled_weight_decay,
+                                      foreach=foreach, maximize=maximize, capturable=capturable,
+                                      differentiable=differentiable), zero_stage)
+
+
+class RAdam(_RuleOptimizer):
+    """torch.optim.RAdam: Adam with the variance rectification, L2 or decoupled weight decay,
+    maximize."""
+
+    _cxx_class = _C.RAdam
+    _options = {**_ADAM_LIKE, "decoupled_weight_decay": _bool_option("decoupled_weight_decay")}
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, decoupled_weight_decay=False,
+                 *, foreach=None, maximize=False, capturable=False, differentiable=False, zero_stage=0):
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      decoupled_weight_decay=decoupled_weight_decay, foreach=foreach,
+                                      maximize=maximize, capturable=capturable, differentiable=differentiable),
+                         zero_stage)
+
+
+class Adadelta(_RuleOptimizer):
+    """torch.optim.Adadelta: lr=1.0, rho, eps, weight_decay (L2), maximize."""
+
+    _cxx_class = _C.Adadelta
+    _options = {"lr": _float_option("lr"), "rho": _float_option("rho"), "eps": _float_option("eps"),
+                "weight_decay": _float_option("weight_decay"), "maximize": _bool_option("maximize")}
+
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
+                 maximize=False, differentiable=False, zero_stage=0):
+        super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, foreach=foreach,
+                                      maximize=maximize, capturable=capturable, differentiable=differentiable),
+                         zero_stage)
+
+
+class ASGD(_RuleOptimizer):
+    """torch.optim.ASGD: averaged SGD (lambd, alpha, t0, weight_decay as L2, maximize); the
+    average is state["ax"], eta and mu torch's float32 scalars."""
+
+    _cxx_class = _C.ASGD
+    _options = {"lr": _float_option("lr"), "lambd": _float_option("lambd"), "alpha": _float_option("alpha"),
+                "t0": _float_option("t0"), "weight_decay": _float_option("weight_decay"),
+                "maximize": _bool_option("maximize")}
+
+    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None,
+                 maximize=False, differentiable=False, capturable=False, *, zero_stage=0):
+        super().__init__(params, dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay,
+                                      foreach=foreach, maximize=maximize, capturable=capturable,
+                                      differentiable=differentiable), zero_stage)
+
+
+class Rprop(_RuleOptimizer):
+    """torch.optim.Rprop: per-element step sizes (from lr) grown by etas[1] while the gradient
+    keeps its sign and shrunk by etas[0] when it flips (that step then skipped), within
+    step_sizes; maximize."""
+
+    _cxx_class = _C.Rprop
+    _options = {"lr": _float_option("lr"), "etas": _pair_option("etaminus", "etaplus"),
+                "step_sizes": _pair_option("step_size_min", "step_size_max"), "maximize": _bool_option("maximize")}
+
+    def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, capturable=False, foreach=None,
+                 maximize=False, differentiable=False, zero_stage=0):
+        super().__init__(params, dict(lr=lr, etas=tuple(etas), step_sizes=tuple(step_sizes), foreach=foreach,
+                                      maximize=maximize, capturable=capturable, differentiable=differentiable),
+                         zero_stage)
+
+
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     """Scales all gradients so that their joint norm_type-norm (over every shard) is at most
     max_norm (torch's coefficient max_norm / (norm + 1e-6), capped at 1); returns the norm
@@ -668,6 +787,6 @@ def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):
     return _C.warmup_cosine_lr(int(step), int(warmup), int(total), float(max_lr), float(min_lr))
 
 
-from ._composed_more import Adamax, NAdam, RAdam, Adadelta, ASGD, Rprop, LBFGS, SparseAdam  # noqa: E402,F401
+from ._composed_more import LBFGS, SparseAdam  # noqa: E402,F401
 from . import lr_scheduler  # noqa: E402: meshflow.optim.lr_scheduler, as torch.optim.lr_scheduler
 from . import swa_utils  # noqa: E402: meshflow.optim.swa_utils, as torch.optim.swa_utils

@@ -1,14 +1,13 @@
-"""More optimizers composed of meshflow ops in Python, as torch's single-tensor algorithms:
-Adamax, NAdam, RAdam, Adadelta, ASGD, Rprop, LBFGS and SparseAdam. They share Optimizer's interface (optim/__init__.py)
-(param_groups, state keyed by parameter, state_dict in torch's structure, schedulers). Every
-per-parameter buffer is made like its parameter (zeros_like), so a global parameter's state
-is global with the parameter's placement and SBP and a step moves no data; the scalars torch
-keeps as 0-d float32 tensors (step, NAdam's mu_product, ASGD's eta and mu) are 0-d float32
-tensors here too, so their rounding is torch's."""
+"""Optimizers composed of meshflow ops in Python, as torch's algorithms: LBFGS (its step calls
+a closure, so it steps in eager code only) and SparseAdam. They share Optimizer's interface
+(optim/__init__.py) (param_groups, state keyed by parameter, state_dict in torch's structure,
+schedulers). Every per-parameter buffer is made like its parameter (zeros_like), so a global
+parameter's state is global with the parameter's placement and SBP and a step moves no data;
+step is a 0-d float32 tensor, as torch's."""
 from .._ops_creation import zeros_like
 from .._ops_elementwise import where
 from .._tensor import no_grad, tensor
-from . import Optimizer, _no_differentiable
+from . import Optimizer
 
 
 def _step(state):
@@ -26,184 +25,6 @@ def _check(name, lr, eps=0.0, betas=(0.0, 0.0), weight_decay=0.0):
             raise ValueError(f"{name}: invalid beta parameter at index {i}: {beta}; expected 0 <= beta < 1")
     if not 0.0 <= weight_decay:
         raise ValueError(f"{name}: invalid weight_decay value: {weight_decay}; expected weight_decay >= 0")
-
-
-def _torch_flags(name, foreach, maximize, capturable, differentiable):
-    """torch's flags as group entries: foreach and capturable are speed choices (ignored),
-    maximize is kept; differentiable is refused."""
-    _no_differentiable(name, differentiable)
-    return dict(foreach=foreach, maximize=maximize, capturable=capturable, differentiable=differentiable)
-
-
-def _grad_of(p, grad, group):
-    grad = -grad if group.get("maximize") else grad
-    return grad + p * group["weight_decay"] if group["weight_decay"] and not group.get("decoupled_weight_decay") \
-        else grad
-
-
-def _f32(value):
-    """value rounded to float32, as torch's 0-d float32 state tensors hold it."""
-    return tensor(float(value))
-
-
-class Adamax(Optimizer):
-    """torch.optim.Adamax: Adam with the infinity norm (lr=2e-3, betas, eps, weight_decay)."""
-
-    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
-                 maximize=False, differentiable=False, capturable=False):
-        _check("Adamax", lr, eps, betas, weight_decay)
-        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
-                                      **_torch_flags("Adamax", foreach, maximize, capturable, differentiable)))
-
-    def _update(self, p, grad, state, group):
-        step = _step(state)
-        beta1, beta2 = group["betas"]
-        grad = _grad_of(p, grad, group)
-        exp_avg = state.get("exp_avg", zeros_like(p)).lerp(grad, 1 - beta1)
-        exp_inf = (state.get("exp_inf", zeros_like(p)) * beta2).maximum(grad.abs() + group["eps"])
-        state["exp_avg"], state["exp_inf"] = exp_avg, exp_inf
-        p.sub_(exp_avg / exp_inf * (group["lr"] / (1 - beta1 ** step)))
-
-
-class NAdam(Optimizer):
-    """torch.optim.NAdam: Adam with Nesterov momentum (momentum_decay), L2 or decoupled
-    weight decay."""
-
-    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
-                 decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,
-                 differentiable=False):
-        _check("NAdam", lr, eps, betas, weight_decay)
-        if not 0.0 <= momentum_decay:
-            raise ValueError(f"NAdam: invalid momentum_decay value: {momentum_decay}; expected >= 0")
-        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
-                                      momentum_decay=momentum_decay, decoupled_weight_decay=decoupled_weight_decay,
-                                      **_torch_flags("NAdam", foreach, maximize, capturable, differentiable)))
-
-    def _update(self, p, grad, state, group):
-        if "mu_product" not in state:
-            state["mu_product"] = tensor(1.0)
-        step = _step(state)
-        beta1, beta2 = group["betas"]
-        lr, decay = group["lr"], group["momentum_decay"]
-        if group["weight_decay"] and group["decoupled_weight_decay"]:
-            p.mul_(1 - lr * group["weight_decay"])
-        grad = _grad_of(p, grad, group)
-        mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * decay))
-        mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * decay))
-        state["mu_product"] = state["mu_product"] * mu
-        mu_product = float(state["mu_product"].item())
-        exp_avg = state.get("exp_avg", zeros_like(p)).lerp(grad, 1 - beta1)
-        exp_avg_sq = state.get("exp_avg_sq", zeros_like(p)) * beta2 + grad * grad * (1 - beta2)
-        state["exp_avg"], state["exp_avg_sq"] = exp_avg, exp_avg_sq
-        denom = (exp_avg_sq / (1 - beta2 ** step)).sqrt() + group["eps"]
-        p.sub_(grad / denom * (lr * (1.0 - mu) / (1.0 - mu_product)))
-        p.sub_(exp_avg / denom * (lr * mu_next / (1.0 - mu_product * mu_next)))
-
-
-class RAdam(Optimizer):
-    """torch.optim.RAdam: Adam with the variance rectification, L2 or decoupled weight decay."""
-
-    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, decoupled_weight_decay=False,
-                 *, foreach=None, maximize=False, capturable=False, differentiable=False):
-        _check("RAdam", lr, eps, betas, weight_decay)
-        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
-                                      decoupled_weight_decay=decoupled_weight_decay,
-                                      **_torch_flags("RAdam", foreach, maximize, capturable, differentiable)))
-
-    def _update(self, p, grad, state, group):
-        step = _step(state)
-        beta1, beta2 = group["betas"]
-        lr = group["lr"]
-        if group["weight_decay"] and group["decoupled_weight_decay"]:
-            p.mul_(1 - lr * group["weight_decay"])
-        grad = _grad_of(p, grad, group)
-        exp_avg = state.get("exp_avg", zeros_like(p)).lerp(grad, 1 - beta1)
-        exp_avg_sq = state.get("exp_avg_sq", zeros_like(p)) * beta2 + grad * grad * (1 - beta2)
-        state["exp_avg"], state["exp_avg_sq"] = exp_avg, exp_avg_sq
-        bias_correction1, bias_correction2 = 1 - beta1 ** step, 1 - beta2 ** step
-        corrected = exp_avg / bias_correction1
-        rho_inf = 2 / (1 - beta2) - 1
-        rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
-        if rho_t > 5.0:
-            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-            adaptive = bias_correction2 ** 0.5 / (exp_avg_sq.sqrt() + group["eps"])
-            p.sub_(corrected * lr * adaptive * rect)
-        else:
-            p.sub_(corrected * lr)
-
-
-class Adadelta(Optimizer):
-    """torch.optim.Adadelta: lr=1.0, rho, eps, weight_decay (L2)."""
-
-    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
-                 maximize=False, differentiable=False):
-        _check("Adadelta", lr, eps, (), weight_decay)
-        if not 0.0 <= rho <= 1.0:
-            raise ValueError(f"Adadelta: invalid rho value: {rho}; expected 0 <= rho <= 1")
-        super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay,
-                                      **_torch_flags("Adadelta", foreach, maximize, capturable, differentiable)))
-
-    def _update(self, p, grad, state, group):
-        _step(state)
-        rho, eps = group["rho"], group["eps"]
-        grad = _grad_of(p, grad, group)
-        square_avg = state.get("square_avg", zeros_like(p)) * rho + grad * grad * (1 - rho)
-        delta = (state.get("acc_delta", zeros_like(p)) + eps).sqrt() / (square_avg + eps).sqrt() * grad
-        state["square_avg"] = square_avg
-        state["acc_delta"] = state.get("acc_delta", zeros_like(p)) * rho + delta * delta * (1 - rho)
-        p.sub_(delta * group["lr"])
-
-
-class ASGD(Optimizer):
-    """torch.optim.ASGD: averaged SGD (lambd, alpha, t0, weight_decay); the average is
-    state["ax"]."""
-
-    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None,
-                 maximize=False, differentiable=False, capturable=False):
-        _check("ASGD", lr, 0.0, (), weight_decay)
-        if lambd < 0 or alpha < 0:
-            raise ValueError(f"ASGD: invalid lambd {lambd} or alpha {alpha}; expected values >= 0")
-        super().__init__(params, dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay,
-                                      **_torch_flags("ASGD", foreach, maximize, capturable, differentiable)))
-
-    def _update(self, p, grad, state, group):
-        if "eta" not in state:
-            state["eta"], state["mu"], state["ax"] = _f32(group["lr"]), tensor(1.0), zeros_like(p)
-        step = _step(state)
-        grad = _grad_of(p, grad, group)
-        eta = float(state["eta"].item())
-        p.mul_(1 - group["lambd"] * eta)
-        p.sub_(grad * eta)
-        mu = float(state["mu"].item())
-        state["ax"] = state["ax"] + (p - state["ax"]) * mu if mu != 1 else p.clone()
-        state["eta"] = _f32(group["lr"] / ((1 + group["lambd"] * group["lr"] * step) ** group["alpha"]))
-        state["mu"] = _f32(1 / max(1, step - group["t0"]))
-
-
-class Rprop(Optimizer):
-    """torch.optim.Rprop: per-element step sizes grown by etas[1] while the gradient keeps its
-    sign and shrunk by etas[0] when it flips (that step then skipped), within step_sizes."""
-
-    def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, capturable=False, foreach=None,
-                 maximize=False, differentiable=False):
-        _check("Rprop", lr)
-        if not 0.0 < etas[0] < 1.0 < etas[1]:
-            raise ValueError(f"Rprop: invalid eta values: {etas[0]}, {etas[1]}; expected 0 < etaminus < 1 < etaplus")
-        super().__init__(params, dict(lr=lr, etas=tuple(etas), step_sizes=tuple(step_sizes),
-                                      **_torch_flags("Rprop", foreach, maximize, capturable, differentiable)))
-
-    def _update(self, p, grad, state, group):
-        if "prev" not in state:
-            state["prev"], state["step_size"] = zeros_like(p), zeros_like(p) + group["lr"]
-        _step(state)
-        etaminus, etaplus = group["etas"]
-        grad = -grad if group["maximize"] else grad
-        agree = (grad * state["prev"]).sign()
-        factor = where(agree > 0, agree * 0 + etaplus, where(agree < 0, agree * 0 + etaminus, agree * 0 + 1))
-        state["step_size"] = (state["step_size"] * factor).clamp(*group["step_sizes"])
-        grad = where(factor == etaminus, grad * 0, grad)  # torch's test, etaminus == 1 included
-        p.sub_(grad.sign() * state["step_size"])
-        state["prev"] = grad
 
 
 # ---------------------------------------------------------------------------------------------

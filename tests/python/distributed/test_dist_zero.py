@@ -47,7 +47,22 @@ def tensor_parallel_sbp(name, p):
     return (B, B)
 
 
+# The elementwise rules' optimizers (RuleOptimizer, nn/optim.h), each with an option that
+# changes its state, and the state tensor a test reads for the layout.
+RULES = {
+    "adamax": (lambda params, z: mf.optim.Adamax(params, lr=0.01, weight_decay=0.01, zero_stage=z), "exp_inf"),
+    "nadam": (lambda params, z: mf.optim.NAdam(params, lr=0.01, weight_decay=0.01, decoupled_weight_decay=True,
+                                               zero_stage=z), "exp_avg"),
+    "radam": (lambda params, z: mf.optim.RAdam(params, lr=0.01, betas=(0.9, 0.9), zero_stage=z), "exp_avg_sq"),
+    "adadelta": (lambda params, z: mf.optim.Adadelta(params, lr=0.5, weight_decay=0.01, zero_stage=z), "acc_delta"),
+    "asgd": (lambda params, z: mf.optim.ASGD(params, lr=0.05, t0=1, lambd=0.01, zero_stage=z), "ax"),
+    "rprop": (lambda params, z: mf.optim.Rprop(params, lr=0.01, zero_stage=z), "step_size"),
+}
+
+
 def make_optimizer(kind, params, zero_stage):
+    if kind in RULES:
+        return RULES[kind][0](params, zero_stage)
     if kind == "sgd":
         return mf.optim.SGD(params, lr=0.1, momentum=0.9, zero_stage=zero_stage)
     if kind == "adam":
@@ -97,8 +112,9 @@ def values(model):
     return {name: p.numpy() for name, p in model.named_parameters()}
 
 
-@pytest.mark.parametrize("kind", ["sgd", "adam", "adamw", "adamw_amsgrad", "sgd_maximize"])
-@pytest.mark.parametrize("mesh_name", ["2", "4", "2x2"])
+@pytest.mark.parametrize("kind, mesh_name", [(kind, mesh) for kind in ["sgd", "adam", "adamw", "adamw_amsgrad",
+                                                                        "sgd_maximize"] for mesh in ["2", "4", "2x2"]]
+                         + [(kind, "2") for kind in sorted(RULES)])
 def test_every_stage_trains_as_plain_data_parallelism_and_one_device(world, mesh_name, kind):
     model, opt, _ = build(None, world, 0, kind)
     one_device = train(model, opt, None)
@@ -370,8 +386,8 @@ def graph_train(step, placement, steps=STEPS, first=0, rows=10):
     return [step(*batch(k, placement, rows)).item() for k in range(first, first + steps)]
 
 
-@pytest.mark.parametrize("kind", ["sgd", "adamw"])
-@pytest.mark.parametrize("mesh_name", ["2", "4", "2x2"])
+@pytest.mark.parametrize("kind, mesh_name", [(kind, mesh) for kind in ["sgd", "adamw"] for mesh in ["2", "4", "2x2"]]
+                         + [(kind, "2") for kind in sorted(RULES)])
 def test_graph_mode_trains_as_eager_in_every_stage(world, mesh_name, kind):
     """Each stage compiled (the optimizer's layouts as the graph's SBP, gathers kept as
     constraints, reductions and gathers scheduled by the zero pass) equals the same stage
@@ -395,7 +411,7 @@ def test_graph_mode_trains_as_eager_in_every_stage(world, mesh_name, kind):
         assert (len(gathers) > len(list(model.parameters()))) == (stage == 3), gathers
         # The state (and at stage 3 the parameters) in the shard layout.
         for (name, p), state in zip(model.named_parameters(), opt.state.values()):
-            buffer = state["momentum_buffer" if kind == "sgd" else "exp_avg"]
+            buffer = state[RULES[kind][1] if kind in RULES else "momentum_buffer" if kind == "sgd" else "exp_avg"]
             assert data_axes_split(buffer.sbp, original[name], p.ndim), (name, buffer.sbp)
             assert data_axes_split(p.sbp, original[name], p.ndim) == (stage == 3), (name, p.sbp)
 
@@ -452,3 +468,26 @@ def test_a_zero_graph_checkpoint_resumes_eagerly_in_any_stage(world, shared_root
     opt.load_state_dict(state["opt"])
     rest = train(model, opt, placement, steps=2, first=2)
     np.testing.assert_allclose(first + rest, expected, rtol=1e-5)
+
+
+@pytest.mark.parametrize("kind", sorted(RULES))
+def test_a_rule_s_optimizer_on_split_parameters_trains_as_one_device_eagerly_and_in_a_graph(world, kind):
+    """Parameters split along either dimension on 2 ranks (fc1 by rows, fc2 by columns, the rest
+    broadcast): the update runs on each rank's part, eagerly and compiled, as on one device."""
+    model, opt, _ = build(None, world, 0, kind)
+    one_device = train(model, opt, None), values(model)
+    placement = mf.placement("cpu", ranks=mesh_ranks("2", world))
+
+    def split(name, p):
+        return S0 if name.startswith("fc1.") else S1 if name == "fc2.weight" else B
+
+    for graph in (False, True):
+        mf.manual_seed(0)
+        model = Net()
+        model.to_global(placement, split)
+        opt = make_optimizer(kind, model.parameters(), 0)
+        losses = graph_train(Step(model, opt), placement) if graph else train(model, opt, placement)
+        np.testing.assert_allclose(losses, one_device[0], rtol=1e-5, err_msg=f"graph {graph}")
+        for name, value in values(model).items():
+            np.testing.assert_allclose(value, one_device[1][name], rtol=1e-4, atol=1e-6, err_msg=f"{graph} {name}")
+        assert tuple(model.fc2.weight.sbp) == (S1,) and tuple(opt.state[model.fc2.weight][RULES[kind][1]].sbp) == (S1,)
