@@ -52,4 +52,12 @@ RandomCall next_random_call(int64_t numel);
 // kernel calls this on the host and copies its part to the GPU.
 std::vector<int64_t> random_permutation(int64_t n, uint64_t seed, uint64_t offset);
 
+// The permutation of 0 .. n-1 (n >= 0, else std::invalid_argument) that PyTorch's CPU
+// `torch.randperm(n, generator=torch.Generator().manual_seed(seed))` gives: a Fisher-Yates
+// shuffle drawing from an mt19937 seeded with seed's low 32 bits, swapping item i with item
+// i + draw % (n - i). DistributedSampler shuffles with it, so each rank reads the samples a
+// torch rank of the same seed and epoch reads (its losses are torch's); meshflow's own
+// random ops draw from philox (random_permutation).
+std::vector<int64_t> torch_cpu_permutation(int64_t n, uint64_t seed);
+
 }  // namespace mf

@@ -70,6 +70,16 @@ def test_distributed_sampler_shuffles_by_seed_and_epoch():
     assert shares(0) == first
 
 
+def test_distributed_sampler_shuffles_into_torchs_order():
+    # torch 2's DistributedSampler(range(10), num_replicas=3, rank=r, seed=7) and its
+    # randperm(n, generator=Generator().manual_seed(s)): the ranks read torch's samples
+    assert [list(DistributedSampler(range(10), num_replicas=3, rank=r, seed=7)) for r in range(3)] == \
+        [[5, 4, 9, 2], [0, 1, 6, 5], [3, 7, 8, 0]]
+    for n, seed, order in [(10, 0, [4, 1, 7, 5, 3, 9, 0, 8, 6, 2]), (11, 123, [3, 10, 5, 2, 7, 4, 0, 8, 1, 9, 6]),
+                           (7, 2**40 + 5, [1, 0, 4, 2, 6, 5, 3]), (1, 3, [0]), (0, 1, [])]:
+        assert list(DistributedSampler(range(n), num_replicas=1, rank=0, seed=seed)) == order
+
+
 def test_data_loader_samplers_and_their_errors():
     data = TensorDataset(mf.arange(6))
     batches = [b[0].tolist() for b in DataLoader(data, batch_size=4, sampler=[5, 3, 1, 0, 2])]

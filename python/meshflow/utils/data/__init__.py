@@ -6,7 +6,8 @@ batch_sampler=, shuffle, drop_last, collate_fn, generator=), with torch's rules.
 Loading runs in the calling process (num_workers is accepted and ignored). Random orders and
 draws come from meshflow's generator (mf.manual_seed), or from the mf.Generator passed as
 `generator`, so ranks that seed alike shuffle alike, as data parallelism needs; they are not
-torch's numbers. DistributedSampler shuffles with seed + epoch alone, as torch's.
+torch's numbers. DistributedSampler shuffles with seed + epoch alone into torch's order
+(PyTorch's CPU randperm of that seed), so each rank reads the samples a torch rank reads.
 """
 import collections.abc
 import math
@@ -354,7 +355,8 @@ class DistributedSampler(Sampler):
     """This rank's share of the dataset's indices, as torch's: every rank orders them alike
     (shuffled by seed + epoch, see set_epoch), pads them by repeating the first ones to a
     multiple of num_replicas (drop_last: drops the tail instead), and takes every
-    num_replicas-th from its rank. num_replicas and rank default to meshflow.env's."""
+    num_replicas-th from its rank. num_replicas and rank default to meshflow.env's. The
+    shuffled order is torch's for the same seed and epoch (creation.h's torch_cpu_permutation)."""
 
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False):
         from ... import env
@@ -374,8 +376,7 @@ class DistributedSampler(Sampler):
     def __iter__(self):
         n = len(self.dataset)
         if self.shuffle:
-            from ..._api import Generator
-            indices = _permutation(n, Generator().manual_seed(self.seed + self.epoch)).tolist()
+            indices = _C.torch_cpu_permutation(n, (self.seed + self.epoch) & 0xFFFFFFFFFFFFFFFF)
         else:
             indices = list(range(n))
         if self.drop_last:
