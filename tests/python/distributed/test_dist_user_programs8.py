@@ -9,7 +9,8 @@ one's own, broadcast_buffers=False, frozen parameters), BatchNorm on each rank's
 with rank-0-only evaluation, SyncBatchNorm.convert_sync_batchnorm; DistributedSampler's
 shuffled order per epoch and uneven last batches; checkpoints saved on rank 0 behind a
 barrier and resumed; metrics, early stopping and logs agreed over the ranks; local SGD's
-model averaging; clipping under DDP; two DDP models (a GAN). Each program prints `RESULT rank
+model averaging; clipping under DDP; two DDP models (a GAN); ZeroRedundancyOptimizer (c*, a
+second batch: its checkpoint resumed with a scheduler), tied weights, dict outputs. Each program prints `RESULT rank
 value` lines, which must equal, rank by rank, what the same program printed under PyTorch
 (gloo, 2 processes, torchrun): user_programs8/expected.json, recorded with torch's program
 (`meshflow` read as `torch`). Every test runs under test_dist_user_programs4's time limit."""
@@ -34,7 +35,7 @@ with open(os.path.join(HERE, "expected.json")) as f:
 # dict's own tensors, so the checkpoint's "step" read after more training counts those steps
 # too; meshflow's copies them.
 KNOWN_DIFFERENT = {"b15_ckpt_rank0_barrier_resume": {"step"}}
-PROGRAMS = sorted(name[:-3] for name in os.listdir(HERE) if name.startswith("b") and name.endswith(".py"))
+PROGRAMS = sorted(name[:-3] for name in os.listdir(HERE) if name[0] in "bc" and name.endswith(".py"))
 
 
 def results(path):

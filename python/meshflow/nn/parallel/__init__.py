@@ -53,6 +53,20 @@ def _unflat(flat, like):
     return out
 
 
+def _broadcast(tensors, src, group):
+    """Every rank's `tensors` (local, in place) become world rank src's: one broadcast per
+    dtype of them flattened."""
+    from ... import no_grad
+    tensors = [t for t in tensors if t.numel() > 0]
+    for indices in _flat_groups(tensors):
+        like = [tensors[i] for i in indices]
+        flat = _flat([t.detach() for t in like])
+        _dist.broadcast(flat, src, group=group)
+        with no_grad():
+            for t, value in zip(like, _unflat(flat, like)):
+                t.copy_(value)
+
+
 # What a rank is in when it runs a forward that copies rank 0's buffers (a collective),
 # named to the ranks when only some make it.
 _BUFFER_COPY = ("DistributedDataParallel's forward, which copies rank 0's buffers to every rank (evaluate "
@@ -140,15 +154,7 @@ class DistributedDataParallel(Module):
                 p.register_hook(lambda grad: _arrived(held))
 
     def _broadcast_from(self, tensors, src):
-        tensors = [t for t in tensors if t.numel() > 0]
-        for group in _flat_groups(tensors):
-            like = [tensors[i] for i in group]
-            flat = _flat([t.detach() for t in like])
-            _dist.broadcast(flat, src, group=self.process_group)
-            from ... import no_grad
-            with no_grad():
-                for t, value in zip(like, _unflat(flat, like)):
-                    t.copy_(value)
+        _broadcast(tensors, src, self.process_group)
 
     def forward(self, *inputs, **kwargs):
         if self._global:
