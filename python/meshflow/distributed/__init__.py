@@ -216,11 +216,19 @@ def _members(group, call):  # noqa: A002
     """The group of `call`, and whether this rank is in it (if not it joins the collective but
     its tensors are left as they are). The ranks first agree that they make the same call:
     one made under `if rank == 0:` while the others wait in another (a barrier) raises on
-    every rank at once, naming each rank's call, instead of in the conversions inside."""
+    every rank at once, naming each rank's call, instead of in the conversions inside. A group
+    of one rank communicates nothing: its member makes the call alone, and the other ranks may
+    skip it, as torch's (on 2 ranks every group torch's programs make is one rank or all)."""
     g = _group(group, call)
     _flush_transfers()
-    _agree_on_call(f"meshflow.distributed.{call}")
+    if not _solo(g):
+        _agree_on_call(f"meshflow.distributed.{call}")
     return g, (g.rank() >= 0)
+
+
+def _solo(g):
+    """Whether g is one rank: its collectives are that rank's tensors as they are."""
+    return g.size() == 1
 
 
 def _agree_on_call(name):
@@ -248,6 +256,8 @@ def _reduced(tensor, g, op, call):
     from .. import no_grad
     op = op if isinstance(op, str) else str(op)
     with no_grad():
+        if _solo(g) and op in (ReduceOp.SUM, ReduceOp.AVG, ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PRODUCT):
+            return tensor.clone()
         if op in (ReduceOp.SUM, ReduceOp.AVG):
             out = tensor.to_global(_on(g, tensor), _sbp.partial_sum).to_global(sbp=_sbp.broadcast).to_local()
             return out / g.size() if op == ReduceOp.AVG else out
@@ -263,6 +273,8 @@ def _gathered(tensor, g):
     """Every member's `tensor` stacked along a new first dim, in group rank order."""
     from .. import no_grad
     with no_grad():
+        if _solo(g):
+            return tensor.unsqueeze(0).clone()
         stacked = tensor.unsqueeze(0).to_global(_on(g, tensor), _sbp.split(0))
         return stacked.to_global(sbp=_sbp.broadcast).to_local()
 
@@ -294,6 +306,8 @@ def _from(tensor, g, src, sbp, call):
         raise ValueError(f"{call}: src rank {src} is not in the group {g.ranks}")
     from .. import no_grad
     with no_grad():
+        if _solo(g):
+            return tensor.clone()  # broadcast, or the one part of a split
         return tensor.to_global(_on(g, tensor, [src]), _sbp.broadcast).to_global(_on(g, tensor), sbp).to_local()
 
 
@@ -334,7 +348,8 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
     if op in (ReduceOp.SUM, ReduceOp.AVG):
         from .. import no_grad
         with no_grad():
-            part = input.to_global(_on(g, input), _sbp.partial_sum).to_global(sbp=_sbp.split(0)).to_local()
+            part = input.clone() if _solo(g) else \
+                input.to_global(_on(g, input), _sbp.partial_sum).to_global(sbp=_sbp.split(0)).to_local()
         _write(output, part / g.size() if op == ReduceOp.AVG else part, member)
     else:
         whole = _reduced(input, g, op, "reduce_scatter_tensor")
@@ -390,7 +405,8 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
         for j, n in enumerate(sends):
             padded[j, :n] = rows[at:at + n]
             at += n
-        moved = padded.unsqueeze(0).to_global(_on(g, input), _sbp.split(0)).to_global(sbp=_sbp.split(1)).to_local()
+        moved = padded.unsqueeze(0) if _solo(g) else \
+            padded.unsqueeze(0).to_global(_on(g, input), _sbp.split(0)).to_global(sbp=_sbp.split(1)).to_local()
         if member:
             got = cat([moved[i, 0, :n] for i, n in enumerate(receives)])
             _write(output, got.reshape(output.shape))

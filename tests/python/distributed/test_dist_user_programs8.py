@@ -3,10 +3,11 @@
 ported by replacing `torch` with `meshflow`: the collectives on local tensors (all_reduce with
 each op, all_gather, all_gather_into_tensor, reduce_scatter_tensor, broadcast, scatter,
 gather, reduce, all_to_all_single, send / recv, isend / irecv in a ring, batch_isend_irecv,
-async work, the object collectives, groups); DDP's options (find_unused_parameters, no_sync,
-gradient_as_bucket_view, static_graph, register_comm_hook with torch's default hooks and
-one's own, broadcast_buffers=False, frozen parameters), BatchNorm on each rank's own batch
-with rank-0-only evaluation, SyncBatchNorm.convert_sync_batchnorm; DistributedSampler's
+async work, the object collectives, groups of one rank that its member alone calls); DDP's
+options (find_unused_parameters, no_sync, gradient_as_bucket_view, static_graph,
+register_comm_hook with torch's default hooks and one's own, broadcast_buffers=False, frozen
+parameters), BatchNorm on each rank's own batch with rank-0-only evaluation,
+SyncBatchNorm.convert_sync_batchnorm; DistributedSampler's
 shuffled order per epoch and uneven last batches; checkpoints saved on rank 0 behind a
 barrier and resumed; metrics, early stopping and logs agreed over the ranks; local SGD's
 model averaging; clipping under DDP; two DDP models (a GAN); ZeroRedundancyOptimizer (c*, a
