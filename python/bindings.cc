@@ -913,7 +913,7 @@ void bind_random(py::module_& m) {
     return std::make_pair(s.seed, s.offset);
   });
   m.def("set_generator_state", [](uint64_t seed, uint64_t offset) { set_generator_state({seed, offset}); });
-  m.def("torch_cpu_permutation", &torch_cpu_permutation, py::arg("n"), py::arg("seed"));
+  m.def("torch_cpu_permutation", &torch_cpu_permutation, py::arg("n"), py::arg("seed"), py::arg("drawn") = 0);
   m.def(
       "next_random_call",
       [](int64_t numel) {

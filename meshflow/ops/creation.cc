@@ -447,7 +447,7 @@ std::vector<int64_t> random_permutation(int64_t n, uint64_t seed, uint64_t offse
   return perm;
 }
 
-std::vector<int64_t> torch_cpu_permutation(int64_t n, uint64_t seed) {
+std::vector<int64_t> torch_cpu_permutation(int64_t n, uint64_t seed, uint64_t drawn) {
   if (n < 0) throw std::invalid_argument("torch_cpu_permutation: n is " + std::to_string(n) + "; expected n >= 0");
   // torch draws 64-bit values past 2^32 / 20 items; samplers never hold that many.
   if (n >= int64_t{std::numeric_limits<uint32_t>::max() / 20}) {
@@ -457,6 +457,7 @@ std::vector<int64_t> torch_cpu_permutation(int64_t n, uint64_t seed) {
   std::vector<int64_t> perm(static_cast<size_t>(n));
   std::iota(perm.begin(), perm.end(), int64_t{0});
   std::mt19937 engine(static_cast<uint32_t>(seed));
+  engine.discard(drawn);
   for (int64_t i = 0; i + 1 < n; ++i) {
     const int64_t z = static_cast<int64_t>(engine() % static_cast<uint64_t>(n - i));
     std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(i + z)]);

@@ -5,9 +5,11 @@ batch_sampler=, shuffle, drop_last, collate_fn, generator=), with torch's rules.
 
 Loading runs in the calling process (num_workers is accepted and ignored). Random orders and
 draws come from meshflow's generator (mf.manual_seed), or from the mf.Generator passed as
-`generator`, so ranks that seed alike shuffle alike, as data parallelism needs; they are not
-torch's numbers. DistributedSampler shuffles with seed + epoch alone into torch's order
-(PyTorch's CPU randperm of that seed), so each rank reads the samples a torch rank reads.
+`generator`, so ranks that seed alike shuffle alike, as data parallelism needs. The orders
+are torch's where torch's are fixed by a seed: DistributedSampler's (seed + epoch), and those
+of the samplers, DataLoader(shuffle=True) and random_split given a Generator that only these
+permutations drew from since it was made or seeded (PyTorch's CPU randperm, creation.h's
+torch_cpu_permutation); other draws are not torch's numbers.
 """
 import collections.abc
 import math
@@ -144,8 +146,10 @@ def _numpy_rng(generator, count):
 
 
 def _permutation(n, generator=None):
-    """A permutation of range(n) (a NumPy array)."""
-    return _numpy_rng(generator, n).permutation(n)
+    """A permutation of range(n) (a NumPy array): torch's, from a generator that only
+    permutations drew from since its manual_seed."""
+    order = generator._torch_permutation(n) if generator is not None else None
+    return _np.asarray(order, dtype=_np.int64) if order is not None else _numpy_rng(generator, n).permutation(n)
 
 
 def random_split(dataset, lengths, generator=None):
@@ -278,8 +282,8 @@ class RandomSampler(Sampler):
             return
         for _ in range(count // n):
             yield from _permutation(n, self.generator).tolist()
-        if count % n:
-            yield from _permutation(n, self.generator)[:count % n].tolist()
+        # torch's draws one more permutation for the remainder, also an empty one
+        yield from _permutation(n, self.generator)[:count % n].tolist()
 
     def __len__(self):
         return self.num_samples
@@ -433,6 +437,8 @@ class DataLoader:
         self.num_workers = num_workers
 
     def __iter__(self):
+        if self.generator is not None:
+            self.generator._torch_draw(2)  # torch's iterator draws its workers' base seed (an int64)
         if isinstance(self.dataset, IterableDataset):
             yield from self._iterable_batches()
         elif self.batch_sampler is not None:
