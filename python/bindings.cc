@@ -531,13 +531,21 @@ void bind_global(py::module_& m) {
       "to_global", [](const Var& v, const Placement& p, const NdSbp& s) { return to_global(v, p, s); },
       py::arg("tensor"), py::arg("placement"), py::arg("nd_sbp"), release());
   m.def("to_local", &to_local, py::arg("tensor"), release());
-  // torch.distributed's send / recv (global/point_to_point.h): made by the two ranks alone.
+  // torch.distributed's send / recv (global/point_to_point.h): made by the ranks of each
+  // transfer alone. Returns the batch's ready-or-error tensor, then each received tensor.
   m.def(
-      "send", [](const Var& v, int peer) { return Var(send_to(v.local(), peer)); }, py::arg("tensor"),
-      py::arg("peer"), release());
-  m.def(
-      "recv", [](const Shape& shape, DType dtype, int peer) { return Var(receive_from(shape, dtype, peer)); },
-      py::arg("shape"), py::arg("dtype"), py::arg("peer"), release());
+      "transfer_batch",
+      [](const std::vector<Var>& sends, const std::vector<int>& send_peers,
+         const std::vector<std::tuple<Shape, DType, int>>& receives) {
+        std::vector<Tensor> values;
+        for (const Var& v : sends) values.push_back(v.local());
+        std::vector<Receive> specs;
+        for (const auto& [shape, dtype, peer] : receives) specs.push_back({shape, dtype, peer});
+        std::vector<Var> out;
+        for (const Tensor& t : transfer_batch(values, send_peers, specs)) out.emplace_back(t);
+        return out;
+      },
+      py::arg("sends"), py::arg("send_peers"), py::arg("receives"), release());
   m.def(
       "cast_local",
       [](const Tensor& t, DType dtype) { return apply_local(find_op("cast"), {t}, Attrs{{"dtype", dtype}})[0]; },
@@ -924,6 +932,7 @@ void bind_random(py::module_& m) {
     return std::make_pair(s.seed, s.offset);
   });
   m.def("set_generator_state", [](uint64_t seed, uint64_t offset) { set_generator_state({seed, offset}); });
+  m.def("torch_cpu_permutation", &torch_cpu_permutation, py::arg("n"), py::arg("seed"), py::arg("drawn") = 0);
   m.def(
       "next_random_call",
       [](int64_t numel) {

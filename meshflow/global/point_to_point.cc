@@ -2,6 +2,7 @@
 #include "meshflow/global/point_to_point.h"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,15 +13,28 @@
 namespace mf {
 namespace {
 
-struct End {
-  int64_t numel;
-  int64_t dtype;
-  int64_t sending;
+// What one end moves with one peer, in order: numel and dtype of each send, then of each receive.
+struct Plan {
+  std::vector<int64_t> sends, receives;  // numel, dtype pairs
 };
 
-std::string end_str(int rank, const End& e) {
-  return "rank " + std::to_string(rank) + (e.sending ? " sends " : " receives ") + std::to_string(e.numel) + " " +
-         dtype_name(static_cast<DType>(e.dtype)) + " elements";
+std::string moves_str(const std::vector<int64_t>& moves) {
+  std::string out;
+  for (size_t i = 0; i < moves.size(); i += 2) {
+    out += (i ? ", " : "") + std::to_string(moves[i]) + " " + dtype_name(static_cast<DType>(moves[i + 1]));
+  }
+  return out;
+}
+
+std::string plan_str(int rank, const Plan& p) {
+  const bool one = p.sends.size() + p.receives.size() == 2;
+  if (one) {
+    const std::vector<int64_t>& m = p.sends.empty() ? p.receives : p.sends;
+    return "rank " + std::to_string(rank) + (p.sends.empty() ? " receives " : " sends ") + std::to_string(m[0]) +
+           " " + dtype_name(static_cast<DType>(m[1])) + " elements";
+  }
+  return "rank " + std::to_string(rank) + " sends [" + moves_str(p.sends) + "] and receives [" +
+         moves_str(p.receives) + "]";
 }
 
 void check_peer(const char* call, int peer) {
@@ -30,53 +44,100 @@ void check_peer(const char* call, int peer) {
   }
 }
 
-// On the comm thread: the two ends check each other, then the bytes move.
-void move_with(int peer, bool sending, const Tensor& buffer) {
+std::vector<int64_t> moves_of(const std::vector<const Tensor*>& tensors) {
+  std::vector<int64_t> out;
+  for (const Tensor* t : tensors) {
+    out.push_back(t->numel());
+    out.push_back(static_cast<int64_t>(t->dtype()));
+  }
+  return out;
+}
+
+// On the comm thread: the two ends check each other's plans, then the bytes move, one
+// exchange per dtype (sends and receives of one dtype match in order).
+void move_with(int peer, const std::vector<const Tensor*>& sends, const std::vector<const Tensor*>& receives) {
   const int me = comm::world_rank();
   comm::Group& pair = comm::group_of({std::min(me, peer), std::max(me, peer)});
   const int other = pair.world_ranks()[0] == peer ? 0 : 1;
-  End mine{buffer.numel(), static_cast<int64_t>(buffer.dtype()), sending}, theirs{};
-  pair.exchange({{&mine, 3, other}}, {{&theirs, 3, other}}, DType::kInt64);
-  if (theirs.sending == mine.sending || theirs.numel != mine.numel || theirs.dtype != mine.dtype) {
-    throw std::invalid_argument(std::string(sending ? "[send] " : "[recv] ") + end_str(me, mine) + " but " +
-                                end_str(peer, theirs) +
-                                "; expected one to send and the other to receive, the same number and dtype");
+  const Plan mine{moves_of(sends), moves_of(receives)};
+  int64_t my_counts[2] = {static_cast<int64_t>(mine.sends.size()), static_cast<int64_t>(mine.receives.size())};
+  int64_t their_counts[2] = {0, 0};
+  pair.exchange({{my_counts, 2, other}}, {{their_counts, 2, other}}, DType::kInt64);
+  Plan theirs{std::vector<int64_t>(static_cast<size_t>(their_counts[0])),
+              std::vector<int64_t>(static_cast<size_t>(their_counts[1]))};
+  std::vector<int64_t> my_moves = mine.sends, their_moves(theirs.sends.size() + theirs.receives.size());
+  my_moves.insert(my_moves.end(), mine.receives.begin(), mine.receives.end());
+  if (!my_moves.empty() || !their_moves.empty()) {
+    std::vector<comm::Message> out, in;
+    if (!my_moves.empty()) out.push_back({my_moves.data(), static_cast<int64_t>(my_moves.size()), other});
+    if (!their_moves.empty()) in.push_back({their_moves.data(), static_cast<int64_t>(their_moves.size()), other});
+    pair.exchange(out, in, DType::kInt64);
   }
-  const comm::Message message{const_cast<void*>(buffer.data()), buffer.numel(), other, &buffer.memory()};
-  if (sending) {
-    pair.exchange({message}, {}, buffer.dtype());
-  } else {
-    pair.exchange({}, {message}, buffer.dtype());
+  std::copy(their_moves.begin(), their_moves.begin() + static_cast<std::ptrdiff_t>(theirs.sends.size()),
+            theirs.sends.begin());
+  std::copy(their_moves.begin() + static_cast<std::ptrdiff_t>(theirs.sends.size()), their_moves.end(),
+            theirs.receives.begin());
+  if (theirs.sends != mine.receives || theirs.receives != mine.sends) {
+    const char* call = mine.sends.empty() ? "[recv] " : mine.receives.empty() ? "[send] " : "[send/recv] ";
+    throw std::invalid_argument(call + plan_str(me, mine) + " but " + plan_str(peer, theirs) +
+                                "; expected each end to receive what the other sends, in order: the same numbers "
+                                "and dtypes");
   }
-}
-
-vm::Flags collective() {
-  vm::Flags flags;
-  flags.run_on_failed_inputs = true;  // the peer waits for this end whatever it holds
-  return flags;
+  std::set<DType> dtypes;
+  for (const Tensor* t : sends) dtypes.insert(t->dtype());
+  for (const Tensor* t : receives) dtypes.insert(t->dtype());
+  for (DType dtype : dtypes) {
+    std::vector<comm::Message> out, in;
+    for (const Tensor* t : sends) {
+      if (t->dtype() == dtype) out.push_back({const_cast<void*>(t->data()), t->numel(), other, &t->memory()});
+    }
+    for (const Tensor* t : receives) {
+      if (t->dtype() == dtype) in.push_back({const_cast<void*>(t->data()), t->numel(), other, &t->memory()});
+    }
+    pair.exchange(out, in, dtype);
+  }
 }
 
 }  // namespace
 
-Tensor send_to(const Tensor& t, int peer) {
-  check_peer("send", peer);
-  return vm::launch("send", device::StreamKind::kComm, {t}, {{Shape{}, DType::kBool}},
-                    [peer](const std::vector<Tensor>& in) {
-                      move_with(peer, true, in[0]);
-                      return std::vector<Tensor>{Tensor::zeros({}, DType::kBool)};
-                    },
-                    collective())[0];
+std::vector<Tensor> transfer_batch(const std::vector<Tensor>& sends, const std::vector<int>& send_peers,
+                                   const std::vector<Receive>& receives) {
+  if (sends.size() != send_peers.size()) {
+    throw std::invalid_argument("transfer_batch: " + std::to_string(sends.size()) + " tensors to send but " +
+                                std::to_string(send_peers.size()) + " peers; expected one peer per tensor");
+  }
+  for (int peer : send_peers) check_peer("send", peer);
+  for (const Receive& r : receives) check_peer("recv", r.peer);
+  std::vector<TensorMeta> outputs{{Shape{}, DType::kBool}};
+  for (const Receive& r : receives) outputs.push_back({r.shape, r.dtype});
+  vm::Flags flags;
+  flags.run_on_failed_inputs = true;  // the peers wait for this end whatever it holds
+  return vm::launch(
+      receives.empty() ? "send" : sends.empty() ? "recv" : "send/recv", device::StreamKind::kComm, sends, outputs,
+      [send_peers, receives](const std::vector<Tensor>& in) {
+        std::vector<Tensor> out{Tensor::zeros({}, DType::kBool)};
+        for (const Receive& r : receives) out.push_back(Tensor::empty(r.shape, r.dtype));
+        std::set<int> peers(send_peers.begin(), send_peers.end());
+        for (const Receive& r : receives) peers.insert(r.peer);
+        for (int peer : peers) {  // in rank order on every rank: no cycle of waits
+          std::vector<const Tensor*> to, from;
+          for (size_t i = 0; i < in.size(); ++i) {
+            if (send_peers[i] == peer) to.push_back(&in[i]);
+          }
+          for (size_t i = 0; i < receives.size(); ++i) {
+            if (receives[i].peer == peer) from.push_back(&out[i + 1]);
+          }
+          move_with(peer, to, from);
+        }
+        return out;
+      },
+      flags);
 }
 
+Tensor send_to(const Tensor& t, int peer) { return transfer_batch({t}, {peer}, {})[0]; }
+
 Tensor receive_from(const Shape& shape, DType dtype, int peer) {
-  check_peer("recv", peer);
-  return vm::launch("recv", device::StreamKind::kComm, {}, {{shape, dtype}},
-                    [peer, shape, dtype](const std::vector<Tensor>&) {
-                      Tensor out = Tensor::empty(shape, dtype);
-                      move_with(peer, false, out);
-                      return std::vector<Tensor>{out};
-                    },
-                    collective())[0];
+  return transfer_batch({}, {}, {{shape, dtype, peer}})[1];
 }
 
 }  // namespace mf

@@ -1,22 +1,41 @@
 // Copyright 2026 The meshflow Authors.
-// torch.distributed's send and recv: a local tensor moved from one rank to another, a call
-// that those two ranks make and no other (unlike global tensors' collectives, which every
-// rank of the world makes). They run on the VM's comm stream in program order, over the
-// pair's own group (comm::group_of), after the work that makes what is sent. Both ends first
-// exchange what they hold (one sends, the other receives, the same shape and dtype), so a
-// mismatch raises on both, naming both ends, instead of moving bytes that do not fit.
+// torch.distributed's send and recv: local tensors moved between ranks, a call that the ranks
+// of each transfer make and no other (unlike global tensors' collectives, which every rank of
+// the world makes). They run on the VM's comm stream in program order, over each pair's own
+// group (comm::group_of), after the work that makes what is sent. A batch (torch's
+// batch_isend_irecv, or isend / irecv calls made before a wait) moves all of its transfers at
+// once, so two ranks that each send to the other and then receive (a ring) do not wait on
+// each other; a lone send or recv is a batch of one. With each peer, both ends first exchange
+// what they move (the counts and dtypes of every send and receive, in order): a mismatch
+// raises on both, naming both ends, instead of moving bytes that do not fit. Peers are
+// visited in rank order, which every rank follows, so batches of several peers cannot wait
+// in a cycle.
 // Thread-safety: the issuing thread (comm::check_collective_thread).
 #pragma once
+
+#include <vector>
 
 #include "meshflow/core/tensor.h"
 
 namespace mf {
 
-// Issues the sending of `t`'s value (as at this call) to world rank `peer`; returns a 0-d
-// tensor that is ready, or carries the error, once the peer has received it.
+// A receive of a batch: a tensor of `shape` and `dtype` (in the host's memory) from world rank `peer`.
+struct Receive {
+  Shape shape;
+  DType dtype;
+  int peer;
+};
+
+// Issues the batch: `sends[i]`'s value (as at this call) to world rank `send_peers[i]`, and
+// each receive. Returns a 0-d tensor that is ready, or carries the error, once every transfer
+// is done, then each received tensor, pending. With one peer, its k-th receive from that
+// peer takes the peer's k-th send to this rank.
+std::vector<Tensor> transfer_batch(const std::vector<Tensor>& sends, const std::vector<int>& send_peers,
+                                   const std::vector<Receive>& receives);
+
+// A batch of one send; returns its ready-or-error tensor.
 Tensor send_to(const Tensor& t, int peer);
-// Issues the receiving from world rank `peer` of a tensor of `shape` and `dtype` (in the
-// host's memory); returns it, pending.
+// A batch of one receive; returns the tensor, pending.
 Tensor receive_from(const Shape& shape, DType dtype, int peer);
 
 }  // namespace mf

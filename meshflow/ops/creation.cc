@@ -24,7 +24,9 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <numeric>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -442,6 +444,24 @@ std::vector<int64_t> random_permutation(int64_t n, uint64_t seed, uint64_t offse
   std::sort(keyed.begin(), keyed.end());
   std::vector<int64_t> perm(static_cast<size_t>(n));
   for (size_t i = 0; i < perm.size(); ++i) perm[i] = keyed[i].second;
+  return perm;
+}
+
+std::vector<int64_t> torch_cpu_permutation(int64_t n, uint64_t seed, uint64_t drawn) {
+  if (n < 0) throw std::invalid_argument("torch_cpu_permutation: n is " + std::to_string(n) + "; expected n >= 0");
+  // torch draws 64-bit values past 2^32 / 20 items; samplers never hold that many.
+  if (n >= int64_t{std::numeric_limits<uint32_t>::max() / 20}) {
+    throw std::invalid_argument("torch_cpu_permutation: n is " + std::to_string(n) + "; expected fewer than " +
+                                std::to_string(std::numeric_limits<uint32_t>::max() / 20));
+  }
+  std::vector<int64_t> perm(static_cast<size_t>(n));
+  std::iota(perm.begin(), perm.end(), int64_t{0});
+  std::mt19937 engine(static_cast<uint32_t>(seed));
+  engine.discard(drawn);
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    const int64_t z = static_cast<int64_t>(engine() % static_cast<uint64_t>(n - i));
+    std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(i + z)]);
+  }
   return perm;
 }
 

@@ -52,4 +52,13 @@ RandomCall next_random_call(int64_t numel);
 // kernel calls this on the host and copies its part to the GPU.
 std::vector<int64_t> random_permutation(int64_t n, uint64_t seed, uint64_t offset);
 
+// The permutation of 0 .. n-1 (n >= 0, else std::invalid_argument) that PyTorch's CPU
+// `torch.randperm(n, generator=g)` gives when g = torch.Generator().manual_seed(seed) has
+// drawn `drawn` 32-bit values before: a Fisher-Yates shuffle drawing n - 1 values from an
+// mt19937 seeded with seed's low 32 bits, swapping item i with item i + draw % (n - i).
+// DistributedSampler, and the samplers and random_split given a generator that only they
+// drew from, shuffle with it, so a program reads the samples torch's reads (its losses are
+// torch's); meshflow's own random ops draw from philox (random_permutation).
+std::vector<int64_t> torch_cpu_permutation(int64_t n, uint64_t seed, uint64_t drawn = 0);
+
 }  // namespace mf

@@ -118,7 +118,7 @@ from ._ops_port4 import *  # noqa: F401,F403
 from . import _complex, fft, _stft
 from ._complex import *  # noqa: F401,F403
 from ._stft import stft, istft
-from . import special, distributions, profiler
+from . import special, distributions, profiler, futures
 globals().update(special.TOP_LEVEL)  # torch.igamma, torch.igammac
 from . import _torch_paths  # noqa: E402
 _torch_paths.install(_sys.modules[__name__])  # torch's module paths (torch.nn.modules.loss, ...)

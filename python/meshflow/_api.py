@@ -1019,12 +1019,16 @@ class Generator:
     nn.init), the samplers, DataLoader and random_split. It is the process's Philox generator
     with its own (seed, offset): its draws do not move the process's generator, and after
     manual_seed(s) they are those of mf.manual_seed(s) (the values differ from torch's).
-    Permutations of the data utilities advance the offset by one. mf.default_generator is
-    the process's generator itself, as torch's."""
+    Permutations of the data utilities advance the offset by one; while they alone draw from
+    it, they are torch's (creation.h's torch_cpu_permutation). mf.default_generator is the
+    process's generator itself, as torch's."""
 
     def __init__(self, device="cpu"):
         self.device = device
         self._own = [67280421310721, 0]  # (seed, offset); None: the process's (default_generator)
+        # How many 32-bit values torch's generator of this seed would have drawn: counted while
+        # only the data utilities' permutations draw (None once anything else has).
+        self._torch_drawn = 0
 
     @property
     def _seed(self):
@@ -1050,6 +1054,7 @@ class Generator:
 
     def manual_seed(self, seed):
         self._seed, self._offset = int(seed) % (1 << 64), 0
+        self._torch_drawn = 0 if self._own is not None else None
         return self
 
     def seed(self):
@@ -1068,6 +1073,7 @@ class Generator:
     def set_state(self, state):
         from ._ops_creation import rng_state_values
         self._seed, self._offset = rng_state_values(state, "Generator.set_state")
+        self._torch_drawn = None
         return self
 
     def _next_call(self, numel):
@@ -1076,12 +1082,29 @@ class Generator:
         seed = self._seed - (1 << 64) if self._seed >= 1 << 63 else self._seed
         call = (seed, self._offset)
         self._offset += int(numel)
+        self._torch_drawn = None
         return call
 
     def _rng(self):
-        """A NumPy generator for this generator's next permutation."""
+        """A NumPy generator for this generator's next draw of the data utilities (not torch's)."""
         self._offset += 1
+        self._torch_drawn = None
         return _np.random.default_rng([self._seed % (1 << 63), self._offset])
+
+    def _torch_permutation(self, n):
+        """torch's randperm(n, generator=self), as a list, while only permutations drew from
+        this generator; else None."""
+        if self._own is None or self._torch_drawn is None:
+            return None
+        order = _C.torch_cpu_permutation(n, self._seed, self._torch_drawn)
+        self._torch_drawn += max(n - 1, 0)
+        self._offset += 1
+        return order
+
+    def _torch_draw(self, count):
+        """Counts `count` values torch draws where meshflow draws none (DataLoader's base seed)."""
+        if self._torch_drawn is not None:
+            self._torch_drawn += count
 
 
 default_generator = Generator()

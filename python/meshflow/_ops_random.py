@@ -70,10 +70,16 @@ def randint_like(input, low=0, high=None, *, dtype=None, memory_format=None):
 
 
 def randperm(n, *, generator=None, dtype=None, placement=None, sbp=None, device=None):
-    """torch.randperm: a random permutation of 0 .. n-1, int64 by default (or int32)."""
+    """torch.randperm: a random permutation of 0 .. n-1, int64 by default (or int32); torch's
+    own on the CPU from a Generator that only permutations drew from since it was seeded."""
     n = operator.index(n)
     if n < 0:
         raise RuntimeError(f"randperm: n must be non-negative, got {n}")
+    if generator is not None and placement is None and sbp is None and str(device or "cpu").startswith("cpu"):
+        order = generator._torch_permutation(n)
+        if order is not None:
+            from ._tensor import tensor
+            return tensor(order, dtype=dtype or _dtype.int64)
     seed, offset = _next_call(n, generator)
     return _create("randperm", {"n": n, "seed": seed, "offset": offset}, dtype or _dtype.int64, placement, sbp,
                    device)

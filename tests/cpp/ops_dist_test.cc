@@ -418,6 +418,33 @@ TEST(PointToPoint, ThePairAloneMovesATensorAndMismatchesRaiseOnBothEnds) {
   comm::agree("", 0, "the pair is done");
 }
 
+// A batch moves all of its transfers at once: two ranks that each send to the other and
+// receive in one batch (a ring's step) do not wait on each other, dtypes mixed; batches whose
+// ends do not fit raise on both, listing both.
+TEST(PointToPoint, ABatchThatSendsAndReceivesCrossesItsPeers) {
+  REQUIRE_RANKS(2);
+  const int me = comm::world_rank();
+  if (me < 2) {
+    const int peer = 1 - me;
+    const Tensor mine = apply_local(find_op("mul_scalar"), {logical_value({2, 3}, DType::kFloat32)},
+                                    Attrs{{"value", static_cast<double>(me + 1)}})[0];
+    const Tensor index = logical_value({4}, DType::kInt64);
+    const std::vector<Tensor> out = transfer_batch({mine, index}, {peer, peer},
+                                                   {{{2, 3}, DType::kFloat32, peer}, {{4}, DType::kInt64, peer}});
+    vm::wait(out[0]);
+    const Tensor theirs = apply_local(find_op("mul_scalar"), {logical_value({2, 3}, DType::kFloat32)},
+                                      Attrs{{"value", static_cast<double>(peer + 1)}})[0];
+    EXPECT_TRUE(close(out[1], theirs, 0));
+    EXPECT_TRUE(close(out[2], index, 0));
+    expect_error([&] { vm::wait(transfer_batch({mine}, {peer}, me == 0 ? std::vector<Receive>{{{6}, DType::kFloat32, 1}}
+                                                                        : std::vector<Receive>{})[0]); },
+                 me == 0 ? "[send/recv] rank 0 sends [6 float32] and receives [6 float32] but rank 1 sends 6 float32 "
+                           "elements; expected each end to receive what the other sends"
+                         : "[send] rank 1 sends 6 float32 elements but rank 0 sends [6 float32] and receives [6 float32]");
+  }
+  comm::agree("", 0, "the batches are done");
+}
+
 // A data error raises on every rank of the op's placement, and on any rank the failed value
 // is moved to.
 TEST(RanksAgree, DataErrorOnOneRankRaisesOnEveryRankItReaches) {

@@ -70,6 +70,34 @@ def test_distributed_sampler_shuffles_by_seed_and_epoch():
     assert shares(0) == first
 
 
+def test_distributed_sampler_shuffles_into_torchs_order():
+    # torch 2's DistributedSampler(range(10), num_replicas=3, rank=r, seed=7) and its
+    # randperm(n, generator=Generator().manual_seed(s)): the ranks read torch's samples
+    assert [list(DistributedSampler(range(10), num_replicas=3, rank=r, seed=7)) for r in range(3)] == \
+        [[5, 4, 9, 2], [0, 1, 6, 5], [3, 7, 8, 0]]
+    for n, seed, order in [(10, 0, [4, 1, 7, 5, 3, 9, 0, 8, 6, 2]), (11, 123, [3, 10, 5, 2, 7, 4, 0, 8, 1, 9, 6]),
+                           (7, 2**40 + 5, [1, 0, 4, 2, 6, 5, 3]), (1, 3, [0]), (0, 1, [])]:
+        assert list(DistributedSampler(range(n), num_replicas=1, rank=0, seed=seed)) == order
+
+
+def test_a_seeded_generator_only_permutations_drew_from_gives_torchs_orders():
+    # torch 2's values for a Generator().manual_seed(5) per line: successive randperms; a
+    # RandomSampler's epochs (each draws one more, empty permutation at its end); a shuffled
+    # DataLoader's (each epoch first draws its workers' base seed); random_split
+    g = seeded(5)
+    assert mf.randperm(6, generator=g).tolist() == [5, 0, 1, 3, 4, 2]
+    assert mf.randperm(6, generator=g).tolist() == [4, 3, 1, 2, 0, 5]
+    sampler = RandomSampler(range(6), generator=seeded(5))
+    assert list(sampler) == [5, 0, 1, 3, 4, 2] and list(sampler) == [1, 0, 5, 2, 4, 3]
+    loader = DataLoader(range(6), batch_size=6, shuffle=True, generator=seeded(5))
+    assert [b.tolist() for b in loader] == [[1, 0, 4, 2, 3, 5]] and [b.tolist() for b in loader] == [[0, 4, 5, 3, 2, 1]]
+    assert [s.indices for s in random_split(range(6), [4, 2], generator=seeded(5))] == [[5, 0, 1, 3], [4, 2]]
+    assert mf.randperm(6, generator=mf.Generator()).tolist() == [0, 5, 3, 4, 1, 2]  # torch's default seed
+    used = seeded(5)
+    mf.rand(2, generator=used)  # another draw: meshflow's numbers from here on, still a permutation
+    assert sorted(list(RandomSampler(range(6), generator=used))) == list(range(6))
+
+
 def test_data_loader_samplers_and_their_errors():
     data = TensorDataset(mf.arange(6))
     batches = [b[0].tolist() for b in DataLoader(data, batch_size=4, sampler=[5, 3, 1, 0, 2])]

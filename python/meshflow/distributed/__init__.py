@@ -13,9 +13,14 @@ Every rank of the job makes each call, in the same order, also a call with a gro
 in (there it changes nothing): global tensors are SPMD, one program on every rank, where torch
 lets a group's non-members skip the call. A rank that skips one is told so at once, on every
 rank, naming the call. Calls are made by the thread that issues ops, like every other op.
-send / recv (and isend / irecv) are the exception: the two ranks alone make them, as torch's
-(global/point_to_point.h).
+send / recv (and isend / irecv, batch_isend_irecv) are the exception: the ranks of each
+transfer alone make them, as torch's (global/point_to_point.h). isend / irecv calls made
+back to back go as one batch, issued at the first wait of one of them (or a send or recv,
+which joins it, batch_isend_irecv, or the next collective), so two ranks that each isend to
+the other before they receive do not wait on each other; each rank's batch with a peer must
+then receive what that peer's batch sends, in order.
 """
+import atexit as _atexit
 import os as _os
 import pickle as _pickle
 
@@ -113,6 +118,7 @@ def _called_init():
 
 
 def destroy_process_group(group=None):  # noqa: A002 (torch's name)
+    _flush_transfers()
     if group is None:
         _state.update(initialized=False, implicit=False, backend=None)
         _placements.made = False
@@ -145,6 +151,27 @@ def get_world_size(group=None):  # noqa: A002
     return _group(group, "get_world_size").size()
 
 
+def get_process_group_ranks(group):  # noqa: A002
+    """The world ranks of `group`, in its rank order."""
+    return list(_group(group, "get_process_group_ranks").ranks)
+
+
+def get_group_rank(group, global_rank):  # noqa: A002
+    """World rank `global_rank`'s index in `group` (ValueError if it is not a member, as torch's)."""
+    ranks = _group(group, "get_group_rank").ranks
+    if global_rank not in ranks:
+        raise ValueError(f"Global rank {global_rank} is not part of group {group}")
+    return ranks.index(global_rank)
+
+
+def get_global_rank(group, group_rank):  # noqa: A002
+    """The world rank of `group`'s rank `group_rank`."""
+    ranks = _group(group, "get_global_rank").ranks
+    if not 0 <= group_rank < len(ranks):
+        raise ValueError(f"Group rank {group_rank} is not part of group {group}")
+    return ranks[group_rank]
+
+
 def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local_synchronization=False):
     """A group of `ranks` (all of them when None). Every rank of the job calls it, as torch's."""
     _require_initialized("new_group")
@@ -173,6 +200,13 @@ class _Work:
     def result(self):
         return self._tensors
 
+    def get_future(self):
+        """A future of the collective's tensors (torch's: a list of them), set already."""
+        from ..futures import Future
+        future = Future()
+        future.set_result(self._tensors)
+        return future
+
 
 def _done(async_op, *tensors):
     return _Work(list(tensors)) if async_op else None
@@ -182,10 +216,19 @@ def _members(group, call):  # noqa: A002
     """The group of `call`, and whether this rank is in it (if not it joins the collective but
     its tensors are left as they are). The ranks first agree that they make the same call:
     one made under `if rank == 0:` while the others wait in another (a barrier) raises on
-    every rank at once, naming each rank's call, instead of in the conversions inside."""
+    every rank at once, naming each rank's call, instead of in the conversions inside. A group
+    of one rank communicates nothing: its member makes the call alone, and the other ranks may
+    skip it, as torch's (on 2 ranks every group torch's programs make is one rank or all)."""
     g = _group(group, call)
-    _agree_on_call(f"meshflow.distributed.{call}")
+    _flush_transfers()
+    if not _solo(g):
+        _agree_on_call(f"meshflow.distributed.{call}")
     return g, (g.rank() >= 0)
+
+
+def _solo(g):
+    """Whether g is one rank: its collectives are that rank's tensors as they are."""
+    return g.size() == 1
 
 
 def _agree_on_call(name):
@@ -213,6 +256,8 @@ def _reduced(tensor, g, op, call):
     from .. import no_grad
     op = op if isinstance(op, str) else str(op)
     with no_grad():
+        if _solo(g) and op in (ReduceOp.SUM, ReduceOp.AVG, ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PRODUCT):
+            return tensor.clone()
         if op in (ReduceOp.SUM, ReduceOp.AVG):
             out = tensor.to_global(_on(g, tensor), _sbp.partial_sum).to_global(sbp=_sbp.broadcast).to_local()
             return out / g.size() if op == ReduceOp.AVG else out
@@ -228,6 +273,8 @@ def _gathered(tensor, g):
     """Every member's `tensor` stacked along a new first dim, in group rank order."""
     from .. import no_grad
     with no_grad():
+        if _solo(g):
+            return tensor.unsqueeze(0).clone()
         stacked = tensor.unsqueeze(0).to_global(_on(g, tensor), _sbp.split(0))
         return stacked.to_global(sbp=_sbp.broadcast).to_local()
 
@@ -259,6 +306,8 @@ def _from(tensor, g, src, sbp, call):
         raise ValueError(f"{call}: src rank {src} is not in the group {g.ranks}")
     from .. import no_grad
     with no_grad():
+        if _solo(g):
+            return tensor.clone()  # broadcast, or the one part of a split
         return tensor.to_global(_on(g, tensor, [src]), _sbp.broadcast).to_global(_on(g, tensor), sbp).to_local()
 
 
@@ -299,7 +348,8 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
     if op in (ReduceOp.SUM, ReduceOp.AVG):
         from .. import no_grad
         with no_grad():
-            part = input.to_global(_on(g, input), _sbp.partial_sum).to_global(sbp=_sbp.split(0)).to_local()
+            part = input.clone() if _solo(g) else \
+                input.to_global(_on(g, input), _sbp.partial_sum).to_global(sbp=_sbp.split(0)).to_local()
         _write(output, part / g.size() if op == ReduceOp.AVG else part, member)
     else:
         whole = _reduced(input, g, op, "reduce_scatter_tensor")
@@ -317,6 +367,71 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
     whole = _reduced(stack([_local(t, "reduce_scatter") for t in input_list]), g, op, "reduce_scatter")
     _write(output, whole[g.rank()] if member else None, member)
     return _done(async_op, output)
+
+
+def _split_sizes(sizes, rows, g, which, call):
+    if sizes is None or len(sizes) == 0:
+        if rows % g.size():
+            raise ValueError(f"{call}: dim 0 of the {which} ({rows}) does not divide into the group's {g.size()} ranks; "
+                             f"pass {which}_split_sizes")
+        return [rows // g.size()] * g.size()
+    sizes = [int(n) for n in sizes]
+    if len(sizes) != g.size() or sum(sizes) != rows or min(sizes) < 0:
+        raise ValueError(f"{call}: {which}_split_sizes {sizes} must hold one size >= 0 per rank of the group "
+                         f"({g.size()}) summing to dim 0 of the {which} ({rows})")
+    return sizes
+
+
+def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None, group=None,  # noqa: A002
+                      async_op=False):
+    """Member i's dim-0 block j of `input` becomes member j's dim-0 block i of `output` (blocks
+    of equal rows, or of the split sizes given). One all-to-all: every member's blocks padded
+    to the longest block any member sends, laid out split along the sender, then converted
+    to split along the receiver (boxing S(0) -> S(1))."""
+    from .. import no_grad, zeros, cat, tensor as _tensor, int64
+    call = "all_to_all_single"
+    g, member = _members(group, call)
+    _local(input, call)
+    if input.dtype != output.dtype:
+        raise TypeError(f"{call}: input is {input.dtype} and output {output.dtype}; expected one dtype")
+    rows = input.reshape(input.shape[0], -1)
+    width = rows.shape[1]
+    sends = _split_sizes(input_split_sizes, input.shape[0], g, "input", call)
+    receives = _split_sizes(output_split_sizes, output.shape[0], g, "output", call)
+    with no_grad():
+        longest = int(_gathered(_tensor([max(sends + receives)], dtype=int64), g).max())
+        padded = zeros((g.size(), longest, width), dtype=input.dtype, device=input.device)
+        at = 0
+        for j, n in enumerate(sends):
+            padded[j, :n] = rows[at:at + n]
+            at += n
+        moved = padded.unsqueeze(0) if _solo(g) else \
+            padded.unsqueeze(0).to_global(_on(g, input), _sbp.split(0)).to_global(sbp=_sbp.split(1)).to_local()
+        if member:
+            got = cat([moved[i, 0, :n] for i, n in enumerate(receives)])
+            _write(output, got.reshape(output.shape))
+    return _done(async_op, output)
+
+
+def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):  # noqa: A002
+    """Member i's input_tensor_list[j] becomes member j's output_tensor_list[i] (any shapes,
+    one dtype): all_to_all_single of the flattened tensors."""
+    from .. import cat, empty
+    call = "all_to_all"
+    g, _ = _members(group, call)
+    if len(input_tensor_list) != g.size() or len(output_tensor_list) != g.size():
+        raise ValueError(f"{call}: input and output lists hold {len(input_tensor_list)} and "
+                         f"{len(output_tensor_list)} tensors; expected one per rank of the group ({g.size()})")
+    flat_in = cat([_local(t, call).reshape(-1) for t in input_tensor_list])
+    flat_out = empty(sum(t.numel() for t in output_tensor_list), dtype=output_tensor_list[0].dtype,
+                     device=output_tensor_list[0].device)
+    all_to_all_single(flat_out, flat_in, [t.numel() for t in output_tensor_list],
+                      [t.numel() for t in input_tensor_list], group=group)
+    at = 0
+    for t in output_tensor_list:
+        _write(t, flat_out[at:at + t.numel()].reshape(t.shape))
+        at += t.numel()
+    return _done(async_op, *output_tensor_list)
 
 
 def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):  # noqa: A002
@@ -354,49 +469,103 @@ def _peer(rank, group, call):  # noqa: A002
     return _group(group, call).ranks[rank] if group is not None else int(rank)
 
 
-def isend(tensor, dst=None, group=None, tag=0, group_dst=None):  # noqa: A002
-    """Sends this rank's `tensor` to rank dst, which must recv it: a call of the two ranks
-    alone (global/point_to_point.h). Returns a work object; the value sent is the tensor's
-    at this call."""
+# isend / irecv calls not issued yet: they go as one batch (global/point_to_point.h) at the
+# first wait of one of them, a send / recv (which joins the batch), batch_isend_irecv (which
+# adds its list) or the next collective, so that ranks that each isend to the other before
+# they receive (a ring) do not wait on each other.
+_pending = []
+_atexit.register(lambda: _flush_transfers())  # an isend never waited for is still sent, as torch's
+
+
+def _flush_transfers():
+    """Issues the isend / irecv calls made since the last batch, as one batch."""
+    if not _pending:
+        return
     from .._tensor import Tensor
+    batch = list(_pending)
+    _pending.clear()
+    sends = [work for work in batch if work.source is None]
+    receives = [work for work in batch if work.source is not None]
+    out = _C.transfer_batch([w._value._impl for w in sends], [w._peer for w in sends],
+                            [(list(w._value.shape), getattr(_C.DType, w._value.dtype.name), w._peer) for w in receives])
+    token = Tensor(out[0])
+    for work in sends:
+        work._issued(token)
+    for work, received in zip(receives, out[1:]):
+        work._issued(token)
+        _write(work._value, Tensor(received).to(work._value.device))
+
+
+def isend(tensor, dst=None, group=None, tag=0, group_dst=None):  # noqa: A002
+    """Sends this rank's `tensor` to rank dst, which must receive it: a transfer of the two
+    ranks alone. Returns a work object; the value sent is the tensor's at this call."""
     _require_initialized("isend")
-    token = Tensor(_C.send(_local(tensor, "isend")._impl, _peer(dst if group_dst is None else group_dst,
-                                                                  group if group_dst is not None else None, "isend")))
-    return _P2PWork(token)
+    peer = _peer(dst if group_dst is None else group_dst, group if group_dst is not None else None, "isend")
+    work = _P2PWork(_local(tensor, "isend").clone(), peer, None)
+    _pending.append(work)
+    return work
 
 
 def irecv(tensor, src=None, group=None, tag=0, group_src=None):  # noqa: A002
-    """Receives into `tensor` what rank src sends it (the same shape and dtype). Returns a
-    work object."""
-    from .._tensor import Tensor
+    """Receives into `tensor` what rank src sends it (the same shape and dtype), once the
+    returned work is waited for (or the next send, recv or collective)."""
     _require_initialized("irecv")
-    _local(tensor, "irecv")
     peer = _peer(src if group_src is None else group_src, group if group_src is not None else None, "irecv")
-    received = Tensor(_C.recv(list(tensor.shape), getattr(_C.DType, tensor.dtype.name), peer))
-    _write(tensor, received.to(tensor.device))
-    return _P2PWork(received, peer)
+    work = _P2PWork(_local(tensor, "irecv"), peer, peer)
+    _pending.append(work)
+    return work
 
 
 def send(tensor, dst=None, group=None, tag=0, group_dst=None):  # noqa: A002
-    """isend, waited for (torch's blocking send)."""
+    """isend, waited for (torch's blocking send): it ends the batch of the isend / irecv calls
+    before it (the tutorials' ring of `isend` then `recv` on every rank)."""
     isend(tensor, dst, group, tag, group_dst).wait()
 
 
 def recv(tensor, src=None, group=None, tag=0, group_src=None):  # noqa: A002
-    """irecv, waited for; returns the sender's rank (torch's)."""
+    """irecv, waited for, ending the batch as send does; returns the sender's rank (torch's)."""
     work = irecv(tensor, src, group, tag, group_src)
     work.wait()
     return work.source
 
 
-class _P2PWork(_Work):
-    """isend's and irecv's work: waiting reads the transfer's outcome (its error, if any)."""
+class P2POp:
+    """One transfer of batch_isend_irecv: op is isend or irecv, peer a world rank (or
+    group_peer a rank of group)."""
 
-    def __init__(self, token, source=None):
-        super().__init__([token])
-        self._token, self.source = token, source
+    def __init__(self, op, tensor, peer=None, group=None, tag=0, group_peer=None):
+        if op not in (isend, irecv):
+            raise ValueError("P2POp: op must be meshflow.distributed.isend or meshflow.distributed.irecv")
+        self.op, self.tensor, self.peer, self.group, self.tag, self.group_peer = op, tensor, peer, group, tag, group_peer
+
+
+def batch_isend_irecv(p2p_op_list):
+    """Issues every transfer of the list (with any isend / irecv not issued yet) as one
+    batch; returns their work objects."""
+    works = []
+    for op in p2p_op_list:
+        if op.op is isend:
+            works.append(isend(op.tensor, op.peer, op.group, op.tag, op.group_peer))
+        else:
+            works.append(irecv(op.tensor, op.peer, op.group, op.tag, op.group_peer))
+    _flush_transfers()
+    return works
+
+
+class _P2PWork(_Work):
+    """isend's and irecv's work: waiting issues its batch (if not yet) and reads the transfer's
+    outcome (its error, if any)."""
+
+    def __init__(self, value, peer, source):
+        super().__init__([value])
+        self._value, self._peer, self.source, self._token = value, peer, source, None
+
+    def _issued(self, token):
+        self._token = token
 
     def wait(self, timeout=None):
+        if self._token is None:
+            _flush_transfers()
         self._token._numpy()
         return True
 
@@ -474,3 +643,6 @@ def scatter_object_list(scatter_object_output_list, scatter_object_input_list=No
     every = _exchange_objects(mine, g, src)
     if member:
         scatter_object_output_list[0] = every[g.rank()]
+
+
+from . import algorithms  # noqa: E402,F401  (torch.distributed.algorithms; its hooks call the collectives above)

@@ -120,8 +120,8 @@ def test_send_and_recv_are_calls_of_the_two_ranks_alone(pg):
 def test_send_and_recv_that_do_not_fit_raise_on_both_ends(pg):
     if RANK in (0, 1):
         with pytest.raises(ValueError, match=r"\[(send|recv)\] rank \d (sends|receives) \d float32 elements but rank "
-                                             r"\d (sends|receives) \d float32 elements; expected one to send and the "
-                                             r"other to receive, the same number and dtype"):
+                                             r"\d (sends|receives) \d float32 elements; expected each end to receive what "
+                                             r"the other sends, in order: the same numbers and dtypes"):
             if RANK == 0:
                 dist.send(mf.ones(3), dst=1)
             else:

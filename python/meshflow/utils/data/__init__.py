@@ -5,8 +5,11 @@ batch_sampler=, shuffle, drop_last, collate_fn, generator=), with torch's rules.
 
 Loading runs in the calling process (num_workers is accepted and ignored). Random orders and
 draws come from meshflow's generator (mf.manual_seed), or from the mf.Generator passed as
-`generator`, so ranks that seed alike shuffle alike, as data parallelism needs; they are not
-torch's numbers. DistributedSampler shuffles with seed + epoch alone, as torch's.
+`generator`, so ranks that seed alike shuffle alike, as data parallelism needs. The orders
+are torch's where torch's are fixed by a seed: DistributedSampler's (seed + epoch), and those
+of the samplers, DataLoader(shuffle=True) and random_split given a Generator that only these
+permutations drew from since it was made or seeded (PyTorch's CPU randperm, creation.h's
+torch_cpu_permutation); other draws are not torch's numbers.
 """
 import collections.abc
 import math
@@ -143,8 +146,10 @@ def _numpy_rng(generator, count):
 
 
 def _permutation(n, generator=None):
-    """A permutation of range(n) (a NumPy array)."""
-    return _numpy_rng(generator, n).permutation(n)
+    """A permutation of range(n) (a NumPy array): torch's, from a generator that only
+    permutations drew from since its manual_seed."""
+    order = generator._torch_permutation(n) if generator is not None else None
+    return _np.asarray(order, dtype=_np.int64) if order is not None else _numpy_rng(generator, n).permutation(n)
 
 
 def random_split(dataset, lengths, generator=None):
@@ -277,8 +282,8 @@ class RandomSampler(Sampler):
             return
         for _ in range(count // n):
             yield from _permutation(n, self.generator).tolist()
-        if count % n:
-            yield from _permutation(n, self.generator)[:count % n].tolist()
+        # torch's draws one more permutation for the remainder, also an empty one
+        yield from _permutation(n, self.generator)[:count % n].tolist()
 
     def __len__(self):
         return self.num_samples
@@ -354,7 +359,8 @@ class DistributedSampler(Sampler):
     """This rank's share of the dataset's indices, as torch's: every rank orders them alike
     (shuffled by seed + epoch, see set_epoch), pads them by repeating the first ones to a
     multiple of num_replicas (drop_last: drops the tail instead), and takes every
-    num_replicas-th from its rank. num_replicas and rank default to meshflow.env's."""
+    num_replicas-th from its rank. num_replicas and rank default to meshflow.env's. The
+    shuffled order is torch's for the same seed and epoch (creation.h's torch_cpu_permutation)."""
 
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False):
         from ... import env
@@ -374,8 +380,7 @@ class DistributedSampler(Sampler):
     def __iter__(self):
         n = len(self.dataset)
         if self.shuffle:
-            from ..._api import Generator
-            indices = _permutation(n, Generator().manual_seed(self.seed + self.epoch)).tolist()
+            indices = _C.torch_cpu_permutation(n, (self.seed + self.epoch) & 0xFFFFFFFFFFFFFFFF)
         else:
             indices = list(range(n))
         if self.drop_last:
@@ -432,6 +437,8 @@ class DataLoader:
         self.num_workers = num_workers
 
     def __iter__(self):
+        if self.generator is not None:
+            self.generator._torch_draw(2)  # torch's iterator draws its workers' base seed (an int64)
         if isinstance(self.dataset, IterableDataset):
             yield from self._iterable_batches()
         elif self.batch_sampler is not None:
