@@ -180,6 +180,26 @@ def test_nearest_interpolate_keeps_channels_last():
     close(grads_cl[0], grads[0], 0)
 
 
+@pytest.mark.parametrize("dtype, tol", [(mf.float32, 1e-5), (mf.float64, 1e-12)])
+def test_linear_interpolate_keeps_channels_last(dtype, tol):
+    """As torch's: bilinear, bicubic and trilinear resizing of a channels-last input give a
+    channels-last output, values and gradient the row-major ones (up, down, odd sizes,
+    align_corners)."""
+    x = randn(2, 5, 7, 6, dtype=dtype)
+    for fn in (lambda a: F.interpolate(a, scale_factor=2, mode="bilinear"),
+               lambda a: F.interpolate(a, size=(4, 9), mode="bilinear", align_corners=True),
+               lambda a: F.interpolate(a, scale_factor=(1.5, 0.7), mode="bilinear"),
+               lambda a: F.interpolate(a, size=(9, 5), mode="bicubic")):
+        check_same(fn, (x,), (x.to(memory_format=CL),), keeps=True, tol=tol)
+    v = randn(2, 3, 3, 4, 5, dtype=dtype)
+    out, grads = run(lambda a: F.interpolate(a, size=(6, 2, 7), mode="trilinear"), v)
+    out_cl, grads_cl = run(lambda a: F.interpolate(a, size=(6, 2, 7), mode="trilinear"),
+                           v.to(memory_format=mf.channels_last_3d))
+    assert out_cl.is_contiguous(memory_format=mf.channels_last_3d)
+    close(out_cl, out, tol)
+    close(grads_cl[0], grads[0], tol)
+
+
 def resnet_block():
     class Block(nn.Module):
         def __init__(self):
