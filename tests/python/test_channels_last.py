@@ -156,8 +156,7 @@ def test_ops_without_channels_last_kernels_read_a_converted_copy():
     x = randn(2, 8, 6, 6)
     xc, m = x.to(memory_format=CL), randn(288, 3)
     for fn in (lambda a: F.max_pool2d(a, 2), lambda a: F.adaptive_avg_pool2d(a, 2), lambda a: a.sum(dim=1),
-               lambda a: a.flatten(1) @ m, lambda a: F.softmax(a, dim=1), lambda a: a.transpose(1, 3),
-               lambda a: mf.cat([a, a], dim=1)):
+               lambda a: a.flatten(1) @ m, lambda a: F.softmax(a, dim=1), lambda a: a.transpose(1, 3)):
         check_same(fn, (x,), (xc,), keeps=False)
     mf.manual_seed(0)
     dropped = F.dropout(xc, 0.5)
@@ -198,6 +197,27 @@ def test_linear_interpolate_keeps_channels_last(dtype, tol):
     assert out_cl.is_contiguous(memory_format=mf.channels_last_3d)
     close(out_cl, out, tol)
     close(grads_cl[0], grads[0], tol)
+
+
+def test_cat_keeps_a_shared_channels_last_format():
+    """As torch's: inputs all channels-last concatenate channels-last, along any dim (a skip
+    connection's channels, 3-d too); a mix concatenates row-major; values and gradients
+    exactly the row-major ones."""
+    a, b = randn(2, 3, 5, 4), randn(2, 6, 5, 4)
+    check_same(lambda x, y: mf.cat([x, y, x], dim=1), (a, b), (a.to(memory_format=CL), b.to(memory_format=CL)),
+               keeps=True, tol=0)
+    for dim, other in ((0, randn(1, 3, 5, 4)), (2, randn(2, 3, 2, 4)), (3, randn(2, 3, 5, 7))):
+        check_same(lambda x, y: mf.cat([x, y], dim=dim), (a, other),
+                   (a.to(memory_format=CL), other.to(memory_format=CL)), keeps=True, tol=0)
+    check_same(lambda x, y: mf.cat([x, y], dim=1), (a, b), (a.to(memory_format=CL), b), keeps=False, tol=0)
+    labels = mf.tensor(RNG.integers(0, 9, (2, 3, 5, 4)))
+    mixed = mf.cat([labels.to(memory_format=CL), labels.to(memory_format=CL)], dim=1)
+    assert mixed.is_contiguous(memory_format=CL)
+    np.testing.assert_array_equal(mixed.numpy(), np.concatenate([labels.numpy()] * 2, axis=1))
+    v, w = randn(2, 3, 3, 4, 5), randn(2, 2, 3, 4, 5)
+    out = mf.cat([v.to(memory_format=mf.channels_last_3d), w.to(memory_format=mf.channels_last_3d)], dim=1)
+    assert out.is_contiguous(memory_format=mf.channels_last_3d)
+    close(out, mf.cat([v, w], dim=1), 0)
 
 
 def resnet_block():
