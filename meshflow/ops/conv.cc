@@ -29,7 +29,7 @@
 //   upsample_linear(x[N, C, d1 (, d2 (, d3))]; upsample_nearest's attributes, align_corners,
 //     cubic) -> torch's interpolate(mode='linear' | 'bilinear' | 'trilinear', or 'bicubic'
 //     when cubic), and upsample_linear_backward(dy; the same, input_size) -> dx: the same
-//     signatures.
+//     signatures and memory formats.
 //
 // On the CPU, the convolutions' float32 and bfloat16 run on oneDNN's convolution primitives
 // (ops/onednn.h; bfloat16 accumulates in float32), float64 as im2col and OpenBLAS's dgemm per
@@ -1064,8 +1064,10 @@ struct Pass {
 
 // The passes from the input's sizes to the output's (the adjoint: the other way), in the
 // order that writes the fewest elements, a gather along the last dim (rows of one element)
-// counting three times: upsampling resizes the last dim first, downsampling last.
-std::vector<Pass> pass_order(const kernel::ResampleGeometry& g, bool adjoint) {
+// counting three times: upsampling resizes the last dim first, downsampling last. `width`:
+// the elements a position holds, 1 row-major ([N C] planes), C channels-last (a pixel's
+// channels, innermost: [N] planes of [sizes..., C]).
+std::vector<Pass> pass_order(const kernel::ResampleGeometry& g, bool adjoint, int64_t width) {
   std::vector<int> order(g.k);
   for (int d = 0; d < g.k; ++d) order[d] = d;
   std::vector<Pass> best;
@@ -1075,7 +1077,7 @@ std::vector<Pass> pass_order(const kernel::ResampleGeometry& g, bool adjoint) {
     for (int d = 0; d < g.k; ++d) sizes[d] = adjoint ? g.out[d] : g.in[d];
     std::vector<Pass> passes;
     for (int d : order) {
-      Pass p{d, g.planes, sizes[d], adjoint ? g.in[d] : g.out[d], 1};
+      Pass p{d, g.planes / width, sizes[d], adjoint ? g.in[d] : g.out[d], width};
       for (int e = 0; e < d; ++e) p.outer *= sizes[e];
       for (int e = d + 1; e < g.k; ++e) p.inner *= sizes[e];
       sizes[d] = p.to;
@@ -1087,10 +1089,12 @@ std::vector<Pass> pass_order(const kernel::ResampleGeometry& g, bool adjoint) {
   return best;
 }
 
-// Runs the passes from `source` into `result`, through temporaries between them.
+// Runs the passes from `source` into `result` (both in source's format), through temporaries
+// between them (in that format too, only their data read).
 template <typename T, bool kAdjoint>
 void resample_passes(const kernel::ResampleGeometry& g, const Tensor& source, Tensor& result) {
-  const std::vector<Pass> passes = pass_order(g, kAdjoint);
+  const int64_t width = planes_and_width(source).second;
+  const std::vector<Pass> passes = pass_order(g, kAdjoint, width);
   Shape shape = source.shape();
   Tensor current = source;
   for (size_t step = 0; step < passes.size(); ++step) {
@@ -1167,8 +1171,8 @@ void register_conv_ops(OpRegistry& r) {
   auto planes = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
     return kernel::plane_signatures(1, 1, true);
   };
-  // Nearest resizing keeps a channels-last input so (a decoder's conv -> interpolate -> conv
-  // then reorders nothing), its gradient dy's format.
+  // Resizing, nearest or linear, keeps a channels-last input so (a decoder's conv ->
+  // interpolate -> conv then reorders nothing), its gradient dy's format.
   auto as_input = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
     return std::vector<MemoryFormat>{in[0].format};
   };
@@ -1181,9 +1185,13 @@ void register_conv_ops(OpRegistry& r) {
                 upsample_backward_grad);
   upsample_backward.formats = as_input;
   r.add(std::move(upsample_backward));
-  r.add(with_grad(make_op(kResample, resample_infer, planes, resample_kernel), resample_grad));
-  r.add(with_grad(make_op(kResampleBackward, resample_backward_infer, planes, resample_backward_kernel),
-                  resample_backward_grad));
+  OpDef resample = with_grad(make_op(kResample, resample_infer, planes, resample_kernel), resample_grad);
+  resample.formats = as_input;
+  r.add(std::move(resample));
+  OpDef resample_backward = with_grad(
+      make_op(kResampleBackward, resample_backward_infer, planes, resample_backward_kernel), resample_backward_grad);
+  resample_backward.formats = as_input;
+  r.add(std::move(resample_backward));
 }
 
 }  // namespace mf

@@ -21,6 +21,8 @@
 // float32 and float64; bfloat16 and float16 computed in float32 (OpDef::bfloat16). The CPU's
 // kernels below (the test device runs them on host views), CUDA's in cuda/rnn.cu. The backward
 // op has no gradient: a second differentiation through it raises naming it.
+#include <omp.h>
+
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -217,6 +219,27 @@ std::vector<T> transposed(const T* w, int64_t rows, int64_t cols) {
   return t;
 }
 
+// The batch's rows are independent along the whole scan: the team's threads each run every
+// step for a share of them (Share), a product of its rows and its gates pass a step, with no
+// join between steps. Joining the team at each of a sequence's steps, for a product of a few
+// rows each, cost more than the steps' work at two threads, and far more where the
+// machine's other processes keep a thread from its core.
+struct Share {
+  int64_t begin, end;  // batch rows [begin, end)
+  // Of the step's rows (its first sizes[t]; a packed sequence's shrink), this share's.
+  int64_t rows(const Scan& s, int64_t t) const { return std::max<int64_t>(0, std::min(end, s.sizes[t]) - begin); }
+};
+
+// f(Share) for each thread's share of the batch, on the team when it has more than one
+// thread and the batch more than one row; float32 alone, whose products (oneDNN's sgemm) run
+// on the calling thread inside a team, where OpenBLAS's dgemm keeps threads of its own.
+template <typename T, typename F>
+void for_each_share(const Scan& s, F f) {
+  const bool split = std::is_same_v<T, float> && kernel::opens_team(s.batch > 1);
+  const int64_t parts = split ? std::min<int64_t>(s.batch, omp_get_max_threads()) : 1;
+  kernel::parallel_for(parts, parts > 1, [&](int64_t p) { f(Share{s.batch * p / parts, s.batch * (p + 1) / parts}); });
+}
+
 // The forward on the CPU, T float or double.
 template <int64_t mode, typename T>
 void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* w, const T* b, T* y, T* h_n, T* c_n,
@@ -230,14 +253,17 @@ void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* 
   // sgemm reads a transposed one much slower when the batch is a few rows and W_hh outgrows
   // the cache (about 2x on an LSTM of 400).
   const std::vector<T> w_t = transposed(w, gh, n);
-  for (int64_t k = 0; k < s.steps(); ++k) {
-    const int64_t t = s.step(k), rows = s.sizes[t], first = s.offsets[t];
-    kernel::gemm(false, false, rows, gh, n, h_n, w_t.data(), hp.data());
-    kernel::parallel_for(rows, rows * gh > kernel::kParallelGrain, [&](int64_t r) {
-      forward_row<mode, T>(n, x + (first + r) * gh, hp.data() + r * gh, b, ws + (first + r) * width, h_n + r * n,
-                           lstm ? c_n + r * n : nullptr, y + (first + r) * n);
-    });
-  }
+  for_each_share<T>(s, [&](Share share) {
+    for (int64_t k = 0; k < s.steps(); ++k) {
+      const int64_t t = s.step(k), rows = share.rows(s, t), first = s.offsets[t];
+      if (rows == 0) continue;
+      kernel::gemm(false, false, rows, gh, n, h_n + share.begin * n, w_t.data(), hp.data() + share.begin * gh);
+      for (int64_t r = share.begin; r < share.begin + rows; ++r) {
+        forward_row<mode, T>(n, x + (first + r) * gh, hp.data() + r * gh, b, ws + (first + r) * width, h_n + r * n,
+                             lstm ? c_n + r * n : nullptr, y + (first + r) * n);
+      }
+    }
+  });
 }
 
 std::vector<Tensor> scan_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
@@ -307,25 +333,29 @@ struct BackwardBuffers {
   std::vector<T> dhp, h_prev, direct;
 };
 
+// Step t's backward for a share of the batch's rows.
 template <int64_t mode, typename T>
-void backward_step(const Scan& s, int64_t t, const T* w, const T* h0, const T* c0, const T* y, const T* ws,
-                   const T* dy, const T* dws, BackwardBuffers<T>& buf) {
+void backward_step(const Scan& s, int64_t t, Share share, const T* w, const T* h0, const T* c0, const T* y,
+                   const T* ws, const T* dy, const T* dws, BackwardBuffers<T>& buf) {
   constexpr bool lstm = mode == rnn::kLstm, gru = mode == rnn::kGru;
   const int64_t n = s.hidden, gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
-  const int64_t rows = s.sizes[t], first = s.offsets[t];
+  const int64_t rows = share.rows(s, t), first = s.offsets[t];
+  if (rows == 0) return;
   T* dhp = gru ? buf.dhp.data() : buf.dx;
-  kernel::parallel_for(rows, rows * gh > kernel::kParallelGrain, [&](int64_t r) {
+  for (int64_t r = share.begin; r < share.begin + rows; ++r) {
     const int64_t row = first + r, prev = s.prev_row(t, r);
     const T* hp = prev < 0 ? h0 + r * n : y + prev * n;
     const T* cp = lstm ? (prev < 0 ? c0 + r * n : ws + prev * width + 4 * n) : nullptr;
     backward_row<mode, T>(n, ws + row * width, dws + row * width, y + row * n, hp, cp, dy + row * n, buf.dh + r * n,
                           lstm ? buf.dc + r * n : nullptr, buf.dx + row * gh, dhp + row * gh,
                           buf.direct.data() + r * n, buf.h_prev.data() + row * n);
-  });
+  }
   // dh_prev = dhp W_hh (+ GRU's direct term) for the step's rows; later rows pass through.
-  kernel::gemm(false, false, rows, n, gh, dhp + first * gh, w, buf.dh);
+  T* dh = buf.dh + share.begin * n;
+  kernel::gemm(false, false, rows, n, gh, dhp + (first + share.begin) * gh, w, dh);
   if constexpr (gru) {
-    for (int64_t i = 0; i < rows * n; ++i) buf.dh[i] += buf.direct[i];
+    const T* direct = buf.direct.data() + share.begin * n;
+    for (int64_t i = 0; i < rows * n; ++i) dh[i] += direct[i];
   }
 }
 
@@ -338,7 +368,9 @@ void scan_backward(const Scan& s, const T* w, const T* h0, const T* c0, const T*
   if (mode == rnn::kGru) buf.dhp.resize(static_cast<size_t>(rows * gh));
   buf.h_prev.resize(static_cast<size_t>(rows * n));
   buf.direct.resize(static_cast<size_t>(s.batch * n));
-  for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), w, h0, c0, y, ws, dy, dws, buf);
+  for_each_share<T>(s, [&](Share share) {
+    for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), share, w, h0, c0, y, ws, dy, dws, buf);
+  });
   const T* dhp = mode == rnn::kGru ? buf.dhp.data() : buf.dx;
   kernel::gemm(true, false, gh, n, rows, dhp, buf.h_prev.data(), buf.dw);
   if (buf.db) {

@@ -10,7 +10,8 @@
 //   slice_scatter(x, values; slice's starts, stops, steps)                     S(k), B -> S(k); P, P -> P
 //                                          x with the slice's elements replaced by values: what
 //                                          x[2:5] = v and writes through views are, in place
-//   cat(x0, x1, ...; dim)                  S(k), ..., S(k) -> S(k) for k != dim
+//   cat(x0, x1, ...; dim)                  S(k), ..., S(k) -> S(k) for k != dim; in the
+//                                          inputs' channels-last format where they share one
 //   stack(x0, x1, ...; dim)                S(k), ..., S(k) -> S(k), or S(k + 1) from dim on
 //   split(x; dim, sizes) -> x0, x1, ...    x cut along dim into pieces of sizes (summing to its
 //                                          size): S(k) -> S(k), ..., S(k) for k != dim
@@ -629,6 +630,15 @@ Var slice_along(const Var& dy, int64_t dim, int64_t start, int64_t stop, bool dr
   return call1(kSlice, {dy}, attrs);
 }
 
+// A channels-last tensor's shape as its elements lie, row-major: its channel dim (1) moved
+// last, [N, spatial..., C]; the same move for a position in it.
+Shape as_lying(const Shape& shape) {
+  Shape out{shape[0]};
+  out.insert(out.end(), shape.begin() + 2, shape.end());
+  out.push_back(shape[1]);
+  return out;
+}
+
 constexpr const char* kCat = "cat";
 
 OpDef cat_op() {
@@ -648,6 +658,13 @@ OpDef cat_op() {
     return same_split_signatures(
         in.size(), ndim, [dim](int64_t k) { return k != dim; }, [](int64_t k) { return k; });
   };
+  // Inputs all in one channels-last format (a decoder's skip connection: conv outputs)
+  // give an output in it, as torch's cat keeps a format its inputs share; any other mix a
+  // row-major one, the channels-last inputs read row-major.
+  op.formats = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+    const bool shared = std::all_of(in.begin(), in.end(), [&](const TensorMeta& m) { return m.format == in[0].format; });
+    return std::vector<MemoryFormat>{shared ? in[0].format : MemoryFormat::kContiguous};
+  };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const int64_t dim = kernel::normalize_dim(kCat, ctx.attrs.get_int("dim"), in[0].ndim());
     std::vector<Shape> starts;
@@ -657,8 +674,20 @@ OpDef cat_op() {
       starts.back()[dim] += offset;
       offset += ctx.inputs[i].shape[dim];
     }
-    return std::vector<Tensor>{
-        assemble(in, starts, ctx.output_boxes[0], ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype))};
+    Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+    if (!channels_last(out.format())) {
+      std::vector<Tensor> parts;
+      for (const Tensor& t : in) parts.push_back(kernel::onednn::in_format(t, MemoryFormat::kContiguous));
+      return std::vector<Tensor>{assemble(parts, starts, ctx.output_boxes[0], out)};
+    }
+    // Every input in the output's format (formats above; a local call, whole boxes): the
+    // parts are assembled as their bytes lie, row-major [N, spatial..., C], positions alike.
+    std::vector<Tensor> parts;
+    for (const Tensor& t : in) parts.push_back(t.view(0, as_lying(t.shape())));
+    for (Shape& start : starts) start = as_lying(start);
+    const Shape lying = as_lying(out.shape());
+    assemble(parts, starts, Box::whole(lying), out.view(0, lying));
+    return std::vector<Tensor>{out};
   };
   op.grad = [](const GradContext& g) {
     const Var& dy = g.grad_outputs[0];

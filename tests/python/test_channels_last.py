@@ -176,8 +176,7 @@ def test_ops_without_channels_last_kernels_read_a_converted_copy():
     x = randn(2, 8, 6, 6)
     xc, m = x.to(memory_format=CL), randn(288, 3)
     for fn in (lambda a: F.max_pool2d(a, 2), lambda a: F.adaptive_avg_pool2d(a, 2), lambda a: a.sum(dim=1),
-               lambda a: a.flatten(1) @ m, lambda a: F.softmax(a, dim=1), lambda a: a.transpose(1, 3),
-               lambda a: mf.cat([a, a], dim=1)):
+               lambda a: a.flatten(1) @ m, lambda a: F.softmax(a, dim=1), lambda a: a.transpose(1, 3)):
         check_same(fn, (x,), (xc,), keeps=False)
     mf.manual_seed(0)
     dropped = F.dropout(xc, 0.5)
@@ -198,6 +197,47 @@ def test_nearest_interpolate_keeps_channels_last():
     assert out_cl.is_contiguous(memory_format=mf.channels_last_3d)
     close(out_cl, out, 0)
     close(grads_cl[0], grads[0], 0)
+
+
+@pytest.mark.parametrize("dtype, tol", [(mf.float32, 1e-5), (mf.float64, 1e-12)])
+def test_linear_interpolate_keeps_channels_last(dtype, tol):
+    """As torch's: bilinear, bicubic and trilinear resizing of a channels-last input give a
+    channels-last output, values and gradient the row-major ones (up, down, odd sizes,
+    align_corners)."""
+    x = randn(2, 5, 7, 6, dtype=dtype)
+    for fn in (lambda a: F.interpolate(a, scale_factor=2, mode="bilinear"),
+               lambda a: F.interpolate(a, size=(4, 9), mode="bilinear", align_corners=True),
+               lambda a: F.interpolate(a, scale_factor=(1.5, 0.7), mode="bilinear"),
+               lambda a: F.interpolate(a, size=(9, 5), mode="bicubic")):
+        check_same(fn, (x,), (x.to(memory_format=CL),), keeps=True, tol=tol)
+    v = randn(2, 3, 3, 4, 5, dtype=dtype)
+    out, grads = run(lambda a: F.interpolate(a, size=(6, 2, 7), mode="trilinear"), v)
+    out_cl, grads_cl = run(lambda a: F.interpolate(a, size=(6, 2, 7), mode="trilinear"),
+                           v.to(memory_format=mf.channels_last_3d))
+    assert out_cl.is_contiguous(memory_format=mf.channels_last_3d)
+    close(out_cl, out, tol)
+    close(grads_cl[0], grads[0], tol)
+
+
+def test_cat_keeps_a_shared_channels_last_format():
+    """As torch's: inputs all channels-last concatenate channels-last, along any dim (a skip
+    connection's channels, 3-d too); a mix concatenates row-major; values and gradients
+    exactly the row-major ones."""
+    a, b = randn(2, 3, 5, 4), randn(2, 6, 5, 4)
+    check_same(lambda x, y: mf.cat([x, y, x], dim=1), (a, b), (a.to(memory_format=CL), b.to(memory_format=CL)),
+               keeps=True, tol=0)
+    for dim, other in ((0, randn(1, 3, 5, 4)), (2, randn(2, 3, 2, 4)), (3, randn(2, 3, 5, 7))):
+        check_same(lambda x, y: mf.cat([x, y], dim=dim), (a, other),
+                   (a.to(memory_format=CL), other.to(memory_format=CL)), keeps=True, tol=0)
+    check_same(lambda x, y: mf.cat([x, y], dim=1), (a, b), (a.to(memory_format=CL), b), keeps=False, tol=0)
+    labels = mf.tensor(RNG.integers(0, 9, (2, 3, 5, 4)))
+    mixed = mf.cat([labels.to(memory_format=CL), labels.to(memory_format=CL)], dim=1)
+    assert mixed.is_contiguous(memory_format=CL)
+    np.testing.assert_array_equal(mixed.numpy(), np.concatenate([labels.numpy()] * 2, axis=1))
+    v, w = randn(2, 3, 3, 4, 5), randn(2, 2, 3, 4, 5)
+    out = mf.cat([v.to(memory_format=mf.channels_last_3d), w.to(memory_format=mf.channels_last_3d)], dim=1)
+    assert out.is_contiguous(memory_format=mf.channels_last_3d)
+    close(out, mf.cat([v, w], dim=1), 0)
 
 
 def resnet_block():

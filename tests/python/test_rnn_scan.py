@@ -127,6 +127,47 @@ def test_packed_equals_the_composition(mode, sorted_lengths):
         np.testing.assert_allclose(g, r, rtol=1e-9, atol=1e-11)
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+def test_batch_shared_by_threads_equals_the_composition(mode, threads):
+    """float32 splits the batch between the team's threads for the whole scan: an odd batch,
+    a packed sequence whose shorter rows leave a thread's share empty first, every gradient."""
+    previous = mf.get_num_threads()
+    mf.set_num_threads(threads)
+    try:
+        m = _make(mode, 3, 4, num_layers=2, bidirectional=True)
+        lengths = [4, 6, 1, 6, 3]
+        x = mf.tensor(RNG.standard_normal((6, 5, 3)).astype(np.float32)).requires_grad_()
+        h0 = mf.tensor(RNG.standard_normal((4, 5, 4)).astype(np.float32)).requires_grad_()
+        c0 = mf.tensor(RNG.standard_normal((4, 5, 4)).astype(np.float32)).requires_grad_()
+        inputs = [x, h0] + ([c0] if mode == "LSTM" else [])
+        for packed in (False, True):
+            seq = rnn_utils.pack_padded_sequence(x, lengths, enforce_sorted=False) if packed else x
+            out, state = m(seq, (h0, c0) if mode == "LSTM" else h0)
+            got_h = state[0] if mode == "LSTM" else state
+            order = seq.sorted_indices if packed else None
+            sort = (lambda t: t) if order is None else (lambda t: t.index_select(1, order))
+            unsort = (lambda t: t) if order is None else (lambda t: t.index_select(1, seq.unsorted_indices))
+
+            def composed():  # on a packing of its own: each backward frees its graph
+                if not packed:
+                    return _composed(m, x, h0, c0)
+                data = rnn_utils.pack_padded_sequence(x, lengths, enforce_sorted=False)
+                return _composed(m, data.data, sort(h0), sort(c0), data.batch_sizes.tolist())
+            ref_out, ref_h, _ = composed()
+            got_out = out.data if packed else out
+            np.testing.assert_allclose(got_out.numpy(), ref_out.numpy(), rtol=2e-5, atol=2e-5)
+            np.testing.assert_allclose(got_h.numpy(), unsort(ref_h).numpy(), rtol=2e-5, atol=2e-5)
+            weights = [RNG.standard_normal(t.shape) for t in (ref_out, ref_h)]
+            got = _grads(m, inputs, [got_out, got_h], weights)
+            ref_out, ref_h, _ = composed()
+            ref = _grads(m, inputs, [ref_out, unsort(ref_h)], weights)
+            for g, r in zip(got, ref):
+                np.testing.assert_allclose(g, r, rtol=2e-4, atol=2e-4)
+    finally:
+        mf.set_num_threads(previous)
+
+
 @pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN_RELU"])
 def test_gradients_by_finite_differences(mode):
     m = _make(mode, 2, 3, bidirectional=True).double()

@@ -55,10 +55,35 @@ void apply_cpu_threads(int& applied) {
 
 class CpuStream;
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
+// Waits hot until ready() or `spin` has passed; whether ready(). Each turn gives the core to
+// another thread ready to run on it, if any: where the waiting thread shares its core (the
+// scheduler puts a woken worker beside the thread that woke it, and a shared machine's other
+// processes take cores), a spin of pause instructions kept the thread that would end the
+// wait, or the issuing thread, off the core for the whole spin. Alone on its core, a yield
+// returns at once.
+template <typename Ready>
+bool spin_until(Ready ready, std::chrono::microseconds spin) {
+  const auto until = std::chrono::steady_clock::now() + spin;
+  while (!ready()) {
+    if (spin.count() <= 0 || std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+// Cores this host leaves each rank: its cores over the ranks it runs (OMPI_COMM_WORLD_LOCAL_SIZE).
+long cores_per_rank() {
+  static const long cores = [] {
+    const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    const long ranks = local && *local ? std::max(1L, std::atol(local)) : 1;
+    return static_cast<long>(std::thread::hardware_concurrency()) / ranks;
+  }();
+  return cores;
+}
+
+// A spin of `us` microseconds, or `set`'s (an environment variable's value) where it is set.
+std::chrono::microseconds spin_or(const char* set, long us) {
+  return std::chrono::microseconds(set && *set ? std::atol(set) : us);
 }
 
 // How long an idle compute worker waits hot for the next op before sleeping: 20 us when
@@ -66,12 +91,20 @@ inline void cpu_relax() {
 // (spinning where threads outnumber cores takes time from the kernels of other ranks).
 // MESHFLOW_WORKER_SPIN_US overrides it.
 std::chrono::microseconds spin_time(StreamKind kind) {
-  if (const char* v = std::getenv("MESHFLOW_WORKER_SPIN_US"); v && *v) return std::chrono::microseconds(std::atol(v));
-  if (kind != StreamKind::kCompute) return std::chrono::microseconds(0);
-  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-  const long ranks = local && *local ? std::max(1L, std::atol(local)) : 1;
-  const long cores = static_cast<long>(std::thread::hardware_concurrency());
-  return std::chrono::microseconds(2 * ranks <= cores ? 20 : 0);
+  const bool room = kind == StreamKind::kCompute && cores_per_rank() >= 2;
+  return spin_or(std::getenv("MESHFLOW_WORKER_SPIN_US"), room ? 20 : 0);
+}
+
+// How long a thread waiting for the compute stream's work waits hot before sleeping, where
+// the rank's cores leave it one beside the worker's team: a sleeping waiter is woken by a
+// system call on the worker and a context switch (in a virtual machine, an idle CPU's exit
+// too), which cost a short step more than its last kernels. Where the team fills the cores,
+// a spinning waiter would take time from the kernels it waits for: none there.
+// MESHFLOW_WAITER_SPIN_US overrides it.
+std::chrono::microseconds waiter_spin_time(StreamKind kind, int threads) {
+  static const char* const set = std::getenv("MESHFLOW_WAITER_SPIN_US");
+  const bool room = kind == StreamKind::kCompute && cores_per_rank() > threads;
+  return spin_or(set, room ? 100 : 0);
 }
 
 class CpuEvent : public Event {
@@ -139,6 +172,7 @@ class CpuStream : public Stream {
 
   void wait_completed(uint64_t n) const {
     if (completed_.load() >= n) return;
+    if (spin_until([&] { return completed_.load() >= n; }, waiter_spin_time(kind_, cpu_threads()))) return;
     std::unique_lock<std::mutex> lock(mu_);
     ++waiters_;
     while (completed_.load() < n) {
@@ -194,15 +228,9 @@ class CpuStream : public Stream {
     std::vector<std::function<void()>> batch;
     int applied_threads = 0;
     while (true) {
-      if (spin.count() > 0) {
-        // Small ops issued in a burst arrive faster than a sleeping thread wakes (a futex
-        // wake per op on the issuing thread, then a context switch): wait hot a moment.
-        const auto until = std::chrono::steady_clock::now() + spin;
-        for (int i = 0; !queued_.load(std::memory_order_acquire); ++i) {
-          cpu_relax();
-          if (i % 64 == 63 && std::chrono::steady_clock::now() >= until) break;
-        }
-      }
+      // Small ops issued in a burst arrive faster than a sleeping thread wakes (a futex
+      // wake per op on the issuing thread, then a context switch): wait hot a moment.
+      spin_until([&] { return queued_.load(std::memory_order_acquire); }, spin);
       {
         std::unique_lock<std::mutex> lock(mu_);
         sleeping_ = true;
