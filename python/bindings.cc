@@ -225,6 +225,7 @@ py::dict stats_dict() {
   d["send"] = s.send;
   d["recv"] = s.recv;
   d["bytes_sent"] = s.bytes_sent;
+  d["metadata"] = s.metadata;
   return d;
 }
 
@@ -938,6 +939,15 @@ void bind_runtime(py::module_& m) {
   m.def("abort", [](const std::string& message, int code) { comm::abort_job(message, code); }, py::arg("message"),
         py::arg("exit_code") = 1);
   m.def("raised_on_every_rank", &comm::raised_on_every_rank, py::arg("message"));
+  // No read twins while it lives, on this thread (global_tensor.h): for benches and tests
+  // that measure what twins cost.
+  struct NoReadTwinsScope {
+    std::unique_ptr<NoReadTwins> scope;
+  };
+  py::class_<NoReadTwinsScope>(m, "NoReadTwins")
+      .def(py::init<>())
+      .def("__enter__", [](NoReadTwinsScope& s) { s.scope = std::make_unique<NoReadTwins>(); })
+      .def("__exit__", [](NoReadTwinsScope& s, py::args) { s.scope.reset(); });
   // An error of queued work that nothing read is reported at exit (meshflow/__init__.py); the
   // process must still end non-zero, as an uncaught exception would. The status is set by a C
   // exit handler registered at import, so it runs after every handler registered later (MPI's

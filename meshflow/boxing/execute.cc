@@ -2,12 +2,13 @@
 #include "meshflow/boxing/execute.h"
 
 #include <algorithm>
-
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/allocator.h"
+#include "meshflow/core/error.h"
 
 namespace mf::boxing {
 namespace {
@@ -106,7 +107,78 @@ Tensor output_of(const Tensor* into, const Shape& shape, DType dtype, Memory& me
   return fits(into, shape, dtype, memory) ? *into : Tensor::empty(shape, dtype, memory);
 }
 
-Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local, const Tensor* into) {
+// A conversion's status while its steps run (PartStatus): the failures this rank knows of,
+// its buffers refused by a limit included.
+struct Fault {
+  PartStatus& status;
+  const LimitOverdraft& pass;
+  bool here() const { return status.own || status.learned || !pass.refused().empty(); }
+  // This rank's error, as the comm instruction will fail its outputs with it.
+  std::exception_ptr error() const {
+    if (status.own) return status.own;
+    if (status.learned) return status.learned;
+    if (!pass.refused().empty()) return std::make_exception_ptr(OutOfMemoryError("[" + status.call + "] " + pass.refused()));
+    return nullptr;
+  }
+};
+
+// A member's status word where it failed: a value no reduction by `op` with the identity keeps
+// as the identity (the other members' words in its slot).
+ReduceOp failed_word(ReduceOp op) { return op == ReduceOp::kMin ? ReduceOp::kMax : ReduceOp::kMin; }
+
+// After a collective whose status words (`words`, in any memory) are each `op`'s identity where
+// that member's part is good: whether any is not. Then every member exchanges its message, and
+// one whose part is good learns the first failed member's error.
+void learn(comm::Group& g, const Tensor& words, ReduceOp op, Fault& fault) {
+  const Tensor here = words.copy_to(host_memory());
+  const Tensor good = Tensor::identity_of(op, words.shape(), words.dtype());
+  if (std::memcmp(here.data(), good.data(), here.nbytes()) == 0) return;
+  const std::exception_ptr mine = fault.error();
+  try {
+    comm::agree(mine, 0, fault.status.call, g.world_ranks());
+  } catch (const std::invalid_argument&) {
+    if (!mine) fault.status.learned = std::current_exception();
+  }
+}
+
+// The all-reduce of `local` with a status word per member after its elements.
+Tensor all_reduce_telling(comm::Group& g, const Tensor& local, ReduceOp op, Fault& fault) {
+  const int64_t count = local.numel();
+  Memory& memory = local.memory();
+  const Tensor buffer = Tensor::empty({count + g.size()}, local.dtype(), memory);
+  if (count > 0) copy_box(local, Box::whole(local.shape()), buffer.view(0, local.shape()), Shape(local.shape().size(), 0));
+  const Tensor words = buffer.view(count, {g.size()});
+  words.fill_identity(op);
+  if (fault.here()) words.view(g.rank(), {1}).fill_identity(failed_word(op));
+  g.all_reduce(buffer.data(), buffer.data(), count + g.size(), local.dtype(), op, memory);
+  learn(g, words, op, fault);
+  return buffer.view(0, local.shape());
+}
+
+// The all-gather of `local` into `pieces` of `out`, each member's chunk followed by its status
+// word (0 where its part is good), through staging buffers.
+void all_gather_telling(comm::Group& g, const Tensor& local, const Tensor& out, const std::vector<Box>& pieces,
+                        Fault& fault) {
+  Memory& memory = local.memory();
+  const DType dtype = local.dtype();
+  const Tensor send = Tensor::empty({local.numel() + 1}, dtype, memory);
+  if (local.numel() > 0) copy_box(local, Box::whole(local.shape()), send.view(0, local.shape()), Shape(local.shape().size(), 0));
+  send.view(local.numel(), {1}).fill_identity(fault.here() ? failed_word(ReduceOp::kSum) : ReduceOp::kSum);
+  std::vector<int64_t> counts = counts_of(pieces);
+  for (int64_t& c : counts) ++c;
+  comm::Chunks chunks = comm::Chunks::consecutive(counts);
+  const Tensor recv = Tensor::empty({chunks.offsets.back() + chunks.counts.back()}, dtype, memory);
+  g.all_gather(send.data(), recv.data(), chunks, dtype, memory);
+  const Tensor words = Tensor::empty({g.size()}, dtype, memory);
+  for (int i = 0; i < g.size(); ++i) {
+    --chunks.counts[i];  // the member's elements, for unpack; its word after them
+    copy_box(recv.view(chunks.offsets[i] + chunks.counts[i], {1}), Box::whole({1}), words, {i});
+  }
+  unpack(recv, chunks, pieces, out);
+  learn(g, words, ReduceOp::kSum, fault);
+}
+
+Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local, const Tensor* into, Fault* fault) {
   const Placement& p = step.from.placement;
   const int me = comm::world_rank();
   if (!p.contains(me)) return local;
@@ -150,6 +222,7 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
       return out;
     }
     case StepKind::kAllReduce: {
+      if (fault) return all_reduce_telling(group(), local, x.reduce_op(), *fault);
       Tensor out = output_of(into, local.shape(), dtype, memory);
       group().all_reduce(local.data(), out.data(), local.numel(), dtype, x.reduce_op(), memory);
       return out;
@@ -158,6 +231,10 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
       Tensor out = output_of(into, my_dst.extent, dtype, memory);
       std::vector<Box> pieces;
       for (const Box& b : src) pieces.push_back(relative_to(b, my_dst));
+      if (fault) {
+        all_gather_telling(group(), local, out, pieces, *fault);
+        return out;
+      }
       auto [recv, chunks] = writable(out, pieces);
       group().all_gather(local.data(), recv.data(), chunks, dtype, memory);
       unpack(recv, chunks, pieces, out);
@@ -284,14 +361,27 @@ bool transfers_only(const Plan& plan) {
   return std::all_of(plan.steps.begin(), plan.steps.end(), [](const Step& s) { return s.kind == StepKind::kTransfer; });
 }
 
-Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int lane, const Tensor* into) {
+Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int lane, const Tensor* into,
+               PartStatus* status) {
   if (lane > 0 && !transfers_only(plan)) throw std::logic_error("boxing: a plan with collectives cannot run on a lane");
+  if (status && (lane > 0 || into)) throw std::logic_error("boxing: a status is carried by eager conversions only");
+  // The steps' buffers that pass a limit are this rank's failure, which the next status word
+  // tells; the caller's overdraft gets the refusal once they have all run.
+  std::optional<LimitOverdraft> pass;
+  std::optional<Fault> fault;
+  if (status) fault.emplace(Fault{*status, pass.emplace()});
   Tensor t = local;
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const Step& step = plan.steps[i];
     const Tensor* last = i + 1 == plan.steps.size() ? into : nullptr;
     t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t, nullptr, lane, last)
-                                         : run_axis_step(step, logical, t, last);
+                                         : run_axis_step(step, logical, t, last, fault ? &*fault : nullptr);
+  }
+  if (pass && !pass->refused().empty()) {
+    const std::string refused = pass->refused();
+    fault.reset();
+    pass.reset();
+    refuse_over_limit(refused);
   }
   return t;
 }
