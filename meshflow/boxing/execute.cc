@@ -141,18 +141,61 @@ void learn(comm::Group& g, const Tensor& words, ReduceOp op, Fault& fault) {
   }
 }
 
-// The all-reduce of `local` with a status word per member after its elements.
-Tensor all_reduce_telling(comm::Group& g, const Tensor& local, ReduceOp op, Fault& fault) {
-  const int64_t count = local.numel();
-  Memory& memory = local.memory();
-  const Tensor buffer = Tensor::empty({count + g.size()}, local.dtype(), memory);
-  if (count > 0) copy_box(local, Box::whole(local.shape()), buffer.view(0, local.shape()), Shape(local.shape().size(), 0));
+// All-reduces the first `count` elements of `buffer` in place, with a status word per member
+// after them (the buffer has room for them).
+void all_reduce_telling(comm::Group& g, const Tensor& buffer, int64_t count, ReduceOp op, Fault& fault) {
   const Tensor words = buffer.view(count, {g.size()});
   words.fill_identity(op);
   if (fault.here()) words.view(g.rank(), {1}).fill_identity(failed_word(op));
-  g.all_reduce(buffer.data(), buffer.data(), count + g.size(), local.dtype(), op, memory);
+  g.all_reduce(buffer.data(), buffer.data(), count + g.size(), buffer.dtype(), op, buffer.memory());
   learn(g, words, op, fault);
+}
+
+// Payloads of up to this many bytes carry their status words. A larger one's would cost a copy
+// of the payload into a buffer with room for them and, past a power of two, the allocator's
+// next size class (core/allocator.cc: twice the bytes below its granule): its words follow in
+// an all-reduce of their own (tell_apart), small beside the payload's, which tells of its
+// buffers refused inside the collective too (host staging).
+constexpr int64_t kWordsInPayloadBytes = int64_t{64} << 10;
+bool in_payload(int64_t count, DType dtype) {
+  return count * static_cast<int64_t>(dtype_size(dtype)) <= kWordsInPayloadBytes;
+}
+
+// The status words alone, after a collective of `memory`'s buffers.
+void tell_apart(comm::Group& g, Memory& memory, Fault& fault) {
+  all_reduce_telling(g, Tensor::empty({g.size()}, DType::kInt32, memory), 0, ReduceOp::kSum, fault);
+}
+
+// The all-reduce of `local`, telling as above.
+Tensor all_reduce_telling(comm::Group& g, const Tensor& local, ReduceOp op, Fault& fault) {
+  const int64_t count = local.numel();
+  if (!in_payload(count, local.dtype())) {
+    const Tensor out = Tensor::empty(local.shape(), local.dtype(), local.memory());
+    g.all_reduce(local.data(), out.data(), count, local.dtype(), op, local.memory());
+    tell_apart(g, local.memory(), fault);
+    return out;
+  }
+  const Tensor buffer = Tensor::empty({count + g.size()}, local.dtype(), local.memory());
+  if (count > 0) copy_box(local, Box::whole(local.shape()), buffer.view(0, local.shape()), Shape(local.shape().size(), 0));
+  all_reduce_telling(g, buffer, count, op, fault);
   return buffer.view(0, local.shape());
+}
+
+// Runs `steps(Fault*)`, given a status, under a LimitOverdraft of its own, whose refusal
+// becomes this rank's failure (the next status word tells it) and is passed on to the caller's
+// overdraft (the comm instruction's) once every step has run.
+template <typename Steps>
+auto telling(PartStatus* status, const Steps& steps) {
+  if (!status) return steps(nullptr);
+  std::optional<LimitOverdraft> pass;
+  Fault fault{*status, pass.emplace()};
+  auto result = steps(&fault);
+  if (!pass->refused().empty()) {
+    const std::string refused = pass->refused();
+    pass.reset();
+    refuse_over_limit(refused);
+  }
+  return result;
 }
 
 // The all-gather of `local` into `pieces` of `out`, each member's chunk followed by its status
@@ -231,13 +274,14 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
       Tensor out = output_of(into, my_dst.extent, dtype, memory);
       std::vector<Box> pieces;
       for (const Box& b : src) pieces.push_back(relative_to(b, my_dst));
-      if (fault) {
+      if (fault && in_payload(out.numel(), dtype)) {
         all_gather_telling(group(), local, out, pieces, *fault);
         return out;
       }
       auto [recv, chunks] = writable(out, pieces);
       group().all_gather(local.data(), recv.data(), chunks, dtype, memory);
       unpack(recv, chunks, pieces, out);
+      if (fault) tell_apart(group(), memory, *fault);
       return out;
     }
     case StepKind::kReduceScatter: {
@@ -365,25 +409,16 @@ Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int 
                PartStatus* status) {
   if (lane > 0 && !transfers_only(plan)) throw std::logic_error("boxing: a plan with collectives cannot run on a lane");
   if (status && (lane > 0 || into)) throw std::logic_error("boxing: a status is carried by eager conversions only");
-  // The steps' buffers that pass a limit are this rank's failure, which the next status word
-  // tells; the caller's overdraft gets the refusal once they have all run.
-  std::optional<LimitOverdraft> pass;
-  std::optional<Fault> fault;
-  if (status) fault.emplace(Fault{*status, pass.emplace()});
-  Tensor t = local;
-  for (size_t i = 0; i < plan.steps.size(); ++i) {
-    const Step& step = plan.steps[i];
-    const Tensor* last = i + 1 == plan.steps.size() ? into : nullptr;
-    t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t, nullptr, lane, last)
-                                         : run_axis_step(step, logical, t, last, fault ? &*fault : nullptr);
-  }
-  if (pass && !pass->refused().empty()) {
-    const std::string refused = pass->refused();
-    fault.reset();
-    pass.reset();
-    refuse_over_limit(refused);
-  }
-  return t;
+  return telling(status, [&](Fault* fault) {
+    Tensor t = local;
+    for (size_t i = 0; i < plan.steps.size(); ++i) {
+      const Step& step = plan.steps[i];
+      const Tensor* last = i + 1 == plan.steps.size() ? into : nullptr;
+      t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t, nullptr, lane, last)
+                                           : run_axis_step(step, logical, t, last, fault);
+    }
+    return t;
+  });
 }
 
 std::optional<std::string> fusion_key(const Plan& plan) {
@@ -397,7 +432,7 @@ std::optional<std::string> fusion_key(const Plan& plan) {
   return key;
 }
 
-std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& locals) {
+std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& locals, PartStatus* status) {
   if (!fusion_key(plan)) throw std::logic_error("execute_fused: the plan has a step other than an all-reduce");
   if (locals.empty()) return {};
   const DType dtype = locals[0].dtype();
@@ -406,27 +441,37 @@ std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& l
     if (t.dtype() != dtype) throw std::logic_error("execute_fused: tensors of different dtypes");
     total += t.numel();
   }
-  Memory& memory = locals[0].memory();
-  Tensor buffer = Tensor::empty({total}, dtype, memory);
-  int64_t offset = 0;
-  for (const Tensor& t : locals) {
-    if (t.numel() > 0) copy_box(t, Box::whole(t.shape()), buffer.view(offset, t.shape()), Shape(t.shape().size(), 0));
-    offset += t.numel();
-  }
-  const int me = comm::world_rank();
-  for (const Step& step : plan.steps) {
-    const Placement& p = step.from.placement;
-    if (!p.contains(me)) continue;
-    comm::group_of(p.axis_group(me, step.axis))
-        .all_reduce(buffer.data(), buffer.data(), total, dtype, step.from.nd_sbp[step.axis].reduce_op(), memory);
-  }
-  std::vector<Tensor> out;
-  offset = 0;
-  for (const Tensor& t : locals) {
-    out.push_back(buffer.view(offset, t.shape()));
-    offset += t.numel();
-  }
-  return out;
+  return telling(status, [&](Fault* fault) {
+    Memory& memory = locals[0].memory();
+    // Room after the elements for a status word per member of the largest group.
+    const bool words = fault && in_payload(total, dtype);
+    const Tensor buffer = Tensor::empty({total + (words ? comm::world_size() : 0)}, dtype, memory);
+    int64_t offset = 0;
+    for (const Tensor& t : locals) {
+      if (t.numel() > 0) copy_box(t, Box::whole(t.shape()), buffer.view(offset, t.shape()), Shape(t.shape().size(), 0));
+      offset += t.numel();
+    }
+    const int me = comm::world_rank();
+    for (const Step& step : plan.steps) {
+      const Placement& p = step.from.placement;
+      if (!p.contains(me)) continue;
+      comm::Group& g = comm::group_of(p.axis_group(me, step.axis));
+      const ReduceOp op = step.from.nd_sbp[step.axis].reduce_op();
+      if (words) {
+        all_reduce_telling(g, buffer, total, op, *fault);
+      } else {
+        g.all_reduce(buffer.data(), buffer.data(), total, dtype, op, memory);
+        if (fault) tell_apart(g, memory, *fault);
+      }
+    }
+    std::vector<Tensor> out;
+    offset = 0;
+    for (const Tensor& t : locals) {
+      out.push_back(buffer.view(offset, t.shape()));
+      offset += t.numel();
+    }
+    return out;
+  });
 }
 
 Tensor rebalance(const Tensor& local, const Shape& logical, const Layout& layout, const std::vector<Box>& held_boxes) {

@@ -20,12 +20,13 @@
 
 namespace mf::boxing {
 
-// What an eager conversion's collectives tell each rank of the others' parts (global_tensor.h,
+// What an eager conversion's collectives (a gradient bucket's too) tell each rank of the others' parts (global_tensor.h,
 // launch_boxing). Each all-reduce and all-gather step carries one status word per member in its
-// payload, set where that member's part failed: its input's error (`own`), a buffer of the
+// payload (a large payload: in an all-reduce of their own after it, execute.cc), set where that
+// member's part failed: its input's error (`own`), a buffer of the
 // conversion that passed the memory limit (core/allocator.h, LimitOverdraft: an out of memory
 // on that rank alone), or a failure an earlier step told it of. So every member learns from the
-// collective itself whether any failed, with no collective of its own; only then do they
+// collective itself whether any failed (a small payload: with no collective of its own); only then do they
 // exchange their messages (comm::agree over the step's group: on the failing path alone), and
 // each member whose part did not fail takes the first failed member's error (`learned`), so that
 // the result fails alike on every rank whose value depends on the failed part (a broadcast
@@ -58,7 +59,8 @@ Tensor box(const Tensor& local, const Shape& logical, const Layout& from, const 
 std::optional<std::string> fusion_key(const Plan& plan);
 // Runs a fusable `plan` on every tensor of `locals` (one dtype) with one collective per
 // step over a buffer holding them all; returns the results, as views of that buffer.
-std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& locals);
+// With `status`, each all-reduce carries it as execute's do.
+std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& locals, PartStatus* status = nullptr);
 // Moves local parts that hold `held_boxes` (by parallel id; e.g. uneven parts a user gave)
 // to the balanced split of `layout`.
 Tensor rebalance(const Tensor& local, const Shape& logical, const Layout& layout, const std::vector<Box>& held_boxes);

@@ -377,7 +377,13 @@ std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan
   for (const Tensor& t : locals) metas.push_back({t.shape(), t.dtype()});
   Memory& target = locals.empty() ? host_memory() : locals[0].memory();
   return vm::launch(name, device::StreamKind::kComm, locals, metas,
-                    [p = std::move(plan)](const std::vector<Tensor>& in) { return boxing::execute_fused(*p, in); },
+                    [p = std::move(plan), name](const std::vector<Tensor>& in) {
+                      boxing::PartStatus status{name, nullptr, nullptr};
+                      for (const Tensor& t : in) status.own = status.own ? status.own : t.storage()->error();
+                      std::vector<Tensor> results = boxing::execute_fused(*p, in, &status);
+                      if (status.learned) std::rethrow_exception(status.learned);
+                      return results;
+                    },
                     comm_flags(target));
 }
 
