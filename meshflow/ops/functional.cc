@@ -988,7 +988,8 @@ Var as_nll_loss(Var loss) {
 // conversion the loss costs, and the quotient, of whole values, is whole on every rank.
 Var mean_over_counted(const Var& terms, const Var& counted) {
   if (!terms.is_global()) return div(sum(terms), sum(counted));
-  const Var partial = sum(call1("stack", {terms, counted}, {{"dim", int64_t{1}}}), {0});
+  // Rows of the stack, each summed as a vector of its own (the order one sum makes).
+  const Var partial = sum(call1("stack", {terms, counted}, {{"dim", int64_t{0}}}), {1});
   // Made broadcast from the sums' twin (no collective), so that the ops below, which record
   // gradients and so run on their inputs' own layouts, see whole values.
   const Placement& placement = partial.global().placement();
