@@ -20,18 +20,19 @@
 
 namespace mf::boxing {
 
-// What an eager conversion's collectives (a gradient bucket's too) tell each rank of the others' parts (global_tensor.h,
-// launch_boxing). Each all-reduce and all-gather step carries one status word per member in its
-// payload (a large payload: in an all-reduce of their own after it, execute.cc), set where that
-// member's part failed: its input's error (`own`), a buffer of the
+// What an eager conversion's collectives (a gradient bucket's too) tell each rank of the others'
+// parts (global_tensor.h, launch_boxing). Each all-reduce and all-gather step carries one status
+// word per member in its payload (a large payload: in an all-reduce of their own after it,
+// execute.cc), set where that member's part failed: its input's error (`own`), a buffer of the
 // conversion that passed the memory limit (core/allocator.h, LimitOverdraft: an out of memory
 // on that rank alone), or a failure an earlier step told it of. So every member learns from the
-// collective itself whether any failed (a small payload: with no collective of its own); only then do they
-// exchange their messages (comm::agree over the step's group: on the failing path alone), and
-// each member whose part did not fail takes the first failed member's error (`learned`), so that
-// the result fails alike on every rank whose value depends on the failed part (a broadcast
-// value is then read alone, global_tensor.h's whole_here, and still raises on every rank). Other
-// steps carry nothing: their results (split, partial) are read through a collective read.
+// collective itself whether any failed (a small payload: with no collective of its own); only
+// then do they exchange their messages (comm::agree over the step's group: on the failing path
+// alone), and each member whose part did not fail takes the first failed member's error
+// (`learned`), so that the result fails alike on every rank whose value depends on the failed
+// part (a broadcast value is then read alone, global_tensor.h's whole_here, and still raises on
+// every rank). Other steps carry nothing: their results (split, partial) are read through a
+// collective read. Runs on the comm thread, as the steps do.
 struct PartStatus {
   std::string call;            // the conversion's name: its errors' prefix
   std::exception_ptr own;      // this rank's input's error
