@@ -963,9 +963,24 @@ void bind_runtime(py::module_& m) {
   m.def("initialized", &comm::initialized);
   m.def("backend_name", &comm::backend_name);
   m.def("comm_stats", &stats_dict);
+  // The metadata exchanges (agreements, shapes) this rank made, apart from comm_stats, whose
+  // dicts tests compare whole between calls that agree on arguments and calls that do not.
+  m.def("metadata_exchanges", [] {
+    py::gil_scoped_release release;
+    return comm::stats().metadata;
+  });
   m.def("abort", [](const std::string& message, int code) { comm::abort_job(message, code); }, py::arg("message"),
         py::arg("exit_code") = 1);
   m.def("raised_on_every_rank", &comm::raised_on_every_rank, py::arg("message"));
+  // No read twins while it lives, on this thread (global_tensor.h): for benches and tests
+  // that measure what twins cost.
+  struct NoReadTwinsScope {
+    std::unique_ptr<NoReadTwins> scope;
+  };
+  py::class_<NoReadTwinsScope>(m, "NoReadTwins")
+      .def(py::init<>())
+      .def("__enter__", [](NoReadTwinsScope& s) { s.scope = std::make_unique<NoReadTwins>(); })
+      .def("__exit__", [](NoReadTwinsScope& s, py::args) { s.scope.reset(); });
   // An error of queued work that nothing read is reported at exit (meshflow/__init__.py); the
   // process must still end non-zero, as an uncaught exception would. The status is set by a C
   // exit handler registered at import, so it runs after every handler registered later (MPI's

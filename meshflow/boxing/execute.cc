@@ -2,12 +2,13 @@
 #include "meshflow/boxing/execute.h"
 
 #include <algorithm>
-
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/allocator.h"
+#include "meshflow/core/error.h"
 
 namespace mf::boxing {
 namespace {
@@ -106,7 +107,121 @@ Tensor output_of(const Tensor* into, const Shape& shape, DType dtype, Memory& me
   return fits(into, shape, dtype, memory) ? *into : Tensor::empty(shape, dtype, memory);
 }
 
-Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local, const Tensor* into) {
+// A conversion's status while its steps run (PartStatus): the failures this rank knows of,
+// its buffers refused by a limit included.
+struct Fault {
+  PartStatus& status;
+  const LimitOverdraft& pass;
+  bool here() const { return status.own || status.learned || !pass.refused().empty(); }
+  // This rank's error, as the comm instruction will fail its outputs with it.
+  std::exception_ptr error() const {
+    if (status.own) return status.own;
+    if (status.learned) return status.learned;
+    if (!pass.refused().empty()) return std::make_exception_ptr(OutOfMemoryError("[" + status.call + "] " + pass.refused()));
+    return nullptr;
+  }
+};
+
+// A member's status word where it failed: a value no reduction by `op` with the identity keeps
+// as the identity (the other members' words in its slot).
+ReduceOp failed_word(ReduceOp op) { return op == ReduceOp::kMin ? ReduceOp::kMax : ReduceOp::kMin; }
+
+// After a collective whose status words (`words`, in any memory) are each `op`'s identity where
+// that member's part is good: whether any is not. Then every member exchanges its message, and
+// one whose part is good learns the first failed member's error.
+void learn(comm::Group& g, const Tensor& words, ReduceOp op, Fault& fault) {
+  const Tensor here = words.copy_to(host_memory());
+  const Tensor good = Tensor::identity_of(op, words.shape(), words.dtype());
+  if (std::memcmp(here.data(), good.data(), here.nbytes()) == 0) return;
+  const std::exception_ptr mine = fault.error();
+  try {
+    comm::agree(mine, 0, fault.status.call, g.world_ranks());
+  } catch (const std::invalid_argument&) {
+    if (!mine) fault.status.learned = std::current_exception();
+  }
+}
+
+// All-reduces the first `count` elements of `buffer` in place, with a status word per member
+// after them (the buffer has room for them).
+void all_reduce_telling(comm::Group& g, const Tensor& buffer, int64_t count, ReduceOp op, Fault& fault) {
+  const Tensor words = buffer.view(count, {g.size()});
+  words.fill_identity(op);
+  if (fault.here()) words.view(g.rank(), {1}).fill_identity(failed_word(op));
+  g.all_reduce(buffer.data(), buffer.data(), count + g.size(), buffer.dtype(), op, buffer.memory());
+  learn(g, words, op, fault);
+}
+
+// Payloads of up to this many bytes carry their status words. A larger one's would cost a copy
+// of the payload into a buffer with room for them and, past a power of two, the allocator's
+// next size class (core/allocator.cc: twice the bytes below its granule): its words follow in
+// an all-reduce of their own (tell_apart), small beside the payload's, which tells of its
+// buffers refused inside the collective too (host staging).
+constexpr int64_t kWordsInPayloadBytes = int64_t{64} << 10;
+bool in_payload(int64_t count, DType dtype) {
+  return count * static_cast<int64_t>(dtype_size(dtype)) <= kWordsInPayloadBytes;
+}
+
+// The status words alone, after a collective of `memory`'s buffers.
+void tell_apart(comm::Group& g, Memory& memory, Fault& fault) {
+  all_reduce_telling(g, Tensor::empty({g.size()}, DType::kInt32, memory), 0, ReduceOp::kSum, fault);
+}
+
+// The all-reduce of `local`, telling as above.
+Tensor all_reduce_telling(comm::Group& g, const Tensor& local, ReduceOp op, Fault& fault) {
+  const int64_t count = local.numel();
+  if (!in_payload(count, local.dtype())) {
+    const Tensor out = Tensor::empty(local.shape(), local.dtype(), local.memory());
+    g.all_reduce(local.data(), out.data(), count, local.dtype(), op, local.memory());
+    tell_apart(g, local.memory(), fault);
+    return out;
+  }
+  const Tensor buffer = Tensor::empty({count + g.size()}, local.dtype(), local.memory());
+  if (count > 0) copy_box(local, Box::whole(local.shape()), buffer.view(0, local.shape()), Shape(local.shape().size(), 0));
+  all_reduce_telling(g, buffer, count, op, fault);
+  return buffer.view(0, local.shape());
+}
+
+// Runs `steps(Fault*)`, given a status, under a LimitOverdraft of its own, whose refusal
+// becomes this rank's failure (the next status word tells it) and is passed on to the caller's
+// overdraft (the comm instruction's) once every step has run.
+template <typename Steps>
+auto telling(PartStatus* status, const Steps& steps) {
+  if (!status) return steps(nullptr);
+  std::optional<LimitOverdraft> pass;
+  Fault fault{*status, pass.emplace()};
+  auto result = steps(&fault);
+  if (!pass->refused().empty()) {
+    const std::string refused = pass->refused();
+    pass.reset();
+    refuse_over_limit(refused);
+  }
+  return result;
+}
+
+// The all-gather of `local` into `pieces` of `out`, each member's chunk followed by its status
+// word (0 where its part is good), through staging buffers.
+void all_gather_telling(comm::Group& g, const Tensor& local, const Tensor& out, const std::vector<Box>& pieces,
+                        Fault& fault) {
+  Memory& memory = local.memory();
+  const DType dtype = local.dtype();
+  const Tensor send = Tensor::empty({local.numel() + 1}, dtype, memory);
+  if (local.numel() > 0) copy_box(local, Box::whole(local.shape()), send.view(0, local.shape()), Shape(local.shape().size(), 0));
+  send.view(local.numel(), {1}).fill_identity(fault.here() ? failed_word(ReduceOp::kSum) : ReduceOp::kSum);
+  std::vector<int64_t> counts = counts_of(pieces);
+  for (int64_t& c : counts) ++c;
+  comm::Chunks chunks = comm::Chunks::consecutive(counts);
+  const Tensor recv = Tensor::empty({chunks.offsets.back() + chunks.counts.back()}, dtype, memory);
+  g.all_gather(send.data(), recv.data(), chunks, dtype, memory);
+  const Tensor words = Tensor::empty({g.size()}, dtype, memory);
+  for (int i = 0; i < g.size(); ++i) {
+    --chunks.counts[i];  // the member's elements, for unpack; its word after them
+    copy_box(recv.view(chunks.offsets[i] + chunks.counts[i], {1}), Box::whole({1}), words, {i});
+  }
+  unpack(recv, chunks, pieces, out);
+  learn(g, words, ReduceOp::kSum, fault);
+}
+
+Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local, const Tensor* into, Fault* fault) {
   const Placement& p = step.from.placement;
   const int me = comm::world_rank();
   if (!p.contains(me)) return local;
@@ -150,6 +265,7 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
       return out;
     }
     case StepKind::kAllReduce: {
+      if (fault) return all_reduce_telling(group(), local, x.reduce_op(), *fault);
       Tensor out = output_of(into, local.shape(), dtype, memory);
       group().all_reduce(local.data(), out.data(), local.numel(), dtype, x.reduce_op(), memory);
       return out;
@@ -158,9 +274,14 @@ Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local
       Tensor out = output_of(into, my_dst.extent, dtype, memory);
       std::vector<Box> pieces;
       for (const Box& b : src) pieces.push_back(relative_to(b, my_dst));
+      if (fault && in_payload(out.numel(), dtype)) {
+        all_gather_telling(group(), local, out, pieces, *fault);
+        return out;
+      }
       auto [recv, chunks] = writable(out, pieces);
       group().all_gather(local.data(), recv.data(), chunks, dtype, memory);
       unpack(recv, chunks, pieces, out);
+      if (fault) tell_apart(group(), memory, *fault);
       return out;
     }
     case StepKind::kReduceScatter: {
@@ -284,16 +405,20 @@ bool transfers_only(const Plan& plan) {
   return std::all_of(plan.steps.begin(), plan.steps.end(), [](const Step& s) { return s.kind == StepKind::kTransfer; });
 }
 
-Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int lane, const Tensor* into) {
+Tensor execute(const Plan& plan, const Shape& logical, const Tensor& local, int lane, const Tensor* into,
+               PartStatus* status) {
   if (lane > 0 && !transfers_only(plan)) throw std::logic_error("boxing: a plan with collectives cannot run on a lane");
-  Tensor t = local;
-  for (size_t i = 0; i < plan.steps.size(); ++i) {
-    const Step& step = plan.steps[i];
-    const Tensor* last = i + 1 == plan.steps.size() ? into : nullptr;
-    t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t, nullptr, lane, last)
-                                         : run_axis_step(step, logical, t, last);
-  }
-  return t;
+  if (status && (lane > 0 || into)) throw std::logic_error("boxing: a status is carried by eager conversions only");
+  return telling(status, [&](Fault* fault) {
+    Tensor t = local;
+    for (size_t i = 0; i < plan.steps.size(); ++i) {
+      const Step& step = plan.steps[i];
+      const Tensor* last = i + 1 == plan.steps.size() ? into : nullptr;
+      t = step.kind == StepKind::kTransfer ? run_transfer(step.from, step.to, logical, t, nullptr, lane, last)
+                                           : run_axis_step(step, logical, t, last, fault);
+    }
+    return t;
+  });
 }
 
 std::optional<std::string> fusion_key(const Plan& plan) {
@@ -307,7 +432,7 @@ std::optional<std::string> fusion_key(const Plan& plan) {
   return key;
 }
 
-std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& locals) {
+std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& locals, PartStatus* status) {
   if (!fusion_key(plan)) throw std::logic_error("execute_fused: the plan has a step other than an all-reduce");
   if (locals.empty()) return {};
   const DType dtype = locals[0].dtype();
@@ -316,27 +441,37 @@ std::vector<Tensor> execute_fused(const Plan& plan, const std::vector<Tensor>& l
     if (t.dtype() != dtype) throw std::logic_error("execute_fused: tensors of different dtypes");
     total += t.numel();
   }
-  Memory& memory = locals[0].memory();
-  Tensor buffer = Tensor::empty({total}, dtype, memory);
-  int64_t offset = 0;
-  for (const Tensor& t : locals) {
-    if (t.numel() > 0) copy_box(t, Box::whole(t.shape()), buffer.view(offset, t.shape()), Shape(t.shape().size(), 0));
-    offset += t.numel();
-  }
-  const int me = comm::world_rank();
-  for (const Step& step : plan.steps) {
-    const Placement& p = step.from.placement;
-    if (!p.contains(me)) continue;
-    comm::group_of(p.axis_group(me, step.axis))
-        .all_reduce(buffer.data(), buffer.data(), total, dtype, step.from.nd_sbp[step.axis].reduce_op(), memory);
-  }
-  std::vector<Tensor> out;
-  offset = 0;
-  for (const Tensor& t : locals) {
-    out.push_back(buffer.view(offset, t.shape()));
-    offset += t.numel();
-  }
-  return out;
+  return telling(status, [&](Fault* fault) {
+    Memory& memory = locals[0].memory();
+    // Room after the elements for a status word per member of the largest group.
+    const bool words = fault && in_payload(total, dtype);
+    const Tensor buffer = Tensor::empty({total + (words ? comm::world_size() : 0)}, dtype, memory);
+    int64_t offset = 0;
+    for (const Tensor& t : locals) {
+      if (t.numel() > 0) copy_box(t, Box::whole(t.shape()), buffer.view(offset, t.shape()), Shape(t.shape().size(), 0));
+      offset += t.numel();
+    }
+    const int me = comm::world_rank();
+    for (const Step& step : plan.steps) {
+      const Placement& p = step.from.placement;
+      if (!p.contains(me)) continue;
+      comm::Group& g = comm::group_of(p.axis_group(me, step.axis));
+      const ReduceOp op = step.from.nd_sbp[step.axis].reduce_op();
+      if (words) {
+        all_reduce_telling(g, buffer, total, op, *fault);
+      } else {
+        g.all_reduce(buffer.data(), buffer.data(), total, dtype, op, memory);
+        if (fault) tell_apart(g, memory, *fault);
+      }
+    }
+    std::vector<Tensor> out;
+    offset = 0;
+    for (const Tensor& t : locals) {
+      out.push_back(buffer.view(offset, t.shape()));
+      offset += t.numel();
+    }
+    return out;
+  });
 }
 
 Tensor rebalance(const Tensor& local, const Shape& logical, const Layout& layout, const std::vector<Box>& held_boxes) {

@@ -390,12 +390,14 @@ void Group::exchange(const std::vector<Message>& sends, const std::vector<Messag
 
 void Group::gather_metadata(const void* send, void* recv, int64_t bytes) {
   on_comm_thread([&] {
+    ++Counted()->metadata;
     CollectiveWatch watch("all_gather (metadata)", world_ranks());
     do_gather_bytes(send, recv, bytes);
   });
 }
 
 void Group::agree_bytes(const void* send, void* recv, int64_t bytes) {
+  ++Counted()->metadata;
   CollectiveWatch watch("all_gather (metadata)", world_ranks(), kAgreementsChannel);
   do_agree_bytes(send, recv, bytes);
 }

@@ -28,7 +28,8 @@ namespace mf::comm {
 
 // What this process issued, cumulative. bytes_sent counts the payload bytes this rank
 // handed to the library (its whole send buffer for collectives, all of it for the root of
-// a broadcast). Internal metadata exchanges (shapes, hashes) are not counted.
+// a broadcast). Internal metadata exchanges (shapes, hashes, the agreements of comm::agree)
+// count in `metadata` alone.
 struct CommStats {
   int64_t all_reduce = 0;
   int64_t all_gather = 0;
@@ -40,6 +41,7 @@ struct CommStats {
   int64_t bytes_sent = 0;
   int64_t direct_all_to_all = 0;  // of all_to_all: those copied straight between processes
   int64_t mapped_all_to_all = 0;  // of direct_all_to_all: those written into peers' mapped memory
+  int64_t metadata = 0;           // gather_metadata and agree_bytes calls
 };
 
 // This process's figures, after the collectives already issued have run (it waits for the

@@ -350,17 +350,21 @@ Tensor launch_boxing_telling(std::shared_ptr<const boxing::Plan> plan, const Sha
   Memory& target = to.placement.memory();
   return vm::launch(name, device::StreamKind::kComm, {local}, {out},
                     [p = std::move(plan), logical, told = std::move(told), name, out, &target](const std::vector<Tensor>& in) {
+                      boxing::PartStatus status{name, in[0].storage()->error(), nullptr};
                       if (!told.empty()) {
-                        const std::exception_ptr failed = in[0].storage()->error();
                         try {
-                          comm::agree(failed, 0, name, told);
+                          comm::agree(status.own, 0, name, told);
                         } catch (const std::invalid_argument&) {
-                          if (!failed) throw;  // the source's error, learned here
+                          if (!status.own) throw;  // the source's error, learned here
                           // Its own error, raised once already: the output inherits it.
                           return std::vector<Tensor>{Tensor::zeros(out.shape, out.dtype, target)};
                         }
                       }
-                      return std::vector<Tensor>{boxing::execute(*p, logical, in[0])};
+                      // A failure the steps' status words told of (boxing::PartStatus) fails
+                      // the output here as on the rank it struck.
+                      Tensor result = boxing::execute(*p, logical, in[0], 0, nullptr, &status);
+                      if (status.learned) std::rethrow_exception(status.learned);
+                      return std::vector<Tensor>{result};
                     },
                     comm_flags(target))[0];
 }
@@ -373,7 +377,13 @@ std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan
   for (const Tensor& t : locals) metas.push_back({t.shape(), t.dtype()});
   Memory& target = locals.empty() ? host_memory() : locals[0].memory();
   return vm::launch(name, device::StreamKind::kComm, locals, metas,
-                    [p = std::move(plan)](const std::vector<Tensor>& in) { return boxing::execute_fused(*p, in); },
+                    [p = std::move(plan), name](const std::vector<Tensor>& in) {
+                      boxing::PartStatus status{name, nullptr, nullptr};
+                      for (const Tensor& t : in) status.own = status.own ? status.own : t.storage()->error();
+                      std::vector<Tensor> results = boxing::execute_fused(*p, in, &status);
+                      if (status.learned) std::rethrow_exception(status.learned);
+                      return results;
+                    },
                     comm_flags(target));
 }
 
@@ -398,11 +408,11 @@ GlobalTensor with_read_twin(const GlobalTensor& t, const std::string& name) {
   }
   const boxing::Layout whole{t.placement(), NdSbp(t.nd_sbp().size(), Sbp::broadcast())};
   GlobalTensor out = t;
-  // Its ranks first agree on whether the value failed (an out of memory may strike one rank
-  // alone): a read of the twin, made by any rank alone, then raises that error instead of
-  // returning a sum with that rank's part missing.
-  out.twin_ = launch_boxing_telling(boxing::cached_plan(t.shape(), t.dtype(), t.layout(), whole), t.shape(), t.local(),
-                                    whole, name + " (its copy for reads on any rank)", t.placement().ranks());
+  // Its all-reduce tells every rank whether any rank's part failed (boxing::PartStatus; an out
+  // of memory may strike one rank alone): a read of the twin, made by any rank alone, then
+  // raises that error instead of returning a sum with that rank's part missing.
+  out.twin_ = launch_boxing(boxing::cached_plan(t.shape(), t.dtype(), t.layout(), whole), t.shape(), t.local(), whole,
+                            name + " (its copy for reads on any rank)");
   return out;
 }
 
@@ -423,8 +433,8 @@ Tensor gather_full(const GlobalTensor& t, const std::string& read) {
     try {
       vm::wait(here->local());
     } catch (...) {
-      // An out of memory, this rank's or one a twin's agreement carried from another rank,
-      // as raise_together raises it.
+      // An out of memory, this rank's or one a conversion's status words told of from another
+      // rank (boxing::PartStatus), as raise_together raises it.
       const std::string message = vm::error_message(std::current_exception());
       if (!is_out_of_memory(message)) throw;
       vm::forget_out_of_memory();

@@ -97,15 +97,17 @@ GlobalTensor convert(const GlobalTensor& t, const Placement& placement, const Nd
 // Issues `plan` (from the layout `local` is in, to `to`) on the VM's comm stream; returns
 // this rank's local tensor of the result, pending (`local` itself for an empty plan).
 // `name` says what the conversion is for (the op that needs it), in errors and the watchdog.
-// A source whose value failed sends zeros, and its placement's ranks all know it failed
-// (errors are agreed within a placement); a plan that moves data to ranks outside its
+// A source whose value failed sends zeros, and the all-reduces and all-gathers of the plan
+// carry each rank's status word (boxing::PartStatus), so that a failure one rank alone met (an
+// out of memory) fails the result on every rank whose part depends on it; a plan that moves data to ranks outside its
 // source placement first agrees among all its ranks on whether the source failed, so that
 // those ranks fail too, with the source's error, instead of receiving zeros.
 Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
                      const std::string& name);
 // Issues a fusable plan (boxing::fusion_key) for several local tensors of one dtype as one
-// comm instruction: one collective per step over their concatenation. Returns each one's
-// result, pending.
+// comm instruction: one collective per step over their concatenation, which carries each
+// rank's status word as launch_boxing's conversions do (boxing::PartStatus). Returns each
+// one's result, pending.
 std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan, const std::vector<Tensor>& locals,
                                         const std::string& name);
 // This rank's local shape and dtype under `layout` (an empty local outside the placement).

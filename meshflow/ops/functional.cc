@@ -980,6 +980,27 @@ Var as_nll_loss(Var loss) {
   show_as(loss, "NllLossBackward0");
   return loss;
 }
+
+// The mean of `terms` over the counted rows (`counted`: 1 where a row counts, else 0), both one
+// value a row. On a batch split over ranks each sum is partial, and a small partial value gets
+// a read twin, a conversion of its own (global_tensor.h, with_read_twin), as does each op on it
+// that records a gradient: the two sums are made as one vector, whose twin is the one
+// conversion the loss costs, and the quotient, of whole values, is whole on every rank.
+Var mean_over_counted(const Var& terms, const Var& counted) {
+  if (!terms.is_global()) return div(sum(terms), sum(counted));
+  // Rows of the stack, each summed as a vector of its own (the order one sum makes).
+  const Var partial = sum(call1("stack", {terms, counted}, {{"dim", int64_t{0}}}), {1});
+  // Made broadcast from the sums' twin (no collective), so that the ops below, which record
+  // gradients and so run on their inputs' own layouts, see whole values.
+  const Placement& placement = partial.global().placement();
+  const Var sums = to_global(partial, placement, NdSbp(placement.ndim(), Sbp::broadcast()), false);
+  auto element = [&](int64_t i) {
+    IndexItem item;
+    item.index = i;  // an int item
+    return basic_index(sums, {item});
+  };
+  return div(element(0), element(1));
+}
 }  // namespace
 
 Var cross_entropy(const Var& logits, const Var& target) {
@@ -992,7 +1013,7 @@ Var cross_entropy(const Var& logits, const Var& target) {
   if (std::none_of(sbp.begin(), sbp.end(), [](const Sbp& s) { return s.is_split() && s.split_dim() == 1; })) {
     // Whole rows on each rank: the fused op, one pass over the logits each way.
     const Var losses = call("softmax_cross_entropy", {logits, target}, {{"ignore_index", int64_t{-100}}})[0];
-    return as_nll_loss(div(sum(losses), sum(counted)));
+    return as_nll_loss(mean_over_counted(losses, counted));
   }
   // Classes split (a vocabulary-parallel head): per-row maxima and sums of exp are reduced
   // over the ranks, and each rank's target logits come from gather, so the logits are never
@@ -1014,7 +1035,7 @@ Var cross_entropy(const Var& logits, const Var& target) {
   const Var rows = reshape(target, {-1, 1});
   const Var kept = call1("ne", {rows, full_like(rows, -100)});
   const Var picked = call1("gather", {shifted, where(kept, rows, zeros_like(rows))}, {{"dim", int64_t{1}}});
-  return as_nll_loss(div(sum(mul(sub(log_sum_exp, picked), reshape(counted, {-1, 1}))), sum(counted)));
+  return as_nll_loss(mean_over_counted(reshape(mul(sub(log_sum_exp, picked), reshape(counted, {-1, 1})), {-1}), counted));
 }
 
 Var full_like(const Var& x, double value) {

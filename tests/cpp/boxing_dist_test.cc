@@ -429,6 +429,10 @@ void expect_issues(const Tensor& full, const Placement& p, const NdSbp& from, co
   EXPECT_TRUE(same_values(gather_full(*out), full)) << what();
 }
 
+// The bytes of the status words a float32 all-reduce over `members` ranks carries (one each;
+// an all-gather's member sends its own alone) beside the data (boxing/execute.h, PartStatus).
+int64_t status_words(int members) { return members * static_cast<int64_t>(sizeof(float)); }
+
 // The bytes of this rank's part under (p, nd_sbp); 0 outside p.
 int64_t part_bytes(const Tensor& full, const Placement& p, const NdSbp& nd_sbp) {
   const int id = p.parallel_id(me());
@@ -462,11 +466,11 @@ TEST(BoxingCollectives, OneAxisConversionsOnFourRanks) {
     const int64_t whole = inside ? static_cast<int64_t>(full.nbytes()) : 0;
     comm::CommStats gather, none, reduce, scatter, to_all;
     gather.all_gather = inside;
-    gather.bytes_sent = part_bytes(full, p, {s0});
+    gather.bytes_sent = part_bytes(full, p, {s0}) + (inside ? status_words(1) : 0);
     expect_issues(full, p, {s0}, {b}, gather);
     expect_issues(full, p, {b}, {s1}, none);
     reduce.all_reduce = inside;
-    reduce.bytes_sent = whole;
+    reduce.bytes_sent = whole + (inside ? status_words(4) : 0);
     expect_issues(full, p, {sum}, {b}, reduce);
     expect_issues(full, p, {Sbp::partial_max()}, {b}, reduce);
     scatter.reduce_scatter = inside;
@@ -615,7 +619,7 @@ TEST(BoxingCollectives, PartialInsideRowsReducesInsideRows) {
   EXPECT_EQ(plan.steps[0].axis, 1) << plan.str();  // inside the groups {0, 1} and {2, 3}
   comm::CommStats reduce;
   reduce.all_reduce = mesh.contains(me());
-  reduce.bytes_sent = part_bytes(full, mesh, from);
+  reduce.bytes_sent = part_bytes(full, mesh, from) + (mesh.contains(me()) ? status_words(2) : 0);
   expect_issues(full, mesh, from, to, reduce);
 }
 

@@ -98,21 +98,16 @@ def test_out_of_memory_inside_a_collective_raises_on_every_rank_which_then_goes_
     dev = mf.device(limited)
     mf.empty_cache(dev)
     before = mf.memory_allocated(mf.device(device))
-    limited_here = who == "every rank" or mf.env.get_rank() == 0
-    if limited_here:
+    if who == "every rank" or mf.env.get_rank() == 0:
         mf.set_memory_limit(mf.memory_reserved(dev) + 6 * MiB, device=dev)
     try:
-        if limited_here:
-            with pytest.raises(mf.OutOfMemoryError) as caught:
-                x.to_global(sbp=sbp.broadcast).sum().item()  # the all-gather's output does not fit
-            message = str(caught.value)
-            assert message.startswith("[to_global] ") and "is out of memory: asked for" in message and "in use by tensors and" in message, message
-            assert "cached" in message and "its limit is" in message, message
-        else:
-            # The broadcast sum is whole on this rank, which reads it alone: the collective
-            # completed (the limited rank took part beyond its limit), so its value is right,
-            # and only the rank that ran out raises.
-            assert x.to_global(sbp=sbp.broadcast).sum().item() == world * rows * 1024
+        # Every rank raises, the limited one's error: the collective's status words tell the
+        # others (boxing/execute.h, PartStatus), though each reads the broadcast sum alone.
+        with pytest.raises(mf.OutOfMemoryError) as caught:
+            x.to_global(sbp=sbp.broadcast).sum().item()  # the all-gather's output does not fit
+        message = str(caught.value)
+        assert message.startswith("[to_global] ") and "is out of memory: asked for" in message and "in use by tensors and" in message, message
+        assert "cached" in message and "its limit is" in message, message
         mf.synchronize()  # nothing else is left to raise
         assert mf.memory_allocated(mf.device(device)) < before + MiB  # the gathered buffers are freed
         # Within the same limit, a collective that fits, and its value.
@@ -242,12 +237,12 @@ def test_an_out_of_memory_in_the_zeros_backward_makes_raises_on_every_rank(world
 
 
 @pytest.mark.parametrize("roots", ["one", "two"])
-def test_an_out_of_memory_in_backward_s_seed_raises_at_that_rank_s_read(world, roots):
+def test_an_out_of_memory_in_backward_s_seed_raises_on_every_rank(world, roots):
     """backward() without a gradient makes its seed (a one-element 1, and with several roots
     the scalar that joins them) on the issuing thread: with no byte left under one rank's
     limit they raised there, on that rank alone, which left backward while the others went
-    on into its gradient reductions (the ranks parted); they fail instead, and the rank
-    raises it at its next read, then goes on."""
+    on into its gradient reductions (the ranks parted); they fail instead, and every rank
+    raises it at the next read, then goes on."""
     if world < 2:
         pytest.skip("one rank alone needs 2 ranks")
     placement = world_mesh()
@@ -277,13 +272,10 @@ def test_an_out_of_memory_in_backward_s_seed_raises_at_that_rank_s_read(world, r
         mf.set_memory_limit(mf.memory_allocated())  # not a byte more than in use
     try:
         backward(ls)  # raises nothing on any rank: rank 0's failure waits for a read
-        if mf.env.get_rank() == 0:
-            with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
-                model.weight.grad.sum().item()
-        else:
-            # A broadcast value is read where it is, with no collective: the others do not
-            # learn of rank 0's failure here (their gradients miss rank 0's part; docs/porting.md,
-            # "Code that only some ranks run").
+        # A broadcast value is read where it is, with no collective, but the gradient
+        # all-reduce carried rank 0's status word (boxing/execute.h, PartStatus): every rank
+        # raises rank 0's out of memory.
+        with pytest.raises(mf.OutOfMemoryError, match="is out of memory: asked for"):
             model.weight.grad.sum().item()
         mf.synchronize()
     finally:

@@ -158,3 +158,25 @@ def test_rank_0_generates_alone_with_a_broadcast_model_as_one_device():
     if RANK == 0:
         assert generate(model, lambda a: mf.tensor(a, placement=everyone(), sbp=B)) == want
     assert model[1].bias.sum().item() == want_model[1].bias.sum().item()
+
+
+def test_a_data_parallel_step_s_loss_costs_one_small_all_reduce_and_no_agreement():
+    # cross_entropy's two sums over a split batch are one vector, whose twin is the one
+    # conversion the loss costs (two twins before); the twin's all-reduce carries each rank's
+    # status word (boxing/execute.h, PartStatus) in place of an agreement of its own. What is
+    # left to exchange is the agreement on the targets' range (the fused op checks its data).
+    model = make_model().to_global(everyone(), B)
+    x, y = batches(1)[0]
+    want = F.cross_entropy(make_model()(mf.tensor(x)), mf.tensor(y)).item()
+    x, y = (mf.tensor(a, placement=everyone(), sbp=S(0)) for a in (x, y))
+    logits = model(x)
+    F.cross_entropy(logits, y).item()  # the plans, made and agreed on once
+    before, exchanges = mf.comm_stats(), mf._C.metadata_exchanges()
+    loss = F.cross_entropy(logits, y)
+    issued = {k: v - before[k] for k, v in mf.comm_stats().items() if k != "bytes_sent" and v != before[k]}
+    assert issued == ({"all_reduce": 1} if WORLD > 1 else {}), issued
+    if WORLD > 1:
+        assert mf._C.metadata_exchanges() - exchanges == 1
+    assert loss.sbp == (B,)  # whole: read by any rank alone
+    if RANK == 0:
+        np.testing.assert_allclose(loss.item(), want, rtol=1e-5)
