@@ -631,7 +631,10 @@ Var transpose(const Var& x, int64_t dim0, int64_t dim1) {
   for (int64_t i = 0; i < nd; ++i) dims[i] = i;
   std::swap(dims.at(dim0 < 0 ? dim0 + nd : dim0), dims.at(dim1 < 0 ? dim1 + nd : dim1));
   static const OpDef& op = find_op("permute");
-  Var out = first_of(op, {x}, moved_attrs(std::pair{"dims", std::move(dims)}));
+  // A matrix's transpose, the commonest (x.t(), x.transpose(0, 1)), with attributes made once.
+  static const Attrs matrix = moved_attrs(std::pair{"dims", std::vector<int64_t>{1, 0}});
+  Var out = nd == 2 && dims[0] == 1 ? first_of(op, {x}, matrix)
+                                    : first_of(op, {x}, moved_attrs(std::pair{"dims", std::move(dims)}));
   if (out.grad_fn()) {
     const std::vector<Var> inputs{x};
     show_as(out, "TransposeBackward0", &inputs);
