@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "meshflow/autograd/alias.h"
 #include "meshflow/autograd/grad_api.h"
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
@@ -28,6 +29,7 @@ struct VarImpl {
   int output_index = 0;           // which output of grad_fn this is
   Var grad;
   uint64_t version = 0;  // in-place writes so far: backward refuses values changed since a call
+  bool aliases = false;  // a view of another tensor's memory (alias.h)
   // A leaf's hooks (Var::add_hook), in order; a non-leaf's live in its grad_fn.
   std::vector<std::pair<int64_t, std::function<Var(const Var&)>>> hooks;
   // retain_grad's hook among grad_fn's (0: none). The Var's later hooks go before it, so .grad
@@ -522,7 +524,19 @@ void Var::set_grad(const Var& grad) {
   impl.grad = grad;
 }
 
-Var Var::detach() const { return Var(make_impl(checked(impl_).value)); }
+Var aliasing(Tensor part) {
+  Var v(std::move(part));
+  VarAccess::impl(v)->aliases = true;
+  return v;
+}
+
+bool aliases(const Var& v) { return checked(VarAccess::impl(v)).aliases; }
+
+Var Var::detach() const {
+  Var d(make_impl(checked(impl_).value));
+  d.impl_->aliases = impl_->aliases;
+  return d;
+}
 
 namespace {
 
@@ -569,6 +583,7 @@ void check_zero_layout(const VarImpl& impl, const std::optional<boxing::Layout>&
 void Var::set_data(const Var& value) {
   VarImpl& impl = checked(impl_);
   impl.value = stored_value(impl, checked(value.impl_));
+  impl.aliases = impl.aliases || value.impl_->aliases;  // a written view's memory may still be its base's
   ++impl.version;
 }
 
@@ -646,6 +661,7 @@ void Var::assign(const Var& result, uint64_t since) {
   ++impl.version;
   bool over_old = false;
   impl.value = written_value(impl, r, over_old);
+  impl.aliases = impl.aliases || r.aliases;  // a view written in place is its base's memory still
   if (!grad_mode) return;
   // The write's own calls keep the old value they read, unless it was written over.
   if (r.grad_fn && r.grad_fn->sequence >= since && !over_old) exempt_own_calls(impl_, r.grad_fn.get(), since, impl.version);

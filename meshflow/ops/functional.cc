@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "meshflow/autograd/alias.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/error.h"
 #include "meshflow/device/device.h"
@@ -43,6 +44,8 @@ std::vector<Var> run(const OpDef& op, const std::vector<Var>& inputs, const Attr
     for (const Var& in : inputs) args.push_back(in.local());
     std::vector<Tensor> results = apply_local(op, std::move(args), attrs, overwrite);
     outputs.reserve(results.size());
+    // A view of a view of another tensor's memory (x[0].view(...)) is one too (alias.h).
+    if (op.output_views_input && aliases(inputs[0])) return {aliasing(std::move(results[0]))};
     for (Tensor& out : results) outputs.emplace_back(std::move(out));
   }
   return outputs;
@@ -482,7 +485,10 @@ std::vector<Var> call_writing(const OpDef& op, const std::vector<Var>& inputs, c
 void record_with_grad(const OpDef& op, const std::vector<Var>& args, std::vector<Var>& outputs, const Attrs& attrs) {
   auto saved = std::make_shared<Saved>();
   for (const Var& in : args) {
-    saved->inputs.emplace_back(in, /*output=*/false);
+    // A view of another tensor's memory is saved as a copy where the gradient reads it: its
+    // base may be written in place before backward (alias.h).
+    const bool copied = op.grad_reads.inputs && aliases(in) && !in.requires_grad();
+    saved->inputs.emplace_back(copied ? fn::clone(in) : in, /*output=*/false);
     saved->needs_grad.push_back(in.requires_grad());
   }
   record(
@@ -625,7 +631,10 @@ Var transpose(const Var& x, int64_t dim0, int64_t dim1) {
   for (int64_t i = 0; i < nd; ++i) dims[i] = i;
   std::swap(dims.at(dim0 < 0 ? dim0 + nd : dim0), dims.at(dim1 < 0 ? dim1 + nd : dim1));
   static const OpDef& op = find_op("permute");
-  Var out = first_of(op, {x}, moved_attrs(std::pair{"dims", std::move(dims)}));
+  // A matrix's transpose, the commonest (x.t(), x.transpose(0, 1)), with attributes made once.
+  static const Attrs matrix = moved_attrs(std::pair{"dims", std::vector<int64_t>{1, 0}});
+  Var out = nd == 2 && dims[0] == 1 ? first_of(op, {x}, matrix)
+                                    : first_of(op, {x}, moved_attrs(std::pair{"dims", std::move(dims)}));
   if (out.grad_fn()) {
     const std::vector<Var> inputs{x};
     show_as(out, "TransposeBackward0", &inputs);
@@ -762,10 +771,38 @@ BasicIndex basic_index_plan(const Shape& shape, const std::vector<IndexItem>& ke
   return plan;
 }
 
+namespace {
+
+// x[key] as a view of x's memory (alias.h), made without a call, where it is one: a
+// local row-major x whose call records nothing, and elements of x[key] that are one run of
+// x's memory (x[0], x[2:4], x[0, 1:], x[None]); nullopt for every other.
+std::optional<Var> basic_index_view(const Var& x, const BasicIndex& plan) {
+  if (x.is_global() || (grad_enabled() && x.requires_grad())) return std::nullopt;
+  const Tensor& t = x.local();
+  if (t.format() != MemoryFormat::kContiguous) return std::nullopt;
+  const Shape& shape = t.shape();
+  int64_t offset = 0, stride = 1;
+  bool part = false;  // an inner dim picks part of itself: each outer one must pick one index
+  for (size_t d = shape.size(); d-- > 0; stride *= shape[d]) {
+    const int64_t count = (plan.stops[d] - plan.starts[d] + plan.steps[d] - 1) / plan.steps[d];
+    if (count == 0 || (part && count != 1)) return std::nullopt;
+    if (count != shape[d]) {
+      if (count > 1 && plan.steps[d] != 1) return std::nullopt;
+      part = true;
+    }
+    offset += plan.starts[d] * stride;
+  }
+  return aliasing(t.view(offset, plan.shape));
+}
+
+}  // namespace
+
 Var basic_index(const Var& x, const std::vector<IndexItem>& key) {
   using Kind = IndexItem::Kind;
   static const OpDef& slice = find_op("slice");
   const Shape& shape = x.shape();
+  BasicIndex plan = basic_index_plan(shape, key);
+  if (std::optional<Var> view = basic_index_view(x, plan)) return std::move(*view);
   const auto picks_nothing = [](const IndexItem& i) { return i.kind == Kind::kNone || i.kind == Kind::kEllipsis; };
   const auto ellipses = std::count_if(key.begin(), key.end(), [](const IndexItem& i) { return i.kind == Kind::kEllipsis; });
   if (std::all_of(key.begin(), key.end(), picks_nothing) && ellipses <= 1 &&
@@ -785,7 +822,6 @@ Var basic_index(const Var& x, const std::vector<IndexItem>& key) {
     if (!placed) out.insert(out.end(), shape.begin(), shape.end());
     return reshape(x, out);
   }
-  BasicIndex plan = basic_index_plan(shape, key);
   const auto all = [](const std::vector<int64_t>& v, int64_t value) {
     return std::all_of(v.begin(), v.end(), [&](int64_t e) { return e == value; });
   };

@@ -164,8 +164,10 @@ struct BasicIndex {
   bool selects = false;
 };
 BasicIndex basic_index_plan(const Shape& shape, const std::vector<IndexItem>& key);
-// x[key]: one slice op (a copy, as every meshflow op makes), reshaped where the key has
-// Nones; an all-int key's node is named as torch's select.
+// x[key]: a view of x's memory where no call is recorded on a local row-major x and the key
+// picks one run of it (x[0], x[2:4], x[None]: autograd/alias.h); else one slice op (a copy,
+// as every meshflow op makes), reshaped where the key has Nones, an all-int key's node named
+// as torch's select.
 Var basic_index(const Var& x, const std::vector<IndexItem>& key);
 // The shape slice_scatter reads `values` (of shape `values`) in when they are written at
 // x[key] (`plan`: basic_index_plan of x's shape, x of `ndim` dims): one dim per dim of x, 1

@@ -166,3 +166,55 @@ def test_writes_reach_the_base_through_temporary_views():
     lin = mf.nn.Linear(2, 2)
     lin.weight.data[0].fill_(3.0)
     assert lin.weight.numpy()[0].tolist() == [3.0, 3.0]
+
+
+def test_basic_indexing_views_alias_the_base_memory():
+    # as torch's x[0]: a view over x's memory, so a write to that memory that no Python call
+    # makes (NumPy's, over a from_numpy tensor) shows in it; a step or a copy does not alias
+    arr = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = mf.from_numpy(arr)
+    row, rows, first, lifted = x[1], x[1:3], x[0, 1:], x[None]
+    arr[1, 2] = -5.0
+    arr[0, 3] = -7.0
+    assert row.numpy().tolist() == [4.0, 5.0, -5.0, 7.0]
+    assert rows.numpy()[0].tolist() == [4.0, 5.0, -5.0, 7.0] and first.numpy().tolist() == [1.0, 2.0, -7.0]
+    assert lifted.shape == (1, 3, 4) and lifted.numpy()[0, 1, 2] == -5.0
+    row.fill_(1.0)  # writes through the view reach the base, and x's other views
+    assert arr[1].tolist() == [1.0] * 4 and rows.numpy()[0].tolist() == [1.0] * 4
+    x[1:3] = 0.0
+    assert row.numpy().tolist() == [0.0] * 4
+
+
+def test_a_saved_view_keeps_the_value_its_call_read_after_the_base_is_written():
+    # the view dies before the base is written in place (x[0] = 9 writes x's memory): the call
+    # that saved it still computes its gradient from the value it read, not the new one
+    x = mf.tensor([[1.0, 2.0], [3.0, 4.0]])
+    w = mf.tensor([10.0, 20.0], requires_grad=True)
+    y = (x[0] * w).sum() + (x[1] * w).sum()
+    x[0] = 9.0
+    x[1].fill_(8.0)
+    y.backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [4.0, 6.0])
+    np.testing.assert_array_equal(x.numpy(), [[9.0, 9.0], [8.0, 8.0]])
+    v = mf.tensor([1.0, 2.0], requires_grad=True)
+    z = mf.tensor([[1.0, 2.0], [3.0, 4.0]])
+    y = (z[0].view(2, 1) * v.view(2, 1)).sum()  # a view of the view: saved as it was read too
+    z[0] = 0.0
+    y.backward()
+    np.testing.assert_array_equal(v.grad.numpy(), [1.0, 2.0])
+
+
+def test_backward_refuses_a_value_written_through_a_view_since_the_call():
+    # torch: a view shares its base's version counter
+    w = mf.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    h = w * 1
+    row = h[1:]
+    y = (row * row).sum()
+    row.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward()
+    h = w * 1
+    y = (h * h).sum()
+    h[1:].add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward()
