@@ -67,9 +67,10 @@ def test_a_call_made_by_rank_0_only_while_rank_1_goes_on_ends_the_job_naming_eac
         assert f"meshflow: rank {rank}: " in out and WAITS in out, out
     found = out.split(WAITS)[1]
     assert f"rank 0 waits in all_gather (metadata) on group [0, 1] issued by {call}" in found, out
-    # Rank 1 waits in the next step's collectives (its loss's twin agrees on its failure first).
-    assert "rank 1" in found and "waits in all_gather (metadata) on group [0, 1] issued by the argument check of " \
-                                 "mean (its copy for reads on any rank)" in found, out
+    # Rank 1 waits in the next step's collectives: its loss's twin, an all-reduce that carries
+    # each rank's failure status in its payload.
+    assert "rank 1" in found and "waits in all_reduce on group [0, 1] issued by mean (its copy for reads on any " \
+                                 "rank)" in found, out
     assert "Every rank must make the same calls on global tensors" in found, out
     # mpirun itself may log an ORTE_ERROR_LOG line while it collects two ranks' exits at once
     # (its show_help); MPI's own error texts must not reach the user.
@@ -92,8 +93,7 @@ def test_a_collective_save_beside_another_rank_s_twin_ends_the_job_naming_each_c
     assert code != 0, out
     assert "rank 0 waits in all_gather (metadata) on group [0, 1] issued by the argument check of save of split or " \
            "partial tensors (collective: save on every rank, or to_global(sbp=broadcast) on every rank first" in out, out
-    assert "rank 1 waits in all_gather (metadata) on group [0, 1] issued by the argument check of sum (its copy for " \
-           "reads on any rank)" in out, out
+    assert "rank 1 waits in all_reduce on group [0, 1] issued by sum (its copy for reads on any rank)" in out, out
     assert "MPI_ERR" not in out, out
 
 
