@@ -312,11 +312,6 @@ TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& l
           dtype};
 }
 
-namespace {
-Tensor launch_boxing_telling(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local,
-                             const boxing::Layout& to, const std::string& name, std::vector<int> told);
-}  // namespace
-
 Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local, const boxing::Layout& to,
                      const std::string& name) {
   if (plan->steps.empty()) return local;
@@ -336,15 +331,8 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
     }
     if (members.count(comm::world_rank())) told.assign(members.begin(), members.end());
   }
-  return launch_boxing_telling(std::move(plan), logical, local, to, name, std::move(told));
-}
-
-namespace {
-
-// launch_boxing, whose ranks `told` (none: no agreement) first agree on whether the source
-// failed, so that each fails with the source's error instead of receiving zeros.
-Tensor launch_boxing_telling(std::shared_ptr<const boxing::Plan> plan, const Shape& logical, const Tensor& local,
-                             const boxing::Layout& to, const std::string& name, std::vector<int> told) {
+  // The ranks `told` (none: no agreement) first agree on whether the source failed, so that
+  // each fails with the source's error instead of receiving zeros.
   // The instruction holds the plan: the cache may evict it before the instruction runs.
   const TensorMeta out = local_meta(logical, local.dtype(), to);
   Memory& target = to.placement.memory();
@@ -368,8 +356,6 @@ Tensor launch_boxing_telling(std::shared_ptr<const boxing::Plan> plan, const Sha
                     },
                     comm_flags(target))[0];
 }
-
-}  // namespace
 
 std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan, const std::vector<Tensor>& locals,
                                         const std::string& name) {
