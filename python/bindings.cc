@@ -41,6 +41,7 @@
 #include "meshflow/graph/compile.h"
 #include "meshflow/graph/passes.h"
 #include "meshflow/nn/optim.h"
+#include "meshflow/nn/zero.h"
 #include "meshflow/vm/vm.h"
 #include "python/op_calls.h"
 
@@ -577,6 +578,10 @@ void bind_optim(py::module_& m) {
       .def("take_zero_stage", [](optim::Optimizer& o, int stage, const std::string& what) {
         optim::take_zero_stage(o, stage, what);
       });
+  // Whether the parameter was sharded (it has a broadcast mesh axis to shard along).
+  m.def(
+      "shard_parameter", [](Var p, int stage) { return optim::shard_parameter(p, stage).has_value(); },
+      py::arg("param"), py::arg("stage"));
   // Constructed from [(params, {option: value})] groups and the defaults.
   using Groups = std::vector<std::pair<std::vector<Var>, optim::GroupOptions>>;
   auto param_groups = [](Groups groups) {

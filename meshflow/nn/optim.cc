@@ -1,5 +1,6 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/nn/optim.h"
+#include "meshflow/nn/zero.h"
 
 #include <algorithm>
 #include <cstring>
@@ -162,21 +163,22 @@ bool Optimizer::holds_state() const {
   return std::any_of(held.begin(), held.end(), [](const auto& s) { return !s.empty(); });
 }
 
-// Parameter i's layouts for the stage: its gradient's (stage 2), its storage (stage 3).
-void Optimizer::shard_param(size_t i) {
-  if (zero_stage_ == 0) return;
-  Var& p = params_[i];
-  shard_layout_[i] = shard_layout(p);
-  if (!shard_layout_[i]) return;
-  if (zero_stage_ >= 2) p.set_grad_layout(shard_layout_[i]);
-  if (zero_stage_ == 3) {
+std::optional<boxing::Layout> shard_parameter(Var& p, int stage) {
+  std::optional<boxing::Layout> shard = stage > 0 ? shard_layout(p) : std::nullopt;
+  if (!shard) return shard;
+  if (stage >= 2) p.set_grad_layout(shard);
+  if (stage == 3) {
     NoGradGuard no_grad;
     const boxing::Layout use = p.global().layout();
     // A copy: the slice alone would be a view keeping the whole parameter alive.
-    p.set_data(own_copy(in_layout(p.detach(), *shard_layout_[i])));
+    p.set_data(own_copy(in_layout(p.detach(), *shard)));
     p.set_use_layout(use);
   }
+  return shard;
 }
+
+// Parameter i's layouts for the stage: its gradient's (stage 2), its storage (stage 3).
+void Optimizer::shard_param(size_t i) { shard_layout_[i] = shard_parameter(params_[i], zero_stage_); }
 
 Var Optimizer::in_update_layout(size_t i, const Var& v) const {
   return shard_layout_[i] ? in_layout(v, *shard_layout_[i]) : v;

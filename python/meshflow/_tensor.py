@@ -284,6 +284,32 @@ class Tensor:
         """This rank's part of a global tensor, without communication (a local tensor: itself)."""
         return self if self.is_local else Tensor(_C.to_local(self._impl))
 
+    # torch's DTensor names: a global tensor is a DTensor (meshflow.distributed.tensor).
+    @property
+    def placements(self):
+        """torch's DTensor placements: this global tensor's SBP as Shard / Replicate / Partial."""
+        self._require_global("placements")
+        from .distributed.tensor import _placements_of
+        return _placements_of(self)
+
+    @property
+    def device_mesh(self):
+        self._require_global("device_mesh")
+        from .distributed.tensor import _mesh_of
+        return _mesh_of(self)
+
+    def redistribute(self, device_mesh=None, placements=None, *, async_op=False):
+        """torch's DTensor.redistribute: boxing to `placements` on the mesh."""
+        self._require_global("redistribute")
+        from .distributed.tensor import _redistribute
+        return _redistribute(self, device_mesh, placements)
+
+    def full_tensor(self, *, grad_placements=None):
+        """torch's DTensor.full_tensor: the whole value as a local tensor on every rank."""
+        self._require_global("full_tensor")
+        from .distributed.tensor import _full_tensor
+        return _full_tensor(self, grad_placements)
+
     def numpy(self, *, force=False):
         """The value as a NumPy array, once the ops making it have run. A local tensor in host
         memory: an array over the tensor's memory, as torch's (writes through either show in

@@ -25,6 +25,9 @@ _PATHS = {
     "distributions.distribution": "distributions",
     "distributions.transforms": "distributions.transforms",
     "distributions.constraints": "distributions.constraints",
+    "distributed._tensor": "distributed.tensor",
+    "distributed.tensor.placement_types": "distributed.tensor",
+    "distributed.tensor.parallel.style": "distributed.tensor.parallel",
 }
 _PATHS.update({f"nn.modules.{name}": "nn" for name in (
     "module", "linear", "conv", "batchnorm", "loss", "activation", "dropout", "pooling", "normalization",

@@ -646,3 +646,11 @@ def scatter_object_list(scatter_object_output_list, scatter_object_input_list=No
 
 
 from . import algorithms  # noqa: E402,F401  (torch.distributed.algorithms; its hooks call the collectives above)
+
+
+def __getattr__(name):
+    """torch.distributed.device_mesh, .tensor and .fsdp, imported on first use (they need meshflow.nn)."""
+    if name in ("device_mesh", "tensor", "fsdp"):
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

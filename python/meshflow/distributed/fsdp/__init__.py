@@ -1,0 +1,86 @@
+"""torch.distributed.fsdp: FSDP2's fully_shard, and the classic FullyShardedDataParallel, as
+ZeRO stage 3 (meshflow/nn/zero.h), parameter by parameter.
+
+fully_shard(module, mesh=...) makes each parameter of `module` that no nested fully_shard
+took a global tensor on the data-parallel mesh, stored Shard(0) there (its `placements` and
+`to_local()` are torch's shard) while every op takes it gathered, in backward again; its
+gradient is reduce-scattered back to the shard by boxing, and any optimizer steps the shard.
+The outermost sharded module takes each rank's local batch as its part of a batch split along
+dimension 0 and gives back each rank's local part of the output, so the program's per-rank
+loss and its backward are torch's; each gradient is then the mean over the data-parallel
+ranks, as FSDP2's reduce-scatter makes it. Collective, like the module's forward.
+"""
+from ... import _C
+from .. import tensor as _dt
+from ...nn import Module, Parameter
+
+# Forward calls of sharded modules running now: the outermost converts inputs and outputs.
+_depth = [0]
+
+
+class FSDPModule:
+    """What fully_shard mixes into a module's class, as torch's (isinstance(m, FSDPModule))."""
+
+    def reshard(self):
+        """Parameters are stored sharded and gathered per use: nothing is held gathered."""
+
+    def unshard(self, async_op=False):
+        """Gathering is boxing's, at each use: nothing to do ahead."""
+
+    def set_requires_gradient_sync(self, requires_gradient_sync, *, recurse=True):
+        if not requires_gradient_sync:
+            raise NotImplementedError("fully_shard: gradients are reduced by boxing in backward; skipping the "
+                                      "reduction (gradient accumulation without sync) is not supported")
+
+
+def fully_shard(module, *, mesh=None, reshard_after_forward=True, shard_placement_fn=None, mp_policy=None,
+                offload_policy=None, ignored_params=None):
+    """torch's FSDP2: `module`'s parameters sharded over `mesh` (default: every rank)."""
+    if not isinstance(module, Module):
+        raise TypeError(f"fully_shard: expected an nn.Module, got {type(module).__name__}")
+    mesh = mesh or _dt._default_mesh()
+    ranks = mesh.size()
+    ignored = {id(p) for p in ignored_params or ()}
+    for sub in module.modules():
+        if getattr(sub, "_fsdp_sharded", False):  # a nested fully_shard's
+            continue
+        object.__setattr__(sub, "_fsdp_sharded", True)
+        for name, param in list(sub._parameters.items()):
+            if param is None or id(param) in ignored:
+                continue
+            value = param.detach() if param.is_global else _dt.distribute_tensor(param.detach(), mesh)
+            sharded = Parameter(value, param.requires_grad)
+            _C.shard_parameter(sharded._impl, 3)
+            if param.requires_grad:
+                sharded.register_hook(lambda grad: grad / ranks)
+            setattr(sub, name, sharded)
+    module.register_forward_pre_hook(lambda mod, args, kwargs: _enter(mesh, args, kwargs), with_kwargs=True)
+    module.register_forward_hook(lambda mod, inputs, output: _leave(output), always_call=True)
+    if not isinstance(module, FSDPModule):
+        module.__class__ = type(f"FSDP{type(module).__name__}", (FSDPModule, type(module)), {})
+    return module
+
+
+def _enter(mesh, args, kwargs):
+    _depth[0] += 1
+    if _depth[0] > 1:
+        return None
+    take = lambda v: _dt.DTensor.from_local(v, mesh, [_dt.Shard(0)]) \
+        if hasattr(v, "is_global") and not v.is_global and v.dim() > 0 else v  # noqa: E731
+    return tuple(take(a) for a in args), {k: take(v) for k, v in kwargs.items()}
+
+
+def _leave(output):
+    _depth[0] -= 1
+    if _depth[0] > 0:
+        return None
+    give = lambda v: v.to_local() if isinstance(v, _dt.DTensor) else v  # noqa: E731
+    return tuple(give(o) for o in output) if isinstance(output, tuple) else give(output)
+
+
+def FullyShardedDataParallel(module, process_group=None, **kwargs):  # noqa: N802 (torch's name)
+    """torch's classic FSDP wrapper, here fully_shard of the whole module over the group's ranks."""
+    return fully_shard(module)
+
+
+__all__ = ["FSDPModule", "FullyShardedDataParallel", "fully_shard"]

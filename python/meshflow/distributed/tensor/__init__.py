@@ -1,0 +1,298 @@
+"""torch.distributed.tensor: DTensor is meshflow's global tensor (CONCEPTS.md section 3).
+
+torch's placements are meshflow's SBP, one per mesh dimension: Shard(d) is split(d),
+Replicate() broadcast, Partial() partial_sum ("max" / "min": partial_max / partial_min).
+A DTensor's placement is its device mesh's (device_mesh.py); `redistribute` is boxing, with
+its one planner; an op on DTensors is the op on global tensors, its result a global tensor
+whose `placements` are the SBP inference's choice.
+
+What differs from meshflow's own calls, to keep torch's meaning:
+- torch chunks a sharded dimension as torch.chunk does (parts of ceil(n / k), the last ones
+  smaller or empty), meshflow balances it (CONCEPTS.md section 2). Both agree on even sizes
+  and on 2 ranks; elsewhere `DTensor.to_local` and `DTensor.from_local` convert between the
+  two (the dimensions whose parts differ are gathered, then sliced), so that local shapes are
+  torch's. meshflow's `Tensor.to_local` keeps meshflow's parts.
+- `to_local`'s gradient is laid out as `grad_placements` (default: the tensor's own): a
+  replicated result's local gradient is each rank's copy, not a partial sum, as torch's.
+- `distribute_tensor` takes the value of mesh rank `src_data_rank` (torch's default 0), or,
+  with src_data_rank=None, each rank's own.
+Conversions are collective: every rank calls them alike, from the thread that issues ops.
+"""
+from ... import env as _env
+from ... import sbp as _sbp
+from ... import autograd as _autograd
+from ..._placement import placement as _placement
+from ..._tensor import Tensor, no_grad
+from ..device_mesh import DeviceMesh, init_device_mesh
+
+
+class Placement:
+    """A DTensor's layout along one mesh dimension (torch.distributed.tensor.placement_types)."""
+
+    def is_shard(self, dim=None):
+        return isinstance(self, Shard) and (dim is None or self.dim == dim)
+
+    def is_replicate(self):
+        return isinstance(self, Replicate)
+
+    def is_partial(self, reduce_op=None):
+        return isinstance(self, Partial) and (reduce_op is None or self.reduce_op == reduce_op)
+
+    def __eq__(self, other):
+        return type(self) is type(other) and vars(self) == vars(other)
+
+    def __hash__(self):
+        return hash((type(self).__name__,) + tuple(sorted(vars(self).items())))
+
+
+class Shard(Placement):
+    def __init__(self, dim):
+        self.dim = dim
+
+    def __repr__(self):
+        return f"Shard(dim={self.dim})"
+
+
+class Replicate(Placement):
+    def __repr__(self):
+        return "Replicate()"
+
+
+class Partial(Placement):
+    _SBP = {"sum": _sbp.partial_sum, "max": _sbp.partial_max, "min": _sbp.partial_min}
+
+    def __init__(self, reduce_op="sum"):
+        if reduce_op not in self._SBP:
+            raise ValueError(f"Partial: reduce_op {reduce_op!r} is not supported; meshflow's partial values reduce "
+                             f"by {sorted(self._SBP)}")
+        self.reduce_op = reduce_op
+
+    def __repr__(self):
+        return f"Partial({self.reduce_op})"
+
+
+def _to_sbp(place, ndim):
+    if isinstance(place, Shard):
+        if not -ndim <= place.dim < max(ndim, 1):
+            raise IndexError(f"Shard(dim={place.dim}) of a tensor of {ndim} dimensions")
+        return _sbp.split(place.dim % ndim)
+    if isinstance(place, Replicate):
+        return _sbp.broadcast
+    if isinstance(place, Partial):
+        return Partial._SBP[place.reduce_op]
+    raise TypeError(f"placements hold Shard, Replicate or Partial values; got {place!r}")
+
+
+def _from_sbp(s):
+    if s.is_split:
+        return Shard(s.dim)
+    if s == _sbp.broadcast:
+        return Replicate()
+    return Partial({_sbp.partial_sum: "sum", _sbp.partial_max: "max", _sbp.partial_min: "min"}[s])
+
+
+# Root meshes by placement, so that an op's result (a global tensor) names the mesh it is on.
+_meshes = {}
+
+
+def _mesh_of(t):
+    mesh = getattr(t, "_mesh", None)
+    if mesh is not None:
+        return mesh
+    placement = t.placement
+    key = (placement.type, str(placement.ranks))
+    if key not in _meshes:
+        _meshes[key] = DeviceMesh(placement.type, placement.ranks)
+    return _meshes[key]
+
+
+def _nd_sbp(mesh, placements, ndim, others):
+    """The root mesh's N-d SBP: `placements` on the mesh's dimensions, `others(axis)` elsewhere."""
+    placements = tuple(placements) if placements is not None else (Replicate(),) * mesh.ndim
+    if len(placements) != mesh.ndim:
+        raise ValueError(f"{len(placements)} placements {placements} for a mesh of {mesh.ndim} dimensions")
+    root = mesh._root
+    _meshes.setdefault((root._placement.type, str(root._placement.ranks)), root)
+    return [_to_sbp(placements[mesh._dims.index(a)], ndim) if a in mesh._dims else others(a)
+            for a in range(root.ndim)]
+
+
+def _bounds(shape, placement, nd_sbp, torch_dims):
+    """This rank's [start, stop) per dimension; a split on an axis of `torch_dims` chunks as
+    torch.chunk does, elsewhere as meshflow balances (nested splits apply to the part)."""
+    bounds = [[0, n] for n in shape]
+    flat = _flat(placement.ranks)
+    me = _env.get_rank()
+    if me not in flat:
+        return bounds
+    index = flat.index(me)
+    coordinate = []
+    for size in reversed(placement.hierarchy):
+        coordinate.append(index % size)
+        index //= size
+    coordinate.reverse()
+    for axis, s in enumerate(nd_sbp):
+        if not s.is_split:
+            continue
+        d, k, c = s.dim, placement.hierarchy[axis], coordinate[axis]
+        start, n = bounds[d][0], bounds[d][1] - bounds[d][0]
+        if axis in torch_dims:
+            chunk = -(-n // k)
+            lo, hi = min(c * chunk, n), min((c + 1) * chunk, n)
+        else:
+            lo = c * (n // k) + min(c, n % k)
+            hi = lo + n // k + (1 if c < n % k else 0)
+        bounds[d] = [start + lo, start + hi]
+    return bounds
+
+
+def _flat(ranks):
+    return [r for row in ranks for r in _flat(row)] if isinstance(ranks, list) else [ranks]
+
+
+def _torch_local(g, mesh):
+    """g's local part with torch's chunking on the mesh's dimensions (no gradient recorded)."""
+    placement, nd_sbp = g.placement, list(g.sbp)
+    wanted = _bounds(list(g.shape), placement, nd_sbp, set(mesh._dims))
+    if wanted == _bounds(list(g.shape), placement, nd_sbp, set()):
+        return Tensor.to_local(g)  # meshflow's part (DTensor.to_local is this function's caller)
+    # Gather the dimensions whose parts differ, along the mesh's axes, and cut torch's part.
+    gathered = [_sbp.broadcast if s.is_split and a in mesh._dims else s for a, s in enumerate(nd_sbp)]
+    wide = g.to_global(placement, gathered)
+    have = _bounds(list(g.shape), placement, gathered, set())
+    local = wide.to_local()
+    return local[tuple(slice(lo - h[0], hi - h[0]) for (lo, hi), h in zip(wanted, have))].contiguous()
+
+
+class _ToLocal(_autograd.Function):
+    @staticmethod
+    def forward(ctx, g, mesh, grad_sbp):
+        ctx.layout, ctx.mesh, ctx.grad_sbp, ctx.shape = (g.placement, list(g.sbp)), mesh, grad_sbp, list(g.shape)
+        return _torch_local(g, mesh)
+
+    @staticmethod
+    def backward(ctx, grad):
+        placement, nd_sbp = ctx.layout
+        whole = _from_parts(grad, placement, ctx.grad_sbp or nd_sbp, ctx.shape, ctx.mesh)
+        return whole.to_global(placement, nd_sbp), None, None
+
+
+class _FromLocal(_autograd.Function):
+    @staticmethod
+    def forward(ctx, local, mesh, placement, nd_sbp, shape):
+        ctx.mesh = mesh
+        return _from_parts(local, placement, nd_sbp, shape, mesh)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return _torch_local(grad, ctx.mesh), None, None, None, None
+
+
+def _from_parts(local, placement, nd_sbp, shape, mesh):
+    """The global tensor whose parts (torch's chunks on the mesh's axes) are each rank's `local`."""
+    g = local.detach().to_global(placement, nd_sbp)
+    if shape is not None and tuple(g.shape) != tuple(shape):
+        raise ValueError(f"from_local: the ranks' parts make a tensor of shape {tuple(g.shape)}; shape= says "
+                         f"{tuple(shape)}")
+    return g
+
+
+class _DTensorMeta(type):
+    # Every global tensor is a DTensor (torch code tests isinstance(x, DTensor) on op results
+    # and parameters alike).
+    def __instancecheck__(cls, value):
+        return isinstance(value, Tensor) and value.is_global
+
+
+class DTensor(Tensor, metaclass=_DTensorMeta):
+    """A global tensor that remembers the (possibly sliced) mesh it was placed on, made by
+    distribute_tensor, DTensor.from_local and redistribute."""
+
+    __slots__ = ("_mesh",)
+
+    @classmethod
+    def _wrap(cls, g, mesh):
+        out = cls(g._impl)
+        out._mesh = mesh
+        return out
+
+    @staticmethod
+    def from_local(local_tensor, device_mesh=None, placements=None, *, run_check=False, shape=None, stride=None):
+        """Each rank's `local_tensor` is its part (torch's chunk of each Shard dimension)."""
+        mesh = device_mesh or _default_mesh()
+        nd_sbp = _nd_sbp(mesh, placements, local_tensor.dim(), lambda a: _sbp.split(0))
+        g = _FromLocal.apply(local_tensor, mesh, mesh._root._placement, nd_sbp, shape)
+        return DTensor._wrap(g, mesh)
+
+    def to_local(self, *, grad_placements=None):
+        mesh = _mesh_of(self)
+        grad_sbp = None if grad_placements is None else \
+            _nd_sbp(mesh, grad_placements, self.dim(), lambda a: self.sbp[a])
+        return _ToLocal.apply(self, mesh, grad_sbp)
+
+
+def _placements_of(t):
+    mesh = _mesh_of(t)
+    return tuple(_from_sbp(t.sbp[a]) for a in mesh._dims)
+
+
+def _redistribute(t, device_mesh=None, placements=None):
+    mesh = device_mesh or _mesh_of(t)
+    current = t.sbp
+    nd_sbp = _nd_sbp(mesh, placements, t.dim(), lambda a: current[a])
+    return DTensor._wrap(t.to_global(mesh._root._placement, nd_sbp), mesh)
+
+
+def _full_tensor(t, grad_placements=None):
+    mesh = _mesh_of(t)
+    whole = _redistribute(t, mesh, [Replicate()] * mesh.ndim)
+    return whole.to_local(grad_placements=grad_placements)
+
+
+def _default_mesh():
+    return init_device_mesh("cpu", (_env.get_world_size(),))
+
+
+def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_rank=0):
+    """`tensor` (whole, on every rank) laid out on the mesh: the value of mesh rank
+    src_data_rank (None: each rank keeps its own value's part, no communication)."""
+    mesh = device_mesh or _default_mesh()
+    if tensor.is_global:
+        raise ValueError("distribute_tensor: the tensor is a DTensor already; call redistribute")
+    root = mesh._root._placement
+    nd_sbp = _nd_sbp(mesh, placements, tensor.dim(), lambda a: _sbp.broadcast)
+    with no_grad():
+        whole = tensor.detach()
+        if src_data_rank is None:
+            g = whole.to_global(root, [_sbp.broadcast] * len(root.hierarchy)).to_global(root, nd_sbp)
+        else:
+            source = _placement(root.type, [_flat(mesh._ranks.tolist())[src_data_rank]])
+            g = whole.to_global(source, _sbp.broadcast).to_global(root, nd_sbp)
+    out = DTensor._wrap(g, mesh)
+    out.requires_grad = tensor.requires_grad
+    return out
+
+
+def distribute_module(module, device_mesh=None, partition_fn=None, input_fn=None, output_fn=None):
+    """torch's distribute_module: partition_fn(name, submodule, mesh) places parameters (those
+    it leaves local are replicated); input_fn(module, inputs, mesh) and output_fn(module,
+    outputs, mesh) run around every forward."""
+    from ...nn import Parameter
+    mesh = device_mesh or _default_mesh()
+    for name, sub in list(module.named_modules()):
+        if partition_fn is not None:
+            partition_fn(name, sub, mesh)
+        for key, param in list(sub._parameters.items()):
+            if param is not None and not param.is_global:
+                setattr(sub, key, Parameter(distribute_tensor(param.detach(), mesh), param.requires_grad))
+    if input_fn is not None:
+        module.register_forward_pre_hook(lambda mod, inputs: input_fn(mod, inputs, mesh))
+    if output_fn is not None:
+        module.register_forward_hook(lambda mod, inputs, outputs: output_fn(mod, outputs, mesh))
+    return module
+
+
+__all__ = ["DTensor", "DeviceMesh", "Partial", "Placement", "Replicate", "Shard", "distribute_module",
+           "distribute_tensor", "init_device_mesh"]
+
+from . import parallel  # noqa: E402,F401  (torch.distributed.tensor.parallel, whose styles build on the above)

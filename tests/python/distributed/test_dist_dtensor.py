@@ -1,0 +1,196 @@
+"""torch's DTensor family (meshflow.distributed.device_mesh / .tensor / .tensor.parallel /
+.fsdp) as a port writes it: local shapes are torch.chunk's, full_tensor and redistribute give
+the one-device value, tensor-parallel and fully-sharded training equal one-device training."""
+import numpy as np
+import pytest
+
+import meshflow as mf
+import meshflow.nn as nn
+from meshflow.distributed.device_mesh import init_device_mesh
+from meshflow.distributed.tensor import DTensor, Partial, Replicate, Shard, distribute_tensor
+from meshflow.distributed.tensor.parallel import (ColwiseParallel, PrepareModuleInput, RowwiseParallel,
+                                                  SequenceParallel, parallelize_module)
+from meshflow.distributed.fsdp import FSDPModule, fully_shard
+
+RANK, WORLD = mf.env.get_rank(), mf.env.get_world_size()
+
+
+def _chunk(n, k, c):
+    """torch.chunk's part c of k of a dimension of size n, as (start, stop)."""
+    size = -(-n // k)
+    return min(c * size, n), min((c + 1) * size, n)
+
+
+def _value(shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (8, 6), (3, 7), (2,)])
+@pytest.mark.parametrize("place", [Shard(0), Shard(-1), Replicate()])
+def test_distribute_to_local_full_tensor_and_every_redistribute(shape, place):
+    mesh = init_device_mesh("cpu", (WORLD,))
+    x = _value(shape)
+    d = distribute_tensor(mf.tensor(x), mesh, [place])
+    place = Shard(place.dim % len(shape)) if place.is_shard() else place  # torch's placements say Shard(1)
+    assert isinstance(d, DTensor) and d.placements == (place,) and d.device_mesh == mesh
+    local = d.to_local().numpy()
+    if place.is_shard():
+        lo, hi = _chunk(shape[place.dim], WORLD, RANK)
+        np.testing.assert_array_equal(local, np.take(x, range(lo, hi), axis=place.dim))
+    else:
+        np.testing.assert_array_equal(local, x)
+    np.testing.assert_array_equal(d.full_tensor().numpy(), x)
+    for target in (Shard(0), Shard(len(shape) - 1), Replicate(), Partial()):
+        moved = d.redistribute(mesh, [target])
+        assert moved.placements == (target,)
+        np.testing.assert_allclose(moved.full_tensor().numpy(), x, rtol=1e-6)
+    back = DTensor.from_local(mf.tensor(local), mesh, [place])
+    np.testing.assert_array_equal(back.full_tensor().numpy(), x)
+
+
+def test_partial_to_replicate_sums_and_from_local_gradient():
+    mesh = init_device_mesh("cpu", (WORLD,))
+    parts = [_value((3, 4), seed=r) for r in range(WORLD)]
+    local = mf.tensor(parts[RANK], requires_grad=True)
+    d = DTensor.from_local(local, mesh, [Partial()])
+    whole = d.redistribute(mesh, [Replicate()])
+    np.testing.assert_allclose(whole.to_local().numpy(), sum(parts), rtol=1e-5)
+    (whole.to_local() * 2).sum().backward()  # torch: a Replicate result's local gradient is this rank's own
+    np.testing.assert_array_equal(local.grad.numpy(), np.full((3, 4), 2, np.float32))
+
+
+def test_2d_mesh_nested_shards_match_torch_chunks():
+    if WORLD != 4:
+        pytest.skip("a 2 x 2 mesh needs 4 ranks")
+    mesh = init_device_mesh("cpu", (2, 2), mesh_dim_names=("dp", "tp"))
+    row, col = RANK // 2, RANK % 2
+    assert mesh["tp"].mesh.numpy().tolist() == [2 * row, 2 * row + 1] and mesh["dp"].size() == 2
+    x = _value((7, 5))
+    for places, want in [((Shard(0), Shard(1)), x[slice(*_chunk(7, 2, row)), slice(*_chunk(5, 2, col))]),
+                         ((Replicate(), Shard(0)), x[slice(*_chunk(7, 2, col))]),
+                         ((Shard(0), Shard(0)), x[slice(*_chunk(7, 2, row))][slice(*_chunk(_chunk(7, 2, row)[1] -
+                                                                                            _chunk(7, 2, row)[0], 2,
+                                                                                            col))])]:
+        d = distribute_tensor(mf.tensor(x), mesh, list(places))
+        np.testing.assert_array_equal(d.to_local().numpy(), want)
+        np.testing.assert_array_equal(d.full_tensor().numpy(), x)
+        np.testing.assert_array_equal(d.redistribute(mesh, [Shard(1), Replicate()]).full_tensor().numpy(), x)
+
+
+def _mlp(seed=0):
+    mf.manual_seed(seed)
+    return nn.Sequential(nn.Linear(6, 8 * WORLD), nn.ReLU(), nn.Linear(8 * WORLD, 5))
+
+
+def _train(model, batches, steps=3):
+    opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    losses = []
+    for x, y in batches[:steps]:
+        loss = ((model(x) - y) ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(float(loss.item()))
+    return losses
+
+
+def _full(t):
+    return (t.full_tensor() if t.is_global else t).numpy()
+
+
+def test_tp_mlp_colwise_then_rowwise_trains_as_one_device():
+    mesh = init_device_mesh("cpu", (WORLD,))
+    ref, model = _mlp(), _mlp()
+    parallelize_module(model, mesh, {"0": ColwiseParallel(), "2": RowwiseParallel()})
+    assert model[0].weight.placements == (Shard(0),) and model[2].weight.placements == (Shard(1),)
+    assert tuple(model[0].weight.to_local().shape) == (8, 6)
+    batches = [(mf.tensor(_value((4, 6), s)), mf.tensor(_value((4, 5), s + 10))) for s in range(3)]
+    assert _train(model, batches) == pytest.approx(_train(ref, batches), rel=1e-5)
+    for (name, p), (_, q) in zip(model.state_dict().items(), ref.state_dict().items()):
+        assert isinstance(p, DTensor), name
+        np.testing.assert_allclose(_full(p), q.numpy(), rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+class _Attention(nn.Module):
+    def __init__(self, dim=8, heads=2 * WORLD):
+        super().__init__()
+        self.heads, self.head_dim = heads, dim // heads * WORLD
+        width = heads * self.head_dim
+        self.q, self.k, self.v = nn.Linear(dim, width), nn.Linear(dim, width), nn.Linear(dim, width)
+        self.o = nn.Linear(width, dim)
+        self.norm = nn.LayerNorm(dim)
+
+    def forward(self, x):
+        x = self.norm(x)
+        q, k, v = (f(x) for f in (self.q, self.k, self.v))
+        b, s, _ = q.shape  # the whole sequence: the projections gathered it
+        heads = q.shape[-1] // self.head_dim  # the local heads under tensor parallelism, as torch code
+        q, k, v = (t.reshape(b, s, heads, self.head_dim).transpose(1, 2) for t in (q, k, v))
+        a = mf.softmax(q @ k.transpose(-2, -1) / self.head_dim ** 0.5, dim=-1) @ v
+        return self.o(a.transpose(1, 2).reshape(b, s, heads * self.head_dim))
+
+
+def test_tp_attention_with_sequence_parallel_norm_matches_one_device():
+    mesh = init_device_mesh("cpu", (WORLD,))
+    mf.manual_seed(1)
+    ref = _Attention()
+    mf.manual_seed(1)
+    model = _Attention()
+    parallelize_module(model, mesh, {
+        "norm": SequenceParallel(),
+        "q": ColwiseParallel(input_layouts=Shard(1)), "k": ColwiseParallel(input_layouts=Shard(1)),
+        "v": ColwiseParallel(input_layouts=Shard(1)), "o": RowwiseParallel(output_layouts=Shard(1))})
+    x = _value((2, 2 * WORLD, 8), seed=3)
+    out = model(mf.tensor(x[:, slice(*_chunk(2 * WORLD, WORLD, RANK))]))
+    want = ref(mf.tensor(x))
+    np.testing.assert_allclose(out.numpy(), want.numpy()[:, slice(*_chunk(2 * WORLD, WORLD, RANK))],
+                               rtol=1e-4, atol=1e-5)
+    out.sum().backward()
+    want.sum().backward()
+    for name, p in model.named_parameters():
+        q = dict(ref.named_parameters())[name]
+        np.testing.assert_allclose(_full(p.grad), q.grad.numpy(), rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+def test_prepare_module_input_takes_a_local_shard():
+    mesh = init_device_mesh("cpu", (WORLD,))
+    model = nn.Sequential(nn.Identity())
+    parallelize_module(model, mesh, {"0": PrepareModuleInput(input_layouts=(Shard(0),),
+                                                             desired_input_layouts=(Replicate(),))})
+    out = model(mf.tensor(np.full((2, 3), RANK, np.float32)))
+    assert out.placements == (Replicate(),)
+    np.testing.assert_array_equal(out.to_local().numpy(), np.repeat(np.arange(WORLD), 2)[:, None] * np.ones(3))
+
+
+def test_fully_shard_mlp_training_loop_equals_one_device():
+    mesh = init_device_mesh("cpu", (WORLD,))
+    ref, model = _mlp(2), _mlp(2)
+    for layer in (model[0], model[2]):
+        fully_shard(layer, mesh=mesh)
+    fully_shard(model, mesh=mesh)
+    assert isinstance(model, FSDPModule) and model[0].weight.placements == (Shard(0),)
+    assert tuple(model[0].weight.to_local().shape) == (8, 6)
+    data = [(_value((4 * WORLD, 6), s), _value((4 * WORLD, 5), s + 10)) for s in range(3)]
+    mine = [(mf.tensor(x[4 * RANK:4 * RANK + 4]), mf.tensor(y[4 * RANK:4 * RANK + 4])) for x, y in data]
+    local_losses = _train(model, mine)
+    ref_losses = _train(ref, [(mf.tensor(x), mf.tensor(y)) for x, y in data])
+    # each rank's loss is its batch's; their mean is the one-device loss before each step
+    assert np.mean(np.array(local_losses)) != 0 and len(local_losses) == len(ref_losses)
+    for (name, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
+        np.testing.assert_allclose(_full(p), q.numpy(), rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+def test_2d_mesh_dp_by_tp_mlp_forward_and_gradients():
+    if WORLD != 4:
+        pytest.skip("a 2 x 2 mesh needs 4 ranks")
+    mesh = init_device_mesh("cpu", (2, 2), mesh_dim_names=("dp", "tp"))
+    ref, model = _mlp(3), _mlp(3)
+    parallelize_module(model, mesh["tp"], {"0": ColwiseParallel(), "2": RowwiseParallel()})
+    x = _value((4, 6), seed=RANK // 2)  # each data-parallel row its own batch
+    out = model(mf.tensor(x))
+    np.testing.assert_allclose(out.numpy(), ref(mf.tensor(x)).numpy(), rtol=1e-5, atol=1e-6)
+    out.sum().backward()
+    # The parameters are one global tensor over both rows: their gradient sums the rows'.
+    ref(mf.tensor(np.concatenate([_value((4, 6), seed=r) for r in range(2)]))).sum().backward()
+    for (name, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
+        np.testing.assert_allclose(_full(p.grad), q.grad.numpy(), rtol=1e-4, atol=1e-5, err_msg=name)
