@@ -117,12 +117,11 @@ def _nd_sbp(mesh, placements, ndim, others):
             for a in range(root.ndim)]
 
 
-def _bounds(shape, placement, nd_sbp, torch_dims):
-    """This rank's [start, stop) per dimension; a split on an axis of `torch_dims` chunks as
+def _bounds(shape, placement, nd_sbp, torch_dims, me):
+    """Rank `me`'s [start, stop) per dimension; a split on an axis of `torch_dims` chunks as
     torch.chunk does, elsewhere as meshflow balances (nested splits apply to the part)."""
     bounds = [[0, n] for n in shape]
     flat = _flat(placement.ranks)
-    me = _env.get_rank()
     if me not in flat:
         return bounds
     index = flat.index(me)
@@ -153,13 +152,16 @@ def _flat(ranks):
 def _torch_local(g, mesh):
     """g's local part with torch's chunking on the mesh's dimensions (no gradient recorded)."""
     placement, nd_sbp = g.placement, list(g.sbp)
-    wanted = _bounds(list(g.shape), placement, nd_sbp, set(mesh._dims))
-    if wanted == _bounds(list(g.shape), placement, nd_sbp, set()):
+    shape, me = list(g.shape), _env.get_rank()
+    # Decided alike on every rank: the gather below is collective.
+    if all(_bounds(shape, placement, nd_sbp, set(mesh._dims), r) == _bounds(shape, placement, nd_sbp, set(), r)
+           for r in _flat(placement.ranks)):
         return Tensor.to_local(g)  # meshflow's part (DTensor.to_local is this function's caller)
+    wanted = _bounds(shape, placement, nd_sbp, set(mesh._dims), me)
     # Gather the dimensions whose parts differ, along the mesh's axes, and cut torch's part.
     gathered = [_sbp.broadcast if s.is_split and a in mesh._dims else s for a, s in enumerate(nd_sbp)]
     wide = g.to_global(placement, gathered)
-    have = _bounds(list(g.shape), placement, gathered, set())
+    have = _bounds(shape, placement, gathered, set(), me)
     local = wide.to_local()
     return local[tuple(slice(lo - h[0], hi - h[0]) for (lo, hi), h in zip(wanted, have))].contiguous()
 
@@ -266,7 +268,8 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *, src_data_ran
         if src_data_rank is None:
             g = whole.to_global(root, [_sbp.broadcast] * len(root.hierarchy)).to_global(root, nd_sbp)
         else:
-            source = _placement(root.type, [_flat(mesh._ranks.tolist())[src_data_rank]])
+            # The root mesh's rank: one source for every rank of the job, as SPMD tensors need.
+            source = _placement(root.type, [_flat(mesh._root._ranks.tolist())[src_data_rank]])
             g = whole.to_global(source, _sbp.broadcast).to_global(root, nd_sbp)
     out = DTensor._wrap(g, mesh)
     out.requires_grad = tensor.requires_grad
