@@ -1,6 +1,13 @@
 """torch's DTensor family (meshflow.distributed.device_mesh / .tensor / .tensor.parallel /
 .fsdp) as a port writes it: local shapes are torch.chunk's, full_tensor and redistribute give
-the one-device value, tensor-parallel and fully-sharded training equal one-device training."""
+the one-device value, tensor-parallel and fully-sharded training equal one-device training,
+and the programs in dtensor_programs/ (torch's spelling) report on each rank what torch
+reported running them on gloo (dtensor_programs/record_torch.py recorded it)."""
+import glob
+import json
+import os
+import sys
+
 import numpy as np
 import pytest
 
@@ -13,6 +20,17 @@ from meshflow.distributed.tensor.parallel import (ColwiseParallel, PrepareModule
 from meshflow.distributed.fsdp import FSDPModule, fully_shard
 
 RANK, WORLD = mf.env.get_rank(), mf.env.get_world_size()
+PROGRAMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dtensor_programs")
+
+
+@pytest.mark.parametrize("name", sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(PROGRAMS, "d*.py"))))
+def test_program_reports_what_torch_reported_on_this_rank(name, monkeypatch):
+    recorded = os.path.join(PROGRAMS, f"expected_{WORLD}.json")
+    if not os.path.exists(recorded):
+        pytest.skip(f"torch's values are recorded for 2 and 4 ranks, not {WORLD}")
+    monkeypatch.syspath_prepend(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from test_port_programs9 import check_program
+    check_program(PROGRAMS, {name: json.load(open(recorded))[name][RANK]}, name, monkeypatch)
 
 
 def _chunk(n, k, c):

@@ -12,7 +12,7 @@ ranks, as FSDP2's reduce-scatter makes it. Collective, like the module's forward
 """
 from ... import _C
 from .. import tensor as _dt
-from ...nn import Module, Parameter
+from ...nn import Module
 
 # Forward calls of sharded modules running now: the outermost converts inputs and outputs.
 _depth = [0]
@@ -49,7 +49,7 @@ def fully_shard(module, *, mesh=None, reshard_after_forward=True, shard_placemen
             if param is None or id(param) in ignored:
                 continue
             value = param.detach() if param.is_global else _dt.distribute_tensor(param.detach(), mesh)
-            sharded = Parameter(value, param.requires_grad)
+            sharded = _dt._parameter(value, param.requires_grad, getattr(param, "_mesh", mesh))
             _C.shard_parameter(sharded._impl, 3)
             if param.requires_grad:
                 sharded.register_hook(lambda grad: grad / ranks)

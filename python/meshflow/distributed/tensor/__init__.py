@@ -23,6 +23,7 @@ from ... import sbp as _sbp
 from ... import autograd as _autograd
 from ..._placement import placement as _placement
 from ..._tensor import Tensor, no_grad
+from ...nn import Parameter as _Parameter
 from ..device_mesh import DeviceMesh, init_device_mesh
 
 
@@ -233,6 +234,19 @@ class DTensor(Tensor, metaclass=_DTensorMeta):
         return _ToLocal.apply(self, mesh, grad_sbp)
 
 
+class _DTensorParameter(_Parameter, DTensor):
+    """A module's parameter placed by distribute_module, parallelize_module or fully_shard: a
+    DTensor remembering its mesh, so that its to_local is torch's part."""
+
+    __slots__ = ()
+
+
+def _parameter(value, requires_grad, mesh):
+    param = _DTensorParameter(value, requires_grad)
+    param._mesh = mesh
+    return param
+
+
 def _placements_of(t):
     mesh = _mesh_of(t)
     return tuple(_from_sbp(t.sbp[a]) for a in mesh._dims)
@@ -280,14 +294,13 @@ def distribute_module(module, device_mesh=None, partition_fn=None, input_fn=None
     """torch's distribute_module: partition_fn(name, submodule, mesh) places parameters (those
     it leaves local are replicated); input_fn(module, inputs, mesh) and output_fn(module,
     outputs, mesh) run around every forward."""
-    from ...nn import Parameter
     mesh = device_mesh or _default_mesh()
     for name, sub in list(module.named_modules()):
         if partition_fn is not None:
             partition_fn(name, sub, mesh)
         for key, param in list(sub._parameters.items()):
             if param is not None and not param.is_global:
-                setattr(sub, key, Parameter(distribute_tensor(param.detach(), mesh), param.requires_grad))
+                setattr(sub, key, _parameter(distribute_tensor(param.detach(), mesh), param.requires_grad, mesh))
     if input_fn is not None:
         module.register_forward_pre_hook(lambda mod, inputs: input_fn(mod, inputs, mesh))
     if output_fn is not None:

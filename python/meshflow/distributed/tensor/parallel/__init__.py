@@ -24,11 +24,11 @@ def _is_embedding(module):
 
 def _place(module, mesh, placements):
     """Each parameter named in `placements` distributed that way (the module's others replicated)."""
-    from ....nn import Parameter
     for name, place in placements.items():
         param = module._parameters.get(name)
         if param is not None and not param.is_global:
-            setattr(module, name, Parameter(distribute_tensor(param.detach(), mesh, [place]), param.requires_grad))
+            setattr(module, name, _dt._parameter(distribute_tensor(param.detach(), mesh, [place]), param.requires_grad,
+                                                 mesh))
 
 
 def _as_layout(value, mesh, layout, desired):
