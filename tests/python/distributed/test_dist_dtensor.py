@@ -95,6 +95,21 @@ def test_2d_mesh_nested_shards_match_torch_chunks():
         np.testing.assert_array_equal(d.redistribute(mesh, [Shard(1), Replicate()]).full_tensor().numpy(), x)
 
 
+def test_factories_make_their_parts_in_place():
+    from meshflow.distributed import tensor as dt
+    mesh = init_device_mesh("cpu", (WORLD,))
+    lo, hi = _chunk(5, WORLD, RANK)
+    for make, value in [(dt.zeros, 0.0), (dt.ones, 1.0), (dt.rand, None), (dt.randn, None), (dt.empty, None)]:
+        t = make(5, 3, device_mesh=mesh, placements=[Shard(0)], requires_grad=True)
+        assert isinstance(t, DTensor) and t.placements == (Shard(0),) and tuple(t.shape) == (5, 3), make.__name__
+        assert tuple(t.to_local().shape) == (hi - lo, 3) and t.requires_grad, make.__name__
+        if value is not None:
+            np.testing.assert_array_equal(t.full_tensor().numpy(), np.full((5, 3), value, np.float32))
+    t = dt.full((4, 2), 7.0, device_mesh=mesh, placements=[Replicate()], dtype=mf.float64)
+    assert t.dtype == mf.float64 and t.placements == (Replicate(),)
+    np.testing.assert_array_equal(t.to_local().numpy(), np.full((4, 2), 7.0))
+
+
 def _mlp(seed=0):
     mf.manual_seed(seed)
     return nn.Sequential(nn.Linear(6, 8 * WORLD), nn.ReLU(), nn.Linear(8 * WORLD, 5))

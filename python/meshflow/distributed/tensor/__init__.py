@@ -21,6 +21,7 @@ Conversions are collective: every rank calls them alike, from the thread that is
 from ... import env as _env
 from ... import sbp as _sbp
 from ... import autograd as _autograd
+from ... import _ops_creation as _creation
 from ..._placement import placement as _placement
 from ..._tensor import Tensor, no_grad
 from ...nn import Parameter as _Parameter
@@ -308,7 +309,33 @@ def distribute_module(module, device_mesh=None, partition_fn=None, input_fn=None
     return module
 
 
+def _factory(name, make):
+    """torch.distributed.tensor's factory `name`: make(size, dtype=, placement=, sbp=) on the mesh."""
+    def factory(*size, device_mesh=None, placements=None, dtype=None, requires_grad=False):
+        size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+        mesh = device_mesh or _default_mesh()
+        nd_sbp = _nd_sbp(mesh, placements, len(size), lambda a: _sbp.broadcast)
+        out = DTensor._wrap(make(size, dtype=dtype, placement=mesh._root._placement, sbp=nd_sbp), mesh)
+        out.requires_grad = requires_grad
+        return out
+    factory.__name__ = factory.__qualname__ = name
+    factory.__doc__ = f"torch.distributed.tensor.{name}: a DTensor made in place on the mesh (each rank its part)."
+    return factory
+
+
+zeros = _factory("zeros", lambda size, **kwargs: _creation.full(size, 0.0, **kwargs))
+ones = _factory("ones", lambda size, **kwargs: _creation.full(size, 1.0, **kwargs))
+empty = _factory("empty", lambda size, **kwargs: _creation.empty(*size, **kwargs))
+rand = _factory("rand", lambda size, **kwargs: _creation.rand(*size, **kwargs))
+randn = _factory("randn", lambda size, **kwargs: _creation.randn(*size, **kwargs))
+
+
+def full(size, fill_value, *, device_mesh=None, placements=None, dtype=None, requires_grad=False):
+    return _factory("full", lambda shape, **kwargs: _creation.full(shape, fill_value, **kwargs))(
+        *size, device_mesh=device_mesh, placements=placements, dtype=dtype, requires_grad=requires_grad)
+
+
 __all__ = ["DTensor", "DeviceMesh", "Partial", "Placement", "Replicate", "Shard", "distribute_module",
-           "distribute_tensor", "init_device_mesh"]
+           "distribute_tensor", "empty", "full", "init_device_mesh", "ones", "rand", "randn", "zeros"]
 
 from . import parallel  # noqa: E402,F401  (torch.distributed.tensor.parallel, whose styles build on the above)
