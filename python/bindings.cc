@@ -402,6 +402,14 @@ void bind_values(py::module_& m) {
       .def("__eq__", [](const Sbp& a, const Sbp& b) { return a == b; }, py::is_operator())
       .def("__hash__", &Sbp::hash)
       .def("__repr__", &Sbp::str);
+  // The region of the logical tensor the rank at `coordinate` holds: (start, extent) per dimension.
+  m.def(
+      "local_box",
+      [](const Shape& logical, const Shape& hierarchy, const NdSbp& nd_sbp, const Shape& coordinate) {
+        const Box box = local_box(logical, hierarchy, nd_sbp, coordinate);
+        return std::make_pair(box.start, box.extent);
+      },
+      py::arg("logical"), py::arg("hierarchy"), py::arg("nd_sbp"), py::arg("coordinate"));
 
   py::class_<GlobalTensor>(m, "GlobalTensor")
       .def_property_readonly("shape", [](const GlobalTensor& t) { return py::tuple(py::cast(t.shape())); })

@@ -6,7 +6,6 @@ reported running them on gloo (dtensor_programs/record_torch.py recorded it)."""
 import glob
 import json
 import os
-import sys
 
 import numpy as np
 import pytest
@@ -75,6 +74,18 @@ def test_partial_to_replicate_sums_and_from_local_gradient():
     np.testing.assert_allclose(whole.to_local().numpy(), sum(parts), rtol=1e-5)
     (whole.to_local() * 2).sum().backward()  # torch: a Replicate result's local gradient is this rank's own
     np.testing.assert_array_equal(local.grad.numpy(), np.full((3, 4), 2, np.float32))
+
+
+def test_from_local_and_to_local_gradients_are_torch_s_parts_on_uneven_shards():
+    mesh = init_device_mesh("cpu", (WORLD,))
+    lo, hi = _chunk(5, WORLD, RANK)
+    weights = _value((5, 3), seed=9)
+    local = mf.tensor(_value((5, 3))[lo:hi], requires_grad=True)
+    (DTensor.from_local(local, mesh, [Shard(0)]) * mf.tensor(weights)).sum().backward()
+    np.testing.assert_array_equal(local.grad.numpy(), weights[lo:hi])
+    d = distribute_tensor(mf.tensor(_value((5, 3)), requires_grad=True), mesh, [Shard(0)])
+    (d.to_local() * mf.tensor(weights[lo:hi])).sum().backward()
+    np.testing.assert_array_equal(d.grad.full_tensor().numpy(), weights)
 
 
 def test_2d_mesh_nested_shards_match_torch_chunks():

@@ -18,6 +18,7 @@ What differs from meshflow's own calls, to keep torch's meaning:
   with src_data_rank=None, each rank's own.
 Conversions are collective: every rank calls them alike, from the thread that issues ops.
 """
+from ... import _C
 from ... import env as _env
 from ... import sbp as _sbp
 from ... import autograd as _autograd
@@ -119,30 +120,33 @@ def _nd_sbp(mesh, placements, ndim, others):
             for a in range(root.ndim)]
 
 
-def _bounds(shape, placement, nd_sbp, torch_dims, me):
-    """Rank `me`'s [start, stop) per dimension; a split on an axis of `torch_dims` chunks as
-    torch.chunk does, elsewhere as meshflow balances (nested splits apply to the part)."""
-    bounds = [[0, n] for n in shape]
+def _bounds(shape, placement, nd_sbp, torch_axes, me):
+    """Rank `me`'s [start, stop) per dimension: a split on a mesh axis of `torch_axes` cuts as
+    torch.chunk does (parts of ceil(n / k), the last ones smaller or empty), elsewhere as
+    meshflow's balanced split (_C.local_box); nested splits cut the part the outer ones left."""
     flat = _flat(placement.ranks)
     if me not in flat:
-        return bounds
-    index = flat.index(me)
-    coordinate = []
+        return [[0, n] for n in shape]
+    coordinate, index = [], flat.index(me)
     for size in reversed(placement.hierarchy):
         coordinate.append(index % size)
         index //= size
     coordinate.reverse()
+    if not torch_axes:
+        start, extent = _C.local_box(shape, placement.hierarchy, nd_sbp, coordinate)
+        return [[lo, lo + n] for lo, n in zip(start, extent)]
+    bounds = [[0, n] for n in shape]
     for axis, s in enumerate(nd_sbp):
         if not s.is_split:
             continue
         d, k, c = s.dim, placement.hierarchy[axis], coordinate[axis]
         start, n = bounds[d][0], bounds[d][1] - bounds[d][0]
-        if axis in torch_dims:
+        if axis in torch_axes:
             chunk = -(-n // k)
             lo, hi = min(c * chunk, n), min((c + 1) * chunk, n)
         else:
-            lo = c * (n // k) + min(c, n % k)
-            hi = lo + n // k + (1 if c < n % k else 0)
+            (lo,), (size,) = _C.local_box([n], [k], [_sbp.split(0)], [c])
+            hi = lo + size
         bounds[d] = [start + lo, start + hi]
     return bounds
 
@@ -155,17 +159,30 @@ def _torch_local(g, mesh):
     """g's local part with torch's chunking on the mesh's dimensions (no gradient recorded)."""
     placement, nd_sbp = g.placement, list(g.sbp)
     shape, me = list(g.shape), _env.get_rank()
-    # Decided alike on every rank: the gather below is collective.
-    if all(_bounds(shape, placement, nd_sbp, set(mesh._dims), r) == _bounds(shape, placement, nd_sbp, set(), r)
-           for r in _flat(placement.ranks)):
+    # Decided alike on every rank (the gather below is collective), at once where every split
+    # is even: there both cuts agree.
+    torch_axes = set(mesh._dims)
+    if _even(shape, placement, nd_sbp) or all(
+            _bounds(shape, placement, nd_sbp, torch_axes, r) == _bounds(shape, placement, nd_sbp, set(), r)
+            for r in _flat(placement.ranks)):
         return Tensor.to_local(g)  # meshflow's part (DTensor.to_local is this function's caller)
-    wanted = _bounds(shape, placement, nd_sbp, set(mesh._dims), me)
+    wanted = _bounds(shape, placement, nd_sbp, torch_axes, me)
     # Gather the dimensions whose parts differ, along the mesh's axes, and cut torch's part.
-    gathered = [_sbp.broadcast if s.is_split and a in mesh._dims else s for a, s in enumerate(nd_sbp)]
+    gathered = [_sbp.broadcast if s.is_split and a in torch_axes else s for a, s in enumerate(nd_sbp)]
     wide = g.to_global(placement, gathered)
     have = _bounds(shape, placement, gathered, set(), me)
     local = wide.to_local()
     return local[tuple(slice(lo - h[0], hi - h[0]) for (lo, hi), h in zip(wanted, have))].contiguous()
+
+
+def _even(shape, placement, nd_sbp):
+    sizes = list(shape)
+    for axis, s in enumerate(nd_sbp):
+        if s.is_split:
+            if sizes[s.dim] % placement.hierarchy[axis]:
+                return False
+            sizes[s.dim] //= placement.hierarchy[axis]
+    return True
 
 
 class _ToLocal(_autograd.Function):
@@ -177,7 +194,7 @@ class _ToLocal(_autograd.Function):
     @staticmethod
     def backward(ctx, grad):
         placement, nd_sbp = ctx.layout
-        whole = _from_parts(grad, placement, ctx.grad_sbp or nd_sbp, ctx.shape, ctx.mesh)
+        whole = _from_parts(grad, placement, ctx.grad_sbp or nd_sbp, ctx.shape)
         return whole.to_global(placement, nd_sbp), None, None
 
 
@@ -185,14 +202,14 @@ class _FromLocal(_autograd.Function):
     @staticmethod
     def forward(ctx, local, mesh, placement, nd_sbp, shape):
         ctx.mesh = mesh
-        return _from_parts(local, placement, nd_sbp, shape, mesh)
+        return _from_parts(local, placement, nd_sbp, shape)
 
     @staticmethod
     def backward(ctx, grad):
         return _torch_local(grad, ctx.mesh), None, None, None, None
 
 
-def _from_parts(local, placement, nd_sbp, shape, mesh):
+def _from_parts(local, placement, nd_sbp, shape):
     """The global tensor whose parts (torch's chunks on the mesh's axes) are each rank's `local`."""
     g = local.detach().to_global(placement, nd_sbp)
     if shape is not None and tuple(g.shape) != tuple(shape):
