@@ -294,6 +294,7 @@ class Tensor:
 
     @property
     def device_mesh(self):
+        """torch's DTensor device_mesh: the DeviceMesh of this global tensor's placement."""
         self._require_global("device_mesh")
         from .distributed.tensor import _mesh_of
         return _mesh_of(self)
