@@ -10,11 +10,8 @@ if not dist.is_initialized():
     dist.init_process_group("gloo")
 world, rank = dist.get_world_size(), dist.get_rank()
 mesh = init_device_mesh("cpu", (world,))
-rs = np.random.RandomState(0)
-model = nn.Sequential(nn.Linear(6, 12), nn.ReLU(), nn.Linear(12, 5))
-with torch.no_grad():
-    for p in model.parameters():
-        p.copy_(torch.from_numpy((rs.standard_normal(tuple(p.shape)) * 0.3).astype(np.float32)))
+model = det(nn.Sequential(nn.Linear(6, 12), nn.ReLU(), nn.Linear(12, 5)), seed=0, scale=0.3)
+rs = np.random.RandomState(10)
 parallelize_module(model, mesh, {"0": ColwiseParallel(), "2": RowwiseParallel()})
 opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 losses = []

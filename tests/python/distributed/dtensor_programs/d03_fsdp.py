@@ -7,15 +7,12 @@ import torch.nn as nn
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import fully_shard
 
+model = det(nn.Sequential(nn.Linear(6, 10), nn.Tanh(), nn.Linear(10, 3)), seed=1, scale=0.3)
 if not dist.is_initialized():
     dist.init_process_group("gloo")
 world, rank = dist.get_world_size(), dist.get_rank()
-mesh = init_device_mesh("cpu", (world,))
-rs = np.random.RandomState(1)
-model = nn.Sequential(nn.Linear(6, 10), nn.Tanh(), nn.Linear(10, 3))
-with torch.no_grad():
-    for p in model.parameters():
-        p.copy_(torch.from_numpy((rs.standard_normal(tuple(p.shape)) * 0.3).astype(np.float32)))
+mesh = init_device_mesh("cpu", (world,), mesh_dim_names=("dp",))
+rs = np.random.RandomState(11)
 for layer in (model[0], model[2]):
     fully_shard(layer, mesh=mesh)
 fully_shard(model, mesh=mesh)

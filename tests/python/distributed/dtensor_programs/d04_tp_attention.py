@@ -29,17 +29,8 @@ class Attention(nn.Module):
         return self.o(a.transpose(1, 2).reshape(b, s, heads * self.head_dim))
 
 
-def made(seed):
-    rs = np.random.RandomState(seed)
-    model = Attention()
-    with torch.no_grad():
-        for p in model.parameters():
-            p.copy_(torch.from_numpy((rs.standard_normal(tuple(p.shape)) * 0.3).astype(np.float32)))
-    return model
-
-
 plan = {"q": ColwiseParallel(), "k": ColwiseParallel(), "v": ColwiseParallel(), "o": RowwiseParallel()}
-model = parallelize_module(made(0), init_device_mesh("cpu", (world,)), plan)
+model = parallelize_module(det(Attention(), seed=0, scale=0.3), init_device_mesh("cpu", (world,)), plan)
 x = torch.from_numpy(np.random.RandomState(5).standard_normal((2, 3, 8)).astype(np.float32))
 out = model(x)
 out.pow(2).sum().backward()
@@ -47,7 +38,7 @@ result = {"out": out, "q_local": list(model.q.weight.to_local().shape),
           "grads": {n: p.grad.full_tensor() for n, p in model.named_parameters()}}
 if world == 4:
     mesh = init_device_mesh("cpu", (2, 2), mesh_dim_names=("dp", "tp"))
-    model2 = parallelize_module(made(1), mesh["tp"], dict(plan))
+    model2 = parallelize_module(det(Attention(), seed=1, scale=0.3), mesh["tp"], dict(plan))
     row = mesh.get_coordinate()[0]
     x2 = torch.from_numpy(np.random.RandomState(10 + row).standard_normal((2, 3, 8)).astype(np.float32))
     result["out_2d"] = model2(x2)
