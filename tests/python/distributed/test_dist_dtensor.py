@@ -99,6 +99,8 @@ def test_2d_mesh_nested_shards_match_torch_chunks():
     mesh = init_device_mesh("cpu", (2, 2), mesh_dim_names=("dp", "tp"))
     row, col = RANK // 2, RANK % 2
     assert mesh["tp"].mesh.numpy().tolist() == [2 * row, 2 * row + 1] and mesh["dp"].size() == 2
+    assert mesh.get_group("tp").ranks == [2 * row, 2 * row + 1] and mesh.get_group("dp").ranks == [col, 2 + col]
+    assert mesh.get_coordinate() == [row, col] and mesh["dp"].get_local_rank() == row
     x = _value((7, 5))
     for places, want in [((Shard(0), Shard(1)), x[slice(*_chunk(7, 2, row)), slice(*_chunk(5, 2, col))]),
                          ((Replicate(), Shard(0)), x[slice(*_chunk(7, 2, col))]),
@@ -124,6 +126,25 @@ def test_factories_make_their_parts_in_place():
     t = dt.full((4, 2), 7.0, device_mesh=mesh, placements=[Replicate()], dtype=mf.float64)
     assert t.dtype == mf.float64 and t.placements == (Replicate(),)
     np.testing.assert_array_equal(t.to_local().numpy(), np.full((4, 2), 7.0))
+
+
+def test_distribute_module_places_parameters_and_converts_inputs_and_outputs():
+    from meshflow.distributed.tensor import distribute_module
+    mesh = init_device_mesh("cpu", (WORLD,))
+    mf.manual_seed(4)
+    ref = nn.Linear(3, 2 * WORLD)
+    mf.manual_seed(4)
+    model = nn.Linear(3, 2 * WORLD)
+
+    def partition(name, module, device_mesh):
+        module.weight = nn.Parameter(distribute_tensor(module.weight.detach(), device_mesh, [Shard(0)]))
+
+    distribute_module(model, mesh, partition,
+                      input_fn=lambda mod, inputs, m: tuple(DTensor.from_local(x, m, [Replicate()]) for x in inputs),
+                      output_fn=lambda mod, out, m: out.full_tensor())
+    assert model.weight.placements == (Shard(0),) and model.bias.placements == (Replicate(),)
+    x = mf.tensor(_value((4, 3), seed=5))
+    np.testing.assert_allclose(model(x).numpy(), ref(x).numpy(), rtol=1e-5, atol=1e-6)
 
 
 def _mlp(seed=0):
