@@ -8,10 +8,12 @@ resumed training, DistributedSampler's uneven and drop_last epochs, tensors made
 (positions, masks, zero states), packed LSTMs, transformer layers; hand-written data
 parallelism (broadcast from rank 0, parameter averaging, async all-reduces, a ZeRO-style
 reduce_scatter / all_gather_into_tensor step), metrics over all_gather / gather / reduce /
-MAX / MIN / PRODUCT, early stopping, MoE routing with all_to_all_single, a two-stage pipeline
-over isend / irecv, scatter from rank 0, the object collectives. On 4 ranks (f*): groups that
+MAX / MIN / PRODUCT, early stopping, MoE routing with all_to_all_single,
+scatter from rank 0, the object collectives. On 4 ranks (f*): groups that
 are not the world, whose members alone make the calls (pairs, three of four, DDP per pair,
-Megatron's tensor- and data-parallel groups, new_subgroups). Each prints `RESULT rank value`
+Megatron's tensor- and data-parallel groups, new_subgroups, DDP per pair with BatchNorm, the
+object collectives, gather, async ops, reduce_scatter and all_to_all in groups, and non-members
+that call too, which torch's skip). Each prints `RESULT rank value`
 lines, which must equal, rank by rank, what the same program printed under PyTorch (gloo,
 torchrun): user_programs9/expected.json. Meshflow's own idioms (g*: placement + SBP,
 to_global of each rank's rows, Megatron column / row linears in a graph, SyncBatchNorm, a
