@@ -184,7 +184,14 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local
     ranks = sorted(set(range(size) if ranks is None else (int(r) for r in ranks)))
     if not ranks or ranks[0] < 0 or ranks[-1] >= size:
         raise ValueError(f"new_group(ranks={ranks}): ranks must be in [0, {size - 1}] and not empty")
-    return ProcessGroup(ranks)
+    g = ProcessGroup(ranks)
+    if 1 < g.size() < size and g.rank() >= 0:
+        # Its communicator is made here, where its members all are (torch's new_group is
+        # called by each), not in its first collective, which a member may skip: there the
+        # others' wait would be in the making, which the watchdog does not see.
+        with _scope(g):
+            _agree_on_call("meshflow.distributed.new_group")
+    return g
 
 
 def new_subgroups_by_enumeration(ranks_per_subgroup_list, timeout=None, backend=None, pg_options=None):
