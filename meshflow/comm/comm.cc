@@ -1,6 +1,5 @@
 // Copyright 2026 The meshflow Authors.
 #include "meshflow/comm/comm.h"
-#include "meshflow/comm/among.h"
 
 #include <mpi.h>
 
@@ -22,6 +21,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "meshflow/comm/among.h"
 #include "meshflow/comm/mpi/mpi_check.h"
 #include "meshflow/comm/mpi/mpi_group.h"
 #include "meshflow/core/error.h"
