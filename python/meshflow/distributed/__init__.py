@@ -256,11 +256,11 @@ def _collective(fn):
     call: one made under `if rank == 0:` while the others wait in another (a barrier) raises on
     every member at once, naming each rank's call, instead of in the conversions inside. A
     group of one rank communicates nothing: its member makes the call alone."""
-    signature = _inspect.signature(fn)
+    at = list(_inspect.signature(fn).parameters).index("group")  # group's place among the arguments
 
     @_functools.wraps(fn)
     def run(*args, **kwargs):
-        g = _group(signature.bind(*args, **kwargs).arguments.get("group"), fn.__name__)
+        g = _group(args[at] if len(args) > at else kwargs.get("group"), fn.__name__)
         _flush_transfers()
         if g.rank() < 0:
             return None
