@@ -25,6 +25,7 @@
 #include "meshflow/boxing/plan.h"
 #include "meshflow/core/shape.h"
 #include "meshflow/comm/comm.h"
+#include "meshflow/comm/among.h"
 #include "meshflow/core/allocator.h"
 #include "meshflow/core/error.h"
 #include "meshflow/device/cpu/cpu_device.h"
@@ -994,6 +995,16 @@ void bind_runtime(py::module_& m) {
       .def(py::init<>())
       .def("__enter__", [](NoReadTwinsScope& s) { s.scope = std::make_unique<NoReadTwins>(); })
       .def("__exit__", [](NoReadTwinsScope& s, py::args) { s.scope.reset(); });
+  // comm::Among while it lives, on this thread: torch.distributed's collectives over a group
+  // that is not the world, made by its ranks alone.
+  struct AmongScope {
+    std::vector<int> ranks;
+    std::unique_ptr<comm::Among> scope;
+  };
+  py::class_<AmongScope>(m, "Among")
+      .def(py::init([](std::vector<int> ranks) { return AmongScope{std::move(ranks), nullptr}; }), py::arg("ranks"))
+      .def("__enter__", [](AmongScope& s) { s.scope = std::make_unique<comm::Among>(s.ranks); })
+      .def("__exit__", [](AmongScope& s, py::args) { s.scope.reset(); });
   // An error of queued work that nothing read is reported at exit (meshflow/__init__.py); the
   // process must still end non-zero, as an uncaught exception would. The status is set by a C
   // exit handler registered at import, so it runs after every handler registered later (MPI's

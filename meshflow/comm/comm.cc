@@ -21,6 +21,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "meshflow/comm/among.h"
 #include "meshflow/comm/mpi/mpi_check.h"
 #include "meshflow/comm/mpi/mpi_group.h"
 #include "meshflow/core/error.h"
@@ -47,6 +48,8 @@ std::function<void(const std::function<void()>&)> funnel;
 std::function<void()> drain;
 thread_local bool is_comm_thread = false;
 thread_local std::string current_op;
+// The ranks of the innermost Among scope on this thread; empty outside one (the world).
+thread_local std::vector<int> among_ranks;
 // The thread that issued the first collective (check_collective_thread).
 std::atomic<std::thread::id> first_collective_thread;
 // The calls on global tensors of that thread (note_global_call). Atomic: before the first
@@ -591,7 +594,7 @@ void agree_as(const std::string& error, ErrorClass error_class, uint64_t call_ha
     char text[500];
     ErrorClass error_class;
   };
-  Group& g = ranks.empty() ? world() : group_of(ranks);
+  Group& g = ranks.empty() ? among() : group_of(ranks);
   Record mine{call_hash, !error.empty(), global_calls.count.load(std::memory_order_relaxed)};
   std::vector<Record> all(g.size());
   std::vector<Message> messages;
@@ -755,8 +758,14 @@ Computing::~Computing() {
   computing.fetch_sub(1);
 }
 
+Among::Among(std::vector<int> ranks) : previous_(std::move(among_ranks)) { among_ranks = std::move(ranks); }
+
+Among::~Among() { among_ranks = std::move(previous_); }
+
+Group& among() { return among_ranks.empty() ? world() : group_of(among_ranks); }
+
 void note_global_call(const char* name) {
-  if (!several_ranks()) return;
+  if (!several_ranks() || !among_ranks.empty()) return;
   const std::thread::id first = first_collective_thread.load();
   if (first != std::thread::id() && first != std::this_thread::get_id()) return;
   global_calls.count.fetch_add(1, std::memory_order_relaxed);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "meshflow/boxing/execute.h"
+#include "meshflow/comm/among.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/error.h"
 #include "meshflow/device/device.h"
@@ -157,7 +158,8 @@ GlobalTensor make_global(const Tensor& local_in, const Placement& placement, con
   vm::Issuing issuing;
   // Split dims are checked below, once the parts' ndim is known on every rank.
   agree_on_layout(placement, nd_sbp, -1, check_consistency);
-  comm::Group& world = comm::world();
+  // Every rank of the job tells its part, or those of an Among scope (the others make no call).
+  comm::Group& tellers = comm::among();
   const int me = comm::world_rank();
   PartInfo info{};
   info.participates = placement.contains(me);
@@ -165,8 +167,10 @@ GlobalTensor make_global(const Tensor& local_in, const Placement& placement, con
   info.ndim = static_cast<int32_t>(local.ndim());
   for (int d = 0; d < std::min<int>(info.ndim, kMaxDims); ++d) info.shape[d] = local.shape()[d];
   info.value_hash = check_consistency && info.participates ? vm::copy_to(local, device::cpu()).content_hash() : 0;
-  std::vector<PartInfo> all(world.size());
-  world.gather_metadata(&info, all.data(), sizeof(PartInfo));
+  std::vector<PartInfo> told(tellers.size());
+  tellers.gather_metadata(&info, told.data(), sizeof(PartInfo));
+  std::vector<PartInfo> all(comm::world_size());  // by world rank
+  for (int i = 0; i < tellers.size(); ++i) all[tellers.world_ranks()[i]] = told[i];
 
   // Every rank reaches the same verdict from the same gathered facts.
   std::vector<Shape> parts(placement.size());

@@ -174,3 +174,26 @@ def test_rank_0_reads_of_a_loss_a_metric_and_a_broadcast_model_need_no_other_ran
     assert "saved ['bias', 'weight']" in out and "eval " in out, out
     done = re.findall(r"rank [01] done (\S+)", out)
     assert len(done) == 2 and done[0] == done[1], out
+
+
+def test_a_group_member_that_skips_the_group_s_collective_ends_the_job_naming_each_rank_s_call(tmp_path):
+    # On 4 ranks, rank 0 all-reduces over its pair while rank 1 went on to a barrier of the
+    # whole job: torch's would wait until its timeout. The pair's communicator was made by
+    # new_group, so rank 0 waits in a call the watchdogs see, and each rank names every call.
+    started = time.monotonic()
+    code, out = launch_script(tmp_path, """
+        import meshflow as mf
+        import meshflow.distributed as dist
+        dist.init_process_group("gloo")
+        pair = dist.new_group([0, 1])
+        if dist.get_rank() == 0:
+            dist.all_reduce(mf.ones(2), group=pair)
+        dist.barrier()
+    """, nproc=4, timeout=50, MESHFLOW_EXIT_TIMEOUT="60", MESHFLOW_COMM_TIMEOUT="60")
+    assert code != 0, out
+    found = out.split(WAITS)[1]
+    assert "rank 0 waits in all_gather (metadata) on group [0, 1] issued by the argument check of " \
+           "meshflow.distributed.all_reduce" in found, out
+    assert "waits in all_gather (metadata) on group [0, 1, 2, 3] issued by the argument check of " \
+           "meshflow.distributed.barrier" in found, out
+    assert time.monotonic() - started < 40, out

@@ -9,10 +9,12 @@ the result into the tensor in place as torch's collectives do. So they are order
 other op by the VM, and a rank that skips a call is reported by the same layout agreement
 that reports any global op called by some ranks only.
 
-Every rank of the job makes each call, in the same order, also a call with a group it is not
-in (there it changes nothing): global tensors are SPMD, one program on every rank, where torch
-lets a group's non-members skip the call. A rank that skips one is told so at once, on every
-rank, naming the call. Calls are made by the thread that issues ops, like every other op.
+The ranks of a call's group make it, in the same order; a rank outside the group skips it
+(returns None, as torch's), so programs written for torch, where only a group's members call,
+and SPMD ones, where every rank calls, both run. A call over a group that is not the whole job
+runs among its ranks alone (comm::Among: its agreements and conversions involve no other
+rank). A member that skips one is told so at once, on every member, naming the call. Calls are
+made by the thread that issues ops, like every other op.
 send / recv (and isend / irecv, batch_isend_irecv) are the exception: the ranks of each
 transfer alone make them, as torch's (global/point_to_point.h). isend / irecv calls made
 back to back go as one batch, issued at the first wait of one of them (or a send or recv,
@@ -21,6 +23,9 @@ the other before they receive do not wait on each other; each rank's batch with 
 then receive what that peer's batch sends, in order.
 """
 import atexit as _atexit
+import contextlib as _contextlib
+import functools as _functools
+import inspect as _inspect
 import os as _os
 import pickle as _pickle
 
@@ -179,7 +184,40 @@ def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local
     ranks = sorted(set(range(size) if ranks is None else (int(r) for r in ranks)))
     if not ranks or ranks[0] < 0 or ranks[-1] >= size:
         raise ValueError(f"new_group(ranks={ranks}): ranks must be in [0, {size - 1}] and not empty")
-    return ProcessGroup(ranks)
+    g = ProcessGroup(ranks)
+    if 1 < g.size() < size and g.rank() >= 0:
+        # Its communicator is made here, where its members all are (torch's new_group is
+        # called by each), not in its first collective, which a member may skip: there the
+        # others' wait would be in the making, which the watchdog does not see.
+        with _scope(g):
+            _agree_on_call("meshflow.distributed.new_group")
+    return g
+
+
+def new_subgroups_by_enumeration(ranks_per_subgroup_list, timeout=None, backend=None, pg_options=None):
+    """A group of each list of ranks (disjoint lists), and the one this rank is in (None if
+    none), as torch's: (cur_subgroup, subgroups)."""
+    seen, mine, subgroups = set(), None, []
+    for ranks in ranks_per_subgroup_list:
+        if seen & set(ranks):
+            raise ValueError(f"new_subgroups_by_enumeration: rank(s) {sorted(seen & set(ranks))} are in more than "
+                             f"one subgroup of {ranks_per_subgroup_list}; expected disjoint lists")
+        seen |= set(ranks)
+        subgroups.append(new_group(ranks))
+        if _env.get_rank() in ranks:
+            mine = subgroups[-1]
+    return mine, subgroups
+
+
+def new_subgroups(group_size=None, group=None, timeout=None, backend=None, pg_options=None):  # noqa: A002
+    """The job's ranks in consecutive groups of `group_size`, and the one this rank is in, as
+    torch's: (cur_subgroup, subgroups). torch's default size is the node's GPU count; here it
+    must be given."""
+    size = _env.get_world_size()
+    if group_size is None or group_size <= 0 or size % group_size:
+        raise ValueError(f"new_subgroups(group_size={group_size}): expected a size > 0 that divides the world "
+                         f"size {size}")
+    return new_subgroups_by_enumeration([list(range(i, i + group_size)) for i in range(0, size, group_size)])
 
 
 class _Work:
@@ -212,18 +250,30 @@ def _done(async_op, *tensors):
     return _Work(list(tensors)) if async_op else None
 
 
-def _members(group, call):  # noqa: A002
-    """The group of `call`, and whether this rank is in it (if not it joins the collective but
-    its tensors are left as they are). The ranks first agree that they make the same call:
-    one made under `if rank == 0:` while the others wait in another (a barrier) raises on
-    every rank at once, naming each rank's call, instead of in the conversions inside. A group
-    of one rank communicates nothing: its member makes the call alone, and the other ranks may
-    skip it, as torch's (on 2 ranks every group torch's programs make is one rank or all)."""
-    g = _group(group, call)
-    _flush_transfers()
-    if not _solo(g):
-        _agree_on_call(f"meshflow.distributed.{call}")
-    return g, (g.rank() >= 0)
+def _collective(fn):
+    """torch's collective `fn`, made by the ranks of its `group` argument: a rank outside the
+    group skips it and gets None, as torch's. The members first agree that they make the same
+    call: one made under `if rank == 0:` while the others wait in another (a barrier) raises on
+    every member at once, naming each rank's call, instead of in the conversions inside. A
+    group of one rank communicates nothing: its member makes the call alone."""
+    at = list(_inspect.signature(fn).parameters).index("group")  # group's place among the arguments
+
+    @_functools.wraps(fn)
+    def run(*args, **kwargs):
+        g = _group(args[at] if len(args) > at else kwargs.get("group"), fn.__name__)
+        _flush_transfers()
+        if g.rank() < 0:
+            return None
+        with _scope(g):
+            if not _solo(g):
+                _agree_on_call(f"meshflow.distributed.{fn.__name__}")
+            return fn(*args, **kwargs)
+    return run
+
+
+def _scope(g):
+    """Where g's calls run: among its ranks alone (comm::Among) when g is not the whole job."""
+    return _C.Among(g.ranks) if g.size() < _env.get_world_size() else _contextlib.nullcontext()
 
 
 def _solo(g):
@@ -232,7 +282,8 @@ def _solo(g):
 
 
 def _agree_on_call(name):
-    """Every rank of the job is in a call of this name, or all raise, naming each rank's."""
+    """Every rank of the job (of the _scope it runs in) is in a call of this name, or all
+    raise, naming each rank's."""
     _C.agree("", name)
 
 
@@ -279,24 +330,27 @@ def _gathered(tensor, g):
         return stacked.to_global(sbp=_sbp.broadcast).to_local()
 
 
-def _write(dst, value, member=True):
-    if member:
-        from .. import no_grad
-        with no_grad():
-            dst.copy_(value)
+def _write(dst, value):
+    from .. import no_grad
+    with no_grad():
+        dst.copy_(value)
 
 
+@_collective
 def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):  # noqa: A002
     """Replaces `tensor` on every member with the reduction of all members' tensors."""
-    g, member = _members(group, "all_reduce")
-    _write(tensor, _reduced(_local(tensor, "all_reduce"), g, op, "all_reduce"), member)
+    g = _group(group, "all_reduce")
+    _write(tensor, _reduced(_local(tensor, "all_reduce"), g, op, "all_reduce"))
     return _done(async_op, tensor)
 
 
+@_collective
 def reduce(tensor, dst, op=ReduceOp.SUM, group=None, async_op=False):  # noqa: A002
     """The reduction lands in `tensor` on rank dst (the others' tensors are left as they are)."""
-    g, _ = _members(group, "reduce")
-    _write(tensor, _reduced(_local(tensor, "reduce"), g, op, "reduce"), _env.get_rank() == dst)
+    g = _group(group, "reduce")
+    value = _reduced(_local(tensor, "reduce"), g, op, "reduce")
+    if _env.get_rank() == dst:
+        _write(tensor, value)
     return _done(async_op, tensor)
 
 
@@ -311,38 +365,42 @@ def _from(tensor, g, src, sbp, call):
         return tensor.to_global(_on(g, tensor, [src]), _sbp.broadcast).to_global(_on(g, tensor), sbp).to_local()
 
 
+@_collective
 def broadcast(tensor, src, group=None, async_op=False):  # noqa: A002
     """Replaces `tensor` on every member with rank src's."""
-    g, member = _members(group, "broadcast")
-    _write(tensor, _from(_local(tensor, "broadcast"), g, src, _sbp.broadcast, "broadcast"), member)
+    g = _group(group, "broadcast")
+    _write(tensor, _from(_local(tensor, "broadcast"), g, src, _sbp.broadcast, "broadcast"))
     return _done(async_op, tensor)
 
 
+@_collective
 def all_gather(tensor_list, tensor, group=None, async_op=False):  # noqa: A002
     """tensor_list[i] becomes member i's `tensor` (every member's has the same shape)."""
-    g, member = _members(group, "all_gather")
-    if member and len(tensor_list) != g.size():
+    g = _group(group, "all_gather")
+    if len(tensor_list) != g.size():
         raise ValueError(f"all_gather: tensor_list has {len(tensor_list)} tensors; expected one per rank "
                          f"of the group ({g.size()})")
     parts = _gathered(_local(tensor, "all_gather"), g)
-    for i, dst in enumerate(tensor_list if member else []):
+    for i, dst in enumerate(tensor_list):
         _write(dst, parts[i])
     return _done(async_op, *tensor_list)
 
 
+@_collective
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):  # noqa: A002
     """output_tensor becomes the members' input tensors concatenated along dim 0."""
-    g, member = _members(group, "all_gather_into_tensor")
+    g = _group(group, "all_gather_into_tensor")
     parts = _gathered(_local(input_tensor, "all_gather_into_tensor"), g)
-    _write(output_tensor, parts.reshape(output_tensor.shape) if member else None, member)
+    _write(output_tensor, parts.reshape(output_tensor.shape))
     return _done(async_op, output_tensor)
 
 
+@_collective
 def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=False):  # noqa: A002
     """output becomes this member's dim-0 block of the reduction of all members' inputs."""
-    g, member = _members(group, "reduce_scatter_tensor")
+    g = _group(group, "reduce_scatter_tensor")
     _local(input, "reduce_scatter_tensor")
-    if member and input.shape[0] != output.shape[0] * g.size():
+    if input.shape[0] != output.shape[0] * g.size():
         raise ValueError(f"reduce_scatter_tensor: input's first dim {input.shape[0]} must be the output's "
                          f"({output.shape[0]}) times the group's size ({g.size()})")
     if op in (ReduceOp.SUM, ReduceOp.AVG):
@@ -350,22 +408,23 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
         with no_grad():
             part = input.clone() if _solo(g) else \
                 input.to_global(_on(g, input), _sbp.partial_sum).to_global(sbp=_sbp.split(0)).to_local()
-        _write(output, part / g.size() if op == ReduceOp.AVG else part, member)
+        _write(output, part / g.size() if op == ReduceOp.AVG else part)
     else:
         whole = _reduced(input, g, op, "reduce_scatter_tensor")
         n = output.shape[0]
-        _write(output, whole[g.rank() * n:(g.rank() + 1) * n] if member else None, member)
+        _write(output, whole[g.rank() * n:(g.rank() + 1) * n])
     return _done(async_op, output)
 
 
+@_collective
 def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=False):  # noqa: A002
     """output becomes the reduction over members of their input_list[this member's rank]."""
     from .. import stack
-    g, member = _members(group, "reduce_scatter")
+    g = _group(group, "reduce_scatter")
     if len(input_list) != g.size():
         raise ValueError(f"reduce_scatter: input_list has {len(input_list)} tensors; expected {g.size()}")
     whole = _reduced(stack([_local(t, "reduce_scatter") for t in input_list]), g, op, "reduce_scatter")
-    _write(output, whole[g.rank()] if member else None, member)
+    _write(output, whole[g.rank()])
     return _done(async_op, output)
 
 
@@ -382,6 +441,7 @@ def _split_sizes(sizes, rows, g, which, call):
     return sizes
 
 
+@_collective
 def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=None, group=None,  # noqa: A002
                       async_op=False):
     """Member i's dim-0 block j of `input` becomes member j's dim-0 block i of `output` (blocks
@@ -390,7 +450,7 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
     to split along the receiver (boxing S(0) -> S(1))."""
     from .. import no_grad, zeros, cat, tensor as _tensor, int64
     call = "all_to_all_single"
-    g, member = _members(group, call)
+    g = _group(group, call)
     _local(input, call)
     if input.dtype != output.dtype:
         raise TypeError(f"{call}: input is {input.dtype} and output {output.dtype}; expected one dtype")
@@ -407,18 +467,18 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
             at += n
         moved = padded.unsqueeze(0) if _solo(g) else \
             padded.unsqueeze(0).to_global(_on(g, input), _sbp.split(0)).to_global(sbp=_sbp.split(1)).to_local()
-        if member:
-            got = cat([moved[i, 0, :n] for i, n in enumerate(receives)])
-            _write(output, got.reshape(output.shape))
+        got = cat([moved[i, 0, :n] for i, n in enumerate(receives)])
+        _write(output, got.reshape(output.shape))
     return _done(async_op, output)
 
 
+@_collective
 def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False):  # noqa: A002
     """Member i's input_tensor_list[j] becomes member j's output_tensor_list[i] (any shapes,
     one dtype): all_to_all_single of the flattened tensors."""
     from .. import cat, empty
     call = "all_to_all"
-    g, _ = _members(group, call)
+    g = _group(group, call)
     if len(input_tensor_list) != g.size() or len(output_tensor_list) != g.size():
         raise ValueError(f"{call}: input and output lists hold {len(input_tensor_list)} and "
                          f"{len(output_tensor_list)} tensors; expected one per rank of the group ({g.size()})")
@@ -434,9 +494,10 @@ def all_to_all(output_tensor_list, input_tensor_list, group=None, async_op=False
     return _done(async_op, *output_tensor_list)
 
 
+@_collective
 def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):  # noqa: A002
     """On rank dst, gather_list[i] becomes member i's `tensor`."""
-    g, _ = _members(group, "gather")
+    g = _group(group, "gather")
     parts = _gathered(_local(tensor, "gather"), g)
     if _env.get_rank() == dst:
         if gather_list is None or len(gather_list) != g.size():
@@ -446,10 +507,11 @@ def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):  # noqa
     return _done(async_op, tensor)
 
 
+@_collective
 def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):  # noqa: A002
     """Member i's `tensor` becomes rank src's scatter_list[i]."""
     from .. import stack, zeros
-    g, member = _members(group, "scatter")
+    g = _group(group, "scatter")
     _local(tensor, "scatter")
     if _env.get_rank() == src:
         if scatter_list is None or len(scatter_list) != g.size():
@@ -458,7 +520,7 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):  # no
     else:
         whole = zeros((g.size(), *tensor.shape), dtype=tensor.dtype, device=tensor.device)
     part = _from(whole, g, src, _sbp.split(0), "scatter")
-    _write(tensor, part[0] if member else None, member)
+    _write(tensor, part[0])
     return _done(async_op, tensor)
 
 
@@ -570,10 +632,10 @@ class _P2PWork(_Work):
         return True
 
 
+@_collective
 def barrier(group=None, async_op=False, device_ids=None):  # noqa: A002
     """Returns once every rank has called it."""
     from .. import ones
-    _members(group, "barrier")
     flag = ones(1)
     all_reduce(flag, group=group)
     flag._numpy()
@@ -590,8 +652,7 @@ def _object_bytes(obj):
 
 
 def _exchange_objects(objs_bytes, g, src=None):
-    """Every member's pickled bytes (or only src's, broadcast), unpickled, in rank order; on a
-    rank outside g, which joins the collectives with its own bytes, None."""
+    """Every member's pickled bytes (or only src's, broadcast), unpickled, in rank order."""
     from .. import tensor as _tensor, zeros, cat
     from .. import int64, uint8
     lengths = _gathered(_tensor([objs_bytes.shape[0]], dtype=int64), g).reshape(-1).tolist()
@@ -600,49 +661,47 @@ def _exchange_objects(objs_bytes, g, src=None):
         objs_bytes = cat([objs_bytes, zeros(longest - objs_bytes.shape[0], dtype=uint8)])
     if src is None:
         rows = _gathered(objs_bytes, g)._numpy()
-        return [_pickle.loads(rows[i, :n].tobytes()) for i, n in enumerate(lengths)] if lengths else None
+        return [_pickle.loads(rows[i, :n].tobytes()) for i, n in enumerate(lengths)]
     broadcast(objs_bytes, src, group=g)
-    return _pickle.loads(objs_bytes._numpy()[:lengths[g.ranks.index(src)]].tobytes()) if lengths else None
+    return _pickle.loads(objs_bytes._numpy()[:lengths[g.ranks.index(src)]].tobytes())
 
 
+@_collective
 def all_gather_object(object_list, obj, group=None):  # noqa: A002
     """object_list[i] becomes member i's obj (pickled: only for trusted peers, as torch's)."""
-    g, member = _members(group, "all_gather_object")
-    if member and len(object_list) != g.size():
+    g = _group(group, "all_gather_object")
+    if len(object_list) != g.size():
         raise ValueError(f"all_gather_object: object_list has {len(object_list)} entries; expected {g.size()}")
-    gathered = _exchange_objects(_object_bytes(obj), g)
-    if member:
-        object_list[:] = gathered
+    object_list[:] = _exchange_objects(_object_bytes(obj), g)
 
 
+@_collective
 def broadcast_object_list(object_list, src=0, group=None, device=None):  # noqa: A002
     """Every member's object_list becomes rank src's (pickled, as torch's)."""
-    g, member = _members(group, "broadcast_object_list")
+    g = _group(group, "broadcast_object_list")
     mine = _object_bytes(list(object_list) if _env.get_rank() == src else None)
-    value = _exchange_objects(mine, g, src)
-    if member:
-        object_list[:] = value
+    object_list[:] = _exchange_objects(mine, g, src)
 
 
+@_collective
 def gather_object(obj, object_gather_list=None, dst=0, group=None):  # noqa: A002
-    g, _ = _members(group, "gather_object")
+    g = _group(group, "gather_object")
     gathered = _exchange_objects(_object_bytes(obj), g)
     if _env.get_rank() == dst:
         object_gather_list[:] = gathered
 
 
+@_collective
 def scatter_object_list(scatter_object_output_list, scatter_object_input_list=None, src=0, group=None):  # noqa: A002
     """Member i's scatter_object_output_list[0] becomes rank src's scatter_object_input_list[i]
     (pickled, as torch's)."""
-    g, member = _members(group, "scatter_object_list")
+    g = _group(group, "scatter_object_list")
     if _env.get_rank() == src and (scatter_object_input_list is None or len(scatter_object_input_list) != g.size()):
         raise ValueError(f"scatter_object_list: rank {src} needs a scatter_object_input_list of {g.size()} objects")
-    if member and len(scatter_object_output_list) < 1:
+    if len(scatter_object_output_list) < 1:
         raise ValueError("scatter_object_list: scatter_object_output_list must hold at least one entry")
     mine = _object_bytes(list(scatter_object_input_list) if _env.get_rank() == src else None)
-    every = _exchange_objects(mine, g, src)
-    if member:
-        scatter_object_output_list[0] = every[g.rank()]
+    scatter_object_output_list[0] = _exchange_objects(mine, g, src)[g.rank()]
 
 
 from . import algorithms  # noqa: E402,F401  (torch.distributed.algorithms; its hooks call the collectives above)

@@ -171,7 +171,8 @@ class DistributedDataParallel(Module):
         return self.module(*inputs, **kwargs)
 
     def _copy_buffers(self):
-        _dist._agree_on_call(_BUFFER_COPY)
+        with _dist._scope(self.process_group):
+            _dist._agree_on_call(_BUFFER_COPY)
         self._broadcast_from(list(self.module.buffers()), self.process_group.ranks[0])
 
     def _tell_joined(self, syncing, copying):
