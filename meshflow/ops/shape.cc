@@ -379,7 +379,16 @@ OpDef reshape_op() {
     }
     return std::vector<Tensor>{in[0].view(0, extent)};
   };
-  op.grad = [](const GradContext& g) { return std::vector<Var>{fn::reshape(g.grad_outputs[0], g.inputs[0].shape())}; };
+  // A full sum's gradient, one value (autograd/var.h's broadcast gradients), passes on as
+  // one value; any other broadcast one is expanded first (its repeats do not reshape).
+  op.grad_takes_broadcast = true;
+  op.grad = [](const GradContext& g) {
+    const Var& dy = g.grad_outputs[0];
+    const Shape &x = g.inputs[0].shape(), &y = g.outputs[0].shape();
+    if (dy.shape() == y) return std::vector<Var>{fn::reshape(dy, x)};
+    if (numel(dy.shape()) == 1) return std::vector<Var>{fn::reshape(dy, Shape(x.size(), 1))};
+    return std::vector<Var>{fn::reshape(fn::expand(dy, y), x)};
+  };
   op.grad_reads = kReadsNothing;  // shapes only
   return op;
 }

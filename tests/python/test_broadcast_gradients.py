@@ -1,9 +1,10 @@
 """Broadcast gradients (autograd/var.h): a sum's or mean's gradient reaches an activation's
 backward as one value per output element, never expanded to a full-size tensor in memory (as
-PyTorch's stride-0 view), through bias adds too (add and sub pass it on; a bias's gradient is
-then the value times the count), while every value stays what the expanded gradient gives: hooks,
-retain_grad and a leaf's .grad see the full shape, gradients of several shapes sum, a
-create_graph backward differentiates through it, graph mode and the test device agree."""
+PyTorch's stride-0 view), through bias adds and reshapes too (add and sub pass it on, a
+bias's gradient then the value times the count; reshape a full sum's), while every value
+stays what the expanded gradient gives: hooks, retain_grad and a leaf's .grad see the full
+shape, gradients of several shapes sum, a create_graph backward differentiates through it,
+graph mode and the test device agree."""
 import numpy as np
 import pytest
 
@@ -103,6 +104,7 @@ BIASED = {  # x [3, 4, 5] and b [4, 1], b broadcast over x's other dims
     "sub_then_relu": lambda x, b: F.relu(x - b),
     "bias_minus_x": lambda x, b: b - x,
     "added_twice": lambda x, b: (x + b) + b.reshape(1, 4, 1),
+    "reshaped": lambda x, b: F.relu(x.reshape(3, 20).unsqueeze(1).reshape(3, 4, 5)) + b,
 }
 
 
