@@ -616,13 +616,26 @@ std::vector<Tensor> conv_weight_kernel(const ConvFamily& f, const std::vector<Te
 // The spatial sizes of t's shape (its dims after N and C).
 std::vector<int64_t> spatial(const Var& t) { return std::vector<int64_t>(t.shape().begin() + 2, t.shape().end()); }
 
+// The gradient `dy` of the output `y` of a pass, full-size in y's memory format: dy may be a
+// broadcast gradient (a sum's, autograd/var.h), which the backward passes read expanded, and
+// expanded in y's layout they read it without a reorder (oneDNN runs them in that layout).
+Var as_output(const Var& dy, const Var& y) {
+  if (dy.shape() == y.shape()) return dy;
+  Attrs attrs{{"shape", y.shape()}};
+  if (!y.is_global() && channels_last(y.local().format())) {
+    attrs.set("format", static_cast<int64_t>(y.local().format()));
+  }
+  return call1("expand", {dy}, attrs);
+}
+
 // conv's gradients, and the backward ops' own (a create_graph backward through a
 // convolution). The backward ops are linear in each input, and each is the adjoint of the
 // convolution in one argument: from <gdx, data(dy, w)> = <conv(gdx, w), dy> and
-// <gdw, weight(x, dy)> = <conv(x, gdw), dy>.
+// <gdw, weight(x, dy)> = <conv(x, gdw), dy>. Each takes its output's gradient as a
+// broadcast one (as_output).
 GradFn conv_grad(const ConvFamily& f) {
   return [f](const GradContext& ctx) -> std::vector<Var> {
-    const Var &x = ctx.inputs[0], &w = ctx.inputs[1], &dy = ctx.grad_outputs[0];
+    const Var &x = ctx.inputs[0], &w = ctx.inputs[1], dy = as_output(ctx.grad_outputs[0], ctx.outputs[0]);
     std::vector<Var> grads(2);
     if (ctx.needs_grad[0]) grads[0] = call1(f.data, {dy, w}, Attrs(ctx.attrs).set("input_size", spatial(x)));
     if (ctx.needs_grad[1]) grads[1] = call1(f.weight, {x, dy}, Attrs(ctx.attrs).set("kernel_size", spatial(w)));
@@ -632,7 +645,7 @@ GradFn conv_grad(const ConvFamily& f) {
 
 GradFn conv_data_grad(const ConvFamily& f) {
   return [f](const GradContext& ctx) -> std::vector<Var> {
-    const Var &dy = ctx.inputs[0], &w = ctx.inputs[1], &gdx = ctx.grad_outputs[0];
+    const Var &dy = ctx.inputs[0], &w = ctx.inputs[1], gdx = as_output(ctx.grad_outputs[0], ctx.outputs[0]);
     std::vector<Var> grads(2);
     if (ctx.needs_grad[0]) grads[0] = call1(f.conv, {gdx, w}, ctx.attrs);
     if (ctx.needs_grad[1]) grads[1] = call1(f.weight, {gdx, dy}, Attrs(ctx.attrs).set("kernel_size", spatial(w)));
@@ -642,7 +655,7 @@ GradFn conv_data_grad(const ConvFamily& f) {
 
 GradFn conv_weight_grad(const ConvFamily& f) {
   return [f](const GradContext& ctx) -> std::vector<Var> {
-    const Var &x = ctx.inputs[0], &dy = ctx.inputs[1], &gdw = ctx.grad_outputs[0];
+    const Var &x = ctx.inputs[0], &dy = ctx.inputs[1], gdw = as_output(ctx.grad_outputs[0], ctx.outputs[0]);
     std::vector<Var> grads(2);
     if (ctx.needs_grad[0]) grads[0] = call1(f.data, {dy, gdw}, Attrs(ctx.attrs).set("input_size", spatial(x)));
     if (ctx.needs_grad[1]) grads[1] = call1(f.conv, {x, gdw}, ctx.attrs);
@@ -676,7 +689,10 @@ std::vector<OpDef> conv_ops(int dims) {
                 conv_data_grad(f)),
       with_grad(make_op(f.weight, weight_infer, conv_weight_signatures, std::bind(conv_weight_kernel, f, _1, _2)),
                 conv_weight_grad(f))};
-  for (OpDef& op : ops) op.bfloat16 = true;  // oneDNN's, accumulating in float32
+  for (OpDef& op : ops) {
+    op.bfloat16 = true;  // oneDNN's, accumulating in float32
+    op.grad_takes_broadcast = true;
+  }
   ops[0].formats = [f](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
     if (in[1].format == MemoryFormat::kChannelsLast && !channels_last(in[0].format)) {
       return std::vector<MemoryFormat>{MemoryFormat::kChannelsLast};  // torch's rule: x's or w's

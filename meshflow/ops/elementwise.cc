@@ -785,14 +785,38 @@ OpDef with_grad(OpDef op, const UnaryGrad& grad, OpDef::GradReads reads = OpDef:
   return taking_broadcast_grads(mf::with_grad(std::move(op), std::move(fn), reads));
 }
 
+// An input's gradient from its term of a binary op's gradient: the term (of the output's
+// shape `out`, or of one broadcasting to it where dy is a broadcast gradient, autograd/var.h)
+// summed over the dims broadcasting added to the input of `shape`; where the term holds one
+// value along such a dim, that value times the dim's size. A dim of the input along which
+// the term holds one value stays size 1: the input's gradient is a broadcast one in turn.
+Var sum_to_input(const Var& term, const Shape& out, const Shape& shape) {
+  if (term.shape() == out || term.shape().size() != out.size()) return fn::sum_to(term, shape);
+  const size_t lead = out.size() - shape.size();
+  std::vector<int64_t> dims;
+  double repeats = 1;
+  for (size_t d = 0; d < out.size(); ++d) {
+    if (d >= lead && shape[d - lead] != 1) continue;
+    if (term.shape()[d] == 1) {
+      repeats *= static_cast<double>(out[d]);
+    } else {
+      dims.push_back(static_cast<int64_t>(d));
+    }
+  }
+  Var sum = dims.empty() ? term : fn::sum(term, dims, /*keepdim=*/true);
+  if (repeats != 1) sum = fn::mul_scalar(sum, repeats);
+  if (lead == 0) return sum;
+  return fn::reshape(sum, Shape(sum.shape().begin() + static_cast<std::ptrdiff_t>(lead), sum.shape().end()));
+}
+
 // A binary op's gradient: each input that wants one gets its term (dy times the partial
-// derivative, at the output's shape) summed over the dims broadcasting added.
+// derivative) summed to the input's shape (sum_to_input).
 using GradTerm = std::function<Var(const Var& a, const Var& b, const Var& y, const Var& dy)>;
 GradFn binary_grad(GradTerm da, GradTerm db) {
   return [da, db](const GradContext& g) {
     const Var &a = g.inputs[0], &b = g.inputs[1], &y = g.outputs[0], &dy = g.grad_outputs[0];
-    return std::vector<Var>{g.needs_grad[0] ? fn::sum_to(da(a, b, y, dy), a.shape()) : Var(),
-                            g.needs_grad[1] ? fn::sum_to(db(a, b, y, dy), b.shape()) : Var()};
+    return std::vector<Var>{g.needs_grad[0] ? sum_to_input(da(a, b, y, dy), y.shape(), a.shape()) : Var(),
+                            g.needs_grad[1] ? sum_to_input(db(a, b, y, dy), y.shape(), b.shape()) : Var()};
   };
 }
 
@@ -1091,14 +1115,17 @@ void register_arithmetic_ops(OpRegistry& r) {
   const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
   using V = const Var&;
   const GradTerm dy_itself = [](V, V, V, V dy) { return dy; };
-  r.add(with_grad(complex_binary(binary("add", order_for_floats_only(always(linear({0, 1}) + increasing(0) + increasing(1))),
-                                        scalar::Add{}),
-                                 std::plus<>()),
-                  binary_grad(dy_itself, dy_itself), kReadsNothing));
-  r.add(with_grad(complex_binary(binary("sub", order_for_floats_only(always(linear({0, 1}) + increasing(0) + decreasing(1))),
-                                        scalar::Sub{}),
-                                 std::minus<>()),
-                  binary_grad(dy_itself, [](V, V, V, V dy) { return fn::neg(dy); }), kReadsNothing));
+  // add and sub pass a sum's gradient on unexpanded (a bias's is then one value times the count).
+  r.add(taking_broadcast_grads(
+      with_grad(complex_binary(binary("add", order_for_floats_only(always(linear({0, 1}) + increasing(0) + increasing(1))),
+                                      scalar::Add{}),
+                               std::plus<>()),
+                binary_grad(dy_itself, dy_itself), kReadsNothing)));
+  r.add(taking_broadcast_grads(
+      with_grad(complex_binary(binary("sub", order_for_floats_only(always(linear({0, 1}) + increasing(0) + decreasing(1))),
+                                      scalar::Sub{}),
+                               std::minus<>()),
+                binary_grad(dy_itself, [](V, V, V, V dy) { return fn::neg(dy); }), kReadsNothing)));
   r.add(with_grad(complex_binary(binary("mul", always(linear({0}) + linear({1})), scalar::Mul{}), std::multiplies<>()),
                   binary_grad([](V, V b, V, V dy) { return fn::mul(dy, conj(b)); },
                               [](V a, V, V, V dy) { return fn::mul(dy, conj(a)); })));

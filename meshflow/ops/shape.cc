@@ -5,6 +5,8 @@
 //   permute(x; dims)                       output dim i is input dim dims[i]:  S(dims[i]) -> S(i)
 //   reshape(x; shape)                      one -1 inferred:                    S(k) -> S(j), see below
 //   expand(x; shape)                       torch's expand / broadcast_to:      S(k) -> S(k') on dims kept
+//     (, format: to_memory_format's, for a result of 4 or 5 dims: the engine expands a broadcast
+//     gradient in its tensor's format)
 //   slice(x; starts, stops, steps, drop_dims)                                  S(k) -> S(k') on whole dims
 //   slice_backward(dy; shape, + slice's)   slice's gradient:                   S(k') -> S(k) on whole dims
 //   slice_scatter(x, values; slice's starts, stops, steps)                     S(k), B -> S(k); P, P -> P
@@ -144,12 +146,28 @@ void copy_strided(const T* src, int64_t src_base, Shape src_strides, T* dst, int
   });
 }
 
-// Fills `out` (contiguous, of src's dtype): element i is src[base + i . strides]. Returns it.
+// Where each element of `t` lies in its storage, per dim: row-major, or channels-last
+// ([N][spatial][C]: C innermost, the spatial dims row-major above it).
+Shape element_strides(const Tensor& t) {
+  const Shape& shape = t.shape();
+  if (!channels_last(t.format())) return row_major_strides(shape);
+  Shape strides(shape.size());
+  int64_t step = shape[1];
+  strides[1] = 1;
+  for (size_t d = shape.size() - 1; d >= 2; --d) {
+    strides[d] = step;
+    step *= shape[d];
+  }
+  strides[0] = step;
+  return strides;
+}
+
+// Fills `out` (of src's dtype, in its format): element i is src[base + i . strides]. Returns it.
 Tensor gather_strided(const Tensor& src, int64_t base, const Shape& strides, const Tensor& out) {
   const Shape& shape = out.shape();
   visit_storage(src.dtype(), [&](auto v) {
     using T = decltype(v);
-    copy_strided(src.data_as<T>(), base, strides, out.data_as<T>(), 0, row_major_strides(shape), shape);
+    copy_strided(src.data_as<T>(), base, strides, out.data_as<T>(), 0, element_strides(out), shape);
   });
   return out;
 }
@@ -361,7 +379,16 @@ OpDef reshape_op() {
     }
     return std::vector<Tensor>{in[0].view(0, extent)};
   };
-  op.grad = [](const GradContext& g) { return std::vector<Var>{fn::reshape(g.grad_outputs[0], g.inputs[0].shape())}; };
+  // A full sum's gradient, one value (autograd/var.h's broadcast gradients), passes on as
+  // one value; any other broadcast one is expanded first (its repeats do not reshape).
+  op.grad_takes_broadcast = true;
+  op.grad = [](const GradContext& g) {
+    const Var& dy = g.grad_outputs[0];
+    const Shape &x = g.inputs[0].shape(), &y = g.outputs[0].shape();
+    if (dy.shape() == y) return std::vector<Var>{fn::reshape(dy, x)};
+    if (numel(dy.shape()) == 1) return std::vector<Var>{fn::reshape(dy, Shape(x.size(), 1))};
+    return std::vector<Var>{fn::reshape(fn::expand(dy, y), x)};
+  };
   op.grad_reads = kReadsNothing;  // shapes only
   return op;
 }
@@ -412,10 +439,16 @@ OpDef expand_op() {
     }
     return with_partial(sigs, 1);
   };
+  op.formats = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>& out, const Attrs& attrs) {
+    const bool asked = attrs.has("format") && channels_last_rank(out[0].shape);
+    return std::vector<MemoryFormat>{asked ? static_cast<MemoryFormat>(attrs.get_int("format"))
+                                           : MemoryFormat::kContiguous};
+  };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    const kernel::ExpandSource src = kernel::expand_source(ctx, in[0].shape());
+    const Tensor x = kernel::onednn::in_format(in[0], MemoryFormat::kContiguous);  // as expand_source reads it
+    const kernel::ExpandSource src = kernel::expand_source(ctx, x.shape());
     return std::vector<Tensor>{
-        gather_strided(in[0], src.base, src.strides, ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype()))};
+        gather_strided(x, src.base, src.strides, ctx.output(0, ctx.output_boxes[0].extent, x.dtype()))};
   };
   op.grad = [](const GradContext& g) { return std::vector<Var>{fn::sum_to(g.grad_outputs[0], g.inputs[0].shape())}; };
   op.grad_reads = kReadsNothing;  // shapes only

@@ -517,6 +517,28 @@ TEST(AutogradApi, GradBackwardAndHooksOnGlobalTensors) {
   EXPECT_THROW(autograd::backward({fn::sum(Var(xs))}, {Var()}, false), std::invalid_argument);
 }
 
+// A full sum's gradient reaching a convolution whose output lies channels-last (float32 of
+// few channels, ops/conv.cc) is expanded in that layout (expand's format), which the
+// convolution's backward reads without a reorder, and gives a row-major gradient's results.
+TEST(AutogradApi, BroadcastGradientOfAConvolutionExpandsInItsLayout) {
+  const Var c(uniform({2, 3, 1, 1}, -1, 1, 7));
+  const Var last = call1("expand", {c}, {{"shape", Ints{2, 3, 4, 5}}, {"format", int64_t{2}}});
+  EXPECT_EQ(last.local().format(), MemoryFormat::kChannelsLastInternal);
+  EXPECT_TRUE(close(in_format(last.local(), MemoryFormat::kContiguous), fn::expand(c, {2, 3, 4, 5}).local(), 0));
+  const Attrs attrs{{"groups", int64_t{1}}, {"stride", Ints{1, 1}}, {"pad_begin", Ints{1, 1}},
+                    {"pad_end", Ints{1, 1}}, {"dilation", Ints{1, 1}}};
+  const Tensor xs = fn::cast(Var(uniform({2, 3, 5, 4}, -1, 1, 5)), DType::kFloat32).local();
+  const Tensor ws = fn::cast(Var(uniform({4, 3, 3, 3}, -1, 1, 6)), DType::kFloat32).local();
+  Var x(xs, true), w(ws, true), x2(xs, true), w2(ws, true);
+  const Var y = call1("conv2d", {x, w}, attrs);
+  ASSERT_EQ(y.local().format(), MemoryFormat::kChannelsLastInternal);
+  autograd::backward({fn::sum(y)}, {Var()}, false);
+  autograd::backward({call1("conv2d", {x2, w2}, attrs)}, {fn::ones_like(y)}, false);
+  auto plain = [](const Var& g) { return in_format(g.local(), MemoryFormat::kContiguous); };
+  EXPECT_TRUE(close(plain(x.grad()), plain(x2.grad()), 1e-6));
+  EXPECT_TRUE(close(plain(w.grad()), plain(w2.grad()), 1e-6));
+}
+
 TEST(BFloat16, RoundingMatmulAndAutocast) {
   EXPECT_EQ(to_bfloat16(1.0f + 1.0f / 256).bits, to_bfloat16(1.0f).bits);  // a tie goes to even
   EXPECT_EQ(to_float(to_bfloat16(1.0f + 3.0f / 256)), 1.0f + 1.0f / 64);   // above a tie, up

@@ -1,8 +1,10 @@
 """Broadcast gradients (autograd/var.h): a sum's or mean's gradient reaches an activation's
 backward as one value per output element, never expanded to a full-size tensor in memory (as
-PyTorch's stride-0 view), while every value stays what the expanded gradient gives: hooks,
-retain_grad and a leaf's .grad see the full shape, gradients of several shapes sum, a
-create_graph backward differentiates through it, graph mode and the test device agree."""
+PyTorch's stride-0 view), through bias adds and reshapes too (add and sub pass it on, a
+bias's gradient then the value times the count; reshape a full sum's), while every value
+stays what the expanded gradient gives: hooks, retain_grad and a leaf's .grad see the full
+shape, gradients of several shapes sum, a create_graph backward differentiates through it,
+graph mode and the test device agree."""
 import numpy as np
 import pytest
 
@@ -95,6 +97,38 @@ def test_backward_through_an_activation_allocates_no_full_size_loss_gradient(nam
     # At most x.grad (the saved input or output may be freed by then); an expanded dy would add
     # as much again.
     assert peak < 4.5 * MiB, f"{name}: backward's peak is {peak / MiB:.2f} MiB beyond its start"
+
+
+BIASED = {  # x [3, 4, 5] and b [4, 1], b broadcast over x's other dims
+    "add": lambda x, b: x + b,
+    "sub_then_relu": lambda x, b: F.relu(x - b),
+    "bias_minus_x": lambda x, b: b - x,
+    "added_twice": lambda x, b: (x + b) + b.reshape(1, 4, 1),
+    "reshaped": lambda x, b: F.relu(x.reshape(3, 20).unsqueeze(1).reshape(3, 4, 5)) + b,
+}
+
+
+def biased_grads(f, loss, expanded):
+    """x's and b's gradients through f(x, b), with the loss's gradient given whole to f's
+    output where `expanded`."""
+    x = mf.tensor(reference_input((3, 4, 5)), requires_grad=True)
+    b = mf.tensor(reference_input((4, 1), seed=1), requires_grad=True)
+    y = f(x, b)
+    if expanded:
+        probe = y.detach().requires_grad_()
+        loss(probe).backward()
+        y.backward(probe.grad)
+    else:
+        loss(y).backward()
+    return x.grad.numpy(), b.grad.numpy()
+
+
+@pytest.mark.parametrize("loss", ["sum", "mean", "sum_dim0", "mean_dim1_keepdim", "sum_of_sums"])
+@pytest.mark.parametrize("name", sorted(BIASED))
+def test_add_and_sub_pass_a_broadcast_gradient_on(name, loss):
+    got, expected = biased_grads(BIASED[name], LOSSES[loss], False), biased_grads(BIASED[name], LOSSES[loss], True)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e, rtol=1e-12, atol=0)
 
 
 def test_a_leaf_summed_directly_gets_its_whole_gradient_and_accumulates():

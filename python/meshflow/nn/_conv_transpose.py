@@ -2,40 +2,19 @@
 on a height of 1): the transposed convolution is the convolution's input gradient (the op
 conv2d_backward_data or conv3d_backward_data, meshflow/ops/conv.cc) for the output size
 (H - 1) * stride - 2 * padding + dilation * (kernel - 1) + output_padding + 1 of each spatial
-dim. Its own gradients are the convolution (for the input) and its weight gradient op (for the
-weight), recorded through autograd.Function; they are not differentiable again (no second
-derivatives). The bias is an add. On global tensors the ops' SBP signatures apply (a batch
+dim. Its gradients are that op's own (the convolution for the input, the weight gradient op
+for the weight), differentiable again. The bias is an add. On global tensors the ops' SBP signatures apply (a batch
 split stays split)."""
 import math
 
 from .. import _C, _dtype
 from .._autocast import autocast_dtype
-from .._function import Function
 from .._tensor import Tensor, _impl_of, apply
 from ._functional_conv import _batched, _ints, _single
 from .modules import Module, Parameter, _uniform
 
 __all__ = ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "ConvTranspose1d", "ConvTranspose2d",
            "ConvTranspose3d"]
-
-
-class _ConvTranspose(Function):
-    @staticmethod
-    def forward(ctx, input, weight, conv, attrs, output_size):
-        ctx.save_for_backward(input, weight)
-        ctx.conv, ctx.attrs = conv, attrs
-        return apply(conv + "_backward_data", [input, weight], dict(attrs, input_size=list(output_size)))[0]
-
-    @staticmethod
-    def backward(ctx, grad):
-        input, weight = ctx.saved_tensors
-        grad_input = grad_weight = None
-        if ctx.needs_input_grad[0]:
-            grad_input = apply(ctx.conv, [grad, weight], ctx.attrs)[0]
-        if ctx.needs_input_grad[1]:
-            grad_weight = apply(ctx.conv + "_backward_weight", [grad, input],
-                                dict(ctx.attrs, kernel_size=list(weight.shape[2:])))[0]
-        return grad_input, grad_weight, None, None, None
 
 
 _LAYOUT = {2: "[C_in, C_out / groups, kH, kW]", 3: "[C_in, C_out / groups, kD, kH, kW]"}
@@ -73,11 +52,11 @@ def _conv_transpose(op, dims, input, weight, bias, stride, padding, output_paddi
                                   f"than the padding {padding} is not supported")
     attrs = {"stride": stride, "pad_begin": padding, "pad_end": pad_end, "dilation": dilation, "groups": int(groups)}
     low = autocast_dtype()
-    if low is not None:  # on torch's lower-precision list, as the convolutions (cast before the
-        # Function, so its backward sees its operands' dtype)
+    if low is not None:  # on torch's lower-precision list, as the convolutions
         x, weight = [t.to(low) if t.dtype in (_dtype.float32, _dtype.float16, _dtype.bfloat16) else t
                      for t in (x, weight)]
-    y = _ConvTranspose.apply(x, weight, f"conv{dims}d", attrs, size)
+    # The convolution's data gradient, whose own gradient (ops/conv.cc) is this one's.
+    y = apply(f"conv{dims}d_backward_data", [x, weight], dict(attrs, input_size=size))[0]
     if bias is not None:
         y = Tensor(_C.add_bias(_impl_of("bias", y), _impl_of("bias", bias.reshape([1, -1] + [1] * dims))))
     # torch's one ConvolutionBackward0 (an unbatched input's ends in its squeeze, as here)
