@@ -14,4 +14,4 @@ c = D.Categorical(probs=torch.tensor([[0.1, 0.9], [0.5, 0.5]]))
 oc = D.OneHotCategorical(logits=torch.zeros(4))
 report(sshape=list(s.shape), gmu_finite=bool(torch.isfinite(mu.grad).all()), lp=lp, st=mvn.scale_tril, ent=mvn.entropy(),
        tlp=tanh.log_prob(torch.tensor([0.5, -0.9])), cs=list(c.sample((3,)).shape), bs=c.batch_shape, es=oc.event_shape,
-       ns=list(D.Normal(torch.zeros(2, 1), 1.0).sample((4,)).shape), ce=c.entropy(), gs=list(D.Gamma(2.0, 1.0).rsample((2, 3)).shape))
+       ns=list(D.Normal(torch.zeros(2, 1), 1.0).sample((4,)).shape), ce=c.entropy(), gs=list(D.Gamma(2.0, 1.0).sample((2, 3)).shape))

@@ -29,4 +29,4 @@ with torch.autograd.set_grad_enabled(False):
     with torch.enable_grad():
         k = x * 6
 report(rg=[a.requires_grad, b.requires_grad, c.requires_grad, d.requires_grad, e.requires_grad, k.requires_grad],
-       inf=c.is_inference(), ge=torch.is_grad_enabled(), leaf=[a.is_leaf, b.is_leaf, e.is_leaf])
+       ge=torch.is_grad_enabled(), leaf=[a.is_leaf, b.is_leaf, e.is_leaf])

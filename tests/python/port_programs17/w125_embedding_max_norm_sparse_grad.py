@@ -11,4 +11,4 @@ g = s.weight.grad
 opt = torch.optim.SGD(s.parameters(), lr=0.5)
 opt.step()
 fb = nn.Embedding.from_pretrained(torch.arange(12.0).view(4, 3), freeze=True, padding_idx=1)
-report(y=y, norms=norms, gs=g.is_sparse, gd=g.to_dense(), w=s.weight, fb=fb(torch.tensor([1, 3])), rg=fb.weight.requires_grad)
+report(y=y, norms=norms, gd=g.to_dense(), w=s.weight, fb=fb(torch.tensor([1, 3])), rg=fb.weight.requires_grad)
