@@ -98,7 +98,7 @@ def nonzero(input, *, as_tuple=False):
     result is broadcast on its placement)."""
     found = _np.argwhere(_host(input) != 0)
     if not as_tuple:
-        return _ints_like(input, found.reshape(-1, input.ndim))
+        return _ints_like(input, found.reshape(len(found), input.ndim))  # [1 or 0, 0] for a 0-d input
     if input.ndim == 0:
         return (_ints_like(input, _np.zeros(len(found), dtype=_np.int64)),)
     return tuple(_ints_like(input, found[:, d]) for d in range(input.ndim))
