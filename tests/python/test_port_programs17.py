@@ -104,5 +104,8 @@ def test_grad_fn_names_of_pow_prod_and_composites_are_torch_s():
              x.median().grad_fn.name(), m.unbind(0)[1].grad_fn.name(), mf.linalg.cross(m, m).grad_fn.name()]
     assert names == ["PowBackward0", "PowBackward1", "PowBackward2", "ProdBackward0", "ProdBackward1", "DotBackward0",
                      "MvBackward0", "TraceBackward0", "MedianBackward0", "UnbindBackward0", "LinalgCrossBackward0"]  # torch 2's
+    i = mf.tensor([[0], [1]])
+    assert [m.scatter(1, i, 0.0).grad_fn.name(), m.scatter(1, i, mf.ones(2, 1)).grad_fn.name(),
+            m.scatter_add(1, i, mf.ones(2, 1)).grad_fn.name()] == ["ScatterBackward1", "ScatterBackward0", "ScatterAddBackward0"]
     (2 ** x).sum().backward()
     assert np.allclose(x.grad.tolist(), (np.log(2) * 2 ** np.array([1.0, 2.0, 3.0])).tolist())

@@ -14,7 +14,7 @@ ops = {
     "addmm": torch.addmm(torch.zeros(2, 2), x, x.t()), "einsum": torch.einsum("ij,kj->ik", x, x), "cross": torch.linalg.cross(x, x), "outer": torch.outer(x[0], x[1]),
     "cat1": torch.cat([x, x], 1), "unbind": x.unbind(0)[1], "expand_as": x[:1].expand_as(x), "atan2": torch.atan2(x, x),
     "clamp_min": x.clamp(min=0), "clamp_max": x.clamp(max=0), "sgn": x.sign(), "round": x.round(), "frac": x.frac(), "erf": x.erf(), "lgamma": x.lgamma(),
-    "trace": x[:, :2].trace(), "fill": x.masked_fill(x > 0, 1.0), "sort": x.sort(1)[0], "topk": x.topk(2)[0],
+    "trace": x[:, :2].trace(), "fill": x.masked_fill(x > 0, 1.0), "scatter": x.scatter(1, torch.tensor([[0], [1]]), 0.0), "sort": x.sort(1)[0], "topk": x.topk(2)[0],
     "cumsum": x.cumsum(0), "dot": x[0].dot(x[1]), "mv": x.mv(x[0]), "view_as": x.view_as(x), "type_as": x.type_as(x.double()), "half": x.half(),
 }
 report(names={k: (None if v.grad_fn is None else v.grad_fn.name()) for k, v in ops.items()})
