@@ -825,6 +825,12 @@ void bind_functions(py::module_& m) {
         return outputs;
       },
       py::arg("name"), py::arg("inputs"), py::arg("outputs"), py::arg("backward"), py::arg("owner") = py::none());
+  // What a Function's ctx.save_for_backward keeps of one of the call's recorded outputs: its
+  // value, attached again to the call's node when read in a create_graph backward (the node
+  // is held weakly, so the node's ctx holding it makes no cycle).
+  py::class_<SavedVar>(m, "SavedVar")
+      .def(py::init([](const Var& output) { return SavedVar(output, true); }), py::arg("output"))
+      .def("unpack", &SavedVar::unpack);
   m.def(
       "batch_norm",
       [](const Var& x, std::optional<Var> running_mean, std::optional<Var> running_var, std::optional<Var> weight,

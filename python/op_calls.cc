@@ -1157,6 +1157,12 @@ void bind_op_calls(py::module_& m) {
       py::arg("shape"), py::arg("strides"), py::arg("new_shape"),
       "The strides of the elements viewed in new_shape, or None where torch cannot view them so (core/strides.h)");
   m.def(
+      "expanded_strides",
+      [](const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+         const std::vector<int64_t>& new_shape) { return py::tuple(py::cast(expanded_strides(shape, strides, new_shape))); },
+      py::arg("shape"), py::arg("strides"), py::arg("new_shape"),
+      "The strides of an expand of shape (with these strides) to new_shape, as torch's (core/strides.h)");
+  m.def(
       "set_strided_view_kinds",
       [](py::object getitem, py::object transpose) {
         getitem_kind = getitem.release().ptr();  // kept for the process

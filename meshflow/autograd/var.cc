@@ -809,10 +809,13 @@ std::string backward_name(const std::string& recorded) {
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
   if (lower != recorded) return recorded + "Backward";
   // torch's names of the calls meshflow names otherwise (its scalar variants are one op there;
-  // x.to and casts are ToCopy; reshape is a view where torch's can be).
+  // x.to and casts are ToCopy; reshape is a view where torch's can be; pow's overloads: of
+  // (tensor, number) 0, of two tensors 1, of (number, tensor) 2).
+  static const std::map<std::string, std::string> overloads = {{"pow", "PowBackward1"}, {"rpow_scalar", "PowBackward2"}};
+  if (auto it = overloads.find(recorded); it != overloads.end()) return it->second;
   static const std::map<std::string, std::string> torch_names = {
       {"add_scalar", "Add"}, {"mul_scalar", "Mul"},   {"div_scalar", "Div"}, {"pow_scalar", "Pow"},
-      {"rpow_scalar", "Pow"}, {"matmul", "Mm"},       {"reshape", "View"},   {"flat_index", "Index"},
+      {"matmul", "Mm"},      {"reshape", "View"},     {"flat_index", "Index"},
       {"cast", "ToCopy"},    {"to", "ToCopy"},
       // the norms and pools as torch's native ops name them
       {"layer_norm", "NativeLayerNorm"}, {"batch_norm", "NativeBatchNorm"}, {"group_norm", "NativeGroupNorm"},

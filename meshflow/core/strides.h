@@ -68,4 +68,23 @@ inline std::optional<std::vector<int64_t>> viewed_strides(const Shape& shape, co
   return out;
 }
 
+// The strides of an expand of `shape` (with these strides) to `new_shape` (ATen's
+// inferExpandGeometry): 0 for a dim stretched from one element; a leading dim expand adds
+// takes the stride it would have over the dims after it, or 0 where it has more than one
+// element.
+inline std::vector<int64_t> expanded_strides(const Shape& shape, const std::vector<int64_t>& strides,
+                                             const Shape& new_shape) {
+  std::vector<int64_t> out(new_shape.size());
+  const size_t added = new_shape.size() - shape.size();
+  for (size_t i = new_shape.size(); i > 0; --i) {
+    const size_t d = i - 1;
+    const bool is_new = d < added;
+    const int64_t size = is_new ? 1 : shape[d - added];
+    int64_t stride = !is_new ? strides[d - added] : d + 1 == new_shape.size() ? 1 : new_shape[d + 1] * out[d + 1];
+    if (size != new_shape[d]) stride = 0;
+    out[d] = stride;
+  }
+  return out;
+}
+
 }  // namespace mf

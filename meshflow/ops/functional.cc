@@ -2,6 +2,7 @@
 #include "meshflow/ops/functional.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <unordered_map>
@@ -482,6 +483,18 @@ std::vector<Var> call_writing(const OpDef& op, const std::vector<Var>& inputs, c
   return outputs;
 }
 
+// The name Tensor.grad_fn shows for a call whose torch overload names its node otherwise than
+// the op's name does (backward_name): torch's sum and mean over given dims are its overload 1
+// (sum.dim_IntList, mean.dim, prod.dim_int), over every dim its overload 0. Null: the op's
+// name decides.
+const char* torch_overload_name(const std::string& op, const Attrs& attrs) {
+  static const std::map<std::string, const char*> over_dims = {
+      {"sum", "SumBackward1"}, {"mean", "MeanBackward1"}, {"prod", "ProdBackward1"}};
+  const auto it = over_dims.find(op);
+  if (it == over_dims.end() || attrs.get_ints("dims").empty()) return nullptr;
+  return it->second;
+}
+
 void record_with_grad(const OpDef& op, const std::vector<Var>& args, std::vector<Var>& outputs, const Attrs& attrs) {
   auto saved = std::make_shared<Saved>();
   for (const Var& in : args) {
@@ -504,6 +517,7 @@ void record_with_grad(const OpDef& op, const std::vector<Var>& args, std::vector
   if (made == outputs.end()) return;
   Node& node = *made->grad_fn();
   node.takes_broadcast_grads = op.grad_takes_broadcast;
+  if (const char* overload = torch_overload_name(op.name, attrs)) node.torch_name = overload;
   if (!op.grad_reads.inputs || op.grad_reads.outputs) {
     // Backward checks only the values the gradient reads for in-place writes since.
     std::vector<Var> read;

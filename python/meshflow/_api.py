@@ -483,7 +483,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 
 def trace(input):
     """The sum of a matrix's diagonal."""
-    return diagonal(input).sum()
+    return _C.grad_fn_as(diagonal(input).sum(), "TraceBackward0", input)
 
 
 def swapaxes(input, axis0, axis1):
@@ -672,7 +672,7 @@ def cross(input, other, dim=None):
     a = [input.narrow(dim, i, 1) for i in range(3)]
     b = [other.narrow(dim, i, 1) for i in range(3)]
     parts = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-    return cat(parts, dim=dim)
+    return _C.grad_fn_as(cat(parts, dim=dim), "LinalgCrossBackward0", input, other)
 
 
 def dist(input, other, p=2):

@@ -6,8 +6,8 @@ its tensor outputs become the results of one recorded call whose gradient is
 backward(ctx, *grad_outputs), which returns one gradient (or None) per argument of forward.
 Backward runs in the grad mode of the backward pass: without recording, or, under
 create_graph=True, recorded, so a backward written with meshflow ops from saved inputs can be
-differentiated again (gradgradcheck). Saved outputs are not attached to the call's node: a
-second derivative does not flow through them.
+differentiated again (gradgradcheck); a saved output is read there attached to the call's
+node, so a second derivative flows through it too, as torch's.
 """
 import functools
 
@@ -22,7 +22,14 @@ class FunctionCtx:
     result in the graph, as an in-place op's tensor)."""
 
     def save_for_backward(self, *tensors):
-        self.saved_tensors = tensors
+        self._saved = tensors
+
+    @property
+    def saved_tensors(self):
+        """The saved tensors; a saved output of the call is read as torch's: in a create_graph
+        backward it is attached to the call's node, so a gradient computed from it is
+        differentiated back through the call."""
+        return tuple(Tensor(t.unpack()) if isinstance(t, _C.SavedVar) else t for t in getattr(self, "_saved", ()))
 
     def mark_dirty(self, *tensors):
         self.dirty_tensors = tensors
@@ -82,11 +89,29 @@ class Function:
                                       backward, owner)
         if recorded:
             _grad_fn.attach_context(recorded[0].grad_fn, ctx, owner)  # grad_fn reads ctx, as torch's
+            _save_outputs(ctx, outs, recorded, args)
         recorded = iter(Tensor(v) for v in recorded)
         made = tuple(next(recorded) if isinstance(o, Tensor) else o for o in made)
         if getattr(ctx, "dirty_tensors", ()):
             made = _dirty_outputs(outs, made, ctx.dirty_tensors, since)
         return made[0] if single else made
+
+
+def _save_outputs(ctx, outs, recorded, args):
+    """ctx's saved tensors, each output of forward among them (not an input it returned) kept
+    as its recorded result's SavedVar: its value, and the call's node in a create_graph
+    backward, as torch's SavedVariable of an output."""
+    saved = getattr(ctx, "_saved", ())
+    if not saved:
+        return
+    results = dict(zip((id(o) for o in outs if isinstance(o, Tensor)), recorded))
+
+    def kept(t):
+        if not isinstance(t, Tensor) or id(t) not in results or any(t is a for a in args):
+            return t
+        out = results[id(t)]
+        return _C.SavedVar(out) if out.requires_grad else t
+    ctx._saved = tuple(kept(t) for t in saved)
 
 
 def _dirty_outputs(outs, made, dirty, since):

@@ -634,11 +634,8 @@ def _detach_viewing(raw):
 
 
 def _expanded_strides(base_strides, base, view, *args):
-    """0 for a dim expand added or stretched from one element, the base's stride otherwise."""
-    added = view.ndim - base.ndim
-    return (0,) * added + tuple(0 if n == 1 and view.shape[added + i] != 1 else st
-                                for i, (n, st) in enumerate(zip(base.shape, base_strides)))
-
+    """torch's strides of an expand (core/strides.h)."""
+    return _C.expanded_strides(base._impl.shape, base_strides, view._impl.shape)
 
 
 def _put_part(kind, base, value, args, kwargs):

@@ -98,7 +98,7 @@ def nonzero(input, *, as_tuple=False):
     result is broadcast on its placement)."""
     found = _np.argwhere(_host(input) != 0)
     if not as_tuple:
-        return _ints_like(input, found.reshape(-1, input.ndim))
+        return _ints_like(input, found.reshape(len(found), input.ndim))  # [1 or 0, 0] for a 0-d input
     if input.ndim == 0:
         return (_ints_like(input, _np.zeros(len(found), dtype=_np.int64)),)
     return tuple(_ints_like(input, found[:, d]) for d in range(input.ndim))
@@ -650,8 +650,9 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     if (src is None) == (value is None):
         raise TypeError("scatter: give src (a tensor or a number) or value, not both")
     src = value if src is None else src
-    if reduce is None:
-        return _scatter("scatter", input, dim, index, src, False)
+    if reduce is None:  # torch's scatter.src and scatter.value
+        node = "ScatterBackward0" if isinstance(src, Tensor) else "ScatterBackward1"
+        return _C.grad_fn_as(_scatter("scatter", input, dim, index, src, False), node, input, src)
     if reduce not in ("add", "multiply"):
         raise RuntimeError(f"scatter: reduce argument must be either add or multiply, got {reduce!r}")
     from ._ops_surface import scatter_reduce
@@ -665,7 +666,7 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
 def scatter_add(input, dim, index, src):
     """torch.scatter_add (out of place): src's elements added into input at index along `dim`,
     in row-major order of index (deterministic)."""
-    return _scatter("scatter_add", input, dim, index, src, True)
+    return _C.grad_fn_as(_scatter("scatter_add", input, dim, index, src, True), "ScatterAddBackward0", input, src)
 
 
 def _index_dim(op, input, dim, index, source):

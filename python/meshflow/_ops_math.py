@@ -259,7 +259,7 @@ def median(input, dim=None, keepdim=False):
         flat = reshape(input, [-1])
         if flat.shape[0] == 0:
             return _median_of_nothing("median", input)
-        return _evenly_differentiated(flat, reshape(median(flat, 0).values, []))
+        return _C.grad_fn_as(_evenly_differentiated(flat, reshape(median(flat, 0).values, [])), "MedianBackward0", input)
     d = _dim("median", dim, input.ndim)
     n = input.shape[d] if input.ndim else 1
     if n == 0:

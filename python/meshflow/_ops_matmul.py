@@ -34,7 +34,8 @@ def _named(name, ndims, doc):
             if t.ndim != ndim:
                 raise _C.OpError(f"[{name}] expected a {ndim}-d tensor, got shape {tuple(t.shape)}")
         return _C.grad_fn_as(matmul(a, b), node, a, b)
-    node = "BmmBackward0" if name == "bmm" else None  # torch's node where meshflow's matmul is named otherwise
+    # torch's node where meshflow's matmul is named otherwise
+    node = {"bmm": "BmmBackward0", "mv": "MvBackward0", "dot": "DotBackward0"}.get(name)
     op.__name__, op.__doc__ = name, doc
     return op
 

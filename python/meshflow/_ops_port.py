@@ -13,7 +13,7 @@ with torch's meaning, composed from existing ops (gradients flow where torch's d
   combinations cov corrcoef mode`, the window functions `hann_window hamming_window
   blackman_window bartlett_window`, and Tensor methods of them;
 - Tensor's properties of a dense tensor: `ndimension nbytes itemsize is_inference
-  is_pinned pin_memory is_sparse is_quantized layout resolve_neg
+  is_pinned pin_memory is_sparse is_quantized layout resolve_neg to_dense
   is_conj is_neg detach_` and the in-place aliases (`multiply_ divide_ ...`).
 """
 import builtins
@@ -508,6 +508,7 @@ def _install():
     Tensor.is_quantized = property(lambda self: False)
     Tensor.layout = property(lambda self: strided)
     Tensor.resolve_neg = lambda self: self
+    Tensor.to_dense = lambda self, dtype=None, *, masked_grad=None: self if dtype is None else self.to(dtype)
     Tensor.is_conj = Tensor.is_neg = lambda self: False
     Tensor.detach_ = _detach_
     for alias, name in (("multiply_", "mul_"), ("divide_", "div_"), ("subtract_", "sub_"), ("true_divide_", "div_"),

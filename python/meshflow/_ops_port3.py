@@ -4,7 +4,7 @@ composed from existing ops:
 - torch's top-level spellings of the functional layers (`torch.conv2d`, `torch.layer_norm`,
   `torch.dropout(input, p, train)`, `torch.embedding(weight, indices)`, ...), with torch's
   argument orders where they differ from torch.nn.functional's;
-- memory formats (`contiguous_format channels_last channels_last_3d preserve_format`): taken
+- memory formats (`contiguous_format channels_last channels_last_3d preserve_format legacy_contiguous_format`): taken
   by `to` and `contiguous`, where meshflow's dense row-major tensors stay as they are;
 - `kaiser_window ldexp frexp gcd lcm nextafter swapdims unflatten ravel detach atleast_3d asarray vdot
   chain_matmul adjoint isposinf isneginf isreal rsub
@@ -26,7 +26,7 @@ __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "layer_no
            "isposinf", "isneginf", "isreal", "rsub", "pinverse",
            "nuclear_norm", "frobenius_norm", "set_default_device", "get_default_device", "is_anomaly_enabled",
            "set_anomaly_enabled", "memory_format", "contiguous_format", "channels_last", "channels_last_3d",
-           "preserve_format", "kaiser_window", "ldexp", "frexp", "gcd", "lcm", "nextafter"]
+           "preserve_format", "legacy_contiguous_format", "kaiser_window", "ldexp", "frexp", "gcd", "lcm", "nextafter"]
 
 
 class memory_format:
@@ -46,6 +46,7 @@ contiguous_format = memory_format("contiguous_format")
 channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
 preserve_format = memory_format("preserve_format")
+legacy_contiguous_format = memory_format("legacy_contiguous_format")  # torch's: row-major, as contiguous_format
 
 
 def _functional():

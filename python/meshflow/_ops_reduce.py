@@ -87,8 +87,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         from ._ops_elementwise import cast
         input = cast(input, dtype)
     try:  # C++ refuses integers and bools (ValueError, before anything runs): torch's error for them
-        out = apply("mean", [input], {"dims": _dims(dim), "keepdim": bool(keepdim)})[0]
-        return out if dim is None else _C.grad_fn_as(out, "MeanBackward1", input)  # torch's mean.dim
+        return apply("mean", [input], {"dims": _dims(dim), "keepdim": bool(keepdim)})[0]
     except ValueError:
         if not (input.dtype.is_floating_point or input.dtype.is_complex):
             raise _IntegerStatistic(f"mean(): could not infer output dtype. Input dtype must be either a floating "

@@ -140,7 +140,7 @@ def unbind(x, dim=0):
     """The slices of x along `dim`, each without that dim."""
     dim = _normalize_dim("unbind", dim, x.ndim)
     index = [slice(None)] * dim
-    return tuple(x[tuple(index + [i])] for i in range(x.shape[dim]))
+    return tuple(_C.grad_fn_as(x[tuple(index + [i])], "UnbindBackward0", x) for i in range(x.shape[dim]))
 
 
 def repeat(x, *sizes):

@@ -516,25 +516,11 @@ class Tensor:
         into those tensors' .grad only (leaves or not), as torch's."""
         retain_graph = create_graph if retain_graph is None else retain_graph
         if inputs is not None:
-            self._backward_into(inputs, gradient, retain_graph, create_graph)
+            from .autograd import backward_into
+            backward_into((self,), inputs, gradient, retain_graph, create_graph)
             return
         self._impl.backward(None if gradient is None else _impl_of("backward", gradient), bool(retain_graph),
                             bool(create_graph))
-        _run_after_backward()
-
-    def _backward_into(self, inputs, gradient, retain_graph, create_graph):
-        """backward(inputs=...): autograd.grad's gradients for `inputs`, added to their .grad."""
-        from .autograd import grad as _grad
-        inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
-        if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-        grads = _grad(self, inputs, gradient, retain_graph=retain_graph, create_graph=create_graph,
-                      allow_unused=True)
-        import contextlib
-        with contextlib.nullcontext() if create_graph else no_grad():
-            for t, g in zip(inputs, grads):
-                if g is not None:
-                    t.grad = g if t.grad is None else t.grad + g
         _run_after_backward()
 
     def detach(self):
@@ -1043,11 +1029,12 @@ def _in_memory_format(t, memory_format):
     convolutions, batch norm and elementwise ops keep (C++ core/tensor.h); global tensors and
     other devices' stay row-major."""
     name = getattr(memory_format, "_name", None)
-    if name not in ("channels_last", "channels_last_3d", "contiguous_format", "preserve_format"):
+    if name not in ("channels_last", "channels_last_3d", "contiguous_format", "preserve_format",
+                    "legacy_contiguous_format"):
         raise TypeError(f"memory_format must be a meshflow.memory_format, not {memory_format!r}")
     if name == "preserve_format":
         return t
-    last = name != "contiguous_format"
+    last = name not in ("contiguous_format", "legacy_contiguous_format")
     if last and t.ndim != (4 if name == "channels_last" else 5):
         raise RuntimeError(f"required rank {4 if name == 'channels_last' else 5} tensor to use {name} format")
     return _to_format(t, last)

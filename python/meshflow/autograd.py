@@ -8,6 +8,7 @@ grad mode on, so the gradients are recorded and can be differentiated again (gra
 penalties, Hessian-vector products); an op whose gradient has no gradient of its own raises,
 naming it, when a second backward reaches it.
 """
+import contextlib
 import functools
 import threading
 
@@ -132,12 +133,28 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     them (each .grad then has a grad_fn); retain_graph defaults to create_graph."""
     if retain_graph is None:
         retain_graph = create_graph
-    if inputs is not None:
-        raise NotImplementedError("autograd.backward(inputs=...) is not supported; use autograd.grad")
     tensors = _as_tuple(tensors, "tensors")
+    if inputs is not None:
+        backward_into(tensors, inputs, grad_tensors, retain_graph, create_graph)
+        return
     _check_roots(tensors, "backward")
     seeds = _seeds(grad_tensors, tensors, "grad_tensors")
     _C.autograd_backward([t._impl for t in tensors], seeds, bool(retain_graph), bool(create_graph))
+    _tensor._run_after_backward()
+
+
+def backward_into(tensors, inputs, grad_tensors, retain_graph, create_graph):
+    """backward(inputs=...): autograd.grad's gradients of `tensors` for `inputs` (a tensor or
+    a sequence, leaves or not), added to their .grad only, as torch's."""
+    inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    if not inputs:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    grads = grad(tensors, inputs, grad_tensors, retain_graph=retain_graph, create_graph=create_graph,
+                 allow_unused=True)
+    with contextlib.nullcontext() if create_graph else no_grad():
+        for t, g in zip(inputs, grads):
+            if g is not None:
+                t.grad = g if t.grad is None else t.grad + g
     _tensor._run_after_backward()
 
 

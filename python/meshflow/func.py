@@ -256,8 +256,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         if len(per_arg) != len(args):
             raise ValueError(f"vmap: in_dims has {len(per_arg)} entries for {len(args)} positional arguments; "
                              "expected one per argument")
-        pairs = [pair for a, d in zip(args, per_arg) for pair in _mapped_dims(a, d, "in_dims")]
-        sizes = {t.shape[d] for t, d in pairs if d is not None}
+        # an argument with in_dims None is passed whole, whatever it is (a number, a module), as torch's
+        per_pairs = [None if d is None else _mapped_dims(a, d, "in_dims") for a, d in zip(args, per_arg)]
+        sizes = {t.shape[d] for pairs in per_pairs if pairs for t, d in pairs if d is not None}
         if len(sizes) != 1:
             raise ValueError(f"vmap: the mapped dims have sizes {sorted(sizes)}; expected one size, and at least "
                              "one input with a mapped dim")
@@ -267,8 +268,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         for i in range(size):
             if rng is not None:
                 set_rng_state(rng)
-            sliced = iter([t if d is None else t.select(d, i) for t, d in pairs])
-            results.append(func(*_rebuilt(list(args), sliced), **kwargs))
+            call = [a if pairs is None else _rebuilt(a, iter([t if d is None else t.select(d, i) for t, d in pairs]))
+                    for a, pairs in zip(args, per_pairs)]
+            results.append(func(*call, **kwargs))
         outputs = [_leaves(r) for r in results]
         dims = _mapped_dims(results[0], out_dims, "out_dims")
         stacked = [outputs[0][j] if d is None else stack([out[j] for out in outputs], dim=d)

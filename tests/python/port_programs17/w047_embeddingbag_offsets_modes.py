@@ -1,0 +1,20 @@
+import torch
+import torch.nn as nn
+
+bag = nn.EmbeddingBag(10, 3, mode="sum")
+det(bag)
+inp = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])
+offsets = torch.tensor([0, 4, 4, 6])
+a = bag(inp, offsets)
+w = torch.linspace(0.1, 0.8, 8)
+b = bag(inp, offsets, per_sample_weights=w)
+mx = nn.EmbeddingBag.from_pretrained(bag.weight.detach(), mode="max")
+c = mx(inp, offsets)
+mean = nn.EmbeddingBag(10, 3, mode="mean", padding_idx=2)
+det(mean)
+d = mean(torch.tensor([[1, 2, 3], [2, 2, 2], [4, 5, 2]]))
+e = nn.EmbeddingBag(10, 3, mode="mean", include_last_offset=True)
+det(e, seed=5)
+f = e(inp, torch.tensor([0, 3, 8]))
+a.sum().backward()
+report(a=a, b=b, c=c, d=d, f=f, g=bag.weight.grad)

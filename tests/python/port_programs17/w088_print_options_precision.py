@@ -1,0 +1,17 @@
+import torch
+
+x = torch.tensor([[1.123456789, -22.5, 0.0001234], [1000.0, 3.0, 1e-8]])
+a = str(x)
+torch.set_printoptions(precision=2)
+b = str(x)
+torch.set_printoptions(sci_mode=False)
+c = str(x)
+torch.set_printoptions(precision=4, sci_mode=None, linewidth=40)
+d = str(torch.arange(20.0) / 3)
+torch.set_printoptions(threshold=5, edgeitems=2)
+e = str(torch.arange(100))
+f = str(torch.arange(36.0).view(6, 6))
+torch.set_printoptions(profile="default")
+g = str(torch.tensor([100000.0, 1.0]))
+h = str(torch.tensor([0.5, 100.0]))
+report(a=a, b=b, c=c, d=d, e=e, f=f, g=g, h=h)
