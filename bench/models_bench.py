@@ -71,10 +71,16 @@ def mlp(nn):
                                        nn.Linear(512, 10)))
 
 
-def vit(lib, image=32, patch=4, dim=128, depth=4, heads=4, classes=10):
+def vit(lib, image=32, patch=4, dim=128, depth=4, heads=4, classes=10, blocks=None):
     """A small Vision Transformer: patches embedded by a strided conv, a class token and
-    learned positions, pre-norm encoder layers with GELU, the class token's head."""
+    learned positions, pre-norm encoder layers with GELU (nn.TransformerEncoder, or the
+    module blocks() makes), the class token's head."""
     nn = lib.nn
+
+    def encoder():
+        layer = nn.TransformerEncoderLayer(dim, heads, 2 * dim, dropout=0.1, activation="gelu", batch_first=True,
+                                           norm_first=True)
+        return nn.TransformerEncoder(layer, depth, enable_nested_tensor=False)  # torch warns otherwise
 
     class ViT(nn.Module):
         def __init__(self):
@@ -82,9 +88,7 @@ def vit(lib, image=32, patch=4, dim=128, depth=4, heads=4, classes=10):
             self.patches = nn.Conv2d(3, dim, patch, stride=patch)
             self.cls = nn.Parameter(lib.zeros(1, 1, dim))
             self.pos = nn.Parameter(lib.randn(1, (image // patch) ** 2 + 1, dim) * 0.02)
-            layer = nn.TransformerEncoderLayer(dim, heads, 2 * dim, dropout=0.1, activation="gelu", batch_first=True,
-                                               norm_first=True)
-            self.encoder = nn.TransformerEncoder(layer, depth, enable_nested_tensor=False)  # torch warns otherwise
+            self.encoder = (blocks or encoder)()
             self.norm = nn.LayerNorm(dim)
             self.head = nn.Linear(dim, classes)
 
@@ -155,18 +159,26 @@ def mobilenet_v2(lib, stages=((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 2, 2), (6, 6
     conv, a 1x1 projecting conv, each with batch norm, ReLU6 after the first two, the input
     added where the shapes match), a 1x1 conv to `last` channels, global average pooling,
     dropout and a linear head."""
+    return inverted_residual_net(lib, stages, last, classes, lib.nn.ReLU6)
+
+
+def inverted_residual_net(lib, stages, last, classes, activation, squeeze=False):
+    """MobileNetV2's layout (above) with `activation`, and with squeeze_excitation after the
+    depthwise conv where `squeeze` (EfficientNet's MBConv)."""
     nn = lib.nn
 
     def conv_bn(cin, cout, kernel=1, stride=1, groups=1, act=True):
         layers = [nn.Conv2d(cin, cout, kernel, stride, kernel // 2, groups=groups, bias=False), nn.BatchNorm2d(cout)]
-        return layers + [nn.ReLU6(inplace=True)] if act else layers
+        return layers + [activation(inplace=True)] if act else layers
 
     class InvertedResidual(nn.Module):
         def __init__(self, cin, cout, stride, expansion):
             super().__init__()
             hidden = cin * expansion
             layers = conv_bn(cin, hidden) if expansion != 1 else []
-            self.conv = nn.Sequential(*layers, *conv_bn(hidden, hidden, 3, stride, hidden), *conv_bn(hidden, cout, act=False))
+            excite = [squeeze_excitation(lib, hidden, max(1, cin // 4))] if squeeze else []
+            self.conv = nn.Sequential(*layers, *conv_bn(hidden, hidden, 3, stride, hidden), *excite,
+                                      *conv_bn(hidden, cout, act=False))
             self.residual = stride == 1 and cin == cout
 
         def forward(self, x):
@@ -301,9 +313,8 @@ def vae(lib, latent=32):
 
 
 def vit_sdpa(lib, image=32, patch=4, dim=128, depth=4, heads=4, classes=10):
-    """A ViT as timm's writes its blocks: patches by a strided conv, a class token and learned
-    positions, pre-norm blocks of one qkv Linear, F.scaled_dot_product_attention and a GELU
-    MLP, each with a residual, the class token's head."""
+    """vit's layout with its blocks as timm writes them: pre-norm, one qkv Linear,
+    F.scaled_dot_product_attention and a GELU MLP of 4 x dim, each with a residual."""
     nn = lib.nn
     F = nn.functional
 
@@ -328,21 +339,7 @@ def vit_sdpa(lib, image=32, patch=4, dim=128, depth=4, heads=4, classes=10):
             x = x + self.attn(self.norm1(x))
             return x + self.mlp(self.norm2(x))
 
-    class ViT(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.patches = nn.Conv2d(3, dim, patch, stride=patch)
-            self.cls = nn.Parameter(lib.zeros(1, 1, dim))
-            self.pos = nn.Parameter(lib.randn(1, (image // patch) ** 2 + 1, dim) * 0.02)
-            self.blocks = nn.Sequential(*[Block() for _ in range(depth)])
-            self.norm, self.head = nn.LayerNorm(dim), nn.Linear(dim, classes)
-
-        def forward(self, x):
-            x = self.patches(x).flatten(2).transpose(1, 2)
-            x = lib.cat([self.cls.expand(x.shape[0], -1, -1), x], dim=1) + self.pos
-            return self.head(self.norm(self.blocks(x))[:, 0])
-
-    return with_loss(nn, ViT())
+    return vit(lib, image, patch, dim, depth, heads, classes, lambda: nn.Sequential(*[Block() for _ in range(depth)]))
 
 
 def bert_mlm(lib, vocab=VOCAB, length=64, dim=128, depth=2, heads=4):
@@ -359,7 +356,8 @@ def bert_mlm(lib, vocab=VOCAB, length=64, dim=128, depth=2, heads=4):
             super().__init__()
             self.query, self.key, self.value = nn.Linear(dim, dim), nn.Linear(dim, dim), nn.Linear(dim, dim)
             self.out, self.norm1 = nn.Linear(dim, dim), nn.LayerNorm(dim, eps=1e-12)
-            self.up, self.down, self.norm2 = nn.Linear(dim, 4 * dim), nn.Linear(4 * dim, dim), nn.LayerNorm(dim, eps=1e-12)
+            self.up, self.down = nn.Linear(dim, 4 * dim), nn.Linear(4 * dim, dim)
+            self.norm2 = nn.LayerNorm(dim, eps=1e-12)
             self.drop = nn.Dropout(0.1)
 
         def heads(self, x):
@@ -435,20 +433,13 @@ def convnext(lib, widths=(32, 64, 128), depths=(2, 2, 2), classes=10):
     return with_loss(nn, ConvNeXt())
 
 
-def efficientnet(lib, stages=((1, 16, 1, 1), (4, 24, 2, 2), (4, 40, 2, 2), (4, 80, 2, 2)), last=320, classes=10):
-    """An EfficientNet-B0-style CNN for 32x32 images: a 3x3 stem, MBConv blocks (stages of
-    (expansion, width, count, stride): a 1x1 expanding conv, a 3x3 depthwise conv, each with
-    batch norm and SiLU, squeeze-excitation by average pooling and two 1x1 convs with SiLU and a
-    sigmoid gate, a 1x1 projecting conv with batch norm, the input added where shapes match;
-    stochastic depth off), a 1x1 conv head, pooling, dropout and a linear layer."""
+def squeeze_excitation(lib, width, squeezed):
+    """Squeeze-excitation: the image's channels gated by a sigmoid of two 1x1 convs (SiLU
+    between) on their averages."""
     nn = lib.nn
 
-    def conv_bn(cin, cout, kernel=1, stride=1, groups=1, act=True):
-        layers = [nn.Conv2d(cin, cout, kernel, stride, kernel // 2, groups=groups, bias=False), nn.BatchNorm2d(cout)]
-        return layers + [nn.SiLU(inplace=True)] if act else layers
-
     class SqueezeExcitation(nn.Module):
-        def __init__(self, width, squeezed):
+        def __init__(self):
             super().__init__()
             self.reduce, self.expand = nn.Conv2d(width, squeezed, 1), nn.Conv2d(squeezed, width, 1)
 
@@ -456,25 +447,13 @@ def efficientnet(lib, stages=((1, 16, 1, 1), (4, 24, 2, 2), (4, 40, 2, 2), (4, 8
             scale = nn.functional.adaptive_avg_pool2d(x, 1)
             return x * lib.sigmoid(self.expand(nn.functional.silu(self.reduce(scale))))
 
-    class MBConv(nn.Module):
-        def __init__(self, cin, cout, stride, expansion):
-            super().__init__()
-            hidden = cin * expansion
-            layers = conv_bn(cin, hidden) if expansion != 1 else []
-            self.block = nn.Sequential(*layers, *conv_bn(hidden, hidden, 3, stride, hidden),
-                                       SqueezeExcitation(hidden, max(1, cin // 4)), *conv_bn(hidden, cout, act=False))
-            self.residual = stride == 1 and cin == cout
+    return SqueezeExcitation()
 
-        def forward(self, x):
-            return x + self.block(x) if self.residual else self.block(x)
 
-    layers, cin = conv_bn(3, 32, 3), 32
-    for expansion, width, count, stride in stages:
-        for i in range(count):
-            layers.append(MBConv(cin, width, stride if i == 0 else 1, expansion))
-            cin = width
-    layers += [*conv_bn(cin, last), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(last, classes)]
-    return with_loss(nn, nn.Sequential(*layers))
+def efficientnet(lib, stages=((1, 16, 1, 1), (4, 24, 2, 2), (4, 40, 2, 2), (4, 80, 2, 2)), last=320, classes=10):
+    """An EfficientNet-B0-style CNN for 32x32 images: MobileNetV2's layout with SiLU and
+    squeeze-excitation after each depthwise conv (MBConv blocks; stochastic depth off)."""
+    return inverted_residual_net(lib, stages, last, classes, lib.nn.SiLU, squeeze=True)
 
 
 def densenet(lib, growth=12, blocks=(4, 4, 4), classes=10):
@@ -487,7 +466,8 @@ def densenet(lib, growth=12, blocks=(4, 4, 4), classes=10):
     class DenseLayer(nn.Module):
         def __init__(self, cin):
             super().__init__()
-            self.net = nn.Sequential(nn.BatchNorm2d(cin), nn.ReLU(inplace=True), nn.Conv2d(cin, 4 * growth, 1, bias=False),
+            self.net = nn.Sequential(nn.BatchNorm2d(cin), nn.ReLU(inplace=True),
+                                     nn.Conv2d(cin, 4 * growth, 1, bias=False),
                                      nn.BatchNorm2d(4 * growth), nn.ReLU(inplace=True),
                                      nn.Conv2d(4 * growth, growth, 3, padding=1, bias=False))
 
@@ -513,7 +493,8 @@ def densenet(lib, growth=12, blocks=(4, 4, 4), classes=10):
             layers += [nn.BatchNorm2d(cin), nn.ReLU(inplace=True), nn.Conv2d(cin, cin // 2, 1, bias=False),
                        nn.AvgPool2d(2)]
             cin //= 2
-    layers += [nn.BatchNorm2d(cin), nn.ReLU(inplace=True), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, classes)]
+    layers += [nn.BatchNorm2d(cin), nn.ReLU(inplace=True), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+               nn.Linear(cin, classes)]
     return with_loss(nn, nn.Sequential(*layers))
 
 

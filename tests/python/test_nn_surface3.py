@@ -69,7 +69,8 @@ def test_embedding_bag_of_bags_of_one_length(mode):
     per_sample = rng.random(10)
     weighted = F.embedding_bag(mf.tensor(indices), mf.tensor(weight), mf.tensor([0, 3, 6]), mode="sum",
                                per_sample_weights=mf.tensor(per_sample), include_last_offset=True)
-    np.testing.assert_allclose(weighted.numpy(), bag_reference(indices, weight, [0, 3, 6], "sum", per_sample=per_sample))
+    np.testing.assert_allclose(weighted.numpy(),
+                               bag_reference(indices, weight, [0, 3, 6], "sum", per_sample=per_sample))
     check_gradients(lambda w, s: F.embedding_bag(mf.tensor(indices), w, mf.tensor([0, 5]), mode="sum",
                                                  per_sample_weights=s), [weight, per_sample])
 
