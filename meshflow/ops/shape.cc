@@ -236,7 +236,9 @@ OpDef permute_op() {
     const Shape dims = permutation(ctx.attrs, in[0].ndim());
     const Shape& extent = ctx.output_boxes[0].extent;
     const MemoryFormat to = ctx.outputs.empty() ? MemoryFormat::kContiguous : ctx.outputs[0].format;
-    if (channels_last(to) && !channels_last(in[0].format())) return std::vector<Tensor>{in[0].view(0, extent).with_format(to)};
+    if (channels_last(to) && !channels_last(in[0].format())) {
+      return std::vector<Tensor>{in[0].view(0, extent).with_format(to)};
+    }
     if (!channels_last(to) && channels_last(in[0].format()) && moves_channels(dims, true)) {
       return std::vector<Tensor>{in[0].view(0, extent)};
     }
