@@ -47,6 +47,8 @@ def cases(shape):
         "conv3x3_s2": lambda lib: (lib.nn.Conv2d(c, 2 * c, 3, stride=2, padding=1, bias=False), shape),
         "conv1x1": lambda lib: (lib.nn.Conv2d(c, 2 * c, 1, bias=False), shape),
         "conv_dw": lambda lib: (lib.nn.Conv2d(c, c, 3, padding=1, groups=c, bias=False), shape),
+        "conv_dw7": lambda lib: (lib.nn.Conv2d(c, c, 7, padding=3, groups=c), shape),
+        "layernorm_nhwc": lambda lib: (channels_norm(lib.nn, c), shape),
         "bn": lambda lib: (lib.nn.BatchNorm2d(c), shape),
         "relu": lambda lib: (lib.nn.ReLU(), shape),
         "relu6": lambda lib: (lib.nn.ReLU6(), shape),
@@ -116,6 +118,17 @@ def lstm_language_model(nn, width=200, vocab=VOCAB, dropout=0.2, tied=False, rnn
     model = LanguageModel()
     model.classes = vocab
     return model
+
+
+def channels_norm(nn, channels):
+    """LayerNorm over the channels of an NCHW image as ConvNeXt writes it: permuted to
+    channels-last, normalized, permuted back."""
+
+    class ChannelsNorm(nn.LayerNorm):
+        def forward(self, x):
+            return super().forward(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+
+    return ChannelsNorm(channels)
 
 
 def classifier(nn, net, classes=10):

@@ -17,7 +17,12 @@ cross-entropy), and models none of the others resemble: a MobileNetV2 (depthwise
 pointwise convs, ReLU6), an MLP-Mixer, a text classifier on nn.TransformerEncoder with a
 padding mask, a bidirectional GRU text classifier, torchaudio's M5 on raw waveforms (Conv1d,
 BatchNorm1d, MaxPool1d) and a convolutional VAE (ConvTranspose2d, a nearest interpolate, binary
-cross-entropy). Each thread count runs in a child process (bench/thread_runs.py); per model
+cross-entropy), and the layouts users commonly train written as they write them: a timm-style ViT
+on F.scaled_dot_product_attention, a BERT masked-LM, a ConvNeXt (7x7 depthwise convs,
+LayerNorm by permutes), an EfficientNet (SiLU, squeeze-excitation), a DenseNet (cat-heavy), a
+GRU encoder-decoder with attention looping in Python, a DLRM (EmbeddingBag sums, pairwise dots,
+BCEWithLogits), a 3-d CNN and a LLaMA-style decoder (RMSNorm, rotary embeddings, SwiGLU, causal
+attention). Each thread count runs in a child process (bench/thread_runs.py); per model
 the best of --repeat steps after a few warmup ones (with --compile the warmup compiles, so
 compiling is not timed). The first step's loss of each is printed beside its time, a check
 that both compute the same thing (dropout draws differ). ratio = the best of torch's times /
@@ -66,10 +71,16 @@ def mlp(nn):
                                        nn.Linear(512, 10)))
 
 
-def vit(lib, image=32, patch=4, dim=128, depth=4, heads=4, classes=10):
+def vit(lib, image=32, patch=4, dim=128, depth=4, heads=4, classes=10, blocks=None):
     """A small Vision Transformer: patches embedded by a strided conv, a class token and
-    learned positions, pre-norm encoder layers with GELU, the class token's head."""
+    learned positions, pre-norm encoder layers with GELU (nn.TransformerEncoder, or the
+    module blocks() makes), the class token's head."""
     nn = lib.nn
+
+    def encoder():
+        layer = nn.TransformerEncoderLayer(dim, heads, 2 * dim, dropout=0.1, activation="gelu", batch_first=True,
+                                           norm_first=True)
+        return nn.TransformerEncoder(layer, depth, enable_nested_tensor=False)  # torch warns otherwise
 
     class ViT(nn.Module):
         def __init__(self):
@@ -77,9 +88,7 @@ def vit(lib, image=32, patch=4, dim=128, depth=4, heads=4, classes=10):
             self.patches = nn.Conv2d(3, dim, patch, stride=patch)
             self.cls = nn.Parameter(lib.zeros(1, 1, dim))
             self.pos = nn.Parameter(lib.randn(1, (image // patch) ** 2 + 1, dim) * 0.02)
-            layer = nn.TransformerEncoderLayer(dim, heads, 2 * dim, dropout=0.1, activation="gelu", batch_first=True,
-                                               norm_first=True)
-            self.encoder = nn.TransformerEncoder(layer, depth, enable_nested_tensor=False)  # torch warns otherwise
+            self.encoder = (blocks or encoder)()
             self.norm = nn.LayerNorm(dim)
             self.head = nn.Linear(dim, classes)
 
@@ -150,18 +159,26 @@ def mobilenet_v2(lib, stages=((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 2, 2), (6, 6
     conv, a 1x1 projecting conv, each with batch norm, ReLU6 after the first two, the input
     added where the shapes match), a 1x1 conv to `last` channels, global average pooling,
     dropout and a linear head."""
+    return inverted_residual_net(lib, stages, last, classes, lib.nn.ReLU6)
+
+
+def inverted_residual_net(lib, stages, last, classes, activation, squeeze=False):
+    """MobileNetV2's layout (above) with `activation`, and with squeeze_excitation after the
+    depthwise conv where `squeeze` (EfficientNet's MBConv)."""
     nn = lib.nn
 
     def conv_bn(cin, cout, kernel=1, stride=1, groups=1, act=True):
         layers = [nn.Conv2d(cin, cout, kernel, stride, kernel // 2, groups=groups, bias=False), nn.BatchNorm2d(cout)]
-        return layers + [nn.ReLU6(inplace=True)] if act else layers
+        return layers + [activation(inplace=True)] if act else layers
 
     class InvertedResidual(nn.Module):
         def __init__(self, cin, cout, stride, expansion):
             super().__init__()
             hidden = cin * expansion
             layers = conv_bn(cin, hidden) if expansion != 1 else []
-            self.conv = nn.Sequential(*layers, *conv_bn(hidden, hidden, 3, stride, hidden), *conv_bn(hidden, cout, act=False))
+            excite = [squeeze_excitation(lib, hidden, max(1, cin // 4))] if squeeze else []
+            self.conv = nn.Sequential(*layers, *conv_bn(hidden, hidden, 3, stride, hidden), *excite,
+                                      *conv_bn(hidden, cout, act=False))
             self.residual = stride == 1 and cin == cout
 
         def forward(self, x):
@@ -295,6 +312,324 @@ def vae(lib, latent=32):
     return Vae()
 
 
+def vit_sdpa(lib, image=32, patch=4, dim=128, depth=4, heads=4, classes=10):
+    """vit's layout with its blocks as timm writes them: pre-norm, one qkv Linear,
+    F.scaled_dot_product_attention and a GELU MLP of 4 x dim, each with a residual."""
+    nn = lib.nn
+    F = nn.functional
+
+    class Attention(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.qkv, self.proj = nn.Linear(dim, 3 * dim), nn.Linear(dim, dim)
+
+        def forward(self, x):
+            b, n, c = x.shape
+            q, k, v = self.qkv(x).reshape(b, n, 3, heads, c // heads).permute(2, 0, 3, 1, 4).unbind(0)
+            return self.proj(F.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(b, n, c))
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.norm1, self.attn = nn.LayerNorm(dim), Attention()
+            self.norm2 = nn.LayerNorm(dim)
+            self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(), nn.Linear(4 * dim, dim))
+
+        def forward(self, x):
+            x = x + self.attn(self.norm1(x))
+            return x + self.mlp(self.norm2(x))
+
+    return vit(lib, image, patch, dim, depth, heads, classes, lambda: nn.Sequential(*[Block() for _ in range(depth)]))
+
+
+def bert_mlm(lib, vocab=VOCAB, length=64, dim=128, depth=2, heads=4):
+    """A BERT encoder with its masked-LM head, as Hugging Face's: word, position and token-type
+    embeddings summed, LayerNorm and dropout, post-norm layers (separate query, key and value
+    Linears, attention under an additive padding mask, GELU feed-forward), the head a Linear,
+    GELU and LayerNorm before the vocabulary's Linear, cross-entropy over the masked tokens
+    (the others' labels -100)."""
+    nn = lib.nn
+    F = nn.functional
+
+    class Layer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.query, self.key, self.value = nn.Linear(dim, dim), nn.Linear(dim, dim), nn.Linear(dim, dim)
+            self.out, self.norm1 = nn.Linear(dim, dim), nn.LayerNorm(dim, eps=1e-12)
+            self.up, self.down = nn.Linear(dim, 4 * dim), nn.Linear(4 * dim, dim)
+            self.norm2 = nn.LayerNorm(dim, eps=1e-12)
+            self.drop = nn.Dropout(0.1)
+
+        def heads(self, x):
+            return x.view(x.shape[0], x.shape[1], heads, dim // heads).transpose(1, 2)
+
+        def forward(self, x, mask):
+            q, k, v = self.heads(self.query(x)), self.heads(self.key(x)), self.heads(self.value(x))
+            scores = q @ k.transpose(-1, -2) / (dim // heads) ** 0.5 + mask
+            context = (self.drop(scores.softmax(dim=-1)) @ v).transpose(1, 2).reshape(x.shape)
+            x = self.norm1(x + self.drop(self.out(context)))
+            return self.norm2(x + self.drop(self.down(F.gelu(self.up(x)))))
+
+    class Bert(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.words, self.positions = nn.Embedding(vocab, dim), nn.Embedding(length, dim)
+            self.types = nn.Embedding(2, dim)
+            self.norm, self.drop = nn.LayerNorm(dim, eps=1e-12), nn.Dropout(0.1)
+            self.layers = nn.ModuleList([Layer() for _ in range(depth)])
+            self.transform, self.head_norm = nn.Linear(dim, dim), nn.LayerNorm(dim, eps=1e-12)
+            self.decoder = nn.Linear(dim, vocab)
+
+        def forward(self, tokens, types, attention, labels):
+            positions = lib.arange(tokens.shape[1]).unsqueeze(0)
+            x = self.drop(self.norm(self.words(tokens) + self.positions(positions) + self.types(types)))
+            mask = (1.0 - attention[:, None, None, :].to(x.dtype)) * -10000.0
+            for layer in self.layers:
+                x = layer(x, mask)
+            logits = self.decoder(self.head_norm(F.gelu(self.transform(x))))
+            return F.cross_entropy(logits.view(-1, vocab), labels.view(-1), ignore_index=-100)
+
+    return Bert()
+
+
+def convnext(lib, widths=(32, 64, 128), depths=(2, 2, 2), classes=10):
+    """A ConvNeXt narrowed for 32x32 images: a 2x2 strided stem, blocks of a 7x7 depthwise
+    conv, LayerNorm over channels by permuting to channels-last, a 4x inverted MLP with GELU,
+    a layer scale and a residual (stochastic depth off); between stages a channels LayerNorm
+    (by permutes) and a 2x2 strided conv; the mean over pixels, LayerNorm and a linear head."""
+    nn = lib.nn
+
+    class ChannelsNorm(nn.LayerNorm):
+        def forward(self, x):
+            return super().forward(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+
+    class Block(nn.Module):
+        def __init__(self, width):
+            super().__init__()
+            self.dwconv = nn.Conv2d(width, width, 7, padding=3, groups=width)
+            self.norm = nn.LayerNorm(width, eps=1e-6)
+            self.mlp = nn.Sequential(nn.Linear(width, 4 * width), nn.GELU(), nn.Linear(4 * width, width))
+            self.gamma = nn.Parameter(lib.full((width,), 0.1))
+
+        def forward(self, x):
+            y = self.norm(self.dwconv(x).permute(0, 2, 3, 1))
+            return x + (self.gamma * self.mlp(y)).permute(0, 3, 1, 2)
+
+    layers = [nn.Conv2d(3, widths[0], 2, stride=2), ChannelsNorm(widths[0], eps=1e-6)]
+    for i, (width, depth) in enumerate(zip(widths, depths)):
+        if i:
+            layers += [ChannelsNorm(widths[i - 1], eps=1e-6), nn.Conv2d(widths[i - 1], width, 2, stride=2)]
+        layers += [Block(width) for _ in range(depth)]
+
+    class ConvNeXt(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.features = nn.Sequential(*layers)
+            self.norm, self.head = nn.LayerNorm(widths[-1], eps=1e-6), nn.Linear(widths[-1], classes)
+
+        def forward(self, x):
+            return self.head(self.norm(self.features(x).mean(dim=(2, 3))))
+
+    return with_loss(nn, ConvNeXt())
+
+
+def squeeze_excitation(lib, width, squeezed):
+    """Squeeze-excitation: the image's channels gated by a sigmoid of two 1x1 convs (SiLU
+    between) on their averages."""
+    nn = lib.nn
+
+    class SqueezeExcitation(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.reduce, self.expand = nn.Conv2d(width, squeezed, 1), nn.Conv2d(squeezed, width, 1)
+
+        def forward(self, x):
+            scale = nn.functional.adaptive_avg_pool2d(x, 1)
+            return x * lib.sigmoid(self.expand(nn.functional.silu(self.reduce(scale))))
+
+    return SqueezeExcitation()
+
+
+def efficientnet(lib, stages=((1, 16, 1, 1), (4, 24, 2, 2), (4, 40, 2, 2), (4, 80, 2, 2)), last=320, classes=10):
+    """An EfficientNet-B0-style CNN for 32x32 images: MobileNetV2's layout with SiLU and
+    squeeze-excitation after each depthwise conv (MBConv blocks; stochastic depth off)."""
+    return inverted_residual_net(lib, stages, last, classes, lib.nn.SiLU, squeeze=True)
+
+
+def densenet(lib, growth=12, blocks=(4, 4, 4), classes=10):
+    """A DenseNet-BC for 32x32 images: a 3x3 stem, dense blocks whose layers (batch norm,
+    ReLU, a 1x1 bottleneck conv to 4 x growth, batch norm, ReLU, a 3x3 conv to `growth`)
+    each see the cat of every earlier output, transitions (batch norm, ReLU, a 1x1 conv halving
+    the channels, 2x2 average pooling), then batch norm, ReLU, pooling and a linear head."""
+    nn = lib.nn
+
+    class DenseLayer(nn.Module):
+        def __init__(self, cin):
+            super().__init__()
+            self.net = nn.Sequential(nn.BatchNorm2d(cin), nn.ReLU(inplace=True),
+                                     nn.Conv2d(cin, 4 * growth, 1, bias=False),
+                                     nn.BatchNorm2d(4 * growth), nn.ReLU(inplace=True),
+                                     nn.Conv2d(4 * growth, growth, 3, padding=1, bias=False))
+
+        def forward(self, features):
+            return self.net(lib.cat(features, 1))
+
+    class DenseBlock(nn.Module):
+        def __init__(self, cin, count):
+            super().__init__()
+            self.layers = nn.ModuleList([DenseLayer(cin + i * growth) for i in range(count)])
+
+        def forward(self, x):
+            features = [x]
+            for layer in self.layers:
+                features.append(layer(features))
+            return lib.cat(features, 1)
+
+    layers, cin = [nn.Conv2d(3, 2 * growth, 3, padding=1, bias=False)], 2 * growth
+    for i, count in enumerate(blocks):
+        layers.append(DenseBlock(cin, count))
+        cin += count * growth
+        if i + 1 < len(blocks):
+            layers += [nn.BatchNorm2d(cin), nn.ReLU(inplace=True), nn.Conv2d(cin, cin // 2, 1, bias=False),
+                       nn.AvgPool2d(2)]
+            cin //= 2
+    layers += [nn.BatchNorm2d(cin), nn.ReLU(inplace=True), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+               nn.Linear(cin, classes)]
+    return with_loss(nn, nn.Sequential(*layers))
+
+
+def seq2seq(lib, vocab=VOCAB, width=128):
+    """A translation model as PyTorch's tutorial writes it: a GRU encoder over source
+    embeddings, a decoder looping in Python over the target's steps with teacher forcing (a
+    GRUCell on the previous target token's embedding and the attention context, dot-product
+    attention over the encoder's outputs by bmm and softmax), a Linear to the vocabulary,
+    cross-entropy over every step."""
+    nn = lib.nn
+    F = nn.functional
+
+    class Seq2Seq(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.source_embed, self.target_embed = nn.Embedding(vocab, width), nn.Embedding(vocab, width)
+            self.encoder = nn.GRU(width, width, batch_first=True)
+            self.cell = nn.GRUCell(2 * width, width)
+            self.attend = nn.Linear(width, width, bias=False)
+            self.out = nn.Linear(2 * width, vocab)
+
+        def forward(self, source, target):
+            memory, h = self.encoder(self.source_embed(source))
+            h, context = h[0], lib.zeros(source.shape[0], width)
+            keys = self.attend(memory)
+            logits = []
+            for t in range(target.shape[1] - 1):
+                h = self.cell(lib.cat([self.target_embed(target[:, t]), context], 1), h)
+                weights = F.softmax(lib.bmm(keys, h.unsqueeze(2)).squeeze(2), dim=1)
+                context = lib.bmm(weights.unsqueeze(1), memory).squeeze(1)
+                logits.append(self.out(lib.cat([h, context], 1)))
+            return F.cross_entropy(lib.stack(logits, 1).reshape(-1, vocab), target[:, 1:].reshape(-1))
+
+    return Seq2Seq()
+
+
+def dlrm(lib, tables=(1000, 500, 200, 100, 50, 20, 10, 5), dim=16, dense=13):
+    """A DLRM for click-through: a bottom MLP on the dense features, one EmbeddingBag (sum)
+    per sparse feature over its bags of ids (given as flat ids and offsets), the pairwise dot
+    products of all these vectors (bmm, the upper triangle by index), a top MLP to one logit,
+    BCEWithLogitsLoss."""
+    nn = lib.nn
+    count = len(tables) + 1
+    rows, cols = np.triu_indices(count, 1)
+
+    class Dlrm(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bottom = nn.Sequential(nn.Linear(dense, 64), nn.ReLU(), nn.Linear(64, dim), nn.ReLU())
+            self.bags = nn.ModuleList([nn.EmbeddingBag(n, dim, mode="sum") for n in tables])
+            self.top = nn.Sequential(nn.Linear(dim + len(rows), 128), nn.ReLU(), nn.Linear(128, 64), nn.ReLU(),
+                                     nn.Linear(64, 1))
+            self.loss = nn.BCEWithLogitsLoss()
+
+        def forward(self, features, ids, offsets, clicks):
+            x = self.bottom(features)
+            vectors = lib.stack([x] + [bag(ids[i], offsets) for i, bag in enumerate(self.bags)], 1)
+            pairs = lib.bmm(vectors, vectors.transpose(1, 2))[:, lib.tensor(rows), lib.tensor(cols)]
+            return self.loss(self.top(lib.cat([x, pairs], 1)).squeeze(1), clicks)
+
+    return Dlrm()
+
+
+def cnn3d(lib, width=16, classes=10):
+    """A 3-d CNN on short video clips (C3D-like): Conv3d, BatchNorm3d and ReLU blocks with
+    MaxPool3d between them (the first pooling spatial only), global average pooling and a
+    linear head."""
+    nn = lib.nn
+
+    def block(cin, cout):
+        return [nn.Conv3d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm3d(cout), nn.ReLU(inplace=True)]
+
+    return with_loss(nn, nn.Sequential(*block(3, width), nn.MaxPool3d((1, 2, 2)), *block(width, 2 * width),
+                                       nn.MaxPool3d(2), *block(2 * width, 4 * width), nn.MaxPool3d(2),
+                                       nn.AdaptiveAvgPool3d(1), nn.Flatten(), nn.Linear(4 * width, classes)))
+
+
+def llama(lib, vocab=VOCAB, dim=128, depth=2, heads=4, hidden=352):
+    """A small LLaMA-style decoder: RMSNorm (no bias, computed in the forward), rotary position
+    embeddings built in the forward from arange and outer, attention by causal
+    F.scaled_dot_product_attention, a SwiGLU feed-forward, pre-norm residuals, untied head."""
+    nn = lib.nn
+    F = nn.functional
+    head_dim = dim // heads
+
+    class RMSNorm(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = nn.Parameter(lib.ones(dim))
+
+        def forward(self, x):
+            return x * lib.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.weight
+
+    def rotate(x, cos, sin):
+        half = x.shape[-1] // 2
+        return x * cos + lib.cat([-x[..., half:], x[..., :half]], -1) * sin
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.attn_norm, self.mlp_norm = RMSNorm(), RMSNorm()
+            self.wq, self.wk = nn.Linear(dim, dim, bias=False), nn.Linear(dim, dim, bias=False)
+            self.wv, self.wo = nn.Linear(dim, dim, bias=False), nn.Linear(dim, dim, bias=False)
+            self.gate, self.up = nn.Linear(dim, hidden, bias=False), nn.Linear(dim, hidden, bias=False)
+            self.down = nn.Linear(hidden, dim, bias=False)
+
+        def forward(self, x, cos, sin):
+            b, n, _ = x.shape
+            y = self.attn_norm(x)
+            q, k, v = (w(y).view(b, n, heads, head_dim).transpose(1, 2) for w in (self.wq, self.wk, self.wv))
+            y = F.scaled_dot_product_attention(rotate(q, cos, sin), rotate(k, cos, sin), v, is_causal=True)
+            x = x + self.wo(y.transpose(1, 2).reshape(b, n, dim))
+            y = self.mlp_norm(x)
+            return x + self.down(F.silu(self.gate(y)) * self.up(y))
+
+    class Llama(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(vocab, dim)
+            self.blocks = nn.ModuleList([Block() for _ in range(depth)])
+            self.norm, self.head = RMSNorm(), nn.Linear(dim, vocab, bias=False)
+
+        def forward(self, tokens, target):
+            inverse = 1.0 / 10000.0 ** (lib.arange(0, head_dim, 2).float() / head_dim)
+            angles = lib.outer(lib.arange(tokens.shape[1]).float(), inverse)
+            angles = lib.cat([angles, angles], -1)
+            cos, sin = angles.cos(), angles.sin()
+            x = self.embed(tokens)
+            for block in self.blocks:
+                x = block(x, cos, sin)
+            return F.cross_entropy(self.head(self.norm(x)).view(-1, vocab), target.view(-1))
+
+    return Llama()
+
+
 # A CIFAR ResNet-18's layout (two basic blocks in each of four stages) at half its widths,
 # which keeps a step within a second on two cores: widths, blocks, input channels.
 RESNET18 = ((32, 64, 128, 256), (2, 2, 2, 2), 3)
@@ -332,7 +667,39 @@ def models(batch):
         "audio_m5": Model(lambda lib: audio_m5(lib.nn), (rng.standard_normal((batch, 1, 8000)).astype(np.float32),
                                                          labels(batch, 10))),
         "vae": Model(lambda lib: vae(lib), (rng.random((batch, 3, 32, 32)).astype(np.float32),), "adamw"),
+        "vit_sdpa": Model(lambda lib: vit_sdpa(lib), (images(batch // 2, 3, 32), labels(batch // 2, 10)), "adamw"),
+        "bert_mlm": Model(lambda lib: bert_mlm(lib), bert_inputs(rng, batch), "adamw"),
+        "convnext": Model(lambda lib: convnext(lib), (images(batch // 2, 3, 32), labels(batch // 2, 10)), "adamw"),
+        "efficientnet": Model(lambda lib: efficientnet(lib), (images(batch // 2, 3, 32), labels(batch // 2, 10))),
+        "densenet": Model(lambda lib: densenet(lib), (images(batch // 2, 3, 32), labels(batch // 2, 10))),
+        "seq2seq": Model(lambda lib: seq2seq(lib), (labels((batch, 20), VOCAB), labels((batch, 16), VOCAB)),
+                         "adamw"),
+        "dlrm": Model(lambda lib: dlrm(lib), dlrm_inputs(rng, 4 * batch)),
+        "cnn3d": Model(lambda lib: cnn3d(lib), (rng.standard_normal((batch // 4, 3, 8, 32, 32)).astype(np.float32),
+                                                labels(batch // 4, 10))),
+        "llama": Model(lambda lib: llama(lib), (gpt, np.roll(gpt, -1, axis=1)), "adamw"),
     }
+
+
+def bert_inputs(rng, batch, length=64, vocab=VOCAB):
+    """A masked-LM batch: tokens, token types (a second segment from a random point),
+    the attention mask (1 up to each length), labels (the token at 15% of the unpadded
+    positions, -100 elsewhere)."""
+    tokens = rng.integers(0, vocab, (batch, length))
+    positions = np.arange(length)
+    types = (positions >= rng.integers(8, length, batch)[:, None]).astype(np.int64)
+    attention = (positions < rng.integers(16, length + 1, batch)[:, None]).astype(np.int64)
+    labels = np.where((rng.random((batch, length)) < 0.15) & (attention == 1), tokens, -100)
+    return tokens, types, attention, labels
+
+
+def dlrm_inputs(rng, batch, bag=3):
+    """A click-through batch for dlrm: dense features, each table's ids (bags of `bag` ids,
+    one row per table), the bags' offsets and the clicks (0. or 1.)."""
+    tables = dlrm.__defaults__[0]
+    ids = np.stack([rng.integers(0, n, batch * bag) for n in tables])
+    return (rng.standard_normal((batch, 13)).astype(np.float32), ids, np.arange(0, batch * bag, bag),
+            (rng.random(batch) < 0.3).astype(np.float32))
 
 
 def training_step(lib, module, model, compiled=False):

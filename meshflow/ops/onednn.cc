@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <unordered_map>
@@ -235,10 +236,19 @@ Plan make_conv(ConvPass pass, const ConvGeometry& g, Type t, ConvFormats f) {
               arg(DNNL_ARG_DIFF_SRC, true, x, pd.diff_src_desc())};
     p.scratchpad = pd.scratchpad_desc();
   } else {
-    const dn::convolution_backward_weights::primitive_desc pd(
-        dn::convolution_backward_weights::desc(dn::algorithm::convolution_direct, x_any, w_any, y_any, d.strides,
-                                               d.dilates, d.pad_l, d.pad_r),
-        attr, engine(), forward);
+    auto weights_pd = [&](const memory::desc& x_in, const memory::desc& y_in) {
+      return dn::convolution_backward_weights::primitive_desc(
+          dn::convolution_backward_weights::desc(dn::algorithm::convolution_direct, x_in, w_any, y_in, d.strides,
+                                                 d.dilates, d.pad_l, d.pad_r),
+          attr, engine(), forward);
+    };
+    dn::convolution_backward_weights::primitive_desc pd = weights_pd(x_any, y_any);
+    // oneDNN's pick for a grouped weight gradient whose blocked depthwise kernel declines it
+    // (a kernel of 7x7) is im2col and gemm over the row-major layout, several times slower
+    // than its direct kernel channels-last.
+    if (act == Tag::any && g.groups > 1 && std::strstr(pd.impl_info_str(), "gemm") != nullptr) {
+      pd = weights_pd(memory::desc(d.x, t, d.last_tag), memory::desc(d.y, t, d.last_tag));
+    }
     p.primitive = dn::convolution_backward_weights(pd);
     p.args = {arg(DNNL_ARG_SRC, false, x, pd.src_desc()), arg(DNNL_ARG_DIFF_DST, false, y, pd.diff_dst_desc()),
               arg(DNNL_ARG_DIFF_WEIGHTS, true, w, pd.diff_weights_desc())};

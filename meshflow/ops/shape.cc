@@ -213,6 +213,19 @@ Shape permutation(const Attrs& attrs, int64_t ndim) {
   return dims;
 }
 
+// Whether `dims` moves the channels of [N, C, spatial...] last ([N, spatial..., C]), or with
+// `to_last` false, back: a channels-last tensor's bytes are the row-major ones of the
+// first's result, a row-major tensor's those of the second's in channels-last.
+bool moves_channels(const Shape& dims, bool to_last) {
+  const int64_t n = static_cast<int64_t>(dims.size());
+  if (n != 4 && n != 5) return false;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t want = i == 0 ? 0 : to_last ? (i == n - 1 ? 1 : i + 1) : (i == 1 ? n - 1 : i - 1);
+    if (dims[i] != want) return false;
+  }
+  return true;
+}
+
 OpDef permute_op() {
   OpDef op;
   op.name = kPermute;
@@ -228,12 +241,30 @@ OpDef permute_op() {
     for (size_t i = 0; i < dims.size(); ++i) sigs[dims[i]] = {{split(dims[i])}, {split(i)}};  // in input-dim order
     return with_partial(sigs, 1);
   };
+  // ConvNeXt's LayerNorm over channels (x.permute(0, 2, 3, 1), then back) moves no bytes
+  // where the layouts agree: a channels-last input moved channels last is its storage read
+  // row-major, and a row-major one moved back is its storage read channels-last (kept
+  // internal, as a convolution's output: the next convolution reads it without a reorder).
+  op.formats = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
+    const Shape dims = permutation(attrs, static_cast<int64_t>(in[0].shape.size()));
+    const bool back = !channels_last(in[0].format) && moves_channels(dims, false);
+    return std::vector<MemoryFormat>{back ? MemoryFormat::kChannelsLastInternal : MemoryFormat::kContiguous};
+  };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     const Shape dims = permutation(ctx.attrs, in[0].ndim());
-    const Shape in_strides = row_major_strides(in[0].shape());
+    const Shape& extent = ctx.output_boxes[0].extent;
+    const MemoryFormat to = ctx.outputs.empty() ? MemoryFormat::kContiguous : ctx.outputs[0].format;
+    if (channels_last(to) && !channels_last(in[0].format())) {
+      return std::vector<Tensor>{in[0].view(0, extent).with_format(to)};
+    }
+    if (!channels_last(to) && channels_last(in[0].format()) && moves_channels(dims, true)) {
+      return std::vector<Tensor>{in[0].view(0, extent)};
+    }
+    const Tensor x = in_format(in[0], MemoryFormat::kContiguous);
+    const Shape in_strides = row_major_strides(x.shape());
     Shape strides;
     for (int64_t d : dims) strides.push_back(in_strides[d]);
-    return std::vector<Tensor>{gather_strided(in[0], 0, strides, ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype()))};
+    return std::vector<Tensor>{gather_strided(x, 0, strides, ctx.output(0, extent, x.dtype()))};
   };
   op.grad = [](const GradContext& g) {
     const std::vector<int64_t> dims = permutation(g.attrs, static_cast<int64_t>(g.inputs[0].shape().size()));

@@ -393,6 +393,25 @@ TEST(ShapePermute, MovesDims) {
   EXPECT_EQ(values_of(y), (std::vector<int64_t>{0, 3, 1, 4, 2, 5}));
 }
 
+// ConvNeXt's permutes around a LayerNorm over channels: where the layouts agree they are
+// the input's memory read in the other layout, with the values of a copying permute.
+TEST(ShapePermute, MovesChannelsWithoutCopyingWhereTheLayoutsAgree) {
+  const Tensor x = iota({2, 3, 2, 2});
+  const Tensor x_last = in_format(x, MemoryFormat::kChannelsLastInternal);
+  const Tensor nhwc = local("permute", {x_last}, {{"dims", Shape{0, 2, 3, 1}}});
+  EXPECT_TRUE(nhwc.shares_memory(x_last));
+  EXPECT_EQ(nhwc.format(), MemoryFormat::kContiguous);
+  EXPECT_EQ(values_of(nhwc), values_of(local("permute", {x}, {{"dims", Shape{0, 2, 3, 1}}})));
+  const Tensor back = local("permute", {nhwc}, {{"dims", Shape{0, 3, 1, 2}}});
+  EXPECT_TRUE(back.shares_memory(nhwc));
+  EXPECT_EQ(back.format(), MemoryFormat::kChannelsLastInternal);
+  EXPECT_EQ(values_of(in_format(back, MemoryFormat::kContiguous)), values_of(x));
+  // Other permutations of a channels-last input read it row-major first.
+  const Tensor swapped = local("permute", {x_last}, {{"dims", Shape{0, 1, 3, 2}}});
+  EXPECT_FALSE(swapped.shares_memory(x_last));
+  EXPECT_EQ(values_of(swapped), values_of(local("permute", {x}, {{"dims", Shape{0, 1, 3, 2}}})));
+}
+
 TEST(ShapeCat, EverySignatureMatchesOneDevice) {
   // Per axis: a split of each dim but the joined one, B, P.
   expect_signatures("cat", {value({3, 4}), value({2, 4})}, {{"dim", int64_t{0}}}, 3);

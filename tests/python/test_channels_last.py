@@ -290,6 +290,51 @@ def test_resnet_block_trains_as_row_major_eager_and_in_graph_mode():
             np.testing.assert_allclose(p_cl, p, rtol=1e-3, atol=1e-4)
 
 
+def convnext_block():
+    """ConvNeXt's block: a 7x7 depthwise conv, LayerNorm over channels by permutes (which
+    move no bytes on the convolution's channels-last output), an MLP, the permute back and
+    the residual, then a conv reading that sum."""
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.dwconv = nn.Conv2d(16, 16, 7, padding=3, groups=16)
+            self.norm = nn.LayerNorm(16)
+            self.mlp = nn.Sequential(nn.Linear(16, 64), nn.GELU(), nn.Linear(64, 16))
+            self.conv = nn.Conv2d(16, 8, 3, padding=1)
+            self.head = nn.Linear(8, 10)
+
+        def forward(self, x):
+            y = x + self.mlp(self.norm(self.dwconv(x).permute(0, 2, 3, 1))).permute(0, 3, 1, 2)
+            return self.head(self.conv(y).mean(dim=(2, 3)))
+
+    mf.manual_seed(4)
+    return Block()
+
+
+def test_convnext_block_trains_as_in_float64_eager_and_in_graph_mode():
+    x = np.random.default_rng(8).standard_normal((4, 16, 8, 8))
+    labels = mf.tensor(np.arange(4) % 10)
+
+    def train(dtype, graph):
+        model = convnext_block().to(dtype)
+        opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+
+        def step(x, labels):
+            loss = F.cross_entropy(model(x), labels)
+            loss.backward()
+            opt.step()
+            opt.zero_grad()
+            return loss
+
+        run_step = CrossEntropyStep(model, opt) if graph else step
+        return [float(run_step(mf.tensor(x, dtype=dtype), labels)) for _ in range(3)]
+
+    want = train(mf.float64, False)
+    for graph in (False, True):
+        np.testing.assert_allclose(train(mf.float32, graph), want, rtol=1e-4)
+
+
 def test_a_plain_models_tensors_stay_row_major_to_the_user():
     """A convolution of a row-major input keeps its result channels-last inside (the next
     ops read it without reorders), but the user sees torch's row-major tensor."""

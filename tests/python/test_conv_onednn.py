@@ -75,6 +75,9 @@ CONV_CASES = [
     # blocked layout.
     ((2, 16, 6, 5), (16, 16, 3, 3), dict(padding=1), ((1, 1), ((1, 1), (1, 1)), (1, 1), 1)),
     ((2, 20, 6, 5), (24, 20, 3, 3), dict(stride=2, padding=1), ((2, 2), ((1, 1), (1, 1)), (1, 1), 1)),
+    # A depthwise 7x7 kernel (ConvNeXt's), past 16 channels: its weight gradient, which
+    # oneDNN's pick would run on im2col and gemm, runs on its direct kernel channels-last.
+    ((2, 24, 9, 8), (24, 1, 7, 7), dict(groups=24, padding=3), ((1, 1), ((3, 3), (3, 3)), (1, 1), 24)),
     # Pointwise (1x1, stride 1, no padding, one group): float32 runs products, not oneDNN's
     # convolution; a batch of one runs its product on the team.
     ((3, 4, 5, 4), (6, 4, 1, 1), dict(), ((1, 1), ((0, 0), (0, 0)), (1, 1), 1)),

@@ -56,6 +56,25 @@ def test_embedding_bag(mode, padding_idx):
                                               padding_idx=padding_idx), [weight])
 
 
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_of_bags_of_one_length(mode):
+    """Bags of one length in order (a DLRM's) are input's rows; with include_last_offset the
+    indices past the last offset are left out."""
+    weight, indices = randn(10, 4), np.array([1, 2, 4, 5, 4, 3, 2, 9, 0, 0])
+    got = F.embedding_bag(mf.tensor(indices), mf.tensor(weight), mf.tensor([0, 5]), mode=mode)
+    np.testing.assert_allclose(got.numpy(), bag_reference(indices, weight, [0, 5, 10], mode), rtol=1e-12)
+    last = F.embedding_bag(mf.tensor(indices), mf.tensor(weight), mf.tensor([0, 3, 6]), mode=mode,
+                           include_last_offset=True)
+    np.testing.assert_allclose(last.numpy(), bag_reference(indices, weight, [0, 3, 6], mode), rtol=1e-12)
+    per_sample = rng.random(10)
+    weighted = F.embedding_bag(mf.tensor(indices), mf.tensor(weight), mf.tensor([0, 3, 6]), mode="sum",
+                               per_sample_weights=mf.tensor(per_sample), include_last_offset=True)
+    np.testing.assert_allclose(weighted.numpy(),
+                               bag_reference(indices, weight, [0, 3, 6], "sum", per_sample=per_sample))
+    check_gradients(lambda w, s: F.embedding_bag(mf.tensor(indices), w, mf.tensor([0, 5]), mode="sum",
+                                                 per_sample_weights=s), [weight, per_sample])
+
+
 def test_embedding_bag_per_sample_weights_module_and_errors():
     weight, indices, per_sample = randn(10, 4), np.array([1, 2, 4, 5, 4, 3]), rng.random(6)
     got = F.embedding_bag(mf.tensor(indices), mf.tensor(weight), mf.tensor([0, 2]), mode="sum",

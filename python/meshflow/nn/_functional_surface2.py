@@ -49,7 +49,7 @@ def _padded_bags(input, offsets, include_last_offset):
     longest = int(lengths.max()) if lengths.size else 0
     rank = _np.arange(longest)
     valid = rank < lengths[:, None]
-    return _np.where(valid, bounds[:-1, None] + rank, 0), valid
+    return _np.where(valid, bounds[:-1, None] + rank, 0), None if valid.all() else valid
 
 
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
@@ -82,10 +82,17 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         count = positions.shape[0]
         if positions.size == 0 or input.shape[0] == 0:
             return weight.new_zeros((count, weight.shape[1]))
-        at = _placed_like(input, tensor(positions.reshape(-1), dtype="int64"))
-        input = index_select(input, 0, at).reshape(positions.shape)
+        if valid is None:  # bags of one length, in order (a DLRM's): input's first indices as rows
+            def bagged(t):
+                return (t if count * positions.shape[1] == t.shape[0] else t[:positions.size]).reshape(positions.shape)
+        else:
+            at = _placed_like(input, tensor(positions.reshape(-1), dtype="int64"))
+
+            def bagged(t):
+                return index_select(t, 0, at).reshape(positions.shape)
+        input = bagged(input)
         if per_sample_weights is not None:
-            per_sample_weights = index_select(per_sample_weights, 0, at).reshape(positions.shape)
+            per_sample_weights = bagged(per_sample_weights)
     elif input.shape[1] == 0:
         return weight.new_zeros((input.shape[0], weight.shape[1]))
     keep = None if valid is None else _placed_like(input, tensor(valid))
