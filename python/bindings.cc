@@ -21,6 +21,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "meshflow/autograd/alias.h"
 #include "meshflow/autograd/grad_api.h"
 #include "meshflow/boxing/plan.h"
 #include "meshflow/core/shape.h"
@@ -454,6 +455,7 @@ void bind_autograd(py::module_& m) {
       .def("detach", &Var::detach)
       .def("set_data", &Var::set_data, py::arg("value"))
       .def("assign", &Var::assign, py::arg("result"), py::arg("since") = UINT64_MAX)
+      .def("follow_write", &follow_write, py::arg("result"))
       .def_property_readonly("version", &Var::version)
       .def("same", &Var::same, py::arg("other"))
       .def("backward", [](const Var& v, std::optional<Var> grad, bool retain_graph, bool create_graph) {

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "meshflow/autograd/alias.h"
 #include "meshflow/core/error.h"
 #include "meshflow/core/strides.h"
 #include "meshflow/ops/functional.h"
@@ -266,7 +267,8 @@ struct TensorMethod {
 };
 
 // Records `view` as a view of `base` taken by `kind` with these arguments (_inplace._link,
-// which is this): view._view = (base, kind, args, kwargs), and a weak reference to view
+// which is this): view counts its writes with base (share_version), view._view = (base,
+// kind, args, kwargs), and a weak reference to view
 // appended to base._views, in place of the last one where that one is dead (a loop's views
 // of one base die one by one: the list then neither grows nor is pruned), whose dead
 // references are dropped at each power of two from 16.
@@ -276,6 +278,9 @@ bool link_view(PyObject* base, PyObject* view, PyObject* kind, PyObject* args, P
     PyErr_SetString(PyExc_TypeError, "link_view: base and view must be meshflow Tensors");
     return false;
   }
+  const Var* base_var = var_of_tensor(base);
+  const Var* view_var = var_of_tensor(view);
+  if (base_var && view_var) share_version(*view_var, *base_var);
   PyObject* record = PyTuple_Pack(4, base, kind, args, kwargs);
   if (!record) return false;
   Py_XSETREF(slot(view, view_offset), record);

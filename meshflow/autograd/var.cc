@@ -28,7 +28,12 @@ struct VarImpl {
   std::shared_ptr<Node> grad_fn;  // null for leaves
   int output_index = 0;           // which output of grad_fn this is
   Var grad;
-  uint64_t version = 0;  // in-place writes so far: backward refuses values changed since a call
+  // In-place writes so far to this Var's storage: backward refuses values changed since a call.
+  // A view counts none of its own: it shares `version_base`'s (share_version, as torch's
+  // views share their base's VariableVersion), so a write through any alias reaches every
+  // call that saved another.
+  uint64_t version = 0;
+  std::shared_ptr<VarImpl> version_base;  // the Var whose count this one's is; null: its own
   bool aliases = false;  // a view of another tensor's memory (alias.h)
   // A leaf's hooks (Var::add_hook), in order; a non-leaf's live in its grad_fn.
   std::vector<std::pair<int64_t, std::function<Var(const Var&)>>> hooks;
@@ -54,6 +59,11 @@ namespace {
 VarImpl& checked(const std::shared_ptr<VarImpl>& impl) {
   if (!impl) throw std::invalid_argument("the tensor is undefined (an absent gradient)");
   return *impl;
+}
+
+// The Var holding impl's version count: itself, or the base whose count its views share.
+const std::shared_ptr<VarImpl>& counting(const std::shared_ptr<VarImpl>& impl) {
+  return impl->version_base ? impl->version_base : impl;
 }
 
 std::shared_ptr<VarImpl> make_impl(std::variant<Tensor, GlobalTensor> value) {
@@ -334,7 +344,7 @@ GlobalTensor gathered_for_use(Pass pass, const std::shared_ptr<VarImpl>& source)
   Prefetch& p = prefetch();
   const boxing::Layout& layout = *source->use_layout;
   std::optional<GlobalTensor> got;
-  if (p.value && p.pass == pass && p.id == source->use_id && p.version == source->version) got = std::move(p.value);
+  if (p.value && p.pass == pass && p.id == source->use_id && p.version == counting(source)->version) got = std::move(p.value);
   p.value.reset();
   if (!got) {
     gathered_one_at_a_time([&] {
@@ -359,7 +369,7 @@ GlobalTensor gathered_for_use(Pass pass, const std::shared_ptr<VarImpl>& source)
       });
       p.pass = pass;
       p.id = next->use_id;
-      p.version = next->version;
+      p.version = counting(next)->version;
     }
   }
   return *got;
@@ -524,10 +534,19 @@ void Var::set_grad(const Var& grad) {
   impl.grad = grad;
 }
 
-Var aliasing(Tensor part) {
+Var aliasing(Tensor part, const Var& base) {
   Var v(std::move(part));
   VarAccess::impl(v)->aliases = true;
+  share_version(v, base);
   return v;
+}
+
+void share_version(const Var& view, const Var& base) {
+  const std::shared_ptr<VarImpl>& impl = VarAccess::impl(view);
+  checked(impl);
+  checked(VarAccess::impl(base));
+  const std::shared_ptr<VarImpl>& from = counting(VarAccess::impl(base));
+  if (from != impl && impl->version_base != from) impl->version_base = from;
 }
 
 bool aliases(const Var& v) { return checked(VarAccess::impl(v)).aliases; }
@@ -584,7 +603,7 @@ void Var::set_data(const Var& value) {
   VarImpl& impl = checked(impl_);
   impl.value = stored_value(impl, checked(value.impl_));
   impl.aliases = impl.aliases || value.impl_->aliases;  // a written view's memory may still be its base's
-  ++impl.version;
+  ++counting(impl_)->version;
 }
 
 void Var::set_grad_layout(const std::optional<boxing::Layout>& layout) {
@@ -623,7 +642,10 @@ Var Var::for_use() const {
   return used;
 }
 
-uint64_t Var::version() const { return checked(impl_).version; }
+uint64_t Var::version() const {
+  checked(impl_);
+  return counting(impl_)->version;
+}
 
 namespace {
 
@@ -650,25 +672,37 @@ void exempt_own_calls(const std::shared_ptr<VarImpl>& impl, Node* result, uint64
 
 uint64_t next_sequence() { return sequence.load(std::memory_order_relaxed); }
 
-void Var::assign(const Var& result, uint64_t since) {
-  VarImpl& impl = checked(impl_);
-  const VarImpl& r = checked(result.impl_);
+namespace {
+
+// Var::assign, counting a version where `counted` (follow_write's not).
+void assign_value(const std::shared_ptr<VarImpl>& target, const Var& result, uint64_t since, bool counted) {
+  VarImpl& impl = checked(target);
+  const VarImpl& r = checked(VarAccess::impl(result));
   if (grad_mode && impl.requires_grad && !impl.grad_fn) {
     throw std::invalid_argument(
         "a leaf tensor that requires grad is used in an in-place operation; expected the write under "
         "mf.no_grad() (as an optimizer step), or on a copy (clone) of the leaf");
   }
-  ++impl.version;
+  const std::shared_ptr<VarImpl>& count = counting(target);
+  if (counted) ++count->version;
   bool over_old = false;
   impl.value = written_value(impl, r, over_old);
   impl.aliases = impl.aliases || r.aliases;  // a view written in place is its base's memory still
   if (!grad_mode) return;
   // The write's own calls keep the old value they read, unless it was written over.
-  if (r.grad_fn && r.grad_fn->sequence >= since && !over_old) exempt_own_calls(impl_, r.grad_fn.get(), since, impl.version);
+  if (counted && r.grad_fn && r.grad_fn->sequence >= since && !over_old) {
+    exempt_own_calls(count, r.grad_fn.get(), since, count->version);
+  }
   impl.requires_grad = r.requires_grad;
   impl.grad_fn = r.grad_fn;
   impl.output_index = r.output_index;
 }
+
+}  // namespace
+
+void Var::assign(const Var& result, uint64_t since) { assign_value(impl_, result, since, true); }
+
+void follow_write(const Var& v, const Var& result) { assign_value(VarAccess::impl(v), result, UINT64_MAX, false); }
 
 bool grad_enabled() { return grad_mode; }
 void set_grad_enabled(bool enabled) { grad_mode = enabled; }
@@ -686,7 +720,10 @@ bool record(const std::string& name, const std::vector<Var>& inputs, std::vector
   node->sequence = sequence.fetch_add(1, std::memory_order_relaxed);
   for (const Var& in : inputs) {
     node->inputs.push_back(edge_of(in));
-    if (in.defined()) node->saved.push_back({VarAccess::impl(in), VarAccess::impl(in)->version});
+    if (in.defined()) {
+      const std::shared_ptr<VarImpl>& count = counting(VarAccess::impl(in));
+      node->saved.push_back({count, count->version});
+    }
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
     const Var& out = outputs[i];
@@ -713,7 +750,9 @@ bool record(const std::string& name, const std::vector<Var>& inputs, std::vector
 void set_saved(Node& node, const std::vector<Var>& values) {
   node.saved.clear();
   for (const Var& v : values) {
-    if (v.defined()) node.saved.push_back({VarAccess::impl(v), VarAccess::impl(v)->version});
+    if (!v.defined()) continue;
+    const std::shared_ptr<VarImpl>& count = counting(VarAccess::impl(v));
+    node.saved.push_back({count, count->version});
   }
 }
 
@@ -722,7 +761,7 @@ SavedVar::SavedVar(const Var& v, bool output) : value_(v.detach()), requires_gra
   if (impl.used_from && !output) {
     regather_source_ = impl.used_from;
     regather_layout_ = std::get<GlobalTensor>(impl.value).layout();
-    regather_version_ = impl.used_from->version;
+    regather_version_ = counting(impl.used_from)->version;
     value_ = Var();
   }
   if (!requires_grad_) return;
@@ -739,9 +778,9 @@ SavedVar::SavedVar(const Var& v, bool output) : value_(v.detach()), requires_gra
 
 Var SavedVar::value() const {
   if (!regather_source_) return value_;
-  if (regather_source_->version != regather_version_) {
+  if (const uint64_t now = counting(regather_source_)->version; now != regather_version_) {
     throw std::runtime_error("backward: a parameter sharded by ZeRO stage 3 was written in place (version " +
-                             std::to_string(regather_source_->version) + ") after a call used it (version " +
+                             std::to_string(now) + ") after a call used it (version " +
                              std::to_string(regather_version_) + "); expected the optimizer step after backward");
   }
   if (!conversion_tracer() && regather_source_->use_layout == regather_layout_) {

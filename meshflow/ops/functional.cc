@@ -45,8 +45,13 @@ std::vector<Var> run(const OpDef& op, const std::vector<Var>& inputs, const Attr
     for (const Var& in : inputs) args.push_back(in.local());
     std::vector<Tensor> results = apply_local(op, std::move(args), attrs, overwrite);
     outputs.reserve(results.size());
-    // A view of a view of another tensor's memory (x[0].view(...)) is one too (alias.h).
-    if (op.output_views_input && aliases(inputs[0])) return {aliasing(std::move(results[0]))};
+    if (op.output_views_input) {  // a view of the input's memory, counting writes with it (alias.h)
+      // A view of a view of another tensor's memory (x[0].view(...)) is one too.
+      if (aliases(inputs[0])) return {aliasing(std::move(results[0]), inputs[0])};
+      outputs.emplace_back(std::move(results[0]));
+      share_version(outputs[0], inputs[0]);
+      return outputs;
+    }
     for (Tensor& out : results) outputs.emplace_back(std::move(out));
   }
   return outputs;
@@ -498,8 +503,9 @@ const char* torch_overload_name(const std::string& op, const Attrs& attrs) {
 void record_with_grad(const OpDef& op, const std::vector<Var>& args, std::vector<Var>& outputs, const Attrs& attrs) {
   auto saved = std::make_shared<Saved>();
   for (const Var& in : args) {
-    // A view of another tensor's memory is saved as a copy where the gradient reads it: its
-    // base may be written in place before backward (alias.h).
+    // A view of another tensor's memory is saved as a copy where the gradient reads it: an
+    // in-place write through it, whose calls keep the value they read, writes that memory
+    // (alias.h).
     const bool copied = op.grad_reads.inputs && aliases(in) && !in.requires_grad();
     saved->inputs.emplace_back(copied ? fn::clone(in) : in, /*output=*/false);
     saved->needs_grad.push_back(in.requires_grad());
@@ -806,7 +812,7 @@ std::optional<Var> basic_index_view(const Var& x, const BasicIndex& plan) {
     }
     offset += plan.starts[d] * stride;
   }
-  return aliasing(t.view(offset, plan.shape));
+  return aliasing(t.view(offset, plan.shape), x);
 }
 
 }  // namespace

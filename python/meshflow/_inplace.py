@@ -91,29 +91,29 @@ def _root_leaf_requiring_grad(t):
 
 
 def _retake_views(t, skip=None):
-    """Takes every live view of `t` (but `skip`) again from t's new value, and theirs."""
+    """Takes every live view of `t` (but `skip`) again from t's new value, and theirs. The
+    write was counted once, in the version the views share with t (Var.follow_write)."""
     for v in _live_views(t):
         if v is skip:
             continue
         record = v._view
-        if record[_KIND].detached:
-            with no_grad():
-                v._impl.assign(_take(record, t)._impl)
-        else:
-            v._impl.assign(_take(record, t)._impl)
+        with _no_grad_if(record[_KIND].detached):
+            v._impl.follow_write(_take(record, t)._impl)
         _retake_views(v)
 
 
-def _write(t, value, since, skip=None):
+def _write(t, value, since, skip=None, counted=True):
     """t takes `value` (of t's shape and dtype, computed by the calls recorded since the
-    autograd sequence `since`), then its views and its base follow."""
-    t._impl.assign(value._impl, since)
+    autograd sequence `since`), then its views and its base follow (`counted`: False for a
+    write counted already, in the version t shares: Var.follow_write)."""
+    _assign(t, value, since, counted)
     _follow(t, skip)
 
 
 def _follow(t, skip=None):
     """After a write to t: its views (but `skip`) are taken again, and its base takes the
-    view's new value, in place where the view is a box of it (_ViewKind.region)."""
+    view's new value, in place where the view is a box of it (_ViewKind.region). They share
+    t's version, which counted the write already."""
     _retake_views(t, skip)
     record = getattr(t, "_view", None)
     if record is None:
@@ -122,9 +122,10 @@ def _follow(t, skip=None):
     region = record[_KIND].region
     with _no_grad_if(record[_KIND].detached):
         if region is not None:
-            _write_call(base, write_call(base, region(base, *record[_ARGS], **record[_KWARGS]), t), skip=t)
+            _write_call(base, write_call(base, region(base, *record[_ARGS], **record[_KWARGS]), t), skip=t,
+                        counted=False)
         else:
-            _write(base, _put(record, base, t), _C.next_sequence(), skip=t)
+            _write(base, _put(record, base, t), _C.next_sequence(), skip=t, counted=False)
 
 
 class _no_grad_if(no_grad):
@@ -140,19 +141,26 @@ class _no_grad_if(no_grad):
             super().__exit__(*exc)
 
 
-def _write_call(t, call, op=None, skip=None):
+def _write_call(t, call, op=None, skip=None, counted=True):
     """t written in place by `call` (_ops_index.write_call's (op, inputs, attrs, target)):
     the op's output over t's memory (fn::write_in_place), so the write costs what it writes;
-    t takes it, and its views and base follow."""
+    t takes it, and its views and base follow (`counted`: as _write's)."""
     name, inputs, attrs, target = call
     _check_leaf(t, op or name)
     since = _C.next_sequence()  # the write's own call reads no value of t (only its shape)
     result = Tensor(_C.write_in_place(name, [i._impl for i in inputs], attrs, target)[0])
     if t.is_global and (result.sbp != t.sbp or result.placement != t.placement):
         result = result.to_global(placement=t.placement, sbp=t.sbp)  # a partial t was converted to write
-    t._impl.assign(result._impl, since)
+    _assign(t, result, since, counted)
     _follow(t, skip)
     return t
+
+
+def _assign(t, value, since, counted):
+    if counted:
+        t._impl.assign(value._impl, since)
+    else:
+        t._impl.follow_write(value._impl)
 
 
 def _fresh(t):
