@@ -241,6 +241,8 @@ enum class Form {
   kItem,       // (self): self.item() of a local self (item_of)
   kCat,        // (tensors[, dim]): the cat op on a list or tuple of local Tensors and an exact int dim
   kContiguous,  // (self): self.contiguous() where known_strides knows torch's strides of self
+  kMatrices,   // (a, b): the op on two Tensors of at least 2 dims each (matmul's batched form)
+  kWhere,      // (condition, x, y): the op on a bool Tensor and two meshflow.Tensors of one dtype
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -249,6 +251,8 @@ enum class ViewOp {
   kView,       // x.view(...): as reshape's
   kTranspose,  // x.transpose(dim0, dim1): fn::transpose
   kUnsqueeze,  // x.unsqueeze(dim): fn::unsqueeze
+  kPermute,    // x.permute(*dims) or x.permute(dims): fn::permute
+  kT,          // x.t() of a tensor of at most 2 dims: x itself below 2, else fn::transpose(x, 0, 1)
 };
 
 struct TensorMethod {
@@ -560,6 +564,26 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
       out = fn::unsqueeze(*x, *d);
       break;
     }
+    case ViewOp::kPermute: {
+      const std::optional<Shape> dims = sizes_arg(args + 1, n - 1);
+      if (!dims) return nullptr;
+      out = fn::permute(*x, dims->vec());
+      break;
+    }
+    case ViewOp::kT: {
+      if (n != 1 || ndim > 2) return nullptr;  // the fallback names the error
+      if (ndim < 2) return Py_NewRef(self);
+      // Recorded as the transpose it is (m.view_kind is transpose's), so that its strides and
+      // writes through it follow as x.transpose(0, 1)'s.
+      static PyObject* const zero_one[] = {PyLong_FromLong(0), PyLong_FromLong(1)};
+      Var out = fn::transpose(*x, 0, 1);
+      if (out.grad_fn()) {
+        const std::vector<Var> inputs{*x};
+        show_as(out, "TBackward0", &inputs);  // torch's node of x.t()
+      }
+      PyObject* view = tensor_object(std::move(out));
+      return m.view_kind ? linked_view(m, self, view, zero_one, 2) : view;
+    }
   }
   PyObject* view = tensor_object(std::move(out));
   return m.view_kind ? linked_view(m, self, view, args + 1, n - 1) : view;
@@ -637,6 +661,26 @@ PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   if (!x) return nullptr;
   std::optional<Var> out = binary_var(m, *x, other);
   return out ? tensor_object(std::move(*out)) : nullptr;
+}
+
+// (a, b): the op on two Tensors of at least 2 dims each, as the fallback (matmul) issues them
+// without a change; null without an error set for every other call (its vectors' forms).
+PyObject* matrices_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  const Var* a = n == 2 ? var_of_tensor(args[0]) : nullptr;
+  const Var* b = a ? var_of_tensor(args[1]) : nullptr;
+  if (!b || a->shape().size() < 2 || b->shape().size() < 2) return nullptr;
+  return tensor_object(issue(a->is_global() || b->is_global(), *m.op, {*a, *b}));
+}
+
+// (condition, x, y): the op on a bool Tensor and two meshflow.Tensors (not subclasses) of one
+// dtype, as the fallback (where) issues them without promotion; null without an error set
+// for every other call.
+PyObject* where_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  const Var* c = n == 3 ? var_of_tensor(args[0]) : nullptr;
+  const Var* x = c && Py_TYPE(args[1]) == tensor_class ? var_of_tensor(args[1]) : nullptr;
+  const Var* y = x && Py_TYPE(args[2]) == tensor_class ? var_of_tensor(args[2]) : nullptr;
+  if (!y || c->dtype() != DType::kBool || x->dtype() != y->dtype()) return nullptr;
+  return tensor_object(issue(c->is_global() || x->is_global() || y->is_global(), *m.op, {*c, *x, *y}));
 }
 
 // Whether `from` broadcasts to `to` without growing it (NumPy's rule, trailing dims aligned).
@@ -752,6 +796,10 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (PyObject* out = size_fast(args, n)) return out;
       } else if (m.form == Form::kView) {
         if (PyObject* out = view_fast(m, args, n)) return out;
+      } else if (m.form == Form::kMatrices) {
+        if (PyObject* out = matrices_fast(m, args, n)) return out;
+      } else if (m.form == Form::kWhere) {
+        if (PyObject* out = where_fast(m, args, n)) return out;
       } else if (m.form == Form::kSetitem) {
         if (n == 3 && setitem_fast(args[0], args[1], args[2])) Py_RETURN_NONE;
       } else if (n == 2) {
@@ -839,7 +887,8 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
                               py::function fallback) {
   static const std::pair<const char*, Form> forms[] = {
       {"binary", Form::kBinary}, {"reflected", Form::kReflected}, {"reduce", Form::kReduce},
-      {"inplace", Form::kInplace}, {"compare", Form::kCompare}};
+      {"inplace", Form::kInplace}, {"compare", Form::kCompare}, {"matrices", Form::kMatrices},
+      {"where", Form::kWhere}};
   const auto found = std::find_if(std::begin(forms), std::end(forms), [&](const auto& f) { return form == f.first; });
   if (found == std::end(forms)) throw std::invalid_argument("tensor_method: no form '" + form + "'");
   if (!tensor_class) throw std::logic_error("tensor_method: set_tensor_class first");
@@ -935,7 +984,7 @@ py::object make_unary_method(const std::string& name, py::function fallback) {
 py::object make_view_method(const std::string& name, py::object kind, py::dict kwargs, py::function fallback) {
   static const std::pair<const char*, ViewOp> ops[] = {
       {"reshape", ViewOp::kReshape}, {"view", ViewOp::kView}, {"transpose", ViewOp::kTranspose},
-      {"unsqueeze", ViewOp::kUnsqueeze}};
+      {"unsqueeze", ViewOp::kUnsqueeze}, {"permute", ViewOp::kPermute}, {"t", ViewOp::kT}};
   const auto found = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return name == o.first; });
   if (found == std::end(ops)) throw std::invalid_argument("view_method: no view method '" + name + "'");
   return make_method("view_method", Form::kView, std::move(kind), std::move(kwargs), std::move(fallback),
@@ -1172,7 +1221,7 @@ void bind_op_calls(py::module_& m) {
         "Tensor.size in C: size() as a `size_class` (meshflow.Size), size(dim) of an exact int dim in range as an "
         "int; any other call goes to fallback");
   m.def("view_method", &make_view_method, py::arg("name"), py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
-        "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze) in C: its calls with exact ints on "
+        "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze, permute, t) in C: its calls with exact ints on "
         "a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs) (not linked where kind "
         "is None: the caller links it); any other call goes to fallback");
   m.def("setitem_method", &make_setitem_method, py::arg("fallback"),
@@ -1185,7 +1234,8 @@ void bind_op_calls(py::module_& m) {
         "key goes to fallback");
   m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
         "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected', 'reduce', "
-        "'inplace' (self.<op>_(other)) or 'compare' of op `op`, with `scalar` the op on a Tensor and a number (or None)");
+        "'inplace' (self.<op>_(other)), 'compare', 'matrices' (two Tensors of at least 2 dims) or 'where' (a bool "
+        "Tensor and two Tensors of one dtype) of op `op`, with `scalar` the op on a Tensor and a number (or None)");
 }
 
 }  // namespace mf
