@@ -243,6 +243,7 @@ enum class Form {
   kContiguous,  // (self): self.contiguous() where known_strides knows torch's strides of self
   kMatrices,   // (a, b): the op on two Tensors of at least 2 dims each (matmul's batched form)
   kWhere,      // (condition, x, y): the op on a bool Tensor and two meshflow.Tensors of one dtype
+  kCreate,     // (*sizes) or (sizes): the creation op's tensor of these sizes in creation_dtype, on the host
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -683,6 +684,24 @@ PyObject* where_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n)
   return tensor_object(issue(c->is_global() || x->is_global() || y->is_global(), *m.op, {*c, *x, *y}));
 }
 
+// The dtype of a creation op's call without keywords (zeros(3)): the default dtype while
+// creation ops run on the host by default, else none (their Python's); set_creation_dtype.
+std::optional<DType> creation_dtype = DType::kFloat32;
+
+// (*sizes) or (sizes) of exact non-negative ints whose product fits in int64: the creation
+// op's tensor of those sizes in creation_dtype; null without an error set for every other
+// call (the fallback names the error or takes the keywords).
+PyObject* create_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  if (!creation_dtype) return nullptr;
+  std::optional<Shape> sizes = sizes_arg(args, n);
+  if (!sizes) return nullptr;
+  int64_t numel = 1;
+  for (const int64_t d : *sizes) {
+    if (d < 0 || __builtin_mul_overflow(numel, d, &numel)) return nullptr;
+  }
+  return tensor_object(first_output(*m.op, {}, {{"shape", sizes->vec()}, {"dtype", *creation_dtype}}));
+}
+
 // Whether `from` broadcasts to `to` without growing it (NumPy's rule, trailing dims aligned).
 bool broadcasts_into(const Shape& from, const Shape& to) {
   if (from.size() > to.size()) return false;
@@ -800,6 +819,8 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (PyObject* out = matrices_fast(m, args, n)) return out;
       } else if (m.form == Form::kWhere) {
         if (PyObject* out = where_fast(m, args, n)) return out;
+      } else if (m.form == Form::kCreate) {
+        if (PyObject* out = create_fast(m, args, n)) return out;
       } else if (m.form == Form::kSetitem) {
         if (n == 3 && setitem_fast(args[0], args[1], args[2])) Py_RETURN_NONE;
       } else if (n == 2) {
@@ -958,6 +979,14 @@ py::object make_contiguous_method(py::function fallback) {
 py::object make_cat_function(py::function fallback) {
   py::object f = make_method("cat_function", Form::kCat, py::none(), py::none(), std::move(fallback));
   reinterpret_cast<TensorMethod*>(f.ptr())->op = &find_op("cat");
+  return f;
+}
+
+// Creation op `op` (zeros, ones) as a function in C: create_fast's calls in one call; every
+// other call to `fallback`.
+py::object make_creation_function(const std::string& op, py::function fallback) {
+  py::object f = make_method("creation_function", Form::kCreate, py::none(), py::none(), std::move(fallback));
+  reinterpret_cast<TensorMethod*>(f.ptr())->op = &find_op(op);
   return f;
 }
 
@@ -1217,6 +1246,18 @@ void bind_op_calls(py::module_& m) {
   m.def("cat_function", &make_cat_function, py::arg("fallback"),
         "meshflow.cat in C: a list or tuple of local Tensors of one dtype and an exact int dim reach the cat op in "
         "one call; any other call (or one the op refuses with a ValueError) goes to fallback");
+  m.def("creation_function", &make_creation_function, py::arg("op"), py::arg("fallback"),
+        "Creation op `op` (zeros, ones) in C: a call of exact ints alone (zeros(2, 3), zeros((2, 3))) makes its "
+        "tensor in the dtype set_creation_dtype gave, in one call; any other call (or any call while that is "
+        "None) goes to fallback");
+  m.def(
+      "set_creation_dtype",
+      [](const std::optional<std::string>& name) {
+        creation_dtype = name ? std::optional<DType>(dtype_from_name(*name)) : std::nullopt;
+      },
+      py::arg("name"),
+      "The dtype (by name) of the creation functions' calls in C: the default dtype while creation ops run on "
+      "the host by default; None sends every call to their Python");
   m.def("size_method", &make_size_method, py::arg("size_class"), py::arg("fallback"),
         "Tensor.size in C: size() as a `size_class` (meshflow.Size), size(dim) of an exact int dim in range as an "
         "int; any other call goes to fallback");

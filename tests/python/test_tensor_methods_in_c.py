@@ -647,3 +647,42 @@ def test_views_made_and_dropped_in_a_loop_leave_one_record_and_live_ones_follow_
     np.testing.assert_array_equal(kept[1].numpy(), (F32 + 1).T)
     np.testing.assert_array_equal(kept[2].numpy(), F32[1] + 1)
     assert sum(r() is not None for r in x._views) == 3
+
+
+CREATION_CALLS = [  # args: the C path's calls, then calls it leaves to Python
+    (3,), (2, 3), ((2, 3),), ([2, 0],), (), (mf.Size([1, 2]),),
+    (-1,), (True,), (1.5,), (np.int64(2),), (2**40, 2**40), (2**70,),
+]
+
+
+@pytest.mark.parametrize("name", ["zeros", "ones", "empty"])
+def test_creation_functions_make_what_the_python_functions_make(name):
+    f = getattr(mf, name)
+    assert type(f) is mf._C.TensorMethod
+    for args in CREATION_CALLS:
+        outcomes = []
+        for call in (f, f.__wrapped__):
+            try:
+                out = call(*args)
+            except Exception as e:  # noqa: BLE001 - both paths must raise alike
+                outcomes.append((type(e), str(e)))
+                continue
+            outcomes.append((type(out), out.dtype, out.device, out.numpy().tolist(), out.requires_grad))
+        assert outcomes[0] == outcomes[1], args
+
+
+def test_creation_functions_follow_the_default_dtype_and_device_and_take_keywords():
+    try:
+        mf.set_default_dtype(mf.float64)
+        assert mf.zeros(2).dtype == mf.ones(2, 1).dtype == mf.empty(3).dtype == mf.float64
+    finally:
+        mf.set_default_dtype(mf.float32)
+    assert mf.zeros(2).dtype == mf.float32
+    with mf.device("meta"):
+        assert mf.ones(2).device.type == "meta"  # placed by the Python
+    assert mf.ones(2).device.type == "cpu"
+    out = mf.ones(3)
+    assert mf.zeros(3, out=out) is out and out.numpy().tolist() == [0, 0, 0]  # torch's out=, the fallback's
+    assert mf.ones(2, dtype=mf.int64).dtype == mf.int64 and mf.zeros(2, requires_grad=True).requires_grad
+    g = mf.zeros(4, placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.split(0))
+    assert g.is_global and g.numpy().tolist() == [0, 0, 0, 0]
