@@ -686,3 +686,41 @@ def test_creation_functions_follow_the_default_dtype_and_device_and_take_keyword
     assert mf.ones(2, dtype=mf.int64).dtype == mf.int64 and mf.zeros(2, requires_grad=True).requires_grad
     g = mf.zeros(4, placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.split(0))
     assert g.is_global and g.numpy().tolist() == [0, 0, 0, 0]
+
+
+ONE_TENSOR_OPERANDS = [  # the C path's operands, then one it leaves to Python (which names the error)
+    F32, -F32[0], np.arange(-3, 3), np.array([True, False]), np.float32(2.5) * np.ones(()), F32.astype(np.float64),
+    F32.tolist(),
+]
+
+
+@pytest.mark.parametrize("name", ["relu", "neg", "abs", "trunc", "logical_not", "bitwise_not", "isnan", "frac"])
+def test_ops_of_one_tensor_give_what_the_python_functions_give(name):
+    f = getattr(mf, name)
+    assert type(f) is mf._C.TensorMethod
+    for operand in ONE_TENSOR_OPERANDS:
+        outcomes = []
+        for call in (f, f.__wrapped__, lambda x: getattr(x, name)() if isinstance(x, mf.Tensor) else f(x)):
+            x = mf.tensor(operand) if isinstance(operand, np.ndarray) else operand
+            if isinstance(operand, np.ndarray) and operand.dtype == np.float32:
+                x = mf.tensor(operand, requires_grad=True)
+            try:
+                out = call(x)
+            except Exception as e:  # noqa: BLE001 - both paths must raise alike
+                outcomes.append((type(e), str(e)))
+                continue
+            grad = None
+            if out.requires_grad:
+                out.sum().backward()
+                grad = x.grad.numpy().tolist()
+            outcomes.append((out.numpy().tolist(), out.dtype, type(out.grad_fn).__name__, grad))
+        assert outcomes[0] == outcomes[1] == outcomes[2], (name, operand)
+    a = np.arange(-3, 3).reshape(2, 3) if name == "bitwise_not" else -F32  # a dtype the op takes
+    g = mf.tensor(a, placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.split(0))
+    assert f(g).is_global and f(g).sbp == g.sbp
+    np.testing.assert_array_equal(f(g).numpy(), f(mf.tensor(a)).numpy())
+    if name != "bitwise_not":
+        assert type(f(nn.Parameter(mf.tensor(a)))) is mf.Tensor
+    out = mf.ones(2, 3, dtype=f(mf.tensor(a)).dtype)
+    assert f(mf.tensor(a), out=out) is out  # torch's out=, the fallback's
+    np.testing.assert_array_equal(out.numpy(), f(mf.tensor(a)).numpy())
