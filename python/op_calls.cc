@@ -245,6 +245,7 @@ enum class Form {
   kWhere,      // (condition, x, y): the op on a bool Tensor and two meshflow.Tensors of one dtype
   kCreate,     // (*sizes) or (sizes): the creation op's tensor of these sizes in creation_dtype, on the host
   kOne,        // (x): the op on one Tensor, its dtype as it is (an elementwise op of one input)
+  kFloating,   // (x): as kOne, on a Tensor of a floating dtype (the fallback widens the others)
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -820,9 +821,11 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (PyObject* out = matrices_fast(m, args, n)) return out;
       } else if (m.form == Form::kWhere) {
         if (PyObject* out = where_fast(m, args, n)) return out;
-      } else if (m.form == Form::kOne) {
+      } else if (m.form == Form::kOne || m.form == Form::kFloating) {
         const Var* x = n == 1 ? var_of_tensor(args[0]) : nullptr;
-        if (x) return tensor_object(issue(x->is_global(), *m.op, {*x}));
+        if (x && (m.form == Form::kOne || is_floating(x->dtype()))) {
+          return tensor_object(issue(x->is_global(), *m.op, {*x}));
+        }
       } else if (m.form == Form::kCreate) {
         if (PyObject* out = create_fast(m, args, n)) return out;
       } else if (m.form == Form::kSetitem) {
@@ -913,7 +916,7 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
   static const std::pair<const char*, Form> forms[] = {
       {"binary", Form::kBinary}, {"reflected", Form::kReflected}, {"reduce", Form::kReduce},
       {"inplace", Form::kInplace}, {"compare", Form::kCompare}, {"matrices", Form::kMatrices},
-      {"where", Form::kWhere}, {"one", Form::kOne}};
+      {"where", Form::kWhere}, {"one", Form::kOne}, {"floating", Form::kFloating}};
   const auto found = std::find_if(std::begin(forms), std::end(forms), [&](const auto& f) { return form == f.first; });
   if (found == std::end(forms)) throw std::invalid_argument("tensor_method: no form '" + form + "'");
   if (!tensor_class) throw std::logic_error("tensor_method: set_tensor_class first");
@@ -1280,7 +1283,7 @@ void bind_op_calls(py::module_& m) {
   m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
         "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected', 'reduce', "
         "'inplace' (self.<op>_(other)), 'compare', 'matrices' (two Tensors of at least 2 dims), 'where' (a bool "
-        "Tensor and two Tensors of one dtype) or 'one' (one Tensor) of op `op`, with `scalar` the op on a Tensor and a number (or None)");
+        "Tensor and two Tensors of one dtype) 'one' (one Tensor) or 'floating' (one Tensor of a floating dtype) of op `op`, with `scalar` the op on a Tensor and a number (or None)");
 }
 
 }  // namespace mf

@@ -165,12 +165,12 @@ def _unary(name, doc, floats=False):
             x = cast(input, _dtype.float32)._impl
         return Tensor(unary(x))
     op = _named(op, name, doc)
-    if floats:
-        return op
-    # One Tensor, taken as it is: in C (_C.tensor_method's "one" form), one call; _numpy_names
-    # remakes it over its out= wrapper.
-    made = _in_c("one", name, None, op)
-    made.remake = functools.partial(_C.tensor_method, "one", name, None)
+    # One Tensor taken as it is (of a floating dtype where the op widens the others) in C
+    # (_C.tensor_method's "one" and "floating" forms): one call; _numpy_names remakes it over
+    # its out= wrapper.
+    form = "floating" if floats else "one"
+    made = _in_c(form, name, None, op)
+    made.remake = functools.partial(_C.tensor_method, form, name, None)
     return made
 
 

@@ -688,13 +688,14 @@ def test_creation_functions_follow_the_default_dtype_and_device_and_take_keyword
     assert g.is_global and g.numpy().tolist() == [0, 0, 0, 0]
 
 
-ONE_TENSOR_OPERANDS = [  # the C path's operands, then one it leaves to Python (which names the error)
-    F32, -F32[0], np.arange(-3, 3), np.array([True, False]), np.float32(2.5) * np.ones(()), F32.astype(np.float64),
-    F32.tolist(),
+ONE_TENSOR_OPERANDS = [  # the C path's operands (integers and bools: widened ones, the Python's), then one it
+    F32, -F32[0], np.arange(-3, 3), np.array([True, False]), np.float32(2.5) * np.ones(()),  # leaves to Python
+    F32.astype(np.float64), F32.astype(np.float16), F32.astype(np.complex64), F32.tolist(),
 ]
 
 
-@pytest.mark.parametrize("name", ["relu", "neg", "abs", "trunc", "logical_not", "bitwise_not", "isnan", "frac"])
+@pytest.mark.parametrize("name", ["relu", "neg", "abs", "trunc", "logical_not", "bitwise_not", "isnan", "frac",
+                                  "exp", "sigmoid", "tanh", "sqrt", "sin"])
 def test_ops_of_one_tensor_give_what_the_python_functions_give(name):
     f = getattr(mf, name)
     assert type(f) is mf._C.TensorMethod
@@ -714,8 +715,20 @@ def test_ops_of_one_tensor_give_what_the_python_functions_give(name):
                 out.sum().backward()
                 grad = x.grad.numpy().tolist()
             outcomes.append((out.numpy().tolist(), out.dtype, type(out.grad_fn).__name__, grad))
-        assert outcomes[0] == outcomes[1] == outcomes[2], (name, operand)
+        np.testing.assert_equal(outcomes[0], outcomes[1])  # NaNs (sqrt's) as equal
+        np.testing.assert_equal(outcomes[2], outcomes[1])
     a = np.arange(-3, 3).reshape(2, 3) if name == "bitwise_not" else -F32  # a dtype the op takes
+    def dtype_of(call, x):
+        try:
+            return call(x).dtype
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            return type(e), str(e)
+    try:  # the default dtype widens integers and bools (the Python's), not the floats C takes
+        mf.set_default_dtype(mf.float64)
+        for operand in (np.arange(3), F32):
+            assert dtype_of(f, mf.tensor(operand)) == dtype_of(f.__wrapped__, mf.tensor(operand))
+    finally:
+        mf.set_default_dtype(mf.float32)
     g = mf.tensor(a, placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.split(0))
     assert f(g).is_global and f(g).sbp == g.sbp
     np.testing.assert_array_equal(f(g).numpy(), f(mf.tensor(a)).numpy())
