@@ -82,10 +82,10 @@ def main():
     if args.child:
         child(args.child[0], args.calls, args.cases, args.child[1])
         return
+    libraries = ["meshflow"] + (["torch"] if importlib.util.find_spec("torch") else [])
     sys.modules["torch"] = None  # only the names of the cases are read here
     import dispatch_bench
     cases = ["noop"] + (args.cases or list(dispatch_bench.SURFACE))
-    libraries = ["meshflow"] + (["torch"] if importlib.util.find_spec("torch") else [])
     with tempfile.TemporaryDirectory() as scratch:
         source, markers = os.path.join(scratch, "markers.c"), os.path.join(scratch, "markers.so")
         with open(source, "w") as f:

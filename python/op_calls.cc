@@ -533,6 +533,8 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
   if (!x || x->is_global()) return nullptr;
   const int64_t ndim = static_cast<int64_t>(x->shape().size());
   Var out;
+  PyObject* const* link_args = args + 1;  // the arguments its view is recorded with: the call's
+  Py_ssize_t link_count = n - 1;
   switch (m.view_op) {
     case ViewOp::kView:
     case ViewOp::kReshape: {
@@ -576,20 +578,21 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
     case ViewOp::kT: {
       if (n != 1 || ndim > 2) return nullptr;  // the fallback names the error
       if (ndim < 2) return Py_NewRef(self);
-      // Recorded as the transpose it is (m.view_kind is transpose's), so that its strides and
-      // writes through it follow as x.transpose(0, 1)'s.
-      static PyObject* const zero_one[] = {PyLong_FromLong(0), PyLong_FromLong(1)};
-      Var out = fn::transpose(*x, 0, 1);
+      out = fn::transpose(*x, 0, 1);
       if (out.grad_fn()) {
         const std::vector<Var> inputs{*x};
         show_as(out, "TBackward0", &inputs);  // torch's node of x.t()
       }
-      PyObject* view = tensor_object(std::move(out));
-      return m.view_kind ? linked_view(m, self, view, zero_one, 2) : view;
+      // Linked as the transpose it is (m.view_kind is transpose's): its strides and the writes
+      // through it follow as x.transpose(0, 1)'s.
+      static PyObject* const zero_one[] = {PyLong_FromLong(0), PyLong_FromLong(1)};
+      link_args = zero_one;
+      link_count = 2;
+      break;
     }
   }
   PyObject* view = tensor_object(std::move(out));
-  return m.view_kind ? linked_view(m, self, view, args + 1, n - 1) : view;
+  return m.view_kind ? linked_view(m, self, view, link_args, link_count) : view;
 }
 
 // The binary forms' result on x and `other` (a Tensor, or a number where the op has a scalar
@@ -1269,9 +1272,9 @@ void bind_op_calls(py::module_& m) {
         "Tensor.size in C: size() as a `size_class` (meshflow.Size), size(dim) of an exact int dim in range as an "
         "int; any other call goes to fallback");
   m.def("view_method", &make_view_method, py::arg("name"), py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
-        "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze, permute, t) in C: its calls with exact ints on "
-        "a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs) (not linked where kind "
-        "is None: the caller links it); any other call goes to fallback");
+        "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze, permute, t) in C: its calls with "
+        "exact ints on a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs) (not "
+        "linked where kind is None: the caller links it); any other call goes to fallback");
   m.def("setitem_method", &make_setitem_method, py::arg("fallback"),
         "Tensor.__setitem__ in C: a basic key and a number or a Tensor of self's dtype written over a local self's "
         "memory (fn::write_basic_index) where self is no view, has no live views and no gradient is recorded; any "
@@ -1283,7 +1286,8 @@ void bind_op_calls(py::module_& m) {
   m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
         "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected', 'reduce', "
         "'inplace' (self.<op>_(other)), 'compare', 'matrices' (two Tensors of at least 2 dims), 'where' (a bool "
-        "Tensor and two Tensors of one dtype) 'one' (one Tensor) or 'floating' (one Tensor of a floating dtype) of op `op`, with `scalar` the op on a Tensor and a number (or None)");
+        "Tensor and two Tensors of one dtype), 'one' (one Tensor) or 'floating' (one Tensor of a floating dtype) of "
+        "op `op`, with `scalar` the op on a Tensor and a number (or None)");
 }
 
 }  // namespace mf

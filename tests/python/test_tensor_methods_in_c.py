@@ -201,7 +201,8 @@ VIEW_CALLS = [  # (method, args): the C path's calls, then calls it leaves to Py
     ("view", (mf.Size([3, 2]),)), ("transpose", (0, 1)), ("transpose", (-1, 0)), ("unsqueeze", (0,)),
     ("unsqueeze", (-1,)), ("unsqueeze", (2,)), ("permute", (1, 0)), ("permute", ((1, 0),)), ("permute", ([1, 0],)),
     ("permute", (-1, 0)), ("permute", (0, 0)), ("permute", (0,)),
-    ("reshape", (np.int64(6),)), ("permute", (np.int64(1), 0)), ("permute", (1.0, 0)), ("reshape", (4, 2)), ("transpose", (0, 2)), ("unsqueeze", (3,)), ("view", (True, 6)),
+    ("reshape", (np.int64(6),)), ("permute", (np.int64(1), 0)), ("permute", (1.0, 0)), ("reshape", (4, 2)),
+    ("transpose", (0, 2)), ("unsqueeze", (3,)), ("view", (True, 6)),
 ]
 
 
