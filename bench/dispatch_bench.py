@@ -29,7 +29,8 @@ meshflow beside PyTorch; `--composed-only` prints only this table.
 
 Then the small-op surface users hit in loops (indexing and setitem, views, .item(), .shape,
 mf.tensor([...]), comparisons, clone, cat, .to(dtype), in-place ops, nn.Linear(8, 8) with and
-without grad and with a forward hook), meshflow beside PyTorch, timed in CPU time
+without grad and with a forward hook, arithmetic, reductions, relu, zeros / empty / ones(3),
+where, a 4x4 matmul, a tiny MLP's forward and backward), meshflow beside PyTorch, timed in CPU time
 (time.process_time: every thread of the process, so work handed to the VM's threads counts),
 the two libraries' rounds interleaved, best of 7; `--surface-only` prints only this table.
 
@@ -85,7 +86,8 @@ COMPOSED = {
 
 
 # The small-op surface on `t`: a library's module (lib), x [8, 16], y [8, 16], xt ([16, 8].t()), s [1], idx
-# (int64 [3]), lin (Linear(8, 8)), h (the same with a forward hook), i8 [4, 8].
+# (int64 [3]), lin (Linear(8, 8)), h (the same with a forward hook), i8 [4, 8], v [8], a and b [3], c (x < y),
+# m [4, 4], mlp1 and mlp2 (Linear(8, 16) and Linear(16, 4): a tiny MLP whose parameters require grad).
 SURFACE = {
     "x[0]": lambda t: t["x"][0], "x[:, 1]": lambda t: t["x"][:, 1], "x[..., None]": lambda t: t["x"][..., None],
     "x[idx]": lambda t: t["x"][t["idx"]], "x[0] = 1.0": lambda t: t["x"].__setitem__(0, 1.0),
@@ -100,14 +102,26 @@ SURFACE = {
     "x.to(float64)": lambda t: t["x"].to(t["lib"].float64), "x.add_(y)": lambda t: t["x"].add_(t["y"]),
     "x.mul_(1.0)": lambda t: t["x"].mul_(1.0), "Linear(8,8) grad": lambda t: t["lin"](t["i8"]),
     "Linear(8,8) no_grad": lambda t: t["nolin"](t["i8"]), "Linear+hook": lambda t: t["h"](t["i8"]),
+    "x + y": lambda t: t["x"] + t["y"], "x * 2.0": lambda t: t["x"] * 2.0, "x.sum()": lambda t: t["x"].sum(),
+    "x.t()": lambda t: t["x"].t(), "x.permute(1, 0)": lambda t: t["x"].permute(1, 0),
+    "x[:, 1] = v": lambda t: t["x"].__setitem__((slice(None), 1), t["v"]), "x.add_(1)": lambda t: t["x"].add_(1),
+    "cat([a, b])": lambda t: t["lib"].cat([t["a"], t["b"]]), "x.mean(1)": lambda t: t["x"].mean(1),
+    "relu(x)": lambda t: t["lib"].relu(t["x"]), "sigmoid(x)": lambda t: t["lib"].sigmoid(t["x"]),
+    "zeros(3)": lambda t: t["lib"].zeros(3),
+    "empty(3)": lambda t: t["lib"].empty(3), "ones(3)": lambda t: t["lib"].ones(3),
+    "where(c, x, y)": lambda t: t["lib"].where(t["c"], t["x"], t["y"]), "m @ m (4x4)": lambda t: t["m"] @ t["m"],
+    "MLP step fwd+bwd": lambda t: t["mlp2"](t["lib"].relu(t["mlp1"](t["i8"]))).sum().backward(),
 }
 
 
 def surface_tensors(lib):
     rng = np.random.default_rng(0)
     t = {"lib": lib, "idx": lib.tensor(np.array([0, 3, 5]))}
-    for k, shape in {"x": (8, 16), "y": (8, 16), "s": (1,), "row": (16,), "i8": (4, 8)}.items():
+    for k, shape in {"x": (8, 16), "y": (8, 16), "s": (1,), "row": (16,), "i8": (4, 8), "v": (8,), "a": (3,),
+                     "b": (3,), "m": (4, 4)}.items():
         t[k] = lib.tensor(rng.random(shape, np.float32))
+    t["c"] = t["x"] < t["y"]
+    t["mlp1"], t["mlp2"] = lib.nn.Linear(8, 16), lib.nn.Linear(16, 4)
     t["xt"] = lib.tensor(rng.random((16, 8), np.float32)).t()  # not x's: a live view makes x's writes follow it
     t["lin"], t["nolin"], t["h"] = lib.nn.Linear(8, 8), lib.nn.Linear(8, 8), lib.nn.Linear(8, 8)
     t["nolin"].requires_grad_(False)

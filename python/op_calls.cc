@@ -242,6 +242,11 @@ enum class Form {
   kItem,       // (self): self.item() of a local self (item_of)
   kCat,        // (tensors[, dim]): the cat op on a list or tuple of local Tensors and an exact int dim
   kContiguous,  // (self): self.contiguous() where known_strides knows torch's strides of self
+  kMatrices,   // (a, b): the op on two Tensors of at least 2 dims each (matmul's batched form)
+  kWhere,      // (condition, x, y): the op on a bool Tensor and two meshflow.Tensors of one dtype
+  kCreate,     // (*sizes) or (sizes): the creation op's tensor of these sizes in creation_dtype, on the host
+  kOne,        // (x): the op on one Tensor, its dtype as it is (an elementwise op of one input)
+  kFloating,   // (x): as kOne, on a Tensor of a floating dtype (the fallback widens the others)
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -250,6 +255,8 @@ enum class ViewOp {
   kView,       // x.view(...): as reshape's
   kTranspose,  // x.transpose(dim0, dim1): fn::transpose
   kUnsqueeze,  // x.unsqueeze(dim): fn::unsqueeze
+  kPermute,    // x.permute(*dims) or x.permute(dims): fn::permute
+  kT,          // x.t() of a tensor of at most 2 dims: x itself below 2, else fn::transpose(x, 0, 1)
 };
 
 struct TensorMethod {
@@ -531,6 +538,8 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
   if (!x || x->is_global()) return nullptr;
   const int64_t ndim = static_cast<int64_t>(x->shape().size());
   Var out;
+  PyObject* const* link_args = args + 1;  // the arguments its view is recorded with: the call's
+  Py_ssize_t link_count = n - 1;
   switch (m.view_op) {
     case ViewOp::kView:
     case ViewOp::kReshape: {
@@ -565,9 +574,30 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
       out = fn::unsqueeze(*x, *d);
       break;
     }
+    case ViewOp::kPermute: {
+      const std::optional<Shape> dims = sizes_arg(args + 1, n - 1);
+      if (!dims) return nullptr;
+      out = fn::permute(*x, dims->vec());
+      break;
+    }
+    case ViewOp::kT: {
+      if (n != 1 || ndim > 2) return nullptr;  // the fallback names the error
+      if (ndim < 2) return Py_NewRef(self);
+      out = fn::transpose(*x, 0, 1);
+      if (out.grad_fn()) {
+        const std::vector<Var> inputs{*x};
+        show_as(out, "TBackward0", &inputs);  // torch's node of x.t()
+      }
+      // Linked as the transpose it is (m.view_kind is transpose's): its strides and the writes
+      // through it follow as x.transpose(0, 1)'s.
+      static PyObject* const zero_one[] = {PyLong_FromLong(0), PyLong_FromLong(1)};
+      link_args = zero_one;
+      link_count = 2;
+      break;
+    }
   }
   PyObject* view = tensor_object(std::move(out));
-  return m.view_kind ? linked_view(m, self, view, args + 1, n - 1) : view;
+  return m.view_kind ? linked_view(m, self, view, link_args, link_count) : view;
 }
 
 // The binary forms' result on x and `other` (a Tensor, or a number where the op has a scalar
@@ -642,6 +672,44 @@ PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   if (!x) return nullptr;
   std::optional<Var> out = binary_var(m, *x, other);
   return out ? tensor_object(std::move(*out)) : nullptr;
+}
+
+// (a, b): the op on two Tensors of at least 2 dims each, as the fallback (matmul) issues them
+// without a change; null without an error set for every other call (its vectors' forms).
+PyObject* matrices_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  const Var* a = n == 2 ? var_of_tensor(args[0]) : nullptr;
+  const Var* b = a ? var_of_tensor(args[1]) : nullptr;
+  if (!b || a->shape().size() < 2 || b->shape().size() < 2) return nullptr;
+  return tensor_object(issue(a->is_global() || b->is_global(), *m.op, {*a, *b}));
+}
+
+// (condition, x, y): the op on a bool Tensor and two meshflow.Tensors (not subclasses) of one
+// dtype, as the fallback (where) issues them without promotion; null without an error set
+// for every other call.
+PyObject* where_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  const Var* c = n == 3 ? var_of_tensor(args[0]) : nullptr;
+  const Var* x = c && Py_TYPE(args[1]) == tensor_class ? var_of_tensor(args[1]) : nullptr;
+  const Var* y = x && Py_TYPE(args[2]) == tensor_class ? var_of_tensor(args[2]) : nullptr;
+  if (!y || c->dtype() != DType::kBool || x->dtype() != y->dtype()) return nullptr;
+  return tensor_object(issue(c->is_global() || x->is_global() || y->is_global(), *m.op, {*c, *x, *y}));
+}
+
+// The dtype of a creation op's call without keywords (zeros(3)): the default dtype while
+// creation ops run on the host by default, else none (their Python's); set_creation_dtype.
+std::optional<DType> creation_dtype = DType::kFloat32;
+
+// (*sizes) or (sizes) of exact non-negative ints whose product fits in int64: the creation
+// op's tensor of those sizes in creation_dtype; null without an error set for every other
+// call (the fallback names the error or takes the keywords).
+PyObject* create_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  if (!creation_dtype) return nullptr;
+  std::optional<Shape> sizes = sizes_arg(args, n);
+  if (!sizes) return nullptr;
+  int64_t numel = 1;
+  for (const int64_t d : *sizes) {
+    if (d < 0 || __builtin_mul_overflow(numel, d, &numel)) return nullptr;
+  }
+  return tensor_object(first_output(*m.op, {}, {{"shape", sizes->vec()}, {"dtype", *creation_dtype}}));
 }
 
 // Whether `from` broadcasts to `to` without growing it (NumPy's rule, trailing dims aligned).
@@ -757,6 +825,17 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (PyObject* out = size_fast(args, n)) return out;
       } else if (m.form == Form::kView) {
         if (PyObject* out = view_fast(m, args, n)) return out;
+      } else if (m.form == Form::kMatrices) {
+        if (PyObject* out = matrices_fast(m, args, n)) return out;
+      } else if (m.form == Form::kWhere) {
+        if (PyObject* out = where_fast(m, args, n)) return out;
+      } else if (m.form == Form::kOne || m.form == Form::kFloating) {
+        const Var* x = n == 1 ? var_of_tensor(args[0]) : nullptr;
+        if (x && (m.form == Form::kOne || is_floating(x->dtype()))) {
+          return tensor_object(issue(x->is_global(), *m.op, {*x}));
+        }
+      } else if (m.form == Form::kCreate) {
+        if (PyObject* out = create_fast(m, args, n)) return out;
       } else if (m.form == Form::kSetitem) {
         if (n == 3 && setitem_fast(args[0], args[1], args[2])) Py_RETURN_NONE;
       } else if (n == 2) {
@@ -844,7 +923,8 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
                               py::function fallback) {
   static const std::pair<const char*, Form> forms[] = {
       {"binary", Form::kBinary}, {"reflected", Form::kReflected}, {"reduce", Form::kReduce},
-      {"inplace", Form::kInplace}, {"compare", Form::kCompare}};
+      {"inplace", Form::kInplace}, {"compare", Form::kCompare}, {"matrices", Form::kMatrices},
+      {"where", Form::kWhere}, {"one", Form::kOne}, {"floating", Form::kFloating}};
   const auto found = std::find_if(std::begin(forms), std::end(forms), [&](const auto& f) { return form == f.first; });
   if (found == std::end(forms)) throw std::invalid_argument("tensor_method: no form '" + form + "'");
   if (!tensor_class) throw std::logic_error("tensor_method: set_tensor_class first");
@@ -917,6 +997,14 @@ py::object make_cat_function(py::function fallback) {
   return f;
 }
 
+// Creation op `op` (zeros, ones) as a function in C: create_fast's calls in one call; every
+// other call to `fallback`.
+py::object make_creation_function(const std::string& op, py::function fallback) {
+  py::object f = make_method("creation_function", Form::kCreate, py::none(), py::none(), std::move(fallback));
+  reinterpret_cast<TensorMethod*>(f.ptr())->op = &find_op(op);
+  return f;
+}
+
 // The Tensor methods in C that are a C++ function of the tensor alone, by name.
 Var (*unary_function(const std::string& name))(const Var&) {
   static const std::pair<const char*, Var (*)(const Var&)> functions[] = {{"clone", &fn::clone}};
@@ -940,7 +1028,7 @@ py::object make_unary_method(const std::string& name, py::function fallback) {
 py::object make_view_method(const std::string& name, py::object kind, py::dict kwargs, py::function fallback) {
   static const std::pair<const char*, ViewOp> ops[] = {
       {"reshape", ViewOp::kReshape}, {"view", ViewOp::kView}, {"transpose", ViewOp::kTranspose},
-      {"unsqueeze", ViewOp::kUnsqueeze}};
+      {"unsqueeze", ViewOp::kUnsqueeze}, {"permute", ViewOp::kPermute}, {"t", ViewOp::kT}};
   const auto found = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return name == o.first; });
   if (found == std::end(ops)) throw std::invalid_argument("view_method: no view method '" + name + "'");
   return make_method("view_method", Form::kView, std::move(kind), std::move(kwargs), std::move(fallback),
@@ -1179,13 +1267,25 @@ void bind_op_calls(py::module_& m) {
   m.def("cat_function", &make_cat_function, py::arg("fallback"),
         "meshflow.cat in C: a list or tuple of local Tensors of one dtype and an exact int dim reach the cat op in "
         "one call; any other call (or one the op refuses with a ValueError) goes to fallback");
+  m.def("creation_function", &make_creation_function, py::arg("op"), py::arg("fallback"),
+        "Creation op `op` (zeros, ones) in C: a call of exact ints alone (zeros(2, 3), zeros((2, 3))) makes its "
+        "tensor in the dtype set_creation_dtype gave, in one call; any other call (or any call while that is "
+        "None) goes to fallback");
+  m.def(
+      "set_creation_dtype",
+      [](const std::optional<std::string>& name) {
+        creation_dtype = name ? std::optional<DType>(dtype_from_name(*name)) : std::nullopt;
+      },
+      py::arg("name"),
+      "The dtype (by name) of the creation functions' calls in C: the default dtype while creation ops run on "
+      "the host by default; None sends every call to their Python");
   m.def("size_method", &make_size_method, py::arg("size_class"), py::arg("fallback"),
         "Tensor.size in C: size() as a `size_class` (meshflow.Size), size(dim) of an exact int dim in range as an "
         "int; any other call goes to fallback");
   m.def("view_method", &make_view_method, py::arg("name"), py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
-        "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze) in C: its calls with exact ints on "
-        "a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs) (not linked where kind "
-        "is None: the caller links it); any other call goes to fallback");
+        "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze, permute, t) in C: its calls with "
+        "exact ints on a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs) (not "
+        "linked where kind is None: the caller links it); any other call goes to fallback");
   m.def("setitem_method", &make_setitem_method, py::arg("fallback"),
         "Tensor.__setitem__ in C: a basic key and a number or a Tensor of self's dtype written over a local self's "
         "memory (fn::write_basic_index) where self is no view, has no live views and no gradient is recorded; any "
@@ -1196,7 +1296,9 @@ void bind_op_calls(py::module_& m) {
         "key goes to fallback");
   m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
         "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected', 'reduce', "
-        "'inplace' (self.<op>_(other)) or 'compare' of op `op`, with `scalar` the op on a Tensor and a number (or None)");
+        "'inplace' (self.<op>_(other)), 'compare', 'matrices' (two Tensors of at least 2 dims), 'where' (a bool "
+        "Tensor and two Tensors of one dtype), 'one' (one Tensor) or 'floating' (one Tensor of a floating dtype) of "
+        "op `op`, with `scalar` the op on a Tensor and a number (or None)");
 }
 
 }  // namespace mf

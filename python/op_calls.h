@@ -1,6 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 // The per-op hot path of the Python extension: the op handles (_C.op(name).unary, .binary,
-// .scalar, .reduce) and Tensor's operators and reductions in C (_C.tensor_method). Both are
+// .scalar, .reduce) and Tensor's operators, reductions, views and the everyday functions
+// (matmul, where, the unary ops, cat, zeros / ones) in C (_C.tensor_method and its kin): each
+// takes the calls whose meaning it sees at once and hands every other to its Python. All are
 // plain CPython calls that read and make Vars through the Python type of Var found once at
 // import, so a call costs no pybind11 overload resolution and no lookup of a C++ type by
 // name, and leaves pybind11's process-wide state alone. Also the one caster of Shape, which

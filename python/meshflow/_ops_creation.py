@@ -7,6 +7,7 @@ part. A global tensor's value
 does not depend on its placement or SBP; for rand and randn it is also the value that a
 local call after the same manual_seed would give (see meshflow/ops/creation.h).
 """
+import functools as _functools
 import numbers
 
 import numpy as _np
@@ -285,4 +286,9 @@ __all__ += ["empty", "empty_like"]
 for _name in __all__:
     if _name not in ("manual_seed", "get_rng_state", "set_rng_state"):
         globals()[_name] = _taking_requires_grad(globals()[_name])
-del _name
+# zeros(3), ones(3), empty(3) (exact ints alone) in C (_C.creation_function): one call.
+for _name, _op in (("zeros", "zeros"), ("ones", "ones"), ("empty", "zeros")):
+    _made = globals()[_name]
+    globals()[_name] = _functools.update_wrapper(_C.creation_function(_op, _made), _made)
+    globals()[_name].remake = _functools.partial(_C.creation_function, _op)  # _numpy_names remakes it (out=)
+del _name, _op, _made

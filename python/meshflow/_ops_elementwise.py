@@ -25,6 +25,7 @@ A number becomes a tensor on the other operand's placement (broadcast) when that
 global, except in the scalar forms that need no tensor (x + c, x - c, x * c, x / c, x ** c,
 c ** x, c - x).
 """
+import functools
 import inspect
 import numbers
 
@@ -163,7 +164,14 @@ def _unary(name, doc, floats=False):
                     raise
             x = cast(input, _dtype.float32)._impl
         return Tensor(unary(x))
-    return _named(op, name, doc)
+    op = _named(op, name, doc)
+    # One Tensor taken as it is (of a floating dtype where the op widens the others) in C
+    # (_C.tensor_method's "one" and "floating" forms): one call; _numpy_names remakes it over
+    # its out= wrapper.
+    form = "floating" if floats else "one"
+    made = _in_c(form, name, None, op)
+    made.remake = functools.partial(_C.tensor_method, form, name, None)
+    return made
 
 
 # ---------------------------------------------------------------------------------------------

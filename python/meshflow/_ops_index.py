@@ -14,6 +14,7 @@ host: a global mask is gathered to every rank (gather_full), and the positions m
 are a broadcast tensor on the mask's placement.
 """
 import builtins
+import functools
 import numbers
 import operator
 import warnings
@@ -118,6 +119,12 @@ def where(condition, input=None, other=None):
     if input is None or other is None:
         raise TypeError("where: give both input and other, or neither (where(condition) is nonzero)")
     return _ops_elementwise.where(condition, input, other)
+
+
+# where(condition, x, y) of a bool Tensor and two Tensors of one dtype in C (_C.tensor_method's
+# "where" form): one call, no promotion to make.
+where = functools.update_wrapper(_C.tensor_method("where", "where", None, where), where)
+where.remake = functools.partial(_C.tensor_method, "where", "where", None)  # _numpy_names remakes it (out=)
 
 
 def masked_select(input, mask):

@@ -1,6 +1,8 @@
 """mf.matmul: 2-d and batched (batch dims broadcast), also the @ operator; torch's 1-d forms
 (vector @ matrix, matrix @ vector, vector @ vector) as a matrix product with the vector's
 dim added and then dropped; mm, bmm, mv and dot as its named forms."""
+import functools as _functools
+
 from . import _C
 from ._tensor import Tensor, _impl_of, apply
 
@@ -46,6 +48,7 @@ mv = _named("mv", (2, 1), "matrix @ vector.")
 dot = _named("dot", (1, 1), "The sum of a * b for two vectors.")
 
 
-Tensor.__matmul__ = matmul
-Tensor.matmul = matmul
+# a @ b of two tensors of at least 2 dims in C (_C.tensor_method's "matrices" form): one call.
+Tensor.__matmul__ = Tensor.matmul = _functools.update_wrapper(_C.tensor_method("matrices", "matmul", None, matmul),
+                                                              matmul)
 Tensor.mm, Tensor.bmm, Tensor.mv, Tensor.dot = mm, bmm, mv, dot

@@ -15,6 +15,7 @@ composed from existing ops:
   run Euclid's steps (their count read on the host), `nextafter` on the host.
 """
 from . import _C, _dtype
+from ._promotion import tell_creation_dtype
 from ._tensor import Tensor
 
 __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "layer_norm", "group_norm", "batch_norm",
@@ -208,6 +209,7 @@ def set_default_device(device):
     from . import _device
     d = None if device is None else _device.device(device)
     _device.default = None if d is not None and d.type == "cpu" else d
+    tell_creation_dtype()
 
 
 def get_default_device():

@@ -50,6 +50,15 @@ def set_default_dtype(d):
     if d.name not in ("float32", "float64"):
         raise TypeError(f"set_default_dtype: only float32 and float64 can be the default dtype, got {d.name}")
     _default[0] = d
+    tell_creation_dtype()
+
+
+def tell_creation_dtype():
+    """Hands zeros(3), ones(3) and empty(3) in C (_C.creation_function) their dtype: the default
+    dtype while creation ops run on the host by default; under another default device, none
+    (their Python places them)."""
+    from . import _C, _device
+    _C.set_creation_dtype(None if _device.default is not None else _default[0].name)
 
 
 def promote_types(type1, type2):

@@ -17,6 +17,8 @@ def _type_name(value):
     """The full name of value's type, as a user would import it: numpy.ndarray, torch.Tensor,
     list (builtins unprefixed)."""
     kind = type(value)
+    if kind is _C.TensorMethod:  # mf.relu, mf.zeros, ...: functions in C standing for Python ones
+        return "function"
     return kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
 
 

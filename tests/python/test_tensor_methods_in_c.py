@@ -199,8 +199,10 @@ def test_setitem_keeps_views_and_versions_as_the_python_method():
 VIEW_CALLS = [  # (method, args): the C path's calls, then calls it leaves to Python
     ("reshape", (3, 2)), ("reshape", (-1,)), ("reshape", ((3, 2),)), ("reshape", ([6],)), ("view", (2, 3)),
     ("view", (mf.Size([3, 2]),)), ("transpose", (0, 1)), ("transpose", (-1, 0)), ("unsqueeze", (0,)),
-    ("unsqueeze", (-1,)), ("unsqueeze", (2,)),
-    ("reshape", (np.int64(6),)), ("reshape", (4, 2)), ("transpose", (0, 2)), ("unsqueeze", (3,)), ("view", (True, 6)),
+    ("unsqueeze", (-1,)), ("unsqueeze", (2,)), ("permute", (1, 0)), ("permute", ((1, 0),)), ("permute", ([1, 0],)),
+    ("permute", (-1, 0)), ("permute", (0, 0)), ("permute", (0,)),
+    ("reshape", (np.int64(6),)), ("permute", (np.int64(1), 0)), ("permute", (1.0, 0)), ("reshape", (4, 2)),
+    ("transpose", (0, 2)), ("unsqueeze", (3,)), ("view", (True, 6)),
 ]
 
 
@@ -223,6 +225,129 @@ def test_view_methods_give_what_the_python_methods_give(case):
         return
     for got, want in zip(outcomes[0], outcomes[1]):
         np.testing.assert_array_equal(got, want)
+
+
+def test_t_is_the_python_methods_a_transpose_view():
+    fallback = mf.Tensor.t.__wrapped__
+    assert type(mf.Tensor.t) is mf._C.TensorMethod
+    for method in (mf.Tensor.t, fallback):
+        x = mf.tensor(F32, requires_grad=True) * 1
+        out = method(x)
+        assert type(out.grad_fn).__name__ == "TBackward0"
+        assert out._view[0] is x and out._view[1] is mf.Tensor.transpose.view_kind and out._view[2] == (0, 1)
+        assert out.stride() == (1, 3) and not out.is_contiguous()
+        out[1, 0] = 9.0  # written through to x, as a view
+        np.testing.assert_array_equal(x.detach().numpy(), [[1.5, 9.0, 3.25], [0.5, 4.0, -1.0]])
+        w = mf.tensor(F32, requires_grad=True)
+        (method(w) * mf.tensor(F32.T)).sum().backward()  # recorded: the gradient reaches w
+        np.testing.assert_array_equal(w.grad.numpy(), F32)
+        v = mf.tensor(F32[0])
+        assert method(v) is v  # below 2 dims: itself, as torch's
+        with pytest.raises(RuntimeError, match="t\\(\\) expects a tensor with <= 2 dimensions"):
+            method(mf.tensor(F32[None]))
+    g = mf.tensor(F32, placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.split(1))
+    gt = g.t()  # a global tensor: the fallback's
+    assert gt.is_global and gt.sbp == (mf.sbp.split(0),)
+    np.testing.assert_array_equal(gt.numpy(), F32.T)
+
+
+def test_permute_of_a_view_is_linked_and_read_back_as_the_python_methods():
+    for method in (mf.Tensor.permute, mf.Tensor.permute.__wrapped__):
+        base = mf.tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+        view = method(base[1], 1, 0)  # a view of a view
+        assert view._view[0]._view[0] is base and view.stride() == (1, 4)
+        view[0, 1] = -1.0
+        assert base[1, 1, 0].item() == -1.0
+        base[1, 2, 3] = -2.0  # a write to the base is seen by the view
+        assert view[3, 2].item() == -2.0
+    g = mf.tensor(F32, placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.split(0))
+    gp = g.permute(1, 0)  # a global tensor: the fallback's
+    assert gp.is_global and gp.sbp == (mf.sbp.split(1),)
+    np.testing.assert_array_equal(gp.numpy(), F32.T)
+
+
+MATMUL_CASES = [  # (a, b): the C path's calls, then calls it leaves to Python
+    (F32, F32.T), (np.stack([F32, F32 * 2]), F32.T), (F32.T, np.stack([F32, -F32])), (F32, F32),
+    (np.arange(6).reshape(2, 3), np.arange(6).reshape(3, 2)), (F32, F32.T.astype(np.float64)),
+    (F32[0], F32.T), (F32, F32[0]), (F32[0], F32[0]), (F32, np.float32(2)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(MATMUL_CASES)))
+def test_matmul_gives_what_the_python_function_gives(case):
+    a, b = MATMUL_CASES[case]
+    fallback = mf.Tensor.__matmul__.__wrapped__
+    assert type(mf.Tensor.__matmul__) is mf._C.TensorMethod and mf.Tensor.matmul is mf.Tensor.__matmul__
+    outcomes = []
+    for f in (lambda x, y: x @ y, lambda x, y: x.matmul(y), fallback):
+        x, y = mf.tensor(a, requires_grad=a.dtype == np.float32), mf.tensor(b)
+        try:
+            out = f(x, y)
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        if out.requires_grad:
+            out.sum().backward()
+        outcomes.append((out.numpy(), type(out.grad_fn).__name__, None if x.grad is None else x.grad.numpy()))
+    for got in outcomes[:2]:
+        if isinstance(outcomes[2][0], type):
+            assert got == outcomes[2]
+            continue
+        for g, w in zip(got, outcomes[2]):
+            np.testing.assert_array_equal(g, w)
+
+
+def test_matmul_and_where_of_global_tensors_are_global():
+    p = mf.placement("cpu", ranks=[0])
+    a = mf.tensor(F32, placement=p, sbp=mf.sbp.split(0))
+    b = mf.tensor(F32.T, placement=p, sbp=mf.sbp.broadcast)
+    got = a @ b
+    assert got.is_global and got.placement == p
+    np.testing.assert_allclose(got.numpy(), F32 @ F32.T, rtol=1e-6)
+    c = mf.tensor(F32 > 0, placement=p, sbp=mf.sbp.broadcast)
+    w = mf.where(c, a, a * 2)
+    assert w.is_global and w.placement == p
+    np.testing.assert_array_equal(w.numpy(), np.where(F32 > 0, F32, F32 * 2))
+
+
+WHERE_CASES = [  # (condition, x, y): the C path's calls, then calls it leaves to Python
+    (F32 > 0, F32, -F32), (F32[0] > 0, F32, F32 * 3), (F32 > 0, F32[0], F32), (F32 > 0, np.arange(6).reshape(2, 3),
+                                                                              np.zeros((2, 3), np.int64)),
+    (F32 > 0, F32, F32[:2, :2]),
+    (F32 > 0, F32, F32.astype(np.float64)), (F32 > 0, F32, 2.5), (F32 > 0, 1, F32), (F32, F32, F32),
+    (F32 > 0, np.arange(6).reshape(2, 3), F32),
+]
+
+
+@pytest.mark.parametrize("case", range(len(WHERE_CASES)))
+def test_where_gives_what_the_python_function_gives(case):
+    c, a, b = WHERE_CASES[case]
+    fallback = mf.where.__wrapped__
+    assert type(mf.where) is mf._C.TensorMethod
+    outcomes = []
+    for f in (mf.where, fallback):
+        args = [mf.tensor(v) if isinstance(v, np.ndarray) else v for v in (c, a, b)]
+        if isinstance(a, np.ndarray) and a.dtype == np.float32:
+            args[1] = mf.tensor(a, requires_grad=True)
+        try:
+            out = f(*args)
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        if out.requires_grad:
+            out.sum().backward()
+        grad = args[1].grad.numpy() if isinstance(args[1], mf.Tensor) and args[1].grad is not None else None
+        outcomes.append((out.numpy(), out.dtype, type(out.grad_fn).__name__, grad))
+    if isinstance(outcomes[1][0], type):
+        assert outcomes[0] == outcomes[1]
+        return
+    for got, want in zip(outcomes[0], outcomes[1]):
+        np.testing.assert_array_equal(got, want)
+    assert type(mf.where(mf.tensor(F32 > 0), nn.Parameter(mf.tensor(F32)), mf.tensor(F32))) is mf.Tensor
+    assert len(mf.where(mf.tensor(F32 > 0))) == 2  # where(condition): nonzero's, the fallback's
+    out = mf.zeros(2, 3)
+    mf.where(mf.tensor(F32 > 0), mf.tensor(F32), mf.tensor(-F32), out=out)  # torch's out=, the fallback's
+    np.testing.assert_array_equal(out.numpy(), np.abs(F32))
 
 
 def test_transpose_and_unsqueeze_nodes_are_torchs():
@@ -523,3 +648,93 @@ def test_views_made_and_dropped_in_a_loop_leave_one_record_and_live_ones_follow_
     np.testing.assert_array_equal(kept[1].numpy(), (F32 + 1).T)
     np.testing.assert_array_equal(kept[2].numpy(), F32[1] + 1)
     assert sum(r() is not None for r in x._views) == 3
+
+
+CREATION_CALLS = [  # args: the C path's calls, then calls it leaves to Python
+    (3,), (2, 3), ((2, 3),), ([2, 0],), (), (mf.Size([1, 2]),),
+    (-1,), (True,), (1.5,), (np.int64(2),), (2**40, 2**40), (2**70,),
+]
+
+
+@pytest.mark.parametrize("name", ["zeros", "ones", "empty"])
+def test_creation_functions_make_what_the_python_functions_make(name):
+    f = getattr(mf, name)
+    assert type(f) is mf._C.TensorMethod
+    for args in CREATION_CALLS:
+        outcomes = []
+        for call in (f, f.__wrapped__):
+            try:
+                out = call(*args)
+            except Exception as e:  # noqa: BLE001 - both paths must raise alike
+                outcomes.append((type(e), str(e)))
+                continue
+            outcomes.append((type(out), out.dtype, out.device, out.numpy().tolist(), out.requires_grad))
+        assert outcomes[0] == outcomes[1], args
+
+
+def test_creation_functions_follow_the_default_dtype_and_device_and_take_keywords():
+    try:
+        mf.set_default_dtype(mf.float64)
+        assert mf.zeros(2).dtype == mf.ones(2, 1).dtype == mf.empty(3).dtype == mf.float64
+    finally:
+        mf.set_default_dtype(mf.float32)
+    assert mf.zeros(2).dtype == mf.float32
+    with mf.device("meta"):
+        assert mf.ones(2).device.type == "meta"  # placed by the Python
+    assert mf.ones(2).device.type == "cpu"
+    out = mf.ones(3)
+    assert mf.zeros(3, out=out) is out and out.numpy().tolist() == [0, 0, 0]  # torch's out=, the fallback's
+    assert mf.ones(2, dtype=mf.int64).dtype == mf.int64 and mf.zeros(2, requires_grad=True).requires_grad
+    g = mf.zeros(4, placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.split(0))
+    assert g.is_global and g.numpy().tolist() == [0, 0, 0, 0]
+
+
+ONE_TENSOR_OPERANDS = [  # the C path's operands (integers and bools: widened ones, the Python's), then one it
+    F32, -F32[0], np.arange(-3, 3), np.array([True, False]), np.float32(2.5) * np.ones(()),  # leaves to Python
+    F32.astype(np.float64), F32.astype(np.float16), F32.astype(np.complex64), F32.tolist(),
+]
+
+
+@pytest.mark.parametrize("name", ["relu", "neg", "abs", "trunc", "logical_not", "bitwise_not", "isnan", "frac",
+                                  "exp", "sigmoid", "tanh", "sqrt", "sin"])
+def test_ops_of_one_tensor_give_what_the_python_functions_give(name):
+    f = getattr(mf, name)
+    assert type(f) is mf._C.TensorMethod
+    for operand in ONE_TENSOR_OPERANDS:
+        outcomes = []
+        for call in (f, f.__wrapped__, lambda x: getattr(x, name)() if isinstance(x, mf.Tensor) else f(x)):
+            x = mf.tensor(operand) if isinstance(operand, np.ndarray) else operand
+            if isinstance(operand, np.ndarray) and operand.dtype == np.float32:
+                x = mf.tensor(operand, requires_grad=True)
+            try:
+                out = call(x)
+            except Exception as e:  # noqa: BLE001 - both paths must raise alike
+                outcomes.append((type(e), str(e)))
+                continue
+            grad = None
+            if out.requires_grad:
+                out.sum().backward()
+                grad = x.grad.numpy().tolist()
+            outcomes.append((out.numpy().tolist(), out.dtype, type(out.grad_fn).__name__, grad))
+        np.testing.assert_equal(outcomes[0], outcomes[1])  # NaNs (sqrt's) as equal
+        np.testing.assert_equal(outcomes[2], outcomes[1])
+    a = np.arange(-3, 3).reshape(2, 3) if name == "bitwise_not" else -F32  # a dtype the op takes
+    def dtype_of(call, x):
+        try:
+            return call(x).dtype
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            return type(e), str(e)
+    try:  # the default dtype widens integers and bools (the Python's), not the floats C takes
+        mf.set_default_dtype(mf.float64)
+        for operand in (np.arange(3), F32):
+            assert dtype_of(f, mf.tensor(operand)) == dtype_of(f.__wrapped__, mf.tensor(operand))
+    finally:
+        mf.set_default_dtype(mf.float32)
+    g = mf.tensor(a, placement=mf.placement("cpu", ranks=[0]), sbp=mf.sbp.split(0))
+    assert f(g).is_global and f(g).sbp == g.sbp
+    np.testing.assert_array_equal(f(g).numpy(), f(mf.tensor(a)).numpy())
+    if name != "bitwise_not":
+        assert type(f(nn.Parameter(mf.tensor(a)))) is mf.Tensor
+    out = mf.ones(2, 3, dtype=f(mf.tensor(a)).dtype)
+    assert f(mf.tensor(a), out=out) is out  # torch's out=, the fallback's
+    np.testing.assert_array_equal(out.numpy(), f(mf.tensor(a)).numpy())
