@@ -48,7 +48,10 @@ def fully_shard(module, *, mesh=None, reshard_after_forward=True, shard_placemen
         for name, param in list(sub._parameters.items()):
             if param is None or id(param) in ignored:
                 continue
-            value = param.detach() if param.is_global else _dt.distribute_tensor(param.detach(), mesh)
+            # On a mesh of one rank ZeRO has no axis to shard over; the parameter is still
+            # stored Shard(0), torch's placement (one part: the whole tensor).
+            whole = [_dt.Shard(0)] if ranks == 1 and param.dim() > 0 else None
+            value = param.detach() if param.is_global else _dt.distribute_tensor(param.detach(), mesh, whole)
             sharded = _dt._parameter(value, param.requires_grad, getattr(param, "_mesh", mesh))
             _C.shard_parameter(sharded._impl, 3)
             if param.requires_grad:
