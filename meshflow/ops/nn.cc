@@ -60,6 +60,7 @@
 #include "meshflow/core/loops.h"
 #include "meshflow/ops/backward_loop.h"
 #include "meshflow/ops/elementwise_math.h"
+#include "meshflow/ops/embedding_bag.h"
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
@@ -705,23 +706,7 @@ std::vector<Var> embedding_backward_grad(const GradContext& g) {
 
 constexpr const char* kEmbeddingBag = "embedding_bag";
 constexpr const char* kEmbeddingBagBackward = "embedding_bag_backward";
-enum BagMode : int64_t { kBagSum = 0, kBagMean = 1, kBagMax = 2 };  // torch's numbering
-
-struct BagAttrs {
-  int64_t mode;
-  bool include_last_offset, weighted;
-  int64_t padding_idx;  // an index left out of every bag, or -1 for none
-};
-
-BagAttrs bag_attrs(const std::string& op, const Attrs& attrs) {
-  const BagAttrs a{attrs.get_int("mode"), flag(attrs, "include_last_offset"), flag(attrs, "per_sample_weights"),
-                   attrs.has("padding_idx") ? attrs.get_int("padding_idx") : -1};
-  if (a.mode < kBagSum || a.mode > kBagMax) {
-    op_error(op, "mode is " + std::to_string(a.mode) + "; expected 0 (sum), 1 (mean) or 2 (max)");
-  }
-  if (a.weighted && a.mode != kBagSum) op_error(op, "per_sample_weights needs mode 0 (sum)");
-  return a;
-}
+using embedding_bag::BagAttrs;
 
 // The number of bags, after checking the forward's inputs `in` (dtypes, shapes, count).
 int64_t bag_count(const std::string& op, const std::vector<TensorMeta>& in, const BagAttrs& a) {
@@ -750,7 +735,7 @@ int64_t bag_count(const std::string& op, const std::vector<TensorMeta>& in, cons
 }
 
 std::vector<TensorMeta> embedding_bag_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
-  const int64_t bags = bag_count(kEmbeddingBag, in, bag_attrs(kEmbeddingBag, attrs));
+  const int64_t bags = bag_count(kEmbeddingBag, in, embedding_bag::read_attrs(kEmbeddingBag, attrs));
   return {{{bags, in[1].shape[1]}, in[1].dtype}};
 }
 
@@ -761,35 +746,19 @@ std::vector<Signature> embedding_bag_signatures(const std::vector<TensorMeta>& i
   return {{std::vector<Sbp>(in.size(), Sbp::broadcast()), std::vector<Sbp>(out.size(), Sbp::broadcast())}};
 }
 
-// Bag b's positions in the flat indices: [bounds[b], bounds[b + 1]). Throws unless offsets
-// start at 0, do not decrease and stay within the indices.
-std::vector<int64_t> bag_bounds(const std::string& op, const std::vector<Tensor>& in, const BagAttrs& a,
-                                int64_t bags) {
+// The bags' bounds (embedding_bag::bounds) from the forward's inputs `in`.
+std::vector<int64_t> bag_bounds(const std::string& op, const std::vector<Tensor>& in, int64_t bags) {
   const Tensor& indices = in[0];
-  const int64_t n = indices.numel();
-  std::vector<int64_t> bounds(bags + 1, n);
+  std::vector<int64_t> starts;
   if (indices.shape().size() == 2) {
-    for (int64_t b = 0; b < bags; ++b) bounds[b] = b * indices.shape()[1];
-    return bounds;
+    for (int64_t b = 0; b < bags; ++b) starts.push_back(b * indices.shape()[1]);
+  } else {
+    kernel::visit_index(in[2].dtype(), [&](auto iv) {
+      const auto* o = in[2].data_as<decltype(iv)>();
+      starts.assign(o, o + in[2].numel());
+    });
   }
-  const Tensor& offsets = in[2];
-  const int64_t given = std::min(offsets.numel(), bags + 1);
-  kernel::visit_index(offsets.dtype(), [&](auto iv) {
-    const auto* o = offsets.data_as<decltype(iv)>();
-    for (int64_t b = 0; b < given; ++b) bounds[b] = o[b];
-  });
-  if (given > 0 && bounds[0] != 0) op_error(op, "offsets start at " + std::to_string(bounds[0]) + "; expected 0");
-  for (int64_t b = 0; b < bags; ++b) {
-    if (bounds[b + 1] < bounds[b] || bounds[b + 1] > n) {
-      op_error(op, "offset " + std::to_string(bounds[b + 1]) + " follows " + std::to_string(bounds[b]) +
-                       "; expected offsets that do not decrease and stay within the " + std::to_string(n) +
-                       " indices");
-    }
-  }
-  // torch's last bag ends with the indices whatever include_last_offset's last offset says
-  // (its documentation: that offset "is equivalent to the size of indices").
-  bounds[bags] = n;
-  return bounds;
+  return embedding_bag::bounds(op, std::move(starts), bags, indices.numel());
 }
 
 // Bags [b0, b1) of y [bags, width]: each bag's rows of w (scaled by psw when given), left out
@@ -805,7 +774,7 @@ void reduce_bags(const BagAttrs& a, const int64_t* bounds, const I* idx, const T
       const int64_t i = idx[p];
       if (i == a.padding_idx) continue;
       const T* row = w + i * width;
-      if (a.mode == kBagMax) {
+      if (a.mode == embedding_bag::kMax) {
         for (int64_t c = 0; c < width; ++c) yb[c] = count == 0 || row[c] > yb[c] ? row[c] : yb[c];
       } else {
         const T f = psw ? psw[p] : T{1};
@@ -813,17 +782,17 @@ void reduce_bags(const BagAttrs& a, const int64_t* bounds, const I* idx, const T
       }
       ++count;
     }
-    if (a.mode == kBagMean && count > 1) {
+    if (a.mode == embedding_bag::kMean && count > 1) {
       for (int64_t c = 0; c < width; ++c) yb[c] /= static_cast<T>(count);
     }
   }
 }
 
 std::vector<Tensor> embedding_bag_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const BagAttrs a = bag_attrs(kEmbeddingBag, ctx.attrs);
+  const BagAttrs a = embedding_bag::read_attrs(kEmbeddingBag, ctx.attrs);
   const Tensor &indices = in[0], &weight = in[1];
   const int64_t bags = ctx.output_boxes[0].extent[0], width = weight.shape()[1], n = indices.numel();
-  const std::vector<int64_t> bounds = bag_bounds(kEmbeddingBag, in, a, bags);
+  const std::vector<int64_t> bounds = bag_bounds(kEmbeddingBag, in, bags);
   Tensor out = ctx.output(0, ctx.output_boxes[0].extent, weight.dtype());
   kernel::visit_index(indices.dtype(), [&](auto iv) {
     using I = decltype(iv);
@@ -843,7 +812,7 @@ std::vector<Tensor> embedding_bag_kernel(const std::vector<Tensor>& in, const Ke
 }
 
 std::vector<TensorMeta> embedding_bag_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
-  const BagAttrs a = bag_attrs(kEmbeddingBagBackward, attrs);
+  const BagAttrs a = embedding_bag::read_attrs(kEmbeddingBagBackward, attrs);
   if (in.empty()) op_error(kEmbeddingBagBackward, "expected dy then the forward's inputs");
   const std::vector<TensorMeta> forward(in.begin() + 1, in.end());
   const int64_t bags = bag_count(kEmbeddingBagBackward, forward, a);
@@ -857,12 +826,12 @@ std::vector<TensorMeta> embedding_bag_backward_infer(const std::vector<TensorMet
 // scaled them; under max, column by column to the first row holding the maximum), in
 // position order (deterministic). dper_sample_weights: dy's row dotted with the index's row.
 std::vector<Tensor> embedding_bag_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
-  const BagAttrs a = bag_attrs(kEmbeddingBagBackward, ctx.attrs);
+  const BagAttrs a = embedding_bag::read_attrs(kEmbeddingBagBackward, ctx.attrs);
   const Tensor& dy = in[0];
   const std::vector<Tensor> forward(in.begin() + 1, in.end());
   const Tensor &indices = forward[0], &weight = forward[1];
   const int64_t bags = dy.shape()[0], width = dy.shape()[1], n = indices.numel();
-  const std::vector<int64_t> bounds = bag_bounds(kEmbeddingBagBackward, forward, a, bags);
+  const std::vector<int64_t> bounds = bag_bounds(kEmbeddingBagBackward, forward, bags);
   Tensor dweight = ctx.output(0, ctx.output_boxes[0].extent, weight.dtype());
   std::vector<Tensor> outs{dweight};
   if (a.weighted) outs.push_back(ctx.output(1, ctx.output_boxes[1].extent, weight.dtype()));
@@ -880,7 +849,7 @@ std::vector<Tensor> embedding_bag_backward_kernel(const std::vector<Tensor>& in,
       std::vector<int64_t> first_max(width);
       for (int64_t b = 0; b < bags; ++b) {
         const T* g = d + b * width;
-        if (a.mode == kBagMax) {
+        if (a.mode == embedding_bag::kMax) {
           std::fill(first_max.begin(), first_max.end(), -1);
           for (int64_t p = bounds[b]; p < bounds[b + 1]; ++p) {
             const int64_t i = idx[p];
@@ -896,7 +865,7 @@ std::vector<Tensor> embedding_bag_backward_kernel(const std::vector<Tensor>& in,
         }
         int64_t count = 0;
         for (int64_t p = bounds[b]; p < bounds[b + 1]; ++p) count += idx[p] != a.padding_idx;
-        const T scale = a.mode == kBagMean && count > 0 ? T{1} / static_cast<T>(count) : T{1};
+        const T scale = a.mode == embedding_bag::kMean && count > 0 ? T{1} / static_cast<T>(count) : T{1};
         for (int64_t p = bounds[b]; p < bounds[b + 1]; ++p) {
           const int64_t i = idx[p];
           if (dpsw) dpsw[p] = T{0};
