@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "meshflow/core/shape.h"
 #include "meshflow/ops/attrs.h"
 #include "meshflow/ops/op.h"
 
@@ -34,12 +35,22 @@ inline BagAttrs read_attrs(const std::string& op, const Attrs& attrs) {
   return a;
 }
 
-// Bag b's positions in the n flat indices, [bounds[b], bounds[b + 1]), from the bags' starts
-// (the host's copy of offsets, or row starts for 2-d indices). Throws unless they start at 0,
-// do not decrease and stay within the indices. The last bag ends with the indices whatever
-// include_last_offset's last offset says, as torch's (whose documentation calls that offset
-// "equivalent to the size of indices").
-inline std::vector<int64_t> bounds(const std::string& op, std::vector<int64_t> starts, int64_t bags, int64_t n) {
+// Bag b's positions in the flat indices, [bounds[b], bounds[b + 1]): the rows of 2-d indices
+// (of shape `indices`), or the runs from the bags' starts read_offsets() gives (the host's
+// copy of offsets) for 1-d ones. Throws unless those start at 0, do not decrease and stay
+// within the indices. The last bag ends with the indices whatever include_last_offset's last
+// offset says, as torch's (whose documentation calls that offset "equivalent to the size of
+// indices").
+template <typename ReadOffsets>
+std::vector<int64_t> bounds(const std::string& op, const Shape& indices, int64_t bags, ReadOffsets read_offsets) {
+  int64_t n = 1;
+  for (int64_t d : indices) n *= d;
+  std::vector<int64_t> starts;
+  if (indices.size() == 2) {
+    for (int64_t b = 0; b < bags; ++b) starts.push_back(b * indices[1]);
+  } else {
+    starts = read_offsets();
+  }
   if (!starts.empty() && starts[0] != 0) op_error(op, "offsets start at " + std::to_string(starts[0]) + "; expected 0");
   for (size_t b = 1; b < starts.size(); ++b) {
     if (starts[b] < starts[b - 1] || starts[b] > n) {

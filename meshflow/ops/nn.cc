@@ -27,6 +27,16 @@
 //     D], the sum of the dy rows at each index, added in index order (deterministic):
 //     S(k), S(k) -> P for each indices dim k;  B, S(last) -> S(1);  B, P -> P;
 //     B, B -> S(0): each rank sums only the rows it keeps.
+//   embedding_bag(indices int32/int64 [n] or [bags, L], weight[V, D] floating[, offsets
+//     int32/int64 [bags] (include_last_offset: [bags + 1]), with 1-d indices only][,
+//     per_sample_weights of indices' shape]; mode, include_last_offset, per_sample_weights,
+//     padding_idx as ops/embedding_bag.h reads them) -> [bags, D], torch's: each bag's rows
+//     (scaled by per_sample_weights, padding_idx's left out) summed, averaged or maxed per
+//     column; zeros for an empty bag. Only B (F.embedding_bag composes other ops for global
+//     tensors); offsets out of order or range raise from the kernel.
+//   embedding_bag_backward(dy[bags, D], then the forward's inputs; its attributes) ->
+//     dweight[V, D][, dper_sample_weights], added in position order (deterministic); under
+//     max, dy goes to each column's first maximum (torch's). Only B.
 //   gather(x, index int32/int64; dim) -> [index.shape], torch.gather with index.shape ==
 //     x.shape off dim: out[.., j, ..] = x[.., index[.., j, ..], ..].  S(k), S(k) -> S(k) for
 //     k != dim;  B, S(dim) -> S(dim);  S(dim), B -> P: each rank gives the values its part of
@@ -748,17 +758,14 @@ std::vector<Signature> embedding_bag_signatures(const std::vector<TensorMeta>& i
 
 // The bags' bounds (embedding_bag::bounds) from the forward's inputs `in`.
 std::vector<int64_t> bag_bounds(const std::string& op, const std::vector<Tensor>& in, int64_t bags) {
-  const Tensor& indices = in[0];
-  std::vector<int64_t> starts;
-  if (indices.shape().size() == 2) {
-    for (int64_t b = 0; b < bags; ++b) starts.push_back(b * indices.shape()[1]);
-  } else {
+  return embedding_bag::bounds(op, in[0].shape(), bags, [&] {
+    std::vector<int64_t> starts;
     kernel::visit_index(in[2].dtype(), [&](auto iv) {
       const auto* o = in[2].data_as<decltype(iv)>();
       starts.assign(o, o + in[2].numel());
     });
-  }
-  return embedding_bag::bounds(op, std::move(starts), bags, indices.numel());
+    return starts;
+  });
 }
 
 // Bags [b0, b1) of y [bags, width]: each bag's rows of w (scaled by psw when given), left out

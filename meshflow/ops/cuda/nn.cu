@@ -717,11 +717,8 @@ std::vector<Tensor> embedding_backward(const std::vector<Tensor>& in, const Kern
 
 // The bags' bounds [bags + 1] on the device, from the forward's inputs `in`.
 std::shared_ptr<void> device_bag_bounds(const char* op, const std::vector<Tensor>& in, int64_t bags, Memory& mem) {
-  const Tensor& indices = in[0];
-  std::vector<int64_t> starts;
-  if (indices.shape().size() == 2) {
-    for (int64_t b = 0; b < bags; ++b) starts.push_back(b * indices.shape()[1]);
-  } else {
+  const std::vector<int64_t> bounds = embedding_bag::bounds(op, in[0].shape(), bags, [&] {
+    std::vector<int64_t> starts;
     kernel::visit_index(in[2].dtype(), [&](auto iv) {
       using I = decltype(iv);
       std::vector<I> host(in[2].numel());
@@ -731,8 +728,8 @@ std::shared_ptr<void> device_bag_bounds(const char* op, const std::vector<Tensor
       device::cuda::check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
       starts.assign(host.begin(), host.end());
     });
-  }
-  const std::vector<int64_t> bounds = embedding_bag::bounds(op, std::move(starts), bags, indices.numel());
+    return starts;
+  });
   std::shared_ptr<void> block = mem.allocate(bounds.size() * sizeof(int64_t));
   device::cuda::check(cudaMemcpyAsync(block.get(), bounds.data(), bounds.size() * sizeof(int64_t),
                                       cudaMemcpyHostToDevice, stream()),
