@@ -27,6 +27,12 @@ def _host_ints(t, what):
     return t._numpy().astype(_np.int64) if t.is_global else t.cpu()._numpy().astype(_np.int64)
 
 
+def _whole(t):
+    """Whether t is absent, local or global on one device (graph mode's local tensors): whole
+    where the op embedding_bag (whose signatures are all-broadcast) sees it."""
+    return t is None or not t.is_global or all(d == 1 for d in t.placement.hierarchy)
+
+
 def _padded_bags(input, offsets, include_last_offset):
     """embedding_bag's bags as rows: (positions [bags, longest] into input's flat indices, or
     None for 2-d input, whose rows are the bags already; which slots hold an index, a host
@@ -54,8 +60,9 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     per_sample_weights (mode 'sum') scale each row; indices equal to padding_idx are left out
     (an empty bag gives zeros).
 
-    Local tensors run the op embedding_bag, which reads offsets on the device (no wait for
-    queued work). Global ones run a composition: the bags laid out as rows of [bags, longest]
+    Local tensors (and global ones on one device: graph mode's) run the op embedding_bag,
+    which reads offsets on the device (no wait for queued work). Other global ones run a
+    composition: the bags laid out as rows of [bags, longest]
     indices (1-d input gathered at positions from the host's offsets), their embeddings looked
     up, the slots past a bag's end or at padding_idx masked, then reduced along the row. So
     every op has its SBP signatures: the bags split on the batch, the weight split on the
@@ -81,7 +88,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     if per_sample_weights is not None and tuple(per_sample_weights.shape) != tuple(input.shape):
         raise ValueError(f"embedding_bag: per_sample_weights has shape {tuple(per_sample_weights.shape)}; expected "
                          f"input's {tuple(input.shape)}")
-    if not any(t is not None and t.is_global for t in (input, weight, offsets, per_sample_weights)):
+    if all(_whole(t) for t in (input, weight, offsets, per_sample_weights)):
         if max_norm is not None:
             _renorm_rows(weight, input, float(max_norm), float(norm_type))
         attrs = {"mode": ("sum", "mean", "max").index(mode), "include_last_offset": bool(include_last_offset),
