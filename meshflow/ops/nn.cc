@@ -768,16 +768,20 @@ std::vector<int64_t> bag_bounds(const std::string& op, const std::vector<Tensor>
   });
 }
 
+constexpr int64_t kBagPrefetch = 8;  // positions ahead whose weight row reduce_bags prefetches
+
 // Bags [b0, b1) of y [bags, width]: each bag's rows of w (scaled by psw when given), left out
 // where the index is padding_idx, reduced by mode; zeros for a bag left empty.
 template <typename T, typename I>
-void reduce_bags(const BagAttrs& a, const int64_t* bounds, const I* idx, const T* w, const T* psw, int64_t width,
+MF_MULTIVERSIONED void reduce_bags(const BagAttrs& a, const int64_t* bounds, const I* idx, const T* w, const T* psw, int64_t width,
                  int64_t b0, int64_t b1, T* y) {
   for (int64_t b = b0; b < b1; ++b) {
     T* yb = y + b * width;
     std::fill(yb, yb + width, T{0});
     int64_t count = 0;
     for (int64_t p = bounds[b]; p < bounds[b + 1]; ++p) {
+      // Rows are scattered over the table: fetch a later one while this one is added.
+      if (p + kBagPrefetch < bounds[b1]) __builtin_prefetch(w + static_cast<int64_t>(idx[p + kBagPrefetch]) * width);
       const int64_t i = idx[p];
       if (i == a.padding_idx) continue;
       const T* row = w + i * width;
