@@ -27,6 +27,16 @@
 //     D], the sum of the dy rows at each index, added in index order (deterministic):
 //     S(k), S(k) -> P for each indices dim k;  B, S(last) -> S(1);  B, P -> P;
 //     B, B -> S(0): each rank sums only the rows it keeps.
+//   embedding_bag(indices int32/int64 [n] or [bags, L], weight[V, D] floating[, offsets
+//     int32/int64 [bags] (include_last_offset: [bags + 1]), with 1-d indices only][,
+//     per_sample_weights of indices' shape]; mode, include_last_offset, per_sample_weights,
+//     padding_idx as ops/embedding_bag.h reads them) -> [bags, D], torch's: each bag's rows
+//     (scaled by per_sample_weights, padding_idx's left out) summed, averaged or maxed per
+//     column; zeros for an empty bag. Only B (F.embedding_bag composes other ops for global
+//     tensors); offsets out of order or range raise from the kernel.
+//   embedding_bag_backward(dy[bags, D], then the forward's inputs; its attributes) ->
+//     dweight[V, D][, dper_sample_weights], added in position order (deterministic); under
+//     max, dy goes to each column's first maximum (torch's). Only B.
 //   gather(x, index int32/int64; dim) -> [index.shape], torch.gather with index.shape ==
 //     x.shape off dim: out[.., j, ..] = x[.., index[.., j, ..], ..].  S(k), S(k) -> S(k) for
 //     k != dim;  B, S(dim) -> S(dim);  S(dim), B -> P: each rank gives the values its part of
@@ -60,6 +70,7 @@
 #include "meshflow/core/loops.h"
 #include "meshflow/ops/backward_loop.h"
 #include "meshflow/ops/elementwise_math.h"
+#include "meshflow/ops/embedding_bag.h"
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
@@ -695,6 +706,211 @@ std::vector<Var> embedding_backward_grad(const GradContext& g) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// embedding_bag, embedding_bag_backward
+//
+// The forward's inputs are indices, weight[, offsets][, per_sample_weights]: offsets (int32 or
+// int64, 1-d) when indices is 1-d (bag b starts at offsets[b]; the last bag ends with the
+// indices), none when it is 2-d (bag b is row b). The backward's are dy
+// then the forward's, so one reader serves both. The output's shape depends on offsets'
+// length only: the bags' bounds are read by the kernel, never on the host.
+
+constexpr const char* kEmbeddingBag = "embedding_bag";
+constexpr const char* kEmbeddingBagBackward = "embedding_bag_backward";
+using embedding_bag::BagAttrs;
+
+// The number of bags, after checking the forward's inputs `in` (dtypes, shapes, count).
+int64_t bag_count(const std::string& op, const std::vector<TensorMeta>& in, const BagAttrs& a) {
+  const size_t dims = in.empty() ? 0 : in[0].shape.size();
+  kernel::expect_inputs(op, in, 2 + (dims == 1) + a.weighted);
+  expect_index(op, in[0], "indices");
+  expect_floating(op, in[1], "weight");
+  if (in[1].shape.size() != 2) {
+    op_error(op, "weight has shape " + to_string(in[1].shape) + "; expected 2 dims [vocabulary, embedding dim]");
+  }
+  if (a.padding_idx < -1 || a.padding_idx >= in[1].shape[0]) {
+    op_error(op, "padding_idx is " + std::to_string(a.padding_idx) + "; expected -1 (none) or a row of weight");
+  }
+  if (a.weighted) {
+    expect_shape(op, in.back(), in[0].shape, "per_sample_weights", "the indices' shape");
+    if (in.back().dtype != in[1].dtype) {
+      op_error(op, std::string("per_sample_weights is ") + dtype_name(in.back().dtype) + "; expected weight's " +
+                       dtype_name(in[1].dtype));
+    }
+  }
+  if (dims == 2) return in[0].shape[0];
+  if (dims != 1) op_error(op, "indices has shape " + to_string(in[0].shape) + "; expected 1 dim (with offsets) or 2");
+  expect_index(op, in[2], "offsets");
+  if (in[2].shape.size() != 1) op_error(op, "offsets has shape " + to_string(in[2].shape) + "; expected 1 dim");
+  return a.include_last_offset ? std::max<int64_t>(in[2].shape[0] - 1, 0) : in[2].shape[0];
+}
+
+std::vector<TensorMeta> embedding_bag_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  const int64_t bags = bag_count(kEmbeddingBag, in, embedding_bag::read_attrs(kEmbeddingBag, attrs));
+  return {{{bags, in[1].shape[1]}, in[1].dtype}};
+}
+
+// Whole tensors on one device: global inputs take F.embedding_bag's composition, whose ops
+// have their splits.
+std::vector<Signature> embedding_bag_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out,
+                                                const Attrs&) {
+  return {{std::vector<Sbp>(in.size(), Sbp::broadcast()), std::vector<Sbp>(out.size(), Sbp::broadcast())}};
+}
+
+// The bags' bounds (embedding_bag::bounds) from the forward's inputs `in`.
+std::vector<int64_t> bag_bounds(const std::string& op, const std::vector<Tensor>& in, int64_t bags) {
+  return embedding_bag::bounds(op, in[0].shape(), bags, [&] {
+    std::vector<int64_t> starts;
+    kernel::visit_index(in[2].dtype(), [&](auto iv) {
+      const auto* o = in[2].data_as<decltype(iv)>();
+      starts.assign(o, o + in[2].numel());
+    });
+    return starts;
+  });
+}
+
+constexpr int64_t kBagPrefetch = 8;  // positions ahead whose weight row reduce_bags prefetches
+
+// Bags [b0, b1) of y [bags, width]: each bag's rows of w (scaled by psw when given), left out
+// where the index is padding_idx, reduced by mode; zeros for a bag left empty.
+template <typename T, typename I>
+MF_MULTIVERSIONED void reduce_bags(const BagAttrs& a, const int64_t* bounds, const I* idx, const T* w, const T* psw, int64_t width,
+                 int64_t b0, int64_t b1, T* y) {
+  for (int64_t b = b0; b < b1; ++b) {
+    T* yb = y + b * width;
+    std::fill(yb, yb + width, T{0});
+    int64_t count = 0;
+    for (int64_t p = bounds[b]; p < bounds[b + 1]; ++p) {
+      // Rows are scattered over the table: fetch a later one while this one is added.
+      if (p + kBagPrefetch < bounds[b1]) __builtin_prefetch(w + static_cast<int64_t>(idx[p + kBagPrefetch]) * width);
+      const int64_t i = idx[p];
+      if (i == a.padding_idx) continue;
+      const T* row = w + i * width;
+      if (a.mode == embedding_bag::kMax) {
+        for (int64_t c = 0; c < width; ++c) yb[c] = count == 0 || row[c] > yb[c] ? row[c] : yb[c];
+      } else {
+        const T f = psw ? psw[p] : T{1};
+        for (int64_t c = 0; c < width; ++c) yb[c] += f * row[c];
+      }
+      ++count;
+    }
+    if (a.mode == embedding_bag::kMean && count > 1) {
+      for (int64_t c = 0; c < width; ++c) yb[c] /= static_cast<T>(count);
+    }
+  }
+}
+
+std::vector<Tensor> embedding_bag_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const BagAttrs a = embedding_bag::read_attrs(kEmbeddingBag, ctx.attrs);
+  const Tensor &indices = in[0], &weight = in[1];
+  const int64_t bags = ctx.output_boxes[0].extent[0], width = weight.shape()[1], n = indices.numel();
+  const std::vector<int64_t> bounds = bag_bounds(kEmbeddingBag, in, bags);
+  Tensor out = ctx.output(0, ctx.output_boxes[0].extent, weight.dtype());
+  kernel::visit_index(indices.dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* idx = indices.data_as<I>();
+    check_indices(kEmbeddingBag, idx, n, weight.shape()[0], "index");
+    visit_dtype(weight.dtype(), [&](auto wv) {
+      using T = decltype(wv);
+      const T* psw = a.weighted ? in.back().data_as<T>() : nullptr;
+      constexpr int64_t kBlock = 16;  // bags per task
+      kernel::parallel_for((bags + kBlock - 1) / kBlock, n * width > kernel::kParallelGrain, [&](int64_t t) {
+        reduce_bags(a, bounds.data(), idx, weight.data_as<T>(), psw, width, t * kBlock,
+                    std::min(bags, (t + 1) * kBlock), out.data_as<T>());
+      });
+    });
+  });
+  return {out};
+}
+
+std::vector<TensorMeta> embedding_bag_backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  const BagAttrs a = embedding_bag::read_attrs(kEmbeddingBagBackward, attrs);
+  if (in.empty()) op_error(kEmbeddingBagBackward, "expected dy then the forward's inputs");
+  const std::vector<TensorMeta> forward(in.begin() + 1, in.end());
+  const int64_t bags = bag_count(kEmbeddingBagBackward, forward, a);
+  expect_shape(kEmbeddingBagBackward, in[0], {bags, forward[1].shape[1]}, "dy", "the forward's output shape");
+  std::vector<TensorMeta> out{forward[1]};
+  if (a.weighted) out.push_back(forward.back());
+  return out;
+}
+
+// dweight: each bag's dy row added to the rows its indices name (scaled as the forward
+// scaled them; under max, column by column to the first row holding the maximum), in
+// position order (deterministic). dper_sample_weights: dy's row dotted with the index's row.
+std::vector<Tensor> embedding_bag_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const BagAttrs a = embedding_bag::read_attrs(kEmbeddingBagBackward, ctx.attrs);
+  const Tensor& dy = in[0];
+  const std::vector<Tensor> forward(in.begin() + 1, in.end());
+  const Tensor &indices = forward[0], &weight = forward[1];
+  const int64_t bags = dy.shape()[0], width = dy.shape()[1], n = indices.numel();
+  const std::vector<int64_t> bounds = bag_bounds(kEmbeddingBagBackward, forward, bags);
+  Tensor dweight = ctx.output(0, ctx.output_boxes[0].extent, weight.dtype());
+  std::vector<Tensor> outs{dweight};
+  if (a.weighted) outs.push_back(ctx.output(1, ctx.output_boxes[1].extent, weight.dtype()));
+  kernel::visit_index(indices.dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* idx = indices.data_as<I>();
+    check_indices(kEmbeddingBagBackward, idx, n, weight.shape()[0], "index");
+    visit_dtype(weight.dtype(), [&](auto wv) {
+      using T = decltype(wv);
+      const T *w = weight.data_as<T>(), *d = dy.data_as<T>();
+      const T* psw = a.weighted ? forward.back().data_as<T>() : nullptr;
+      T* dw = dweight.data_as<T>();
+      T* dpsw = a.weighted ? outs[1].data_as<T>() : nullptr;
+      std::fill(dw, dw + dweight.numel(), T{0});
+      std::vector<int64_t> first_max(width);
+      for (int64_t b = 0; b < bags; ++b) {
+        const T* g = d + b * width;
+        if (a.mode == embedding_bag::kMax) {
+          std::fill(first_max.begin(), first_max.end(), -1);
+          for (int64_t p = bounds[b]; p < bounds[b + 1]; ++p) {
+            const int64_t i = idx[p];
+            if (i == a.padding_idx) continue;
+            for (int64_t c = 0; c < width; ++c) {
+              if (first_max[c] < 0 || w[i * width + c] > w[first_max[c] * width + c]) first_max[c] = i;
+            }
+          }
+          for (int64_t c = 0; c < width; ++c) {
+            if (first_max[c] >= 0) dw[first_max[c] * width + c] += g[c];
+          }
+          continue;
+        }
+        int64_t count = 0;
+        for (int64_t p = bounds[b]; p < bounds[b + 1]; ++p) count += idx[p] != a.padding_idx;
+        const T scale = a.mode == embedding_bag::kMean && count > 0 ? T{1} / static_cast<T>(count) : T{1};
+        for (int64_t p = bounds[b]; p < bounds[b + 1]; ++p) {
+          const int64_t i = idx[p];
+          if (dpsw) dpsw[p] = T{0};
+          if (i == a.padding_idx) continue;
+          const T f = scale * (psw ? psw[p] : T{1});
+          T* row = dw + i * width;
+          for (int64_t c = 0; c < width; ++c) row[c] += f * g[c];
+          if (dpsw) {
+            T dot{0};
+            for (int64_t c = 0; c < width; ++c) dot += g[c] * w[i * width + c];
+            dpsw[p] = dot;
+          }
+        }
+      }
+      // Positions past the last bag (include_last_offset) are in no bag: zero gradient.
+      if (dpsw) std::fill(dpsw + bounds[bags], dpsw + n, T{0});
+    });
+  });
+  return outs;
+}
+
+// The backward op's inputs: dy, then the forward's (weight for max's first maxima and the
+// per-sample weights' gradient).
+std::vector<Var> embedding_bag_grad(const GradContext& g) {
+  std::vector<Var> in{g.grad_outputs[0]};
+  in.insert(in.end(), g.inputs.begin(), g.inputs.end());
+  const std::vector<Var> d = call(kEmbeddingBagBackward, in, g.attrs);
+  std::vector<Var> grads(g.inputs.size());
+  grads[1] = d[0];
+  if (d.size() > 1) grads.back() = d[1];
+  return grads;
+}
+
+// ---------------------------------------------------------------------------------------------
 // gather, gather_backward
 //
 // Both view index as [outer, m, inner] around dim and x (or dx) as [outer, size, inner]:
@@ -1015,6 +1231,11 @@ void register_nn_ops(OpRegistry& r) {
                                        embedding_backward_grad);
   embedding_backward.complex = true;
   r.add(std::move(embedding_backward));
+  r.add(with_grad(make_op(kEmbeddingBag, embedding_bag_infer, embedding_bag_signatures, embedding_bag_kernel,
+                          kChecksData),
+                  embedding_bag_grad));
+  r.add(make_op(kEmbeddingBagBackward, embedding_bag_backward_infer, embedding_bag_signatures,
+                embedding_bag_backward_kernel, kChecksData));
   // gather only moves elements (masked_select and take_along_dim of masks and halves run on it).
   OpDef gather = with_grad(make_op(kGather, gather_infer, gather_signatures, gather_kernel, kChecksData), gather_grad);
   gather.booleans = gather.bfloat16 = gather.float16 = gather.small_ints = gather.complex = true;

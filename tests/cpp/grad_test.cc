@@ -144,9 +144,27 @@ std::vector<GradCall> matmul_calls() {
   return calls;
 }
 
+// embedding_bag's bags of indices({7}, 5) = 3 0 2 4 1 3 0: [3 0], [], [2 4 1], [3 0]; under
+// padding_idx 3 the last but one left with one row, the last with none.
+Tensor bag_offsets() {
+  Tensor t = Tensor::empty({4}, DType::kInt64);
+  const int64_t offsets[] = {0, 2, 2, 5};
+  std::copy(offsets, offsets + 4, t.data_as<int64_t>());
+  return t;
+}
+
 std::vector<GradCall> nn_calls() {
   const Tensor x = away_from_zero({3, 4}, 1), x3 = away_from_zero({2, 3, 4}, 1);
+  const Tensor bag_indices = indices({7}, 5), bag_weight = away_from_zero({5, 4}, 2);
   return {
+      {"embedding_bag",
+       {bag_indices, bag_weight, bag_offsets(), away_from_zero({7}, 3)},
+       {{"mode", int64_t{0}}, {"per_sample_weights", true}, {"padding_idx", int64_t{3}}}},
+      {"embedding_bag", {bag_indices, bag_weight, bag_offsets()}, {{"mode", int64_t{1}}, {"padding_idx", int64_t{3}}}},
+      {"embedding_bag", {indices({3, 2}, 5), bag_weight}, {{"mode", int64_t{1}}}},
+      {"embedding_bag",
+       {bag_indices, bag_weight, bag_offsets()},
+       {{"mode", int64_t{2}}, {"include_last_offset", true}}},
       {"softmax", {x}, {{"dim", int64_t{1}}}},
       {"softmax", {x}, {{"dim", int64_t{0}}}},
       {"softmax", {x3}, {{"dim", int64_t{-1}}, {"causal", true}}},

@@ -113,6 +113,30 @@ def test_a_bad_index_on_the_gpu_raises_the_cpus_error():
         mf.nn.functional.embedding(mf.tensor([1, 7], device="cuda"), table).numpy()
 
 
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_on_the_gpu_equals_the_cpu(mode):
+    """Values and gradients, with an empty bag, one of padding only and ties under max; the
+    CPU's errors for bad offsets."""
+    indices, offsets = np.array([1, 2, 3, 5, 3, 3, 2, 9, 0, 0, 7, 3]), np.array([0, 4, 4, 6, 10])
+    weight = np.round(np.sin(np.arange(50.0)).reshape(10, 5) * 2) / 2
+    per_sample = np.linspace(0.5, 2, 12) if mode == "sum" else None
+
+    def run(device):
+        w = mf.tensor(weight, device=device, requires_grad=True)
+        s = None if per_sample is None else mf.tensor(per_sample, device=device, requires_grad=True)
+        y = mf.nn.functional.embedding_bag(mf.tensor(indices, device=device), w, mf.tensor(offsets, device=device),
+                                           mode=mode, padding_idx=3, per_sample_weights=s, include_last_offset=True)
+        rows = mf.nn.functional.embedding_bag(mf.tensor(indices.reshape(3, 4), device=device), w, mode=mode)
+        ((y * y).sum() + (rows * rows).sum()).backward()
+        return [y.detach().numpy(), rows.detach().numpy(), w.grad.numpy()] + ([] if s is None else [s.grad.numpy()])
+
+    for on_gpu, on_cpu in zip(run("cuda"), run("cpu")):
+        np.testing.assert_allclose(on_gpu, on_cpu, rtol=1e-12, atol=1e-12)
+    with pytest.raises(RuntimeError, match="offsets start at 1; expected 0"):
+        mf.nn.functional.embedding_bag(mf.tensor(indices, device="cuda"), mf.tensor(weight, device="cuda"),
+                                       mf.tensor([1, 3], device="cuda")).numpy()
+
+
 def test_memory_is_counted_and_reused():
     mf.synchronize()
     before = mf.memory_stats("cuda")

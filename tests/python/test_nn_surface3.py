@@ -59,18 +59,18 @@ def test_embedding_bag(mode, padding_idx):
 @pytest.mark.parametrize("mode", ["sum", "mean", "max"])
 def test_embedding_bag_of_bags_of_one_length(mode):
     """Bags of one length in order (a DLRM's) are input's rows; with include_last_offset the
-    indices past the last offset are left out."""
+    last bag ends with the indices (torch's, whatever the last offset says)."""
     weight, indices = randn(10, 4), np.array([1, 2, 4, 5, 4, 3, 2, 9, 0, 0])
     got = F.embedding_bag(mf.tensor(indices), mf.tensor(weight), mf.tensor([0, 5]), mode=mode)
     np.testing.assert_allclose(got.numpy(), bag_reference(indices, weight, [0, 5, 10], mode), rtol=1e-12)
     last = F.embedding_bag(mf.tensor(indices), mf.tensor(weight), mf.tensor([0, 3, 6]), mode=mode,
                            include_last_offset=True)
-    np.testing.assert_allclose(last.numpy(), bag_reference(indices, weight, [0, 3, 6], mode), rtol=1e-12)
+    np.testing.assert_allclose(last.numpy(), bag_reference(indices, weight, [0, 3, 10], mode), rtol=1e-12)
     per_sample = rng.random(10)
     weighted = F.embedding_bag(mf.tensor(indices), mf.tensor(weight), mf.tensor([0, 3, 6]), mode="sum",
                                per_sample_weights=mf.tensor(per_sample), include_last_offset=True)
     np.testing.assert_allclose(weighted.numpy(),
-                               bag_reference(indices, weight, [0, 3, 6], "sum", per_sample=per_sample))
+                               bag_reference(indices, weight, [0, 3, 10], "sum", per_sample=per_sample))
     check_gradients(lambda w, s: F.embedding_bag(mf.tensor(indices), w, mf.tensor([0, 5]), mode="sum",
                                                  per_sample_weights=s), [weight, per_sample])
 
@@ -92,8 +92,8 @@ def test_embedding_bag_per_sample_weights_module_and_errors():
         F.embedding_bag(mf.tensor(indices), mf.tensor(weight), mf.tensor([0]), per_sample_weights=mf.ones(6))
     with pytest.raises(ValueError, match="offsets has to be None"):
         F.embedding_bag(mf.tensor(indices.reshape(2, 3)), mf.tensor(weight), mf.tensor([0]))
-    with pytest.raises(ValueError, match="start at 0"):
-        F.embedding_bag(mf.tensor(indices), mf.tensor(weight), mf.tensor([1, 3]))
+    with pytest.raises(RuntimeError, match="offsets start at 1; expected 0"):
+        F.embedding_bag(mf.tensor(indices), mf.tensor(weight), mf.tensor([1, 3])).numpy()
 
 
 def test_rrelu_and_alpha_dropout():

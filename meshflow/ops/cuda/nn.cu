@@ -29,6 +29,7 @@
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/cuda/device_util.cuh"
 #include "meshflow/ops/cuda/radix_sort.cuh"
+#include "meshflow/ops/embedding_bag.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/row_math.h"
 
@@ -660,41 +661,248 @@ __global__ void embedding_row_sums(const T* __restrict__ dy, const int64_t* __re
   }
 }
 
-// The output box holds rows [first, first + rows) and the local dy's columns. A stable sort
-// of the indices' positions by row (the CPU's counting sort) lists each row's in order.
+// out [rows, width] holds the vocabulary rows [first, first + rows): row r the sum, in position
+// order, of src's rows [n, width] at the positions whose index is first + r. A stable sort of
+// the positions by row (the CPU's counting sort) lists each row's in order.
+template <typename I>
+void sum_rows_at_indices(Memory& mem, const I* idx, int64_t n, int64_t first, const Tensor& src, const Tensor& out) {
+  const int64_t rows = out.shape()[0], width = out.shape()[1];
+  if (out.numel() == 0) return;
+  if (n == 0) return zero(out);
+  const std::shared_ptr<void> key_block = mem.allocate(2 * n * sizeof(uint64_t));
+  const std::shared_ptr<void> position_block = mem.allocate(2 * n * sizeof(int64_t));
+  const std::shared_ptr<void> start_block = mem.allocate((rows + 1) * sizeof(int64_t));
+  uint64_t* keys = static_cast<uint64_t*>(key_block.get());
+  int64_t* positions = static_cast<int64_t*>(position_block.get());
+  int64_t* row_start = static_cast<int64_t*>(start_block.get());
+  embedding_row_keys<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(idx, n, first, rows, keys, positions);
+  check_launch("embedding_row_keys");
+  sort_pairs(mem, keys, positions, n, static_cast<uint64_t>(rows));
+  row_starts<<<blocks_for(rows + 1, kThreads), kThreads, 0, stream()>>>(keys + n, n, rows, row_start);
+  check_launch("row_starts");
+  visit_dtype(src.dtype(), [&](auto v) {
+    using T = decltype(v);
+    const int64_t total = out.numel();
+    embedding_row_sums<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(
+        src.data_as<T>(), positions + n, row_start, total, width, out.data_as<T>());
+    check_launch("embedding_row_sums");
+  });
+}
+
+// The output box holds rows [first, first + rows) and the local dy's columns.
 std::vector<Tensor> embedding_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& indices = in[0];
   const Tensor& dy = in[1];
   const Box& box = ctx.output_boxes[0];
-  const int64_t first = box.start[0], rows = box.extent[0], width = box.extent[1], n = indices.numel();
   Memory& mem = memory_of(in);
   Tensor out = output(ctx, 0, box.extent, dy.dtype(), mem);
   kernel::visit_index(indices.dtype(), [&](auto iv) {
     using I = decltype(iv);
     const I* idx = indices.data_as<I>();
-    check_indices("embedding_backward", idx, n, ctx.outputs[0].shape[0], "index", mem);
-    if (out.numel() == 0) return;
-    if (n == 0) return zero(out);
-    const std::shared_ptr<void> key_block = mem.allocate(2 * n * sizeof(uint64_t));
-    const std::shared_ptr<void> position_block = mem.allocate(2 * n * sizeof(int64_t));
-    const std::shared_ptr<void> start_block = mem.allocate((rows + 1) * sizeof(int64_t));
-    uint64_t* keys = static_cast<uint64_t*>(key_block.get());
-    int64_t* positions = static_cast<int64_t*>(position_block.get());
-    int64_t* row_start = static_cast<int64_t*>(start_block.get());
-    embedding_row_keys<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(idx, n, first, rows, keys, positions);
-    check_launch("embedding_row_keys");
-    sort_pairs(mem, keys, positions, n, static_cast<uint64_t>(rows));
-    row_starts<<<blocks_for(rows + 1, kThreads), kThreads, 0, stream()>>>(keys + n, n, rows, row_start);
-    check_launch("row_starts");
-    visit_dtype(dy.dtype(), [&](auto v) {
+    check_indices("embedding_backward", idx, indices.numel(), ctx.outputs[0].shape[0], "index", mem);
+    sum_rows_at_indices(mem, idx, indices.numel(), box.start[0], dy, out);
+  });
+  return {out};
+}
+
+// ---------------------------------------------------------------------------------------------
+// embedding_bag, embedding_bag_backward
+//
+// The bags' bounds are read on the host (embedding_bag::bounds, so the CPU's checks and
+// messages: offsets copied back, a wait on the stream as check_indices', in the kernel, never
+// on the issuing thread) and sent back as an array. The forward gives each output element a
+// thread; the backward writes each position's contribution row (its scaled dy row; under max,
+// dy at each column's first maximum) and sums those per weight row as embedding_backward does,
+// so in position order, as the CPU.
+
+// The bags' bounds [bags + 1] on the device, from the forward's inputs `in`.
+std::shared_ptr<void> device_bag_bounds(const char* op, const std::vector<Tensor>& in, int64_t bags, Memory& mem) {
+  const std::vector<int64_t> bounds = embedding_bag::bounds(op, in[0].shape(), bags, [&] {
+    std::vector<int64_t> starts;
+    kernel::visit_index(in[2].dtype(), [&](auto iv) {
+      using I = decltype(iv);
+      std::vector<I> host(in[2].numel());
+      device::cuda::check(cudaMemcpyAsync(host.data(), in[2].data_as<I>(), host.size() * sizeof(I),
+                                          cudaMemcpyDeviceToHost, stream()),
+                          "cudaMemcpyAsync");
+      device::cuda::check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
+      starts.assign(host.begin(), host.end());
+    });
+    return starts;
+  });
+  std::shared_ptr<void> block = mem.allocate(bounds.size() * sizeof(int64_t));
+  device::cuda::check(cudaMemcpyAsync(block.get(), bounds.data(), bounds.size() * sizeof(int64_t),
+                                      cudaMemcpyHostToDevice, stream()),
+                      "cudaMemcpyAsync");
+  device::cuda::check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");  // bounds is freed on return
+  return block;
+}
+
+// The bag holding position p: the last b whose bounds[b] <= p (empty bags start there too).
+__device__ int64_t bag_of(const int64_t* __restrict__ bounds, int64_t bags, int64_t p) {
+  int64_t lo = 0, hi = bags;
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (bounds[mid] <= p) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+template <typename T, typename I>
+__global__ void embedding_bag_forward_kernel(const I* __restrict__ idx, const int64_t* __restrict__ bounds,
+                                             const T* __restrict__ w, const T* __restrict__ psw,
+                                             embedding_bag::BagAttrs a, int64_t total, int64_t width,
+                                             T* __restrict__ y) {
+  for (int64_t e = first_index(); e < total; e += grid_step()) {
+    const int64_t b = e / width, c = e - b * width;
+    T acc = 0;
+    int64_t count = 0;
+    for (int64_t p = bounds[b]; p < bounds[b + 1]; ++p) {
+      const int64_t i = idx[p];
+      if (i == a.padding_idx) continue;
+      const T v = w[i * width + c];
+      if (a.mode == embedding_bag::kMax) {
+        acc = count == 0 || v > acc ? v : acc;
+      } else {
+        acc += (psw ? psw[p] : T{1}) * v;
+      }
+      ++count;
+    }
+    if (a.mode == embedding_bag::kMean && count > 1) acc /= static_cast<T>(count);
+    y[e] = acc;
+  }
+}
+
+std::vector<Tensor> embedding_bag(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const embedding_bag::BagAttrs a = embedding_bag::read_attrs("embedding_bag", ctx.attrs);
+  const Tensor &indices = in[0], &weight = in[1];
+  const int64_t bags = ctx.output_boxes[0].extent[0], width = weight.shape()[1];
+  Memory& mem = memory_of(in);
+  Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, weight.dtype(), mem);
+  kernel::visit_index(indices.dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* idx = indices.data_as<I>();
+    check_indices("embedding_bag", idx, indices.numel(), weight.shape()[0], "index", mem);
+    const std::shared_ptr<void> bounds = device_bag_bounds("embedding_bag", in, bags, mem);
+    const int64_t total = out.numel();
+    if (total == 0) return;
+    visit_floating(weight.dtype(), [&](auto v) {
       using T = decltype(v);
-      const int64_t total = out.numel();
-      embedding_row_sums<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(
-          dy.data_as<T>(), positions + n, row_start, total, width, out.data_as<T>());
-      check_launch("embedding_row_sums");
+      embedding_bag_forward_kernel<<<blocks_for(total, kThreads), kThreads, 0, stream()>>>(
+          idx, static_cast<const int64_t*>(bounds.get()), weight.data_as<T>(),
+          a.weighted ? in.back().data_as<T>() : nullptr, a, total, width, out.data_as<T>());
+      check_launch("embedding_bag");
     });
   });
   return {out};
+}
+
+// Each bag's factor of dy: 1 / its count of rows under mean (1 for an empty bag), else 1.
+template <typename T, typename I>
+__global__ void bag_scales(const I* __restrict__ idx, const int64_t* __restrict__ bounds, embedding_bag::BagAttrs a,
+                           int64_t bags, T* __restrict__ scale) {
+  for (int64_t b = first_index(); b < bags; b += grid_step()) {
+    int64_t count = 0;
+    for (int64_t p = bounds[b]; p < bounds[b + 1]; ++p) count += idx[p] != a.padding_idx;
+    scale[b] = a.mode == embedding_bag::kMean && count > 0 ? T{1} / static_cast<T>(count) : T{1};
+  }
+}
+
+// Position p's contribution row (sum and mean): its bag's dy row times the bag's scale and
+// p's per-sample weight; zeros at padding_idx.
+template <typename T, typename I>
+__global__ void bag_contributions(const I* __restrict__ idx, const int64_t* __restrict__ bounds,
+                                  const T* __restrict__ scale, const T* __restrict__ psw, const T* __restrict__ dy,
+                                  embedding_bag::BagAttrs a, int64_t bags, int64_t total, int64_t width,
+                                  T* __restrict__ rows) {
+  for (int64_t e = first_index(); e < total; e += grid_step()) {
+    const int64_t p = e / width, c = e - p * width, b = bag_of(bounds, bags, p);
+    rows[e] = idx[p] == a.padding_idx ? T{0} : scale[b] * (psw ? psw[p] : T{1}) * dy[b * width + c];
+  }
+}
+
+// Under max, over zeroed rows: dy[b, c] at the row of bag b's first maximum in column c.
+template <typename T, typename I>
+__global__ void bag_max_contributions(const I* __restrict__ idx, const int64_t* __restrict__ bounds,
+                                      const T* __restrict__ w, const T* __restrict__ dy, embedding_bag::BagAttrs a,
+                                      int64_t total, int64_t width, T* __restrict__ rows) {
+  for (int64_t e = first_index(); e < total; e += grid_step()) {
+    const int64_t b = e / width, c = e - b * width;
+    int64_t first_max = -1;
+    for (int64_t p = bounds[b]; p < bounds[b + 1]; ++p) {
+      const int64_t i = idx[p];
+      if (i == a.padding_idx) continue;
+      if (first_max < 0 || w[i * width + c] > w[idx[first_max] * width + c]) first_max = p;
+    }
+    if (first_max >= 0) rows[first_max * width + c] = dy[e];
+  }
+}
+
+// dper_sample_weights[p]: p's bag's dy row dotted with p's weight row (0 at padding_idx).
+template <typename T, typename I>
+__global__ void bag_sample_weight_grads(const I* __restrict__ idx, const int64_t* __restrict__ bounds,
+                                        const T* __restrict__ w, const T* __restrict__ dy, embedding_bag::BagAttrs a,
+                                        int64_t bags, int64_t n, int64_t width, T* __restrict__ dpsw) {
+  for (int64_t p = first_index(); p < n; p += grid_step()) {
+    const int64_t i = idx[p], b = bag_of(bounds, bags, p);
+    T dot{0};
+    if (i != a.padding_idx) {
+      for (int64_t c = 0; c < width; ++c) dot += dy[b * width + c] * w[i * width + c];
+    }
+    dpsw[p] = dot;
+  }
+}
+
+std::vector<Tensor> embedding_bag_backward(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const embedding_bag::BagAttrs a = embedding_bag::read_attrs("embedding_bag_backward", ctx.attrs);
+  const Tensor& dy = in[0];
+  const std::vector<Tensor> forward(in.begin() + 1, in.end());
+  const Tensor &indices = forward[0], &weight = forward[1];
+  const int64_t bags = dy.shape()[0], width = dy.shape()[1], n = indices.numel();
+  Memory& mem = memory_of(in);
+  std::vector<Tensor> outs{output(ctx, 0, ctx.output_boxes[0].extent, weight.dtype(), mem)};
+  if (a.weighted) outs.push_back(output(ctx, 1, ctx.output_boxes[1].extent, weight.dtype(), mem));
+  kernel::visit_index(indices.dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* idx = indices.data_as<I>();
+    check_indices("embedding_bag_backward", idx, n, weight.shape()[0], "index", mem);
+    const std::shared_ptr<void> bound_block = device_bag_bounds("embedding_bag_backward", forward, bags, mem);
+    const int64_t* bounds = static_cast<const int64_t*>(bound_block.get());
+    if (n == 0 || bags == 0 || width == 0) {
+      for (const Tensor& t : outs) zero(t);
+      return;
+    }
+    visit_floating(weight.dtype(), [&](auto v) {
+      using T = decltype(v);
+      const Tensor rows = Tensor::empty({n, width}, weight.dtype(), mem);  // the contribution rows
+      if (a.mode == embedding_bag::kMax) {
+        zero(rows);
+        bag_max_contributions<<<blocks_for(bags * width, kThreads), kThreads, 0, stream()>>>(
+            idx, bounds, weight.data_as<T>(), dy.data_as<T>(), a, bags * width, width, rows.data_as<T>());
+        check_launch("bag_max_contributions");
+      } else {
+        const std::shared_ptr<void> scale = mem.allocate(bags * sizeof(T));
+        bag_scales<<<blocks_for(bags, kThreads), kThreads, 0, stream()>>>(idx, bounds, a, bags,
+                                                                          static_cast<T*>(scale.get()));
+        check_launch("bag_scales");
+        bag_contributions<<<blocks_for(n * width, kThreads), kThreads, 0, stream()>>>(
+            idx, bounds, static_cast<const T*>(scale.get()), a.weighted ? forward.back().data_as<T>() : nullptr,
+            dy.data_as<T>(), a, bags, n * width, width, rows.data_as<T>());
+        check_launch("bag_contributions");
+      }
+      sum_rows_at_indices(mem, idx, n, 0, rows, outs[0]);
+      if (a.weighted) {
+        bag_sample_weight_grads<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(
+            idx, bounds, weight.data_as<T>(), dy.data_as<T>(), a, bags, n, width, outs[1].data_as<T>());
+        check_launch("bag_sample_weight_grads");
+      }
+    });
+  });
+  return outs;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -791,6 +999,8 @@ void add_nn_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "softmax_cross_entropy_backward", softmax_cross_entropy_backward);
   r.add_kernel("cuda", "embedding", embedding);
   r.add_kernel("cuda", "embedding_backward", embedding_backward);
+  r.add_kernel("cuda", "embedding_bag", embedding_bag);
+  r.add_kernel("cuda", "embedding_bag_backward", embedding_bag_backward);
   r.add_kernel("cuda", "gather", gather);
   r.add_kernel("cuda", "gather_backward", gather_backward);
 }

@@ -4,7 +4,8 @@ mode, gumbel_softmax, pdist, affine_grid and grid_sample (4-d), each as torch de
 
 All are compositions of existing ops (index_select / scatter at index vectors
 computed on the host from offsets or shapes, elementwise ops, reductions, the pools), so their
-gradients are those ops'. The bags' offsets are read on the host (they decide the shapes)."""
+gradients are those ops'; but embedding_bag of local tensors, one op. Global bags' offsets are
+read on the host (they decide the composition's shapes)."""
 import numbers
 
 import numpy as _np
@@ -15,7 +16,7 @@ from .._ops_index import _placed_like, index_select
 from .._ops_math import fmod
 from .._ops_shape import cat
 from .._ops_surface import triu_indices
-from .._tensor import Tensor, tensor
+from .._tensor import Tensor, apply, tensor
 
 
 def _host_ints(t, what):
@@ -26,25 +27,25 @@ def _host_ints(t, what):
     return t._numpy().astype(_np.int64) if t.is_global else t.cpu()._numpy().astype(_np.int64)
 
 
+def _whole(t):
+    """Whether t is absent, local or global on one device (graph mode's local tensors): whole
+    where the op embedding_bag (whose signatures are all-broadcast) sees it."""
+    return t is None or not t.is_global or all(d == 1 for d in t.placement.hierarchy)
+
+
 def _padded_bags(input, offsets, include_last_offset):
     """embedding_bag's bags as rows: (positions [bags, longest] into input's flat indices, or
     None for 2-d input, whose rows are the bags already; which slots hold an index, a host
     bool array or None when all do). Padding slots point at index 0 and are left out by the
     mask."""
     if input.ndim == 2:
-        if offsets is not None:
-            raise ValueError("embedding_bag: offsets has to be None if input is 2D")
         return None, None
-    if input.ndim != 1:
-        raise ValueError(f"embedding_bag: input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
-    if offsets is None:
-        raise ValueError("embedding_bag: offsets has to be a 1D Tensor but got None")
     starts = _host_ints(offsets, "offsets").reshape(-1)
     total = input.shape[0]
     if starts.size and (starts[0] != 0 or _np.any(_np.diff(starts) < 0) or starts[-1] > total):
         raise ValueError(f"embedding_bag: offsets {starts.tolist()} must start at 0, not decrease and stay within the "
                          f"input's {total} indices")
-    bounds = _np.r_[starts, total] if not include_last_offset else starts
+    bounds = _np.r_[starts[:-1] if include_last_offset else starts, total]  # torch's last bag ends with input
     lengths = _np.diff(bounds)
     longest = int(lengths.max()) if lengths.size else 0
     rank = _np.arange(longest)
@@ -59,11 +60,14 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     per_sample_weights (mode 'sum') scale each row; indices equal to padding_idx are left out
     (an empty bag gives zeros).
 
-    One composition for local and global tensors alike: the bags laid out as rows of
-    [bags, longest] indices (1-d input gathered at positions from the host's offsets), their
-    embeddings looked up, the slots past a bag's end or at padding_idx masked, then reduced
-    along the row. So every op has its SBP signatures: the bags split on the batch, the
-    weight split on the vocabulary (partial sums) or on the columns give one device's values."""
+    Local tensors (and global ones on one device: graph mode's) run the op embedding_bag,
+    which reads offsets on the device (no wait for queued work). Other global ones run a
+    composition: the bags laid out as rows of [bags, longest]
+    indices (1-d input gathered at positions from the host's offsets), their embeddings looked
+    up, the slots past a bag's end or at padding_idx masked, then reduced along the row. So
+    every op has its SBP signatures: the bags split on the batch, the weight split on the
+    vocabulary (partial sums) or on the columns give one device's values."""
+    from ._functional_extra import _renorm_rows
     from .functional import embedding
     if mode not in ("sum", "mean", "max"):
         raise ValueError(f"embedding_bag: mode has to be one of sum, mean or max, got {mode!r}")
@@ -74,10 +78,26 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         raise NotImplementedError("embedding_bag: scale_grad_by_freq and sparse gradients are not supported")
     if not isinstance(input, Tensor) or input.dtype.name not in ("int32", "int64"):
         raise TypeError("embedding_bag: input must be an int32 or int64 tensor")
-    positions, valid = _padded_bags(input, offsets, include_last_offset)
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError("embedding_bag: offsets has to be None if input is 2D")
+    elif input.ndim != 1:
+        raise ValueError(f"embedding_bag: input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
+    elif offsets is None:
+        raise ValueError("embedding_bag: offsets has to be a 1D Tensor but got None")
     if per_sample_weights is not None and tuple(per_sample_weights.shape) != tuple(input.shape):
         raise ValueError(f"embedding_bag: per_sample_weights has shape {tuple(per_sample_weights.shape)}; expected "
                          f"input's {tuple(input.shape)}")
+    if all(_whole(t) for t in (input, weight, offsets, per_sample_weights)):
+        if max_norm is not None:
+            _renorm_rows(weight, input, float(max_norm), float(norm_type))
+        attrs = {"mode": ("sum", "mean", "max").index(mode), "include_last_offset": bool(include_last_offset),
+                 "per_sample_weights": per_sample_weights is not None,
+                 "padding_idx": -1 if padding_idx is None else padding_idx % weight.shape[0]}
+        inputs = [input, weight] + ([offsets] if offsets is not None else []) + \
+            ([per_sample_weights] if per_sample_weights is not None else [])
+        return apply("embedding_bag", inputs, attrs)[0]
+    positions, valid = _padded_bags(input, offsets, include_last_offset)
     if positions is not None:
         count = positions.shape[0]
         if positions.size == 0 or input.shape[0] == 0:

@@ -868,11 +868,14 @@ def test_embedding_bags_on_global_tensors_train_as_one_device(world, mode, layou
 
 @pytest.mark.parametrize("mode", ["sum", "mean", "max"])
 @pytest.mark.parametrize("ids_sbp, weight_sbp", [(S(0), B), (B, S(0)), (S(0), S(1))])
-def test_embedding_bags_with_offsets_on_global_tensors_equal_one_device(world, mode, ids_sbp, weight_sbp):
+@pytest.mark.parametrize("last", [False, True])
+def test_embedding_bags_with_offsets_on_global_tensors_equal_one_device(world, mode, ids_sbp, weight_sbp, last):
+    """Global tensors run F.embedding_bag's composition, local ones the op embedding_bag.
+    include_last_offset: the last bag ends with the indices (torch's), past the last offset."""
     rng = np.random.default_rng(19)
     ids = rng.integers(0, 13, 11)
     ids[4] = 2  # padding, in a bag of its own
-    offsets = np.array([0, 3, 3, 4, 5, 10])  # an empty bag, a bag of padding only, a bag of one
+    offsets = np.array([0, 3, 3, 4, 5, 10] + [10] * last)  # an empty bag, a bag of padding only, a bag of one
     weights = rng.random(11).astype(np.float32) if mode == "sum" else None
 
     def program(bag, to):
@@ -881,9 +884,10 @@ def test_embedding_bags_with_offsets_on_global_tensors_equal_one_device(world, m
         return out.detach().numpy(), bag.weight.grad.numpy()
 
     mf.manual_seed(19)
-    want = program(nn.EmbeddingBag(13, 4, mode=mode, padding_idx=2), lambda a, _: mf.tensor(a))
+    want = program(nn.EmbeddingBag(13, 4, mode=mode, padding_idx=2, include_last_offset=last),
+                   lambda a, _: mf.tensor(a))
     mf.manual_seed(19)
-    bag = nn.EmbeddingBag(13, 4, mode=mode, padding_idx=2).to_global(everyone(), weight_sbp)
+    bag = nn.EmbeddingBag(13, 4, mode=mode, padding_idx=2, include_last_offset=last).to_global(everyone(), weight_sbp)
     got = program(bag, lambda a, sbp: mf.tensor(a, placement=everyone(), sbp=sbp))
     np.testing.assert_allclose(got[0], want[0], rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(got[1], want[1], rtol=1e-6, atol=1e-6)
