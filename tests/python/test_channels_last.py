@@ -260,14 +260,11 @@ def resnet_block():
     return Block()
 
 
-def train(channels_last, graph=False, steps=3):
-    model = resnet_block()
-    x = mf.tensor(np.random.default_rng(7).standard_normal((8, 16, 8, 8)), dtype=mf.float32)
-    labels = mf.tensor(np.arange(8) % 10)
-    if channels_last:
-        model.to(memory_format=CL)
-        x = x.to(memory_format=CL)
+def sgd_step(model, graph):
+    """One cross-entropy training step of model under SGD with momentum: eager, or nn.Graph's."""
     opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    if graph:
+        return CrossEntropyStep(model, opt)
 
     def step(x, labels):
         loss = F.cross_entropy(model(x), labels)
@@ -276,7 +273,17 @@ def train(channels_last, graph=False, steps=3):
         opt.zero_grad()
         return loss
 
-    run_step = CrossEntropyStep(model, opt) if graph else step
+    return step
+
+
+def train(channels_last, graph=False, steps=3):
+    model = resnet_block()
+    x = mf.tensor(np.random.default_rng(7).standard_normal((8, 16, 8, 8)), dtype=mf.float32)
+    labels = mf.tensor(np.arange(8) % 10)
+    if channels_last:
+        model.to(memory_format=CL)
+        x = x.to(memory_format=CL)
+    run_step = sgd_step(model, graph)
     losses = [float(run_step(x, labels)) for _ in range(steps)]
     return losses, [p.detach().contiguous().numpy() for p in model.parameters()]
 
@@ -317,17 +324,7 @@ def test_convnext_block_trains_as_in_float64_eager_and_in_graph_mode():
     labels = mf.tensor(np.arange(4) % 10)
 
     def train(dtype, graph):
-        model = convnext_block().to(dtype)
-        opt = mf.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-
-        def step(x, labels):
-            loss = F.cross_entropy(model(x), labels)
-            loss.backward()
-            opt.step()
-            opt.zero_grad()
-            return loss
-
-        run_step = CrossEntropyStep(model, opt) if graph else step
+        run_step = sgd_step(convnext_block().to(dtype), graph)
         return [float(run_step(mf.tensor(x, dtype=dtype), labels)) for _ in range(3)]
 
     want = train(mf.float64, False)
