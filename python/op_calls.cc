@@ -343,21 +343,57 @@ PyObject* linked_view(const TensorMethod& m, PyObject* self, PyObject* view, PyO
   return view;
 }
 
-// x[key] for a basic key: the view, linked to x as one (link_view); null without an error set
-// for any other key (the fallback's).
+bool index_item(PyObject* object, fn::IndexItem& item);
+
+// `key`, a Tensor or a tuple of basic items (index_item) and Tensors, at least one, as
+// AdvancedItems; else nullopt.
+std::optional<std::vector<fn::AdvancedItem>> advanced_key(PyObject* key) {
+  const bool is_tuple = PyTuple_CheckExact(key);
+  const Py_ssize_t n = is_tuple ? PyTuple_GET_SIZE(key) : 1;
+  std::vector<fn::AdvancedItem> items(static_cast<size_t>(n));
+  bool any = false;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* object = is_tuple ? PyTuple_GET_ITEM(key, i) : key;
+    fn::AdvancedItem& item = items[static_cast<size_t>(i)];
+    if (const Var* t = var_of_tensor(object)) {
+      item.tensor = *t;
+      any = true;
+    } else if (!index_item(object, item.item)) {
+      return std::nullopt;
+    }
+  }
+  if (!any) return std::nullopt;
+  return items;
+}
+
+// advanced_key's items where x[key] is picked without the fallback's preparation: x local and
+// of a dtype picked as itself (bool and bfloat16 are picked in a carrier dtype), each tensor
+// a local int32 or int64 one of at least one dim in x's memory (not a mask, a 0-d index or
+// one to move); else nullopt.
+std::optional<std::vector<fn::AdvancedItem>> advanced_items(const Var& x, PyObject* key) {
+  if (x.is_global() || x.dtype() == DType::kBool || x.dtype() == DType::kBFloat16) return std::nullopt;
+  std::optional<std::vector<fn::AdvancedItem>> items = advanced_key(key);
+  if (!items) return std::nullopt;
+  for (const fn::AdvancedItem& item : *items) {
+    const Var& t = item.tensor;
+    if (!t.defined()) continue;
+    const DType d = t.dtype();
+    if (t.is_global() || t.shape().empty() || (d != DType::kInt64 && d != DType::kInt32) ||
+        &t.data().memory() != &x.data().memory()) {
+      return std::nullopt;
+    }
+  }
+  return items;
+}
+
+// x[key] for a basic key: the view, linked to x as one (link_view); x[key] picked for a key
+// with index tensors (advanced_items); null without an error set for any other key (the
+// fallback's).
 PyObject* getitem_fast(const TensorMethod& m, PyObject* self, PyObject* key) {
   const Var* x = var_of_tensor(self);
   if (!x) return nullptr;
-  if (const Var* index = var_of_tensor(key)) {
-    // x[index] of an int tensor (not a view): x's rows it names, on a local x of a dtype
-    // picked as itself (bool and bfloat16 are picked in a carrier dtype: the fallback's).
-    const DType d = index->dtype();
-    if (x->is_global() || index->is_global() || x->shape().empty() || index->shape().empty() ||
-        (d != DType::kInt64 && d != DType::kInt32) || x->dtype() == DType::kBool || x->dtype() == DType::kBFloat16 ||
-        &index->data().memory() != &x->data().memory()) {
-      return nullptr;
-    }
-    return tensor_object(fn::index_rows(*x, *index));
+  if (std::optional<std::vector<fn::AdvancedItem>> advanced = advanced_items(*x, key)) {
+    return tensor_object(fn::advanced_index(*x, *advanced));
   }
   const std::optional<std::vector<fn::IndexItem>> items = index_items(key);
   if (!items) return nullptr;
@@ -1037,6 +1073,23 @@ PyObject* basic_index_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   }
 }
 
+// (x, key): x[key] (fn::advanced_index) for a tuple of exact basic items and int index
+// tensors placed where x is, the Python path's last step; a global x's without the GIL.
+py::object advanced_index_call(py::handle tensor, py::handle key) {
+  const Var* found = var_of_tensor(tensor.ptr());
+  if (!found) throw py::type_error("advanced_index: x must be a meshflow Tensor");
+  const Var& x = *found;
+  const std::optional<std::vector<fn::AdvancedItem>> items = advanced_key(key.ptr());
+  if (!items) throw py::type_error("advanced_index: expected a tuple of ints, slices, None, '...' and index tensors");
+  if (!x.is_global()) return py::reinterpret_steal<py::object>(tensor_object(fn::advanced_index(x, *items)));
+  Var out;
+  {
+    WithoutGil unlocked;
+    out = fn::advanced_index(x, *items);
+  }
+  return py::reinterpret_steal<py::object>(tensor_object(std::move(out)));
+}
+
 PyMethodDef basic_index_method = {
     "basic_index", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&basic_index_call)), METH_FASTCALL,
     "basic_index(x, key): x[key] for a key of exact ints, slices of ints, None and '...' (alone or in a tuple); "
@@ -1109,6 +1162,9 @@ void bind_op_calls(py::module_& m) {
   m.attr("TensorMethod") = py::handle(reinterpret_cast<PyObject*>(tensor_method_type));
   m.def("set_tensor_class", &set_tensor_class, py::arg("cls"));
   m.attr("basic_index") = py::reinterpret_steal<py::object>(PyCFunction_New(&basic_index_method, nullptr));
+  m.def("advanced_index", &advanced_index_call, py::arg("x"), py::arg("key"),
+        "advanced_index(x, key): x[key] for a tuple of exact ints, slices, None, '...' and int32/int64 index "
+        "tensors of at least one dim placed where x is (C++'s advanced_index)");
   m.attr("grad_fn_as") = py::reinterpret_steal<py::object>(PyCFunction_New(&grad_fn_as_method, nullptr));
   m.def("basic_index_plan", &basic_index_plan_of, py::arg("shape"), py::arg("key"),
         "What x[key] of a basic key selects in a tensor of `shape`: (the slice op's attributes, the result's "
