@@ -239,7 +239,7 @@ enum class Form {
   kCompare,    // (self, other): a comparison of two Tensors, or of a Tensor and a number made a 0-d tensor
   kUnary,      // (self): a C++ function of one local Var (TensorMethod::unary)
   kItem,       // (self): self.item() of a local self (item_of)
-  kCat,        // (tensors[, dim]): the cat op on a list or tuple of local Tensors and an exact int dim
+  kCat,        // (tensors[, dim]): the cat or stack op on a list or tuple of local Tensors and an exact int dim
   kContiguous,  // (self): self.contiguous() where known_strides knows torch's strides of self
 };
 
@@ -703,7 +703,7 @@ PyObject* inplace_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   return Py_NewRef(self);
 }
 
-// cat(tensors[, dim]) of a list or tuple of local Tensors (not subclasses, as the fallback's
+// cat or stack (m.op)(tensors[, dim]) of a list or tuple of local Tensors (not subclasses, as the fallback's
 // own fast path) and an exact int dim: the cat op's result; null without an error set for
 // every other call (the fallback promotes dtypes and drops empty 1-d tensors, for which the
 // op raises a ValueError, which the caller then hands to the fallback).
@@ -941,10 +941,12 @@ py::object make_contiguous_method(py::function fallback) {
   return make_method("contiguous_method", Form::kContiguous, py::none(), py::none(), std::move(fallback));
 }
 
-// meshflow.cat in C: cat_fast's calls in one call; every other call to `fallback`.
-py::object make_cat_function(py::function fallback) {
+// meshflow.cat (or stack: `op`) in C: cat_fast's calls in one call; every other call to
+// `fallback`.
+py::object make_cat_function(py::function fallback, const std::string& op) {
+  if (op != "cat" && op != "stack") throw std::invalid_argument("cat_function: op must be 'cat' or 'stack', got '" + op + "'");
   py::object f = make_method("cat_function", Form::kCat, py::none(), py::none(), std::move(fallback));
-  reinterpret_cast<TensorMethod*>(f.ptr())->op = &find_op("cat");
+  reinterpret_cast<TensorMethod*>(f.ptr())->op = &find_op(op);
   return f;
 }
 
@@ -1227,9 +1229,10 @@ void bind_op_calls(py::module_& m) {
       py::arg("getitem_kind"), py::arg("transpose_kind"),
       "The view kinds of x[key] and x.transpose whose views' torch strides C++ computes (contiguous_method, the "
       "reshape view method of a view)");
-  m.def("cat_function", &make_cat_function, py::arg("fallback"),
-        "meshflow.cat in C: a list or tuple of local Tensors of one dtype and an exact int dim reach the cat op in "
-        "one call; any other call (or one the op refuses with a ValueError) goes to fallback");
+  m.def("cat_function", &make_cat_function, py::arg("fallback"), py::arg("op") = "cat",
+        "meshflow.cat (op 'cat') or meshflow.stack (op 'stack') in C: a list or tuple of local Tensors of one dtype "
+        "and an exact int dim reach the op in one call; any other call (or one the op refuses with a ValueError) "
+        "goes to fallback");
   m.def("size_method", &make_size_method, py::arg("size_class"), py::arg("fallback"),
         "Tensor.size in C: size() as a `size_class` (meshflow.Size), size(dim) of an exact int dim in range as an "
         "int; any other call goes to fallback");
