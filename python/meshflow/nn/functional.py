@@ -210,9 +210,11 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     (1 - y) x + (1 + (p - 1) y) (log(1 + exp(-|x|)) + max(-x, 0))."""
     reduction = legacy_reduction(size_average, reduce, reduction)
     _same_shape("binary_cross_entropy_with_logits", input, target)
-    softplus_neg = log(exp(-input.abs()) + 1.0) + maximum(-input, 0.0)  # log(1 + exp(-x))
-    scale = 1.0 if pos_weight is None else (pos_weight - 1.0) * target + 1.0
-    loss = (1.0 - target) * input + scale * softplus_neg
+    if pos_weight is None:  # the common case, one op
+        loss = apply("binary_cross_entropy_with_logits", [input, target])[0]
+    else:
+        softplus_neg = log(exp(-input.abs()) + 1.0) + maximum(-input, 0.0)  # log(1 + exp(-x))
+        loss = (1.0 - target) * input + ((pos_weight - 1.0) * target + 1.0) * softplus_neg
     if weight is not None:
         loss = loss * weight
     return _C.grad_fn_as(_reduce(loss, reduction, "binary_cross_entropy_with_logits"),
