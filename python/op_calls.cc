@@ -240,7 +240,7 @@ enum class Form {
   kCompare,    // (self, other): a comparison of two Tensors, or of a Tensor and a number made a 0-d tensor
   kUnary,      // (self): a C++ function of one local Var (TensorMethod::unary)
   kItem,       // (self): self.item() of a local self (item_of)
-  kCat,        // (tensors[, dim]): the cat op on a list or tuple of local Tensors and an exact int dim
+  kCat,        // (tensors[, dim]): the cat or stack op on a list or tuple of local Tensors and an exact int dim
   kContiguous,  // (self): self.contiguous() where known_strides knows torch's strides of self
   kMatrices,   // (a, b): the op on two Tensors of at least 2 dims each (matmul's batched form)
   kWhere,      // (condition, x, y): the op on a bool Tensor and two meshflow.Tensors of one dtype
@@ -355,21 +355,57 @@ PyObject* linked_view(const TensorMethod& m, PyObject* self, PyObject* view, PyO
   return view;
 }
 
-// x[key] for a basic key: the view, linked to x as one (link_view); null without an error set
-// for any other key (the fallback's).
+bool index_item(PyObject* object, fn::IndexItem& item);
+
+// `key`, a Tensor or a tuple of basic items (index_item) and Tensors, at least one, as
+// AdvancedItems; else nullopt.
+std::optional<std::vector<fn::AdvancedItem>> advanced_key(PyObject* key) {
+  const bool is_tuple = PyTuple_CheckExact(key);
+  const Py_ssize_t n = is_tuple ? PyTuple_GET_SIZE(key) : 1;
+  std::vector<fn::AdvancedItem> items(static_cast<size_t>(n));
+  bool any = false;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* object = is_tuple ? PyTuple_GET_ITEM(key, i) : key;
+    fn::AdvancedItem& item = items[static_cast<size_t>(i)];
+    if (const Var* t = var_of_tensor(object)) {
+      item.tensor = *t;
+      any = true;
+    } else if (!index_item(object, item.item)) {
+      return std::nullopt;
+    }
+  }
+  if (!any) return std::nullopt;
+  return items;
+}
+
+// advanced_key's items where x[key] is picked without the fallback's preparation: x local and
+// of a dtype picked as itself (bool and bfloat16 are picked in a carrier dtype), each tensor
+// a local int32 or int64 one of at least one dim in x's memory (not a mask, a 0-d index or
+// one to move); else nullopt.
+std::optional<std::vector<fn::AdvancedItem>> advanced_items(const Var& x, PyObject* key) {
+  if (x.is_global() || x.dtype() == DType::kBool || x.dtype() == DType::kBFloat16) return std::nullopt;
+  std::optional<std::vector<fn::AdvancedItem>> items = advanced_key(key);
+  if (!items) return std::nullopt;
+  for (const fn::AdvancedItem& item : *items) {
+    const Var& t = item.tensor;
+    if (!t.defined()) continue;
+    const DType d = t.dtype();
+    if (t.is_global() || t.shape().empty() || (d != DType::kInt64 && d != DType::kInt32) ||
+        &t.data().memory() != &x.data().memory()) {
+      return std::nullopt;
+    }
+  }
+  return items;
+}
+
+// x[key] for a basic key: the view, linked to x as one (link_view); x[key] picked for a key
+// with index tensors (advanced_items); null without an error set for any other key (the
+// fallback's).
 PyObject* getitem_fast(const TensorMethod& m, PyObject* self, PyObject* key) {
   const Var* x = var_of_tensor(self);
   if (!x) return nullptr;
-  if (const Var* index = var_of_tensor(key)) {
-    // x[index] of an int tensor (not a view): x's rows it names, on a local x of a dtype
-    // picked as itself (bool and bfloat16 are picked in a carrier dtype: the fallback's).
-    const DType d = index->dtype();
-    if (x->is_global() || index->is_global() || x->shape().empty() || index->shape().empty() ||
-        (d != DType::kInt64 && d != DType::kInt32) || x->dtype() == DType::kBool || x->dtype() == DType::kBFloat16 ||
-        &index->data().memory() != &x->data().memory()) {
-      return nullptr;
-    }
-    return tensor_object(fn::index_rows(*x, *index));
+  if (std::optional<std::vector<fn::AdvancedItem>> advanced = advanced_items(*x, key)) {
+    return tensor_object(fn::advanced_index(*x, *advanced));
   }
   const std::optional<std::vector<fn::IndexItem>> items = index_items(key);
   if (!items) return nullptr;
@@ -740,7 +776,7 @@ PyObject* inplace_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   return Py_NewRef(self);
 }
 
-// cat(tensors[, dim]) of a list or tuple of local Tensors (not subclasses, as the fallback's
+// cat or stack (m.op)(tensors[, dim]) of a list or tuple of local Tensors (not subclasses, as the fallback's
 // own fast path) and an exact int dim: the cat op's result; null without an error set for
 // every other call (the fallback promotes dtypes and drops empty 1-d tensors, for which the
 // op raises a ValueError, which the caller then hands to the fallback).
@@ -990,10 +1026,12 @@ py::object make_contiguous_method(py::function fallback) {
   return make_method("contiguous_method", Form::kContiguous, py::none(), py::none(), std::move(fallback));
 }
 
-// meshflow.cat in C: cat_fast's calls in one call; every other call to `fallback`.
-py::object make_cat_function(py::function fallback) {
+// meshflow.cat (or stack: `op`) in C: cat_fast's calls in one call; every other call to
+// `fallback`.
+py::object make_cat_function(py::function fallback, const std::string& op) {
+  if (op != "cat" && op != "stack") throw std::invalid_argument("cat_function: op must be 'cat' or 'stack', got '" + op + "'");
   py::object f = make_method("cat_function", Form::kCat, py::none(), py::none(), std::move(fallback));
-  reinterpret_cast<TensorMethod*>(f.ptr())->op = &find_op("cat");
+  reinterpret_cast<TensorMethod*>(f.ptr())->op = &find_op(op);
   return f;
 }
 
@@ -1130,6 +1168,23 @@ PyObject* basic_index_call(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   }
 }
 
+// (x, key): x[key] (fn::advanced_index) for a tuple of exact basic items and int index
+// tensors placed where x is, the Python path's last step; a global x's without the GIL.
+py::object advanced_index_call(py::handle tensor, py::handle key) {
+  const Var* found = var_of_tensor(tensor.ptr());
+  if (!found) throw py::type_error("advanced_index: x must be a meshflow Tensor");
+  const Var& x = *found;
+  const std::optional<std::vector<fn::AdvancedItem>> items = advanced_key(key.ptr());
+  if (!items) throw py::type_error("advanced_index: expected a tuple of ints, slices, None, '...' and index tensors");
+  if (!x.is_global()) return py::reinterpret_steal<py::object>(tensor_object(fn::advanced_index(x, *items)));
+  Var out;
+  {
+    WithoutGil unlocked;
+    out = fn::advanced_index(x, *items);
+  }
+  return py::reinterpret_steal<py::object>(tensor_object(std::move(out)));
+}
+
 PyMethodDef basic_index_method = {
     "basic_index", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&basic_index_call)), METH_FASTCALL,
     "basic_index(x, key): x[key] for a key of exact ints, slices of ints, None and '...' (alone or in a tuple); "
@@ -1202,6 +1257,9 @@ void bind_op_calls(py::module_& m) {
   m.attr("TensorMethod") = py::handle(reinterpret_cast<PyObject*>(tensor_method_type));
   m.def("set_tensor_class", &set_tensor_class, py::arg("cls"));
   m.attr("basic_index") = py::reinterpret_steal<py::object>(PyCFunction_New(&basic_index_method, nullptr));
+  m.def("advanced_index", &advanced_index_call, py::arg("x"), py::arg("key"),
+        "advanced_index(x, key): x[key] for a tuple of exact ints, slices, None, '...' and int32/int64 index "
+        "tensors of at least one dim placed where x is (C++'s advanced_index)");
   m.attr("grad_fn_as") = py::reinterpret_steal<py::object>(PyCFunction_New(&grad_fn_as_method, nullptr));
   m.def("basic_index_plan", &basic_index_plan_of, py::arg("shape"), py::arg("key"),
         "What x[key] of a basic key selects in a tensor of `shape`: (the slice op's attributes, the result's "
@@ -1264,9 +1322,10 @@ void bind_op_calls(py::module_& m) {
       py::arg("getitem_kind"), py::arg("transpose_kind"),
       "The view kinds of x[key] and x.transpose whose views' torch strides C++ computes (contiguous_method, the "
       "reshape view method of a view)");
-  m.def("cat_function", &make_cat_function, py::arg("fallback"),
-        "meshflow.cat in C: a list or tuple of local Tensors of one dtype and an exact int dim reach the cat op in "
-        "one call; any other call (or one the op refuses with a ValueError) goes to fallback");
+  m.def("cat_function", &make_cat_function, py::arg("fallback"), py::arg("op") = "cat",
+        "meshflow.cat (op 'cat') or meshflow.stack (op 'stack') in C: a list or tuple of local Tensors of one dtype "
+        "and an exact int dim reach the op in one call; any other call (or one the op refuses with a ValueError) "
+        "goes to fallback");
   m.def("creation_function", &make_creation_function, py::arg("op"), py::arg("fallback"),
         "Creation op `op` (zeros, ones) in C: a call of exact ints alone (zeros(2, 3), zeros((2, 3))) makes its "
         "tensor in the dtype set_creation_dtype gave, in one call; any other call (or any call while that is "

@@ -13,7 +13,8 @@
 //                       silu, x sigmoid(x) (floats)
 //   math (torch's names, register_math_ops): the trigonometric, hyperbolic and erf families,
 //                       logs and exponentials of other bases, sign round frac, atan2 fmod hypot
-//                       copysign; lgamma digamma polygamma (attribute n >= 1) i0 i0e i1 i1e
+//                       copysign binary_cross_entropy binary_cross_entropy_with_logits (per
+//                       element); lgamma digamma polygamma (attribute n >= 1) i0 i0e i1 i1e
 //                       erfcx bessel_j0 bessel_j1, the binary zeta gammainc gammaincc
 //                       (register_special_ops, special_math.h)
 //   cast(x, dtype)      C++ conversion (floats to integers truncate toward zero, saturate, NaN -> 0;
@@ -1102,6 +1103,20 @@ void register_math_ops(OpRegistry& r) {
   r.add(with_grad(floats_only(binary("hypot", always({}), scalar::Hypot{})),
                   binary_grad([](V a, V, V y, V dy) { return fn::div(fn::mul(dy, a), y); },
                               [](V, V b, V y, V dy) { return fn::div(fn::mul(dy, b), y); })));
+  // binary_cross_entropy_with_logits per element (the loss's common case, one op): the
+  // logits' gradient dy (sigmoid(a) - b), the target's -dy a, as torch's.
+  r.add(with_grad(floats_only(binary("binary_cross_entropy_with_logits", always({}), scalar::BceWithLogits{})),
+                  binary_grad([](V a, V b, V, V dy) { return fn::mul(dy, fn::sub(fn::sigmoid(a), b)); },
+                              [](V a, V, V, V dy) { return fn::neg(fn::mul(dy, a)); })));
+  // binary_cross_entropy per element (probabilities a, targets b): torch's gradients, dy (a -
+  // b) / max((1 - a) a, 1e-12) (finite where a is 0 or 1) and the target's -dy logit(a).
+  r.add(with_grad(floats_only(binary("binary_cross_entropy", always({}), scalar::BinaryCrossEntropy{})),
+                  binary_grad(
+                      [](V a, V b, V, V dy) {
+                        const V spread = fn::mul(fn::add_scalar(fn::neg(a), 1), a);
+                        return fn::div(fn::mul(dy, fn::sub(a, b)), fn::maximum(spread, fn::full_like(spread, 1e-12)));
+                      },
+                      [](V a, V, V, V dy) { return fn::mul(dy, fn::sub(call1("log1p", {fn::neg(a)}), fn::log(a))); })));
   // |a| with b's sign: dy y / a, 0 where a is 0 (torch's); b gets none (0).
   r.add(with_grad(floats_only(binary("copysign", always({}), scalar::Copysign{})),
                   binary_grad([](V a, V, V y, V dy) {

@@ -446,6 +446,17 @@ MF_SCALAR1(Frac, T, x - std::trunc(x))
 MF_SCALAR2(Atan2, T, std::atan2(x, y))
 MF_SCALAR2(Hypot, T, std::hypot(x, y))
 MF_SCALAR2(Copysign, T, std::copysign(x, y))
+// binary_cross_entropy_with_logits of logit x and target y: (1 - y) x - log sigmoid(x), the
+// log taken as log1p(exp(-|x|)) + max(-x, 0), which neither overflows nor cancels (torch's).
+MF_SCALAR2(BceWithLogits, T, (T(1) - y) * x + std::log1p(std::exp(-std::abs(x))) + (x < T(0) ? -x : T(0)))
+// binary_cross_entropy of probability x and target y: -(y log x + (1 - y) log(1 - x)), each
+// log no lower than -100 (torch's clamp: an x of exactly 0 or 1 costs 100, not inf).
+template <typename T>
+MF_HOST_DEVICE T log_at_least_minus_100(T log_value) {
+  return log_value < T(-100) ? T(-100) : log_value;
+}
+MF_SCALAR2(BinaryCrossEntropy, T,
+           -(y * log_at_least_minus_100(std::log(x)) + (T(1) - y) * log_at_least_minus_100(std::log1p(-x))))
 // The gamma and Bessel families and erfcx (special_math.h), in double, rounded once.
 MF_SCALAR1(Lgamma, T, static_cast<T>(special::log_gamma(static_cast<double>(x))))
 MF_SCALAR1(Digamma, T, static_cast<T>(special::digamma(static_cast<double>(x))))

@@ -662,20 +662,84 @@ Var transpose(const Var& x, int64_t dim0, int64_t dim1) {
   return out;
 }
 
-Var index_rows(const Var& x, const Var& index) {
-  const Shape& shape = x.shape();
-  if (shape.empty()) index_error("index", "a 0-d tensor has no dim to index with a tensor");
-  const Var positions = call1("flat_index", {index},
-                              {{"sizes", std::vector<int64_t>{shape[0]}}, {"dims", std::vector<int64_t>{0}}, {"wrap", true}});
-  Shape rest(shape.begin() + 1, shape.end());
-  // x[idx] of a 1-d idx on a 2-d x, the common call, needs none of the reshapes: a call each
-  // (the intermediates are no caller's tensors, so one is taken as it is where its shape fits).
+Var advanced_index(const Var& x, const std::vector<AdvancedItem>& key) {
+  using Kind = IndexItem::Kind;
+  // The basic items select first, each tensor's dim kept whole (a slice); `at`: the tensors'
+  // dims in that result, `dims`: in x (flat_index names them in its errors).
+  std::vector<IndexItem> basic;
+  std::vector<Var> tensors;
+  std::vector<int64_t> at, dims;
+  basic.reserve(key.size());
+  const int64_t ndim = static_cast<int64_t>(x.shape().size());
+  int64_t indexed = 0;
+  for (const AdvancedItem& k : key) indexed += k.tensor.defined() || (k.item.kind != Kind::kNone && k.item.kind != Kind::kEllipsis);
+  bool whole = true;  // every item a whole dim: the basic result is x itself (a slice would copy it)
+  int64_t dim = 0, r = 0;
+  for (const AdvancedItem& k : key) {
+    if (k.tensor.defined()) {
+      basic.push_back(IndexItem{Kind::kSlice, 0, std::nullopt, std::nullopt, std::nullopt});
+      tensors.push_back(k.tensor);
+      at.push_back(r++);
+      dims.push_back(dim++);
+      continue;
+    }
+    const IndexItem& item = k.item;
+    basic.push_back(item);
+    if (item.kind == Kind::kEllipsis) {
+      const int64_t fill = std::max<int64_t>(ndim - indexed, 0);
+      dim += fill;
+      r += fill;
+    } else {
+      whole = whole && item.kind == Kind::kSlice && !item.start && !item.stop && !item.step;
+      dim += item.kind != Kind::kNone;
+      r += item.kind != Kind::kInt;
+    }
+  }
+  if (tensors.empty()) throw std::invalid_argument("advanced_index: the key has no index tensor");
+  const Var y = whole && indexed <= ndim ? x : basic_index(x, basic);  // basic_index names too many items
+  const Shape& shape = y.shape();
+  std::vector<int64_t> sizes;
+  for (int64_t a : at) sizes.push_back(shape[a]);
+  static const OpDef& flat_index = find_op("flat_index");
+  const Var positions = first_of(flat_index, tensors,
+                                 moved_attrs(std::pair{"dims", std::move(dims)}, std::pair{"sizes", std::move(sizes)},
+                                             std::pair{"wrap", true}));
+  // One embedding over y seen as [rows of the dims at, the rest] (x[idx] of a 1-d idx on a
+  // 2-d x, the common call, needs none of the reshapes and permutes: a call each, skipped
+  // where a shape already fits, the intermediates being no caller's tensors).
   const auto shaped = [](const Var& v, const Shape& to) { return v.shape() == to ? v : reshape(v, to); };
+  std::vector<int64_t> order = at;
+  Shape rest;
+  int64_t rows = 1;
+  for (int64_t a : at) rows *= shape[a];
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+    if (std::find(at.begin(), at.end(), d) == at.end()) {
+      order.push_back(d);
+      rest.push_back(shape[d]);
+    }
+  }
+  bool in_order = true;
+  for (size_t d = 0; d < order.size(); ++d) in_order = in_order && order[d] == static_cast<int64_t>(d);
+  const Var moved = in_order ? y : permute(y, order);
+  static const OpDef& embedding = find_op("embedding");
   const Var picked =
-      call1("embedding", {shaped(positions, Shape{numel(positions.shape())}), shaped(x, Shape{shape[0], numel(rest)})});
-  Shape out_shape = index.shape();
+      first_of(embedding, {shaped(positions, Shape{numel(positions.shape())}), shaped(moved, Shape{rows, numel(rest)})}, {});
+  Shape out_shape = positions.shape();
   out_shape.insert(out_shape.end(), rest.begin(), rest.end());
   Var out = shaped(picked, out_shape);
+  // The picked dims replace the tensors' where those are adjacent and not first, else come
+  // first (NumPy's and torch's rule).
+  bool adjacent = true;
+  for (size_t i = 1; i < at.size(); ++i) adjacent = adjacent && at[i] == at[0] + static_cast<int64_t>(i);
+  if (adjacent && at[0] != 0) {
+    const int64_t nb = static_cast<int64_t>(positions.shape().size());
+    const int64_t n = static_cast<int64_t>(out_shape.size());
+    std::vector<int64_t> back;
+    for (int64_t d = nb; d < nb + at[0]; ++d) back.push_back(d);
+    for (int64_t d = 0; d < nb; ++d) back.push_back(d);
+    for (int64_t d = nb + at[0]; d < n; ++d) back.push_back(d);
+    out = permute(out, back);
+  }
   if (out.grad_fn()) {
     const std::vector<Var> inputs{x};
     show_as(out, "IndexBackward0", &inputs);

@@ -134,11 +134,6 @@ Var permute(const Var& x, const std::vector<int64_t>& dims);
 // x with dims dim0 and dim1 swapped (negative from the end), its node named as torch's.
 Var transpose(const Var& x, int64_t dim0, int64_t dim1);
 Var reshape(const Var& x, const Shape& shape);
-// x[index] for one int32 or int64 index tensor of at least one dim (torch's advanced
-// indexing, negative from the end, each checked against x's first dim): x's rows it names,
-// of shape index.shape() + x.shape()[1:], picked by one embedding (whose backward adds
-// repeated rows deterministically), the node named as torch's (IndexBackward0).
-Var index_rows(const Var& x, const Var& index);
 // A copy of x (its own memory) in x's memory format, recorded for autograd as torch's clone
 // (CloneBackward0).
 Var clone(const Var& x);
@@ -152,6 +147,19 @@ struct IndexItem {
   int64_t index = 0;  // kInt's
   std::optional<int64_t> start, stop, step;  // kSlice's
 };
+// One item of x[key] with index tensors: a basic item, or where `tensor` is defined an int32
+// or int64 index tensor of at least one dim (`item` then unused).
+struct AdvancedItem {
+  IndexItem item;
+  Var tensor;
+};
+// x[key] for a key holding index tensors (torch's advanced indexing): the basic items select
+// first (an int beside tensors too, as torch's), then the tensors, broadcast together and
+// negative from the end, each checked against its dim (flat_index), pick elements by one
+// embedding (whose backward adds repeated picks deterministically); the picked dims replace
+// the tensors' dims where those are adjacent, else come first. Its node is named as torch's
+// (IndexBackward0). Throws std::invalid_argument for a key without a tensor.
+Var advanced_index(const Var& x, const std::vector<AdvancedItem>& key);
 // What x[key] of basic items selects in a tensor of `shape`: the slice op's attributes, one
 // start/stop/step per dim of x with the dims ints pick dropped; the result's shape, with the
 // Nones' dims, and where those are in it; whether every item is an int (torch records a

@@ -6,8 +6,10 @@ one_hot.
 
 Composed of the C++ ops flat_index (the checked row-major positions of the indexed elements:
 torch's "index 5 is out of bounds for dimension 0 with size 3"), index_put (writes or adds
-values at positions, in order), embedding and gather (meshflow/ops/index.cc, nn.cc), so that
-every device and layout runs them and gradients flow through their deterministic backwards.
+values at positions, in order), embedding and gather (meshflow/ops/index.cc, nn.cc) and of
+fn::advanced_index (x[...] with index tensors, ops/functional.h, which Tensor.__getitem__
+calls in C for index tensors beside basic items), so that every device and layout runs them
+and gradients flow through their deterministic backwards.
 
 Data-dependent shapes (boolean masks, nonzero, masked_select) read the mask's values on the
 host: a global mask is gathered to every rank (gather_full), and the positions made from it
@@ -227,49 +229,14 @@ def _parse_index(x, index):
 
 
 def _advanced(x, items):
-    """x indexed by parsed items of which some are int tensors: the basic items first, then
-    the tensors (broadcast together) replacing their dims where adjacent, else first."""
-    basic, at, tensors, dims, dim, r = [], [], [], [], 0, 0  # r: the dim of the basic result
-    for kind, item in items:
-        if kind in ("tensor", "new"):  # "new": an index into a new dim of size 1 (x[False])
-            basic.append(slice(None) if kind == "tensor" else None)
-            at.append(r)
-            tensors.append(item)
-            dims.append(dim)
-        else:
-            basic.append(item)
-        if item is not None and kind != "new":
-            dim += 1
-        if kind in ("tensor", "new") or item is None or isinstance(item, slice):
-            r += 1
-    # All of x (x[idx], x[:, idx]) is x itself: the slice op would copy it.
-    whole = all(type(item) is slice and item == slice(None) for item in basic)
-    y = x if whole else _basic_getitem(x, tuple(basic))
-    positions = apply("flat_index", [_placed_like(y, t) for t in tensors],
-                      {"sizes": [y.shape[a] for a in at], "dims": dims, "wrap": True})[0]
-    return _pick(y, at, positions)
-
-
-def _pick(y, at, positions):
-    """y's elements at the row-major `positions` (int64, checked) into its dims `at`: one
-    embedding over y seen as [rows of the dims at, the rest]; the picked dims replace `at`
-    where adjacent, else come first (NumPy's and torch's rule)."""
-    rest = [d for d in range(y.ndim) if d not in at]
-    moved = permute(y, at + rest) if at + rest != list(range(y.ndim)) else y
-    rows = 1
-    for a in at:
-        rows *= y.shape[a]
-    rest_shape = [y.shape[d] for d in rest]
-    width = 1
-    for n in rest_shape:
-        width *= n
-    picked = apply("embedding", [reshape(positions, [-1]), reshape(moved, [rows, width])])[0]
-    out = reshape(picked, list(positions.shape) + rest_shape)
-    if at != list(range(at[0], at[0] + len(at))) or at[0] == 0:
-        return out  # separated advanced indices: their dims first, as NumPy and torch
-    nb = positions.ndim
-    order = list(range(nb, nb + at[0])) + list(range(nb)) + list(range(nb + at[0], out.ndim))
-    return permute(out, order)
+    """x indexed by parsed items of which some are int tensors (C++'s advanced_index decides:
+    the basic items first, then the tensors, broadcast together, replacing their dims where
+    adjacent, else first). A "new" item (x[False]) indexes a new dim of size 1, made first."""
+    if any(kind == "new" for kind, _ in items):
+        x = _basic_getitem(x, tuple(None if kind == "new" or item is None else slice(None) for kind, item in items))
+        items = [("tensor", item) if kind == "new" else ("basic", slice(None)) if item is None else (kind, item)
+                 for kind, item in items]
+    return _C.advanced_index(x, tuple(_placed_like(x, item) if kind == "tensor" else item for kind, item in items))
 
 
 _BASIC_ITEM_TYPES = (int, slice, type(None), type(Ellipsis))  # exact types: not bool, which is a mask
@@ -427,12 +394,12 @@ def _slice_write(x, index, values):
 
 def _positions(x, items):
     """The flat row-major positions in x of the elements x[items] picks (parsed items, as
-    _advanced takes them), in x[items]'s shape: flat_index of each dim's coordinates (the
+    getitem parses them), in x[items]'s shape: flat_index of each dim's coordinates (the
     index tensors, an arange per slice, each int), so they cost what x[items] holds."""
     adv = [item for kind, item in items if kind in ("tensor", "new")]
     lead = list(_np.broadcast_shapes(*[tuple(t.shape) for t in adv])) if adv else []
     nb = len(lead)
-    coords, rest, at, r, dim = [], [], [], 0, 0  # coords: (x dim, coordinate, size); at: as in _advanced
+    coords, rest, at, r, dim = [], [], [], 0, 0  # coords: (x dim, coordinate, size); at: the advanced dims in x[items]
     for kind, item in items:
         if kind in ("tensor", "new"):
             at.append(r)
@@ -534,7 +501,7 @@ def index_select(input, dim, index):
     if _carrier(input):  # a bool or bfloat16 tensor is picked in int32 or float32
         return index_select(input.to(_carrier(input)), dim, index).to(input.dtype)
     checked = apply("flat_index", [_placed_like(input, index)], {"sizes": [input.shape[dim]], "dims": [dim]})[0]
-    return _C.grad_fn_as(_pick(input, [dim], checked), "IndexSelectBackward0", input)
+    return _C.grad_fn_as(_C.advanced_index(input, (slice(None),) * dim + (checked,)), "IndexSelectBackward0", input)
 
 
 def gather(input, dim, index):

@@ -193,6 +193,11 @@ def stack(tensors, dim=0):
     return apply("stack", _tensors("stack", tensors), {"dim": operator.index(dim)})[0]
 
 
+# As cat's: the commonest call in C, one call to the op, which refuses mixed dtypes.
+stack = functools.update_wrapper(_C.cat_function(stack, "stack"), stack)
+stack.remake = functools.partial(_C.cat_function, op="stack")
+
+
 def _getitem(x, index):
     """Basic indexing: ints (negative from the end), slices with steps >= 1, one Ellipsis, and
     None (a new dim of size 1, as NumPy's and torch's x[:, None]); C++ decides

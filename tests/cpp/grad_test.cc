@@ -241,6 +241,8 @@ std::vector<GradCall> math_calls() {
   for (const char* op : {"atan2", "hypot", "copysign", "fmod"}) {
     calls.push_back({op, {away_from_zero({4, 3}, 1), away_from_zero({3}, 2)}});
   }
+  calls.push_back({"binary_cross_entropy_with_logits", {away_from_zero({4, 3}, 1), uniform({4, 3}, 0, 1, 2)}});
+  calls.push_back({"binary_cross_entropy", {uniform({4, 3}, 0.1, 0.9, 1), uniform({4, 3}, 0, 1, 2)}});
   const Tensor x3 = away_from_zero({3, 4, 2}, 3);
   for (int64_t dim : {0, 1, -1}) {
     calls.push_back({"cumsum", {x3}, {{"dim", dim}}});

@@ -144,6 +144,19 @@ def test_getitem_gradients(index):
     check_gradients(lambda x: x[index], [A])
 
 
+@pytest.mark.parametrize("index", [(slice(None), np.array([0, 2, 0]), np.array([1, 5, 1])),
+                                   (np.array([[1], [2]]), 0, np.array([5, 0])),
+                                   (None, slice(1, 3), np.array([[4, 0]]), Ellipsis)], ids=str)
+def test_getitem_of_index_tensors_and_its_gradient(index):
+    # index tensors beside basic items, picked in one C++ call (getitem's fast path), with
+    # repeated picks' gradients added
+    x = mf.tensor(A, requires_grad=True)
+    y = x[t(index)]
+    np.testing.assert_array_equal(y.numpy(), A[as_numpy(index)])
+    assert y.grad_fn.name() == "IndexBackward0"
+    check_gradients(lambda x: x[t(index)], [A])
+
+
 # ---------------------------------------------------------------------------------------------
 # index_put
 

@@ -537,6 +537,9 @@ void add_elementwise_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "atan2", float_binary<scalar::Atan2>("atan2"));
   r.add_kernel("cuda", "fmod", binary<scalar::Fmod>("fmod", true));
   r.add_kernel("cuda", "hypot", float_binary<scalar::Hypot>("hypot"));
+  r.add_kernel("cuda", "binary_cross_entropy_with_logits",
+               float_binary<scalar::BceWithLogits>("binary_cross_entropy_with_logits"));
+  r.add_kernel("cuda", "binary_cross_entropy", float_binary<scalar::BinaryCrossEntropy>("binary_cross_entropy"));
   r.add_kernel("cuda", "copysign", float_binary<scalar::Copysign>("copysign"));
   r.add_kernel("cuda", "zeta", float_binary<scalar::Zeta>("zeta"));
   r.add_kernel("cuda", "gammainc", float_binary<scalar::Gammainc>("gammainc"));

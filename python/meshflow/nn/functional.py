@@ -210,37 +210,24 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     (1 - y) x + (1 + (p - 1) y) (log(1 + exp(-|x|)) + max(-x, 0))."""
     reduction = legacy_reduction(size_average, reduce, reduction)
     _same_shape("binary_cross_entropy_with_logits", input, target)
-    softplus_neg = log(exp(-input.abs()) + 1.0) + maximum(-input, 0.0)  # log(1 + exp(-x))
-    scale = 1.0 if pos_weight is None else (pos_weight - 1.0) * target + 1.0
-    loss = (1.0 - target) * input + scale * softplus_neg
+    if pos_weight is None:  # the common case, one op
+        loss = apply("binary_cross_entropy_with_logits", [input, target])[0]
+    else:
+        softplus_neg = log(exp(-input.abs()) + 1.0) + maximum(-input, 0.0)  # log(1 + exp(-x))
+        loss = (1.0 - target) * input + ((pos_weight - 1.0) * target + 1.0) * softplus_neg
     if weight is not None:
         loss = loss * weight
     return _C.grad_fn_as(_reduce(loss, reduction, "binary_cross_entropy_with_logits"),
                          "BinaryCrossEntropyWithLogitsBackward0", input, target, weight, pos_weight)
 
 
-def _bce_elementwise(p, y):
-    """binary_cross_entropy per element. Where p (1 - p) < 1e-12 (p at 0 or 1, as a sigmoid
-    that saturates gives) the logs' gradient is infinite (NaN through the clamp): there the
-    value is taken on the detached p and the gradient is torch's (p - y) / 1e-12, once
-    differentiable; elsewhere the logs' own gradient, which equals it."""
-    eps = 1e-12
-    edge = (p * (1.0 - p) < eps).detach()
-    safe = where(edge, 0.5, p)  # the interior branch never sees the edges, whose gradient it would make NaN
-    interior = -(y * log(safe) + (1.0 - y) * log(1.0 - safe))  # |log| < 28 here: the clamp changes nothing
-    fixed = p.detach()
-    at_edge = -(y * maximum(log(fixed), -100.0) + (1.0 - y) * maximum(log(1.0 - fixed), -100.0))
-    slope = (fixed - y) / maximum(fixed * (1.0 - fixed), eps)
-    return where(edge, at_edge + (p - fixed) * slope.detach(), interior)
-
-
 @_halves_in_float32("both")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-w [y log(p) + (1 - y) log(1 - p)] for probabilities `input`, each log clamped at -100
-    as torch does, with torch's gradient (p - y) / max(p (1 - p), 1e-12)."""
+    as torch does, with torch's gradient (p - y) / max(p (1 - p), 1e-12): one op."""
     reduction = legacy_reduction(size_average, reduce, reduction)
     _same_shape("binary_cross_entropy", input, target)
-    loss = _bce_elementwise(input, target)
+    loss = apply("binary_cross_entropy", [input, target])[0]
     if weight is not None:
         loss = loss * weight
     return _C.grad_fn_as(_reduce(loss, reduction, "binary_cross_entropy"), "BinaryCrossEntropyBackward0", input,
