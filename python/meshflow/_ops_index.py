@@ -236,7 +236,9 @@ def _advanced(x, items):
         x = _basic_getitem(x, tuple(None if kind == "new" or item is None else slice(None) for kind, item in items))
         items = [("tensor", item) if kind == "new" else ("basic", slice(None)) if item is None else (kind, item)
                  for kind, item in items]
-    return _C.advanced_index(x, tuple(_placed_like(x, item) if kind == "tensor" else item for kind, item in items))
+    # C++ takes exact ints in basic items (a NumPy int bound, x[perm, a:b], is one here).
+    return _C.advanced_index(x, tuple(_placed_like(x, item) if kind == "tensor" else _exact_basic(item)[0]
+                                      for kind, item in items))
 
 
 _BASIC_ITEM_TYPES = (int, slice, type(None), type(Ellipsis))  # exact types: not bool, which is a mask

@@ -458,3 +458,12 @@ def test_basic_index_names_bounds_and_errors():
         x[2**70]
     with pytest.raises(IndexError, match="too many indices"):
         x[:, 1, 2]
+
+
+def test_numpy_int_slice_bounds_beside_an_index_tensor():
+    # x[perm, :, a:b] with NumPy ints as bounds (a cutmix box drawn by NumPy) reaches C++ as ints
+    xn = np.arange(2 * 3 * 8 * 8, dtype=np.float32).reshape(2, 3, 8, 8)
+    a, b = np.int64(2), np.int64(6)
+    got = mf.tensor(xn)[mf.tensor([1, 0]), :, a:b, np.int32(1):5]
+    np.testing.assert_array_equal(got.numpy(), xn[[1, 0], :, 2:6, 1:5])
+    np.testing.assert_array_equal(mf.tensor(xn)[np.int64(1), mf.tensor([1, 0])].numpy(), xn[1, [1, 0]])
