@@ -1,7 +1,9 @@
 // Copyright 2026 The meshflow Authors.
 // Creation ops: no inputs, one output described by attributes.
 //   zeros, ones                  "shape" (ints >= 0), "dtype" (float32 when absent)
-//   full                         and "value" (an int attribute stays exact for int dtypes)
+//   full                         and "value" (an int attribute stays exact for int dtypes),
+//                                which must convert to the dtype as torch's fill_ allows
+//                                (check_fill_value); halves are its own, not widened
 //   arange                       "start", "end", "step", "dtype": start + i * step for
 //                                i < ceil((end - start) / step)
 //   rand, randn                  "shape", "dtype" (float32 or float64), "seed", "offset"
@@ -30,6 +32,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "meshflow/ops/fill_value.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/norm_math.h"
@@ -151,10 +154,33 @@ void fill_by_logical_index(const Tensor& out, const Box& box, const Shape& logic
 
 // ---- zeros, ones, full ----
 
+// Throws unless full's "value" converts to `dtype` as torch's fill_ (c10::checked_convert)
+// allows: a float dtype takes infinities, NaN and finite values up to its largest in magnitude
+// (float16: 65504); an unsigned one also takes ints down to -max, in two's complement (uint8:
+// -1 is 255); other integers as kernel::check_fits; bool and complex anything.
+void check_fill_value(const std::string& op, const Attrs& attrs, DType dtype) {
+  if (is_floating(dtype)) {
+    const double x = attrs.get_float("value");
+    const double max = dtype == DType::kFloat16    ? 65504.0
+                       : dtype == DType::kBFloat16 ? 0x1.fep127
+                       : dtype == DType::kFloat32  ? std::numeric_limits<float>::max()
+                                                   : std::numeric_limits<double>::max();
+    if (std::isfinite(x) && std::fabs(x) > max) {
+      op_error(op, "value " + str(x) + " cannot be converted to type " + dtype_name(dtype) +
+                       " without overflow; expected a finite value in [-" + str(max) + ", " + str(max) +
+                       "], an infinity or NaN");
+    }
+    return;
+  }
+  const std::optional<int64_t> exact = exact_int(attrs, "value");
+  if (dtype == DType::kUInt8 && exact && *exact < 0 && *exact >= -255) return;
+  kernel::check_fits(op, "value", attrs, dtype);
+}
+
 OpDef constant_op(const std::string& name, std::optional<double> fixed) {
   MetaRule meta = [fixed](const std::string& op, const Attrs& attrs) {
     TensorMeta m = meta_from_shape(op, attrs);
-    if (!fixed) kernel::check_fits(op, "value", attrs, m.dtype);
+    if (!fixed) check_fill_value(op, attrs, m.dtype);
     return m;
   };
   Fill fill = [fixed](const Tensor& out, const KernelContext& ctx) {
@@ -164,12 +190,13 @@ OpDef constant_op(const std::string& name, std::optional<double> fixed) {
       visit_complex(out.dtype(), [&](auto v) { fill_constant<decltype(v)>(out, decltype(v)(value)); });
       return;
     }
-    visit_with_bool(out.dtype(), [&](auto v) {  // bool: nonzero is true
-      using T = decltype(v);
-      fill_constant<T>(out, std::is_integral_v<T> && exact ? static_cast<T>(*exact) : static_cast<T>(value));
-    });
+    visit_real_storage(out.dtype(), [&](auto v) { fill_constant(out, fill_value_as<decltype(v)>(value, exact)); });
   };
   OpDef op = creation_op(name, meta, fixed == 0.0, fill);
+  // Its own halves, so that the value's check sees the dtype it converts to (widened, a
+  // float16 full would check against float32's range).
+  op.bfloat16 = true;
+  op.float16 = true;
   op.booleans = true;
   op.small_ints = true;
   op.complex = true;

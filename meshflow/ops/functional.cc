@@ -2,6 +2,7 @@
 #include "meshflow/ops/functional.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -1172,11 +1173,18 @@ bool write_basic_index(Var x, const std::vector<IndexItem>& key, const std::vari
   Var values;
   if (const Scalar* number = std::get_if<Scalar>(&value)) {
     static const OpDef& full = find_op("full");
+    // A float beyond float16's range (the least of the float dtypes') is cast, as torch's
+    // copy_ of the number casts it (to an infinity past the dtype's range), where full, as
+    // fill_, would refuse it.
+    const double v = number->is_float() ? std::get<double>(number->value())
+                                        : static_cast<double>(std::get<int64_t>(number->value()));
+    const bool cast_after = is_floating(x.dtype()) && std::fabs(v) > 65504.0;
     values = on_device_of(first_of(full, {},
-                                   moved_attrs(std::pair{"dtype", AttrValue(x.dtype())},
+                                   moved_attrs(std::pair{"dtype", AttrValue(cast_after ? DType::kFloat64 : x.dtype())},
                                                std::pair{"shape", AttrValue(std::vector<int64_t>(ndim, 1))},
                                                std::pair{"value", AttrValue(number->value())})),
                           x);
+    if (cast_after) values = cast(values, x.dtype());
   } else {
     values = std::get<Var>(value);
     const std::optional<Shape> shape = slice_values_shape(plan, ndim, values.shape());

@@ -37,9 +37,9 @@ void check_fits(const std::string& op, const std::string& key, const Attrs& attr
         if (*i >= lo && *i <= hi) return;
         shown = std::to_string(*i);
       } else {
-        // [-2^(b-1), 2^(b-1)) as doubles: both bounds are exact.
-        const double x = attrs.get_float(key), low = static_cast<double>(lo);
-        if (x >= low && x < -low) return;
+        // [lowest, max + 1), truncated toward zero as torch's conversion (both bounds exact).
+        const double x = attrs.get_float(key);
+        if (x >= static_cast<double>(lo) && x < static_cast<double>(hi) + 1.0) return;
         std::ostringstream out;
         out << std::setprecision(17) << x;
         shown = out.str();

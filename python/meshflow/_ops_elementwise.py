@@ -72,6 +72,19 @@ def _scalar_tensor(value, dtype, like):
     return _on_device_of(tensor(array, dtype=dtype), like)
 
 
+def _filled(value, like):
+    """`value` as a 0-d tensor of `like`'s dtype, device and placement (broadcast), converted by
+    C++'s full as torch's fill_ converts it (refusing an overflow); a complex one as it is."""
+    if not isinstance(value, numbers.Real):
+        return _scalar_tensor(value, like.dtype, like)
+    attrs = {"shape": [], "dtype": getattr(_C.DType, like.dtype.name),
+             "value": int(value) if isinstance(value, numbers.Integral) else float(value)}
+    if like.is_global:
+        placement = like.placement
+        return apply("full", [], attrs, placement=placement, sbp=[_C.Sbp.broadcast()] * len(placement.hierarchy))[0]
+    return _on_device_of(apply("full", [], attrs)[0], like)
+
+
 def _on_device_of(t, like):
     """Local tensor t on local tensor `like`'s device."""
     return t if like._impl.device_type == "cpu" else t.to(like.device)
@@ -444,7 +457,7 @@ def masked_fill_inputs(input, mask, value):
         value = _cast_to(value, input.dtype)
     else:
         _check_number(value)
-        value = _scalar_tensor(value, input.dtype, input)
+        value = _filled(value, input)
     return [mask_in_layout_of(mask, input), value, input]
 
 

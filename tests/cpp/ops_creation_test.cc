@@ -236,6 +236,10 @@ TEST(Creation, BadInputGivesClearErrors) {
                "[full] value 10000000000 does not fit in int32; expected a value in [-2147483648, 2147483647]");
   expect_error([] { local("full", shaped({2}, DType::kInt64).set("value", int64_t{1} << 40).set("dtype", DType::kInt32)); },
                "[full] value 1099511627776 does not fit in int32");
+  // Past a float dtype's largest finite value, as torch's fill_ (float16's: 65504, checked
+  // before the halves would widen).
+  expect_error([] { local("full", shaped({2}, DType::kFloat16).set("value", 7e4)); },
+               "[full] value 70000 cannot be converted to type float16 without overflow");
   // Sizes that overflow are refused at the call, naming the shape.
   expect_error([] { local("zeros", shaped({int64_t{1} << 40, int64_t{1} << 40}, DType::kFloat32)); },
                "[zeros] shape [1099511627776, 1099511627776] has more elements than int64 can count");

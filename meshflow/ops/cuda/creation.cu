@@ -19,6 +19,7 @@
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
+#include "meshflow/ops/fill_value.h"
 #include "meshflow/ops/norm_math.h"
 
 namespace mf::cuda {
@@ -124,10 +125,9 @@ Kernel constant_kernel(const char* op, std::optional<double> fixed) {
     const Tensor out = output_part(in, ctx);
     const double value = fixed ? *fixed : ctx.attrs.get_float("value");
     const std::optional<int64_t> exact = fixed ? std::nullopt : exact_int(ctx.attrs, "value");
-    visit_with_bool(out.dtype(), [&](auto v) {  // bool: nonzero is true
+    visit_real_storage(out.dtype(), [&](auto v) {
       using T = decltype(v);
-      const T x = std::is_integral_v<T> && exact ? static_cast<T>(*exact) : static_cast<T>(value);
-      fill<T>(op, out, LogicalIndex{}, Constant<T>{x});
+      fill<T>(op, out, LogicalIndex{}, Constant<T>{fill_value_as<T>(value, exact)});
     });
     return std::vector<Tensor>{out};
   };
