@@ -1173,12 +1173,13 @@ bool write_basic_index(Var x, const std::vector<IndexItem>& key, const std::vari
   Var values;
   if (const Scalar* number = std::get_if<Scalar>(&value)) {
     static const OpDef& full = find_op("full");
-    // A float beyond float16's range (the least of the float dtypes') is cast, as torch's
-    // copy_ of the number casts it (to an infinity past the dtype's range), where full, as
-    // fill_, would refuse it.
+    // Written as torch's fill_ of x[key], which refuses a number past the dtype's range, but
+    // for one element: torch's fill_ of one element converts unchecked (h[0] = 1e5 of a
+    // float16 h is inf), so a float beyond float16's range (the least of the float dtypes')
+    // is cast there.
     const double v = number->is_float() ? std::get<double>(number->value())
                                         : static_cast<double>(std::get<int64_t>(number->value()));
-    const bool cast_after = is_floating(x.dtype()) && std::fabs(v) > 65504.0;
+    const bool cast_after = is_floating(x.dtype()) && std::fabs(v) > 65504.0 && numel(plan.shape) == 1;
     values = on_device_of(first_of(full, {},
                                    moved_attrs(std::pair{"dtype", AttrValue(cast_after ? DType::kFloat64 : x.dtype())},
                                                std::pair{"shape", AttrValue(std::vector<int64_t>(ndim, 1))},

@@ -35,8 +35,11 @@ def test_a_number_beyond_a_float_dtype_s_range_is_refused_where_torch_s_fill_ref
     assert mf.full((1,), 65519.0, dtype=mf.bfloat16).tolist() == [65536.0]
     assert h.masked_fill(mask, float("-inf")).tolist() == [float("-inf"), 0.0]
     assert mf.full((1,), 3e38).tolist() == [np.float32(3e38)]
-    # arithmetic with such a number, and an element written by indexing, become infinities (torch's)
+    # arithmetic and comparisons with such a number make infinities, and so does a write of
+    # one element, which torch's fill_ converts unchecked (torch's); a write of more refuses it
     assert (mf.ones(1, dtype=mf.float16) * 1e5).tolist() == [float("inf")]
+    with pytest.raises(RuntimeError, match="without overflow"):
+        h[:] = 1e5
     h[0] = 1e5
     h[1:] = -1e9
     assert h.tolist() == [float("inf"), float("-inf")] and (h == 1e5).tolist() == [True, False]
