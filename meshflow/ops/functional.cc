@@ -119,7 +119,9 @@ std::vector<Var> with_locals_replicated(const OpDef& op, const std::vector<Var>&
   const Placement placement = first->global().placement();
   const NdSbp all_b(placement.ndim(), Sbp::broadcast());
   std::vector<Var> out;
-  for (const Var& v : inputs) out.push_back(v.defined() && !v.is_global() ? replicated_beside(op.name, v, placement, all_b) : v);
+  for (const Var& v : inputs) {
+    out.push_back(v.defined() && !v.is_global() ? replicated_beside(op.name, v, placement, all_b) : v);
+  }
   return out;
 }
 
@@ -402,7 +404,9 @@ std::vector<Var> call_random_in_step(const OpDef& op, const std::vector<Var>& in
   }
   const NdSbp all_b(home->ndim(), Sbp::broadcast());
   std::vector<Var> global;
-  for (const Var& v : inputs) global.push_back(v.defined() && !v.is_global() ? replicated_beside(op.name, v, *home, all_b) : v);
+  for (const Var& v : inputs) {
+    global.push_back(v.defined() && !v.is_global() ? replicated_beside(op.name, v, *home, all_b) : v);
+  }
   if (inputs.empty()) {
     constraints.placement = *home;
     constraints.outputs = {NdSbp(home->ndim(), Sbp::broadcast())};

@@ -504,7 +504,8 @@ def index_select(input, dim, index):
         return getitem(reshape(input, [1]), checked)
     if _carrier(input):  # a bool or bfloat16 tensor is picked in int32 or float32
         return index_select(input.to(_carrier(input)), dim, index).to(input.dtype)
-    checked = apply("flat_index", [_placed_like(input, index, "index_select")], {"sizes": [input.shape[dim]], "dims": [dim]})[0]
+    checked = apply("flat_index", [_placed_like(input, index, "index_select")],
+                    {"sizes": [input.shape[dim]], "dims": [dim]})[0]
     return _C.grad_fn_as(_C.advanced_index(input, (slice(None),) * dim + (checked,)), "IndexSelectBackward0", input)
 
 

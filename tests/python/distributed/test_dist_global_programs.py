@@ -9,12 +9,12 @@ writes into a global tensor) (l*); nn.Graph training with BatchNorm on split bat
 eager, evaluation graphs, graphs after eager steps with gradients set, zeroed or None, uneven
 splits, a scheduler and clipping in build, state_dict after graph steps (n*); rank-0-only code
 (prints, item(), saves, evaluation loops and forwards, a compiled step's loss) (r*);
-checkpoints of global models and optimizers loaded in one process with map_location="cpu",
-with another SBP, from a sub-placement onto the world and from one process onto a split
-model (k*); 2 x 2 meshes: data x tensor parallelism, a graph with BatchNorm on (S(0), S(0)),
-checkpoints to one process and from a pair onto the mesh, the world's onto the other pair,
-rank-0 logs, heads with a causal mask (m*, 4 ranks). Each prints `RESULT rank value` lines, which must equal, rank by rank,
-what it printed in one process (global_programs/expected.json, recorded with `python3
+checkpoints of global models and optimizers loaded in one process with map_location="cpu", with
+another SBP, from a sub-placement onto the world and from one process onto a split model (k*);
+2 x 2 meshes: data x tensor parallelism, a graph with BatchNorm on (S(0), S(0)), checkpoints to
+one process and from a pair onto the mesh, the world's onto the other pair, rank-0 logs, heads
+with a causal mask (m*, 4 ranks). Each prints `RESULT rank value` lines, which must equal, rank
+by rank, what it printed in one process (global_programs/expected.json, recorded with `python3
 PROGRAM`); a value only rank 0 computes is None on the others. Every test runs under
 test_dist_user_programs4's time limit."""
 import glob
