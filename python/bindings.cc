@@ -39,6 +39,7 @@
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
+#include "meshflow/ops/replication.h"
 #include "meshflow/ops/write_in_place.h"
 #include "meshflow/graph/compile.h"
 #include "meshflow/graph/passes.h"
@@ -542,6 +543,8 @@ void bind_global(py::module_& m) {
   m.def(
       "to_global", [](const Var& v, const Placement& p, const NdSbp& s) { return to_global(v, p, s); },
       py::arg("tensor"), py::arg("placement"), py::arg("nd_sbp"), release());
+  m.def("replicated_beside", &replicated_beside, py::arg("op"), py::arg("local"), py::arg("placement"),
+        py::arg("nd_sbp"), release());
   m.def("to_local", &to_local, py::arg("tensor"), release());
   // torch.distributed's send / recv (global/point_to_point.h): made by the ranks of each
   // transfer alone. Returns the batch's ready-or-error tensor, then each received tensor.

@@ -17,6 +17,7 @@
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/in_place.h"
 #include "meshflow/ops/registry.h"
+#include "meshflow/ops/replication.h"
 #include "meshflow/ops/write_in_place.h"
 #include "meshflow/vm/vm.h"
 
@@ -67,6 +68,8 @@ bool mixes_local_and_global(const std::vector<Var>& inputs) {
   return local && global;
 }
 
+}  // namespace
+
 // Implicit replication (README, "Ops on global tensors"): a local tensor that meets global
 // ones in an op is the global tensor of their placement with B on every axis, its value
 // this rank's local value. Model code makes such tensors inside forward (arange, masks, zero
@@ -75,7 +78,7 @@ bool mixes_local_and_global(const std::vector<Var>& inputs) {
 // the logical gradient (the single-device one), whole on every rank of the placement, zeros
 // elsewhere, as DTensor.from_local(Replicate) gives. Under MESHFLOW_CHECK_CONSISTENCY the
 // ranks compare their values (by hash) and all raise when they differ.
-Var replicated(const OpDef& op, const Var& v, const Placement& placement) {
+Var replicated_beside(const std::string& op, const Var& v, const Placement& placement, const NdSbp& nd_sbp) {
   const NdSbp all_b(placement.ndim(), Sbp::broadcast());
   const Tensor& local = v.local();
   std::vector<Var> out;
@@ -85,12 +88,15 @@ Var replicated(const OpDef& op, const Var& v, const Placement& placement) {
     } catch (const std::invalid_argument& e) {
       std::string why = e.what();
       if (why.rfind("to_global: ", 0) == 0) why = why.substr(11);
-      op_error(op.name, "a local input meets global ones and is taken as broadcast on their placement "
-                        "(implicit replication), which needs the same value on every rank, but " + why +
-                        "; make it by the same call on every rank, or convert it with to_global() yourself");
+      op_error(op, "a local input meets global ones and is taken as broadcast on their placement "
+                   "(implicit replication), which needs the same value on every rank, but " + why +
+                   "; make it by the same call on every rank, or convert it with to_global() yourself");
     }
-  } else {
-    out.emplace_back(global_from_full(local, placement, all_b));
+  }
+  // B -> any SBP is local (a slice, or rank 0's value beside zeros), so the value goes straight
+  // to the layout asked for.
+  if (out.empty() || !(nd_sbp == all_b)) {
+    out.assign(1, Var(global_from_full(local, placement, nd_sbp)));
   }
   device::Device& home = device::of(local.memory());
   const Shape shape = local.shape();
@@ -107,11 +113,16 @@ Var replicated(const OpDef& op, const Var& v, const Placement& placement) {
   return out[0];
 }
 
+namespace {
+
 std::vector<Var> with_locals_replicated(const OpDef& op, const std::vector<Var>& inputs) {
   const auto first = std::find_if(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.is_global(); });
   const Placement placement = first->global().placement();
+  const NdSbp all_b(placement.ndim(), Sbp::broadcast());
   std::vector<Var> out;
-  for (const Var& v : inputs) out.push_back(v.defined() && !v.is_global() ? replicated(op, v, placement) : v);
+  for (const Var& v : inputs) {
+    out.push_back(v.defined() && !v.is_global() ? replicated_beside(op.name, v, placement, all_b) : v);
+  }
   return out;
 }
 
@@ -392,8 +403,11 @@ std::vector<Var> call_random_in_step(const OpDef& op, const std::vector<Var>& in
                       "its arguments (or its variables) are on several placements, or none; expected placement= "
                       "and sbp= on the call");
   }
+  const NdSbp all_b(home->ndim(), Sbp::broadcast());
   std::vector<Var> global;
-  for (const Var& v : inputs) global.push_back(v.defined() && !v.is_global() ? replicated(op, v, *home) : v);
+  for (const Var& v : inputs) {
+    global.push_back(v.defined() && !v.is_global() ? replicated_beside(op.name, v, *home, all_b) : v);
+  }
   if (inputs.empty()) {
     constraints.placement = *home;
     constraints.outputs = {NdSbp(home->ndim(), Sbp::broadcast())};

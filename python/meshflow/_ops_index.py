@@ -42,17 +42,19 @@ def _broadcast_sbp(x):
     return [broadcast] * len(x.sbp)
 
 
-def _placed_like(x, t):
+def _placed_like(x, t, op="index"):
     """Tensor t where x is: on x's device, or on x's placement (t's layout kept when it is
-    there already, else broadcast). A global t beside a local x stays global: the op takes x
-    as broadcast on t's placement, as every op takes a local beside a global (so a global
-    source keeps its gradient, and the result is global, as DTensor's implicit replication)."""
+    there already, else broadcast; a local t as op `op` takes it, by implicit replication,
+    checked under MESHFLOW_CHECK_CONSISTENCY). A global t beside a local x stays global: the op
+    takes x as broadcast on t's placement, as every op takes a local beside a global (so a
+    global source keeps its gradient, and the result is global, as DTensor's implicit
+    replication)."""
     if x.is_global and t.is_global and t.placement == x.placement:
         return t
     if x.is_global:
         if t.is_global:
             return t.to_global(placement=x.placement, sbp=_broadcast_sbp(x))
-        return Tensor(_C.global_from_full(t.to("cpu")._impl.local_tensor, x._impl.placement, _broadcast_sbp(x)))
+        return Tensor(_C.replicated_beside(op, t._impl, x._impl.placement, _broadcast_sbp(x)))
     if t.is_global:
         return t  # the op takes the local x beside it as broadcast (implicit replication)
     return t.to(x.device)
@@ -498,11 +500,12 @@ def index_select(input, dim, index):
     dim = _normalize_dim("index_select", dim, builtins.max(input.ndim, 1))
     index = reshape(index, [-1])
     if input.ndim == 0:
-        checked = apply("flat_index", [_placed_like(input, index)], {"sizes": [1], "dims": [0]})[0]
+        checked = apply("flat_index", [_placed_like(input, index, "index_select")], {"sizes": [1], "dims": [0]})[0]
         return getitem(reshape(input, [1]), checked)
     if _carrier(input):  # a bool or bfloat16 tensor is picked in int32 or float32
         return index_select(input.to(_carrier(input)), dim, index).to(input.dtype)
-    checked = apply("flat_index", [_placed_like(input, index)], {"sizes": [input.shape[dim]], "dims": [dim]})[0]
+    checked = apply("flat_index", [_placed_like(input, index, "index_select")],
+                    {"sizes": [input.shape[dim]], "dims": [dim]})[0]
     return _C.grad_fn_as(_C.advanced_index(input, (slice(None),) * dim + (checked,)), "IndexSelectBackward0", input)
 
 
@@ -518,7 +521,7 @@ def gather(input, dim, index):
                            f"{list(input.shape)} off dim {dim}; expected index.size(d) <= input.size(d) for d != {dim}")
     if any(index.shape[d] != input.shape[d] for d in range(input.ndim) if d != dim):
         input = getitem(input, tuple(slice(None) if d == dim else slice(0, index.shape[d]) for d in range(input.ndim)))
-    return apply("gather", [input, _placed_like(input, index)], {"dim": dim})[0]
+    return apply("gather", [input, _placed_like(input, index, "gather")], {"dim": dim})[0]
 
 
 def take(input, index):
@@ -532,7 +535,7 @@ def take_along_dim(input, indices, dim=None):
     """torch.take_along_dim: gather with input and indices broadcast together off `dim`; with
     no dim, the flattened input at the flattened indices."""
     _check_index_tensor("take_along_dim", indices)
-    indices = _placed_like(input, indices)
+    indices = _placed_like(input, indices, "take_along_dim")
     if dim is None:
         return gather(reshape(input, [-1]), 0, reshape(indices, [-1]))
     dim = _normalize_dim("take_along_dim", dim, builtins.max(input.ndim, 1))
@@ -574,7 +577,7 @@ def _values_like(x, values, shape):
         if x.is_global:
             return full(shape, values, dtype=x.dtype, placement=x.placement, sbp=_broadcast_sbp(x))
         return full(shape, values, dtype=x.dtype, device=x.device)
-    values = _placed_like(x, values)
+    values = _placed_like(x, values, "index_put")
     return values if values.dtype == x.dtype else values.to(x.dtype)
 
 

@@ -839,14 +839,14 @@ ByteTensor = _legacy_constructor("ByteTensor", _dtype.uint8)
 BoolTensor = _legacy_constructor("BoolTensor", _dtype.bool_)
 
 
-def _in_layout_of(value, reference):
+def _in_layout_of(value, reference, op="copy_"):
     """`value` (local or global) converted to `reference`'s kind and layout; a local value
-    is the full logical value."""
+    is the full logical value, taken as op `op` takes a local beside a global (implicit
+    replication, checked under MESHFLOW_CHECK_CONSISTENCY)."""
     if reference.is_global:
         if value.is_global:
             return value.to_global(placement=reference.placement, sbp=reference.sbp)
-        return Tensor(_C.global_from_full(value._impl.local_tensor, reference._impl.placement,
-                                          list(reference._impl.nd_sbp)))
+        return Tensor(_C.replicated_beside(op, value._impl, reference._impl.placement, list(reference._impl.nd_sbp)))
     value = Tensor(_C.Var(_C.gather_full(value._impl))) if value.is_global else value
     return value.to(reference.device)  # itself when on the reference's device
 

@@ -411,7 +411,7 @@ def _broadcast_beside(t, x):
     global tensor on x's placement when x is global and t is not; otherwise t."""
     if t is None or not x.is_global or t.is_global:
         return t
-    return Tensor(_C.global_from_full(t._impl.local_tensor, x._impl.placement, [_sbp.broadcast] * len(x.sbp)))
+    return Tensor(_C.replicated_beside("batch_norm", t._impl, x._impl.placement, [_sbp.broadcast] * len(x.sbp)))
 
 
 @_halves_in_float32("cuda")

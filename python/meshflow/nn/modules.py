@@ -556,7 +556,7 @@ class Module:
             values = []
             for _, module, table, key, value in present:
                 target = module.__dict__[table][key]
-                values.append(cast(_in_layout_of(value.detach(), target), target.dtype))
+                values.append(cast(_in_layout_of(value.detach(), target, "load_state_dict"), target.dtype))
             for (_, module, table, key, _), value in zip(present, values):
                 module.__dict__[table][key].data = value
         incompatible = _IncompatibleKeys(missing, unexpected)

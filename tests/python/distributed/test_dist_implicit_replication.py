@@ -135,3 +135,26 @@ def test_the_consistency_check_raises_on_every_rank_when_the_locals_differ(world
         x + differing
     monkeypatch.delenv("MESHFLOW_CHECK_CONSISTENCY")
     np.testing.assert_array_equal((x + mf.arange(3)).numpy(), logical_value((world, 3)) + np.arange(3))
+
+
+@pytest.mark.parametrize("op, call", [
+    ("index", lambda x, i, v: x[i]),
+    ("index_select", lambda x, i, v: x.index_select(0, i)),
+    ("gather", lambda x, i, v: mf.gather(x, 0, i.unsqueeze(1).expand(2, 3))),
+    ("index_put", lambda x, i, v: x.__setitem__((slice(None), 0), v[:, 0])),
+    ("copy_", lambda x, i, v: x.copy_(v)),
+])
+def test_the_consistency_check_covers_indices_and_written_values(world, monkeypatch, op, call):
+    """Indices and values written into a global tensor are placed before the op that meets the
+    global one runs (in Python): they are taken by the same rule, checked alike (they were
+    taken unchecked: x.copy_(local) mixed the ranks' values, x[local] read rank 0's indices)."""
+    if world < 2:
+        pytest.skip("needs 2 ranks: one rank's local cannot differ from itself")
+    x = mf.tensor(logical_value((world, 3)), placement=everyone(world), sbp=S(0))
+    monkeypatch.setenv("MESHFLOW_CHECK_CONSISTENCY", "1")
+    last = mf.env.get_rank() == world - 1
+    same_i, same_v = mf.tensor([0, world - 1]), mf.full((world, 3), 2.0)
+    call(x.clone(), same_i, same_v)  # equal locals pass
+    with pytest.raises(ValueError, match=rf"\[{op}\] a local input meets global ones .*values differ between rank 0 "
+                                         rf"and rank {world - 1}"):
+        call(x.clone(), mf.tensor([0, 1 if last else 0]), mf.full((world, 3), 3.0 if last else 2.0))
