@@ -17,13 +17,17 @@ two-stage pipeline whose first stage `isend`s then `recv`s while the second `ire
 then `send`s, clipping, uneven local batches, BatchNorm under no_sync, a disabled GradScaler,
 a state dict broadcast as an object, tensors in all_gather_object, the DDP tutorial's
 checkpoint with map_location, rank-0 evaluation through the DDP wrapper, a resumed optimizer
-and StepLR, ignore_index targets made in forward. Each prints `RESULT rank value` lines, which must
+and StepLR, ignore_index targets made in forward, async all-reduces of metrics with NAdam and
+clip_grad_value_. Each prints `RESULT rank value` lines, which must
 equal, rank by rank, what the same program printed under PyTorch (gloo, torchrun):
 user_programs10/expected.json. Meshflow's own idioms (g*: nn.Graph with BatchNorm on a split
 batch, Megatron column / row linears as S(0) / S(1) parameters, local positions, masks and
-zero LSTM states meeting global parameters, rank-0-only printing and saving of a global
-model's local state, SyncBatchNorm on a split batch) must print on 2 ranks what they print in
-one process (recorded the same way). Every test runs under test_dist_user_programs4's time
+zero LSTM / GRU states and `new_zeros` / `full_like` / `ones_like` meeting global parameters,
+local labels beside a split batch, rank-0-only printing and saving of a global model's local
+state, rank-0-only logging, comparing, evaluating and saving of a model trained on a split
+batch, gradient accumulation with clipping over parameters of mixed SBP, SyncBatchNorm on a
+split batch) must print on 2 ranks what they print in
+one process (recorded the same way; where rank 1 skips rank 0's code, what it prints). Every test runs under test_dist_user_programs4's time
 limit."""
 import json
 import os
