@@ -18,7 +18,9 @@ then `send`s, clipping, uneven local batches, BatchNorm under no_sync, a disable
 a state dict broadcast as an object, tensors in all_gather_object, the DDP tutorial's
 checkpoint with map_location, rank-0 evaluation through the DDP wrapper, a resumed optimizer
 and StepLR, ignore_index targets made in forward, async all-reduces of metrics with NAdam and
-clip_grad_value_. Each prints `RESULT rank value` lines, which must
+clip_grad_value_, integer counts under MIN / MAX / SUM, mixed objects broadcast, an encoder and
+a decoder each wrapped in DDP under one optimizer, OneCycleLR with a rank-0 inference_mode
+report. Each prints `RESULT rank value` lines, which must
 equal, rank by rank, what the same program printed under PyTorch (gloo, torchrun):
 user_programs10/expected.json. Meshflow's own idioms (g*: nn.Graph with BatchNorm on a split
 batch, Megatron column / row linears as S(0) / S(1) parameters, local positions, masks and
