@@ -20,7 +20,9 @@ checkpoint with map_location, rank-0 evaluation through the DDP wrapper, a resum
 and StepLR, ignore_index targets made in forward, async all-reduces of metrics with NAdam and
 clip_grad_value_, integer counts under MIN / MAX / SUM, mixed objects broadcast, an encoder and
 a decoder each wrapped in DDP under one optimizer, OneCycleLR with a rank-0 inference_mode
-report. Each prints `RESULT rank value` lines, which must
+report, activation checkpointing under DDP, a contrastive loss through
+distributed.nn.functional.all_gather, MultiheadAttention with a key padding mask made in
+forward, tied weights saved on rank 0 and loaded on every rank. Each prints `RESULT rank value` lines, which must
 equal, rank by rank, what the same program printed under PyTorch (gloo, torchrun):
 user_programs10/expected.json. Meshflow's own idioms (g*: nn.Graph with BatchNorm on a split
 batch, Megatron column / row linears as S(0) / S(1) parameters, local positions, masks and
