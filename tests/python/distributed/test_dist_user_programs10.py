@@ -22,7 +22,9 @@ clip_grad_value_, integer counts under MIN / MAX / SUM, mixed objects broadcast,
 a decoder each wrapped in DDP under one optimizer, OneCycleLR with a rank-0 inference_mode
 report, activation checkpointing under DDP, a contrastive loss through
 distributed.nn.functional.all_gather, MultiheadAttention with a key padding mask made in
-forward, tied weights saved on rank 0 and loaded on every rank. Each prints `RESULT rank value` lines, which must
+forward, tied weights saved on rank 0 and loaded on every rank, group queries and an async broadcast,
+ZeroRedundancyOptimizer's state consolidated on rank 0 and saved, the sampler's
+utils.data.distributed path. Each prints `RESULT rank value` lines, which must
 equal, rank by rank, what the same program printed under PyTorch (gloo, torchrun):
 user_programs10/expected.json. Meshflow's own idioms (g*: nn.Graph with BatchNorm on a split
 batch, Megatron column / row linears as S(0) / S(1) parameters, local positions, masks and
