@@ -53,48 +53,67 @@ std::vector<int64_t> moves_of(const std::vector<const Tensor*>& tensors) {
   return out;
 }
 
-// On the comm thread: the two ends check each other's plans, then the bytes move, one
-// exchange per dtype (sends and receives of one dtype match in order).
-void move_with(int peer, const std::vector<const Tensor*>& sends, const std::vector<const Tensor*>& receives) {
-  const int me = comm::world_rank();
-  comm::Group& pair = comm::group_of({std::min(me, peer), std::max(me, peer)});
-  const int other = pair.world_ranks()[0] == peer ? 0 : 1;
-  const Plan mine{moves_of(sends), moves_of(receives)};
+// Exchanges what each end has left to move with the other (counts first, then the moves).
+Plan exchange_plans(comm::Group& pair, int other, const Plan& mine) {
   int64_t my_counts[2] = {static_cast<int64_t>(mine.sends.size()), static_cast<int64_t>(mine.receives.size())};
   int64_t their_counts[2] = {0, 0};
   pair.exchange({{my_counts, 2, other}}, {{their_counts, 2, other}}, DType::kInt64);
-  Plan theirs{std::vector<int64_t>(static_cast<size_t>(their_counts[0])),
-              std::vector<int64_t>(static_cast<size_t>(their_counts[1]))};
-  std::vector<int64_t> my_moves = mine.sends, their_moves(theirs.sends.size() + theirs.receives.size());
+  std::vector<int64_t> my_moves = mine.sends, their_moves(static_cast<size_t>(their_counts[0] + their_counts[1]));
   my_moves.insert(my_moves.end(), mine.receives.begin(), mine.receives.end());
-  if (!my_moves.empty() || !their_moves.empty()) {
-    std::vector<comm::Message> out, in;
-    if (!my_moves.empty()) out.push_back({my_moves.data(), static_cast<int64_t>(my_moves.size()), other});
-    if (!their_moves.empty()) in.push_back({their_moves.data(), static_cast<int64_t>(their_moves.size()), other});
-    pair.exchange(out, in, DType::kInt64);
-  }
-  std::copy(their_moves.begin(), their_moves.begin() + static_cast<std::ptrdiff_t>(theirs.sends.size()),
-            theirs.sends.begin());
-  std::copy(their_moves.begin() + static_cast<std::ptrdiff_t>(theirs.sends.size()), their_moves.end(),
-            theirs.receives.begin());
-  if (theirs.sends != mine.receives || theirs.receives != mine.sends) {
-    const char* call = mine.sends.empty() ? "[recv] " : mine.receives.empty() ? "[send] " : "[send/recv] ";
-    throw std::invalid_argument(call + plan_str(me, mine) + " but " + plan_str(peer, theirs) +
-                                "; expected each end to receive what the other sends, in order: the same numbers "
-                                "and dtypes");
-  }
-  std::set<DType> dtypes;
-  for (const Tensor* t : sends) dtypes.insert(t->dtype());
-  for (const Tensor* t : receives) dtypes.insert(t->dtype());
-  for (DType dtype : dtypes) {
-    std::vector<comm::Message> out, in;
-    for (const Tensor* t : sends) {
-      if (t->dtype() == dtype) out.push_back({const_cast<void*>(t->data()), t->numel(), other, &t->memory()});
+  std::vector<comm::Message> out, in;
+  if (!my_moves.empty()) out.push_back({my_moves.data(), static_cast<int64_t>(my_moves.size()), other});
+  if (!their_moves.empty()) in.push_back({their_moves.data(), static_cast<int64_t>(their_moves.size()), other});
+  if (!out.empty() || !in.empty()) pair.exchange(out, in, DType::kInt64);
+  const auto split = their_moves.begin() + static_cast<std::ptrdiff_t>(their_counts[0]);
+  return Plan{std::vector<int64_t>(their_moves.begin(), split), std::vector<int64_t>(split, their_moves.end())};
+}
+
+// Whether `a` and `b` agree on their first `n` moves (numel, dtype pairs).
+bool same_prefix(const std::vector<int64_t>& a, const std::vector<int64_t>& b, size_t n) {
+  return std::equal(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(2 * n), b.begin());
+}
+
+// On the comm thread: the two ends exchange their plans, then move the part that matches (this
+// end's first sends against the peer's first receives, and the reverse; sends and receives of
+// one dtype go in one exchange, in order). The end with moves left (a batch that `isend`s
+// then `recv`s while the peer's first batch only receives) goes on with the peer's next
+// batches, as torch matches each message alone; the peer's call ends once its own moves are
+// done. Both ends with moves left, or a move whose numel or dtype does not fit, raise on both.
+void move_with(int peer, std::vector<const Tensor*> sends, std::vector<const Tensor*> receives) {
+  const int me = comm::world_rank();
+  comm::Group& pair = comm::group_of({std::min(me, peer), std::max(me, peer)});
+  const int other = pair.world_ranks()[0] == peer ? 0 : 1;
+  while (!sends.empty() || !receives.empty()) {
+    const Plan mine{moves_of(sends), moves_of(receives)};
+    const Plan theirs = exchange_plans(pair, other, mine);
+    const size_t n_out = std::min(sends.size(), theirs.receives.size() / 2);
+    const size_t n_in = std::min(receives.size(), theirs.sends.size() / 2);
+    const bool theirs_left = 2 * n_out < theirs.receives.size() || 2 * n_in < theirs.sends.size();
+    const bool mine_left = n_out < sends.size() || n_in < receives.size();
+    if (!same_prefix(mine.sends, theirs.receives, n_out) || !same_prefix(mine.receives, theirs.sends, n_in) ||
+        (mine_left && theirs_left)) {
+      const char* call = mine.sends.empty() ? "[recv] " : mine.receives.empty() ? "[send] " : "[send/recv] ";
+      throw std::invalid_argument(call + plan_str(me, mine) + " but " + plan_str(peer, theirs) +
+                                  "; expected each end to receive what the other sends, in order: the same numbers "
+                                  "and dtypes");
     }
-    for (const Tensor* t : receives) {
-      if (t->dtype() == dtype) in.push_back({const_cast<void*>(t->data()), t->numel(), other, &t->memory()});
+    const std::vector<const Tensor*> to(sends.begin(), sends.begin() + static_cast<std::ptrdiff_t>(n_out));
+    const std::vector<const Tensor*> from(receives.begin(), receives.begin() + static_cast<std::ptrdiff_t>(n_in));
+    std::set<DType> dtypes;
+    for (const Tensor* t : to) dtypes.insert(t->dtype());
+    for (const Tensor* t : from) dtypes.insert(t->dtype());
+    for (DType dtype : dtypes) {
+      std::vector<comm::Message> out, in;
+      for (const Tensor* t : to) {
+        if (t->dtype() == dtype) out.push_back({const_cast<void*>(t->data()), t->numel(), other, &t->memory()});
+      }
+      for (const Tensor* t : from) {
+        if (t->dtype() == dtype) in.push_back({const_cast<void*>(t->data()), t->numel(), other, &t->memory()});
+      }
+      pair.exchange(out, in, dtype);
     }
-    pair.exchange(out, in, dtype);
+    sends.erase(sends.begin(), sends.begin() + static_cast<std::ptrdiff_t>(n_out));
+    receives.erase(receives.begin(), receives.begin() + static_cast<std::ptrdiff_t>(n_in));
   }
 }
 

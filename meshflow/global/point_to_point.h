@@ -6,10 +6,12 @@
 // batch_isend_irecv, or isend / irecv calls made before a wait) moves all of its transfers at
 // once, so two ranks that each send to the other and then receive (a ring) do not wait on
 // each other; a lone send or recv is a batch of one. With each peer, both ends first exchange
-// what they move (the counts and dtypes of every send and receive, in order): a mismatch
-// raises on both, naming both ends, instead of moving bytes that do not fit. Peers are
-// visited in rank order, which every rank follows, so batches of several peers cannot wait
-// in a cycle.
+// what they move (the counts and dtypes of every send and receive, in order) and move the part
+// that matches; an end with moves left goes on with the peer's next batches (torch matches
+// each message alone), so an `isend` then `recv` meets an `irecv().wait()` then `send`. A
+// mismatch, or moves left on both ends, raises on both, naming both ends, instead of moving
+// bytes that do not fit or waiting forever. Peers are visited in rank order, which every rank
+// follows, so batches of several peers cannot wait in a cycle.
 // Thread-safety: the issuing thread (comm::check_collective_thread).
 #pragma once
 
@@ -28,8 +30,8 @@ struct Receive {
 
 // Issues the batch: `sends[i]`'s value (as at this call) to world rank `send_peers[i]`, and
 // each receive. Returns a 0-d tensor that is ready, or carries the error, once every transfer
-// is done, then each received tensor, pending. With one peer, its k-th receive from that
-// peer takes the peer's k-th send to this rank.
+// is done, then each received tensor, pending. Its k-th receive from a peer takes the peer's
+// k-th send to this rank not taken before (in this batch or the peer's later ones).
 std::vector<Tensor> transfer_batch(const std::vector<Tensor>& sends, const std::vector<int>& send_peers,
                                    const std::vector<Receive>& receives);
 

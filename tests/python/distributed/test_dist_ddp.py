@@ -309,3 +309,20 @@ def test_rank0_saves_a_torch_named_file_every_rank_loads_it(pg, tmp_path_factory
     mf.save(state["model"], path)  # every rank replacing the one file, each with a whole one
     dist.barrier()
     assert set(mf.load(path)) == set(state["model"])
+
+
+@pytest.mark.skipif(WORLD < 2, reason="several ranks")
+def test_distributed_nn_functional_collectives_carry_their_gradients(pg):
+    # torch.distributed.nn.functional: all_gather's gradient sums every rank's gradient of
+    # this rank's part; all_reduce's sums every rank's gradient of the sum.
+    import meshflow.distributed.nn.functional as dist_fn
+    x = (mf.ones(2) * (RANK + 1)).requires_grad_()
+    parts = dist_fn.all_gather(x)
+    assert [p.tolist() for p in parts] == [[r + 1.0] * 2 for r in range(WORLD)]
+    sum((i + 1) * p for i, p in enumerate(parts)).sum().backward()
+    assert x.grad.tolist() == [WORLD * (RANK + 1.0)] * 2
+    y = (mf.ones(2) * (RANK + 1)).requires_grad_()
+    total = dist_fn.all_reduce(y)
+    assert total.tolist() == [WORLD * (WORLD + 1) / 2] * 2
+    (total * (RANK + 1)).sum().backward()
+    assert y.grad.tolist() == [WORLD * (WORLD + 1) / 2] * 2

@@ -1,0 +1,2 @@
+"""torch.distributed.nn: collectives that record their gradient (functional)."""
+from . import functional  # noqa: F401
