@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-from thread_runs import SIDE, child_report, compiled_or_none, import_torch, run_apart, run_children, timed_together
+from thread_runs import SIDE, compiled_or_none, import_torch, run_apart, run_children, time_sides
 
 torch = import_torch()
 
@@ -390,17 +390,16 @@ def child(args):
         mf.manual_seed(0)
         module, shape = build(mf)
         x = rng.integers(0, VOCAB, shape) if len(shape) == 2 else rng.standard_normal(shape).astype(np.float32)
-        steps = [] if SIDE == "torch" else [("meshflow", step_of(mf, name, module, x))]
-        if torch is not None:
+
+        def make_step(label):
+            if label == "meshflow":
+                return step_of(mf, name, module, x)
             torch.manual_seed(0)
-            steps.append(("torch", step_of(torch, name, build(torch)[0], x)))
-            if args.compile and name.endswith("_step"):
-                torch.manual_seed(0)
-                steps.append(("compile", compiled_or_none(name, lambda: step_of(torch, name, build(torch)[0], x,
-                                                                                 compiled=True))))
-        timed = [(label, step) for label, step in steps if step]
-        times = dict(zip([label for label, _ in timed], timed_together([step for _, step in timed], args.repeat)))
-        child_report(name, threads, {label: step and (times[label], None) for label, step in steps})
+            if label == "compile":
+                return compiled_or_none(name, lambda: step_of(torch, name, build(torch)[0], x, compiled=True))
+            return step_of(torch, name, build(torch)[0], x)
+
+        time_sides(name, threads, make_step, torch is not None, args.compile and name.endswith("_step"), args.repeat)
 
 
 def main():

@@ -25,7 +25,7 @@ import argparse
 
 import numpy as np
 
-from thread_runs import SIDE, child_report, compiled_or_none, import_torch, run_apart, run_children, timed_together
+from thread_runs import SIDE, compiled_or_none, import_torch, run_apart, run_children, time_sides
 
 torch = import_torch()
 
@@ -179,18 +179,14 @@ def child(args):
     for name, (build, inputs, clip) in cases().items():
         if (wanted and not any(name.startswith(w) for w in wanted)) or (not wanted and name in LARGE):
             continue
-        mf.manual_seed(0)
-        steps = [] if SIDE == "torch" else [("meshflow", training_step(mf, build(mf), inputs, clip))]
-        if torch is not None:
-            torch.manual_seed(0)
-            steps.append(("torch", training_step(torch, build(torch), inputs, clip)))
-            if args.compile:
-                torch.manual_seed(0)
-                steps.append(("compile", compiled_or_none(
-                    name, lambda: training_step(torch, build(torch), inputs, clip, compiled=True))))
-        timed = [(label, step) for label, step in steps if step]
-        times = dict(zip([label for label, _ in timed], timed_together([step for _, step in timed], args.repeat)))
-        child_report(name, threads, {label: step and (times[label], None) for label, step in steps})
+        def make_step(label):
+            lib = mf if label == "meshflow" else torch
+            lib.manual_seed(0)
+            if label == "compile":
+                return compiled_or_none(name, lambda: training_step(torch, build(torch), inputs, clip, compiled=True))
+            return training_step(lib, build(lib), inputs, clip)
+
+        time_sides(name, threads, make_step, torch is not None, args.compile, args.repeat)
 
 
 def main():
