@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-from thread_runs import SIDE, compiled_or_none, import_torch, run_apart, run_children, time_sides
+from thread_runs import child_threads, compiled_or_none, import_torch, run_parent, time_sides
 
 torch = import_torch()
 
@@ -378,10 +378,7 @@ def step_of(lib, name, module, x_np, compiled=False):
 
 
 def child(args):
-    threads = args.threads[0]
-    mf.set_num_threads(1 if SIDE == "torch" else threads)
-    if torch is not None:
-        torch.set_num_threads(threads)
+    threads = child_threads(args, mf, torch)
     rng = np.random.default_rng(0)
     wanted = args.only.split(",") if args.only else None
     for name, build in cases(args.shape).items():
@@ -422,10 +419,7 @@ def main():
           f"{'in one process' if args.together else 'each library in its own process'}", flush=True)
     child_args = ["--repeat", str(args.repeat), "--shape", *map(str, args.shape), "--only", args.only,
                   *(["--compile"] if args.compile else [])]
-    if args.together:
-        run_children(__file__, args.threads, child_args)
-    else:
-        run_apart(__file__, args.threads, child_args, args.rounds, torch is not None)
+    run_parent(__file__, args, child_args, torch is not None)
 
 
 if __name__ == "__main__":

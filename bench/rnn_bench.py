@@ -25,7 +25,7 @@ import argparse
 
 import numpy as np
 
-from thread_runs import SIDE, compiled_or_none, import_torch, run_apart, run_children, time_sides
+from thread_runs import child_threads, compiled_or_none, import_torch, run_parent, time_sides
 
 torch = import_torch()
 
@@ -125,9 +125,12 @@ def cases():
     """name -> (build(lib) -> module, inputs as NumPy arrays, clip)."""
     rng = np.random.default_rng(0)
     wiki, ptb = 33278, 10000
-    lm = lambda batch, vocab, **kw: (lambda lib: word_lm(lib.nn, vocab=vocab, **kw), lm_inputs(rng, batch, vocab),  # noqa: E731
-                                     0.25)
-    cls = lambda **kw: (lambda lib: classifier(lib, **kw), cls_inputs(rng), 5.0)  # noqa: E731
+    def lm(batch, vocab, **kw):
+        return lambda lib: word_lm(lib.nn, vocab=vocab, **kw), lm_inputs(rng, batch, vocab), 0.25
+
+    def cls(**kw):
+        return lambda lib: classifier(lib, **kw), cls_inputs(rng), 5.0
+
     return {
         "wlm_200_2l_b20_wiki": lm(20, wiki),
         "wlm_200_2l_b20_10k": lm(20, ptb),
@@ -171,10 +174,7 @@ def training_step(lib, module, inputs, clip, compiled=False, lr=20.0):
 
 
 def child(args):
-    threads = args.threads[0]
-    mf.set_num_threads(1 if SIDE == "torch" else threads)
-    if torch is not None:
-        torch.set_num_threads(threads)
+    threads = child_threads(args, mf, torch)
     wanted = args.only.split(",") if args.only else None
     for name, (build, inputs, clip) in cases().items():
         if (wanted and not any(name.startswith(w) for w in wanted)) or (not wanted and name in LARGE):
@@ -209,10 +209,7 @@ def main():
     print(f"rnn_bench: best of {args.repeat}, torch {torch.__version__ if torch is not None else 'not installed'}, "
           f"{'in one process' if args.together else 'each library in its own process'}", flush=True)
     child_args = ["--repeat", str(args.repeat), "--only", args.only, *(["--compile"] if args.compile else [])]
-    if args.together:
-        run_children(__file__, args.threads, child_args)
-    else:
-        run_apart(__file__, args.threads, child_args, args.rounds, torch is not None)
+    run_parent(__file__, args, child_args, torch is not None)
 
 
 if __name__ == "__main__":

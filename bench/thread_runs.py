@@ -65,6 +65,25 @@ def timed_together(steps, repeat, warmup=3):
     return best
 
 
+def run_parent(script, args, child_args, with_torch):
+    """A bench's parent process: its children for each of args.threads, both libraries in one
+    process with args.together (run_children), else apart for args.rounds rounds (run_apart)."""
+    if args.together:
+        run_children(script, args.threads, child_args)
+    else:
+        run_apart(script, args.threads, child_args, args.rounds, with_torch)
+
+
+def child_threads(args, mf, torch):
+    """A child's thread count (its --threads), set in both libraries (torch None: absent);
+    torch's process of a run apart builds meshflow's weights on one thread (no OpenMP team)."""
+    threads = args.threads[0]
+    mf.set_num_threads(1 if SIDE == "torch" else threads)
+    if torch is not None:
+        torch.set_num_threads(threads)
+    return threads
+
+
 def time_sides(name, threads, make_step, with_torch, with_compile, repeat):
     """Times one case's sides, their calls taking turns (timed_together), and reports them
     (child_report): meshflow's (unless this is torch's process of a run apart), then with
