@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-from thread_runs import SIDE, child_report, compiled_or_none, import_torch, run_apart, run_children, timed_together
+from thread_runs import child_threads, compiled_or_none, import_torch, run_parent, time_sides
 
 torch = import_torch()
 
@@ -378,10 +378,7 @@ def step_of(lib, name, module, x_np, compiled=False):
 
 
 def child(args):
-    threads = args.threads[0]
-    mf.set_num_threads(1 if SIDE == "torch" else threads)
-    if torch is not None:
-        torch.set_num_threads(threads)
+    threads = child_threads(args, mf, torch)
     rng = np.random.default_rng(0)
     wanted = args.only.split(",") if args.only else None
     for name, build in cases(args.shape).items():
@@ -390,17 +387,16 @@ def child(args):
         mf.manual_seed(0)
         module, shape = build(mf)
         x = rng.integers(0, VOCAB, shape) if len(shape) == 2 else rng.standard_normal(shape).astype(np.float32)
-        steps = [] if SIDE == "torch" else [("meshflow", step_of(mf, name, module, x))]
-        if torch is not None:
+
+        def make_step(label):
+            if label == "meshflow":
+                return step_of(mf, name, module, x)
             torch.manual_seed(0)
-            steps.append(("torch", step_of(torch, name, build(torch)[0], x)))
-            if args.compile and name.endswith("_step"):
-                torch.manual_seed(0)
-                steps.append(("compile", compiled_or_none(name, lambda: step_of(torch, name, build(torch)[0], x,
-                                                                                 compiled=True))))
-        timed = [(label, step) for label, step in steps if step]
-        times = dict(zip([label for label, _ in timed], timed_together([step for _, step in timed], args.repeat)))
-        child_report(name, threads, {label: step and (times[label], None) for label, step in steps})
+            if label == "compile":
+                return compiled_or_none(name, lambda: step_of(torch, name, build(torch)[0], x, compiled=True))
+            return step_of(torch, name, build(torch)[0], x)
+
+        time_sides(name, threads, make_step, torch is not None, args.compile and name.endswith("_step"), args.repeat)
 
 
 def main():
@@ -423,10 +419,7 @@ def main():
           f"{'in one process' if args.together else 'each library in its own process'}", flush=True)
     child_args = ["--repeat", str(args.repeat), "--shape", *map(str, args.shape), "--only", args.only,
                   *(["--compile"] if args.compile else [])]
-    if args.together:
-        run_children(__file__, args.threads, child_args)
-    else:
-        run_apart(__file__, args.threads, child_args, args.rounds, torch is not None)
+    run_parent(__file__, args, child_args, torch is not None)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ import argparse
 
 import numpy as np
 
-from thread_runs import SIDE, child_report, compiled_or_none, import_torch, run_apart, run_children, timed_together
+from thread_runs import SIDE, child_threads, child_report, compiled_or_none, import_torch, run_parent, timed_together
 
 torch = import_torch()
 
@@ -735,11 +735,7 @@ def torch_twin(model, ours):
 
 
 def child(args):
-    threads = args.threads[0]
-    # torch's process of a run apart builds meshflow's weights on one thread (no OpenMP team).
-    mf.set_num_threads(1 if SIDE == "torch" else threads)
-    if torch is not None:
-        torch.set_num_threads(threads)
+    threads = child_threads(args, mf, torch)
     wanted = args.only.split(",") if args.only else None
     for name, model in models(args.batch).items():
         if wanted and name not in wanted:
@@ -778,10 +774,7 @@ def main():
           f"{'in one process' if args.together else 'each library in its own process'}", flush=True)
     child_args = ["--repeat", str(args.repeat), "--batch", str(args.batch), "--only", args.only,
                   *(["--compile"] if args.compile else [])]
-    if args.together:
-        run_children(__file__, args.threads, child_args)
-    else:
-        run_apart(__file__, args.threads, child_args, args.rounds, torch is not None)
+    run_parent(__file__, args, child_args, torch is not None)
 
 
 if __name__ == "__main__":

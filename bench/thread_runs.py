@@ -65,6 +65,37 @@ def timed_together(steps, repeat, warmup=3):
     return best
 
 
+def run_parent(script, args, child_args, with_torch):
+    """A bench's parent process: its children for each of args.threads, both libraries in one
+    process with args.together (run_children), else apart for args.rounds rounds (run_apart)."""
+    if args.together:
+        run_children(script, args.threads, child_args)
+    else:
+        run_apart(script, args.threads, child_args, args.rounds, with_torch)
+
+
+def child_threads(args, mf, torch):
+    """A child's thread count (its --threads), set in both libraries (torch None: absent);
+    torch's process of a run apart builds meshflow's weights on one thread (no OpenMP team)."""
+    threads = args.threads[0]
+    mf.set_num_threads(1 if SIDE == "torch" else threads)
+    if torch is not None:
+        torch.set_num_threads(threads)
+    return threads
+
+
+def time_sides(name, threads, make_step, with_torch, with_compile, repeat):
+    """Times one case's sides, their calls taking turns (timed_together), and reports them
+    (child_report): meshflow's (unless this is torch's process of a run apart), then with
+    `with_torch` torch eager's and with `with_compile` too torch.compile's; make_step(label)
+    -> that side's step, or None where it has none (a compile that failed)."""
+    labels = ([] if SIDE == "torch" else ["meshflow"]) + (["torch"] + ["compile"] * with_compile) * with_torch
+    steps = [(label, make_step(label)) for label in labels]
+    timed = [(label, step) for label, step in steps if step]
+    times = dict(zip([label for label, _ in timed], timed_together([step for _, step in timed], repeat)))
+    child_report(name, threads, {label: step and (times[label], None) for label, step in steps})
+
+
 def compiled_or_none(name, make_step):
     """make_step()'s step for torch.compile, called once here (compiling it, so compiling is
     not timed), or None, with the reason printed, where making or compiling it fails."""

@@ -258,11 +258,42 @@ def install_inplace_methods():
 
 
 def _add_(self, other, alpha=1):
+    call = _axpy_call(self, other, alpha, "add")
+    if call is not None:
+        return _write_call(self, call, "add_")
     return _inplace(self, lambda: self + (other * alpha if alpha != 1 else other), "add_")
 
 
 def _sub_(self, other, alpha=1):
+    call = _axpy_call(self, other, -alpha, "sub")
+    if call is not None:
+        return _write_call(self, call, "sub_")
     return _inplace(self, lambda: self - (other * alpha if alpha != 1 else other), "sub_")
+
+
+def _axpy_call(t, other, alpha, op):
+    """t.add_(other, alpha) (t.sub_ passes -alpha and its op) as one call over t's memory
+    (_write_call), for `other` a tensor of t's shape, floating dtype and layout: without
+    alpha, the op itself (its gradient reads no value of t); with one (a number) and no
+    gradient to record, as the example training loops' `p.data.add_(p.grad, alpha=-lr)`,
+    sgd_update with lr = -alpha, whose p - lr * g is p + alpha * g exactly. Otherwise None:
+    computed out of place and written back, a temporary for other * alpha and t's new memory."""
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        return None
+    if not (isinstance(other, Tensor) and t.dtype == other.dtype and t.dtype.is_floating_point
+            and tuple(t.shape) == tuple(other.shape) and t.is_global == other.is_global):
+        return None
+    if t.is_global and (t.placement != other.placement or t.sbp != other.sbp):
+        return None
+    if not t.is_global and t.device != other.device:
+        return None
+    if alpha == (1 if op == "add" else -1):
+        return op, [t, other], {}, 0
+    if t.dtype.name not in ("float32", "float64") or (is_grad_enabled() and (t.requires_grad or other.requires_grad)):
+        return None
+    sgd = {"lr": -float(alpha), "momentum": 0.0, "dampening": 0.0, "weight_decay": 0.0, "nesterov": False,
+           "has_buf": False}
+    return "sgd_update", [t, other], sgd, 0
 
 
 def _fill_(self, value):

@@ -137,10 +137,15 @@ def chunk(x, chunks, dim=0):
 
 
 def unbind(x, dim=0):
-    """The slices of x along `dim`, each without that dim."""
+    """The slices of x along `dim`, each without that dim: split's pieces of one, whose
+    backward is one cat of the slices' gradients (an index per slice gave each slice's
+    gradient x's whole size, zeros but its own, and backward summed them: quadratic in the
+    slices, as a loop over a sequence's steps makes)."""
     dim = _normalize_dim("unbind", dim, x.ndim)
-    index = [slice(None)] * dim
-    return tuple(_C.grad_fn_as(x[tuple(index + [i])], "UnbindBackward0", x) for i in range(x.shape[dim]))
+    if x.shape[dim] == 0:
+        return ()
+    shape = list(x.shape[:dim]) + list(x.shape[dim + 1:])
+    return tuple(_C.grad_fn_as(reshape(piece, shape), "UnbindBackward0", x) for piece in split(x, 1, dim))
 
 
 def repeat(x, *sizes):

@@ -75,6 +75,37 @@ def test_steps_in_place_equal_the_cpu_and_reach_aliases(device, make):
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_manual_sgd_step_writes_the_parameters_own_memory(device, dtype):
+    """word_language_model's step, `p.data.add_(p.grad, alpha=-lr)` (and sub_, alpha or not):
+    p + alpha * g as NumPy's, over p's memory (no new memory held after it, a peak of no
+    temporary the parameter's size); p and its aliases see it, a value computed before keeps
+    the old one."""
+    rng = np.random.default_rng(0)
+    p0, g0 = (rng.standard_normal((64, 256)).astype(dtype) for _ in range(2))
+    p = nn.Parameter(mf.tensor(p0, device=device))
+    p.grad = mf.tensor(g0, device=device)
+    alias, before = p.detach(), p * 1
+    expected = p0
+    for write, alpha in ((lambda: p.data.add_(p.grad, alpha=-0.3), -0.3), (lambda: p.data.sub_(p.grad), -1.0),
+                         (lambda: p.data.sub_(p.grad, alpha=2), -2.0), (lambda: p.data.add_(p.grad), 1.0)):
+        mf.synchronize()
+        in_use = mf.memory_stats(device)["in_use_bytes"]
+        mf.reset_peak_memory_stats(device)
+        write()
+        mf.synchronize()
+        stats = mf.memory_stats(device)
+        assert stats["peak_bytes"] - in_use < p0.nbytes and stats["in_use_bytes"] <= in_use
+        expected = expected + dtype(alpha) * g0 if alpha != 1 else expected + g0
+        np.testing.assert_array_equal(p.numpy(), expected)
+        np.testing.assert_array_equal(alias.numpy(), expected)
+    np.testing.assert_array_equal(before.numpy(), p0)
+    x = mf.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="leaf Variable"):
+        x.add_(mf.ones(3), alpha=2)
+
+
 def test_loaded_state_is_copied_so_steps_do_not_write_it():
     a = nn.Linear(3, 2)
     b = nn.Linear(3, 2)

@@ -338,6 +338,27 @@ def test_split_chunk_unbind(dtype):
         check(col, a[:, j])
 
 
+def test_unbind_backward_joins_the_slices_gradients_once():
+    """A loop over a sequence's steps (x.unbind(0), as RNN code writes it): each slice's
+    gradient in place along the dim, zeros for slices no gradient reached, and backward
+    holds no x-sized gradient per slice (each was x's size, zeros but its own row, summed:
+    quadratic in the steps)."""
+    steps, width = 64, 4096
+    x = mf.tensor(np.ones((steps, width), np.float32), requires_grad=True)
+    rows = x.unbind(0)
+    assert len(rows) == steps and rows[3].shape == (width,) and type(rows[0].grad_fn).__name__ == "UnbindBackward0"
+    loss = sum(row.sum() * float(k) for k, row in enumerate(rows) if k % 3)
+    mf.synchronize()
+    before = mf.memory_stats("cpu")["in_use_bytes"]
+    mf.reset_peak_memory_stats("cpu")
+    loss.backward()
+    mf.synchronize()
+    assert mf.memory_stats("cpu")["peak_bytes"] - before < 2.5 * x.numel() * 4  # x.grad and the rows' grads
+    k = np.arange(steps, dtype=np.float32)
+    np.testing.assert_array_equal(x.grad.numpy(), np.repeat(np.where(k % 3 > 0, k, 0)[:, None], width, 1))
+    assert mf.zeros(0, 3).unbind(0) == () and len(mf.zeros(2, 0).unbind(1)) == 0
+
+
 def test_split_pieces_carry_gradients():
     x = mf.tensor(value((4, 6)), requires_grad=True)
     q, k, v = x.split(2, dim=1)

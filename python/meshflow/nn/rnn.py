@@ -125,11 +125,13 @@ class _RNNBase(Module):
         batch = h.shape[0]
         steps = len(batch_sizes) if packed else layer_input.shape[0]
         batch_sizes = batch_sizes if packed else [batch] * steps
-        offsets = [sum(batch_sizes[:step]) for step in range(steps)]
+        # Each step's rows as one split's outputs, whose backward joins the steps' gradients in
+        # one op (indexing x_proj per step summed x_proj-sized gradients, one per step).
+        x_steps = x_proj.split(batch_sizes, 0) if packed else x_proj.unbind(0)
         seq = [None] * steps
         for step in (range(steps - 1, -1, -1) if direction else range(steps)):
             size = batch_sizes[step]
-            x_step = x_proj[offsets[step]:offsets[step] + size] if packed else x_proj[step]
+            x_step = x_steps[step]
             if size == batch:
                 h, c = _cell(self.mode, x_step, h, c, w_hh, b_hh, w_hr)
                 seq[step] = h
