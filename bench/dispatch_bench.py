@@ -103,6 +103,8 @@ SURFACE = {
     "x.mul_(1.0)": lambda t: t["x"].mul_(1.0), "Linear(8,8) grad": lambda t: t["lin"](t["i8"]),
     "Linear(8,8) no_grad": lambda t: t["nolin"](t["i8"]), "Linear+hook": lambda t: t["h"](t["i8"]),
     "x + y": lambda t: t["x"] + t["y"], "x * 2.0": lambda t: t["x"] * 2.0, "x.sum()": lambda t: t["x"].sum(),
+    "x - y": lambda t: t["x"] - t["y"], "x - 1.0": lambda t: t["x"] - 1.0, "1.0 - x": lambda t: 1.0 - t["x"],
+    "x / y": lambda t: t["x"] / t["y"], "x / 2.0": lambda t: t["x"] / 2.0, "x ** 2": lambda t: t["x"] ** 2,
     "x.t()": lambda t: t["x"].t(), "x.permute(1, 0)": lambda t: t["x"].permute(1, 0),
     "x[:, 1] = v": lambda t: t["x"].__setitem__((slice(None), 1), t["v"]), "x.add_(1)": lambda t: t["x"].add_(1),
     "cat([a, b])": lambda t: t["lib"].cat([t["a"], t["b"]]), "x.mean(1)": lambda t: t["x"].mean(1),

@@ -247,6 +247,9 @@ enum class Form {
   kCreate,     // (*sizes) or (sizes): the creation op's tensor of these sizes in creation_dtype, on the host
   kOne,        // (x): the op on one Tensor, its dtype as it is (an elementwise op of one input)
   kFloating,   // (x): as kOne, on a Tensor of a floating dtype (the fallback widens the others)
+  kSubtract,   // (self, other): self - other, a Tensor as kBinary's; a number as sub_number's
+  kReflectedSubtract,  // (self, other): other - self for a number other (sub_number)
+  kDivide,     // (self, other): as kBinary's, for a float32 or float64 self (the fallback promotes the others)
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -655,6 +658,30 @@ std::optional<Var> binary_var(const TensorMethod& m, const Var& x, PyObject* oth
   return scalar_op(*m.scalar, x, value);
 }
 
+// self - number (`reflected`: number - self) for a local self of a floating dtype and an exact
+// float or int: m.scalar (add_scalar) of self and -number (of -self and number), shown as
+// torch's node of it (SubBackward0, RsubBackward1), as the fallback makes it; null for every
+// other call (its promotions, a bool's error, an int beyond int64 negated).
+PyObject* sub_number(const TensorMethod& m, PyObject* self, PyObject* other, bool reflected) {
+  const Var* x = var_of_tensor(self);
+  if (!x || x->is_global() || !is_floating(x->dtype())) return nullptr;
+  Scalar value = 0;
+  if (PyFloat_CheckExact(other)) {
+    value = reflected ? PyFloat_AS_DOUBLE(other) : -PyFloat_AS_DOUBLE(other);
+  } else if (const std::optional<int64_t> i = PyLong_CheckExact(other) ? int64_of(other) : std::nullopt;
+             i && *i != INT64_MIN) {
+    value = reflected ? *i : -*i;
+  } else {
+    return nullptr;
+  }
+  Var out = scalar_op(*m.scalar, reflected ? fn::neg(*x) : *x, value);
+  if (out.grad_fn()) {
+    const std::vector<Var> inputs{*x};
+    show_as(out, reflected ? "RsubBackward1" : "SubBackward0", &inputs);
+  }
+  return tensor_object(std::move(out));
+}
+
 PyTypeObject* size_type = nullptr;  // meshflow.Size (a tuple subclass), set by size_method
 
 // self.size() as a Size, self.size(dim) for an exact int dim in range as an int; null
@@ -706,6 +733,8 @@ PyObject* compare_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
 PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   const Var* x = var_of_tensor(self);
   if (!x) return nullptr;
+  if (m.form == Form::kDivide && x->dtype() != DType::kFloat32 && x->dtype() != DType::kFloat64) return nullptr;
+  if (m.form == Form::kSubtract && !var_of_tensor(other)) return sub_number(m, self, other, false);
   std::optional<Var> out = binary_var(m, *x, other);
   return out ? tensor_object(std::move(*out)) : nullptr;
 }
@@ -874,13 +903,18 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (PyObject* out = create_fast(m, args, n)) return out;
       } else if (m.form == Form::kSetitem) {
         if (n == 3 && setitem_fast(args[0], args[1], args[2])) Py_RETURN_NONE;
+      } else if (m.form == Form::kReflectedSubtract) {
+        if (n == 2) {
+          if (PyObject* out = sub_number(m, args[0], args[1], true)) return out;
+        }
       } else if (n == 2) {
         if (PyObject* out = binary_fast(m, args[0], args[1])) return out;
       }
     } catch (...) {
       // The Python reductions and indexing do not catch a ValueError either.
       if (m.form != Form::kBinary && m.form != Form::kReflected && m.form != Form::kInplace &&
-          m.form != Form::kCompare && m.form != Form::kCat) {
+          m.form != Form::kCompare && m.form != Form::kCat && m.form != Form::kSubtract &&
+          m.form != Form::kReflectedSubtract && m.form != Form::kDivide) {
         raise_current_exception();
         return nullptr;
       }
@@ -960,7 +994,8 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
   static const std::pair<const char*, Form> forms[] = {
       {"binary", Form::kBinary}, {"reflected", Form::kReflected}, {"reduce", Form::kReduce},
       {"inplace", Form::kInplace}, {"compare", Form::kCompare}, {"matrices", Form::kMatrices},
-      {"where", Form::kWhere}, {"one", Form::kOne}, {"floating", Form::kFloating}};
+      {"where", Form::kWhere}, {"one", Form::kOne}, {"floating", Form::kFloating}, {"subtract", Form::kSubtract},
+      {"reflected_subtract", Form::kReflectedSubtract}, {"divide", Form::kDivide}};
   const auto found = std::find_if(std::begin(forms), std::end(forms), [&](const auto& f) { return form == f.first; });
   if (found == std::end(forms)) throw std::invalid_argument("tensor_method: no form '" + form + "'");
   if (!tensor_class) throw std::logic_error("tensor_method: set_tensor_class first");
@@ -1356,8 +1391,10 @@ void bind_op_calls(py::module_& m) {
   m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
         "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected', 'reduce', "
         "'inplace' (self.<op>_(other)), 'compare', 'matrices' (two Tensors of at least 2 dims), 'where' (a bool "
-        "Tensor and two Tensors of one dtype), 'one' (one Tensor) or 'floating' (one Tensor of a floating dtype) of "
-        "op `op`, with `scalar` the op on a Tensor and a number (or None)");
+        "Tensor and two Tensors of one dtype), 'one' (one Tensor), 'floating' (one Tensor of a floating dtype), "
+        "'subtract' (self - other: a number added negated by `scalar`), 'reflected_subtract' (number - self: "
+        "`scalar` of -self) or 'divide' (as 'binary', for a float32 or float64 self) of op `op`, with `scalar` the "
+        "op on a Tensor and a number (or None)");
 }
 
 }  // namespace mf

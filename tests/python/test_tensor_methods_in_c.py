@@ -35,26 +35,46 @@ def operands():
         (nn.Parameter(mf.tensor(F32)), x),             # a subclass
         (x, F32),                                      # a NumPy array
         (x, np.float32(2.0)), (x, True),               # NumPy and bool numbers
+        (x, -2**63), (-2**63, x), (x, 2**70),          # ints whose negation or value is beyond int64
+        (mf.tensor(F32, dtype=mf.float16), 0.5), (0.5, mf.tensor(F32, dtype=mf.float16)),  # a half beside a number
     ]
 
 
-@pytest.mark.parametrize("name", ["add", "mul", "sub"])
+@pytest.mark.parametrize("name", ["add", "mul", "sub", "truediv", "pow"])
 def test_operators_give_what_the_python_methods_give(name):
     forward = getattr(mf.Tensor, f"__{name}__")
     reflected = getattr(mf.Tensor, f"__r{name}__")
     assert type(forward) is mf._C.TensorMethod
     for a, b in operands():
-        if name == "sub" and any(v is True or getattr(v, "dtype", None) == mf.bool for v in (a, b)):
+        if name in ("sub", "pow") and any(v is True or getattr(v, "dtype", None) == mf.bool for v in (a, b)):
             continue  # refused either way (test_ops_elementwise)
         want = getattr(operator, name)
         if isinstance(a, mf.Tensor):
             same(forward(a, b), forward.__wrapped__(a, b))
             same(want(a, b), forward.__wrapped__(a, b))
         else:
-            python = getattr(reflected, "__wrapped__", reflected)  # __rsub__ stays in Python
+            python = getattr(reflected, "__wrapped__", reflected)  # __rtruediv__ stays in Python
             r = python(b, a)
             same(want(a, b), r)
             same(reflected(b, a), r)
+
+
+@pytest.mark.parametrize("name", ["sub", "rsub", "truediv"])
+def test_subtraction_and_division_record_what_the_python_methods_record(name):
+    method = getattr(mf.Tensor, f"__{name}__")
+    assert type(method) is mf._C.TensorMethod
+    for other in (1.5, 3, mf.tensor(F32 * 2)):
+        if name == "rsub" and isinstance(other, mf.Tensor):
+            continue  # t - w calls t.__sub__
+        nodes, grads = [], []
+        for f in (method, method.__wrapped__):
+            w = nn.Parameter(mf.tensor(F32))
+            y = f(w, other)
+            nodes.append(type(y.grad_fn).__name__)
+            (y * y).sum().backward()
+            grads.append(w.grad.numpy())
+        assert nodes[0] == nodes[1]
+        np.testing.assert_array_equal(grads[0], grads[1])
 
 
 def test_results_are_recorded_for_autograd_as_before():
