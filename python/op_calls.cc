@@ -260,6 +260,7 @@ enum class ViewOp {
   kUnsqueeze,  // x.unsqueeze(dim): fn::unsqueeze
   kPermute,    // x.permute(*dims) or x.permute(dims): fn::permute
   kT,          // x.t() of a tensor of at most 2 dims: x itself below 2, else fn::transpose(x, 0, 1)
+  kSqueeze,    // x.squeeze() or x.squeeze(dim) on a tensor that is no view: fn::reshape without those dims of 1
 };
 
 struct TensorMethod {
@@ -274,6 +275,8 @@ struct TensorMethod {
   PyObject* view_kwargs;  // kGetitem, kView: the records' (empty) keywords, else null
   ViewOp view_op;         // kView's
   Var (*unary)(const Var&);  // kUnary's
+  size_t matrix_dims;     // kMatrices: the dims both operands have exactly (mm 2, bmm 3); 0: any from 2
+  const char* node;       // kMatrices: torch's node the result is shown as (bmm's), or null: the op's
 };
 
 // Records `view` as a view of `base` taken by `kind` with these arguments (_inplace._link,
@@ -619,6 +622,22 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
       out = fn::permute(*x, dims->vec());
       break;
     }
+    case ViewOp::kSqueeze: {
+      // A view's strides, and a channels-last tensor's, are its Python's (as reshape's).
+      if (n > 2 || is_linked_view(self) || x->local().format() == MemoryFormat::kChannelsLast) return nullptr;
+      std::optional<int64_t> dim;
+      if (n == 2 && !(dim = dim_arg(args[1], std::max<int64_t>(ndim, 1)))) return nullptr;
+      Shape kept;
+      for (int64_t d = 0; d < ndim; ++d) {
+        if (x->shape()[d] != 1 || (dim && *dim != d)) kept.push_back(x->shape()[d]);
+      }
+      out = fn::reshape(*x, kept);
+      if (out.grad_fn()) {
+        const std::vector<Var> inputs{*x};
+        show_as(out, dim ? "SqueezeBackward1" : "SqueezeBackward0", &inputs);  // torch's nodes
+      }
+      break;
+    }
     case ViewOp::kT: {
       if (n != 1 || ndim > 2) return nullptr;  // the fallback names the error
       if (ndim < 2) return Py_NewRef(self);
@@ -739,13 +758,20 @@ PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   return out ? tensor_object(std::move(*out)) : nullptr;
 }
 
-// (a, b): the op on two Tensors of at least 2 dims each, as the fallback (matmul) issues them
-// without a change; null without an error set for every other call (its vectors' forms).
+// (a, b): the op on two Tensors of at least 2 dims each (of exactly m.matrix_dims where set:
+// mm, bmm), as the fallback (matmul, mm, bmm) issues them without a change, shown as m.node
+// where set; null without an error set for every other call (vectors, other dims: its errors).
 PyObject* matrices_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
   const Var* a = n == 2 ? var_of_tensor(args[0]) : nullptr;
   const Var* b = a ? var_of_tensor(args[1]) : nullptr;
   if (!b || a->shape().size() < 2 || b->shape().size() < 2) return nullptr;
-  return tensor_object(issue(a->is_global() || b->is_global(), *m.op, {*a, *b}));
+  if (m.matrix_dims && (a->shape().size() != m.matrix_dims || b->shape().size() != m.matrix_dims)) return nullptr;
+  Var out = issue(a->is_global() || b->is_global(), *m.op, {*a, *b});
+  if (m.node && out.grad_fn()) {
+    const std::vector<Var> inputs{*a, *b};
+    show_as(out, m.node, &inputs);
+  }
+  return tensor_object(std::move(out));
 }
 
 // (condition, x, y): the op on a bool Tensor and two meshflow.Tensors (not subclasses) of one
@@ -995,7 +1021,8 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
       {"binary", Form::kBinary}, {"reflected", Form::kReflected}, {"reduce", Form::kReduce},
       {"inplace", Form::kInplace}, {"compare", Form::kCompare}, {"matrices", Form::kMatrices},
       {"where", Form::kWhere}, {"one", Form::kOne}, {"floating", Form::kFloating}, {"subtract", Form::kSubtract},
-      {"reflected_subtract", Form::kReflectedSubtract}, {"divide", Form::kDivide}};
+      {"reflected_subtract", Form::kReflectedSubtract}, {"divide", Form::kDivide}, {"mm", Form::kMatrices},
+      {"bmm", Form::kMatrices}};
   const auto found = std::find_if(std::begin(forms), std::end(forms), [&](const auto& f) { return form == f.first; });
   if (found == std::end(forms)) throw std::invalid_argument("tensor_method: no form '" + form + "'");
   if (!tensor_class) throw std::logic_error("tensor_method: set_tensor_class first");
@@ -1010,6 +1037,8 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
   m->view_kind = m->view_kwargs = nullptr;
   m->view_op = ViewOp::kReshape;  // unread
   m->unary = nullptr;
+  m->matrix_dims = form == "mm" ? 2 : form == "bmm" ? 3 : 0;
+  m->node = form == "bmm" ? "BmmBackward0" : nullptr;  // torch's node where meshflow's op is named matmul
   PyObject_GC_Track(m);
   return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
 }
@@ -1030,6 +1059,8 @@ py::object make_method(const char* call, Form form, py::object kind, py::object 
   m->view_kwargs = kwargs.is_none() ? nullptr : kwargs.release().ptr();
   m->view_op = view_op;
   m->unary = nullptr;
+  m->matrix_dims = 0;
+  m->node = nullptr;
   PyObject_GC_Track(m);
   return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
 }
@@ -1101,7 +1132,8 @@ py::object make_unary_method(const std::string& name, py::function fallback) {
 py::object make_view_method(const std::string& name, py::object kind, py::dict kwargs, py::function fallback) {
   static const std::pair<const char*, ViewOp> ops[] = {
       {"reshape", ViewOp::kReshape}, {"view", ViewOp::kView}, {"transpose", ViewOp::kTranspose},
-      {"unsqueeze", ViewOp::kUnsqueeze}, {"permute", ViewOp::kPermute}, {"t", ViewOp::kT}};
+      {"unsqueeze", ViewOp::kUnsqueeze}, {"permute", ViewOp::kPermute}, {"t", ViewOp::kT},
+      {"squeeze", ViewOp::kSqueeze}};
   const auto found = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return name == o.first; });
   if (found == std::end(ops)) throw std::invalid_argument("view_method: no view method '" + name + "'");
   return make_method("view_method", Form::kView, std::move(kind), std::move(kwargs), std::move(fallback),
@@ -1377,7 +1409,7 @@ void bind_op_calls(py::module_& m) {
         "Tensor.size in C: size() as a `size_class` (meshflow.Size), size(dim) of an exact int dim in range as an "
         "int; any other call goes to fallback");
   m.def("view_method", &make_view_method, py::arg("name"), py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
-        "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze, permute, t) in C: its calls with "
+        "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze, permute, t, squeeze) in C: its calls with "
         "exact ints on a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs) (not "
         "linked where kind is None: the caller links it); any other call goes to fallback");
   m.def("setitem_method", &make_setitem_method, py::arg("fallback"),
@@ -1390,8 +1422,9 @@ void bind_op_calls(py::module_& m) {
         "key goes to fallback");
   m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
         "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected', 'reduce', "
-        "'inplace' (self.<op>_(other)), 'compare', 'matrices' (two Tensors of at least 2 dims), 'where' (a bool "
-        "Tensor and two Tensors of one dtype), 'one' (one Tensor), 'floating' (one Tensor of a floating dtype), "
+        "'inplace' (self.<op>_(other)), 'compare', 'matrices' (two Tensors of at least 2 dims; 'mm', 'bmm': of exactly 2, 3 "
+        "dims, bmm's shown as BmmBackward0), 'where' (a bool Tensor and two Tensors of one dtype), 'one' (one "
+        "Tensor), 'floating' (one Tensor of a floating dtype), "
         "'subtract' (self - other: a number added negated by `scalar`), 'reflected_subtract' (number - self: "
         "`scalar` of -self) or 'divide' (as 'binary', for a float32 or float64 self) of op `op`, with `scalar` the "
         "op on a Tensor and a number (or None)");

@@ -824,7 +824,7 @@ Tensor._base = property(_base)
 Tensor._is_view = lambda self: _base(self) is not None
 Tensor.permute = _viewing(Tensor.permute, _permute_back, strides=_permuted_strides)
 Tensor.transpose = _viewing(Tensor.transpose, _transpose_back, strides=_transposed_strides)
-for _name in ("reshape", "view", "transpose", "unsqueeze", "permute"):
+for _name in ("reshape", "view", "transpose", "unsqueeze", "permute", "squeeze"):
     setattr(Tensor, _name, _view_in_c(_name, getattr(Tensor, _name)))
 # x.t() in C too: a matrix's is linked as its transpose(0, 1) (its fallback's, through transpose).
 Tensor.t = functools.update_wrapper(_C.view_method("t", Tensor.transpose.view_kind, _NO_KWARGS, Tensor.t), Tensor.t)

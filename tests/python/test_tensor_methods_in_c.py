@@ -247,6 +247,28 @@ def test_view_methods_give_what_the_python_methods_give(case):
         np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("args", [(), (1,), (-1,), (0,), (4,), ((1, 3),), (np.int64(1),)], ids=str)
+def test_squeeze_gives_what_the_python_method_gives(args):
+    assert type(mf.Tensor.squeeze) is mf._C.TensorMethod
+    outcomes = []
+    for method in (mf.Tensor.squeeze, mf.Tensor.squeeze.__wrapped__):
+        x = mf.tensor(F32[:, None, :, None], requires_grad=True) * 1  # [2, 1, 3, 1]
+        try:
+            out = method(x, *args)
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        assert type(out) is mf.Tensor and out._view[0] is x and out._view[2] == args
+        out[(0,) * out.ndim] = 9.0  # written through to x, as a view
+        outcomes.append((out.shape, out.numpy(), x.detach().numpy(), type(out.grad_fn).__name__))
+    assert outcomes[0][0] == outcomes[1][0]
+    for got, want in zip(outcomes[0][1:], outcomes[1][1:]):
+        if isinstance(want, str):
+            assert got == want
+        else:
+            np.testing.assert_array_equal(got, want)
+
+
 def test_t_is_the_python_methods_a_transpose_view():
     fallback = mf.Tensor.t.__wrapped__
     assert type(mf.Tensor.t) is mf._C.TensorMethod
@@ -288,6 +310,7 @@ def test_permute_of_a_view_is_linked_and_read_back_as_the_python_methods():
 
 MATMUL_CASES = [  # (a, b): the C path's calls, then calls it leaves to Python
     (F32, F32.T), (np.stack([F32, F32 * 2]), F32.T), (F32.T, np.stack([F32, -F32])), (F32, F32),
+    (np.stack([F32, F32 * 2]), np.stack([F32.T, -F32.T])),
     (np.arange(6).reshape(2, 3), np.arange(6).reshape(3, 2)), (F32, F32.T.astype(np.float64)),
     (F32[0], F32.T), (F32, F32[0]), (F32[0], F32[0]), (F32, np.float32(2)),
 ]
@@ -315,6 +338,30 @@ def test_matmul_gives_what_the_python_function_gives(case):
             continue
         for g, w in zip(got, outcomes[2]):
             np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("name", ["mm", "bmm"])
+@pytest.mark.parametrize("case", range(len(MATMUL_CASES)))
+def test_mm_and_bmm_give_what_the_python_functions_give(name, case):
+    a, b = MATMUL_CASES[case]
+    function = getattr(mf.Tensor, name)  # mf.mm is sparse's wrapper over it; mf.bmm is it
+    assert type(function) is mf._C.TensorMethod and (name == "mm" or mf.bmm is function)
+    outcomes = []
+    for f in (function, function.__wrapped__):
+        x, y = mf.tensor(a, requires_grad=a.dtype == np.float32), mf.tensor(b)
+        try:
+            out = f(x, y)
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        if out.requires_grad:
+            out.sum().backward()
+        outcomes.append((out.numpy(), type(out.grad_fn).__name__, None if x.grad is None else x.grad.numpy()))
+    if isinstance(outcomes[1][0], type):
+        assert outcomes[0] == outcomes[1]
+        return
+    for g, w in zip(*outcomes):
+        np.testing.assert_array_equal(g, w)
 
 
 def test_matmul_and_where_of_global_tensors_are_global():
