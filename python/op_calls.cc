@@ -250,6 +250,7 @@ enum class Form {
   kSubtract,   // (self, other): self - other, a Tensor as kBinary's; a number as sub_number's
   kReflectedSubtract,  // (self, other): other - self for a number other (sub_number)
   kDivide,     // (self, other): as kBinary's, for a float32 or float64 self (the fallback promotes the others)
+  kChunk,      // (self, chunks[, dim]): the split op's pieces, each linked as the piece of self it is
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -701,6 +702,39 @@ PyObject* sub_number(const TensorMethod& m, PyObject* self, PyObject* other, boo
   return tensor_object(std::move(out));
 }
 
+// self.chunk(chunks[, dim]) of exact ints on a local self whose dim has elements: m.op (split)
+// into pieces of ceil(size / chunks) elements (the last may be shorter), as a tuple, each
+// linked to self as x[(:,) * dim + (start:stop,)] (m.view_kind's record, as the fallback's);
+// null without an error set for every other call (the fallback names the errors).
+PyObject* chunk_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  const Var* x = n == 2 || n == 3 ? var_of_tensor(args[0]) : nullptr;
+  if (!x || x->is_global()) return nullptr;
+  const auto ndim = static_cast<int64_t>(x->shape().size());
+  const std::optional<int64_t> chunks = PyLong_CheckExact(args[1]) ? int64_of(args[1]) : std::nullopt;
+  const std::optional<int64_t> dim = n == 3 ? dim_arg(args[2], ndim) : ndim ? std::optional<int64_t>(0) : std::nullopt;
+  if (!chunks || *chunks <= 0 || !dim || x->shape()[*dim] == 0) return nullptr;
+  const int64_t size = x->shape()[*dim], step = (size + *chunks - 1) / *chunks;
+  std::vector<int64_t> sizes;
+  for (int64_t start = 0; start < size; start += step) sizes.push_back(std::min(step, size - start));
+  std::vector<Var> pieces = call(*m.op, {*x}, {{"dim", *dim}, {"sizes", sizes}});
+  py::tuple out(pieces.size());
+  const py::object whole = py::reinterpret_steal<py::object>(PySlice_New(nullptr, nullptr, nullptr));
+  int64_t start = 0;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    py::object piece = py::reinterpret_steal<py::object>(tensor_object(std::move(pieces[i])));
+    py::tuple key(*dim + 1);
+    for (int64_t d = 0; d < *dim; ++d) key[static_cast<size_t>(d)] = whole;
+    const py::int_ first(start), last(start + sizes[i]);
+    key[static_cast<size_t>(*dim)] = py::reinterpret_steal<py::object>(PySlice_New(first.ptr(), last.ptr(), nullptr));
+    start += sizes[i];
+    if (!link_view(args[0], piece.ptr(), m.view_kind, py::make_tuple(key).ptr(), m.view_kwargs)) {
+      throw py::error_already_set();
+    }
+    out[i] = piece;
+  }
+  return out.release().ptr();
+}
+
 PyTypeObject* size_type = nullptr;  // meshflow.Size (a tuple subclass), set by size_method
 
 // self.size() as a Size, self.size(dim) for an exact int dim in range as an int; null
@@ -929,6 +963,8 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (PyObject* out = create_fast(m, args, n)) return out;
       } else if (m.form == Form::kSetitem) {
         if (n == 3 && setitem_fast(args[0], args[1], args[2])) Py_RETURN_NONE;
+      } else if (m.form == Form::kChunk) {
+        if (PyObject* out = chunk_fast(m, args, n)) return out;
       } else if (m.form == Form::kReflectedSubtract) {
         if (n == 2) {
           if (PyObject* out = sub_number(m, args[0], args[1], true)) return out;
@@ -1085,6 +1121,14 @@ py::object make_size_method(py::type size_class, py::function fallback) {
 // Tensor.item() in C: a local tensor's value in one call; every other call to `fallback`.
 py::object make_item_method(py::function fallback) {
   return make_method("item_method", Form::kItem, py::none(), py::none(), std::move(fallback));
+}
+
+// Tensor.chunk in C: chunk_fast's calls, its pieces linked with `kind` and `kwargs`; every
+// other call to `fallback`.
+py::object make_chunk_method(py::object kind, py::dict kwargs, py::function fallback) {
+  py::object f = make_method("chunk_method", Form::kChunk, std::move(kind), std::move(kwargs), std::move(fallback));
+  reinterpret_cast<TensorMethod*>(f.ptr())->op = &find_op("split");
+  return f;
 }
 
 // Tensor.contiguous in C: contiguous_fast's calls; every other call to `fallback`.
@@ -1353,6 +1397,9 @@ void bind_op_calls(py::module_& m) {
       py::arg("name"), py::arg("x"), "The C++ function of unary_method `name` on Var x (any layout)");
   m.def("item_method", &make_item_method, py::arg("fallback"),
         "Tensor.item in C: a local tensor's value as a Python number in one call; any other call goes to fallback");
+  m.def("chunk_method", &make_chunk_method, py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
+        "Tensor.chunk in C: chunk(chunks[, dim]) of exact ints on a local tensor, its pieces (the split op's) "
+        "each linked with link_view(kind, kwargs) as the slice of it along dim; any other call goes to fallback");
   m.def("contiguous_method", &make_contiguous_method, py::arg("fallback"),
         "Tensor.contiguous in C: a tensor that is no view as itself; an x[key] view or a transpose of a tensor that "
         "is no view as itself or its copy, as torch's strides of it say; any other call goes to fallback");

@@ -621,6 +621,7 @@ def _pieces_viewing(raw, getitem):
         return pieces
     method.__name__ = method.__qualname__ = raw.__name__
     method.__doc__ = raw.__doc__
+    method.view_kind = kind
     return method
 
 
@@ -842,6 +843,9 @@ _C.set_strided_view_kinds(Tensor.__getitem__.view_kind, Tensor.transpose.view_ki
 Tensor.contiguous = functools.update_wrapper(_C.contiguous_method(_contiguous), _contiguous)
 for _name in ("split", "chunk", "unbind"):
     setattr(Tensor, _name, _pieces_viewing(getattr(Tensor, _name), _raw_getitem))
+# x.chunk(n, dim) in C (GRU and LSTM cells' gates): the split op and its pieces' links in one call.
+Tensor.chunk = functools.update_wrapper(_C.chunk_method(Tensor.chunk.view_kind, _NO_KWARGS, Tensor.chunk),
+                                        Tensor.chunk)
 Tensor.detach = _detach_viewing(Tensor.detach)
 Tensor.data = property(lambda self: self.detach(), Tensor.data.fset, doc=Tensor.data.__doc__)
 install_inplace_methods()

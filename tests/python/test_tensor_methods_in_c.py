@@ -269,6 +269,36 @@ def test_squeeze_gives_what_the_python_method_gives(args):
             np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("args", [(2,), (3, 1), (2, -1), (4, 1), (1, 0), (0,), (2, 2), (2.0,), (np.int64(2), 1)],
+                         ids=str)
+def test_chunk_gives_what_the_python_method_gives(args):
+    assert type(mf.Tensor.chunk) is mf._C.TensorMethod
+    outcomes = []
+    for method in (mf.Tensor.chunk, mf.Tensor.chunk.__wrapped__):
+        w = mf.tensor(F32, requires_grad=True)
+        x = w * 1
+        try:
+            pieces = method(x, *args)
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        assert type(pieces) is tuple and all(p._view[0] is x for p in pieces)
+        records = [p._view[2] for p in pieces]
+        nodes = [type(p.grad_fn).__name__ for p in pieces]
+        sum((p * (i + 1)).sum() for i, p in enumerate(pieces)).backward()
+        gradient = w.grad.numpy()
+        pieces[-1][(0,) * x.ndim] = 9.0  # written through to x, as a view
+        outcomes.append((records, nodes, [p.numpy() for p in pieces], x.detach().numpy(), gradient))
+    if isinstance(outcomes[1][0], type):
+        assert outcomes[0] == outcomes[1]
+        return
+    assert outcomes[0][:2] == outcomes[1][:2]
+    for got, want in zip(outcomes[0][2], outcomes[1][2]):
+        np.testing.assert_array_equal(got, want)
+    for got, want in zip(outcomes[0][3:], outcomes[1][3:]):
+        np.testing.assert_array_equal(got, want)
+
+
 def test_t_is_the_python_methods_a_transpose_view():
     fallback = mf.Tensor.t.__wrapped__
     assert type(mf.Tensor.t) is mf._C.TensorMethod
