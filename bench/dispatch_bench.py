@@ -87,7 +87,8 @@ COMPOSED = {
 
 # The small-op surface on `t`: a library's module (lib), x [8, 16], y [8, 16], xt ([16, 8].t()), s [1], idx
 # (int64 [3]), lin (Linear(8, 8)), h (the same with a forward hook), i8 [4, 8], v [8], a and b [3], c (x < y),
-# m [4, 4], mlp1 and mlp2 (Linear(8, 16) and Linear(16, 4): a tiny MLP whose parameters require grad).
+# m [4, 4], u [8, 1, 16], g [8, 48] (a GRU cell's gates), k [4, 10, 8] and q [4, 8, 1] (seq2seq's attention),
+# mlp1 and mlp2 (Linear(8, 16) and Linear(16, 4): a tiny MLP whose parameters require grad).
 SURFACE = {
     "x[0]": lambda t: t["x"][0], "x[:, 1]": lambda t: t["x"][:, 1], "x[..., None]": lambda t: t["x"][..., None],
     "x[idx]": lambda t: t["x"][t["idx"]], "x[0] = 1.0": lambda t: t["x"].__setitem__(0, 1.0),
@@ -103,6 +104,10 @@ SURFACE = {
     "x.mul_(1.0)": lambda t: t["x"].mul_(1.0), "Linear(8,8) grad": lambda t: t["lin"](t["i8"]),
     "Linear(8,8) no_grad": lambda t: t["nolin"](t["i8"]), "Linear+hook": lambda t: t["h"](t["i8"]),
     "x + y": lambda t: t["x"] + t["y"], "x * 2.0": lambda t: t["x"] * 2.0, "x.sum()": lambda t: t["x"].sum(),
+    "x - y": lambda t: t["x"] - t["y"], "x - 1.0": lambda t: t["x"] - 1.0, "1.0 - x": lambda t: 1.0 - t["x"],
+    "x / y": lambda t: t["x"] / t["y"], "x / 2.0": lambda t: t["x"] / 2.0, "x ** 2": lambda t: t["x"] ** 2,
+    "u.squeeze(1)": lambda t: t["u"].squeeze(1), "g.chunk(3, -1)": lambda t: t["g"].chunk(3, -1),
+    "bmm(k, q)": lambda t: t["lib"].bmm(t["k"], t["q"]),
     "x.t()": lambda t: t["x"].t(), "x.permute(1, 0)": lambda t: t["x"].permute(1, 0),
     "x[:, 1] = v": lambda t: t["x"].__setitem__((slice(None), 1), t["v"]), "x.add_(1)": lambda t: t["x"].add_(1),
     "cat([a, b])": lambda t: t["lib"].cat([t["a"], t["b"]]), "x.mean(1)": lambda t: t["x"].mean(1),
@@ -118,7 +123,7 @@ def surface_tensors(lib):
     rng = np.random.default_rng(0)
     t = {"lib": lib, "idx": lib.tensor(np.array([0, 3, 5]))}
     for k, shape in {"x": (8, 16), "y": (8, 16), "s": (1,), "row": (16,), "i8": (4, 8), "v": (8,), "a": (3,),
-                     "b": (3,), "m": (4, 4)}.items():
+                     "b": (3,), "m": (4, 4), "u": (8, 1, 16), "g": (8, 48), "k": (4, 10, 8), "q": (4, 8, 1)}.items():
         t[k] = lib.tensor(rng.random(shape, np.float32))
     t["c"] = t["x"] < t["y"]
     t["mlp1"], t["mlp2"] = lib.nn.Linear(8, 16), lib.nn.Linear(16, 4)

@@ -247,6 +247,10 @@ enum class Form {
   kCreate,     // (*sizes) or (sizes): the creation op's tensor of these sizes in creation_dtype, on the host
   kOne,        // (x): the op on one Tensor, its dtype as it is (an elementwise op of one input)
   kFloating,   // (x): as kOne, on a Tensor of a floating dtype (the fallback widens the others)
+  kSubtract,   // (self, other): self - other, a Tensor as kBinary's; a number as sub_number's
+  kReflectedSubtract,  // (self, other): other - self for a number other (sub_number)
+  kDivide,     // (self, other): as kBinary's, for a float32 or float64 self (the fallback promotes the others)
+  kChunk,      // (self, chunks[, dim]): the split op's pieces, each linked as the piece of self it is
 };
 
 // The view-making methods in C (Form::kView), each on exact ints.
@@ -257,6 +261,7 @@ enum class ViewOp {
   kUnsqueeze,  // x.unsqueeze(dim): fn::unsqueeze
   kPermute,    // x.permute(*dims) or x.permute(dims): fn::permute
   kT,          // x.t() of a tensor of at most 2 dims: x itself below 2, else fn::transpose(x, 0, 1)
+  kSqueeze,    // x.squeeze() or x.squeeze(dim) on a tensor that is no view: fn::reshape without those dims of 1
 };
 
 struct TensorMethod {
@@ -271,6 +276,8 @@ struct TensorMethod {
   PyObject* view_kwargs;  // kGetitem, kView: the records' (empty) keywords, else null
   ViewOp view_op;         // kView's
   Var (*unary)(const Var&);  // kUnary's
+  size_t matrix_dims;     // kMatrices: the dims both operands have exactly (mm 2, bmm 3); 0: any from 2
+  const char* node;       // kMatrices: torch's node the result is shown as (bmm's), or null: the op's
 };
 
 // Records `view` as a view of `base` taken by `kind` with these arguments (_inplace._link,
@@ -616,6 +623,22 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
       out = fn::permute(*x, dims->vec());
       break;
     }
+    case ViewOp::kSqueeze: {
+      // A view's strides, and a channels-last tensor's, are its Python's (as reshape's).
+      if (n > 2 || is_linked_view(self) || x->local().format() == MemoryFormat::kChannelsLast) return nullptr;
+      std::optional<int64_t> dim;
+      if (n == 2 && !(dim = dim_arg(args[1], std::max<int64_t>(ndim, 1)))) return nullptr;
+      Shape kept;
+      for (int64_t d = 0; d < ndim; ++d) {
+        if (x->shape()[d] != 1 || (dim && *dim != d)) kept.push_back(x->shape()[d]);
+      }
+      out = fn::reshape(*x, kept);
+      if (out.grad_fn()) {
+        const std::vector<Var> inputs{*x};
+        show_as(out, dim ? "SqueezeBackward1" : "SqueezeBackward0", &inputs);  // torch's nodes
+      }
+      break;
+    }
     case ViewOp::kT: {
       if (n != 1 || ndim > 2) return nullptr;  // the fallback names the error
       if (ndim < 2) return Py_NewRef(self);
@@ -653,6 +676,63 @@ std::optional<Var> binary_var(const TensorMethod& m, const Var& x, PyObject* oth
   if (!x.is_global()) return scalar_op(*m.scalar, x, value);
   WithoutGil unlocked;
   return scalar_op(*m.scalar, x, value);
+}
+
+// self - number (`reflected`: number - self) for a local self of a floating dtype and an exact
+// float or int: m.scalar (add_scalar) of self and -number (of -self and number), shown as
+// torch's node of it (SubBackward0, RsubBackward1), as the fallback makes it; null for every
+// other call (its promotions, a bool's error, an int beyond int64 negated).
+PyObject* sub_number(const TensorMethod& m, PyObject* self, PyObject* other, bool reflected) {
+  const Var* x = var_of_tensor(self);
+  if (!x || x->is_global() || !is_floating(x->dtype())) return nullptr;
+  Scalar value = 0;
+  if (PyFloat_CheckExact(other)) {
+    value = reflected ? PyFloat_AS_DOUBLE(other) : -PyFloat_AS_DOUBLE(other);
+  } else if (const std::optional<int64_t> i = PyLong_CheckExact(other) ? int64_of(other) : std::nullopt;
+             i && *i != INT64_MIN) {
+    value = reflected ? *i : -*i;
+  } else {
+    return nullptr;
+  }
+  Var out = scalar_op(*m.scalar, reflected ? fn::neg(*x) : *x, value);
+  if (out.grad_fn()) {
+    const std::vector<Var> inputs{*x};
+    show_as(out, reflected ? "RsubBackward1" : "SubBackward0", &inputs);
+  }
+  return tensor_object(std::move(out));
+}
+
+// self.chunk(chunks[, dim]) of exact ints on a local self whose dim has elements: m.op (split)
+// into pieces of ceil(size / chunks) elements (the last may be shorter), as a tuple, each
+// linked to self as x[(:,) * dim + (start:stop,)] (m.view_kind's record, as the fallback's);
+// null without an error set for every other call (the fallback names the errors).
+PyObject* chunk_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
+  const Var* x = n == 2 || n == 3 ? var_of_tensor(args[0]) : nullptr;
+  if (!x || x->is_global()) return nullptr;
+  const auto ndim = static_cast<int64_t>(x->shape().size());
+  const std::optional<int64_t> chunks = PyLong_CheckExact(args[1]) ? int64_of(args[1]) : std::nullopt;
+  const std::optional<int64_t> dim = n == 3 ? dim_arg(args[2], ndim) : ndim ? std::optional<int64_t>(0) : std::nullopt;
+  if (!chunks || *chunks <= 0 || !dim || x->shape()[*dim] == 0) return nullptr;
+  const int64_t size = x->shape()[*dim], step = (size + *chunks - 1) / *chunks;
+  std::vector<int64_t> sizes;
+  for (int64_t start = 0; start < size; start += step) sizes.push_back(std::min(step, size - start));
+  std::vector<Var> pieces = call(*m.op, {*x}, {{"dim", *dim}, {"sizes", sizes}});
+  py::tuple out(pieces.size());
+  const py::object whole = py::reinterpret_steal<py::object>(PySlice_New(nullptr, nullptr, nullptr));
+  int64_t start = 0;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    py::object piece = py::reinterpret_steal<py::object>(tensor_object(std::move(pieces[i])));
+    py::tuple key(*dim + 1);
+    for (int64_t d = 0; d < *dim; ++d) key[static_cast<size_t>(d)] = whole;
+    const py::int_ first(start), last(start + sizes[i]);
+    key[static_cast<size_t>(*dim)] = py::reinterpret_steal<py::object>(PySlice_New(first.ptr(), last.ptr(), nullptr));
+    start += sizes[i];
+    if (!link_view(args[0], piece.ptr(), m.view_kind, py::make_tuple(key).ptr(), m.view_kwargs)) {
+      throw py::error_already_set();
+    }
+    out[i] = piece;
+  }
+  return out.release().ptr();
 }
 
 PyTypeObject* size_type = nullptr;  // meshflow.Size (a tuple subclass), set by size_method
@@ -706,17 +786,26 @@ PyObject* compare_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
 PyObject* binary_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   const Var* x = var_of_tensor(self);
   if (!x) return nullptr;
+  if (m.form == Form::kDivide && x->dtype() != DType::kFloat32 && x->dtype() != DType::kFloat64) return nullptr;
+  if (m.form == Form::kSubtract && !var_of_tensor(other)) return sub_number(m, self, other, false);
   std::optional<Var> out = binary_var(m, *x, other);
   return out ? tensor_object(std::move(*out)) : nullptr;
 }
 
-// (a, b): the op on two Tensors of at least 2 dims each, as the fallback (matmul) issues them
-// without a change; null without an error set for every other call (its vectors' forms).
+// (a, b): the op on two Tensors of at least 2 dims each (of exactly m.matrix_dims where set:
+// mm, bmm), as the fallback (matmul, mm, bmm) issues them without a change, shown as m.node
+// where set; null without an error set for every other call (vectors, other dims: its errors).
 PyObject* matrices_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) {
   const Var* a = n == 2 ? var_of_tensor(args[0]) : nullptr;
   const Var* b = a ? var_of_tensor(args[1]) : nullptr;
   if (!b || a->shape().size() < 2 || b->shape().size() < 2) return nullptr;
-  return tensor_object(issue(a->is_global() || b->is_global(), *m.op, {*a, *b}));
+  if (m.matrix_dims && (a->shape().size() != m.matrix_dims || b->shape().size() != m.matrix_dims)) return nullptr;
+  Var out = issue(a->is_global() || b->is_global(), *m.op, {*a, *b});
+  if (m.node && out.grad_fn()) {
+    const std::vector<Var> inputs{*a, *b};
+    show_as(out, m.node, &inputs);
+  }
+  return tensor_object(std::move(out));
 }
 
 // (condition, x, y): the op on a bool Tensor and two meshflow.Tensors (not subclasses) of one
@@ -874,13 +963,20 @@ PyObject* tensor_method_call(PyObject* callable, PyObject* const* args, size_t n
         if (PyObject* out = create_fast(m, args, n)) return out;
       } else if (m.form == Form::kSetitem) {
         if (n == 3 && setitem_fast(args[0], args[1], args[2])) Py_RETURN_NONE;
+      } else if (m.form == Form::kChunk) {
+        if (PyObject* out = chunk_fast(m, args, n)) return out;
+      } else if (m.form == Form::kReflectedSubtract) {
+        if (n == 2) {
+          if (PyObject* out = sub_number(m, args[0], args[1], true)) return out;
+        }
       } else if (n == 2) {
         if (PyObject* out = binary_fast(m, args[0], args[1])) return out;
       }
     } catch (...) {
       // The Python reductions and indexing do not catch a ValueError either.
       if (m.form != Form::kBinary && m.form != Form::kReflected && m.form != Form::kInplace &&
-          m.form != Form::kCompare && m.form != Form::kCat) {
+          m.form != Form::kCompare && m.form != Form::kCat && m.form != Form::kSubtract &&
+          m.form != Form::kReflectedSubtract && m.form != Form::kDivide) {
         raise_current_exception();
         return nullptr;
       }
@@ -960,7 +1056,9 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
   static const std::pair<const char*, Form> forms[] = {
       {"binary", Form::kBinary}, {"reflected", Form::kReflected}, {"reduce", Form::kReduce},
       {"inplace", Form::kInplace}, {"compare", Form::kCompare}, {"matrices", Form::kMatrices},
-      {"where", Form::kWhere}, {"one", Form::kOne}, {"floating", Form::kFloating}};
+      {"where", Form::kWhere}, {"one", Form::kOne}, {"floating", Form::kFloating}, {"subtract", Form::kSubtract},
+      {"reflected_subtract", Form::kReflectedSubtract}, {"divide", Form::kDivide}, {"mm", Form::kMatrices},
+      {"bmm", Form::kMatrices}};
   const auto found = std::find_if(std::begin(forms), std::end(forms), [&](const auto& f) { return form == f.first; });
   if (found == std::end(forms)) throw std::invalid_argument("tensor_method: no form '" + form + "'");
   if (!tensor_class) throw std::logic_error("tensor_method: set_tensor_class first");
@@ -975,6 +1073,8 @@ py::object make_tensor_method(const std::string& form, const std::string& op, co
   m->view_kind = m->view_kwargs = nullptr;
   m->view_op = ViewOp::kReshape;  // unread
   m->unary = nullptr;
+  m->matrix_dims = form == "mm" ? 2 : form == "bmm" ? 3 : 0;
+  m->node = form == "bmm" ? "BmmBackward0" : nullptr;  // torch's node where meshflow's op is named matmul
   PyObject_GC_Track(m);
   return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
 }
@@ -995,6 +1095,8 @@ py::object make_method(const char* call, Form form, py::object kind, py::object 
   m->view_kwargs = kwargs.is_none() ? nullptr : kwargs.release().ptr();
   m->view_op = view_op;
   m->unary = nullptr;
+  m->matrix_dims = 0;
+  m->node = nullptr;
   PyObject_GC_Track(m);
   return py::reinterpret_steal<py::object>(reinterpret_cast<PyObject*>(m));
 }
@@ -1019,6 +1121,14 @@ py::object make_size_method(py::type size_class, py::function fallback) {
 // Tensor.item() in C: a local tensor's value in one call; every other call to `fallback`.
 py::object make_item_method(py::function fallback) {
   return make_method("item_method", Form::kItem, py::none(), py::none(), std::move(fallback));
+}
+
+// Tensor.chunk in C: chunk_fast's calls, its pieces linked with `kind` and `kwargs`; every
+// other call to `fallback`.
+py::object make_chunk_method(py::object kind, py::dict kwargs, py::function fallback) {
+  py::object f = make_method("chunk_method", Form::kChunk, std::move(kind), std::move(kwargs), std::move(fallback));
+  reinterpret_cast<TensorMethod*>(f.ptr())->op = &find_op("split");
+  return f;
 }
 
 // Tensor.contiguous in C: contiguous_fast's calls; every other call to `fallback`.
@@ -1066,7 +1176,8 @@ py::object make_unary_method(const std::string& name, py::function fallback) {
 py::object make_view_method(const std::string& name, py::object kind, py::dict kwargs, py::function fallback) {
   static const std::pair<const char*, ViewOp> ops[] = {
       {"reshape", ViewOp::kReshape}, {"view", ViewOp::kView}, {"transpose", ViewOp::kTranspose},
-      {"unsqueeze", ViewOp::kUnsqueeze}, {"permute", ViewOp::kPermute}, {"t", ViewOp::kT}};
+      {"unsqueeze", ViewOp::kUnsqueeze}, {"permute", ViewOp::kPermute}, {"t", ViewOp::kT},
+      {"squeeze", ViewOp::kSqueeze}};
   const auto found = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return name == o.first; });
   if (found == std::end(ops)) throw std::invalid_argument("view_method: no view method '" + name + "'");
   return make_method("view_method", Form::kView, std::move(kind), std::move(kwargs), std::move(fallback),
@@ -1286,6 +1397,9 @@ void bind_op_calls(py::module_& m) {
       py::arg("name"), py::arg("x"), "The C++ function of unary_method `name` on Var x (any layout)");
   m.def("item_method", &make_item_method, py::arg("fallback"),
         "Tensor.item in C: a local tensor's value as a Python number in one call; any other call goes to fallback");
+  m.def("chunk_method", &make_chunk_method, py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
+        "Tensor.chunk in C: chunk(chunks[, dim]) of exact ints on a local tensor, its pieces (the split op's) "
+        "each linked with link_view(kind, kwargs) as the slice of it along dim; any other call goes to fallback");
   m.def("contiguous_method", &make_contiguous_method, py::arg("fallback"),
         "Tensor.contiguous in C: a tensor that is no view as itself; an x[key] view or a transpose of a tensor that "
         "is no view as itself or its copy, as torch's strides of it say; any other call goes to fallback");
@@ -1342,7 +1456,7 @@ void bind_op_calls(py::module_& m) {
         "Tensor.size in C: size() as a `size_class` (meshflow.Size), size(dim) of an exact int dim in range as an "
         "int; any other call goes to fallback");
   m.def("view_method", &make_view_method, py::arg("name"), py::arg("kind"), py::arg("kwargs"), py::arg("fallback"),
-        "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze, permute, t) in C: its calls with "
+        "Tensor's view-making method `name` (reshape, view, transpose, unsqueeze, permute, t, squeeze) in C: its calls with "
         "exact ints on a local tensor reach C++ in one call, the result linked with link_view(kind, kwargs) (not "
         "linked where kind is None: the caller links it); any other call goes to fallback");
   m.def("setitem_method", &make_setitem_method, py::arg("fallback"),
@@ -1355,9 +1469,12 @@ void bind_op_calls(py::module_& m) {
         "key goes to fallback");
   m.def("tensor_method", &make_tensor_method, py::arg("form"), py::arg("op"), py::arg("scalar"), py::arg("fallback"),
         "A Tensor method in C standing for `fallback` (python/op_calls.h): form 'binary', 'reflected', 'reduce', "
-        "'inplace' (self.<op>_(other)), 'compare', 'matrices' (two Tensors of at least 2 dims), 'where' (a bool "
-        "Tensor and two Tensors of one dtype), 'one' (one Tensor) or 'floating' (one Tensor of a floating dtype) of "
-        "op `op`, with `scalar` the op on a Tensor and a number (or None)");
+        "'inplace' (self.<op>_(other)), 'compare', 'matrices' (two Tensors of at least 2 dims; 'mm', 'bmm': of exactly 2, 3 "
+        "dims, bmm's shown as BmmBackward0), 'where' (a bool Tensor and two Tensors of one dtype), 'one' (one "
+        "Tensor), 'floating' (one Tensor of a floating dtype), "
+        "'subtract' (self - other: a number added negated by `scalar`), 'reflected_subtract' (number - self: "
+        "`scalar` of -self) or 'divide' (as 'binary', for a float32 or float64 self) of op `op`, with `scalar` the "
+        "op on a Tensor and a number (or None)");
 }
 
 }  // namespace mf

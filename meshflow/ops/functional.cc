@@ -1185,7 +1185,21 @@ bool write_basic_index(Var x, const std::vector<IndexItem>& key, const std::vari
   const int64_t ndim = static_cast<int64_t>(x.shape().size());
   const uint64_t since = next_sequence();  // the write's own calls read no value of x
   Var values;
-  if (const Scalar* number = std::get_if<Scalar>(&value)) {
+  const DType dtype = x.dtype();
+  if (const Scalar* number = std::get_if<Scalar>(&value);
+      number && &x.local().memory() == &host_memory() && (dtype == DType::kFloat32 || dtype == DType::kFloat64)) {
+    // A float number for a host float tensor: made here as the full op's kernel makes it (the
+    // number as a double, rounded once to the dtype), without issuing the op.
+    Tensor t = Tensor::empty(Shape(static_cast<size_t>(ndim), 1), dtype);
+    const double v = number->is_float() ? std::get<double>(number->value())
+                                        : static_cast<double>(std::get<int64_t>(number->value()));
+    if (dtype == DType::kFloat32) {
+      *t.data_as<float>() = static_cast<float>(v);
+    } else {
+      *t.data_as<double>() = v;
+    }
+    values = Var(std::move(t));
+  } else if (number) {
     static const OpDef& full = find_op("full");
     // Written as torch's fill_ of x[key], which refuses a number past the dtype's range, but
     // for one element: torch's fill_ of one element converts unchecked (h[0] = 1e5 of a
@@ -1204,7 +1218,14 @@ bool write_basic_index(Var x, const std::vector<IndexItem>& key, const std::vari
     values = std::get<Var>(value);
     const std::optional<Shape> shape = slice_values_shape(plan, ndim, values.shape());
     if (!shape) return false;
-    if (*shape != values.shape()) values = reshape(values, *shape);
+    if (*shape != values.shape()) {
+      // A row-major local Var whose gradient is not recorded is seen in that shape as the
+      // reshape op's kernel sees it (a view of its memory), without issuing the op.
+      const bool recorded = grad_enabled() && values.requires_grad();
+      values = !recorded && !values.is_global() && values.local().format() == MemoryFormat::kContiguous
+                   ? Var(values.local().view(0, *shape))
+                   : reshape(values, *shape);
+    }
   }
   const Attrs attrs = moved_attrs(std::pair{"starts", std::move(plan.starts)}, std::pair{"steps", std::move(plan.steps)},
                                   std::pair{"stops", std::move(plan.stops)});

@@ -652,6 +652,7 @@ def _pieces_viewing(raw, getitem):
         return pieces
     method.__name__ = method.__qualname__ = raw.__name__
     method.__doc__ = raw.__doc__
+    method.view_kind = kind
     return method
 
 
@@ -855,7 +856,7 @@ Tensor._base = property(_base)
 Tensor._is_view = lambda self: _base(self) is not None
 Tensor.permute = _viewing(Tensor.permute, _permute_back, strides=_permuted_strides)
 Tensor.transpose = _viewing(Tensor.transpose, _transpose_back, strides=_transposed_strides)
-for _name in ("reshape", "view", "transpose", "unsqueeze", "permute"):
+for _name in ("reshape", "view", "transpose", "unsqueeze", "permute", "squeeze"):
     setattr(Tensor, _name, _view_in_c(_name, getattr(Tensor, _name)))
 # x.t() in C too: a matrix's is linked as its transpose(0, 1) (its fallback's, through transpose).
 Tensor.t = functools.update_wrapper(_C.view_method("t", Tensor.transpose.view_kind, _NO_KWARGS, Tensor.t), Tensor.t)
@@ -873,6 +874,9 @@ _C.set_strided_view_kinds(Tensor.__getitem__.view_kind, Tensor.transpose.view_ki
 Tensor.contiguous = functools.update_wrapper(_C.contiguous_method(_contiguous), _contiguous)
 for _name in ("split", "chunk", "unbind"):
     setattr(Tensor, _name, _pieces_viewing(getattr(Tensor, _name), _raw_getitem))
+# x.chunk(n, dim) in C (GRU and LSTM cells' gates): the split op and its pieces' links in one call.
+Tensor.chunk = functools.update_wrapper(_C.chunk_method(Tensor.chunk.view_kind, _NO_KWARGS, Tensor.chunk),
+                                        Tensor.chunk)
 Tensor.detach = _detach_viewing(Tensor.detach)
 Tensor.data = property(lambda self: self.detach(), Tensor.data.fset, doc=Tensor.data.__doc__)
 install_inplace_methods()

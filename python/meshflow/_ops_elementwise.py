@@ -635,7 +635,10 @@ for _name, _f in (("add", add), ("sub", sub), ("mul", mul), ("truediv", div), ("
 for _name, _scalar in (("add", "add_scalar"), ("mul", "mul_scalar")):
     setattr(Tensor, f"__{_name}__", _in_c("binary", _name, _scalar, getattr(Tensor, f"__{_name}__")))
     setattr(Tensor, f"__r{_name}__", _in_c("reflected", _name, _scalar, getattr(Tensor, f"__r{_name}__")))
-Tensor.__sub__ = _in_c("binary", "sub", None, Tensor.__sub__)
+Tensor.__sub__ = _in_c("subtract", "sub", "add_scalar", Tensor.__sub__)  # x - 1.0: add_scalar of -1.0
+Tensor.__rsub__ = _in_c("reflected_subtract", "sub", "add_scalar", Tensor.__rsub__)  # 1.0 - x: of -x and 1.0
+Tensor.__truediv__ = _in_c("divide", "div", "div_scalar", Tensor.__truediv__)  # float32 and float64 only
+Tensor.__pow__ = _in_c("binary", "pow", "pow_scalar", Tensor.__pow__)
 for _name, _f in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge)):
     setattr(Tensor, f"__{_name}__", _in_c("compare", _name, None, _operator(_f)))  # common calls in C
 for _name, _f in (("and", bitwise_and), ("or", bitwise_or), ("xor", bitwise_xor), ("lshift", bitwise_left_shift),

@@ -44,6 +44,12 @@ def _named(name, ndims, doc):
 
 mm = _named("mm", (2, 2), "a @ b for matrices.")
 bmm = _named("bmm", (3, 3), "a @ b for batches of matrices [B, n, k] @ [B, k, m].")
+# mm and bmm of two tensors of exactly 2 and 3 dims in C (_C.tensor_method's "mm" and "bmm"
+# forms): one call; _numpy_names remakes each over its out= wrapper.
+mm = _functools.update_wrapper(_C.tensor_method("mm", "matmul", None, mm), mm)
+mm.remake = _functools.partial(_C.tensor_method, "mm", "matmul", None)
+bmm = _functools.update_wrapper(_C.tensor_method("bmm", "matmul", None, bmm), bmm)
+bmm.remake = _functools.partial(_C.tensor_method, "bmm", "matmul", None)
 mv = _named("mv", (2, 1), "matrix @ vector.")
 dot = _named("dot", (1, 1), "The sum of a * b for two vectors.")
 

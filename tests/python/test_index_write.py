@@ -58,6 +58,24 @@ def test_setitem_equals_numpy(device, dtype, case):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_numbers_and_values_of_fewer_dims_written_as_numpy(device, dtype):
+    """x[key] = an int or a float (made x's dtype once, as NumPy's) and x[key] = values of fewer
+    dims than x made by an op just issued: NumPy's result; a later write to those values
+    leaves x as written."""
+    x = mf.tensor(np.zeros((3, 4), dtype), device=device)
+    expected = np.zeros((3, 4), dtype)
+    for key, number in (((0,), 2**60 + 1), ((1, slice(1, 3)), 0.1), ((slice(None), 3), -7), ((2, 2), 1e-40)):
+        x[key] = number
+        expected[key] = np.float64(number).astype(dtype) if isinstance(number, float) else number
+    row = mf.tensor(np.arange(3, dtype=dtype), device=device) * 2
+    x[:, 0] = row
+    expected[:, 0] = np.arange(3) * 2
+    row.add_(100)
+    np.testing.assert_array_equal(x.numpy(), expected)
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_index_put_accumulate_and_masked_fill_in_place(device):
     base = RNG.standard_normal((4, 5)).astype(np.float32)
     x = mf.tensor(base, device=device)

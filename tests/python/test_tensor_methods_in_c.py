@@ -35,26 +35,46 @@ def operands():
         (nn.Parameter(mf.tensor(F32)), x),             # a subclass
         (x, F32),                                      # a NumPy array
         (x, np.float32(2.0)), (x, True),               # NumPy and bool numbers
+        (x, -2**63), (-2**63, x), (x, 2**70),          # ints whose negation or value is beyond int64
+        (mf.tensor(F32, dtype=mf.float16), 0.5), (0.5, mf.tensor(F32, dtype=mf.float16)),  # a half beside a number
     ]
 
 
-@pytest.mark.parametrize("name", ["add", "mul", "sub"])
+@pytest.mark.parametrize("name", ["add", "mul", "sub", "truediv", "pow"])
 def test_operators_give_what_the_python_methods_give(name):
     forward = getattr(mf.Tensor, f"__{name}__")
     reflected = getattr(mf.Tensor, f"__r{name}__")
     assert type(forward) is mf._C.TensorMethod
     for a, b in operands():
-        if name == "sub" and any(v is True or getattr(v, "dtype", None) == mf.bool for v in (a, b)):
+        if name in ("sub", "pow") and any(v is True or getattr(v, "dtype", None) == mf.bool for v in (a, b)):
             continue  # refused either way (test_ops_elementwise)
         want = getattr(operator, name)
         if isinstance(a, mf.Tensor):
             same(forward(a, b), forward.__wrapped__(a, b))
             same(want(a, b), forward.__wrapped__(a, b))
         else:
-            python = getattr(reflected, "__wrapped__", reflected)  # __rsub__ stays in Python
+            python = getattr(reflected, "__wrapped__", reflected)  # __rtruediv__ stays in Python
             r = python(b, a)
             same(want(a, b), r)
             same(reflected(b, a), r)
+
+
+@pytest.mark.parametrize("name", ["sub", "rsub", "truediv"])
+def test_subtraction_and_division_record_what_the_python_methods_record(name):
+    method = getattr(mf.Tensor, f"__{name}__")
+    assert type(method) is mf._C.TensorMethod
+    for other in (1.5, 3, mf.tensor(F32 * 2)):
+        if name == "rsub" and isinstance(other, mf.Tensor):
+            continue  # t - w calls t.__sub__
+        nodes, grads = [], []
+        for f in (method, method.__wrapped__):
+            w = nn.Parameter(mf.tensor(F32))
+            y = f(w, other)
+            nodes.append(type(y.grad_fn).__name__)
+            (y * y).sum().backward()
+            grads.append(w.grad.numpy())
+        assert nodes[0] == nodes[1]
+        np.testing.assert_array_equal(grads[0], grads[1])
 
 
 def test_results_are_recorded_for_autograd_as_before():
@@ -227,6 +247,58 @@ def test_view_methods_give_what_the_python_methods_give(case):
         np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("args", [(), (1,), (-1,), (0,), (4,), ((1, 3),), (np.int64(1),)], ids=str)
+def test_squeeze_gives_what_the_python_method_gives(args):
+    assert type(mf.Tensor.squeeze) is mf._C.TensorMethod
+    outcomes = []
+    for method in (mf.Tensor.squeeze, mf.Tensor.squeeze.__wrapped__):
+        x = mf.tensor(F32[:, None, :, None], requires_grad=True) * 1  # [2, 1, 3, 1]
+        try:
+            out = method(x, *args)
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        assert type(out) is mf.Tensor and out._view[0] is x and out._view[2] == args
+        out[(0,) * out.ndim] = 9.0  # written through to x, as a view
+        outcomes.append((out.shape, out.numpy(), x.detach().numpy(), type(out.grad_fn).__name__))
+    assert outcomes[0][0] == outcomes[1][0]
+    for got, want in zip(outcomes[0][1:], outcomes[1][1:]):
+        if isinstance(want, str):
+            assert got == want
+        else:
+            np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("args", [(2,), (3, 1), (2, -1), (4, 1), (1, 0), (0,), (2, 2), (2.0,), (np.int64(2), 1)],
+                         ids=str)
+def test_chunk_gives_what_the_python_method_gives(args):
+    assert type(mf.Tensor.chunk) is mf._C.TensorMethod
+    outcomes = []
+    for method in (mf.Tensor.chunk, mf.Tensor.chunk.__wrapped__):
+        w = mf.tensor(F32, requires_grad=True)
+        x = w * 1
+        try:
+            pieces = method(x, *args)
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        assert type(pieces) is tuple and all(p._view[0] is x for p in pieces)
+        records = [p._view[2] for p in pieces]
+        nodes = [type(p.grad_fn).__name__ for p in pieces]
+        sum((p * (i + 1)).sum() for i, p in enumerate(pieces)).backward()
+        gradient = w.grad.numpy()
+        pieces[-1][(0,) * x.ndim] = 9.0  # written through to x, as a view
+        outcomes.append((records, nodes, [p.numpy() for p in pieces], x.detach().numpy(), gradient))
+    if isinstance(outcomes[1][0], type):
+        assert outcomes[0] == outcomes[1]
+        return
+    assert outcomes[0][:2] == outcomes[1][:2]
+    for got, want in zip(outcomes[0][2], outcomes[1][2]):
+        np.testing.assert_array_equal(got, want)
+    for got, want in zip(outcomes[0][3:], outcomes[1][3:]):
+        np.testing.assert_array_equal(got, want)
+
+
 def test_t_is_the_python_methods_a_transpose_view():
     fallback = mf.Tensor.t.__wrapped__
     assert type(mf.Tensor.t) is mf._C.TensorMethod
@@ -268,6 +340,7 @@ def test_permute_of_a_view_is_linked_and_read_back_as_the_python_methods():
 
 MATMUL_CASES = [  # (a, b): the C path's calls, then calls it leaves to Python
     (F32, F32.T), (np.stack([F32, F32 * 2]), F32.T), (F32.T, np.stack([F32, -F32])), (F32, F32),
+    (np.stack([F32, F32 * 2]), np.stack([F32.T, -F32.T])),
     (np.arange(6).reshape(2, 3), np.arange(6).reshape(3, 2)), (F32, F32.T.astype(np.float64)),
     (F32[0], F32.T), (F32, F32[0]), (F32[0], F32[0]), (F32, np.float32(2)),
 ]
@@ -295,6 +368,30 @@ def test_matmul_gives_what_the_python_function_gives(case):
             continue
         for g, w in zip(got, outcomes[2]):
             np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("name", ["mm", "bmm"])
+@pytest.mark.parametrize("case", range(len(MATMUL_CASES)))
+def test_mm_and_bmm_give_what_the_python_functions_give(name, case):
+    a, b = MATMUL_CASES[case]
+    function = getattr(mf.Tensor, name)  # mf.mm is sparse's wrapper over it; mf.bmm is it
+    assert type(function) is mf._C.TensorMethod and (name == "mm" or mf.bmm is function)
+    outcomes = []
+    for f in (function, function.__wrapped__):
+        x, y = mf.tensor(a, requires_grad=a.dtype == np.float32), mf.tensor(b)
+        try:
+            out = f(x, y)
+        except Exception as e:  # noqa: BLE001 - both paths must raise alike
+            outcomes.append((type(e), str(e)))
+            continue
+        if out.requires_grad:
+            out.sum().backward()
+        outcomes.append((out.numpy(), type(out.grad_fn).__name__, None if x.grad is None else x.grad.numpy()))
+    if isinstance(outcomes[1][0], type):
+        assert outcomes[0] == outcomes[1]
+        return
+    for g, w in zip(*outcomes):
+        np.testing.assert_array_equal(g, w)
 
 
 def test_matmul_and_where_of_global_tensors_are_global():
