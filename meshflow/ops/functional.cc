@@ -517,11 +517,15 @@ const char* torch_overload_name(const std::string& op, const Attrs& attrs) {
 
 void record_with_grad(const OpDef& op, const std::vector<Var>& args, std::vector<Var>& outputs, const Attrs& attrs) {
   auto saved = std::make_shared<Saved>();
-  for (const Var& in : args) {
+  const auto reads_input = [&op](size_t i) {
+    return op.grad_reads.inputs && (i >= 32 || !(op.grad_reads.unread_inputs >> i & 1u));
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Var& in = args[i];
     // A view of another tensor's memory is saved as a copy where the gradient reads it: an
     // in-place write through it, whose calls keep the value they read, writes that memory
     // (alias.h).
-    const bool copied = op.grad_reads.inputs && aliases(in) && !in.requires_grad();
+    const bool copied = reads_input(i) && aliases(in) && !in.requires_grad();
     saved->inputs.emplace_back(copied ? fn::clone(in) : in, /*output=*/false);
     saved->needs_grad.push_back(in.requires_grad());
   }
@@ -539,10 +543,12 @@ void record_with_grad(const OpDef& op, const std::vector<Var>& args, std::vector
   Node& node = *made->grad_fn();
   node.takes_broadcast_grads = op.grad_takes_broadcast;
   if (const char* overload = torch_overload_name(op.name, attrs)) node.torch_name = overload;
-  if (!op.grad_reads.inputs || op.grad_reads.outputs) {
+  if (!op.grad_reads.inputs || op.grad_reads.outputs || op.grad_reads.unread_inputs != 0) {
     // Backward checks only the values the gradient reads for in-place writes since.
     std::vector<Var> read;
-    if (op.grad_reads.inputs) read = args;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (reads_input(i)) read.push_back(args[i]);
+    }
     if (op.grad_reads.outputs) read.insert(read.end(), outputs.begin(), outputs.end());
     set_saved(node, read);
   }

@@ -1223,12 +1223,13 @@ void register_nn_ops(OpRegistry& r) {
   // embedding picks rows of uint8, int8, int16 and complex values too (x[idx] runs on it), and
   // its backward and gather's sum complex gradients.
   OpDef embedding = with_grad(
-      make_op(kEmbedding, embedding_infer, embedding_signatures, embedding_kernel, kChecksData), embedding_grad);
+      make_op(kEmbedding, embedding_infer, embedding_signatures, embedding_kernel, kChecksData), embedding_grad,
+      reads_inputs_but(1));
   embedding.small_ints = embedding.complex = true;
   r.add(std::move(embedding));
   OpDef embedding_backward = with_grad(make_op(kEmbeddingBackward, embedding_backward_infer,
                                                embedding_backward_signatures, embedding_backward_kernel, kChecksData),
-                                       embedding_backward_grad);
+                                       embedding_backward_grad, reads_inputs_but(1));
   embedding_backward.complex = true;
   r.add(std::move(embedding_backward));
   r.add(with_grad(make_op(kEmbeddingBag, embedding_bag_infer, embedding_bag_signatures, embedding_bag_kernel,

@@ -206,6 +206,10 @@ struct OpDef {
   struct GradReads {
     bool inputs = true;
     bool outputs = false;
+    // Inputs (bit i: input i) whose values `grad` does not read though `inputs` is set:
+    // embedding's weight, whose gradient reads only the indices and the weight's shape (as
+    // torch's embedding, indexing and index_select), so a write to it before backward is fine.
+    uint32_t unread_inputs = 0;
   };
   GradReads grad_reads;
   // Whether `grad` takes output gradients that only broadcast to the outputs' shapes (it is

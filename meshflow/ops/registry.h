@@ -59,6 +59,8 @@ inline OpDef with_grad(OpDef op, GradFn grad, OpDef::GradReads reads) {
 }
 constexpr OpDef::GradReads kReadsNothing{false, false};
 constexpr OpDef::GradReads kReadsOutputs{false, true};
+// The inputs but `unread` (OpDef::GradReads::unread_inputs).
+constexpr OpDef::GradReads reads_inputs_but(int unread) { return {true, false, uint32_t{1} << unread}; }
 
 void register_elementwise_ops(OpRegistry& r);  // elementwise.cc
 void register_matmul_ops(OpRegistry& r);       // matmul.cc

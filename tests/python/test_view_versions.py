@@ -132,13 +132,8 @@ def _outcome(lib, case):
     return {"grads": grads, "versions": versions}
 
 
-# Where meshflow differs (docs/porting.md): as_strided gathers its elements from a reshape of
-# the base, and the gather's gradient checks the gathered tensor, as embedding's and
-# advanced indexing's do (torch's read only the indices): a write to the base raises.
-KNOWN = {
-    "as_strided-base-mul_-unsaved-gradbase": "a gather's gradient checks its gathered tensor",
-    "as_strided-view-unsaved-gradbase": "a gather's gradient checks its gathered tensor",
-}
+# Where meshflow differs (docs/porting.md): none of these cases yet.
+KNOWN = {}
 
 EXPECTED_PATH = os.path.join(os.path.dirname(__file__), "view_versions_expected.json")
 
@@ -195,6 +190,56 @@ def test_optimizer_steps_count_but_a_training_loop_runs():
     opt.step()
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.backward()
+
+
+@pytest.mark.parametrize("pick", ["embedding", "index", "two_indices", "index_select", "as_strided", "padding_idx"])
+@pytest.mark.parametrize("written", ["source", "indices"])
+def test_a_gathers_gradient_reads_only_its_indices(pick, written):
+    """torch's embedding, indexing, index_select and as_strided save only the indices (and the
+    source's shape): a write to the source between the call and backward is fine, a write to
+    the indices raises. gather and take_along_dim save their source (and raise) as torch's."""
+    import meshflow as mf
+    F = mf.nn.functional
+    calls = {
+        "embedding": lambda s, i: F.embedding(i, s),
+        "index": lambda s, i: s[i],
+        "two_indices": lambda s, i: s[i[0], i[1] % 3],
+        "index_select": lambda s, i: s.index_select(0, i[0]),
+        "as_strided": lambda s, i: s.as_strided((2, 2), (3, 1), 1),
+        "padding_idx": lambda s, i: F.embedding(i, s, padding_idx=0),
+    }
+    torchs = {  # torch 2.15's source gradients
+        "embedding": [1, 1, 1, 0, 0, 0, 2, 2, 2, 1, 1, 1],
+        "index": [1, 1, 1, 0, 0, 0, 2, 2, 2, 1, 1, 1],
+        "two_indices": [0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0],
+        "index_select": [1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0],
+        "as_strided": [0, 1, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0],
+        "padding_idx": [0, 0, 0, 0, 0, 0, 2, 2, 2, 1, 1, 1],
+    }
+    source = mf.nn.Parameter(mf.arange(12.0).reshape(4, 3))
+    indices = mf.tensor([[0, 2], [2, 3]])
+    loss = calls[pick](source, indices).sum()
+    with mf.no_grad():
+        (source if written == "source" else indices).mul_(1)
+    if written == "indices" and pick != "as_strided":
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            loss.backward()
+        return
+    loss.backward()
+    assert source.grad.flatten().tolist() == torchs[pick]
+
+
+@pytest.mark.parametrize("pick", ["gather", "take_along_dim"])
+def test_gather_saves_its_source_as_torchs(pick):
+    import meshflow as mf
+    source = mf.nn.Parameter(mf.arange(12.0).reshape(4, 3))
+    indices = mf.tensor([[0, 2], [2, 3]])
+    y = source.gather(0, indices) if pick == "gather" else mf.take_along_dim(source, indices.repeat(2, 1), 1)
+    loss = y.sum()
+    with mf.no_grad():
+        source.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        loss.backward()
 
 
 def test_a_write_counts_once_in_the_base_and_every_view():
