@@ -21,8 +21,9 @@ cross-entropy), and the layouts users commonly train written as they write them:
 on F.scaled_dot_product_attention, a BERT masked-LM, a ConvNeXt (7x7 depthwise convs,
 LayerNorm by permutes), an EfficientNet (SiLU, squeeze-excitation), a DenseNet (cat-heavy), a
 GRU encoder-decoder with attention looping in Python, a DLRM (EmbeddingBag sums, pairwise dots,
-BCEWithLogits), a 3-d CNN and a LLaMA-style decoder (RMSNorm, rotary embeddings, SwiGLU, causal
-attention). Each thread count runs in a child process (bench/thread_runs.py); per model
+BCEWithLogits), a 3-d CNN, a LLaMA-style decoder (RMSNorm, rotary embeddings, SwiGLU, causal
+attention), a DCGAN (ConvTranspose2d generator, LeakyReLU discriminator, two Adams) and a
+PointNet (1x1 Conv1d over points, max over them, bmm by T-Nets). Each thread count runs in a child process (bench/thread_runs.py); per model
 the best of --repeat steps after a few warmup ones (with --compile the warmup compiles, so
 compiling is not timed). The first step's loss of each is printed beside its time, a check
 that both compute the same thing (dropout draws differ). ratio = the best of torch's times /
@@ -33,6 +34,7 @@ for --rounds rounds, best of all (why: bench/thread_runs.py). --together times b
 process, their steps taking turns.
 """
 import argparse
+import os
 
 import numpy as np
 
@@ -45,11 +47,13 @@ from layers_bench import Gpt2Config, Gpt2LMHead, VOCAB, lstm_language_model, sma
 
 
 class Model:
-    """A model to train: build(lib) -> a module whose forward(*inputs) is the loss; the inputs
-    as NumPy arrays; the optimizer ('sgd' with momentum or 'adamw')."""
+    """A model to train: build(lib) -> a module whose forward(*inputs) is the loss (or which
+    makes its own step: make_step, below); the inputs as NumPy arrays; the optimizer ('sgd'
+    with momentum, 'sgd_wd' with momentum and weight decay 5e-4, 'adam' or 'adamw');
+    `channels_last`: the module's weights and its 4-d float inputs in that memory format."""
 
-    def __init__(self, build, inputs, optimizer="sgd"):
-        self.build, self.inputs, self.optimizer = build, inputs, optimizer
+    def __init__(self, build, inputs, optimizer="sgd", channels_last=False):
+        self.build, self.inputs, self.optimizer, self.channels_last = build, inputs, optimizer, channels_last
 
 
 def with_loss(nn, net, loss=None):
@@ -630,6 +634,103 @@ def llama(lib, vocab=VOCAB, dim=128, depth=2, heads=4, hidden=352):
     return Llama()
 
 
+def dcgan(lib, latent=64, width=32, channels=3):
+    """PyTorch's DCGAN example on 32x32 images: a generator of ConvTranspose2d, BatchNorm2d
+    and ReLU up from a latent vector (Tanh at the end), a discriminator of strided convs,
+    BatchNorm2d and LeakyReLU down to one logit, BCEWithLogitsLoss and an Adam for each. Its
+    step (make_step) trains the discriminator on real and detached fake images, then the
+    generator through the discriminator, as the example's loop does."""
+    nn = lib.nn
+
+    def up(cin, cout, stride, padding):
+        return [nn.ConvTranspose2d(cin, cout, 4, stride, padding, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True)]
+
+    def down(cin, cout, norm=True):
+        return [nn.Conv2d(cin, cout, 4, 2, 1, bias=False), *([nn.BatchNorm2d(cout)] if norm else []),
+                nn.LeakyReLU(0.2, inplace=True)]
+
+    class Dcgan(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.generator = nn.Sequential(*up(latent, 4 * width, 1, 0), *up(4 * width, 2 * width, 2, 1),
+                                           *up(2 * width, width, 2, 1),
+                                           nn.ConvTranspose2d(width, channels, 4, 2, 1, bias=False), nn.Tanh())
+            self.discriminator = nn.Sequential(*down(channels, width, norm=False), *down(width, 2 * width),
+                                               *down(2 * width, 4 * width), nn.Conv2d(4 * width, 1, 4, 1, 0, bias=False),
+                                               nn.Flatten())
+            self.loss = nn.BCEWithLogitsLoss()
+
+        def make_step(self, lib, inputs, compile):
+            noise, real = inputs
+            generator, discriminator = compile(self.generator), compile(self.discriminator)
+            opt_g, opt_d = (lib.optim.Adam(m.parameters(), lr=2e-4, betas=(0.5, 0.999))
+                            for m in (self.generator, self.discriminator))
+            ones, zeros = lib.ones(real.shape[0], 1), lib.zeros(real.shape[0], 1)
+
+            def work():
+                opt_d.zero_grad()
+                fake = generator(noise)
+                loss_d = self.loss(discriminator(real), ones) + self.loss(discriminator(fake.detach()), zeros)
+                loss_d.backward()
+                opt_d.step()
+                opt_g.zero_grad()
+                loss_g = self.loss(discriminator(fake), ones)
+                loss_g.backward()
+                opt_g.step()
+                return loss_d + loss_g
+            return work
+
+    return Dcgan()
+
+
+def pointnet(lib, classes=10, width=64, features=256):
+    """PointNet's classifier on point clouds [B, 3, points]: an input T-Net (a 3x3 transform
+    applied by bmm), shared per-point MLPs as 1x1 Conv1d with BatchNorm1d and ReLU, a feature
+    T-Net (width x width) with its orthogonality term, max over the points, and a head of
+    Linear, BatchNorm1d, ReLU and dropout to cross-entropy (features: the widest point
+    feature, 1024 in the paper)."""
+    nn = lib.nn
+
+    def shared(*widths):
+        return [layer for cin, cout in zip(widths, widths[1:])
+                for layer in (nn.Conv1d(cin, cout, 1), nn.BatchNorm1d(cout), nn.ReLU())]
+
+    def head(*widths):
+        return [layer for cin, cout in zip(widths, widths[1:])
+                for layer in (nn.Linear(cin, cout), nn.BatchNorm1d(cout), nn.ReLU())]
+
+    class TNet(nn.Module):
+        def __init__(self, k):
+            super().__init__()
+            self.k = k
+            self.points = nn.Sequential(*shared(k, width, 2 * width, features))
+            self.out = nn.Sequential(*head(features, features // 2, features // 4), nn.Linear(features // 4, k * k))
+
+        def forward(self, x):
+            t = self.out(self.points(x).max(2)[0]).view(-1, self.k, self.k)
+            return t + lib.eye(self.k)
+
+    class PointNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.input_transform, self.feature_transform = TNet(3), TNet(width)
+            self.first = nn.Sequential(*shared(3, width))
+            self.second = nn.Sequential(*shared(width, 2 * width), nn.Conv1d(2 * width, features, 1),
+                                        nn.BatchNorm1d(features))
+            self.head = nn.Sequential(*head(features, features // 2), nn.Dropout(0.3), nn.Linear(features // 2, classes))
+
+        def forward(self, points, target):
+            x = lib.bmm(points.transpose(1, 2), self.input_transform(points)).transpose(1, 2)
+            x = self.first(x)
+            t = self.feature_transform(x)
+            x = lib.bmm(x.transpose(1, 2), t).transpose(1, 2)
+            logits = self.head(self.second(x).max(2)[0])
+            regularizer = (lib.bmm(t, t.transpose(1, 2)) - lib.eye(width)).pow(2).sum((1, 2)).sqrt().mean()
+            return nn.functional.cross_entropy(logits, target) + 0.001 * regularizer
+
+    return PointNet()
+
+
 # A CIFAR ResNet-18's layout (two basic blocks in each of four stages) at half its widths,
 # which keeps a step within a second on two cores: widths, blocks, input channels.
 RESNET18 = ((32, 64, 128, 256), (2, 2, 2, 2), 3)
@@ -678,6 +779,9 @@ def models(batch):
         "cnn3d": Model(lambda lib: cnn3d(lib), (rng.standard_normal((batch // 4, 3, 8, 32, 32)).astype(np.float32),
                                                 labels(batch // 4, 10))),
         "llama": Model(lambda lib: llama(lib), (gpt, np.roll(gpt, -1, axis=1)), "adamw"),
+        "dcgan": Model(lambda lib: dcgan(lib), (images(batch, 64, 1), np.tanh(images(batch, 3, 32)))),
+        "pointnet": Model(lambda lib: pointnet(lib), (rng.standard_normal((batch // 2, 3, 512)).astype(np.float32),
+                                                     labels(batch // 2, 10))),
     }
 
 
@@ -702,23 +806,41 @@ def dlrm_inputs(rng, batch, bag=3):
             (rng.random(batch) < 0.3).astype(np.float32))
 
 
+def optimizer(lib, kind, parameters):
+    """The optimizer `kind` names (Model's) over `parameters`."""
+    if kind == "adamw":
+        return lib.optim.AdamW(parameters, lr=1e-4, weight_decay=0.01)
+    if kind == "adam":
+        return lib.optim.Adam(parameters, lr=1e-3)
+    return lib.optim.SGD(parameters, lr=0.01, momentum=0.9, weight_decay=5e-4 if kind == "sgd_wd" else 0)
+
+
 def training_step(lib, module, model, compiled=False):
     """One step's closure (forward to the loss, backward, the optimizer's step; meshflow's
     waits for its queued work) and a list that gets the first step's loss; `compiled` runs
-    the module under torch.compile."""
+    the module under torch.compile. A module with make_step(lib, inputs, compile) makes the
+    step's work itself (several optimizers), returning (work: () -> loss)."""
     inputs = [lib.tensor(a) for a in model.inputs]
-    if model.optimizer == "adamw":
-        opt = lib.optim.AdamW(module.parameters(), lr=1e-4, weight_decay=0.01)
+    if model.channels_last:
+        module = module.to(memory_format=lib.channels_last)
+        inputs = [t.contiguous(memory_format=lib.channels_last) if t.ndim == 4 and t.is_floating_point() else t
+                  for t in inputs]
+    if hasattr(module, "make_step"):
+        work = module.make_step(lib, inputs, torch.compile if compiled else lambda m: m)
     else:
-        opt = lib.optim.SGD(module.parameters(), lr=0.01, momentum=0.9)
-    run = torch.compile(module) if compiled else module
+        opt = optimizer(lib, model.optimizer, module.parameters())
+        run = torch.compile(module) if compiled else module
+
+        def work():
+            opt.zero_grad()
+            loss = run(*inputs)
+            loss.backward()
+            opt.step()
+            return loss
     losses = []
 
     def step():
-        opt.zero_grad()
-        loss = run(*inputs)
-        loss.backward()
-        opt.step()
+        loss = work()
         if lib is mf:
             mf.synchronize()
         if not losses:
@@ -734,10 +856,10 @@ def torch_twin(model, ours):
     return twin
 
 
-def child(args):
+def child(args, table):
     threads = child_threads(args, mf, torch)
     wanted = args.only.split(",") if args.only else None
-    for name, model in models(args.batch).items():
+    for name, model in table(args.batch).items():
         if wanted and name not in wanted:
             continue
         mf.manual_seed(0)
@@ -755,8 +877,11 @@ def child(args):
         child_report(name, threads, results)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(doc=__doc__, script=__file__, table=None):
+    """The command line of a bench of training steps: `table(batch)` -> name -> Model (this
+    file's models by default), timed as this file's docstring says."""
+    table = table or models
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--threads", type=int, nargs="+", default=[2, 1])
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--batch", type=int, default=32)
@@ -767,14 +892,14 @@ def main():
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args)
+        child(args, table)
         return
-    print(f"models_bench: batch {args.batch}, best of {args.repeat}, torch "
+    print(f"{os.path.basename(script)[:-3]}: batch {args.batch}, best of {args.repeat}, torch "
           f"{torch.__version__ if torch is not None else 'not installed'}, "
           f"{'in one process' if args.together else 'each library in its own process'}", flush=True)
     child_args = ["--repeat", str(args.repeat), "--batch", str(args.batch), "--only", args.only,
                   *(["--compile"] if args.compile else [])]
-    run_parent(__file__, args, child_args, torch is not None)
+    run_parent(script, args, child_args, torch is not None)
 
 
 if __name__ == "__main__":
