@@ -260,10 +260,17 @@ bool no_call_can_complete(int me, const Status& mine) {
       }
     }
   }
-  auto in = [](const Status& s, const Status::Wait& w) {
+  // One call: the same place in the same channel of the same ranks, and the same collective
+  // (a rank's k-th call there an all-reduce and another's a point-to-point exchange are ranks in
+  // different calls: a pair's transfers count in the channel of the world's ranks on 2 ranks).
+  auto collective = [](const Status::Wait& w) {
+    const std::string what(w.what);
+    return what.substr(0, what.find(" on group "));
+  };
+  auto in = [&collective](const Status& s, const Status::Wait& w) {
     for (int i = 0; i < s.waits; ++i) {
       if (s.wait[i].channel == w.channel && s.wait[i].number == w.number &&
-          group_of_wait(s.wait[i]) == group_of_wait(w)) {
+          group_of_wait(s.wait[i]) == group_of_wait(w) && collective(s.wait[i]) == collective(w)) {
         return true;
       }
     }

@@ -197,3 +197,24 @@ def test_a_group_member_that_skips_the_group_s_collective_ends_the_job_naming_ea
     assert "waits in all_gather (metadata) on group [0, 1, 2, 3] issued by the argument check of " \
            "meshflow.distributed.barrier" in found, out
     assert time.monotonic() - started < 40, out
+
+
+def test_a_send_the_peer_never_receives_ends_the_job_naming_each_rank_s_call(tmp_path):
+    # On 2 ranks a pair's transfers count in the channel of the world's ranks: rank 0's
+    # exchange and rank 1's barrier are that channel's same place but different calls, which
+    # the watchdogs tell apart by the collective (before, they took them for one call, and
+    # the job waited for MESHFLOW_COMM_TIMEOUT).
+    started = time.monotonic()
+    code, out = launch_script(tmp_path, """
+        import meshflow as mf
+        import meshflow.distributed as dist
+        dist.init_process_group("gloo")
+        if dist.get_rank() == 0:
+            dist.isend(mf.ones(4), 1)
+        dist.barrier()
+    """, timeout=50, MESHFLOW_EXIT_TIMEOUT="60", MESHFLOW_COMM_TIMEOUT="60")
+    assert code != 0, out
+    found = out.split(WAITS)[1]
+    assert "rank 0 waits in exchange (point to point) on group [0, 1] issued by send" in found, out
+    assert "rank 1 waits in all_gather (metadata) on group [0, 1]" in found, out
+    assert time.monotonic() - started < 40, out
