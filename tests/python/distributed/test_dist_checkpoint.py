@@ -31,16 +31,20 @@ def placement_of(mesh):
     return mf.placement("cpu", ranks=MESHES[mesh])
 
 
-@pytest.fixture(scope="module")
-def shared_root():
+def rank0_tempdir(prefix):
     """A directory every rank sees: rank 0 makes it and broadcasts its name as a tensor."""
-    name = tempfile.mkdtemp(prefix="meshflow-ckpt-") if mf.env.get_rank() == 0 else ""
+    name = tempfile.mkdtemp(prefix=prefix) if mf.env.get_rank() == 0 else ""
     codes = np.zeros(256, np.int64)
     codes[:len(name)] = list(name.encode())
     on_rank0 = mf.tensor(codes, placement=placement_of("1"), sbp=B)
     everywhere = mf.placement("cpu", ranks=list(range(mf.env.get_world_size())))
     received = on_rank0.to_global(placement=everywhere, sbp=B).to_local().numpy()
-    root = bytes(int(c) for c in received if c).decode()
+    return bytes(int(c) for c in received if c).decode()
+
+
+@pytest.fixture(scope="module")
+def shared_root():
+    root = rank0_tempdir("meshflow-ckpt-")
     yield root
     mf._C.agree("", "test cleanup")  # nobody is still reading
     if mf.env.get_rank() == 0:

@@ -17,7 +17,6 @@ with a causal mask (m*, 4 ranks). Each prints `RESULT rank value` lines, which m
 by rank, what it printed in one process (global_programs/expected.json, recorded with `python3
 PROGRAM`); a value only rank 0 computes is None on the others. Every test runs under
 test_dist_user_programs4's time limit."""
-import glob
 import json
 import os
 import shutil
@@ -27,6 +26,7 @@ import pytest
 
 import meshflow.distributed as dist
 
+from test_dist_checkpoint import rank0_tempdir
 from test_dist_user_programs2 import RANK, WORLD
 from test_dist_user_programs4 import time_limit  # noqa: F401 (autouse: every test here is under it)
 from test_dist_user_programs7 import close
@@ -50,14 +50,18 @@ BIAS_BEFORE_NORM_UNDER_ADAM = {"n01_graph_equals_eager_bn1d": {"max_diff_small"}
 def test_program_prints_what_it_printed_in_one_process(name):
     if WORLD != (4 if name[0] == "m" else 2):
         pytest.skip("recorded for 4 ranks (a 2 x 2 mesh)" if name[0] == "m" else "recorded for 2 ranks")
+    # The programs write their checkpoints under tempfile.gettempdir(): here a directory of
+    # rank 0's that every rank sees (ranks on other hosts have other parents and pids).
+    shared = rank0_tempdir("meshflow-gp-")
+    kept, tempfile.tempdir = tempfile.tempdir, shared
     try:
         got, = results(os.path.join(HERE, f"{name}.py"))
     finally:
+        tempfile.tempdir = kept
         dist.barrier()  # every rank has read the checkpoints the program wrote (a save of split
         # tensors is a directory)
         if RANK == 0:
-            for path in glob.glob(os.path.join(tempfile.gettempdir(), f"gp_*_{os.getppid()}.pt")):
-                shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+            shutil.rmtree(shared)
     want = EXPECTED[name]
     if RANK > 0:  # rank-0-only values
         got, want = ({k: v for k, v in d.items() if got[k] is not None} for d in (got, want))

@@ -15,7 +15,7 @@ data = [(rng.standard_normal((6, 4)).astype(np.float32), rng.integers(0, 3, 6)) 
 for x, y in data[:2]:
     loss = F.cross_entropy(net(mf.tensor(x, placement=P, sbp=B)), mf.tensor(y, placement=P, sbp=B))
     opt.zero_grad(); loss.backward(); opt.step()
-path = os.path.join(tempfile.gettempdir(), f"gp_k00_{world}_{os.getppid()}.pt")
+path = os.path.join(tempfile.gettempdir(), f"gp_k00_{world}.pt")
 mf.save({"model": net.state_dict(), "optim": opt.state_dict()}, path)
 ck = mf.load(path, map_location="cpu")
 local = model()

@@ -12,7 +12,7 @@ rng = np.random.default_rng(42)
 for _ in range(2):
     x = mf.tensor(rng.standard_normal((4, 6)).astype(np.float32), placement=P, sbp=S(0))
     loss = a(x).square().mean(); opt.zero_grad(); loss.backward(); opt.step()
-path = os.path.join(tempfile.gettempdir(), f"gp_k02_{world}_{os.getppid()}.pt")
+path = os.path.join(tempfile.gettempdir(), f"gp_k02_{world}.pt")
 mf.save(a.state_dict(), path)
 b = model(); b.to_global(P, lambda n, p: S(1) if n == "0.weight" else (S(0) if n == "3.weight" else B))
 b.load_state_dict(mf.load(path))

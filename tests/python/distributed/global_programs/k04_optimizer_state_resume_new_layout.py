@@ -16,7 +16,7 @@ ref = model(B); ropt = mf.optim.AdamW(ref.parameters(), lr=1e-2)
 ref_losses = [step(ref, ropt, *d) for d in data]
 a = model(B); aopt = mf.optim.AdamW(a.parameters(), lr=1e-2)
 losses = [step(a, aopt, *d) for d in data[:2]]
-path = os.path.join(tempfile.gettempdir(), f"gp_k04_{world}_{os.getppid()}.pt")
+path = os.path.join(tempfile.gettempdir(), f"gp_k04_{world}.pt")
 mf.save({"m": a.state_dict(), "o": aopt.state_dict()}, path)
 ck = mf.load(path)
 b = model(lambda n, p: S(0) if p.dim() == 2 else B); bopt = mf.optim.AdamW(b.parameters(), lr=1e-2)

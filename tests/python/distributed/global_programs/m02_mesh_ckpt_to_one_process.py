@@ -13,7 +13,7 @@ rng = np.random.default_rng(52)
 for _ in range(2):
     x = mf.tensor(rng.standard_normal((4, 4)).astype(np.float32), placement=M, sbp=(S(0), B))
     loss = net(x).pow(2).mean(); opt.zero_grad(); loss.backward(); opt.step()
-path = os.path.join(tempfile.gettempdir(), f"gp_m02_{world}_{os.getppid()}.pt")
+path = os.path.join(tempfile.gettempdir(), f"gp_m02_{world}.pt")
 mf.save({"model": net.state_dict(), "opt": opt.state_dict()}, path)
 ck = mf.load(path, map_location="cpu")
 plain = model(); plain.load_state_dict(ck["model"])

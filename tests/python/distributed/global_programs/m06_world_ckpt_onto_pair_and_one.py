@@ -14,7 +14,7 @@ for _ in range(2):
     x = mf.tensor(rng.standard_normal((8, 5)).astype(np.float32), placement=everyone, sbp=S(0))
     y = mf.tensor(rng.integers(0, 3, 8), placement=everyone, sbp=S(0))
     loss = F.cross_entropy(a(x), y); opt.zero_grad(); loss.backward(); opt.step()
-path = os.path.join(tempfile.gettempdir(), f"gp_m06_{world}_{os.getppid()}.pt")
+path = os.path.join(tempfile.gettempdir(), f"gp_m06_{world}.pt")
 mf.save({"model": a.state_dict(), "opt": opt.state_dict()}, path)
 ck = mf.load(path)
 b = model(); b.to_global(pair, B)                      # the other pair of ranks, broadcast

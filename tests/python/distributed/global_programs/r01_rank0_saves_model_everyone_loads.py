@@ -10,7 +10,7 @@ rng = np.random.default_rng(31)
 for _ in range(2):
     x = mf.tensor(rng.standard_normal((6, 4)).astype(np.float32), placement=P, sbp=S(0))
     loss = net(x).square().mean(); opt.zero_grad(); loss.backward(); opt.step()
-path = os.path.join(tempfile.gettempdir(), f"gp_r01_{world}_{os.getppid()}.pt")
+path = os.path.join(tempfile.gettempdir(), f"gp_r01_{world}.pt")
 if rank == 0:
     mf.save({"model": net.state_dict(), "opt": opt.state_dict(), "epoch": 2}, path)
 if world > 1:
