@@ -346,22 +346,25 @@ MATMUL_CASES = [  # (a, b): the C path's calls, then calls it leaves to Python
 ]
 
 
+def _product_outcome(f, a, b):
+    """f(x, y)'s value, node name and x's gradient, or the error it raised (both paths of a
+    product must raise alike)."""
+    x, y = mf.tensor(a, requires_grad=a.dtype == np.float32), mf.tensor(b)
+    try:
+        out = f(x, y)
+    except Exception as e:  # noqa: BLE001
+        return type(e), str(e)
+    if out.requires_grad:
+        out.sum().backward()
+    return out.numpy(), type(out.grad_fn).__name__, None if x.grad is None else x.grad.numpy()
+
+
 @pytest.mark.parametrize("case", range(len(MATMUL_CASES)))
 def test_matmul_gives_what_the_python_function_gives(case):
     a, b = MATMUL_CASES[case]
     fallback = mf.Tensor.__matmul__.__wrapped__
     assert type(mf.Tensor.__matmul__) is mf._C.TensorMethod and mf.Tensor.matmul is mf.Tensor.__matmul__
-    outcomes = []
-    for f in (lambda x, y: x @ y, lambda x, y: x.matmul(y), fallback):
-        x, y = mf.tensor(a, requires_grad=a.dtype == np.float32), mf.tensor(b)
-        try:
-            out = f(x, y)
-        except Exception as e:  # noqa: BLE001 - both paths must raise alike
-            outcomes.append((type(e), str(e)))
-            continue
-        if out.requires_grad:
-            out.sum().backward()
-        outcomes.append((out.numpy(), type(out.grad_fn).__name__, None if x.grad is None else x.grad.numpy()))
+    outcomes = [_product_outcome(f, a, b) for f in (lambda x, y: x @ y, lambda x, y: x.matmul(y), fallback)]
     for got in outcomes[:2]:
         if isinstance(outcomes[2][0], type):
             assert got == outcomes[2]
@@ -376,17 +379,7 @@ def test_mm_and_bmm_give_what_the_python_functions_give(name, case):
     a, b = MATMUL_CASES[case]
     function = getattr(mf.Tensor, name)  # mf.mm is sparse's wrapper over it; mf.bmm is it
     assert type(function) is mf._C.TensorMethod and (name == "mm" or mf.bmm is function)
-    outcomes = []
-    for f in (function, function.__wrapped__):
-        x, y = mf.tensor(a, requires_grad=a.dtype == np.float32), mf.tensor(b)
-        try:
-            out = f(x, y)
-        except Exception as e:  # noqa: BLE001 - both paths must raise alike
-            outcomes.append((type(e), str(e)))
-            continue
-        if out.requires_grad:
-            out.sum().backward()
-        outcomes.append((out.numpy(), type(out.grad_fn).__name__, None if x.grad is None else x.grad.numpy()))
+    outcomes = [_product_outcome(f, a, b) for f in (function, function.__wrapped__)]
     if isinstance(outcomes[1][0], type):
         assert outcomes[0] == outcomes[1]
         return
