@@ -161,7 +161,7 @@ void fill_by_logical_index(const Tensor& out, const Box& box, const Shape& logic
 void check_fill_value(const std::string& op, const Attrs& attrs, DType dtype) {
   if (is_floating(dtype)) {
     const double x = attrs.get_float("value");
-    const double max = dtype == DType::kFloat16    ? 65504.0
+    const double max = dtype == DType::kFloat16    ? kHalfMax
                        : dtype == DType::kBFloat16 ? 0x1.fep127
                        : dtype == DType::kFloat32  ? std::numeric_limits<float>::max()
                                                    : std::numeric_limits<double>::max();

@@ -11,6 +11,10 @@
 
 namespace mf {
 
+// float16's largest finite value: a number past it in magnitude does not fit (torch's fill_
+// refuses it; the conversion rounds it to infinity).
+constexpr double kHalfMax = 65504.0;
+
 // `value` as an element of type T (`exact`: the attribute's value where it is an int, exact in
 // an integer type at any size): a half rounds from float32, as the ops widened to float32
 // round; bool takes nonzero as true.

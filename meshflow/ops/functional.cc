@@ -15,6 +15,7 @@
 #include "meshflow/device/device.h"
 #include "meshflow/ops/autocast_cache.h"
 #include "meshflow/ops/creation.h"
+#include "meshflow/ops/fill_value.h"
 #include "meshflow/ops/in_place.h"
 #include "meshflow/ops/registry.h"
 #include "meshflow/ops/replication.h"
@@ -1192,13 +1193,14 @@ bool write_basic_index(Var x, const std::vector<IndexItem>& key, const std::vari
   const uint64_t since = next_sequence();  // the write's own calls read no value of x
   Var values;
   const DType dtype = x.dtype();
-  if (const Scalar* number = std::get_if<Scalar>(&value);
-      number && &x.local().memory() == &host_memory() && (dtype == DType::kFloat32 || dtype == DType::kFloat64)) {
+  const Scalar* number = std::get_if<Scalar>(&value);
+  const double v = !number            ? 0.0
+                   : number->is_float() ? std::get<double>(number->value())
+                                        : static_cast<double>(std::get<int64_t>(number->value()));
+  if (number && &x.local().memory() == &host_memory() && (dtype == DType::kFloat32 || dtype == DType::kFloat64)) {
     // A float number for a host float tensor: made here as the full op's kernel makes it (the
     // number as a double, rounded once to the dtype), without issuing the op.
     Tensor t = Tensor::empty(Shape(static_cast<size_t>(ndim), 1), dtype);
-    const double v = number->is_float() ? std::get<double>(number->value())
-                                        : static_cast<double>(std::get<int64_t>(number->value()));
     if (dtype == DType::kFloat32) {
       *t.data_as<float>() = static_cast<float>(v);
     } else {
@@ -1211,9 +1213,7 @@ bool write_basic_index(Var x, const std::vector<IndexItem>& key, const std::vari
     // for one element: torch's fill_ of one element converts unchecked (h[0] = 1e5 of a
     // float16 h is inf), so a float beyond float16's range (the least of the float dtypes')
     // is cast there.
-    const double v = number->is_float() ? std::get<double>(number->value())
-                                        : static_cast<double>(std::get<int64_t>(number->value()));
-    const bool cast_after = is_floating(x.dtype()) && std::fabs(v) > 65504.0 && numel(plan.shape) == 1;
+    const bool cast_after = is_floating(x.dtype()) && std::fabs(v) > kHalfMax && numel(plan.shape) == 1;
     values = on_device_of(first_of(full, {},
                                    moved_attrs(std::pair{"dtype", AttrValue(cast_after ? DType::kFloat64 : x.dtype())},
                                                std::pair{"shape", AttrValue(std::vector<int64_t>(ndim, 1))},
