@@ -126,13 +126,72 @@ struct Fault {
 // as the identity (the other members' words in its slot).
 ReduceOp failed_word(ReduceOp op) { return op == ReduceOp::kMin ? ReduceOp::kMax : ReduceOp::kMin; }
 
-// After a collective whose status words (`words`, in any memory) are each `op`'s identity where
-// that member's part is good: whether any is not. Then every member exchanges its message, and
-// one whose part is good learns the first failed member's error.
-void learn(comm::Group& g, const Tensor& words, ReduceOp op, Fault& fault) {
+// A good member's status word (PartStatus): its fingerprint, an integer from 2 to 2^bits - 3
+// (bits the dtype's integers held exactly, at most 24), which any reduction with the other
+// members' identities keeps, and which is neither an identity nor a failure's word; the
+// identity of `op` for a dtype without such integers (bool, complex), which tells failures alone.
+struct Word {
+  unsigned char bytes[16];  // the widest dtype's element (complex128)
+  size_t size;
+};
+Word good_word(const Fault& fault, ReduceOp op, DType dtype) {
+  Word word{{}, dtype_size(dtype)};
+  int bits = 0;
+  switch (dtype) {
+    case DType::kFloat32: case DType::kFloat64: case DType::kInt32: case DType::kInt64: bits = 24; break;
+    case DType::kInt16: bits = 15; break;
+    case DType::kFloat16: bits = 11; break;
+    case DType::kBFloat16: case DType::kUInt8: bits = 8; break;
+    case DType::kInt8: bits = 7; break;
+    default: {
+      const Tensor identity = Tensor::identity_of(op, {1}, dtype);
+      std::memcpy(word.bytes, identity.data(), word.size);
+      return word;
+    }
+  }
+  const uint64_t hash = fault.status.trail.hash ^ (std::hash<std::string>()(fault.status.call) * 0x9e3779b97f4a7c15ull);
+  const int64_t fingerprint = 2 + static_cast<int64_t>((hash ^ (hash >> 32)) % ((uint64_t{1} << bits) - 4));
+  if (is_half(dtype)) {
+    visit_half(dtype, [&](auto h) {
+      const auto value = from_float<decltype(h)>(static_cast<float>(fingerprint));
+      std::memcpy(word.bytes, &value, sizeof value);
+    });
+  } else {
+    visit_numbers(dtype, [&](auto v) {
+      const auto value = static_cast<decltype(v)>(fingerprint);
+      std::memcpy(word.bytes, &value, sizeof value);
+    });
+  }
+  return word;
+}
+
+// Writes this member's status word into its slot of `words` (good_word, or a failure's).
+void fill_word(const Tensor& words, int64_t slot_at, ReduceOp op, const Fault& fault) {
+  const Tensor slot = words.view(slot_at, {1});
+  if (fault.here()) return slot.fill_identity(failed_word(op));
+  const Word word = good_word(fault, op, words.dtype());
+  slot.memory().copy_from_host(slot.data(), word.bytes, word.size);
+}
+
+// After a `collective` whose status words (`words`, in any memory) are each member's (fill_word):
+// whether all are this member's good word. Where none failed, the members are in different
+// calls (PartStatus): the job ends. Else every member exchanges its message, and one whose
+// part is good learns the first failed member's error.
+void learn(comm::Group& g, const char* collective, const Tensor& words, ReduceOp op, Fault& fault) {
   const Tensor here = words.copy_to(host_memory());
-  const Tensor good = Tensor::identity_of(op, words.shape(), words.dtype());
-  if (std::memcmp(here.data(), good.data(), here.nbytes()) == 0) return;
+  const Word good = good_word(fault, op, words.dtype());
+  const size_t size = good.size;
+  auto word = [&](int64_t i) { return static_cast<const char*>(here.data()) + i * size; };
+  bool all_good = true;
+  for (int64_t i = 0; i < here.numel(); ++i) all_good = all_good && std::memcmp(word(i), good.bytes, size) == 0;
+  if (all_good) return;
+  const Tensor failed = Tensor::identity_of(failed_word(op), {1}, words.dtype());
+  bool any_failed = false;
+  for (int64_t i = 0; i < here.numel(); ++i) any_failed = any_failed || std::memcmp(word(i), failed.data(), size) == 0;
+  if (!any_failed) {
+    comm::end_for_different_trails(g, std::string(collective) + " of " + fault.status.call + "'s value",
+                                   fault.status.trail);
+  }
   const std::exception_ptr mine = fault.error();
   try {
     comm::agree(mine, 0, fault.status.call, g.world_ranks());
@@ -146,9 +205,9 @@ void learn(comm::Group& g, const Tensor& words, ReduceOp op, Fault& fault) {
 void all_reduce_telling(comm::Group& g, const Tensor& buffer, int64_t count, ReduceOp op, Fault& fault) {
   const Tensor words = buffer.view(count, {g.size()});
   words.fill_identity(op);
-  if (fault.here()) words.view(g.rank(), {1}).fill_identity(failed_word(op));
+  fill_word(words, g.rank(), op, fault);
   g.all_reduce(buffer.data(), buffer.data(), count + g.size(), buffer.dtype(), op, buffer.memory());
-  learn(g, words, op, fault);
+  learn(g, "all_reduce", words, op, fault);
 }
 
 // Payloads of up to this many bytes carry their status words. A larger one's would cost a copy
@@ -206,7 +265,7 @@ void all_gather_telling(comm::Group& g, const Tensor& local, const Tensor& out, 
   const DType dtype = local.dtype();
   const Tensor send = Tensor::empty({local.numel() + 1}, dtype, memory);
   if (local.numel() > 0) copy_box(local, Box::whole(local.shape()), send.view(0, local.shape()), Shape(local.shape().size(), 0));
-  send.view(local.numel(), {1}).fill_identity(fault.here() ? failed_word(ReduceOp::kSum) : ReduceOp::kSum);
+  fill_word(send, local.numel(), ReduceOp::kSum, fault);
   std::vector<int64_t> counts = counts_of(pieces);
   for (int64_t& c : counts) ++c;
   comm::Chunks chunks = comm::Chunks::consecutive(counts);
@@ -218,7 +277,7 @@ void all_gather_telling(comm::Group& g, const Tensor& local, const Tensor& out, 
     copy_box(recv.view(chunks.offsets[i] + chunks.counts[i], {1}), Box::whole({1}), words, {i});
   }
   unpack(recv, chunks, pieces, out);
-  learn(g, words, ReduceOp::kSum, fault);
+  learn(g, "all_gather", words, ReduceOp::kSum, fault);
 }
 
 Tensor run_axis_step(const Step& step, const Shape& logical, const Tensor& local, const Tensor* into, Fault* fault) {

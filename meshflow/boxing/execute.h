@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "meshflow/boxing/plan.h"
+#include "meshflow/comm/comm.h"
 #include "meshflow/core/tensor.h"
 
 namespace mf::boxing {
@@ -33,10 +34,15 @@ namespace mf::boxing {
 // part (a broadcast value is then read alone, global_tensor.h's whole_here, and still raises on
 // every rank). Other steps carry nothing: their results (split, partial) are read through a
 // collective read. Runs on the comm thread, as the steps do.
+// A good part's word is not the reduction's identity but a fingerprint of the conversion and
+// of `trail` (comm::CallTrail, taken when it was issued), as a number the dtype holds exactly:
+// ranks whose words differ without a failure are in different calls whose collectives paired
+// up, and end the job at once, each naming every rank's call (comm::end_for_different_trails).
 struct PartStatus {
   std::string call;            // the conversion's name: its errors' prefix
   std::exception_ptr own;      // this rank's input's error
   std::exception_ptr learned;  // another rank's, learned by a step (set by execute)
+  comm::CallTrail trail;
 };
 
 // `lane` > 0: the plan's steps are all point-to-point transfers, made on the calling thread

@@ -57,6 +57,13 @@ std::atomic<std::thread::id> first_collective_thread;
 struct GlobalCalls {
   std::atomic<int64_t> count{0};
   std::atomic<const char*> last{"none"};
+  std::atomic<uint64_t> hash{0};
+  std::atomic<bool> grad{true};
+  // Every rank raises together (agree_as), without making the call: they count on alike.
+  void restart() {
+    count.store(0, std::memory_order_relaxed);
+    hash.store(0, std::memory_order_relaxed);
+  }
 };
 GlobalCalls global_calls;
 
@@ -568,47 +575,53 @@ Group& group_of(const std::vector<int>& ranks) {
 
 namespace {
 
-// Raises on every rank of `g` (the world), whose ranks made `counts` calls on global tensors
-// before `call` (note_global_call), naming each rank's count and last call. Collective.
+// Raises on every rank of `g` (the world), whose ranks made different calls on global tensors
+// before `call` (their trails differ, in count or in what the calls were), naming each rank's
+// trail. Collective.
 [[noreturn]] void raise_global_calls(Group& g, const std::string& call, const std::vector<int64_t>& counts) {
-  struct Last {
-    char name[120];
+  struct Trail {
+    char text[200];
   };
-  Last mine{};
-  std::string(global_calls.last.load(std::memory_order_relaxed)).copy(mine.name, sizeof(mine.name) - 1);
-  std::vector<Last> last(g.size());
-  g.agree_bytes(&mine, last.data(), sizeof(Last));
+  Trail mine{};
+  call_trail().str().copy(mine.text, sizeof(mine.text) - 1);
+  std::vector<Trail> trails(g.size());
+  g.agree_bytes(&mine, trails.data(), sizeof(Trail));
   std::string made;
   for (int r = 0; r < g.size(); ++r) {
-    made += (r ? "; rank " : "rank ") + std::to_string(g.world_ranks()[r]) + " made " + std::to_string(counts[r]) +
-            ", the last " + last[r].name;
+    made += (r ? "; rank " : "rank ") + std::to_string(g.world_ranks()[r]) + " made " + trails[r].text;
   }
-  const std::string message = call + ": the ranks made different numbers of calls on global tensors before this one (" +
-                              made + "): some ran alone, under code that only some ranks run, and their values may "
+  const bool numbers = std::count(counts.begin(), counts.end(), counts[0]) != g.size();
+  const std::string message = call + ": the ranks made different " + (numbers ? "numbers of calls" : "calls") +
+                              " on global tensors before this one (" + made +
+                              "): some ran alone, under code that only some ranks run, and their values may "
                               "now differ between ranks. " + kSameCallsRule;
   note_raised_on_every_rank(message);
   throw CollectiveMismatchError(message);
 }
 
 void agree_as(const std::string& error, ErrorClass error_class, uint64_t call_hash, const std::string& call,
-              const std::vector<int>& ranks) {
+              const std::vector<int>& ranks, const CallTrail* trail) {
   struct Record {
     uint64_t call_hash;
     int64_t has_error;
     int64_t global_calls;
+    uint64_t trail;
   };
   struct Message {
     char text[500];
     ErrorClass error_class;
   };
   Group& g = ranks.empty() ? among() : group_of(ranks);
-  Record mine{call_hash, !error.empty(), global_calls.count.load(std::memory_order_relaxed)};
-  std::vector<Record> all(g.size());
-  std::vector<Message> messages;
   // From an issuing thread, at once (Group::agree_bytes): not behind the collectives queued
   // on the comm stream, which may wait for the device. From the comm thread (an agreement
-  // on data errors, made in the stream's order), on its channel.
+  // on data errors, made in the stream's order), on its channel, with the trail taken when
+  // its call was issued.
   const bool comm_thread = is_comm_thread;
+  const CallTrail now = comm_thread ? CallTrail{} : call_trail();
+  const CallTrail& compared = comm_thread && trail ? *trail : now;
+  Record mine{call_hash, !error.empty(), compared.count, compared.hash};
+  std::vector<Record> all(g.size());
+  std::vector<Message> messages;
   if (!comm_thread) check_collective_thread(call);
   auto gather = [&](const void* send, void* recv, int64_t bytes) {
     comm_thread ? g.gather_metadata(send, recv, bytes) : g.agree_bytes(send, recv, bytes);
@@ -628,15 +641,22 @@ void agree_as(const std::string& error, ErrorClass error_class, uint64_t call_ha
   // rank of the world has made as many calls on global tensors.
   const bool counted = everyone && !comm_thread;
   std::vector<int64_t> counts;
-  bool hashes_differ = false, any_error = false;
+  bool hashes_differ = false, any_error = false, numbers_differ = false, trail_hashes_differ = false;
   for (const Record& r : all) {
     counts.push_back(r.global_calls);
     hashes_differ = hashes_differ || r.call_hash != all[0].call_hash;
     any_error = any_error || r.has_error;
+    numbers_differ = numbers_differ || r.global_calls != all[0].global_calls;
+    trail_hashes_differ = trail_hashes_differ || r.trail != all[0].trail;
   }
-  const bool counts_differ = counted && std::count(counts.begin(), counts.end(), counts[0]) != g.size();
+  // A trail holds the call being agreed on (a to_global's target): where that differs, the
+  // call is named below, not the calls before it.
+  const bool trails_differ = numbers_differ || (trail_hashes_differ && !hashes_differ);
+  // Out of step on the comm thread: no rank can raise where the others will see it.
+  if (comm_thread && trail && trails_differ && !any_error) end_for_different_trails(g, call, *trail);
+  const bool counts_differ = counted && trails_differ;
   // Every rank raises below together, without making the call: they count on from here alike.
-  if (counted && (counts_differ || hashes_differ || any_error)) global_calls.count.store(0, std::memory_order_relaxed);
+  if (counted && (counts_differ || hashes_differ || any_error)) global_calls.restart();
   for (int r = 0; r < g.size(); ++r) {
     if (!all[r].has_error) continue;
     std::string message(messages[r].text);
@@ -680,19 +700,50 @@ void agree_as(const std::string& error, ErrorClass error_class, uint64_t call_ha
 
 }  // namespace
 
-void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks) {
-  agree_as(error, ErrorClass::kInvalidArgument, call_hash, call, ranks);
+void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks,
+           const CallTrail* trail) {
+  agree_as(error, ErrorClass::kInvalidArgument, call_hash, call, ranks, trail);
 }
 
-void agree(std::exception_ptr error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks) {
-  if (!error) return agree_as("", ErrorClass::kInvalidArgument, call_hash, call, ranks);
+void agree(std::exception_ptr error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks,
+           const CallTrail* trail) {
+  if (!error) return agree_as("", ErrorClass::kInvalidArgument, call_hash, call, ranks, trail);
   try {
     std::rethrow_exception(error);
   } catch (const std::exception& e) {
-    agree_as(e.what(), class_of(e), call_hash, call, ranks);
+    agree_as(e.what(), class_of(e), call_hash, call, ranks, trail);
   } catch (...) {
-    agree_as("unknown error", ErrorClass::kInvalidArgument, call_hash, call, ranks);
+    agree_as("unknown error", ErrorClass::kInvalidArgument, call_hash, call, ranks, trail);
   }
+}
+
+void end_for_different_trails(Group& g, const std::string& call, const CallTrail& trail) {
+  struct Text {
+    char text[400];
+  };
+  Text mine{};
+  (call + " after " + trail.str()).copy(mine.text, sizeof(mine.text) - 1);
+  std::vector<Text> texts(g.size());
+  g.gather_metadata(&mine, texts.data(), sizeof(Text));
+  std::string calls;
+  for (int r = 0; r < g.size(); ++r) {
+    calls += (r ? "; rank " : "rank ") + std::to_string(g.world_ranks()[r]) + " in " + texts[r].text;
+  }
+  // Every rank of the group found it at once: each says it before the first abort ends them.
+  std::fprintf(stderr, "meshflow: rank %d: %s: the ranks are in different calls (%s). %s Ending the job\n",
+               world_rank(), call.c_str(), calls.c_str(), kSameCallsRule);
+  std::fflush(stderr);
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  abort_job("meshflow: rank " + std::to_string(world_rank()) + ": ending the job");
+}
+
+std::string CallTrail::str() const {
+  return std::to_string(count) + " calls on global tensors, the last " + last + (grad ? "" : " (under no_grad)");
+}
+
+CallTrail call_trail() {
+  return {global_calls.hash.load(std::memory_order_relaxed), global_calls.count.load(std::memory_order_relaxed),
+          global_calls.last.load(std::memory_order_relaxed), global_calls.grad.load(std::memory_order_relaxed)};
 }
 
 bool raised_on_every_rank(const std::string& message) {
@@ -771,12 +822,18 @@ Among::~Among() { among_ranks = std::move(previous_); }
 
 Group& among() { return among_ranks.empty() ? world() : group_of(among_ranks); }
 
-void note_global_call(const char* name) {
+void note_global_call(const char* name, uint64_t detail, bool grad) {
   if (!several_ranks() || !among_ranks.empty()) return;
   const std::thread::id first = first_collective_thread.load();
   if (first != std::thread::id() && first != std::this_thread::get_id()) return;
+  uint64_t h = 14695981039346656037ull;  // FNV-1a of the name, then the details
+  for (const char* c = name; *c; ++c) h = (h ^ static_cast<unsigned char>(*c)) * 1099511628211ull;
+  h = (h ^ detail ^ (grad ? 0 : 0x9e3779b97f4a7c15ull)) * 1099511628211ull;
+  const uint64_t before = global_calls.hash.load(std::memory_order_relaxed);
+  global_calls.hash.store((before ^ (before >> 29)) * 0xbf58476d1ce4e5b9ull + h, std::memory_order_relaxed);
   global_calls.count.fetch_add(1, std::memory_order_relaxed);
   global_calls.last.store(name, std::memory_order_relaxed);
+  global_calls.grad.store(grad, std::memory_order_relaxed);
 }
 
 void check_collective_thread(const std::string& what) {

@@ -41,17 +41,44 @@ bool initialized();
 // Whether this process is one of a job of several ranks, without starting MPI: the world's
 // size once started, else the size mpirun gave the job (one when it was not launched so).
 bool several_ranks();  // thread-safe
+// Where the issuing thread is in the program's calls on global tensors (note_global_call): how
+// many it made, the last, whether gradients were recorded for it, and a hash of them all (each
+// call's name and details, in order). Ranks that make the same calls have the same trail at
+// each collective; ranks in different calls (`if rank == 0:` around an evaluation whose
+// collectives pair up with rank 1's next training step) differ there in the count, a name, a
+// grad mode or a logical shape. The agreements and the status words of eager conversions
+// carry its hash (boxing/execute.cc), so that such ranks stop at the first collective they
+// pair up in, not after a value of one rank's call was read on another.
+struct CallTrail {
+  uint64_t hash = 0;
+  int64_t count = 0;
+  const char* last = "none";
+  bool grad = true;
+  // "12 calls on global tensors, the last linear (under no_grad)"
+  std::string str() const;
+};
+// The trail of the thread that issues collectives, as of now. Thread-safe.
+CallTrail call_trail();
 // Collective over `ranks` (the world when empty; the caller must be one of them), so that
 // they raise together instead of one raising while the others wait in the next collective.
 // Each rank passes the error it hit (empty when none) and a hash of the call it is making;
 // when any rank has an error, every rank throws the first one's message as its class
 // (std::invalid_argument for a string; an exception's class in core/error.h's taxonomy, so
 // that a bad index found by one rank is an IndexError on all); when the hashes differ, every rank throws one naming the ranks that made a
-// different `call`; over the whole world from an issuing thread, also when the ranks made
-// different numbers of calls on global tensors before it (note_global_call). Moves 24 bytes
-// a rank, and the messages only when the ranks differ.
-void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks = {});
-void agree(std::exception_ptr error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks = {});
+// different `call`; over the whole world from an issuing thread, also when the ranks' trails
+// (call_trail) differ: they made different calls on global tensors before it. From the comm
+// thread, `trail` (the trail of the call that issued the agreement, taken at issue) is
+// compared, and ranks whose trails differ end the job, each naming every rank's call: they
+// are out of step, and a raise would reach each only at its next read. Moves 32 bytes a rank,
+// and the messages only when the ranks differ.
+void agree(const std::string& error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks = {},
+           const CallTrail* trail = nullptr);
+void agree(std::exception_ptr error, uint64_t call_hash, const std::string& call, const std::vector<int>& ranks = {},
+           const CallTrail* trail = nullptr);
+// Ends the job on every rank of `g` whose trails differ (found alike on each, from the comm
+// thread, by a collective that carried them): each rank names every rank's `call` and trail.
+// Collective over `g`, on its metadata channel.
+[[noreturn]] void end_for_different_trails(Group& g, const std::string& call, const CallTrail& trail);
 // Whether `message` is (or begins with) that of the error the last failed agreement over
 // the whole world raised: every rank raised it together, so a program that lets it end the
 // process may end every rank alike, without aborting the job (the Python excepthook).
@@ -71,9 +98,10 @@ void check_collective_thread(const std::string& what);
 // communication, whose results would then differ between ranks): the agreement raises on
 // every rank, naming each rank's count and last call. Calls on a placement of one rank are
 // that rank's own work (a local nn.Graph runs so): their callers do not note them. `name`
-// must outlive the program (an op's name, a literal). Thread-safe; once a collective has
+// must outlive the program (an op's name, a literal); `detail` hashes what else makes the call
+// (logical shapes, layouts) and `grad` whether gradients are recorded (CallTrail). Thread-safe; once a collective has
 // named the issuing thread, other threads' calls are not counted.
-void note_global_call(const char* name);
+void note_global_call(const char* name, uint64_t detail = 0, bool grad = true);
 
 // Runs `call` (which issues collectives) on the comm thread: directly when this is it or
 // when no funnel is installed, else through the funnel.

@@ -291,7 +291,9 @@ void set_conversion_tracer(ConversionTracer* t) { tracer = t; }
 
 GlobalTensor to_global(const GlobalTensor& t, const Placement& placement, const NdSbp& nd_sbp) {
   vm::Issuing issuing;
-  if (t.placement().size() > 1 || placement.size() > 1) comm::note_global_call("to_global");
+  if (t.placement().size() > 1 || placement.size() > 1) {
+    comm::note_global_call("to_global", shape_hash(t.shape(), t.dtype()) * 31 + layout_hash(placement, nd_sbp));
+  }
   agree_on_layout(placement, nd_sbp, static_cast<int64_t>(t.shape().size()),
                   shape_hash(t.shape(), t.dtype()) * 31 + layout_hash(t.placement(), t.nd_sbp()));
   if (tracer) return tracer->trace_conversion(t, {placement, nd_sbp}, /*user=*/true);
@@ -341,11 +343,12 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
   const TensorMeta out = local_meta(logical, local.dtype(), to);
   Memory& target = to.placement.memory();
   return vm::launch(name, device::StreamKind::kComm, {local}, {out},
-                    [p = std::move(plan), logical, told = std::move(told), name, out, &target](const std::vector<Tensor>& in) {
-                      boxing::PartStatus status{name, in[0].storage()->error(), nullptr};
+                    [p = std::move(plan), logical, told = std::move(told), name, out, &target,
+                     trail = comm::call_trail()](const std::vector<Tensor>& in) {
+                      boxing::PartStatus status{name, in[0].storage()->error(), nullptr, trail};
                       if (!told.empty()) {
                         try {
-                          comm::agree(status.own, 0, name, told);
+                          comm::agree(status.own, 0, name, told, &trail);
                         } catch (const std::invalid_argument&) {
                           if (!status.own) throw;  // the source's error, learned here
                           // Its own error, raised once already: the output inherits it.
@@ -367,8 +370,8 @@ std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan
   for (const Tensor& t : locals) metas.push_back({t.shape(), t.dtype()});
   Memory& target = locals.empty() ? host_memory() : locals[0].memory();
   return vm::launch(name, device::StreamKind::kComm, locals, metas,
-                    [p = std::move(plan), name](const std::vector<Tensor>& in) {
-                      boxing::PartStatus status{name, nullptr, nullptr};
+                    [p = std::move(plan), name, trail = comm::call_trail()](const std::vector<Tensor>& in) {
+                      boxing::PartStatus status{name, nullptr, nullptr, trail};
                       for (const Tensor& t : in) status.own = status.own ? status.own : t.storage()->error();
                       std::vector<Tensor> results = boxing::execute_fused(*p, in, &status);
                       if (status.learned) std::rethrow_exception(status.learned);

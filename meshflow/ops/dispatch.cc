@@ -10,6 +10,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "meshflow/autograd/var.h"
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/error.h"
@@ -693,13 +694,14 @@ std::vector<GlobalTensor> issue_global(const OpDef& op, const std::vector<Global
       agreement.run_on_failed_inputs = true;
       agreement.outputs_in = &placement.memory();
       outs = vm::launch(op.name, device::StreamKind::kComm, outs, rank.local_outputs,
-                        [name = op.name, ranks = placement.ranks()](const std::vector<Tensor>& in) {
+                        [name = op.name, ranks = placement.ranks(), trail = comm::call_trail()](
+                            const std::vector<Tensor>& in) {
                           std::exception_ptr error;
                           for (const Tensor& t : in) {
                             if (std::exception_ptr e = t.storage()->error()) error = e;
                           }
                           try {
-                            comm::agree(error, 0, "[" + name + "]", ranks);
+                            comm::agree(error, 0, "[" + name + "]", ranks, &trail);
                           } catch (const std::invalid_argument&) {
                             // A rank that failed with an op's error keeps it, the one object a
                             // read of any tensor it reaches raises (and clears as pending): an
@@ -803,7 +805,14 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
   const bool whole = inputs.empty() ? makes_whole_on_every_rank(constraints)
                                     : std::all_of(inputs.begin(), inputs.end(), whole_on_every_rank);
   const bool alone_is_fine = whole && overwrite.empty() && !op.draws_random && !NoReadTwins::active();
-  if (placement.size() > 1 && !alone_is_fine) comm::note_global_call(op.name.c_str());
+  if (placement.size() > 1 && !alone_is_fine) {
+    uint64_t shapes = 0;  // the logical shapes and dtypes: the same on every rank, however split
+    for (const GlobalTensor& t : inputs) {
+      for (int64_t d : t.shape()) shapes = shapes * 31 + static_cast<uint64_t>(d);
+      shapes = shapes * 31 + static_cast<uint64_t>(t.dtype()) + 1;
+    }
+    comm::note_global_call(op.name.c_str(), shapes, grad_enabled());
+  }
   for (const GlobalTensor& t : inputs) {
     if (t.placement() != placement) {
       op_error(op.name, "inputs are on different placements: " + placement.str() + " and " + t.placement().str() +

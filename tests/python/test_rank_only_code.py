@@ -218,3 +218,56 @@ def test_a_send_the_peer_never_receives_ends_the_job_naming_each_rank_s_call(tmp
     assert "rank 0 waits in exchange (point to point) on group [0, 1] issued by send" in found, out
     assert "rank 1 waits in all_gather (metadata) on group [0, 1]" in found, out
     assert time.monotonic() - started < 40, out
+
+
+DIFFERENT = "the ranks are in different calls (rank 0 in "
+
+
+@pytest.mark.parametrize("under_the_if, rank_0_in", [
+    # Rank 0's evaluation of a split batch pairs its collectives (the loss's agreement on its
+    # targets, the all-reduce of its copy for reads) with rank 1's next training step: the same
+    # sizes, so before, rank 0 printed rank 1's training loss and the job ended later.
+    ("with mf.no_grad():\n    print('eval loss', F.cross_entropy(net(xv), yv).item())", "(under no_grad)"),
+    # Under grad mode too, where the batch's logical shape differs from the training one's.
+    ("print('eval loss', F.cross_entropy(net(xs), ys).item())", "calls on global tensors"),
+    # A forward alone makes no collective; rank 0's next step's collectives come after it.
+    ("with mf.no_grad():\n    net(xv)", "calls on global tensors"),
+    # Rank 0 steps twice (rank 1 skips a step): the parameters part, silently before.
+    ("opt.step()", "calls on global tensors"),
+])
+def test_ranks_in_different_calls_whose_collectives_pair_up_end_at_the_first_one_naming_each_call(
+        tmp_path, under_the_if, rank_0_in):
+    started = time.monotonic()
+    body = "\n".join("                " + line for line in under_the_if.splitlines())
+    code, out = launch_script(tmp_path, f"""
+        import meshflow as mf
+        import meshflow.nn as nn
+        import meshflow.nn.functional as F
+        mesh = mf.placement("cpu", ranks=[0, 1])
+        mf.manual_seed(0)
+        net = nn.Linear(4, 3).to_global(mesh, mf.sbp.broadcast)
+        opt = mf.optim.SGD(net.parameters(), lr=0.1)
+        def batch(rows, scale):
+            x = (mf.arange(rows * 4).reshape(rows, 4) * scale).to_global(mesh, mf.sbp.broadcast)
+            y = (mf.arange(rows) % 3).to_global(mesh, mf.sbp.broadcast)
+            return x.to_global(sbp=mf.sbp.split(0)), y.to_global(sbp=mf.sbp.split(0))
+        x, y = batch(8, 0.1)
+        xv, yv = batch(8, 0.2)
+        xs, ys = batch(6, 0.2)
+        for step in range(3):
+            loss = F.cross_entropy(net(x), y)
+            loss.backward()
+            if mf.env.get_rank() == 0:
+{body}
+            opt.step()
+            opt.zero_grad()
+        print("rank", mf.env.get_rank(), "done", loss.item(), flush=True)
+    """, timeout=50, MESHFLOW_EXIT_TIMEOUT="60", MESHFLOW_COMM_TIMEOUT="60")
+    assert code != 0, out
+    for rank in (0, 1):
+        assert f"meshflow: rank {rank}: " in out and DIFFERENT in out, out
+    found = out.split(DIFFERENT)[1]
+    assert rank_0_in in found.split("; rank 1 in ")[0], out
+    assert "Every rank must make the same calls on global tensors" in out, out
+    assert "eval loss" not in out and "done" not in out, out  # no value of another rank's call
+    assert time.monotonic() - started < 20, out
