@@ -568,7 +568,15 @@ Group& group_of(const std::vector<int>& ranks) {
     if (std::find(ranks.begin(), ranks.end(), c.world->rank()) == ranks.end()) {
       throw std::logic_error("comm: rank " + std::to_string(c.world->rank()) + " asked for a group it is not in");
     }
-    it = c.groups.emplace(ranks, MpiGroup::create(*c.world, ranks)).first;
+    // Collective over the members, which wait in it for any that never gets here (code only
+    // some ranks ran: rank 0's send to rank 1 while rank 1 entered a barrier of 3): watched,
+    // as the group's first call, so that the watchdogs see them wait.
+    std::unique_ptr<Group> created;
+    {
+      CollectiveWatch watch("creation of the group's communicator", ranks);
+      created = MpiGroup::create(*c.world, ranks);
+    }
+    it = c.groups.emplace(ranks, std::move(created)).first;
   }
   return *it->second;
 }

@@ -220,6 +220,35 @@ def test_a_send_the_peer_never_receives_ends_the_job_naming_each_rank_s_call(tmp
     assert time.monotonic() - started < 40, out
 
 
+@pytest.mark.parametrize("paired_before", [False, True])
+def test_a_send_the_peer_never_receives_on_3_ranks_ends_the_job_naming_each_rank_s_call(tmp_path, paired_before):
+    # On 3 ranks the pair's transfers run on a communicator of the pair, made at its first
+    # transfer: collective over the pair, so rank 0 waited in its creation for rank 1, which
+    # the watchdogs did not see (the job waited for MESHFLOW_COMM_TIMEOUT). Now the creation is
+    # watched as the pair's first call; once made, rank 0 waits in the exchange.
+    started = time.monotonic()
+    code, out = launch_script(tmp_path, f"""
+        import meshflow as mf
+        import meshflow.distributed as dist
+        dist.init_process_group("gloo")
+        if {paired_before}:
+            if dist.get_rank() == 0:
+                dist.send(mf.ones(4), 1)
+            elif dist.get_rank() == 1:
+                dist.recv(mf.zeros(4), 0)
+            dist.barrier()
+        if dist.get_rank() == 0:
+            dist.isend(mf.ones(4), 1)
+        dist.barrier()
+    """, nproc=3, timeout=50, MESHFLOW_EXIT_TIMEOUT="60", MESHFLOW_COMM_TIMEOUT="60")
+    assert code != 0, out
+    found = out.split(WAITS)[1]
+    waits = "exchange (point to point)" if paired_before else "creation of the group's communicator"
+    assert f"rank 0 waits in {waits} on group [0, 1] issued by send" in out, out
+    assert "rank 1 waits in all_gather (metadata) on group [0, 1, 2]" in found, out
+    assert time.monotonic() - started < 30, out
+
+
 DIFFERENT = "the ranks are in different calls (rank 0 in "
 
 
