@@ -180,3 +180,30 @@ def test_a_data_parallel_step_s_loss_costs_one_small_all_reduce_and_no_agreement
     assert loss.sbp == (B,)  # whole: read by any rank alone
     if RANK == 0:
         np.testing.assert_allclose(loss.item(), want, rtol=1e-5)
+
+
+def test_uneven_parts_and_rank_0_s_reads_pass_the_fingerprint_of_the_ranks_calls():
+    # Every collective of a conversion carries a fingerprint of the ranks' calls (comm.h,
+    # CallTrail) of logical shapes only: parts of different sizes on each rank, and reads and
+    # comparisons rank 0 makes alone, are the same calls.
+    mesh = mf.placement("cpu", ranks=list(range(WORLD)))
+    rows = [r + 2 for r in range(WORLD)]
+    full = np.arange(sum(rows) * 4, dtype=np.float32).reshape(-1, 4) / 10
+    start = sum(rows[:RANK])
+    x = mf.tensor(full[start:start + rows[RANK]]).to_global(mesh, mf.sbp.split(0))
+    mf.manual_seed(0)
+    net = nn.Linear(4, 1).to_global(mesh, mf.sbp.broadcast)
+    opt = mf.optim.SGD(net.parameters(), lr=0.01)
+    best = float("inf")
+    for _ in range(3):
+        w, b = net.weight.numpy(), net.bias.numpy()
+        loss = net(x).square().mean()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        if RANK == 0:
+            np.testing.assert_allclose(loss.item(), ((full @ w.T + b) ** 2).mean(), rtol=1e-5)
+            best = min(best, float(loss))
+            with mf.no_grad():
+                assert (loss < best + 1).item()  # a whole value: rank 0's alone
+    np.testing.assert_allclose(x.sum().item(), full.sum(), rtol=1e-6)
