@@ -225,7 +225,7 @@ std::vector<T> transposed(const T* w, int64_t rows, int64_t cols) {
 // rows each, cost more than the steps' work at two threads, and far more where the
 // machine's other processes keep a thread from its core.
 struct Share {
-  int64_t begin, end;  // batch rows [begin, end)
+  int64_t part, begin, end;  // the part-th share: batch rows [begin, end)
   // Of the step's rows (its first sizes[t]; a packed sequence's shrink), this share's.
   int64_t rows(const Scan& s, int64_t t) const { return std::max<int64_t>(0, std::min(end, s.sizes[t]) - begin); }
 };
@@ -233,11 +233,17 @@ struct Share {
 // f(Share) for each thread's share of the batch, on the team when it has more than one
 // thread and the batch more than one row; float32 alone, whose products (oneDNN's sgemm) run
 // on the calling thread inside a team, where OpenBLAS's dgemm keeps threads of its own.
+template <typename T>
+int64_t share_count(const Scan& s) {
+  const bool split = std::is_same_v<T, float> && kernel::opens_team(s.batch > 1);
+  return split ? std::min<int64_t>(s.batch, omp_get_max_threads()) : 1;
+}
+
 template <typename T, typename F>
 void for_each_share(const Scan& s, F f) {
-  const bool split = std::is_same_v<T, float> && kernel::opens_team(s.batch > 1);
-  const int64_t parts = split ? std::min<int64_t>(s.batch, omp_get_max_threads()) : 1;
-  kernel::parallel_for(parts, parts > 1, [&](int64_t p) { f(Share{s.batch * p / parts, s.batch * (p + 1) / parts}); });
+  const int64_t parts = share_count<T>(s);
+  kernel::parallel_for(parts, parts > 1,
+                       [&](int64_t p) { f(Share{p, s.batch * p / parts, s.batch * (p + 1) / parts}); });
 }
 
 // The forward on the CPU, T float or double.
@@ -325,12 +331,15 @@ std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const 
 }
 
 // The backward's buffers: running gradients of the state (dh, dc: [B, H]), the products'
-// pre-activation gradients dhp (GRU's; dx itself for the others) and the previous states
-// h_prev of every row ([N, H]: the weight's gradient is dhp^T h_prev over all rows).
+// pre-activation gradients dhp (GRU's; dx itself for the others), the previous states
+// h_prev of every row ([N, H]: the weight's gradient is dhp^T h_prev over all rows) and
+// each share's sum of its rows of dhp (db_parts, [shares, G H]: b_hh's gradient summed on
+// the team while the rows are in the cache, where a pass after the scan read them all again
+// on one thread).
 template <typename T>
 struct BackwardBuffers {
   T *dx, *dh, *dc, *dw, *db;
-  std::vector<T> dhp, h_prev, direct;
+  std::vector<T> dhp, h_prev, direct, db_parts;
 };
 
 // Step t's backward for a share of the batch's rows.
@@ -349,6 +358,12 @@ void backward_step(const Scan& s, int64_t t, Share share, const T* w, const T* h
     backward_row<mode, T>(n, ws + row * width, dws + row * width, y + row * n, hp, cp, dy + row * n, buf.dh + r * n,
                           lstm ? buf.dc + r * n : nullptr, buf.dx + row * gh, dhp + row * gh,
                           buf.direct.data() + r * n, buf.h_prev.data() + row * n);
+    if (buf.db) {
+      T* db = buf.db_parts.data() + share.part * gh;
+      const T* d = dhp + row * gh;
+#pragma omp simd
+      for (int64_t j = 0; j < gh; ++j) db[j] += d[j];
+    }
   }
   // dh_prev = dhp W_hh (+ GRU's direct term) for the step's rows; later rows pass through.
   T* dh = buf.dh + share.begin * n;
@@ -368,15 +383,17 @@ void scan_backward(const Scan& s, const T* w, const T* h0, const T* c0, const T*
   if (mode == rnn::kGru) buf.dhp.resize(static_cast<size_t>(rows * gh));
   buf.h_prev.resize(static_cast<size_t>(rows * n));
   buf.direct.resize(static_cast<size_t>(s.batch * n));
+  const int64_t parts = share_count<T>(s);
+  if (buf.db) buf.db_parts.assign(static_cast<size_t>(parts * gh), T(0));
   for_each_share<T>(s, [&](Share share) {
     for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), share, w, h0, c0, y, ws, dy, dws, buf);
   });
   const T* dhp = mode == rnn::kGru ? buf.dhp.data() : buf.dx;
   kernel::gemm(true, false, gh, n, rows, dhp, buf.h_prev.data(), buf.dw);
   if (buf.db) {
-    std::fill(buf.db, buf.db + gh, T(0));
-    for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t j = 0; j < gh; ++j) buf.db[j] += dhp[r * gh + j];
+    std::copy(buf.db_parts.begin(), buf.db_parts.begin() + gh, buf.db);
+    for (int64_t p = 1; p < parts; ++p) {
+      for (int64_t j = 0; j < gh; ++j) buf.db[j] += buf.db_parts[p * gh + j];
     }
   }
 }
@@ -394,7 +411,7 @@ std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelC
     using T = decltype(v);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       BackwardBuffers<T> buf{out[0].data_as<T>(), out[1].data_as<T>(), lstm ? out[2].data_as<T>() : nullptr,
-                             out[2 + lstm].data_as<T>(), s.has_bias ? out.back().data_as<T>() : nullptr, {}, {}, {}};
+                             out[2 + lstm].data_as<T>(), s.has_bias ? out.back().data_as<T>() : nullptr, {}, {}, {}, {}};
       rnn::with_mode(s.mode, [&](auto mode) {
         scan_backward<mode.value, T>(s, in[at.w].data_as<T>(), in[at.h0].data_as<T>(),
                                      lstm ? in[at.c0].data_as<T>() : nullptr, in[at.y].data_as<T>(),
