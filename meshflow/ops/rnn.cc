@@ -7,13 +7,17 @@
 // the steps in reverse, then the weight's gradient as one product over all steps.
 // Signatures (B, ... -> B implied):
 //   rnn_scan(x[T, B, G H], h0[B, H][, c0[B, H]], w_hh[G H, H][, b_hh[G H]]; mode, reverse,
-//            has_bias[, batch_sizes]) -> y[T, B, H], h_n[B, H][, c_n[B, H]], workspace[T, B, W]
+//            has_bias[, batch_first][, batch_sizes]) -> y[T, B, H], h_n[B, H][, c_n[B, H]],
+//            workspace[T, B, W]
 //     mode: rnn.h's Mode (G = 4 LSTM, 3 GRU, 1 RNN); c0 and c_n for LSTM only; reverse:
-//     the steps from last to first; batch_sizes (a packed sequence): x is [N, G H] with step
+//     the steps from last to first; batch_first: x, y and the workspace (and the backward's
+//     sequences) [B, T, ...], as nn.LSTM(batch_first=True) takes them, with no transposed
+//     copy on either side; batch_sizes (a packed sequence): x is [N, G H] with step
 //     t's batch_sizes[t] rows (non-increasing, summing to N) back to back, y and the
 //     workspace likewise, and a row's state stops at its sequence's last step (starts there
 //     in reverse), as torch runs a PackedSequence. The workspace (W in rnn.h) is what
-//     the backward reads.  S(1), S(0), S(0), B, B -> S(1), S(0), S(0), S(1) (not packed).
+//     the backward reads.  S(1), S(0), S(0), B, B -> S(1), S(0), S(0), S(1) (not packed;
+//     the sequences S(0) batch_first).
 //   rnn_scan_backward(w_hh, h0[, c0], y, workspace, dy, dworkspace, dh_n[, dc_n]; the same
 //     attributes) -> dx, dh0[, dc0], dw_hh[, db_hh]: every output's gradient (the workspace's
 //     is zeros unless a caller differentiates it).
@@ -43,7 +47,7 @@ bool flag(const Attrs& attrs, const char* key) { return attrs.has(key) && attrs.
 int64_t Scan::prev_row(int64_t t, int64_t b) const {
   const int64_t s = reverse ? t + 1 : t - 1;
   if (s < 0 || s >= steps() || b >= sizes[s]) return -1;
-  return offsets[s] + b;
+  return row(s, b);
 }
 
 int64_t mode_of(const std::string& op, const Attrs& attrs) {
@@ -60,6 +64,10 @@ Scan scan_of(const std::string& op, const Attrs& attrs, const Shape& x, int64_t 
   s.reverse = flag(attrs, "reverse");
   s.has_bias = flag(attrs, "has_bias");
   s.hidden = hidden;
+  s.batch_first = flag(attrs, "batch_first");
+  if (s.batch_first && attrs.has("batch_sizes")) {
+    op_error(op, "batch_first with batch_sizes: a packed sequence's steps are time-major; expected one of them");
+  }
   if (attrs.has("batch_sizes")) {
     s.sizes = attrs.get_ints("batch_sizes");
     if (x.size() != 2) op_error(op, "a packed input is " + to_string(x) + "; expected [rows, gates * hidden]");
@@ -74,9 +82,12 @@ Scan scan_of(const std::string& op, const Attrs& attrs, const Shape& x, int64_t 
     }
     s.batch = s.sizes.empty() ? 0 : s.sizes[0];
   } else {
-    if (x.size() != 3) op_error(op, "the input is " + to_string(x) + "; expected [steps, batch, gates * hidden]");
-    s.sizes.assign(static_cast<size_t>(x[0]), x[1]);
-    s.batch = x[1];
+    if (x.size() != 3) {
+      op_error(op, "the input is " + to_string(x) + "; expected [" +
+                       (s.batch_first ? "batch, steps" : "steps, batch") + ", gates * hidden]");
+    }
+    s.batch = x[s.batch_first ? 0 : 1];
+    s.sizes.assign(static_cast<size_t>(x[s.batch_first ? 1 : 0]), s.batch);
   }
   s.offsets.resize(s.sizes.size());
   std::exclusive_scan(s.sizes.begin(), s.sizes.end(), s.offsets.begin(), int64_t{0});
@@ -261,12 +272,13 @@ void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* 
   const std::vector<T> w_t = transposed(w, gh, n);
   for_each_share<T>(s, [&](Share share) {
     for (int64_t k = 0; k < s.steps(); ++k) {
-      const int64_t t = s.step(k), rows = share.rows(s, t), first = s.offsets[t];
+      const int64_t t = s.step(k), rows = share.rows(s, t);
       if (rows == 0) continue;
       kernel::gemm(false, false, rows, gh, n, h_n + share.begin * n, w_t.data(), hp.data() + share.begin * gh);
       for (int64_t r = share.begin; r < share.begin + rows; ++r) {
-        forward_row<mode, T>(n, x + (first + r) * gh, hp.data() + r * gh, b, ws + (first + r) * width, h_n + r * n,
-                             lstm ? c_n + r * n : nullptr, y + (first + r) * n);
+        const int64_t row = s.row(t, r);
+        forward_row<mode, T>(n, x + row * gh, hp.data() + r * gh, b, ws + row * width, h_n + r * n,
+                             lstm ? c_n + r * n : nullptr, y + row * n);
       }
     }
   });
@@ -348,11 +360,11 @@ void backward_step(const Scan& s, int64_t t, Share share, const T* w, const T* h
                    const T* ws, const T* dy, const T* dws, BackwardBuffers<T>& buf) {
   constexpr bool lstm = mode == rnn::kLstm, gru = mode == rnn::kGru;
   const int64_t n = s.hidden, gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
-  const int64_t rows = share.rows(s, t), first = s.offsets[t];
+  const int64_t rows = share.rows(s, t);
   if (rows == 0) return;
   T* dhp = gru ? buf.dhp.data() : buf.dx;
   for (int64_t r = share.begin; r < share.begin + rows; ++r) {
-    const int64_t row = first + r, prev = s.prev_row(t, r);
+    const int64_t row = s.row(t, r), prev = s.prev_row(t, r);
     const T* hp = prev < 0 ? h0 + r * n : y + prev * n;
     const T* cp = lstm ? (prev < 0 ? c0 + r * n : ws + prev * width + 4 * n) : nullptr;
     backward_row<mode, T>(n, ws + row * width, dws + row * width, y + row * n, hp, cp, dy + row * n, buf.dh + r * n,
@@ -367,7 +379,7 @@ void backward_step(const Scan& s, int64_t t, Share share, const T* w, const T* h
   }
   // dh_prev = dhp W_hh (+ GRU's direct term) for the step's rows; later rows pass through.
   T* dh = buf.dh + share.begin * n;
-  kernel::gemm(false, false, rows, n, gh, dhp + (first + share.begin) * gh, w, dh);
+  kernel::gemm(false, false, rows, n, gh, dhp + s.row(t, share.begin) * gh, s.row_stride() * gh, w, dh);
   if constexpr (gru) {
     const T* direct = buf.direct.data() + share.begin * n;
     for (int64_t i = 0; i < rows * n; ++i) dh[i] += direct[i];
@@ -423,15 +435,18 @@ std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelC
   return out;
 }
 
+// The split of a sequence ([T, B, ...], or [B, T, ...] batch_first) along its batch.
+Sbp batch_split(const Attrs& attrs) { return Sbp::split(rnn::flag(attrs, "batch_first") ? 0 : 1); }
+
 // Not packed: the batch split (data parallelism); the weights' gradients partial sums.
 std::vector<Signature> scan_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out,
                                        const Attrs& attrs) {
   if (attrs.has("batch_sizes")) return {};
   const bool lstm = attrs.get_int("mode") == rnn::kLstm;
   Signature s{std::vector<Sbp>(in.size(), Sbp::split(0)), std::vector<Sbp>(out.size(), Sbp::split(0))};
-  s.inputs[0] = Sbp::split(1);
+  s.inputs[0] = batch_split(attrs);
   for (size_t k = 2 + lstm; k < in.size(); ++k) s.inputs[k] = Sbp::broadcast();
-  s.outputs[0] = s.outputs.back() = Sbp::split(1);
+  s.outputs[0] = s.outputs.back() = batch_split(attrs);
   return {s};
 }
 
@@ -442,8 +457,8 @@ std::vector<Signature> backward_signatures(const std::vector<TensorMeta>& in, co
   const BackwardInputs at(lstm);
   Signature s{std::vector<Sbp>(in.size(), Sbp::split(0)), std::vector<Sbp>(out.size(), Sbp::partial_sum())};
   s.inputs[at.w] = Sbp::broadcast();
-  for (size_t k : {at.y, at.ws, at.dy, at.dws}) s.inputs[k] = Sbp::split(1);
-  s.outputs[0] = Sbp::split(1);
+  for (size_t k : {at.y, at.ws, at.dy, at.dws}) s.inputs[k] = batch_split(attrs);
+  s.outputs[0] = batch_split(attrs);
   s.outputs[1] = Sbp::split(0);
   if (lstm) s.outputs[2] = Sbp::split(0);
   return {s};

@@ -100,9 +100,10 @@ class _RNNBase(Module):
         get = lambda name: getattr(self, name + suffix, None)  # noqa: E731
         return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh"), get("weight_hr")
 
-    def _scan(self, layer, direction, layer_input, h, c, batch_sizes):
+    def _scan(self, layer, direction, layer_input, h, c, batch_sizes, batch_first=False):
         """One layer and direction: the input projections of every step in one product, then
-        the op rnn_scan (meshflow/ops/rnn.cc) runs the steps, gates fused. Returns (y, h_n, c_n)."""
+        the op rnn_scan (meshflow/ops/rnn.cc) runs the steps, gates fused, reading and writing
+        the sequences batch_first as given. Returns (y, h_n, c_n)."""
         w_ih, w_hh, b_ih, b_hh, _ = self._weights(layer, direction)
         x_proj = F.linear(layer_input, w_ih, b_ih)
         # Under autocast the projection may come out in a lower dtype than the state: the
@@ -111,6 +112,8 @@ class _RNNBase(Module):
         state = [t if t.dtype == dtype else t.to(dtype) for t in ([h, c] if c is not None else [h])]
         weights = [t if t.dtype == dtype else t.to(dtype) for t in ([w_hh] if b_hh is None else [w_hh, b_hh])]
         attrs = {"mode": _MODE_IDS[self.mode], "reverse": bool(direction), "has_bias": b_hh is not None}
+        if batch_first:
+            attrs["batch_first"] = True
         if batch_sizes is not None:
             attrs["batch_sizes"] = batch_sizes
         outs = apply("rnn_scan", [x_proj] + state + weights, attrs)
@@ -156,13 +159,18 @@ class _RNNBase(Module):
         elif input.ndim not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D instead")
         _check_size(self, input, -1, self.input_size, "input_size")
+        # rnn_scan takes batch_first sequences as they are; the projected steps, time-major.
+        batch_first = False
         if not packed:
             batched = input.ndim == 3
             if not batched:
                 input = input.unsqueeze(1)
             elif self.batch_first:
-                input = input.transpose(0, 1)
-            batch = input.shape[1]
+                if self.proj_size:
+                    input = input.transpose(0, 1)
+                else:
+                    batch_first = True
+            batch = input.shape[0 if batch_first else 1]
         directions = 2 if self.bidirectional else 1
         state_shape = (self.num_layers * directions, batch, self.hidden_size)  # c's; h's is proj_size with one
         h_shape = state_shape[:2] + (self.proj_size or self.hidden_size,)
@@ -181,9 +189,9 @@ class _RNNBase(Module):
             outputs = []
             for direction in range(directions):
                 index = layer * directions + direction
-                run = self._projected_steps if self.proj_size else self._scan
-                y, h, c = run(layer, direction, layer_input, h0[index], c0[index] if lstm else None,
-                              batch_sizes if packed else None)
+                args = (layer, direction, layer_input, h0[index], c0[index] if lstm else None,
+                        batch_sizes if packed else None)
+                y, h, c = self._projected_steps(*args) if self.proj_size else self._scan(*args, batch_first)
                 outputs.append(y)
                 h_n.append(h)
                 c_n.append(c)
@@ -201,7 +209,7 @@ class _RNNBase(Module):
         elif not batched:
             output, h_n = output.squeeze(1), h_n.squeeze(1)
             c_n = c_n.squeeze(1) if lstm else None
-        elif self.batch_first:
+        elif self.batch_first and not batch_first:
             output = output.transpose(0, 1)
         return output, ((h_n, c_n) if lstm else h_n)
 
