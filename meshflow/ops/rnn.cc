@@ -268,13 +268,16 @@ void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* 
   std::vector<T> hp(static_cast<size_t>(s.batch * gh));
   // W_hh^T made once, so that every step's product reads its operand untransposed: oneDNN's
   // sgemm reads a transposed one much slower when the batch is a few rows and W_hh outgrows
-  // the cache (about 2x on an LSTM of 400).
-  const std::vector<T> w_t = transposed(w, gh, n);
+  // the cache (about 2x on an LSTM of 400). A single step (a cell's call) reads W_hh once:
+  // the copy would cost more than the slower read.
+  const bool once = s.steps() == 1;
+  const std::vector<T> w_t = once ? std::vector<T>() : transposed(w, gh, n);
   for_each_share<T>(s, [&](Share share) {
     for (int64_t k = 0; k < s.steps(); ++k) {
       const int64_t t = s.step(k), rows = share.rows(s, t);
       if (rows == 0) continue;
-      kernel::gemm(false, false, rows, gh, n, h_n + share.begin * n, w_t.data(), hp.data() + share.begin * gh);
+      kernel::gemm(false, once, rows, gh, n, h_n + share.begin * n, once ? w : w_t.data(),
+                   hp.data() + share.begin * gh);
       for (int64_t r = share.begin; r < share.begin + rows; ++r) {
         const int64_t row = s.row(t, r);
         forward_row<mode, T>(n, x + row * gh, hp.data() + r * gh, b, ws + row * width, h_n + r * n,
@@ -423,7 +426,8 @@ std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelC
     using T = decltype(v);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       BackwardBuffers<T> buf{out[0].data_as<T>(), out[1].data_as<T>(), lstm ? out[2].data_as<T>() : nullptr,
-                             out[2 + lstm].data_as<T>(), s.has_bias ? out.back().data_as<T>() : nullptr, {}, {}, {}, {}};
+                             out[2 + lstm].data_as<T>(), s.has_bias ? out.back().data_as<T>() : nullptr,
+                             {}, {}, {}, {}};
       rnn::with_mode(s.mode, [&](auto mode) {
         scan_backward<mode.value, T>(s, in[at.w].data_as<T>(), in[at.h0].data_as<T>(),
                                      lstm ? in[at.c0].data_as<T>() : nullptr, in[at.y].data_as<T>(),

@@ -202,6 +202,49 @@ def test_op_takes_batch_first_sequences_as_time_major_ones(mode, dtype, threads)
         mf.set_num_threads(previous)
 
 
+CELLS = {"LSTM": nn.LSTMCell, "GRU": nn.GRUCell, "RNN_TANH": nn.RNNCell, "RNN_RELU": nn.RNNCell}
+
+
+@pytest.mark.parametrize("dtype, tol", [(np.float64, 1e-12), (np.float32, 2e-6)])
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN_TANH", "RNN_RELU"])
+def test_cell_call_is_one_op_equal_to_the_composition(mode, bias, dtype, tol):
+    """A cell's call is its input's product and one rnn_scan over one step (its gradient one
+    op, where the composition took about fifteen), with the composition's values and
+    gradients, batched and not, with and without a state."""
+    kwargs = {"nonlinearity": "relu"} if mode == "RNN_RELU" else {}
+    m = CELLS[mode](3, 4, bias=bias, **kwargs)
+    m = m.double() if dtype == np.float64 else m
+    lstm = mode == "LSTM"
+    for batch in ((5,), ()):
+        x = mf.tensor(RNG.standard_normal(batch + (3,)).astype(dtype)).requires_grad_()
+        h0, c0 = (mf.tensor(RNG.standard_normal(batch + (4,)).astype(dtype)).requires_grad_() for _ in range(2))
+        for hx in (None, (h0, c0) if lstm else h0):
+            got = m(x, hx)
+            got = got if lstm else (got, None)
+            node = got[0].grad_fn if batch else got[0].grad_fn.next_functions[0][0]  # unbatched: a squeeze
+            assert type(node).__name__ == "RnnScanBackward0"
+            state = (h0, c0 if lstm else None) if hx is not None else (mf.zeros_like(h0), mf.zeros_like(c0))
+            ref = _cell(mode, nn.functional.linear(x, m.weight_ih, m.bias_ih), *state, m.weight_hh, m.bias_hh)
+            weights = [RNG.standard_normal(batch + (4,)) for _ in range(2)]
+            inputs = [x] + ([h0] + ([c0] if lstm else []) if hx is not None else [])
+            grads = [_grads(m, inputs, list(outs), weights) for outs in (got, ref)]
+            for g, r, o, e in zip(grads[0], grads[1], got, ref):
+                np.testing.assert_allclose(g, r, rtol=tol * 10, atol=tol * 10)
+                if e is not None:
+                    np.testing.assert_allclose(o.detach().numpy(), e.detach().numpy(), rtol=tol, atol=tol)
+
+
+def test_cell_keeps_a_float32_state_under_autocast():
+    """torch's cells compose ops whose results promote: under autocast(bfloat16) a float32
+    state comes out float32 (the layers' recurrence runs in the projection's dtype)."""
+    x = mf.tensor(RNG.standard_normal((2, 3)).astype(np.float32))
+    with mf.autocast("cpu", dtype=mf.bfloat16):
+        h, c = nn.LSTMCell(3, 4)(x)
+        g = nn.GRUCell(3, 4)(x)
+    assert h.dtype == c.dtype == g.dtype == mf.float32
+
+
 @pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN_RELU"])
 def test_gradients_by_finite_differences(mode):
     m = _make(mode, 2, 3, bidirectional=True).double()
