@@ -14,7 +14,8 @@ The cases (names say rnn, width, layers, batch, vocabulary, tied, dropout):
     wikitext-2's 33278 words and a 10k one, the medium (650, dropout 0.5) and large (1500,
     tied) flags, 1 and 3 layers, batch 64, GRU;
   cls_*: text classifiers, batch_first nn.LSTM / nn.GRU over embeddings (bidirectional,
-    packed with pack_padded_sequence, proj_size), a linear head on the last states;
+    packed with pack_padded_sequence, proj_size), a linear head on the last states (or on
+    the output's last step, out[:, -1]);
   cell_*: nn.LSTMCell / nn.GRUCell looped in Python over 35 steps.
 Each library in a process of its own, taking turns for --rounds rounds, best of all
 (bench/thread_runs.py); per case the best of --repeat steps after warmup ones. ratio = the
@@ -60,10 +61,10 @@ def word_lm(nn, rnn="LSTM", width=200, layers=2, vocab=33278, dropout=0.2, tied=
 
 
 def classifier(lib, rnn="LSTM", embed=128, hidden=256, classes=4, vocab=20000, bidirectional=False, packed=False,
-               proj_size=0):
+               proj_size=0, last_step=False):
     """A text classifier: embedding, a batch_first recurrent layer (packed by the lengths when
-    `packed`), a linear head on the last layer's final states; forward(tokens [B, L],
-    lengths [B], labels [B]) -> loss."""
+    `packed`), a linear head on the last layer's final states (on the output's last step,
+    `out[:, -1]`, when `last_step`); forward(tokens [B, L], lengths [B], labels [B]) -> loss."""
     nn = lib.nn
     kwargs = {"proj_size": proj_size} if proj_size else {}
 
@@ -79,9 +80,12 @@ def classifier(lib, rnn="LSTM", embed=128, hidden=256, classes=4, vocab=20000, b
             x = self.embed(tokens)
             if packed:
                 x = nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
-            _, state = self.rnn(x)
+            out, state = self.rnn(x)
             h = state[0] if isinstance(state, tuple) else state
-            last = lib.cat([h[-2], h[-1]], 1) if bidirectional else h[-1]
+            if last_step:
+                last = out[:, -1]
+            else:
+                last = lib.cat([h[-2], h[-1]], 1) if bidirectional else h[-1]
             return nn.functional.cross_entropy(self.head(last), labels)
 
     return Classifier()
@@ -146,6 +150,9 @@ def cases():
         "cls_bi_lstm_packed": cls(bidirectional=True, packed=True),
         "cls_lstm_proj": cls(hidden=512, proj_size=128),
         "cls_bi_gru_packed": cls(rnn="GRU", bidirectional=True, packed=True),
+        "cls_gru": cls(rnn="GRU"),
+        "cls_bi_gru": cls(rnn="GRU", bidirectional=True),
+        "cls_lstm_last_step": cls(last_step=True),
         "cell_lstm": (lambda lib: cell_loop(lib), lm_inputs(rng, 32, 10000), 0.25),
         "cell_gru": (lambda lib: cell_loop(lib, "GRUCell"), lm_inputs(rng, 32, 10000), 0.25),
     }

@@ -13,5 +13,9 @@ namespace mf::kernel {
 
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c);
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c);
+// The same with a's rows (its columns when ta) lda elements apart, as a matrix's rows that
+// are every few rows of a larger one (the batch-first sequences of ops/rnn.cc).
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, float* c);
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b, double* c);
 
 }  // namespace mf::kernel

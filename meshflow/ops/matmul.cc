@@ -165,17 +165,17 @@ float cascaded_dot(const float* a, const float* b, int64_t k) {
   return static_cast<float>(total);
 }
 
-// c[m, n] = op(a) @ op(b), row-major; op transposes when ta / tb.
+// c[m, n] = op(a) @ op(b), row-major; op transposes when ta / tb; a's rows lda apart.
 template <typename T>
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, T* c) {
   if (m == 0 || n == 0) return;
   if (k == 0) {  // BLAS leaves C untouched when k == 0; the product of empty shards is 0
     std::fill(c, c + m * n, T{0});
     return;
   }
-  const int64_t lda = ta ? m : k, ldb = tb ? k : n;
+  const int64_t ldb = tb ? k : n;
   if constexpr (std::is_same_v<T, float>) {
-    if (m == 1 && n == 1) {  // a dot: a [1, k] and b [k, 1] are contiguous either way
+    if (m == 1 && n == 1 && (!ta || lda == 1)) {  // a dot: a [1, k] and b [k, 1] contiguous
       c[0] = cascaded_dot(a, b, k);
       return;
     }
@@ -191,6 +191,11 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T
   } else {
     integer_gemm<T>(ta, tb, m, n, k, a, lda, b, ldb, c);
   }
+}
+
+template <typename T>
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
+  gemm<T>(ta, tb, m, n, k, a, ta ? m : k, b, c);
 }
 
 // The same product where oneDNN has no bfloat16 matmul (a CPU below AVX-512, or
@@ -481,6 +486,16 @@ void kernel::gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float
 
 void kernel::gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c) {
   mf::gemm<double>(ta, tb, m, n, k, a, b, c);
+}
+
+void kernel::gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+                  float* c) {
+  mf::gemm<float>(ta, tb, m, n, k, a, lda, b, c);
+}
+
+void kernel::gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b,
+                  double* c) {
+  mf::gemm<double>(ta, tb, m, n, k, a, lda, b, c);
 }
 
 void register_matmul_ops(OpRegistry& r) {

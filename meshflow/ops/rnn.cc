@@ -7,13 +7,17 @@
 // the steps in reverse, then the weight's gradient as one product over all steps.
 // Signatures (B, ... -> B implied):
 //   rnn_scan(x[T, B, G H], h0[B, H][, c0[B, H]], w_hh[G H, H][, b_hh[G H]]; mode, reverse,
-//            has_bias[, batch_sizes]) -> y[T, B, H], h_n[B, H][, c_n[B, H]], workspace[T, B, W]
+//            has_bias[, batch_first][, batch_sizes]) -> y[T, B, H], h_n[B, H][, c_n[B, H]],
+//            workspace[T, B, W]
 //     mode: rnn.h's Mode (G = 4 LSTM, 3 GRU, 1 RNN); c0 and c_n for LSTM only; reverse:
-//     the steps from last to first; batch_sizes (a packed sequence): x is [N, G H] with step
+//     the steps from last to first; batch_first: x, y and the workspace (and the backward's
+//     sequences) [B, T, ...], as nn.LSTM(batch_first=True) takes them, with no transposed
+//     copy on either side; batch_sizes (a packed sequence): x is [N, G H] with step
 //     t's batch_sizes[t] rows (non-increasing, summing to N) back to back, y and the
 //     workspace likewise, and a row's state stops at its sequence's last step (starts there
 //     in reverse), as torch runs a PackedSequence. The workspace (W in rnn.h) is what
-//     the backward reads.  S(1), S(0), S(0), B, B -> S(1), S(0), S(0), S(1) (not packed).
+//     the backward reads.  S(1), S(0), S(0), B, B -> S(1), S(0), S(0), S(1) (not packed;
+//     the sequences S(0) batch_first).
 //   rnn_scan_backward(w_hh, h0[, c0], y, workspace, dy, dworkspace, dh_n[, dc_n]; the same
 //     attributes) -> dx, dh0[, dc0], dw_hh[, db_hh]: every output's gradient (the workspace's
 //     is zeros unless a caller differentiates it).
@@ -43,7 +47,7 @@ bool flag(const Attrs& attrs, const char* key) { return attrs.has(key) && attrs.
 int64_t Scan::prev_row(int64_t t, int64_t b) const {
   const int64_t s = reverse ? t + 1 : t - 1;
   if (s < 0 || s >= steps() || b >= sizes[s]) return -1;
-  return offsets[s] + b;
+  return row(s, b);
 }
 
 int64_t mode_of(const std::string& op, const Attrs& attrs) {
@@ -60,6 +64,10 @@ Scan scan_of(const std::string& op, const Attrs& attrs, const Shape& x, int64_t 
   s.reverse = flag(attrs, "reverse");
   s.has_bias = flag(attrs, "has_bias");
   s.hidden = hidden;
+  s.batch_first = flag(attrs, "batch_first");
+  if (s.batch_first && attrs.has("batch_sizes")) {
+    op_error(op, "batch_first with batch_sizes: a packed sequence's steps are time-major; expected one of them");
+  }
   if (attrs.has("batch_sizes")) {
     s.sizes = attrs.get_ints("batch_sizes");
     if (x.size() != 2) op_error(op, "a packed input is " + to_string(x) + "; expected [rows, gates * hidden]");
@@ -74,9 +82,12 @@ Scan scan_of(const std::string& op, const Attrs& attrs, const Shape& x, int64_t 
     }
     s.batch = s.sizes.empty() ? 0 : s.sizes[0];
   } else {
-    if (x.size() != 3) op_error(op, "the input is " + to_string(x) + "; expected [steps, batch, gates * hidden]");
-    s.sizes.assign(static_cast<size_t>(x[0]), x[1]);
-    s.batch = x[1];
+    if (x.size() != 3) {
+      op_error(op, "the input is " + to_string(x) + "; expected [" +
+                       (s.batch_first ? "batch, steps" : "steps, batch") + ", gates * hidden]");
+    }
+    s.batch = x[s.batch_first ? 0 : 1];
+    s.sizes.assign(static_cast<size_t>(x[s.batch_first ? 1 : 0]), s.batch);
   }
   s.offsets.resize(s.sizes.size());
   std::exclusive_scan(s.sizes.begin(), s.sizes.end(), s.offsets.begin(), int64_t{0});
@@ -225,7 +236,7 @@ std::vector<T> transposed(const T* w, int64_t rows, int64_t cols) {
 // rows each, cost more than the steps' work at two threads, and far more where the
 // machine's other processes keep a thread from its core.
 struct Share {
-  int64_t begin, end;  // batch rows [begin, end)
+  int64_t part, begin, end;  // the part-th share: batch rows [begin, end)
   // Of the step's rows (its first sizes[t]; a packed sequence's shrink), this share's.
   int64_t rows(const Scan& s, int64_t t) const { return std::max<int64_t>(0, std::min(end, s.sizes[t]) - begin); }
 };
@@ -233,11 +244,17 @@ struct Share {
 // f(Share) for each thread's share of the batch, on the team when it has more than one
 // thread and the batch more than one row; float32 alone, whose products (oneDNN's sgemm) run
 // on the calling thread inside a team, where OpenBLAS's dgemm keeps threads of its own.
+template <typename T>
+int64_t share_count(const Scan& s) {
+  const bool split = std::is_same_v<T, float> && kernel::opens_team(s.batch > 1);
+  return split ? std::min<int64_t>(s.batch, omp_get_max_threads()) : 1;
+}
+
 template <typename T, typename F>
 void for_each_share(const Scan& s, F f) {
-  const bool split = std::is_same_v<T, float> && kernel::opens_team(s.batch > 1);
-  const int64_t parts = split ? std::min<int64_t>(s.batch, omp_get_max_threads()) : 1;
-  kernel::parallel_for(parts, parts > 1, [&](int64_t p) { f(Share{s.batch * p / parts, s.batch * (p + 1) / parts}); });
+  const int64_t parts = share_count<T>(s);
+  kernel::parallel_for(parts, parts > 1,
+                       [&](int64_t p) { f(Share{p, s.batch * p / parts, s.batch * (p + 1) / parts}); });
 }
 
 // The forward on the CPU, T float or double.
@@ -251,16 +268,20 @@ void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* 
   std::vector<T> hp(static_cast<size_t>(s.batch * gh));
   // W_hh^T made once, so that every step's product reads its operand untransposed: oneDNN's
   // sgemm reads a transposed one much slower when the batch is a few rows and W_hh outgrows
-  // the cache (about 2x on an LSTM of 400).
-  const std::vector<T> w_t = transposed(w, gh, n);
+  // the cache (about 2x on an LSTM of 400). A single step (a cell's call) reads W_hh once:
+  // the copy would cost more than the slower read.
+  const bool once = s.steps() == 1;
+  const std::vector<T> w_t = once ? std::vector<T>() : transposed(w, gh, n);
   for_each_share<T>(s, [&](Share share) {
     for (int64_t k = 0; k < s.steps(); ++k) {
-      const int64_t t = s.step(k), rows = share.rows(s, t), first = s.offsets[t];
+      const int64_t t = s.step(k), rows = share.rows(s, t);
       if (rows == 0) continue;
-      kernel::gemm(false, false, rows, gh, n, h_n + share.begin * n, w_t.data(), hp.data() + share.begin * gh);
+      kernel::gemm(false, once, rows, gh, n, h_n + share.begin * n, once ? w : w_t.data(),
+                   hp.data() + share.begin * gh);
       for (int64_t r = share.begin; r < share.begin + rows; ++r) {
-        forward_row<mode, T>(n, x + (first + r) * gh, hp.data() + r * gh, b, ws + (first + r) * width, h_n + r * n,
-                             lstm ? c_n + r * n : nullptr, y + (first + r) * n);
+        const int64_t row = s.row(t, r);
+        forward_row<mode, T>(n, x + row * gh, hp.data() + r * gh, b, ws + row * width, h_n + r * n,
+                             lstm ? c_n + r * n : nullptr, y + row * n);
       }
     }
   });
@@ -325,12 +346,15 @@ std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const 
 }
 
 // The backward's buffers: running gradients of the state (dh, dc: [B, H]), the products'
-// pre-activation gradients dhp (GRU's; dx itself for the others) and the previous states
-// h_prev of every row ([N, H]: the weight's gradient is dhp^T h_prev over all rows).
+// pre-activation gradients dhp (GRU's; dx itself for the others), the previous states
+// h_prev of every row ([N, H]: the weight's gradient is dhp^T h_prev over all rows) and
+// each share's sum of its rows of dhp (db_parts, [shares, G H]: b_hh's gradient summed on
+// the team while the rows are in the cache, where a pass after the scan read them all again
+// on one thread).
 template <typename T>
 struct BackwardBuffers {
   T *dx, *dh, *dc, *dw, *db;
-  std::vector<T> dhp, h_prev, direct;
+  std::vector<T> dhp, h_prev, direct, db_parts;
 };
 
 // Step t's backward for a share of the batch's rows.
@@ -339,20 +363,26 @@ void backward_step(const Scan& s, int64_t t, Share share, const T* w, const T* h
                    const T* ws, const T* dy, const T* dws, BackwardBuffers<T>& buf) {
   constexpr bool lstm = mode == rnn::kLstm, gru = mode == rnn::kGru;
   const int64_t n = s.hidden, gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
-  const int64_t rows = share.rows(s, t), first = s.offsets[t];
+  const int64_t rows = share.rows(s, t);
   if (rows == 0) return;
   T* dhp = gru ? buf.dhp.data() : buf.dx;
   for (int64_t r = share.begin; r < share.begin + rows; ++r) {
-    const int64_t row = first + r, prev = s.prev_row(t, r);
+    const int64_t row = s.row(t, r), prev = s.prev_row(t, r);
     const T* hp = prev < 0 ? h0 + r * n : y + prev * n;
     const T* cp = lstm ? (prev < 0 ? c0 + r * n : ws + prev * width + 4 * n) : nullptr;
     backward_row<mode, T>(n, ws + row * width, dws + row * width, y + row * n, hp, cp, dy + row * n, buf.dh + r * n,
                           lstm ? buf.dc + r * n : nullptr, buf.dx + row * gh, dhp + row * gh,
                           buf.direct.data() + r * n, buf.h_prev.data() + row * n);
+    if (buf.db) {
+      T* db = buf.db_parts.data() + share.part * gh;
+      const T* d = dhp + row * gh;
+#pragma omp simd
+      for (int64_t j = 0; j < gh; ++j) db[j] += d[j];
+    }
   }
   // dh_prev = dhp W_hh (+ GRU's direct term) for the step's rows; later rows pass through.
   T* dh = buf.dh + share.begin * n;
-  kernel::gemm(false, false, rows, n, gh, dhp + (first + share.begin) * gh, w, dh);
+  kernel::gemm(false, false, rows, n, gh, dhp + s.row(t, share.begin) * gh, s.row_stride() * gh, w, dh);
   if constexpr (gru) {
     const T* direct = buf.direct.data() + share.begin * n;
     for (int64_t i = 0; i < rows * n; ++i) dh[i] += direct[i];
@@ -368,15 +398,17 @@ void scan_backward(const Scan& s, const T* w, const T* h0, const T* c0, const T*
   if (mode == rnn::kGru) buf.dhp.resize(static_cast<size_t>(rows * gh));
   buf.h_prev.resize(static_cast<size_t>(rows * n));
   buf.direct.resize(static_cast<size_t>(s.batch * n));
+  const int64_t parts = share_count<T>(s);
+  if (buf.db) buf.db_parts.assign(static_cast<size_t>(parts * gh), T(0));
   for_each_share<T>(s, [&](Share share) {
     for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), share, w, h0, c0, y, ws, dy, dws, buf);
   });
   const T* dhp = mode == rnn::kGru ? buf.dhp.data() : buf.dx;
   kernel::gemm(true, false, gh, n, rows, dhp, buf.h_prev.data(), buf.dw);
   if (buf.db) {
-    std::fill(buf.db, buf.db + gh, T(0));
-    for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t j = 0; j < gh; ++j) buf.db[j] += dhp[r * gh + j];
+    std::copy(buf.db_parts.begin(), buf.db_parts.begin() + gh, buf.db);
+    for (int64_t p = 1; p < parts; ++p) {
+      for (int64_t j = 0; j < gh; ++j) buf.db[j] += buf.db_parts[p * gh + j];
     }
   }
 }
@@ -394,7 +426,8 @@ std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelC
     using T = decltype(v);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       BackwardBuffers<T> buf{out[0].data_as<T>(), out[1].data_as<T>(), lstm ? out[2].data_as<T>() : nullptr,
-                             out[2 + lstm].data_as<T>(), s.has_bias ? out.back().data_as<T>() : nullptr, {}, {}, {}};
+                             out[2 + lstm].data_as<T>(), s.has_bias ? out.back().data_as<T>() : nullptr,
+                             {}, {}, {}, {}};
       rnn::with_mode(s.mode, [&](auto mode) {
         scan_backward<mode.value, T>(s, in[at.w].data_as<T>(), in[at.h0].data_as<T>(),
                                      lstm ? in[at.c0].data_as<T>() : nullptr, in[at.y].data_as<T>(),
@@ -406,15 +439,18 @@ std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelC
   return out;
 }
 
+// The split of a sequence ([T, B, ...], or [B, T, ...] batch_first) along its batch.
+Sbp batch_split(const Attrs& attrs) { return Sbp::split(rnn::flag(attrs, "batch_first") ? 0 : 1); }
+
 // Not packed: the batch split (data parallelism); the weights' gradients partial sums.
 std::vector<Signature> scan_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out,
                                        const Attrs& attrs) {
   if (attrs.has("batch_sizes")) return {};
   const bool lstm = attrs.get_int("mode") == rnn::kLstm;
   Signature s{std::vector<Sbp>(in.size(), Sbp::split(0)), std::vector<Sbp>(out.size(), Sbp::split(0))};
-  s.inputs[0] = Sbp::split(1);
+  s.inputs[0] = batch_split(attrs);
   for (size_t k = 2 + lstm; k < in.size(); ++k) s.inputs[k] = Sbp::broadcast();
-  s.outputs[0] = s.outputs.back() = Sbp::split(1);
+  s.outputs[0] = s.outputs.back() = batch_split(attrs);
   return {s};
 }
 
@@ -425,8 +461,8 @@ std::vector<Signature> backward_signatures(const std::vector<TensorMeta>& in, co
   const BackwardInputs at(lstm);
   Signature s{std::vector<Sbp>(in.size(), Sbp::split(0)), std::vector<Sbp>(out.size(), Sbp::partial_sum())};
   s.inputs[at.w] = Sbp::broadcast();
-  for (size_t k : {at.y, at.ws, at.dy, at.dws}) s.inputs[k] = Sbp::split(1);
-  s.outputs[0] = Sbp::split(1);
+  for (size_t k : {at.y, at.ws, at.dy, at.dws}) s.inputs[k] = batch_split(attrs);
+  s.outputs[0] = batch_split(attrs);
   s.outputs[1] = Sbp::split(0);
   if (lstm) s.outputs[2] = Sbp::split(0);
   return {s};

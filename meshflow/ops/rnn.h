@@ -26,15 +26,19 @@ namespace mf::kernel::rnn {
 
 enum Mode : int64_t { kRnnTanh = 0, kRnnRelu = 1, kLstm = 2, kGru = 3 };
 
-// The steps of one call: step t's `sizes[t]` rows start at row offsets[t] of x, y and the
-// workspace (every step the whole batch unless packed); the running state's first sizes[t]
-// rows are those rows.
+// The steps of one call: step t's `sizes[t]` rows (every step the whole batch unless packed)
+// are rows row(t, 0), row(t, 1), ... of x, y and the workspace, the running state's first
+// sizes[t] rows: time-major, step t's rows start at offsets[t]; batch_first (x [B, T, G H]),
+// batch row b's steps are rows b T to b T + T - 1, a step's rows T apart.
 struct Scan {
   int64_t mode = kLstm, hidden = 0, batch = 0;
-  bool reverse = false, has_bias = false;
+  bool reverse = false, has_bias = false, batch_first = false;
   std::vector<int64_t> sizes, offsets;
   int64_t steps() const { return static_cast<int64_t>(sizes.size()); }
   int64_t rows() const { return sizes.empty() ? 0 : offsets.back() + sizes.back(); }
+  // The row of step t's batch row b, and how far apart a step's rows are.
+  int64_t row(int64_t t, int64_t b) const { return batch_first ? b * steps() + t : offsets[t] + b; }
+  int64_t row_stride() const { return batch_first ? steps() : 1; }
   // The k-th step run (the last first in reverse).
   int64_t step(int64_t k) const { return reverse ? steps() - 1 - k : k; }
   // The row holding batch row b's state before step t, or -1 where it is the initial state.
@@ -46,7 +50,8 @@ bool flag(const Attrs& attrs, const char* key);
 int64_t mode_of(const std::string& op, const Attrs& attrs);
 
 // The scan of a call with input (or, for the backward, its gradient's) shape x and `hidden`,
-// from attributes mode, reverse, has_bias and batch_sizes; bad ones raise "[op] ...".
+// from attributes mode, reverse, has_bias, batch_first and batch_sizes; bad ones raise
+// "[op] ...".
 Scan scan_of(const std::string& op, const Attrs& attrs, const Shape& x, int64_t hidden);
 
 MF_HOST_DEVICE inline int64_t gates(int64_t mode) { return mode == kLstm ? 4 : mode == kGru ? 3 : 1; }

@@ -365,21 +365,24 @@ std::vector<GradCall> conv3d_calls() {
   };
 }
 
-// rnn_scan in each mode, forward and reverse, packed (uneven steps) and not, with and without
-// b_hh; every output differentiated (the workspace too: the backward takes its gradient).
+// rnn_scan in each mode, forward and reverse, time-major, packed (uneven steps) and batch-first,
+// with and without b_hh; every output differentiated (the workspace too: the backward takes
+// its gradient).
 std::vector<GradCall> rnn_calls() {
   const int64_t batch = 4, hidden = 3, steps = 3;
   std::vector<GradCall> calls;
   for (int64_t mode : {0, 1, 2, 3}) {
     const int64_t gh = (mode == 2 ? 4 : mode == 3 ? 3 : 1) * hidden;
-    for (bool packed : {false, true}) {
-      std::vector<Tensor> in{packed ? uniform({9, gh}, -1, 1, 1) : uniform({steps, batch, gh}, -1, 1, 1),
-                             uniform({batch, hidden}, -1, 1, 2)};
+    for (const std::string layout : {"time-major", "packed", "batch-first"}) {
+      const bool packed = layout == "packed", batch_first = layout == "batch-first";
+      const Shape x = packed ? Shape{9, gh} : batch_first ? Shape{batch, steps, gh} : Shape{steps, batch, gh};
+      std::vector<Tensor> in{uniform(x, -1, 1, 1), uniform({batch, hidden}, -1, 1, 2)};
       if (mode == 2) in.push_back(uniform({batch, hidden}, -1, 1, 3));
       in.push_back(uniform({gh, hidden}, -0.8, 0.8, 4));
       if (!packed) in.push_back(uniform({gh}, -0.5, 0.5, 5));
       Attrs attrs{{"mode", mode}, {"reverse", packed == (mode % 2 == 0)}, {"has_bias", !packed}};
       if (packed) attrs.set("batch_sizes", Ints{4, 3, 2});
+      if (batch_first) attrs.set("batch_first", true);
       calls.push_back({"rnn_scan", in, attrs});
     }
   }

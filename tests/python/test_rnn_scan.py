@@ -1,8 +1,8 @@
 """nn.RNN, nn.LSTM and nn.GRU through the fused op rnn_scan (meshflow/ops/rnn.cc) equal the
 composition they replaced (each step's cell from linear, sigmoid and tanh: nn.rnn._cell, which
 test_nn_extra checks against NumPy) in values and in every gradient, for float32 and float64,
-both directions, several layers, batch_first, packed sequences and initial states; the test
-device equals the CPU; bfloat16 runs; bad calls of the op raise naming it."""
+both directions, several layers, batch_first (which the op reads and writes as it is), packed
+sequences and initial states; the test device equals the CPU; bfloat16 runs; bad calls of the op raise naming it."""
 import numpy as np
 import pytest
 
@@ -168,6 +168,83 @@ def test_batch_shared_by_threads_equals_the_composition(mode, threads):
         mf.set_num_threads(previous)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("mode", [2, 3, 0])  # rnn.h's Mode: LSTM, GRU, RNN tanh
+def test_op_takes_batch_first_sequences_as_time_major_ones(mode, dtype, threads):
+    """rnn_scan with batch_first reads x [B, T, G H] and writes y and the workspace [B, T, ...]
+    in place of the transposed copies nn.LSTM(batch_first=True) made: values and every
+    gradient equal the time-major op's, both directions, an odd batch split between threads."""
+    previous = mf.get_num_threads()
+    mf.set_num_threads(threads)
+    try:
+        batch, steps, hidden = 5, 4, 3
+        gh = {2: 4, 3: 3, 0: 1}[mode] * hidden
+        arrays = [RNG.standard_normal(shape).astype(dtype) for shape in
+                  ((batch, steps, gh), (batch, hidden), (batch, hidden), (gh, hidden), (gh,))]
+        if mode != 2:
+            del arrays[2]  # c0: LSTM's alone
+        for reverse in (False, True):
+            attrs = {"mode": mode, "reverse": reverse, "has_bias": True}
+            results = []
+            for batch_first in (True, False):
+                tensors = [mf.tensor(a).requires_grad_() for a in arrays]
+                x = tensors[0] if batch_first else tensors[0].transpose(0, 1).contiguous()
+                outs = apply("rnn_scan", [x] + tensors[1:], dict(attrs, batch_first=batch_first))
+                y = outs[0] if batch_first else outs[0].transpose(0, 1)
+                ws = outs[-1] if batch_first else outs[-1].transpose(0, 1)
+                loss = (y * mf.tensor(np.linspace(-1, 1, y.numel()).reshape(y.shape).astype(dtype))).sum()
+                (loss + (outs[1] * 3).sum() + outs[-1].sum() * 0.5).backward()
+                results.append([o.numpy() for o in [y, ws] + outs[1:-1]] + [t.grad.numpy() for t in tensors])
+            for got, ref in zip(*results):
+                np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6)
+    finally:
+        mf.set_num_threads(previous)
+
+
+CELLS = {"LSTM": nn.LSTMCell, "GRU": nn.GRUCell, "RNN_TANH": nn.RNNCell, "RNN_RELU": nn.RNNCell}
+
+
+@pytest.mark.parametrize("dtype, tol", [(np.float64, 1e-12), (np.float32, 2e-6)])
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN_TANH", "RNN_RELU"])
+def test_cell_call_is_one_op_equal_to_the_composition(mode, bias, dtype, tol):
+    """A cell's call is its input's product and one rnn_scan over one step (its gradient one
+    op, where the composition took about fifteen), with the composition's values and
+    gradients, batched and not, with and without a state."""
+    kwargs = {"nonlinearity": "relu"} if mode == "RNN_RELU" else {}
+    m = CELLS[mode](3, 4, bias=bias, **kwargs)
+    m = m.double() if dtype == np.float64 else m
+    lstm = mode == "LSTM"
+    for batch in ((5,), ()):
+        x = mf.tensor(RNG.standard_normal(batch + (3,)).astype(dtype)).requires_grad_()
+        h0, c0 = (mf.tensor(RNG.standard_normal(batch + (4,)).astype(dtype)).requires_grad_() for _ in range(2))
+        for hx in (None, (h0, c0) if lstm else h0):
+            got = m(x, hx)
+            got = got if lstm else (got, None)
+            node = got[0].grad_fn if batch else got[0].grad_fn.next_functions[0][0]  # unbatched: a squeeze
+            assert type(node).__name__ == "RnnScanBackward0"
+            state = (h0, c0 if lstm else None) if hx is not None else (mf.zeros_like(h0), mf.zeros_like(c0))
+            ref = _cell(mode, nn.functional.linear(x, m.weight_ih, m.bias_ih), *state, m.weight_hh, m.bias_hh)
+            weights = [RNG.standard_normal(batch + (4,)) for _ in range(2)]
+            inputs = [x] + ([h0] + ([c0] if lstm else []) if hx is not None else [])
+            grads = [_grads(m, inputs, list(outs), weights) for outs in (got, ref)]
+            for g, r, o, e in zip(grads[0], grads[1], got, ref):
+                np.testing.assert_allclose(g, r, rtol=tol * 10, atol=tol * 10)
+                if e is not None:
+                    np.testing.assert_allclose(o.detach().numpy(), e.detach().numpy(), rtol=tol, atol=tol)
+
+
+def test_cell_keeps_a_float32_state_under_autocast():
+    """torch's cells compose ops whose results promote: under autocast(bfloat16) a float32
+    state comes out float32 (the layers' recurrence runs in the projection's dtype)."""
+    x = mf.tensor(RNG.standard_normal((2, 3)).astype(np.float32))
+    with mf.autocast("cpu", dtype=mf.bfloat16):
+        h, c = nn.LSTMCell(3, 4)(x)
+        g = nn.GRUCell(3, 4)(x)
+    assert h.dtype == c.dtype == g.dtype == mf.float32
+
+
 @pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN_RELU"])
 def test_gradients_by_finite_differences(mode):
     m = _make(mode, 2, 3, bidirectional=True).double()
@@ -217,6 +294,8 @@ def test_op_errors_name_the_op():
         apply("rnn_scan", [mf.zeros(4, 8), h, h, w], {"mode": 2, "batch_sizes": [1, 2, 1]})
     with pytest.raises(ValueError, match=r"\[rnn_scan\] batch_sizes sum to 3"):
         apply("rnn_scan", [mf.zeros(4, 8), h, h, w], {"mode": 2, "batch_sizes": [2, 1]})
+    with pytest.raises(ValueError, match=r"\[rnn_scan\] batch_first with batch_sizes"):
+        apply("rnn_scan", [mf.zeros(4, 8), h, h, w], {"mode": 2, "batch_sizes": [2, 2], "batch_first": True})
 
 
 def test_double_backward_is_refused_clearly():

@@ -29,16 +29,19 @@ struct DeviceActivations {
   }
 };
 
-// One step's rows as the kernels see them: rows `rows` from row `first`; the previous step's
-// rows (for a row's previous state) `prev_rows` from `prev_first` (prev_rows 0: none).
+// One step's rows as the kernels see them: rows `rows` of the sequences from row `first`,
+// `stride` apart (rnn::Scan::row), and of the backward's own buffers (dhp, h_prev) from
+// `inner`, back to back; the previous step's rows (for a row's previous state) `prev_rows`
+// from `prev_first` (prev_rows 0: none).
 struct StepRows {
-  int64_t rows, first, prev_first, prev_rows;
+  int64_t rows, first, stride, inner, prev_first, prev_rows;
 };
 
 StepRows rows_of(const rnn::Scan& s, int64_t t) {
   const int64_t p = s.reverse ? t + 1 : t - 1;
   const bool has_prev = p >= 0 && p < s.steps();
-  return {s.sizes[t], s.offsets[t], has_prev ? s.offsets[p] : 0, has_prev ? s.sizes[p] : 0};
+  return {s.sizes[t], s.row(t, 0), s.row_stride(), s.offsets[t], has_prev ? s.row(p, 0) : 0,
+          has_prev ? s.sizes[p] : 0};
 }
 
 template <int64_t mode, typename T>
@@ -46,7 +49,7 @@ __global__ void forward_kernel(int64_t n, StepRows st, const T* x, const T* hp, 
                                T* y, T* ws) {
   const int64_t gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
   for (int64_t e = first_index(); e < st.rows * n; e += grid_step()) {
-    const int64_t r = e / n, j = e % n, row = st.first + r;
+    const int64_t r = e / n, j = e % n, row = st.first + r * st.stride;
     T cell = mode == rnn::kLstm ? c[e] : T(0);
     rnn::forward<mode, DeviceActivations>(n, j, x + row * gh, hp + r * gh, b, ws + row * width, h[e], cell);
     if (mode == rnn::kLstm) c[e] = cell;
@@ -59,17 +62,17 @@ __global__ void backward_kernel(int64_t n, StepRows st, const T* h0, const T* c0
                                 const T* dy, const T* dws, T* dh, T* dc, T* direct, T* dx, T* dhp, T* h_prev) {
   const int64_t gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
   for (int64_t e = first_index(); e < st.rows * n; e += grid_step()) {
-    const int64_t r = e / n, j = e % n, row = st.first + r;
+    const int64_t r = e / n, j = e % n, row = st.first + r * st.stride, inner = st.inner + r;
     const bool initial = r >= st.prev_rows;
-    const int64_t prev = st.prev_first + r;
+    const int64_t prev = st.prev_first + r * st.stride;
     const T hp = initial ? h0[e] : y[prev * n + j];
     const T cp = c0 ? (initial ? c0[e] : ws[prev * width + 4 * n + j]) : T(0);
     T cell = dc ? dc[e] : T(0);
     direct[e] = rnn::backward<mode, DeviceActivations>(n, j, ws + row * width, dws + row * width, y[row * n + j],
                                                        hp, cp, dy[row * n + j] + dh[e], cell, dx + row * gh,
-                                                       dhp + row * gh);
+                                                       dhp + inner * gh);
     if (dc) dc[e] = cell;
-    h_prev[row * n + j] = hp;
+    h_prev[inner * n + j] = hp;
   }
 }
 
@@ -143,7 +146,9 @@ void backward(const rnn::Scan& s, const std::vector<Tensor>& in, std::vector<Ten
   copy(dh, in[y + 4].data(), out[1].nbytes());
   if (lstm) copy(dc, in[y + 5].data(), out[2].nbytes());
   const DType dtype = in[0].dtype();
-  const Tensor dhp = gru ? Tensor::empty({rows, gh}, dtype, memory) : out[0];
+  // dx itself where its rows are back to back (GRU's differs from it in the n gate); each
+  // step's product reads its rows of dhp as one matrix.
+  const Tensor dhp = gru || s.batch_first ? Tensor::empty({rows, gh}, dtype, memory) : out[0];
   const Tensor h_prev = Tensor::empty({rows, n}, dtype, memory), direct = Tensor::empty({s.batch, n}, dtype, memory);
   const Tensor dh_next = Tensor::empty({s.batch, n}, dtype, memory);
   for (int64_t k = s.steps() - 1; k >= 0; --k) {
@@ -155,7 +160,7 @@ void backward(const rnn::Scan& s, const std::vector<Tensor>& in, std::vector<Ten
     });
     check_launch("rnn_scan_backward");
     // The product writes the step's rows of dh; the rows past them pass through.
-    gemm(dtype, false, false, st.rows, n, gh, dhp.data_as<T>() + st.first * gh, w, dh_next.data(), memory);
+    gemm(dtype, false, false, st.rows, n, gh, dhp.data_as<T>() + st.inner * gh, w, dh_next.data(), memory);
     copy(dh, dh_next.data(), static_cast<size_t>(st.rows * n) * sizeof(T));
     if (gru) {
       add_kernel<T><<<blocks_for(st.rows * n, 256), 256, 0, stream()>>>(dh, direct.data_as<T>(), st.rows * n);

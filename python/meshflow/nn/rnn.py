@@ -5,8 +5,9 @@ bias_hh_l...), gate order (LSTM: i, f, g, o; GRU: r, z, n), init (U(-1/sqrt(hidd
 
 A layer and direction is one product for the input projections of all steps and one op,
 rnn_scan (meshflow/ops/rnn.cc), for the recurrence: each step's h W_hh^T and its gates fused,
-as cuDNN's and oneDNN's RNN primitives; its backward is one op too (no double backward). The
-cells are composed of linear, sigmoid and tanh, differentiable to any order."""
+as cuDNN's and oneDNN's RNN primitives; its backward is one op too (no double backward). A
+cell's call is the input's product and rnn_scan over a sequence of one step, the same way;
+LSTM's proj_size steps are composed of linear, sigmoid and tanh (_cell)."""
 import math
 
 from . import functional as F
@@ -14,6 +15,7 @@ from ._functional_extra import _zeros_for
 from .modules import Module, Parameter, _check_size, _uniform
 from .._ops_elementwise import sigmoid, tanh
 from .._ops_shape import cat, stack
+from .._promotion import promote_types
 from .._tensor import apply
 from .utils.rnn import PackedSequence
 
@@ -38,6 +40,18 @@ def _cell(mode, x_proj, h, c, w_hh, b_hh, w_hr=None):
         return (1.0 - z) * n + z * h, None
     pre = x_proj + h_proj
     return (tanh(pre) if mode == "RNN_TANH" else F.relu(pre)), None
+
+
+def _rnn_scan(mode, x_proj, h, c, w_hh, b_hh, dtype=None, **attrs):
+    """The op rnn_scan (meshflow/ops/rnn.cc) over the input's projection x_proj = x W_ih^T +
+    b_ih, with its attributes reverse, batch_first, batch_sizes; returns (y, h_n, c_n). Under
+    autocast the projection may come out in a lower dtype than the state: the recurrence
+    runs in `dtype`, by default the projection's (torch's layers')."""
+    dtype = dtype or x_proj.dtype
+    inputs = [x_proj, h] + ([c] if c is not None else []) + [w_hh] + ([b_hh] if b_hh is not None else [])
+    outs = apply("rnn_scan", [t if t.dtype == dtype else t.to(dtype) for t in inputs],
+                 dict(attrs, mode=_MODE_IDS[mode], has_bias=b_hh is not None))
+    return outs[0], outs[1], (outs[2] if c is not None else None)
 
 
 class _RNNBase(Module):
@@ -100,21 +114,17 @@ class _RNNBase(Module):
         get = lambda name: getattr(self, name + suffix, None)  # noqa: E731
         return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh"), get("weight_hr")
 
-    def _scan(self, layer, direction, layer_input, h, c, batch_sizes):
+    def _scan(self, layer, direction, layer_input, h, c, batch_sizes, batch_first=False):
         """One layer and direction: the input projections of every step in one product, then
-        the op rnn_scan (meshflow/ops/rnn.cc) runs the steps, gates fused. Returns (y, h_n, c_n)."""
+        the op rnn_scan (meshflow/ops/rnn.cc) runs the steps, gates fused, reading and writing
+        the sequences batch_first as given. Returns (y, h_n, c_n)."""
         w_ih, w_hh, b_ih, b_hh, _ = self._weights(layer, direction)
-        x_proj = F.linear(layer_input, w_ih, b_ih)
-        # Under autocast the projection may come out in a lower dtype than the state: the
-        # recurrence runs in the projection's, as torch's.
-        dtype = x_proj.dtype
-        state = [t if t.dtype == dtype else t.to(dtype) for t in ([h, c] if c is not None else [h])]
-        weights = [t if t.dtype == dtype else t.to(dtype) for t in ([w_hh] if b_hh is None else [w_hh, b_hh])]
-        attrs = {"mode": _MODE_IDS[self.mode], "reverse": bool(direction), "has_bias": b_hh is not None}
+        attrs = {"reverse": bool(direction)}
+        if batch_first:
+            attrs["batch_first"] = True
         if batch_sizes is not None:
             attrs["batch_sizes"] = batch_sizes
-        outs = apply("rnn_scan", [x_proj] + state + weights, attrs)
-        return outs[0], outs[1], (outs[2] if c is not None else None)
+        return _rnn_scan(self.mode, F.linear(layer_input, w_ih, b_ih), h, c, w_hh, b_hh, **attrs)
 
     def _projected_steps(self, layer, direction, layer_input, h, c, batch_sizes):
         """_scan for an LSTM with proj_size (its h projected by weight_hr at each step), which
@@ -156,13 +166,18 @@ class _RNNBase(Module):
         elif input.ndim not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D instead")
         _check_size(self, input, -1, self.input_size, "input_size")
+        # rnn_scan takes batch_first sequences as they are; the projected steps, time-major.
+        batch_first = False
         if not packed:
             batched = input.ndim == 3
             if not batched:
                 input = input.unsqueeze(1)
             elif self.batch_first:
-                input = input.transpose(0, 1)
-            batch = input.shape[1]
+                if self.proj_size:
+                    input = input.transpose(0, 1)
+                else:
+                    batch_first = True
+            batch = input.shape[0 if batch_first else 1]
         directions = 2 if self.bidirectional else 1
         state_shape = (self.num_layers * directions, batch, self.hidden_size)  # c's; h's is proj_size with one
         h_shape = state_shape[:2] + (self.proj_size or self.hidden_size,)
@@ -181,9 +196,9 @@ class _RNNBase(Module):
             outputs = []
             for direction in range(directions):
                 index = layer * directions + direction
-                run = self._projected_steps if self.proj_size else self._scan
-                y, h, c = run(layer, direction, layer_input, h0[index], c0[index] if lstm else None,
-                              batch_sizes if packed else None)
+                args = (layer, direction, layer_input, h0[index], c0[index] if lstm else None,
+                        batch_sizes if packed else None)
+                y, h, c = self._projected_steps(*args) if self.proj_size else self._scan(*args, batch_first)
                 outputs.append(y)
                 h_n.append(h)
                 c_n.append(c)
@@ -201,7 +216,7 @@ class _RNNBase(Module):
         elif not batched:
             output, h_n = output.squeeze(1), h_n.squeeze(1)
             c_n = c_n.squeeze(1) if lstm else None
-        elif self.batch_first:
+        elif self.batch_first and not batch_first:
             output = output.transpose(0, 1)
         return output, ((h_n, c_n) if lstm else h_n)
 
@@ -270,7 +285,10 @@ class _CellBase(Module):
             h0 = _zeros_for(input, input.shape[0], self.hidden_size)
             hx = (h0, h0) if lstm else h0
         h, c = hx if lstm else (hx, None)
-        h, c = _cell(self.mode, F.linear(input, self.weight_ih, self.bias_ih), h, c, self.weight_hh, self.bias_hh)
+        x_proj = F.linear(input, self.weight_ih, self.bias_ih).unsqueeze(0)
+        # torch's cells compose ops, whose results promote: a float32 state stays float32
+        # under autocast.
+        _, h, c = _rnn_scan(self.mode, x_proj, h, c, self.weight_hh, self.bias_hh, promote_types(x_proj.dtype, h.dtype))
         if not batched:
             h, c = h.squeeze(0), (c.squeeze(0) if lstm else None)
         return (h, c) if lstm else h
