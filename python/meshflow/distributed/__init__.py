@@ -77,6 +77,22 @@ def is_available():
     return True
 
 
+def is_gloo_available():
+    """Whether init_process_group("gloo") works: it does (meshflow keeps the name for
+    get_backend and runs its own transport)."""
+    return True
+
+
+def is_mpi_available():
+    return True
+
+
+def is_nccl_available():
+    """Whether collectives between GPUs can run: where a GPU is, meshflow picks NCCL per group."""
+    from .. import cuda
+    return cuda.is_available()
+
+
 def is_initialized():
     _join_implicitly()
     return _state["initialized"]
