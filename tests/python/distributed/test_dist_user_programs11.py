@@ -30,7 +30,6 @@ stage groups, join() on 4 uneven ranks, DDP per pair with the fp16 hook. Each pr
 `RESULT rank value` lines, which must equal, rank by rank, what the same program printed under
 PyTorch (gloo, torchrun's variables from mpirun's): user_programs11/expected.json. Every test
 runs under test_dist_user_programs4's time limit."""
-import json
 import os
 
 import pytest
@@ -39,24 +38,16 @@ import meshflow.distributed as dist
 
 from test_dist_user_programs2 import RANK, WORLD
 from test_dist_user_programs4 import time_limit  # noqa: F401 (autouse: every test here is under it)
-from test_dist_user_programs7 import close
-from test_dist_user_programs8 import results
+from test_dist_user_programs9 import prints_what_torch_printed, recorded
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "user_programs11")
-with open(os.path.join(HERE, "expected.json")) as f:
-    EXPECTED = json.load(f)
 RANKS = {"d": 2, "f": 4}  # the job size each kind was recorded on
-PROGRAMS = sorted(name[:-3] for name in os.listdir(HERE) if name[0] in RANKS and name.endswith(".py"))
+EXPECTED, PROGRAMS = recorded(HERE, RANKS)
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_program_prints_what_torch_printed(name):
-    if WORLD != RANKS[name[0]]:
-        pytest.skip(f"recorded on {RANKS[name[0]]} ranks")
-    dist.destroy_process_group()  # the program makes and ends its own default group
-    got = results(os.path.join(HERE, f"{name}.py"))
-    want = EXPECTED[name][str(RANK)]
-    assert close(got, want, 1e-4, 1e-5), f"{name} on rank {RANK}: {got} != torch's {want}"
+    prints_what_torch_printed(HERE, EXPECTED, RANKS, name)
 
 
 def test_join_refuses_what_it_cannot_shadow():
