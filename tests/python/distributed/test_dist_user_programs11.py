@@ -23,10 +23,15 @@ stopping with patience on rank 0, CPU autocast to bfloat16 under DDP (with Layer
 with no_sync), a hand-split MLP over send / recv and a two-stage pipeline of micro-batches over
 isend / irecv, a custom autograd Function with clipping and parameters_to_vector, DDP's
 broadcast of rank 0's initial state, broadcast_buffers=False, agreeing on a step count with
-MIN. On 4 ranks (f*): uneven all_to_all_single, DistributedSampler over 4 and over 2
+MIN; written after the fixes, FSDP1's full state dict loaded back, Join's keyword
+arguments, a compression hook under no_sync and a hook of one's own under
+find_unused_parameters, join() over a sampler's uneven subsets, ZeRO and DDP on a group made
+with new_group, a confusion matrix reduced to rank 0, a configuration broadcast then a
+checkpoint loaded with a dict map_location. On 4 ranks (f*): uneven all_to_all_single, DistributedSampler over 4 and over 2
 replicas, ZeRO's uneven partition, the object collectives in groups with global dst / src,
 reduce_scatter_tensor over the world and over pairs, a 2 x 2 pipeline with data-parallel
-stage groups, join() on 4 uneven ranks, DDP per pair with the fp16 hook. Each prints
+stage groups, join() on 4 uneven ranks and per pair, DDP per pair with the fp16 hook, a
+sampler per pair gathered with all_gather_object in the pair. Each prints
 `RESULT rank value` lines, which must equal, rank by rank, what the same program printed under
 PyTorch (gloo, torchrun's variables from mpirun's): user_programs11/expected.json. Every test
 runs under test_dist_user_programs4's time limit."""
