@@ -41,7 +41,7 @@ import pytest
 
 import meshflow.distributed as dist
 
-from test_dist_user_programs2 import RANK, WORLD
+from test_dist_user_programs2 import RANK, WORLD, pg  # noqa: F401 (a fixture)
 from test_dist_user_programs4 import time_limit  # noqa: F401 (autouse: every test here is under it)
 from test_dist_user_programs9 import prints_what_torch_printed, recorded
 
@@ -55,15 +55,13 @@ def test_program_prints_what_torch_printed(name):
     prints_what_torch_printed(HERE, EXPECTED, RANKS, name)
 
 
-def test_join_refuses_what_it_cannot_shadow():
+def test_join_refuses_what_it_cannot_shadow(pg):
     """Join takes one DistributedDataParallel: a ZeroRedundancyOptimizer (whose steps it
     would not shadow) or a second model raises at once, on every rank, rather than hang."""
     import meshflow as mf
     from meshflow.distributed.algorithms.join import Join
     from meshflow.distributed.optim import ZeroRedundancyOptimizer
     from meshflow.nn.parallel import DistributedDataParallel as DDP
-    if not dist.is_initialized():
-        dist.init_process_group("gloo")
     a, b = DDP(mf.nn.Linear(2, 2)), DDP(mf.nn.Linear(2, 2))
     opt = ZeroRedundancyOptimizer(a.parameters(), optimizer_class=mf.optim.SGD, lr=0.1)
     with pytest.raises(NotImplementedError, match="ZeroRedundancyOptimizer"):
@@ -74,14 +72,12 @@ def test_join_refuses_what_it_cannot_shadow():
         Join([])
 
 
-def test_fsdp_state_dict_types():
+def test_fsdp_state_dict_types(pg):
     """FullyShardedDataParallel's state dict is whole tensors (FULL_STATE_DICT, FSDP1's
     default), empty off rank 0 under rank0_only, the shards under SHARDED_STATE_DICT, and
     the setting comes back after the context; LOCAL_STATE_DICT (flat parameters) raises."""
     import meshflow as mf
     from meshflow.distributed.fsdp import (FullyShardedDataParallel as FSDP, FullStateDictConfig, StateDictType)
-    if not dist.is_initialized():
-        dist.init_process_group("gloo")
     model = FSDP(mf.nn.Linear(2 * WORLD, 3))
     full = model.state_dict()
     assert not full["weight"].is_global and tuple(full["weight"].shape) == (3, 2 * WORLD)
