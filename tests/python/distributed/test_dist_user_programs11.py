@@ -88,3 +88,18 @@ def test_fsdp_state_dict_types(pg):
     assert not model.state_dict()["weight"].is_global
     with pytest.raises(NotImplementedError, match="LOCAL_STATE_DICT"):
         FSDP.set_state_dict_type(model, StateDictType.LOCAL_STATE_DICT)
+
+
+def test_bitwise_reductions_take_integers_only(pg):
+    """ReduceOp.BAND / BOR / BXOR reduce integer and bool tensors bit by bit, as torch's
+    gloo; a float tensor raises on every rank (torch's gloo refuses it too)."""
+    import meshflow as mf
+    t = mf.tensor([0b0110 | (1 << (RANK + 4)), 1], dtype=mf.int32)
+    dist.all_reduce(t, op=dist.ReduceOp.BXOR)
+    assert t.tolist() == [(0b0110 if WORLD % 2 else 0) | sum(1 << (r + 4) for r in range(WORLD)), WORLD % 2]
+    flags = mf.tensor([True, RANK == 0])
+    dist.all_reduce(flags, op=dist.ReduceOp.BOR)
+    assert flags.tolist() == [True, True]
+    with pytest.raises(RuntimeError, match="integer or bool"):
+        dist.all_reduce(mf.ones(2), op=dist.ReduceOp.BAND)
+    assert dist.Backend("GLOO") == dist.Backend.GLOO == "gloo" and isinstance(dist.Backend("mpi"), str)
