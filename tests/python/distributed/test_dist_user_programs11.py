@@ -27,7 +27,12 @@ MIN; written after the fixes, FSDP1's full state dict loaded back, Join's keywor
 arguments, a compression hook under no_sync and a hook of one's own under
 find_unused_parameters, join() over a sampler's uneven subsets, ZeRO and DDP on a group made
 with new_group, a confusion matrix reduced to rank 0, a configuration broadcast then a
-checkpoint loaded with a dict map_location. On 4 ranks (f*): uneven all_to_all_single, DistributedSampler over 4 and over 2
+checkpoint loaded with a dict map_location; then @record with Backend.GLOO and a timeout,
+PRODUCT / BAND / BOR reductions through async work and futures, get_process_group_ranks and
+tagged sends, distributed.nn.functional.all_reduce's gradient, train / eval switching with
+BatchNorm, clipping by the inf norm with foreach Adam, a LambdaLR warmup over a drop_last
+sampler, gather to dst=1 and scatter from src=1, DDP's named parameters, buffers and
+state-dict keys. On 4 ranks (f*): uneven all_to_all_single, DistributedSampler over 4 and over 2
 replicas, ZeRO's uneven partition, the object collectives in groups with global dst / src,
 reduce_scatter_tensor over the world and over pairs, a 2 x 2 pipeline with data-parallel
 stage groups, join() on 4 uneven ranks and per pair, DDP per pair with the fp16 hook, a
