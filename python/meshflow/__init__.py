@@ -42,11 +42,17 @@ def _torchrun_variables_under_mpirun():
     """A rank started by mpirun itself (not by meshflow.launch, which sets them before the
     script starts) finds torchrun's RANK, WORLD_SIZE, LOCAL_RANK and LOCAL_WORLD_SIZE once it
     imports meshflow, for scripts that read them after their imports; mpirun's values win
-    over any left in the environment, as the launcher's do."""
+    over any left in the environment, as the launcher's do. Where every rank is on this host,
+    MASTER_ADDR and MASTER_PORT default to the launcher's (127.0.0.1, torchrun's 29500): a
+    script may read them, though no rendezvous uses them."""
     for name, mpi in (("RANK", "OMPI_COMM_WORLD_RANK"), ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE"),
                       ("LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK"), ("LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE")):
         if mpi in _os.environ:
             _os.environ[name] = _os.environ[mpi]
+    local, world = _os.environ.get("OMPI_COMM_WORLD_LOCAL_SIZE"), _os.environ.get("OMPI_COMM_WORLD_SIZE")
+    if world is not None and local == world:
+        _os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+        _os.environ.setdefault("MASTER_PORT", "29500")
 
 
 _torchrun_variables_under_mpirun()

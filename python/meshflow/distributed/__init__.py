@@ -39,12 +39,31 @@ from .. import sbp as _sbp
 
 
 class ReduceOp:
-    """The reductions of all_reduce, reduce and reduce_scatter_tensor (torch's names)."""
+    """The reductions of all_reduce, reduce and reduce_scatter_tensor (torch's names); the
+    bitwise ones take integer or bool tensors."""
     SUM = "sum"
     AVG = "avg"
     PRODUCT = "product"
     MIN = "min"
     MAX = "max"
+    BAND = "band"
+    BOR = "bor"
+    BXOR = "bxor"
+
+
+class Backend(str):
+    """torch's backend names (a str: Backend("GLOO") == Backend.GLOO == "gloo"). meshflow
+    keeps the name for get_backend() and picks its transport per group itself."""
+    UNDEFINED = "undefined"
+    GLOO = "gloo"
+    NCCL = "nccl"
+    UCC = "ucc"
+    MPI = "mpi"
+
+    def __new__(cls, name):
+        if not isinstance(name, str):
+            raise ValueError(f"Backend constructor parameter must be string-ish, but got: {type(name).__name__}")
+        return str.__new__(cls, getattr(Backend, name.upper(), name.lower()))
 
 
 class ProcessGroup:
@@ -75,6 +94,22 @@ _state = {"initialized": False, "implicit": False, "backend": None, "world": Non
 
 def is_available():
     return True
+
+
+def is_gloo_available():
+    """Whether init_process_group("gloo") works: it does (meshflow keeps the name for
+    get_backend and runs its own transport)."""
+    return True
+
+
+def is_mpi_available():
+    return True
+
+
+def is_nccl_available():
+    """Whether collectives between GPUs can run: where a GPU is, meshflow picks NCCL per group."""
+    from .. import cuda
+    return cuda.is_available()
 
 
 def is_initialized():
@@ -317,7 +352,16 @@ def _reduced(tensor, g, op, call):
             return tensor.to_global(_on(g, tensor), kind).to_global(sbp=_sbp.broadcast).to_local()
         if op == ReduceOp.PRODUCT:
             return _gathered(tensor, g).prod(dim=0)
-    raise ValueError(f"{call}: unknown reduce op {op!r}; expected one of ReduceOp.SUM, AVG, PRODUCT, MIN, MAX")
+        if op in _BITWISE:
+            if tensor.is_floating_point() or tensor.is_complex():
+                raise RuntimeError(f"{call}: ReduceOp.{op.upper()} takes integer or bool tensors, got {tensor.dtype}")
+            parts = _gathered(tensor, g).unbind(0)
+            return _functools.reduce(_BITWISE[op], parts[1:], parts[0])
+    raise ValueError(f"{call}: unknown reduce op {op!r}; expected one of ReduceOp.SUM, AVG, PRODUCT, MIN, MAX, "
+                     f"BAND, BOR, BXOR")
+
+
+_BITWISE = {ReduceOp.BAND: lambda a, b: a & b, ReduceOp.BOR: lambda a, b: a | b, ReduceOp.BXOR: lambda a, b: a ^ b}
 
 
 def _gathered(tensor, g):

@@ -33,17 +33,29 @@ from test_dist_user_programs7 import close
 from test_dist_user_programs8 import results
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "user_programs9")
-with open(os.path.join(HERE, "expected.json")) as f:
-    EXPECTED = json.load(f)
 RANKS = {"d": 2, "g": 2, "f": 4}  # the job size each kind was recorded on
-PROGRAMS = sorted(name[:-3] for name in os.listdir(HERE) if name[0] in RANKS and name.endswith(".py"))
+
+
+def recorded(folder, ranks):
+    """(torch's output of each program in `folder`, by name; the programs' names, sorted):
+    the programs whose first letter `ranks` maps to the job size they were recorded on."""
+    with open(os.path.join(folder, "expected.json")) as f:
+        expected = json.load(f)
+    return expected, sorted(name[:-3] for name in os.listdir(folder) if name[0] in ranks and name.endswith(".py"))
+
+
+def prints_what_torch_printed(folder, expected, ranks, name):
+    if WORLD != ranks[name[0]]:
+        pytest.skip(f"recorded on {ranks[name[0]]} ranks")
+    dist.destroy_process_group()  # the program makes and ends its own default group
+    got = results(os.path.join(folder, f"{name}.py"))
+    want = expected[name][str(RANK)]
+    assert close(got, want, 1e-4, 1e-5), f"{name} on rank {RANK}: {got} != torch's {want}"
+
+
+EXPECTED, PROGRAMS = recorded(HERE, RANKS)
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_program_prints_what_torch_printed(name):
-    if WORLD != RANKS[name[0]]:
-        pytest.skip(f"recorded on {RANKS[name[0]]} ranks")
-    dist.destroy_process_group()  # the program makes and ends its own default group
-    got = results(os.path.join(HERE, f"{name}.py"))
-    want = EXPECTED[name][str(RANK)]
-    assert close(got, want, 1e-4, 1e-5), f"{name} on rank {RANK}: {got} != torch's {want}"
+    prints_what_torch_printed(HERE, EXPECTED, RANKS, name)

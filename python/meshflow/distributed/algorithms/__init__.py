@@ -1,2 +1,3 @@
-"""torch.distributed.algorithms: the DDP communication hooks (ddp_comm_hooks)."""
+"""torch.distributed.algorithms: the DDP communication hooks (ddp_comm_hooks) and Join."""
 from . import ddp_comm_hooks  # noqa: F401
+from .join import Join, Joinable  # noqa: F401

@@ -9,9 +9,18 @@ The outermost sharded module takes each rank's local batch as its part of a batc
 dimension 0 and gives back each rank's local part of the output, so the program's per-rank
 loss and its backward are torch's; each gradient is then the mean over the data-parallel
 ranks, as FSDP2's reduce-scatter makes it. Collective, like the module's forward.
+
+FullyShardedDataParallel's state_dict is FSDP1's: unless FSDP.state_dict_type says otherwise,
+its values are the whole tensors on every rank (FULL_STATE_DICT; rank0_only leaves the other
+ranks an empty dict, as torch's), where fully_shard's are the DTensors (SHARDED_STATE_DICT).
 """
+import contextlib
+import dataclasses
+import enum
+
 from ... import _C
 from .. import tensor as _dt
+from ... import distributed as _dist
 from ...nn import Module
 
 # Forward calls of sharded modules running now: the outermost converts inputs and outputs.
@@ -26,6 +35,18 @@ class FSDPModule:
 
     def unshard(self, async_op=False):
         """Gathering is boxing's, at each use: nothing to do ahead."""
+
+    def state_dict(self, destination=None, prefix="", keep_vars=False):
+        out = super().state_dict(destination, prefix, keep_vars)
+        kind, config = self.__dict__.get("_fsdp_state_dict", (StateDictType.SHARDED_STATE_DICT, None))
+        if destination is not None or kind is not StateDictType.FULL_STATE_DICT:
+            return out  # a nested module's entries, or the shards
+        for key, value in out.items():
+            if getattr(value, "is_global", False):  # every rank gathers: a collective
+                out[key] = value.full_tensor()
+        if config.rank0_only and _dist.get_rank() != 0:
+            out.clear()
+        return out
 
     def set_requires_gradient_sync(self, requires_gradient_sync, *, recurse=True):
         if not requires_gradient_sync:
@@ -81,9 +102,65 @@ def _leave(output):
     return tuple(give(o) for o in output) if isinstance(output, tuple) else give(output)
 
 
-def FullyShardedDataParallel(module, process_group=None, **kwargs):  # noqa: N802 (torch's name)
-    """torch's classic FSDP wrapper, here fully_shard of the whole module over the group's ranks."""
-    return fully_shard(module)
+class StateDictType(enum.Enum):
+    FULL_STATE_DICT = enum.auto()
+    LOCAL_STATE_DICT = enum.auto()
+    SHARDED_STATE_DICT = enum.auto()
 
 
-__all__ = ["FSDPModule", "FullyShardedDataParallel", "fully_shard"]
+@dataclasses.dataclass
+class StateDictConfig:
+    offload_to_cpu: bool = False  # meshflow's tensors are on the CPU already
+
+
+@dataclasses.dataclass
+class FullStateDictConfig(StateDictConfig):
+    rank0_only: bool = False
+
+
+@dataclasses.dataclass
+class ShardedStateDictConfig(StateDictConfig):
+    _use_dtensor: bool = False
+
+
+@dataclasses.dataclass
+class LocalStateDictConfig(StateDictConfig):
+    pass
+
+
+_DEFAULT_CONFIG = {StateDictType.FULL_STATE_DICT: FullStateDictConfig, StateDictType.SHARDED_STATE_DICT:
+                   ShardedStateDictConfig, StateDictType.LOCAL_STATE_DICT: LocalStateDictConfig}
+
+
+class FullyShardedDataParallel:
+    """torch's classic FSDP wrapper, here fully_shard of the whole module over the group's
+    ranks (the module itself comes back, so its state_dict keys are the module's own)."""
+
+    def __new__(cls, module, process_group=None, **kwargs):
+        sharded = fully_shard(module)
+        FullyShardedDataParallel.set_state_dict_type(sharded, StateDictType.FULL_STATE_DICT)
+        return sharded
+
+    @staticmethod
+    def set_state_dict_type(module, state_dict_type, state_dict_config=None, optim_state_dict_config=None):
+        """What module.state_dict() gives from now on; returns the setting it replaces."""
+        if state_dict_type is StateDictType.LOCAL_STATE_DICT:
+            raise NotImplementedError("FSDP: LOCAL_STATE_DICT (flat parameters) is not supported: meshflow keeps each "
+                                      "parameter sharded on its own; use SHARDED_STATE_DICT or FULL_STATE_DICT")
+        before = module.__dict__.get("_fsdp_state_dict", (StateDictType.SHARDED_STATE_DICT, None))
+        object.__setattr__(module, "_fsdp_state_dict",
+                           (state_dict_type, state_dict_config or _DEFAULT_CONFIG[state_dict_type]()))
+        return before
+
+    @staticmethod
+    @contextlib.contextmanager
+    def state_dict_type(module, state_dict_type, state_dict_config=None, optim_state_dict_config=None):
+        before = FullyShardedDataParallel.set_state_dict_type(module, state_dict_type, state_dict_config)
+        try:
+            yield
+        finally:
+            object.__setattr__(module, "_fsdp_state_dict", before)
+
+
+__all__ = ["FSDPModule", "FullStateDictConfig", "FullyShardedDataParallel", "LocalStateDictConfig",
+           "ShardedStateDictConfig", "StateDictConfig", "StateDictType", "fully_shard"]

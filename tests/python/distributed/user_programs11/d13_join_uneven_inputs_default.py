@@ -1,0 +1,25 @@
+import json, os, numpy as np, meshflow, meshflow.nn as nn, meshflow.nn.functional as F
+import meshflow.distributed as dist
+from meshflow.nn.parallel import DistributedDataParallel as DDP
+dist.init_process_group("gloo")
+rank, world = dist.get_rank(), dist.get_world_size()
+def init_(net, seed):
+    g = np.random.default_rng(seed)
+    with meshflow.no_grad():
+        for p in net.parameters():
+            p.copy_(meshflow.from_numpy((g.standard_normal(tuple(p.shape)) * 0.3).astype(np.float32)))
+def sums(net):
+    return [round(p.detach().sum().item(), 5) for p in net.parameters()]
+net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1)); init_(net, 13)
+model = DDP(net)
+opt = meshflow.optim.SGD(model.parameters(), lr=0.1)
+rng = np.random.default_rng(130 + rank)
+n_batches = 2 if rank == 0 else 4
+done = 0
+with model.join():
+    for _ in range(n_batches):
+        x = meshflow.from_numpy(rng.standard_normal((4, 3)).astype(np.float32)); y = meshflow.from_numpy(rng.standard_normal((4, 1)).astype(np.float32))
+        loss = F.mse_loss(model(x), y)
+        opt.zero_grad(); loss.backward(); opt.step(); done += 1
+print("RESULT", rank, json.dumps({"done": done, "w": sums(net)}))
+dist.destroy_process_group()

@@ -1,0 +1,25 @@
+import json, os, numpy as np, meshflow, meshflow.nn as nn, meshflow.nn.functional as F
+import meshflow.distributed as dist
+from meshflow.nn.parallel import DistributedDataParallel as DDP
+dist.init_process_group("gloo")
+rank, world = dist.get_rank(), dist.get_world_size()
+def init_(net, seed):
+    g = np.random.default_rng(seed)
+    with meshflow.no_grad():
+        for p in net.parameters():
+            p.copy_(meshflow.from_numpy((g.standard_normal(tuple(p.shape)) * 0.3).astype(np.float32)))
+def sums(net):
+    return [round(p.detach().sum().item(), 5) for p in net.parameters()]
+from meshflow.distributed.optim import ZeroRedundancyOptimizer
+net = nn.Sequential(nn.Linear(4, 6), nn.LayerNorm(6), nn.ReLU(), nn.Linear(6, 2)); init_(net, 19)
+decay = [p for n, p in net.named_parameters() if n.endswith("weight") and p.dim() == 2]
+no_decay = [p for n, p in net.named_parameters() if not (n.endswith("weight") and p.dim() == 2)]
+model = DDP(net)
+opt = ZeroRedundancyOptimizer([{"params": decay, "weight_decay": 0.1}, {"params": no_decay, "weight_decay": 0.0}],
+                              optimizer_class=meshflow.optim.AdamW, lr=0.01)
+rng = np.random.default_rng(190 + rank)
+for _ in range(3):
+    x = meshflow.from_numpy(rng.standard_normal((5, 4)).astype(np.float32)); y = meshflow.from_numpy(rng.integers(0, 2, 5))
+    loss = F.cross_entropy(model(x), y); opt.zero_grad(); loss.backward(); opt.step()
+print("RESULT", rank, json.dumps({"groups": len(opt.param_groups), "wd": [g["weight_decay"] for g in opt.param_groups], "w": sums(net)}))
+dist.destroy_process_group()

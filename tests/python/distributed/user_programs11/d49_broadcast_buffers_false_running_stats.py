@@ -1,0 +1,22 @@
+import json, os, numpy as np, meshflow, meshflow.nn as nn, meshflow.nn.functional as F
+import meshflow.distributed as dist
+from meshflow.nn.parallel import DistributedDataParallel as DDP
+dist.init_process_group("gloo")
+rank, world = dist.get_rank(), dist.get_world_size()
+def init_(net, seed):
+    g = np.random.default_rng(seed)
+    with meshflow.no_grad():
+        for p in net.parameters():
+            p.copy_(meshflow.from_numpy((g.standard_normal(tuple(p.shape)) * 0.3).astype(np.float32)))
+def sums(net):
+    return [round(p.detach().sum().item(), 5) for p in net.parameters()]
+net = nn.Sequential(nn.Linear(4, 5), nn.BatchNorm1d(5), nn.ReLU(), nn.Linear(5, 2)); init_(net, 49)
+model = DDP(net, broadcast_buffers=False)
+opt = meshflow.optim.SGD(model.parameters(), lr=0.1)
+rng = np.random.default_rng(490 + rank)
+for _ in range(3):
+    x = meshflow.from_numpy(rng.standard_normal((6, 4)).astype(np.float32) + rank); y = meshflow.from_numpy(rng.integers(0, 2, 6))
+    loss = F.cross_entropy(model(x), y); opt.zero_grad(); loss.backward(); opt.step()
+rm = net[1].running_mean.clone(); dist.all_reduce(rm); rm /= world
+print("RESULT", rank, json.dumps({"own_rm": round(net[1].running_mean.sum().item(), 5), "avg_rm": round(rm.sum().item(), 5), "nbt": int(net[1].num_batches_tracked), "w": sums(net)}))
+dist.destroy_process_group()
