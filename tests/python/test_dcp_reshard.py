@@ -3,17 +3,22 @@ by dcp.save on 2 ranks load with dcp.load into a plain model in one process and 
 fully_shard model on 4 ranks, and training goes on there as in one process that never saved
 (the same steps over the whole batch: fully_shard's gradient is the mean over the ranks' equal
 batches). The 2-rank job also loads with a key the checkpoint lacks and with a wrong shape: each
-raises RuntimeError on every rank. Every job runs under a timeout that kills it."""
+raises RuntimeError on every rank. Every job runs under a timeout that kills it. In one
+process: torch's tutorial AppState (a Stateful value) and a plain value round trip, a plain
+key the checkpoint lacks raises, full_state_dict gives the model's values."""
 import json
 import os
 import re
 
 import numpy as np
+import pytest
+
 import meshflow as mf
 import meshflow.distributed.checkpoint as dcp
 import meshflow.nn as nn
 import meshflow.nn.functional as F
-from meshflow.distributed.checkpoint.state_dict import get_state_dict, set_state_dict
+from meshflow.distributed.checkpoint.state_dict import (StateDictOptions, get_model_state_dict, get_state_dict,
+                                                     set_state_dict)
 
 from jobs import launch_script
 
@@ -111,3 +116,41 @@ def test_a_2_rank_fully_shard_checkpoint_resumes_in_one_process_and_on_4_ranks(t
 
     resumed, out = job(tmp_path, 4)
     np.testing.assert_allclose(sum(np.array(resumed[r]) for r in range(4)) / 4, want[2:], rtol=1e-5)
+
+
+class AppState:
+    """torch's DCP tutorial: the model and optimizer as one Stateful value."""
+
+    def __init__(self, model, opt):
+        self.model, self.opt = model, opt
+
+    def state_dict(self):
+        model, optim = get_state_dict(self.model, self.opt)
+        return {"model": model, "optim": optim}
+
+    def load_state_dict(self, state):
+        set_state_dict(self.model, self.opt, model_state_dict=state["model"], optim_state_dict=state["optim"])
+
+
+def test_a_stateful_value_and_plain_values_round_trip_in_one_process(tmp_path):
+    model = make()
+    opt = mf.optim.AdamW(model.parameters(), lr=0.05)
+    want = one_process(range(4), model, opt)
+    model = make()
+    opt = mf.optim.AdamW(model.parameters(), lr=0.05)
+    one_process(range(2), model, opt)
+    dcp.save({"app": AppState(model, opt), "epoch": 3}, checkpoint_id=tmp_path / "c")
+
+    model = make()
+    opt = mf.optim.AdamW(model.parameters(), lr=0.05)
+    state = {"app": AppState(model, opt), "epoch": 0}
+    dcp.load(state, checkpoint_id=tmp_path / "c")
+    assert state["epoch"] == 3
+    np.testing.assert_allclose(one_process(range(2, 4), model, opt), want[2:], rtol=1e-6)
+
+    with pytest.raises(RuntimeError, match=r"Missing key in checkpoint state_dict: lr\."):
+        dcp.load({"epoch": 0, "lr": 0.1}, checkpoint_id=tmp_path / "c")
+    full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
+    assert sorted(full) == ["0.bias", "0.weight", "2.bias", "2.weight"]
+    for name, value in model.state_dict().items():
+        np.testing.assert_array_equal(full[name].numpy(), value.numpy())
