@@ -12,6 +12,7 @@ Collective when the model holds global tensors, as their conversions are.
 import dataclasses
 
 from ... import env as _env
+from ..._ops_creation import zeros_like as _zeros_like
 from ..._tensor import Tensor
 from ...nn.parallel import DistributedDataParallel as _DDP
 
@@ -84,7 +85,7 @@ def _init_optim_state(opt):
         return
     for p in params:
         if p.requires_grad:
-            p.grad = p.detach() * 0
+            p.grad = _zeros_like(p)
     lrs = [g.get("lr") for g in opt.param_groups]
     for g in opt.param_groups:
         if "lr" in g:
