@@ -339,11 +339,13 @@ def _share_crcs(records, crcs):
 
 
 def _check_replaceable(path):
-    """Refuses to replace anything at `path` but a checkpoint (a mistyped path could name a
-    directory of the user's)."""
+    """Refuses to replace anything at `path` but a checkpoint or an empty directory (a mistyped
+    path could name a directory of the user's)."""
+    if os.path.isdir(path) and not os.path.islink(path) and not os.listdir(path):
+        return  # an empty directory made for the checkpoint (torch's DCP saves into one)
     if os.path.lexists(path) and not os.path.isfile(os.path.join(path, META_FILE)):
         raise ValueError(f"[save] '{path}' exists and is not a meshflow checkpoint (no {META_FILE}); "
-                         "expected a new path or an earlier checkpoint to replace")
+                         "expected a new path, an empty directory or an earlier checkpoint to replace")
 
 
 def _replace(new, path, old):
@@ -547,6 +549,12 @@ def save(state, path, format=None, metadata=None):
         held = _held_whole(state)
         if held is not None:
             return _save_one_file(held, path)
+    return save_directory(state, path)
+
+
+def save_directory(state, path):
+    """save() into the directory `path` whatever the state holds (a state of local tensors
+    too, which rank 0 writes): torch.distributed.checkpoint's save. Collective over the world."""
     rank = env.get_rank()
     tensors, tree, error = [], None, ""
     try:

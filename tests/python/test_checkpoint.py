@@ -154,6 +154,13 @@ def test_refuses_to_replace_what_is_not_a_checkpoint(tmp_path):
     assert (tmp_path / "data" / "keep.txt").read_text() == "mine" and (tmp_path / "file").read_text() == "mine too"
 
 
+def test_saves_into_an_empty_directory(tmp_path):
+    # torch.distributed.checkpoint saves into a directory the program made (tempfile.mkdtemp).
+    (tmp_path / "made").mkdir()
+    mf.save({"w": mf.tensor([1.0, 2.0])}, tmp_path / "made")
+    np.testing.assert_array_equal(mf.load(tmp_path / "made")["w"].numpy(), np.array([1.0, 2.0], np.float32))
+
+
 def test_a_placement_larger_than_one_process_loads_local_there(tmp_path):
     path = tmp_path / "ckpt"
     mf.save({"w": mf.tensor(value_of((2, 3), np.float32), placement=ONE, sbp=B)}, path)

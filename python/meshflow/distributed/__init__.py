@@ -752,8 +752,9 @@ from . import algorithms  # noqa: E402,F401  (torch.distributed.algorithms; its 
 
 
 def __getattr__(name):
-    """torch.distributed.device_mesh, .tensor and .fsdp, imported on first use (they need meshflow.nn)."""
-    if name in ("device_mesh", "tensor", "fsdp"):
+    """torch.distributed.device_mesh, .tensor, .fsdp and .checkpoint, imported on first use (they need
+    meshflow.nn)."""
+    if name in ("device_mesh", "tensor", "fsdp", "checkpoint"):
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -24,7 +24,10 @@ report, activation checkpointing under DDP, a contrastive loss through
 distributed.nn.functional.all_gather, MultiheadAttention with a key padding mask made in
 forward, tied weights saved on rank 0 and loaded on every rank, group queries and an async broadcast,
 ZeroRedundancyOptimizer's state consolidated on rank 0 and saved, the sampler's
-utils.data.distributed path. Each prints `RESULT rank value` lines, which must
+utils.data.distributed path, torch.distributed.checkpoint (dcp.save / dcp.load of
+get_state_dict's model and optimizer state, of a DDP model with AdamW and of a fully_shard
+one with Adam through the older save_state_dict / FileSystemWriter spelling, resumed and
+trained on). Each prints `RESULT rank value` lines, which must
 equal, rank by rank, what the same program printed under PyTorch (gloo, torchrun):
 user_programs10/expected.json. Meshflow's own idioms (g*: nn.Graph with BatchNorm on a split
 batch, Megatron column / row linears as S(0) / S(1) parameters, local positions, masks and
