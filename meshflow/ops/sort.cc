@@ -338,10 +338,12 @@ OpDef sort_op() {
 
 // Running picks (select::replaces) of `len` neighbouring lines `stride` apart over `steps`
 // steps from first[c]: best[c] and at[c], the step where it was met. One vectorized loop per
-// step, in one multiversioned call (core/loops.h) for all of them.
-template <bool kMax, typename T>
+// step, in one multiversioned call (core/loops.h) for all of them; kLen, when not 0, is len
+// known when compiling (a contiguous line's lanes: whole vectors, no remainder loop).
+template <bool kMax, int64_t kLen = 0, typename T>
 MF_MULTIVERSIONED void running_picks(const T* first, int64_t steps, int64_t stride, int64_t len, T* best,
                                      int64_t* at) {
+  if constexpr (kLen != 0) len = kLen;
   for (int64_t c = 0; c < len; ++c) {
     best[c] = first[c];
     at[c] = 0;
@@ -373,7 +375,7 @@ void extreme_lines(const T* x, const Lines& lines, T* values, int64_t* indices) 
       if (n >= 2 * kLanes) {
         T lane[kLanes];
         int64_t row[kLanes];
-        running_picks<kMax>(line, n / kLanes, kLanes, kLanes, lane, row);
+        running_picks<kMax, kLanes>(line, n / kLanes, kLanes, kLanes, lane, row);
         at = row[0] * kLanes;
         best = lane[0];
         for (int64_t l = 1; l < kLanes; ++l) {
