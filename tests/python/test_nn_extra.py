@@ -11,6 +11,7 @@ import meshflow as mf
 import meshflow.nn as nn
 import meshflow.nn.functional as F
 from gradcheck import check_gradients
+from graph_step import CrossEntropyStep
 
 RNG = np.random.default_rng(26)
 
@@ -122,26 +123,16 @@ def test_leaky_relu_in_graph_equals_eager():
         m.to_global(p, mf.sbp.broadcast)
         return m, mf.optim.SGD(m.parameters(), lr=0.5)
 
-    class Step(nn.Graph):
-        def __init__(self, m, opt):
-            super().__init__()
-            self.m = m
-            self.add_optimizer(opt)
-
-        def build(self, x):
-            loss = self.m(x).sum()
-            loss.backward()
-            return loss
-
     x = mf.tensor(RNG.standard_normal((5, 6)).astype(np.float32), placement=p, sbp=mf.sbp.broadcast)
+    y = mf.tensor(np.array([0, 2, 1, 1, 0]), placement=p, sbp=mf.sbp.broadcast)
     (eager, opt), (compiled, compiled_opt) = model(), model()
-    step = Step(compiled, compiled_opt)
+    step = CrossEntropyStep(compiled, compiled_opt)
     for _ in range(2):
-        want = eager(x).sum()
+        want = F.cross_entropy(eager(x), y)
         want.backward()
         opt.step()
         opt.zero_grad()
-        np.testing.assert_allclose(step(x).numpy(), want.numpy(), rtol=1e-6)
+        np.testing.assert_allclose(step(x, y).numpy(), want.numpy(), rtol=1e-6)
     for a, b in zip(eager.parameters(), compiled.parameters()):
         np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-6)
 
